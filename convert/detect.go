@@ -1,0 +1,46 @@
+package convert
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/agentstream/agentstream/frame"
+)
+
+// sniffLimit is how much of an input detection looks at, at most.
+const sniffLimit = 64 << 10
+
+// ErrUnknownFormat is returned by Detect when no format accepts the input.
+var ErrUnknownFormat = errors.New("cannot detect the input format")
+
+// Detect reads the first unit of br (the first SSE message or line, never
+// more than it needs, so a live pipe is not held up) and returns the format
+// it is in. The bytes stay in br for the decoder. An empty input is
+// reported as jsonenv, which decodes it to nothing.
+func Detect(br *bufio.Reader) (Format, error) {
+	var h frame.Head
+	for n := 1; ; n = br.Buffered() + 1 {
+		_, err := br.Peek(n)
+		prefix, _ := br.Peek(br.Buffered())
+		atEOF := err != nil || len(prefix) >= sniffLimit || br.Buffered() == br.Size()
+		var ok bool
+		h, ok = frame.SniffHead(prefix, atEOF)
+		if ok {
+			break
+		}
+		if err != nil && err != io.EOF {
+			return Format{}, err
+		}
+	}
+	if h.Payload == nil && !h.SSE {
+		return formats[0], nil
+	}
+	for _, f := range formats {
+		if f.Detect != nil && f.NewDecoder != nil && f.Detect(h) {
+			return f, nil
+		}
+	}
+	return Format{}, fmt.Errorf("%w (use --from; one of %v)", ErrUnknownFormat, Names(true))
+}

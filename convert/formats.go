@@ -1,0 +1,98 @@
+package convert
+
+import (
+	"io"
+
+	"github.com/agentstream/agentstream/emit/jsonenv"
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/frame"
+	parsejsonenv "github.com/agentstream/agentstream/parse/jsonenv"
+)
+
+// Options configure the decoders and encoders the format table builds.
+// Each format reads the fields that apply to it and ignores the rest.
+type Options struct {
+	// Source names the input in error messages ("-" for stdin).
+	Source string
+	// MaxEventBytes caps one SSE message, one NDJSON line and one
+	// reassembled block (frame.DefaultMaxBytes when 0).
+	MaxEventBytes int
+	// Agent is the agent id given to events of sources that carry none.
+	Agent string
+
+	// MaxChunkBytes caps one JSON envelope as written (jsonenv).
+	MaxChunkBytes int
+	// Framing is "sse" or "ndjson" for the formats that can use either
+	// (jsonenv).
+	Framing string
+	// Partial makes the claude encoder write stream_event lines.
+	Partial bool
+	// XMLEscaping forces a legacy XML escaping generation for the xml
+	// decoder: "auto" (default), "none", "newline", or "full".
+	XMLEscaping string
+	// ToolsFile and ToolNames configure the inline XML tool formats.
+	ToolsFile string
+	ToolNames []string
+	// Nonce is the XML tool transport's nonce ("" to detect it).
+	Nonce string
+
+	// Warn receives what an encoder cannot carry (*event.LossError) and
+	// other non-fatal notes. Nil discards them.
+	Warn func(error)
+}
+
+// Format is one wire format agentstream reads and/or writes.
+type Format struct {
+	Name        string
+	Description string
+	// Detect reports whether an input whose first unit is h is in this
+	// format. Nil: the format is never chosen by --from auto.
+	Detect func(h frame.Head) bool
+	// NewDecoder is nil for formats agentstream only writes.
+	NewDecoder func(r io.Reader, o *Options) event.Decoder
+	// NewEncoder is nil for formats agentstream only reads.
+	NewEncoder func(w io.Writer, o *Options) event.Encoder
+}
+
+// formats is the format table, in detection order: the first format whose
+// Detect accepts an input's head is chosen.
+var formats = []Format{
+	{
+		Name:        "jsonenv",
+		Description: "JSON envelope stream over SSE or NDJSON (anthropic_agent json formatter)",
+		Detect:      parsejsonenv.Detect,
+		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
+			return parsejsonenv.NewDecoder(r, &parsejsonenv.Config{
+				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
+		},
+		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
+			return jsonenv.NewEncoder(w, &jsonenv.Config{
+				MaxChunkBytes: o.MaxChunkBytes, NDJSON: o.Framing == "ndjson", Agent: o.Agent, Warn: o.Warn})
+		},
+	},
+}
+
+// Formats returns the format table.
+func Formats() []Format { return formats }
+
+// Lookup returns the format named name.
+func Lookup(name string) (Format, bool) {
+	for _, f := range formats {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Format{}, false
+}
+
+// Names returns the names of the formats that can be read (read true) or
+// written (read false).
+func Names(read bool) []string {
+	var names []string
+	for _, f := range formats {
+		if (read && f.NewDecoder != nil) || (!read && f.NewEncoder != nil) {
+			names = append(names, f.Name)
+		}
+	}
+	return names
+}

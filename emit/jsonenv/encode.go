@@ -1,0 +1,377 @@
+package jsonenv
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/agentstream/agentstream/event"
+	wire "github.com/agentstream/agentstream/parse/jsonenv"
+)
+
+// DefaultMaxChunkBytes is the default cap on one envelope's JSON text.
+const DefaultMaxChunkBytes = 2048
+
+// Config configures an Encoder. The zero value is ready to use.
+type Config struct {
+	// MaxChunkBytes caps the JSON text of every envelope as written
+	// (DefaultMaxChunkBytes if 0).
+	MaxChunkBytes int
+	// NDJSON writes one envelope per line instead of SSE messages.
+	NDJSON bool
+	// Agent is written for events whose agent is empty.
+	Agent string
+	// Warn receives what the envelope cannot carry. Nil discards it.
+	Warn func(error)
+}
+
+// Encoder writes canonical events as JSON envelopes.
+type Encoder struct {
+	w    io.Writer
+	cfg  Config
+	buf  []byte
+	open map[[2]string]bool // open streamed blocks by (agent, type)
+	err  error
+}
+
+// NewEncoder returns an encoder writing to w. cfg may be nil.
+func NewEncoder(w io.Writer, cfg *Config) *Encoder {
+	e := &Encoder{w: w, open: map[[2]string]bool{}}
+	if cfg != nil {
+		e.cfg = *cfg
+	}
+	if e.cfg.MaxChunkBytes <= 0 {
+		e.cfg.MaxChunkBytes = DefaultMaxChunkBytes
+	}
+	return e
+}
+
+func (e *Encoder) warn(what string) {
+	if e.cfg.Warn != nil {
+		e.cfg.Warn(&event.LossError{Format: "jsonenv", What: what})
+	}
+}
+
+// extras are the fields after delta, in order.
+type extra struct {
+	key string
+	str *string
+	num *int64
+}
+
+func str(k, v string) extra            { return extra{key: k, str: &v} }
+func optStr(k string, v *string) extra { return extra{key: k, str: v} }
+func optNum(k string, v *int64) extra  { return extra{key: k, num: v} }
+
+// Encode writes the envelopes for ev.
+func (e *Encoder) Encode(ev event.Event) error {
+	if e.err != nil {
+		return e.err
+	}
+	agent := ev.AgentID()
+	if agent == "" {
+		agent = e.cfg.Agent
+	}
+	switch ev := ev.(type) {
+	case *event.SessionStart:
+		e.payload(wire.TypeMetaInit, agent, string(metaInitPayload(ev)), true)
+	case *event.BlockStart:
+		e.open[[2]string{agent, string(ev.Kind)}] = true
+	case *event.Delta:
+		e.open[[2]string{agent, string(ev.Kind)}] = true
+		e.payload(string(ev.Kind), agent, ev.Text, false)
+	case *event.BlockEnd:
+		delete(e.open, [2]string{agent, string(ev.Kind)})
+		if ev.Signature != "" {
+			e.warn("thinking signatures")
+		}
+		e.envelope(string(ev.Kind), agent, true, "")
+	case *event.Citations:
+		for i, c := range ev.Items {
+			last := i == len(ev.Items)-1
+			if len(c.Raw) > 0 {
+				e.warn("citation fields beyond the envelope's")
+			}
+			e.envelope(wire.TypeCitation, agent, last, c.CitedText,
+				str("citation_type", c.Type),
+				optNum("document_index", c.DocumentIndex), optStr("document_title", c.DocumentTitle),
+				optNum("start_char_index", c.StartCharIndex), optNum("end_char_index", c.EndCharIndex),
+				optNum("start_page_number", c.StartPageNumber), optNum("end_page_number", c.EndPageNumber),
+				optStr("url", c.URL), optStr("title", c.Title))
+		}
+	case *event.ToolCall:
+		typ := wire.TypeToolCall
+		if ev.Server {
+			typ = wire.TypeServerToolCall
+		}
+		if ev.MCPServer != "" {
+			e.warn("the MCP server of a tool call")
+		}
+		e.payload(typ, agent, string(ev.Input), true, str("id", ev.ID), str("name", ev.Name))
+	case *event.ToolResult:
+		e.toolResult(agent, ev)
+	case *event.AwaitingTools:
+		tools := make([]wire.PendingTool, 0, len(ev.Tools))
+		for _, t := range ev.Tools {
+			tools = append(tools, wire.PendingTool{ToolUseID: t.ID, Name: t.Name, Input: t.Input})
+		}
+		e.payload(wire.TypeAwaitingTools, agent, marshal(tools), true)
+	case *event.Files:
+		data := string(ev.Raw)
+		if data == "" {
+			mf := wire.MetaFiles{Files: []wire.FileMeta{}}
+			for _, f := range ev.Files {
+				mf.Files = append(mf.Files, wire.FileMeta{FileID: f.ID, Filename: f.Name, StorageLocation: f.Location})
+			}
+			data = marshal(mf)
+		}
+		e.payload(wire.TypeMetaFiles, agent, data, true)
+	case *event.Error:
+		data := string(ev.Raw)
+		if data == "" {
+			data = marshal(wire.ErrorPayload{Type: ev.Type, Message: ev.Message})
+		}
+		e.payload(wire.TypeError, agent, data, true)
+	case *event.TurnEnd:
+		if ev.Usage != nil {
+			e.warn("per-turn usage")
+		}
+		if ev.Error != "" {
+			e.payload(wire.TypeError, agent, marshal(wire.ErrorPayload{Type: "turn_failed", Message: ev.Error}), true)
+		}
+	case *event.TurnStart:
+		// The envelope has no turn boundaries; nothing is lost but the
+		// boundary itself, which the next blocks imply.
+	case *event.RunEnd:
+		e.payload(wire.TypeMetaFinal, agent, string(metaFinalPayload(ev)), true)
+	case *event.Notice:
+		e.warn("notices (" + ev.Kind + ")")
+	case *event.FileChange:
+		e.warn("file changes")
+	case *event.TodoList:
+		e.warn("todo lists")
+	case *event.Unknown:
+		if ev.Format == "jsonenv" {
+			e.line(ev.Raw)
+		} else {
+			e.warn("unknown " + ev.Format + " events")
+		}
+	default:
+		e.warn(fmt.Sprintf("events of type %T", ev))
+	}
+	return e.err
+}
+
+func (e *Encoder) toolResult(agent string, ev *event.ToolResult) {
+	typ := wire.TypeToolResult
+	if ev.Server {
+		typ = wire.TypeServerToolResult
+	}
+	if ev.IsError {
+		e.warn("tool result is_error")
+	}
+	if ev.ExitCode != nil || ev.Status != "" {
+		e.warn("tool result exit codes and status")
+	}
+	if len(ev.Structured) > 0 {
+		e.warn("structured tool results")
+	}
+	var text []byte
+	var images []event.Part
+	for _, p := range ev.Content {
+		switch p.Type {
+		case "image":
+			images = append(images, p)
+		default:
+			if len(text) > 0 {
+				text = append(text, '\n')
+			}
+			text = append(text, p.Text...)
+		}
+	}
+	id, name := str("id", ev.ID), str("name", ev.Name)
+	if len(images) == 0 {
+		e.payload(typ, agent, string(text), true, id, name)
+		return
+	}
+	if ev.Server {
+		e.warn("images in server tool results")
+		e.payload(typ, agent, string(text), true, id, name)
+		return
+	}
+	e.payload(typ, agent, string(text), false, id, name)
+	for _, img := range images {
+		e.envelope(wire.TypeToolResultImage, agent, false, "", id, name,
+			str("src", img.Source), str("media_type", img.MediaType))
+	}
+	e.envelope(typ, agent, true, "", id, name)
+}
+
+// payload writes data as one or more envelopes of at most MaxChunkBytes;
+// the last carries final.
+func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) {
+	overhead := len(e.appendEnvelope(e.buf[:0], typ, agent, false, "", extras))
+	if final {
+		overhead++ // "true" is one byte longer than "false"
+	}
+	budget := e.cfg.MaxChunkBytes - overhead
+	if budget < utf8.UTFMax*6 {
+		// The fixed fields alone (almost) fill the cap: write the payload
+		// whole rather than in pieces that carry nothing.
+		e.envelope(typ, agent, final, data, extras...)
+		return
+	}
+	for {
+		n := splitPoint(data, budget)
+		if n == len(data) {
+			e.envelope(typ, agent, final, data, extras...)
+			return
+		}
+		e.envelope(typ, agent, false, data[:n], extras...)
+		data = data[n:]
+	}
+}
+
+// splitPoint returns the length of the longest prefix of s, cut at a rune
+// boundary, whose JSON-escaped form fits in budget bytes.
+func splitPoint(s string, budget int) int {
+	size := 0
+	for i, r := range s {
+		n := escapedLen(r)
+		if r == utf8.RuneError {
+			if _, w := utf8.DecodeRuneInString(s[i:]); w == 1 {
+				n = 6 // written as \ufffd
+			}
+		}
+		if size+n > budget {
+			return i
+		}
+		size += n
+	}
+	return len(s)
+}
+
+func escapedLen(r rune) int {
+	switch {
+	case r == '"' || r == '\\' || r == '\n' || r == '\r' || r == '\t' || r == '\b' || r == '\f':
+		return 2
+	case r < 0x20:
+		return 6
+	}
+	return utf8.RuneLen(r)
+}
+
+func (e *Encoder) envelope(typ, agent string, final bool, delta string, extras ...extra) {
+	e.buf = e.appendEnvelope(e.buf[:0], typ, agent, final, delta, extras)
+	e.line(e.buf)
+}
+
+func (e *Encoder) appendEnvelope(b []byte, typ, agent string, final bool, delta string, extras []extra) []byte {
+	b = append(b, `{"type":`...)
+	b = appendString(b, typ)
+	b = append(b, `,"agent":`...)
+	b = appendString(b, agent)
+	b = append(b, `,"final":`...)
+	b = strconv.AppendBool(b, final)
+	b = append(b, `,"delta":`...)
+	b = appendString(b, delta)
+	for _, x := range extras {
+		if x.str == nil && x.num == nil {
+			continue
+		}
+		b = append(b, ',')
+		b = appendString(b, x.key)
+		b = append(b, ':')
+		if x.str != nil {
+			b = appendString(b, *x.str)
+		} else {
+			b = strconv.AppendInt(b, *x.num, 10)
+		}
+	}
+	return append(b, '}')
+}
+
+// line writes one framed envelope.
+func (e *Encoder) line(b []byte) {
+	if e.err != nil {
+		return
+	}
+	var out []byte
+	if e.cfg.NDJSON {
+		out = append(append(make([]byte, 0, len(b)+1), b...), '\n')
+	} else {
+		out = append(append(append(make([]byte, 0, len(b)+8), "data: "...), b...), "\n\n"...)
+	}
+	_, e.err = e.w.Write(out)
+}
+
+// Close ends the stream: "data: [DONE]" in SSE framing. When a streamed
+// block is still open (the input was cut off), it writes no end marker and
+// reports the truncation.
+func (e *Encoder) Close() error {
+	if e.err != nil {
+		return e.err
+	}
+	if len(e.open) > 0 {
+		return fmt.Errorf("jsonenv: %w: %d block(s) left open, no [DONE] written", event.ErrTruncated, len(e.open))
+	}
+	if !e.cfg.NDJSON {
+		_, e.err = io.WriteString(e.w, "data: [DONE]\n\n")
+	}
+	return e.err
+}
+
+// appendString appends s as a JSON string the way the reference producer
+// (Python json.dumps with ensure_ascii=False) writes it: UTF-8 unescaped,
+// no HTML escaping, only quote, backslash and control characters escaped.
+// Invalid UTF-8 becomes U+FFFD.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				b = append(b, s[start:i]...)
+				b = append(b, `\ufffd`...)
+				i += n
+				start = i
+				continue
+			}
+			i += n
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+func marshal(v any) string {
+	return string(marshalNoHTML(v))
+}

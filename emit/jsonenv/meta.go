@@ -1,0 +1,50 @@
+package jsonenv
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/agentstream/agentstream/event"
+	wire "github.com/agentstream/agentstream/parse/jsonenv"
+)
+
+// metaInitPayload returns the meta_init payload: the producer's own when
+// the event came from this producer family, else one built from the
+// event's fields (format, user_query, agent_uuid, parent_agent_uuid, model,
+// plus session_id, tools, cwd, parent_tool_use_id, name, description when
+// set).
+func metaInitPayload(ev *event.SessionStart) []byte {
+	if ev.MetaKind == wire.MetaKind && len(ev.Meta) > 0 {
+		return ev.Meta
+	}
+	m := wire.MetaInit{Format: "json", AgentUUID: ev.Agent, Model: ev.Model, SessionID: ev.SessionID,
+		Tools: ev.Tools, Cwd: ev.Cwd, ParentToolID: ev.ParentToolID, Name: ev.Name, Description: ev.Description}
+	m.UserQuery, _ = json.Marshal(ev.Prompt)
+	if ev.ParentAgent != "" {
+		m.ParentAgentUUID = &ev.ParentAgent
+	}
+	return marshalNoHTML(m)
+}
+
+// metaFinalPayload is metaInitPayload's counterpart for meta_final.
+func metaFinalPayload(ev *event.RunEnd) []byte {
+	if ev.MetaKind == wire.MetaKind && len(ev.Meta) > 0 {
+		return ev.Meta
+	}
+	m := wire.MetaFinal{StopReason: ev.StopReason, TotalSteps: ev.Turns, TotalCostUSD: ev.CostUSD,
+		DurationMS: ev.DurationMS, IsError: ev.IsError, Errors: ev.Errors, Result: ev.Result}
+	if u := ev.Usage; u != nil {
+		m.CumulativeUsage = &wire.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+			CacheReadInputTokens: u.CacheReadTokens, CacheCreationInputTokens: u.CacheWriteTokens,
+			ReasoningOutputTokens: u.ReasoningTokens}
+	}
+	return marshalNoHTML(m)
+}
+
+func marshalNoHTML(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}

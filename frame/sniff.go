@@ -1,0 +1,80 @@
+package frame
+
+import "bytes"
+
+// Head describes the first unit of an input, for format detection: the
+// first SSE message's data and event type, or the first non-blank line.
+type Head struct {
+	SSE       bool   // the input is framed as SSE
+	EventType string // the first SSE message's event: field
+	Payload   []byte // the first SSE message's first data line, or the first line
+}
+
+// SniffHead finds the first unit in prefix, the first bytes of an input.
+// It reports false when prefix does not yet hold a complete first unit and
+// more input may tell (it never needs more than the first line of data).
+func SniffHead(prefix []byte, atEOF bool) (Head, bool) {
+	b := bytes.TrimPrefix(prefix, []byte("\xef\xbb\xbf"))
+	var h Head
+	for len(b) > 0 {
+		i := bytes.IndexAny(b, "\r\n")
+		if i < 0 {
+			if !atEOF {
+				return h, false
+			}
+			i = len(b)
+		}
+		line := b[:i]
+		b = b[i:]
+		if len(b) > 0 {
+			b = b[1:]
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		field, value, isField := sseField(line)
+		switch {
+		case !isField && !h.SSE:
+			h.Payload = line
+			return h, true
+		case !isField:
+			continue
+		case field == "":
+			h.SSE = true // comment
+		case field == "event":
+			h.SSE = true
+			h.EventType = string(value)
+		case field == "data":
+			h.SSE = true
+			h.Payload = value
+			return h, true
+		case field == "id" || field == "retry":
+			h.SSE = true
+		}
+	}
+	return h, atEOF
+}
+
+// sseField splits an SSE line into field name and value. It reports false
+// for lines that are not SSE fields this package expects at the start of a
+// stream ("data", "event", "id", "retry", or a ":" comment).
+func sseField(line []byte) (string, []byte, bool) {
+	if line[0] == ':' {
+		return "", nil, true
+	}
+	i := bytes.IndexByte(line, ':')
+	if i < 0 {
+		return "", nil, false
+	}
+	name := string(line[:i])
+	switch name {
+	case "data", "event", "id", "retry":
+	default:
+		return "", nil, false
+	}
+	v := line[i+1:]
+	if len(v) > 0 && v[0] == ' ' {
+		v = v[1:]
+	}
+	return name, v, true
+}

@@ -1,0 +1,5 @@
+module github.com/agentstream/agentstream
+
+go 1.26.8
+
+require github.com/tmaxmax/go-sse v0.11.0

@@ -1,0 +1,429 @@
+package jsonenv
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/frame"
+)
+
+// Config configures a Decoder. The zero value is ready to use.
+type Config struct {
+	Source        string // input name for errors
+	MaxEventBytes int    // cap on one SSE message, line, or reassembled payload (frame.DefaultMaxBytes if 0)
+	Agent         string // agent id for envelopes whose agent is empty
+}
+
+// Decoder reads JSON envelopes from SSE or NDJSON and yields canonical
+// events. See the package documentation for the grammar and tolerance rules.
+type Decoder struct {
+	cfg   Config
+	br    *bufio.Reader
+	sse   *frame.SSE
+	lines *frame.Lines
+	queue []event.Event
+	done  bool
+	err   error
+
+	line int // position of the unit being decoded
+	off  int64
+
+	streams   map[key]bool                // open streamed blocks
+	buffers   map[key]*buffer             // open buffered payloads
+	citations map[string][]event.Citation // citation group being read, per agent
+}
+
+type key struct {
+	agent, typ string
+}
+
+type buffer struct {
+	id, name string
+	data     strings.Builder
+	images   []event.Part
+	line     int
+}
+
+// NewDecoder returns a decoder reading from r. cfg may be nil.
+func NewDecoder(r io.Reader, cfg *Config) *Decoder {
+	d := &Decoder{
+		br:        bufio.NewReaderSize(r, 64<<10),
+		streams:   map[key]bool{},
+		buffers:   map[key]*buffer{},
+		citations: map[string][]event.Citation{},
+	}
+	if cfg != nil {
+		d.cfg = *cfg
+	}
+	if d.cfg.MaxEventBytes <= 0 {
+		d.cfg.MaxEventBytes = frame.DefaultMaxBytes
+	}
+	return d
+}
+
+// Detect reports whether an input whose first unit is h is a JSON envelope
+// stream: a JSON object with type, agent, final and delta, or the
+// producer's JSON error object.
+func Detect(h frame.Head) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(h.Payload, &m) != nil {
+		return false
+	}
+	_, t := m["type"]
+	_, a := m["agent"]
+	_, f := m["final"]
+	_, d := m["delta"]
+	if t && a && f && d {
+		return true
+	}
+	_, e := m["error"]
+	_, tb := m["traceback"]
+	return h.SSE && e && tb
+}
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Decoder) Next() (event.Event, error) {
+	for len(d.queue) == 0 {
+		if d.err != nil {
+			return nil, d.err
+		}
+		if d.done {
+			d.err = io.EOF
+			if err := d.truncation(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		payload, err := d.read()
+		if err == io.EOF {
+			d.done = true
+			continue
+		}
+		if err != nil {
+			if _, ok := err.(*event.ParseError); ok {
+				return nil, err
+			}
+			d.err = err
+			return nil, err
+		}
+		if err := d.decode(payload); err != nil {
+			return nil, err
+		}
+	}
+	ev := d.queue[0]
+	d.queue[0] = nil
+	d.queue = d.queue[1:]
+	return ev, nil
+}
+
+// read returns the next envelope's bytes, choosing SSE or NDJSON framing by
+// the first byte of the input.
+func (d *Decoder) read() ([]byte, error) {
+	if d.sse == nil && d.lines == nil {
+		b, err := d.br.Peek(1)
+		for err == nil && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n' || b[0] == 0xef) {
+			if b[0] == 0xef { // byte order mark: leave it to the framer
+				break
+			}
+			d.br.ReadByte()
+			b, err = d.br.Peek(1)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if b[0] == '{' {
+			d.lines = frame.NewLines(d.br, d.cfg.Source, d.cfg.MaxEventBytes)
+		} else {
+			d.sse = frame.NewSSE(d.br, d.cfg.Source, d.cfg.MaxEventBytes)
+		}
+	}
+	if d.lines != nil {
+		for {
+			line, num, off, err := d.lines.Next()
+			if err != nil {
+				return nil, err
+			}
+			d.line, d.off = num, off
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			return line, nil
+		}
+	}
+	for {
+		m, err := d.sse.Next()
+		if err != nil {
+			return nil, err
+		}
+		d.line, d.off = m.Line, m.Offset
+		if m.Data == "[DONE]" {
+			d.sse.Stop()
+			return nil, io.EOF
+		}
+		if m.Data == "" {
+			continue // a message with no data (event: or id: alone)
+		}
+		return []byte(m.Data), nil
+	}
+}
+
+func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
+	return &event.ParseError{Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
+		Err: event.Errorf(sentinel, format, args...)}
+}
+
+func (d *Decoder) emit(evs ...event.Event) { d.queue = append(d.queue, evs...) }
+
+func (d *Decoder) decode(payload []byte) error {
+	var env Envelope
+	if err := json.Unmarshal(payload, &env); err != nil {
+		var se ServerError
+		if json.Unmarshal(payload, &se) == nil && se.Error != "" {
+			d.emit(&event.Error{Agent: d.cfg.Agent, Message: se.Message, Type: se.Error, Fatal: true,
+				Raw: json.RawMessage(bytes.Clone(payload))})
+			return nil
+		}
+		return d.errorf(event.ErrSyntax, "expected a JSON envelope: %s", jsonProblem(err))
+	}
+	if env.Type == "" {
+		var se ServerError
+		if json.Unmarshal(payload, &se) == nil && (se.Error != "" || se.Message != "") {
+			d.emit(&event.Error{Agent: d.cfg.Agent, Message: se.Message, Type: se.Error, Fatal: true,
+				Raw: json.RawMessage(bytes.Clone(payload))})
+			return nil
+		}
+		return d.errorf(event.ErrSyntax, "envelope has no type")
+	}
+	agent := env.Agent
+	if agent == "" {
+		agent = d.cfg.Agent
+	}
+	switch env.Type {
+	case TypeText, TypeThinking:
+		d.streamed(agent, &env)
+	case TypeCitation:
+		d.citation(agent, &env)
+	case TypeToolResultImage:
+		k := key{agent, TypeToolResult}
+		b := d.buffers[k]
+		if b == nil {
+			b = &buffer{id: deref(env.ID), name: deref(env.Name), line: d.line}
+			d.buffers[k] = b
+		}
+		b.images = append(b.images, event.Part{Type: "image", Source: deref(env.Src), MediaType: deref(env.MediaType)})
+		if env.Final {
+			return d.finishBuffer(agent, TypeToolResult)
+		}
+	case TypeMetaInit, TypeToolCall, TypeServerToolCall, TypeToolResult, TypeServerToolResult,
+		TypeAwaitingTools, TypeMetaFiles, TypeError, TypeMetaFinal:
+		k := key{agent, env.Type}
+		b := d.buffers[k]
+		var problem error
+		if b != nil && env.ID != nil && *env.ID != b.id {
+			// A new call began before the previous one was final: keep
+			// what arrived of it, and say so.
+			problem = d.errorf(event.ErrTruncated, "%s %q of agent %q ended without a final envelope", env.Type, b.id, agent)
+			d.finishBuffer(agent, env.Type)
+			b = nil
+		}
+		if b == nil {
+			b = &buffer{id: deref(env.ID), name: deref(env.Name), line: d.line}
+			d.buffers[k] = b
+		}
+		if b.data.Len()+len(env.Delta) > d.cfg.MaxEventBytes {
+			delete(d.buffers, k)
+			return d.errorf(event.ErrTooLarge, "%s payload larger than %d bytes (raise --max-event-bytes)", env.Type, d.cfg.MaxEventBytes)
+		}
+		b.data.WriteString(env.Delta)
+		if env.Final {
+			if err := d.finishBuffer(agent, env.Type); err != nil {
+				return err
+			}
+		}
+		return problem
+	default:
+		d.emit(&event.Unknown{Agent: agent, Format: "jsonenv", Type: env.Type, Raw: bytes.Clone(payload)})
+	}
+	return nil
+}
+
+func (d *Decoder) streamed(agent string, env *Envelope) {
+	kind := event.BlockKind(env.Type)
+	k := key{agent, env.Type}
+	if !d.streams[k] {
+		if env.Final && env.Delta == "" {
+			return // a final marker with no open block carries nothing
+		}
+		d.streams[k] = true
+		d.emit(&event.BlockStart{Agent: agent, Kind: kind})
+	}
+	if env.Delta != "" {
+		d.emit(&event.Delta{Agent: agent, Kind: kind, Text: env.Delta})
+	}
+	if env.Final {
+		delete(d.streams, k)
+		d.emit(&event.BlockEnd{Agent: agent, Kind: kind})
+	}
+}
+
+func (d *Decoder) citation(agent string, env *Envelope) {
+	c := event.Citation{
+		Type:            deref(env.CitationType),
+		CitedText:       env.Delta,
+		DocumentIndex:   env.DocumentIndex,
+		DocumentTitle:   env.DocumentTitle,
+		StartCharIndex:  env.StartCharIndex,
+		EndCharIndex:    env.EndCharIndex,
+		StartPageNumber: env.StartPageNumber,
+		EndPageNumber:   env.EndPageNumber,
+		URL:             env.URL,
+		Title:           env.Title,
+	}
+	d.citations[agent] = append(d.citations[agent], c)
+	if env.Final {
+		d.emit(&event.Citations{Agent: agent, Items: d.citations[agent]})
+		delete(d.citations, agent)
+	}
+}
+
+// finishBuffer turns a complete buffered payload into its event.
+func (d *Decoder) finishBuffer(agent, typ string) error {
+	k := key{agent, typ}
+	b := d.buffers[k]
+	delete(d.buffers, k)
+	data := b.data.String()
+	switch typ {
+	case TypeMetaInit:
+		d.emit(metaInit(agent, data))
+	case TypeToolCall, TypeServerToolCall:
+		d.emit(&event.ToolCall{Agent: agent, ID: b.id, Name: b.name, Input: event.JSONText(data),
+			Server: typ == TypeServerToolCall})
+	case TypeToolResult, TypeServerToolResult:
+		var content []event.Part
+		if data != "" {
+			content = append(content, event.Part{Type: "text", Text: data})
+		}
+		content = append(content, b.images...)
+		d.emit(&event.ToolResult{Agent: agent, ID: b.id, Name: b.name, Content: content,
+			Server: typ == TypeServerToolResult})
+	case TypeAwaitingTools:
+		var tools []PendingTool
+		if err := json.Unmarshal([]byte(data), &tools); err != nil {
+			d.emit(&event.Unknown{Agent: agent, Format: "jsonenv", Type: typ, Raw: []byte(data)})
+			return d.errorf(event.ErrSyntax, "awaiting_frontend_tools payload is not a JSON array of tools: %s", jsonProblem(err))
+		}
+		ev := &event.AwaitingTools{Agent: agent}
+		for _, t := range tools {
+			ev.Tools = append(ev.Tools, event.PendingTool{ID: t.ToolUseID, Name: t.Name, Input: t.Input})
+		}
+		d.emit(ev)
+	case TypeMetaFiles:
+		var mf MetaFiles
+		ev := &event.Files{Agent: agent, Raw: event.JSONText(data)}
+		if err := json.Unmarshal([]byte(data), &mf); err == nil {
+			for _, f := range mf.Files {
+				ev.Files = append(ev.Files, event.File{ID: f.FileID, Name: f.Filename, Location: f.StorageLocation})
+			}
+		}
+		d.emit(ev)
+	case TypeError:
+		var p ErrorPayload
+		ev := &event.Error{Agent: agent, Raw: event.JSONText(data)}
+		if json.Unmarshal([]byte(data), &p) == nil {
+			ev.Type, ev.Message = p.Type, p.Message
+		} else {
+			ev.Message = data
+		}
+		d.emit(ev)
+	case TypeMetaFinal:
+		d.emit(metaFinal(agent, data))
+	}
+	return nil
+}
+
+func metaInit(agent, data string) *event.SessionStart {
+	ev := &event.SessionStart{Agent: agent, Meta: event.JSONText(data), MetaKind: MetaKind}
+	var m MetaInit
+	if json.Unmarshal([]byte(data), &m) != nil {
+		return ev
+	}
+	ev.Model, ev.SessionID, ev.Tools, ev.Cwd = m.Model, m.SessionID, m.Tools, m.Cwd
+	ev.ParentToolID, ev.Name, ev.Description = m.ParentToolID, m.Name, m.Description
+	if m.ParentAgentUUID != nil {
+		ev.ParentAgent = *m.ParentAgentUUID
+	}
+	var q string
+	if json.Unmarshal(m.UserQuery, &q) == nil {
+		ev.Prompt = q
+	} else if len(m.UserQuery) > 0 {
+		ev.Prompt = string(m.UserQuery)
+	}
+	return ev
+}
+
+func metaFinal(agent, data string) *event.RunEnd {
+	ev := &event.RunEnd{Agent: agent, Meta: event.JSONText(data), MetaKind: MetaKind}
+	var m MetaFinal
+	if json.Unmarshal([]byte(data), &m) != nil {
+		return ev
+	}
+	ev.StopReason, ev.Turns, ev.DurationMS = m.StopReason, m.TotalSteps, m.DurationMS
+	ev.CostUSD, ev.IsError, ev.Errors, ev.Result = m.TotalCostUSD, m.IsError, m.Errors, m.Result
+	if u := m.CumulativeUsage; u != nil {
+		ev.Usage = &event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+			CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
+			ReasoningTokens: u.ReasoningOutputTokens}
+	}
+	return ev
+}
+
+// truncation flushes what is still open at the end of the input and
+// reports it: open buffered payloads become their events (partial), open
+// streamed blocks stay open, and the error names the first of them.
+func (d *Decoder) truncation() error {
+	var open []string
+	for _, k := range sortedKeys(d.streams) {
+		open = append(open, fmt.Sprintf("%s block of agent %q", k.typ, k.agent))
+	}
+	for _, agent := range slices.Sorted(maps.Keys(d.citations)) {
+		d.emit(&event.Citations{Agent: agent, Items: d.citations[agent]})
+		open = append(open, fmt.Sprintf("citations of agent %q", agent))
+	}
+	clear(d.citations)
+	for _, k := range sortedKeys(d.buffers) {
+		open = append(open, fmt.Sprintf("%s of agent %q", k.typ, k.agent))
+		d.finishBuffer(k.agent, k.typ)
+	}
+	if len(open) == 0 {
+		return nil
+	}
+	return &event.ParseError{Source: d.cfg.Source, Line: d.line, Offset: d.off,
+		Err: event.Errorf(event.ErrTruncated, "stream ended inside %s", strings.Join(open, ", "))}
+}
+
+func sortedKeys[V any](m map[key]V) []key {
+	return slices.SortedFunc(maps.Keys(m), func(a, b key) int {
+		if c := strings.Compare(a.agent, b.agent); c != 0 {
+			return c
+		}
+		return strings.Compare(a.typ, b.typ)
+	})
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func jsonProblem(err error) string {
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
