@@ -6,6 +6,8 @@ import (
 	"github.com/agentstream/agentstream/emit/jsonenv"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
+	parseanthropic "github.com/agentstream/agentstream/parse/anthropic"
+	parseclaude "github.com/agentstream/agentstream/parse/claude"
 	parsejsonenv "github.com/agentstream/agentstream/parse/jsonenv"
 )
 
@@ -72,6 +74,26 @@ var formats = []Format{
 		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
 			return jsonenv.NewEncoder(w, &jsonenv.Config{
 				MaxChunkBytes: o.MaxChunkBytes, NDJSON: o.Framing == "ndjson", Agent: o.Agent, Warn: o.Warn,
+			})
+		},
+	},
+	{
+		Name:        "claude",
+		Description: "Claude Code stream-json (claude -p --output-format stream-json --verbose; --partial writes stream_event lines)",
+		Detect:      parseclaude.Detect,
+		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
+			return parseclaude.NewDecoder(r, &parseclaude.Config{
+				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,
+			})
+		},
+	},
+	{
+		Name:        "anthropic",
+		Description: "Anthropic Messages API streaming SSE body (event: + data:), one or more responses",
+		Detect:      parseanthropic.Detect,
+		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
+			return parseanthropic.NewDecoder(r, &parseanthropic.Config{
+				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,
 			})
 		},
 	},

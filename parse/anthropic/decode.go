@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	sse "github.com/tmaxmax/go-sse"
+
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/messages"
@@ -28,6 +30,7 @@ type Decoder struct {
 	b     *messages.Builder
 	queue []event.Event
 	done  bool
+	cut   bool // the input ended inside an SSE message
 	err   error
 
 	line int // position of the message being decoded
@@ -76,11 +79,21 @@ func (d *Decoder) Next() (event.Event, error) {
 				return nil, &event.ParseError{Source: d.cfg.Source, Line: d.line, Offset: d.off,
 					Err: event.Errorf(event.ErrTruncated, "stream ended without message_stop, inside %s", strings.Join(open, ", "))}
 			}
+			if d.cut {
+				return nil, &event.ParseError{Source: d.cfg.Source, Line: d.line, Offset: d.off,
+					Err: event.Errorf(event.ErrTruncated, "stream ended inside an SSE message")}
+			}
 			continue
 		}
 		m, err := d.sse.Next()
 		if err == io.EOF {
 			d.done = true
+			continue
+		}
+		if errors.Is(err, sse.ErrUnexpectedEOF) {
+			// The input ended inside an SSE message: what it held is
+			// lost, and the truncation is reported below.
+			d.done, d.cut = true, true
 			continue
 		}
 		if err != nil {

@@ -341,7 +341,7 @@ func (d *Decoder) init(raw []byte) error {
 	agent := d.main()
 	if d.started[agent] {
 		// Claude Code repeats init at the start of every query.
-		d.emit(&event.Notice{Agent: agent, Kind: SubtypeInit, Message: fmt.Sprintf("session %s: model %s", in.SessionID, in.Model),
+		d.emit(&event.Notice{Agent: agent, Kind: SubtypeInit, Message: fmt.Sprintf("session %s, model %s", in.SessionID, in.Model),
 			Raw: bytes.Clone(raw)})
 		return nil
 	}

@@ -61,7 +61,7 @@ func summary(l *Line, raw []byte) string {
 	s := ""
 	switch kind {
 	case "api_retry":
-		s = fmt.Sprintf("API retry %d/%d in %.0f ms", n.Attempt, n.MaxRetries, n.RetryDelayMS)
+		s = fmt.Sprintf("attempt %d/%d in %.0f ms", n.Attempt, n.MaxRetries, n.RetryDelayMS)
 		var cause []string
 		if n.ErrorStatus != nil {
 			cause = append(cause, fmt.Sprint(*n.ErrorStatus))
@@ -73,38 +73,36 @@ func summary(l *Line, raw []byte) string {
 			s += " (" + strings.Join(cause, " ") + ")"
 		}
 	case "status":
-		s = "status: "
+		s = "idle"
 		if n.Status != nil {
-			s += *n.Status
-		} else {
-			s += "idle"
+			s = *n.Status
 		}
 	case "thinking_tokens":
-		s = fmt.Sprintf("thinking: ~%d tokens", n.EstimatedTokens)
+		s = fmt.Sprintf("~%d tokens", n.EstimatedTokens)
 	case "task_started":
-		s = "task started: " + n.Description
+		s = n.Description
 		if n.SubagentType != "" {
 			s += " (" + n.SubagentType + ")"
 		}
 	case "task_progress":
-		s = "task progress: " + n.Description
+		s = n.Description
 		if n.Usage != nil {
 			s += fmt.Sprintf(", %d tool uses", n.Usage.ToolUses)
 		}
 	case "task_updated":
-		s = "task updated"
+		s = "updated"
 		if n.Patch != nil && n.Patch.Status != "" {
-			s += ": " + n.Patch.Status
+			s = n.Patch.Status
 		}
 	case "task_notification":
-		s = "task " + deref(n.Status) + ": " + n.Summary
+		s = deref(n.Status) + ": " + n.Summary
 	case "compact_boundary":
 		s = "context compacted"
 		if c := n.CompactMetadata; c != nil {
-			s += fmt.Sprintf(" (%s, %d tokens before)", c.Trigger, c.PreTokens)
+			s = fmt.Sprintf("%s, %d tokens before", c.Trigger, c.PreTokens)
 		}
 	case "hook_started", "hook_progress", "hook_response":
-		s = strings.ReplaceAll(kind, "_", " ") + ": " + n.HookName
+		s = n.HookName
 		if n.HookEvent != "" {
 			s += " (" + n.HookEvent + ")"
 		}
@@ -112,25 +110,25 @@ func summary(l *Line, raw []byte) string {
 			s += " " + n.Outcome
 		}
 	case "tool_progress":
-		s = fmt.Sprintf("tool %s running for %.0f s", n.ToolName, n.ElapsedSeconds)
+		s = fmt.Sprintf("%s running for %.0f s", n.ToolName, n.ElapsedSeconds)
 	case "tool_use_summary":
-		s = "tools: " + n.Summary
+		s = n.Summary
 	case "rate_limit_event":
-		s = "rate limit"
+		s = "changed"
 		if r := n.RateLimitInfo; r != nil {
-			s += ": " + r.Status
+			s = r.Status
 			if r.RateLimitType != "" {
 				s += " (" + r.RateLimitType + ")"
 			}
 		}
 	case "session_state_changed":
-		s = "session " + n.State
+		s = n.State
 	case "prompt_suggestion":
-		s = "suggested prompt: " + n.Suggestion
+		s = n.Suggestion
 	case "notification":
 		s = n.Text
 	case "permission_denied":
-		s = "permission denied: " + n.ToolName
+		s = n.ToolName
 		if n.Message != "" {
 			s += ": " + n.Message
 		}
