@@ -31,6 +31,7 @@ type Builder struct {
 	msgs  map[string]*message // messages by id, open and recently finished
 	order []string            // ids in msgs, oldest first
 	anon  int                 // counter for messages without an id
+	names map[string]string   // tool names by call id, for mcp_tool_result
 }
 
 type message struct {
@@ -74,7 +75,8 @@ func (b *block) isTool() bool {
 // max caps an assembled tool input (and the text kept to compare with
 // snapshots) in bytes.
 func NewBuilder(emit func(event.Event), max int) *Builder {
-	return &Builder{emit: emit, max: max, turns: map[string]*message{}, msgs: map[string]*message{}}
+	return &Builder{emit: emit, max: max, turns: map[string]*message{}, msgs: map[string]*message{},
+		names: map[string]string{}}
 }
 
 func problemf(format string, args ...any) error {
@@ -288,6 +290,7 @@ func (b *Builder) finish(agent string, bl *block, input json.RawMessage) {
 		if input == nil {
 			input = bl.assembledInput()
 		}
+		b.names[bl.id] = bl.name
 		b.emit(&event.ToolCall{Agent: agent, ID: bl.id, Name: bl.name, Input: input, Server: bl.server, MCPServer: bl.mcp})
 	}
 }
@@ -409,14 +412,19 @@ func (u *Usage) Event() *event.Usage {
 		CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens}
 }
 
-// Truncate is called at the end of the input. For every message still
-// open it emits the tool calls whose input began to arrive (with what
+// Truncate is called at the end of the input. For every streamed message
+// still open it emits the tool calls whose input began to arrive (with what
 // arrived) and leaves text and thinking blocks open, and it returns a
 // description of what was cut off, or nil.
 func (b *Builder) Truncate() []string {
 	var open []string
 	for _, agent := range b.Agents() {
 		m := b.turns[agent]
+		if !m.streamed && len(m.openBlocks()) == 0 {
+			// Whole blocks from snapshots: nothing was cut off that the
+			// caller does not know better (a missing result line).
+			continue
+		}
 		what := fmt.Sprintf("message %s", publicID(m.id))
 		if agent != "" {
 			what += fmt.Sprintf(" of agent %q", agent)
@@ -482,13 +490,20 @@ func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage)
 		}
 	}
 	if bl == nil {
+		for _, i := range slices.Sorted(maps.Keys(msg.blocks)) {
+			c := msg.blocks[i]
+			if c.typ == cb.Type && ((c.isTool() && c.id == cb.ID) || (!c.isTool() && msg.streamed)) {
+				// A repeated snapshot of a block already seen.
+				return nil
+			}
+		}
 		// A block the stream has not shown: emit it whole, and claim
 		// the next index so a late stream of it is not repeated.
 		idx = 0
 		if len(msg.blocks) > 0 {
 			idx = slices.Max(slices.Collect(maps.Keys(msg.blocks))) + 1
 		}
-		msg.blocks[idx] = &block{typ: cb.Type, snap: true, done: true}
+		msg.blocks[idx] = &block{typ: cb.Type, snap: true, done: true, id: cb.ID}
 		b.wholeBlock(agent, &cb, raw)
 		return nil
 	}
@@ -557,6 +572,14 @@ func (bl *block) reconcileInput(snap json.RawMessage, idx int, id string) (json.
 // wholeBlock emits the events of a complete content block.
 func (b *Builder) wholeBlock(agent string, cb *Block, raw json.RawMessage) {
 	for _, ev := range BlockEvents(agent, cb, raw) {
+		switch ev := ev.(type) {
+		case *event.ToolCall:
+			b.names[ev.ID] = ev.Name
+		case *event.ToolResult:
+			if ev.Name == "" {
+				ev.Name = b.names[ev.ID]
+			}
+		}
 		b.emit(ev)
 	}
 }

@@ -25,13 +25,14 @@ type Config struct {
 // yields canonical events. See the package documentation for the grammar
 // and tolerance rules.
 type Decoder struct {
-	cfg   Config
-	sse   *frame.SSE
-	b     *messages.Builder
-	queue []event.Event
-	done  bool
-	cut   bool // the input ended inside an SSE message
-	err   error
+	cfg     Config
+	sse     *frame.SSE
+	b       *messages.Builder
+	queue   []event.Event
+	problem error // a ParseError to return once queue is empty
+	done    bool
+	cut     bool // the input ended inside an SSE message
+	err     error
 
 	line int // position of the message being decoded
 	off  int64
@@ -69,49 +70,61 @@ func Detect(h frame.Head) bool {
 
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) {
-	for len(d.queue) == 0 {
+	for {
+		if len(d.queue) > 0 {
+			ev := d.queue[0]
+			d.queue[0] = nil
+			d.queue = d.queue[1:]
+			return ev, nil
+		}
+		if d.problem != nil {
+			// A message's problem comes after the events it still made.
+			err := d.problem
+			d.problem = nil
+			return nil, err
+		}
 		if d.err != nil {
 			return nil, d.err
 		}
 		if d.done {
 			d.err = io.EOF
-			if open := d.b.Truncate(); len(open) > 0 {
-				return nil, &event.ParseError{Source: d.cfg.Source, Line: d.line, Offset: d.off,
-					Err: event.Errorf(event.ErrTruncated, "stream ended without message_stop, inside %s", strings.Join(open, ", "))}
-			}
-			if d.cut {
-				return nil, &event.ParseError{Source: d.cfg.Source, Line: d.line, Offset: d.off,
-					Err: event.Errorf(event.ErrTruncated, "stream ended inside an SSE message")}
-			}
+			d.problem = d.truncation()
 			continue
 		}
 		m, err := d.sse.Next()
-		if err == io.EOF {
+		var perr *event.ParseError
+		switch {
+		case err == io.EOF:
 			d.done = true
-			continue
-		}
-		if errors.Is(err, sse.ErrUnexpectedEOF) {
+		case errors.Is(err, sse.ErrUnexpectedEOF):
 			// The input ended inside an SSE message: what it held is
-			// lost, and the truncation is reported below.
+			// lost, and the truncation is reported.
 			d.done, d.cut = true, true
-			continue
-		}
-		if err != nil {
-			if _, ok := err.(*event.ParseError); ok {
-				return nil, err
-			}
+		case errors.As(err, &perr):
+			d.problem = err
+		case err != nil:
 			d.err = err
-			return nil, err
-		}
-		d.line, d.off = m.Line, m.Offset
-		if err := d.decode(m); err != nil {
-			return nil, err
+		default:
+			d.line, d.off = m.Line, m.Offset
+			if err := d.decode(m); err != nil {
+				d.problem = err
+			}
 		}
 	}
-	ev := d.queue[0]
-	d.queue[0] = nil
-	d.queue = d.queue[1:]
-	return ev, nil
+}
+
+// truncation reports what the end of the input cut off, after emitting
+// the tool calls whose input had begun to arrive.
+func (d *Decoder) truncation() error {
+	if open := d.b.Truncate(); len(open) > 0 {
+		return &event.ParseError{Source: d.cfg.Source, Line: d.line, Offset: d.off,
+			Err: event.Errorf(event.ErrTruncated, "stream ended without message_stop, inside %s", strings.Join(open, ", "))}
+	}
+	if d.cut {
+		return &event.ParseError{Source: d.cfg.Source, Line: d.line, Offset: d.off,
+			Err: event.Errorf(event.ErrTruncated, "stream ended inside an SSE message")}
+	}
+	return nil
 }
 
 func (d *Decoder) emit(ev event.Event) { d.queue = append(d.queue, ev) }
@@ -173,8 +186,9 @@ func (d *Decoder) decode(m frame.Message) error {
 		if se.Error != nil {
 			ev.Type, ev.Message = se.Error.Type, se.Error.Message
 		}
-		d.emit(ev)
+		// The turn the error cut short ends first, then the error.
 		d.b.EndTurn(agent, "", cmp.Or(ev.Message, ev.Type, "error"))
+		d.emit(ev)
 	default:
 		d.emit(&event.Unknown{Agent: agent, Format: messages.Format, Type: typ, Raw: raw})
 	}

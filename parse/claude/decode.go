@@ -25,13 +25,14 @@ type Config struct {
 // Decoder reads Claude Code stream-json and yields canonical events. See
 // the package documentation for the grammar and tolerance rules.
 type Decoder struct {
-	cfg   Config
-	br    *bufio.Reader
-	lines *frame.Lines
-	array *json.Decoder // --output-format json: one top-level array
-	queue []event.Event
-	done  bool
-	err   error
+	cfg     Config
+	br      *bufio.Reader
+	lines   *frame.Lines
+	array   *json.Decoder // --output-format json: one top-level array
+	queue   []event.Event
+	problem error // a ParseError to return once queue is empty
+	done    bool
+	err     error
 
 	line int // position of the unit being decoded
 	off  int64
@@ -95,33 +96,39 @@ func Detect(h frame.Head) bool {
 
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) {
-	for len(d.queue) == 0 {
+	for {
+		if len(d.queue) > 0 {
+			ev := d.queue[0]
+			d.queue[0] = nil
+			d.queue = d.queue[1:]
+			return ev, nil
+		}
+		if d.problem != nil {
+			// A unit's problem comes after the events it still made.
+			err := d.problem
+			d.problem = nil
+			return nil, err
+		}
 		if d.err != nil {
 			return nil, d.err
 		}
 		if d.done {
 			d.err = io.EOF
-			if err := d.truncation(); err != nil {
-				return nil, err
-			}
+			d.problem = d.truncation()
 			continue
 		}
-		if err := d.readUnit(); err != nil {
-			if err == io.EOF {
-				d.done = true
-				continue
-			}
-			if _, ok := err.(*event.ParseError); ok {
-				return nil, err
-			}
+		err := d.readUnit()
+		var perr *event.ParseError
+		switch {
+		case err == nil:
+		case err == io.EOF:
+			d.done = true
+		case errors.As(err, &perr):
+			d.problem = err
+		default:
 			d.err = err
-			return nil, err
 		}
 	}
-	ev := d.queue[0]
-	d.queue[0] = nil
-	d.queue = d.queue[1:]
-	return ev, nil
 }
 
 func (d *Decoder) emit(ev event.Event) { d.queue = append(d.queue, ev) }
@@ -160,6 +167,10 @@ func (d *Decoder) readUnit() error {
 	}
 	line, num, off, err := d.lines.Next()
 	if err != nil {
+		var perr *event.ParseError
+		if errors.As(err, &perr) {
+			d.line, d.off = perr.Line, perr.Offset
+		}
 		return err
 	}
 	d.line, d.off, d.col = num, off, 1
@@ -385,8 +396,9 @@ func (d *Decoder) streamEvent(agent string, raw json.RawMessage) error {
 		if se.Error != nil {
 			ev.Type, ev.Message = se.Error.Type, se.Error.Message
 		}
-		d.emit(ev)
+		// The turn the error cut short ends first, then the error.
 		d.b.EndTurn(agent, "", cmp.Or(ev.Message, ev.Type, "error"))
+		d.emit(ev)
 	default:
 		d.emit(&event.Unknown{Agent: agent, Format: messages.Format, Type: se.Type, Raw: bytes.Clone(raw)})
 	}
