@@ -123,7 +123,7 @@ func (b *Builder) MessageStart(agent string, m *Message) error {
 		b.closeTurn(cur, "", "message ended without message_stop")
 	}
 	msg := b.msgs[m.ID]
-	if msg != nil && m.ID != "" {
+	if msg != nil && m.ID != "" && !msg.streamed {
 		// Known from a snapshot that came first: its blocks are known.
 		msg.streamed = true
 		msg.startUsage = m.Usage
