@@ -48,6 +48,7 @@ type block struct {
 	typ       string
 	open      bool // text/thinking/tool block started and not finished
 	done      bool // its events have all been emitted
+	whole     bool // arrived whole in content_block_start: deltas are kept as Unknown
 	snap      bool // a snapshot of it has been seen
 	text      strings.Builder
 	overflow  bool // text over the cap: no longer compared
@@ -193,8 +194,9 @@ func (b *Builder) BlockStart(agent string, index int, raw json.RawMessage) error
 		bl.server = cb.Type == BlockServerToolUse
 		bl.start = bytes.Clone(cb.Input)
 	default:
-		// Everything else arrives whole in content_block_start.
-		bl.done = true
+		// Everything else arrives whole in content_block_start; deltas
+		// for it (of types unknown here) are kept as they come.
+		bl.done, bl.whole = true, true
 		b.wholeBlock(agent, &cb, raw)
 	}
 	return nil
@@ -226,6 +228,10 @@ func (b *Builder) BlockDelta(agent string, index int, raw json.RawMessage, ev []
 	bl := m.blocks[index]
 	if bl == nil {
 		return problemf("content_block_delta for block %d, which was not started", index)
+	}
+	if bl.whole {
+		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: EventContentBlockDelta, Raw: bytes.Clone(ev)})
+		return nil
 	}
 	if bl.done {
 		return nil
