@@ -3,6 +3,8 @@ package convert
 import (
 	"io"
 
+	emitanthropic "github.com/agentstream/agentstream/emit/anthropic"
+	emitclaude "github.com/agentstream/agentstream/emit/claude"
 	"github.com/agentstream/agentstream/emit/jsonenv"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
@@ -86,6 +88,9 @@ var formats = []Format{
 				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,
 			})
 		},
+		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
+			return emitclaude.NewEncoder(w, &emitclaude.Config{Partial: o.Partial, Agent: o.Agent, Warn: o.Warn})
+		},
 	},
 	{
 		Name:        "anthropic",
@@ -95,6 +100,9 @@ var formats = []Format{
 			return parseanthropic.NewDecoder(r, &parseanthropic.Config{
 				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,
 			})
+		},
+		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
+			return emitanthropic.NewEncoder(w, &emitanthropic.Config{Agent: o.Agent, Warn: o.Warn})
 		},
 	},
 }
