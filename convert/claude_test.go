@@ -306,3 +306,82 @@ func TestCorpusConvertsEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// encode writes evs in format and returns the bytes and the warnings.
+func encode(t *testing.T, format string, o *Options, evs []event.Event) []byte {
+	t.Helper()
+	f, ok := Lookup(format)
+	if !ok || f.NewEncoder == nil {
+		t.Fatalf("no %s encoder", format)
+	}
+	var out bytes.Buffer
+	enc := f.NewEncoder(&out, o)
+	for _, ev := range evs {
+		if err := enc.Encode(ev); err != nil {
+			t.Fatalf("%s: encode %T: %v", format, ev, err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatalf("%s: close: %v", format, err)
+	}
+	return out.Bytes()
+}
+
+// lossy blanks in views what the JSON envelope cannot carry.
+func lossy(vs []view) []view {
+	var out []view
+	for _, v := range vs {
+		if v.Type == assemble.TypeTurnEnd {
+			continue
+		}
+		v.Signature, v.Structured, v.IsError, v.MCPServer = "", false, false, ""
+		out = append(out, v)
+	}
+	return out
+}
+
+// TestRoundTrips: every content block survives a trip through the JSON
+// envelope and back, and a trip through the format itself keeps
+// everything the views look at, turn ends included.
+func TestRoundTrips(t *testing.T) {
+	t.Parallel()
+	type trip struct {
+		from string
+		via  []string
+		opts *Options
+		keep func([]view) []view
+	}
+	same := func(vs []view) []view { return vs }
+	trips := []trip{
+		{"claude", []string{"jsonenv", "claude"}, &Options{}, lossy},
+		{"claude", []string{"jsonenv", "claude"}, &Options{Partial: true}, lossy},
+		{"claude", []string{"claude"}, &Options{}, withoutTurnEnds}, // no turn ends in the output to place them
+		{"claude", []string{"claude"}, &Options{Partial: true}, same},
+		{"anthropic", []string{"jsonenv", "anthropic"}, &Options{}, lossy},
+		{"anthropic", []string{"anthropic"}, &Options{}, same},
+		{"anthropic", []string{"claude", "anthropic"}, &Options{}, same},
+	}
+	dirs := map[string]string{"claude": claudeDir, "anthropic": anthropicDir}
+	for _, tr := range trips {
+		files := recordings(t, dirs[tr.from], "*")
+		files = append(files, filepath.Join(dirs[tr.from], "hand-all-types."+map[string]string{"claude": "jsonl", "anthropic": "sse"}[tr.from]))
+		for _, file := range files {
+			if strings.HasSuffix(file, ".md") {
+				continue
+			}
+			name := fmt.Sprintf("%s/%s/partial=%v", filepath.Base(file), strings.Join(tr.via, "-"), tr.opts.Partial)
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				evs := readEvents(t, tr.from, read(t, file))
+				want := tr.keep(views(t, evs))
+				cur := evs
+				for _, to := range tr.via {
+					cur = readEvents(t, to, encode(t, to, tr.opts, cur))
+				}
+				if diff := cmp.Diff(want, tr.keep(views(t, cur))); diff != "" {
+					t.Errorf("blocks differ after the trip (-before +after):\n%s", diff)
+				}
+			})
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"io"
@@ -186,8 +185,9 @@ func (d *Decoder) decode(m frame.Message) error {
 		if se.Error != nil {
 			ev.Type, ev.Message = se.Error.Type, se.Error.Message
 		}
-		// The turn the error cut short ends first, then the error.
-		d.b.EndTurn(agent, "", cmp.Or(ev.Message, ev.Type, "error"))
+		// The turn the error cut short ends first, then the error
+		// says why.
+		d.b.EndTurn(agent, "", "")
 		d.emit(ev)
 	default:
 		d.emit(&event.Unknown{Agent: agent, Format: messages.Format, Type: typ, Raw: raw})

@@ -165,7 +165,7 @@ func TestDecode(t *testing.T) {
 			frameSSE("message_start", start) + frameSSE("content_block_start", tStart) + frameSSE("content_block_delta", tDelta) + frameSSE("error", errData),
 			[]item{
 				turn[0], turn[1], turn[2], turn[3],
-				{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", Usage: &event.Usage{InputTokens: 7, OutputTokens: 1}, Error: "Overloaded"}},
+				{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", Usage: &event.Usage{InputTokens: 7, OutputTokens: 1}}},
 				{Event: &event.Error{Agent: a, Message: "Overloaded", Type: "overloaded_error", Fatal: true, Raw: json.RawMessage(errData)}},
 			},
 		},

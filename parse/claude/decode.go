@@ -3,7 +3,6 @@ package claude
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -396,8 +395,9 @@ func (d *Decoder) streamEvent(agent string, raw json.RawMessage) error {
 		if se.Error != nil {
 			ev.Type, ev.Message = se.Error.Type, se.Error.Message
 		}
-		// The turn the error cut short ends first, then the error.
-		d.b.EndTurn(agent, "", cmp.Or(ev.Message, ev.Type, "error"))
+		// The turn the error cut short ends first, then the error
+		// says why.
+		d.b.EndTurn(agent, "", "")
 		d.emit(ev)
 	default:
 		d.emit(&event.Unknown{Agent: agent, Format: messages.Format, Type: se.Type, Raw: bytes.Clone(raw)})
@@ -471,7 +471,7 @@ func (d *Decoder) user(agent string, l *Line, raw []byte) error {
 		}
 		results++
 		d.emit(ev)
-		if d.started[cb.ToolUseID] {
+		if d.started[cb.ToolUseID] && !d.b.Streamed(cb.ToolUseID) {
 			// The subagent started by this call is done.
 			d.b.EndTurn(cb.ToolUseID, "", "")
 		}
