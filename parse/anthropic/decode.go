@@ -6,8 +6,6 @@ import (
 	"io"
 	"strings"
 
-	sse "github.com/tmaxmax/go-sse"
-
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/messages"
@@ -30,7 +28,7 @@ type Decoder struct {
 	queue   []event.Event
 	problem error // a ParseError to return once queue is empty
 	done    bool
-	cut     bool // the input ended inside an SSE message
+	cut     error // the framer's report of an input cut inside an SSE message
 	err     error
 
 	line int // position of the message being decoded
@@ -95,10 +93,10 @@ func (d *Decoder) Next() (event.Event, error) {
 		switch {
 		case err == io.EOF:
 			d.done = true
-		case errors.Is(err, sse.ErrUnexpectedEOF):
+		case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
 			// The input ended inside an SSE message: what it held is
-			// lost, and the truncation is reported.
-			d.done, d.cut = true, true
+			// lost. One truncation is reported, after what is flushed.
+			d.done, d.cut = true, err
 		case errors.As(err, &perr):
 			d.problem = err
 		case err != nil:
@@ -119,11 +117,7 @@ func (d *Decoder) truncation() error {
 		return &event.ParseError{Source: d.cfg.Source, Line: d.line, Offset: d.off,
 			Err: event.Errorf(event.ErrTruncated, "stream ended without message_stop, inside %s", strings.Join(open, ", "))}
 	}
-	if d.cut {
-		return &event.ParseError{Source: d.cfg.Source, Line: d.line, Offset: d.off,
-			Err: event.Errorf(event.ErrTruncated, "stream ended inside an SSE message")}
-	}
-	return nil
+	return d.cut
 }
 
 func (d *Decoder) emit(ev event.Event) { d.queue = append(d.queue, ev) }
