@@ -80,9 +80,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.warn("subagents (only the main agent's turns are written)")
 		return nil
 	}
-	if t, ok := ev.(*event.ToolResult); ok && !e.st.AssistantResult(t) && !e.st.Explicit() && e.st.HadTools() {
-		// No turn boundaries in the source: results after tool calls
-		// end the model's turn.
+	if t, ok := ev.(*event.ToolResult); ok && !e.st.AssistantResult(t) && e.st.Answered(t.ID) && !e.st.Explicit() {
+		// No turn boundaries in the source: the model's turn is over
+		// once all its tool calls have their results.
 		e.st.EndTurn("tool_use", nil)
 	}
 	handled, err := e.st.Add(ev)

@@ -138,9 +138,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 		return e.err
 	}
 	e.init(nil)
-	if t, ok := ev.(*event.ToolResult); ok && !a.st.AssistantResult(t) && !a.st.Explicit() && a.st.HadTools() {
-		// No turn boundaries in the source: results after tool calls
-		// end the model's turn.
+	if t, ok := ev.(*event.ToolResult); ok && !a.st.AssistantResult(t) && a.st.Answered(t.ID) && !a.st.Explicit() {
+		// No turn boundaries in the source: the model's turn is over
+		// once all its tool calls have their results.
 		a.st.EndTurn("tool_use", nil)
 	}
 	if te, ok := ev.(*event.TurnEnd); ok && a.id == e.main && te.StopReason != "" {

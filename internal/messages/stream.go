@@ -35,7 +35,8 @@ type Streamer struct {
 	index    int  // next content index
 	open     *streamBlock
 	held     *streamBlock
-	tools    bool // the open message has tool calls
+	tools    bool            // the open message has tool calls
+	pending  map[string]bool // its client tool calls without a result
 	mcp      map[string]bool
 	err      error
 }
@@ -58,6 +59,14 @@ type streamBlock struct {
 
 // InTurn reports whether a message is open.
 func (s *Streamer) InTurn() bool { return s.msg != nil }
+
+// Answered records the result of client tool call id and reports whether
+// the open message has tool calls and all of them now have their result:
+// where the source has no turn boundaries, the model's turn is over.
+func (s *Streamer) Answered(id string) bool {
+	delete(s.pending, id)
+	return s.msg != nil && s.tools && len(s.pending) == 0
+}
 
 // Messages returns the number of messages begun.
 func (s *Streamer) Messages() int { return s.messages }
@@ -225,6 +234,7 @@ func (s *Streamer) begin(id, model string) {
 	s.msg = &MessageInfo{ID: id, Model: model}
 	s.messages++
 	s.index, s.tools = 0, false
+	clear(s.pending)
 	m := NewMessage(id, model, nil).(outMessage)
 	s.write(EventMessageStart, messageStart{Type: EventMessageStart, Message: m})
 }
@@ -418,6 +428,12 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	s.ensureTurn()
 	s.tools = true
 	typ := BlockToolUse
+	if !ev.Server && ev.MCPServer == "" {
+		if s.pending == nil {
+			s.pending = map[string]bool{}
+		}
+		s.pending[ev.ID] = true
+	}
 	switch {
 	case ev.Server:
 		typ = BlockServerToolUse
