@@ -142,6 +142,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 		// No turn boundaries in the source: the model's turn is over
 		// once all its tool calls have their results.
 		a.st.EndTurn("tool_use", nil)
+		if a.id == e.main {
+			e.lastStop = "tool_use"
+		}
 	}
 	if te, ok := ev.(*event.TurnEnd); ok && a.id == e.main && te.StopReason != "" {
 		e.lastStop = te.StopReason
