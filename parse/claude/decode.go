@@ -33,9 +33,10 @@ type Decoder struct {
 	done    bool
 	err     error
 
-	line int // position of the unit being decoded
-	off  int64
-	col  int
+	line      int // position of the unit being decoded
+	off       int64
+	col       int
+	wholeLine bool // decoding a whole line, not one of several fused objects
 
 	b        *messages.Builder
 	session  string          // the main agent's scope: the session id
@@ -130,7 +131,12 @@ func (d *Decoder) Next() (event.Event, error) {
 	}
 }
 
-func (d *Decoder) emit(ev event.Event) { d.queue = append(d.queue, ev) }
+func (d *Decoder) emit(ev event.Event) {
+	if c, ok := ev.(*event.ToolCall); ok {
+		d.toolOf[c.ID] = toolInfo{agent: c.Agent, name: c.Name}
+	}
+	d.queue = append(d.queue, ev)
+}
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
 	col := d.col
@@ -177,10 +183,15 @@ func (d *Decoder) readUnit() error {
 	if len(line) == 0 {
 		return nil
 	}
-	if json.Valid(line) {
-		return d.decode(line)
+	d.wholeLine = true
+	err = d.decode(line)
+	d.wholeLine = false
+	var serr *json.SyntaxError
+	if errors.As(err, &serr) {
+		// Not one JSON value: several fused objects, or a bad line.
+		return d.fused(line)
 	}
-	return d.fused(line)
+	return err
 }
 
 // chooseFraming picks lines, or the array of --output-format json when the
@@ -260,6 +271,10 @@ func (d *Decoder) decode(raw []byte) error {
 	var l Line
 	if err := json.Unmarshal(raw, &l); err != nil {
 		var te *json.UnmarshalTypeError
+		var se *json.SyntaxError
+		if errors.As(err, &se) && d.wholeLine {
+			return err // a whole line: readUnit tries it as fused objects
+		}
 		if !errors.As(err, &te) {
 			return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsonProblem(err))
 		}
@@ -427,12 +442,6 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 		}
 		d.emit(&event.Error{Agent: agent, Message: strings.Join(text, "\n"), Type: errType, Fatal: true, Raw: bytes.Clone(raw)})
 		return nil
-	}
-	for _, c := range m.Content {
-		var cb struct{ Type, ID, Name string }
-		if json.Unmarshal(c, &cb) == nil && cb.ID != "" {
-			d.toolOf[cb.ID] = toolInfo{agent: agent, name: cb.Name}
-		}
 	}
 	return d.position(d.b.Snapshot(agent, &m))
 }
