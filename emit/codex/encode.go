@@ -18,6 +18,11 @@ import (
 // Config.Agent is empty.
 const DefaultThreadID = "agentstream"
 
+// TurnFailedErrorType is the event.Error Type under which formats without
+// turn boundaries (jsonenv) carry a failed turn; such an error is written
+// as turn.failed.
+const TurnFailedErrorType = "turn_failed"
+
 // Config configures an Encoder. The zero value is ready to use.
 type Config struct {
 	// Agent is the thread id written when the stream's first session
@@ -178,6 +183,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 	case *event.Unknown:
 		if ev.Format == "codex" {
+			e.unknownItem(ev.Raw)
 			e.line(ev.Raw)
 		} else {
 			e.warn("unknown " + ev.Format + " events")
@@ -348,12 +354,18 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 		e.item(wire.TypeItemCompleted, e.newID(), wire.ItemError, str("message", ev.Message))
 		return
 	}
+	if ev.Type == TurnFailedErrorType {
+		// A failed turn flattened into an error event (jsonenv): the
+		// turn's end.
+		e.openTurn()
+		e.failure = ev.Message
+		e.closeTurn()
+		return
+	}
 	if ev.Fatal {
 		e.failure = ev.Message
 	}
-	if !e.thread {
-		e.writeThread(e.main)
-	}
+	e.openTurn()
 	e.buf = append(e.buf[:0], `{"type":"error","message":`...)
 	e.buf = appendString(e.buf, ev.Message)
 	e.buf = append(e.buf, '}')
@@ -449,6 +461,23 @@ func todoJSON(items []wire.TodoItem) []byte {
 		b = append(b, '}')
 	}
 	return append(b, ']')
+}
+
+// unknownItem keeps item ids in step with an item of unknown type that is
+// written back verbatim: the next item id follows its own.
+func (e *Encoder) unknownItem(line []byte) {
+	var l struct {
+		Item struct {
+			ID string `json:"id"`
+		} `json:"item"`
+	}
+	if json.Unmarshal(line, &l) != nil {
+		return
+	}
+	if n, err := strconv.Atoi(strings.TrimPrefix(l.Item.ID, "item_")); err == nil && n >= e.nextID &&
+		strings.HasPrefix(l.Item.ID, "item_") {
+		e.nextID = n + 1
+	}
 }
 
 func (e *Encoder) newID() string {
