@@ -526,9 +526,10 @@ func (e *Encoder) line(b []byte) {
 
 // Close ends the stream: it completes the open todo list and turn. Text
 // or thinking blocks left open (the input was cut off) are written as
-// they are, and reported as truncated; the turn is then left open, as
-// Codex leaves it when it is killed. Tool calls never answered keep their
-// item.started alone.
+// they are; they, and tool calls still waiting for their result, are
+// reported as truncation, and the turn is then left open, as Codex leaves
+// it when it is killed (an unanswered call keeps its item.started alone).
+// A RunEnd closes the turn whatever is open.
 func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err
@@ -545,6 +546,15 @@ func (e *Encoder) Close() error {
 	}
 	if len(open) > 0 {
 		return fmt.Errorf("codex: %w: %s block(s) left open, no turn.completed written", event.ErrTruncated, strings.Join(open, " and "))
+	}
+	if e.turn && e.openCalls() {
+		n := 0
+		for _, c := range e.calls {
+			if c.kind != "todo" {
+				n++
+			}
+		}
+		return fmt.Errorf("codex: %w: %d tool call(s) never answered, no turn.completed written", event.ErrTruncated, n)
 	}
 	e.closeTurn()
 	return e.err
