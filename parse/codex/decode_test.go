@@ -385,7 +385,7 @@ func TestProblems(t *testing.T) {
 		{
 			name:     "a field of the wrong type keeps the line as unknown",
 			in:       `{"type":"item.completed","item":{"id":"x","type":"command_execution","exit_code":"0"}}` + "\n",
-			want:     []string{"in:1:1: item.completed: cannot unmarshal string into Go struct field Item.exit_code of type int"},
+			want:     []string{"in:1:1: item.completed: exit_code is a JSON string, not a number"},
 			sentinel: event.ErrSyntax,
 			events:   1,
 		},
