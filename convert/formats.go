@@ -83,7 +83,8 @@ var formats = []Format{
 		Detect:      parsecodex.Detect,
 		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
 			return parsecodex.NewDecoder(r, &parsecodex.Config{
-				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
+				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,
+			})
 		},
 		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
 			return emitcodex.NewEncoder(w, &emitcodex.Config{Agent: o.Agent, Warn: o.Warn})

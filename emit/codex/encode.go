@@ -86,8 +86,10 @@ type todoItem struct {
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, blocks: map[event.BlockKind]*strings.Builder{}, calls: map[string]*call{},
-		todoIDs: map[string]string{}, children: map[string]bool{}, warned: map[string]bool{}}
+	e := &Encoder{
+		w: w, blocks: map[event.BlockKind]*strings.Builder{}, calls: map[string]*call{},
+		todoIDs: map[string]string{}, children: map[string]bool{}, warned: map[string]bool{},
+	}
 	if cfg != nil {
 		e.cfg = *cfg
 	}

@@ -173,13 +173,17 @@ func (c *call) commandFields(output string, exit *int, status string) []field {
 	if exit != nil {
 		code = strconv.AppendInt(nil, int64(*exit), 10)
 	}
-	return []field{raw("command", c.command), str("aggregated_output", output), raw("exit_code", code),
-		str("status", status)}
+	return []field{
+		raw("command", c.command), str("aggregated_output", output), raw("exit_code", code),
+		str("status", status),
+	}
 }
 
 func (c *call) mcpFields(result, errObj []byte, status string) []field {
-	return []field{str("server", c.server), str("tool", c.tool), raw("arguments", c.arguments),
-		raw("result", result), raw("error", errObj), str("status", status)}
+	return []field{
+		str("server", c.server), str("tool", c.tool), raw("arguments", c.arguments),
+		raw("result", result), raw("error", errObj), str("status", status),
+	}
 }
 
 func (c *call) collabFields(states []byte, status string) []field {
@@ -191,8 +195,10 @@ func (c *call) collabFields(states []byte, status string) []field {
 		ids = appendString(ids, r)
 	}
 	ids = append(ids, ']')
-	return []field{str("tool", c.tool), str("sender_thread_id", c.collab.sender), raw("receiver_thread_ids", ids),
-		raw("prompt", c.collab.prompt), raw("agents_states", states), str("status", status)}
+	return []field{
+		str("tool", c.tool), str("sender_thread_id", c.collab.sender), raw("receiver_thread_ids", ids),
+		raw("prompt", c.collab.prompt), raw("agents_states", states), str("status", status),
+	}
 }
 
 // mcpResult writes a result's parts as MCP content blocks.

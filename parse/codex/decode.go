@@ -158,8 +158,10 @@ func (d *Decoder) All() func(yield func(event.Event, error) bool) {
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
-	return &event.ParseError{Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
-		Err: event.Errorf(sentinel, format, args...)}
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
+		Err: event.Errorf(sentinel, format, args...),
+	}
 }
 
 func (d *Decoder) emit(evs ...event.Event) { d.queue = append(d.queue, evs...) }
@@ -263,9 +265,11 @@ func (d *Decoder) turnUsage(u *Usage) *event.Usage {
 		}
 		d.usage[d.agent] = cur
 	}
-	return &event.Usage{InputTokens: delta.InputTokens, OutputTokens: delta.OutputTokens,
+	return &event.Usage{
+		InputTokens: delta.InputTokens, OutputTokens: delta.OutputTokens,
 		CacheReadTokens: delta.CachedInputTokens, CacheWriteTokens: delta.CacheWriteInputTokens,
-		ReasoningTokens: delta.ReasoningOutputTokens}
+		ReasoningTokens: delta.ReasoningOutputTokens,
+	}
 }
 
 func (d *Decoder) item(phase string, raw json.RawMessage, line []byte) error {
@@ -473,15 +477,19 @@ func (d *Decoder) finish(o *openItem) {
 		}
 		d.emit(ev)
 	case ItemCommandExecution:
-		ev := &event.ToolResult{Agent: d.agent, ID: it.ID, Name: o.kind, ExitCode: it.ExitCode,
-			Status: it.Status, IsError: it.Status == StatusFailed || it.Status == StatusDeclined}
+		ev := &event.ToolResult{
+			Agent: d.agent, ID: it.ID, Name: o.kind, ExitCode: it.ExitCode,
+			Status: it.Status, IsError: it.Status == StatusFailed || it.Status == StatusDeclined,
+		}
 		if it.AggregatedOutput != "" {
 			ev.Content = []event.Part{{Type: "text", Text: it.AggregatedOutput}}
 		}
 		d.emit(ev)
 	case ItemMCPToolCall:
-		ev := &event.ToolResult{Agent: d.agent, ID: it.ID, Name: it.Tool, Status: it.Status,
-			IsError: it.Status == StatusFailed || it.Error != nil}
+		ev := &event.ToolResult{
+			Agent: d.agent, ID: it.ID, Name: it.Tool, Status: it.Status,
+			IsError: it.Status == StatusFailed || it.Error != nil,
+		}
 		if r := it.Result; r != nil {
 			for _, c := range r.Content {
 				ev.Content = append(ev.Content, mcpPart(c))
@@ -497,8 +505,10 @@ func (d *Decoder) finish(o *openItem) {
 	case ItemWebSearch:
 		d.emit(&event.ToolResult{Agent: d.agent, ID: it.ID, Name: o.kind, Status: it.Status})
 	case ItemCollabToolCall:
-		ev := &event.ToolResult{Agent: d.agent, ID: it.ID, Name: it.Tool, Status: it.Status,
-			IsError: it.Status == StatusFailed}
+		ev := &event.ToolResult{
+			Agent: d.agent, ID: it.ID, Name: it.Tool, Status: it.Status,
+			IsError: it.Status == StatusFailed,
+		}
 		if len(it.AgentsStates) > 0 && string(it.AgentsStates) != "null" {
 			ev.Structured = bytes.Clone(it.AgentsStates)
 			ev.Content = agentMessages(it)
@@ -589,8 +599,10 @@ func (d *Decoder) truncation() error {
 	if len(open) == 0 {
 		return nil
 	}
-	return &event.ParseError{Source: d.cfg.Source, Line: d.line, Offset: d.off,
-		Err: event.Errorf(event.ErrTruncated, "stream ended inside %s", strings.Join(open, ", "))}
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Offset: d.off,
+		Err: event.Errorf(event.ErrTruncated, "stream ended inside %s", strings.Join(open, ", ")),
+	}
 }
 
 func jsonProblem(err error) string {

@@ -317,8 +317,10 @@ func TestDecode(t *testing.T) {
 				&event.SessionStart{Agent: "T", SessionID: "T"},
 				&event.ToolCall{Agent: "T", ID: "c", Name: "spawn_agent", Input: json.RawMessage(`{"sender_thread_id":"T","receiver_thread_ids":[],"prompt":"go"}`)},
 				&event.SessionStart{Agent: "R", ParentAgent: "T", ParentToolID: "c", SessionID: "R", Prompt: "go"},
-				&event.ToolResult{Agent: "T", ID: "c", Name: "spawn_agent", Status: "completed",
-					Content: []event.Part{{Type: "text", Text: "done"}}, Structured: json.RawMessage(`{"R":{"status":"completed","message":"done"}}`)},
+				&event.ToolResult{
+					Agent: "T", ID: "c", Name: "spawn_agent", Status: "completed",
+					Content: []event.Part{{Type: "text", Text: "done"}}, Structured: json.RawMessage(`{"R":{"status":"completed","message":"done"}}`),
+				},
 			},
 		},
 		{
