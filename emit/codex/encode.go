@@ -110,8 +110,10 @@ func (e *Encoder) warn(what string) {
 // fixing that thread at the first event.
 func (e *Encoder) isMain(ev event.Event) bool {
 	agent := ev.AgentID()
-	if s, ok := ev.(*event.SessionStart); ok && s.ParentAgent != "" {
-		return false
+	if s, ok := ev.(*event.SessionStart); ok {
+		// A session with no parent is a main thread, the first or the
+		// next one (session decides).
+		return s.ParentAgent == ""
 	}
 	if !e.haveMain {
 		e.haveMain, e.main = true, agent
@@ -220,7 +222,7 @@ func (e *Encoder) session(s *event.SessionStart) {
 		}
 		e.closeTurn() // a second thread in one stream: end the first one's turn
 	}
-	e.main = s.Agent
+	e.main, e.haveMain = s.Agent, true
 	e.writeThread(id)
 }
 
