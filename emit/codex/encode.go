@@ -251,9 +251,11 @@ func (e *Encoder) openTurn() {
 	e.line([]byte(`{"type":"turn.started"}`))
 }
 
-// turnEnd ends the open turn, unless the model turn that ended waits for
-// tool results: a Codex turn spans every model call made for one prompt,
-// so model turns that end in tool use merge into the next.
+// turnEnd ends the open turn, unless the turn that ended is one model
+// call: a Codex turn spans every model call made for one prompt, so the
+// turns of formats that count model calls (a MessageID, a tool_use stop,
+// tool calls still waiting for results) merge into one, which RunEnd or
+// Close ends.
 func (e *Encoder) turnEnd(ev *event.TurnEnd) {
 	if ev.MessageID != "" {
 		e.warn("message ids and models of turns")
@@ -272,7 +274,9 @@ func (e *Encoder) turnEnd(ev *event.TurnEnd) {
 		e.closeTurn()
 		return
 	}
-	if ev.StopReason == "tool_use" || e.openCalls() {
+	if ev.MessageID != "" || ev.StopReason == "tool_use" || e.openCalls() {
+		// One model call of many (Claude, Anthropic): the Codex turn
+		// goes on until the run ends.
 		e.openTurn()
 		return
 	}

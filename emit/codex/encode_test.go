@@ -231,6 +231,30 @@ func TestEncode(t *testing.T) {
 			},
 		},
 		{
+			name: "claude without partial messages: turn ends after the results, usage on the run's end",
+			in: []event.Event{
+				&event.SessionStart{Agent: "S", SessionID: "S"},
+				&event.TurnStart{Agent: "S", MessageID: "msg_1"},
+				&event.ToolCall{Agent: "S", ID: "t", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
+				&event.ToolResult{Agent: "S", ID: "t", Content: []event.Part{{Type: "text", Text: "a"}}},
+				&event.TurnEnd{Agent: "S", MessageID: "msg_1"},
+				&event.TurnStart{Agent: "S", MessageID: "msg_2"},
+				&event.BlockStart{Agent: "S", Kind: event.Text},
+				&event.Delta{Agent: "S", Kind: event.Text, Text: "ok"},
+				&event.BlockEnd{Agent: "S", Kind: event.Text},
+				&event.TurnEnd{Agent: "S", MessageID: "msg_2", StopReason: "end_turn"},
+				&event.RunEnd{Agent: "S", Usage: &event.Usage{InputTokens: 84, OutputTokens: 96}},
+			},
+			want: `{"type":"thread.started","thread_id":"S"}
+{"type":"turn.started"}
+{"type":"item.started","item":{"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
+{"type":"item.completed","item":{"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"a","exit_code":null,"status":"completed"}}
+{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"ok"}}
+{"type":"turn.completed","usage":{"input_tokens":84,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":96,"reasoning_output_tokens":0}}
+`,
+			warnings: []string{"codex cannot carry message ids and models of turns"},
+		},
+		{
 			name: "mcp, web search, todo and other tools",
 			in: []event.Event{
 				&event.ToolCall{ID: "1", Name: "mcp__github__get_issue", Input: json.RawMessage("{\n  \"n\": 1\n}")},
