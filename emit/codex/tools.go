@@ -142,10 +142,13 @@ func (e *Encoder) toolResult(ev *event.ToolResult) {
 			// A subagent that never showed itself: name it by its call.
 			c.collab.receivers = []string{ev.ID}
 		}
-		states := json.RawMessage(nil)
-		if len(ev.Structured) > 0 && ev.Structured[0] == '{' && json.Valid(ev.Structured) {
+		var states []byte
+		if isAgentStates(ev.Structured) {
 			states = compact(ev.Structured)
 		} else {
+			if len(ev.Structured) > 0 {
+				e.warn("structured tool results")
+			}
 			states = agentStates(c.collab.receivers, e.text(ev), ev.IsError)
 		}
 		e.item(wire.TypeItemCompleted, c.item, c.kind, c.collabFields(states, status)...)
@@ -248,6 +251,22 @@ func (e *Encoder) mcpResult(ev *event.ToolResult) []byte {
 		b = append(b, null...)
 	}
 	return append(b, '}')
+}
+
+// isAgentStates reports whether v is a Codex agents_states object: thread
+// ids to {status, message}.
+func isAgentStates(v json.RawMessage) bool {
+	var states map[string]json.RawMessage
+	if len(v) == 0 || json.Unmarshal(v, &states) != nil {
+		return false
+	}
+	for _, s := range states {
+		var st wire.AgentState
+		if json.Unmarshal(s, &st) != nil || st.Status == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // agentStates builds agents_states for receivers: the first carries the
