@@ -46,6 +46,7 @@ type Encoder struct {
 	threadID string // the thread id written
 	turn     bool   // turn.started written, turn.completed not yet
 	content  bool   // an item was written in the open turn
+	paused   bool   // the open turn's last model call ended: calls still waiting are the client's to run
 	nextID   int
 
 	blocks   map[event.BlockKind]*strings.Builder // open text and thinking blocks of the main agent
@@ -247,7 +248,7 @@ func (e *Encoder) openTurn() {
 	if e.turn {
 		return
 	}
-	e.turn, e.content = true, false
+	e.turn, e.content, e.paused = true, false, false
 	e.line([]byte(`{"type":"turn.started"}`))
 }
 
@@ -278,6 +279,7 @@ func (e *Encoder) turnEnd(ev *event.TurnEnd) {
 		// One model call of many (Claude, Anthropic): the Codex turn
 		// goes on until the run ends.
 		e.openTurn()
+		e.paused = true
 		return
 	}
 	e.openTurn()
@@ -506,7 +508,7 @@ func raw(key string, v []byte) field { return field{key, v} }
 
 // item writes one item event.
 func (e *Encoder) item(phase, id, typ string, fields ...field) {
-	e.content = true
+	e.content, e.paused = true, false
 	e.buf = append(e.buf[:0], `{"type":`...)
 	e.buf = appendString(e.buf, phase)
 	e.buf = append(e.buf, `,"item":{"id":`...)
@@ -534,9 +536,11 @@ func (e *Encoder) line(b []byte) {
 
 // Close ends the stream: it completes the open todo list and turn. Text
 // or thinking blocks left open (the input was cut off) are written as
-// they are; they, and tool calls still waiting for their result, are
-// reported as truncation, and the turn is then left open, as Codex leaves
-// it when it is killed (an unanswered call keeps its item.started alone).
+// they are and reported as truncation, and the turn is left open, as
+// Codex leaves it when it is killed. Tool calls still waiting for their
+// result keep their item.started alone; they are truncation too, unless
+// the model call that made them ended (an Anthropic response that stops
+// for tool use: the client runs them), and the turn is then completed.
 // A RunEnd closes the turn whatever is open.
 func (e *Encoder) Close() error {
 	if e.err != nil {
@@ -555,7 +559,7 @@ func (e *Encoder) Close() error {
 	if len(open) > 0 {
 		return fmt.Errorf("codex: %w: %s block(s) left open, no turn.completed written", event.ErrTruncated, strings.Join(open, " and "))
 	}
-	if e.turn && e.openCalls() {
+	if e.turn && e.openCalls() && !e.paused {
 		n := 0
 		for _, c := range e.calls {
 			if c.kind != "todo" {

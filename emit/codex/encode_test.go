@@ -379,6 +379,20 @@ func TestEncode(t *testing.T) {
 			err: "codex: stream truncated: 1 tool call(s) never answered, no turn.completed written",
 		},
 		{
+			name: "a response that stops for tool use: the calls are the client's, the turn completes",
+			in: []event.Event{
+				&event.TurnStart{MessageID: "msg_1"},
+				&event.ToolCall{ID: "t", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
+				&event.TurnEnd{MessageID: "msg_1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 5, OutputTokens: 1}},
+			},
+			want: `{"type":"thread.started","thread_id":"agentstream"}
+{"type":"turn.started"}
+{"type":"item.started","item":{"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
+{"type":"turn.completed","usage":{"input_tokens":5,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0}}
+`,
+			warnings: []string{"codex cannot carry message ids and models of turns"},
+		},
+		{
 			name: "exit codes and statuses",
 			in: []event.Event{
 				&event.ToolCall{ID: "c", Name: "command_execution", Input: json.RawMessage(`{"command":"false"}`)},
