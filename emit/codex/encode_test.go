@@ -286,6 +286,7 @@ func TestEncode(t *testing.T) {
 {"type":"turn.completed","usage":{"input_tokens":0,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":0,"reasoning_output_tokens":0}}
 `,
 			warnings: []string{
+				"codex cannot carry the in_progress state of todo items",
 				"codex cannot carry web search results",
 				"codex cannot carry results of todo tools",
 			},

@@ -71,7 +71,11 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 		e.item(wire.TypeItemStarted, c.item, c.kind, c.search...)
 	case slices.Contains(todoTools, ev.Name):
 		c.kind = "todo"
-		e.writeTodo("", claudeTodos(in["todos"]))
+		items, inProgress := claudeTodos(in["todos"])
+		if inProgress {
+			e.warn("the in_progress state of todo items")
+		}
+		e.writeTodo("", items)
 	case slices.Contains(wire.CollabTools, ev.Name) || slices.Contains(subagentTools, ev.Name):
 		c.kind, c.item, c.tool = wire.ItemCollabToolCall, e.newID(), ev.Name
 		if !slices.Contains(wire.CollabTools, ev.Name) {
@@ -327,15 +331,16 @@ func splitMCP(name string) (server, tool string) {
 }
 
 // claudeTodos reads TodoWrite's todos: [{content, status, activeForm}].
-func claudeTodos(v json.RawMessage) []wire.TodoItem {
+func claudeTodos(v json.RawMessage) (items []wire.TodoItem, inProgress bool) {
 	var todos []struct {
 		Content string `json:"content"`
 		Status  string `json:"status"`
 	}
 	json.Unmarshal(v, &todos)
-	items := make([]wire.TodoItem, 0, len(todos))
+	items = make([]wire.TodoItem, 0, len(todos))
 	for _, t := range todos {
+		inProgress = inProgress || t.Status == "in_progress"
 		items = append(items, wire.TodoItem{Text: t.Content, Completed: t.Status == "completed"})
 	}
-	return items
+	return items, inProgress
 }

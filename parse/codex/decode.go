@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"maps"
 	"reflect"
 	"slices"
@@ -138,7 +139,7 @@ func (d *Decoder) Next() (event.Event, error) {
 
 // All returns an iterator over the events and problems of the stream, as
 // Next yields them, ending before io.EOF.
-func (d *Decoder) All() func(yield func(event.Event, error) bool) {
+func (d *Decoder) All() iter.Seq2[event.Event, error] {
 	return func(yield func(event.Event, error) bool) {
 		for {
 			ev, err := d.Next()

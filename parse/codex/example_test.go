@@ -52,3 +52,20 @@ not json
 	// *event.BlockEnd
 	// turn end: 900 in, 12 out
 }
+
+func ExampleDecoder_All() {
+	in := `{"type":"thread.started","thread_id":"T1"}
+{"type":"item.completed","item":{"id":"item_0","type":"file_change","changes":[{"path":"a.go","kind":"update"}],"status":"completed"}}
+`
+	for ev, err := range codex.NewDecoder(strings.NewReader(in), nil).All() {
+		if err != nil {
+			fmt.Println("problem:", err)
+			continue
+		}
+		if fc, ok := ev.(*event.FileChange); ok {
+			fmt.Println(fc.Changes[0].Kind, fc.Changes[0].Path)
+		}
+	}
+	// Output:
+	// update a.go
+}
