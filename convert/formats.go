@@ -5,11 +5,13 @@ import (
 
 	emitanthropic "github.com/agentstream/agentstream/emit/anthropic"
 	emitclaude "github.com/agentstream/agentstream/emit/claude"
+	emitcodex "github.com/agentstream/agentstream/emit/codex"
 	"github.com/agentstream/agentstream/emit/jsonenv"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
 	parseanthropic "github.com/agentstream/agentstream/parse/anthropic"
 	parseclaude "github.com/agentstream/agentstream/parse/claude"
+	parsecodex "github.com/agentstream/agentstream/parse/codex"
 	parsejsonenv "github.com/agentstream/agentstream/parse/jsonenv"
 )
 
@@ -77,6 +79,19 @@ var formats = []Format{
 			return jsonenv.NewEncoder(w, &jsonenv.Config{
 				MaxChunkBytes: o.MaxChunkBytes, NDJSON: o.Framing == "ndjson", Agent: o.Agent, Warn: o.Warn,
 			})
+		},
+	},
+	{
+		Name:        "codex",
+		Description: "Codex CLI exec --json output (NDJSON thread, turn and item events)",
+		Detect:      parsecodex.Detect,
+		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
+			return parsecodex.NewDecoder(r, &parsecodex.Config{
+				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,
+			})
+		},
+		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
+			return emitcodex.NewEncoder(w, &emitcodex.Config{Agent: o.Agent, Warn: o.Warn})
 		},
 	},
 	{
