@@ -120,9 +120,11 @@ func views(t *testing.T, evs []event.Event) []view {
 			if _, ok := agents[b.Agent]; !ok {
 				agents[b.Agent] = fmt.Sprintf("a%d", len(agents))
 			}
-			v := view{Agent: agents[b.Agent], Type: b.Type, Text: runVarying.ReplaceAllString(b.Text, "$1X"), Signature: b.Signature, ID: b.ID,
+			v := view{
+				Agent: agents[b.Agent], Type: b.Type, Text: runVarying.ReplaceAllString(b.Text, "$1X"), Signature: b.Signature, ID: b.ID,
 				Name: b.Name, MCPServer: b.MCPServer, Images: len(b.Images), IsError: b.IsError,
-				Structured: len(b.Structured) > 0, Citations: len(b.Citations)}
+				Structured: len(b.Structured) > 0, Citations: len(b.Citations),
+			}
 			if b.Type == assemble.TypeTurnEnd {
 				v = view{Agent: v.Agent, Type: b.Type}
 			}

@@ -218,11 +218,13 @@ func (e *Encoder) sessionStart(a *agent, s *event.SessionStart) {
 				header
 				SubagentType    string `json:"subagent_type,omitempty"`
 				TaskDescription string `json:"task_description,omitempty"`
-			}{Type: wire.TypeUser, Message: struct {
-				Role    string    `json:"role"`
-				Content []content `json:"content"`
-			}{Role: "user", Content: []content{{Type: "text", Text: s.Prompt}}},
-				header: e.header(a), SubagentType: s.Name, TaskDescription: s.Description}))
+			}{
+				Type: wire.TypeUser, Message: struct {
+					Role    string    `json:"role"`
+					Content []content `json:"content"`
+				}{Role: "user", Content: []content{{Type: "text", Text: s.Prompt}}},
+				header: e.header(a), SubagentType: s.Name, TaskDescription: s.Description,
+			}))
 		}
 		return
 	}
@@ -247,10 +249,12 @@ func (e *Encoder) init(s *event.SessionStart) {
 			return
 		}
 	}
-	in := wire.Init{Type: wire.TypeSystem, Subtype: wire.SubtypeInit, Cwd: "/", Tools: []string{},
+	in := wire.Init{
+		Type: wire.TypeSystem, Subtype: wire.SubtypeInit, Cwd: "/", Tools: []string{},
 		MCPServers: []any{}, Model: "unknown", PermissionMode: "default", SlashCommands: []string{},
 		APIKeySource: "none", ClaudeCodeVersion: "agentstream", OutputStyle: "default", Agents: []string{},
-		Skills: []string{}, Plugins: []any{}}
+		Skills: []string{}, Plugins: []any{},
+	}
 	if s != nil {
 		e.session = s.SessionID
 		if e.session == "" {
@@ -471,9 +475,11 @@ func (e *Encoder) agentsInOrder() []*agent {
 
 // result writes a result line made of what is known.
 func (e *Encoder) result(ev *event.RunEnd) {
-	r := wire.Result{Type: wire.TypeResult, Subtype: wire.SubtypeSuccess, IsError: ev.IsError,
+	r := wire.Result{
+		Type: wire.TypeResult, Subtype: wire.SubtypeSuccess, IsError: ev.IsError,
 		DurationMS: ev.DurationMS, NumTurns: ev.Turns, SessionID: e.session, TotalCostUSD: ev.CostUSD,
-		ModelUsage: map[string]wire.ModelUsage{}, PermissionDenials: []any{}, Errors: ev.Errors}
+		ModelUsage: map[string]wire.ModelUsage{}, PermissionDenials: []any{}, Errors: ev.Errors,
+	}
 	if m := e.agents[e.main]; r.NumTurns == 0 && m != nil {
 		r.NumTurns = m.st.Messages()
 	}
@@ -497,8 +503,10 @@ func (e *Encoder) result(ev *event.RunEnd) {
 	}
 	r.Usage = &messages.Usage{}
 	if u := ev.Usage; u != nil {
-		r.Usage = &messages.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
-			CacheCreationInputTokens: u.CacheWriteTokens, CacheReadInputTokens: u.CacheReadTokens}
+		r.Usage = &messages.Usage{
+			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+			CacheCreationInputTokens: u.CacheWriteTokens, CacheReadInputTokens: u.CacheReadTokens,
+		}
 	}
 	r.UUID = e.uuid()
 	e.line(messages.Marshal(r))

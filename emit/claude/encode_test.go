@@ -294,8 +294,10 @@ func TestEveryEventType(t *testing.T) {
 		&event.ToolCall{Agent: "t1", ID: "t2", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
 		&event.ToolResult{Agent: "t1", ID: "t2", Name: "Bash", Content: []event.Part{{Type: "text", Text: "a"}}, ExitCode: ptr(0), Status: "completed"},
 		&event.RunEnd{Agent: "t1"},
-		&event.ToolResult{Agent: a, ID: "t1", Name: "Agent", IsError: true, Structured: json.RawMessage(`{"status":"failed"}`),
-			Content: []event.Part{{Type: "text", Text: "see"}, {Type: "image", Source: "data:image/png;base64,AAAA", MediaType: "image/png"}}},
+		&event.ToolResult{
+			Agent: a, ID: "t1", Name: "Agent", IsError: true, Structured: json.RawMessage(`{"status":"failed"}`),
+			Content: []event.Part{{Type: "text", Text: "see"}, {Type: "image", Source: "data:image/png;base64,AAAA", MediaType: "image/png"}},
+		},
 		&event.AwaitingTools{Agent: a},
 		&event.Files{Agent: a},
 		&event.FileChange{Agent: a},

@@ -76,8 +76,10 @@ func (b *block) isTool() bool {
 // max caps an assembled tool input (and the text kept to compare with
 // snapshots) in bytes.
 func NewBuilder(emit func(event.Event), max int) *Builder {
-	return &Builder{emit: emit, max: max, turns: map[string]*message{}, msgs: map[string]*message{},
-		names: map[string]string{}}
+	return &Builder{
+		emit: emit, max: max, turns: map[string]*message{}, msgs: map[string]*message{},
+		names: map[string]string{},
+	}
 }
 
 func problemf(format string, args ...any) error {
@@ -414,8 +416,10 @@ func (u *Usage) Event() *event.Usage {
 	if u == nil {
 		return nil
 	}
-	return &event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
-		CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens}
+	return &event.Usage{
+		InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+		CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
+	}
 }
 
 // Truncate is called at the end of the input. For every streamed message
@@ -619,12 +623,16 @@ func BlockEvents(agent string, cb *Block, raw json.RawMessage) []event.Event {
 		if len(input) == 0 || !json.Valid(input) {
 			input = json.RawMessage("{}")
 		}
-		return []event.Event{&event.ToolCall{Agent: agent, ID: cb.ID, Name: cb.Name, Input: bytes.Clone(input),
-			Server: cb.Type == BlockServerToolUse, MCPServer: cb.ServerName}}
+		return []event.Event{&event.ToolCall{
+			Agent: agent, ID: cb.ID, Name: cb.Name, Input: bytes.Clone(input),
+			Server: cb.Type == BlockServerToolUse, MCPServer: cb.ServerName,
+		}}
 	case BlockMCPToolResult:
 		parts, _ := ResultParts(cb.Content)
-		return []event.Event{&event.ToolResult{Agent: agent, ID: cb.ToolUseID, Content: parts,
-			IsError: cb.IsError != nil && *cb.IsError}}
+		return []event.Event{&event.ToolResult{
+			Agent: agent, ID: cb.ToolUseID, Content: parts,
+			IsError: cb.IsError != nil && *cb.IsError,
+		}}
 	}
 	if IsServerToolResult(cb.Type) {
 		ev := &event.ToolResult{Agent: agent, ID: cb.ToolUseID, Name: cb.Type, Server: true}
@@ -693,9 +701,11 @@ func citation(raw json.RawMessage) event.Citation {
 	if json.Unmarshal(raw, &c) != nil {
 		return event.Citation{Raw: event.JSONText(string(raw))}
 	}
-	ev := event.Citation{Type: c.Type, CitedText: c.CitedText, DocumentIndex: c.DocumentIndex,
+	ev := event.Citation{
+		Type: c.Type, CitedText: c.CitedText, DocumentIndex: c.DocumentIndex,
 		DocumentTitle: c.DocumentTitle, StartCharIndex: c.StartCharIndex, EndCharIndex: c.EndCharIndex,
-		StartPageNumber: c.StartPageNumber, EndPageNumber: c.EndPageNumber, URL: c.URL, Title: c.Title}
+		StartPageNumber: c.StartPageNumber, EndPageNumber: c.EndPageNumber, URL: c.URL, Title: c.Title,
+	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) == nil {
 		for k := range m {

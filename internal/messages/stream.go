@@ -49,10 +49,8 @@ type MessageInfo struct {
 
 type streamBlock struct {
 	index     int
-	typ       string
 	kind      event.BlockKind
 	text      strings.Builder
-	sig       string
 	citations []json.RawMessage
 	whole     json.RawMessage // a block written whole (Unknown, server result)
 }
@@ -262,8 +260,10 @@ func (s *Streamer) EndTurn(stopReason string, u *event.Usage) error {
 		md.Delta.StopReason = &stopReason
 	}
 	if u != nil {
-		md.Usage = outUsageEnd{InputTokens: u.InputTokens, CacheCreationInputTokens: u.CacheWriteTokens,
-			CacheReadInputTokens: u.CacheReadTokens, OutputTokens: u.OutputTokens}
+		md.Usage = outUsageEnd{
+			InputTokens: u.InputTokens, CacheCreationInputTokens: u.CacheWriteTokens,
+			CacheReadInputTokens: u.CacheReadTokens, OutputTokens: u.OutputTokens,
+		}
 	}
 	s.write(EventMessageDelta, md)
 	s.write(EventMessageStop, typeOnly{Type: EventMessageStop})
@@ -338,8 +338,10 @@ func (s *Streamer) endBlock(kind event.BlockKind, sig string) {
 	s.open = nil
 	if kind == event.Thinking {
 		if sig != "" {
-			s.write(EventContentBlockDelta, blockDelta{Type: EventContentBlockDelta, Index: b.index,
-				Delta: signatureDelta{Type: DeltaSignature, Signature: sig}})
+			s.write(EventContentBlockDelta, blockDelta{
+				Type: EventContentBlockDelta, Index: b.index,
+				Delta: signatureDelta{Type: DeltaSignature, Signature: sig},
+			})
 		}
 		s.block(thinkingBlock{Type: BlockThinking, Thinking: b.text.String(), Signature: sig})
 		s.write(EventContentBlockStop, blockStop{Type: EventContentBlockStop, Index: b.index})
@@ -395,8 +397,10 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 		for _, c := range ev.Items {
 			raw := CitationJSON(c)
 			s.held.citations = append(s.held.citations, raw)
-			s.write(EventContentBlockDelta, blockDelta{Type: EventContentBlockDelta, Index: s.held.index,
-				Delta: citationDelta{Type: DeltaCitations, Citation: raw}})
+			s.write(EventContentBlockDelta, blockDelta{
+				Type: EventContentBlockDelta, Index: s.held.index,
+				Delta: citationDelta{Type: DeltaCitations, Citation: raw},
+			})
 		}
 		s.release()
 	case *event.ToolCall:
@@ -450,10 +454,14 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	}
 	idx := s.index
 	s.index++
-	s.write(EventContentBlockStart, blockStart{Type: EventContentBlockStart, Index: idx,
-		ContentBlock: toolBlock{Type: typ, ID: ev.ID, Name: ev.Name, Input: json.RawMessage("{}"), ServerName: ev.MCPServer}})
-	s.write(EventContentBlockDelta, blockDelta{Type: EventContentBlockDelta, Index: idx,
-		Delta: inputDelta{Type: DeltaInputJSON, PartialJSON: string(input)}})
+	s.write(EventContentBlockStart, blockStart{
+		Type: EventContentBlockStart, Index: idx,
+		ContentBlock: toolBlock{Type: typ, ID: ev.ID, Name: ev.Name, Input: json.RawMessage("{}"), ServerName: ev.MCPServer},
+	})
+	s.write(EventContentBlockDelta, blockDelta{
+		Type: EventContentBlockDelta, Index: idx,
+		Delta: inputDelta{Type: DeltaInputJSON, PartialJSON: string(input)},
+	})
 	s.block(toolBlock{Type: typ, ID: ev.ID, Name: ev.Name, Input: input, ServerName: ev.MCPServer})
 	s.write(EventContentBlockStop, blockStop{Type: EventContentBlockStop, Index: idx})
 }
@@ -566,7 +574,9 @@ func CitationJSON(c event.Citation) json.RawMessage {
 	if len(c.Raw) > 0 && json.Valid(c.Raw) {
 		return compact(c.Raw)
 	}
-	return Marshal(Citation{Type: c.Type, CitedText: c.CitedText, DocumentIndex: c.DocumentIndex,
+	return Marshal(Citation{
+		Type: c.Type, CitedText: c.CitedText, DocumentIndex: c.DocumentIndex,
 		DocumentTitle: c.DocumentTitle, StartCharIndex: c.StartCharIndex, EndCharIndex: c.EndCharIndex,
-		StartPageNumber: c.StartPageNumber, EndPageNumber: c.EndPageNumber, URL: c.URL, Title: c.Title})
+		StartPageNumber: c.StartPageNumber, EndPageNumber: c.EndPageNumber, URL: c.URL, Title: c.Title,
+	})
 }

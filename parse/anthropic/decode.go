@@ -114,8 +114,10 @@ func (d *Decoder) Next() (event.Event, error) {
 // the tool calls whose input had begun to arrive.
 func (d *Decoder) truncation() error {
 	if open := d.b.Truncate(); len(open) > 0 {
-		return &event.ParseError{Source: d.cfg.Source, Line: d.line, Offset: d.off,
-			Err: event.Errorf(event.ErrTruncated, "stream ended without message_stop, inside %s", strings.Join(open, ", "))}
+		return &event.ParseError{
+			Source: d.cfg.Source, Line: d.line, Offset: d.off,
+			Err: event.Errorf(event.ErrTruncated, "stream ended without message_stop, inside %s", strings.Join(open, ", ")),
+		}
 	}
 	return d.cut
 }
@@ -123,8 +125,10 @@ func (d *Decoder) truncation() error {
 func (d *Decoder) emit(ev event.Event) { d.queue = append(d.queue, ev) }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
-	return &event.ParseError{Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
-		Err: event.Errorf(sentinel, format, args...)}
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
+		Err: event.Errorf(sentinel, format, args...),
+	}
 }
 
 func (d *Decoder) decode(m frame.Message) error {

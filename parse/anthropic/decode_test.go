@@ -183,8 +183,11 @@ func TestDecode(t *testing.T) {
 			"truncated tool input",
 			frameSSE("message_start", start) + frameSSE("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"Bash","input":{}}}`) +
 				frameSSE("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\":"}}`),
-			[]item{turn[0], {Event: &event.ToolCall{Agent: a, ID: "t1", Name: "Bash", Input: json.RawMessage(`"{\"a\":"`)}},
-				{Err: "in:7: stream ended without message_stop, inside message msg_1 of agent \"agent-1\" (in the input of tool call t1)"}},
+			[]item{
+				turn[0],
+				{Event: &event.ToolCall{Agent: a, ID: "t1", Name: "Bash", Input: json.RawMessage(`"{\"a\":"`)}},
+				{Err: "in:7: stream ended without message_stop, inside message msg_1 of agent \"agent-1\" (in the input of tool call t1)"},
+			},
 		},
 		{
 			"bad data and a delta for no block",

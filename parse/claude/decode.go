@@ -143,8 +143,10 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 	if col == 0 {
 		col = 1
 	}
-	return &event.ParseError{Source: d.cfg.Source, Line: d.line, Column: col, Offset: d.off,
-		Err: event.Errorf(sentinel, format, args...)}
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Column: col, Offset: d.off,
+		Err: event.Errorf(sentinel, format, args...),
+	}
 }
 
 // position turns an error from the message builder into a ParseError at
@@ -195,29 +197,31 @@ func (d *Decoder) readUnit() error {
 }
 
 // chooseFraming picks lines, or the array of --output-format json when the
-// input starts with '['.
+// first byte after a byte order mark and white space is '['. It only
+// peeks, so line numbers count from the start of the input.
 func (d *Decoder) chooseFraming() error {
-	b, err := d.br.Peek(3)
-	if bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
-		d.br.Discard(3)
+	i := 0
+	if b, _ := d.br.Peek(3); bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
+		i = 3
 	}
-	for {
-		b, err = d.br.Peek(1)
-		if err != nil {
-			if err == io.EOF {
-				return io.EOF
+	for ; ; i++ {
+		b, err := d.br.Peek(i + 1)
+		if len(b) <= i {
+			if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+				return err
 			}
-			return err
-		}
-		if b[0] != ' ' && b[0] != '\t' && b[0] != '\r' && b[0] != '\n' {
 			break
 		}
-		d.br.ReadByte()
-	}
-	if b[0] == '[' {
-		d.array = json.NewDecoder(d.br)
-		d.array.Token() // the '['
-		return nil
+		if c := b[i]; c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+			continue
+		}
+		if b[i] == '[' {
+			d.br.Discard(i)
+			d.array = json.NewDecoder(d.br)
+			d.array.Token() // the '['
+			return nil
+		}
+		break
 	}
 	d.lines = frame.NewLines(d.br, d.cfg.Source, d.cfg.MaxEventBytes)
 	return nil
@@ -233,8 +237,10 @@ func (d *Decoder) readElement() error {
 	if err := d.array.Decode(&raw); err != nil {
 		// The array cannot be resynchronised: report and stop.
 		d.done = true
-		return &event.ParseError{Source: d.cfg.Source, Offset: d.array.InputOffset(),
-			Err: event.Errorf(event.ErrSyntax, "in the top-level JSON array: %s", jsonProblem(err))}
+		return &event.ParseError{
+			Source: d.cfg.Source, Offset: d.array.InputOffset(),
+			Err: event.Errorf(event.ErrSyntax, "in the top-level JSON array: %s", jsonProblem(err)),
+		}
 	}
 	return d.decode(raw)
 }
@@ -339,8 +345,10 @@ func (d *Decoder) subagent(l *Line, raw []byte) string {
 	if t, ok := d.toolOf[id]; ok {
 		parent = t.agent
 	}
-	ev := &event.SessionStart{Agent: id, ParentAgent: parent, ParentToolID: id, SessionID: l.SessionID,
-		Name: l.SubagentType, Description: l.TaskDescription}
+	ev := &event.SessionStart{
+		Agent: id, ParentAgent: parent, ParentToolID: id, SessionID: l.SessionID,
+		Name: l.SubagentType, Description: l.TaskDescription,
+	}
 	if l.Type == TypeUser {
 		var m UserMessage
 		if json.Unmarshal(l.Message, &m) == nil {
@@ -366,13 +374,17 @@ func (d *Decoder) init(raw []byte) error {
 	agent := d.main()
 	if d.started[agent] {
 		// Claude Code repeats init at the start of every query.
-		d.emit(&event.Notice{Agent: agent, Kind: SubtypeInit, Message: fmt.Sprintf("session %s, model %s", in.SessionID, in.Model),
-			Raw: bytes.Clone(raw)})
+		d.emit(&event.Notice{
+			Agent: agent, Kind: SubtypeInit, Message: fmt.Sprintf("session %s, model %s", in.SessionID, in.Model),
+			Raw: bytes.Clone(raw),
+		})
 		return nil
 	}
 	d.started[agent] = true
-	d.emit(&event.SessionStart{Agent: agent, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools,
-		Cwd: in.Cwd, Meta: bytes.Clone(raw), MetaKind: MetaKind})
+	d.emit(&event.SessionStart{
+		Agent: agent, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools,
+		Cwd: in.Cwd, Meta: bytes.Clone(raw), MetaKind: MetaKind,
+	})
 	return nil
 }
 
@@ -525,9 +537,11 @@ func (d *Decoder) result(raw []byte) error {
 			d.b.EndTurn(agent, "", "")
 		}
 	}
-	ev := &event.RunEnd{Agent: main, StopReason: stop, Turns: r.NumTurns, DurationMS: r.DurationMS,
+	ev := &event.RunEnd{
+		Agent: main, StopReason: stop, Turns: r.NumTurns, DurationMS: r.DurationMS,
 		CostUSD: r.TotalCostUSD, Usage: r.Usage.Event(), IsError: r.IsError, Errors: r.Errors,
-		Meta: bytes.Clone(raw), MetaKind: MetaKind}
+		Meta: bytes.Clone(raw), MetaKind: MetaKind,
+	}
 	if r.Result != nil {
 		ev.Result = *r.Result
 	}
@@ -547,8 +561,10 @@ func (d *Decoder) truncation() error {
 	if len(open) > 0 {
 		what = "stream ended inside " + strings.Join(open, ", ")
 	}
-	return &event.ParseError{Source: d.cfg.Source, Line: d.line, Offset: d.off,
-		Err: event.Errorf(event.ErrTruncated, "%s", what)}
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Offset: d.off,
+		Err: event.Errorf(event.ErrTruncated, "%s", what),
+	}
 }
 
 // userText returns the text of user content: a string, or the text

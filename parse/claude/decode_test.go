@@ -139,8 +139,10 @@ func ptr[T any](v T) *T { return &v }
 
 func TestDecode(t *testing.T) {
 	t.Parallel()
-	start := &event.SessionStart{Agent: "s1", SessionID: "s1", Model: "m", Tools: []string{"Bash"}, Cwd: "/w",
-		Meta: json.RawMessage(initLine), MetaKind: MetaKind}
+	start := &event.SessionStart{
+		Agent: "s1", SessionID: "s1", Model: "m", Tools: []string{"Bash"}, Cwd: "/w",
+		Meta: json.RawMessage(initLine), MetaKind: MetaKind,
+	}
 	text := []item{
 		{Event: &event.TurnStart{Agent: "s1", MessageID: "msg_1", Model: "m"}},
 		{Event: &event.BlockStart{Agent: "s1", Kind: event.Text}},
@@ -149,8 +151,10 @@ func TestDecode(t *testing.T) {
 	}
 	end := []item{
 		{Event: &event.TurnEnd{Agent: "s1", MessageID: "msg_1", StopReason: "end_turn"}},
-		{Event: &event.RunEnd{Agent: "s1", StopReason: "end_turn", Turns: 1, DurationMS: 5, CostUSD: ptr(0.25),
-			Usage: &event.Usage{InputTokens: 1, OutputTokens: 2}, Result: "hi", Meta: json.RawMessage(resLine), MetaKind: MetaKind}},
+		{Event: &event.RunEnd{
+			Agent: "s1", StopReason: "end_turn", Turns: 1, DurationMS: 5, CostUSD: ptr(0.25),
+			Usage: &event.Usage{InputTokens: 1, OutputTokens: 2}, Result: "hi", Meta: json.RawMessage(resLine), MetaKind: MetaKind,
+		}},
 	}
 	whole := append(append([]item{{Event: start}}, text...), end...)
 	cat := func(parts ...[]item) []item {
@@ -196,6 +200,10 @@ func TestDecode(t *testing.T) {
 		},
 		{"empty", "", nil, nil},
 		{
+			"leading blank lines keep line numbers", "\n \n{bad}\n" + initLine + "\n" + textLine + "\n" + resLine + "\n", &Config{Source: "in"},
+			cat([]item{{Err: "in:3:1: not a JSON object: invalid character 'b' looking for beginning of object key string"}}, whole),
+		},
+		{
 			"unknown line type", `{"type":"brand_new","x":1,"session_id":"s1"}` + "\n", nil,
 			[]item{
 				{Event: &event.Unknown{Agent: "s1", Format: "claude", Type: "brand_new", Raw: []byte(`{"type":"brand_new","x":1,"session_id":"s1"}`)}},
@@ -205,8 +213,10 @@ func TestDecode(t *testing.T) {
 		{
 			"synthetic error", `{"type":"assistant","message":{"id":"x","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"API Error: 529"}]},"session_id":"s1","error":"server_error"}` + "\n" + resLine, nil,
 			[]item{
-				{Event: &event.Error{Agent: "s1", Message: "API Error: 529", Type: "server_error", Fatal: true,
-					Raw: json.RawMessage(`{"type":"assistant","message":{"id":"x","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"API Error: 529"}]},"session_id":"s1","error":"server_error"}`)}},
+				{Event: &event.Error{
+					Agent: "s1", Message: "API Error: 529", Type: "server_error", Fatal: true,
+					Raw: json.RawMessage(`{"type":"assistant","message":{"id":"x","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"API Error: 529"}]},"session_id":"s1","error":"server_error"}`),
+				}},
 				end[1],
 			},
 		},
@@ -277,8 +287,10 @@ func TestPartialSnapshot(t *testing.T) {
 		return append(out,
 			item{Event: &event.ToolCall{Agent: a, ID: "t1", Name: "Bash", Input: json.RawMessage(`{"command": "ls"}`)}},
 			item{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 3, OutputTokens: 9}}},
-			item{Event: &event.RunEnd{Agent: "s1", StopReason: "end_turn", Turns: 1, DurationMS: 5, CostUSD: ptr(0.25),
-				Usage: &event.Usage{InputTokens: 1, OutputTokens: 2}, Result: "hi", Meta: json.RawMessage(resLine), MetaKind: MetaKind}},
+			item{Event: &event.RunEnd{
+				Agent: "s1", StopReason: "end_turn", Turns: 1, DurationMS: 5, CostUSD: ptr(0.25),
+				Usage: &event.Usage{InputTokens: 1, OutputTokens: 2}, Result: "hi", Meta: json.RawMessage(resLine), MetaKind: MetaKind,
+			}},
 		)
 	}
 	tests := []struct {
@@ -286,12 +298,18 @@ func TestPartialSnapshot(t *testing.T) {
 		input string
 		want  []item
 	}{
-		{"snapshot matches", mk(se(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"lo"}}`), snap(`{"type":"text","text":"Hello"}`)),
-			want([]item{{Event: &event.Delta{Agent: a, Kind: event.Text, Text: "lo"}}}, "")},
-		{"snapshot completes lost deltas", mk(snap(`{"type":"text","text":"Hello"}`)),
-			want([]item{{Event: &event.Delta{Agent: a, Kind: event.Text, Text: "lo"}}}, "")},
-		{"snapshot differs", mk(snap(`{"type":"text","text":"Goodbye"}`)),
-			want(nil, "<input>:5:1: assistant snapshot of text block 0 of message msg_1 differs from its stream events; kept the stream events")},
+		{
+			"snapshot matches", mk(se(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"lo"}}`), snap(`{"type":"text","text":"Hello"}`)),
+			want([]item{{Event: &event.Delta{Agent: a, Kind: event.Text, Text: "lo"}}}, ""),
+		},
+		{
+			"snapshot completes lost deltas", mk(snap(`{"type":"text","text":"Hello"}`)),
+			want([]item{{Event: &event.Delta{Agent: a, Kind: event.Text, Text: "lo"}}}, ""),
+		},
+		{
+			"snapshot differs", mk(snap(`{"type":"text","text":"Goodbye"}`)),
+			want(nil, "<input>:5:1: assistant snapshot of text block 0 of message msg_1 differs from its stream events; kept the stream events"),
+		},
 		{"no snapshot", mk(), want(nil, "")},
 	}
 	for _, tt := range tests {
