@@ -120,7 +120,12 @@ func (b *Builder) MessageStart(agent string, m *Message) error {
 	var problem error
 	if cur := b.turns[agent]; cur != nil {
 		if cur.id == m.ID && m.ID != "" {
-			return problemf("second message_start for message %s", m.ID)
+			if cur.streamed {
+				return problemf("second message_start for message %s", m.ID)
+			}
+			// Known from a snapshot that came first: now it streams.
+			cur.streamed, cur.startUsage = true, m.Usage
+			return nil
 		}
 		problem = problemf("message %s ended without message_stop", publicID(cur.id))
 		b.closeTurn(cur, "", "message ended without message_stop")
