@@ -166,10 +166,15 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.Notice:
 		e.notice(a, ev)
 	case *event.Unknown:
-		if ev.Format == wire.MetaKind && json.Valid(ev.Raw) {
-			e.line(compact(ev.Raw))
-		} else {
+		switch raw := bytes.TrimSpace(ev.Raw); {
+		case ev.Format != wire.MetaKind:
 			e.warn("unknown " + ev.Format + " events")
+		case wire.IsKnownType(ev.Type) || ev.Type == "" || len(raw) == 0 || raw[0] != '{' || !json.Valid(raw):
+			// A line of a known type the reader could not take: written
+			// back, it would be as unreadable.
+			e.warn("malformed stream-json lines")
+		default:
+			e.line(compact(raw)) // a line type of a newer Claude Code
 		}
 	case *event.AwaitingTools:
 		e.warn("awaiting tools")

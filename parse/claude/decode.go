@@ -281,7 +281,7 @@ func (d *Decoder) decode(raw []byte) error {
 		if errors.As(err, &se) && d.wholeLine {
 			return err // a whole line: readUnit tries it as fused objects
 		}
-		if !errors.As(err, &te) {
+		if !errors.As(err, &te) || !isObject(raw) {
 			return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsonProblem(err))
 		}
 		// A known field of an unexpected type: keep the line.
@@ -589,6 +589,11 @@ func firstLine(s string) string {
 		return s[:i] + " …"
 	}
 	return s
+}
+
+func isObject(raw []byte) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '{'
 }
 
 func jsonProblem(err error) string {

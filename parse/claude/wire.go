@@ -28,6 +28,12 @@ const (
 	SyntheticModel = "<synthetic>"
 )
 
+// IsKnownType reports whether typ is a line type this package decodes
+// (as opposed to one it keeps as an event.Unknown).
+func IsKnownType(typ string) bool {
+	return knownTypes[typ]
+}
+
 // MetaKind is the event.SessionStart.MetaKind and event.RunEnd.MetaKind
 // of metadata read from this format: Meta holds the system/init or result
 // line, verbatim.
