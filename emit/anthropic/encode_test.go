@@ -259,3 +259,48 @@ func BenchmarkEncode(b *testing.B) {
 		e.Close()
 	}
 }
+
+// FuzzEncoder feeds the events of an arbitrary body to the encoder and
+// reads its output back: it must be a body our reader takes without a
+// problem (but the truncation it reports when a block was left open).
+func FuzzEncoder(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(corpus, "*.sse"))
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(data) > 4<<10 {
+			data = data[:4<<10]
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d := wire.NewDecoder(bytes.NewReader(data), &wire.Config{MaxEventBytes: 4096})
+		var out bytes.Buffer
+		e := NewEncoder(&out, nil)
+		for {
+			ev, err := d.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				continue
+			}
+			if err := e.Encode(ev); err != nil {
+				t.Fatalf("Encode(%T): %v", ev, err)
+			}
+		}
+		truncated := errors.Is(e.Close(), event.ErrTruncated)
+		r := wire.NewDecoder(bytes.NewReader(out.Bytes()), nil)
+		for {
+			_, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil && !(truncated && errors.Is(err, event.ErrTruncated)) {
+				t.Fatalf("reading our output: %v\ninput:\n%q\noutput:\n%s", err, data, out.Bytes())
+			}
+		}
+	})
+}

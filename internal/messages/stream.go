@@ -478,7 +478,7 @@ func (s *Streamer) wholeBlock(raw json.RawMessage) {
 
 // unknown writes an Unknown item of this package's format back: a stream
 // event (a type starting message_ or content_block_; a content_block_delta
-// goes to the block written last) or a content block.
+// goes to the block started last) or a content block.
 func (s *Streamer) unknown(ev *event.Unknown) {
 	if !json.Valid(ev.Raw) {
 		return
@@ -491,16 +491,10 @@ func (s *Streamer) unknown(ev *event.Unknown) {
 	}
 	switch {
 	case typ == EventContentBlockDelta:
-		idx := -1
-		switch {
-		case s.open != nil:
-			idx = s.open.index
-		case s.held != nil:
-			idx = s.held.index
-		}
-		if idx < 0 {
+		if s.msg == nil || s.index == 0 {
 			return // no block to attach it to
 		}
+		idx := s.index - 1 // the block started last, whose delta it was
 		var m map[string]json.RawMessage
 		if json.Unmarshal(ev.Raw, &m) != nil {
 			return

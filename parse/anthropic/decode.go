@@ -142,18 +142,24 @@ func (d *Decoder) decode(m frame.Message) error {
 		return d.errorf(event.ErrSyntax, "%s event without data", m.Type)
 	}
 	raw := []byte(m.Data)
-	var se messages.StreamEvent
-	if err := json.Unmarshal(raw, &se); err != nil {
-		var te *json.UnmarshalTypeError
-		if !errors.As(err, &te) {
-			return d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsonProblem(err))
-		}
-		d.emit(&event.Unknown{Agent: d.cfg.Agent, Format: messages.Format, Type: m.Type, Raw: raw})
-		return d.errorf(event.ErrSyntax, "%s event: %s", m.Type, jsonProblem(err))
+	var head struct {
+		Type any `json:"type"`
 	}
-	typ := se.Type
+	if err := json.Unmarshal(raw, &head); err != nil {
+		return d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsonProblem(err))
+	}
+	typ, _ := head.Type.(string)
 	if typ == "" {
 		typ = m.Type
+	}
+	if !messages.IsStreamEvent(typ) {
+		// An event type of a newer API: kept as it is.
+		d.emit(&event.Unknown{Agent: d.cfg.Agent, Format: messages.Format, Type: typ, Raw: raw})
+		return nil
+	}
+	var se messages.StreamEvent
+	if err := json.Unmarshal(raw, &se); err != nil {
+		return d.errorf(event.ErrSyntax, "%s event: %s", typ, jsonProblem(err))
 	}
 	agent := d.cfg.Agent
 	index := -1

@@ -284,9 +284,18 @@ func (d *Decoder) decode(raw []byte) error {
 		if !errors.As(err, &te) || !isObject(raw) {
 			return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsonProblem(err))
 		}
-		// A known field of an unexpected type: keep the line.
-		d.emit(&event.Unknown{Agent: d.main(), Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
-		return d.errorf(event.ErrSyntax, "%s line: %s", l.Type, jsonProblem(err))
+		// A field of an unexpected type: keep the line. In a line type
+		// this package does not decode that is no problem.
+		var head struct {
+			Type any `json:"type"`
+		}
+		json.Unmarshal(raw, &head)
+		typ, _ := head.Type.(string)
+		d.emit(&event.Unknown{Agent: d.main(), Format: MetaKind, Type: typ, Raw: bytes.Clone(raw)})
+		if typ != "" && !knownTypes[typ] {
+			return nil
+		}
+		return d.errorf(event.ErrSyntax, "%s line: %s", typ, jsonProblem(err))
 	}
 	if l.Type == TypeKeepAlive {
 		return nil
