@@ -387,3 +387,51 @@ func TestRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeRecordingsAssemble: each recording assembles to its text,
+// its tool calls each with a result, and one final outcome.
+func TestClaudeRecordingsAssemble(t *testing.T) {
+	t.Parallel()
+	for _, file := range recordings(t, claudeDir, "*.jsonl") {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
+			a := assemble.New(0)
+			var blocks []*assemble.Block
+			for _, ev := range readEvents(t, "claude", read(t, file)) {
+				bs, err := a.Add(ev)
+				if err != nil {
+					t.Fatal(err)
+				}
+				blocks = append(blocks, bs...)
+			}
+			blocks = append(blocks, a.Flush()...)
+			calls, results := map[string]bool{}, map[string]bool{}
+			count := map[string]int{}
+			for _, b := range blocks {
+				count[b.Type]++
+				switch b.Type {
+				case assemble.TypeToolCall:
+					calls[b.ID] = true
+					if len(b.Input) == 0 || b.Name == "" {
+						t.Errorf("tool call %s without its name or input", b.ID)
+					}
+				case assemble.TypeToolResult:
+					results[b.ID] = true
+				case assemble.TypeText, assemble.TypeThinking:
+					if b.Text == "" || b.Truncated {
+						t.Errorf("empty or truncated %s block", b.Type)
+					}
+				}
+			}
+			if diff := cmp.Diff(calls, results); diff != "" {
+				t.Errorf("tool calls and results do not pair (-calls +results):\n%s", diff)
+			}
+			if count[assemble.TypeMetaInit] < 1 || count[assemble.TypeMetaFinal] != 1 {
+				t.Errorf("want a start and one final outcome, got %v", count)
+			}
+			if count[assemble.TypeText]+count[assemble.TypeError] == 0 {
+				t.Errorf("no text and no error: %v", count)
+			}
+		})
+	}
+}
