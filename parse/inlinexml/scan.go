@@ -62,20 +62,20 @@ func newScanner(g *grammar, ids *int) *scanner {
 // Feed scans s. See rewrite.Scanner.
 func (s *scanner) Feed(o *rewrite.Out, text string) {
 	for i := 0; i < len(text); {
-		if len(s.pend) == 0 {
-			if n := s.run(o, text[i:]); n > 0 {
-				s.pos.Advance(text[i : i+n])
-				i += n
-				continue
-			}
+		if n := 0; len(s.pend) == 0 {
+			n = s.run(o, text[i:])
+			s.pos.Advance(text[i : i+n])
+			i += n
 		}
-		at := s.pos
-		s.pos.AdvanceByte(text[i])
-		s.step(o, text[i], at)
-		i++
-	}
-	if len(s.raw) > s.g.maxBytes {
-		s.tooLarge(o)
+		if i < len(text) {
+			at := s.pos
+			s.pos.AdvanceByte(text[i])
+			s.step(o, text[i], at)
+			i++
+		}
+		if len(s.raw) > s.g.maxBytes {
+			s.tooLarge(o)
+		}
 	}
 }
 
