@@ -54,6 +54,17 @@ type decodeTest struct {
 var decodeTests = []decodeTest{
 	{name: "plain text", in: "Hello, world.", want: text("Hello, world.")},
 	{name: "empty", in: "", want: nil},
+	{name: "white space only", in: " \n ", want: text(" \n ")},
+	{
+		name: "white space between elements is layout",
+		in:   "<thinking>t</thinking>\n\n<read_file><path>a</path></read_file>\n",
+		want: seq(thought("t"), call(1, "read_file", `{"path":"a"}`)),
+	},
+	{
+		name: "white space before a false call is kept",
+		in:   "\n<read_file> reads",
+		want: text("\n<read_file> reads"),
+	},
 	{
 		name: "read_file call",
 		in:   "I will read it.\n<read_file>\n<path>src/a.ts</path>\n</read_file>",
@@ -69,7 +80,7 @@ var decodeTests = []decodeTest{
 		// Cline and Roo keep <thinking> inside the text block (§4.2).
 		name: "quirk thinking is a thinking block",
 		in:   "<thinking>User wants a < b.</thinking>\n<read_file><path>a</path></read_file>",
-		want: seq(thought("User wants a < b."), text("\n"), call(1, "read_file", `{"path":"a"}`)),
+		want: seq(thought("User wants a < b."), call(1, "read_file", `{"path":"a"}`)),
 	},
 	{
 		name: "think tag",

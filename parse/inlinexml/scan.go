@@ -40,6 +40,11 @@ type scanner struct {
 
 	code, ticks int // open inline code span (backtick count), backticks just read
 
+	started bool   // free text other than white space written since the last element
+	after   bool   // an element was read
+	held    []byte // white space not yet written (see text)
+	lead    []byte // held white space before a tool's open tag
+
 	thinkClose string
 
 	tool    *tool
@@ -92,7 +97,7 @@ func (s *scanner) run(o *rewrite.Out, text string) int {
 		if n < 0 {
 			n = len(text)
 		}
-		o.Write(event.Text, text[:n])
+		s.text(o, text[:n])
 	case sThinking:
 		n = strings.IndexByte(text, '<')
 		if n < 0 {
@@ -133,7 +138,7 @@ func (s *scanner) step(o *rewrite.Out, c byte, at rewrite.Pos) {
 	case sText:
 		if c == '`' {
 			s.ticks++
-			o.Write(event.Text, "`")
+			s.text(o, "`")
 			return
 		}
 		if s.ticks > 0 {
@@ -152,7 +157,7 @@ func (s *scanner) step(o *rewrite.Out, c byte, at rewrite.Pos) {
 			s.startTag(c, at)
 			return
 		}
-		o.AppendByte(event.Text, c)
+		s.textByte(o, c)
 	case sThinking:
 		if c == '<' {
 			s.startTag(c, at)
@@ -279,13 +284,13 @@ func (s *scanner) fail(o *rewrite.Out) {
 func (s *scanner) literal(o *rewrite.Out, c byte, at rewrite.Pos) {
 	switch s.st {
 	case sText:
-		o.AppendByte(event.Text, c)
+		s.textByte(o, c)
 	case sThinking:
 		o.AppendByte(event.Thinking, c)
 	case sTool:
 		if len(s.names) == 0 {
 			s.revert(o)
-			o.AppendByte(event.Text, c)
+			s.textByte(o, c)
 			return
 		}
 		if len(s.stray) == 0 {
@@ -318,6 +323,7 @@ func (s *scanner) tag(o *rewrite.Out, kind int) {
 			if kind == tagThink {
 				s.thinkClose = "</think>"
 			}
+			s.element()
 			o.End(event.Text)
 			o.Start(event.Thinking)
 			s.st = sThinking
@@ -326,10 +332,12 @@ func (s *scanner) tag(o *rewrite.Out, kind int) {
 			s.toolPos = s.pendPos
 			s.raw = append(s.raw[:0], tag...)
 			s.names, s.values = s.names[:0], s.values[:0]
+			s.lead, s.held = append(s.lead[:0], s.held...), s.held[:0]
 			s.st = sTool
 		}
 	case sThinking:
 		o.End(event.Thinking)
+		s.element()
 		s.st = sText
 	case sParam:
 		s.raw = append(s.raw, tag...)
@@ -426,6 +434,7 @@ func (s *scanner) endTool(o *rewrite.Out) {
 		o.Final = &event.RunEnd{Agent: o.Agent(), StopReason: Completion, Result: result}
 	}
 	s.resetTool()
+	s.element()
 	s.st = sText
 }
 
@@ -439,7 +448,8 @@ func (s *scanner) resetTool() {
 // revert gives back the tool call read so far as text: the open tag was
 // not a call.
 func (s *scanner) revert(o *rewrite.Out) {
-	o.Write(event.Text, string(s.raw))
+	s.text(o, string(s.lead))
+	s.text(o, string(s.raw))
 	s.resetTool()
 	s.st = sText
 }
@@ -480,8 +490,52 @@ func (s *scanner) End(o *rewrite.Out, eof bool) {
 		o.Errorf(s.toolPos, sentinel, "%s ended inside <%s>; the call is kept as text", where, s.tool.Name)
 		s.revert(o)
 	}
+	if !s.after {
+		o.Write(event.Text, string(s.held))
+	}
+	s.held, s.after, s.started = s.held[:0], false, false
 	s.st = sText
 	s.code, s.ticks = 0, 0
+}
+
+// text writes free text. White space after the start or after an element
+// is held until other text follows: a run of white space between two
+// elements (the layout of "</thinking>\n\n<read_file>") is dropped.
+func (s *scanner) text(o *rewrite.Out, t string) {
+	if !s.started {
+		i := 0
+		for i < len(t) && isSpace(t[i]) {
+			i++
+		}
+		if i == len(t) {
+			s.held = append(s.held, t...)
+			return
+		}
+		s.started = true
+		o.Write(event.Text, string(s.held))
+		s.held = s.held[:0]
+	}
+	o.Write(event.Text, t)
+}
+
+func (s *scanner) textByte(o *rewrite.Out, c byte) {
+	if !s.started {
+		if isSpace(c) {
+			s.held = append(s.held, c)
+			return
+		}
+		s.started = true
+		o.Write(event.Text, string(s.held))
+		s.held = s.held[:0]
+	}
+	o.AppendByte(event.Text, c)
+}
+
+// element notes that an element (thinking, a tool call) was read: white
+// space held before it is dropped.
+func (s *scanner) element() {
+	s.held, s.lead = s.held[:0], s.lead[:0]
+	s.started, s.after = false, true
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

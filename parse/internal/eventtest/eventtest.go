@@ -61,12 +61,12 @@ func Golden(items []Item) []byte {
 			fmt.Fprintf(&b, "error %s\n", it.Err)
 			continue
 		}
-		j, err := json.Marshal(it.Event)
-		if err != nil {
+		fmt.Fprintf(&b, "%s ", reflect.TypeOf(it.Event).Elem().Name())
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(it.Event); err != nil {
 			panic(err)
 		}
-		name := reflect.TypeOf(it.Event).Elem().Name()
-		fmt.Fprintf(&b, "%s %s\n", name, j)
 	}
 	return b.Bytes()
 }
