@@ -70,6 +70,11 @@ type scanner struct {
 	// a META slot inside FINAL
 	inFinal bool
 
+	textStarted bool   // free text other than white space written since the last element
+	after       bool   // an element was read
+	held        []byte // white space not yet written (see text)
+	lead        []byte // held white space before a slot's open tag
+
 	lastInvalid string // name of an invalid open tag: the next orphan close is its close, text too
 }
 
@@ -113,6 +118,9 @@ func (s *scanner) Feed(o *rewrite.Out, text string) {
 				s.content(o, text[i:i+n])
 				s.pos.Advance(text[i : i+n])
 				i += n
+				if s.st == sSlot && len(s.raw) > s.cfg.maxBytes() {
+					s.tooLarge(o)
+				}
 				continue
 			}
 		}
@@ -120,9 +128,9 @@ func (s *scanner) Feed(o *rewrite.Out, text string) {
 		s.pos.AdvanceByte(text[i])
 		s.step(o, text[i], at)
 		i++
-	}
-	if (s.st == sSlot) && len(s.raw) > s.cfg.maxBytes() {
-		s.tooLarge(o)
+		if s.st == sSlot && len(s.raw) > s.cfg.maxBytes() {
+			s.tooLarge(o)
+		}
 	}
 }
 
@@ -130,7 +138,7 @@ func (s *scanner) Feed(o *rewrite.Out, text string) {
 func (s *scanner) content(o *rewrite.Out, t string) {
 	switch s.st {
 	case sText:
-		o.Write(event.Text, t)
+		s.text(o, t)
 	case sThink:
 		o.Write(event.Thinking, t)
 	case sSlot:
@@ -282,11 +290,12 @@ func (s *scanner) closeTag(o *rewrite.Out) {
 	tag := s.takeTag()
 	switch {
 	case s.st == sText && lit == litThink:
+		s.element()
 		o.End(event.Text)
 		o.Start(event.Thinking)
 		s.st = sThink
 	case s.st == sText: // </ai-agent-…> with nothing open
-		o.Write(event.Text, tag)
+		s.text(o, tag)
 		if s.lastInvalid != "" {
 			s.lastInvalid = ""
 			return
@@ -294,6 +303,7 @@ func (s *scanner) closeTag(o *rewrite.Out) {
 		o.Errorf(s.pendPos, event.ErrSyntax, "close tag %s without an open tag; kept as text", tag)
 	case s.st == sThink:
 		o.End(event.Thinking)
+		s.element()
 		s.st = sText
 	case s.st == sSlot:
 		s.raw = append(s.raw, tag...)
@@ -322,7 +332,7 @@ func (s *scanner) openTag(o *rewrite.Out) {
 		}
 		s.inFinal = true
 	} else if reason != "" {
-		o.Write(event.Text, tag)
+		s.text(o, tag)
 		o.Errorf(at, event.ErrSyntax, "invalid tag <%s%s>: %s; kept as text", Prefix, name, reason)
 		if !selfClosing {
 			s.lastInvalid = name
@@ -333,6 +343,7 @@ func (s *scanner) openTag(o *rewrite.Out) {
 	t.close = litClose + name
 	t.ending = tag // the open tag, until the close replaces it
 	if t.slot == "FINAL" {
+		s.element()
 		s.final = t
 		s.finalRaw = append(s.finalRaw[:0], tag...)
 		s.started = false
@@ -341,6 +352,9 @@ func (s *scanner) openTag(o *rewrite.Out) {
 		return
 	}
 	s.slot = t
+	if !s.inFinal {
+		s.lead, s.held = append(s.lead[:0], s.held...), s.held[:0]
+	}
 	s.raw = append(s.raw[:0], tag...)
 	s.payload = s.payload[:0]
 	s.st = sSlot
@@ -471,12 +485,16 @@ func (s *scanner) endSlot(o *rewrite.Out) {
 		s.inFinal = false
 	}
 	invalid := func(reason string) {
-		if s.st == sFinal {
-			s.content(o, string(s.raw))
-		} else {
-			o.Write(event.Text, string(s.raw))
+		if s.st == sText {
+			s.text(o, string(s.lead))
 		}
+		s.content(o, string(s.raw))
 		o.Errorf(t.at, event.ErrSyntax, "invalid tag <%s%s>: %s; kept as text", Prefix, t.name, reason)
+	}
+	valid := func() {
+		if s.st == sText {
+			s.element()
+		}
 	}
 	if payload == "" {
 		invalid("empty payload")
@@ -492,15 +510,18 @@ func (s *scanner) endSlot(o *rewrite.Out) {
 			msg = p.Progress
 		}
 		o.Emit(&event.Notice{Agent: o.Agent(), Kind: "progress", Message: msg, Raw: event.JSONText(payload)})
+		valid()
 	case "META":
 		if !json.Valid([]byte(payload)) {
 			invalid("payload is not JSON")
 			return
 		}
 		o.Emit(&event.Notice{Agent: o.Agent(), Kind: "meta", Message: t.attrs["plugin"], Raw: json.RawMessage(payload)})
+		valid()
 	default:
 		if status, ok := t.attrs["status"]; ok {
 			s.pastResult(o, t, status, payload)
+			valid()
 			return
 		}
 		if !json.Valid([]byte(payload)) {
@@ -509,6 +530,7 @@ func (s *scanner) endSlot(o *rewrite.Out) {
 		}
 		o.End(event.Text)
 		o.Emit(&event.ToolCall{Agent: o.Agent(), ID: s.id(t.name), Name: t.tool, Input: json.RawMessage(payload)})
+		valid()
 	}
 }
 
@@ -559,10 +581,11 @@ func (s *scanner) endFinal(o *rewrite.Out, tag string) {
 	t := s.final
 	s.st = sText
 	if !s.started {
-		o.Write(event.Text, string(s.finalRaw)+tag)
+		s.text(o, string(s.finalRaw)+tag)
 		o.Errorf(t.at, event.ErrSyntax, "invalid tag <%s%s>: empty payload; kept as text", Prefix, t.name)
 		return
 	}
+	defer s.element()
 	o.End(event.Text)
 	status := t.attrs["status"]
 	if status == "" {
@@ -575,9 +598,12 @@ func (s *scanner) endFinal(o *rewrite.Out, tag string) {
 	if tag == "" {
 		meta["truncated"] = true
 	}
-	mb, _ := json.Marshal(meta)
+	var mb bytes.Buffer
+	enc := json.NewEncoder(&mb)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(meta)
 	o.Final = &event.RunEnd{Agent: o.Agent(), StopReason: status, IsError: status == "failure",
-		Result: strings.TrimSpace(s.report.String()), Meta: mb, MetaKind: "xmltools"}
+		Result: strings.TrimSpace(s.report.String()), Meta: bytes.TrimSpace(mb.Bytes()), MetaKind: "xmltools"}
 	s.final = nil
 }
 
@@ -591,6 +617,9 @@ func (s *scanner) tooLarge(o *rewrite.Out) {
 		s.inFinal = false
 	}
 	s.lastInvalid = t.name
+	if s.st == sText {
+		s.text(o, string(s.lead))
+	}
 	if len(s.pend) > 0 {
 		pend, at := bytes.Clone(s.pend), s.pendPos
 		s.pend = s.pend[:0]
@@ -627,19 +656,53 @@ func (s *scanner) End(o *rewrite.Out, eof bool) {
 			s.st = sFinal
 			s.inFinal = false
 		}
+		if s.st == sText {
+			s.text(o, string(s.lead))
+		}
 		s.content(o, string(s.raw))
 		if s.st == sFinal {
 			s.End(o, eof)
+			return
 		}
-		return
 	case sFinal:
 		if s.started {
 			o.Errorf(s.final.at, sentinel, "%s ended inside <%s%s>; the report is accepted", where, Prefix, s.final.name)
 		}
 		s.endFinal(o, "")
 	}
+	if !s.after {
+		o.Write(event.Text, string(s.held))
+	}
+	s.held, s.lead, s.after, s.textStarted = s.held[:0], s.lead[:0], false, false
 	s.st = sText
 	s.lastInvalid = ""
+}
+
+// text writes free text. White space after the start or after an element
+// is held until other text follows: a run of white space between two
+// elements is layout and is dropped.
+func (s *scanner) text(o *rewrite.Out, t string) {
+	if !s.textStarted {
+		i := 0
+		for i < len(t) && isSpace(t[i]) {
+			i++
+		}
+		if i == len(t) {
+			s.held = append(s.held, t...)
+			return
+		}
+		s.textStarted = true
+		o.Write(event.Text, string(s.held))
+		s.held = s.held[:0]
+	}
+	o.Write(event.Text, t)
+}
+
+// element notes that an element (thinking, a slot, FINAL) was read: white
+// space held before it is dropped.
+func (s *scanner) element() {
+	s.held, s.lead = s.held[:0], s.lead[:0]
+	s.textStarted, s.after = false, true
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
