@@ -213,7 +213,7 @@ func ParseFlags(specs []string) ([]Tool, error) {
 	for _, spec := range specs {
 		for _, f := range strings.FieldsFunc(spec, func(r rune) bool { return r == ' ' || r == ';' }) {
 			name, params, hasParams := strings.Cut(f, ":")
-			if !validName(name) {
+			if !ValidName(name) {
 				return nil, fmt.Errorf("invalid tool name %q", name)
 			}
 			t := Tool{Name: name}
@@ -223,7 +223,7 @@ func ParseFlags(specs []string) ([]Tool, error) {
 					if p == "" {
 						continue
 					}
-					if !validName(p) {
+					if !ValidName(p) {
 						return nil, fmt.Errorf("tool %s: invalid parameter name %q", name, p)
 					}
 					t.Params = append(t.Params, Param{Name: p})
@@ -235,9 +235,9 @@ func ParseFlags(specs []string) ([]Tool, error) {
 	return tools, nil
 }
 
-// validName reports whether s can be a tag name: a letter or underscore,
+// ValidName reports whether s can be a tag name: a letter or underscore,
 // then letters, digits, '_', '-' or '.'.
-func validName(s string) bool {
+func ValidName(s string) bool {
 	if s == "" {
 		return false
 	}

@@ -75,6 +75,8 @@ const (
 	tagTool
 	tagToolClose
 	tagParam
+	tagResult      // <tool_result>
+	tagResultAttrs // "<tool_result ": attributes follow
 )
 
 // grammar is a Config compiled into tag tables: for each state, every
@@ -125,6 +127,8 @@ func compile(cfg *Config) *grammar {
 	}
 	addTag(g.top, "<thinking>", tagThinking)
 	addTag(g.top, "<think>", tagThink)
+	addTag(g.top, "<tool_result>", tagResult)
+	addTag(g.top, "<tool_result ", tagResultAttrs)
 	for _, t := range tools {
 		ct := &tool{Tool: t, tags: map[string]int{}, open: t.Params == nil}
 		addTag(g.top, "<"+t.Name+">", tagTool)

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/parse/internal/eventtest"
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/toolset"
 )
 
@@ -264,7 +264,29 @@ var decodeTests = []decodeTest{
 		name: "call larger than the cap is text",
 		in:   "<read_file><path>" + strings.Repeat("a", 40) + "</path></read_file> ok",
 		cfg:  &Config{MaxCallBytes: 16},
-		want: seq(problem("<input>:1:1: <read_file> call larger than 16 bytes; kept as text"), text("<read_file><path>"+strings.Repeat("a", 40)+"</path></read_file> ok")),
+		want: seq(problem("<input>:1:1: <read_file> larger than 16 bytes; kept as text"), text("<read_file><path>"+strings.Repeat("a", 40)+"</path></read_file> ok")),
+	},
+	{
+		name: "tool results pair with calls",
+		in: "<read_file><path>a</path></read_file>\n<read_file><path>b</path></read_file>\n" +
+			"<tool_result tool_name=\"read_file\">\nA <b>\n</tool_result>\n<tool_result tool_name='read_file'>Error: no b</tool_result>" +
+			"<tool_result tool_name=\"x>y\">z</tool_result><tool_result>w</tool_result>",
+		want: seq(call(1, "read_file", `{"path":"a"}`), call(2, "read_file", `{"path":"b"}`), []item{
+			{Event: &event.ToolResult{ID: "inline-1", Name: "read_file", Content: []event.Part{{Type: "text", Text: "A <b>"}}}},
+			{Event: &event.ToolResult{ID: "inline-2", Name: "read_file", IsError: true, Content: []event.Part{{Type: "text", Text: "Error: no b"}}}},
+			{Event: &event.ToolResult{Name: "x>y", Content: []event.Part{{Type: "text", Text: "z"}}}},
+			{Event: &event.ToolResult{Content: []event.Part{{Type: "text", Text: "w"}}}},
+		}),
+	},
+	{
+		name: "unclosed tool result is text",
+		in:   "<tool_result tool_name=\"a\">partial",
+		want: seq(problem("<input>:1:1: the input ended inside <tool_result>; kept as text"), text("<tool_result tool_name=\"a\">partial")),
+	},
+	{
+		name: "tool result open tag broken by a less-than",
+		in:   "<tool_result tool_name=x <read_file><path>a</path></read_file>",
+		want: seq(text("<tool_result tool_name=x "), call(1, "read_file", `{"path":"a"}`)),
 	},
 	{
 		name: "utf-8",

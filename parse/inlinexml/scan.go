@@ -3,6 +3,7 @@ package inlinexml
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,7 @@ const (
 	sTool                    // inside a tool call, between parameters
 	sParam                   // inside a parameter value
 	sAfterClose              // after a raw parameter's close tag, deciding whether it was the last
+	sResult                  // inside <tool_result>
 )
 
 // maxTag bounds a tag name read inside a tool whose parameters are not
@@ -44,6 +46,11 @@ type scanner struct {
 	after   bool   // an element was read
 	held    []byte // white space not yet written (see text)
 	lead    []byte // held white space before a tool's open tag
+
+	attrs      bool        // pend is "<tool_result " and its attributes
+	quote      byte        // the quote open in attrs
+	resultName string      // tool_name of the <tool_result> being read
+	pending    [][2]string // calls without a result yet: name, id
 
 	thinkClose string
 
@@ -104,7 +111,7 @@ func (s *scanner) run(o *rewrite.Out, text string) int {
 			n = len(text)
 		}
 		o.Write(event.Thinking, text[:n])
-	case sParam:
+	case sParam, sResult:
 		n = strings.IndexByte(text, '<')
 		if n < 0 {
 			n = len(text)
@@ -117,10 +124,30 @@ func (s *scanner) run(o *rewrite.Out, text string) int {
 
 // step scans one byte c at position at.
 func (s *scanner) step(o *rewrite.Out, c byte, at rewrite.Pos) {
+	if s.attrs {
+		s.pend = append(s.pend, c)
+		switch {
+		case s.quote != 0:
+			if c == s.quote {
+				s.quote = 0
+			}
+		case c == '"' || c == '\'':
+			s.quote = c
+		case c == '>':
+			s.attrs = false
+			s.tag(o, tagResult)
+		case c == '<' || len(s.pend) > maxTag:
+			s.attrs = false
+			s.fail(o)
+		}
+		return
+	}
 	if len(s.pend) > 0 {
 		s.pend = append(s.pend, c)
 		kind, ok := s.tags()[string(s.pend)]
 		switch {
+		case ok && kind == tagResultAttrs:
+			s.attrs, s.quote = true, 0
 		case ok && kind != tagNone:
 			s.tag(o, kind)
 		case ok:
@@ -186,7 +213,7 @@ func (s *scanner) step(o *rewrite.Out, c byte, at rewrite.Pos) {
 			s.stray = append(s.stray, c)
 		}
 		s.raw = append(s.raw, c)
-	case sParam:
+	case sParam, sResult:
 		if c == '<' {
 			s.startTag(c, at)
 			return
@@ -250,6 +277,8 @@ func (s *scanner) tags() map[string]int {
 		return thinkingTags
 	case sParam:
 		return s.tool.closeTags(s.param)
+	case sResult:
+		return resultTags
 	}
 	return s.tool.tags // sTool, sAfterClose
 }
@@ -257,9 +286,11 @@ func (s *scanner) tags() map[string]int {
 var (
 	thinkingTags = map[string]int{}
 	thinkTags    = map[string]int{}
+	resultTags   = map[string]int{}
 )
 
 func init() {
+	addTag(resultTags, "</tool_result>", tagResult)
 	addTag(thinkingTags, "</thinking>", tagThinking)
 	addTag(thinkTags, "</think>", tagThink)
 }
@@ -301,7 +332,7 @@ func (s *scanner) literal(o *rewrite.Out, c byte, at rewrite.Pos) {
 			s.stray = append(s.stray, c)
 		}
 		s.raw = append(s.raw, c)
-	case sParam:
+	case sParam, sResult:
 		s.raw = append(s.raw, c)
 		s.value = append(s.value, c)
 	case sAfterClose:
@@ -327,6 +358,13 @@ func (s *scanner) tag(o *rewrite.Out, kind int) {
 			o.End(event.Text)
 			o.Start(event.Thinking)
 			s.st = sThinking
+		case tagResult:
+			s.resultName = attr(tag, "tool_name")
+			s.toolPos = s.pendPos
+			s.raw = append(s.raw[:0], tag...)
+			s.value = s.value[:0]
+			s.lead, s.held = append(s.lead[:0], s.held...), s.held[:0]
+			s.st = sResult
 		case tagTool:
 			s.tool = s.g.tools[tag[1:len(tag)-1]]
 			s.toolPos = s.pendPos
@@ -339,6 +377,8 @@ func (s *scanner) tag(o *rewrite.Out, kind int) {
 		o.End(event.Thinking)
 		s.element()
 		s.st = sText
+	case sResult:
+		s.endResult(o)
 	case sParam:
 		s.raw = append(s.raw, tag...)
 		if s.g.raw[s.param] {
@@ -423,7 +463,9 @@ func (s *scanner) endTool(o *rewrite.Out) {
 	}
 	b.WriteByte('}')
 	o.End(event.Text)
-	o.Emit(&event.ToolCall{Agent: o.Agent(), ID: "inline-" + strconv.Itoa(*s.ids), Name: s.tool.Name, Input: b.Bytes()})
+	id := "inline-" + strconv.Itoa(*s.ids)
+	o.Emit(&event.ToolCall{Agent: o.Agent(), ID: id, Name: s.tool.Name, Input: b.Bytes()})
+	s.pending = append(s.pending, [2]string{s.tool.Name, id})
 	if s.tool.Name == Completion {
 		var result string
 		for i, n := range s.names {
@@ -455,7 +497,11 @@ func (s *scanner) revert(o *rewrite.Out) {
 }
 
 func (s *scanner) tooLarge(o *rewrite.Out) {
-	o.Errorf(s.toolPos, event.ErrTooLarge, "<%s> call larger than %d bytes; kept as text", s.tool.Name, s.g.maxBytes)
+	name := "tool_result"
+	if s.tool != nil {
+		name = s.tool.Name
+	}
+	o.Errorf(s.toolPos, event.ErrTooLarge, "<%s> larger than %d bytes; kept as text", name, s.g.maxBytes)
 	pend, at := bytes.Clone(s.pend), s.pendPos
 	s.pend = s.pend[:0]
 	s.revert(o)
@@ -473,6 +519,7 @@ func (s *scanner) End(o *rewrite.Out, eof bool) {
 	if eof {
 		sentinel, where = event.ErrTruncated, "the input"
 	}
+	s.attrs = false
 	if len(s.pend) > 0 {
 		pend, at := bytes.Clone(s.pend), s.pendPos
 		s.pend = s.pend[:0]
@@ -488,6 +535,9 @@ func (s *scanner) End(o *rewrite.Out, eof bool) {
 	case sTool, sParam, sAfterClose:
 		s.reportStray(o)
 		o.Errorf(s.toolPos, sentinel, "%s ended inside <%s>; the call is kept as text", where, s.tool.Name)
+		s.revert(o)
+	case sResult:
+		o.Errorf(s.toolPos, sentinel, "%s ended inside <tool_result>; kept as text", where)
 		s.revert(o)
 	}
 	if !s.after {
@@ -574,4 +624,48 @@ func jsonString(s string) []byte {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// endResult emits the tool result just closed, paired with the oldest
+// call of that tool without a result.
+func (s *scanner) endResult(o *rewrite.Out) {
+	v := string(s.value)
+	v = strings.TrimPrefix(strings.TrimPrefix(v, "\r"), "\n")
+	v = strings.TrimSuffix(strings.TrimSuffix(v, "\n"), "\r")
+	r := &event.ToolResult{Agent: o.Agent(), Name: s.resultName, IsError: strings.HasPrefix(v, "Error")}
+	for i, p := range s.pending {
+		if p[0] == s.resultName || s.resultName == "" {
+			r.ID, r.Name = p[1], p[0]
+			s.pending = slices.Delete(s.pending, i, i+1)
+			break
+		}
+	}
+	if v != "" {
+		r.Content = []event.Part{{Type: "text", Text: v}}
+	}
+	o.End(event.Text)
+	o.Emit(r)
+	s.raw, s.value = s.raw[:0], s.value[:0]
+	s.element()
+	s.st = sText
+}
+
+// attr returns the value of attribute name in an open tag, quoted with
+// " or ', or "".
+func attr(tag, name string) string {
+	i := strings.Index(tag, " "+name)
+	if i < 0 {
+		return ""
+	}
+	rest := strings.TrimLeft(tag[i+1+len(name):], " \t\r\n")
+	rest, ok := strings.CutPrefix(rest, "=")
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimLeft(rest, " \t\r\n")
+	if rest == "" || (rest[0] != '"' && rest[0] != '\'') {
+		return ""
+	}
+	v, _, _ := strings.Cut(rest[1:], rest[:1])
+	return v
 }
