@@ -2,6 +2,9 @@ package xmltools
 
 import (
 	"io"
+	"strings"
+
+	"github.com/agentstream/agentstream/frame"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/parse/internal/rewrite"
@@ -32,4 +35,24 @@ func Wrap(dec event.Decoder, cfg *Config) event.Decoder {
 	}
 	c := *cfg
 	return rewrite.Wrap(dec, func() rewrite.Scanner { return newScanner(&c) }, c.Source)
+}
+
+// Detect reports whether an input whose first unit is h is model text
+// using the transport: its first line holds a tag <ai-agent-XXXXXXXX-
+// (eight hex digits). Plain text is ambiguous, so the match is a guess.
+func Detect(h frame.Head) bool {
+	if h.SSE {
+		return false
+	}
+	p := string(h.Payload)
+	for {
+		i := strings.Index(p, "<"+Prefix)
+		if i < 0 {
+			return false
+		}
+		p = p[i+1+len(Prefix):]
+		if len(p) > 8 && isNonce(p[:8]) && p[8] == '-' {
+			return true
+		}
+	}
 }
