@@ -180,7 +180,7 @@ func (e *Encoder) openThinking() {
 
 func (e *Encoder) closeThinking() {
 	if e.thinking {
-		e.buf = append(e.buf, "</thinking>"...)
+		e.buf = append(e.buf, "</thinking>\n"...)
 		e.thinking = false
 	}
 }
@@ -208,7 +208,7 @@ func (e *Encoder) call(name string, input json.RawMessage) {
 	}
 	e.buf = append(e.buf, "</"...)
 	e.buf = append(e.buf, name...)
-	e.buf = append(e.buf, '>')
+	e.buf = append(e.buf, ">\n"...)
 	e.done = name == inlinexml.Completion
 }
 
@@ -268,7 +268,7 @@ func (e *Encoder) result(r *event.ToolResult) {
 	if len(r.Structured) > 0 || r.ExitCode != nil {
 		e.warn("structured tool output and exit codes")
 	}
-	fmt.Fprintf((*appender)(&e.buf), "<tool_result tool_name=\"%s\">\n%s\n</tool_result>", name, text)
+	fmt.Fprintf((*appender)(&e.buf), "<tool_result tool_name=\"%s\">\n%s\n</tool_result>\n", name, text)
 }
 
 type appender []byte

@@ -59,12 +59,12 @@ func TestEncode(t *testing.T) {
 				&event.RunEnd{Result: "All done.", Turns: 2},
 				&event.RunEnd{Result: "Really done."},
 			},
-			want: "<thinking>plan a < b</thinking>Reading.\n" +
+			want: "<thinking>plan a < b</thinking>\nReading.\n" +
 				"<read_file>\n<path>a.go</path>\n<start_line>10</start_line>\n<opts>{\"x\":[1]}</opts>\n</read_file>\n" +
 				"<tool_result tool_name=\"read_file\">\npackage a\n\n</tool_result>\n" +
 				"<write_to_file>\n<path>b.html</path>\n<content>\n<a>\n</content>\n</a>\n\n</content>\n</write_to_file>\n" +
-				"<tool_result tool_name=\"write_to_file\">\nError: denied\n</tool_result>All done.\n" +
-				"<attempt_completion>\n<result>Really done.</result>\n</attempt_completion>",
+				"<tool_result tool_name=\"write_to_file\">\nError: denied\n</tool_result>\nAll done.\n" +
+				"<attempt_completion>\n<result>Really done.</result>\n</attempt_completion>\n",
 			warnings: []string{
 				"inlinexml cannot carry session metadata",
 				"inlinexml cannot carry thinking signatures",
@@ -79,7 +79,7 @@ func TestEncode(t *testing.T) {
 				&event.ToolCall{ID: "1", Name: "attempt_completion", Input: json.RawMessage(`{"result":"R\nS","command":"open x"}`)},
 				&event.RunEnd{Result: "R\nS"},
 			},
-			want: "<attempt_completion>\n<result>\nR\nS\n</result>\n<command>open x</command>\n</attempt_completion>",
+			want: "<attempt_completion>\n<result>\nR\nS\n</result>\n<command>open x</command>\n</attempt_completion>\n",
 		},
 		{
 			name: "other agents are not written",
@@ -101,7 +101,7 @@ func TestEncode(t *testing.T) {
 				&event.ToolCall{ID: "1", Name: "my tool", Input: json.RawMessage(`{" a ":" v ","p":"x</p>"}`)},
 				&event.ToolCall{ID: "2", Name: "t", Input: json.RawMessage(`"not an object"`)},
 			},
-			want: "<my tool>\n< a > v </ a >\n<p>x</p></p>\n</my tool>\n<t>\n<input>\"not an object\"</input>\n</t>",
+			want: "<my tool>\n< a > v </ a >\n<p>x</p></p>\n</my tool>\n<t>\n<input>\"not an object\"</input>\n</t>\n",
 			warnings: []string{
 				"inlinexml cannot carry tool names that are not tag names",
 				"inlinexml cannot carry parameter names that are not tag names",
@@ -131,7 +131,7 @@ func TestEncode(t *testing.T) {
 func TestCloseOpenThinking(t *testing.T) {
 	t.Parallel()
 	got, _, err := encode(t, []event.Event{&event.Delta{Kind: event.Thinking, Text: "hm"}})
-	if got != "<thinking>hm</thinking>" || err == nil || !strings.Contains(err.Error(), "stream truncated") {
+	if got != "<thinking>hm</thinking>\n" || err == nil || !strings.Contains(err.Error(), "stream truncated") {
 		t.Errorf("got %q, %v; want the thinking closed and a truncation error", got, err)
 	}
 }

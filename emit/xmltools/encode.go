@@ -158,6 +158,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.closeThinking()
 			e.newline()
 			e.buf = append(e.buf, e.metaTag(ev)...)
+			e.buf = append(e.buf, '\n')
 		case "progress":
 			e.closeThinking()
 			e.release()
@@ -208,7 +209,7 @@ func (e *Encoder) openThinking() {
 
 func (e *Encoder) closeThinking() {
 	if e.thinking {
-		e.buf = append(e.buf, "</think>"...)
+		e.buf = append(e.buf, "</think>\n"...)
 		e.thinking = false
 	}
 }
@@ -278,7 +279,7 @@ func (e *Encoder) tag(name, attrs, payload string) {
 	e.newline()
 	e.buf = append(e.buf, "<"+xmltools.Prefix+name+" "+attrs+">"...)
 	e.buf = append(e.buf, payload...)
-	e.buf = append(e.buf, "</"+xmltools.Prefix+name+">"...)
+	e.buf = append(e.buf, "</"+xmltools.Prefix+name+">\n"...)
 }
 
 // newline puts a tag at the start of a line.

@@ -64,13 +64,13 @@ func TestEncode(t *testing.T) {
 				&event.TurnEnd{},
 				&event.RunEnd{StopReason: "end_turn", Result: "Two files."},
 			},
-			want: "<think>plan</think>Checking.\n" +
+			want: "<think>plan</think>\nChecking.\n" +
 				`<ai-agent-abcd1234-0001 tool="Bash">{"command":"ls"}</ai-agent-abcd1234-0001>` + "\n" +
 				`<ai-agent-abcd1234-0002 tool="Read">{"path":"x"}</ai-agent-abcd1234-0002>` + "\n" +
 				`<ai-agent-abcd1234-0001 tool="Bash" status="ok">` + "\n<request>\n{\"command\":\"ls\"}\n</request>\n<response>\na\nb\n</response>\n</ai-agent-abcd1234-0001>\n" +
 				`<ai-agent-abcd1234-0002 tool="Read" status="failed">` + "\n<request>\n{\"path\":\"x\"}\n</request>\n<response>\nno x\n</response>\n</ai-agent-abcd1234-0002>\n" +
 				`<ai-agent-abcd1234-PROGRESS tool="agent__progress_report">half</ai-agent-abcd1234-PROGRESS>` + "\n" +
-				`<ai-agent-abcd1234-FINAL format="markdown">Two files.</ai-agent-abcd1234-FINAL>`,
+				`<ai-agent-abcd1234-FINAL format="markdown">Two files.</ai-agent-abcd1234-FINAL>` + "\n",
 			warnings: []string{"xmltools cannot carry turn boundaries and usage"},
 		},
 		{
@@ -81,7 +81,7 @@ func TestEncode(t *testing.T) {
 				&event.BlockEnd{Kind: event.Text},
 				&event.RunEnd{IsError: true, Result: "failed badly"},
 			},
-			want:     "hi\n<ai-agent-" + fnvHex("s1") + `-FINAL status="failure" format="markdown">` + "\nfailed badly\n</ai-agent-" + fnvHex("s1") + "-FINAL>",
+			want:     "hi\n<ai-agent-" + fnvHex("s1") + `-FINAL status="failure" format="markdown">` + "\nfailed badly\n</ai-agent-" + fnvHex("s1") + "-FINAL>\n",
 			warnings: []string{"xmltools cannot carry session metadata"},
 		},
 	}

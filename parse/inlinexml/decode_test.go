@@ -160,7 +160,7 @@ var decodeTests = []decodeTest{
 	{
 		name: "fenced tool call is a call",
 		in:   "```xml\n<read_file><path>a</path></read_file>\n```",
-		want: seq(text("```xml\n"), call(1, "read_file", `{"path":"a"}`), text("\n```")),
+		want: seq(text("```xml\n"), call(1, "read_file", `{"path":"a"}`), text("```")),
 	},
 	{
 		name: "quirk false positive in prose",
@@ -399,7 +399,7 @@ func TestStreaming(t *testing.T) {
 	want := []string{
 		"1 Let me look.\n",
 		"3 call {\"path\":\"src/a.ts\"}",
-		"4 \nNext ",
+		"4 Next ",
 		"5 <b> x",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -557,13 +557,13 @@ func (s *scanner) text(o *rewrite.Out, t string) {
 		for i < len(t) && isSpace(t[i]) {
 			i++
 		}
+		s.held = append(s.held, t[:i]...)
 		if i == len(t) {
-			s.held = append(s.held, t...)
 			return
 		}
+		t = t[i:]
 		s.started = true
-		o.Write(event.Text, string(s.held))
-		s.held = s.held[:0]
+		s.releaseHeld(o)
 	}
 	o.Write(event.Text, t)
 }
@@ -575,8 +575,7 @@ func (s *scanner) textByte(o *rewrite.Out, c byte) {
 			return
 		}
 		s.started = true
-		o.Write(event.Text, string(s.held))
-		s.held = s.held[:0]
+		s.releaseHeld(o)
 	}
 	o.AppendByte(event.Text, c)
 }
@@ -668,4 +667,20 @@ func attr(tag, name string) string {
 	}
 	v, _, _ := strings.Cut(rest[1:], rest[:1])
 	return v
+}
+
+// releaseHeld writes the white space held before the first other text,
+// without its first newline when it follows an element: the newline
+// after a close tag is layout.
+func (s *scanner) releaseHeld(o *rewrite.Out) {
+	h := s.held
+	if s.after {
+		if len(h) > 1 && h[0] == '\r' && h[1] == '\n' {
+			h = h[2:]
+		} else if len(h) > 0 && h[0] == '\n' {
+			h = h[1:]
+		}
+	}
+	o.Write(event.Text, string(h))
+	s.held = s.held[:0]
 }
