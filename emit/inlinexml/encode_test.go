@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/parse/inlinexml"
 	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/parse/inlinexml"
 )
 
 func encode(t *testing.T, evs []event.Event) (string, []string, error) {
