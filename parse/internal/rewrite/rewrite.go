@@ -162,15 +162,20 @@ type Pos struct {
 // Start is the position of the first byte.
 var Start = Pos{Line: 1, Col: 1}
 
-// Advance moves p over s.
+// Advance moves p over s. Columns count the bytes that start a UTF-8
+// sequence, so that a rune split across two pieces of text counts once.
 func (p *Pos) Advance(s string) {
 	p.Off += int64(len(s))
 	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
 		p.Line += strings.Count(s, "\n")
-		p.Col = 1 + utf8.RuneCountInString(s[i+1:])
-		return
+		p.Col = 1
+		s = s[i+1:]
 	}
-	p.Col += utf8.RuneCountInString(s)
+	for i := 0; i < len(s); i++ {
+		if s[i]&0xC0 != 0x80 {
+			p.Col++
+		}
+	}
 }
 
 // AdvanceByte moves p over c, counting columns in runes.
@@ -180,7 +185,7 @@ func (p *Pos) AdvanceByte(c byte) {
 	case c == '\n':
 		p.Line++
 		p.Col = 1
-	case c < utf8.RuneSelf || utf8.RuneStart(c):
+	case c&0xC0 != 0x80:
 		p.Col++
 	}
 }
