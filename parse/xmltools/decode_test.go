@@ -35,8 +35,10 @@ func call(id, name, input string) []item {
 func problem(msg string) []item { return []item{{Err: msg}} }
 
 func final(result, status, meta string) []item {
-	return []item{{Event: &event.RunEnd{StopReason: status, IsError: status == "failure", Result: result,
-		Meta: json.RawMessage(meta), MetaKind: "xmltools"}}}
+	return []item{{Event: &event.RunEnd{
+		StopReason: status, IsError: status == "failure", Result: result,
+		Meta: json.RawMessage(meta), MetaKind: "xmltools",
+	}}}
 }
 
 func notice(kind, msg, raw string) []item {
@@ -292,14 +294,18 @@ var decodeTests = []decodeTest{
 		in: echo + "\n<ai-agent-abcd1234-0001 tool=\"echo\" status=\"ok\"  duration=\"1.23s\">\n<request>\n{\"x\":1}\n</request>\n" +
 			"<response>\nhello <b>\n</response>\n</ai-agent-abcd1234-0001>",
 		want: seq(call("abcd1234-0001", "echo", echoC),
-			[]item{{Event: &event.ToolResult{ID: "abcd1234-0001", Name: "echo", Status: "ok",
-				Content: []event.Part{{Type: "text", Text: "hello <b>"}}}}}),
+			[]item{{Event: &event.ToolResult{
+				ID: "abcd1234-0001", Name: "echo", Status: "ok",
+				Content: []event.Part{{Type: "text", Text: "hello <b>"}},
+			}}}),
 	},
 	{
 		name: "XML-PAST failure",
 		in:   "<ai-agent-abcd1234-0002 tool=\"echo\" status=\"failed\"><response>boom</response></ai-agent-abcd1234-0002>",
-		want: []item{{Event: &event.ToolResult{ID: "abcd1234-0002", Name: "echo", Status: "failed", IsError: true,
-			Content: []event.Part{{Type: "text", Text: "boom"}}}}},
+		want: []item{{Event: &event.ToolResult{
+			ID: "abcd1234-0002", Name: "echo", Status: "failed", IsError: true,
+			Content: []event.Part{{Type: "text", Text: "boom"}},
+		}}},
 	},
 	{
 		name: "reused slot gets a unique id",

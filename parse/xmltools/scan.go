@@ -602,8 +602,10 @@ func (s *scanner) endFinal(o *rewrite.Out, tag string) {
 	enc := json.NewEncoder(&mb)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(meta)
-	o.Final = &event.RunEnd{Agent: o.Agent(), StopReason: status, IsError: status == "failure",
-		Result: strings.TrimSpace(s.report.String()), Meta: bytes.TrimSpace(mb.Bytes()), MetaKind: "xmltools"}
+	o.Final = &event.RunEnd{
+		Agent: o.Agent(), StopReason: status, IsError: status == "failure",
+		Result: strings.TrimSpace(s.report.String()), Meta: bytes.TrimSpace(mb.Bytes()), MetaKind: "xmltools",
+	}
 	s.final = nil
 }
 

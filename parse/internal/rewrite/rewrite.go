@@ -112,7 +112,8 @@ func (o *Out) Errorf(p Pos, sentinel error, format string, args ...any) {
 	o.flush(true)
 	*o.q = append(*o.q, item{err: &event.ParseError{
 		Source: o.source, Line: p.Line, Column: p.Col, Offset: p.Off,
-		Err: event.Errorf(sentinel, format, args...)}})
+		Err: event.Errorf(sentinel, format, args...),
+	}})
 }
 
 func (o *Out) push(ev event.Event) { *o.q = append(*o.q, item{ev: ev}) }
