@@ -593,7 +593,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // type says it is a number, boolean, array or object and v is one.
 func jsonValue(v, typ string) json.RawMessage {
 	t := strings.TrimSpace(v)
-	if t != "" && json.Valid([]byte(t)) {
+	if typ != "" && typ != "string" && t != "" && json.Valid([]byte(t)) {
 		switch c := t[0]; typ {
 		case "integer", "number":
 			if c == '-' || '0' <= c && c <= '9' {
