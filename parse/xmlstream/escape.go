@@ -19,10 +19,10 @@ type escaper struct {
 type msgClass int
 
 const (
-	clsFormatter msgClass = iota // formatters.py: tags, deltas, citations
-	clsJSON                      // formatter chunks whose payload is JSON: tool calls, server results, errors
-	clsToolResult                // agent.py tool results: only LF escaped
-	clsAgent                     // agent.py meta_init, meta_final, awaiting_frontend_tools, meta_files: not escaped
+	clsFormatter  msgClass = iota // formatters.py: tags, deltas, citations
+	clsJSON                       // formatter chunks whose payload is JSON: tool calls, server results, errors
+	clsToolResult                 // agent.py tool results: only LF escaped
+	clsAgent                      // agent.py meta_init, meta_final, awaiting_frontend_tools, meta_files: not escaped
 )
 
 func classOf(data []byte) msgClass {
