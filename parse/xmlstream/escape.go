@@ -96,12 +96,12 @@ func (e *escaper) detect(m message, cls msgClass) {
 		}
 	}
 	switch {
-	case e.notFull && !e.oldMeta:
-		e.gen = EscapingNone
-	case e.notFull || e.oldMeta:
-		e.gen = EscapingNewline
-	default:
+	case !e.notFull:
 		e.gen = EscapingFull
+	case e.oldMeta:
+		e.gen = EscapingNewline // the second generation wrote a meta_init, the first none
+	default:
+		e.gen = EscapingNone
 	}
 }
 
