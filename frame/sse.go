@@ -78,8 +78,10 @@ func (s *SSE) Next() (Message, error) {
 				s.err = serr
 			}
 			s.start()
-			return Message{}, &event.ParseError{Source: s.source, Line: line, Column: 1, Offset: off,
-				Err: event.Errorf(event.ErrTooLarge, "SSE message larger than %d bytes (raise --max-event-bytes)", s.max)}
+			return Message{}, &event.ParseError{
+				Source: s.source, Line: line, Column: 1, Offset: off,
+				Err: event.Errorf(event.ErrTooLarge, "SSE message larger than %d bytes (raise --max-event-bytes)", s.max),
+			}
 		}
 		if s.feed.err != nil && s.feed.err != io.EOF {
 			err = s.feed.err
