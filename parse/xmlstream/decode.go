@@ -51,6 +51,7 @@ type Decoder struct {
 	cites   []event.Citation
 	inCites bool
 	attrTag string // stAfterAttr: the element whose end tag may follow
+	cutTag  bool   // the input ended inside the start tag of a known element
 
 	agents     []*scope
 	pendingErr *event.Error
@@ -233,15 +234,10 @@ func (d *Decoder) serverError(data []byte) *event.Error {
 func (d *Decoder) finish() {
 	d.eof = true
 	var open string
-	if b := d.rest(); d.st == stTop && len(b) > 0 && b[0] == '<' {
-		// A tag of a known element cut off by the end of the input.
-		name, _ := tagNameAt(b, true)
-		if _, _, m := scanTag(b, false, d.cfg.MaxEventBytes, &d.sc); m == more && name != "" && startsTopTag(name) {
-			open = "a tag"
-			d.consume(len(b))
-		}
-	}
 	d.run()
+	if d.cutTag {
+		open = "a tag"
+	}
 	switch d.st {
 	case stText:
 		d.flushText()

@@ -78,6 +78,11 @@ func (d *Decoder) stepTop() bool {
 	case more:
 		return false
 	case no:
+		if d.eof && cutTopTag(b, d.cfg.MaxEventBytes) {
+			d.cutTag = true
+			d.consume(len(b))
+			return false
+		}
 		d.startStray()
 		return true
 	}
@@ -238,6 +243,9 @@ func (d *Decoder) stepClose() bool {
 		m = yes
 	case b[0] == '<':
 		m = knownTopAt(b, d.eof)
+		if m == no && d.eof && cutTopTag(b, d.cfg.MaxEventBytes) {
+			m = yes
+		}
 	}
 	switch m {
 	case more:
@@ -696,4 +704,16 @@ func (d *Decoder) metaFinal(data string) *event.RunEnd {
 			ReasoningTokens: u.ReasoningOutputTokens}
 	}
 	return ev
+}
+
+// cutTopTag reports whether b, the end of the input, is the start tag of
+// a known element cut off.
+func cutTopTag(b []byte, max int) bool {
+	name, _ := tagNameAt(b, true)
+	if name == "" || !startsTopTag(name) {
+		return false
+	}
+	var sc tagScan
+	_, _, m := scanTag(b, false, max, &sc)
+	return m == more
 }
