@@ -185,6 +185,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 func (e *Encoder) scope(agent string, ev event.Event) {
 	if !e.started {
 		e.started, e.cur, e.seen[agent] = true, agent, true
+		if agent != "" {
+			e.warn("the agent id of a stream without meta_init")
+		}
 		return
 	}
 	if agent == e.cur {
