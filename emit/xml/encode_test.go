@@ -200,9 +200,9 @@ func TestEncode(t *testing.T) {
 			warnings: []string{"xml cannot carry interleaved blocks (a block is split where other content interrupts it)"},
 		},
 		{
-			name: "a block left open: no end tag, no [DONE], truncation reported",
-			in:   []event.Event{&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "cut"}},
-			want: sse("<content-block-text>", "cut"),
+			name:     "a block left open: no end tag, no [DONE], truncation reported",
+			in:       []event.Event{&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "cut"}},
+			want:     sse("<content-block-text>", "cut"),
 			warnings: []string{"close: xml: stream truncated: 1 block(s) left open, no [DONE] written"},
 		},
 	}

@@ -45,6 +45,7 @@ type Decoder struct {
 	first   bool            // stray: the next byte is text whatever it is
 	closeAt string          // "</" + the open element's name
 	hold    []byte          // stClose: the candidate end tag and white space after it
+	holdCut int             // bytes of hold from earlier messages; -1 if it began in this one
 	text    []byte          // text of the open block not yet emitted
 	sc      tagScan
 	bodies  []*body

@@ -16,6 +16,9 @@ func (d *Decoder) feed(data []byte) {
 	if d.pos > 0 && d.pos == len(d.buf) {
 		d.buf, d.pos = d.buf[:0], 0
 	}
+	if d.st == stClose && d.holdCut < 0 {
+		d.holdCut = len(d.hold) // what the earlier messages held
+	}
 	d.buf = append(d.buf, data...)
 	d.run()
 	d.flushText()
@@ -176,6 +179,7 @@ func (d *Decoder) stepText() bool {
 				return true
 			}
 			d.hold = append(d.hold[:0], b[i:i+n]...)
+			d.holdCut = -1
 			d.consume(n)
 			d.st = stClose
 			return true
@@ -253,7 +257,16 @@ func (d *Decoder) stepClose() bool {
 	case yes:
 		d.endBlock()
 	default:
-		d.addText(d.hold)
+		if d.holdCut >= 0 {
+			// The end tag came in an earlier message: it was that
+			// message's text, so it goes out as its own delta.
+			d.flushText()
+			d.addText(d.hold[:d.holdCut])
+			d.flushText()
+			d.addText(d.hold[d.holdCut:])
+		} else {
+			d.addText(d.hold)
+		}
 		d.st = stText
 	}
 	return true
