@@ -46,8 +46,10 @@ type blockKey struct {
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, warned: map[string]bool{}, live: map[blockKey]bool{}, seen: map[string]bool{},
-		calls: map[string]string{}}
+	e := &Encoder{
+		w: w, warned: map[string]bool{}, live: map[blockKey]bool{}, seen: map[string]bool{},
+		calls: map[string]string{},
+	}
 	if cfg != nil {
 		e.cfg = *cfg
 	}

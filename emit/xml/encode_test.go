@@ -100,8 +100,11 @@ func TestEncode(t *testing.T) {
 			name: "tool results: CDATA with ]]> split, LF as \\n without doubling; multimodal; server result",
 			in: []event.Event{
 				&event.ToolResult{ID: "t1", Name: "Bash", Content: []event.Part{{Type: "text", Text: "a]]>b\nC:\\x\r\nz"}}, IsError: true},
-				&event.ToolResult{ID: "t2", Name: "shot", Content: []event.Part{{Type: "text", Text: "two"},
-					{Type: "image", Source: "data:image/png;base64,AA==", MediaType: "image/png"}, {Type: "image", Source: "u?a&b", MediaType: "image/jpeg"}}},
+				&event.ToolResult{ID: "t2", Name: "shot", Content: []event.Part{
+					{Type: "text", Text: "two"},
+					{Type: "image", Source: "data:image/png;base64,AA==", MediaType: "image/png"},
+					{Type: "image", Source: "u?a&b", MediaType: "image/jpeg"},
+				}},
 				&event.ToolResult{ID: "s1", Name: "web_search_tool_result", Server: true, Content: []event.Part{{Type: "text", Text: `[{"t": "A]]>B\\n"}]`}}},
 				&event.ToolResult{ID: "t3", Name: "empty"},
 			},
@@ -110,16 +113,20 @@ func TestEncode(t *testing.T) {
 				`<content-block-server_tool_result id="s1" name="web_search_tool_result"><![CDATA[[{"t": "A]]]]><![CDATA[>B\\\\n"}]]]></content-block-server_tool_result>`,
 				`<content-block-tool_result id="t3" name="empty"><![CDATA[]]></content-block-tool_result>`,
 				"[DONE]"),
-			warnings: []string{"xml cannot carry tool result is_error",
-				"xml cannot carry carriage returns in tool result text (XML writes them as newlines)"},
+			warnings: []string{
+				"xml cannot carry tool result is_error",
+				"xml cannot carry carriage returns in tool result text (XML writes them as newlines)",
+			},
 		},
 		{
 			name: "citations: one chunk after the text, attribute sets per type",
 			in: []event.Event{
 				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "g"}, &event.BlockEnd{Kind: event.Text},
 				&event.Citations{Items: []event.Citation{
-					{Type: "char_location", CitedText: "The grass]]>", DocumentIndex: ptr[int64](0), DocumentTitle: ptr(`My "Doc"`),
-						StartCharIndex: ptr[int64](0), EndCharIndex: ptr[int64](20)},
+					{
+						Type: "char_location", CitedText: "The grass]]>", DocumentIndex: ptr[int64](0), DocumentTitle: ptr(`My "Doc"`),
+						StartCharIndex: ptr[int64](0), EndCharIndex: ptr[int64](20),
+					},
 					{Type: "page_location", CitedText: "p", DocumentIndex: ptr[int64](1), StartPageNumber: ptr[int64](2), EndPageNumber: ptr[int64](3)},
 					{Type: "web_search_result_location", CitedText: "s\n", URL: ptr("https://x/?a=1&b=2"), Title: ptr("T 's'")},
 					{Type: "content_block_location", CitedText: "c", DocumentIndex: ptr[int64](2), DocumentTitle: ptr("Blocks")},
@@ -166,8 +173,10 @@ func TestEncode(t *testing.T) {
 		},
 		{
 			name: "the server's error line ends the stream without [DONE]",
-			in: []event.Event{&event.Error{Type: "RuntimeError", Message: "boom", Fatal: true,
-				Raw: json.RawMessage(`{"error": "RuntimeError", "message": "boom", "traceback": "tb"}`)}},
+			in: []event.Event{&event.Error{
+				Type: "RuntimeError", Message: "boom", Fatal: true,
+				Raw: json.RawMessage(`{"error": "RuntimeError", "message": "boom", "traceback": "tb"}`),
+			}},
 			want: sse(`{"error": "RuntimeError", "message": "boom", "traceback": "tb"}`),
 		},
 		{
@@ -183,9 +192,11 @@ func TestEncode(t *testing.T) {
 				`<meta_init data="{&quot;format&quot;: &quot;xml&quot;, &quot;user_query&quot;: &quot;&quot;, &quot;agent_uuid&quot;: &quot;C&quot;, &quot;parent_agent_uuid&quot;: &quot;P&quot;, &quot;model&quot;: &quot;&quot;}"></meta_init>`,
 				"<content-block-text>", "c", "</content-block-text>",
 				`<content-block-tool_result id="t1" name="Agent"><![CDATA[]]></content-block-tool_result>`, "[DONE]"),
-			warnings: []string{"xml cannot carry the agent id of a stream without meta_init",
+			warnings: []string{
+				"xml cannot carry the agent id of a stream without meta_init",
 				"xml cannot carry interleaved agents (XML has no agent scope but meta_init)",
-				"xml cannot carry notices (task_progress)"},
+				"xml cannot carry notices (task_progress)",
+			},
 		},
 		{
 			name: "interleaved blocks are split",
@@ -355,8 +366,10 @@ func TestRoundTripEnvelope(t *testing.T) {
 		"hand-bad.sse":       {"xml cannot carry the agent id of a stream without meta_init"},
 		"hand-all-types.sse": {"xml cannot carry unknown jsonenv events"},
 		// Interleaved agents and blocks cannot be expressed at all.
-		"hand-interleaved.sse": {"xml cannot carry interleaved agents (XML has no agent scope but meta_init)",
-			"xml cannot carry interleaved blocks (a block is split where other content interrupts it)"},
+		"hand-interleaved.sse": {
+			"xml cannot carry interleaved agents (XML has no agent scope but meta_init)",
+			"xml cannot carry interleaved blocks (a block is split where other content interrupts it)",
+		},
 	}
 	for _, path := range files(t, "jsonenv") {
 		name := filepath.Base(path)
@@ -483,8 +496,10 @@ func TestEveryEventType(t *testing.T) {
 	if !strings.HasSuffix(out, "data: [DONE]\n\n") {
 		t.Errorf("output does not end in [DONE]:\n%s", out)
 	}
-	want := []string{"xml cannot carry file changes", "xml cannot carry todo lists", "xml cannot carry notices ()",
-		"xml cannot carry unknown claude events"}
+	want := []string{
+		"xml cannot carry file changes", "xml cannot carry todo lists", "xml cannot carry notices ()",
+		"xml cannot carry unknown claude events",
+	}
 	if diff := cmp.Diff(want, warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}

@@ -26,8 +26,10 @@ func metaInit(agent string, ev *event.SessionStart) []byte {
 		ParentToolID    string          `json:"parent_tool_use_id,omitempty"`
 		Name            string          `json:"name,omitempty"`
 		Description     string          `json:"description,omitempty"`
-	}{Format: "xml", AgentUUID: agent, Model: ev.Model, SessionID: ev.SessionID, Tools: ev.Tools, Cwd: ev.Cwd,
-		ParentToolID: ev.ParentToolID, Name: ev.Name, Description: ev.Description}
+	}{
+		Format: "xml", AgentUUID: agent, Model: ev.Model, SessionID: ev.SessionID, Tools: ev.Tools, Cwd: ev.Cwd,
+		ParentToolID: ev.ParentToolID, Name: ev.Name, Description: ev.Description,
+	}
 	m.UserQuery, _ = json.Marshal(ev.Prompt)
 	if ev.ParentAgent != "" {
 		m.ParentAgentUUID = &ev.ParentAgent
@@ -59,8 +61,10 @@ func metaFinal(ev *event.RunEnd) []byte {
 		IsError             bool     `json:"is_error,omitempty"`
 		Errors              []string `json:"errors,omitempty"`
 		Result              string   `json:"result,omitempty"`
-	}{ConversationHistory: []any{}, StopReason: ev.StopReason, TotalSteps: ev.Turns, TotalCostUSD: ev.CostUSD,
-		DurationMS: ev.DurationMS, IsError: ev.IsError, Errors: ev.Errors, Result: ev.Result}
+	}{
+		ConversationHistory: []any{}, StopReason: ev.StopReason, TotalSteps: ev.Turns, TotalCostUSD: ev.CostUSD,
+		DurationMS: ev.DurationMS, IsError: ev.IsError, Errors: ev.Errors, Result: ev.Result,
+	}
 	if u := ev.Usage; u != nil {
 		m.CumulativeUsage = &usage{u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, u.ReasoningTokens}
 	}

@@ -159,8 +159,10 @@ func (d *Decoder) Next() (event.Event, error) {
 func (d *Decoder) emit(ev event.Event) { d.queue = append(d.queue, ev) }
 
 func (d *Decoder) problem(sentinel error, format string, args ...any) {
-	d.problems = append(d.problems, &event.ParseError{Source: d.cfg.Source, Line: d.line, Column: 1,
-		Offset: d.off, Err: event.Errorf(sentinel, format, args...)})
+	d.problems = append(d.problems, &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Column: 1,
+		Offset: d.off, Err: event.Errorf(sentinel, format, args...),
+	})
 }
 
 // agent returns the current agent scope.
@@ -226,8 +228,10 @@ func (d *Decoder) serverError(data []byte) *event.Error {
 	if se.Traceback == nil && !d.outside() {
 		return nil
 	}
-	return &event.Error{Agent: d.agent(), Message: se.Message, Type: *se.Error, Fatal: true,
-		Raw: json.RawMessage(bytes.Clone(data))}
+	return &event.Error{
+		Agent: d.agent(), Message: se.Message, Type: *se.Error, Fatal: true,
+		Raw: json.RawMessage(bytes.Clone(data)),
+	}
 }
 
 // finish handles the end of the input: what is open is emitted as far as

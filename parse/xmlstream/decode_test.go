@@ -139,8 +139,10 @@ func TestReferencePairs(t *testing.T) {
 		{
 			// What was read is emitted, then the truncation is reported.
 			name: "1.5.10 open CDATA", in: sse(`<content-block-tool_result id="t1" name="n"><![CDATA[partial res`),
-			want: []event.Event{&event.ToolResult{ID: "t1", Name: "n",
-				Content: []event.Part{{Type: "text", Text: "partial res"}}}},
+			want: []event.Event{&event.ToolResult{
+				ID: "t1", Name: "n",
+				Content: []event.Part{{Type: "text", Text: "partial res"}},
+			}},
 			problems: []string{trunc(TagToolResult)},
 		},
 		{
@@ -162,8 +164,10 @@ func TestReferencePairs(t *testing.T) {
 			// The reference parser ends the CDATA at the first ]]> (B10).
 			name: "1.5.14 unescaped ]]> in a server result",
 			in:   sse(`<content-block-server_tool_result id="s" name="web_search_tool_result"><![CDATA[[{"title": "A]]>B"}]]]></content-block-server_tool_result>`),
-			want: []event.Event{&event.ToolResult{ID: "s", Name: "web_search_tool_result", Server: true,
-				Content: []event.Part{{Type: "text", Text: `[{"title": "A]]>B"}]`}}}},
+			want: []event.Event{&event.ToolResult{
+				ID: "s", Name: "web_search_tool_result", Server: true,
+				Content: []event.Part{{Type: "text", Text: `[{"title": "A]]>B"}]`}},
+			}},
 		},
 		{
 			// Entities are decoded once (the reference parser decodes twice, B7).
@@ -198,8 +202,10 @@ func TestReferencePairs(t *testing.T) {
 			// more text, so it is text too, and the block stays open.
 			name: "1.5.20 nested block tag",
 			in:   sse("<content-block-text>a<content-block-thinking>b</content-block-text>c"),
-			want: []event.Event{&event.BlockStart{Kind: event.Text},
-				&event.Delta{Kind: event.Text, Text: "a<content-block-thinking>b</content-block-text>c"}},
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text},
+				&event.Delta{Kind: event.Text, Text: "a<content-block-thinking>b</content-block-text>c"},
+			},
 			problems: []string{trunc(TagText)},
 		},
 		{
@@ -225,39 +231,49 @@ func TestReferencePairs(t *testing.T) {
 		{
 			name: "1.5.25 text tag inside thinking",
 			in:   sse("<content-block-thinking>I will use <text> tags</content-block-thinking>"),
-			want: []event.Event{&event.BlockStart{Kind: event.Thinking},
-				&event.Delta{Kind: event.Thinking, Text: "I will use <text> tags"}, &event.BlockEnd{Kind: event.Thinking}},
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Thinking},
+				&event.Delta{Kind: event.Thinking, Text: "I will use <text> tags"}, &event.BlockEnd{Kind: event.Thinking},
+			},
 		},
 		{
 			// The reference consumer drops " now" and the end tag (B8).
 			name: "1.5.26 meta_final inside text",
 			in:   sse("<content-block-text>", "write <meta_final", " now", "</content-block-text>", `<meta_final data="{&quot;stop_reason&quot;: &quot;end_turn&quot;}"></meta_final>`),
-			want: []event.Event{&event.BlockStart{Kind: event.Text},
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text},
 				&event.Delta{Kind: event.Text, Text: "write <meta_final"}, &event.Delta{Kind: event.Text, Text: " now"},
 				&event.BlockEnd{Kind: event.Text},
-				&event.RunEnd{StopReason: "end_turn", Meta: json.RawMessage(`{"stop_reason": "end_turn"}`), MetaKind: MetaKind}},
+				&event.RunEnd{StopReason: "end_turn", Meta: json.RawMessage(`{"stop_reason": "end_turn"}`), MetaKind: MetaKind},
+			},
 		},
 		{
 			name: "1.7 formatter text block",
 			in: sse("<content-block-text>", `Hi\nthere `, `C:\\new <b>&amp; `, "a\rb ", "x]]>y ",
 				"</content-block-text>z", "</content-block-text>"),
-			want: []event.Event{&event.BlockStart{Kind: event.Text},
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text},
 				&event.Delta{Kind: event.Text, Text: "Hi\nthere "}, &event.Delta{Kind: event.Text, Text: `C:\new <b>&amp; `},
 				&event.Delta{Kind: event.Text, Text: "a\rb "}, &event.Delta{Kind: event.Text, Text: "x]]>y "},
-				&event.Delta{Kind: event.Text, Text: "</content-block-text>z"}, &event.BlockEnd{Kind: event.Text}},
+				&event.Delta{Kind: event.Text, Text: "</content-block-text>z"}, &event.BlockEnd{Kind: event.Text},
+			},
 		},
 		{
 			name: "1.7 unclosed block before a retry",
 			in:   sse("<content-block-text>", "Hel", "<content-block-text>", "Hello", "</content-block-text>"),
-			want: []event.Event{&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "Hel"},
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "Hel"},
 				&event.Delta{Kind: event.Text, Text: "<content-block-text>"}, &event.Delta{Kind: event.Text, Text: "Hello"},
-				&event.BlockEnd{Kind: event.Text}},
+				&event.BlockEnd{Kind: event.Text},
+			},
 		},
 		{
 			name: "whitespace-only deltas are content",
 			in:   sse("<content-block-text>", "a", " ", "b", "</content-block-text>"),
-			want: []event.Event{&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a"},
-				&event.Delta{Kind: event.Text, Text: " "}, &event.Delta{Kind: event.Text, Text: "b"}, &event.BlockEnd{Kind: event.Text}},
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a"},
+				&event.Delta{Kind: event.Text, Text: " "}, &event.Delta{Kind: event.Text, Text: "b"}, &event.BlockEnd{Kind: event.Text},
+			},
 		},
 		{
 			name: "citations after a text block",
@@ -266,16 +282,22 @@ func TestReferencePairs(t *testing.T) {
 					`<citation type="page_location" document_index="1" document_title="" start_page_number="2" end_page_number="3"><![CDATA[a ]]> b]]></citation>`+
 					`<citation type="web_search_result_location" url="https://x/?a=1&amp;b=2" title="T &#x27;s&#x27;"><![CDATA[s]]></citation>`+
 					`<citation type="content_block_location" document_index="2"><![CDATA[c]]></citation></citations>`),
-			want: []event.Event{&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "grass"},
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "grass"},
 				&event.BlockEnd{Kind: event.Text},
 				&event.Citations{Items: []event.Citation{
-					{Type: "char_location", CitedText: "The grass is green.", DocumentIndex: ptr[int64](0),
-						DocumentTitle: ptr(`My "Doc"`), StartCharIndex: ptr[int64](0), EndCharIndex: ptr[int64](20)},
-					{Type: "page_location", CitedText: "a ]]> b", DocumentIndex: ptr[int64](1),
-						StartPageNumber: ptr[int64](2), EndPageNumber: ptr[int64](3)},
+					{
+						Type: "char_location", CitedText: "The grass is green.", DocumentIndex: ptr[int64](0),
+						DocumentTitle: ptr(`My "Doc"`), StartCharIndex: ptr[int64](0), EndCharIndex: ptr[int64](20),
+					},
+					{
+						Type: "page_location", CitedText: "a ]]> b", DocumentIndex: ptr[int64](1),
+						StartPageNumber: ptr[int64](2), EndPageNumber: ptr[int64](3),
+					},
 					{Type: "web_search_result_location", CitedText: "s", URL: ptr("https://x/?a=1&b=2"), Title: ptr("T 's'")},
 					{Type: "content_block_location", CitedText: "c", DocumentIndex: ptr[int64](2)},
-				}}},
+				}},
+			},
 		},
 		{
 			name: "multimodal tool result",
@@ -283,7 +305,8 @@ func TestReferencePairs(t *testing.T) {
 			want: []event.Event{&event.ToolResult{ID: "t", Name: "shot", Content: []event.Part{
 				{Type: "text", Text: "two:\nfirst"},
 				{Type: "image", Source: "data:image/png;base64,AA==", MediaType: "image/png"},
-				{Type: "image", Source: "u", MediaType: "image/jpeg"}}}},
+				{Type: "image", Source: "u", MediaType: "image/jpeg"},
+			}}},
 		},
 		{
 			name: "compatibility result tags and srvtoolu ids",
@@ -303,8 +326,10 @@ func TestReferencePairs(t *testing.T) {
 				`<content-block-error><![CDATA[{"type": "api_error", "message": "Over\\nloaded"}]]></content-block-error>`),
 			want: []event.Event{
 				&event.AwaitingTools{Tools: []event.PendingTool{{ID: "t", Name: "confirm", Input: json.RawMessage(`{"q": 1}`)}}},
-				&event.Files{Files: []event.File{{ID: "f", Name: "a.pdf", Location: "s3://x"}},
-					Raw: json.RawMessage(`{"files":[{"file_id":"f","filename":"a.pdf","storage_location":"s3://x"}]}`)},
+				&event.Files{
+					Files: []event.File{{ID: "f", Name: "a.pdf", Location: "s3://x"}},
+					Raw:   json.RawMessage(`{"files":[{"file_id":"f","filename":"a.pdf","storage_location":"s3://x"}]}`),
+				},
 				&event.Error{Type: "api_error", Message: "Over\nloaded", Raw: json.RawMessage(`{"type": "api_error", "message": "Over\nloaded"}`)},
 			},
 		},
@@ -318,11 +343,15 @@ func TestReferencePairs(t *testing.T) {
 				`<content-block-tool_result id="t1" name="spawn"><![CDATA[done]]></content-block-tool_result>`,
 				"<content-block-text>", "ok", "</content-block-text>"),
 			want: []event.Event{
-				&event.SessionStart{Agent: "P", Model: "m", Prompt: "q", MetaKind: MetaKind,
-					Meta: json.RawMessage(`{"agent_uuid": "P", "parent_agent_uuid": null, "model": "m", "user_query": "q"}`)},
+				&event.SessionStart{
+					Agent: "P", Model: "m", Prompt: "q", MetaKind: MetaKind,
+					Meta: json.RawMessage(`{"agent_uuid": "P", "parent_agent_uuid": null, "model": "m", "user_query": "q"}`),
+				},
 				&event.ToolCall{Agent: "P", ID: "t1", Name: "spawn", Input: json.RawMessage(`{}`)},
-				&event.SessionStart{Agent: "C", ParentAgent: "P", MetaKind: MetaKind,
-					Meta: json.RawMessage(`{"agent_uuid": "C", "parent_agent_uuid": "P"}`)},
+				&event.SessionStart{
+					Agent: "C", ParentAgent: "P", MetaKind: MetaKind,
+					Meta: json.RawMessage(`{"agent_uuid": "C", "parent_agent_uuid": "P"}`),
+				},
 				&event.ToolCall{Agent: "C", ID: "t2", Name: "Bash", Input: json.RawMessage(`{}`)},
 				&event.ToolResult{Agent: "C", ID: "t2", Name: "Bash", Content: []event.Part{{Type: "text", Text: "x"}}},
 				&event.ToolResult{Agent: "P", ID: "t1", Name: "spawn", Content: []event.Part{{Type: "text", Text: "done"}}},
@@ -338,8 +367,10 @@ func TestReferencePairs(t *testing.T) {
 		{
 			name: "JSON error line",
 			in:   sse("<content-block-text>", "a", "</content-block-text>", `{"error": "RuntimeError", "message": "boom", "traceback": "tb"}`),
-			want: cat(text("a"), []event.Event{&event.Error{Type: "RuntimeError", Message: "boom", Fatal: true,
-				Raw: json.RawMessage(`{"error": "RuntimeError", "message": "boom", "traceback": "tb"}`)}}),
+			want: cat(text("a"), []event.Event{&event.Error{
+				Type: "RuntimeError", Message: "boom", Fatal: true,
+				Raw: json.RawMessage(`{"error": "RuntimeError", "message": "boom", "traceback": "tb"}`),
+			}}),
 		},
 		{
 			name: "[DONE] ends the stream",
@@ -355,8 +386,10 @@ func TestReferencePairs(t *testing.T) {
 		{
 			name: "runes split across messages",
 			in:   sse("<content-block-text>", "caf\xc3", "\xa9 \xf0\x9f", "\x98\x80", "</content-block-text>"),
-			want: []event.Event{&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "caf"},
-				&event.Delta{Kind: event.Text, Text: "é "}, &event.Delta{Kind: event.Text, Text: "😀"}, &event.BlockEnd{Kind: event.Text}},
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "caf"},
+				&event.Delta{Kind: event.Text, Text: "é "}, &event.Delta{Kind: event.Text, Text: "😀"}, &event.BlockEnd{Kind: event.Text},
+			},
 		},
 		{
 			name: "escaping forced none",
@@ -379,21 +412,27 @@ func TestReferencePairs(t *testing.T) {
 		{
 			name: "auto: a backslash full escaping cannot write means an older generation",
 			in:   sse("<content-block-text>", `say \"hi\" \n`, "</content-block-text>"),
-			want: []event.Event{&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: `say \"hi\" \n`},
-				&event.BlockEnd{Kind: event.Text}},
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: `say \"hi\" \n`},
+				&event.BlockEnd{Kind: event.Text},
+			},
 		},
 		{
 			name: "auto: broken framing means the first generation",
 			in:   "data: <content-block-text>\n\ndata: one\ntwo\n\n\nthree\n\ndata: \\n\n\ndata: </content-block-text>\n\n",
-			want: []event.Event{&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "one\ntwo"},
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "one\ntwo"},
 				&event.Delta{Kind: event.Text, Text: "\n\n\nthree"}, &event.Delta{Kind: event.Text, Text: `\n`},
-				&event.BlockEnd{Kind: event.Text}},
+				&event.BlockEnd{Kind: event.Text},
+			},
 		},
 		{
 			name: "CRLF framing",
 			in:   "data: <content-block-text>\r\n\r\ndata:hi\r\n\r\n: comment\r\nevent: x\r\ndata: </content-block-text>\r\n\r\n",
-			want: []event.Event{&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "hi"},
-				&event.BlockEnd{Kind: event.Text}},
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "hi"},
+				&event.BlockEnd{Kind: event.Text},
+			},
 		},
 	}
 	for _, tt := range tests {
@@ -603,8 +642,10 @@ func TestCapturedDocxChart(t *testing.T) {
 			files = e
 		}
 	}
-	want := []string{"thinking", "text", "call", "result", "call", "result", "text", "call", "result", "call", "result",
-		"text", "call", "result", "call", "result", "text"}
+	want := []string{
+		"thinking", "text", "call", "result", "call", "result", "text", "call", "result", "call", "result",
+		"text", "call", "result", "call", "result", "text",
+	}
 	if diff := cmp.Diff(want, kinds); diff != "" {
 		t.Errorf("block sequence (-want +got):\n%s", diff)
 	}

@@ -467,8 +467,10 @@ func (d *Decoder) endBody() {
 		switch bd.tag.name {
 		case TagResultImage:
 			parent.endPart()
-			parent.parts = append(parent.parts, event.Part{Type: "image", Source: bd.tag.get("src"),
-				MediaType: bd.tag.get("media_type")})
+			parent.parts = append(parent.parts, event.Part{
+				Type: "image", Source: bd.tag.get("src"),
+				MediaType: bd.tag.get("media_type"),
+			})
 		default:
 			parent.endPart()
 			if t := bd.text(); t != "" {
@@ -640,8 +642,10 @@ func (d *Decoder) attrElement(t *tag) {
 		} else {
 			d.agents = append(d.agents, &scope{id: "", calls: map[string]bool{id: true}})
 		}
-		d.emit(&event.ToolCall{Agent: d.agent(), ID: id, Name: t.get("name"), Input: input,
-			Server: t.name == TagServerToolCall || strings.HasPrefix(id, ServerToolPrefix)})
+		d.emit(&event.ToolCall{
+			Agent: d.agent(), ID: id, Name: t.get("name"), Input: input,
+			Server: t.name == TagServerToolCall || strings.HasPrefix(id, ServerToolPrefix),
+		})
 	case TagMetaInit:
 		d.metaInit(t.get("data"))
 	case TagMetaFinal:
@@ -712,9 +716,11 @@ func (d *Decoder) metaFinal(data string) *event.RunEnd {
 	ev.StopReason, ev.Turns, ev.DurationMS = m.StopReason, m.TotalSteps, m.DurationMS
 	ev.CostUSD, ev.IsError, ev.Errors, ev.Result = m.TotalCostUSD, m.IsError, m.Errors, m.Result
 	if u := m.CumulativeUsage; u != nil {
-		ev.Usage = &event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+		ev.Usage = &event.Usage{
+			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
-			ReasoningTokens: u.ReasoningOutputTokens}
+			ReasoningTokens: u.ReasoningOutputTokens,
+		}
 	}
 	return ev
 }
