@@ -19,9 +19,10 @@
 // several data lines joined with "\n", event:, id:, retry: and comments
 // ignored, LF or CRLF line ends (decided by the first line). A lone CR is
 // content: the current producer writes raw CRs inside text (its bug B1).
-// "data: [DONE]" ends the stream; "data: Error: ..." (older servers, plain
-// text) and the JSON line {"error": ..., "message": ..., "traceback": ...}
-// become fatal event.Error events.
+// "data: [DONE]" ends the stream. "data: Error: ..." (older servers, plain
+// text, recognised between elements only, since a text delta may start so)
+// and the JSON line {"error": ..., "message": ..., "traceback": ...} become
+// fatal event.Error events.
 //
 // # Escaping
 //

@@ -241,6 +241,9 @@ func (d *Decoder) stepClose() bool {
 	b = b[i:]
 	m := no
 	switch {
+	case len(d.hold) > d.cfg.MaxEventBytes:
+		// White space without end: memory stays bounded, and the end
+		// tag counts as text.
 	case len(b) == 0 && !d.eof:
 		return false
 	case len(b) == 0:
