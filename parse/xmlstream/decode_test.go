@@ -195,7 +195,8 @@ func TestReferencePairs(t *testing.T) {
 		},
 		{
 			name: "1.5.19 orphan end tag is text", in: sse("</content-block-text>hello"),
-			want: text("</content-block-text>hello"),
+			want:     text("</content-block-text>hello"),
+			problems: []string{"in:1:1: text outside any element (kept as a text block)"},
 		},
 		{
 			// A start tag inside text is text; the end tag is followed by
@@ -274,6 +275,15 @@ func TestReferencePairs(t *testing.T) {
 				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a"},
 				&event.Delta{Kind: event.Text, Text: " "}, &event.Delta{Kind: event.Text, Text: "b"}, &event.BlockEnd{Kind: event.Text},
 			},
+		},
+		{
+			name: "bad awaiting_frontend_tools data is kept as the element",
+			in:   sse(`<awaiting_frontend_tools data="[{&quot;x"></awaiting_frontend_tools>`),
+			want: []event.Event{&event.Unknown{
+				Format: "xml", Type: TagAwaitingTools,
+				Raw: []byte(`<awaiting_frontend_tools data="[{&quot;x"></awaiting_frontend_tools>`),
+			}},
+			problems: []string{"in:1:1: awaiting_frontend_tools data is not a JSON array of tools"},
 		},
 		{
 			name: "citations after a text block",

@@ -104,7 +104,10 @@
 //     the ancestor's tool calls (XML has no other sign that a subagent
 //     ended). Events before any meta_init carry Config.Agent.
 //   - Text outside any element (an orphan end tag, an unknown element) is
-//     kept as a text block of its own.
+//     kept as a text block of its own and reported as a *event.ParseError
+//     wrapping event.ErrSyntax. awaiting_frontend_tools data that is not a
+//     JSON array is reported too and kept as an event.Unknown holding the
+//     element, which the xml encoder writes back.
 //   - The end of the input inside an element: what was read is emitted (a
 //     partial tool result, the citations so far, the text deltas; a text
 //     block stays open, as in the other formats), then a *event.ParseError

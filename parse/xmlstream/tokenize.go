@@ -129,7 +129,11 @@ func (d *Decoder) stepTop() bool {
 	return true
 }
 
+// attrEscaper escapes an attribute value as the producer does.
+var attrEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;")
+
 func (d *Decoder) startStray() {
+	d.problem(event.ErrSyntax, "text outside any element (kept as a text block)")
 	d.kind, d.stray, d.first = event.Text, true, true
 	d.emit(&event.BlockStart{Agent: d.agent(), Kind: event.Text})
 	d.st = stText
@@ -657,7 +661,9 @@ func (d *Decoder) attrElement(t *tag) {
 		data := t.get("data")
 		var tools []PendingTool
 		if err := json.Unmarshal([]byte(data), &tools); err != nil {
-			d.emit(&event.Unknown{Agent: d.agent(), Format: "xml", Type: TagAwaitingTools, Raw: []byte(data)})
+			// Kept as the element itself, which the xml encoder writes back.
+			raw := "<" + TagAwaitingTools + ` data="` + attrEscaper.Replace(data) + `"></` + TagAwaitingTools + ">"
+			d.emit(&event.Unknown{Agent: d.agent(), Format: "xml", Type: TagAwaitingTools, Raw: []byte(raw)})
 			d.problem(event.ErrSyntax, "awaiting_frontend_tools data is not a JSON array of tools")
 			return
 		}
