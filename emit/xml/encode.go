@@ -157,7 +157,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.warn("per-turn usage")
 		}
 		if ev.Error != "" {
-			e.errorBlock(marshal(map[string]string{"type": "turn_failed", "message": ev.Error}))
+			e.errorBlock(errorJSON("turn_failed", ev.Error))
 		}
 	case *event.RunEnd:
 		e.agentLayer(`<` + wire.TagMetaFinal + ` data="` + htmlEscape(string(metaFinal(ev))) +
@@ -393,12 +393,17 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	}
 	data := []byte(ev.Raw)
 	if len(data) == 0 {
-		data = marshal(struct {
-			Type    string `json:"type"`
-			Message string `json:"message"`
-		}{ev.Type, ev.Message})
+		data = errorJSON(ev.Type, ev.Message)
 	}
 	e.errorBlock(data)
+}
+
+// errorJSON is an Anthropic error object, as the producer serialises it.
+func errorJSON(typ, msg string) []byte {
+	return marshal(struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	}{typ, msg})
 }
 
 func (e *Encoder) errorBlock(data []byte) {

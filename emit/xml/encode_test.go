@@ -167,7 +167,7 @@ func TestEncode(t *testing.T) {
 				`<content-block-meta_files><![CDATA[{"files":[{"file_id":"f","filename":"\u00e9.pdf","storage_location":"s3://x"}]}]]></content-block-meta_files>`,
 				`<content-block-meta_files><![CDATA[{"files":[]}]]></content-block-meta_files>`,
 				`<content-block-error><![CDATA[{"type": "overloaded_error", "message": "Over\\nloaded"}]]></content-block-error>`,
-				`<content-block-error><![CDATA[{"message": "boom", "type": "turn_failed"}]]></content-block-error>`,
+				`<content-block-error><![CDATA[{"type": "turn_failed", "message": "boom"}]]></content-block-error>`,
 				"[DONE]"),
 			warnings: []string{"xml cannot carry per-turn usage"},
 		},
