@@ -36,7 +36,10 @@
 //   - "]]>" is split as "]]]]><![CDATA[>" in every CDATA section (the producer
 //     does so in tool results only: B10);
 //   - meta_files JSON with line breaks is made compact, so that no raw LF
-//     reaches the framing.
+//     reaches the framing;
+//   - a text or thinking delta that would read as the end of the stream
+//     ("[DONE]") or as the server's JSON error line is split into two
+//     messages (the text is their concatenation).
 //
 // # What XML cannot carry
 //

@@ -99,7 +99,14 @@ func (e *Encoder) Encode(ev event.Event) error {
 		k := blockKey{agent, ev.Kind}
 		e.live[k] = true
 		e.openBlock(k)
-		if ev.Text != "" {
+		switch {
+		case ev.Text == "":
+		case ev.Text == "[DONE]" || strings.HasPrefix(ev.Text, "{") && serverErrorLine([]byte(ev.Text)):
+			// A message that reads as the end of the stream or as the
+			// server's error line: split it, the text stays the same.
+			e.formatter(ev.Text[:1])
+			e.formatter(ev.Text[1:])
+		default:
 			e.formatter(ev.Text)
 		}
 	case *event.BlockEnd:
@@ -380,11 +387,7 @@ func (e *Encoder) toolResult(ev *event.ToolResult) {
 
 func (e *Encoder) errorEvent(ev *event.Error) {
 	if ev.Fatal {
-		var se struct {
-			Error     *string `json:"error"`
-			Traceback *string `json:"traceback"`
-		}
-		if json.Unmarshal(ev.Raw, &se) == nil && se.Error != nil && se.Traceback != nil {
+		if serverErrorLine(ev.Raw) {
 			// The server's own error line, after which nothing follows.
 			e.message(compactLines(ev.Raw))
 			e.failed = true
@@ -396,6 +399,15 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 		data = errorJSON(ev.Type, ev.Message)
 	}
 	e.errorBlock(data)
+}
+
+// serverErrorLine reports whether b is the server's JSON error line.
+func serverErrorLine(b []byte) bool {
+	var se struct {
+		Error     *string `json:"error"`
+		Traceback *string `json:"traceback"`
+	}
+	return json.Unmarshal(b, &se) == nil && se.Error != nil && se.Traceback != nil
 }
 
 // errorJSON is an Anthropic error object, as the producer serialises it.

@@ -68,10 +68,11 @@ func TestEncode(t *testing.T) {
 				&event.Delta{Kind: event.Text, Text: "x]]>y "},
 				&event.Delta{Kind: event.Text, Text: " "},
 				&event.Delta{Kind: event.Text, Text: "</content-block-text>z"},
+				&event.Delta{Kind: event.Text, Text: "[DONE]"},
 				&event.BlockEnd{Kind: event.Text},
 			},
 			want: sse("<content-block-text>", `Hi\nthere `, `C:\\new <b>&amp; `, `a\rb `, "x]]>y ", " ",
-				"</content-block-text>z", "</content-block-text>", "[DONE]"),
+				"</content-block-text>z", "[", "DONE]", "</content-block-text>", "[DONE]"),
 		},
 		{
 			name: "thinking without deltas, signature lost",
