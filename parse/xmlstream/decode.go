@@ -203,7 +203,7 @@ func (d *Decoder) message(m message) {
 			return
 		}
 	}
-	data := d.esc.unescape(m)
+	data := d.esc.unescape(m, d.st == stText)
 	if d.docTap != nil {
 		d.docTap(data, m.cont)
 	}

@@ -40,11 +40,15 @@ func classOf(data []byte) msgClass {
 }
 
 // unescape returns m's data as XML. Continuations of broken framing
-// belong to the message they continue.
-func (e *escaper) unescape(m message) []byte {
+// belong to the message they continue; a message that arrives inside a
+// text or thinking block is a delta, whatever it starts with.
+func (e *escaper) unescape(m message, inText bool) []byte {
 	cls := e.last
 	if !m.cont {
-		cls = classOf(m.data)
+		cls = clsFormatter
+		if !inText {
+			cls = classOf(m.data)
+		}
 		e.last = cls
 	}
 	if !e.forced {

@@ -598,7 +598,7 @@ func (d *Decoder) endCitations() {
 }
 
 // citation builds a citation from its attributes: whichever of the known
-// ones are present. An empty document_title is the producer's None.
+// ones are present. An empty string attribute is the producer's None.
 func citation(t *tag, text string) event.Citation {
 	c := event.Citation{Type: t.get("type"), CitedText: text}
 	num := func(name string) *int64 {
@@ -622,12 +622,7 @@ func citation(t *tag, text string) event.Citation {
 	c.DocumentIndex, c.DocumentTitle = num("document_index"), str("document_title")
 	c.StartCharIndex, c.EndCharIndex = num("start_char_index"), num("end_char_index")
 	c.StartPageNumber, c.EndPageNumber = num("start_page_number"), num("end_page_number")
-	if v, ok := t.attr("url"); ok {
-		c.URL = &v
-	}
-	if v, ok := t.attr("title"); ok {
-		c.Title = &v
-	}
+	c.URL, c.Title = str("url"), str("title")
 	return c
 }
 
