@@ -17,7 +17,9 @@
 // and blank lines beyond the one that ends a message are newlines of its
 // chunk. Otherwise the rules are SSE's: "data:" with or without the space,
 // several data lines joined with "\n", event:, id:, retry: and comments
-// ignored, LF or CRLF line ends (decided by the first line). A lone CR is
+// ignored, LF or CRLF line ends (decided by the first line). So a raw line
+// of the oldest producer's text that looks like such a field (": x",
+// "id: 3") is lost. A lone CR is
 // content: the current producer writes raw CRs inside text (its bug B1).
 // "data: [DONE]" ends the stream. "data: Error: ..." (older servers, plain
 // text, recognised between elements only, since a text delta may start so)
@@ -35,7 +37,8 @@
 //     tool calls, citations, server results, errors) double every
 //     backslash and write LF as \n; tool results write LF as \n only;
 //     meta_init, meta_final, awaiting_frontend_tools and meta_files are
-//     not escaped. A message's origin is known from how it starts.
+//     not escaped. A message's origin is known from how it starts, unless
+//     it arrives inside a text or thinking block, where it is a delta.
 //
 // Config.Escaping forces one. By default (auto) the decoder assumes the
 // current generation and changes its mind on evidence: broken framing
