@@ -3,10 +3,12 @@ package convert
 import (
 	"io"
 
+	emitcodex "github.com/agentstream/agentstream/emit/codex"
 	"github.com/agentstream/agentstream/emit/jsonenv"
 	"github.com/agentstream/agentstream/emit/xml"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
+	parsecodex "github.com/agentstream/agentstream/parse/codex"
 	parsejsonenv "github.com/agentstream/agentstream/parse/jsonenv"
 	"github.com/agentstream/agentstream/parse/xmlstream"
 )
@@ -88,6 +90,19 @@ var formats = []Format{
 		},
 		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
 			return xml.NewEncoder(w, &xml.Config{Agent: o.Agent, Warn: o.Warn})
+		},
+	},
+	{
+		Name:        "codex",
+		Description: "Codex CLI exec --json output (NDJSON thread, turn and item events)",
+		Detect:      parsecodex.Detect,
+		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
+			return parsecodex.NewDecoder(r, &parsecodex.Config{
+				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,
+			})
+		},
+		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
+			return emitcodex.NewEncoder(w, &emitcodex.Config{Agent: o.Agent, Warn: o.Warn})
 		},
 	},
 }

@@ -93,10 +93,10 @@ func TestEncode(t *testing.T) {
 				`{"type":"citation","agent":"a","final":true,"delta":"y","citation_type":"web_search_result_location","url":"u"}` + "\n",
 		},
 		{
-			name: "escaping as Python json.dumps(ensure_ascii=False)",
-			cfg:  nd,
-			in: []event.Event{&event.Delta{Agent: "a", Kind: event.Text, Text: "q\"b\\n\n\t\x01\u2028/<>&🦊\xff"}},
-			want: `{"type":"text","agent":"a","final":false,"delta":"q\"b\\n\n\t\u0001` + "\u2028" + `/<>&🦊\ufffd"}` + "\n",
+			name:     "escaping as Python json.dumps(ensure_ascii=False)",
+			cfg:      nd,
+			in:       []event.Event{&event.Delta{Agent: "a", Kind: event.Text, Text: "q\"b\\n\n\t\x01\u2028/<>&🦊\xff"}},
+			want:     `{"type":"text","agent":"a","final":false,"delta":"q\"b\\n\n\t\u0001` + "\u2028" + `/<>&🦊\ufffd"}` + "\n",
 			warnings: []string{"close: jsonenv: stream truncated: 1 block(s) left open, no [DONE] written"},
 		},
 		{
@@ -245,9 +245,11 @@ func jsonNumber(n int) string { b, _ := json.Marshal(n); return string(b) }
 // bytes come out byte for byte as they went in.
 func TestByteIdentical(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"tooluse.sse", "plain-text.sse", "thinking.sse", "subagent.sse",
+	for _, name := range []string{
+		"tooluse.sse", "plain-text.sse", "thinking.sse", "subagent.sse",
 		"tool-error.sse", "unicode.sse", "edge-citations.sse", "edge-multimodal.sse", "edge-text-escapes.sse",
-		"hand-interleaved.sse"} {
+		"hand-interleaved.sse",
+	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			in, err := os.ReadFile("../../testdata/jsonenv/" + name)
