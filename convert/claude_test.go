@@ -359,6 +359,8 @@ func TestRoundTrips(t *testing.T) {
 		{"claude", []string{"jsonenv", "claude"}, &Options{Partial: true}, lossy},
 		{"claude", []string{"claude"}, &Options{}, withoutTurnEnds}, // no turn ends in the output to place them
 		{"claude", []string{"claude"}, &Options{Partial: true}, same},
+		{"claude", []string{"xml"}, &Options{}, lossy},
+		{"anthropic", []string{"xml"}, &Options{}, lossy},
 		{"anthropic", []string{"jsonenv", "anthropic"}, &Options{}, lossy},
 		{"anthropic", []string{"anthropic"}, &Options{}, same},
 		{"anthropic", []string{"claude", "anthropic"}, &Options{}, same},

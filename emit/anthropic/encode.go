@@ -129,17 +129,22 @@ func (e *Encoder) Encode(ev event.Event) error {
 
 // errorEvent writes an error event, which ends the response it interrupts.
 func (e *Encoder) errorEvent(ev *event.Error) {
-	var ee messages.ErrorEvent
-	data := []byte(ev.Raw)
-	if json.Unmarshal(ev.Raw, &ee) != nil || ee.Type != messages.EventError || ee.Error.Type == "" {
-		ee = messages.ErrorEvent{Type: messages.EventError, Error: messages.APIError{Type: ev.Type, Message: ev.Message}}
-		if ee.Error.Type == "" {
-			ee.Error.Type = "api_error"
+	// Raw, when it is an error object, goes back verbatim.
+	obj := json.RawMessage(compact(ev.Raw))
+	var a messages.APIError
+	if json.Unmarshal(obj, &a) != nil || a.Type == "" {
+		a = messages.APIError{Type: ev.Type, Message: ev.Message}
+		if a.Type == "" {
+			a.Type = "api_error"
 		}
-		data = messages.Marshal(ee)
+		obj = messages.Marshal(a)
 	}
+	data := messages.Marshal(struct {
+		Type  string          `json:"type"`
+		Error json.RawMessage `json:"error"`
+	}{messages.EventError, obj})
 	e.st.Abort()
-	e.event(messages.EventError, compact(data))
+	e.event(messages.EventError, data)
 }
 
 // Close ends the open message. When a block is still open (the input was

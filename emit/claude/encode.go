@@ -386,11 +386,6 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 	if ev.Fatal {
 		e.failed = true
 	}
-	var l wire.Line
-	if json.Unmarshal(ev.Raw, &l) == nil && l.Type == wire.TypeAssistant && len(l.Error) > 0 {
-		e.line(compact(ev.Raw))
-		return
-	}
 	a.st.EndTurn("", nil)
 	errType := ev.Type
 	if errType == "" {

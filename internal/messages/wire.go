@@ -157,3 +157,17 @@ type Citation struct {
 	URL             *string `json:"url,omitempty"`
 	Title           *string `json:"title,omitempty"`
 }
+
+// ErrorObject returns the error object of an error event ({"type":
+// "overloaded_error", "message": ...}), verbatim, and its fields: the
+// payload canonical Error events carry in Raw, as the other formats do.
+func ErrorObject(ev []byte) (json.RawMessage, APIError) {
+	var e struct {
+		Error json.RawMessage `json:"error"`
+	}
+	var a APIError
+	if json.Unmarshal(ev, &e) == nil && len(e.Error) > 0 && json.Unmarshal(e.Error, &a) == nil {
+		return e.Error, a
+	}
+	return nil, a
+}

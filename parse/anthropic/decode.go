@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -185,10 +186,8 @@ func (d *Decoder) decode(m frame.Message) error {
 		err = d.b.MessageStop(agent)
 	case messages.EventPing:
 	case messages.EventError:
-		ev := &event.Error{Agent: agent, Fatal: true, Raw: raw}
-		if se.Error != nil {
-			ev.Type, ev.Message = se.Error.Type, se.Error.Message
-		}
+		obj, e := messages.ErrorObject(raw)
+		ev := &event.Error{Agent: agent, Message: e.Message, Type: e.Type, Fatal: true, Raw: bytes.Clone(obj)}
 		// The turn the error cut short ends first, then the error
 		// says why.
 		d.b.EndTurn(agent, "", "")

@@ -166,7 +166,7 @@ func TestDecode(t *testing.T) {
 			[]item{
 				turn[0], turn[1], turn[2], turn[3],
 				{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", Usage: &event.Usage{InputTokens: 7, OutputTokens: 1}}},
-				{Event: &event.Error{Agent: a, Message: "Overloaded", Type: "overloaded_error", Fatal: true, Raw: json.RawMessage(errData)}},
+				{Event: &event.Error{Agent: a, Message: "Overloaded", Type: "overloaded_error", Fatal: true, Raw: json.RawMessage(`{"type":"overloaded_error","message":"Overloaded"}`)}},
 			},
 		},
 		{

@@ -427,10 +427,8 @@ func (d *Decoder) streamEvent(agent string, raw json.RawMessage) error {
 		err = d.b.MessageStop(agent)
 	case messages.EventPing:
 	case messages.EventError:
-		ev := &event.Error{Agent: agent, Raw: bytes.Clone(raw), Fatal: true}
-		if se.Error != nil {
-			ev.Type, ev.Message = se.Error.Type, se.Error.Message
-		}
+		obj, e := messages.ErrorObject(raw)
+		ev := &event.Error{Agent: agent, Message: e.Message, Type: e.Type, Fatal: true, Raw: bytes.Clone(obj)}
 		// The turn the error cut short ends first, then the error
 		// says why.
 		d.b.EndTurn(agent, "", "")
@@ -461,7 +459,11 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 		if errType == "" {
 			errType = "unknown"
 		}
-		d.emit(&event.Error{Agent: agent, Message: strings.Join(text, "\n"), Type: errType, Fatal: true, Raw: bytes.Clone(raw)})
+		msg := strings.Join(text, "\n")
+		// Raw is the error as an error object, as other formats carry
+		// it; the line itself is no error payload.
+		d.emit(&event.Error{Agent: agent, Message: msg, Type: errType, Fatal: true,
+			Raw: messages.Marshal(messages.APIError{Type: errType, Message: msg})})
 		return nil
 	}
 	return d.position(d.b.Snapshot(agent, &m))

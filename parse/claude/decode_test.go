@@ -215,7 +215,7 @@ func TestDecode(t *testing.T) {
 			[]item{
 				{Event: &event.Error{
 					Agent: "s1", Message: "API Error: 529", Type: "server_error", Fatal: true,
-					Raw: json.RawMessage(`{"type":"assistant","message":{"id":"x","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"API Error: 529"}]},"session_id":"s1","error":"server_error"}`),
+					Raw: json.RawMessage(`{"type":"server_error","message":"API Error: 529"}`),
 				}},
 				end[1],
 			},
