@@ -143,13 +143,20 @@ func (d *Decoder) decode(m frame.Message) error {
 		return d.errorf(event.ErrSyntax, "%s event without data", m.Type)
 	}
 	raw := []byte(m.Data)
-	var head struct {
-		Type any `json:"type"`
-	}
-	if err := json.Unmarshal(raw, &head); err != nil {
+	var se messages.StreamEvent
+	err := json.Unmarshal(raw, &se)
+	var te *json.UnmarshalTypeError
+	if err != nil && !errors.As(err, &te) {
 		return d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsonProblem(err))
 	}
-	typ, _ := head.Type.(string)
+	typ := se.Type
+	if err != nil {
+		var head struct {
+			Type any `json:"type"`
+		}
+		json.Unmarshal(raw, &head)
+		typ, _ = head.Type.(string)
+	}
 	if typ == "" {
 		typ = m.Type
 	}
@@ -158,8 +165,7 @@ func (d *Decoder) decode(m frame.Message) error {
 		d.emit(&event.Unknown{Agent: d.cfg.Agent, Format: messages.Format, Type: typ, Raw: raw})
 		return nil
 	}
-	var se messages.StreamEvent
-	if err := json.Unmarshal(raw, &se); err != nil {
+	if err != nil {
 		return d.errorf(event.ErrSyntax, "%s event: %s", typ, jsonProblem(err))
 	}
 	agent := d.cfg.Agent
@@ -167,7 +173,6 @@ func (d *Decoder) decode(m frame.Message) error {
 	if se.Index != nil {
 		index = *se.Index
 	}
-	var err error
 	switch typ {
 	case messages.EventMessageStart:
 		if se.Message == nil {
