@@ -411,11 +411,10 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 		}
 		s.wholeBlock(ResultBlock(ev, s.mcp[ev.ID]))
 	case *event.Unknown:
-		if ev.Format != Format {
+		if ev.Format != Format || !s.unknown(ev) {
 			s.release()
 			return false, s.err
 		}
-		s.unknown(ev)
 	default:
 		return false, s.err
 	}
@@ -479,25 +478,36 @@ func (s *Streamer) wholeBlock(raw json.RawMessage) {
 // unknown writes an Unknown item of this package's format back: a stream
 // event (a type starting message_ or content_block_; a content_block_delta
 // goes to the block started last) or a content block.
-func (s *Streamer) unknown(ev *event.Unknown) {
-	if !json.Valid(ev.Raw) {
-		return
+func (s *Streamer) unknown(ev *event.Unknown) bool {
+	var t typeOnly
+	if json.Unmarshal(ev.Raw, &t) != nil {
+		return false // not an object with a string type: it would not read back
 	}
-	typ := ev.Type
+	typ := t.Type
 	if typ == "" {
-		var t typeOnly
-		json.Unmarshal(ev.Raw, &t)
-		typ = t.Type
+		typ = ev.Type
 	}
 	switch {
+	case typ == "":
+		return false
 	case typ == EventContentBlockDelta:
 		if s.msg == nil || s.index == 0 {
-			return // no block to attach it to
+			return false // no block to attach it to
 		}
 		idx := s.index - 1 // the block started last, whose delta it was
+		var d struct {
+			Delta typeOnly `json:"delta"`
+		}
+		json.Unmarshal(ev.Raw, &d)
+		whole := s.held != nil && s.held.whole != nil && s.held.index == idx
+		if !whole && (d.Delta.Type == "" || isKnownDelta(d.Delta.Type)) {
+			// A known delta the reader kept because its block was
+			// not of its kind: it fits no block written here.
+			return false
+		}
 		var m map[string]json.RawMessage
 		if json.Unmarshal(ev.Raw, &m) != nil {
-			return
+			return false
 		}
 		m["index"] = json.RawMessage(fmt.Sprint(idx))
 		s.ensureTurn()
@@ -512,6 +522,15 @@ func (s *Streamer) unknown(ev *event.Unknown) {
 		s.release()
 		s.wholeBlock(compact(ev.Raw))
 	}
+	return true
+}
+
+func isKnownDelta(typ string) bool {
+	switch typ {
+	case DeltaText, DeltaInputJSON, DeltaThinking, DeltaSignature, DeltaCitations:
+		return true
+	}
+	return false
 }
 
 func compact(raw []byte) json.RawMessage {
