@@ -462,8 +462,10 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 		msg := strings.Join(text, "\n")
 		// Raw is the error as an error object, as other formats carry
 		// it; the line itself is no error payload.
-		d.emit(&event.Error{Agent: agent, Message: msg, Type: errType, Fatal: true,
-			Raw: messages.Marshal(messages.APIError{Type: errType, Message: msg})})
+		d.emit(&event.Error{
+			Agent: agent, Message: msg, Type: errType, Fatal: true,
+			Raw: messages.Marshal(messages.APIError{Type: errType, Message: msg}),
+		})
 		return nil
 	}
 	return d.position(d.b.Snapshot(agent, &m))
