@@ -21,7 +21,8 @@ type Options struct {
 	Data           []byte      // request body
 	ConnectTimeout time.Duration
 	IdleTimeout    time.Duration // longest wait for the next byte
-	Retry          int           // reconnections allowed (GET resumes with Last-Event-ID)
+	Retry          int           // reconnections allowed in a row (GET resumes with Last-Event-ID)
+	RetryDelay     time.Duration // wait before reconnecting until the server sets one with retry: (1s if 0)
 	MaxEventBytes  int           // cap on one SSE event
 
 	// Client is the HTTP client used for URLs (http.DefaultClient's
