@@ -17,9 +17,10 @@ var ErrUnknownFormat = errors.New("cannot detect the input format")
 
 // Detect reads the first unit of br (the first SSE message or line, never
 // more than it needs, so a live pipe is not held up) and returns the format
-// it is in. The bytes stay in br for the decoder. An empty input is
-// reported as jsonenv, which decodes it to nothing.
-func Detect(br *bufio.Reader) (Format, error) {
+// it is in. The bytes stay in br for the decoder. guessed is true when the
+// choice is a guess rather than a match: an empty input (read as jsonenv,
+// which decodes it to nothing) or a format whose Detect is marked Guess.
+func Detect(br *bufio.Reader) (f Format, guessed bool, err error) {
 	var h frame.Head
 	for n := 1; ; n = br.Buffered() + 1 {
 		_, err := br.Peek(n)
@@ -31,16 +32,16 @@ func Detect(br *bufio.Reader) (Format, error) {
 			break
 		}
 		if err != nil && err != io.EOF {
-			return Format{}, err
+			return Format{}, false, err
 		}
 	}
 	if h.Payload == nil && !h.SSE {
-		return formats[0], nil
+		return formats[0], true, nil
 	}
 	for _, f := range formats {
 		if f.Detect != nil && f.NewDecoder != nil && f.Detect(h) {
-			return f, nil
+			return f, f.Guess, nil
 		}
 	}
-	return Format{}, fmt.Errorf("%w (use --from; one of %v)", ErrUnknownFormat, Names(true))
+	return Format{}, false, fmt.Errorf("%w (use --from; one of %v)", ErrUnknownFormat, Names(true))
 }

@@ -48,6 +48,9 @@ type Format struct {
 	// Detect reports whether an input whose first unit is h is in this
 	// format. Nil: the format is never chosen by --from auto.
 	Detect func(h frame.Head) bool
+	// Guess marks a Detect that is a heuristic (plain text, say): the
+	// command says on stderr which format it guessed.
+	Guess bool
 	// NewDecoder is nil for formats agentstream only writes.
 	NewDecoder func(r io.Reader, o *Options) event.Decoder
 	// NewEncoder is nil for formats agentstream only reads.
@@ -63,11 +66,13 @@ var formats = []Format{
 		Detect:      parsejsonenv.Detect,
 		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
 			return parsejsonenv.NewDecoder(r, &parsejsonenv.Config{
-				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
+				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,
+			})
 		},
 		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
 			return jsonenv.NewEncoder(w, &jsonenv.Config{
-				MaxChunkBytes: o.MaxChunkBytes, NDJSON: o.Framing == "ndjson", Agent: o.Agent, Warn: o.Warn})
+				MaxChunkBytes: o.MaxChunkBytes, NDJSON: o.Framing == "ndjson", Agent: o.Agent, Warn: o.Warn,
+			})
 		},
 	},
 }

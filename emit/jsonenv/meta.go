@@ -17,8 +17,10 @@ func metaInitPayload(ev *event.SessionStart) []byte {
 	if ev.MetaKind == wire.MetaKind && len(ev.Meta) > 0 {
 		return ev.Meta
 	}
-	m := wire.MetaInit{Format: "json", AgentUUID: ev.Agent, Model: ev.Model, SessionID: ev.SessionID,
-		Tools: ev.Tools, Cwd: ev.Cwd, ParentToolID: ev.ParentToolID, Name: ev.Name, Description: ev.Description}
+	m := wire.MetaInit{
+		Format: "json", AgentUUID: ev.Agent, Model: ev.Model, SessionID: ev.SessionID,
+		Tools: ev.Tools, Cwd: ev.Cwd, ParentToolID: ev.ParentToolID, Name: ev.Name, Description: ev.Description,
+	}
 	m.UserQuery, _ = json.Marshal(ev.Prompt)
 	if ev.ParentAgent != "" {
 		m.ParentAgentUUID = &ev.ParentAgent
@@ -31,12 +33,16 @@ func metaFinalPayload(ev *event.RunEnd) []byte {
 	if ev.MetaKind == wire.MetaKind && len(ev.Meta) > 0 {
 		return ev.Meta
 	}
-	m := wire.MetaFinal{StopReason: ev.StopReason, TotalSteps: ev.Turns, TotalCostUSD: ev.CostUSD,
-		DurationMS: ev.DurationMS, IsError: ev.IsError, Errors: ev.Errors, Result: ev.Result}
+	m := wire.MetaFinal{
+		StopReason: ev.StopReason, TotalSteps: ev.Turns, TotalCostUSD: ev.CostUSD,
+		DurationMS: ev.DurationMS, IsError: ev.IsError, Errors: ev.Errors, Result: ev.Result,
+	}
 	if u := ev.Usage; u != nil {
-		m.CumulativeUsage = &wire.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+		m.CumulativeUsage = &wire.Usage{
+			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheReadInputTokens: u.CacheReadTokens, CacheCreationInputTokens: u.CacheWriteTokens,
-			ReasoningOutputTokens: u.ReasoningTokens}
+			ReasoningOutputTokens: u.ReasoningTokens,
+		}
 	}
 	return marshalNoHTML(m)
 }
@@ -47,4 +53,27 @@ func marshalNoHTML(v any) []byte {
 	enc.SetEscapeHTML(false)
 	enc.Encode(v)
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// awaitingPayload writes the awaiting_frontend_tools array as the producer
+// does (Python json.dumps default separators), with each input verbatim.
+func awaitingPayload(tools []event.PendingTool) string {
+	b := []byte{'['}
+	for i, t := range tools {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, `{"tool_use_id": `...)
+		b = append(b, marshalNoHTML(t.ID)...)
+		b = append(b, `, "name": `...)
+		b = append(b, marshalNoHTML(t.Name)...)
+		b = append(b, `, "input": `...)
+		if len(t.Input) == 0 {
+			b = append(b, "{}"...)
+		} else {
+			b = append(b, t.Input...)
+		}
+		b = append(b, '}')
+	}
+	return string(append(b, ']'))
 }

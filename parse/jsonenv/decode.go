@@ -175,8 +175,10 @@ func (d *Decoder) read() ([]byte, error) {
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
-	return &event.ParseError{Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
-		Err: event.Errorf(sentinel, format, args...)}
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
+		Err: event.Errorf(sentinel, format, args...),
+	}
 }
 
 func (d *Decoder) emit(evs ...event.Event) { d.queue = append(d.queue, evs...) }
@@ -186,8 +188,10 @@ func (d *Decoder) decode(payload []byte) error {
 	if err := json.Unmarshal(payload, &env); err != nil {
 		var se ServerError
 		if json.Unmarshal(payload, &se) == nil && se.Error != "" {
-			d.emit(&event.Error{Agent: d.cfg.Agent, Message: se.Message, Type: se.Error, Fatal: true,
-				Raw: json.RawMessage(bytes.Clone(payload))})
+			d.emit(&event.Error{
+				Agent: d.cfg.Agent, Message: se.Message, Type: se.Error, Fatal: true,
+				Raw: json.RawMessage(bytes.Clone(payload)),
+			})
 			return nil
 		}
 		return d.errorf(event.ErrSyntax, "expected a JSON envelope: %s", jsonProblem(err))
@@ -195,8 +199,10 @@ func (d *Decoder) decode(payload []byte) error {
 	if env.Type == "" {
 		var se ServerError
 		if json.Unmarshal(payload, &se) == nil && (se.Error != "" || se.Message != "") {
-			d.emit(&event.Error{Agent: d.cfg.Agent, Message: se.Message, Type: se.Error, Fatal: true,
-				Raw: json.RawMessage(bytes.Clone(payload))})
+			d.emit(&event.Error{
+				Agent: d.cfg.Agent, Message: se.Message, Type: se.Error, Fatal: true,
+				Raw: json.RawMessage(bytes.Clone(payload)),
+			})
 			return nil
 		}
 		return d.errorf(event.ErrSyntax, "envelope has no type")
@@ -303,16 +309,20 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 	case TypeMetaInit:
 		d.emit(metaInit(agent, data))
 	case TypeToolCall, TypeServerToolCall:
-		d.emit(&event.ToolCall{Agent: agent, ID: b.id, Name: b.name, Input: event.JSONText(data),
-			Server: typ == TypeServerToolCall})
+		d.emit(&event.ToolCall{
+			Agent: agent, ID: b.id, Name: b.name, Input: event.JSONText(data),
+			Server: typ == TypeServerToolCall,
+		})
 	case TypeToolResult, TypeServerToolResult:
 		var content []event.Part
 		if data != "" {
 			content = append(content, event.Part{Type: "text", Text: data})
 		}
 		content = append(content, b.images...)
-		d.emit(&event.ToolResult{Agent: agent, ID: b.id, Name: b.name, Content: content,
-			Server: typ == TypeServerToolResult})
+		d.emit(&event.ToolResult{
+			Agent: agent, ID: b.id, Name: b.name, Content: content,
+			Server: typ == TypeServerToolResult,
+		})
 	case TypeAwaitingTools:
 		var tools []PendingTool
 		if err := json.Unmarshal([]byte(data), &tools); err != nil {
@@ -376,10 +386,18 @@ func metaFinal(agent, data string) *event.RunEnd {
 	}
 	ev.StopReason, ev.Turns, ev.DurationMS = m.StopReason, m.TotalSteps, m.DurationMS
 	ev.CostUSD, ev.IsError, ev.Errors, ev.Result = m.TotalCostUSD, m.IsError, m.Errors, m.Result
+	if cost, ok := m.Cost.(map[string]any); ok && ev.CostUSD == nil {
+		// The producer's cost breakdown: {"total_cost": 0.0017, "currency": "USD", ...}
+		if total, ok := cost["total_cost"].(float64); ok && (cost["currency"] == nil || cost["currency"] == "USD") {
+			ev.CostUSD = &total
+		}
+	}
 	if u := m.CumulativeUsage; u != nil {
-		ev.Usage = &event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+		ev.Usage = &event.Usage{
+			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
-			ReasoningTokens: u.ReasoningOutputTokens}
+			ReasoningTokens: u.ReasoningOutputTokens,
+		}
 	}
 	return ev
 }
@@ -404,8 +422,10 @@ func (d *Decoder) truncation() error {
 	if len(open) == 0 {
 		return nil
 	}
-	return &event.ParseError{Source: d.cfg.Source, Line: d.line, Offset: d.off,
-		Err: event.Errorf(event.ErrTruncated, "stream ended inside %s", strings.Join(open, ", "))}
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Offset: d.off,
+		Err: event.Errorf(event.ErrTruncated, "stream ended inside %s", strings.Join(open, ", ")),
+	}
 }
 
 func sortedKeys[V any](m map[key]V) []key {

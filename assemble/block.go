@@ -1,0 +1,150 @@
+package assemble
+
+import "encoding/json"
+
+// Block types. The first thirteen are the JSON envelope's type names (a
+// tool_result block carries its images, so tool_result_image never appears
+// as a block, and citation appears only inside text blocks); the rest are
+// what other formats add. docs/blocks.md is the schema.
+const (
+	TypeMetaInit         = "meta_init"
+	TypeThinking         = "thinking"
+	TypeText             = "text"
+	TypeToolCall         = "tool_call"
+	TypeServerToolCall   = "server_tool_call"
+	TypeToolResult       = "tool_result"
+	TypeServerToolResult = "server_tool_result"
+	TypeAwaitingTools    = "awaiting_frontend_tools"
+	TypeMetaFiles        = "meta_files"
+	TypeError            = "error"
+	TypeMetaFinal        = "meta_final"
+	TypeTurnEnd          = "turn_end"
+	TypeNotice           = "notice"
+	TypeFileChange       = "file_change"
+	TypeTodoList         = "todo_list"
+	TypeUnknown          = "unknown"
+)
+
+// Block is one assembled block: a whole text or thinking block, a tool call,
+// a tool result, a piece of metadata. Which fields are set depends on Type;
+// docs/blocks.md lists them. The JSON form is what `assemble -o json` writes.
+type Block struct {
+	Agent string `json:"agent"`
+	Type  string `json:"type"`
+
+	// text, thinking; the message of error and notice blocks
+	Text      string     `json:"text,omitempty"`
+	Signature string     `json:"signature,omitempty"`
+	Citations []Citation `json:"citations,omitempty"`
+
+	// tool_call, server_tool_call, tool_result, server_tool_result,
+	// file_change, todo_list
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Input     json.RawMessage `json:"input,omitempty"`
+	MCPServer string          `json:"mcp_server,omitempty"`
+
+	// tool_result, server_tool_result: Content is the text parts joined
+	// with "\n"; Parts keeps them in order when there are several or images.
+	Content    *string         `json:"content,omitempty"`
+	Images     []Image         `json:"images,omitempty"`
+	IsError    bool            `json:"is_error,omitempty"`
+	ExitCode   *int            `json:"exit_code,omitempty"`
+	Status     string          `json:"status,omitempty"`
+	Structured json.RawMessage `json:"structured,omitempty"`
+
+	// meta_init
+	SessionID    string   `json:"session_id,omitempty"`
+	ParentAgent  string   `json:"parent_agent,omitempty"`
+	ParentToolID string   `json:"parent_tool_id,omitempty"`
+	Model        string   `json:"model,omitempty"`
+	Tools        []string `json:"tools,omitempty"`
+	Cwd          string   `json:"cwd,omitempty"`
+	Prompt       string   `json:"prompt,omitempty"`
+	Description  string   `json:"description,omitempty"`
+
+	// awaiting_frontend_tools
+	Pending []Pending `json:"pending,omitempty"`
+	// meta_files
+	Files []File `json:"files,omitempty"`
+	// file_change
+	Changes []Change `json:"changes,omitempty"`
+	// todo_list
+	Todos []Todo `json:"todos,omitempty"`
+
+	// error, notice, unknown: the producer's kind or type name
+	Kind  string `json:"kind,omitempty"`
+	Fatal bool   `json:"fatal,omitempty"`
+
+	// turn_end, meta_final
+	MessageID  string   `json:"message_id,omitempty"`
+	StopReason string   `json:"stop_reason,omitempty"`
+	Turns      int      `json:"turns,omitempty"`
+	DurationMS int64    `json:"duration_ms,omitempty"`
+	CostUSD    *float64 `json:"cost_usd,omitempty"`
+	Usage      *Usage   `json:"usage,omitempty"`
+	Errors     []string `json:"errors,omitempty"`
+	Result     string   `json:"result,omitempty"`
+
+	// Raw is the producer's payload, verbatim: the meta_init and
+	// meta_final objects, an error payload, an unknown item.
+	Raw json.RawMessage `json:"raw,omitempty"`
+
+	// Truncated marks a block the stream ended inside of.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// Citation is one citation of a text block.
+type Citation struct {
+	Type            string  `json:"type"`
+	CitedText       string  `json:"cited_text"`
+	DocumentIndex   *int64  `json:"document_index,omitempty"`
+	DocumentTitle   *string `json:"document_title,omitempty"`
+	StartCharIndex  *int64  `json:"start_char_index,omitempty"`
+	EndCharIndex    *int64  `json:"end_char_index,omitempty"`
+	StartPageNumber *int64  `json:"start_page_number,omitempty"`
+	EndPageNumber   *int64  `json:"end_page_number,omitempty"`
+	URL             *string `json:"url,omitempty"`
+	Title           *string `json:"title,omitempty"`
+}
+
+// Image is one image of a tool result.
+type Image struct {
+	Src       string `json:"src"`
+	MediaType string `json:"media_type"`
+}
+
+// Pending is one tool the client must run.
+type Pending struct {
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input,omitempty"`
+}
+
+// File is one generated file.
+type File struct {
+	ID       string `json:"file_id"`
+	Name     string `json:"filename"`
+	Location string `json:"storage_location"`
+}
+
+// Change is one edited path.
+type Change struct {
+	Path string `json:"path"`
+	Kind string `json:"kind"`
+}
+
+// Todo is one task of a todo list.
+type Todo struct {
+	Text   string `json:"text"`
+	Status string `json:"status"`
+}
+
+// Usage counts tokens.
+type Usage struct {
+	InputTokens      int64 `json:"input_tokens"`
+	OutputTokens     int64 `json:"output_tokens"`
+	CacheReadTokens  int64 `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
+	ReasoningTokens  int64 `json:"reasoning_tokens,omitempty"`
+}

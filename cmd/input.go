@@ -1,0 +1,114 @@
+package cmd
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/agentstream/agentstream/convert"
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/source"
+)
+
+// inputOptions are the flags of every command that reads INPUT.
+type inputOptions struct {
+	from          string
+	strict        bool
+	maxEventBytes int
+	agent         string
+	xmlEscaping   string
+	source        source.Options
+}
+
+func addInputFlags(fs *pflag.FlagSet, o *inputOptions) {
+	fs.StringVarP(&o.from, "from", "f", "auto", "input format (auto detects it; see 'agentstream formats')")
+	fs.BoolVar(&o.strict, "strict", false, "stop at the first problem in the input (exit 2)")
+	fs.IntVar(&o.maxEventBytes, "max-event-bytes", frame.DefaultMaxBytes, "cap on one SSE message, NDJSON line or block, in bytes")
+	fs.StringVar(&o.agent, "agent", "", "agent id for sources that carry none")
+	fs.StringVar(&o.xmlEscaping, "xml-escaping", "auto", "xml input: escaping generation (auto, none, newline, full)")
+}
+
+// decodeOptions returns the convert options for reading input name.
+func (o *inputOptions) decodeOptions(name string, warn func(error)) *convert.Options {
+	return &convert.Options{
+		Source: name, MaxEventBytes: o.maxEventBytes, Agent: o.agent,
+		XMLEscaping: o.xmlEscaping, Warn: warn,
+	}
+}
+
+// eachInput opens each input in turn (stdin when there are none), finds
+// its format and calls fn with a decoder over it. Inputs that cannot be
+// opened or detected stop the command (exit 2).
+func eachInput(ctx context.Context, ios *IOStreams, o *inputOptions, rep *reporter, inputs []string,
+	fn func(name string, f convert.Format, dec event.Decoder) error,
+) error {
+	if len(inputs) == 0 {
+		inputs = []string{"-"}
+	}
+	if o.from != "auto" {
+		f, ok := convert.Lookup(o.from)
+		if !ok || f.NewDecoder == nil {
+			return failure(fmt.Errorf("unknown input format %q (one of %s)", o.from, strings.Join(convert.Names(true), ", ")))
+		}
+	}
+	sopts := o.source
+	sopts.Stdin = ios.In
+	sopts.MaxEventBytes = o.maxEventBytes
+	for _, name := range inputs {
+		if err := readInput(ctx, o, &sopts, rep, name, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep *reporter, name string,
+	fn func(name string, f convert.Format, dec event.Decoder) error,
+) error {
+	rc, err := source.Open(ctx, name, sopts)
+	if err != nil {
+		return failure(err)
+	}
+	defer rc.Close()
+	br := bufio.NewReaderSize(rc, 64<<10)
+	var f convert.Format
+	if o.from == "auto" {
+		var guessed bool
+		f, guessed, err = convert.Detect(br)
+		if err != nil {
+			return failure(fmt.Errorf("%s: %w", name, err))
+		}
+		if guessed {
+			rep.note("%s: guessed input format %s (use --from to choose)", name, f.Name)
+		}
+	} else {
+		f, _ = convert.Lookup(o.from)
+	}
+	dec := f.NewDecoder(br, o.decodeOptions(name, rep.warn))
+	return fn(name, f, dec)
+}
+
+// readError turns a fatal decoder error into the command's error.
+func readError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	var perr *event.ParseError
+	if errors.As(err, &perr) {
+		return &exitError{code: ExitFailure} // already reported; --strict stop
+	}
+	if errors.Is(err, io.ErrClosedPipe) {
+		return nil
+	}
+	return failure(err)
+}

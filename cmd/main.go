@@ -1,0 +1,97 @@
+// Package cmd is agentstream's command line: cobra wiring that binds flags
+// to option structs and calls plain run functions.
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/mattn/go-isatty"
+)
+
+// Exit codes, the same for every command.
+const (
+	ExitOK      = 0 // clean
+	ExitNo      = 1 // finished, but the answer is no: problems reported, streams differ, violations found
+	ExitFailure = 2 // usage error, unreadable input, or a --strict stop
+)
+
+// IOStreams are the streams a command uses, injected so tests can run
+// commands without a terminal.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	Err    io.Writer
+	OutTTY bool                    // Out is a terminal
+	Getenv func(key string) string // environment lookup (NO_COLOR, TERM)
+}
+
+// System returns the process's own streams.
+func System() *IOStreams {
+	return &IOStreams{
+		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
+		OutTTY: isatty.IsTerminal(os.Stdout.Fd()) || isatty.IsCygwinTerminal(os.Stdout.Fd()),
+		Getenv: os.Getenv,
+	}
+}
+
+// Main runs agentstream with the process's arguments and streams and
+// returns the exit code.
+func Main() int {
+	return Run(os.Args[1:], System())
+}
+
+// Run runs agentstream with args and returns the exit code. Errors are
+// printed once, on ios.Err, as "agentstream: message".
+func Run(args []string, ios *IOStreams) int {
+	if ios.Getenv == nil {
+		ios.Getenv = func(string) string { return "" }
+	}
+	root := newRootCmd(ios)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(ios.Err, "agentstream: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(ios.Err, "agentstream: %v\n", err)
+	return ExitFailure
+}
+
+// exitError carries an exit code; err, when set, is printed.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// errNo ends a command that finished with a "no" answer (exit 1) whose
+// reasons were already reported.
+var errNo = &exitError{code: ExitNo}
+
+// failure wraps err as an exit-2 error.
+func failure(err error) error { return &exitError{code: ExitFailure, err: err} }
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}

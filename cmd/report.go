@@ -1,0 +1,59 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"sync"
+)
+
+// reporter prints problems and warnings on stderr, once each, and counts
+// problems for the exit code.
+type reporter struct {
+	mu       sync.Mutex
+	w        io.Writer
+	strict   bool
+	problems int
+	warned   map[string]bool
+}
+
+func newReporter(w io.Writer, strict bool) *reporter {
+	return &reporter{w: w, strict: strict, warned: map[string]bool{}}
+}
+
+// problem reports bad input; it returns false when the command must stop
+// (--strict).
+func (r *reporter) problem(err error) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.problems++
+	fmt.Fprintf(r.w, "agentstream: %v\n", err)
+	return !r.strict
+}
+
+// warn reports what an encoder could not carry, once per message.
+func (r *reporter) warn(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	msg := err.Error()
+	if r.warned[msg] {
+		return
+	}
+	r.warned[msg] = true
+	fmt.Fprintf(r.w, "agentstream: warning: %s\n", msg)
+}
+
+// note prints an informational line.
+func (r *reporter) note(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fmt.Fprintf(r.w, "agentstream: "+format+"\n", args...)
+}
+
+// result is the error a command returns after its work: nil when no
+// problem was reported, errNo otherwise.
+func (r *reporter) result() error {
+	if r.problems > 0 {
+		return errNo
+	}
+	return nil
+}

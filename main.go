@@ -1,0 +1,10 @@
+// Command agentstream reads, converts, assembles and checks AI agent event streams.
+package main
+
+import (
+	"os"
+
+	"github.com/agentstream/agentstream/cmd"
+)
+
+func main() { os.Exit(cmd.Main()) }
