@@ -56,7 +56,7 @@ func readAll(t *testing.T, url string, opts *source.Options) (string, error) {
 func decode(t *testing.T, r io.Reader, name string) ([]event.Event, error) {
 	t.Helper()
 	br := bufio.NewReader(r)
-	f, err := convert.Detect(br)
+	f, _, err := convert.Detect(br)
 	if err != nil {
 		return nil, err
 	}
