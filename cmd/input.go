@@ -24,6 +24,7 @@ type inputOptions struct {
 	agent         string
 	xmlEscaping   string
 	source        source.Options
+	http          httpOptions
 }
 
 func addInputFlags(fs *pflag.FlagSet, o *inputOptions) {
@@ -32,6 +33,7 @@ func addInputFlags(fs *pflag.FlagSet, o *inputOptions) {
 	fs.IntVar(&o.maxEventBytes, "max-event-bytes", frame.DefaultMaxBytes, "cap on one SSE message, NDJSON line or block, in bytes")
 	fs.StringVar(&o.agent, "agent", "", "agent id for sources that carry none")
 	fs.StringVar(&o.xmlEscaping, "xml-escaping", "auto", "xml input: escaping generation (auto, none, newline, full)")
+	addHTTPFlags(fs, &o.http)
 }
 
 // decodeOptions returns the convert options for reading input name.
@@ -60,6 +62,9 @@ func eachInput(ctx context.Context, ios *IOStreams, o *inputOptions, rep *report
 	sopts := o.source
 	sopts.Stdin = ios.In
 	sopts.MaxEventBytes = o.maxEventBytes
+	if err := o.http.apply(&sopts, ios.In, inputs); err != nil {
+		return failure(err)
+	}
 	for _, name := range inputs {
 		if err := readInput(ctx, o, &sopts, rep, name, fn); err != nil {
 			return err
