@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,8 +42,30 @@ func addHTTPFlags(fs *pflag.FlagSet, o *httpOptions) {
 	fs.DurationVar(&o.timeout, "timeout", 0, "URL input: connect and idle timeout (sets both; see the two below)")
 	fs.DurationVar(&o.connectTimeout, "connect-timeout", defaultConnectTimeout, "URL input: longest wait for the response headers (0: none)")
 	fs.DurationVar(&o.idleTimeout, "idle-timeout", defaultIdleTimeout, "URL input: longest wait for the next byte of the stream (0: none)")
-	fs.IntVar(&o.retry, "retry", -1, "URL input: reconnections after a lost connection (default 3 for GET, resuming with Last-Event-ID; 0 otherwise)")
+	o.retry = -1
+	fs.Var(retryValue{&o.retry}, "retry", "URL input: reconnections after a lost connection (default 3 for GET, resuming with Last-Event-ID; 0 otherwise)")
 }
+
+// retryValue is the --retry flag: -1 until set, for "the method's default".
+type retryValue struct{ n *int }
+
+func (v retryValue) String() string {
+	if v.n == nil || *v.n < 0 {
+		return ""
+	}
+	return strconv.Itoa(*v.n)
+}
+
+func (v retryValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want a count of 0 or more, not %q", s)
+	}
+	*v.n = n
+	return nil
+}
+
+func (retryValue) Type() string { return "int" }
 
 // apply fills the HTTP part of so. stdin serves -d @-. It is an error to
 // give HTTP flags when no input is a URL, or to read both the body and an
