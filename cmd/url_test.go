@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -206,27 +207,88 @@ func TestHTTPFlags(t *testing.T) {
 		want    source.Options
 		wantErr string
 	}{
-		{"defaults", nil, []string{url}, "",
-			source.Options{ConnectTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute, Retry: 3}, ""},
-		{"post body: no retry", []string{"-d", "hi"}, []string{url}, "",
-			source.Options{Data: []byte("hi"), ConnectTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute}, ""},
-		{"empty body is a body", []string{"-d", ""}, []string{url}, "",
-			source.Options{Data: []byte{}, ConnectTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute}, ""},
-		{"explicit retry", []string{"-X", "post", "--retry", "2"}, []string{url}, "",
-			source.Options{Method: "POST", ConnectTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute, Retry: 2}, ""},
-		{"get with a body", []string{"-X", "GET", "-d", "@" + body}, []string{url}, "",
-			source.Options{Method: "GET", Data: []byte(`{"x":1}`), ConnectTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute, Retry: 3}, ""},
-		{"timeout sets both", []string{"--timeout", "10s"}, []string{url}, "",
-			source.Options{ConnectTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second, Retry: 3}, ""},
-		{"timeout and one of them", []string{"--timeout", "10s", "--idle-timeout", "0"}, []string{url}, "",
-			source.Options{ConnectTimeout: 10 * time.Second, Retry: 3}, ""},
-		{"headers", []string{"-H", "Authorization: Bearer k", "-H", "X-A:1", "-H", "X-A: 2"}, []string{url}, "",
-			source.Options{Header: http.Header{"Authorization": {"Bearer k"}, "X-A": {"1", "2"}},
-				ConnectTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute, Retry: 3}, ""},
-		{"body from stdin", []string{"-d", "@-"}, []string{url}, "q",
-			source.Options{Data: []byte("q"), ConnectTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute}, ""},
-		{"body and input from stdin", []string{"-d", "@-"}, []string{url, "-"}, "", source.Options{},
-			"-d @- and an input both read stdin"},
+		{
+			"defaults", nil,
+			[]string{url},
+			"",
+			source.Options{ConnectTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute, Retry: 3},
+			"",
+		},
+		{
+			"post body: no retry",
+			[]string{"-d", "hi"},
+			[]string{url},
+			"",
+			source.Options{Data: []byte("hi"), ConnectTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute},
+			"",
+		},
+		{
+			"empty body is a body",
+			[]string{"-d", ""},
+			[]string{url},
+			"",
+			source.Options{Data: []byte{}, ConnectTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute},
+			"",
+		},
+		{
+			"explicit retry",
+			[]string{"-X", "post", "--retry", "2"},
+			[]string{url},
+			"",
+			source.Options{Method: "POST", ConnectTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute, Retry: 2},
+			"",
+		},
+		{
+			"get with a body",
+			[]string{"-X", "GET", "-d", "@" + body},
+			[]string{url},
+			"",
+			source.Options{Method: "GET", Data: []byte(`{"x":1}`), ConnectTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute, Retry: 3},
+			"",
+		},
+		{
+			"timeout sets both",
+			[]string{"--timeout", "10s"},
+			[]string{url},
+			"",
+			source.Options{ConnectTimeout: 10 * time.Second, IdleTimeout: 10 * time.Second, Retry: 3},
+			"",
+		},
+		{
+			"timeout and one of them",
+			[]string{"--timeout", "10s", "--idle-timeout", "0"},
+			[]string{url},
+			"",
+			source.Options{ConnectTimeout: 10 * time.Second, Retry: 3},
+			"",
+		},
+		{
+			"headers",
+			[]string{"-H", "Authorization: Bearer k", "-H", "X-A:1", "-H", "X-A: 2"},
+			[]string{url},
+			"",
+			source.Options{
+				Header:         http.Header{"Authorization": {"Bearer k"}, "X-A": {"1", "2"}},
+				ConnectTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute, Retry: 3,
+			},
+			"",
+		},
+		{
+			"body from stdin",
+			[]string{"-d", "@-"},
+			[]string{url},
+			"q",
+			source.Options{Data: []byte("q"), ConnectTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute},
+			"",
+		},
+		{
+			"body and input from stdin",
+			[]string{"-d", "@-"},
+			[]string{url, "-"},
+			"",
+			source.Options{},
+			"-d @- and an input both read stdin",
+		},
 		{"bad header", []string{"-H", "nocolon"}, []string{url}, "", source.Options{}, `-H "nocolon": want 'Name: value'`},
 		{"no URL", []string{"-d", "x"}, []string{"file.sse"}, "", source.Options{}, "--data applies to URL inputs only"},
 		{"no URL, no HTTP flags", []string{"--timeout", "1s"}, []string{"file.sse"}, "", source.Options{}, ""},
@@ -256,5 +318,47 @@ func TestHTTPFlags(t *testing.T) {
 				t.Errorf("options (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestRecordInterrupted stops a recording of a stalled stream, as Ctrl-C
+// does: what arrived is kept, even the event cut off, and the command
+// succeeds.
+func TestRecordInterrupted(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "data: one\n\ndata: par")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	t.Cleanup(srv.Close)
+	rec := filepath.Join(t.TempDir(), "run.sse")
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		o := &recordOptions{output: rec}
+		fs := pflag.NewFlagSet("record", pflag.ContinueOnError)
+		addHTTPFlags(fs, &o.http)
+		done <- runRecord(ctx, &IOStreams{Out: io.Discard, Err: io.Discard}, o, srv.URL)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, _ := os.ReadFile(rec)
+		if strings.Contains(string(b), "data: one\n\n") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the first event was not recorded: %q", b)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("record: %v", err)
+	}
+	b, _ := os.ReadFile(rec)
+	if !regexp.MustCompile(`\ndata: one\n\n:t=[0-9]+\ndata: par$`).Match(b) {
+		t.Errorf("recording %q does not end with what arrived", b)
 	}
 }

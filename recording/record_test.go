@@ -211,8 +211,10 @@ func TestPlayerUntimedFiles(t *testing.T) {
 		framing string
 		chunks  []string
 	}{
-		{"sse", ": hi\n\nevent: a\ndata: 1\n\ndata: 2", recording.SSE,
-			[]string{": hi\n\n", "event: a\ndata: 1\n\n", "data: 2"}},
+		{
+			"sse", ": hi\n\nevent: a\ndata: 1\n\ndata: 2", recording.SSE,
+			[]string{": hi\n\n", "event: a\ndata: 1\n\n", "data: 2"},
+		},
 		{"ndjson", "{}\n\n{\"x\":1}\n", recording.Lines, []string{"{}\n", "\n", "{\"x\":1}\n"}},
 	}
 	for _, tt := range tests {

@@ -63,8 +63,10 @@ var (
 // it carries, so that format detection and the decoders read a URL exactly
 // as they read a file. See the package documentation for the retry rules.
 func openURL(ctx context.Context, name string, opts *Options) (io.ReadCloser, error) {
-	r := &urlReader{ctx: ctx, url: name, opts: opts, method: opts.Method,
-		client: opts.Client, delay: opts.RetryDelay, max: opts.MaxEventBytes}
+	r := &urlReader{
+		ctx: ctx, url: name, opts: opts, method: opts.Method,
+		client: opts.Client, delay: opts.RetryDelay, max: opts.MaxEventBytes,
+	}
 	if r.method == "" {
 		r.method = http.MethodGet
 		if opts.Data != nil {
@@ -121,12 +123,11 @@ type urlReader struct {
 	ready   int
 	over    bool // the message being read is over the cap and passed through as it comes
 
-	lines   lineState
-	msgID   string // id: of the message being read
-	msgHas  bool
-	lastID  string // id of the last complete message
-	lastErr error
-	err     error
+	lines  lineState
+	msgID  string // id: of the message being read
+	msgHas bool
+	lastID string // id of the last complete message
+	err    error
 }
 
 // lineState splits the bytes of an SSE stream into lines across reads.
@@ -213,8 +214,10 @@ func check(method, target string, resp *http.Response) error {
 	if status == "" {
 		status = strconv.Itoa(resp.StatusCode)
 	}
-	return &HTTPError{Method: method, URL: target, StatusCode: resp.StatusCode, Status: status,
-		ContentType: ct, Body: body}
+	return &HTTPError{
+		Method: method, URL: target, StatusCode: resp.StatusCode, Status: status,
+		ContentType: ct, Body: body,
+	}
 }
 
 // cause replaces a transport error caused by one of our timers with the
@@ -317,6 +320,7 @@ func (r *urlReader) fill() {
 		return
 	}
 	if r.ctx.Err() != nil {
+		r.ready = len(r.data) // a recording keeps what arrived
 		r.err = r.ctx.Err()
 		return
 	}

@@ -118,8 +118,10 @@ func TestURLPostHeadersAndBody(t *testing.T) {
 	got := make(chan request, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
-		got <- request{r.Method, r.Header.Get("Authorization"), r.Header.Get("Content-Type"),
-			r.Header.Get("Accept"), string(b)}
+		got <- request{
+			r.Method, r.Header.Get("Authorization"), r.Header.Get("Content-Type"),
+			r.Header.Get("Accept"), string(b),
+		}
 		sseHandler(envelopes)(w, r)
 	}))
 	t.Cleanup(srv.Close)
@@ -150,17 +152,27 @@ func TestURLNotAStream(t *testing.T) {
 		opts    *source.Options
 		wantErr string // %s is the URL
 	}{
-		{"500 JSON", 500, "application/json", `{"error":"boom","message":"it broke"}` + "\n",
+		{
+			"500 JSON", 500, "application/json", `{"error":"boom","message":"it broke"}` + "\n",
 			&source.Options{Data: []byte(`{}`)},
-			`POST %s: 500 Internal Server Error: {"error":"boom","message":"it broke"}`},
-		{"404 long body", 404, "text/plain", long, nil,
-			"GET %s: 404 Not Found: " + long[:512] + "..."},
-		{"200 HTML", 200, "text/html; charset=utf-8", "<!doctype html><p>hi</p>", nil,
-			"GET %s: 200 OK: content type text/html; charset=utf-8, not text/event-stream: <!doctype html><p>hi</p>"},
-		{"200 no content type", 200, "", "", nil,
-			"GET %s: 200 OK: content type none, not text/event-stream"},
-		{"retry does not apply", 503, "text/plain", "busy", &source.Options{Retry: 3, RetryDelay: time.Millisecond},
-			"GET %s: 503 Service Unavailable: busy"},
+			`POST %s: 500 Internal Server Error: {"error":"boom","message":"it broke"}`,
+		},
+		{
+			"404 long body", 404, "text/plain", long, nil,
+			"GET %s: 404 Not Found: " + long[:512] + "...",
+		},
+		{
+			"200 HTML", 200, "text/html; charset=utf-8", "<!doctype html><p>hi</p>", nil,
+			"GET %s: 200 OK: content type text/html; charset=utf-8, not text/event-stream: <!doctype html><p>hi</p>",
+		},
+		{
+			"200 no content type", 200, "", "", nil,
+			"GET %s: 200 OK: content type none, not text/event-stream",
+		},
+		{
+			"retry does not apply", 503, "text/plain", "busy", &source.Options{Retry: 3, RetryDelay: time.Millisecond},
+			"GET %s: 503 Service Unavailable: busy",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
