@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -481,5 +482,38 @@ func TestURLEventErrorPassesThrough(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("messages (-want +got):\n%s", diff)
+	}
+}
+
+// TestURLRetryField checks that the server's retry: field sets the wait
+// before reconnecting: with the default an hour, only it lets the test end.
+func TestURLRetryField(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		if calls.Add(1) == 1 {
+			io.WriteString(w, "retry: 1\nid: a\ndata: one\n\n")
+			w.(http.Flusher).Flush()
+			panic(http.ErrAbortHandler)
+		}
+		io.WriteString(w, "data: two\n\n")
+	}))
+	t.Cleanup(srv.Close)
+	done := make(chan string, 1)
+	go func() {
+		got, err := readAll(t, srv.URL, &source.Options{Retry: 1, RetryDelay: time.Hour})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- got
+	}()
+	select {
+	case got := <-done:
+		if want := "retry: 1\nid: a\ndata: one\n\ndata: two\n\n"; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the retry: field was not used")
 	}
 }
