@@ -65,6 +65,9 @@ func runRecord(ctx context.Context, ios *IOStreams, o *recordOptions, input stri
 	if o.output == "" {
 		return failure(errors.New("record needs -o FILE"))
 	}
+	if o.maxEventBytes <= 0 {
+		return failure(fmt.Errorf("--max-event-bytes must be positive, not %d", o.maxEventBytes))
+	}
 	sopts := &source.Options{Stdin: ios.In, MaxEventBytes: o.maxEventBytes}
 	if err := o.http.apply(sopts, ios.In, []string{input}); err != nil {
 		return failure(err)

@@ -30,6 +30,7 @@ type replayOptions struct {
 	to            string
 	framing       string
 	maxChunkBytes int
+	partial       bool
 	serve         string
 	in            inputOptions
 
@@ -38,7 +39,7 @@ type replayOptions struct {
 }
 
 func newReplayCmd(ios *IOStreams) *cobra.Command {
-	o := &replayOptions{}
+	o := &replayOptions{in: inputOptions{xmlEscaping: "auto"}}
 	c := &cobra.Command{
 		Use:   "replay FILE",
 		Short: "Play a recording with its original timing, or serve it as an SSE endpoint",
@@ -71,6 +72,7 @@ its Last-Event-ID. An address without a host (8080 or :8080) listens on
 	fs.StringVarP(&o.to, "to", "t", "", "convert to this format on the way (see 'agentstream formats')")
 	fs.StringVar(&o.framing, "framing", "sse", "with --to jsonenv: sse or ndjson")
 	fs.IntVar(&o.maxChunkBytes, "max-chunk-bytes", jsonenv.DefaultMaxChunkBytes, "with --to jsonenv: cap on one envelope's JSON text, in bytes")
+	fs.BoolVar(&o.partial, "partial", false, "with --to claude: write stream_event lines, as --include-partial-messages does")
 	fs.StringVar(&o.serve, "serve", "", "serve the recording as an SSE endpoint at ADDR instead (host defaults to 127.0.0.1)")
 	fs.StringVarP(&o.in.from, "from", "f", "auto", "with --to: the recording's format (auto detects it)")
 	fs.BoolVar(&o.in.strict, "strict", false, "with --to: stop at the first problem in the input (exit 2)")
@@ -91,6 +93,8 @@ func runReplay(ctx context.Context, ios *IOStreams, o *replayOptions, file strin
 		return failure(errors.New("--to cannot be used with --serve: the recording is served as it is"))
 	case o.maxGap < 0 || o.interval < 0:
 		return failure(errors.New("--max-gap and --interval cannot be negative"))
+	case o.in.maxEventBytes <= 0:
+		return failure(fmt.Errorf("--max-event-bytes must be positive, not %d", o.in.maxEventBytes))
 	}
 	p, closeRec, err := openRecording(ios, file, o.timingFile)
 	if err != nil {
@@ -159,6 +163,9 @@ func replayConverted(ctx context.Context, ios *IOStreams, o *replayOptions, file
 	if !ok || out.NewEncoder == nil {
 		return failure(fmt.Errorf("unknown output format %q (one of %s)", o.to, strings.Join(convert.Names(false), ", ")))
 	}
+	if o.maxChunkBytes < minChunkBytes {
+		return failure(fmt.Errorf("--max-chunk-bytes must be at least %d, not %d", minChunkBytes, o.maxChunkBytes))
+	}
 	if o.framing != "sse" && o.framing != "ndjson" {
 		return failure(fmt.Errorf("--framing must be sse or ndjson, not %q", o.framing))
 	}
@@ -181,7 +188,7 @@ func replayConverted(ctx context.Context, ios *IOStreams, o *replayOptions, file
 	}
 	w := bufio.NewWriterSize(ios.Out, 64<<10)
 	enc := out.NewEncoder(w, &convert.Options{
-		Agent: o.in.agent, MaxChunkBytes: o.maxChunkBytes, Framing: o.framing, Warn: rep.warn,
+		Agent: o.in.agent, MaxChunkBytes: o.maxChunkBytes, Framing: o.framing, Partial: o.partial, Warn: rep.warn,
 	})
 	dec := in.NewDecoder(br, o.in.decodeOptions(file, rep.warn))
 	err := convert.Pipe(dec, enc, w.Flush, rep.problem)

@@ -141,7 +141,7 @@ func TestReplayServe(t *testing.T) {
 	done := make(chan error, 1)
 	var errb bytes.Buffer
 	go func() {
-		o := &replayOptions{speed: 1, serve: "127.0.0.1:0", ready: func(a string) { addrs <- a }}
+		o := &replayOptions{speed: 1, serve: "127.0.0.1:0", in: inputOptions{maxEventBytes: 1 << 20}, ready: func(a string) { addrs <- a }}
 		done <- runReplay(ctx, &IOStreams{Out: io.Discard, Err: &errb}, o, rec)
 	}()
 	var url string
@@ -337,7 +337,7 @@ func TestRecordInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
-		o := &recordOptions{output: rec}
+		o := &recordOptions{output: rec, maxEventBytes: 1 << 20}
 		fs := pflag.NewFlagSet("record", pflag.ContinueOnError)
 		addHTTPFlags(fs, &o.http)
 		done <- runRecord(ctx, &IOStreams{Out: io.Discard, Err: io.Discard}, o, srv.URL)
@@ -351,7 +351,11 @@ func TestRecordInterrupted(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the first event was not recorded: %q", b)
 		}
-		time.Sleep(5 * time.Millisecond)
+		select {
+		case err := <-done:
+			t.Fatalf("record ended early: %v", err)
+		case <-time.After(5 * time.Millisecond):
+		}
 	}
 	cancel()
 	if err := <-done; err != nil {
