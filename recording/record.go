@@ -23,8 +23,8 @@ const (
 	// literal marks the next line as the stream's own, for the rare
 	// stream whose own comments look like ours.
 	literal = ":agentstream-literal"
-	// reserved is the shortest prefix of a line a player could take for
-	// one of ours.
+	// reservedLen is how much of a line tells whether a player could take
+	// it for one of ours.
 	reservedLen = len(literal)
 )
 
@@ -100,6 +100,7 @@ type recorder struct {
 
 	// SSE
 	msg     []byte // the message being read, as it will be written
+	out     []byte // a message with its time line, being written
 	line    []byte // the start of the current line, until its escape is decided
 	decided bool   // the current line's start has been moved to msg
 	lastCR  bool
@@ -115,6 +116,13 @@ type recorder struct {
 
 func (r *recorder) ms() string {
 	return strconv.FormatInt(r.cfg.Now().Sub(r.start).Milliseconds(), 10)
+}
+
+// stamp appends the time line for a message arriving now to b.
+func (r *recorder) stamp(b []byte) []byte {
+	b = append(b, stampPrefix...)
+	b = strconv.AppendInt(b, r.cfg.Now().Sub(r.start).Milliseconds(), 10)
+	return append(b, '\n')
 }
 
 func (r *recorder) write(b []byte) error {
@@ -236,11 +244,13 @@ func (r *recorder) writeSSE(b []byte) error {
 	if r.over || len(r.msg) > r.cfg.MaxEventBytes {
 		// Too large to hold: write what there is, timed now, and the
 		// rest as it comes.
+		out := r.msg
 		if !r.over {
-			r.msg = append([]byte(stampPrefix+r.ms()+"\n"), r.msg...)
+			r.out = append(r.stamp(r.out[:0]), r.msg...)
+			out = r.out
 			r.over = true
 		}
-		if _, err := r.dst.Write(r.msg); err != nil {
+		if _, err := r.dst.Write(out); err != nil {
 			return err
 		}
 		r.msg = r.msg[:0]
@@ -280,7 +290,8 @@ func (r *recorder) decideLine() {
 func (r *recorder) flushMessage() error {
 	out := r.msg
 	if !r.over {
-		out = append([]byte(stampPrefix+r.ms()+"\n"), r.msg...)
+		r.out = append(r.stamp(r.out[:0]), r.msg...)
+		out = r.out
 	}
 	r.over = false
 	r.msg = r.msg[:0]
