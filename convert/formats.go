@@ -5,10 +5,12 @@ import (
 
 	emitcodex "github.com/agentstream/agentstream/emit/codex"
 	"github.com/agentstream/agentstream/emit/jsonenv"
+	"github.com/agentstream/agentstream/emit/xml"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
 	parsecodex "github.com/agentstream/agentstream/parse/codex"
 	parsejsonenv "github.com/agentstream/agentstream/parse/jsonenv"
+	"github.com/agentstream/agentstream/parse/xmlstream"
 )
 
 // Options configure the decoders and encoders the format table builds.
@@ -75,6 +77,19 @@ var formats = []Format{
 			return jsonenv.NewEncoder(w, &jsonenv.Config{
 				MaxChunkBytes: o.MaxChunkBytes, NDJSON: o.Framing == "ndjson", Agent: o.Agent, Warn: o.Warn,
 			})
+		},
+	},
+	{
+		Name:        "xml",
+		Description: "legacy XML stream over SSE (anthropic_agent xml formatter, content-block-* tags)",
+		Detect:      xmlstream.Detect,
+		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
+			return xmlstream.NewDecoder(r, &xmlstream.Config{
+				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Escaping: o.XMLEscaping,
+			})
+		},
+		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
+			return xml.NewEncoder(w, &xml.Config{Agent: o.Agent, Warn: o.Warn})
 		},
 	},
 	{
