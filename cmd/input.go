@@ -23,8 +23,12 @@ type inputOptions struct {
 	maxEventBytes int
 	agent         string
 	xmlEscaping   string
+	tools         toolsOptions
 	source        source.Options
 	http          httpOptions
+	// open opens an input (source.Open when nil): replay --to reads its
+	// recording through it.
+	open func(ctx context.Context, name string, opts *source.Options) (io.ReadCloser, error)
 }
 
 func addInputFlags(fs *pflag.FlagSet, o *inputOptions) {
@@ -33,15 +37,18 @@ func addInputFlags(fs *pflag.FlagSet, o *inputOptions) {
 	fs.IntVar(&o.maxEventBytes, "max-event-bytes", frame.DefaultMaxBytes, "cap on one SSE message, NDJSON line or block, in bytes")
 	fs.StringVar(&o.agent, "agent", "", "agent id for sources that carry none")
 	fs.StringVar(&o.xmlEscaping, "xml-escaping", "auto", "xml input: escaping generation (auto, none, newline, full)")
+	addToolsFlags(fs, &o.tools)
 	addHTTPFlags(fs, &o.http)
 }
 
 // decodeOptions returns the convert options for reading input name.
 func (o *inputOptions) decodeOptions(name string, warn func(error)) *convert.Options {
-	return &convert.Options{
+	co := &convert.Options{
 		Source: name, MaxEventBytes: o.maxEventBytes, Agent: o.agent,
 		XMLEscaping: o.xmlEscaping, Warn: warn,
 	}
+	o.tools.apply(co)
+	return co
 }
 
 // eachInput opens each input in turn (stdin when there are none), finds
@@ -67,6 +74,9 @@ func eachInput(ctx context.Context, ios *IOStreams, o *inputOptions, rep *report
 			return failure(fmt.Errorf("unknown input format %q (one of %s)", o.from, strings.Join(convert.Names(true), ", ")))
 		}
 	}
+	if err := o.tools.check(); err != nil {
+		return failure(err)
+	}
 	sopts := o.source
 	sopts.Stdin = ios.In
 	sopts.MaxEventBytes = o.maxEventBytes
@@ -84,7 +94,11 @@ func eachInput(ctx context.Context, ios *IOStreams, o *inputOptions, rep *report
 func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep *reporter, name string,
 	fn func(name string, f convert.Format, dec event.Decoder) error,
 ) error {
-	rc, err := source.Open(ctx, name, sopts)
+	open := o.open
+	if open == nil {
+		open = source.Open
+	}
+	rc, err := open(ctx, name, sopts)
 	if err != nil {
 		return failure(err)
 	}
@@ -103,7 +117,11 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 	} else {
 		f, _ = convert.Lookup(o.from)
 	}
-	dec := f.NewDecoder(br, o.decodeOptions(name, rep.warn))
+	co := o.decodeOptions(name, rep.warn)
+	dec, err := o.tools.wrap(f, f.NewDecoder(br, co), co)
+	if err != nil {
+		return failure(fmt.Errorf("%s: %w", name, err))
+	}
 	return fn(name, f, dec)
 }
 

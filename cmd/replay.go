@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -15,31 +14,27 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/emit/jsonenv"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/recording"
+	"github.com/agentstream/agentstream/source"
 )
 
 type replayOptions struct {
-	speed         float64
-	maxGap        time.Duration
-	noDelay       bool
-	interval      time.Duration
-	timingFile    string
-	to            string
-	framing       string
-	maxChunkBytes int
-	partial       bool
-	serve         string
-	in            inputOptions
+	speed      float64
+	maxGap     time.Duration
+	noDelay    bool
+	interval   time.Duration
+	timingFile string
+	serve      string
+	conv       convertOptions // --to and the flags convert has for it
 
 	// ready, when set, is called with the address being served (tests).
 	ready func(addr string)
 }
 
 func newReplayCmd(ios *IOStreams) *cobra.Command {
-	o := &replayOptions{in: inputOptions{xmlEscaping: "auto"}}
+	o := &replayOptions{}
 	c := &cobra.Command{
 		Use:   "replay FILE",
 		Short: "Play a recording with its original timing, or serve it as an SSE endpoint",
@@ -69,15 +64,19 @@ its Last-Event-ID. An address without a host (8080 or :8080) listens on
 	fs.BoolVar(&o.noDelay, "no-delay", false, "play without waiting")
 	fs.DurationVar(&o.interval, "interval", 0, "a fixed wait between events instead of the recorded timing")
 	fs.StringVar(&o.timingFile, "timing", "", "timing sidecar of an NDJSON recording (default FILE.timing when it exists)")
-	fs.StringVarP(&o.to, "to", "t", "", "convert to this format on the way (see 'agentstream formats')")
-	fs.StringVar(&o.framing, "framing", "sse", "with --to jsonenv: sse or ndjson")
-	fs.IntVar(&o.maxChunkBytes, "max-chunk-bytes", jsonenv.DefaultMaxChunkBytes, "with --to jsonenv: cap on one envelope's JSON text, in bytes")
-	fs.BoolVar(&o.partial, "partial", false, "with --to claude: write stream_event lines, as --include-partial-messages does")
 	fs.StringVar(&o.serve, "serve", "", "serve the recording as an SSE endpoint at ADDR instead (host defaults to 127.0.0.1)")
-	fs.StringVarP(&o.in.from, "from", "f", "auto", "with --to: the recording's format (auto detects it)")
-	fs.BoolVar(&o.in.strict, "strict", false, "with --to: stop at the first problem in the input (exit 2)")
-	fs.IntVar(&o.in.maxEventBytes, "max-event-bytes", frame.DefaultMaxBytes, "with --to: cap on one SSE message, NDJSON line or block, in bytes")
-	fs.StringVar(&o.in.agent, "agent", "", "with --to: agent id for sources that carry none")
+	// --to and its companions: the flags of convert, with the same meaning.
+	fs.StringVarP(&o.conv.to, "to", "t", "", "convert to this format on the way (see 'agentstream formats')")
+	fs.IntVar(&o.conv.maxChunkBytes, "max-chunk-bytes", jsonenv.DefaultMaxChunkBytes, "with --to jsonenv: cap on one envelope's JSON text, in bytes")
+	fs.StringVar(&o.conv.framing, "framing", "sse", "with --to jsonenv: output framing, sse or ndjson")
+	fs.BoolVar(&o.conv.partial, "partial", false, "with --to claude: write stream_event lines, as --include-partial-messages does")
+	in := &o.conv.in
+	fs.StringVarP(&in.from, "from", "f", "auto", "with --to: the recording's format (auto detects it)")
+	fs.BoolVar(&in.strict, "strict", false, "with --to: stop at the first problem in the input (exit 2)")
+	fs.IntVar(&in.maxEventBytes, "max-event-bytes", frame.DefaultMaxBytes, "with --to: cap on one SSE message, NDJSON line or block, in bytes")
+	fs.StringVar(&in.agent, "agent", "", "with --to: agent id for sources that carry none")
+	fs.StringVar(&in.xmlEscaping, "xml-escaping", "auto", "with --to, xml input: escaping generation (auto, none, newline, full)")
+	addToolsFlags(fs, &in.tools)
 	return c
 }
 
@@ -89,22 +88,27 @@ func runReplay(ctx context.Context, ios *IOStreams, o *replayOptions, file strin
 	switch {
 	case o.speed <= 0:
 		return failure(fmt.Errorf("--speed must be above 0, not %v", o.speed))
-	case o.serve != "" && o.to != "":
+	case o.serve != "" && o.conv.to != "":
 		return failure(errors.New("--to cannot be used with --serve: the recording is served as it is"))
 	case o.maxGap < 0 || o.interval < 0:
 		return failure(errors.New("--max-gap and --interval cannot be negative"))
-	case o.in.maxEventBytes <= 0:
-		return failure(fmt.Errorf("--max-event-bytes must be positive, not %d", o.in.maxEventBytes))
 	}
 	p, closeRec, err := openRecording(ios, file, o.timingFile)
 	if err != nil {
 		return failure(err)
 	}
 	defer closeRec()
+	timed, err := p.Timed()
+	if err != nil {
+		return failure(fmt.Errorf("%s: %w", file, err))
+	}
+	if !timed && !o.noDelay && o.interval == 0 {
+		return failure(fmt.Errorf("%s: %w", file, recording.ErrNoTiming))
+	}
 	if o.serve != "" {
 		return serveRecording(ctx, ios, o, file, p)
 	}
-	if o.to != "" {
+	if o.conv.to != "" {
 		return replayConverted(ctx, ios, o, file, p)
 	}
 	err = recording.Play(ctx, p, o.timing(), func(c recording.Chunk) error {
@@ -155,71 +159,18 @@ func openRecording(ios *IOStreams, file, timingFile string) (*recording.Player, 
 	return recording.NewPlayer(r, side), closeAll, nil
 }
 
-// replayConverted plays the recording through a decoder and an encoder:
-// each event is written when the recorded bytes that complete it are
-// played.
+// replayConverted plays the recording through convert: each event is
+// written when the recorded bytes that complete it are played.
 func replayConverted(ctx context.Context, ios *IOStreams, o *replayOptions, file string, p *recording.Player) error {
-	out, ok := convert.Lookup(o.to)
-	if !ok || out.NewEncoder == nil {
-		return failure(fmt.Errorf("unknown output format %q (one of %s)", o.to, strings.Join(convert.Names(false), ", ")))
+	conv := o.conv
+	conv.in.open = func(ctx context.Context, _ string, _ *source.Options) (io.ReadCloser, error) {
+		return recording.Reader(ctx, p, o.timing()), nil
 	}
-	if o.maxChunkBytes < minChunkBytes {
-		return failure(fmt.Errorf("--max-chunk-bytes must be at least %d, not %d", minChunkBytes, o.maxChunkBytes))
-	}
-	if o.framing != "sse" && o.framing != "ndjson" {
-		return failure(fmt.Errorf("--framing must be sse or ndjson, not %q", o.framing))
-	}
-	rep := newReporter(ios.Err, o.in.strict)
-	rc := recording.Reader(ctx, p, o.timing())
-	defer rc.Close()
-	br := bufio.NewReaderSize(rc, 64<<10)
-	var in convert.Format
-	if o.in.from == "auto" {
-		f, guessed, err := convert.Detect(br)
-		if err != nil {
-			return readFailure(ctx, file, err)
-		}
-		if guessed {
-			rep.note("%s: guessed input format %s (use --from to choose)", file, f.Name)
-		}
-		in = f
-	} else if in, ok = convert.Lookup(o.in.from); !ok || in.NewDecoder == nil {
-		return failure(fmt.Errorf("unknown input format %q (one of %s)", o.in.from, strings.Join(convert.Names(true), ", ")))
-	}
-	w := bufio.NewWriterSize(ios.Out, 64<<10)
-	enc := out.NewEncoder(w, &convert.Options{
-		Agent: o.in.agent, MaxChunkBytes: o.maxChunkBytes, Framing: o.framing, Partial: o.partial, Warn: rep.warn,
-	})
-	dec := in.NewDecoder(br, o.in.decodeOptions(file, rep.warn))
-	err := convert.Pipe(dec, enc, w.Flush, rep.problem)
+	err := runConvert(ctx, ios, &conv, []string{file})
 	if err != nil && ctx.Err() != nil {
-		w.Flush()
 		return nil // Ctrl-C
 	}
-	if errors.Is(err, recording.ErrNoTiming) {
-		return readFailure(ctx, file, err)
-	}
-	err = readError(err)
-	if cerr := enc.Close(); cerr != nil && err == nil {
-		rep.problem(cerr)
-	}
-	if ferr := w.Flush(); ferr != nil && err == nil {
-		err = failure(ferr)
-	}
-	if err != nil {
-		return err
-	}
-	return rep.result()
-}
-
-func readFailure(ctx context.Context, file string, err error) error {
-	if ctx.Err() != nil {
-		return nil
-	}
-	if errors.Is(err, recording.ErrNoTiming) {
-		return failure(fmt.Errorf("%s: %w", file, err))
-	}
-	return failure(err)
+	return err
 }
 
 // serveAddr gives an address without a host the loopback host.

@@ -141,7 +141,7 @@ func TestReplayServe(t *testing.T) {
 	done := make(chan error, 1)
 	var errb bytes.Buffer
 	go func() {
-		o := &replayOptions{speed: 1, serve: "127.0.0.1:0", in: inputOptions{maxEventBytes: 1 << 20}, ready: func(a string) { addrs <- a }}
+		o := &replayOptions{speed: 1, serve: "127.0.0.1:0", ready: func(a string) { addrs <- a }}
 		done <- runReplay(ctx, &IOStreams{Out: io.Discard, Err: &errb}, o, rec)
 	}()
 	var url string

@@ -93,6 +93,13 @@ func (p *Player) Framing() (string, error) {
 	}
 }
 
+// Timed reports whether the recording says when its chunks arrived: a
+// recording with its header, or a line-framed one with a timing sidecar.
+func (p *Player) Timed() (bool, error) {
+	_, err := p.Framing()
+	return p.timed, err
+}
+
 // Next returns the next chunk, or io.EOF at the end of the recording.
 func (p *Player) Next() (Chunk, error) {
 	if _, err := p.Framing(); err != nil {

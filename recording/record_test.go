@@ -326,3 +326,27 @@ func FuzzRecordRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func TestPlayerTimed(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		rec    string
+		timing io.Reader
+		want   bool
+	}{
+		{"sse recording", recording.Header + "\n:t=0\ndata: x\n\n", nil, true},
+		{"sse file", "data: x\n\n", nil, false},
+		{"ndjson with sidecar", "{}\n", strings.NewReader(recording.TimingHeader + "\n1 0\n"), true},
+		{"ndjson file", "{}\n", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := recording.NewPlayer(strings.NewReader(tt.rec), tt.timing).Timed()
+			if err != nil || got != tt.want {
+				t.Errorf("Timed() = %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+}
