@@ -18,6 +18,8 @@ import (
 // explicitly, never through the package-level color.NoColor.
 type Styles struct {
 	Agent, Thinking, Tool, Result, Error, Dim *color.Color
+	// Prompt is the user's prompt; Add and Del are diff lines.
+	Prompt, Add, Del *color.Color
 }
 
 // NewStyles returns the text view's styles, coloured when enabled.
@@ -29,8 +31,11 @@ func NewStyles(enabled bool) *Styles {
 		Result:   color.New(color.FgGreen),
 		Error:    color.New(color.Bold, color.FgRed),
 		Dim:      color.New(color.Faint),
+		Prompt:   color.New(color.Bold),
+		Add:      color.New(color.FgGreen),
+		Del:      color.New(color.FgRed),
 	}
-	for _, c := range []*color.Color{s.Agent, s.Thinking, s.Tool, s.Result, s.Error, s.Dim} {
+	for _, c := range []*color.Color{s.Agent, s.Thinking, s.Tool, s.Result, s.Error, s.Dim, s.Prompt, s.Add, s.Del} {
 		if enabled {
 			c.EnableColor()
 		} else {
