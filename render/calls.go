@@ -107,18 +107,25 @@ func (t *Transcript) callLines(a *agent, v callView) []string {
 		head += t.st.Dim.Sprint(t.cutWidth("  # "+sanitize(v.note), max(t.avail(a, used), 10)))
 	}
 	lines := []string{head}
-	cmd, _ = t.cutN(cmd, t.o.MaxOutputLines)
+	cmd, note := t.cutN(cmd, t.o.MaxOutputLines)
 	for i, l := range cmd {
 		p := "    "
 		if i == 0 {
 			p = "  $ "
 		}
-		lines = append(lines, p+sanitize(l))
+		if i == note {
+			l = t.st.Dim.Sprint(l)
+		} else {
+			l = sanitize(l)
+		}
+		lines = append(lines, p+l)
 	}
-	d, _ := t.cutN(v.diff, 4*t.o.MaxOutputLines)
-	for _, l := range d {
+	d, note := t.cutN(v.diff, 4*t.o.MaxOutputLines)
+	for i, l := range d {
 		l = t.cutWidth(sanitize(l), t.avail(a, 2))
 		switch {
+		case i == note:
+			l = t.st.Dim.Sprint(l)
 		case strings.HasPrefix(l, "@@"):
 			l = t.st.Dim.Sprint(l)
 		case strings.HasPrefix(l, "+"):
@@ -175,7 +182,7 @@ func (t *Transcript) resultLines(a *agent, e *event.ToolResult) []string {
 	if b.Content != nil {
 		out = splitLines(strings.ReplaceAll(*b.Content, "\r\n", "\n"))
 	}
-	out, _ = t.cutN(out, t.o.MaxOutputLines)
+	out, note := t.cutN(out, t.o.MaxOutputLines)
 	var images []string
 	for _, img := range b.Images {
 		size := "URL " + img.Src
@@ -215,9 +222,12 @@ func (t *Transcript) resultLines(a *agent, e *event.ToolResult) []string {
 		}
 		lines = append(lines, "  ⎿ "+st.Sprint(strings.Join(status, " · ")))
 	}
-	for _, l := range out {
+	for i, l := range out {
 		l = t.cutWidth(sanitize(l), t.avail(a, 4))
-		if failed {
+		switch {
+		case i == note:
+			l = t.st.Dim.Sprint(l)
+		case failed:
 			l = t.st.Error.Sprint(l)
 		}
 		if len(lines) == 0 {
@@ -241,21 +251,19 @@ func (t *Transcript) resultLines(a *agent, e *event.ToolResult) []string {
 }
 
 // cutN keeps the first and last halves of n lines when there are more,
-// with a line saying how many were cut, unless --full.
-func (t *Transcript) cutN(lines []string, n int) ([]string, bool) {
+// with a line saying how many were cut, unless --full. note is the index
+// of that line, or -1.
+func (t *Transcript) cutN(lines []string, n int) (out []string, note int) {
 	if t.o.Full || len(lines) <= n {
-		return lines, false
+		return lines, -1
 	}
 	head, tail := (n+1)/2, n/2
-	note := fmt.Sprintf("… %d lines cut (--full shows all) …", len(lines)-head-tail)
-	if !t.o.Markdown {
-		note = t.st.Dim.Sprint(note)
-	}
-	out := append(slices.Clip(lines[:head]), note)
-	return append(out, lines[len(lines)-tail:]...), true
+	msg := fmt.Sprintf("… %d lines cut (--full shows all) …", len(lines)-head-tail)
+	out = append(slices.Clip(lines[:head]), msg)
+	return append(out, lines[len(lines)-tail:]...), head
 }
 
-func (t *Transcript) cut(lines []string) ([]string, bool) {
+func (t *Transcript) cut(lines []string) ([]string, int) {
 	return t.cutN(lines, t.o.MaxOutputLines)
 }
 

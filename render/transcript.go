@@ -67,6 +67,7 @@ type Transcript struct {
 	lw *lineWriter
 
 	agents map[string]*agent
+	order  []*agent // every agent, in order of appearance
 	roots  []*agent // agents not nested under a call, in order of appearance
 	main   *agent
 	// mainSet: main was chosen by a SessionStart, not as the first agent seen.
@@ -190,6 +191,7 @@ func (t *Transcript) agent(id string) *agent {
 	}
 	a := &agent{id: id, open: map[event.BlockKind]*stream{}, usage: map[string]event.Usage{}}
 	t.agents[id] = a
+	t.order = append(t.order, a)
 	t.roots = append(t.roots, a)
 	if t.main == nil {
 		t.main = a
@@ -244,7 +246,7 @@ func (t *Transcript) Event(ev event.Event) error {
 		t.put(a, &piece{lines: append([]string{t.st.Tool.Sprint("☰ todo list")}, t.checklist(items)...)})
 	case *event.Error:
 		msg := e.Message
-		if e.Type != "" {
+		if e.Type != "" && e.Type != "error" {
 			msg = e.Type + ": " + msg
 		}
 		t.put(a, &piece{lines: t.errLines("✗ error: " + msg)})
@@ -272,20 +274,49 @@ func (t *Transcript) Event(ev event.Event) error {
 // stream had no run end. It returns a write error, or an error wrapping
 // event.ErrTruncated when blocks were left open.
 func (t *Transcript) Close() error {
-	var open []string
-	ids := make([]string, 0, len(t.agents))
-	for id := range t.agents {
-		ids = append(ids, id)
+	type openBlock struct {
+		a *agent
+		s *stream
 	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		a := t.agents[id]
+	var blocks []openBlock
+	for _, a := range t.order {
 		for _, k := range []event.BlockKind{event.Thinking, event.Text} {
 			if s := a.open[k]; s != nil {
-				t.endBlock(a, s, true)
-				open = append(open, fmt.Sprintf("%s block of agent %q", k, id))
+				ob := openBlock{a, s}
+				if any(s) == t.lw.lineOwner {
+					// The block whose line is open ends first, so
+					// that its mark goes at the end of that line.
+					blocks = append([]openBlock{ob}, blocks...)
+				} else {
+					blocks = append(blocks, ob)
+				}
 			}
 		}
+	}
+	var open []string
+	for _, ob := range blocks {
+		t.endBlock(ob.a, ob.s, true)
+		open = append(open, fmt.Sprintf("%s block of agent %q", ob.s.kind, ob.a.id))
+	}
+	// Calls the stream ended before the result of.
+	for _, a := range t.order {
+		for _, c := range a.pending {
+			p := &piece{agent: c.agent, tight: true, result: c.ev.ID, ref: t.refLine(c.agent, c.view)}
+			if t.o.Markdown {
+				p.lines = []string{"⎿ *no result in the stream*"}
+			} else {
+				p.lines = []string{"  ⎿ " + t.st.Dim.Sprint("no result in the stream")}
+			}
+			if c.ev.ID == "" {
+				p.result = "\x00"
+			}
+			if t.o.Live || c.done {
+				t.lw.piece(p)
+				continue
+			}
+			c.result, c.done = p, true
+		}
+		a.pending = nil
 	}
 	if !t.o.Live {
 		for _, r := range t.roots {
@@ -403,7 +434,7 @@ func (t *Transcript) blockHeader(k event.BlockKind) []string {
 
 func (t *Transcript) blockPrefix(k event.BlockKind) string {
 	if k == event.Thinking && !t.o.Markdown {
-		return t.st.Dim.Sprint("┊ ")
+		return "┊ "
 	}
 	return ""
 }
@@ -438,6 +469,10 @@ func (t *Transcript) endBlock(a *agent, s *stream, truncated bool) {
 		} else {
 			mark = t.st.Error.Sprint("[truncated]")
 			inline = mark
+			if t.o.Live && s.kind == event.Thinking {
+				// Another block may have written since this one.
+				inline = t.st.Error.Sprint("[thinking truncated]")
+			}
 		}
 	}
 	if t.o.Live {
@@ -458,10 +493,10 @@ func (t *Transcript) endBlock(a *agent, s *stream, truncated bool) {
 	pref, style := t.blockPrefix(s.kind), t.blockStyle(s.kind)
 	for _, l := range splitLines(text) {
 		if l == "" {
-			lines = append(lines, "")
+			lines = append(lines, styled(t.st.Dim, strings.TrimRight(pref, " ")))
 			continue
 		}
-		lines = append(lines, pref+styled(style, l))
+		lines = append(lines, styled(t.st.Dim, pref)+styled(style, l))
 	}
 	if mark != "" {
 		if n := len(lines); n > 0 && lines[n-1] != "" && !strings.HasSuffix(text, "\n") {

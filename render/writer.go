@@ -137,15 +137,15 @@ func (lw *lineWriter) piece(p *piece) {
 	if !lw.show(p.agent) {
 		return
 	}
-	lines := p.lines
+	lines, tight := p.lines, p.tight && lw.last == p.agent && !lw.md
 	if p.result != "" && p.result != lw.lastCall && p.ref != "" {
 		ref := []string{p.ref}
 		if lw.md {
 			ref = append(ref, "")
 		}
-		lines = append(ref, lines...)
+		lines, tight = append(ref, lines...), false
 	}
-	lw.enter(p.agent, nil, p.tight && lw.last == p.agent && !lw.md)
+	lw.enter(p.agent, nil, tight)
 	lw.lineOwner = nil
 	for _, l := range lines {
 		lw.write(lw.gutter(p.agent, l == "") + l + "\n")
@@ -182,14 +182,18 @@ func (lw *lineWriter) streamText(owner any, a *agent, s string, pref string, st 
 		line, rest, nl := strings.Cut(s, "\n")
 		if line != "" {
 			if lw.col == 0 {
-				lw.write(lw.gutter(a, false) + lw.contPref)
+				lw.write(lw.gutter(a, false) + styled(lw.st.Dim, lw.contPref))
 			}
 			lw.write(styled(lw.contStyle, line))
 			lw.col += len(line)
 		}
 		if nl {
 			if lw.col == 0 {
-				lw.write(lw.gutter(a, true))
+				if p := strings.TrimRight(lw.contPref, " "); p != "" {
+					lw.write(lw.gutter(a, false) + lw.st.Dim.Sprint(p))
+				} else {
+					lw.write(lw.gutter(a, true))
+				}
 			}
 			lw.write("\n")
 			lw.col = 0
