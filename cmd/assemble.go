@@ -91,11 +91,6 @@ func addAssembleInputFlags(fs *pflag.FlagSet, o *inputOptions) {
 	})
 }
 
-// blockWriter is what the block renderers implement.
-type blockWriter interface {
-	Block(*assemble.Block) error
-}
-
 func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs []string) error {
 	if ctx == nil {
 		ctx = context.Background()

@@ -344,6 +344,9 @@ func (t *Transcript) session(a *agent, e *event.SessionStart) {
 	} else if a.parent == nil {
 		p := t.agent(e.ParentAgent)
 		a.parent, a.depth = p, p.depth+1
+		if t.main == a && !t.mainSet {
+			t.main = p
+		}
 		t.roots = slices.DeleteFunc(t.roots, func(r *agent) bool { return r == a })
 		// The call that started the agent: the one named, or else the
 		// parent's latest call still waiting for its result.
