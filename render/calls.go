@@ -41,11 +41,18 @@ func (t *Transcript) toolResult(a *agent, e *event.ToolResult) {
 	if c == nil || c.done || t.o.Live {
 		if c != nil {
 			c.done = true
+			for _, ch := range c.children {
+				t.endRun(ch)
+			}
 		}
 		t.put(a, p)
 		return
 	}
 	c.result, c.done = p, true
+	// The subagents' last text goes under the call, before the result.
+	for _, ch := range c.children {
+		t.endRun(ch)
+	}
 	for _, r := range t.roots {
 		t.drain(r, false)
 	}
@@ -165,19 +172,25 @@ func (t *Transcript) refLine(a *agent, v callView) string {
 
 func (t *Transcript) resultLines(a *agent, e *event.ToolResult) []string {
 	b := assemble.FromEvent(e)
+	// One status, the most telling: the exit code, else the producer's
+	// status (declined, ...), else "error".
 	var status []string
-	if e.IsError {
-		status = append(status, "error")
-	}
 	if e.ExitCode != nil {
 		status = append(status, fmt.Sprintf("exit %d", *e.ExitCode))
 	}
 	switch e.Status {
 	case "", "completed", "success", "succeeded", "ok":
+	case "failed":
+		if len(status) == 0 && !e.IsError {
+			status = append(status, e.Status)
+		}
 	default:
 		status = append(status, e.Status)
 	}
-	failed := e.IsError || (e.ExitCode != nil && *e.ExitCode != 0)
+	if e.IsError && len(status) == 0 {
+		status = append(status, "error")
+	}
+	failed := e.IsError || (e.ExitCode != nil && *e.ExitCode != 0) || e.Status == "failed"
 	var out []string
 	if b.Content != nil {
 		out = splitLines(strings.ReplaceAll(*b.Content, "\r\n", "\n"))

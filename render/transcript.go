@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fatih/color"
 
@@ -74,10 +75,12 @@ type Transcript struct {
 	mainSet bool
 	calls   map[string]*call
 	ended   bool // a run end was seen
+	mdNotes int  // Markdown footnotes so far: their ids are document-wide
 }
 
 type agent struct {
 	id, name, desc string
+	session, cwd   string
 	parent         *agent
 	depth          int
 
@@ -90,7 +93,10 @@ type agent struct {
 
 	open    map[event.BlockKind]*stream
 	pending []*call // calls without a result yet, in order
-	cites   int     // footnotes of the last text block
+	// run is the agent's open text run: consecutive text blocks of
+	// one turn (the API splits cited text into many), shown as one
+	// paragraph with their footnotes under it.
+	run *textRun
 
 	usage     map[string]event.Usage // turn usage by message id
 	anonUsage []event.Usage          // turn usage without a message id
@@ -101,8 +107,11 @@ type agent struct {
 // label names the agent in the line that introduces its output.
 func (a *agent) label() string {
 	id := a.id
-	if len(id) > 8 && strings.Count(id, "-") == 4 {
+	switch {
+	case len(id) > 8 && strings.Count(id, "-") == 4: // a UUID
 		id = id[:8]
+	case utf8.RuneCountInString(id) > 16:
+		id = string([]rune(id)[:16]) + "…"
 	}
 	if id == "" {
 		id = "(no agent id)"
@@ -123,9 +132,37 @@ func (a *agent) label() string {
 	return "subagent " + strings.Join(parts, ": ") + " (" + id + ")"
 }
 
+type textRun struct {
+	text      strings.Builder // piped: the blocks' text, with footnote marks
+	notes     []string        // footnote lines
+	n         int             // footnotes so far
+	owner     *stream         // live: the block whose line the run goes on
+	truncated bool
+	last      byte // the last byte of text so far; 0 when none
+	cited     bool // citations came after the last block
+}
+
+// joins reports whether a text block starting with next continues the run
+// on the same line. The API splits cited text into blocks at the citation
+// boundaries ("According to the sources, " + "the grass is green." +
+// ...), so a block after citations, or one meeting the run at whitespace
+// or punctuation, continues it; otherwise the block is a new paragraph.
+func (r *textRun) joins(next string) bool {
+	switch {
+	case r.last == 0:
+		return true
+	case r.last == '\n':
+		return false
+	case r.cited, r.last == ' ', r.last == '\t':
+		return true
+	}
+	return next != "" && strings.IndexByte(" \t.,;:!?)]}'\"", next[0]) >= 0
+}
+
 type stream struct {
 	kind    event.BlockKind
 	text    strings.Builder
+	last    byte   // the last byte of text
 	over    bool
 	started bool // live: something was written
 	hidden  bool
@@ -203,6 +240,9 @@ func (t *Transcript) agent(id string) *agent {
 // or assemble.ErrBlockTooLarge (the block is cut and the transcript goes on).
 func (t *Transcript) Event(ev event.Event) error {
 	a := t.agent(ev.AgentID())
+	if a.run != nil && !continuesRun(ev) {
+		t.endRun(a)
+	}
 	var err error
 	switch e := ev.(type) {
 	case *event.SessionStart:
@@ -298,6 +338,9 @@ func (t *Transcript) Close() error {
 		t.endBlock(ob.a, ob.s, true)
 		open = append(open, fmt.Sprintf("%s block of agent %q", ob.s.kind, ob.a.id))
 	}
+	for _, a := range t.order {
+		t.endRun(a)
+	}
 	// Calls the stream ended before the result of.
 	for _, a := range t.order {
 		for _, c := range a.pending {
@@ -366,8 +409,19 @@ func (t *Transcript) session(a *agent, e *event.SessionStart) {
 			a.released = true
 		}
 	}
+	a.session, a.cwd = e.SessionID, e.Cwd
+	session, cwd := e.SessionID, e.Cwd
+	if p := a.parent; p != nil {
+		// A subagent mostly shares its parent's session and directory.
+		if session == p.session {
+			session = ""
+		}
+		if cwd == p.cwd {
+			cwd = ""
+		}
+	}
 	var meta []string
-	for _, kv := range [][2]string{{"", e.Model}, {"session ", e.SessionID}, {"cwd ", e.Cwd}} {
+	for _, kv := range [][2]string{{"", e.Model}, {"session ", session}, {"cwd ", cwd}} {
 		if kv[1] != "" {
 			meta = append(meta, kv[0]+kv[1])
 		}
@@ -412,10 +466,20 @@ func (t *Transcript) delta(a *agent, e *event.Delta) error {
 	if s.hidden || s.over || e.Text == "" {
 		return nil
 	}
+	s.last = e.Text[len(e.Text)-1]
 	if t.o.Live {
 		if !s.started {
 			s.started = true
-			t.lw.streamStart(s, a, t.blockHeader(s.kind), t.blockPrefix(s.kind), t.blockStyle(s.kind))
+			if a.run != nil && s.kind == event.Text && !a.run.joins(e.Text) {
+				t.endRun(a)
+			}
+			if r := a.run; s.kind == event.Text && r != nil && r.owner != nil && t.lw.lineOwner == any(r.owner) {
+				// The next block of a text run goes on where the last
+				// one stopped.
+				t.lw.lineOwner, r.owner = s, s
+			} else {
+				t.lw.streamStart(s, a, t.blockHeader(s.kind), t.blockPrefix(s.kind), t.blockStyle(s.kind))
+			}
 		}
 		t.lw.streamText(s, a, e.Text, t.blockPrefix(s.kind), t.blockStyle(s.kind))
 		return nil
@@ -453,10 +517,11 @@ func (t *Transcript) blockStyle(k event.BlockKind) *color.Color {
 // (or the block restarted) inside it.
 func (t *Transcript) endBlock(a *agent, s *stream, truncated bool) {
 	delete(a.open, s.kind)
-	if s.kind == event.Text {
-		a.cites = 0
-	}
 	if s.hidden {
+		return
+	}
+	if s.kind == event.Text {
+		t.endText(a, s, truncated)
 		return
 	}
 	var trailer []string
@@ -514,10 +579,110 @@ func (t *Transcript) endBlock(a *agent, s *stream, truncated bool) {
 	t.put(a, &piece{lines: append(lines, trailer...)})
 }
 
+// continuesRun reports whether ev may belong to an open text run.
+func continuesRun(ev event.Event) bool {
+	switch e := ev.(type) {
+	case *event.Citations:
+		return true
+	case *event.BlockStart:
+		return e.Kind == event.Text
+	case *event.Delta:
+		return e.Kind == event.Text
+	case *event.BlockEnd:
+		return e.Kind == event.Text
+	}
+	return false
+}
+
+// endText ends a text block: its text joins the agent's text run, which a
+// truncation ends at once.
+func (t *Transcript) endText(a *agent, s *stream, truncated bool) {
+	if a.run != nil && !t.o.Live && !a.run.joins(s.text.String()) {
+		t.endRun(a)
+	}
+	r := a.run
+	if r == nil {
+		r = &textRun{}
+		a.run = r
+	}
+	truncated = truncated || s.over
+	r.truncated = r.truncated || truncated
+	if s.last != 0 {
+		r.last, r.cited = s.last, false
+	}
+	if !t.o.Live {
+		r.text.WriteString(s.text.String())
+		if truncated {
+			t.endRun(a)
+		}
+		return
+	}
+	if s.started {
+		r.owner = s
+	}
+	if truncated {
+		if r.owner == nil {
+			t.lw.streamStart(s, a, nil, "", nil)
+			r.owner = s
+		}
+		mark := t.st.Error.Sprint("[truncated]")
+		var trailer []string
+		if t.o.Markdown {
+			mark, trailer = "", []string{"**[truncated]**"}
+		}
+		t.lw.streamEnd(r.owner, a, mark, trailer)
+		r.owner = nil
+		t.endRun(a)
+	}
+}
+
+// endRun writes the agent's text run (piped) or ends its line (live), then
+// its footnotes.
+func (t *Transcript) endRun(a *agent) {
+	r := a.run
+	a.run = nil
+	if r == nil {
+		return
+	}
+	if t.o.Live {
+		if r.owner != nil {
+			t.lw.streamEnd(r.owner, a, "", nil)
+		}
+		if len(r.notes) > 0 {
+			t.put(a, &piece{lines: r.notes, tight: true})
+		}
+		return
+	}
+	text := r.text.String()
+	lines := splitLines(text)
+	if r.truncated {
+		if t.o.Markdown {
+			lines = append(lines, "", "**[truncated]**")
+		} else if n := len(lines); n > 0 && lines[n-1] != "" && !strings.HasSuffix(text, "\n") {
+			lines[n-1] += " " + t.st.Error.Sprint("[truncated]")
+		} else {
+			lines = append(lines, t.st.Error.Sprint("[truncated]"))
+		}
+	}
+	if len(lines) == 0 && len(r.notes) == 0 {
+		return
+	}
+	t.put(a, &piece{lines: lines})
+	if len(r.notes) > 0 {
+		t.put(a, &piece{lines: r.notes, tight: true})
+	}
+}
+
+// citations numbers the citations of the text run's last block: a mark
+// where the cited text ends, a footnote under the run.
 func (t *Transcript) citations(a *agent, e *event.Citations) {
-	var lines []string
+	r := a.run
+	orphan := r == nil
+	if orphan {
+		r = &textRun{}
+	}
+	var marks strings.Builder
 	for _, c := range e.Items {
-		a.cites++
 		src := c.Type
 		switch {
 		case c.URL != nil && c.Title != nil && *c.Title != "":
@@ -538,17 +703,33 @@ func (t *Transcript) citations(a *agent, e *event.Citations) {
 			}
 		}
 		quote := "“" + oneLine(c.CitedText, 160) + "” — " + src
+		r.n++
 		if t.o.Markdown {
-			lines = append(lines, fmt.Sprintf("[%d] %s  ", a.cites, mdEscape(quote)))
+			t.mdNotes++
+			fmt.Fprintf(&marks, "[^%d]", t.mdNotes)
+			r.notes = append(r.notes, fmt.Sprintf("[^%d]: %s", t.mdNotes, mdEscape(quote)))
 		} else {
-			lines = append(lines, t.dimLine(fmt.Sprintf("[%d] %s", a.cites, quote)))
+			fmt.Fprintf(&marks, "[%d]", r.n)
+			r.notes = append(r.notes, t.dimLine(fmt.Sprintf("[%d] %s", r.n, quote)))
 		}
 	}
-	if len(lines) > 0 {
-		if t.o.Markdown {
-			lines[len(lines)-1] = strings.TrimSuffix(lines[len(lines)-1], "  ")
+	r.cited = true
+	if orphan {
+		if len(r.notes) > 0 {
+			t.put(a, &piece{lines: r.notes, tight: true})
 		}
-		t.put(a, &piece{lines: lines, tight: true})
+		return
+	}
+	m := marks.String()
+	if !t.o.Markdown {
+		m = t.st.Dim.Sprint(m)
+	}
+	if !t.o.Live {
+		r.text.WriteString(m)
+		return
+	}
+	if r.owner != nil {
+		t.lw.streamText(r.owner, a, m, "", nil)
 	}
 }
 
@@ -616,7 +797,7 @@ func (t *Transcript) summary(a *agent, r *event.RunEnd) []string {
 		parts = append(parts, plural(turns, "turn"))
 	}
 	if r != nil && r.DurationMS > 0 {
-		parts = append(parts, fmt.Sprintf("%.1fs", float64(r.DurationMS)/1000))
+		parts = append(parts, duration(r.DurationMS))
 	}
 	if u != nil {
 		tok := fmt.Sprintf("%s in / %s out tokens", count(u.InputTokens), count(u.OutputTokens))
@@ -658,6 +839,19 @@ func (t *Transcript) summary(a *agent, r *event.RunEnd) []string {
 		}
 	}
 	return lines
+}
+
+// duration formats a run's duration: 850ms, 12.3s, 4m05s, 1h02m.
+func duration(ms int64) string {
+	switch {
+	case ms < 1000:
+		return fmt.Sprintf("%dms", ms)
+	case ms < 60*1000:
+		return fmt.Sprintf("%.1fs", float64(ms)/1000)
+	case ms < 3600*1000:
+		return fmt.Sprintf("%dm%02ds", ms/60000, ms/1000%60)
+	}
+	return fmt.Sprintf("%dh%02dm", ms/3600000, ms/60000%60)
 }
 
 func addUsage(u *event.Usage, x event.Usage) {

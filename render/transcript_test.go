@@ -280,8 +280,11 @@ func TestLiveWritesDeltas(t *testing.T) {
 		if err := tr.Event(&event.BlockEnd{Agent: mainID, Kind: event.Text}); err != nil {
 			t.Fatal(err)
 		}
+		if err := tr.Close(); err != nil {
+			t.Fatal(err)
+		}
 		if diff := cmp.Diff("Hello\n", out.String()); diff != "" {
-			t.Errorf("live=%v: after the block end (-want +got):\n%s", live, diff)
+			t.Errorf("live=%v: at the end (-want +got):\n%s", live, diff)
 		}
 	}
 }
@@ -299,6 +302,7 @@ func TestSummaryTokens(t *testing.T) {
 		{"deduplicated by message id", []event.Event{turn("m1", 10, 1), turn("m1", 10, 5), turn("m2", 3, 2), &event.RunEnd{Agent: mainID}}, "■ end: 2 turns · 13 in / 7 out tokens\n"},
 		{"empty ids each count", []event.Event{turn("", 10, 1), turn("", 10, 5), &event.RunEnd{Agent: mainID}}, "■ end: 2 turns · 20 in / 6 out tokens\n"},
 		{"run end usage wins", []event.Event{turn("m1", 10, 1), &event.RunEnd{Agent: mainID, StopReason: "end_turn", Turns: 3, DurationMS: 1500, CostUSD: ptr(0.5), Usage: &event.Usage{InputTokens: 1234567, OutputTokens: 2}}}, "■ end: end_turn · 3 turns · 1.5s · 1,234,567 in / 2 out tokens · $0.5000\n"},
+		{"durations", []event.Event{&event.RunEnd{Agent: mainID, DurationMS: 42}, &event.RunEnd{Agent: mainID, DurationMS: 245000}, &event.RunEnd{Agent: mainID, DurationMS: 3720000}}, "■ end: 42ms\n\n■ end: 4m05s\n\n■ end: 1h02m\n"},
 		{"no run end", []event.Event{turn("m1", 10, 1)}, "■ no run end: 1 turn · 10 in / 1 out tokens\n"},
 		{"run error", []event.Event{&event.RunEnd{Agent: mainID, StopReason: "error_during_execution", IsError: true, Errors: []string{"boom"}}}, "■ end: error_during_execution · error\n✗ boom\n"},
 	}
