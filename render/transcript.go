@@ -162,7 +162,7 @@ func (r *textRun) joins(next string) bool {
 type stream struct {
 	kind    event.BlockKind
 	text    strings.Builder
-	last    byte   // the last byte of text
+	last    byte // the last byte of text
 	over    bool
 	started bool // live: something was written
 	hidden  bool
