@@ -91,6 +91,7 @@ type agent struct {
 	released bool
 	under    *call // the call the agent is nested under
 
+	held    []*event.Notice // notices waiting for the agent's next piece
 	open    map[event.BlockKind]*stream
 	pending []*call // calls without a result yet, in order
 	// run is the agent's open text run: consecutive text blocks of
@@ -297,14 +298,16 @@ func (t *Transcript) Event(ev event.Event) error {
 		t.ended = true
 		t.put(a, &piece{lines: t.summary(a, e)})
 	case *event.Notice:
-		kind := cmp.Or(e.Kind, "notice")
-		t.put(a, &piece{lines: []string{t.dimLine(oneLine("• "+kind+": "+e.Message, t.o.Width))}, tight: true})
+		t.notice(a, e)
 	case *event.Unknown:
 		s := "• unknown " + e.Format
 		if e.Type != "" {
 			s += " " + e.Type
 		}
 		t.put(a, &piece{lines: []string{t.dimLine(oneLine(s+": "+string(e.Raw), t.o.Width))}, tight: true})
+	}
+	if t.o.Live && len(a.held) > 0 && !t.streaming(a) {
+		t.flushNotices(a)
 	}
 	return cmp.Or(err, t.lw.err)
 }
@@ -340,6 +343,7 @@ func (t *Transcript) Close() error {
 	}
 	for _, a := range t.order {
 		t.endRun(a)
+		t.flushNotices(a)
 	}
 	// Calls the stream ended before the result of.
 	for _, a := range t.order {
@@ -841,6 +845,49 @@ func (t *Transcript) summary(a *agent, r *event.RunEnd) []string {
 	return lines
 }
 
+// progressNotices are the notice kinds that report progress: each one
+// supersedes the one before it when nothing else came in between.
+var progressNotices = map[string]bool{"thinking_tokens": true, "status": true, "task_progress": true}
+
+// notice writes a notice as a dim one-liner. Notices are held while the
+// agent streams a block in live mode (so that they do not break its lines),
+// and always in piped mode until the agent's next piece; held progress
+// notices of one kind collapse to the last.
+func (t *Transcript) notice(a *agent, e *event.Notice) {
+	if t.o.Live && !t.streaming(a) {
+		t.put(a, t.noticePiece(e))
+		return
+	}
+	if n := len(a.held); n > 0 && a.held[n-1].Kind == e.Kind && progressNotices[e.Kind] {
+		a.held[n-1] = e
+		return
+	}
+	a.held = append(a.held, e)
+}
+
+func (t *Transcript) noticePiece(e *event.Notice) *piece {
+	kind := cmp.Or(e.Kind, "notice")
+	return &piece{lines: []string{t.dimLine(oneLine("• "+kind+": "+e.Message, t.o.Width))}, tight: true}
+}
+
+func (t *Transcript) flushNotices(a *agent) {
+	held := a.held
+	a.held = nil
+	for _, e := range held {
+		t.put(a, t.noticePiece(e))
+	}
+}
+
+// streaming reports whether a line of a block of agent a is open (live).
+func (t *Transcript) streaming(a *agent) bool {
+	for _, s := range a.open {
+		if s.started {
+			return true
+		}
+	}
+	return a.run != nil && a.run.owner != nil && t.lw.lineOwner == any(a.run.owner)
+}
+
 // duration formats a run's duration: 850ms, 12.3s, 4m05s, 1h02m.
 func duration(ms int64) string {
 	switch {
@@ -877,6 +924,9 @@ func count(n int64) string {
 // put routes a piece of agent a: straight to the output in live mode,
 // otherwise into the queue it waits in.
 func (t *Transcript) put(a *agent, p *piece) {
+	if len(a.held) > 0 {
+		t.flushNotices(a)
+	}
 	p.agent = a
 	if t.o.Live {
 		t.lw.piece(p)
