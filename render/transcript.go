@@ -133,6 +133,16 @@ func (a *agent) label() string {
 	return "subagent " + strings.Join(parts, ": ") + " (" + id + ")"
 }
 
+// descendsFrom reports whether a is b or one of b's subagents, at any depth.
+func (a *agent) descendsFrom(b *agent) bool {
+	for ; a != nil; a = a.parent {
+		if a == b {
+			return true
+		}
+	}
+	return false
+}
+
 type textRun struct {
 	text      strings.Builder // piped: the blocks' text, with footnote marks
 	notes     []string        // footnote lines
@@ -388,8 +398,7 @@ func (t *Transcript) session(a *agent, e *event.SessionStart) {
 		if !t.mainSet {
 			t.main, t.mainSet = a, true
 		}
-	} else if a.parent == nil {
-		p := t.agent(e.ParentAgent)
+	} else if p := t.agent(e.ParentAgent); a.parent == nil && !p.descendsFrom(a) {
 		a.parent, a.depth = p, p.depth+1
 		if t.main == a && !t.mainSet {
 			t.main = p
@@ -403,7 +412,7 @@ func (t *Transcript) session(a *agent, e *event.SessionStart) {
 		} else if n := len(p.pending); n > 0 {
 			c = p.pending[n-1]
 		}
-		if c != nil && !c.done {
+		if c != nil && !c.done && c.agent == p {
 			a.under = c
 			c.children = append(c.children, a)
 			if a.desc == "" && a.name == "" && c.view.summary != "" && (c.ev.Name == "Task" || c.ev.Name == "Agent") {
@@ -411,6 +420,16 @@ func (t *Transcript) session(a *agent, e *event.SessionStart) {
 			}
 		} else {
 			a.released = true
+			// What the agent queued as a top-level agent joins its
+			// parent's queue.
+			if len(a.queue) > 0 {
+				q := a
+				for q.released && q.parent != nil {
+					q = q.parent
+				}
+				q.queue = append(q.queue, a.queue...)
+				a.queue = nil
+			}
 		}
 	}
 	a.session, a.cwd = e.SessionID, e.Cwd
