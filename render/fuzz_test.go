@@ -68,8 +68,13 @@ func FuzzTranscript(f *testing.F) {
 			}
 		}
 		for _, o := range []Options{
-			{Full: true}, {Live: true}, {Markdown: true}, {Live: true, Markdown: true, NoThinking: true},
-			{Agent: "main"}, {Agent: "sub", Live: true}, {Styles: NewStyles(true), Width: 30},
+			{Full: true},
+			{Live: true},
+			{Markdown: true},
+			{Live: true, Markdown: true, NoThinking: true},
+			{Agent: "main"},
+			{Agent: "sub", Live: true},
+			{Styles: NewStyles(true), Width: 30},
 		} {
 			var out bytes.Buffer
 			tr := NewTranscript(&out, o)
