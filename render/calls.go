@@ -336,7 +336,8 @@ func (t *Transcript) fileChange(a *agent, e *event.FileChange) {
 }
 
 // sanitize shows control characters in caret notation (ESC as ^[), so
-// that tool output cannot drive the terminal; tabs are kept.
+// that tool output and model text cannot drive the terminal; tabs and
+// newlines are kept.
 func sanitize(s string) string {
 	if !strings.ContainsFunc(s, isControl) {
 		return s
@@ -357,7 +358,7 @@ func sanitize(s string) string {
 }
 
 func isControl(r rune) bool {
-	return (r < 0x20 && r != '\t') || r == 0x7f
+	return (r < 0x20 && r != '\t' && r != '\n') || r == 0x7f
 }
 
 // mdEscape escapes the characters that would start Markdown markup.

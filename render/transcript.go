@@ -490,6 +490,10 @@ func (t *Transcript) delta(a *agent, e *event.Delta) error {
 		return nil
 	}
 	s.last = e.Text[len(e.Text)-1]
+	text := e.Text
+	if !t.o.Markdown {
+		text = sanitize(strings.ReplaceAll(text, "\r\n", "\n"))
+	}
 	if t.o.Live {
 		if !s.started {
 			s.started = true
@@ -504,14 +508,14 @@ func (t *Transcript) delta(a *agent, e *event.Delta) error {
 				t.lw.streamStart(s, a, t.blockHeader(s.kind), t.blockPrefix(s.kind), t.blockStyle(s.kind))
 			}
 		}
-		t.lw.streamText(s, a, e.Text, t.blockPrefix(s.kind), t.blockStyle(s.kind))
+		t.lw.streamText(s, a, text, t.blockPrefix(s.kind), t.blockStyle(s.kind))
 		return nil
 	}
 	if s.text.Len()+len(e.Text) > t.o.MaxBlockBytes {
 		s.over = true
 		return fmt.Errorf("%w: %s block of agent %q is over %d bytes; the rest is dropped", assemble.ErrBlockTooLarge, e.Kind, a.id, t.o.MaxBlockBytes)
 	}
-	s.text.WriteString(e.Text)
+	s.text.WriteString(text)
 	return nil
 }
 

@@ -381,8 +381,15 @@ func TestDescribeCall(t *testing.T) {
 
 func TestSanitize(t *testing.T) {
 	t.Parallel()
-	if diff := cmp.Diff("^[[31mred^[[0m\tx^?", sanitize("\x1b[31mred\x1b[0m\tx\x7f")); diff != "" {
+	if diff := cmp.Diff("^[[31mred^[[0m\tx^?\n^M", sanitize("\x1b[31mred\x1b[0m\tx\x7f\n\r")); diff != "" {
 		t.Error(diff)
+	}
+	// Model text too, in both modes; Markdown keeps it verbatim.
+	evs := textBlock(mainID, event.Text, "a\x1b[2Jb")
+	for _, o := range []Options{{}, {Live: true}} {
+		if diff := cmp.Diff("a^[[2Jb\n", renderEvents(t, evs, o)); diff != "" {
+			t.Errorf("live=%v: %s", o.Live, diff)
+		}
 	}
 }
 
