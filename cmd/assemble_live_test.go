@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // signalWriter keeps what is written to it and signals each write.
@@ -93,5 +95,49 @@ func TestAssembleLiveThroughPipe(t *testing.T) {
 	}
 	if got, want := out.String(), "┊ Pondering\n\nHello, world\n"; got != want {
 		t.Errorf("stdout = %q, want %q", got, want)
+	}
+}
+
+// TestAssembleTerminalDefaults: on a terminal, assemble is live and
+// coloured unless NO_COLOR or TERM=dumb say otherwise; elsewhere it is
+// neither. Each case must print what the explicit flags print.
+func TestAssembleTerminalDefaults(t *testing.T) {
+	t.Parallel()
+	const input = "../testdata/jsonenv/hand-interleaved.sse"
+	run := func(tty bool, env map[string]string, args ...string) string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		ios := &IOStreams{Out: &out, Err: &errb, OutTTY: tty, Getenv: func(k string) string { return env[k] }}
+		if code := Run(append([]string{"assemble"}, append(args, input)...), ios); code != ExitOK {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		return out.String()
+	}
+	tests := []struct {
+		name string
+		tty  bool
+		env  map[string]string
+		args []string
+		same []string // the flags that print the same when not on a terminal
+	}{
+		{"terminal", true, nil, nil, []string{"--live", "--color", "always"}},
+		{"terminal with NO_COLOR", true, map[string]string{"NO_COLOR": "1"}, nil, []string{"--live", "--color", "never"}},
+		{"dumb terminal", true, map[string]string{"TERM": "dumb"}, nil, []string{"--live", "--color", "never"}},
+		{"not a terminal", false, nil, nil, []string{"--live=false", "--color", "never"}},
+		{"terminal, piped view asked", true, nil, []string{"--live=false"}, []string{"--color", "always"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := run(tt.tty, tt.env, tt.args...)
+			want := run(false, nil, tt.same...)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-%v +default):\n%s", tt.same, diff)
+			}
+		})
+	}
+	// The cases differ from one another: live is not piped, colour is not plain.
+	if run(false, nil, "--live") == run(false, nil) {
+		t.Error("--live prints what the piped view prints for a stream with an interleaved subagent")
 	}
 }
