@@ -44,6 +44,9 @@ func (t *Transcript) toolResult(a *agent, e *event.ToolResult) {
 			for _, ch := range c.children {
 				t.endRun(ch)
 			}
+			if t.o.Live {
+				delete(t.calls, e.ID) // written: nothing more to pair
+			}
 		}
 		t.put(a, p)
 		return

@@ -56,12 +56,13 @@ type Options struct {
 // under them, subagents nested under the call that started them, notices
 // and a summary of the run. Feed it with Event and finish with Close.
 //
-// Memory: in live mode a Transcript keeps only per-agent bookkeeping (open
-// block state, tool names by call id, token counts by message id). Otherwise
-// it also holds each open text or thinking block, and everything an agent
-// writes after a tool call whose result has not arrived yet, including
-// the whole output of the subagents that call started: output is bounded by
-// what open subagents have produced.
+// Memory: in live mode a Transcript keeps only bookkeeping: per agent, its
+// open block state, its calls still waiting for a result and its token
+// counts by message id. Otherwise it also holds each open text or thinking
+// block, and everything an agent writes after a tool call whose result has
+// not arrived yet, including the whole output of the subagents that call
+// started: memory is bounded by what open calls and their subagents have
+// produced.
 type Transcript struct {
 	o  Options
 	st *Styles
@@ -89,7 +90,6 @@ type agent struct {
 	// released: the agent's call was written; what it writes now goes to
 	// its parent's queue.
 	released bool
-	under    *call // the call the agent is nested under
 
 	held    []*event.Notice // notices waiting for the agent's next piece
 	open    map[event.BlockKind]*stream
@@ -413,7 +413,6 @@ func (t *Transcript) session(a *agent, e *event.SessionStart) {
 			c = p.pending[n-1]
 		}
 		if c != nil && !c.done && c.agent == p {
-			a.under = c
 			c.children = append(c.children, a)
 			if a.desc == "" && a.name == "" && c.view.summary != "" && (c.ev.Name == "Task" || c.ev.Name == "Agent") {
 				a.desc = c.view.summary
@@ -977,6 +976,7 @@ func (t *Transcript) drain(a *agent, force bool) {
 		it := a.queue[0]
 		if it.call == nil {
 			t.lw.piece(it.p)
+			a.queue[0] = nil
 			a.queue = a.queue[1:]
 			continue
 		}
@@ -998,6 +998,10 @@ func (t *Transcript) drain(a *agent, force bool) {
 		if c.result != nil {
 			t.lw.piece(c.result)
 		}
+		if t.calls[c.ev.ID] == c {
+			delete(t.calls, c.ev.ID) // written: nothing more to pair
+		}
+		a.queue[0] = nil
 		a.queue = a.queue[1:]
 	}
 }
