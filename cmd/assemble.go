@@ -127,7 +127,7 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 			err := tr.Event(ev)
 			if errors.Is(err, assemble.ErrBlockTooLarge) {
 				if !rep.problem(fmt.Errorf("%s: %w", name, err)) {
-					return err
+					return errStrictStop
 				}
 				err = nil
 			}
@@ -156,6 +156,10 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 	}
 	return rep.result()
 }
+
+// errStrictStop ends a command that --strict stopped at a problem it has
+// already reported (exit 2).
+var errStrictStop = &exitError{code: ExitFailure}
 
 // eachEvent calls fn with each event of dec. Parse errors are reported and
 // skipped (stopping with --strict); it returns the error that stopped the
@@ -205,7 +209,7 @@ func runAssembleJSON(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 			bs, aerr := asm.Add(ev)
 			var stop error
 			if aerr != nil && !rep.problem(fmt.Errorf("%s: %w", name, aerr)) {
-				stop = aerr
+				stop = errStrictStop
 			}
 			if err := write(bs); err != nil {
 				return failure(err)
