@@ -66,15 +66,21 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	}
 	rep := newReporter(ios.Err, o.in.strict)
 	w := bufio.NewWriterSize(ios.Out, 64<<10)
-	enc := out.NewEncoder(w, &convert.Options{
+	eo := &convert.Options{
 		Agent: o.in.agent, MaxChunkBytes: o.maxChunkBytes,
 		Framing: o.framing, Partial: o.partial, Warn: rep.warn,
-	})
+	}
+	o.in.tools.apply(eo)
+	enc := out.NewEncoder(w, eo)
 	err := eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
 		return readError(convert.Pipe(dec, enc, w.Flush, rep.problem))
 	})
-	if cerr := enc.Close(); cerr != nil && err == nil {
-		rep.problem(cerr)
+	if err == nil {
+		// The end marker ([DONE], a closing result line) is written only
+		// for a stream that was read to its end.
+		if cerr := enc.Close(); cerr != nil {
+			rep.problem(cerr)
+		}
 	}
 	if ferr := w.Flush(); ferr != nil && err == nil {
 		err = failure(ferr)
