@@ -53,9 +53,9 @@ func TestGolden(t *testing.T) {
 			}
 			return nil
 		}
-		switch filepath.Ext(path) {
-		case ".md", ".txt", ".txtar", ".go":
-			return nil
+		switch ext := filepath.Ext(path); {
+		case ext == ".md", ext == ".txtar", ext == ".go", ext == ".events", strings.HasSuffix(path, ".tools.json"):
+			return nil // docs, scripts, expected events, tool definitions
 		}
 		files = append(files, path)
 		return nil
@@ -74,11 +74,13 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, _, err := convert.Detect(bufio.NewReader(bytes.NewReader(data))); err != nil {
+			f, co, err := streamFormat(path, data)
+			if err != nil {
 				t.Skipf("format not detected (no decoder for it on this branch yet?): %v", err)
 			}
+			co.Source = filepath.ToSlash(rel)
 			for _, v := range views {
-				got := visible(renderStream(t, rel, data, v.o))
+				got := visible(renderStream(t, f, co, data, v.o))
 				golden := filepath.Join("testdata", "golden", rel+v.ext)
 				if *update {
 					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
@@ -101,16 +103,28 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// renderStream decodes data (detecting its format) and renders it with o,
-// skipping what the decoder reports as bad input, as the command does.
-func renderStream(t *testing.T, name string, data []byte, o Options) string {
-	t.Helper()
-	br := bufio.NewReader(bytes.NewReader(data))
-	f, _, err := convert.Detect(br)
-	if err != nil {
-		t.Fatal(err)
+// streamFormat returns the format of the stream at path: the format its
+// directory is named after, as --from would choose it (testdata/inlinexml
+// holds model text no detection claims), else the detected one; with the
+// tools of NAME.tools.json when there is one.
+func streamFormat(path string, data []byte) (convert.Format, *convert.Options, error) {
+	co := &convert.Options{}
+	tools := strings.TrimSuffix(path, filepath.Ext(path)) + ".tools.json"
+	if _, err := os.Stat(tools); err == nil {
+		co.ToolsFile = tools
 	}
-	dec := f.NewDecoder(br, &convert.Options{Source: name})
+	if f, ok := convert.Lookup(filepath.Base(filepath.Dir(path))); ok && f.NewDecoder != nil {
+		return f, co, nil
+	}
+	f, _, err := convert.Detect(bufio.NewReader(bytes.NewReader(data)))
+	return f, co, err
+}
+
+// renderStream decodes data in format f and renders it with o, skipping
+// what the decoder reports as bad input, as the command does.
+func renderStream(t *testing.T, f convert.Format, co *convert.Options, data []byte, o Options) string {
+	t.Helper()
+	dec := f.NewDecoder(bufio.NewReader(bytes.NewReader(data)), co)
 	var out bytes.Buffer
 	tr := NewTranscript(&out, o)
 	for {

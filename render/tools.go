@@ -73,7 +73,7 @@ func describeCall(name, mcpServer string, raw json.RawMessage) callView {
 		return v
 	}
 	switch name {
-	case "Bash", "command_execution", "shell", "local_shell", "exec_command", "bash":
+	case "Bash", "command_execution", "shell", "local_shell", "exec_command", "bash", "execute_command":
 		v.command = shellCommand(in["command"])
 		v.note = in.str("description")
 		if v.command != "" {
@@ -101,6 +101,35 @@ func describeCall(name, mcpServer string, raw json.RawMessage) callView {
 		}
 		v.diff = unifiedDiff(old, new)
 		return v
+	case "replace_in_file", "apply_diff":
+		// Cline and Roo: SEARCH/REPLACE blocks.
+		path, d := in.str("path"), in.str("diff")
+		if path == "" || d == "" {
+			break
+		}
+		v.summary = path
+		if v.diff = searchReplaceDiff(d); v.diff != nil {
+			return v
+		}
+	case "search_files":
+		if r := in.str("regex"); r != "" {
+			v.summary = strconv.Quote(r)
+			if path := in.str("path"); path != "" {
+				v.summary += " in " + path
+			}
+			if fp := in.str("file_pattern"); fp != "" {
+				v.summary += " file_pattern=" + fp
+			}
+			return v
+		}
+	case "list_files":
+		if path := in.str("path"); path != "" {
+			v.summary = path
+			if b, _ := in["recursive"].(bool); b || in.str("recursive") == "true" {
+				v.summary += " (recursive)"
+			}
+			return v
+		}
 	case "Read", "read_file", "view":
 		path := cmp.Or(in.str("file_path"), in.str("path"))
 		if path == "" {
@@ -121,7 +150,7 @@ func describeCall(name, mcpServer string, raw json.RawMessage) callView {
 		}
 		v.summary = path
 		return v
-	case "Write", "write_file", "create":
+	case "Write", "write_file", "write_to_file", "create":
 		path := cmp.Or(in.str("file_path"), in.str("path"))
 		content, ok := in["content"].(string)
 		if !ok {
@@ -185,6 +214,38 @@ func describeCall(name, mcpServer string, raw json.RawMessage) callView {
 	}
 	v.summary = compactJSON(raw)
 	return v
+}
+
+// searchReplaceDiff turns Cline's and Roo's SEARCH/REPLACE blocks into
+// unified diff hunks, or returns nil when d holds none.
+//
+//	------- SEARCH          (or <<<<<<< SEARCH, then Roo's :start_line:N and -------)
+//	old lines
+//	=======
+//	new lines
+//	+++++++ REPLACE         (or >>>>>>> REPLACE)
+func searchReplaceDiff(d string) []string {
+	var out, old, new []string
+	state := 0 // 0 outside, 1 search, 2 replace
+	for _, l := range splitLines(d) {
+		t := strings.TrimSpace(l)
+		switch {
+		case state == 0 && (t == "------- SEARCH" || t == "<<<<<<< SEARCH"):
+			state, old, new = 1, nil, nil
+		case state == 1 && len(old) == 0 && (strings.HasPrefix(t, ":start_line:") || strings.HasPrefix(t, ":end_line:") || t == "-------"):
+			// Roo's line hints.
+		case state == 1 && t == "=======":
+			state = 2
+		case state == 2 && (t == "+++++++ REPLACE" || t == ">>>>>>> REPLACE"):
+			state = 0
+			out = append(out, unifiedDiff(strings.Join(old, "\n"), strings.Join(new, "\n"))...)
+		case state == 1:
+			old = append(old, l)
+		case state == 2:
+			new = append(new, l)
+		}
+	}
+	return out
 }
 
 // mcpName splits an MCP tool's name: the call's MCPServer, or Claude's

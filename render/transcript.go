@@ -579,7 +579,7 @@ func (t *Transcript) endBlock(a *agent, s *stream, truncated bool) {
 		t.lw.streamEnd(s, a, inline, trailer)
 		return
 	}
-	text := s.text.String()
+	text := strings.Trim(s.text.String(), "\n")
 	if text == "" && !truncated && !s.over {
 		return
 	}
@@ -593,7 +593,7 @@ func (t *Transcript) endBlock(a *agent, s *stream, truncated bool) {
 		lines = append(lines, styled(t.st.Dim, pref)+styled(style, l))
 	}
 	if mark != "" {
-		if n := len(lines); n > 0 && lines[n-1] != "" && !strings.HasSuffix(text, "\n") {
+		if n := len(lines); n > 0 && lines[n-1] != "" {
 			lines[n-1] += " " + mark
 		} else {
 			lines = append(lines, mark)
@@ -637,7 +637,11 @@ func (t *Transcript) endText(a *agent, s *stream, truncated bool) {
 		r.last, r.cited = s.last, false
 	}
 	if !t.o.Live {
-		r.text.WriteString(s.text.String())
+		text := s.text.String()
+		if r.text.Len() == 0 {
+			text = strings.TrimLeft(text, "\n")
+		}
+		r.text.WriteString(text)
 		if truncated {
 			t.endRun(a)
 		}
@@ -679,12 +683,12 @@ func (t *Transcript) endRun(a *agent) {
 		}
 		return
 	}
-	text := r.text.String()
+	text := strings.TrimRight(r.text.String(), "\n")
 	lines := splitLines(text)
 	if r.truncated {
 		if t.o.Markdown {
 			lines = append(lines, "", "**[truncated]**")
-		} else if n := len(lines); n > 0 && lines[n-1] != "" && !strings.HasSuffix(text, "\n") {
+		} else if n := len(lines); n > 0 && lines[n-1] != "" {
 			lines[n-1] += " " + t.st.Error.Sprint("[truncated]")
 		} else {
 			lines = append(lines, t.st.Error.Sprint("[truncated]"))

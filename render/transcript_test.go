@@ -367,6 +367,13 @@ func TestDescribeCall(t *testing.T) {
 		{"generic", "frob", "", `{ "a" : [1, 2] }`, callView{title: "frob", summary: `{"a":[1,2]}`}},
 		{"not an object", "frob", "", `"raw args"`, callView{title: "frob", summary: `"raw args"`}},
 		{"bash without command", "Bash", "", `{"x":1}`, callView{title: "Bash", summary: `{"x":1}`}},
+		{"cline command", "execute_command", "", `{"command":"make","requires_approval":"false"}`, callView{title: "execute_command", command: "make"}},
+		{"cline write", "write_to_file", "", `{"path":"a.txt","content":"x"}`, callView{title: "write_to_file", summary: "a.txt (1 line, 1 B)"}},
+		{"cline replace", "replace_in_file", "", `{"path":"a.go","diff":"------- SEARCH\nold\n=======\nnew\n+++++++ REPLACE"}`, callView{title: "replace_in_file", summary: "a.go", diff: []string{"@@ -1 +1 @@", "-old", "+new"}}},
+		{"roo apply_diff", "apply_diff", "", `{"path":"a.go","diff":"<<<<<<< SEARCH\n:start_line:3\n-------\nold\n=======\nnew\n>>>>>>> REPLACE"}`, callView{title: "apply_diff", summary: "a.go", diff: []string{"@@ -1 +1 @@", "-old", "+new"}}},
+		{"replace without blocks", "replace_in_file", "", `{"path":"a.go","diff":"x"}`, callView{title: "replace_in_file", summary: `{"path":"a.go","diff":"x"}`}},
+		{"cline search", "search_files", "", `{"path":"src","regex":"a+","file_pattern":"*.go"}`, callView{title: "search_files", summary: `"a+" in src file_pattern=*.go`}},
+		{"cline list", "list_files", "", `{"path":".","recursive":"true"}`, callView{title: "list_files", summary: ". (recursive)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -376,6 +383,23 @@ func TestDescribeCall(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestBlankLines: the newlines a block starts and ends with are not
+// shown, in either mode, so blocks sit one blank line apart.
+func TestBlankLines(t *testing.T) {
+	t.Parallel()
+	evs := seq(
+		textBlock(mainID, event.Text, "\n\nHello", "\n\n"),
+		textBlock(mainID, event.Thinking, "\nhm\n\nyes\n"),
+		textBlock(mainID, event.Text, "Bye\n"),
+	)
+	want := "Hello\n\n┊ hm\n┊\n┊ yes\n\nBye\n"
+	for _, o := range []Options{{}, {Live: true}} {
+		if diff := cmp.Diff(want, renderEvents(t, evs, o)); diff != "" {
+			t.Errorf("live=%v (-want +got):\n%s", o.Live, diff)
+		}
 	}
 }
 

@@ -45,6 +45,8 @@ type lineWriter struct {
 	// The streamed block owning the current line, if a line is open.
 	lineOwner any
 	col       int // bytes written on the open line after its gutter
+	pendingNL int  // newlines of the open stream not written yet
+	fresh     bool // the open stream has written no text yet
 	contPref  string
 	contStyle *color.Color
 }
@@ -81,11 +83,34 @@ func (lw *lineWriter) gutterAt(d int, blank bool) string {
 }
 
 // breakLine ends an open streamed line.
+// The newlines a streamed block ends with so far are held back
+// (pendingNL): written when more text follows, dropped when the block ends,
+// so that a block's trailing blank lines do not add to the blank line
+// between pieces (piped mode trims them too).
 func (lw *lineWriter) breakLine() {
 	if lw.lineOwner != nil && lw.col > 0 {
 		lw.write("\n")
 	}
-	lw.col = 0
+	lw.col, lw.pendingNL = 0, 0
+}
+
+// flushNL writes the held newlines of the open stream of agent a; those a
+// block starts with are dropped (piped mode trims them too).
+func (lw *lineWriter) flushNL(a *agent) {
+	if lw.fresh {
+		lw.pendingNL, lw.fresh = 0, false
+	}
+	for ; lw.pendingNL > 0; lw.pendingNL-- {
+		if lw.col == 0 {
+			if p := strings.TrimRight(lw.contPref, " "); p != "" {
+				lw.write(lw.gutter(a, false) + lw.st.Dim.Sprint(p))
+			} else {
+				lw.write(lw.gutter(a, true))
+			}
+		}
+		lw.write("\n")
+		lw.col = 0
+	}
 }
 
 // enter prepares for output of agent a: ends another agent's open line,
@@ -164,6 +189,7 @@ func (lw *lineWriter) streamStart(owner any, a *agent, header []string, pref str
 		lw.write(lw.gutter(a, l == "") + l + "\n")
 	}
 	lw.lineOwner, lw.col, lw.contPref, lw.contStyle = owner, 0, pref, st
+	lw.pendingNL, lw.fresh = 0, true
 	lw.lastCall = ""
 }
 
@@ -181,6 +207,7 @@ func (lw *lineWriter) streamText(owner any, a *agent, s string, pref string, st 
 	for s != "" {
 		line, rest, nl := strings.Cut(s, "\n")
 		if line != "" {
+			lw.flushNL(a)
 			if lw.col == 0 {
 				lw.write(lw.gutter(a, false) + styled(lw.st.Dim, lw.contPref))
 			}
@@ -188,15 +215,7 @@ func (lw *lineWriter) streamText(owner any, a *agent, s string, pref string, st 
 			lw.col += len(line)
 		}
 		if nl {
-			if lw.col == 0 {
-				if p := strings.TrimRight(lw.contPref, " "); p != "" {
-					lw.write(lw.gutter(a, false) + lw.st.Dim.Sprint(p))
-				} else {
-					lw.write(lw.gutter(a, true))
-				}
-			}
-			lw.write("\n")
-			lw.col = 0
+			lw.pendingNL++
 		}
 		s = rest
 	}
