@@ -44,7 +44,7 @@ type lineWriter struct {
 
 	// The streamed block owning the current line, if a line is open.
 	lineOwner any
-	col       int // bytes written on the open line after its gutter
+	col       int  // bytes written on the open line after its gutter
 	pendingNL int  // newlines of the open stream not written yet
 	fresh     bool // the open stream has written no text yet
 	contPref  string
