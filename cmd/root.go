@@ -28,6 +28,8 @@ Run 'agentstream formats' for the formats it knows.`,
 		newConvertCmd(ios),
 		newAssembleCmd(ios),
 		newFormatsCmd(ios),
+		newRecordCmd(ios),
+		newReplayCmd(ios),
 	)
 	return root
 }
