@@ -8,7 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
 
 	"github.com/agentstream/agentstream/event"
 	wire "github.com/agentstream/agentstream/parse/codex"
@@ -236,7 +237,7 @@ func (e *Encoder) writeThread(id string) {
 	}
 	e.thread, e.threadID = true, id
 	e.buf = append(e.buf[:0], `{"type":"thread.started","thread_id":`...)
-	e.buf = appendString(e.buf, id)
+	e.buf = jsontext.AppendString(e.buf, id)
 	e.buf = append(e.buf, '}')
 	e.line(e.buf)
 }
@@ -305,7 +306,7 @@ func (e *Encoder) closeTurn() {
 	e.turn = false
 	if e.failure != "" {
 		e.buf = append(e.buf[:0], `{"type":"turn.failed","error":{"message":`...)
-		e.buf = appendString(e.buf, e.failure)
+		e.buf = jsontext.AppendString(e.buf, e.failure)
 		e.buf = append(e.buf, `}}`...)
 		e.failure = ""
 		e.pending = event.Usage{}
@@ -377,7 +378,7 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	}
 	e.openTurn()
 	e.buf = append(e.buf[:0], `{"type":"error","message":`...)
-	e.buf = appendString(e.buf, ev.Message)
+	e.buf = jsontext.AppendString(e.buf, ev.Message)
 	e.buf = append(e.buf, '}')
 	e.line(e.buf)
 }
@@ -408,9 +409,9 @@ func (e *Encoder) fileChange(ev *event.FileChange) {
 			b = append(b, ',')
 		}
 		b = append(b, `{"path":`...)
-		b = appendString(b, c.Path)
+		b = jsontext.AppendString(b, c.Path)
 		b = append(b, `,"kind":`...)
-		b = appendString(b, c.Kind)
+		b = jsontext.AppendString(b, c.Kind)
 		b = append(b, '}')
 	}
 	b = append(b, ']')
@@ -465,7 +466,7 @@ func todoJSON(items []wire.TodoItem) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"text":`...)
-		b = appendString(b, t.Text)
+		b = jsontext.AppendString(b, t.Text)
 		b = append(b, `,"completed":`...)
 		b = strconv.AppendBool(b, t.Completed)
 		b = append(b, '}')
@@ -502,7 +503,7 @@ type field struct {
 	value []byte
 }
 
-func str(key, v string) field { return field{key, appendString(nil, v)} }
+func str(key, v string) field { return field{key, jsontext.AppendString(nil, v)} }
 
 func raw(key string, v []byte) field { return field{key, v} }
 
@@ -510,14 +511,14 @@ func raw(key string, v []byte) field { return field{key, v} }
 func (e *Encoder) item(phase, id, typ string, fields ...field) {
 	e.content, e.paused = true, false
 	e.buf = append(e.buf[:0], `{"type":`...)
-	e.buf = appendString(e.buf, phase)
+	e.buf = jsontext.AppendString(e.buf, phase)
 	e.buf = append(e.buf, `,"item":{"id":`...)
-	e.buf = appendString(e.buf, id)
+	e.buf = jsontext.AppendString(e.buf, id)
 	e.buf = append(e.buf, `,"type":`...)
-	e.buf = appendString(e.buf, typ)
+	e.buf = jsontext.AppendString(e.buf, typ)
 	for _, f := range fields {
 		e.buf = append(e.buf, ',')
-		e.buf = appendString(e.buf, f.key)
+		e.buf = jsontext.AppendString(e.buf, f.key)
 		e.buf = append(e.buf, ':')
 		e.buf = append(e.buf, f.value...)
 	}
@@ -580,56 +581,7 @@ func compact(v []byte) []byte {
 	}
 	var buf bytes.Buffer
 	if json.Compact(&buf, v) != nil {
-		return appendString(nil, string(v))
+		return jsontext.AppendString(nil, string(v))
 	}
 	return buf.Bytes()
-}
-
-// appendString appends s as a JSON string the way Codex (serde_json)
-// writes it: UTF-8 unescaped, no HTML escaping, only quote, backslash and
-// control characters escaped. Invalid UTF-8 becomes U+FFFD.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				b = append(b, s[start:i]...)
-				b = append(b, `\ufffd`...)
-				i += n
-				start = i
-				continue
-			}
-			i += n
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		i++
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

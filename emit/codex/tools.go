@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentstream/agentstream/internal/jsontext"
+
 	"github.com/agentstream/agentstream/event"
 	wire "github.com/agentstream/agentstream/parse/codex"
 )
@@ -131,7 +133,7 @@ func (e *Encoder) toolResult(ev *event.ToolResult) {
 	case wire.ItemMCPToolCall:
 		result, errObj := null, null
 		if ev.IsError {
-			errObj = append(append([]byte(`{"message":`), appendString(nil, e.text(ev))...), '}')
+			errObj = append(append([]byte(`{"message":`), jsontext.AppendString(nil, e.text(ev))...), '}')
 		} else {
 			result = e.mcpResult(ev)
 		}
@@ -199,7 +201,7 @@ func (c *call) collabFields(states []byte, status string) []field {
 		if i > 0 {
 			ids = append(ids, ',')
 		}
-		ids = appendString(ids, r)
+		ids = jsontext.AppendString(ids, r)
 	}
 	ids = append(ids, ']')
 	return []field{
@@ -218,7 +220,7 @@ func (e *Encoder) mcpResult(ev *event.ToolResult) []byte {
 		switch p.Type {
 		case "text":
 			b = append(b, `{"type":"text","text":`...)
-			b = appendString(b, p.Text)
+			b = jsontext.AppendString(b, p.Text)
 			b = append(b, '}')
 		case "image":
 			data, ok := strings.CutPrefix(p.Source, "data:")
@@ -226,7 +228,7 @@ func (e *Encoder) mcpResult(ev *event.ToolResult) []byte {
 			if !ok || !base64 {
 				e.warn("images by URL in MCP results")
 				b = append(b, `{"type":"text","text":`...)
-				b = appendString(b, p.Source)
+				b = jsontext.AppendString(b, p.Source)
 				b = append(b, '}')
 				continue
 			}
@@ -234,9 +236,9 @@ func (e *Encoder) mcpResult(ev *event.ToolResult) []byte {
 				mime = p.MediaType
 			}
 			b = append(b, `{"type":"image","data":`...)
-			b = appendString(b, payload)
+			b = jsontext.AppendString(b, payload)
 			b = append(b, `,"mimeType":`...)
-			b = appendString(b, mime)
+			b = jsontext.AppendString(b, mime)
 			b = append(b, '}')
 		default:
 			if strings.HasPrefix(p.Text, "{") && json.Valid([]byte(p.Text)) {
@@ -244,7 +246,7 @@ func (e *Encoder) mcpResult(ev *event.ToolResult) []byte {
 				continue
 			}
 			b = append(b, `{"type":"text","text":`...)
-			b = appendString(b, p.Text)
+			b = jsontext.AppendString(b, p.Text)
 			b = append(b, '}')
 		}
 	}
@@ -285,12 +287,12 @@ func agentStates(receivers []string, text string, failed bool) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, r)
+		b = jsontext.AppendString(b, r)
 		b = append(b, `:{"status":`...)
-		b = appendString(b, status)
+		b = jsontext.AppendString(b, status)
 		b = append(b, `,"message":`...)
 		if i == 0 && text != "" {
-			b = appendString(b, text)
+			b = jsontext.AppendString(b, text)
 		} else {
 			b = append(b, null...)
 		}
@@ -310,7 +312,7 @@ func shellCommand(v json.RawMessage) []byte {
 	for i, a := range argv {
 		quoted[i] = shellQuote(a)
 	}
-	return appendString(nil, strings.Join(quoted, " "))
+	return jsontext.AppendString(nil, strings.Join(quoted, " "))
 }
 
 func shellQuote(s string) string {

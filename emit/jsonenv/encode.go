@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/agentstream/agentstream/internal/jsontext"
+
 	"github.com/agentstream/agentstream/event"
 	wire "github.com/agentstream/agentstream/parse/jsonenv"
 )
@@ -232,29 +234,16 @@ func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) 
 // boundary, whose JSON-escaped form fits in budget bytes.
 func splitPoint(s string, budget int) int {
 	size := 0
-	for i, r := range s {
-		n := escapedLen(r)
-		if r == utf8.RuneError {
-			if _, w := utf8.DecodeRuneInString(s[i:]); w == 1 {
-				n = 6 // written as \ufffd
-			}
-		}
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		n := jsontext.EscapedLen(r, w)
 		if size+n > budget {
 			return i
 		}
 		size += n
+		i += w
 	}
 	return len(s)
-}
-
-func escapedLen(r rune) int {
-	switch {
-	case r == '"' || r == '\\' || r == '\n' || r == '\r' || r == '\t' || r == '\b' || r == '\f':
-		return 2
-	case r < 0x20:
-		return 6
-	}
-	return utf8.RuneLen(r)
 }
 
 func (e *Encoder) envelope(typ, agent string, final bool, delta string, extras ...extra) {
@@ -264,22 +253,22 @@ func (e *Encoder) envelope(typ, agent string, final bool, delta string, extras .
 
 func (e *Encoder) appendEnvelope(b []byte, typ, agent string, final bool, delta string, extras []extra) []byte {
 	b = append(b, `{"type":`...)
-	b = appendString(b, typ)
+	b = jsontext.AppendString(b, typ)
 	b = append(b, `,"agent":`...)
-	b = appendString(b, agent)
+	b = jsontext.AppendString(b, agent)
 	b = append(b, `,"final":`...)
 	b = strconv.AppendBool(b, final)
 	b = append(b, `,"delta":`...)
-	b = appendString(b, delta)
+	b = jsontext.AppendString(b, delta)
 	for _, x := range extras {
 		if x.str == nil && x.num == nil {
 			continue
 		}
 		b = append(b, ',')
-		b = appendString(b, x.key)
+		b = jsontext.AppendString(b, x.key)
 		b = append(b, ':')
 		if x.str != nil {
-			b = appendString(b, *x.str)
+			b = jsontext.AppendString(b, *x.str)
 		} else {
 			b = strconv.AppendInt(b, *x.num, 10)
 		}
@@ -315,56 +304,6 @@ func (e *Encoder) Close() error {
 		_, e.err = io.WriteString(e.w, "data: [DONE]\n\n")
 	}
 	return e.err
-}
-
-// appendString appends s as a JSON string the way the reference producer
-// (Python json.dumps with ensure_ascii=False) writes it: UTF-8 unescaped,
-// no HTML escaping, only quote, backslash and control characters escaped.
-// Invalid UTF-8 becomes U+FFFD.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				b = append(b, s[start:i]...)
-				b = append(b, `\ufffd`...)
-				i += n
-				start = i
-				continue
-			}
-			i += n
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		i++
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 func marshal(v any) string {

@@ -1,0 +1,70 @@
+// Package jsontext writes JSON strings the way the producers agentstream
+// imitates write them (Python's json.dumps with ensure_ascii=False, Rust's
+// serde_json): UTF-8 as is, no HTML escaping, and only the quote, the
+// backslash and control characters escaped.
+package jsontext
+
+import "unicode/utf8"
+
+// AppendString appends s to b as a JSON string. Invalid UTF-8 is written as
+// \ufffd, since JSON text cannot hold it.
+func AppendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				b = append(b, s[start:i]...)
+				b = append(b, `\ufffd`...)
+				i += n
+				start = i
+				continue
+			}
+			i += n
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// EscapedLen returns how many bytes AppendString writes for the rune r
+// that takes width bytes of its input (an invalid byte, decoded as
+// utf8.RuneError of width 1, is written as the 6 bytes \ufffd).
+func EscapedLen(r rune, width int) int {
+	switch {
+	case r == '"' || r == '\\' || r == '\n' || r == '\r' || r == '\t' || r == '\b' || r == '\f':
+		return 2
+	case r < 0x20:
+		return 6
+	case r == utf8.RuneError && width == 1:
+		return 6
+	}
+	return width
+}
