@@ -28,6 +28,7 @@ Run 'agentstream formats' for the formats it knows.`,
 		newConvertCmd(ios),
 		newAssembleCmd(ios),
 		newFormatsCmd(ios),
+		newVerifyCmd(ios),
 	)
 	return root
 }

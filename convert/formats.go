@@ -55,6 +55,15 @@ type Format struct {
 	NewDecoder func(r io.Reader, o *Options) event.Decoder
 	// NewEncoder is nil for formats agentstream only reads.
 	NewEncoder func(w io.Writer, o *Options) event.Encoder
+	// Lacks names the content this format cannot carry, in the field
+	// vocabulary of docs/verify.md: block fields (is_error, exit_code,
+	// status, structured, signature, citations, images, mcp_server, input,
+	// stop_reason, usage, cost, agent_id, model, prompt) and block types
+	// (thinking, meta_init, meta_final, turn_end, awaiting_frontend_tools,
+	// meta_files, file_change, todo_list, server_tool_call,
+	// server_tool_result, error). verify does not compare them when one
+	// side's format lacks them, unless --strict.
+	Lacks []string
 }
 
 // formats is the format table, in detection order: the first format whose
@@ -74,6 +83,9 @@ var formats = []Format{
 				MaxChunkBytes: o.MaxChunkBytes, NDJSON: o.Framing == "ndjson", Agent: o.Agent, Warn: o.Warn,
 			})
 		},
+		// What emit/jsonenv warns about: no field for these on the wire,
+		// and no per-turn end (only meta_final's run summary).
+		Lacks: []string{"is_error", "exit_code", "status", "structured", "signature", "mcp_server", "turn_end", "file_change", "todo_list"},
 	},
 }
 
