@@ -101,9 +101,11 @@ func TestMutations(t *testing.T) {
 			want:   []string{`agent 1 (main) block 4 (tool_result): only in A`},
 		},
 		{
-			name:   "changed tool input value",
-			mutate: func(t *testing.T, s string) string { return replace(t, s, `"delta":"{\"command\": \"echo hello`, `"delta":"{\"command\": \"echo hullo`) },
-			want:   []string{`agent 1 (main) block 3 (tool_call) field input.command at char 6: "echo hello" != "echo hullo"`},
+			name: "changed tool input value",
+			mutate: func(t *testing.T, s string) string {
+				return replace(t, s, `"delta":"{\"command\": \"echo hello`, `"delta":"{\"command\": \"echo hullo`)
+			},
+			want: []string{`agent 1 (main) block 3 (tool_call) field input.command at char 6: "echo hello" != "echo hullo"`},
 		},
 		{
 			name: "reordered block",
@@ -124,9 +126,11 @@ func TestMutations(t *testing.T) {
 			},
 		},
 		{
-			name:   "changed stop reason",
-			mutate: func(t *testing.T, s string) string { return replace(t, s, `\"stop_reason\": \"end_turn\"`, `\"stop_reason\": \"max_tokens\"`) },
-			want:   []string{`agent 1 (main) meta_final field stop_reason at char 0: "end_turn" != "max_tokens"`},
+			name: "changed stop reason",
+			mutate: func(t *testing.T, s string) string {
+				return replace(t, s, `\"stop_reason\": \"end_turn\"`, `\"stop_reason\": \"max_tokens\"`)
+			},
+			want: []string{`agent 1 (main) meta_final field stop_reason at char 0: "end_turn" != "max_tokens"`},
 		},
 	}
 	for _, tt := range tests {
@@ -190,11 +194,19 @@ func TestIgnore(t *testing.T) {
 		ignore []string
 		mutate func(*testing.T, string) string
 	}{
-		{"ids", []string{IgnoreIDs}, func(t *testing.T, s string) string { return strings.ReplaceAll(s, "toolu_019thJkgIewkUrqlQ62qLSu7", "call_1") }},
+		{"ids", []string{IgnoreIDs}, func(t *testing.T, s string) string {
+			return strings.ReplaceAll(s, "toolu_019thJkgIewkUrqlQ62qLSu7", "call_1")
+		}},
 		{"agent-ids", []string{IgnoreAgentIDs}, func(t *testing.T, s string) string { return strings.ReplaceAll(s, main1, "agent-x") }},
-		{"thinking", []string{IgnoreThinking}, func(t *testing.T, s string) string { return replace(t, s, `"delta":" will use the Bash t"`, `"delta":" shall use the Bash t"`) }},
-		{"whitespace", []string{IgnoreWhitespace}, func(t *testing.T, s string) string { return replace(t, s, `"delta":" command for"`, `"delta":"  command\nfor"`) }},
-		{"meta", []string{IgnoreMeta}, func(t *testing.T, s string) string { return replace(t, s, `\"model\": \"claude-sonnet-4-5\"`, `\"model\": \"claude-opus-4\"`) }},
+		{"thinking", []string{IgnoreThinking}, func(t *testing.T, s string) string {
+			return replace(t, s, `"delta":" will use the Bash t"`, `"delta":" shall use the Bash t"`)
+		}},
+		{"whitespace", []string{IgnoreWhitespace}, func(t *testing.T, s string) string {
+			return replace(t, s, `"delta":" command for"`, `"delta":"  command\nfor"`)
+		}},
+		{"meta", []string{IgnoreMeta}, func(t *testing.T, s string) string {
+			return replace(t, s, `\"model\": \"claude-sonnet-4-5\"`, `\"model\": \"claude-opus-4\"`)
+		}},
 		{"field name", []string{"content"}, func(t *testing.T, s string) string { return replace(t, s, `"delta":"hello"`, `"delta":"HELLO"`) }},
 	}
 	for _, tt := range tests {
