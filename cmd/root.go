@@ -29,6 +29,7 @@ Run 'agentstream formats' for the formats it knows.`,
 		newAssembleCmd(ios),
 		newFormatsCmd(ios),
 		newVerifyCmd(ios),
+		newValidateCmd(ios),
 	)
 	return root
 }
