@@ -83,6 +83,14 @@ func (s *SSE) Next() (Message, error) {
 				Err: event.Errorf(event.ErrTooLarge, "SSE message larger than %d bytes (raise --max-event-bytes)", s.max),
 			}
 		}
+		if errors.Is(err, sse.ErrUnexpectedEOF) {
+			// The input ended in the middle of a line: the last message
+			// is incomplete, and SSE discards it.
+			line, off := s.feed.eventStart()
+			s.err = io.EOF
+			return Message{}, &event.ParseError{Source: s.source, Line: line, Column: 1, Offset: off,
+				Err: event.Errorf(event.ErrTruncated, "stream ended inside an SSE message")}
+		}
 		if s.feed.err != nil && s.feed.err != io.EOF {
 			err = s.feed.err
 		}

@@ -88,6 +88,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 		e.envelope(string(ev.Kind), agent, true, "")
 	case *event.Citations:
+		// One envelope per citation, as the spec's consumers expect: a
+		// citation is never split, even when its cited text takes it over
+		// the cap (docs/formats/jsonenv.md).
 		for i, c := range ev.Items {
 			last := i == len(ev.Items)-1
 			if len(c.Raw) > 0 {
@@ -112,11 +115,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.ToolResult:
 		e.toolResult(agent, ev)
 	case *event.AwaitingTools:
-		tools := make([]wire.PendingTool, 0, len(ev.Tools))
-		for _, t := range ev.Tools {
-			tools = append(tools, wire.PendingTool{ToolUseID: t.ID, Name: t.Name, Input: t.Input})
-		}
-		e.payload(wire.TypeAwaitingTools, agent, marshal(tools), true)
+		e.payload(wire.TypeAwaitingTools, agent, awaitingPayload(ev.Tools), true)
 	case *event.Files:
 		data := string(ev.Raw)
 		if data == "" {

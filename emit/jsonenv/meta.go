@@ -54,3 +54,26 @@ func marshalNoHTML(v any) []byte {
 	enc.Encode(v)
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
+
+// awaitingPayload writes the awaiting_frontend_tools array as the producer
+// does (Python json.dumps default separators), with each input verbatim.
+func awaitingPayload(tools []event.PendingTool) string {
+	b := []byte{'['}
+	for i, t := range tools {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, `{"tool_use_id": `...)
+		b = append(b, marshalNoHTML(t.ID)...)
+		b = append(b, `, "name": `...)
+		b = append(b, marshalNoHTML(t.Name)...)
+		b = append(b, `, "input": `...)
+		if len(t.Input) == 0 {
+			b = append(b, "{}"...)
+		} else {
+			b = append(b, t.Input...)
+		}
+		b = append(b, '}')
+	}
+	return string(append(b, ']'))
+}

@@ -386,6 +386,12 @@ func metaFinal(agent, data string) *event.RunEnd {
 	}
 	ev.StopReason, ev.Turns, ev.DurationMS = m.StopReason, m.TotalSteps, m.DurationMS
 	ev.CostUSD, ev.IsError, ev.Errors, ev.Result = m.TotalCostUSD, m.IsError, m.Errors, m.Result
+	if cost, ok := m.Cost.(map[string]any); ok && ev.CostUSD == nil {
+		// The producer's cost breakdown: {"total_cost": 0.0017, "currency": "USD", ...}
+		if total, ok := cost["total_cost"].(float64); ok && (cost["currency"] == nil || cost["currency"] == "USD") {
+			ev.CostUSD = &total
+		}
+	}
 	if u := m.CumulativeUsage; u != nil {
 		ev.Usage = &event.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,

@@ -1,0 +1,38 @@
+package convert_test
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/agentstream/agentstream/convert"
+)
+
+func Example() {
+	in := bufio.NewReader(strings.NewReader(`{"type":"text","agent":"a","final":true,"delta":"hi"}` + "\n"))
+	from, _, err := convert.Detect(in)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	to, _ := convert.Lookup("jsonenv")
+	out := bufio.NewWriter(os.Stdout)
+	enc := to.NewEncoder(out, &convert.Options{})
+	dec := from.NewDecoder(in, &convert.Options{Source: "-"})
+	err = convert.Pipe(dec, enc, out.Flush, func(problem error) bool {
+		fmt.Fprintln(os.Stderr, problem)
+		return true // carry on
+	})
+	enc.Close()
+	out.Flush()
+	fmt.Println("err:", err)
+	// Output:
+	// data: {"type":"text","agent":"a","final":false,"delta":"hi"}
+	//
+	// data: {"type":"text","agent":"a","final":true,"delta":""}
+	//
+	// data: [DONE]
+	//
+	// err: <nil>
+}

@@ -1,0 +1,17 @@
+// Package jsonenv encodes canonical events as the JSON envelope stream,
+// exactly as the spec describes it: keys in the order type, agent, final,
+// delta, then the extras; compact; UTF-8 unescaped and no HTML escaping;
+// `final` semantics for streamed blocks, buffered blocks, multimodal tool
+// results and citations; SSE framing with a closing `data: [DONE]`, or
+// NDJSON.
+//
+// Unlike the reference producer, the cap on an envelope is real: the JSON
+// text of every envelope as written is at most Config.MaxChunkBytes
+// (default 2048), counting escapes, and a cut never splits a UTF-8
+// character. Two kinds of envelope are written whole: one whose fixed
+// fields alone fill the cap (a tool_result_image with a data URI), and a
+// citation, which the spec's consumers take as one message.
+//
+// What the envelope cannot carry is reported through Config.Warn as
+// *event.LossError, once per kind of content.
+package jsonenv

@@ -1,0 +1,319 @@
+package jsonenv_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/convert"
+	"github.com/agentstream/agentstream/emit/jsonenv"
+	"github.com/agentstream/agentstream/event"
+	parse "github.com/agentstream/agentstream/parse/jsonenv"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func encode(t testing.TB, cfg *jsonenv.Config, evs ...event.Event) (string, []string) {
+	t.Helper()
+	var buf bytes.Buffer
+	var warnings []string
+	c := jsonenv.Config{}
+	if cfg != nil {
+		c = *cfg
+	}
+	c.Warn = func(err error) { warnings = append(warnings, err.Error()) }
+	enc := jsonenv.NewEncoder(&buf, &c)
+	for _, ev := range evs {
+		if err := enc.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		warnings = append(warnings, "close: "+err.Error())
+	}
+	return buf.String(), warnings
+}
+
+func TestEncode(t *testing.T) {
+	t.Parallel()
+	nd := &jsonenv.Config{NDJSON: true}
+	tests := []struct {
+		name     string
+		cfg      *jsonenv.Config
+		in       []event.Event
+		want     string
+		warnings []string
+	}{
+		{
+			name: "streamed block: each delta at once, then an empty final marker; SSE framing and [DONE]",
+			in: []event.Event{
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "Hi <b>&</b> é"},
+				&event.BlockEnd{Agent: "a", Kind: event.Text},
+			},
+			want: "data: {\"type\":\"text\",\"agent\":\"a\",\"final\":false,\"delta\":\"Hi <b>&</b> é\"}\n\n" +
+				"data: {\"type\":\"text\",\"agent\":\"a\",\"final\":true,\"delta\":\"\"}\n\n" +
+				"data: [DONE]\n\n",
+		},
+		{
+			name: "buffered tool call: extras after delta, final on the only chunk",
+			cfg:  nd,
+			in:   []event.Event{&event.ToolCall{Agent: "a", ID: "t1", Name: "grep", Input: []byte(`{"pattern": "TODO"}`)}},
+			want: `{"type":"tool_call","agent":"a","final":true,"delta":"{\"pattern\": \"TODO\"}","id":"t1","name":"grep"}` + "\n",
+		},
+		{
+			name: "multimodal tool result",
+			cfg:  nd,
+			in: []event.Event{&event.ToolResult{Agent: "a", ID: "t", Name: "shot", IsError: true, Content: []event.Part{
+				{Type: "text", Text: "ok"}, {Type: "image", Source: "data:x", MediaType: "image/png"},
+			}}},
+			want: `{"type":"tool_result","agent":"a","final":false,"delta":"ok","id":"t","name":"shot"}` + "\n" +
+				`{"type":"tool_result_image","agent":"a","final":false,"delta":"","id":"t","name":"shot","src":"data:x","media_type":"image/png"}` + "\n" +
+				`{"type":"tool_result","agent":"a","final":true,"delta":"","id":"t","name":"shot"}` + "\n",
+			warnings: []string{"jsonenv cannot carry tool result is_error"},
+		},
+		{
+			name: "citations: last one final, absent fields omitted",
+			cfg:  nd,
+			in: []event.Event{&event.Citations{Agent: "a", Items: []event.Citation{
+				{Type: "char_location", CitedText: "x", DocumentIndex: ptr[int64](0), DocumentTitle: ptr("T")},
+				{Type: "web_search_result_location", CitedText: "y", URL: ptr("u")},
+			}}},
+			want: `{"type":"citation","agent":"a","final":false,"delta":"x","citation_type":"char_location","document_index":0,"document_title":"T"}` + "\n" +
+				`{"type":"citation","agent":"a","final":true,"delta":"y","citation_type":"web_search_result_location","url":"u"}` + "\n",
+		},
+		{
+			name:     "escaping as Python json.dumps(ensure_ascii=False)",
+			cfg:      nd,
+			in:       []event.Event{&event.Delta{Agent: "a", Kind: event.Text, Text: "q\"b\\n\n\t\x01\u2028/<>&🦊\xff"}},
+			want:     `{"type":"text","agent":"a","final":false,"delta":"q\"b\\n\n\t\u0001` + "\u2028" + `/<>&🦊\ufffd"}` + "\n",
+			warnings: []string{"close: jsonenv: stream truncated: 1 block(s) left open, no [DONE] written"},
+		},
+		{
+			name: "agent filled in from the config",
+			cfg:  &jsonenv.Config{NDJSON: true, Agent: "dflt"},
+			in:   []event.Event{&event.Error{Message: "m", Type: "api_error"}},
+			want: `{"type":"error","agent":"dflt","final":true,"delta":"{\"type\":\"api_error\",\"message\":\"m\"}"}` + "\n",
+		},
+		{
+			name:     "what the envelope cannot carry is warned about",
+			cfg:      nd,
+			in:       []event.Event{&event.Notice{Kind: "api_retry"}, &event.TodoList{}, &event.BlockEnd{Kind: event.Thinking, Signature: "sig"}},
+			want:     `{"type":"thinking","agent":"","final":true,"delta":""}` + "\n",
+			warnings: []string{"jsonenv cannot carry notices (api_retry)", "jsonenv cannot carry todo lists", "jsonenv cannot carry thinking signatures"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, warnings := encode(t, tt.cfg, tt.in...)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("output (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.warnings, warnings); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func testdataFiles(t testing.TB) []string {
+	t.Helper()
+	paths, _ := filepath.Glob("../../testdata/jsonenv/*")
+	var out []string
+	for _, p := range paths {
+		if !strings.HasSuffix(p, ".md") {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no testdata")
+	}
+	return out
+}
+
+// blocks assembles a stream.
+func blocks(t testing.TB, r io.Reader) []*assemble.Block {
+	t.Helper()
+	dec := parse.NewDecoder(r, nil)
+	asm := assemble.New(0)
+	var out []*assemble.Block
+	for {
+		ev, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			continue // problems are compared elsewhere; both sides see the same
+		}
+		bs, err := asm.Add(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, bs...)
+	}
+	return append(out, asm.Flush()...)
+}
+
+// reencode converts a stream to the envelope again.
+func reencode(t testing.TB, in []byte, cfg *jsonenv.Config) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := bufio.NewWriter(&buf)
+	enc := jsonenv.NewEncoder(w, cfg)
+	err := convert.Pipe(parse.NewDecoder(bytes.NewReader(in), nil), enc, w.Flush, func(error) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Close(); err != nil && !errors.Is(err, event.ErrTruncated) {
+		t.Fatal(err)
+	}
+	w.Flush()
+	return buf.Bytes()
+}
+
+// TestRoundTrip: every envelope stream converted to the envelope again,
+// at several caps and in both framings, assembles to the same blocks, and
+// every envelope written is valid UTF-8 JSON of at most the cap (the
+// exceptions: an image whose fixed fields alone exceed it, and a citation,
+// never split; TestCitationCap checks citations at the default cap).
+func TestRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, path := range testdataFiles(t) {
+		for _, cap := range []int{2048, 512, 200} {
+			for _, ndjson := range []bool{false, true} {
+				t.Run(filepath.Base(path)+"/"+itoa(cap)+map[bool]string{false: "/sse", true: "/ndjson"}[ndjson], func(t *testing.T) {
+					t.Parallel()
+					in, err := os.ReadFile(path)
+					if err != nil {
+						t.Fatal(err)
+					}
+					out := reencode(t, in, &jsonenv.Config{MaxChunkBytes: cap, NDJSON: ndjson})
+					checkEnvelopes(t, out, cap, ndjson)
+					if diff := cmp.Diff(blocks(t, bytes.NewReader(in)), blocks(t, bytes.NewReader(out))); diff != "" {
+						t.Errorf("blocks differ after the round trip (-original +converted):\n%s", diff)
+					}
+				})
+			}
+		}
+	}
+}
+
+func checkEnvelopes(t *testing.T, out []byte, cap int, ndjson bool) {
+	t.Helper()
+	for i, line := range strings.Split(string(out), "\n") {
+		if !ndjson {
+			if line == "" || line == "data: [DONE]" {
+				continue
+			}
+			var ok bool
+			line, ok = strings.CutPrefix(line, "data: ")
+			if !ok {
+				t.Fatalf("line %d: not an SSE data line: %q", i+1, line)
+			}
+		} else if line == "" {
+			continue
+		}
+		if !utf8.ValidString(line) {
+			t.Errorf("line %d: invalid UTF-8", i+1)
+		}
+		var env parse.Envelope
+		if err := json.Unmarshal([]byte(line), &env); err != nil {
+			t.Fatalf("line %d: invalid JSON: %v", i+1, err)
+		}
+		if len(line) > cap && env.Type != parse.TypeToolResultImage && env.Type != parse.TypeCitation {
+			t.Errorf("line %d: %s envelope is %d bytes, cap %d", i+1, env.Type, len(line), cap)
+		}
+	}
+}
+
+func itoa(n int) string { return jsonNumber(n) }
+
+func jsonNumber(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestByteIdentical: streams whose envelopes the producer kept under 2048
+// bytes come out byte for byte as they went in.
+func TestByteIdentical(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"tooluse.sse", "plain-text.sse", "thinking.sse", "subagent.sse",
+		"tool-error.sse", "unicode.sse", "edge-citations.sse", "edge-multimodal.sse", "edge-text-escapes.sse",
+		"hand-interleaved.sse"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			in, err := os.ReadFile("../../testdata/jsonenv/" + name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(in), string(reencode(t, in, nil))); diff != "" {
+				t.Errorf("output differs from input (-in +out):\n%s", diff)
+			}
+		})
+	}
+}
+
+func BenchmarkEncode(b *testing.B) {
+	in, err := os.ReadFile("../../testdata/jsonenv/long-text.sse")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var evs []event.Event
+	dec := parse.NewDecoder(bytes.NewReader(in), nil)
+	for {
+		ev, err := dec.Next()
+		if err != nil {
+			break
+		}
+		evs = append(evs, ev)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		enc := jsonenv.NewEncoder(io.Discard, nil)
+		for _, ev := range evs {
+			enc.Encode(ev)
+		}
+		enc.Close()
+	}
+}
+
+// BenchmarkPipe measures decode + encode + a flush per event, as convert does.
+func BenchmarkPipe(b *testing.B) {
+	in, err := os.ReadFile("../../testdata/jsonenv/long-text.sse")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		w := bufio.NewWriter(io.Discard)
+		enc := jsonenv.NewEncoder(w, nil)
+		if err := convert.Pipe(parse.NewDecoder(bytes.NewReader(in), nil), enc, w.Flush, func(error) bool { return true }); err != nil {
+			b.Fatal(err)
+		}
+		enc.Close()
+	}
+}
+
+// TestCitationCap: at the default cap, citations are within it too.
+func TestCitationCap(t *testing.T) {
+	t.Parallel()
+	in, err := os.ReadFile("../../testdata/jsonenv/edge-citations.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(reencode(t, in, &jsonenv.Config{NDJSON: true})), "\n") {
+		if len(line) > jsonenv.DefaultMaxChunkBytes {
+			t.Errorf("envelope of %d bytes: %.80s", len(line), line)
+		}
+	}
+}

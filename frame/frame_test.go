@@ -1,0 +1,188 @@
+package frame_test
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/frame"
+)
+
+func readSSE(t *testing.T, r io.Reader, max int) ([]frame.Message, []string) {
+	t.Helper()
+	s := frame.NewSSE(r, "in", max)
+	var msgs []frame.Message
+	var problems []string
+	for {
+		m, err := s.Next()
+		if err == io.EOF {
+			return msgs, problems
+		}
+		if err != nil {
+			var perr *event.ParseError
+			if !errors.As(err, &perr) {
+				t.Fatalf("fatal: %v", err)
+			}
+			problems = append(problems, err.Error())
+			continue
+		}
+		msgs = append(msgs, m)
+	}
+}
+
+func TestSSE(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		in       string
+		max      int
+		want     []frame.Message
+		problems []string
+	}{
+		{
+			name: "LF, positions",
+			in:   "data: a\n\ndata: b\n\n",
+			want: []frame.Message{{Data: "a", Line: 1, Offset: 0}, {Data: "b", Line: 3, Offset: 9}},
+		},
+		{
+			name: "CRLF and CR line ends, no space after the colon",
+			in:   "data:a\r\n\r\ndata: b\r\rdata: c\r\n\r\n",
+			want: []frame.Message{{Data: "a", Line: 1}, {Data: "b", Line: 3, Offset: 10}, {Data: "c", Line: 5, Offset: 19}},
+		},
+		{
+			name: "multi-line data joined, event and id kept, comments skipped",
+			in:   ": hello\nevent: e\nid: 7\ndata: x\ndata: y\n\n",
+			want: []frame.Message{{Type: "e", ID: "7", Data: "x\ny", Line: 2, Offset: 8}},
+		},
+		{
+			name: "whitespace-only data is data",
+			in:   "data:  \n\n",
+			want: []frame.Message{{Data: " ", Line: 1}},
+		},
+		{
+			name:     "a message over the cap is skipped and reading goes on",
+			in:       "data: 0123456789012345678901234567890123456789\n\ndata: ok\n\n",
+			max:      20,
+			want:     []frame.Message{{Data: "ok", Line: 3, Offset: 48}},
+			problems: []string{"in:1:1: SSE message larger than 20 bytes (raise --max-event-bytes)"},
+		},
+		{
+			name: "a last message without its blank line still counts",
+			in:   "data: a\n\ndata: tail\n",
+			want: []frame.Message{{Data: "a", Line: 1}, {Data: "tail", Line: 3, Offset: 9}},
+		},
+		{
+			name:     "a message cut off mid-line is reported as truncated",
+			in:       "data: a\n\ndata: ta",
+			want:     []frame.Message{{Data: "a", Line: 1}},
+			problems: []string{"in:3:1: stream ended inside an SSE message"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			for name, r := range map[string]io.Reader{
+				"whole":   strings.NewReader(tt.in),
+				"onebyte": iotest.OneByteReader(strings.NewReader(tt.in)),
+				"half":    iotest.HalfReader(strings.NewReader(tt.in)),
+			} {
+				got, problems := readSSE(t, r, tt.max)
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("%s: messages (-want +got):\n%s", name, diff)
+				}
+				if diff := cmp.Diff(tt.problems, problems); diff != "" {
+					t.Errorf("%s: problems (-want +got):\n%s", name, diff)
+				}
+			}
+		})
+	}
+}
+
+// TestSSELive: a message is yielded as soon as its blank line arrives,
+// without waiting for more input.
+func TestSSELive(t *testing.T) {
+	t.Parallel()
+	pr, pw := io.Pipe()
+	s := frame.NewSSE(pr, "in", 0)
+	go pw.Write([]byte("data: first\n\n"))
+	m, err := s.Next()
+	if err != nil || m.Data != "first" {
+		t.Fatalf("Next = %+v, %v", m, err)
+	}
+	pw.Close()
+	if _, err := s.Next(); err != io.EOF {
+		t.Fatalf("Next after close = %v, want EOF", err)
+	}
+}
+
+func TestLines(t *testing.T) {
+	t.Parallel()
+	type line struct {
+		Text string
+		Num  int
+		Off  int64
+	}
+	in := "\xef\xbb\xbf{\"a\":1}\r\n\n" + strings.Repeat("x", 30) + "\nlast"
+	for name, r := range map[string]io.Reader{
+		"whole":   strings.NewReader(in),
+		"onebyte": iotest.OneByteReader(strings.NewReader(in)),
+	} {
+		l := frame.NewLines(r, "in", 20)
+		var got []line
+		var problems []string
+		for {
+			b, n, off, err := l.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				problems = append(problems, err.Error())
+				continue
+			}
+			got = append(got, line{string(b), n, off})
+		}
+		want := []line{{`{"a":1}`, 1, 0}, {"", 2, 12}, {"last", 4, 44}}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: lines (-want +got):\n%s", name, diff)
+		}
+		if diff := cmp.Diff([]string{"in:3:1: line longer than 20 bytes (raise --max-event-bytes)"}, problems); diff != "" {
+			t.Errorf("%s: problems (-want +got):\n%s", name, diff)
+		}
+	}
+}
+
+func TestSniffHead(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in    string
+		atEOF bool
+		want  frame.Head
+		ok    bool
+	}{
+		{"data: {\"a\":1}\n", false, frame.Head{SSE: true, Payload: []byte(`{"a":1}`)}, true},
+		{"event: message_start\ndata: {}\n", false, frame.Head{SSE: true, EventType: "message_start", Payload: []byte(`{}`)}, true},
+		{": c\n\ndata: x", false, frame.Head{SSE: true}, false},
+		{"\xef\xbb\xbf\n{\"type\":\"x\"}\n", false, frame.Head{Payload: []byte(`{"type":"x"}`)}, true},
+		{"{\"type\"", false, frame.Head{}, false},
+		{"{\"type\"", true, frame.Head{Payload: []byte(`{"type"`)}, true},
+		{"", true, frame.Head{}, true},
+	}
+	for _, tt := range tests {
+		got, ok := frame.SniffHead([]byte(tt.in), tt.atEOF)
+		if ok != tt.ok {
+			t.Errorf("SniffHead(%q) ok = %v, want %v", tt.in, ok, tt.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("SniffHead(%q) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
