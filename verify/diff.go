@@ -127,6 +127,9 @@ func excerpt(a, b string) (string, string, int) {
 }
 
 func cut(r []rune, at int) string {
+	if len(r) <= 2*context {
+		return quote(string(r))
+	}
 	from, to := max(0, at-context), min(len(r), at+context)
 	s := quote(string(r[from:to]))
 	if from > 0 {

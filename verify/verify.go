@@ -267,7 +267,12 @@ func (c *comparer) group(blocks []*assemble.Block) []*agent {
 			continue
 		case assemble.TypeTurnEnd:
 			ag.turnEnds = append(ag.turnEnds, b)
-			continue
+			if b.Text == "" {
+				continue
+			}
+			// A failed turn is an error: formats without turns (jsonenv)
+			// write it as an error of type turn_failed.
+			b = &assemble.Block{Agent: b.Agent, Type: assemble.TypeError, Kind: "turn_failed", Text: b.Text}
 		}
 		if fieldsOf[b.Type] == nil || c.skip[b.Type] {
 			continue
@@ -365,15 +370,16 @@ func (c *comparer) agent(n int, x, y *agent) []Difference {
 }
 
 // outcome is an agent's final outcome: the stop reason, usage and cost of
-// its meta_final, or, for formats without one, of its turn ends.
+// its meta_final or, for formats without one, of its turn ends. A source
+// one side's format lacks is not used.
 func (c *comparer) outcome(a *agent) map[string]any {
-	out := map[string]any{}
+	out := map[string]any{"stop_reason": ""}
 	switch {
-	case a.final != nil:
+	case a.final != nil && !c.skip[assemble.TypeMetaFinal]:
 		out["stop_reason"] = a.final.StopReason
 		out["usage"] = jsonValue(a.final.Usage)
 		out["cost"] = jsonValue(a.final.CostUSD)
-	case len(a.turnEnds) > 0:
+	case len(a.turnEnds) > 0 && !c.skip[assemble.TypeTurnEnd]:
 		out["stop_reason"] = a.turnEnds[len(a.turnEnds)-1].StopReason
 		var sum *assemble.Usage
 		for _, t := range a.turnEnds {
@@ -390,11 +396,6 @@ func (c *comparer) outcome(a *agent) map[string]any {
 			sum.ReasoningTokens += t.Usage.ReasoningTokens
 		}
 		out["usage"] = jsonValue(sum)
-	default:
-		out["stop_reason"] = ""
-	}
-	if out["stop_reason"] == "" && c.skip[assemble.TypeMetaFinal] {
-		delete(out, "stop_reason")
 	}
 	return out
 }

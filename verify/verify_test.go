@@ -319,3 +319,20 @@ func TestExcerpt(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedTurn: a failed turn and the turn_failed error the envelope
+// writes for it are the same content.
+func TestFailedTurn(t *testing.T) {
+	t.Parallel()
+	a := Side{Format: "codex", Blocks: []*assemble.Block{
+		{Agent: "a", Type: assemble.TypeText, Text: "partial"},
+		{Agent: "a", Type: assemble.TypeTurnEnd, Text: "stream disconnected", IsError: true},
+	}}
+	b := Side{Format: "jsonenv", Blocks: []*assemble.Block{
+		{Agent: "a", Type: assemble.TypeText, Text: "partial"},
+		{Agent: "a", Type: assemble.TypeError, Kind: "turn_failed", Text: "stream disconnected"},
+	}}
+	if r := Compare(a, b, nil); !r.Equal {
+		t.Errorf("not equal:\n%s", strings.Join(lines(r), "\n"))
+	}
+}
