@@ -84,8 +84,10 @@ func TestAssemble(t *testing.T) {
 			in: []event.Event{&event.ToolResult{Agent: "a", ID: "t", Name: "n", Content: []event.Part{
 				{Type: "text", Text: "one"}, {Type: "image", Source: "s", MediaType: "image/png"}, {Type: "text", Text: "two"},
 			}}},
-			want: []*assemble.Block{{Agent: "a", Type: "tool_result", ID: "t", Name: "n", Content: ptr("one\ntwo"),
-				Images: []assemble.Image{{Src: "s", MediaType: "image/png"}}}},
+			want: []*assemble.Block{{
+				Agent: "a", Type: "tool_result", ID: "t", Name: "n", Content: ptr("one\ntwo"),
+				Images: []assemble.Image{{Src: "s", MediaType: "image/png"}},
+			}},
 		},
 	}
 	for _, tt := range tests {

@@ -29,15 +29,23 @@ func allEvents() []event.Event {
 		&event.BlockStart{Agent: "a1", Kind: event.Text},
 		&event.Delta{Agent: "a1", Kind: event.Text, Text: "Hello <b>&</b> 🦊"},
 		&event.BlockEnd{Agent: "a1", Kind: event.Text},
-		&event.Citations{Agent: "a1", Items: []event.Citation{{Type: "char_location", CitedText: "c", DocumentIndex: ptr[int64](0),
-			DocumentTitle: ptr("d"), StartCharIndex: ptr[int64](0), EndCharIndex: ptr[int64](1)}}},
+		&event.Citations{Agent: "a1", Items: []event.Citation{{
+			Type: "char_location", CitedText: "c", DocumentIndex: ptr[int64](0),
+			DocumentTitle: ptr("d"), StartCharIndex: ptr[int64](0), EndCharIndex: ptr[int64](1),
+		}}},
 		&event.ToolCall{Agent: "a1", ID: "t1", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
-		&event.ToolResult{Agent: "a1", ID: "t1", Name: "Bash", Content: []event.Part{{Type: "text", Text: "out"},
-			{Type: "image", Source: "data:image/png;base64,AA==", MediaType: "image/png"}}, IsError: true, ExitCode: &exit,
-			Status: "failed", Structured: json.RawMessage(`{"stdout":"out"}`)},
+		&event.ToolResult{
+			Agent: "a1", ID: "t1", Name: "Bash", Content: []event.Part{
+				{Type: "text", Text: "out"},
+				{Type: "image", Source: "data:image/png;base64,AA==", MediaType: "image/png"},
+			}, IsError: true, ExitCode: &exit,
+			Status: "failed", Structured: json.RawMessage(`{"stdout":"out"}`),
+		},
 		&event.ToolCall{Agent: "a1", ID: "s1", Name: "web_search", Input: json.RawMessage(`{"query":"q"}`), Server: true},
-		&event.ToolResult{Agent: "a1", ID: "s1", Name: "web_search_tool_result", Server: true,
-			Content: []event.Part{{Type: "text", Text: `[{"title":"r"}]`}}},
+		&event.ToolResult{
+			Agent: "a1", ID: "s1", Name: "web_search_tool_result", Server: true,
+			Content: []event.Part{{Type: "text", Text: `[{"title":"r"}]`}},
+		},
 		&event.ToolCall{Agent: "a1", ID: "m1", Name: "fetch", MCPServer: "srv", Input: json.RawMessage(`{}`)},
 		&event.ToolResult{Agent: "a1", ID: "m1", Name: "fetch", Content: []event.Part{{Type: "text", Text: "ok"}}},
 		&event.SessionStart{Agent: "a2", ParentAgent: "a1", ParentToolID: "t1", Name: "sub", Description: "d"},
@@ -53,8 +61,10 @@ func allEvents() []event.Event {
 		&event.Unknown{Agent: "a1", Format: "nosuch", Type: "x", Raw: []byte(`{"type":"x"}`)},
 		&event.TurnEnd{Agent: "a1", MessageID: "msg_1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1, OutputTokens: 2}},
 		&event.TurnEnd{Agent: "a1", Error: "turn failed"},
-		&event.RunEnd{Agent: "a1", StopReason: "end_turn", Turns: 1, DurationMS: 5, CostUSD: ptr(0.01),
-			Usage: &event.Usage{InputTokens: 1, OutputTokens: 2}, IsError: false, Result: "Hello"},
+		&event.RunEnd{
+			Agent: "a1", StopReason: "end_turn", Turns: 1, DurationMS: 5, CostUSD: ptr(0.01),
+			Usage: &event.Usage{InputTokens: 1, OutputTokens: 2}, IsError: false, Result: "Hello",
+		},
 	}
 }
 

@@ -88,8 +88,10 @@ func (s *SSE) Next() (Message, error) {
 			// is incomplete, and SSE discards it.
 			line, off := s.feed.eventStart()
 			s.err = io.EOF
-			return Message{}, &event.ParseError{Source: s.source, Line: line, Column: 1, Offset: off,
-				Err: event.Errorf(event.ErrTruncated, "stream ended inside an SSE message")}
+			return Message{}, &event.ParseError{
+				Source: s.source, Line: line, Column: 1, Offset: off,
+				Err: event.Errorf(event.ErrTruncated, "stream ended inside an SSE message"),
+			}
 		}
 		if s.feed.err != nil && s.feed.err != io.EOF {
 			err = s.feed.err

@@ -245,9 +245,11 @@ func jsonNumber(n int) string { b, _ := json.Marshal(n); return string(b) }
 // bytes come out byte for byte as they went in.
 func TestByteIdentical(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"tooluse.sse", "plain-text.sse", "thinking.sse", "subagent.sse",
+	for _, name := range []string{
+		"tooluse.sse", "plain-text.sse", "thinking.sse", "subagent.sse",
 		"tool-error.sse", "unicode.sse", "edge-citations.sse", "edge-multimodal.sse", "edge-text-escapes.sse",
-		"hand-interleaved.sse"} {
+		"hand-interleaved.sse",
+	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			in, err := os.ReadFile("../../testdata/jsonenv/" + name)

@@ -131,14 +131,18 @@ data: [DONE]
 		{
 			name: "unknown type preserved verbatim",
 			in:   `{"type":"rollback","agent":"a","final":true,"delta":"x"}` + "\n",
-			want: []event.Event{&event.Unknown{Agent: "a", Format: "jsonenv", Type: "rollback",
-				Raw: []byte(`{"type":"rollback","agent":"a","final":true,"delta":"x"}`)}},
+			want: []event.Event{&event.Unknown{
+				Agent: "a", Format: "jsonenv", Type: "rollback",
+				Raw: []byte(`{"type":"rollback","agent":"a","final":true,"delta":"x"}`),
+			}},
 		},
 		{
 			name: "server error object",
 			in:   "data: {\"error\": \"ValueError\", \"message\": \"boom\", \"traceback\": \"...\"}\n\n",
-			want: []event.Event{&event.Error{Message: "boom", Type: "ValueError", Fatal: true,
-				Raw: []byte(`{"error": "ValueError", "message": "boom", "traceback": "..."}`)}},
+			want: []event.Event{&event.Error{
+				Message: "boom", Type: "ValueError", Fatal: true,
+				Raw: []byte(`{"error": "ValueError", "message": "boom", "traceback": "..."}`),
+			}},
 		},
 		{
 			name: "meta_init and meta_final",
@@ -146,11 +150,15 @@ data: [DONE]
 {"type":"meta_final","agent":"a","final":true,"delta":"{\"stop_reason\": \"end_turn\", \"total_steps\": 2, \"cost\": {\"total_cost\": 0.5, \"currency\": \"USD\"}, \"cumulative_usage\": {\"input_tokens\": 3, \"output_tokens\": 4}}"}
 `,
 			want: []event.Event{
-				&event.SessionStart{Agent: "a", ParentAgent: "p", Model: "m", Prompt: "hi", MetaKind: jsonenv.MetaKind,
-					Meta: []byte(`{"format": "json", "user_query": "hi", "agent_uuid": "a", "parent_agent_uuid": "p", "model": "m"}`)},
-				&event.RunEnd{Agent: "a", StopReason: "end_turn", Turns: 2, CostUSD: ptr(0.5), MetaKind: jsonenv.MetaKind,
+				&event.SessionStart{
+					Agent: "a", ParentAgent: "p", Model: "m", Prompt: "hi", MetaKind: jsonenv.MetaKind,
+					Meta: []byte(`{"format": "json", "user_query": "hi", "agent_uuid": "a", "parent_agent_uuid": "p", "model": "m"}`),
+				},
+				&event.RunEnd{
+					Agent: "a", StopReason: "end_turn", Turns: 2, CostUSD: ptr(0.5), MetaKind: jsonenv.MetaKind,
 					Usage: &event.Usage{InputTokens: 3, OutputTokens: 4},
-					Meta:  []byte(`{"stop_reason": "end_turn", "total_steps": 2, "cost": {"total_cost": 0.5, "currency": "USD"}, "cumulative_usage": {"input_tokens": 3, "output_tokens": 4}}`)},
+					Meta:  []byte(`{"stop_reason": "end_turn", "total_steps": 2, "cost": {"total_cost": 0.5, "currency": "USD"}, "cumulative_usage": {"input_tokens": 3, "output_tokens": 4}}`),
+				},
 			},
 		},
 		{
