@@ -170,13 +170,12 @@ func (v *checker) events(dec event.Decoder) error {
 // tracker holds the state of the GEN rules that span events: session
 // order, tool calls and their results, turns.
 type tracker struct {
-	v       *checker
-	agents  map[string]*agentState
-	calls   map[string]pendingCall // client tool calls not answered yet, by id
-	order   []string               // call ids in order
-	pend    map[string]bool        // ids listed as pending
-	turns   map[string]pos         // open turn per agent
-	started map[string]bool
+	v      *checker
+	agents map[string]*agentState
+	calls  map[string]pendingCall // client tool calls not answered yet, by id
+	order  []string               // call ids in order
+	pend   map[string]bool        // ids listed as pending
+	turns  map[string]pos         // open turn per agent
 }
 
 type agentState struct {
