@@ -63,6 +63,9 @@ func runVerify(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b strin
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if a == "-" && b == "-" {
+		return failure(fmt.Errorf("A and B cannot both be stdin"))
+	}
 	if err := verify.CheckIgnore(o.ignore); err != nil {
 		return failure(err)
 	}

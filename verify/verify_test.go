@@ -126,6 +126,18 @@ func TestMutations(t *testing.T) {
 			},
 		},
 		{
+			name:   "added block",
+			mutate: func(t *testing.T, s string) string { return replace(t, s, toolResult, toolResult+toolResult) },
+			want:   []string{`agent 1 (main) B block 5 (tool_result): only in B`},
+		},
+		{
+			name: "dropped meta_init",
+			mutate: func(t *testing.T, s string) string {
+				return s[strings.Index(s, `data: {"type":"thinking"`):]
+			},
+			want: []string{`agent 1 (main) meta_init: only in A`},
+		},
+		{
 			name: "changed stop reason",
 			mutate: func(t *testing.T, s string) string {
 				return replace(t, s, `\"stop_reason\": \"end_turn\"`, `\"stop_reason\": \"max_tokens\"`)
