@@ -57,12 +57,12 @@ type Format struct {
 	NewEncoder func(w io.Writer, o *Options) event.Encoder
 	// Lacks names the content this format cannot carry, in the field
 	// vocabulary of docs/verify.md: block fields (is_error, exit_code,
-	// status, structured, signature, citations, images, mcp_server, input,
-	// stop_reason, usage, cost, agent_id, model, prompt) and block types
-	// (thinking, meta_init, meta_final, turn_end, awaiting_frontend_tools,
-	// meta_files, file_change, todo_list, server_tool_call,
-	// server_tool_result, error). verify does not compare them when one
-	// side's format lacks them, unless --strict.
+	// status, structured, signature, citations, citation_extras, images,
+	// mcp_server, stop_reason, usage, cost, agent_id, model, prompt) and
+	// block types (thinking, meta_init, meta_final, turn_end, tool_result,
+	// awaiting_frontend_tools, meta_files, file_change, todo_list,
+	// server_tool_call, server_tool_result, error). verify does not
+	// compare them when one side's format lacks them, unless --strict.
 	Lacks []string
 }
 

@@ -34,11 +34,51 @@ var Fields = []string{
 	"content", "images", "is_error", "exit_code", "status", "structured",
 	"pending", "files", "message", "kind", "changes", "todos",
 	// agent fields
-	"agent_id", "model", "prompt", "stop_reason", "usage", "cost",
+	"agent_id", "model", "prompt", "stop_reason", "usage", "cost", CitationExtras,
 	// block types that can be absent from a format altogether
 	assemble.TypeThinking, assemble.TypeMetaInit, assemble.TypeMetaFinal, assemble.TypeTurnEnd,
-	assemble.TypeAwaitingTools, assemble.TypeMetaFiles, assemble.TypeFileChange, assemble.TypeTodoList,
+	assemble.TypeToolResult, assemble.TypeAwaitingTools, assemble.TypeMetaFiles, assemble.TypeFileChange, assemble.TypeTodoList,
 	assemble.TypeServerToolCall, assemble.TypeServerToolResult, assemble.TypeError,
+}
+
+// CitationExtras names the citation fields beyond those the legacy XML
+// stream writes for the citation's type (char_location: document index and
+// title, char range; page_location: document index and title, page range;
+// web_search_result_location: url, title; any other type: document index).
+const CitationExtras = "citation_extras"
+
+// citationFields are the fields kept per citation type when
+// CitationExtras is not compared; type and cited_text are always kept.
+var citationFields = map[string][]string{
+	"char_location":              {"document_index", "document_title", "start_char_index", "end_char_index"},
+	"page_location":              {"document_index", "document_title", "start_page_number", "end_page_number"},
+	"web_search_result_location": {"url", "title"},
+	"":                           {"document_index"},
+}
+
+// standardCitations drops the citation extras from citations as JSON values.
+func standardCitations(v any) any {
+	list, ok := v.([]any)
+	if !ok {
+		return v
+	}
+	for _, it := range list {
+		m, ok := it.(map[string]any)
+		if !ok {
+			continue
+		}
+		typ, _ := m["type"].(string)
+		keep, ok := citationFields[typ]
+		if !ok {
+			keep = citationFields[""]
+		}
+		for k := range m {
+			if k != "type" && k != "cited_text" && !slices.Contains(keep, k) {
+				delete(m, k)
+			}
+		}
+	}
+	return list
 }
 
 // fieldsOf lists the compared fields of each content block type, in report
@@ -227,7 +267,10 @@ func newComparer(a, b Side, o *Options) *comparer {
 			continue
 		}
 		c.skip[f] = true
-		c.notes = append(c.notes, Skip{Field: f, Reason: strings.Join(lacked[f], " and ") + " cannot carry it"})
+		if len(lacked[f]) == 1 {
+			// Lacked by both: empty on both sides, nothing to say.
+			c.notes = append(c.notes, Skip{Field: f, Reason: lacked[f][0] + " cannot carry it"})
+		}
 	}
 	return c
 }
@@ -418,6 +461,9 @@ func (c *comparer) canon(b *assemble.Block) map[string]any {
 			v = b.Signature
 		case "citations":
 			v = jsonValue(b.Citations)
+			if c.skip[CitationExtras] {
+				v = standardCitations(v)
+			}
 		case "id":
 			v = b.ID
 		case "name":

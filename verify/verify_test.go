@@ -272,8 +272,8 @@ func TestLacks(t *testing.T) {
 			{Agent: "a", Type: assemble.TypeToolResult, ID: "t1", Name: "f", Content: &c, IsError: isErr},
 		}
 	}
-	a := Side{Name: "a.sse", Format: "xml", Lacks: []string{"is_error", "signature"}, Blocks: res(false)}
-	b := Side{Name: "b.jsonl", Format: "claude", Blocks: res(true)}
+	a := Side{Name: "a.sse", Format: "xml", Lacks: []string{"is_error", "signature", "todo_list"}, Blocks: res(false)}
+	b := Side{Name: "b.jsonl", Format: "claude", Lacks: []string{"todo_list"}, Blocks: res(true)}
 
 	r := Compare(a, b, nil)
 	wantSkips := []Skip{{"is_error", "xml cannot carry it"}, {"signature", "xml cannot carry it"}}
@@ -346,5 +346,35 @@ func TestFailedTurn(t *testing.T) {
 	}}
 	if r := Compare(a, b, nil); !r.Equal {
 		t.Errorf("not equal:\n%s", strings.Join(lines(r), "\n"))
+	}
+}
+
+// TestCitationExtras: a citation field the legacy XML stream does not
+// write for the citation's type is compared only with Strict.
+func TestCitationExtras(t *testing.T) {
+	t.Parallel()
+	title := "Blocks"
+	idx := int64(2)
+	cites := func(withTitle bool) []*assemble.Block {
+		c := assemble.Citation{Type: "content_block_location", CitedText: "block cite", DocumentIndex: &idx}
+		if withTitle {
+			c.DocumentTitle = &title
+		}
+		return []*assemble.Block{{Agent: "a", Type: assemble.TypeText, Text: "x", Citations: []assemble.Citation{c}}}
+	}
+	a := Side{Format: "xml", Lacks: []string{CitationExtras}, Blocks: cites(false)}
+	b := Side{Format: "jsonenv", Blocks: cites(true)}
+	if r := Compare(a, b, nil); !r.Equal {
+		t.Errorf("not equal:\n%s", strings.Join(lines(r), "\n"))
+	}
+	r := Compare(a, b, &Options{Strict: true})
+	want := []string{`agent 1 (main) block 1 (text) field citations[0].document_title: (none) != "Blocks"`}
+	if diff := cmp.Diff(want, lines(r)); diff != "" {
+		t.Errorf("strict (-want +got):\n%s", diff)
+	}
+	// A standard field still counts.
+	b.Blocks[0].Citations[0].CitedText = "other"
+	if r := Compare(a, b, nil); r.Equal {
+		t.Error("a changed cited text compared equal")
 	}
 }
