@@ -394,7 +394,8 @@ func (c *comparer) agent(n int, x, y *agent) []Difference {
 			add(assemble.TypeMetaInit, "prompt", c.norm(x.meta.Prompt), c.norm(y.meta.Prompt))
 		}
 	}
-	if !c.skip[assemble.TypeMetaFinal] && (x.final == nil) != (y.final == nil) {
+	finalDiffers := !c.skip[assemble.TypeMetaFinal] && (x.final == nil) != (y.final == nil)
+	if finalDiffers {
 		d := base
 		d.Kind, d.Type = Missing, assemble.TypeMetaFinal
 		if x.final == nil {
@@ -403,6 +404,9 @@ func (c *comparer) agent(n int, x, y *agent) []Difference {
 		out = append(out, d)
 	}
 	out = append(out, c.blocks(base, x.blocks, y.blocks)...)
+	if finalDiffers {
+		return out // the outcome differs for that reason alone
+	}
 	oa, ob := c.outcome(x), c.outcome(y)
 	for _, f := range []string{"stop_reason", "usage", "cost"} {
 		if !c.skip[f] {
