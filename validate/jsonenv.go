@@ -71,18 +71,7 @@ func (v *checker) jsonenv(r io.Reader) error {
 	v.t.init(v)
 	s := &envState{agents: map[string]*envAgent{}}
 	br := bufio.NewReaderSize(r, 64<<10)
-	b, err := br.Peek(1)
-	for err == nil && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
-		br.ReadByte()
-		b, err = br.Peek(1)
-	}
-	if err == io.EOF {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	sse := b[0] != '{'
+	sse := isSSE(br)
 	next := v.envUnits(br, sse)
 	for {
 		payload, p, err := next()

@@ -1,5 +1,7 @@
 package validate
 
+import "slices"
+
 // Rule is one check validate makes. docs/validate.md is generated from
 // Rules by hand: keep the two in step.
 type Rule struct {
@@ -9,6 +11,8 @@ type Rule struct {
 	// format.
 	Formats []string
 	Doc     string
+	// NotFor lists formats a rule for every format does not apply to.
+	NotFor []string
 }
 
 // Rule ids.
@@ -35,24 +39,29 @@ const (
 
 // Rules is every rule, in report order.
 var Rules = []Rule{
-	{Syntax, "syntax", nil, "every unit (line, SSE message, element) follows the format's grammar"},
-	{Truncated, "truncated", nil, "the stream does not end inside a block, a buffered payload or a citation group"},
-	{TooLarge, "too-large", nil, "no line, SSE message or block is over --max-event-bytes"},
-	{UTF8, "utf8", nil, "the input is valid UTF-8"},
-	{MetaInitFirst, "meta-init-first", nil, "an agent's session start (meta_init, system/init, thread.started) comes before any other content of that agent"},
-	{MetaFinalLast, "meta-final-last", nil, "nothing of an agent follows its run summary (meta_final, result)"},
-	{ToolAnswered, "tool-answered", nil, "every client tool call is answered by a tool result, or listed as pending in awaiting_frontend_tools, by the end of the stream"},
-	{ToolInputJSON, "tool-input-json", nil, "a tool call's input is a JSON object"},
-	{TurnClosed, "turn-closed", nil, "every model turn that starts ends (message_stop, turn.completed or turn.failed) before the next starts and before the stream ends"},
-	{EnvFields, "envelope-fields", []string{"jsonenv"}, "every envelope is a JSON object with type, agent and delta strings and a final boolean; extra fields have their documented types"},
-	{EnvByteCap, "byte-cap", []string{"jsonenv"}, "an envelope with a delta is at most 2048 bytes, counted as the producer counts: the delta's UTF-8 bytes plus the envelope's JSON text without it"},
-	{EnvFinalFlag, "final-flag", []string{"jsonenv"}, "text and thinking end with a final marker whose delta is empty; tool_result_image is never final; a buffered payload ends with final before another of its type and agent begins; a citation group ends with a final citation before its agent goes on"},
-	{EnvImage, "image-placement", []string{"jsonenv"}, "tool_result_image comes inside an open tool_result of the same agent and id, and has src and media_type"},
-	{EnvCitation, "citation-placement", []string{"jsonenv"}, "citations come right after their text block's final marker (or another citation of the group)"},
-	{EnvPayloadJSON, "payload-json", []string{"jsonenv"}, "the reassembled payloads of meta_init, meta_final, meta_files and error are JSON objects, that of awaiting_frontend_tools a JSON array of {tool_use_id, name, input}"},
-	{EnvDone, "done-marker", []string{"jsonenv"}, "an SSE stream ends with data: [DONE] (or the server's error object) and nothing follows it"},
-	{EnvKnownType, "known-type", []string{"jsonenv"}, "the envelope's type is one of the 13 types of the specification"},
-	{EnvAgent, "agent-present", []string{"jsonenv"}, "the envelope's agent is not empty"},
+	{Syntax, "syntax", nil, "every unit (line, SSE message, element) follows the format's grammar", nil},
+	{Truncated, "truncated", nil, "the stream does not end inside a block, a buffered payload or a citation group", nil},
+	{TooLarge, "too-large", nil, "no line, SSE message or block is over --max-event-bytes", nil},
+	{UTF8, "utf8", nil, "the input is valid UTF-8", nil},
+	{MetaInitFirst, "meta-init-first", nil, "an agent's session start (meta_init, system/init, thread.started) comes before any other content of that agent", nil},
+	{MetaFinalLast, "meta-final-last", nil, "nothing of an agent follows its run summary (meta_final, result)", nil},
+	{ToolAnswered, "tool-answered", nil, "every client tool call is answered by a tool result, or listed as pending in awaiting_frontend_tools, by the end of the stream (not for raw Anthropic SSE, whose results go in the next request)", []string{"anthropic"}},
+	{ToolInputJSON, "tool-input-json", nil, "a tool call's input is a JSON object", nil},
+	{TurnClosed, "turn-closed", nil, "every model turn that starts ends (message_stop, turn.completed or turn.failed) before the next starts and before the stream ends", nil},
+	{EnvFields, "envelope-fields", []string{"jsonenv"}, "every envelope is a JSON object with type, agent and delta strings and a final boolean; extra fields have their documented types", nil},
+	{EnvByteCap, "byte-cap", []string{"jsonenv"}, "an envelope with a delta is at most 2048 bytes, counted as the producer counts: the delta's UTF-8 bytes plus the envelope's JSON text without it", nil},
+	{EnvFinalFlag, "final-flag", []string{"jsonenv"}, "text and thinking end with a final marker whose delta is empty; tool_result_image is never final; a buffered payload ends with final before another of its type and agent begins; a citation group ends with a final citation before its agent goes on", nil},
+	{EnvImage, "image-placement", []string{"jsonenv"}, "tool_result_image comes inside an open tool_result of the same agent and id, and has src and media_type", nil},
+	{EnvCitation, "citation-placement", []string{"jsonenv"}, "citations come right after their text block's final marker (or another citation of the group)", nil},
+	{EnvPayloadJSON, "payload-json", []string{"jsonenv"}, "the reassembled payloads of meta_init, meta_final, meta_files and error are JSON objects, that of awaiting_frontend_tools a JSON array of {tool_use_id, name, input}", nil},
+	{EnvDone, "done-marker", []string{"jsonenv"}, "an SSE stream ends with data: [DONE] (or the server's error object) and nothing follows it", nil},
+	{EnvKnownType, "known-type", []string{"jsonenv"}, "the envelope's type is one of the 13 types of the specification", nil},
+	{EnvAgent, "agent-present", []string{"jsonenv"}, "the envelope's agent is not empty", nil},
+}
+
+// applies reports whether the rule applies to format.
+func (r Rule) applies(format string) bool {
+	return (r.Formats == nil || slices.Contains(r.Formats, format)) && !slices.Contains(r.NotFor, format)
 }
 
 // RuleByID returns the rule with the given id.

@@ -2,7 +2,6 @@ package validate
 
 import (
 	"io"
-	"sort"
 	"unicode/utf8"
 )
 
@@ -10,21 +9,21 @@ import (
 // than this in all.
 const maxUTF8Reports = 20
 
-// utf8Reader passes its input through, reports invalid UTF-8 (rule
-// GEN004) with its position, and remembers where lines start so that byte
-// offsets map to positions.
+// utf8Reader passes its input through and reports invalid UTF-8 (rule
+// GEN004) with its position.
 type utf8Reader struct {
-	r       io.Reader
-	v       *checker
-	pending []byte // the start of a character cut by a read
-	off     int64  // offset of pending[0], or of the next byte when none
-	starts  []int64
-	lastBad int // line of the last report
-	reports int
+	r         io.Reader
+	v         *checker
+	pending   []byte // the start of a character cut by a read
+	off       int64  // offset of pending[0], or of the next byte when none
+	line      int    // line of offset off, from 1
+	lineStart int64
+	lastBad   int // line of the last report
+	reports   int
 }
 
 func newUTF8Reader(r io.Reader, v *checker) *utf8Reader {
-	return &utf8Reader{r: r, v: v, starts: []int64{0}}
+	return &utf8Reader{r: r, v: v, line: 1}
 }
 
 func (u *utf8Reader) Read(p []byte) (int, error) {
@@ -45,7 +44,8 @@ func (u *utf8Reader) scan(b []byte, atEOF bool) {
 		c := buf[i]
 		if c < utf8.RuneSelf {
 			if c == '\n' {
-				u.starts = append(u.starts, base+int64(i)+1)
+				u.line++
+				u.lineStart = base + int64(i) + 1
 			}
 			i++
 			continue
@@ -64,21 +64,10 @@ func (u *utf8Reader) scan(b []byte, atEOF bool) {
 }
 
 func (u *utf8Reader) bad(off int64) {
-	p := u.position(off)
-	if p.line == u.lastBad || u.reports >= maxUTF8Reports {
+	if u.line == u.lastBad || u.reports >= maxUTF8Reports {
 		return
 	}
-	u.lastBad = p.line
+	u.lastBad = u.line
 	u.reports++
-	u.v.report(UTF8, p, "invalid UTF-8 at byte offset %d", off)
-}
-
-// position returns the line and column (in bytes, from 1) of offset off
-// among the bytes read so far.
-func (u *utf8Reader) position(off int64) pos {
-	i := sort.Search(len(u.starts), func(i int) bool { return u.starts[i] > off }) - 1
-	if i < 0 {
-		return pos{}
-	}
-	return pos{line: i + 1, col: int(off-u.starts[i]) + 1}
+	u.v.report(UTF8, pos{u.line, int(off-u.lineStart) + 1}, "invalid UTF-8 at byte offset %d", off)
 }

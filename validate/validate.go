@@ -11,6 +11,7 @@
 package validate
 
 import (
+	"bufio"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
@@ -62,7 +64,6 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 	}
 	v := &checker{cfg: &c}
 	ur := newUTF8Reader(r, v)
-	v.lines = ur
 	var err error
 	switch c.Format {
 	case "jsonenv":
@@ -71,7 +72,9 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 		if c.NewDecoder == nil {
 			return nil, fmt.Errorf("validate: no decoder for format %q", c.Format)
 		}
-		err = v.events(c.NewDecoder(ur))
+		br := bufio.NewReaderSize(ur, 64<<10)
+		units := newUnitReader(br, isSSE(br))
+		err = v.events(c.NewDecoder(units), units)
 	}
 	slices.SortStableFunc(v.out, func(a, b Violation) int {
 		if (a.Line == 0) != (b.Line == 0) {
@@ -86,14 +89,16 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 type pos struct{ line, col int }
 
 type checker struct {
-	cfg   *Config
-	out   []Violation
-	lines *utf8Reader
-	t     tracker
+	cfg *Config
+	out []Violation
+	t   tracker
 }
 
 func (v *checker) report(rule string, p pos, format string, args ...any) {
 	r, _ := RuleByID(rule)
+	if !r.applies(v.cfg.Format) {
+		return
+	}
 	v.out = append(v.out, Violation{
 		Rule: rule, Name: r.Name, Source: v.cfg.Source, Line: p.line, Column: p.col,
 		Message: fmt.Sprintf(format, args...),
@@ -113,12 +118,32 @@ func (v *checker) parseError(perr *event.ParseError) {
 	v.report(rule, pos{perr.Line, perr.Column}, "%v", perr.Err)
 }
 
-// offsetter is implemented by decoders that tell where they are.
-type offsetter interface{ InputOffset() int64 }
+// isSSE reports whether the input in br looks framed as SSE rather than
+// as lines: its first byte past a byte order mark and blank space does
+// not start a JSON value.
+func isSSE(br *bufio.Reader) bool {
+	const bom = "\xef\xbb\xbf"
+	for n := 1; ; n++ {
+		b, _ := br.Peek(n)
+		if len(b) < n {
+			return false
+		}
+		if n <= len(bom) && strings.HasPrefix(bom, string(b)) {
+			continue
+		}
+		switch b[n-1] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{', '[':
+			return false
+		}
+		return true
+	}
+}
 
-// events applies the GEN rules to a decoder's output.
-func (v *checker) events(dec event.Decoder) error {
-	off, _ := dec.(offsetter)
+// events applies the GEN rules to a decoder's output; units says where
+// each event came from.
+func (v *checker) events(dec event.Decoder, units *unitReader) error {
 	v.t.init(v)
 	for {
 		ev, err := dec.Next()
@@ -133,10 +158,7 @@ func (v *checker) events(dec event.Decoder) error {
 			}
 			return err
 		}
-		var p pos
-		if off != nil {
-			p = v.lines.position(off.InputOffset())
-		}
+		p := units.position()
 		agent := ev.AgentID()
 		switch ev := ev.(type) {
 		case *event.SessionStart:

@@ -88,6 +88,7 @@ func TestRules(t *testing.T) {
 		{rule: EnvDone, bad: sseNoDone(metaInit, text, textEnd), pass: sseNoDone(metaInit, `{"error": "RuntimeError", "message": "boom", "traceback": "..."}`), line: 5},
 		{rule: EnvDone, bad: sse(text, textEnd) + sse(text, textEnd), pass: sse(text, textEnd), line: 7},
 		{rule: EnvKnownType, bad: sse(`{"type":"rollback","agent":"a","final":true,"delta":"{}"}`), pass: sse(text, textEnd), line: 1},
+		{rule: ToolAnswered, bad: "\xef\xbb\xbf" + strings.Join([]string{metaInit, toolCall}, "\n"), pass: "\xef\xbb\xbf" + strings.Join([]string{toolCall, result}, "\n"), line: 2},
 		{rule: EnvAgent, bad: sse(strings.ReplaceAll(text, `"agent":"a"`, `"agent":""`), strings.ReplaceAll(textEnd, `"agent":"a"`, `"agent":""`)), pass: sse(text, textEnd), line: 1},
 	}
 	for _, tt := range tests {
@@ -225,6 +226,44 @@ func TestCorpusValid(t *testing.T) {
 				if len(got) != 0 {
 					t.Errorf("%s: violations:\n%s", format, dump(got))
 				}
+			}
+		})
+	}
+}
+
+// TestEventPositions: formats without a wire-level checker get positions
+// from the unit each event came from, SSE or lines.
+func TestEventPositions(t *testing.T) {
+	t.Parallel()
+	unanswered := sse(metaInit, text, textEnd, toolCall, metaFinal)
+	ndjson := strings.Join([]string{metaInit, text, textEnd, toolCall, metaFinal}, "\n") + "\n"
+	late := sse(text, textEnd, metaInit)
+	tests := []struct {
+		name, in string
+		want     []string
+	}{
+		{"sse", unanswered, []string{"7:1 GEN007"}},
+		{"ndjson", ndjson, []string{"4:1 GEN007"}},
+		{"crlf", strings.ReplaceAll(unanswered, "\n", "\r\n"), []string{"7:1 GEN007"}},
+		{"late init", late, []string{"5:1 GEN005"}},
+		{"bad utf8", sse(metaInit, strings.Replace(text, "Hi", "H\xffi", 1), textEnd), []string{"3:58 GEN004"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := Check(iotest.OneByteReader(strings.NewReader(tt.in)), &Config{
+				Source: "x", Format: "jsonenv-events",
+				NewDecoder: func(r io.Reader) event.Decoder { return jsonenv.NewDecoder(r, nil) },
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var at []string
+			for _, v := range got {
+				at = append(at, strconv.Itoa(v.Line)+":"+strconv.Itoa(v.Column)+" "+v.Rule)
+			}
+			if diff := cmp.Diff(tt.want, at); diff != "" {
+				t.Errorf("violations (-want +got):\n%s", diff)
 			}
 		})
 	}
