@@ -13,6 +13,10 @@ import (
 	"github.com/agentstream/agentstream/event"
 )
 
+// minChunkBytes is the smallest --max-chunk-bytes: below it the fixed
+// fields of an envelope leave no room for content.
+const minChunkBytes = 128
+
 type convertOptions struct {
 	in            inputOptions
 	to            string
@@ -53,6 +57,9 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	out, ok := convert.Lookup(o.to)
 	if !ok || out.NewEncoder == nil {
 		return failure(fmt.Errorf("unknown output format %q (one of %s)", o.to, strings.Join(convert.Names(false), ", ")))
+	}
+	if o.maxChunkBytes < minChunkBytes {
+		return failure(fmt.Errorf("--max-chunk-bytes must be at least %d, not %d", minChunkBytes, o.maxChunkBytes))
 	}
 	if o.framing != "sse" && o.framing != "ndjson" {
 		return failure(fmt.Errorf("--framing must be sse or ndjson, not %q", o.framing))

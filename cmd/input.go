@@ -51,6 +51,9 @@ func eachInput(ctx context.Context, ios *IOStreams, o *inputOptions, rep *report
 	if len(inputs) == 0 {
 		inputs = []string{"-"}
 	}
+	if o.maxEventBytes <= 0 {
+		return failure(fmt.Errorf("--max-event-bytes must be positive, not %d", o.maxEventBytes))
+	}
 	if o.from != "auto" {
 		f, ok := convert.Lookup(o.from)
 		if !ok || f.NewDecoder == nil {
