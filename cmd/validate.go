@@ -70,6 +70,12 @@ func runValidate(ctx context.Context, ios *IOStreams, o *validateOptions, inputs
 	default:
 		return failure(fmt.Errorf("--format must be text, json or github, not %q", o.format))
 	}
+	if o.in.maxEventBytes <= 0 {
+		return failure(fmt.Errorf("--max-event-bytes must be positive, not %d", o.in.maxEventBytes))
+	}
+	if o.maxChunkBytes <= 0 {
+		return failure(fmt.Errorf("--max-chunk-bytes must be positive, not %d", o.maxChunkBytes))
+	}
 	if o.in.from != "auto" {
 		if f, ok := convert.Lookup(o.in.from); !ok || f.NewDecoder == nil {
 			return failure(fmt.Errorf("unknown input format %q (one of %s)", o.in.from, strings.Join(convert.Names(true), ", ")))
