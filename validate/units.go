@@ -3,6 +3,7 @@ package validate
 import (
 	"bufio"
 	"bytes"
+	"io"
 )
 
 // unitReader hands a decoder at most one line per Read, so that when the
@@ -11,6 +12,7 @@ import (
 // this makes them read no further than they need.
 type unitReader struct {
 	br      *bufio.Reader
+	tee     io.Writer // when set, receives every byte handed out
 	sse     bool
 	line    int  // number of the last line begun
 	atStart bool // the next byte starts a line
@@ -54,6 +56,11 @@ func (u *unitReader) Read(p []byte) (int, error) {
 	}
 	copy(p, b[:n])
 	u.br.Discard(n)
+	if u.tee != nil {
+		if _, err := u.tee.Write(p[:n]); err != nil {
+			return n, err
+		}
+	}
 	u.atStart = b[n-1] == '\n'
 	return n, nil
 }

@@ -74,7 +74,29 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 		}
 		br := bufio.NewReaderSize(ur, 64<<10)
 		units := newUnitReader(br, isSSE(br))
+		wire, ok := wireCheckers[c.Format]
+		if !ok {
+			err = v.events(c.NewDecoder(units), units)
+			break
+		}
+		// The format's wire rules read the same bytes as the decoder, in
+		// step with it, through a pipe.
+		pr, pw := io.Pipe()
+		units.tee = pw
+		w := &checker{cfg: &c}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			wire(w, pr)
+			io.Copy(io.Discard, pr)
+		}()
 		err = v.events(c.NewDecoder(units), units)
+		if err == nil {
+			_, err = io.Copy(io.Discard, units) // what the decoder left unread
+		}
+		pw.CloseWithError(err)
+		<-done
+		v.out = append(v.out, w.out...)
 	}
 	slices.SortStableFunc(v.out, func(a, b Violation) int {
 		if (a.Line == 0) != (b.Line == 0) {
@@ -89,15 +111,19 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 type pos struct{ line, col int }
 
 type checker struct {
-	cfg *Config
-	out []Violation
-	t   tracker
+	cfg       *Config
+	out       []Violation
+	t         tracker
+	truncated bool // a GEN002 was reported
 }
 
 func (v *checker) report(rule string, p pos, format string, args ...any) {
 	r, _ := RuleByID(rule)
 	if !r.applies(v.cfg.Format) {
 		return
+	}
+	if rule == Truncated {
+		v.truncated = true
 	}
 	v.out = append(v.out, Violation{
 		Rule: rule, Name: r.Name, Source: v.cfg.Source, Line: p.line, Column: p.col,
@@ -306,8 +332,12 @@ func (t *tracker) turnEnd(agent string, p pos) {
 	delete(t.turns, agent)
 }
 
-// end reports what is still open at the end of the stream.
+// end reports what is still open at the end of the stream, unless the
+// stream was cut off, which explains it.
 func (t *tracker) end() {
+	if t.v.truncated {
+		return
+	}
 	for _, id := range t.order {
 		c, ok := t.calls[id]
 		if !ok || t.pend[id] {
