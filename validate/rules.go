@@ -43,7 +43,7 @@ var Rules = []Rule{
 	{Truncated, "truncated", nil, "the stream does not end inside a block, a buffered payload or a citation group", nil},
 	{TooLarge, "too-large", nil, "no line, SSE message or block is over --max-event-bytes", nil},
 	{UTF8, "utf8", nil, "the input is valid UTF-8", nil},
-	{MetaInitFirst, "meta-init-first", nil, "an agent's session start (meta_init, system/init, thread.started) comes before any other content of that agent", nil},
+	{MetaInitFirst, "meta-init-first", nil, "an agent's session start (meta_init, system/init, thread.started) comes once, before any other content of that agent", nil},
 	{MetaFinalLast, "meta-final-last", nil, "nothing of an agent follows its run summary (meta_final, result)", nil},
 	{ToolAnswered, "tool-answered", nil, "every client tool call is answered by a tool result, or listed as pending in awaiting_frontend_tools, by the end of the stream (not for raw Anthropic SSE, whose results go in the next request)", []string{"anthropic"}},
 	{ToolInputJSON, "tool-input-json", nil, "a tool call's input is a JSON object", nil},

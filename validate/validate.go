@@ -217,6 +217,7 @@ type tracker struct {
 }
 
 type agentState struct {
+	session    *pos // its session start
 	content    *pos // first content
 	ended      *pos // its run summary
 	endedNoted bool
@@ -253,8 +254,14 @@ func agentName(id string) string {
 
 func (t *tracker) session(agent string, p pos) {
 	a := t.agent(agent)
-	if a.content != nil {
+	switch {
+	case a.session != nil:
+		t.v.report(MetaInitFirst, p, "second session start of %s (first at line %d)", agentName(agent), a.session.line)
+	case a.content != nil:
 		t.v.report(MetaInitFirst, p, "session start of %s comes after its content (first at line %d)", agentName(agent), a.content.line)
+	}
+	if a.session == nil {
+		a.session = &p
 	}
 	t.afterEnd(agent, a, p)
 }

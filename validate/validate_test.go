@@ -64,6 +64,7 @@ func TestRules(t *testing.T) {
 		{rule: TooLarge, bad: sse(metaInit, text, textEnd), pass: sse(text, textEnd), line: 1, cfg: Config{MaxEventBytes: 70}},
 		{rule: UTF8, bad: sse(metaInit, strings.Replace(text, "Hi.", "H\xffi.", 1), textEnd), pass: sse(metaInit, strings.Replace(text, "Hi.", "Hé\U0001F600.", 1), textEnd), line: 3},
 		{rule: MetaInitFirst, bad: sse(text, textEnd, metaInit), pass: good, line: 5},
+		{rule: MetaInitFirst, bad: sse(metaInit, text, textEnd, metaInit), pass: good, line: 7},
 		{rule: MetaFinalLast, bad: sse(metaInit, metaFinal, text, textEnd), pass: good, line: 5},
 		{rule: ToolAnswered, bad: sse(metaInit, toolCall, metaFinal), pass: sse(metaInit, toolCall, awaiting), line: 3},
 		{rule: ToolInputJSON, bad: sse(strings.Replace(toolCall, `{\"path\": \".\"}`, `{\"path\": `, 1), result), pass: sse(toolCall, result), line: 1},
