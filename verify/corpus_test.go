@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
@@ -17,12 +19,17 @@ import (
 // readAs decodes and assembles a file through the format table.
 func readAs(t *testing.T, path string) Side {
 	t.Helper()
-	fh, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fh.Close()
-	br := bufio.NewReader(fh)
+	return readString(t, path, string(b))
+}
+
+// readString decodes and assembles a stream through the format table.
+func readString(t *testing.T, path, stream string) Side {
+	t.Helper()
+	br := bufio.NewReader(strings.NewReader(stream))
 	f, _, err := convert.Detect(br)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
@@ -86,5 +93,66 @@ func TestCorpusPairs(t *testing.T) {
 	}
 	if n == 0 {
 		t.Error("no pairs")
+	}
+}
+
+// TestCorpusMutations: each single mutation of the envelope stream is
+// reported against the XML stream of the same run, at the right place.
+func TestCorpusMutations(t *testing.T) {
+	t.Parallel()
+	if _, ok := convert.Lookup("xml"); !ok {
+		t.Skip("no xml format yet")
+	}
+	xml := readAs(t, "../testdata/xml/tooluse.sse")
+	orig := read(t, "tooluse.sse")
+	toolResult := `data: {"type":"tool_result","agent":"` + main1 + `","final":true,"delta":"hello","id":"toolu_019thJkgIewkUrqlQ62qLSu7","name":"Bash"}` + "\n\n"
+	thinking := orig[strings.Index(orig, `data: {"type":"thinking"`):strings.Index(orig, msgA)]
+	tests := []struct {
+		name   string
+		mutate func(*testing.T, string) string
+		want   []string
+	}{
+		{"equal", func(_ *testing.T, s string) string { return s }, nil},
+		{
+			"one character of text",
+			func(t *testing.T, s string) string { return replace(t, s, `"delta":" you."`, `"delta":" you!"`) },
+			[]string{`agent 1 (main) block 2 (text) field text at char 28: "I'll run the command for you." != "I'll run the command for you!"`},
+		},
+		{
+			"dropped block",
+			func(t *testing.T, s string) string { return replace(t, s, toolResult, "") },
+			[]string{`agent 1 (main) block 4 (tool_result): only in A`},
+		},
+		{
+			"changed tool input value",
+			func(t *testing.T, s string) string {
+				return replace(t, s, `"delta":"{\"command\": \"echo hello`, `"delta":"{\"command\": \"echo hullo`)
+			},
+			[]string{`agent 1 (main) block 3 (tool_call) field input.command at char 6: "echo hello" != "echo hullo"`},
+		},
+		{
+			"reordered block",
+			func(t *testing.T, s string) string {
+				s = replace(t, s, thinking, "")
+				return replace(t, s, toolResult, toolResult+thinking)
+			},
+			[]string{`agent 1 (main) block 1 (thinking): moved to block 4 in B`},
+		},
+		{
+			"changed agent",
+			func(t *testing.T, s string) string {
+				return replace(t, s, toolResult, strings.Replace(toolResult, main1, "other-agent", 1))
+			},
+			[]string{`agent 1 (main) block 4 (tool_result): only in A`, `agent 2 (subagent): only in B`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := Compare(xml, readString(t, "b.sse", tt.mutate(t, orig)), nil)
+			if diff := cmp.Diff(tt.want, lines(r)); diff != "" {
+				t.Errorf("differences (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
