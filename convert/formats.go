@@ -3,9 +3,11 @@ package convert
 import (
 	"io"
 
+	emitcodex "github.com/agentstream/agentstream/emit/codex"
 	"github.com/agentstream/agentstream/emit/jsonenv"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
+	parsecodex "github.com/agentstream/agentstream/parse/codex"
 	parsejsonenv "github.com/agentstream/agentstream/parse/jsonenv"
 )
 
@@ -86,6 +88,19 @@ var formats = []Format{
 		// What emit/jsonenv warns about: no field for these on the wire,
 		// and no per-turn end (only meta_final's run summary).
 		Lacks: []string{"is_error", "exit_code", "status", "structured", "signature", "mcp_server", "turn_end", "file_change", "todo_list"},
+	},
+	{
+		Name:        "codex",
+		Description: "Codex CLI exec --json output (NDJSON thread, turn and item events)",
+		Detect:      parsecodex.Detect,
+		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
+			return parsecodex.NewDecoder(r, &parsecodex.Config{
+				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,
+			})
+		},
+		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
+			return emitcodex.NewEncoder(w, &emitcodex.Config{Agent: o.Agent, Warn: o.Warn})
+		},
 	},
 }
 

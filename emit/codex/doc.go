@@ -1,0 +1,38 @@
+// Package codex encodes canonical events as `codex exec --json` output:
+// one compact JSON object per line, keys in Codex's order, strings
+// escaped as serde_json escapes them (UTF-8 as is, no HTML escaping).
+//
+// What is written:
+//
+//   - thread.started once, for the first main session (its SessionID, else
+//     its agent id, else Config.Agent, else DefaultThreadID);
+//   - turn.started at a TurnStart or before the first item, and
+//     turn.completed (usage cumulative for the thread: the sum of the
+//     TurnEnd usages so far, or the RunEnd's when no turn carried any) or
+//     turn.failed at the turn's end. A Codex turn spans every model call
+//     made for one prompt, so a TurnEnd whose stop reason is tool_use, or
+//     that leaves tool calls waiting for their result, keeps the turn
+//     open and the next TurnStart continues it;
+//   - a text or thinking block as one item.completed agent_message or
+//     reasoning, when its BlockEnd arrives;
+//   - a tool call as item.started when it arrives and item.completed when
+//     its result arrives (paired by id): shell tools (Bash, shell,
+//     local_shell, command_execution, with a command) as
+//     command_execution; MCP tools (MCPServer set, or named
+//     mcp__server__tool) as mcp_tool_call; WebSearch and web_search as
+//     web_search; TodoWrite as the turn's todo_list (item.started, then
+//     item.updated, completed when the turn ends); Agent, Task and Codex's
+//     collab tools as collab_tool_call, whose receivers are the subagent
+//     scopes the call started; any other tool as an mcp_tool_call with an
+//     empty server, which reads back as the same name and input;
+//   - FileChange as file_change, TodoList as todo_list, an Error as the
+//     top-level error event (or an error item when its Type is
+//     "error_item"; a "turn_failed" Error ends the turn as turn.failed), a
+//     plan Notice as a plan item, a codex Unknown as its own bytes.
+//
+// Item ids are item_0, item_1, ... in the order items are first written.
+// Only the main thread is written: events of subagent scopes are dropped.
+// Whatever the format cannot carry (signatures, citations, notices,
+// images outside MCP results, ...) is reported once per kind through
+// Config.Warn as an *event.LossError; docs/formats/codex.md lists it.
+package codex

@@ -1,0 +1,635 @@
+package codex
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentstream/agentstream/event"
+	wire "github.com/agentstream/agentstream/parse/codex"
+)
+
+// DefaultThreadID is the thread id written when the stream names none and
+// Config.Agent is empty.
+const DefaultThreadID = "agentstream"
+
+// TurnFailedErrorType is the event.Error Type under which formats without
+// turn boundaries (jsonenv) carry a failed turn; such an error is written
+// as turn.failed.
+const TurnFailedErrorType = "turn_failed"
+
+// Config configures an Encoder. The zero value is ready to use.
+type Config struct {
+	// Agent is the thread id written when the stream's first session
+	// names none.
+	Agent string
+	// Warn receives what codex exec --json cannot carry, once per kind.
+	// Nil discards it.
+	Warn func(error)
+}
+
+// Encoder writes canonical events as codex exec --json lines.
+type Encoder struct {
+	w   io.Writer
+	cfg Config
+	buf []byte
+	err error
+
+	main     string // agent scope written as the thread; set by the first event
+	haveMain bool
+	thread   bool   // thread.started written
+	threadID string // the thread id written
+	turn     bool   // turn.started written, turn.completed not yet
+	content  bool   // an item was written in the open turn
+	paused   bool   // the open turn's last model call ended: calls still waiting are the client's to run
+	nextID   int
+
+	blocks   map[event.BlockKind]*strings.Builder // open text and thinking blocks of the main agent
+	calls    map[string]*call                     // tool calls written as item.started, by call id
+	todo     *todoItem                            // the open todo_list item of the turn
+	todoIDs  map[string]string                    // TodoList.ID -> item id
+	children map[string]bool                      // agent scopes other than the main one
+
+	pending  event.Usage // usage of the turns merged into the open one
+	total    wire.Usage  // cumulative usage written so far
+	anyUsage bool        // a TurnEnd carried usage
+	failure  string      // message of a fatal Error, for the turn's end
+	warned   map[string]bool
+}
+
+// call is a tool call between its item.started and its item.completed.
+type call struct {
+	item      string // item id
+	kind      string // item type, or "todo" for a todo tool whose result is dropped
+	command   json.RawMessage
+	server    string
+	tool      string
+	arguments json.RawMessage
+	search    []field // web_search members after type
+	collab    collab
+}
+
+type collab struct {
+	sender    string
+	receivers []string
+	prompt    json.RawMessage
+}
+
+type todoItem struct {
+	id    string
+	items []wire.TodoItem
+}
+
+// NewEncoder returns an encoder writing to w. cfg may be nil.
+func NewEncoder(w io.Writer, cfg *Config) *Encoder {
+	e := &Encoder{
+		w: w, blocks: map[event.BlockKind]*strings.Builder{}, calls: map[string]*call{},
+		todoIDs: map[string]string{}, children: map[string]bool{}, warned: map[string]bool{},
+	}
+	if cfg != nil {
+		e.cfg = *cfg
+	}
+	return e
+}
+
+func (e *Encoder) warn(what string) {
+	if e.warned[what] {
+		return
+	}
+	e.warned[what] = true
+	if e.cfg.Warn != nil {
+		e.cfg.Warn(&event.LossError{Format: "codex", What: what})
+	}
+}
+
+// isMain reports whether ev belongs to the thread the encoder writes,
+// fixing that thread at the first event.
+func (e *Encoder) isMain(ev event.Event) bool {
+	agent := ev.AgentID()
+	if s, ok := ev.(*event.SessionStart); ok {
+		// A session with no parent is a main thread, the first or the
+		// next one (session decides).
+		return s.ParentAgent == ""
+	}
+	if !e.haveMain {
+		e.haveMain, e.main = true, agent
+	}
+	return agent == e.main || (agent == "" && !e.children[""])
+}
+
+// Encode writes the lines for ev.
+func (e *Encoder) Encode(ev event.Event) error {
+	if e.err != nil {
+		return e.err
+	}
+	if s, ok := ev.(*event.SessionStart); ok && s.ParentAgent != "" {
+		e.child(s)
+		return e.err
+	}
+	if !e.isMain(ev) {
+		e.children[ev.AgentID()] = true
+		e.warn("events of subagents (codex exec --json writes its main thread only)")
+		return e.err
+	}
+	switch ev := ev.(type) {
+	case *event.SessionStart:
+		e.session(ev)
+	case *event.TurnStart:
+		if ev.MessageID != "" || ev.Model != "" {
+			e.warn("message ids and models of turns")
+		}
+		e.openTurn()
+	case *event.TurnEnd:
+		e.turnEnd(ev)
+	case *event.BlockStart:
+		if e.blocks[ev.Kind] == nil {
+			e.blocks[ev.Kind] = new(strings.Builder)
+		}
+	case *event.Delta:
+		b := e.blocks[ev.Kind]
+		if b == nil {
+			b = new(strings.Builder)
+			e.blocks[ev.Kind] = b
+		}
+		b.WriteString(ev.Text)
+	case *event.BlockEnd:
+		if ev.Signature != "" {
+			e.warn("thinking signatures")
+		}
+		e.block(ev.Kind)
+	case *event.Citations:
+		e.warn("citations")
+	case *event.ToolCall:
+		e.toolCall(ev)
+	case *event.ToolResult:
+		e.toolResult(ev)
+	case *event.AwaitingTools:
+		e.warn("awaiting-tools pauses")
+	case *event.Files:
+		e.warn("generated file lists")
+	case *event.FileChange:
+		e.fileChange(ev)
+	case *event.TodoList:
+		e.todoList(ev)
+	case *event.Error:
+		e.errorEvent(ev)
+	case *event.RunEnd:
+		e.runEnd(ev)
+	case *event.Notice:
+		if ev.Kind == wire.PlanNoticeKind {
+			e.item(wire.TypeItemCompleted, e.newID(), wire.ItemPlan, str("text", ev.Message))
+		} else {
+			e.warn("notices (" + ev.Kind + ")")
+		}
+	case *event.Unknown:
+		if ev.Format == "codex" {
+			e.unknownItem(ev.Raw)
+			e.line(ev.Raw)
+		} else {
+			e.warn("unknown " + ev.Format + " events")
+		}
+	default:
+		e.warn(fmt.Sprintf("events of type %T", ev))
+	}
+	return e.err
+}
+
+// child records a subagent scope; a collab tool call it was started by
+// names it as a receiver.
+func (e *Encoder) child(s *event.SessionStart) {
+	e.children[s.Agent] = true
+	if c := e.calls[s.ParentToolID]; c != nil && c.kind == wire.ItemCollabToolCall &&
+		!slices.Contains(c.collab.receivers, s.Agent) {
+		c.collab.receivers = append(c.collab.receivers, s.Agent)
+	}
+}
+
+func (e *Encoder) session(s *event.SessionStart) {
+	if s.Model != "" || len(s.Tools) > 0 || s.Cwd != "" || s.Prompt != "" || s.Name != "" || s.Description != "" {
+		e.warn("session metadata (model, tools, cwd, prompt)")
+	}
+	id := s.SessionID
+	if id == "" {
+		id = s.Agent
+	}
+	if e.thread {
+		if id == "" || s.Agent == e.main {
+			return
+		}
+		e.closeTurn() // a second thread in one stream: end the first one's turn
+	}
+	e.main, e.haveMain = s.Agent, true
+	e.writeThread(id)
+}
+
+func (e *Encoder) writeThread(id string) {
+	if id == "" {
+		id = e.cfg.Agent
+	}
+	if id == "" {
+		id = DefaultThreadID
+	}
+	e.thread, e.threadID = true, id
+	e.buf = append(e.buf[:0], `{"type":"thread.started","thread_id":`...)
+	e.buf = appendString(e.buf, id)
+	e.buf = append(e.buf, '}')
+	e.line(e.buf)
+}
+
+func (e *Encoder) openTurn() {
+	if !e.thread {
+		e.writeThread(e.main)
+	}
+	if e.turn {
+		return
+	}
+	e.turn, e.content, e.paused = true, false, false
+	e.line([]byte(`{"type":"turn.started"}`))
+}
+
+// turnEnd ends the open turn, unless the turn that ended is one model
+// call: a Codex turn spans every model call made for one prompt, so the
+// turns of formats that count model calls (a MessageID, a tool_use stop,
+// tool calls still waiting for results) merge into one, which RunEnd or
+// Close ends.
+func (e *Encoder) turnEnd(ev *event.TurnEnd) {
+	if ev.MessageID != "" {
+		e.warn("message ids and models of turns")
+	}
+	if u := ev.Usage; u != nil {
+		e.anyUsage = true
+		e.pending.InputTokens += u.InputTokens
+		e.pending.OutputTokens += u.OutputTokens
+		e.pending.CacheReadTokens += u.CacheReadTokens
+		e.pending.CacheWriteTokens += u.CacheWriteTokens
+		e.pending.ReasoningTokens += u.ReasoningTokens
+	}
+	if ev.Error != "" {
+		e.openTurn()
+		e.failure = ev.Error
+		e.closeTurn()
+		return
+	}
+	if ev.MessageID != "" || ev.StopReason == "tool_use" || e.openCalls() {
+		// One model call of many (Claude, Anthropic): the Codex turn
+		// goes on until the run ends.
+		e.openTurn()
+		e.paused = true
+		return
+	}
+	e.openTurn()
+	e.closeTurn()
+}
+
+func (e *Encoder) openCalls() bool {
+	for _, c := range e.calls {
+		if c.kind != "todo" {
+			return true
+		}
+	}
+	return false
+}
+
+// closeTurn writes the open turn's end: turn.failed after a fatal error,
+// turn.completed with the thread's cumulative usage otherwise.
+func (e *Encoder) closeTurn() {
+	if !e.turn {
+		return
+	}
+	e.completeTodo()
+	e.turn = false
+	if e.failure != "" {
+		e.buf = append(e.buf[:0], `{"type":"turn.failed","error":{"message":`...)
+		e.buf = appendString(e.buf, e.failure)
+		e.buf = append(e.buf, `}}`...)
+		e.failure = ""
+		e.pending = event.Usage{}
+		e.line(e.buf)
+		return
+	}
+	p := e.pending
+	e.total.InputTokens += p.InputTokens
+	e.total.CachedInputTokens += p.CacheReadTokens
+	e.total.CacheWriteInputTokens += p.CacheWriteTokens
+	e.total.OutputTokens += p.OutputTokens
+	e.total.ReasoningOutputTokens += p.ReasoningTokens
+	e.pending = event.Usage{}
+	u := e.total
+	e.buf = append(e.buf[:0], `{"type":"turn.completed","usage":{"input_tokens":`...)
+	e.buf = strconv.AppendInt(e.buf, u.InputTokens, 10)
+	e.buf = append(e.buf, `,"cached_input_tokens":`...)
+	e.buf = strconv.AppendInt(e.buf, u.CachedInputTokens, 10)
+	e.buf = append(e.buf, `,"cache_write_input_tokens":`...)
+	e.buf = strconv.AppendInt(e.buf, u.CacheWriteInputTokens, 10)
+	e.buf = append(e.buf, `,"output_tokens":`...)
+	e.buf = strconv.AppendInt(e.buf, u.OutputTokens, 10)
+	e.buf = append(e.buf, `,"reasoning_output_tokens":`...)
+	e.buf = strconv.AppendInt(e.buf, u.ReasoningOutputTokens, 10)
+	e.buf = append(e.buf, `}}`...)
+	e.line(e.buf)
+}
+
+func (e *Encoder) runEnd(ev *event.RunEnd) {
+	if ev.CostUSD != nil || ev.DurationMS != 0 || ev.Result != "" || ev.Turns != 0 || ev.StopReason != "" {
+		e.warn("run summaries (cost, duration, turns, result)")
+	}
+	if !e.anyUsage && ev.Usage != nil {
+		// The run's total is all the usage there is: give it to the
+		// open turn.
+		e.pending = *ev.Usage
+	}
+	if ev.IsError && e.failure == "" {
+		e.failure = strings.Join(ev.Errors, "; ")
+		if e.failure == "" {
+			e.failure = "run failed"
+		}
+	}
+	if !e.turn && (ev.IsError || !e.content) {
+		if !ev.IsError {
+			return
+		}
+		e.openTurn()
+	}
+	e.closeTurn()
+}
+
+func (e *Encoder) errorEvent(ev *event.Error) {
+	if ev.Type == wire.ErrorItemType {
+		e.openTurn()
+		e.item(wire.TypeItemCompleted, e.newID(), wire.ItemError, str("message", ev.Message))
+		return
+	}
+	if ev.Type == TurnFailedErrorType {
+		// A failed turn flattened into an error event (jsonenv): the
+		// turn's end.
+		e.openTurn()
+		e.failure = ev.Message
+		e.closeTurn()
+		return
+	}
+	if ev.Fatal {
+		e.failure = ev.Message
+	}
+	e.openTurn()
+	e.buf = append(e.buf[:0], `{"type":"error","message":`...)
+	e.buf = appendString(e.buf, ev.Message)
+	e.buf = append(e.buf, '}')
+	e.line(e.buf)
+}
+
+// block writes a text or thinking block as a completed item.
+func (e *Encoder) block(kind event.BlockKind) {
+	b := e.blocks[kind]
+	delete(e.blocks, kind)
+	text := ""
+	if b != nil {
+		text = b.String()
+	}
+	typ := wire.ItemAgentMessage
+	if kind == event.Thinking {
+		typ = wire.ItemReasoning
+	} else if kind != event.Text {
+		e.warn("blocks of kind " + string(kind))
+	}
+	e.openTurn()
+	e.item(wire.TypeItemCompleted, e.newID(), typ, str("text", text))
+}
+
+func (e *Encoder) fileChange(ev *event.FileChange) {
+	e.openTurn()
+	b := []byte{'['}
+	for i, c := range ev.Changes {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"path":`...)
+		b = appendString(b, c.Path)
+		b = append(b, `,"kind":`...)
+		b = appendString(b, c.Kind)
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	status := ev.Status
+	if status == "" {
+		status = wire.StatusCompleted
+	}
+	e.item(wire.TypeItemCompleted, e.newID(), wire.ItemFileChange, raw("changes", b), str("status", status))
+}
+
+func (e *Encoder) todoList(ev *event.TodoList) {
+	items := make([]wire.TodoItem, 0, len(ev.Items))
+	for _, t := range ev.Items {
+		if t.Status == "in_progress" {
+			e.warn("the in_progress state of todo items")
+		}
+		items = append(items, wire.TodoItem{Text: t.Text, Completed: t.Status == "completed"})
+	}
+	e.writeTodo(ev.ID, items)
+}
+
+// writeTodo writes a todo list: item.started for a new one, item.updated
+// for the next states of the turn's list. Codex keeps one list per turn
+// and completes it when the turn ends.
+func (e *Encoder) writeTodo(key string, items []wire.TodoItem) {
+	e.openTurn()
+	if e.todo != nil && (key == "" || e.todoIDs[key] == e.todo.id) {
+		e.todo.items = items
+		e.item(wire.TypeItemUpdated, e.todo.id, wire.ItemTodoList, raw("items", todoJSON(items)))
+		return
+	}
+	e.completeTodo()
+	e.todo = &todoItem{id: e.newID(), items: items}
+	if key != "" {
+		e.todoIDs[key] = e.todo.id
+	}
+	e.item(wire.TypeItemStarted, e.todo.id, wire.ItemTodoList, raw("items", todoJSON(items)))
+}
+
+func (e *Encoder) completeTodo() {
+	if e.todo == nil {
+		return
+	}
+	e.item(wire.TypeItemCompleted, e.todo.id, wire.ItemTodoList, raw("items", todoJSON(e.todo.items)))
+	e.todo = nil
+}
+
+func todoJSON(items []wire.TodoItem) []byte {
+	b := []byte{'['}
+	for i, t := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"text":`...)
+		b = appendString(b, t.Text)
+		b = append(b, `,"completed":`...)
+		b = strconv.AppendBool(b, t.Completed)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// unknownItem keeps item ids in step with an item of unknown type that is
+// written back verbatim: the next item id follows its own.
+func (e *Encoder) unknownItem(line []byte) {
+	var l struct {
+		Item struct {
+			ID string `json:"id"`
+		} `json:"item"`
+	}
+	if json.Unmarshal(line, &l) != nil {
+		return
+	}
+	if n, err := strconv.Atoi(strings.TrimPrefix(l.Item.ID, "item_")); err == nil && n >= e.nextID &&
+		strings.HasPrefix(l.Item.ID, "item_") {
+		e.nextID = n + 1
+	}
+}
+
+func (e *Encoder) newID() string {
+	id := "item_" + strconv.Itoa(e.nextID)
+	e.nextID++
+	return id
+}
+
+// field is one member of an item after id and type, its value as JSON.
+type field struct {
+	key   string
+	value []byte
+}
+
+func str(key, v string) field { return field{key, appendString(nil, v)} }
+
+func raw(key string, v []byte) field { return field{key, v} }
+
+// item writes one item event.
+func (e *Encoder) item(phase, id, typ string, fields ...field) {
+	e.content, e.paused = true, false
+	e.buf = append(e.buf[:0], `{"type":`...)
+	e.buf = appendString(e.buf, phase)
+	e.buf = append(e.buf, `,"item":{"id":`...)
+	e.buf = appendString(e.buf, id)
+	e.buf = append(e.buf, `,"type":`...)
+	e.buf = appendString(e.buf, typ)
+	for _, f := range fields {
+		e.buf = append(e.buf, ',')
+		e.buf = appendString(e.buf, f.key)
+		e.buf = append(e.buf, ':')
+		e.buf = append(e.buf, f.value...)
+	}
+	e.buf = append(e.buf, `}}`...)
+	e.line(e.buf)
+}
+
+// line writes one line.
+func (e *Encoder) line(b []byte) {
+	if e.err != nil {
+		return
+	}
+	out := append(append(make([]byte, 0, len(b)+1), b...), '\n')
+	_, e.err = e.w.Write(out)
+}
+
+// Close ends the stream: it completes the open todo list and turn. Text
+// or thinking blocks left open (the input was cut off) are written as
+// they are and reported as truncation, and the turn is left open, as
+// Codex leaves it when it is killed. Tool calls still waiting for their
+// result keep their item.started alone; they are truncation too, unless
+// the model call that made them ended (an Anthropic response that stops
+// for tool use: the client runs them), and the turn is then completed.
+// A RunEnd closes the turn whatever is open.
+func (e *Encoder) Close() error {
+	if e.err != nil {
+		return e.err
+	}
+	var open []string
+	for _, kind := range []event.BlockKind{event.Thinking, event.Text} {
+		if e.blocks[kind] != nil {
+			open = append(open, string(kind))
+			e.block(kind)
+		}
+	}
+	if e.err != nil {
+		return e.err
+	}
+	if len(open) > 0 {
+		return fmt.Errorf("codex: %w: %s block(s) left open, no turn.completed written", event.ErrTruncated, strings.Join(open, " and "))
+	}
+	if e.turn && e.openCalls() && !e.paused {
+		n := 0
+		for _, c := range e.calls {
+			if c.kind != "todo" {
+				n++
+			}
+		}
+		return fmt.Errorf("codex: %w: %d tool call(s) never answered, no turn.completed written", event.ErrTruncated, n)
+	}
+	e.closeTurn()
+	return e.err
+}
+
+// compact returns v as compact JSON text for one line: v without
+// insignificant space when it is valid JSON, v as a JSON string otherwise.
+func compact(v []byte) []byte {
+	if len(v) == 0 {
+		return []byte("null")
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, v) != nil {
+		return appendString(nil, string(v))
+	}
+	return buf.Bytes()
+}
+
+// appendString appends s as a JSON string the way Codex (serde_json)
+// writes it: UTF-8 unescaped, no HTML escaping, only quote, backslash and
+// control characters escaped. Invalid UTF-8 becomes U+FFFD.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				b = append(b, s[start:i]...)
+				b = append(b, `\ufffd`...)
+				i += n
+				start = i
+				continue
+			}
+			i += n
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

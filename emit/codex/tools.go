@@ -1,0 +1,346 @@
+package codex
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+	wire "github.com/agentstream/agentstream/parse/codex"
+)
+
+// shellTools are the tool names written as command_execution items when
+// their input has a command.
+var shellTools = []string{wire.ItemCommandExecution, "Bash", "bash", "shell", "local_shell", "container.exec"}
+
+// webSearchTools are the tool names written as web_search items.
+var webSearchTools = []string{wire.ItemWebSearch, "WebSearch", "web_search_preview"}
+
+// subagentTools are Claude's tools that start a subagent, written as
+// collab_tool_call spawn_agent.
+var subagentTools = []string{"Agent", "Task"}
+
+// todoTools are the tools whose input is a whole todo list, written as
+// the turn's todo_list item.
+var todoTools = []string{"TodoWrite"}
+
+var null = []byte("null")
+
+func (e *Encoder) toolCall(ev *event.ToolCall) {
+	e.openTurn()
+	if ev.Server {
+		e.warn("the server-tool flag of tool calls")
+	}
+	var in map[string]json.RawMessage
+	json.Unmarshal(ev.Input, &in) // nil unless the input is an object
+	c := &call{}
+	switch {
+	case ev.MCPServer == "" && slices.Contains(shellTools, ev.Name) && in["command"] != nil:
+		if len(in) > 1 {
+			e.warn("shell tool inputs other than the command")
+		}
+		c.kind, c.item, c.command = wire.ItemCommandExecution, e.newID(), shellCommand(in["command"])
+		e.item(wire.TypeItemStarted, c.item, c.kind, c.commandFields("", nil, wire.StatusInProgress)...)
+	case ev.MCPServer != "" || strings.HasPrefix(ev.Name, "mcp__"):
+		c.kind, c.item, c.server, c.tool = wire.ItemMCPToolCall, e.newID(), ev.MCPServer, ev.Name
+		if c.server == "" {
+			c.server, c.tool = splitMCP(ev.Name)
+		}
+		c.arguments = compact(ev.Input)
+		e.item(wire.TypeItemStarted, c.item, c.kind, c.mcpFields(null, null, wire.StatusInProgress)...)
+	case slices.Contains(webSearchTools, ev.Name):
+		c.kind, c.item = wire.ItemWebSearch, e.newID()
+		if id := in["id"]; id != nil {
+			c.search = append(c.search, raw("id", compact(id)))
+		}
+		query := in["query"]
+		if query == nil {
+			query = []byte(`""`)
+		}
+		c.search = append(c.search, raw("query", compact(query)))
+		if a := in["action"]; a != nil {
+			c.search = append(c.search, raw("action", compact(a)))
+		}
+		for k := range in {
+			if k != "id" && k != "query" && k != "action" {
+				e.warn("web search inputs other than query and action")
+				break
+			}
+		}
+		e.item(wire.TypeItemStarted, c.item, c.kind, c.search...)
+	case slices.Contains(todoTools, ev.Name):
+		c.kind = "todo"
+		items, inProgress := claudeTodos(in["todos"])
+		if inProgress {
+			e.warn("the in_progress state of todo items")
+		}
+		e.writeTodo("", items)
+	case slices.Contains(wire.CollabTools, ev.Name) || slices.Contains(subagentTools, ev.Name):
+		c.kind, c.item, c.tool = wire.ItemCollabToolCall, e.newID(), ev.Name
+		if !slices.Contains(wire.CollabTools, ev.Name) {
+			c.tool = "spawn_agent"
+			if in["subagent_type"] != nil || in["description"] != nil {
+				e.warn("subagent types and descriptions")
+			}
+		}
+		c.collab.sender = e.threadID
+		json.Unmarshal(in["sender_thread_id"], &c.collab.sender)
+		json.Unmarshal(in["receiver_thread_ids"], &c.collab.receivers)
+		c.collab.prompt = null
+		if p := in["prompt"]; p != nil {
+			c.collab.prompt = compact(p)
+		}
+		e.item(wire.TypeItemStarted, c.item, c.kind, c.collabFields([]byte("{}"), wire.StatusInProgress)...)
+	default:
+		// No item type of its own: an MCP call with no server, which
+		// decodes back to the same name and input.
+		c.kind, c.item, c.tool, c.arguments = wire.ItemMCPToolCall, e.newID(), ev.Name, compact(ev.Input)
+		e.item(wire.TypeItemStarted, c.item, c.kind, c.mcpFields(null, null, wire.StatusInProgress)...)
+	}
+	e.calls[ev.ID] = c
+}
+
+func (e *Encoder) toolResult(ev *event.ToolResult) {
+	c := e.calls[ev.ID]
+	if c == nil {
+		e.warn("tool results without their call")
+		return
+	}
+	delete(e.calls, ev.ID)
+	if c.kind == "todo" {
+		if len(ev.Content) > 0 {
+			e.warn("results of todo tools")
+		}
+		return
+	}
+	e.openTurn()
+	status := ev.Status
+	if status == "" {
+		status = wire.StatusCompleted
+		if ev.IsError {
+			status = wire.StatusFailed
+		}
+	}
+	if len(ev.Structured) > 0 && c.kind != wire.ItemMCPToolCall && c.kind != wire.ItemCollabToolCall {
+		e.warn("structured tool results")
+	}
+	switch c.kind {
+	case wire.ItemCommandExecution:
+		e.item(wire.TypeItemCompleted, c.item, c.kind, c.commandFields(e.text(ev), ev.ExitCode, status)...)
+	case wire.ItemMCPToolCall:
+		result, errObj := null, null
+		if ev.IsError {
+			errObj = append(append([]byte(`{"message":`), appendString(nil, e.text(ev))...), '}')
+		} else {
+			result = e.mcpResult(ev)
+		}
+		e.item(wire.TypeItemCompleted, c.item, c.kind, c.mcpFields(result, errObj, status)...)
+	case wire.ItemWebSearch:
+		if len(ev.Content) > 0 {
+			e.warn("web search results")
+		}
+		e.item(wire.TypeItemCompleted, c.item, c.kind, c.search...)
+	case wire.ItemCollabToolCall:
+		if len(c.collab.receivers) == 0 {
+			// A subagent that never showed itself: name it by its call.
+			c.collab.receivers = []string{ev.ID}
+		}
+		var states []byte
+		if isAgentStates(ev.Structured) {
+			states = compact(ev.Structured)
+		} else {
+			if len(ev.Structured) > 0 {
+				e.warn("structured tool results")
+			}
+			states = agentStates(c.collab.receivers, e.text(ev), ev.IsError)
+		}
+		e.item(wire.TypeItemCompleted, c.item, c.kind, c.collabFields(states, status)...)
+	}
+}
+
+// text joins the text parts of a result, warning about images.
+func (e *Encoder) text(ev *event.ToolResult) string {
+	var b strings.Builder
+	for _, p := range ev.Content {
+		if p.Type == "image" {
+			e.warn("images in tool results other than MCP results")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+func (c *call) commandFields(output string, exit *int, status string) []field {
+	code := null
+	if exit != nil {
+		code = strconv.AppendInt(nil, int64(*exit), 10)
+	}
+	return []field{
+		raw("command", c.command), str("aggregated_output", output), raw("exit_code", code),
+		str("status", status),
+	}
+}
+
+func (c *call) mcpFields(result, errObj []byte, status string) []field {
+	return []field{
+		str("server", c.server), str("tool", c.tool), raw("arguments", c.arguments),
+		raw("result", result), raw("error", errObj), str("status", status),
+	}
+}
+
+func (c *call) collabFields(states []byte, status string) []field {
+	ids := []byte{'['}
+	for i, r := range c.collab.receivers {
+		if i > 0 {
+			ids = append(ids, ',')
+		}
+		ids = appendString(ids, r)
+	}
+	ids = append(ids, ']')
+	return []field{
+		str("tool", c.tool), str("sender_thread_id", c.collab.sender), raw("receiver_thread_ids", ids),
+		raw("prompt", c.collab.prompt), raw("agents_states", states), str("status", status),
+	}
+}
+
+// mcpResult writes a result's parts as MCP content blocks.
+func (e *Encoder) mcpResult(ev *event.ToolResult) []byte {
+	b := []byte(`{"content":[`)
+	for i, p := range ev.Content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		switch p.Type {
+		case "text":
+			b = append(b, `{"type":"text","text":`...)
+			b = appendString(b, p.Text)
+			b = append(b, '}')
+		case "image":
+			data, ok := strings.CutPrefix(p.Source, "data:")
+			mime, payload, base64 := strings.Cut(data, ";base64,")
+			if !ok || !base64 {
+				e.warn("images by URL in MCP results")
+				b = append(b, `{"type":"text","text":`...)
+				b = appendString(b, p.Source)
+				b = append(b, '}')
+				continue
+			}
+			if p.MediaType != "" {
+				mime = p.MediaType
+			}
+			b = append(b, `{"type":"image","data":`...)
+			b = appendString(b, payload)
+			b = append(b, `,"mimeType":`...)
+			b = appendString(b, mime)
+			b = append(b, '}')
+		default:
+			if strings.HasPrefix(p.Text, "{") && json.Valid([]byte(p.Text)) {
+				b = append(b, compact([]byte(p.Text))...)
+				continue
+			}
+			b = append(b, `{"type":"text","text":`...)
+			b = appendString(b, p.Text)
+			b = append(b, '}')
+		}
+	}
+	b = append(b, `],"structured_content":`...)
+	if len(ev.Structured) > 0 {
+		b = append(b, compact(ev.Structured)...)
+	} else {
+		b = append(b, null...)
+	}
+	return append(b, '}')
+}
+
+// isAgentStates reports whether v is a Codex agents_states object: thread
+// ids to {status, message}.
+func isAgentStates(v json.RawMessage) bool {
+	var states map[string]json.RawMessage
+	if len(v) == 0 || json.Unmarshal(v, &states) != nil {
+		return false
+	}
+	for _, s := range states {
+		var st wire.AgentState
+		if json.Unmarshal(s, &st) != nil || st.Status == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// agentStates builds agents_states for receivers: the first carries the
+// result text.
+func agentStates(receivers []string, text string, failed bool) []byte {
+	status := "completed"
+	if failed {
+		status = "errored"
+	}
+	b := []byte{'{'}
+	for i, r := range receivers {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, r)
+		b = append(b, `:{"status":`...)
+		b = appendString(b, status)
+		b = append(b, `,"message":`...)
+		if i == 0 && text != "" {
+			b = appendString(b, text)
+		} else {
+			b = append(b, null...)
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+// shellCommand returns a command as Codex writes it, a string: a JSON
+// string as it is, an argv array joined with shell quoting.
+func shellCommand(v json.RawMessage) []byte {
+	var argv []string
+	if json.Unmarshal(v, &argv) != nil {
+		return compact(v)
+	}
+	quoted := make([]string, len(argv))
+	for i, a := range argv {
+		quoted[i] = shellQuote(a)
+	}
+	return appendString(nil, strings.Join(quoted, " "))
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// splitMCP splits Claude's mcp__server__tool name.
+func splitMCP(name string) (server, tool string) {
+	rest := strings.TrimPrefix(name, "mcp__")
+	server, tool, ok := strings.Cut(rest, "__")
+	if !ok {
+		return "", name
+	}
+	return server, tool
+}
+
+// claudeTodos reads TodoWrite's todos: [{content, status, activeForm}].
+func claudeTodos(v json.RawMessage) (items []wire.TodoItem, inProgress bool) {
+	var todos []struct {
+		Content string `json:"content"`
+		Status  string `json:"status"`
+	}
+	json.Unmarshal(v, &todos)
+	items = make([]wire.TodoItem, 0, len(todos))
+	for _, t := range todos {
+		inProgress = inProgress || t.Status == "in_progress"
+		items = append(items, wire.TodoItem{Text: t.Content, Completed: t.Status == "completed"})
+	}
+	return items, inProgress
+}

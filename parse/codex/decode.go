@@ -1,0 +1,631 @@
+package codex
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/frame"
+)
+
+// Config configures a Decoder. The zero value is ready to use.
+type Config struct {
+	Source        string // input name for errors
+	MaxEventBytes int    // cap on one line (frame.DefaultMaxBytes if 0)
+	Agent         string // agent id for events before thread.started, or when it has no thread_id
+	// UsagePerTurn takes turn.completed usage as this turn's counts.
+	// By default the counts are taken as cumulative per thread, as Codex
+	// writes them, and each TurnEnd gets the difference from the last.
+	UsagePerTurn bool
+}
+
+// Decoder reads codex exec --json output and yields canonical events. See
+// the package documentation for the grammar and tolerance rules.
+type Decoder struct {
+	cfg   Config
+	lines *frame.Lines
+	queue []event.Event
+	done  bool
+	err   error
+
+	line int // position of the line being decoded
+	off  int64
+
+	agent   string                      // current thread
+	turn    bool                        // inside a turn
+	open    map[string]*openItem        // items seen but not completed, by id
+	order   []string                    // ids of open, in order of arrival
+	usage   map[string]Usage            // last cumulative usage per thread
+	todos   map[string][]event.TodoItem // last list emitted per todo_list id
+	threads map[string]bool             // agent scopes opened
+}
+
+// openItem is what the decoder remembers of an item between item.started
+// and item.completed.
+type openItem struct {
+	kind   string
+	called bool            // its ToolCall was emitted
+	last   *Item           // its latest state
+	raw    json.RawMessage // the same, as written
+}
+
+// NewDecoder returns a decoder reading from r. cfg may be nil.
+func NewDecoder(r io.Reader, cfg *Config) *Decoder {
+	d := &Decoder{
+		open:    map[string]*openItem{},
+		usage:   map[string]Usage{},
+		todos:   map[string][]event.TodoItem{},
+		threads: map[string]bool{},
+	}
+	if cfg != nil {
+		d.cfg = *cfg
+	}
+	d.lines = frame.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.agent = d.cfg.Agent
+	return d
+}
+
+// Detect reports whether an input whose first unit is h is codex exec
+// --json output: a line (not SSE) holding a JSON object whose type is
+// thread.started, session.created, turn.* or item.*, or whose item has
+// item_type.
+func Detect(h frame.Head) bool {
+	if h.SSE {
+		return false
+	}
+	var l struct {
+		Type string `json:"type"`
+		Item *struct {
+			ItemType *string `json:"item_type"`
+		} `json:"item"`
+	}
+	if json.Unmarshal(h.Payload, &l) != nil {
+		return false
+	}
+	switch {
+	case l.Type == TypeThreadStarted, l.Type == TypeSessionCreated,
+		strings.HasPrefix(l.Type, "turn."), strings.HasPrefix(l.Type, "item."):
+		return true
+	}
+	return l.Item != nil && l.Item.ItemType != nil
+}
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Decoder) Next() (event.Event, error) {
+	for len(d.queue) == 0 {
+		if d.err != nil {
+			return nil, d.err
+		}
+		if d.done {
+			d.err = io.EOF
+			if err := d.truncation(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		line, num, off, err := d.lines.Next()
+		if err == io.EOF {
+			d.done = true
+			continue
+		}
+		if err != nil {
+			if _, ok := err.(*event.ParseError); ok {
+				return nil, err
+			}
+			d.err = err
+			return nil, err
+		}
+		d.line, d.off = num, off
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if err := d.decode(line); err != nil {
+			return nil, err
+		}
+	}
+	ev := d.queue[0]
+	d.queue[0] = nil
+	d.queue = d.queue[1:]
+	return ev, nil
+}
+
+// All returns an iterator over the events and problems of the stream, as
+// Next yields them, ending before io.EOF.
+func (d *Decoder) All() iter.Seq2[event.Event, error] {
+	return func(yield func(event.Event, error) bool) {
+		for {
+			ev, err := d.Next()
+			if err == io.EOF {
+				return
+			}
+			if !yield(ev, err) {
+				return
+			}
+			if err != nil {
+				if _, ok := err.(*event.ParseError); !ok {
+					return
+				}
+			}
+		}
+	}
+}
+
+func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
+		Err: event.Errorf(sentinel, format, args...),
+	}
+}
+
+func (d *Decoder) emit(evs ...event.Event) { d.queue = append(d.queue, evs...) }
+
+// unknown keeps a line verbatim.
+func (d *Decoder) unknown(typ string, line []byte) {
+	d.emit(&event.Unknown{Agent: d.agent, Format: "codex", Type: typ, Raw: bytes.Clone(line)})
+}
+
+func (d *Decoder) decode(line []byte) error {
+	if len(line) == 0 || line[0] != '{' {
+		if line = bytes.TrimSpace(line); len(line) == 0 || line[0] != '{' {
+			return d.errorf(event.ErrSyntax, "expected a JSON object")
+		}
+	}
+	var l Line
+	if err := json.Unmarshal(line, &l); err != nil {
+		if !json.Valid(line) {
+			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsonProblem(err))
+		}
+		// Valid JSON whose fields have unexpected types: keep it.
+		d.unknown(l.Type, line)
+		return d.errorf(event.ErrSyntax, "%s: %s", orNone(l.Type), jsonProblem(err))
+	}
+	switch l.Type {
+	case TypeThreadStarted, TypeSessionCreated:
+		id := l.ThreadID
+		if id == "" {
+			id = l.SessionID
+		}
+		d.agent = id
+		if d.agent == "" {
+			d.agent = d.cfg.Agent
+		}
+		d.threads[d.agent] = true
+		d.emit(&event.SessionStart{Agent: d.agent, SessionID: id})
+	case TypeTurnStarted:
+		d.turn = true
+		d.emit(&event.TurnStart{Agent: d.agent})
+	case TypeTurnCompleted:
+		d.endTurn()
+		d.emit(&event.TurnEnd{Agent: d.agent, Usage: d.turnUsage(l.Usage)})
+	case TypeTurnFailed:
+		d.endTurn()
+		msg := "turn failed"
+		if l.Error != nil && l.Error.Message != "" {
+			msg = l.Error.Message
+		}
+		d.emit(&event.TurnEnd{Agent: d.agent, Error: msg})
+	case TypeError:
+		if l.Message == nil {
+			d.unknown(l.Type, line)
+			return nil
+		}
+		d.emit(&event.Error{Agent: d.agent, Message: *l.Message, Raw: json.RawMessage(bytes.Clone(line))})
+	case TypeItemStarted, TypeItemUpdated, TypeItemCompleted:
+		return d.item(l.Type, l.Item, line)
+	default:
+		d.unknown(l.Type, line)
+	}
+	return nil
+}
+
+func orNone(typ string) string {
+	if typ == "" {
+		return "line"
+	}
+	return typ
+}
+
+// endTurn forgets the items left open by the turn that ends: Codex does
+// not complete them after it.
+func (d *Decoder) endTurn() {
+	d.turn = false
+	clear(d.open)
+	d.order = d.order[:0]
+}
+
+// turnUsage turns the cumulative counts of turn.completed into this
+// turn's. Counts are cumulative per thread; one that goes down means the
+// producer restarted counting (or counts per turn), and the counts are
+// then taken as they are.
+func (d *Decoder) turnUsage(u *Usage) *event.Usage {
+	if u == nil {
+		return nil
+	}
+	cur := *u
+	delta := cur
+	if !d.cfg.UsagePerTurn {
+		prev := d.usage[d.agent]
+		if cur.InputTokens >= prev.InputTokens && cur.CachedInputTokens >= prev.CachedInputTokens &&
+			cur.CacheWriteInputTokens >= prev.CacheWriteInputTokens && cur.OutputTokens >= prev.OutputTokens &&
+			cur.ReasoningOutputTokens >= prev.ReasoningOutputTokens {
+			delta = Usage{
+				InputTokens:           cur.InputTokens - prev.InputTokens,
+				CachedInputTokens:     cur.CachedInputTokens - prev.CachedInputTokens,
+				CacheWriteInputTokens: cur.CacheWriteInputTokens - prev.CacheWriteInputTokens,
+				OutputTokens:          cur.OutputTokens - prev.OutputTokens,
+				ReasoningOutputTokens: cur.ReasoningOutputTokens - prev.ReasoningOutputTokens,
+			}
+		}
+		d.usage[d.agent] = cur
+	}
+	return &event.Usage{
+		InputTokens: delta.InputTokens, OutputTokens: delta.OutputTokens,
+		CacheReadTokens: delta.CachedInputTokens, CacheWriteTokens: delta.CacheWriteInputTokens,
+		ReasoningTokens: delta.ReasoningOutputTokens,
+	}
+}
+
+func (d *Decoder) item(phase string, raw json.RawMessage, line []byte) error {
+	if len(raw) == 0 || raw[0] != '{' {
+		d.unknown(phase, line)
+		return d.errorf(event.ErrSyntax, "%s has no item object", phase)
+	}
+	it := new(Item)
+	if err := json.Unmarshal(raw, it); err != nil {
+		d.unknown(phase, line)
+		return d.errorf(event.ErrSyntax, "%s: %s", phase, jsonProblem(err))
+	}
+	// The item's own id comes first; a detail type may flatten another id
+	// after it (web_search's search call id), which encoding/json takes as
+	// it comes last.
+	if bytes.Count(raw, []byte(`"id"`)) > 1 {
+		it.ID = firstID(raw, it.ID)
+	}
+	kind := it.Kind()
+	o := d.open[it.ID]
+	if o != nil && o.kind != kind {
+		o = nil // the id was reused by an item of another type: a new item
+	}
+	if o == nil {
+		o = &openItem{kind: kind}
+	}
+	o.last, o.raw = it, bytes.Clone(raw)
+	complete := phase == TypeItemCompleted
+	switch kind {
+	case ItemAgentMessage, ItemReasoning, ItemPlan, ItemError, ItemFileChange:
+		if complete {
+			d.finish(o)
+		}
+	case ItemCommandExecution, ItemMCPToolCall:
+		d.call(o)
+		if complete {
+			d.finish(o)
+		}
+	case ItemWebSearch:
+		// The query is known only at completion in recent versions.
+		if complete {
+			d.call(o)
+			d.finish(o)
+		}
+	case ItemCollabToolCall:
+		d.call(o)
+		d.receivers(it)
+		if complete {
+			d.finish(o)
+		}
+	case ItemTodoList:
+		d.todo(it)
+	default:
+		d.unknown(kind, line)
+		return nil
+	}
+	if complete {
+		if _, ok := d.open[it.ID]; ok {
+			delete(d.open, it.ID)
+			d.order = slices.DeleteFunc(d.order, func(id string) bool { return id == it.ID })
+		}
+		if kind == ItemTodoList {
+			delete(d.todos, it.ID)
+		}
+		return nil
+	}
+	if _, ok := d.open[it.ID]; !ok {
+		d.order = append(d.order, it.ID)
+	}
+	d.open[it.ID] = o
+	return nil
+}
+
+// call emits the ToolCall of a tool item, once.
+func (d *Decoder) call(o *openItem) {
+	if o.called {
+		return
+	}
+	o.called = true
+	it := o.last
+	ev := &event.ToolCall{Agent: d.agent, ID: it.ID, Name: o.kind}
+	switch o.kind {
+	case ItemCommandExecution:
+		cmd := it.Command
+		if len(cmd) == 0 {
+			cmd = json.RawMessage(`""`)
+		}
+		ev.Input = slices.Concat([]byte(`{"command":`), cmd, []byte(`}`))
+	case ItemMCPToolCall:
+		ev.Name, ev.MCPServer = it.Tool, it.Server
+		ev.Input = json.RawMessage("{}")
+		if len(it.Arguments) > 0 {
+			ev.Input = bytes.Clone(it.Arguments)
+		}
+	case ItemWebSearch:
+		ev.Input = object(o.raw, "id", "type", "item_type", "status")
+	case ItemCollabToolCall:
+		ev.Name = it.Tool
+		ev.Input = object(o.raw, "id", "type", "item_type", "status", "tool", "agents_states")
+	}
+	d.emit(ev)
+}
+
+// firstID returns the value of the first id member of the item object
+// raw, or def.
+func firstID(raw []byte, def string) string {
+	fields, err := fields(raw)
+	if err != nil {
+		return def
+	}
+	for _, f := range fields {
+		if f.Key == "id" {
+			var id string
+			if json.Unmarshal(f.Value, &id) == nil {
+				return id
+			}
+			return def
+		}
+	}
+	return def
+}
+
+// object writes the members of the item object raw back as a JSON
+// object, leaving out the first member of each of the keys in drop.
+func object(raw []byte, drop ...string) json.RawMessage {
+	fields, _ := fields(raw)
+	var dropped []string
+	b := []byte{'{'}
+	for _, f := range fields {
+		if slices.Contains(drop, f.Key) && !slices.Contains(dropped, f.Key) {
+			dropped = append(dropped, f.Key)
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		k, _ := json.Marshal(f.Key)
+		b = append(b, k...)
+		b = append(b, ':')
+		b = append(b, f.Value...)
+	}
+	return append(b, '}')
+}
+
+// receivers opens an agent scope for each thread a collab tool call names
+// for the first time.
+func (d *Decoder) receivers(it *Item) {
+	parent := it.SenderThreadID
+	if parent == "" {
+		parent = d.agent
+	}
+	for _, r := range it.ReceiverThreadIDs {
+		if d.threads[r] {
+			continue
+		}
+		d.threads[r] = true
+		ev := &event.SessionStart{Agent: r, ParentAgent: parent, ParentToolID: it.ID, SessionID: r}
+		if it.Tool == "spawn_agent" && it.Prompt != nil {
+			ev.Prompt = *it.Prompt
+		}
+		d.emit(ev)
+	}
+}
+
+// todo emits a todo_list's items when they changed.
+func (d *Decoder) todo(it *Item) {
+	items := make([]event.TodoItem, 0, len(it.Items))
+	for _, t := range it.Items {
+		status := "pending"
+		if t.Completed {
+			status = "completed"
+		}
+		items = append(items, event.TodoItem{Text: t.Text, Status: status})
+	}
+	if last, ok := d.todos[it.ID]; ok && slices.Equal(last, items) {
+		return
+	}
+	d.todos[it.ID] = items
+	d.emit(&event.TodoList{Agent: d.agent, ID: it.ID, Items: items})
+}
+
+// finish emits what a completed item (or the last state of one cut off)
+// carries.
+func (d *Decoder) finish(o *openItem) {
+	it := o.last
+	switch o.kind {
+	case ItemAgentMessage, ItemReasoning:
+		kind := event.Text
+		if o.kind == ItemReasoning {
+			kind = event.Thinking
+		}
+		d.emit(&event.BlockStart{Agent: d.agent, Kind: kind})
+		if it.Text != "" {
+			d.emit(&event.Delta{Agent: d.agent, Kind: kind, Text: it.Text})
+		}
+		d.emit(&event.BlockEnd{Agent: d.agent, Kind: kind})
+	case ItemPlan:
+		d.emit(&event.Notice{Agent: d.agent, Kind: PlanNoticeKind, Message: it.Text, Raw: o.raw})
+	case ItemError:
+		d.emit(&event.Error{Agent: d.agent, Message: it.Message, Type: ErrorItemType, Raw: o.raw})
+	case ItemFileChange:
+		ev := &event.FileChange{Agent: d.agent, ID: it.ID, Status: it.Status}
+		for _, c := range it.Changes {
+			ev.Changes = append(ev.Changes, event.Change{Path: c.Path, Kind: c.Kind})
+		}
+		d.emit(ev)
+	case ItemCommandExecution:
+		ev := &event.ToolResult{
+			Agent: d.agent, ID: it.ID, Name: o.kind, ExitCode: it.ExitCode,
+			Status: it.Status, IsError: it.Status == StatusFailed || it.Status == StatusDeclined,
+		}
+		if it.AggregatedOutput != "" {
+			ev.Content = []event.Part{{Type: "text", Text: it.AggregatedOutput}}
+		}
+		d.emit(ev)
+	case ItemMCPToolCall:
+		ev := &event.ToolResult{
+			Agent: d.agent, ID: it.ID, Name: it.Tool, Status: it.Status,
+			IsError: it.Status == StatusFailed || it.Error != nil,
+		}
+		if r := it.Result; r != nil {
+			for _, c := range r.Content {
+				ev.Content = append(ev.Content, mcpPart(c))
+			}
+			if len(r.StructuredContent) > 0 && string(r.StructuredContent) != "null" {
+				ev.Structured = bytes.Clone(r.StructuredContent)
+			}
+		}
+		if it.Error != nil {
+			ev.Content = append(ev.Content, event.Part{Type: "text", Text: it.Error.Message})
+		}
+		d.emit(ev)
+	case ItemWebSearch:
+		d.emit(&event.ToolResult{Agent: d.agent, ID: it.ID, Name: o.kind, Status: it.Status})
+	case ItemCollabToolCall:
+		ev := &event.ToolResult{
+			Agent: d.agent, ID: it.ID, Name: it.Tool, Status: it.Status,
+			IsError: it.Status == StatusFailed,
+		}
+		if len(it.AgentsStates) > 0 && string(it.AgentsStates) != "null" {
+			ev.Structured = bytes.Clone(it.AgentsStates)
+			ev.Content = agentMessages(it)
+		}
+		d.emit(ev)
+	}
+}
+
+// agentMessages returns the messages of a collab call's agents_states, one
+// text part per receiver that has one, in receiver order (then the rest,
+// sorted).
+func agentMessages(it *Item) []event.Part {
+	var states map[string]AgentState
+	if json.Unmarshal(it.AgentsStates, &states) != nil {
+		return nil
+	}
+	ids := slices.Clone(it.ReceiverThreadIDs)
+	for _, id := range slices.Sorted(maps.Keys(states)) {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	var parts []event.Part
+	for _, id := range ids {
+		if s, ok := states[id]; ok && s.Message != nil && *s.Message != "" {
+			parts = append(parts, event.Part{Type: "text", Text: *s.Message})
+		}
+	}
+	return parts
+}
+
+// mcpPart turns an MCP content block into a Part. Text and image blocks
+// with no other fields map onto Part's own; any other block is kept as
+// its JSON text in a Part whose Type is the block's type.
+func mcpPart(raw json.RawMessage) event.Part {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return event.Part{Type: "text", Text: string(raw)}
+	}
+	var typ, text, data, mime string
+	json.Unmarshal(m["type"], &typ)
+	only := func(keys ...string) bool {
+		for k := range m {
+			if !slices.Contains(keys, k) {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case typ == "text" && only("type", "text") && json.Unmarshal(m["text"], &text) == nil:
+		return event.Part{Type: "text", Text: text}
+	case typ == "image" && only("type", "data", "mimeType") &&
+		json.Unmarshal(m["data"], &data) == nil && json.Unmarshal(m["mimeType"], &mime) == nil:
+		return event.Part{Type: "image", Source: "data:" + mime + ";base64," + data, MediaType: mime}
+	}
+	if typ == "" || typ == "text" || typ == "image" {
+		typ = "mcp"
+	}
+	var buf bytes.Buffer
+	json.Compact(&buf, raw)
+	return event.Part{Type: typ, Text: buf.String()}
+}
+
+// truncation reports what is still open at the end of the input: the
+// last state of open items is emitted as if complete, and the error
+// names the turn or the items.
+func (d *Decoder) truncation() error {
+	var open []string
+	for _, id := range d.order {
+		o := d.open[id]
+		open = append(open, fmt.Sprintf("%s %q", o.kind, id))
+		switch o.kind {
+		case ItemCommandExecution, ItemMCPToolCall, ItemCollabToolCall:
+			// The call was emitted; its result never came.
+		case ItemWebSearch:
+			d.call(o) // a search cut off: its call, with what is known
+		case ItemTodoList:
+		default:
+			d.finish(o)
+		}
+	}
+	clear(d.open)
+	d.order = nil
+	if d.turn {
+		open = append([]string{fmt.Sprintf("a turn of thread %q", d.agent)}, open...)
+	}
+	if len(open) == 0 {
+		return nil
+	}
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Offset: d.off,
+		Err: event.Errorf(event.ErrTruncated, "stream ended inside %s", strings.Join(open, ", ")),
+	}
+}
+
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Sprintf("%s is a JSON %s, not %s", te.Field, te.Value, jsonKind(te.Type))
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// jsonKind names the JSON value a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "an object"
+}
