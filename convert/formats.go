@@ -60,11 +60,12 @@ type Format struct {
 	// Lacks names the content this format cannot carry, in the field
 	// vocabulary of docs/verify.md: block fields (is_error, exit_code,
 	// status, structured, signature, citations, citation_extras, images,
-	// mcp_server, stop_reason, usage, cost, agent_id, model, prompt) and
-	// block types (thinking, meta_init, meta_final, turn_end, tool_result,
-	// awaiting_frontend_tools, meta_files, file_change, todo_list,
-	// server_tool_call, server_tool_result, error). verify does not
-	// compare them when one side's format lacks them, unless --strict.
+	// mcp_server, kind, server, stop_reason, usage, cost, agent_id, model,
+	// prompt) and block types (thinking, meta_init, meta_final, turn_end,
+	// tool_result, awaiting_frontend_tools, meta_files, file_change,
+	// todo_list, server_tool_call, server_tool_result, error). verify
+	// does not compare them when one side's format lacks them, unless
+	// --strict.
 	Lacks []string
 }
 
@@ -92,7 +93,15 @@ var formats = []Format{
 	{
 		Name:        "codex",
 		Description: "Codex CLI exec --json output (NDJSON thread, turn and item events)",
-		Detect:      parsecodex.Detect,
+		// From docs/formats/codex.md: no session metadata, signatures,
+		// citations, images, structured results, server-tool flag,
+		// awaiting-tools pauses, file lists or run summary; error types
+		// are the decoder's own.
+		Lacks: []string{
+			"model", "prompt", "signature", "citations", "images", "structured", "server",
+			"awaiting_frontend_tools", "meta_files", "meta_final", "stop_reason", "cost", "kind",
+		},
+		Detect: parsecodex.Detect,
 		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
 			return parsecodex.NewDecoder(r, &parsecodex.Config{
 				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,

@@ -35,6 +35,8 @@ const (
 	EnvDone        = "ENV007"
 	EnvKnownType   = "ENV008"
 	EnvAgent       = "ENV009"
+	CodexItem      = "CDX001"
+	CodexTurn      = "CDX002"
 )
 
 // Rules is every rule, in report order.
@@ -57,6 +59,8 @@ var Rules = []Rule{
 	{EnvDone, "done-marker", []string{"jsonenv"}, "an SSE stream ends with data: [DONE] (or the server's error object) and nothing follows it", nil},
 	{EnvKnownType, "known-type", []string{"jsonenv"}, "the envelope's type is one of the 13 types of the specification", nil},
 	{EnvAgent, "agent-present", []string{"jsonenv"}, "the envelope's agent is not empty", nil},
+	{CodexItem, "item-lifecycle", []string{"codex"}, "an item is started at most once, updated only between item.started and item.completed, completed at most once, and completed before its turn completes", nil},
+	{CodexTurn, "turn-lifecycle", []string{"codex"}, "turn.completed and turn.failed end a turn.started one; items come inside a turn", nil},
 }
 
 // applies reports whether the rule applies to format.

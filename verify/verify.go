@@ -35,6 +35,7 @@ var Fields = []string{
 	"pending", "files", "message", "kind", "changes", "todos",
 	// agent fields
 	"agent_id", "model", "prompt", "stop_reason", "usage", "cost", CitationExtras,
+	"server", // the server-tool flag: without it server tool calls and results compare as client ones
 	// block types that can be absent from a format altogether
 	assemble.TypeThinking, assemble.TypeMetaInit, assemble.TypeMetaFinal, assemble.TypeTurnEnd,
 	assemble.TypeToolResult, assemble.TypeAwaitingTools, assemble.TypeMetaFiles, assemble.TypeFileChange, assemble.TypeTodoList,
@@ -317,6 +318,12 @@ func (c *comparer) group(blocks []*assemble.Block) []*agent {
 			// write it as an error of type turn_failed.
 			b = &assemble.Block{Agent: b.Agent, Type: assemble.TypeError, Kind: "turn_failed", Text: b.Text}
 		}
+		if c.skip["server"] && (b.Type == assemble.TypeServerToolCall || b.Type == assemble.TypeServerToolResult) {
+			// One side cannot tell server tools from client ones.
+			nb := *b
+			nb.Type = strings.TrimPrefix(b.Type, "server_")
+			b = &nb
+		}
 		if fieldsOf[b.Type] == nil || c.skip[b.Type] {
 			continue
 		}
@@ -504,6 +511,9 @@ func (c *comparer) canon(b *assemble.Block) map[string]any {
 			v = jsonValue(b.Files)
 		case "kind":
 			v = b.Kind
+			if v == assemble.TypeError {
+				v = "" // the generic kind some formats write for none
+			}
 		case "changes":
 			v = jsonValue(b.Changes)
 		case "todos":
