@@ -86,7 +86,7 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 		}
 		pw.CloseWithError(err)
 		<-done
-		v.out = append(v.out, w.out...)
+		v.out = dedupe(append(v.out, w.out...))
 	}
 	slices.SortStableFunc(v.out, func(a, b Violation) int {
 		if (a.Line == 0) != (b.Line == 0) {
@@ -95,6 +95,18 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 	})
 	return v.out, err
+}
+
+// dedupe drops the decoder's syntax reports (GEN001) on lines where a
+// format rule says more about the same problem.
+func dedupe(vs []Violation) []Violation {
+	specific := map[int]bool{}
+	for _, v := range vs {
+		if !strings.HasPrefix(v.Rule, "GEN") {
+			specific[v.Line] = true
+		}
+	}
+	return slices.DeleteFunc(vs, func(v Violation) bool { return v.Rule == Syntax && v.Line > 0 && specific[v.Line] })
 }
 
 // pos is a position in the input.
