@@ -64,7 +64,7 @@ func runVerify(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b strin
 		ctx = context.Background()
 	}
 	if a == "-" && b == "-" {
-		return failure(fmt.Errorf("A and B cannot both be stdin"))
+		return failure(errors.New("inputs a and b cannot both be stdin"))
 	}
 	if err := verify.CheckIgnore(o.ignore); err != nil {
 		return failure(err)
