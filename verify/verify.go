@@ -268,12 +268,66 @@ func newComparer(a, b Side, o *Options) *comparer {
 			continue
 		}
 		c.skip[f] = true
-		if len(lacked[f]) == 1 {
-			// Lacked by both: empty on both sides, nothing to say.
+		// Lacked by both: empty on both sides. Lacked by one and empty in
+		// both streams: nothing was left out. Neither is worth a note.
+		if len(lacked[f]) == 1 && (present(f, a.Blocks) || present(f, b.Blocks)) {
 			c.notes = append(c.notes, Skip{Field: f, Reason: lacked[f][0] + " cannot carry it"})
 		}
 	}
 	return c
+}
+
+// present reports whether field (a name of Fields) has a value anywhere in
+// blocks.
+func present(field string, blocks []*assemble.Block) bool {
+	for _, b := range blocks {
+		if b == nil {
+			continue
+		}
+		var has bool
+		switch field {
+		case "is_error":
+			has = b.IsError && b.Type != assemble.TypeTurnEnd && b.Type != assemble.TypeMetaFinal
+		case "exit_code":
+			has = b.ExitCode != nil
+		case "status":
+			has = b.Status != ""
+		case "structured":
+			has = len(b.Structured) > 0
+		case "signature":
+			has = b.Signature != ""
+		case "mcp_server":
+			has = b.MCPServer != ""
+		case "citations", CitationExtras:
+			has = len(b.Citations) > 0
+		case "images":
+			has = len(b.Images) > 0
+		case "kind":
+			has = b.Type == assemble.TypeError && b.Kind != "" && b.Kind != assemble.TypeError
+		case "model":
+			has = b.Model != ""
+		case "prompt":
+			has = b.Prompt != ""
+		case "stop_reason":
+			has = b.StopReason != ""
+		case "usage":
+			has = b.Usage != nil
+		case "cost":
+			has = b.CostUSD != nil
+		case "agent_id":
+			has = b.Agent != ""
+		case "server":
+			has = b.Type == assemble.TypeServerToolCall || b.Type == assemble.TypeServerToolResult
+		case "id", "name", "input", "content", "pending", "files", "message", "changes", "todos", "text":
+			has = true
+		default: // a block type
+			has = b.Type == field
+		}
+		if has {
+			return true
+		}
+	}
+	return false
 }
 
 // agent is one agent's share of a stream.
