@@ -54,6 +54,11 @@ func eachInput(ctx context.Context, ios *IOStreams, o *inputOptions, rep *report
 	if o.maxEventBytes <= 0 {
 		return failure(fmt.Errorf("--max-event-bytes must be positive, not %d", o.maxEventBytes))
 	}
+	switch o.xmlEscaping {
+	case "auto", "none", "newline", "full":
+	default:
+		return failure(fmt.Errorf("--xml-escaping must be auto, none, newline or full, not %q", o.xmlEscaping))
+	}
 	if o.from != "auto" {
 		f, ok := convert.Lookup(o.from)
 		if !ok || f.NewDecoder == nil {

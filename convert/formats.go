@@ -5,10 +5,12 @@ import (
 
 	emitcodex "github.com/agentstream/agentstream/emit/codex"
 	"github.com/agentstream/agentstream/emit/jsonenv"
+	"github.com/agentstream/agentstream/emit/xml"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
 	parsecodex "github.com/agentstream/agentstream/parse/codex"
 	parsejsonenv "github.com/agentstream/agentstream/parse/jsonenv"
+	"github.com/agentstream/agentstream/parse/xmlstream"
 )
 
 // Options configure the decoders and encoders the format table builds.
@@ -89,6 +91,19 @@ var formats = []Format{
 		// What emit/jsonenv warns about: no field for these on the wire,
 		// and no per-turn end (only meta_final's run summary).
 		Lacks: []string{"is_error", "exit_code", "status", "structured", "signature", "mcp_server", "turn_end", "file_change", "todo_list"},
+	},
+	{
+		Name:        "xml",
+		Description: "legacy XML stream over SSE (anthropic_agent xml formatter, content-block-* tags)",
+		Detect:      xmlstream.Detect,
+		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
+			return xmlstream.NewDecoder(r, &xmlstream.Config{
+				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Escaping: o.XMLEscaping,
+			})
+		},
+		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
+			return xml.NewEncoder(w, &xml.Config{Agent: o.Agent, Warn: o.Warn})
+		},
 	},
 	{
 		Name:        "codex",

@@ -127,11 +127,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 		e.payload(wire.TypeMetaFiles, agent, data, true)
 	case *event.Error:
-		data := string(ev.Raw)
-		if data == "" {
-			data = marshal(wire.ErrorPayload{Type: ev.Type, Message: ev.Message})
-		}
-		e.payload(wire.TypeError, agent, data, true)
+		e.payload(wire.TypeError, agent, errorPayload(ev), true)
 	case *event.TurnEnd:
 		if ev.Usage != nil {
 			e.warn("per-turn usage")

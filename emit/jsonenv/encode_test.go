@@ -106,6 +106,16 @@ func TestEncode(t *testing.T) {
 			want: `{"type":"error","agent":"dflt","final":true,"delta":"{\"type\":\"api_error\",\"message\":\"m\"}"}` + "\n",
 		},
 		{
+			name: "an error's own payload is kept; another format's raw line is not a payload",
+			cfg:  nd,
+			in: []event.Event{
+				&event.Error{Agent: "a", Type: "api_error", Message: "m", Raw: []byte(`{"type": "api_error", "message": "m"}`)},
+				&event.Error{Agent: "a", Message: "reconnecting", Raw: []byte(`{"type":"error","message":"reconnecting"}`)},
+			},
+			want: `{"type":"error","agent":"a","final":true,"delta":"{\"type\": \"api_error\", \"message\": \"m\"}"}` + "\n" +
+				`{"type":"error","agent":"a","final":true,"delta":"{\"type\":\"\",\"message\":\"reconnecting\"}"}` + "\n",
+		},
+		{
 			name:     "what the envelope cannot carry is warned about",
 			cfg:      nd,
 			in:       []event.Event{&event.Notice{Kind: "api_retry"}, &event.TodoList{}, &event.BlockEnd{Kind: event.Thinking, Signature: "sig"}},

@@ -77,3 +77,16 @@ func awaitingPayload(tools []event.PendingTool) string {
 	}
 	return string(append(b, ']'))
 }
+
+// errorPayload returns the error envelope's payload: the source's own
+// error object when Raw is one (an Anthropic error object, as the
+// envelope and the Messages API carry it, whose type and message are the
+// event's), else {"type", "message"} built from the event. Raw from other
+// formats (a whole Codex line, say) is not an error payload.
+func errorPayload(ev *event.Error) string {
+	var p wire.ErrorPayload
+	if len(ev.Raw) > 0 && json.Unmarshal(ev.Raw, &p) == nil && p.Type == ev.Type && p.Message == ev.Message {
+		return string(ev.Raw)
+	}
+	return marshal(wire.ErrorPayload{Type: ev.Type, Message: ev.Message})
+}

@@ -1,0 +1,496 @@
+package xml
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+	wire "github.com/agentstream/agentstream/parse/xmlstream"
+)
+
+// Config configures an Encoder. The zero value is ready to use.
+type Config struct {
+	// Agent is the agent id of events whose agent is empty.
+	Agent string
+	// Warn receives what the XML stream cannot carry, once per kind. Nil
+	// discards it.
+	Warn func(error)
+}
+
+// Encoder writes canonical events as the legacy XML stream, message by
+// message as the current reference producer does.
+type Encoder struct {
+	w      io.Writer
+	cfg    Config
+	warned map[string]bool
+	buf    []byte
+	err    error
+
+	open    *blockKey         // the block open in the XML
+	live    map[blockKey]bool // blocks open in the source
+	started bool              // an agent scope has been written or implied
+	cur     string            // the current agent scope
+	seen    map[string]bool   // agents that have had a scope
+	calls   map[string]string // tool call id -> agent
+	failed  bool              // the producer's error line was written: no [DONE]
+}
+
+type blockKey struct {
+	agent string
+	kind  event.BlockKind
+}
+
+// NewEncoder returns an encoder writing to w. cfg may be nil.
+func NewEncoder(w io.Writer, cfg *Config) *Encoder {
+	e := &Encoder{
+		w: w, warned: map[string]bool{}, live: map[blockKey]bool{}, seen: map[string]bool{},
+		calls: map[string]string{},
+	}
+	if cfg != nil {
+		e.cfg = *cfg
+	}
+	return e
+}
+
+func (e *Encoder) warn(what string) {
+	if e.warned[what] {
+		return
+	}
+	e.warned[what] = true
+	if e.cfg.Warn != nil {
+		e.cfg.Warn(&event.LossError{Format: "xml", What: what})
+	}
+}
+
+// Encode writes the messages for ev.
+func (e *Encoder) Encode(ev event.Event) error {
+	if e.err != nil {
+		return e.err
+	}
+	agent := ev.AgentID()
+	if agent == "" {
+		agent = e.cfg.Agent
+	}
+	switch ev := ev.(type) {
+	case *event.SessionStart:
+		e.closeOpen()
+		e.metaInit(agent, ev)
+		return e.err
+	case *event.Citations, *event.ToolCall, *event.ToolResult, *event.AwaitingTools, *event.Files,
+		*event.Error, *event.RunEnd, *event.Unknown:
+		// Elements that cannot sit inside a text or thinking block.
+		e.closeOpen()
+	case *event.TurnEnd:
+		if ev.Error != "" {
+			e.closeOpen()
+		}
+	}
+	e.scope(agent, ev)
+	switch ev := ev.(type) {
+	case *event.BlockStart:
+		k := blockKey{agent, ev.Kind}
+		e.live[k] = true
+		e.openBlock(k)
+	case *event.Delta:
+		k := blockKey{agent, ev.Kind}
+		e.live[k] = true
+		e.openBlock(k)
+		switch {
+		case ev.Text == "":
+		case ev.Text == "[DONE]" || strings.HasPrefix(ev.Text, "{") && serverErrorLine([]byte(ev.Text)):
+			// A message that reads as the end of the stream or as the
+			// server's error line: split it, the text stays the same.
+			e.formatter(ev.Text[:1])
+			e.formatter(ev.Text[1:])
+		default:
+			e.formatter(ev.Text)
+		}
+	case *event.BlockEnd:
+		k := blockKey{agent, ev.Kind}
+		delete(e.live, k)
+		if ev.Signature != "" {
+			e.warn("thinking signatures")
+		}
+		if e.open != nil && *e.open == k {
+			e.formatter("</" + blockTag(k.kind) + ">")
+			e.open = nil
+		}
+	case *event.Citations:
+		e.citations(ev)
+	case *event.ToolCall:
+		e.toolCall(agent, ev)
+	case *event.ToolResult:
+		e.toolResult(ev)
+	case *event.AwaitingTools:
+		type pending struct {
+			ToolUseID string          `json:"tool_use_id"`
+			Name      string          `json:"name"`
+			Input     json.RawMessage `json:"input"`
+		}
+		tools := make([]pending, 0, len(ev.Tools))
+		for _, t := range ev.Tools {
+			tools = append(tools, pending{t.ID, t.Name, inputJSON(t.Input)})
+		}
+		e.agentLayer(`<` + wire.TagAwaitingTools + ` data="` + htmlEscape(string(marshal(tools))) +
+			`"></` + wire.TagAwaitingTools + `>`)
+	case *event.Files:
+		data := ev.Raw
+		if len(data) == 0 {
+			type file struct {
+				FileID          string `json:"file_id"`
+				Filename        string `json:"filename"`
+				StorageLocation string `json:"storage_location"`
+			}
+			files := struct {
+				Files []file `json:"files"`
+			}{Files: []file{}}
+			for _, f := range ev.Files {
+				files.Files = append(files.Files, file{f.ID, f.Name, f.Location})
+			}
+			data = marshal(files)
+		}
+		e.agentLayer("<" + wire.TagMetaFiles + "><![CDATA[" + cdata(string(compactASCII(data))) +
+			"]]></" + wire.TagMetaFiles + ">")
+	case *event.Error:
+		e.errorEvent(ev)
+	case *event.TurnStart:
+		// XML has no turn boundaries; the blocks imply them.
+	case *event.TurnEnd:
+		if ev.Usage != nil {
+			e.warn("per-turn usage")
+		}
+		if ev.Error != "" {
+			e.errorBlock(errorJSON("turn_failed", ev.Error))
+		}
+	case *event.RunEnd:
+		e.agentLayer(`<` + wire.TagMetaFinal + ` data="` + htmlEscape(string(metaFinal(ev))) +
+			`"></` + wire.TagMetaFinal + `>`)
+	case *event.Notice:
+		e.warn("notices (" + ev.Kind + ")")
+	case *event.FileChange:
+		e.warn("file changes")
+	case *event.TodoList:
+		e.warn("todo lists")
+	case *event.Unknown:
+		if ev.Format == "xml" {
+			e.message(ev.Raw)
+		} else {
+			e.warn("unknown " + ev.Format + " events")
+		}
+	default:
+		e.warn(fmt.Sprintf("events of type %T", ev))
+	}
+	return e.err
+}
+
+// scope makes agent the current scope. A new agent gets a meta_init whose
+// parent is the current agent, as the producer writes for a subagent. A
+// return to an earlier agent is implied in XML only by a tool result for
+// one of its calls; any other return is lost.
+func (e *Encoder) scope(agent string, ev event.Event) {
+	if !e.started {
+		e.started, e.cur, e.seen[agent] = true, agent, true
+		if agent != "" {
+			e.warn("the agent id of a stream without meta_init")
+		}
+		return
+	}
+	if agent == e.cur {
+		return
+	}
+	e.closeOpen()
+	switch {
+	case !e.seen[agent]:
+		parent := e.cur
+		e.metaInit(agent, &event.SessionStart{Agent: agent, ParentAgent: parent})
+		return
+	default:
+		if r, ok := ev.(*event.ToolResult); !ok || e.calls[r.ID] != agent {
+			e.warn("interleaved agents (XML has no agent scope but meta_init)")
+		}
+	}
+	e.cur = agent
+}
+
+func (e *Encoder) metaInit(agent string, ev *event.SessionStart) {
+	e.started, e.cur, e.seen[agent] = true, agent, true
+	e.agentLayer(`<` + wire.TagMetaInit + ` data="` + htmlEscape(string(metaInit(agent, ev))) +
+		`"></` + wire.TagMetaInit + `>`)
+}
+
+func blockTag(k event.BlockKind) string {
+	if k == event.Thinking {
+		return wire.TagThinking
+	}
+	return wire.TagText
+}
+
+// openBlock makes k the block open in the XML, closing another one: XML
+// cannot interleave blocks, so a block that resumes later is split.
+func (e *Encoder) openBlock(k blockKey) {
+	if e.open != nil && *e.open == k {
+		return
+	}
+	e.closeOpen()
+	e.open = &k
+	e.formatter("<" + blockTag(k.kind) + ">")
+}
+
+// closeOpen closes the block open in the XML before something that cannot
+// sit inside it. If the source has not ended the block, it is split.
+func (e *Encoder) closeOpen() {
+	if e.open == nil {
+		return
+	}
+	if e.live[*e.open] {
+		e.warn("interleaved blocks (a block is split where other content interrupts it)")
+	}
+	e.formatter("</" + blockTag(e.open.kind) + ">")
+	e.open = nil
+}
+
+func (e *Encoder) citations(ev *event.Citations) {
+	var sb strings.Builder
+	sb.WriteString("<" + wire.TagCitations + ">")
+	for _, c := range ev.Items {
+		if len(c.Raw) > 0 {
+			e.warn("citation fields beyond the XML attributes")
+		}
+		sb.WriteString(`<` + wire.TagCitation + ` type="` + htmlEscape(c.Type) + `"`)
+		num := func(name string, v *int64) {
+			s := ""
+			if v != nil {
+				s = strconv.FormatInt(*v, 10)
+			}
+			sb.WriteString(" " + name + `="` + s + `"`)
+		}
+		str := func(name string, v *string) {
+			s := ""
+			if v != nil {
+				s = *v
+			}
+			sb.WriteString(" " + name + `="` + htmlEscape(s) + `"`)
+		}
+		var extra bool
+		switch c.Type {
+		case "char_location":
+			num("document_index", c.DocumentIndex)
+			str("document_title", c.DocumentTitle)
+			num("start_char_index", c.StartCharIndex)
+			num("end_char_index", c.EndCharIndex)
+			extra = c.StartPageNumber != nil || c.EndPageNumber != nil || c.URL != nil || c.Title != nil
+		case "page_location":
+			num("document_index", c.DocumentIndex)
+			str("document_title", c.DocumentTitle)
+			num("start_page_number", c.StartPageNumber)
+			num("end_page_number", c.EndPageNumber)
+			extra = c.StartCharIndex != nil || c.EndCharIndex != nil || c.URL != nil || c.Title != nil
+		case "web_search_result_location":
+			str("url", c.URL)
+			str("title", c.Title)
+			extra = c.DocumentIndex != nil || c.DocumentTitle != nil || c.StartCharIndex != nil ||
+				c.EndCharIndex != nil || c.StartPageNumber != nil || c.EndPageNumber != nil
+		default:
+			num("document_index", c.DocumentIndex)
+			extra = c.DocumentTitle != nil || c.StartCharIndex != nil || c.EndCharIndex != nil ||
+				c.StartPageNumber != nil || c.EndPageNumber != nil || c.URL != nil || c.Title != nil
+		}
+		if extra {
+			e.warn("citation fields outside the XML attribute set of their type")
+		}
+		sb.WriteString("><![CDATA[" + cdata(c.CitedText) + "]]></" + wire.TagCitation + ">")
+	}
+	sb.WriteString("</" + wire.TagCitations + ">")
+	e.formatter(sb.String())
+}
+
+func (e *Encoder) toolCall(agent string, ev *event.ToolCall) {
+	tag := wire.TagToolCall
+	if ev.Server {
+		tag = wire.TagServerToolCall
+	}
+	if ev.MCPServer != "" {
+		e.warn("the MCP server of a tool call")
+	}
+	e.calls[ev.ID] = agent
+	e.formatter(`<` + tag + ` id="` + htmlEscape(ev.ID) + `" name="` + htmlEscape(ev.Name) +
+		`" arguments="` + htmlEscape(string(pyJSON(inputJSON(ev.Input)))) + `"></` + tag + `>`)
+}
+
+// inputJSON is the tool input, {} when there is none (where the producer
+// writes "", its bug B3).
+func inputJSON(in json.RawMessage) json.RawMessage {
+	if len(bytes.TrimSpace(in)) == 0 {
+		return json.RawMessage("{}")
+	}
+	return in
+}
+
+func (e *Encoder) toolResult(ev *event.ToolResult) {
+	if ev.IsError {
+		e.warn("tool result is_error")
+	}
+	if ev.ExitCode != nil || ev.Status != "" {
+		e.warn("tool result exit codes and status")
+	}
+	if len(ev.Structured) > 0 {
+		e.warn("structured tool results")
+	}
+	var texts []string
+	var images []event.Part
+	for _, p := range ev.Content {
+		if p.Type == "image" {
+			images = append(images, p)
+		} else {
+			texts = append(texts, p.Text)
+		}
+	}
+	text := strings.Join(texts, "\n")
+	if ev.Server {
+		if len(images) > 0 {
+			e.warn("images in server tool results")
+		}
+		tag := wire.TagServerToolResult
+		e.formatter(`<` + tag + ` id="` + htmlEscape(ev.ID) + `" name="` + htmlEscape(ev.Name) + `"><![CDATA[` +
+			cdata(text) + `]]></` + tag + `>`)
+		return
+	}
+	if strings.Contains(text, `\n`) {
+		e.warn(`a literal \n in tool result text (XML reads it as a newline)`)
+	}
+	if strings.Contains(text, "\r") {
+		e.warn("carriage returns in tool result text (XML writes them as newlines)")
+	}
+	tag := wire.TagToolResult
+	var sb strings.Builder
+	sb.WriteString(`<` + tag + ` id="` + htmlEscape(ev.ID) + `" name="` + htmlEscape(ev.Name) + `">`)
+	if len(images) == 0 {
+		sb.WriteString("<![CDATA[" + cdata(text) + "]]>")
+	} else {
+		sb.WriteString("<" + wire.TagResultText + "><![CDATA[" + cdata(text) + "]]></" + wire.TagResultText + ">")
+		for _, img := range images {
+			sb.WriteString(`<` + wire.TagResultImage + ` src="` + htmlEscape(img.Source) + `" media_type="` +
+				htmlEscape(img.MediaType) + `" />`)
+		}
+	}
+	sb.WriteString("</" + tag + ">")
+	// agent.py escapes tool results on its own: CR and CRLF to LF, then LF
+	// to \n, backslashes left alone.
+	s := strings.ReplaceAll(sb.String(), "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	e.message([]byte(strings.ReplaceAll(s, "\n", `\n`)))
+}
+
+func (e *Encoder) errorEvent(ev *event.Error) {
+	if ev.Fatal {
+		if serverErrorLine(ev.Raw) {
+			// The server's own error line, after which nothing follows.
+			e.message(compactLines(ev.Raw))
+			e.failed = true
+			return
+		}
+	}
+	data := []byte(ev.Raw)
+	if len(data) == 0 {
+		data = errorJSON(ev.Type, ev.Message)
+	}
+	e.errorBlock(data)
+}
+
+// serverErrorLine reports whether b is the server's JSON error line.
+func serverErrorLine(b []byte) bool {
+	var se struct {
+		Error     *string `json:"error"`
+		Traceback *string `json:"traceback"`
+	}
+	return json.Unmarshal(b, &se) == nil && se.Error != nil && se.Traceback != nil
+}
+
+// errorJSON is an Anthropic error object, as the producer serialises it.
+func errorJSON(typ, msg string) []byte {
+	return marshal(struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	}{typ, msg})
+}
+
+func (e *Encoder) errorBlock(data []byte) {
+	e.formatter("<" + wire.TagError + "><![CDATA[" + cdata(string(data)) + "]]></" + wire.TagError + ">")
+}
+
+// cdata splits every "]]>" as "]]]]><![CDATA[>", which the producer does
+// for tool results only.
+func cdata(s string) string {
+	return strings.ReplaceAll(s, "]]>", "]]]]><![CDATA[>")
+}
+
+func compactLines(raw []byte) []byte {
+	if !bytes.ContainsAny(raw, "\r\n") {
+		return raw
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return bytes.ReplaceAll(bytes.ReplaceAll(raw, []byte("\r"), nil), []byte("\n"), []byte(" "))
+	}
+	return buf.Bytes()
+}
+
+// formatter writes a chunk as formatters.py does: every backslash doubled,
+// LF as \n. agentstream also writes CR as \r, where the producer writes a
+// raw CR that breaks the SSE framing.
+func (e *Encoder) formatter(s string) {
+	b := e.buf[:0]
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		default:
+			b = append(b, c)
+		}
+	}
+	e.buf = b
+	e.message(b)
+}
+
+// agentLayer writes a chunk agent.py puts on the queue itself: unescaped.
+// Its JSON holds no line break.
+func (e *Encoder) agentLayer(s string) {
+	e.message([]byte(s))
+}
+
+// message writes one SSE message.
+func (e *Encoder) message(b []byte) {
+	if e.err != nil {
+		return
+	}
+	out := make([]byte, 0, len(b)+8)
+	out = append(out, "data: "...)
+	out = append(out, b...)
+	out = append(out, "\n\n"...)
+	_, e.err = e.w.Write(out)
+}
+
+// Close ends the stream with "data: [DONE]". When a block is still open
+// (the input was cut off), it writes neither the block's end tag nor
+// [DONE], so the output is cut off too, and reports the truncation.
+func (e *Encoder) Close() error {
+	if e.err != nil {
+		return e.err
+	}
+	if len(e.live) > 0 {
+		return fmt.Errorf("xml: %w: %d block(s) left open, no [DONE] written", event.ErrTruncated, len(e.live))
+	}
+	e.closeOpen()
+	if !e.failed {
+		e.message([]byte("[DONE]"))
+	}
+	return e.err
+}

@@ -1,0 +1,274 @@
+package xmlstream
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/frame"
+)
+
+// Config configures a Decoder. The zero value is ready to use.
+type Config struct {
+	Source        string // input name for errors
+	MaxEventBytes int    // cap on one SSE message, tag or element body (frame.DefaultMaxBytes if 0)
+	Agent         string // agent id for events before (or without) a meta_init
+	// Escaping forces a generation of the producer's per-message escaping:
+	// "auto" or "" (detect it), "none", "newline" or "full".
+	Escaping string
+}
+
+// Decoder reads a legacy XML stream and yields canonical events. See the
+// package documentation for the grammar and tolerance rules.
+type Decoder struct {
+	cfg   Config
+	fr    *framer
+	queue []event.Event
+	done  bool
+	err   error
+
+	line int // position of the message being decoded
+	off  int64
+
+	esc escaper
+
+	// tokenizer
+	buf     []byte // document bytes; buf[pos:] is not consumed yet
+	pos     int
+	eof     bool
+	st      state
+	kind    event.BlockKind // open text or thinking block
+	stray   bool            // the open block is text found outside any element
+	first   bool            // stray: the next byte is text whatever it is
+	closeAt string          // "</" + the open element's name
+	hold    []byte          // stClose: the candidate end tag and white space after it
+	holdCut int             // bytes of hold from earlier messages; -1 if it began in this one
+	text    []byte          // text of the open block not yet emitted
+	sc      tagScan
+	bodies  []*body
+	cites   []event.Citation
+	inCites bool
+	attrTag string // stAfterAttr: the element whose end tag may follow
+	cutTag  bool   // the input ended inside the start tag of a known element
+
+	agents     []*scope
+	pendingErr *event.Error
+	problems   []error // ParseErrors found while tokenizing, returned in order
+
+	// docTap, when set, receives every message's data after unescaping:
+	// the XML document, for tests.
+	docTap func(data []byte, cont bool)
+}
+
+type state int
+
+const (
+	stTop       state = iota // between elements
+	stText                   // inside text or thinking
+	stClose                  // after a candidate end tag of the text or thinking block
+	stAfterAttr              // after the start tag of an element whose data is in attributes
+	stBody                   // inside an element whose body is CDATA (bodies holds the stack)
+	stCitations              // inside <citations>
+)
+
+// body is an element whose content the decoder collects until its end tag.
+type body struct {
+	tag      tag
+	parts    []event.Part
+	cur      []byte // text part being read
+	inCDATA  bool
+	raw      []byte // text outside CDATA since the last tag
+	size     int
+	overflow bool
+}
+
+// scope is one agent's scope: a meta_init starts one.
+type scope struct {
+	id    string
+	calls map[string]bool // its tool calls, to see its results come back
+}
+
+// NewDecoder returns a decoder reading from r. cfg may be nil.
+func NewDecoder(r io.Reader, cfg *Config) *Decoder {
+	d := &Decoder{}
+	if cfg != nil {
+		d.cfg = *cfg
+	}
+	if d.cfg.MaxEventBytes <= 0 {
+		d.cfg.MaxEventBytes = frame.DefaultMaxBytes
+	}
+	d.fr = newFramer(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	switch Escaping(d.cfg.Escaping) {
+	case "", EscapingAuto:
+		d.esc.gen = EscapingFull
+	case EscapingNone, EscapingNewline, EscapingFull:
+		d.esc.gen, d.esc.forced = Escaping(d.cfg.Escaping), true
+	default:
+		d.err = fmt.Errorf("xml: unknown escaping %q (want auto, none, newline or full)", d.cfg.Escaping)
+	}
+	return d
+}
+
+// Detect reports whether an input whose first unit is h is a legacy XML
+// stream: SSE whose first data payload starts with '<'.
+func Detect(h frame.Head) bool {
+	return h.SSE && len(h.Payload) > 0 && h.Payload[0] == '<'
+}
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Decoder) Next() (event.Event, error) {
+	for len(d.queue) == 0 {
+		if len(d.problems) > 0 {
+			err := d.problems[0]
+			d.problems = d.problems[1:]
+			return nil, err
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		if d.done {
+			d.err = io.EOF
+			d.finish()
+			continue
+		}
+		m, err := d.fr.next()
+		if err == io.EOF {
+			d.done = true
+			continue
+		}
+		if err != nil {
+			var perr *event.ParseError
+			if errors.As(err, &perr) {
+				return nil, err
+			}
+			d.err = err
+			return nil, err
+		}
+		d.line, d.off = m.line, m.off
+		d.message(m)
+	}
+	ev := d.queue[0]
+	d.queue[0] = nil
+	d.queue = d.queue[1:]
+	return ev, nil
+}
+
+func (d *Decoder) emit(ev event.Event) { d.queue = append(d.queue, ev) }
+
+func (d *Decoder) problem(sentinel error, format string, args ...any) {
+	d.problems = append(d.problems, &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Column: 1,
+		Offset: d.off, Err: event.Errorf(sentinel, format, args...),
+	})
+}
+
+// agent returns the current agent scope.
+func (d *Decoder) agent() string {
+	if len(d.agents) == 0 || d.agents[len(d.agents)-1].id == "" {
+		return d.cfg.Agent
+	}
+	return d.agents[len(d.agents)-1].id
+}
+
+// message decodes one SSE message.
+func (d *Decoder) message(m message) {
+	if d.pendingErr != nil {
+		if m.cont {
+			// The old "Error: ..." line was plain text and could hold
+			// raw newlines.
+			d.pendingErr.Message += string(m.data)
+			return
+		}
+		d.emit(d.pendingErr)
+		d.pendingErr = nil
+	}
+	if !m.cont {
+		if string(m.data) == "[DONE]" {
+			d.done = true
+			return
+		}
+		if d.outside() {
+			if msg, ok := bytes.CutPrefix(m.data, []byte("Error: ")); ok {
+				d.resolveClose()
+				d.pendingErr = &event.Error{Agent: d.agent(), Message: string(msg), Fatal: true}
+				return
+			}
+		}
+		if ev := d.serverError(m.data); ev != nil {
+			d.resolveClose()
+			d.emit(ev)
+			return
+		}
+	}
+	data := d.esc.unescape(m, d.st == stText)
+	if d.docTap != nil {
+		d.docTap(data, m.cont)
+	}
+	d.feed(data)
+}
+
+// outside reports whether the tokenizer is between elements.
+func (d *Decoder) outside() bool {
+	return d.st == stTop || d.st == stClose || d.st == stAfterAttr
+}
+
+// serverError recognises the producer's JSON error line. Inside a block
+// it must have the traceback key too, since a text delta may look alike.
+func (d *Decoder) serverError(data []byte) *event.Error {
+	if len(data) == 0 || data[0] != '{' {
+		return nil
+	}
+	var se serverError
+	if json.Unmarshal(data, &se) != nil || se.Error == nil {
+		return nil
+	}
+	if se.Traceback == nil && !d.outside() {
+		return nil
+	}
+	return &event.Error{
+		Agent: d.agent(), Message: se.Message, Type: *se.Error, Fatal: true,
+		Raw: json.RawMessage(bytes.Clone(data)),
+	}
+}
+
+// finish handles the end of the input: what is open is emitted as far as
+// it was read and reported as truncated.
+func (d *Decoder) finish() {
+	d.eof = true
+	var open string
+	d.run()
+	if d.cutTag {
+		open = "a tag"
+	}
+	switch d.st {
+	case stText:
+		d.flushText()
+		if d.stray {
+			d.endBlock()
+		} else {
+			open = string(d.closeAt[2:])
+		}
+	case stBody:
+		open = d.bodies[0].tag.name
+		for len(d.bodies) > 0 {
+			d.endBody()
+		}
+		if d.inCites {
+			d.endCitations()
+		}
+	case stCitations:
+		open = TagCitations
+		d.endCitations()
+	}
+	if d.pendingErr != nil {
+		d.emit(d.pendingErr)
+		d.pendingErr = nil
+	}
+	if open != "" {
+		d.problem(event.ErrTruncated, "stream ended inside %s", open)
+	}
+	d.st = stTop
+}

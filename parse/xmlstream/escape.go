@@ -1,0 +1,166 @@
+package xmlstream
+
+import "bytes"
+
+// escaper undoes the producer's per-message escaping, detecting its
+// generation unless one is forced.
+type escaper struct {
+	gen    Escaping // the generation in use
+	forced bool
+	sure   bool // auto: strong evidence decided gen
+
+	oldMeta bool // a meta_init without parent_agent_uuid was seen
+	notFull bool // evidence against the current generation
+	last    msgClass
+}
+
+// msgClass is a message's origin in the producer, which decides its
+// escaping.
+type msgClass int
+
+const (
+	clsFormatter  msgClass = iota // formatters.py: tags, deltas, citations
+	clsJSON                       // formatter chunks whose payload is JSON: tool calls, server results, errors
+	clsToolResult                 // agent.py tool results: only LF escaped
+	clsAgent                      // agent.py meta_init, meta_final, awaiting_frontend_tools, meta_files: not escaped
+)
+
+func classOf(data []byte) msgClass {
+	switch {
+	case bytes.HasPrefix(data, []byte("<"+TagToolResult)):
+		return clsToolResult
+	case bytes.HasPrefix(data, []byte("<"+TagMetaInit)), bytes.HasPrefix(data, []byte("<"+TagMetaFinal)),
+		bytes.HasPrefix(data, []byte("<"+TagAwaitingTools)), bytes.HasPrefix(data, []byte("<"+TagMetaFiles)):
+		return clsAgent
+	case bytes.HasPrefix(data, []byte("<"+TagToolCall)), bytes.HasPrefix(data, []byte("<"+TagServerToolCall)),
+		bytes.HasPrefix(data, []byte("<"+TagServerToolResult)), bytes.HasPrefix(data, []byte("<"+TagError)):
+		return clsJSON
+	}
+	return clsFormatter
+}
+
+// unescape returns m's data as XML. Continuations of broken framing
+// belong to the message they continue; a message that arrives inside a
+// text or thinking block is a delta, whatever it starts with.
+func (e *escaper) unescape(m message, inText bool) []byte {
+	cls := e.last
+	if !m.cont {
+		cls = clsFormatter
+		if !inText {
+			cls = classOf(m.data)
+		}
+		e.last = cls
+	}
+	if !e.forced {
+		e.detect(m, cls)
+	}
+	if m.cont || bytes.IndexByte(m.data, '\\') < 0 {
+		return m.data
+	}
+	switch e.gen {
+	case EscapingFull:
+		switch cls {
+		case clsFormatter, clsJSON:
+			return unescapeFull(m.data)
+		case clsToolResult:
+			return unescapeNewline(m.data)
+		}
+	case EscapingNewline:
+		// This generation escaped LF only, and wrote tool results raw.
+		// JSON payloads never hold a raw LF, so their \n is JSON's own.
+		if cls == clsFormatter {
+			return unescapeNewline(m.data)
+		}
+	}
+	return m.data
+}
+
+// detect updates the generation from what m shows. Only messages with a
+// backslash decode differently across generations, so a late decision
+// costs nothing before the first of them.
+func (e *escaper) detect(m message, cls msgClass) {
+	if e.sure {
+		return
+	}
+	switch {
+	case m.cont && cls == clsToolResult:
+		e.notFull = true // raw newlines in a tool result: none or newline
+	case m.cont:
+		e.gen, e.sure = EscapingNone, true
+		return
+	case cls == clsAgent && bytes.HasPrefix(m.data, []byte("<"+TagMetaInit)):
+		if bytes.Contains(m.data, []byte("parent_agent_uuid")) {
+			e.gen, e.sure = EscapingFull, true
+			return
+		}
+		e.oldMeta = true
+	case cls == clsFormatter || cls == clsJSON:
+		if badEscape(m.data) {
+			e.notFull = true
+		}
+	}
+	switch {
+	case !e.notFull:
+		e.gen = EscapingFull
+	case e.oldMeta:
+		e.gen = EscapingNewline // the second generation wrote a meta_init, the first none
+	default:
+		e.gen = EscapingNone
+	}
+}
+
+// badEscape reports a backslash the full generation cannot have written:
+// one not followed by a backslash, n or r.
+func badEscape(b []byte) bool {
+	for i := bytes.IndexByte(b, '\\'); i >= 0; {
+		if i+1 >= len(b) {
+			return true
+		}
+		switch b[i+1] {
+		case '\\', 'n', 'r':
+		default:
+			return true
+		}
+		j := bytes.IndexByte(b[i+2:], '\\')
+		if j < 0 {
+			return false
+		}
+		i += 2 + j
+	}
+	return false
+}
+
+// unescapeFull is the exact inverse of the current producer's formatter
+// escaping: one left-to-right scan turning \\ into \ and \n into LF. \r
+// becomes CR too (agentstream's encoder writes CR so; the producer never
+// writes a single backslash before r). Any other \x stays.
+func unescapeFull(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c == '\\' && i+1 < len(b) {
+			switch b[i+1] {
+			case '\\':
+				out = append(out, '\\')
+				i++
+				continue
+			case 'n':
+				out = append(out, '\n')
+				i++
+				continue
+			case 'r':
+				out = append(out, '\r')
+				i++
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// unescapeNewline turns \n into LF (the tool result escaping, and the
+// second generation's).
+func unescapeNewline(b []byte) []byte {
+	return bytes.ReplaceAll(b, []byte(`\n`), []byte("\n"))
+}

@@ -1,0 +1,233 @@
+package xmlstream
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// message is one SSE message of the producer's framing.
+type message struct {
+	data []byte
+	// cont marks data that reached us through raw line breaks in a
+	// message (lines that do not start with "data:", or blank lines inside
+	// one chunk): the oldest producer's broken framing.
+	cont bool
+	line int   // line of the message's first line
+	off  int64 // byte offset of the message's first line
+}
+
+// framer reads the reference server's SSE framing, "data: " + chunk +
+// "\n\n" per message, tolerantly enough to rebuild chunks the oldest
+// producer wrote with raw newlines. See the package documentation.
+type framer struct {
+	br   *bufio.Reader
+	src  string
+	max  int
+	crlf int // line ends: 0 not known yet, 1 CRLF, 2 LF
+
+	line int   // lines read
+	off  int64 // bytes read
+	lbuf []byte
+
+	cur      []byte // data of the message being read
+	active   bool
+	curCont  bool
+	curLine  int
+	curOff   int64
+	tooLarge bool
+
+	reported bool // the message over the cap was reported already
+
+	nl   int  // line ends since the last data byte
+	seen bool // a data line has been read
+}
+
+func newFramer(r io.Reader, src string, max int) *framer {
+	return &framer{br: bufio.NewReaderSize(r, 64<<10), src: src, max: max}
+}
+
+func (f *framer) tooLargeError(line int, off int64) error {
+	return &event.ParseError{
+		Source: f.src, Line: line, Column: 1, Offset: off,
+		Err: event.Errorf(event.ErrTooLarge, "SSE message larger than %d bytes (raise --max-event-bytes)", f.max),
+	}
+}
+
+// readLine returns the next line without its end. A line over the cap is
+// skipped and reported.
+func (f *framer) readLine() ([]byte, int, int64, error) {
+	f.lbuf = f.lbuf[:0]
+	start := f.off
+	long := false
+	for {
+		chunk, err := f.br.ReadSlice('\n')
+		f.off += int64(len(chunk))
+		if !long {
+			if len(f.lbuf)+len(chunk) > f.max+2 {
+				long = true
+				f.lbuf = f.lbuf[:0]
+			} else {
+				f.lbuf = append(f.lbuf, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil {
+			if err == io.EOF && f.off > start {
+				break // a last line without an end
+			}
+			return nil, 0, 0, err
+		}
+		break
+	}
+	f.line++
+	if long {
+		return nil, f.line, start, f.tooLargeError(f.line, start)
+	}
+	b := f.lbuf
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+		if f.crlf == 0 {
+			f.crlf = 2
+			if len(b) > 0 && b[len(b)-1] == '\r' {
+				f.crlf = 1
+			}
+		}
+		if f.crlf == 1 {
+			b = bytes.TrimSuffix(b, []byte("\r"))
+		}
+	}
+	if f.line == 1 {
+		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	}
+	return b, f.line, start, nil
+}
+
+type lineKind int
+
+const (
+	lineBlank lineKind = iota
+	lineData
+	lineField   // event:, id:, retry: or a comment: no part of the data
+	lineContent // anything else: a continuation of broken framing
+)
+
+func classifyLine(b []byte) (lineKind, []byte) {
+	if len(b) == 0 {
+		return lineBlank, nil
+	}
+	if b[0] == ':' {
+		return lineField, nil
+	}
+	i := bytes.IndexByte(b, ':')
+	if i < 0 {
+		return lineContent, b
+	}
+	switch string(b[:i]) {
+	case "data":
+		v := b[i+1:]
+		if len(v) > 0 && v[0] == ' ' {
+			v = v[1:]
+		}
+		return lineData, v
+	case "event", "id", "retry":
+		return lineField, nil
+	}
+	return lineContent, b
+}
+
+// next returns the next message, or io.EOF at the end of the input.
+func (f *framer) next() (message, error) {
+	for {
+		b, num, off, err := f.readLine()
+		if err != nil {
+			var perr *event.ParseError
+			if errors.As(err, &perr) {
+				if f.active {
+					f.tooLarge, f.reported = true, true
+				}
+				return message{}, err
+			}
+			if err == io.EOF && f.active {
+				return f.dispatch()
+			}
+			return message{}, err
+		}
+		kind, v := classifyLine(b)
+		switch kind {
+		case lineBlank:
+			f.nl++
+			if f.active {
+				return f.dispatch()
+			}
+		case lineField:
+		case lineData:
+			if f.active {
+				f.add(v, true)
+				f.nl = 1
+				continue
+			}
+			extra := f.nl - 2
+			f.active, f.curCont, f.tooLarge, f.reported = true, false, false, false
+			f.cur = append(f.cur[:0], v...)
+			f.curLine, f.curOff = num, off
+			f.nl = 1
+			if f.seen && extra > 0 {
+				// Blank lines beyond the one that ended the last message
+				// were newlines at the end of its chunk.
+				f.seen = true
+				return message{data: bytes.Repeat([]byte("\n"), extra), cont: true, line: num, off: off}, nil
+			}
+			f.seen = true
+		case lineContent:
+			if f.active {
+				f.add(v, true)
+				f.curCont = true
+				f.nl = 1
+				continue
+			}
+			if !f.seen {
+				continue // junk before the first message
+			}
+			data := append(bytes.Repeat([]byte("\n"), f.nl), v...)
+			f.nl = 1
+			if len(data) > f.max {
+				return message{}, f.tooLargeError(num, off)
+			}
+			return message{data: data, cont: true, line: num, off: off}, nil
+		}
+	}
+}
+
+func (f *framer) add(v []byte, newline bool) {
+	if f.tooLarge {
+		return
+	}
+	if len(f.cur)+len(v)+1 > f.max {
+		f.tooLarge = true
+		f.cur = f.cur[:0]
+		return
+	}
+	if newline {
+		f.cur = append(f.cur, '\n')
+	}
+	f.cur = append(f.cur, v...)
+}
+
+func (f *framer) dispatch() (message, error) {
+	f.active = false
+	if f.tooLarge {
+		f.tooLarge = false
+		if f.reported {
+			f.reported = false
+			return message{line: f.curLine, off: f.curOff}, nil
+		}
+		return message{}, f.tooLargeError(f.curLine, f.curOff)
+	}
+	return message{data: f.cur, cont: f.curCont, line: f.curLine, off: f.curOff}, nil
+}

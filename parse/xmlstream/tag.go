@@ -1,0 +1,345 @@
+package xmlstream
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// tag is a parsed start, end or empty-element tag.
+type tag struct {
+	name      string
+	close     bool // </name>
+	selfClose bool // <name/>
+	attrs     []attr
+}
+
+type attr struct{ name, value string }
+
+func (t *tag) attr(name string) (string, bool) {
+	for _, a := range t.attrs {
+		if a.name == name {
+			return a.value, true
+		}
+	}
+	return "", false
+}
+
+func (t *tag) get(name string) string {
+	v, _ := t.attr(name)
+	return v
+}
+
+// match is the outcome of looking at a prefix of the input.
+type match int
+
+const (
+	no match = iota
+	yes
+	more // the input seen so far is a prefix: wait for more
+)
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func isNameStart(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isNameByte(c byte) bool {
+	return isNameStart(c) || c >= '0' && c <= '9' || c == '_' || c == '-' || c == ':' || c == '.'
+}
+
+// tagScan is where scanning a long tag stopped, so that a tag arriving in
+// many pieces is scanned once.
+type tagScan struct {
+	pos   int  // bytes of the tag scanned so far (0: not started)
+	quote byte // the quote the scan is inside, or 0
+}
+
+// scanTag looks for a complete tag at the start of b (b[0] == '<'). It
+// reports more when b may be the start of a tag that has not all arrived,
+// and no when b does not start a tag (or a tag longer than max), in which
+// case the '<' is text. On yes, n is the tag's length.
+func scanTag(b []byte, eof bool, max int, sc *tagScan) (t tag, n int, m match) {
+	i := 1
+	if i < len(b) && b[i] == '/' {
+		t.close = true
+		i++
+	}
+	if i >= len(b) {
+		return t, 0, moreOrNo(eof)
+	}
+	if !isNameStart(b[i]) {
+		return t, 0, no
+	}
+	start := i
+	for i < len(b) && isNameByte(b[i]) {
+		i++
+	}
+	if i >= len(b) {
+		return t, 0, moreOrNo(eof)
+	}
+	t.name = string(b[start:i])
+	nameEnd := i
+	if c := b[i]; !isSpace(c) && c != '>' && c != '/' {
+		return t, 0, no
+	}
+	if sc.pos > i {
+		i = sc.pos
+	}
+	quote := sc.quote
+	end := -1
+	for ; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '>':
+			end = i
+		}
+		if end >= 0 {
+			break
+		}
+	}
+	if end < 0 {
+		if len(b) > max {
+			*sc = tagScan{}
+			return t, 0, no
+		}
+		sc.pos, sc.quote = i, quote
+		return t, 0, moreOrNo(eof)
+	}
+	*sc = tagScan{}
+	body := b[nameEnd:end]
+	if k := len(bytes.TrimRight(body, " \t\r\n")); k > 0 && body[k-1] == '/' {
+		t.selfClose = true
+		body = body[:k-1]
+	}
+	t.attrs = parseAttrs(body)
+	return t, end + 1, yes
+}
+
+func moreOrNo(eof bool) match {
+	if eof {
+		return no
+	}
+	return more
+}
+
+// parseAttrs reads name="v", name='v' and name=v; values are
+// entity-decoded once.
+func parseAttrs(b []byte) []attr {
+	var attrs []attr
+	for i := 0; i < len(b); {
+		for i < len(b) && (isSpace(b[i]) || b[i] == '/') {
+			i++
+		}
+		start := i
+		for i < len(b) && !isSpace(b[i]) && b[i] != '=' && b[i] != '/' {
+			i++
+		}
+		if i == start {
+			i++
+			continue
+		}
+		name := string(b[start:i])
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
+		if i >= len(b) || b[i] != '=' {
+			attrs = append(attrs, attr{name: name})
+			continue
+		}
+		i++
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
+		var v []byte
+		if i < len(b) && (b[i] == '"' || b[i] == '\'') {
+			q := b[i]
+			i++
+			vs := i
+			for i < len(b) && b[i] != q {
+				i++
+			}
+			v = b[vs:i]
+			i++
+		} else {
+			vs := i
+			for i < len(b) && !isSpace(b[i]) {
+				i++
+			}
+			v = b[vs:i]
+		}
+		attrs = append(attrs, attr{name: name, value: unescapeEntities(v)})
+	}
+	return attrs
+}
+
+// unescapeEntities decodes the five XML entities and numeric character
+// references, once: "&amp;#60;" is the text "&#60;". Anything else after
+// '&' is kept as it is.
+func unescapeEntities(b []byte) string {
+	i := bytes.IndexByte(b, '&')
+	if i < 0 {
+		return string(b)
+	}
+	var sb strings.Builder
+	sb.Grow(len(b))
+	for i >= 0 {
+		sb.Write(b[:i])
+		b = b[i:]
+		n, r := entity(b)
+		if n == 0 {
+			sb.WriteByte('&')
+			b = b[1:]
+		} else {
+			sb.WriteString(r)
+			b = b[n:]
+		}
+		i = bytes.IndexByte(b, '&')
+	}
+	sb.Write(b)
+	return sb.String()
+}
+
+func entity(b []byte) (int, string) {
+	semi := bytes.IndexByte(b, ';')
+	if semi < 2 || semi > 12 {
+		return 0, ""
+	}
+	name := string(b[1:semi])
+	switch name {
+	case "amp":
+		return semi + 1, "&"
+	case "lt":
+		return semi + 1, "<"
+	case "gt":
+		return semi + 1, ">"
+	case "quot":
+		return semi + 1, `"`
+	case "apos":
+		return semi + 1, "'"
+	}
+	if name[0] != '#' {
+		return 0, ""
+	}
+	var v uint64
+	var err error
+	if len(name) > 1 && (name[1] == 'x' || name[1] == 'X') {
+		v, err = strconv.ParseUint(name[2:], 16, 32)
+	} else {
+		v, err = strconv.ParseUint(name[1:], 10, 32)
+	}
+	if err != nil || !utf8.ValidRune(rune(v)) {
+		return 0, ""
+	}
+	return semi + 1, string(rune(v))
+}
+
+// matchClose reports whether b starts with the end tag prefix (such as
+// "</content-block-text"), optional white space and '>'; n is its length.
+func matchClose(b []byte, prefix string, eof bool) (int, match) {
+	if len(b) < len(prefix) {
+		if !eof && string(b) == prefix[:len(b)] {
+			return 0, more
+		}
+		return 0, no
+	}
+	if string(b[:len(prefix)]) != prefix {
+		return 0, no
+	}
+	i := len(prefix)
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	if i >= len(b) {
+		return 0, moreOrNo(eof)
+	}
+	if b[i] != '>' {
+		return 0, no
+	}
+	return i + 1, yes
+}
+
+// hasPrefixOrMore is matchClose for a fixed string.
+func hasPrefixOrMore(b []byte, s string, eof bool) match {
+	if len(b) < len(s) {
+		if !eof && string(b) == s[:len(b)] {
+			return more
+		}
+		return no
+	}
+	if string(b[:len(s)]) == s {
+		return yes
+	}
+	return no
+}
+
+// tagNameAt returns the name of the tag b starts with (b[0] == '<'),
+// without waiting for the whole tag.
+func tagNameAt(b []byte, eof bool) (string, match) {
+	i := 1
+	if i >= len(b) {
+		return "", moreOrNo(eof)
+	}
+	if !isNameStart(b[i]) {
+		return "", no
+	}
+	for i < len(b) && isNameByte(b[i]) {
+		i++
+	}
+	if i >= len(b) && !eof {
+		return "", more
+	}
+	if i < len(b) && !isSpace(b[i]) && b[i] != '>' && b[i] != '/' {
+		return "", no
+	}
+	return string(b[1:i]), yes
+}
+
+// isResultTag reports whether name is a tool result element: the client
+// and server result tags and the compatibility *_tool_result tags.
+func isResultTag(name string) bool {
+	return name == TagToolResult || name == TagServerToolResult || strings.HasSuffix(name, resultSuffix)
+}
+
+// isTopTag reports whether name starts a top-level element.
+func isTopTag(name string) bool {
+	switch name {
+	case TagText, TagThinking, TagToolCall, TagServerToolCall, TagError, TagMetaFiles,
+		TagMetaInit, TagMetaFinal, TagAwaitingTools, TagCitations:
+		return true
+	}
+	return isResultTag(name)
+}
+
+// knownTopAt reports whether b starts with the start tag of a top-level
+// element: what may follow a block's real end tag.
+func knownTopAt(b []byte, eof bool) match {
+	name, m := tagNameAt(b, eof)
+	if m != yes {
+		return m
+	}
+	if isTopTag(name) {
+		return yes
+	}
+	return no
+}
+
+// startsTopTag reports whether name is, or begins, the name of a top-level
+// element.
+func startsTopTag(name string) bool {
+	if isTopTag(name) || strings.HasPrefix(name, blockPrefix) || strings.HasPrefix(blockPrefix, name) {
+		return true
+	}
+	for _, t := range []string{TagMetaInit, TagMetaFinal, TagAwaitingTools, TagCitations} {
+		if strings.HasPrefix(t, name) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,742 @@
+package xmlstream
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// feed appends document bytes and decodes what they complete. Text of the
+// open block goes out as at most one Delta per call.
+func (d *Decoder) feed(data []byte) {
+	if d.pos > 0 && d.pos == len(d.buf) {
+		d.buf, d.pos = d.buf[:0], 0
+	}
+	if d.st == stClose && d.holdCut < 0 {
+		d.holdCut = len(d.hold) // what the earlier messages held
+	}
+	d.buf = append(d.buf, data...)
+	d.run()
+	d.flushText()
+}
+
+func (d *Decoder) rest() []byte { return d.buf[d.pos:] }
+
+func (d *Decoder) consume(n int) { d.pos += n }
+
+// run steps the tokenizer until it needs more input.
+func (d *Decoder) run() {
+	for d.step() {
+	}
+	if d.pos > 0 && d.pos >= len(d.buf)/2 {
+		n := copy(d.buf, d.buf[d.pos:])
+		d.buf, d.pos = d.buf[:n], 0
+	}
+}
+
+// step makes one move. It reports false when it needs more input.
+func (d *Decoder) step() bool {
+	switch d.st {
+	case stTop:
+		return d.stepTop()
+	case stText:
+		return d.stepText()
+	case stClose:
+		return d.stepClose()
+	case stAfterAttr:
+		return d.stepAfterAttr()
+	case stBody:
+		return d.stepBody()
+	case stCitations:
+		return d.stepCitations()
+	}
+	return false
+}
+
+func (d *Decoder) skipSpace() []byte {
+	b := d.rest()
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	d.consume(i)
+	return b[i:]
+}
+
+func (d *Decoder) stepTop() bool {
+	b := d.skipSpace()
+	if len(b) == 0 {
+		return false
+	}
+	if b[0] != '<' {
+		d.startStray()
+		return true
+	}
+	t, n, m := scanTag(b, d.eof, d.cfg.MaxEventBytes, &d.sc)
+	switch m {
+	case more:
+		return false
+	case no:
+		if d.eof && cutTopTag(b, d.cfg.MaxEventBytes) {
+			d.cutTag = true
+			d.consume(len(b))
+			return false
+		}
+		d.startStray()
+		return true
+	}
+	if t.close || !isTopTag(t.name) {
+		// An orphan end tag or an unknown element: text, as the
+		// reference parser shows it.
+		d.startStray()
+		return true
+	}
+	d.consume(n)
+	switch t.name {
+	case TagText, TagThinking:
+		d.kind = event.Text
+		if t.name == TagThinking {
+			d.kind = event.Thinking
+		}
+		d.emit(&event.BlockStart{Agent: d.agent(), Kind: d.kind})
+		if t.selfClose {
+			d.emit(&event.BlockEnd{Agent: d.agent(), Kind: d.kind})
+			return true
+		}
+		d.st, d.stray, d.closeAt = stText, false, "</"+t.name
+	case TagToolCall, TagServerToolCall, TagMetaInit, TagMetaFinal, TagAwaitingTools:
+		d.attrElement(&t)
+		if !t.selfClose {
+			d.st, d.attrTag = stAfterAttr, t.name
+		}
+	case TagCitations:
+		d.cites, d.inCites = nil, true
+		d.st = stCitations
+		if t.selfClose {
+			d.endCitations()
+		}
+	default: // tool results, error, meta_files
+		d.bodies = append(d.bodies[:0], &body{tag: t})
+		d.st = stBody
+		if t.selfClose {
+			d.endBody()
+		}
+	}
+	return true
+}
+
+// attrEscaper escapes an attribute value as the producer does.
+var attrEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;")
+
+func (d *Decoder) startStray() {
+	d.problem(event.ErrSyntax, "text outside any element (kept as a text block)")
+	d.kind, d.stray, d.first = event.Text, true, true
+	d.emit(&event.BlockStart{Agent: d.agent(), Kind: event.Text})
+	d.st = stText
+}
+
+// stepText reads text or thinking up to the end tag of the open block;
+// everything else, tags included, is text. Stray text ends at the next
+// start tag of a known element.
+func (d *Decoder) stepText() bool {
+	b := d.rest()
+	if len(b) == 0 {
+		return false
+	}
+	from := 0
+	if d.first {
+		from, d.first = 1, false
+	}
+	for {
+		i := bytes.IndexByte(b[from:], '<')
+		if i < 0 {
+			n := len(b)
+			if !d.eof {
+				n = completeRunes(b)
+			}
+			d.addText(b[:n])
+			d.consume(n)
+			return false
+		}
+		i += from
+		var n int
+		var m match
+		if d.stray {
+			m = knownTopAt(b[i:], d.eof)
+		} else {
+			n, m = matchClose(b[i:], d.closeAt, d.eof)
+		}
+		switch m {
+		case more:
+			d.addText(b[:i])
+			d.consume(i)
+			return false
+		case yes:
+			d.addText(b[:i])
+			d.consume(i)
+			if d.stray {
+				d.endBlock()
+				return true
+			}
+			d.hold = append(d.hold[:0], b[i:i+n]...)
+			d.holdCut = -1
+			d.consume(n)
+			d.st = stClose
+			return true
+		}
+		from = i + 1
+	}
+}
+
+// completeRunes returns the length of b without a partial UTF-8 sequence
+// at its end.
+func completeRunes(b []byte) int {
+	for k := 1; k <= utf8.UTFMax && k <= len(b); k++ {
+		c := b[len(b)-k]
+		if c < utf8.RuneSelf {
+			return len(b)
+		}
+		if utf8.RuneStart(c) {
+			if utf8.FullRune(b[len(b)-k:]) {
+				return len(b)
+			}
+			return len(b) - k
+		}
+	}
+	return len(b)
+}
+
+func (d *Decoder) addText(b []byte) { d.text = append(d.text, b...) }
+
+// flushText emits the open block's pending text as one Delta.
+func (d *Decoder) flushText() {
+	if len(d.text) == 0 {
+		return
+	}
+	s := string(d.text)
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	d.text = d.text[:0]
+	d.emit(&event.Delta{Agent: d.agent(), Kind: d.kind, Text: s})
+}
+
+func (d *Decoder) endBlock() {
+	d.flushText()
+	d.emit(&event.BlockEnd{Agent: d.agent(), Kind: d.kind})
+	d.st, d.stray = stTop, false
+}
+
+// stepClose decides whether the end tag just read ends the block: it does
+// when the input ends or the next thing is the start of a known element;
+// otherwise the model wrote it and it is text.
+func (d *Decoder) stepClose() bool {
+	b := d.rest()
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	d.hold = append(d.hold, b[:i]...)
+	d.consume(i)
+	b = b[i:]
+	m := no
+	switch {
+	case len(d.hold) > d.cfg.MaxEventBytes:
+		// White space without end: memory stays bounded, and the end
+		// tag counts as text.
+	case len(b) == 0 && !d.eof:
+		return false
+	case len(b) == 0:
+		m = yes
+	case b[0] == '<':
+		m = knownTopAt(b, d.eof)
+		if m == no && d.eof && cutTopTag(b, d.cfg.MaxEventBytes) {
+			m = yes
+		}
+	}
+	switch m {
+	case more:
+		return false
+	case yes:
+		d.endBlock()
+	default:
+		if d.holdCut >= 0 {
+			// The end tag came in an earlier message: it was that
+			// message's text, so it goes out as its own delta.
+			d.flushText()
+			d.addText(d.hold[:d.holdCut])
+			d.flushText()
+			d.addText(d.hold[d.holdCut:])
+		} else {
+			d.addText(d.hold)
+		}
+		d.st = stText
+	}
+	return true
+}
+
+// resolveClose settles a pending end tag as real: the input is ending.
+func (d *Decoder) resolveClose() {
+	if d.st == stClose {
+		d.endBlock()
+	}
+}
+
+func (d *Decoder) stepAfterAttr() bool {
+	b := d.skipSpace()
+	if len(b) == 0 {
+		return false
+	}
+	n, m := matchClose(b, "</"+d.attrTag, d.eof)
+	switch m {
+	case more:
+		return false
+	case yes:
+		d.consume(n)
+	}
+	d.st = stTop
+	return true
+}
+
+// stepBody reads the body of a tool result, server tool result, error,
+// meta_files or citation: CDATA sections, text, and in tool results nested
+// <text> and <image/> elements.
+func (d *Decoder) stepBody() bool {
+	bd := d.bodies[len(d.bodies)-1]
+	b := d.rest()
+	if len(b) == 0 {
+		return false
+	}
+	if bd.inCDATA {
+		return d.stepCDATA(bd, b)
+	}
+	if b[0] != '<' {
+		i := bytes.IndexByte(b, '<')
+		if i < 0 {
+			i = len(b)
+		}
+		d.bodyRaw(bd, b[:i])
+		d.consume(i)
+		return i < len(b)
+	}
+	switch hasPrefixOrMore(b, "<![CDATA[", d.eof) {
+	case more:
+		return false
+	case yes:
+		d.flushRaw(bd)
+		bd.inCDATA = true
+		d.consume(len("<![CDATA["))
+		return true
+	}
+	n, m := matchClose(b, "</"+bd.tag.name, d.eof)
+	switch m {
+	case more:
+		return false
+	case yes:
+		d.flushRaw(bd)
+		d.consume(n)
+		d.endBody()
+		return true
+	}
+	if isResultTag(d.bodies[0].tag.name) && len(d.bodies) == 1 {
+		name, m := tagNameAt(b, d.eof)
+		if m == more {
+			return false
+		}
+		if m == yes && (name == TagResultText || name == TagResultImage) {
+			t, n, m := scanTag(b, d.eof, d.cfg.MaxEventBytes, &d.sc)
+			switch m {
+			case more:
+				return false
+			case yes:
+				if t.close {
+					d.consume(n) // a stray </image>
+					return true
+				}
+				d.flushRaw(bd)
+				d.consume(n)
+				d.bodies = append(d.bodies, &body{tag: t})
+				if t.selfClose {
+					d.endBody()
+				}
+				return true
+			}
+		}
+	}
+	// A '<' that starts nothing known is text.
+	d.bodyRaw(bd, b[:1])
+	d.consume(1)
+	return true
+}
+
+// stepCDATA reads a CDATA section. Its end is a "]]>" followed by another
+// CDATA section, the end tag of the element, or the end of the input: the
+// producer leaves "]]>" unescaped in several places.
+func (d *Decoder) stepCDATA(bd *body, b []byte) bool {
+	from := 0
+	for {
+		j := bytes.Index(b[from:], []byte("]]>"))
+		if j < 0 {
+			n := len(b) - 2
+			if d.eof {
+				n = len(b)
+			}
+			if n > 0 {
+				d.bodyText(bd, b[:n])
+				d.consume(n)
+			}
+			return false
+		}
+		j += from
+		after := b[j+3:]
+		m := hasPrefixOrMore(after, "<![CDATA[", d.eof)
+		if m == no {
+			_, m = matchClose(after, "</"+bd.tag.name, d.eof)
+		}
+		if len(after) == 0 && d.eof {
+			m = yes
+		}
+		switch m {
+		case more:
+			d.bodyText(bd, b[:j])
+			d.consume(j)
+			return false
+		case yes:
+			d.bodyText(bd, b[:j])
+			d.consume(j + 3)
+			bd.inCDATA = false
+			return true
+		}
+		from = j + 1
+	}
+}
+
+func (d *Decoder) bodyText(bd *body, b []byte) {
+	if bd.overflow || len(b) == 0 {
+		return
+	}
+	bd.size += len(b)
+	if bd.size > d.cfg.MaxEventBytes {
+		bd.overflow = true
+		bd.cur, bd.parts = nil, nil
+		d.problem(event.ErrTooLarge, "%s body larger than %d bytes (raise --max-event-bytes)", d.bodies[0].tag.name, d.cfg.MaxEventBytes)
+		return
+	}
+	bd.cur = append(bd.cur, b...)
+}
+
+// bodyRaw collects text outside CDATA; white space between elements is
+// dropped when the run of text ends.
+func (d *Decoder) bodyRaw(bd *body, b []byte) {
+	if len(bd.raw)+len(b) > d.cfg.MaxEventBytes {
+		d.flushRaw(bd)
+		d.bodyText(bd, b)
+		return
+	}
+	bd.raw = append(bd.raw, b...)
+}
+
+func (d *Decoder) flushRaw(bd *body) {
+	if len(bytes.TrimLeft(bd.raw, " \t\r\n")) > 0 {
+		d.bodyText(bd, bd.raw)
+	}
+	bd.raw = bd.raw[:0]
+}
+
+func (bd *body) endPart() {
+	if len(bd.cur) > 0 {
+		bd.parts = append(bd.parts, event.Part{Type: "text", Text: string(bd.cur)})
+	}
+	bd.cur = nil
+}
+
+func (bd *body) text() string {
+	bd.endPart()
+	var sb strings.Builder
+	for _, p := range bd.parts {
+		sb.WriteString(p.Text)
+	}
+	return sb.String()
+}
+
+// endBody finishes the innermost open body element.
+func (d *Decoder) endBody() {
+	bd := d.bodies[len(d.bodies)-1]
+	d.flushRaw(bd)
+	d.bodies = d.bodies[:len(d.bodies)-1]
+	bd.inCDATA = false
+	if len(d.bodies) > 0 {
+		parent := d.bodies[len(d.bodies)-1]
+		switch bd.tag.name {
+		case TagResultImage:
+			parent.endPart()
+			parent.parts = append(parent.parts, event.Part{
+				Type: "image", Source: bd.tag.get("src"),
+				MediaType: bd.tag.get("media_type"),
+			})
+		default:
+			parent.endPart()
+			if t := bd.text(); t != "" {
+				parent.parts = append(parent.parts, event.Part{Type: "text", Text: t})
+			}
+		}
+		return
+	}
+	d.st = stTop
+	switch name := bd.tag.name; {
+	case name == TagCitation:
+		d.st = stCitations
+		d.cites = append(d.cites, citation(&bd.tag, bd.text()))
+	case name == TagError:
+		data := bd.text()
+		ev := &event.Error{Agent: d.agent(), Raw: event.JSONText(data)}
+		var p errorPayload
+		if json.Unmarshal([]byte(data), &p) == nil {
+			ev.Type, ev.Message = p.Type, p.Message
+		} else {
+			ev.Message = data
+		}
+		d.emit(ev)
+	case name == TagMetaFiles:
+		data := bd.text()
+		ev := &event.Files{Agent: d.agent(), Raw: event.JSONText(data)}
+		var mf metaFiles
+		if json.Unmarshal([]byte(data), &mf) == nil {
+			for _, f := range mf.Files {
+				ev.Files = append(ev.Files, event.File{ID: f.FileID, Name: f.Filename, Location: f.StorageLocation})
+			}
+		}
+		d.emit(ev)
+	default:
+		d.toolResult(bd)
+	}
+}
+
+func (d *Decoder) toolResult(bd *body) {
+	id, name := bd.tag.get("id"), bd.tag.get("name")
+	server := false
+	switch bd.tag.name {
+	case TagToolResult:
+		server = strings.HasPrefix(id, ServerToolPrefix)
+	case TagServerToolResult:
+		server = true
+	default: // content-block-web_search_tool_result and the like
+		server = true
+		if name == "" {
+			name = strings.TrimPrefix(bd.tag.name, blockPrefix)
+		}
+	}
+	bd.endPart()
+	d.returnTo(id)
+	d.emit(&event.ToolResult{Agent: d.agent(), ID: id, Name: name, Content: bd.parts, Server: server})
+}
+
+// returnTo pops the agent scopes back to the one that made tool call id:
+// the only sign in XML that a subagent has finished.
+func (d *Decoder) returnTo(id string) {
+	for i := len(d.agents) - 1; i >= 0; i-- {
+		if d.agents[i].calls[id] {
+			d.agents = d.agents[:i+1]
+			return
+		}
+	}
+}
+
+func (d *Decoder) stepCitations() bool {
+	b := d.skipSpace()
+	if len(b) == 0 {
+		return false
+	}
+	n, m := matchClose(b, "</"+TagCitations, d.eof)
+	switch m {
+	case more:
+		return false
+	case yes:
+		d.consume(n)
+		d.endCitations()
+		return true
+	}
+	if b[0] == '<' {
+		t, n, m := scanTag(b, d.eof, d.cfg.MaxEventBytes, &d.sc)
+		if m == more {
+			return false
+		}
+		if m == yes && t.name == TagCitation && !t.close {
+			d.consume(n)
+			d.bodies = append(d.bodies[:0], &body{tag: t})
+			d.st = stBody
+			if t.selfClose {
+				d.endBody()
+			}
+			return true
+		}
+		if m == yes && isTopTag(t.name) && !t.close {
+			// A new element: the citations were cut off.
+			d.problem(event.ErrSyntax, "citations not closed before <%s>", t.name)
+			d.endCitations()
+			return true
+		}
+	}
+	// Anything else inside citations is skipped.
+	i := bytes.IndexByte(b[1:], '<')
+	if i < 0 {
+		i = len(b) - 1
+	}
+	d.consume(i + 1)
+	return true
+}
+
+func (d *Decoder) endCitations() {
+	d.st = stTop
+	d.inCites = false
+	d.emit(&event.Citations{Agent: d.agent(), Items: d.cites})
+	d.cites = nil
+}
+
+// citation builds a citation from its attributes: whichever of the known
+// ones are present. An empty string attribute is the producer's None.
+func citation(t *tag, text string) event.Citation {
+	c := event.Citation{Type: t.get("type"), CitedText: text}
+	num := func(name string) *int64 {
+		v, ok := t.attr(name)
+		if !ok {
+			return nil
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil
+		}
+		return &n
+	}
+	str := func(name string) *string {
+		v, ok := t.attr(name)
+		if !ok || v == "" {
+			return nil
+		}
+		return &v
+	}
+	c.DocumentIndex, c.DocumentTitle = num("document_index"), str("document_title")
+	c.StartCharIndex, c.EndCharIndex = num("start_char_index"), num("end_char_index")
+	c.StartPageNumber, c.EndPageNumber = num("start_page_number"), num("end_page_number")
+	c.URL, c.Title = str("url"), str("title")
+	return c
+}
+
+// attrElement emits the event of an element whose data is in its
+// attributes.
+func (d *Decoder) attrElement(t *tag) {
+	switch t.name {
+	case TagToolCall, TagServerToolCall:
+		id := t.get("id")
+		args, ok := t.attr("arguments")
+		input := event.JSONText(args)
+		if !ok || args == "" || args == `""` {
+			// No input, or the producer's B3: an empty input_json
+			// written as the JSON string "".
+			input = json.RawMessage("{}")
+		}
+		if n := len(d.agents); n > 0 {
+			d.agents[n-1].calls[id] = true
+		} else {
+			d.agents = append(d.agents, &scope{id: "", calls: map[string]bool{id: true}})
+		}
+		d.emit(&event.ToolCall{
+			Agent: d.agent(), ID: id, Name: t.get("name"), Input: input,
+			Server: t.name == TagServerToolCall || strings.HasPrefix(id, ServerToolPrefix),
+		})
+	case TagMetaInit:
+		d.metaInit(t.get("data"))
+	case TagMetaFinal:
+		d.emit(d.metaFinal(t.get("data")))
+	case TagAwaitingTools:
+		data := t.get("data")
+		var tools []PendingTool
+		if err := json.Unmarshal([]byte(data), &tools); err != nil {
+			// Kept as the element itself, which the xml encoder writes back.
+			raw := "<" + TagAwaitingTools + ` data="` + attrEscaper.Replace(data) + `"></` + TagAwaitingTools + ">"
+			d.emit(&event.Unknown{Agent: d.agent(), Format: "xml", Type: TagAwaitingTools, Raw: []byte(raw)})
+			d.problem(event.ErrSyntax, "awaiting_frontend_tools data is not a JSON array of tools")
+			return
+		}
+		ev := &event.AwaitingTools{Agent: d.agent()}
+		for _, t := range tools {
+			ev.Tools = append(ev.Tools, event.PendingTool{ID: t.ToolUseID, Name: t.Name, Input: t.Input})
+		}
+		d.emit(ev)
+	}
+}
+
+// metaInit starts an agent scope: the first meta_init the main agent's, a
+// later one with parent_agent_uuid a subagent's.
+func (d *Decoder) metaInit(data string) {
+	var m metaInit
+	ok := json.Unmarshal([]byte(data), &m) == nil
+	parent := ""
+	if ok && m.ParentAgentUUID != nil {
+		parent = *m.ParentAgentUUID
+	}
+	s := &scope{id: m.AgentUUID, calls: map[string]bool{}}
+	switch {
+	case parent != "":
+		for i := len(d.agents) - 1; i >= 0; i-- {
+			if d.agents[i].id == parent {
+				d.agents = d.agents[:i+1]
+				break
+			}
+		}
+		d.agents = append(d.agents, s)
+	case len(d.agents) == 1 && d.agents[0].id == "":
+		// Tool calls came before the meta_init: keep them.
+		d.agents[0].id = m.AgentUUID
+	default:
+		d.agents = append(d.agents[:0], s)
+	}
+	ev := &event.SessionStart{Agent: d.agent(), Meta: event.JSONText(data), MetaKind: MetaKind}
+	if !ok {
+		d.emit(ev)
+		return
+	}
+	ev.ParentAgent, ev.Model, ev.SessionID, ev.Tools, ev.Cwd = parent, m.Model, m.SessionID, m.Tools, m.Cwd
+	ev.ParentToolID, ev.Name, ev.Description = m.ParentToolID, m.Name, m.Description
+	var q string
+	if json.Unmarshal(m.UserQuery, &q) == nil {
+		ev.Prompt = q
+	} else if len(m.UserQuery) > 0 {
+		ev.Prompt = string(m.UserQuery)
+	}
+	d.emit(ev)
+}
+
+func (d *Decoder) metaFinal(data string) *event.RunEnd {
+	ev := &event.RunEnd{Agent: d.agent(), Meta: event.JSONText(data), MetaKind: MetaKind}
+	var m metaFinal
+	if json.Unmarshal([]byte(data), &m) != nil {
+		return ev
+	}
+	ev.StopReason, ev.Turns, ev.DurationMS = m.StopReason, m.TotalSteps, m.DurationMS
+	ev.CostUSD, ev.IsError, ev.Errors, ev.Result = m.TotalCostUSD, m.IsError, m.Errors, m.Result
+	if u := m.CumulativeUsage; u != nil {
+		ev.Usage = &event.Usage{
+			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+			CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
+			ReasoningTokens: u.ReasoningOutputTokens,
+		}
+	}
+	return ev
+}
+
+// cutTopTag reports whether b, the end of the input, is the start tag of
+// a known element cut off.
+func cutTopTag(b []byte, max int) bool {
+	name, _ := tagNameAt(b, true)
+	if name == "" || !startsTopTag(name) {
+		return false
+	}
+	var sc tagScan
+	_, _, m := scanTag(b, false, max, &sc)
+	return m == more
+}

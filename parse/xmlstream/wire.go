@@ -1,0 +1,120 @@
+package xmlstream
+
+import "encoding/json"
+
+// The element names of the legacy XML stream: the wire vocabulary of this
+// format, shared with package emit/xml.
+const (
+	TagMetaInit         = "meta_init"
+	TagMetaFinal        = "meta_final"
+	TagAwaitingTools    = "awaiting_frontend_tools"
+	TagThinking         = "content-block-thinking"
+	TagText             = "content-block-text"
+	TagToolCall         = "content-block-tool_call"
+	TagServerToolCall   = "content-block-server_tool_call"
+	TagToolResult       = "content-block-tool_result"
+	TagServerToolResult = "content-block-server_tool_result"
+	TagError            = "content-block-error"
+	TagMetaFiles        = "content-block-meta_files"
+	TagCitations        = "citations"
+	TagCitation         = "citation"
+	TagResultText       = "text"  // inside a multimodal tool result
+	TagResultImage      = "image" // inside a multimodal tool result
+
+	// blockPrefix starts the names of the content blocks.
+	blockPrefix = "content-block-"
+	// resultSuffix ends the names of the compatibility server result tags
+	// (content-block-web_search_tool_result, bash_code_execution_tool_result).
+	resultSuffix = "_tool_result"
+	// ServerToolPrefix starts the ids of server tool calls, which old
+	// streams sent as content-block-tool_call.
+	ServerToolPrefix = "srvtoolu_"
+)
+
+// MetaKind is the event.SessionStart.MetaKind (and RunEnd.MetaKind) of the
+// anthropic_agent producer's meta_init and meta_final payloads. The xml and
+// jsonenv formats share them; the value is the one package parse/jsonenv
+// uses, repeated here because format packages do not import each other.
+const MetaKind = "anthropic_agent"
+
+// Escaping is one of the producer's generations of per-message escaping.
+type Escaping string
+
+const (
+	// EscapingAuto detects the generation from the stream (the default).
+	EscapingAuto Escaping = "auto"
+	// EscapingNone: the oldest producer, no escaping; raw newlines break
+	// the SSE framing.
+	EscapingNone Escaping = "none"
+	// EscapingNewline: LF written as the two characters \n, backslashes
+	// not doubled; tool results written raw.
+	EscapingNewline Escaping = "newline"
+	// EscapingFull: the current producer. Formatter messages double every
+	// backslash and write LF as \n; tool results write LF as \n only;
+	// meta_init, meta_final, awaiting_frontend_tools and meta_files are
+	// not escaped.
+	EscapingFull Escaping = "full"
+)
+
+// metaInit holds the meta_init fields the decoder maps onto
+// event.SessionStart (the same fields package parse/jsonenv maps).
+type metaInit struct {
+	UserQuery       json.RawMessage `json:"user_query"`
+	AgentUUID       string          `json:"agent_uuid"`
+	ParentAgentUUID *string         `json:"parent_agent_uuid"`
+	Model           string          `json:"model"`
+	SessionID       string          `json:"session_id"`
+	Tools           []string        `json:"tools"`
+	Cwd             string          `json:"cwd"`
+	ParentToolID    string          `json:"parent_tool_use_id"`
+	Name            string          `json:"name"`
+	Description     string          `json:"description"`
+}
+
+// metaFinal holds the meta_final fields the decoder maps onto event.RunEnd.
+type metaFinal struct {
+	StopReason      string   `json:"stop_reason"`
+	TotalSteps      int      `json:"total_steps"`
+	CumulativeUsage *usage   `json:"cumulative_usage"`
+	TotalCostUSD    *float64 `json:"total_cost_usd"`
+	DurationMS      int64    `json:"duration_ms"`
+	IsError         bool     `json:"is_error"`
+	Errors          []string `json:"errors"`
+	Result          string   `json:"result"`
+}
+
+type usage struct {
+	InputTokens              int64 `json:"input_tokens"`
+	OutputTokens             int64 `json:"output_tokens"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+	ReasoningOutputTokens    int64 `json:"reasoning_output_tokens"`
+}
+
+// PendingTool is one element of the awaiting_frontend_tools payload.
+type PendingTool struct {
+	ToolUseID string          `json:"tool_use_id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+}
+
+type metaFiles struct {
+	Files []struct {
+		FileID          string `json:"file_id"`
+		Filename        string `json:"filename"`
+		StorageLocation string `json:"storage_location"`
+	} `json:"files"`
+}
+
+type errorPayload struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+// serverError is what the producer's server sends instead of XML when the
+// run raises: {"error": class, "message": str, "traceback": str}.
+type serverError struct {
+	Error     *string `json:"error"`
+	Message   string  `json:"message"`
+	Traceback *string `json:"traceback"`
+}
