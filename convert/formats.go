@@ -95,7 +95,10 @@ var formats = []Format{
 	{
 		Name:        "xml",
 		Description: "legacy XML stream over SSE (anthropic_agent xml formatter, content-block-* tags)",
-		Detect:      xmlstream.Detect,
+		// The envelope's gaps, and the citation fields the producer does
+		// not write for a citation's type (docs/verify.md).
+		Lacks:  []string{"is_error", "exit_code", "status", "structured", "signature", "mcp_server", "turn_end", "file_change", "todo_list", "citation_extras"},
+		Detect: xmlstream.Detect,
 		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
 			return xmlstream.NewDecoder(r, &xmlstream.Config{
 				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Escaping: o.XMLEscaping,

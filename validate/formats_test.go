@@ -22,6 +22,22 @@ const (
 	cdxMessage = `{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"Hi"}}`
 )
 
+// xmlSSE frames legacy XML chunks, one per message.
+func xmlSSE(chunks ...string) string {
+	var b strings.Builder
+	for _, c := range chunks {
+		b.WriteString("data: " + c + "\n\n")
+	}
+	return b.String() + "data: [DONE]\n\n"
+}
+
+const (
+	xmlInit   = `<meta_init data="{&quot;format&quot;: &quot;xml&quot;, &quot;agent_uuid&quot;: &quot;a&quot;}"></meta_init>`
+	xmlCall   = `<content-block-tool_call id="t1" name="ls" arguments="{&quot;path&quot;: &quot;.&quot;}"></content-block-tool_call>`
+	xmlResult = `<content-block-tool_result id="t1" name="ls"><![CDATA[a.go]]></content-block-tool_result>`
+	xmlImages = `<content-block-tool_result id="t1" name="ls"><text><![CDATA[shot]]></text><image src="data:image/png;base64,AA==" media_type="image/png" /></content-block-tool_result>`
+)
+
 // TestFormatRules: per wire rule of the formats besides the envelope, a
 // stream that breaks it (at the right line) and one that does not.
 func TestFormatRules(t *testing.T) {
@@ -38,6 +54,14 @@ func TestFormatRules(t *testing.T) {
 		{"codex", CodexItem, codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxCmdOn, cdxCmdOff, cdxDone), codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxCmdOff, cdxDone), 4},
 		{"codex", CodexTurn, codexStream(cdxThread, cdxTurn, cdxDone, cdxDone), codexStream(cdxThread, cdxTurn, cdxDone, cdxTurn, cdxFailed), 4},
 		{"codex", CodexTurn, codexStream(cdxThread, cdxMessage, cdxTurn, cdxDone), codexStream(cdxThread, cdxTurn, cdxMessage, cdxDone), 2},
+		{"xml", XMLStructure, xmlSSE(xmlInit, "hello", "<content-block-text>", "Hi", "</content-block-text>"), xmlSSE(xmlInit, "<content-block-text>", "hello", "</content-block-text>"), 3},
+		{"xml", XMLStructure, xmlSSE(xmlInit, `<content-block-rollback id="x"></content-block-rollback>`), xmlSSE(xmlInit), 3},
+		{"xml", XMLStructure, xmlSSE(xmlInit, xmlCall, "</content-block-tool_call>", xmlResult), xmlSSE(xmlInit, xmlCall, xmlResult), 5},
+		{"xml", XMLStructure, xmlSSE(xmlInit, "<content-block-text>", "Hi", "<content-block-thinking>", "hm", "</content-block-thinking>", "</content-block-text>"), xmlSSE(xmlInit, "<content-block-text>", "Hi", "</content-block-text>", "<content-block-thinking>", "hm", "</content-block-thinking>"), 7},
+		{"xml", XMLAttributes, xmlSSE(xmlInit, strings.Replace(xmlCall, ` arguments="{&quot;path&quot;: &quot;.&quot;}"`, "", 1), xmlResult), xmlSSE(xmlInit, xmlCall, xmlResult), 3},
+		{"xml", XMLAttributes, xmlSSE(xmlInit, xmlCall, strings.Replace(xmlImages, ` media_type="image/png"`, "", 1)), xmlSSE(xmlInit, xmlCall, xmlImages), 5},
+		{"xml", XMLEscaping, strings.Replace(xmlSSE(xmlInit, "<content-block-text>", "line one\nline two", "</content-block-text>"), `\n`, "\n", 1), xmlSSE(xmlInit, "<content-block-text>", `line one\nline two`, "</content-block-text>"), 6},
+		{"xml", XMLEscaping, xmlSSE(xmlInit, strings.Replace(xmlCall, `name="ls"`, `name="a&b"`, 1), xmlResult), xmlSSE(xmlInit, strings.Replace(xmlCall, `name="ls"`, `name="a&amp;b"`, 1), xmlResult), 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.format+"/"+tt.rule, func(t *testing.T) {

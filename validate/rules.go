@@ -37,6 +37,9 @@ const (
 	EnvAgent       = "ENV009"
 	CodexItem      = "CDX001"
 	CodexTurn      = "CDX002"
+	XMLStructure   = "XML001"
+	XMLAttributes  = "XML002"
+	XMLEscaping    = "XML003"
 )
 
 // Rules is every rule, in report order.
@@ -61,6 +64,9 @@ var Rules = []Rule{
 	{EnvAgent, "agent-present", []string{"jsonenv"}, "the envelope's agent is not empty", nil},
 	{CodexItem, "item-lifecycle", []string{"codex"}, "an item is started at most once, updated only between item.started and item.completed, completed at most once, and completed before its turn completes", nil},
 	{CodexTurn, "turn-lifecycle", []string{"codex"}, "turn.completed and turn.failed end a turn.started one; items come inside a turn", nil},
+	{XMLStructure, "element-structure", []string{"xml"}, "outside text and thinking blocks the stream is known elements and white space; close tags match open ones; a text or thinking block is closed before another block opens", nil},
+	{XMLAttributes, "required-attributes", []string{"xml"}, "elements carry their attributes: id, name and arguments on tool calls; id and name on tool results; data on meta_init, meta_final and awaiting_frontend_tools; type on citation; src and media_type on image", nil},
+	{XMLEscaping, "escaping", []string{"xml"}, "every line is an SSE field (a raw newline in a chunk breaks the framing); attribute values have no raw < and only known entities after &", nil},
 }
 
 // applies reports whether the rule applies to format.

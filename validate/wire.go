@@ -13,6 +13,7 @@ import (
 // envelope is checked at the wire level alone (checker.jsonenv).
 var wireCheckers = map[string]func(v *checker, r io.Reader){
 	"codex": (*checker).codex,
+	"xml":   (*checker).xml,
 }
 
 // isParseError reports whether err is a positioned problem in the input,

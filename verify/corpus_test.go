@@ -170,16 +170,6 @@ func convertTo(t *testing.T, stream string, from, to convert.Format) string {
 	return out.String()
 }
 
-// knownLosses are conversions verify finds lossy where no field of
-// docs/verify.md explains it: bugs to fix in the encoder named.
-var knownLosses = map[string]string{
-	"claude/error-529.jsonl/jsonenv":         errorRawLoss,
-	"claude/partial-error-529.jsonl/jsonenv": errorRawLoss,
-	"anthropic/hand-all-types.sse/jsonenv":   errorRawLoss,
-}
-
-const errorRawLoss = "emit/jsonenv writes Error.Raw as the envelope's error payload even when Raw is another format's (a Claude line, an Anthropic error event), so the message and type are lost"
-
 // TestConversions: every recording verifies equal against its conversion
 // to the JSON envelope and to its own format, given what each lacks.
 func TestConversions(t *testing.T) {
@@ -207,9 +197,6 @@ func TestConversions(t *testing.T) {
 				name := from.Name + "/" + filepath.Base(path) + "/" + to.Name
 				t.Run(name, func(t *testing.T) {
 					t.Parallel()
-					if why, ok := knownLosses[name]; ok {
-						t.Skip(why)
-					}
 					a := readSideQuiet(t, path, string(b), from)
 					c := readSideQuiet(t, "converted", convertTo(t, string(b), from, to), to)
 					if r := Compare(a, c, nil); !r.Equal {
