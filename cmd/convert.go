@@ -73,8 +73,12 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	err := eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
 		return readError(convert.Pipe(dec, enc, w.Flush, rep.problem))
 	})
-	if cerr := enc.Close(); cerr != nil && err == nil {
-		rep.problem(cerr)
+	if err == nil {
+		// The end marker ([DONE], a closing result line) is written only
+		// for a stream that was read to its end.
+		if cerr := enc.Close(); cerr != nil {
+			rep.problem(cerr)
+		}
 	}
 	if ferr := w.Flush(); ferr != nil && err == nil {
 		err = failure(ferr)
