@@ -66,10 +66,12 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	}
 	rep := newReporter(ios.Err, o.in.strict)
 	w := bufio.NewWriterSize(ios.Out, 64<<10)
-	enc := out.NewEncoder(w, &convert.Options{
+	eo := &convert.Options{
 		Agent: o.in.agent, MaxChunkBytes: o.maxChunkBytes,
 		Framing: o.framing, Partial: o.partial, Warn: rep.warn,
-	})
+	}
+	o.in.tools.apply(eo)
+	enc := out.NewEncoder(w, eo)
 	err := eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
 		return readError(convert.Pipe(dec, enc, w.Flush, rep.problem))
 	})

@@ -23,6 +23,7 @@ type inputOptions struct {
 	maxEventBytes int
 	agent         string
 	xmlEscaping   string
+	tools         toolsOptions
 	source        source.Options
 }
 
@@ -32,14 +33,17 @@ func addInputFlags(fs *pflag.FlagSet, o *inputOptions) {
 	fs.IntVar(&o.maxEventBytes, "max-event-bytes", frame.DefaultMaxBytes, "cap on one SSE message, NDJSON line or block, in bytes")
 	fs.StringVar(&o.agent, "agent", "", "agent id for sources that carry none")
 	fs.StringVar(&o.xmlEscaping, "xml-escaping", "auto", "xml input: escaping generation (auto, none, newline, full)")
+	addToolsFlags(fs, &o.tools)
 }
 
 // decodeOptions returns the convert options for reading input name.
 func (o *inputOptions) decodeOptions(name string, warn func(error)) *convert.Options {
-	return &convert.Options{
+	co := &convert.Options{
 		Source: name, MaxEventBytes: o.maxEventBytes, Agent: o.agent,
 		XMLEscaping: o.xmlEscaping, Warn: warn,
 	}
+	o.tools.apply(co)
+	return co
 }
 
 // eachInput opens each input in turn (stdin when there are none), finds
@@ -64,6 +68,9 @@ func eachInput(ctx context.Context, ios *IOStreams, o *inputOptions, rep *report
 		if !ok || f.NewDecoder == nil {
 			return failure(fmt.Errorf("unknown input format %q (one of %s)", o.from, strings.Join(convert.Names(true), ", ")))
 		}
+	}
+	if err := o.tools.check(); err != nil {
+		return failure(err)
 	}
 	sopts := o.source
 	sopts.Stdin = ios.In
@@ -98,7 +105,11 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 	} else {
 		f, _ = convert.Lookup(o.from)
 	}
-	dec := f.NewDecoder(br, o.decodeOptions(name, rep.warn))
+	co := o.decodeOptions(name, rep.warn)
+	dec, err := o.tools.wrap(f, f.NewDecoder(br, co), co)
+	if err != nil {
+		return failure(fmt.Errorf("%s: %w", name, err))
+	}
 	return fn(name, f, dec)
 }
 

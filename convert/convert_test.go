@@ -137,7 +137,8 @@ func TestDetect(t *testing.T) {
 		}
 		paths, _ := filepath.Glob(filepath.Join("../testdata", f.Name, "*"))
 		for _, p := range paths {
-			if strings.HasSuffix(p, ".md") || strings.Contains(filepath.Base(p), "truncated") {
+			if strings.HasSuffix(p, ".md") || strings.HasSuffix(p, ".events") || strings.HasSuffix(p, ".json") ||
+				strings.Contains(filepath.Base(p), "truncated") {
 				continue
 			}
 			in, err := os.Open(p)

@@ -4,13 +4,17 @@ import (
 	"io"
 
 	emitcodex "github.com/agentstream/agentstream/emit/codex"
+	"github.com/agentstream/agentstream/emit/inlinexml"
 	"github.com/agentstream/agentstream/emit/jsonenv"
 	"github.com/agentstream/agentstream/emit/xml"
+	"github.com/agentstream/agentstream/emit/xmltools"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
 	parsecodex "github.com/agentstream/agentstream/parse/codex"
+	parseinlinexml "github.com/agentstream/agentstream/parse/inlinexml"
 	parsejsonenv "github.com/agentstream/agentstream/parse/jsonenv"
 	"github.com/agentstream/agentstream/parse/xmlstream"
+	parsexmltools "github.com/agentstream/agentstream/parse/xmltools"
 )
 
 // Options configure the decoders and encoders the format table builds.
@@ -69,6 +73,10 @@ type Format struct {
 	// does not compare them when one side's format lacks them, unless
 	// --strict.
 	Lacks []string
+	// Wrap is set for the formats that live inside model text (the
+	// inline XML tool protocols): it reads the text blocks of another
+	// format's stream in this format (--tools-protocol).
+	Wrap func(dec event.Decoder, o *Options) event.Decoder
 }
 
 // formats is the format table, in detection order: the first format whose
@@ -127,6 +135,51 @@ var formats = []Format{
 		},
 		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
 			return emitcodex.NewEncoder(w, &emitcodex.Config{Agent: o.Agent, Warn: o.Warn})
+		},
+	},
+	{
+		Name:        "xmltools",
+		Description: "model text with nonce-tagged XML tool slots (<ai-agent-NONCE-0001 tool=...>)",
+		Detect:      parsexmltools.Detect,
+		Guess:       true,
+		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
+			cfg, err := xmltoolsConfig(o)
+			if err != nil {
+				return errDecoder{err}
+			}
+			return parsexmltools.NewDecoder(r, cfg)
+		},
+		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
+			return xmltools.NewEncoder(w, &xmltools.Config{Nonce: o.Nonce, Warn: o.Warn})
+		},
+		Wrap: func(dec event.Decoder, o *Options) event.Decoder {
+			cfg, err := xmltoolsConfig(o)
+			if err != nil {
+				return errDecoder{err}
+			}
+			return parsexmltools.Wrap(dec, cfg)
+		},
+	},
+	{
+		// Plain text: chosen only by --from, never detected.
+		Name:        "inlinexml",
+		Description: "model text with inline XML tool calls (<read_file><path>...</path></read_file>, Cline, Roo)",
+		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
+			cfg, err := inlinexmlConfig(o)
+			if err != nil {
+				return errDecoder{err}
+			}
+			return parseinlinexml.NewDecoder(r, cfg)
+		},
+		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
+			return inlinexml.NewEncoder(w, &inlinexml.Config{Warn: o.Warn})
+		},
+		Wrap: func(dec event.Decoder, o *Options) event.Decoder {
+			cfg, err := inlinexmlConfig(o)
+			if err != nil {
+				return errDecoder{err}
+			}
+			return parseinlinexml.Wrap(dec, cfg)
 		},
 	},
 }

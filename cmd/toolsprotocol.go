@@ -1,0 +1,72 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/agentstream/agentstream/convert"
+	"github.com/agentstream/agentstream/event"
+)
+
+// toolsOptions are the flags of the inline XML tool protocols: reading the
+// text blocks of any input as protocol text (--tools-protocol), and the
+// tools and nonce the inlinexml and xmltools formats use.
+type toolsOptions struct {
+	protocol string
+	file     string
+	names    []string
+	nonce    string
+}
+
+func addToolsFlags(fs *pflag.FlagSet, o *toolsOptions) {
+	fs.StringVar(&o.protocol, "tools-protocol", "", "read the text blocks of the input as model text with XML tool calls: inlinexml or xmltools")
+	fs.StringVar(&o.file, "tools-file", "", "inlinexml and xmltools: JSON file of tool definitions (JSON Schema per tool)")
+	fs.StringArrayVar(&o.names, "tools", nil, "inlinexml and xmltools: tools as name or name:param1,param2 (repeatable)")
+	fs.StringVar(&o.nonce, "nonce", "", "xmltools: the transport's nonce (default: detected when reading, derived when writing)")
+}
+
+// apply sets the tool options of co.
+func (o *toolsOptions) apply(co *convert.Options) {
+	co.ToolsFile, co.ToolNames, co.Nonce = o.file, o.names, o.nonce
+}
+
+// check reports bad flags before any input is read.
+func (o *toolsOptions) check() error {
+	if o.protocol != "" {
+		f, ok := convert.Lookup(o.protocol)
+		if !ok || f.Wrap == nil {
+			return fmt.Errorf("unknown --tools-protocol %q (one of %s)", o.protocol, strings.Join(protocols(), ", "))
+		}
+	}
+	co := &convert.Options{}
+	o.apply(co)
+	if _, err := convert.Tools(co); err != nil {
+		return fmt.Errorf("tools: %w", err)
+	}
+	return nil
+}
+
+// wrap returns dec with its text blocks read in the --tools-protocol, or
+// dec itself without the flag.
+func (o *toolsOptions) wrap(f convert.Format, dec event.Decoder, co *convert.Options) (event.Decoder, error) {
+	if o.protocol == "" {
+		return dec, nil
+	}
+	if f.Wrap != nil {
+		return nil, fmt.Errorf("--tools-protocol reads the text blocks of another format; the input is already %s", f.Name)
+	}
+	p, _ := convert.Lookup(o.protocol)
+	return p.Wrap(dec, co), nil
+}
+
+func protocols() []string {
+	var names []string
+	for _, f := range convert.Formats() {
+		if f.Wrap != nil {
+			names = append(names, f.Name)
+		}
+	}
+	return names
+}

@@ -1,0 +1,151 @@
+package inlinexml
+
+import (
+	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/toolset"
+)
+
+// Config configures a Decoder or a wrapper. The zero value is ready to use.
+type Config struct {
+	Source string // input name for errors
+	Agent  string // agent id of a plain text input
+	// Tools are the tool names (and their parameters) recognised as tool
+	// calls; nil means DefaultTools. A tool whose Params is nil accepts
+	// any parameter name.
+	Tools []toolset.Tool
+	// RawParams name the parameters whose value is kept as written but
+	// for one leading and one trailing newline, and whose close tag counts
+	// only before the next parameter or the tool's close (so a file body
+	// may contain its own </content>). Every other value is trimmed of
+	// surrounding white space. Nil means content and diff.
+	RawParams []string
+	// MaxCallBytes caps the text of one tool call (frame.DefaultMaxBytes
+	// if 0). A larger call is reported and kept as text.
+	MaxCallBytes int
+}
+
+// Completion is the tool whose result parameter is the run's final
+// answer.
+const Completion = "attempt_completion"
+
+// DefaultTools returns the tool set of Cline and Roo Code, which the
+// decoder recognises when no tools are configured.
+func DefaultTools() []toolset.Tool {
+	t := func(name string, params ...string) toolset.Tool {
+		ps := make([]toolset.Param, len(params))
+		for i, p := range params {
+			ps[i] = toolset.Param{Name: p}
+		}
+		return toolset.Tool{Name: name, Params: ps}
+	}
+	return []toolset.Tool{
+		t("execute_command", "command", "requires_approval", "cwd"),
+		t("read_file", "path", "start_line", "end_line", "args"),
+		t("write_to_file", "path", "content", "line_count"),
+		t("replace_in_file", "path", "diff"),
+		t("apply_diff", "path", "diff"),
+		t("insert_content", "path", "line", "content"),
+		t("search_and_replace", "path", "search", "replace", "use_regex", "ignore_case", "start_line", "end_line"),
+		t("search_files", "path", "regex", "file_pattern"),
+		t("list_files", "path", "recursive"),
+		t("list_code_definition_names", "path"),
+		t("codebase_search", "query", "path"),
+		t("browser_action", "action", "url", "coordinate", "size", "text"),
+		t("use_mcp_tool", "server_name", "tool_name", "arguments"),
+		t("access_mcp_resource", "server_name", "uri"),
+		t("ask_followup_question", "question", "options", "follow_up"),
+		t("attempt_completion", "result", "command"),
+		t("plan_mode_respond", "response", "options"),
+		t("new_task", "context", "mode", "message"),
+		t("switch_mode", "mode_slug", "reason"),
+		t("fetch_instructions", "task"),
+		t("load_mcp_documentation"),
+		t("new_rule", "path", "content"),
+		t("condense", "context"),
+		t("report_bug", "title", "what_happened", "steps_to_reproduce", "api_request_output", "additional_context"),
+		t("web_fetch", "url"),
+	}
+}
+
+// Tag kinds, the values of the tag tables.
+const (
+	tagNone = iota
+	tagThinking
+	tagThink
+	tagTool
+	tagToolClose
+	tagParam
+	tagResult      // <tool_result>
+	tagResultAttrs // "<tool_result ": attributes follow
+)
+
+// grammar is a Config compiled into tag tables: for each state, every
+// complete tag and every proper prefix of one (value tagNone).
+type grammar struct {
+	top      map[string]int // <tool>, <thinking>, <think> and their prefixes
+	tools    map[string]*tool
+	raw      map[string]bool
+	maxBytes int
+}
+
+type tool struct {
+	toolset.Tool
+	tags   map[string]int            // </tool>, <param> for declared params, and prefixes
+	open   bool                      // parameters not declared: any <name> opens one
+	closes map[string]map[string]int // </param> tables by parameter
+}
+
+// closeTags returns the tag table of the value of parameter p.
+func (t *tool) closeTags(p string) map[string]int {
+	m := t.closes[p]
+	if m == nil {
+		if t.closes == nil {
+			t.closes = map[string]map[string]int{}
+		}
+		m = map[string]int{}
+		addTag(m, "</"+p+">", tagParam)
+		t.closes[p] = m
+	}
+	return m
+}
+
+func compile(cfg *Config) *grammar {
+	g := &grammar{top: map[string]int{}, tools: map[string]*tool{}, raw: map[string]bool{}, maxBytes: cfg.MaxCallBytes}
+	if g.maxBytes <= 0 {
+		g.maxBytes = frame.DefaultMaxBytes
+	}
+	tools := cfg.Tools
+	if tools == nil {
+		tools = DefaultTools()
+	}
+	raw := cfg.RawParams
+	if raw == nil {
+		raw = []string{"content", "diff"}
+	}
+	for _, p := range raw {
+		g.raw[p] = true
+	}
+	addTag(g.top, "<thinking>", tagThinking)
+	addTag(g.top, "<think>", tagThink)
+	addTag(g.top, "<tool_result>", tagResult)
+	addTag(g.top, "<tool_result ", tagResultAttrs)
+	for _, t := range tools {
+		ct := &tool{Tool: t, tags: map[string]int{}, open: t.Params == nil}
+		addTag(g.top, "<"+t.Name+">", tagTool)
+		addTag(ct.tags, "</"+t.Name+">", tagToolClose)
+		for _, p := range t.Params {
+			addTag(ct.tags, "<"+p.Name+">", tagParam)
+		}
+		g.tools[t.Name] = ct
+	}
+	return g
+}
+
+func addTag(m map[string]int, tag string, kind int) {
+	for i := 1; i < len(tag); i++ {
+		if _, ok := m[tag[:i]]; !ok {
+			m[tag[:i]] = tagNone
+		}
+	}
+	m[tag] = kind
+}

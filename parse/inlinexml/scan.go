@@ -1,0 +1,686 @@
+package inlinexml
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/parse/internal/rewrite"
+	"github.com/agentstream/agentstream/toolset"
+)
+
+type state uint8
+
+const (
+	sText       state = iota // free text
+	sThinking                // inside <thinking> or <think>
+	sTool                    // inside a tool call, between parameters
+	sParam                   // inside a parameter value
+	sAfterClose              // after a raw parameter's close tag, deciding whether it was the last
+	sResult                  // inside <tool_result>
+)
+
+// maxTag bounds a tag name read inside a tool whose parameters are not
+// declared.
+const maxTag = 128
+
+// scanner is the incremental scanner of the inline XML tool protocol. It
+// reads every byte once; what it holds back is a possible tag (pend), the
+// tool call being read (raw, its values), and after a raw parameter's
+// close tag the white space up to the next tag (hold).
+type scanner struct {
+	g   *grammar
+	ids *int // tool call counter, shared by the scanners of one stream
+
+	st      state
+	pos     rewrite.Pos // position of the next new byte
+	pend    []byte      // a possible tag, from its '<'
+	pendPos rewrite.Pos
+
+	code, ticks int // open inline code span (backtick count), backticks just read
+
+	started bool   // free text other than white space written since the last element
+	after   bool   // an element was read
+	held    []byte // white space not yet written (see text)
+	lead    []byte // held white space before a tool's open tag
+
+	attrs      bool        // pend is "<tool_result " and its attributes
+	quote      byte        // the quote open in attrs
+	resultName string      // tool_name of the <tool_result> being read
+	pending    [][2]string // calls without a result yet: name, id
+
+	thinkClose string
+
+	tool    *tool
+	toolPos rewrite.Pos
+	raw     []byte // the tool call's text so far, as written
+	names   []string
+	values  []json.RawMessage
+	param   string
+	value   []byte
+	hold    []byte // sAfterClose: the close tag and white space after it
+	stray   []byte // text between parameters, reported at the next tag
+	strayAt rewrite.Pos
+	nstray  int
+}
+
+func newScanner(g *grammar, ids *int) *scanner {
+	return &scanner{g: g, ids: ids, pos: rewrite.Start}
+}
+
+// Feed scans s. See rewrite.Scanner.
+func (s *scanner) Feed(o *rewrite.Out, text string) {
+	for i := 0; i < len(text); {
+		if n := 0; len(s.pend) == 0 {
+			n = s.run(o, text[i:])
+			s.pos.Advance(text[i : i+n])
+			i += n
+		}
+		if i < len(text) {
+			at := s.pos
+			s.pos.AdvanceByte(text[i])
+			s.step(o, text[i], at)
+			i++
+		}
+		if len(s.raw) > s.g.maxBytes {
+			s.tooLarge(o)
+		}
+	}
+}
+
+// run consumes the longest prefix of text that holds no byte the current
+// state must look at, and returns its length.
+func (s *scanner) run(o *rewrite.Out, text string) int {
+	var n int
+	switch s.st {
+	case sText:
+		if s.ticks > 0 {
+			return 0
+		}
+		n = strings.IndexAny(text, "<`\n")
+		if n < 0 {
+			n = len(text)
+		}
+		s.text(o, text[:n])
+	case sThinking:
+		n = strings.IndexByte(text, '<')
+		if n < 0 {
+			n = len(text)
+		}
+		o.Write(event.Thinking, text[:n])
+	case sParam, sResult:
+		n = strings.IndexByte(text, '<')
+		if n < 0 {
+			n = len(text)
+		}
+		s.raw = append(s.raw, text[:n]...)
+		s.value = append(s.value, text[:n]...)
+	}
+	return n
+}
+
+// step scans one byte c at position at.
+func (s *scanner) step(o *rewrite.Out, c byte, at rewrite.Pos) {
+	if s.attrs {
+		s.pend = append(s.pend, c)
+		switch {
+		case s.quote != 0:
+			if c == s.quote {
+				s.quote = 0
+			}
+		case c == '"' || c == '\'':
+			s.quote = c
+		case c == '>':
+			s.attrs = false
+			s.tag(o, tagResult)
+		case c == '<' || len(s.pend) > maxTag:
+			s.attrs = false
+			s.fail(o)
+		}
+		return
+	}
+	if len(s.pend) > 0 {
+		s.pend = append(s.pend, c)
+		kind, ok := s.tags()[string(s.pend)]
+		switch {
+		case ok && kind == tagResultAttrs:
+			s.attrs, s.quote = true, 0
+		case ok && kind != tagNone:
+			s.tag(o, kind)
+		case ok:
+			// a prefix: wait for more
+		case s.st == sTool && s.tool.open && s.openName():
+			// an undeclared parameter name: wait for more
+		case s.st == sTool && s.tool.open && c == '>' && len(s.pend) > 2 && s.pend[1] != '/':
+			s.tag(o, tagParam)
+		default:
+			s.fail(o)
+		}
+		return
+	}
+	switch s.st {
+	case sText:
+		if c == '`' {
+			s.ticks++
+			s.text(o, "`")
+			return
+		}
+		if s.ticks > 0 {
+			switch s.code {
+			case 0:
+				s.code = s.ticks
+			case s.ticks:
+				s.code = 0
+			}
+			s.ticks = 0
+		}
+		switch {
+		case c == '\n':
+			s.code = 0
+		case c == '<' && s.code == 0:
+			s.startTag(c, at)
+			return
+		}
+		s.textByte(o, c)
+	case sThinking:
+		if c == '<' {
+			s.startTag(c, at)
+			return
+		}
+		o.AppendByte(event.Thinking, c)
+	case sTool:
+		if c == '<' {
+			s.startTag(c, at)
+			return
+		}
+		if isSpace(c) {
+			s.raw = append(s.raw, c)
+			return
+		}
+		if len(s.names) == 0 {
+			s.revert(o)
+			s.step(o, c, at)
+			return
+		}
+		if len(s.stray) == 0 {
+			s.strayAt = at
+		}
+		s.nstray++
+		if len(s.stray) < 40 {
+			s.stray = append(s.stray, c)
+		}
+		s.raw = append(s.raw, c)
+	case sParam, sResult:
+		if c == '<' {
+			s.startTag(c, at)
+			return
+		}
+		s.raw = append(s.raw, c)
+		s.value = append(s.value, c)
+	case sAfterClose:
+		if c == '<' {
+			s.startTag(c, at)
+			return
+		}
+		if isSpace(c) {
+			s.raw = append(s.raw, c)
+			s.hold = append(s.hold, c)
+			return
+		}
+		s.reopen()
+		s.step(o, c, at)
+	}
+}
+
+// reopen takes back a raw parameter's close tag as part of its value.
+func (s *scanner) reopen() {
+	s.value = append(s.value, s.hold...)
+	s.hold = s.hold[:0]
+	s.st = sParam
+}
+
+func (s *scanner) startTag(c byte, at rewrite.Pos) {
+	s.pend = append(s.pend[:0], c)
+	s.pendPos = at
+}
+
+// openName reports whether pend is '<' and the start of a tag name.
+func (s *scanner) openName() bool {
+	p := s.pend
+	if len(p) > maxTag || len(p) < 2 || p[1] == '/' {
+		return false
+	}
+	c := p[1]
+	if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+		return false
+	}
+	for _, c := range p[2:] {
+		if !toolset.IsNameByte(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// tags returns the tag table of the current state.
+func (s *scanner) tags() map[string]int {
+	switch s.st {
+	case sText:
+		return s.g.top
+	case sThinking:
+		if s.thinkClose == "</think>" {
+			return thinkTags
+		}
+		return thinkingTags
+	case sParam:
+		return s.tool.closeTags(s.param)
+	case sResult:
+		return resultTags
+	}
+	return s.tool.tags // sTool, sAfterClose
+}
+
+var (
+	thinkingTags = map[string]int{}
+	thinkTags    = map[string]int{}
+	resultTags   = map[string]int{}
+)
+
+func init() {
+	addTag(resultTags, "</tool_result>", tagResult)
+	addTag(thinkingTags, "</thinking>", tagThinking)
+	addTag(thinkTags, "</think>", tagThink)
+}
+
+// fail handles a pend that turned out not to be a tag: its '<' is
+// content, and the bytes after it are scanned again (a tag may start
+// among them: "a <</path>").
+func (s *scanner) fail(o *rewrite.Out) {
+	rest := bytes.Clone(s.pend[1:])
+	at := s.pendPos
+	s.pend = s.pend[:0]
+	s.literal(o, '<', at)
+	at.AdvanceByte('<')
+	for _, c := range rest {
+		b := at
+		at.AdvanceByte(c)
+		s.step(o, c, b)
+	}
+}
+
+// literal scans c as content, never as the start of a tag.
+func (s *scanner) literal(o *rewrite.Out, c byte, at rewrite.Pos) {
+	switch s.st {
+	case sText:
+		s.textByte(o, c)
+	case sThinking:
+		o.AppendByte(event.Thinking, c)
+	case sTool:
+		if len(s.names) == 0 {
+			s.revert(o)
+			s.textByte(o, c)
+			return
+		}
+		if len(s.stray) == 0 {
+			s.strayAt = at
+		}
+		s.nstray++
+		if len(s.stray) < 40 {
+			s.stray = append(s.stray, c)
+		}
+		s.raw = append(s.raw, c)
+	case sParam, sResult:
+		s.raw = append(s.raw, c)
+		s.value = append(s.value, c)
+	case sAfterClose:
+		s.reopen()
+		s.raw = append(s.raw, c)
+		s.value = append(s.value, c)
+	}
+}
+
+// tag handles a complete tag in pend.
+func (s *scanner) tag(o *rewrite.Out, kind int) {
+	tag := string(s.pend)
+	s.pend = s.pend[:0]
+	switch s.st {
+	case sText:
+		switch kind {
+		case tagThinking, tagThink:
+			s.thinkClose = "</thinking>"
+			if kind == tagThink {
+				s.thinkClose = "</think>"
+			}
+			s.element()
+			o.End(event.Text)
+			o.Start(event.Thinking)
+			s.st = sThinking
+		case tagResult:
+			s.resultName = attr(tag, "tool_name")
+			s.toolPos = s.pendPos
+			s.raw = append(s.raw[:0], tag...)
+			s.value = s.value[:0]
+			s.lead, s.held = append(s.lead[:0], s.held...), s.held[:0]
+			s.st = sResult
+		case tagTool:
+			s.tool = s.g.tools[tag[1:len(tag)-1]]
+			s.toolPos = s.pendPos
+			s.raw = append(s.raw[:0], tag...)
+			s.names, s.values = s.names[:0], s.values[:0]
+			s.lead, s.held = append(s.lead[:0], s.held...), s.held[:0]
+			s.st = sTool
+		}
+	case sThinking:
+		o.End(event.Thinking)
+		s.element()
+		s.st = sText
+	case sResult:
+		s.endResult(o)
+	case sParam:
+		s.raw = append(s.raw, tag...)
+		if s.g.raw[s.param] {
+			s.hold = append(s.hold[:0], tag...)
+			s.st = sAfterClose
+			return
+		}
+		s.endParam()
+	case sTool, sAfterClose:
+		if s.st == sAfterClose {
+			s.endParam()
+		}
+		s.reportStray(o)
+		s.raw = append(s.raw, tag...)
+		if kind == tagToolClose {
+			s.endTool(o)
+			return
+		}
+		s.param = tag[1 : len(tag)-1]
+		s.value = s.value[:0]
+		s.st = sParam
+	}
+}
+
+func (s *scanner) reportStray(o *rewrite.Out) {
+	if s.nstray == 0 {
+		return
+	}
+	more := ""
+	if s.nstray > len(s.stray) {
+		more = "..."
+	}
+	o.Errorf(s.strayAt, event.ErrSyntax, "text between the parameters of <%s> ignored: %q%s", s.tool.Name, s.stray, more)
+	s.stray, s.nstray = s.stray[:0], 0
+}
+
+// endParam records the value of the parameter just closed.
+func (s *scanner) endParam() {
+	v := string(s.value)
+	if strings.HasPrefix(v, "\r\n") {
+		v = v[2:]
+	} else {
+		v = strings.TrimPrefix(v, "\n")
+	}
+	if strings.HasSuffix(v, "\r\n") {
+		v = v[:len(v)-2]
+	} else {
+		v = strings.TrimSuffix(v, "\n")
+	}
+	if !s.g.raw[s.param] {
+		v = strings.TrimSpace(v)
+	}
+	var typ string
+	if p, ok := s.tool.Param(s.param); ok {
+		typ = p.Type
+	}
+	jv := jsonValue(v, typ)
+	for i, n := range s.names {
+		if n == s.param {
+			s.values[i] = jv
+			s.st = sTool
+			return
+		}
+	}
+	s.names = append(s.names, s.param)
+	s.values = append(s.values, jv)
+	s.st = sTool
+}
+
+// endTool emits the tool call just closed.
+func (s *scanner) endTool(o *rewrite.Out) {
+	*s.ids++
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, n := range s.names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(jsonString(n))
+		b.WriteByte(':')
+		b.Write(s.values[i])
+	}
+	b.WriteByte('}')
+	o.End(event.Text)
+	id := "inline-" + strconv.Itoa(*s.ids)
+	o.Emit(&event.ToolCall{Agent: o.Agent(), ID: id, Name: s.tool.Name, Input: b.Bytes()})
+	s.pending = append(s.pending, [2]string{s.tool.Name, id})
+	if s.tool.Name == Completion {
+		var result string
+		for i, n := range s.names {
+			if n == "result" {
+				_ = json.Unmarshal(s.values[i], &result)
+			}
+		}
+		o.Final = &event.RunEnd{Agent: o.Agent(), StopReason: Completion, Result: result}
+	}
+	s.resetTool()
+	s.element()
+	s.st = sText
+}
+
+func (s *scanner) resetTool() {
+	s.tool = nil
+	s.raw, s.value, s.hold, s.stray = s.raw[:0], s.value[:0], s.hold[:0], s.stray[:0]
+	s.names, s.values = s.names[:0], s.values[:0]
+	s.nstray = 0
+}
+
+// revert gives back the tool call read so far as text: the open tag was
+// not a call.
+func (s *scanner) revert(o *rewrite.Out) {
+	s.text(o, string(s.lead))
+	s.text(o, string(s.raw))
+	s.resetTool()
+	s.st = sText
+}
+
+func (s *scanner) tooLarge(o *rewrite.Out) {
+	name := "tool_result"
+	if s.tool != nil {
+		name = s.tool.Name
+	}
+	o.Errorf(s.toolPos, event.ErrTooLarge, "<%s> larger than %d bytes; kept as text", name, s.g.maxBytes)
+	pend, at := bytes.Clone(s.pend), s.pendPos
+	s.pend = s.pend[:0]
+	s.revert(o)
+	for _, c := range pend {
+		b := at
+		at.AdvanceByte(c)
+		s.step(o, c, b)
+	}
+}
+
+// End finishes the text. See rewrite.Scanner.
+func (s *scanner) End(o *rewrite.Out, eof bool) {
+	sentinel := event.ErrSyntax
+	where := "the text block"
+	if eof {
+		sentinel, where = event.ErrTruncated, "the input"
+	}
+	s.attrs = false
+	if len(s.pend) > 0 {
+		pend, at := bytes.Clone(s.pend), s.pendPos
+		s.pend = s.pend[:0]
+		for _, c := range pend {
+			s.literal(o, c, at)
+			at.AdvanceByte(c)
+		}
+	}
+	switch s.st {
+	case sThinking:
+		o.End(event.Thinking)
+		o.Errorf(s.pos, sentinel, "%s ended inside %s", where, strings.Replace(s.thinkClose, "/", "", 1))
+	case sTool, sParam, sAfterClose:
+		s.reportStray(o)
+		o.Errorf(s.toolPos, sentinel, "%s ended inside <%s>; the call is kept as text", where, s.tool.Name)
+		s.revert(o)
+	case sResult:
+		o.Errorf(s.toolPos, sentinel, "%s ended inside <tool_result>; kept as text", where)
+		s.revert(o)
+	}
+	if !s.after {
+		o.Write(event.Text, string(s.held))
+	}
+	s.held, s.after, s.started = s.held[:0], false, false
+	s.st = sText
+	s.code, s.ticks = 0, 0
+}
+
+// text writes free text. White space after the start or after an element
+// is held until other text follows: a run of white space between two
+// elements (the layout of "</thinking>\n\n<read_file>") is dropped.
+func (s *scanner) text(o *rewrite.Out, t string) {
+	if !s.started {
+		i := 0
+		for i < len(t) && isSpace(t[i]) {
+			i++
+		}
+		s.held = append(s.held, t[:i]...)
+		if i == len(t) {
+			return
+		}
+		t = t[i:]
+		s.started = true
+		s.releaseHeld(o)
+	}
+	o.Write(event.Text, t)
+}
+
+func (s *scanner) textByte(o *rewrite.Out, c byte) {
+	if !s.started {
+		if isSpace(c) {
+			s.held = append(s.held, c)
+			return
+		}
+		s.started = true
+		s.releaseHeld(o)
+	}
+	o.AppendByte(event.Text, c)
+}
+
+// element notes that an element (thinking, a tool call) was read: white
+// space held before it is dropped.
+func (s *scanner) element() {
+	s.held, s.lead = s.held[:0], s.lead[:0]
+	s.started, s.after = false, true
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// jsonValue returns v as JSON: a string, or v itself when the declared
+// type says it is a number, boolean, array or object and v is one.
+func jsonValue(v, typ string) json.RawMessage {
+	t := strings.TrimSpace(v)
+	if typ != "" && typ != "string" && t != "" && json.Valid([]byte(t)) {
+		switch c := t[0]; typ {
+		case "integer", "number":
+			if c == '-' || '0' <= c && c <= '9' {
+				return json.RawMessage(t)
+			}
+		case "boolean":
+			if t == "true" || t == "false" {
+				return json.RawMessage(t)
+			}
+		case "array":
+			if c == '[' {
+				return json.RawMessage(t)
+			}
+		case "object":
+			if c == '{' {
+				return json.RawMessage(t)
+			}
+		}
+	}
+	return jsonString(v)
+}
+
+// jsonString encodes s without HTML escaping, so that "<" stays readable.
+func jsonString(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// endResult emits the tool result just closed, paired with the oldest
+// call of that tool without a result.
+func (s *scanner) endResult(o *rewrite.Out) {
+	v := string(s.value)
+	v = strings.TrimPrefix(strings.TrimPrefix(v, "\r"), "\n")
+	v = strings.TrimSuffix(strings.TrimSuffix(v, "\n"), "\r")
+	r := &event.ToolResult{Agent: o.Agent(), Name: s.resultName, IsError: strings.HasPrefix(v, "Error")}
+	for i, p := range s.pending {
+		if p[0] == s.resultName || s.resultName == "" {
+			r.ID, r.Name = p[1], p[0]
+			s.pending = slices.Delete(s.pending, i, i+1)
+			break
+		}
+	}
+	if v != "" {
+		r.Content = []event.Part{{Type: "text", Text: v}}
+	}
+	o.End(event.Text)
+	o.Emit(r)
+	s.raw, s.value = s.raw[:0], s.value[:0]
+	s.element()
+	s.st = sText
+}
+
+// attr returns the value of attribute name in an open tag, quoted with
+// " or ', or "".
+func attr(tag, name string) string {
+	i := strings.Index(tag, " "+name)
+	if i < 0 {
+		return ""
+	}
+	rest := strings.TrimLeft(tag[i+1+len(name):], " \t\r\n")
+	rest, ok := strings.CutPrefix(rest, "=")
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimLeft(rest, " \t\r\n")
+	if rest == "" || (rest[0] != '"' && rest[0] != '\'') {
+		return ""
+	}
+	v, _, _ := strings.Cut(rest[1:], rest[:1])
+	return v
+}
+
+// releaseHeld writes the white space held before the first other text,
+// without its first newline when it follows an element: the newline
+// after a close tag is layout.
+func (s *scanner) releaseHeld(o *rewrite.Out) {
+	h := s.held
+	if s.after {
+		if len(h) > 1 && h[0] == '\r' && h[1] == '\n' {
+			h = h[2:]
+		} else if len(h) > 0 && h[0] == '\n' {
+			h = h[1:]
+		}
+	}
+	o.Write(event.Text, string(h))
+	s.held = s.held[:0]
+}

@@ -1,0 +1,392 @@
+// Package rewrite drives a text scanner over model text: the text blocks of
+// another decoder's stream (Wrap) or a plain text input (NewPlain). The
+// scanners of the inline XML tool protocols (parse/inlinexml,
+// parse/xmltools) turn that text into text, thinking, tool call and result
+// events; this package owns what both share: the event queue, lazily opened
+// blocks, UTF-8 safe delta boundaries, input positions, and the final
+// RunEnd a protocol's completion tag produces.
+package rewrite
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// Scanner is one protocol's incremental scanner over one agent's text.
+type Scanner interface {
+	// Feed scans the next piece of text. It emits through o everything
+	// s completes and holds back at most what may still be a tag.
+	Feed(o *Out, s string)
+	// End finishes the text: held-back text is released, unclosed tags
+	// are reported. eof says the whole input ended here (the plain text
+	// decoder), not only a text block of a wrapped stream. The scanner
+	// must be ready for new text afterwards.
+	End(o *Out, eof bool)
+}
+
+type item struct {
+	ev  event.Event
+	err error
+}
+
+// Out receives one agent's events from a Scanner, in order.
+type Out struct {
+	agent  string
+	source string
+	q      *[]item
+
+	kind event.BlockKind // kind of the bytes in buf
+	buf  []byte          // delta text not yet queued
+	open map[event.BlockKind]bool
+
+	// Final is the run's outcome a completion tag recorded; the driver
+	// emits it when the text's run ends (or merges it into the source's
+	// RunEnd).
+	Final *event.RunEnd
+}
+
+func newOut(agent, source string, q *[]item) *Out {
+	return &Out{agent: agent, source: source, q: q, open: map[event.BlockKind]bool{}}
+}
+
+// Agent returns the agent scope of the events.
+func (o *Out) Agent() string { return o.agent }
+
+// Write appends s to the block of kind, opening the block if needed.
+func (o *Out) Write(kind event.BlockKind, s string) {
+	if s == "" {
+		return
+	}
+	if o.kind != kind {
+		o.flush(true)
+		o.kind = kind
+	}
+	if !o.open[kind] {
+		o.open[kind] = true
+		o.push(&event.BlockStart{Agent: o.agent, Kind: kind})
+	}
+	o.buf = append(o.buf, s...)
+}
+
+// Start opens a block of kind (so that an empty block still shows).
+func (o *Out) Start(kind event.BlockKind) {
+	if !o.open[kind] {
+		o.flush(true)
+		o.open[kind] = true
+		o.push(&event.BlockStart{Agent: o.agent, Kind: kind})
+	}
+}
+
+// End closes the block of kind if it is open.
+func (o *Out) End(kind event.BlockKind) {
+	if o.kind == kind {
+		o.flush(true)
+	}
+	if o.open[kind] {
+		delete(o.open, kind)
+		o.push(&event.BlockEnd{Agent: o.agent, Kind: kind})
+	}
+}
+
+// EndAll closes every open block, text first.
+func (o *Out) EndAll() {
+	o.End(event.Text)
+	o.End(event.Thinking)
+}
+
+// IsOpen reports whether a block of kind is open.
+func (o *Out) IsOpen(kind event.BlockKind) bool { return o.open[kind] }
+
+// Emit queues a complete event after the text written so far.
+func (o *Out) Emit(ev event.Event) {
+	o.flush(true)
+	o.push(ev)
+}
+
+// Errorf queues a *event.ParseError at p wrapping sentinel.
+func (o *Out) Errorf(p Pos, sentinel error, format string, args ...any) {
+	o.flush(true)
+	*o.q = append(*o.q, item{err: &event.ParseError{
+		Source: o.source, Line: p.Line, Column: p.Col, Offset: p.Off,
+		Err: event.Errorf(sentinel, format, args...),
+	}})
+}
+
+func (o *Out) push(ev event.Event) { *o.q = append(*o.q, item{ev: ev}) }
+
+// flush queues the pending delta. Unless all is set it keeps back an
+// incomplete UTF-8 sequence at the end, so that no Delta splits a rune
+// however the input was chunked.
+func (o *Out) flush(all bool) {
+	if len(o.buf) == 0 {
+		return
+	}
+	n := len(o.buf)
+	if !all {
+		n = completeUTF8(o.buf)
+		if n == 0 {
+			return
+		}
+	}
+	o.push(&event.Delta{Agent: o.agent, Kind: o.kind, Text: string(o.buf[:n])})
+	o.buf = append(o.buf[:0], o.buf[n:]...)
+}
+
+// completeUTF8 returns the length of the longest prefix of b that does not
+// end inside a UTF-8 sequence that may still be completed.
+func completeUTF8(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			return len(b)
+		}
+		if utf8.RuneStart(c) {
+			if !utf8.FullRune(b[i:]) {
+				return i
+			}
+			return len(b)
+		}
+	}
+	return len(b)
+}
+
+// Pos is a position in the scanned text.
+type Pos struct {
+	Off       int64
+	Line, Col int
+}
+
+// Start is the position of the first byte.
+var Start = Pos{Line: 1, Col: 1}
+
+// Advance moves p over s. Columns count the bytes that start a UTF-8
+// sequence, so that a rune split across two pieces of text counts once.
+func (p *Pos) Advance(s string) {
+	p.Off += int64(len(s))
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		p.Line += strings.Count(s, "\n")
+		p.Col = 1
+		s = s[i+1:]
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i]&0xC0 != 0x80 {
+			p.Col++
+		}
+	}
+}
+
+// AdvanceByte moves p over c, counting columns in runes.
+func (p *Pos) AdvanceByte(c byte) {
+	p.Off++
+	switch {
+	case c == '\n':
+		p.Line++
+		p.Col = 1
+	case c&0xC0 != 0x80:
+		p.Col++
+	}
+}
+
+// Plain is a decoder of plain model text.
+type Plain struct {
+	r    io.Reader
+	sc   Scanner
+	out  *Out
+	q    []item
+	buf  []byte
+	done bool
+	err  error
+}
+
+// NewPlain returns a decoder that reads r as one agent's model text and
+// scans it with sc.
+func NewPlain(r io.Reader, sc Scanner, source, agent string) *Plain {
+	p := &Plain{r: r, sc: sc, buf: make([]byte, 32<<10)}
+	p.out = newOut(agent, source, &p.q)
+	return p
+}
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (p *Plain) Next() (event.Event, error) {
+	for len(p.q) == 0 {
+		if p.err != nil {
+			return nil, p.err
+		}
+		if p.done {
+			p.err = io.EOF
+			continue
+		}
+		n, err := p.r.Read(p.buf)
+		if n > 0 {
+			p.sc.Feed(p.out, string(p.buf[:n]))
+			p.out.flush(false)
+		}
+		if err == io.EOF {
+			p.done = true
+			p.sc.End(p.out, true)
+			p.out.EndAll()
+			if p.out.Final != nil {
+				p.out.Emit(p.out.Final)
+				p.out.Final = nil
+			}
+		} else if err != nil {
+			p.err = err
+		}
+	}
+	it := p.q[0]
+	p.q[0] = item{}
+	p.q = p.q[1:]
+	return it.ev, it.err
+}
+
+// Wrapped rewrites the text blocks of another decoder's stream.
+type Wrapped struct {
+	dec    event.Decoder
+	newSc  func() Scanner
+	source string
+	agents map[string]*agent
+	order  []string
+	q      []item
+	err    error
+}
+
+type agent struct {
+	out     *Out
+	sc      Scanner
+	inBlock bool
+}
+
+// Wrap returns a decoder yielding dec's events with the Text blocks'
+// content rewritten by a scanner from newScanner (one per agent). Every
+// other event passes through unchanged. A scanner's text ends with its
+// source text block; a completion result is merged into the agent's next
+// RunEnd without a Result, or emitted as a RunEnd at the end of the stream.
+func Wrap(dec event.Decoder, newScanner func() Scanner, source string) *Wrapped {
+	return &Wrapped{dec: dec, newSc: newScanner, source: source, agents: map[string]*agent{}}
+}
+
+func (w *Wrapped) agent(id string) *agent {
+	a := w.agents[id]
+	if a == nil {
+		a = &agent{out: newOut(id, w.source, &w.q), sc: w.newSc()}
+		w.agents[id] = a
+		w.order = append(w.order, id)
+	}
+	return a
+}
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (w *Wrapped) Next() (event.Event, error) {
+	for len(w.q) == 0 {
+		if w.err != nil {
+			return nil, w.err
+		}
+		ev, err := w.dec.Next()
+		if err == io.EOF {
+			w.end()
+			w.err = io.EOF
+			continue
+		}
+		if err != nil {
+			var perr *event.ParseError
+			if !errors.As(err, &perr) {
+				w.err = err
+			}
+			return nil, err
+		}
+		w.rewrite(ev)
+	}
+	it := w.q[0]
+	w.q[0] = item{}
+	w.q = w.q[1:]
+	return it.ev, it.err
+}
+
+func (w *Wrapped) rewrite(ev event.Event) {
+	switch e := ev.(type) {
+	case *event.BlockStart:
+		if e.Kind == event.Text {
+			w.agent(e.Agent).inBlock = true
+			return
+		}
+		w.yieldTo(e.Agent, e.Kind)
+	case *event.Delta:
+		if e.Kind == event.Text {
+			a := w.agent(e.Agent)
+			a.inBlock = true
+			a.sc.Feed(a.out, e.Text)
+			a.out.flush(false)
+			return
+		}
+		w.yieldTo(e.Agent, e.Kind)
+	case *event.BlockEnd:
+		if e.Kind == event.Text {
+			a := w.agent(e.Agent)
+			if a.inBlock {
+				a.inBlock = false
+				a.sc.End(a.out, false)
+				a.out.EndAll()
+			}
+			return
+		}
+		w.yieldTo(e.Agent, e.Kind)
+	case *event.RunEnd:
+		if a := w.agents[e.Agent]; a != nil {
+			if a.inBlock {
+				a.inBlock = false
+				a.sc.End(a.out, false)
+				a.out.EndAll()
+			}
+			if f := a.out.Final; f != nil {
+				a.out.Final = nil
+				if e.Result == "" {
+					c := *e
+					c.Result = f.Result
+					c.IsError = c.IsError || f.IsError
+					if c.StopReason == "" {
+						c.StopReason = f.StopReason
+					}
+					ev = &c
+				}
+			}
+		}
+	}
+	w.q = append(w.q, item{ev: ev})
+}
+
+// yieldTo closes a block of kind that the agent's scanner has open, before
+// the source's own block of that kind (a source thinking block while the
+// text holds an open <thinking>).
+func (w *Wrapped) yieldTo(agent string, kind event.BlockKind) {
+	if a := w.agents[agent]; a != nil && a.out.IsOpen(kind) {
+		a.out.End(kind)
+	}
+}
+
+func (w *Wrapped) end() {
+	for _, id := range w.order {
+		a := w.agents[id]
+		if a.inBlock {
+			a.inBlock = false
+			a.sc.End(a.out, true)
+			a.out.EndAll()
+		}
+		if a.out.Final != nil {
+			a.out.Emit(a.out.Final)
+			a.out.Final = nil
+		}
+	}
+}
+
+// AppendByte appends c to the block of kind, as Write.
+func (o *Out) AppendByte(kind event.BlockKind, c byte) {
+	if o.kind == kind && o.open[kind] {
+		o.buf = append(o.buf, c)
+		return
+	}
+	o.Write(kind, string([]byte{c}))
+}

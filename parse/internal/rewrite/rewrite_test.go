@@ -1,0 +1,43 @@
+package rewrite
+
+import "testing"
+
+func TestCompleteUTF8(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in   string
+		want int
+	}{
+		{"", 0}, {"abc", 3}, {"a\xc3", 1}, {"a\xc3\xa9", 3}, {"\xe6\x96", 0}, {"\xe6\x96\x87", 3},
+		{"x\xf0\x9f\x98", 1}, {"\xff", 1}, {"a\x80", 2},
+	} {
+		if got := completeUTF8([]byte(tt.in)); got != tt.want {
+			t.Errorf("completeUTF8(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPosSplitRune(t *testing.T) {
+	t.Parallel()
+	s := "a魲\nb😀c"
+	whole := Start
+	whole.Advance(s)
+	for i := 0; i <= len(s); i++ {
+		p := Start
+		p.Advance(s[:i])
+		p.Advance(s[i:])
+		if p != whole {
+			t.Errorf("split at %d: %+v, want %+v", i, p, whole)
+		}
+		q := Start
+		for j := 0; j < len(s); j++ {
+			q.AdvanceByte(s[j])
+		}
+		if q != whole {
+			t.Errorf("byte by byte: %+v, want %+v", q, whole)
+		}
+	}
+	if whole.Line != 2 || whole.Col != 4 || whole.Off != int64(len(s)) {
+		t.Errorf("got %+v", whole)
+	}
+}
