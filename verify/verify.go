@@ -224,14 +224,13 @@ func countBlocks(as []*agent) int {
 }
 
 type comparer struct {
-	skip       map[string]bool
+	skip       map[string]bool // fields and block types not compared
 	whitespace bool
-	usage      bool
 	notes      []Skip
 }
 
 func newComparer(a, b Side, o *Options) *comparer {
-	c := &comparer{skip: map[string]bool{}, usage: o.Usage}
+	c := &comparer{skip: map[string]bool{}}
 	for _, n := range o.Ignore {
 		switch n {
 		case IgnoreIDs:
