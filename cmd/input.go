@@ -25,6 +25,10 @@ type inputOptions struct {
 	xmlEscaping   string
 	tools         toolsOptions
 	source        source.Options
+	http          httpOptions
+	// open opens an input (source.Open when nil): replay --to reads its
+	// recording through it.
+	open func(ctx context.Context, name string, opts *source.Options) (io.ReadCloser, error)
 }
 
 func addInputFlags(fs *pflag.FlagSet, o *inputOptions) {
@@ -34,6 +38,7 @@ func addInputFlags(fs *pflag.FlagSet, o *inputOptions) {
 	fs.StringVar(&o.agent, "agent", "", "agent id for sources that carry none")
 	fs.StringVar(&o.xmlEscaping, "xml-escaping", "auto", "xml input: escaping generation (auto, none, newline, full)")
 	addToolsFlags(fs, &o.tools)
+	addHTTPFlags(fs, &o.http)
 }
 
 // decodeOptions returns the convert options for reading input name.
@@ -75,6 +80,9 @@ func eachInput(ctx context.Context, ios *IOStreams, o *inputOptions, rep *report
 	sopts := o.source
 	sopts.Stdin = ios.In
 	sopts.MaxEventBytes = o.maxEventBytes
+	if err := o.http.apply(&sopts, ios.In, inputs); err != nil {
+		return failure(err)
+	}
 	for _, name := range inputs {
 		if err := readInput(ctx, o, &sopts, rep, name, fn); err != nil {
 			return err
@@ -86,7 +94,11 @@ func eachInput(ctx context.Context, ios *IOStreams, o *inputOptions, rep *report
 func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep *reporter, name string,
 	fn func(name string, f convert.Format, dec event.Decoder) error,
 ) error {
-	rc, err := source.Open(ctx, name, sopts)
+	open := o.open
+	if open == nil {
+		open = source.Open
+	}
+	rc, err := open(ctx, name, sopts)
 	if err != nil {
 		return failure(err)
 	}

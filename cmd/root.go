@@ -30,6 +30,8 @@ Run 'agentstream formats' for the formats it knows.`,
 		newFormatsCmd(ios),
 		newVerifyCmd(ios),
 		newValidateCmd(ios),
+		newRecordCmd(ios),
+		newReplayCmd(ios),
 	)
 	return root
 }

@@ -48,3 +48,16 @@ func BenchmarkLines(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSSELargeEvent reads one 10 MB event, to keep long lines linear.
+func BenchmarkSSELargeEvent(b *testing.B) {
+	data := "data: " + strings.Repeat("x", 10<<20) + "\n\n"
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		s := frame.NewSSE(strings.NewReader(data), "in", 0)
+		if m, err := s.Next(); err != nil || len(m.Data) != 10<<20 {
+			b.Fatal(err)
+		}
+	}
+}

@@ -144,8 +144,7 @@ func (f *lineFeeder) Read(p []byte) (int, error) {
 			return 0, err
 		}
 	}
-	b, _ := f.br.Peek(f.br.Buffered())
-	if f.lastCR && b[0] == '\n' {
+	if b, _ := f.br.Peek(1); f.lastCR && b[0] == '\n' {
 		// The LF of a CRLF split across reads: same line end.
 		f.lastCR = false
 		f.off++
@@ -154,26 +153,47 @@ func (f *lineFeeder) Read(p []byte) (int, error) {
 		return 1, nil
 	}
 	if f.atStart {
+		b, _ := f.br.Peek(1)
 		f.lineStarts(b[0])
 	}
-	n := len(b)
-	end := false
-	if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
-		n, end = i+1, true
-		if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
-			n++
+	// Hand out the rest of the current line, or as much of it as fits.
+	// Until the line ends go-sse can do nothing with it, so waiting for
+	// more input here delays nothing; filling p keeps the number of reads
+	// (and go-sse's rescans of its buffer) logarithmic in a long line's
+	// length instead of linear.
+	n := 0
+	for n < len(p) {
+		if f.br.Buffered() == 0 {
+			if _, err := f.br.Peek(1); err != nil {
+				if n == 0 {
+					f.err = err
+					return 0, err
+				}
+				break // hand out what we have; the error comes next time
+			}
 		}
-	}
-	if n > len(p) {
-		n, end = len(p), false
-	}
-	copy(p, b[:n])
-	f.br.Discard(n)
-	f.off += int64(n)
-	f.atStart = end
-	f.lastCR = end && b[n-1] == '\r'
-	if end {
-		f.line++
+		b, _ := f.br.Peek(f.br.Buffered())
+		m := len(b)
+		end := false
+		if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
+			m, end = i+1, true
+			if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
+				m++
+			}
+		}
+		if m > len(p)-n {
+			m, end = len(p)-n, false
+		}
+		copy(p[n:], b[:m])
+		f.br.Discard(m)
+		n += m
+		f.off += int64(m)
+		f.atStart = end
+		f.lastCR = end && b[m-1] == '\r'
+		if end {
+			f.line++
+			break
+		}
 	}
 	return n, nil
 }

@@ -1,12 +1,445 @@
 package source
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentstream/agentstream/frame"
 )
 
-// openURL is implemented fully by the SSE URL input work (issue 7).
+// bodyPreview is how much of an unexpected response body an error shows.
+const bodyPreview = 512
+
+// defaultRetryDelay is the wait before a reconnection when the server has
+// not set one with a retry: field.
+const defaultRetryDelay = time.Second
+
+// HTTPError is an answer that is not an SSE stream: a status other than
+// 2xx, or a 2xx whose Content-Type is not text/event-stream.
+type HTTPError struct {
+	Method      string
+	URL         string
+	StatusCode  int
+	Status      string // "500 Internal Server Error"
+	ContentType string
+	Body        string // the start of the body, at most 512 bytes
+}
+
+func (e *HTTPError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Method + " " + e.URL + ": " + e.Status)
+	if e.StatusCode/100 == 2 {
+		ct := e.ContentType
+		if ct == "" {
+			ct = "none"
+		}
+		fmt.Fprintf(&b, ": content type %s, not text/event-stream", ct)
+	}
+	if e.Body != "" {
+		b.WriteString(": " + e.Body)
+	}
+	return b.String()
+}
+
+// Sentinel causes of errors in the middle of a stream.
+var (
+	// ErrIdleTimeout: no byte arrived for Options.IdleTimeout.
+	ErrIdleTimeout = errors.New("idle timeout")
+	// ErrConnectTimeout: no response headers within Options.ConnectTimeout.
+	ErrConnectTimeout = errors.New("connect timeout")
+)
+
+// openURL sends the request and returns the response body as the SSE bytes
+// it carries, so that format detection and the decoders read a URL exactly
+// as they read a file. See the package documentation for the retry rules.
 func openURL(ctx context.Context, name string, opts *Options) (io.ReadCloser, error) {
-	return nil, errors.New("reading URLs is not implemented yet")
+	r := &urlReader{
+		ctx: ctx, url: name, opts: opts, method: opts.Method,
+		client: opts.Client, delay: opts.RetryDelay, max: opts.MaxEventBytes,
+	}
+	if r.method == "" {
+		r.method = http.MethodGet
+		if opts.Data != nil {
+			r.method = http.MethodPost
+		}
+	}
+	r.method = strings.ToUpper(r.method)
+	if r.client == nil {
+		r.client = http.DefaultClient
+	}
+	if r.delay <= 0 {
+		r.delay = defaultRetryDelay
+	}
+	if r.max <= 0 {
+		r.max = frame.DefaultMaxBytes
+	}
+	r.retriesLeft = opts.Retry
+	for {
+		err := r.connect()
+		if err == nil {
+			return r, nil
+		}
+		if !r.canRetry(err) {
+			return nil, err
+		}
+		if err := r.wait(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// urlReader reads an SSE response body. It hands out whole messages only
+// (up to and including the blank line that ends them), so that after a
+// dropped connection the partial message can be dropped, as EventSource
+// does, and the stream resumed with Last-Event-ID without mixing two halves.
+type urlReader struct {
+	ctx    context.Context
+	url    string
+	opts   *Options
+	method string
+	client *http.Client
+	delay  time.Duration // reconnection delay (retry: field)
+	max    int
+
+	retriesLeft int
+	resp        *http.Response
+	cancel      context.CancelCauseFunc
+	attemptCtx  context.Context
+	idle        *time.Timer
+
+	scratch []byte
+	data    []byte // data[out:ready] is ready to hand out; data[ready:] is the message being read
+	out     int
+	ready   int
+	over    bool // the message being read is over the cap and passed through as it comes
+
+	lines  lineState
+	msgID  string // id: of the message being read
+	msgHas bool
+	lastID string // id of the last complete message
+	err    error
+}
+
+// lineState splits the bytes of an SSE stream into lines across reads.
+type lineState struct {
+	lastCR bool
+	n      int    // length of the current line so far
+	head   []byte // its first bytes (enough for an id: or retry: field)
+}
+
+const lineHead = 4096
+
+func (r *urlReader) connect() error {
+	r.attemptCtx, r.cancel = context.WithCancelCause(r.ctx)
+	var body io.Reader
+	if r.opts.Data != nil {
+		body = bytes.NewReader(r.opts.Data)
+	}
+	req, err := http.NewRequestWithContext(r.attemptCtx, r.method, r.url, body)
+	if err != nil {
+		r.cancel(nil)
+		return err
+	}
+	for k, vs := range r.opts.Header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	if req.Header.Get("Accept") == "" {
+		req.Header.Set("Accept", "text/event-stream")
+	}
+	if req.Header.Get("Cache-Control") == "" {
+		req.Header.Set("Cache-Control", "no-cache")
+	}
+	if r.opts.Data != nil && req.Header.Get("Content-Type") == "" {
+		ct := "application/octet-stream"
+		if json.Valid(r.opts.Data) {
+			ct = "application/json"
+		}
+		req.Header.Set("Content-Type", ct)
+	}
+	if r.lastID != "" {
+		req.Header.Set("Last-Event-ID", r.lastID)
+	}
+	var connectTimer *time.Timer
+	if d := r.opts.ConnectTimeout; d > 0 {
+		cancel := r.cancel
+		connectTimer = time.AfterFunc(d, func() {
+			cancel(fmt.Errorf("%w: no answer in %v", ErrConnectTimeout, d))
+		})
+	}
+	resp, err := r.client.Do(req)
+	if connectTimer != nil {
+		connectTimer.Stop()
+	}
+	if err != nil {
+		err = r.cause(err)
+		r.cancel(nil)
+		return fmt.Errorf("%s %s: %w", r.method, r.url, unwrapURLError(err))
+	}
+	if herr := check(r.method, r.url, resp); herr != nil {
+		resp.Body.Close()
+		r.cancel(nil)
+		return herr
+	}
+	r.resp = resp
+	return nil
+}
+
+// check reports a response that is not an SSE stream. A 204 No Content is
+// an empty stream (it is how an SSE server tells a client to stop).
+func check(method, target string, resp *http.Response) error {
+	ct := resp.Header.Get("Content-Type")
+	mt, _, _ := mime.ParseMediaType(ct)
+	ok := resp.StatusCode/100 == 2 && (mt == "text/event-stream" || resp.StatusCode == http.StatusNoContent)
+	if ok {
+		return nil
+	}
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, bodyPreview+1))
+	body := strings.TrimSpace(strings.ToValidUTF8(string(b[:min(len(b), bodyPreview)]), "\uFFFD"))
+	if len(b) > bodyPreview {
+		body += "..."
+	}
+	status := resp.Status
+	if status == "" {
+		status = strconv.Itoa(resp.StatusCode)
+	}
+	return &HTTPError{
+		Method: method, URL: target, StatusCode: resp.StatusCode, Status: status,
+		ContentType: ct, Body: body,
+	}
+}
+
+// cause replaces a transport error caused by one of our timers with the
+// timer's reason.
+func (r *urlReader) cause(err error) error {
+	if c := context.Cause(r.attemptCtx); c != nil && r.ctx.Err() == nil && !errors.Is(c, context.Canceled) {
+		return c
+	}
+	return err
+}
+
+func unwrapURLError(err error) error {
+	var uerr *url.Error
+	if errors.As(err, &uerr) {
+		return uerr.Err
+	}
+	return err
+}
+
+// canRetry reports whether err allows another connection, and uses one.
+func (r *urlReader) canRetry(err error) bool {
+	var herr *HTTPError
+	if r.retriesLeft <= 0 || r.ctx.Err() != nil || errors.As(err, &herr) {
+		return false
+	}
+	r.retriesLeft--
+	return true
+}
+
+func (r *urlReader) wait() error {
+	t := time.NewTimer(r.delay)
+	defer t.Stop()
+	select {
+	case <-r.ctx.Done():
+		return r.ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Read hands out complete SSE messages as they arrive.
+func (r *urlReader) Read(p []byte) (int, error) {
+	for r.out == r.ready {
+		if r.err != nil {
+			return 0, r.err
+		}
+		r.fill()
+	}
+	n := copy(p, r.data[r.out:r.ready])
+	r.out += n
+	return n, nil
+}
+
+// fill reads once from the response and moves what it completes to the
+// ready part of the buffer, reconnecting or setting r.err on failure.
+func (r *urlReader) fill() {
+	if r.out == r.ready && r.out > 0 {
+		r.data = r.data[:copy(r.data, r.data[r.ready:])]
+		r.out, r.ready = 0, 0
+	}
+	if r.scratch == nil {
+		r.scratch = make([]byte, 32<<10)
+	}
+	if d := r.opts.IdleTimeout; d > 0 {
+		if r.idle == nil {
+			cancel := r.cancel
+			r.idle = time.AfterFunc(d, func() {
+				cancel(fmt.Errorf("%w: no data for %v", ErrIdleTimeout, d))
+			})
+		} else {
+			r.idle.Reset(d)
+		}
+	}
+	n, err := r.resp.Body.Read(r.scratch)
+	if r.idle != nil {
+		r.idle.Stop()
+	}
+	if n > 0 {
+		start := len(r.data)
+		r.data = append(r.data, r.scratch[:n]...)
+		r.scan(start)
+		if len(r.data)-r.ready > r.max+lineHead {
+			// Too large to hold: pass it on as it comes; the decoder
+			// reports it and skips it.
+			r.over = true
+		}
+		if r.over {
+			r.ready = len(r.data)
+		}
+	}
+	if err == nil {
+		return
+	}
+	r.closeResponse()
+	if err == io.EOF {
+		// The server ended the stream. A message left without its blank
+		// line is passed on: the decoder decides what it is worth.
+		r.ready = len(r.data)
+		r.err = io.EOF
+		return
+	}
+	if r.ctx.Err() != nil {
+		r.ready = len(r.data) // a recording keeps what arrived
+		r.err = r.ctx.Err()
+		return
+	}
+	err = r.cause(err)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = errors.New("connection lost: " + err.Error())
+	}
+	if len(r.data) > r.ready {
+		err = fmt.Errorf("in the middle of a message: %w", err)
+	}
+	if r.canRetry(err) {
+		// Drop the partial message, as EventSource does, and resume.
+		r.data = r.data[:r.ready]
+		r.lines = lineState{}
+		r.msgID, r.msgHas, r.over = "", false, false
+		for {
+			if werr := r.wait(); werr != nil {
+				r.err = werr
+				return
+			}
+			cerr := r.connect()
+			if cerr == nil {
+				return
+			}
+			if !r.canRetry(cerr) {
+				r.ready = len(r.data)
+				r.err = cerr
+				return
+			}
+		}
+	}
+	// Keep what arrived: a recording keeps it, a decoder reports it.
+	r.ready = len(r.data)
+	r.err = err
+}
+
+// scan splits data[from:] into lines, tracking id: and retry: fields and the
+// blank lines that end messages.
+func (r *urlReader) scan(from int) {
+	b := r.data[from:]
+	pos := from
+	for len(b) > 0 {
+		if r.lines.lastCR {
+			r.lines.lastCR = false
+			if b[0] == '\n' {
+				b, pos = b[1:], pos+1
+				if r.ready == pos-1 {
+					r.ready = pos // keep a CRLF whole
+				}
+				continue
+			}
+		}
+		i := bytes.IndexAny(b, "\r\n")
+		if i < 0 {
+			r.addLine(b)
+			return
+		}
+		r.addLine(b[:i])
+		r.lines.lastCR = b[i] == '\r'
+		b, pos = b[i+1:], pos+i+1
+		r.endLine(pos)
+	}
+}
+
+func (r *urlReader) addLine(b []byte) {
+	r.lines.n += len(b)
+	if room := lineHead - len(r.lines.head); room > 0 {
+		r.lines.head = append(r.lines.head, b[:min(room, len(b))]...)
+	}
+}
+
+// endLine handles a line that ended just before pos.
+func (r *urlReader) endLine(pos int) {
+	line := r.lines.head
+	full := r.lines.n == len(line)
+	r.lines.n, r.lines.head = 0, r.lines.head[:0]
+	if len(line) == 0 && full {
+		// A blank line ends the message.
+		if r.msgHas {
+			r.lastID = r.msgID
+		}
+		r.msgID, r.msgHas, r.over = "", false, false
+		r.ready = pos
+		r.retriesLeft = r.opts.Retry // progress: the retry budget starts again
+		return
+	}
+	field, value, _ := bytes.Cut(line, []byte(":"))
+	value = bytes.TrimPrefix(value, []byte(" "))
+	switch string(field) {
+	case "id":
+		if full && bytes.IndexByte(value, 0) < 0 {
+			r.msgID, r.msgHas = string(value), true
+		}
+	case "retry":
+		if ms, err := strconv.Atoi(string(value)); err == nil && ms >= 0 && full {
+			r.delay = time.Duration(ms) * time.Millisecond
+		}
+	}
+}
+
+func (r *urlReader) closeResponse() {
+	if r.resp != nil {
+		r.resp.Body.Close()
+		r.resp = nil
+	}
+	if r.cancel != nil {
+		r.cancel(nil)
+	}
+	if r.idle != nil {
+		r.idle.Stop()
+		r.idle = nil
+	}
+}
+
+// Close ends the request.
+func (r *urlReader) Close() error {
+	r.closeResponse()
+	if r.err == nil {
+		r.err = errors.New("read after close")
+	}
+	return nil
 }

@@ -8,8 +8,15 @@ func TestCompleteUTF8(t *testing.T) {
 		in   string
 		want int
 	}{
-		{"", 0}, {"abc", 3}, {"a\xc3", 1}, {"a\xc3\xa9", 3}, {"\xe6\x96", 0}, {"\xe6\x96\x87", 3},
-		{"x\xf0\x9f\x98", 1}, {"\xff", 1}, {"a\x80", 2},
+		{"", 0},
+		{"abc", 3},
+		{"a\xc3", 1},
+		{"a\xc3\xa9", 3},
+		{"\xe6\x96", 0},
+		{"\xe6\x96\x87", 3},
+		{"x\xf0\x9f\x98", 1},
+		{"\xff", 1},
+		{"a\x80", 2},
 	} {
 		if got := completeUTF8([]byte(tt.in)); got != tt.want {
 			t.Errorf("completeUTF8(%q) = %d, want %d", tt.in, got, tt.want)

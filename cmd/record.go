@@ -1,0 +1,117 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/recording"
+	"github.com/agentstream/agentstream/source"
+)
+
+type recordOptions struct {
+	output        string
+	maxEventBytes int
+	http          httpOptions
+}
+
+func newRecordCmd(ios *IOStreams) *cobra.Command {
+	o := &recordOptions{}
+	c := &cobra.Command{
+		Use:   "record INPUT -o FILE",
+		Short: "Save a stream byte for byte, with the arrival time of every event",
+		Long: `Record reads INPUT (an SSE URL, a file, or - for stdin) and saves what
+arrives in FILE, byte for byte, with the arrival time of every event, writing
+each event as soon as it is complete: a recording stopped by Ctrl-C, or
+killed, keeps every event that arrived.
+
+An SSE recording is the stream itself with comment lines added (":t=<ms>"
+before each event), which every SSE parser ignores; an NDJSON recording is
+the stream unchanged, with its timing in FILE.timing. convert and assemble
+read recordings like any other input; replay plays them back.
+See docs/recording.md.`,
+		Example: `  agentstream record https://agent.example/run -d '{"query":"hi"}' -o run.sse
+  producer | agentstream record - -o run.ndjson`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(contextOf(c), os.Interrupt)
+			defer stop()
+			return runRecord(ctx, ios, o, args[0])
+		},
+	}
+	fs := c.Flags()
+	fs.StringVarP(&o.output, "output", "o", "", "the recording to write (required; - for stdout, without timing for NDJSON)")
+	fs.IntVar(&o.maxEventBytes, "max-event-bytes", frame.DefaultMaxBytes, "cap on one SSE message, in bytes")
+	addHTTPFlags(fs, &o.http)
+	return c
+}
+
+func contextOf(c *cobra.Command) context.Context {
+	if ctx := c.Context(); ctx != nil {
+		return ctx
+	}
+	return context.Background()
+}
+
+// runRecord records input into o.output. A cancelled ctx (Ctrl-C) ends the
+// recording cleanly: what arrived is kept and the command succeeds.
+func runRecord(ctx context.Context, ios *IOStreams, o *recordOptions, input string) error {
+	if o.output == "" {
+		return failure(errors.New("record needs -o FILE"))
+	}
+	if o.maxEventBytes <= 0 {
+		return failure(fmt.Errorf("--max-event-bytes must be positive, not %d", o.maxEventBytes))
+	}
+	sopts := &source.Options{Stdin: ios.In, MaxEventBytes: o.maxEventBytes}
+	if err := o.http.apply(sopts, ios.In, []string{input}); err != nil {
+		return failure(err)
+	}
+	rc, err := source.Open(ctx, input, sopts)
+	if err != nil {
+		return failure(err)
+	}
+	defer rc.Close()
+
+	var out io.Writer = ios.Out
+	cfg := &recording.Config{MaxEventBytes: o.maxEventBytes}
+	rep := newReporter(ios.Err, false)
+	if o.output != "-" {
+		f, err := os.Create(o.output)
+		if err != nil {
+			return failure(err)
+		}
+		defer f.Close()
+		out = f
+		// A sidecar left by an earlier recording must not time this one.
+		if err := os.Remove(o.output + ".timing"); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return failure(err)
+		}
+		var side *os.File
+		defer func() {
+			if side != nil {
+				side.Close()
+			}
+		}()
+		cfg.Timing = func() (io.Writer, error) {
+			side, err = os.Create(o.output + ".timing")
+			return side, err
+		}
+	}
+	framing, err := recording.Record(out, rc, cfg)
+	if framing == recording.Lines && cfg.Timing == nil {
+		rep.note("the input is line-framed: its timing is not kept on stdout (use -o FILE)")
+	}
+	if err != nil && ctx.Err() != nil {
+		return nil // stopped by Ctrl-C: what arrived is saved
+	}
+	if err != nil {
+		return failure(fmt.Errorf("%s: %w", input, err))
+	}
+	return nil
+}

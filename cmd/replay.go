@@ -1,0 +1,221 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentstream/agentstream/emit/jsonenv"
+	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/recording"
+	"github.com/agentstream/agentstream/source"
+)
+
+type replayOptions struct {
+	speed      float64
+	maxGap     time.Duration
+	noDelay    bool
+	interval   time.Duration
+	timingFile string
+	serve      string
+	conv       convertOptions // --to and the flags convert has for it
+
+	// ready, when set, is called with the address being served (tests).
+	ready func(addr string)
+}
+
+func newReplayCmd(ios *IOStreams) *cobra.Command {
+	o := &replayOptions{}
+	c := &cobra.Command{
+		Use:   "replay FILE",
+		Short: "Play a recording with its original timing, or serve it as an SSE endpoint",
+		Long: `Replay writes the recording FILE (made by 'agentstream record') to stdout
+with its original timing: scaled by --speed, with gaps capped by --max-gap,
+or none with --no-delay. --to converts it on the way, as convert does.
+Recordings without timing (any SSE or NDJSON file) replay with --no-delay
+or a fixed --interval.
+
+--serve ADDR serves the recording as an SSE endpoint instead: every client
+that connects gets the whole replay from the start, or from the event after
+its Last-Event-ID. An address without a host (8080 or :8080) listens on
+127.0.0.1. Ctrl-C stops the server. See docs/recording.md.`,
+		Example: `  agentstream replay run.sse --speed 4 --max-gap 1s
+  agentstream replay run.sse --no-delay --to jsonenv --framing ndjson
+  agentstream replay run.sse --serve 8080`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(contextOf(c), os.Interrupt)
+			defer stop()
+			return runReplay(ctx, ios, o, args[0])
+		},
+	}
+	fs := c.Flags()
+	fs.Float64Var(&o.speed, "speed", 1, "play faster (2) or slower (0.5) than recorded")
+	fs.DurationVar(&o.maxGap, "max-gap", 0, "longest wait between two events (0: no cap)")
+	fs.BoolVar(&o.noDelay, "no-delay", false, "play without waiting")
+	fs.DurationVar(&o.interval, "interval", 0, "a fixed wait between events instead of the recorded timing")
+	fs.StringVar(&o.timingFile, "timing", "", "timing sidecar of an NDJSON recording (default FILE.timing when it exists)")
+	fs.StringVar(&o.serve, "serve", "", "serve the recording as an SSE endpoint at ADDR instead (host defaults to 127.0.0.1)")
+	// --to and its companions: the flags of convert, with the same meaning.
+	fs.StringVarP(&o.conv.to, "to", "t", "", "convert to this format on the way (see 'agentstream formats')")
+	fs.IntVar(&o.conv.maxChunkBytes, "max-chunk-bytes", jsonenv.DefaultMaxChunkBytes, "with --to jsonenv: cap on one envelope's JSON text, in bytes")
+	fs.StringVar(&o.conv.framing, "framing", "sse", "with --to jsonenv: output framing, sse or ndjson")
+	fs.BoolVar(&o.conv.partial, "partial", false, "with --to claude: write stream_event lines, as --include-partial-messages does")
+	in := &o.conv.in
+	fs.StringVarP(&in.from, "from", "f", "auto", "with --to: the recording's format (auto detects it)")
+	fs.BoolVar(&in.strict, "strict", false, "with --to: stop at the first problem in the input (exit 2)")
+	fs.IntVar(&in.maxEventBytes, "max-event-bytes", frame.DefaultMaxBytes, "with --to: cap on one SSE message, NDJSON line or block, in bytes")
+	fs.StringVar(&in.agent, "agent", "", "with --to: agent id for sources that carry none")
+	fs.StringVar(&in.xmlEscaping, "xml-escaping", "auto", "with --to, xml input: escaping generation (auto, none, newline, full)")
+	addToolsFlags(fs, &in.tools)
+	return c
+}
+
+func (o *replayOptions) timing() recording.Timing {
+	return recording.Timing{Speed: o.speed, MaxGap: o.maxGap, NoDelay: o.noDelay, Interval: o.interval}
+}
+
+func runReplay(ctx context.Context, ios *IOStreams, o *replayOptions, file string) error {
+	switch {
+	case o.speed <= 0:
+		return failure(fmt.Errorf("--speed must be above 0, not %v", o.speed))
+	case o.serve != "" && o.conv.to != "":
+		return failure(errors.New("--to cannot be used with --serve: the recording is served as it is"))
+	case o.maxGap < 0 || o.interval < 0:
+		return failure(errors.New("--max-gap and --interval cannot be negative"))
+	}
+	p, closeRec, err := openRecording(ios, file, o.timingFile)
+	if err != nil {
+		return failure(err)
+	}
+	defer closeRec()
+	timed, err := p.Timed()
+	if err != nil {
+		return failure(fmt.Errorf("%s: %w", file, err))
+	}
+	if !timed && !o.noDelay && o.interval == 0 {
+		return failure(fmt.Errorf("%s: %w", file, recording.ErrNoTiming))
+	}
+	if o.serve != "" {
+		return serveRecording(ctx, ios, o, file, p)
+	}
+	if o.conv.to != "" {
+		return replayConverted(ctx, ios, o, file, p)
+	}
+	err = recording.Play(ctx, p, o.timing(), func(c recording.Chunk) error {
+		_, err := ios.Out.Write(c.Data)
+		return err
+	})
+	if err != nil && ctx.Err() == nil {
+		return failure(fmt.Errorf("%s: %w", file, err))
+	}
+	return nil
+}
+
+// openRecording opens file ("-" for stdin) and its timing sidecar: the one
+// named, or FILE.timing when it exists.
+func openRecording(ios *IOStreams, file, timingFile string) (*recording.Player, func(), error) {
+	var closers []io.Closer
+	closeAll := func() {
+		for _, c := range closers {
+			c.Close()
+		}
+	}
+	var r io.Reader = ios.In
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, nil, err
+		}
+		closers = append(closers, f)
+		r = f
+	}
+	var side io.Reader
+	name := timingFile
+	if name == "" && file != "-" {
+		name = file + ".timing"
+		if _, err := os.Stat(name); err != nil {
+			name = ""
+		}
+	}
+	if name != "" {
+		f, err := os.Open(name)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		closers = append(closers, f)
+		side = f
+	}
+	return recording.NewPlayer(r, side), closeAll, nil
+}
+
+// replayConverted plays the recording through convert: each event is
+// written when the recorded bytes that complete it are played.
+func replayConverted(ctx context.Context, ios *IOStreams, o *replayOptions, file string, p *recording.Player) error {
+	conv := o.conv
+	conv.in.open = func(ctx context.Context, _ string, _ *source.Options) (io.ReadCloser, error) {
+		return recording.Reader(ctx, p, o.timing()), nil
+	}
+	err := runConvert(ctx, ios, &conv, []string{file})
+	if err != nil && ctx.Err() != nil {
+		return nil // Ctrl-C
+	}
+	return err
+}
+
+// serveAddr gives an address without a host the loopback host.
+func serveAddr(addr string) string {
+	if !strings.Contains(addr, ":") {
+		return "127.0.0.1:" + addr
+	}
+	if strings.HasPrefix(addr, ":") {
+		return "127.0.0.1" + addr
+	}
+	return addr
+}
+
+// serveRecording serves the recording until ctx is done.
+func serveRecording(ctx context.Context, ios *IOStreams, o *replayOptions, file string, p *recording.Player) error {
+	h, err := recording.NewHandler(p, o.timing())
+	if err != nil {
+		return failure(fmt.Errorf("%s: %w", file, err))
+	}
+	ln, err := net.Listen("tcp", serveAddr(o.serve))
+	if err != nil {
+		return failure(err)
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		// Requests end with ctx: streams being played stop at Ctrl-C.
+		BaseContext: func(net.Listener) context.Context { return ctx },
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	addr := ln.Addr().String()
+	fmt.Fprintf(ios.Err, "agentstream: serving %s at http://%s/ (Ctrl-C to stop)\n", file, addr)
+	if o.ready != nil {
+		o.ready(addr)
+	}
+	select {
+	case err := <-served:
+		return failure(err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return failure(err)
+	}
+	return nil
+}
