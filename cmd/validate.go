@@ -50,6 +50,8 @@ in docs/validate.md.`,
 	fs.StringVar(&o.in.xmlEscaping, "xml-escaping", "auto", "xml input: escaping generation (auto, none, newline, full)")
 	fs.IntVar(&o.maxChunkBytes, "max-chunk-bytes", validate.DefaultMaxChunkBytes, "jsonenv: the envelope byte cap to check")
 	fs.StringVar(&o.format, "format", "text", "report format: text, json or github")
+	addToolsFlags(fs, &o.in.tools)
+	addHTTPFlags(fs, &o.in.http)
 	return c
 }
 
@@ -76,10 +78,24 @@ func runValidate(ctx context.Context, ios *IOStreams, o *validateOptions, inputs
 	if o.maxChunkBytes <= 0 {
 		return failure(fmt.Errorf("--max-chunk-bytes must be positive, not %d", o.maxChunkBytes))
 	}
+	switch o.in.xmlEscaping {
+	case "auto", "none", "newline", "full":
+	default:
+		return failure(fmt.Errorf("--xml-escaping must be auto, none, newline or full, not %q", o.in.xmlEscaping))
+	}
 	if o.in.from != "auto" {
 		if f, ok := convert.Lookup(o.in.from); !ok || f.NewDecoder == nil {
 			return failure(fmt.Errorf("unknown input format %q (one of %s)", o.in.from, strings.Join(convert.Names(true), ", ")))
 		}
+	}
+	if err := o.in.tools.check(); err != nil {
+		return failure(err)
+	}
+	sopts := o.in.source
+	sopts.Stdin = ios.In
+	sopts.MaxEventBytes = o.in.maxEventBytes
+	if err := o.in.http.apply(&sopts, ios.In, inputs); err != nil {
+		return failure(err)
 	}
 	if len(inputs) == 0 {
 		inputs = []string{"-"}
@@ -89,7 +105,7 @@ func runValidate(ctx context.Context, ios *IOStreams, o *validateOptions, inputs
 	var results []validateInput
 	total := 0
 	for _, name := range inputs {
-		res, err := validateOne(ctx, ios, o, rep, name)
+		res, err := validateOne(ctx, o, &sopts, rep, name)
 		if err != nil {
 			w.Flush()
 			return err
@@ -145,11 +161,8 @@ func pluralS(n int) string {
 }
 
 // validateOne opens, detects and checks one input.
-func validateOne(ctx context.Context, ios *IOStreams, o *validateOptions, rep *reporter, name string) (validateInput, error) {
-	sopts := o.in.source
-	sopts.Stdin = ios.In
-	sopts.MaxEventBytes = o.in.maxEventBytes
-	rc, err := source.Open(ctx, name, &sopts)
+func validateOne(ctx context.Context, o *validateOptions, sopts *source.Options, rep *reporter, name string) (validateInput, error) {
+	rc, err := source.Open(ctx, name, sopts)
 	if err != nil {
 		return validateInput{}, failure(err)
 	}
@@ -168,10 +181,15 @@ func validateOne(ctx context.Context, ios *IOStreams, o *validateOptions, rep *r
 	} else {
 		f, _ = convert.Lookup(o.in.from)
 	}
+	co := o.in.decodeOptions(name, func(error) {})
+	if _, err := o.in.tools.wrap(f, nil, co); err != nil {
+		return validateInput{}, failure(fmt.Errorf("%s: %w", name, err))
+	}
 	vs, err := validate.Check(br, &validate.Config{
 		Source: name, Format: f.Name, MaxEventBytes: o.in.maxEventBytes, MaxChunkBytes: o.maxChunkBytes,
 		NewDecoder: func(r io.Reader) event.Decoder {
-			return f.NewDecoder(r, o.in.decodeOptions(name, func(error) {}))
+			dec, _ := o.in.tools.wrap(f, f.NewDecoder(r, co), co) // checked above
+			return dec
 		},
 	})
 	if err != nil {

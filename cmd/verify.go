@@ -13,6 +13,7 @@ import (
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/source"
 	"github.com/agentstream/agentstream/verify"
 )
 
@@ -24,6 +25,8 @@ type verifyOptions struct {
 	json          bool
 	maxEventBytes int
 	xmlEscaping   string
+	tools         toolsOptions
+	http          httpOptions
 }
 
 func newVerifyCmd(ios *IOStreams) *cobra.Command {
@@ -56,6 +59,8 @@ Exit status: 0 equal, 1 different, 2 unreadable input. The fields, the
 	fs.BoolVar(&o.json, "json", false, "write the report as JSON")
 	fs.IntVar(&o.maxEventBytes, "max-event-bytes", frame.DefaultMaxBytes, "cap on one SSE message, NDJSON line or block, in bytes")
 	fs.StringVar(&o.xmlEscaping, "xml-escaping", "auto", "xml input: escaping generation (auto, none, newline, full)")
+	addToolsFlags(fs, &o.tools)
+	addHTTPFlags(fs, &o.http)
 	return c
 }
 
@@ -65,6 +70,12 @@ func runVerify(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b strin
 	}
 	if a == "-" && b == "-" {
 		return failure(errors.New("inputs a and b cannot both be stdin"))
+	}
+	if !source.IsURL(a) && !source.IsURL(b) {
+		// Request flags without a URL are a mistake (apply says so).
+		if err := o.http.apply(&source.Options{}, nil, []string{a, b}); err != nil {
+			return failure(err)
+		}
 	}
 	if err := verify.CheckIgnore(o.ignore); err != nil {
 		return failure(err)
@@ -100,7 +111,10 @@ func runVerify(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b strin
 // readSide reads and assembles one input. Problems in it are reported and
 // skipped; what could not be opened or read at all exits 2.
 func readSide(ctx context.Context, ios *IOStreams, o *verifyOptions, from, name string, rep *reporter) (verify.Side, error) {
-	in := &inputOptions{from: from, maxEventBytes: o.maxEventBytes, xmlEscaping: o.xmlEscaping}
+	in := &inputOptions{from: from, maxEventBytes: o.maxEventBytes, xmlEscaping: o.xmlEscaping, tools: o.tools}
+	if source.IsURL(name) {
+		in.http = o.http // request flags apply to the URL side(s) only
+	}
 	var side verify.Side
 	err := eachInput(ctx, ios, in, rep, []string{name}, func(name string, f convert.Format, dec event.Decoder) error {
 		side = verify.Side{Name: name, Format: f.Name, Lacks: f.Lacks}
