@@ -3,6 +3,8 @@ package convert
 import (
 	"io"
 
+	emitanthropic "github.com/agentstream/agentstream/emit/anthropic"
+	emitclaude "github.com/agentstream/agentstream/emit/claude"
 	emitcodex "github.com/agentstream/agentstream/emit/codex"
 	"github.com/agentstream/agentstream/emit/inlinexml"
 	"github.com/agentstream/agentstream/emit/jsonenv"
@@ -10,6 +12,8 @@ import (
 	"github.com/agentstream/agentstream/emit/xmltools"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
+	parseanthropic "github.com/agentstream/agentstream/parse/anthropic"
+	parseclaude "github.com/agentstream/agentstream/parse/claude"
 	parsecodex "github.com/agentstream/agentstream/parse/codex"
 	parseinlinexml "github.com/agentstream/agentstream/parse/inlinexml"
 	parsejsonenv "github.com/agentstream/agentstream/parse/jsonenv"
@@ -135,6 +139,32 @@ var formats = []Format{
 		},
 		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
 			return emitcodex.NewEncoder(w, &emitcodex.Config{Agent: o.Agent, Warn: o.Warn})
+		},
+	},
+	{
+		Name:        "claude",
+		Description: "Claude Code stream-json (claude -p --output-format stream-json --verbose; --partial writes stream_event lines)",
+		Detect:      parseclaude.Detect,
+		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
+			return parseclaude.NewDecoder(r, &parseclaude.Config{
+				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,
+			})
+		},
+		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
+			return emitclaude.NewEncoder(w, &emitclaude.Config{Partial: o.Partial, Agent: o.Agent, Warn: o.Warn})
+		},
+	},
+	{
+		Name:        "anthropic",
+		Description: "Anthropic Messages API streaming SSE body (event: + data:), one or more responses",
+		Detect:      parseanthropic.Detect,
+		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
+			return parseanthropic.NewDecoder(r, &parseanthropic.Config{
+				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,
+			})
+		},
+		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
+			return emitanthropic.NewEncoder(w, &emitanthropic.Config{Agent: o.Agent, Warn: o.Warn})
 		},
 	},
 	{

@@ -1,0 +1,306 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/event"
+	wire "github.com/agentstream/agentstream/parse/anthropic"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+const corpus = "../../testdata/anthropic"
+
+func decode(t testing.TB, data []byte) []event.Event {
+	t.Helper()
+	d := wire.NewDecoder(bytes.NewReader(data), nil)
+	var evs []event.Event
+	for {
+		ev, err := d.Next()
+		if err == io.EOF {
+			return evs
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+}
+
+func encode(t testing.TB, evs []event.Event) ([]byte, []string) {
+	t.Helper()
+	var out bytes.Buffer
+	var warnings []string
+	e := NewEncoder(&out, &Config{Warn: func(err error) {
+		var loss *event.LossError
+		if !errors.As(err, &loss) {
+			t.Errorf("warning is not a *event.LossError: %v", err)
+		}
+		warnings = append(warnings, err.Error())
+	}})
+	for _, ev := range evs {
+		if err := e.Encode(ev); err != nil {
+			t.Fatalf("Encode(%T): %v", ev, err)
+		}
+	}
+	if err := e.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	return out.Bytes(), warnings
+}
+
+// withoutPings drops the ping events, which the encoder does not write.
+func withoutPings(b []byte) []byte {
+	return []byte(strings.ReplaceAll(string(b), "event: ping\ndata: {\"type\":\"ping\"}\n\n", ""))
+}
+
+// TestRewrite: a body read and written back is the same body, byte for
+// byte, but for the pings and the usage of message_start, which the
+// encoder writes at message_delta.
+func TestRewrite(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob(filepath.Join(corpus, "*-turn*.sse"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recordings: %v", err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, warnings := encode(t, decode(t, data))
+			if len(warnings) > 0 {
+				t.Errorf("warnings: %q", warnings)
+			}
+			// Compare the events, with their data as JSON values.
+			if diff := cmp.Diff(events(t, withoutPings(data)), events(t, got)); diff != "" {
+				t.Errorf("body differs (-recorded +written):\n%s", diff)
+			}
+		})
+	}
+}
+
+type sseEvent struct {
+	Type string
+	Data map[string]any
+}
+
+// events parses a body the simple way (it is well-formed), blanking
+// the usage fields the encoder places differently and the split of tool
+// input into fragments.
+func events(t *testing.T, body []byte) []sseEvent {
+	t.Helper()
+	var out []sseEvent
+	var input strings.Builder
+	for _, msg := range strings.Split(strings.TrimSpace(string(body)), "\n\n") {
+		var ev sseEvent
+		for _, line := range strings.Split(msg, "\n") {
+			if v, ok := strings.CutPrefix(line, "event: "); ok {
+				ev.Type = v
+			} else if v, ok := strings.CutPrefix(line, "data: "); ok {
+				if err := json.Unmarshal([]byte(v), &ev.Data); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		switch ev.Type {
+		case "message_start":
+			ev.Data["message"].(map[string]any)["usage"] = nil
+		case "message_delta":
+			ev.Data["usage"] = nil
+		case "content_block_delta":
+			if d := ev.Data["delta"].(map[string]any); d["type"] == "input_json_delta" {
+				input.WriteString(d["partial_json"].(string))
+				continue
+			}
+		case "content_block_stop":
+			if input.Len() > 0 {
+				var v any
+				if err := json.Unmarshal([]byte(input.String()), &v); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, sseEvent{Type: "tool input", Data: map[string]any{"input": v}})
+				input.Reset()
+			}
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"hand-all-types.sse", "tooluse-turn1.sse"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(filepath.Join(corpus, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := encode(t, decode(t, data))
+			golden := filepath.Join("testdata", name)
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("output differs from %s (run go test -update and review the diff)", golden)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestEveryEventType walks one event of every type through the encoder.
+func TestEveryEventType(t *testing.T) {
+	t.Parallel()
+	a := "main"
+	evs := []event.Event{
+		&event.SessionStart{Agent: a, Model: "m"},
+		&event.BlockStart{Agent: a, Kind: event.Thinking},
+		&event.Delta{Agent: a, Kind: event.Thinking, Text: "hmm"},
+		&event.BlockEnd{Agent: a, Kind: event.Thinking, Signature: "sig"},
+		&event.Delta{Agent: a, Kind: event.Text, Text: "Paris"},
+		&event.BlockEnd{Agent: a, Kind: event.Text},
+		&event.Citations{Agent: a, Items: []event.Citation{{Type: "char_location", CitedText: "Paris", DocumentIndex: ptr[int64](0)}}},
+		&event.ToolCall{Agent: a, ID: "srv", Name: "web_search", Input: json.RawMessage(`{"q":"x"}`), Server: true},
+		&event.ToolResult{Agent: a, ID: "srv", Name: "web_search", Server: true, Content: []event.Part{{Type: "text", Text: "not json"}}},
+		&event.ToolCall{Agent: a, ID: "t1", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
+		&event.Unknown{Agent: a, Format: "anthropic", Type: "redacted_thinking", Raw: []byte(`{"type":"redacted_thinking","data":"x"}`)},
+		&event.ToolResult{Agent: a, ID: "t1", Name: "Bash", Content: []event.Part{{Type: "text", Text: "a"}}},
+		&event.SessionStart{Agent: "sub", ParentAgent: a, ParentToolID: "t1"},
+		&event.Delta{Agent: "sub", Kind: event.Text, Text: "ignored"},
+		&event.Notice{Agent: a, Kind: "status"},
+		&event.Files{Agent: a},
+		&event.Unknown{Agent: a, Format: "claude", Type: "x", Raw: []byte(`{}`)},
+		&event.Delta{Agent: a, Kind: event.Text, Text: "Half"},
+		&event.Error{Agent: a, Message: "Overloaded", Type: "overloaded_error"},
+		&event.TurnStart{Agent: a, MessageID: "msg_9", Model: "m2"},
+		&event.ToolCall{Agent: a, ID: "t2", Name: "Bash", Input: json.RawMessage(`"not an object"`)},
+		&event.TurnEnd{Agent: a, StopReason: "tool_use", Usage: &event.Usage{InputTokens: 3, OutputTokens: 4, CacheReadTokens: 1}},
+		&event.RunEnd{Agent: a, StopReason: "end_turn"},
+	}
+	out, warnings := encode(t, evs)
+	want := []string{
+		"anthropic cannot carry session metadata",
+		"anthropic cannot carry client tool results (the client sends them in the next request)",
+		"anthropic cannot carry subagents (only the main agent's turns are written)",
+		"anthropic cannot carry notices",
+		"anthropic cannot carry generated files",
+		"anthropic cannot carry unknown claude events",
+		"anthropic cannot carry run summaries",
+	}
+	if diff := cmp.Diff(want, warnings); diff != "" {
+		t.Errorf("warnings differ (-want +got):\n%s", diff)
+	}
+	golden := filepath.Join("testdata", "every-event-type.sse")
+	if *update {
+		if err := os.WriteFile(golden, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if wantOut, err := os.ReadFile(golden); err != nil || !bytes.Equal(out, wantOut) {
+		t.Errorf("output differs from %s (run go test -update and review the diff)", golden)
+	}
+	decode(t, out) // reads back without a problem
+}
+
+func TestTruncated(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	e := NewEncoder(&out, nil)
+	for _, ev := range []event.Event{
+		&event.BlockStart{Agent: "a", Kind: event.Text},
+		&event.Delta{Agent: "a", Kind: event.Text, Text: "Hel"},
+	} {
+		if err := e.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.Close(); !errors.Is(err, event.ErrTruncated) {
+		t.Fatalf("Close() = %v, want an error wrapping event.ErrTruncated", err)
+	}
+	if strings.Contains(out.String(), "message_stop") {
+		t.Errorf("a truncated body has no message_stop, got:\n%s", out.String())
+	}
+}
+
+func BenchmarkEncode(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(corpus, "long-text-turn1.sse"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	evs := decode(b, data)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		e := NewEncoder(io.Discard, nil)
+		for _, ev := range evs {
+			e.Encode(ev)
+		}
+		e.Close()
+	}
+}
+
+// FuzzEncoder feeds the events of an arbitrary body to the encoder and
+// reads its output back: it must be a body our reader takes without a
+// problem (but the truncation it reports when a block was left open).
+func FuzzEncoder(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(corpus, "*.sse"))
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(data) > 4<<10 {
+			data = data[:4<<10]
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d := wire.NewDecoder(bytes.NewReader(data), &wire.Config{MaxEventBytes: 4096})
+		var out bytes.Buffer
+		e := NewEncoder(&out, nil)
+		for {
+			ev, err := d.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				continue
+			}
+			if err := e.Encode(ev); err != nil {
+				t.Fatalf("Encode(%T): %v", ev, err)
+			}
+		}
+		truncated := errors.Is(e.Close(), event.ErrTruncated)
+		r := wire.NewDecoder(bytes.NewReader(out.Bytes()), nil)
+		for {
+			_, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil && !(truncated && errors.Is(err, event.ErrTruncated)) {
+				t.Fatalf("reading our output: %v\ninput:\n%q\noutput:\n%s", err, data, out.Bytes())
+			}
+		}
+	})
+}

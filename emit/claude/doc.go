@@ -1,0 +1,40 @@
+// Package claude encodes canonical events as Claude Code stream-json, the
+// way the real CLI writes it, so that a consumer written for
+// `claude -p --output-format stream-json --verbose` accepts the output.
+//
+// Output: one compact JSON object per line. The system/init line comes
+// first (the source's own when it was read from this format, else one made
+// of the session's model, tools and cwd); each completed content block is
+// one assistant line (a snapshot carrying that block, with the message's
+// id and model); tool results are user lines (content a string when the
+// result is one text part, else text and image blocks; is_error;
+// tool_use_result from Structured); errors are Claude Code's synthetic
+// assistant messages (model "<synthetic>", a top-level error); notices go
+// back verbatim when they came from this format, else as
+// system/informational lines; a result line closes the run (the source's
+// own, or one made of what is known: stop reason, turns, duration, cost,
+// usage, errors, the last text as result). Subagent lines carry
+// parent_tool_use_id, and a subagent's prompt is written as its first user
+// line. Every line has uuid and session_id; uuids are derived from the
+// session id and a counter, so output is deterministic.
+//
+// With Config.Partial (CLI flag --partial) the raw Messages API stream
+// events are written too, as stream_event lines, as
+// --include-partial-messages does: message_start, content_block_start,
+// deltas (tool input as one input_json_delta), the assistant snapshot, then
+// content_block_stop, and message_delta/message_stop at the end of each
+// turn.
+//
+// Turns: where the source marks them (TurnStart/TurnEnd) they are kept;
+// where it does not (the JSON envelope, say), the first content opens a
+// message and it ends once all its tool calls have their results, or at
+// the run's end.
+//
+// What stream-json cannot carry is reported once per kind through
+// Config.Warn as *event.LossError: tool result exit codes and status,
+// awaiting tools, generated files, file changes, todo lists, a subagent's
+// run summary, unknown events of other formats. A block left open at
+// Close (the input was cut off) is written as an assistant line marked
+// "aborted": true, no result line is written, and Close returns an error
+// wrapping event.ErrTruncated.
+package claude

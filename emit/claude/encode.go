@@ -1,0 +1,563 @@
+package claude
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/messages"
+	wire "github.com/agentstream/agentstream/parse/claude"
+)
+
+// Config configures an Encoder. The zero value is ready to use.
+type Config struct {
+	// Partial writes stream_event lines (the raw API stream events) as
+	// claude --include-partial-messages does, besides the assistant
+	// snapshots (CLI flag --partial).
+	Partial bool
+	// Agent is the scope of events whose agent is empty.
+	Agent string
+	// Warn receives what stream-json cannot carry. Nil discards it.
+	Warn func(error)
+}
+
+// Encoder writes canonical events as Claude Code stream-json.
+type Encoder struct {
+	w      io.Writer
+	cfg    Config
+	err    error
+	warned map[string]bool
+
+	main     string // the main agent's scope
+	haveMain bool
+	session  string // session_id written on every line
+	inited   bool
+	agents   map[string]*agent
+	order    []*agent // agents in order of appearance
+	n        int      // lines written, for derived uuids
+
+	// what the result line needs when the source has no RunEnd
+	lastText  string
+	lastStop  string
+	failed    bool
+	resultOut bool
+}
+
+type agent struct {
+	id     string
+	parent *string // parent_tool_use_id: nil for the main agent
+	st     *messages.Streamer
+	msgs   int
+}
+
+// NewEncoder returns an encoder writing to w. cfg may be nil.
+func NewEncoder(w io.Writer, cfg *Config) *Encoder {
+	e := &Encoder{w: w, warned: map[string]bool{}, agents: map[string]*agent{}}
+	if cfg != nil {
+		e.cfg = *cfg
+	}
+	return e
+}
+
+func (e *Encoder) warn(what string) {
+	if e.cfg.Warn != nil && !e.warned[what] {
+		e.warned[what] = true
+		e.cfg.Warn(&event.LossError{Format: "claude", What: what})
+	}
+}
+
+// uuid returns the next line's uuid, derived from the session id and a
+// counter so that output is deterministic.
+func (e *Encoder) uuid() string {
+	e.n++
+	h := sha256.Sum256(fmt.Appendf(nil, "%s/%d", e.session, e.n))
+	h[6] = h[6]&0x0f | 0x40
+	h[8] = h[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
+}
+
+func (e *Encoder) line(b []byte) {
+	if e.err != nil {
+		return
+	}
+	out := make([]byte, 0, len(b)+1)
+	out = append(append(out, b...), '\n')
+	_, e.err = e.w.Write(out)
+}
+
+// scope returns the state of agent id, creating it on first use.
+func (e *Encoder) scope(id string) *agent {
+	if a := e.agents[id]; a != nil {
+		return a
+	}
+	if !e.haveMain {
+		e.haveMain, e.main = true, id
+	}
+	a := &agent{id: id}
+	if id != e.main {
+		p := id
+		a.parent = &p
+	}
+	a.st = &messages.Streamer{
+		Event: func(typ string, data []byte) error { return e.streamEvent(a, data) },
+		Block: func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
+		NewID: func() string { a.msgs++; return fmt.Sprintf("msg_%s_%d", shortID(a.id), a.msgs) },
+	}
+	if m := e.agents[e.main]; m != nil {
+		a.st.Model = m.st.Model
+	}
+	e.agents[id] = a
+	e.order = append(e.order, a)
+	return a
+}
+
+func shortID(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return fmt.Sprintf("%x", h[:6])
+}
+
+// Encode writes the lines of ev.
+func (e *Encoder) Encode(ev event.Event) error {
+	if e.err != nil {
+		return e.err
+	}
+	id := ev.AgentID()
+	if id == "" {
+		id = e.cfg.Agent
+	}
+	if s, ok := ev.(*event.SessionStart); ok && s.ParentToolID == "" && !e.haveMain {
+		e.haveMain, e.main = true, id
+	}
+	a := e.scope(id)
+	if s, ok := ev.(*event.SessionStart); ok {
+		e.sessionStart(a, s)
+		return e.err
+	}
+	e.init(nil)
+	if t, ok := ev.(*event.ToolResult); ok && !a.st.AssistantResult(t) && a.st.Answered(t.ID) && !a.st.Explicit() {
+		// No turn boundaries in the source: the model's turn is over
+		// once all its tool calls have their results.
+		a.st.EndTurn("tool_use", nil)
+		if a.id == e.main {
+			e.lastStop = "tool_use"
+		}
+	}
+	if te, ok := ev.(*event.TurnEnd); ok && a.id == e.main && te.StopReason != "" {
+		e.lastStop = te.StopReason
+	}
+	handled, err := a.st.Add(ev)
+	if err != nil || handled {
+		return err
+	}
+	if err := a.st.Flush(); err != nil {
+		return err
+	}
+	switch ev := ev.(type) {
+	case *event.ToolResult:
+		e.toolResult(a, ev)
+	case *event.Error:
+		e.errorLine(a, ev)
+	case *event.RunEnd:
+		e.runEnd(a, ev)
+	case *event.Notice:
+		e.notice(a, ev)
+	case *event.Unknown:
+		switch raw := bytes.TrimSpace(ev.Raw); {
+		case ev.Format != wire.MetaKind:
+			e.warn("unknown " + ev.Format + " events")
+		case wire.IsKnownType(ev.Type) || ev.Type == "" || len(raw) == 0 || raw[0] != '{' || !json.Valid(raw):
+			// A line of a known type the reader could not take: written
+			// back, it would be as unreadable.
+			e.warn("malformed stream-json lines")
+		default:
+			e.line(compact(raw)) // a line type of a newer Claude Code
+		}
+	case *event.AwaitingTools:
+		e.warn("awaiting tools")
+	case *event.Files:
+		e.warn("generated files")
+	case *event.FileChange:
+		e.warn("file changes")
+	case *event.TodoList:
+		e.warn("todo lists")
+	default:
+		e.warn(fmt.Sprintf("events of type %T", ev))
+	}
+	return e.err
+}
+
+// header holds the fields every line ends with.
+type header struct {
+	ParentToolUseID *string `json:"parent_tool_use_id"`
+	SessionID       string  `json:"session_id"`
+	UUID            string  `json:"uuid"`
+}
+
+func (e *Encoder) header(a *agent) header {
+	return header{ParentToolUseID: a.parent, SessionID: e.session, UUID: e.uuid()}
+}
+
+func (e *Encoder) sessionStart(a *agent, s *event.SessionStart) {
+	if a.id != e.main {
+		if s.ParentToolID != "" {
+			p := s.ParentToolID
+			a.parent = &p
+		}
+		e.init(nil)
+		if s.Prompt != "" {
+			// The subagent's prompt, as Claude Code echoes it.
+			type content struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			}
+			e.line(messages.Marshal(struct {
+				Type    string `json:"type"`
+				Message struct {
+					Role    string    `json:"role"`
+					Content []content `json:"content"`
+				} `json:"message"`
+				header
+				SubagentType    string `json:"subagent_type,omitempty"`
+				TaskDescription string `json:"task_description,omitempty"`
+			}{
+				Type: wire.TypeUser, Message: struct {
+					Role    string    `json:"role"`
+					Content []content `json:"content"`
+				}{Role: "user", Content: []content{{Type: "text", Text: s.Prompt}}},
+				header: e.header(a), SubagentType: s.Name, TaskDescription: s.Description,
+			}))
+		}
+		return
+	}
+	if s.Model != "" {
+		a.st.Model = s.Model
+	}
+	e.init(s)
+}
+
+// init writes the system/init line, once, before anything else: the
+// source's own when it was Claude Code's, else one made of what is known.
+func (e *Encoder) init(s *event.SessionStart) {
+	if e.inited {
+		return
+	}
+	e.inited = true
+	if s != nil && s.MetaKind == wire.MetaKind && len(s.Meta) > 0 {
+		var in wire.Init
+		if json.Unmarshal(s.Meta, &in) == nil && in.SessionID != "" {
+			e.session = in.SessionID
+			e.line(compact(s.Meta))
+			return
+		}
+	}
+	in := wire.Init{
+		Type: wire.TypeSystem, Subtype: wire.SubtypeInit, Cwd: "/", Tools: []string{},
+		MCPServers: []any{}, Model: "unknown", PermissionMode: "default", SlashCommands: []string{},
+		APIKeySource: "none", ClaudeCodeVersion: "agentstream", OutputStyle: "default", Agents: []string{},
+		Skills: []string{}, Plugins: []any{},
+	}
+	if s != nil {
+		e.session = s.SessionID
+		if e.session == "" {
+			e.session = s.Agent
+		}
+		if s.Cwd != "" {
+			in.Cwd = s.Cwd
+		}
+		if s.Model != "" {
+			in.Model = s.Model
+		}
+		if s.Tools != nil {
+			in.Tools = s.Tools
+		}
+	}
+	if e.session == "" {
+		e.session = e.main
+	}
+	if e.session == "" {
+		e.session = "00000000-0000-4000-8000-000000000000"
+	}
+	in.SessionID = e.session
+	in.UUID = e.uuid()
+	e.line(messages.Marshal(in))
+}
+
+func (e *Encoder) streamEvent(a *agent, data []byte) error {
+	if !e.cfg.Partial {
+		return nil
+	}
+	e.line(messages.Marshal(struct {
+		Type  string          `json:"type"`
+		Event json.RawMessage `json:"event"`
+		header
+	}{Type: wire.TypeStreamEvent, Event: data, header: e.header(a)}))
+	return e.err
+}
+
+func (e *Encoder) snapshot(a *agent, m messages.MessageInfo, block []byte) error {
+	if a.id == e.main {
+		var b messages.Block
+		if json.Unmarshal(block, &b) == nil && b.Type == messages.BlockText && b.Text != nil {
+			e.lastText = *b.Text
+		}
+	}
+	e.line(messages.Marshal(struct {
+		Type    string `json:"type"`
+		Message any    `json:"message"`
+		header
+	}{Type: wire.TypeAssistant, Message: messages.NewMessage(m.ID, m.Model, []json.RawMessage{block}), header: e.header(a)}))
+	return e.err
+}
+
+type resultContent struct {
+	Type   string          `json:"type"`
+	Text   string          `json:"text,omitempty"`
+	Source *imageSource    `json:"source,omitempty"`
+	Raw    json.RawMessage `json:"-"`
+}
+
+type imageSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"`
+	URL       string `json:"url,omitempty"`
+}
+
+func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
+	if ev.ExitCode != nil || ev.Status != "" {
+		e.warn("tool result exit codes and status")
+	}
+	var content json.RawMessage
+	if len(ev.Content) == 1 && ev.Content[0].Type == "text" {
+		content = messages.Marshal(ev.Content[0].Text)
+	} else {
+		parts := make([]json.RawMessage, 0, len(ev.Content))
+		for _, p := range ev.Content {
+			switch {
+			case p.Type == "text":
+				parts = append(parts, messages.Marshal(resultContent{Type: "text", Text: p.Text}))
+			case p.Type == "image":
+				src := &imageSource{Type: "url", URL: p.Source}
+				if rest, ok := strings.CutPrefix(p.Source, "data:"); ok {
+					if mt, data, ok := strings.Cut(rest, ";base64,"); ok {
+						src = &imageSource{Type: "base64", MediaType: mt, Data: data}
+					}
+				}
+				parts = append(parts, messages.Marshal(resultContent{Type: "image", Source: src}))
+			case json.Valid([]byte(p.Text)) && strings.HasPrefix(strings.TrimSpace(p.Text), "{"):
+				// A block kept whole by the decoder (document, search_result, ...).
+				parts = append(parts, compact([]byte(p.Text)))
+			default:
+				parts = append(parts, messages.Marshal(resultContent{Type: "text", Text: p.Text}))
+			}
+		}
+		content = messages.Marshal(parts)
+	}
+	type block struct {
+		ToolUseID string          `json:"tool_use_id"`
+		Type      string          `json:"type"`
+		Content   json.RawMessage `json:"content"`
+		IsError   bool            `json:"is_error"`
+	}
+	line := struct {
+		Type    string `json:"type"`
+		Message struct {
+			Role    string  `json:"role"`
+			Content []block `json:"content"`
+		} `json:"message"`
+		header
+		ToolUseResult json.RawMessage `json:"tool_use_result,omitempty"`
+	}{Type: wire.TypeUser, header: e.header(a)}
+	line.Message.Role = "user"
+	line.Message.Content = []block{{ToolUseID: ev.ID, Type: messages.BlockToolResult, Content: content, IsError: ev.IsError}}
+	if len(ev.Structured) > 0 && json.Valid(ev.Structured) {
+		line.ToolUseResult = compact(ev.Structured)
+	}
+	e.line(messages.Marshal(line))
+}
+
+// errorLine writes an error as Claude Code does: a synthetic assistant
+// message with the error's text and a top-level error.
+func (e *Encoder) errorLine(a *agent, ev *event.Error) {
+	if ev.Fatal {
+		e.failed = true
+	}
+	a.st.EndTurn("", nil)
+	errType := ev.Type
+	if errType == "" {
+		errType = "unknown"
+	}
+	text := ev.Message
+	if text == "" {
+		text = "API Error: " + errType
+	}
+	block := messages.Marshal(struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}{"text", text})
+	msg := messages.NewMessage(e.uuid(), wire.SyntheticModel, []json.RawMessage{block})
+	e.line(messages.Marshal(struct {
+		Type    string `json:"type"`
+		Message any    `json:"message"`
+		header
+		Error string `json:"error"`
+	}{Type: wire.TypeAssistant, Message: msg, header: e.header(a), Error: errType}))
+}
+
+func (e *Encoder) notice(a *agent, ev *event.Notice) {
+	var l wire.Line
+	if json.Unmarshal(ev.Raw, &l) == nil && l.Type != "" && (l.Type == ev.Kind || l.Subtype == ev.Kind) {
+		e.line(compact(ev.Raw))
+		return
+	}
+	e.line(messages.Marshal(struct {
+		Type    string `json:"type"`
+		Subtype string `json:"subtype"`
+		Content string `json:"content"`
+		Level   string `json:"level"`
+		header
+	}{Type: wire.TypeSystem, Subtype: wire.SubtypeInformational, Content: ev.Kind + ": " + ev.Message, Level: "info", header: e.header(a)}))
+}
+
+func (e *Encoder) runEnd(a *agent, ev *event.RunEnd) {
+	if a.id != e.main {
+		a.st.EndTurn("", nil)
+		e.warn("the run summary of a subagent")
+		return
+	}
+	e.closeTurns(ev.StopReason)
+	if ev.MetaKind == wire.MetaKind && json.Valid(ev.Meta) {
+		e.line(compact(ev.Meta))
+		e.resultOut = true
+		return
+	}
+	e.result(ev)
+}
+
+// closeTurns ends the messages still open, the main agent's with stop.
+func (e *Encoder) closeTurns(stop string) {
+	for _, a := range e.agentsInOrder() {
+		if !a.st.InTurn() {
+			continue
+		}
+		s := ""
+		if a.id == e.main {
+			s = stop
+			if s == "" && a.st.HadTools() {
+				s = "tool_use"
+			} else if s == "" {
+				s = "end_turn"
+			}
+		}
+		a.st.EndTurn(s, nil)
+		if a.id == e.main {
+			e.lastStop = s
+		}
+	}
+}
+
+func (e *Encoder) agentsInOrder() []*agent {
+	out := []*agent{}
+	if m := e.agents[e.main]; m != nil {
+		out = append(out, m)
+	}
+	for _, a := range e.order {
+		if a.id != e.main {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// result writes a result line made of what is known.
+func (e *Encoder) result(ev *event.RunEnd) {
+	r := wire.Result{
+		Type: wire.TypeResult, Subtype: wire.SubtypeSuccess, IsError: ev.IsError,
+		DurationMS: ev.DurationMS, NumTurns: ev.Turns, SessionID: e.session, TotalCostUSD: ev.CostUSD,
+		ModelUsage: map[string]wire.ModelUsage{}, PermissionDenials: []any{}, Errors: ev.Errors,
+	}
+	if m := e.agents[e.main]; r.NumTurns == 0 && m != nil {
+		r.NumTurns = m.st.Messages()
+	}
+	if r.TotalCostUSD == nil {
+		zero := 0.0
+		r.TotalCostUSD = &zero
+	}
+	stop := ev.StopReason
+	if stop == "" {
+		stop = e.lastStop
+	}
+	r.StopReason = &stop
+	if ev.IsError && len(ev.Errors) > 0 {
+		r.Subtype = wire.SubtypeErrorDuring
+	} else {
+		res := ev.Result
+		if res == "" {
+			res = e.lastText
+		}
+		r.Result = &res
+	}
+	r.Usage = &messages.Usage{}
+	if u := ev.Usage; u != nil {
+		r.Usage = &messages.Usage{
+			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+			CacheCreationInputTokens: u.CacheWriteTokens, CacheReadInputTokens: u.CacheReadTokens,
+		}
+	}
+	r.UUID = e.uuid()
+	e.line(messages.Marshal(r))
+	e.resultOut = true
+}
+
+// Close ends the stream: the messages still open are ended and, unless
+// the source had one, a result line with what is known is written. When a
+// block is still open (the input was cut off), it writes no result, as
+// Claude Code killed mid-run would not, and reports the truncation.
+func (e *Encoder) Close() error {
+	if e.err != nil {
+		return e.err
+	}
+	open := 0
+	for _, a := range e.agents {
+		if a.st.Open() {
+			open++
+		}
+	}
+	if open > 0 {
+		// What arrived of the open blocks, marked as Claude Code marks
+		// a message cut short by an interrupt.
+		for _, a := range e.agentsInOrder() {
+			if m, block, ok := a.st.Pending(); ok {
+				e.line(messages.Marshal(struct {
+					Type    string `json:"type"`
+					Message any    `json:"message"`
+					header
+					Aborted bool `json:"aborted"`
+				}{Type: wire.TypeAssistant, Message: messages.NewMessage(m.ID, m.Model, []json.RawMessage{block}), header: e.header(a), Aborted: true}))
+			}
+		}
+		if e.err != nil {
+			return e.err
+		}
+		return fmt.Errorf("claude: %w: %d block(s) left open, no result written", event.ErrTruncated, open)
+	}
+	if e.resultOut {
+		return e.err
+	}
+	e.init(nil)
+	e.closeTurns("")
+	e.result(&event.RunEnd{IsError: e.failed})
+	return e.err
+}
+
+func compact(raw []byte) json.RawMessage {
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return raw
+	}
+	return buf.Bytes()
+}

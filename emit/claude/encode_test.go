@@ -1,0 +1,431 @@
+package claude
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/event"
+	wire "github.com/agentstream/agentstream/parse/claude"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+const corpus = "../../testdata/claude"
+
+func decode(t testing.TB, file string) []event.Event {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d := wire.NewDecoder(f, &wire.Config{Source: file})
+	var evs []event.Event
+	for {
+		ev, err := d.Next()
+		if err == io.EOF {
+			return evs
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+}
+
+// foreign makes events look as if they came from a format without Claude
+// Code's metadata and turn boundaries (the JSON envelope, say).
+func foreign(evs []event.Event) []event.Event {
+	var out []event.Event
+	for _, ev := range evs {
+		switch ev := ev.(type) {
+		case *event.TurnStart, *event.TurnEnd, *event.Notice:
+			continue
+		case *event.SessionStart:
+			c := *ev
+			c.Meta, c.MetaKind = nil, ""
+			out = append(out, &c)
+		case *event.RunEnd:
+			c := *ev
+			c.Meta, c.MetaKind = nil, ""
+			out = append(out, &c)
+		default:
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+func encode(t testing.TB, cfg *Config, evs []event.Event) ([]byte, []string) {
+	t.Helper()
+	var out bytes.Buffer
+	var warnings []string
+	c := *cfg
+	c.Warn = func(err error) {
+		var loss *event.LossError
+		if !errors.As(err, &loss) {
+			t.Errorf("warning is not a *event.LossError: %v", err)
+		}
+		warnings = append(warnings, err.Error())
+	}
+	e := NewEncoder(&out, &c)
+	for _, ev := range evs {
+		if err := e.Encode(ev); err != nil {
+			t.Fatalf("Encode(%T): %v", ev, err)
+		}
+	}
+	if err := e.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	return out.Bytes(), warnings
+}
+
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, input string
+		cfg         Config
+		foreign     bool
+	}{
+		{"tooluse", "tooluse.jsonl", Config{}, false},
+		{"tooluse-partial", "tooluse.jsonl", Config{Partial: true}, false},
+		{"partial-thinking", "partial-thinking.jsonl", Config{Partial: true}, false},
+		{"subagent-partial", "subagent.jsonl", Config{Partial: true}, false},
+		{"hand-all-types", "hand-all-types.jsonl", Config{}, false},
+		{"multi-tool-foreign", "multi-tool.jsonl", Config{}, true},
+		{"multi-tool-foreign-partial", "multi-tool.jsonl", Config{Partial: true}, true},
+		{"error-529-foreign", "error-529.jsonl", Config{}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			evs := decode(t, filepath.Join(corpus, tt.input))
+			if tt.foreign {
+				evs = foreign(evs)
+			}
+			got, _ := encode(t, &tt.cfg, evs)
+			again, _ := encode(t, &tt.cfg, evs)
+			if !bytes.Equal(got, again) {
+				t.Errorf("two encodings of the same events differ")
+			}
+			golden := filepath.Join("testdata", tt.name+".jsonl")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("output differs from %s (run go test -update and review the diff)", golden)
+			}
+		})
+	}
+}
+
+// shape is a line's kind and the keys it has.
+type shape struct {
+	kind string // type, or type/subtype
+	keys map[string]bool
+	msg  map[string]bool // keys of message, if any
+}
+
+func shapes(t *testing.T, data []byte) []shape {
+	t.Helper()
+	var out []shape
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("line is not a JSON object: %v: %s", err, sc.Bytes())
+		}
+		var typ, sub string
+		json.Unmarshal(m["type"], &typ)
+		json.Unmarshal(m["subtype"], &sub)
+		s := shape{kind: typ, keys: map[string]bool{}}
+		if sub != "" {
+			s.kind += "/" + sub
+		}
+		for k := range m {
+			s.keys[k] = true
+		}
+		var msg map[string]json.RawMessage
+		if json.Unmarshal(m["message"], &msg) == nil && msg != nil {
+			s.msg = map[string]bool{}
+			for k := range msg {
+				s.msg[k] = true
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// Keys the real CLI writes that our lines leave out: timing, request ids
+// and account state agentstream does not know. A consumer must not need
+// them: the SDK marks them optional, or they are diagnostics.
+var notWritten = map[string]bool{
+	"request_id": true, "timestamp": true, "ttft_ms": true, "api_error_status": true, "duration_api_ms": true,
+	"ttft_stream_ms": true, "time_to_request_ms": true, "terminal_reason": true, "fast_mode_state": true,
+	"memory_paths": true, "analytics_disabled": true, "product_feedback_disabled": true,
+	"context_management": true, "container": true, "stop_details": true,
+	"subagent_type": true, "task_description": true, // optional on subagent lines
+}
+
+// TestConsumerAccepts checks that every line we write has the keys that
+// every line of its kind has in the real recordings (those a consumer
+// written for the real CLI may rely on), for events from Claude Code
+// itself and from a format without its metadata.
+func TestConsumerAccepts(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	required := map[string]map[string]bool{} // kind -> keys every real line has
+	requiredMsg := map[string]map[string]bool{}
+	var inputs []string
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), "hand-") {
+			continue
+		}
+		inputs = append(inputs, f)
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range shapes(t, data) {
+			required[s.kind] = intersect(required[s.kind], s.keys)
+			if s.msg != nil {
+				requiredMsg[s.kind] = intersect(requiredMsg[s.kind], s.msg)
+			}
+		}
+	}
+	for _, f := range inputs {
+		for _, partial := range []bool{false, true} {
+			for _, isForeign := range []bool{false, true} {
+				evs := decode(t, f)
+				if isForeign {
+					evs = foreign(evs)
+				}
+				out, _ := encode(t, &Config{Partial: partial}, evs)
+				for i, s := range shapes(t, out) {
+					for _, k := range slices.Sorted(maps.Keys(required[s.kind])) {
+						if !s.keys[k] && !notWritten[k] {
+							t.Errorf("%s (partial %v, foreign %v): line %d (%s) has no %q", filepath.Base(f), partial, isForeign, i+1, s.kind, k)
+						}
+					}
+					for _, k := range slices.Sorted(maps.Keys(requiredMsg[s.kind])) {
+						if s.msg != nil && !s.msg[k] && !notWritten[k] {
+							t.Errorf("%s (partial %v, foreign %v): line %d (%s) has no message.%s", filepath.Base(f), partial, isForeign, i+1, s.kind, k)
+						}
+					}
+				}
+				// And our own reader takes it without a problem.
+				d := wire.NewDecoder(bytes.NewReader(out), nil)
+				for {
+					_, err := d.Next()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatalf("%s (partial %v, foreign %v): reading our output: %v", filepath.Base(f), partial, isForeign, err)
+					}
+				}
+			}
+		}
+	}
+}
+
+func intersect(a, b map[string]bool) map[string]bool {
+	if a == nil {
+		return maps.Clone(b)
+	}
+	for k := range a {
+		if !b[k] {
+			delete(a, k)
+		}
+	}
+	return a
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestEveryEventType walks one event of every type through the encoder:
+// it writes what it can, warns once per kind of loss, and its output reads
+// back without a problem.
+func TestEveryEventType(t *testing.T) {
+	t.Parallel()
+	a := "main"
+	evs := []event.Event{
+		&event.SessionStart{Agent: a, SessionID: "s", Model: "m", Tools: []string{"Bash"}, Cwd: "/w"},
+		&event.TurnStart{Agent: a, MessageID: "msg_1", Model: "m"},
+		&event.BlockStart{Agent: a, Kind: event.Thinking},
+		&event.Delta{Agent: a, Kind: event.Thinking, Text: "hmm"},
+		&event.BlockEnd{Agent: a, Kind: event.Thinking, Signature: "sig"},
+		&event.BlockStart{Agent: a, Kind: event.Text},
+		&event.Delta{Agent: a, Kind: event.Text, Text: "Paris"},
+		&event.BlockEnd{Agent: a, Kind: event.Text},
+		&event.Citations{Agent: a, Items: []event.Citation{{Type: "char_location", CitedText: "Paris", DocumentIndex: ptr[int64](0), StartCharIndex: ptr[int64](0), EndCharIndex: ptr[int64](5)}}},
+		&event.ToolCall{Agent: a, ID: "srv", Name: "web_search", Input: json.RawMessage(`{"q":"x"}`), Server: true},
+		&event.ToolResult{Agent: a, ID: "srv", Name: "web_search_tool_result", Server: true, Content: []event.Part{{Type: "text", Text: `[{"type":"web_search_result","url":"u"}]`}}},
+		&event.ToolCall{Agent: a, ID: "mcp", Name: "read", Input: json.RawMessage(`{}`), MCPServer: "fs"},
+		&event.ToolResult{Agent: a, ID: "mcp", Name: "read", Content: []event.Part{{Type: "text", Text: "file"}}},
+		&event.ToolCall{Agent: a, ID: "t1", Name: "Agent", Input: json.RawMessage(`{"prompt":"go"}`)},
+		&event.Unknown{Agent: a, Format: "anthropic", Type: "redacted_thinking", Raw: []byte(`{"type":"redacted_thinking","data":"x"}`)},
+		&event.TurnEnd{Agent: a, MessageID: "msg_1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 1, OutputTokens: 2}},
+		&event.SessionStart{Agent: "t1", ParentAgent: a, ParentToolID: "t1", Prompt: "go", Name: "general-purpose"},
+		&event.ToolCall{Agent: "t1", ID: "t2", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
+		&event.ToolResult{Agent: "t1", ID: "t2", Name: "Bash", Content: []event.Part{{Type: "text", Text: "a"}}, ExitCode: ptr(0), Status: "completed"},
+		&event.RunEnd{Agent: "t1"},
+		&event.ToolResult{
+			Agent: a, ID: "t1", Name: "Agent", IsError: true, Structured: json.RawMessage(`{"status":"failed"}`),
+			Content: []event.Part{{Type: "text", Text: "see"}, {Type: "image", Source: "data:image/png;base64,AAAA", MediaType: "image/png"}},
+		},
+		&event.AwaitingTools{Agent: a},
+		&event.Files{Agent: a},
+		&event.FileChange{Agent: a},
+		&event.TodoList{Agent: a},
+		&event.Notice{Agent: a, Kind: "api_retry", Message: "attempt 1/2"},
+		&event.Unknown{Agent: a, Format: "codex", Type: "x", Raw: []byte(`{}`)},
+		&event.Unknown{Agent: a, Format: "claude", Type: "future", Raw: []byte(`{"type":"future","session_id":"s"}`)},
+		&event.Error{Agent: a, Message: "Overloaded", Type: "overloaded_error", Fatal: true},
+		&event.RunEnd{Agent: a, StopReason: "end_turn", Turns: 1, IsError: true, Errors: []string{"boom"}},
+	}
+	out, warnings := encode(t, &Config{}, evs)
+	want := []string{
+		"claude cannot carry tool result exit codes and status",
+		"claude cannot carry the run summary of a subagent",
+		"claude cannot carry awaiting tools",
+		"claude cannot carry generated files",
+		"claude cannot carry file changes",
+		"claude cannot carry todo lists",
+		"claude cannot carry unknown codex events",
+	}
+	if diff := cmp.Diff(want, warnings); diff != "" {
+		t.Errorf("warnings differ (-want +got):\n%s", diff)
+	}
+	golden := filepath.Join("testdata", "every-event-type.jsonl")
+	if *update {
+		if err := os.WriteFile(golden, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if wantOut, err := os.ReadFile(golden); err != nil || !bytes.Equal(out, wantOut) {
+		t.Errorf("output differs from %s (run go test -update and review the diff)", golden)
+	}
+	d := wire.NewDecoder(bytes.NewReader(out), nil)
+	for {
+		_, err := d.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("reading our output: %v", err)
+		}
+	}
+}
+
+func TestTruncated(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	e := NewEncoder(&out, nil)
+	for _, ev := range []event.Event{
+		&event.BlockStart{Agent: "a", Kind: event.Text},
+		&event.Delta{Agent: "a", Kind: event.Text, Text: "Hel"},
+	} {
+		if err := e.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := e.Close()
+	if !errors.Is(err, event.ErrTruncated) {
+		t.Fatalf("Close() = %v, want an error wrapping event.ErrTruncated", err)
+	}
+	if !strings.Contains(out.String(), `"aborted":true`) || strings.Contains(out.String(), `"type":"result"`) {
+		t.Errorf("want an aborted snapshot and no result, got:\n%s", out.String())
+	}
+}
+
+func BenchmarkEncode(b *testing.B) {
+	evs := decode(b, filepath.Join(corpus, "partial-long-text.jsonl"))
+	size, _ := encode(b, &Config{Partial: true}, evs)
+	for _, partial := range []bool{false, true} {
+		name := "snapshots"
+		if partial {
+			name = "partial"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(size)))
+			for b.Loop() {
+				e := NewEncoder(io.Discard, &Config{Partial: partial})
+				for _, ev := range evs {
+					e.Encode(ev)
+				}
+				e.Close()
+			}
+		})
+	}
+}
+
+// FuzzEncoder feeds the events of arbitrary stream-json to the encoder
+// and reads its output back: whatever the events, the output must be
+// stream-json our reader takes without a problem (but the truncation it
+// reports when a block was left open).
+func FuzzEncoder(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(corpus, "*.json*"))
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(data) > 4<<10 {
+			data = data[:4<<10]
+		}
+		f.Add(data, false)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, partial bool) {
+		d := wire.NewDecoder(bytes.NewReader(data), &wire.Config{MaxEventBytes: 4096})
+		var out bytes.Buffer
+		e := NewEncoder(&out, &Config{Partial: partial})
+		for {
+			ev, err := d.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				continue
+			}
+			if err := e.Encode(ev); err != nil {
+				t.Fatalf("Encode(%T): %v", ev, err)
+			}
+		}
+		truncated := errors.Is(e.Close(), event.ErrTruncated)
+		r := wire.NewDecoder(bytes.NewReader(out.Bytes()), nil)
+		for {
+			_, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil && !(truncated && errors.Is(err, event.ErrTruncated)) {
+				t.Fatalf("reading our output: %v\ninput:\n%s\noutput:\n%s", err, data, out.Bytes())
+			}
+		}
+	})
+}

@@ -1,0 +1,735 @@
+package messages
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// keepMessages is how many finished messages a Builder remembers, so that
+// a late snapshot of one of their blocks is recognised and not repeated.
+const keepMessages = 16
+
+// Builder turns Messages API stream events and content blocks into
+// canonical events, for any number of agent scopes. Each agent has at
+// most one message (model turn) open at a time.
+//
+// Methods that find a problem in the input still emit what they can and
+// return an error describing it; the caller positions it in a
+// *event.ParseError. Errors wrap event.ErrSyntax or event.ErrTooLarge.
+type Builder struct {
+	emit  func(event.Event)
+	max   int
+	turns map[string]*message // open message per agent
+	msgs  map[string]*message // messages by id, open and recently finished
+	order []string            // ids in msgs, oldest first
+	anon  int                 // counter for messages without an id
+	names map[string]string   // tool names by call id, for mcp_tool_result
+}
+
+type message struct {
+	agent, id, model string
+	streamed         bool // message_start seen: blocks come as stream events
+	startUsage       *Usage
+	deltaUsage       *Usage
+	stopReason       string
+	ended            bool
+	blocks           map[int]*block
+}
+
+type block struct {
+	typ       string
+	open      bool // text/thinking/tool block started and not finished
+	done      bool // its events have all been emitted
+	whole     bool // arrived whole in content_block_start: deltas are kept as Unknown
+	snap      bool // a snapshot of it has been seen
+	text      strings.Builder
+	overflow  bool // text over the cap: no longer compared
+	sig       string
+	id, name  string
+	server    bool
+	mcp       string
+	input     strings.Builder
+	start     json.RawMessage // tool input of content_block_start
+	citations []event.Citation
+}
+
+func (b *block) kind() event.BlockKind {
+	if b.typ == BlockThinking {
+		return event.Thinking
+	}
+	return event.Text
+}
+
+func (b *block) isTool() bool {
+	return b.typ == BlockToolUse || b.typ == BlockServerToolUse || b.typ == BlockMCPToolUse
+}
+
+// NewBuilder returns a builder that passes the events it makes to emit.
+// max caps an assembled tool input (and the text kept to compare with
+// snapshots) in bytes.
+func NewBuilder(emit func(event.Event), max int) *Builder {
+	return &Builder{
+		emit: emit, max: max, turns: map[string]*message{}, msgs: map[string]*message{},
+		names: map[string]string{},
+	}
+}
+
+func problemf(format string, args ...any) error {
+	return event.Errorf(event.ErrSyntax, format, args...)
+}
+
+// InTurn reports whether agent has a message open.
+func (b *Builder) InTurn(agent string) bool { return b.turns[agent] != nil }
+
+// Streamed reports whether agent's open message came as stream events.
+func (b *Builder) Streamed(agent string) bool {
+	m := b.turns[agent]
+	return m != nil && m.streamed
+}
+
+func (b *Builder) remember(m *message) {
+	if m.id == "" {
+		b.anon++
+		m.id = fmt.Sprintf("\x00anon%d", b.anon)
+	}
+	if _, ok := b.msgs[m.id]; !ok {
+		b.order = append(b.order, m.id)
+	}
+	b.msgs[m.id] = m
+	for len(b.order) > keepMessages {
+		old := b.msgs[b.order[0]]
+		if old != nil && !old.ended {
+			break
+		}
+		delete(b.msgs, b.order[0])
+		b.order = b.order[1:]
+	}
+}
+
+// MessageStart handles message_start. A message still open for the agent
+// is closed first and reported.
+func (b *Builder) MessageStart(agent string, m *Message) error {
+	var problem error
+	if cur := b.turns[agent]; cur != nil {
+		if cur.id == m.ID && m.ID != "" {
+			if cur.streamed {
+				return problemf("second message_start for message %s", m.ID)
+			}
+			// Known from a snapshot that came first: now it streams.
+			cur.streamed, cur.startUsage = true, m.Usage
+			return nil
+		}
+		problem = problemf("message %s ended without message_stop", publicID(cur.id))
+		b.closeTurn(cur, "", "message ended without message_stop")
+	}
+	msg := b.msgs[m.ID]
+	if msg != nil && m.ID != "" && !msg.streamed {
+		// Known from a snapshot that came first: its blocks are known.
+		msg.streamed = true
+		msg.startUsage = m.Usage
+		if !msg.ended {
+			b.turns[agent] = msg
+		}
+		return problem
+	}
+	msg = &message{agent: agent, id: m.ID, model: m.Model, streamed: true, startUsage: m.Usage, blocks: map[int]*block{}}
+	b.remember(msg)
+	b.turns[agent] = msg
+	b.emit(&event.TurnStart{Agent: agent, MessageID: m.ID, Model: m.Model})
+	return problem
+}
+
+func publicID(id string) string {
+	if strings.HasPrefix(id, "\x00") {
+		return "(no id)"
+	}
+	return id
+}
+
+func (b *Builder) current(agent, what string) (*message, error) {
+	m := b.turns[agent]
+	if m == nil {
+		return nil, problemf("%s outside a message", what)
+	}
+	return m, nil
+}
+
+// BlockStart handles content_block_start.
+func (b *Builder) BlockStart(agent string, index int, raw json.RawMessage) error {
+	m, err := b.current(agent, EventContentBlockStart)
+	if err != nil {
+		return err
+	}
+	if bl := m.blocks[index]; bl != nil {
+		if bl.snap || bl.done {
+			return nil // already emitted from a snapshot
+		}
+		return problemf("second content_block_start for block %d", index)
+	}
+	var cb Block
+	if err := json.Unmarshal(raw, &cb); err != nil {
+		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: EventContentBlockStart, Raw: bytes.Clone(raw)})
+		m.blocks[index] = &block{done: true}
+		return problemf("content block %d: %s", index, jsonProblem(err))
+	}
+	bl := &block{typ: cb.Type}
+	m.blocks[index] = bl
+	switch cb.Type {
+	case BlockText, BlockThinking:
+		bl.open = true
+		b.emit(&event.BlockStart{Agent: agent, Kind: bl.kind()})
+		s := deref(cb.Text)
+		if cb.Type == BlockThinking {
+			s = deref(cb.Thinking)
+			bl.sig = deref(cb.Signature)
+		}
+		b.appendText(agent, bl, s)
+		for _, c := range cb.Citations {
+			bl.citations = append(bl.citations, citation(c))
+		}
+	case BlockToolUse, BlockServerToolUse, BlockMCPToolUse:
+		bl.open = true
+		bl.id, bl.name, bl.mcp = cb.ID, cb.Name, cb.ServerName
+		bl.server = cb.Type == BlockServerToolUse
+		bl.start = bytes.Clone(cb.Input)
+	default:
+		// Everything else arrives whole in content_block_start; deltas
+		// for it (of types unknown here) are kept as they come.
+		bl.done, bl.whole = true, true
+		b.wholeBlock(agent, &cb, raw)
+	}
+	return nil
+}
+
+func (b *Builder) appendText(agent string, bl *block, s string) {
+	if s == "" {
+		return
+	}
+	b.emit(&event.Delta{Agent: agent, Kind: bl.kind(), Text: s})
+	if bl.overflow {
+		return
+	}
+	if bl.text.Len()+len(s) > b.max {
+		bl.overflow = true
+		bl.text.Reset()
+		return
+	}
+	bl.text.WriteString(s)
+}
+
+// BlockDelta handles content_block_delta; event is the whole stream event,
+// kept in an Unknown for delta types this package does not know.
+func (b *Builder) BlockDelta(agent string, index int, raw json.RawMessage, ev []byte) error {
+	m, err := b.current(agent, EventContentBlockDelta)
+	if err != nil {
+		return err
+	}
+	bl := m.blocks[index]
+	if bl == nil {
+		return problemf("content_block_delta for block %d, which was not started", index)
+	}
+	if bl.whole {
+		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: EventContentBlockDelta, Raw: bytes.Clone(ev)})
+		return nil
+	}
+	if bl.done {
+		return nil
+	}
+	var d Delta
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return problemf("delta of block %d: %s", index, jsonProblem(err))
+	}
+	switch {
+	case d.Type == DeltaText && bl.typ == BlockText:
+		b.appendText(agent, bl, d.Text)
+	case d.Type == DeltaThinking && bl.typ == BlockThinking:
+		b.appendText(agent, bl, d.Thinking)
+	case d.Type == DeltaSignature && bl.typ == BlockThinking:
+		bl.sig += d.Signature
+	case d.Type == DeltaCitations && bl.typ == BlockText:
+		bl.citations = append(bl.citations, citation(d.Citation))
+	case d.Type == DeltaInputJSON && bl.isTool():
+		if bl.input.Len()+len(d.PartialJSON) > b.max {
+			bl.done, bl.open = true, false
+			return event.Errorf(event.ErrTooLarge, "input of tool call %s larger than %d bytes (raise --max-event-bytes)", bl.id, b.max)
+		}
+		bl.input.WriteString(d.PartialJSON)
+	case d.Type == DeltaText || d.Type == DeltaThinking || d.Type == DeltaSignature ||
+		d.Type == DeltaCitations || d.Type == DeltaInputJSON:
+		return problemf("%s for a %s block", d.Type, bl.typ)
+	default:
+		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: EventContentBlockDelta, Raw: bytes.Clone(ev)})
+	}
+	return nil
+}
+
+// BlockStop handles content_block_stop.
+func (b *Builder) BlockStop(agent string, index int) error {
+	m, err := b.current(agent, EventContentBlockStop)
+	if err != nil {
+		return err
+	}
+	bl := m.blocks[index]
+	if bl == nil {
+		return problemf("content_block_stop for block %d, which was not started", index)
+	}
+	if !bl.done {
+		b.finish(agent, bl, nil)
+	}
+	return nil
+}
+
+// finish emits the end of a block: BlockEnd (and Citations) or the
+// ToolCall. input, when set, replaces the assembled tool input.
+func (b *Builder) finish(agent string, bl *block, input json.RawMessage) {
+	bl.open, bl.done = false, true
+	switch {
+	case bl.typ == BlockText:
+		b.emit(&event.BlockEnd{Agent: agent, Kind: event.Text})
+		if len(bl.citations) > 0 {
+			b.emit(&event.Citations{Agent: agent, Items: bl.citations})
+		}
+	case bl.typ == BlockThinking:
+		b.emit(&event.BlockEnd{Agent: agent, Kind: event.Thinking, Signature: bl.sig})
+	case bl.isTool():
+		if input == nil {
+			input = bl.assembledInput()
+		}
+		b.names[bl.id] = bl.name
+		b.emit(&event.ToolCall{Agent: agent, ID: bl.id, Name: bl.name, Input: input, Server: bl.server, MCPServer: bl.mcp})
+	}
+}
+
+func (bl *block) assembledInput() json.RawMessage {
+	if s := bl.input.String(); s != "" {
+		return event.JSONText(s)
+	}
+	if len(bl.start) > 0 && json.Valid(bl.start) {
+		return bl.start
+	}
+	return json.RawMessage("{}")
+}
+
+// MessageDelta handles message_delta.
+func (b *Builder) MessageDelta(agent string, raw json.RawMessage, usage *Usage) error {
+	m, err := b.current(agent, EventMessageDelta)
+	if err != nil {
+		return err
+	}
+	var d Delta
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &d); err != nil {
+			return problemf("message_delta: %s", jsonProblem(err))
+		}
+	}
+	if d.StopReason != nil {
+		m.stopReason = *d.StopReason
+	}
+	if usage != nil {
+		m.deltaUsage = usage
+	}
+	return nil
+}
+
+// MessageStop handles message_stop: the turn ends.
+func (b *Builder) MessageStop(agent string) error {
+	m, err := b.current(agent, EventMessageStop)
+	if err != nil {
+		return err
+	}
+	var problem error
+	if open := m.openBlocks(); len(open) > 0 {
+		problem = problemf("message_stop with block %d still open", open[0])
+	}
+	b.closeTurn(m, m.stopReason, "")
+	return problem
+}
+
+func (m *message) openBlocks() []int {
+	var open []int
+	for _, i := range slices.Sorted(maps.Keys(m.blocks)) {
+		if !m.blocks[i].done {
+			open = append(open, i)
+		}
+	}
+	return open
+}
+
+// EndTurn closes agent's open message, if any, when the source has no
+// message_stop for it (Claude Code's snapshots): stopReason is what is
+// known of it, errText is non-empty when it failed.
+func (b *Builder) EndTurn(agent, stopReason, errText string) {
+	if m := b.turns[agent]; m != nil {
+		b.closeTurn(m, stopReason, errText)
+	}
+}
+
+// Agents returns the agents with a message open, sorted.
+func (b *Builder) Agents() []string {
+	return slices.Sorted(maps.Keys(b.turns))
+}
+
+func (b *Builder) closeTurn(m *message, stopReason, errText string) {
+	for _, i := range m.openBlocks() {
+		b.finish(m.agent, m.blocks[i], nil)
+	}
+	m.ended = true
+	delete(b.turns, m.agent)
+	ev := &event.TurnEnd{Agent: m.agent, MessageID: publicID(m.id), StopReason: stopReason, Error: errText}
+	if ev.MessageID == "(no id)" {
+		ev.MessageID = ""
+	}
+	if m.streamed {
+		ev.Usage = mergeUsage(m.startUsage, m.deltaUsage)
+	}
+	b.emit(ev)
+}
+
+func mergeUsage(start, delta *Usage) *event.Usage {
+	if start == nil && delta == nil {
+		return nil
+	}
+	var u Usage
+	if start != nil {
+		u = *start
+	}
+	if d := delta; d != nil {
+		if d.InputTokens != 0 {
+			u.InputTokens = d.InputTokens
+		}
+		if d.CacheReadInputTokens != 0 {
+			u.CacheReadInputTokens = d.CacheReadInputTokens
+		}
+		if d.CacheCreationInputTokens != 0 {
+			u.CacheCreationInputTokens = d.CacheCreationInputTokens
+		}
+		u.OutputTokens = d.OutputTokens
+	}
+	return u.Event()
+}
+
+// Event returns u as a canonical usage.
+func (u *Usage) Event() *event.Usage {
+	if u == nil {
+		return nil
+	}
+	return &event.Usage{
+		InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+		CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
+	}
+}
+
+// Truncate is called at the end of the input. For every streamed message
+// still open it emits the tool calls whose input began to arrive (with what
+// arrived) and leaves text and thinking blocks open, and it returns a
+// description of what was cut off, or nil.
+func (b *Builder) Truncate() []string {
+	var open []string
+	for _, agent := range b.Agents() {
+		m := b.turns[agent]
+		if !m.streamed && len(m.openBlocks()) == 0 {
+			// Whole blocks from snapshots: nothing was cut off that the
+			// caller does not know better (a missing result line).
+			continue
+		}
+		what := fmt.Sprintf("message %s", publicID(m.id))
+		if agent != "" {
+			what += fmt.Sprintf(" of agent %q", agent)
+		}
+		for _, i := range m.openBlocks() {
+			bl := m.blocks[i]
+			if bl.isTool() {
+				b.finish(agent, bl, nil)
+				what += fmt.Sprintf(" (in the input of tool call %s)", bl.id)
+			} else {
+				what += fmt.Sprintf(" (inside a %s block)", bl.typ)
+			}
+			bl.done = true
+		}
+		open = append(open, what)
+		m.ended = true
+		delete(b.turns, agent)
+	}
+	return open
+}
+
+// Snapshot handles a complete assistant message carrying whole content
+// blocks: Claude Code's assistant line, one block per line. A block
+// already built from stream events (same message id, same content index)
+// is checked against the snapshot instead of being emitted again; a block
+// the stream has not shown is emitted now. A new message id closes the
+// agent's previous message.
+func (b *Builder) Snapshot(agent string, m *Message) error {
+	msg := b.msgs[m.ID]
+	if m.ID == "" || msg == nil {
+		if cur := b.turns[agent]; cur != nil {
+			b.closeTurn(cur, "", "")
+		}
+		msg = &message{agent: agent, id: m.ID, model: m.Model, blocks: map[int]*block{}}
+		b.remember(msg)
+		b.turns[agent] = msg
+		b.emit(&event.TurnStart{Agent: agent, MessageID: m.ID, Model: m.Model})
+	} else if cur := b.turns[agent]; cur != nil && cur != msg && !msg.ended {
+		b.closeTurn(cur, "", "")
+		b.turns[agent] = msg
+	}
+	var problems []error
+	for _, raw := range m.Content {
+		if err := b.snapshotBlock(agent, msg, raw); err != nil {
+			problems = append(problems, err)
+		}
+	}
+	return errors.Join(problems...)
+}
+
+func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage) error {
+	var cb Block
+	if err := json.Unmarshal(raw, &cb); err != nil {
+		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: "", Raw: bytes.Clone(raw)})
+		return problemf("content block of message %s: %s", msg.id, jsonProblem(err))
+	}
+	idx, bl := -1, (*block)(nil)
+	for _, i := range slices.Sorted(maps.Keys(msg.blocks)) {
+		c := msg.blocks[i]
+		if !c.snap && c.typ == cb.Type && (!c.isTool() || c.id == cb.ID) {
+			idx, bl = i, c
+			break
+		}
+	}
+	if bl == nil {
+		for _, i := range slices.Sorted(maps.Keys(msg.blocks)) {
+			c := msg.blocks[i]
+			if c.typ == cb.Type && ((c.isTool() && c.id == cb.ID) || (!c.isTool() && msg.streamed)) {
+				// A repeated snapshot of a block already seen.
+				return nil
+			}
+		}
+		// A block the stream has not shown: emit it whole, and claim
+		// the next index so a late stream of it is not repeated.
+		idx = 0
+		if len(msg.blocks) > 0 {
+			idx = slices.Max(slices.Collect(maps.Keys(msg.blocks))) + 1
+		}
+		msg.blocks[idx] = &block{typ: cb.Type, snap: true, done: true, id: cb.ID}
+		b.wholeBlock(agent, &cb, raw)
+		return nil
+	}
+	bl.snap = true
+	switch {
+	case bl.typ == BlockText || bl.typ == BlockThinking:
+		want := deref(cb.Text)
+		if bl.typ == BlockThinking {
+			want = deref(cb.Thinking)
+			if bl.sig == "" {
+				bl.sig = deref(cb.Signature)
+			}
+		}
+		if len(bl.citations) == 0 {
+			for _, c := range cb.Citations {
+				bl.citations = append(bl.citations, citation(c))
+			}
+		}
+		var problem error
+		if !bl.overflow {
+			got := bl.text.String()
+			switch {
+			case got == want:
+			case bl.open && strings.HasPrefix(want, got):
+				// Stream events were lost: the snapshot completes them.
+				b.appendText(agent, bl, want[len(got):])
+			default:
+				problem = problemf("assistant snapshot of %s block %d of message %s differs from its stream events; kept the stream events", bl.typ, idx, msg.id)
+			}
+		}
+		bl.text.Reset()
+		if bl.open {
+			b.finish(agent, bl, nil)
+		}
+		return problem
+	case bl.isTool():
+		input, problem := bl.reconcileInput(cb.Input, idx, msg.id)
+		if bl.open {
+			b.finish(agent, bl, input)
+		}
+		return problem
+	}
+	return nil
+}
+
+// reconcileInput chooses a tool call's input from what was streamed and
+// the snapshot's: the streamed text, verbatim, when it means the same.
+func (bl *block) reconcileInput(snap json.RawMessage, idx int, id string) (json.RawMessage, error) {
+	streamed := bl.input.String()
+	if len(snap) == 0 || !json.Valid(snap) {
+		return nil, nil
+	}
+	if streamed == "" {
+		return snap, nil
+	}
+	var a, s any
+	if json.Unmarshal([]byte(streamed), &a) == nil && json.Unmarshal(snap, &s) == nil && reflect.DeepEqual(a, s) {
+		return nil, nil
+	}
+	if bl.done {
+		return nil, problemf("assistant snapshot of tool call %s (block %d of message %s) differs from its stream events", bl.id, idx, id)
+	}
+	return snap, problemf("assistant snapshot of tool call %s (block %d of message %s) differs from its stream events; kept the snapshot", bl.id, idx, id)
+}
+
+// wholeBlock emits the events of a complete content block.
+func (b *Builder) wholeBlock(agent string, cb *Block, raw json.RawMessage) {
+	for _, ev := range BlockEvents(agent, cb, raw) {
+		switch ev := ev.(type) {
+		case *event.ToolCall:
+			b.names[ev.ID] = ev.Name
+		case *event.ToolResult:
+			if ev.Name == "" {
+				ev.Name = b.names[ev.ID]
+			}
+		}
+		b.emit(ev)
+	}
+}
+
+// BlockEvents returns the canonical events of a complete content block.
+// raw is the block's JSON text, kept in Unknown and ToolResult events.
+func BlockEvents(agent string, cb *Block, raw json.RawMessage) []event.Event {
+	switch cb.Type {
+	case BlockText:
+		evs := []event.Event{&event.BlockStart{Agent: agent, Kind: event.Text}}
+		if t := deref(cb.Text); t != "" {
+			evs = append(evs, &event.Delta{Agent: agent, Kind: event.Text, Text: t})
+		}
+		evs = append(evs, &event.BlockEnd{Agent: agent, Kind: event.Text})
+		if len(cb.Citations) > 0 {
+			c := &event.Citations{Agent: agent}
+			for _, r := range cb.Citations {
+				c.Items = append(c.Items, citation(r))
+			}
+			evs = append(evs, c)
+		}
+		return evs
+	case BlockThinking:
+		evs := []event.Event{&event.BlockStart{Agent: agent, Kind: event.Thinking}}
+		if t := deref(cb.Thinking); t != "" {
+			evs = append(evs, &event.Delta{Agent: agent, Kind: event.Thinking, Text: t})
+		}
+		return append(evs, &event.BlockEnd{Agent: agent, Kind: event.Thinking, Signature: deref(cb.Signature)})
+	case BlockToolUse, BlockServerToolUse, BlockMCPToolUse:
+		input := cb.Input
+		if len(input) == 0 || !json.Valid(input) {
+			input = json.RawMessage("{}")
+		}
+		return []event.Event{&event.ToolCall{
+			Agent: agent, ID: cb.ID, Name: cb.Name, Input: bytes.Clone(input),
+			Server: cb.Type == BlockServerToolUse, MCPServer: cb.ServerName,
+		}}
+	case BlockMCPToolResult:
+		parts, _ := ResultParts(cb.Content)
+		return []event.Event{&event.ToolResult{
+			Agent: agent, ID: cb.ToolUseID, Content: parts,
+			IsError: cb.IsError != nil && *cb.IsError,
+		}}
+	}
+	if IsServerToolResult(cb.Type) {
+		ev := &event.ToolResult{Agent: agent, ID: cb.ToolUseID, Name: cb.Type, Server: true}
+		if len(cb.Content) > 0 {
+			ev.Content = []event.Part{{Type: "text", Text: string(cb.Content)}}
+		}
+		return []event.Event{ev}
+	}
+	return []event.Event{&event.Unknown{Agent: agent, Format: Format, Type: cb.Type, Raw: bytes.Clone(raw)}}
+}
+
+// ResultParts converts tool result content (a string, or an array of
+// text, image and other blocks) to parts. Blocks other than text and
+// image become a part of their own type whose Text is the block's JSON.
+func ResultParts(content json.RawMessage) ([]event.Part, error) {
+	content = bytes.TrimSpace(content)
+	if len(content) == 0 || string(content) == "null" {
+		return nil, nil
+	}
+	if content[0] == '"' {
+		var s string
+		if err := json.Unmarshal(content, &s); err != nil {
+			return nil, err
+		}
+		return []event.Part{{Type: "text", Text: s}}, nil
+	}
+	var blocks []json.RawMessage
+	if err := json.Unmarshal(content, &blocks); err != nil {
+		return []event.Part{{Type: "text", Text: string(content)}}, err
+	}
+	parts := make([]event.Part, 0, len(blocks))
+	for _, raw := range blocks {
+		var cb Block
+		if json.Unmarshal(raw, &cb) != nil {
+			parts = append(parts, event.Part{Type: "text", Text: string(raw)})
+			continue
+		}
+		switch {
+		case cb.Type == BlockText && cb.Text != nil:
+			parts = append(parts, event.Part{Type: "text", Text: *cb.Text})
+		case cb.Type == BlockImage && cb.Source != nil:
+			p := event.Part{Type: "image", MediaType: cb.Source.MediaType}
+			if cb.Source.Type == "base64" {
+				p.Source = "data:" + cb.Source.MediaType + ";base64," + cb.Source.Data
+			} else {
+				p.Source = cb.Source.URL
+			}
+			parts = append(parts, p)
+		default:
+			parts = append(parts, event.Part{Type: cb.Type, Text: string(raw)})
+		}
+	}
+	return parts, nil
+}
+
+var citationFields = map[string]bool{
+	"type": true, "cited_text": true, "document_index": true, "document_title": true,
+	"start_char_index": true, "end_char_index": true, "start_page_number": true, "end_page_number": true,
+	"url": true, "title": true,
+}
+
+// citation converts a citation object; Raw keeps it when it has fields
+// the canonical citation does not.
+func citation(raw json.RawMessage) event.Citation {
+	var c Citation
+	if json.Unmarshal(raw, &c) != nil {
+		return event.Citation{Raw: event.JSONText(string(raw))}
+	}
+	ev := event.Citation{
+		Type: c.Type, CitedText: c.CitedText, DocumentIndex: c.DocumentIndex,
+		DocumentTitle: c.DocumentTitle, StartCharIndex: c.StartCharIndex, EndCharIndex: c.EndCharIndex,
+		StartPageNumber: c.StartPageNumber, EndPageNumber: c.EndPageNumber, URL: c.URL, Title: c.Title,
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) == nil {
+		for k := range m {
+			if !citationFields[k] {
+				ev.Raw = bytes.Clone(raw)
+				break
+			}
+		}
+	}
+	return ev
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func jsonProblem(err error) string {
+	return strings.TrimPrefix(err.Error(), "json: ")
+}

@@ -1,0 +1,170 @@
+package messages
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// step is one call on a Builder.
+type step func(b *Builder) error
+
+func start(id string) step {
+	return func(b *Builder) error { return b.MessageStart("a", &Message{ID: id, Model: "m"}) }
+}
+
+func cbStart(i int, cb string) step {
+	return func(b *Builder) error { return b.BlockStart("a", i, json.RawMessage(cb)) }
+}
+
+func delta(i int, d string) step {
+	return func(b *Builder) error {
+		ev := `{"type":"content_block_delta","index":0,"delta":` + d + `}`
+		return b.BlockDelta("a", i, json.RawMessage(d), []byte(ev))
+	}
+}
+
+func stop(i int) step { return func(b *Builder) error { return b.BlockStop("a", i) } }
+
+func messageStop() step { return func(b *Builder) error { return b.MessageStop("a") } }
+
+func snapshot(id string, blocks ...string) step {
+	return func(b *Builder) error {
+		m := &Message{ID: id, Model: "m"}
+		for _, c := range blocks {
+			m.Content = append(m.Content, json.RawMessage(c))
+		}
+		return b.Snapshot("a", m)
+	}
+}
+
+func TestBuilder(t *testing.T) {
+	t.Parallel()
+	turn := &event.TurnStart{Agent: "a", MessageID: "m1", Model: "m"}
+	end := &event.TurnEnd{Agent: "a", MessageID: "m1"}
+	text := []event.Event{
+		&event.BlockStart{Agent: "a", Kind: event.Text},
+		&event.Delta{Agent: "a", Kind: event.Text, Text: "hi"},
+		&event.BlockEnd{Agent: "a", Kind: event.Text},
+	}
+	tests := []struct {
+		name     string
+		steps    []step
+		want     []event.Event
+		problems []string
+	}{
+		{
+			"snapshots only",
+			[]step{snapshot("m1", `{"type":"text","text":"hi"}`), snapshot("m1", `{"type":"tool_use","id":"t","name":"n","input":{"a":1}}`)},
+			append(append([]event.Event{turn}, text...), &event.ToolCall{Agent: "a", ID: "t", Name: "n", Input: json.RawMessage(`{"a":1}`)}),
+			nil,
+		},
+		{
+			"snapshot first, then the stream of the same block",
+			[]step{
+				snapshot("m1", `{"type":"text","text":"hi"}`), start("m1"), cbStart(0, `{"type":"text","text":""}`),
+				delta(0, `{"type":"text_delta","text":"hi"}`), stop(0), messageStop(),
+			},
+			append(append([]event.Event{turn}, text...), end),
+			nil,
+		},
+		{
+			"repeated snapshot of a streamed tool call",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"tool_use","id":"t","name":"n","input":{}}`),
+				delta(0, `{"type":"input_json_delta","partial_json":"{\"a\": 1}"}`),
+				snapshot("m1", `{"type":"tool_use","id":"t","name":"n","input":{"a":1}}`), stop(0),
+				snapshot("m1", `{"type":"tool_use","id":"t","name":"n","input":{"a":1}}`), messageStop(),
+			},
+			[]event.Event{turn, &event.ToolCall{Agent: "a", ID: "t", Name: "n", Input: json.RawMessage(`{"a": 1}`)}, end},
+			nil,
+		},
+		{
+			"snapshot input differs: the snapshot's is kept",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"tool_use","id":"t","name":"n","input":{}}`),
+				delta(0, `{"type":"input_json_delta","partial_json":"{\"a\": 2}"}`),
+				snapshot("m1", `{"type":"tool_use","id":"t","name":"n","input":{"a":1}}`),
+			},
+			[]event.Event{turn, &event.ToolCall{Agent: "a", ID: "t", Name: "n", Input: json.RawMessage(`{"a":1}`)}},
+			[]string{"assistant snapshot of tool call t (block 0 of message m1) differs from its stream events; kept the snapshot"},
+		},
+		{
+			"message_start while a message is open",
+			[]step{start("m1"), cbStart(0, `{"type":"text","text":""}`), delta(0, `{"type":"text_delta","text":"hi"}`), start("m2")},
+			append(append([]event.Event{turn}, text...),
+				&event.TurnEnd{Agent: "a", MessageID: "m1", Error: "message ended without message_stop"},
+				&event.TurnStart{Agent: "a", MessageID: "m2", Model: "m"}),
+			[]string{"message m1 ended without message_stop"},
+		},
+		{
+			"structural problems",
+			[]step{
+				cbStart(0, `{"type":"text"}`), start("m1"), delta(3, `{"type":"text_delta","text":"x"}`),
+				cbStart(0, `{"type":"text","text":""}`), cbStart(0, `{"type":"text","text":""}`),
+				delta(0, `{"type":"input_json_delta","partial_json":"{"}`), stop(7),
+			},
+			[]event.Event{turn, &event.BlockStart{Agent: "a", Kind: event.Text}},
+			[]string{
+				"content_block_start outside a message",
+				"content_block_delta for block 3, which was not started",
+				"second content_block_start for block 0",
+				"input_json_delta for a text block",
+				"content_block_stop for block 7, which was not started",
+			},
+		},
+		{
+			"unknown delta and block types are kept",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"text","text":""}`), delta(0, `{"type":"shiny_delta","x":1}`), stop(0),
+				cbStart(1, `{"type":"compaction","content":""}`), delta(1, `{"type":"compaction_delta","content":"c"}`), stop(1),
+			},
+			[]event.Event{
+				turn, &event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Unknown{Agent: "a", Format: "anthropic", Type: "content_block_delta", Raw: []byte(`{"type":"content_block_delta","index":0,"delta":{"type":"shiny_delta","x":1}}`)},
+				&event.BlockEnd{Agent: "a", Kind: event.Text},
+				&event.Unknown{Agent: "a", Format: "anthropic", Type: "compaction", Raw: []byte(`{"type":"compaction","content":""}`)},
+				&event.Unknown{Agent: "a", Format: "anthropic", Type: "content_block_delta", Raw: []byte(`{"type":"content_block_delta","index":0,"delta":{"type":"compaction_delta","content":"c"}}`)},
+			},
+			nil,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got []event.Event
+			b := NewBuilder(func(ev event.Event) { got = append(got, ev) }, 1<<20)
+			var problems []string
+			for _, s := range tt.steps {
+				if err := s(b); err != nil {
+					if !errors.Is(err, event.ErrSyntax) {
+						t.Errorf("problem %q does not wrap event.ErrSyntax", err)
+					}
+					problems = append(problems, err.Error())
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("events differ (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.problems, problems); diff != "" {
+				t.Errorf("problems differ (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestBuilderInputCap(t *testing.T) {
+	t.Parallel()
+	b := NewBuilder(func(event.Event) {}, 8)
+	b.MessageStart("a", &Message{ID: "m"})
+	b.BlockStart("a", 0, json.RawMessage(`{"type":"tool_use","id":"t","name":"n","input":{}}`))
+	err := b.BlockDelta("a", 0, json.RawMessage(`{"type":"input_json_delta","partial_json":"{\"long\": 12345}"}`), nil)
+	if !errors.Is(err, event.ErrTooLarge) || !strings.Contains(err.Error(), "tool call t") {
+		t.Errorf("got %v, want a too-large error naming the tool call", err)
+	}
+}

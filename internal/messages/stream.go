@@ -1,0 +1,595 @@
+package messages
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// Streamer turns the canonical events of one agent into Messages API
+// stream events, one message per model turn. Where the source has no turn
+// boundaries (no TurnStart), the first content opens a message and the
+// caller ends it with EndTurn.
+//
+// A text block's content_block_stop is held back until the next event, so
+// that the citations that follow its BlockEnd can still be written into it
+// as citations_delta events.
+type Streamer struct {
+	// Event receives every stream event: its type and its JSON text.
+	Event func(typ string, data []byte) error
+	// Block, if set, receives every completed content block (its JSON
+	// text) with the message it belongs to, just before the block's
+	// content_block_stop, as Claude Code writes its assistant snapshots.
+	Block func(msg MessageInfo, block []byte) error
+	// Model names the model of messages whose TurnStart names none.
+	Model string
+	// NewID returns the id of a message whose source gives none.
+	NewID func() string
+
+	msg      *MessageInfo
+	messages int  // messages begun
+	explicit bool // the source has turn boundaries
+	index    int  // next content index
+	open     *streamBlock
+	held     *streamBlock
+	tools    bool            // the open message has tool calls
+	pending  map[string]bool // its client tool calls without a result
+	mcp      map[string]bool
+	err      error
+}
+
+// MessageInfo identifies the message a block belongs to.
+type MessageInfo struct {
+	ID    string
+	Model string
+}
+
+type streamBlock struct {
+	index     int
+	kind      event.BlockKind
+	text      strings.Builder
+	citations []json.RawMessage
+	whole     json.RawMessage // a block written whole (Unknown, server result)
+}
+
+// InTurn reports whether a message is open.
+func (s *Streamer) InTurn() bool { return s.msg != nil }
+
+// Answered records the result of client tool call id and reports whether
+// the open message has tool calls and all of them now have their result:
+// where the source has no turn boundaries, the model's turn is over.
+func (s *Streamer) Answered(id string) bool {
+	delete(s.pending, id)
+	return s.msg != nil && s.tools && len(s.pending) == 0
+}
+
+// Messages returns the number of messages begun.
+func (s *Streamer) Messages() int { return s.messages }
+
+// Explicit reports whether the source marks its turns (TurnStart).
+func (s *Streamer) Explicit() bool { return s.explicit }
+
+// HadTools reports whether the open message has tool calls.
+func (s *Streamer) HadTools() bool { return s.tools }
+
+// Open reports whether a text or thinking block is open (started and not
+// ended).
+func (s *Streamer) Open() bool { return s.open != nil }
+
+func (s *Streamer) write(typ string, v any) {
+	if s.err != nil {
+		return
+	}
+	s.err = s.Event(typ, Marshal(v))
+}
+
+func (s *Streamer) block(b any) {
+	if s.err != nil || s.Block == nil {
+		return
+	}
+	s.err = s.Block(*s.msg, Marshal(b))
+}
+
+// Marshal returns v as JSON without HTML escaping, as the API writes it.
+func Marshal(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // only types of this package, which always marshal
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// Wire shapes for writing; field order is the API's.
+type (
+	outMessage struct {
+		ID           string            `json:"id"`
+		Type         string            `json:"type"`
+		Role         string            `json:"role"`
+		Model        string            `json:"model"`
+		Content      []json.RawMessage `json:"content"`
+		StopReason   *string           `json:"stop_reason"`
+		StopSequence *string           `json:"stop_sequence"`
+		Usage        outUsage          `json:"usage"`
+	}
+	outUsage struct {
+		InputTokens              int64 `json:"input_tokens"`
+		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+		CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+		OutputTokens             int64 `json:"output_tokens"`
+	}
+	messageStart struct {
+		Type    string     `json:"type"`
+		Message outMessage `json:"message"`
+	}
+	blockStart struct {
+		Type         string `json:"type"`
+		Index        int    `json:"index"`
+		ContentBlock any    `json:"content_block"`
+	}
+	blockDelta struct {
+		Type  string `json:"type"`
+		Index int    `json:"index"`
+		Delta any    `json:"delta"`
+	}
+	blockStop struct {
+		Type  string `json:"type"`
+		Index int    `json:"index"`
+	}
+	messageDelta struct {
+		Type  string      `json:"type"`
+		Delta outDelta    `json:"delta"`
+		Usage outUsageEnd `json:"usage"`
+	}
+	outDelta struct {
+		StopReason   *string `json:"stop_reason"`
+		StopSequence *string `json:"stop_sequence"`
+	}
+	outUsageEnd struct {
+		InputTokens              int64 `json:"input_tokens,omitempty"`
+		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens,omitempty"`
+		CacheReadInputTokens     int64 `json:"cache_read_input_tokens,omitempty"`
+		OutputTokens             int64 `json:"output_tokens"`
+	}
+	typeOnly struct {
+		Type string `json:"type"`
+	}
+	textBlock struct {
+		Type      string            `json:"type"`
+		Text      string            `json:"text"`
+		Citations []json.RawMessage `json:"citations,omitempty"`
+	}
+	thinkingBlock struct {
+		Type      string `json:"type"`
+		Thinking  string `json:"thinking"`
+		Signature string `json:"signature"`
+	}
+	toolBlock struct {
+		Type       string          `json:"type"`
+		ID         string          `json:"id"`
+		Name       string          `json:"name"`
+		Input      json.RawMessage `json:"input"`
+		ServerName string          `json:"server_name,omitempty"`
+	}
+	textDelta struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	thinkingDelta struct {
+		Type     string `json:"type"`
+		Thinking string `json:"thinking"`
+	}
+	signatureDelta struct {
+		Type      string `json:"type"`
+		Signature string `json:"signature"`
+	}
+	inputDelta struct {
+		Type        string `json:"type"`
+		PartialJSON string `json:"partial_json"`
+	}
+	citationDelta struct {
+		Type     string          `json:"type"`
+		Citation json.RawMessage `json:"citation"`
+	}
+	resultBlock struct {
+		Type      string          `json:"type"`
+		ToolUseID string          `json:"tool_use_id"`
+		Content   json.RawMessage `json:"content"`
+		IsError   *bool           `json:"is_error,omitempty"`
+	}
+)
+
+// NewMessage returns the message object of a message_start, or of an
+// assistant snapshot carrying content.
+func NewMessage(id, model string, content []json.RawMessage) any {
+	if content == nil {
+		content = []json.RawMessage{}
+	}
+	return outMessage{ID: id, Type: "message", Role: "assistant", Model: model, Content: content}
+}
+
+// StartTurn opens a message (TurnStart). An open message is ended first.
+func (s *Streamer) StartTurn(id, model string) error {
+	s.explicit = true
+	if s.msg != nil {
+		s.EndTurn("", nil)
+	}
+	s.begin(id, model)
+	return s.err
+}
+
+func (s *Streamer) begin(id, model string) {
+	if id == "" && s.NewID != nil {
+		id = s.NewID()
+	}
+	if model == "" {
+		model = s.Model
+	}
+	s.msg = &MessageInfo{ID: id, Model: model}
+	s.messages++
+	s.index, s.tools = 0, false
+	clear(s.pending)
+	m := NewMessage(id, model, nil).(outMessage)
+	s.write(EventMessageStart, messageStart{Type: EventMessageStart, Message: m})
+}
+
+func (s *Streamer) ensureTurn() {
+	if s.msg == nil {
+		s.begin("", "")
+	}
+}
+
+// EndTurn closes the open message with its stop reason and usage:
+// message_delta then message_stop. Without an open message it does
+// nothing.
+func (s *Streamer) EndTurn(stopReason string, u *event.Usage) error {
+	s.release()
+	if s.open != nil {
+		s.endBlock(s.open.kind, "")
+		s.release()
+	}
+	if s.msg == nil {
+		return s.err
+	}
+	md := messageDelta{Type: EventMessageDelta}
+	if stopReason != "" {
+		md.Delta.StopReason = &stopReason
+	}
+	if u != nil {
+		md.Usage = outUsageEnd{
+			InputTokens: u.InputTokens, CacheCreationInputTokens: u.CacheWriteTokens,
+			CacheReadInputTokens: u.CacheReadTokens, OutputTokens: u.OutputTokens,
+		}
+	}
+	s.write(EventMessageDelta, md)
+	s.write(EventMessageStop, typeOnly{Type: EventMessageStop})
+	s.msg, s.tools = nil, false
+	return s.err
+}
+
+// Abort forgets the open message without ending it (after an error event
+// took its place).
+func (s *Streamer) Abort() {
+	s.msg, s.open, s.held, s.tools = nil, nil, nil, false
+}
+
+// Pending returns the message and the content block, as it stands, of
+// the block still open, or false if none is.
+func (s *Streamer) Pending() (MessageInfo, []byte, bool) {
+	b := s.open
+	if b == nil || s.msg == nil {
+		return MessageInfo{}, nil, false
+	}
+	if b.kind == event.Thinking {
+		return *s.msg, Marshal(thinkingBlock{Type: BlockThinking, Thinking: b.text.String()}), true
+	}
+	return *s.msg, Marshal(textBlock{Type: BlockText, Text: b.text.String()}), true
+}
+
+// Flush writes the held content_block_stop, if any. Callers call it
+// before writing anything of their own between stream events.
+func (s *Streamer) Flush() error {
+	s.release()
+	return s.err
+}
+
+func (s *Streamer) release() {
+	h := s.held
+	if h == nil {
+		return
+	}
+	s.held = nil
+	switch {
+	case h.whole != nil:
+		s.block(h.whole)
+	case h.kind == event.Text:
+		s.block(textBlock{Type: BlockText, Text: h.text.String(), Citations: h.citations})
+	}
+	s.write(EventContentBlockStop, blockStop{Type: EventContentBlockStop, Index: h.index})
+}
+
+func (s *Streamer) startBlock(kind event.BlockKind) {
+	s.release()
+	if s.open != nil {
+		// Another kind is open: the API's blocks are sequential.
+		s.endBlock(s.open.kind, "")
+		s.release()
+	}
+	s.ensureTurn()
+	b := &streamBlock{index: s.index, kind: kind}
+	s.index++
+	s.open = b
+	var cb any = textBlock{Type: BlockText}
+	if kind == event.Thinking {
+		cb = thinkingBlock{Type: BlockThinking}
+	}
+	s.write(EventContentBlockStart, blockStart{Type: EventContentBlockStart, Index: b.index, ContentBlock: cb})
+}
+
+func (s *Streamer) endBlock(kind event.BlockKind, sig string) {
+	b := s.open
+	if b == nil || b.kind != kind {
+		return
+	}
+	s.open = nil
+	if kind == event.Thinking {
+		if sig != "" {
+			s.write(EventContentBlockDelta, blockDelta{
+				Type: EventContentBlockDelta, Index: b.index,
+				Delta: signatureDelta{Type: DeltaSignature, Signature: sig},
+			})
+		}
+		s.block(thinkingBlock{Type: BlockThinking, Thinking: b.text.String(), Signature: sig})
+		s.write(EventContentBlockStop, blockStop{Type: EventContentBlockStop, Index: b.index})
+		return
+	}
+	s.held = b
+}
+
+// Add writes the stream events of ev. It handles the events that become
+// content of an assistant message (blocks, citations, tool calls, the
+// results of server and MCP tools, Unknown events of Format "anthropic")
+// and turn boundaries; it reports false for any other event, which the
+// caller handles (after calling Flush).
+func (s *Streamer) Add(ev event.Event) (bool, error) {
+	if _, ok := ev.(*event.Citations); !ok {
+		if _, ok := ev.(*event.Unknown); !ok {
+			s.release()
+		}
+	}
+	switch ev := ev.(type) {
+	case *event.TurnStart:
+		s.StartTurn(ev.MessageID, ev.Model)
+	case *event.TurnEnd:
+		s.EndTurn(ev.StopReason, ev.Usage)
+	case *event.BlockStart:
+		s.startBlock(ev.Kind)
+	case *event.Delta:
+		if s.open == nil || s.open.kind != ev.Kind {
+			s.startBlock(ev.Kind)
+		}
+		if ev.Text == "" {
+			break
+		}
+		if s.Block != nil {
+			s.open.text.WriteString(ev.Text)
+		}
+		var d any = textDelta{Type: DeltaText, Text: ev.Text}
+		if ev.Kind == event.Thinking {
+			d = thinkingDelta{Type: DeltaThinking, Thinking: ev.Text}
+		}
+		s.write(EventContentBlockDelta, blockDelta{Type: EventContentBlockDelta, Index: s.open.index, Delta: d})
+	case *event.BlockEnd:
+		if s.open == nil || s.open.kind != ev.Kind {
+			s.startBlock(ev.Kind)
+		}
+		s.endBlock(ev.Kind, ev.Signature)
+	case *event.Citations:
+		if s.held == nil || s.held.whole != nil {
+			s.release()
+			s.startBlock(event.Text)
+			s.endBlock(event.Text, "")
+		}
+		for _, c := range ev.Items {
+			raw := CitationJSON(c)
+			s.held.citations = append(s.held.citations, raw)
+			s.write(EventContentBlockDelta, blockDelta{
+				Type: EventContentBlockDelta, Index: s.held.index,
+				Delta: citationDelta{Type: DeltaCitations, Citation: raw},
+			})
+		}
+		s.release()
+	case *event.ToolCall:
+		s.toolCall(ev)
+	case *event.ToolResult:
+		if !s.AssistantResult(ev) {
+			return false, s.err
+		}
+		s.wholeBlock(ResultBlock(ev, s.mcp[ev.ID]))
+	case *event.Unknown:
+		if ev.Format != Format || !s.unknown(ev) {
+			s.release()
+			return false, s.err
+		}
+	default:
+		return false, s.err
+	}
+	return true, s.err
+}
+
+// AssistantResult reports whether a tool result is part of the assistant's
+// message (a server tool's or an MCP tool's) rather than the client's.
+func (s *Streamer) AssistantResult(ev *event.ToolResult) bool {
+	return ev.Server || s.mcp[ev.ID]
+}
+
+func (s *Streamer) toolCall(ev *event.ToolCall) {
+	s.ensureTurn()
+	s.tools = true
+	typ := BlockToolUse
+	if !ev.Server && ev.MCPServer == "" {
+		if s.pending == nil {
+			s.pending = map[string]bool{}
+		}
+		s.pending[ev.ID] = true
+	}
+	switch {
+	case ev.Server:
+		typ = BlockServerToolUse
+	case ev.MCPServer != "":
+		typ = BlockMCPToolUse
+		if s.mcp == nil {
+			s.mcp = map[string]bool{}
+		}
+		s.mcp[ev.ID] = true
+	}
+	input := ev.Input
+	if len(input) == 0 {
+		input = json.RawMessage("{}")
+	}
+	idx := s.index
+	s.index++
+	s.write(EventContentBlockStart, blockStart{
+		Type: EventContentBlockStart, Index: idx,
+		ContentBlock: toolBlock{Type: typ, ID: ev.ID, Name: ev.Name, Input: json.RawMessage("{}"), ServerName: ev.MCPServer},
+	})
+	s.write(EventContentBlockDelta, blockDelta{
+		Type: EventContentBlockDelta, Index: idx,
+		Delta: inputDelta{Type: DeltaInputJSON, PartialJSON: string(input)},
+	})
+	s.block(toolBlock{Type: typ, ID: ev.ID, Name: ev.Name, Input: input, ServerName: ev.MCPServer})
+	s.write(EventContentBlockStop, blockStop{Type: EventContentBlockStop, Index: idx})
+}
+
+// wholeBlock writes a block that has no deltas: its content_block_start
+// carries all of it. Its stop is held, for deltas of unknown types.
+func (s *Streamer) wholeBlock(raw json.RawMessage) {
+	s.ensureTurn()
+	b := &streamBlock{index: s.index, whole: raw}
+	s.index++
+	s.write(EventContentBlockStart, blockStart{Type: EventContentBlockStart, Index: b.index, ContentBlock: raw})
+	s.held = b
+}
+
+// unknown writes an Unknown item of this package's format back: a stream
+// event (a type starting message_ or content_block_; a content_block_delta
+// goes to the block started last) or a content block.
+func (s *Streamer) unknown(ev *event.Unknown) bool {
+	var t typeOnly
+	if json.Unmarshal(ev.Raw, &t) != nil {
+		return false // not an object with a string type: it would not read back
+	}
+	typ := t.Type
+	if typ == "" {
+		typ = ev.Type
+	}
+	switch {
+	case typ == "":
+		return false
+	case typ == EventContentBlockDelta:
+		if s.msg == nil || s.index == 0 {
+			return false // no block to attach it to
+		}
+		idx := s.index - 1 // the block started last, whose delta it was
+		var d struct {
+			Delta typeOnly `json:"delta"`
+		}
+		json.Unmarshal(ev.Raw, &d)
+		whole := s.held != nil && s.held.whole != nil && s.held.index == idx
+		if !whole && (d.Delta.Type == "" || isKnownDelta(d.Delta.Type)) {
+			// A known delta the reader kept because its block was
+			// not of its kind: it fits no block written here.
+			return false
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal(ev.Raw, &m) != nil {
+			return false
+		}
+		m["index"] = json.RawMessage(fmt.Sprint(idx))
+		s.ensureTurn()
+		s.write(typ, m)
+	case strings.HasPrefix(typ, "message_") || strings.HasPrefix(typ, "content_block_"):
+		s.release()
+		s.ensureTurn()
+		if s.err == nil {
+			s.err = s.Event(typ, compact(ev.Raw))
+		}
+	default:
+		s.release()
+		s.wholeBlock(compact(ev.Raw))
+	}
+	return true
+}
+
+func isKnownDelta(typ string) bool {
+	switch typ {
+	case DeltaText, DeltaInputJSON, DeltaThinking, DeltaSignature, DeltaCitations:
+		return true
+	}
+	return false
+}
+
+func compact(raw []byte) json.RawMessage {
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return raw
+	}
+	return buf.Bytes()
+}
+
+// ResultBlock returns the content block of a server or MCP tool result.
+// A server result's content is the JSON text of its first part (as the
+// decoders store it), or a string when that is not JSON; its type is the
+// result's Name when it is a server result type, else Name with
+// "_tool_result" appended.
+func ResultBlock(ev *event.ToolResult, mcp bool) json.RawMessage {
+	if mcp && !ev.Server {
+		var parts []any
+		for _, p := range ev.Content {
+			if p.Type == "text" {
+				parts = append(parts, textBlock{Type: BlockText, Text: p.Text})
+			}
+		}
+		if parts == nil {
+			parts = []any{}
+		}
+		isErr := ev.IsError
+		return Marshal(resultBlock{Type: BlockMCPToolResult, ToolUseID: ev.ID, Content: Marshal(parts), IsError: &isErr})
+	}
+	typ := ev.Name
+	if !IsServerToolResult(typ) {
+		typ = strings.TrimSuffix(typ, "_tool_result") + "_tool_result"
+		if typ == "_tool_result" {
+			typ = "server_tool_result"
+		}
+	}
+	var text strings.Builder
+	for i, p := range ev.Content {
+		if i > 0 {
+			text.WriteString("\n")
+		}
+		text.WriteString(p.Text)
+	}
+	content := json.RawMessage(text.String())
+	if !json.Valid(content) {
+		content = Marshal(text.String())
+	}
+	return Marshal(resultBlock{Type: typ, ToolUseID: ev.ID, Content: compact(content)})
+}
+
+// CitationJSON returns a citation as the API writes it: Raw when the
+// source kept it, else the canonical fields.
+func CitationJSON(c event.Citation) json.RawMessage {
+	if len(c.Raw) > 0 && json.Valid(c.Raw) {
+		return compact(c.Raw)
+	}
+	return Marshal(Citation{
+		Type: c.Type, CitedText: c.CitedText, DocumentIndex: c.DocumentIndex,
+		DocumentTitle: c.DocumentTitle, StartCharIndex: c.StartCharIndex, EndCharIndex: c.EndCharIndex,
+		StartPageNumber: c.StartPageNumber, EndPageNumber: c.EndPageNumber, URL: c.URL, Title: c.Title,
+	})
+}

@@ -1,0 +1,173 @@
+package messages
+
+import "encoding/json"
+
+// Format is the event.Unknown.Format of Messages API items.
+const Format = "anthropic"
+
+// Stream event types.
+const (
+	EventMessageStart      = "message_start"
+	EventContentBlockStart = "content_block_start"
+	EventContentBlockDelta = "content_block_delta"
+	EventContentBlockStop  = "content_block_stop"
+	EventMessageDelta      = "message_delta"
+	EventMessageStop       = "message_stop"
+	EventPing              = "ping"
+	EventError             = "error"
+)
+
+// Content block types.
+const (
+	BlockText             = "text"
+	BlockThinking         = "thinking"
+	BlockRedactedThinking = "redacted_thinking"
+	BlockToolUse          = "tool_use"
+	BlockServerToolUse    = "server_tool_use"
+	BlockMCPToolUse       = "mcp_tool_use"
+	BlockMCPToolResult    = "mcp_tool_result"
+	BlockToolResult       = "tool_result" // user side
+	BlockImage            = "image"       // user side
+)
+
+// Delta types.
+const (
+	DeltaText      = "text_delta"
+	DeltaInputJSON = "input_json_delta"
+	DeltaThinking  = "thinking_delta"
+	DeltaSignature = "signature_delta"
+	DeltaCitations = "citations_delta"
+)
+
+// IsServerToolResult reports whether a content block type is the result of
+// a server tool (web_search_tool_result, code_execution_tool_result, ...).
+func IsServerToolResult(typ string) bool {
+	return len(typ) > len("_tool_result") && typ[len(typ)-len("_tool_result"):] == "_tool_result" &&
+		typ != BlockMCPToolResult
+}
+
+// IsStreamEvent reports whether typ names a stream event rather than a
+// content block.
+func IsStreamEvent(typ string) bool {
+	switch typ {
+	case EventMessageStart, EventContentBlockStart, EventContentBlockDelta, EventContentBlockStop,
+		EventMessageDelta, EventMessageStop, EventPing, EventError:
+		return true
+	}
+	return false
+}
+
+// StreamEvent is one Messages API stream event. Only the fields of its
+// type are set.
+type StreamEvent struct {
+	Type         string          `json:"type"`
+	Message      *Message        `json:"message,omitempty"`       // message_start
+	Index        *int            `json:"index,omitempty"`         // content_block_*
+	ContentBlock json.RawMessage `json:"content_block,omitempty"` // content_block_start
+	Delta        json.RawMessage `json:"delta,omitempty"`         // content_block_delta, message_delta
+	Usage        *Usage          `json:"usage,omitempty"`         // message_delta
+	Error        *APIError       `json:"error,omitempty"`         // error
+}
+
+// Message is a Messages API message object: the message_start payload, or
+// Claude Code's assistant line message.
+type Message struct {
+	ID           string            `json:"id"`
+	Type         string            `json:"type"`
+	Role         string            `json:"role"`
+	Model        string            `json:"model"`
+	Content      []json.RawMessage `json:"content"`
+	StopReason   *string           `json:"stop_reason"`
+	StopSequence *string           `json:"stop_sequence"`
+	Usage        *Usage            `json:"usage,omitempty"`
+}
+
+// Block is the union of the content block fields this package reads.
+type Block struct {
+	Type      string            `json:"type"`
+	Text      *string           `json:"text,omitempty"`
+	Citations []json.RawMessage `json:"citations,omitempty"`
+	Thinking  *string           `json:"thinking,omitempty"`
+	Signature *string           `json:"signature,omitempty"`
+	// tool_use, server_tool_use, mcp_tool_use
+	ID         string          `json:"id,omitempty"`
+	Name       string          `json:"name,omitempty"`
+	Input      json.RawMessage `json:"input,omitempty"`
+	ServerName string          `json:"server_name,omitempty"`
+	// tool results
+	ToolUseID string          `json:"tool_use_id,omitempty"`
+	Content   json.RawMessage `json:"content,omitempty"`
+	IsError   *bool           `json:"is_error,omitempty"`
+	// image
+	Source *ImageSource `json:"source,omitempty"`
+}
+
+// ImageSource is an image block's source.
+type ImageSource struct {
+	Type      string `json:"type"` // base64 or url
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"`
+	URL       string `json:"url,omitempty"`
+}
+
+// Delta is the union of the delta fields this package reads: a
+// content_block_delta's delta, or a message_delta's.
+type Delta struct {
+	Type        string          `json:"type"`
+	Text        string          `json:"text"`
+	PartialJSON string          `json:"partial_json"`
+	Thinking    string          `json:"thinking"`
+	Signature   string          `json:"signature"`
+	Citation    json.RawMessage `json:"citation"`
+	// message_delta
+	StopReason   *string `json:"stop_reason"`
+	StopSequence *string `json:"stop_sequence"`
+}
+
+// Usage is the token usage object.
+type Usage struct {
+	InputTokens              int64 `json:"input_tokens"`
+	OutputTokens             int64 `json:"output_tokens"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens,omitempty"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens,omitempty"`
+}
+
+// APIError is the error object of an error event.
+type APIError struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+// ErrorEvent is the payload of an SSE error event.
+type ErrorEvent struct {
+	Type  string   `json:"type"`
+	Error APIError `json:"error"`
+}
+
+// Citation is a citation object of a text block.
+type Citation struct {
+	Type            string  `json:"type"`
+	CitedText       string  `json:"cited_text"`
+	DocumentIndex   *int64  `json:"document_index,omitempty"`
+	DocumentTitle   *string `json:"document_title,omitempty"`
+	StartCharIndex  *int64  `json:"start_char_index,omitempty"`
+	EndCharIndex    *int64  `json:"end_char_index,omitempty"`
+	StartPageNumber *int64  `json:"start_page_number,omitempty"`
+	EndPageNumber   *int64  `json:"end_page_number,omitempty"`
+	URL             *string `json:"url,omitempty"`
+	Title           *string `json:"title,omitempty"`
+}
+
+// ErrorObject returns the error object of an error event ({"type":
+// "overloaded_error", "message": ...}), verbatim, and its fields: the
+// payload canonical Error events carry in Raw, as the other formats do.
+func ErrorObject(ev []byte) (json.RawMessage, APIError) {
+	var e struct {
+		Error json.RawMessage `json:"error"`
+	}
+	var a APIError
+	if json.Unmarshal(ev, &e) == nil && len(e.Error) > 0 && json.Unmarshal(e.Error, &a) == nil {
+		return e.Error, a
+	}
+	return nil, a
+}

@@ -1,0 +1,215 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/messages"
+)
+
+// Config configures a Decoder. The zero value is ready to use.
+type Config struct {
+	Source        string // input name for errors
+	MaxEventBytes int    // cap on one SSE message and one assembled tool input (frame.DefaultMaxBytes if 0)
+	Agent         string // agent id of every event (the body names none)
+}
+
+// Decoder reads the SSE body of one or more Messages API responses and
+// yields canonical events. See the package documentation for the grammar
+// and tolerance rules.
+type Decoder struct {
+	cfg     Config
+	sse     *frame.SSE
+	b       *messages.Builder
+	queue   []event.Event
+	problem error // a ParseError to return once queue is empty
+	done    bool
+	cut     error // the framer's report of an input cut inside an SSE message
+	err     error
+
+	line int // position of the message being decoded
+	off  int64
+}
+
+// NewDecoder returns a decoder reading from r. cfg may be nil.
+func NewDecoder(r io.Reader, cfg *Config) *Decoder {
+	d := &Decoder{}
+	if cfg != nil {
+		d.cfg = *cfg
+	}
+	if d.cfg.MaxEventBytes <= 0 {
+		d.cfg.MaxEventBytes = frame.DefaultMaxBytes
+	}
+	d.sse = frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.b = messages.NewBuilder(d.emit, d.cfg.MaxEventBytes)
+	return d
+}
+
+// Detect reports whether an input whose first unit is h is a Messages API
+// SSE body: SSE whose first message is message_start or ping (by its
+// event: field or its data's type).
+func Detect(h frame.Head) bool {
+	if !h.SSE {
+		return false
+	}
+	if h.EventType == messages.EventMessageStart || h.EventType == messages.EventPing {
+		return true
+	}
+	var v struct {
+		Type string `json:"type"`
+	}
+	return json.Unmarshal(h.Payload, &v) == nil && v.Type == messages.EventMessageStart
+}
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Decoder) Next() (event.Event, error) {
+	for {
+		if len(d.queue) > 0 {
+			ev := d.queue[0]
+			d.queue[0] = nil
+			d.queue = d.queue[1:]
+			return ev, nil
+		}
+		if d.problem != nil {
+			// A message's problem comes after the events it still made.
+			err := d.problem
+			d.problem = nil
+			return nil, err
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		if d.done {
+			d.err = io.EOF
+			d.problem = d.truncation()
+			continue
+		}
+		m, err := d.sse.Next()
+		var perr *event.ParseError
+		switch {
+		case err == io.EOF:
+			d.done = true
+		case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
+			// The input ended inside an SSE message: what it held is
+			// lost. One truncation is reported, after what is flushed.
+			d.done, d.cut = true, err
+		case errors.As(err, &perr):
+			d.problem = err
+		case err != nil:
+			d.err = err
+		default:
+			d.line, d.off = m.Line, m.Offset
+			if err := d.decode(m); err != nil {
+				d.problem = err
+			}
+		}
+	}
+}
+
+// truncation reports what the end of the input cut off, after emitting
+// the tool calls whose input had begun to arrive.
+func (d *Decoder) truncation() error {
+	if open := d.b.Truncate(); len(open) > 0 {
+		return &event.ParseError{
+			Source: d.cfg.Source, Line: d.line, Offset: d.off,
+			Err: event.Errorf(event.ErrTruncated, "stream ended without message_stop, inside %s", strings.Join(open, ", ")),
+		}
+	}
+	return d.cut
+}
+
+func (d *Decoder) emit(ev event.Event) { d.queue = append(d.queue, ev) }
+
+func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
+		Err: event.Errorf(sentinel, format, args...),
+	}
+}
+
+func (d *Decoder) decode(m frame.Message) error {
+	if m.Type == messages.EventPing {
+		return nil
+	}
+	if strings.TrimSpace(m.Data) == "" {
+		if m.Type == "" {
+			return nil // a message with no data (id: alone)
+		}
+		return d.errorf(event.ErrSyntax, "%s event without data", m.Type)
+	}
+	raw := []byte(m.Data)
+	var se messages.StreamEvent
+	err := json.Unmarshal(raw, &se)
+	var te *json.UnmarshalTypeError
+	if err != nil && !errors.As(err, &te) {
+		return d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsonProblem(err))
+	}
+	typ := se.Type
+	if err != nil {
+		var head struct {
+			Type any `json:"type"`
+		}
+		json.Unmarshal(raw, &head)
+		typ, _ = head.Type.(string)
+	}
+	if typ == "" {
+		typ = m.Type
+	}
+	if !messages.IsStreamEvent(typ) {
+		// An event type of a newer API: kept as it is.
+		d.emit(&event.Unknown{Agent: d.cfg.Agent, Format: messages.Format, Type: typ, Raw: raw})
+		return nil
+	}
+	if err != nil {
+		return d.errorf(event.ErrSyntax, "%s event: %s", typ, jsonProblem(err))
+	}
+	agent := d.cfg.Agent
+	index := -1
+	if se.Index != nil {
+		index = *se.Index
+	}
+	switch typ {
+	case messages.EventMessageStart:
+		if se.Message == nil {
+			return d.errorf(event.ErrSyntax, "message_start without a message")
+		}
+		err = d.b.MessageStart(agent, se.Message)
+	case messages.EventContentBlockStart:
+		err = d.b.BlockStart(agent, index, se.ContentBlock)
+	case messages.EventContentBlockDelta:
+		err = d.b.BlockDelta(agent, index, se.Delta, raw)
+	case messages.EventContentBlockStop:
+		err = d.b.BlockStop(agent, index)
+	case messages.EventMessageDelta:
+		err = d.b.MessageDelta(agent, se.Delta, se.Usage)
+	case messages.EventMessageStop:
+		err = d.b.MessageStop(agent)
+	case messages.EventPing:
+	case messages.EventError:
+		obj, e := messages.ErrorObject(raw)
+		ev := &event.Error{Agent: agent, Message: e.Message, Type: e.Type, Fatal: true, Raw: bytes.Clone(obj)}
+		// The turn the error cut short ends first, then the error
+		// says why.
+		d.b.EndTurn(agent, "", "")
+		d.emit(ev)
+	default:
+		d.emit(&event.Unknown{Agent: agent, Format: messages.Format, Type: typ, Raw: raw})
+	}
+	if err != nil {
+		sentinel := event.ErrSyntax
+		if errors.Is(err, event.ErrTooLarge) {
+			sentinel = event.ErrTooLarge
+		}
+		return d.errorf(sentinel, "%s", err.Error())
+	}
+	return nil
+}
+
+func jsonProblem(err error) string {
+	return strings.TrimPrefix(err.Error(), "json: ")
+}

@@ -1,0 +1,256 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+const corpus = "../../testdata/anthropic"
+
+func corpusFiles(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(corpus, "*.sse"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recordings in %s: %v", corpus, err)
+	}
+	return files
+}
+
+// item is one result of Next: an event or a problem.
+type item struct {
+	Event event.Event
+	Err   string
+}
+
+func decodeAll(r io.Reader, cfg *Config) []item {
+	d := NewDecoder(r, cfg)
+	var out []item
+	for range 1_000_000 {
+		ev, err := d.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			var perr *event.ParseError
+			if !errors.As(err, &perr) {
+				return append(out, item{Err: "fatal: " + err.Error()})
+			}
+			out = append(out, item{Err: err.Error()})
+			continue
+		}
+		out = append(out, item{Event: ev})
+	}
+	panic("decoder does not end")
+}
+
+func dump(items []item) []byte {
+	var b bytes.Buffer
+	for _, it := range items {
+		if it.Err != "" {
+			fmt.Fprintf(&b, "error %s\n", it.Err)
+			continue
+		}
+		j, err := json.Marshal(it.Event)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Fprintf(&b, "%s %s\n", reflect.TypeOf(it.Event).Elem().Name(), j)
+	}
+	return b.Bytes()
+}
+
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	for _, file := range corpusFiles(t) {
+		name := filepath.Base(file)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := dump(decodeAll(bytes.NewReader(data), &Config{Source: name}))
+			golden := filepath.Join("testdata", strings.TrimSuffix(name, ".sse")+".golden")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("events differ from %s (run go test -update and review the diff)", golden)
+			}
+		})
+	}
+}
+
+func TestReaders(t *testing.T) {
+	t.Parallel()
+	for _, file := range corpusFiles(t) {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := decodeAll(bytes.NewReader(data), nil)
+			for name, r := range map[string]io.Reader{
+				"OneByteReader": iotest.OneByteReader(bytes.NewReader(data)),
+				"HalfReader":    iotest.HalfReader(bytes.NewReader(data)),
+				"DataErrReader": iotest.DataErrReader(bytes.NewReader(data)),
+			} {
+				if diff := cmp.Diff(want, decodeAll(r, nil)); diff != "" {
+					t.Errorf("%s gives other events (-whole +%s):\n%s", name, name, diff)
+				}
+			}
+		})
+	}
+}
+
+func frameSSE(typ, data string) string { return "event: " + typ + "\ndata: " + data + "\n\n" }
+
+const (
+	start   = `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"usage":{"input_tokens":7,"output_tokens":1}}}`
+	tStart  = `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`
+	tDelta  = `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}`
+	stop0   = `{"type":"content_block_stop","index":0}`
+	mDelta  = `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":5}}`
+	mStop   = `{"type":"message_stop"}`
+	errData = `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`
+)
+
+func TestDecode(t *testing.T) {
+	t.Parallel()
+	a := "agent-1"
+	turn := []item{
+		{Event: &event.TurnStart{Agent: a, MessageID: "msg_1", Model: "m"}},
+		{Event: &event.BlockStart{Agent: a, Kind: event.Text}},
+		{Event: &event.Delta{Agent: a, Kind: event.Text, Text: "hi"}},
+		{Event: &event.BlockEnd{Agent: a, Kind: event.Text}},
+		{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 7, OutputTokens: 5}}},
+	}
+	body := frameSSE("message_start", start) + frameSSE("content_block_start", tStart) + frameSSE("ping", `{"type":"ping"}`) +
+		frameSSE("content_block_delta", tDelta) + frameSSE("content_block_stop", stop0) + frameSSE("message_delta", mDelta) + frameSSE("message_stop", mStop)
+	tests := []struct {
+		name  string
+		input string
+		want  []item
+	}{
+		{"one response", body, turn},
+		{"two responses", body + body, append(append([]item{}, turn...), turn...)},
+		{"CR line ends, no space, no event field", strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(body, "data: ", "data:"), "\n", "\r"), "event: ping\r", ""), turn},
+		{"CRLF", strings.ReplaceAll(body, "\n", "\r\n"), turn},
+		{
+			"error event",
+			frameSSE("message_start", start) + frameSSE("content_block_start", tStart) + frameSSE("content_block_delta", tDelta) + frameSSE("error", errData),
+			[]item{
+				turn[0], turn[1], turn[2], turn[3],
+				{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", Usage: &event.Usage{InputTokens: 7, OutputTokens: 1}}},
+				{Event: &event.Error{Agent: a, Message: "Overloaded", Type: "overloaded_error", Fatal: true, Raw: json.RawMessage(`{"type":"overloaded_error","message":"Overloaded"}`)}},
+			},
+		},
+		{
+			"truncated inside a block",
+			frameSSE("message_start", start) + frameSSE("content_block_start", tStart) + frameSSE("content_block_delta", tDelta),
+			[]item{turn[0], turn[1], turn[2], {Err: "in:7: stream ended without message_stop, inside message msg_1 of agent \"agent-1\" (inside a text block)"}},
+		},
+		{
+			"truncated inside an SSE message",
+			frameSSE("message_start", start) + "event: content_block_start\ndata: {\"type\":\"cont",
+			[]item{turn[0], {Err: "in:1: stream ended without message_stop, inside message msg_1 of agent \"agent-1\""}},
+		},
+		{
+			"truncated tool input",
+			frameSSE("message_start", start) + frameSSE("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"Bash","input":{}}}`) +
+				frameSSE("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\":"}}`),
+			[]item{
+				turn[0],
+				{Event: &event.ToolCall{Agent: a, ID: "t1", Name: "Bash", Input: json.RawMessage(`"{\"a\":"`)}},
+				{Err: "in:7: stream ended without message_stop, inside message msg_1 of agent \"agent-1\" (in the input of tool call t1)"},
+			},
+		},
+		{
+			"bad data and a delta for no block",
+			frameSSE("message_start", start) + frameSSE("content_block_start", "{nope") + frameSSE("content_block_delta", tDelta) + frameSSE("message_stop", mStop),
+			[]item{
+				turn[0],
+				{Err: "in:4:1: data is not a JSON object: invalid character 'n' looking for beginning of object key string"},
+				{Err: "in:7:1: content_block_delta for block 0, which was not started"},
+				{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", Usage: &event.Usage{InputTokens: 7, OutputTokens: 1}}},
+			},
+		},
+		{"empty", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			for name, r := range map[string]io.Reader{
+				"whole":         strings.NewReader(tt.input),
+				"OneByteReader": iotest.OneByteReader(strings.NewReader(tt.input)),
+				"HalfReader":    iotest.HalfReader(strings.NewReader(tt.input)),
+			} {
+				got := decodeAll(r, &Config{Source: "in", Agent: a})
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("%s: events differ (-want +got):\n%s", name, diff)
+				}
+			}
+		})
+	}
+}
+
+func FuzzDecoder(f *testing.F) {
+	for _, file := range corpusFiles(f) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(data) > 4<<10 {
+			data = data[:4<<10] // the fuzzer minimises what it finds: keep seeds small
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want := decodeAll(bytes.NewReader(data), &Config{MaxEventBytes: 4096})
+		got := decodeAll(iotest.OneByteReader(bytes.NewReader(data)), &Config{MaxEventBytes: 4096})
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("OneByteReader gives other events:\n%s", diff)
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(corpus, "long-text-turn1.sse"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		d := NewDecoder(bytes.NewReader(data), nil)
+		for {
+			if _, err := d.Next(); err == io.EOF {
+				break
+			}
+		}
+	}
+}

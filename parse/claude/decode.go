@@ -1,0 +1,614 @@
+package claude
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/messages"
+)
+
+// Config configures a Decoder. The zero value is ready to use.
+type Config struct {
+	Source        string // input name for errors
+	MaxEventBytes int    // cap on one line and one assembled tool input (frame.DefaultMaxBytes if 0)
+	Agent         string // agent id for lines before any session id is known
+}
+
+// Decoder reads Claude Code stream-json and yields canonical events. See
+// the package documentation for the grammar and tolerance rules.
+type Decoder struct {
+	cfg     Config
+	br      *bufio.Reader
+	lines   *frame.Lines
+	array   *json.Decoder // --output-format json: one top-level array
+	queue   []event.Event
+	problem error // a ParseError to return once queue is empty
+	done    bool
+	err     error
+
+	line      int // position of the unit being decoded
+	off       int64
+	col       int
+	wholeLine bool // decoding a whole line, not one of several fused objects
+
+	b        *messages.Builder
+	session  string          // the main agent's scope: the session id
+	started  map[string]bool // agent scopes whose SessionStart was emitted
+	toolOf   map[string]toolInfo
+	seen     bool // any line decoded
+	finished bool // a result line was seen after the last content
+}
+
+type toolInfo struct{ agent, name string }
+
+// NewDecoder returns a decoder reading from r. cfg may be nil.
+func NewDecoder(r io.Reader, cfg *Config) *Decoder {
+	d := &Decoder{br: bufio.NewReaderSize(r, 64<<10), started: map[string]bool{}, toolOf: map[string]toolInfo{}}
+	if cfg != nil {
+		d.cfg = *cfg
+	}
+	if d.cfg.MaxEventBytes <= 0 {
+		d.cfg.MaxEventBytes = frame.DefaultMaxBytes
+	}
+	d.b = messages.NewBuilder(d.emit, d.cfg.MaxEventBytes)
+	return d
+}
+
+var knownTypes = map[string]bool{
+	TypeSystem: true, TypeAssistant: true, TypeUser: true, TypeResult: true, TypeStreamEvent: true,
+}
+
+// Detect reports whether an input whose first unit is h is Claude Code
+// stream-json: a JSON object (not SSE) whose type is system, assistant,
+// user, result or stream_event, or a top-level JSON array
+// (--output-format json).
+func Detect(h frame.Head) bool {
+	if h.SSE {
+		return false
+	}
+	p := bytes.TrimSpace(h.Payload)
+	if len(p) > 0 && p[0] == '[' {
+		return true
+	}
+	var l struct {
+		Type string `json:"type"`
+	}
+	if len(p) == 0 || p[0] != '{' {
+		return false
+	}
+	if json.Unmarshal(p, &l) != nil {
+		// Two objects fused on one line, or a line cut short: look at
+		// the first object only.
+		dec := json.NewDecoder(bytes.NewReader(p))
+		if dec.Decode(&l) != nil {
+			return false
+		}
+	}
+	return knownTypes[l.Type]
+}
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Decoder) Next() (event.Event, error) {
+	for {
+		if len(d.queue) > 0 {
+			ev := d.queue[0]
+			d.queue[0] = nil
+			d.queue = d.queue[1:]
+			return ev, nil
+		}
+		if d.problem != nil {
+			// A unit's problem comes after the events it still made.
+			err := d.problem
+			d.problem = nil
+			return nil, err
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		if d.done {
+			d.err = io.EOF
+			d.problem = d.truncation()
+			continue
+		}
+		err := d.readUnit()
+		var perr *event.ParseError
+		switch {
+		case err == nil:
+		case err == io.EOF:
+			d.done = true
+		case errors.As(err, &perr):
+			d.problem = err
+		default:
+			d.err = err
+		}
+	}
+}
+
+func (d *Decoder) emit(ev event.Event) {
+	if c, ok := ev.(*event.ToolCall); ok {
+		d.toolOf[c.ID] = toolInfo{agent: c.Agent, name: c.Name}
+	}
+	d.queue = append(d.queue, ev)
+}
+
+func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
+	col := d.col
+	if col == 0 {
+		col = 1
+	}
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Column: col, Offset: d.off,
+		Err: event.Errorf(sentinel, format, args...),
+	}
+}
+
+// position turns an error from the message builder into a ParseError at
+// the current line.
+func (d *Decoder) position(err error) error {
+	if err == nil {
+		return nil
+	}
+	sentinel := event.ErrSyntax
+	if errors.Is(err, event.ErrTooLarge) {
+		sentinel = event.ErrTooLarge
+	}
+	return d.errorf(sentinel, "%s", err.Error())
+}
+
+// readUnit reads and decodes the next line (or array element).
+func (d *Decoder) readUnit() error {
+	if d.lines == nil && d.array == nil {
+		if err := d.chooseFraming(); err != nil {
+			return err
+		}
+	}
+	if d.array != nil {
+		return d.readElement()
+	}
+	line, num, off, err := d.lines.Next()
+	if err != nil {
+		var perr *event.ParseError
+		if errors.As(err, &perr) {
+			d.line, d.off = perr.Line, perr.Offset
+		}
+		return err
+	}
+	d.line, d.off, d.col = num, off, 1
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return nil
+	}
+	d.wholeLine = true
+	err = d.decode(line)
+	d.wholeLine = false
+	var serr *json.SyntaxError
+	if errors.As(err, &serr) {
+		// Not one JSON value: several fused objects, or a bad line.
+		return d.fused(line)
+	}
+	return err
+}
+
+// chooseFraming picks lines, or the array of --output-format json when the
+// first byte after a byte order mark and white space is '['. It only
+// peeks, so line numbers count from the start of the input.
+func (d *Decoder) chooseFraming() error {
+	i := 0
+	if b, _ := d.br.Peek(3); bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
+		i = 3
+	}
+	for ; ; i++ {
+		b, err := d.br.Peek(i + 1)
+		if len(b) <= i {
+			if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+				return err
+			}
+			break
+		}
+		if c := b[i]; c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+			continue
+		}
+		if b[i] == '[' {
+			d.br.Discard(i)
+			d.array = json.NewDecoder(d.br)
+			d.array.Token() // the '['
+			return nil
+		}
+		break
+	}
+	d.lines = frame.NewLines(d.br, d.cfg.Source, d.cfg.MaxEventBytes)
+	return nil
+}
+
+func (d *Decoder) readElement() error {
+	d.line, d.col, d.off = 0, 0, d.array.InputOffset()
+	if !d.array.More() {
+		d.array.Token() // the ']'
+		return io.EOF
+	}
+	var raw json.RawMessage
+	if err := d.array.Decode(&raw); err != nil {
+		// The array cannot be resynchronised: report and stop.
+		d.done = true
+		return &event.ParseError{
+			Source: d.cfg.Source, Offset: d.array.InputOffset(),
+			Err: event.Errorf(event.ErrSyntax, "in the top-level JSON array: %s", jsonProblem(err)),
+		}
+	}
+	return d.decode(raw)
+}
+
+// fused decodes a line that is not one JSON value: several objects
+// written without a newline between them, or a bad line.
+func (d *Decoder) fused(line []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	var problems []error
+	for {
+		start := dec.InputOffset()
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if err == io.EOF {
+			break
+		}
+		d.col = int(start) + 1
+		if err != nil {
+			problems = append(problems, d.errorf(event.ErrSyntax, "not a JSON object: %s", jsonProblem(err)))
+			break
+		}
+		if err := d.decode(raw); err != nil {
+			problems = append(problems, err)
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return problems[0]
+}
+
+// decode handles one line's JSON value.
+func (d *Decoder) decode(raw []byte) error {
+	var l Line
+	if err := json.Unmarshal(raw, &l); err != nil {
+		var te *json.UnmarshalTypeError
+		var se *json.SyntaxError
+		if errors.As(err, &se) && d.wholeLine {
+			return err // a whole line: readUnit tries it as fused objects
+		}
+		if !errors.As(err, &te) || !isObject(raw) {
+			return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsonProblem(err))
+		}
+		// A field of an unexpected type: keep the line. In a line type
+		// this package does not decode that is no problem.
+		var head struct {
+			Type any `json:"type"`
+		}
+		json.Unmarshal(raw, &head)
+		typ, _ := head.Type.(string)
+		d.emit(&event.Unknown{Agent: d.main(), Format: MetaKind, Type: typ, Raw: bytes.Clone(raw)})
+		if typ != "" && !knownTypes[typ] {
+			return nil
+		}
+		return d.errorf(event.ErrSyntax, "%s line: %s", typ, jsonProblem(err))
+	}
+	if l.Type == TypeKeepAlive {
+		return nil
+	}
+	d.seen = true
+	if l.SessionID != "" && d.session == "" {
+		d.session = l.SessionID
+	}
+	agent := d.main()
+	if l.ParentToolUseID != nil && *l.ParentToolUseID != "" {
+		agent = d.subagent(&l, raw)
+	}
+	if l.Type == TypeAssistant || l.Type == TypeUser || l.Type == TypeStreamEvent {
+		d.finished = false
+	}
+	switch l.Type {
+	case TypeSystem:
+		if l.Subtype == SubtypeInit {
+			return d.init(raw)
+		}
+		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: summary(&l, raw), Raw: bytes.Clone(raw)})
+	case TypeStreamEvent:
+		return d.streamEvent(agent, l.Event)
+	case TypeAssistant:
+		return d.assistant(agent, &l, raw)
+	case TypeUser:
+		return d.user(agent, &l, raw)
+	case TypeResult:
+		return d.result(raw)
+	case "tool_progress", "tool_use_summary", "auth_status", "rate_limit_event", "prompt_suggestion",
+		"conversation_reset", "active_goal", "control_request", "control_response", "control_cancel_request":
+		d.emit(&event.Notice{Agent: agent, Kind: l.Type, Message: summary(&l, raw), Raw: bytes.Clone(raw)})
+	default:
+		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+	}
+	return nil
+}
+
+// main returns the main agent's scope.
+func (d *Decoder) main() string {
+	if d.session != "" {
+		return d.session
+	}
+	return d.cfg.Agent
+}
+
+// subagent returns the scope of a line of a subagent, and opens it the
+// first time it appears.
+func (d *Decoder) subagent(l *Line, raw []byte) string {
+	id := *l.ParentToolUseID
+	if d.started[id] {
+		return id
+	}
+	d.started[id] = true
+	parent := d.main()
+	if t, ok := d.toolOf[id]; ok {
+		parent = t.agent
+	}
+	ev := &event.SessionStart{
+		Agent: id, ParentAgent: parent, ParentToolID: id, SessionID: l.SessionID,
+		Name: l.SubagentType, Description: l.TaskDescription,
+	}
+	if l.Type == TypeUser {
+		var m UserMessage
+		if json.Unmarshal(l.Message, &m) == nil {
+			ev.Prompt = userText(m.Content)
+		}
+	}
+	d.emit(ev)
+	return id
+}
+
+func (d *Decoder) init(raw []byte) error {
+	var in Init
+	if err := json.Unmarshal(raw, &in); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			return d.errorf(event.ErrSyntax, "system/init: %s", jsonProblem(err))
+		}
+	}
+	if in.SessionID != "" && d.session != in.SessionID && d.started[d.session] {
+		// A new session (after a reset): its own scope.
+		d.session = in.SessionID
+	}
+	agent := d.main()
+	if d.started[agent] {
+		// Claude Code repeats init at the start of every query.
+		d.emit(&event.Notice{
+			Agent: agent, Kind: SubtypeInit, Message: fmt.Sprintf("session %s, model %s", in.SessionID, in.Model),
+			Raw: bytes.Clone(raw),
+		})
+		return nil
+	}
+	d.started[agent] = true
+	d.emit(&event.SessionStart{
+		Agent: agent, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools,
+		Cwd: in.Cwd, Meta: bytes.Clone(raw), MetaKind: MetaKind,
+	})
+	return nil
+}
+
+func (d *Decoder) streamEvent(agent string, raw json.RawMessage) error {
+	var se messages.StreamEvent
+	if err := json.Unmarshal(raw, &se); err != nil {
+		return d.errorf(event.ErrSyntax, "stream_event: %s", jsonProblem(err))
+	}
+	index := func() int {
+		if se.Index == nil {
+			return -1
+		}
+		return *se.Index
+	}
+	var err error
+	switch se.Type {
+	case messages.EventMessageStart:
+		if se.Message == nil {
+			return d.errorf(event.ErrSyntax, "message_start without a message")
+		}
+		err = d.b.MessageStart(agent, se.Message)
+	case messages.EventContentBlockStart:
+		err = d.b.BlockStart(agent, index(), se.ContentBlock)
+	case messages.EventContentBlockDelta:
+		err = d.b.BlockDelta(agent, index(), se.Delta, raw)
+	case messages.EventContentBlockStop:
+		err = d.b.BlockStop(agent, index())
+	case messages.EventMessageDelta:
+		err = d.b.MessageDelta(agent, se.Delta, se.Usage)
+	case messages.EventMessageStop:
+		err = d.b.MessageStop(agent)
+	case messages.EventPing:
+	case messages.EventError:
+		obj, e := messages.ErrorObject(raw)
+		ev := &event.Error{Agent: agent, Message: e.Message, Type: e.Type, Fatal: true, Raw: bytes.Clone(obj)}
+		// The turn the error cut short ends first, then the error
+		// says why.
+		d.b.EndTurn(agent, "", "")
+		d.emit(ev)
+	default:
+		d.emit(&event.Unknown{Agent: agent, Format: messages.Format, Type: se.Type, Raw: bytes.Clone(raw)})
+	}
+	return d.position(err)
+}
+
+func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
+	var m messages.Message
+	if err := json.Unmarshal(l.Message, &m); err != nil {
+		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+		return d.errorf(event.ErrSyntax, "assistant message: %s", jsonProblem(err))
+	}
+	var errType string
+	json.Unmarshal(l.Error, &errType)
+	if m.Model == SyntheticModel || errType != "" {
+		// Claude Code's report of an API error, dressed as a message.
+		var text []string
+		for _, c := range m.Content {
+			var cb messages.Block
+			if json.Unmarshal(c, &cb) == nil && cb.Text != nil {
+				text = append(text, *cb.Text)
+			}
+		}
+		if errType == "" {
+			errType = "unknown"
+		}
+		msg := strings.Join(text, "\n")
+		// Raw is the error as an error object, as other formats carry
+		// it; the line itself is no error payload.
+		d.emit(&event.Error{
+			Agent: agent, Message: msg, Type: errType, Fatal: true,
+			Raw: messages.Marshal(messages.APIError{Type: errType, Message: msg}),
+		})
+		return nil
+	}
+	return d.position(d.b.Snapshot(agent, &m))
+}
+
+func (d *Decoder) user(agent string, l *Line, raw []byte) error {
+	var m UserMessage
+	if err := json.Unmarshal(l.Message, &m); err != nil {
+		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+		return d.errorf(event.ErrSyntax, "user message: %s", jsonProblem(err))
+	}
+	var blocks []json.RawMessage
+	if len(m.Content) > 0 && m.Content[0] == '[' {
+		if err := json.Unmarshal(m.Content, &blocks); err != nil {
+			return d.errorf(event.ErrSyntax, "user message content: %s", jsonProblem(err))
+		}
+	}
+	results := 0
+	var problem error
+	for _, c := range blocks {
+		var cb messages.Block
+		if json.Unmarshal(c, &cb) != nil || cb.Type != messages.BlockToolResult {
+			continue
+		}
+		ev := &event.ToolResult{Agent: agent, ID: cb.ToolUseID, IsError: cb.IsError != nil && *cb.IsError}
+		if t, ok := d.toolOf[cb.ToolUseID]; ok {
+			ev.Name = t.name
+			ev.Agent = t.agent
+		}
+		var err error
+		ev.Content, err = messages.ResultParts(cb.Content)
+		if err != nil && problem == nil {
+			problem = d.errorf(event.ErrSyntax, "content of tool result %s: %s", cb.ToolUseID, jsonProblem(err))
+		}
+		if results == 0 && len(l.ToolUseResult) > 0 && string(l.ToolUseResult) != "null" {
+			ev.Structured = bytes.Clone(l.ToolUseResult)
+		}
+		results++
+		d.emit(ev)
+		if d.started[cb.ToolUseID] && !d.b.Streamed(cb.ToolUseID) {
+			// The subagent started by this call is done.
+			d.b.EndTurn(cb.ToolUseID, "", "")
+		}
+	}
+	if results == 0 {
+		if l.ParentToolUseID != nil && *l.ParentToolUseID == agent && d.isPrompt(agent) {
+			return nil // the subagent's prompt, in its SessionStart
+		}
+		text := userText(m.Content)
+		d.emit(&event.Notice{Agent: agent, Kind: "user", Message: firstLine(text), Raw: bytes.Clone(raw)})
+	}
+	return problem
+}
+
+// isPrompt reports whether the user line just decoded opened agent's
+// scope (its text is then the SessionStart's prompt).
+func (d *Decoder) isPrompt(agent string) bool {
+	if len(d.queue) == 0 {
+		return false
+	}
+	s, ok := d.queue[len(d.queue)-1].(*event.SessionStart)
+	return ok && s.Agent == agent
+}
+
+func (d *Decoder) result(raw []byte) error {
+	var r Result
+	if err := json.Unmarshal(raw, &r); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			return d.errorf(event.ErrSyntax, "result: %s", jsonProblem(err))
+		}
+	}
+	main := d.main()
+	stop := ""
+	if r.StopReason != nil {
+		stop = *r.StopReason
+	}
+	for _, agent := range d.b.Agents() {
+		if agent == main {
+			d.b.EndTurn(agent, stop, "")
+		} else {
+			d.b.EndTurn(agent, "", "")
+		}
+	}
+	ev := &event.RunEnd{
+		Agent: main, StopReason: stop, Turns: r.NumTurns, DurationMS: r.DurationMS,
+		CostUSD: r.TotalCostUSD, Usage: r.Usage.Event(), IsError: r.IsError, Errors: r.Errors,
+		Meta: bytes.Clone(raw), MetaKind: MetaKind,
+	}
+	if r.Result != nil {
+		ev.Result = *r.Result
+	}
+	d.emit(ev)
+	d.finished = true
+	return nil
+}
+
+// truncation reports what the end of the input cut off: open messages,
+// or a run with no result line.
+func (d *Decoder) truncation() error {
+	open := d.b.Truncate()
+	if len(open) == 0 && (d.finished || !d.seen) {
+		return nil
+	}
+	what := "stream ended before the result line"
+	if len(open) > 0 {
+		what = "stream ended inside " + strings.Join(open, ", ")
+	}
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Offset: d.off,
+		Err: event.Errorf(event.ErrTruncated, "%s", what),
+	}
+}
+
+// userText returns the text of user content: a string, or the text
+// blocks joined.
+func userText(content json.RawMessage) string {
+	var s string
+	if json.Unmarshal(content, &s) == nil {
+		return s
+	}
+	parts, _ := messages.ResultParts(content)
+	var text []string
+	for _, p := range parts {
+		if p.Type == "text" {
+			text = append(text, p.Text)
+		}
+	}
+	return strings.Join(text, "\n")
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+func isObject(raw []byte) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '{'
+}
+
+func jsonProblem(err error) string {
+	return strings.TrimPrefix(err.Error(), "json: ")
+}

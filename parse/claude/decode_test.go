@@ -1,0 +1,366 @@
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+const corpus = "../../testdata/claude"
+
+func corpusFiles(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(corpus, "*.json*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recordings in %s: %v", corpus, err)
+	}
+	return files
+}
+
+// item is one result of Next: an event or a problem.
+type item struct {
+	Event event.Event
+	Err   string
+}
+
+func decodeAll(r io.Reader, cfg *Config) []item {
+	d := NewDecoder(r, cfg)
+	var out []item
+	for range 1_000_000 {
+		ev, err := d.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			var perr *event.ParseError
+			if !errors.As(err, &perr) {
+				return append(out, item{Err: "fatal: " + err.Error()})
+			}
+			out = append(out, item{Err: err.Error()})
+			continue
+		}
+		out = append(out, item{Event: ev})
+	}
+	panic("decoder does not end")
+}
+
+// dump writes items as golden text: one line per event, its type and its
+// JSON.
+func dump(items []item) []byte {
+	var b bytes.Buffer
+	for _, it := range items {
+		if it.Err != "" {
+			fmt.Fprintf(&b, "error %s\n", it.Err)
+			continue
+		}
+		j, err := json.Marshal(it.Event)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Fprintf(&b, "%s %s\n", reflect.TypeOf(it.Event).Elem().Name(), j)
+	}
+	return b.Bytes()
+}
+
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	for _, file := range corpusFiles(t) {
+		name := filepath.Base(file)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := dump(decodeAll(bytes.NewReader(data), &Config{Source: name}))
+			golden := filepath.Join("testdata", strings.TrimSuffix(name, filepath.Ext(name))+".golden")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("events differ from %s (run go test -update and review the diff)", golden)
+			}
+		})
+	}
+}
+
+func TestReaders(t *testing.T) {
+	t.Parallel()
+	for _, file := range corpusFiles(t) {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := decodeAll(bytes.NewReader(data), nil)
+			for name, r := range map[string]io.Reader{
+				"OneByteReader": iotest.OneByteReader(bytes.NewReader(data)),
+				"HalfReader":    iotest.HalfReader(bytes.NewReader(data)),
+				"DataErrReader": iotest.DataErrReader(bytes.NewReader(data)),
+			} {
+				if diff := cmp.Diff(want, decodeAll(r, nil)); diff != "" {
+					t.Errorf("%s gives other events (-whole +%s):\n%s", name, name, diff)
+				}
+			}
+		})
+	}
+}
+
+const (
+	initLine = `{"type":"system","subtype":"init","session_id":"s1","model":"m","tools":["Bash"],"cwd":"/w","uuid":"u0"}`
+	textLine = `{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"hi"}],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"s1","uuid":"u1"}`
+	resLine  = `{"type":"result","subtype":"success","is_error":false,"duration_ms":5,"num_turns":1,"result":"hi","stop_reason":"end_turn","session_id":"s1","total_cost_usd":0.25,"usage":{"input_tokens":1,"output_tokens":2},"uuid":"u2"}`
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func TestDecode(t *testing.T) {
+	t.Parallel()
+	start := &event.SessionStart{
+		Agent: "s1", SessionID: "s1", Model: "m", Tools: []string{"Bash"}, Cwd: "/w",
+		Meta: json.RawMessage(initLine), MetaKind: MetaKind,
+	}
+	text := []item{
+		{Event: &event.TurnStart{Agent: "s1", MessageID: "msg_1", Model: "m"}},
+		{Event: &event.BlockStart{Agent: "s1", Kind: event.Text}},
+		{Event: &event.Delta{Agent: "s1", Kind: event.Text, Text: "hi"}},
+		{Event: &event.BlockEnd{Agent: "s1", Kind: event.Text}},
+	}
+	end := []item{
+		{Event: &event.TurnEnd{Agent: "s1", MessageID: "msg_1", StopReason: "end_turn"}},
+		{Event: &event.RunEnd{
+			Agent: "s1", StopReason: "end_turn", Turns: 1, DurationMS: 5, CostUSD: ptr(0.25),
+			Usage: &event.Usage{InputTokens: 1, OutputTokens: 2}, Result: "hi", Meta: json.RawMessage(resLine), MetaKind: MetaKind,
+		}},
+	}
+	whole := append(append([]item{{Event: start}}, text...), end...)
+	cat := func(parts ...[]item) []item {
+		var out []item
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		input string
+		cfg   *Config
+		want  []item
+	}{
+		{"lines", initLine + "\n" + textLine + "\n" + resLine + "\n", nil, whole},
+		{"no final newline", initLine + "\n" + textLine + "\n" + resLine, nil, whole},
+		{"BOM and CRLF", "\ufeff" + initLine + "\r\n" + textLine + "\r\n" + resLine + "\r\n", nil, whole},
+		{"blank lines and keep_alive", "\n" + initLine + "\n\n{\"type\":\"keep_alive\"}\n" + textLine + "\n  \n" + resLine + "\n", nil, whole},
+		{"fused objects", initLine + textLine + "\n" + resLine + "\n", nil, whole},
+		{"array", "[" + initLine + ",\n  " + textLine + ",\n" + resLine + "]\n", nil, whole},
+		{"array with BOM", "\ufeff  [" + initLine + "," + textLine + "," + resLine + "]", nil, whole},
+		{
+			"bad line in the middle", initLine + "\n{\"type\": nope}\n" + textLine + "\n" + resLine + "\n", &Config{Source: "in"},
+			cat([]item{{Event: start}, {Err: "in:2:1: not a JSON object: invalid character 'o' in literal null (expecting 'u')"}}, text, end),
+		},
+		{
+			"bad object fused after a good one", initLine + "{\"type\":\n" + textLine + "\n" + resLine + "\n", &Config{Source: "in"},
+			cat([]item{{Event: start}, {Err: "in:1:" + fmt.Sprint(len(initLine)+1) + ": not a JSON object: unexpected EOF"}}, text, end),
+		},
+		{
+			"line too long", initLine + "\n" + textLine + "\n" + resLine + "\n", &Config{Source: "in", MaxEventBytes: len(initLine) + 10},
+			[]item{
+				{Event: start},
+				{Err: "in:2:1: line longer than " + fmt.Sprint(len(initLine)+10) + " bytes (raise --max-event-bytes)"},
+				{Err: "in:3:1: line longer than " + fmt.Sprint(len(initLine)+10) + " bytes (raise --max-event-bytes)"},
+				{Err: "in:3: stream ended before the result line"},
+			},
+		},
+		{
+			"no result", initLine + "\n" + textLine + "\n", &Config{Source: "in"},
+			cat([]item{{Event: start}}, text, []item{{Err: "in:2: stream ended before the result line"}}),
+		},
+		{"empty", "", nil, nil},
+		{
+			"leading blank lines keep line numbers", "\n \n{bad}\n" + initLine + "\n" + textLine + "\n" + resLine + "\n", &Config{Source: "in"},
+			cat([]item{{Err: "in:3:1: not a JSON object: invalid character 'b' looking for beginning of object key string"}}, whole),
+		},
+		{
+			"unknown line type", `{"type":"brand_new","x":1,"session_id":"s1"}` + "\n", nil,
+			[]item{
+				{Event: &event.Unknown{Agent: "s1", Format: "claude", Type: "brand_new", Raw: []byte(`{"type":"brand_new","x":1,"session_id":"s1"}`)}},
+				{Err: "<input>:1: stream ended before the result line"},
+			},
+		},
+		{
+			"synthetic error", `{"type":"assistant","message":{"id":"x","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"API Error: 529"}]},"session_id":"s1","error":"server_error"}` + "\n" + resLine, nil,
+			[]item{
+				{Event: &event.Error{
+					Agent: "s1", Message: "API Error: 529", Type: "server_error", Fatal: true,
+					Raw: json.RawMessage(`{"type":"server_error","message":"API Error: 529"}`),
+				}},
+				end[1],
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			for name, r := range map[string]io.Reader{
+				"whole":         strings.NewReader(tt.input),
+				"OneByteReader": iotest.OneByteReader(strings.NewReader(tt.input)),
+				"HalfReader":    iotest.HalfReader(strings.NewReader(tt.input)),
+			} {
+				got := decodeAll(r, tt.cfg)
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("%s: events differ (-want +got):\n%s", name, diff)
+				}
+			}
+		})
+	}
+}
+
+// TestPartialSnapshot checks the deduplication of partial mode: deltas are
+// emitted as they come, the assistant snapshot of the same block is
+// compared, not repeated, and a snapshot that completes lost deltas fills
+// them in.
+func TestPartialSnapshot(t *testing.T) {
+	t.Parallel()
+	se := func(ev string) string {
+		return `{"type":"stream_event","event":` + ev + `,"session_id":"s1","parent_tool_use_id":null}`
+	}
+	snap := func(block string) string {
+		return `{"type":"assistant","message":{"id":"msg_1","model":"m","role":"assistant","content":[` + block + `]},"session_id":"s1","parent_tool_use_id":null}`
+	}
+	head := []string{
+		initLine,
+		se(`{"type":"message_start","message":{"id":"msg_1","model":"m","content":[],"usage":{"input_tokens":3,"output_tokens":1}}}`),
+		se(`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`),
+		se(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hel"}}`),
+	}
+	tail := []string{
+		se(`{"type":"content_block_stop","index":0}`),
+		se(`{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t1","name":"Bash","input":{}}}`),
+		se(`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":""}}`),
+		se(`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"command\": \"ls\"}"}}`),
+		snap(`{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}`),
+		se(`{"type":"content_block_stop","index":1}`),
+		se(`{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":9}}`),
+		se(`{"type":"message_stop"}`),
+		snap(`{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}`), // late repeat: ignored
+		resLine,
+	}
+	mk := func(middle ...string) string {
+		return strings.Join(append(append(append([]string{}, head...), middle...), tail...), "\n")
+	}
+	a := "s1"
+	want := func(extra []item, problem string) []item {
+		out := []item{
+			{Event: &event.SessionStart{Agent: a, SessionID: "s1", Model: "m", Tools: []string{"Bash"}, Cwd: "/w", Meta: json.RawMessage(initLine), MetaKind: MetaKind}},
+			{Event: &event.TurnStart{Agent: a, MessageID: "msg_1", Model: "m"}},
+			{Event: &event.BlockStart{Agent: a, Kind: event.Text}},
+			{Event: &event.Delta{Agent: a, Kind: event.Text, Text: "Hel"}},
+		}
+		out = append(out, extra...)
+		out = append(out, item{Event: &event.BlockEnd{Agent: a, Kind: event.Text}})
+		if problem != "" {
+			out = append(out, item{Err: problem})
+		}
+		return append(out,
+			item{Event: &event.ToolCall{Agent: a, ID: "t1", Name: "Bash", Input: json.RawMessage(`{"command": "ls"}`)}},
+			item{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 3, OutputTokens: 9}}},
+			item{Event: &event.RunEnd{
+				Agent: "s1", StopReason: "end_turn", Turns: 1, DurationMS: 5, CostUSD: ptr(0.25),
+				Usage: &event.Usage{InputTokens: 1, OutputTokens: 2}, Result: "hi", Meta: json.RawMessage(resLine), MetaKind: MetaKind,
+			}},
+		)
+	}
+	tests := []struct {
+		name  string
+		input string
+		want  []item
+	}{
+		{
+			"snapshot matches", mk(se(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"lo"}}`), snap(`{"type":"text","text":"Hello"}`)),
+			want([]item{{Event: &event.Delta{Agent: a, Kind: event.Text, Text: "lo"}}}, ""),
+		},
+		{
+			"snapshot completes lost deltas", mk(snap(`{"type":"text","text":"Hello"}`)),
+			want([]item{{Event: &event.Delta{Agent: a, Kind: event.Text, Text: "lo"}}}, ""),
+		},
+		{
+			"snapshot differs", mk(snap(`{"type":"text","text":"Goodbye"}`)),
+			want(nil, "<input>:5:1: assistant snapshot of text block 0 of message msg_1 differs from its stream events; kept the stream events"),
+		},
+		{"no snapshot", mk(), want(nil, "")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := decodeAll(strings.NewReader(tt.input), nil)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("events differ (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func FuzzDecoder(f *testing.F) {
+	for _, file := range corpusFiles(f) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(data) > 4<<10 {
+			data = data[:4<<10] // the fuzzer minimises what it finds: keep seeds small
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(initLine + textLine + "\n[" + resLine))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want := decodeAll(bytes.NewReader(data), &Config{MaxEventBytes: 4096})
+		got := decodeAll(iotest.OneByteReader(bytes.NewReader(data)), &Config{MaxEventBytes: 4096})
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("OneByteReader gives other events:\n%s", diff)
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	for _, name := range []string{"long-text.jsonl", "partial-long-text.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(corpus, name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				d := NewDecoder(bytes.NewReader(data), nil)
+				for {
+					if _, err := d.Next(); err == io.EOF {
+						break
+					}
+				}
+			}
+		})
+	}
+}

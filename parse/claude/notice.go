@@ -1,0 +1,154 @@
+package claude
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// notice holds the fields summaries are made of, across line types.
+type notice struct {
+	Status          *string  `json:"status"`
+	Attempt         int      `json:"attempt"`
+	MaxRetries      int      `json:"max_retries"`
+	RetryDelayMS    float64  `json:"retry_delay_ms"`
+	ErrorStatus     *int     `json:"error_status"`
+	Error           any      `json:"error"`
+	EstimatedTokens int64    `json:"estimated_tokens"`
+	Description     string   `json:"description"`
+	SubagentType    string   `json:"subagent_type"`
+	Summary         string   `json:"summary"`
+	LastToolName    string   `json:"last_tool_name"`
+	Patch           *patch   `json:"patch"`
+	HookName        string   `json:"hook_name"`
+	HookEvent       string   `json:"hook_event"`
+	Outcome         string   `json:"outcome"`
+	Content         any      `json:"content"`
+	Text            string   `json:"text"`
+	Message         string   `json:"message"`
+	ToolName        string   `json:"tool_name"`
+	ElapsedSeconds  float64  `json:"elapsed_time_seconds"`
+	CompactMetadata *compact `json:"compact_metadata"`
+	RateLimitInfo   *struct {
+		Status        string `json:"status"`
+		RateLimitType string `json:"rateLimitType"`
+	} `json:"rate_limit_info"`
+	Usage *struct {
+		ToolUses int `json:"tool_uses"`
+	} `json:"usage"`
+	State      string `json:"state"`
+	Suggestion string `json:"suggestion"`
+}
+
+type patch struct {
+	Status string `json:"status"`
+	Error  string `json:"error"`
+}
+
+type compact struct {
+	Trigger   string `json:"trigger"`
+	PreTokens int64  `json:"pre_tokens"`
+}
+
+// summary returns a one-line human summary of a status line.
+func summary(l *Line, raw []byte) string {
+	var n notice
+	json.Unmarshal(raw, &n)
+	kind := l.Subtype
+	if l.Type != TypeSystem {
+		kind = l.Type
+	}
+	s := ""
+	switch kind {
+	case "api_retry":
+		s = fmt.Sprintf("attempt %d/%d in %.0f ms", n.Attempt, n.MaxRetries, n.RetryDelayMS)
+		var cause []string
+		if n.ErrorStatus != nil {
+			cause = append(cause, fmt.Sprint(*n.ErrorStatus))
+		}
+		if e, ok := n.Error.(string); ok && e != "" {
+			cause = append(cause, e)
+		}
+		if len(cause) > 0 {
+			s += " (" + strings.Join(cause, " ") + ")"
+		}
+	case "status":
+		s = "idle"
+		if n.Status != nil {
+			s = *n.Status
+		}
+	case "thinking_tokens":
+		s = fmt.Sprintf("~%d tokens", n.EstimatedTokens)
+	case "task_started":
+		s = n.Description
+		if n.SubagentType != "" {
+			s += " (" + n.SubagentType + ")"
+		}
+	case "task_progress":
+		s = n.Description
+		if n.Usage != nil {
+			s += fmt.Sprintf(", %d tool uses", n.Usage.ToolUses)
+		}
+	case "task_updated":
+		s = "updated"
+		if n.Patch != nil && n.Patch.Status != "" {
+			s = n.Patch.Status
+		}
+	case "task_notification":
+		s = deref(n.Status) + ": " + n.Summary
+	case "compact_boundary":
+		s = "context compacted"
+		if c := n.CompactMetadata; c != nil {
+			s = fmt.Sprintf("%s, %d tokens before", c.Trigger, c.PreTokens)
+		}
+	case "hook_started", "hook_progress", "hook_response":
+		s = n.HookName
+		if n.HookEvent != "" {
+			s += " (" + n.HookEvent + ")"
+		}
+		if n.Outcome != "" {
+			s += " " + n.Outcome
+		}
+	case "tool_progress":
+		s = fmt.Sprintf("%s running for %.0f s", n.ToolName, n.ElapsedSeconds)
+	case "tool_use_summary":
+		s = n.Summary
+	case "rate_limit_event":
+		s = "changed"
+		if r := n.RateLimitInfo; r != nil {
+			s = r.Status
+			if r.RateLimitType != "" {
+				s += " (" + r.RateLimitType + ")"
+			}
+		}
+	case "session_state_changed":
+		s = n.State
+	case "prompt_suggestion":
+		s = n.Suggestion
+	case "notification":
+		s = n.Text
+	case "permission_denied":
+		s = n.ToolName
+		if n.Message != "" {
+			s += ": " + n.Message
+		}
+	default:
+		if c, ok := n.Content.(string); ok && c != "" {
+			s = c
+		} else if n.Message != "" {
+			s = n.Message
+		} else if n.Description != "" {
+			s = n.Description
+		} else {
+			s = strings.ReplaceAll(kind, "_", " ")
+		}
+	}
+	return firstLine(s)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
