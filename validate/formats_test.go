@@ -9,6 +9,44 @@ import (
 	"github.com/agentstream/agentstream/event"
 )
 
+// antSSE frames Messages API stream events as the API does.
+func antSSE(events ...string) string {
+	var b strings.Builder
+	for _, e := range events {
+		typ := e[len(`{"type":"`):]
+		typ = typ[:strings.IndexByte(typ, '"')]
+		b.WriteString("event: " + typ + "\ndata: " + e + "\n\n")
+	}
+	return b.String()
+}
+
+const (
+	antStart     = `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}`
+	antText0     = `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`
+	antDelta0    = `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}`
+	antStop0     = `{"type":"content_block_stop","index":0}`
+	antTool1     = `{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t1","name":"ls","input":{}}}`
+	antInput1    = `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{}"}}`
+	antStop1     = `{"type":"content_block_stop","index":1}`
+	antMsgDelta  = `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":2}}`
+	antMsgStop   = `{"type":"message_stop"}`
+	claudeInit   = `{"type":"system","subtype":"init","session_id":"s","model":"m","tools":[],"cwd":"/"}`
+	claudeResult = `{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"Hi","stop_reason":"end_turn","session_id":"s"}`
+)
+
+// claudeStream writes stream events as Claude Code's stream_event lines,
+// between an init and a result line.
+func claudeStream(result bool, events ...string) string {
+	lines := []string{claudeInit}
+	for _, e := range events {
+		lines = append(lines, `{"type":"stream_event","event":`+e+`,"session_id":"s","parent_tool_use_id":null}`)
+	}
+	if result {
+		lines = append(lines, claudeResult)
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
 func codexStream(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
 
 const (
@@ -42,12 +80,25 @@ const (
 // stream that breaks it (at the right line) and one that does not.
 func TestFormatRules(t *testing.T) {
 	t.Parallel()
+	antGood := antSSE(antStart, antText0, antDelta0, antStop0, antTool1, antInput1, antStop1, antMsgDelta, antMsgStop)
 	tests := []struct {
 		format    string
 		rule      string
 		bad, pass string
 		line      int
 	}{
+		{"anthropic", MsgOrder, antSSE(antStart, antDelta0, antText0, antStop0, antMsgDelta, antMsgStop), antGood, 4},
+		{"anthropic", MsgOrder, antSSE(antStart, antText0, antStop0, antDelta0, antMsgDelta, antMsgStop), antGood, 10},
+		{"anthropic", MsgOrder, antSSE(antStart, antText0, antTool1, antDelta0, antStop0, antInput1, antStop1, antMsgDelta, antMsgStop), antGood, 7},
+		{"anthropic", MsgOrder, antSSE(antStart, antTool1, antInput1, antStop1, antMsgDelta, antMsgStop), antGood, 4},
+		{"anthropic", MsgOrder, antSSE(antStart, antText0, antDelta0, antMsgDelta, antStop0, antMsgStop), antGood, 10},
+		{"anthropic", MsgOrder, antSSE(antStart, antText0, antDelta0, antStop0, antMsgStop), antGood, 13},
+		{"anthropic", MsgOrder, antSSE(antStart, antText0, antDelta0, antStop0, antStart, antText0, antStop0, antMsgDelta, antMsgStop), antGood, 13},
+		{"anthropic", MsgDelta, antSSE(antStart, antText0, strings.Replace(antDelta0, `"type":"text_delta","text":"Hi"`, `"type":"input_json_delta","partial_json":"{}"`, 1), antStop0, antMsgDelta, antMsgStop), antGood, 7},
+		{"anthropic", MsgEventName, strings.Replace(antGood, "event: content_block_stop\ndata: "+antStop0, "event: content_block_delta\ndata: "+antStop0, 1), antGood, 10},
+		{"claude", MsgOrder, claudeStream(true, antStart, antDelta0, antText0, antStop0, antMsgDelta, antMsgStop), claudeStream(true, antStart, antText0, antDelta0, antStop0, antMsgDelta, antMsgStop), 3},
+		{"claude", MsgDelta, claudeStream(true, antStart, antText0, strings.Replace(antDelta0, `"type":"text_delta","text":"Hi"`, `"type":"thinking_delta","thinking":"hm"`, 1), antStop0, antMsgDelta, antMsgStop), claudeStream(true, antStart, antText0, antDelta0, antStop0, antMsgDelta, antMsgStop), 4},
+		{"claude", ClaudeResult, claudeStream(false, antStart, antText0, antDelta0, antStop0, antMsgDelta, antMsgStop), claudeStream(true, antStart, antText0, antDelta0, antStop0, antMsgDelta, antMsgStop), 7},
 		{"codex", CodexItem, codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxCmdOff, cdxCmdOff, cdxDone), codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxCmdUpd, cdxCmdOff, cdxDone), 5},
 		{"codex", CodexItem, codexStream(cdxThread, cdxTurn, cdxCmdUpd, cdxCmdOff, cdxDone), codexStream(cdxThread, cdxTurn, cdxMessage, cdxDone), 3},
 		{"codex", CodexItem, codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxDone), codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxFailed), 3},

@@ -40,6 +40,10 @@ const (
 	XMLStructure   = "XML001"
 	XMLAttributes  = "XML002"
 	XMLEscaping    = "XML003"
+	MsgOrder       = "MSG001"
+	MsgDelta       = "MSG002"
+	MsgEventName   = "MSG003"
+	ClaudeResult   = "CLA001"
 )
 
 // Rules is every rule, in report order.
@@ -64,6 +68,10 @@ var Rules = []Rule{
 	{EnvAgent, "agent-present", []string{"jsonenv"}, "the envelope's agent is not empty", nil},
 	{CodexItem, "item-lifecycle", []string{"codex"}, "an item is started at most once, updated only between item.started and item.completed, completed at most once, and completed before its turn completes", nil},
 	{CodexTurn, "turn-lifecycle", []string{"codex"}, "turn.completed and turn.failed end a turn.started one; items come inside a turn", nil},
+	{MsgOrder, "event-order", []string{"anthropic", "claude"}, "Messages API stream events come in order: message_start; per block content_block_start, its deltas, content_block_stop, one block at a time in index order; message_delta; message_stop (Claude: per agent scope, over stream_event lines)", nil},
+	{MsgDelta, "delta-type", []string{"anthropic", "claude"}, "a delta suits its block: text_delta and citations_delta for text, thinking_delta and signature_delta for thinking, input_json_delta for tool use", nil},
+	{MsgEventName, "event-name", []string{"anthropic"}, "an SSE message's event: field names the type of its data", nil},
+	{ClaudeResult, "result-present", []string{"claude"}, "the stream has a result line for the main agent (a run that finished)", nil},
 	{XMLStructure, "element-structure", []string{"xml"}, "outside text and thinking blocks the stream is known elements and white space; close tags match open ones; a text or thinking block is closed before another block opens", nil},
 	{XMLAttributes, "required-attributes", []string{"xml"}, "elements carry their attributes: id, name and arguments on tool calls; id and name on tool results; data on meta_init, meta_final and awaiting_frontend_tools; type on citation; src and media_type on image", nil},
 	{XMLEscaping, "escaping", []string{"xml"}, "every line is an SSE field (a raw newline in a chunk breaks the framing); attribute values have no raw < and only known entities after &", nil},

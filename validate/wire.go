@@ -12,8 +12,10 @@ import (
 // input as the decoder does and reports through its checker. The JSON
 // envelope is checked at the wire level alone (checker.jsonenv).
 var wireCheckers = map[string]func(v *checker, r io.Reader){
-	"codex": (*checker).codex,
-	"xml":   (*checker).xml,
+	"anthropic": (*checker).anthropic,
+	"claude":    (*checker).claude,
+	"codex":     (*checker).codex,
+	"xml":       (*checker).xml,
 }
 
 // isParseError reports whether err is a positioned problem in the input,
