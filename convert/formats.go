@@ -144,7 +144,10 @@ var formats = []Format{
 	{
 		Name:        "claude",
 		Description: "Claude Code stream-json (claude -p --output-format stream-json --verbose; --partial writes stream_event lines)",
-		Detect:      parseclaude.Detect,
+		// docs/formats/claude.md: no exit codes or status, no awaiting
+		// tools, file lists, file changes or todo lists; no prompt.
+		Lacks:  []string{"exit_code", "status", "awaiting_frontend_tools", "meta_files", "file_change", "todo_list", "prompt"},
+		Detect: parseclaude.Detect,
 		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
 			return parseclaude.NewDecoder(r, &parseclaude.Config{
 				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,
@@ -157,7 +160,10 @@ var formats = []Format{
 	{
 		Name:        "anthropic",
 		Description: "Anthropic Messages API streaming SSE body (event: + data:), one or more responses",
-		Detect:      parseanthropic.Detect,
+		// docs/formats/anthropic.md: one response body per turn: no
+		// session metadata, client tool results or run summary.
+		Lacks:  []string{"meta_init", "tool_result", "meta_final", "awaiting_frontend_tools", "meta_files", "file_change", "todo_list"},
+		Detect: parseanthropic.Detect,
 		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
 			return parseanthropic.NewDecoder(r, &parseanthropic.Config{
 				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,
