@@ -28,6 +28,8 @@ Run 'agentstream formats' for the formats it knows.`,
 		newConvertCmd(ios),
 		newAssembleCmd(ios),
 		newFormatsCmd(ios),
+		newVerifyCmd(ios),
+		newValidateCmd(ios),
 		newRecordCmd(ios),
 		newReplayCmd(ios),
 	)

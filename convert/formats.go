@@ -67,6 +67,16 @@ type Format struct {
 	NewDecoder func(r io.Reader, o *Options) event.Decoder
 	// NewEncoder is nil for formats agentstream only reads.
 	NewEncoder func(w io.Writer, o *Options) event.Encoder
+	// Lacks names the content this format cannot carry, in the field
+	// vocabulary of docs/verify.md: block fields (is_error, exit_code,
+	// status, structured, signature, citations, citation_extras, images,
+	// mcp_server, kind, server, stop_reason, usage, cost, agent_id, model,
+	// prompt) and block types (thinking, meta_init, meta_final, turn_end,
+	// tool_result, awaiting_frontend_tools, meta_files, file_change,
+	// todo_list, server_tool_call, server_tool_result, error). verify
+	// does not compare them when one side's format lacks them, unless
+	// --strict.
+	Lacks []string
 	// Wrap is set for the formats that live inside model text (the
 	// inline XML tool protocols): it reads the text blocks of another
 	// format's stream in this format (--tools-protocol).
@@ -90,11 +100,17 @@ var formats = []Format{
 				MaxChunkBytes: o.MaxChunkBytes, NDJSON: o.Framing == "ndjson", Agent: o.Agent, Warn: o.Warn,
 			})
 		},
+		// What emit/jsonenv warns about: no field for these on the wire,
+		// and no per-turn end (only meta_final's run summary).
+		Lacks: []string{"is_error", "exit_code", "status", "structured", "signature", "mcp_server", "turn_end", "file_change", "todo_list"},
 	},
 	{
 		Name:        "xml",
 		Description: "legacy XML stream over SSE (anthropic_agent xml formatter, content-block-* tags)",
-		Detect:      xmlstream.Detect,
+		// The envelope's gaps, and the citation fields the producer does
+		// not write for a citation's type (docs/verify.md).
+		Lacks:  []string{"is_error", "exit_code", "status", "structured", "signature", "mcp_server", "turn_end", "file_change", "todo_list", "citation_extras"},
+		Detect: xmlstream.Detect,
 		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
 			return xmlstream.NewDecoder(r, &xmlstream.Config{
 				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Escaping: o.XMLEscaping,
@@ -107,7 +123,15 @@ var formats = []Format{
 	{
 		Name:        "codex",
 		Description: "Codex CLI exec --json output (NDJSON thread, turn and item events)",
-		Detect:      parsecodex.Detect,
+		// From docs/formats/codex.md: no session metadata, signatures,
+		// citations, images, structured results, server-tool flag,
+		// awaiting-tools pauses, file lists or run summary; error types
+		// are the decoder's own.
+		Lacks: []string{
+			"model", "prompt", "signature", "citations", "images", "structured", "server",
+			"awaiting_frontend_tools", "meta_files", "meta_final", "stop_reason", "cost", "kind",
+		},
+		Detect: parsecodex.Detect,
 		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
 			return parsecodex.NewDecoder(r, &parsecodex.Config{
 				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,
@@ -120,7 +144,10 @@ var formats = []Format{
 	{
 		Name:        "claude",
 		Description: "Claude Code stream-json (claude -p --output-format stream-json --verbose; --partial writes stream_event lines)",
-		Detect:      parseclaude.Detect,
+		// docs/formats/claude.md: no exit codes or status, no awaiting
+		// tools, file lists, file changes or todo lists; no prompt.
+		Lacks:  []string{"exit_code", "status", "awaiting_frontend_tools", "meta_files", "file_change", "todo_list", "prompt"},
+		Detect: parseclaude.Detect,
 		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
 			return parseclaude.NewDecoder(r, &parseclaude.Config{
 				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,
@@ -133,7 +160,10 @@ var formats = []Format{
 	{
 		Name:        "anthropic",
 		Description: "Anthropic Messages API streaming SSE body (event: + data:), one or more responses",
-		Detect:      parseanthropic.Detect,
+		// docs/formats/anthropic.md: one response body per turn: no
+		// session metadata, client tool results or run summary.
+		Lacks:  []string{"meta_init", "tool_result", "meta_final", "awaiting_frontend_tools", "meta_files", "file_change", "todo_list"},
+		Detect: parseanthropic.Detect,
 		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
 			return parseanthropic.NewDecoder(r, &parseanthropic.Config{
 				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,

@@ -1,0 +1,145 @@
+package cmd
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/convert"
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/source"
+	"github.com/agentstream/agentstream/verify"
+)
+
+type verifyOptions struct {
+	fromA, fromB  string
+	ignore        []string
+	usage         bool
+	strict        bool
+	json          bool
+	maxEventBytes int
+	xmlEscaping   string
+	tools         toolsOptions
+	http          httpOptions
+}
+
+func newVerifyCmd(ios *IOStreams) *cobra.Command {
+	o := &verifyOptions{}
+	c := &cobra.Command{
+		Use:   "verify A B",
+		Short: "Check that two agent streams carry the same content",
+		Long: `Verify reads streams A and B, in any formats, assembles them and compares
+their content per agent, in order: text, thinking, tool calls (input as
+JSON values), tool results, citations, errors, file lists and the final
+stop reason. Transport never matters: chunking, escaping, framing, key
+order. Fields one side's format cannot carry are not compared (the report
+says so) unless --strict.
+
+Exit status: 0 equal, 1 different, 2 unreadable input. The fields, the
+--ignore names and the --json schema are in docs/verify.md.`,
+		Example: `  agentstream verify legacy.sse envelope.sse
+  agentstream verify --ignore ids,thinking --json a.sse b.jsonl`,
+		Args: usageArgs(cobra.ExactArgs(2)),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runVerify(c.Context(), ios, o, args[0], args[1])
+		},
+	}
+	fs := c.Flags()
+	fs.StringVar(&o.fromA, "from-a", "auto", "format of A (auto detects it; see 'agentstream formats')")
+	fs.StringVar(&o.fromB, "from-b", "auto", "format of B")
+	fs.StringSliceVar(&o.ignore, "ignore", nil, "do not compare these: ids, agent-ids, thinking, whitespace, meta, or a field name")
+	fs.BoolVar(&o.usage, "usage", false, "compare token usage and cost too")
+	fs.BoolVar(&o.strict, "strict", false, "compare the fields one side's format cannot carry too")
+	fs.BoolVar(&o.json, "json", false, "write the report as JSON")
+	fs.IntVar(&o.maxEventBytes, "max-event-bytes", frame.DefaultMaxBytes, "cap on one SSE message, NDJSON line or block, in bytes")
+	fs.StringVar(&o.xmlEscaping, "xml-escaping", "auto", "xml input: escaping generation (auto, none, newline, full)")
+	addToolsFlags(fs, &o.tools)
+	addHTTPFlags(fs, &o.http)
+	return c
+}
+
+func runVerify(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b string) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if a == "-" && b == "-" {
+		return failure(errors.New("inputs a and b cannot both be stdin"))
+	}
+	if !source.IsURL(a) && !source.IsURL(b) {
+		// Request flags without a URL are a mistake (apply says so).
+		if err := o.http.apply(&source.Options{}, nil, []string{a, b}); err != nil {
+			return failure(err)
+		}
+	}
+	if err := verify.CheckIgnore(o.ignore); err != nil {
+		return failure(err)
+	}
+	rep := newReporter(ios.Err, false)
+	sa, err := readSide(ctx, ios, o, o.fromA, a, rep)
+	if err != nil {
+		return err
+	}
+	sb, err := readSide(ctx, ios, o, o.fromB, b, rep)
+	if err != nil {
+		return err
+	}
+	r := verify.Compare(sa, sb, &verify.Options{Ignore: o.ignore, Usage: o.usage, Strict: o.strict})
+	w := bufio.NewWriter(ios.Out)
+	if o.json {
+		err = verify.WriteJSON(w, r)
+	} else {
+		err = verify.WriteText(w, r)
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return failure(err)
+	}
+	if !r.Equal {
+		return errNo
+	}
+	return nil
+}
+
+// readSide reads and assembles one input. Problems in it are reported and
+// skipped; what could not be opened or read at all exits 2.
+func readSide(ctx context.Context, ios *IOStreams, o *verifyOptions, from, name string, rep *reporter) (verify.Side, error) {
+	in := &inputOptions{from: from, maxEventBytes: o.maxEventBytes, xmlEscaping: o.xmlEscaping, tools: o.tools}
+	if source.IsURL(name) {
+		in.http = o.http // request flags apply to the URL side(s) only
+	}
+	var side verify.Side
+	err := eachInput(ctx, ios, in, rep, []string{name}, func(name string, f convert.Format, dec event.Decoder) error {
+		side = verify.Side{Name: name, Format: f.Name, Lacks: f.Lacks}
+		asm := assemble.New(o.maxEventBytes)
+		for {
+			ev, err := dec.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				var perr *event.ParseError
+				if errors.As(err, &perr) {
+					rep.problem(err)
+					continue
+				}
+				return failure(err)
+			}
+			bs, aerr := asm.Add(ev)
+			if aerr != nil {
+				rep.problem(fmt.Errorf("%s: %w", name, aerr))
+			}
+			side.Blocks = append(side.Blocks, bs...)
+		}
+		side.Blocks = append(side.Blocks, asm.Flush()...)
+		return nil
+	})
+	return side, err
+}

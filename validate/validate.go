@@ -1,0 +1,374 @@
+package validate
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/frame"
+)
+
+// Violation is one broken rule at a position.
+type Violation struct {
+	Rule    string `json:"rule"`
+	Name    string `json:"name"`
+	Source  string `json:"source"`
+	Line    int    `json:"line"`   // 1-based; 0 when unknown
+	Column  int    `json:"column"` // 1-based; 0 when unknown
+	Message string `json:"message"`
+}
+
+// Config says what to check and how.
+type Config struct {
+	Source string // input name, for violations
+	Format string // format name, as in convert's table
+	// NewDecoder returns the format's decoder over r. The GEN rules use
+	// it for every format without a wire-level checker.
+	NewDecoder func(r io.Reader) event.Decoder
+	// MaxEventBytes caps one line, SSE message or block
+	// (frame.DefaultMaxBytes when 0).
+	MaxEventBytes int
+	// MaxChunkBytes is the envelope byte cap (2048 when 0).
+	MaxChunkBytes int
+}
+
+// DefaultMaxChunkBytes is the JSON envelope's MAX_SSE_CHUNK_BYTES.
+const DefaultMaxChunkBytes = 2048
+
+// Check reads r and returns the violations found, in input order. It
+// returns an error only when r cannot be read to its end.
+func Check(r io.Reader, cfg *Config) ([]Violation, error) {
+	c := *cfg
+	if c.MaxEventBytes <= 0 {
+		c.MaxEventBytes = frame.DefaultMaxBytes
+	}
+	if c.MaxChunkBytes <= 0 {
+		c.MaxChunkBytes = DefaultMaxChunkBytes
+	}
+	v := &checker{cfg: &c}
+	ur := newUTF8Reader(r, v)
+	var err error
+	switch c.Format {
+	case "jsonenv":
+		err = v.jsonenv(ur)
+	default:
+		if c.NewDecoder == nil {
+			return nil, fmt.Errorf("validate: no decoder for format %q", c.Format)
+		}
+		br := bufio.NewReaderSize(ur, 64<<10)
+		units := newUnitReader(br, isSSE(br))
+		wire, ok := wireCheckers[c.Format]
+		if !ok {
+			err = v.events(c.NewDecoder(units), units)
+			break
+		}
+		// The format's wire rules read the same bytes as the decoder, in
+		// step with it, through a pipe.
+		pr, pw := io.Pipe()
+		units.tee = pw
+		w := &checker{cfg: &c}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			wire(w, pr)
+			io.Copy(io.Discard, pr)
+		}()
+		err = v.events(c.NewDecoder(units), units)
+		if err == nil {
+			_, err = io.Copy(io.Discard, units) // what the decoder left unread
+		}
+		pw.CloseWithError(err)
+		<-done
+		v.out = dedupe(append(v.out, w.out...))
+	}
+	slices.SortStableFunc(v.out, func(a, b Violation) int {
+		if (a.Line == 0) != (b.Line == 0) {
+			return cmp.Compare(b.Line, a.Line) // unknown positions last
+		}
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+	})
+	return v.out, err
+}
+
+// dedupe drops the decoder's syntax reports (GEN001) on lines where a
+// format rule says more about the same problem.
+func dedupe(vs []Violation) []Violation {
+	specific := map[int]bool{}
+	for _, v := range vs {
+		if !strings.HasPrefix(v.Rule, "GEN") {
+			specific[v.Line] = true
+		}
+	}
+	return slices.DeleteFunc(vs, func(v Violation) bool { return v.Rule == Syntax && v.Line > 0 && specific[v.Line] })
+}
+
+// pos is a position in the input.
+type pos struct{ line, col int }
+
+type checker struct {
+	cfg       *Config
+	out       []Violation
+	t         tracker
+	truncated bool // a GEN002 was reported
+}
+
+func (v *checker) report(rule string, p pos, format string, args ...any) {
+	r, _ := RuleByID(rule)
+	if !r.applies(v.cfg.Format) {
+		return
+	}
+	if rule == Truncated {
+		v.truncated = true
+	}
+	v.out = append(v.out, Violation{
+		Rule: rule, Name: r.Name, Source: v.cfg.Source, Line: p.line, Column: p.col,
+		Message: fmt.Sprintf(format, args...),
+	})
+}
+
+// parseError reports a decoder's positioned error under the rule its
+// sentinel names.
+func (v *checker) parseError(perr *event.ParseError) {
+	rule := Syntax
+	switch {
+	case errors.Is(perr, event.ErrTruncated):
+		rule = Truncated
+	case errors.Is(perr, event.ErrTooLarge):
+		rule = TooLarge
+	}
+	v.report(rule, pos{perr.Line, perr.Column}, "%v", perr.Err)
+}
+
+// isSSE reports whether the input in br looks framed as SSE rather than
+// as lines: its first byte past a byte order mark and blank space does
+// not start a JSON value.
+func isSSE(br *bufio.Reader) bool {
+	const bom = "\xef\xbb\xbf"
+	for n := 1; ; n++ {
+		b, _ := br.Peek(n)
+		if len(b) < n {
+			return false
+		}
+		if n <= len(bom) && strings.HasPrefix(bom, string(b)) {
+			continue
+		}
+		switch b[n-1] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{', '[':
+			return false
+		}
+		return true
+	}
+}
+
+// events applies the GEN rules to a decoder's output; units says where
+// each event came from.
+func (v *checker) events(dec event.Decoder, units *unitReader) error {
+	v.t.init(v)
+	for {
+		ev, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var perr *event.ParseError
+			if errors.As(err, &perr) {
+				v.parseError(perr)
+				continue
+			}
+			return err
+		}
+		p := units.position()
+		agent := ev.AgentID()
+		switch ev := ev.(type) {
+		case *event.SessionStart:
+			v.t.session(agent, p)
+		case *event.RunEnd:
+			v.t.runEnd(agent, p)
+		case *event.ToolCall:
+			v.t.toolCall(agent, ev.ID, ev.Name, ev.Input, ev.Server, p)
+		case *event.ToolResult:
+			v.t.toolResult(agent, ev.ID, p)
+		case *event.AwaitingTools:
+			var ids []string
+			for _, t := range ev.Tools {
+				ids = append(ids, t.ID)
+			}
+			v.t.pending(agent, ids, p)
+		case *event.TurnStart:
+			v.t.turnStart(agent, p)
+		case *event.TurnEnd:
+			v.t.turnEnd(agent, p)
+		case *event.Notice, *event.Unknown:
+			// Status lines and unknown items are not content.
+		default:
+			v.t.content(agent, p)
+		}
+	}
+	v.t.end()
+	return nil
+}
+
+// tracker holds the state of the GEN rules that span events: session
+// order, tool calls and their results, turns.
+type tracker struct {
+	v      *checker
+	agents map[string]*agentState
+	calls  map[string]pendingCall // client tool calls not answered yet, by id
+	order  []string               // call ids in order
+	pend   map[string]bool        // ids listed as pending
+	turns  map[string]pos         // open turn per agent
+}
+
+type agentState struct {
+	session    *pos // its session start
+	content    *pos // first content
+	ended      *pos // its run summary
+	endedNoted bool
+}
+
+type pendingCall struct {
+	agent, name string
+	p           pos
+}
+
+func (t *tracker) init(v *checker) {
+	t.v = v
+	t.agents = map[string]*agentState{}
+	t.calls = map[string]pendingCall{}
+	t.pend = map[string]bool{}
+	t.turns = map[string]pos{}
+}
+
+func (t *tracker) agent(id string) *agentState {
+	a := t.agents[id]
+	if a == nil {
+		a = &agentState{}
+		t.agents[id] = a
+	}
+	return a
+}
+
+func agentName(id string) string {
+	if id == "" {
+		return "the main agent"
+	}
+	return fmt.Sprintf("agent %q", id)
+}
+
+func (t *tracker) session(agent string, p pos) {
+	a := t.agent(agent)
+	switch {
+	case a.session != nil:
+		t.v.report(MetaInitFirst, p, "second session start of %s (first at line %d)", agentName(agent), a.session.line)
+	case a.content != nil:
+		t.v.report(MetaInitFirst, p, "session start of %s comes after its content (first at line %d)", agentName(agent), a.content.line)
+	}
+	if a.session == nil {
+		a.session = &p
+	}
+	t.afterEnd(agent, a, p)
+}
+
+func (t *tracker) runEnd(agent string, p pos) {
+	a := t.agent(agent)
+	t.afterEnd(agent, a, p)
+	a.ended = &p
+	a.endedNoted = false
+}
+
+// content notes one content event of agent.
+func (t *tracker) content(agent string, p pos) {
+	a := t.agent(agent)
+	if a.content == nil {
+		a.content = &p
+	}
+	t.afterEnd(agent, a, p)
+}
+
+func (t *tracker) afterEnd(agent string, a *agentState, p pos) {
+	if a.ended != nil && !a.endedNoted {
+		a.endedNoted = true
+		t.v.report(MetaFinalLast, p, "%s goes on after its run summary (line %d)", agentName(agent), a.ended.line)
+	}
+}
+
+func (t *tracker) toolCall(agent, id, name string, input json.RawMessage, server bool, p pos) {
+	t.content(agent, p)
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(input, &obj); err != nil || obj == nil {
+		t.v.report(ToolInputJSON, p, "input of tool call %s (%s) is not a JSON object: %s", id, name, clip(string(input)))
+	}
+	if server {
+		return // server tools' results are streamed only when the producer is asked to
+	}
+	if _, dup := t.calls[id]; !dup {
+		t.order = append(t.order, id)
+	}
+	t.calls[id] = pendingCall{agent: agent, name: name, p: p}
+}
+
+func (t *tracker) toolResult(agent, id string, p pos) {
+	t.content(agent, p)
+	delete(t.calls, id)
+}
+
+func (t *tracker) pending(agent string, ids []string, p pos) {
+	t.content(agent, p)
+	for _, id := range ids {
+		t.pend[id] = true
+	}
+}
+
+func (t *tracker) turnStart(agent string, p pos) {
+	t.content(agent, p)
+	if open, ok := t.turns[agent]; ok {
+		t.v.report(TurnClosed, open, "turn of %s started at line %d never ends (another starts at line %d)", agentName(agent), open.line, p.line)
+	}
+	t.turns[agent] = p
+}
+
+func (t *tracker) turnEnd(agent string, p pos) {
+	t.content(agent, p)
+	delete(t.turns, agent)
+}
+
+// end reports what is still open at the end of the stream, unless the
+// stream was cut off, which explains it.
+func (t *tracker) end() {
+	if t.v.truncated {
+		return
+	}
+	for _, id := range t.order {
+		c, ok := t.calls[id]
+		if !ok || t.pend[id] {
+			continue
+		}
+		t.v.report(ToolAnswered, c.p, "tool call %s (%s) of %s has no result and is not pending", id, c.name, agentName(c.agent))
+	}
+	agents := make([]string, 0, len(t.turns))
+	for a := range t.turns {
+		agents = append(agents, a)
+	}
+	sort.Strings(agents)
+	for _, a := range agents {
+		t.v.report(TurnClosed, t.turns[a], "turn of %s never ends", agentName(a))
+	}
+}
+
+// clip shortens s for a message.
+func clip(s string) string {
+	r := []rune(s)
+	if len(r) > 60 {
+		return string(r[:60]) + "…"
+	}
+	return s
+}

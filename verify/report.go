@@ -1,0 +1,88 @@
+package verify
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// WriteText writes r for people: the fields not compared, one line per
+// difference, and a last line saying equal or different.
+func WriteText(w io.Writer, r *Report) error {
+	var b strings.Builder
+	for _, s := range r.NotCompared {
+		fmt.Fprintf(&b, "not compared: %s (%s)\n", s.Field, s.Reason)
+	}
+	for _, d := range r.Differences {
+		b.WriteString(d.String())
+		b.WriteByte('\n')
+	}
+	if r.Equal {
+		fmt.Fprintf(&b, "equal: %s\n", counts(r.A))
+	} else {
+		n := len(r.Differences)
+		s := "s"
+		if n == 1 {
+			s = ""
+		}
+		fmt.Fprintf(&b, "different: %d difference%s (A %s: %s; B %s: %s)\n", n, s, r.A.Name, counts(r.A), r.B.Name, counts(r.B))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func counts(s Summary) string {
+	return plural(s.Agents, "agent") + ", " + plural(s.Blocks, "block")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// WriteJSON writes r as one indented JSON document.
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// String returns the difference as one report line, e.g.
+//
+//	agent 1 (main) block 3 (tool_call) field input.path: "src/a.go" != "src/b.go"
+func (d Difference) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "agent %d (%s)", d.Agent, d.AgentLabel)
+	switch {
+	case d.Kind == Extra && d.BlockB > 0:
+		fmt.Fprintf(&b, " B block %d (%s)", d.BlockB, d.Type)
+	case d.BlockA > 0:
+		fmt.Fprintf(&b, " block %d (%s", d.BlockA, d.Type)
+		if d.Kind == Changed && d.BlockB != d.BlockA {
+			fmt.Fprintf(&b, ", B block %d", d.BlockB)
+		}
+		b.WriteString(")")
+	case d.Type != "":
+		b.WriteString(" " + d.Type)
+	}
+	switch d.Kind {
+	case Missing:
+		b.WriteString(": only in A")
+	case Extra:
+		b.WriteString(": only in B")
+	case Moved:
+		fmt.Fprintf(&b, ": moved to block %d in B", d.BlockB)
+	default:
+		b.WriteString(" field " + d.Field)
+		if d.At != nil {
+			fmt.Fprintf(&b, " at char %d", *d.At)
+		}
+		b.WriteString(": " + d.A + " != " + d.B)
+	}
+	return b.String()
+}

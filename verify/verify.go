@@ -1,0 +1,783 @@
+package verify
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/agentstream/agentstream/assemble"
+)
+
+// The --ignore names that stand for several fields. Any field or block type
+// name of Fields may be given to --ignore as well.
+const (
+	IgnoreIDs        = "ids"        // tool call ids, wherever they appear
+	IgnoreAgentIDs   = "agent-ids"  // agent ids
+	IgnoreThinking   = "thinking"   // thinking blocks
+	IgnoreWhitespace = "whitespace" // runs of white space count as one space; leading and trailing space is dropped
+	IgnoreMeta       = "meta"       // the session's model and prompt
+)
+
+// IgnoreNames lists the group names --ignore accepts, in documentation order.
+var IgnoreNames = []string{IgnoreIDs, IgnoreAgentIDs, IgnoreThinking, IgnoreWhitespace, IgnoreMeta}
+
+// Fields is the vocabulary of compared fields and block types: what
+// convert.Format.Lacks names, what --ignore accepts besides IgnoreNames, and
+// what reports name. docs/verify.md explains each.
+var Fields = []string{
+	// block fields
+	"text", "signature", "citations", "id", "name", "input", "mcp_server",
+	"content", "images", "is_error", "exit_code", "status", "structured",
+	"pending", "files", "message", "kind", "changes", "todos",
+	// agent fields
+	"agent_id", "model", "prompt", "stop_reason", "usage", "cost", CitationExtras,
+	"server", // the server-tool flag: without it server tool calls and results compare as client ones
+	// block types that can be absent from a format altogether
+	assemble.TypeThinking, assemble.TypeMetaInit, assemble.TypeMetaFinal, assemble.TypeTurnEnd,
+	assemble.TypeToolResult, assemble.TypeAwaitingTools, assemble.TypeMetaFiles, assemble.TypeFileChange, assemble.TypeTodoList,
+	assemble.TypeServerToolCall, assemble.TypeServerToolResult, assemble.TypeError,
+}
+
+// CitationExtras names the citation fields beyond those the legacy XML
+// stream writes for the citation's type (char_location: document index and
+// title, char range; page_location: document index and title, page range;
+// web_search_result_location: url, title; any other type: document index).
+const CitationExtras = "citation_extras"
+
+// citationFields are the fields kept per citation type when
+// CitationExtras is not compared; type and cited_text are always kept.
+var citationFields = map[string][]string{
+	"char_location":              {"document_index", "document_title", "start_char_index", "end_char_index"},
+	"page_location":              {"document_index", "document_title", "start_page_number", "end_page_number"},
+	"web_search_result_location": {"url", "title"},
+	"":                           {"document_index"},
+}
+
+// standardCitations drops the citation extras from citations as JSON values.
+func standardCitations(v any) any {
+	list, ok := v.([]any)
+	if !ok {
+		return v
+	}
+	for _, it := range list {
+		m, ok := it.(map[string]any)
+		if !ok {
+			continue
+		}
+		typ, _ := m["type"].(string)
+		keep, ok := citationFields[typ]
+		if !ok {
+			keep = citationFields[""]
+		}
+		for k := range m {
+			if k != "type" && k != "cited_text" && !slices.Contains(keep, k) {
+				delete(m, k)
+			}
+		}
+	}
+	return list
+}
+
+// fieldsOf lists the compared fields of each content block type, in report
+// order. Block types not listed here are not content.
+var fieldsOf = map[string][]string{
+	assemble.TypeText:             {"text", "citations"},
+	assemble.TypeThinking:         {"text", "signature"},
+	assemble.TypeToolCall:         {"id", "name", "input", "mcp_server"},
+	assemble.TypeServerToolCall:   {"id", "name", "input", "mcp_server"},
+	assemble.TypeToolResult:       {"id", "name", "content", "images", "is_error", "exit_code", "status", "structured"},
+	assemble.TypeServerToolResult: {"id", "name", "content", "images", "is_error", "exit_code", "status", "structured"},
+	assemble.TypeAwaitingTools:    {"pending"},
+	assemble.TypeMetaFiles:        {"files"},
+	assemble.TypeError:            {"message", "kind"},
+	assemble.TypeFileChange:       {"id", "changes", "status"},
+	assemble.TypeTodoList:         {"id", "todos"},
+}
+
+// Side is one of the two streams compared.
+type Side struct {
+	Name   string // input name, for the report
+	Format string // format name
+	// Lacks is what the format cannot carry (convert.Format.Lacks).
+	Lacks  []string
+	Blocks []*assemble.Block
+}
+
+// Options tune the comparison.
+type Options struct {
+	// Ignore holds IgnoreNames and Fields not to compare.
+	Ignore []string
+	// Usage compares token usage and cost, which are left out otherwise.
+	Usage bool
+	// Strict compares the fields one side's format cannot carry too.
+	Strict bool
+}
+
+// CheckIgnore returns an error naming the first entry of names that
+// --ignore does not know.
+func CheckIgnore(names []string) error {
+	for _, n := range names {
+		if !slices.Contains(IgnoreNames, n) && !slices.Contains(Fields, n) {
+			return fmt.Errorf("--ignore: unknown field %q (one of %s, or a field of docs/verify.md)", n, strings.Join(IgnoreNames, ", "))
+		}
+	}
+	return nil
+}
+
+// Report is the outcome of a comparison. Its JSON form is what
+// `verify --json` writes; docs/verify.md is its schema.
+type Report struct {
+	Equal       bool         `json:"equal"`
+	A           Summary      `json:"a"`
+	B           Summary      `json:"b"`
+	NotCompared []Skip       `json:"not_compared"`
+	Differences []Difference `json:"differences"`
+}
+
+// Summary describes one side.
+type Summary struct {
+	Name   string `json:"name"`
+	Format string `json:"format"`
+	Agents int    `json:"agents"`
+	Blocks int    `json:"blocks"` // compared content blocks, all agents
+}
+
+// Skip is a field that was not compared, and why.
+type Skip struct {
+	Field  string `json:"field"`
+	Reason string `json:"reason"`
+}
+
+// Difference kinds.
+const (
+	Changed = "changed" // a field differs
+	Missing = "missing" // a block or agent of A is not in B
+	Extra   = "extra"   // a block or agent of B is not in A
+	Moved   = "moved"   // the same block sits elsewhere in B
+)
+
+// Difference is one place where the streams differ.
+type Difference struct {
+	Kind string `json:"kind"`
+	// Agent is the agent's number, from 1, in order of first appearance;
+	// AgentLabel is "main" for the first, else the subagent's name.
+	Agent      int    `json:"agent"`
+	AgentLabel string `json:"agent_label"`
+	AgentA     string `json:"agent_a,omitempty"`
+	AgentB     string `json:"agent_b,omitempty"`
+	// BlockA and BlockB number the block among the agent's compared
+	// blocks, from 1, on each side; 0 where it has none (a missing or extra
+	// block, or a difference in the agent's own fields).
+	BlockA int    `json:"block_a,omitempty"`
+	BlockB int    `json:"block_b,omitempty"`
+	Type   string `json:"type,omitempty"`
+	// Field is the field's path: text, input.path, citations[0].url, ...
+	Field string `json:"field,omitempty"`
+	// A and B are the two values as JSON text; long strings are cut to
+	// the 40 characters either side of the first difference, which At
+	// numbers (from 0, in characters).
+	A  string `json:"a,omitempty"`
+	B  string `json:"b,omitempty"`
+	At *int   `json:"at,omitempty"`
+}
+
+// Compare compares the content of a and b.
+func Compare(a, b Side, o *Options) *Report {
+	if o == nil {
+		o = &Options{}
+	}
+	c := newComparer(a, b, o)
+	ga, gb := c.group(a.Blocks), c.group(b.Blocks)
+	r := &Report{
+		A:           Summary{Name: a.Name, Format: a.Format, Agents: len(ga), Blocks: countBlocks(ga)},
+		B:           Summary{Name: b.Name, Format: b.Format, Agents: len(gb), Blocks: countBlocks(gb)},
+		NotCompared: c.notes,
+		Differences: []Difference{},
+	}
+	if r.NotCompared == nil {
+		r.NotCompared = []Skip{}
+	}
+	for i := range max(len(ga), len(gb)) {
+		var x, y *agent
+		if i < len(ga) {
+			x = ga[i]
+		}
+		if i < len(gb) {
+			y = gb[i]
+		}
+		r.Differences = append(r.Differences, c.agent(i+1, x, y)...)
+	}
+	r.Equal = len(r.Differences) == 0
+	return r
+}
+
+func countBlocks(as []*agent) int {
+	n := 0
+	for _, a := range as {
+		n += len(a.blocks)
+	}
+	return n
+}
+
+type comparer struct {
+	skip       map[string]bool // fields and block types not compared
+	whitespace bool
+	notes      []Skip
+}
+
+func newComparer(a, b Side, o *Options) *comparer {
+	c := &comparer{skip: map[string]bool{}}
+	for _, n := range o.Ignore {
+		switch n {
+		case IgnoreIDs:
+			c.skip["id"] = true
+		case IgnoreAgentIDs:
+			c.skip["agent_id"] = true
+		case IgnoreThinking:
+			c.skip[assemble.TypeThinking] = true
+		case IgnoreWhitespace:
+			c.whitespace = true
+		case IgnoreMeta:
+			c.skip["model"], c.skip["prompt"] = true, true
+		default:
+			c.skip[n] = true
+		}
+	}
+	if !o.Usage {
+		c.skip["usage"], c.skip["cost"] = true, true
+	}
+	if o.Strict || a.Format == b.Format {
+		// Same format: what it cannot carry is empty on both sides.
+		return c
+	}
+	lacked := map[string][]string{}
+	for _, s := range []Side{a, b} {
+		for _, f := range s.Lacks {
+			if !slices.Contains(lacked[f], s.Format) {
+				lacked[f] = append(lacked[f], s.Format)
+			}
+		}
+	}
+	for _, f := range slices.Sorted(maps.Keys(lacked)) {
+		if c.skip[f] {
+			continue
+		}
+		c.skip[f] = true
+		// Lacked by both: empty on both sides. Lacked by one and empty in
+		// both streams: nothing was left out. Neither is worth a note.
+		if len(lacked[f]) == 1 && (present(f, a.Blocks) || present(f, b.Blocks)) {
+			c.notes = append(c.notes, Skip{Field: f, Reason: lacked[f][0] + " cannot carry it"})
+		}
+	}
+	return c
+}
+
+// present reports whether field (a name of Fields) has a value anywhere in
+// blocks.
+func present(field string, blocks []*assemble.Block) bool {
+	for _, b := range blocks {
+		if b == nil {
+			continue
+		}
+		var has bool
+		switch field {
+		case "is_error":
+			has = b.IsError && b.Type != assemble.TypeTurnEnd && b.Type != assemble.TypeMetaFinal
+		case "exit_code":
+			has = b.ExitCode != nil
+		case "status":
+			has = b.Status != ""
+		case "structured":
+			has = len(b.Structured) > 0
+		case "signature":
+			has = b.Signature != ""
+		case "mcp_server":
+			has = b.MCPServer != ""
+		case "citations", CitationExtras:
+			has = len(b.Citations) > 0
+		case "images":
+			has = len(b.Images) > 0
+		case "kind":
+			has = b.Type == assemble.TypeError && b.Kind != "" && b.Kind != assemble.TypeError
+		case "model":
+			has = b.Model != ""
+		case "prompt":
+			has = b.Prompt != ""
+		case "stop_reason":
+			has = b.StopReason != ""
+		case "usage":
+			has = b.Usage != nil
+		case "cost":
+			has = b.CostUSD != nil
+		case "agent_id":
+			has = b.Agent != ""
+		case "server":
+			has = b.Type == assemble.TypeServerToolCall || b.Type == assemble.TypeServerToolResult
+		case "id", "name", "input", "content", "pending", "files", "message", "changes", "todos", "text":
+			has = true
+		default: // a block type
+			has = b.Type == field
+		}
+		if has {
+			return true
+		}
+	}
+	return false
+}
+
+// agent is one agent's share of a stream.
+type agent struct {
+	id       string
+	meta     *assemble.Block // its first meta_init
+	final    *assemble.Block // its last meta_final
+	turnEnds []*assemble.Block
+	blocks   []*assemble.Block // content blocks, in order
+}
+
+// group splits blocks per agent, in order of first appearance, keeping
+// the content blocks.
+func (c *comparer) group(blocks []*assemble.Block) []*agent {
+	var out []*agent
+	byID := map[string]*agent{}
+	for _, b := range blocks {
+		if b == nil {
+			continue
+		}
+		ag := byID[b.Agent]
+		if ag == nil {
+			ag = &agent{id: b.Agent}
+			byID[b.Agent] = ag
+			out = append(out, ag)
+		}
+		switch b.Type {
+		case assemble.TypeMetaInit:
+			if ag.meta == nil {
+				ag.meta = b
+			}
+			continue
+		case assemble.TypeMetaFinal:
+			ag.final = b
+			continue
+		case assemble.TypeTurnEnd:
+			ag.turnEnds = append(ag.turnEnds, b)
+			if b.Text == "" {
+				continue
+			}
+			// A failed turn is an error: formats without turns (jsonenv)
+			// write it as an error of type turn_failed.
+			b = &assemble.Block{Agent: b.Agent, Type: assemble.TypeError, Kind: "turn_failed", Text: b.Text}
+		}
+		if c.skip["server"] && (b.Type == assemble.TypeServerToolCall || b.Type == assemble.TypeServerToolResult) {
+			// One side cannot tell server tools from client ones.
+			nb := *b
+			nb.Type = strings.TrimPrefix(b.Type, "server_")
+			b = &nb
+		}
+		if fieldsOf[b.Type] == nil || c.skip[b.Type] {
+			continue
+		}
+		if (b.Type == assemble.TypeText || b.Type == assemble.TypeThinking) && len(b.Citations) == 0 && c.norm(b.Text) == "" {
+			continue // an empty block says nothing; some formats drop them
+		}
+		ag.blocks = append(ag.blocks, b)
+	}
+	return out
+}
+
+func (c *comparer) norm(s string) string {
+	if !c.whitespace {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func label(n int, x, y *agent) string {
+	if n == 1 {
+		return "main"
+	}
+	for _, a := range []*agent{x, y} {
+		if a != nil && a.meta != nil && a.meta.Name != "" {
+			return a.meta.Name
+		}
+	}
+	return "subagent"
+}
+
+// agent compares the n-th agent of each side; one of them may be nil.
+func (c *comparer) agent(n int, x, y *agent) []Difference {
+	base := Difference{Agent: n, AgentLabel: label(n, x, y)}
+	if x != nil {
+		base.AgentA = x.id
+	}
+	if y != nil {
+		base.AgentB = y.id
+	}
+	switch {
+	case y == nil:
+		d := base
+		d.Kind = Missing
+		return []Difference{d}
+	case x == nil:
+		d := base
+		d.Kind = Extra
+		return []Difference{d}
+	}
+	var out []Difference
+	add := func(typ, field string, va, vb any) {
+		for _, fd := range diffValues(field, va, vb) {
+			d := base
+			d.Kind, d.Type, d.Field, d.A, d.B, d.At = Changed, typ, fd.path, fd.a, fd.b, fd.at
+			out = append(out, d)
+		}
+	}
+	if !c.skip["agent_id"] && x.id != "" && y.id != "" {
+		add("", "agent_id", x.id, y.id)
+	}
+	switch {
+	case c.skip[assemble.TypeMetaInit]:
+	case (x.meta == nil) != (y.meta == nil):
+		d := base
+		d.Kind, d.Type = Missing, assemble.TypeMetaInit
+		if x.meta == nil {
+			d.Kind = Extra
+		}
+		out = append(out, d)
+	case x.meta != nil:
+		if !c.skip["model"] {
+			add(assemble.TypeMetaInit, "model", x.meta.Model, y.meta.Model)
+		}
+		if !c.skip["prompt"] {
+			add(assemble.TypeMetaInit, "prompt", c.norm(x.meta.Prompt), c.norm(y.meta.Prompt))
+		}
+	}
+	finalDiffers := !c.skip[assemble.TypeMetaFinal] && (x.final == nil) != (y.final == nil)
+	if finalDiffers {
+		d := base
+		d.Kind, d.Type = Missing, assemble.TypeMetaFinal
+		if x.final == nil {
+			d.Kind = Extra
+		}
+		out = append(out, d)
+	}
+	out = append(out, c.blocks(base, x.blocks, y.blocks)...)
+	if finalDiffers {
+		return out // the outcome differs for that reason alone
+	}
+	oa, ob := c.outcome(x), c.outcome(y)
+	for _, f := range []string{"stop_reason", "usage", "cost"} {
+		if !c.skip[f] {
+			add(assemble.TypeMetaFinal, f, oa[f], ob[f])
+		}
+	}
+	return out
+}
+
+// outcome is an agent's final outcome: the stop reason, usage and cost of
+// its meta_final or, for formats without one, of its turn ends. A source
+// one side's format lacks is not used.
+func (c *comparer) outcome(a *agent) map[string]any {
+	out := map[string]any{"stop_reason": ""}
+	switch {
+	case a.final != nil && !c.skip[assemble.TypeMetaFinal]:
+		out["stop_reason"] = a.final.StopReason
+		out["usage"] = jsonValue(a.final.Usage)
+		out["cost"] = jsonValue(a.final.CostUSD)
+	case len(a.turnEnds) > 0 && !c.skip[assemble.TypeTurnEnd]:
+		out["stop_reason"] = a.turnEnds[len(a.turnEnds)-1].StopReason
+		var sum *assemble.Usage
+		for _, t := range a.turnEnds {
+			if t.Usage == nil {
+				continue
+			}
+			if sum == nil {
+				sum = &assemble.Usage{}
+			}
+			sum.InputTokens += t.Usage.InputTokens
+			sum.OutputTokens += t.Usage.OutputTokens
+			sum.CacheReadTokens += t.Usage.CacheReadTokens
+			sum.CacheWriteTokens += t.Usage.CacheWriteTokens
+			sum.ReasoningTokens += t.Usage.ReasoningTokens
+		}
+		out["usage"] = jsonValue(sum)
+	}
+	return out
+}
+
+// canon returns the compared fields of b as JSON values, so that two
+// blocks compare equal exactly when their canonical forms do.
+func (c *comparer) canon(b *assemble.Block) map[string]any {
+	m := map[string]any{}
+	for _, f := range fieldsOf[b.Type] {
+		if c.skip[f] {
+			continue
+		}
+		var v any
+		switch f {
+		case "text":
+			v = c.norm(b.Text)
+		case "message":
+			v = c.norm(b.Text)
+		case "signature":
+			v = b.Signature
+		case "citations":
+			v = jsonValue(b.Citations)
+			if c.skip[CitationExtras] {
+				v = standardCitations(v)
+			}
+		case "id":
+			v = b.ID
+		case "name":
+			v = b.Name
+		case "input":
+			v = rawValue(b.Input)
+		case "mcp_server":
+			v = b.MCPServer
+		case "content":
+			s := ""
+			if b.Content != nil {
+				s = *b.Content
+			}
+			v = c.norm(s)
+		case "images":
+			v = jsonValue(b.Images)
+		case "is_error":
+			v = b.IsError
+		case "exit_code":
+			v = jsonValue(b.ExitCode)
+		case "status":
+			v = b.Status
+		case "structured":
+			v = rawValue(b.Structured)
+		case "pending":
+			p := slices.Clone(b.Pending)
+			if c.skip["id"] {
+				for i := range p {
+					p[i].ID = ""
+				}
+			}
+			v = jsonValue(p)
+		case "files":
+			v = jsonValue(b.Files)
+		case "kind":
+			v = b.Kind
+			if v == assemble.TypeError {
+				v = "" // the generic kind some formats write for none
+			}
+		case "changes":
+			v = jsonValue(b.Changes)
+		case "todos":
+			v = jsonValue(b.Todos)
+		}
+		m[f] = v
+	}
+	return m
+}
+
+// jsonValue returns v as the JSON value it marshals to (maps, slices,
+// float64, string, bool, nil).
+func jsonValue(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return rawValue(b)
+}
+
+// rawValue decodes JSON text; text that does not parse is kept as a string.
+func rawValue(b json.RawMessage) any {
+	if len(b) == 0 {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return string(b)
+	}
+	return v
+}
+
+// key is a block's canonical form as text: blocks with equal keys are equal.
+func (c *comparer) key(b *assemble.Block) string {
+	k, _ := json.Marshal(c.canon(b)) // maps marshal with sorted keys
+	return b.Type + "\x00" + string(k)
+}
+
+// blocks aligns two agents' blocks and reports what differs.
+func (c *comparer) blocks(base Difference, xs, ys []*assemble.Block) []Difference {
+	ka := make([]string, len(xs))
+	for i, b := range xs {
+		ka[i] = c.key(b)
+	}
+	kb := make([]string, len(ys))
+	for i, b := range ys {
+		kb[i] = c.key(b)
+	}
+	pairs := align(ka, kb)
+
+	var out []Difference
+	matchedA := make([]bool, len(xs))
+	matchedB := make([]bool, len(ys))
+	for _, p := range pairs {
+		matchedA[p[0]], matchedB[p[1]] = true, true
+	}
+	var onlyA, onlyB []int
+	for i, m := range matchedA {
+		if !m {
+			onlyA = append(onlyA, i)
+		}
+	}
+	for j, m := range matchedB {
+		if !m {
+			onlyB = append(onlyB, j)
+		}
+	}
+	// The same block elsewhere: moved.
+	type found struct{ a, b int }
+	var moved []found
+	for _, i := range onlyA {
+		for _, j := range onlyB {
+			if !matchedB[j] && ka[i] == kb[j] {
+				matchedA[i], matchedB[j] = true, true
+				moved = append(moved, found{i, j})
+				break
+			}
+		}
+	}
+	// Within each gap between aligned blocks, blocks of the same type pair
+	// up as changed.
+	type change struct{ a, b int }
+	var changes []change
+	gapOf := func(idx int, side int) int {
+		// number of aligned pairs before idx on this side
+		return sort.Search(len(pairs), func(k int) bool { return pairs[k][side] > idx })
+	}
+	for _, i := range onlyA {
+		if matchedA[i] {
+			continue
+		}
+		g := gapOf(i, 0)
+		for _, j := range onlyB {
+			if matchedB[j] || gapOf(j, 1) != g || xs[i].Type != ys[j].Type {
+				continue
+			}
+			matchedA[i], matchedB[j] = true, true
+			changes = append(changes, change{i, j})
+			break
+		}
+	}
+
+	// Report in stream order: gap by gap, A's blocks first, then B's.
+	type item struct {
+		gap, extra, idx int
+		diffs           []Difference
+	}
+	var items []item
+	for _, ch := range changes {
+		ca, cb := c.canon(xs[ch.a]), c.canon(ys[ch.b])
+		var ds []Difference
+		for _, f := range fieldsOf[xs[ch.a].Type] {
+			if _, ok := ca[f]; !ok {
+				continue
+			}
+			for _, fd := range diffValues(f, ca[f], cb[f]) {
+				d := base
+				d.Kind, d.BlockA, d.BlockB, d.Type = Changed, ch.a+1, ch.b+1, xs[ch.a].Type
+				d.Field, d.A, d.B, d.At = fd.path, fd.a, fd.b, fd.at
+				ds = append(ds, d)
+			}
+		}
+		items = append(items, item{gap: gapOf(ch.a, 0), idx: ch.a, diffs: ds})
+	}
+	for _, m := range moved {
+		d := base
+		d.Kind, d.BlockA, d.BlockB, d.Type = Moved, m.a+1, m.b+1, xs[m.a].Type
+		items = append(items, item{gap: gapOf(m.a, 0), idx: m.a, diffs: []Difference{d}})
+	}
+	for _, i := range onlyA {
+		if matchedA[i] {
+			continue
+		}
+		d := base
+		d.Kind, d.BlockA, d.Type = Missing, i+1, xs[i].Type
+		items = append(items, item{gap: gapOf(i, 0), idx: i, diffs: []Difference{d}})
+	}
+	for _, j := range onlyB {
+		if matchedB[j] {
+			continue
+		}
+		d := base
+		d.Kind, d.BlockB, d.Type = Extra, j+1, ys[j].Type
+		items = append(items, item{gap: gapOf(j, 1), extra: 1, idx: j, diffs: []Difference{d}})
+	}
+	slices.SortFunc(items, func(x, y item) int {
+		return cmp.Or(cmp.Compare(x.gap, y.gap), cmp.Compare(x.extra, y.extra), cmp.Compare(x.idx, y.idx))
+	})
+	for _, it := range items {
+		out = append(out, it.diffs...)
+	}
+	return out
+}
+
+// maxCells bounds the alignment table; longer differing stretches are
+// aligned position by position.
+const maxCells = 4 << 20
+
+// align returns the pairs (i, j) of a longest common subsequence of a and
+// b, in order.
+func align(a, b []string) [][2]int {
+	var pairs [][2]int
+	// Common prefix and suffix first: most comparisons are of equal or
+	// nearly equal streams.
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pairs = append(pairs, [2]int{pre, pre})
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
+	n, m := len(ma), len(mb)
+	if n > 0 && m > 0 {
+		if (n+1)*(m+1) > maxCells {
+			for i := range min(n, m) {
+				if ma[i] == mb[i] {
+					pairs = append(pairs, [2]int{pre + i, pre + i})
+				}
+			}
+		} else {
+			// t[i][j]: LCS length of ma[i:], mb[j:].
+			t := make([]int32, (n+1)*(m+1))
+			at := func(i, j int) *int32 { return &t[i*(m+1)+j] }
+			for i := n - 1; i >= 0; i-- {
+				for j := m - 1; j >= 0; j-- {
+					if ma[i] == mb[j] {
+						*at(i, j) = *at(i+1, j+1) + 1
+					} else {
+						*at(i, j) = max(*at(i+1, j), *at(i, j+1))
+					}
+				}
+			}
+			for i, j := 0, 0; i < n && j < m; {
+				switch {
+				case ma[i] == mb[j]:
+					pairs = append(pairs, [2]int{pre + i, pre + j})
+					i++
+					j++
+				case *at(i+1, j) >= *at(i, j+1):
+					i++
+				default:
+					j++
+				}
+			}
+		}
+	}
+	for k := suf; k > 0; k-- {
+		pairs = append(pairs, [2]int{len(a) - k, len(b) - k})
+	}
+	return pairs
+}
