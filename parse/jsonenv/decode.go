@@ -127,11 +127,11 @@ func (d *Decoder) Next() (event.Event, error) {
 // the first byte of the input.
 func (d *Decoder) read() ([]byte, error) {
 	if d.sse == nil && d.lines == nil {
+		if bom, _ := d.br.Peek(3); string(bom) == "\xef\xbb\xbf" {
+			d.br.Discard(3)
+		}
 		b, err := d.br.Peek(1)
-		for err == nil && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n' || b[0] == 0xef) {
-			if b[0] == 0xef { // byte order mark: leave it to the framer
-				break
-			}
+		for err == nil && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
 			d.br.ReadByte()
 			b, err = d.br.Peek(1)
 		}

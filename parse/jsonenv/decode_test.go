@@ -187,6 +187,24 @@ data: [DONE]
 			problems: []string{`in:2: stream ended inside text block of agent "a", tool_result of agent "a"`},
 		},
 		{
+			name: "NDJSON after a byte order mark",
+			in:   "\xef\xbb\xbf" + `{"type":"text","agent":"a","final":true,"delta":"x"}` + "\n",
+			want: []event.Event{
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "x"},
+				&event.BlockEnd{Agent: "a", Kind: event.Text},
+			},
+		},
+		{
+			name: "SSE after a byte order mark",
+			in:   "\xef\xbb\xbfdata: " + `{"type":"text","agent":"a","final":true,"delta":"x"}` + "\n\n",
+			want: []event.Event{
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "x"},
+				&event.BlockEnd{Agent: "a", Kind: event.Text},
+			},
+		},
+		{
 			name: "data after [DONE] is not read",
 			in:   "data: [DONE]\n\ndata: {\"type\":\"text\",\"agent\":\"a\",\"final\":true,\"delta\":\"x\"}\n\n",
 		},
