@@ -58,7 +58,7 @@ var Rules = []Rule{
 	{ToolInputJSON, "tool-input-json", nil, "a tool call's input is a JSON object", nil},
 	{TurnClosed, "turn-closed", nil, "every model turn that starts ends (message_stop, turn.completed or turn.failed) before the next starts and before the stream ends", nil},
 	{EnvFields, "envelope-fields", []string{"jsonenv"}, "every envelope is a JSON object with type, agent and delta strings and a final boolean; extra fields have their documented types", nil},
-	{EnvByteCap, "byte-cap", []string{"jsonenv"}, "an envelope with a delta is at most 2048 bytes, counted as the producer counts: the delta's UTF-8 bytes plus the envelope's JSON text without it", nil},
+	{EnvByteCap, "byte-cap", []string{"jsonenv"}, "an envelope with a delta is at most 2048 bytes of JSON text as written (escapes counted); images and empty markers are not checked", nil},
 	{EnvFinalFlag, "final-flag", []string{"jsonenv"}, "text and thinking end with a final marker whose delta is empty; tool_result_image is never final; a buffered payload ends with final before another of its type and agent begins; a citation group ends with a final citation before its agent goes on", nil},
 	{EnvImage, "image-placement", []string{"jsonenv"}, "tool_result_image comes inside an open tool_result of the same agent and id, and has src and media_type", nil},
 	{EnvCitation, "citation-placement", []string{"jsonenv"}, "citations come right after their text block's final marker (or another citation of the group)", nil},

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentstream/agentstream/convert"
+	emitjsonenv "github.com/agentstream/agentstream/emit/jsonenv"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/parse/jsonenv"
 )
@@ -75,6 +78,13 @@ func TestRules(t *testing.T) {
 			rule: EnvByteCap,
 			bad:  sse(`{"type":"tool_result","agent":"a","final":true,"id":"t","name":"n","delta":"` + big + big + `"}`),
 			pass: sse(`{"type":"tool_result","agent":"a","final":false,"id":"t","name":"n","delta":"`+big+`"}`, `{"type":"tool_result","agent":"a","final":true,"id":"t","name":"n","delta":"`+big+`"}`),
+			line: 1,
+		},
+		{
+			// Under the cap counted unescaped, as the reference producer counts, over it as written.
+			rule: EnvByteCap,
+			bad:  sse(`{"type":"tool_result","agent":"a","final":true,"id":"t","name":"n","delta":"` + strings.Repeat(`\"`, 1200) + `"}`),
+			pass: sse(`{"type":"tool_result","agent":"a","final":true,"id":"t","name":"n","delta":"` + strings.Repeat(`\"`, 900) + `"}`),
 			line: 1,
 		},
 		{rule: EnvFinalFlag, bad: sse(text, `{"type":"text","agent":"a","final":true,"delta":"!"}`), pass: sse(text, textEnd), line: 3},
@@ -197,10 +207,14 @@ func TestEventRules(t *testing.T) {
 	}
 }
 
-// TestCorpusValid: what the reference producer wrote breaks no rule, read
-// as envelopes and through the decoder.
+// TestCorpusValid: what the reference producer wrote breaks no rule,
+// read as envelopes and through the decoder, but one: its chunker counts
+// the delta unescaped, so some envelopes are over the cap as written
+// (the corpus README: up to 2383 bytes). Those, and only those, are
+// reported; the same streams written by our encoder are valid.
 func TestCorpusValid(t *testing.T) {
 	t.Parallel()
+	overCap := map[string]bool{"edge-large-payload.sse": true, "long-text.sse": true, "multi-tool.sse": true}
 	files, err := filepath.Glob("../testdata/jsonenv/*.sse")
 	if err != nil {
 		t.Fatal(err)
@@ -211,22 +225,47 @@ func TestCorpusValid(t *testing.T) {
 		}
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
+			in, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, format := range []string{"jsonenv", "jsonenv-events"} {
-				fh, err := os.Open(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := Check(iotest.HalfReader(fh), &Config{
+				got, err := Check(iotest.HalfReader(bytes.NewReader(in)), &Config{
 					Source: f, Format: format,
 					NewDecoder: func(r io.Reader) event.Decoder { return jsonenv.NewDecoder(r, nil) },
 				})
-				fh.Close()
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(got) != 0 {
-					t.Errorf("%s: violations:\n%s", format, dump(got))
+				var other []Violation
+				capped := 0
+				for _, v := range got {
+					if v.Rule == EnvByteCap {
+						capped++
+						continue
+					}
+					other = append(other, v)
 				}
+				if len(other) != 0 {
+					t.Errorf("%s: violations:\n%s", format, dump(other))
+				}
+				if format == "jsonenv" && (capped > 0) != overCap[filepath.Base(f)] {
+					t.Errorf("%s: %d byte-cap violations; the producer is over the cap in this file: %v", format, capped, overCap[filepath.Base(f)])
+				}
+			}
+			// Re-encoded by our encoder, the stream is valid.
+			var out bytes.Buffer
+			enc := emitjsonenv.NewEncoder(&out, nil)
+			if err := convert.Pipe(jsonenv.NewDecoder(bytes.NewReader(in), nil), enc, nil, func(error) bool { return true }); err != nil {
+				t.Fatal(err)
+			}
+			enc.Close()
+			got, err := Check(&out, &Config{Source: "converted", Format: "jsonenv"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 0 {
+				t.Errorf("our conversion: violations:\n%s", dump(got))
 			}
 		})
 	}
