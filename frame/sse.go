@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"runtime"
 
 	sse "github.com/tmaxmax/go-sse"
 
@@ -27,12 +28,13 @@ type Message struct {
 // implements it: LF, CRLF or CR line ends, "data:" with or without the
 // space, multi-line data joined with "\n", comments and retry: ignored.
 type SSE struct {
-	source string
-	max    int
-	feed   *lineFeeder
-	next   func() (sse.Event, error, bool)
-	stop   func()
-	err    error
+	source  string
+	max     int
+	feed    *lineFeeder
+	next    func() (sse.Event, error, bool)
+	stop    func()
+	cleanup runtime.Cleanup
+	err     error
 }
 
 // NewSSE returns a reader of the SSE messages in r. source names the input
@@ -41,18 +43,22 @@ func NewSSE(r io.Reader, source string, max int) *SSE {
 	if max <= 0 {
 		max = DefaultMaxBytes
 	}
-	s := &SSE{source: source, max: max, feed: newLineFeeder(r)}
-	s.start()
-	return s
+	return &SSE{source: source, max: max, feed: newLineFeeder(r)}
 }
 
+// start begins pulling messages from go-sse. It is called by the first
+// Next, so a reader that is never read holds nothing.
 func (s *SSE) start() {
 	// go-sse pulls from s.feed, which hands it one line per Read: when
 	// go-sse yields a message, the feeder has read exactly up to the blank
 	// line that ended it, so the positions it records are exact and no
 	// byte of the next message has been waited for.
 	seq := sse.Read(s.feed, &sse.ReadConfig{MaxEventSize: s.max})
-	s.next, s.stop = iter.Pull2(iter.Seq2[sse.Event, error](seq))
+	next, stop := iter.Pull2(iter.Seq2[sse.Event, error](seq))
+	s.next, s.stop = next, stop
+	// A caller that drops the reader before the end of its input leaves
+	// the pull suspended; release it when the reader is collected.
+	s.cleanup = runtime.AddCleanup(s, func(stop func()) { stop() }, stop)
 }
 
 // Next returns the next message, or io.EOF at the end of the input.
@@ -61,6 +67,9 @@ func (s *SSE) start() {
 func (s *SSE) Next() (Message, error) {
 	if s.err != nil {
 		return Message{}, s.err
+	}
+	if s.next == nil {
+		s.start()
 	}
 	ev, err, ok := s.next()
 	if !ok {
@@ -73,7 +82,7 @@ func (s *SSE) Next() (Message, error) {
 	if err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
 			line, off := s.feed.eventStart()
-			s.stop()
+			s.Stop()
 			if serr := s.feed.skipEvent(); serr != nil && serr != io.EOF {
 				s.err = serr
 			}
@@ -103,9 +112,16 @@ func (s *SSE) Next() (Message, error) {
 	return Message{Type: ev.Type, ID: ev.LastEventID, Data: ev.Data, Line: line, Offset: off}, nil
 }
 
-// Stop releases the reader early. Calling it is only needed when a caller
-// abandons the input before io.EOF.
-func (s *SSE) Stop() { s.stop() }
+// Stop releases the reader's pull on go-sse before the end of the input.
+// Callers need not call it: a reader that is dropped is released when it
+// is collected. Next must not be called after Stop.
+func (s *SSE) Stop() {
+	if s.stop != nil {
+		s.cleanup.Stop()
+		s.stop()
+		s.next, s.stop = nil, nil
+	}
+}
 
 // lineFeeder hands out at most one line per Read and records where the SSE
 // message being read started.

@@ -28,9 +28,10 @@ type Decoder struct {
 	br    *bufio.Reader
 	sse   *frame.SSE
 	lines *frame.Lines
-	queue []event.Event
-	done  bool
-	err   error
+	queue   []event.Event
+	problem error // reported once the events before it are out
+	done    bool
+	err     error
 
 	line int // position of the unit being decoded
 	off  int64
@@ -88,57 +89,54 @@ func Detect(h frame.Head) bool {
 	return h.SSE && e && tb
 }
 
-// Next returns the next event. See event.Decoder for the error contract.
+// Next returns the next event. See event.Decoder for the error contract:
+// the events a piece of input produced come out before the problem it
+// caused, and a truncation is the last thing before io.EOF.
 func (d *Decoder) Next() (event.Event, error) {
-	for len(d.queue) == 0 {
+	for {
+		if len(d.queue) > 0 {
+			ev := d.queue[0]
+			d.queue[0] = nil
+			d.queue = d.queue[1:]
+			return ev, nil
+		}
+		if d.problem != nil {
+			err := d.problem
+			d.problem = nil
+			return nil, err
+		}
 		if d.err != nil {
 			return nil, d.err
 		}
 		if d.done {
 			d.err = io.EOF
-			if err := d.truncation(); err != nil {
-				return nil, err
-			}
+			d.problem = d.truncation()
 			continue
 		}
 		payload, err := d.read()
-		if err == io.EOF {
+		switch {
+		case err == io.EOF:
 			d.done = true
-			continue
-		}
-		if err != nil {
-			if _, ok := err.(*event.ParseError); ok {
-				return nil, err
+		case err != nil:
+			if _, ok := err.(*event.ParseError); !ok {
+				d.err = err
 			}
-			d.err = err
 			return nil, err
-		}
-		if err := d.decode(payload); err != nil {
-			return nil, err
+		default:
+			d.problem = d.decode(payload)
 		}
 	}
-	ev := d.queue[0]
-	d.queue[0] = nil
-	d.queue = d.queue[1:]
-	return ev, nil
 }
 
 // read returns the next envelope's bytes, choosing SSE or NDJSON framing by
 // the first byte of the input.
 func (d *Decoder) read() ([]byte, error) {
 	if d.sse == nil && d.lines == nil {
-		if bom, _ := d.br.Peek(3); string(bom) == "\xef\xbb\xbf" {
-			d.br.Discard(3)
-		}
-		b, err := d.br.Peek(1)
-		for err == nil && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
-			d.br.ReadByte()
-			b, err = d.br.Peek(1)
-		}
+		ndjson, err := d.framing()
 		if err != nil {
 			return nil, err
 		}
-		if b[0] == '{' {
+		if ndjson {
 			d.lines = frame.NewLines(d.br, d.cfg.Source, d.cfg.MaxEventBytes)
 		} else {
 			d.sse = frame.NewSSE(d.br, d.cfg.Source, d.cfg.MaxEventBytes)
@@ -172,6 +170,62 @@ func (d *Decoder) read() ([]byte, error) {
 		}
 		return []byte(m.Data), nil
 	}
+}
+
+// framing reports whether the input is NDJSON rather than SSE, from its
+// first line that tells: one starting with '{' is NDJSON, an SSE field
+// (data:, event:, id:, retry:, or a : comment) is SSE. Blank lines and
+// lines that tell nothing (garbage) are looked past, up to 64 KiB, so a
+// bad first line is reported as what it is instead of hiding the rest. It
+// never waits for more than the first telling line, so a live stream is
+// not held up.
+func (d *Decoder) framing() (ndjson bool, err error) {
+	if bom, _ := d.br.Peek(3); string(bom) == "\xef\xbb\xbf" {
+		d.br.Discard(3)
+	}
+	for n := 1; ; n = d.br.Buffered() + 1 {
+		_, perr := d.br.Peek(n)
+		b, _ := d.br.Peek(d.br.Buffered())
+		for len(b) > 0 {
+			line := b
+			i := bytes.IndexAny(b, "\r\n")
+			if i < 0 && perr == nil && len(b) < d.br.Size() {
+				break // the line is not complete yet
+			}
+			if i >= 0 {
+				line, b = b[:i], b[i+1:]
+			} else {
+				b = nil
+			}
+			line = bytes.TrimLeft(line, " \t")
+			switch {
+			case len(line) == 0:
+				continue
+			case line[0] == '{':
+				return true, nil
+			case line[0] == ':' || hasField(line):
+				return false, nil
+			}
+		}
+		if perr != nil || d.br.Buffered() == d.br.Size() {
+			if perr != nil && perr != io.EOF && perr != bufio.ErrBufferFull {
+				return false, perr
+			}
+			if d.br.Buffered() == 0 {
+				return false, io.EOF
+			}
+			return false, nil // nothing telling: SSE, whose reader reports the rest
+		}
+	}
+}
+
+func hasField(line []byte) bool {
+	for _, f := range []string{"data:", "data", "event:", "id:", "retry:"} {
+		if bytes.Equal(line, []byte(f)) || (f[len(f)-1] == ':' && bytes.HasPrefix(line, []byte(f))) {
+			return true
+		}
+	}
+	return false
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {

@@ -2,6 +2,7 @@ package jsonenv_test
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -187,6 +188,16 @@ data: [DONE]
 			problems: []string{`in:2: stream ended inside text block of agent "a", tool_result of agent "a"`},
 		},
 		{
+			name: "NDJSON whose first line is garbage is still NDJSON",
+			in:   "garbage\n" + `{"type":"text","agent":"a","final":true,"delta":"x"}` + "\n",
+			want: []event.Event{
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "x"},
+				&event.BlockEnd{Agent: "a", Kind: event.Text},
+			},
+			problems: []string{"in:1:1: expected a JSON envelope: invalid character 'g' looking for beginning of value"},
+		},
+		{
 			name: "NDJSON after a byte order mark",
 			in:   "\xef\xbb\xbf" + `{"type":"text","agent":"a","final":true,"delta":"x"}` + "\n",
 			want: []event.Event{
@@ -269,6 +280,40 @@ func testdataFiles(t testing.TB) []string {
 		t.Fatal("no testdata")
 	}
 	return out
+}
+
+// TestProblemOrder: the events a piece of input produced come out before
+// the problem it caused, and a truncation is the last thing before EOF.
+func TestProblemOrder(t *testing.T) {
+	t.Parallel()
+	in := `{"type":"tool_call","agent":"a","final":false,"delta":"{","id":"t1","name":"n"}
+{"type":"tool_call","agent":"a","final":true,"delta":"{}","id":"t2","name":"n"}
+{"type":"text","agent":"a","final":false,"delta":"cut"}
+`
+	dec := jsonenv.NewDecoder(strings.NewReader(in), &jsonenv.Config{Source: "in"})
+	var got []string
+	for {
+		ev, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			got = append(got, "problem: "+err.Error())
+			continue
+		}
+		got = append(got, fmt.Sprintf("%T", ev))
+	}
+	want := []string{
+		"*event.ToolCall", // t1, cut short by t2
+		"*event.ToolCall", // t2
+		`problem: in:2:1: tool_call "t1" of agent "a" ended without a final envelope`,
+		"*event.BlockStart",
+		"*event.Delta",
+		`problem: in:3: stream ended inside text block of agent "a"`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
 }
 
 func TestEventTooLarge(t *testing.T) {
