@@ -24,10 +24,10 @@ type Config struct {
 // Decoder reads JSON envelopes from SSE or NDJSON and yields canonical
 // events. See the package documentation for the grammar and tolerance rules.
 type Decoder struct {
-	cfg   Config
-	br    *bufio.Reader
-	sse   *frame.SSE
-	lines *frame.Lines
+	cfg     Config
+	br      *bufio.Reader
+	sse     *frame.SSE
+	lines   *frame.Lines
 	queue   []event.Event
 	problem error // reported once the events before it are out
 	done    bool
