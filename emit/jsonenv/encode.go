@@ -1,6 +1,8 @@
 package jsonenv
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -150,7 +152,14 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.warn("todo lists")
 	case *event.Unknown:
 		if ev.Format == "jsonenv" {
-			e.line(ev.Raw)
+			// Verbatim but compact: an SSE message may spread one JSON
+			// object over several data: lines, which one line cannot hold.
+			var buf bytes.Buffer
+			if json.Compact(&buf, ev.Raw) != nil {
+				e.warn("an unknown envelope that is not JSON")
+				break
+			}
+			e.line(buf.Bytes())
 		} else {
 			e.warn("unknown " + ev.Format + " events")
 		}

@@ -116,6 +116,12 @@ func TestEncode(t *testing.T) {
 				`{"type":"error","agent":"a","final":true,"delta":"{\"type\":\"\",\"message\":\"reconnecting\"}"}` + "\n",
 		},
 		{
+			name: "an unknown envelope is written back on one line",
+			cfg:  nd,
+			in:   []event.Event{&event.Unknown{Agent: "a", Format: "jsonenv", Type: "rollback", Raw: []byte("{\"type\":\"rollback\",\n\"agent\":\"a\", \"final\":true,\"delta\":\"x\"}")}},
+			want: `{"type":"rollback","agent":"a","final":true,"delta":"x"}` + "\n",
+		},
+		{
 			name:     "what the envelope cannot carry is warned about",
 			cfg:      nd,
 			in:       []event.Event{&event.Notice{Kind: "api_retry"}, &event.TodoList{}, &event.BlockEnd{Kind: event.Thinking, Signature: "sig"}},
