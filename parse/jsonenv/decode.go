@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/agentmeta"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -413,47 +414,12 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 }
 
 func metaInit(agent, data string) *event.SessionStart {
-	ev := &event.SessionStart{Agent: agent, Meta: event.JSONText(data), MetaKind: MetaKind}
-	var m MetaInit
-	if json.Unmarshal([]byte(data), &m) != nil {
-		return ev
-	}
-	ev.Model, ev.SessionID, ev.Tools, ev.Cwd = m.Model, m.SessionID, m.Tools, m.Cwd
-	ev.ParentToolID, ev.Name, ev.Description = m.ParentToolID, m.Name, m.Description
-	if m.ParentAgentUUID != nil {
-		ev.ParentAgent = *m.ParentAgentUUID
-	}
-	var q string
-	if json.Unmarshal(m.UserQuery, &q) == nil {
-		ev.Prompt = q
-	} else if len(m.UserQuery) > 0 {
-		ev.Prompt = string(m.UserQuery)
-	}
+	ev, _, _ := agentmeta.SessionStart(agent, data)
 	return ev
 }
 
 func metaFinal(agent, data string) *event.RunEnd {
-	ev := &event.RunEnd{Agent: agent, Meta: event.JSONText(data), MetaKind: MetaKind}
-	var m MetaFinal
-	if json.Unmarshal([]byte(data), &m) != nil {
-		return ev
-	}
-	ev.StopReason, ev.Turns, ev.DurationMS = m.StopReason, m.TotalSteps, m.DurationMS
-	ev.CostUSD, ev.IsError, ev.Errors, ev.Result = m.TotalCostUSD, m.IsError, m.Errors, m.Result
-	if cost, ok := m.Cost.(map[string]any); ok && ev.CostUSD == nil {
-		// The producer's cost breakdown: {"total_cost": 0.0017, "currency": "USD", ...}
-		if total, ok := cost["total_cost"].(float64); ok && (cost["currency"] == nil || cost["currency"] == "USD") {
-			ev.CostUSD = &total
-		}
-	}
-	if u := m.CumulativeUsage; u != nil {
-		ev.Usage = &event.Usage{
-			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
-			CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
-			ReasoningTokens: u.ReasoningOutputTokens,
-		}
-	}
-	return ev
+	return agentmeta.RunEnd(agent, data)
 }
 
 // truncation flushes what is still open at the end of the input and

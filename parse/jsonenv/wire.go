@@ -1,6 +1,10 @@
 package jsonenv
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/agentstream/agentstream/internal/agentmeta"
+)
 
 // The envelope's type strings: the wire vocabulary of this format, shared
 // with package emit/jsonenv.
@@ -23,7 +27,7 @@ const (
 // MetaKind is the event.SessionStart.MetaKind (and RunEnd.MetaKind) of
 // metadata written by the anthropic_agent producer, whose meta_init and
 // meta_final payloads the xml and jsonenv formats share.
-const MetaKind = "anthropic_agent"
+const MetaKind = agentmeta.Kind
 
 // Envelope is one message as it appears on the wire. Optional extras are
 // pointers so that absent and zero differ.
@@ -49,48 +53,13 @@ type Envelope struct {
 	Title           *string `json:"title,omitempty"`
 }
 
-// MetaInit is the meta_init payload. The producer writes format,
-// user_query, agent_uuid, parent_agent_uuid, model and message_history;
-// agentstream adds session_id, tools, cwd, name and description when the
-// source carries them.
-type MetaInit struct {
-	Format          string          `json:"format,omitempty"`
-	UserQuery       json.RawMessage `json:"user_query,omitempty"`
-	AgentUUID       string          `json:"agent_uuid,omitempty"`
-	ParentAgentUUID *string         `json:"parent_agent_uuid"`
-	Model           string          `json:"model,omitempty"`
-	SessionID       string          `json:"session_id,omitempty"`
-	Tools           []string        `json:"tools,omitempty"`
-	Cwd             string          `json:"cwd,omitempty"`
-	ParentToolID    string          `json:"parent_tool_use_id,omitempty"`
-	Name            string          `json:"name,omitempty"`
-	Description     string          `json:"description,omitempty"`
-}
-
-// MetaFinal is the meta_final payload. The producer writes
-// conversation_history, stop_reason, total_steps, generated_files, cost and
-// cumulative_usage; agentstream adds the rest when the source carries them.
-type MetaFinal struct {
-	StopReason      string   `json:"stop_reason"`
-	TotalSteps      int      `json:"total_steps"`
-	GeneratedFiles  any      `json:"generated_files"`
-	Cost            any      `json:"cost"`
-	CumulativeUsage *Usage   `json:"cumulative_usage,omitempty"`
-	TotalCostUSD    *float64 `json:"total_cost_usd,omitempty"`
-	DurationMS      int64    `json:"duration_ms,omitempty"`
-	IsError         bool     `json:"is_error,omitempty"`
-	Errors          []string `json:"errors,omitempty"`
-	Result          string   `json:"result,omitempty"`
-}
-
-// Usage is the cumulative_usage object.
-type Usage struct {
-	InputTokens              int64 `json:"input_tokens"`
-	OutputTokens             int64 `json:"output_tokens"`
-	CacheReadInputTokens     int64 `json:"cache_read_input_tokens,omitempty"`
-	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens,omitempty"`
-	ReasoningOutputTokens    int64 `json:"reasoning_output_tokens,omitempty"`
-}
+// MetaInit, MetaFinal and Usage are the meta_init and meta_final payloads,
+// which the xml format shares (package internal/agentmeta).
+type (
+	MetaInit  = agentmeta.Init
+	MetaFinal = agentmeta.Final
+	Usage     = agentmeta.Usage
+)
 
 // PendingTool is one element of the awaiting_frontend_tools payload.
 type PendingTool struct {

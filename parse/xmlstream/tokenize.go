@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/agentmeta"
 )
 
 // feed appends document bytes and decodes what they complete. Text of the
@@ -673,8 +674,7 @@ func (d *Decoder) attrElement(t *tag) {
 // metaInit starts an agent scope: the first meta_init the main agent's, a
 // later one with parent_agent_uuid a subagent's.
 func (d *Decoder) metaInit(data string) {
-	var m metaInit
-	ok := json.Unmarshal([]byte(data), &m) == nil
+	_, m, ok := agentmeta.SessionStart("", data)
 	parent := ""
 	if ok && m.ParentAgentUUID != nil {
 		parent = *m.ParentAgentUUID
@@ -695,38 +695,12 @@ func (d *Decoder) metaInit(data string) {
 	default:
 		d.agents = append(d.agents[:0], s)
 	}
-	ev := &event.SessionStart{Agent: d.agent(), Meta: event.JSONText(data), MetaKind: MetaKind}
-	if !ok {
-		d.emit(ev)
-		return
-	}
-	ev.ParentAgent, ev.Model, ev.SessionID, ev.Tools, ev.Cwd = parent, m.Model, m.SessionID, m.Tools, m.Cwd
-	ev.ParentToolID, ev.Name, ev.Description = m.ParentToolID, m.Name, m.Description
-	var q string
-	if json.Unmarshal(m.UserQuery, &q) == nil {
-		ev.Prompt = q
-	} else if len(m.UserQuery) > 0 {
-		ev.Prompt = string(m.UserQuery)
-	}
+	ev, _, _ := agentmeta.SessionStart(d.agent(), data)
 	d.emit(ev)
 }
 
 func (d *Decoder) metaFinal(data string) *event.RunEnd {
-	ev := &event.RunEnd{Agent: d.agent(), Meta: event.JSONText(data), MetaKind: MetaKind}
-	var m metaFinal
-	if json.Unmarshal([]byte(data), &m) != nil {
-		return ev
-	}
-	ev.StopReason, ev.Turns, ev.DurationMS = m.StopReason, m.TotalSteps, m.DurationMS
-	ev.CostUSD, ev.IsError, ev.Errors, ev.Result = m.TotalCostUSD, m.IsError, m.Errors, m.Result
-	if u := m.CumulativeUsage; u != nil {
-		ev.Usage = &event.Usage{
-			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
-			CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
-			ReasoningTokens: u.ReasoningOutputTokens,
-		}
-	}
-	return ev
+	return agentmeta.RunEnd(d.agent(), data)
 }
 
 // cutTopTag reports whether b, the end of the input, is the start tag of

@@ -1,6 +1,10 @@
 package xmlstream
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/agentstream/agentstream/internal/agentmeta"
+)
 
 // The element names of the legacy XML stream: the wire vocabulary of this
 // format, shared with package emit/xml.
@@ -35,7 +39,7 @@ const (
 // anthropic_agent producer's meta_init and meta_final payloads. The xml and
 // jsonenv formats share them; the value is the one package parse/jsonenv
 // uses, repeated here because format packages do not import each other.
-const MetaKind = "anthropic_agent"
+const MetaKind = agentmeta.Kind
 
 // Escaping is one of the producer's generations of per-message escaping.
 type Escaping string
@@ -55,41 +59,6 @@ const (
 	// not escaped.
 	EscapingFull Escaping = "full"
 )
-
-// metaInit holds the meta_init fields the decoder maps onto
-// event.SessionStart (the same fields package parse/jsonenv maps).
-type metaInit struct {
-	UserQuery       json.RawMessage `json:"user_query"`
-	AgentUUID       string          `json:"agent_uuid"`
-	ParentAgentUUID *string         `json:"parent_agent_uuid"`
-	Model           string          `json:"model"`
-	SessionID       string          `json:"session_id"`
-	Tools           []string        `json:"tools"`
-	Cwd             string          `json:"cwd"`
-	ParentToolID    string          `json:"parent_tool_use_id"`
-	Name            string          `json:"name"`
-	Description     string          `json:"description"`
-}
-
-// metaFinal holds the meta_final fields the decoder maps onto event.RunEnd.
-type metaFinal struct {
-	StopReason      string   `json:"stop_reason"`
-	TotalSteps      int      `json:"total_steps"`
-	CumulativeUsage *usage   `json:"cumulative_usage"`
-	TotalCostUSD    *float64 `json:"total_cost_usd"`
-	DurationMS      int64    `json:"duration_ms"`
-	IsError         bool     `json:"is_error"`
-	Errors          []string `json:"errors"`
-	Result          string   `json:"result"`
-}
-
-type usage struct {
-	InputTokens              int64 `json:"input_tokens"`
-	OutputTokens             int64 `json:"output_tokens"`
-	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
-	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
-	ReasoningOutputTokens    int64 `json:"reasoning_output_tokens"`
-}
 
 // PendingTool is one element of the awaiting_frontend_tools payload.
 type PendingTool struct {
