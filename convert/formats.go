@@ -2,6 +2,7 @@ package convert
 
 import (
 	"io"
+	"slices"
 
 	emitanthropic "github.com/agentstream/agentstream/emit/anthropic"
 	emitclaude "github.com/agentstream/agentstream/emit/claude"
@@ -221,7 +222,7 @@ var formats = []Format{
 }
 
 // Formats returns the format table.
-func Formats() []Format { return formats }
+func Formats() []Format { return slices.Clone(formats) }
 
 // Lookup returns the format named name.
 func Lookup(name string) (Format, bool) {

@@ -12,5 +12,6 @@ package frame
 
 // DefaultMaxBytes is the default cap on one SSE event, one NDJSON line, and
 // one reassembled block: 16 MiB. Large enough for a tool result image as a
-// data URI; small enough that a corrupt stream cannot exhaust memory.
+// data URI; small enough that one corrupt or hostile message or line
+// cannot make a reader hold more than that.
 const DefaultMaxBytes = 16 << 20

@@ -109,7 +109,7 @@ type agent struct {
 func (a *agent) label() string {
 	id := a.id
 	switch {
-	case len(id) > 8 && strings.Count(id, "-") == 4: // a UUID
+	case isUUID(id):
 		id = id[:8]
 	case utf8.RuneCountInString(id) > 16:
 		id = string([]rune(id)[:16]) + "…"
@@ -1022,4 +1022,24 @@ func (t *Transcript) errLines(s string) []string {
 		return []string{"**" + mdEscape(s) + "**"}
 	}
 	return []string{t.st.Error.Sprint(s)}
+}
+
+// isUUID reports whether id is a UUID in its 36-character text form.
+func isUUID(id string) bool {
+	if len(id) != 36 {
+		return false
+	}
+	for i, c := range []byte(id) {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
 }

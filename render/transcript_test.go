@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -424,5 +425,19 @@ func TestMarkdownHelpers(t *testing.T) {
 	}
 	if diff := cmp.Diff("`` `x` ``", inlineCode("`x`")); diff != "" {
 		t.Error(diff)
+	}
+}
+
+func TestAgentLabelNeverSplitsARune(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ id, want string }{
+		{"30f1aff5-1557-451a-8db9-d3b87ffa58cb", "30f1aff5"},
+		{"ééééé-é-é-é-é", "ééééé-é-é-é-é"},                // four dashes, not a UUID: no byte slicing
+		{"toolu_01AbCdEfGhIjKlMnOp", "toolu_01AbCdEfGh…"}, // long ids are cut by runes
+	}
+	for _, tt := range tests {
+		if got := (&agent{id: tt.id}).label(); !strings.Contains(got, tt.want) || !utf8.ValidString(got) {
+			t.Errorf("label(%q) = %q, want it to contain %q", tt.id, got, tt.want)
+		}
 	}
 }
