@@ -3,8 +3,9 @@
 // scanners of the inline XML tool protocols (parse/inlinexml,
 // parse/xmltools) turn that text into text, thinking, tool call and result
 // events; this package owns what both share: the event queue, lazily opened
-// blocks, UTF-8 safe delta boundaries, input positions, and the final
-// RunEnd a protocol's completion tag produces.
+// blocks, UTF-8 safe delta boundaries, input positions, the white space
+// that is layout between elements (Layout), and the final RunEnd a
+// protocol's completion tag produces.
 package rewrite
 
 import (
@@ -445,3 +446,86 @@ func (o *Out) AppendByte(kind event.BlockKind, c byte) {
 	}
 	o.Write(kind, string([]byte{c}))
 }
+
+// Layout writes a scanner's free text, dropping the white space that is
+// layout: a run of white space at the start or between two elements (the
+// layout of "</thinking>\n\n<read_file>"), and one newline right after an
+// element. White space is held until other text follows.
+type Layout struct {
+	started bool   // free text other than white space written since the last element
+	after   bool   // an element was read
+	held    []byte // white space not yet written
+}
+
+// Text writes free text t.
+func (l *Layout) Text(o *Out, t string) {
+	if !l.started {
+		i := 0
+		for i < len(t) && isSpace(t[i]) {
+			i++
+		}
+		l.held = append(l.held, t[:i]...)
+		if i == len(t) {
+			return
+		}
+		t = t[i:]
+		l.started = true
+		l.release(o)
+	}
+	o.Write(event.Text, t)
+}
+
+// TextByte writes the free text byte c.
+func (l *Layout) TextByte(o *Out, c byte) {
+	if !l.started {
+		if isSpace(c) {
+			l.held = append(l.held, c)
+			return
+		}
+		l.started = true
+		l.release(o)
+	}
+	o.AppendByte(event.Text, c)
+}
+
+// Element notes that an element (thinking, a tool call) was read: white
+// space held before it is dropped.
+func (l *Layout) Element() {
+	l.held = l.held[:0]
+	l.started, l.after = false, true
+}
+
+// TakeHeld appends the white space held to dst and forgets it: an
+// element may begin there, or the open tag may turn out to be text.
+func (l *Layout) TakeHeld(dst []byte) []byte {
+	dst = append(dst, l.held...)
+	l.held = l.held[:0]
+	return dst
+}
+
+// End finishes the text: white space held since the start is written,
+// white space after the last element is dropped.
+func (l *Layout) End(o *Out) {
+	if !l.after {
+		o.Write(event.Text, string(l.held))
+	}
+	l.held, l.after, l.started = l.held[:0], false, false
+}
+
+// release writes the white space held before the first other text,
+// without its first newline when it follows an element: the newline
+// after a close tag is layout.
+func (l *Layout) release(o *Out) {
+	h := l.held
+	if l.after {
+		if len(h) > 1 && h[0] == '\r' && h[1] == '\n' {
+			h = h[2:]
+		} else if len(h) > 0 && h[0] == '\n' {
+			h = h[1:]
+		}
+	}
+	o.Write(event.Text, string(h))
+	l.held = l.held[:0]
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
