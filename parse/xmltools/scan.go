@@ -661,8 +661,9 @@ func (s *scanner) End(o *rewrite.Out, eof bool) {
 		}
 		s.content(o, string(s.raw))
 		if s.st == sFinal {
-			s.End(o, eof)
-			return
+			// One cut, one report: FINAL is accepted as below, without
+			// a second problem.
+			s.endFinal(o, "")
 		}
 	case sFinal:
 		if s.started {
