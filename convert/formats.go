@@ -139,7 +139,7 @@ var formats = []Format{
 			})
 		},
 		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
-			return emitcodex.NewEncoder(w, &emitcodex.Config{Agent: o.Agent, Warn: o.Warn})
+			return emitcodex.NewEncoder(w, &emitcodex.Config{Agent: o.Agent, Warn: o.Warn, MaxBlockBytes: o.MaxEventBytes})
 		},
 	},
 	{

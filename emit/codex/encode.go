@@ -8,10 +8,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/frame"
 	wire "github.com/agentstream/agentstream/parse/codex"
 )
 
@@ -32,6 +34,10 @@ type Config struct {
 	// Warn receives what codex exec --json cannot carry, once per kind.
 	// Nil discards it.
 	Warn func(error)
+	// MaxBlockBytes caps the text of one text or thinking block, which
+	// is held until the block ends (frame.DefaultMaxBytes if 0). Text
+	// beyond it is dropped and reported through Warn, once.
+	MaxBlockBytes int
 }
 
 // Encoder writes canonical events as codex exec --json lines.
@@ -95,6 +101,9 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	if cfg != nil {
 		e.cfg = *cfg
 	}
+	if e.cfg.MaxBlockBytes <= 0 {
+		e.cfg.MaxBlockBytes = frame.DefaultMaxBytes
+	}
 	return e
 }
 
@@ -157,7 +166,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			b = new(strings.Builder)
 			e.blocks[ev.Kind] = b
 		}
-		b.WriteString(ev.Text)
+		e.appendText(b, ev.Text)
 	case *event.BlockEnd:
 		if ev.Signature != "" {
 			e.warn("thinking signatures")
@@ -384,6 +393,21 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 }
 
 // block writes a text or thinking block as a completed item.
+// appendText adds s to a block's text, up to Config.MaxBlockBytes; what
+// is beyond is dropped (never splitting a UTF-8 sequence) and reported.
+func (e *Encoder) appendText(b *strings.Builder, s string) {
+	room := e.cfg.MaxBlockBytes - b.Len()
+	if len(s) > room {
+		n := max(room, 0)
+		for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n]
+		e.warn("text beyond --max-event-bytes in one block")
+	}
+	b.WriteString(s)
+}
+
 func (e *Encoder) block(kind event.BlockKind) {
 	b := e.blocks[kind]
 	delete(e.blocks, kind)

@@ -523,3 +523,90 @@ func BenchmarkEncode(b *testing.B) {
 		e.Close()
 	}
 }
+
+// TestMaxBlockBytes checks that a block's text is held up to
+// Config.MaxBlockBytes: the rest is dropped, without splitting a rune, and
+// reported once, also for a block that never ends.
+func TestMaxBlockBytes(t *testing.T) {
+	t.Parallel()
+	const warning = "codex cannot carry text beyond --max-event-bytes in one block"
+	tests := []struct {
+		name     string
+		evs      []event.Event
+		want     string // the text written
+		warnings []string
+	}{
+		{
+			name: "under the cap",
+			evs: []event.Event{
+				&event.BlockStart{Kind: event.Text},
+				&event.Delta{Kind: event.Text, Text: "abcd"},
+				&event.Delta{Kind: event.Text, Text: "efgh"},
+				&event.BlockEnd{Kind: event.Text},
+			},
+			want: "abcdefgh",
+		},
+		{
+			name: "over the cap",
+			evs: []event.Event{
+				&event.BlockStart{Kind: event.Text},
+				&event.Delta{Kind: event.Text, Text: "abcd"},
+				&event.Delta{Kind: event.Text, Text: "efghij"},
+				&event.Delta{Kind: event.Text, Text: "klmn"},
+				&event.BlockEnd{Kind: event.Text},
+			},
+			want:     "abcdefgh",
+			warnings: []string{warning},
+		},
+		{
+			name: "a rune at the cap",
+			evs: []event.Event{
+				&event.BlockStart{Kind: event.Thinking},
+				&event.Delta{Kind: event.Thinking, Text: "abcdef€"}, // € is 3 bytes: 6..9
+				&event.BlockEnd{Kind: event.Thinking},
+			},
+			want:     "abcdef",
+			warnings: []string{warning},
+		},
+		{
+			name: "a block that never ends",
+			evs: []event.Event{
+				&event.Delta{Kind: event.Text, Text: strings.Repeat("x", 100)},
+				&event.Delta{Kind: event.Text, Text: strings.Repeat("y", 100)},
+			},
+			want:     "xxxxxxxx",
+			warnings: []string{warning},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			var warnings []string
+			e := NewEncoder(&out, &Config{MaxBlockBytes: 8, Warn: func(err error) { warnings = append(warnings, err.Error()) }})
+			for _, ev := range tt.evs {
+				if err := e.Encode(ev); err != nil {
+					t.Fatalf("Encode(%T): %v", ev, err)
+				}
+			}
+			for kind, b := range e.blocks {
+				if b.Len() > 8 {
+					t.Errorf("%s block holds %d bytes, over the cap of 8", kind, b.Len())
+				}
+			}
+			_ = e.Close()
+			var got []string
+			for _, ev := range decode(t, out.Bytes()) {
+				if d, ok := ev.(*event.Delta); ok {
+					got = append(got, d.Text)
+				}
+			}
+			if diff := cmp.Diff([]string{tt.want}, got); diff != "" {
+				t.Errorf("text written (-want +got):\n%s\n%s", diff, out.String())
+			}
+			if diff := cmp.Diff(tt.warnings, warnings); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -33,8 +33,11 @@ type Decoder struct {
 	cfg   Config
 	lines *frame.Lines
 	queue []event.Event
-	done  bool
-	err   error
+	// problem is the ParseError about the input the queued events came
+	// from; it is returned once they are.
+	problem error
+	done    bool
+	err     error
 
 	line int // position of the line being decoded
 	off  int64
@@ -101,14 +104,17 @@ func Detect(h frame.Head) bool {
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) {
 	for len(d.queue) == 0 {
+		if d.problem != nil {
+			err := d.problem
+			d.problem = nil
+			return nil, err
+		}
 		if d.err != nil {
 			return nil, d.err
 		}
 		if d.done {
 			d.err = io.EOF
-			if err := d.truncation(); err != nil {
-				return nil, err
-			}
+			d.problem = d.truncation()
 			continue
 		}
 		line, num, off, err := d.lines.Next()
@@ -128,7 +134,7 @@ func (d *Decoder) Next() (event.Event, error) {
 			continue
 		}
 		if err := d.decode(line); err != nil {
-			return nil, err
+			d.problem = err
 		}
 	}
 	ev := d.queue[0]

@@ -524,3 +524,45 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	}
 }
+
+// TestProblemOrder checks that the events a line or the end of the input
+// produced come out before the problem about it, and that the truncation
+// is the last thing before io.EOF (see event.Decoder).
+func TestProblemOrder(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{
+			name: "cut off inside a message",
+			in:   `{"type":"item.started","item":{"id":"item_0","type":"agent_message","text":"partial"}}`,
+			want: []string{
+				`BlockStart {"Agent":"","Kind":"text"}`,
+				`Delta {"Agent":"","Kind":"text","Text":"partial"}`,
+				`BlockEnd {"Agent":"","Kind":"text","Signature":""}`,
+				`error: in:1: stream ended inside agent_message "item_0"`,
+			},
+		},
+		{
+			name: "a line kept as unknown",
+			in:   `{"type":"item.completed","item":{"id":"x","type":"command_execution","exit_code":"0"}}` + "\n" + `{"type":"turn.started"}` + "\n",
+			want: []string{
+				`Unknown {"Agent":"","Format":"codex","Type":"item.completed","Raw":"{\"type\":\"item.completed\",\"item\":{\"id\":\"x\",\"type\":\"command_execution\",\"exit_code\":\"0\"}}"}`,
+				`error: in:1:1: item.completed: exit_code is a JSON string, not a number`,
+				`TurnStart {"Agent":"","MessageID":"","Model":""}`,
+				`error: in:2: stream ended inside a turn of thread ""`,
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := strings.Split(strings.TrimSuffix(string(trace(strings.NewReader(tt.in), &Config{Source: "in"})), "\n"), "\n")
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("order differs (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

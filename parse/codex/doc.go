@@ -36,7 +36,8 @@
 // mark are skipped. A line that is not a JSON object is reported as a
 // *event.ParseError (source, line, column 1, offset, wrapping
 // event.ErrSyntax) and reading goes on; a JSON object whose fields have
-// unexpected types is reported the same way and kept as an Unknown event.
+// unexpected types is reported the same way and kept as an Unknown event;
+// the events of a line come out before the problem about it.
 // A line over Config.MaxEventBytes is skipped and reported (ErrTooLarge).
 // Duplicate keys: the last one counts, as encoding/json decides, except an
 // item's id, which is its first: Codex flattens web_search's own id after

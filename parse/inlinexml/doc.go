@@ -50,10 +50,15 @@
 //     code spans, since models fence real calls.
 //   - Text between the parameters of a call is reported (*event.ParseError)
 //     and ignored. A call, result or thinking left open when the text ends is
-//     reported; a call or result is then kept as text, thinking is kept.
+//     reported after the events of that text; a call or result is then kept
+//     as text, thinking is kept. At the end of the input the report wraps
+//     event.ErrTruncated and is the last thing before io.EOF.
 //   - A call larger than Config.MaxCallBytes is reported and kept as text.
 //
 // Wrap applies the same scanner to the Text blocks of any other decoder's
 // stream, so a Claude or jsonenv stream from a model prompted with the
-// protocol yields real tool calls.
+// protocol yields real tool calls. When that stream ends inside a text
+// block, what the scanner holds is released, the blocks it maps to stay
+// open as the source left them, and one truncation is reported last: the
+// source's own when it reported one.
 package inlinexml

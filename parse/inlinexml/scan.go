@@ -42,10 +42,8 @@ type scanner struct {
 
 	code, ticks int // open inline code span (backtick count), backticks just read
 
-	started bool   // free text other than white space written since the last element
-	after   bool   // an element was read
-	held    []byte // white space not yet written (see text)
-	lead    []byte // held white space before a tool's open tag
+	lay  rewrite.Layout // free text and its layout white space
+	lead []byte         // held white space before a tool's open tag
 
 	attrs      bool        // pend is "<tool_result " and its attributes
 	quote      byte        // the quote open in attrs
@@ -104,7 +102,7 @@ func (s *scanner) run(o *rewrite.Out, text string) int {
 		if n < 0 {
 			n = len(text)
 		}
-		s.text(o, text[:n])
+		s.lay.Text(o, text[:n])
 	case sThinking:
 		n = strings.IndexByte(text, '<')
 		if n < 0 {
@@ -165,7 +163,7 @@ func (s *scanner) step(o *rewrite.Out, c byte, at rewrite.Pos) {
 	case sText:
 		if c == '`' {
 			s.ticks++
-			s.text(o, "`")
+			s.lay.Text(o, "`")
 			return
 		}
 		if s.ticks > 0 {
@@ -184,7 +182,7 @@ func (s *scanner) step(o *rewrite.Out, c byte, at rewrite.Pos) {
 			s.startTag(c, at)
 			return
 		}
-		s.textByte(o, c)
+		s.lay.TextByte(o, c)
 	case sThinking:
 		if c == '<' {
 			s.startTag(c, at)
@@ -315,13 +313,13 @@ func (s *scanner) fail(o *rewrite.Out) {
 func (s *scanner) literal(o *rewrite.Out, c byte, at rewrite.Pos) {
 	switch s.st {
 	case sText:
-		s.textByte(o, c)
+		s.lay.TextByte(o, c)
 	case sThinking:
 		o.AppendByte(event.Thinking, c)
 	case sTool:
 		if len(s.names) == 0 {
 			s.revert(o)
-			s.textByte(o, c)
+			s.lay.TextByte(o, c)
 			return
 		}
 		if len(s.stray) == 0 {
@@ -363,14 +361,14 @@ func (s *scanner) tag(o *rewrite.Out, kind int) {
 			s.toolPos = s.pendPos
 			s.raw = append(s.raw[:0], tag...)
 			s.value = s.value[:0]
-			s.lead, s.held = append(s.lead[:0], s.held...), s.held[:0]
+			s.lead = s.lay.TakeHeld(s.lead[:0])
 			s.st = sResult
 		case tagTool:
 			s.tool = s.g.tools[tag[1:len(tag)-1]]
 			s.toolPos = s.pendPos
 			s.raw = append(s.raw[:0], tag...)
 			s.names, s.values = s.names[:0], s.values[:0]
-			s.lead, s.held = append(s.lead[:0], s.held...), s.held[:0]
+			s.lead = s.lay.TakeHeld(s.lead[:0])
 			s.st = sTool
 		}
 	case sThinking:
@@ -490,8 +488,8 @@ func (s *scanner) resetTool() {
 // revert gives back the tool call read so far as text: the open tag was
 // not a call.
 func (s *scanner) revert(o *rewrite.Out) {
-	s.text(o, string(s.lead))
-	s.text(o, string(s.raw))
+	s.lay.Text(o, string(s.lead))
+	s.lay.Text(o, string(s.raw))
 	s.resetTool()
 	s.st = sText
 }
@@ -540,51 +538,16 @@ func (s *scanner) End(o *rewrite.Out, eof bool) {
 		o.Errorf(s.toolPos, sentinel, "%s ended inside <tool_result>; kept as text", where)
 		s.revert(o)
 	}
-	if !s.after {
-		o.Write(event.Text, string(s.held))
-	}
-	s.held, s.after, s.started = s.held[:0], false, false
+	s.lay.End(o)
 	s.st = sText
 	s.code, s.ticks = 0, 0
-}
-
-// text writes free text. White space after the start or after an element
-// is held until other text follows: a run of white space between two
-// elements (the layout of "</thinking>\n\n<read_file>") is dropped.
-func (s *scanner) text(o *rewrite.Out, t string) {
-	if !s.started {
-		i := 0
-		for i < len(t) && isSpace(t[i]) {
-			i++
-		}
-		s.held = append(s.held, t[:i]...)
-		if i == len(t) {
-			return
-		}
-		t = t[i:]
-		s.started = true
-		s.releaseHeld(o)
-	}
-	o.Write(event.Text, t)
-}
-
-func (s *scanner) textByte(o *rewrite.Out, c byte) {
-	if !s.started {
-		if isSpace(c) {
-			s.held = append(s.held, c)
-			return
-		}
-		s.started = true
-		s.releaseHeld(o)
-	}
-	o.AppendByte(event.Text, c)
 }
 
 // element notes that an element (thinking, a tool call) was read: white
 // space held before it is dropped.
 func (s *scanner) element() {
-	s.held, s.lead = s.held[:0], s.lead[:0]
-	s.started, s.after = false, true
+	s.lay.Element()
+	s.lead = s.lead[:0]
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -667,20 +630,4 @@ func attr(tag, name string) string {
 	}
 	v, _, _ := strings.Cut(rest[1:], rest[:1])
 	return v
-}
-
-// releaseHeld writes the white space held before the first other text,
-// without its first newline when it follows an element: the newline
-// after a close tag is layout.
-func (s *scanner) releaseHeld(o *rewrite.Out) {
-	h := s.held
-	if s.after {
-		if len(h) > 1 && h[0] == '\r' && h[1] == '\n' {
-			h = h[2:]
-		} else if len(h) > 0 && h[0] == '\n' {
-			h = h[1:]
-		}
-	}
-	o.Write(event.Text, string(h))
-	s.held = s.held[:0]
 }

@@ -43,6 +43,10 @@
 // thinking stream without lag. Any split of the input gives the same events.
 // Attribute values may hold '>' and use either quote; a close tag may have
 // white space before '>'; "<" right before a tag does not hide it; a
-// trailing partial tag at the end is text. The bugs of netdata's parser
+// trailing partial tag at the end is text. What the end of the text cuts
+// off is reported after the events of that text; at the end of the input
+// the report wraps event.ErrTruncated and is the last thing before io.EOF.
+// Wrap leaves the blocks of a source text block cut off open, as the
+// source left them, and reports the source's truncation, once. The bugs of netdata's parser
 // this avoids are listed in docs/formats/xmltools.md.
 package xmltools

@@ -70,10 +70,8 @@ type scanner struct {
 	// a META slot inside FINAL
 	inFinal bool
 
-	textStarted bool   // free text other than white space written since the last element
-	after       bool   // an element was read
-	held        []byte // white space not yet written (see text)
-	lead        []byte // held white space before a slot's open tag
+	lay  rewrite.Layout // free text and its layout white space
+	lead []byte         // held white space before a slot's open tag
 
 	lastInvalid string // name of an invalid open tag: the next orphan close is its close, text too
 }
@@ -138,7 +136,7 @@ func (s *scanner) Feed(o *rewrite.Out, text string) {
 func (s *scanner) content(o *rewrite.Out, t string) {
 	switch s.st {
 	case sText:
-		s.text(o, t)
+		s.lay.Text(o, t)
 	case sThink:
 		o.Write(event.Thinking, t)
 	case sSlot:
@@ -295,7 +293,7 @@ func (s *scanner) closeTag(o *rewrite.Out) {
 		o.Start(event.Thinking)
 		s.st = sThink
 	case s.st == sText: // </ai-agent-…> with nothing open
-		s.text(o, tag)
+		s.lay.Text(o, tag)
 		if s.lastInvalid != "" {
 			s.lastInvalid = ""
 			return
@@ -332,7 +330,7 @@ func (s *scanner) openTag(o *rewrite.Out) {
 		}
 		s.inFinal = true
 	} else if reason != "" {
-		s.text(o, tag)
+		s.lay.Text(o, tag)
 		o.Errorf(at, event.ErrSyntax, "invalid tag <%s%s>: %s; kept as text", Prefix, name, reason)
 		if !selfClosing {
 			s.lastInvalid = name
@@ -353,7 +351,7 @@ func (s *scanner) openTag(o *rewrite.Out) {
 	}
 	s.slot = t
 	if !s.inFinal {
-		s.lead, s.held = append(s.lead[:0], s.held...), s.held[:0]
+		s.lead = s.lay.TakeHeld(s.lead[:0])
 	}
 	s.raw = append(s.raw[:0], tag...)
 	s.payload = s.payload[:0]
@@ -486,7 +484,7 @@ func (s *scanner) endSlot(o *rewrite.Out) {
 	}
 	invalid := func(reason string) {
 		if s.st == sText {
-			s.text(o, string(s.lead))
+			s.lay.Text(o, string(s.lead))
 		}
 		s.content(o, string(s.raw))
 		o.Errorf(t.at, event.ErrSyntax, "invalid tag <%s%s>: %s; kept as text", Prefix, t.name, reason)
@@ -581,7 +579,7 @@ func (s *scanner) endFinal(o *rewrite.Out, tag string) {
 	t := s.final
 	s.st = sText
 	if !s.started {
-		s.text(o, string(s.finalRaw)+tag)
+		s.lay.Text(o, string(s.finalRaw)+tag)
 		o.Errorf(t.at, event.ErrSyntax, "invalid tag <%s%s>: empty payload; kept as text", Prefix, t.name)
 		return
 	}
@@ -620,7 +618,7 @@ func (s *scanner) tooLarge(o *rewrite.Out) {
 	}
 	s.lastInvalid = t.name
 	if s.st == sText {
-		s.text(o, string(s.lead))
+		s.lay.Text(o, string(s.lead))
 	}
 	if len(s.pend) > 0 {
 		pend, at := bytes.Clone(s.pend), s.pendPos
@@ -659,12 +657,13 @@ func (s *scanner) End(o *rewrite.Out, eof bool) {
 			s.inFinal = false
 		}
 		if s.st == sText {
-			s.text(o, string(s.lead))
+			s.lay.Text(o, string(s.lead))
 		}
 		s.content(o, string(s.raw))
 		if s.st == sFinal {
-			s.End(o, eof)
-			return
+			// One cut, one report: FINAL is accepted as below, without
+			// a second problem.
+			s.endFinal(o, "")
 		}
 	case sFinal:
 		if s.started {
@@ -672,55 +671,17 @@ func (s *scanner) End(o *rewrite.Out, eof bool) {
 		}
 		s.endFinal(o, "")
 	}
-	if !s.after {
-		o.Write(event.Text, string(s.held))
-	}
-	s.held, s.lead, s.after, s.textStarted = s.held[:0], s.lead[:0], false, false
+	s.lay.End(o)
+	s.lead = s.lead[:0]
 	s.st = sText
 	s.lastInvalid = ""
-}
-
-// text writes free text. White space after the start or after an element
-// is held until other text follows: a run of white space between two
-// elements is layout and is dropped.
-func (s *scanner) text(o *rewrite.Out, t string) {
-	if !s.textStarted {
-		i := 0
-		for i < len(t) && isSpace(t[i]) {
-			i++
-		}
-		s.held = append(s.held, t[:i]...)
-		if i == len(t) {
-			return
-		}
-		t = t[i:]
-		s.textStarted = true
-		s.releaseHeld(o)
-	}
-	o.Write(event.Text, t)
 }
 
 // element notes that an element (thinking, a slot, FINAL) was read: white
 // space held before it is dropped.
 func (s *scanner) element() {
-	s.held, s.lead = s.held[:0], s.lead[:0]
-	s.textStarted, s.after = false, true
+	s.lay.Element()
+	s.lead = s.lead[:0]
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-// releaseHeld writes the white space held before the first other text,
-// without its first newline when it follows an element: the newline
-// after a close tag is layout.
-func (s *scanner) releaseHeld(o *rewrite.Out) {
-	h := s.held
-	if s.after {
-		if len(h) > 1 && h[0] == '\r' && h[1] == '\n' {
-			h = h[2:]
-		} else if len(h) > 0 && h[0] == '\n' {
-			h = h[1:]
-		}
-	}
-	o.Write(event.Text, string(h))
-	s.held = s.held[:0]
-}

@@ -3,8 +3,9 @@
 // scanners of the inline XML tool protocols (parse/inlinexml,
 // parse/xmltools) turn that text into text, thinking, tool call and result
 // events; this package owns what both share: the event queue, lazily opened
-// blocks, UTF-8 safe delta boundaries, input positions, and the final
-// RunEnd a protocol's completion tag produces.
+// blocks, UTF-8 safe delta boundaries, input positions, the white space
+// that is layout between elements (Layout), and the final RunEnd a
+// protocol's completion tag produces.
 package rewrite
 
 import (
@@ -38,10 +39,18 @@ type Out struct {
 	agent  string
 	source string
 	q      *[]item
+	cut    *error // the truncation report, returned after everything else
 
 	kind event.BlockKind // kind of the bytes in buf
 	buf  []byte          // delta text not yet queued
 	open map[event.BlockKind]bool
+	// keep leaves blocks open: the source's block was cut off, and the
+	// encoder's Close reports the blocks left open.
+	keep bool
+	// ending: the scanner's End is running; its problems wait in later
+	// until the blocks it ended are closed.
+	ending bool
+	later  []item
 
 	// Final is the run's outcome a completion tag recorded; the driver
 	// emits it when the text's run ends (or merges it into the source's
@@ -49,8 +58,8 @@ type Out struct {
 	Final *event.RunEnd
 }
 
-func newOut(agent, source string, q *[]item) *Out {
-	return &Out{agent: agent, source: source, q: q, open: map[event.BlockKind]bool{}}
+func newOut(agent, source string, q *[]item, cut *error) *Out {
+	return &Out{agent: agent, source: source, q: q, cut: cut, open: map[event.BlockKind]bool{}}
 }
 
 // Agent returns the agent scope of the events.
@@ -81,12 +90,14 @@ func (o *Out) Start(kind event.BlockKind) {
 	}
 }
 
-// End closes the block of kind if it is open.
+// End closes the block of kind if it is open. At the end of a source
+// block that was cut off it only flushes the block's text: the block
+// stays open.
 func (o *Out) End(kind event.BlockKind) {
 	if o.kind == kind {
 		o.flush(true)
 	}
-	if o.open[kind] {
+	if o.open[kind] && !o.keep {
 		delete(o.open, kind)
 		o.push(&event.BlockEnd{Agent: o.agent, Kind: kind})
 	}
@@ -107,13 +118,43 @@ func (o *Out) Emit(ev event.Event) {
 	o.push(ev)
 }
 
-// Errorf queues a *event.ParseError at p wrapping sentinel.
+// Errorf queues a *event.ParseError at p wrapping sentinel. A truncation
+// (sentinel event.ErrTruncated) is held instead and returned once, after
+// every event, as event.Decoder requires; only the first one counts (the
+// source's own, when it reported one).
 func (o *Out) Errorf(p Pos, sentinel error, format string, args ...any) {
 	o.flush(true)
-	*o.q = append(*o.q, item{err: &event.ParseError{
+	err := &event.ParseError{
 		Source: o.source, Line: p.Line, Column: p.Col, Offset: p.Off,
 		Err: event.Errorf(sentinel, format, args...),
-	}})
+	}
+	switch {
+	case errors.Is(sentinel, event.ErrTruncated):
+		if *o.cut == nil {
+			*o.cut = err
+		}
+	case o.ending:
+		o.later = append(o.later, item{err: err})
+	default:
+		*o.q = append(*o.q, item{err: err})
+	}
+}
+
+// end ends the text with sc.End and closes the blocks it leaves open
+// (unless keep is set), then queues the problems End reported: the
+// events of the text come before the problems about it.
+func (o *Out) end(sc Scanner, eof bool) {
+	o.ending = true
+	sc.End(o, eof)
+	o.ending = false
+	if o.keep {
+		o.flush(true)
+	} else {
+		o.EndAll()
+	}
+	*o.q = append(*o.q, o.later...)
+	clear(o.later)
+	o.later = o.later[:0]
 }
 
 func (o *Out) push(ev event.Event) { *o.q = append(*o.q, item{ev: ev}) }
@@ -197,6 +238,7 @@ type Plain struct {
 	sc   Scanner
 	out  *Out
 	q    []item
+	cut  error // the truncation report, held until the end
 	buf  []byte
 	done bool
 	err  error
@@ -206,7 +248,7 @@ type Plain struct {
 // scans it with sc.
 func NewPlain(r io.Reader, sc Scanner, source, agent string) *Plain {
 	p := &Plain{r: r, sc: sc, buf: make([]byte, 32<<10)}
-	p.out = newOut(agent, source, &p.q)
+	p.out = newOut(agent, source, &p.q, &p.cut)
 	return p
 }
 
@@ -227,11 +269,13 @@ func (p *Plain) Next() (event.Event, error) {
 		}
 		if err == io.EOF {
 			p.done = true
-			p.sc.End(p.out, true)
-			p.out.EndAll()
+			p.out.end(p.sc, true)
 			if p.out.Final != nil {
 				p.out.Emit(p.out.Final)
 				p.out.Final = nil
+			}
+			if p.cut != nil {
+				p.q = append(p.q, item{err: p.cut})
 			}
 		} else if err != nil {
 			p.err = err
@@ -251,6 +295,7 @@ type Wrapped struct {
 	agents map[string]*agent
 	order  []string
 	q      []item
+	cut    error // the truncation report, held until the end
 	err    error
 }
 
@@ -272,7 +317,7 @@ func Wrap(dec event.Decoder, newScanner func() Scanner, source string) *Wrapped 
 func (w *Wrapped) agent(id string) *agent {
 	a := w.agents[id]
 	if a == nil {
-		a = &agent{out: newOut(id, w.source, &w.q), sc: w.newSc()}
+		a = &agent{out: newOut(id, w.source, &w.q, &w.cut), sc: w.newSc()}
 		w.agents[id] = a
 		w.order = append(w.order, id)
 	}
@@ -288,13 +333,23 @@ func (w *Wrapped) Next() (event.Event, error) {
 		ev, err := w.dec.Next()
 		if err == io.EOF {
 			w.end()
+			if w.cut != nil {
+				w.q = append(w.q, item{err: w.cut})
+			}
 			w.err = io.EOF
 			continue
 		}
 		if err != nil {
 			var perr *event.ParseError
-			if !errors.As(err, &perr) {
+			switch {
+			case !errors.As(err, &perr):
 				w.err = err
+			case errors.Is(err, event.ErrTruncated):
+				// Returned after what the scanners still hold.
+				if w.cut == nil {
+					w.cut = err
+				}
+				continue
 			}
 			return nil, err
 		}
@@ -328,8 +383,7 @@ func (w *Wrapped) rewrite(ev event.Event) {
 			a := w.agent(e.Agent)
 			if a.inBlock {
 				a.inBlock = false
-				a.sc.End(a.out, false)
-				a.out.EndAll()
+				a.out.end(a.sc, false)
 			}
 			return
 		}
@@ -338,8 +392,7 @@ func (w *Wrapped) rewrite(ev event.Event) {
 		if a := w.agents[e.Agent]; a != nil {
 			if a.inBlock {
 				a.inBlock = false
-				a.sc.End(a.out, false)
-				a.out.EndAll()
+				a.out.end(a.sc, false)
 			}
 			if f := a.out.Final; f != nil {
 				a.out.Final = nil
@@ -367,13 +420,16 @@ func (w *Wrapped) yieldTo(agent string, kind event.BlockKind) {
 	}
 }
 
+// end releases what the scanners hold at the end of the source. A source
+// text block still open was cut off: its text is flushed, but the blocks
+// it maps to stay open, as the source left them.
 func (w *Wrapped) end() {
 	for _, id := range w.order {
 		a := w.agents[id]
 		if a.inBlock {
 			a.inBlock = false
-			a.sc.End(a.out, true)
-			a.out.EndAll()
+			a.out.keep = true
+			a.out.end(a.sc, true)
 		}
 		if a.out.Final != nil {
 			a.out.Emit(a.out.Final)
@@ -390,3 +446,86 @@ func (o *Out) AppendByte(kind event.BlockKind, c byte) {
 	}
 	o.Write(kind, string([]byte{c}))
 }
+
+// Layout writes a scanner's free text, dropping the white space that is
+// layout: a run of white space at the start or between two elements (the
+// layout of "</thinking>\n\n<read_file>"), and one newline right after an
+// element. White space is held until other text follows.
+type Layout struct {
+	started bool   // free text other than white space written since the last element
+	after   bool   // an element was read
+	held    []byte // white space not yet written
+}
+
+// Text writes free text t.
+func (l *Layout) Text(o *Out, t string) {
+	if !l.started {
+		i := 0
+		for i < len(t) && isSpace(t[i]) {
+			i++
+		}
+		l.held = append(l.held, t[:i]...)
+		if i == len(t) {
+			return
+		}
+		t = t[i:]
+		l.started = true
+		l.release(o)
+	}
+	o.Write(event.Text, t)
+}
+
+// TextByte writes the free text byte c.
+func (l *Layout) TextByte(o *Out, c byte) {
+	if !l.started {
+		if isSpace(c) {
+			l.held = append(l.held, c)
+			return
+		}
+		l.started = true
+		l.release(o)
+	}
+	o.AppendByte(event.Text, c)
+}
+
+// Element notes that an element (thinking, a tool call) was read: white
+// space held before it is dropped.
+func (l *Layout) Element() {
+	l.held = l.held[:0]
+	l.started, l.after = false, true
+}
+
+// TakeHeld appends the white space held to dst and forgets it: an
+// element may begin there, or the open tag may turn out to be text.
+func (l *Layout) TakeHeld(dst []byte) []byte {
+	dst = append(dst, l.held...)
+	l.held = l.held[:0]
+	return dst
+}
+
+// End finishes the text: white space held since the start is written,
+// white space after the last element is dropped.
+func (l *Layout) End(o *Out) {
+	if !l.after {
+		o.Write(event.Text, string(l.held))
+	}
+	l.held, l.after, l.started = l.held[:0], false, false
+}
+
+// release writes the white space held before the first other text,
+// without its first newline when it follows an element: the newline
+// after a close tag is layout.
+func (l *Layout) release(o *Out) {
+	h := l.held
+	if l.after {
+		if len(h) > 1 && h[0] == '\r' && h[1] == '\n' {
+			h = h[2:]
+		} else if len(h) > 0 && h[0] == '\n' {
+			h = h[1:]
+		}
+	}
+	o.Write(event.Text, string(h))
+	l.held = l.held[:0]
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

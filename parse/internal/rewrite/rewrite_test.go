@@ -1,6 +1,10 @@
 package rewrite
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/agentstream/agentstream/event"
+)
 
 func TestCompleteUTF8(t *testing.T) {
 	t.Parallel()
@@ -46,5 +50,36 @@ func TestPosSplitRune(t *testing.T) {
 	}
 	if whole.Line != 2 || whole.Col != 4 || whole.Off != int64(len(s)) {
 		t.Errorf("got %+v", whole)
+	}
+}
+
+// TestLayout checks which white space Layout drops: a run at the start is
+// kept when text follows, a run between two elements is dropped, and one
+// newline after an element is dropped before text.
+func TestLayout(t *testing.T) {
+	t.Parallel()
+	var q []item
+	var cut error
+	o := newOut("", "", &q, &cut)
+	var l Layout
+	l.Text(o, "  ")
+	l.TextByte(o, 'a')      // "  a"
+	l.Element()             // "<x/>"
+	l.Text(o, "\n\n")       // layout
+	l.Element()             // "<y/>"
+	l.Text(o, "\n b\n")     // one newline dropped
+	held := l.TakeHeld(nil) // nothing held after text started
+	l.Element()
+	l.Text(o, " \t")
+	l.End(o) // white space after an element is dropped at the end
+	o.EndAll()
+	var got string
+	for _, it := range q {
+		if d, ok := it.ev.(*event.Delta); ok {
+			got += d.Text
+		}
+	}
+	if want := "  a b\n"; got != want || len(held) != 0 {
+		t.Errorf("got %q, held %q; want %q, none held", got, held, want)
 	}
 }
