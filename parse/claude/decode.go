@@ -462,10 +462,8 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 		msg := strings.Join(text, "\n")
 		// Raw is the error as an error object, as other formats carry
 		// it; the line itself is no error payload.
-		d.emit(&event.Error{
-			Agent: agent, Message: msg, Type: errType, Fatal: true,
-			Raw: messages.Marshal(messages.APIError{Type: errType, Message: msg}),
-		})
+		obj, _ := messages.Marshal(messages.APIError{Type: errType, Message: msg}) // strings always marshal
+		d.emit(&event.Error{Agent: agent, Message: msg, Type: errType, Fatal: true, Raw: obj})
 		return nil
 	}
 	return d.position(d.b.Snapshot(agent, &m))
