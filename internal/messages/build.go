@@ -114,6 +114,44 @@ func (b *Builder) remember(m *message) {
 	}
 }
 
+// StreamEvent handles one stream event of agent: se is decoded from raw,
+// the event's JSON text, which Unknown and Error events keep. An error
+// event ends agent's open message, then emits the error; a type this
+// package does not know becomes an Unknown.
+func (b *Builder) StreamEvent(agent string, se *StreamEvent, raw []byte) error {
+	index := -1
+	if se.Index != nil {
+		index = *se.Index
+	}
+	switch se.Type {
+	case EventMessageStart:
+		if se.Message == nil {
+			return problemf("message_start without a message")
+		}
+		return b.MessageStart(agent, se.Message)
+	case EventContentBlockStart:
+		return b.BlockStart(agent, index, se.ContentBlock)
+	case EventContentBlockDelta:
+		return b.BlockDelta(agent, index, se.Delta, raw)
+	case EventContentBlockStop:
+		return b.BlockStop(agent, index)
+	case EventMessageDelta:
+		return b.MessageDelta(agent, se.Delta, se.Usage)
+	case EventMessageStop:
+		return b.MessageStop(agent)
+	case EventPing:
+	case EventError:
+		obj, e := ErrorObject(raw)
+		// The turn the error cut short ends first, then the error says
+		// why.
+		b.EndTurn(agent, "", "")
+		b.emit(&event.Error{Agent: agent, Message: e.Message, Type: e.Type, Fatal: true, Raw: bytes.Clone(obj)})
+	default:
+		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: se.Type, Raw: bytes.Clone(raw)})
+	}
+	return nil
+}
+
 // MessageStart handles message_start. A message still open for the agent
 // is closed first and reported.
 func (b *Builder) MessageStart(agent string, m *Message) error {

@@ -168,3 +168,87 @@ func TestBuilderInputCap(t *testing.T) {
 		t.Errorf("got %v, want a too-large error naming the tool call", err)
 	}
 }
+
+// TestStreamEvent: the one dispatch of stream events both decoders use.
+func TestStreamEvent(t *testing.T) {
+	t.Parallel()
+	turn := &event.TurnStart{Agent: "a", MessageID: "m1", Model: "m"}
+	tests := []struct {
+		name    string
+		events  []string
+		want    []event.Event
+		problem string // of the last event
+	}{
+		{
+			name: "error ends the turn first",
+			events: []string{
+				`{"type":"message_start","message":{"id":"m1","model":"m"}}`,
+				`{"type":"ping"}`,
+				`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
+			},
+			want: []event.Event{
+				turn,
+				&event.TurnEnd{Agent: "a", MessageID: "m1"},
+				&event.Error{
+					Agent: "a", Message: "Overloaded", Type: "overloaded_error", Fatal: true,
+					Raw: json.RawMessage(`{"type":"overloaded_error","message":"Overloaded"}`),
+				},
+			},
+		},
+		{
+			name:   "unknown type",
+			events: []string{`{"type":"message_frobnicate","x":1}`},
+			want: []event.Event{&event.Unknown{
+				Agent: "a", Format: Format, Type: "message_frobnicate", Raw: []byte(`{"type":"message_frobnicate","x":1}`),
+			}},
+		},
+		{
+			name:    "message_start without a message",
+			events:  []string{`{"type":"message_start"}`},
+			problem: "message_start without a message",
+		},
+		{
+			name: "a block",
+			events: []string{
+				`{"type":"message_start","message":{"id":"m1","model":"m"}}`,
+				`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+				`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}`,
+				`{"type":"content_block_stop","index":0}`,
+				`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}`,
+				`{"type":"message_stop"}`,
+			},
+			want: []event.Event{
+				turn,
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "hi"},
+				&event.BlockEnd{Agent: "a", Kind: event.Text},
+				&event.TurnEnd{Agent: "a", MessageID: "m1", StopReason: "end_turn", Usage: &event.Usage{OutputTokens: 2}},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got []event.Event
+			b := NewBuilder(func(ev event.Event) { got = append(got, ev) }, 1<<20)
+			var err error
+			for _, raw := range tt.events {
+				var se StreamEvent
+				if err := json.Unmarshal([]byte(raw), &se); err != nil {
+					t.Fatal(err)
+				}
+				err = b.StreamEvent("a", &se, []byte(raw))
+			}
+			problem := ""
+			if err != nil {
+				problem = err.Error()
+			}
+			if problem != tt.problem {
+				t.Errorf("problem = %q, want %q", problem, tt.problem)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("events differ (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -402,41 +402,7 @@ func (d *Decoder) streamEvent(agent string, raw json.RawMessage) error {
 	if err := json.Unmarshal(raw, &se); err != nil {
 		return d.errorf(event.ErrSyntax, "stream_event: %s", jsonProblem(err))
 	}
-	index := func() int {
-		if se.Index == nil {
-			return -1
-		}
-		return *se.Index
-	}
-	var err error
-	switch se.Type {
-	case messages.EventMessageStart:
-		if se.Message == nil {
-			return d.errorf(event.ErrSyntax, "message_start without a message")
-		}
-		err = d.b.MessageStart(agent, se.Message)
-	case messages.EventContentBlockStart:
-		err = d.b.BlockStart(agent, index(), se.ContentBlock)
-	case messages.EventContentBlockDelta:
-		err = d.b.BlockDelta(agent, index(), se.Delta, raw)
-	case messages.EventContentBlockStop:
-		err = d.b.BlockStop(agent, index())
-	case messages.EventMessageDelta:
-		err = d.b.MessageDelta(agent, se.Delta, se.Usage)
-	case messages.EventMessageStop:
-		err = d.b.MessageStop(agent)
-	case messages.EventPing:
-	case messages.EventError:
-		obj, e := messages.ErrorObject(raw)
-		ev := &event.Error{Agent: agent, Message: e.Message, Type: e.Type, Fatal: true, Raw: bytes.Clone(obj)}
-		// The turn the error cut short ends first, then the error
-		// says why.
-		d.b.EndTurn(agent, "", "")
-		d.emit(ev)
-	default:
-		d.emit(&event.Unknown{Agent: agent, Format: messages.Format, Type: se.Type, Raw: bytes.Clone(raw)})
-	}
-	return d.position(err)
+	return d.position(d.b.StreamEvent(agent, &se, raw))
 }
 
 func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
