@@ -24,14 +24,14 @@ type Config struct {
 // Decoder reads Claude Code stream-json and yields canonical events. See
 // the package documentation for the grammar and tolerance rules.
 type Decoder struct {
-	cfg     Config
-	br      *bufio.Reader
-	lines   *frame.Lines
-	array   *json.Decoder // --output-format json: one top-level array
-	queue   []event.Event
-	problem error // a ParseError to return once queue is empty
-	done    bool
-	err     error
+	cfg      Config
+	br       *bufio.Reader
+	lines    *frame.Lines
+	array    *json.Decoder // --output-format json: one top-level array
+	queue    []event.Event
+	problems []error // ParseErrors to return once queue is empty
+	done     bool
+	err      error
 
 	line      int // position of the unit being decoded
 	off       int64
@@ -103,10 +103,11 @@ func (d *Decoder) Next() (event.Event, error) {
 			d.queue = d.queue[1:]
 			return ev, nil
 		}
-		if d.problem != nil {
-			// A unit's problem comes after the events it still made.
-			err := d.problem
-			d.problem = nil
+		if len(d.problems) > 0 {
+			// A unit's problems come after the events it still made.
+			err := d.problems[0]
+			d.problems[0] = nil
+			d.problems = d.problems[1:]
 			return nil, err
 		}
 		if d.err != nil {
@@ -114,7 +115,9 @@ func (d *Decoder) Next() (event.Event, error) {
 		}
 		if d.done {
 			d.err = io.EOF
-			d.problem = d.truncation()
+			if err := d.truncation(); err != nil {
+				d.problems = append(d.problems, err)
+			}
 			continue
 		}
 		err := d.readUnit()
@@ -124,7 +127,11 @@ func (d *Decoder) Next() (event.Event, error) {
 		case err == io.EOF:
 			d.done = true
 		case errors.As(err, &perr):
-			d.problem = err
+			if list, ok := err.(problemList); ok {
+				d.problems = append(d.problems, list...)
+			} else {
+				d.problems = append(d.problems, err)
+			}
 		default:
 			d.err = err
 		}
@@ -246,31 +253,50 @@ func (d *Decoder) readElement() error {
 }
 
 // fused decodes a line that is not one JSON value: several objects
-// written without a newline between them, or a bad line.
+// written without a newline between them, or a bad line. Every object's
+// problem is reported, at its column. After a syntax error the rest of
+// the line is resynchronised at the next "}{", if any.
 func (d *Decoder) fused(line []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	var problems []error
-	for {
-		start := dec.InputOffset()
-		var raw json.RawMessage
-		err := dec.Decode(&raw)
-		if err == io.EOF {
-			break
+	var problems problemList
+	for base := 0; base < len(line); {
+		dec := json.NewDecoder(bytes.NewReader(line[base:]))
+		next := len(line)
+		for {
+			start := base + int(dec.InputOffset())
+			var raw json.RawMessage
+			err := dec.Decode(&raw)
+			if err == io.EOF {
+				break
+			}
+			d.col = start + 1
+			if err != nil {
+				problems = append(problems, d.errorf(event.ErrSyntax, "not a JSON object: %s", jsonProblem(err)))
+				if i := bytes.Index(line[start+1:], []byte("}{")); i >= 0 {
+					next = start + 1 + i + 1
+				}
+				break
+			}
+			if err := d.decode(raw); err != nil {
+				problems = append(problems, err)
+			}
 		}
-		d.col = int(start) + 1
-		if err != nil {
-			problems = append(problems, d.errorf(event.ErrSyntax, "not a JSON object: %s", jsonProblem(err)))
-			break
-		}
-		if err := d.decode(raw); err != nil {
-			problems = append(problems, err)
-		}
+		base = next
 	}
-	if len(problems) == 0 {
+	switch len(problems) {
+	case 0:
 		return nil
+	case 1:
+		return problems[0]
 	}
-	return problems[0]
+	return problems
 }
+
+// problemList is the ParseErrors of one line, each returned by Next in
+// turn.
+type problemList []error
+
+func (l problemList) Error() string   { return errors.Join(l...).Error() }
+func (l problemList) Unwrap() []error { return l }
 
 // decode handles one line's JSON value.
 func (d *Decoder) decode(raw []byte) error {

@@ -139,6 +139,10 @@ func ptr[T any](v T) *T { return &v }
 
 func TestDecode(t *testing.T) {
 	t.Parallel()
+	const (
+		badA = `{"type":"assistant","message":5,"session_id":"s1"}`
+		badU = `{"type":"user","message":5,"session_id":"s1"}`
+	)
 	start := &event.SessionStart{
 		Agent: "s1", SessionID: "s1", Model: "m", Tools: []string{"Bash"}, Cwd: "/w",
 		Meta: json.RawMessage(initLine), MetaKind: MetaKind,
@@ -184,6 +188,17 @@ func TestDecode(t *testing.T) {
 		{
 			"bad object fused after a good one", initLine + "{\"type\":\n" + textLine + "\n" + resLine + "\n", &Config{Source: "in"},
 			cat([]item{{Event: start}, {Err: "in:1:" + fmt.Sprint(len(initLine)+1) + ": not a JSON object: unexpected EOF"}}, text, end),
+		},
+		{
+			"several bad objects fused", initLine + badA + "{bad}" + badU + "\n" + textLine + "\n" + resLine + "\n", &Config{Source: "in"},
+			cat([]item{
+				{Event: start},
+				{Event: &event.Unknown{Agent: "s1", Format: MetaKind, Type: "assistant", Raw: []byte(badA)}},
+				{Event: &event.Unknown{Agent: "s1", Format: MetaKind, Type: "user", Raw: []byte(badU)}},
+				{Err: "in:1:" + fmt.Sprint(len(initLine)+1) + ": assistant message: cannot unmarshal number into Go value of type messages.Message"},
+				{Err: "in:1:" + fmt.Sprint(len(initLine+badA)+1) + ": not a JSON object: invalid character 'b' looking for beginning of object key string"},
+				{Err: "in:1:" + fmt.Sprint(len(initLine+badA+"{bad}")+1) + ": user message: cannot unmarshal number into Go value of type claude.UserMessage"},
+			}, text, end),
 		},
 		{
 			"line too long", initLine + "\n" + textLine + "\n" + resLine + "\n", &Config{Source: "in", MaxEventBytes: len(initLine) + 10},
