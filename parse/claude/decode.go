@@ -28,6 +28,8 @@ type Decoder struct {
 	br       *bufio.Reader
 	lines    *frame.Lines
 	array    *json.Decoder // --output-format json: one top-level array
+	capped   *cappedReader // what array reads from
+	base     int64         // input offset of the array's '['
 	queue    []event.Event
 	problems []error // ParseErrors to return once queue is empty
 	done     bool
@@ -224,7 +226,10 @@ func (d *Decoder) chooseFraming() error {
 		}
 		if b[i] == '[' {
 			d.br.Discard(i)
-			d.array = json.NewDecoder(d.br)
+			d.base = int64(i)
+			d.capped = &cappedReader{r: d.br}
+			d.capped.allow(0, d.cfg.MaxEventBytes)
+			d.array = json.NewDecoder(d.capped)
 			d.array.Token() // the '['
 			return nil
 		}
@@ -234,22 +239,80 @@ func (d *Decoder) chooseFraming() error {
 	return nil
 }
 
+// readElement reads the next element of the top-level array. The
+// json.Decoder reads through a cappedReader that lets it read at most
+// MaxEventBytes (and a little slack for the separator) past the end of the
+// last element, so that an element over the cap is reported without
+// being read whole. An element a little over the cap is skipped, and
+// reading goes on; one that goes past the slack ends the input there: the
+// array cannot be resynchronised.
 func (d *Decoder) readElement() error {
-	d.line, d.col, d.off = 0, 0, d.array.InputOffset()
+	start := d.array.InputOffset()
+	d.line, d.col, d.off = 0, 0, d.base+start
+	d.capped.allow(start, d.cfg.MaxEventBytes)
 	if !d.array.More() {
-		d.array.Token() // the ']'
+		_, err := d.array.Token() // the ']'
+		if errors.Is(err, errElementTooLarge) {
+			d.done = true
+			return d.tooLarge()
+		}
 		return io.EOF
 	}
 	var raw json.RawMessage
 	if err := d.array.Decode(&raw); err != nil {
 		// The array cannot be resynchronised: report and stop.
 		d.done = true
+		if errors.Is(err, errElementTooLarge) {
+			return d.tooLarge()
+		}
 		return &event.ParseError{
-			Source: d.cfg.Source, Offset: d.array.InputOffset(),
+			Source: d.cfg.Source, Offset: d.base + d.array.InputOffset(),
 			Err: event.Errorf(event.ErrSyntax, "in the top-level JSON array: %s", jsonProblem(err)),
 		}
 	}
+	if len(raw) > d.cfg.MaxEventBytes {
+		return d.tooLarge()
+	}
 	return d.decode(raw)
+}
+
+func (d *Decoder) tooLarge() error {
+	return &event.ParseError{
+		Source: d.cfg.Source, Offset: d.off,
+		Err: event.Errorf(event.ErrTooLarge, "array element larger than %d bytes (raise --max-event-bytes)", d.cfg.MaxEventBytes),
+	}
+}
+
+// arraySlack is what the array's json.Decoder may read past an element
+// of the largest size allowed: the separator, white space around it, and
+// the byte of lookahead a number needs.
+const arraySlack = 4 << 10
+
+var errElementTooLarge = event.Errorf(event.ErrTooLarge, "array element too large")
+
+// cappedReader fails with errElementTooLarge once its reader has given
+// more than limit bytes in all.
+type cappedReader struct {
+	r     io.Reader
+	n     int64 // bytes read
+	limit int64
+}
+
+// allow lets the reader read up to max bytes, and the slack, past offset.
+func (c *cappedReader) allow(offset int64, max int) {
+	c.limit = offset + int64(max) + arraySlack
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if c.n >= c.limit {
+		return 0, errElementTooLarge
+	}
+	if int64(len(p)) > c.limit-c.n {
+		p = p[:c.limit-c.n]
+	}
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // fused decodes a line that is not one JSON value: several objects

@@ -379,3 +379,96 @@ func BenchmarkDecode(b *testing.B) {
 		})
 	}
 }
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// TestArrayElementCap: MaxEventBytes caps an element of the top-level
+// array (--output-format json) as it caps a line: an element a little
+// over the cap is reported and skipped, one far over it is reported
+// without being read whole, and the input ends there.
+func TestArrayElementCap(t *testing.T) {
+	t.Parallel()
+	const max = 1000
+	big := `{"type":"assistant","message":{"id":"msg_9","model":"m","content":[{"type":"text","text":"` +
+		strings.Repeat("x", 4000) + `"}]},"session_id":"s1"}` // over max, within its slack
+	tooLarge := func(off int) item {
+		return item{Err: fmt.Sprintf("in: offset %d: array element larger than %d bytes (raise --max-event-bytes)", off, max)}
+	}
+	cfg := &Config{Source: "in", MaxEventBytes: max}
+
+	t.Run("lines", func(t *testing.T) {
+		t.Parallel()
+		got := decodeAll(strings.NewReader(initLine+"\n"+big+"\n"+resLine+"\n"), cfg)
+		if len(got) < 2 || !strings.Contains(got[1].Err, "line longer than 1000 bytes") {
+			t.Errorf("want the line reported as too long, got %v", got)
+		}
+	})
+	t.Run("a little over", func(t *testing.T) {
+		t.Parallel()
+		in := " [" + initLine + ",\n" + big + ",\n" + resLine + "]"
+		got := decodeAll(strings.NewReader(in), cfg)
+		start := len(" [" + initLine)
+		if len(got) != 3 || got[1] != tooLarge(start) || got[2].Event == nil {
+			t.Errorf("want SessionStart, %q, RunEnd; got %v", tooLarge(start).Err, got)
+		}
+	})
+	t.Run("far over", func(t *testing.T) {
+		t.Parallel()
+		const huge = 64 << 20
+		src := &countingReader{r: io.MultiReader(
+			strings.NewReader("["+initLine+`,{"type":"assistant","message":{"content":[{"type":"text","text":"`),
+			io.LimitReader(zeros{}, huge),
+			strings.NewReader(`"}]}},`+resLine+"]"),
+		)}
+		d := NewDecoder(src, cfg)
+		var got []item
+		for {
+			ev, err := d.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				if !errors.Is(err, event.ErrTooLarge) && !errors.Is(err, event.ErrTruncated) {
+					t.Fatalf("Next: %v", err)
+				}
+				got = append(got, item{Err: err.Error()})
+				continue
+			}
+			got = append(got, item{Event: ev})
+		}
+		want := []item{
+			{Event: &event.SessionStart{
+				Agent: "s1", SessionID: "s1", Model: "m", Tools: []string{"Bash"}, Cwd: "/w",
+				Meta: json.RawMessage(initLine), MetaKind: MetaKind,
+			}},
+			tooLarge(len("[" + initLine)),
+			{Err: fmt.Sprintf("in: offset %d: stream ended before the result line", len("["+initLine))},
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+		if src.n > 1<<20 {
+			t.Errorf("read %d bytes of the input, want the element's cap and buffers, far below its %d bytes", src.n, huge)
+		}
+	})
+}
+
+// zeros reads as an endless run of '0'.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = '0'
+	}
+	return len(p), nil
+}

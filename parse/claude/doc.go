@@ -43,7 +43,10 @@
 // each bad one is reported at its column (after a syntax error the line
 // is resynchronised at the next "}{"). A line's problems are returned
 // after the events it still produced. Inside the top-level array a
-// syntax error ends the input (an array cannot be resynchronised). An
+// syntax error ends the input (an array cannot be resynchronised); an
+// element over MaxEventBytes is reported (ErrTooLarge) and skipped when it
+// ends within a few KB past the cap, and otherwise ends the input there,
+// unread. An
 // input that ends inside a streamed message, or without a result line,
 // yields what it read and then a ParseError wrapping event.ErrTruncated.
 //
