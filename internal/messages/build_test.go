@@ -95,6 +95,71 @@ func TestBuilder(t *testing.T) {
 			[]string{"assistant snapshot of tool call t (block 0 of message m1) differs from its stream events; kept the snapshot"},
 		},
 		{
+			"late snapshot of a finished text block, the same",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"text","text":""}`), delta(0, `{"type":"text_delta","text":"h"}`),
+				delta(0, `{"type":"text_delta","text":"i"}`), stop(0), snapshot("m1", `{"type":"text","text":"hi"}`), messageStop(),
+			},
+			[]event.Event{
+				turn, &event.BlockStart{Agent: "a", Kind: event.Text}, &event.Delta{Agent: "a", Kind: event.Text, Text: "h"},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "i"}, &event.BlockEnd{Agent: "a", Kind: event.Text}, end,
+			},
+			nil,
+		},
+		{
+			"late snapshot of a finished text block, different",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"text","text":""}`), delta(0, `{"type":"text_delta","text":"hi"}`), stop(0),
+				snapshot("m1", `{"type":"text","text":"hit"}`),
+			},
+			append([]event.Event{turn}, text...),
+			[]string{"assistant snapshot of text block 0 of message m1 differs from its stream events; kept the stream events"},
+		},
+		{
+			"snapshot completes an open block",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"text","text":""}`), delta(0, `{"type":"text_delta","text":"h"}`),
+				snapshot("m1", `{"type":"text","text":"hi"}`), stop(0), messageStop(),
+			},
+			[]event.Event{
+				turn, &event.BlockStart{Agent: "a", Kind: event.Text}, &event.Delta{Agent: "a", Kind: event.Text, Text: "h"},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "i"}, &event.BlockEnd{Agent: "a", Kind: event.Text}, end,
+			},
+			nil,
+		},
+		{
+			"snapshot of an open block that does not extend it",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"text","text":""}`), delta(0, `{"type":"text_delta","text":"hx"}`),
+				snapshot("m1", `{"type":"text","text":"hi there"}`),
+			},
+			[]event.Event{
+				turn, &event.BlockStart{Agent: "a", Kind: event.Text}, &event.Delta{Agent: "a", Kind: event.Text, Text: "hx"},
+				&event.BlockEnd{Agent: "a", Kind: event.Text},
+			},
+			[]string{"assistant snapshot of text block 0 of message m1 differs from its stream events; kept the stream events"},
+		},
+		{
+			"late snapshot of a finished tool call, same meaning",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"tool_use","id":"t","name":"n","input":{}}`),
+				delta(0, `{"type":"input_json_delta","partial_json":"{\"b\": [1, 2], \"a\": 1}"}`), stop(0),
+				snapshot("m1", `{"type":"tool_use","id":"t","name":"n","input":{"a":1,"b":[1,2]}}`),
+			},
+			[]event.Event{turn, &event.ToolCall{Agent: "a", ID: "t", Name: "n", Input: json.RawMessage(`{"b": [1, 2], "a": 1}`)}},
+			nil,
+		},
+		{
+			"late snapshot of a finished tool call, different",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"tool_use","id":"t","name":"n","input":{}}`),
+				delta(0, `{"type":"input_json_delta","partial_json":"{\"a\": 2}"}`), stop(0),
+				snapshot("m1", `{"type":"tool_use","id":"t","name":"n","input":{"a":1}}`),
+			},
+			[]event.Event{turn, &event.ToolCall{Agent: "a", ID: "t", Name: "n", Input: json.RawMessage(`{"a": 2}`)}},
+			[]string{"assistant snapshot of tool call t (block 0 of message m1) differs from its stream events"},
+		},
+		{
 			"message_start while a message is open",
 			[]step{start("m1"), cbStart(0, `{"type":"text","text":""}`), delta(0, `{"type":"text_delta","text":"hi"}`), start("m2")},
 			append(append([]event.Event{turn}, text...),
