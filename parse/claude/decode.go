@@ -41,14 +41,20 @@ type Decoder struct {
 	wholeLine bool // decoding a whole line, not one of several fused objects
 
 	b        *messages.Builder
-	session  string          // the main agent's scope: the session id
-	started  map[string]bool // agent scopes whose SessionStart was emitted
-	toolOf   map[string]toolInfo
-	seen     bool // any line decoded
-	finished bool // a result line was seen after the last content
+	session  string              // the main agent's scope: the session id
+	started  map[string]bool     // agent scopes whose SessionStart was emitted
+	toolOf   map[string]toolInfo // client tool calls without a result yet
+	toolIDs  []string            // their ids, oldest first (with some answered since)
+	seen     bool                // any line decoded
+	finished bool                // a result line was seen after the last content
 }
 
 type toolInfo struct{ agent, name string }
+
+// maxPendingTools bounds the tool calls remembered without a result: a
+// result that arrives after this many newer calls still unanswered is
+// reported without its tool's name, under the agent of its line.
+const maxPendingTools = 4096
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
@@ -141,10 +147,33 @@ func (d *Decoder) Next() (event.Event, error) {
 }
 
 func (d *Decoder) emit(ev event.Event) {
-	if c, ok := ev.(*event.ToolCall); ok {
+	if c, ok := ev.(*event.ToolCall); ok && !c.Server {
+		// A server tool's result comes in the assistant's message,
+		// named by the builder.
 		d.toolOf[c.ID] = toolInfo{agent: c.Agent, name: c.Name}
+		d.toolIDs = append(d.toolIDs, c.ID)
+		d.forgetTools()
 	}
 	d.queue = append(d.queue, ev)
+}
+
+// forgetTools keeps toolOf and toolIDs bounded: the oldest unanswered
+// calls beyond maxPendingTools are forgotten, and the ids of answered
+// ones dropped once they are half of toolIDs.
+func (d *Decoder) forgetTools() {
+	for len(d.toolOf) > maxPendingTools {
+		delete(d.toolOf, d.toolIDs[0])
+		d.toolIDs = d.toolIDs[1:]
+	}
+	if len(d.toolIDs) > 2*len(d.toolOf)+64 {
+		ids := make([]string, 0, 2*len(d.toolOf)+64)
+		for _, id := range d.toolIDs {
+			if _, ok := d.toolOf[id]; ok {
+				ids = append(ids, id)
+			}
+		}
+		d.toolIDs = ids
+	}
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
@@ -547,7 +576,9 @@ func (d *Decoder) user(agent string, l *Line, raw []byte) error {
 		if t, ok := d.toolOf[cb.ToolUseID]; ok {
 			ev.Name = t.name
 			ev.Agent = t.agent
+			delete(d.toolOf, cb.ToolUseID)
 		}
+		d.b.ToolAnswered(cb.ToolUseID)
 		var err error
 		ev.Content, err = messages.ResultParts(cb.Content)
 		if err != nil && problem == nil {

@@ -472,3 +472,39 @@ func (zeros) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// TestToolMemory: the decoder forgets a client tool call once its result
+// has arrived, and keeps at most maxPendingTools without one.
+func TestToolMemory(t *testing.T) {
+	t.Parallel()
+	var in strings.Builder
+	in.WriteString(initLine + "\n")
+	call := func(id string) {
+		fmt.Fprintf(&in, `{"type":"assistant","message":{"id":"msg_%s","model":"m","content":[{"type":"tool_use","id":%q,"name":"Bash","input":{}}]},"session_id":"s1"}`+"\n", id, id)
+	}
+	for i := range 3000 {
+		id := fmt.Sprintf("a%d", i)
+		call(id)
+		fmt.Fprintf(&in, `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":%q,"content":"ok"}]},"session_id":"s1"}`+"\n", id)
+	}
+	for i := range maxPendingTools + 100 {
+		call(fmt.Sprintf("u%d", i))
+	}
+	d := NewDecoder(strings.NewReader(in.String()), nil)
+	names := 0
+	for {
+		ev, err := d.Next()
+		if err == io.EOF {
+			break
+		}
+		if r, ok := ev.(*event.ToolResult); ok && r.Name == "Bash" {
+			names++
+		}
+	}
+	if names != 3000 {
+		t.Errorf("%d results named by their call, want 3000", names)
+	}
+	if len(d.toolOf) != maxPendingTools || len(d.toolIDs) > 2*maxPendingTools+64 {
+		t.Errorf("decoder remembers %d tool calls (%d ids), want %d (at most %d)", len(d.toolOf), len(d.toolIDs), maxPendingTools, 2*maxPendingTools+64)
+	}
+}
