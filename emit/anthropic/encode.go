@@ -137,12 +137,16 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 		if a.Type == "" {
 			a.Type = "api_error"
 		}
-		obj = messages.Marshal(a)
+		obj, _ = messages.Marshal(a) // strings always marshal
 	}
-	data := messages.Marshal(struct {
+	data, err := messages.Marshal(struct {
 		Type  string          `json:"type"`
 		Error json.RawMessage `json:"error"`
 	}{messages.EventError, obj})
+	if err != nil {
+		e.err = fmt.Errorf("anthropic: %w", err)
+		return
+	}
 	e.st.Abort()
 	e.event(messages.EventError, data)
 }
@@ -174,5 +178,9 @@ func compact(raw []byte) []byte {
 	if json.Unmarshal(raw, &m) != nil {
 		return raw
 	}
-	return messages.Marshal(m)
+	b, err := messages.Marshal(m)
+	if err != nil {
+		return raw
+	}
+	return b
 }

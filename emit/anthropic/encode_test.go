@@ -304,3 +304,26 @@ func FuzzEncoder(f *testing.F) {
 		}
 	})
 }
+
+// TestInvalidToolInput: a tool call whose input is not JSON (possible
+// through the library API) is written as a JSON string, so that the body
+// reads back, not as the invalid text.
+func TestInvalidToolInput(t *testing.T) {
+	t.Parallel()
+	out, _ := encode(t, []event.Event{
+		&event.ToolCall{Agent: "a", ID: "toolu_1", Name: "Bash", Input: []byte("{bad")},
+	})
+	if want := `"partial_json":"\"{bad\""`; !strings.Contains(string(out), want) {
+		t.Errorf("body has no %s:\n%s", want, out)
+	}
+	var got []json.RawMessage
+	for _, ev := range decode(t, out) {
+		if c, ok := ev.(*event.ToolCall); ok {
+			got = append(got, c.Input)
+		}
+	}
+	want := []json.RawMessage{json.RawMessage(`"{bad"`)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tool call inputs read back (-want +got):\n%s\n%s", diff, out)
+	}
+}

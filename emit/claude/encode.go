@@ -80,8 +80,13 @@ func (e *Encoder) uuid() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
 }
 
-func (e *Encoder) line(b []byte) {
+// line writes one line; err is the error of marshalling it, if any.
+func (e *Encoder) line(b []byte, err error) {
 	if e.err != nil {
+		return
+	}
+	if err != nil {
+		e.err = fmt.Errorf("claude: %w", err)
 		return
 	}
 	out := make([]byte, 0, len(b)+1)
@@ -174,7 +179,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			// back, it would be as unreadable.
 			e.warn("malformed stream-json lines")
 		default:
-			e.line(compact(raw)) // a line type of a newer Claude Code
+			e.line(compact(raw), nil) // a line type of a newer Claude Code
 		}
 	case *event.AwaitingTools:
 		e.warn("awaiting tools")
@@ -250,7 +255,7 @@ func (e *Encoder) init(s *event.SessionStart) {
 		var in wire.Init
 		if json.Unmarshal(s.Meta, &in) == nil && in.SessionID != "" {
 			e.session = in.SessionID
-			e.line(compact(s.Meta))
+			e.line(compact(s.Meta), nil)
 			return
 		}
 	}
@@ -333,13 +338,13 @@ func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 	}
 	var content json.RawMessage
 	if len(ev.Content) == 1 && ev.Content[0].Type == "text" {
-		content = messages.Marshal(ev.Content[0].Text)
+		content, _ = messages.Marshal(ev.Content[0].Text) // a string always marshals
 	} else {
 		parts := make([]json.RawMessage, 0, len(ev.Content))
 		for _, p := range ev.Content {
 			switch {
 			case p.Type == "text":
-				parts = append(parts, messages.Marshal(resultContent{Type: "text", Text: p.Text}))
+				parts = append(parts, marshal(resultContent{Type: "text", Text: p.Text}))
 			case p.Type == "image":
 				src := &imageSource{Type: "url", URL: p.Source}
 				if rest, ok := strings.CutPrefix(p.Source, "data:"); ok {
@@ -347,15 +352,15 @@ func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 						src = &imageSource{Type: "base64", MediaType: mt, Data: data}
 					}
 				}
-				parts = append(parts, messages.Marshal(resultContent{Type: "image", Source: src}))
+				parts = append(parts, marshal(resultContent{Type: "image", Source: src}))
 			case json.Valid([]byte(p.Text)) && strings.HasPrefix(strings.TrimSpace(p.Text), "{"):
 				// A block kept whole by the decoder (document, search_result, ...).
 				parts = append(parts, compact([]byte(p.Text)))
 			default:
-				parts = append(parts, messages.Marshal(resultContent{Type: "text", Text: p.Text}))
+				parts = append(parts, marshal(resultContent{Type: "text", Text: p.Text}))
 			}
 		}
-		content = messages.Marshal(parts)
+		content = marshal(parts)
 	}
 	type block struct {
 		ToolUseID string          `json:"tool_use_id"`
@@ -395,7 +400,7 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 	if text == "" {
 		text = "API Error: " + errType
 	}
-	block := messages.Marshal(struct {
+	block := marshal(struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}{"text", text})
@@ -411,7 +416,7 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 func (e *Encoder) notice(a *agent, ev *event.Notice) {
 	var l wire.Line
 	if json.Unmarshal(ev.Raw, &l) == nil && l.Type != "" && (l.Type == ev.Kind || l.Subtype == ev.Kind) {
-		e.line(compact(ev.Raw))
+		e.line(compact(ev.Raw), nil)
 		return
 	}
 	e.line(messages.Marshal(struct {
@@ -431,7 +436,7 @@ func (e *Encoder) runEnd(a *agent, ev *event.RunEnd) {
 	}
 	e.closeTurns(ev.StopReason)
 	if ev.MetaKind == wire.MetaKind && json.Valid(ev.Meta) {
-		e.line(compact(ev.Meta))
+		e.line(compact(ev.Meta), nil)
 		e.resultOut = true
 		return
 	}
@@ -552,6 +557,13 @@ func (e *Encoder) Close() error {
 	e.closeTurns("")
 	e.result(&event.RunEnd{IsError: e.failed})
 	return e.err
+}
+
+// marshal is messages.Marshal for values of strings and valid JSON text,
+// which always marshal.
+func marshal(v any) json.RawMessage {
+	b, _ := messages.Marshal(v)
+	return b
 }
 
 func compact(raw []byte) json.RawMessage {

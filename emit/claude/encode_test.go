@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"maps"
 	"os"
@@ -428,4 +429,36 @@ func FuzzEncoder(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestInvalidToolInput: a tool call whose input is not JSON (possible
+// through the library API) is written, as a JSON string, not a panic.
+func TestInvalidToolInput(t *testing.T) {
+	t.Parallel()
+	for _, partial := range []bool{false, true} {
+		t.Run(fmt.Sprintf("partial=%v", partial), func(t *testing.T) {
+			t.Parallel()
+			out, _ := encode(t, &Config{Partial: partial}, []event.Event{
+				&event.ToolCall{Agent: "a", ID: "toolu_1", Name: "Bash", Input: []byte("{bad")},
+			})
+			d := wire.NewDecoder(bytes.NewReader(out), nil)
+			var got []json.RawMessage
+			for {
+				ev, err := d.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("reading back: %v\n%s", err, out)
+				}
+				if c, ok := ev.(*event.ToolCall); ok {
+					got = append(got, c.Input)
+				}
+			}
+			want := []json.RawMessage{json.RawMessage(`"{bad"`)}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("tool call inputs read back (-want +got):\n%s\n%s", diff, out)
+			}
+		})
+	}
 }

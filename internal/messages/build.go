@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"reflect"
 	"slices"
@@ -15,6 +16,8 @@ import (
 
 // keepMessages is how many finished messages a Builder remembers, so that
 // a late snapshot of one of their blocks is recognised and not repeated.
+// Of a block it remembers a digest, never the content: what a Builder
+// holds does not grow with the length of the stream.
 const keepMessages = 16
 
 // Builder turns Messages API stream events and content blocks into
@@ -31,7 +34,7 @@ type Builder struct {
 	msgs  map[string]*message // messages by id, open and recently finished
 	order []string            // ids in msgs, oldest first
 	anon  int                 // counter for messages without an id
-	names map[string]string   // tool names by call id, for mcp_tool_result
+	names map[string]string   // names of tool calls without a result yet, by id, for mcp_tool_result
 }
 
 type message struct {
@@ -50,15 +53,73 @@ type block struct {
 	done      bool // its events have all been emitted
 	whole     bool // arrived whole in content_block_start: deltas are kept as Unknown
 	snap      bool // a snapshot of it has been seen
-	text      strings.Builder
-	overflow  bool // text over the cap: no longer compared
+	text      textDigest
 	sig       string
 	id, name  string
 	server    bool
 	mcp       string
-	input     strings.Builder
+	input     strings.Builder // tool input while the block is open
+	inputSum  inputDigest     // and once it is finished
 	start     json.RawMessage // tool input of content_block_start
 	citations []event.Citation
+}
+
+// textDigest stands for the text of a block, to compare it with a
+// snapshot's: its length and the FNV-64a hash of it, updated as the text
+// arrives.
+type textDigest struct {
+	n   int
+	sum uint64
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func (t *textDigest) write(s string) {
+	if s == "" {
+		return
+	}
+	if t.n == 0 {
+		t.sum = fnvOffset
+	}
+	for i := 0; i < len(s); i++ {
+		t.sum ^= uint64(s[i])
+		t.sum *= fnvPrime
+	}
+	t.n += len(s)
+}
+
+func digestOf(s string) textDigest {
+	var t textDigest
+	t.write(s)
+	return t
+}
+
+// inputDigest stands for a finished tool call's streamed input: the hash
+// of its canonical JSON (keys sorted, as json.Marshal writes a map), so
+// that input meaning the same as a snapshot's compares equal.
+type inputDigest struct {
+	set   bool // input was streamed
+	valid bool // and it is JSON
+	sum   uint64
+}
+
+func digestInput(s []byte) inputDigest {
+	d := inputDigest{set: len(s) > 0}
+	var v any
+	if json.Unmarshal(s, &v) != nil {
+		return d
+	}
+	canon, err := json.Marshal(v)
+	if err != nil {
+		return d
+	}
+	h := fnv.New64a()
+	h.Write(canon)
+	d.valid, d.sum = true, h.Sum64()
+	return d
 }
 
 func (b *block) kind() event.BlockKind {
@@ -73,8 +134,7 @@ func (b *block) isTool() bool {
 }
 
 // NewBuilder returns a builder that passes the events it makes to emit.
-// max caps an assembled tool input (and the text kept to compare with
-// snapshots) in bytes.
+// max caps an assembled tool input in bytes.
 func NewBuilder(emit func(event.Event), max int) *Builder {
 	return &Builder{
 		emit: emit, max: max, turns: map[string]*message{}, msgs: map[string]*message{},
@@ -109,9 +169,55 @@ func (b *Builder) remember(m *message) {
 		if old != nil && !old.ended {
 			break
 		}
+		if old != nil {
+			for _, bl := range old.blocks {
+				if bl.isTool() {
+					delete(b.names, bl.id) // its result, if any, is not coming
+				}
+			}
+		}
 		delete(b.msgs, b.order[0])
+		b.order[0] = ""
 		b.order = b.order[1:]
 	}
+}
+
+// StreamEvent handles one stream event of agent: se is decoded from raw,
+// the event's JSON text, which Unknown and Error events keep. An error
+// event ends agent's open message, then emits the error; a type this
+// package does not know becomes an Unknown.
+func (b *Builder) StreamEvent(agent string, se *StreamEvent, raw []byte) error {
+	index := -1
+	if se.Index != nil {
+		index = *se.Index
+	}
+	switch se.Type {
+	case EventMessageStart:
+		if se.Message == nil {
+			return problemf("message_start without a message")
+		}
+		return b.MessageStart(agent, se.Message)
+	case EventContentBlockStart:
+		return b.BlockStart(agent, index, se.ContentBlock)
+	case EventContentBlockDelta:
+		return b.BlockDelta(agent, index, se.Delta, raw)
+	case EventContentBlockStop:
+		return b.BlockStop(agent, index)
+	case EventMessageDelta:
+		return b.MessageDelta(agent, se.Delta, se.Usage)
+	case EventMessageStop:
+		return b.MessageStop(agent)
+	case EventPing:
+	case EventError:
+		obj, e := ErrorObject(raw)
+		// The turn the error cut short ends first, then the error says
+		// why.
+		b.EndTurn(agent, "", "")
+		b.emit(&event.Error{Agent: agent, Message: e.Message, Type: e.Type, Fatal: true, Raw: bytes.Clone(obj)})
+	default:
+		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: se.Type, Raw: bytes.Clone(raw)})
+	}
+	return nil
 }
 
 // MessageStart handles message_start. A message still open for the agent
@@ -214,15 +320,7 @@ func (b *Builder) appendText(agent string, bl *block, s string) {
 		return
 	}
 	b.emit(&event.Delta{Agent: agent, Kind: bl.kind(), Text: s})
-	if bl.overflow {
-		return
-	}
-	if bl.text.Len()+len(s) > b.max {
-		bl.overflow = true
-		bl.text.Reset()
-		return
-	}
-	bl.text.WriteString(s)
+	bl.text.write(s)
 }
 
 // BlockDelta handles content_block_delta; event is the whole stream event,
@@ -296,6 +394,7 @@ func (b *Builder) finish(agent string, bl *block, input json.RawMessage) {
 		b.emit(&event.BlockEnd{Agent: agent, Kind: event.Text})
 		if len(bl.citations) > 0 {
 			b.emit(&event.Citations{Agent: agent, Items: bl.citations})
+			bl.citations = nil
 		}
 	case bl.typ == BlockThinking:
 		b.emit(&event.BlockEnd{Agent: agent, Kind: event.Thinking, Signature: bl.sig})
@@ -303,6 +402,10 @@ func (b *Builder) finish(agent string, bl *block, input json.RawMessage) {
 		if input == nil {
 			input = bl.assembledInput()
 		}
+		// What a late snapshot is compared with; the text goes.
+		bl.inputSum = digestInput([]byte(bl.input.String()))
+		bl.input = strings.Builder{}
+		bl.start = nil
 		b.names[bl.id] = bl.name
 		b.emit(&event.ToolCall{Agent: agent, ID: bl.id, Name: bl.name, Input: input, Server: bl.server, MCPServer: bl.mcp})
 	}
@@ -538,18 +641,15 @@ func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage)
 			}
 		}
 		var problem error
-		if !bl.overflow {
-			got := bl.text.String()
-			switch {
-			case got == want:
-			case bl.open && strings.HasPrefix(want, got):
-				// Stream events were lost: the snapshot completes them.
-				b.appendText(agent, bl, want[len(got):])
-			default:
-				problem = problemf("assistant snapshot of %s block %d of message %s differs from its stream events; kept the stream events", bl.typ, idx, msg.id)
-			}
+		n := bl.text.n
+		switch {
+		case digestOf(want) == bl.text:
+		case bl.open && len(want) > n && digestOf(want[:n]) == bl.text:
+			// Stream events were lost: the snapshot completes them.
+			b.appendText(agent, bl, want[n:])
+		default:
+			problem = problemf("assistant snapshot of %s block %d of message %s differs from its stream events; kept the stream events", bl.typ, idx, msg.id)
 		}
-		bl.text.Reset()
 		if bl.open {
 			b.finish(agent, bl, nil)
 		}
@@ -567,10 +667,17 @@ func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage)
 // reconcileInput chooses a tool call's input from what was streamed and
 // the snapshot's: the streamed text, verbatim, when it means the same.
 func (bl *block) reconcileInput(snap json.RawMessage, idx int, id string) (json.RawMessage, error) {
-	streamed := bl.input.String()
 	if len(snap) == 0 || !json.Valid(snap) {
 		return nil, nil
 	}
+	if bl.done {
+		// Finished: only its digest is left.
+		if !bl.inputSum.set || bl.inputSum.valid && digestInput(snap).sum == bl.inputSum.sum {
+			return nil, nil
+		}
+		return nil, problemf("assistant snapshot of tool call %s (block %d of message %s) differs from its stream events", bl.id, idx, id)
+	}
+	streamed := bl.input.String()
 	if streamed == "" {
 		return snap, nil
 	}
@@ -578,11 +685,13 @@ func (bl *block) reconcileInput(snap json.RawMessage, idx int, id string) (json.
 	if json.Unmarshal([]byte(streamed), &a) == nil && json.Unmarshal(snap, &s) == nil && reflect.DeepEqual(a, s) {
 		return nil, nil
 	}
-	if bl.done {
-		return nil, problemf("assistant snapshot of tool call %s (block %d of message %s) differs from its stream events", bl.id, idx, id)
-	}
 	return snap, problemf("assistant snapshot of tool call %s (block %d of message %s) differs from its stream events; kept the snapshot", bl.id, idx, id)
 }
+
+// ToolAnswered tells the builder that the result of tool call id arrived
+// outside the assistant's messages (a client tool's, in a user line): it
+// forgets the call's name.
+func (b *Builder) ToolAnswered(id string) { delete(b.names, id) }
 
 // wholeBlock emits the events of a complete content block.
 func (b *Builder) wholeBlock(agent string, cb *Block, raw json.RawMessage) {
@@ -594,6 +703,7 @@ func (b *Builder) wholeBlock(agent string, cb *Block, raw json.RawMessage) {
 			if ev.Name == "" {
 				ev.Name = b.names[ev.ID]
 			}
+			delete(b.names, ev.ID)
 		}
 		b.emit(ev)
 	}

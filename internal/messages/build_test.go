@@ -95,6 +95,71 @@ func TestBuilder(t *testing.T) {
 			[]string{"assistant snapshot of tool call t (block 0 of message m1) differs from its stream events; kept the snapshot"},
 		},
 		{
+			"late snapshot of a finished text block, the same",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"text","text":""}`), delta(0, `{"type":"text_delta","text":"h"}`),
+				delta(0, `{"type":"text_delta","text":"i"}`), stop(0), snapshot("m1", `{"type":"text","text":"hi"}`), messageStop(),
+			},
+			[]event.Event{
+				turn, &event.BlockStart{Agent: "a", Kind: event.Text}, &event.Delta{Agent: "a", Kind: event.Text, Text: "h"},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "i"}, &event.BlockEnd{Agent: "a", Kind: event.Text}, end,
+			},
+			nil,
+		},
+		{
+			"late snapshot of a finished text block, different",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"text","text":""}`), delta(0, `{"type":"text_delta","text":"hi"}`), stop(0),
+				snapshot("m1", `{"type":"text","text":"hit"}`),
+			},
+			append([]event.Event{turn}, text...),
+			[]string{"assistant snapshot of text block 0 of message m1 differs from its stream events; kept the stream events"},
+		},
+		{
+			"snapshot completes an open block",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"text","text":""}`), delta(0, `{"type":"text_delta","text":"h"}`),
+				snapshot("m1", `{"type":"text","text":"hi"}`), stop(0), messageStop(),
+			},
+			[]event.Event{
+				turn, &event.BlockStart{Agent: "a", Kind: event.Text}, &event.Delta{Agent: "a", Kind: event.Text, Text: "h"},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "i"}, &event.BlockEnd{Agent: "a", Kind: event.Text}, end,
+			},
+			nil,
+		},
+		{
+			"snapshot of an open block that does not extend it",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"text","text":""}`), delta(0, `{"type":"text_delta","text":"hx"}`),
+				snapshot("m1", `{"type":"text","text":"hi there"}`),
+			},
+			[]event.Event{
+				turn, &event.BlockStart{Agent: "a", Kind: event.Text}, &event.Delta{Agent: "a", Kind: event.Text, Text: "hx"},
+				&event.BlockEnd{Agent: "a", Kind: event.Text},
+			},
+			[]string{"assistant snapshot of text block 0 of message m1 differs from its stream events; kept the stream events"},
+		},
+		{
+			"late snapshot of a finished tool call, same meaning",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"tool_use","id":"t","name":"n","input":{}}`),
+				delta(0, `{"type":"input_json_delta","partial_json":"{\"b\": [1, 2], \"a\": 1}"}`), stop(0),
+				snapshot("m1", `{"type":"tool_use","id":"t","name":"n","input":{"a":1,"b":[1,2]}}`),
+			},
+			[]event.Event{turn, &event.ToolCall{Agent: "a", ID: "t", Name: "n", Input: json.RawMessage(`{"b": [1, 2], "a": 1}`)}},
+			nil,
+		},
+		{
+			"late snapshot of a finished tool call, different",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"tool_use","id":"t","name":"n","input":{}}`),
+				delta(0, `{"type":"input_json_delta","partial_json":"{\"a\": 2}"}`), stop(0),
+				snapshot("m1", `{"type":"tool_use","id":"t","name":"n","input":{"a":1}}`),
+			},
+			[]event.Event{turn, &event.ToolCall{Agent: "a", ID: "t", Name: "n", Input: json.RawMessage(`{"a": 2}`)}},
+			[]string{"assistant snapshot of tool call t (block 0 of message m1) differs from its stream events"},
+		},
+		{
 			"message_start while a message is open",
 			[]step{start("m1"), cbStart(0, `{"type":"text","text":""}`), delta(0, `{"type":"text_delta","text":"hi"}`), start("m2")},
 			append(append([]event.Event{turn}, text...),
@@ -166,5 +231,89 @@ func TestBuilderInputCap(t *testing.T) {
 	err := b.BlockDelta("a", 0, json.RawMessage(`{"type":"input_json_delta","partial_json":"{\"long\": 12345}"}`), nil)
 	if !errors.Is(err, event.ErrTooLarge) || !strings.Contains(err.Error(), "tool call t") {
 		t.Errorf("got %v, want a too-large error naming the tool call", err)
+	}
+}
+
+// TestStreamEvent: the one dispatch of stream events both decoders use.
+func TestStreamEvent(t *testing.T) {
+	t.Parallel()
+	turn := &event.TurnStart{Agent: "a", MessageID: "m1", Model: "m"}
+	tests := []struct {
+		name    string
+		events  []string
+		want    []event.Event
+		problem string // of the last event
+	}{
+		{
+			name: "error ends the turn first",
+			events: []string{
+				`{"type":"message_start","message":{"id":"m1","model":"m"}}`,
+				`{"type":"ping"}`,
+				`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
+			},
+			want: []event.Event{
+				turn,
+				&event.TurnEnd{Agent: "a", MessageID: "m1"},
+				&event.Error{
+					Agent: "a", Message: "Overloaded", Type: "overloaded_error", Fatal: true,
+					Raw: json.RawMessage(`{"type":"overloaded_error","message":"Overloaded"}`),
+				},
+			},
+		},
+		{
+			name:   "unknown type",
+			events: []string{`{"type":"message_frobnicate","x":1}`},
+			want: []event.Event{&event.Unknown{
+				Agent: "a", Format: Format, Type: "message_frobnicate", Raw: []byte(`{"type":"message_frobnicate","x":1}`),
+			}},
+		},
+		{
+			name:    "message_start without a message",
+			events:  []string{`{"type":"message_start"}`},
+			problem: "message_start without a message",
+		},
+		{
+			name: "a block",
+			events: []string{
+				`{"type":"message_start","message":{"id":"m1","model":"m"}}`,
+				`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+				`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}`,
+				`{"type":"content_block_stop","index":0}`,
+				`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}`,
+				`{"type":"message_stop"}`,
+			},
+			want: []event.Event{
+				turn,
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "hi"},
+				&event.BlockEnd{Agent: "a", Kind: event.Text},
+				&event.TurnEnd{Agent: "a", MessageID: "m1", StopReason: "end_turn", Usage: &event.Usage{OutputTokens: 2}},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got []event.Event
+			b := NewBuilder(func(ev event.Event) { got = append(got, ev) }, 1<<20)
+			var err error
+			for _, raw := range tt.events {
+				var se StreamEvent
+				if err := json.Unmarshal([]byte(raw), &se); err != nil {
+					t.Fatal(err)
+				}
+				err = b.StreamEvent("a", &se, []byte(raw))
+			}
+			problem := ""
+			if err != nil {
+				problem = err.Error()
+			}
+			if problem != tt.problem {
+				t.Errorf("problem = %q, want %q", problem, tt.problem)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("events differ (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -20,7 +20,10 @@
 //     input is assembled from input_json_delta fragments and emitted as one
 //     ToolCall when its block ends. A block is keyed by (message id, content
 //     index) and is never emitted twice: a snapshot of a block already built
-//     from deltas is compared with it, not repeated.
+//     from deltas is compared with it, not repeated. The comparison uses a
+//     digest (length and FNV-64a hash) of the streamed text, never the text
+//     itself, so what a Builder holds is bounded by the messages it
+//     remembers, not by the length of their blocks.
 //   - Streamer is the inverse: canonical events of one agent in, Messages
 //     API stream events out (message_start, content_block_start, deltas,
 //     content_block_stop, message_delta, message_stop), with a callback for

@@ -83,25 +83,44 @@ func (s *Streamer) write(typ string, v any) {
 	if s.err != nil {
 		return
 	}
-	s.err = s.Event(typ, Marshal(v))
+	data, err := Marshal(v)
+	if err != nil {
+		s.err = err
+		return
+	}
+	s.err = s.Event(typ, data)
 }
 
 func (s *Streamer) block(b any) {
 	if s.err != nil || s.Block == nil {
 		return
 	}
-	s.err = s.Block(*s.msg, Marshal(b))
+	data, err := Marshal(b)
+	if err != nil {
+		s.err = err
+		return
+	}
+	s.err = s.Block(*s.msg, data)
 }
 
 // Marshal returns v as JSON without HTML escaping, as the API writes it.
-func Marshal(v any) []byte {
+// It fails where encoding/json does: a json.RawMessage that is not valid
+// JSON, a NaN or infinite float.
+func Marshal(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		panic(err) // only types of this package, which always marshal
+		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// marshal is Marshal for values made of strings, numbers, and JSON text
+// known to be valid, which always marshal.
+func marshal(v any) []byte {
+	b, _ := Marshal(v)
+	return b
 }
 
 // Wire shapes for writing; field order is the API's.
@@ -285,9 +304,9 @@ func (s *Streamer) Pending() (MessageInfo, []byte, bool) {
 		return MessageInfo{}, nil, false
 	}
 	if b.kind == event.Thinking {
-		return *s.msg, Marshal(thinkingBlock{Type: BlockThinking, Thinking: b.text.String()}), true
+		return *s.msg, marshal(thinkingBlock{Type: BlockThinking, Thinking: b.text.String()}), true
 	}
-	return *s.msg, Marshal(textBlock{Type: BlockText, Text: b.text.String()}), true
+	return *s.msg, marshal(textBlock{Type: BlockText, Text: b.text.String()}), true
 }
 
 // Flush writes the held content_block_stop, if any. Callers call it
@@ -451,6 +470,11 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
+	if !json.Valid(input) {
+		// A library caller's input that is no JSON: written as a JSON
+		// string, as the decoders keep what a producer sent.
+		input = event.JSONText(string(input))
+	}
 	idx := s.index
 	s.index++
 	s.write(EventContentBlockStart, blockStart{
@@ -558,7 +582,7 @@ func ResultBlock(ev *event.ToolResult, mcp bool) json.RawMessage {
 			parts = []any{}
 		}
 		isErr := ev.IsError
-		return Marshal(resultBlock{Type: BlockMCPToolResult, ToolUseID: ev.ID, Content: Marshal(parts), IsError: &isErr})
+		return marshal(resultBlock{Type: BlockMCPToolResult, ToolUseID: ev.ID, Content: marshal(parts), IsError: &isErr})
 	}
 	typ := ev.Name
 	if !IsServerToolResult(typ) {
@@ -576,9 +600,9 @@ func ResultBlock(ev *event.ToolResult, mcp bool) json.RawMessage {
 	}
 	content := json.RawMessage(text.String())
 	if !json.Valid(content) {
-		content = Marshal(text.String())
+		content = marshal(text.String())
 	}
-	return Marshal(resultBlock{Type: typ, ToolUseID: ev.ID, Content: compact(content)})
+	return marshal(resultBlock{Type: typ, ToolUseID: ev.ID, Content: compact(content)})
 }
 
 // CitationJSON returns a citation as the API writes it: Raw when the
@@ -587,7 +611,7 @@ func CitationJSON(c event.Citation) json.RawMessage {
 	if len(c.Raw) > 0 && json.Valid(c.Raw) {
 		return compact(c.Raw)
 	}
-	return Marshal(Citation{
+	return marshal(Citation{
 		Type: c.Type, CitedText: c.CitedText, DocumentIndex: c.DocumentIndex,
 		DocumentTitle: c.DocumentTitle, StartCharIndex: c.StartCharIndex, EndCharIndex: c.EndCharIndex,
 		StartPageNumber: c.StartPageNumber, EndPageNumber: c.EndPageNumber, URL: c.URL, Title: c.Title,

@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -168,39 +167,8 @@ func (d *Decoder) decode(m frame.Message) error {
 	if err != nil {
 		return d.errorf(event.ErrSyntax, "%s event: %s", typ, jsonProblem(err))
 	}
-	agent := d.cfg.Agent
-	index := -1
-	if se.Index != nil {
-		index = *se.Index
-	}
-	switch typ {
-	case messages.EventMessageStart:
-		if se.Message == nil {
-			return d.errorf(event.ErrSyntax, "message_start without a message")
-		}
-		err = d.b.MessageStart(agent, se.Message)
-	case messages.EventContentBlockStart:
-		err = d.b.BlockStart(agent, index, se.ContentBlock)
-	case messages.EventContentBlockDelta:
-		err = d.b.BlockDelta(agent, index, se.Delta, raw)
-	case messages.EventContentBlockStop:
-		err = d.b.BlockStop(agent, index)
-	case messages.EventMessageDelta:
-		err = d.b.MessageDelta(agent, se.Delta, se.Usage)
-	case messages.EventMessageStop:
-		err = d.b.MessageStop(agent)
-	case messages.EventPing:
-	case messages.EventError:
-		obj, e := messages.ErrorObject(raw)
-		ev := &event.Error{Agent: agent, Message: e.Message, Type: e.Type, Fatal: true, Raw: bytes.Clone(obj)}
-		// The turn the error cut short ends first, then the error
-		// says why.
-		d.b.EndTurn(agent, "", "")
-		d.emit(ev)
-	default:
-		d.emit(&event.Unknown{Agent: agent, Format: messages.Format, Type: typ, Raw: raw})
-	}
-	if err != nil {
+	se.Type = typ // from the SSE event: field when the data has none
+	if err := d.b.StreamEvent(d.cfg.Agent, &se, raw); err != nil {
 		sentinel := event.ErrSyntax
 		if errors.Is(err, event.ErrTooLarge) {
 			sentinel = event.ErrTooLarge

@@ -24,14 +24,16 @@ type Config struct {
 // Decoder reads Claude Code stream-json and yields canonical events. See
 // the package documentation for the grammar and tolerance rules.
 type Decoder struct {
-	cfg     Config
-	br      *bufio.Reader
-	lines   *frame.Lines
-	array   *json.Decoder // --output-format json: one top-level array
-	queue   []event.Event
-	problem error // a ParseError to return once queue is empty
-	done    bool
-	err     error
+	cfg      Config
+	br       *bufio.Reader
+	lines    *frame.Lines
+	array    *json.Decoder // --output-format json: one top-level array
+	capped   *cappedReader // what array reads from
+	base     int64         // input offset of the array's '['
+	queue    []event.Event
+	problems []error // ParseErrors to return once queue is empty
+	done     bool
+	err      error
 
 	line      int // position of the unit being decoded
 	off       int64
@@ -39,14 +41,20 @@ type Decoder struct {
 	wholeLine bool // decoding a whole line, not one of several fused objects
 
 	b        *messages.Builder
-	session  string          // the main agent's scope: the session id
-	started  map[string]bool // agent scopes whose SessionStart was emitted
-	toolOf   map[string]toolInfo
-	seen     bool // any line decoded
-	finished bool // a result line was seen after the last content
+	session  string              // the main agent's scope: the session id
+	started  map[string]bool     // agent scopes whose SessionStart was emitted
+	toolOf   map[string]toolInfo // client tool calls without a result yet
+	toolIDs  []string            // their ids, oldest first (with some answered since)
+	seen     bool                // any line decoded
+	finished bool                // a result line was seen after the last content
 }
 
 type toolInfo struct{ agent, name string }
+
+// maxPendingTools bounds the tool calls remembered without a result: a
+// result that arrives after this many newer calls still unanswered is
+// reported without its tool's name, under the agent of its line.
+const maxPendingTools = 4096
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
@@ -103,10 +111,11 @@ func (d *Decoder) Next() (event.Event, error) {
 			d.queue = d.queue[1:]
 			return ev, nil
 		}
-		if d.problem != nil {
-			// A unit's problem comes after the events it still made.
-			err := d.problem
-			d.problem = nil
+		if len(d.problems) > 0 {
+			// A unit's problems come after the events it still made.
+			err := d.problems[0]
+			d.problems[0] = nil
+			d.problems = d.problems[1:]
 			return nil, err
 		}
 		if d.err != nil {
@@ -114,7 +123,9 @@ func (d *Decoder) Next() (event.Event, error) {
 		}
 		if d.done {
 			d.err = io.EOF
-			d.problem = d.truncation()
+			if err := d.truncation(); err != nil {
+				d.problems = append(d.problems, err)
+			}
 			continue
 		}
 		err := d.readUnit()
@@ -124,7 +135,11 @@ func (d *Decoder) Next() (event.Event, error) {
 		case err == io.EOF:
 			d.done = true
 		case errors.As(err, &perr):
-			d.problem = err
+			if list, ok := err.(problemList); ok {
+				d.problems = append(d.problems, list...)
+			} else {
+				d.problems = append(d.problems, err)
+			}
 		default:
 			d.err = err
 		}
@@ -132,10 +147,33 @@ func (d *Decoder) Next() (event.Event, error) {
 }
 
 func (d *Decoder) emit(ev event.Event) {
-	if c, ok := ev.(*event.ToolCall); ok {
+	if c, ok := ev.(*event.ToolCall); ok && !c.Server {
+		// A server tool's result comes in the assistant's message,
+		// named by the builder.
 		d.toolOf[c.ID] = toolInfo{agent: c.Agent, name: c.Name}
+		d.toolIDs = append(d.toolIDs, c.ID)
+		d.forgetTools()
 	}
 	d.queue = append(d.queue, ev)
+}
+
+// forgetTools keeps toolOf and toolIDs bounded: the oldest unanswered
+// calls beyond maxPendingTools are forgotten, and the ids of answered
+// ones dropped once they are half of toolIDs.
+func (d *Decoder) forgetTools() {
+	for len(d.toolOf) > maxPendingTools {
+		delete(d.toolOf, d.toolIDs[0])
+		d.toolIDs = d.toolIDs[1:]
+	}
+	if len(d.toolIDs) > 2*len(d.toolOf)+64 {
+		ids := make([]string, 0, 2*len(d.toolOf)+64)
+		for _, id := range d.toolIDs {
+			if _, ok := d.toolOf[id]; ok {
+				ids = append(ids, id)
+			}
+		}
+		d.toolIDs = ids
+	}
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
@@ -217,7 +255,10 @@ func (d *Decoder) chooseFraming() error {
 		}
 		if b[i] == '[' {
 			d.br.Discard(i)
-			d.array = json.NewDecoder(d.br)
+			d.base = int64(i)
+			d.capped = &cappedReader{r: d.br}
+			d.capped.allow(0, d.cfg.MaxEventBytes)
+			d.array = json.NewDecoder(d.capped)
 			d.array.Token() // the '['
 			return nil
 		}
@@ -227,50 +268,127 @@ func (d *Decoder) chooseFraming() error {
 	return nil
 }
 
+// readElement reads the next element of the top-level array. The
+// json.Decoder reads through a cappedReader that lets it read at most
+// MaxEventBytes (and a little slack for the separator) past the end of the
+// last element, so that an element over the cap is reported without
+// being read whole. An element a little over the cap is skipped, and
+// reading goes on; one that goes past the slack ends the input there: the
+// array cannot be resynchronised.
 func (d *Decoder) readElement() error {
-	d.line, d.col, d.off = 0, 0, d.array.InputOffset()
+	start := d.array.InputOffset()
+	d.line, d.col, d.off = 0, 0, d.base+start
+	d.capped.allow(start, d.cfg.MaxEventBytes)
 	if !d.array.More() {
-		d.array.Token() // the ']'
+		_, err := d.array.Token() // the ']'
+		if errors.Is(err, errElementTooLarge) {
+			d.done = true
+			return d.tooLarge()
+		}
 		return io.EOF
 	}
 	var raw json.RawMessage
 	if err := d.array.Decode(&raw); err != nil {
 		// The array cannot be resynchronised: report and stop.
 		d.done = true
+		if errors.Is(err, errElementTooLarge) {
+			return d.tooLarge()
+		}
 		return &event.ParseError{
-			Source: d.cfg.Source, Offset: d.array.InputOffset(),
+			Source: d.cfg.Source, Offset: d.base + d.array.InputOffset(),
 			Err: event.Errorf(event.ErrSyntax, "in the top-level JSON array: %s", jsonProblem(err)),
 		}
+	}
+	if len(raw) > d.cfg.MaxEventBytes {
+		return d.tooLarge()
 	}
 	return d.decode(raw)
 }
 
-// fused decodes a line that is not one JSON value: several objects
-// written without a newline between them, or a bad line.
-func (d *Decoder) fused(line []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	var problems []error
-	for {
-		start := dec.InputOffset()
-		var raw json.RawMessage
-		err := dec.Decode(&raw)
-		if err == io.EOF {
-			break
-		}
-		d.col = int(start) + 1
-		if err != nil {
-			problems = append(problems, d.errorf(event.ErrSyntax, "not a JSON object: %s", jsonProblem(err)))
-			break
-		}
-		if err := d.decode(raw); err != nil {
-			problems = append(problems, err)
-		}
+func (d *Decoder) tooLarge() error {
+	return &event.ParseError{
+		Source: d.cfg.Source, Offset: d.off,
+		Err: event.Errorf(event.ErrTooLarge, "array element larger than %d bytes (raise --max-event-bytes)", d.cfg.MaxEventBytes),
 	}
-	if len(problems) == 0 {
-		return nil
-	}
-	return problems[0]
 }
+
+// arraySlack is what the array's json.Decoder may read past an element
+// of the largest size allowed: the separator, white space around it, and
+// the byte of lookahead a number needs.
+const arraySlack = 4 << 10
+
+var errElementTooLarge = event.Errorf(event.ErrTooLarge, "array element too large")
+
+// cappedReader fails with errElementTooLarge once its reader has given
+// more than limit bytes in all.
+type cappedReader struct {
+	r     io.Reader
+	n     int64 // bytes read
+	limit int64
+}
+
+// allow lets the reader read up to max bytes, and the slack, past offset.
+func (c *cappedReader) allow(offset int64, max int) {
+	c.limit = offset + int64(max) + arraySlack
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if c.n >= c.limit {
+		return 0, errElementTooLarge
+	}
+	if int64(len(p)) > c.limit-c.n {
+		p = p[:c.limit-c.n]
+	}
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// fused decodes a line that is not one JSON value: several objects
+// written without a newline between them, or a bad line. Every object's
+// problem is reported, at its column. After a syntax error the rest of
+// the line is resynchronised at the next "}{", if any.
+func (d *Decoder) fused(line []byte) error {
+	var problems problemList
+	for base := 0; base < len(line); {
+		dec := json.NewDecoder(bytes.NewReader(line[base:]))
+		next := len(line)
+		for {
+			start := base + int(dec.InputOffset())
+			var raw json.RawMessage
+			err := dec.Decode(&raw)
+			if err == io.EOF {
+				break
+			}
+			d.col = start + 1
+			if err != nil {
+				problems = append(problems, d.errorf(event.ErrSyntax, "not a JSON object: %s", jsonProblem(err)))
+				if i := bytes.Index(line[start+1:], []byte("}{")); i >= 0 {
+					next = start + 1 + i + 1
+				}
+				break
+			}
+			if err := d.decode(raw); err != nil {
+				problems = append(problems, err)
+			}
+		}
+		base = next
+	}
+	switch len(problems) {
+	case 0:
+		return nil
+	case 1:
+		return problems[0]
+	}
+	return problems
+}
+
+// problemList is the ParseErrors of one line, each returned by Next in
+// turn.
+type problemList []error
+
+func (l problemList) Error() string   { return errors.Join(l...).Error() }
+func (l problemList) Unwrap() []error { return l }
 
 // decode handles one line's JSON value.
 func (d *Decoder) decode(raw []byte) error {
@@ -402,41 +520,7 @@ func (d *Decoder) streamEvent(agent string, raw json.RawMessage) error {
 	if err := json.Unmarshal(raw, &se); err != nil {
 		return d.errorf(event.ErrSyntax, "stream_event: %s", jsonProblem(err))
 	}
-	index := func() int {
-		if se.Index == nil {
-			return -1
-		}
-		return *se.Index
-	}
-	var err error
-	switch se.Type {
-	case messages.EventMessageStart:
-		if se.Message == nil {
-			return d.errorf(event.ErrSyntax, "message_start without a message")
-		}
-		err = d.b.MessageStart(agent, se.Message)
-	case messages.EventContentBlockStart:
-		err = d.b.BlockStart(agent, index(), se.ContentBlock)
-	case messages.EventContentBlockDelta:
-		err = d.b.BlockDelta(agent, index(), se.Delta, raw)
-	case messages.EventContentBlockStop:
-		err = d.b.BlockStop(agent, index())
-	case messages.EventMessageDelta:
-		err = d.b.MessageDelta(agent, se.Delta, se.Usage)
-	case messages.EventMessageStop:
-		err = d.b.MessageStop(agent)
-	case messages.EventPing:
-	case messages.EventError:
-		obj, e := messages.ErrorObject(raw)
-		ev := &event.Error{Agent: agent, Message: e.Message, Type: e.Type, Fatal: true, Raw: bytes.Clone(obj)}
-		// The turn the error cut short ends first, then the error
-		// says why.
-		d.b.EndTurn(agent, "", "")
-		d.emit(ev)
-	default:
-		d.emit(&event.Unknown{Agent: agent, Format: messages.Format, Type: se.Type, Raw: bytes.Clone(raw)})
-	}
-	return d.position(err)
+	return d.position(d.b.StreamEvent(agent, &se, raw))
 }
 
 func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
@@ -462,10 +546,8 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 		msg := strings.Join(text, "\n")
 		// Raw is the error as an error object, as other formats carry
 		// it; the line itself is no error payload.
-		d.emit(&event.Error{
-			Agent: agent, Message: msg, Type: errType, Fatal: true,
-			Raw: messages.Marshal(messages.APIError{Type: errType, Message: msg}),
-		})
+		obj, _ := messages.Marshal(messages.APIError{Type: errType, Message: msg}) // strings always marshal
+		d.emit(&event.Error{Agent: agent, Message: msg, Type: errType, Fatal: true, Raw: obj})
 		return nil
 	}
 	return d.position(d.b.Snapshot(agent, &m))
@@ -494,7 +576,9 @@ func (d *Decoder) user(agent string, l *Line, raw []byte) error {
 		if t, ok := d.toolOf[cb.ToolUseID]; ok {
 			ev.Name = t.name
 			ev.Agent = t.agent
+			delete(d.toolOf, cb.ToolUseID)
 		}
+		d.b.ToolAnswered(cb.ToolUseID)
 		var err error
 		ev.Content, err = messages.ResultParts(cb.Content)
 		if err != nil && problem == nil {

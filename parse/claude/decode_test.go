@@ -139,6 +139,10 @@ func ptr[T any](v T) *T { return &v }
 
 func TestDecode(t *testing.T) {
 	t.Parallel()
+	const (
+		badA = `{"type":"assistant","message":5,"session_id":"s1"}`
+		badU = `{"type":"user","message":5,"session_id":"s1"}`
+	)
 	start := &event.SessionStart{
 		Agent: "s1", SessionID: "s1", Model: "m", Tools: []string{"Bash"}, Cwd: "/w",
 		Meta: json.RawMessage(initLine), MetaKind: MetaKind,
@@ -184,6 +188,17 @@ func TestDecode(t *testing.T) {
 		{
 			"bad object fused after a good one", initLine + "{\"type\":\n" + textLine + "\n" + resLine + "\n", &Config{Source: "in"},
 			cat([]item{{Event: start}, {Err: "in:1:" + fmt.Sprint(len(initLine)+1) + ": not a JSON object: unexpected EOF"}}, text, end),
+		},
+		{
+			"several bad objects fused", initLine + badA + "{bad}" + badU + "\n" + textLine + "\n" + resLine + "\n", &Config{Source: "in"},
+			cat([]item{
+				{Event: start},
+				{Event: &event.Unknown{Agent: "s1", Format: MetaKind, Type: "assistant", Raw: []byte(badA)}},
+				{Event: &event.Unknown{Agent: "s1", Format: MetaKind, Type: "user", Raw: []byte(badU)}},
+				{Err: "in:1:" + fmt.Sprint(len(initLine)+1) + ": assistant message: cannot unmarshal number into Go value of type messages.Message"},
+				{Err: "in:1:" + fmt.Sprint(len(initLine+badA)+1) + ": not a JSON object: invalid character 'b' looking for beginning of object key string"},
+				{Err: "in:1:" + fmt.Sprint(len(initLine+badA+"{bad}")+1) + ": user message: cannot unmarshal number into Go value of type claude.UserMessage"},
+			}, text, end),
 		},
 		{
 			"line too long", initLine + "\n" + textLine + "\n" + resLine + "\n", &Config{Source: "in", MaxEventBytes: len(initLine) + 10},
@@ -362,5 +377,134 @@ func BenchmarkDecode(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// TestArrayElementCap: MaxEventBytes caps an element of the top-level
+// array (--output-format json) as it caps a line: an element a little
+// over the cap is reported and skipped, one far over it is reported
+// without being read whole, and the input ends there.
+func TestArrayElementCap(t *testing.T) {
+	t.Parallel()
+	const max = 1000
+	big := `{"type":"assistant","message":{"id":"msg_9","model":"m","content":[{"type":"text","text":"` +
+		strings.Repeat("x", 4000) + `"}]},"session_id":"s1"}` // over max, within its slack
+	tooLarge := func(off int) item {
+		return item{Err: fmt.Sprintf("in: offset %d: array element larger than %d bytes (raise --max-event-bytes)", off, max)}
+	}
+	cfg := &Config{Source: "in", MaxEventBytes: max}
+
+	t.Run("lines", func(t *testing.T) {
+		t.Parallel()
+		got := decodeAll(strings.NewReader(initLine+"\n"+big+"\n"+resLine+"\n"), cfg)
+		if len(got) < 2 || !strings.Contains(got[1].Err, "line longer than 1000 bytes") {
+			t.Errorf("want the line reported as too long, got %v", got)
+		}
+	})
+	t.Run("a little over", func(t *testing.T) {
+		t.Parallel()
+		in := " [" + initLine + ",\n" + big + ",\n" + resLine + "]"
+		got := decodeAll(strings.NewReader(in), cfg)
+		start := len(" [" + initLine)
+		if len(got) != 3 || got[1] != tooLarge(start) || got[2].Event == nil {
+			t.Errorf("want SessionStart, %q, RunEnd; got %v", tooLarge(start).Err, got)
+		}
+	})
+	t.Run("far over", func(t *testing.T) {
+		t.Parallel()
+		const huge = 64 << 20
+		src := &countingReader{r: io.MultiReader(
+			strings.NewReader("["+initLine+`,{"type":"assistant","message":{"content":[{"type":"text","text":"`),
+			io.LimitReader(zeros{}, huge),
+			strings.NewReader(`"}]}},`+resLine+"]"),
+		)}
+		d := NewDecoder(src, cfg)
+		var got []item
+		for {
+			ev, err := d.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				if !errors.Is(err, event.ErrTooLarge) && !errors.Is(err, event.ErrTruncated) {
+					t.Fatalf("Next: %v", err)
+				}
+				got = append(got, item{Err: err.Error()})
+				continue
+			}
+			got = append(got, item{Event: ev})
+		}
+		want := []item{
+			{Event: &event.SessionStart{
+				Agent: "s1", SessionID: "s1", Model: "m", Tools: []string{"Bash"}, Cwd: "/w",
+				Meta: json.RawMessage(initLine), MetaKind: MetaKind,
+			}},
+			tooLarge(len("[" + initLine)),
+			{Err: fmt.Sprintf("in: offset %d: stream ended before the result line", len("["+initLine))},
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+		if src.n > 1<<20 {
+			t.Errorf("read %d bytes of the input, want the element's cap and buffers, far below its %d bytes", src.n, huge)
+		}
+	})
+}
+
+// zeros reads as an endless run of '0'.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = '0'
+	}
+	return len(p), nil
+}
+
+// TestToolMemory: the decoder forgets a client tool call once its result
+// has arrived, and keeps at most maxPendingTools without one.
+func TestToolMemory(t *testing.T) {
+	t.Parallel()
+	var in strings.Builder
+	in.WriteString(initLine + "\n")
+	call := func(id string) {
+		fmt.Fprintf(&in, `{"type":"assistant","message":{"id":"msg_%s","model":"m","content":[{"type":"tool_use","id":%q,"name":"Bash","input":{}}]},"session_id":"s1"}`+"\n", id, id)
+	}
+	for i := range 3000 {
+		id := fmt.Sprintf("a%d", i)
+		call(id)
+		fmt.Fprintf(&in, `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":%q,"content":"ok"}]},"session_id":"s1"}`+"\n", id)
+	}
+	for i := range maxPendingTools + 100 {
+		call(fmt.Sprintf("u%d", i))
+	}
+	d := NewDecoder(strings.NewReader(in.String()), nil)
+	names := 0
+	for {
+		ev, err := d.Next()
+		if err == io.EOF {
+			break
+		}
+		if r, ok := ev.(*event.ToolResult); ok && r.Name == "Bash" {
+			names++
+		}
+	}
+	if names != 3000 {
+		t.Errorf("%d results named by their call, want 3000", names)
+	}
+	if len(d.toolOf) != maxPendingTools || len(d.toolIDs) > 2*maxPendingTools+64 {
+		t.Errorf("decoder remembers %d tool calls (%d ids), want %d (at most %d)", len(d.toolOf), len(d.toolIDs), maxPendingTools, 2*maxPendingTools+64)
 	}
 }

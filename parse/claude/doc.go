@@ -39,9 +39,14 @@
 // (default 16 MiB) each; a longer line, or one that is not JSON, is
 // reported as a *event.ParseError with its line number, and reading goes
 // on with the next line. A UTF-8 byte order mark, CRLF, blank lines and
-// several objects written on one line are accepted. A problem is returned
-// after the events its line still produced. Inside the top-level array a
-// syntax error ends the input (an array cannot be resynchronised). An
+// several objects written on one line are accepted; of fused objects,
+// each bad one is reported at its column (after a syntax error the line
+// is resynchronised at the next "}{"). A line's problems are returned
+// after the events it still produced. Inside the top-level array a
+// syntax error ends the input (an array cannot be resynchronised); an
+// element over MaxEventBytes is reported (ErrTooLarge) and skipped when it
+// ends within a few KB past the cap, and otherwise ends the input there,
+// unread. An
 // input that ends inside a streamed message, or without a result line,
 // yields what it read and then a ParseError wrapping event.ErrTruncated.
 //
