@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 	wire "github.com/agentstream/agentstream/parse/claude"
 )
@@ -179,7 +180,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			// back, it would be as unreadable.
 			e.warn("malformed stream-json lines")
 		default:
-			e.line(compact(raw), nil) // a line type of a newer Claude Code
+			e.line(jsontext.Compact(raw), nil) // a line type of a newer Claude Code
 		}
 	case *event.AwaitingTools:
 		e.warn("awaiting tools")
@@ -255,7 +256,7 @@ func (e *Encoder) init(s *event.SessionStart) {
 		var in wire.Init
 		if json.Unmarshal(s.Meta, &in) == nil && in.SessionID != "" {
 			e.session = in.SessionID
-			e.line(compact(s.Meta), nil)
+			e.line(jsontext.Compact(s.Meta), nil)
 			return
 		}
 	}
@@ -355,7 +356,7 @@ func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 				parts = append(parts, marshal(resultContent{Type: "image", Source: src}))
 			case json.Valid([]byte(p.Text)) && strings.HasPrefix(strings.TrimSpace(p.Text), "{"):
 				// A block kept whole by the decoder (document, search_result, ...).
-				parts = append(parts, compact([]byte(p.Text)))
+				parts = append(parts, jsontext.Compact([]byte(p.Text)))
 			default:
 				parts = append(parts, marshal(resultContent{Type: "text", Text: p.Text}))
 			}
@@ -380,7 +381,7 @@ func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 	line.Message.Role = "user"
 	line.Message.Content = []block{{ToolUseID: ev.ID, Type: messages.BlockToolResult, Content: content, IsError: ev.IsError}}
 	if len(ev.Structured) > 0 && json.Valid(ev.Structured) {
-		line.ToolUseResult = compact(ev.Structured)
+		line.ToolUseResult = jsontext.Compact(ev.Structured)
 	}
 	e.line(messages.Marshal(line))
 }
@@ -416,7 +417,7 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 func (e *Encoder) notice(a *agent, ev *event.Notice) {
 	var l wire.Line
 	if json.Unmarshal(ev.Raw, &l) == nil && l.Type != "" && (l.Type == ev.Kind || l.Subtype == ev.Kind) {
-		e.line(compact(ev.Raw), nil)
+		e.line(jsontext.Compact(ev.Raw), nil)
 		return
 	}
 	e.line(messages.Marshal(struct {
@@ -436,7 +437,7 @@ func (e *Encoder) runEnd(a *agent, ev *event.RunEnd) {
 	}
 	e.closeTurns(ev.StopReason)
 	if ev.MetaKind == wire.MetaKind && json.Valid(ev.Meta) {
-		e.line(compact(ev.Meta), nil)
+		e.line(jsontext.Compact(ev.Meta), nil)
 		e.resultOut = true
 		return
 	}
@@ -564,12 +565,4 @@ func (e *Encoder) Close() error {
 func marshal(v any) json.RawMessage {
 	b, _ := messages.Marshal(v)
 	return b
-}
-
-func compact(raw []byte) json.RawMessage {
-	var buf bytes.Buffer
-	if json.Compact(&buf, raw) != nil {
-		return raw
-	}
-	return buf.Bytes()
 }

@@ -10,10 +10,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agentstream/agentstream/internal/jsontext"
-
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	wire "github.com/agentstream/agentstream/parse/codex"
 )
 

@@ -6,9 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentstream/agentstream/internal/jsontext"
-
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	wire "github.com/agentstream/agentstream/parse/codex"
 )
 

@@ -8,9 +8,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/agentstream/agentstream/internal/jsontext"
-
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	wire "github.com/agentstream/agentstream/parse/jsonenv"
 )
 

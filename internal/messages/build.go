@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // keepMessages is how many finished messages a Builder remembers, so that
@@ -284,7 +285,7 @@ func (b *Builder) BlockStart(agent string, index int, raw json.RawMessage) error
 	if err := json.Unmarshal(raw, &cb); err != nil {
 		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: EventContentBlockStart, Raw: bytes.Clone(raw)})
 		m.blocks[index] = &block{done: true}
-		return problemf("content block %d: %s", index, jsonProblem(err))
+		return problemf("content block %d: %s", index, jsontext.Problem(err))
 	}
 	bl := &block{typ: cb.Type}
 	m.blocks[index] = bl
@@ -343,7 +344,7 @@ func (b *Builder) BlockDelta(agent string, index int, raw json.RawMessage, ev []
 	}
 	var d Delta
 	if err := json.Unmarshal(raw, &d); err != nil {
-		return problemf("delta of block %d: %s", index, jsonProblem(err))
+		return problemf("delta of block %d: %s", index, jsontext.Problem(err))
 	}
 	switch {
 	case d.Type == DeltaText && bl.typ == BlockText:
@@ -430,7 +431,7 @@ func (b *Builder) MessageDelta(agent string, raw json.RawMessage, usage *Usage) 
 	var d Delta
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &d); err != nil {
-			return problemf("message_delta: %s", jsonProblem(err))
+			return problemf("message_delta: %s", jsontext.Problem(err))
 		}
 	}
 	if d.StopReason != nil {
@@ -597,7 +598,7 @@ func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage)
 	var cb Block
 	if err := json.Unmarshal(raw, &cb); err != nil {
 		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: "", Raw: bytes.Clone(raw)})
-		return problemf("content block of message %s: %s", msg.id, jsonProblem(err))
+		return problemf("content block of message %s: %s", msg.id, jsontext.Problem(err))
 	}
 	idx, bl := -1, (*block)(nil)
 	for _, i := range slices.Sorted(maps.Keys(msg.blocks)) {
@@ -838,8 +839,4 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-func jsonProblem(err error) string {
-	return strings.TrimPrefix(err.Error(), "json: ")
 }

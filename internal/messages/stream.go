@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // Streamer turns the canonical events of one agent into Messages API
@@ -540,11 +541,11 @@ func (s *Streamer) unknown(ev *event.Unknown) bool {
 		s.release()
 		s.ensureTurn()
 		if s.err == nil {
-			s.err = s.Event(typ, compact(ev.Raw))
+			s.err = s.Event(typ, jsontext.Compact(ev.Raw))
 		}
 	default:
 		s.release()
-		s.wholeBlock(compact(ev.Raw))
+		s.wholeBlock(jsontext.Compact(ev.Raw))
 	}
 	return true
 }
@@ -555,14 +556,6 @@ func isKnownDelta(typ string) bool {
 		return true
 	}
 	return false
-}
-
-func compact(raw []byte) json.RawMessage {
-	var buf bytes.Buffer
-	if json.Compact(&buf, raw) != nil {
-		return raw
-	}
-	return buf.Bytes()
 }
 
 // ResultBlock returns the content block of a server or MCP tool result.
@@ -602,14 +595,14 @@ func ResultBlock(ev *event.ToolResult, mcp bool) json.RawMessage {
 	if !json.Valid(content) {
 		content = marshal(text.String())
 	}
-	return marshal(resultBlock{Type: typ, ToolUseID: ev.ID, Content: compact(content)})
+	return marshal(resultBlock{Type: typ, ToolUseID: ev.ID, Content: jsontext.Compact(content)})
 }
 
 // CitationJSON returns a citation as the API writes it: Raw when the
 // source kept it, else the canonical fields.
 func CitationJSON(c event.Citation) json.RawMessage {
 	if len(c.Raw) > 0 && json.Valid(c.Raw) {
-		return compact(c.Raw)
+		return jsontext.Compact(c.Raw)
 	}
 	return marshal(Citation{
 		Type: c.Type, CitedText: c.CitedText, DocumentIndex: c.DocumentIndex,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 )
 
@@ -146,7 +147,7 @@ func (d *Decoder) decode(m frame.Message) error {
 	err := json.Unmarshal(raw, &se)
 	var te *json.UnmarshalTypeError
 	if err != nil && !errors.As(err, &te) {
-		return d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsonProblem(err))
+		return d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
 	}
 	typ := se.Type
 	if err != nil {
@@ -165,7 +166,7 @@ func (d *Decoder) decode(m frame.Message) error {
 		return nil
 	}
 	if err != nil {
-		return d.errorf(event.ErrSyntax, "%s event: %s", typ, jsonProblem(err))
+		return d.errorf(event.ErrSyntax, "%s event: %s", typ, jsontext.Problem(err))
 	}
 	se.Type = typ // from the SSE event: field when the data has none
 	if err := d.b.StreamEvent(d.cfg.Agent, &se, raw); err != nil {
@@ -176,8 +177,4 @@ func (d *Decoder) decode(m frame.Message) error {
 		return d.errorf(sentinel, "%s", err.Error())
 	}
 	return nil
-}
-
-func jsonProblem(err error) string {
-	return strings.TrimPrefix(err.Error(), "json: ")
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 )
 
@@ -296,7 +297,7 @@ func (d *Decoder) readElement() error {
 		}
 		return &event.ParseError{
 			Source: d.cfg.Source, Offset: d.base + d.array.InputOffset(),
-			Err: event.Errorf(event.ErrSyntax, "in the top-level JSON array: %s", jsonProblem(err)),
+			Err: event.Errorf(event.ErrSyntax, "in the top-level JSON array: %s", jsontext.Problem(err)),
 		}
 	}
 	if len(raw) > d.cfg.MaxEventBytes {
@@ -362,7 +363,7 @@ func (d *Decoder) fused(line []byte) error {
 			}
 			d.col = start + 1
 			if err != nil {
-				problems = append(problems, d.errorf(event.ErrSyntax, "not a JSON object: %s", jsonProblem(err)))
+				problems = append(problems, d.errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(err)))
 				if i := bytes.Index(line[start+1:], []byte("}{")); i >= 0 {
 					next = start + 1 + i + 1
 				}
@@ -400,7 +401,7 @@ func (d *Decoder) decode(raw []byte) error {
 			return err // a whole line: readUnit tries it as fused objects
 		}
 		if !errors.As(err, &te) || !isObject(raw) {
-			return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsonProblem(err))
+			return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(err))
 		}
 		// A field of an unexpected type: keep the line. In a line type
 		// this package does not decode that is no problem.
@@ -413,7 +414,7 @@ func (d *Decoder) decode(raw []byte) error {
 		if typ != "" && !knownTypes[typ] {
 			return nil
 		}
-		return d.errorf(event.ErrSyntax, "%s line: %s", typ, jsonProblem(err))
+		return d.errorf(event.ErrSyntax, "%s line: %s", typ, jsontext.Problem(err))
 	}
 	if l.Type == TypeKeepAlive {
 		return nil
@@ -491,7 +492,7 @@ func (d *Decoder) init(raw []byte) error {
 	if err := json.Unmarshal(raw, &in); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
-			return d.errorf(event.ErrSyntax, "system/init: %s", jsonProblem(err))
+			return d.errorf(event.ErrSyntax, "system/init: %s", jsontext.Problem(err))
 		}
 	}
 	if in.SessionID != "" && d.session != in.SessionID && d.started[d.session] {
@@ -518,7 +519,7 @@ func (d *Decoder) init(raw []byte) error {
 func (d *Decoder) streamEvent(agent string, raw json.RawMessage) error {
 	var se messages.StreamEvent
 	if err := json.Unmarshal(raw, &se); err != nil {
-		return d.errorf(event.ErrSyntax, "stream_event: %s", jsonProblem(err))
+		return d.errorf(event.ErrSyntax, "stream_event: %s", jsontext.Problem(err))
 	}
 	return d.position(d.b.StreamEvent(agent, &se, raw))
 }
@@ -527,7 +528,7 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 	var m messages.Message
 	if err := json.Unmarshal(l.Message, &m); err != nil {
 		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
-		return d.errorf(event.ErrSyntax, "assistant message: %s", jsonProblem(err))
+		return d.errorf(event.ErrSyntax, "assistant message: %s", jsontext.Problem(err))
 	}
 	var errType string
 	json.Unmarshal(l.Error, &errType)
@@ -557,12 +558,12 @@ func (d *Decoder) user(agent string, l *Line, raw []byte) error {
 	var m UserMessage
 	if err := json.Unmarshal(l.Message, &m); err != nil {
 		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
-		return d.errorf(event.ErrSyntax, "user message: %s", jsonProblem(err))
+		return d.errorf(event.ErrSyntax, "user message: %s", jsontext.Problem(err))
 	}
 	var blocks []json.RawMessage
 	if len(m.Content) > 0 && m.Content[0] == '[' {
 		if err := json.Unmarshal(m.Content, &blocks); err != nil {
-			return d.errorf(event.ErrSyntax, "user message content: %s", jsonProblem(err))
+			return d.errorf(event.ErrSyntax, "user message content: %s", jsontext.Problem(err))
 		}
 	}
 	results := 0
@@ -582,7 +583,7 @@ func (d *Decoder) user(agent string, l *Line, raw []byte) error {
 		var err error
 		ev.Content, err = messages.ResultParts(cb.Content)
 		if err != nil && problem == nil {
-			problem = d.errorf(event.ErrSyntax, "content of tool result %s: %s", cb.ToolUseID, jsonProblem(err))
+			problem = d.errorf(event.ErrSyntax, "content of tool result %s: %s", cb.ToolUseID, jsontext.Problem(err))
 		}
 		if results == 0 && len(l.ToolUseResult) > 0 && string(l.ToolUseResult) != "null" {
 			ev.Structured = bytes.Clone(l.ToolUseResult)
@@ -619,7 +620,7 @@ func (d *Decoder) result(raw []byte) error {
 	if err := json.Unmarshal(raw, &r); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
-			return d.errorf(event.ErrSyntax, "result: %s", jsonProblem(err))
+			return d.errorf(event.ErrSyntax, "result: %s", jsontext.Problem(err))
 		}
 	}
 	main := d.main()
@@ -691,8 +692,4 @@ func firstLine(s string) string {
 func isObject(raw []byte) bool {
 	raw = bytes.TrimSpace(raw)
 	return len(raw) > 0 && raw[0] == '{'
-}
-
-func jsonProblem(err error) string {
-	return strings.TrimPrefix(err.Error(), "json: ")
 }

@@ -3,17 +3,16 @@ package codex
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"iter"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -187,11 +186,11 @@ func (d *Decoder) decode(line []byte) error {
 	var l Line
 	if err := json.Unmarshal(line, &l); err != nil {
 		if !json.Valid(line) {
-			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsonProblem(err))
+			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
 		}
 		// Valid JSON whose fields have unexpected types: keep it.
 		d.unknown(l.Type, line)
-		return d.errorf(event.ErrSyntax, "%s: %s", orNone(l.Type), jsonProblem(err))
+		return d.errorf(event.ErrSyntax, "%s: %s", orNone(l.Type), jsontext.Problem(err))
 	}
 	switch l.Type {
 	case TypeThreadStarted, TypeSessionCreated:
@@ -287,7 +286,7 @@ func (d *Decoder) item(phase string, raw json.RawMessage, line []byte) error {
 	it := new(Item)
 	if err := json.Unmarshal(raw, it); err != nil {
 		d.unknown(phase, line)
-		return d.errorf(event.ErrSyntax, "%s: %s", phase, jsonProblem(err))
+		return d.errorf(event.ErrSyntax, "%s: %s", phase, jsontext.Problem(err))
 	}
 	// The item's own id comes first; a detail type may flatten another id
 	// after it (web_search's search call id), which encoding/json takes as
@@ -610,28 +609,4 @@ func (d *Decoder) truncation() error {
 		Source: d.cfg.Source, Line: d.line, Offset: d.off,
 		Err: event.Errorf(event.ErrTruncated, "stream ended inside %s", strings.Join(open, ", ")),
 	}
-}
-
-func jsonProblem(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Sprintf("%s is a JSON %s, not %s", te.Field, te.Value, jsonKind(te.Type))
-	}
-	return strings.TrimPrefix(err.Error(), "json: ")
-}
-
-// jsonKind names the JSON value a Go type decodes from.
-func jsonKind(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	}
-	return "an object"
 }

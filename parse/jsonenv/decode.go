@@ -13,6 +13,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/agentmeta"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -249,7 +250,7 @@ func (d *Decoder) decode(payload []byte) error {
 			})
 			return nil
 		}
-		return d.errorf(event.ErrSyntax, "expected a JSON envelope: %s", jsonProblem(err))
+		return d.errorf(event.ErrSyntax, "expected a JSON envelope: %s", jsontext.Problem(err))
 	}
 	if env.Type == "" {
 		var se ServerError
@@ -382,7 +383,7 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 		var tools []PendingTool
 		if err := json.Unmarshal([]byte(data), &tools); err != nil {
 			d.emit(&event.Unknown{Agent: agent, Format: "jsonenv", Type: typ, Raw: []byte(data)})
-			return d.errorf(event.ErrSyntax, "awaiting_frontend_tools payload is not a JSON array of tools: %s", jsonProblem(err))
+			return d.errorf(event.ErrSyntax, "awaiting_frontend_tools payload is not a JSON array of tools: %s", jsontext.Problem(err))
 		}
 		ev := &event.AwaitingTools{Agent: agent}
 		for _, t := range tools {
@@ -462,8 +463,4 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-func jsonProblem(err error) string {
-	return strings.TrimPrefix(err.Error(), "json: ")
 }
