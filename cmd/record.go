@@ -19,6 +19,10 @@ type recordOptions struct {
 	output        string
 	maxEventBytes int
 	http          httpOptions
+
+	// create, when set, opens the recording and its sidecar instead of
+	// os.Create (tests).
+	create func(name string) (io.WriteCloser, error)
 }
 
 func newRecordCmd(ios *IOStreams) *cobra.Command {
@@ -78,40 +82,54 @@ func runRecord(ctx context.Context, ios *IOStreams, o *recordOptions, input stri
 	}
 	defer rc.Close()
 
+	create := o.create
+	if create == nil {
+		create = func(name string) (io.WriteCloser, error) { return os.Create(name) }
+	}
 	var out io.Writer = ios.Out
+	var files []io.WriteCloser // the recording and its sidecar, closed in that order
 	cfg := &recording.Config{MaxEventBytes: o.maxEventBytes}
 	rep := newReporter(ios.Err, false)
 	if o.output != "-" {
-		f, err := os.Create(o.output)
+		f, err := create(o.output)
 		if err != nil {
 			return failure(err)
 		}
-		defer f.Close()
+		files = append(files, f)
 		out = f
 		// A sidecar left by an earlier recording must not time this one.
 		if err := os.Remove(o.output + ".timing"); err != nil && !errors.Is(err, os.ErrNotExist) {
+			f.Close()
 			return failure(err)
 		}
-		var side *os.File
-		defer func() {
-			if side != nil {
-				side.Close()
-			}
-		}()
 		cfg.Timing = func() (io.Writer, error) {
-			side, err = os.Create(o.output + ".timing")
-			return side, err
+			side, err := create(o.output + ".timing")
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, side)
+			return side, nil
 		}
 	}
 	framing, err := recording.Record(out, rc, cfg)
+	// A write the file system only reports at close is a failed
+	// recording too: every file is closed, and the first error counts.
+	var closeErr error
+	for _, f := range files {
+		if cerr := f.Close(); cerr != nil && closeErr == nil {
+			closeErr = cerr
+		}
+	}
 	if framing == recording.Lines && cfg.Timing == nil {
 		rep.note("the input is line-framed: its timing is not kept on stdout (use -o FILE)")
 	}
-	if err != nil && ctx.Err() != nil {
-		return nil // stopped by Ctrl-C: what arrived is saved
-	}
-	if err != nil {
+	if err != nil && ctx.Err() == nil {
 		return failure(fmt.Errorf("%s: %w", input, err))
+	}
+	// Stopped by Ctrl-C (err != nil, ctx done) or at the end of the input:
+	// what arrived is saved, if the files closed cleanly.
+	if closeErr != nil {
+		return failure(closeErr)
 	}
 	return nil
 }

@@ -12,8 +12,9 @@
 //	:t=<ms>                             before each message: when it arrived
 //	<the message's lines, as received>  up to and including its blank line
 //
-// <ms> counts milliseconds from the start of the recording to the arrival
-// of the message's blank line: the moment an SSE client can dispatch it.
+// <ms> counts milliseconds from the start of the recording (the call to
+// Record, on Config.Now's clock) to the arrival of the message's blank
+// line: the moment an SSE client can dispatch it.
 // Comment-only messages (keep-alives) are messages too. A line of the
 // stream itself that starts with ":t=" or ":agentstream" is preceded by
 // ":agentstream-literal", so a player never takes it for one of ours and

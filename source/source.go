@@ -1,27 +1,3 @@
-// Package source opens the inputs agentstream commands read: a file, "-"
-// for standard input, or an http:// or https:// URL read as an SSE stream.
-//
-// A URL's reader yields the response body's bytes unchanged, so format
-// detection and the decoders read a URL as they read a file. It hands them
-// on one whole SSE message at a time (up to and including its blank line),
-// as soon as that message has arrived. Rules (docs/url-input.md):
-//
-//   - An answer other than 2xx, or a 2xx that is not text/event-stream, is
-//     an *HTTPError showing the status and the start of the body; 204 No
-//     Content is an empty stream.
-//   - Options.ConnectTimeout bounds the wait for the response headers;
-//     Options.IdleTimeout the wait for each next byte (ErrConnectTimeout,
-//     ErrIdleTimeout).
-//   - After a lost connection, an idle timeout or a failed connection,
-//     Options.Retry reconnections are allowed in a row (the count starts
-//     again with every whole message), after the server's retry: delay or
-//     Options.RetryDelay, sending Last-Event-ID with the id of the last
-//     whole message. The message cut off is dropped, as EventSource drops
-//     it. HTTP error answers are never retried.
-//   - Without a retry left, a lost connection is an error after the bytes
-//     that arrived, the partial message included.
-//   - A message over Options.MaxEventBytes is handed on as it arrives, for
-//     the decoder to report and skip, instead of being held whole.
 package source
 
 import (

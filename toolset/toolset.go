@@ -1,21 +1,3 @@
-// Package toolset reads the tool definitions that the inline XML tool
-// protocols need: which tag names are tools and which are their parameters.
-//
-// A tools file is JSON in one of the shapes the model APIs use to advertise
-// tools:
-//
-//   - an array of tool definitions, each {"name": ..., "input_schema": {...}}
-//     (Anthropic), {"name": ..., "parameters": {...}} (OpenAI functions,
-//     MCP's "inputSchema" too) or {"type": "function", "function": {...}}
-//     (OpenAI tools);
-//   - an object {"tools": [...]} holding such an array;
-//   - an object mapping tool names to their JSON Schemas.
-//
-// A tool's parameters are the keys of its schema's "properties", in file
-// order; their "type" is kept so decoders can give numbers and booleans
-// their JSON type.
-//
-// On the command line a tool is "name" or "name:param1,param2".
 package toolset
 
 import (
