@@ -52,14 +52,16 @@ func TestRecordCloseErrors(t *testing.T) {
 			output := filepath.Join(t.TempDir(), "run")
 			files := map[string]*closeFile{}
 			var opened []string
-			o := &recordOptions{output: output, maxEventBytes: 1 << 20,
+			o := &recordOptions{
+				output: output, maxEventBytes: 1 << 20,
 				create: func(name string) (io.WriteCloser, error) {
 					suffix := strings.TrimPrefix(name, output)
 					f := &closeFile{closeErr: tt.closeErrs[suffix]}
 					files[suffix] = f
 					opened = append(opened, suffix)
 					return f, nil
-				}}
+				},
+			}
 			var errb bytes.Buffer
 			err := runRecord(t.Context(), &IOStreams{In: strings.NewReader(tt.input), Out: io.Discard, Err: &errb}, o, "-")
 			if tt.want == nil {
@@ -93,10 +95,12 @@ func TestRecordCloseErrors(t *testing.T) {
 func TestRecordCloseErrorMessage(t *testing.T) {
 	t.Parallel()
 	output := filepath.Join(t.TempDir(), "run.sse")
-	o := &recordOptions{output: output, maxEventBytes: 1 << 20,
+	o := &recordOptions{
+		output: output, maxEventBytes: 1 << 20,
 		create: func(name string) (io.WriteCloser, error) {
 			return &closeFile{closeErr: errors.New("close " + name + ": input/output error")}, nil
-		}}
+		},
+	}
 	var errb bytes.Buffer
 	ios := &IOStreams{In: strings.NewReader(sampleRun), Out: io.Discard, Err: &errb}
 	err := runRecord(t.Context(), ios, o, "-")
