@@ -221,9 +221,9 @@ func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) 
 		overhead++ // "true" is one byte longer than "false"
 	}
 	budget := e.cfg.MaxChunkBytes - overhead
-	if budget < utf8.UTFMax*6 {
-		// The fixed fields alone (almost) fill the cap: write the payload
-		// whole rather than in pieces that carry nothing.
+	if budget < maxRuneJSON {
+		// The fixed fields alone leave no room for one character: write
+		// the payload whole (the documented exception).
 		e.envelope(typ, agent, final, data, extras...)
 		return
 	}
@@ -237,6 +237,10 @@ func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) 
 		data = data[n:]
 	}
 }
+
+// maxRuneJSON is the most bytes one character takes in a JSON string
+// (a control character as \u00XX).
+const maxRuneJSON = 6
 
 // splitPoint returns the length of the longest prefix of s, cut at a rune
 // boundary, whose JSON-escaped form fits in budget bytes.

@@ -52,6 +52,7 @@ type buffer struct {
 	data     strings.Builder
 	images   []event.Part
 	line     int
+	over     bool // grew past the cap: the rest of its chunks are skipped
 }
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -279,7 +280,9 @@ func (d *Decoder) decode(payload []byte) error {
 			b = &buffer{id: deref(env.ID), name: deref(env.Name), line: d.line}
 			d.buffers[k] = b
 		}
-		b.images = append(b.images, event.Part{Type: "image", Source: deref(env.Src), MediaType: deref(env.MediaType)})
+		if !b.over {
+			b.images = append(b.images, event.Part{Type: "image", Source: deref(env.Src), MediaType: deref(env.MediaType)})
+		}
 		if env.Final {
 			return d.finishBuffer(agent, TypeToolResult)
 		}
@@ -299,9 +302,20 @@ func (d *Decoder) decode(payload []byte) error {
 			b = &buffer{id: deref(env.ID), name: deref(env.Name), line: d.line}
 			d.buffers[k] = b
 		}
+		if b.over {
+			// Skipping what is left of a payload over the cap, up to its
+			// final chunk; it makes no event.
+			if env.Final {
+				delete(d.buffers, k)
+			}
+			return problem
+		}
 		if b.data.Len()+len(env.Delta) > d.cfg.MaxEventBytes {
-			delete(d.buffers, k)
-			return d.errorf(event.ErrTooLarge, "%s payload larger than %d bytes (raise --max-event-bytes)", env.Type, d.cfg.MaxEventBytes)
+			b.over, b.data, b.images = true, strings.Builder{}, nil
+			if env.Final {
+				delete(d.buffers, k)
+			}
+			return d.errorf(event.ErrTooLarge, "%s payload larger than %d bytes, skipped (raise --max-event-bytes)", env.Type, d.cfg.MaxEventBytes)
 		}
 		b.data.WriteString(env.Delta)
 		if env.Final {
@@ -360,6 +374,9 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 	k := key{agent, typ}
 	b := d.buffers[k]
 	delete(d.buffers, k)
+	if b.over {
+		return nil // reported when it outgrew the cap
+	}
 	data := b.data.String()
 	switch typ {
 	case TypeMetaInit:

@@ -316,6 +316,40 @@ func TestProblemOrder(t *testing.T) {
 	}
 }
 
+// TestPayloadTooLarge: a chunked payload that outgrows the cap is skipped
+// whole, with one problem; its later chunks make no event.
+func TestPayloadTooLarge(t *testing.T) {
+	t.Parallel()
+	chunk := func(final bool, delta string) string {
+		return fmt.Sprintf(`{"type":"tool_call","agent":"a","final":%v,"delta":%q,"id":"t1","name":"n"}`+"\n", final, delta)
+	}
+	in := chunk(false, `{"x": "`)
+	for range 12 {
+		in += chunk(false, strings.Repeat("x", 10))
+	}
+	in += chunk(true, `"}`) + `{"type":"tool_call","agent":"a","final":true,"delta":"{}","id":"t2","name":"n"}` + "\n"
+	dec := jsonenv.NewDecoder(strings.NewReader(in), &jsonenv.Config{Source: "in", MaxEventBytes: 100})
+	var got []string
+	for {
+		ev, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			got = append(got, err.Error())
+			continue
+		}
+		got = append(got, fmt.Sprintf("%T %s", ev, ev.(*event.ToolCall).ID))
+	}
+	want := []string{
+		"in:11:1: tool_call payload larger than 100 bytes, skipped (raise --max-event-bytes)",
+		"*event.ToolCall t2",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestEventTooLarge(t *testing.T) {
 	t.Parallel()
 	big := `{"type":"text","agent":"a","final":false,"delta":"` + strings.Repeat("x", 200) + `"}`
