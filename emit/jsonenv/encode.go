@@ -216,10 +216,8 @@ func (e *Encoder) toolResult(agent string, ev *event.ToolResult) {
 // payload writes data as one or more envelopes of at most MaxChunkBytes;
 // the last carries final.
 func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) {
+	// The fixed fields with "final":false, the longer of the two.
 	overhead := len(e.appendEnvelope(e.buf[:0], typ, agent, false, "", extras))
-	if final {
-		overhead++ // "true" is one byte longer than "false"
-	}
 	budget := e.cfg.MaxChunkBytes - overhead
 	if budget < maxRuneJSON {
 		// The fixed fields alone leave no room for one character: write
