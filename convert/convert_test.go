@@ -170,3 +170,27 @@ func TestDetectLive(t *testing.T) {
 	}
 	pw.Close()
 }
+
+// TestDetectPartialHead: detection works from what the first unit shows
+// even when it is longer than detection reads or the input ends inside it.
+func TestDetectPartialHead(t *testing.T) {
+	t.Parallel()
+	claude, err := os.ReadFile("../testdata/claude/plain-text.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, in, want string }{
+		{"jsonenv first envelope over 64 KiB", `data: {"type":"text","agent":"a","final":true,"delta":"` + strings.Repeat("x", 70000) + "\"}\n\n", "jsonenv"},
+		{"claude cut inside its first line", string(claude[:500]), "claude"},
+		{"codex cut inside its first line", `{"type":"thread.started","thread_id":"01a1ff8`, "codex"},
+		{"anthropic body that is only an error", "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n", "anthropic"},
+		{"anthropic without event lines", "data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"x\"}}\n\n", "anthropic"},
+		{"the producer's error line", "data: {\"error\": \"RuntimeError\", \"message\": \"boom\", \"traceback\": \"...\"}\n\n", "jsonenv"},
+	}
+	for _, tt := range tests {
+		f, _, err := convert.Detect(bufio.NewReader(strings.NewReader(tt.in)))
+		if err != nil || f.Name != tt.want {
+			t.Errorf("%s: detected %q, %v; want %s", tt.name, f.Name, err, tt.want)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package frame
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // Head describes the first unit of an input, for format detection: the
 // first SSE message's data and event type, or the first non-blank line.
@@ -77,4 +80,42 @@ func sseField(line []byte) (string, []byte, bool) {
 		v = v[1:]
 	}
 	return name, v, true
+}
+
+// Fields returns the top-level members of the JSON object Payload begins
+// with, for format detection. The payload may be cut short (the first line
+// of an input longer than detection reads, or an input that ends inside
+// its first line): the members complete before the cut are returned. Nil
+// when the payload does not begin with a JSON object.
+func (h Head) Fields() map[string]json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(h.Payload))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	m := map[string]json.RawMessage{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		k, ok := t.(string)
+		if !ok {
+			break
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			break
+		}
+		m[k] = v
+	}
+	return m
+}
+
+// String returns the member k of fields when it is a JSON string.
+func String(fields map[string]json.RawMessage, k string) (string, bool) {
+	var s string
+	if v, ok := fields[k]; !ok || json.Unmarshal(v, &s) != nil {
+		return "", false
+	}
+	return s, true
 }

@@ -57,13 +57,21 @@ func Detect(h frame.Head) bool {
 	if !h.SSE {
 		return false
 	}
-	if h.EventType == messages.EventMessageStart || h.EventType == messages.EventPing {
+	typ := h.EventType
+	if typ == "" {
+		typ, _ = frame.String(h.Fields(), "type")
+	}
+	switch typ {
+	case messages.EventMessageStart, messages.EventPing, messages.EventContentBlockStart,
+		messages.EventContentBlockDelta, messages.EventContentBlockStop, messages.EventMessageDelta,
+		messages.EventMessageStop:
 		return true
+	case messages.EventError:
+		// An error event alone: the Messages API's {"type":"error","error":{...}}.
+		_, ok := h.Fields()["error"]
+		return ok
 	}
-	var v struct {
-		Type string `json:"type"`
-	}
-	return json.Unmarshal(h.Payload, &v) == nil && v.Type == messages.EventMessageStart
+	return false
 }
 
 // Next returns the next event. See event.Decoder for the error contract.

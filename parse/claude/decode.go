@@ -86,21 +86,10 @@ func Detect(h frame.Head) bool {
 	if len(p) > 0 && p[0] == '[' {
 		return true
 	}
-	var l struct {
-		Type string `json:"type"`
-	}
-	if len(p) == 0 || p[0] != '{' {
-		return false
-	}
-	if json.Unmarshal(p, &l) != nil {
-		// Two objects fused on one line, or a line cut short: look at
-		// the first object only.
-		dec := json.NewDecoder(bytes.NewReader(p))
-		if dec.Decode(&l) != nil {
-			return false
-		}
-	}
-	return knownTypes[l.Type]
+	// The first object only (two may be fused on one line, or the line
+	// cut short).
+	typ, _ := frame.String(frame.Head{Payload: p}.Fields(), "type")
+	return knownTypes[typ]
 }
 
 // Next returns the next event. See event.Decoder for the error contract.

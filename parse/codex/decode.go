@@ -83,21 +83,16 @@ func Detect(h frame.Head) bool {
 	if h.SSE {
 		return false
 	}
-	var l struct {
-		Type string `json:"type"`
-		Item *struct {
-			ItemType *string `json:"item_type"`
-		} `json:"item"`
-	}
-	if json.Unmarshal(h.Payload, &l) != nil {
-		return false
-	}
+	m := h.Fields()
+	typ, _ := frame.String(m, "type")
 	switch {
-	case l.Type == TypeThreadStarted, l.Type == TypeSessionCreated,
-		strings.HasPrefix(l.Type, "turn."), strings.HasPrefix(l.Type, "item."):
+	case typ == TypeThreadStarted, typ == TypeSessionCreated,
+		strings.HasPrefix(typ, "turn."), strings.HasPrefix(typ, "item."):
 		return true
 	}
-	return l.Item != nil && l.Item.ItemType != nil
+	item := frame.Head{Payload: m["item"]}.Fields()
+	_, old := frame.String(item, "item_type")
+	return old
 }
 
 // Next returns the next event. See event.Decoder for the error contract.

@@ -76,20 +76,16 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 // stream: a JSON object with type, agent, final and delta, or the
 // producer's JSON error object.
 func Detect(h frame.Head) bool {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(h.Payload, &m) != nil {
-		return false
-	}
-	_, t := m["type"]
-	_, a := m["agent"]
+	m := h.Fields()
+	_, t := frame.String(m, "type")
+	_, a := frame.String(m, "agent")
 	_, f := m["final"]
-	_, d := m["delta"]
-	if t && a && f && d {
-		return true
+	if t && a && f {
+		return true // delta may be past a cut
 	}
 	_, e := m["error"]
-	_, tb := m["traceback"]
-	return h.SSE && e && tb
+	_, msg := m["message"]
+	return h.SSE && e && msg
 }
 
 // Next returns the next event. See event.Decoder for the error contract:
