@@ -45,7 +45,7 @@ func addInputFlags(fs *pflag.FlagSet, o *inputOptions) {
 func (o *inputOptions) decodeOptions(name string, warn func(error)) *convert.Options {
 	co := &convert.Options{
 		Source: name, MaxEventBytes: o.maxEventBytes, Agent: o.agent,
-		XMLEscaping: o.xmlEscaping, Warn: warn,
+		XMLEscaping: o.xmlEscaping, Warn: warn, StopAtDone: source.IsURL(name),
 	}
 	o.tools.apply(co)
 	return co

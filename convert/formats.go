@@ -32,6 +32,9 @@ type Options struct {
 	MaxEventBytes int
 	// Agent is the agent id given to events of sources that carry none.
 	Agent string
+	// StopAtDone ends an SSE input at data: [DONE] (set for URLs, whose
+	// connection may stay open); otherwise what follows is read on.
+	StopAtDone bool
 
 	// MaxChunkBytes caps one JSON envelope as written (jsonenv).
 	MaxChunkBytes int
@@ -93,7 +96,7 @@ var formats = []Format{
 		Detect:      parsejsonenv.Detect,
 		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
 			return parsejsonenv.NewDecoder(r, &parsejsonenv.Config{
-				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent,
+				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, StopAtDone: o.StopAtDone,
 			})
 		},
 		NewEncoder: func(w io.Writer, o *Options) event.Encoder {

@@ -61,7 +61,7 @@ func decode(t *testing.T, r io.Reader, name string) ([]event.Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	dec := f.NewDecoder(br, &convert.Options{Source: name})
+	dec := f.NewDecoder(br, &convert.Options{Source: name, StopAtDone: source.IsURL(name)})
 	var evs []event.Event
 	for {
 		ev, err := dec.Next()

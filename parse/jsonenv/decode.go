@@ -21,6 +21,11 @@ type Config struct {
 	Source        string // input name for errors
 	MaxEventBytes int    // cap on one SSE message, line, or reassembled payload (frame.DefaultMaxBytes if 0)
 	Agent         string // agent id for envelopes whose agent is empty
+	// StopAtDone ends the input at data: [DONE], reading nothing after
+	// it: for a live connection, which may stay open. Otherwise what
+	// follows [DONE] is read as the next stream (a resumed run, or
+	// recordings joined into one file).
+	StopAtDone bool
 }
 
 // Decoder reads JSON envelopes from SSE or NDJSON and yields canonical
@@ -161,8 +166,11 @@ func (d *Decoder) read() ([]byte, error) {
 		}
 		d.line, d.off = m.Line, m.Offset
 		if m.Data == "[DONE]" {
-			d.sse.Stop()
-			return nil, io.EOF
+			if d.cfg.StopAtDone {
+				d.sse.Stop()
+				return nil, io.EOF
+			}
+			continue
 		}
 		if m.Data == "" {
 			continue // a message with no data (event: or id: alone)

@@ -216,8 +216,13 @@ data: [DONE]
 			},
 		},
 		{
-			name: "data after [DONE] is not read",
+			name: "what follows [DONE] is the next stream",
 			in:   "data: [DONE]\n\ndata: {\"type\":\"text\",\"agent\":\"a\",\"final\":true,\"delta\":\"x\"}\n\n",
+			want: []event.Event{
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "x"},
+				&event.BlockEnd{Agent: "a", Kind: event.Text},
+			},
 		},
 	}
 	for _, tt := range tests {
@@ -280,6 +285,30 @@ func testdataFiles(t testing.TB) []string {
 		t.Fatal("no testdata")
 	}
 	return out
+}
+
+// TestStopAtDone: on a live connection [DONE] ends the input; nothing
+// after it is waited for.
+func TestStopAtDone(t *testing.T) {
+	t.Parallel()
+	pr, pw := io.Pipe()
+	go io.WriteString(pw, "data: {\"type\":\"text\",\"agent\":\"a\",\"final\":true,\"delta\":\"x\"}\n\ndata: [DONE]\n\n")
+	dec := jsonenv.NewDecoder(pr, &jsonenv.Config{StopAtDone: true})
+	n := 0
+	for {
+		_, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 3 {
+		t.Errorf("%d events, want 3", n)
+	}
+	pw.Close()
 }
 
 // TestProblemOrder: the events a piece of input produced come out before

@@ -9,8 +9,10 @@
 // with T one of the thirteen types of the spec (meta_init, thinking, text,
 // citation, tool_call, server_tool_call, tool_result, tool_result_image,
 // server_tool_result, awaiting_frontend_tools, meta_files, error,
-// meta_final). SSE or NDJSON framing is chosen from the first byte ('{'
-// means NDJSON). `data: [DONE]` ends an SSE stream.
+// meta_final). SSE or NDJSON framing is chosen from the first line that
+// tells ('{' means NDJSON, an SSE field SSE). `data: [DONE]` ends one SSE
+// stream: with Config.StopAtDone (for live connections) the input ends
+// there; otherwise what follows is read as the next stream.
 //
 // Tolerance: SSE framing follows the SSE specification through go-sse (LF,
 // CRLF or CR; `data:` with or without a space; `event:`, `id:` and comments
