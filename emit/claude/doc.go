@@ -30,6 +30,11 @@
 // message and it ends once all its tool calls have their results, or at
 // the run's end.
 //
+// A text or thinking block is held until its end to write its assistant
+// line, at most Config.MaxBlockBytes of it (frame.DefaultMaxBytes by
+// default): the rest is dropped, from the stream events too, and reported
+// once through Config.Warn.
+//
 // What stream-json cannot carry is reported once per kind through
 // Config.Warn as *event.LossError: tool result exit codes and status,
 // awaiting tools, generated files, file changes, todo lists, a subagent's

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 	wire "github.com/agentstream/agentstream/parse/claude"
@@ -24,6 +25,11 @@ type Config struct {
 	Agent string
 	// Warn receives what stream-json cannot carry. Nil discards it.
 	Warn func(error)
+	// MaxBlockBytes caps the text of one text or thinking block, which
+	// is held until the block ends to write its assistant line
+	// (frame.DefaultMaxBytes if 0). Text beyond it is dropped and
+	// reported through Warn, once.
+	MaxBlockBytes int
 }
 
 // Encoder writes canonical events as Claude Code stream-json.
@@ -60,6 +66,9 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{w: w, warned: map[string]bool{}, agents: map[string]*agent{}}
 	if cfg != nil {
 		e.cfg = *cfg
+	}
+	if e.cfg.MaxBlockBytes <= 0 {
+		e.cfg.MaxBlockBytes = frame.DefaultMaxBytes
 	}
 	return e
 }
@@ -109,9 +118,11 @@ func (e *Encoder) scope(id string) *agent {
 		a.parent = &p
 	}
 	a.st = &messages.Streamer{
-		Event: func(typ string, data []byte) error { return e.streamEvent(a, data) },
-		Block: func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
-		NewID: func() string { a.msgs++; return fmt.Sprintf("msg_%s_%d", shortID(a.id), a.msgs) },
+		Event:         func(typ string, data []byte) error { return e.streamEvent(a, data) },
+		Block:         func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
+		NewID:         func() string { a.msgs++; return fmt.Sprintf("msg_%s_%d", shortID(a.id), a.msgs) },
+		MaxBlockBytes: e.cfg.MaxBlockBytes,
+		Cut:           func() { e.warn("text beyond --max-event-bytes in one block") },
 	}
 	if m := e.agents[e.main]; m != nil {
 		a.st.Model = m.st.Model

@@ -462,3 +462,86 @@ func TestInvalidToolInput(t *testing.T) {
 		})
 	}
 }
+
+// TestMaxBlockBytes checks that a block's text, held to write its
+// assistant line, is capped at Config.MaxBlockBytes: the rest is dropped
+// from the snapshot and from the stream events alike, without splitting a
+// rune, and reported once.
+func TestMaxBlockBytes(t *testing.T) {
+	t.Parallel()
+	const warning = "claude cannot carry text beyond --max-event-bytes in one block"
+	tests := []struct {
+		name     string
+		evs      []event.Event
+		want     []string // the text of the blocks read back
+		warnings []string
+	}{
+		{
+			name: "under the cap",
+			evs: []event.Event{
+				&event.BlockStart{Kind: event.Text},
+				&event.Delta{Kind: event.Text, Text: "abcd"},
+				&event.Delta{Kind: event.Text, Text: "efgh"},
+				&event.BlockEnd{Kind: event.Text},
+			},
+			want: []string{"abcdefgh"},
+		},
+		{
+			name: "over the cap",
+			evs: []event.Event{
+				&event.BlockStart{Kind: event.Text},
+				&event.Delta{Kind: event.Text, Text: "abcd"},
+				&event.Delta{Kind: event.Text, Text: "efghij"},
+				&event.Delta{Kind: event.Text, Text: "klmn"},
+				&event.BlockEnd{Kind: event.Text},
+				&event.BlockStart{Kind: event.Text},
+				&event.Delta{Kind: event.Text, Text: "0123456789"},
+				&event.BlockEnd{Kind: event.Text},
+			},
+			want:     []string{"abcdefgh", "01234567"},
+			warnings: []string{warning},
+		},
+		{
+			name: "a rune at the cap",
+			evs: []event.Event{
+				&event.BlockStart{Kind: event.Thinking},
+				&event.Delta{Kind: event.Thinking, Text: "abcdef€"}, // € is 3 bytes: 6..9
+				&event.BlockEnd{Kind: event.Thinking},
+			},
+			want:     []string{"abcdef"},
+			warnings: []string{warning},
+		},
+	}
+	for _, tt := range tests {
+		for _, partial := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/partial=%v", tt.name, partial), func(t *testing.T) {
+				t.Parallel()
+				out, warnings := encode(t, &Config{MaxBlockBytes: 8, Partial: partial}, tt.evs)
+				d := wire.NewDecoder(bytes.NewReader(out), nil)
+				var got []string
+				text := ""
+				for {
+					ev, err := d.Next()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatalf("reading back: %v\n%s", err, out)
+					}
+					switch ev := ev.(type) {
+					case *event.Delta:
+						text += ev.Text
+					case *event.BlockEnd:
+						got, text = append(got, text), ""
+					}
+				}
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("text read back (-want +got):\n%s\n%s", diff, out)
+				}
+				if diff := cmp.Diff(tt.warnings, warnings); diff != "" {
+					t.Errorf("warnings (-want +got):\n%s", diff)
+				}
+			})
+		}
+	}
+}
