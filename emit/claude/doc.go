@@ -8,12 +8,15 @@
 // one assistant line (a snapshot carrying that block, with the message's
 // id and model); tool results are user lines (content a string when the
 // result is one text part, else text and image blocks; is_error;
-// tool_use_result from Structured); errors are Claude Code's synthetic
-// assistant messages (model "<synthetic>", a top-level error); notices go
+// tool_use_result from Structured); errors, and failed turns (error type
+// turn_failed), are Claude Code's synthetic assistant messages (model
+// "<synthetic>", a top-level error); notices go
 // back verbatim when they came from this format, else as
 // system/informational lines; a result line closes the run (the source's
 // own, or one made of what is known: stop reason, turns, duration, cost,
-// usage, errors, the last text as result). Subagent lines carry
+// usage, errors, the last text as result; is_error, subtype
+// error_during_execution and the error messages when the main agent had a
+// fatal error or a failed turn). Subagent lines carry
 // parent_tool_use_id, and a subagent's prompt is written as its first user
 // line. Every line has uuid and session_id; uuids are derived from the
 // session id and a counter, so output is deterministic.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
@@ -50,7 +51,8 @@ type Encoder struct {
 	// what the result line needs when the source has no RunEnd
 	lastText  string
 	lastStop  string
-	failed    bool
+	failed    bool     // the main agent had a fatal error or a failed turn
+	errs      []string // the main agent's error messages, for result.errors
 	resultOut bool
 }
 
@@ -167,6 +169,12 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.lastStop = te.StopReason
 	}
 	handled, err := a.st.Add(ev)
+	if te, ok := ev.(*event.TurnEnd); ok && err == nil && te.Error != "" {
+		// The turn's end is written; its failure is an error of its
+		// own, as the envelope writes it.
+		e.errorLine(a, &event.Error{Agent: te.Agent, Message: te.Error, Type: TurnFailedErrorType, Fatal: true})
+		return e.err
+	}
 	if err != nil || handled {
 		return err
 	}
@@ -397,12 +405,16 @@ func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 	e.line(messages.Marshal(line))
 }
 
+// TurnFailedErrorType is the error type of the synthetic error line
+// written for a failed turn (event.TurnEnd.Error).
+const TurnFailedErrorType = "turn_failed"
+
+// maxErrors caps the error messages a made result line lists.
+const maxErrors = 100
+
 // errorLine writes an error as Claude Code does: a synthetic assistant
 // message with the error's text and a top-level error.
 func (e *Encoder) errorLine(a *agent, ev *event.Error) {
-	if ev.Fatal {
-		e.failed = true
-	}
 	a.st.EndTurn("", nil)
 	errType := ev.Type
 	if errType == "" {
@@ -411,6 +423,12 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 	text := ev.Message
 	if text == "" {
 		text = "API Error: " + errType
+	}
+	if a.id == e.main {
+		e.failed = e.failed || ev.Fatal
+		if len(e.errs) < maxErrors && !slices.Contains(e.errs, text) {
+			e.errs = append(e.errs, text)
+		}
 	}
 	block := marshal(struct {
 		Type string `json:"type"`
@@ -493,9 +511,15 @@ func (e *Encoder) agentsInOrder() []*agent {
 // result writes a result line made of what is known.
 func (e *Encoder) result(ev *event.RunEnd) {
 	r := wire.Result{
-		Type: wire.TypeResult, Subtype: wire.SubtypeSuccess, IsError: ev.IsError,
+		Type: wire.TypeResult, Subtype: wire.SubtypeSuccess, IsError: ev.IsError || e.failed,
 		DurationMS: ev.DurationMS, NumTurns: ev.Turns, SessionID: e.session, TotalCostUSD: ev.CostUSD,
 		ModelUsage: map[string]wire.ModelUsage{}, PermissionDenials: []any{}, Errors: ev.Errors,
+	}
+	if r.IsError && len(r.Errors) == 0 && ev.Result == "" {
+		// The source gave no account of the failure: the errors seen.
+		// (A failed run with a result text is how Claude Code reports
+		// an API error: subtype success, is_error, the error as result.)
+		r.Errors = e.errs
 	}
 	if m := e.agents[e.main]; r.NumTurns == 0 && m != nil {
 		r.NumTurns = m.st.Messages()
@@ -509,7 +533,7 @@ func (e *Encoder) result(ev *event.RunEnd) {
 		stop = e.lastStop
 	}
 	r.StopReason = &stop
-	if ev.IsError && len(ev.Errors) > 0 {
+	if r.IsError && len(r.Errors) > 0 {
 		r.Subtype = wire.SubtypeErrorDuring
 	} else {
 		res := ev.Result
@@ -567,7 +591,7 @@ func (e *Encoder) Close() error {
 	}
 	e.init(nil)
 	e.closeTurns("")
-	e.result(&event.RunEnd{IsError: e.failed})
+	e.result(&event.RunEnd{})
 	return e.err
 }
 

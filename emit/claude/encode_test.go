@@ -545,3 +545,97 @@ func TestMaxBlockBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestRunFailed checks that every error is written as a synthetic error
+// line, a failed turn as one of type turn_failed, and that the result line
+// made at the end says the run failed, with the messages, when the main
+// agent had a fatal error or a failed turn, or the RunEnd says so.
+func TestRunFailed(t *testing.T) {
+	t.Parallel()
+	start := []event.Event{
+		&event.SessionStart{Agent: "main"},
+		&event.TurnStart{Agent: "main", MessageID: "m1"},
+	}
+	type want struct {
+		Errors  []string // types of the error lines
+		Subtype string
+		IsError bool
+		Listed  []string // result.errors
+	}
+	tests := []struct {
+		name string
+		evs  []event.Event
+		want want
+	}{
+		{
+			name: "fatal error and failed turn",
+			evs: []event.Event{
+				&event.Error{Agent: "main", Message: "bad request", Type: "invalid_request_error", Fatal: true},
+				&event.TurnEnd{Agent: "main", MessageID: "m1", Error: "bad request"},
+			},
+			want: want{Errors: []string{"invalid_request_error", "turn_failed"}, Subtype: "error_during_execution", IsError: true, Listed: []string{"bad request"}},
+		},
+		{
+			name: "failed turn",
+			evs: []event.Event{
+				&event.TurnEnd{Agent: "main", MessageID: "m1", Error: "boom"},
+				&event.RunEnd{Agent: "main", StopReason: "end_turn"},
+			},
+			want: want{Errors: []string{"turn_failed"}, Subtype: "error_during_execution", IsError: true, Listed: []string{"boom"}},
+		},
+		{
+			name: "non-fatal error",
+			evs: []event.Event{
+				&event.Error{Agent: "main", Message: "hiccup"},
+				&event.TurnEnd{Agent: "main", MessageID: "m1", StopReason: "end_turn"},
+			},
+			want: want{Errors: []string{"unknown"}, Subtype: "success"},
+		},
+		{
+			name: "RunEnd is_error with its errors",
+			evs: []event.Event{
+				&event.Error{Agent: "main", Message: "x", Fatal: true},
+				&event.RunEnd{Agent: "main", IsError: true, Errors: []string{"y"}},
+			},
+			want: want{Errors: []string{"unknown"}, Subtype: "error_during_execution", IsError: true, Listed: []string{"y"}},
+		},
+		{
+			name: "RunEnd is_error without messages",
+			evs: []event.Event{
+				&event.TurnEnd{Agent: "main", MessageID: "m1", StopReason: "end_turn"},
+				&event.RunEnd{Agent: "main", IsError: true},
+			},
+			want: want{Subtype: "success", IsError: true},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out, _ := encode(t, &Config{}, append(slices.Clone(start), tt.evs...))
+			var got want
+			d := wire.NewDecoder(bytes.NewReader(out), nil)
+			for {
+				ev, err := d.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("reading back: %v\n%s", err, out)
+				}
+				switch ev := ev.(type) {
+				case *event.Error:
+					got.Errors = append(got.Errors, ev.Type)
+				case *event.RunEnd:
+					var r wire.Result
+					if err := json.Unmarshal(ev.Meta, &r); err != nil {
+						t.Fatal(err)
+					}
+					got.Subtype, got.IsError, got.Listed = r.Subtype, r.IsError, r.Errors
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s\n%s", diff, out)
+			}
+		})
+	}
+}
