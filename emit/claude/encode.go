@@ -366,9 +366,14 @@ func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 			case p.Type == "text":
 				parts = append(parts, marshal(resultContent{Type: "text", Text: p.Text}))
 			case p.Type == "image":
-				src := &imageSource{Type: "url", URL: p.Source}
+				// A URL source carries the media type too, which the
+				// reader takes back; the API's own url sources have none.
+				src := &imageSource{Type: "url", MediaType: p.MediaType, URL: p.Source}
 				if rest, ok := strings.CutPrefix(p.Source, "data:"); ok {
 					if mt, data, ok := strings.Cut(rest, ";base64,"); ok {
+						if mt == "" {
+							mt = p.MediaType
+						}
 						src = &imageSource{Type: "base64", MediaType: mt, Data: data}
 					}
 				}

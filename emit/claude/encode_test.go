@@ -639,3 +639,35 @@ func TestRunFailed(t *testing.T) {
 		})
 	}
 }
+
+// TestImageMediaType: a tool result's images keep their media type, for a
+// URL source as for a data: URI, when read back.
+func TestImageMediaType(t *testing.T) {
+	t.Parallel()
+	parts := []event.Part{
+		{Type: "text", Text: "two images"},
+		{Type: "image", Source: "/agent/a/images/img_1", MediaType: "image/png"},
+		{Type: "image", Source: "data:image/jpeg;base64,AAAA", MediaType: "image/jpeg"},
+	}
+	out, _ := encode(t, &Config{}, []event.Event{
+		&event.ToolCall{ID: "t1", Name: "Screenshot", Input: json.RawMessage(`{}`)},
+		&event.ToolResult{ID: "t1", Name: "Screenshot", Content: parts},
+	})
+	var got []event.Part
+	d := wire.NewDecoder(bytes.NewReader(out), nil)
+	for {
+		ev, err := d.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("reading back: %v\n%s", err, out)
+		}
+		if r, ok := ev.(*event.ToolResult); ok {
+			got = r.Content
+		}
+	}
+	if diff := cmp.Diff(parts, got); diff != "" {
+		t.Errorf("parts read back (-want +got):\n%s\n%s", diff, out)
+	}
+}
