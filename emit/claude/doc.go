@@ -17,8 +17,10 @@
 // usage, errors, the last text as result; is_error, subtype
 // error_during_execution and the error messages when the main agent had a
 // fatal error or a failed turn). Subagent lines carry
-// parent_tool_use_id, and a subagent's prompt is written as its first user
-// line. Every line has uuid and session_id; uuids are derived from the
+// parent_tool_use_id: the tool call that started the subagent (its
+// SessionStart.ParentToolID, or else its parent's latest tool call without
+// a result); a subagent's prompt is written as its first user line, and
+// its model as the model of its messages. Every line has uuid and session_id; uuids are derived from the
 // session id and a counter, so output is deterministic.
 //
 // With Config.Partial (CLI flag --partial) the raw Messages API stream
@@ -39,7 +41,8 @@
 // once through Config.Warn.
 //
 // What stream-json cannot carry is reported once per kind through
-// Config.Warn as *event.LossError: tool result exit codes and status,
+// Config.Warn as *event.LossError: subagent ids (Claude Code names a
+// subagent by its tool call), tool result exit codes and status,
 // awaiting tools, generated files, file changes, todo lists, a subagent's
 // run summary, unknown events of other formats. A block left open at
 // Close (the input was cut off) is written as an assistant line marked

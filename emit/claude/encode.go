@@ -58,7 +58,8 @@ type Encoder struct {
 
 type agent struct {
 	id     string
-	parent *string // parent_tool_use_id: nil for the main agent
+	parent *string  // parent_tool_use_id: nil for the main agent
+	calls  []string // its client tool calls without a result yet, oldest first
 	st     *messages.Streamer
 	msgs   int
 }
@@ -157,6 +158,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		return e.err
 	}
 	e.init(nil)
+	a.track(ev)
 	if t, ok := ev.(*event.ToolResult); ok && !a.st.AssistantResult(t) && a.st.Answered(t.ID) && !a.st.Explicit() {
 		// No turn boundaries in the source: the model's turn is over
 		// once all its tool calls have their results.
@@ -215,6 +217,27 @@ func (e *Encoder) Encode(ev event.Event) error {
 	return e.err
 }
 
+// maxCalls caps the tool calls without a result an agent remembers, to
+// link a subagent to the call that started it.
+const maxCalls = 256
+
+// track keeps the agent's client tool calls that have no result yet.
+func (a *agent) track(ev event.Event) {
+	switch ev := ev.(type) {
+	case *event.ToolCall:
+		if !ev.Server {
+			if len(a.calls) == maxCalls {
+				a.calls = slices.Delete(a.calls, 0, 1)
+			}
+			a.calls = append(a.calls, ev.ID)
+		}
+	case *event.ToolResult:
+		if i := slices.Index(a.calls, ev.ID); i >= 0 {
+			a.calls = slices.Delete(a.calls, i, i+1)
+		}
+	}
+}
+
 // header holds the fields every line ends with.
 type header struct {
 	ParentToolUseID *string `json:"parent_tool_use_id"`
@@ -228,9 +251,16 @@ func (e *Encoder) header(a *agent) header {
 
 func (e *Encoder) sessionStart(a *agent, s *event.SessionStart) {
 	if a.id != e.main {
-		if s.ParentToolID != "" {
-			p := s.ParentToolID
+		if p := e.parentTool(s); p != "" {
 			a.parent = &p
+		}
+		if a.parent != nil && *a.parent != a.id {
+			e.warn("subagent ids (Claude Code names a subagent by the tool call that started it)")
+		}
+		if s.Model != "" {
+			// Written as the model of its messages, where Claude Code
+			// has a subagent's.
+			a.st.Model = s.Model
 		}
 		e.init(nil)
 		if s.Prompt != "" {
@@ -262,6 +292,23 @@ func (e *Encoder) sessionStart(a *agent, s *event.SessionStart) {
 		a.st.Model = s.Model
 	}
 	e.init(s)
+}
+
+// parentTool returns the id of the tool call that started subagent s: its
+// ParentToolID, or else (the envelope names none) the most recent call of
+// the parent agent that has no result yet, as the renderer links them.
+func (e *Encoder) parentTool(s *event.SessionStart) string {
+	if s.ParentToolID != "" {
+		return s.ParentToolID
+	}
+	id := s.ParentAgent
+	if id == "" {
+		id = e.main
+	}
+	if p := e.agents[id]; p != nil && len(p.calls) > 0 {
+		return p.calls[len(p.calls)-1]
+	}
+	return ""
 }
 
 // init writes the system/init line, once, before anything else: the

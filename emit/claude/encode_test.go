@@ -671,3 +671,62 @@ func TestImageMediaType(t *testing.T) {
 		t.Errorf("parts read back (-want +got):\n%s\n%s", diff, out)
 	}
 }
+
+// TestSubagent checks a subagent's lines: parent_tool_use_id is the tool
+// call that started it (its ParentToolID, or else its parent's latest call
+// without a result, as the envelope names none), and its messages carry
+// its own model, which reading takes back.
+func TestSubagent(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		parentTool string
+		wantParent string
+	}{
+		{name: "ParentToolID", parentTool: "t1", wantParent: "t1"},
+		{name: "latest call without a result", wantParent: "t2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			evs := []event.Event{
+				&event.SessionStart{Agent: "main", Model: "claude-sonnet-4-5"},
+				&event.ToolCall{Agent: "main", ID: "t0", Name: "Bash", Input: json.RawMessage(`{}`)},
+				&event.ToolCall{Agent: "main", ID: "t1", Name: "Task", Input: json.RawMessage(`{}`)},
+				&event.ToolCall{Agent: "main", ID: "t2", Name: "Task", Input: json.RawMessage(`{}`)},
+				&event.ToolCall{Agent: "main", ID: "t3", Name: "Bash", Input: json.RawMessage(`{}`)},
+				&event.ToolResult{Agent: "main", ID: "t3", Content: []event.Part{{Type: "text", Text: "ok"}}},
+				&event.SessionStart{Agent: "sub-uuid", ParentAgent: "main", ParentToolID: tt.parentTool, Model: "claude-haiku-4-5", Prompt: "do it"},
+				&event.Delta{Agent: "sub-uuid", Kind: event.Text, Text: "done"},
+				&event.BlockEnd{Agent: "sub-uuid", Kind: event.Text},
+				&event.ToolResult{Agent: "main", ID: tt.wantParent, Content: []event.Part{{Type: "text", Text: "done"}}},
+			}
+			out, warnings := encode(t, &Config{}, evs)
+			var starts []string
+			d := wire.NewDecoder(bytes.NewReader(out), nil)
+			for {
+				ev, err := d.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("reading back: %v\n%s", err, out)
+				}
+				if s, ok := ev.(*event.SessionStart); ok {
+					starts = append(starts, fmt.Sprintf("%s parent tool %q model %q prompt %q", s.Agent, s.ParentToolID, s.Model, s.Prompt))
+				}
+			}
+			want := []string{
+				`main parent tool "" model "claude-sonnet-4-5" prompt ""`,
+				fmt.Sprintf("%s parent tool %q model \"claude-haiku-4-5\" prompt \"do it\"", tt.wantParent, tt.wantParent),
+			}
+			if diff := cmp.Diff(want, starts); diff != "" {
+				t.Errorf("sessions read back (-want +got):\n%s\n%s", diff, out)
+			}
+			wantWarn := []string{"claude cannot carry subagent ids (Claude Code names a subagent by the tool call that started it)"}
+			if diff := cmp.Diff(wantWarn, warnings); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
