@@ -36,9 +36,9 @@
 // the run's end.
 //
 // A text or thinking block is held until its end to write its assistant
-// line, at most Config.MaxBlockBytes of it (frame.DefaultMaxBytes by
-// default): the rest is dropped, from the stream events too, and reported
-// once through Config.Warn.
+// line, which stays within Config.MaxBlockBytes (frame.DefaultMaxBytes by
+// default) with the text JSON-escaped in it: text beyond is dropped, from
+// the stream events too, and reported once through Config.Warn.
 //
 // What stream-json cannot carry is reported once per kind through
 // Config.Warn as *event.LossError: subagent ids (Claude Code names a

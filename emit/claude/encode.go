@@ -26,10 +26,11 @@ type Config struct {
 	Agent string
 	// Warn receives what stream-json cannot carry. Nil discards it.
 	Warn func(error)
-	// MaxBlockBytes caps the text of one text or thinking block, which
-	// is held until the block ends to write its assistant line
-	// (frame.DefaultMaxBytes if 0). Text beyond it is dropped and
-	// reported through Warn, once.
+	// MaxBlockBytes caps the assistant line of one text or thinking
+	// block, whose text is held until the block ends
+	// (frame.DefaultMaxBytes if 0): the line, the text JSON-escaped in
+	// it, stays within it, so that a reader with the same cap reads it.
+	// Text beyond is dropped and reported through Warn, once.
 	MaxBlockBytes int
 }
 
@@ -124,7 +125,7 @@ func (e *Encoder) scope(id string) *agent {
 		Event:         func(typ string, data []byte) error { return e.streamEvent(a, data) },
 		Block:         func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
 		NewID:         func() string { a.msgs++; return fmt.Sprintf("msg_%s_%d", shortID(a.id), a.msgs) },
-		MaxBlockBytes: e.cfg.MaxBlockBytes,
+		MaxBlockBytes: textCap(e.cfg.MaxBlockBytes),
 		Cut:           func() { e.warn("text beyond --max-event-bytes in one block") },
 	}
 	if m := e.agents[e.main]; m != nil {
@@ -133,6 +134,17 @@ func (e *Encoder) scope(id string) *agent {
 	e.agents[id] = a
 	e.order = append(e.order, a)
 	return a
+}
+
+// lineRoom is what the cap on a block's line keeps for the line's other
+// fields (ids, model, usage, ...): the text gets the rest, or at least
+// half of the cap.
+const lineRoom = 4 << 10
+
+// textCap returns the cap on the JSON size of a block's text for a cap
+// of limit bytes on its line.
+func textCap(limit int) int {
+	return max(limit-lineRoom, limit/2)
 }
 
 func shortID(s string) string {

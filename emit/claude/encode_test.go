@@ -464,8 +464,10 @@ func TestInvalidToolInput(t *testing.T) {
 }
 
 // TestMaxBlockBytes checks that a block's text, held to write its
-// assistant line, is capped at Config.MaxBlockBytes: the rest is dropped
-// from the snapshot and from the stream events alike, without splitting a
+// assistant line, is capped so that the line fits in Config.MaxBlockBytes
+// (a cap of 16 leaves half, 8 bytes of JSON text, for the text; a larger
+// one keeps 4 KiB for the line's other fields): the rest is dropped from
+// the snapshot and from the stream events alike, without splitting a
 // rune, and reported once.
 func TestMaxBlockBytes(t *testing.T) {
 	t.Parallel()
@@ -511,12 +513,22 @@ func TestMaxBlockBytes(t *testing.T) {
 			want:     []string{"abcdef"},
 			warnings: []string{warning},
 		},
+		{
+			name: "escapes count",
+			evs: []event.Event{
+				&event.BlockStart{Kind: event.Text},
+				&event.Delta{Kind: event.Text, Text: `ab"cd"ef`}, // ab\"cd\"ef
+				&event.BlockEnd{Kind: event.Text},
+			},
+			want:     []string{`ab"cd"`},
+			warnings: []string{warning},
+		},
 	}
 	for _, tt := range tests {
 		for _, partial := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/partial=%v", tt.name, partial), func(t *testing.T) {
 				t.Parallel()
-				out, warnings := encode(t, &Config{MaxBlockBytes: 8, Partial: partial}, tt.evs)
+				out, warnings := encode(t, &Config{MaxBlockBytes: 16, Partial: partial}, tt.evs)
 				d := wire.NewDecoder(bytes.NewReader(out), nil)
 				var got []string
 				text := ""
@@ -728,5 +740,38 @@ func TestSubagent(t *testing.T) {
 				t.Errorf("warnings (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestMaxBlockBytesReadBack: the assistant line of a block over the cap,
+// escapes and all, is read back by a decoder with the same cap.
+func TestMaxBlockBytesReadBack(t *testing.T) {
+	t.Parallel()
+	const max = 64 << 10
+	text := strings.Repeat("say \"hi\"\n\x01\u2028é", 20<<10)
+	out, warnings := encode(t, &Config{MaxBlockBytes: max}, []event.Event{
+		&event.SessionStart{Agent: "main", Model: "claude-sonnet-4-5"},
+		&event.Delta{Agent: "main", Kind: event.Text, Text: text},
+		&event.BlockEnd{Agent: "main", Kind: event.Text},
+	})
+	if len(warnings) != 1 {
+		t.Errorf("warnings = %q, want one", warnings)
+	}
+	d := wire.NewDecoder(bytes.NewReader(out), &wire.Config{MaxEventBytes: max})
+	got := ""
+	for {
+		ev, err := d.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("reading back: %v", err)
+		}
+		if ev, ok := ev.(*event.Delta); ok {
+			got += ev.Text
+		}
+	}
+	if len(got) < max/4 || !strings.HasPrefix(text, got) {
+		t.Errorf("read back %d bytes, want a prefix of the text of at least %d", len(got), max/4)
 	}
 }

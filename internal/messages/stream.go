@@ -31,9 +31,10 @@ type Streamer struct {
 	// NewID returns the id of a message whose source gives none.
 	NewID func() string
 	// MaxBlockBytes, when positive, caps the text of one text or
-	// thinking block: what is beyond it is dropped, from the deltas as
-	// from the block, never splitting a UTF-8 sequence, and Cut is called.
-	// Set it with Block, whose blocks hold their whole text.
+	// thinking block as written in JSON (escapes counted): what is beyond
+	// it is dropped, from the deltas as from the block, never splitting a
+	// UTF-8 sequence, and Cut is called. Set it with Block, whose blocks
+	// hold their whole text.
 	MaxBlockBytes int
 	// Cut, if set, is called each time text beyond MaxBlockBytes is
 	// dropped.
@@ -60,7 +61,7 @@ type MessageInfo struct {
 type streamBlock struct {
 	index     int
 	kind      event.BlockKind
-	n         int // bytes of text written, for MaxBlockBytes
+	n         int // JSON size of the text written, for MaxBlockBytes
 	text      strings.Builder
 	citations []json.RawMessage
 	whole     json.RawMessage // a block written whole (Unknown, server result)
@@ -459,19 +460,36 @@ func (s *Streamer) capText(text string) string {
 	if s.MaxBlockBytes <= 0 {
 		return text
 	}
-	room := s.MaxBlockBytes - s.open.n
-	if len(text) > room {
-		n := max(room, 0)
-		for n > 0 && !utf8.RuneStart(text[n]) {
-			n--
+	n := s.open.n
+	for i, r := range text {
+		size := jsonSize(r, text[i:])
+		if n+size > s.MaxBlockBytes {
+			text = text[:i]
+			if s.Cut != nil {
+				s.Cut()
+			}
+			break
 		}
-		text = text[:n]
-		if s.Cut != nil {
-			s.Cut()
+		n += size
+	}
+	s.open.n = n
+	return text
+}
+
+// jsonSize returns how many bytes rune r, which starts rest, takes in a
+// JSON string as Marshal writes it (or more: \b and \f count as \u0008).
+func jsonSize(r rune, rest string) int {
+	switch {
+	case r == '"' || r == '\\' || r == '\n' || r == '\r' || r == '\t':
+		return 2
+	case r < 0x20, r == '\u2028', r == '\u2029':
+		return 6
+	case r == utf8.RuneError:
+		if _, size := utf8.DecodeRuneInString(rest); size == 1 {
+			return 6 // an invalid byte, written as \ufffd
 		}
 	}
-	s.open.n += len(text)
-	return text
+	return utf8.RuneLen(r)
 }
 
 // AssistantResult reports whether a tool result is part of the assistant's
