@@ -158,7 +158,9 @@ var formats = []Format{
 			})
 		},
 		NewEncoder: func(w io.Writer, o *Options) event.Encoder {
-			return emitclaude.NewEncoder(w, &emitclaude.Config{Partial: o.Partial, Agent: o.Agent, Warn: o.Warn})
+			return emitclaude.NewEncoder(w, &emitclaude.Config{
+				Partial: o.Partial, Agent: o.Agent, Warn: o.Warn, MaxBlockBytes: o.MaxEventBytes,
+			})
 		},
 	},
 	{

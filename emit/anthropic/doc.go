@@ -12,7 +12,8 @@
 // with their input as input_json_delta, server and MCP tool results as
 // whole blocks, Unknown events read from this format back as they were.
 // An Error event becomes an `event: error` message, which ends the body it
-// interrupts (no message_stop, as the API does). Message ids come from
+// interrupts (no message_stop, as the API does); a failed turn
+// (TurnEnd.Error) ends its body with an error event of type turn_failed. Message ids come from
 // TurnStart, or are derived from a counter (msg_agentstream_0001, ...).
 //
 // Turns: where the source marks them (TurnStart/TurnEnd) they are kept;

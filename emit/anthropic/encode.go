@@ -85,6 +85,15 @@ func (e *Encoder) Encode(ev event.Event) error {
 		// once all its tool calls have their results.
 		e.st.EndTurn("tool_use", nil)
 	}
+	if te, ok := ev.(*event.TurnEnd); ok && te.Error != "" {
+		// A failed turn ends as the API ends a response cut short: with
+		// an error event instead of message_stop.
+		if err := e.st.Flush(); err != nil {
+			return err
+		}
+		e.errorEvent(&event.Error{Agent: te.Agent, Message: te.Error, Type: TurnFailedErrorType, Fatal: true})
+		return e.err
+	}
 	handled, err := e.st.Add(ev)
 	if err != nil || handled {
 		return err
@@ -126,6 +135,10 @@ func (e *Encoder) Encode(ev event.Event) error {
 	}
 	return e.err
 }
+
+// TurnFailedErrorType is the error type of the error event written for a
+// failed turn (event.TurnEnd.Error).
+const TurnFailedErrorType = "turn_failed"
 
 // errorEvent writes an error event, which ends the response it interrupts.
 func (e *Encoder) errorEvent(ev *event.Error) {

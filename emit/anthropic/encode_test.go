@@ -327,3 +327,34 @@ func TestInvalidToolInput(t *testing.T) {
 		t.Errorf("tool call inputs read back (-want +got):\n%s\n%s", diff, out)
 	}
 }
+
+// TestFailedTurn: every error is written, and a failed turn ends its body
+// with an error event of type turn_failed instead of message_stop.
+func TestFailedTurn(t *testing.T) {
+	t.Parallel()
+	out, _ := encode(t, []event.Event{
+		&event.TurnStart{MessageID: "m1"},
+		&event.Delta{Kind: event.Text, Text: "hi"},
+		&event.BlockEnd{Kind: event.Text},
+		&event.TurnEnd{MessageID: "m1", Error: "boom"},
+		&event.TurnStart{MessageID: "m2"},
+		&event.Error{Message: "bad request", Type: "invalid_request_error", Fatal: true},
+		&event.TurnEnd{MessageID: "m2", Error: "bad request"},
+	})
+	var got []string
+	for _, ev := range decode(t, out) {
+		switch ev := ev.(type) {
+		case *event.Error:
+			got = append(got, ev.Type+": "+ev.Message)
+		case *event.TurnEnd:
+			got = append(got, "turn end "+ev.MessageID)
+		}
+	}
+	want := []string{"turn end m1", "turn_failed: boom", "turn end m2", "invalid_request_error: bad request", "turn_failed: bad request"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s\n%s", diff, out)
+	}
+	if strings.Contains(string(out), "message_stop") {
+		t.Errorf("a failed turn ended with message_stop:\n%s", out)
+	}
+}

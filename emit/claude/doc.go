@@ -8,14 +8,19 @@
 // one assistant line (a snapshot carrying that block, with the message's
 // id and model); tool results are user lines (content a string when the
 // result is one text part, else text and image blocks; is_error;
-// tool_use_result from Structured); errors are Claude Code's synthetic
-// assistant messages (model "<synthetic>", a top-level error); notices go
+// tool_use_result from Structured); errors, and failed turns (error type
+// turn_failed), are Claude Code's synthetic assistant messages (model
+// "<synthetic>", a top-level error); notices go
 // back verbatim when they came from this format, else as
 // system/informational lines; a result line closes the run (the source's
 // own, or one made of what is known: stop reason, turns, duration, cost,
-// usage, errors, the last text as result). Subagent lines carry
-// parent_tool_use_id, and a subagent's prompt is written as its first user
-// line. Every line has uuid and session_id; uuids are derived from the
+// usage, errors, the last text as result; is_error, subtype
+// error_during_execution and the error messages when the main agent had a
+// fatal error or a failed turn). Subagent lines carry
+// parent_tool_use_id: the tool call that started the subagent (its
+// SessionStart.ParentToolID, or else its parent's latest tool call without
+// a result); a subagent's prompt is written as its first user line, and
+// its model as the model of its messages. Every line has uuid and session_id; uuids are derived from the
 // session id and a counter, so output is deterministic.
 //
 // With Config.Partial (CLI flag --partial) the raw Messages API stream
@@ -30,8 +35,14 @@
 // message and it ends once all its tool calls have their results, or at
 // the run's end.
 //
+// A text or thinking block is held until its end to write its assistant
+// line, which stays within Config.MaxBlockBytes (frame.DefaultMaxBytes by
+// default) with the text JSON-escaped in it: text beyond is dropped, from
+// the stream events too, and reported once through Config.Warn.
+//
 // What stream-json cannot carry is reported once per kind through
-// Config.Warn as *event.LossError: tool result exit codes and status,
+// Config.Warn as *event.LossError: subagent ids (Claude Code names a
+// subagent by its tool call), tool result exit codes and status,
 // awaiting tools, generated files, file changes, todo lists, a subagent's
 // run summary, unknown events of other formats. A block left open at
 // Close (the input was cut off) is written as an assistant line marked

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 	wire "github.com/agentstream/agentstream/parse/claude"
@@ -24,6 +26,12 @@ type Config struct {
 	Agent string
 	// Warn receives what stream-json cannot carry. Nil discards it.
 	Warn func(error)
+	// MaxBlockBytes caps the assistant line of one text or thinking
+	// block, whose text is held until the block ends
+	// (frame.DefaultMaxBytes if 0): the line, the text JSON-escaped in
+	// it, stays within it, so that a reader with the same cap reads it.
+	// Text beyond is dropped and reported through Warn, once.
+	MaxBlockBytes int
 }
 
 // Encoder writes canonical events as Claude Code stream-json.
@@ -44,13 +52,15 @@ type Encoder struct {
 	// what the result line needs when the source has no RunEnd
 	lastText  string
 	lastStop  string
-	failed    bool
+	failed    bool     // the main agent had a fatal error or a failed turn
+	errs      []string // the main agent's error messages, for result.errors
 	resultOut bool
 }
 
 type agent struct {
 	id     string
-	parent *string // parent_tool_use_id: nil for the main agent
+	parent *string  // parent_tool_use_id: nil for the main agent
+	calls  []string // its client tool calls without a result yet, oldest first
 	st     *messages.Streamer
 	msgs   int
 }
@@ -60,6 +70,9 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{w: w, warned: map[string]bool{}, agents: map[string]*agent{}}
 	if cfg != nil {
 		e.cfg = *cfg
+	}
+	if e.cfg.MaxBlockBytes <= 0 {
+		e.cfg.MaxBlockBytes = frame.DefaultMaxBytes
 	}
 	return e
 }
@@ -109,9 +122,11 @@ func (e *Encoder) scope(id string) *agent {
 		a.parent = &p
 	}
 	a.st = &messages.Streamer{
-		Event: func(typ string, data []byte) error { return e.streamEvent(a, data) },
-		Block: func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
-		NewID: func() string { a.msgs++; return fmt.Sprintf("msg_%s_%d", shortID(a.id), a.msgs) },
+		Event:         func(typ string, data []byte) error { return e.streamEvent(a, data) },
+		Block:         func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
+		NewID:         func() string { a.msgs++; return fmt.Sprintf("msg_%s_%d", shortID(a.id), a.msgs) },
+		MaxBlockBytes: textCap(e.cfg.MaxBlockBytes),
+		Cut:           func() { e.warn("text beyond --max-event-bytes in one block") },
 	}
 	if m := e.agents[e.main]; m != nil {
 		a.st.Model = m.st.Model
@@ -119,6 +134,17 @@ func (e *Encoder) scope(id string) *agent {
 	e.agents[id] = a
 	e.order = append(e.order, a)
 	return a
+}
+
+// lineRoom is what the cap on a block's line keeps for the line's other
+// fields (ids, model, usage, ...): the text gets the rest, or at least
+// half of the cap.
+const lineRoom = 4 << 10
+
+// textCap returns the cap on the JSON size of a block's text for a cap
+// of limit bytes on its line.
+func textCap(limit int) int {
+	return max(limit-lineRoom, limit/2)
 }
 
 func shortID(s string) string {
@@ -144,6 +170,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		return e.err
 	}
 	e.init(nil)
+	a.track(ev)
 	if t, ok := ev.(*event.ToolResult); ok && !a.st.AssistantResult(t) && a.st.Answered(t.ID) && !a.st.Explicit() {
 		// No turn boundaries in the source: the model's turn is over
 		// once all its tool calls have their results.
@@ -156,6 +183,12 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.lastStop = te.StopReason
 	}
 	handled, err := a.st.Add(ev)
+	if te, ok := ev.(*event.TurnEnd); ok && err == nil && te.Error != "" {
+		// The turn's end is written; its failure is an error of its
+		// own, as the envelope writes it.
+		e.errorLine(a, &event.Error{Agent: te.Agent, Message: te.Error, Type: TurnFailedErrorType, Fatal: true})
+		return e.err
+	}
 	if err != nil || handled {
 		return err
 	}
@@ -196,6 +229,27 @@ func (e *Encoder) Encode(ev event.Event) error {
 	return e.err
 }
 
+// maxCalls caps the tool calls without a result an agent remembers, to
+// link a subagent to the call that started it.
+const maxCalls = 256
+
+// track keeps the agent's client tool calls that have no result yet.
+func (a *agent) track(ev event.Event) {
+	switch ev := ev.(type) {
+	case *event.ToolCall:
+		if !ev.Server {
+			if len(a.calls) == maxCalls {
+				a.calls = slices.Delete(a.calls, 0, 1)
+			}
+			a.calls = append(a.calls, ev.ID)
+		}
+	case *event.ToolResult:
+		if i := slices.Index(a.calls, ev.ID); i >= 0 {
+			a.calls = slices.Delete(a.calls, i, i+1)
+		}
+	}
+}
+
 // header holds the fields every line ends with.
 type header struct {
 	ParentToolUseID *string `json:"parent_tool_use_id"`
@@ -209,9 +263,16 @@ func (e *Encoder) header(a *agent) header {
 
 func (e *Encoder) sessionStart(a *agent, s *event.SessionStart) {
 	if a.id != e.main {
-		if s.ParentToolID != "" {
-			p := s.ParentToolID
+		if p := e.parentTool(s); p != "" {
 			a.parent = &p
+		}
+		if a.parent != nil && *a.parent != a.id {
+			e.warn("subagent ids (Claude Code names a subagent by the tool call that started it)")
+		}
+		if s.Model != "" {
+			// Written as the model of its messages, where Claude Code
+			// has a subagent's.
+			a.st.Model = s.Model
 		}
 		e.init(nil)
 		if s.Prompt != "" {
@@ -243,6 +304,23 @@ func (e *Encoder) sessionStart(a *agent, s *event.SessionStart) {
 		a.st.Model = s.Model
 	}
 	e.init(s)
+}
+
+// parentTool returns the id of the tool call that started subagent s: its
+// ParentToolID, or else (the envelope names none) the most recent call of
+// the parent agent that has no result yet, as the renderer links them.
+func (e *Encoder) parentTool(s *event.SessionStart) string {
+	if s.ParentToolID != "" {
+		return s.ParentToolID
+	}
+	id := s.ParentAgent
+	if id == "" {
+		id = e.main
+	}
+	if p := e.agents[id]; p != nil && len(p.calls) > 0 {
+		return p.calls[len(p.calls)-1]
+	}
+	return ""
 }
 
 // init writes the system/init line, once, before anything else: the
@@ -347,9 +425,14 @@ func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 			case p.Type == "text":
 				parts = append(parts, marshal(resultContent{Type: "text", Text: p.Text}))
 			case p.Type == "image":
-				src := &imageSource{Type: "url", URL: p.Source}
+				// A URL source carries the media type too, which the
+				// reader takes back; the API's own url sources have none.
+				src := &imageSource{Type: "url", MediaType: p.MediaType, URL: p.Source}
 				if rest, ok := strings.CutPrefix(p.Source, "data:"); ok {
 					if mt, data, ok := strings.Cut(rest, ";base64,"); ok {
+						if mt == "" {
+							mt = p.MediaType
+						}
 						src = &imageSource{Type: "base64", MediaType: mt, Data: data}
 					}
 				}
@@ -386,12 +469,16 @@ func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 	e.line(messages.Marshal(line))
 }
 
+// TurnFailedErrorType is the error type of the synthetic error line
+// written for a failed turn (event.TurnEnd.Error).
+const TurnFailedErrorType = "turn_failed"
+
+// maxErrors caps the error messages a made result line lists.
+const maxErrors = 100
+
 // errorLine writes an error as Claude Code does: a synthetic assistant
 // message with the error's text and a top-level error.
 func (e *Encoder) errorLine(a *agent, ev *event.Error) {
-	if ev.Fatal {
-		e.failed = true
-	}
 	a.st.EndTurn("", nil)
 	errType := ev.Type
 	if errType == "" {
@@ -400,6 +487,12 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 	text := ev.Message
 	if text == "" {
 		text = "API Error: " + errType
+	}
+	if a.id == e.main {
+		e.failed = e.failed || ev.Fatal
+		if len(e.errs) < maxErrors && !slices.Contains(e.errs, text) {
+			e.errs = append(e.errs, text)
+		}
 	}
 	block := marshal(struct {
 		Type string `json:"type"`
@@ -482,9 +575,15 @@ func (e *Encoder) agentsInOrder() []*agent {
 // result writes a result line made of what is known.
 func (e *Encoder) result(ev *event.RunEnd) {
 	r := wire.Result{
-		Type: wire.TypeResult, Subtype: wire.SubtypeSuccess, IsError: ev.IsError,
+		Type: wire.TypeResult, Subtype: wire.SubtypeSuccess, IsError: ev.IsError || e.failed,
 		DurationMS: ev.DurationMS, NumTurns: ev.Turns, SessionID: e.session, TotalCostUSD: ev.CostUSD,
 		ModelUsage: map[string]wire.ModelUsage{}, PermissionDenials: []any{}, Errors: ev.Errors,
+	}
+	if r.IsError && len(r.Errors) == 0 && ev.Result == "" {
+		// The source gave no account of the failure: the errors seen.
+		// (A failed run with a result text is how Claude Code reports
+		// an API error: subtype success, is_error, the error as result.)
+		r.Errors = e.errs
 	}
 	if m := e.agents[e.main]; r.NumTurns == 0 && m != nil {
 		r.NumTurns = m.st.Messages()
@@ -498,7 +597,7 @@ func (e *Encoder) result(ev *event.RunEnd) {
 		stop = e.lastStop
 	}
 	r.StopReason = &stop
-	if ev.IsError && len(ev.Errors) > 0 {
+	if r.IsError && len(r.Errors) > 0 {
 		r.Subtype = wire.SubtypeErrorDuring
 	} else {
 		res := ev.Result
@@ -556,7 +655,7 @@ func (e *Encoder) Close() error {
 	}
 	e.init(nil)
 	e.closeTurns("")
-	e.result(&event.RunEnd{IsError: e.failed})
+	e.result(&event.RunEnd{})
 	return e.err
 }
 

@@ -462,3 +462,316 @@ func TestInvalidToolInput(t *testing.T) {
 		})
 	}
 }
+
+// TestMaxBlockBytes checks that a block's text, held to write its
+// assistant line, is capped so that the line fits in Config.MaxBlockBytes
+// (a cap of 16 leaves half, 8 bytes of JSON text, for the text; a larger
+// one keeps 4 KiB for the line's other fields): the rest is dropped from
+// the snapshot and from the stream events alike, without splitting a
+// rune, and reported once.
+func TestMaxBlockBytes(t *testing.T) {
+	t.Parallel()
+	const warning = "claude cannot carry text beyond --max-event-bytes in one block"
+	tests := []struct {
+		name     string
+		evs      []event.Event
+		want     []string // the text of the blocks read back
+		warnings []string
+	}{
+		{
+			name: "under the cap",
+			evs: []event.Event{
+				&event.BlockStart{Kind: event.Text},
+				&event.Delta{Kind: event.Text, Text: "abcd"},
+				&event.Delta{Kind: event.Text, Text: "efgh"},
+				&event.BlockEnd{Kind: event.Text},
+			},
+			want: []string{"abcdefgh"},
+		},
+		{
+			name: "over the cap",
+			evs: []event.Event{
+				&event.BlockStart{Kind: event.Text},
+				&event.Delta{Kind: event.Text, Text: "abcd"},
+				&event.Delta{Kind: event.Text, Text: "efghij"},
+				&event.Delta{Kind: event.Text, Text: "klmn"},
+				&event.BlockEnd{Kind: event.Text},
+				&event.BlockStart{Kind: event.Text},
+				&event.Delta{Kind: event.Text, Text: "0123456789"},
+				&event.BlockEnd{Kind: event.Text},
+			},
+			want:     []string{"abcdefgh", "01234567"},
+			warnings: []string{warning},
+		},
+		{
+			name: "a rune at the cap",
+			evs: []event.Event{
+				&event.BlockStart{Kind: event.Thinking},
+				&event.Delta{Kind: event.Thinking, Text: "abcdef€"}, // € is 3 bytes: 6..9
+				&event.BlockEnd{Kind: event.Thinking},
+			},
+			want:     []string{"abcdef"},
+			warnings: []string{warning},
+		},
+		{
+			name: "escapes count",
+			evs: []event.Event{
+				&event.BlockStart{Kind: event.Text},
+				&event.Delta{Kind: event.Text, Text: `ab"cd"ef`}, // ab\"cd\"ef
+				&event.BlockEnd{Kind: event.Text},
+			},
+			want:     []string{`ab"cd"`},
+			warnings: []string{warning},
+		},
+	}
+	for _, tt := range tests {
+		for _, partial := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/partial=%v", tt.name, partial), func(t *testing.T) {
+				t.Parallel()
+				out, warnings := encode(t, &Config{MaxBlockBytes: 16, Partial: partial}, tt.evs)
+				d := wire.NewDecoder(bytes.NewReader(out), nil)
+				var got []string
+				text := ""
+				for {
+					ev, err := d.Next()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatalf("reading back: %v\n%s", err, out)
+					}
+					switch ev := ev.(type) {
+					case *event.Delta:
+						text += ev.Text
+					case *event.BlockEnd:
+						got, text = append(got, text), ""
+					}
+				}
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("text read back (-want +got):\n%s\n%s", diff, out)
+				}
+				if diff := cmp.Diff(tt.warnings, warnings); diff != "" {
+					t.Errorf("warnings (-want +got):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+// TestRunFailed checks that every error is written as a synthetic error
+// line, a failed turn as one of type turn_failed, and that the result line
+// made at the end says the run failed, with the messages, when the main
+// agent had a fatal error or a failed turn, or the RunEnd says so.
+func TestRunFailed(t *testing.T) {
+	t.Parallel()
+	start := []event.Event{
+		&event.SessionStart{Agent: "main"},
+		&event.TurnStart{Agent: "main", MessageID: "m1"},
+	}
+	type want struct {
+		Errors  []string // types of the error lines
+		Subtype string
+		IsError bool
+		Listed  []string // result.errors
+	}
+	tests := []struct {
+		name string
+		evs  []event.Event
+		want want
+	}{
+		{
+			name: "fatal error and failed turn",
+			evs: []event.Event{
+				&event.Error{Agent: "main", Message: "bad request", Type: "invalid_request_error", Fatal: true},
+				&event.TurnEnd{Agent: "main", MessageID: "m1", Error: "bad request"},
+			},
+			want: want{Errors: []string{"invalid_request_error", "turn_failed"}, Subtype: "error_during_execution", IsError: true, Listed: []string{"bad request"}},
+		},
+		{
+			name: "failed turn",
+			evs: []event.Event{
+				&event.TurnEnd{Agent: "main", MessageID: "m1", Error: "boom"},
+				&event.RunEnd{Agent: "main", StopReason: "end_turn"},
+			},
+			want: want{Errors: []string{"turn_failed"}, Subtype: "error_during_execution", IsError: true, Listed: []string{"boom"}},
+		},
+		{
+			name: "non-fatal error",
+			evs: []event.Event{
+				&event.Error{Agent: "main", Message: "hiccup"},
+				&event.TurnEnd{Agent: "main", MessageID: "m1", StopReason: "end_turn"},
+			},
+			want: want{Errors: []string{"unknown"}, Subtype: "success"},
+		},
+		{
+			name: "RunEnd is_error with its errors",
+			evs: []event.Event{
+				&event.Error{Agent: "main", Message: "x", Fatal: true},
+				&event.RunEnd{Agent: "main", IsError: true, Errors: []string{"y"}},
+			},
+			want: want{Errors: []string{"unknown"}, Subtype: "error_during_execution", IsError: true, Listed: []string{"y"}},
+		},
+		{
+			name: "RunEnd is_error without messages",
+			evs: []event.Event{
+				&event.TurnEnd{Agent: "main", MessageID: "m1", StopReason: "end_turn"},
+				&event.RunEnd{Agent: "main", IsError: true},
+			},
+			want: want{Subtype: "success", IsError: true},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out, _ := encode(t, &Config{}, append(slices.Clone(start), tt.evs...))
+			var got want
+			d := wire.NewDecoder(bytes.NewReader(out), nil)
+			for {
+				ev, err := d.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("reading back: %v\n%s", err, out)
+				}
+				switch ev := ev.(type) {
+				case *event.Error:
+					got.Errors = append(got.Errors, ev.Type)
+				case *event.RunEnd:
+					var r wire.Result
+					if err := json.Unmarshal(ev.Meta, &r); err != nil {
+						t.Fatal(err)
+					}
+					got.Subtype, got.IsError, got.Listed = r.Subtype, r.IsError, r.Errors
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s\n%s", diff, out)
+			}
+		})
+	}
+}
+
+// TestImageMediaType: a tool result's images keep their media type, for a
+// URL source as for a data: URI, when read back.
+func TestImageMediaType(t *testing.T) {
+	t.Parallel()
+	parts := []event.Part{
+		{Type: "text", Text: "two images"},
+		{Type: "image", Source: "/agent/a/images/img_1", MediaType: "image/png"},
+		{Type: "image", Source: "data:image/jpeg;base64,AAAA", MediaType: "image/jpeg"},
+	}
+	out, _ := encode(t, &Config{}, []event.Event{
+		&event.ToolCall{ID: "t1", Name: "Screenshot", Input: json.RawMessage(`{}`)},
+		&event.ToolResult{ID: "t1", Name: "Screenshot", Content: parts},
+	})
+	var got []event.Part
+	d := wire.NewDecoder(bytes.NewReader(out), nil)
+	for {
+		ev, err := d.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("reading back: %v\n%s", err, out)
+		}
+		if r, ok := ev.(*event.ToolResult); ok {
+			got = r.Content
+		}
+	}
+	if diff := cmp.Diff(parts, got); diff != "" {
+		t.Errorf("parts read back (-want +got):\n%s\n%s", diff, out)
+	}
+}
+
+// TestSubagent checks a subagent's lines: parent_tool_use_id is the tool
+// call that started it (its ParentToolID, or else its parent's latest call
+// without a result, as the envelope names none), and its messages carry
+// its own model, which reading takes back.
+func TestSubagent(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		parentTool string
+		wantParent string
+	}{
+		{name: "ParentToolID", parentTool: "t1", wantParent: "t1"},
+		{name: "latest call without a result", wantParent: "t2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			evs := []event.Event{
+				&event.SessionStart{Agent: "main", Model: "claude-sonnet-4-5"},
+				&event.ToolCall{Agent: "main", ID: "t0", Name: "Bash", Input: json.RawMessage(`{}`)},
+				&event.ToolCall{Agent: "main", ID: "t1", Name: "Task", Input: json.RawMessage(`{}`)},
+				&event.ToolCall{Agent: "main", ID: "t2", Name: "Task", Input: json.RawMessage(`{}`)},
+				&event.ToolCall{Agent: "main", ID: "t3", Name: "Bash", Input: json.RawMessage(`{}`)},
+				&event.ToolResult{Agent: "main", ID: "t3", Content: []event.Part{{Type: "text", Text: "ok"}}},
+				&event.SessionStart{Agent: "sub-uuid", ParentAgent: "main", ParentToolID: tt.parentTool, Model: "claude-haiku-4-5", Prompt: "do it"},
+				&event.Delta{Agent: "sub-uuid", Kind: event.Text, Text: "done"},
+				&event.BlockEnd{Agent: "sub-uuid", Kind: event.Text},
+				&event.ToolResult{Agent: "main", ID: tt.wantParent, Content: []event.Part{{Type: "text", Text: "done"}}},
+			}
+			out, warnings := encode(t, &Config{}, evs)
+			var starts []string
+			d := wire.NewDecoder(bytes.NewReader(out), nil)
+			for {
+				ev, err := d.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("reading back: %v\n%s", err, out)
+				}
+				if s, ok := ev.(*event.SessionStart); ok {
+					starts = append(starts, fmt.Sprintf("%s parent tool %q model %q prompt %q", s.Agent, s.ParentToolID, s.Model, s.Prompt))
+				}
+			}
+			want := []string{
+				`main parent tool "" model "claude-sonnet-4-5" prompt ""`,
+				fmt.Sprintf("%s parent tool %q model \"claude-haiku-4-5\" prompt \"do it\"", tt.wantParent, tt.wantParent),
+			}
+			if diff := cmp.Diff(want, starts); diff != "" {
+				t.Errorf("sessions read back (-want +got):\n%s\n%s", diff, out)
+			}
+			wantWarn := []string{"claude cannot carry subagent ids (Claude Code names a subagent by the tool call that started it)"}
+			if diff := cmp.Diff(wantWarn, warnings); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestMaxBlockBytesReadBack: the assistant line of a block over the cap,
+// escapes and all, is read back by a decoder with the same cap.
+func TestMaxBlockBytesReadBack(t *testing.T) {
+	t.Parallel()
+	const max = 64 << 10
+	text := strings.Repeat("say \"hi\"\n\x01\u2028é", 20<<10)
+	out, warnings := encode(t, &Config{MaxBlockBytes: max}, []event.Event{
+		&event.SessionStart{Agent: "main", Model: "claude-sonnet-4-5"},
+		&event.Delta{Agent: "main", Kind: event.Text, Text: text},
+		&event.BlockEnd{Agent: "main", Kind: event.Text},
+	})
+	if len(warnings) != 1 {
+		t.Errorf("warnings = %q, want one", warnings)
+	}
+	d := wire.NewDecoder(bytes.NewReader(out), &wire.Config{MaxEventBytes: max})
+	got := ""
+	for {
+		ev, err := d.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("reading back: %v", err)
+		}
+		if ev, ok := ev.(*event.Delta); ok {
+			got += ev.Text
+		}
+	}
+	if len(got) < max/4 || !strings.HasPrefix(text, got) {
+		t.Errorf("read back %d bytes, want a prefix of the text of at least %d", len(got), max/4)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
@@ -29,6 +30,15 @@ type Streamer struct {
 	Model string
 	// NewID returns the id of a message whose source gives none.
 	NewID func() string
+	// MaxBlockBytes, when positive, caps the text of one text or
+	// thinking block as written in JSON (escapes counted): what is beyond
+	// it is dropped, from the deltas as from the block, never splitting a
+	// UTF-8 sequence, and Cut is called. Set it with Block, whose blocks
+	// hold their whole text.
+	MaxBlockBytes int
+	// Cut, if set, is called each time text beyond MaxBlockBytes is
+	// dropped.
+	Cut func()
 
 	msg      *MessageInfo
 	messages int  // messages begun
@@ -51,6 +61,7 @@ type MessageInfo struct {
 type streamBlock struct {
 	index     int
 	kind      event.BlockKind
+	n         int // JSON size of the text written, for MaxBlockBytes
 	text      strings.Builder
 	citations []json.RawMessage
 	whole     json.RawMessage // a block written whole (Unknown, server result)
@@ -392,15 +403,16 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 		if s.open == nil || s.open.kind != ev.Kind {
 			s.startBlock(ev.Kind)
 		}
-		if ev.Text == "" {
+		text := s.capText(ev.Text)
+		if text == "" {
 			break
 		}
 		if s.Block != nil {
-			s.open.text.WriteString(ev.Text)
+			s.open.text.WriteString(text)
 		}
-		var d any = textDelta{Type: DeltaText, Text: ev.Text}
+		var d any = textDelta{Type: DeltaText, Text: text}
 		if ev.Kind == event.Thinking {
-			d = thinkingDelta{Type: DeltaThinking, Thinking: ev.Text}
+			d = thinkingDelta{Type: DeltaThinking, Thinking: text}
 		}
 		s.write(EventContentBlockDelta, blockDelta{Type: EventContentBlockDelta, Index: s.open.index, Delta: d})
 	case *event.BlockEnd:
@@ -439,6 +451,45 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 		return false, s.err
 	}
 	return true, s.err
+}
+
+// capText returns what of text fits in the open block under
+// MaxBlockBytes, cut at a rune boundary, and calls Cut when some of it
+// does not.
+func (s *Streamer) capText(text string) string {
+	if s.MaxBlockBytes <= 0 {
+		return text
+	}
+	n := s.open.n
+	for i, r := range text {
+		size := jsonSize(r, text[i:])
+		if n+size > s.MaxBlockBytes {
+			text = text[:i]
+			if s.Cut != nil {
+				s.Cut()
+			}
+			break
+		}
+		n += size
+	}
+	s.open.n = n
+	return text
+}
+
+// jsonSize returns how many bytes rune r, which starts rest, takes in a
+// JSON string as Marshal writes it (or more: \b and \f count as \u0008).
+func jsonSize(r rune, rest string) int {
+	switch {
+	case r == '"' || r == '\\' || r == '\n' || r == '\r' || r == '\t':
+		return 2
+	case r < 0x20, r == '\u2028', r == '\u2029':
+		return 6
+	case r == utf8.RuneError:
+		if _, size := utf8.DecodeRuneInString(rest); size == 1 {
+			return 6 // an invalid byte, written as \ufffd
+		}
+	}
+	return utf8.RuneLen(r)
 }
 
 // AssistantResult reports whether a tool result is part of the assistant's

@@ -44,6 +44,8 @@ type Decoder struct {
 	b        *messages.Builder
 	session  string              // the main agent's scope: the session id
 	started  map[string]bool     // agent scopes whose SessionStart was emitted
+	held     *event.SessionStart // a subagent's, queued and held back until its model is known
+	heldFor  int                 // lines read since it was held
 	toolOf   map[string]toolInfo // client tool calls without a result yet
 	toolIDs  []string            // their ids, oldest first (with some answered since)
 	seen     bool                // any line decoded
@@ -95,7 +97,10 @@ func Detect(h frame.Head) bool {
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) {
 	for {
-		if len(d.queue) > 0 {
+		if d.held != nil && (len(d.problems) > 0 || d.err != nil || d.done) {
+			d.held = nil // its model is not coming
+		}
+		if len(d.queue) > 0 && (d.held == nil || d.queue[0] != event.Event(d.held)) {
 			ev := d.queue[0]
 			d.queue[0] = nil
 			d.queue = d.queue[1:]
@@ -399,6 +404,7 @@ func (d *Decoder) decode(raw []byte) error {
 		}
 		json.Unmarshal(raw, &head)
 		typ, _ := head.Type.(string)
+		d.held = nil
 		d.emit(&event.Unknown{Agent: d.main(), Format: MetaKind, Type: typ, Raw: bytes.Clone(raw)})
 		if typ != "" && !knownTypes[typ] {
 			return nil
@@ -408,6 +414,7 @@ func (d *Decoder) decode(raw []byte) error {
 	if l.Type == TypeKeepAlive {
 		return nil
 	}
+	d.release(&l)
 	d.seen = true
 	if l.SessionID != "" && d.session == "" {
 		d.session = l.SessionID
@@ -472,8 +479,60 @@ func (d *Decoder) subagent(l *Line, raw []byte) string {
 			ev.Prompt = userText(m.Content)
 		}
 	}
+	ev.Model = lineModel(l)
 	d.emit(ev)
+	if l.Type == TypeUser {
+		// Opened by its prompt: its model is on its first message.
+		d.held, d.heldFor = ev, 0
+	}
 	return id
+}
+
+// maxHeldLines bounds how many lines a subagent's SessionStart, and the
+// events after it, wait for the model of the subagent's first message.
+const maxHeldLines = 8
+
+// release lets the held SessionStart of a subagent go, with the model of
+// l when l is the subagent's assistant message or message_start, once l
+// is a line of the subagent, or after maxHeldLines lines: Claude Code's
+// status lines (task_progress, ...) and the end of the parent's message
+// come between a subagent's prompt and its first message.
+func (d *Decoder) release(l *Line) {
+	h := d.held
+	if h == nil {
+		return
+	}
+	d.heldFor++
+	if l.ParentToolUseID != nil && *l.ParentToolUseID == h.Agent {
+		h.Model = lineModel(l)
+	} else if d.heldFor <= maxHeldLines {
+		return
+	}
+	d.held = nil
+}
+
+// lineModel returns the model of an assistant line's message, or of a
+// message_start stream event; "" for Claude Code's synthetic messages.
+func lineModel(l *Line) string {
+	var m struct {
+		Model string `json:"model"`
+	}
+	switch l.Type {
+	case TypeAssistant:
+		json.Unmarshal(l.Message, &m)
+	case TypeStreamEvent:
+		var se struct {
+			Type    string          `json:"type"`
+			Message json.RawMessage `json:"message"`
+		}
+		if json.Unmarshal(l.Event, &se) == nil && se.Type == messages.EventMessageStart {
+			json.Unmarshal(se.Message, &m)
+		}
+	}
+	if m.Model == SyntheticModel {
+		return ""
+	}
+	return m.Model
 }
 
 func (d *Decoder) init(raw []byte) error {

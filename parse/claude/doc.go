@@ -25,8 +25,10 @@
 // become ToolResults paired by tool_use_id, with tool_use_result as
 // Structured. Lines with a parent_tool_use_id belong to that subagent's
 // scope, opened by a SessionStart (ParentToolID, Name = subagent_type,
-// Description = task_description, Prompt = its first user text) the first
-// time it appears. result becomes RunEnd (Meta: the line). Other system
+// Description = task_description, Prompt = its first user text, Model =
+// the model of its first message) the first time it appears; opened by its
+// prompt, that SessionStart, and the events after it, wait at most 8 lines
+// for the subagent's first message. result becomes RunEnd (Meta: the line). Other system
 // subtypes and status lines become Notices with a one-line summary;
 // Claude Code's synthetic error messages become Errors; unknown line types
 // are kept as Unknown (Format "claude"), unknown blocks and deltas as
