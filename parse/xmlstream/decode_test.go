@@ -444,6 +444,27 @@ func TestReferencePairs(t *testing.T) {
 				&event.BlockEnd{Kind: event.Text},
 			},
 		},
+		{
+			name: "CR framing, decided by the first line end",
+			in:   "data: <content-block-text>\r\rdata:hi\r\r: comment\revent: x\rdata: </content-block-text>\r\r",
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "hi"},
+				&event.BlockEnd{Kind: event.Text},
+			},
+		},
+		{
+			name: "CR framing without a last line end",
+			in:   "data: <content-block-text>\r\rdata: a\r\rdata: </content-block-text>",
+			want: text("a"),
+		},
+		{
+			name: "LF framing: a lone raw CR in a delta is content (B1)",
+			in:   "data: <content-block-text>\n\ndata: a\rb\n\ndata: </content-block-text>\n\n",
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a\rb"},
+				&event.BlockEnd{Kind: event.Text},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -556,6 +577,19 @@ func TestCorpus(t *testing.T) {
 				}
 				if diff := cmp.Diff(problems, problems2); diff != "" {
 					t.Errorf("%s: problems differ:\n%s", r.name, diff)
+				}
+			}
+			if !bytes.ContainsRune(in, '\r') {
+				// The same stream with CR line ends reads the same.
+				cr := bytes.ReplaceAll(in, []byte("\n"), []byte("\r"))
+				for _, r := range readers[:2] {
+					got2, problems2 := decodeAll(t, r.wrap(bytes.NewReader(cr)), nil)
+					if diff := cmp.Diff(got, got2); diff != "" {
+						t.Errorf("CR line ends, %s: events differ:\n%s", r.name, diff)
+					}
+					if diff := cmp.Diff(problems, problems2); diff != "" {
+						t.Errorf("CR line ends, %s: problems differ:\n%s", r.name, diff)
+					}
 				}
 			}
 			one, _ := decodeAll(t, bytes.NewReader(oneBytePerMessage(t, in)), &Config{Escaping: "none"})

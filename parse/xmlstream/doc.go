@@ -17,10 +17,11 @@
 // and blank lines beyond the one that ends a message are newlines of its
 // chunk. Otherwise the rules are SSE's: "data:" with or without the space,
 // several data lines joined with "\n", event:, id:, retry: and comments
-// ignored, LF or CRLF line ends (decided by the first line). So a raw line
-// of the oldest producer's text that looks like such a field (": x",
-// "id: 3") is lost. A lone CR is
-// content: the current producer writes raw CRs inside text (its bug B1).
+// ignored, LF, CRLF or CR line ends (decided by the first line end). So a
+// raw line of the oldest producer's text that looks like such a field
+// (": x", "id: 3") is lost. In a stream framed with LF or CRLF a lone CR
+// is content: the current producer writes raw CRs inside text (its bug
+// B1).
 // "data: [DONE]" ends the stream. "data: Error: ..." (older servers, plain
 // text, recognised between elements only, since a text delta may start so)
 // and the JSON line {"error": ..., "message": ..., "traceback": ...} become
