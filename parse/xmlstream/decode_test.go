@@ -445,6 +445,17 @@ func TestReferencePairs(t *testing.T) {
 			},
 		},
 		{
+			name:     "not SSE: reported once, at its first line",
+			in:       "hello\nworld\n\nno data here\n",
+			problems: []string{"in:1:1: expected an SSE data: line"},
+		},
+		{
+			name:     "fields before the first message are SSE; junk is reported, then the messages read",
+			in:       ": comment\nevent: x\n\njunk\nmore junk\ndata: <content-block-text>a</content-block-text>\n\n",
+			want:     []event.Event{&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a"}, &event.BlockEnd{Kind: event.Text}},
+			problems: []string{"in:4:1: expected an SSE data: line"},
+		},
+		{
 			name: "CR framing, decided by the first line end",
 			in:   "data: <content-block-text>\r\rdata:hi\r\r: comment\revent: x\rdata: </content-block-text>\r\r",
 			want: []event.Event{

@@ -22,6 +22,9 @@
 // (": x", "id: 3") is lost. In a stream framed with LF or CRLF a lone CR
 // is content: the current producer writes raw CRs inside text (its bug
 // B1).
+// A line before the first data line that is neither blank nor an SSE
+// field is not SSE at all: the first of a run of them is reported as
+// "expected an SSE data: line" and the run is skipped.
 // "data: [DONE]" ends the stream. "data: Error: ..." (older servers, plain
 // text, recognised between elements only, since a text delta may start so)
 // and the JSON line {"error": ..., "message": ..., "traceback": ...} become

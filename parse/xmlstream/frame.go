@@ -44,6 +44,7 @@ type framer struct {
 
 	nl   int  // line ends since the last data byte
 	seen bool // a data line has been read
+	junk bool // a line before the first data line was not SSE: reported
 }
 
 func newFramer(r io.Reader, src string, max int) *framer {
@@ -229,7 +230,17 @@ func (f *framer) next() (message, error) {
 				continue
 			}
 			if !f.seen {
-				continue // junk before the first message
+				// Not SSE: the oldest producer's continuation lines
+				// only ever follow a data line. A run of them is
+				// reported once, at its first line, and skipped.
+				if f.junk {
+					continue
+				}
+				f.junk = true
+				return message{}, &event.ParseError{
+					Source: f.src, Line: num, Column: 1, Offset: off,
+					Err: event.Errorf(event.ErrSyntax, "expected an SSE data: line"),
+				}
 			}
 			data := append(bytes.Repeat([]byte("\n"), f.nl), v...)
 			f.nl = 1
