@@ -402,6 +402,43 @@ func TestReferencePairs(t *testing.T) {
 			},
 		},
 		{
+			name: "invalid utf-8 becomes U+FFFD, one per byte, in every event",
+			in: sse("<content-block-text>a\xffb\xff\xfe</content-block-text>",
+				"<content-block-tool_call id=\"t\xfe\" name=\"n\" arguments=\"{&quot;k&quot;: &quot;\xff&quot;}\"></content-block-tool_call>",
+				"<content-block-tool_result id=\"t\xfe\" name=\"n\"><![CDATA[r\xe2\x82]]></content-block-tool_result>"),
+			want: cat(text("a\uFFFDb\uFFFD\uFFFD"), []event.Event{
+				&event.ToolCall{ID: "t\uFFFD", Name: "n", Input: json.RawMessage("{\"k\": \"\uFFFD\"}")},
+				&event.ToolResult{ID: "t\uFFFD", Name: "n", Content: []event.Part{{Type: "text", Text: "r\uFFFD\uFFFD"}}},
+			}),
+		},
+		{
+			name: "invalid utf-8 split across messages: joined first, then replaced",
+			in:   sse("<content-block-text>", "a\xe2", "\x82", "b\xf0\x9f", "\x98\x80", "\xff</content-block-text>"),
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a"},
+				&event.Delta{Kind: event.Text, Text: "\uFFFD\uFFFDb"}, &event.Delta{Kind: event.Text, Text: "😀"},
+				&event.Delta{Kind: event.Text, Text: "\uFFFD"}, &event.BlockEnd{Kind: event.Text},
+			},
+		},
+		{
+			name: "a character cut off by the end of the input",
+			in:   sse("<content-block-text>", "a\xf0\x9f"),
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a"},
+				&event.Delta{Kind: event.Text, Text: "\uFFFD\uFFFD"},
+			},
+			problems: []string{"in:3:1: stream ended inside content-block-text"},
+		},
+		{
+			name: "a character cut off by an error line",
+			in:   sse(`<content-block-tool_call id="t" name="n" arguments="{}"></content-block-tool_call>`, "\xf0\x9f", "Error: b\xff"),
+			want: cat([]event.Event{&event.ToolCall{ID: "t", Name: "n", Input: json.RawMessage("{}")}}, []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "\uFFFD\uFFFD"},
+				&event.BlockEnd{Kind: event.Text}, &event.Error{Message: "b\uFFFD", Fatal: true},
+			}),
+			problems: []string{"in:5:1: text outside any element (kept as a text block)"},
+		},
+		{
 			name: "escaping forced none",
 			esc:  "none",
 			in:   sse(`<content-block-text>a\nb \\</content-block-text>`),

@@ -84,8 +84,12 @@
 //     the input: the producer writes deltas raw, so "</content-block-text>"
 //     followed by more text was the model's. Deltas go out as they arrive,
 //     at most one per SSE message; an end tag waits for the next message
-//     to be decided. White space is content. A UTF-8 character split across
-//     messages is held until it is whole; invalid UTF-8 becomes U+FFFD.
+//     to be decided. White space is content.
+//   - The document is made valid UTF-8 as it arrives, so every event's
+//     text (deltas, ids, names, tool inputs and results, errors) is: a
+//     character split across messages is held until it is whole, and each
+//     byte that is invalid once the bytes after it are known (or the input
+//     ended) becomes U+FFFD, one per byte.
 //   - Attribute values may be double-, single- or unquoted; quotes are
 //     honoured, so a > inside one does not end the tag. Values are
 //     entity-decoded once (&amp;#60; is the text &#60;), then JSON in data
