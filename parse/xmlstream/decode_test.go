@@ -767,8 +767,26 @@ func FuzzDecoder(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		evs, problems := decodeAll(t, bytes.NewReader(in), &Config{MaxEventBytes: 4096})
 		for _, ev := range evs {
-			if d, ok := ev.(*event.Delta); ok && !utf8.ValidString(d.Text) {
-				t.Errorf("delta with invalid UTF-8: %q", d.Text)
+			// Whatever the input, event text is valid UTF-8.
+			switch ev := ev.(type) {
+			case *event.Delta:
+				if !utf8.ValidString(ev.Text) {
+					t.Errorf("delta with invalid UTF-8: %q", ev.Text)
+				}
+			case *event.ToolCall:
+				if !utf8.Valid(ev.Input) || !utf8.ValidString(ev.ID) || !utf8.ValidString(ev.Name) {
+					t.Errorf("tool call with invalid UTF-8: %q %q %q", ev.ID, ev.Name, ev.Input)
+				}
+			case *event.ToolResult:
+				for _, p := range ev.Content {
+					if !utf8.ValidString(p.Text) {
+						t.Errorf("tool result with invalid UTF-8: %q", p.Text)
+					}
+				}
+			case *event.Error:
+				if !utf8.ValidString(ev.Message) || !utf8.Valid(ev.Raw) {
+					t.Errorf("error with invalid UTF-8: %q %q", ev.Message, ev.Raw)
+				}
 			}
 		}
 		// golden is much cheaper than cmp.Diff, which matters when the
