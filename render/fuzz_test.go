@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
 )
@@ -64,7 +65,8 @@ func FuzzTranscript(f *testing.F) {
 			case 14:
 				evs = append(evs, &event.Notice{Agent: a, Kind: "hook", Message: "h"})
 			default:
-				evs = append(evs, &event.Unknown{Agent: a, Format: "f", Raw: []byte("{}")})
+				// The raw line keeps the input byte: invalid UTF-8 too.
+				evs = append(evs, &event.Unknown{Agent: a, Format: "f", Raw: []byte{'{', b, '}'}})
 			}
 		}
 		for _, o := range []Options{
@@ -85,6 +87,9 @@ func FuzzTranscript(f *testing.F) {
 			}
 			tr.Close()
 			got := out.String()
+			if !utf8.ValidString(got) {
+				t.Fatalf("%+v: output is not valid UTF-8: %q", o, got)
+			}
 			if got != "" && !strings.HasSuffix(got, "\n") {
 				t.Fatalf("%+v: output does not end its last line: %q", o, got)
 			}

@@ -441,3 +441,23 @@ func TestAgentLabelNeverSplitsARune(t *testing.T) {
 		}
 	}
 }
+
+// TestValidUTF8: what the renderer writes is valid UTF-8 in every view,
+// whatever raw bytes an event kept (an Unknown line, a verbatim input).
+func TestValidUTF8(t *testing.T) {
+	t.Parallel()
+	evs := []event.Event{
+		&event.Unknown{Agent: mainID, Format: "codex", Raw: []byte(`{"type":"weird","x":"` + "\xff" + `"}`)},
+		&event.ToolCall{Agent: mainID, ID: "t", Name: "Bash", Input: []byte(`{"command":"echo ` + "\xfe\xe2\x82" + `"}`)},
+		&event.ToolResult{Agent: mainID, ID: "t", Content: []event.Part{{Type: "text", Text: "ok"}}},
+	}
+	for _, v := range views {
+		got := renderEvents(t, evs, v.o)
+		if !utf8.ValidString(got) {
+			t.Errorf("%s: invalid UTF-8 written: %q", v.ext, got)
+		}
+		if !strings.Contains(got, "\uFFFD") {
+			t.Errorf("%s: no U+FFFD in %q", v.ext, got)
+		}
+	}
+}

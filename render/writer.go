@@ -3,6 +3,7 @@ package render
 import (
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fatih/color"
 )
@@ -51,9 +52,16 @@ type lineWriter struct {
 	contStyle *color.Color
 }
 
+// write writes s, made valid UTF-8: decoders keep event text valid, but
+// raw bytes (an Unknown event's line, a tool input kept verbatim) may not
+// be. Every write holds whole characters (deltas never split one), so
+// each is made valid on its own.
 func (lw *lineWriter) write(s string) {
 	if lw.err != nil || s == "" {
 		return
+	}
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
 	_, lw.err = io.WriteString(lw.w, s)
 	lw.wrote = true

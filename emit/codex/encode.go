@@ -52,7 +52,6 @@ type Encoder struct {
 	threadID string // the thread id written
 	turn     bool   // turn.started written, turn.completed not yet
 	content  bool   // an item was written in the open turn
-	paused   bool   // the open turn's last model call ended: calls still waiting are the client's to run
 	nextID   int
 
 	blocks   map[event.BlockKind]*strings.Builder // open text and thinking blocks of the main agent
@@ -257,7 +256,7 @@ func (e *Encoder) openTurn() {
 	if e.turn {
 		return
 	}
-	e.turn, e.content, e.paused = true, false, false
+	e.turn, e.content = true, false
 	e.line([]byte(`{"type":"turn.started"}`))
 }
 
@@ -288,7 +287,6 @@ func (e *Encoder) turnEnd(ev *event.TurnEnd) {
 		// One model call of many (Claude, Anthropic): the Codex turn
 		// goes on until the run ends.
 		e.openTurn()
-		e.paused = true
 		return
 	}
 	e.openTurn()
@@ -532,7 +530,7 @@ func raw(key string, v []byte) field { return field{key, v} }
 
 // item writes one item event.
 func (e *Encoder) item(phase, id, typ string, fields ...field) {
-	e.content, e.paused = true, false
+	e.content = true
 	e.buf = append(e.buf[:0], `{"type":`...)
 	e.buf = jsontext.AppendString(e.buf, phase)
 	e.buf = append(e.buf, `,"item":{"id":`...)
@@ -562,10 +560,10 @@ func (e *Encoder) line(b []byte) {
 // or thinking blocks left open (the input was cut off) are written as
 // they are and reported as truncation, and the turn is left open, as
 // Codex leaves it when it is killed. Tool calls still waiting for their
-// result keep their item.started alone; they are truncation too, unless
-// the model call that made them ended (an Anthropic response that stops
-// for tool use: the client runs them), and the turn is then completed.
-// A RunEnd closes the turn whatever is open.
+// result keep their item.started alone and the turn is completed: a call
+// without a result is not a cut-off stream (an agent that waits for the
+// client to run its tools ends that way). A RunEnd closes the turn
+// whatever is open.
 func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err
@@ -582,15 +580,6 @@ func (e *Encoder) Close() error {
 	}
 	if len(open) > 0 {
 		return fmt.Errorf("codex: %w: %s block(s) left open, no turn.completed written", event.ErrTruncated, strings.Join(open, " and "))
-	}
-	if e.turn && e.openCalls() && !e.paused {
-		n := 0
-		for _, c := range e.calls {
-			if c.kind != "todo" {
-				n++
-			}
-		}
-		return fmt.Errorf("codex: %w: %d tool call(s) never answered, no turn.completed written", event.ErrTruncated, n)
 	}
 	e.closeTurn()
 	return e.err

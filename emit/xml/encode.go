@@ -236,7 +236,8 @@ func (e *Encoder) openBlock(k blockKey) {
 		return
 	}
 	e.closeOpen()
-	e.open = &k
+	open := k // k itself does not escape: no allocation per delta
+	e.open = &open
 	e.formatter("<" + blockTag(k.kind) + ">")
 }
 
@@ -443,39 +444,48 @@ func compactLines(raw []byte) []byte {
 // LF as \n. agentstream also writes CR as \r, where the producer writes a
 // raw CR that breaks the SSE framing.
 func (e *Encoder) formatter(s string) {
-	b := e.buf[:0]
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
+	b := append(e.buf[:0], "data: "...)
+	for {
+		i := strings.IndexAny(s, "\\\n\r")
+		if i < 0 {
+			b = append(b, s...)
+			break
+		}
+		b = append(b, s[:i]...)
+		switch s[i] {
 		case '\\':
 			b = append(b, '\\', '\\')
 		case '\n':
 			b = append(b, '\\', 'n')
 		case '\r':
 			b = append(b, '\\', 'r')
-		default:
-			b = append(b, c)
 		}
+		s = s[i+1:]
 	}
-	e.buf = b
-	e.message(b)
+	e.buf = append(b, "\n\n"...)
+	e.write(e.buf)
 }
 
 // agentLayer writes a chunk agent.py puts on the queue itself: unescaped.
 // Its JSON holds no line break.
 func (e *Encoder) agentLayer(s string) {
-	e.message([]byte(s))
+	e.buf = append(append(append(e.buf[:0], "data: "...), s...), "\n\n"...)
+	e.write(e.buf)
 }
 
 // message writes one SSE message.
 func (e *Encoder) message(b []byte) {
+	e.buf = append(append(append(e.buf[:0], "data: "...), b...), "\n\n"...)
+	e.write(e.buf)
+}
+
+// write writes one whole SSE message, built in e.buf: one buffer for every
+// message, escaped in runs between the bytes that need it.
+func (e *Encoder) write(msg []byte) {
 	if e.err != nil {
 		return
 	}
-	out := make([]byte, 0, len(b)+8)
-	out = append(out, "data: "...)
-	out = append(out, b...)
-	out = append(out, "\n\n"...)
-	_, e.err = e.w.Write(out)
+	_, e.err = e.w.Write(msg)
 }
 
 // Close ends the stream with "data: [DONE]". When a block is still open

@@ -292,6 +292,13 @@ var decodeTests = []decodeTest{
 		in:   "héllo 😀 <read_file><path>naïve/文件.txt</path></read_file>",
 		want: seq(text("héllo 😀 "), call(1, "read_file", `{"path":"naïve/文件.txt"}`)),
 	},
+	{
+		// Every chunking gives the same events (TestChunking): a rune
+		// split across reads is joined, never replaced.
+		name: "invalid utf-8 becomes U+FFFD",
+		in:   "a\xff b\xe2\x82 é😀 <read_file><path>x\xfe/文</path></read_file> c\xf0\x9f",
+		want: seq(text("a\uFFFD b\uFFFD\uFFFD é😀 "), call(1, "read_file", `{"path":"x`+"\uFFFD"+`/文"}`), text(" c\uFFFD\uFFFD")),
+	},
 }
 
 func mustTools(s string) []toolset.Tool {

@@ -54,6 +54,8 @@
 //     as text, thinking is kept. At the end of the input the report wraps
 //     event.ErrTruncated and is the last thing before io.EOF.
 //   - A call larger than Config.MaxCallBytes is reported and kept as text.
+//   - Invalid UTF-8 becomes U+FFFD, one per invalid byte, before the
+//     scanner sees it; a character split across reads is joined.
 //
 // Wrap applies the same scanner to the Text blocks of any other decoder's
 // stream, so a Claude or jsonenv stream from a model prompted with the

@@ -34,6 +34,7 @@ type Decoder struct {
 	off  int64
 
 	esc escaper
+	doc validDoc
 
 	// tokenizer
 	buf     []byte // document bytes; buf[pos:] is not consumed yet
@@ -179,7 +180,7 @@ func (d *Decoder) message(m message) {
 		if m.cont {
 			// The old "Error: ..." line was plain text and could hold
 			// raw newlines.
-			d.pendingErr.Message += string(m.data)
+			d.pendingErr.Message += string(validUTF8(m.data))
 			return
 		}
 		d.emit(d.pendingErr)
@@ -190,24 +191,36 @@ func (d *Decoder) message(m message) {
 			d.done = true
 			return
 		}
+		// Lines that are not document text: what the last message
+		// held back of a character is not completed (flushPart).
 		if d.outside() {
 			if msg, ok := bytes.CutPrefix(m.data, []byte("Error: ")); ok {
+				d.flushPart()
 				d.resolveClose()
-				d.pendingErr = &event.Error{Agent: d.agent(), Message: string(msg), Fatal: true}
+				d.pendingErr = &event.Error{Agent: d.agent(), Message: string(validUTF8(msg)), Fatal: true}
 				return
 			}
 		}
 		if ev := d.serverError(m.data); ev != nil {
+			d.flushPart()
 			d.resolveClose()
 			d.emit(ev)
 			return
 		}
 	}
-	data := d.esc.unescape(m, d.st == stText)
+	data := d.doc.piece(d.esc.unescape(m, d.st == stText), false)
 	if d.docTap != nil {
 		d.docTap(data, m.cont)
 	}
 	d.feed(data)
+}
+
+// flushPart feeds what validDoc held back of a character that will not be
+// completed.
+func (d *Decoder) flushPart() {
+	if b := d.doc.piece(nil, true); len(b) > 0 {
+		d.feed(b)
+	}
 }
 
 // outside reports whether the tokenizer is between elements.
@@ -230,13 +243,14 @@ func (d *Decoder) serverError(data []byte) *event.Error {
 	}
 	return &event.Error{
 		Agent: d.agent(), Message: se.Message, Type: *se.Error, Fatal: true,
-		Raw: json.RawMessage(bytes.Clone(data)),
+		Raw: json.RawMessage(bytes.Clone(validUTF8(data))),
 	}
 }
 
 // finish handles the end of the input: what is open is emitted as far as
 // it was read and reported as truncated.
 func (d *Decoder) finish() {
+	d.flushPart()
 	d.eof = true
 	var open string
 	d.run()

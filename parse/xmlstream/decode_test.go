@@ -402,6 +402,43 @@ func TestReferencePairs(t *testing.T) {
 			},
 		},
 		{
+			name: "invalid utf-8 becomes U+FFFD, one per byte, in every event",
+			in: sse("<content-block-text>a\xffb\xff\xfe</content-block-text>",
+				"<content-block-tool_call id=\"t\xfe\" name=\"n\" arguments=\"{&quot;k&quot;: &quot;\xff&quot;}\"></content-block-tool_call>",
+				"<content-block-tool_result id=\"t\xfe\" name=\"n\"><![CDATA[r\xe2\x82]]></content-block-tool_result>"),
+			want: cat(text("a\uFFFDb\uFFFD\uFFFD"), []event.Event{
+				&event.ToolCall{ID: "t\uFFFD", Name: "n", Input: json.RawMessage("{\"k\": \"\uFFFD\"}")},
+				&event.ToolResult{ID: "t\uFFFD", Name: "n", Content: []event.Part{{Type: "text", Text: "r\uFFFD\uFFFD"}}},
+			}),
+		},
+		{
+			name: "invalid utf-8 split across messages: joined first, then replaced",
+			in:   sse("<content-block-text>", "a\xe2", "\x82", "b\xf0\x9f", "\x98\x80", "\xff</content-block-text>"),
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a"},
+				&event.Delta{Kind: event.Text, Text: "\uFFFD\uFFFDb"}, &event.Delta{Kind: event.Text, Text: "😀"},
+				&event.Delta{Kind: event.Text, Text: "\uFFFD"}, &event.BlockEnd{Kind: event.Text},
+			},
+		},
+		{
+			name: "a character cut off by the end of the input",
+			in:   sse("<content-block-text>", "a\xf0\x9f"),
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a"},
+				&event.Delta{Kind: event.Text, Text: "\uFFFD\uFFFD"},
+			},
+			problems: []string{"in:3:1: stream ended inside content-block-text"},
+		},
+		{
+			name: "a character cut off by an error line",
+			in:   sse(`<content-block-tool_call id="t" name="n" arguments="{}"></content-block-tool_call>`, "\xf0\x9f", "Error: b\xff"),
+			want: cat([]event.Event{&event.ToolCall{ID: "t", Name: "n", Input: json.RawMessage("{}")}}, []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "\uFFFD\uFFFD"},
+				&event.BlockEnd{Kind: event.Text}, &event.Error{Message: "b\uFFFD", Fatal: true},
+			}),
+			problems: []string{"in:5:1: text outside any element (kept as a text block)"},
+		},
+		{
 			name: "escaping forced none",
 			esc:  "none",
 			in:   sse(`<content-block-text>a\nb \\</content-block-text>`),
@@ -441,6 +478,38 @@ func TestReferencePairs(t *testing.T) {
 			in:   "data: <content-block-text>\r\n\r\ndata:hi\r\n\r\n: comment\r\nevent: x\r\ndata: </content-block-text>\r\n\r\n",
 			want: []event.Event{
 				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "hi"},
+				&event.BlockEnd{Kind: event.Text},
+			},
+		},
+		{
+			name:     "not SSE: reported once, at its first line",
+			in:       "hello\nworld\n\nno data here\n",
+			problems: []string{"in:1:1: expected an SSE data: line"},
+		},
+		{
+			name:     "fields before the first message are SSE; junk is reported, then the messages read",
+			in:       ": comment\nevent: x\n\njunk\nmore junk\ndata: <content-block-text>a</content-block-text>\n\n",
+			want:     []event.Event{&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a"}, &event.BlockEnd{Kind: event.Text}},
+			problems: []string{"in:4:1: expected an SSE data: line"},
+		},
+		{
+			name: "CR framing, decided by the first line end",
+			in:   "data: <content-block-text>\r\rdata:hi\r\r: comment\revent: x\rdata: </content-block-text>\r\r",
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "hi"},
+				&event.BlockEnd{Kind: event.Text},
+			},
+		},
+		{
+			name: "CR framing without a last line end",
+			in:   "data: <content-block-text>\r\rdata: a\r\rdata: </content-block-text>",
+			want: text("a"),
+		},
+		{
+			name: "LF framing: a lone raw CR in a delta is content (B1)",
+			in:   "data: <content-block-text>\n\ndata: a\rb\n\ndata: </content-block-text>\n\n",
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a\rb"},
 				&event.BlockEnd{Kind: event.Text},
 			},
 		},
@@ -556,6 +625,19 @@ func TestCorpus(t *testing.T) {
 				}
 				if diff := cmp.Diff(problems, problems2); diff != "" {
 					t.Errorf("%s: problems differ:\n%s", r.name, diff)
+				}
+			}
+			if !bytes.ContainsRune(in, '\r') {
+				// The same stream with CR line ends reads the same.
+				cr := bytes.ReplaceAll(in, []byte("\n"), []byte("\r"))
+				for _, r := range readers[:2] {
+					got2, problems2 := decodeAll(t, r.wrap(bytes.NewReader(cr)), nil)
+					if diff := cmp.Diff(got, got2); diff != "" {
+						t.Errorf("CR line ends, %s: events differ:\n%s", r.name, diff)
+					}
+					if diff := cmp.Diff(problems, problems2); diff != "" {
+						t.Errorf("CR line ends, %s: problems differ:\n%s", r.name, diff)
+					}
 				}
 			}
 			one, _ := decodeAll(t, bytes.NewReader(oneBytePerMessage(t, in)), &Config{Escaping: "none"})
@@ -685,8 +767,26 @@ func FuzzDecoder(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		evs, problems := decodeAll(t, bytes.NewReader(in), &Config{MaxEventBytes: 4096})
 		for _, ev := range evs {
-			if d, ok := ev.(*event.Delta); ok && !utf8.ValidString(d.Text) {
-				t.Errorf("delta with invalid UTF-8: %q", d.Text)
+			// Whatever the input, event text is valid UTF-8.
+			switch ev := ev.(type) {
+			case *event.Delta:
+				if !utf8.ValidString(ev.Text) {
+					t.Errorf("delta with invalid UTF-8: %q", ev.Text)
+				}
+			case *event.ToolCall:
+				if !utf8.Valid(ev.Input) || !utf8.ValidString(ev.ID) || !utf8.ValidString(ev.Name) {
+					t.Errorf("tool call with invalid UTF-8: %q %q %q", ev.ID, ev.Name, ev.Input)
+				}
+			case *event.ToolResult:
+				for _, p := range ev.Content {
+					if !utf8.ValidString(p.Text) {
+						t.Errorf("tool result with invalid UTF-8: %q", p.Text)
+					}
+				}
+			case *event.Error:
+				if !utf8.ValidString(ev.Message) || !utf8.Valid(ev.Raw) {
+					t.Errorf("error with invalid UTF-8: %q %q", ev.Message, ev.Raw)
+				}
 			}
 		}
 		// golden is much cheaper than cmp.Diff, which matters when the

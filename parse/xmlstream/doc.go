@@ -17,10 +17,14 @@
 // and blank lines beyond the one that ends a message are newlines of its
 // chunk. Otherwise the rules are SSE's: "data:" with or without the space,
 // several data lines joined with "\n", event:, id:, retry: and comments
-// ignored, LF or CRLF line ends (decided by the first line). So a raw line
-// of the oldest producer's text that looks like such a field (": x",
-// "id: 3") is lost. A lone CR is
-// content: the current producer writes raw CRs inside text (its bug B1).
+// ignored, LF, CRLF or CR line ends (decided by the first line end). So a
+// raw line of the oldest producer's text that looks like such a field
+// (": x", "id: 3") is lost. In a stream framed with LF or CRLF a lone CR
+// is content: the current producer writes raw CRs inside text (its bug
+// B1).
+// A line before the first data line that is neither blank nor an SSE
+// field is not SSE at all: the first of a run of them is reported as
+// "expected an SSE data: line" and the run is skipped.
 // "data: [DONE]" ends the stream. "data: Error: ..." (older servers, plain
 // text, recognised between elements only, since a text delta may start so)
 // and the JSON line {"error": ..., "message": ..., "traceback": ...} become
@@ -80,8 +84,12 @@
 //     the input: the producer writes deltas raw, so "</content-block-text>"
 //     followed by more text was the model's. Deltas go out as they arrive,
 //     at most one per SSE message; an end tag waits for the next message
-//     to be decided. White space is content. A UTF-8 character split across
-//     messages is held until it is whole; invalid UTF-8 becomes U+FFFD.
+//     to be decided. White space is content.
+//   - The document is made valid UTF-8 as it arrives, so every event's
+//     text (deltas, ids, names, tool inputs and results, errors) is: a
+//     character split across messages is held until it is whole, and each
+//     byte that is invalid once the bytes after it are known (or the input
+//     ended) becomes U+FFFD, one per byte.
 //   - Attribute values may be double-, single- or unquoted; quotes are
 //     honoured, so a > inside one does not end the tag. Values are
 //     entity-decoded once (&amp;#60; is the text &#60;), then JSON in data

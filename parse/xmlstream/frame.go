@@ -27,7 +27,7 @@ type framer struct {
 	br   *bufio.Reader
 	src  string
 	max  int
-	crlf int // line ends: 0 not known yet, 1 CRLF, 2 LF
+	crlf int // line ends: 0 not known yet, 1 CRLF, 2 LF, 3 CR
 
 	line int   // lines read
 	off  int64 // bytes read
@@ -44,6 +44,7 @@ type framer struct {
 
 	nl   int  // line ends since the last data byte
 	seen bool // a data line has been read
+	junk bool // a line before the first data line was not SSE: reported
 }
 
 func newFramer(r io.Reader, src string, max int) *framer {
@@ -63,8 +64,15 @@ func (f *framer) readLine() ([]byte, int, int64, error) {
 	f.lbuf = f.lbuf[:0]
 	start := f.off
 	long := false
+	if f.crlf == 0 {
+		f.detectEnds()
+	}
+	delim := byte('\n')
+	if f.crlf == 3 {
+		delim = '\r'
+	}
 	for {
-		chunk, err := f.br.ReadSlice('\n')
+		chunk, err := f.br.ReadSlice(delim)
 		f.off += int64(len(chunk))
 		if !long {
 			if len(f.lbuf)+len(chunk) > f.max+2 {
@@ -90,7 +98,9 @@ func (f *framer) readLine() ([]byte, int, int64, error) {
 		return nil, f.line, start, f.tooLargeError(f.line, start)
 	}
 	b := f.lbuf
-	if n := len(b); n > 0 && b[n-1] == '\n' {
+	if n := len(b); f.crlf == 3 && n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	} else if n > 0 && b[n-1] == '\n' {
 		b = b[:n-1]
 		if f.crlf == 0 {
 			f.crlf = 2
@@ -106,6 +116,34 @@ func (f *framer) readLine() ([]byte, int, int64, error) {
 		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	}
 	return b, f.line, start, nil
+}
+
+// detectEnds decides the line ends from the first one in the input, as
+// SSE allows: CRLF, LF or a CR alone. A CR alone ends lines only when the
+// first line end is one; in a stream framed with LF (or CRLF) a lone raw
+// CR is content (B1). When no line end is found in the reader's buffer,
+// the ends stay undecided and readLine decides between LF and CRLF.
+func (f *framer) detectEnds() {
+	for size := 512; ; size *= 2 {
+		size = min(size, f.br.Size())
+		b, err := f.br.Peek(size)
+		if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
+			switch {
+			case b[i] == '\n':
+				f.crlf = 2
+			case i+1 < len(b) && b[i+1] == '\n':
+				f.crlf = 1
+			case i+1 < len(b) || err != nil:
+				f.crlf = 3 // a CR alone, or a CR at the end of the input
+			case size < f.br.Size():
+				continue // the byte after the CR is not read yet
+			}
+			return
+		}
+		if err != nil || size == f.br.Size() {
+			return
+		}
+	}
 }
 
 type lineKind int
@@ -192,7 +230,17 @@ func (f *framer) next() (message, error) {
 				continue
 			}
 			if !f.seen {
-				continue // junk before the first message
+				// Not SSE: the oldest producer's continuation lines
+				// only ever follow a data line. A run of them is
+				// reported once, at its first line, and skipped.
+				if f.junk {
+					continue
+				}
+				f.junk = true
+				return message{}, &event.ParseError{
+					Source: f.src, Line: num, Column: 1, Offset: off,
+					Err: event.Errorf(event.ErrSyntax, "expected an SSE data: line"),
+				}
 			}
 			data := append(bytes.Repeat([]byte("\n"), f.nl), v...)
 			f.nl = 1

@@ -211,6 +211,50 @@ func completeRunes(b []byte) int {
 	return len(b)
 }
 
+// validDoc makes the document valid UTF-8 as its messages arrive: a
+// sequence split across messages is joined, and each byte that is invalid
+// once the bytes after it are known (or the input ended) becomes U+FFFD,
+// whatever the chunking.
+type validDoc struct {
+	part []byte // an incomplete sequence at the end of the last message
+}
+
+// piece returns b joined to what the last message held back, valid,
+// holding back an incomplete sequence at its end unless end is set.
+func (v *validDoc) piece(b []byte, end bool) []byte {
+	if len(v.part) > 0 {
+		b = append(append([]byte(nil), v.part...), b...)
+		v.part = v.part[:0]
+	}
+	n := len(b)
+	if !end {
+		n = completeRunes(b)
+		v.part = append(v.part, b[n:]...)
+	}
+	return validUTF8(b[:n])
+}
+
+// validUTF8 returns b with every byte that does not belong to a valid
+// UTF-8 sequence replaced by U+FFFD, each on its own (strings.ToValidUTF8
+// replaces a run with one), so that the result does not depend on where
+// the input was cut. It returns b itself when b is valid.
+func validUTF8(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+8)
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, b[:n]...)
+		}
+		b = b[n:]
+	}
+	return out
+}
+
 func (d *Decoder) addText(b []byte) { d.text = append(d.text, b...) }
 
 // flushText emits the open block's pending text as one Delta.
@@ -218,10 +262,7 @@ func (d *Decoder) flushText() {
 	if len(d.text) == 0 {
 		return
 	}
-	s := string(d.text)
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
+	s := string(d.text) // valid: the document is (see validDoc)
 	d.text = d.text[:0]
 	d.emit(&event.Delta{Agent: d.agent(), Kind: d.kind, Text: s})
 }

@@ -307,6 +307,16 @@ var decodeTests = []decodeTest{
 		}}},
 	},
 	{
+		// Every chunking gives the same events (TestChunking): a rune
+		// split across reads is joined, never replaced.
+		name: "invalid utf-8 becomes U+FFFD",
+		in:   "a\xff é <ai-agent-abcd1234-0002 tool=\"echo\" status=\"failed\"><response>b\xe2\x82😀</response></ai-agent-abcd1234-0002>\xf0\x9f",
+		want: seq(text("a\uFFFD é "), []item{{Event: &event.ToolResult{
+			ID: "abcd1234-0002", Name: "echo", Status: "failed", IsError: true,
+			Content: []event.Part{{Type: "text", Text: "b\uFFFD\uFFFD😀"}},
+		}}}, text("\uFFFD\uFFFD")),
+	},
+	{
 		name: "reused slot gets a unique id",
 		in:   echo + echo,
 		want: seq(call("abcd1234-0001", "echo", echoC), call("abcd1234-0001.2", "echo", echoC)),

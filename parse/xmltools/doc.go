@@ -41,6 +41,8 @@
 // Each byte is read once; what is held back is a possible tag (at most
 // 4 KiB), the open slot's payload, and white space. FINAL's report and
 // thinking stream without lag. Any split of the input gives the same events.
+// Invalid UTF-8 becomes U+FFFD, one per invalid byte, before the scanner
+// sees it; a character split across reads is joined.
 // Attribute values may hold '>' and use either quote; a close tag may have
 // white space before '>'; "<" right before a tag does not hide it; a
 // trailing partial tag at the end is text. What the end of the text cuts

@@ -95,8 +95,22 @@ func FuzzDecode(f *testing.F) {
 		cfg := &Config{MaxSlotBytes: 1 << 10}
 		want := eventtest.Collect(NewDecoder(strings.NewReader(in), cfg))
 		for _, it := range want {
-			if d, ok := it.Event.(*event.Delta); ok && utf8.ValidString(in) && !utf8.ValidString(d.Text) {
-				t.Errorf("delta %q splits a rune", d.Text)
+			// Whatever the input, event text is valid UTF-8.
+			switch ev := it.Event.(type) {
+			case *event.Delta:
+				if !utf8.ValidString(ev.Text) {
+					t.Errorf("delta %q is not valid UTF-8", ev.Text)
+				}
+			case *event.ToolCall:
+				if !utf8.Valid(ev.Input) || !utf8.ValidString(ev.Name) {
+					t.Errorf("tool call %q %q is not valid UTF-8", ev.Name, ev.Input)
+				}
+			case *event.ToolResult:
+				for _, p := range ev.Content {
+					if !utf8.ValidString(p.Text) {
+						t.Errorf("tool result %q is not valid UTF-8", p.Text)
+					}
+				}
 			}
 		}
 		var chunks []string

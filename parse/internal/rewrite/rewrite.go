@@ -3,7 +3,8 @@
 // scanners of the inline XML tool protocols (parse/inlinexml,
 // parse/xmltools) turn that text into text, thinking, tool call and result
 // events; this package owns what both share: the event queue, lazily opened
-// blocks, UTF-8 safe delta boundaries, input positions, the white space
+// blocks, valid UTF-8 (invalid bytes become U+FFFD before a scanner sees
+// them) and UTF-8 safe delta boundaries, input positions, the white space
 // that is layout between elements (Layout), and the final RunEnd a
 // protocol's completion tag produces.
 package rewrite
@@ -195,6 +196,50 @@ func completeUTF8(b []byte) int {
 	return len(b)
 }
 
+// validText makes text that arrives in pieces valid UTF-8 for a scanner:
+// a sequence split across two pieces is joined, and each byte that is
+// invalid once the bytes after it are known (or the text ended) becomes
+// U+FFFD, whatever the chunking.
+type validText struct {
+	part []byte // an incomplete sequence at the end of the last piece
+}
+
+// piece returns b joined to what the last piece held back, valid, holding
+// back an incomplete sequence at its end unless end is set.
+func (v *validText) piece(b []byte, end bool) string {
+	if len(v.part) > 0 {
+		b = append(append([]byte(nil), v.part...), b...)
+		v.part = v.part[:0]
+	}
+	n := len(b)
+	if !end {
+		n = completeUTF8(b)
+		v.part = append(v.part, b[n:]...)
+	}
+	return validString(b[:n])
+}
+
+// validString returns b as a string with every byte that does not belong
+// to a valid UTF-8 sequence replaced by U+FFFD. Each byte is replaced on
+// its own (strings.ToValidUTF8 replaces a run with one U+FFFD), so that the
+// result does not depend on where the input was cut.
+func validString(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	out := make([]byte, 0, len(b)+8)
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, b[:n]...)
+		}
+		b = b[n:]
+	}
+	return string(out)
+}
+
 // Pos is a position in the scanned text.
 type Pos struct {
 	Off       int64
@@ -240,6 +285,7 @@ type Plain struct {
 	q    []item
 	cut  error // the truncation report, held until the end
 	buf  []byte
+	text validText
 	done bool
 	err  error
 }
@@ -263,9 +309,11 @@ func (p *Plain) Next() (event.Event, error) {
 			continue
 		}
 		n, err := p.r.Read(p.buf)
-		if n > 0 {
-			p.sc.Feed(p.out, string(p.buf[:n]))
-			p.out.flush(false)
+		if n > 0 || err == io.EOF {
+			if s := p.text.piece(p.buf[:n], err == io.EOF); s != "" {
+				p.sc.Feed(p.out, s)
+				p.out.flush(false)
+			}
 		}
 		if err == io.EOF {
 			p.done = true
@@ -302,7 +350,18 @@ type Wrapped struct {
 type agent struct {
 	out     *Out
 	sc      Scanner
+	text    validText
 	inBlock bool
+}
+
+// endText ends the agent's text: what validText held back goes to the
+// scanner first.
+func (a *agent) endText(eof bool) {
+	a.inBlock = false
+	if s := a.text.piece(nil, true); s != "" {
+		a.sc.Feed(a.out, s)
+	}
+	a.out.end(a.sc, eof)
 }
 
 // Wrap returns a decoder yielding dec's events with the Text blocks'
@@ -373,8 +432,10 @@ func (w *Wrapped) rewrite(ev event.Event) {
 		if e.Kind == event.Text {
 			a := w.agent(e.Agent)
 			a.inBlock = true
-			a.sc.Feed(a.out, e.Text)
-			a.out.flush(false)
+			if s := a.text.piece([]byte(e.Text), false); s != "" {
+				a.sc.Feed(a.out, s)
+				a.out.flush(false)
+			}
 			return
 		}
 		w.yieldTo(e.Agent, e.Kind)
@@ -382,8 +443,7 @@ func (w *Wrapped) rewrite(ev event.Event) {
 		if e.Kind == event.Text {
 			a := w.agent(e.Agent)
 			if a.inBlock {
-				a.inBlock = false
-				a.out.end(a.sc, false)
+				a.endText(false)
 			}
 			return
 		}
@@ -391,8 +451,7 @@ func (w *Wrapped) rewrite(ev event.Event) {
 	case *event.RunEnd:
 		if a := w.agents[e.Agent]; a != nil {
 			if a.inBlock {
-				a.inBlock = false
-				a.out.end(a.sc, false)
+				a.endText(false)
 			}
 			if f := a.out.Final; f != nil {
 				a.out.Final = nil
@@ -427,9 +486,8 @@ func (w *Wrapped) end() {
 	for _, id := range w.order {
 		a := w.agents[id]
 		if a.inBlock {
-			a.inBlock = false
 			a.out.keep = true
-			a.out.end(a.sc, true)
+			a.endText(true)
 		}
 		if a.out.Final != nil {
 			a.out.Emit(a.out.Final)

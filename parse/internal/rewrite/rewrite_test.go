@@ -83,3 +83,30 @@ func TestLayout(t *testing.T) {
 		t.Errorf("got %q, held %q; want %q, none held", got, held, want)
 	}
 }
+
+// TestValidText: invalid bytes become U+FFFD one by one, and a sequence
+// split anywhere is joined, so every split gives the same text.
+func TestValidText(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ in, want string }{
+		{"", ""},
+		{"héllo 😀", "héllo 😀"},
+		{"a\xffb", "a\uFFFDb"},
+		{"\xff\xfe", "\uFFFD\uFFFD"},
+		{"\xe2\x82 x", "\uFFFD\uFFFD x"},
+		{"\x80é", "\uFFFDé"},
+		{"end \xf0\x9f\x98", "end \uFFFD\uFFFD\uFFFD"},
+		{"\xed\xa0\x80", "\uFFFD\uFFFD\uFFFD"}, // a surrogate
+	} {
+		for i := 0; i <= len(tt.in); i++ {
+			for j := i; j <= len(tt.in); j++ {
+				var v validText
+				got := v.piece([]byte(tt.in[:i]), false) + v.piece([]byte(tt.in[i:j]), false) +
+					v.piece([]byte(tt.in[j:]), false) + v.piece(nil, true)
+				if got != tt.want {
+					t.Errorf("%q split at %d, %d = %q, want %q", tt.in, i, j, got, tt.want)
+				}
+			}
+		}
+	}
+}
