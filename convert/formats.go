@@ -150,7 +150,8 @@ var formats = []Format{
 		Description: "Claude Code stream-json (claude -p --output-format stream-json --verbose; --partial writes stream_event lines)",
 		// docs/formats/claude.md: no exit codes or status, no awaiting
 		// tools, file lists, file changes or todo lists; no prompt.
-		Lacks:  []string{"exit_code", "status", "awaiting_frontend_tools", "meta_files", "file_change", "todo_list", "prompt"},
+		// agent_id: Claude Code names a subagent by the tool call that started it.
+		Lacks:  []string{"exit_code", "status", "awaiting_frontend_tools", "meta_files", "file_change", "todo_list", "prompt", "agent_id"},
 		Detect: parseclaude.Detect,
 		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
 			return parseclaude.NewDecoder(r, &parseclaude.Config{
@@ -184,6 +185,11 @@ var formats = []Format{
 		Description: "model text with nonce-tagged XML tool slots (<ai-agent-NONCE-0001 tool=...>)",
 		Detect:      parsexmltools.Detect,
 		Guess:       true,
+		Lacks: []string{
+			"meta_init", "meta_final", "turn_end", "signature", "citations", "citation_extras", "images",
+			"mcp_server", "exit_code", "status", "structured", "server", "kind", "agent_id", "model", "prompt",
+			"stop_reason", "usage", "cost", "awaiting_frontend_tools", "meta_files", "file_change", "todo_list", "error",
+		},
 		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
 			cfg, err := xmltoolsConfig(o)
 			if err != nil {
@@ -206,6 +212,11 @@ var formats = []Format{
 		// Plain text: chosen only by --from, never detected.
 		Name:        "inlinexml",
 		Description: "model text with inline XML tool calls (<read_file><path>...</path></read_file>, Cline, Roo)",
+		Lacks: []string{
+			"meta_init", "meta_final", "turn_end", "signature", "citations", "citation_extras", "images",
+			"mcp_server", "exit_code", "status", "structured", "server", "kind", "agent_id", "model", "prompt",
+			"stop_reason", "usage", "cost", "awaiting_frontend_tools", "meta_files", "file_change", "todo_list", "error",
+		},
 		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
 			cfg, err := inlinexmlConfig(o)
 			if err != nil {

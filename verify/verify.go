@@ -439,7 +439,7 @@ func (c *comparer) agent(n int, x, y *agent) []Difference {
 	}
 	switch {
 	case c.skip[assemble.TypeMetaInit]:
-	case (x.meta == nil) != (y.meta == nil):
+	case (x.meta == nil) != (y.meta == nil) && (hasInit(x.meta) || hasInit(y.meta)):
 		d := base
 		d.Kind, d.Type = Missing, assemble.TypeMetaInit
 		if x.meta == nil {
@@ -454,7 +454,8 @@ func (c *comparer) agent(n int, x, y *agent) []Difference {
 			add(assemble.TypeMetaInit, "prompt", c.norm(x.meta.Prompt), c.norm(y.meta.Prompt))
 		}
 	}
-	finalDiffers := !c.skip[assemble.TypeMetaFinal] && (x.final == nil) != (y.final == nil)
+	finalDiffers := !c.skip[assemble.TypeMetaFinal] && (x.final == nil) != (y.final == nil) &&
+		(hasFinal(x.final) || hasFinal(y.final))
 	if finalDiffers {
 		d := base
 		d.Kind, d.Type = Missing, assemble.TypeMetaFinal
@@ -474,6 +475,20 @@ func (c *comparer) agent(n int, x, y *agent) []Difference {
 		}
 	}
 	return out
+}
+
+// hasInit reports whether a meta_init says anything compared. Formats
+// such as Claude's stream-json always open with one; written from a
+// source that had none, it carries no model and no prompt, and is no
+// difference.
+func hasInit(b *assemble.Block) bool {
+	return b != nil && (b.Model != "" || b.Prompt != "")
+}
+
+// hasFinal is hasInit for meta_final: a closing line written with nothing
+// known (no stop reason, usage, cost or failure) is no difference.
+func hasFinal(b *assemble.Block) bool {
+	return b != nil && (b.StopReason != "" || b.Usage != nil || b.CostUSD != nil || b.IsError || len(b.Errors) > 0)
 }
 
 // outcome is an agent's final outcome: the stop reason, usage and cost of
