@@ -83,12 +83,35 @@ func eachInput(ctx context.Context, ios *IOStreams, o *inputOptions, rep *report
 	if err := o.http.apply(&sopts, ios.In, inputs); err != nil {
 		return failure(err)
 	}
+	// An input that cannot be opened or detected is reported and the next
+	// one read (so one missing file does not hide the others); the
+	// command still ends with exit 2. --strict stops there.
+	unreadable := false
 	for _, name := range inputs {
-		if err := readInput(ctx, o, &sopts, rep, name, fn); err != nil {
+		err := readInput(ctx, o, &sopts, rep, name, fn)
+		var ue *unreadableError
+		switch {
+		case errors.As(err, &ue) && !o.strict && len(inputs) > 1:
+			rep.note("%v", ue.err)
+			unreadable = true
+		case err != nil:
 			return err
 		}
 	}
+	if unreadable {
+		return &exitError{code: ExitFailure}
+	}
 	return nil
+}
+
+// unreadableError is an input that could not be opened or whose format
+// could not be found.
+type unreadableError struct{ err error }
+
+func (e *unreadableError) Error() string { return e.err.Error() }
+
+func unreadable(err error) error {
+	return &exitError{code: ExitFailure, err: &unreadableError{err}}
 }
 
 func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep *reporter, name string,
@@ -100,7 +123,7 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 	}
 	rc, err := open(ctx, name, sopts)
 	if err != nil {
-		return failure(err)
+		return unreadable(err)
 	}
 	defer rc.Close()
 	br := bufio.NewReaderSize(rc, 64<<10)
@@ -109,7 +132,7 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 		var guessed bool
 		f, guessed, err = convert.Detect(br)
 		if err != nil {
-			return failure(fmt.Errorf("%s: %w", name, err))
+			return unreadable(fmt.Errorf("%s: %w", name, err))
 		}
 		if guessed {
 			rep.note("%s: guessed input format %s (use --from to choose)", name, f.Name)
