@@ -2,7 +2,6 @@ package inlinexml
 
 import (
 	"encoding/json"
-	"io"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -357,7 +356,7 @@ func TestChunking(t *testing.T) {
 			for _, n := range []int{1, 2, 3, 7} {
 				src := &eventtest.Source{Events: eventtest.TextBlock("", tt.in, n)}
 				got := eventtest.Collect(Wrap(src, tt.cfg))
-				if diff := cmp.Diff(normalise(want), normalise(runEndFirst(got))); diff != "" {
+				if diff := cmp.Diff(eventtest.Normalise(want), eventtest.Normalise(eventtest.RunEndFirst(got))); diff != "" {
 					t.Errorf("Wrap, %d-byte deltas (-plain +wrapped):\n%s", n, diff)
 				}
 			}
@@ -365,51 +364,12 @@ func TestChunking(t *testing.T) {
 	}
 }
 
-// normalise drops error positions and the sentinel difference between the
-// end of a wrapped text block and the end of a plain input.
-// runEndFirst moves a RunEnd at the end of items before the problems
-// right before it: Wrap reports what the end of a text block cut off at
-// the block's end and emits the completion's RunEnd at the end of the
-// stream, where the plain decoder emits the RunEnd first and the
-// truncation last.
-func runEndFirst(items []item) []item {
-	n := len(items)
-	if n == 0 {
-		return items
-	}
-	if _, ok := items[n-1].Event.(*event.RunEnd); !ok {
-		return items
-	}
-	i := n - 1
-	for i > 0 && items[i-1].Err != "" {
-		i--
-	}
-	out := slices.Clone(items[:i])
-	out = append(out, items[n-1])
-	return append(out, items[i:n-1]...)
-}
-
-func normalise(items []item) []item {
-	out := make([]item, len(items))
-	for i, it := range items {
-		if it.Err != "" {
-			_, msg, _ := strings.Cut(it.Err, ": ")
-			if _, m, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(msg, "1") {
-				msg = m
-			}
-			it.Err = strings.Replace(msg, "the text block", "the input", 1)
-		}
-		out[i] = it
-	}
-	return out
-}
-
 // TestStreaming checks that text is released as soon as it cannot be a
 // tag: what the decoder yields before reading the next chunk.
 func TestStreaming(t *testing.T) {
 	t.Parallel()
 	chunks := []string{"Let me look.\n<read", "_file>\n<path>src/a.ts</", "path>\n</read_file>", "\nNext <b", "> x"}
-	r := &chunkReader{chunks: chunks}
+	r := &eventtest.ChunkReader{Chunks: chunks}
 	dec := NewDecoder(r, nil)
 	var got []string
 	for {
@@ -419,9 +379,9 @@ func TestStreaming(t *testing.T) {
 		}
 		switch ev := ev.(type) {
 		case *event.Delta:
-			got = append(got, string(rune('0'+r.n))+" "+ev.Text)
+			got = append(got, string(rune('0'+r.N))+" "+ev.Text)
 		case *event.ToolCall:
-			got = append(got, string(rune('0'+r.n))+" call "+string(ev.Input))
+			got = append(got, string(rune('0'+r.N))+" call "+string(ev.Input))
 		}
 	}
 	want := []string{
@@ -433,19 +393,6 @@ func TestStreaming(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("chunk read before each event (-want +got):\n%s", diff)
 	}
-}
-
-type chunkReader struct {
-	chunks []string
-	n      int
-}
-
-func (r *chunkReader) Read(p []byte) (int, error) {
-	if r.n == len(r.chunks) {
-		return 0, io.EOF
-	}
-	r.n++
-	return copy(p, r.chunks[r.n-1]), nil
 }
 
 // TestRandomSplits checks random chunkings of the golden samples.
@@ -461,7 +408,7 @@ func TestRandomSplits(t *testing.T) {
 				chunks = append(chunks, s[:n])
 				s = s[n:]
 			}
-			got := eventtest.Collect(NewDecoder(&chunkReader{chunks: chunks}, tt.cfg))
+			got := eventtest.Collect(NewDecoder(&eventtest.ChunkReader{Chunks: chunks}, tt.cfg))
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("%s split %q (-whole +split):\n%s", tt.name, chunks, diff)
 			}

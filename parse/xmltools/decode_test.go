@@ -363,7 +363,7 @@ func TestChunking(t *testing.T) {
 			for _, n := range []int{1, 2, 5} {
 				src := &eventtest.Source{Events: eventtest.TextBlock("", tt.in, n)}
 				got := eventtest.Collect(Wrap(src, tt.cfg))
-				if diff := cmp.Diff(normalise(want), normalise(runEndFirst(got))); diff != "" {
+				if diff := cmp.Diff(eventtest.Normalise(want), eventtest.Normalise(eventtest.RunEndFirst(got))); diff != "" {
 					t.Errorf("Wrap, %d-byte deltas (-plain +wrapped):\n%s", n, diff)
 				}
 			}
@@ -375,7 +375,7 @@ func TestChunking(t *testing.T) {
 func TestN1(t *testing.T) {
 	t.Parallel()
 	chunks := []string{`<ai-`, `agent-abcd`, `1234-0001 to`, `ol="echo">{"x"`, `:1}</ai-agent-abcd1234-00`, `01>`}
-	got := eventtest.Collect(NewDecoder(&chunkReader{chunks: chunks}, nil))
+	got := eventtest.Collect(NewDecoder(&eventtest.ChunkReader{Chunks: chunks}, nil))
 	if diff := cmp.Diff(call("abcd1234-0001", "echo", echoC), got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
@@ -389,7 +389,7 @@ func TestN6(t *testing.T) {
 		`<think>example <ai-agent-abcd1234-0001 tool="echo">{"x":0}</ai-agent-abcd1234-0001>`,
 		` more</think><ai-agent-abcd1234-0001 tool="echo">{"x":1}</ai-agent-abcd1234-0001>`,
 	}
-	got := eventtest.Collect(NewDecoder(&chunkReader{chunks: chunks}, nil))
+	got := eventtest.Collect(NewDecoder(&eventtest.ChunkReader{Chunks: chunks}, nil))
 	want := seq(thought(`example <ai-agent-abcd1234-0001 tool="echo">{"x":0}</ai-agent-abcd1234-0001> more`),
 		call("abcd1234-0001", "echo", echoC))
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -403,7 +403,7 @@ func TestN6(t *testing.T) {
 func TestStreaming(t *testing.T) {
 	t.Parallel()
 	chunks := []string{"<think>abc", "def</think>pre <ai-", "agent-abcd1234-FINAL format=\"md\">Hel", "lo </ai-agent-abcd1234-FI", "NAL> post"}
-	r := &chunkReader{chunks: chunks}
+	r := &eventtest.ChunkReader{Chunks: chunks}
 	dec := NewDecoder(r, nil)
 	var got []string
 	for {
@@ -412,62 +412,11 @@ func TestStreaming(t *testing.T) {
 			break
 		}
 		if d, ok := ev.(*event.Delta); ok {
-			got = append(got, string(rune('0'+r.n))+" "+string(d.Kind)+" "+d.Text)
+			got = append(got, string(rune('0'+r.N))+" "+string(d.Kind)+" "+d.Text)
 		}
 	}
 	want := []string{"1 thinking abc", "2 thinking def", "2 text pre ", "3 text Hel", "4 text lo ", "5 text  post"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("chunk read before each delta (-want +got):\n%s", diff)
 	}
-}
-
-type chunkReader struct {
-	chunks []string
-	n      int
-}
-
-func (r *chunkReader) Read(p []byte) (int, error) {
-	if r.n == len(r.chunks) {
-		return 0, io.EOF
-	}
-	r.n++
-	return copy(p, r.chunks[r.n-1]), nil
-}
-
-// normalise drops error positions and the sentinel difference between the
-// end of a wrapped text block and the end of a plain input.
-// runEndFirst moves a RunEnd at the end of items before the problems
-// right before it: Wrap reports what the end of a text block cut off at
-// the block's end and emits FINAL's RunEnd at the end of the stream, where
-// the plain decoder emits the RunEnd first and the truncation last.
-func runEndFirst(items []item) []item {
-	n := len(items)
-	if n == 0 {
-		return items
-	}
-	if _, ok := items[n-1].Event.(*event.RunEnd); !ok {
-		return items
-	}
-	i := n - 1
-	for i > 0 && items[i-1].Err != "" {
-		i--
-	}
-	out := slices.Clone(items[:i])
-	out = append(out, items[n-1])
-	return append(out, items[i:n-1]...)
-}
-
-func normalise(items []item) []item {
-	out := make([]item, len(items))
-	for i, it := range items {
-		if it.Err != "" {
-			_, msg, _ := strings.Cut(it.Err, ": ")
-			if _, m, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(msg, "1") {
-				msg = m
-			}
-			it.Err = strings.Replace(msg, "the text block", "the input", 1)
-		}
-		out[i] = it
-	}
-	return out
 }

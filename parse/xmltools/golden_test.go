@@ -9,11 +9,9 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/toolset"
 )
@@ -94,39 +92,15 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string, n uint8) {
 		cfg := &Config{MaxSlotBytes: 1 << 10}
 		want := eventtest.Collect(NewDecoder(strings.NewReader(in), cfg))
-		for _, it := range want {
-			// Whatever the input, event text is valid UTF-8.
-			switch ev := it.Event.(type) {
-			case *event.Delta:
-				if !utf8.ValidString(ev.Text) {
-					t.Errorf("delta %q is not valid UTF-8", ev.Text)
-				}
-			case *event.ToolCall:
-				if !utf8.Valid(ev.Input) || !utf8.ValidString(ev.Name) {
-					t.Errorf("tool call %q %q is not valid UTF-8", ev.Name, ev.Input)
-				}
-			case *event.ToolResult:
-				for _, p := range ev.Content {
-					if !utf8.ValidString(p.Text) {
-						t.Errorf("tool result %q is not valid UTF-8", p.Text)
-					}
-				}
-			}
-		}
-		var chunks []string
+		eventtest.CheckUTF8(t, want) // whatever the input
 		step := int(n%16) + 1
-		for s := in; s != ""; {
-			k := min(step, len(s))
-			chunks = append(chunks, s[:k])
-			s = s[k:]
-		}
-		got := eventtest.Collect(NewDecoder(&chunkReader{chunks: chunks}, cfg))
+		got := eventtest.Collect(NewDecoder(&eventtest.ChunkReader{Chunks: eventtest.Split(in, step)}, cfg))
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%d-byte chunks (-whole +chunked):\n%s", step, diff)
 		}
 		src := &eventtest.Source{Events: eventtest.TextBlock("", in, step)}
 		wrapped := eventtest.Collect(Wrap(src, cfg))
-		if diff := cmp.Diff(normalise(want), normalise(runEndFirst(wrapped))); diff != "" {
+		if diff := cmp.Diff(eventtest.Normalise(want), eventtest.Normalise(eventtest.RunEndFirst(wrapped))); diff != "" {
 			t.Errorf("Wrap, %d-byte deltas (-plain +wrapped):\n%s", step, diff)
 		}
 	})

@@ -1,0 +1,98 @@
+package eventtest
+
+import (
+	"io"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// ChunkReader hands out Chunks one per Read; N counts the reads so far.
+type ChunkReader struct {
+	Chunks []string
+	N      int
+}
+
+func (r *ChunkReader) Read(p []byte) (int, error) {
+	if r.N == len(r.Chunks) {
+		return 0, io.EOF
+	}
+	r.N++
+	return copy(p, r.Chunks[r.N-1]), nil
+}
+
+// Split cuts s into pieces of step bytes (the last may be shorter).
+func Split(s string, step int) []string {
+	var chunks []string
+	for s != "" {
+		k := min(step, len(s))
+		chunks = append(chunks, s[:k])
+		s = s[k:]
+	}
+	return chunks
+}
+
+// RunEndFirst moves a RunEnd at the end of items before the problems
+// right before it: a wrapping decoder reports what the end of a text block
+// cut off at the block's end and emits the completion's RunEnd at the end
+// of the stream, where the plain decoder emits the RunEnd first and the
+// truncation last.
+func RunEndFirst(items []Item) []Item {
+	n := len(items)
+	if n == 0 {
+		return items
+	}
+	if _, ok := items[n-1].Event.(*event.RunEnd); !ok {
+		return items
+	}
+	i := n - 1
+	for i > 0 && items[i-1].Err != "" {
+		i--
+	}
+	out := slices.Clone(items[:i])
+	out = append(out, items[n-1])
+	return append(out, items[i:n-1]...)
+}
+
+// Normalise drops error positions and the wording difference between the
+// end of a wrapped text block and the end of a plain input.
+func Normalise(items []Item) []Item {
+	out := make([]Item, len(items))
+	for i, it := range items {
+		if it.Err != "" {
+			_, msg, _ := strings.Cut(it.Err, ": ")
+			if _, m, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(msg, "1") {
+				msg = m
+			}
+			it.Err = strings.Replace(msg, "the text block", "the input", 1)
+		}
+		out[i] = it
+	}
+	return out
+}
+
+// CheckUTF8 reports any event text in items that is not valid UTF-8.
+func CheckUTF8(t testing.TB, items []Item) {
+	t.Helper()
+	for _, it := range items {
+		switch ev := it.Event.(type) {
+		case *event.Delta:
+			if !utf8.ValidString(ev.Text) {
+				t.Errorf("delta %q is not valid UTF-8", ev.Text)
+			}
+		case *event.ToolCall:
+			if !utf8.Valid(ev.Input) || !utf8.ValidString(ev.Name) {
+				t.Errorf("tool call %q %q is not valid UTF-8", ev.Name, ev.Input)
+			}
+		case *event.ToolResult:
+			for _, p := range ev.Content {
+				if !utf8.ValidString(p.Text) {
+					t.Errorf("tool result %q is not valid UTF-8", p.Text)
+				}
+			}
+		}
+	}
+}
