@@ -270,13 +270,16 @@ func toolCalls(vs []view) []view {
 	return out
 }
 
-// TestCorpusConvertsEverywhere: every recording converts to every
-// format with an encoder without a problem.
+// TestCorpusConvertsEverywhere: every recording, in every format the
+// corpus has, converts to every format with an encoder without a problem.
 func TestCorpusConvertsEverywhere(t *testing.T) {
 	t.Parallel()
 	inputs := map[string][]string{
 		"claude":    recordings(t, claudeDir, "*.jsonl"),
 		"anthropic": recordings(t, anthropicDir, "*.sse"),
+		"codex":     recordings(t, "../testdata/codex", "*.jsonl"),
+		"xml":       recordings(t, "../testdata/xml", "*.sse"),
+		"jsonenv":   recordings(t, "../testdata/jsonenv", "*.sse"),
 	}
 	for from, files := range inputs {
 		for _, file := range files {
