@@ -28,3 +28,14 @@ func ExampleEvent() {
 	// Running ls.
 	// [main] Bash {"command":"ls"}
 }
+
+func ExampleLosses() {
+	var losses event.Losses
+	warn := func(err error) { fmt.Println("warning:", err) }
+	losses.Report(warn, "xml", "thinking signatures")
+	losses.Report(warn, "xml", "thinking signatures")
+	losses.Report(warn, "xml", "tool result is_error")
+	// Output:
+	// warning: xml cannot carry thinking signatures
+	// warning: xml cannot carry tool result is_error
+}

@@ -102,3 +102,23 @@ func JSONText(s string) json.RawMessage {
 	b, _ := json.Marshal(s)
 	return b
 }
+
+// Losses remembers what an encoder has warned about, so that each kind of
+// content it cannot carry is reported once per run. The zero value is
+// ready to use.
+type Losses struct {
+	seen map[string]bool
+}
+
+// Report passes &LossError{format, what} to warn the first time what is
+// reported. A nil warn discards it.
+func (l *Losses) Report(warn func(error), format, what string) {
+	if warn == nil || l.seen[what] {
+		return
+	}
+	if l.seen == nil {
+		l.seen = map[string]bool{}
+	}
+	l.seen[what] = true
+	warn(&LossError{Format: format, What: what})
+}

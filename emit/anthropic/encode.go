@@ -24,7 +24,7 @@ type Encoder struct {
 	w      io.Writer
 	cfg    Config
 	err    error
-	warned map[string]bool
+	losses event.Losses // what was warned about
 	st     messages.Streamer
 	main   string
 	seen   bool
@@ -34,7 +34,7 @@ type Encoder struct {
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, warned: map[string]bool{}}
+	e := &Encoder{w: w}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
@@ -44,10 +44,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 }
 
 func (e *Encoder) warn(what string) {
-	if e.cfg.Warn != nil && !e.warned[what] {
-		e.warned[what] = true
-		e.cfg.Warn(&event.LossError{Format: "anthropic", What: what})
-	}
+	e.losses.Report(e.cfg.Warn, "anthropic", what)
 }
 
 // event writes one SSE message.

@@ -39,7 +39,7 @@ type Encoder struct {
 	w      io.Writer
 	cfg    Config
 	err    error
-	warned map[string]bool
+	losses event.Losses // what was warned about
 
 	main     string // the main agent's scope
 	haveMain bool
@@ -67,7 +67,7 @@ type agent struct {
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, warned: map[string]bool{}, agents: map[string]*agent{}}
+	e := &Encoder{w: w, agents: map[string]*agent{}}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
@@ -78,10 +78,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 }
 
 func (e *Encoder) warn(what string) {
-	if e.cfg.Warn != nil && !e.warned[what] {
-		e.warned[what] = true
-		e.cfg.Warn(&event.LossError{Format: "claude", What: what})
-	}
+	e.losses.Report(e.cfg.Warn, "claude", what)
 }
 
 // uuid returns the next line's uuid, derived from the session id and a

@@ -60,11 +60,11 @@ type Encoder struct {
 	todoIDs  map[string]string                    // TodoList.ID -> item id
 	children map[string]bool                      // agent scopes other than the main one
 
-	pending  event.Usage // usage of the turns merged into the open one
-	total    wire.Usage  // cumulative usage written so far
-	anyUsage bool        // a TurnEnd carried usage
-	failure  string      // message of a fatal Error, for the turn's end
-	warned   map[string]bool
+	pending  event.Usage  // usage of the turns merged into the open one
+	total    wire.Usage   // cumulative usage written so far
+	anyUsage bool         // a TurnEnd carried usage
+	failure  string       // message of a fatal Error, for the turn's end
+	losses   event.Losses // what was warned about
 }
 
 // call is a tool call between its item.started and its item.completed.
@@ -94,7 +94,7 @@ type todoItem struct {
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{
 		w: w, blocks: map[event.BlockKind]*strings.Builder{}, calls: map[string]*call{},
-		todoIDs: map[string]string{}, children: map[string]bool{}, warned: map[string]bool{},
+		todoIDs: map[string]string{}, children: map[string]bool{},
 	}
 	if cfg != nil {
 		e.cfg = *cfg
@@ -106,13 +106,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 }
 
 func (e *Encoder) warn(what string) {
-	if e.warned[what] {
-		return
-	}
-	e.warned[what] = true
-	if e.cfg.Warn != nil {
-		e.cfg.Warn(&event.LossError{Format: "codex", What: what})
-	}
+	e.losses.Report(e.cfg.Warn, "codex", what)
 }
 
 // isMain reports whether ev belongs to the thread the encoder writes,

@@ -30,7 +30,7 @@ type Encoder struct {
 	err    error
 	main   *string           // the agent whose events are written
 	names  map[string]string // tool name by call id, for results
-	warned map[string]bool
+	losses event.Losses      // what was warned about
 
 	last     byte            // last byte written, 0 at the start
 	thinking bool            // a <thinking> is open
@@ -44,7 +44,7 @@ const maxTrail = 1 << 20
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, names: map[string]string{}, warned: map[string]bool{}, raw: map[string]bool{}}
+	e := &Encoder{w: w, names: map[string]string{}, raw: map[string]bool{}}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
@@ -59,10 +59,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 }
 
 func (e *Encoder) warn(what string) {
-	if e.cfg.Warn != nil && !e.warned[what] {
-		e.warned[what] = true
-		e.cfg.Warn(&event.LossError{Format: "inlinexml", What: what})
-	}
+	e.losses.Report(e.cfg.Warn, "inlinexml", what)
 }
 
 // Encode writes the protocol text for ev.

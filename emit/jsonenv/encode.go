@@ -31,11 +31,12 @@ type Config struct {
 
 // Encoder writes canonical events as JSON envelopes.
 type Encoder struct {
-	w    io.Writer
-	cfg  Config
-	buf  []byte
-	open map[[2]string]bool // open streamed blocks by (agent, type)
-	err  error
+	w      io.Writer
+	cfg    Config
+	buf    []byte
+	open   map[[2]string]bool // open streamed blocks by (agent, type)
+	losses event.Losses       // what was warned about
+	err    error
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -51,9 +52,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 }
 
 func (e *Encoder) warn(what string) {
-	if e.cfg.Warn != nil {
-		e.cfg.Warn(&event.LossError{Format: "jsonenv", What: what})
-	}
+	e.losses.Report(e.cfg.Warn, "jsonenv", what)
 }
 
 // extras are the fields after delta, in order.

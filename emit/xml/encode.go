@@ -26,7 +26,7 @@ type Config struct {
 type Encoder struct {
 	w      io.Writer
 	cfg    Config
-	warned map[string]bool
+	losses event.Losses // what was warned about
 	buf    []byte
 	err    error
 
@@ -47,7 +47,7 @@ type blockKey struct {
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{
-		w: w, warned: map[string]bool{}, live: map[blockKey]bool{}, seen: map[string]bool{},
+		w: w, live: map[blockKey]bool{}, seen: map[string]bool{},
 		calls: map[string]string{},
 	}
 	if cfg != nil {
@@ -57,13 +57,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 }
 
 func (e *Encoder) warn(what string) {
-	if e.warned[what] {
-		return
-	}
-	e.warned[what] = true
-	if e.cfg.Warn != nil {
-		e.cfg.Warn(&event.LossError{Format: "xml", What: what})
-	}
+	e.losses.Report(e.cfg.Warn, "xml", what)
 }
 
 // Encode writes the messages for ev.

@@ -38,7 +38,7 @@ type Encoder struct {
 	next   int    // last slot number given
 	calls  map[string]*slot
 	main   *string
-	warned map[string]bool
+	losses event.Losses // what was warned about
 	buf    []byte
 	err    error
 
@@ -58,7 +58,7 @@ type slot struct {
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, calls: map[string]*slot{}, warned: map[string]bool{}}
+	e := &Encoder{w: w, calls: map[string]*slot{}}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
@@ -73,10 +73,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 const maxHeld = 1 << 20
 
 func (e *Encoder) warn(what string) {
-	if e.cfg.Warn != nil && !e.warned[what] {
-		e.warned[what] = true
-		e.cfg.Warn(&event.LossError{Format: "xmltools", What: what})
-	}
+	e.losses.Report(e.cfg.Warn, "xmltools", what)
 }
 
 // Encode writes the transport text for ev.
