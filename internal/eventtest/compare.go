@@ -1,7 +1,9 @@
 package eventtest
 
 import (
+	"errors"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -95,4 +97,33 @@ func CheckUTF8(t testing.TB, items []Item) {
 			}
 		}
 	}
+}
+
+// Sequence returns what dec.Next returns, in order, for checking the
+// event.Decoder contract: an event's type name, or "ParseError(truncated)"
+// / "ParseError(syntax)" for the sentinel a problem wraps, up to and
+// including "EOF", which must then repeat. Any other error is fatal.
+func Sequence(t testing.TB, dec event.Decoder) []string {
+	t.Helper()
+	var out []string
+	for range 1000 {
+		ev, err := dec.Next()
+		switch {
+		case err == io.EOF:
+			if _, err := dec.Next(); err != io.EOF {
+				t.Errorf("Next after io.EOF = %v, want io.EOF again", err)
+			}
+			return append(out, "EOF")
+		case errors.Is(err, event.ErrTruncated):
+			out = append(out, "ParseError(truncated)")
+		case errors.Is(err, event.ErrSyntax):
+			out = append(out, "ParseError(syntax)")
+		case err != nil:
+			t.Fatalf("Next: %v", err)
+		default:
+			out = append(out, reflect.TypeOf(ev).Elem().Name())
+		}
+	}
+	t.Fatal("decoder does not end")
+	return nil
 }

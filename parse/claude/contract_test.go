@@ -1,45 +1,15 @@
 package claude
 
 import (
-	"errors"
 	"io"
-	"reflect"
 	"strings"
 	"testing"
 	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
 )
-
-// sequence returns what Next returns, in order: an event's type name, or
-// the sentinel a ParseError wraps, up to and including io.EOF, which must
-// then repeat.
-func sequence(t *testing.T, d *Decoder) []string {
-	t.Helper()
-	var out []string
-	for range 1000 {
-		ev, err := d.Next()
-		switch {
-		case err == io.EOF:
-			if _, err := d.Next(); err != io.EOF {
-				t.Errorf("Next after io.EOF = %v, want io.EOF again", err)
-			}
-			return append(out, "EOF")
-		case errors.Is(err, event.ErrTruncated):
-			out = append(out, "ParseError(truncated)")
-		case errors.Is(err, event.ErrSyntax):
-			out = append(out, "ParseError(syntax)")
-		case err != nil:
-			t.Fatalf("Next: %v", err)
-		default:
-			out = append(out, reflect.TypeOf(ev).Elem().Name())
-		}
-	}
-	t.Fatal("decoder does not end")
-	return nil
-}
 
 // TestContract checks the event.Decoder error contract on a truncated
 // stream: the events a line (or the end of the input) still produced come
@@ -73,7 +43,7 @@ func TestContract(t *testing.T) {
 		"OneByteReader": iotest.OneByteReader(strings.NewReader(input)),
 		"HalfReader":    iotest.HalfReader(strings.NewReader(input)),
 	} {
-		if diff := cmp.Diff(want, sequence(t, NewDecoder(r, nil))); diff != "" {
+		if diff := cmp.Diff(want, eventtest.Sequence(t, NewDecoder(r, nil))); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", name, diff)
 		}
 	}
@@ -85,7 +55,7 @@ func TestContract(t *testing.T) {
 	// The tool call comes from the end of the input, after the element's
 	// problem, before the truncation.
 	want = append(want[:len(want)-3], "ParseError(syntax)", "ToolCall", "ParseError(truncated)", "EOF")
-	if diff := cmp.Diff(want, sequence(t, NewDecoder(strings.NewReader(array), nil))); diff != "" {
+	if diff := cmp.Diff(want, eventtest.Sequence(t, NewDecoder(strings.NewReader(array), nil))); diff != "" {
 		t.Errorf("array (-want +got):\n%s", diff)
 	}
 }
