@@ -1,6 +1,7 @@
-// Package eventtest helps the tests of the text protocol decoders: it
-// drains a decoder into a comparable list and writes that list as golden
-// text.
+// Package eventtest helps decoder tests: it drains a decoder into a
+// comparable list and writes that list as golden text, records the
+// sequence Next returns for checking the event.Decoder contract, and
+// splits input into chunks the way streams arrive.
 package eventtest
 
 import (
