@@ -43,7 +43,7 @@ var (
 // xmlKnown reports whether name is an element of the stream's top level.
 func xmlKnown(name string) bool {
 	return slices.Contains(xmlStreamed, name) || slices.Contains(xmlWhole, name) ||
-		strings.HasPrefix(name, "content-block-") && strings.HasSuffix(name, "_tool_result")
+		strings.HasPrefix(name, xmlstream.BlockPrefix) && strings.HasSuffix(name, xmlstream.ResultSuffix)
 }
 
 // xmlChecker holds the state of the legacy XML checker.

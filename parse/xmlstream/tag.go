@@ -304,7 +304,7 @@ func tagNameAt(b []byte, eof bool) (string, match) {
 // isResultTag reports whether name is a tool result element: the client
 // and server result tags and the compatibility *_tool_result tags.
 func isResultTag(name string) bool {
-	return name == TagToolResult || name == TagServerToolResult || strings.HasSuffix(name, resultSuffix)
+	return name == TagToolResult || name == TagServerToolResult || strings.HasSuffix(name, ResultSuffix)
 }
 
 // isTopTag reports whether name starts a top-level element.
@@ -333,7 +333,7 @@ func knownTopAt(b []byte, eof bool) match {
 // startsTopTag reports whether name is, or begins, the name of a top-level
 // element.
 func startsTopTag(name string) bool {
-	if isTopTag(name) || strings.HasPrefix(name, blockPrefix) || strings.HasPrefix(blockPrefix, name) {
+	if isTopTag(name) || strings.HasPrefix(name, BlockPrefix) || strings.HasPrefix(BlockPrefix, name) {
 		return true
 	}
 	for _, t := range []string{TagMetaInit, TagMetaFinal, TagAwaitingTools, TagCitations} {

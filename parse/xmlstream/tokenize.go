@@ -569,7 +569,7 @@ func (d *Decoder) toolResult(bd *body) {
 	default: // content-block-web_search_tool_result and the like
 		server = true
 		if name == "" {
-			name = strings.TrimPrefix(bd.tag.name, blockPrefix)
+			name = strings.TrimPrefix(bd.tag.name, BlockPrefix)
 		}
 	}
 	bd.endPart()

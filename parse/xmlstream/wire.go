@@ -25,11 +25,11 @@ const (
 	TagResultText       = "text"  // inside a multimodal tool result
 	TagResultImage      = "image" // inside a multimodal tool result
 
-	// blockPrefix starts the names of the content blocks.
-	blockPrefix = "content-block-"
-	// resultSuffix ends the names of the compatibility server result tags
+	// BlockPrefix starts the names of the content blocks.
+	BlockPrefix = "content-block-"
+	// ResultSuffix ends the names of the compatibility server result tags
 	// (content-block-web_search_tool_result, bash_code_execution_tool_result).
-	resultSuffix = "_tool_result"
+	ResultSuffix = "_tool_result"
 	// ServerToolPrefix starts the ids of server tool calls, which old
 	// streams sent as content-block-tool_call.
 	ServerToolPrefix = "srvtoolu_"
