@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -123,7 +122,7 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 	rep := newReporter(ios.Err, o.in.strict)
 	err := eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
 		tr := render.NewTranscript(w, ropts)
-		stop := eachEvent(name, dec, rep, func(ev event.Event) error {
+		stop := eachEvent(dec, rep, func(ev event.Event) error {
 			err := tr.Event(ev)
 			if errors.Is(err, assemble.ErrBlockTooLarge) {
 				if !rep.problem(fmt.Errorf("%s: %w", name, err)) {
@@ -161,30 +160,18 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 // already reported (exit 2).
 var errStrictStop = &exitError{code: ExitFailure}
 
-// eachEvent calls fn with each event of dec. Parse errors are reported and
-// skipped (stopping with --strict); it returns the error that stopped the
-// input early, or nil at a clean end.
-func eachEvent(name string, dec event.Decoder, rep *reporter, fn func(event.Event) error) error {
-	for {
-		ev, err := dec.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			var perr *event.ParseError
-			if errors.As(err, &perr) {
-				if !rep.problem(err) {
-					return err
-				}
-				continue
-			}
-			return err
-		}
-		if err := fn(ev); err != nil {
-			return err
-		}
-	}
+// eachEvent calls fn with each event of dec, through convert.Pipe: parse
+// errors are reported and skipped (stopping with --strict); it returns the
+// error that stopped the input early, or nil at a clean end.
+func eachEvent(dec event.Decoder, rep *reporter, fn func(event.Event) error) error {
+	return convert.Pipe(dec, eventFunc(fn), nil, rep.problem)
 }
+
+// eventFunc is an event.Encoder that hands each event to a function.
+type eventFunc func(event.Event) error
+
+func (f eventFunc) Encode(ev event.Event) error { return f(ev) }
+func (eventFunc) Close() error                  { return nil }
 
 func runAssembleJSON(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs []string) error {
 	w := bufio.NewWriterSize(ios.Out, 64<<10)
@@ -204,7 +191,7 @@ func runAssembleJSON(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 			}
 			return w.Flush()
 		}
-		stop := eachEvent(name, dec, rep, func(ev event.Event) error {
+		stop := eachEvent(dec, rep, func(ev event.Event) error {
 			keep.event(ev)
 			bs, aerr := asm.Add(ev)
 			var stop error
