@@ -69,12 +69,12 @@ func (s *server) requests() []string {
 func noSleep(o *source.Options) *[]time.Duration {
 	var waits []time.Duration
 	var mu sync.Mutex
-	source.SetSleep(o, func(ctx context.Context, d time.Duration) error {
+	o.Sleep = func(ctx context.Context, d time.Duration) error {
 		mu.Lock()
 		waits = append(waits, d)
 		mu.Unlock()
 		return ctx.Err()
-	})
+	}
 	return &waits
 }
 
@@ -336,5 +336,29 @@ func TestURLRedirectLoop(t *testing.T) {
 	}
 	if got := n.Load(); got != 10 {
 		t.Errorf("%d requests, want 10 (10 redirects followed, no retry)", got)
+	}
+}
+
+// TestURLNotAStreamPreview: the body an error shows is cut at 512 bytes,
+// on a character boundary, on one line.
+func TestURLNotAStreamPreview(t *testing.T) {
+	t.Parallel()
+	body := "<html>\n" + strings.Repeat("é", 300) + "\n</html>\n"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Content-Type"] = nil // no Content-Type at all, not even a sniffed one
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	_, err := open(t, srv.URL, nil)
+	var herr *source.HTTPError
+	if !errors.As(err, &herr) {
+		t.Fatalf("error = %v, want an HTTPError", err)
+	}
+	want := "<html> " + strings.Repeat("é", (512-len("<html>\n"))/2) + "..."
+	if herr.Body != want {
+		t.Errorf("body %q, want %q", herr.Body, want)
+	}
+	if herr.ContentType != "" || !strings.Contains(err.Error(), "content type none") {
+		t.Errorf("error %q, want one saying there is no content type", err)
 	}
 }

@@ -36,8 +36,9 @@ type Options struct {
 	MaxReconnects int
 	// Warn, when set, is told of every reconnection.
 	Warn func(msg string)
-	// sleep waits before a reconnection (tests record the waits).
-	sleep func(ctx context.Context, d time.Duration) error
+	// Sleep, when set, is called to wait d before a reconnection instead
+	// of a timer (tests record the waits instead of waiting).
+	Sleep func(ctx context.Context, d time.Duration) error
 
 	// Client is the HTTP client used for URLs (http.DefaultClient's
 	// transport when nil).

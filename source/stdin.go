@@ -72,8 +72,17 @@ func (r *ctxReader) Read(p []byte) (int, error) {
 		case c := <-r.chunks:
 			r.pending, r.err = c.b, c.err
 		case <-r.ctx.Done():
+			// What has arrived already is kept.
+			select {
+			case c := <-r.chunks:
+				r.pending = c.b
+			default:
+			}
 			r.err = r.ctx.Err()
-			return 0, r.err
+			if len(r.pending) == 0 {
+				return 0, r.err
+			}
+			continue
 		}
 		if len(r.pending) == 0 && r.err == nil {
 			r.next <- struct{}{}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/frame"
 )
@@ -64,6 +65,19 @@ func (e *HTTPError) Error() string {
 	}
 	return b.String()
 }
+
+// StreamError is a failure to connect, or a lost connection: the request
+// and what went wrong. It prints as "METHOD URL: cause", so that callers
+// need not name the input again.
+type StreamError struct {
+	Method string
+	URL    string
+	Err    error
+}
+
+func (e *StreamError) Error() string { return e.Method + " " + e.URL + ": " + e.Err.Error() }
+
+func (e *StreamError) Unwrap() error { return e.Err }
 
 // Sentinel causes of errors in the middle of a stream.
 var (
@@ -230,7 +244,7 @@ func (r *urlReader) connect() error {
 	if err != nil {
 		err = r.cause(err)
 		r.cancel(nil)
-		return fmt.Errorf("%s %s: %w", r.method, r.url, unwrapURLError(err))
+		return &StreamError{Method: r.method, URL: r.url, Err: unwrapURLError(err)}
 	}
 	if herr := check(r.method, r.url, resp); herr != nil {
 		resp.Body.Close()
@@ -251,10 +265,7 @@ func check(method, target string, resp *http.Response) error {
 		return nil
 	}
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, bodyPreview+1))
-	body := strings.TrimSpace(strings.ToValidUTF8(string(b[:min(len(b), bodyPreview)]), "\uFFFD"))
-	if len(b) > bodyPreview {
-		body += "..."
-	}
+	body := preview(b)
 	status := resp.Status
 	if status == "" {
 		status = strconv.Itoa(resp.StatusCode)
@@ -263,6 +274,30 @@ func check(method, target string, resp *http.Response) error {
 		Method: method, URL: target, StatusCode: resp.StatusCode, Status: status,
 		ContentType: ct, Body: body,
 	}
+}
+
+// preview returns the start of a body for an error message: at most
+// bodyPreview bytes, cut at a character boundary, on one line (runs of
+// white space, line ends included, become one space), with "..." when
+// there is more.
+func preview(b []byte) string {
+	more := len(b) > bodyPreview
+	if more {
+		b = b[:bodyPreview]
+		for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+			if utf8.RuneStart(b[i]) {
+				if !utf8.FullRune(b[i:]) {
+					b = b[:i]
+				}
+				break
+			}
+		}
+	}
+	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(b), "\uFFFD")), " ")
+	if more {
+		s += "..."
+	}
+	return s
 }
 
 // cause replaces a transport error caused by one of our timers with the
@@ -292,13 +327,13 @@ func (r *urlReader) retry(err error) error {
 		return err
 	case r.retriesLeft <= 0:
 		if r.opts.Retry > 0 {
-			return fmt.Errorf("%w (gave up after %d reconnections in a row)", err, r.opts.Retry)
+			return fmt.Errorf("%w (gave up after %s in a row)", err, reconnections(r.opts.Retry))
 		}
 		return err
 	case r.reconnects >= r.maxTotal:
-		return fmt.Errorf("%w (gave up after %d reconnections in all)", err, r.reconnects)
+		return fmt.Errorf("%w (gave up after %s in all)", err, reconnections(r.reconnects))
 	case r.delivered && !r.resumable && !r.opts.RetryWithoutIDs:
-		return fmt.Errorf("%w (not reconnecting: the events read carry no id: to resume after, and a new request "+
+		return fmt.Errorf("%w (not reconnecting: the events read carry no id to resume after, and a new request "+
 			"could send them again; --retry-without-ids reconnects all the same)", err)
 	}
 	r.retriesLeft--
@@ -313,11 +348,18 @@ func (r *urlReader) retry(err error) error {
 		}
 		r.opts.Warn(msg)
 	}
-	sleep := r.opts.sleep
+	sleep := r.opts.Sleep
 	if sleep == nil {
 		sleep = wait
 	}
 	return sleep(r.ctx, d)
+}
+
+func reconnections(n int) string {
+	if n == 1 {
+		return "1 reconnection"
+	}
+	return strconv.Itoa(n) + " reconnections"
 }
 
 // backoff returns the wait before the next reconnection: the server's
@@ -419,6 +461,7 @@ func (r *urlReader) fill() {
 	if len(r.data) > r.ready || r.over {
 		err = fmt.Errorf("in the middle of a message: %w", err)
 	}
+	err = &StreamError{Method: r.method, URL: r.url, Err: err}
 	if err = r.retry(err); err != nil {
 		// Keep what arrived: a recording keeps it, a decoder reports it.
 		r.ready = len(r.data)
