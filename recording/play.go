@@ -46,7 +46,11 @@ type Player struct {
 // recording's timing sidecar, or nil if it has none; it is only read for
 // line-framed recordings.
 func NewPlayer(r io.Reader, timing io.Reader) *Player {
-	p := &Player{br: bufio.NewReaderSize(r, 64<<10)}
+	return newPlayer(r, timing, 64<<10)
+}
+
+func newPlayer(r io.Reader, timing io.Reader, size int) *Player {
+	p := &Player{br: bufio.NewReaderSize(r, size)}
 	if timing != nil {
 		p.timing = bufio.NewScanner(timing)
 	}
