@@ -66,11 +66,11 @@ func Run(args []string, ios *IOStreams) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(ios.Err, "agentstream: %v\n", ee.err)
+			fmt.Fprintf(ios.Err, "agentstream: %s\n", bounded(ee.err.Error()))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(ios.Err, "agentstream: %v\n", err)
+	fmt.Fprintf(ios.Err, "agentstream: %s\n", bounded(err.Error()))
 	return ExitFailure
 }
 

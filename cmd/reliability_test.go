@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 )
@@ -93,5 +94,22 @@ func TestRecordStdinCancelled(t *testing.T) {
 	b, err := os.ReadFile(rec)
 	if err != nil || !strings.Contains(string(b), "data: one\n\n") {
 		t.Errorf("recording %q, %v; want the event that arrived", b, err)
+	}
+}
+
+// TestLongMessagesBounded: a message naming everything a hostile input
+// holds is cut on stderr, at a character boundary, saying how much.
+func TestLongMessagesBounded(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	rep := newReporter(&b, false)
+	long := "stream ended inside " + strings.Repeat(`text block of agent "é", `, 100000)
+	rep.problem(errors.New(long))
+	got := b.String()
+	if len(got) > maxMessage+100 || !strings.HasSuffix(got, " bytes more)\n") {
+		t.Errorf("stderr is %d bytes ending %q, want at most %d ending with what was cut", len(got), got[max(0, len(got)-40):], maxMessage+100)
+	}
+	if !utf8.ValidString(got) {
+		t.Error("a character was split")
 	}
 }
