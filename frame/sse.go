@@ -38,6 +38,11 @@ type SSE struct {
 	line   []byte // the current line, up to max bytes
 	lineN  int    // the current line's length so far
 	lineAt int64  // the current line's offset
+	// lineFirst is the current line's first byte; lastLen the length of
+	// the line nextLine completed last (its bytes are dropped once the
+	// message is over the cap).
+	lineFirst byte
+	lastLen   int
 	lastCR bool   // the last line ended in CR: a LF first is its CRLF
 	lines  int    // lines completed
 	off    int64  // bytes consumed
@@ -134,13 +139,17 @@ func (s *SSE) nextLine() (line []byte, ended bool, err error) {
 		}
 	}
 	if s.lineN == 0 {
-		s.lineAt = s.off
-	}
-	if room := s.max + 1 - len(s.line); room > 0 {
-		s.line = append(s.line, b[:min(n, room)]...)
+		s.lineAt, s.lineFirst = s.off, b[0]
 	}
 	s.lineN += n
 	s.msg.size += n
+	if s.msg.size > s.max {
+		// The message is over the cap: its bytes are not needed any more.
+		s.msg.over = true
+		s.line = s.line[:0]
+	} else {
+		s.line = appendGrow(s.line, b[:n], s.max+1)
+	}
 	if i < 0 {
 		s.br.Discard(n)
 		s.off += int64(n)
@@ -152,7 +161,11 @@ func (s *SSE) nextLine() (line []byte, ended bool, err error) {
 	s.lastCR = b[i] == '\r'
 	s.lines++
 	line = s.line
+	s.lastLen = s.lineN
 	s.line, s.lineN = s.line[:0], 0
+	if s.msg.over {
+		line = nil
+	}
 	return line, true, nil
 }
 
@@ -161,7 +174,7 @@ func (s *SSE) nextLine() (line []byte, ended bool, err error) {
 func (s *SSE) handle(line []byte) (Message, bool, error) {
 	m := &s.msg
 	lineNum, lineAt := s.lines, s.lineAt
-	if len(line) == 0 {
+	if s.lastLen == 0 {
 		if m.start == 0 {
 			m.size = 0 // blank lines between messages count for none
 			return Message{}, false, nil
@@ -171,13 +184,10 @@ func (s *SSE) handle(line []byte) (Message, bool, error) {
 	if m.start == 0 {
 		m.start, m.startAt = lineNum, lineAt
 	}
-	if line[0] != ':' && m.first == 0 {
+	if s.lineFirst != ':' && m.first == 0 {
 		m.first, m.firstAt = lineNum, lineAt
 	}
-	if m.size > s.max {
-		m.over = true
-	}
-	if m.over || line[0] == ':' {
+	if m.over || s.lineFirst == ':' {
 		return Message{}, false, nil
 	}
 	field, value, found := bytes.Cut(line, []byte(":"))
@@ -186,6 +196,9 @@ func (s *SSE) handle(line []byte) (Message, bool, error) {
 	}
 	switch string(field) {
 	case "data":
+		if m.data.Len() == 0 {
+			m.data.Grow(len(value) + 1) // one allocation for one data line
+		}
 		m.data.Write(value)
 		m.data.WriteByte('\n')
 		m.dirty = true
@@ -219,8 +232,25 @@ func (s *SSE) dispatch() (Message, bool, error) {
 }
 
 func (s *SSE) resetMsg() {
-	s.msg.data.Reset()
-	s.msg = msgState{data: s.msg.data}
+	s.msg = msgState{}
+	if cap(s.line) > keepBuffer {
+		s.line = nil // a large message's buffer is not held for the rest of the input
+	}
+}
+
+// keepBuffer is the largest line buffer kept between units.
+const keepBuffer = 1 << 20
+
+// appendGrow appends b to buf, doubling its capacity when it must grow
+// (append grows a large slice by a quarter, which allocates about five
+// times a long line's size on the way) but never beyond limit bytes.
+func appendGrow(buf, b []byte, limit int) []byte {
+	if need := len(buf) + len(b); need > cap(buf) {
+		nb := make([]byte, len(buf), max(need, min(2*cap(buf), limit), 512))
+		copy(nb, buf)
+		buf = nb
+	}
+	return append(buf, b...)
 }
 
 func (s *SSE) tooLarge() error {
