@@ -43,9 +43,9 @@ type SSE struct {
 	// message is over the cap).
 	lineFirst byte
 	lastLen   int
-	lastCR bool   // the last line ended in CR: a LF first is its CRLF
-	lines  int    // lines completed
-	off    int64  // bytes consumed
+	lastCR    bool  // the last line ended in CR: a LF first is its CRLF
+	lines     int   // lines completed
+	off       int64 // bytes consumed
 
 	lastID string // the last id: seen, kept across messages
 	msg    msgState
