@@ -4,8 +4,8 @@ import (
 	"os"
 
 	"github.com/agentstream/agentstream/assemble"
-	"github.com/agentstream/agentstream/verify"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/verify"
 )
 
 func Example() {

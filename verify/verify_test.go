@@ -11,8 +11,8 @@ import (
 
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/parse/jsonenv"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/parse/jsonenv"
 )
 
 // blocks decodes a JSON envelope stream and assembles it.
