@@ -15,7 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/event"
 )
 
 // bodyPreview is how much of an unexpected response body an error shows.
@@ -133,7 +133,7 @@ func openURL(ctx context.Context, name string, opts *Options) (io.ReadCloser, er
 		r.maxTotal = DefaultMaxReconnects
 	}
 	if r.max <= 0 {
-		r.max = frame.DefaultMaxBytes
+		r.max = event.DefaultMaxBytes
 	}
 	r.retriesLeft = opts.Retry
 	for {
