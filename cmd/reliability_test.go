@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/pflag"
@@ -77,16 +76,7 @@ func TestRecordStdinCancelled(t *testing.T) {
 	if _, err := pw.Write([]byte("data: one\n\n")); err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if b, _ := os.ReadFile(rec); strings.Contains(string(b), "data: one\n\n") {
-			break
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("record ended early: %v", err)
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
+	waitForRecorded(t, rec, "data: one\n\n", done)
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("record: %v", err)

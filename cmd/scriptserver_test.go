@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -27,7 +26,7 @@ func sseServerCmd(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, string(body))
+		w.Write(body)
 		w.(http.Flusher).Flush()
 		panic(http.ErrAbortHandler)
 	}))

@@ -7,27 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/convert"
 )
-
-// chunkReader returns its input n bytes per Read.
-type chunkReader struct {
-	s string
-	n int
-}
-
-func (r *chunkReader) Read(p []byte) (int, error) {
-	if r.s == "" {
-		return 0, io.EOF
-	}
-	k := min(len(p), r.n, len(r.s))
-	copy(p, r.s[:k])
-	r.s = r.s[k:]
-	return k, nil
-}
 
 type detected struct {
 	Format  string
@@ -35,8 +20,8 @@ type detected struct {
 	Err     string
 }
 
-func detect(t *testing.T, in string, n int) detected {
-	br := bufio.NewReaderSize(&chunkReader{s: in, n: n}, 64<<10)
+func detect(t *testing.T, in string, how string, r io.Reader) detected {
+	br := bufio.NewReaderSize(r, 64<<10)
 	f, guessed, err := convert.Detect(br)
 	d := detected{Format: f.Name, Guessed: guessed}
 	if err != nil {
@@ -44,7 +29,7 @@ func detect(t *testing.T, in string, n int) detected {
 	}
 	rest, rerr := io.ReadAll(br)
 	if rerr != nil || string(rest) != in {
-		t.Fatalf("read size %d: Detect consumed input: %d bytes left of %d (%v)", n, len(rest), len(in), rerr)
+		t.Fatalf("%s: Detect consumed input: %d bytes left of %d (%v)", how, len(rest), len(in), rerr)
 	}
 	return d
 }
@@ -64,10 +49,13 @@ func FuzzDetect(f *testing.F) {
 	f.Add("")
 	f.Add("\xef\xbb\xbf\r\n: c\r\rdata: {\"type\":\"text\"}\r")
 	f.Fuzz(func(t *testing.T, in string) {
-		want := detect(t, in, 1<<20)
-		for _, n := range []int{1, 2, 7, 4096} {
-			if diff := cmp.Diff(want, detect(t, in, n)); diff != "" {
-				t.Fatalf("read size %d (-whole +got):\n%s", n, diff)
+		want := detect(t, in, "whole", strings.NewReader(in))
+		for how, r := range map[string]io.Reader{
+			"one byte": iotest.OneByteReader(strings.NewReader(in)),
+			"half":     iotest.HalfReader(strings.NewReader(in)),
+		} {
+			if diff := cmp.Diff(want, detect(t, in, how, r)); diff != "" {
+				t.Fatalf("%s reads (-whole +got):\n%s", how, diff)
 			}
 		}
 	})

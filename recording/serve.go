@@ -2,7 +2,6 @@ package recording
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -133,9 +132,6 @@ func commentOnly(data []byte) bool {
 	}
 	return true
 }
-
-// errUnknownID: Last-Event-ID names no message of the recording.
-var errUnknownID = errors.New("unknown id")
 
 // resume returns the messages of the recording after the one numbered
 // last, with the first of them and the message before it (for its gap),
