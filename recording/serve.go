@@ -99,6 +99,9 @@ func (it *messages) next() (served, error) {
 			return served{}, err
 		}
 		it.n++
+		if c.More {
+			return served{}, fmt.Errorf("message %d of the recording is over %d bytes: too large to serve", it.n, it.p.max())
+		}
 		m := &sse.Message{}
 		if it.framing == SSE {
 			if commentOnly(c.Data) {

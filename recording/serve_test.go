@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -92,5 +93,66 @@ func TestServeReadsTheFilePerClient(t *testing.T) {
 		if read := rec.n.Load() - before; read < int64(b.Len()) {
 			t.Errorf("client %d: %d bytes of the recording read, want all %d: it must be read per client", client, read, b.Len())
 		}
+	}
+}
+
+// TestPlayerParts: a message or line over the player's cap comes in
+// parts that together are its bytes, played without a wait between them;
+// the player never holds more than the cap.
+func TestPlayerParts(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 25)
+	tests := []struct {
+		name, rec, timing, want string
+	}{
+		{"sse", recording.Header + "\n:t=0\ndata: a\n\n:t=5\ndata: " + long + "\r\n\r\n:t=9\ndata: b\n\n", "",
+			"data: a\n\ndata: " + long + "\r\n\r\ndata: b\n\n"},
+		{"lines", "{\"a\":1}\n" + long + "\n{\"b\":2}\n", recording.TimingHeader + "\n1 0\n2 5\n3 9\n",
+			"{\"a\":1}\n" + long + "\n{\"b\":2}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var side io.Reader
+			if tt.timing != "" {
+				side = strings.NewReader(tt.timing)
+			}
+			p := recording.NewPlayer(strings.NewReader(tt.rec), side)
+			p.MaxChunkBytes = 10
+			var got strings.Builder
+			var ats []time.Duration
+			parts := 0
+			for {
+				c, err := p.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(c.Data) > 11 { // a CRLF may end a part one byte over
+					t.Errorf("chunk of %d bytes, over the cap", len(c.Data))
+				}
+				if c.More {
+					parts++
+				}
+				got.WriteString(string(c.Data))
+				ats = append(ats, c.At)
+			}
+			if got.String() != tt.want {
+				t.Errorf("played %q, want %q", got.String(), tt.want)
+			}
+			if parts == 0 {
+				t.Error("no chunk in parts")
+			}
+			if ats[len(ats)-1] != 9*time.Millisecond || ats[1] != 5*time.Millisecond || ats[2] != 5*time.Millisecond {
+				t.Errorf("times %v, want the long unit's parts at 5ms", ats)
+			}
+		})
+	}
+	_, err := recording.NewHandler(strings.NewReader(recording.Header+"\n:t=0\ndata: "+strings.Repeat("x", 17<<20)+"\n\n"), nil,
+		recording.Timing{NoDelay: true})
+	if err == nil || !strings.Contains(err.Error(), "too large to serve") {
+		t.Errorf("serving a message over the cap: %v, want too large to serve", err)
 	}
 }
