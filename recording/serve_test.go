@@ -105,10 +105,14 @@ func TestPlayerParts(t *testing.T) {
 	tests := []struct {
 		name, rec, timing, want string
 	}{
-		{"sse", recording.Header + "\n:t=0\ndata: a\n\n:t=5\ndata: " + long + "\r\n\r\n:t=9\ndata: b\n\n", "",
-			"data: a\n\ndata: " + long + "\r\n\r\ndata: b\n\n"},
-		{"lines", "{\"a\":1}\n" + long + "\n{\"b\":2}\n", recording.TimingHeader + "\n1 0\n2 5\n3 9\n",
-			"{\"a\":1}\n" + long + "\n{\"b\":2}\n"},
+		{
+			"sse", recording.Header + "\n:t=0\ndata: a\n\n:t=5\ndata: " + long + "\r\n\r\n:t=9\ndata: b\n\n", "",
+			"data: a\n\ndata: " + long + "\r\n\r\ndata: b\n\n",
+		},
+		{
+			"lines", "{\"a\":1}\n" + long + "\n{\"b\":2}\n", recording.TimingHeader + "\n1 0\n2 5\n3 9\n",
+			"{\"a\":1}\n" + long + "\n{\"b\":2}\n",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
