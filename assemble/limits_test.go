@@ -72,3 +72,28 @@ func TestMaxOpenHeld(t *testing.T) {
 		t.Errorf("%d blocks in all, want %d", emitted+left, n)
 	}
 }
+
+// TestOpenLimit: the limit counts blocks between their start and end, per
+// agent and kind, and refuses the one beyond it.
+func TestOpenLimit(t *testing.T) {
+	t.Parallel()
+	l := assemble.NewOpenLimit(2)
+	steps := []struct {
+		ev      event.Event
+		wantErr bool
+	}{
+		{&event.BlockStart{Agent: "a", Kind: event.Text}, false},
+		{&event.Delta{Agent: "a", Kind: event.Text, Text: "x"}, false},
+		{&event.Delta{Agent: "a", Kind: event.Thinking, Text: "y"}, false},
+		{&event.Delta{Agent: "b", Kind: event.Text, Text: "z"}, true},
+		{&event.BlockEnd{Agent: "a", Kind: event.Text}, false},
+		{&event.Delta{Agent: "b", Kind: event.Text, Text: "z"}, false},
+		{&event.ToolCall{Agent: "c", ID: "t"}, false},
+	}
+	for i, s := range steps {
+		err := l.Add(s.ev)
+		if (err != nil) != s.wantErr || (err != nil && !errors.Is(err, assemble.ErrTooManyOpen)) {
+			t.Errorf("step %d: error %v, want one: %v", i, err, s.wantErr)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -101,5 +102,28 @@ func TestLongMessagesBounded(t *testing.T) {
 	}
 	if !utf8.ValidString(got) {
 		t.Error("a character was split")
+	}
+}
+
+// TestAssembleOpenCap: a stream opening a block for more agents than the
+// cap stops the transcript with a clear error; -o json closes the oldest
+// early, reports it once, and goes on.
+func TestAssembleOpenCap(t *testing.T) {
+	t.Parallel()
+	var in strings.Builder
+	for i := range 1100 {
+		fmt.Fprintf(&in, "data: {\"type\":\"text\",\"agent\":\"a%d\",\"final\":false,\"delta\":\"x\"}\n\n", i)
+	}
+	code, _, stderr := runCLI(t, in.String(), "assemble")
+	if code != ExitFailure || !strings.Contains(stderr, `too many blocks open at once: more than 1024`) ||
+		!strings.Contains(stderr, `agent "a1024" is one too many; the transcript stops here`) {
+		t.Errorf("text: exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, stderr := runCLI(t, in.String(), "assemble", "-o", "json")
+	if code != ExitNo || strings.Count(stderr, "too many blocks open at once") != 1 {
+		t.Errorf("json: exit %d, stderr %q; want 1 and the cap reported once", code, stderr)
+	}
+	if n := strings.Count(stdout, `"type":"text"`); n != 1100 {
+		t.Errorf("json: %d text blocks, want 1100: none dropped", n)
 	}
 }
