@@ -24,6 +24,7 @@ type Assembler struct {
 	// citations; order keeps agents in the order their blocks completed.
 	held  map[string]*Block
 	order []string
+	seq   int
 }
 
 type openKey struct {
@@ -32,6 +33,7 @@ type openKey struct {
 }
 
 type openBlock struct {
+	seq   int // order of the block's start
 	block *Block
 	text  strings.Builder
 	over  bool
@@ -65,12 +67,14 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 			// A block opened twice: the first one ended without its end.
 			out = append(out, a.finish(k, true)...)
 		}
-		a.open[k] = &openBlock{block: &Block{Agent: agent, Type: string(ev.Kind)}}
+		a.seq++
+		a.open[k] = &openBlock{seq: a.seq, block: &Block{Agent: agent, Type: string(ev.Kind)}}
 	case *event.Delta:
 		k := openKey{agent, ev.Kind}
 		ob := a.open[k]
 		if ob == nil {
-			ob = &openBlock{block: &Block{Agent: agent, Type: string(ev.Kind)}}
+			a.seq++
+			ob = &openBlock{seq: a.seq, block: &Block{Agent: agent, Type: string(ev.Kind)}}
 			a.open[k] = ob
 		}
 		if ob.over {
@@ -104,6 +108,11 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 				StartPageNumber: c.StartPageNumber, EndPageNumber: c.EndPageNumber, URL: c.URL, Title: c.Title,
 			})
 		}
+	case *event.Error:
+		// The error interrupted the agent's open blocks: they end here,
+		// cut short, so that they come out before it, in input order.
+		out = append(out, a.interrupt(agent)...)
+		out = append(out, FromEvent(ev))
 	default:
 		if b := FromEvent(ev); b != nil {
 			out = append(out, b)
@@ -126,6 +135,23 @@ func (a *Assembler) finish(k openKey, truncated bool) []*Block {
 		return nil
 	}
 	return []*Block{ob.block}
+}
+
+// interrupt ends agent's open blocks as truncated, in the order they
+// started.
+func (a *Assembler) interrupt(agent string) []*Block {
+	var keys []openKey
+	for k := range a.open {
+		if k.agent == agent {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(x, y openKey) int { return cmp.Compare(a.open[x].seq, a.open[y].seq) })
+	var out []*Block
+	for _, k := range keys {
+		out = append(out, a.finish(k, true)...)
+	}
+	return out
 }
 
 func (a *Assembler) hold(b *Block) {

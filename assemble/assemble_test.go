@@ -80,6 +80,26 @@ func TestAssemble(t *testing.T) {
 			},
 		},
 		{
+			name: "an error ends the blocks it interrupted, which come first",
+			in: []event.Event{
+				&event.BlockStart{Agent: "a", Kind: event.Thinking},
+				&event.Delta{Agent: "a", Kind: event.Thinking, Text: "hmm"},
+				&event.BlockStart{Agent: "b", Kind: event.Text},
+				&event.Delta{Agent: "b", Kind: event.Text, Text: "other"},
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "Hel"},
+				&event.Error{Agent: "a", Type: "RuntimeError", Message: "boom", Fatal: true},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "lo"},
+			},
+			want: []*assemble.Block{
+				{Agent: "a", Type: "thinking", Text: "hmm", Truncated: true},
+				{Agent: "a", Type: "text", Text: "Hel", Truncated: true},
+				{Agent: "a", Type: "error", Kind: "RuntimeError", Text: "boom", Fatal: true},
+				{Agent: "a", Type: "text", Text: "lo", Truncated: true},
+				{Agent: "b", Type: "text", Text: "other", Truncated: true},
+			},
+		},
+		{
 			name: "tool result parts",
 			in: []event.Event{&event.ToolResult{Agent: "a", ID: "t", Name: "n", Content: []event.Part{
 				{Type: "text", Text: "one"}, {Type: "image", Source: "s", MediaType: "image/png"}, {Type: "text", Text: "two"},

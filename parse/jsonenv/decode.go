@@ -44,6 +44,8 @@ type Decoder struct {
 	off  int64
 
 	streams   map[key]bool                // open streamed blocks
+	opened    []key                       // the open streamed blocks, in the order they started
+	main      string                      // the first agent named: the main agent
 	buffers   map[key]*buffer             // open buffered payloads
 	citations map[string][]event.Citation // citation group being read, per agent
 }
@@ -249,10 +251,7 @@ func (d *Decoder) decode(payload []byte) error {
 	if err := json.Unmarshal(payload, &env); err != nil {
 		var se ServerError
 		if json.Unmarshal(payload, &se) == nil && se.Error != "" {
-			d.emit(&event.Error{
-				Agent: d.cfg.Agent, Message: se.Message, Type: se.Error, Fatal: true,
-				Raw: json.RawMessage(bytes.Clone(payload)),
-			})
+			d.emit(d.serverError(&se, payload))
 			return nil
 		}
 		return d.errorf(event.ErrSyntax, "expected a JSON envelope: %s", jsontext.Problem(err))
@@ -260,10 +259,7 @@ func (d *Decoder) decode(payload []byte) error {
 	if env.Type == "" {
 		var se ServerError
 		if json.Unmarshal(payload, &se) == nil && (se.Error != "" || se.Message != "") {
-			d.emit(&event.Error{
-				Agent: d.cfg.Agent, Message: se.Message, Type: se.Error, Fatal: true,
-				Raw: json.RawMessage(bytes.Clone(payload)),
-			})
+			d.emit(d.serverError(&se, payload))
 			return nil
 		}
 		return d.errorf(event.ErrSyntax, "envelope has no type")
@@ -271,6 +267,9 @@ func (d *Decoder) decode(payload []byte) error {
 	agent := env.Agent
 	if agent == "" {
 		agent = d.cfg.Agent
+	}
+	if d.main == "" {
+		d.main = agent
 	}
 	switch env.Type {
 	case TypeText, TypeThinking:
@@ -342,6 +341,7 @@ func (d *Decoder) streamed(agent string, env *Envelope) {
 			return // a final marker with no open block carries nothing
 		}
 		d.streams[k] = true
+		d.opened = append(d.opened, k)
 		d.emit(&event.BlockStart{Agent: agent, Kind: kind})
 	}
 	if env.Delta != "" {
@@ -349,6 +349,7 @@ func (d *Decoder) streamed(agent string, env *Envelope) {
 	}
 	if env.Final {
 		delete(d.streams, k)
+		d.opened = slices.DeleteFunc(d.opened, func(o key) bool { return o == k })
 		d.emit(&event.BlockEnd{Agent: agent, Kind: kind})
 	}
 }
@@ -425,6 +426,7 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 		ev := &event.Error{Agent: agent, Raw: event.JSONText(data)}
 		if json.Unmarshal([]byte(data), &p) == nil {
 			ev.Type, ev.Message = p.Type, p.Message
+			ev.Fatal = serverErrorPayload(ev, data)
 		} else {
 			ev.Message = data
 		}
