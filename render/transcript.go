@@ -296,6 +296,13 @@ func (t *Transcript) Event(ev event.Event) error {
 		}
 		t.put(a, &piece{lines: append([]string{t.st.Tool.Sprint("☰ todo list")}, t.checklist(items)...)})
 	case *event.Error:
+		// The error interrupted the agent's open blocks: they end here,
+		// cut short, before it, as the input has them.
+		for _, k := range []event.BlockKind{event.Thinking, event.Text} {
+			if s := a.open[k]; s != nil {
+				t.endBlock(a, s, true)
+			}
+		}
 		msg := e.Message
 		if e.Type != "" && e.Type != "error" {
 			msg = e.Type + ": " + msg
