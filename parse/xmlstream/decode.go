@@ -48,6 +48,7 @@ type Decoder struct {
 	hold    []byte          // stClose: the candidate end tag and white space after it
 	holdCut int             // bytes of hold from earlier messages; -1 if it began in this one
 	text    []byte          // text of the open block not yet emitted
+	textRun int             // bytes at pos known to be text: a tag scan went through them
 	sc      tagScan
 	bodies  []*body
 	cites   []event.Citation

@@ -27,7 +27,10 @@ func (d *Decoder) feed(data []byte) {
 
 func (d *Decoder) rest() []byte { return d.buf[d.pos:] }
 
-func (d *Decoder) consume(n int) { d.pos += n }
+func (d *Decoder) consume(n int) {
+	d.pos += n
+	d.textRun = max(d.textRun-n, 0)
+}
 
 // run steps the tokenizer until it needs more input.
 func (d *Decoder) run() {
@@ -87,6 +90,7 @@ func (d *Decoder) stepTop() bool {
 			d.consume(len(b))
 			return false
 		}
+		d.textRun = n // scanned to its end without finding a tag
 		d.startStray()
 		return true
 	}
@@ -152,8 +156,14 @@ func (d *Decoder) stepText() bool {
 	if d.first {
 		from, d.first = 1, false
 	}
+	from = max(from, min(d.textRun, len(b)))
 	for {
 		i := bytes.IndexByte(b[from:], '<')
+		if i < 0 {
+			d.sc.work += int64(len(b) - from)
+		} else {
+			d.sc.work += int64(i + 1)
+		}
 		if i < 0 {
 			n := len(b)
 			if !d.eof {
@@ -394,6 +404,13 @@ func (d *Decoder) stepBody() bool {
 			switch m {
 			case more:
 				return false
+			case no:
+				if n > 0 {
+					// No end within the cap: all of it is text.
+					d.bodyRaw(bd, b[:n])
+					d.consume(n)
+					return true
+				}
 			case yes:
 				if t.close {
 					d.consume(n) // a stray </image>
@@ -606,6 +623,10 @@ func (d *Decoder) stepCitations() bool {
 		t, n, m := scanTag(b, d.eof, d.cfg.MaxEventBytes, &d.sc)
 		if m == more {
 			return false
+		}
+		if m == no && n > 0 {
+			d.consume(n) // no end within the cap: skipped whole
+			return true
 		}
 		if m == yes && t.name == TagCitation && !t.close {
 			d.consume(n)
