@@ -117,7 +117,7 @@ var formats = []Format{
 		Detect: xmlstream.Detect,
 		NewDecoder: func(r io.Reader, o *Options) event.Decoder {
 			return xmlstream.NewDecoder(r, &xmlstream.Config{
-				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Escaping: o.XMLEscaping,
+				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Escaping: o.XMLEscaping, StopAtDone: o.StopAtDone,
 			})
 		},
 		NewEncoder: func(w io.Writer, o *Options) event.Encoder {

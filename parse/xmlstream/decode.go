@@ -19,6 +19,10 @@ type Config struct {
 	// Escaping forces a generation of the producer's per-message escaping:
 	// "auto" or "" (detect it), "none", "newline" or "full".
 	Escaping string
+	// StopAtDone ends the input at data: [DONE], reading nothing after
+	// it: for a live connection, which may stay open. Otherwise what
+	// follows [DONE] is read as the next stream, as package jsonenv does.
+	StopAtDone bool
 }
 
 // Decoder reads a legacy XML stream and yields canonical events. See the
@@ -49,15 +53,19 @@ type Decoder struct {
 	holdCut int             // bytes of hold from earlier messages; -1 if it began in this one
 	text    []byte          // text of the open block not yet emitted
 	textRun int             // bytes at pos known to be text: a tag scan went through them
-	sc      tagScan
-	bodies  []*body
-	cites   []event.Citation
-	inCites bool
-	attrTag string // stAfterAttr: the element whose end tag may follow
-	cutTag  bool   // the input ended inside the start tag of a known element
+	// interrupted is the kind of the block an error element cut short,
+	// until a block of that kind starts again.
+	interrupted event.BlockKind
+	sc          tagScan
+	bodies      []*body
+	cites       []event.Citation
+	inCites     bool
+	attrTag     string // stAfterAttr: the element whose end tag may follow
+	cutTag      bool   // the input ended inside the start tag of a known element
 
 	agents     []*scope
 	pendingErr *event.Error
+	cut        error   // the framer's report of an input cut inside an SSE message
 	problems   []error // ParseErrors found while tokenizing, returned in order
 
 	// docTap, when set, receives every message's data after unescaping:
@@ -143,6 +151,12 @@ func (d *Decoder) Next() (event.Event, error) {
 		}
 		if err != nil {
 			var perr *event.ParseError
+			if errors.As(err, &perr) && errors.Is(err, event.ErrTruncated) {
+				// The input ended inside an SSE message: what it held is
+				// lost. One truncation is reported, after what is flushed.
+				d.done, d.cut = true, err
+				continue
+			}
 			if errors.As(err, &perr) {
 				return nil, err
 			}
@@ -189,7 +203,13 @@ func (d *Decoder) message(m message) {
 	}
 	if !m.cont {
 		if string(m.data) == "[DONE]" {
-			d.done = true
+			// The end of a stream: a block whose end tag was the last
+			// thing in it has ended. A live connection ends here; a file
+			// is read on, as the next stream (a resumed run, recordings
+			// joined into one file), as the envelope reader does.
+			d.flushPart()
+			d.resolveClose()
+			d.done = d.cfg.StopAtDone
 			return
 		}
 		// Lines that are not document text: what the last message
@@ -282,8 +302,14 @@ func (d *Decoder) finish() {
 		d.emit(d.pendingErr)
 		d.pendingErr = nil
 	}
-	if open != "" {
+	if open == "" && d.interrupted != "" {
+		open = fmt.Sprintf("a %s block an error interrupted", d.interrupted)
+	}
+	switch {
+	case open != "":
 		d.problem(event.ErrTruncated, "stream ended inside %s", open)
+	case d.cut != nil:
+		d.problems = append(d.problems, d.cut)
 	}
 	d.st = stTop
 }

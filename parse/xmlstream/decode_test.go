@@ -383,9 +383,9 @@ func TestReferencePairs(t *testing.T) {
 			}}),
 		},
 		{
-			name: "[DONE] ends the stream",
+			name: "what follows [DONE] in a file is the next stream, as in jsonenv",
 			in:   sse("<content-block-text>a</content-block-text>", "[DONE]", "<content-block-text>after</content-block-text>"),
-			want: text("a"),
+			want: cat(text("a"), text("after")),
 		},
 		{
 			name: "tags split across messages at any byte",
@@ -501,9 +501,10 @@ func TestReferencePairs(t *testing.T) {
 			},
 		},
 		{
-			name: "CR framing without a last line end",
+			name: "CR framing: a last line without its end is cut off",
 			in:   "data: <content-block-text>\r\rdata: a\r\rdata: </content-block-text>",
-			want: text("a"),
+			want: []event.Event{&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a"}},
+			problems: []string{"in:3:1: stream ended inside content-block-text"},
 		},
 		{
 			name: "LF framing: a lone raw CR in a delta is content (B1)",

@@ -25,7 +25,12 @@
 // A line before the first data line that is neither blank nor an SSE
 // field is not SSE at all: the first of a run of them is reported as
 // "expected an SSE data: line" and the run is skipped.
-// "data: [DONE]" ends the stream. "data: Error: ..." (older servers, plain
+// "data: [DONE]" ends a stream: with Config.StopAtDone (a live connection)
+// nothing after it is read; otherwise what follows is read as the next
+// stream (a resumed run, recordings joined into one file), as package
+// jsonenv does. An input that ends inside a line ends inside an SSE
+// message: SSE discards that message, and it is reported as a truncation
+// (once, with what was open), never read as text. "data: Error: ..." (older servers, plain
 // text, recognised between elements only, since a text delta may start so)
 // and the JSON line {"error": ..., "message": ..., "traceback": ...} become
 // fatal event.Error events.

@@ -107,6 +107,9 @@ func (d *Decoder) stepTop() bool {
 		if t.name == TagThinking {
 			d.kind = event.Thinking
 		}
+		if d.kind == d.interrupted {
+			d.interrupted = ""
+		}
 		d.emit(&event.BlockStart{Agent: d.agent(), Kind: d.kind})
 		if t.selfClose {
 			d.emit(&event.BlockEnd{Agent: d.agent(), Kind: d.kind})
@@ -180,6 +183,17 @@ func (d *Decoder) stepText() bool {
 			m = knownTopAt(b[i:], d.eof)
 		} else {
 			n, m = matchClose(b[i:], d.closeAt, d.eof)
+			if m == no {
+				switch hasPrefixOrMore(b[i:], errorInText, d.eof) {
+				case more:
+					m = more
+				case yes:
+					d.addText(b[:i])
+					d.consume(i)
+					d.interruptText()
+					return true
+				}
+			}
 		}
 		switch m {
 		case more:
@@ -275,6 +289,23 @@ func (d *Decoder) flushText() {
 	s := string(d.text) // valid: the document is (see validDoc)
 	d.text = d.text[:0]
 	d.emit(&event.Delta{Agent: d.agent(), Kind: d.kind, Text: s})
+}
+
+// errorInText starts the producer's API error element. The producer
+// writes it when the API call fails while a block streams (it never closes
+// that block), so inside text and thinking it is read as the error, not
+// as text: a model writing this very string is far less likely.
+const errorInText = "<" + TagError + "><![CDATA["
+
+// interruptText ends the open block without its end tag, cut short by the
+// error element at the input, which is read next.
+func (d *Decoder) interruptText() {
+	d.flushText()
+	d.interrupted = d.kind
+	d.st, d.stray = stTop, false
+	d.consume(len("<" + TagError + ">"))
+	d.bodies = append(d.bodies[:0], &body{tag: tag{name: TagError}})
+	d.st = stBody
 }
 
 func (d *Decoder) endBlock() {
