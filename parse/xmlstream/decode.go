@@ -230,6 +230,10 @@ func (d *Decoder) message(m message) {
 		}
 	}
 	data := d.doc.piece(d.esc.unescape(m, d.st == stText), false)
+	if d.esc.doubt && !d.esc.warned {
+		d.esc.warned = true
+		d.problem(event.ErrWarning, "warning: escaping generation unsure: this message's JSON reads as JSON both with the current producer's escaping undone and as it is; read with the current one (--xml-escaping forces one)")
+	}
 	if d.docTap != nil {
 		d.docTap(data, m.cont)
 	}

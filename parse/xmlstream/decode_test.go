@@ -501,9 +501,9 @@ func TestReferencePairs(t *testing.T) {
 			},
 		},
 		{
-			name: "CR framing: a last line without its end is cut off",
-			in:   "data: <content-block-text>\r\rdata: a\r\rdata: </content-block-text>",
-			want: []event.Event{&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a"}},
+			name:     "CR framing: a last line without its end is cut off",
+			in:       "data: <content-block-text>\r\rdata: a\r\rdata: </content-block-text>",
+			want:     []event.Event{&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a"}},
 			problems: []string{"in:3:1: stream ended inside content-block-text"},
 		},
 		{

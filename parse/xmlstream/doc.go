@@ -54,7 +54,12 @@
 // outside a tool result means none; a backslash that full escaping cannot
 // have written (one not followed by \, n or r) means an older generation,
 // newline if the stream began with a meta_init, none otherwise; a
-// meta_init with parent_agent_uuid settles full. Only messages holding a
+// meta_init with parent_agent_uuid settles full; a tool call, server
+// result or error whose JSON the full unescaping would break (a JSON \n
+// turned into a raw LF) means an older generation, which leaves JSON as it
+// is. When the JSON reads both ways in a stream whose meta_init is of the
+// older kind, full is kept and a warning (event.ErrWarning) says so, once.
+// Only messages holding a
 // backslash decode differently across generations, so a late decision
 // changes nothing before it. The newline generation is lossy (a written \n
 // may have been a backslash and an n); so is the full generation's tool
