@@ -107,6 +107,17 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 				StartPageNumber: c.StartPageNumber, EndPageNumber: c.EndPageNumber, URL: c.URL, Title: c.Title,
 			})
 		}
+	case *event.Notice:
+		if ev.Kind == event.NoticeAbandoned {
+			// The agent's open blocks were given up and begun again:
+			// dropped, the notice says so.
+			for k := range a.open {
+				if k.agent == agent {
+					delete(a.open, k)
+				}
+			}
+		}
+		out = append(out, FromEvent(ev))
 	case *event.Error:
 		// The error interrupted the agent's open blocks: they end here,
 		// cut short, so that they come out before it, in input order.

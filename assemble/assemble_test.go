@@ -100,6 +100,21 @@ func TestAssemble(t *testing.T) {
 			},
 		},
 		{
+			name: "abandoned blocks are dropped, the notice says so",
+			in: []event.Event{
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "Hel"},
+				&event.Notice{Agent: "a", Kind: event.NoticeAbandoned, Message: "given up"},
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "Hello"},
+				&event.BlockEnd{Agent: "a", Kind: event.Text},
+			},
+			want: []*assemble.Block{
+				{Agent: "a", Type: "notice", Kind: "abandoned", Text: "given up"},
+				{Agent: "a", Type: "text", Text: "Hello"},
+			},
+		},
+		{
 			name: "tool result parts",
 			in: []event.Event{&event.ToolResult{Agent: "a", ID: "t", Name: "n", Content: []event.Part{
 				{Type: "text", Text: "one"}, {Type: "image", Source: "s", MediaType: "image/png"}, {Type: "text", Text: "two"},
