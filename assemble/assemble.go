@@ -7,6 +7,7 @@ package assemble
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -24,7 +25,13 @@ type Assembler struct {
 	held  map[string]*Block
 	order []string
 	seq   int
+	// changes holds file changes that have started, by agent and id,
+	// until they complete.
+	changes map[openKey]*Block
 }
+
+// statusInProgress is the status of a file change that has only started.
+const statusInProgress = "in_progress"
 
 type openKey struct {
 	agent string
@@ -44,7 +51,7 @@ func New(max int) *Assembler {
 	if max <= 0 {
 		max = event.DefaultMaxBytes
 	}
-	return &Assembler{max: max, open: map[openKey]*openBlock{}, held: map[string]*Block{}}
+	return &Assembler{max: max, open: map[openKey]*openBlock{}, held: map[string]*Block{}, changes: map[openKey]*Block{}}
 }
 
 // ErrBlockTooLarge is returned by Add when a block outgrows the cap; the
@@ -117,6 +124,16 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 				}
 			}
 		}
+		out = append(out, FromEvent(ev))
+	case *event.FileChange:
+		k := openKey{agent, event.BlockKind(ev.ID)}
+		if ev.Status == statusInProgress {
+			// Its start: the block is the completed change, which
+			// replaces it; one never completed comes out at the end.
+			a.changes[k] = FromEvent(ev)
+			break
+		}
+		delete(a.changes, k)
 		out = append(out, FromEvent(ev))
 	case *event.Error:
 		// The error interrupted the agent's open blocks: they end here,
@@ -205,6 +222,14 @@ func (a *Assembler) Flush() []*Block {
 		ob.block.Text = ob.text.String()
 		ob.block.Truncated = true
 		out = append(out, ob.block)
+	}
+	for _, k := range slices.SortedFunc(maps.Keys(a.changes), func(x, y openKey) int {
+		return cmp.Or(strings.Compare(x.agent, y.agent), strings.Compare(string(x.kind), string(y.kind)))
+	}) {
+		b := a.changes[k]
+		delete(a.changes, k)
+		b.Truncated = true
+		out = append(out, b)
 	}
 	return out
 }

@@ -115,6 +115,18 @@ func TestAssemble(t *testing.T) {
 			},
 		},
 		{
+			name: "a file change's start is replaced by its completion",
+			in: []event.Event{
+				&event.FileChange{Agent: "a", ID: "f1", Status: "in_progress", Changes: []event.Change{{Path: "p", Kind: "add"}}},
+				&event.FileChange{Agent: "a", ID: "f2", Status: "in_progress", Changes: []event.Change{{Path: "q", Kind: "add"}}},
+				&event.FileChange{Agent: "a", ID: "f1", Status: "completed", Changes: []event.Change{{Path: "p", Kind: "add"}}},
+			},
+			want: []*assemble.Block{
+				{Agent: "a", Type: "file_change", ID: "f1", Status: "completed", Changes: []assemble.Change{{Path: "p", Kind: "add"}}},
+				{Agent: "a", Type: "file_change", ID: "f2", Status: "in_progress", Changes: []assemble.Change{{Path: "q", Kind: "add"}}, Truncated: true},
+			},
+		},
+		{
 			name: "tool result parts",
 			in: []event.Event{&event.ToolResult{Agent: "a", ID: "t", Name: "n", Content: []event.Part{
 				{Type: "text", Text: "one"}, {Type: "image", Source: "s", MediaType: "image/png"}, {Type: "text", Text: "two"},

@@ -287,7 +287,9 @@ func (t *Transcript) Event(ev event.Event) error {
 		}
 		t.put(a, &piece{lines: lines, tight: true})
 	case *event.FileChange:
-		t.fileChange(a, e)
+		if e.Status != "in_progress" {
+			t.fileChange(a, e) // a start is shown by its completion
+		}
 	case *event.TodoList:
 		items := make([]todoView, len(e.Items))
 		for i, it := range e.Items {

@@ -301,7 +301,17 @@ func (d *Decoder) item(phase string, raw json.RawMessage, line []byte) error {
 	o.last, o.raw = it, bytes.Clone(raw)
 	complete := phase == TypeItemCompleted
 	switch kind {
-	case ItemAgentMessage, ItemReasoning, ItemPlan, ItemError, ItemFileChange:
+	case ItemAgentMessage, ItemReasoning, ItemPlan, ItemError:
+		if complete {
+			d.finish(o)
+		}
+	case ItemFileChange:
+		if !complete && !o.called {
+			// Its start is an event of its own (status in_progress), as
+			// Codex writes it: a round trip keeps the item.started line.
+			o.called = true
+			d.emit(fileChange(d.agent, it))
+		}
 		if complete {
 			d.finish(o)
 		}
@@ -343,6 +353,14 @@ func (d *Decoder) item(phase string, raw json.RawMessage, line []byte) error {
 	}
 	d.open[it.ID] = o
 	return nil
+}
+
+func fileChange(agent string, it *Item) *event.FileChange {
+	ev := &event.FileChange{Agent: agent, ID: it.ID, Status: it.Status}
+	for _, c := range it.Changes {
+		ev.Changes = append(ev.Changes, event.Change{Path: c.Path, Kind: c.Kind})
+	}
+	return ev
 }
 
 // call emits the ToolCall of a tool item, once.
@@ -473,11 +491,7 @@ func (d *Decoder) finish(o *openItem) {
 	case ItemError:
 		d.emit(&event.Error{Agent: d.agent, Message: it.Message, Type: ErrorItemType, Raw: o.raw})
 	case ItemFileChange:
-		ev := &event.FileChange{Agent: d.agent, ID: it.ID, Status: it.Status}
-		for _, c := range it.Changes {
-			ev.Changes = append(ev.Changes, event.Change{Path: c.Path, Kind: c.Kind})
-		}
-		d.emit(ev)
+		d.emit(fileChange(d.agent, it))
 	case ItemCommandExecution:
 		ev := &event.ToolResult{
 			Agent: d.agent, ID: it.ID, Name: o.kind, ExitCode: it.ExitCode,
