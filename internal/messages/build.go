@@ -212,16 +212,7 @@ func (b *Builder) StreamEvent(agent string, se *StreamEvent, raw []byte) error {
 	case EventError:
 		obj, e := ErrorObject(raw)
 		// The turn the error cut short ends first, then the error says
-		// why. Its text and thinking blocks were cut short: they are
-		// not ended, so that consumers show them truncated, before the
-		// error.
-		if m := b.turns[agent]; m != nil {
-			for _, i := range m.openBlocks() {
-				if bl := m.blocks[i]; !bl.isTool() {
-					bl.open, bl.done = false, true
-				}
-			}
-		}
+		// why.
 		b.EndTurn(agent, "", "")
 		b.emit(&event.Error{Agent: agent, Message: e.Message, Type: e.Type, Fatal: true, Raw: bytes.Clone(obj)})
 	default:

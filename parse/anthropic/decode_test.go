@@ -161,10 +161,10 @@ func TestDecode(t *testing.T) {
 		{"CR line ends, no space, no event field", strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(body, "data: ", "data:"), "\n", "\r"), "event: ping\r", ""), turn},
 		{"CRLF", strings.ReplaceAll(body, "\n", "\r\n"), turn},
 		{
-			"error event: the block it cut short is not ended",
+			"error event",
 			frameSSE("message_start", start) + frameSSE("content_block_start", tStart) + frameSSE("content_block_delta", tDelta) + frameSSE("error", errData),
 			[]item{
-				turn[0], turn[1], turn[2],
+				turn[0], turn[1], turn[2], turn[3],
 				{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", Usage: &event.Usage{InputTokens: 7, OutputTokens: 1}}},
 				{Event: &event.Error{Agent: a, Message: "Overloaded", Type: "overloaded_error", Fatal: true, Raw: json.RawMessage(`{"type":"overloaded_error","message":"Overloaded"}`)}},
 			},
