@@ -10,6 +10,7 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
 	"github.com/agentstream/agentstream/internal/messages"
 )
 
@@ -170,6 +171,10 @@ func (d *Decoder) decode(m frame.Message) error {
 		typ = m.Type
 	}
 	if !messages.IsStreamEvent(typ) {
+		if k := foreign.Kind(raw); k != "" && k != foreign.Messages {
+			// A line of another format, not an event of a newer API.
+			return d.errorf(event.ErrSyntax, "%s event of another format (it looks like %s); skipped", typ, k)
+		}
 		// An event type of a newer API: kept as it is.
 		d.emit(&event.Unknown{Agent: d.cfg.Agent, Format: messages.Format, Type: typ, Raw: raw})
 		return nil

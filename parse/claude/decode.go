@@ -13,6 +13,7 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
 	"github.com/agentstream/agentstream/internal/messages"
 )
 
@@ -445,9 +446,20 @@ func (d *Decoder) decode(raw []byte) error {
 		"conversation_reset", "active_goal", "control_request", "control_response", "control_cancel_request":
 		d.emit(&event.Notice{Agent: agent, Kind: l.Type, Message: summary(&l, raw), Raw: bytes.Clone(raw)})
 	default:
+		if k := foreign.Kind(raw); k != "" && k != foreign.Session {
+			// A line of another format, not a type of a newer CLI.
+			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orLine(l.Type), k)
+		}
 		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 	}
 	return nil
+}
+
+func orLine(typ string) string {
+	if typ == "" {
+		return "a"
+	}
+	return "a " + typ
 }
 
 // main returns the main agent's scope.

@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -222,6 +223,10 @@ func (d *Decoder) decode(line []byte) error {
 	case TypeItemStarted, TypeItemUpdated, TypeItemCompleted:
 		return d.item(l.Type, l.Item, line)
 	default:
+		if k := foreign.Kind(line); k != "" && k != foreign.Dotted {
+			// A line of another format, not an event of a newer Codex.
+			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orNone(l.Type), k)
+		}
 		d.unknown(l.Type, line)
 	}
 	return nil

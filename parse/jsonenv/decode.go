@@ -15,6 +15,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -329,6 +330,11 @@ func (d *Decoder) decode(payload []byte) error {
 		}
 		return problem
 	default:
+		if k := foreign.Kind(payload); k != foreign.Envelope {
+			// Not an envelope of a type this package does not know
+			// yet, but no envelope at all.
+			return d.errorf(event.ErrSyntax, "%s", foreignProblem(k))
+		}
 		d.emit(&event.Unknown{Agent: agent, Format: "jsonenv", Type: env.Type, Raw: bytes.Clone(payload)})
 	}
 	return nil

@@ -43,3 +43,12 @@ func serverErrorPayload(ev *event.Error, data string) bool {
 	}
 	return true
 }
+
+// foreignProblem describes a line that is no envelope, by the format it
+// looks like (k, from package foreign).
+func foreignProblem(k string) string {
+	if k == "" {
+		return "expected a JSON envelope: no agent and final fields; skipped"
+	}
+	return "expected a JSON envelope: this line looks like " + k + "; skipped"
+}
