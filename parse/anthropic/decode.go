@@ -11,6 +11,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
@@ -36,6 +37,8 @@ type Decoder struct {
 
 	line int // position of the message being decoded
 	off  int64
+	bad  badutf8.Once // the invalid UTF-8 warning
+	warn error        // it, once the message's events and problem are out
 }
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -91,6 +94,11 @@ func (d *Decoder) Next() (event.Event, error) {
 			d.problem = nil
 			return nil, err
 		}
+		if d.warn != nil {
+			err := d.warn
+			d.warn = nil
+			return nil, err
+		}
 		if d.err != nil {
 			return nil, d.err
 		}
@@ -116,6 +124,9 @@ func (d *Decoder) Next() (event.Event, error) {
 			d.line, d.off = m.Line, m.Offset
 			if err := d.decode(m); err != nil {
 				d.problem = err
+			}
+			if _, ok := d.bad.CheckString(m.Data); ok {
+				d.warn = badutf8.Warning(d.cfg.Source, m.Line, 1, m.Offset)
 			}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
@@ -52,6 +53,7 @@ type Decoder struct {
 	toolIDs  []string            // their ids, oldest first (with some answered since)
 	seen     bool                // any line decoded
 	finished bool                // a result line was seen after the last content
+	bad      badutf8.Once        // the invalid UTF-8 warning
 }
 
 type toolInfo struct{ agent, name string }
@@ -389,6 +391,9 @@ func (l problemList) Unwrap() []error { return l }
 
 // decode handles one line's JSON value.
 func (d *Decoder) decode(raw []byte) error {
+	if i, ok := d.bad.Check(raw); ok {
+		d.problems = append(d.problems, badutf8.Warning(d.cfg.Source, d.line, i+1, d.off+int64(i)))
+	}
 	var l Line
 	if err := json.Unmarshal(raw, &l); err != nil {
 		var te *json.UnmarshalTypeError

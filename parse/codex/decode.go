@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
@@ -50,6 +51,8 @@ type Decoder struct {
 	usage   map[string]Usage            // last cumulative usage per thread
 	todos   map[string][]event.TodoItem // last list emitted per todo_list id
 	threads map[string]bool             // agent scopes opened
+	bad     badutf8.Once                // the invalid UTF-8 warning
+	warn    error                       // it, once the line's events and problem are out
 }
 
 // openItem is what the decoder remembers of an item between item.started
@@ -105,6 +108,11 @@ func (d *Decoder) Next() (event.Event, error) {
 			d.problem = nil
 			return nil, err
 		}
+		if d.warn != nil {
+			err := d.warn
+			d.warn = nil
+			return nil, err
+		}
 		if d.err != nil {
 			return nil, d.err
 		}
@@ -131,6 +139,9 @@ func (d *Decoder) Next() (event.Event, error) {
 		}
 		if err := d.decode(line); err != nil {
 			d.problem = err
+		}
+		if i, ok := d.bad.Check(line); ok {
+			d.warn = badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i))
 		}
 	}
 	ev := d.queue[0]

@@ -15,6 +15,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
@@ -50,6 +51,8 @@ type Decoder struct {
 	main      string                      // the first agent named: the main agent
 	buffers   map[key]*buffer             // open buffered payloads
 	citations map[string][]event.Citation // citation group being read, per agent
+	bad       badutf8.Once                // the invalid UTF-8 warning
+	warn      error                       // it, once the unit's events and problem are out
 }
 
 type key struct {
@@ -113,6 +116,11 @@ func (d *Decoder) Next() (event.Event, error) {
 			d.problem = nil
 			return nil, err
 		}
+		if d.warn != nil {
+			err := d.warn
+			d.warn = nil
+			return nil, err
+		}
 		if d.err != nil {
 			return nil, d.err
 		}
@@ -132,6 +140,15 @@ func (d *Decoder) Next() (event.Event, error) {
 			return nil, err
 		default:
 			d.problem = d.decode(payload)
+			if i, ok := d.bad.Check(payload); ok {
+				// The position is the unit's; the column counts in
+				// the payload for NDJSON only.
+				col := 1
+				if d.lines != nil {
+					col = i + 1
+				}
+				d.warn = badutf8.Warning(d.cfg.Source, d.line, col, d.off)
+			}
 		}
 	}
 }

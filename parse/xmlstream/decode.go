@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -66,6 +67,7 @@ type Decoder struct {
 	agents     []*scope
 	pendingErr *event.Error
 	cut        error   // the framer's report of an input cut inside an SSE message
+	badWarned  bool    // invalid UTF-8 was reported
 	problems   []error // ParseErrors found while tokenizing, returned in order
 
 	// docTap, when set, receives every message's data after unescaping:
@@ -230,6 +232,7 @@ func (d *Decoder) message(m message) {
 		}
 	}
 	data := d.doc.piece(d.esc.unescape(m, d.st == stText), false)
+	d.warnBadUTF8()
 	if d.esc.doubt && !d.esc.warned {
 		d.esc.warned = true
 		d.problem(event.ErrWarning, "warning: escaping generation unsure: this message's JSON reads as JSON both with the current producer's escaping undone and as it is; read with the current one (--xml-escaping forces one)")
@@ -244,7 +247,16 @@ func (d *Decoder) message(m message) {
 // completed.
 func (d *Decoder) flushPart() {
 	if b := d.doc.piece(nil, true); len(b) > 0 {
+		d.warnBadUTF8()
 		d.feed(b)
+	}
+}
+
+// warnBadUTF8 reports, once, that the document held invalid UTF-8.
+func (d *Decoder) warnBadUTF8() {
+	if d.doc.bad > 0 && !d.badWarned {
+		d.badWarned = true
+		d.problems = append(d.problems, badutf8.Warning(d.cfg.Source, d.line, 1, d.off))
 	}
 }
 

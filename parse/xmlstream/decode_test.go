@@ -410,6 +410,7 @@ func TestReferencePairs(t *testing.T) {
 				&event.ToolCall{ID: "t\uFFFD", Name: "n", Input: json.RawMessage("{\"k\": \"\uFFFD\"}")},
 				&event.ToolResult{ID: "t\uFFFD", Name: "n", Content: []event.Part{{Type: "text", Text: "r\uFFFD\uFFFD"}}},
 			}),
+			problems: []string{"in:1:1: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)"},
 		},
 		{
 			name: "invalid utf-8 split across messages: joined first, then replaced",
@@ -419,6 +420,7 @@ func TestReferencePairs(t *testing.T) {
 				&event.Delta{Kind: event.Text, Text: "\uFFFD\uFFFDb"}, &event.Delta{Kind: event.Text, Text: "😀"},
 				&event.Delta{Kind: event.Text, Text: "\uFFFD"}, &event.BlockEnd{Kind: event.Text},
 			},
+			problems: []string{"in:7:1: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)"},
 		},
 		{
 			name: "a character cut off by the end of the input",
@@ -427,7 +429,7 @@ func TestReferencePairs(t *testing.T) {
 				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a"},
 				&event.Delta{Kind: event.Text, Text: "\uFFFD\uFFFD"},
 			},
-			problems: []string{"in:3:1: stream ended inside content-block-text"},
+			problems: []string{"in:3:1: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)", "in:3:1: stream ended inside content-block-text"},
 		},
 		{
 			name: "a character cut off by an error line",
@@ -436,7 +438,7 @@ func TestReferencePairs(t *testing.T) {
 				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "\uFFFD\uFFFD"},
 				&event.BlockEnd{Kind: event.Text}, &event.Error{Message: "b\uFFFD", Fatal: true},
 			}),
-			problems: []string{"in:5:1: text outside any element (kept as a text block)"},
+			problems: []string{"in:5:1: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)", "in:5:1: text outside any element (kept as a text block)"},
 		},
 		{
 			name: "escaping forced none",

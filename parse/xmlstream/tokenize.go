@@ -241,6 +241,7 @@ func completeRunes(b []byte) int {
 // whatever the chunking.
 type validDoc struct {
 	part []byte // an incomplete sequence at the end of the last message
+	bad  int    // bytes replaced so far
 }
 
 // piece returns b joined to what the last message held back, valid,
@@ -255,7 +256,11 @@ func (v *validDoc) piece(b []byte, end bool) []byte {
 		n = completeRunes(b)
 		v.part = append(v.part, b[n:]...)
 	}
-	return validUTF8(b[:n])
+	out := validUTF8(b[:n])
+	if len(out) != n {
+		v.bad++
+	}
+	return out
 }
 
 // validUTF8 returns b with every byte that does not belong to a valid
