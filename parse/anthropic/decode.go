@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
@@ -122,10 +123,16 @@ func (d *Decoder) Next() (event.Event, error) {
 			d.err = err
 		default:
 			d.line, d.off = m.Line, m.Offset
+			warn := false
+			if !utf8.ValidString(m.Data) || !utf8.ValidString(m.Type) {
+				data, _, w1 := d.bad.Fix([]byte(m.Data))
+				typ, _, w2 := d.bad.Fix([]byte(m.Type))
+				m.Data, m.Type, warn = string(data), string(typ), w1 || w2
+			}
 			if err := d.decode(m); err != nil {
 				d.problem = err
 			}
-			if _, ok := d.bad.CheckString(m.Data); ok {
+			if warn {
 				d.warn = badutf8.Warning(d.cfg.Source, m.Line, 1, m.Offset)
 			}
 		}

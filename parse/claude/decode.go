@@ -391,7 +391,8 @@ func (l problemList) Unwrap() []error { return l }
 
 // decode handles one line's JSON value.
 func (d *Decoder) decode(raw []byte) error {
-	if i, ok := d.bad.Check(raw); ok {
+	raw, i, warn := d.bad.Fix(raw)
+	if warn {
 		d.problems = append(d.problems, badutf8.Warning(d.cfg.Source, d.line, i+1, d.off+int64(i)))
 	}
 	var l Line

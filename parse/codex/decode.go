@@ -137,10 +137,11 @@ func (d *Decoder) Next() (event.Event, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
+		line, i, warn := d.bad.Fix(line)
 		if err := d.decode(line); err != nil {
 			d.problem = err
 		}
-		if i, ok := d.bad.Check(line); ok {
+		if warn {
 			d.warn = badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i))
 		}
 	}

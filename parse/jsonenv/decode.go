@@ -139,8 +139,9 @@ func (d *Decoder) Next() (event.Event, error) {
 			}
 			return nil, err
 		default:
+			payload, i, warn := d.bad.Fix(payload)
 			d.problem = d.decode(payload)
-			if i, ok := d.bad.Check(payload); ok {
+			if warn {
 				// The position is the unit's; the column counts in
 				// the payload for NDJSON only.
 				col := 1

@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/parse/internal/fuzzcheck"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -768,6 +769,7 @@ func FuzzDecoder(f *testing.F) {
 	f.Add([]byte(sse("<content-block-text>a<b</content-block-text>x", `<content-block-tool_result id="a"><text><![CDATA[x]]]]><![CDATA[>]]></text><image src="s"/></content-block-tool_result>`)))
 	f.Add([]byte(sse(`<citations><citation type="x">a]]>b</citation>`, `<content-block-error><![CDATA[`)))
 	f.Fuzz(func(t *testing.T, in []byte) {
+		fuzzcheck.Check(t, in, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })
 		evs, problems := decodeAll(t, bytes.NewReader(in), &Config{MaxEventBytes: 4096})
 		for _, ev := range evs {
 			// Whatever the input, event text is valid UTF-8.

@@ -12,25 +12,6 @@ import (
 // Once remembers whether the warning was given. The zero value is ready.
 type Once struct{ warned bool }
 
-// Check reports whether b holds invalid UTF-8 and the warning was not given
-// yet (it is given now), with the index of the first invalid byte.
-func (o *Once) Check(b []byte) (int, bool) {
-	if o.warned || utf8.Valid(b) {
-		return 0, false
-	}
-	o.warned = true
-	return FirstInvalid(b), true
-}
-
-// CheckString is Check for a string.
-func (o *Once) CheckString(s string) (int, bool) {
-	if o.warned || utf8.ValidString(s) {
-		return 0, false
-	}
-	o.warned = true
-	return FirstInvalid([]byte(s)), true
-}
-
 // FirstInvalid returns the index of the first byte of b that is not part of
 // a valid UTF-8 sequence, or len(b).
 func FirstInvalid(b []byte) int {
@@ -50,4 +31,30 @@ func Warning(source string, line, col int, off int64) *event.ParseError {
 		Source: source, Line: line, Column: col, Offset: off,
 		Err: event.Errorf(event.ErrWarning, "warning: invalid UTF-8 replaced with U+FFFD (reported once per input)"),
 	}
+}
+
+// Fix returns b with every byte that is not part of a valid UTF-8 sequence
+// replaced by U+FFFD, each on its own, or b itself when it is valid. When
+// it replaced something and the warning was not given yet, warn is set
+// (the warning is given now) and i is the index of the first byte
+// replaced. A decoder passes each unit of its input through Fix before
+// decoding it, so that what it keeps verbatim (raw JSON) is valid too.
+func (o *Once) Fix(b []byte) (out []byte, i int, warn bool) {
+	if utf8.Valid(b) {
+		return b, 0, false
+	}
+	i = FirstInvalid(b)
+	out = make([]byte, 0, len(b)+8)
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, b[:n]...)
+		}
+		b = b[n:]
+	}
+	warn = !o.warned
+	o.warned = true
+	return out, i, warn
 }
