@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/agentmeta"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
 )
 
 // feed appends document bytes and decodes what they complete. Text of the
@@ -264,25 +265,9 @@ func (v *validDoc) piece(b []byte, end bool) []byte {
 }
 
 // validUTF8 returns b with every byte that does not belong to a valid
-// UTF-8 sequence replaced by U+FFFD, each on its own (strings.ToValidUTF8
-// replaces a run with one), so that the result does not depend on where
-// the input was cut. It returns b itself when b is valid.
-func validUTF8(b []byte) []byte {
-	if utf8.Valid(b) {
-		return b
-	}
-	out := make([]byte, 0, len(b)+8)
-	for len(b) > 0 {
-		r, n := utf8.DecodeRune(b)
-		if r == utf8.RuneError && n == 1 {
-			out = append(out, "\uFFFD"...)
-		} else {
-			out = append(out, b[:n]...)
-		}
-		b = b[n:]
-	}
-	return out
-}
+// UTF-8 sequence replaced by U+FFFD, each on its own, so that the result
+// does not depend on where the input was cut; b itself when b is valid.
+func validUTF8(b []byte) []byte { return badutf8.Replace(b) }
 
 func (d *Decoder) addText(b []byte) { d.text = append(d.text, b...) }
 

@@ -44,7 +44,21 @@ func (o *Once) Fix(b []byte) (out []byte, i int, warn bool) {
 		return b, 0, false
 	}
 	i = FirstInvalid(b)
-	out = make([]byte, 0, len(b)+8)
+	out = Replace(b)
+	warn = !o.warned
+	o.warned = true
+	return out, i, warn
+}
+
+// Replace returns b with every byte that does not belong to a valid UTF-8
+// sequence replaced by U+FFFD, each on its own (strings.ToValidUTF8
+// replaces a run with one), so that the result does not depend on where
+// the input was cut. It returns b itself when b is valid.
+func Replace(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+8)
 	for len(b) > 0 {
 		r, n := utf8.DecodeRune(b)
 		if r == utf8.RuneError && n == 1 {
@@ -54,7 +68,5 @@ func (o *Once) Fix(b []byte) (out []byte, i int, warn bool) {
 		}
 		b = b[n:]
 	}
-	warn = !o.warned
-	o.warned = true
-	return out, i, warn
+	return out
 }

@@ -230,25 +230,8 @@ func (v *validText) piece(b []byte, end bool) string {
 }
 
 // validString returns b as a string with every byte that does not belong
-// to a valid UTF-8 sequence replaced by U+FFFD. Each byte is replaced on
-// its own (strings.ToValidUTF8 replaces a run with one U+FFFD), so that the
-// result does not depend on where the input was cut.
-func validString(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	out := make([]byte, 0, len(b)+8)
-	for len(b) > 0 {
-		r, n := utf8.DecodeRune(b)
-		if r == utf8.RuneError && n == 1 {
-			out = append(out, "\uFFFD"...)
-		} else {
-			out = append(out, b[:n]...)
-		}
-		b = b[n:]
-	}
-	return string(out)
-}
+// to a valid UTF-8 sequence replaced by U+FFFD, each on its own.
+func validString(b []byte) string { return string(badutf8.Replace(b)) }
 
 // Pos is a position in the scanned text.
 type Pos struct {
