@@ -183,6 +183,16 @@ func (d *Decoder) problem(sentinel error, format string, args ...any) {
 	})
 }
 
+// errorAgent is the agent of the server's error line, which names none:
+// the agent whose block it interrupted, else the main agent (the first
+// scope), as package jsonenv has it.
+func (d *Decoder) errorAgent() string {
+	if !d.outside() || len(d.agents) == 0 || d.agents[0].id == "" {
+		return d.agent()
+	}
+	return d.agents[0].id
+}
+
 // agent returns the current agent scope.
 func (d *Decoder) agent() string {
 	if len(d.agents) == 0 || d.agents[len(d.agents)-1].id == "" {
@@ -220,7 +230,7 @@ func (d *Decoder) message(m message) {
 			if msg, ok := bytes.CutPrefix(m.data, []byte("Error: ")); ok {
 				d.flushPart()
 				d.resolveClose()
-				d.pendingErr = &event.Error{Agent: d.agent(), Message: string(validUTF8(msg)), Fatal: true}
+				d.pendingErr = &event.Error{Agent: d.errorAgent(), Message: string(validUTF8(msg)), Fatal: true}
 				return
 			}
 		}
@@ -279,7 +289,7 @@ func (d *Decoder) serverError(data []byte) *event.Error {
 		return nil
 	}
 	return &event.Error{
-		Agent: d.agent(), Message: se.Message, Type: *se.Error, Fatal: true,
+		Agent: d.errorAgent(), Message: se.Message, Type: *se.Error, Fatal: true,
 		Raw: json.RawMessage(bytes.Clone(validUTF8(data))),
 	}
 }

@@ -105,3 +105,42 @@ func TestTrust(t *testing.T) {
 		})
 	}
 }
+
+// TestServerErrorAgent: the server's error line names no agent; it belongs
+// to the agent whose block it interrupted, else to the main agent, as in
+// the envelope twin of the same run.
+func TestServerErrorAgent(t *testing.T) {
+	t.Parallel()
+	const line = `{"error": "RuntimeError", "message": "boom", "traceback": "Traceback"}`
+	meta := func(id, parent string) string {
+		p := "null"
+		if parent != "" {
+			p = "&quot;" + parent + "&quot;"
+		}
+		return `<meta_init data="{&quot;agent_uuid&quot;: &quot;` + id + `&quot;, &quot;parent_agent_uuid&quot;: ` + p + `}"></meta_init>`
+	}
+	call := `<content-block-tool_call id="t1" name="Agent" arguments="{}"></content-block-tool_call>`
+	tests := []struct {
+		name, in, want string
+	}{
+		{"between the subagent's blocks: the main agent", sse(meta("main", ""), call, meta("sub", "main"),
+			"<content-block-text>", "hi", "</content-block-text>", line), "main"},
+		{"inside the subagent's block: the subagent", sse(meta("main", ""), call, meta("sub", "main"),
+			"<content-block-text>", "hi", line), "sub"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			evs, _ := decodeAll(t, strings.NewReader(tt.in), nil)
+			var got []string
+			for _, ev := range evs {
+				if e, ok := ev.(*event.Error); ok {
+					got = append(got, e.Agent)
+				}
+			}
+			if diff := cmp.Diff([]string{tt.want}, got); diff != "" {
+				t.Errorf("error agents (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
