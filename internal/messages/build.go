@@ -604,7 +604,9 @@ func (b *Builder) Truncate() []string {
 func (b *Builder) Snapshot(agent string, m *Message) error {
 	msg := b.msgs[m.ID]
 	if m.ID == "" || msg == nil {
-		if cur := b.turns[agent]; cur != nil {
+		if cur := b.turns[agent]; cur != nil && cur.streamed && len(cur.openBlocks()) > 0 {
+			b.abandon(cur) // its stream was given up for this message
+		} else if cur != nil {
 			b.closeTurn(cur, "", "")
 		}
 		msg = &message{agent: agent, id: m.ID, model: m.Model, blocks: map[int]*block{}}

@@ -183,6 +183,23 @@ func TestBuilder(t *testing.T) {
 			nil,
 		},
 		{
+			"a snapshot of another message while one streams: the first is abandoned",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"text","text":""}`), delta(0, `{"type":"text_delta","text":"hi"}`),
+				snapshot("m2", `{"type":"text","text":"hello"}`),
+			},
+			[]event.Event{
+				turn, text[0], text[1],
+				&event.Notice{Agent: "a", Kind: event.NoticeAbandoned, Message: "message m1 was abandoned before its end and begun again; its unfinished text block(s) are dropped"},
+				&event.TurnEnd{Agent: "a", MessageID: "m1", Error: "message ended without message_stop"},
+				&event.TurnStart{Agent: "a", MessageID: "m2", Model: "m"},
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "hello"},
+				&event.BlockEnd{Agent: "a", Kind: event.Text},
+			},
+			nil,
+		},
+		{
 			"late snapshot of a finished tool call, different",
 			[]step{
 				start("m1"), cbStart(0, `{"type":"tool_use","id":"t","name":"n","input":{}}`),
