@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -35,7 +36,13 @@ type Assembler struct {
 	out      []*Block // blocks completed by the event being added
 	evicted  int      // blocks closed early to stay within MaxOpen
 	reported bool     // ErrTooManyOpen was returned
+	// changes holds file changes that have started, by agent and id,
+	// until they complete.
+	changes map[openKey]*Block
 }
+
+// statusInProgress is the status of a file change that has only started.
+const statusInProgress = "in_progress"
 
 // DefaultMaxOpen is the default cap on the blocks an Assembler holds at
 // once: far more agents streaming at the same time than any real run has,
@@ -65,7 +72,7 @@ func New(max int) *Assembler {
 	if max <= 0 {
 		max = event.DefaultMaxBytes
 	}
-	return &Assembler{max: max, open: map[openKey]*openBlock{}, held: map[string]*Block{}}
+	return &Assembler{max: max, open: map[openKey]*openBlock{}, held: map[string]*Block{}, changes: map[openKey]*Block{}}
 }
 
 // ErrBlockTooLarge is returned by Add when a block outgrows the cap; the
@@ -125,6 +132,29 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 				StartPageNumber: c.StartPageNumber, EndPageNumber: c.EndPageNumber, URL: c.URL, Title: c.Title,
 			})
 		}
+	case *event.Notice:
+		if ev.Kind == event.NoticeAbandoned {
+			// The agent's open blocks were given up and begun again:
+			// dropped, the notice says so.
+			a.openOrder = slices.DeleteFunc(a.openOrder, func(k openKey) bool { return k.agent == agent })
+			maps.DeleteFunc(a.open, func(k openKey, _ *openBlock) bool { return k.agent == agent })
+		}
+		a.out = append(a.out, FromEvent(ev))
+	case *event.FileChange:
+		k := openKey{agent, event.BlockKind(ev.ID)}
+		if ev.Status == statusInProgress {
+			// Its start: the block is the completed change, which
+			// replaces it; one never completed comes out at the end.
+			a.changes[k] = FromEvent(ev)
+			break
+		}
+		delete(a.changes, k)
+		a.out = append(a.out, FromEvent(ev))
+	case *event.Error:
+		// The error interrupted the agent's open blocks: they end here,
+		// cut short, so that they come out before it, in input order.
+		a.interrupt(agent)
+		a.out = append(a.out, FromEvent(ev))
 	default:
 		if b := FromEvent(ev); b != nil {
 			a.out = append(a.out, b)
@@ -138,6 +168,16 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 	out := a.out
 	a.out = nil
 	return out, err
+}
+
+// interrupt ends agent's open blocks as truncated, in the order they
+// started.
+func (a *Assembler) interrupt(agent string) {
+	for _, k := range slices.Clone(a.openOrder) {
+		if k.agent == agent {
+			a.finish(k, true)
+		}
+	}
 }
 
 func (a *Assembler) maxOpen() int {
@@ -232,6 +272,14 @@ func (a *Assembler) Flush() []*Block {
 		ob.block.Text = ob.text.String()
 		ob.block.Truncated = true
 		out = append(out, ob.block)
+	}
+	for _, k := range slices.SortedFunc(maps.Keys(a.changes), func(x, y openKey) int {
+		return cmp.Or(strings.Compare(x.agent, y.agent), strings.Compare(string(x.kind), string(y.kind)))
+	}) {
+		b := a.changes[k]
+		delete(a.changes, k)
+		b.Truncated = true
+		out = append(out, b)
 	}
 	return out
 }

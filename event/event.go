@@ -256,6 +256,12 @@ type Notice struct {
 	Raw     json.RawMessage
 }
 
+// NoticeAbandoned is the Kind of a Notice saying that the agent's open
+// blocks were abandoned: their stream was given up before their end and
+// begun again (a retried API call). They are left without a BlockEnd and
+// are no part of the answer: consumers drop them.
+const NoticeAbandoned = "abandoned"
+
 // Unknown keeps an item the decoder did not recognise, verbatim.
 type Unknown struct {
 	Agent  string
