@@ -22,6 +22,8 @@ if (!bin || !stub || corpora.length === 0) {
   console.error('usage: node run.mjs AGENTSTREAM STUB CORPUS_DIR...');
   process.exit(2);
 }
+// CLIENTS=anthropic,codex-sdk runs only those clients.
+const only = process.env.CLIENTS?.split(',');
 const work = mkdtempSync(join(tmpdir(), 'agentstream-clients-'));
 // Folders of the corpus whose files agentstream reads (sessions/ and
 // openai/ hold formats it has no decoder for).
@@ -57,7 +59,9 @@ function assembled(file) {
     main,
     blocks,
     content: blocks.filter((b) => mine(b) && ['text', 'thinking', 'tool_call'].includes(b.type)),
-    fatal: blocks.filter((b) => mine(b) && b.type === 'error' && b.fatal),
+    // Errors that ended the run or a turn: what an Anthropic body says
+    // with an error event.
+    fatal: blocks.filter((b) => mine(b) && ((b.type === 'error' && b.fatal) || (b.type === 'turn_end' && b.is_error))),
     usage: final?.usage,
     final,
   };
@@ -82,6 +86,13 @@ function count(client, what, n = 1) {
 }
 function check(client, file, what, want, got) {
   if (!isDeepStrictEqual(want, got)) {
+    if (Array.isArray(want) && Array.isArray(got)) {
+      // Show where they part.
+      let i = 0;
+      while (i < want.length && i < got.length && isDeepStrictEqual(want[i], got[i])) i++;
+      failures.push(`${client} ${file}: ${what} (${want.length} wanted, ${got.length} got; first difference at ${i})\n    want ${JSON.stringify(want[i])?.slice(0, 600)}\n    got  ${JSON.stringify(got[i])?.slice(0, 600)}`);
+      return false;
+    }
     failures.push(`${client} ${file}: ${what}\n    want ${JSON.stringify(want)?.slice(0, 600)}\n    got  ${JSON.stringify(got)?.slice(0, 600)}`);
     return false;
   }
@@ -115,10 +126,11 @@ async function anthropicRun(text) {
       apiKey: 'test', maxRetries: 0,
       fetch: async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
     });
+    let partial = null;
     try {
-      const m = await client.messages
-        .stream({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: 'x' }] })
-        .finalMessage();
+      const stream = client.messages.stream({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: 'x' }] });
+      stream.on('streamEvent', (_, snapshot) => { partial = snapshot; });
+      const m = await stream.finalMessage();
       out.push({
         model: m.model, stop_reason: m.stop_reason,
         usage: { input_tokens: m.usage.input_tokens, output_tokens: m.usage.output_tokens, service_tier: m.usage.service_tier ?? null },
@@ -127,7 +139,8 @@ async function anthropicRun(text) {
     } catch (e) {
       const err = e.error?.error;
       if (!err) throw e; // not an error event: the client rejected our bytes
-      out.push({ error: { type: err.type, message: err.message } });
+      // What the client had rebuilt when the error arrived.
+      out.push({ error: { type: err.type, message: err.message }, content: (partial?.content ?? []).map(norm) });
     }
   }
   return out;
@@ -153,9 +166,9 @@ async function anthropicCheck(file, format) {
   }
   const ref = assembled(file);
   const msgs = got.filter((r) => !r.error);
-  check(c, file, 'content blocks', ref.content.map(norm), msgs.flatMap((m) => m.content.filter(isContent)));
+  check(c, file, 'content blocks', ref.content.map(norm), got.flatMap((m) => m.content.filter(isContent)));
   const errs = got.filter((r) => r.error);
-  check(c, file, 'fatal errors', ref.fatal.map((e) => e.text), errs.map((e) => ref.fatal.find((f) => e.error.message.includes(f.text))?.text ?? e.error.message));
+  check(c, file, 'fatal errors', [...new Set(ref.fatal.map((e) => e.text))], errs.map((e) => ref.fatal.find((f) => e.error.message.includes(f.text))?.text ?? e.error.message));
   if (errs.length > 0) check(c, file, 'an error ends the stream', true, got.at(-1).error !== undefined);
   for (const m of msgs.slice(0, -1)) check(c, file, 'stop reason of every message but the last', true, m.stop_reason !== null);
   if (ref.usage && !ref.final.is_error) {
@@ -293,6 +306,7 @@ async function codexCheck(file, format) {
 for (const file of files()) {
   const format = basename(dirname(file));
   for (const [name, fn] of [['anthropic', anthropicCheck], ['claude-agent-sdk', claudeCheck], ['codex-sdk', codexCheck]]) {
+    if (only && !only.includes(name)) continue;
     try {
       await fn(file, format);
     } catch (e) {

@@ -207,6 +207,7 @@ func TestEveryEventType(t *testing.T) {
 		"anthropic cannot carry notices",
 		"anthropic cannot carry generated files",
 		"anthropic cannot carry unknown claude events",
+		"anthropic cannot carry non-fatal errors (an error event ends the response)",
 		"anthropic cannot carry run summaries",
 	}
 	if diff := cmp.Diff(want, warnings); diff != "" {
@@ -328,8 +329,9 @@ func TestInvalidToolInput(t *testing.T) {
 	}
 }
 
-// TestFailedTurn: every error is written, and a failed turn ends its body
-// with an error event of type turn_failed instead of message_stop.
+// TestFailedTurn: a failed turn ends its body with an error event (of an
+// API error type) instead of message_stop, and once: a failed turn whose
+// error event was written already gets no second one.
 func TestFailedTurn(t *testing.T) {
 	t.Parallel()
 	out, _ := encode(t, []event.Event{
@@ -350,7 +352,7 @@ func TestFailedTurn(t *testing.T) {
 			got = append(got, "turn end "+ev.MessageID)
 		}
 	}
-	want := []string{"turn end m1", "turn_failed: boom", "turn end m2", "invalid_request_error: bad request", "turn_failed: bad request"}
+	want := []string{"turn end m1", "api_error: boom", "turn end m2", "invalid_request_error: bad request"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s\n%s", diff, out)
 	}
