@@ -122,9 +122,10 @@ func (e *Encoder) Encode(ev event.Event) error {
 			return nil // the rest of the block a fatal error cut short
 		}
 	case *event.Error:
-		if !x.Fatal {
+		if !x.Fatal && !isAPIError(x) {
 			// An error event ends the response and clients raise at
-			// once: what follows a non-fatal error would be lost.
+			// once: what follows a non-fatal error (a Codex error item)
+			// would be lost.
 			e.warn("non-fatal errors (an error event ends the response)")
 			return nil
 		}
@@ -283,6 +284,18 @@ func (e *Encoder) runEnd(ev *event.RunEnd) {
 		stop = "end_turn"
 	}
 	e.endTurn(stop, e.runUsage(ev.Usage))
+}
+
+// isAPIError reports whether an error not marked fatal is an API
+// error event the source kept (the envelope and XML streams carry the
+// API's error object, which ended the response it interrupted): its type,
+// or its Raw object's, is one of the API's.
+func isAPIError(ev *event.Error) bool {
+	var a messages.APIError
+	if json.Unmarshal(ev.Raw, &a) == nil && slices.Contains(apiErrorTypes, a.Type) {
+		return true
+	}
+	return slices.Contains(apiErrorTypes, ev.Type)
 }
 
 // errorEvent writes an error event, which ends the response it
