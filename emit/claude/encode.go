@@ -59,8 +59,8 @@ type Encoder struct {
 
 type agent struct {
 	id     string
-	parent *string  // parent_tool_use_id: nil for the main agent
-	calls  []string // its client tool calls without a result yet, oldest first
+	parent *string           // parent_tool_use_id: nil for the main agent
+	calls  []string          // its client tool calls without a result yet, oldest first
 	names  map[string]string // tool name of each call in calls
 	st     *messages.Streamer
 	msgs   int
