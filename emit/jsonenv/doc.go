@@ -13,7 +13,7 @@
 // citation, which the spec's consumers take as one message.
 //
 // Agents: every envelope names one (validate rule ENV009). An event whose
-// source names no agent gets Config.Agent (convert's --agent-id default),
+// source names no agent gets Config.Agent (the --agent flag),
 // else the first agent the stream named (the producer's fatal error line
 // carries none and belongs to the run it interrupted), else DefaultAgent
 // ("agentstream").
