@@ -212,10 +212,16 @@ func (e *Encoder) releaseEnd(next event.Event) {
 			stop = n.StopReason // Claude's stop reason is on its result line
 		}
 	}
-	if stop == "" && next != nil && e.st.HadTools() {
+	switch {
+	case stop == "" && next != nil && e.st.HadTools():
 		// A turn the source ends without a stop reason (Claude's
 		// assistant lines) whose tool calls the run goes on from.
 		stop = "tool_use"
+	case stop == "" && next == nil:
+		// The last turn ended (TurnEnd, no error) and so did the stream:
+		// a turn the model finished (Codex's turn.completed names no
+		// stop reason), as Close ends a source without turns.
+		stop = e.closeStop()
 	}
 	e.endTurn(stop, u)
 }
@@ -340,12 +346,18 @@ func (e *Encoder) Close() error {
 		}
 		return e.err
 	}
-	stop := "end_turn"
-	if e.st.HadTools() {
-		stop = "tool_use"
-	}
-	e.endTurn(stop, nil)
+	e.endTurn(e.closeStop(), nil)
 	return e.err
+}
+
+// closeStop is the stop reason of a last message the source ends without
+// one: tool_use when it has tool calls still waiting for a result (the
+// agent stopped for the client to run them), else end_turn.
+func (e *Encoder) closeStop() string {
+	if e.st.Unanswered() {
+		return "tool_use"
+	}
+	return "end_turn"
 }
 
 func compact(raw []byte) []byte {

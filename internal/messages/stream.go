@@ -91,6 +91,10 @@ func (s *Streamer) Messages() int { return s.messages }
 // Explicit reports whether the source marks its turns (TurnStart).
 func (s *Streamer) Explicit() bool { return s.explicit }
 
+// Unanswered reports whether the open message has client tool calls
+// without a result.
+func (s *Streamer) Unanswered() bool { return s.msg != nil && len(s.pending) > 0 }
+
 // HadTools reports whether the open message has tool calls.
 func (s *Streamer) HadTools() bool { return s.tools }
 
