@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -311,3 +312,53 @@ func TestStopReasons(t *testing.T) {
 		t.Errorf("stop reasons (-want +got):\n%s\n%s", diff, out)
 	}
 }
+
+// TestLateSignature: the envelope carries a thinking block's signature
+// only in meta_final's conversation_history; it is written as the
+// block's signature_delta before the message ends.
+func TestLateSignature(t *testing.T) {
+	t.Parallel()
+	meta := `{"conversation_history":[{"role":"user","content":[{"type":"text","text":"q"}]},` +
+		`{"role":"assistant","content":[{"signature":"SIG1","thinking":"hmm","type":"thinking"},{"text":"a","type":"text"}]}],` +
+		`"stop_reason":"end_turn","cumulative_usage":{"input_tokens":1,"output_tokens":2}}`
+	out, _ := encode(t, []event.Event{
+		&event.SessionStart{Agent: "A", MetaKind: "anthropic_agent"},
+		&event.Delta{Agent: "A", Kind: event.Thinking, Text: "hmm"},
+		&event.BlockEnd{Agent: "A", Kind: event.Thinking},
+		&event.Delta{Agent: "A", Kind: event.Text, Text: "a"},
+		&event.BlockEnd{Agent: "A", Kind: event.Text},
+		&event.RunEnd{Agent: "A", StopReason: "end_turn", Meta: json.RawMessage(meta), MetaKind: "anthropic_agent"},
+	})
+	var sigs []string
+	for _, d := range sseData(t, out, "content_block_delta") {
+		if delta := d["delta"].(map[string]any); delta["type"] == "signature_delta" {
+			sigs = append(sigs, delta["signature"].(string))
+		}
+	}
+	if diff := cmp.Diff([]string{"SIG1"}, sigs); diff != "" {
+		t.Errorf("signatures (-want +got):\n%s\n%s", diff, out)
+	}
+	types := sseTypes(out)
+	if i := slices.Index(types, "message_delta"); i < 0 || types[i-1] != "content_block_delta" {
+		t.Errorf("the signature is not written before message_delta: %v", types)
+	}
+}
+
+// TestCodexTurnStop: a Codex turn (turn.completed names no stop reason)
+// that ends the stream stops as end_turn.
+func TestCodexTurnStop(t *testing.T) {
+	t.Parallel()
+	out, _ := encode(t, []event.Event{
+		&event.TurnStart{},
+		&event.ToolCall{ID: "item_1", Name: "command_execution", Input: json.RawMessage(`{"command":"ls"}`)},
+		&event.ToolResult{ID: "item_1", Content: []event.Part{{Type: "text", Text: "a"}}},
+		&event.Delta{Kind: event.Text, Text: "done"},
+		&event.BlockEnd{Kind: event.Text},
+		&event.TurnEnd{Usage: &event.Usage{InputTokens: 2400, OutputTokens: 32}},
+	})
+	d := sseData(t, out, "message_delta")
+	if len(d) != 1 || d[0]["delta"].(map[string]any)["stop_reason"] != "end_turn" {
+		t.Errorf("stop reason is not end_turn:\n%s", out)
+	}
+}
+

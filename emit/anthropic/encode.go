@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/messages"
 )
 
@@ -50,6 +51,11 @@ type Encoder struct {
 	stopped bool
 	// failed: an error event for the run's failure has been written.
 	failed bool
+	// thinking counts the main agent's thinking blocks; unsigned holds
+	// the ordinals of those written without a signature, for the
+	// signatures a run summary gives (lateSignatures).
+	thinking int
+	unsigned []int
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -103,6 +109,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.warn("subagents (only the main agent's turns are written)")
 		return nil
 	}
+	if r, ok := ev.(*event.RunEnd); ok {
+		e.lateSignatures(r)
+	}
 	if e.held != nil {
 		e.releaseEnd(ev)
 	}
@@ -120,6 +129,12 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.BlockEnd, *event.Citations:
 		if e.stopped && !e.st.InTurn() {
 			return nil // the rest of the block a fatal error cut short
+		}
+		if b, ok := x.(*event.BlockEnd); ok && b.Kind == event.Thinking {
+			if b.Signature == "" {
+				e.unsigned = append(e.unsigned, e.thinking)
+			}
+			e.thinking++
 		}
 	case *event.Error:
 		if !x.Fatal && !isAPIError(x) {
@@ -185,6 +200,47 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.warn(fmt.Sprintf("events of type %T", ev))
 	}
 	return e.err
+}
+
+// lateSignatures writes the signatures of the open message's thinking
+// blocks that had none when they ended, from a run summary that lists
+// them: the anthropic_agent meta_final's conversation_history holds the
+// main agent's assistant messages with their thinking blocks, signed.
+// The n-th thinking block of the run is the n-th of the history.
+func (e *Encoder) lateSignatures(r *event.RunEnd) {
+	open := e.st.UnsignedThinking()
+	if len(open) == 0 || r.MetaKind != agentmeta.Kind || len(e.unsigned) < len(open) {
+		return
+	}
+	var final struct {
+		History []struct {
+			Role    string `json:"role"`
+			Content []struct {
+				Type      string `json:"type"`
+				Signature string `json:"signature"`
+			} `json:"content"`
+		} `json:"conversation_history"`
+	}
+	if json.Unmarshal(r.Meta, &final) != nil {
+		return
+	}
+	var sigs []string
+	for _, m := range final.History {
+		if m.Role != "assistant" {
+			continue
+		}
+		for _, b := range m.Content {
+			if b.Type == messages.BlockThinking {
+				sigs = append(sigs, b.Signature)
+			}
+		}
+	}
+	ords := e.unsigned[len(e.unsigned)-len(open):]
+	for i, idx := range open {
+		if ord := ords[i]; ord < len(sigs) {
+			e.st.LateSignature(idx, sigs[ord])
+		}
+	}
 }
 
 // releaseEnd writes the held turn end, as next, the event after it (nil

@@ -48,6 +48,7 @@ type Streamer struct {
 
 	msg      *MessageInfo
 	start    *event.Usage // usage given at the open message's start
+	unsigned []int        // content indexes of its thinking blocks written without a signature
 	messages int          // messages begun
 	explicit bool         // the source has turn boundaries
 	index    int          // next content index
@@ -94,6 +95,32 @@ func (s *Streamer) Explicit() bool { return s.explicit }
 // Unanswered reports whether the open message has client tool calls
 // without a result.
 func (s *Streamer) Unanswered() bool { return s.msg != nil && len(s.pending) > 0 }
+
+// UnsignedThinking returns the content indexes of the open message's
+// thinking blocks written without a signature, in order.
+func (s *Streamer) UnsignedThinking() []int {
+	if s.msg == nil {
+		return nil
+	}
+	return s.unsigned
+}
+
+// LateSignature writes the signature_delta of the open message's
+// thinking block at index, whose signature the source gives only after
+// the block ended (the envelope's meta_final): clients set a thinking
+// block's signature from a signature_delta whenever it comes before the
+// message ends.
+func (s *Streamer) LateSignature(index int, sig string) error {
+	s.release()
+	if s.msg == nil || sig == "" {
+		return s.err
+	}
+	s.write(EventContentBlockDelta, blockDelta{
+		Type: EventContentBlockDelta, Index: index,
+		Delta: signatureDelta{Type: DeltaSignature, Signature: sig},
+	})
+	return s.err
+}
 
 // HadTools reports whether the open message has tool calls.
 func (s *Streamer) HadTools() bool { return s.tools }
@@ -282,6 +309,7 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 	s.msg = &MessageInfo{ID: id, Model: model}
 	s.messages++
 	s.index, s.tools = 0, false
+	s.unsigned = s.unsigned[:0]
 	clear(s.pending)
 	m := NewMessage(id, model, nil).(outMessage)
 	s.start = u
@@ -399,6 +427,9 @@ func (s *Streamer) endBlock(kind event.BlockKind, sig string) {
 	}
 	s.open = nil
 	if kind == event.Thinking {
+		if sig == "" {
+			s.unsigned = append(s.unsigned, b.index)
+		}
 		if sig != "" {
 			s.write(EventContentBlockDelta, blockDelta{
 				Type: EventContentBlockDelta, Index: b.index,
