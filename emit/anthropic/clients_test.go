@@ -361,4 +361,3 @@ func TestCodexTurnStop(t *testing.T) {
 		t.Errorf("stop reason is not end_turn:\n%s", out)
 	}
 }
-
