@@ -314,21 +314,35 @@ func TestStopReasons(t *testing.T) {
 }
 
 // TestLateSignature: the envelope carries a thinking block's signature
-// only in meta_final's conversation_history; it is written as the
-// block's signature_delta before the message ends.
+// only in meta_final's conversation_history; with Config.LateSignatures
+// it is written as the block's signature_delta before the message ends.
 func TestLateSignature(t *testing.T) {
 	t.Parallel()
 	meta := `{"conversation_history":[{"role":"user","content":[{"type":"text","text":"q"}]},` +
 		`{"role":"assistant","content":[{"signature":"SIG1","thinking":"hmm","type":"thinking"},{"text":"a","type":"text"}]}],` +
 		`"stop_reason":"end_turn","cumulative_usage":{"input_tokens":1,"output_tokens":2}}`
-	out, _ := encode(t, []event.Event{
+	evs := []event.Event{
 		&event.SessionStart{Agent: "A", MetaKind: "anthropic_agent"},
 		&event.Delta{Agent: "A", Kind: event.Thinking, Text: "hmm"},
 		&event.BlockEnd{Agent: "A", Kind: event.Thinking},
 		&event.Delta{Agent: "A", Kind: event.Text, Text: "a"},
 		&event.BlockEnd{Agent: "A", Kind: event.Text},
 		&event.RunEnd{Agent: "A", StopReason: "end_turn", Meta: json.RawMessage(meta), MetaKind: "anthropic_agent"},
-	})
+	}
+	if out, _ := encode(t, evs); strings.Contains(string(out), "signature_delta") {
+		t.Errorf("a late signature without Config.LateSignatures:\n%s", out)
+	}
+	var buf strings.Builder
+	e := NewEncoder(&buf, &Config{LateSignatures: true})
+	for _, ev := range evs {
+		if err := e.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out := []byte(buf.String())
 	var sigs []string
 	for _, d := range sseData(t, out, "content_block_delta") {
 		if delta := d["delta"].(map[string]any); delta["type"] == "signature_delta" {

@@ -32,9 +32,11 @@
 // (RunEnd.Usage) goes on the last message as what the others did not
 // carry. A turn with no stop reason stops as tool_use when the run goes
 // on from its tool calls, with the run end's stop reason when it is the
-// last, and as end_turn when the stream ends after it. Thinking signatures
-// the envelope gives only in meta_final are written as a late
-// signature_delta of the last message's blocks. Message ids come from
+// last, and as end_turn when the stream ends after it. With
+// Config.LateSignatures, thinking signatures the envelope gives only in
+// meta_final are written as a late signature_delta of the last message's
+// blocks (off by default: the API never sends a delta after its block's
+// stop). Message ids come from
 // TurnStart, or are derived from a counter (msg_agentstream_0001, ...).
 //
 // Turns: where the source marks them (TurnStart/TurnEnd) they are kept;

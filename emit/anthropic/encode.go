@@ -23,6 +23,12 @@ type Config struct {
 	// tool_use (with server_name) and tool_result, which clients read
 	// without the beta.
 	MCPBeta bool
+	// LateSignatures writes the thinking signatures a run summary gives
+	// (the envelope's meta_final) as signature_delta events of the last
+	// message's thinking blocks, after their content_block_stop. The
+	// official SDKs take them; the API never sends a delta after its
+	// block's stop (validate rule MSG001), so it is off by default.
+	LateSignatures bool
 }
 
 // Encoder writes canonical events as Messages API SSE bodies, one
@@ -209,7 +215,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 // The n-th thinking block of the run is the n-th of the history.
 func (e *Encoder) lateSignatures(r *event.RunEnd) {
 	open := e.st.UnsignedThinking()
-	if len(open) == 0 || r.MetaKind != agentmeta.Kind || len(e.unsigned) < len(open) {
+	if !e.cfg.LateSignatures || len(open) == 0 || r.MetaKind != agentmeta.Kind || len(e.unsigned) < len(open) {
 		return
 	}
 	var final struct {
