@@ -1,9 +1,7 @@
 package claude
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,29 +10,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
-	wire "github.com/agentstream/agentstream/parse/claude"
 )
 
 // The tests in this file are one per class of mismatch between our
 // stream-json and what the Claude Agent SDK rebuilds from the real CLI's
 // (issue 19, make test-clients).
-
-// decodeBytes reads stream-json from data.
-func decodeBytes(t *testing.T, data []byte) []event.Event {
-	t.Helper()
-	d := wire.NewDecoder(bytes.NewReader(data), &wire.Config{Source: "test"})
-	var evs []event.Event
-	for {
-		ev, err := d.Next()
-		if err == io.EOF {
-			return evs
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs = append(evs, ev)
-	}
-}
 
 // lineKinds returns type/subtype (and the delta type of stream events)
 // of every line, with its parent_tool_use_id.
@@ -177,7 +157,7 @@ func TestLinesBeforeInitKept(t *testing.T) {
 {"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-4-8","content":[{"type":"text","text":"hi"}],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"s1","uuid":"u3"}
 {"type":"result","subtype":"success","is_error":false,"duration_ms":1,"duration_api_ms":1,"num_turns":1,"result":"hi","stop_reason":"end_turn","session_id":"s1","total_cost_usd":0,"usage":{"input_tokens":1,"output_tokens":1},"modelUsage":{},"permission_denials":[],"uuid":"u4"}
 `)
-	out, _ := encode(t, &Config{}, decodeBytes(t, in))
+	out, _ := encode(t, &Config{}, decodeBytes(t, "in.jsonl", in))
 	if diff := cmp.Diff(lineKinds(t, in), lineKinds(t, out)); diff != "" {
 		t.Errorf("line kinds (-input +ours):\n%s\n%s", diff, out)
 	}
