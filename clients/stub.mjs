@@ -24,8 +24,15 @@ function print() {
 }
 
 if (!claude) {
-  process.stdin.resume();
-  process.stdin.on('data', () => {});
+  // Codex: the SDK writes the prompt and closes stdin; read it to its end
+  // first, as codex exec does (exiting before would break the SDK's
+  // write with EPIPE), then print.
+  await new Promise((resolve) => {
+    process.stdin.on('data', () => {});
+    process.stdin.on('end', resolve);
+    process.stdin.on('error', resolve);
+    process.stdin.resume();
+  });
   await print();
   process.exit(0);
 }
