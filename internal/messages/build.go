@@ -830,7 +830,10 @@ func BlockEvents(agent string, cb *Block, raw json.RawMessage) []event.Event {
 			Agent: agent, ID: cb.ID, Name: cb.Name, Input: bytes.Clone(input),
 			Server: cb.Type == BlockServerToolUse, MCPServer: cb.ServerName,
 		}}
-	case BlockMCPToolResult:
+	case BlockMCPToolResult, BlockToolResult:
+		// An MCP tool's result inside the assistant's message: the beta
+		// block type, or tool_result as emit/anthropic writes it for
+		// clients without the beta.
 		parts, _ := ResultParts(cb.Content)
 		return []event.Event{&event.ToolResult{
 			Agent: agent, ID: cb.ToolUseID, Content: parts,
