@@ -1,0 +1,272 @@
+package openaichat
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openai"
+	wire "github.com/agentstream/agentstream/parse/openaichat"
+)
+
+// Config configures an Encoder. The zero value is ready to use.
+type Config struct {
+	// Agent is the scope of events whose agent is empty.
+	Agent string
+	// Warn receives what the body cannot carry. Nil discards it.
+	Warn func(error)
+}
+
+// Encoder writes canonical events as Chat Completions streaming bodies.
+type Encoder struct {
+	w      io.Writer
+	cfg    Config
+	err    error
+	losses event.Losses
+	main   string
+	seen   bool
+	model  string // from SessionStart, for turns whose TurnStart names none
+	n      int    // completions without an id, for derived ids
+	buf    []byte
+
+	turn     bool // a completion is open
+	explicit bool // the source has TurnStart events
+	id       string
+	tmodel   string
+	tools    int             // tool calls written in this completion
+	pending  map[string]bool // client tool calls without a result
+	thinking bool            // a thinking block is open (for its signature)
+}
+
+// NewEncoder returns an encoder writing to w. cfg may be nil.
+func NewEncoder(w io.Writer, cfg *Config) *Encoder {
+	e := &Encoder{w: w}
+	if cfg != nil {
+		e.cfg = *cfg
+	}
+	return e
+}
+
+func (e *Encoder) warn(what string) { e.losses.Report(e.cfg.Warn, wire.Name, what) }
+
+// data writes one SSE message.
+func (e *Encoder) data(payload []byte) error {
+	if e.err != nil {
+		return e.err
+	}
+	e.buf = append(e.buf[:0], "data: "...)
+	e.buf = append(e.buf, payload...)
+	e.buf = append(e.buf, "\n\n"...)
+	_, e.err = e.w.Write(e.buf)
+	return e.err
+}
+
+func (e *Encoder) chunk(choices []wire.Choice, usage *wire.Usage) error {
+	c := wire.Chunk{ID: e.id, Object: wire.ObjectChunk, Model: e.tmodel, Choices: choices, Usage: usage}
+	if choices == nil {
+		c.Choices = []wire.Choice{}
+	}
+	b, err := openai.Marshal(c)
+	if err != nil {
+		e.err = fmt.Errorf("%s: %w", wire.Name, err)
+		return e.err
+	}
+	return e.data(b)
+}
+
+func (e *Encoder) delta(d wire.Delta, finish *string) error {
+	return e.chunk([]wire.Choice{{Delta: d, FinishReason: finish}}, nil)
+}
+
+func (e *Encoder) begin(id, model string) {
+	if id == "" {
+		e.n++
+		id = fmt.Sprintf("chatcmpl-agentstream-%04d", e.n)
+	}
+	if model == "" {
+		model = e.model
+	}
+	e.turn, e.id, e.tmodel, e.tools = true, id, model, 0
+	clear(e.pending)
+	empty := ""
+	e.delta(wire.Delta{Role: wire.RoleAsst, Content: &empty}, nil)
+}
+
+func (e *Encoder) ensureTurn() {
+	if !e.turn {
+		e.begin("", "")
+	}
+}
+
+// end writes the finish chunk, the usage chunk and [DONE].
+func (e *Encoder) end(stop string, u *event.Usage) {
+	if !e.turn {
+		return
+	}
+	e.thinking = false
+	finish, ok := openai.FinishFromStop(stop, e.tools > 0)
+	if !ok {
+		e.warn("stop reason " + stop + " (written as stop)")
+	}
+	e.delta(wire.Delta{}, &finish)
+	if u != nil {
+		o, lost := openai.FromEvent(u)
+		if lost {
+			e.warn("cache write token counts (counted in prompt_tokens)")
+		}
+		e.chunk(nil, wire.UsageOf(o))
+	}
+	e.data([]byte(wire.Done))
+	e.turn = false
+}
+
+// Encode writes the chunks of ev.
+func (e *Encoder) Encode(ev event.Event) error {
+	if e.err != nil {
+		return e.err
+	}
+	agent := ev.AgentID()
+	if agent == "" {
+		agent = e.cfg.Agent
+	}
+	if !e.seen {
+		e.seen, e.main = true, agent
+	}
+	if agent != e.main {
+		e.warn("subagents (only the main agent's turns are written)")
+		return nil
+	}
+	switch ev := ev.(type) {
+	case *event.SessionStart:
+		if ev.Model != "" {
+			e.model = ev.Model
+		}
+		e.warn("session metadata")
+	case *event.TurnStart:
+		e.explicit = true
+		e.end("", nil)
+		e.begin(ev.MessageID, ev.Model)
+	case *event.TurnEnd:
+		if ev.Error != "" {
+			e.errorChunk(&event.Error{Message: ev.Error, Type: openai.TurnFailed})
+			break
+		}
+		e.end(ev.StopReason, ev.Usage)
+	case *event.BlockStart:
+		e.ensureTurn()
+		e.thinking = ev.Kind == event.Thinking
+	case *event.Delta:
+		e.ensureTurn()
+		openai.Split(ev.Text, func(s string) error {
+			if ev.Kind == event.Thinking {
+				return e.delta(wire.Delta{ReasoningContent: &s}, nil)
+			}
+			return e.delta(wire.Delta{Content: &s}, nil)
+		})
+	case *event.BlockEnd:
+		if ev.Signature != "" {
+			e.warn("thinking signatures")
+		}
+	case *event.Citations:
+		e.warn("citations")
+	case *event.ToolCall:
+		e.toolCall(ev)
+	case *event.ToolResult:
+		if ev.Server {
+			e.warn("server tool results")
+			break
+		}
+		e.warn("client tool results (the client sends them in the next request)")
+		delete(e.pending, ev.ID)
+		if e.turn && !e.explicit && e.tools > 0 && len(e.pending) == 0 {
+			// No turn boundaries in the source: the model's turn is
+			// over once all its tool calls have their results.
+			e.end(openai.StopToolUse, nil)
+		}
+	case *event.Error:
+		e.errorChunk(ev)
+	case *event.RunEnd:
+		e.end(ev.StopReason, nil)
+		e.warn("run summaries")
+	case *event.Notice:
+		e.warn("notices")
+	case *event.Unknown:
+		e.unknown(ev)
+	case *event.AwaitingTools:
+		e.warn("awaiting tools")
+	case *event.Files:
+		e.warn("generated files")
+	case *event.FileChange:
+		e.warn("file changes")
+	case *event.TodoList:
+		e.warn("todo lists")
+	default:
+		e.warn(fmt.Sprintf("events of type %T", ev))
+	}
+	return e.err
+}
+
+func (e *Encoder) toolCall(ev *event.ToolCall) {
+	if ev.Server {
+		e.warn("server tool calls")
+		return
+	}
+	if ev.MCPServer != "" {
+		e.warn("MCP server names (MCP calls written as function calls)")
+	}
+	e.ensureTurn()
+	idx := e.tools
+	e.tools++
+	if e.pending == nil {
+		e.pending = map[string]bool{}
+	}
+	e.pending[ev.ID] = true
+	args := string(ev.Input)
+	if args == "" {
+		args = "{}"
+	}
+	e.chunk([]wire.Choice{{Delta: wire.Delta{ToolCalls: []wire.ToolCallDelta{{
+		Index: idx, ID: ev.ID, Type: wire.TypeFunc, Function: wire.Function{Name: ev.Name},
+	}}}}}, nil)
+	openai.Split(args, func(s string) error {
+		return e.chunk([]wire.Choice{{Delta: wire.Delta{ToolCalls: []wire.ToolCallDelta{{
+			Index: idx, Function: wire.Function{Arguments: s},
+		}}}}}, nil)
+	})
+}
+
+// unknown writes back a chunk of this format's that the decoder kept.
+func (e *Encoder) unknown(ev *event.Unknown) {
+	if ev.Format != wire.Name || !json.Valid(ev.Raw) {
+		e.warn("unknown " + ev.Format + " events")
+		return
+	}
+	e.data(jsontext.Compact(ev.Raw))
+}
+
+// errorChunk writes an error object, which ends the open completion
+// without [DONE].
+func (e *Encoder) errorChunk(ev *event.Error) {
+	obj := jsontext.Compact(ev.Raw)
+	var a openai.APIError
+	if json.Unmarshal(obj, &a) != nil || a.Message == "" && a.Kind() == "" {
+		a = openai.APIError{Message: ev.Message, Type: ev.Type}
+		obj, _ = openai.Marshal(a)
+	}
+	b, _ := openai.Marshal(struct {
+		Error json.RawMessage `json:"error"`
+	}{obj})
+	e.data(b)
+	e.turn, e.thinking = false, false
+}
+
+// Close ends the open completion.
+func (e *Encoder) Close() error {
+	if e.err != nil {
+		return e.err
+	}
+	e.end("", nil)
+	return e.err
+}
