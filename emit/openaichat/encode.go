@@ -37,7 +37,8 @@ type Encoder struct {
 	tmodel   string
 	tools    int             // tool calls written in this completion
 	pending  map[string]bool // client tool calls without a result
-	thinking bool            // a thinking block is open (for its signature)
+	open     event.BlockKind // the open text or thinking block
+	ended    event.BlockKind // the block that ended last, when nothing came after it
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -105,7 +106,7 @@ func (e *Encoder) end(stop string, u *event.Usage) {
 	if !e.turn {
 		return
 	}
-	e.thinking = false
+	e.open, e.ended = "", ""
 	finish, ok := openai.FinishFromStop(stop, e.tools > 0)
 	if !ok {
 		e.warn("stop reason " + stop + " (written as stop)")
@@ -156,9 +157,10 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.end(ev.StopReason, ev.Usage)
 	case *event.BlockStart:
 		e.ensureTurn()
-		e.thinking = ev.Kind == event.Thinking
+		e.startBlock(ev.Kind)
 	case *event.Delta:
 		e.ensureTurn()
+		e.startBlock(ev.Kind)
 		openai.Split(ev.Text, func(s string) error {
 			if ev.Kind == event.Thinking {
 				return e.delta(wire.Delta{ReasoningContent: &s}, nil)
@@ -169,6 +171,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		if ev.Signature != "" {
 			e.warn("thinking signatures")
 		}
+		e.open, e.ended = "", ev.Kind
 	case *event.Citations:
 		e.warn("citations")
 	case *event.ToolCall:
@@ -208,7 +211,20 @@ func (e *Encoder) Encode(ev event.Event) error {
 	return e.err
 }
 
+// startBlock notes the block a delta belongs to. Two blocks of one kind
+// in a row have no boundary in a completion's deltas: they merge.
+func (e *Encoder) startBlock(kind event.BlockKind) {
+	if e.open == kind {
+		return
+	}
+	if e.ended == kind {
+		e.warn("the boundary between consecutive " + string(kind) + " blocks (they merge)")
+	}
+	e.open, e.ended = kind, ""
+}
+
 func (e *Encoder) toolCall(ev *event.ToolCall) {
+	e.open, e.ended = "", ""
 	if ev.Server {
 		e.warn("server tool calls")
 		return
@@ -259,13 +275,18 @@ func (e *Encoder) errorChunk(ev *event.Error) {
 		Error json.RawMessage `json:"error"`
 	}{obj})
 	e.data(b)
-	e.turn, e.thinking = false, false
+	e.turn, e.open, e.ended = false, "", ""
 }
 
-// Close ends the open completion.
+// Close ends the open completion. When a text or thinking block is still
+// open (the input was cut off), it writes no finish chunk and no [DONE],
+// like the stream it copies, and reports the truncation.
 func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err
+	}
+	if e.open != "" && e.turn {
+		return fmt.Errorf("%s: %w: a block was left open, no finish_reason written", wire.Name, event.ErrTruncated)
 	}
 	e.end("", nil)
 	return e.err
