@@ -24,7 +24,7 @@ func Rules() []format.Rule {
 	return []format.Rule{
 		{ID: RuleOrder, Name: "chunk-order", Doc: "a choice has no chunk after its finish_reason, and the usage chunk comes after every choice's finish_reason"},
 		{ID: RuleIndex, Name: "tool-call-index", Doc: "a choice's tool call indexes start at 0 and each new one is the next; its first delta carries the id, type function and the name"},
-		{ID: RuleDone, Name: "done", Doc: "each completion ends with data: [DONE], and [DONE] follows a completion"},
+		{ID: RuleDone, Name: "done", Doc: "each completion ends with data: [DONE] (or an error object), and [DONE] follows a completion"},
 		{ID: RuleID, Name: "chunk-id", Doc: "every chunk is a chat.completion.chunk and the chunks of a completion share its id"},
 	}
 }
@@ -77,7 +77,12 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 		return
 	}
 	var c Chunk
-	if json.Unmarshal([]byte(data), &c) != nil || c.Error != nil {
+	if json.Unmarshal([]byte(data), &c) != nil {
+		return
+	}
+	if c.Error != nil {
+		// An error object ends the completion it interrupts.
+		k.open = false
 		return
 	}
 	if c.Object != ObjectChunk {

@@ -96,6 +96,8 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 			rep.Report(RuleSequence, m.Line, 1, fmt.Sprintf("response.created has sequence_number %d, not 0", *ev.SequenceNumber))
 		}
 		k.seq = -1
+	case !k.open && typ == EvError:
+		// An error alone: the API refused the request.
 	case !k.open:
 		rep.Report(RuleOrder, m.Line, 1, typ+" outside a response (no response.created before it)")
 		k.open, k.items = true, map[int]bool{}
@@ -129,9 +131,11 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 			delete(k.items, *ev.OutputIndex)
 		}
 	case EvCompleted, EvIncomplete, EvFailed, EvError:
-		for i := range k.items {
-			rep.Report(RuleOrder, m.Line, 1, fmt.Sprintf("%s with item %d not done", typ, i))
-			break
+		if typ != EvError {
+			for i := range k.items {
+				rep.Report(RuleOrder, m.Line, 1, fmt.Sprintf("%s with item %d not done", typ, i))
+				break
+			}
 		}
 		k.open = false
 	default:

@@ -12,43 +12,43 @@ const Name = "openai-responses"
 
 // Stream event types (the API reference's, shared with emit/openairesp).
 const (
-	EvCreated           = "response.created"
-	EvInProgress        = "response.in_progress"
-	EvQueued            = "response.queued"
-	EvCompleted         = "response.completed"
-	EvIncomplete        = "response.incomplete"
-	EvFailed            = "response.failed"
-	EvError             = "error"
-	EvItemAdded         = "response.output_item.added"
-	EvItemDone          = "response.output_item.done"
-	EvPartAdded         = "response.content_part.added"
-	EvPartDone          = "response.content_part.done"
-	EvTextDelta         = "response.output_text.delta"
-	EvTextDone          = "response.output_text.done"
-	EvAnnotation        = "response.output_text.annotation.added"
-	EvRefusalDelta      = "response.refusal.delta"
-	EvRefusalDone       = "response.refusal.done"
-	EvSummaryPartAdded  = "response.reasoning_summary_part.added"
-	EvSummaryPartDone   = "response.reasoning_summary_part.done"
-	EvSummaryDelta      = "response.reasoning_summary_text.delta"
-	EvSummaryDone       = "response.reasoning_summary_text.done"
-	EvReasoningDelta    = "response.reasoning_text.delta"
-	EvReasoningDone     = "response.reasoning_text.done"
-	EvArgsDelta         = "response.function_call_arguments.delta"
-	EvArgsDone          = "response.function_call_arguments.done"
-	EvCustomInputDelta  = "response.custom_tool_call_input.delta"
-	EvCustomInputDone   = "response.custom_tool_call_input.done"
-	EvMCPArgsDelta      = "response.mcp_call_arguments.delta"
-	EvMCPArgsDone       = "response.mcp_call_arguments.done"
-	EvCodeDelta         = "response.code_interpreter_call_code.delta"
-	EvCodeDone          = "response.code_interpreter_call_code.done"
-	EvImagePartial      = "response.image_generation_call.partial_image"
-	prefixWebSearch     = "response.web_search_call."
-	prefixFileSearch    = "response.file_search_call."
-	prefixCodeInterp    = "response.code_interpreter_call."
-	prefixImageGen      = "response.image_generation_call."
-	prefixMCPCall       = "response.mcp_call."
-	prefixMCPListTools  = "response.mcp_list_tools."
+	EvCreated          = "response.created"
+	EvInProgress       = "response.in_progress"
+	EvQueued           = "response.queued"
+	EvCompleted        = "response.completed"
+	EvIncomplete       = "response.incomplete"
+	EvFailed           = "response.failed"
+	EvError            = "error"
+	EvItemAdded        = "response.output_item.added"
+	EvItemDone         = "response.output_item.done"
+	EvPartAdded        = "response.content_part.added"
+	EvPartDone         = "response.content_part.done"
+	EvTextDelta        = "response.output_text.delta"
+	EvTextDone         = "response.output_text.done"
+	EvAnnotation       = "response.output_text.annotation.added"
+	EvRefusalDelta     = "response.refusal.delta"
+	EvRefusalDone      = "response.refusal.done"
+	EvSummaryPartAdded = "response.reasoning_summary_part.added"
+	EvSummaryPartDone  = "response.reasoning_summary_part.done"
+	EvSummaryDelta     = "response.reasoning_summary_text.delta"
+	EvSummaryDone      = "response.reasoning_summary_text.done"
+	EvReasoningDelta   = "response.reasoning_text.delta"
+	EvReasoningDone    = "response.reasoning_text.done"
+	EvArgsDelta        = "response.function_call_arguments.delta"
+	EvArgsDone         = "response.function_call_arguments.done"
+	EvCustomInputDelta = "response.custom_tool_call_input.delta"
+	EvCustomInputDone  = "response.custom_tool_call_input.done"
+	EvMCPArgsDelta     = "response.mcp_call_arguments.delta"
+	EvMCPArgsDone      = "response.mcp_call_arguments.done"
+	EvCodeDelta        = "response.code_interpreter_call_code.delta"
+	EvCodeDone         = "response.code_interpreter_call_code.done"
+	EvImagePartial     = "response.image_generation_call.partial_image"
+	prefixWebSearch    = "response.web_search_call."
+	prefixFileSearch   = "response.file_search_call."
+	prefixCodeInterp   = "response.code_interpreter_call."
+	prefixImageGen     = "response.image_generation_call."
+	prefixMCPCall      = "response.mcp_call."
+	prefixMCPListTools = "response.mcp_list_tools."
 )
 
 // Output item types.
@@ -101,18 +101,18 @@ func isProgress(typ string) bool {
 // StreamEvent is one Responses API stream event: the union of the fields
 // of the event types read, decoded in one pass.
 type StreamEvent struct {
-	Type           string          `json:"type"`
-	SequenceNumber *int64          `json:"sequence_number"`
-	Response       *Response       `json:"response"`
-	OutputIndex    int             `json:"output_index"`
-	ContentIndex   int             `json:"content_index"`
-	ItemID         string          `json:"item_id"`
-	Item           *Item           `json:"item"`
-	Part           *Part           `json:"part"`
-	Delta          string          `json:"delta"`
-	Arguments      string          `json:"arguments"`
-	Input          string          `json:"input"`
-	Annotation     *Annotation     `json:"annotation"`
+	Type           string      `json:"type"`
+	SequenceNumber *int64      `json:"sequence_number"`
+	Response       *Response   `json:"response"`
+	OutputIndex    int         `json:"output_index"`
+	ContentIndex   int         `json:"content_index"`
+	ItemID         string      `json:"item_id"`
+	Item           *Item       `json:"item"`
+	Part           *Part       `json:"part"`
+	Delta          string      `json:"delta"`
+	Arguments      string      `json:"arguments"`
+	Input          string      `json:"input"`
+	Annotation     *Annotation `json:"annotation"`
 	// The error event's fields.
 	Code    any    `json:"code"`
 	Message string `json:"message"`
