@@ -35,7 +35,12 @@ type Encoder struct {
 	explicit bool // the source has TurnStart events
 	id       string
 	tmodel   string
-	tools    int             // tool calls written in this completion
+	tools    map[int]int     // tool calls written in this completion, by choice
+	cur      int             // the choice the event being written belongs to
+	held     *event.TurnEnd  // a turn end without stop reason: an error may take its place
+	roles    map[int]bool    // choices > 0 whose role chunk is written
+	closing  bool            // choice 0 has finished: the other choices' finish chunks may follow
+	usage    *event.Usage    // the usage to write once they have
 	pending  map[string]bool // client tool calls without a result
 	open     event.BlockKind // the open text or thinking block
 	ended    event.BlockKind // the block that ended last, when nothing came after it
@@ -78,7 +83,7 @@ func (e *Encoder) chunk(choices []wire.Choice, usage *wire.Usage) error {
 }
 
 func (e *Encoder) delta(d wire.Delta, finish *string) error {
-	return e.chunk([]wire.Choice{{Delta: d, FinishReason: finish}}, nil)
+	return e.chunk([]wire.Choice{{Index: e.cur, Delta: d, FinishReason: finish}}, nil)
 }
 
 func (e *Encoder) begin(id, model string) {
@@ -89,7 +94,9 @@ func (e *Encoder) begin(id, model string) {
 	if model == "" {
 		model = e.model
 	}
-	e.turn, e.id, e.tmodel, e.tools = true, id, model, 0
+	e.turn, e.id, e.tmodel, e.cur = true, id, model, 0
+	clear(e.tools)
+	clear(e.roles)
 	clear(e.pending)
 	empty := ""
 	e.delta(wire.Delta{Role: wire.RoleAsst, Content: &empty}, nil)
@@ -101,18 +108,30 @@ func (e *Encoder) ensureTurn() {
 	}
 }
 
-// end writes the finish chunk, the usage chunk and [DONE].
+// end writes choice 0's finish chunk; the usage chunk and [DONE] follow
+// the other choices' finish chunks (closeTail).
 func (e *Encoder) end(stop string, u *event.Usage) {
-	if !e.turn {
+	if !e.turn || e.closing {
+		e.closeTail()
 		return
 	}
 	e.open, e.ended = "", ""
-	finish, ok := openai.FinishFromStop(stop, e.tools > 0)
+	e.cur = 0
+	finish, ok := openai.FinishFromStop(stop, e.tools[0] > 0)
 	if !ok {
 		e.warn("stop reason " + stop + " (written as stop)")
 	}
 	e.delta(wire.Delta{}, &finish)
-	if u != nil {
+	e.closing, e.usage = true, u
+}
+
+// closeTail writes the usage chunk and [DONE] of a completion whose
+// choice 0 has finished.
+func (e *Encoder) closeTail() {
+	if !e.closing {
+		return
+	}
+	if u := e.usage; u != nil {
 		o, lost := openai.FromEvent(u)
 		if lost {
 			e.warn("cache write token counts (counted in prompt_tokens)")
@@ -120,7 +139,7 @@ func (e *Encoder) end(stop string, u *event.Usage) {
 		e.chunk(nil, wire.UsageOf(o))
 	}
 	e.data([]byte(wire.Done))
-	e.turn = false
+	e.turn, e.closing, e.usage = false, false, nil
 }
 
 // Encode writes the chunks of ev.
@@ -135,7 +154,27 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if !e.seen {
 		e.seen, e.main = true, agent
 	}
+	if h := e.held; h != nil {
+		e.held = nil
+		if _, ok := ev.(*event.Error); !ok || agent != e.main {
+			e.end(h.StopReason, h.Usage)
+		}
+	}
+	e.cur = 0
+	if e.closing {
+		if _, ok := ev.(*event.TurnEnd); !ok || agent == e.main {
+			e.closeTail()
+		}
+	}
 	if agent != e.main {
+		// The other choices of an n > 1 completion, as the decoder
+		// names their scopes, go back into it; other agents are lost.
+		if n, ok := wire.ChoiceIndex(e.main, agent); ok && e.turn {
+			e.cur = n
+			e.choice(ev)
+			e.cur = 0
+			return e.err
+		}
 		e.warn("subagents (only the main agent's turns are written)")
 		return nil
 	}
@@ -152,6 +191,10 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.TurnEnd:
 		if ev.Error != "" {
 			e.errorChunk(&event.Error{Message: ev.Error, Type: openai.TurnFailed})
+			break
+		}
+		if ev.StopReason == "" {
+			e.held = ev
 			break
 		}
 		e.end(ev.StopReason, ev.Usage)
@@ -183,7 +226,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 		e.warn("client tool results (the client sends them in the next request)")
 		delete(e.pending, ev.ID)
-		if e.turn && !e.explicit && e.tools > 0 && len(e.pending) == 0 {
+		if e.turn && !e.explicit && e.tools[0] > 0 && len(e.pending) == 0 {
 			// No turn boundaries in the source: the model's turn is
 			// over once all its tool calls have their results.
 			e.end(openai.StopToolUse, nil)
@@ -211,6 +254,39 @@ func (e *Encoder) Encode(ev event.Event) error {
 	return e.err
 }
 
+// choice writes an event of choice e.cur > 0 of the open completion: its
+// deltas, tool calls and finish_reason.
+func (e *Encoder) choice(ev event.Event) {
+	if !e.roles[e.cur] {
+		if e.roles == nil {
+			e.roles = map[int]bool{}
+		}
+		e.roles[e.cur] = true
+		empty := ""
+		e.delta(wire.Delta{Role: wire.RoleAsst, Content: &empty}, nil)
+	}
+	switch ev := ev.(type) {
+	case *event.Delta:
+		openai.Split(ev.Text, func(s string) error {
+			if ev.Kind == event.Thinking {
+				return e.delta(wire.Delta{ReasoningContent: &s}, nil)
+			}
+			return e.delta(wire.Delta{Content: &s}, nil)
+		})
+	case *event.ToolCall:
+		e.toolCall(ev)
+	case *event.TurnEnd:
+		finish, ok := openai.FinishFromStop(ev.StopReason, e.tools[e.cur] > 0)
+		if !ok {
+			e.warn("stop reason " + ev.StopReason + " (written as stop)")
+		}
+		e.delta(wire.Delta{}, &finish)
+	case *event.TurnStart, *event.BlockStart, *event.BlockEnd:
+	default:
+		e.warn("subagents (only the main agent's turns are written)")
+	}
+}
+
 // startBlock notes the block a delta belongs to. Two blocks of one kind
 // in a row have no boundary in a completion's deltas: they merge.
 func (e *Encoder) startBlock(kind event.BlockKind) {
@@ -233,8 +309,11 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 		e.warn("MCP server names (MCP calls written as function calls)")
 	}
 	e.ensureTurn()
-	idx := e.tools
-	e.tools++
+	if e.tools == nil {
+		e.tools = map[int]int{}
+	}
+	idx := e.tools[e.cur]
+	e.tools[e.cur]++
 	if e.pending == nil {
 		e.pending = map[string]bool{}
 	}
@@ -243,11 +322,11 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	if args == "" {
 		args = "{}"
 	}
-	e.chunk([]wire.Choice{{Delta: wire.Delta{ToolCalls: []wire.ToolCallDelta{{
+	e.chunk([]wire.Choice{{Index: e.cur, Delta: wire.Delta{ToolCalls: []wire.ToolCallDelta{{
 		Index: idx, ID: ev.ID, Type: wire.TypeFunc, Function: wire.Function{Name: ev.Name},
 	}}}}}, nil)
 	openai.Split(args, func(s string) error {
-		return e.chunk([]wire.Choice{{Delta: wire.Delta{ToolCalls: []wire.ToolCallDelta{{
+		return e.chunk([]wire.Choice{{Index: e.cur, Delta: wire.Delta{ToolCalls: []wire.ToolCallDelta{{
 			Index: idx, Function: wire.Function{Arguments: s},
 		}}}}}, nil)
 	})
@@ -285,9 +364,14 @@ func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err
 	}
-	if e.open != "" && e.turn {
+	if h := e.held; h != nil {
+		e.held = nil
+		e.end(h.StopReason, h.Usage)
+	}
+	if e.open != "" && e.turn && !e.closing {
 		return fmt.Errorf("%s: %w: a block was left open, no finish_reason written", wire.Name, event.ErrTruncated)
 	}
 	e.end("", nil)
+	e.closeTail()
 	return e.err
 }

@@ -44,6 +44,7 @@ type Encoder struct {
 	text     *block          // the open (or ended, awaiting citations) text item
 	think    *block          // the open reasoning item
 	held     *event.ToolCall // a server or MCP call awaiting its result
+	ended    *event.TurnEnd  // a turn end without stop reason: an error may take its place
 }
 
 // block is a message or reasoning item being streamed.
@@ -271,6 +272,12 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.warn("subagents (only the main agent's turns are written)")
 		return nil
 	}
+	if h := e.ended; h != nil {
+		e.ended = nil
+		if _, ok := ev.(*event.Error); !ok || agent != e.main {
+			e.end(h.StopReason, h.Usage)
+		}
+	}
 	if _, ok := ev.(*event.Citations); !ok {
 		if e.text != nil && e.text.ended {
 			e.finishText()
@@ -294,6 +301,11 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.TurnEnd:
 		if ev.Error != "" {
 			e.fail(ev.Error)
+			break
+		}
+		if ev.StopReason == "" {
+			e.flush()
+			e.ended = ev
 			break
 		}
 		e.end(ev.StopReason, ev.Usage)
@@ -561,6 +573,10 @@ func nilIfEmpty(s string) any {
 func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err
+	}
+	if h := e.ended; h != nil {
+		e.ended = nil
+		e.end(h.StopReason, h.Usage)
 	}
 	if (e.text != nil && !e.text.ended) || e.think != nil {
 		return fmt.Errorf("%s: %w: a block was left open, no response.completed written", wire.Name, event.ErrTruncated)

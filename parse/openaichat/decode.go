@@ -248,7 +248,7 @@ func (r *response) finished() bool {
 
 // scope returns the state of choice index, starting its turn at its first
 // chunk. Choice 0 is Config.Agent's; choice N > 0 is its own agent scope,
-// "choice-N" (after Config.Agent and a slash when it is set).
+// ChoiceAgent(Config.Agent, N).
 func (d *Decoder) scope(index int) *choice {
 	r := d.resp
 	for _, c := range r.choices {
@@ -256,13 +256,7 @@ func (d *Decoder) scope(index int) *choice {
 			return c
 		}
 	}
-	agent := d.cfg.Agent
-	if index != 0 {
-		agent = fmt.Sprintf("choice-%d", index)
-		if d.cfg.Agent != "" {
-			agent = d.cfg.Agent + "/" + agent
-		}
-	}
+	agent := ChoiceAgent(d.cfg.Agent, index)
 	c := &choice{index: index, agent: agent}
 	r.choices = append(r.choices, c)
 	d.emit(&event.TurnStart{Agent: agent, MessageID: r.id, Model: r.model})
@@ -399,3 +393,4 @@ func (d *Decoder) errorChunk(c *Chunk, data string) {
 	}
 	d.emit(&event.Error{Agent: d.cfg.Agent, Message: c.Error.Message, Type: c.Error.Kind(), Fatal: true, Raw: raw})
 }
+

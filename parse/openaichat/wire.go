@@ -2,6 +2,8 @@ package openaichat
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 
 	"github.com/agentstream/agentstream/internal/openai"
 )
@@ -109,4 +111,39 @@ type head struct {
 	Object  string           `json:"object"`
 	Choices json.RawMessage  `json:"choices"`
 	Error   *openai.APIError `json:"error"`
+}
+
+// ChoiceAgent returns the agent scope of choice index of a completion
+// whose choice 0 is main's: main itself for choice 0, else "choice-N",
+// after main and a slash when main is set.
+func ChoiceAgent(main string, index int) string {
+	if index == 0 {
+		return main
+	}
+	a := "choice-" + strconv.Itoa(index)
+	if main != "" {
+		a = main + "/" + a
+	}
+	return a
+}
+
+// ChoiceIndex returns the choice index of agent scope agent in a
+// completion whose choice 0 is main's; false when it is no choice scope.
+func ChoiceIndex(main, agent string) (int, bool) {
+	if agent == main {
+		return 0, true
+	}
+	prefix := "choice-"
+	if main != "" {
+		prefix = main + "/choice-"
+	}
+	rest, ok := strings.CutPrefix(agent, prefix)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n <= 0 || strconv.Itoa(n) != rest {
+		return 0, false
+	}
+	return n, true
 }

@@ -506,6 +506,21 @@ func (d *Decoder) itemDone(index int, item *Item) error {
 	case ItemWebSearch, ItemFileSearch, ItemCodeInterp, ItemImageGen:
 		d.closeOpen()
 		d.serverItem(item)
+	case ItemToolSearch:
+		// Codex's client-side tool search: a client tool call whose
+		// arguments are an object.
+		d.closeOpen()
+		r.tools = true
+		in := json.RawMessage("{}")
+		if len(item.Arguments) > 0 {
+			in = jsontext.Compact(item.Arguments)
+			if in[0] == '"' {
+				var s string
+				json.Unmarshal(in, &s)
+				in = toolInput(s)
+			}
+		}
+		d.emit(&event.ToolCall{Agent: a, ID: item.CallID, Name: ToolSearchTool, Input: in})
 	default:
 		d.closeOpen()
 		d.emit(&event.Unknown{Agent: a, Format: Name, Type: item.Type, Raw: jsontext.Compact(item.Raw)})

@@ -64,6 +64,7 @@ const (
 	ItemMCPCall        = "mcp_call"
 	ItemMCPListTools   = "mcp_list_tools"
 	ItemLocalShell     = "local_shell_call"
+	ItemToolSearch     = "tool_search_call" // Codex's, with "execution": "client"
 )
 
 // Content part types.
@@ -76,6 +77,9 @@ const (
 
 // LocalShellTool is the tool name of a local_shell_call item.
 const LocalShellTool = "local_shell"
+
+// ToolSearchTool is the tool name of a tool_search_call item.
+const ToolSearchTool = "tool_search"
 
 // IsServerItem reports whether an item type is a tool the API runs
 // itself, whose item carries call and result.
