@@ -199,10 +199,10 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 		e.end(ev.StopReason, ev.Usage)
 	case *event.BlockStart:
-		e.ensureTurn()
+		e.afterTools()
 		e.startBlock(ev.Kind)
 	case *event.Delta:
-		e.ensureTurn()
+		e.afterTools()
 		e.startBlock(ev.Kind)
 		openai.Split(ev.Text, func(s string) error {
 			if ev.Kind == event.Thinking {
@@ -287,6 +287,20 @@ func (e *Encoder) choice(ev event.Event) {
 	}
 }
 
+// afterTools opens a completion for text or thinking. A completion's
+// tool calls end it (a client reads them after its finish chunk): text
+// that follows tool calls in one source turn (a Codex turn spans several
+// model calls) goes into a new completion, so its order is kept.
+func (e *Encoder) afterTools() {
+	if e.turn && !e.closing && e.tools[0] > 0 {
+		model := e.tmodel
+		e.end(openai.StopToolUse, nil)
+		e.closeTail()
+		e.begin("", model)
+	}
+	e.ensureTurn()
+}
+
 // startBlock notes the block a delta belongs to. Two blocks of one kind
 // in a row have no boundary in a completion's deltas: they merge.
 func (e *Encoder) startBlock(kind event.BlockKind) {
@@ -346,7 +360,8 @@ func (e *Encoder) unknown(ev *event.Unknown) {
 func (e *Encoder) errorChunk(ev *event.Error) {
 	obj := jsontext.Compact(ev.Raw)
 	var a openai.APIError
-	if json.Unmarshal(obj, &a) != nil || a.Message == "" && a.Kind() == "" {
+	if json.Unmarshal(obj, &a) != nil || a.Message != ev.Message || a.Kind() != ev.Type || a.Type == "error" {
+		// Raw is not this error's chat error object (another format's).
 		a = openai.APIError{Message: ev.Message, Type: ev.Type}
 		obj, _ = openai.Marshal(a)
 	}

@@ -393,4 +393,3 @@ func (d *Decoder) errorChunk(c *Chunk, data string) {
 	}
 	d.emit(&event.Error{Agent: d.cfg.Agent, Message: c.Error.Message, Type: c.Error.Kind(), Fatal: true, Raw: raw})
 }
-

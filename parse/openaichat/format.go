@@ -22,7 +22,7 @@ func Format() format.Format {
 		// client tool results.
 		Lacks: []format.Content{
 			format.Signature, format.Citations, format.CitationExtras, format.MCPServer, format.Server,
-			format.ServerToolCall, format.ServerToolResult, format.Kind,
+			format.ServerToolCall, format.ServerToolResult,
 			format.MetaInit, format.ToolResult, format.MetaFinal, format.AwaitingTools, format.MetaFiles,
 			format.FileChange, format.TodoList, format.IsError, format.ExitCode, format.Status,
 			format.Structured, format.Images,

@@ -20,7 +20,7 @@ func Format() format.Format {
 		// docs/formats/openai-responses.md: one response body per turn:
 		// no session metadata, client tool results or run summary.
 		Lacks: []format.Content{
-			format.CitationExtras, format.Kind, format.ExitCode, format.Images,
+			format.CitationExtras, format.ExitCode, format.Images,
 			format.MetaInit, format.ToolResult, format.MetaFinal, format.AwaitingTools, format.MetaFiles,
 			format.FileChange, format.TodoList,
 		},
