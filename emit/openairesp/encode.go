@@ -529,18 +529,14 @@ func (e *Encoder) unknown(ev *event.Unknown) {
 	}
 	var typ string
 	json.Unmarshal(m["type"], &typ)
-	e.flush()
-	e.ensureTurn()
-	if strings.HasPrefix(typ, "response.") || typ == "" {
-		if _, ok := m["sequence_number"]; ok {
-			m["sequence_number"] = json.RawMessage(fmt.Sprint(e.nextSeq()))
-		}
-		if typ == "" {
-			typ = ev.Type
-		}
-		e.event(typ, m)
+	if strings.HasPrefix(typ, "response.") || typ == "" || typ == wire.EvError {
+		// An event type the SDKs do not know makes them fail: only
+		// unknown items, which they keep, are written back.
+		e.warn("unknown " + wire.Name + " event types")
 		return
 	}
+	e.flush()
+	e.ensureTurn()
 	raw := json.RawMessage(jsontext.Compact(ev.Raw))
 	idx, _ := e.addItem(raw)
 	e.doneItem(idx, raw)
