@@ -236,20 +236,10 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.RunEnd:
 		e.end(ev.StopReason, nil)
 		e.warn("run summaries")
-	case *event.Notice:
-		e.warn("notices")
 	case *event.Unknown:
 		e.unknown(ev)
-	case *event.AwaitingTools:
-		e.warn("awaiting tools")
-	case *event.Files:
-		e.warn("generated files")
-	case *event.FileChange:
-		e.warn("file changes")
-	case *event.TodoList:
-		e.warn("todo lists")
 	default:
-		e.warn(fmt.Sprintf("events of type %T", ev))
+		e.warn(openai.Lost(ev))
 	}
 	return e.err
 }

@@ -3,6 +3,7 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
@@ -204,4 +205,22 @@ func Marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// Lost returns what the OpenAI encoders warn about an event of a kind
+// neither body carries (notices, generated files, ...).
+func Lost(ev event.Event) string {
+	switch ev.(type) {
+	case *event.Notice:
+		return "notices"
+	case *event.AwaitingTools:
+		return "awaiting tools"
+	case *event.Files:
+		return "generated files"
+	case *event.FileChange:
+		return "file changes"
+	case *event.TodoList:
+		return "todo lists"
+	}
+	return fmt.Sprintf("events of type %T", ev)
 }

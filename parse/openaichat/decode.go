@@ -27,15 +27,8 @@ type Config struct {
 // concatenated) and yields canonical events. See the package
 // documentation for the grammar and tolerance rules.
 type Decoder struct {
-	cfg     Config
-	sse     *frame.SSE
-	queue   []event.Event
-	problem error
-	done    bool
-	cut     error
-	err     error
-	line    int
-	off     int64
+	drv openai.Driver // the read loop; its Decode is d.decode
+	cfg Config
 
 	resp *response // the response being read; nil between responses
 }
@@ -75,9 +68,15 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	if d.cfg.MaxEventBytes <= 0 {
 		d.cfg.MaxEventBytes = event.DefaultMaxBytes
 	}
-	d.sse = frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.drv = openai.Driver{
+		Source: d.cfg.Source, SSE: frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes),
+		Decode: d.decode, Truncation: d.truncation,
+	}
 	return d
 }
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Decoder) Next() (event.Event, error) { return d.drv.Next() }
 
 // Detect reports whether an input whose first unit is h is a Chat
 // Completions streaming body: SSE whose first data is a
@@ -98,64 +97,13 @@ func Detect(h format.Head) bool {
 	return ok && len(e) > 0 && e[0] == '{'
 }
 
-// Next returns the next event. See event.Decoder for the error contract.
-func (d *Decoder) Next() (event.Event, error) {
-	for {
-		if len(d.queue) > 0 {
-			ev := d.queue[0]
-			d.queue[0] = nil
-			d.queue = d.queue[1:]
-			return ev, nil
-		}
-		if d.problem != nil {
-			err := d.problem
-			d.problem = nil
-			return nil, err
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		if d.done {
-			d.err = io.EOF
-			d.problem = d.truncation()
-			continue
-		}
-		m, err := d.sse.Next()
-		var perr *event.ParseError
-		switch {
-		case err == io.EOF:
-			d.done = true
-		case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
-			d.done, d.cut = true, err
-		case errors.As(err, &perr):
-			d.problem = err
-		case err != nil:
-			d.err = err
-		default:
-			d.line, d.off = m.Line, m.Offset
-			if err := d.decode(m); err != nil {
-				d.problem = err
-			}
-		}
-	}
-}
-
-func (d *Decoder) emit(ev event.Event) { d.queue = append(d.queue, ev) }
-
-func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
-	return &event.ParseError{
-		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
-		Err: event.Errorf(sentinel, format, args...),
-	}
-}
-
 // truncation ends the response the input stopped in. A response whose
 // choices all finished is complete without [DONE]; otherwise what arrived
 // is emitted and the truncation reported.
 func (d *Decoder) truncation() error {
 	r := d.resp
 	if r == nil {
-		return d.cut
+		return d.drv.Cut()
 	}
 	var open []string
 	for _, c := range r.choices {
@@ -169,12 +117,9 @@ func (d *Decoder) truncation() error {
 	}
 	d.endResponse()
 	if len(open) > 0 {
-		return &event.ParseError{
-			Source: d.cfg.Source, Line: d.line, Offset: d.off,
-			Err: event.Errorf(event.ErrTruncated, "stream ended without finish_reason, inside completion %s: %s", r.id, strings.Join(open, ", ")),
-		}
+		return d.drv.Truncated("stream ended without finish_reason, inside completion %s: %s", r.id, strings.Join(open, ", "))
 	}
-	return d.cut
+	return d.drv.Cut()
 }
 
 func (d *Decoder) decode(m frame.Message) error {
@@ -185,7 +130,7 @@ func (d *Decoder) decode(m frame.Message) error {
 	if data == Done {
 		d.endResponse()
 		if d.cfg.StopAtDone {
-			d.done = true
+			d.drv.Stop()
 		}
 		return nil
 	}
@@ -193,16 +138,16 @@ func (d *Decoder) decode(m frame.Message) error {
 	if err := json.Unmarshal([]byte(data), &c); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return d.errorf(event.ErrSyntax, "chunk: %s", jsontext.Problem(err))
+			return d.drv.Errorf(event.ErrSyntax, "chunk: %s", jsontext.Problem(err))
 		}
-		return d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
+		return d.drv.Errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
 	}
 	if c.Error != nil {
 		d.errorChunk(&c, data)
 		return nil
 	}
 	if c.Object != ObjectChunk && c.Object != "" || c.Choices == nil && c.Usage == nil {
-		d.emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: c.Object, Raw: []byte(data)})
+		d.drv.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: c.Object, Raw: []byte(data)})
 		return nil
 	}
 	if d.resp != nil && c.ID != d.resp.id {
@@ -230,7 +175,7 @@ func (d *Decoder) decode(m frame.Message) error {
 		if strings.Contains(problems[0], "larger than") {
 			sentinel = event.ErrTooLarge
 		}
-		return d.errorf(sentinel, "%s", strings.Join(problems, "; "))
+		return d.drv.Errorf(sentinel, "%s", strings.Join(problems, "; "))
 	}
 	return nil
 }
@@ -259,7 +204,7 @@ func (d *Decoder) scope(index int) *choice {
 	agent := ChoiceAgent(d.cfg.Agent, index)
 	c := &choice{index: index, agent: agent}
 	r.choices = append(r.choices, c)
-	d.emit(&event.TurnStart{Agent: agent, MessageID: r.id, Model: r.model})
+	d.drv.Emit(&event.TurnStart{Agent: agent, MessageID: r.id, Model: r.model})
 	return c
 }
 
@@ -300,14 +245,14 @@ func (d *Decoder) delta(c *choice, kind event.BlockKind, text string) {
 	if c.open != kind {
 		d.closeBlock(c)
 		c.open = kind
-		d.emit(&event.BlockStart{Agent: c.agent, Kind: kind})
+		d.drv.Emit(&event.BlockStart{Agent: c.agent, Kind: kind})
 	}
-	d.emit(&event.Delta{Agent: c.agent, Kind: kind, Text: text})
+	d.drv.Emit(&event.Delta{Agent: c.agent, Kind: kind, Text: text})
 }
 
 func (d *Decoder) closeBlock(c *choice) {
 	if c.open != "" {
-		d.emit(&event.BlockEnd{Agent: c.agent, Kind: c.open})
+		d.drv.Emit(&event.BlockEnd{Agent: c.agent, Kind: c.open})
 		c.open = ""
 	}
 }
@@ -343,7 +288,7 @@ func (d *Decoder) finish(c *choice) {
 	d.closeBlock(c)
 	slices.SortStableFunc(c.tools, func(a, b *toolCall) int { return a.index - b.index })
 	for _, t := range c.tools {
-		d.emit(&event.ToolCall{Agent: c.agent, ID: t.id, Name: t.name, Input: toolInput(t.args.String())})
+		d.drv.Emit(&event.ToolCall{Agent: c.agent, ID: t.id, Name: t.name, Input: toolInput(t.args.String())})
 	}
 	c.tools, c.argBytes = nil, 0
 	c.ended = true
@@ -376,7 +321,7 @@ func (d *Decoder) endResponse() {
 		if c.index == 0 && r.usage != nil {
 			te.Usage = r.usage.Event()
 		}
-		d.emit(te)
+		d.drv.Emit(te)
 	}
 }
 
@@ -391,5 +336,5 @@ func (d *Decoder) errorChunk(c *Chunk, data string) {
 	if json.Unmarshal([]byte(data), &obj) == nil && len(obj.Error) > 0 {
 		raw = jsontext.Compact(obj.Error)
 	}
-	d.emit(&event.Error{Agent: d.cfg.Agent, Message: c.Error.Message, Type: c.Error.Kind(), Fatal: true, Raw: raw})
+	d.drv.Emit(&event.Error{Agent: d.cfg.Agent, Message: c.Error.Message, Type: c.Error.Kind(), Fatal: true, Raw: raw})
 }

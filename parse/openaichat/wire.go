@@ -1,7 +1,6 @@
 package openaichat
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -104,13 +103,6 @@ func UsageOf(o openai.Usage) *Usage {
 		PromptTokensDetails:     &PromptDetails{CachedTokens: o.Cached},
 		CompletionTokensDetails: &CompletionDetails{ReasoningTokens: o.Reasoning},
 	}
-}
-
-// head is what detection reads of a payload.
-type head struct {
-	Object  string           `json:"object"`
-	Choices json.RawMessage  `json:"choices"`
-	Error   *openai.APIError `json:"error"`
 }
 
 // ChoiceAgent returns the agent scope of choice index of a completion

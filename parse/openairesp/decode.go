@@ -25,15 +25,8 @@ type Config struct {
 // concatenated) and yields canonical events. See the package
 // documentation for the grammar and tolerance rules.
 type Decoder struct {
-	cfg     Config
-	sse     *frame.SSE
-	queue   []event.Event
-	problem error
-	done    bool
-	cut     error
-	err     error
-	line    int
-	off     int64
+	drv openai.Driver // the read loop; its Decode is d.decode
+	cfg Config
 
 	resp *response
 	seq  int64 // last sequence_number; -1 before the first
@@ -73,9 +66,15 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	if d.cfg.MaxEventBytes <= 0 {
 		d.cfg.MaxEventBytes = event.DefaultMaxBytes
 	}
-	d.sse = frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.drv = openai.Driver{
+		Source: d.cfg.Source, SSE: frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes),
+		Decode: d.decode, Truncation: d.truncation,
+	}
 	return d
 }
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Decoder) Next() (event.Event, error) { return d.drv.Next() }
 
 // Detect reports whether an input whose first unit is h is a Responses
 // API streaming body: SSE whose first event's type (its event: field or
@@ -103,63 +102,12 @@ func Detect(h format.Head) bool {
 	return !nested && (msg || code)
 }
 
-// Next returns the next event. See event.Decoder for the error contract.
-func (d *Decoder) Next() (event.Event, error) {
-	for {
-		if len(d.queue) > 0 {
-			ev := d.queue[0]
-			d.queue[0] = nil
-			d.queue = d.queue[1:]
-			return ev, nil
-		}
-		if d.problem != nil {
-			err := d.problem
-			d.problem = nil
-			return nil, err
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		if d.done {
-			d.err = io.EOF
-			d.problem = d.truncation()
-			continue
-		}
-		m, err := d.sse.Next()
-		var perr *event.ParseError
-		switch {
-		case err == io.EOF:
-			d.done = true
-		case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
-			d.done, d.cut = true, err
-		case errors.As(err, &perr):
-			d.problem = err
-		case err != nil:
-			d.err = err
-		default:
-			d.line, d.off = m.Line, m.Offset
-			if err := d.decode(m); err != nil {
-				d.problem = err
-			}
-		}
-	}
-}
-
-func (d *Decoder) emit(ev event.Event) { d.queue = append(d.queue, ev) }
-
-func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
-	return &event.ParseError{
-		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
-		Err: event.Errorf(sentinel, format, args...),
-	}
-}
-
 // truncation flushes the response the input stopped in: the tool calls
 // whose arguments had begun are emitted with what arrived.
 func (d *Decoder) truncation() error {
 	r := d.resp
 	if r == nil {
-		return d.cut
+		return d.drv.Cut()
 	}
 	d.resp = nil
 	what := ""
@@ -172,14 +120,11 @@ func (d *Decoder) truncation() error {
 	for i := 0; i <= maxIndex(r.items); i++ {
 		it := r.items[i]
 		if it != nil && (it.typ == ItemFunctionCall || it.typ == ItemCustomToolCall || it.typ == ItemMCPCall) {
-			d.emit(d.toolCall(it, nil))
+			d.drv.Emit(d.toolCall(it, nil))
 			what = fmt.Sprintf(" (in the arguments of tool call %s)", it.callID)
 		}
 	}
-	return &event.ParseError{
-		Source: d.cfg.Source, Line: d.line, Offset: d.off,
-		Err: event.Errorf(event.ErrTruncated, "stream ended without response.completed, inside response %s%s", r.id, what),
-	}
+	return d.drv.Truncated("stream ended without response.completed, inside response %s%s", r.id, what)
 }
 
 func maxIndex(m map[int]*itemState) int {
@@ -202,14 +147,14 @@ func (d *Decoder) decode(m frame.Message) error {
 	if err := json.Unmarshal([]byte(data), &ev); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
-			return d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
+			return d.drv.Errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
 		}
 		// A known field of another shape: a vendor's event, kept.
 		var head struct {
 			Type string `json:"type"`
 		}
 		json.Unmarshal([]byte(data), &head)
-		d.emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: head.Type, Raw: []byte(data)})
+		d.drv.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: head.Type, Raw: []byte(data)})
 		return nil
 	}
 	if ev.Type == "" {
@@ -238,9 +183,9 @@ func (d *Decoder) sequence(ev *StreamEvent) error {
 	case last < 0 || n == last+1:
 		return nil
 	case n <= last:
-		return d.errorf(event.ErrSyntax, "sequence_number %d after %d: out of order", n, last)
+		return d.drv.Errorf(event.ErrSyntax, "sequence_number %d after %d: out of order", n, last)
 	}
-	return d.errorf(event.ErrSyntax, "sequence_number %d after %d: %d events missing", n, last, n-last-1)
+	return d.drv.Errorf(event.ErrSyntax, "sequence_number %d after %d: %d events missing", n, last, n-last-1)
 }
 
 func (d *Decoder) begin(rs *Response) {
@@ -254,7 +199,7 @@ func (d *Decoder) begin(rs *Response) {
 		d.end(nil, "") // a new response without the last one's end
 	}
 	d.resp = &response{id: rs.ID, model: rs.Model, items: map[int]*itemState{}}
-	d.emit(&event.TurnStart{Agent: d.cfg.Agent, MessageID: rs.ID, Model: rs.Model})
+	d.drv.Emit(&event.TurnStart{Agent: d.cfg.Agent, MessageID: rs.ID, Model: rs.Model})
 }
 
 func (d *Decoder) ensure() *response {
@@ -275,15 +220,15 @@ func (d *Decoder) event(ev *StreamEvent, data string) error {
 	case typ == EvError:
 		if d.resp != nil {
 			d.closeOpen()
-			d.emit(&event.TurnEnd{Agent: a, MessageID: d.resp.id})
+			d.drv.Emit(&event.TurnEnd{Agent: a, MessageID: d.resp.id})
 			d.resp = nil
 		}
 		e := &openai.APIError{Message: ev.Message, Code: ev.Code}
-		d.emit(&event.Error{Agent: a, Message: ev.Message, Type: e.Kind(), Fatal: true, Raw: []byte(data)})
+		d.drv.Emit(&event.Error{Agent: a, Message: ev.Message, Type: e.Kind(), Fatal: true, Raw: []byte(data)})
 	case typ == EvItemAdded:
 		r := d.ensure()
 		if ev.Item == nil {
-			return d.errorf(event.ErrSyntax, "%s without an item", typ)
+			return d.drv.Errorf(event.ErrSyntax, "%s without an item", typ)
 		}
 		d.releaseThinking()
 		r.items[ev.OutputIndex] = &itemState{
@@ -292,7 +237,7 @@ func (d *Decoder) event(ev *StreamEvent, data string) error {
 	case typ == EvItemDone:
 		d.ensure()
 		if ev.Item == nil {
-			return d.errorf(event.ErrSyntax, "%s without an item", typ)
+			return d.drv.Errorf(event.ErrSyntax, "%s without an item", typ)
 		}
 		return d.itemDone(ev.OutputIndex, ev.Item)
 	case typ == EvPartAdded:
@@ -304,7 +249,7 @@ func (d *Decoder) event(ev *StreamEvent, data string) error {
 		d.ensure()
 		d.openText(ev.OutputIndex)
 		if ev.Delta != "" {
-			d.emit(&event.Delta{Agent: a, Kind: event.Text, Text: ev.Delta})
+			d.drv.Emit(&event.Delta{Agent: a, Kind: event.Text, Text: ev.Delta})
 		}
 	case typ == EvAnnotation:
 		r := d.ensure()
@@ -328,7 +273,7 @@ func (d *Decoder) event(ev *StreamEvent, data string) error {
 			d.openThinking(ev.OutputIndex)
 		}
 		if ev.Delta != "" {
-			d.emit(&event.Delta{Agent: a, Kind: event.Thinking, Text: ev.Delta})
+			d.drv.Emit(&event.Delta{Agent: a, Kind: event.Thinking, Text: ev.Delta})
 		}
 	case typ == EvSummaryPartDone || typ == EvSummaryDone || typ == EvReasoningDone:
 		r := d.ensure()
@@ -338,7 +283,7 @@ func (d *Decoder) event(ev *StreamEvent, data string) error {
 	case typ == EvArgsDelta || typ == EvCustomInputDelta || typ == EvMCPArgsDelta:
 		it := d.item(ev.OutputIndex)
 		if it.args.Len()+len(ev.Delta) > d.cfg.MaxEventBytes {
-			return d.errorf(event.ErrTooLarge, "tool call arguments larger than %d bytes (raise --max-event-bytes)", d.cfg.MaxEventBytes)
+			return d.drv.Errorf(event.ErrTooLarge, "tool call arguments larger than %d bytes (raise --max-event-bytes)", d.cfg.MaxEventBytes)
 		}
 		it.args.WriteString(ev.Delta)
 	case typ == EvArgsDone || typ == EvMCPArgsDone:
@@ -352,7 +297,7 @@ func (d *Decoder) event(ev *StreamEvent, data string) error {
 	case isProgress(typ) || typ == EvImagePartial:
 		// Progress of a built-in tool: its item carries the outcome.
 	default:
-		d.emit(&event.Unknown{Agent: a, Format: Name, Type: typ, Raw: []byte(data)})
+		d.drv.Emit(&event.Unknown{Agent: a, Format: Name, Type: typ, Raw: []byte(data)})
 	}
 	return nil
 }
@@ -373,7 +318,7 @@ func (d *Decoder) openText(index int) {
 	d.item(index).streamed = true
 	if r.text == nil {
 		r.text = &textState{}
-		d.emit(&event.BlockStart{Agent: d.cfg.Agent, Kind: event.Text})
+		d.drv.Emit(&event.BlockStart{Agent: d.cfg.Agent, Kind: event.Text})
 	}
 }
 
@@ -384,7 +329,7 @@ func (d *Decoder) closeText() {
 	}
 	anns := r.text.annotations
 	r.text = nil
-	d.emit(&event.BlockEnd{Agent: d.cfg.Agent, Kind: event.Text})
+	d.drv.Emit(&event.BlockEnd{Agent: d.cfg.Agent, Kind: event.Text})
 	d.citations(anns)
 }
 
@@ -399,7 +344,7 @@ func (d *Decoder) citations(anns []Annotation) {
 			DocumentTitle: an.Filename, DocumentIndex: an.Index, Raw: jsontext.Compact(an.Raw),
 		}
 	}
-	d.emit(&event.Citations{Agent: d.cfg.Agent, Items: items})
+	d.drv.Emit(&event.Citations{Agent: d.cfg.Agent, Items: items})
 }
 
 func (d *Decoder) openThinking(index int) {
@@ -408,7 +353,7 @@ func (d *Decoder) openThinking(index int) {
 	d.releaseThinking()
 	d.item(index).streamed = true
 	r.think = true
-	d.emit(&event.BlockStart{Agent: d.cfg.Agent, Kind: event.Thinking})
+	d.drv.Emit(&event.BlockStart{Agent: d.cfg.Agent, Kind: event.Thinking})
 }
 
 // releaseThinking ends a thinking block whose end was held for its
@@ -416,7 +361,7 @@ func (d *Decoder) openThinking(index int) {
 func (d *Decoder) releaseThinking() {
 	if r := d.resp; r != nil && (r.held || r.think) {
 		r.held, r.think = false, false
-		d.emit(&event.BlockEnd{Agent: d.cfg.Agent, Kind: event.Thinking})
+		d.drv.Emit(&event.BlockEnd{Agent: d.cfg.Agent, Kind: event.Thinking})
 	}
 }
 
@@ -448,18 +393,18 @@ func (d *Decoder) itemDone(index int, item *Item) error {
 			if p.Type == PartRefusal {
 				text = p.Refusal
 			}
-			d.emit(&event.BlockStart{Agent: a, Kind: event.Text})
+			d.drv.Emit(&event.BlockStart{Agent: a, Kind: event.Text})
 			if text != "" {
-				d.emit(&event.Delta{Agent: a, Kind: event.Text, Text: text})
+				d.drv.Emit(&event.Delta{Agent: a, Kind: event.Text, Text: text})
 			}
-			d.emit(&event.BlockEnd{Agent: a, Kind: event.Text})
+			d.drv.Emit(&event.BlockEnd{Agent: a, Kind: event.Text})
 			d.citations(p.Annotations)
 		}
 	case ItemReasoning:
 		d.closeText()
 		if r.held || r.think {
 			r.held, r.think = false, false
-			d.emit(&event.BlockEnd{Agent: a, Kind: event.Thinking, Signature: item.EncryptedContent})
+			d.drv.Emit(&event.BlockEnd{Agent: a, Kind: event.Thinking, Signature: item.EncryptedContent})
 			break
 		}
 		if st.streamed {
@@ -473,23 +418,23 @@ func (d *Decoder) itemDone(index int, item *Item) error {
 			parts = []Part{{}}
 		}
 		for i, p := range parts {
-			d.emit(&event.BlockStart{Agent: a, Kind: event.Thinking})
+			d.drv.Emit(&event.BlockStart{Agent: a, Kind: event.Thinking})
 			if p.Text != "" {
-				d.emit(&event.Delta{Agent: a, Kind: event.Thinking, Text: p.Text})
+				d.drv.Emit(&event.Delta{Agent: a, Kind: event.Thinking, Text: p.Text})
 			}
 			sig := ""
 			if i == len(parts)-1 {
 				sig = item.EncryptedContent
 			}
-			d.emit(&event.BlockEnd{Agent: a, Kind: event.Thinking, Signature: sig})
+			d.drv.Emit(&event.BlockEnd{Agent: a, Kind: event.Thinking, Signature: sig})
 		}
 	case ItemFunctionCall, ItemCustomToolCall, ItemLocalShell:
 		d.closeOpen()
 		r.tools = true
-		d.emit(d.toolCall(st, item))
+		d.drv.Emit(d.toolCall(st, item))
 	case ItemMCPCall:
 		d.closeOpen()
-		d.emit(d.toolCall(st, item))
+		d.drv.Emit(d.toolCall(st, item))
 		res := &event.ToolResult{Agent: a, ID: item.ID, Name: item.Name, Status: item.Status}
 		if item.Output != nil {
 			res.Content = []event.Part{{Type: "text", Text: *item.Output}}
@@ -502,7 +447,7 @@ func (d *Decoder) itemDone(index int, item *Item) error {
 			}
 			res.Content = append(res.Content, event.Part{Type: "text", Text: msg})
 		}
-		d.emit(res)
+		d.drv.Emit(res)
 	case ItemWebSearch, ItemFileSearch, ItemCodeInterp, ItemImageGen:
 		d.closeOpen()
 		d.serverItem(item)
@@ -520,10 +465,10 @@ func (d *Decoder) itemDone(index int, item *Item) error {
 				in = toolInput(s)
 			}
 		}
-		d.emit(&event.ToolCall{Agent: a, ID: item.CallID, Name: ToolSearchTool, Input: in})
+		d.drv.Emit(&event.ToolCall{Agent: a, ID: item.CallID, Name: ToolSearchTool, Input: in})
 	default:
 		d.closeOpen()
-		d.emit(&event.Unknown{Agent: a, Format: Name, Type: item.Type, Raw: jsontext.Compact(item.Raw)})
+		d.drv.Emit(&event.Unknown{Agent: a, Format: Name, Type: item.Type, Raw: jsontext.Compact(item.Raw)})
 	}
 	return nil
 }
@@ -604,12 +549,12 @@ func (d *Decoder) serverItem(item *Item) {
 			out, _ = openai.Marshal(*item.Result)
 		}
 	}
-	d.emit(&event.ToolCall{Agent: a, ID: item.ID, Name: strings.TrimSuffix(item.Type, "_call"), Input: jsontext.Compact(in), Server: true})
+	d.drv.Emit(&event.ToolCall{Agent: a, ID: item.ID, Name: strings.TrimSuffix(item.Type, "_call"), Input: jsontext.Compact(in), Server: true})
 	res := &event.ToolResult{Agent: a, ID: item.ID, Name: item.Type, Server: true, Status: item.Status, Structured: jsontext.Compact(item.Raw)}
 	if len(out) > 0 && string(out) != "null" {
 		res.Content = []event.Part{{Type: "text", Text: string(jsontext.Compact(out))}}
 	}
-	d.emit(res)
+	d.drv.Emit(res)
 }
 
 // end closes the open response with the final response object (nil when
@@ -623,7 +568,7 @@ func (d *Decoder) end(rs *Response, typ string) {
 	d.resp = nil
 	te := &event.TurnEnd{Agent: d.cfg.Agent, MessageID: r.id}
 	if rs == nil {
-		d.emit(te)
+		d.drv.Emit(te)
 		return
 	}
 	reason := ""
@@ -644,5 +589,5 @@ func (d *Decoder) end(rs *Response, typ string) {
 			te.Error = rs.Error.Message
 		}
 	}
-	d.emit(te)
+	d.drv.Emit(te)
 }
