@@ -537,9 +537,9 @@ func (e *Encoder) unknown(ev *event.Unknown) {
 func (e *Encoder) errorEvent(ev *event.Error) {
 	e.flush()
 	out := errorEvent{Type: wire.EvError, Code: nilIfEmpty(ev.Type), Message: ev.Message}
-	var orig wire.StreamEvent
-	if json.Unmarshal(ev.Raw, &orig) == nil && orig.Type == wire.EvError {
-		out.Code, out.Param = orig.Code, orig.Param
+	var orig openai.APIError
+	if json.Unmarshal(ev.Raw, &orig) == nil && orig.Kind() == ev.Type && orig.Message == ev.Message {
+		out.Param = orig.Param // the error this format's decoder read
 	}
 	out.Seq = e.nextSeq()
 	e.event(wire.EvError, out)

@@ -21,7 +21,7 @@ func Format() format.Format {
 		// signatures, citations, server tools, session metadata or
 		// client tool results.
 		Lacks: []format.Content{
-			format.Signature, format.Citations, format.CitationExtras, format.MCPServer, format.Server,
+			format.Signature, format.Citations, format.CitationExtras, format.MCPServer,
 			format.ServerToolCall, format.ServerToolResult,
 			format.MetaInit, format.ToolResult, format.MetaFinal, format.AwaitingTools, format.MetaFiles,
 			format.FileChange, format.TodoList, format.IsError, format.ExitCode, format.Status,

@@ -223,8 +223,10 @@ func (d *Decoder) event(ev *StreamEvent, data string) error {
 			d.drv.Emit(&event.TurnEnd{Agent: a, MessageID: d.resp.id})
 			d.resp = nil
 		}
-		e := &openai.APIError{Message: ev.Message, Code: ev.Code}
-		d.drv.Emit(&event.Error{Agent: a, Message: ev.Message, Type: e.Kind(), Fatal: true, Raw: []byte(data)})
+		// Raw is the event's error object: its code, message and param.
+		e := &openai.APIError{Message: ev.Message, Code: ev.Code, Param: ev.Param}
+		raw, _ := openai.Marshal(e)
+		d.drv.Emit(&event.Error{Agent: a, Message: ev.Message, Type: e.Kind(), Fatal: true, Raw: raw})
 	case typ == EvItemAdded:
 		r := d.ensure()
 		if ev.Item == nil {
