@@ -164,10 +164,12 @@ func (d *Decoder) decode(m frame.Message) error {
 		}
 	}
 	if c.Usage != nil {
+		// The last usage seen counts: servers that send usage on every
+		// chunk (vLLM's continuous_usage_stats) send the total last.
 		u := c.Usage.Counts()
 		r.usage = &u
-		if r.finished() {
-			d.endResponse()
+		if r.finished() && len(c.Choices) == 0 {
+			d.endResponse() // the usage chunk of stream_options.include_usage
 		}
 	}
 	if len(problems) > 0 {
@@ -210,10 +212,13 @@ func (d *Decoder) scope(index int) *choice {
 
 func (d *Decoder) choice(ch *Choice) string {
 	c := d.scope(ch.Index)
-	if c.ended {
-		return fmt.Sprintf("choice %d has a chunk after its finish_reason", ch.Index)
-	}
 	dl := &ch.Delta
+	if c.ended {
+		if dl.Content == nil && dl.Refusal == nil && dl.ReasoningContent == nil && dl.Reasoning == nil && len(dl.ToolCalls) == 0 {
+			return "" // an empty delta after the finish (a server's usage or keep-alive chunk)
+		}
+		return fmt.Sprintf("choice %d has content after its finish_reason", ch.Index)
+	}
 	reasoning := dl.ReasoningContent
 	if reasoning == nil {
 		reasoning = dl.Reasoning

@@ -201,6 +201,20 @@ func TestDecode(t *testing.T) {
 				one(eventtest.Item{Event: &event.TurnEnd{Agent: a, MessageID: "d", StopReason: "end_turn"}})),
 		},
 		{
+			"usage on every chunk, an empty chunk after the finish",
+			strings.Replace(text("hi"), `]}`, `],"usage":{"prompt_tokens":1,"completion_tokens":1}}`, 1) +
+				chunk("c", `[{"index":0,"delta":{},"finish_reason":"stop"}]`, `,"usage":{"prompt_tokens":10,"completion_tokens":4}`) +
+				chunk("c", `[{"index":0,"delta":{}}]`, "") + usageNull + "data: [DONE]\n\n",
+			Config{},
+			join(one(start), hi, one(end("end_turn", &event.Usage{InputTokens: 10, OutputTokens: 5}))),
+		},
+		{
+			"content after the finish",
+			finish("stop") + text("hi"),
+			Config{},
+			[]eventtest.Item{start, {Err: "in:3:1: choice 0 has content after its finish_reason"}, end("end_turn", nil)},
+		},
+		{
 			"stop at done",
 			text("hi") + finish("stop") + "data: [DONE]\n\n" + "data: {not json\n\n",
 			Config{StopAtDone: true},
