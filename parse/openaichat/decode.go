@@ -38,6 +38,7 @@ type response struct {
 	id      string
 	model   string
 	choices []*choice // by first appearance
+	byIndex map[int]*choice
 	usage   *openai.Usage
 }
 
@@ -47,6 +48,7 @@ type choice struct {
 	agent    string
 	open     event.BlockKind // "" when no block is open
 	tools    []*toolCall     // by first appearance
+	byIndex  map[int]*toolCall
 	finish   *string
 	ended    bool
 	argBytes int
@@ -154,7 +156,7 @@ func (d *Decoder) decode(m frame.Message) error {
 		d.endResponse() // a new completion without [DONE] between
 	}
 	if d.resp == nil {
-		d.resp = &response{id: c.ID, model: c.Model}
+		d.resp = &response{id: c.ID, model: c.Model, byIndex: map[int]*choice{}}
 	}
 	r := d.resp
 	var problems []string
@@ -198,14 +200,13 @@ func (r *response) finished() bool {
 // ChoiceAgent(Config.Agent, N).
 func (d *Decoder) scope(index int) *choice {
 	r := d.resp
-	for _, c := range r.choices {
-		if c.index == index {
-			return c
-		}
+	if c := r.byIndex[index]; c != nil {
+		return c
 	}
 	agent := ChoiceAgent(d.cfg.Agent, index)
-	c := &choice{index: index, agent: agent}
+	c := &choice{index: index, agent: agent, byIndex: map[int]*toolCall{}}
 	r.choices = append(r.choices, c)
+	r.byIndex[index] = c
 	d.drv.Emit(&event.TurnStart{Agent: agent, MessageID: r.id, Model: r.model})
 	return c
 }
@@ -263,15 +264,11 @@ func (d *Decoder) closeBlock(c *choice) {
 }
 
 func (d *Decoder) toolDelta(c *choice, tc *ToolCallDelta) string {
-	var t *toolCall
-	for _, x := range c.tools {
-		if x.index == tc.Index {
-			t = x
-		}
-	}
+	t := c.byIndex[tc.Index]
 	if t == nil {
 		t = &toolCall{index: tc.Index}
 		c.tools = append(c.tools, t)
+		c.byIndex[tc.Index] = t
 	}
 	if tc.ID != "" {
 		t.id = tc.ID
@@ -296,6 +293,7 @@ func (d *Decoder) finish(c *choice) {
 		d.drv.Emit(&event.ToolCall{Agent: c.agent, ID: t.id, Name: t.name, Input: toolInput(t.args.String())})
 	}
 	c.tools, c.argBytes = nil, 0
+	clear(c.byIndex)
 	c.ended = true
 }
 

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
@@ -117,7 +119,7 @@ func (d *Decoder) truncation() error {
 	case r.think:
 		what = " (inside a reasoning summary)"
 	}
-	for i := 0; i <= maxIndex(r.items); i++ {
+	for _, i := range slices.Sorted(maps.Keys(r.items)) {
 		it := r.items[i]
 		if it != nil && (it.typ == ItemFunctionCall || it.typ == ItemCustomToolCall || it.typ == ItemMCPCall) {
 			d.drv.Emit(d.toolCall(it, nil))
@@ -125,14 +127,6 @@ func (d *Decoder) truncation() error {
 		}
 	}
 	return d.drv.Truncated("stream ended without response.completed, inside response %s%s", r.id, what)
-}
-
-func maxIndex(m map[int]*itemState) int {
-	n := -1
-	for i := range m {
-		n = max(n, i)
-	}
-	return n
 }
 
 func (d *Decoder) decode(m frame.Message) error {
