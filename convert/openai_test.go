@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/verify"
 )
 
@@ -103,5 +105,57 @@ func TestOpenAIRoundTrips(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no bodies")
+	}
+}
+
+type reports []string
+
+func (r *reports) Report(rule string, line, _ int, msg string) {
+	*r = append(*r, rule+" line "+strconv.Itoa(line)+": "+msg)
+}
+
+// TestOpenAIOutputValid: our openai-chat and openai-responses output of
+// every corpus run breaks none of the format's own validate rules.
+func TestOpenAIOutputValid(t *testing.T) {
+	t.Parallel()
+	n := 0
+	for _, to := range []string{"openai-chat", "openai-responses"} {
+		target, _ := Lookup(to)
+		for _, from := range Formats() {
+			if from.NewDecoder == nil || from.Wrap != nil {
+				continue
+			}
+			files, _ := filepath.Glob(filepath.Join("../testdata", from.Name, "*"))
+			for _, file := range files {
+				base := filepath.Base(file)
+				switch filepath.Ext(file) {
+				case ".sse", ".jsonl":
+				default:
+					continue
+				}
+				if strings.Contains(base, "hand-bad") || strings.Contains(base, "truncated") {
+					continue
+				}
+				in, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var out bytes.Buffer
+				enc := target.NewEncoder(&out, &Options{})
+				Pipe(from.NewDecoder(bytes.NewReader(in), &Options{}), enc, nil, func(error) bool { return true })
+				if err := enc.Close(); err != nil {
+					t.Errorf("%s to %s: %v", file, to, err)
+				}
+				n++
+				var got reports
+				target.Check(&out, &format.CheckConfig{Source: "out"}, &got)
+				if len(got) > 0 {
+					t.Errorf("%s to %s breaks the format's rules:\n%s", file, to, strings.Join(got, "\n"))
+				}
+			}
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d conversions checked", n)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
@@ -439,7 +440,7 @@ func (d *Decoder) itemDone(index int, item *Item) error {
 			res.IsError = true
 			var msg string
 			if json.Unmarshal(item.Error, &msg) != nil {
-				msg = string(jsontext.Compact(item.Error))
+				msg = string(validJSON(item.Error))
 			}
 			res.Content = append(res.Content, event.Part{Type: "text", Text: msg})
 		}
@@ -454,7 +455,7 @@ func (d *Decoder) itemDone(index int, item *Item) error {
 		r.tools = true
 		in := json.RawMessage("{}")
 		if len(item.Arguments) > 0 {
-			in = jsontext.Compact(item.Arguments)
+			in = validJSON(item.Arguments)
 			if in[0] == '"' {
 				var s string
 				json.Unmarshal(in, &s)
@@ -492,7 +493,7 @@ func (d *Decoder) toolCall(st *itemState, item *Item) *event.ToolCall {
 		tc.Name = LocalShellTool
 		tc.Input = json.RawMessage("{}")
 		if item != nil && len(item.Action) > 0 {
-			tc.Input = jsontext.Compact(item.Action)
+			tc.Input = validJSON(item.Action)
 		}
 	case ItemMCPCall:
 		tc.ID, tc.MCPServer = st.id, st.server
@@ -545,10 +546,10 @@ func (d *Decoder) serverItem(item *Item) {
 			out, _ = openai.Marshal(*item.Result)
 		}
 	}
-	d.drv.Emit(&event.ToolCall{Agent: a, ID: item.ID, Name: strings.TrimSuffix(item.Type, "_call"), Input: jsontext.Compact(in), Server: true})
-	res := &event.ToolResult{Agent: a, ID: item.ID, Name: item.Type, Server: true, Status: item.Status, Structured: jsontext.Compact(item.Raw)}
+	d.drv.Emit(&event.ToolCall{Agent: a, ID: item.ID, Name: strings.TrimSuffix(item.Type, "_call"), Input: validJSON(in), Server: true})
+	res := &event.ToolResult{Agent: a, ID: item.ID, Name: item.Type, Server: true, Status: item.Status, Structured: validJSON(item.Raw)}
 	if len(out) > 0 && string(out) != "null" {
-		res.Content = []event.Part{{Type: "text", Text: string(jsontext.Compact(out))}}
+		res.Content = []event.Part{{Type: "text", Text: string(validJSON(out))}}
 	}
 	d.drv.Emit(res)
 }
@@ -586,4 +587,23 @@ func (d *Decoder) end(rs *Response, typ string) {
 		}
 	}
 	d.drv.Emit(te)
+}
+
+// validJSON returns raw (valid JSON) compacted, with invalid UTF-8 in its
+// strings replaced by U+FFFD as encoding/json decodes it: what a decoder
+// passes on as text must be valid UTF-8.
+func validJSON(raw json.RawMessage) json.RawMessage {
+	c := jsontext.Compact(raw)
+	if utf8.Valid(c) {
+		return c
+	}
+	var v any
+	if json.Unmarshal(c, &v) != nil {
+		return c
+	}
+	b, err := openai.Marshal(v)
+	if err != nil {
+		return c
+	}
+	return b
 }
