@@ -23,7 +23,7 @@ const (
 // Rules returns the format's validate rules, in report order.
 func Rules() []format.Rule {
 	return []format.Rule{
-		{ID: RuleOrder, Name: "event-order", Doc: "a body begins with response.created and ends with response.completed, response.incomplete, response.failed or error; an item's events come between its output_item.added and output_item.done"},
+		{ID: RuleOrder, Name: "event-order", Doc: "a body begins with response.created (or response.queued) and ends with response.completed, response.incomplete, response.failed or error; an item's events come between its output_item.added and output_item.done"},
 		{ID: RuleSequence, Name: "sequence-number", Doc: "every event has a sequence_number, 0 at response.created and one more at each event"},
 		{ID: RuleNoDone, Name: "no-done", Doc: "the body has no data: [DONE] (the Responses API sends none)"},
 		{ID: RuleIndex, Name: "output-index", Doc: "output items are added at output_index 0, 1, 2, ... and each is done once"},
@@ -55,11 +55,12 @@ func Check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
 }
 
 type checkState struct {
-	open  bool // a response has begun and not ended
-	line  int
-	seq   int64
-	next  int          // next output_index
-	items map[int]bool // output indexes added and not done
+	open   bool // a response has begun and not ended
+	queued bool // it began with response.queued
+	line   int
+	seq    int64
+	next   int          // next output_index
+	items  map[int]bool // output indexes added and not done
 }
 
 type checkEvent struct {
@@ -87,13 +88,17 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 		typ = m.Type
 	}
 	switch {
-	case typ == EvCreated:
+	case typ == EvCreated && k.open && k.queued:
+		// response.queued began it (a background response).
+		k.queued = false
+	case typ == EvCreated || typ == EvQueued:
 		if k.open {
-			rep.Report(RuleOrder, m.Line, 1, "response.created before the last response ended")
+			rep.Report(RuleOrder, m.Line, 1, typ+" before the last response ended")
 		}
+		k.queued = typ == EvQueued
 		k.open, k.next, k.items = true, 0, map[int]bool{}
 		if ev.SequenceNumber != nil && *ev.SequenceNumber != 0 {
-			rep.Report(RuleSequence, m.Line, 1, fmt.Sprintf("response.created has sequence_number %d, not 0", *ev.SequenceNumber))
+			rep.Report(RuleSequence, m.Line, 1, fmt.Sprintf("%s has sequence_number %d, not 0", typ, *ev.SequenceNumber))
 		}
 		k.seq = -1
 	case !k.open && typ == EvError:
@@ -109,7 +114,7 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 		switch {
 		case k.seq >= 0 && n <= k.seq:
 			rep.Report(RuleSequence, m.Line, 1, fmt.Sprintf("sequence_number %d after %d: out of order", n, k.seq))
-		case n > k.seq+1 && typ != EvCreated:
+		case n > k.seq+1 && k.seq >= 0:
 			rep.Report(RuleSequence, m.Line, 1, fmt.Sprintf("sequence_number %d after %d: %d events missing", n, k.seq, n-k.seq-1))
 		}
 		k.seq = max(k.seq, n)
