@@ -36,8 +36,8 @@
 // tools' items are a server ToolCall (name without _call; input the
 // action, queries or code) and a server ToolResult (its results, outputs
 // or image as text; the whole item as Structured). Other item types
-// (mcp_list_tools, mcp_approval_request, newer ones) and unknown event
-// types are kept as Unknown events (Format "openai-responses"). An error
+// (mcp_list_tools, mcp_approval_request, newer ones), the audio events
+// and unknown event types are kept as Unknown events (Format "openai-responses"). An error
 // event ends the open response and becomes a fatal Error event.
 //
 // Tolerance: framing is frame.SSE (LF, CRLF or CR; the type may come from
