@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 )
 
@@ -100,5 +101,23 @@ func (d *Driver) Truncated(format string, args ...any) *event.ParseError {
 	return &event.ParseError{
 		Source: d.Source, Line: d.Line, Offset: d.Off,
 		Err: event.Errorf(event.ErrTruncated, format, args...),
+	}
+}
+
+// Messages calls f with each SSE message of r, for a format's Checker:
+// what the framer reports as a problem is skipped (the decoder reports
+// it), and reading stops at the end of r or at a read error.
+func Messages(r io.Reader, c *format.CheckConfig, f func(frame.Message)) {
+	sse := frame.NewSSE(r, c.Source, c.MaxEventBytes)
+	for {
+		m, err := sse.Next()
+		var perr *event.ParseError
+		switch {
+		case err == nil:
+			f(m)
+		case errors.As(err, &perr):
+		default:
+			return
+		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -24,11 +23,7 @@ const corpus = "../../testdata/openai-chat"
 
 func corpusFiles(t testing.TB) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(corpus, "*.sse"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recordings in %s: %v", corpus, err)
-	}
-	return files
+	return eventtest.Corpus(t, corpus, "*.sse")
 }
 
 func collect(r io.Reader, cfg *Config) []eventtest.Item {
@@ -37,60 +32,16 @@ func collect(r io.Reader, cfg *Config) []eventtest.Item {
 
 func TestGolden(t *testing.T) {
 	t.Parallel()
-	for _, file := range corpusFiles(t) {
-		name := filepath.Base(file)
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := eventtest.Golden(collect(bytes.NewReader(data), &Config{Source: name}))
-			golden := filepath.Join("testdata", strings.TrimSuffix(name, ".sse")+".golden")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("events differ from %s (run go test -update and review the diff)", golden)
-			}
-		})
-	}
+	eventtest.GoldenFiles(t, corpusFiles(t), ".sse", *update, func(r io.Reader, source string) event.Decoder {
+		return NewDecoder(r, &Config{Source: source})
+	})
 }
 
 // TestReaders: every recording gives the same events however its bytes
 // arrive.
 func TestReaders(t *testing.T) {
 	t.Parallel()
-	for _, file := range corpusFiles(t) {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := collect(bytes.NewReader(data), nil)
-			if len(want) == 0 {
-				t.Fatal("no events")
-			}
-			eventtest.CheckUTF8(t, want)
-			for name, r := range map[string]io.Reader{
-				"OneByteReader": iotest.OneByteReader(bytes.NewReader(data)),
-				"HalfReader":    iotest.HalfReader(bytes.NewReader(data)),
-				"DataErrReader": iotest.DataErrReader(bytes.NewReader(data)),
-			} {
-				if diff := cmp.Diff(want, collect(r, nil)); diff != "" {
-					t.Errorf("%s gives other events (-whole +%s):\n%s", name, name, diff)
-				}
-			}
-		})
-	}
+	eventtest.SplitInvariance(t, corpusFiles(t), func(r io.Reader) event.Decoder { return NewDecoder(r, nil) })
 }
 
 func chunk(id string, choices string, extra string) string {

@@ -2,13 +2,12 @@ package openaichat
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
 	"strings"
 
-	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/openai"
 )
 
 // Rule ids of the format's own validate rules.
@@ -32,22 +31,8 @@ func Rules() []format.Rule {
 // Check checks a Chat Completions body against Rules. Chunks that are
 // not JSON are skipped (the decoder reports them).
 func Check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
-	sse := frame.NewSSE(r, c.Source, c.MaxEventBytes)
 	var k checkState
-	for {
-		m, err := sse.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var perr *event.ParseError
-			if errors.As(err, &perr) {
-				continue // the decoder reports it
-			}
-			break
-		}
-		k.message(m, rep)
-	}
+	openai.Messages(r, c, func(m frame.Message) { k.message(m, rep) })
 	if k.open {
 		rep.Report(RuleDone, k.line, 1, "the body ends without data: [DONE]")
 	}

@@ -2,14 +2,13 @@ package openairesp
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/openai"
 )
 
 // Rule ids of the format's own validate rules.
@@ -33,22 +32,8 @@ func Rules() []format.Rule {
 // Check checks a Responses API body against Rules. Events that are not
 // JSON are skipped (the decoder reports them).
 func Check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
-	sse := frame.NewSSE(r, c.Source, c.MaxEventBytes)
 	k := checkState{seq: -1}
-	for {
-		m, err := sse.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var perr *event.ParseError
-			if errors.As(err, &perr) {
-				continue
-			}
-			break
-		}
-		k.message(m, rep)
-	}
+	openai.Messages(r, c, func(m frame.Message) { k.message(m, rep) })
 	if k.open {
 		rep.Report(RuleOrder, k.line, 1, "the body ends without response.completed, response.incomplete, response.failed or error")
 	}

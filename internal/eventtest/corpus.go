@@ -1,0 +1,86 @@
+package eventtest
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// Corpus returns the files of dir matching pattern, failing when there
+// are none.
+func Corpus(t testing.TB, dir, pattern string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, pattern))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recordings in %s: %v", dir, err)
+	}
+	return files
+}
+
+// GoldenFiles checks the events newDec reads from each file against
+// testdata/<name>.golden (Golden's text; ext is trimmed from the name),
+// or rewrites the golden files when update is set.
+func GoldenFiles(t *testing.T, files []string, ext string, update bool, newDec func(r io.Reader, source string) event.Decoder) {
+	for _, file := range files {
+		name := filepath.Base(file)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := Golden(Collect(newDec(bytes.NewReader(data), name)))
+			golden := filepath.Join("testdata", strings.TrimSuffix(name, ext)+".golden")
+			if update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("events differ from %s (run go test -update and review the diff)", golden)
+			}
+		})
+	}
+}
+
+// SplitInvariance checks that each file gives the same events, all of
+// valid UTF-8, whether read whole or through iotest.OneByteReader,
+// HalfReader and DataErrReader.
+func SplitInvariance(t *testing.T, files []string, newDec func(r io.Reader) event.Decoder) {
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := Collect(newDec(bytes.NewReader(data)))
+			if len(want) == 0 {
+				t.Fatal("no events")
+			}
+			CheckUTF8(t, want)
+			for name, r := range map[string]io.Reader{
+				"OneByteReader": iotest.OneByteReader(bytes.NewReader(data)),
+				"HalfReader":    iotest.HalfReader(bytes.NewReader(data)),
+				"DataErrReader": iotest.DataErrReader(bytes.NewReader(data)),
+			} {
+				if diff := cmp.Diff(want, Collect(newDec(r))); diff != "" {
+					t.Errorf("%s gives other events (-whole +%s):\n%s", name, name, diff)
+				}
+			}
+		})
+	}
+}
