@@ -2,6 +2,7 @@ package eventtest
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -83,4 +84,62 @@ func SplitInvariance(t *testing.T, files []string, newDec func(r io.Reader) even
 			}
 		})
 	}
+}
+
+// FuzzSeeds adds the first 4 KiB of each file to f's corpus (the fuzzer
+// minimises what it finds: seeds stay small).
+func FuzzSeeds(f *testing.F, files []string) {
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data[:min(len(data), 4<<10)])
+	}
+}
+
+// FuzzSplit is the body of a decoder's fuzz target: data read whole and
+// one byte at a time gives the same events, all of valid UTF-8.
+func FuzzSplit(t *testing.T, data []byte, newDec func(r io.Reader) event.Decoder) {
+	want := Collect(newDec(bytes.NewReader(data)))
+	CheckUTF8(t, want)
+	got := Collect(newDec(iotest.OneByteReader(bytes.NewReader(data))))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("OneByteReader gives other events:\n%s", diff)
+	}
+}
+
+// BenchDecode measures newDec over the files, concatenated, but those
+// named hand-bad (cut off or broken on purpose).
+func BenchDecode(b *testing.B, files []string, newDec func(r io.Reader) event.Decoder) {
+	var data []byte
+	for _, file := range files {
+		if strings.Contains(filepath.Base(file), "hand-bad") {
+			continue
+		}
+		d, err := os.ReadFile(file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		data = append(data, d...)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		d := newDec(bytes.NewReader(data))
+		for {
+			if _, err := d.Next(); err == io.EOF {
+				break
+			}
+		}
+	}
+}
+
+// Reports collects what a format.Checker reports, one "RULE LINE message"
+// string each.
+type Reports []string
+
+// Report implements format.Reporter.
+func (r *Reports) Report(rule string, line, _ int, msg string) {
+	*r = append(*r, fmt.Sprintf("%s %d %s", rule, line, msg))
 }

@@ -1,11 +1,9 @@
 package openairesp
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -194,12 +192,6 @@ func TestDetect(t *testing.T) {
 	}
 }
 
-type reports []string
-
-func (r *reports) Report(rule string, line, _ int, msg string) {
-	*r = append(*r, rule+" "+strconv.Itoa(line)+" "+msg)
-}
-
 func TestCheck(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -217,7 +209,7 @@ func TestCheck(t *testing.T) {
 		{"error alone", body(`{"type":"error","code":"x","message":"y"}`), nil},
 	}
 	for _, tt := range tests {
-		var got reports
+		var got eventtest.Reports
 		Check(strings.NewReader(tt.in), &format.CheckConfig{}, &got)
 		if diff := cmp.Diff(tt.want, []string(got)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
@@ -226,47 +218,12 @@ func TestCheck(t *testing.T) {
 }
 
 func FuzzDecoder(f *testing.F) {
-	for _, file := range corpusFiles(f) {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		if len(data) > 4<<10 {
-			data = data[:4<<10]
-		}
-		f.Add(data)
-	}
+	eventtest.FuzzSeeds(f, corpusFiles(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg := &Config{MaxEventBytes: 4096}
-		want := collect(bytes.NewReader(data), cfg)
-		eventtest.CheckUTF8(t, want)
-		got := collect(iotest.OneByteReader(bytes.NewReader(data)), cfg)
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("OneByteReader gives other events:\n%s", diff)
-		}
+		eventtest.FuzzSplit(t, data, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })
 	})
 }
 
 func BenchmarkDecode(b *testing.B) {
-	var data []byte
-	for _, file := range corpusFiles(b) {
-		if strings.Contains(file, "hand-") {
-			continue
-		}
-		d, err := os.ReadFile(file)
-		if err != nil {
-			b.Fatal(err)
-		}
-		data = append(data, d...)
-	}
-	b.ReportAllocs()
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		d := NewDecoder(bytes.NewReader(data), nil)
-		for {
-			if _, err := d.Next(); err == io.EOF {
-				break
-			}
-		}
-	}
+	eventtest.BenchDecode(b, corpusFiles(b), func(r io.Reader) event.Decoder { return NewDecoder(r, nil) })
 }
