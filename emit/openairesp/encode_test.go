@@ -3,7 +3,6 @@ package openairesp
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,21 +22,7 @@ func encode(t *testing.T, evs []event.Event) ([]byte, []string) {
 	t.Helper()
 	var out bytes.Buffer
 	var warnings []string
-	e := NewEncoder(&out, &Config{Warn: func(err error) {
-		var loss *event.LossError
-		if !errors.As(err, &loss) {
-			t.Errorf("warning is not a *event.LossError: %v", err)
-		}
-		warnings = append(warnings, err.Error())
-	}})
-	for _, ev := range evs {
-		if err := e.Encode(ev); err != nil {
-			t.Fatalf("Encode(%T): %v", ev, err)
-		}
-	}
-	if err := e.Close(); err != nil {
-		t.Fatalf("Close: %v", err)
-	}
+	eventtest.Encode(t, NewEncoder(&out, &Config{Warn: eventtest.Warnings(t, &warnings)}), evs)
 	return out.Bytes(), warnings
 }
 
@@ -52,16 +37,6 @@ func written(items []eventtest.Item) []eventtest.Item {
 		out = append(out, it)
 	}
 	return out
-}
-
-func events(items []eventtest.Item) []event.Event {
-	var evs []event.Event
-	for _, it := range items {
-		if it.Event != nil {
-			evs = append(evs, it.Event)
-		}
-	}
-	return evs
 }
 
 // TestRoundTrip: every recording read, written and read again gives the
@@ -83,7 +58,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			read := eventtest.Collect(wire.NewDecoder(bytes.NewReader(data), nil))
-			out, warnings := encode(t, events(read))
+			out, warnings := encode(t, eventtest.Events(read))
 			got := eventtest.Collect(wire.NewDecoder(bytes.NewReader(out), nil))
 			if diff := cmp.Diff(written(read), got); diff != "" {
 				t.Errorf("events differ after a round trip (-read +rewritten):\n%s\nwarnings: %q", diff, warnings)

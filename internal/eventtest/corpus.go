@@ -2,6 +2,7 @@ package eventtest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -142,4 +143,41 @@ type Reports []string
 // Report implements format.Reporter.
 func (r *Reports) Report(rule string, line, _ int, msg string) {
 	*r = append(*r, fmt.Sprintf("%s %d %s", rule, line, msg))
+}
+
+// Events returns the events of items, without the problems.
+func Events(items []Item) []event.Event {
+	var evs []event.Event
+	for _, it := range items {
+		if it.Event != nil {
+			evs = append(evs, it.Event)
+		}
+	}
+	return evs
+}
+
+// Warnings returns a Warn function for an encoder's config that records
+// each warning's text in *into, failing t for a warning that is not a
+// *event.LossError.
+func Warnings(t testing.TB, into *[]string) func(error) {
+	return func(err error) {
+		var loss *event.LossError
+		if !errors.As(err, &loss) {
+			t.Errorf("warning is not a *event.LossError: %v", err)
+		}
+		*into = append(*into, err.Error())
+	}
+}
+
+// Encode writes evs with enc and closes it, failing t on any error.
+func Encode(t testing.TB, enc event.Encoder, evs []event.Event) {
+	t.Helper()
+	for _, ev := range evs {
+		if err := enc.Encode(ev); err != nil {
+			t.Fatalf("Encode(%T): %v", ev, err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
 }
