@@ -186,6 +186,7 @@ func validateOne(ctx context.Context, o *validateOptions, sopts *source.Options,
 	}
 	vs, err := validate.Check(br, &validate.Config{
 		Source: name, Format: f.Name, MaxEventBytes: o.in.maxEventBytes, MaxChunkBytes: o.maxChunkBytes,
+		Check: f.Check, Rules: f.Rules,
 		NewDecoder: func(r io.Reader) event.Decoder {
 			dec, _ := o.in.tools.wrap(f, f.NewDecoder(r, co), co) // checked above
 			return dec

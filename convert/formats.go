@@ -9,6 +9,8 @@ import (
 	emitcodex "github.com/agentstream/agentstream/emit/codex"
 	emitinlinexml "github.com/agentstream/agentstream/emit/inlinexml"
 	emitjsonenv "github.com/agentstream/agentstream/emit/jsonenv"
+	emitopenaichat "github.com/agentstream/agentstream/emit/openaichat"
+	emitopenairesp "github.com/agentstream/agentstream/emit/openairesp"
 	emitxml "github.com/agentstream/agentstream/emit/xml"
 	emitxmltools "github.com/agentstream/agentstream/emit/xmltools"
 	"github.com/agentstream/agentstream/event"
@@ -18,6 +20,8 @@ import (
 	"github.com/agentstream/agentstream/parse/codex"
 	"github.com/agentstream/agentstream/parse/inlinexml"
 	"github.com/agentstream/agentstream/parse/jsonenv"
+	"github.com/agentstream/agentstream/parse/openaichat"
+	"github.com/agentstream/agentstream/parse/openairesp"
 	"github.com/agentstream/agentstream/parse/xmlstream"
 	"github.com/agentstream/agentstream/parse/xmltools"
 )
@@ -42,6 +46,8 @@ var formats = []Format{
 	{codex.Format(), emitcodex.New},
 	{claude.Format(), emitclaude.New},
 	{anthropic.Format(), emitanthropic.New},
+	{openairesp.Format(), emitopenairesp.New},
+	{openaichat.Format(), emitopenaichat.New},
 	{xmltools.Format(), emitxmltools.New},
 	{inlinexml.Format(), emitinlinexml.New},
 }

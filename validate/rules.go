@@ -54,7 +54,7 @@ var Rules = []Rule{
 	{UTF8, "utf8", nil, "the input is valid UTF-8", nil},
 	{MetaInitFirst, "meta-init-first", nil, "an agent's session start (meta_init, system/init, thread.started) comes once, before any other content of that agent", nil},
 	{MetaFinalLast, "meta-final-last", nil, "nothing of an agent follows its run summary (meta_final, result)", nil},
-	{ToolAnswered, "tool-answered", nil, "every client tool call is answered by a tool result, or listed as pending in awaiting_frontend_tools, by the end of the stream (not for one model response, whose tool results go in the next request: raw Anthropic SSE and the inline XML tool protocols)", []string{"anthropic", "inlinexml", "xmltools"}},
+	{ToolAnswered, "tool-answered", nil, "every client tool call is answered by a tool result, or listed as pending in awaiting_frontend_tools, by the end of the stream (not for one model response, whose tool results go in the next request: raw Anthropic and OpenAI SSE and the inline XML tool protocols)", []string{"anthropic", "openai-responses", "openai-chat", "inlinexml", "xmltools"}},
 	{ToolInputJSON, "tool-input-json", nil, "a tool call's input is a JSON object", nil},
 	{TurnClosed, "turn-closed", nil, "every model turn that starts ends (message_stop, turn.completed or turn.failed) before the next starts and before the stream ends", nil},
 	{EnvFields, "envelope-fields", []string{"jsonenv"}, "every envelope is a JSON object with type, agent and delta strings and a final boolean; extra fields have their documented types", nil},

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 )
 
 // Violation is one broken rule at a position.
@@ -36,6 +37,11 @@ type Config struct {
 	MaxEventBytes int
 	// MaxChunkBytes is the envelope byte cap (2048 when 0).
 	MaxChunkBytes int
+	// Check and Rules are the format's own checker and rules
+	// (format.Format), for formats validate has no wire checker of its
+	// own for.
+	Check format.Checker
+	Rules []format.Rule
 }
 
 // DefaultMaxChunkBytes is the JSON envelope's MAX_SSE_CHUNK_BYTES.
@@ -64,6 +70,9 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 		br := bufio.NewReaderSize(ur, 64<<10)
 		units := newUnitReader(br, isSSE(br))
 		wire, ok := wireCheckers[c.Format]
+		if !ok && c.Check != nil {
+			wire, ok = formatChecker(&c), true
+		}
 		if !ok {
 			err = v.events(c.NewDecoder(units), units)
 			break
@@ -372,4 +381,27 @@ func clip(s string) string {
 		return string(r[:60]) + "…"
 	}
 	return s
+}
+
+// formatChecker runs a format's own Check (format.Format.Check) as a wire
+// checker, its reports named from the format's Rules.
+func formatChecker(c *Config) func(v *checker, r io.Reader) {
+	return func(v *checker, r io.Reader) {
+		c.Check(r, &format.CheckConfig{Source: c.Source, MaxEventBytes: c.MaxEventBytes, MaxChunkBytes: c.MaxChunkBytes}, formatReporter{v, c})
+	}
+}
+
+type formatReporter struct {
+	v *checker
+	c *Config
+}
+
+func (f formatReporter) Report(rule string, line, col int, msg string) {
+	name := ""
+	for _, r := range f.c.Rules {
+		if r.ID == rule {
+			name = r.Name
+		}
+	}
+	f.v.out = append(f.v.out, Violation{Rule: rule, Name: name, Source: f.c.Source, Line: line, Column: col, Message: msg})
 }
