@@ -15,6 +15,7 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/parse/anthropic"
 	"github.com/agentstream/agentstream/parse/claude"
+	"github.com/agentstream/agentstream/parse/claudesession"
 	"github.com/agentstream/agentstream/parse/codex"
 	"github.com/agentstream/agentstream/parse/inlinexml"
 	"github.com/agentstream/agentstream/parse/jsonenv"
@@ -40,6 +41,7 @@ var formats = []Format{
 	{jsonenv.Format(), emitjsonenv.New},
 	{xmlstream.Format(), emitxml.New},
 	{codex.Format(), emitcodex.New},
+	{claudesession.Format(), nil},
 	{claude.Format(), emitclaude.New},
 	{anthropic.Format(), emitanthropic.New},
 	{xmltools.Format(), emitxmltools.New},
