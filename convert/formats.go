@@ -17,6 +17,7 @@ import (
 	"github.com/agentstream/agentstream/parse/claude"
 	"github.com/agentstream/agentstream/parse/claudesession"
 	"github.com/agentstream/agentstream/parse/codex"
+	"github.com/agentstream/agentstream/parse/codexsession"
 	"github.com/agentstream/agentstream/parse/inlinexml"
 	"github.com/agentstream/agentstream/parse/jsonenv"
 	"github.com/agentstream/agentstream/parse/xmlstream"
@@ -40,6 +41,7 @@ type Format struct {
 var formats = []Format{
 	{jsonenv.Format(), emitjsonenv.New},
 	{xmlstream.Format(), emitxml.New},
+	{codexsession.Format(), nil},
 	{codex.Format(), emitcodex.New},
 	{claudesession.Format(), nil},
 	{claude.Format(), emitclaude.New},

@@ -32,7 +32,7 @@ type Config struct {
 // See the package documentation for the grammar and tolerance rules.
 type Decoder struct {
 	cfg   Config
-	tail  *tailReader
+	tail  *frame.Tail
 	lines *frame.Lines
 
 	queue    []event.Event
@@ -116,7 +116,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	if d.cfg.MaxEventBytes <= 0 {
 		d.cfg.MaxEventBytes = event.DefaultMaxBytes
 	}
-	d.tail = &tailReader{r: r}
+	d.tail = frame.NewTail(r)
 	d.lines = frame.NewLines(d.tail, d.cfg.Source, d.cfg.MaxEventBytes)
 	return d
 }
@@ -210,7 +210,7 @@ func (d *Decoder) readLine() {
 	if d.bad != nil {
 		// The bad line was the last, and the input ends inside it: a log
 		// still being written.
-		if err == io.EOF && d.tail.inLine() {
+		if err == io.EOF && d.tail.InLine() {
 			d.cut = true
 		} else {
 			d.problems = append(d.problems, d.bad)
@@ -407,7 +407,10 @@ func (d *Decoder) fill(l *line) {
 	var meta sessionMeta
 	json.Unmarshal(st.Meta, &meta)
 	changed := false
-	for _, f := range []struct{ dst *string; v string }{
+	for _, f := range []struct {
+		dst *string
+		v   string
+	}{
 		{&meta.SessionID, l.SessionID}, {&meta.Cwd, l.Cwd}, {&meta.Version, l.Version}, {&meta.GitBranch, l.GitBranch},
 	} {
 		if *f.dst == "" && f.v != "" {
@@ -747,25 +750,3 @@ func firstLine(s string) string {
 	}
 	return s
 }
-
-// tailReader remembers how the input read so far ends: whether inside a
-// line, and how long that last line is.
-type tailReader struct {
-	r       io.Reader
-	n       int64
-	lineLen int64
-}
-
-func (t *tailReader) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	t.n += int64(n)
-	if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
-		t.lineLen = int64(n - i - 1)
-	} else {
-		t.lineLen += int64(n)
-	}
-	return n, err
-}
-
-// inLine reports whether the input read so far ends inside a line.
-func (t *tailReader) inLine() bool { return t.lineLen > 0 }
