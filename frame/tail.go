@@ -1,31 +1,24 @@
 package frame
 
-import (
-	"bytes"
-	"io"
-)
+import "io"
 
-// Tail is a reader that remembers whether the input read so far ends
-// inside a line: what a reader of a log still being written needs to tell
-// a line cut off by the end of the input from a bad one.
-type Tail struct {
-	r       io.Reader
-	lineLen int64
+// Counter is a reader that counts the bytes read through it. A reader
+// of a log still being written uses it to tell the line the end of the
+// input cut off from a bad one: a line that ends where the input read so
+// far ends has no line terminator, and is the input's last.
+type Counter struct {
+	r io.Reader
+	n int64
 }
 
-// NewTail returns a Tail reading from r.
-func NewTail(r io.Reader) *Tail { return &Tail{r: r} }
+// NewCounter returns a Counter reading from r.
+func NewCounter(r io.Reader) *Counter { return &Counter{r: r} }
 
-func (t *Tail) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
-		t.lineLen = int64(n - i - 1)
-	} else {
-		t.lineLen += int64(n)
-	}
+func (c *Counter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
 	return n, err
 }
 
-// InLine reports whether the input read so far ends inside a line (after
-// at least one byte of it).
-func (t *Tail) InLine() bool { return t.lineLen > 0 }
+// N returns the number of bytes read so far.
+func (c *Counter) N() int64 { return c.n }

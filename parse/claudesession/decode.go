@@ -32,7 +32,7 @@ type Config struct {
 // See the package documentation for the grammar and tolerance rules.
 type Decoder struct {
 	cfg   Config
-	tail  *frame.Tail
+	count *frame.Counter
 	lines *frame.Lines
 
 	queue    []event.Event
@@ -41,8 +41,8 @@ type Decoder struct {
 	problems []error
 	done     bool
 	err      error
-	bad      error // a line that does not parse: reported unless it is the input's cut-off end
-	cut      bool  // the input ends inside a line
+	last     bool // the line being decoded has no terminator
+	cut      bool // the input ends inside a line
 	line     int
 	off      int64
 
@@ -116,8 +116,8 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	if d.cfg.MaxEventBytes <= 0 {
 		d.cfg.MaxEventBytes = event.DefaultMaxBytes
 	}
-	d.tail = frame.NewTail(r)
-	d.lines = frame.NewLines(d.tail, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.count = frame.NewCounter(r)
+	d.lines = frame.NewLines(d.count, d.cfg.Source, d.cfg.MaxEventBytes)
 	return d
 }
 
@@ -207,16 +207,6 @@ func (d *Decoder) Next() (event.Event, error) {
 // readLine reads and decodes the next line.
 func (d *Decoder) readLine() {
 	raw, num, off, err := d.lines.Next()
-	if d.bad != nil {
-		// The bad line was the last, and the input ends inside it: a log
-		// still being written.
-		if err == io.EOF && d.tail.InLine() {
-			d.cut = true
-		} else {
-			d.problems = append(d.problems, d.bad)
-		}
-		d.bad = nil
-	}
 	var perr *event.ParseError
 	switch {
 	case err == io.EOF:
@@ -231,6 +221,9 @@ func (d *Decoder) readLine() {
 		return
 	}
 	d.line, d.off = num, off
+	// A line that ends where the input read so far ends has no
+	// terminator: it is the last, and may be cut off.
+	d.last = d.count.N() == off+int64(len(raw))
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return
@@ -272,8 +265,13 @@ func (d *Decoder) decode(raw []byte) error {
 	if err := json.Unmarshal(raw, &l); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) || raw[0] != '{' {
-			d.bad = d.errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(err))
-			return nil
+			if d.last {
+				// A log still being written: its last line is not
+				// whole yet.
+				d.cut = true
+				return nil
+			}
+			return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(err))
 		}
 		// A field of an unexpected type: keep the line.
 		var head struct {
@@ -468,7 +466,7 @@ func (d *Decoder) closeTurn(agent string, s *scope) {
 		return
 	}
 	ev := &event.TurnEnd{Agent: agent, MessageID: s.msgID, StopReason: s.stop}
-	if d.count(s, s.msgID, s.usage.Event()) {
+	if d.addUsage(s, s.msgID, s.usage.Event()) {
 		ev.Usage = s.usage.Event()
 	}
 	s.turns++
@@ -477,9 +475,9 @@ func (d *Decoder) closeTurn(agent string, s *scope) {
 	d.emit(ev)
 }
 
-// count adds the usage u of message id to the scope's total, once per
+// addUsage adds the usage u of message id to the scope's total, once per
 // message id; it reports false for a message already counted.
-func (d *Decoder) count(s *scope, id string, u *event.Usage) bool {
+func (d *Decoder) addUsage(s *scope, id string, u *event.Usage) bool {
 	if d.closed[id] {
 		return false
 	}
@@ -533,7 +531,7 @@ func (d *Decoder) assistant(agent string, s *scope, l *line, raw []byte) error {
 		if m.StopReason != nil {
 			s.lastStop = *m.StopReason
 		}
-		d.count(s, m.ID, m.Usage.Event())
+		d.addUsage(s, m.ID, m.Usage.Event())
 		s.failed = true
 		s.errs = append(s.errs, msg)
 		d.emit(&event.Error{Agent: agent, Message: msg, Type: errType, Fatal: true, Raw: obj})
@@ -709,10 +707,6 @@ func (d *Decoder) subagent(parent, toolID string, in *agentInput, structured jso
 // agent's run ends with the totals its lines carry, and a log cut off
 // inside a line is reported.
 func (d *Decoder) finish() {
-	if d.bad != nil {
-		d.problems = append(d.problems, d.bad)
-		d.bad = nil
-	}
 	for _, agent := range slices.Sorted(maps.Keys(d.scopes)) {
 		d.closeTurn(agent, d.scopes[agent])
 	}

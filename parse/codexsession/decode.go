@@ -26,15 +26,15 @@ type Config struct {
 // package documentation for the grammar and tolerance rules.
 type Decoder struct {
 	cfg   Config
-	tail  *frame.Tail
+	count *frame.Counter
 	lines *frame.Lines
 
 	queue    []event.Event
 	problems []error
 	done     bool
 	err      error
-	bad      error // a line that does not parse: reported unless it is the input's cut-off end
-	cut      bool
+	last     bool // the line being decoded has no terminator
+	cut      bool // the input ends inside a line
 	line     int
 	off      int64
 
@@ -74,8 +74,8 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg.MaxEventBytes = event.DefaultMaxBytes
 	}
 	d.agent = d.cfg.Agent
-	d.tail = frame.NewTail(r)
-	d.lines = frame.NewLines(d.tail, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.count = frame.NewCounter(r)
+	d.lines = frame.NewLines(d.count, d.cfg.Source, d.cfg.MaxEventBytes)
 	return d
 }
 
@@ -127,14 +127,6 @@ func (d *Decoder) Next() (event.Event, error) {
 
 func (d *Decoder) readLine() {
 	raw, num, off, err := d.lines.Next()
-	if d.bad != nil {
-		if err == io.EOF && d.tail.InLine() {
-			d.cut = true
-		} else {
-			d.problems = append(d.problems, d.bad)
-		}
-		d.bad = nil
-	}
 	var perr *event.ParseError
 	switch {
 	case err == io.EOF:
@@ -149,6 +141,9 @@ func (d *Decoder) readLine() {
 		return
 	}
 	d.line, d.off = num, off
+	// A line that ends where the input read so far ends has no
+	// terminator: it is the last, and may be cut off.
+	d.last = d.count.N() == off+int64(len(raw))
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return
@@ -202,8 +197,13 @@ func (d *Decoder) decode(raw []byte) error {
 	if err := json.Unmarshal(raw, &l); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) || raw[0] != '{' {
-			d.bad = d.errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(err))
-			return nil
+			if d.last {
+				// A log still being written: its last line is not
+				// whole yet.
+				d.cut = true
+				return nil
+			}
+			return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(err))
 		}
 		d.unknown("", raw)
 		return d.errorf(event.ErrSyntax, "rollout line: %s", jsontext.Problem(err))
@@ -573,10 +573,6 @@ func add(dst, u *usage) {
 // finish handles the end of the input: held calls are emitted, and a log
 // cut off inside a line is reported.
 func (d *Decoder) finish() {
-	if d.bad != nil {
-		d.problems = append(d.problems, d.bad)
-		d.bad = nil
-	}
 	d.flushAll()
 	d.release()
 	if d.cut {
