@@ -39,7 +39,7 @@ type Decoder struct {
 	off      int64
 
 	agent     string
-	start     *event.SessionStart // held until its model is known
+	start     *event.SessionStart // held until its prompt or first content
 	held      []event.Event
 	heldLines int
 	started   bool
@@ -223,7 +223,6 @@ func (d *Decoder) decode(raw []byte) error {
 			if p.Cwd != "" && d.start.Cwd == "" {
 				d.start.Cwd = p.Cwd
 			}
-			d.release()
 			return nil
 		}
 		d.notice(typeTurnContext, "model "+p.Model, raw)
@@ -359,12 +358,14 @@ func (d *Decoder) message(p *payload, raw []byte) {
 		d.notice("context", s, raw)
 	case d.start != nil && d.start.Prompt == "":
 		d.start.Prompt = s
+		d.release()
 	default:
 		d.notice("user", s, raw)
 	}
 }
 
 func (d *Decoder) block(kind event.BlockKind, text, sig string) {
+	d.release() // the session's start waits no longer than its first content
 	d.emit(&event.BlockStart{Agent: d.agent, Kind: kind})
 	if text != "" {
 		d.emit(&event.Delta{Agent: d.agent, Kind: kind, Text: text})
@@ -408,6 +409,7 @@ func (d *Decoder) flushAll() {
 }
 
 func (d *Decoder) emitCall(c *call) {
+	d.release()
 	if it := c.item; it != nil && it.Type == evItemCommandExecution {
 		input, _ := json.Marshal(struct {
 			Command string `json:"command"`
@@ -484,6 +486,7 @@ func (d *Decoder) eventMsg(p *payload, raw []byte) {
 		d.records = nil
 		d.emit(&event.TurnStart{Agent: d.agent})
 	case msgTaskComplete, msgTurnAborted:
+		d.release()
 		d.flushAll()
 		if p.Error != nil || p.Type == msgTurnAborted {
 			msg, kind := "turn aborted", ""
