@@ -87,8 +87,7 @@ type scope struct {
 	turns    int
 	sum      *event.Usage
 	lastStop string
-	failed   bool
-	errs     []string
+	failed   bool // its last message is an API error
 }
 
 type toolInfo struct {
@@ -533,7 +532,6 @@ func (d *Decoder) assistant(agent string, s *scope, l *line, raw []byte) error {
 		}
 		d.addUsage(s, m.ID, m.Usage.Event())
 		s.failed = true
-		s.errs = append(s.errs, msg)
 		d.emit(&event.Error{Agent: agent, Message: msg, Type: errType, Fatal: true, Raw: obj})
 		return nil
 	}
@@ -715,9 +713,6 @@ func (d *Decoder) finish() {
 		ev := &event.RunEnd{
 			Agent: d.main(), StopReason: s.lastStop, Turns: s.turns, Usage: s.sum, IsError: s.failed,
 			MetaKind: MetaKind,
-		}
-		if s.failed {
-			ev.Errors = s.errs
 		}
 		d.emit(ev)
 	}

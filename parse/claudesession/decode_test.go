@@ -230,7 +230,7 @@ func TestDecode(t *testing.T) {
 				{Event: &event.Notice{Agent: "s1", Kind: "compact_summary", Message: "Summary: x …", Raw: []byte(`{"parentUuid":"c1","type":"user","isCompactSummary":true,"message":{"role":"user","content":"Summary: x\nmore"},"uuid":"c2","sessionId":"s1"}`)}},
 				{Event: &event.Unknown{Agent: "s1", Format: MetaKind, Type: "file-history-snapshot", Raw: []byte(`{"type":"file-history-snapshot","messageId":"x"}`)}},
 				{Event: &event.Error{Agent: "s1", Message: "API Error: 529", Type: "server_error", Fatal: true, Raw: []byte(`{"type":"server_error","message":"API Error: 529"}`)}},
-				{Event: &event.RunEnd{Agent: "s1", StopReason: "stop_sequence", MetaKind: MetaKind, Usage: &event.Usage{}, IsError: true, Errors: []string{"API Error: 529"}}},
+				{Event: &event.RunEnd{Agent: "s1", StopReason: "stop_sequence", MetaKind: MetaKind, Usage: &event.Usage{}, IsError: true}},
 			},
 		},
 	}

@@ -107,8 +107,10 @@ const (
 
 func TestDecode(t *testing.T) {
 	t.Parallel()
-	start := &event.SessionStart{Agent: "th1", SessionID: "th1", Model: "gpt-5.5", Cwd: "/w", Prompt: "list files", MetaKind: MetaKind,
-		Meta: []byte(`{"id":"th1","cwd":"/w","cli_version":"0.169.0"}`)}
+	start := &event.SessionStart{
+		Agent: "th1", SessionID: "th1", Model: "gpt-5.5", Cwd: "/w", Prompt: "list files", MetaKind: MetaKind,
+		Meta: []byte(`{"id":"th1","cwd":"/w","cli_version":"0.169.0"}`),
+	}
 	noPrompt := *start
 	noPrompt.Prompt = ""
 	lines := func(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
@@ -227,8 +229,8 @@ func TestDetect(t *testing.T) {
 	}{
 		{metaLine, true},
 		{`{"timestamp":"t","type":"session_meta","payload":{"id":"x","base_instructions":{"text":"` + strings.Repeat("x", 100), true}, // cut short
-		{`{"type":"thread.started","thread_id":"x"}`, false},                                                                       // codex exec --json
-		{`{"type":"queue-operation","operation":"enqueue","sessionId":"s"}`, false},                                               // Claude
+		{`{"type":"thread.started","thread_id":"x"}`, false},                                                                          // codex exec --json
+		{`{"type":"queue-operation","operation":"enqueue","sessionId":"s"}`, false},                                                   // Claude
 		{`{"type":"response_item"}`, false},
 	}
 	for _, tt := range tests {
