@@ -12,7 +12,7 @@ import (
 
 // sessionPairs are the runs of ../testdata/sessions: each run's stdout
 // (<run>.jsonl) and the session log the same process wrote
-// (<run>.session.jsonl), with what verify must be told to ignore
+// (<run>.session.jsonl in ../testdata/claude-session or codex-session), with what verify must be told to ignore
 // (docs/formats/claude-session.md, docs/formats/codex-session.md).
 var sessionPairs = []struct {
 	run    string
@@ -44,6 +44,15 @@ var sessionPairs = []struct {
 	{run: "codex-response-failed", ignore: "ids"},
 }
 
+// sessionLog returns the path of a run's session log.
+func sessionLog(run string) string {
+	dir := "claude-session"
+	if strings.HasPrefix(run, "codex-") {
+		dir = "codex-session"
+	}
+	return filepath.Join("..", "testdata", dir, run+".session.jsonl")
+}
+
 // TestSessionVerify: every stdout recording and its session log carry the
 // same content, usage included, given what the docs say to ignore.
 func TestSessionVerify(t *testing.T) {
@@ -54,7 +63,7 @@ func TestSessionVerify(t *testing.T) {
 			dir := "../testdata/sessions"
 			args := []string{
 				"verify", "--usage", "--ignore", p.ignore,
-				filepath.Join(dir, p.run+".jsonl"), filepath.Join(dir, p.run+".session.jsonl"),
+				filepath.Join(dir, p.run+".jsonl"), sessionLog(p.run),
 			}
 			code, out, errs := runCLI(t, "", args...)
 			if p.extra != nil {
@@ -96,7 +105,7 @@ func TestSessionTranscripts(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("assemble stdout: exit %d: %s", code, errs)
 			}
-			code, session, errs := runCLI(t, "", "assemble", filepath.Join(dir, p.run+".session.jsonl"))
+			code, session, errs := runCLI(t, "", "assemble", sessionLog(p.run))
 			if code != 0 {
 				t.Fatalf("assemble session: exit %d: %s", code, errs)
 			}
