@@ -12,9 +12,9 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/parse/internal/logline"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -31,28 +31,18 @@ type Config struct {
 // Decoder reads a Claude Code session log and yields canonical events.
 // See the package documentation for the grammar and tolerance rules.
 type Decoder struct {
-	cfg   Config
-	count *frame.Counter
-	lines *frame.Lines
-
-	queue    []event.Event
-	returned int      // events of queue returned so far, in all
-	splices  []splice // subagent transcripts to read, by position in the output
-	problems []error
-	done     bool
-	err      error
-	last     bool // the line being decoded has no terminator
-	cut      bool // the input ends inside a line
-	line     int
-	off      int64
+	cfg     Config
+	lines   *logline.Lines
+	out     logline.Out
+	splices []splice // subagent transcripts to read, by position in the output
+	done    bool
+	err     error
+	cut     bool // the input ends inside a line
 
 	child *childSpec // set when this decoder reads a subagent's transcript
 
 	session   string
-	start     *event.SessionStart // the main scope's, held until its model is known
-	started   bool
-	held      []event.Event // events held behind start
-	heldLines int
+	heldLines int // lines read since the main scope's start was held (until its model is known)
 
 	scopes   map[string]*scope
 	toolOf   map[string]toolInfo // tool calls without a result yet
@@ -115,8 +105,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	if d.cfg.MaxEventBytes <= 0 {
 		d.cfg.MaxEventBytes = event.DefaultMaxBytes
 	}
-	d.count = frame.NewCounter(r)
-	d.lines = frame.NewLines(d.count, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.lines = logline.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
 	return d
 }
 
@@ -154,7 +143,7 @@ func Detect(h format.Head) bool {
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) {
 	for {
-		if len(d.splices) > 0 && d.splices[0].at == d.returned {
+		if len(d.splices) > 0 && d.splices[0].at == d.out.Returned() {
 			s := &d.splices[0]
 			ev, err := s.dec.Next()
 			if err == io.EOF {
@@ -171,25 +160,15 @@ func (d *Decoder) Next() (event.Event, error) {
 					s.file.Close()
 					d.splices = d.splices[1:]
 					return nil, &event.ParseError{
-						Source: d.cfg.Source, Line: d.line, Offset: -1,
+						Source: d.cfg.Source, Line: d.lines.Line, Offset: -1,
 						Err: event.Errorf(event.ErrSyntax, "reading a subagent transcript: %v", err),
 					}
 				}
 			}
 			return ev, err
 		}
-		if len(d.queue) > 0 {
-			ev := d.queue[0]
-			d.queue[0] = nil
-			d.queue = d.queue[1:]
-			d.returned++
-			return ev, nil
-		}
-		if len(d.problems) > 0 {
-			err := d.problems[0]
-			d.problems[0] = nil
-			d.problems = d.problems[1:]
-			return nil, err
+		if !d.out.Empty() {
+			return d.out.Pop()
 		}
 		if d.err != nil {
 			return nil, d.err
@@ -205,58 +184,27 @@ func (d *Decoder) Next() (event.Event, error) {
 
 // readLine reads and decodes the next line.
 func (d *Decoder) readLine() {
-	raw, num, off, err := d.lines.Next()
+	raw, err := d.lines.Next()
 	var perr *event.ParseError
 	switch {
 	case err == io.EOF:
 		d.done = true
-		return
 	case errors.As(err, &perr):
-		d.line, d.off = perr.Line, perr.Offset
-		d.problems = append(d.problems, err)
-		return
+		d.out.Problem(err)
 	case err != nil:
 		d.err = err
-		return
-	}
-	d.line, d.off = num, off
-	// A line that ends where the input read so far ends has no
-	// terminator: it is the last, and may be cut off.
-	d.last = d.count.N() == off+int64(len(raw))
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return
-	}
-	if err := d.decode(raw); err != nil {
-		d.problems = append(d.problems, err)
+	default:
+		if err := d.decode(raw); err != nil {
+			d.out.Problem(err)
+		}
 	}
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
-	return &event.ParseError{
-		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
-		Err: event.Errorf(sentinel, format, args...),
-	}
+	return d.lines.Errorf(sentinel, format, args...)
 }
 
-// emit queues an event, behind the session's start while that is held.
-func (d *Decoder) emit(ev event.Event) {
-	if d.start != nil {
-		d.held = append(d.held, ev)
-		return
-	}
-	d.queue = append(d.queue, ev)
-}
-
-// release lets the held session start go, with what is known of it.
-func (d *Decoder) release() {
-	if d.start == nil {
-		return
-	}
-	d.queue = append(d.queue, d.start)
-	d.queue = append(d.queue, d.held...)
-	d.start, d.held = nil, nil
-}
+func (d *Decoder) emit(ev event.Event) { d.out.Emit(ev) }
 
 // decode handles one line.
 func (d *Decoder) decode(raw []byte) error {
@@ -264,7 +212,7 @@ func (d *Decoder) decode(raw []byte) error {
 	if err := json.Unmarshal(raw, &l); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) || raw[0] != '{' {
-			if d.last {
+			if d.lines.Last {
 				// A log still being written: its last line is not
 				// whole yet.
 				d.cut = true
@@ -287,7 +235,7 @@ func (d *Decoder) decode(raw []byte) error {
 	}
 	agent := d.scopeOf(&l)
 	s := d.open(agent, &l)
-	if d.start != nil {
+	if d.out.Held() != nil {
 		d.heldLines++
 		d.fill(&l)
 	}
@@ -325,8 +273,8 @@ func (d *Decoder) decode(raw []byte) error {
 	default:
 		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 	}
-	if d.start != nil && d.heldLines >= maxHeldLines {
-		d.release()
+	if d.out.Held() != nil && d.heldLines >= maxHeldLines {
+		d.out.Release()
 	}
 	return nil
 }
@@ -386,7 +334,8 @@ func (d *Decoder) open(agent string, l *line) *scope {
 	ev.Meta, _ = json.Marshal(meta) // strings always marshal
 	ev.MetaKind = MetaKind
 	if agent == d.main() {
-		d.start, d.heldLines = ev, 0
+		d.out.Hold(ev)
+		d.heldLines = 0
 		d.fill(l)
 		return s
 	}
@@ -400,7 +349,7 @@ func (d *Decoder) open(agent string, l *line) *scope {
 // fill completes the held session start with what line l says, and
 // lets it go once its model is known.
 func (d *Decoder) fill(l *line) {
-	st := d.start
+	st := d.out.Held()
 	var meta sessionMeta
 	json.Unmarshal(st.Meta, &meta)
 	changed := false
@@ -420,7 +369,7 @@ func (d *Decoder) fill(l *line) {
 	}
 	if l.Type == typeAssistant && l.Message != nil && l.Message.Model != "" && l.Message.Model != syntheticModel {
 		st.Model = l.Message.Model
-		d.release()
+		d.out.Release()
 	}
 }
 
@@ -434,7 +383,7 @@ func (d *Decoder) branch(s *scope, l *line) {
 	}
 	defer func() {
 		if len(d.uuidLine) < maxUUIDs {
-			d.uuidLine[l.UUID] = d.line
+			d.uuidLine[l.UUID] = d.lines.Line
 		}
 		s.lastUUID = l.UUID
 	}()
@@ -450,7 +399,7 @@ func (d *Decoder) branch(s *scope, l *line) {
 	}
 	d.emit(&event.Notice{
 		Agent: d.scopeOf(l), Kind: "branch",
-		Message: fmt.Sprintf("line %d continues from line %d: lines %d-%d are an abandoned branch", d.line, from, from+1, d.line-1),
+		Message: fmt.Sprintf("line %d continues from line %d: lines %d-%d are an abandoned branch", d.lines.Line, from, from+1, d.lines.Line-1),
 	})
 }
 
@@ -663,8 +612,8 @@ func (d *Decoder) user(agent string, s *scope, l *line, raw []byte) error {
 		kind = "compact_summary"
 	case l.IsMeta:
 		kind = "meta"
-	case d.start != nil && d.start.Agent == agent && d.start.Prompt == "":
-		d.start.Prompt = prompt
+	case d.out.Held() != nil && d.out.Held().Agent == agent && d.out.Held().Prompt == "":
+		d.out.Held().Prompt = prompt
 		return problem
 	}
 	d.emit(&event.Notice{Agent: agent, Kind: kind, Message: firstLine(prompt), Raw: bytes.Clone(raw)})
@@ -683,7 +632,7 @@ func (d *Decoder) subagent(parent, toolID string, in *agentInput, structured jso
 	}
 	rc, name, err := d.cfg.Subagent(res.AgentID)
 	if err != nil {
-		d.problems = append(d.problems, d.errorf(event.ErrSyntax, "subagent %s: %v", res.AgentID, err))
+		d.out.Problem(d.errorf(event.ErrSyntax, "subagent %s: %v", res.AgentID, err))
 		return
 	}
 	if rc == nil {
@@ -697,8 +646,8 @@ func (d *Decoder) subagent(parent, toolID string, in *agentInput, structured jso
 	cfg.Source = name
 	child := NewDecoder(rc, &cfg)
 	child.child = spec
-	d.release()
-	d.splices = append(d.splices, splice{at: d.returned + len(d.queue), dec: child, file: rc})
+	d.out.Release()
+	d.splices = append(d.splices, splice{at: d.out.Returned() + d.out.Pending(), dec: child, file: rc})
 }
 
 // finish handles the end of the input: open messages end, the main
@@ -708,7 +657,7 @@ func (d *Decoder) finish() {
 	for _, agent := range slices.Sorted(maps.Keys(d.scopes)) {
 		d.closeTurn(agent, d.scopes[agent])
 	}
-	d.release()
+	d.out.Release()
 	if s := d.scopes[d.main()]; s != nil && d.child == nil && !d.cut {
 		ev := &event.RunEnd{
 			Agent: d.main(), StopReason: s.lastStop, Turns: s.turns, Usage: s.sum, IsError: s.failed,
@@ -717,10 +666,7 @@ func (d *Decoder) finish() {
 		d.emit(ev)
 	}
 	if d.cut {
-		d.problems = append(d.problems, &event.ParseError{
-			Source: d.cfg.Source, Line: d.line, Offset: d.off,
-			Err: event.Errorf(event.ErrTruncated, "log ends inside line %d (still being written?)", d.line),
-		})
+		d.out.Problem(d.lines.Truncated())
 	}
 }
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/parse/internal/logline"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -26,23 +26,15 @@ type Config struct {
 // package documentation for the grammar and tolerance rules.
 type Decoder struct {
 	cfg   Config
-	count *frame.Counter
-	lines *frame.Lines
-
-	queue    []event.Event
-	problems []error
-	done     bool
-	err      error
-	last     bool // the line being decoded has no terminator
-	cut      bool // the input ends inside a line
-	line     int
-	off      int64
+	lines *logline.Lines
+	out   logline.Out
+	done  bool
+	err   error
+	cut   bool // the input ends inside a line
 
 	agent     string
-	start     *event.SessionStart // held until its prompt or first content
-	held      []event.Event
-	heldLines int
-	started   bool
+	heldLines int  // lines read since the session's start was held (until its prompt or first content)
+	started   bool // session_meta seen
 
 	pending map[string]*call // tool calls waiting for their output
 	order   []string         // their ids, oldest first
@@ -74,8 +66,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg.MaxEventBytes = event.DefaultMaxBytes
 	}
 	d.agent = d.cfg.Agent
-	d.count = frame.NewCounter(r)
-	d.lines = frame.NewLines(d.count, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.lines = logline.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
 	return d
 }
 
@@ -101,17 +92,8 @@ func Detect(h format.Head) bool {
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) {
 	for {
-		if len(d.queue) > 0 {
-			ev := d.queue[0]
-			d.queue[0] = nil
-			d.queue = d.queue[1:]
-			return ev, nil
-		}
-		if len(d.problems) > 0 {
-			err := d.problems[0]
-			d.problems[0] = nil
-			d.problems = d.problems[1:]
-			return nil, err
+		if !d.out.Empty() {
+			return d.out.Pop()
 		}
 		if d.err != nil {
 			return nil, d.err
@@ -126,61 +108,36 @@ func (d *Decoder) Next() (event.Event, error) {
 }
 
 func (d *Decoder) readLine() {
-	raw, num, off, err := d.lines.Next()
+	raw, err := d.lines.Next()
 	var perr *event.ParseError
 	switch {
 	case err == io.EOF:
 		d.done = true
 		return
 	case errors.As(err, &perr):
-		d.line, d.off = perr.Line, perr.Offset
-		d.problems = append(d.problems, err)
+		d.out.Problem(err)
 		return
 	case err != nil:
 		d.err = err
 		return
 	}
-	d.line, d.off = num, off
-	// A line that ends where the input read so far ends has no
-	// terminator: it is the last, and may be cut off.
-	d.last = d.count.N() == off+int64(len(raw))
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return
-	}
 	if err := d.decode(raw); err != nil {
-		d.problems = append(d.problems, err)
+		d.out.Problem(err)
 	}
-	if d.start != nil {
+	if d.out.Held() != nil {
 		if d.heldLines++; d.heldLines >= maxHeldLines {
-			d.release()
+			d.out.Release()
 		}
 	}
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
-	return &event.ParseError{
-		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
-		Err: event.Errorf(sentinel, format, args...),
-	}
+	return d.lines.Errorf(sentinel, format, args...)
 }
 
-func (d *Decoder) emit(ev event.Event) {
-	if d.start != nil {
-		d.held = append(d.held, ev)
-		return
-	}
-	d.queue = append(d.queue, ev)
-}
+func (d *Decoder) emit(ev event.Event) { d.out.Emit(ev) }
 
-func (d *Decoder) release() {
-	if d.start == nil {
-		return
-	}
-	d.queue = append(d.queue, d.start)
-	d.queue = append(d.queue, d.held...)
-	d.start, d.held = nil, nil
-}
+func (d *Decoder) release() { d.out.Release() }
 
 func (d *Decoder) unknown(typ string, raw []byte) {
 	d.emit(&event.Unknown{Agent: d.agent, Format: MetaKind, Type: typ, Raw: bytes.Clone(raw)})
@@ -197,7 +154,7 @@ func (d *Decoder) decode(raw []byte) error {
 	if err := json.Unmarshal(raw, &l); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) || raw[0] != '{' {
-			if d.last {
+			if d.lines.Last {
 				// A log still being written: its last line is not
 				// whole yet.
 				d.cut = true
@@ -218,10 +175,10 @@ func (d *Decoder) decode(raw []byte) error {
 	case typeSessionMeta:
 		d.sessionMeta(&p, l.Payload)
 	case typeTurnContext:
-		if d.start != nil && d.start.Model == "" && p.Model != "" {
-			d.start.Model = p.Model
-			if p.Cwd != "" && d.start.Cwd == "" {
-				d.start.Cwd = p.Cwd
+		if st := d.out.Held(); st != nil && st.Model == "" && p.Model != "" {
+			st.Model = p.Model
+			if p.Cwd != "" && st.Cwd == "" {
+				st.Cwd = p.Cwd
 			}
 			return nil
 		}
@@ -263,9 +220,9 @@ func (d *Decoder) sessionMeta(p *payload, raw json.RawMessage) {
 	if p.ID != "" {
 		d.agent = p.ID
 	}
-	d.start = &event.SessionStart{
+	d.out.Hold(&event.SessionStart{
 		Agent: d.agent, SessionID: p.ID, Cwd: p.Cwd, Meta: bytes.Clone(raw), MetaKind: MetaKind,
-	}
+	})
 	d.heldLines = 0
 }
 
@@ -356,8 +313,8 @@ func (d *Decoder) message(p *payload, raw []byte) {
 	case strings.HasPrefix(s, "<environment_context>") || strings.HasPrefix(s, "<user_instructions>") ||
 		strings.HasPrefix(s, "# AGENTS.md"):
 		d.notice("context", s, raw)
-	case d.start != nil && d.start.Prompt == "":
-		d.start.Prompt = s
+	case d.out.Held() != nil && d.out.Held().Prompt == "":
+		d.out.Held().Prompt = s
 		d.release()
 	default:
 		d.notice("user", s, raw)
@@ -579,10 +536,7 @@ func (d *Decoder) finish() {
 	d.flushAll()
 	d.release()
 	if d.cut {
-		d.problems = append(d.problems, &event.ParseError{
-			Source: d.cfg.Source, Line: d.line, Offset: d.off,
-			Err: event.Errorf(event.ErrTruncated, "log ends inside line %d (still being written?)", d.line),
-		})
+		d.out.Problem(d.lines.Truncated())
 	}
 }
 
