@@ -47,20 +47,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := eventtest.Golden(decode(bytes.NewReader(data), file))
-			golden := filepath.Join("testdata", strings.TrimSuffix(name, ".jsonl")+".events")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("events differ from %s (run go test -update and review the diff)", golden)
-			}
+			eventtest.GoldenFile(t, filepath.Join("testdata", strings.TrimSuffix(name, ".jsonl")+".events"), got, *update)
 		})
 	}
 }
@@ -76,17 +63,7 @@ func TestReaders(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := decode(bytes.NewReader(data), file)
-			eventtest.CheckUTF8(t, want)
-			for name, r := range map[string]io.Reader{
-				"OneByteReader": iotest.OneByteReader(bytes.NewReader(data)),
-				"HalfReader":    iotest.HalfReader(bytes.NewReader(data)),
-				"DataErrReader": iotest.DataErrReader(bytes.NewReader(data)),
-			} {
-				if diff := cmp.Diff(want, decode(r, file)); diff != "" {
-					t.Errorf("%s gives other events (-whole +%s):\n%s", name, name, diff)
-				}
-			}
+			eventtest.SameReads(t, data, func(r io.Reader) []eventtest.Item { return decode(r, file) })
 		})
 	}
 }
@@ -275,11 +252,6 @@ func BenchmarkDecode(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		d := NewDecoder(bytes.NewReader(data), nil)
-		for {
-			if _, err := d.Next(); err == io.EOF {
-				break
-			}
-		}
+		eventtest.Drain(NewDecoder(bytes.NewReader(data), nil))
 	}
 }
