@@ -404,7 +404,15 @@ func (d *Decoder) branch(s *scope, l *line) {
 }
 
 func isToolResult(l *line) bool {
-	return l.Message != nil && bytes.Contains(l.Message.Content, []byte(`"tool_result"`))
+	if l.Message == nil {
+		return false
+	}
+	for _, b := range l.Message.Content.blocks {
+		if b.Type == messages.BlockToolResult {
+			return true
+		}
+	}
+	return false
 }
 
 // closeTurn ends agent's open message, counting its usage once per
@@ -453,17 +461,12 @@ func (d *Decoder) assistant(agent string, s *scope, l *line, raw []byte) error {
 		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 		return d.errorf(event.ErrSyntax, "assistant line without a message")
 	}
-	var blocks []json.RawMessage
-	if err := json.Unmarshal(m.Content, &blocks); err != nil && len(m.Content) > 0 {
-		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
-		return d.errorf(event.ErrSyntax, "assistant message content: %s", jsontext.Problem(err))
-	}
+	blocks := m.Content.blocks
 	if m.Model == syntheticModel || l.IsAPIErrorMessage {
 		// Claude Code's report of an API error, dressed as a message.
 		var text []string
-		for _, c := range blocks {
-			var cb messages.Block
-			if json.Unmarshal(c, &cb) == nil && cb.Text != nil {
+		for _, cb := range blocks {
+			if cb.Text != nil {
 				text = append(text, *cb.Text)
 			}
 		}
@@ -499,24 +502,20 @@ func (d *Decoder) assistant(agent string, s *scope, l *line, raw []byte) error {
 	if m.Usage != nil {
 		s.usage = m.Usage
 	}
-	var problem error
-	for _, c := range blocks {
-		var cb messages.Block
-		if err := json.Unmarshal(c, &cb); err != nil {
-			d.emit(&event.Unknown{Agent: agent, Format: messages.Format, Raw: bytes.Clone(c)})
-			if problem == nil {
-				problem = d.errorf(event.ErrSyntax, "content block of message %s: %s", m.ID, jsontext.Problem(err))
-			}
-			continue
-		}
-		for _, ev := range messages.BlockEvents(agent, &cb, c) {
-			if tc, ok := ev.(*event.ToolCall); ok && !tc.Server {
-				d.called(tc)
+	for i := range blocks {
+		for _, ev := range messages.BlockEvents(agent, &blocks[i], nil) {
+			switch e := ev.(type) {
+			case *event.ToolCall:
+				if !e.Server {
+					d.called(e)
+				}
+			case *event.Unknown:
+				e.Raw = bytes.Clone(m.Content.rawBlock(i))
 			}
 			d.emit(ev)
 		}
 	}
-	return problem
+	return nil
 }
 
 // called remembers a client tool call until its result.
@@ -546,24 +545,16 @@ func (d *Decoder) user(agent string, s *scope, l *line, raw []byte) error {
 		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 		return d.errorf(event.ErrSyntax, "user line without a message")
 	}
-	var blocks []json.RawMessage
+	blocks := m.Content.blocks
 	prompt := ""
-	if c := bytes.TrimSpace(m.Content); len(c) > 0 && c[0] == '[' {
-		if err := json.Unmarshal(c, &blocks); err != nil {
-			d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
-			return d.errorf(event.ErrSyntax, "user message content: %s", jsontext.Problem(err))
-		}
-	} else {
-		prompt = stringContent(m.Content)
+	if m.Content.text != nil {
+		prompt = *m.Content.text
 	}
 	var problem error
 	var text []string
 	images, results := 0, 0
-	for _, c := range blocks {
-		var cb messages.Block
-		if json.Unmarshal(c, &cb) != nil {
-			continue
-		}
+	for i := range blocks {
+		cb := &blocks[i]
 		switch cb.Type {
 		case messages.BlockText:
 			if cb.Text != nil {

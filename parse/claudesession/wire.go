@@ -62,9 +62,39 @@ type message struct {
 	ID         string          `json:"id"`
 	Role       string          `json:"role"`
 	Model      string          `json:"model"`
-	Content    json.RawMessage `json:"content"` // a string or content blocks
+	Content    content         `json:"content"` // a string or content blocks
 	StopReason *string         `json:"stop_reason"`
 	Usage      *messages.Usage `json:"usage"`
+}
+
+// content is a message's content, decoded in the line's one pass: a
+// string, or content blocks.
+type content struct {
+	text   *string
+	blocks []messages.Block
+	raw    []byte // the blocks' JSON text, valid while the line is decoded
+}
+
+func (c *content) UnmarshalJSON(b []byte) error {
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		c.text = new(string)
+		return json.Unmarshal(b, c.text)
+	case len(b) > 0 && b[0] == '[':
+		c.raw = b
+		return json.Unmarshal(b, &c.blocks)
+	}
+	return nil // null
+}
+
+// rawBlock returns the JSON text of block i, for the rare block that is
+// kept whole (a type this package does not know).
+func (c *content) rawBlock(i int) json.RawMessage {
+	var raws []json.RawMessage
+	if json.Unmarshal(c.raw, &raws) != nil || i >= len(raws) {
+		return nil
+	}
+	return raws[i]
 }
 
 type attachment struct {

@@ -150,7 +150,6 @@ func (d *Decoder) notice(kind, msg string, raw []byte) {
 // decode handles one line.
 func (d *Decoder) decode(raw []byte) error {
 	var l line
-	var p payload
 	if err := json.Unmarshal(raw, &l); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) || raw[0] != '{' {
@@ -162,18 +161,24 @@ func (d *Decoder) decode(raw []byte) error {
 			}
 			return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(err))
 		}
-		d.unknown("", raw)
-		return d.errorf(event.ErrSyntax, "rollout line: %s", jsontext.Problem(err))
-	}
-	if len(l.Payload) > 0 {
-		if err := json.Unmarshal(l.Payload, &p); err != nil {
-			d.unknown(l.Type, raw)
-			return d.errorf(event.ErrSyntax, "%s payload: %s", orLine(l.Type), jsontext.Problem(err))
+		// A field of an unexpected type: keep the line.
+		var head struct {
+			Type any `json:"type"`
 		}
+		json.Unmarshal(raw, &head)
+		typ, _ := head.Type.(string)
+		d.unknown(typ, raw)
+		return d.errorf(event.ErrSyntax, "%s: %s", orLine(typ), jsontext.Problem(err))
 	}
+	p := &l.Payload
 	switch l.Type {
 	case typeSessionMeta:
-		d.sessionMeta(&p, l.Payload)
+		// Meta is the payload verbatim: taken again, once per session.
+		var meta struct {
+			Payload json.RawMessage `json:"payload"`
+		}
+		json.Unmarshal(raw, &meta)
+		d.sessionMeta(p, meta.Payload)
 	case typeTurnContext:
 		if st := d.out.Held(); st != nil && st.Model == "" && p.Model != "" {
 			st.Model = p.Model
@@ -184,9 +189,9 @@ func (d *Decoder) decode(raw []byte) error {
 		}
 		d.notice(typeTurnContext, "model "+p.Model, raw)
 	case typeResponseItem:
-		return d.responseItem(&p, raw)
+		return d.responseItem(p, raw)
 	case typeEventMsg:
-		d.eventMsg(&p, raw)
+		d.eventMsg(p, raw)
 	case typeWorldState:
 		d.notice(typeWorldState, "world state", raw)
 	case typeTokenUsageRecord:
@@ -232,9 +237,7 @@ func (d *Decoder) responseItem(p *payload, raw []byte) error {
 		d.message(p, raw)
 	case itemReasoning:
 		var text []string
-		for _, raw := range []json.RawMessage{p.Summary, p.Content} {
-			var parts []textPart
-			json.Unmarshal(raw, &parts)
+		for _, parts := range []parts{p.Summary, p.Content} {
 			for _, s := range parts {
 				text = append(text, s.Text)
 			}
@@ -287,11 +290,9 @@ func (d *Decoder) responseItem(p *payload, raw []byte) error {
 // message handles a message item: the assistant's text, the user's
 // prompt, or the context Codex gives the model.
 func (d *Decoder) message(p *payload, raw []byte) {
-	var parts []textPart
-	json.Unmarshal(p.Content, &parts)
 	var text []string
 	images := 0
-	for _, c := range parts {
+	for _, c := range p.Content {
 		switch c.Type {
 		case "output_text", "input_text", "text", "refusal":
 			text = append(text, c.Text)

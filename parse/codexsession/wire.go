@@ -48,7 +48,7 @@ const MetaKind = "codex-session"
 type line struct {
 	Timestamp string          `json:"timestamp"`
 	Type      string          `json:"type"`
-	Payload   json.RawMessage `json:"payload"`
+	Payload   payload `json:"payload"`
 }
 
 // payload is the union of the payload fields this package reads.
@@ -61,8 +61,8 @@ type payload struct {
 	Model string `json:"model"`
 	// response_item
 	Role             string          `json:"role"`
-	Content          json.RawMessage `json:"content"` // message parts; reasoning content
-	Summary          json.RawMessage `json:"summary"` // reasoning: summary parts; turn_context: a string
+	Content          parts           `json:"content"` // message parts; reasoning content
+	Summary          parts           `json:"summary"` // reasoning: summary parts; turn_context: a string
 	Name             string          `json:"name"`
 	Arguments        string          `json:"arguments"`
 	Input            string          `json:"input"`
@@ -79,6 +79,23 @@ type payload struct {
 	Reason  string         `json:"reason"`
 	// token_usage_record
 	Usage *usage `json:"usage"`
+}
+
+// parts is a list of content parts; a string (a turn_context's summary
+// setting) is one text part, anything else none.
+type parts []textPart
+
+func (p *parts) UnmarshalJSON(b []byte) error {
+	switch {
+	case len(b) > 0 && b[0] == '[':
+		return json.Unmarshal(b, (*[]textPart)(p))
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		err := json.Unmarshal(b, &s)
+		*p = parts{{Type: "text", Text: s}}
+		return err
+	}
+	return nil
 }
 
 type textPart struct {
