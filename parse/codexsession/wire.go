@@ -46,8 +46,8 @@ const MetaKind = "codex-session"
 
 // line is one rollout line.
 type line struct {
-	Timestamp string          `json:"timestamp"`
-	Type      string          `json:"type"`
+	Timestamp string  `json:"timestamp"`
+	Type      string  `json:"type"`
 	Payload   payload `json:"payload"`
 }
 
