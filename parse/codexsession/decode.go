@@ -86,6 +86,12 @@ func Detect(h format.Head) bool {
 	typ, _ := format.String(fields, "type")
 	_, ts := fields["timestamp"]
 	_, p := fields["payload"]
+	if typ == "" {
+		// The first line of a rollout before session_meta.
+		_, id := fields["id"]
+		_, inst := fields["instructions"]
+		return id && ts && inst
+	}
 	return lineTypes[typ] && (ts || p)
 }
 
@@ -171,6 +177,9 @@ func (d *Decoder) decode(raw []byte) error {
 		return d.errorf(event.ErrSyntax, "%s: %s", orLine(typ), jsontext.Problem(err))
 	}
 	p := &l.Payload
+	if l.Type == "" || legacyItems[l.Type] {
+		return d.legacy(&l, raw)
+	}
 	switch l.Type {
 	case typeSessionMeta:
 		// Meta is the payload verbatim: taken again, once per session.
@@ -205,6 +214,41 @@ func (d *Decoder) decode(raw []byte) error {
 		d.notice(typeCompacted, p.Message, raw)
 	default:
 		d.unknown(l.Type, raw)
+	}
+	return nil
+}
+
+// legacyItems are the response item types rollouts before session_meta
+// (Codex before 0.4x) wrote as lines of their own, with no wrapper.
+var legacyItems = map[string]bool{
+	itemMessage: true, itemReasoning: true, itemFunctionCall: true, itemFunctionCallOutput: true,
+	itemCustomToolCall: true, itemCustomToolOutput: true, itemLocalShellCall: true, itemWebSearchCall: true,
+}
+
+// legacy reads a line of the rollout format before session_meta: a first
+// line {id, timestamp, instructions}, response items without a wrapper,
+// and {record_type: "state"} lines.
+func (d *Decoder) legacy(l *line, raw []byte) error {
+	if l.Type != "" {
+		var p payload
+		if err := json.Unmarshal(raw, &p); err != nil {
+			d.unknown(l.Type, raw)
+			return d.errorf(event.ErrSyntax, "%s: %s", l.Type, jsontext.Problem(err))
+		}
+		return d.responseItem(&p, raw)
+	}
+	var h struct {
+		ID         string `json:"id"`
+		RecordType string `json:"record_type"`
+	}
+	json.Unmarshal(raw, &h)
+	switch {
+	case h.RecordType != "":
+		d.notice(h.RecordType, "", raw)
+	case h.ID != "" && !d.started:
+		d.sessionMeta(&payload{ID: h.ID}, raw)
+	default:
+		d.unknown("", raw)
 	}
 	return nil
 }
@@ -536,6 +580,11 @@ func add(dst, u *usage) {
 func (d *Decoder) finish() {
 	d.flushAll()
 	d.release()
+	if u := d.endUsage(); u != nil {
+		// Token counts after the last task_complete (or in a rollout
+		// without task events): the usage of the turn the log ends in.
+		d.emit(&event.TurnEnd{Agent: d.agent, Usage: u})
+	}
 	if d.cut {
 		d.out.Problem(d.lines.Truncated())
 	}

@@ -155,6 +155,27 @@ func TestDecode(t *testing.T) {
 				eventtest.Item{Err: "cut:4: log ends inside line 4 (still being written?)"}),
 		},
 		{
+			// The rollout format before session_meta: a first line of
+			// its own, items without a wrapper, state records.
+			name: "legacy",
+			in: lines(`{"id":"th1","timestamp":"2025-05-01T10:00:00Z","instructions":null}`,
+				`{"record_type":"state"}`,
+				`{"type":"message","role":"assistant","content":[{"type":"output_text","text":"one file"}]}`),
+			want: slices.Concat(
+				items(&event.SessionStart{Agent: "th1", SessionID: "th1", MetaKind: MetaKind, Meta: []byte(`{"id":"th1","timestamp":"2025-05-01T10:00:00Z","instructions":null}`)},
+					&event.Notice{Agent: "th1", Kind: "state", Raw: []byte(`{"record_type":"state"}`)}),
+				text,
+			),
+		},
+		{
+			// Token counts with no task_complete after them: the usage of
+			// the turn the log ends in.
+			name: "usage at the end",
+			in:   lines(metaLine, ctxLine, promptLine, textLine, countLine),
+			want: slices.Concat(items(start), text,
+				items(&event.TurnEnd{Agent: "th1", Usage: &event.Usage{InputTokens: 100, OutputTokens: 5, CacheReadTokens: 10, ReasoningTokens: 2}})),
+		},
+		{
 			// Unknown line and item types are kept.
 			name: "unknown",
 			in:   lines(metaLine, ctxLine, `{"timestamp":"t","type":"new_kind","payload":{}}`, `{"timestamp":"t","type":"response_item","payload":{"type":"image_generation_call","id":"i"}}`),
@@ -209,6 +230,7 @@ func TestDetect(t *testing.T) {
 		{`{"type":"thread.started","thread_id":"x"}`, false},                                                                          // codex exec --json
 		{`{"type":"queue-operation","operation":"enqueue","sessionId":"s"}`, false},                                                   // Claude
 		{`{"type":"response_item"}`, false},
+		{`{"id":"x","timestamp":"2025-05-01T10:00:00Z","instructions":null}`, true}, // before session_meta
 	}
 	for _, tt := range tests {
 		h, _ := format.Sniff([]byte(tt.line), true)
