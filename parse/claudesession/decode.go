@@ -232,6 +232,7 @@ func (d *Decoder) decode(raw []byte) error {
 	d.seen = true
 	if d.session == "" && l.SessionID != "" {
 		d.session = l.SessionID
+		d.rescope()
 	}
 	agent := d.scopeOf(&l)
 	s := d.open(agent, &l)
@@ -284,6 +285,34 @@ func orLine(typ string) string {
 		return "a"
 	}
 	return typ
+}
+
+// rescope moves what was read before the session id was known (a log
+// that starts with summary lines) into the session's scope, while the
+// session's start is still held.
+func (d *Decoder) rescope() {
+	st := d.out.Held()
+	old := d.cfg.Agent
+	if d.child != nil || st == nil || st.Agent != old {
+		return
+	}
+	st.Agent, st.SessionID = d.session, d.session
+	if s, ok := d.scopes[old]; ok {
+		delete(d.scopes, old)
+		d.scopes[d.session] = s
+	}
+	for _, ev := range d.out.Behind() {
+		switch e := ev.(type) {
+		case *event.Notice:
+			if e.Agent == old {
+				e.Agent = d.session
+			}
+		case *event.Unknown:
+			if e.Agent == old {
+				e.Agent = d.session
+			}
+		}
+	}
 }
 
 // main returns the main agent's scope.

@@ -105,6 +105,9 @@ func (o *Out) Hold(s *event.SessionStart) {
 // Held returns the held start, or nil.
 func (o *Out) Held() *event.SessionStart { return o.start }
 
+// Behind returns the events held behind the start.
+func (o *Out) Behind() []event.Event { return o.held }
+
 // Release lets the held start go, and the events behind it.
 func (o *Out) Release() {
 	if o.start == nil {
