@@ -41,6 +41,7 @@ func TestExpand(t *testing.T) {
 			name:   "directory",
 			inputs: []string{claudeDir},
 			want: []string{
+				"hand-branches", // its first line, a summary, has no time: its second says January
 				"claude-plain-text", "claude-thinking", "claude-tooluse", "claude-truncated", "claude-multi-tool",
 				"claude-tool-error", "claude-unicode", "claude-long-text", "claude-subagent", "claude-error-529",
 			},
@@ -60,7 +61,7 @@ func TestExpand(t *testing.T) {
 			name:   "until",
 			inputs: []string{claudeDir},
 			filter: &Filter{Until: at("2026-11-23T19:43:05Z")},
-			want:   []string{"claude-plain-text", "claude-thinking"},
+			want:   []string{"hand-branches", "claude-plain-text", "claude-thinking"},
 		},
 		{
 			// Files and other names are kept as they are.
