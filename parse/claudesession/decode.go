@@ -64,6 +64,7 @@ type splice struct {
 // child decoder reads.
 type childSpec struct {
 	agent, parent, tool, name, description string
+	depth                                  int // 0 for a subagent of the main agent
 }
 
 // scope is the state of one agent scope.
@@ -91,6 +92,7 @@ const (
 	maxClosed       = 4096    // message ids whose usage was counted
 	maxUUIDs        = 1 << 16 // message lines, for branch notices
 	maxHeldLines    = 16      // lines the session's start waits for its model
+	maxDepth        = 8       // subagents of subagents read (a transcript that names itself ends there)
 )
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -650,6 +652,10 @@ func (d *Decoder) subagent(parent, toolID string, in *agentInput, structured jso
 	if json.Unmarshal(structured, &res) != nil || res.AgentID == "" {
 		return
 	}
+	if d.child != nil && d.child.depth >= maxDepth {
+		d.out.Problem(d.errorf(event.ErrSyntax, "subagent %s: nested more than %d deep; not read", res.AgentID, maxDepth))
+		return
+	}
 	rc, name, err := d.cfg.Subagent(res.AgentID)
 	if err != nil {
 		d.out.Problem(d.errorf(event.ErrSyntax, "subagent %s: %v", res.AgentID, err))
@@ -659,6 +665,9 @@ func (d *Decoder) subagent(parent, toolID string, in *agentInput, structured jso
 		return
 	}
 	spec := &childSpec{agent: toolID, parent: parent, tool: toolID, name: in.SubagentType, description: in.Description}
+	if d.child != nil {
+		spec.depth = d.child.depth + 1
+	}
 	if spec.name == "" {
 		spec.name = res.AgentType
 	}

@@ -326,3 +326,26 @@ func BenchmarkDecode(b *testing.B) {
 		eventtest.Drain(NewDecoder(bytes.NewReader(data), nil))
 	}
 }
+
+// TestSubagentLoop: a subagent transcript that names itself is read to a
+// bounded depth, not forever.
+func TestSubagentLoop(t *testing.T) {
+	t.Parallel()
+	call := `{"parentUuid":"u1","type":"assistant","message":{"id":"m1","role":"assistant","model":"opus","content":[{"type":"tool_use","id":"t1","name":"Agent","input":{"subagent_type":"x","prompt":"p"}}]},"uuid":"a1","sessionId":"s1"}`
+	result := `{"parentUuid":"a1","type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"done"}]},"toolUseResult":{"agentId":"loop"},"uuid":"r1","sessionId":"s1"}`
+	log := strings.Join([]string{userLine, call, result}, "\n") + "\n"
+	opened := 0
+	cfg := &Config{Subagent: func(string) (io.ReadCloser, string, error) {
+		opened++
+		return io.NopCloser(strings.NewReader(log)), "loop.jsonl", nil
+	}}
+	items := eventtest.Collect(NewDecoder(strings.NewReader(log), cfg))
+	if opened != maxDepth+1 {
+		t.Errorf("opened %d transcripts, want %d", opened, maxDepth+1)
+	}
+	if last := items[len(items)-1].Event; last == nil {
+		t.Errorf("last item is %v, want the run end", items[len(items)-1])
+	} else if _, ok := last.(*event.RunEnd); !ok {
+		t.Errorf("last event is %T, want the run end", last)
+	}
+}
