@@ -50,7 +50,8 @@ type Decoder struct {
 	closed   map[string]bool     // message ids whose usage was counted
 	closedQ  []string
 	uuidLine map[string]int // line number of each message line, for branch notices
-	seen     bool
+	seen     bool // a line was read
+	known    bool // a line of a type this package reads was read
 }
 
 // splice is a subagent's transcript, read when the output reaches at.
@@ -109,6 +110,13 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	}
 	d.lines = logline.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
 	return d
+}
+
+// knownTypes are the line types this package reads; others are kept as
+// event.Unknown.
+var knownTypes = map[string]bool{
+	typeUser: true, typeAssistant: true, typeSystem: true, typeAttachment: true, typeQueueOperation: true,
+	typeLastPrompt: true, typeSummary: true,
 }
 
 // sessionTypes are the line types only a session log has.
@@ -232,6 +240,18 @@ func (d *Decoder) decode(raw []byte) error {
 		return d.errorf(event.ErrSyntax, "%s line: %s", orLine(typ), jsontext.Problem(err))
 	}
 	d.seen = true
+	if !knownTypes[l.Type] {
+		agent := d.main()
+		if l.Type != "" && l.IsSidechain {
+			agent = d.scopeOf(&l)
+		}
+		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+		if l.Type == "" {
+			return d.errorf(event.ErrSyntax, "not a session log line: it has no type")
+		}
+		return nil
+	}
+	d.known = true
 	if d.session == "" && l.SessionID != "" {
 		d.session = l.SessionID
 		d.rescope()
@@ -273,8 +293,6 @@ func (d *Decoder) decode(raw []byte) error {
 		d.emit(&event.Notice{Agent: agent, Kind: typeLastPrompt, Message: firstLine(l.LastPrompt), Raw: bytes.Clone(raw)})
 	case typeSummary:
 		d.emit(&event.Notice{Agent: agent, Kind: typeSummary, Message: firstLine(l.Summary), Raw: bytes.Clone(raw)})
-	default:
-		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 	}
 	if d.out.Held() != nil && d.heldLines >= maxHeldLines {
 		d.out.Release()
@@ -687,6 +705,13 @@ func (d *Decoder) finish() {
 		d.closeTurn(agent, d.scopes[agent])
 	}
 	d.out.Release()
+	if d.seen && !d.known {
+		// Never a false yes: lines of no type this format has.
+		d.out.Problem(&event.ParseError{
+			Source: d.cfg.Source, Offset: -1,
+			Err: event.Errorf(event.ErrSyntax, "no Claude Code session log line in the input"),
+		})
+	}
 	if s := d.scopes[d.main()]; s != nil && d.child == nil && !d.cut {
 		ev := &event.RunEnd{
 			Agent: d.main(), StopReason: s.lastStop, Turns: s.turns, Usage: s.sum, IsError: s.failed,

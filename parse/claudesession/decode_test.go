@@ -192,6 +192,17 @@ func TestDecode(t *testing.T) {
 			),
 		},
 		{
+			// Never a false yes: lines of no type of the format.
+			name: "not a session log",
+			in:   lines(`{"a":1}`, `{"type":"foo"}`),
+			want: []eventtest.Item{
+				{Event: &event.Unknown{Format: MetaKind, Raw: []byte(`{"a":1}`)}},
+				{Err: "not a session log:1:1: not a session log line: it has no type"},
+				{Event: &event.Unknown{Format: MetaKind, Type: "foo", Raw: []byte(`{"type":"foo"}`)}},
+				{Err: "not a session log: no Claude Code session log line in the input"},
+			},
+		},
+		{
 			// Compaction, summaries, API errors and unknown line types.
 			name: "kinds",
 			in: lines(userLine,

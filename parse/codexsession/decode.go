@@ -35,6 +35,8 @@ type Decoder struct {
 	agent     string
 	heldLines int  // lines read since the session's start was held (until its prompt or first content)
 	started   bool // session_meta seen
+	seen      bool // a line was read
+	known     bool // a line of a type this package reads was read
 
 	pending map[string]*call // tool calls waiting for their output
 	order   []string         // their ids, oldest first
@@ -177,6 +179,10 @@ func (d *Decoder) decode(raw []byte) error {
 		return d.errorf(event.ErrSyntax, "%s: %s", orLine(typ), jsontext.Problem(err))
 	}
 	p := &l.Payload
+	d.seen = true
+	if lineTypes[l.Type] || legacyItems[l.Type] {
+		d.known = true
+	}
 	if l.Type == "" || legacyItems[l.Type] {
 		return d.legacy(&l, raw)
 	}
@@ -244,11 +250,14 @@ func (d *Decoder) legacy(l *line, raw []byte) error {
 	json.Unmarshal(raw, &h)
 	switch {
 	case h.RecordType != "":
+		d.known = true
 		d.notice(h.RecordType, "", raw)
 	case h.ID != "" && !d.started:
+		d.known = true
 		d.sessionMeta(&payload{ID: h.ID}, raw)
 	default:
 		d.unknown("", raw)
+		return d.errorf(event.ErrSyntax, "not a rollout line: it has no type")
 	}
 	return nil
 }
@@ -584,6 +593,13 @@ func (d *Decoder) finish() {
 		// Token counts after the last task_complete (or in a rollout
 		// without task events): the usage of the turn the log ends in.
 		d.emit(&event.TurnEnd{Agent: d.agent, Usage: u})
+	}
+	if d.seen && !d.known {
+		// Never a false yes: lines of no type this format has.
+		d.out.Problem(&event.ParseError{
+			Source: d.cfg.Source, Offset: -1,
+			Err: event.Errorf(event.ErrSyntax, "no Codex rollout line in the input"),
+		})
 	}
 	if d.cut {
 		d.out.Problem(d.lines.Truncated())

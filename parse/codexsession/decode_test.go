@@ -176,6 +176,16 @@ func TestDecode(t *testing.T) {
 				items(&event.TurnEnd{Agent: "th1", Usage: &event.Usage{InputTokens: 100, OutputTokens: 5, CacheReadTokens: 10, ReasoningTokens: 2}})),
 		},
 		{
+			// Never a false yes: lines of no type of the format.
+			name: "not a rollout",
+			in:   lines(`{"a":1}`),
+			want: []eventtest.Item{
+				{Event: &event.Unknown{Format: MetaKind, Raw: []byte(`{"a":1}`)}},
+				{Err: "not a rollout:1:1: not a rollout line: it has no type"},
+				{Err: "not a rollout: no Codex rollout line in the input"},
+			},
+		},
+		{
 			// Unknown line and item types are kept.
 			name: "unknown",
 			in:   lines(metaLine, ctxLine, `{"timestamp":"t","type":"new_kind","payload":{}}`, `{"timestamp":"t","type":"response_item","payload":{"type":"image_generation_call","id":"i"}}`),
