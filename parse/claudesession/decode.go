@@ -50,8 +50,8 @@ type Decoder struct {
 	closed   map[string]bool     // message ids whose usage was counted
 	closedQ  []string
 	uuidLine map[string]int // line number of each message line, for branch notices
-	seen     bool // a line was read
-	known    bool // a line of a type this package reads was read
+	seen     bool           // a line was read
+	known    bool           // a line of a type this package reads was read
 }
 
 // splice is a subagent's transcript, read when the output reaches at.
