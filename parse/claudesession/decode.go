@@ -42,7 +42,8 @@ type Decoder struct {
 	child *childSpec // set when this decoder reads a subagent's transcript
 
 	session   string
-	heldLines int // lines read since the main scope's start was held (until its model is known)
+	meta      sessionMeta // the held start's Meta
+	heldLines int         // lines read since the main scope's start was held (until its model is known)
 
 	scopes   map[string]*scope
 	toolOf   map[string]toolInfo // tool calls without a result yet
@@ -383,6 +384,7 @@ func (d *Decoder) open(agent string, l *line) *scope {
 	ev.Meta, _ = json.Marshal(meta) // strings always marshal
 	ev.MetaKind = MetaKind
 	if agent == d.main() {
+		d.meta = meta
 		d.out.Hold(ev)
 		d.heldLines = 0
 		d.fill(l)
@@ -399,8 +401,7 @@ func (d *Decoder) open(agent string, l *line) *scope {
 // lets it go once its model is known.
 func (d *Decoder) fill(l *line) {
 	st := d.out.Held()
-	var meta sessionMeta
-	json.Unmarshal(st.Meta, &meta)
+	meta := &d.meta
 	changed := false
 	for _, f := range []struct {
 		dst *string
@@ -413,7 +414,7 @@ func (d *Decoder) fill(l *line) {
 		}
 	}
 	if changed {
-		st.Meta, _ = json.Marshal(meta)
+		st.Meta, _ = json.Marshal(meta) // strings always marshal
 		st.SessionID, st.Cwd = meta.SessionID, meta.Cwd
 	}
 	if l.Type == typeAssistant && l.Message != nil && l.Message.Model != "" && l.Message.Model != syntheticModel {
