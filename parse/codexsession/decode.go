@@ -55,7 +55,7 @@ type call struct {
 
 const (
 	maxPending   = 4096 // tool calls held without an output
-	maxHeldLines = 16   // lines the session's start waits for its model
+	maxHeldLines = 16   // lines the session's start waits for its prompt or first content
 )
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -392,9 +392,10 @@ func (d *Decoder) hold(c *call) {
 	d.pending[c.id] = c
 	for len(d.pending) > maxPending {
 		if old := d.pending[d.order[0]]; old != nil {
-			d.flush(old)
+			d.flush(old) // which drops it from order
+		} else {
+			d.order = d.order[1:]
 		}
-		d.order = d.order[1:]
 	}
 }
 

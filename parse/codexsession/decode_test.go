@@ -2,6 +2,7 @@ package codexsession
 
 import (
 	"bytes"
+	"fmt"
 	"flag"
 	"io"
 	"os"
@@ -285,5 +286,33 @@ func BenchmarkDecode(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		eventtest.Drain(NewDecoder(bytes.NewReader(data), nil))
+	}
+}
+
+// TestHeldCalls: calls waiting for their output are bounded; the oldest
+// goes out, without its result, when there are too many.
+func TestHeldCalls(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString(metaLine + "\n")
+	for i := range maxPending + 2 {
+		fmt.Fprintf(&b, `{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"f","arguments":"{}","call_id":"c%d"}}`+"\n", i)
+	}
+	dec := NewDecoder(strings.NewReader(b.String()), nil)
+	var ids []string
+	for {
+		ev, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if c, ok := ev.(*event.ToolCall); ok {
+			ids = append(ids, c.ID)
+		}
+		if len(ids) == 2 && len(dec.pending) != maxPending {
+			t.Fatalf("%d calls held, want %d", len(dec.pending), maxPending)
+		}
+	}
+	if len(ids) != maxPending+2 || ids[0] != "c0" || ids[1] != "c1" || ids[len(ids)-1] != fmt.Sprintf("c%d", maxPending+1) {
+		t.Errorf("calls out: %d, first %v, last %v", len(ids), ids[:2], ids[len(ids)-1])
 	}
 }
