@@ -2,8 +2,8 @@ package codexsession
 
 import (
 	"bytes"
-	"fmt"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
