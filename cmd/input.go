@@ -13,6 +13,7 @@ import (
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/source"
+	"github.com/agentstream/agentstream/source/sessions"
 )
 
 // inputOptions are the flags of every command that reads INPUT.
@@ -25,6 +26,7 @@ type inputOptions struct {
 	tools         toolsOptions
 	source        source.Options
 	http          httpOptions
+	sessions      sessionOptions
 	// open opens an input (source.Open when nil): replay --to reads its
 	// recording through it.
 	open func(ctx context.Context, name string, opts *source.Options) (io.ReadCloser, error)
@@ -38,6 +40,7 @@ func addInputFlags(fs *pflag.FlagSet, o *inputOptions) {
 	fs.StringVar(&o.xmlEscaping, "xml-escaping", "auto", "xml input: escaping generation (auto, none, newline, full)")
 	addToolsFlags(fs, &o.tools)
 	addHTTPFlags(fs, &o.http)
+	addSessionFlags(fs, &o.sessions)
 }
 
 // decodeOptions returns the convert options for reading input name.
@@ -47,6 +50,7 @@ func (o *inputOptions) decodeOptions(name string, warn func(error)) *convert.Opt
 		XMLEscaping: o.xmlEscaping, Warn: warn, StopAtDone: source.IsURL(name),
 	}
 	o.tools.apply(co)
+	co.Subagent = sessions.Subagents(name)
 	return co
 }
 
@@ -58,6 +62,10 @@ func eachInput(ctx context.Context, ios *IOStreams, o *inputOptions, rep *report
 ) error {
 	if len(inputs) == 0 {
 		inputs = []string{"-"}
+	}
+	inputs, err := o.sessions.expand(inputs)
+	if err != nil {
+		return failure(err)
 	}
 	if o.maxEventBytes <= 0 {
 		return failure(fmt.Errorf("--max-event-bytes must be positive, not %d", o.maxEventBytes))

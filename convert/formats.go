@@ -17,7 +17,9 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/parse/anthropic"
 	"github.com/agentstream/agentstream/parse/claude"
+	"github.com/agentstream/agentstream/parse/claudesession"
 	"github.com/agentstream/agentstream/parse/codex"
+	"github.com/agentstream/agentstream/parse/codexsession"
 	"github.com/agentstream/agentstream/parse/inlinexml"
 	"github.com/agentstream/agentstream/parse/jsonenv"
 	"github.com/agentstream/agentstream/parse/openaichat"
@@ -43,7 +45,9 @@ type Format struct {
 var formats = []Format{
 	{jsonenv.Format(), emitjsonenv.New},
 	{xmlstream.Format(), emitxml.New},
+	{codexsession.Format(), nil},
 	{codex.Format(), emitcodex.New},
+	{claudesession.Format(), nil},
 	{claude.Format(), emitclaude.New},
 	{anthropic.Format(), emitanthropic.New},
 	{openairesp.Format(), emitopenairesp.New},

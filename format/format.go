@@ -91,6 +91,12 @@ type Options struct {
 	// Nonce is the XML tool transport's nonce ("" to detect it).
 	Nonce string
 
+	// Subagent opens the transcript of the subagent agentID, for formats
+	// that keep a subagent's transcript in a file of its own (Claude
+	// Code's session logs), and returns its name for error messages. Nil
+	// when the input has no files beside it (standard input, a URL).
+	Subagent func(agentID string) (io.ReadCloser, string, error)
+
 	// Warn receives what an encoder cannot carry (*event.LossError) and
 	// other non-fatal notes. Nil discards them.
 	Warn func(error)
