@@ -26,6 +26,7 @@ type assembleOptions struct {
 	maxOutputLines int
 	full           bool
 	noThinking     bool
+	follow         followOptions
 }
 
 func newAssembleCmd(ios *IOStreams) *cobra.Command {
@@ -71,6 +72,8 @@ A stream cut off mid-block prints what it had, then reports the truncation.`,
 	fs.BoolVar(&o.full, "full", false, "show all tool output and whole lines")
 	fs.BoolVar(&o.noThinking, "no-thinking", false, "hide thinking")
 	addColorFlag(fs, &o.color)
+	o.in.follow = &o.follow
+	addFollowFlags(fs, &o.follow)
 	return c
 }
 
@@ -94,6 +97,11 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	ctx, stop, err := o.follow.start(ctx, inputs)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	switch o.output {
 	case "text", "markdown", "md":
 	case "json":
@@ -120,7 +128,7 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 		ropts.Live = *o.live
 	}
 	rep := newReporter(ios.Err, o.in.strict)
-	err := eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
+	err = eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
 		tr := render.NewTranscript(w, ropts)
 		stop := eachEvent(dec, rep, func(ev event.Event) error {
 			err := tr.Event(ev)

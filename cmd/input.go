@@ -25,6 +25,7 @@ type inputOptions struct {
 	xmlEscaping   string
 	tools         toolsOptions
 	source        source.Options
+	follow        *followOptions // --follow, on the commands that have it
 	http          httpOptions
 	// open opens an input (source.Open when nil): replay --to reads its
 	// recording through it.
@@ -119,7 +120,7 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 ) error {
 	open := o.open
 	if open == nil {
-		open = source.Open
+		open = o.follow.opener()
 	}
 	rc, err := open(ctx, name, sopts)
 	if err != nil {
@@ -145,7 +146,7 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 	if err != nil {
 		return failure(fmt.Errorf("%s: %w", name, err))
 	}
-	return fn(name, f, dec)
+	return fn(name, f, o.follow.decoder(dec))
 }
 
 // readError turns a fatal decoder error into the command's error.
