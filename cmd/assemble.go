@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/render"
+	"github.com/agentstream/agentstream/usage"
 )
 
 type assembleOptions struct {
@@ -123,6 +124,10 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 		Styles:         render.NewStyles(o.color.enabled(ios)),
 		Markdown:       o.output != "text",
 		MaxBlockBytes:  o.in.maxEventBytes,
+	}
+	// The summary line prices the run as `agentstream usage` does.
+	if ropts.Prices, err = usage.Default(); err != nil {
+		return failure(err)
 	}
 	if o.live != nil {
 		ropts.Live = *o.live
