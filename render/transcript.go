@@ -105,9 +105,9 @@ type agent struct {
 	// paragraph with their footnotes under it.
 	run *textRun
 
-	usage     map[string]bool // message ids seen, to count turns
-	turns     int
-	lastStop  string
+	usage    map[string]bool // message ids seen, to count turns
+	turns    int
+	lastStop string
 }
 
 // label names the agent in the line that introduces its output.
