@@ -147,9 +147,10 @@ func (c *Counter) Add(ev event.Event) {
 	case *event.TurnStart:
 		c.turn[a] = e.Model
 	case *event.TurnEnd:
-		model := c.turn[a]
+		// The turn's own model, else the agent's.
+		model, own := c.turn[a], true
 		if model == "" {
-			model = c.model[a]
+			model, own = c.model[a], false
 		}
 		delete(c.turn, a)
 		if e.MessageID == "" {
@@ -170,8 +171,8 @@ func (c *Counter) Add(ev event.Event) {
 		k := msgKey{a, e.MessageID}
 		if i, ok := c.byID[k]; ok {
 			// The same message again: the last usage is the most
-			// complete; keep the model if this one does not say.
-			if m.Model == "" {
+			// complete; keep its model unless this turn names one.
+			if !own && c.msgs[i].Model != "" {
 				m.Model = c.msgs[i].Model
 			}
 			c.msgs[i] = m
