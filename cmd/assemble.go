@@ -55,7 +55,9 @@ A stream cut off mid-block prints what it had, then reports the truncation.`,
 		Example: `  agentstream assemble testdata/jsonenv/tooluse.sse
   agentstream assemble --agent main --no-thinking run.jsonl
   agentstream assemble -o markdown run.jsonl > run.md
-  agentstream assemble -o json < run.sse | jq -r 'select(.type=="text").text'`,
+  agentstream assemble -o json < run.sse | jq -r 'select(.type=="text").text'
+  agentstream assemble -o html run.jsonl > run.html
+  agentstream assemble -o html -F --until-end live.jsonl > live.html`,
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(c *cobra.Command, args []string) error {
 			if c.Flags().Changed("live") {
@@ -66,7 +68,7 @@ A stream cut off mid-block prints what it had, then reports the truncation.`,
 	}
 	fs := c.Flags()
 	addAssembleInputFlags(fs, &o.in)
-	fs.StringVarP(&o.output, "output", "o", "text", "output: text, markdown or json")
+	fs.StringVarP(&o.output, "output", "o", "text", "output: text, markdown, json or html (one self-contained page, docs/assemble.md)")
 	fs.BoolVar(&live, "live", false, "stream text as it arrives (default: when stdout is a terminal)")
 	fs.StringVar(&o.agent, "agent", "all", "agents to show: all, main, or an agent id (or id prefix)")
 	fs.IntVar(&o.maxOutputLines, "max-output-lines", render.DefaultMaxOutputLines, "lines of tool output shown (first and last halves)")
@@ -107,8 +109,10 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 	case "text", "markdown", "md":
 	case "json":
 		return runAssembleJSON(ctx, ios, o, inputs)
+	case "html":
+		return runAssembleHTML(ctx, ios, o, inputs)
 	default:
-		return failure(fmt.Errorf("-o must be text, markdown or json, not %q", o.output))
+		return failure(fmt.Errorf("-o must be text, markdown, json or html, not %q", o.output))
 	}
 	if o.maxOutputLines <= 0 {
 		return failure(fmt.Errorf("--max-output-lines must be at least 1"))

@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/render"
 	"github.com/agentstream/agentstream/source"
 	"github.com/agentstream/agentstream/usage"
 )
@@ -278,7 +279,7 @@ func writeUsageTable(ios *IOStreams, by string, rows []usage.Row, total usage.Ro
 	fmt.Fprintf(tw, "%s\tRUNS\tMSGS\tINPUT\tOUTPUT\tCACHE WRITE\tCACHE READ\tREASONING\tCOST\t\n", strings.ToUpper(by))
 	line := func(r usage.Row) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Key, r.Runs, r.Messages,
-			count(r.Input), count(r.Output), count(r.CacheWrite), count(r.CacheRead), count(r.Reasoning), costCell(r))
+			render.FormatCount(r.Input), render.FormatCount(r.Output), render.FormatCount(r.CacheWrite), render.FormatCount(r.CacheRead), render.FormatCount(r.Reasoning), costCell(r))
 	}
 	for _, r := range rows {
 		line(r)
@@ -314,18 +315,6 @@ func costCell(r usage.Row) string {
 	}
 	if len(r.Unpriced) > 0 {
 		s += "*"
-	}
-	return s
-}
-
-// count formats a token count with thousands separators.
-func count(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	if n < 0 {
-		return s
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
 	}
 	return s
 }

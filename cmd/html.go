@@ -1,0 +1,67 @@
+package cmd
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/agentstream/agentstream/convert"
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/render/htmlview"
+	"github.com/agentstream/agentstream/usage"
+)
+
+// runAssembleHTML writes one input as a self-contained HTML page, block by
+// block, flushing after each event so that a page written from a live run
+// can be opened at any time.
+func runAssembleHTML(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs []string) error {
+	if len(inputs) > 1 {
+		return failure(errors.New("-o html writes one page: give one input"))
+	}
+	if o.agent != "all" && o.agent != "" {
+		return failure(errors.New("--agent is not supported with -o html (the page shows every agent, subagents collapsible)"))
+	}
+	prices, err := usage.Default()
+	if err != nil {
+		return failure(err)
+	}
+	w := bufio.NewWriterSize(ios.Out, 64<<10)
+	rep := newReporter(ios.Err, o.in.strict)
+	err = eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
+		title := name
+		if name == "-" {
+			title = "agent run (stdin)"
+		}
+		page := htmlview.New(w, htmlview.Options{Title: title, NoThinking: o.noThinking, MaxBlockBytes: o.in.maxEventBytes, Prices: prices})
+		stop := eachEvent(dec, rep, func(ev event.Event) error {
+			err := page.Event(ev)
+			if errors.Is(err, htmlview.ErrBlockTooLarge) {
+				if !rep.problem(fmt.Errorf("%s: %w", name, err)) {
+					return errStrictStop
+				}
+				err = nil
+			}
+			if err != nil {
+				return failure(err)
+			}
+			if err := w.Flush(); err != nil {
+				return failure(err)
+			}
+			return nil
+		})
+		// What was read is written even when the input stopped early; the
+		// page marks a truncation, and the decoder reports it on stderr.
+		if err := page.Close(); err != nil && !errors.Is(err, event.ErrTruncated) {
+			return failure(err)
+		}
+		if err := w.Flush(); err != nil {
+			return failure(err)
+		}
+		return readError(stop)
+	})
+	if err != nil {
+		return err
+	}
+	return rep.result()
+}
