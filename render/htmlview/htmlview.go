@@ -391,12 +391,12 @@ func (h *Writer) call(n int, b *assemble.Block) {
 	default:
 		h.fields(b.Input)
 	}
-	h.printf(`<div class="result-slot" id="r%d"></div>`, n)
 	sub := "subagent"
 	if (b.Name == "Task" || b.Name == "Agent") && v.Summary != "" {
 		sub += ": " + oneLine(v.Summary, 120)
 	}
 	h.printf(`<details class="subs" open hidden><summary>%s</summary><div id="c%d"></div></details>`, esc(sub), n)
+	h.printf(`<div class="result-slot" id="r%d"></div>`, n)
 	h.write(`</details></div>`)
 }
 
@@ -497,7 +497,7 @@ func (h *Writer) result(b *assemble.Block) {
 	if b.Name != "" {
 		label += " of " + b.Name
 	}
-	h.printf(`<div class="%s"><p class="status">⎿ %s`, class, esc(label))
+	h.printf(`<div class="%s"><p class="status">↳ %s`, class, esc(label))
 	if len(status) > 0 {
 		h.printf(` · <span class="%s">%s</span>`, map[bool]string{true: "err", false: "dim"}[failed], esc(strings.Join(status, " · ")))
 	}

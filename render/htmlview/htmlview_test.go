@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -231,46 +232,71 @@ func TestStructure(t *testing.T) {
 	}
 }
 
-// TestCorpus renders every recording of ../../testdata: well formed, one
-// section per block the writer shows.
-func TestCorpus(t *testing.T) {
-	t.Parallel()
-	files, _ := filepath.Glob("../../testdata/*/*")
-	n := 0
+// recordings returns the recordings of ../../testdata whose format is
+// detected, with the format.
+func recordings(t *testing.T) map[string]convert.Format {
+	t.Helper()
+	files, err := filepath.Glob("../../testdata/*/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]convert.Format{}
 	for _, name := range files {
 		f, err := os.Open(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		br := bufio.NewReader(f)
-		format, _, err := convert.Detect(br)
-		if err != nil {
-			f.Close()
-			continue
-		}
-		n++
-		var b bytes.Buffer
-		w := htmlview.New(&b, htmlview.Options{Title: name})
-		dec := format.NewDecoder(br, &convert.Options{Source: name})
-		for {
-			ev, err := dec.Next()
-			if err != nil {
-				if _, ok := err.(*event.ParseError); ok {
-					continue
-				}
-				break
-			}
-			w.Event(ev)
-		}
-		w.Close()
+		format, _, err := convert.Detect(bufio.NewReader(f))
 		f.Close()
-		doc := b.String()
-		checkMarkup(t, doc)
-		if !strings.HasSuffix(doc, "</html>\n") {
-			t.Errorf("%s: page does not end with </html>", name)
+		if err == nil {
+			out[name] = format
 		}
 	}
-	if n < 50 {
-		t.Errorf("only %d recordings rendered", n)
+	if len(out) < 50 {
+		t.Fatalf("only %d recordings found", len(out))
+	}
+	return out
+}
+
+// renderFile writes the page of one recording, going on after bad input
+// as the command does.
+func renderFile(t *testing.T, name string, format convert.Format) string {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var b bytes.Buffer
+	w := htmlview.New(&b, htmlview.Options{Title: strings.TrimPrefix(name, "../../testdata/")})
+	dec := format.NewDecoder(bufio.NewReader(f), &convert.Options{Source: name})
+	for {
+		ev, err := dec.Next()
+		if err != nil {
+			if _, ok := err.(*event.ParseError); ok {
+				continue
+			}
+			break
+		}
+		if err := w.Event(ev); err != nil && !errors.Is(err, htmlview.ErrBlockTooLarge) {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil && !errors.Is(err, event.ErrTruncated) {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestCorpus renders every recording of ../../testdata: well formed, and
+// a complete page.
+func TestCorpus(t *testing.T) {
+	t.Parallel()
+	for name, format := range recordings(t) {
+		doc := renderFile(t, name, format)
+		checkMarkup(t, doc)
+		if !strings.HasSuffix(doc, "</footer>\n</body>\n</html>\n") {
+			t.Errorf("%s: page does not end with the summary and </html>", name)
+		}
 	}
 }
