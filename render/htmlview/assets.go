@@ -42,7 +42,7 @@ const style = `:root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--dim:#656d7
 	`.thinking{color:var(--think)}.thinking pre{font-style:italic}summary{cursor:pointer}` +
 	`.call>details>summary .tool{color:var(--tool);font-weight:600}.call{border:1px solid var(--line);border-radius:6px;padding:.4rem .6rem}` +
 	`.fields{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;margin:.3rem 0}.fields dt{color:var(--dim)}.fields dd{margin:0;white-space:pre-wrap}` +
-	`.diff .add{background:var(--add);color:var(--addfg);display:block}.diff .del{background:var(--del);color:var(--delfg);display:block}.diff .hunk{color:var(--dim);display:block}` +
+	`.diff span{display:inline-block;min-width:100%}.diff .add{background:var(--add);color:var(--addfg)}.diff .del{background:var(--del);color:var(--delfg)}.diff .hunk{color:var(--dim)}` +
 	`.todo{list-style:none;padding-left:.2rem}.todo .in_progress{font-weight:600}.todo .completed{color:var(--dim);text-decoration:line-through}` +
 	`.status{color:var(--dim)}.failed .status,.error,.err{color:var(--err)}.error{border-left:3px solid var(--err);padding-left:.6rem}` +
 	`.trunc{color:var(--err);font-weight:600}.notes{font-size:.9rem;color:var(--dim)}img{max-width:100%;height:auto;border:1px solid var(--line)}` +

@@ -412,10 +412,7 @@ func (h *Writer) diff(lines []string) {
 		case strings.HasPrefix(l, "-"):
 			class = "del"
 		}
-		h.printf(`<span class="%s">%s</span>`, class, esc(l))
-		if class == "ctx" {
-			h.write("\n")
-		}
+		h.printf(`<span class="%s">%s</span>`+"\n", class, esc(l))
 	}
 	h.write(`</pre>`)
 }
