@@ -55,17 +55,23 @@ func (b *lineBuffer) waitFor(t *testing.T, want string, deadline time.Time) {
 // before appending the next; --until-end ends them at the run end.
 func TestFollow(t *testing.T) {
 	t.Parallel()
-	lines := []struct{ in, out string }{
-		{`{"type":"meta_init","agent":"A","final":true,"delta":"{\"format\":\"json\",\"agent_uuid\":\"A\",\"model\":\"m\"}"}`, `"meta_init"`},
-		{`{"type":"tool_call","agent":"A","final":true,"delta":"{\"command\":\"ls\"}","id":"t1","name":"Bash"}`, `"tool_call"`},
-		{`{"type":"tool_result","agent":"A","final":true,"delta":"ok","id":"t1","name":"Bash"}`, `"tool_result"`},
-		{`{"type":"meta_final","agent":"A","final":true,"delta":"{\"stop_reason\":\"end_turn\"}"}`, `"meta_final"`},
+	lines := []string{
+		`{"type":"meta_init","agent":"A","final":true,"delta":"{\"format\":\"json\",\"agent_uuid\":\"A\",\"model\":\"m\"}"}`,
+		`{"type":"tool_call","agent":"A","final":true,"delta":"{\"command\":\"ls\"}","id":"t1","name":"Bash"}`,
+		`{"type":"tool_result","agent":"A","final":true,"delta":"ok","id":"t1","name":"Bash"}`,
+		`{"type":"meta_final","agent":"A","final":true,"delta":"{\"stop_reason\":\"end_turn\"}"}`,
 	}
-	for _, args := range [][]string{
-		{"convert", "--to", "jsonenv", "--framing", "ndjson"},
-		{"assemble", "-o", "json"},
+	// What each command writes for each line.
+	for _, tt := range []struct {
+		args []string
+		outs []string
+	}{
+		{[]string{"convert", "--to", "jsonenv", "--framing", "ndjson"}, []string{`"meta_init"`, `"tool_call"`, `"tool_result"`, `"meta_final"`}},
+		{[]string{"assemble", "-o", "json"}, []string{`"meta_init"`, `"tool_call"`, `"tool_result"`, `"meta_final"`}},
+		{[]string{"assemble", "-o", "html"}, []string{`t-meta_init`, `t-tool_call`, `t-tool_result`, `t-meta_final`}},
 	} {
-		t.Run(args[0], func(t *testing.T) {
+		args := tt.args
+		t.Run(strings.Join(args[:3], " "), func(t *testing.T) {
 			t.Parallel()
 			name := filepath.Join(t.TempDir(), "run.jsonl")
 			if err := os.WriteFile(name, nil, 0o644); err != nil {
@@ -82,11 +88,11 @@ func TestFollow(t *testing.T) {
 			}
 			defer f.Close()
 			deadline := time.Now().Add(20 * time.Second)
-			for _, l := range lines {
-				if _, err := f.WriteString(l.in + "\n"); err != nil {
+			for i, l := range lines {
+				if _, err := f.WriteString(l + "\n"); err != nil {
 					t.Fatal(err)
 				}
-				out.waitFor(t, l.out, deadline)
+				out.waitFor(t, tt.outs[i], deadline)
 			}
 			select {
 			case code := <-done:
