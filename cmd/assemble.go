@@ -3,7 +3,6 @@ package cmd
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -138,34 +137,7 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 	}
 	rep := newReporter(ios.Err, o.in.strict)
 	err = eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
-		tr := render.NewTranscript(w, ropts)
-		stop := eachEvent(dec, rep, func(ev event.Event) error {
-			err := tr.Event(ev)
-			if errors.Is(err, assemble.ErrBlockTooLarge) {
-				if !rep.problem(fmt.Errorf("%s: %w", name, err)) {
-					return errStrictStop
-				}
-				err = nil
-			}
-			if err != nil {
-				return failure(err)
-			}
-			// Flush after every event: this is what makes --live live.
-			if err := w.Flush(); err != nil {
-				return failure(err)
-			}
-			return nil
-		})
-		// What was read is printed even when the input stopped early. A
-		// truncation Close reports is shown in the transcript, and the
-		// decoder reports it on stderr.
-		if err := tr.Close(); err != nil && !errors.Is(err, event.ErrTruncated) {
-			return failure(err)
-		}
-		if err := w.Flush(); err != nil {
-			return failure(err)
-		}
-		return readError(stop)
+		return writeView(name, dec, rep, w, render.NewTranscript(w, ropts))
 	})
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/render/htmlview"
@@ -34,34 +35,47 @@ func runAssembleHTML(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 			title = "agent run (stdin)"
 		}
 		page := htmlview.New(w, htmlview.Options{Title: title, NoThinking: o.noThinking, MaxBlockBytes: o.in.maxEventBytes, Prices: prices})
-		stop := eachEvent(dec, rep, func(ev event.Event) error {
-			err := page.Event(ev)
-			if errors.Is(err, htmlview.ErrBlockTooLarge) {
-				if !rep.problem(fmt.Errorf("%s: %w", name, err)) {
-					return errStrictStop
-				}
-				err = nil
-			}
-			if err != nil {
-				return failure(err)
-			}
-			if err := w.Flush(); err != nil {
-				return failure(err)
-			}
-			return nil
-		})
-		// What was read is written even when the input stopped early; the
-		// page marks a truncation, and the decoder reports it on stderr.
-		if err := page.Close(); err != nil && !errors.Is(err, event.ErrTruncated) {
-			return failure(err)
-		}
-		if err := w.Flush(); err != nil {
-			return failure(err)
-		}
-		return readError(stop)
+		return writeView(name, dec, rep, w, page)
 	})
 	if err != nil {
 		return err
 	}
 	return rep.result()
+}
+
+// eventView is a view written event by event: the transcript, the HTML
+// page.
+type eventView interface {
+	Event(event.Event) error
+	Close() error
+}
+
+// writeView writes the events of dec to v, flushing w after each one (what
+// makes a live view live). A block over the cap is reported and cut; what
+// was read is written even when the input stopped early, and a truncation
+// the view reports on Close is the decoder's to report on stderr.
+func writeView(name string, dec event.Decoder, rep *reporter, w *bufio.Writer, v eventView) error {
+	stop := eachEvent(dec, rep, func(ev event.Event) error {
+		err := v.Event(ev)
+		if errors.Is(err, assemble.ErrBlockTooLarge) {
+			if !rep.problem(fmt.Errorf("%s: %w", name, err)) {
+				return errStrictStop
+			}
+			err = nil
+		}
+		if err != nil {
+			return failure(err)
+		}
+		if err := w.Flush(); err != nil {
+			return failure(err)
+		}
+		return nil
+	})
+	if err := v.Close(); err != nil && !errors.Is(err, event.ErrTruncated) {
+		return failure(err)
+	}
+	if err := w.Flush(); err != nil {
+		return failure(err)
+	}
+	return readError(stop)
 }

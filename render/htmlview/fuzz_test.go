@@ -66,4 +66,3 @@ func BenchmarkPage(b *testing.B) {
 		w.Close()
 	}
 }
-
