@@ -32,6 +32,12 @@ func readUntil(t *testing.T, fl *Follower, want string) {
 
 func TestFollowAppendTruncateReplace(t *testing.T) {
 	t.Parallel()
+	t.Run("notified", func(t *testing.T) { t.Parallel(); followSequence(t, false) })
+	// Where file-change notification is not available.
+	t.Run("polling", func(t *testing.T) { t.Parallel(); followSequence(t, true) })
+}
+
+func followSequence(t *testing.T, poll bool) {
 	name := filepath.Join(t.TempDir(), "f")
 	write := func(flag int, s string) {
 		f, err := os.OpenFile(name, flag|os.O_WRONLY|os.O_CREATE, 0o644)
@@ -51,6 +57,10 @@ func TestFollowAppendTruncateReplace(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fl.Close()
+	if poll && fl.w != nil {
+		fl.w.Close()
+		fl.w, fl.poll = nil, PollInterval
+	}
 	readUntil(t, fl, "one\n")
 	write(os.O_APPEND, "two\n")
 	readUntil(t, fl, "two\n")

@@ -115,6 +115,24 @@ func (h *Writer) Close() error {
 		}
 		h.block(b)
 	}
+	// Calls the stream ended before the result of, in call order.
+	type call struct {
+		n     int
+		agent string
+	}
+	var pending []call
+	for id, a := range h.agents {
+		for _, n := range a.pending {
+			pending = append(pending, call{n, id})
+		}
+		a.pending = nil
+	}
+	slices.SortFunc(pending, func(x, y call) int { return x.n - y.n })
+	for _, c := range pending {
+		h.n++
+		h.printf(`<section class="b t-no_result" id="b%d" data-agent="%s" data-into="r%d"><p class="dim">↳ no result in the stream</p></section>`+"\n",
+			h.n, esc(c.agent), c.n)
+	}
 	h.start(nil)
 	h.write("</main>\n")
 	h.summary()

@@ -300,3 +300,20 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 }
+
+// A call the stream ended before the result of says so, under the call.
+func TestNoResult(t *testing.T) {
+	t.Parallel()
+	doc := page(t, []event.Event{
+		&event.ToolCall{Agent: "a", ID: "c1", Name: "Bash", Input: json.RawMessage(`{"command":"sleep 9"}`)},
+		&event.ToolCall{Agent: "a", ID: "c2", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
+		&event.ToolResult{Agent: "a", ID: "c2"},
+	}, htmlview.Options{})
+	want := `<section class="b t-no_result" id="b4" data-agent="a" data-into="r1"><p class="dim">↳ no result in the stream</p></section>`
+	if !strings.Contains(doc, want) {
+		t.Errorf("page lacks %s:\n%s", want, doc)
+	}
+	if n := strings.Count(doc, "t-no_result"); n != 1 {
+		t.Errorf("%d no-result marks, want 1", n)
+	}
+}
