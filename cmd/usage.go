@@ -76,34 +76,34 @@ type usageInput struct {
 }
 
 // expandInputs turns the command line's inputs into the files to read:
-// directories walked in lexical order, globs the shell left alone
-// expanded.
+// directories walked in lexical order (hidden directories, such as .git,
+// skipped), globs the shell left alone expanded.
 func expandInputs(args []string) ([]usageInput, error) {
 	if len(args) == 0 {
 		return []usageInput{{name: "-"}}, nil
 	}
 	var out []usageInput
+	walk := func(dir string) error {
+		return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && p != dir && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			if d.Type().IsRegular() {
+				out = append(out, usageInput{name: p, walked: true})
+			}
+			return nil
+		})
+	}
 	for _, a := range args {
 		if a == "-" || source.IsURL(a) {
 			out = append(out, usageInput{name: a})
 			continue
 		}
-		st, err := os.Stat(a)
-		switch {
-		case err == nil && st.IsDir():
-			err := filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-				if err != nil {
-					return err
-				}
-				if d.Type().IsRegular() {
-					out = append(out, usageInput{name: p, walked: true})
-				}
-				return nil
-			})
-			if err != nil {
-				return nil, err
-			}
-		case err != nil && strings.ContainsAny(a, "*?["):
+		names := []string{a}
+		if _, err := os.Stat(a); err != nil && strings.ContainsAny(a, "*?[") {
 			m, gerr := filepath.Glob(a)
 			if gerr != nil {
 				return nil, fmt.Errorf("%s: %w", a, gerr)
@@ -111,11 +111,16 @@ func expandInputs(args []string) ([]usageInput, error) {
 			if len(m) == 0 {
 				return nil, fmt.Errorf("%s: no file matches", a)
 			}
-			for _, p := range m {
-				out = append(out, usageInput{name: p})
+			names = m
+		}
+		for _, n := range names {
+			if st, err := os.Stat(n); err == nil && st.IsDir() {
+				if err := walk(n); err != nil {
+					return nil, err
+				}
+				continue
 			}
-		default:
-			out = append(out, usageInput{name: a})
+			out = append(out, usageInput{name: n})
 		}
 	}
 	return out, nil
