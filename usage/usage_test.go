@@ -2,6 +2,7 @@ package usage_test
 
 import (
 	"bufio"
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -238,5 +239,36 @@ func TestReportBy(t *testing.T) {
 	t.Parallel()
 	if _, _, err := usage.Report(nil, "week", defaultPrices(t)); err == nil {
 		t.Error("Report by week: no error")
+	}
+}
+
+// BenchmarkCounter counts a recording's events.
+func BenchmarkCounter(b *testing.B) {
+	name := "claude/partial-subagent.jsonl"
+	data, err := os.ReadFile(filepath.Join("..", "testdata", name))
+	if err != nil {
+		b.Fatal(err)
+	}
+	format, _, err := convert.Detect(bufio.NewReader(bytes.NewReader(data)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var evs []event.Event
+	dec := format.NewDecoder(bytes.NewReader(data), &convert.Options{Source: name})
+	for {
+		ev, err := dec.Next()
+		if err != nil {
+			break
+		}
+		evs = append(evs, ev)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		c := usage.NewCounter()
+		for _, ev := range evs {
+			c.Add(ev)
+		}
+		c.Run()
 	}
 }
