@@ -167,9 +167,11 @@ func runUsage(ctx context.Context, ios *IOStreams, o *usageOptions, args []strin
 			})
 			r := c.Run()
 			r.Name, r.Day = name, fileDay(name)
-			// A walked file that yielded nothing is no agent stream.
-			if !in.walked || r.MainAgent != "" || len(r.Messages) > 0 || r.Ended {
+			// An input without a single event is no run (an empty file).
+			if r.Events > 0 {
 				runs = append(runs, r)
+			} else {
+				rep.note("%s: skipped: no events", name)
 			}
 			return readError(stop)
 		})

@@ -69,6 +69,7 @@ type Run struct {
 	DurationMS int64
 	Turns      int // model messages seen, with or without usage
 	Ended      bool
+	Events     int // events read
 }
 
 // Tokens returns the run's total.
@@ -98,8 +99,9 @@ type Counter struct {
 	turns   int
 	anon    int
 
-	ends  map[string]runEnd
-	ended bool
+	ends   map[string]runEnd
+	ended  bool
+	events int
 }
 
 type msgKey struct{ agent, id string }
@@ -132,6 +134,7 @@ func (c *Counter) agent(id string) {
 func (c *Counter) Add(ev event.Event) {
 	a := ev.AgentID()
 	c.agent(a)
+	c.events++
 	switch e := ev.(type) {
 	case *event.SessionStart:
 		if e.ParentAgent != "" && e.ParentAgent != a {
@@ -202,7 +205,7 @@ func (c *Counter) Add(ev event.Event) {
 func (c *Counter) Run() Run {
 	r := Run{
 		Session: c.session, Model: c.model[c.main], MainAgent: c.main,
-		Agents: map[string]string{}, Turns: c.turns, Ended: c.ended,
+		Agents: map[string]string{}, Turns: c.turns, Ended: c.ended, Events: c.events,
 	}
 	for id, p := range c.parents {
 		r.Agents[id] = p

@@ -175,7 +175,7 @@ func TestCounterDedup(t *testing.T) {
 			{Agent: "a", Model: "claude-sonnet-4-5", Tokens: usage.Tokens{Input: 1, Output: 1}},
 			{Agent: "s", FromRunEnd: true, Tokens: usage.Tokens{Input: 100, Output: 50}},
 		},
-		CostUSD: ptr(0.5), DurationMS: 1200, Turns: 4, Ended: true,
+		CostUSD: ptr(0.5), DurationMS: 1200, Turns: 4, Ended: true, Events: 10,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
