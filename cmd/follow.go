@@ -6,10 +6,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 
 	"github.com/spf13/pflag"
 
+	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/source"
 )
 
@@ -24,7 +27,7 @@ type followOptions struct {
 
 func addFollowFlags(fs *pflag.FlagSet, o *followOptions) {
 	fs.BoolVarP(&o.on, "follow", "F", false, "keep reading what is appended to file inputs, as tail -F does, until interrupted")
-	fs.BoolVar(&o.untilEnd, "until-end", false, "with --follow: stop at the stream's own end (its run end)")
+	fs.BoolVar(&o.untilEnd, "until-end", false, "with --follow: stop at the stream's own end (its run end; a Codex turn end)")
 }
 
 // start checks the inputs and returns the context the command reads
@@ -67,19 +70,22 @@ func (o *followOptions) opener() func(ctx context.Context, name string, opts *so
 	}
 }
 
-// decoder wraps dec so that, with --until-end, the run end of a top-level
-// agent stops the following at the next end of the file.
-func (o *followOptions) decoder(dec event.Decoder) event.Decoder {
+// decoder wraps dec so that, with --until-end, the stream's own end stops
+// the following at the next end of the file: the run end of a top-level
+// agent, or, in a format that has no run end (Codex: one exec is one
+// turn), the turn end of a top-level agent.
+func (o *followOptions) decoder(dec event.Decoder, f convert.Format) event.Decoder {
 	if o == nil || !o.on || !o.untilEnd || o.current == nil {
 		return dec
 	}
-	return &untilEnd{Decoder: dec, f: o.current, sub: map[string]bool{}}
+	return &untilEnd{Decoder: dec, f: o.current, sub: map[string]bool{}, turnEnds: slices.Contains(f.Lacks, format.MetaFinal)}
 }
 
 type untilEnd struct {
 	event.Decoder
-	f   *source.Follower
-	sub map[string]bool // subagents
+	f        *source.Follower
+	sub      map[string]bool // subagents
+	turnEnds bool            // the format has no run end: a turn end ends the stream
 }
 
 func (u *untilEnd) Next() (event.Event, error) {
@@ -91,6 +97,10 @@ func (u *untilEnd) Next() (event.Event, error) {
 		}
 	case *event.RunEnd:
 		if !u.sub[e.Agent] {
+			u.f.Stop()
+		}
+	case *event.TurnEnd:
+		if u.turnEnds && !u.sub[e.Agent] {
 			u.f.Stop()
 		}
 	}

@@ -145,7 +145,7 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 	if err != nil {
 		return failure(fmt.Errorf("%s: %w", name, err))
 	}
-	return fn(name, f, o.follow.decoder(dec))
+	return fn(name, f, o.follow.decoder(dec, f))
 }
 
 // readError turns a fatal decoder error into the command's error.
