@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/usage"
 )
 
@@ -255,12 +256,10 @@ func BenchmarkCounter(b *testing.B) {
 	}
 	var evs []event.Event
 	dec := format.NewDecoder(bytes.NewReader(data), &convert.Options{Source: name})
-	for {
-		ev, err := dec.Next()
-		if err != nil {
-			break
+	for _, it := range eventtest.Collect(dec) {
+		if it.Event != nil {
+			evs = append(evs, it.Event)
 		}
-		evs = append(evs, ev)
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
