@@ -182,3 +182,34 @@ func TestBrowserScreenshots(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserCutOff opens pages cut off at every block boundary, as a
+// page a live run is still being written into is: what arrived shows,
+// nested, with no console error.
+func TestBrowserCutOff(t *testing.T) {
+	name := "../../testdata/claude/subagent.jsonl"
+	doc := renderFile(t, name, recordings(t)[name])
+	dir := t.TempDir()
+	cuts := 0
+	for i := 0; ; {
+		j := strings.Index(doc[i:], "</section>\n")
+		if j < 0 {
+			break
+		}
+		i += j + len("</section>\n")
+		cuts++
+		part := doc[:i]
+		page := filepath.Join(dir, "cut.html")
+		if err := os.WriteFile(page, []byte(part), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dom, console := chromium(t, page, "--dump-dom")
+		if len(console) > 0 {
+			t.Errorf("cut after block %d: console:\n%s", cuts, strings.Join(console, "\n"))
+		}
+		checkDOM(t, part, dom)
+	}
+	if cuts < 5 {
+		t.Errorf("only %d cuts", cuts)
+	}
+}
