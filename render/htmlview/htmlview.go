@@ -514,7 +514,11 @@ func (h *Writer) result(b *assemble.Block) {
 	}
 	h.printf(`<div class="%s"><p class="status">↳ %s`, class, esc(label))
 	if len(status) > 0 {
-		h.printf(` · <span class="%s">%s</span>`, map[bool]string{true: "err", false: "dim"}[failed], esc(strings.Join(status, " · ")))
+		sc := "dim"
+		if failed {
+			sc = "err"
+		}
+		h.printf(` · <span class="%s">%s</span>`, sc, esc(strings.Join(status, " · ")))
 	}
 	h.write(`</p>`)
 	if b.Content != nil && *b.Content != "" {
