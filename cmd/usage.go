@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -282,10 +283,17 @@ func writeUsageCSV(ios *IOStreams, by string, rows []usage.Row) error {
 }
 
 func writeUsageTable(ios *IOStreams, by string, rows []usage.Row, total usage.Row) error {
+	// Numbers right-aligned, the key column left-aligned (padded here,
+	// since tabwriter aligns every column alike).
+	w := len(by)
+	for _, r := range append(rows, total) {
+		w = max(w, utf8.RuneCountInString(r.Key))
+	}
+	pad := func(s string) string { return s + strings.Repeat(" ", w-utf8.RuneCountInString(s)) }
 	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\tRUNS\tMSGS\tINPUT\tOUTPUT\tCACHE WRITE\tCACHE READ\tREASONING\tCOST\t\n", strings.ToUpper(by))
+	fmt.Fprintf(tw, "%s\tRUNS\tMSGS\tINPUT\tOUTPUT\tCACHE WRITE\tCACHE READ\tREASONING\tCOST\t\n", pad(strings.ToUpper(by)))
 	line := func(r usage.Row) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Key, r.Runs, r.Messages,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", pad(r.Key), r.Runs, r.Messages,
 			render.FormatCount(r.Input), render.FormatCount(r.Output), render.FormatCount(r.CacheWrite), render.FormatCount(r.CacheRead), render.FormatCount(r.Reasoning), costCell(r))
 	}
 	for _, r := range rows {
