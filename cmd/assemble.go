@@ -137,7 +137,15 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 	}
 	rep := newReporter(ios.Err, o.in.strict)
 	err = eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
-		return writeView(name, dec, rep, w, render.NewTranscript(w, ropts))
+		// The transcript keeps state per open block and cannot close one
+		// early: beyond the cap it stops, with what it had printed.
+		limit := assemble.NewOpenLimit(0)
+		return writeView(name, dec, rep, w, render.NewTranscript(w, ropts), func(ev event.Event) error {
+			if err := limit.Add(ev); err != nil {
+				return failure(fmt.Errorf("%s: %w; the transcript stops here (-o json closes the oldest early and goes on)", name, err))
+			}
+			return nil
+		})
 	})
 	if err != nil {
 		return err

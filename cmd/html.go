@@ -35,7 +35,7 @@ func runAssembleHTML(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 			title = "agent run (stdin)"
 		}
 		page := htmlview.New(w, htmlview.Options{Title: title, NoThinking: o.noThinking, MaxBlockBytes: o.in.maxEventBytes, Prices: prices})
-		return writeView(name, dec, rep, w, page)
+		return writeView(name, dec, rep, w, page, nil)
 	})
 	if err != nil {
 		return err
@@ -51,13 +51,20 @@ type eventView interface {
 }
 
 // writeView writes the events of dec to v, flushing w after each one (what
-// makes a live view live). A block over the cap is reported and cut; what
-// was read is written even when the input stopped early, and a truncation
-// the view reports on Close is the decoder's to report on stderr.
-func writeView(name string, dec event.Decoder, rep *reporter, w *bufio.Writer, v eventView) error {
+// makes a live view live); check, when set, may stop the input before an
+// event reaches v. A block over the cap, or one closed early because too
+// many are open, is reported and the view goes on; what was read is
+// written even when the input stopped early, and a truncation the view
+// reports on Close is the decoder's to report on stderr.
+func writeView(name string, dec event.Decoder, rep *reporter, w *bufio.Writer, v eventView, check func(event.Event) error) error {
 	stop := eachEvent(dec, rep, func(ev event.Event) error {
+		if check != nil {
+			if err := check(ev); err != nil {
+				return err
+			}
+		}
 		err := v.Event(ev)
-		if errors.Is(err, assemble.ErrBlockTooLarge) {
+		if errors.Is(err, assemble.ErrBlockTooLarge) || errors.Is(err, assemble.ErrTooManyOpen) {
 			if !rep.problem(fmt.Errorf("%s: %w", name, err)) {
 				return errStrictStop
 			}

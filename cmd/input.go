@@ -121,7 +121,9 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 	if open == nil {
 		open = o.follow.opener()
 	}
-	rc, err := open(ctx, name, sopts)
+	so := *sopts
+	so.Warn = func(msg string) { rep.note("%s", msg) }
+	rc, err := open(ctx, name, &so)
 	if err != nil {
 		return unreadable(err)
 	}
@@ -132,7 +134,7 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 		var guessed bool
 		f, guessed, err = convert.Detect(br)
 		if err != nil {
-			return unreadable(fmt.Errorf("%s: %w", name, err))
+			return unreadable(withName(name, err))
 		}
 		if guessed {
 			rep.note("%s: guessed input format %s (use --from to choose)", name, f.Name)
@@ -146,6 +148,17 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 		return failure(fmt.Errorf("%s: %w", name, err))
 	}
 	return fn(name, f, o.follow.decoder(dec, f))
+}
+
+// withName prefixes err with the input's name, unless err names it
+// already: a URL's errors name their request ("GET URL: ...").
+func withName(name string, err error) error {
+	var se *source.StreamError
+	var he *source.HTTPError
+	if errors.As(err, &se) || errors.As(err, &he) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 // readError turns a fatal decoder error into the command's error.
