@@ -23,6 +23,7 @@ type convertOptions struct {
 	maxChunkBytes int
 	framing       string
 	partial       bool
+	follow        followOptions
 }
 
 func newConvertCmd(ios *IOStreams) *cobra.Command {
@@ -47,6 +48,8 @@ warning on stderr.`,
 	fs.IntVar(&o.maxChunkBytes, "max-chunk-bytes", jsonenv.DefaultMaxChunkBytes, "jsonenv output: cap on one envelope's JSON text, in bytes")
 	fs.StringVar(&o.framing, "framing", "sse", "jsonenv output framing: sse or ndjson")
 	fs.BoolVar(&o.partial, "partial", false, "claude output: write stream_event lines, as --include-partial-messages does")
+	o.in.follow = &o.follow
+	addFollowFlags(fs, &o.follow)
 	return c
 }
 
@@ -64,6 +67,11 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	if o.framing != "sse" && o.framing != "ndjson" {
 		return failure(fmt.Errorf("--framing must be sse or ndjson, not %q", o.framing))
 	}
+	ctx, stop, err := o.follow.start(ctx, inputs)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	rep := newReporter(ios.Err, o.in.strict)
 	w := bufio.NewWriterSize(ios.Out, 64<<10)
 	eo := &convert.Options{
@@ -72,7 +80,7 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	}
 	o.in.tools.apply(eo)
 	enc := out.NewEncoder(w, eo)
-	err := eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
+	err = eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
 		return readError(convert.Pipe(dec, enc, w.Flush, rep.problem))
 	})
 	if err == nil {

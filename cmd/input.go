@@ -25,6 +25,7 @@ type inputOptions struct {
 	xmlEscaping   string
 	tools         toolsOptions
 	source        source.Options
+	follow        *followOptions // --follow, on the commands that have it
 	http          httpOptions
 	sessions      sessionOptions
 	// open opens an input (source.Open when nil): replay --to reads its
@@ -126,7 +127,7 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 ) error {
 	open := o.open
 	if open == nil {
-		open = source.Open
+		open = o.follow.opener()
 	}
 	so := *sopts
 	so.Warn = func(msg string) { rep.note("%s", msg) }
@@ -154,7 +155,7 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 	if err != nil {
 		return failure(fmt.Errorf("%s: %w", name, err))
 	}
-	return fn(name, f, dec)
+	return fn(name, f, o.follow.decoder(dec, f))
 }
 
 // withName prefixes err with the input's name, unless err names it
