@@ -135,9 +135,14 @@ func TestEncodersWriteValid(t *testing.T) {
 				out := convertTo(t, rec.data, rec.f, to)
 				for _, v := range violations(t, "out", out, to) {
 					r, _ := validate.RuleByID(v.Rule)
+					unanswered := v.Rule == validate.ToolAnswered || v.Rule == validate.CodexItem
+					answers, _ := validate.RuleByID(validate.ToolAnswered)
 					switch {
 					case slices.Contains(in, v.Rule), slices.Contains(r.NotFor, rec.f.Name):
-					case v.Rule == validate.ToolAnswered && pending && slices.Contains(to.Lacks, format.AwaitingTools):
+					case unanswered && slices.Contains(answers.NotFor, rec.f.Name):
+						// Codex says a call went unanswered as an item
+						// its turn leaves open.
+					case unanswered && pending && slices.Contains(to.Lacks, format.AwaitingTools):
 					default:
 						t.Errorf("output breaks a rule the input keeps: %s %s: %s", v.Rule, r.Name, v.Message)
 					}
@@ -188,6 +193,9 @@ func report(r *verify.Report) string {
 func TestSelfRoundTrip(t *testing.T) {
 	t.Parallel()
 	for _, rec := range recordings(t) {
+		if rec.f.NewEncoder == nil {
+			continue // read only (the session logs)
+		}
 		t.Run(rec.path, func(t *testing.T) {
 			t.Parallel()
 			out := convertTo(t, rec.data, rec.f, rec.f)
@@ -234,13 +242,18 @@ func TestLosslessPairs(t *testing.T) {
 				back := convertTo(t, convertTo(t, rec.data, rec.f, via), via, rec.f)
 				b := side(t, "back", back, rec.f)
 				b.Format, b.Lacks = rec.f.Name+" via "+via.Name, via.Lacks
-				var o *verify.Options
+				a := side(t, rec.path, rec.data, rec.f)
+				o := &verify.Options{}
 				if rec.f.Name == "codex" {
 					// The Codex encoder numbers items itself; the envelope
 					// keeps no id of a text item to number them by.
-					o = &verify.Options{Ignore: []string{verify.IgnoreIDs}}
+					o.Ignore = append(o.Ignore, verify.IgnoreIDs)
 				}
-				if r := verify.Compare(side(t, rec.path, rec.data, rec.f), b, o); !r.Equal {
+				if via.Name == "xml" && !slices.ContainsFunc(a.Blocks, func(b *assemble.Block) bool { return b.Type == assemble.TypeMetaInit }) {
+					// XML names an agent only in its meta_init.
+					o.Ignore = append(o.Ignore, verify.IgnoreAgentIDs)
+				}
+				if r := verify.Compare(a, b, o); !r.Equal {
 					t.Errorf("%s -> %s -> %s not equal:\n%s", rec.path, via.Name, rec.f.Name, report(r))
 				}
 			})
