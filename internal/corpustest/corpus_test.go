@@ -115,7 +115,8 @@ var afterTruncation = []string{
 // that do not hold for the input's format (a lone Anthropic response
 // answers no tool call, so neither does its conversion), what a cut-off
 // input breaks by being cut, and a pending tool call where the target
-// has no place for pending calls.
+// has no place for pending calls (Codex says a call was never answered
+// as an item its turn leaves open: CDX001 goes with GEN007).
 func TestEncodersWriteValid(t *testing.T) {
 	t.Parallel()
 	for _, rec := range recordings(t) {
