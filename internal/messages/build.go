@@ -258,7 +258,7 @@ func (b *Builder) MessageStart(agent string, m *Message) error {
 	msg = &message{agent: agent, id: m.ID, model: m.Model, streamed: true, startUsage: m.Usage, blocks: map[int]*block{}}
 	b.remember(msg)
 	b.turns[agent] = msg
-	b.emit(&event.TurnStart{Agent: agent, MessageID: m.ID, Model: m.Model})
+	b.emit(&event.TurnStart{Agent: agent, MessageID: m.ID, Model: m.Model, Usage: m.Usage.Event()})
 	return problem
 }
 
@@ -546,6 +546,9 @@ func mergeUsage(start, delta *Usage) *event.Usage {
 		if d.CacheCreationInputTokens != 0 {
 			u.CacheCreationInputTokens = d.CacheCreationInputTokens
 		}
+		if d.ServiceTier != "" {
+			u.ServiceTier = d.ServiceTier
+		}
 		u.OutputTokens = d.OutputTokens
 	}
 	return u.Event()
@@ -559,6 +562,7 @@ func (u *Usage) Event() *event.Usage {
 	return &event.Usage{
 		InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 		CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
+		ServiceTier: u.ServiceTier,
 	}
 }
 
@@ -613,7 +617,7 @@ func (b *Builder) Snapshot(agent string, m *Message) error {
 		msg = &message{agent: agent, id: m.ID, model: m.Model, blocks: map[int]*block{}}
 		b.remember(msg)
 		b.turns[agent] = msg
-		b.emit(&event.TurnStart{Agent: agent, MessageID: m.ID, Model: m.Model})
+		b.emit(&event.TurnStart{Agent: agent, MessageID: m.ID, Model: m.Model, Usage: m.Usage.Event()})
 	} else if cur := b.turns[agent]; cur != nil && cur != msg && !msg.ended {
 		b.closeTurn(cur, "", "")
 		b.turns[agent] = msg
