@@ -57,6 +57,7 @@ type Encoder struct {
 	calls    map[string]*call                     // tool calls written as item.started, by call id
 	todo     *todoItem                            // the open todo_list item of the turn
 	todoIDs  map[string]string                    // TodoList.ID -> item id
+	fileIDs  map[string]string                    // FileChange.ID -> item id, between item.started and item.completed
 	children map[string]bool                      // agent scopes other than the main one
 
 	pending  event.Usage  // usage of the turns merged into the open one
@@ -93,7 +94,7 @@ type todoItem struct {
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{
 		w: w, blocks: map[event.BlockKind]*strings.Builder{}, calls: map[string]*call{},
-		todoIDs: map[string]string{}, children: map[string]bool{},
+		todoIDs: map[string]string{}, fileIDs: map[string]string{}, children: map[string]bool{},
 	}
 	if cfg != nil {
 		e.cfg = *cfg
@@ -433,7 +434,23 @@ func (e *Encoder) fileChange(ev *event.FileChange) {
 	if status == "" {
 		status = wire.StatusCompleted
 	}
-	e.item(wire.TypeItemCompleted, e.newID(), wire.ItemFileChange, raw("changes", b), str("status", status))
+	// A change still in progress is the item's start, as Codex writes it;
+	// the later FileChange of the same ID completes that item.
+	if status == wire.StatusInProgress {
+		id := e.newID()
+		if ev.ID != "" {
+			e.fileIDs[ev.ID] = id
+		}
+		e.item(wire.TypeItemStarted, id, wire.ItemFileChange, raw("changes", b), str("status", status))
+		return
+	}
+	id, ok := e.fileIDs[ev.ID]
+	if ok {
+		delete(e.fileIDs, ev.ID)
+	} else {
+		id = e.newID()
+	}
+	e.item(wire.TypeItemCompleted, id, wire.ItemFileChange, raw("changes", b), str("status", status))
 }
 
 func (e *Encoder) todoList(ev *event.TodoList) {

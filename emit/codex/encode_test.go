@@ -645,3 +645,23 @@ func TestMaxBlockBytes(t *testing.T) {
 		})
 	}
 }
+
+// TestFileChangeStarted: a file_change's item.started (status in_progress)
+// and its item.completed are both kept, under one item id.
+func TestFileChangeStarted(t *testing.T) {
+	t.Parallel()
+	const in = `{"type":"thread.started","thread_id":"t1"}
+{"type":"turn.started"}
+{"type":"item.started","item":{"id":"item_0","type":"file_change","changes":[{"path":"a.go","kind":"update"}],"status":"in_progress"}}
+{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"editing"}}
+{"type":"item.completed","item":{"id":"item_0","type":"file_change","changes":[{"path":"a.go","kind":"update"}],"status":"completed"}}
+{"type":"turn.completed","usage":{"input_tokens":10,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":2,"reasoning_output_tokens":0}}
+`
+	got, warnings, err := encode(t, decode(t, []byte(in)))
+	if err != nil || len(warnings) > 0 {
+		t.Errorf("Close = %v, warnings %q", err, warnings)
+	}
+	if diff := cmp.Diff(in, got); diff != "" {
+		t.Errorf("codex -> codex changed the stream (-in +out):\n%s", diff)
+	}
+}
