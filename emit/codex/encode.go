@@ -138,6 +138,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.warn("events of subagents (codex exec --json writes its main thread only)")
 		return e.err
 	}
+	if n, ok := ev.(*event.Notice); ok && n.Kind == event.NoticeAbandoned || isError(ev) {
+		e.cutShort()
+	}
 	switch ev := ev.(type) {
 	case *event.SessionStart:
 		e.session(ev)
@@ -199,6 +202,23 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.warn(fmt.Sprintf("events of type %T", ev))
 	}
 	return e.err
+}
+
+func isError(ev event.Event) bool {
+	_, ok := ev.(*event.Error)
+	return ok
+}
+
+// cutShort writes the blocks an error or an abandon cut short (they get
+// no BlockEnd) as the items they were so far: Codex has no way to say an
+// item was cut, and the next block of the kind is a new item, not their
+// continuation.
+func (e *Encoder) cutShort() {
+	for _, kind := range []event.BlockKind{event.Thinking, event.Text} {
+		if e.blocks[kind] != nil {
+			e.block(kind)
+		}
+	}
 }
 
 // child records a subagent scope; a collab tool call it was started by

@@ -348,8 +348,8 @@ func TestEncode(t *testing.T) {
 			},
 			want: `{"type":"thread.started","thread_id":"S"}
 {"type":"turn.started"}
-{"type":"error","message":"boom"}
 {"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"Partial"}}
+{"type":"error","message":"boom"}
 {"type":"turn.failed","error":{"message":"boom"}}
 `,
 		},
