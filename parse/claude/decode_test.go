@@ -301,7 +301,7 @@ func TestPartialSnapshot(t *testing.T) {
 			out = append(out, item{Err: problem})
 		}
 		return append(out,
-			item{Event: &event.ToolCall{Agent: a, ID: "t1", Name: "Bash", Input: json.RawMessage(`{"command": "ls"}`)}},
+			item{Event: &event.ToolCall{Agent: a, ID: "t1", Name: "Bash", Input: json.RawMessage(`{"command": "ls"}`), InputDeltas: []int{0, 17}}},
 			item{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 3, OutputTokens: 9}}},
 			item{Event: &event.RunEnd{
 				Agent: "s1", StopReason: "end_turn", Turns: 1, DurationMS: 5, CostUSD: ptr(0.25),
