@@ -6,16 +6,26 @@ FUZZTIME ?= 20s
 BENCHTIME ?= 1s
 PKGS     := ./...
 
-.PHONY: all build test vet lint fuzz bench docs clean
+# The release targets (.goreleaser.yaml builds the same six).
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+
+.PHONY: all build cross test vet lint fuzz bench docs clean
 
 all: build test
 
 build:
 	$(GO) build -o bin/agentstream .
 
-## test: vet, then every test with the race detector (what CI runs)
-test: vet
+## test: vet, the six cross builds, then every test with the race detector (what CI runs)
+test: vet cross
 	$(GO) test -race -count=1 $(PKGS)
+
+## cross: go build for every release target (compiles only, nothing written)
+cross:
+	@set -e; for p in $(PLATFORMS); do \
+		echo "build $$p"; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null $(PKGS); \
+	done
 
 vet:
 	$(GO) vet $(PKGS)
@@ -39,9 +49,10 @@ fuzz:
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS) | tee bench.out
 
-## docs: regenerate docs/cli (checked for staleness by the tests)
+## docs: regenerate docs/cli, docs/man and docs/validate.md (checked for staleness by the tests)
 docs:
-	$(GO) test ./cmd -run TestCLIDocs -update
+	$(GO) test ./cmd -run 'TestCLIDocs|TestManPages' -update
+	$(GO) test ./validate -run TestRulesDoc -update
 
 clean:
 	rm -rf bin bench.out

@@ -91,9 +91,6 @@ func addAssembleInputFlags(fs *pflag.FlagSet, o *inputOptions) {
 }
 
 func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs []string) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	switch o.output {
 	case "text", "markdown", "md":
 	case "json":

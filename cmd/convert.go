@@ -51,9 +51,6 @@ warning on stderr.`,
 }
 
 func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs []string) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	out, ok := convert.Lookup(o.to)
 	if !ok || out.NewEncoder == nil {
 		return failure(fmt.Errorf("unknown output format %q (one of %s)", o.to, strings.Join(convert.Names(false), ", ")))

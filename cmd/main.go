@@ -3,11 +3,11 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 
 	"github.com/mattn/go-isatty"
 )
@@ -41,18 +41,18 @@ func System() *IOStreams {
 // Main runs agentstream with the process's arguments and streams and
 // returns the exit code.
 func Main() int {
-	return Run(os.Args[1:], System())
+	return Run(context.Background(), os.Args[1:], System())
 }
 
 // Run runs agentstream with args and returns the exit code. Errors are
 // printed once, on ios.Err, as "agentstream: message".
-func Run(args []string, ios *IOStreams) int {
+func Run(ctx context.Context, args []string, ios *IOStreams) int {
 	if ios.Getenv == nil {
 		ios.Getenv = func(string) string { return "" }
 	}
 	root := newRootCmd(ios)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return ExitOK
 	}
@@ -89,9 +89,3 @@ var errNo = &exitError{code: ExitNo}
 // failure wraps err as an exit-2 error.
 func failure(err error) error { return &exitError{code: ExitFailure, err: err} }
 
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}

@@ -44,7 +44,7 @@ See docs/recording.md.`,
   producer | agentstream record - -o run.ndjson`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
-			ctx, stop := signal.NotifyContext(contextOf(c), os.Interrupt)
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()
 			return runRecord(ctx, ios, o, args[0])
 		},
@@ -54,13 +54,6 @@ See docs/recording.md.`,
 	fs.IntVar(&o.maxEventBytes, "max-event-bytes", event.DefaultMaxBytes, "cap on one SSE message, in bytes")
 	addHTTPFlags(fs, &o.http)
 	return c
-}
-
-func contextOf(c *cobra.Command) context.Context {
-	if ctx := c.Context(); ctx != nil {
-		return ctx
-	}
-	return context.Background()
 }
 
 // runRecord records input into o.output. A cancelled ctx (Ctrl-C) ends the

@@ -53,7 +53,7 @@ its Last-Event-ID. An address without a host (8080 or :8080) listens on
   agentstream replay run.sse --serve 8080`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
-			ctx, stop := signal.NotifyContext(contextOf(c), os.Interrupt)
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()
 			return runReplay(ctx, ios, o, args[0])
 		},

@@ -63,9 +63,6 @@ type validateInput struct {
 }
 
 func runValidate(ctx context.Context, ios *IOStreams, o *validateOptions, inputs []string) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	switch o.format {
 	case "text", "json", "github":
 	default:

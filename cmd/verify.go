@@ -64,9 +64,6 @@ Exit status: 0 equal, 1 different, 2 unreadable input. The fields, the
 }
 
 func runVerify(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b string) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if a == "-" && b == "-" {
 		return failure(errors.New("inputs a and b cannot both be stdin"))
 	}
