@@ -88,4 +88,3 @@ var errNo = &exitError{code: ExitNo}
 
 // failure wraps err as an exit-2 error.
 func failure(err error) error { return &exitError{code: ExitFailure, err: err} }
-
