@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/agentstream/agentstream/convert"
-	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/toolset"
 )
 
@@ -45,19 +44,6 @@ func (o *toolsOptions) check() error {
 		return fmt.Errorf("tools: %w", err)
 	}
 	return nil
-}
-
-// wrap returns dec with its text blocks read in the --tools-protocol, or
-// dec itself without the flag.
-func (o *toolsOptions) wrap(f convert.Format, dec event.Decoder, co *convert.Options) (event.Decoder, error) {
-	if o.protocol == "" {
-		return dec, nil
-	}
-	if f.Wrap != nil {
-		return nil, fmt.Errorf("--tools-protocol reads the text blocks of another format; the input is already %s", f.Name)
-	}
-	p, _ := convert.Lookup(o.protocol)
-	return p.Wrap(dec, co), nil
 }
 
 func protocols() []string {

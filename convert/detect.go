@@ -12,14 +12,20 @@ import (
 // sniffLimit is how much of an input detection looks at, at most.
 const sniffLimit = 64 << 10
 
-// ErrUnknownFormat is returned by Detect when no format accepts the input.
-var ErrUnknownFormat = errors.New("cannot detect the input format")
+// Detect's errors.
+var (
+	// ErrUnknownFormat is returned when no format accepts the input.
+	ErrUnknownFormat = errors.New("cannot detect the input format")
+	// ErrEmpty is returned for an input that holds nothing but white
+	// space: no format is guessed for it.
+	ErrEmpty = errors.New("the input is empty")
+)
 
 // Detect reads the first unit of br (the first SSE message or line, never
 // more than it needs, so a live pipe is not held up) and returns the format
 // it is in. The bytes stay in br for the decoder. guessed is true when the
-// choice is a guess rather than a match: an empty input (read as jsonenv,
-// which decodes it to nothing) or a format whose Detect is marked Guess.
+// choice is a guess rather than a match: a format whose Detect is marked
+// Guess. An input with nothing but white space is ErrEmpty.
 func Detect(br *bufio.Reader) (f Format, guessed bool, err error) {
 	var h format.Head
 	for n := 1; ; n = br.Buffered() + 1 {
@@ -36,7 +42,7 @@ func Detect(br *bufio.Reader) (f Format, guessed bool, err error) {
 		}
 	}
 	if h.Payload == nil && !h.SSE {
-		return formats[0], true, nil
+		return Format{}, false, ErrEmpty
 	}
 	for _, f := range formats {
 		if f.Detect != nil && f.NewDecoder != nil && f.Detect(h) {

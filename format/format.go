@@ -38,6 +38,10 @@ type Format struct {
 	// Rules are the format's own validate rules, beside the rules for
 	// every format (validate.Rules), in report order.
 	Rules []Rule
+	// Skips lists the ids of validate's rules for every format that do
+	// not hold for this one (GEN007 tool-answered for one model
+	// response, whose tool results go in the next request).
+	Skips []string
 	// Check checks an input against Rules. It reads the same bytes as
 	// the decoder, in step with it, and reports what it finds through
 	// rep. Nil when the format has no rules of its own.
@@ -110,10 +114,19 @@ type CheckConfig struct {
 	MaxChunkBytes int    // the envelope byte cap, for formats that have one
 }
 
-// Reporter receives the violations a Checker finds. Line and column are
-// 1-based; 0 when unknown.
+// Reporter receives what a Checker finds. Line and column are 1-based; 0
+// when unknown.
 type Reporter interface {
+	// Report records a violation of one of the format's Rules.
 	Report(rule string, line, col int, msg string)
+	// Problem records a problem in the input, a *event.ParseError: its
+	// sentinel (event.ErrSyntax, ErrTruncated, ErrTooLarge) names the rule
+	// for every format it breaks. Only CheckAlone checkers report these:
+	// the others leave them to the decoder.
+	Problem(err error)
+	// Event hands the rules for every format an event the checker read
+	// at line. Only CheckAlone checkers call it.
+	Event(ev event.Event, line int)
 }
 
 // Checker checks the raw input r against a format's own rules. It skips

@@ -13,8 +13,9 @@ import (
 	wire "github.com/agentstream/agentstream/parse/jsonenv"
 )
 
-// DefaultMaxChunkBytes is the default cap on one envelope's JSON text.
-const DefaultMaxChunkBytes = 2048
+// DefaultMaxChunkBytes is the default cap on one envelope's JSON text:
+// the specification's, defined with the wire format.
+const DefaultMaxChunkBytes = wire.DefaultMaxChunkBytes
 
 // Config configures an Encoder. The zero value is ready to use.
 type Config struct {
