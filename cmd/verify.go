@@ -13,12 +13,12 @@ import (
 )
 
 type verifyOptions struct {
-	fromA, fromB  string
-	ignore        []string
-	usage         bool
-	strict        bool
-	json          bool
-	in            inputOptions // how to read each side (not --from)
+	fromA, fromB string
+	ignore       []string
+	usage        bool
+	strict       bool
+	json         bool
+	in           inputOptions // how to read each side (not --from)
 }
 
 func newVerifyCmd(ios *IOStreams) *cobra.Command {
