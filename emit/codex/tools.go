@@ -77,9 +77,9 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 			e.warn("the in_progress state of todo items")
 		}
 		e.writeTodo("", items)
-	case slices.Contains(wire.CollabTools, ev.Name) || slices.Contains(subagentTools, ev.Name):
+	case slices.Contains(wire.CollabTools(), ev.Name) || slices.Contains(subagentTools, ev.Name):
 		c.kind, c.item, c.tool = wire.ItemCollabToolCall, e.newID(), ev.Name
-		if !slices.Contains(wire.CollabTools, ev.Name) {
+		if !slices.Contains(wire.CollabTools(), ev.Name) {
 			c.tool = "spawn_agent"
 			if in["subagent_type"] != nil || in["description"] != nil {
 				e.warn("subagent types and descriptions")
