@@ -487,8 +487,15 @@ func (t *Transcript) delta(a *agent, e *event.Delta) error {
 	}
 	s.last = e.Text[len(e.Text)-1]
 	text := e.Text
-	if !t.o.Markdown {
+	switch {
+	case !t.o.Markdown:
 		text = sanitize(strings.ReplaceAll(text, "\r\n", "\n"))
+	case s.kind == event.Thinking:
+		// Inside <details>: a < in the thinking could close it (even a
+		// </details> split over two deltas), so every < is an entity.
+		text = strings.ReplaceAll(markdownText(text), "<", "&lt;")
+	default:
+		text = markdownText(text)
 	}
 	if t.o.Live {
 		if !s.started {
@@ -1040,3 +1047,7 @@ func isUUID(id string) bool {
 	}
 	return true
 }
+
+// markdownText drops carriage returns (CRLF line ends become LF; a lone CR
+// has no meaning in Markdown): no raw CR byte is written.
+func markdownText(s string) string { return strings.ReplaceAll(s, "\r", "") }
