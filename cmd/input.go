@@ -256,6 +256,11 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 		in.format, _ = convert.Lookup(o.from)
 		if derr == nil && detected.Name != in.format.Name {
 			in.hint = fmt.Sprintf("it looks like %s: try --from %s", detected.Name, detected.Name)
+			if in.format.Wrap != nil && !guessed {
+				// Model text formats read any text: a stream of another
+				// format would pass as text.
+				return &emptyError{name: name, format: in.format.Name, hint: in.hint + fmt.Sprintf(", or --tools-protocol %s to read its text blocks", in.format.Name)}
+			}
 		}
 	}
 	if in.hint == "" {
@@ -268,11 +273,16 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 		return err
 	}
 	in.opts = o.decodeOptions(name, rep.warn)
+	problems := rep.count()
 	if err := fn(in); err != nil {
 		return err
 	}
-	if in.count != nil && in.count.n == 0 {
+	switch {
+	case in.count != nil && in.count.n == 0:
 		return &emptyError{name: name, format: in.format.Name, hint: in.hint}
+	case rep.count() > problems && o.from != "auto" && derr == nil && detected.Name != in.format.Name:
+		// Read with problems in a format it does not look like.
+		rep.note("%s: %s", name, in.hint)
 	}
 	return nil
 }

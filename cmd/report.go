@@ -49,6 +49,13 @@ func (r *reporter) note(format string, args ...any) {
 	fmt.Fprintf(r.w, "agentstream: "+format+"\n", args...)
 }
 
+// count returns the number of problems reported so far.
+func (r *reporter) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.problems
+}
+
 // result is the error a command returns after its work: nil when no
 // problem was reported, errNo otherwise.
 func (r *reporter) result() error {

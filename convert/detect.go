@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/agentstream/agentstream/format"
 )
@@ -30,6 +31,9 @@ func Detect(br *bufio.Reader) (f Format, guessed bool, err error) {
 	var h format.Head
 	for n := 1; ; n = br.Buffered() + 1 {
 		_, err := br.Peek(n)
+		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+			return Format{}, false, err // unreadable (a directory, say)
+		}
 		prefix, _ := br.Peek(br.Buffered())
 		atEOF := err != nil || len(prefix) >= sniffLimit || br.Buffered() == br.Size()
 		var ok bool
@@ -49,5 +53,5 @@ func Detect(br *bufio.Reader) (f Format, guessed bool, err error) {
 			return f, f.Guess, nil
 		}
 	}
-	return Format{}, false, fmt.Errorf("%w (use --from; one of %v)", ErrUnknownFormat, Names(true))
+	return Format{}, false, fmt.Errorf("%w (use --from: one of %s)", ErrUnknownFormat, strings.Join(Names(true), ", "))
 }
