@@ -254,6 +254,9 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 		in.format = detected
 	} else {
 		in.format, _ = convert.Lookup(o.from)
+		if o.tools.protocol != "" && in.format.Wrap != nil {
+			return failure(fmt.Errorf("%s: --tools-protocol reads the text blocks of another format; the input is already %s", name, in.format.Name))
+		}
 		if derr == nil && detected.Name != in.format.Name {
 			in.hint = fmt.Sprintf("it looks like %s: try --from %s", detected.Name, detected.Name)
 			if in.format.Wrap != nil && !guessed {
