@@ -11,6 +11,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -24,14 +25,11 @@ type Config struct {
 // yields canonical events. See the package documentation for the grammar
 // and tolerance rules.
 type Decoder struct {
-	cfg     Config
-	sse     *frame.SSE
-	b       *messages.Builder
-	queue   []event.Event
-	problem error // a ParseError to return once queue is empty
-	done    bool
-	cut     error // the framer's report of an input cut inside an SSE message
-	err     error
+	cfg Config
+	sse *frame.SSE
+	b   *messages.Builder
+	st  decoderstate.State
+	cut error // the framer's report of an input cut inside an SSE message
 
 	line int // position of the message being decoded
 	off  int64
@@ -76,47 +74,27 @@ func Detect(h format.Head) bool {
 }
 
 // Next returns the next event. See event.Decoder for the error contract.
-func (d *Decoder) Next() (event.Event, error) {
-	for {
-		if len(d.queue) > 0 {
-			ev := d.queue[0]
-			d.queue[0] = nil
-			d.queue = d.queue[1:]
-			return ev, nil
-		}
-		if d.problem != nil {
-			// A message's problem comes after the events it still made.
-			err := d.problem
-			d.problem = nil
-			return nil, err
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		if d.done {
-			d.err = io.EOF
-			d.problem = d.truncation()
-			continue
-		}
-		m, err := d.sse.Next()
-		var perr *event.ParseError
-		switch {
-		case err == io.EOF:
-			d.done = true
-		case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
-			// The input ended inside an SSE message: what it held is
-			// lost. One truncation is reported, after what is flushed.
-			d.done, d.cut = true, err
-		case errors.As(err, &perr):
-			d.problem = err
-		case err != nil:
-			d.err = err
-		default:
-			d.line, d.off = m.Line, m.Offset
-			if err := d.decode(m); err != nil {
-				d.problem = err
-			}
-		}
+func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readMessage, d.truncation) }
+
+// readMessage decodes the next SSE message of the input.
+func (d *Decoder) readMessage() {
+	m, err := d.sse.Next()
+	var perr *event.ParseError
+	switch {
+	case err == io.EOF:
+		d.st.End()
+	case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
+		// The input ended inside an SSE message: what it held is
+		// lost. One truncation is reported, after what is flushed.
+		d.st.End()
+		d.cut = err
+	case errors.As(err, &perr):
+		d.st.Problem(err)
+	case err != nil:
+		d.st.Fail(err)
+	default:
+		d.line, d.off = m.Line, m.Offset
+		d.st.Problem(d.decode(m))
 	}
 }
 
@@ -125,14 +103,14 @@ func (d *Decoder) Next() (event.Event, error) {
 func (d *Decoder) truncation() error {
 	if open := d.b.Truncate(); len(open) > 0 {
 		return &event.ParseError{
-			Source: d.cfg.Source, Line: d.line, Offset: d.off,
+			Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
 			Err: event.Errorf(event.ErrTruncated, "stream ended without message_stop, inside %s", strings.Join(open, ", ")),
 		}
 	}
 	return d.cut
 }
 
-func (d *Decoder) emit(ev event.Event) { d.queue = append(d.queue, ev) }
+func (d *Decoder) emit(ev event.Event) { d.st.Emit(ev) }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
 	return &event.ParseError{

@@ -172,12 +172,12 @@ func TestDecode(t *testing.T) {
 		{
 			"truncated inside a block",
 			frameSSE("message_start", start) + frameSSE("content_block_start", tStart) + frameSSE("content_block_delta", tDelta),
-			[]item{turn[0], turn[1], turn[2], {Err: "in:7: stream ended without message_stop, inside message msg_1 of agent \"agent-1\" (inside a text block)"}},
+			[]item{turn[0], turn[1], turn[2], {Err: "in:7:1: stream ended without message_stop, inside message msg_1 of agent \"agent-1\" (inside a text block)"}},
 		},
 		{
 			"truncated inside an SSE message",
 			frameSSE("message_start", start) + "event: content_block_start\ndata: {\"type\":\"cont",
-			[]item{turn[0], {Err: "in:1: stream ended without message_stop, inside message msg_1 of agent \"agent-1\""}},
+			[]item{turn[0], {Err: "in:1:1: stream ended without message_stop, inside message msg_1 of agent \"agent-1\""}},
 		},
 		{
 			"truncated tool input",
@@ -186,7 +186,7 @@ func TestDecode(t *testing.T) {
 			[]item{
 				turn[0],
 				{Event: &event.ToolCall{Agent: a, ID: "t1", Name: "Bash", Input: json.RawMessage(`"{\"a\":"`)}},
-				{Err: "in:7: stream ended without message_stop, inside message msg_1 of agent \"agent-1\" (in the input of tool call t1)"},
+				{Err: "in:7:1: stream ended without message_stop, inside message msg_1 of agent \"agent-1\" (in the input of tool call t1)"},
 			},
 		},
 		{

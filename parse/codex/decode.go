@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -32,12 +33,7 @@ type Config struct {
 type Decoder struct {
 	cfg   Config
 	lines *frame.Lines
-	queue []event.Event
-	// problem is the ParseError about the input the queued events came
-	// from; it is returned once they are.
-	problem error
-	done    bool
-	err     error
+	st    decoderstate.State
 
 	line int // position of the line being decoded
 	off  int64
@@ -97,45 +93,26 @@ func Detect(h format.Head) bool {
 }
 
 // Next returns the next event. See event.Decoder for the error contract.
-func (d *Decoder) Next() (event.Event, error) {
-	for len(d.queue) == 0 {
-		if d.problem != nil {
-			err := d.problem
-			d.problem = nil
-			return nil, err
+func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readLine, d.truncation) }
+
+// readLine decodes the next line of input.
+func (d *Decoder) readLine() {
+	line, num, off, err := d.lines.Next()
+	switch {
+	case err == io.EOF:
+		d.st.End()
+	case err != nil:
+		if _, ok := err.(*event.ParseError); ok {
+			d.st.Problem(err)
+			return
 		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		if d.done {
-			d.err = io.EOF
-			d.problem = d.truncation()
-			continue
-		}
-		line, num, off, err := d.lines.Next()
-		if err == io.EOF {
-			d.done = true
-			continue
-		}
-		if err != nil {
-			if _, ok := err.(*event.ParseError); ok {
-				return nil, err
-			}
-			d.err = err
-			return nil, err
-		}
+		d.st.Fail(err)
+	default:
 		d.line, d.off = num, off
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		if err := d.decode(line); err != nil {
-			d.problem = err
+		if len(bytes.TrimSpace(line)) > 0 {
+			d.st.Problem(d.decode(line))
 		}
 	}
-	ev := d.queue[0]
-	d.queue[0] = nil
-	d.queue = d.queue[1:]
-	return ev, nil
 }
 
 // All returns an iterator over the events and problems of the stream, as
@@ -166,7 +143,7 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 	}
 }
 
-func (d *Decoder) emit(evs ...event.Event) { d.queue = append(d.queue, evs...) }
+func (d *Decoder) emit(evs ...event.Event) { d.st.Emit(evs...) }
 
 // unknown keeps a line verbatim.
 func (d *Decoder) unknown(typ string, line []byte) {
