@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 )
 
@@ -26,7 +27,7 @@ func (r *reporter) problem(err error) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.problems++
-	fmt.Fprintf(r.w, "agentstream: %v\n", err)
+	fmt.Fprintf(r.w, "agentstream: %s\n", flagText(err.Error()))
 	return !r.strict
 }
 
@@ -34,7 +35,7 @@ func (r *reporter) problem(err error) bool {
 func (r *reporter) warn(err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	msg := err.Error()
+	msg := flagText(err.Error())
 	if r.warned[msg] {
 		return
 	}
@@ -64,3 +65,15 @@ func (r *reporter) result() error {
 	}
 	return nil
 }
+
+// optionFlagNames maps the option names library errors give (the fields of
+// format.Options) to the flags that set them.
+var optionFlagNames = strings.NewReplacer(
+	"MaxEventBytes", "--max-event-bytes",
+	"MaxChunkBytes", "--max-chunk-bytes",
+)
+
+// flagText says in a library message the flag a command user sets rather
+// than the option a Go caller does ("raise the cap, MaxEventBytes" becomes
+// "raise the cap, --max-event-bytes").
+func flagText(msg string) string { return optionFlagNames.Replace(msg) }

@@ -204,14 +204,14 @@ func TestDecode(t *testing.T) {
 			"line too long", initLine + "\n" + textLine + "\n" + resLine + "\n", &Config{Source: "in", MaxEventBytes: len(initLine) + 10},
 			[]item{
 				{Event: start},
-				{Err: "in:2:1: line longer than " + fmt.Sprint(len(initLine)+10) + " bytes (raise --max-event-bytes)"},
-				{Err: "in:3:1: line longer than " + fmt.Sprint(len(initLine)+10) + " bytes (raise --max-event-bytes)"},
-				{Err: "in:3: stream ended before the result line"},
+				{Err: "in:2:1: line longer than " + fmt.Sprint(len(initLine)+10) + " bytes (raise the cap, MaxEventBytes)"},
+				{Err: "in:3:1: line longer than " + fmt.Sprint(len(initLine)+10) + " bytes (raise the cap, MaxEventBytes)"},
+				{Err: "in:3:1: stream ended before the result line"},
 			},
 		},
 		{
 			"no result", initLine + "\n" + textLine + "\n", &Config{Source: "in"},
-			cat([]item{{Event: start}}, text, []item{{Err: "in:2: stream ended before the result line"}}),
+			cat([]item{{Event: start}}, text, []item{{Err: "in:2:1: stream ended before the result line"}}),
 		},
 		{"empty", "", nil, nil},
 		{
@@ -222,7 +222,7 @@ func TestDecode(t *testing.T) {
 			"unknown line type", `{"type":"brand_new","x":1,"session_id":"s1"}` + "\n", nil,
 			[]item{
 				{Event: &event.Unknown{Agent: "s1", Format: "claude", Type: "brand_new", Raw: []byte(`{"type":"brand_new","x":1,"session_id":"s1"}`)}},
-				{Err: "<input>:1: stream ended before the result line"},
+				{Err: "<input>:1:1: stream ended before the result line"},
 			},
 		},
 		{

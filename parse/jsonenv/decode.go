@@ -447,7 +447,7 @@ func (d *Decoder) truncation() error {
 		return nil
 	}
 	return &event.ParseError{
-		Source: d.cfg.Source, Line: d.line, Offset: d.off,
+		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
 		Err: event.Errorf(event.ErrTruncated, "stream ended inside %s", strings.Join(open, ", ")),
 	}
 }
