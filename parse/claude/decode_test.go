@@ -195,9 +195,9 @@ func TestDecode(t *testing.T) {
 				{Event: start},
 				{Event: &event.Unknown{Agent: "s1", Format: MetaKind, Type: "assistant", Raw: []byte(badA)}},
 				{Event: &event.Unknown{Agent: "s1", Format: MetaKind, Type: "user", Raw: []byte(badU)}},
-				{Err: "in:1:" + fmt.Sprint(len(initLine)+1) + ": assistant message: cannot unmarshal number into Go value of type messages.Message"},
+				{Err: "in:1:" + fmt.Sprint(len(initLine)+1) + ": assistant message: a JSON number, not an object"},
 				{Err: "in:1:" + fmt.Sprint(len(initLine+badA)+1) + ": not a JSON object: invalid character 'b' looking for beginning of object key string"},
-				{Err: "in:1:" + fmt.Sprint(len(initLine+badA+"{bad}")+1) + ": user message: cannot unmarshal number into Go value of type claude.UserMessage"},
+				{Err: "in:1:" + fmt.Sprint(len(initLine+badA+"{bad}")+1) + ": user message: a JSON number, not an object"},
 			}, text, end),
 		},
 		{
