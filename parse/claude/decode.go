@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/frame/ndjson"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 )
@@ -28,7 +28,7 @@ type Config struct {
 type Decoder struct {
 	cfg      Config
 	br       *bufio.Reader
-	lines    *frame.Lines
+	lines    *ndjson.Lines
 	array    *json.Decoder // --output-format json: one top-level array
 	capped   *cappedReader // what array reads from
 	base     int64         // input offset of the array's '['
@@ -260,7 +260,7 @@ func (d *Decoder) chooseFraming() error {
 		}
 		break
 	}
-	d.lines = frame.NewLines(d.br, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.lines = ndjson.NewLines(d.br, d.cfg.Source, d.cfg.MaxEventBytes)
 	return nil
 }
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/frame/ndjson"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
@@ -32,7 +32,7 @@ type Config struct {
 // the package documentation for the grammar and tolerance rules.
 type Decoder struct {
 	cfg   Config
-	lines *frame.Lines
+	lines *ndjson.Lines
 	st    decoderstate.State
 
 	line int // position of the line being decoded
@@ -67,7 +67,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	if cfg != nil {
 		d.cfg = *cfg
 	}
-	d.lines = frame.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.lines = ndjson.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
 	d.agent = d.cfg.Agent
 	return d
 }
