@@ -40,7 +40,7 @@ warning on stderr.`,
 	}
 	fs := c.Flags()
 	addInputFlags(fs, &o.in)
-	fs.StringVarP(&o.to, "to", "t", "jsonenv", "output format (see 'agentstream formats')")
+	fs.StringVarP(&o.to, "to", "t", convert.Names(false)[0], "output format (see 'agentstream formats')")
 	addOutputFlags(fs, o, "jsonenv output: ", "claude output: ")
 	return c
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/parse/jsonenv"
 )
 
 // The flags several commands share are defined here, once each, with the
@@ -32,7 +31,7 @@ func addXMLEscapingFlag(fs *pflag.FlagSet, p *string, prefix string) {
 }
 
 func addMaxChunkBytesFlag(fs *pflag.FlagSet, p *int, usage string) {
-	fs.IntVar(p, "max-chunk-bytes", jsonenv.DefaultMaxChunkBytes, usage)
+	fs.IntVar(p, "max-chunk-bytes", format.DefaultMaxChunkBytes, usage)
 }
 
 func checkMaxEventBytes(n int) error {

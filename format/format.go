@@ -79,7 +79,8 @@ type Options struct {
 	// connection may stay open); otherwise what follows is read on.
 	StopAtDone bool
 
-	// MaxChunkBytes caps one JSON envelope as written (jsonenv).
+	// MaxChunkBytes caps one JSON envelope as written (jsonenv;
+	// DefaultMaxChunkBytes when 0).
 	MaxChunkBytes int
 	// Framing is "sse" or "ndjson" for the formats that can use either
 	// (jsonenv).
@@ -99,6 +100,10 @@ type Options struct {
 	// other non-fatal notes. Nil discards them.
 	Warn func(error)
 }
+
+// DefaultMaxChunkBytes is the JSON envelope's MAX_SSE_CHUNK_BYTES: the
+// default cap on one envelope's JSON text as written (Options.MaxChunkBytes).
+const DefaultMaxChunkBytes = 2048
 
 // Rule is one check validate makes.
 type Rule struct {

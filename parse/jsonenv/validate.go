@@ -14,10 +14,6 @@ import (
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
 
-// DefaultMaxChunkBytes is the JSON envelope's MAX_SSE_CHUNK_BYTES: the cap
-// on one envelope's JSON text as written.
-const DefaultMaxChunkBytes = 2048
-
 // The format's validate rules (docs/validate.md). The envelope is
 // checked at the wire alone (Format.CheckAlone): check also reports the
 // syntax and truncation problems, and hands validate's rules for every
@@ -113,7 +109,7 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 	v := &checker{Checker: wirecheck.Checker{Rep: rep, Cfg: cfg}}
 	v.maxChunk = cfg.MaxChunkBytes
 	if v.maxChunk <= 0 {
-		v.maxChunk = DefaultMaxChunkBytes
+		v.maxChunk = format.DefaultMaxChunkBytes
 	}
 	s := &envState{agents: map[string]*envAgent{}}
 	br := bufio.NewReaderSize(r, 64<<10)
