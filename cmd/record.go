@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/recording"
 	"github.com/agentstream/agentstream/source"
 )
@@ -51,7 +50,7 @@ See docs/recording.md.`,
 	}
 	fs := c.Flags()
 	fs.StringVarP(&o.output, "output", "o", "", "the recording to write (required; - for stdout, without timing for NDJSON)")
-	fs.IntVar(&o.maxEventBytes, "max-event-bytes", event.DefaultMaxBytes, "cap on one SSE message, in bytes")
+	addMaxEventBytesFlag(fs, &o.maxEventBytes, "")
 	addHTTPFlags(fs, &o.http)
 	return c
 }
@@ -62,8 +61,8 @@ func runRecord(ctx context.Context, ios *IOStreams, o *recordOptions, input stri
 	if o.output == "" {
 		return failure(errors.New("record needs -o FILE"))
 	}
-	if o.maxEventBytes <= 0 {
-		return failure(fmt.Errorf("--max-event-bytes must be positive, not %d", o.maxEventBytes))
+	if err := checkMaxEventBytes(o.maxEventBytes); err != nil {
+		return err
 	}
 	sopts := &source.Options{Stdin: ios.In, MaxEventBytes: o.maxEventBytes}
 	if err := o.http.apply(sopts, ios.In, []string{input}); err != nil {
