@@ -41,17 +41,19 @@ warning on stderr.`,
 	fs := c.Flags()
 	addInputFlags(fs, &o.in)
 	fs.StringVarP(&o.to, "to", "t", convert.Names(false)[0], "output format (see 'agentstream formats')")
-	addOutputFlags(fs, o, "jsonenv output: ", "claude output: ")
+	addOutputFlags(fs, o, "%s output: ")
 	return c
 }
 
 // addOutputFlags adds the flags of the output formats (convert's, and
-// replay's with --to); the prefixes say which format reads them.
-func addOutputFlags(fs *pflag.FlagSet, o *convertOptions, jsonenvPrefix, claudePrefix string) {
+// replay's with --to); prefix, given the formats that read a flag, starts
+// its help.
+func addOutputFlags(fs *pflag.FlagSet, o *convertOptions, prefix string) {
 	o.fs = fs
-	addMaxChunkBytesFlag(fs, &o.maxChunkBytes, jsonenvPrefix+"cap on one envelope's JSON text, in bytes")
-	fs.StringVar(&o.framing, "framing", "sse", jsonenvPrefix+"framing, sse or ndjson")
-	fs.BoolVar(&o.partial, "partial", false, claudePrefix+"write stream_event lines, as --include-partial-messages does")
+	for_ := func(opt format.Option) string { return fmt.Sprintf(prefix, usedBy(opt)) }
+	addMaxChunkBytesFlag(fs, &o.maxChunkBytes, for_(format.OptMaxChunkBytes)+"cap on one envelope's JSON text, in bytes")
+	fs.StringVar(&o.framing, "framing", "sse", for_(format.OptFraming)+"framing, sse or ndjson")
+	fs.BoolVar(&o.partial, "partial", false, for_(format.OptPartial)+"write stream_event lines, as --include-partial-messages does")
 }
 
 func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs []string) error {

@@ -27,7 +27,7 @@ func addMaxEventBytesFlag(fs *pflag.FlagSet, p *int, prefix string) {
 }
 
 func addXMLEscapingFlag(fs *pflag.FlagSet, p *string, prefix string) {
-	fs.StringVar(p, "xml-escaping", "auto", prefix+"xml input: escaping generation ("+strings.Join(xmlEscapings, ", ")+")")
+	fs.StringVar(p, "xml-escaping", "auto", prefix+usedBy(format.OptXMLEscaping)+" input: escaping generation ("+strings.Join(xmlEscapings, ", ")+")")
 }
 
 func addMaxChunkBytesFlag(fs *pflag.FlagSet, p *int, usage string) {
@@ -109,3 +109,7 @@ func changedIn(fs *pflag.FlagSet) func(string) bool {
 		return f != nil && f.Changed
 	}
 }
+
+// usedBy names the formats that use opt, for flag help: "jsonenv",
+// "inlinexml and xmltools".
+func usedBy(opt format.Option) string { return strings.Join(formatsUsing(opt), " and ") }

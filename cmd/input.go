@@ -29,7 +29,7 @@ type inputOptions struct {
 	// fs is where the flags were defined, to tell which were given.
 	fs *pflag.FlagSet
 	// writes is the output format, whose options the input flags may
-	// set too (--nonce for --to xmltools).
+	// set too (--nonce for an output format that uses it).
 	writes []convert.Format
 	// emptyFails makes an input with no event of its format fail the
 	// command (exit 2, verify) rather than be a problem (exit 1).

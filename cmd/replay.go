@@ -65,7 +65,7 @@ its Last-Event-ID. An address without a host (8080 or :8080) listens on
 	fs.StringVar(&o.serve, "serve", "", "serve the recording as an SSE endpoint at ADDR instead (host defaults to 127.0.0.1)")
 	// --to and its companions: the flags of convert, with the same meaning.
 	fs.StringVarP(&o.conv.to, "to", "t", "", "convert to this format on the way (see 'agentstream formats')")
-	addOutputFlags(fs, &o.conv, "with --to jsonenv: ", "with --to claude: ")
+	addOutputFlags(fs, &o.conv, "with --to %s: ")
 	in := &o.conv.in
 	fs.StringVarP(&in.from, "from", "f", "auto", "with --to: the recording's format (auto detects it)")
 	fs.BoolVar(&in.strict, "strict", false, "with --to: stop at the first problem in the input (exit 2)")

@@ -43,7 +43,7 @@ in docs/validate.md.`,
 	fs.StringVarP(&o.in.from, "from", "f", "auto", "input format (auto detects it; see 'agentstream formats')")
 	fs.StringVar(&o.in.agent, "agent", "", "agent id for sources that carry none")
 	addReadFlags(fs, &o.in, "")
-	addMaxChunkBytesFlag(fs, &o.maxChunkBytes, "jsonenv: the envelope byte cap to check")
+	addMaxChunkBytesFlag(fs, &o.maxChunkBytes, usedBy(format.OptMaxChunkBytes)+": the envelope byte cap to check")
 	fs.StringVar(&o.format, "format", validate.StyleText, "report format: "+strings.Join(validate.Styles(), ", "))
 	addHTTPFlags(fs, &o.in.http)
 	return c
