@@ -493,9 +493,7 @@ func (t *Transcript) delta(a *agent, e *event.Delta) error {
 	case s.kind == event.Thinking:
 		// Inside <details>: a < in the thinking could close it (even a
 		// </details> split over two deltas), so every < is an entity.
-		text = strings.ReplaceAll(markdownText(text), "<", "&lt;")
-	default:
-		text = markdownText(text)
+		text = strings.ReplaceAll(text, "<", "&lt;")
 	}
 	if t.o.Live {
 		if !s.started {
@@ -1047,7 +1045,3 @@ func isUUID(id string) bool {
 	}
 	return true
 }
-
-// markdownText drops carriage returns (CRLF line ends become LF; a lone CR
-// has no meaning in Markdown): no raw CR byte is written.
-func markdownText(s string) string { return strings.ReplaceAll(s, "\r", "") }

@@ -464,7 +464,8 @@ func TestValidUTF8(t *testing.T) {
 
 // TestMarkdownThinkingStaysInDetails: thinking that holds </details>, even
 // split over two deltas, cannot close its collapsible early, and no raw
-// carriage return is written, live or not.
+// carriage return is written (text, commands, tool output, errors), live
+// or not.
 func TestMarkdownThinkingStaysInDetails(t *testing.T) {
 	t.Parallel()
 	evs := []event.Event{
@@ -475,6 +476,9 @@ func TestMarkdownThinkingStaysInDetails(t *testing.T) {
 		&event.BlockStart{Agent: mainID, Kind: event.Text},
 		&event.Delta{Agent: mainID, Kind: event.Text, Text: "x\r\ny"},
 		&event.BlockEnd{Agent: mainID, Kind: event.Text},
+		&event.ToolCall{Agent: mainID, ID: "t", Name: "Bash", Input: []byte(`{"command":"echo a\rb"}`)},
+		&event.ToolResult{Agent: mainID, ID: "t", Content: []event.Part{{Type: "text", Text: "x\ry\r\nz"}}},
+		&event.Error{Agent: mainID, Message: "e\rf"},
 	}
 	for _, live := range []bool{false, true} {
 		got := renderEvents(t, evs, Options{Markdown: true, Live: live})
