@@ -3,13 +3,10 @@ package anthropic
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -17,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -33,47 +31,13 @@ func corpusFiles(t testing.TB) []string {
 }
 
 // item is one result of Next: an event or a problem.
-type item struct {
-	Event event.Event
-	Err   string
-}
+type item = eventtest.Item
 
-func decodeAll(r io.Reader, cfg *Config) []item {
-	d := NewDecoder(r, cfg)
-	var out []item
-	for range 1_000_000 {
-		ev, err := d.Next()
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			var perr *event.ParseError
-			if !errors.As(err, &perr) {
-				return append(out, item{Err: "fatal: " + err.Error()})
-			}
-			out = append(out, item{Err: err.Error()})
-			continue
-		}
-		out = append(out, item{Event: ev})
-	}
-	panic("decoder does not end")
-}
+func decodeAll(r io.Reader, cfg *Config) []item { return eventtest.All(NewDecoder(r, cfg)) }
 
-func dump(items []item) []byte {
-	var b bytes.Buffer
-	for _, it := range items {
-		if it.Err != "" {
-			fmt.Fprintf(&b, "error %s\n", it.Err)
-			continue
-		}
-		j, err := json.Marshal(it.Event)
-		if err != nil {
-			panic(err)
-		}
-		fmt.Fprintf(&b, "%s %s\n", reflect.TypeOf(it.Event).Elem().Name(), j)
-	}
-	return b.Bytes()
-}
+// dump writes items as golden text: one line per event, its type and its
+// JSON.
+func dump(items []item) []byte { return eventtest.Dump(items) }
 
 func TestGolden(t *testing.T) {
 	t.Parallel()
