@@ -9,7 +9,7 @@ PKGS     := ./...
 # The release targets (.goreleaser.yaml builds the same six).
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-.PHONY: all build cross test vet lint fuzz bench docs clean
+.PHONY: all build cross test vet lint fuzz bench docs clean test-clients
 
 all: build test
 
@@ -53,6 +53,17 @@ bench:
 docs:
 	$(GO) test ./cmd -run 'TestCLIDocs|TestManPages' -update
 	$(GO) test ./validate -run TestRulesDoc -update
+
+## test-clients: the official clients (pinned in clients/package-lock.json, from the npm
+## registry into CLIENTS_DIR) read our output of every corpus recording; see clients/README.md
+CLIENTS_DIR ?= $(or $(TMPDIR),/tmp)/agentstream-clients
+CORPUS      ?= $(or $(firstword $(wildcard ../shared/corpus ../../shared/corpus)),testdata)
+test-clients: build
+	@command -v node >/dev/null 2>&1 || { echo "test-clients: node is not on PATH"; exit 1; }
+	mkdir -p $(CLIENTS_DIR)
+	cp clients/package.json clients/package-lock.json clients/run.mjs clients/stub.mjs $(CLIENTS_DIR)/
+	cd $(CLIENTS_DIR) && npm ci --omit=optional --no-audit --no-fund --loglevel=error
+	node $(CLIENTS_DIR)/run.mjs $(CURDIR)/bin/agentstream $(CLIENTS_DIR)/stub.mjs $(abspath $(CORPUS))
 
 clean:
 	rm -rf bin bench.out

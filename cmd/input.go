@@ -225,7 +225,9 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 	if open == nil {
 		open = source.Open
 	}
-	rc, err := open(ctx, name, sopts)
+	so := *sopts
+	so.Warn = func(msg string) { rep.note("%s", msg) }
+	rc, err := open(ctx, name, &so)
 	if err != nil {
 		return unreadable(err)
 	}
@@ -240,14 +242,14 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 	case errors.Is(derr, convert.ErrUnknownFormat):
 		in.hint = "it is in none of the formats agentstream reads"
 	case derr != nil:
-		return unreadable(fmt.Errorf("%s: %w", name, derr))
+		return unreadable(withName(name, derr))
 	}
 	if o.from == "auto" {
 		switch {
 		case errors.Is(derr, convert.ErrEmpty):
 			return &emptyError{name: name, hint: in.hint}
 		case derr != nil:
-			return unreadable(fmt.Errorf("%s: %w", name, derr))
+			return unreadable(withName(name, derr))
 		case guessed:
 			rep.note("%s: guessed input format %s (use --from to choose)", name, detected.Name)
 		}
@@ -288,6 +290,17 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 		rep.note("%s: %s", name, in.hint)
 	}
 	return nil
+}
+
+// withName prefixes err with the input's name, unless err names it
+// already: a URL's errors name their request ("GET URL: ...").
+func withName(name string, err error) error {
+	var se *source.StreamError
+	var he *source.HTTPError
+	if errors.As(err, &se) || errors.As(err, &he) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 // readError turns a fatal decoder error into the command's error.

@@ -83,7 +83,7 @@ func runValidate(ctx context.Context, ios *IOStreams, o *validateOptions, inputs
 			MaxEventBytes: o.in.maxEventBytes, MaxChunkBytes: o.maxChunkBytes,
 		})
 		if err != nil {
-			return failure(fmt.Errorf("%s: %w", in.name, err))
+			return failure(withName(in.name, err))
 		}
 		if vs == nil {
 			vs = []validate.Violation{}

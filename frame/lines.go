@@ -1,14 +1,82 @@
 package frame
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
 	"io"
 
-	"github.com/agentstream/agentstream/frame/ndjson"
+	"github.com/agentstream/agentstream/event"
 )
 
-// Lines reads an input line by line (package ndjson, which NDJSON decoders
-// import directly).
-type Lines = ndjson.Lines
+// Lines reads an input line by line, for NDJSON formats. Lines end in LF or
+// CRLF; the terminator is not part of the line. A UTF-8 byte order mark at
+// the start of the input is dropped.
+type Lines struct {
+	source string
+	max    int
+	br     *bufio.Reader
+	buf    []byte
+	line   int
+	off    int64
+	err    error
+}
 
-// NewLines returns ndjson.NewLines(r, source, max).
-func NewLines(r io.Reader, source string, max int) *Lines { return ndjson.NewLines(r, source, max) }
+// NewLines returns a line reader over r. source names the input in errors;
+// max caps one line's length in bytes (DefaultMaxBytes if <= 0).
+func NewLines(r io.Reader, source string, max int) *Lines {
+	if max <= 0 {
+		max = DefaultMaxBytes
+	}
+	return &Lines{source: source, max: max, br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Next returns the next line, its 1-based number and the byte offset of its
+// start. The returned slice is valid until the next call. At the end of the
+// input it returns io.EOF; a last line without a terminator is still a line.
+// A line over the cap is skipped and reported as a *event.ParseError; Next
+// may be called again after it.
+func (l *Lines) Next() (line []byte, num int, offset int64, err error) {
+	if l.err != nil {
+		return nil, 0, 0, l.err
+	}
+	l.buf = l.buf[:0]
+	if cap(l.buf) > keepBuffer {
+		l.buf = nil // a long line's buffer is not held for the rest of the input
+	}
+	start := l.off
+	tooLong := false
+	for {
+		chunk, err := l.br.ReadSlice('\n')
+		l.off += int64(len(chunk))
+		if !tooLong {
+			if len(l.buf)+len(chunk) > l.max+2 {
+				tooLong = true
+				l.buf = nil
+			} else {
+				l.buf = appendGrow(l.buf, chunk, l.max+2)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil && (err != io.EOF || (len(l.buf) == 0 && !tooLong && l.off == start)) {
+			l.err = err
+			return nil, 0, 0, err
+		}
+		break
+	}
+	l.line++
+	if tooLong {
+		return nil, l.line, start, &event.ParseError{
+			Source: l.source, Line: l.line, Column: 1, Offset: start,
+			Err: event.Errorf(event.ErrTooLarge, "line longer than %d bytes (raise the cap, MaxEventBytes)", l.max),
+		}
+	}
+	b := bytes.TrimSuffix(l.buf, []byte("\n"))
+	b = bytes.TrimSuffix(b, []byte("\r"))
+	if l.line == 1 {
+		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	}
+	return b, l.line, start, nil
+}

@@ -5,13 +5,15 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
-	"github.com/agentstream/agentstream/parse/internal/decoderstate"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -25,14 +27,19 @@ type Config struct {
 // yields canonical events. See the package documentation for the grammar
 // and tolerance rules.
 type Decoder struct {
-	cfg Config
-	sse *frame.SSE
-	b   *messages.Builder
-	st  decoderstate.State
-	cut error // the framer's report of an input cut inside an SSE message
+	cfg     Config
+	sse     *frame.SSE
+	b       *messages.Builder
+	queue   []event.Event
+	problem error // a ParseError to return once queue is empty
+	done    bool
+	cut     error // the framer's report of an input cut inside an SSE message
+	err     error
 
 	line int // position of the message being decoded
 	off  int64
+	bad  badutf8.Once // the invalid UTF-8 warning
+	warn error        // it, once the message's events and problem are out
 }
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -74,27 +81,61 @@ func Detect(h format.Head) bool {
 }
 
 // Next returns the next event. See event.Decoder for the error contract.
-func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readMessage, d.truncation) }
-
-// readMessage decodes the next SSE message of the input.
-func (d *Decoder) readMessage() {
-	m, err := d.sse.Next()
-	var perr *event.ParseError
-	switch {
-	case err == io.EOF:
-		d.st.End()
-	case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
-		// The input ended inside an SSE message: what it held is
-		// lost. One truncation is reported, after what is flushed.
-		d.st.End()
-		d.cut = err
-	case errors.As(err, &perr):
-		d.st.Problem(err)
-	case err != nil:
-		d.st.Fail(err)
-	default:
-		d.line, d.off = m.Line, m.Offset
-		d.st.Problem(d.decode(m))
+func (d *Decoder) Next() (event.Event, error) {
+	for {
+		if len(d.queue) > 0 {
+			ev := d.queue[0]
+			d.queue[0] = nil
+			d.queue = d.queue[1:]
+			return ev, nil
+		}
+		if d.problem != nil {
+			// A message's problem comes after the events it still made.
+			err := d.problem
+			d.problem = nil
+			return nil, err
+		}
+		if d.warn != nil {
+			err := d.warn
+			d.warn = nil
+			return nil, err
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		if d.done {
+			d.err = io.EOF
+			d.problem = d.truncation()
+			continue
+		}
+		m, err := d.sse.Next()
+		var perr *event.ParseError
+		switch {
+		case err == io.EOF:
+			d.done = true
+		case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
+			// The input ended inside an SSE message: what it held is
+			// lost. One truncation is reported, after what is flushed.
+			d.done, d.cut = true, err
+		case errors.As(err, &perr):
+			d.problem = err
+		case err != nil:
+			d.err = err
+		default:
+			d.line, d.off = m.Line, m.Offset
+			warn := false
+			if !utf8.ValidString(m.Data) || !utf8.ValidString(m.Type) {
+				data, _, w1 := d.bad.Fix([]byte(m.Data))
+				typ, _, w2 := d.bad.Fix([]byte(m.Type))
+				m.Data, m.Type, warn = string(data), string(typ), w1 || w2
+			}
+			if err := d.decode(m); err != nil {
+				d.problem = err
+			}
+			if warn {
+				d.warn = badutf8.Warning(d.cfg.Source, m.Line, 1, m.Offset)
+			}
+		}
 	}
 }
 
@@ -110,7 +151,7 @@ func (d *Decoder) truncation() error {
 	return d.cut
 }
 
-func (d *Decoder) emit(ev event.Event) { d.st.Emit(ev) }
+func (d *Decoder) emit(ev event.Event) { d.queue = append(d.queue, ev) }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
 	return &event.ParseError{
@@ -148,6 +189,10 @@ func (d *Decoder) decode(m frame.Message) error {
 		typ = m.Type
 	}
 	if !messages.IsStreamEvent(typ) {
+		if k := foreign.Kind(raw); k != "" && k != foreign.Messages {
+			// A line of another format, not an event of a newer API.
+			return d.errorf(event.ErrSyntax, "%s event of another format (it looks like %s); skipped", typ, k)
+		}
 		// An event type of a newer API: kept as it is.
 		d.emit(&event.Unknown{Agent: d.cfg.Agent, Format: messages.Format, Type: typ, Raw: raw})
 		return nil

@@ -37,7 +37,7 @@
 // messages, when the agent's next message begins, when a subagent's result
 // arrives, or at the result line (with its stop reason).
 //
-// Tolerance: lines are framed by ndjson.Lines, at most MaxEventBytes
+// Tolerance: lines are framed by frame.Lines, at most MaxEventBytes
 // (default 16 MiB) each; a longer line, or one that is not JSON, is
 // reported as a *event.ParseError with its line number, and reading goes
 // on with the next line. A UTF-8 byte order mark, CRLF, blank lines and

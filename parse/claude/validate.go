@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame/ndjson"
+	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
 
@@ -29,7 +29,7 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 	if peekNonBlank(br) == '[' {
 		return // --output-format json: one array, no stream events
 	}
-	lines := ndjson.NewLines(br, cfg.Source, v.MaxBytes())
+	lines := frame.NewLines(br, cfg.Source, v.MaxBytes())
 	order := map[string]*wirecheck.Order{}
 	var last wirecheck.Pos
 	result := false

@@ -12,9 +12,10 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame/ndjson"
+	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/parse/internal/decoderstate"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -32,8 +33,13 @@ type Config struct {
 // the package documentation for the grammar and tolerance rules.
 type Decoder struct {
 	cfg   Config
-	lines *ndjson.Lines
-	st    decoderstate.State
+	lines *frame.Lines
+	queue []event.Event
+	// problem is the ParseError about the input the queued events came
+	// from; it is returned once they are.
+	problem error
+	done    bool
+	err     error
 
 	line int // position of the line being decoded
 	off  int64
@@ -45,6 +51,8 @@ type Decoder struct {
 	usage   map[string]Usage            // last cumulative usage per thread
 	todos   map[string][]event.TodoItem // last list emitted per todo_list id
 	threads map[string]bool             // agent scopes opened
+	bad     badutf8.Once                // the invalid UTF-8 warning
+	warn    error                       // it, once the line's events and problem are out
 }
 
 // openItem is what the decoder remembers of an item between item.started
@@ -67,7 +75,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	if cfg != nil {
 		d.cfg = *cfg
 	}
-	d.lines = ndjson.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.lines = frame.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
 	d.agent = d.cfg.Agent
 	return d
 }
@@ -93,26 +101,54 @@ func Detect(h format.Head) bool {
 }
 
 // Next returns the next event. See event.Decoder for the error contract.
-func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readLine, d.truncation) }
-
-// readLine decodes the next line of input.
-func (d *Decoder) readLine() {
-	line, num, off, err := d.lines.Next()
-	switch {
-	case err == io.EOF:
-		d.st.End()
-	case err != nil:
-		if _, ok := err.(*event.ParseError); ok {
-			d.st.Problem(err)
-			return
+func (d *Decoder) Next() (event.Event, error) {
+	for len(d.queue) == 0 {
+		if d.problem != nil {
+			err := d.problem
+			d.problem = nil
+			return nil, err
 		}
-		d.st.Fail(err)
-	default:
+		if d.warn != nil {
+			err := d.warn
+			d.warn = nil
+			return nil, err
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		if d.done {
+			d.err = io.EOF
+			d.problem = d.truncation()
+			continue
+		}
+		line, num, off, err := d.lines.Next()
+		if err == io.EOF {
+			d.done = true
+			continue
+		}
+		if err != nil {
+			if _, ok := err.(*event.ParseError); ok {
+				return nil, err
+			}
+			d.err = err
+			return nil, err
+		}
 		d.line, d.off = num, off
-		if len(bytes.TrimSpace(line)) > 0 {
-			d.st.Problem(d.decode(line))
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		line, i, warn := d.bad.Fix(line)
+		if err := d.decode(line); err != nil {
+			d.problem = err
+		}
+		if warn {
+			d.warn = badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i))
 		}
 	}
+	ev := d.queue[0]
+	d.queue[0] = nil
+	d.queue = d.queue[1:]
+	return ev, nil
 }
 
 // All returns an iterator over the events and problems of the stream, as
@@ -143,7 +179,7 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 	}
 }
 
-func (d *Decoder) emit(evs ...event.Event) { d.st.Emit(evs...) }
+func (d *Decoder) emit(evs ...event.Event) { d.queue = append(d.queue, evs...) }
 
 // unknown keeps a line verbatim.
 func (d *Decoder) unknown(typ string, line []byte) {
@@ -199,6 +235,10 @@ func (d *Decoder) decode(line []byte) error {
 	case TypeItemStarted, TypeItemUpdated, TypeItemCompleted:
 		return d.item(l.Type, l.Item, line)
 	default:
+		if k := foreign.Kind(line); k != "" && k != foreign.Dotted {
+			// A line of another format, not an event of a newer Codex.
+			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orNone(l.Type), k)
+		}
 		d.unknown(l.Type, line)
 	}
 	return nil
@@ -278,7 +318,17 @@ func (d *Decoder) item(phase string, raw json.RawMessage, line []byte) error {
 	o.last, o.raw = it, bytes.Clone(raw)
 	complete := phase == TypeItemCompleted
 	switch kind {
-	case ItemAgentMessage, ItemReasoning, ItemPlan, ItemError, ItemFileChange:
+	case ItemAgentMessage, ItemReasoning, ItemPlan, ItemError:
+		if complete {
+			d.finish(o)
+		}
+	case ItemFileChange:
+		if !complete && !o.called {
+			// Its start is an event of its own (status in_progress), as
+			// Codex writes it: a round trip keeps the item.started line.
+			o.called = true
+			d.emit(fileChange(d.agent, it))
+		}
 		if complete {
 			d.finish(o)
 		}
@@ -320,6 +370,14 @@ func (d *Decoder) item(phase string, raw json.RawMessage, line []byte) error {
 	}
 	d.open[it.ID] = o
 	return nil
+}
+
+func fileChange(agent string, it *Item) *event.FileChange {
+	ev := &event.FileChange{Agent: agent, ID: it.ID, Status: it.Status}
+	for _, c := range it.Changes {
+		ev.Changes = append(ev.Changes, event.Change{Path: c.Path, Kind: c.Kind})
+	}
+	return ev
 }
 
 // call emits the ToolCall of a tool item, once.
@@ -450,11 +508,7 @@ func (d *Decoder) finish(o *openItem) {
 	case ItemError:
 		d.emit(&event.Error{Agent: d.agent, Message: it.Message, Type: ErrorItemType, Raw: o.raw})
 	case ItemFileChange:
-		ev := &event.FileChange{Agent: d.agent, ID: it.ID, Status: it.Status}
-		for _, c := range it.Changes {
-			ev.Changes = append(ev.Changes, event.Change{Path: c.Path, Kind: c.Kind})
-		}
-		d.emit(ev)
+		d.emit(fileChange(d.agent, it))
 	case ItemCommandExecution:
 		ev := &event.ToolResult{
 			Agent: d.agent, ID: it.ID, Name: o.kind, ExitCode: it.ExitCode,

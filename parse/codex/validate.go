@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame/ndjson"
+	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
 
@@ -34,7 +34,7 @@ type codexItem struct {
 // turns.
 func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 	v := &wirecheck.Checker{Rep: rep, Cfg: cfg}
-	lines := ndjson.NewLines(bufio.NewReaderSize(r, 64<<10), cfg.Source, v.MaxBytes())
+	lines := frame.NewLines(bufio.NewReaderSize(r, 64<<10), cfg.Source, v.MaxBytes())
 	items := map[string]*codexItem{}
 	var open []string // items started and not completed, in order
 	var turn *pos

@@ -15,7 +15,8 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/parse/internal/decoderstate"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -33,18 +34,25 @@ type Config struct {
 // Decoder reads JSON envelopes from SSE or NDJSON and yields canonical
 // events. See the package documentation for the grammar and tolerance rules.
 type Decoder struct {
-	cfg   Config
-	br    *bufio.Reader
-	sse   *frame.SSE
-	lines *frame.Lines
-	st    decoderstate.State
+	cfg     Config
+	br      *bufio.Reader
+	sse     *frame.SSE
+	lines   *frame.Lines
+	queue   []event.Event
+	problem error // reported once the events before it are out
+	done    bool
+	err     error
 
 	line int // position of the unit being decoded
 	off  int64
 
 	streams   map[key]bool                // open streamed blocks
+	opened    []key                       // the open streamed blocks, in the order they started
+	main      string                      // the first agent named: the main agent
 	buffers   map[key]*buffer             // open buffered payloads
 	citations map[string][]event.Citation // citation group being read, per agent
+	bad       badutf8.Once                // the invalid UTF-8 warning
+	warn      error                       // it, once the unit's events and problem are out
 }
 
 type key struct {
@@ -95,22 +103,54 @@ func Detect(h format.Head) bool {
 // Next returns the next event. See event.Decoder for the error contract:
 // the events a piece of input produced come out before the problem it
 // caused, and a truncation is the last thing before io.EOF.
-func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readEnvelope, d.truncation) }
-
-// readEnvelope decodes the next envelope of the input.
-func (d *Decoder) readEnvelope() {
-	payload, err := d.read()
-	switch {
-	case err == io.EOF:
-		d.st.End()
-	case err != nil:
-		if _, ok := err.(*event.ParseError); !ok {
-			d.st.Fail(err)
-			return
+func (d *Decoder) Next() (event.Event, error) {
+	for {
+		if len(d.queue) > 0 {
+			ev := d.queue[0]
+			d.queue[0] = nil
+			d.queue = d.queue[1:]
+			return ev, nil
 		}
-		d.st.Problem(err)
-	default:
-		d.st.Problem(d.decode(payload))
+		if d.problem != nil {
+			err := d.problem
+			d.problem = nil
+			return nil, err
+		}
+		if d.warn != nil {
+			err := d.warn
+			d.warn = nil
+			return nil, err
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		if d.done {
+			d.err = io.EOF
+			d.problem = d.truncation()
+			continue
+		}
+		payload, err := d.read()
+		switch {
+		case err == io.EOF:
+			d.done = true
+		case err != nil:
+			if _, ok := err.(*event.ParseError); !ok {
+				d.err = err
+			}
+			return nil, err
+		default:
+			payload, i, warn := d.bad.Fix(payload)
+			d.problem = d.decode(payload)
+			if warn {
+				// The position is the unit's; the column counts in
+				// the payload for NDJSON only.
+				col := 1
+				if d.lines != nil {
+					col = i + 1
+				}
+				d.warn = badutf8.Warning(d.cfg.Source, d.line, col, d.off)
+			}
+		}
 	}
 }
 
@@ -224,17 +264,14 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 	}
 }
 
-func (d *Decoder) emit(evs ...event.Event) { d.st.Emit(evs...) }
+func (d *Decoder) emit(evs ...event.Event) { d.queue = append(d.queue, evs...) }
 
 func (d *Decoder) decode(payload []byte) error {
 	var env Envelope
 	if err := json.Unmarshal(payload, &env); err != nil {
 		var se ServerError
 		if json.Unmarshal(payload, &se) == nil && se.Error != "" {
-			d.emit(&event.Error{
-				Agent: d.cfg.Agent, Message: se.Message, Type: se.Error, Fatal: true,
-				Raw: json.RawMessage(bytes.Clone(payload)),
-			})
+			d.emit(d.serverError(&se, payload))
 			return nil
 		}
 		return d.errorf(event.ErrSyntax, "expected a JSON envelope: %s", jsontext.Problem(err))
@@ -242,10 +279,7 @@ func (d *Decoder) decode(payload []byte) error {
 	if env.Type == "" {
 		var se ServerError
 		if json.Unmarshal(payload, &se) == nil && (se.Error != "" || se.Message != "") {
-			d.emit(&event.Error{
-				Agent: d.cfg.Agent, Message: se.Message, Type: se.Error, Fatal: true,
-				Raw: json.RawMessage(bytes.Clone(payload)),
-			})
+			d.emit(d.serverError(&se, payload))
 			return nil
 		}
 		return d.errorf(event.ErrSyntax, "envelope has no type")
@@ -253,6 +287,9 @@ func (d *Decoder) decode(payload []byte) error {
 	agent := env.Agent
 	if agent == "" {
 		agent = d.cfg.Agent
+	}
+	if d.main == "" {
+		d.main = agent
 	}
 	switch env.Type {
 	case TypeText, TypeThinking:
@@ -311,6 +348,11 @@ func (d *Decoder) decode(payload []byte) error {
 		}
 		return problem
 	default:
+		if k := foreign.Kind(payload); k != foreign.Envelope {
+			// Not an envelope of a type this package does not know
+			// yet, but no envelope at all.
+			return d.errorf(event.ErrSyntax, "%s", foreignProblem(k))
+		}
 		d.emit(&event.Unknown{Agent: agent, Format: "jsonenv", Type: env.Type, Raw: bytes.Clone(payload)})
 	}
 	return nil
@@ -324,6 +366,7 @@ func (d *Decoder) streamed(agent string, env *Envelope) {
 			return // a final marker with no open block carries nothing
 		}
 		d.streams[k] = true
+		d.opened = append(d.opened, k)
 		d.emit(&event.BlockStart{Agent: agent, Kind: kind})
 	}
 	if env.Delta != "" {
@@ -331,6 +374,7 @@ func (d *Decoder) streamed(agent string, env *Envelope) {
 	}
 	if env.Final {
 		delete(d.streams, k)
+		d.opened = slices.DeleteFunc(d.opened, func(o key) bool { return o == k })
 		d.emit(&event.BlockEnd{Agent: agent, Kind: kind})
 	}
 }
@@ -407,6 +451,7 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 		ev := &event.Error{Agent: agent, Raw: event.JSONText(data)}
 		if json.Unmarshal([]byte(data), &p) == nil {
 			ev.Type, ev.Message = p.Type, p.Message
+			ev.Fatal = serverErrorPayload(ev, data)
 		} else {
 			ev.Message = data
 		}
