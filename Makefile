@@ -9,7 +9,7 @@ PKGS     := ./...
 # The release targets (.goreleaser.yaml builds the same six).
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-.PHONY: all build cross test vet lint fuzz bench docs clean test-clients
+.PHONY: all build cross test vet lint fuzz bench docs clean test-clients test-sdk
 
 all: build test
 
@@ -48,6 +48,15 @@ fuzz:
 ## bench: every benchmark, with allocations; compare runs with benchstat
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS) | tee bench.out
+
+## test-sdk: the official openai Node SDK reads our openai-chat and
+## openai-responses output of every corpus run (clients/openai); installs the
+## pinned openai npm package into a temporary folder
+OPENAI_NPM ?= openai@7.57.0
+test-sdk:
+	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
+	npm install --prefix "$$dir" --no-audit --no-fund --silent $(OPENAI_NPM); \
+	OPENAI_SDK_DIR="$$dir/node_modules/openai" $(GO) test -count=1 -run TestSDK -v ./clients/openai/
 
 ## docs: regenerate docs/cli, docs/man and docs/validate.md (checked for staleness by the tests)
 docs:

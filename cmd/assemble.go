@@ -36,7 +36,10 @@ func newAssembleCmd(ios *IOStreams) *cobra.Command {
 		Short: "Print agent streams as a readable transcript, or as assembled blocks",
 		Long: `Assemble reads each INPUT and prints it as a transcript (-o text, the
 default, or -o markdown) or as one JSON object per assembled block (-o json,
-schema in docs/blocks.md).
+schema in docs/blocks.md). A directory or glob INPUT reads every session log
+in it (Claude Code's ~/.claude/projects/..., Codex's ~/.codex/sessions/...),
+oldest first, each its own run, subagent transcripts inside their parent;
+--since, --until and --session select.
 
 The transcript shows text and thinking, tool calls by what they do (shell
 commands, file edits as diffs, reads, writes, todo lists, searches, MCP
@@ -53,7 +56,8 @@ A stream cut off mid-block prints what it had, then reports the truncation.`,
 		Example: `  agentstream assemble testdata/jsonenv/tooluse.sse
   agentstream assemble --agent main --no-thinking run.jsonl
   agentstream assemble -o markdown run.jsonl > run.md
-  agentstream assemble -o json < run.sse | jq -r 'select(.type=="text").text'`,
+  agentstream assemble -o json < run.sse | jq -r 'select(.type=="text").text'
+  agentstream assemble --since 24h ~/.claude/projects/-home-me-src-app/`,
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(c *cobra.Command, args []string) error {
 			if c.Flags().Changed("live") {

@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/source"
+	"github.com/agentstream/agentstream/source/sessions"
 )
 
 // inputOptions are the flags of every command that reads INPUT.
@@ -26,6 +27,7 @@ type inputOptions struct {
 	tools         toolsOptions
 	source        source.Options
 	http          httpOptions
+	sessions      sessionOptions
 	// fs is where the flags were defined, to tell which were given.
 	fs *pflag.FlagSet
 	// writes is the output format, whose options the input flags may
@@ -47,6 +49,7 @@ func addInputFlags(fs *pflag.FlagSet, o *inputOptions) {
 	fs.StringVar(&o.agent, "agent", "", "agent id for sources that carry none")
 	addReadFlags(fs, o, "")
 	addHTTPFlags(fs, &o.http)
+	addSessionFlags(fs, &o.sessions)
 }
 
 // addReadFlags adds the flags that say how to read an input in its format.
@@ -98,6 +101,7 @@ func (o *inputOptions) decodeOptions(name string, warn func(error)) *convert.Opt
 		XMLEscaping: o.xmlEscaping, Warn: warn, StopAtDone: source.IsURL(name),
 	}
 	o.tools.apply(co)
+	co.Subagent = sessions.Subagents(name)
 	return co
 }
 
@@ -109,7 +113,10 @@ type input struct {
 	opts   *convert.Options
 	o      *inputOptions
 	hint   string // what the input looks like, when not its format
-	count  *countingDecoder
+	// foreign: the input's head is another format's, which the forced
+	// format's own detection rejects.
+	foreign bool
+	count   *countingDecoder
 }
 
 // newDecoder returns the input format's decoder over r (the input, or
@@ -166,6 +173,10 @@ func eachInput(ctx context.Context, ios *IOStreams, o *inputOptions, rep *report
 ) error {
 	if len(inputs) == 0 {
 		inputs = []string{"-"}
+	}
+	inputs, err := o.sessions.expand(inputs)
+	if err != nil {
+		return failure(err)
 	}
 	if err := o.check(); err != nil {
 		return err
@@ -266,6 +277,12 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 				// format would pass as text.
 				return &emptyError{name: name, format: in.format.Name, hint: in.hint + fmt.Sprintf(", or --tools-protocol %s to read its text blocks", in.format.Name)}
 			}
+			if !guessed && in.format.Detect != nil && !convert.Accepts(br, in.format) {
+				// A decoder may read another format's lines as its own
+				// (the Claude session log and stream-json share line
+				// types): the head says which it is.
+				in.foreign = true
+			}
 		}
 	}
 	if in.hint == "" {
@@ -285,6 +302,11 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 	switch {
 	case in.count != nil && in.count.n == 0:
 		return &emptyError{name: name, format: in.format.Name, hint: in.hint}
+	case in.foreign && rep.count() == problems:
+		// Read without a problem, but not in the format forced.
+		if !rep.problem(fmt.Errorf("%s: not %s input (%s)", name, in.format.Name, in.hint)) {
+			return errStrictStop
+		}
 	case rep.count() > problems && o.from != "auto" && derr == nil && detected.Name != in.format.Name:
 		// Read with problems in a format it does not look like.
 		rep.note("%s: %s", name, in.hint)

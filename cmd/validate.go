@@ -85,6 +85,9 @@ func runValidate(ctx context.Context, ios *IOStreams, o *validateOptions, inputs
 		if err != nil {
 			return failure(withName(in.name, err))
 		}
+		if in.foreign && len(vs) == 0 {
+			vs = append(vs, validate.WrongFormat(in.name, in.format.Name, in.hint))
+		}
 		if vs == nil {
 			vs = []validate.Violation{}
 		}

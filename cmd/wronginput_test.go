@@ -16,7 +16,12 @@ var samples = map[string]string{
 	"claude":    "claude/tooluse.jsonl",
 	"anthropic": "anthropic/tooluse-turn1.sse",
 	"xmltools":  "xmltools/past.txt",
-	"inlinexml": "inlinexml/cline-read.txt",
+
+	"codex-session":    "codex-session/codex-shell.session.jsonl",
+	"claude-session":   "claude-session/claude-tooluse.session.jsonl",
+	"openai-chat":      "openai-chat/chat-tool.sse",
+	"openai-responses": "openai-responses/responses-mcp-req1.sse",
+	"inlinexml":        "inlinexml/cline-read.txt",
 }
 
 // TestEveryFormatReadAsEveryOther: a recording read with --from another

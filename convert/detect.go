@@ -28,11 +28,33 @@ var (
 // choice is a guess rather than a match: a format whose Detect is marked
 // Guess. An input with nothing but white space is ErrEmpty.
 func Detect(br *bufio.Reader) (f Format, guessed bool, err error) {
+	h, err := head(br)
+	if err != nil {
+		return Format{}, false, err
+	}
+	for _, f := range formats {
+		if f.Detect != nil && f.NewDecoder != nil && f.Detect(h) {
+			return f, f.Guess, nil
+		}
+	}
+	return Format{}, false, fmt.Errorf("%w (use --from: one of %s)", ErrUnknownFormat, strings.Join(Names(true), ", "))
+}
+
+// Accepts reports whether f's Detect accepts the first unit of br (read as
+// Detect does; the bytes stay in br). It is false for a format without
+// Detect and for an input Detect could not read.
+func Accepts(br *bufio.Reader, f Format) bool {
+	h, err := head(br)
+	return err == nil && f.Detect != nil && f.Detect(h)
+}
+
+// head sniffs the first unit of br.
+func head(br *bufio.Reader) (format.Head, error) {
 	var h format.Head
 	for n := 1; ; n = br.Buffered() + 1 {
 		_, err := br.Peek(n)
 		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-			return Format{}, false, err // unreadable (a directory, say)
+			return h, err // unreadable (a directory, say)
 		}
 		prefix, _ := br.Peek(br.Buffered())
 		atEOF := err != nil || len(prefix) >= sniffLimit || br.Buffered() == br.Size()
@@ -42,16 +64,11 @@ func Detect(br *bufio.Reader) (f Format, guessed bool, err error) {
 			break
 		}
 		if err != nil && err != io.EOF {
-			return Format{}, false, err
+			return h, err
 		}
 	}
 	if h.Payload == nil && !h.SSE {
-		return Format{}, false, ErrEmpty
+		return h, ErrEmpty
 	}
-	for _, f := range formats {
-		if f.Detect != nil && f.NewDecoder != nil && f.Detect(h) {
-			return f, f.Guess, nil
-		}
-	}
-	return Format{}, false, fmt.Errorf("%w (use --from: one of %s)", ErrUnknownFormat, strings.Join(Names(true), ", "))
+	return h, nil
 }

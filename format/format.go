@@ -96,6 +96,12 @@ type Options struct {
 	// Nonce is the XML tool transport's nonce ("" to detect it).
 	Nonce string
 
+	// Subagent opens the transcript of the subagent agentID, for formats
+	// that keep a subagent's transcript in a file of its own (Claude
+	// Code's session logs), and returns its name for error messages. Nil
+	// when the input has no files beside it (standard input, a URL).
+	Subagent func(agentID string) (io.ReadCloser, string, error)
+
 	// Warn receives what an encoder cannot carry (*event.LossError) and
 	// other non-fatal notes. Nil discards them.
 	Warn func(error)
@@ -119,18 +125,23 @@ type CheckConfig struct {
 	MaxChunkBytes int    // the envelope byte cap, for formats that have one
 }
 
-// Reporter receives what a Checker finds. Line and column are 1-based; 0
-// when unknown.
+// Reporter receives the violations a Checker finds. Line and column are
+// 1-based; 0 when unknown.
 type Reporter interface {
 	// Report records a violation of one of the format's Rules.
 	Report(rule string, line, col int, msg string)
+}
+
+// WholeReporter is the Reporter validate hands a CheckAlone checker, which
+// covers what the decoder-based rules would otherwise check.
+type WholeReporter interface {
+	Reporter
 	// Problem records a problem in the input, a *event.ParseError: its
 	// sentinel (event.ErrSyntax, ErrTruncated, ErrTooLarge) names the rule
-	// for every format it breaks. Only CheckAlone checkers report these:
-	// the others leave them to the decoder.
+	// for every format it breaks.
 	Problem(err error)
 	// Event hands the rules for every format an event the checker read
-	// at line. Only CheckAlone checkers call it.
+	// at line.
 	Event(ev event.Event, line int)
 }
 

@@ -54,6 +54,12 @@ func rule(f *format.Format, id string) (format.Rule, bool) {
 	return format.Rule{ID: id}, true
 }
 
+// WrongFormat is the violation of an input read in a format whose own
+// detection rejects it, which looks like another (hint).
+func WrongFormat(source, formatName, hint string) Violation {
+	return Violation{Rule: Events, Name: "has-events", Source: source, Message: "not " + formatName + " input (" + hint + ")"}
+}
+
 // NoEvents is the violation of an input in which no format was found
 // (detection saw nothing but white space, say): hint says why.
 func NoEvents(source, formatName, hint string) Violation {

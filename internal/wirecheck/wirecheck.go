@@ -30,8 +30,23 @@ func (c *Checker) Report(rule string, p Pos, msg string, args ...any) {
 
 // Problem reports a problem in the input at p, wrapping sentinel
 // (event.ErrSyntax, ErrTruncated, ErrTooLarge): a rule for every format.
+// Only a CheckAlone checker's reporter (format.WholeReporter) takes it.
 func (c *Checker) Problem(sentinel error, p Pos, msg string, args ...any) {
-	c.Rep.Problem(&event.ParseError{Source: c.Cfg.Source, Line: p.Line, Column: p.Col, Offset: -1, Err: event.Errorf(sentinel, msg, args...)})
+	c.ProblemErr(&event.ParseError{Source: c.Cfg.Source, Line: p.Line, Column: p.Col, Offset: -1, Err: event.Errorf(sentinel, msg, args...)})
+}
+
+// ProblemErr reports err, a *event.ParseError, to a format.WholeReporter.
+func (c *Checker) ProblemErr(err error) {
+	if w, ok := c.Rep.(format.WholeReporter); ok {
+		w.Problem(err)
+	}
+}
+
+// Event hands ev, read at line, to a format.WholeReporter.
+func (c *Checker) Event(ev event.Event, line int) {
+	if w, ok := c.Rep.(format.WholeReporter); ok {
+		w.Event(ev, line)
+	}
 }
 
 // MaxBytes is the cap on one unit.

@@ -122,7 +122,7 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 		}
 		if err != nil {
 			if wirecheck.IsProblem(err) {
-				v.Rep.Problem(err)
+				v.ProblemErr(err)
 				continue
 			}
 			return // a read error: validate reports it
@@ -283,7 +283,7 @@ func (v *checker) envSemantics(s *envState, env *Envelope, p pos) {
 		}
 		if _, open := a.streams[env.Type]; !open && !(env.Final && env.Delta == "") {
 			a.streams[env.Type] = p
-			v.Rep.Event(&event.BlockStart{Agent: agent}, p.Line)
+			v.Event(&event.BlockStart{Agent: agent}, p.Line)
 		}
 		if env.Final {
 			delete(a.streams, env.Type)
@@ -350,10 +350,10 @@ func (v *checker) envPayload(agent, typ string, b *envBuf) {
 	switch typ {
 	case TypeMetaInit:
 		object()
-		v.Rep.Event(&event.SessionStart{Agent: agent}, b.p.Line)
+		v.Event(&event.SessionStart{Agent: agent}, b.p.Line)
 	case TypeMetaFinal:
 		object()
-		v.Rep.Event(&event.RunEnd{Agent: agent}, b.p.Line)
+		v.Event(&event.RunEnd{Agent: agent}, b.p.Line)
 	case TypeMetaFiles:
 		var mf struct {
 			Files []FileMeta `json:"files"`
@@ -361,10 +361,10 @@ func (v *checker) envPayload(agent, typ string, b *envBuf) {
 		if err := json.Unmarshal([]byte(data), &mf); err != nil || mf.Files == nil {
 			v.Report(rulePayloadJSON, b.p, "meta_files payload is not a JSON object with a files array: %s", wirecheck.Clip(data))
 		}
-		v.Rep.Event(&event.BlockStart{Agent: agent}, b.p.Line)
+		v.Event(&event.BlockStart{Agent: agent}, b.p.Line)
 	case TypeError:
 		object()
-		v.Rep.Event(&event.BlockStart{Agent: agent}, b.p.Line)
+		v.Event(&event.BlockStart{Agent: agent}, b.p.Line)
 	case TypeAwaitingTools:
 		var tools []PendingTool
 		var pending []event.PendingTool
@@ -377,11 +377,11 @@ func (v *checker) envPayload(agent, typ string, b *envBuf) {
 			}
 			pending = append(pending, event.PendingTool{ID: t.ToolUseID, Name: t.Name})
 		}
-		v.Rep.Event(&event.AwaitingTools{Agent: agent, Tools: pending}, b.p.Line)
+		v.Event(&event.AwaitingTools{Agent: agent, Tools: pending}, b.p.Line)
 	case TypeToolCall, TypeServerToolCall:
-		v.Rep.Event(&event.ToolCall{Agent: agent, ID: b.id, Name: b.name, Input: json.RawMessage(data), Server: typ == TypeServerToolCall}, b.p.Line)
+		v.Event(&event.ToolCall{Agent: agent, ID: b.id, Name: b.name, Input: json.RawMessage(data), Server: typ == TypeServerToolCall}, b.p.Line)
 	case TypeToolResult, TypeServerToolResult:
-		v.Rep.Event(&event.ToolResult{Agent: agent, ID: b.id}, b.p.Line)
+		v.Event(&event.ToolResult{Agent: agent, ID: b.id}, b.p.Line)
 	}
 }
 

@@ -1,9 +1,8 @@
-package anthropic
+package messages
 
 import (
+	"slices"
 	"strings"
-
-	"github.com/agentstream/agentstream/internal/messages"
 )
 
 // apiErrorTypes are the error.type values the Messages API sends, which
@@ -13,6 +12,10 @@ var apiErrorTypes = []string{
 	"not_found_error", "request_too_large", "rate_limit_error", "api_error",
 	"overloaded_error", "timeout_error",
 }
+
+// IsAPIErrorType reports whether t is one of the Messages API's error
+// types.
+func IsAPIErrorType(t string) bool { return slices.Contains(apiErrorTypes, t) }
 
 // errorTypeRules map what other formats say of an error (their type, an
 // HTTP status, words of the message) to an API error type, first match
@@ -36,11 +39,9 @@ var errorTypeRules = []struct {
 // with message msg: typ itself when it is one of the API's error types,
 // else the type the rules find in typ, then in msg, else api_error; the
 // original type, when replaced, leads the message ("server_error: ...").
-func APIError(typ, msg string) messages.APIError {
-	for _, t := range apiErrorTypes {
-		if typ == t {
-			return messages.APIError{Type: typ, Message: msg}
-		}
+func ToAPIError(typ, msg string) APIError {
+	if IsAPIErrorType(typ) {
+		return APIError{Type: typ, Message: msg}
 	}
 	mapped := matchErrorType(typ)
 	if mapped == "" {
@@ -52,17 +53,61 @@ func APIError(typ, msg string) messages.APIError {
 	if typ != "" {
 		msg = typ + ": " + msg
 	}
-	return messages.APIError{Type: mapped, Message: msg}
+	return APIError{Type: mapped, Message: msg}
 }
 
 func matchErrorType(s string) string {
 	s = strings.ToLower(s)
 	for _, r := range errorTypeRules {
 		for _, w := range r.words {
-			if strings.Contains(s, w) {
+			if containsWord(s, w) {
 				return r.typ
 			}
 		}
 	}
 	return ""
+}
+
+// containsWord reports whether s holds w, and for a status code (w all
+// digits) not as part of a longer number: "64000 tokens" is no 400.
+func containsWord(s, w string) bool {
+	digit := func(b byte) bool { return b >= '0' && b <= '9' }
+	if !digit(w[0]) {
+		return strings.Contains(s, w)
+	}
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(w)
+		if (j == 0 || !digit(s[j-1])) && (end == len(s) || !digit(s[end])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+// FromAPIError undoes ToAPIError: an error whose message is led by a type
+// of another format ("server_error: ...") that ToAPIError maps to the
+// error's own type gives back that type and the message after it. Other
+// errors are returned as they are.
+func FromAPIError(e APIError) (typ, msg string) {
+	orig, rest, ok := strings.Cut(e.Message, ": ")
+	if !ok || orig == "" || !isTypeName(orig) || ToAPIError(orig, rest) != e {
+		return e.Type, e.Message
+	}
+	return orig, rest
+}
+
+// isTypeName reports whether s looks like an error type: a word of
+// letters, digits and underscores, with no space.
+func isTypeName(s string) bool {
+	for _, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
