@@ -9,7 +9,7 @@ PKGS     := ./...
 # The release targets (.goreleaser.yaml builds the same six).
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-.PHONY: all build cross test vet lint fuzz bench docs clean test-clients test-sdk
+.PHONY: all build cross test test-browser screenshots vet lint fuzz bench docs clean test-clients test-sdk
 
 all: build test
 
@@ -26,6 +26,24 @@ cross:
 		echo "build $$p"; \
 		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null $(PKGS); \
 	done
+
+# CHROMIUM installs Debian's chromium when it is missing, or says why the
+# target is skipped and stops it (exit 0) where it cannot be installed.
+CHROMIUM = command -v chromium >/dev/null 2>&1 || { \
+	echo "installing chromium (apt-get install -y chromium)"; \
+	apt-get install -y chromium >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y chromium >/dev/null 2>&1; }; \
+	}; \
+	command -v chromium >/dev/null 2>&1 || { echo "$@: SKIPPED: chromium is missing and apt-get install -y chromium failed (it needs root and Debian's apt)"; exit 0; }
+
+## test-browser: every recording's -o html page in headless chromium (installed when missing)
+test-browser:
+	@$(CHROMIUM); \
+	$(GO) test -tags browser -count=1 -timeout 30m -run '^TestBrowser' ./render/htmlview/
+
+## screenshots: the README's pictures of -o html pages, into docs/
+screenshots:
+	@$(CHROMIUM); \
+	$(GO) test -tags browser -count=1 -run '^TestBrowserScreenshots$$' ./render/htmlview/ -screenshots $(CURDIR)/docs
 
 vet:
 	$(GO) vet $(PKGS)

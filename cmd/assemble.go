@@ -3,7 +3,6 @@ package cmd
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/render"
+	"github.com/agentstream/agentstream/usage"
 )
 
 type assembleOptions struct {
@@ -26,6 +26,7 @@ type assembleOptions struct {
 	maxOutputLines int
 	full           bool
 	noThinking     bool
+	follow         followOptions
 }
 
 func newAssembleCmd(ios *IOStreams) *cobra.Command {
@@ -57,7 +58,9 @@ A stream cut off mid-block prints what it had, then reports the truncation.`,
   agentstream assemble --agent main --no-thinking run.jsonl
   agentstream assemble -o markdown run.jsonl > run.md
   agentstream assemble -o json < run.sse | jq -r 'select(.type=="text").text'
-  agentstream assemble --since 24h ~/.claude/projects/-home-me-src-app/`,
+  agentstream assemble --since 24h ~/.claude/projects/-home-me-src-app/
+  agentstream assemble -o html run.jsonl > run.html
+  agentstream assemble -o html -F --until-end live.jsonl > live.html`,
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(c *cobra.Command, args []string) error {
 			if c.Flags().Changed("live") {
@@ -68,13 +71,15 @@ A stream cut off mid-block prints what it had, then reports the truncation.`,
 	}
 	fs := c.Flags()
 	addAssembleInputFlags(fs, &o.in)
-	fs.StringVarP(&o.output, "output", "o", "text", "output: text, markdown or json")
+	fs.StringVarP(&o.output, "output", "o", "text", "output: text, markdown, json or html (one self-contained page, docs/assemble.md)")
 	fs.BoolVar(&live, "live", false, "stream text as it arrives (default: when stdout is a terminal)")
 	fs.StringVar(&o.agent, "agent", "all", "agents to show: all, main, or an agent id (or id prefix)")
 	fs.IntVar(&o.maxOutputLines, "max-output-lines", render.DefaultMaxOutputLines, "lines of tool output shown (first and last halves)")
 	fs.BoolVar(&o.full, "full", false, "show all tool output and whole lines")
 	fs.BoolVar(&o.noThinking, "no-thinking", false, "hide thinking")
 	addColorFlag(fs, &o.color)
+	o.in.follow = &o.follow
+	addFollowFlags(fs, &o.follow)
 	return c
 }
 
@@ -95,12 +100,19 @@ func addAssembleInputFlags(fs *pflag.FlagSet, o *inputOptions) {
 }
 
 func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs []string) error {
+	ctx, stop, err := o.follow.start(ctx, inputs)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	switch o.output {
 	case "text", "markdown", "md":
 	case "json":
 		return runAssembleJSON(ctx, ios, o, inputs)
+	case "html":
+		return runAssembleHTML(ctx, ios, o, inputs)
 	default:
-		return failure(fmt.Errorf("-o must be text, markdown or json, not %q", o.output))
+		return failure(fmt.Errorf("-o must be text, markdown, json or html, not %q", o.output))
 	}
 	if o.maxOutputLines <= 0 {
 		return failure(fmt.Errorf("--max-output-lines must be at least 1"))
@@ -117,66 +129,35 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 		Markdown:       o.output != "text",
 		MaxBlockBytes:  o.in.maxEventBytes,
 	}
+	// The summary line prices the run as `agentstream usage` does.
+	if ropts.Prices, err = usage.Default(); err != nil {
+		return failure(err)
+	}
 	if o.live != nil {
 		ropts.Live = *o.live
 	}
 	rep := newReporter(ios.Err, o.in.strict)
-	err := eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
+	err = eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
 		name := in.name
-		tr := render.NewTranscript(w, ropts)
 		// The transcript keeps state per open block and cannot close one
 		// early: beyond the cap it stops, with what it had printed.
 		limit := assemble.NewOpenLimit(0)
-		stop := eachEvent(in.decoder(), rep, func(ev event.Event) error {
+		tr := render.NewTranscript(w, ropts)
+		err := writeView(name, in.decoder(), rep, w, tr, func(ev event.Event) error {
 			if err := limit.Add(ev); err != nil {
 				return failure(fmt.Errorf("%s: %w; the transcript stops here (-o json closes the oldest early and goes on)", name, err))
 			}
-			err := tr.Event(ev)
-			if errors.Is(err, assemble.ErrBlockTooLarge) {
-				if !rep.problem(fmt.Errorf("%s: %w", name, err)) {
-					return errStrictStop
-				}
-				err = nil
-			}
-			if err != nil {
-				return failure(err)
-			}
-			// Flush after every event: this is what makes --live live.
-			if err := w.Flush(); err != nil {
-				return failure(err)
-			}
 			return nil
 		})
-		// What was read is printed even when the input stopped early. A
-		// truncation Close reports is shown in the transcript, and the
-		// decoder reports it on stderr.
-		if err := tr.Close(); err != nil && !errors.Is(err, event.ErrTruncated) {
-			return failure(err)
-		}
-		if err := w.Flush(); err != nil {
-			return failure(err)
-		}
-		if stop == nil {
+		if err == nil {
 			noAgentMatched(rep, name, o.agent, tr.Agents())
 		}
-		return readError(stop)
+		return err
 	})
 	if err != nil {
 		return err
 	}
 	return rep.result()
-}
-
-// noAgentMatched reports an --agent that matched no agent of the input.
-func noAgentMatched(rep *reporter, name, want string, f *render.AgentFilter) {
-	if f.Matched() || len(f.Seen()) == 0 {
-		return
-	}
-	ids := make([]string, 0, len(f.Seen()))
-	for _, id := range f.Seen() {
-		ids = append(ids, fmt.Sprintf("%q", id))
-	}
-	rep.problem(fmt.Errorf("%s: no agent matched --agent %s (agents: %s)", name, want, strings.Join(ids, ", ")))
 }
 
 // errStrictStop ends a command that --strict stopped at a problem it has
@@ -225,6 +206,18 @@ func runAssembleJSON(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 		return err
 	}
 	return rep.result()
+}
+
+// noAgentMatched reports an --agent that matched no agent of the input.
+func noAgentMatched(rep *reporter, name, want string, f *render.AgentFilter) {
+	if f.Matched() || len(f.Seen()) == 0 {
+		return
+	}
+	ids := make([]string, 0, len(f.Seen()))
+	for _, id := range f.Seen() {
+		ids = append(ids, fmt.Sprintf("%q", id))
+	}
+	rep.problem(fmt.Errorf("%s: no agent matched --agent %s (agents: %s)", name, want, strings.Join(ids, ", ")))
 }
 
 // assembleInput reads the events of in through eachEvent and assembles

@@ -19,6 +19,7 @@ type convertOptions struct {
 	maxChunkBytes int
 	framing       string
 	partial       bool
+	follow        followOptions
 	fs            *pflag.FlagSet // where the output flags were defined
 }
 
@@ -42,6 +43,8 @@ warning on stderr.`,
 	addInputFlags(fs, &o.in)
 	fs.StringVarP(&o.to, "to", "t", convert.Names(false)[0], "output format (see 'agentstream formats')")
 	addOutputFlags(fs, o, "%s output: ")
+	o.in.follow = &o.follow
+	addFollowFlags(fs, &o.follow)
 	return c
 }
 
@@ -71,6 +74,11 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 		return err
 	}
 	o.in.writes = []convert.Format{out}
+	ctx, stop, err := o.follow.start(ctx, inputs)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	rep := newReporter(ios.Err, o.in.strict)
 	w := bufio.NewWriterSize(ios.Out, 64<<10)
 	eo := &convert.Options{
@@ -80,7 +88,7 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	o.in.tools.apply(eo)
 	enc := out.NewEncoder(w, eo)
 	read := false // some input held an event
-	err := eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
+	err = eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
 		err := convert.Pipe(in.decoder(), enc, &convert.PipeOptions{Flush: w.Flush, Problem: rep.problem})
 		read = read || in.count.n > 0
 		return readError(err)

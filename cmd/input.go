@@ -26,6 +26,7 @@ type inputOptions struct {
 	xmlEscaping   string
 	tools         toolsOptions
 	source        source.Options
+	follow        *followOptions // --follow, on the commands that have it
 	http          httpOptions
 	sessions      sessionOptions
 	// fs is where the flags were defined, to tell which were given.
@@ -133,7 +134,7 @@ func (in *input) newDecoder(r io.Reader) event.Decoder {
 // decoder returns the decoder over the input. It counts the events of the
 // format it yields, so that an input holding none is reported.
 func (in *input) decoder() event.Decoder {
-	in.count = &countingDecoder{dec: in.newDecoder(in.r)}
+	in.count = &countingDecoder{dec: in.o.follow.decoder(in.newDecoder(in.r), in.format)}
 	return in.count
 }
 
@@ -234,7 +235,7 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 ) error {
 	open := o.open
 	if open == nil {
-		open = source.Open
+		open = o.follow.opener()
 	}
 	so := *sopts
 	so.Warn = func(msg string) { rep.note("%s", msg) }

@@ -38,4 +38,3 @@ func TestAPIErrorTypes(t *testing.T) {
 		}
 	}
 }
-
