@@ -6,16 +6,26 @@ FUZZTIME ?= 20s
 BENCHTIME ?= 1s
 PKGS     := ./...
 
-.PHONY: all build test test-browser screenshots vet lint fuzz bench docs clean test-clients test-sdk
+# The release targets (.goreleaser.yaml builds the same six).
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+
+.PHONY: all build cross test test-browser screenshots vet lint fuzz bench docs clean test-clients test-sdk
 
 all: build test
 
 build:
 	$(GO) build -o bin/agentstream .
 
-## test: vet, then every test with the race detector (what CI runs)
-test: vet
+## test: vet, the six cross builds, then every test with the race detector (what CI runs)
+test: vet cross
 	$(GO) test -race -count=1 $(PKGS)
+
+## cross: go build for every release target (compiles only, nothing written)
+cross:
+	@set -e; for p in $(PLATFORMS); do \
+		echo "build $$p"; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null $(PKGS); \
+	done
 
 # CHROMIUM installs Debian's chromium when it is missing, or says why the
 # target is skipped and stops it (exit 0) where it cannot be installed.
@@ -66,9 +76,10 @@ test-sdk:
 	npm install --prefix "$$dir" --no-audit --no-fund --silent $(OPENAI_NPM); \
 	OPENAI_SDK_DIR="$$dir/node_modules/openai" $(GO) test -count=1 -run TestSDK -v ./clients/openai/
 
-## docs: regenerate docs/cli (checked for staleness by the tests)
+## docs: regenerate docs/cli, docs/man and docs/validate.md (checked for staleness by the tests)
 docs:
-	$(GO) test ./cmd -run TestCLIDocs -update
+	$(GO) test ./cmd -run 'TestCLIDocs|TestManPages' -update
+	$(GO) test ./validate -run TestRulesDoc -update
 
 ## test-clients: the official clients (pinned in clients/package-lock.json, from the npm
 ## registry into CLIENTS_DIR) read our output of every corpus recording; see clients/README.md

@@ -100,9 +100,6 @@ func addAssembleInputFlags(fs *pflag.FlagSet, o *inputOptions) {
 }
 
 func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs []string) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	ctx, stop, err := o.follow.start(ctx, inputs)
 	if err != nil {
 		return err
@@ -140,16 +137,22 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 		ropts.Live = *o.live
 	}
 	rep := newReporter(ios.Err, o.in.strict)
-	err = eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
+	err = eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
+		name := in.name
 		// The transcript keeps state per open block and cannot close one
 		// early: beyond the cap it stops, with what it had printed.
 		limit := assemble.NewOpenLimit(0)
-		return writeView(name, dec, rep, w, render.NewTranscript(w, ropts), func(ev event.Event) error {
+		tr := render.NewTranscript(w, ropts)
+		err := writeView(name, in.decoder(), rep, w, tr, func(ev event.Event) error {
 			if err := limit.Add(ev); err != nil {
 				return failure(fmt.Errorf("%s: %w; the transcript stops here (-o json closes the oldest early and goes on)", name, err))
 			}
 			return nil
 		})
+		if err == nil {
+			noAgentMatched(rep, name, o.agent, tr.Agents())
+		}
+		return err
 	})
 	if err != nil {
 		return err
@@ -165,7 +168,7 @@ var errStrictStop = &exitError{code: ExitFailure}
 // errors are reported and skipped (stopping with --strict); it returns the
 // error that stopped the input early, or nil at a clean end.
 func eachEvent(dec event.Decoder, rep *reporter, fn func(event.Event) error) error {
-	return convert.Pipe(dec, eventFunc(fn), nil, rep.problem)
+	return convert.Pipe(dec, eventFunc(fn), &convert.PipeOptions{Problem: rep.problem})
 }
 
 // eventFunc is an event.Encoder that hands each event to a function.
@@ -178,35 +181,24 @@ func runAssembleJSON(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 	w := bufio.NewWriterSize(ios.Out, 64<<10)
 	bw := render.NewJSON(w)
 	rep := newReporter(ios.Err, o.in.strict)
-	err := eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
-		asm := assemble.New(o.in.maxEventBytes)
-		keep := newAgentFilter(o.agent)
-		write := func(bs []*assemble.Block) error {
+	err := eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
+		keep := render.NewAgentFilter(o.agent)
+		stop := assembleInput(in, rep, keep.Event, func(bs []*assemble.Block) error {
 			for _, b := range bs {
-				if !keep.block(b) {
+				if !keep.Shows(b.Agent) {
 					continue
 				}
 				if err := bw.Block(b); err != nil {
-					return err
+					return failure(err)
 				}
 			}
-			return w.Flush()
-		}
-		stop := eachEvent(dec, rep, func(ev event.Event) error {
-			keep.event(ev)
-			bs, aerr := asm.Add(ev)
-			var stop error
-			if aerr != nil && !rep.problem(fmt.Errorf("%s: %w", name, aerr)) {
-				stop = errStrictStop
-			}
-			if err := write(bs); err != nil {
+			if err := w.Flush(); err != nil {
 				return failure(err)
 			}
-			return stop
+			return nil
 		})
-		// What was assembled is printed even when the input stopped early.
-		if err := write(asm.Flush()); err != nil {
-			return failure(err)
+		if stop == nil {
+			noAgentMatched(rep, in.name, o.agent, keep)
 		}
 		return readError(stop)
 	})
@@ -216,32 +208,40 @@ func runAssembleJSON(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 	return rep.result()
 }
 
-// agentFilter is --agent for -o json: all, main (the first agent started
-// without a parent, or else the first agent seen), or an id or id prefix.
-type agentFilter struct {
-	want    string
-	main    string
-	hasMain bool
-	mainSet bool
+// noAgentMatched reports an --agent that matched no agent of the input.
+func noAgentMatched(rep *reporter, name, want string, f *render.AgentFilter) {
+	if f.Matched() || len(f.Seen()) == 0 {
+		return
+	}
+	ids := make([]string, 0, len(f.Seen()))
+	for _, id := range f.Seen() {
+		ids = append(ids, fmt.Sprintf("%q", id))
+	}
+	rep.problem(fmt.Errorf("%s: no agent matched --agent %s (agents: %s)", name, want, strings.Join(ids, ", ")))
 }
 
-func newAgentFilter(want string) *agentFilter { return &agentFilter{want: want} }
-
-func (f *agentFilter) event(ev event.Event) {
-	if !f.hasMain {
-		f.main, f.hasMain = ev.AgentID(), true
+// assembleInput reads the events of in through eachEvent and assembles
+// them, calling seen with each event and write with each group of blocks
+// as it completes; what was assembled is written even when the input
+// stopped early. It returns what stopped the input, or nil.
+func assembleInput(in *input, rep *reporter, seen func(event.Event), write func([]*assemble.Block) error) error {
+	asm := assemble.New(in.o.maxEventBytes)
+	stop := eachEvent(in.decoder(), rep, func(ev event.Event) error {
+		if seen != nil {
+			seen(ev)
+		}
+		bs, aerr := asm.Add(ev)
+		var stop error
+		if aerr != nil && !rep.problem(fmt.Errorf("%s: %w", in.name, aerr)) {
+			stop = errStrictStop
+		}
+		if err := write(bs); err != nil {
+			return err
+		}
+		return stop
+	})
+	if err := write(asm.Flush()); err != nil {
+		return err
 	}
-	if s, ok := ev.(*event.SessionStart); ok && s.ParentAgent == "" && !f.mainSet {
-		f.main, f.mainSet = s.Agent, true
-	}
-}
-
-func (f *agentFilter) block(b *assemble.Block) bool {
-	switch f.want {
-	case "", "all":
-		return true
-	case "main":
-		return b.Agent == f.main
-	}
-	return b.Agent == f.want || (b.Agent != "" && strings.HasPrefix(b.Agent, f.want))
+	return stop
 }

@@ -80,7 +80,7 @@ func TestFollow(t *testing.T) {
 			out, errb := newLineBuffer(), &bytes.Buffer{}
 			done := make(chan int, 1)
 			go func() {
-				done <- Run(append(args, "--from", "jsonenv", "-F", "--until-end", name), &IOStreams{In: strings.NewReader(""), Out: out, Err: errb})
+				done <- Run(t.Context(), append(args, "--from", "jsonenv", "-F", "--until-end", name), &IOStreams{In: strings.NewReader(""), Out: out, Err: errb})
 			}()
 			f, err := os.OpenFile(name, os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/agentstream/agentstream/assemble"
-	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/render/htmlview"
 	"github.com/agentstream/agentstream/usage"
@@ -29,7 +28,8 @@ func runAssembleHTML(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 	}
 	w := bufio.NewWriterSize(ios.Out, 64<<10)
 	rep := newReporter(ios.Err, o.in.strict)
-	err = eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
+	err = eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
+		name, dec := in.name, in.decoder()
 		title := name
 		if name == "-" {
 			title = "agent run (stdin)"

@@ -160,7 +160,8 @@ func runUsage(ctx context.Context, ios *IOStreams, o *usageOptions, args []strin
 	var runs []usage.Run
 	failed := false
 	for _, in := range inputs {
-		err := eachInput(ctx, ios, &o.in, rep, []string{in.name}, func(name string, _ convert.Format, dec event.Decoder) error {
+		err := eachInput(ctx, ios, &o.in, rep, []string{in.name}, func(in *input) error {
+			name, dec := in.name, in.decoder()
 			c := usage.NewCounter()
 			stop := eachEvent(dec, rep, func(ev event.Event) error {
 				c.Add(ev)

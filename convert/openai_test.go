@@ -26,10 +26,10 @@ func through(t *testing.T, in []byte, from, via Format) []byte {
 			src = mid.Bytes()
 		}
 		enc := step.enc.NewEncoder(step.out, &Options{})
-		if err := Pipe(step.dec.NewDecoder(bytes.NewReader(src), &Options{}), enc, nil, func(err error) bool {
+		if err := Pipe(step.dec.NewDecoder(bytes.NewReader(src), &Options{}), enc, &PipeOptions{Problem: func(err error) bool {
 			t.Errorf("%s: %v", step.dec.Name, err)
 			return true
-		}); err != nil {
+		}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := enc.Close(); err != nil {
@@ -145,7 +145,7 @@ func TestOpenAIOutputValid(t *testing.T) {
 				}
 				var out bytes.Buffer
 				enc := target.NewEncoder(&out, &Options{})
-				Pipe(from.NewDecoder(bytes.NewReader(in), &Options{}), enc, nil, func(error) bool { return true })
+				Pipe(from.NewDecoder(bytes.NewReader(in), &Options{}), enc, &PipeOptions{Problem: func(error) bool { return true }})
 				if err := enc.Close(); err != nil {
 					t.Errorf("%s to %s: %v", file, to, err)
 				}

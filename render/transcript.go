@@ -72,6 +72,7 @@ type Transcript struct {
 	lw *lineWriter
 
 	agents map[string]*agent
+	filter *AgentFilter
 	order  []*agent // every agent, in order of appearance
 	roots  []*agent // agents not nested under a call, in order of appearance
 	main   *agent
@@ -214,20 +215,19 @@ func NewTranscript(w io.Writer, o Options) *Transcript {
 	if st == nil || o.Markdown {
 		st = NewStyles(false)
 	}
-	t := &Transcript{o: o, st: st, agents: map[string]*agent{}, calls: map[string]*call{}, usage: usage.NewCounter()}
+	t := &Transcript{
+		o: o, st: st, agents: map[string]*agent{}, calls: map[string]*call{},
+		filter: NewAgentFilter(o.Agent), usage: usage.NewCounter(),
+	}
 	t.lw = &lineWriter{w: w, md: o.Markdown, st: st, show: t.show, depth: t.depth, main: func(a *agent) bool { return a == t.main }}
 	return t
 }
 
-func (t *Transcript) show(a *agent) bool {
-	switch t.o.Agent {
-	case "", "all":
-		return true
-	case "main":
-		return a == t.main
-	}
-	return a.id == t.o.Agent || (a.id != "" && strings.HasPrefix(a.id, t.o.Agent))
-}
+func (t *Transcript) show(a *agent) bool { return t.filter.Shows(a.id) }
+
+// Agents is the transcript's agent filter (Options.Agent): after the
+// input, it tells whether the filter matched any agent.
+func (t *Transcript) Agents() *AgentFilter { return t.filter }
 
 func (t *Transcript) depth(a *agent) int {
 	switch t.o.Agent {
@@ -254,6 +254,7 @@ func (t *Transcript) agent(id string) *agent {
 // Event writes what ev adds to the transcript. Its error is a write error
 // or assemble.ErrBlockTooLarge (the block is cut and the transcript goes on).
 func (t *Transcript) Event(ev event.Event) error {
+	t.filter.Event(ev)
 	t.usage.Add(ev)
 	a := t.agent(ev.AgentID())
 	if a.run != nil && !continuesRun(ev) {
@@ -501,8 +502,13 @@ func (t *Transcript) delta(a *agent, e *event.Delta) error {
 	}
 	s.last = e.Text[len(e.Text)-1]
 	text := e.Text
-	if !t.o.Markdown {
+	switch {
+	case !t.o.Markdown:
 		text = sanitize(strings.ReplaceAll(text, "\r\n", "\n"))
+	case s.kind == event.Thinking:
+		// Inside <details>: a < in the thinking could close it (even a
+		// </details> split over two deltas), so every < is an entity.
+		text = strings.ReplaceAll(text, "<", "&lt;")
 	}
 	if t.o.Live {
 		if !s.started {

@@ -466,6 +466,38 @@ func TestValidUTF8(t *testing.T) {
 	}
 }
 
+// TestMarkdownThinkingStaysInDetails: thinking that holds </details>, even
+// split over two deltas, cannot close its collapsible early, and no raw
+// carriage return is written (text, commands, tool output, errors), live
+// or not.
+func TestMarkdownThinkingStaysInDetails(t *testing.T) {
+	t.Parallel()
+	evs := []event.Event{
+		&event.BlockStart{Agent: mainID, Kind: event.Thinking},
+		&event.Delta{Agent: mainID, Kind: event.Thinking, Text: "a </details> b <"},
+		&event.Delta{Agent: mainID, Kind: event.Thinking, Text: "/details>\r\nc\r"},
+		&event.BlockEnd{Agent: mainID, Kind: event.Thinking},
+		&event.BlockStart{Agent: mainID, Kind: event.Text},
+		&event.Delta{Agent: mainID, Kind: event.Text, Text: "x\r\ny"},
+		&event.BlockEnd{Agent: mainID, Kind: event.Text},
+		&event.ToolCall{Agent: mainID, ID: "t", Name: "Bash", Input: []byte(`{"command":"echo a\rb"}`)},
+		&event.ToolResult{Agent: mainID, ID: "t", Content: []event.Part{{Type: "text", Text: "x\ry\r\nz"}}},
+		&event.Error{Agent: mainID, Message: "e\rf"},
+	}
+	for _, live := range []bool{false, true} {
+		got := renderEvents(t, evs, Options{Markdown: true, Live: live})
+		if n := strings.Count(strings.ToLower(got), "</details>"); n != 1 {
+			t.Errorf("live=%v: %d </details> in:\n%s", live, n, got)
+		}
+		if strings.Contains(got, "\r") {
+			t.Errorf("live=%v: raw CR in %q", live, got)
+		}
+		if !strings.Contains(got, "&lt;/details> b &lt;/details>") {
+			t.Errorf("live=%v: thinking not kept as text: %q", live, got)
+		}
+	}
+}
+
 func TestSummaryTablePrices(t *testing.T) {
 	t.Parallel()
 	prices, err := usage.Default()

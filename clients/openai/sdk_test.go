@@ -73,7 +73,7 @@ func TestSDK(t *testing.T) {
 				var out bytes.Buffer
 				enc := tf.NewEncoder(&out, &convert.Options{})
 				dec := f.NewDecoder(bytes.NewReader(in), &convert.Options{Source: p})
-				if err := convert.Pipe(dec, enc, nil, func(error) bool { return true }); err != nil {
+				if err := convert.Pipe(dec, enc, &convert.PipeOptions{Problem: func(error) bool { return true }}); err != nil {
 					t.Fatalf("%s to %s: %v", p, to, err)
 				}
 				if err := enc.Close(); err != nil {

@@ -10,12 +10,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	wire "github.com/agentstream/agentstream/parse/jsonenv"
 )
 
-// DefaultMaxChunkBytes is the default cap on one envelope's JSON text.
-const DefaultMaxChunkBytes = 2048
+// DefaultMaxChunkBytes is the default cap on one envelope's JSON text:
+// the specification's (format.DefaultMaxChunkBytes).
+const DefaultMaxChunkBytes = format.DefaultMaxChunkBytes
 
 // Config configures an Encoder. The zero value is ready to use.
 type Config struct {

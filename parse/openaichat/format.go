@@ -29,5 +29,7 @@ func Format() format.Format {
 		},
 		Rules: Rules(),
 		Check: Check,
+		// One model response: its tool results go in the next request.
+		Skips: []string{"GEN007"},
 	}
 }

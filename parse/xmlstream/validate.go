@@ -1,4 +1,4 @@
-package validate
+package xmlstream
 
 import (
 	"bufio"
@@ -8,31 +8,49 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentstream/agentstream/parse/xmlstream"
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/wirecheck"
 )
+
+// The format's validate rules (docs/validate.md).
+const (
+	ruleStructure  = "XML001"
+	ruleAttributes = "XML002"
+	ruleEscaping   = "XML003"
+)
+
+func rules() []format.Rule {
+	return []format.Rule{
+		{ID: ruleStructure, Name: "element-structure", Doc: "outside text and thinking blocks the stream is known elements and white space; close tags match open ones; a text or thinking block is closed before another block opens"},
+		{ID: ruleAttributes, Name: "required-attributes", Doc: "elements carry their attributes: id, name and arguments on tool calls; id and name on tool results; data on meta_init, meta_final and awaiting_frontend_tools; type on citation; src and media_type on image"},
+		{ID: ruleEscaping, Name: "escaping", Doc: "every line is an SSE field (a raw newline in a chunk breaks the framing); attribute values have no raw < and only known entities after &"},
+	}
+}
+
+type pos = wirecheck.Pos
 
 // The legacy XML stream's elements, by what they hold.
 var (
 	// xmlStreamed hold raw text, delta by delta, between an open tag and
 	// a close tag that each come as a message of their own.
-	xmlStreamed = []string{xmlstream.TagText, xmlstream.TagThinking}
+	xmlStreamed = []string{TagText, TagThinking}
 	// xmlWhole come complete: an open tag, content, a close tag.
 	xmlWhole = []string{
-		xmlstream.TagMetaInit, xmlstream.TagMetaFinal, xmlstream.TagAwaitingTools, xmlstream.TagToolCall,
-		xmlstream.TagServerToolCall, xmlstream.TagToolResult, xmlstream.TagServerToolResult, xmlstream.TagError,
-		xmlstream.TagMetaFiles, xmlstream.TagCitations,
+		TagMetaInit, TagMetaFinal, TagAwaitingTools, TagToolCall,
+		TagServerToolCall, TagToolResult, TagServerToolResult, TagError,
+		TagMetaFiles, TagCitations,
 	}
 	// xmlRequired lists the attributes each element must carry.
 	xmlRequired = map[string][]string{
-		xmlstream.TagMetaInit:         {"data"},
-		xmlstream.TagMetaFinal:        {"data"},
-		xmlstream.TagAwaitingTools:    {"data"},
-		xmlstream.TagToolCall:         {"id", "name", "arguments"},
-		xmlstream.TagServerToolCall:   {"id", "name", "arguments"},
-		xmlstream.TagToolResult:       {"id", "name"},
-		xmlstream.TagServerToolResult: {"id", "name"},
-		xmlstream.TagCitation:         {"type"},
-		xmlstream.TagResultImage:      {"src", "media_type"},
+		TagMetaInit:         {"data"},
+		TagMetaFinal:        {"data"},
+		TagAwaitingTools:    {"data"},
+		TagToolCall:         {"id", "name", "arguments"},
+		TagServerToolCall:   {"id", "name", "arguments"},
+		TagToolResult:       {"id", "name"},
+		TagServerToolResult: {"id", "name"},
+		TagCitation:         {"type"},
+		TagResultImage:      {"src", "media_type"},
 	}
 	xmlTag    = regexp.MustCompile(`^<(/?)([A-Za-z][A-Za-z0-9_:-]*)((?:[^>"]|"[^"]*")*?)(/?)>`)
 	xmlAttr   = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_:-]*)\s*=\s*"([^"]*)"`)
@@ -43,12 +61,12 @@ var (
 // xmlKnown reports whether name is an element of the stream's top level.
 func xmlKnown(name string) bool {
 	return slices.Contains(xmlStreamed, name) || slices.Contains(xmlWhole, name) ||
-		strings.HasPrefix(name, xmlstream.BlockPrefix) && strings.HasSuffix(name, xmlstream.ResultSuffix)
+		strings.HasPrefix(name, BlockPrefix) && strings.HasSuffix(name, ResultSuffix)
 }
 
 // xmlChecker holds the state of the legacy XML checker.
 type xmlChecker struct {
-	v       *checker
+	v       *wirecheck.Checker
 	block   string // the streamed block open, if any
 	closing *pos   // a close tag of block seen; confirmed by what follows
 	pending strings.Builder
@@ -56,10 +74,11 @@ type xmlChecker struct {
 	framing int // framing violations reported
 }
 
-// xml checks the wire rules of the legacy XML stream: SSE framing (a raw
+// check checks the wire rules of the legacy XML stream: SSE framing (a raw
 // newline in a chunk breaks it), element structure, required attributes
 // and attribute escaping.
-func (v *checker) xml(r io.Reader) {
+func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
+	v := &wirecheck.Checker{Rep: rep, Cfg: cfg}
 	x := &xmlChecker{v: v}
 	br := bufio.NewReaderSize(r, 64<<10)
 	var data strings.Builder
@@ -78,7 +97,7 @@ func (v *checker) xml(r io.Reader) {
 		switch {
 		case line == "":
 			if has {
-				x.message(data.String(), pos{start, 1})
+				x.message(data.String(), pos{Line: start, Col: 1})
 			}
 			data.Reset()
 			has = false
@@ -93,7 +112,7 @@ func (v *checker) xml(r io.Reader) {
 		case line[0] == ':' || strings.HasPrefix(line, "event:") || strings.HasPrefix(line, "id:") || strings.HasPrefix(line, "retry:"):
 		default:
 			if x.framing < 5 {
-				v.report(XMLEscaping, pos{num, 1}, "line is not an SSE field: a raw newline in a chunk broke the SSE framing (the oldest producer)")
+				v.Report(ruleEscaping, pos{Line: num, Col: 1}, "line is not an SSE field: a raw newline in a chunk broke the SSE framing (the oldest producer)")
 			}
 			x.framing++
 		}
@@ -102,7 +121,7 @@ func (v *checker) xml(r io.Reader) {
 		}
 	}
 	if has {
-		x.message(data.String(), pos{start, 1})
+		x.message(data.String(), pos{Line: start, Col: 1})
 	}
 	x.closing = nil
 }
@@ -131,7 +150,7 @@ func (x *xmlChecker) message(m string, p pos) {
 			return
 		}
 		if t := xmlTag.FindStringSubmatch(m); t != nil && t[1] == "" && t[0] == m && xmlKnown(t[2]) && slices.Contains(xmlStreamed, t[2]) {
-			x.v.report(XMLStructure, p, "<%s> opens while <%s> is open", t[2], x.block)
+			x.v.Report(ruleStructure, p, "<%s> opens while <%s> is open", t[2], x.block)
 		}
 		return // text of the block
 	}
@@ -156,7 +175,7 @@ func (x *xmlChecker) top(m string, p pos) {
 			if end < 0 {
 				end = len(s)
 			}
-			x.v.report(XMLStructure, at, "text outside any block: %s", quoteClip(s[:end]))
+			x.v.Report(ruleStructure, at, "text outside any block: %s", quoteClip(s[:end]))
 			s = s[end:]
 			continue
 		}
@@ -165,18 +184,18 @@ func (x *xmlChecker) top(m string, p pos) {
 			if !strings.Contains(s, ">") {
 				break // a tag split across messages: wait for the rest
 			}
-			x.v.report(XMLStructure, at, "not a tag: %s", quoteClip(s))
+			x.v.Report(ruleStructure, at, "not a tag: %s", quoteClip(s))
 			s = ""
 			break
 		}
 		closing, name, attrs, self := t[1] == "/", t[2], t[3], t[4] == "/"
 		if !xmlKnown(name) {
-			x.v.report(XMLStructure, at, "<%s%s> is not an element of the stream", t[1], name)
+			x.v.Report(ruleStructure, at, "<%s%s> is not an element of the stream", t[1], name)
 			s = s[len(t[0]):]
 			continue
 		}
 		if closing {
-			x.v.report(XMLStructure, at, "</%s> closes no open element", name)
+			x.v.Report(ruleStructure, at, "</%s> closes no open element", name)
 			s = s[len(t[0]):]
 			continue
 		}
@@ -247,22 +266,22 @@ func (x *xmlChecker) attributes(name, attrs string, at pos) {
 		have[a[1]] = true
 		val := a[2]
 		if strings.Contains(val, "<") {
-			x.v.report(XMLEscaping, at, "attribute %s of <%s> has a raw <", a[1], name)
+			x.v.Report(ruleEscaping, at, "attribute %s of <%s> has a raw <", a[1], name)
 		}
 		for i := 0; i < len(val); i++ {
 			if val[i] == '&' && !xmlEntity.MatchString(val[i:]) {
-				x.v.report(XMLEscaping, at, "attribute %s of <%s> has an & that starts no entity: %s", a[1], name, quoteClip(val[i:]))
+				x.v.Report(ruleEscaping, at, "attribute %s of <%s> has an & that starts no entity: %s", a[1], name, quoteClip(val[i:]))
 				break
 			}
 		}
 	}
 	for _, want := range xmlRequired[name] {
 		if !have[want] {
-			x.v.report(XMLAttributes, at, "<%s> has no %s attribute", name, want)
+			x.v.Report(ruleAttributes, at, "<%s> has no %s attribute", name, want)
 		}
 	}
 }
 
 func quoteClip(s string) string {
-	return "\"" + clip(string(bytes.TrimSpace([]byte(s)))) + "\""
+	return "\"" + wirecheck.Clip(string(bytes.TrimSpace([]byte(s)))) + "\""
 }
