@@ -13,6 +13,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openai"
+	"github.com/agentstream/agentstream/internal/textlist"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -119,7 +120,7 @@ func (d *Decoder) truncation() error {
 	}
 	d.endResponse()
 	if len(open) > 0 {
-		return d.drv.Truncated("stream ended without finish_reason, inside completion %s: %s", r.id, strings.Join(open, ", "))
+		return d.drv.Truncated("stream ended without finish_reason, inside completion %s: %s", r.id, textlist.Join(open, ", "))
 	}
 	return d.drv.Cut()
 }
