@@ -66,7 +66,7 @@ func runVerify(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b strin
 	}
 	if !source.IsURL(a) && !source.IsURL(b) {
 		// Request flags without a URL are a mistake (apply says so).
-		if err := o.in.http.apply(&source.Options{}, nil, []string{a, b}); err != nil {
+		if err := o.in.http.apply(ctx, &source.Options{}, nil, []string{a, b}); err != nil {
 			return failure(err)
 		}
 	}
