@@ -308,7 +308,7 @@ func (d *Decoder) readElement() error {
 func (d *Decoder) tooLarge() error {
 	return &event.ParseError{
 		Source: d.cfg.Source, Offset: d.off,
-		Err: event.Errorf(event.ErrTooLarge, "array element larger than %d bytes (raise --max-event-bytes)", d.cfg.MaxEventBytes),
+		Err: event.Errorf(event.ErrTooLarge, "array element larger than %d bytes (raise the cap, MaxEventBytes)", d.cfg.MaxEventBytes),
 	}
 }
 

@@ -315,7 +315,7 @@ func (d *Decoder) decode(payload []byte) error {
 			if env.Final {
 				delete(d.buffers, k)
 			}
-			return d.errorf(event.ErrTooLarge, "%s payload larger than %d bytes, skipped (raise --max-event-bytes)", env.Type, d.cfg.MaxEventBytes)
+			return d.errorf(event.ErrTooLarge, "%s payload larger than %d bytes, skipped (raise the cap, MaxEventBytes)", env.Type, d.cfg.MaxEventBytes)
 		}
 		b.data.WriteString(env.Delta)
 		if env.Final {

@@ -278,7 +278,7 @@ func (d *Decoder) toolDelta(c *choice, tc *ToolCallDelta) string {
 		t.name += tc.Function.Name
 	}
 	if c.argBytes+len(tc.Function.Arguments) > d.cfg.MaxEventBytes {
-		return fmt.Sprintf("tool call arguments larger than %d bytes (raise --max-event-bytes)", d.cfg.MaxEventBytes)
+		return fmt.Sprintf("tool call arguments larger than %d bytes (raise the cap, MaxEventBytes)", d.cfg.MaxEventBytes)
 	}
 	c.argBytes += len(tc.Function.Arguments)
 	t.args.WriteString(tc.Function.Arguments)
