@@ -180,7 +180,7 @@ func (d *Decoder) decode(m frame.Message) error {
 		if strings.Contains(problems[0], "larger than") {
 			sentinel = event.ErrTooLarge
 		}
-		return d.drv.Errorf(sentinel, "%s", strings.Join(problems, "; "))
+		return d.drv.Errorf(sentinel, "%s", textlist.Join(problems, "; "))
 	}
 	return nil
 }
