@@ -476,7 +476,7 @@ func TestInvalidToolInput(t *testing.T) {
 // rune, and reported once.
 func TestMaxBlockBytes(t *testing.T) {
 	t.Parallel()
-	const warning = "claude cannot carry text beyond --max-event-bytes in one block"
+	const warning = "claude cannot carry text beyond MaxEventBytes in one block"
 	tests := []struct {
 		name     string
 		evs      []event.Event

@@ -414,7 +414,7 @@ func (e *Encoder) appendText(b *strings.Builder, s string) {
 			n--
 		}
 		s = s[:n]
-		e.warn("text beyond --max-event-bytes in one block")
+		e.warn("text beyond MaxEventBytes in one block")
 	}
 	b.WriteString(s)
 }

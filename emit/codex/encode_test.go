@@ -564,7 +564,7 @@ func BenchmarkEncode(b *testing.B) {
 // reported once, also for a block that never ends.
 func TestMaxBlockBytes(t *testing.T) {
 	t.Parallel()
-	const warning = "codex cannot carry text beyond --max-event-bytes in one block"
+	const warning = "codex cannot carry text beyond MaxEventBytes in one block"
 	tests := []struct {
 		name     string
 		evs      []event.Event

@@ -368,7 +368,7 @@ func (b *Builder) BlockDelta(agent string, index int, raw json.RawMessage, ev []
 	case d.Type == DeltaInputJSON && bl.isTool():
 		if bl.input.Len()+len(d.PartialJSON) > b.max {
 			bl.done, bl.open = true, false
-			return event.Errorf(event.ErrTooLarge, "input of tool call %s larger than %d bytes (raise --max-event-bytes)", bl.id, b.max)
+			return event.Errorf(event.ErrTooLarge, "input of tool call %s larger than %d bytes (raise the cap, MaxEventBytes)", bl.id, b.max)
 		}
 		bl.input.WriteString(d.PartialJSON)
 		// At most one fragment length per input byte, and one more: a

@@ -368,7 +368,7 @@ func TestArrayElementCap(t *testing.T) {
 	big := `{"type":"assistant","message":{"id":"msg_9","model":"m","content":[{"type":"text","text":"` +
 		strings.Repeat("x", 4000) + `"}]},"session_id":"s1"}` // over max, within its slack
 	tooLarge := func(off int) item {
-		return item{Err: fmt.Sprintf("in: offset %d: array element larger than %d bytes (raise --max-event-bytes)", off, max)}
+		return item{Err: fmt.Sprintf("in: offset %d: array element larger than %d bytes (raise the cap, MaxEventBytes)", off, max)}
 	}
 	cfg := &Config{Source: "in", MaxEventBytes: max}
 
