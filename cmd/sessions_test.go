@@ -66,22 +66,10 @@ func TestSessionVerify(t *testing.T) {
 				filepath.Join(dir, p.run+".jsonl"), sessionLog(p.run),
 			}
 			code, out, errs := runCLI(t, "", args...)
-			if p.extra != nil {
-				// The subagent's text blocks are the only difference.
-				var diffs []string
-				for _, l := range strings.Split(out, "\n") {
-					if strings.HasPrefix(l, "agent ") {
-						diffs = append(diffs, l)
-					}
-				}
-				want := []string{
-					"agent 2 (general-purpose) B block 1 (text): only in B",
-					"agent 2 (general-purpose) B block 4 (text): only in B",
-				}
-				if diff := cmp.Diff(want, diffs); code != 1 || diff != "" {
-					t.Errorf("verify: exit %d (-want +got):\n%s\n%s", code, diff, errs)
-				}
-				return
+			if p.extra != nil && !strings.Contains(out, "not compared: subagent_text (A (claude) cannot carry it)") {
+				// The subagent's text blocks, which stream-json does not
+				// carry, are named as not compared.
+				t.Errorf("verify does not say the subagent's text was not compared:\n%s", out)
 			}
 			if code != 0 || !strings.Contains(out, "equal:") {
 				t.Errorf("verify: exit %d\n%s%s", code, out, errs)

@@ -25,6 +25,11 @@ const (
 	AgentID        Content = "agent_id"
 	Model          Content = "model"
 	Prompt         Content = "prompt"
+	// SubagentText is the text and thinking of an agent other than the
+	// main one (Claude Code's stream-json forwards a subagent's tool
+	// calls and results, and its answer only inside the parent's tool
+	// result).
+	SubagentText Content = "subagent_text"
 )
 
 // Block types.
@@ -48,7 +53,7 @@ const (
 func AllContent() []Content {
 	return []Content{
 		IsError, ExitCode, Status, Structured, Signature, Citations, CitationExtras, Images, MCPServer,
-		Kind, Server, StopReason, Usage, Cost, AgentID, Model, Prompt,
+		Kind, Server, StopReason, Usage, Cost, AgentID, Model, Prompt, SubagentText,
 		Thinking, MetaInit, MetaFinal, TurnEnd, ToolResult, AwaitingTools, MetaFiles, FileChange,
 		TodoList, ServerToolCall, ServerToolResult, ErrorBlock,
 	}

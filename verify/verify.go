@@ -330,6 +330,8 @@ func present(field string, blocks []*assemble.Block) bool {
 			has = b.CostUSD != nil
 		case "agent_id":
 			has = b.Agent != ""
+		case string(format.SubagentText):
+			has = isText(b) && b.Agent != mainAgent(blocks) && b.Text != ""
 		case "server":
 			has = b.Type == assemble.TypeServerToolCall || b.Type == assemble.TypeServerToolResult
 		case "id", "name", "input", "content", "pending", "files", "message", "changes", "todos", "text":
@@ -357,6 +359,7 @@ type agent struct {
 // the content blocks.
 func (c *comparer) group(blocks []*assemble.Block) []*agent {
 	var out []*agent
+	main := mainAgent(blocks)
 	byID := map[string]*agent{}
 	for _, b := range blocks {
 		if b == nil || b.Type == assemble.TypeNotice && b.Kind == event.NoticeAbandoned {
@@ -398,12 +401,30 @@ func (c *comparer) group(blocks []*assemble.Block) []*agent {
 		if fieldsOf[b.Type] == nil || c.skip[b.Type] {
 			continue
 		}
+		if c.skip[string(format.SubagentText)] && isText(b) && b.Agent != main {
+			continue
+		}
 		if (b.Type == assemble.TypeText || b.Type == assemble.TypeThinking) && len(b.Citations) == 0 && c.norm(b.Text) == "" {
 			continue // an empty block says nothing; some formats drop them
 		}
 		ag.blocks = append(ag.blocks, b)
 	}
 	return out
+}
+
+// mainAgent returns the agent of the first block that names one's
+// content: the main agent, by the order agents appear in.
+func mainAgent(blocks []*assemble.Block) string {
+	for _, b := range blocks {
+		if b != nil && !(b.Type == assemble.TypeNotice && b.Kind == event.NoticeAbandoned) {
+			return b.Agent
+		}
+	}
+	return ""
+}
+
+func isText(b *assemble.Block) bool {
+	return b.Type == assemble.TypeText || b.Type == assemble.TypeThinking
 }
 
 func (c *comparer) norm(s string) string {

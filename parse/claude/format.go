@@ -23,7 +23,7 @@ func Format() format.Format {
 		// started it.
 		Lacks: []format.Content{
 			format.ExitCode, format.Status, format.AwaitingTools, format.MetaFiles, format.FileChange,
-			format.TodoList, format.Prompt, format.AgentID,
+			format.TodoList, format.Prompt, format.AgentID, format.SubagentText,
 		},
 		Uses:  []format.Option{format.OptPartial},
 		Rules: rules(),
