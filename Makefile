@@ -6,7 +6,7 @@ FUZZTIME ?= 20s
 BENCHTIME ?= 1s
 PKGS     := ./...
 
-.PHONY: all build test vet lint fuzz bench docs clean
+.PHONY: all build test vet lint fuzz bench perf docs clean
 
 all: build test
 
@@ -38,6 +38,14 @@ fuzz:
 ## bench: every benchmark, with allocations; compare runs with benchstat
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS) | tee bench.out
+
+## perf: throughput and peak RSS of every convert pair and assemble -o json
+## on generated inputs of PERFSIZES MB, against jq -c . (needs jq:
+## apt-get install -y jq); see docs/performance.md. Not part of test.
+PERFSIZES ?= 20,200
+perf: build
+	@command -v jq >/dev/null || { echo "perf needs jq: apt-get install -y jq"; exit 1; }
+	$(GO) run ./internal/perfrun -bin bin/agentstream -testdata testdata -sizes $(PERFSIZES)
 
 ## docs: regenerate docs/cli (checked for staleness by the tests)
 docs:

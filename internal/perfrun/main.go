@@ -1,0 +1,283 @@
+// Command perfrun measures agentstream's throughput, as `make perf` runs
+// it: it generates large inputs of every wire format from testdata/ in a
+// temporary directory (the partial Claude recordings, and their conversion
+// to each other format by the binary under test, repeated with their ids
+// renumbered per copy up to the size), runs every convert pair
+// among the five wire formats and `assemble -o json` on each, and prints
+// one table per size: MB/s of input, the ratio to `jq -c .` on the Claude
+// input of the same size, and peak RSS.
+//
+// It uses public tools only: the binary, jq, and getrusage (through
+// os/exec) for the peak RSS.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// formats are the five wire formats, in table order; ext is the input's
+// file extension.
+var formats = []struct{ name, ext string }{
+	{"jsonenv", "sse"}, {"xml", "xml"}, {"claude", "jsonl"}, {"anthropic", "sse"}, {"codex", "jsonl"},
+}
+
+func main() {
+	bin := flag.String("bin", "bin/agentstream", "agentstream binary to measure")
+	testdata := flag.String("testdata", "testdata", "testdata directory holding claude/partial-*.jsonl")
+	sizes := flag.String("sizes", "20,200", "input sizes in MB, comma separated")
+	keep := flag.Bool("keep", false, "keep the temporary directory")
+	runs := flag.Int("runs", 1, "runs per row; the fastest is reported")
+	flag.Parse()
+	if err := run(*bin, *testdata, *sizes, *keep, *runs); err != nil {
+		fmt.Fprintln(os.Stderr, "perfrun:", err)
+		os.Exit(1)
+	}
+}
+
+func run(bin, testdata, sizeList string, keep bool, runs int) error {
+	if _, err := exec.LookPath("jq"); err != nil {
+		return fmt.Errorf("jq not found: install it (apt-get install -y jq)")
+	}
+	bin, err := filepath.Abs(bin)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "agentstream-perf-")
+	if err != nil {
+		return err
+	}
+	if keep {
+		fmt.Fprintln(os.Stderr, "inputs in", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
+	unit, err := claudeUnit(testdata)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("machine: %d CPUs (%s), %s/%s, %s\n", runtime.NumCPU(), cpuModel(), runtime.GOOS, runtime.GOARCH, jqVersion())
+	for _, s := range strings.Split(sizeList, ",") {
+		mb, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || mb <= 0 {
+			return fmt.Errorf("bad size %q", s)
+		}
+		if err := measureSize(bin, dir, unit, mb, runs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// claudeUnit returns the partial Claude recordings concatenated (but
+// the error one, after which some encoders write nothing more): the unit
+// the inputs repeat.
+func claudeUnit(testdata string) ([]byte, error) {
+	files, err := filepath.Glob(filepath.Join(testdata, "claude", "partial-*.jsonl"))
+	if err != nil || len(files) == 0 {
+		return nil, fmt.Errorf("no claude/partial-*.jsonl under %s", testdata)
+	}
+	sort.Strings(files)
+	var unit []byte
+	for _, f := range files {
+		if strings.Contains(f, "error") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		unit = append(unit, b...)
+	}
+	return unit, nil
+}
+
+// doneMarker ends a jsonenv or xml stream: the decoders stop at it, so
+// the copies of a unit are written without it, and it comes once at the
+// end.
+const doneMarker = "data: [DONE]\n\n"
+
+// writeRepeated writes at least size bytes of copies of unit, each with
+// its message, tool and session ids renumbered so that no two copies
+// share one (decoders recognise a message id seen before as a repeat).
+func writeRepeated(path string, unit []byte, size int64) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	done := bytes.Contains(unit, []byte(doneMarker))
+	u := strings.ReplaceAll(string(unit), doneMarker, "")
+	var n int64
+	for copyNum := 0; n < size; copyNum++ {
+		tag := fmt.Sprintf("%d", copyNum)
+		r := strings.NewReplacer(`"msg_`, `"msg_`+tag+`x`, `"toolu_`, `"toolu_`+tag+`x`,
+			`"srvtoolu_`, `"srvtoolu_`+tag+`x`, `"session_id":"`, `"session_id":"`+tag+`x`,
+			`"call_`, `"call_`+tag+`x`)
+		m, err := r.WriteString(w, u)
+		if err != nil {
+			f.Close()
+			return err
+		}
+		n += int64(m)
+	}
+	if done {
+		w.WriteString(doneMarker)
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+type row struct {
+	name    string
+	inBytes int64
+	secs    float64
+	rssKB   int64
+}
+
+func measureSize(bin, dir string, claude []byte, mb, runs int) error {
+	size := int64(mb) << 20
+	inputs := map[string]string{}
+	for _, f := range formats {
+		u := claude
+		if f.name != "claude" {
+			var err error
+			if u, err = convertUnit(bin, dir, claude, f.name); err != nil {
+				return err
+			}
+		}
+		in := filepath.Join(dir, fmt.Sprintf("%s-%d.%s", f.name, mb, f.ext))
+		if err := writeRepeated(in, u, size); err != nil {
+			return err
+		}
+		inputs[f.name] = in
+	}
+	claudeIn := inputs["claude"]
+
+	jq, err := measure(runs, claudeIn, "jq", "-c", ".", claudeIn)
+	if err != nil {
+		return err
+	}
+	jq.name = "jq -c . (claude)"
+	rows := []row{jq}
+	for _, from := range formats {
+		for _, to := range formats {
+			in := inputs[from.name]
+			r, err := measure(runs, in, bin, "convert", "--from", from.name, "--to", to.name, in)
+			if err != nil {
+				return err
+			}
+			r.name = from.name + " -> " + to.name
+			rows = append(rows, r)
+		}
+	}
+	for _, from := range formats {
+		in := inputs[from.name]
+		r, err := measure(runs, in, bin, "assemble", "--from", from.name, "-o", "json", in)
+		if err != nil {
+			return err
+		}
+		r.name = from.name + " -> assemble -o json"
+		rows = append(rows, r)
+	}
+	jqRate := rate(jq)
+	fmt.Printf("\n%d MB inputs\n", mb)
+	fmt.Printf("%-32s %8s %7s %7s %9s\n", "pair", "MB", "MB/s", "x jq", "peak RSS")
+	for _, r := range rows {
+		fmt.Printf("%-32s %8.1f %7.1f %7.1f %6d MB\n", r.name, float64(r.inBytes)/(1<<20), rate(r), rate(r)/jqRate, r.rssKB>>10)
+	}
+	return nil
+}
+
+func rate(r row) float64 { return float64(r.inBytes) / (1 << 20) / r.secs }
+
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// convertUnit returns the Claude unit converted to format to.
+func convertUnit(bin, dir string, unit []byte, to string) ([]byte, error) {
+	in := filepath.Join(dir, "unit.jsonl")
+	if err := os.WriteFile(in, unit, 0o644); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, "convert", "--from", "claude", "--to", to, in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("making the %s input: %v: %s", to, err, firstLine(stderr.String()))
+	}
+	return out, nil
+}
+
+// measure runs the command runs times, its output read through a pipe
+// and discarded, and returns the fastest run with the largest peak RSS
+// seen. A command that exits non-zero is measured all the same (inputs
+// made by conversion may carry warnings); one that cannot start is an
+// error.
+func measure(runs int, in, name string, args ...string) (row, error) {
+	best := row{inBytes: fileSize(in)}
+	for i := 0; i < runs; i++ {
+		cmd := exec.Command(name, args...)
+		cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+		start := time.Now()
+		err := cmd.Run()
+		secs := time.Since(start).Seconds()
+		if cmd.ProcessState == nil {
+			return row{}, fmt.Errorf("%s: %v", name, err)
+		}
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > best.rssKB {
+			best.rssKB = ru.Maxrss
+		}
+		if best.secs == 0 || secs < best.secs {
+			best.secs = secs
+		}
+	}
+	return best, nil
+}
+
+func cpuModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown CPU"
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown CPU"
+}
+
+func jqVersion() string {
+	out, err := exec.Command("jq", "--version").Output()
+	if err != nil {
+		return "jq ?"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
