@@ -72,8 +72,9 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	}
 	o.in.tools.apply(eo)
 	enc := out.NewEncoder(w, eo)
+	o.in.flush = w.Flush
 	err := eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
-		return readError(convert.Pipe(dec, enc, w.Flush, rep.problem))
+		return readError(convert.Pipe(dec, enc, nil, rep.problem))
 	})
 	if err == nil {
 		// The end marker ([DONE], a closing result line) is written only

@@ -8,7 +8,10 @@ import (
 )
 
 // Pipe decodes every event dec yields and encodes it with enc, calling
-// flush after each event so that output keeps pace with input. Problems in
+// flush, if not nil, after each event so that output keeps pace with
+// input. Callers that read through FlushOnIdle pass nil: their output is
+// flushed when the input has nothing more buffered, which keeps the same
+// pace with far fewer writes. Problems in
 // the input (*event.ParseError) go to problem, which returns false to stop
 // (--strict) or true to carry on with what is intact. Pipe returns nil at
 // the end of the input, the problem that stopped it, or the first fatal
