@@ -201,7 +201,7 @@ func (b *Builder) StreamEvent(agent string, se *StreamEvent, raw []byte) error {
 	case EventContentBlockStart:
 		return b.BlockStart(agent, index, se.ContentBlock)
 	case EventContentBlockDelta:
-		return b.BlockDelta(agent, index, se.Delta, raw)
+		return b.blockDelta(agent, index, se.Delta, se.parsedDelta(), raw)
 	case EventContentBlockStop:
 		return b.BlockStop(agent, index)
 	case EventMessageDelta:
@@ -327,6 +327,12 @@ func (b *Builder) appendText(agent string, bl *block, s string) {
 // BlockDelta handles content_block_delta; event is the whole stream event,
 // kept in an Unknown for delta types this package does not know.
 func (b *Builder) BlockDelta(agent string, index int, raw json.RawMessage, ev []byte) error {
+	return b.blockDelta(agent, index, raw, nil, ev)
+}
+
+// blockDelta is BlockDelta with the delta already decoded from raw, if
+// pre is not nil.
+func (b *Builder) blockDelta(agent string, index int, raw json.RawMessage, pre *Delta, ev []byte) error {
 	m, err := b.current(agent, EventContentBlockDelta)
 	if err != nil {
 		return err
@@ -343,7 +349,9 @@ func (b *Builder) BlockDelta(agent string, index int, raw json.RawMessage, ev []
 		return nil
 	}
 	var d Delta
-	if err := json.Unmarshal(raw, &d); err != nil {
+	if pre != nil {
+		d = *pre
+	} else if err := json.Unmarshal(raw, &d); err != nil {
 		return problemf("delta of block %d: %s", index, jsontext.Problem(err))
 	}
 	switch {

@@ -34,6 +34,8 @@ type Decoder struct {
 
 	line int // position of the message being decoded
 	off  int64
+
+	jr jsontext.Reader // decodes data in one pass
 }
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -152,7 +154,7 @@ func (d *Decoder) decode(m frame.Message) error {
 	}
 	raw := []byte(m.Data)
 	var se messages.StreamEvent
-	err := json.Unmarshal(raw, &se)
+	err := d.unmarshal(raw, &se)
 	var te *json.UnmarshalTypeError
 	if err != nil && !errors.As(err, &te) {
 		return d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
@@ -185,4 +187,16 @@ func (d *Decoder) decode(m frame.Message) error {
 		return d.errorf(sentinel, "%s", err.Error())
 	}
 	return nil
+}
+
+// unmarshal decodes a stream event as json.Unmarshal does, in one pass
+// when jsontext.Reader can, else with encoding/json, which gives the
+// errors.
+func (d *Decoder) unmarshal(raw []byte, se *messages.StreamEvent) error {
+	d.jr.Reset(raw)
+	if messages.ReadStreamEvent(&d.jr, se) && d.jr.End() {
+		return nil
+	}
+	*se = messages.StreamEvent{}
+	return json.Unmarshal(raw, se)
 }

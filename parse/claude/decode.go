@@ -50,6 +50,9 @@ type Decoder struct {
 	toolIDs  []string            // their ids, oldest first (with some answered since)
 	seen     bool                // any line decoded
 	finished bool                // a result line was seen after the last content
+
+	jr     jsontext.Reader // decodes lines in one pass
+	lastID string          // the session id of the last line
 }
 
 type toolInfo struct{ agent, name string }
@@ -388,7 +391,7 @@ func (l problemList) Unwrap() []error { return l }
 // decode handles one line's JSON value.
 func (d *Decoder) decode(raw []byte) error {
 	var l Line
-	if err := json.Unmarshal(raw, &l); err != nil {
+	if err := d.unmarshalLine(raw, &l); err != nil {
 		var te *json.UnmarshalTypeError
 		var se *json.SyntaxError
 		if errors.As(err, &se) && d.wholeLine {
@@ -433,7 +436,7 @@ func (d *Decoder) decode(raw []byte) error {
 		}
 		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: summary(&l, raw), Raw: bytes.Clone(raw)})
 	case TypeStreamEvent:
-		return d.streamEvent(agent, l.Event)
+		return d.streamEvent(agent, l.Event, l.parsedEvent())
 	case TypeAssistant:
 		return d.assistant(agent, &l, raw)
 	case TypeUser:
@@ -564,9 +567,11 @@ func (d *Decoder) init(raw []byte) error {
 	return nil
 }
 
-func (d *Decoder) streamEvent(agent string, raw json.RawMessage) error {
+func (d *Decoder) streamEvent(agent string, raw json.RawMessage, pre *messages.StreamEvent) error {
 	var se messages.StreamEvent
-	if err := json.Unmarshal(raw, &se); err != nil {
+	if pre != nil {
+		se = *pre
+	} else if err := json.Unmarshal(raw, &se); err != nil {
 		return d.errorf(event.ErrSyntax, "stream_event: %s", jsontext.Problem(err))
 	}
 	return d.position(d.b.StreamEvent(agent, &se, raw))

@@ -1,0 +1,187 @@
+package messages
+
+import "github.com/agentstream/agentstream/internal/jsontext"
+
+// ReadStreamEvent decodes the stream event r is at into se in one pass,
+// its delta included, as json.Unmarshal would, and reports whether it
+// could: false (r failed) for input jsontext.Reader leaves to
+// encoding/json, such as a message_start's message or an error event.
+// The raw fields of se are slices of r's input.
+func ReadStreamEvent(r *jsontext.Reader, se *StreamEvent) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "type":
+			if !r.Null() {
+				se.Type = name(r.Str())
+			}
+		case "index":
+			if r.Null() {
+				se.Index = nil
+				continue
+			}
+			n := r.Int()
+			if int64(int(n)) != n {
+				r.Fail()
+			}
+			if se.Index == nil {
+				se.Index = new(int)
+			}
+			*se.Index = int(n)
+		case "content_block":
+			se.ContentBlock = r.Skip()
+		case "delta":
+			readDelta(r, se)
+		case "usage":
+			if r.Null() {
+				se.Usage = nil
+				continue
+			}
+			if se.Usage == nil {
+				se.Usage = new(Usage)
+			}
+			readUsage(r, se.Usage)
+		case "message", "error":
+			if !r.Null() {
+				r.Fail() // not on the hot path: encoding/json decodes them
+			}
+			if string(key) == "message" {
+				se.Message = nil
+			} else {
+				se.Error = nil
+			}
+		default:
+			r.Skip()
+		}
+	}
+	return !r.Failed()
+}
+
+// readDelta reads a delta into se.Delta, and decodes it into se.delta
+// when it is an object (or null) of the types Delta has: else the delta
+// is kept raw only, and decoding it again gives the error.
+func readDelta(r *jsontext.Reader, se *StreamEvent) {
+	r.Peek() // past white space: raw values start at their first byte
+	off, depth := r.Offset(), r.Depth()
+	se.delta, se.parsed = Delta{}, false
+	if r.Null() {
+		se.Delta, se.parsed = r.Since(off), true
+		return
+	}
+	if r.Peek() == '{' {
+		readDeltaObject(r, &se.delta)
+		if !r.Failed() {
+			se.Delta, se.parsed = r.Since(off), true
+			return
+		}
+		r.Rewind(off, depth)
+	}
+	se.Delta = r.Skip()
+}
+
+func readDeltaObject(r *jsontext.Reader, d *Delta) {
+	r.Object()
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "type":
+			if !r.Null() {
+				d.Type = name(r.Str())
+			}
+		case "text":
+			readString(r, &d.Text)
+		case "partial_json":
+			readString(r, &d.PartialJSON)
+		case "thinking":
+			readString(r, &d.Thinking)
+		case "signature":
+			readString(r, &d.Signature)
+		case "citation":
+			d.Citation = r.Skip()
+		case "stop_reason":
+			readOptString(r, &d.StopReason)
+		case "stop_sequence":
+			readOptString(r, &d.StopSequence)
+		default:
+			r.Skip()
+		}
+	}
+}
+
+func readUsage(r *jsontext.Reader, u *Usage) {
+	if !r.Object() {
+		return
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		var f *int64
+		switch string(key) {
+		case "input_tokens":
+			f = &u.InputTokens
+		case "output_tokens":
+			f = &u.OutputTokens
+		case "cache_creation_input_tokens":
+			f = &u.CacheCreationInputTokens
+		case "cache_read_input_tokens":
+			f = &u.CacheReadInputTokens
+		default:
+			r.Skip()
+			continue
+		}
+		if !r.Null() {
+			*f = r.Int()
+		}
+	}
+}
+
+// readString reads a string field: null leaves it as it is, as
+// encoding/json does.
+func readString(r *jsontext.Reader, s *string) {
+	if !r.Null() {
+		*s = r.String()
+	}
+}
+
+// readOptString reads a *string field: null sets it to nil.
+func readOptString(r *jsontext.Reader, s **string) {
+	if r.Null() {
+		*s = nil
+		return
+	}
+	v := r.String()
+	*s = &v
+}
+
+// parsedDelta returns the delta ReadStreamEvent decoded, or nil.
+func (se *StreamEvent) parsedDelta() *Delta {
+	if !se.parsed {
+		return nil
+	}
+	return &se.delta
+}
+
+// name returns a type name as a string, without allocating for the
+// names this package knows.
+func name(b []byte) string {
+	switch string(b) {
+	case EventContentBlockDelta:
+		return EventContentBlockDelta
+	case EventContentBlockStart:
+		return EventContentBlockStart
+	case EventContentBlockStop:
+		return EventContentBlockStop
+	case EventMessageDelta:
+		return EventMessageDelta
+	case EventMessageStop:
+		return EventMessageStop
+	case DeltaText:
+		return DeltaText
+	case DeltaThinking:
+		return DeltaThinking
+	case DeltaInputJSON:
+		return DeltaInputJSON
+	case DeltaSignature:
+		return DeltaSignature
+	}
+	return string(b)
+}

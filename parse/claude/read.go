@@ -1,0 +1,114 @@
+package claude
+
+import (
+	"encoding/json"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/messages"
+)
+
+// unmarshalLine decodes a line as json.Unmarshal does, in one pass when
+// jsontext.Reader can (the stream event of a stream_event line decoded
+// with it), else with encoding/json, which gives the errors.
+func (d *Decoder) unmarshalLine(raw []byte, l *Line) error {
+	d.jr.Reset(raw)
+	if d.readLine(&d.jr, l) && d.jr.End() {
+		return nil
+	}
+	*l = Line{}
+	return json.Unmarshal(raw, l)
+}
+
+func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "type":
+			if !r.Null() {
+				l.Type = lineType(r.Str())
+			}
+		case "subtype":
+			readString(r, &l.Subtype)
+		case "uuid":
+			// Nothing reads a line's uuid: checked, not kept.
+			if !r.Null() {
+				r.Str()
+			}
+		case "session_id":
+			if !r.Null() {
+				l.SessionID = d.intern(r.Str())
+			}
+		case "subagent_type":
+			readString(r, &l.SubagentType)
+		case "task_description":
+			readString(r, &l.TaskDescription)
+		case "parent_tool_use_id":
+			if r.Null() {
+				l.ParentToolUseID = nil
+				continue
+			}
+			s := r.String()
+			l.ParentToolUseID = &s
+		case "message":
+			l.Message = r.Skip()
+		case "error":
+			l.Error = r.Skip()
+		case "tool_use_result":
+			l.ToolUseResult = r.Skip()
+		case "event":
+			r.Peek()
+			off, depth := r.Offset(), r.Depth()
+			l.event, l.eventOK = messages.StreamEvent{}, false
+			if messages.ReadStreamEvent(r, &l.event) {
+				l.Event, l.eventOK = r.Since(off), true
+				continue
+			}
+			r.Rewind(off, depth)
+			l.Event = r.Skip()
+		default:
+			r.Skip()
+		}
+	}
+	return !r.Failed()
+}
+
+// readString reads a string field: null leaves it as it is, as
+// encoding/json does.
+func readString(r *jsontext.Reader, s *string) {
+	if !r.Null() {
+		*s = r.String()
+	}
+}
+
+// parsedEvent returns the stream event unmarshalLine decoded, or nil.
+func (l *Line) parsedEvent() *messages.StreamEvent {
+	if !l.eventOK {
+		return nil
+	}
+	return &l.event
+}
+
+// lineType returns a line type as a string, without allocating for the
+// hot ones.
+func lineType(b []byte) string {
+	switch string(b) {
+	case TypeStreamEvent:
+		return TypeStreamEvent
+	case TypeAssistant:
+		return TypeAssistant
+	case TypeUser:
+		return TypeUser
+	}
+	return string(b)
+}
+
+// intern returns b as a string, the one it returned last if that is
+// equal: a session id repeats on every line.
+func (d *Decoder) intern(b []byte) string {
+	if string(b) != d.lastID {
+		d.lastID = string(b)
+	}
+	return d.lastID
+}
