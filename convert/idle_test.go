@@ -115,7 +115,7 @@ func TestFlushOnIdleFile(t *testing.T) {
 // countingEncoder counts the events it passes on.
 type countingEncoder struct {
 	enc event.Encoder
-	n *int
+	n   *int
 }
 
 func (c *countingEncoder) Encode(ev event.Event) error {

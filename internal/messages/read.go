@@ -77,6 +77,7 @@ func readDelta(r *jsontext.Reader, se *StreamEvent) {
 			return
 		}
 		r.Rewind(off, depth)
+		se.delta = Delta{}
 	}
 	se.Delta = r.Skip()
 }
