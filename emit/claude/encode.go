@@ -40,6 +40,7 @@ type Encoder struct {
 	cfg    Config
 	err    error
 	losses event.Losses // what was warned about
+	out    []byte       // the line being written, reused
 
 	main     string // the main agent's scope
 	haveMain bool
@@ -100,9 +101,8 @@ func (e *Encoder) line(b []byte, err error) {
 		e.err = fmt.Errorf("claude: %w", err)
 		return
 	}
-	out := make([]byte, 0, len(b)+1)
-	out = append(append(out, b...), '\n')
-	_, e.err = e.w.Write(out)
+	e.out = append(append(e.out[:0], b...), '\n')
+	_, e.err = e.w.Write(e.out)
 }
 
 // scope returns the state of agent id, creating it on first use.

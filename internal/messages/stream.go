@@ -20,7 +20,8 @@ import (
 // that the citations that follow its BlockEnd can still be written into it
 // as citations_delta events.
 type Streamer struct {
-	// Event receives every stream event: its type and its JSON text.
+	// Event receives every stream event: its type and its JSON text,
+	// which is valid only during the call.
 	Event func(typ string, data []byte) error
 	// Block, if set, receives every completed content block (its JSON
 	// text) with the message it belongs to, just before the block's
@@ -50,6 +51,7 @@ type Streamer struct {
 	pending  map[string]bool // its client tool calls without a result
 	mcp      map[string]bool
 	err      error
+	buf      []byte // the stream event being written, reused
 }
 
 // MessageInfo identifies the message a block belongs to.
@@ -205,14 +207,6 @@ type (
 		Name       string          `json:"name"`
 		Input      json.RawMessage `json:"input"`
 		ServerName string          `json:"server_name,omitempty"`
-	}
-	textDelta struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	thinkingDelta struct {
-		Type     string `json:"type"`
-		Thinking string `json:"thinking"`
 	}
 	signatureDelta struct {
 		Type      string `json:"type"`
@@ -410,11 +404,12 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 		if s.Block != nil {
 			s.open.text.WriteString(text)
 		}
-		var d any = textDelta{Type: DeltaText, Text: text}
-		if ev.Kind == event.Thinking {
-			d = thinkingDelta{Type: DeltaThinking, Thinking: text}
+		// What write(blockDelta{...}) writes, without reflection or
+		// allocation: the hot path of every encoder built on Streamer.
+		s.buf = appendDelta(s.buf[:0], s.open.index, ev.Kind, text)
+		if s.err == nil {
+			s.err = s.Event(EventContentBlockDelta, s.buf)
 		}
-		s.write(EventContentBlockDelta, blockDelta{Type: EventContentBlockDelta, Index: s.open.index, Delta: d})
 	case *event.BlockEnd:
 		if s.open == nil || s.open.kind != ev.Kind {
 			s.startBlock(ev.Kind)
