@@ -46,6 +46,9 @@ type Decoder struct {
 	streams   map[key]bool                // open streamed blocks
 	buffers   map[key]*buffer             // open buffered payloads
 	citations map[string][]event.Citation // citation group being read, per agent
+
+	jr   jsontext.Reader // decodes envelopes in one pass
+	last [2]string       // the type and agent of the last envelope
 }
 
 type key struct {
@@ -246,7 +249,7 @@ func (d *Decoder) emit(evs ...event.Event) { d.queue = append(d.queue, evs...) }
 
 func (d *Decoder) decode(payload []byte) error {
 	var env Envelope
-	if err := json.Unmarshal(payload, &env); err != nil {
+	if err := d.unmarshalEnvelope(payload, &env); err != nil {
 		var se ServerError
 		if json.Unmarshal(payload, &se) == nil && se.Error != "" {
 			d.emit(&event.Error{
