@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/frame"
 )
 
 // Assembler builds blocks from events. Memory is bounded by the open
@@ -38,10 +37,10 @@ type openBlock struct {
 }
 
 // New returns an assembler whose open blocks may grow to max bytes each
-// (frame.DefaultMaxBytes if max <= 0).
+// (event.DefaultMaxBytes if max <= 0).
 func New(max int) *Assembler {
 	if max <= 0 {
-		max = frame.DefaultMaxBytes
+		max = event.DefaultMaxBytes
 	}
 	return &Assembler{max: max, open: map[openKey]*openBlock{}, held: map[string]*Block{}}
 }

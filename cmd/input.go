@@ -12,7 +12,6 @@ import (
 
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/source"
 )
 
@@ -38,7 +37,7 @@ type inputOptions struct {
 func addInputFlags(fs *pflag.FlagSet, o *inputOptions) {
 	fs.StringVarP(&o.from, "from", "f", "auto", "input format (auto detects it; see 'agentstream formats')")
 	fs.BoolVar(&o.strict, "strict", false, "stop at the first problem in the input (exit 2)")
-	fs.IntVar(&o.maxEventBytes, "max-event-bytes", frame.DefaultMaxBytes, "cap on one SSE message, NDJSON line or block, in bytes")
+	fs.IntVar(&o.maxEventBytes, "max-event-bytes", event.DefaultMaxBytes, "cap on one SSE message, NDJSON line or block, in bytes")
 	fs.StringVar(&o.agent, "agent", "", "agent id for sources that carry none")
 	fs.StringVar(&o.xmlEscaping, "xml-escaping", "auto", "xml input: escaping generation (auto, none, newline, full)")
 	addToolsFlags(fs, &o.tools)

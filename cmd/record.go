@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/recording"
 	"github.com/agentstream/agentstream/source"
 )
@@ -51,7 +51,7 @@ See docs/recording.md.`,
 	}
 	fs := c.Flags()
 	fs.StringVarP(&o.output, "output", "o", "", "the recording to write (required; - for stdout, without timing for NDJSON)")
-	fs.IntVar(&o.maxEventBytes, "max-event-bytes", frame.DefaultMaxBytes, "cap on one SSE message, in bytes")
+	fs.IntVar(&o.maxEventBytes, "max-event-bytes", event.DefaultMaxBytes, "cap on one SSE message, in bytes")
 	addHTTPFlags(fs, &o.http)
 	return c
 }

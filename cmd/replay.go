@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentstream/agentstream/emit/jsonenv"
-	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/recording"
 	"github.com/agentstream/agentstream/source"
 )
@@ -73,7 +73,7 @@ its Last-Event-ID. An address without a host (8080 or :8080) listens on
 	in := &o.conv.in
 	fs.StringVarP(&in.from, "from", "f", "auto", "with --to: the recording's format (auto detects it)")
 	fs.BoolVar(&in.strict, "strict", false, "with --to: stop at the first problem in the input (exit 2)")
-	fs.IntVar(&in.maxEventBytes, "max-event-bytes", frame.DefaultMaxBytes, "with --to: cap on one SSE message, NDJSON line or block, in bytes")
+	fs.IntVar(&in.maxEventBytes, "max-event-bytes", event.DefaultMaxBytes, "with --to: cap on one SSE message, NDJSON line or block, in bytes")
 	fs.StringVar(&in.agent, "agent", "", "with --to: agent id for sources that carry none")
 	fs.StringVar(&in.xmlEscaping, "xml-escaping", "auto", "with --to, xml input: escaping generation (auto, none, newline, full)")
 	addToolsFlags(fs, &in.tools)

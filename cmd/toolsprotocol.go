@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/toolset"
 )
 
 // toolsOptions are the flags of the inline XML tool protocols: reading the
@@ -40,9 +41,7 @@ func (o *toolsOptions) check() error {
 			return fmt.Errorf("unknown --tools-protocol %q (one of %s)", o.protocol, strings.Join(protocols(), ", "))
 		}
 	}
-	co := &convert.Options{}
-	o.apply(co)
-	if _, err := convert.Tools(co); err != nil {
+	if _, err := toolset.Load(o.file, o.names); err != nil {
 		return fmt.Errorf("tools: %w", err)
 	}
 	return nil

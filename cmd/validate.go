@@ -13,7 +13,6 @@ import (
 
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/source"
 	"github.com/agentstream/agentstream/validate"
 )
@@ -45,7 +44,7 @@ in docs/validate.md.`,
 	}
 	fs := c.Flags()
 	fs.StringVarP(&o.in.from, "from", "f", "auto", "input format (auto detects it; see 'agentstream formats')")
-	fs.IntVar(&o.in.maxEventBytes, "max-event-bytes", frame.DefaultMaxBytes, "cap on one SSE message, NDJSON line or block, in bytes")
+	fs.IntVar(&o.in.maxEventBytes, "max-event-bytes", event.DefaultMaxBytes, "cap on one SSE message, NDJSON line or block, in bytes")
 	fs.StringVar(&o.in.agent, "agent", "", "agent id for sources that carry none")
 	fs.StringVar(&o.in.xmlEscaping, "xml-escaping", "auto", "xml input: escaping generation (auto, none, newline, full)")
 	fs.IntVar(&o.maxChunkBytes, "max-chunk-bytes", validate.DefaultMaxChunkBytes, "jsonenv: the envelope byte cap to check")

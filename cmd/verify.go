@@ -12,7 +12,6 @@ import (
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/source"
 	"github.com/agentstream/agentstream/verify"
 )
@@ -57,7 +56,7 @@ Exit status: 0 equal, 1 different, 2 unreadable input. The fields, the
 	fs.BoolVar(&o.usage, "usage", false, "compare token usage and cost too")
 	fs.BoolVar(&o.strict, "strict", false, "compare the fields one side's format cannot carry too")
 	fs.BoolVar(&o.json, "json", false, "write the report as JSON")
-	fs.IntVar(&o.maxEventBytes, "max-event-bytes", frame.DefaultMaxBytes, "cap on one SSE message, NDJSON line or block, in bytes")
+	fs.IntVar(&o.maxEventBytes, "max-event-bytes", event.DefaultMaxBytes, "cap on one SSE message, NDJSON line or block, in bytes")
 	fs.StringVar(&o.xmlEscaping, "xml-escaping", "auto", "xml input: escaping generation (auto, none, newline, full)")
 	addToolsFlags(fs, &o.tools)
 	addHTTPFlags(fs, &o.http)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/format"
 )
 
 // sniffLimit is how much of an input detection looks at, at most.
@@ -21,13 +21,13 @@ var ErrUnknownFormat = errors.New("cannot detect the input format")
 // choice is a guess rather than a match: an empty input (read as jsonenv,
 // which decodes it to nothing) or a format whose Detect is marked Guess.
 func Detect(br *bufio.Reader) (f Format, guessed bool, err error) {
-	var h frame.Head
+	var h format.Head
 	for n := 1; ; n = br.Buffered() + 1 {
 		_, err := br.Peek(n)
 		prefix, _ := br.Peek(br.Buffered())
 		atEOF := err != nil || len(prefix) >= sniffLimit || br.Buffered() == br.Size()
 		var ok bool
-		h, ok = frame.SniffHead(prefix, atEOF)
+		h, ok = format.Sniff(prefix, atEOF)
 		if ok {
 			break
 		}

@@ -122,3 +122,9 @@ func (l *Losses) Report(warn func(error), format, what string) {
 	l.seen[what] = true
 	warn(&LossError{Format: format, What: what})
 }
+
+// DefaultMaxBytes is the default cap on one SSE event, one NDJSON line, and
+// one reassembled block: 16 MiB. Large enough for a tool result image as a
+// data URI; small enough that one corrupt or hostile message or line
+// cannot make a reader hold more than that.
+const DefaultMaxBytes = 16 << 20

@@ -10,8 +10,7 @@
 // carries on after it.
 package frame
 
-// DefaultMaxBytes is the default cap on one SSE event, one NDJSON line, and
-// one reassembled block: 16 MiB. Large enough for a tool result image as a
-// data URI; small enough that one corrupt or hostile message or line
-// cannot make a reader hold more than that.
-const DefaultMaxBytes = 16 << 20
+import "github.com/agentstream/agentstream/event"
+
+// DefaultMaxBytes is event.DefaultMaxBytes, the cap on one unit when none is set.
+const DefaultMaxBytes = event.DefaultMaxBytes

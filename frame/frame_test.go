@@ -155,34 +155,3 @@ func TestLines(t *testing.T) {
 		}
 	}
 }
-
-func TestSniffHead(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		in    string
-		atEOF bool
-		want  frame.Head
-		ok    bool
-	}{
-		{"data: {\"a\":1}\n", false, frame.Head{SSE: true, Payload: []byte(`{"a":1}`)}, true},
-		{"event: message_start\ndata: {}\n", false, frame.Head{SSE: true, EventType: "message_start", Payload: []byte(`{}`)}, true},
-		{": c\n\ndata: x", false, frame.Head{SSE: true}, false},
-		{"\xef\xbb\xbf\n{\"type\":\"x\"}\n", false, frame.Head{Payload: []byte(`{"type":"x"}`)}, true},
-		{"{\"type\"", false, frame.Head{}, false},
-		{"{\"type\"", true, frame.Head{Payload: []byte(`{"type"`)}, true},
-		{"", true, frame.Head{}, true},
-	}
-	for _, tt := range tests {
-		got, ok := frame.SniffHead([]byte(tt.in), tt.atEOF)
-		if ok != tt.ok {
-			t.Errorf("SniffHead(%q) ok = %v, want %v", tt.in, ok, tt.ok)
-			continue
-		}
-		if !ok {
-			continue
-		}
-		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("SniffHead(%q) (-want +got):\n%s", tt.in, diff)
-		}
-	}
-}

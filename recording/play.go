@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/format"
 )
 
 // ErrNoTiming is returned by Play for a recording without timing when
@@ -78,7 +78,7 @@ func (p *Player) Framing() (string, error) {
 		_, err := p.br.Peek(n)
 		prefix, _ := p.br.Peek(p.br.Buffered())
 		atEOF := err != nil || p.br.Buffered() == p.br.Size()
-		h, ok := frame.SniffHead(prefix, atEOF)
+		h, ok := format.Sniff(prefix, atEOF)
 		if ok || atEOF {
 			if err != nil && err != io.EOF {
 				p.err = err

@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 )
 
 // The comment lines a recording of an SSE stream adds to it. Every SSE
@@ -48,7 +49,7 @@ type Config struct {
 	// Now returns the current time (time.Now when nil).
 	Now func() time.Time
 	// MaxEventBytes is how much of one SSE message Record holds before it
-	// writes it out without waiting for its end (frame.DefaultMaxBytes
+	// writes it out without waiting for its end (event.DefaultMaxBytes
 	// when 0).
 	MaxEventBytes int
 }
@@ -68,7 +69,7 @@ func Record(dst io.Writer, src io.Reader, cfg *Config) (string, error) {
 		r.cfg.Now = time.Now
 	}
 	if r.cfg.MaxEventBytes <= 0 {
-		r.cfg.MaxEventBytes = frame.DefaultMaxBytes
+		r.cfg.MaxEventBytes = event.DefaultMaxBytes
 	}
 	r.start = r.cfg.Now()
 	buf := make([]byte, 32<<10)
@@ -155,7 +156,7 @@ func firstLineDone(head []byte) bool {
 }
 
 func (r *recorder) decide() error {
-	h, _ := frame.SniffHead(r.head, true)
+	h, _ := format.Sniff(r.head, true)
 	head := r.head
 	r.head = nil
 	if h.SSE {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/frame"
 )
 
 // Defaults of Options.
@@ -47,7 +46,7 @@ type Options struct {
 	// Markdown writes Markdown instead of terminal text.
 	Markdown bool
 	// MaxBlockBytes caps a text or thinking block held whole before it
-	// is written (frame.DefaultMaxBytes when <= 0).
+	// is written (event.DefaultMaxBytes when <= 0).
 	MaxBlockBytes int
 }
 
@@ -204,7 +203,7 @@ func NewTranscript(w io.Writer, o Options) *Transcript {
 		o.Width = DefaultWidth
 	}
 	if o.MaxBlockBytes <= 0 {
-		o.MaxBlockBytes = frame.DefaultMaxBytes
+		o.MaxBlockBytes = event.DefaultMaxBytes
 	}
 	st := o.Styles
 	if st == nil || o.Markdown {

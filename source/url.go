@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/event"
 )
 
 // bodyPreview is how much of an unexpected response body an error shows.
@@ -81,7 +81,7 @@ func openURL(ctx context.Context, name string, opts *Options) (io.ReadCloser, er
 		r.delay = defaultRetryDelay
 	}
 	if r.max <= 0 {
-		r.max = frame.DefaultMaxBytes
+		r.max = event.DefaultMaxBytes
 	}
 	r.retriesLeft = opts.Retry
 	for {

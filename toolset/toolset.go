@@ -240,3 +240,25 @@ func ValidName(s string) bool {
 func IsNameByte(c byte) bool {
 	return c == '_' || c == '-' || c == '.' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
+
+// Load returns the tools of file (when not "") and then those of names
+// (--tool flags). It returns nil when both are empty: each format then has
+// its default (Cline's tool set for inlinexml, any tool for xmltools).
+func Load(file string, names []string) ([]Tool, error) {
+	var tools []Tool
+	if file != "" {
+		t, err := LoadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, t...)
+	}
+	if len(names) > 0 {
+		t, err := ParseFlags(names)
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, t...)
+	}
+	return tools, nil
+}

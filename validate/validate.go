@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/frame"
 )
 
 // Violation is one broken rule at a position.
@@ -33,7 +32,7 @@ type Config struct {
 	// it for every format without a wire-level checker.
 	NewDecoder func(r io.Reader) event.Decoder
 	// MaxEventBytes caps one line, SSE message or block
-	// (frame.DefaultMaxBytes when 0).
+	// (event.DefaultMaxBytes when 0).
 	MaxEventBytes int
 	// MaxChunkBytes is the envelope byte cap (2048 when 0).
 	MaxChunkBytes int
@@ -47,7 +46,7 @@ const DefaultMaxChunkBytes = 2048
 func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 	c := *cfg
 	if c.MaxEventBytes <= 0 {
-		c.MaxEventBytes = frame.DefaultMaxBytes
+		c.MaxEventBytes = event.DefaultMaxBytes
 	}
 	if c.MaxChunkBytes <= 0 {
 		c.MaxChunkBytes = DefaultMaxChunkBytes

@@ -8,5 +8,5 @@
 // order of first appearance, not by id, since ids differ across formats.
 //
 // What counts as content, the field names (the vocabulary of --ignore and
-// of convert.Format.Lacks) and the report schema are in docs/verify.md.
+// of format.Format.Lacks) and the report schema are in docs/verify.md.
 package verify

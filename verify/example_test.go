@@ -4,12 +4,13 @@ import (
 	"os"
 
 	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/verify"
 )
 
 func Example() {
 	content := "hello"
-	a := verify.Side{Name: "a.sse", Format: "xml", Lacks: []string{"is_error"}, Blocks: []*assemble.Block{
+	a := verify.Side{Name: "a.sse", Format: "xml", Lacks: []format.Content{"is_error"}, Blocks: []*assemble.Block{
 		{Agent: "a1", Type: assemble.TypeText, Text: "Listing src/."},
 		{Agent: "a1", Type: assemble.TypeToolCall, ID: "t1", Name: "ls", Input: []byte(`{"path": "src", "all": true}`)},
 		{Agent: "a1", Type: assemble.TypeToolResult, ID: "t1", Name: "ls", Content: &content},

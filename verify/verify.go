@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/format"
 )
 
 // The --ignore names that stand for several fields. Any field or block type
@@ -26,7 +27,7 @@ const (
 var IgnoreNames = []string{IgnoreIDs, IgnoreAgentIDs, IgnoreThinking, IgnoreWhitespace, IgnoreMeta}
 
 // Fields is the vocabulary of compared fields and block types: what
-// convert.Format.Lacks names, what --ignore accepts besides IgnoreNames, and
+// format.Format.Lacks names, what --ignore accepts besides IgnoreNames, and
 // what reports name. docs/verify.md explains each.
 var Fields = []string{
 	// block fields
@@ -102,8 +103,8 @@ var fieldsOf = map[string][]string{
 type Side struct {
 	Name   string // input name, for the report
 	Format string // format name
-	// Lacks is what the format cannot carry (convert.Format.Lacks).
-	Lacks  []string
+	// Lacks is what the format cannot carry (format.Format.Lacks).
+	Lacks  []format.Content
 	Blocks []*assemble.Block
 }
 
@@ -256,7 +257,8 @@ func newComparer(a, b Side, o *Options) *comparer {
 	}
 	lacked := map[string][]string{}
 	for _, s := range []Side{a, b} {
-		for _, f := range s.Lacks {
+		for _, c := range s.Lacks {
+			f := string(c)
 			if !slices.Contains(lacked[f], s.Format) {
 				lacked[f] = append(lacked[f], s.Format)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/parse/jsonenv"
 )
 
@@ -272,8 +273,8 @@ func TestLacks(t *testing.T) {
 			{Agent: "a", Type: assemble.TypeToolResult, ID: "t1", Name: "f", Content: &c, IsError: isErr},
 		}
 	}
-	a := Side{Name: "a.sse", Format: "xml", Lacks: []string{"is_error", "signature", "todo_list"}, Blocks: res(false)}
-	b := Side{Name: "b.jsonl", Format: "claude", Lacks: []string{"todo_list"}, Blocks: res(true)}
+	a := Side{Name: "a.sse", Format: "xml", Lacks: []format.Content{"is_error", "signature", "todo_list"}, Blocks: res(false)}
+	b := Side{Name: "b.jsonl", Format: "claude", Lacks: []format.Content{"todo_list"}, Blocks: res(true)}
 
 	r := Compare(a, b, nil)
 	// signature: lacked, but no block has one: nothing left out, no note.
@@ -363,7 +364,7 @@ func TestCitationExtras(t *testing.T) {
 		}
 		return []*assemble.Block{{Agent: "a", Type: assemble.TypeText, Text: "x", Citations: []assemble.Citation{c}}}
 	}
-	a := Side{Format: "xml", Lacks: []string{CitationExtras}, Blocks: cites(false)}
+	a := Side{Format: "xml", Lacks: []format.Content{CitationExtras}, Blocks: cites(false)}
 	b := Side{Format: "jsonenv", Blocks: cites(true)}
 	if r := Compare(a, b, nil); !r.Equal {
 		t.Errorf("not equal:\n%s", strings.Join(lines(r), "\n"))

@@ -36,7 +36,7 @@
 // the run's end.
 //
 // A text or thinking block is held until its end to write its assistant
-// line, which stays within Config.MaxBlockBytes (frame.DefaultMaxBytes by
+// line, which stays within Config.MaxBlockBytes (event.DefaultMaxBytes by
 // default) with the text JSON-escaped in it: text beyond is dropped, from
 // the stream events too, and reported once through Config.Warn.
 //

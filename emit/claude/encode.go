@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 	wire "github.com/agentstream/agentstream/parse/claude"
@@ -28,7 +27,7 @@ type Config struct {
 	Warn func(error)
 	// MaxBlockBytes caps the assistant line of one text or thinking
 	// block, whose text is held until the block ends
-	// (frame.DefaultMaxBytes if 0): the line, the text JSON-escaped in
+	// (event.DefaultMaxBytes if 0): the line, the text JSON-escaped in
 	// it, stays within it, so that a reader with the same cap reads it.
 	// Text beyond is dropped and reported through Warn, once.
 	MaxBlockBytes int
@@ -73,7 +72,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 		e.cfg = *cfg
 	}
 	if e.cfg.MaxBlockBytes <= 0 {
-		e.cfg.MaxBlockBytes = frame.DefaultMaxBytes
+		e.cfg.MaxBlockBytes = event.DefaultMaxBytes
 	}
 	return e
 }

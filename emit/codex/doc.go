@@ -15,7 +15,7 @@
 //     open and the next TurnStart continues it;
 //   - a text or thinking block as one item.completed agent_message or
 //     reasoning, when its BlockEnd arrives. The block's text is held until
-//     then, at most Config.MaxBlockBytes of it (frame.DefaultMaxBytes by
+//     then, at most Config.MaxBlockBytes of it (event.DefaultMaxBytes by
 //     default): the rest is dropped and reported once through Config.Warn;
 //   - a tool call as item.started when it arrives and item.completed when
 //     its result arrives (paired by id): shell tools (Bash, shell,

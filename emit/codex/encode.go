@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	wire "github.com/agentstream/agentstream/parse/codex"
 )
@@ -34,7 +33,7 @@ type Config struct {
 	// Nil discards it.
 	Warn func(error)
 	// MaxBlockBytes caps the text of one text or thinking block, which
-	// is held until the block ends (frame.DefaultMaxBytes if 0). Text
+	// is held until the block ends (event.DefaultMaxBytes if 0). Text
 	// beyond it is dropped and reported through Warn, once.
 	MaxBlockBytes int
 }
@@ -100,7 +99,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 		e.cfg = *cfg
 	}
 	if e.cfg.MaxBlockBytes <= 0 {
-		e.cfg.MaxBlockBytes = frame.DefaultMaxBytes
+		e.cfg.MaxBlockBytes = event.DefaultMaxBytes
 	}
 	return e
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
@@ -15,7 +16,7 @@ import (
 // Config configures a Decoder. The zero value is ready to use.
 type Config struct {
 	Source        string // input name for errors
-	MaxEventBytes int    // cap on one SSE message and one assembled tool input (frame.DefaultMaxBytes if 0)
+	MaxEventBytes int    // cap on one SSE message and one assembled tool input (event.DefaultMaxBytes if 0)
 	Agent         string // agent id of every event (the body names none)
 }
 
@@ -45,7 +46,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg = *cfg
 	}
 	if d.cfg.MaxEventBytes <= 0 {
-		d.cfg.MaxEventBytes = frame.DefaultMaxBytes
+		d.cfg.MaxEventBytes = event.DefaultMaxBytes
 	}
 	d.sse = frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes)
 	d.b = messages.NewBuilder(d.emit, d.cfg.MaxEventBytes)
@@ -55,13 +56,13 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 // Detect reports whether an input whose first unit is h is a Messages API
 // SSE body: SSE whose first message is message_start or ping (by its
 // event: field or its data's type).
-func Detect(h frame.Head) bool {
+func Detect(h format.Head) bool {
 	if !h.SSE {
 		return false
 	}
 	typ := h.EventType
 	if typ == "" {
-		typ, _ = frame.String(h.Fields(), "type")
+		typ, _ = format.String(h.Fields(), "type")
 	}
 	switch typ {
 	case messages.EventMessageStart, messages.EventPing, messages.EventContentBlockStart,

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
@@ -18,7 +19,7 @@ import (
 // Config configures a Decoder. The zero value is ready to use.
 type Config struct {
 	Source        string // input name for errors
-	MaxEventBytes int    // cap on one line and one assembled tool input (frame.DefaultMaxBytes if 0)
+	MaxEventBytes int    // cap on one line and one assembled tool input (event.DefaultMaxBytes if 0)
 	Agent         string // agent id for lines before any session id is known
 }
 
@@ -69,7 +70,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg = *cfg
 	}
 	if d.cfg.MaxEventBytes <= 0 {
-		d.cfg.MaxEventBytes = frame.DefaultMaxBytes
+		d.cfg.MaxEventBytes = event.DefaultMaxBytes
 	}
 	d.b = messages.NewBuilder(d.emit, d.cfg.MaxEventBytes)
 	return d
@@ -83,7 +84,7 @@ var knownTypes = map[string]bool{
 // stream-json: a JSON object (not SSE) whose type is system, assistant,
 // user, result or stream_event, or a top-level JSON array
 // (--output-format json).
-func Detect(h frame.Head) bool {
+func Detect(h format.Head) bool {
 	if h.SSE {
 		return false
 	}
@@ -93,7 +94,7 @@ func Detect(h frame.Head) bool {
 	}
 	// The first object only (two may be fused on one line, or the line
 	// cut short).
-	typ, _ := frame.String(frame.Head{Payload: p}.Fields(), "type")
+	typ, _ := format.String(format.Head{Payload: p}.Fields(), "type")
 	return knownTypes[typ]
 }
 

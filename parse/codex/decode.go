@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
@@ -18,7 +19,7 @@ import (
 // Config configures a Decoder. The zero value is ready to use.
 type Config struct {
 	Source        string // input name for errors
-	MaxEventBytes int    // cap on one line (frame.DefaultMaxBytes if 0)
+	MaxEventBytes int    // cap on one line (event.DefaultMaxBytes if 0)
 	Agent         string // agent id for events before thread.started, or when it has no thread_id
 	// UsagePerTurn takes turn.completed usage as this turn's counts.
 	// By default the counts are taken as cumulative per thread, as Codex
@@ -79,19 +80,19 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 // --json output: a line (not SSE) holding a JSON object whose type is
 // thread.started, session.created, turn.* or item.*, or whose item has
 // item_type.
-func Detect(h frame.Head) bool {
+func Detect(h format.Head) bool {
 	if h.SSE {
 		return false
 	}
 	m := h.Fields()
-	typ, _ := frame.String(m, "type")
+	typ, _ := format.String(m, "type")
 	switch {
 	case typ == TypeThreadStarted, typ == TypeSessionCreated,
 		strings.HasPrefix(typ, "turn."), strings.HasPrefix(typ, "item."):
 		return true
 	}
-	item := frame.Head{Payload: m["item"]}.Fields()
-	_, old := frame.String(item, "item_type")
+	item := format.Head{Payload: m["item"]}.Fields()
+	_, old := format.String(item, "item_type")
 	return old
 }
 

@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/format"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -454,18 +454,18 @@ func TestReadError(t *testing.T) {
 func TestDetect(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		head frame.Head
+		head format.Head
 		want bool
 	}{
-		{frame.Head{Payload: []byte(`{"type":"thread.started","thread_id":"x"}`)}, true},
-		{frame.Head{Payload: []byte(`{"type":"session.created","session_id":"x"}`)}, true},
-		{frame.Head{Payload: []byte(`{"type":"turn.started"}`)}, true},
-		{frame.Head{Payload: []byte(`{"type":"item.completed","item":{}}`)}, true},
-		{frame.Head{Payload: []byte(`{"id":"0","item":{"item_type":"assistant_message"}}`)}, true},
-		{frame.Head{SSE: true, Payload: []byte(`{"type":"thread.started"}`)}, false},
-		{frame.Head{Payload: []byte(`{"type":"text","agent":"a","final":false,"delta":""}`)}, false},
-		{frame.Head{Payload: []byte(`{"type":"system","subtype":"init"}`)}, false},
-		{frame.Head{Payload: []byte(`not json`)}, false},
+		{format.Head{Payload: []byte(`{"type":"thread.started","thread_id":"x"}`)}, true},
+		{format.Head{Payload: []byte(`{"type":"session.created","session_id":"x"}`)}, true},
+		{format.Head{Payload: []byte(`{"type":"turn.started"}`)}, true},
+		{format.Head{Payload: []byte(`{"type":"item.completed","item":{}}`)}, true},
+		{format.Head{Payload: []byte(`{"id":"0","item":{"item_type":"assistant_message"}}`)}, true},
+		{format.Head{SSE: true, Payload: []byte(`{"type":"thread.started"}`)}, false},
+		{format.Head{Payload: []byte(`{"type":"text","agent":"a","final":false,"delta":""}`)}, false},
+		{format.Head{Payload: []byte(`{"type":"system","subtype":"init"}`)}, false},
+		{format.Head{Payload: []byte(`not json`)}, false},
 	}
 	for _, tt := range tests {
 		if got := Detect(tt.head); got != tt.want {

@@ -1,7 +1,7 @@
 package inlinexml
 
 import (
-	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/toolset"
 )
 
@@ -19,7 +19,7 @@ type Config struct {
 	// may contain its own </content>). Every other value is trimmed of
 	// surrounding white space. Nil means content and diff.
 	RawParams []string
-	// MaxCallBytes caps the text of one tool call (frame.DefaultMaxBytes
+	// MaxCallBytes caps the text of one tool call (event.DefaultMaxBytes
 	// if 0). A larger call is reported and kept as text.
 	MaxCallBytes int
 }
@@ -112,7 +112,7 @@ func (t *tool) closeTags(p string) map[string]int {
 func compile(cfg *Config) *grammar {
 	g := &grammar{top: map[string]int{}, tools: map[string]*tool{}, raw: map[string]bool{}, maxBytes: cfg.MaxCallBytes}
 	if g.maxBytes <= 0 {
-		g.maxBytes = frame.DefaultMaxBytes
+		g.maxBytes = event.DefaultMaxBytes
 	}
 	tools := cfg.Tools
 	if tools == nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/jsontext"
@@ -19,7 +20,7 @@ import (
 // Config configures a Decoder. The zero value is ready to use.
 type Config struct {
 	Source        string // input name for errors
-	MaxEventBytes int    // cap on one SSE message, line, or reassembled payload (frame.DefaultMaxBytes if 0)
+	MaxEventBytes int    // cap on one SSE message, line, or reassembled payload (event.DefaultMaxBytes if 0)
 	Agent         string // agent id for envelopes whose agent is empty
 	// StopAtDone ends the input at data: [DONE], reading nothing after
 	// it: for a live connection, which may stay open. Otherwise what
@@ -75,7 +76,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg = *cfg
 	}
 	if d.cfg.MaxEventBytes <= 0 {
-		d.cfg.MaxEventBytes = frame.DefaultMaxBytes
+		d.cfg.MaxEventBytes = event.DefaultMaxBytes
 	}
 	return d
 }
@@ -83,10 +84,10 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 // Detect reports whether an input whose first unit is h is a JSON envelope
 // stream: a JSON object with type, agent, final and delta, or the
 // producer's JSON error object.
-func Detect(h frame.Head) bool {
+func Detect(h format.Head) bool {
 	m := h.Fields()
-	_, t := frame.String(m, "type")
-	_, a := frame.String(m, "agent")
+	_, t := format.String(m, "type")
+	_, a := format.String(m, "agent")
 	_, f := m["final"]
 	if t && a && f {
 		return true // delta may be past a cut

@@ -8,13 +8,13 @@ import (
 	"io"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/format"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
 type Config struct {
 	Source        string // input name for errors
-	MaxEventBytes int    // cap on one SSE message, tag or element body (frame.DefaultMaxBytes if 0)
+	MaxEventBytes int    // cap on one SSE message, tag or element body (event.DefaultMaxBytes if 0)
 	Agent         string // agent id for events before (or without) a meta_init
 	// Escaping forces a generation of the producer's per-message escaping:
 	// "auto" or "" (detect it), "none", "newline" or "full".
@@ -99,7 +99,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg = *cfg
 	}
 	if d.cfg.MaxEventBytes <= 0 {
-		d.cfg.MaxEventBytes = frame.DefaultMaxBytes
+		d.cfg.MaxEventBytes = event.DefaultMaxBytes
 	}
 	d.fr = newFramer(r, d.cfg.Source, d.cfg.MaxEventBytes)
 	switch Escaping(d.cfg.Escaping) {
@@ -115,7 +115,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 
 // Detect reports whether an input whose first unit is h is a legacy XML
 // stream: SSE whose first data payload starts with '<'.
-func Detect(h frame.Head) bool {
+func Detect(h format.Head) bool {
 	return h.SSE && len(h.Payload) > 0 && h.Payload[0] == '<'
 }
 

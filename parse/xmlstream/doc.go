@@ -126,6 +126,6 @@
 //     block at the very end of the input is its end.
 //
 // Memory is bounded by the largest SSE message, tag or element body
-// (Config.MaxEventBytes, frame.DefaultMaxBytes by default); a text block is
+// (Config.MaxEventBytes, event.DefaultMaxBytes by default); a text block is
 // streamed and never held whole.
 package xmlstream

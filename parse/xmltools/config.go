@@ -1,7 +1,7 @@
 package xmltools
 
 import (
-	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/toolset"
 )
 
@@ -19,7 +19,7 @@ type Config struct {
 	// Slots is the highest numbered slot declared; 0 declares every
 	// number from 0001 up.
 	Slots int
-	// MaxSlotBytes caps one slot's text (frame.DefaultMaxBytes if 0). A
+	// MaxSlotBytes caps one slot's text (event.DefaultMaxBytes if 0). A
 	// larger slot is reported and kept as text.
 	MaxSlotBytes int
 }
@@ -37,5 +37,5 @@ func (c *Config) maxBytes() int {
 	if c.MaxSlotBytes > 0 {
 		return c.MaxSlotBytes
 	}
-	return frame.DefaultMaxBytes
+	return event.DefaultMaxBytes
 }

@@ -4,9 +4,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentstream/agentstream/frame"
-
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/parse/internal/rewrite"
 )
 
@@ -40,7 +39,7 @@ func Wrap(dec event.Decoder, cfg *Config) event.Decoder {
 // Detect reports whether an input whose first unit is h is model text
 // using the transport: its first line holds a tag <ai-agent-XXXXXXXX-
 // (eight hex digits). Plain text is ambiguous, so the match is a guess.
-func Detect(h frame.Head) bool {
+func Detect(h format.Head) bool {
 	if h.SSE {
 		return false
 	}

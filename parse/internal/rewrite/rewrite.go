@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 )
 
 // Scanner is one protocol's incremental scanner over one agent's text.
@@ -587,3 +588,15 @@ func (l *Layout) release(o *Out) {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// Lacks is what a text tool protocol cannot carry: everything but text,
+// tool calls and tool results.
+func Lacks() []format.Content {
+	return []format.Content{
+		format.MetaInit, format.MetaFinal, format.TurnEnd, format.Signature, format.Citations,
+		format.CitationExtras, format.Images, format.MCPServer, format.ExitCode, format.Status,
+		format.Structured, format.Server, format.Kind, format.AgentID, format.Model, format.Prompt,
+		format.StopReason, format.Usage, format.Cost, format.AwaitingTools, format.MetaFiles,
+		format.FileChange, format.TodoList, format.ErrorBlock,
+	}
+}

@@ -1,4 +1,4 @@
-package frame
+package format
 
 import (
 	"bytes"
@@ -13,10 +13,10 @@ type Head struct {
 	Payload   []byte // the first SSE message's first data line, or the first line
 }
 
-// SniffHead finds the first unit in prefix, the first bytes of an input.
+// Sniff finds the first unit in prefix, the first bytes of an input.
 // It reports false when prefix does not yet hold a complete first unit and
 // more input may tell (it never needs more than the first line of data).
-func SniffHead(prefix []byte, atEOF bool) (Head, bool) {
+func Sniff(prefix []byte, atEOF bool) (Head, bool) {
 	b := bytes.TrimPrefix(prefix, []byte("\xef\xbb\xbf"))
 	var h Head
 	for len(b) > 0 {

@@ -1,0 +1,55 @@
+package format
+
+// Content names one kind of content a format may be unable to carry: a
+// field of a content block or a whole block type, in the vocabulary of
+// verify's report and of assemble's block schema (docs/verify.md,
+// docs/blocks.md).
+type Content string
+
+// Block fields.
+const (
+	IsError        Content = "is_error"
+	ExitCode       Content = "exit_code"
+	Status         Content = "status"
+	Structured     Content = "structured"
+	Signature      Content = "signature"
+	Citations      Content = "citations"
+	CitationExtras Content = "citation_extras" // citation fields beyond its type's own
+	Images         Content = "images"
+	MCPServer      Content = "mcp_server"
+	Kind           Content = "kind" // an error's type
+	Server         Content = "server"
+	StopReason     Content = "stop_reason"
+	Usage          Content = "usage"
+	Cost           Content = "cost"
+	AgentID        Content = "agent_id"
+	Model          Content = "model"
+	Prompt         Content = "prompt"
+)
+
+// Block types.
+const (
+	Thinking         Content = "thinking"
+	MetaInit         Content = "meta_init"
+	MetaFinal        Content = "meta_final"
+	TurnEnd          Content = "turn_end"
+	ToolResult       Content = "tool_result"
+	AwaitingTools    Content = "awaiting_frontend_tools"
+	MetaFiles        Content = "meta_files"
+	FileChange       Content = "file_change"
+	TodoList         Content = "todo_list"
+	ServerToolCall   Content = "server_tool_call"
+	ServerToolResult Content = "server_tool_result"
+	ErrorBlock       Content = "error"
+)
+
+// AllContent returns every Content value, fields first, in declaration
+// order.
+func AllContent() []Content {
+	return []Content{
+		IsError, ExitCode, Status, Structured, Signature, Citations, CitationExtras, Images, MCPServer,
+		Kind, Server, StopReason, Usage, Cost, AgentID, Model, Prompt,
+		Thinking, MetaInit, MetaFinal, TurnEnd, ToolResult, AwaitingTools, MetaFiles, FileChange,
+		TodoList, ServerToolCall, ServerToolResult, ErrorBlock,
+	}
+}

@@ -1,0 +1,131 @@
+package format
+
+import (
+	"io"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// Format is what the rest of agentstream knows about one wire format it
+// reads: each parse/<format> package returns one from its Format
+// function, and convert's table lists them beside the encoders of the
+// emit/<format> packages.
+type Format struct {
+	Name        string
+	Description string
+	// Detect reports whether an input whose first unit is h is in this
+	// format. Nil: the format is never chosen by --from auto.
+	Detect func(h Head) bool
+	// Guess marks a Detect that is a heuristic (plain text, say): the
+	// command says on stderr which format it guessed.
+	Guess bool
+	// NewDecoder returns a decoder over r. Nil for formats agentstream
+	// only writes.
+	NewDecoder func(r io.Reader, o *Options) event.Decoder
+	// Wrap is set for the formats that live inside model text (the
+	// inline XML tool protocols): it reads the text blocks of another
+	// format's stream in this format (--tools-protocol).
+	Wrap func(dec event.Decoder, o *Options) event.Decoder
+	// Lacks is the content this format cannot carry. verify does not
+	// compare it when one side's format lacks it; a test checks the list
+	// against what the format's encoder reports as lost.
+	Lacks []Content
+	// Uses lists the options of Options beyond the common ones (Source,
+	// MaxEventBytes, Agent, StopAtDone, Warn) that this format's decoder
+	// or encoder reads, so that a command can reject a flag that does not
+	// apply to the chosen format.
+	Uses []Option
+	// Rules are the format's own validate rules, beside the rules for
+	// every format (validate.Rules), in report order.
+	Rules []Rule
+	// Check checks an input against Rules. It reads the same bytes as
+	// the decoder, in step with it, and reports what it finds through
+	// rep. Nil when the format has no rules of its own.
+	Check Checker
+	// CheckAlone marks a Check that covers the whole format: validate
+	// then runs it instead of the decoder-based rules for every format.
+	CheckAlone bool
+}
+
+// Option names an option of Options that only some formats read.
+type Option string
+
+// The options only some formats read, by flag name.
+const (
+	OptMaxChunkBytes Option = "max-chunk-bytes"
+	OptFraming       Option = "framing"
+	OptPartial       Option = "partial"
+	OptXMLEscaping   Option = "xml-escaping"
+	OptTools         Option = "tools"
+	OptNonce         Option = "nonce"
+)
+
+// Options configure the decoders and encoders of the format table. Each
+// format reads the fields that apply to it (Format.Uses) and ignores the
+// rest. The zero value is valid and means every default.
+type Options struct {
+	// Source names the input in error messages ("-" for stdin).
+	Source string
+	// MaxEventBytes caps one SSE message, one NDJSON line and one
+	// reassembled block (event.DefaultMaxBytes when 0).
+	MaxEventBytes int
+	// Agent is the agent id given to events of sources that carry none.
+	Agent string
+	// StopAtDone ends an SSE input at data: [DONE] (set for URLs, whose
+	// connection may stay open); otherwise what follows is read on.
+	StopAtDone bool
+
+	// MaxChunkBytes caps one JSON envelope as written (jsonenv).
+	MaxChunkBytes int
+	// Framing is "sse" or "ndjson" for the formats that can use either
+	// (jsonenv).
+	Framing string
+	// Partial makes the claude encoder write stream_event lines.
+	Partial bool
+	// XMLEscaping forces a legacy XML escaping generation for the xml
+	// decoder: "auto" (default), "none", "newline", or "full".
+	XMLEscaping string
+	// ToolsFile and ToolNames configure the inline XML tool formats.
+	ToolsFile string
+	ToolNames []string
+	// Nonce is the XML tool transport's nonce ("" to detect it).
+	Nonce string
+
+	// Warn receives what an encoder cannot carry (*event.LossError) and
+	// other non-fatal notes. Nil discards them.
+	Warn func(error)
+}
+
+// Rule is one check validate makes.
+type Rule struct {
+	ID   string // stable id, e.g. "CDX001"
+	Name string // short name, e.g. "item-lifecycle"
+	Doc  string // what the rule requires, one sentence
+}
+
+// CheckConfig is what a Checker is told about its input.
+type CheckConfig struct {
+	Source        string // input name
+	MaxEventBytes int    // cap on one unit (event.DefaultMaxBytes when 0)
+	MaxChunkBytes int    // the envelope byte cap, for formats that have one
+}
+
+// Reporter receives the violations a Checker finds. Line and column are
+// 1-based; 0 when unknown.
+type Reporter interface {
+	Report(rule string, line, col int, msg string)
+}
+
+// Checker checks the raw input r against a format's own rules. It skips
+// what the format's decoder reports as a problem (that is reported once,
+// by the decoder) and returns when r ends.
+type Checker func(r io.Reader, c *CheckConfig, rep Reporter)
+
+// Failed returns a decoder whose first Next returns err: what a format's
+// NewDecoder returns when its options cannot be used (an unreadable tools
+// file, say).
+func Failed(err error) event.Decoder { return failed{err} }
+
+type failed struct{ err error }
+
+func (d failed) Next() (event.Event, error) { return nil, d.err }

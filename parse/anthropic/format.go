@@ -1,0 +1,27 @@
+package anthropic
+
+import (
+	"io"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+)
+
+// Format describes the Anthropic Messages API streaming body to the rest
+// of agentstream.
+func Format() format.Format {
+	return format.Format{
+		Name:        "anthropic",
+		Description: "Anthropic Messages API streaming SSE body (event: + data:), one or more responses",
+		Detect:      Detect,
+		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
+			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
+		},
+		// docs/formats/anthropic.md: one response body per turn: no
+		// session metadata, client tool results or run summary.
+		Lacks: []format.Content{
+			format.MetaInit, format.ToolResult, format.MetaFinal, format.AwaitingTools, format.MetaFiles,
+			format.FileChange, format.TodoList,
+		},
+	}
+}

@@ -1,0 +1,43 @@
+package inlinexml
+
+import (
+	"io"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/parse/internal/rewrite"
+	"github.com/agentstream/agentstream/toolset"
+)
+
+// Format describes the inline XML tool protocol to the rest of agentstream.
+func Format() format.Format {
+	return format.Format{
+		Name:        "inlinexml",
+		Description: "model text with inline XML tool calls (<read_file><path>...</path></read_file>, Cline, Roo)",
+		// Plain text: chosen only by --from, never detected.
+		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
+			cfg, err := config(o)
+			if err != nil {
+				return format.Failed(err)
+			}
+			return NewDecoder(r, cfg)
+		},
+		Wrap: func(dec event.Decoder, o *format.Options) event.Decoder {
+			cfg, err := config(o)
+			if err != nil {
+				return format.Failed(err)
+			}
+			return Wrap(dec, cfg)
+		},
+		Lacks: rewrite.Lacks(),
+		Uses:  []format.Option{format.OptTools},
+	}
+}
+
+func config(o *format.Options) (*Config, error) {
+	tools, err := toolset.Load(o.ToolsFile, o.ToolNames)
+	if err != nil {
+		return nil, err
+	}
+	return &Config{Source: o.Source, Agent: o.Agent, Tools: tools, MaxCallBytes: o.MaxEventBytes}, nil
+}
