@@ -34,7 +34,7 @@ type Encoder struct {
 	w      io.Writer
 	cfg    Config
 	buf    []byte
-	out    []byte // the framed envelope, reused
+	out    []byte             // the framed envelope, reused
 	open   map[[2]string]bool // open streamed blocks by (agent, type)
 	losses event.Losses       // what was warned about
 	err    error

@@ -1,0 +1,93 @@
+package claude
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/agentstream/agentstream/internal/messages"
+)
+
+func lineSeeds(t testing.TB) [][]byte {
+	files, _ := filepath.Glob("../../testdata/claude/*.jsonl")
+	var seeds [][]byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			seeds = append(seeds, bytes.Clone(sc.Bytes()))
+		}
+	}
+	for _, s := range []string{
+		`{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}},"event":{"type":"ping"},"session_id":"s"}`,
+		`{"type":"stream_event","parent_tool_use_id":"t","parent_tool_use_id":null,"session_id":null}`,
+		`{"type":"stream_event","event":"x"}`,
+		`{"type":"assistant","Message":{}}`,
+		`{"type":5}`,
+	} {
+		seeds = append(seeds, []byte(s))
+	}
+	return seeds
+}
+
+// compareLine checks that what the one-pass reader decodes is what
+// json.Unmarshal gives (the stream event included; the uuid, which
+// nothing reads, is not kept), and reports whether it decoded data.
+func compareLine(t *testing.T, data []byte) bool {
+	t.Helper()
+	var d Decoder
+	var got Line
+	d.jr.Reset(data)
+	if !d.readLine(&d.jr, &got) || !d.jr.End() {
+		return false
+	}
+	var want Line
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
+	}
+	if got.eventOK {
+		var we messages.StreamEvent
+		if err := json.Unmarshal(want.Event, &we); err != nil {
+			t.Fatalf("%s: event decoded in one pass, json.Unmarshal says %v", data, err)
+		}
+		if diff := cmp.Diff(we, got.event, cmpopts.IgnoreUnexported(messages.StreamEvent{})); diff != "" {
+			t.Errorf("%s: event differs (-json +one pass):\n%s", data, diff)
+		}
+	}
+	got.event, got.eventOK = messages.StreamEvent{}, false
+	want.UUID = ""
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(Line{}), cmpopts.IgnoreUnexported(messages.StreamEvent{})); diff != "" {
+		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
+	}
+	return true
+}
+
+func TestReadLineSeeds(t *testing.T) {
+	t.Parallel()
+	fast := 0
+	for _, s := range lineSeeds(t) {
+		if compareLine(t, s) {
+			fast++
+		}
+	}
+	if fast < 500 {
+		t.Errorf("only %d lines decoded in one pass", fast)
+	}
+}
+
+func FuzzReadLine(f *testing.F) {
+	for _, s := range lineSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { compareLine(t, data) })
+}
