@@ -109,8 +109,42 @@ func (r *Reader) Object() bool {
 // Key returns the next key of the object being read, with the ':' after
 // it read, or false at its closing '}' (which it reads) or on failure.
 // Keys with escapes, capitals or non-ASCII bytes fail: encoding/json
-// could match them to a field case-insensitively.
+// could match them to a field case-insensitively (KeyFold lets capitals
+// through).
 func (r *Reader) Key() ([]byte, bool) {
+	return r.key(false)
+}
+
+// KeyFold is Key for an object whose unknown keys are skipped with
+// SkipUnknown: it lets ASCII capitals through.
+func (r *Reader) KeyFold() ([]byte, bool) {
+	return r.key(true)
+}
+
+// SkipUnknown skips the value of a key that matched no field exactly. It
+// fails when the key, lower-cased, is one for which known reports true:
+// encoding/json would have matched it case-insensitively.
+func (r *Reader) SkipUnknown(key []byte, known func(string) bool) {
+	for i, c := range key {
+		if 'A' <= c && c <= 'Z' {
+			lower := append(r.buf[:0], key...)
+			for j := i; j < len(lower); j++ {
+				if c := lower[j]; 'A' <= c && c <= 'Z' {
+					lower[j] = c + 'a' - 'A'
+				}
+			}
+			r.buf = lower
+			if known(string(lower)) {
+				r.bad = true
+				return
+			}
+			break
+		}
+	}
+	r.Skip()
+}
+
+func (r *Reader) key(capitals bool) ([]byte, bool) {
 	if !r.next('}') {
 		return nil, false
 	}
@@ -125,7 +159,7 @@ func (r *Reader) Key() ([]byte, bool) {
 		if c == '"' {
 			break
 		}
-		if c < 0x20 || c == '\\' || c >= utf8.RuneSelf || ('A' <= c && c <= 'Z') {
+		if c < 0x20 || c == '\\' || c >= utf8.RuneSelf || (!capitals && 'A' <= c && c <= 'Z') {
 			r.bad = true
 			return nil, false
 		}

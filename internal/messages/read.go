@@ -1,6 +1,11 @@
 package messages
 
-import "github.com/agentstream/agentstream/internal/jsontext"
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
+)
 
 // ReadStreamEvent decodes the stream event r is at into se in one pass,
 // its delta included, as json.Unmarshal would, and reports whether it
@@ -185,4 +190,118 @@ func name(b []byte) string {
 		return DeltaSignature
 	}
 	return string(b)
+}
+
+// ReadMessage decodes the message r is at into m in one pass, as
+// json.Unmarshal would, and reports whether it could (see
+// ReadStreamEvent). Its content blocks are slices of r's input.
+func ReadMessage(r *jsontext.Reader, m *Message) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "id":
+			readString(r, &m.ID)
+		case "type":
+			readString(r, &m.Type)
+		case "role":
+			readString(r, &m.Role)
+		case "model":
+			readString(r, &m.Model)
+		case "content":
+			if r.Null() {
+				m.Content = nil
+				continue
+			}
+			m.Content = m.Content[:0]
+			if !r.Array() {
+				continue
+			}
+			for r.More() {
+				m.Content = append(m.Content, r.Skip())
+			}
+			if m.Content == nil {
+				m.Content = []json.RawMessage{}
+			}
+		case "stop_reason":
+			readOptString(r, &m.StopReason)
+		case "stop_sequence":
+			readOptString(r, &m.StopSequence)
+		case "usage":
+			if r.Null() {
+				m.Usage = nil
+				continue
+			}
+			if m.Usage == nil {
+				m.Usage = new(Usage)
+			}
+			readUsage(r, m.Usage)
+		default:
+			r.Skip()
+		}
+	}
+	return !r.Failed()
+}
+
+// unmarshalBlock decodes a content block as json.Unmarshal does, in one
+// pass when jsontext.Reader can, else with encoding/json, which gives the
+// errors. Its raw fields are copies: blocks outlive their line.
+func unmarshalBlock(raw []byte, cb *Block) error {
+	var r jsontext.Reader
+	r.Reset(raw)
+	if readBlock(&r, cb) && r.End() {
+		return nil
+	}
+	*cb = Block{}
+	return json.Unmarshal(raw, cb)
+}
+
+func readBlock(r *jsontext.Reader, cb *Block) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "type":
+			readString(r, &cb.Type)
+		case "text":
+			readOptString(r, &cb.Text)
+		case "thinking":
+			readOptString(r, &cb.Thinking)
+		case "signature":
+			readOptString(r, &cb.Signature)
+		case "id":
+			readString(r, &cb.ID)
+		case "name":
+			readString(r, &cb.Name)
+		case "server_name":
+			readString(r, &cb.ServerName)
+		case "tool_use_id":
+			readString(r, &cb.ToolUseID)
+		case "input":
+			cb.Input = bytes.Clone(r.Skip())
+		case "content":
+			cb.Content = bytes.Clone(r.Skip())
+		case "is_error":
+			if r.Null() {
+				cb.IsError = nil
+				continue
+			}
+			v := r.Bool()
+			cb.IsError = &v
+		case "citations", "source":
+			if !r.Null() {
+				r.Fail() // rare: encoding/json decodes them
+			}
+			if string(key) == "source" {
+				cb.Source = nil
+			} else {
+				cb.Citations = nil
+			}
+		default:
+			r.Skip()
+		}
+	}
+	return !r.Failed()
 }

@@ -580,7 +580,7 @@ func (d *Decoder) streamEvent(agent string, raw json.RawMessage, pre *messages.S
 
 func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 	var m messages.Message
-	if err := json.Unmarshal(l.Message, &m); err != nil {
+	if err := d.unmarshalMessage(l.Message, &m); err != nil {
 		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 		return d.errorf(event.ErrSyntax, "assistant message: %s", jsontext.Problem(err))
 	}

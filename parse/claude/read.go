@@ -19,11 +19,22 @@ func (d *Decoder) unmarshalLine(raw []byte, l *Line) error {
 	return json.Unmarshal(raw, l)
 }
 
+// unmarshalMessage decodes an assistant line's message as json.Unmarshal
+// does, in one pass when jsontext.Reader can, else with encoding/json.
+func (d *Decoder) unmarshalMessage(raw []byte, m *messages.Message) error {
+	d.jr.Reset(raw)
+	if messages.ReadMessage(&d.jr, m) && d.jr.End() {
+		return nil
+	}
+	*m = messages.Message{}
+	return json.Unmarshal(raw, m)
+}
+
 func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 	if !r.Object() {
 		return false
 	}
-	for key, ok := r.Key(); ok; key, ok = r.Key() {
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 		switch string(key) {
 		case "type":
 			if !r.Null() {
@@ -68,10 +79,21 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 			r.Rewind(off, depth)
 			l.Event = r.Skip()
 		default:
-			r.Skip()
+			r.SkipUnknown(key, isLineField)
 		}
 	}
 	return !r.Failed()
+}
+
+// isLineField reports whether name is the key of a field of Line (those
+// readLine reads).
+func isLineField(name string) bool {
+	switch name {
+	case "type", "subtype", "uuid", "session_id", "subagent_type", "task_description",
+		"parent_tool_use_id", "message", "error", "tool_use_result", "event":
+		return true
+	}
+	return false
 }
 
 // readString reads a string field: null leaves it as it is, as

@@ -33,6 +33,8 @@ func lineSeeds(t testing.TB) [][]byte {
 		`{"type":"stream_event","parent_tool_use_id":"t","parent_tool_use_id":null,"session_id":null}`,
 		`{"type":"stream_event","event":"x"}`,
 		`{"type":"assistant","Message":{}}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"Session_ID":"x"}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"permissionMode":"x"}`,
 		`{"type":5}`,
 	} {
 		seeds = append(seeds, []byte(s))
