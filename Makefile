@@ -43,9 +43,10 @@ bench:
 ## on generated inputs of PERFSIZES MB, against jq -c . (needs jq:
 ## apt-get install -y jq); see docs/performance.md. Not part of test.
 PERFSIZES ?= 20,200
+PERFRUNS  ?= 1
 perf: build
 	@command -v jq >/dev/null || { echo "perf needs jq: apt-get install -y jq"; exit 1; }
-	$(GO) run ./internal/perfrun -bin bin/agentstream -testdata testdata -sizes $(PERFSIZES)
+	$(GO) run ./internal/perfrun -bin bin/agentstream -testdata testdata -sizes $(PERFSIZES) -runs $(PERFRUNS)
 
 ## docs: regenerate docs/cli (checked for staleness by the tests)
 docs:

@@ -22,6 +22,25 @@ func appendDelta(b []byte, index int, kind event.BlockKind, text string) []byte 
 	return append(b, "}}"...)
 }
 
+// appendTextBlock appends b, which has no citations, as Marshal writes
+// it.
+func appendTextBlock(buf []byte, b textBlock) []byte {
+	buf = append(buf, `{"type":`...)
+	buf = appendString(buf, b.Type)
+	buf = append(buf, `,"text":`...)
+	return append(appendString(buf, b.Text), '}')
+}
+
+// appendThinkingBlock appends b as Marshal writes it.
+func appendThinkingBlock(buf []byte, b thinkingBlock) []byte {
+	buf = append(buf, `{"type":`...)
+	buf = appendString(buf, b.Type)
+	buf = append(buf, `,"thinking":`...)
+	buf = appendString(buf, b.Thinking)
+	buf = append(buf, `,"signature":`...)
+	return append(appendString(buf, b.Signature), '}')
+}
+
 // appendString appends s as a JSON string exactly as Marshal (encoding/json
 // without HTML escaping) writes it: \b \f \n \r \t and \u00XX for the other
 // control characters, \u2028 and \u2029 escaped, invalid UTF-8 as \ufffd.

@@ -36,6 +36,14 @@ func checkAppendDelta(t *testing.T, s string) {
 			t.Errorf("%q as %v (-Marshal +appendDelta):\n%s", s, kind, diff)
 		}
 	}
+	tb := textBlock{Type: BlockText, Text: s}
+	if diff := cmp.Diff(string(marshal(tb)), string(appendTextBlock(nil, tb))); diff != "" {
+		t.Errorf("%q (-Marshal +appendTextBlock):\n%s", s, diff)
+	}
+	th := thinkingBlock{Type: BlockThinking, Thinking: s, Signature: s + "sig"}
+	if diff := cmp.Diff(string(marshal(th)), string(appendThinkingBlock(nil, th))); diff != "" {
+		t.Errorf("%q (-Marshal +appendThinkingBlock):\n%s", s, diff)
+	}
 }
 
 // TestAppendDelta: appendDelta writes what Marshal writes.

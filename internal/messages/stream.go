@@ -24,7 +24,7 @@ type Streamer struct {
 	// which is valid only during the call.
 	Event func(typ string, data []byte) error
 	// Block, if set, receives every completed content block (its JSON
-	// text) with the message it belongs to, just before the block's
+	// text, valid only during the call) with the message it belongs to, just before the block's
 	// content_block_stop, as Claude Code writes its assistant snapshots.
 	Block func(msg MessageInfo, block []byte) error
 	// Model names the model of messages whose TurnStart names none.
@@ -109,10 +109,23 @@ func (s *Streamer) block(b any) {
 	if s.err != nil || s.Block == nil {
 		return
 	}
-	data, err := Marshal(b)
-	if err != nil {
-		s.err = err
-		return
+	var data []byte
+	switch b := b.(type) {
+	case textBlock:
+		if len(b.Citations) == 0 {
+			s.buf = appendTextBlock(s.buf[:0], b)
+			data = s.buf
+		}
+	case thinkingBlock:
+		s.buf = appendThinkingBlock(s.buf[:0], b)
+		data = s.buf
+	}
+	if data == nil {
+		var err error
+		if data, err = Marshal(b); err != nil {
+			s.err = err
+			return
+		}
 	}
 	s.err = s.Block(*s.msg, data)
 }
@@ -456,7 +469,18 @@ func (s *Streamer) capText(text string) string {
 		return text
 	}
 	n := s.open.n
-	for i, r := range text {
+	// ASCII, the common case, byte by byte; from the first other byte
+	// (or the cut), rune by rune.
+	ascii := 0
+	for ; ascii < len(text) && text[ascii] < utf8.RuneSelf; ascii++ {
+		size := jsonSize(rune(text[ascii]), "")
+		if n+size > s.MaxBlockBytes {
+			break
+		}
+		n += size
+	}
+	for i, r := range text[ascii:] {
+		i += ascii
 		size := jsonSize(r, text[i:])
 		if n+size > s.MaxBlockBytes {
 			text = text[:i]

@@ -4,8 +4,11 @@
 // to each other format by the binary under test, repeated with their ids
 // renumbered per copy up to the size), runs every convert pair
 // among the five wire formats and `assemble -o json` on each, and prints
-// one table per size: MB/s of input, the ratio to `jq -c .` on the Claude
-// input of the same size, and peak RSS.
+// one table per size: MB of input per second of wall time and per second
+// of CPU time (user and system, all threads), the ratio of the latter to
+// `jq -c .`'s on the Claude input of the same size, and peak RSS. The
+// ratio uses CPU time because on a shared machine wall time mostly
+// measures the neighbours; -runs N keeps the best of N runs.
 //
 // It uses public tools only: the binary, jq, and getrusage (through
 // os/exec) for the peak RSS.
@@ -146,7 +149,8 @@ func writeRepeated(path string, unit []byte, size int64) error {
 type row struct {
 	name    string
 	inBytes int64
-	secs    float64
+	secs    float64 // wall time
+	cpu     float64 // user and system time
 	rssKB   int64
 }
 
@@ -195,16 +199,19 @@ func measureSize(bin, dir string, claude []byte, mb, runs int) error {
 		r.name = from.name + " -> assemble -o json"
 		rows = append(rows, r)
 	}
-	jqRate := rate(jq)
+	jqRate := cpuRate(jq)
 	fmt.Printf("\n%d MB inputs\n", mb)
-	fmt.Printf("%-32s %8s %7s %7s %9s\n", "pair", "MB", "MB/s", "x jq", "peak RSS")
+	fmt.Printf("%-32s %8s %9s %8s %7s %9s\n", "pair", "MB", "wall MB/s", "CPU MB/s", "x jq", "peak RSS")
 	for _, r := range rows {
-		fmt.Printf("%-32s %8.1f %7.1f %7.1f %6d MB\n", r.name, float64(r.inBytes)/(1<<20), rate(r), rate(r)/jqRate, r.rssKB>>10)
+		fmt.Printf("%-32s %8.1f %9.1f %8.1f %7.1f %6d MB\n", r.name, float64(r.inBytes)/(1<<20),
+			float64(r.inBytes)/(1<<20)/r.secs, cpuRate(r), cpuRate(r)/jqRate, r.rssKB>>10)
 	}
 	return nil
 }
 
-func rate(r row) float64 { return float64(r.inBytes) / (1 << 20) / r.secs }
+// cpuRate is the throughput per second of CPU time (user and system, all
+// threads): on a shared machine wall time mostly measures the neighbours.
+func cpuRate(r row) float64 { return float64(r.inBytes) / (1 << 20) / r.cpu }
 
 func fileSize(path string) int64 {
 	fi, err := os.Stat(path)
@@ -246,11 +253,15 @@ func measure(runs int, in, name string, args ...string) (row, error) {
 		if cmd.ProcessState == nil {
 			return row{}, fmt.Errorf("%s: %v", name, err)
 		}
+		cpu := (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > best.rssKB {
 			best.rssKB = ru.Maxrss
 		}
 		if best.secs == 0 || secs < best.secs {
 			best.secs = secs
+		}
+		if best.cpu == 0 || cpu < best.cpu {
+			best.cpu = cpu
 		}
 	}
 	return best, nil
