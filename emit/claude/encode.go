@@ -381,7 +381,7 @@ func (e *Encoder) streamEvent(a *agent, data []byte) error {
 func (e *Encoder) snapshot(a *agent, m messages.MessageInfo, block []byte) error {
 	if a.id == e.main {
 		var b messages.Block
-		if json.Unmarshal(block, &b) == nil && b.Type == messages.BlockText && b.Text != nil {
+		if messages.UnmarshalBlock(block, &b) == nil && b.Type == messages.BlockText && b.Text != nil {
 			e.lastText = *b.Text
 		}
 	}

@@ -282,7 +282,7 @@ func (b *Builder) BlockStart(agent string, index int, raw json.RawMessage) error
 		return problemf("second content_block_start for block %d", index)
 	}
 	var cb Block
-	if err := unmarshalBlock(raw, &cb); err != nil {
+	if err := UnmarshalBlock(raw, &cb); err != nil {
 		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: EventContentBlockStart, Raw: bytes.Clone(raw)})
 		m.blocks[index] = &block{done: true}
 		return problemf("content block %d: %s", index, jsontext.Problem(err))
@@ -604,7 +604,7 @@ func (b *Builder) Snapshot(agent string, m *Message) error {
 
 func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage) error {
 	var cb Block
-	if err := unmarshalBlock(raw, &cb); err != nil {
+	if err := UnmarshalBlock(raw, &cb); err != nil {
 		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: "", Raw: bytes.Clone(raw)})
 		return problemf("content block of message %s: %s", msg.id, jsontext.Problem(err))
 	}

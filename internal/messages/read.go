@@ -244,10 +244,10 @@ func ReadMessage(r *jsontext.Reader, m *Message) bool {
 	return !r.Failed()
 }
 
-// unmarshalBlock decodes a content block as json.Unmarshal does, in one
+// UnmarshalBlock decodes a content block as json.Unmarshal does, in one
 // pass when jsontext.Reader can, else with encoding/json, which gives the
 // errors. Its raw fields are copies: blocks outlive their line.
-func unmarshalBlock(raw []byte, cb *Block) error {
+func UnmarshalBlock(raw []byte, cb *Block) error {
 	var r jsontext.Reader
 	r.Reset(raw)
 	if readBlock(&r, cb) && r.End() {

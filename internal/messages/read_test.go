@@ -106,3 +106,45 @@ func compareRead(t *testing.T, data []byte) bool {
 	}
 	return true
 }
+
+var blockSeeds = []string{
+	`{"type":"text","text":"hi \u00e9\n","citations":null}`,
+	`{"type":"thinking","thinking":"t","signature":"s","signature":null}`,
+	`{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls","n":[1,2.5e3]}}`,
+	`{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"ok"}],"is_error":false}`,
+	`{"type":"tool_result","tool_use_id":"toolu_1","content":"plain","is_error":"yes"}`,
+	`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}`,
+	`{"type":"text","text":"x","citations":[{"type":"char_location","cited_text":"c"}]}`,
+	`{"type":"mcp_tool_use","id":"m","name":"n","server_name":"srv","input":{}}`,
+	`{"Type":"text"}`,
+	`{"type":"text","text":5}`,
+}
+
+// compareBlock checks that UnmarshalBlock gives what json.Unmarshal
+// gives, errors included.
+func compareBlock(t *testing.T, data []byte) {
+	t.Helper()
+	var got, want Block
+	gerr := UnmarshalBlock(data, &got)
+	werr := json.Unmarshal(data, &want)
+	if (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
+		t.Fatalf("%s: UnmarshalBlock error %v, json.Unmarshal %v", data, gerr, werr)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s: differs (-json +UnmarshalBlock):\n%s", data, diff)
+	}
+}
+
+func TestUnmarshalBlock(t *testing.T) {
+	t.Parallel()
+	for _, s := range blockSeeds {
+		compareBlock(t, []byte(s))
+	}
+}
+
+func FuzzUnmarshalBlock(f *testing.F) {
+	for _, s := range blockSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { compareBlock(t, data) })
+}

@@ -624,7 +624,7 @@ func (d *Decoder) user(agent string, l *Line, raw []byte) error {
 	var problem error
 	for _, c := range blocks {
 		var cb messages.Block
-		if json.Unmarshal(c, &cb) != nil || cb.Type != messages.BlockToolResult {
+		if messages.UnmarshalBlock(c, &cb) != nil || cb.Type != messages.BlockToolResult {
 			continue
 		}
 		ev := &event.ToolResult{Agent: agent, ID: cb.ToolUseID, IsError: cb.IsError != nil && *cb.IsError}
