@@ -72,6 +72,9 @@ func run(bin, testdata, sizeList string, keep bool, runs int) error {
 		return err
 	}
 	fmt.Printf("machine: %d CPUs (%s), %s/%s, %s\n", runtime.NumCPU(), cpuModel(), runtime.GOOS, runtime.GOARCH, jqVersion())
+	if err := latency(bin); err != nil {
+		return err
+	}
 	for _, s := range strings.Split(sizeList, ",") {
 		mb, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || mb <= 0 {
@@ -291,4 +294,59 @@ func jqVersion() string {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
+}
+
+// latencyLines is how many deltas latency sends.
+const latencyLines = 400
+
+// latency feeds `convert --from claude --to jsonenv --framing ndjson`
+// through a pipe one Claude delta line at a time, and measures how long
+// each takes to come out as an envelope, the next line written only then.
+func latency(bin string) error {
+	cmd := exec.Command(bin, "convert", "--from", "claude", "--to", "jsonenv", "--framing", "ndjson")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	out := bufio.NewReader(outPipe)
+	head := `{"type":"stream_event","session_id":"s","event":{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[]}}}` + "\n" +
+		`{"type":"stream_event","session_id":"s","event":{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}}` + "\n"
+	if _, err := io.WriteString(in, head); err != nil {
+		return err
+	}
+	waits := make([]time.Duration, 0, latencyLines)
+	for i := range latencyLines {
+		token := fmt.Sprintf("delta-%d ", i)
+		line := `{"type":"stream_event","session_id":"s","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"` + token + `"}}}` + "\n"
+		start := time.Now()
+		if _, err := io.WriteString(in, line); err != nil {
+			return err
+		}
+		for {
+			got, err := out.ReadString('\n')
+			if err != nil {
+				return fmt.Errorf("latency: delta %d never came out: %v", i, err)
+			}
+			if strings.Contains(got, token) {
+				break
+			}
+		}
+		waits = append(waits, time.Since(start))
+	}
+	in.Close()
+	io.Copy(io.Discard, out)
+	cmd.Wait()
+	sort.Slice(waits, func(i, j int) bool { return waits[i] < waits[j] })
+	pct := func(p int) time.Duration { return waits[len(waits)*p/100] }
+	fmt.Printf("latency, line in to event out through pipes (%d deltas): p50 %v, p95 %v, max %v\n",
+		latencyLines, pct(50).Round(time.Microsecond), pct(95).Round(time.Microsecond), waits[len(waits)-1].Round(time.Microsecond))
+	return nil
 }
