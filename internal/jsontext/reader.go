@@ -435,8 +435,9 @@ func (r *Reader) Skip() []byte {
 	start := r.i
 	switch {
 	case c == '{':
+		// The keys of a skipped object match no field: any will do.
 		r.Object()
-		for _, ok := r.Key(); ok; _, ok = r.Key() {
+		for r.skipKey() {
 			r.Skip()
 		}
 	case c == '[':
@@ -461,6 +462,27 @@ func (r *Reader) Skip() []byte {
 		return nil
 	}
 	return r.b[start:r.i]
+}
+
+// skipKey reads the next key of an object being skipped, with the ':'
+// after it, or reports false at its closing '}' (which it reads) or on
+// failure.
+func (r *Reader) skipKey() bool {
+	if !r.next('}') {
+		return false
+	}
+	if r.i >= len(r.b) || r.b[r.i] != '"' {
+		r.bad = true
+		return false
+	}
+	r.skipString()
+	r.ws()
+	if r.bad || r.i >= len(r.b) || r.b[r.i] != ':' {
+		r.bad = true
+		return false
+	}
+	r.i++
+	return true
 }
 
 // skipString checks a string's syntax without decoding it.
