@@ -348,11 +348,12 @@ func (b *Builder) blockDelta(agent string, index int, raw json.RawMessage, pre *
 	if bl.done {
 		return nil
 	}
-	var d Delta
-	if pre != nil {
-		d = *pre
-	} else if err := json.Unmarshal(raw, &d); err != nil {
-		return problemf("delta of block %d: %s", index, jsontext.Problem(err))
+	d := pre
+	if d == nil {
+		d = new(Delta)
+		if err := json.Unmarshal(raw, d); err != nil {
+			return problemf("delta of block %d: %s", index, jsontext.Problem(err))
+		}
 	}
 	switch {
 	case d.Type == DeltaText && bl.typ == BlockText:

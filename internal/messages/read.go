@@ -253,8 +253,12 @@ func UnmarshalBlock(raw []byte, cb *Block) error {
 	if readBlock(&r, cb) && r.End() {
 		return nil
 	}
-	*cb = Block{}
-	return json.Unmarshal(raw, cb)
+	// Decoded apart, so that cb stays on its caller's stack on the hot
+	// path (encoding/json makes its target escape).
+	fallback := new(Block)
+	err := json.Unmarshal(raw, fallback)
+	*cb = *fallback
+	return err
 }
 
 func readBlock(r *jsontext.Reader, cb *Block) bool {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
@@ -82,8 +83,7 @@ func (d *Decoder) Next() (event.Event, error) {
 	for {
 		if len(d.queue) > 0 {
 			ev := d.queue[0]
-			d.queue[0] = nil
-			d.queue = d.queue[1:]
+			d.queue = slices.Delete(d.queue, 0, 1) // keeps the array: no allocation per event
 			return ev, nil
 		}
 		if d.problem != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
@@ -106,8 +107,7 @@ func (d *Decoder) Next() (event.Event, error) {
 		}
 		if len(d.queue) > 0 && (d.held == nil || d.queue[0] != event.Event(d.held)) {
 			ev := d.queue[0]
-			d.queue[0] = nil
-			d.queue = d.queue[1:]
+			d.queue = slices.Delete(d.queue, 0, 1) // keeps the array: no allocation per event
 			return ev, nil
 		}
 		if len(d.problems) > 0 {
@@ -128,12 +128,11 @@ func (d *Decoder) Next() (event.Event, error) {
 			continue
 		}
 		err := d.readUnit()
-		var perr *event.ParseError
 		switch {
 		case err == nil:
 		case err == io.EOF:
 			d.done = true
-		case errors.As(err, &perr):
+		case isParseError(err):
 			if list, ok := err.(problemList); ok {
 				d.problems = append(d.problems, list...)
 			} else {
@@ -225,8 +224,7 @@ func (d *Decoder) readUnit() error {
 	d.wholeLine = true
 	err = d.decode(line)
 	d.wholeLine = false
-	var serr *json.SyntaxError
-	if errors.As(err, &serr) {
+	if err != nil && isSyntaxError(err) {
 		// Not one JSON value: several fused objects, or a bad line.
 		return d.fused(line)
 	}
@@ -569,13 +567,13 @@ func (d *Decoder) init(raw []byte) error {
 }
 
 func (d *Decoder) streamEvent(agent string, raw json.RawMessage, pre *messages.StreamEvent) error {
-	var se messages.StreamEvent
-	if pre != nil {
-		se = *pre
-	} else if err := json.Unmarshal(raw, &se); err != nil {
-		return d.errorf(event.ErrSyntax, "stream_event: %s", jsontext.Problem(err))
+	if pre == nil {
+		pre = new(messages.StreamEvent)
+		if err := json.Unmarshal(raw, pre); err != nil {
+			return d.errorf(event.ErrSyntax, "stream_event: %s", jsontext.Problem(err))
+		}
 	}
-	return d.position(d.b.StreamEvent(agent, &se, raw))
+	return d.position(d.b.StreamEvent(agent, pre, raw))
 }
 
 func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {

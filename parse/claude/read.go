@@ -2,6 +2,9 @@ package claude
 
 import (
 	"encoding/json"
+	"errors"
+
+	"github.com/agentstream/agentstream/event"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
@@ -15,8 +18,24 @@ func (d *Decoder) unmarshalLine(raw []byte, l *Line) error {
 	if d.readLine(&d.jr, l) && d.jr.End() {
 		return nil
 	}
-	*l = Line{}
-	return json.Unmarshal(raw, l)
+	// Decoded apart, so that l, which encoding/json would make escape,
+	// stays on the caller's stack on the hot path.
+	fallback := new(Line)
+	err := json.Unmarshal(raw, fallback)
+	*l = *fallback
+	return err
+}
+
+// isParseError and isSyntaxError are errors.As in a function of their
+// own: the target it needs escapes, and is allocated only when called.
+func isParseError(err error) bool {
+	var perr *event.ParseError
+	return errors.As(err, &perr)
+}
+
+func isSyntaxError(err error) bool {
+	var serr *json.SyntaxError
+	return errors.As(err, &serr)
 }
 
 // unmarshalMessage decodes an assistant line's message as json.Unmarshal

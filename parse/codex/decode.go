@@ -135,8 +135,7 @@ func (d *Decoder) Next() (event.Event, error) {
 		}
 	}
 	ev := d.queue[0]
-	d.queue[0] = nil
-	d.queue = d.queue[1:]
+	d.queue = slices.Delete(d.queue, 0, 1) // keeps the array: no allocation per event
 	return ev, nil
 }
 
