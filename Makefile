@@ -6,7 +6,7 @@ FUZZTIME ?= 20s
 BENCHTIME ?= 1s
 PKGS     := ./...
 
-.PHONY: all build test vet lint fuzz bench perf docs clean
+.PHONY: all build test vet lint fuzz bench perf docs clean test-clients
 
 all: build test
 
@@ -51,6 +51,17 @@ perf: build
 ## docs: regenerate docs/cli (checked for staleness by the tests)
 docs:
 	$(GO) test ./cmd -run TestCLIDocs -update
+
+## test-clients: the official clients (pinned in clients/package-lock.json, from the npm
+## registry into CLIENTS_DIR) read our output of every corpus recording; see clients/README.md
+CLIENTS_DIR ?= $(or $(TMPDIR),/tmp)/agentstream-clients
+CORPUS      ?= $(or $(firstword $(wildcard ../shared/corpus ../../shared/corpus)),testdata)
+test-clients: build
+	@command -v node >/dev/null 2>&1 || { echo "test-clients: node is not on PATH"; exit 1; }
+	mkdir -p $(CLIENTS_DIR)
+	cp clients/package.json clients/package-lock.json clients/run.mjs clients/stub.mjs $(CLIENTS_DIR)/
+	cd $(CLIENTS_DIR) && npm ci --omit=optional --no-audit --no-fund --loglevel=error
+	node $(CLIENTS_DIR)/run.mjs $(CURDIR)/bin/agentstream $(CLIENTS_DIR)/stub.mjs $(abspath $(CORPUS))
 
 clean:
 	rm -rf bin bench.out

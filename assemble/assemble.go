@@ -6,7 +6,9 @@ package assemble
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -15,15 +17,43 @@ import (
 
 // Assembler builds blocks from events. Memory is bounded by the open
 // blocks: one per (agent, kind) being streamed, plus the last text block of
-// each agent, held until it is known whether citations follow it.
+// each agent, held until it is known whether citations follow it. Both
+// count towards MaxOpen: beyond it the block opened longest ago is closed
+// early (a held text block is released, a streamed one ends marked
+// truncated) and Add reports ErrTooManyOpen, once.
 type Assembler struct {
+	// MaxOpen caps the blocks held at once (DefaultMaxOpen if <= 0).
+	MaxOpen int
+
 	max  int
 	open map[openKey]*openBlock
+	// openOrder keeps the open blocks in the order they opened.
+	openOrder []openKey
 	// held is the last completed text block per agent, waiting for
 	// citations; order keeps agents in the order their blocks completed.
-	held  map[string]*Block
-	order []string
+	held     map[string]*Block
+	order    []string
+	out      []*Block // blocks completed by the event being added
+	evicted  int      // blocks closed early to stay within MaxOpen
+	reported bool     // ErrTooManyOpen was returned
+	// changes holds file changes that have started, by agent and id,
+	// until they complete.
+	changes map[openKey]*Block
 }
+
+// statusInProgress is the status of a file change that has only started.
+const statusInProgress = "in_progress"
+
+// DefaultMaxOpen is the default cap on the blocks an Assembler holds at
+// once: far more agents streaming at the same time than any real run has,
+// few enough that a hostile stream opening a block for each of millions
+// of agents cannot make it hold them all.
+const DefaultMaxOpen = 1024
+
+// ErrTooManyOpen is returned by Add the first time a block is closed early
+// because MaxOpen blocks were open; the blocks closed early are marked
+// truncated.
+var ErrTooManyOpen = errors.New("too many blocks open at once")
 
 type openKey struct {
 	agent string
@@ -42,7 +72,7 @@ func New(max int) *Assembler {
 	if max <= 0 {
 		max = event.DefaultMaxBytes
 	}
-	return &Assembler{max: max, open: map[openKey]*openBlock{}, held: map[string]*Block{}}
+	return &Assembler{max: max, open: map[openKey]*openBlock{}, held: map[string]*Block{}, changes: map[openKey]*Block{}}
 }
 
 // ErrBlockTooLarge is returned by Add when a block outgrows the cap; the
@@ -51,10 +81,10 @@ var ErrBlockTooLarge = fmt.Errorf("block %w", event.ErrTooLarge)
 
 // Add feeds one event and returns the blocks it completed, in order.
 func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
-	var out []*Block
+	a.out = nil
 	agent := ev.AgentID()
 	if _, ok := ev.(*event.Citations); !ok {
-		out = a.release(agent, out)
+		a.release(agent)
 	}
 	var err error
 	switch ev := ev.(type) {
@@ -62,15 +92,14 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 		k := openKey{agent, ev.Kind}
 		if ob := a.open[k]; ob != nil {
 			// A block opened twice: the first one ended without its end.
-			out = append(out, a.finish(k, true)...)
+			a.finish(k, true)
 		}
-		a.open[k] = &openBlock{block: &Block{Agent: agent, Type: string(ev.Kind)}}
+		a.startBlock(k)
 	case *event.Delta:
 		k := openKey{agent, ev.Kind}
 		ob := a.open[k]
 		if ob == nil {
-			ob = &openBlock{block: &Block{Agent: agent, Type: string(ev.Kind)}}
-			a.open[k] = ob
+			ob = a.startBlock(k)
 		}
 		if ob.over {
 			break
@@ -87,7 +116,7 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 		if ob := a.open[k]; ob != nil {
 			ob.block.Signature = ev.Signature
 		}
-		out = append(out, a.finish(k, false)...)
+		a.finish(k, false)
 	case *event.Citations:
 		b := a.held[agent]
 		if b == nil {
@@ -103,58 +132,132 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 				StartPageNumber: c.StartPageNumber, EndPageNumber: c.EndPageNumber, URL: c.URL, Title: c.Title,
 			})
 		}
+	case *event.Notice:
+		if ev.Kind == event.NoticeAbandoned {
+			// The agent's open blocks were given up and begun again:
+			// dropped, the notice says so.
+			a.openOrder = slices.DeleteFunc(a.openOrder, func(k openKey) bool { return k.agent == agent })
+			maps.DeleteFunc(a.open, func(k openKey, _ *openBlock) bool { return k.agent == agent })
+		}
+		a.out = append(a.out, FromEvent(ev))
+	case *event.FileChange:
+		k := openKey{agent, event.BlockKind(ev.ID)}
+		if ev.Status == statusInProgress {
+			// Its start: the block is the completed change, which
+			// replaces it; one never completed comes out at the end.
+			a.changes[k] = FromEvent(ev)
+			break
+		}
+		delete(a.changes, k)
+		a.out = append(a.out, FromEvent(ev))
+	case *event.Error:
+		// The error interrupted the agent's open blocks: they end here,
+		// cut short, so that they come out before it, in input order.
+		a.interrupt(agent)
+		a.out = append(a.out, FromEvent(ev))
 	default:
 		if b := FromEvent(ev); b != nil {
-			out = append(out, b)
+			a.out = append(a.out, b)
 		}
 	}
+	if err == nil && a.evicted > 0 && !a.reported {
+		a.reported = true
+		err = fmt.Errorf("%w: more than %d (agents and kinds of block being streamed, and text blocks waiting for "+
+			"citations); the oldest are closed early and marked truncated", ErrTooManyOpen, a.maxOpen())
+	}
+	out := a.out
+	a.out = nil
 	return out, err
 }
 
+// interrupt ends agent's open blocks as truncated, in the order they
+// started.
+func (a *Assembler) interrupt(agent string) {
+	for _, k := range slices.Clone(a.openOrder) {
+		if k.agent == agent {
+			a.finish(k, true)
+		}
+	}
+}
+
+func (a *Assembler) maxOpen() int {
+	if a.MaxOpen <= 0 {
+		return DefaultMaxOpen
+	}
+	return a.MaxOpen
+}
+
+// startBlock opens the block k, closing the oldest block first if MaxOpen
+// are held already.
+func (a *Assembler) startBlock(k openKey) *openBlock {
+	a.makeRoom()
+	ob := &openBlock{block: &Block{Agent: k.agent, Type: string(k.kind)}}
+	a.open[k] = ob
+	a.openOrder = append(a.openOrder, k)
+	return ob
+}
+
+// makeRoom closes held or open blocks, oldest first, until one more fits.
+// A held text block is complete: releasing it early only means citations
+// that would have followed it start a block of their own.
+func (a *Assembler) makeRoom() {
+	for len(a.open)+len(a.held) >= a.maxOpen() {
+		a.evicted++
+		if len(a.order) > 0 {
+			a.release(a.order[0])
+			continue
+		}
+		a.finish(a.openOrder[0], true)
+	}
+}
+
 // finish closes the open block k; a text block is held for citations.
-func (a *Assembler) finish(k openKey, truncated bool) []*Block {
+func (a *Assembler) finish(k openKey, truncated bool) {
 	ob := a.open[k]
 	if ob == nil {
-		return nil
+		return
 	}
 	delete(a.open, k)
+	if i := slices.Index(a.openOrder, k); i >= 0 {
+		a.openOrder = slices.Delete(a.openOrder, i, i+1)
+	}
 	ob.block.Text = ob.text.String()
 	ob.block.Truncated = ob.block.Truncated || truncated
 	if k.kind == event.Text && !truncated {
 		a.hold(ob.block)
-		return nil
+		return
 	}
-	return []*Block{ob.block}
+	a.out = append(a.out, ob.block)
 }
 
 func (a *Assembler) hold(b *Block) {
+	a.makeRoom()
 	a.held[b.Agent] = b
 	a.order = append(a.order, b.Agent)
 }
 
 // release emits the held text block of agent.
-func (a *Assembler) release(agent string, out []*Block) []*Block {
+func (a *Assembler) release(agent string) {
 	b := a.held[agent]
 	if b == nil {
-		return out
+		return
 	}
 	delete(a.held, agent)
-	for i, ag := range a.order {
-		if ag == agent {
-			a.order = append(a.order[:i], a.order[i+1:]...)
-			break
-		}
+	if i := slices.Index(a.order, agent); i >= 0 {
+		a.order = slices.Delete(a.order, i, i+1)
 	}
-	return append(out, b)
+	a.out = append(a.out, b)
 }
 
 // Flush returns what is left at the end of the stream: held text blocks,
 // then blocks still open, marked truncated, in a deterministic order.
 func (a *Assembler) Flush() []*Block {
-	var out []*Block
+	a.out = nil
 	for len(a.order) > 0 {
-		out = a.release(a.order[0], out)
+		a.release(a.order[0])
 	}
+	out := a.out
+	a.out = nil
 	var keys []openKey
 	for k := range a.open {
 		keys = append(keys, k)
@@ -162,12 +265,21 @@ func (a *Assembler) Flush() []*Block {
 	slices.SortFunc(keys, func(x, y openKey) int {
 		return cmp.Or(strings.Compare(x.agent, y.agent), strings.Compare(string(x.kind), string(y.kind)))
 	})
+	a.openOrder = a.openOrder[:0]
 	for _, k := range keys {
 		ob := a.open[k]
 		delete(a.open, k)
 		ob.block.Text = ob.text.String()
 		ob.block.Truncated = true
 		out = append(out, ob.block)
+	}
+	for _, k := range slices.SortedFunc(maps.Keys(a.changes), func(x, y openKey) int {
+		return cmp.Or(strings.Compare(x.agent, y.agent), strings.Compare(string(x.kind), string(y.kind)))
+	}) {
+		b := a.changes[k]
+		delete(a.changes, k)
+		b.Truncated = true
+		out = append(out, b)
 	}
 	return out
 }

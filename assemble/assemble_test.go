@@ -80,6 +80,53 @@ func TestAssemble(t *testing.T) {
 			},
 		},
 		{
+			name: "an error ends the blocks it interrupted, which come first",
+			in: []event.Event{
+				&event.BlockStart{Agent: "a", Kind: event.Thinking},
+				&event.Delta{Agent: "a", Kind: event.Thinking, Text: "hmm"},
+				&event.BlockStart{Agent: "b", Kind: event.Text},
+				&event.Delta{Agent: "b", Kind: event.Text, Text: "other"},
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "Hel"},
+				&event.Error{Agent: "a", Type: "RuntimeError", Message: "boom", Fatal: true},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "lo"},
+			},
+			want: []*assemble.Block{
+				{Agent: "a", Type: "thinking", Text: "hmm", Truncated: true},
+				{Agent: "a", Type: "text", Text: "Hel", Truncated: true},
+				{Agent: "a", Type: "error", Kind: "RuntimeError", Text: "boom", Fatal: true},
+				{Agent: "a", Type: "text", Text: "lo", Truncated: true},
+				{Agent: "b", Type: "text", Text: "other", Truncated: true},
+			},
+		},
+		{
+			name: "abandoned blocks are dropped, the notice says so",
+			in: []event.Event{
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "Hel"},
+				&event.Notice{Agent: "a", Kind: event.NoticeAbandoned, Message: "given up"},
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "Hello"},
+				&event.BlockEnd{Agent: "a", Kind: event.Text},
+			},
+			want: []*assemble.Block{
+				{Agent: "a", Type: "notice", Kind: "abandoned", Text: "given up"},
+				{Agent: "a", Type: "text", Text: "Hello"},
+			},
+		},
+		{
+			name: "a file change's start is replaced by its completion",
+			in: []event.Event{
+				&event.FileChange{Agent: "a", ID: "f1", Status: "in_progress", Changes: []event.Change{{Path: "p", Kind: "add"}}},
+				&event.FileChange{Agent: "a", ID: "f2", Status: "in_progress", Changes: []event.Change{{Path: "q", Kind: "add"}}},
+				&event.FileChange{Agent: "a", ID: "f1", Status: "completed", Changes: []event.Change{{Path: "p", Kind: "add"}}},
+			},
+			want: []*assemble.Block{
+				{Agent: "a", Type: "file_change", ID: "f1", Status: "completed", Changes: []assemble.Change{{Path: "p", Kind: "add"}}},
+				{Agent: "a", Type: "file_change", ID: "f2", Status: "in_progress", Changes: []assemble.Change{{Path: "q", Kind: "add"}}, Truncated: true},
+			},
+		},
+		{
 			name: "tool result parts",
 			in: []event.Event{&event.ToolResult{Agent: "a", ID: "t", Name: "n", Content: []event.Part{
 				{Type: "text", Text: "one"}, {Type: "image", Source: "s", MediaType: "image/png"}, {Type: "text", Text: "two"},

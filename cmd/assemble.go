@@ -122,7 +122,13 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 	rep := newReporter(ios.Err, o.in.strict)
 	err := eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
 		tr := render.NewTranscript(w, ropts)
+		// The transcript keeps state per open block and cannot close one
+		// early: beyond the cap it stops, with what it had printed.
+		limit := assemble.NewOpenLimit(0)
 		stop := eachEvent(dec, rep, func(ev event.Event) error {
+			if err := limit.Add(ev); err != nil {
+				return failure(fmt.Errorf("%s: %w; the transcript stops here (-o json closes the oldest early and goes on)", name, err))
+			}
 			err := tr.Event(ev)
 			if errors.Is(err, assemble.ErrBlockTooLarge) {
 				if !rep.problem(fmt.Errorf("%s: %w", name, err)) {

@@ -32,6 +32,7 @@ type httpOptions struct {
 	connectTimeout time.Duration
 	idleTimeout    time.Duration
 	retry          int
+	retryNoIDs     bool
 }
 
 func addHTTPFlags(fs *pflag.FlagSet, o *httpOptions) {
@@ -43,7 +44,8 @@ func addHTTPFlags(fs *pflag.FlagSet, o *httpOptions) {
 	fs.DurationVar(&o.connectTimeout, "connect-timeout", defaultConnectTimeout, "URL input: longest wait for the response headers (0: none)")
 	fs.DurationVar(&o.idleTimeout, "idle-timeout", defaultIdleTimeout, "URL input: longest wait for the next byte of the stream (0: none)")
 	o.retry = -1
-	fs.Var(retryValue{&o.retry}, "retry", "URL input: reconnections after a lost connection (default 3 for GET, resuming with Last-Event-ID; 0 otherwise)")
+	fs.Var(retryValue{&o.retry}, "retry", "URL input: reconnections in a row after a lost connection (default 3 for GET, resuming with Last-Event-ID; 0 otherwise)")
+	fs.BoolVar(&o.retryNoIDs, "retry-without-ids", false, "URL input: reconnect even a stream whose events carry no id to resume after (events may repeat)")
 }
 
 // retryValue is the --retry flag: -1 until set, for "the method's default".
@@ -130,6 +132,7 @@ func (o *httpOptions) apply(so *source.Options, stdin io.Reader, inputs []string
 		}
 	}
 	so.Retry = o.retry
+	so.RetryWithoutIDs = o.retryNoIDs
 	if o.retry < 0 {
 		so.Retry = 0
 		if so.Method == "" && so.Data == nil || so.Method == http.MethodGet {

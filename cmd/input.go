@@ -124,7 +124,9 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 	if open == nil {
 		open = source.Open
 	}
-	rc, err := open(ctx, name, sopts)
+	so := *sopts
+	so.Warn = func(msg string) { rep.note("%s", msg) }
+	rc, err := open(ctx, name, &so)
 	if err != nil {
 		return unreadable(err)
 	}
@@ -135,7 +137,7 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 		var guessed bool
 		f, guessed, err = convert.Detect(br)
 		if err != nil {
-			return unreadable(fmt.Errorf("%s: %w", name, err))
+			return unreadable(withName(name, err))
 		}
 		if guessed {
 			rep.note("%s: guessed input format %s (use --from to choose)", name, f.Name)
@@ -149,6 +151,17 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 		return failure(fmt.Errorf("%s: %w", name, err))
 	}
 	return fn(name, f, dec)
+}
+
+// withName prefixes err with the input's name, unless err names it
+// already: a URL's errors name their request ("GET URL: ...").
+func withName(name string, err error) error {
+	var se *source.StreamError
+	var he *source.HTTPError
+	if errors.As(err, &se) || errors.As(err, &he) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 // readError turns a fatal decoder error into the command's error.

@@ -52,19 +52,40 @@ func Run(args []string, ios *IOStreams) int {
 	}
 	root := newRootCmd(ios)
 	root.SetArgs(args)
+	// cobra writes help, usage and --version itself and drops write
+	// errors: catch them, so that `--help > /dev/full` fails.
+	help := &errWriter{w: ios.Out}
+	root.SetOut(help)
 	err := root.Execute()
+	if err == nil && help.err != nil {
+		err = failure(fmt.Errorf("writing output: %w", help.err))
+	}
 	if err == nil {
 		return ExitOK
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(ios.Err, "agentstream: %v\n", ee.err)
+			fmt.Fprintf(ios.Err, "agentstream: %s\n", bounded(ee.err.Error()))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(ios.Err, "agentstream: %v\n", err)
+	fmt.Fprintf(ios.Err, "agentstream: %s\n", bounded(err.Error()))
 	return ExitFailure
+}
+
+// errWriter remembers the first error writing to w.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	n, err := e.w.Write(p)
+	if err != nil && e.err == nil {
+		e.err = err
+	}
+	return n, err
 }
 
 // exitError carries an exit code; err, when set, is printed.

@@ -72,7 +72,8 @@ func runRecord(ctx context.Context, ios *IOStreams, o *recordOptions, input stri
 	if o.maxEventBytes <= 0 {
 		return failure(fmt.Errorf("--max-event-bytes must be positive, not %d", o.maxEventBytes))
 	}
-	sopts := &source.Options{Stdin: ios.In, MaxEventBytes: o.maxEventBytes}
+	rep := newReporter(ios.Err, false)
+	sopts := &source.Options{Stdin: ios.In, MaxEventBytes: o.maxEventBytes, Warn: func(msg string) { rep.note("%s", msg) }}
 	if err := o.http.apply(sopts, ios.In, []string{input}); err != nil {
 		return failure(err)
 	}
@@ -89,7 +90,6 @@ func runRecord(ctx context.Context, ios *IOStreams, o *recordOptions, input stri
 	var out io.Writer = ios.Out
 	var files []io.WriteCloser // the recording and its sidecar, closed in that order
 	cfg := &recording.Config{MaxEventBytes: o.maxEventBytes}
-	rep := newReporter(ios.Err, false)
 	if o.output != "-" {
 		f, err := create(o.output)
 		if err != nil {

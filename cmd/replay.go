@@ -93,6 +93,9 @@ func runReplay(ctx context.Context, ios *IOStreams, o *replayOptions, file strin
 	case o.maxGap < 0 || o.interval < 0:
 		return failure(errors.New("--max-gap and --interval cannot be negative"))
 	}
+	if o.serve != "" {
+		return serveRecording(ctx, ios, o, file)
+	}
 	p, closeRec, err := openRecording(ios, file, o.timingFile)
 	if err != nil {
 		return failure(err)
@@ -104,9 +107,6 @@ func runReplay(ctx context.Context, ios *IOStreams, o *replayOptions, file strin
 	}
 	if !timed && !o.noDelay && o.interval == 0 {
 		return failure(fmt.Errorf("%s: %w", file, recording.ErrNoTiming))
-	}
-	if o.serve != "" {
-		return serveRecording(ctx, ios, o, file, p)
 	}
 	if o.conv.to != "" {
 		return replayConverted(ctx, ios, o, file, p)
@@ -140,14 +140,7 @@ func openRecording(ios *IOStreams, file, timingFile string) (*recording.Player, 
 		r = f
 	}
 	var side io.Reader
-	name := timingFile
-	if name == "" && file != "-" {
-		name = file + ".timing"
-		if _, err := os.Stat(name); err != nil {
-			name = ""
-		}
-	}
-	if name != "" {
+	if name := sidecarName(file, timingFile); name != "" {
 		f, err := os.Open(name)
 		if err != nil {
 			closeAll()
@@ -157,6 +150,18 @@ func openRecording(ios *IOStreams, file, timingFile string) (*recording.Player, 
 		side = f
 	}
 	return recording.NewPlayer(r, side), closeAll, nil
+}
+
+// sidecarName is the timing sidecar of file: the one named, or
+// FILE.timing when it exists; "" for none.
+func sidecarName(file, timingFile string) string {
+	if timingFile != "" || file == "-" {
+		return timingFile
+	}
+	if _, err := os.Stat(file + ".timing"); err != nil {
+		return ""
+	}
+	return file + ".timing"
 }
 
 // replayConverted plays the recording through convert: each event is
@@ -184,9 +189,27 @@ func serveAddr(addr string) string {
 	return addr
 }
 
-// serveRecording serves the recording until ctx is done.
-func serveRecording(ctx context.Context, ios *IOStreams, o *replayOptions, file string, p *recording.Player) error {
-	h, err := recording.NewHandler(p, o.timing())
+// serveRecording serves the recording until ctx is done. The file is
+// read for each client as it is played, so stdin cannot be served.
+func serveRecording(ctx context.Context, ios *IOStreams, o *replayOptions, file string) error {
+	if file == "-" {
+		return failure(errors.New("--serve needs a recording file, not - (stdin can be read only once)"))
+	}
+	rec, err := os.Open(file)
+	if err != nil {
+		return failure(err)
+	}
+	defer rec.Close()
+	var side io.ReaderAt
+	if name := sidecarName(file, o.timingFile); name != "" {
+		f, err := os.Open(name)
+		if err != nil {
+			return failure(err)
+		}
+		defer f.Close()
+		side = f
+	}
+	h, err := recording.NewHandler(rec, side, o.timing())
 	if err != nil {
 		return failure(fmt.Errorf("%s: %w", file, err))
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"unicode/utf8"
 )
 
 // reporter prints problems and warnings on stderr, once each, and counts
@@ -26,7 +27,7 @@ func (r *reporter) problem(err error) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.problems++
-	fmt.Fprintf(r.w, "agentstream: %v\n", err)
+	fmt.Fprintf(r.w, "agentstream: %s\n", bounded(err.Error()))
 	return !r.strict
 }
 
@@ -39,14 +40,32 @@ func (r *reporter) warn(err error) {
 		return
 	}
 	r.warned[msg] = true
-	fmt.Fprintf(r.w, "agentstream: warning: %s\n", msg)
+	fmt.Fprintf(r.w, "agentstream: warning: %s\n", bounded(msg))
 }
 
 // note prints an informational line.
 func (r *reporter) note(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	fmt.Fprintf(r.w, "agentstream: "+format+"\n", args...)
+	fmt.Fprintf(r.w, "agentstream: %s\n", bounded(fmt.Sprintf(format, args...)))
+}
+
+// maxMessage caps one line on stderr. A message can name what the input
+// holds (the blocks a cut-off stream left open, for every agent): a
+// hostile input must not turn it into megabytes of stderr.
+const maxMessage = 4 << 10
+
+// bounded cuts msg to maxMessage bytes, at a character boundary, saying
+// how much was left out.
+func bounded(msg string) string {
+	if len(msg) <= maxMessage {
+		return msg
+	}
+	cut := maxMessage
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d bytes more)", msg[:cut], len(msg)-cut)
 }
 
 // result is the error a command returns after its work: nil when no

@@ -30,5 +30,6 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
+		Cmds:          scriptCmds,
 	})
 }

@@ -321,6 +321,27 @@ func TestHTTPFlags(t *testing.T) {
 	}
 }
 
+// waitForRecorded waits until the recording rec holds want, failing if
+// the recording (which reports on done) ends first.
+func waitForRecorded(t *testing.T, rec, want string, done <-chan error) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, _ := os.ReadFile(rec)
+		if strings.Contains(string(b), want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%q was not recorded: %q", want, b)
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("record ended early: %v", err)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
 // TestRecordInterrupted stops a recording of a stalled stream, as Ctrl-C
 // does: what arrived is kept, even the event cut off, and the command
 // succeeds.
@@ -342,21 +363,7 @@ func TestRecordInterrupted(t *testing.T) {
 		addHTTPFlags(fs, &o.http)
 		done <- runRecord(ctx, &IOStreams{Out: io.Discard, Err: io.Discard}, o, srv.URL)
 	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		b, _ := os.ReadFile(rec)
-		if strings.Contains(string(b), "data: one\n\n") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the first event was not recorded: %q", b)
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("record ended early: %v", err)
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
+	waitForRecorded(t, rec, "data: one\n\n", done)
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("record: %v", err)

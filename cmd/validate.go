@@ -172,7 +172,7 @@ func validateOne(ctx context.Context, o *validateOptions, sopts *source.Options,
 		var guessed bool
 		f, guessed, err = convert.Detect(br)
 		if err != nil {
-			return validateInput{}, failure(fmt.Errorf("%s: %w", name, err))
+			return validateInput{}, failure(withName(name, err))
 		}
 		if guessed {
 			rep.note("%s: guessed input format %s (use --from to choose)", name, f.Name)
@@ -192,7 +192,7 @@ func validateOne(ctx context.Context, o *validateOptions, sopts *source.Options,
 		},
 	})
 	if err != nil {
-		return validateInput{}, failure(fmt.Errorf("%s: %w", name, err))
+		return validateInput{}, failure(withName(name, err))
 	}
 	if vs == nil {
 		vs = []validate.Violation{}

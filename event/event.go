@@ -211,6 +211,10 @@ type TurnStart struct {
 	Agent     string
 	MessageID string
 	Model     string
+	// Usage is what the source says of the turn's usage when it starts
+	// (Anthropic's message_start usage, a Claude assistant line's), or
+	// nil; TurnEnd.Usage is the turn's final count.
+	Usage *Usage `json:",omitempty"`
 }
 
 // TurnEnd closes a model turn.
@@ -243,9 +247,10 @@ type RunEnd struct {
 type Usage struct {
 	InputTokens      int64
 	OutputTokens     int64
-	CacheReadTokens  int64 // cache_read_input_tokens, Codex cached_input_tokens
-	CacheWriteTokens int64 // cache_creation_input_tokens, Codex cache_write_input_tokens
-	ReasoningTokens  int64 // Codex reasoning_output_tokens (part of OutputTokens)
+	CacheReadTokens  int64  // cache_read_input_tokens, Codex cached_input_tokens
+	CacheWriteTokens int64  // cache_creation_input_tokens, Codex cache_write_input_tokens
+	ReasoningTokens  int64  // Codex reasoning_output_tokens (part of OutputTokens)
+	ServiceTier      string `json:",omitempty"` // Anthropic's usage.service_tier ("standard", ...), when given
 }
 
 // Notice is a status line: a retry, a status change, a hook, a task update.
@@ -255,6 +260,12 @@ type Notice struct {
 	Message string // one-line human summary
 	Raw     json.RawMessage
 }
+
+// NoticeAbandoned is the Kind of a Notice saying that the agent's open
+// blocks were abandoned: their stream was given up before their end and
+// begun again (a retried API call). They are left without a BlockEnd and
+// are no part of the answer: consumers drop them.
+const NoticeAbandoned = "abandoned"
 
 // Unknown keeps an item the decoder did not recognise, verbatim.
 type Unknown struct {

@@ -38,6 +38,11 @@ var (
 	ErrTooLarge = errors.New("too large")
 	// ErrSyntax: input that does not follow the format's grammar.
 	ErrSyntax = errors.New("syntax error")
+	// ErrWarning: input that was read, but perhaps not as its producer
+	// meant (invalid UTF-8 replaced with U+FFFD, an escaping generation
+	// guessed). A ParseError wrapping it is a warning, not a problem: the
+	// events are complete. Decoders report each kind once per input.
+	ErrWarning = errors.New("warning")
 )
 
 // ParseError is a problem in the input at a position.

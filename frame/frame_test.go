@@ -72,6 +72,30 @@ func TestSSE(t *testing.T) {
 			problems: []string{"in:1:1: SSE message larger than 20 bytes (raise --max-event-bytes)"},
 		},
 		{
+			name:     "CR-only line ends: an oversized message does not swallow the next ones",
+			in:       "data: 0123456789012345678901234567890123456789\r\rdata: 1\r\rdata: 2\r\r",
+			max:      20,
+			want:     []frame.Message{{Data: "1", Line: 3, Offset: 48}, {Data: "2", Line: 5, Offset: 57}},
+			problems: []string{"in:1:1: SSE message larger than 20 bytes (raise --max-event-bytes)"},
+		},
+		{
+			name:     "an oversized line, then CRLF and CR blank lines (same at any read size)",
+			in:       "00000000000000000\n\r\n\rdata:0\r\r",
+			max:      9,
+			want:     []frame.Message{{Data: "0", Line: 4, Offset: 21}},
+			problems: []string{"in:1:1: SSE message larger than 9 bytes (raise --max-event-bytes)"},
+		},
+		{
+			name: "a CRLF split from its CR by the reads is one line end",
+			in:   "data: a\r\n\r\ndata: b\r\n\r\n",
+			want: []frame.Message{{Data: "a", Line: 1}, {Data: "b", Line: 3, Offset: 11}},
+		},
+		{
+			name: "a byte order mark at the start is dropped",
+			in:   "\xef\xbb\xbfdata: a\n\n",
+			want: []frame.Message{{Data: "a", Line: 1, Offset: 3}},
+		},
+		{
 			name: "a last message without its blank line still counts",
 			in:   "data: a\n\ndata: tail\n",
 			want: []frame.Message{{Data: "a", Line: 1}, {Data: "tail", Line: 3, Offset: 9}},

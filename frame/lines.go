@@ -41,6 +41,9 @@ func (l *Lines) Next() (line []byte, num int, offset int64, err error) {
 		return nil, 0, 0, l.err
 	}
 	l.buf = l.buf[:0]
+	if cap(l.buf) > keepBuffer {
+		l.buf = nil // a long line's buffer is not held for the rest of the input
+	}
 	start := l.off
 	tooLong := false
 	for {
@@ -49,9 +52,9 @@ func (l *Lines) Next() (line []byte, num int, offset int64, err error) {
 		if !tooLong {
 			if len(l.buf)+len(chunk) > l.max+2 {
 				tooLong = true
-				l.buf = l.buf[:0]
+				l.buf = nil
 			} else {
-				l.buf = append(l.buf, chunk...)
+				l.buf = appendGrow(l.buf, chunk, l.max+2)
 			}
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {

@@ -3,13 +3,8 @@ package frame
 import (
 	"bufio"
 	"bytes"
-	"errors"
-	"fmt"
 	"io"
-	"iter"
-	"runtime"
-
-	sse "github.com/tmaxmax/go-sse"
+	"strings"
 
 	"github.com/agentstream/agentstream/event"
 )
@@ -24,224 +19,285 @@ type Message struct {
 	Offset int64
 }
 
-// SSE reads SSE messages. Framing follows the SSE specification as go-sse
-// implements it: LF, CRLF or CR line ends, "data:" with or without the
-// space, multi-line data joined with "\n", comments and retry: ignored.
+// SSE reads SSE messages. Framing follows the SSE specification (and
+// go-sse's reading of it): LF, CRLF or CR line ends, "data:" with or
+// without the space, multi-line data joined with "\n", comments and retry:
+// ignored, a UTF-8 byte order mark at the start dropped.
+//
+// SSE frames the input itself, one line at a time, rather than through
+// go-sse's bufio.Scanner: whether a message is over the cap, and where a
+// CRLF split across two reads ends, must not depend on how the input was
+// cut into reads, and the skip of an oversized message must end at its
+// blank line whatever the line ends.
 type SSE struct {
-	source  string
-	max     int
-	feed    *lineFeeder
-	next    func() (sse.Event, error, bool)
-	stop    func()
-	cleanup runtime.Cleanup
-	err     error
+	source string
+	max    int
+	br     *bufio.Reader
+	err    error
+
+	line   []byte // the current line, up to max bytes
+	lineN  int    // the current line's length so far
+	lineAt int64  // the current line's offset
+	// lineFirst is the current line's first byte; lastLen the length of
+	// the line nextLine completed last (its bytes are dropped once the
+	// message is over the cap).
+	lineFirst byte
+	lastLen   int
+	lastCR    bool  // the last line ended in CR: a LF first is its CRLF
+	lines     int   // lines completed
+	off       int64 // bytes consumed
+
+	lastID string // the last id: seen, kept across messages
+	msg    msgState
+}
+
+// msgState is the message being read.
+type msgState struct {
+	size    int // bytes of its lines so far, terminators included
+	over    bool
+	dirty   bool // a data, event or id field was seen
+	data    strings.Builder
+	typ     string
+	first   int // line of its first field, 0 until one is seen
+	firstAt int64
+	start   int // line of its first line of any kind
+	startAt int64
 }
 
 // NewSSE returns a reader of the SSE messages in r. source names the input
-// in errors; max caps one message's size in bytes (DefaultMaxBytes if <= 0).
+// in errors; max caps one message's size in bytes (DefaultMaxBytes if <= 0):
+// the bytes of its lines from the first to the blank line that ends it,
+// comments and line ends included.
 func NewSSE(r io.Reader, source string, max int) *SSE {
 	if max <= 0 {
 		max = DefaultMaxBytes
 	}
-	return &SSE{source: source, max: max, feed: newLineFeeder(r)}
+	return &SSE{source: source, max: max, br: bufio.NewReaderSize(r, 64<<10)}
 }
 
-// start begins pulling messages from go-sse. It is called by the first
-// Next, so a reader that is never read holds nothing.
-func (s *SSE) start() {
-	// go-sse pulls from s.feed, which hands it one line per Read: when
-	// go-sse yields a message, the feeder has read exactly up to the blank
-	// line that ended it, so the positions it records are exact and no
-	// byte of the next message has been waited for.
-	seq := sse.Read(s.feed, &sse.ReadConfig{MaxEventSize: s.max})
-	next, stop := iter.Pull2(iter.Seq2[sse.Event, error](seq))
-	s.next, s.stop = next, stop
-	// A caller that drops the reader before the end of its input leaves
-	// the pull suspended; release it when the reader is collected.
-	s.cleanup = runtime.AddCleanup(s, func(stop func()) { stop() }, stop)
-}
-
-// Next returns the next message, or io.EOF at the end of the input.
-// A message over the size cap is skipped and reported as a
-// *event.ParseError; Next may be called again after it.
+// Next returns the next message, or io.EOF at the end of the input. A
+// message over the size cap is skipped and reported as a *event.ParseError
+// when its blank line has been read; Next may be called again after it.
+// An error reading the input is returned as it is, whether it came at a
+// message boundary or in the middle of one.
 func (s *SSE) Next() (Message, error) {
 	if s.err != nil {
 		return Message{}, s.err
 	}
-	if s.next == nil {
-		s.start()
-	}
-	ev, err, ok := s.next()
-	if !ok {
-		s.err = io.EOF
-		if s.feed.err != nil && s.feed.err != io.EOF {
-			s.err = s.feed.err
-		}
-		return Message{}, s.err
-	}
-	if err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			line, off := s.feed.eventStart()
-			s.Stop()
-			if serr := s.feed.skipEvent(); serr != nil && serr != io.EOF {
-				s.err = serr
-			}
-			s.start()
-			return Message{}, &event.ParseError{
-				Source: s.source, Line: line, Column: 1, Offset: off,
-				Err: event.Errorf(event.ErrTooLarge, "SSE message larger than %d bytes (raise --max-event-bytes)", s.max),
-			}
-		}
-		if errors.Is(err, sse.ErrUnexpectedEOF) {
-			// The input ended in the middle of a line: the last message
-			// is incomplete, and SSE discards it.
-			line, off := s.feed.eventStart()
-			s.err = io.EOF
-			return Message{}, &event.ParseError{
-				Source: s.source, Line: line, Column: 1, Offset: off,
-				Err: event.Errorf(event.ErrTruncated, "stream ended inside an SSE message"),
-			}
-		}
-		if s.feed.err != nil && s.feed.err != io.EOF {
-			err = s.feed.err
-		}
-		s.err = fmt.Errorf("%s: %w", s.source, err)
-		return Message{}, s.err
-	}
-	line, off := s.feed.eventStart()
-	return Message{Type: ev.Type, ID: ev.LastEventID, Data: ev.Data, Line: line, Offset: off}, nil
-}
-
-// Stop releases the reader's pull on go-sse before the end of the input.
-// Callers need not call it: a reader that is dropped is released when it
-// is collected. Next must not be called after Stop.
-func (s *SSE) Stop() {
-	if s.stop != nil {
-		s.cleanup.Stop()
-		s.stop()
-		s.next, s.stop = nil, nil
-	}
-}
-
-// lineFeeder hands out at most one line per Read and records where the SSE
-// message being read started.
-type lineFeeder struct {
-	br        *bufio.Reader
-	err       error
-	line      int   // lines completed so far
-	off       int64 // bytes handed out so far
-	atStart   bool  // the next byte starts a line
-	lastCR    bool  // the last byte handed out was a CR
-	curLine   int   // first field line of the message being read; 0 if none yet
-	curOff    int64
-	doneLine  int // first field line of the message the last blank line ended
-	doneOff   int64
-	lastBlank bool
-}
-
-func newLineFeeder(r io.Reader) *lineFeeder {
-	return &lineFeeder{br: bufio.NewReaderSize(r, 64<<10), atStart: true}
-}
-
-func (f *lineFeeder) eventStart() (int, int64) {
-	if f.lastBlank {
-		return f.doneLine, f.doneOff
-	}
-	return f.curLine, f.curOff
-}
-
-func (f *lineFeeder) Read(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	if f.br.Buffered() == 0 {
-		if _, err := f.br.Peek(1); err != nil {
-			f.err = err
-			return 0, err
-		}
-	}
-	if b, _ := f.br.Peek(1); f.lastCR && b[0] == '\n' {
-		// The LF of a CRLF split across reads: same line end.
-		f.lastCR = false
-		f.off++
-		f.br.Discard(1)
-		p[0] = '\n'
-		return 1, nil
-	}
-	if f.atStart {
-		b, _ := f.br.Peek(1)
-		f.lineStarts(b[0])
-	}
-	// Hand out the rest of the current line, or as much of it as fits.
-	// Until the line ends go-sse can do nothing with it, so waiting for
-	// more input here delays nothing; filling p keeps the number of reads
-	// (and go-sse's rescans of its buffer) logarithmic in a long line's
-	// length instead of linear.
-	n := 0
-	for n < len(p) {
-		if f.br.Buffered() == 0 {
-			if _, err := f.br.Peek(1); err != nil {
-				if n == 0 {
-					f.err = err
-					return 0, err
-				}
-				break // hand out what we have; the error comes next time
-			}
-		}
-		b, _ := f.br.Peek(f.br.Buffered())
-		m := len(b)
-		end := false
-		if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
-			m, end = i+1, true
-			if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
-				m++
-			}
-		}
-		if m > len(p)-n {
-			m, end = len(p)-n, false
-		}
-		copy(p[n:], b[:m])
-		f.br.Discard(m)
-		n += m
-		f.off += int64(m)
-		f.atStart = end
-		f.lastCR = end && b[m-1] == '\r'
-		if end {
-			f.line++
-			break
-		}
-	}
-	return n, nil
-}
-
-func (f *lineFeeder) lineStarts(c byte) {
-	switch {
-	case c == '\r' || c == '\n':
-		// A blank line ends the message being read.
-		f.doneLine, f.doneOff = f.curLine, f.curOff
-		f.curLine = 0
-		f.lastBlank = true
-	case c == ':':
-		// A comment is no part of a message.
-	default:
-		if f.curLine == 0 {
-			f.curLine, f.curOff = f.line+1, f.off
-		}
-		f.lastBlank = false
-	}
-}
-
-// skipEvent discards input up to and including the next blank line.
-func (f *lineFeeder) skipEvent() error {
-	buf := make([]byte, 4096)
 	for {
-		startsLine := f.atStart && !f.lastCR
-		n, err := f.Read(buf)
+		line, ended, err := s.nextLine()
 		if err != nil {
-			return err
+			return s.end(err)
 		}
-		if startsLine && (buf[0] == '\r' || buf[0] == '\n') && n <= 2 {
-			return nil
+		if !ended {
+			continue
+		}
+		if m, done, perr := s.handle(line); done {
+			return m, perr
 		}
 	}
 }
+
+// nextLine reads up to the end of the current line. It reports ended when
+// the line is complete; line holds its first max+1 bytes at most.
+func (s *SSE) nextLine() (line []byte, ended bool, err error) {
+	if s.br.Buffered() == 0 {
+		if _, err := s.br.Peek(1); err != nil {
+			return nil, false, err
+		}
+	}
+	b, _ := s.br.Peek(s.br.Buffered())
+	if s.lastCR {
+		s.lastCR = false
+		if b[0] == '\n' {
+			// The LF of a CRLF: the line already ended.
+			s.br.Discard(1)
+			s.off++
+			if s.msg.start != 0 {
+				s.msg.size++
+			}
+			return nil, false, nil
+		}
+	}
+	i := bytes.IndexAny(b, "\r\n")
+	n := i
+	if i < 0 {
+		n = len(b)
+	}
+	if s.lineN == 0 && s.off == 0 && s.lines == 0 {
+		// A byte order mark starts the input: it is no part of the line.
+		// Wait for three bytes (or the end of the line) to tell.
+		if len(b) < 3 && bytes.HasPrefix([]byte("\xef\xbb\xbf"), b) {
+			if _, err := s.br.Peek(3); err == nil || s.br.Buffered() > len(b) {
+				return nil, false, nil
+			}
+		}
+		if bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
+			s.br.Discard(3)
+			s.off += 3
+			return nil, false, nil
+		}
+	}
+	if s.lineN == 0 {
+		s.lineAt, s.lineFirst = s.off, b[0]
+	}
+	s.lineN += n
+	s.msg.size += n
+	if s.msg.size > s.max {
+		// The message is over the cap: its bytes are not needed any more.
+		s.msg.over = true
+		s.line = s.line[:0]
+	} else {
+		s.line = appendGrow(s.line, b[:n], s.max+1)
+	}
+	if i < 0 {
+		s.br.Discard(n)
+		s.off += int64(n)
+		return nil, false, nil
+	}
+	s.br.Discard(n + 1)
+	s.off += int64(n + 1)
+	s.msg.size++
+	s.lastCR = b[i] == '\r'
+	s.lines++
+	line = s.line
+	s.lastLen = s.lineN
+	s.line, s.lineN = s.line[:0], 0
+	if s.msg.over {
+		line = nil
+	}
+	return line, true, nil
+}
+
+// handle processes a complete line. It reports done with the message or
+// the problem a blank line completes.
+func (s *SSE) handle(line []byte) (Message, bool, error) {
+	m := &s.msg
+	lineNum, lineAt := s.lines, s.lineAt
+	if s.lastLen == 0 {
+		if m.start == 0 {
+			m.size = 0 // blank lines between messages count for none
+			return Message{}, false, nil
+		}
+		return s.dispatch()
+	}
+	if m.start == 0 {
+		m.start, m.startAt = lineNum, lineAt
+	}
+	if s.lineFirst != ':' && m.first == 0 {
+		m.first, m.firstAt = lineNum, lineAt
+	}
+	if m.over || s.lineFirst == ':' {
+		return Message{}, false, nil
+	}
+	field, value, found := bytes.Cut(line, []byte(":"))
+	if found && len(value) > 0 && value[0] == ' ' {
+		value = value[1:]
+	}
+	switch string(field) {
+	case "data":
+		if m.data.Len() == 0 {
+			m.data.Grow(len(value) + 1) // one allocation for one data line
+		}
+		m.data.Write(value)
+		m.data.WriteByte('\n')
+		m.dirty = true
+	case "event":
+		m.typ = string(value)
+		m.dirty = true
+	case "id":
+		if bytes.IndexByte(value, 0) < 0 {
+			s.lastID = string(value)
+			m.dirty = true
+		}
+	}
+	return Message{}, false, nil
+}
+
+// dispatch ends the message at its blank line.
+func (s *SSE) dispatch() (Message, bool, error) {
+	m := &s.msg
+	defer s.resetMsg()
+	if m.over || m.size > s.max {
+		return Message{}, true, s.tooLarge()
+	}
+	if !m.dirty {
+		return Message{}, false, nil
+	}
+	data := m.data.String()
+	if data != "" {
+		data = data[:len(data)-1]
+	}
+	return Message{Type: m.typ, ID: s.lastID, Data: data, Line: m.first, Offset: m.firstAt}, true, nil
+}
+
+func (s *SSE) resetMsg() {
+	s.msg = msgState{}
+	if cap(s.line) > keepBuffer {
+		s.line = nil // a large message's buffer is not held for the rest of the input
+	}
+}
+
+// keepBuffer is the largest line buffer kept between units.
+const keepBuffer = 1 << 20
+
+// appendGrow appends b to buf, doubling its capacity when it must grow
+// (append grows a large slice by a quarter, which allocates about five
+// times a long line's size on the way) but never beyond limit bytes.
+func appendGrow(buf, b []byte, limit int) []byte {
+	if need := len(buf) + len(b); need > cap(buf) {
+		nb := make([]byte, len(buf), max(need, min(2*cap(buf), limit), 512))
+		copy(nb, buf)
+		buf = nb
+	}
+	return append(buf, b...)
+}
+
+func (s *SSE) tooLarge() error {
+	line, off := s.msg.first, s.msg.firstAt
+	if line == 0 {
+		line, off = s.msg.start, s.msg.startAt
+	}
+	return &event.ParseError{
+		Source: s.source, Line: line, Column: 1, Offset: off,
+		Err: event.Errorf(event.ErrTooLarge, "SSE message larger than %d bytes (raise --max-event-bytes)", s.max),
+	}
+}
+
+// end handles the end of the input, or an error reading it.
+func (s *SSE) end(err error) (Message, error) {
+	if err != io.EOF {
+		s.err = err
+		return Message{}, err
+	}
+	s.err = io.EOF
+	m := &s.msg
+	switch {
+	case m.over || m.size > s.max:
+		return Message{}, s.tooLarge()
+	case s.lineN > 0:
+		// The input ended in the middle of a line: the last message is
+		// incomplete, and SSE discards it.
+		line, off := m.first, m.firstAt
+		if line == 0 {
+			line, off = s.lines+1, s.off-int64(s.lineN)
+		}
+		return Message{}, &event.ParseError{
+			Source: s.source, Line: line, Column: 1, Offset: off,
+			Err: event.Errorf(event.ErrTruncated, "stream ended inside an SSE message"),
+		}
+	case m.dirty:
+		// A last message without its blank line still counts.
+		m2, _, perr := s.dispatch()
+		if perr != nil {
+			return Message{}, perr
+		}
+		s.err = io.EOF
+		return m2, nil
+	}
+	return Message{}, io.EOF
+}
+
+// Stop releases the reader before the end of its input. It holds nothing
+// that needs releasing; Stop is kept so callers may say they are done.
+func (s *SSE) Stop() {}

@@ -37,7 +37,8 @@
 // # Playing
 //
 // A Player reads a recording, or any SSE or line-framed file (untimed),
-// chunk by chunk: an SSE message with its blank line, or a line. Play
+// chunk by chunk: an SSE message with its blank line, or a line (one over
+// Player.MaxChunkBytes comes in parts, so a player holds no more). Play
 // calls a function with every chunk at its time, scaled and capped by a
 // Timing; Reader turns that into a live io.Reader, which a decoder can
 // read as it would read the recorded input.
@@ -46,8 +47,11 @@
 //
 // Handler serves a recording as an SSE endpoint: every client gets the
 // whole recording from the start, at its recorded pace, or from the
-// message after the one its Last-Event-ID names. Messages keep their own
-// id: and get their 1-based number otherwise. An unknown Last-Event-ID
-// replays from the start; the last message's id gets 204 No Content,
-// which tells an EventSource to stop reconnecting.
+// message after the one its Last-Event-ID names. Every message is served
+// with its 1-based position in the recording as its id, so that ids are
+// unique and increasing whatever id: fields were recorded. An unknown
+// Last-Event-ID replays from the start; the last message's id gets 204 No
+// Content, which tells an EventSource to stop reconnecting. The recording
+// is read per client as it plays (ReadAt on one shared file), so memory
+// grows neither with the recording nor with the clients.
 package recording

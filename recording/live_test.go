@@ -286,7 +286,7 @@ func TestDecodeRecording(t *testing.T) {
 
 func serve(t *testing.T, rec string, timing recording.Timing) *httptest.Server {
 	t.Helper()
-	h, err := recording.NewHandler(recording.NewPlayer(strings.NewReader(rec), nil), timing)
+	h, err := recording.NewHandler(strings.NewReader(rec), nil, timing)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,9 +319,11 @@ const served = recording.Header + "\n" +
 	":t=80\nid: own\ndata: a\ndata: b\n\n" +
 	":t=120\ndata: [DONE]\n\n"
 
+// servedMessages: ids are positions in the recording (the comment-only
+// message, 2, is left out), not the recorded id: fields.
 var servedMessages = []msg{
 	{"1", "start", "{}"},
-	{"own", "", "a\nb"},
+	{"3", "", "a\nb"},
 	{"4", "", "[DONE]"},
 }
 
@@ -376,7 +378,7 @@ func TestServePace(t *testing.T) {
 	t.Parallel()
 	ms := time.Millisecond
 	start := "id: 1\nevent: start\ndata: {}\n\n"
-	own := "id: own\ndata: a\ndata: b\n\n"
+	own := "id: 3\ndata: a\ndata: b\n\n"
 	done := "id: 4\ndata: [DONE]\n\n"
 	tests := []struct {
 		name   string
@@ -387,13 +389,13 @@ func TestServePace(t *testing.T) {
 		{"from the start", recording.Timing{}, "", []flush{{0, ""}, {0, start}, {80 * ms, own}, {120 * ms, done}}},
 		{"speed", recording.Timing{Speed: 2}, "", []flush{{0, ""}, {0, start}, {40 * ms, own}, {60 * ms, done}}},
 		{"after 1", recording.Timing{}, "1", []flush{{0, ""}, {80 * ms, own}, {120 * ms, done}}},
-		{"after own", recording.Timing{}, "own", []flush{{0, ""}, {40 * ms, done}}},
+		{"after 3", recording.Timing{}, "3", []flush{{0, ""}, {40 * ms, done}}},
 		{"unknown id", recording.Timing{}, "unknown", []flush{{0, ""}, {0, start}, {80 * ms, own}, {120 * ms, done}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h, err := recording.NewHandler(recording.NewPlayer(strings.NewReader(served), nil), tt.timing)
+			h, err := recording.NewHandler(strings.NewReader(served), nil, tt.timing)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -432,7 +434,7 @@ func TestServePlainHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "id: 1\nevent: start\ndata: {}\n\nid: own\ndata: a\ndata: b\n\nid: 4\ndata: [DONE]\n\n"
+	want := "id: 1\nevent: start\ndata: {}\n\nid: 3\ndata: a\ndata: b\n\nid: 4\ndata: [DONE]\n\n"
 	if diff := cmp.Diff(want, string(body)); diff != "" {
 		t.Errorf("body (-want +got):\n%s", diff)
 	}
@@ -447,8 +449,10 @@ func TestServeLastEventID(t *testing.T) {
 		want       []msg
 	}{
 		{"1", 200, servedMessages[1:]},
-		{"own", 200, servedMessages[2:]},
-		{"unknown", 200, servedMessages},
+		{"3", 200, servedMessages[2:]},
+		{"2", 200, servedMessages[1:]}, // the keep-alive, not served
+		{"own", 200, servedMessages},   // no position: from the start
+		{"9", 200, servedMessages},     // past the end: from the start
 		{"4", 204, nil},
 	}
 	for _, tt := range tests {
@@ -473,7 +477,7 @@ func TestServeLastEventID(t *testing.T) {
 
 func TestServeNDJSON(t *testing.T) {
 	t.Parallel()
-	h, err := recording.NewHandler(recording.NewPlayer(strings.NewReader("{\"a\":1}\n\n{\"a\":2}\n"), nil),
+	h, err := recording.NewHandler(strings.NewReader("{\"a\":1}\n\n{\"a\":2}\n"), nil,
 		recording.Timing{NoDelay: true})
 	if err != nil {
 		t.Fatal(err)
@@ -493,7 +497,7 @@ func TestServeNDJSON(t *testing.T) {
 
 func TestServeNeedsTiming(t *testing.T) {
 	t.Parallel()
-	_, err := recording.NewHandler(recording.NewPlayer(strings.NewReader("data: x\n\n"), nil), recording.Timing{})
+	_, err := recording.NewHandler(strings.NewReader("data: x\n\n"), nil, recording.Timing{})
 	if err == nil {
 		t.Error("no error for a recording without timing")
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 )
 
@@ -28,11 +29,20 @@ type Chunk struct {
 	// blank line that ended it (comments included, the recording's own
 	// lines removed), or a line with its terminator.
 	Data []byte
+	// More marks a part of a unit over Player.MaxChunkBytes: the rest of
+	// the unit follows in the next chunks, with the same time. Together
+	// the parts are the unit's bytes.
+	More bool
 }
 
 // Player reads the chunks of a recording, or of any SSE or line-framed
 // file (whose chunks are then untimed).
 type Player struct {
+	// MaxChunkBytes caps one chunk (event.DefaultMaxBytes if <= 0): a
+	// message or line over it is returned in parts (Chunk.More), so that
+	// a player holds no more than that whatever the recording holds.
+	MaxChunkBytes int
+
 	br      *bufio.Reader
 	timing  *bufio.Scanner
 	framing string
@@ -40,13 +50,27 @@ type Player struct {
 	line    int // lines read (line framing)
 	at      time.Duration
 	err     error
+
+	midLine bool  // the last line read was cut at the cap: the next read continues it
+	part    Chunk // the unit being returned in parts (At, Timed), when More
+}
+
+func (p *Player) max() int {
+	if p.MaxChunkBytes <= 0 {
+		return event.DefaultMaxBytes
+	}
+	return p.MaxChunkBytes
 }
 
 // NewPlayer returns a player of the recording in r. timing is the
 // recording's timing sidecar, or nil if it has none; it is only read for
 // line-framed recordings.
 func NewPlayer(r io.Reader, timing io.Reader) *Player {
-	p := &Player{br: bufio.NewReaderSize(r, 64<<10)}
+	return newPlayer(r, timing, 64<<10)
+}
+
+func newPlayer(r io.Reader, timing io.Reader, size int) *Player {
+	p := &Player{br: bufio.NewReaderSize(r, size)}
 	if timing != nil {
 		p.timing = bufio.NewScanner(timing)
 	}
@@ -62,7 +86,7 @@ func (p *Player) Framing() (string, error) {
 	b, err := p.br.Peek(len(Header) + 1)
 	if err == nil && string(b[:len(Header)]) == Header && (b[len(Header)] == '\n' || b[len(Header)] == '\r') {
 		p.framing, p.timed = SSE, true
-		p.readLine() // the header
+		p.readLine(len(Header)+2, sseEnds) // the header
 		return p.framing, nil
 	}
 	if p.timing != nil {
@@ -123,15 +147,21 @@ func (p *Player) Next() (Chunk, error) {
 
 func (p *Player) nextSSE() (Chunk, error) {
 	var c Chunk
+	if p.part.More {
+		c.At, c.Timed = p.part.At, p.part.Timed
+	}
 	for {
-		line, err := p.readLine()
+		fresh := !p.midLine // the line read starts a line
+		line, err := p.readLine(p.max()-len(c.Data), sseEnds)
 		if len(line) == 0 && err != nil {
 			if err == io.EOF && len(c.Data) > 0 {
+				p.part.More = false
 				return c, nil // a last message without its blank line
 			}
 			return Chunk{}, err
 		}
 		switch {
+		case !fresh:
 		case p.timed && bytes.HasPrefix(line, []byte(stampPrefix)):
 			ms, perr := strconv.ParseInt(strings.TrimRight(string(line[len(stampPrefix):]), "\r\n"), 10, 64)
 			if perr != nil {
@@ -141,14 +171,22 @@ func (p *Player) nextSSE() (Chunk, error) {
 			c.Timed = true
 			continue
 		case p.timed && bytes.Equal(bytes.TrimRight(line, "\r\n"), []byte(literal)):
-			line, err = p.readLine()
+			line, err = p.readLine(p.max()-len(c.Data), sseEnds)
 			if len(line) == 0 && err != nil {
 				return Chunk{}, err
 			}
 		}
-		c.At = p.at
+		if !p.part.More {
+			c.At = p.at
+		}
 		c.Data = append(c.Data, line...)
-		if isBlank(line) {
+		if fresh && isBlank(line) {
+			p.part.More = false
+			return c, nil
+		}
+		if len(c.Data) >= p.max() {
+			c.More = true
+			p.part = c
 			return c, nil
 		}
 	}
@@ -159,15 +197,21 @@ func isBlank(line []byte) bool {
 }
 
 func (p *Player) nextLine() (Chunk, error) {
-	line, err := p.br.ReadBytes('\n')
+	line, err := p.readLine(p.max(), lineEnds)
 	if len(line) == 0 {
 		if err == nil {
 			err = io.EOF
 		}
 		return Chunk{}, err
 	}
+	if p.part.More {
+		// The rest of a line over the cap: its time was read with its start.
+		c := Chunk{At: p.part.At, Timed: p.part.Timed, Data: line, More: p.midLine}
+		p.part.More = p.midLine
+		return c, nil
+	}
 	p.line++
-	c := Chunk{At: p.at, Data: line}
+	c := Chunk{At: p.at, Data: line, More: p.midLine}
 	if p.timing != nil && p.timing.Scan() {
 		n, ms, ok := strings.Cut(p.timing.Text(), " ")
 		num, nerr := strconv.Atoi(n)
@@ -178,21 +222,37 @@ func (p *Player) nextLine() (Chunk, error) {
 		p.at = time.Duration(v) * time.Millisecond
 		c.At, c.Timed = p.at, true
 	}
+	p.part = c
 	return c, nil
 }
 
-// readLine returns the next line with its terminator (LF, CRLF or CR).
-func (p *Player) readLine() ([]byte, error) {
+// Line ends: SSE lines end in LF, CRLF or CR; other recordings' in LF.
+const (
+	sseEnds  = "\r\n"
+	lineEnds = "\n"
+)
+
+// readLine returns the next line with its terminator (one of ends, CRLF
+// counting as one), or its first limit bytes (at least one), setting
+// midLine: the next read continues the line.
+func (p *Player) readLine(limit int, ends string) ([]byte, error) {
+	limit = max(limit, 1)
 	var line []byte
 	for {
 		if _, err := p.br.Peek(1); err != nil {
+			p.midLine = false // the input ended the line
 			return line, err
 		}
 		buf, _ := p.br.Peek(p.br.Buffered())
-		i := bytes.IndexAny(buf, "\r\n")
-		if i < 0 {
-			line = append(line, buf...)
-			p.br.Discard(len(buf))
+		i := bytes.IndexAny(buf, ends)
+		if i < 0 || i >= limit-len(line) {
+			n := min(len(buf), limit-len(line))
+			line = append(line, buf[:n]...)
+			p.br.Discard(n)
+			if len(line) >= limit {
+				p.midLine = true
+				return line, nil
+			}
 			continue
 		}
 		line = append(line, buf[:i+1]...)
@@ -203,6 +263,7 @@ func (p *Player) readLine() ([]byte, error) {
 				p.br.Discard(1)
 			}
 		}
+		p.midLine = false
 		return line, nil
 	}
 }
@@ -220,6 +281,8 @@ type Timing struct {
 // as it did when recorded).
 func (t Timing) Gap(prev, cur Chunk, first bool) (time.Duration, error) {
 	switch {
+	case prev.More:
+		return 0, nil // the rest of a unit played in parts
 	case t.NoDelay:
 		return 0, nil
 	case t.Interval > 0:

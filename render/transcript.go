@@ -287,7 +287,9 @@ func (t *Transcript) Event(ev event.Event) error {
 		}
 		t.put(a, &piece{lines: lines, tight: true})
 	case *event.FileChange:
-		t.fileChange(a, e)
+		if e.Status != "in_progress" {
+			t.fileChange(a, e) // a start is shown by its completion
+		}
 	case *event.TodoList:
 		items := make([]todoView, len(e.Items))
 		for i, it := range e.Items {
@@ -295,6 +297,7 @@ func (t *Transcript) Event(ev event.Event) error {
 		}
 		t.put(a, &piece{lines: append([]string{t.st.Tool.Sprint("☰ todo list")}, t.checklist(items)...)})
 	case *event.Error:
+		t.interrupt(a)
 		msg := e.Message
 		if e.Type != "" && e.Type != "error" {
 			msg = e.Type + ": " + msg
@@ -307,6 +310,9 @@ func (t *Transcript) Event(ev event.Event) error {
 		t.ended = true
 		t.put(a, &piece{lines: t.summary(a, e)})
 	case *event.Notice:
+		if e.Kind == event.NoticeAbandoned {
+			t.interrupt(a)
+		}
 		t.notice(a, e)
 	case *event.Unknown:
 		s := "• unknown " + e.Format
@@ -540,6 +546,17 @@ func (t *Transcript) blockStyle(k event.BlockKind) *color.Color {
 
 // endBlock closes a text or thinking block; truncated when the stream ended
 // (or the block restarted) inside it.
+// interrupt ends a's open blocks, cut short, where an error or an
+// abandonment interrupted them, so that they come before it, as the input
+// has them.
+func (t *Transcript) interrupt(a *agent) {
+	for _, k := range []event.BlockKind{event.Thinking, event.Text} {
+		if s := a.open[k]; s != nil {
+			t.endBlock(a, s, true)
+		}
+	}
+}
+
 func (t *Transcript) endBlock(a *agent, s *stream, truncated bool) {
 	delete(a.open, s.kind)
 	if s.hidden {

@@ -35,16 +35,29 @@
 //     Options.IdleTimeout the wait for each next byte (ErrConnectTimeout,
 //     ErrIdleTimeout).
 //   - After a lost connection, an idle timeout or a failed connection,
-//     Options.Retry reconnections are allowed in a row (the count starts
-//     again with every whole message), after the server's retry: delay or
-//     Options.RetryDelay, sending Last-Event-ID with the id of the last
+//     Options.Retry reconnections are allowed in a row: the count starts
+//     again only with an event that brings a new id (comments, blank lines
+//     and repeated ids do not), and Options.MaxReconnects caps them in all.
+//     The wait before each is the server's retry: (or Options.RetryDelay),
+//     at least Options.MinRetryDelay, doubled with every reconnection in a
+//     row up to 30s. The request sends Last-Event-ID with the id of the last
 //     whole message. The message cut off is dropped, as EventSource drops
-//     it. HTTP error answers are never retried.
+//     it; part of a message over the cap already handed on is ended with a
+//     blank line, so that the decoder's skip of it ends there. HTTP error
+//     answers and redirect loops (ErrRedirectLoop) are never retried.
+//   - A stream cannot be resumed exactly once an event without an id: was
+//     handed on (the server would send it again): it is then not
+//     reconnected, unless Options.RetryWithoutIDs allows it, and
+//     Options.Warn says that events may repeat.
 //   - Without a retry left, a lost connection is an error after the bytes
 //     that arrived, the partial message included. So is a cancelled
 //     context: a recording stopped by Ctrl-C keeps what arrived.
 //   - A message over Options.MaxEventBytes is handed on as it arrives, for
 //     the decoder to report and skip, instead of being held whole.
+//
+// Standard input is read on a goroutine of its own when the context can
+// end, so that a read blocked on a silent pipe returns at the context's
+// end (Ctrl-C on `record -`).
 //
 // Tolerance: an id: field holding a NUL byte, and a retry: field that is
 // not a whole number of milliseconds, are ignored, as EventSource ignores

@@ -23,6 +23,23 @@ type Options struct {
 	RetryDelay     time.Duration // wait before reconnecting until the server sets one with retry: (1s if 0)
 	MaxEventBytes  int           // cap on one SSE event
 
+	// RetryWithoutIDs allows reconnecting a stream whose events cannot be
+	// resumed exactly (events without an id: field were read): the
+	// server may send again events already read. Without it such a
+	// stream is not reconnected.
+	RetryWithoutIDs bool
+	// MinRetryDelay is the shortest wait before a reconnection, whatever
+	// the server's retry: field says (DefaultMinRetryDelay if 0).
+	MinRetryDelay time.Duration
+	// MaxReconnects caps the reconnections of one input in all, however
+	// many events arrive between them (DefaultMaxReconnects if 0).
+	MaxReconnects int
+	// Warn, when set, is told of every reconnection.
+	Warn func(msg string)
+	// Sleep, when set, is called to wait d before a reconnection instead
+	// of a timer (tests record the waits instead of waiting).
+	Sleep func(ctx context.Context, d time.Duration) error
+
 	// Client is the HTTP client used for URLs (http.DefaultClient's
 	// transport when nil).
 	Client *http.Client
@@ -44,7 +61,7 @@ func Open(ctx context.Context, name string, opts *Options) (io.ReadCloser, error
 		if in == nil {
 			in = os.Stdin
 		}
-		return io.NopCloser(in), nil
+		return stdinReader(ctx, in), nil
 	case IsURL(name):
 		return openURL(ctx, name, opts)
 	}

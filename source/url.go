@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
 )
@@ -23,6 +24,20 @@ const bodyPreview = 512
 // defaultRetryDelay is the wait before a reconnection when the server has
 // not set one with a retry: field.
 const defaultRetryDelay = time.Second
+
+// Reconnection limits (docs/url-input.md#retry).
+const (
+	// DefaultMinRetryDelay is the shortest wait before a reconnection: a
+	// server's retry: 0 does not make agentstream hammer it.
+	DefaultMinRetryDelay = 100 * time.Millisecond
+	// DefaultMaxReconnects caps the reconnections of one input in all.
+	DefaultMaxReconnects = 100
+	// maxBackoff caps the doubling of the wait between reconnections in a
+	// row (a server's retry: above it is honoured as it is).
+	maxBackoff = 30 * time.Second
+	// maxRedirects is how many redirects one request follows.
+	maxRedirects = 10
+)
 
 // HTTPError is an answer that is not an SSE stream: a status other than
 // 2xx, or a 2xx whose Content-Type is not text/event-stream.
@@ -51,13 +66,37 @@ func (e *HTTPError) Error() string {
 	return b.String()
 }
 
+// StreamError is a failure to connect, or a lost connection: the request
+// and what went wrong. It prints as "METHOD URL: cause", so that callers
+// need not name the input again.
+type StreamError struct {
+	Method string
+	URL    string
+	Err    error
+}
+
+func (e *StreamError) Error() string { return e.Method + " " + e.URL + ": " + e.Err.Error() }
+
+func (e *StreamError) Unwrap() error { return e.Err }
+
 // Sentinel causes of errors in the middle of a stream.
 var (
 	// ErrIdleTimeout: no byte arrived for Options.IdleTimeout.
 	ErrIdleTimeout = errors.New("idle timeout")
 	// ErrConnectTimeout: no response headers within Options.ConnectTimeout.
 	ErrConnectTimeout = errors.New("connect timeout")
+	// ErrRedirectLoop: the server redirected more than 10 times. It is
+	// never retried: the next attempt would loop the same way.
+	ErrRedirectLoop = errors.New("redirect loop")
 )
+
+// checkRedirect stops a redirect loop with ErrRedirectLoop.
+func checkRedirect(_ *http.Request, via []*http.Request) error {
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("%w: stopped after %d redirects", ErrRedirectLoop, len(via))
+	}
+	return nil
+}
 
 // openURL sends the request and returns the response body as the SSE bytes
 // it carries, so that format detection and the decoders read a URL exactly
@@ -77,8 +116,21 @@ func openURL(ctx context.Context, name string, opts *Options) (io.ReadCloser, er
 	if r.client == nil {
 		r.client = http.DefaultClient
 	}
+	if r.client.CheckRedirect == nil {
+		c := *r.client
+		c.CheckRedirect = checkRedirect
+		r.client = &c
+	}
 	if r.delay <= 0 {
 		r.delay = defaultRetryDelay
+	}
+	r.floor = opts.MinRetryDelay
+	if r.floor <= 0 {
+		r.floor = DefaultMinRetryDelay
+	}
+	r.maxTotal = opts.MaxReconnects
+	if r.maxTotal <= 0 {
+		r.maxTotal = DefaultMaxReconnects
 	}
 	if r.max <= 0 {
 		r.max = event.DefaultMaxBytes
@@ -89,10 +141,7 @@ func openURL(ctx context.Context, name string, opts *Options) (io.ReadCloser, er
 		if err == nil {
 			return r, nil
 		}
-		if !r.canRetry(err) {
-			return nil, err
-		}
-		if err := r.wait(); err != nil {
+		if err = r.retry(err); err != nil {
 			return nil, err
 		}
 	}
@@ -111,7 +160,10 @@ type urlReader struct {
 	delay  time.Duration // reconnection delay (retry: field)
 	max    int
 
-	retriesLeft int
+	floor       time.Duration // shortest wait before a reconnection
+	retriesLeft int           // reconnections left in a row
+	reconnects  int           // reconnections so far
+	maxTotal    int
 	resp        *http.Response
 	cancel      context.CancelCauseFunc
 	attemptCtx  context.Context
@@ -123,11 +175,18 @@ type urlReader struct {
 	ready   int
 	over    bool // the message being read is over the cap and passed through as it comes
 
-	lines  lineState
-	msgID  string // id: of the message being read
-	msgHas bool
-	lastID string // id of the last complete message
-	err    error
+	lines   lineState
+	msgID   string // id: of the message being read
+	msgHas  bool   // the message being read has an id: field
+	msgData bool   // the message being read has a data: or event: field
+	lastID  string // the last id: of a complete message, sent as Last-Event-ID
+
+	// delivered: an event was handed out. resumable: every event handed
+	// out since the last id: carried one, so that Last-Event-ID resumes
+	// the stream exactly after the last event read.
+	delivered bool
+	resumable bool
+	err       error
 }
 
 // lineState splits the bytes of an SSE stream into lines across reads.
@@ -185,7 +244,7 @@ func (r *urlReader) connect() error {
 	if err != nil {
 		err = r.cause(err)
 		r.cancel(nil)
-		return fmt.Errorf("%s %s: %w", r.method, r.url, unwrapURLError(err))
+		return &StreamError{Method: r.method, URL: r.url, Err: unwrapURLError(err)}
 	}
 	if herr := check(r.method, r.url, resp); herr != nil {
 		resp.Body.Close()
@@ -206,10 +265,7 @@ func check(method, target string, resp *http.Response) error {
 		return nil
 	}
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, bodyPreview+1))
-	body := strings.TrimSpace(strings.ToValidUTF8(string(b[:min(len(b), bodyPreview)]), "\uFFFD"))
-	if len(b) > bodyPreview {
-		body += "..."
-	}
+	body := preview(b)
 	status := resp.Status
 	if status == "" {
 		status = strconv.Itoa(resp.StatusCode)
@@ -218,6 +274,30 @@ func check(method, target string, resp *http.Response) error {
 		Method: method, URL: target, StatusCode: resp.StatusCode, Status: status,
 		ContentType: ct, Body: body,
 	}
+}
+
+// preview returns the start of a body for an error message: at most
+// bodyPreview bytes, cut at a character boundary, on one line (runs of
+// white space, line ends included, become one space), with "..." when
+// there is more.
+func preview(b []byte) string {
+	more := len(b) > bodyPreview
+	if more {
+		b = b[:bodyPreview]
+		for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+			if utf8.RuneStart(b[i]) {
+				if !utf8.FullRune(b[i:]) {
+					b = b[:i]
+				}
+				break
+			}
+		}
+	}
+	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(b), "\uFFFD")), " ")
+	if more {
+		s += "..."
+	}
+	return s
 }
 
 // cause replaces a transport error caused by one of our timers with the
@@ -237,22 +317,72 @@ func unwrapURLError(err error) error {
 	return err
 }
 
-// canRetry reports whether err allows another connection, and uses one.
-func (r *urlReader) canRetry(err error) bool {
+// retry decides whether err allows another connection. If it does, it
+// uses one, waits before it, and returns nil; if not, it returns the error
+// to report: err, saying why it was not retried where that is not plain.
+func (r *urlReader) retry(err error) error {
 	var herr *HTTPError
-	if r.retriesLeft <= 0 || r.ctx.Err() != nil || errors.As(err, &herr) {
-		return false
+	switch {
+	case r.ctx.Err() != nil || errors.As(err, &herr) || errors.Is(err, ErrRedirectLoop):
+		return err
+	case r.retriesLeft <= 0:
+		if r.opts.Retry > 0 {
+			return fmt.Errorf("%w (gave up after %s in a row)", err, reconnections(r.opts.Retry))
+		}
+		return err
+	case r.reconnects >= r.maxTotal:
+		return fmt.Errorf("%w (gave up after %s in all)", err, reconnections(r.reconnects))
+	case r.delivered && !r.resumable && !r.opts.RetryWithoutIDs:
+		return fmt.Errorf("%w (not reconnecting: the events read carry no id to resume after, and a new request "+
+			"could send them again; --retry-without-ids reconnects all the same)", err)
 	}
 	r.retriesLeft--
-	return true
+	r.reconnects++
+	d := r.backoff()
+	if r.opts.Warn != nil {
+		msg := fmt.Sprintf("%v; reconnecting in %v (%d of %d)", err, d, r.opts.Retry-r.retriesLeft, r.opts.Retry)
+		if r.delivered && !r.resumable {
+			msg += ", without an event id to resume after: events already read may come again"
+		} else if r.lastID != "" {
+			msg += ", resuming after id " + strconv.Quote(r.lastID)
+		}
+		r.opts.Warn(msg)
+	}
+	sleep := r.opts.Sleep
+	if sleep == nil {
+		sleep = wait
+	}
+	return sleep(r.ctx, d)
 }
 
-func (r *urlReader) wait() error {
-	t := time.NewTimer(r.delay)
+func reconnections(n int) string {
+	if n == 1 {
+		return "1 reconnection"
+	}
+	return strconv.Itoa(n) + " reconnections"
+}
+
+// backoff returns the wait before the next reconnection: the server's
+// retry: (or Options.RetryDelay), at least the floor, doubled for every
+// reconnection in a row before it, up to maxBackoff.
+func (r *urlReader) backoff() time.Duration {
+	base := max(r.delay, r.floor)
+	d := base
+	for range r.opts.Retry - r.retriesLeft - 1 {
+		if d >= maxBackoff {
+			break
+		}
+		d *= 2
+	}
+	return max(base, min(d, maxBackoff))
+}
+
+func wait(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
-	case <-r.ctx.Done():
-		return r.ctx.Err()
+	case <-ctx.Done():
+		return ctx.Err()
 	case <-t.C:
 		return nil
 	}
@@ -328,33 +458,38 @@ func (r *urlReader) fill() {
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		err = errors.New("connection lost: " + err.Error())
 	}
-	if len(r.data) > r.ready {
+	if len(r.data) > r.ready || r.over {
 		err = fmt.Errorf("in the middle of a message: %w", err)
 	}
-	if r.canRetry(err) {
-		// Drop the partial message, as EventSource does, and resume.
-		r.data = r.data[:r.ready]
-		r.lines = lineState{}
-		r.msgID, r.msgHas, r.over = "", false, false
-		for {
-			if werr := r.wait(); werr != nil {
-				r.err = werr
-				return
-			}
-			cerr := r.connect()
-			if cerr == nil {
-				return
-			}
-			if !r.canRetry(cerr) {
-				r.ready = len(r.data)
-				r.err = cerr
-				return
-			}
+	err = &StreamError{Method: r.method, URL: r.url, Err: err}
+	if err = r.retry(err); err != nil {
+		// Keep what arrived: a recording keeps it, a decoder reports it.
+		r.ready = len(r.data)
+		r.err = err
+		return
+	}
+	// Drop the partial message, as EventSource does, and resume. Part of
+	// a message over the cap was handed out already: end it with a blank
+	// line, so that the decoder's skip of it ends here and not inside the
+	// resumed stream. (After a CR, the first LF completes a CRLF.)
+	r.data = r.data[:r.ready]
+	if r.over {
+		r.data = append(r.data, "\n\n"...)
+		r.ready = len(r.data)
+	}
+	r.lines = lineState{}
+	r.msgID, r.msgHas, r.msgData, r.over = "", false, false, false
+	for {
+		cerr := r.connect()
+		if cerr == nil {
+			return
+		}
+		if cerr = r.retry(cerr); cerr != nil {
+			r.ready = len(r.data)
+			r.err = cerr
+			return
 		}
 	}
-	// Keep what arrived: a recording keeps it, a decoder reports it.
-	r.ready = len(r.data)
-	r.err = err
 }
 
 // scan splits data[from:] into lines, tracking id: and retry: fields and the
@@ -399,17 +534,29 @@ func (r *urlReader) endLine(pos int) {
 	r.lines.n, r.lines.head = 0, r.lines.head[:0]
 	if len(line) == 0 && full {
 		// A blank line ends the message.
-		if r.msgHas {
+		switch {
+		case r.msgHas:
+			if r.msgID != "" && r.msgID != r.lastID {
+				// Progress: a new event to resume after. The retry
+				// budget starts again; comments and blank lines, or an
+				// event that repeats the last id, do not restart it.
+				r.retriesLeft = r.opts.Retry
+			}
 			r.lastID = r.msgID
+			r.resumable = r.msgID != ""
+		case r.msgData:
+			r.resumable = false
 		}
-		r.msgID, r.msgHas, r.over = "", false, false
+		r.delivered = r.delivered || r.msgData
+		r.msgID, r.msgHas, r.msgData, r.over = "", false, false, false
 		r.ready = pos
-		r.retriesLeft = r.opts.Retry // progress: the retry budget starts again
 		return
 	}
 	field, value, _ := bytes.Cut(line, []byte(":"))
 	value = bytes.TrimPrefix(value, []byte(" "))
 	switch string(field) {
+	case "data", "event":
+		r.msgData = true
 	case "id":
 		if full && bytes.IndexByte(value, 0) < 0 {
 			r.msgID, r.msgHas = string(value), true

@@ -137,6 +137,8 @@ func (v *checker) report(rule string, p pos, format string, args ...any) {
 func (v *checker) parseError(perr *event.ParseError) {
 	rule := Syntax
 	switch {
+	case errors.Is(perr, event.ErrWarning):
+		return // a decoder's warning (invalid UTF-8 has its own rule): no violation
 	case errors.Is(perr, event.ErrTruncated):
 		rule = Truncated
 	case errors.Is(perr, event.ErrTooLarge):

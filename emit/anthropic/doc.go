@@ -8,12 +8,35 @@
 // Blocks: text as text_delta events (citations as citations_delta events
 // before the block's stop: the stop of a text block is held until the next
 // event shows whether citations follow), thinking as thinking_delta plus a
-// signature_delta, tool calls (tool_use, server_tool_use, mcp_tool_use)
-// with their input as input_json_delta, server and MCP tool results as
-// whole blocks, Unknown events read from this format back as they were.
-// An Error event becomes an `event: error` message, which ends the body it
-// interrupts (no message_stop, as the API does); a failed turn
-// (TurnEnd.Error) ends its body with an error event of type turn_failed. Message ids come from
+// signature_delta, tool calls (tool_use, server_tool_use) with their input
+// as input_json_delta, server and MCP tool results as whole blocks, Unknown
+// events read from this format back as they were. MCP tool calls and
+// results are tool_use (with server_name) and tool_result, which clients
+// read without the MCP connector beta; the beta's mcp_tool_use and
+// mcp_tool_result only with Config.MCPBeta.
+//
+// Errors go where the API puts them: a fatal Error becomes an `event:
+// error` message where it arrived, which ends the body it interrupts (the
+// block it cut gets no content_block_stop, its message no message_delta
+// or message_stop; a turn end is held until the next event shows whether
+// an error replaces it); an error no agent claims belongs to the main
+// agent; a failed turn (TurnEnd.Error) and a failed run no error told of
+// (RunEnd.IsError) end with an error event; a non-fatal error is written
+// only when it is an API error object the source kept (the envelope's,
+// XML's), others (Codex error items) are warned about, since clients raise
+// at once. error.type is one of the API's types (APIError's rules, table
+// in docs/stop-usage-errors.md), the replaced type leading the message.
+//
+// Usage and stop reasons: TurnStart.Usage in message_start (with
+// service_tier), TurnEnd.Usage in message_delta; a run's cumulative usage
+// (RunEnd.Usage) goes on the last message as what the others did not
+// carry. A turn with no stop reason stops as tool_use when the run goes
+// on from its tool calls, with the run end's stop reason when it is the
+// last, and as end_turn when the stream ends after it. With
+// Config.LateSignatures, thinking signatures the envelope gives only in
+// meta_final are written as a late signature_delta of the last message's
+// blocks (off by default: the API never sends a delta after its block's
+// stop). Message ids come from
 // TurnStart, or are derived from a counter (msg_agentstream_0001, ...).
 //
 // Turns: where the source marks them (TurnStart/TurnEnd) they are kept;

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/messages"
 )
 
@@ -15,6 +18,17 @@ type Config struct {
 	Agent string
 	// Warn receives what the API body cannot carry. Nil discards it.
 	Warn func(error)
+	// MCPBeta writes MCP tool calls and results as the MCP connector
+	// beta's mcp_tool_use and mcp_tool_result blocks; by default they are
+	// tool_use (with server_name) and tool_result, which clients read
+	// without the beta.
+	MCPBeta bool
+	// LateSignatures writes the thinking signatures a run summary gives
+	// (the envelope's meta_final) as signature_delta events of the last
+	// message's thinking blocks, after their content_block_stop. The
+	// official SDKs take them; the API never sends a delta after its
+	// block's stop (validate rule MSG001), so it is off by default.
+	LateSignatures bool
 }
 
 // Encoder writes canonical events as Messages API SSE bodies, one
@@ -30,6 +44,24 @@ type Encoder struct {
 	seen   bool
 	buf    []byte
 	n      int // messages without an id, for derived ids
+
+	// held is a turn's end not written yet: the next event decides how
+	// it ends (see releaseEnd).
+	held *event.TurnEnd
+	// start is the usage the open message started with; sum what the
+	// messages written so far carried, for the run's remainder.
+	start *event.Usage
+	sum   event.Usage
+	// stopped: a fatal error ended the last response; what is left of
+	// the block it cut (its end, its citations) is not a new message.
+	stopped bool
+	// failed: an error event for the run's failure has been written.
+	failed bool
+	// thinking counts the main agent's thinking blocks; unsigned holds
+	// the ordinals of those written without a signature, for the
+	// signatures a run summary gives (lateSignatures).
+	thinking int
+	unsigned []int
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -39,6 +71,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 		e.cfg = *cfg
 	}
 	e.st.Event = e.event
+	e.st.MCPBeta = e.cfg.MCPBeta
 	e.st.NewID = func() string { e.n++; return fmt.Sprintf("msg_agentstream_%04d", e.n) }
 	return e
 }
@@ -73,22 +106,71 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if !e.seen {
 		e.seen, e.main = true, agent
 	}
+	if x, ok := ev.(*event.Error); ok && x.Agent == "" {
+		// An error no agent claims (the envelope producer's fatal line)
+		// interrupted the run the body is written for.
+		agent = e.main
+	}
 	if agent != e.main {
 		e.warn("subagents (only the main agent's turns are written)")
 		return nil
 	}
+	if r, ok := ev.(*event.RunEnd); ok {
+		e.lateSignatures(r)
+	}
+	if e.held != nil {
+		e.releaseEnd(ev)
+	}
+	if e.err != nil {
+		return e.err
+	}
+	switch x := ev.(type) {
+	case *event.TurnStart:
+		e.stopped, e.start = false, x.Usage
+	case *event.TurnEnd:
+		if x.Error == "" {
+			e.held = x
+			return nil
+		}
+	case *event.BlockEnd, *event.Citations:
+		if e.stopped && !e.st.InTurn() {
+			return nil // the rest of the block a fatal error cut short
+		}
+		if b, ok := x.(*event.BlockEnd); ok && b.Kind == event.Thinking {
+			if b.Signature == "" {
+				e.unsigned = append(e.unsigned, e.thinking)
+			}
+			e.thinking++
+		}
+	case *event.Error:
+		if !x.Fatal && !isAPIError(x) {
+			// An error event ends the response and clients raise at
+			// once: what follows a non-fatal error (a Codex error item)
+			// would be lost.
+			e.warn("non-fatal errors (an error event ends the response)")
+			return nil
+		}
+		// Written where it arrived: a block it cut short gets no
+		// content_block_stop, its message no message_stop, as the API
+		// ends a response that fails mid-stream.
+		e.errorEvent(x)
+		return e.err
+	}
 	if t, ok := ev.(*event.ToolResult); ok && !e.st.AssistantResult(t) && e.st.Answered(t.ID) && !e.st.Explicit() {
 		// No turn boundaries in the source: the model's turn is over
 		// once all its tool calls have their results.
-		e.st.EndTurn("tool_use", nil)
+		e.endTurn("tool_use", nil)
 	}
 	if te, ok := ev.(*event.TurnEnd); ok && te.Error != "" {
+		if e.stopped && !e.st.InTurn() {
+			return nil // the error event that ended the turn told it
+		}
 		// A failed turn ends as the API ends a response cut short: with
 		// an error event instead of message_stop.
 		if err := e.st.Flush(); err != nil {
 			return err
 		}
-		e.errorEvent(&event.Error{Agent: te.Agent, Message: te.Error, Type: TurnFailedErrorType, Fatal: true})
+		e.errorEvent(&event.Error{Agent: te.Agent, Message: te.Error, Fatal: true})
 		return e.err
 	}
 	handled, err := e.st.Add(ev)
@@ -104,15 +186,8 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.st.Model = ev.Model
 		}
 		e.warn("session metadata")
-	case *event.Error:
-		e.errorEvent(ev)
 	case *event.RunEnd:
-		stop := ev.StopReason
-		if stop == "" {
-			stop = "end_turn"
-		}
-		e.st.EndTurn(stop, nil)
-		e.warn("run summaries")
+		e.runEnd(ev)
 	case *event.ToolResult:
 		e.warn("client tool results (the client sends them in the next request)")
 	case *event.Notice:
@@ -133,20 +208,173 @@ func (e *Encoder) Encode(ev event.Event) error {
 	return e.err
 }
 
-// TurnFailedErrorType is the error type of the error event written for a
-// failed turn (event.TurnEnd.Error).
-const TurnFailedErrorType = "turn_failed"
+// lateSignatures writes the signatures of the open message's thinking
+// blocks that had none when they ended, from a run summary that lists
+// them: the anthropic_agent meta_final's conversation_history holds the
+// main agent's assistant messages with their thinking blocks, signed.
+// The n-th thinking block of the run is the n-th of the history.
+func (e *Encoder) lateSignatures(r *event.RunEnd) {
+	open := e.st.UnsignedThinking()
+	if !e.cfg.LateSignatures || len(open) == 0 || r.MetaKind != agentmeta.Kind || len(e.unsigned) < len(open) {
+		return
+	}
+	var final struct {
+		History []struct {
+			Role    string `json:"role"`
+			Content []struct {
+				Type      string `json:"type"`
+				Signature string `json:"signature"`
+			} `json:"content"`
+		} `json:"conversation_history"`
+	}
+	if json.Unmarshal(r.Meta, &final) != nil {
+		return
+	}
+	var sigs []string
+	for _, m := range final.History {
+		if m.Role != "assistant" {
+			continue
+		}
+		for _, b := range m.Content {
+			if b.Type == messages.BlockThinking {
+				sigs = append(sigs, b.Signature)
+			}
+		}
+	}
+	ords := e.unsigned[len(e.unsigned)-len(open):]
+	for i, idx := range open {
+		if ord := ords[i]; ord < len(sigs) {
+			e.st.LateSignature(idx, sigs[ord])
+		}
+	}
+}
 
-// errorEvent writes an error event, which ends the response it interrupts.
+// releaseEnd writes the held turn end, as next, the event after it (nil
+// at Close), allows: a fatal error that follows an end with no stop
+// reason (the decoder closing the message the error cut short) takes
+// the end's place, as in the API's stream; a run end gives its
+// cumulative usage to a last turn that has none of its own (see
+// runUsage) and its stop reason to a turn that has none; a turn with
+// tool calls and no stop reason that the run goes on from stopped for
+// tool_use.
+func (e *Encoder) releaseEnd(next event.Event) {
+	held := e.held
+	e.held = nil
+	u, stop := held.Usage, held.StopReason
+	switch n := next.(type) {
+	case *event.Error:
+		if n.Fatal && stop == "" {
+			return
+		}
+	case *event.RunEnd:
+		if u == nil {
+			u = e.runUsage(n.Usage)
+		}
+		if stop == "" && !n.IsError {
+			stop = n.StopReason // Claude's stop reason is on its result line
+		}
+	}
+	switch {
+	case stop == "" && next != nil && e.st.HadTools():
+		// A turn the source ends without a stop reason (Claude's
+		// assistant lines) whose tool calls the run goes on from.
+		stop = "tool_use"
+	case stop == "" && next == nil:
+		// The last turn ended (TurnEnd, no error) and so did the stream:
+		// a turn the model finished (Codex's turn.completed names no
+		// stop reason), as Close ends a source without turns.
+		stop = e.closeStop()
+	}
+	e.endTurn(stop, u)
+}
+
+// endTurn ends the open message and counts its usage: u, or the usage
+// it started with.
+func (e *Encoder) endTurn(stop string, u *event.Usage) {
+	if !e.st.InTurn() {
+		return
+	}
+	written := u
+	if written == nil {
+		written = e.start
+	}
+	if written != nil {
+		e.sum.InputTokens += written.InputTokens
+		e.sum.OutputTokens += written.OutputTokens
+		e.sum.CacheReadTokens += written.CacheReadTokens
+		e.sum.CacheWriteTokens += written.CacheWriteTokens
+	}
+	e.start = nil
+	e.st.EndTurn(stop, u)
+}
+
+// runUsage returns what of a run's cumulative usage the messages written
+// so far did not carry, for the last message: the source gives no
+// per-turn count for it (an envelope's meta_final, Claude's result line),
+// so the usage summed over the messages is the run's. Nil when the run
+// has none.
+func (e *Encoder) runUsage(cum *event.Usage) *event.Usage {
+	if cum == nil {
+		return nil
+	}
+	rest := func(total, used int64) int64 { return max(total-used, 0) }
+	return &event.Usage{
+		InputTokens:      rest(cum.InputTokens, e.sum.InputTokens),
+		OutputTokens:     rest(cum.OutputTokens, e.sum.OutputTokens),
+		CacheReadTokens:  rest(cum.CacheReadTokens, e.sum.CacheReadTokens),
+		CacheWriteTokens: rest(cum.CacheWriteTokens, e.sum.CacheWriteTokens),
+	}
+}
+
+// runEnd ends the open message with the run's stop reason and usage, or,
+// for a failed run whose failure no error event told yet, with an error
+// event (clients see a failed response, not a finished one).
+func (e *Encoder) runEnd(ev *event.RunEnd) {
+	e.warn("run summaries")
+	if ev.IsError {
+		if !e.failed {
+			msg := strings.Join(ev.Errors, "; ")
+			if msg == "" {
+				msg = ev.Result
+			}
+			if msg == "" {
+				msg = "run failed"
+			}
+			e.errorEvent(&event.Error{Agent: ev.Agent, Message: msg, Type: ev.StopReason, Fatal: true})
+		}
+		return
+	}
+	if !e.st.InTurn() {
+		return
+	}
+	stop := ev.StopReason
+	if stop == "" {
+		stop = "end_turn"
+	}
+	e.endTurn(stop, e.runUsage(ev.Usage))
+}
+
+// isAPIError reports whether an error not marked fatal is an API
+// error event the source kept (the envelope and XML streams carry the
+// API's error object, which ended the response it interrupted): its type,
+// or its Raw object's, is one of the API's.
+func isAPIError(ev *event.Error) bool {
+	var a messages.APIError
+	if json.Unmarshal(ev.Raw, &a) == nil && slices.Contains(apiErrorTypes, a.Type) {
+		return true
+	}
+	return slices.Contains(apiErrorTypes, ev.Type)
+}
+
+// errorEvent writes an error event, which ends the response it
+// interrupts (or stands alone as a failed response). Its error object is
+// Raw when that is an API error object of one of the API's types, else
+// one built by APIError.
 func (e *Encoder) errorEvent(ev *event.Error) {
-	// Raw, when it is an error object, goes back verbatim.
 	obj := json.RawMessage(compact(ev.Raw))
 	var a messages.APIError
-	if json.Unmarshal(obj, &a) != nil || a.Type == "" {
-		a = messages.APIError{Type: ev.Type, Message: ev.Message}
-		if a.Type == "" {
-			a.Type = "api_error"
-		}
+	if json.Unmarshal(obj, &a) != nil || !slices.Contains(apiErrorTypes, a.Type) {
+		a = APIError(ev.Type, ev.Message)
 		obj, _ = messages.Marshal(a) // strings always marshal
 	}
 	data, err := messages.Marshal(struct {
@@ -158,6 +386,8 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 		return
 	}
 	e.st.Abort()
+	e.start = nil
+	e.stopped, e.failed = true, true
 	e.event(messages.EventError, data)
 }
 
@@ -168,6 +398,9 @@ func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err
 	}
+	if e.held != nil {
+		e.releaseEnd(nil)
+	}
 	if e.st.Open() {
 		e.st.Flush()
 		if e.err == nil {
@@ -175,12 +408,18 @@ func (e *Encoder) Close() error {
 		}
 		return e.err
 	}
-	stop := "end_turn"
-	if e.st.HadTools() {
-		stop = "tool_use"
-	}
-	e.st.EndTurn(stop, nil)
+	e.endTurn(e.closeStop(), nil)
 	return e.err
+}
+
+// closeStop is the stop reason of a last message the source ends without
+// one: tool_use when it has tool calls still waiting for a result (the
+// agent stopped for the client to run them), else end_turn.
+func (e *Encoder) closeStop() string {
+	if e.st.Unanswered() {
+		return "tool_use"
+	}
+	return "end_turn"
 }
 
 func compact(raw []byte) []byte {

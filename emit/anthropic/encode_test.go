@@ -328,8 +328,9 @@ func TestInvalidToolInput(t *testing.T) {
 	}
 }
 
-// TestFailedTurn: every error is written, and a failed turn ends its body
-// with an error event of type turn_failed instead of message_stop.
+// TestFailedTurn: a failed turn ends its body with an error event (of an
+// API error type) instead of message_stop, and once: a failed turn whose
+// error event was written already gets no second one.
 func TestFailedTurn(t *testing.T) {
 	t.Parallel()
 	out, _ := encode(t, []event.Event{
@@ -350,7 +351,7 @@ func TestFailedTurn(t *testing.T) {
 			got = append(got, "turn end "+ev.MessageID)
 		}
 	}
-	want := []string{"turn end m1", "turn_failed: boom", "turn end m2", "invalid_request_error: bad request", "turn_failed: bad request"}
+	want := []string{"turn end m1", "api_error: boom", "turn end m2", "invalid_request_error: bad request"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s\n%s", diff, out)
 	}

@@ -3,11 +3,15 @@
 // `claude -p --output-format stream-json --verbose` accepts the output.
 //
 // Output: one compact JSON object per line. The system/init line comes
-// first (the source's own when it was read from this format, else one made
-// of the session's model, tools and cwd); each completed content block is
+// first (the source's own when it was read from this format, after the
+// lines that came before it there, such as SessionStart hook lines, which
+// are written as they came; else one made of the session's model, tools
+// and cwd, "" for what the source does not name); each completed content block is
 // one assistant line (a snapshot carrying that block, with the message's
 // id and model); tool results are user lines (content a string when the
-// result is one text part, else text and image blocks; is_error;
+// result is one text part, else text and image blocks; is_error as
+// Claude Code writes it: when true, false on Bash results, absent on
+// other tools' successes;
 // tool_use_result from Structured); errors, and failed turns (error type
 // turn_failed), are Claude Code's synthetic assistant messages (model
 // "<synthetic>", a top-level error); notices go
@@ -20,7 +24,11 @@
 // parent_tool_use_id: the tool call that started the subagent (its
 // SessionStart.ParentToolID, or else its parent's latest tool call without
 // a result); a subagent's prompt is written as its first user line, and
-// its model as the model of its messages. Every line has uuid and session_id; uuids are derived from the
+// its model as the model of its messages; its open message ends before
+// the parent's result for that call, so its last lines come first. A
+// second main session (concatenated inputs) is a run of its own: the
+// first run gets its result line, the second its own init. A stop reason
+// nobody named stays null. Every line has uuid and session_id; uuids are derived from the
 // session id and a counter, so output is deterministic.
 //
 // With Config.Partial (CLI flag --partial) the raw Messages API stream
@@ -28,7 +36,7 @@
 // --include-partial-messages does: message_start, content_block_start,
 // deltas (tool input as one input_json_delta), the assistant snapshot, then
 // content_block_stop, and message_delta/message_stop at the end of each
-// turn.
+// turn. As Claude Code, it forwards no stream events of subagents.
 //
 // Turns: where the source marks them (TurnStart/TurnEnd) they are kept;
 // where it does not (the JSON envelope, say), the first content opens a

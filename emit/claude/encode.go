@@ -59,8 +59,9 @@ type Encoder struct {
 
 type agent struct {
 	id     string
-	parent *string  // parent_tool_use_id: nil for the main agent
-	calls  []string // its client tool calls without a result yet, oldest first
+	parent *string           // parent_tool_use_id: nil for the main agent
+	calls  []string          // its client tool calls without a result yet, oldest first
+	names  map[string]string // tool name of each call in calls
 	st     *messages.Streamer
 	msgs   int
 }
@@ -157,8 +158,16 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if id == "" {
 		id = e.cfg.Agent
 	}
-	if s, ok := ev.(*event.SessionStart); ok && s.ParentToolID == "" && !e.haveMain {
-		e.haveMain, e.main = true, id
+	if s, ok := ev.(*event.SessionStart); ok && s.ParentToolID == "" && s.ParentAgent == "" {
+		if e.haveMain && id != e.main && e.agents[id] == nil {
+			e.newRun()
+		}
+		if !e.haveMain {
+			e.haveMain, e.main = true, id
+		}
+	}
+	if !e.inited && e.preInit(ev) {
+		return e.err
 	}
 	a := e.scope(id)
 	if s, ok := ev.(*event.SessionStart); ok {
@@ -166,6 +175,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 		return e.err
 	}
 	e.init(nil)
+	if t, ok := ev.(*event.ToolResult); ok {
+		e.endSubagents(t.ID)
+	}
 	a.track(ev)
 	if t, ok := ev.(*event.ToolResult); ok && !a.st.AssistantResult(t) && a.st.Answered(t.ID) && !a.st.Explicit() {
 		// No turn boundaries in the source: the model's turn is over
@@ -225,6 +237,57 @@ func (e *Encoder) Encode(ev event.Event) error {
 	return e.err
 }
 
+// preInit writes a line that comes before system/init as it came (real
+// Claude Code writes SessionStart hook lines first), so that the init
+// the source has is written when it arrives rather than a made-up one
+// now. It reports whether ev was such a line.
+func (e *Encoder) preInit(ev event.Event) bool {
+	var raw []byte
+	kind := ""
+	switch ev := ev.(type) {
+	case *event.Notice:
+		raw, kind = ev.Raw, ev.Kind
+	case *event.Unknown:
+		if ev.Format != wire.MetaKind || wire.IsKnownType(ev.Type) {
+			return false
+		}
+		raw = ev.Raw
+	default:
+		return false
+	}
+	var l wire.Line
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &l) != nil || l.Type == "" ||
+		(kind != "" && l.Type != kind && l.Subtype != kind) {
+		return false
+	}
+	e.line(jsontext.Compact(raw), nil)
+	return true
+}
+
+// newRun starts the second run of concatenated inputs: a main session
+// after the first run's. The first run's open messages end and it gets
+// its result line (unless it had one); what follows is a run of its own,
+// not a subagent of the first.
+func (e *Encoder) newRun() {
+	if e.inited && !e.resultOut {
+		e.closeTurns("")
+		e.result(&event.RunEnd{})
+	}
+	*e = Encoder{w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: map[string]*agent{}, n: e.n}
+}
+
+// endSubagents ends the open messages of the subagents started by tool
+// call id, whose result has come: their last lines are written before
+// the parent's result, where Claude Code writes them.
+func (e *Encoder) endSubagents(id string) {
+	for _, a := range e.order {
+		if a.parent != nil && *a.parent == id && a.st.InTurn() {
+			a.st.EndTurn("", nil)
+		}
+	}
+}
+
 // maxCalls caps the tool calls without a result an agent remembers, to
 // link a subagent to the call that started it.
 const maxCalls = 256
@@ -235,9 +298,14 @@ func (a *agent) track(ev event.Event) {
 	case *event.ToolCall:
 		if !ev.Server {
 			if len(a.calls) == maxCalls {
+				delete(a.names, a.calls[0])
 				a.calls = slices.Delete(a.calls, 0, 1)
 			}
 			a.calls = append(a.calls, ev.ID)
+			if a.names == nil {
+				a.names = map[string]string{}
+			}
+			a.names[ev.ID] = ev.Name
 		}
 	case *event.ToolResult:
 		if i := slices.Index(a.calls, ev.ID); i >= 0 {
@@ -334,9 +402,14 @@ func (e *Encoder) init(s *event.SessionStart) {
 			return
 		}
 	}
+	// Every key a consumer of Claude Code's init may rely on, but of the
+	// run only what the source says: cwd and model stay "" when it names
+	// none (never a made-up "/" or "unknown"); the other keys describe
+	// Claude Code's own configuration, which agentstream states as empty
+	// defaults under its own claude_code_version.
 	in := wire.Init{
-		Type: wire.TypeSystem, Subtype: wire.SubtypeInit, Cwd: "/", Tools: []string{},
-		MCPServers: []any{}, Model: "unknown", PermissionMode: "default", SlashCommands: []string{},
+		Type: wire.TypeSystem, Subtype: wire.SubtypeInit, Tools: []string{},
+		MCPServers: []any{}, PermissionMode: "default", SlashCommands: []string{},
 		APIKeySource: "none", ClaudeCodeVersion: "agentstream", OutputStyle: "default", Agents: []string{},
 		Skills: []string{}, Plugins: []any{},
 	}
@@ -345,12 +418,7 @@ func (e *Encoder) init(s *event.SessionStart) {
 		if e.session == "" {
 			e.session = s.Agent
 		}
-		if s.Cwd != "" {
-			in.Cwd = s.Cwd
-		}
-		if s.Model != "" {
-			in.Model = s.Model
-		}
+		in.Cwd, in.Model = s.Cwd, s.Model
 		if s.Tools != nil {
 			in.Tools = s.Tools
 		}
@@ -367,7 +435,8 @@ func (e *Encoder) init(s *event.SessionStart) {
 }
 
 func (e *Encoder) streamEvent(a *agent, data []byte) error {
-	if !e.cfg.Partial {
+	if !e.cfg.Partial || a.parent != nil {
+		// Claude Code forwards no partial stream of a subagent.
 		return nil
 	}
 	e.line(messages.Marshal(struct {
@@ -446,7 +515,7 @@ func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 		ToolUseID string          `json:"tool_use_id"`
 		Type      string          `json:"type"`
 		Content   json.RawMessage `json:"content"`
-		IsError   bool            `json:"is_error"`
+		IsError   *bool           `json:"is_error,omitempty"`
 	}
 	line := struct {
 		Type    string `json:"type"`
@@ -458,11 +527,30 @@ func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 		ToolUseResult json.RawMessage `json:"tool_use_result,omitempty"`
 	}{Type: wire.TypeUser, header: e.header(a)}
 	line.Message.Role = "user"
-	line.Message.Content = []block{{ToolUseID: ev.ID, Type: messages.BlockToolResult, Content: content, IsError: ev.IsError}}
+	line.Message.Content = []block{{ToolUseID: ev.ID, Type: messages.BlockToolResult, Content: content, IsError: isError(a, ev)}}
 	if len(ev.Structured) > 0 && json.Valid(ev.Structured) {
 		line.ToolUseResult = jsontext.Compact(ev.Structured)
 	}
 	e.line(messages.Marshal(line))
+}
+
+// explicitFalseTools are the tools whose results Claude Code writes
+// with "is_error": false; it leaves the key out of the others' (Read,
+// Agent, ...) unless they failed.
+var explicitFalseTools = []string{"Bash"}
+
+// isError returns a result's is_error as Claude Code writes it.
+func isError(a *agent, ev *event.ToolResult) *bool {
+	name := ev.Name
+	if n, ok := a.names[ev.ID]; ok && n != "" {
+		name = n
+	}
+	delete(a.names, ev.ID)
+	if !ev.IsError && !slices.Contains(explicitFalseTools, name) {
+		return nil
+	}
+	v := ev.IsError
+	return &v
 }
 
 // TurnFailedErrorType is the error type of the synthetic error line
@@ -544,9 +632,8 @@ func (e *Encoder) closeTurns(stop string) {
 			s = stop
 			if s == "" && a.st.HadTools() {
 				s = "tool_use"
-			} else if s == "" {
-				s = "end_turn"
 			}
+			// else unknown: null, never a made-up end_turn
 		}
 		a.st.EndTurn(s, nil)
 		if a.id == e.main {
@@ -592,7 +679,9 @@ func (e *Encoder) result(ev *event.RunEnd) {
 	if stop == "" {
 		stop = e.lastStop
 	}
-	r.StopReason = &stop
+	if stop != "" {
+		r.StopReason = &stop // else null: the source did not say
+	}
 	if r.IsError && len(r.Errors) > 0 {
 		r.Subtype = wire.SubtypeErrorDuring
 	} else {

@@ -27,12 +27,17 @@ const corpus = "../../testdata/claude"
 
 func decode(t testing.TB, file string) []event.Event {
 	t.Helper()
-	f, err := os.Open(file)
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	d := wire.NewDecoder(f, &wire.Config{Source: file})
+	return decodeBytes(t, file, data)
+}
+
+// decodeBytes reads stream-json from data, named source.
+func decodeBytes(t testing.TB, source string, data []byte) []event.Event {
+	t.Helper()
+	d := wire.NewDecoder(bytes.NewReader(data), &wire.Config{Source: source})
 	var evs []event.Event
 	for {
 		ev, err := d.Next()

@@ -23,13 +23,22 @@
 //     command_execution; MCP tools (MCPServer set, or named
 //     mcp__server__tool) as mcp_tool_call; WebSearch and web_search as
 //     web_search; TodoWrite as the turn's todo_list (item.started, then
-//     item.updated, completed when the turn ends); Agent, Task and Codex's
-//     collab tools as collab_tool_call, whose receivers are the subagent
-//     scopes the call started; any other tool as an mcp_tool_call with an
-//     empty server, which reads back as the same name and input;
+//     item.updated, completed when the turn ends); Codex's own collab
+//     tools (read from a Codex stream) as collab_tool_call, whose
+//     receivers are the subagent scopes the call started; any other tool,
+//     Claude's subagent tools Agent and Task included, as an mcp_tool_call
+//     with an empty server, which reads back as the same name and input
+//     (collab_tool_call is not among the item types the Codex SDK
+//     declares, so nothing else is written as one);
+//   - the Codex SDK's item shapes: a completed command_execution has
+//     exit_code only when the source gave one (item.started keeps
+//     Codex's null), a completed mcp_tool_call has result or error, never
+//     the other as null;
 //   - FileChange as file_change, TodoList as todo_list, an Error as the
 //     top-level error event (or an error item when its Type is
-//     "error_item"; a "turn_failed" Error ends the turn as turn.failed), a
+//     "error_item"; a "turn_failed" Error ends the turn as turn.failed,
+//     and so does the end of a stream after a fatal Error, even inside an
+//     open block, so that the SDK's run() fails as the run did), a
 //     plan Notice as a plan item, a codex Unknown as its own bytes.
 //
 // Item ids are item_0, item_1, ... in the order items are first written.

@@ -556,7 +556,7 @@ func (e *Encoder) line(b []byte) {
 // result keep their item.started alone and the turn is completed: a call
 // without a result is not a cut-off stream (an agent that waits for the
 // client to run its tools ends that way). A RunEnd closes the turn
-// whatever is open.
+// whatever is open, and so does Close after a fatal Error: turn.failed.
 func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err
@@ -569,6 +569,13 @@ func (e *Encoder) Close() error {
 		}
 	}
 	if e.err != nil {
+		return e.err
+	}
+	if len(open) > 0 && e.failure != "" {
+		// The run failed inside the block (the envelope's fatal error
+		// line, no meta_final): the failure, not the cut, ends the turn,
+		// so that the SDK's run() fails as the run did.
+		e.closeTurn()
 		return e.err
 	}
 	if len(open) > 0 {

@@ -226,7 +226,7 @@ func TestEncode(t *testing.T) {
 {"type":"turn.started"}
 {"type":"item.completed","item":{"id":"item_0","type":"reasoning","text":"let me look"}}
 {"type":"item.started","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
-{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"a\nb","exit_code":null,"status":"completed"}}
+{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"a\nb","status":"completed"}}
 {"type":"item.completed","item":{"id":"item_2","type":"agent_message","text":"Two <files> & done"}}
 {"type":"turn.completed","usage":{"input_tokens":30,"cached_input_tokens":3,"cache_write_input_tokens":0,"output_tokens":12,"reasoning_output_tokens":0}}
 `,
@@ -255,7 +255,7 @@ func TestEncode(t *testing.T) {
 			want: `{"type":"thread.started","thread_id":"S"}
 {"type":"turn.started"}
 {"type":"item.started","item":{"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
-{"type":"item.completed","item":{"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"a","exit_code":null,"status":"completed"}}
+{"type":"item.completed","item":{"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"a","status":"completed"}}
 {"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"ok"}}
 {"type":"turn.completed","usage":{"input_tokens":84,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":96,"reasoning_output_tokens":0}}
 `,
@@ -284,11 +284,11 @@ func TestEncode(t *testing.T) {
 {"type":"item.started","item":{"id":"item_2","type":"web_search","query":"go fuzz"}}
 {"type":"item.started","item":{"id":"item_3","type":"todo_list","items":[{"text":"a","completed":false}]}}
 {"type":"item.started","item":{"id":"item_4","type":"mcp_tool_call","server":"","tool":"Read","arguments":{"file_path":"x"},"result":null,"error":null,"status":"in_progress"}}
-{"type":"item.completed","item":{"id":"item_0","type":"mcp_tool_call","server":"github","tool":"get_issue","arguments":{"n":1},"result":{"content":[{"type":"text","text":"open"},{"type":"image","data":"AAAA","mimeType":"image/png"}],"structured_content":{"state":"open"}},"error":null,"status":"completed"}}
-{"type":"item.completed","item":{"id":"item_1","type":"mcp_tool_call","server":"web","tool":"fetch","arguments":{},"result":null,"error":{"message":"404"},"status":"failed"}}
+{"type":"item.completed","item":{"id":"item_0","type":"mcp_tool_call","server":"github","tool":"get_issue","arguments":{"n":1},"result":{"content":[{"type":"text","text":"open"},{"type":"image","data":"AAAA","mimeType":"image/png"}],"structured_content":{"state":"open"}},"status":"completed"}}
+{"type":"item.completed","item":{"id":"item_1","type":"mcp_tool_call","server":"web","tool":"fetch","arguments":{},"error":{"message":"404"},"status":"failed"}}
 {"type":"item.completed","item":{"id":"item_2","type":"web_search","query":"go fuzz"}}
 {"type":"item.updated","item":{"id":"item_3","type":"todo_list","items":[{"text":"a","completed":true}]}}
-{"type":"item.completed","item":{"id":"item_4","type":"mcp_tool_call","server":"","tool":"Read","arguments":{"file_path":"x"},"result":{"content":[{"type":"text","text":"contents"}],"structured_content":null},"error":null,"status":"completed"}}
+{"type":"item.completed","item":{"id":"item_4","type":"mcp_tool_call","server":"","tool":"Read","arguments":{"file_path":"x"},"result":{"content":[{"type":"text","text":"contents"}],"structured_content":null},"status":"completed"}}
 {"type":"item.completed","item":{"id":"item_3","type":"todo_list","items":[{"text":"a","completed":true}]}}
 {"type":"turn.completed","usage":{"input_tokens":0,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":0,"reasoning_output_tokens":0}}
 `,
@@ -299,7 +299,7 @@ func TestEncode(t *testing.T) {
 			},
 		},
 		{
-			name: "a subagent becomes a collab spawn; its own events are dropped",
+			name: "a subagent tool becomes an mcp_tool_call (collab_tool_call is not an SDK type); its own events are dropped",
 			in: []event.Event{
 				&event.SessionStart{Agent: "P", SessionID: "P"},
 				&event.ToolCall{Agent: "P", ID: "toolu_a", Name: "Agent", Input: json.RawMessage(`{"description":"d","prompt":"find it","subagent_type":"general"}`)},
@@ -310,12 +310,11 @@ func TestEncode(t *testing.T) {
 			},
 			want: `{"type":"thread.started","thread_id":"P"}
 {"type":"turn.started"}
-{"type":"item.started","item":{"id":"item_0","type":"collab_tool_call","tool":"spawn_agent","sender_thread_id":"P","receiver_thread_ids":[],"prompt":"find it","agents_states":{},"status":"in_progress"}}
-{"type":"item.completed","item":{"id":"item_0","type":"collab_tool_call","tool":"spawn_agent","sender_thread_id":"P","receiver_thread_ids":["C"],"prompt":"find it","agents_states":{"C":{"status":"completed","message":"found in a.go"}},"status":"completed"}}
+{"type":"item.started","item":{"id":"item_0","type":"mcp_tool_call","server":"","tool":"Agent","arguments":{"description":"d","prompt":"find it","subagent_type":"general"},"result":null,"error":null,"status":"in_progress"}}
+{"type":"item.completed","item":{"id":"item_0","type":"mcp_tool_call","server":"","tool":"Agent","arguments":{"description":"d","prompt":"find it","subagent_type":"general"},"result":{"content":[{"type":"text","text":"found in a.go"}],"structured_content":null},"status":"completed"}}
 {"type":"turn.completed","usage":{"input_tokens":0,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":0,"reasoning_output_tokens":0}}
 `,
 			warnings: []string{
-				"codex cannot carry subagent types and descriptions",
 				"codex cannot carry events of subagents (codex exec --json writes its main thread only)",
 			},
 		},
@@ -334,6 +333,24 @@ func TestEncode(t *testing.T) {
 {"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"API Error: overloaded"}}
 {"type":"error","message":"Overloaded"}
 {"type":"turn.failed","error":{"message":"Overloaded"}}
+`,
+		},
+		{
+			// A failed envelope run: the producer's error line (no agent)
+			// inside the open text block, then the end of the stream,
+			// no meta_final. Without turn.failed the SDK's run() succeeds.
+			name: "fatal error inside an open block with no run end still ends in turn.failed",
+			in: []event.Event{
+				&event.SessionStart{Agent: "S"},
+				&event.BlockStart{Agent: "S", Kind: event.Text},
+				&event.Delta{Agent: "S", Kind: event.Text, Text: "Partial"},
+				&event.Error{Message: "boom", Type: "RuntimeError", Fatal: true},
+			},
+			want: `{"type":"thread.started","thread_id":"S"}
+{"type":"turn.started"}
+{"type":"error","message":"boom"}
+{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"Partial"}}
+{"type":"turn.failed","error":{"message":"boom"}}
 `,
 		},
 		{

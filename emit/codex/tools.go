@@ -18,10 +18,6 @@ var shellTools = []string{wire.ItemCommandExecution, "Bash", "bash", "shell", "l
 // webSearchTools are the tool names written as web_search items.
 var webSearchTools = []string{wire.ItemWebSearch, "WebSearch", "web_search_preview"}
 
-// subagentTools are Claude's tools that start a subagent, written as
-// collab_tool_call spawn_agent.
-var subagentTools = []string{"Agent", "Task"}
-
 // todoTools are the tools whose input is a whole todo list, written as
 // the turn's todo_list item.
 var todoTools = []string{"TodoWrite"}
@@ -77,14 +73,12 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 			e.warn("the in_progress state of todo items")
 		}
 		e.writeTodo("", items)
-	case slices.Contains(wire.CollabTools, ev.Name) || slices.Contains(subagentTools, ev.Name):
+	case slices.Contains(wire.CollabTools, ev.Name):
+		// Codex's own collab tools, read from a Codex stream, go back
+		// as they came. Other formats' subagent tools (Claude's Agent,
+		// Task) take the default branch: collab_tool_call is not among
+		// the item types the Codex SDK declares.
 		c.kind, c.item, c.tool = wire.ItemCollabToolCall, e.newID(), ev.Name
-		if !slices.Contains(wire.CollabTools, ev.Name) {
-			c.tool = "spawn_agent"
-			if in["subagent_type"] != nil || in["description"] != nil {
-				e.warn("subagent types and descriptions")
-			}
-		}
 		c.collab.sender = e.threadID
 		json.Unmarshal(in["sender_thread_id"], &c.collab.sender)
 		json.Unmarshal(in["receiver_thread_ids"], &c.collab.receivers)
@@ -128,15 +122,9 @@ func (e *Encoder) toolResult(ev *event.ToolResult) {
 	}
 	switch c.kind {
 	case wire.ItemCommandExecution:
-		e.item(wire.TypeItemCompleted, c.item, c.kind, c.commandFields(e.text(ev), ev.ExitCode, status)...)
+		e.item(wire.TypeItemCompleted, c.item, c.kind, c.completedCommandFields(e.text(ev), ev.ExitCode, status)...)
 	case wire.ItemMCPToolCall:
-		result, errObj := null, null
-		if ev.IsError {
-			errObj = append(append([]byte(`{"message":`), jsontext.AppendString(nil, e.text(ev))...), '}')
-		} else {
-			result = e.mcpResult(ev)
-		}
-		e.item(wire.TypeItemCompleted, c.item, c.kind, c.mcpFields(result, errObj, status)...)
+		e.item(wire.TypeItemCompleted, c.item, c.kind, c.completedMCPFields(e, ev, status)...)
 	case wire.ItemWebSearch:
 		if len(ev.Content) > 0 {
 			e.warn("web search results")
@@ -184,6 +172,35 @@ func (c *call) commandFields(output string, exit *int, status string) []field {
 	return []field{
 		raw("command", c.command), str("aggregated_output", output), raw("exit_code", code),
 		str("status", status),
+	}
+}
+
+// completedCommandFields are the members of a completed
+// command_execution: exit_code only when the source has one (the Codex
+// SDK declares it a number, absent while unknown; item.started keeps
+// Codex's null).
+func (c *call) completedCommandFields(output string, exit *int, status string) []field {
+	f := c.commandFields(output, exit, status)
+	if exit == nil {
+		f = slices.DeleteFunc(f, func(f field) bool { return f.key == "exit_code" })
+	}
+	return f
+}
+
+// completedMCPFields are the members of a completed mcp_tool_call:
+// result for a success, error for a failure, never the other one as
+// null (the Codex SDK declares both optional objects).
+func (c *call) completedMCPFields(e *Encoder, ev *event.ToolResult, status string) []field {
+	if ev.IsError {
+		errObj := append(append([]byte(`{"message":`), jsontext.AppendString(nil, e.text(ev))...), '}')
+		return []field{
+			str("server", c.server), str("tool", c.tool), raw("arguments", c.arguments),
+			raw("error", errObj), str("status", status),
+		}
+	}
+	return []field{
+		str("server", c.server), str("tool", c.tool), raw("arguments", c.arguments),
+		raw("result", e.mcpResult(ev)), str("status", status),
 	}
 }
 

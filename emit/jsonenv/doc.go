@@ -12,6 +12,12 @@
 // fields alone fill the cap (a tool_result_image with a data URI), and a
 // citation, which the spec's consumers take as one message.
 //
+// Agents: every envelope names one (validate rule ENV009). An event whose
+// source names no agent gets Config.Agent (the --agent flag),
+// else the first agent the stream named (the producer's fatal error line
+// carries none and belongs to the run it interrupted), else DefaultAgent
+// ("agentstream").
+//
 // What the envelope cannot carry is reported through Config.Warn as
 // *event.LossError, once per kind of content.
 package jsonenv

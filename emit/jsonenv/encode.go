@@ -36,6 +36,7 @@ type Encoder struct {
 	buf    []byte
 	out    []byte             // the framed envelope, reused
 	open   map[[2]string]bool // open streamed blocks by (agent, type)
+	main   string             // the first agent named, for events with none
 	losses event.Losses       // what was warned about
 	err    error
 }
@@ -67,15 +68,38 @@ func str(k, v string) extra            { return extra{key: k, str: &v} }
 func optStr(k string, v *string) extra { return extra{key: k, str: v} }
 func optNum(k string, v *int64) extra  { return extra{key: k, num: v} }
 
+// DefaultAgent is the agent written for events of a source that names no
+// agent when Config.Agent is empty: an envelope's agent is never empty
+// (validate rule ENV009).
+const DefaultAgent = "agentstream"
+
+// agentOf returns the agent written for ev: its own; for an event with
+// none, Config.Agent, else the first agent the stream named (an error no
+// agent claims, such as the envelope producer's fatal line read back,
+// belongs to the run it interrupted), else DefaultAgent.
+func (e *Encoder) agentOf(ev event.Event) string {
+	agent := ev.AgentID()
+	if agent != "" {
+		if e.main == "" {
+			e.main = agent
+		}
+		return agent
+	}
+	switch {
+	case e.cfg.Agent != "":
+		return e.cfg.Agent
+	case e.main != "":
+		return e.main
+	}
+	return DefaultAgent
+}
+
 // Encode writes the envelopes for ev.
 func (e *Encoder) Encode(ev event.Event) error {
 	if e.err != nil {
 		return e.err
 	}
-	agent := ev.AgentID()
-	if agent == "" {
-		agent = e.cfg.Agent
-	}
+	agent := e.agentOf(ev)
 	switch ev := ev.(type) {
 	case *event.SessionStart:
 		e.payload(wire.TypeMetaInit, agent, string(metaInitPayload(ev)), true)

@@ -125,7 +125,7 @@ func TestEncode(t *testing.T) {
 			name:     "what the envelope cannot carry is warned about",
 			cfg:      nd,
 			in:       []event.Event{&event.Notice{Kind: "api_retry"}, &event.TodoList{}, &event.BlockEnd{Kind: event.Thinking, Signature: "sig"}},
-			want:     `{"type":"thinking","agent":"","final":true,"delta":""}` + "\n",
+			want:     `{"type":"thinking","agent":"agentstream","final":true,"delta":""}` + "\n",
 			warnings: []string{"jsonenv cannot carry notices (api_retry)", "jsonenv cannot carry todo lists", "jsonenv cannot carry thinking signatures"},
 		},
 	}
@@ -341,5 +341,53 @@ func TestCitationCap(t *testing.T) {
 		if len(line) > jsonenv.DefaultMaxChunkBytes {
 			t.Errorf("envelope of %d bytes: %.80s", len(line), line)
 		}
+	}
+}
+
+// TestNoEmptyAgent: no envelope has "agent":"" (validate ENV009): an
+// event with no agent gets Config.Agent, else the stream's first agent
+// (the producer's error line read back belongs to the run), else
+// DefaultAgent.
+func TestNoEmptyAgent(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		cfg  jsonenv.Config
+		in   []event.Event
+		want []string
+	}{
+		{"configured agent", jsonenv.Config{Agent: "cfg"}, []event.Event{&event.Error{Message: "x", Fatal: true}}, []string{"cfg"}},
+		{"the run's agent", jsonenv.Config{}, []event.Event{
+			&event.BlockStart{Agent: "A", Kind: event.Text},
+			&event.Delta{Agent: "A", Kind: event.Text, Text: "hi"},
+			&event.BlockEnd{Agent: "A", Kind: event.Text},
+			&event.Error{Message: "boom", Type: "RuntimeError", Fatal: true},
+		}, []string{"A", "A", "A"}},
+		{"nobody's", jsonenv.Config{}, []event.Event{&event.Error{Message: "x", Fatal: true}}, []string{jsonenv.DefaultAgent}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var out strings.Builder
+			e := jsonenv.NewEncoder(&out, &tc.cfg)
+			for _, ev := range tc.in {
+				if err := e.Encode(ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e.Close()
+			var got []string
+			for _, l := range strings.Split(out.String(), "\n") {
+				_, after, ok := strings.Cut(l, `"agent":"`)
+				if !ok {
+					continue
+				}
+				a, _, _ := strings.Cut(after, `"`)
+				got = append(got, a)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("agents (-want +got):\n%s\n%s", diff, out.String())
+			}
+		})
 	}
 }

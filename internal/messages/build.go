@@ -234,8 +234,15 @@ func (b *Builder) MessageStart(agent string, m *Message) error {
 			cur.streamed, cur.startUsage = true, m.Usage
 			return nil
 		}
-		problem = problemf("message %s ended without message_stop", publicID(cur.id))
-		b.closeTurn(cur, "", "message ended without message_stop")
+		if cur.streamed {
+			// Its stream was given up and the message begun again (a
+			// retry): not a problem of the input, but what it streamed
+			// is no part of the answer.
+			b.abandon(cur)
+		} else {
+			problem = problemf("message %s ended without message_stop", publicID(cur.id))
+			b.closeTurn(cur, "", "message ended without message_stop")
+		}
 	}
 	msg := b.msgs[m.ID]
 	if msg != nil && m.ID != "" && !msg.streamed {
@@ -506,6 +513,29 @@ func (b *Builder) closeTurn(m *message, stopReason, errText string) {
 	b.emit(ev)
 }
 
+// abandon ends a streamed message whose stream was given up: its open
+// text and thinking blocks are left without an end, a tool call whose
+// input had begun is not emitted (its input is incomplete), and a Notice
+// says so before the turn ends.
+func (b *Builder) abandon(m *message) {
+	var cut []string
+	for _, i := range m.openBlocks() {
+		bl := m.blocks[i]
+		bl.open, bl.done = false, true
+		what := bl.typ
+		if bl.isTool() {
+			what += " " + bl.id
+		}
+		cut = append(cut, what)
+	}
+	msg := fmt.Sprintf("message %s was abandoned before its end and begun again", publicID(m.id))
+	if len(cut) > 0 {
+		msg += "; its unfinished " + strings.Join(cut, ", ") + " block(s) are dropped"
+	}
+	b.emit(&event.Notice{Agent: m.agent, Kind: event.NoticeAbandoned, Message: msg})
+	b.closeTurn(m, "", "message ended without message_stop")
+}
+
 func mergeUsage(start, delta *Usage) *event.Usage {
 	if start == nil && delta == nil {
 		return nil
@@ -583,7 +613,9 @@ func (b *Builder) Truncate() []string {
 func (b *Builder) Snapshot(agent string, m *Message) error {
 	msg := b.msgs[m.ID]
 	if m.ID == "" || msg == nil {
-		if cur := b.turns[agent]; cur != nil {
+		if cur := b.turns[agent]; cur != nil && cur.streamed && len(cur.openBlocks()) > 0 {
+			b.abandon(cur) // its stream was given up for this message
+		} else if cur != nil {
 			b.closeTurn(cur, "", "")
 		}
 		msg = &message{agent: agent, id: m.ID, model: m.Model, blocks: map[int]*block{}}
@@ -682,7 +714,8 @@ func (bl *block) reconcileInput(snap json.RawMessage, idx int, id string) (json.
 	}
 	if bl.done {
 		// Finished: only its digest is left.
-		if !bl.inputSum.set || bl.inputSum.valid && digestInput(snap).sum == bl.inputSum.sum {
+		if !bl.inputSum.set || bl.inputSum.valid && (digestInput(snap).sum == bl.inputSum.sum ||
+			digestInput(withoutDefaults(snap)).sum == bl.inputSum.sum) {
 			return nil, nil
 		}
 		return nil, problemf("assistant snapshot of tool call %s (block %d of message %s) differs from its stream events", bl.id, idx, id)
@@ -692,10 +725,64 @@ func (bl *block) reconcileInput(snap json.RawMessage, idx int, id string) (json.
 		return snap, nil
 	}
 	var a, s any
-	if json.Unmarshal([]byte(streamed), &a) == nil && json.Unmarshal(snap, &s) == nil && reflect.DeepEqual(a, s) {
-		return nil, nil
+	if json.Unmarshal([]byte(streamed), &a) == nil && json.Unmarshal(snap, &s) == nil {
+		if reflect.DeepEqual(a, s) {
+			return nil, nil
+		}
+		if onlyDefaults(a, s) {
+			// The CLI filled in defaults the model left out (Edit's
+			// "replace_all": false): the snapshot is what ran, and what
+			// a recording without stream events has.
+			return snap, nil
+		}
 	}
 	return snap, problemf("assistant snapshot of tool call %s (block %d of message %s) differs from its stream events; kept the snapshot", bl.id, idx, id)
+}
+
+// onlyDefaults reports whether snapshot s is object a with keys added whose
+// values are defaults: false, null, 0 or "".
+func onlyDefaults(a, s any) bool {
+	am, ok1 := a.(map[string]any)
+	sm, ok2 := s.(map[string]any)
+	if !ok1 || !ok2 || len(sm) <= len(am) {
+		return false
+	}
+	for k, v := range am {
+		if sv, ok := sm[k]; !ok || !reflect.DeepEqual(v, sv) {
+			return false
+		}
+	}
+	for k, v := range sm {
+		if _, ok := am[k]; ok {
+			continue
+		}
+		switch v {
+		case false, nil, 0.0, "":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// withoutDefaults returns JSON object snap without its keys whose values
+// are defaults (false, null, 0, ""), or snap itself.
+func withoutDefaults(snap json.RawMessage) json.RawMessage {
+	var m map[string]any
+	if json.Unmarshal(snap, &m) != nil {
+		return snap
+	}
+	for k, v := range m {
+		switch v {
+		case false, nil, 0.0, "":
+			delete(m, k)
+		}
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return snap
+	}
+	return out
 }
 
 // ToolAnswered tells the builder that the result of tool call id arrived
@@ -752,7 +839,10 @@ func BlockEvents(agent string, cb *Block, raw json.RawMessage) []event.Event {
 			Agent: agent, ID: cb.ID, Name: cb.Name, Input: bytes.Clone(input),
 			Server: cb.Type == BlockServerToolUse, MCPServer: cb.ServerName,
 		}}
-	case BlockMCPToolResult:
+	case BlockMCPToolResult, BlockToolResult:
+		// An MCP tool's result inside the assistant's message: the beta
+		// block type, or tool_result as emit/anthropic writes it for
+		// clients without the beta.
 		parts, _ := ResultParts(cb.Content)
 		return []event.Event{&event.ToolResult{
 			Agent: agent, ID: cb.ToolUseID, Content: parts,

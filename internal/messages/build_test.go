@@ -150,6 +150,56 @@ func TestBuilder(t *testing.T) {
 			nil,
 		},
 		{
+			"snapshot adds the defaults the CLI fills in: no problem, the snapshot is kept",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"tool_use","id":"t","name":"Edit","input":{}}`),
+				delta(0, `{"type":"input_json_delta","partial_json":""}`),
+				delta(0, `{"type":"input_json_delta","partial_json":"{\"file_path\": \"/a\", \"old_string\": \"x\", \"new_string\": \"y\"}"}`),
+				snapshot("m1", `{"type":"tool_use","id":"t","name":"Edit","input":{"file_path":"/a","old_string":"x","new_string":"y","replace_all":false}}`),
+				stop(0),
+			},
+			[]event.Event{turn, &event.ToolCall{Agent: "a", ID: "t", Name: "Edit", Input: json.RawMessage(`{"file_path":"/a","old_string":"x","new_string":"y","replace_all":false}`)}},
+			nil,
+		},
+		{
+			"snapshot adds a key that is not a default: a problem",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"tool_use","id":"t","name":"Edit","input":{}}`),
+				delta(0, `{"type":"input_json_delta","partial_json":"{\"file_path\": \"/a\"}"}`),
+				snapshot("m1", `{"type":"tool_use","id":"t","name":"Edit","input":{"file_path":"/a","replace_all":true}}`),
+				stop(0),
+			},
+			[]event.Event{turn, &event.ToolCall{Agent: "a", ID: "t", Name: "Edit", Input: json.RawMessage(`{"file_path":"/a","replace_all":true}`)}},
+			[]string{"assistant snapshot of tool call t (block 0 of message m1) differs from its stream events; kept the snapshot"},
+		},
+		{
+			"late snapshot of a finished tool call with a default added",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"tool_use","id":"t","name":"Edit","input":{}}`),
+				delta(0, `{"type":"input_json_delta","partial_json":"{\"file_path\": \"/a\"}"}`), stop(0),
+				snapshot("m1", `{"type":"tool_use","id":"t","name":"Edit","input":{"file_path":"/a","replace_all":false}}`),
+			},
+			[]event.Event{turn, &event.ToolCall{Agent: "a", ID: "t", Name: "Edit", Input: json.RawMessage(`{"file_path": "/a"}`)}},
+			nil,
+		},
+		{
+			"a snapshot of another message while one streams: the first is abandoned",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"text","text":""}`), delta(0, `{"type":"text_delta","text":"hi"}`),
+				snapshot("m2", `{"type":"text","text":"hello"}`),
+			},
+			[]event.Event{
+				turn, text[0], text[1],
+				&event.Notice{Agent: "a", Kind: event.NoticeAbandoned, Message: "message m1 was abandoned before its end and begun again; its unfinished text block(s) are dropped"},
+				&event.TurnEnd{Agent: "a", MessageID: "m1", Error: "message ended without message_stop"},
+				&event.TurnStart{Agent: "a", MessageID: "m2", Model: "m"},
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "hello"},
+				&event.BlockEnd{Agent: "a", Kind: event.Text},
+			},
+			nil,
+		},
+		{
 			"late snapshot of a finished tool call, different",
 			[]step{
 				start("m1"), cbStart(0, `{"type":"tool_use","id":"t","name":"n","input":{}}`),
@@ -160,12 +210,19 @@ func TestBuilder(t *testing.T) {
 			[]string{"assistant snapshot of tool call t (block 0 of message m1) differs from its stream events"},
 		},
 		{
-			"message_start while a message is open",
-			[]step{start("m1"), cbStart(0, `{"type":"text","text":""}`), delta(0, `{"type":"text_delta","text":"hi"}`), start("m2")},
-			append(append([]event.Event{turn}, text...),
+			"message_start while a message streams: the first is abandoned, its open blocks not ended",
+			[]step{
+				start("m1"), cbStart(0, `{"type":"text","text":""}`), delta(0, `{"type":"text_delta","text":"hi"}`),
+				cbStart(1, `{"type":"tool_use","id":"t","name":"n","input":{}}`), delta(1, `{"type":"input_json_delta","partial_json":"{\"a\""}`),
+				start("m2"),
+			},
+			[]event.Event{
+				turn, text[0], text[1],
+				&event.Notice{Agent: "a", Kind: event.NoticeAbandoned, Message: "message m1 was abandoned before its end and begun again; its unfinished text, tool_use t block(s) are dropped"},
 				&event.TurnEnd{Agent: "a", MessageID: "m1", Error: "message ended without message_stop"},
-				&event.TurnStart{Agent: "a", MessageID: "m2", Model: "m"}),
-			[]string{"message m1 ended without message_stop"},
+				&event.TurnStart{Agent: "a", MessageID: "m2", Model: "m"},
+			},
+			nil,
 		},
 		{
 			"structural problems",

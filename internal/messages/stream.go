@@ -40,11 +40,19 @@ type Streamer struct {
 	// Cut, if set, is called each time text beyond MaxBlockBytes is
 	// dropped.
 	Cut func()
+	// MCPBeta writes MCP tool calls and results in the MCP connector
+	// beta's block types, mcp_tool_use and mcp_tool_result. Without it
+	// they are tool_use (with server_name) and tool_result, which clients
+	// that do not ask for the beta read (they leave an mcp_tool_use's
+	// input at {}).
+	MCPBeta bool
 
 	msg      *MessageInfo
-	messages int  // messages begun
-	explicit bool // the source has turn boundaries
-	index    int  // next content index
+	start    *event.Usage // usage given at the open message's start
+	unsigned []int        // content indexes of its thinking blocks written without a signature
+	messages int          // messages begun
+	explicit bool         // the source has turn boundaries
+	index    int          // next content index
 	open     *streamBlock
 	held     *streamBlock
 	tools    bool            // the open message has tool calls
@@ -85,6 +93,36 @@ func (s *Streamer) Messages() int { return s.messages }
 
 // Explicit reports whether the source marks its turns (TurnStart).
 func (s *Streamer) Explicit() bool { return s.explicit }
+
+// Unanswered reports whether the open message has client tool calls
+// without a result.
+func (s *Streamer) Unanswered() bool { return s.msg != nil && len(s.pending) > 0 }
+
+// UnsignedThinking returns the content indexes of the open message's
+// thinking blocks written without a signature, in order.
+func (s *Streamer) UnsignedThinking() []int {
+	if s.msg == nil {
+		return nil
+	}
+	return s.unsigned
+}
+
+// LateSignature writes the signature_delta of the open message's
+// thinking block at index, whose signature the source gives only after
+// the block ended (the envelope's meta_final): clients set a thinking
+// block's signature from a signature_delta whenever it comes before the
+// message ends.
+func (s *Streamer) LateSignature(index int, sig string) error {
+	s.release()
+	if s.msg == nil || sig == "" {
+		return s.err
+	}
+	s.write(EventContentBlockDelta, blockDelta{
+		Type: EventContentBlockDelta, Index: index,
+		Delta: signatureDelta{Type: DeltaSignature, Signature: sig},
+	})
+	return s.err
+}
 
 // HadTools reports whether the open message has tool calls.
 func (s *Streamer) HadTools() bool { return s.tools }
@@ -163,10 +201,11 @@ type (
 		Usage        outUsage          `json:"usage"`
 	}
 	outUsage struct {
-		InputTokens              int64 `json:"input_tokens"`
-		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
-		CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
-		OutputTokens             int64 `json:"output_tokens"`
+		InputTokens              int64  `json:"input_tokens"`
+		CacheCreationInputTokens int64  `json:"cache_creation_input_tokens"`
+		CacheReadInputTokens     int64  `json:"cache_read_input_tokens"`
+		OutputTokens             int64  `json:"output_tokens"`
+		ServiceTier              string `json:"service_tier,omitempty"`
 	}
 	messageStart struct {
 		Type    string     `json:"type"`
@@ -252,15 +291,22 @@ func NewMessage(id, model string, content []json.RawMessage) any {
 
 // StartTurn opens a message (TurnStart). An open message is ended first.
 func (s *Streamer) StartTurn(id, model string) error {
+	return s.StartTurnUsage(id, model, nil)
+}
+
+// StartTurnUsage is StartTurn with the usage the source gives at the
+// message's start (nil if none), written in message_start and repeated
+// in a message_delta that has no usage of its own.
+func (s *Streamer) StartTurnUsage(id, model string, u *event.Usage) error {
 	s.explicit = true
 	if s.msg != nil {
 		s.EndTurn("", nil)
 	}
-	s.begin(id, model)
+	s.begin(id, model, u)
 	return s.err
 }
 
-func (s *Streamer) begin(id, model string) {
+func (s *Streamer) begin(id, model string, u *event.Usage) {
 	if id == "" && s.NewID != nil {
 		id = s.NewID()
 	}
@@ -270,14 +316,22 @@ func (s *Streamer) begin(id, model string) {
 	s.msg = &MessageInfo{ID: id, Model: model}
 	s.messages++
 	s.index, s.tools = 0, false
+	s.unsigned = s.unsigned[:0]
 	clear(s.pending)
 	m := NewMessage(id, model, nil).(outMessage)
+	s.start = u
+	if u != nil {
+		m.Usage = outUsage{
+			InputTokens: u.InputTokens, CacheCreationInputTokens: u.CacheWriteTokens,
+			CacheReadInputTokens: u.CacheReadTokens, OutputTokens: u.OutputTokens, ServiceTier: u.ServiceTier,
+		}
+	}
 	s.write(EventMessageStart, messageStart{Type: EventMessageStart, Message: m})
 }
 
 func (s *Streamer) ensureTurn() {
 	if s.msg == nil {
-		s.begin("", "")
+		s.begin("", "", nil)
 	}
 }
 
@@ -296,6 +350,11 @@ func (s *Streamer) EndTurn(stopReason string, u *event.Usage) error {
 	md := messageDelta{Type: EventMessageDelta}
 	if stopReason != "" {
 		md.Delta.StopReason = &stopReason
+	}
+	if u == nil && s.start != nil {
+		// No final count: the one known at the start stands (clients
+		// take message_delta's output_tokens as the message's).
+		md.Usage.OutputTokens = s.start.OutputTokens
 	}
 	if u != nil {
 		md.Usage = outUsageEnd{
@@ -375,6 +434,9 @@ func (s *Streamer) endBlock(kind event.BlockKind, sig string) {
 	}
 	s.open = nil
 	if kind == event.Thinking {
+		if sig == "" {
+			s.unsigned = append(s.unsigned, b.index)
+		}
 		if sig != "" {
 			s.write(EventContentBlockDelta, blockDelta{
 				Type: EventContentBlockDelta, Index: b.index,
@@ -401,7 +463,7 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 	}
 	switch ev := ev.(type) {
 	case *event.TurnStart:
-		s.StartTurn(ev.MessageID, ev.Model)
+		s.StartTurnUsage(ev.MessageID, ev.Model, ev.Usage)
 	case *event.TurnEnd:
 		s.EndTurn(ev.StopReason, ev.Usage)
 	case *event.BlockStart:
@@ -449,7 +511,7 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 		if !s.AssistantResult(ev) {
 			return false, s.err
 		}
-		s.wholeBlock(ResultBlock(ev, s.mcp[ev.ID]))
+		s.wholeBlock(s.resultBlock(ev))
 	case *event.Unknown:
 		if ev.Format != Format || !s.unknown(ev) {
 			s.release()
@@ -531,7 +593,9 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	case ev.Server:
 		typ = BlockServerToolUse
 	case ev.MCPServer != "":
-		typ = BlockMCPToolUse
+		if s.MCPBeta {
+			typ = BlockMCPToolUse
+		}
 		if s.mcp == nil {
 			s.mcp = map[string]bool{}
 		}
@@ -626,6 +690,18 @@ func isKnownDelta(typ string) bool {
 		return true
 	}
 	return false
+}
+
+// resultBlock is ResultBlock in the MCP block types MCPBeta chooses.
+func (s *Streamer) resultBlock(ev *event.ToolResult) json.RawMessage {
+	b := ResultBlock(ev, s.mcp[ev.ID])
+	if s.mcp[ev.ID] && !ev.Server && !s.MCPBeta {
+		var r resultBlock
+		json.Unmarshal(b, &r)
+		r.Type = BlockToolResult
+		b = marshal(r)
+	}
+	return b
 }
 
 // ResultBlock returns the content block of a server or MCP tool result.

@@ -6,12 +6,15 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -36,6 +39,8 @@ type Decoder struct {
 
 	line int // position of the message being decoded
 	off  int64
+	bad  badutf8.Once // the invalid UTF-8 warning
+	warn error        // it, once the message's events and problem are out
 
 	jr jsontext.Reader // decodes data in one pass
 }
@@ -92,6 +97,11 @@ func (d *Decoder) Next() (event.Event, error) {
 			d.problem = nil
 			return nil, err
 		}
+		if d.warn != nil {
+			err := d.warn
+			d.warn = nil
+			return nil, err
+		}
 		if d.err != nil {
 			return nil, d.err
 		}
@@ -115,8 +125,17 @@ func (d *Decoder) Next() (event.Event, error) {
 			d.err = err
 		default:
 			d.line, d.off = m.Line, m.Offset
+			warn := false
+			if !utf8.ValidString(m.Data) || !utf8.ValidString(m.Type) {
+				data, _, w1 := d.bad.Fix([]byte(m.Data))
+				typ, _, w2 := d.bad.Fix([]byte(m.Type))
+				m.Data, m.Type, warn = string(data), string(typ), w1 || w2
+			}
 			if err := d.decode(m); err != nil {
 				d.problem = err
+			}
+			if warn {
+				d.warn = badutf8.Warning(d.cfg.Source, m.Line, 1, m.Offset)
 			}
 		}
 	}
@@ -172,6 +191,10 @@ func (d *Decoder) decode(m frame.Message) error {
 		typ = m.Type
 	}
 	if !messages.IsStreamEvent(typ) {
+		if k := foreign.Kind(raw); k != "" && k != foreign.Messages {
+			// A line of another format, not an event of a newer API.
+			return d.errorf(event.ErrSyntax, "%s event of another format (it looks like %s); skipped", typ, k)
+		}
 		// An event type of a newer API: kept as it is.
 		d.emit(&event.Unknown{Agent: d.cfg.Agent, Format: messages.Format, Type: typ, Raw: raw})
 		return nil

@@ -15,6 +15,8 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -52,6 +54,7 @@ type Decoder struct {
 	toolIDs  []string            // their ids, oldest first (with some answered since)
 	seen     bool                // any line decoded
 	finished bool                // a result line was seen after the last content
+	bad      badutf8.Once        // the invalid UTF-8 warning
 
 	jr     jsontext.Reader // decodes lines in one pass
 	lastID string          // the session id of the last line
@@ -389,6 +392,10 @@ func (l problemList) Unwrap() []error { return l }
 
 // decode handles one line's JSON value.
 func (d *Decoder) decode(raw []byte) error {
+	raw, i, warn := d.bad.Fix(raw)
+	if warn {
+		d.problems = append(d.problems, badutf8.Warning(d.cfg.Source, d.line, i+1, d.off+int64(i)))
+	}
 	var l Line
 	if err := d.unmarshalLine(raw, &l); err != nil {
 		var te *json.UnmarshalTypeError
@@ -446,9 +453,20 @@ func (d *Decoder) decode(raw []byte) error {
 		"conversation_reset", "active_goal", "control_request", "control_response", "control_cancel_request":
 		d.emit(&event.Notice{Agent: agent, Kind: l.Type, Message: summary(&l, raw), Raw: bytes.Clone(raw)})
 	default:
+		if k := foreign.Kind(raw); k != "" && k != foreign.Session {
+			// A line of another format, not a type of a newer CLI.
+			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orLine(l.Type), k)
+		}
 		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 	}
 	return nil
+}
+
+func orLine(typ string) string {
+	if typ == "" {
+		return "a"
+	}
+	return "a " + typ
 }
 
 // main returns the main agent's scope.

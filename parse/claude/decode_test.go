@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/parse/internal/fuzzcheck"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -351,6 +352,7 @@ func FuzzDecoder(f *testing.F) {
 	}
 	f.Add([]byte(initLine + textLine + "\n[" + resLine))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzcheck.Check(t, data, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })
 		want := decodeAll(bytes.NewReader(data), &Config{MaxEventBytes: 4096})
 		got := decodeAll(iotest.OneByteReader(bytes.NewReader(data)), &Config{MaxEventBytes: 4096})
 		if diff := cmp.Diff(want, got); diff != "" {

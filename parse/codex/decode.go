@@ -14,6 +14,8 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -49,6 +51,8 @@ type Decoder struct {
 	usage   map[string]Usage            // last cumulative usage per thread
 	todos   map[string][]event.TodoItem // last list emitted per todo_list id
 	threads map[string]bool             // agent scopes opened
+	bad     badutf8.Once                // the invalid UTF-8 warning
+	warn    error                       // it, once the line's events and problem are out
 
 	jr jsontext.Reader // decodes lines in one pass
 }
@@ -106,6 +110,11 @@ func (d *Decoder) Next() (event.Event, error) {
 			d.problem = nil
 			return nil, err
 		}
+		if d.warn != nil {
+			err := d.warn
+			d.warn = nil
+			return nil, err
+		}
 		if d.err != nil {
 			return nil, d.err
 		}
@@ -130,8 +139,12 @@ func (d *Decoder) Next() (event.Event, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
+		line, i, warn := d.bad.Fix(line)
 		if err := d.decode(line); err != nil {
 			d.problem = err
+		}
+		if warn {
+			d.warn = badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i))
 		}
 	}
 	ev := d.queue[0]
@@ -223,6 +236,10 @@ func (d *Decoder) decode(line []byte) error {
 	case TypeItemStarted, TypeItemUpdated, TypeItemCompleted:
 		return d.item(l.Type, l.Item, l.parsedItem(), line)
 	default:
+		if k := foreign.Kind(line); k != "" && k != foreign.Dotted {
+			// A line of another format, not an event of a newer Codex.
+			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orNone(l.Type), k)
+		}
 		d.unknown(l.Type, line)
 	}
 	return nil
@@ -304,7 +321,17 @@ func (d *Decoder) item(phase string, raw json.RawMessage, pre *Item, line []byte
 	o.last, o.raw = it, bytes.Clone(raw)
 	complete := phase == TypeItemCompleted
 	switch kind {
-	case ItemAgentMessage, ItemReasoning, ItemPlan, ItemError, ItemFileChange:
+	case ItemAgentMessage, ItemReasoning, ItemPlan, ItemError:
+		if complete {
+			d.finish(o)
+		}
+	case ItemFileChange:
+		if !complete && !o.called {
+			// Its start is an event of its own (status in_progress), as
+			// Codex writes it: a round trip keeps the item.started line.
+			o.called = true
+			d.emit(fileChange(d.agent, it))
+		}
 		if complete {
 			d.finish(o)
 		}
@@ -346,6 +373,14 @@ func (d *Decoder) item(phase string, raw json.RawMessage, pre *Item, line []byte
 	}
 	d.open[it.ID] = o
 	return nil
+}
+
+func fileChange(agent string, it *Item) *event.FileChange {
+	ev := &event.FileChange{Agent: agent, ID: it.ID, Status: it.Status}
+	for _, c := range it.Changes {
+		ev.Changes = append(ev.Changes, event.Change{Path: c.Path, Kind: c.Kind})
+	}
+	return ev
 }
 
 // call emits the ToolCall of a tool item, once.
@@ -476,11 +511,7 @@ func (d *Decoder) finish(o *openItem) {
 	case ItemError:
 		d.emit(&event.Error{Agent: d.agent, Message: it.Message, Type: ErrorItemType, Raw: o.raw})
 	case ItemFileChange:
-		ev := &event.FileChange{Agent: d.agent, ID: it.ID, Status: it.Status}
-		for _, c := range it.Changes {
-			ev.Changes = append(ev.Changes, event.Change{Path: c.Path, Kind: c.Kind})
-		}
-		d.emit(ev)
+		d.emit(fileChange(d.agent, it))
 	case ItemCommandExecution:
 		ev := &event.ToolResult{
 			Agent: d.agent, ID: it.ID, Name: o.kind, ExitCode: it.ExitCode,

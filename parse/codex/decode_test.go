@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/parse/internal/fuzzcheck"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -483,6 +484,7 @@ func FuzzDecoder(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzcheck.Check(t, data, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })
 		evs, errs := decodeAll(bytes.NewReader(data), &Config{MaxEventBytes: 4096})
 		for _, err := range errs {
 			var perr *event.ParseError

@@ -296,7 +296,8 @@ var decodeTests = []decodeTest{
 		// split across reads is joined, never replaced.
 		name: "invalid utf-8 becomes U+FFFD",
 		in:   "a\xff b\xe2\x82 é😀 <read_file><path>x\xfe/文</path></read_file> c\xf0\x9f",
-		want: seq(text("a\uFFFD b\uFFFD\uFFFD é😀 "), call(1, "read_file", `{"path":"x`+"\uFFFD"+`/文"}`), text(" c\uFFFD\uFFFD")),
+		want: append(seq(text("a\uFFFD b\uFFFD\uFFFD é😀 "), call(1, "read_file", `{"path":"x`+"\uFFFD"+`/文"}`), text(" c\uFFFD\uFFFD")),
+			eventtest.Item{Err: "<input>: offset 1: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)"}),
 	},
 }
 

@@ -15,6 +15,8 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -45,8 +47,12 @@ type Decoder struct {
 	off  int64
 
 	streams   map[key]bool                // open streamed blocks
+	opened    []key                       // the open streamed blocks, in the order they started
+	main      string                      // the first agent named: the main agent
 	buffers   map[key]*buffer             // open buffered payloads
 	citations map[string][]event.Citation // citation group being read, per agent
+	bad       badutf8.Once                // the invalid UTF-8 warning
+	warn      error                       // it, once the unit's events and problem are out
 
 	jr   jsontext.Reader // decodes envelopes in one pass
 	last [2]string       // the type and agent of the last envelope
@@ -112,6 +118,11 @@ func (d *Decoder) Next() (event.Event, error) {
 			d.problem = nil
 			return nil, err
 		}
+		if d.warn != nil {
+			err := d.warn
+			d.warn = nil
+			return nil, err
+		}
 		if d.err != nil {
 			return nil, d.err
 		}
@@ -130,7 +141,17 @@ func (d *Decoder) Next() (event.Event, error) {
 			}
 			return nil, err
 		default:
+			payload, i, warn := d.bad.Fix(payload)
 			d.problem = d.decode(payload)
+			if warn {
+				// The position is the unit's; the column counts in
+				// the payload for NDJSON only.
+				col := 1
+				if d.lines != nil {
+					col = i + 1
+				}
+				d.warn = badutf8.Warning(d.cfg.Source, d.line, col, d.off)
+			}
 		}
 	}
 }
@@ -252,10 +273,7 @@ func (d *Decoder) decode(payload []byte) error {
 	if err := d.unmarshalEnvelope(payload, &env); err != nil {
 		var se ServerError
 		if json.Unmarshal(payload, &se) == nil && se.Error != "" {
-			d.emit(&event.Error{
-				Agent: d.cfg.Agent, Message: se.Message, Type: se.Error, Fatal: true,
-				Raw: json.RawMessage(bytes.Clone(payload)),
-			})
+			d.emit(d.serverError(&se, payload))
 			return nil
 		}
 		return d.errorf(event.ErrSyntax, "expected a JSON envelope: %s", jsontext.Problem(err))
@@ -263,10 +281,7 @@ func (d *Decoder) decode(payload []byte) error {
 	if env.Type == "" {
 		var se ServerError
 		if json.Unmarshal(payload, &se) == nil && (se.Error != "" || se.Message != "") {
-			d.emit(&event.Error{
-				Agent: d.cfg.Agent, Message: se.Message, Type: se.Error, Fatal: true,
-				Raw: json.RawMessage(bytes.Clone(payload)),
-			})
+			d.emit(d.serverError(&se, payload))
 			return nil
 		}
 		return d.errorf(event.ErrSyntax, "envelope has no type")
@@ -274,6 +289,9 @@ func (d *Decoder) decode(payload []byte) error {
 	agent := env.Agent
 	if agent == "" {
 		agent = d.cfg.Agent
+	}
+	if d.main == "" {
+		d.main = agent
 	}
 	switch env.Type {
 	case TypeText, TypeThinking:
@@ -332,6 +350,11 @@ func (d *Decoder) decode(payload []byte) error {
 		}
 		return problem
 	default:
+		if k := foreign.Kind(payload); k != foreign.Envelope {
+			// Not an envelope of a type this package does not know
+			// yet, but no envelope at all.
+			return d.errorf(event.ErrSyntax, "%s", foreignProblem(k))
+		}
 		d.emit(&event.Unknown{Agent: agent, Format: "jsonenv", Type: env.Type, Raw: bytes.Clone(payload)})
 	}
 	return nil
@@ -345,6 +368,7 @@ func (d *Decoder) streamed(agent string, env *Envelope) {
 			return // a final marker with no open block carries nothing
 		}
 		d.streams[k] = true
+		d.opened = append(d.opened, k)
 		d.emit(&event.BlockStart{Agent: agent, Kind: kind})
 	}
 	if env.Delta != "" {
@@ -352,6 +376,7 @@ func (d *Decoder) streamed(agent string, env *Envelope) {
 	}
 	if env.Final {
 		delete(d.streams, k)
+		d.opened = slices.DeleteFunc(d.opened, func(o key) bool { return o == k })
 		d.emit(&event.BlockEnd{Agent: agent, Kind: kind})
 	}
 }
@@ -428,6 +453,7 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 		ev := &event.Error{Agent: agent, Raw: event.JSONText(data)}
 		if json.Unmarshal([]byte(data), &p) == nil {
 			ev.Type, ev.Message = p.Type, p.Message
+			ev.Fatal = serverErrorPayload(ev, data)
 		} else {
 			ev.Message = data
 		}

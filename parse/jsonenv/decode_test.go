@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/parse/internal/fuzzcheck"
 	"github.com/agentstream/agentstream/parse/jsonenv"
 )
 
@@ -424,6 +425,10 @@ func FuzzDecoder(f *testing.F) {
 		f.Add(data[:min(len(data), 4096)])
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Valid UTF-8 whatever the input, and the same at any read size.
+		fuzzcheck.Check(t, data, func(r io.Reader) event.Decoder {
+			return jsonenv.NewDecoder(r, &jsonenv.Config{MaxEventBytes: 1 << 16})
+		})
 		dec := jsonenv.NewDecoder(strings.NewReader(string(data)), &jsonenv.Config{MaxEventBytes: 1 << 16})
 		for i := 0; ; i++ {
 			ev, err := dec.Next()

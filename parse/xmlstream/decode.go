@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -19,6 +20,10 @@ type Config struct {
 	// Escaping forces a generation of the producer's per-message escaping:
 	// "auto" or "" (detect it), "none", "newline" or "full".
 	Escaping string
+	// StopAtDone ends the input at data: [DONE], reading nothing after
+	// it: for a live connection, which may stay open. Otherwise what
+	// follows [DONE] is read as the next stream, as package jsonenv does.
+	StopAtDone bool
 }
 
 // Decoder reads a legacy XML stream and yields canonical events. See the
@@ -48,15 +53,21 @@ type Decoder struct {
 	hold    []byte          // stClose: the candidate end tag and white space after it
 	holdCut int             // bytes of hold from earlier messages; -1 if it began in this one
 	text    []byte          // text of the open block not yet emitted
-	sc      tagScan
-	bodies  []*body
-	cites   []event.Citation
-	inCites bool
-	attrTag string // stAfterAttr: the element whose end tag may follow
-	cutTag  bool   // the input ended inside the start tag of a known element
+	textRun int             // bytes at pos known to be text: a tag scan went through them
+	// interrupted is the kind of the block an error element cut short,
+	// until a block of that kind starts again.
+	interrupted event.BlockKind
+	sc          tagScan
+	bodies      []*body
+	cites       []event.Citation
+	inCites     bool
+	attrTag     string // stAfterAttr: the element whose end tag may follow
+	cutTag      bool   // the input ended inside the start tag of a known element
 
 	agents     []*scope
 	pendingErr *event.Error
+	cut        error   // the framer's report of an input cut inside an SSE message
+	badWarned  bool    // invalid UTF-8 was reported
 	problems   []error // ParseErrors found while tokenizing, returned in order
 
 	// docTap, when set, receives every message's data after unescaping:
@@ -142,6 +153,12 @@ func (d *Decoder) Next() (event.Event, error) {
 		}
 		if err != nil {
 			var perr *event.ParseError
+			if errors.As(err, &perr) && errors.Is(err, event.ErrTruncated) {
+				// The input ended inside an SSE message: what it held is
+				// lost. One truncation is reported, after what is flushed.
+				d.done, d.cut = true, err
+				continue
+			}
 			if errors.As(err, &perr) {
 				return nil, err
 			}
@@ -166,6 +183,16 @@ func (d *Decoder) problem(sentinel error, format string, args ...any) {
 	})
 }
 
+// errorAgent is the agent of the server's error line, which names none:
+// the agent whose block it interrupted, else the main agent (the first
+// scope), as package jsonenv has it.
+func (d *Decoder) errorAgent() string {
+	if !d.outside() || len(d.agents) == 0 || d.agents[0].id == "" {
+		return d.agent()
+	}
+	return d.agents[0].id
+}
+
 // agent returns the current agent scope.
 func (d *Decoder) agent() string {
 	if len(d.agents) == 0 || d.agents[len(d.agents)-1].id == "" {
@@ -188,7 +215,13 @@ func (d *Decoder) message(m message) {
 	}
 	if !m.cont {
 		if string(m.data) == "[DONE]" {
-			d.done = true
+			// The end of a stream: a block whose end tag was the last
+			// thing in it has ended. A live connection ends here; a file
+			// is read on, as the next stream (a resumed run, recordings
+			// joined into one file), as the envelope reader does.
+			d.flushPart()
+			d.resolveClose()
+			d.done = d.cfg.StopAtDone
 			return
 		}
 		// Lines that are not document text: what the last message
@@ -197,7 +230,7 @@ func (d *Decoder) message(m message) {
 			if msg, ok := bytes.CutPrefix(m.data, []byte("Error: ")); ok {
 				d.flushPart()
 				d.resolveClose()
-				d.pendingErr = &event.Error{Agent: d.agent(), Message: string(validUTF8(msg)), Fatal: true}
+				d.pendingErr = &event.Error{Agent: d.errorAgent(), Message: string(validUTF8(msg)), Fatal: true}
 				return
 			}
 		}
@@ -209,6 +242,11 @@ func (d *Decoder) message(m message) {
 		}
 	}
 	data := d.doc.piece(d.esc.unescape(m, d.st == stText), false)
+	d.warnBadUTF8()
+	if d.esc.doubt && !d.esc.warned {
+		d.esc.warned = true
+		d.problem(event.ErrWarning, "warning: escaping generation unsure: this message's JSON reads as JSON both with the current producer's escaping undone and as it is; read with the current one (--xml-escaping forces one)")
+	}
 	if d.docTap != nil {
 		d.docTap(data, m.cont)
 	}
@@ -219,7 +257,16 @@ func (d *Decoder) message(m message) {
 // completed.
 func (d *Decoder) flushPart() {
 	if b := d.doc.piece(nil, true); len(b) > 0 {
+		d.warnBadUTF8()
 		d.feed(b)
+	}
+}
+
+// warnBadUTF8 reports, once, that the document held invalid UTF-8.
+func (d *Decoder) warnBadUTF8() {
+	if d.doc.bad > 0 && !d.badWarned {
+		d.badWarned = true
+		d.problems = append(d.problems, badutf8.Warning(d.cfg.Source, d.line, 1, d.off))
 	}
 }
 
@@ -242,7 +289,7 @@ func (d *Decoder) serverError(data []byte) *event.Error {
 		return nil
 	}
 	return &event.Error{
-		Agent: d.agent(), Message: se.Message, Type: *se.Error, Fatal: true,
+		Agent: d.errorAgent(), Message: se.Message, Type: *se.Error, Fatal: true,
 		Raw: json.RawMessage(bytes.Clone(validUTF8(data))),
 	}
 }
@@ -281,8 +328,14 @@ func (d *Decoder) finish() {
 		d.emit(d.pendingErr)
 		d.pendingErr = nil
 	}
-	if open != "" {
+	if open == "" && d.interrupted != "" {
+		open = fmt.Sprintf("a %s block an error interrupted", d.interrupted)
+	}
+	switch {
+	case open != "":
 		d.problem(event.ErrTruncated, "stream ended inside %s", open)
+	case d.cut != nil:
+		d.problems = append(d.problems, d.cut)
 	}
 	d.st = stTop
 }

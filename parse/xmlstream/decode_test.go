@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/parse/internal/fuzzcheck"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -383,9 +384,9 @@ func TestReferencePairs(t *testing.T) {
 			}}),
 		},
 		{
-			name: "[DONE] ends the stream",
+			name: "what follows [DONE] in a file is the next stream, as in jsonenv",
 			in:   sse("<content-block-text>a</content-block-text>", "[DONE]", "<content-block-text>after</content-block-text>"),
-			want: text("a"),
+			want: cat(text("a"), text("after")),
 		},
 		{
 			name: "tags split across messages at any byte",
@@ -410,6 +411,7 @@ func TestReferencePairs(t *testing.T) {
 				&event.ToolCall{ID: "t\uFFFD", Name: "n", Input: json.RawMessage("{\"k\": \"\uFFFD\"}")},
 				&event.ToolResult{ID: "t\uFFFD", Name: "n", Content: []event.Part{{Type: "text", Text: "r\uFFFD\uFFFD"}}},
 			}),
+			problems: []string{"in:1:1: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)"},
 		},
 		{
 			name: "invalid utf-8 split across messages: joined first, then replaced",
@@ -419,6 +421,7 @@ func TestReferencePairs(t *testing.T) {
 				&event.Delta{Kind: event.Text, Text: "\uFFFD\uFFFDb"}, &event.Delta{Kind: event.Text, Text: "😀"},
 				&event.Delta{Kind: event.Text, Text: "\uFFFD"}, &event.BlockEnd{Kind: event.Text},
 			},
+			problems: []string{"in:7:1: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)"},
 		},
 		{
 			name: "a character cut off by the end of the input",
@@ -427,7 +430,7 @@ func TestReferencePairs(t *testing.T) {
 				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a"},
 				&event.Delta{Kind: event.Text, Text: "\uFFFD\uFFFD"},
 			},
-			problems: []string{"in:3:1: stream ended inside content-block-text"},
+			problems: []string{"in:3:1: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)", "in:3:1: stream ended inside content-block-text"},
 		},
 		{
 			name: "a character cut off by an error line",
@@ -436,7 +439,7 @@ func TestReferencePairs(t *testing.T) {
 				&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "\uFFFD\uFFFD"},
 				&event.BlockEnd{Kind: event.Text}, &event.Error{Message: "b\uFFFD", Fatal: true},
 			}),
-			problems: []string{"in:5:1: text outside any element (kept as a text block)"},
+			problems: []string{"in:5:1: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)", "in:5:1: text outside any element (kept as a text block)"},
 		},
 		{
 			name: "escaping forced none",
@@ -501,9 +504,10 @@ func TestReferencePairs(t *testing.T) {
 			},
 		},
 		{
-			name: "CR framing without a last line end",
-			in:   "data: <content-block-text>\r\rdata: a\r\rdata: </content-block-text>",
-			want: text("a"),
+			name:     "CR framing: a last line without its end is cut off",
+			in:       "data: <content-block-text>\r\rdata: a\r\rdata: </content-block-text>",
+			want:     []event.Event{&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "a"}},
+			problems: []string{"in:3:1: stream ended inside content-block-text"},
 		},
 		{
 			name: "LF framing: a lone raw CR in a delta is content (B1)",
@@ -765,6 +769,7 @@ func FuzzDecoder(f *testing.F) {
 	f.Add([]byte(sse("<content-block-text>a<b</content-block-text>x", `<content-block-tool_result id="a"><text><![CDATA[x]]]]><![CDATA[>]]></text><image src="s"/></content-block-tool_result>`)))
 	f.Add([]byte(sse(`<citations><citation type="x">a]]>b</citation>`, `<content-block-error><![CDATA[`)))
 	f.Fuzz(func(t *testing.T, in []byte) {
+		fuzzcheck.Check(t, in, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })
 		evs, problems := decodeAll(t, bytes.NewReader(in), &Config{MaxEventBytes: 4096})
 		for _, ev := range evs {
 			// Whatever the input, event text is valid UTF-8.

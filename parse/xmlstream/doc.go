@@ -25,7 +25,12 @@
 // A line before the first data line that is neither blank nor an SSE
 // field is not SSE at all: the first of a run of them is reported as
 // "expected an SSE data: line" and the run is skipped.
-// "data: [DONE]" ends the stream. "data: Error: ..." (older servers, plain
+// "data: [DONE]" ends a stream: with Config.StopAtDone (a live connection)
+// nothing after it is read; otherwise what follows is read as the next
+// stream (a resumed run, recordings joined into one file), as package
+// jsonenv does. An input that ends inside a line ends inside an SSE
+// message: SSE discards that message, and it is reported as a truncation
+// (once, with what was open), never read as text. "data: Error: ..." (older servers, plain
 // text, recognised between elements only, since a text delta may start so)
 // and the JSON line {"error": ..., "message": ..., "traceback": ...} become
 // fatal event.Error events.
@@ -49,7 +54,12 @@
 // outside a tool result means none; a backslash that full escaping cannot
 // have written (one not followed by \, n or r) means an older generation,
 // newline if the stream began with a meta_init, none otherwise; a
-// meta_init with parent_agent_uuid settles full. Only messages holding a
+// meta_init with parent_agent_uuid settles full; a tool call, server
+// result or error whose JSON the full unescaping would break (a JSON \n
+// turned into a raw LF) means an older generation, which leaves JSON as it
+// is. When the JSON reads both ways in a stream whose meta_init is of the
+// older kind, full is kept and a warning (event.ErrWarning) says so, once.
+// Only messages holding a
 // backslash decode differently across generations, so a late decision
 // changes nothing before it. The newline generation is lossy (a written \n
 // may have been a backslash and an n); so is the full generation's tool

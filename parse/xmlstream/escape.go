@@ -1,6 +1,9 @@
 package xmlstream
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // escaper undoes the producer's per-message escaping, detecting its
 // generation unless one is forced.
@@ -11,6 +14,8 @@ type escaper struct {
 
 	oldMeta bool // a meta_init without parent_agent_uuid was seen
 	notFull bool // evidence against the current generation
+	doubt   bool // JSON read as full could have been meant otherwise
+	warned  bool // the doubt was reported
 	last    msgClass
 }
 
@@ -57,6 +62,13 @@ func (e *escaper) unescape(m message, inText bool) []byte {
 	if m.cont || bytes.IndexByte(m.data, '\\') < 0 {
 		return m.data
 	}
+	if !e.forced && !e.sure && e.gen == EscapingFull && cls == clsJSON {
+		full := unescapeFull(m.data)
+		if e.checkJSON(m.data, full) {
+			return full
+		}
+		return m.data // an older generation: JSON chunks are left as they are
+	}
 	switch e.gen {
 	case EscapingFull:
 		switch cls {
@@ -99,6 +111,11 @@ func (e *escaper) detect(m message, cls msgClass) {
 			e.notFull = true
 		}
 	}
+	e.decide()
+}
+
+// decide sets the generation from the evidence so far.
+func (e *escaper) decide() {
 	switch {
 	case !e.notFull:
 		e.gen = EscapingFull
@@ -107,6 +124,52 @@ func (e *escaper) detect(m message, cls msgClass) {
 	default:
 		e.gen = EscapingNone
 	}
+}
+
+// checkJSON weighs the JSON of a tool call, server result or error message
+// (its arguments attribute or its CDATA) under the full generation and
+// under the older ones, which leave it as it is: a generation that makes
+// the stream's own JSON unparsable is not the stream's. It reports whether
+// full stands. When both read as JSON but differently in a stream whose
+// meta_init is of the older kind, nothing tells them apart yet: full is
+// kept and the doubt noted, to be reported once.
+func (e *escaper) checkJSON(raw, full []byte) bool {
+	rawJSON, ok := payloadJSON(raw)
+	if !ok {
+		return true
+	}
+	fullJSON, _ := payloadJSON(full)
+	fullOK, rawOK := json.Valid(fullJSON), json.Valid(rawJSON)
+	switch {
+	case !fullOK && rawOK:
+		e.notFull = true
+		e.decide()
+		return false
+	case fullOK && rawOK && !bytes.Equal(fullJSON, rawJSON) && e.oldMeta:
+		// An old meta_init: the second generation is as likely.
+		e.doubt = true
+	}
+	return true
+}
+
+// payloadJSON returns the JSON a tool call, server result or error message
+// carries: the arguments attribute, entity-decoded, or the CDATA body.
+func payloadJSON(data []byte) ([]byte, bool) {
+	if bytes.HasPrefix(data, []byte("<"+TagToolCall)) || bytes.HasPrefix(data, []byte("<"+TagServerToolCall)) {
+		var sc tagScan
+		t, _, m := scanTag(data, true, len(data), &sc)
+		if m != yes {
+			return nil, false
+		}
+		v, ok := t.attr("arguments")
+		return []byte(v), ok && v != ""
+	}
+	start := bytes.Index(data, []byte("<![CDATA["))
+	end := bytes.LastIndex(data, []byte("]]>"))
+	if start < 0 || end < start+len("<![CDATA[") {
+		return nil, false
+	}
+	return data[start+len("<![CDATA[") : end], true
 }
 
 // badEscape reports a backslash the full generation cannot have written:

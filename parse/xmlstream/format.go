@@ -14,7 +14,7 @@ func Format() format.Format {
 		Description: "legacy XML stream over SSE (anthropic_agent xml formatter, content-block-* tags)",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
-			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Escaping: o.XMLEscaping})
+			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Escaping: o.XMLEscaping, StopAtDone: o.StopAtDone})
 		},
 		// The envelope's gaps, and the citation fields the producer does
 		// not write for a citation's type (docs/verify.md).

@@ -45,6 +45,7 @@ type framer struct {
 	nl   int  // line ends since the last data byte
 	seen bool // a data line has been read
 	junk bool // a line before the first data line was not SSE: reported
+	cut  bool // the input ended inside a line
 }
 
 func newFramer(r io.Reader, src string, max int) *framer {
@@ -87,7 +88,8 @@ func (f *framer) readLine() ([]byte, int, int64, error) {
 		}
 		if err != nil {
 			if err == io.EOF && f.off > start {
-				break // a last line without an end
+				f.cut = true // a last line without an end
+				break
 			}
 			return nil, 0, 0, err
 		}
@@ -197,6 +199,19 @@ func (f *framer) next() (message, error) {
 			return message{}, err
 		}
 		kind, v := classifyLine(b)
+		if f.cut && (kind == lineData || kind == lineContent && f.seen) {
+			// The input ended inside the line: the message it is part
+			// of is incomplete, and SSE discards it, as the envelope
+			// reader does.
+			if f.active {
+				num, off = f.curLine, f.curOff
+			}
+			f.active = false
+			return message{}, &event.ParseError{
+				Source: f.src, Line: num, Column: 1, Offset: off,
+				Err: event.Errorf(event.ErrTruncated, "stream ended inside an SSE message"),
+			}
+		}
 		switch kind {
 		case lineBlank:
 			f.nl++

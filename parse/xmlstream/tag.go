@@ -53,12 +53,22 @@ func isNameByte(c byte) bool {
 type tagScan struct {
 	pos   int  // bytes of the tag scanned so far (0: not started)
 	quote byte // the quote the scan is inside, or 0
+	work  int64
 }
+
+// maxName is the longest tag name looked for: longer names are text.
+// With it, a name arriving in many pieces costs a bounded rescan.
+const maxName = 256
 
 // scanTag looks for a complete tag at the start of b (b[0] == '<'). It
 // reports more when b may be the start of a tag that has not all arrived,
 // and no when b does not start a tag (or a tag longer than max), in which
-// case the '<' is text. On yes, n is the tag's length.
+// case the '<' is text. On yes, n is the tag's length. On no, n is the
+// length of b when the scan went through all of it without finding the
+// tag's end (the input ended, or max was passed): no tag starting inside
+// those bytes is looked for again, which keeps the decoder linear
+// whatever the input (many unterminated tag starts would otherwise be
+// scanned again from each of them).
 func scanTag(b []byte, eof bool, max int, sc *tagScan) (t tag, n int, m match) {
 	i := 1
 	if i < len(b) && b[i] == '/' {
@@ -72,8 +82,12 @@ func scanTag(b []byte, eof bool, max int, sc *tagScan) (t tag, n int, m match) {
 		return t, 0, no
 	}
 	start := i
-	for i < len(b) && isNameByte(b[i]) {
+	for i < len(b) && isNameByte(b[i]) && i-start <= maxName {
 		i++
+	}
+	sc.work += int64(i - start)
+	if i-start > maxName {
+		return t, 0, no
 	}
 	if i >= len(b) {
 		return t, 0, moreOrNo(eof)
@@ -88,6 +102,7 @@ func scanTag(b []byte, eof bool, max int, sc *tagScan) (t tag, n int, m match) {
 	}
 	quote := sc.quote
 	end := -1
+	from := i
 	for ; i < len(b); i++ {
 		c := b[i]
 		switch {
@@ -104,15 +119,16 @@ func scanTag(b []byte, eof bool, max int, sc *tagScan) (t tag, n int, m match) {
 			break
 		}
 	}
+	sc.work += int64(i - from)
 	if end < 0 {
-		if len(b) > max {
-			*sc = tagScan{}
-			return t, 0, no
+		if len(b) > max || eof {
+			sc.pos, sc.quote = 0, 0
+			return t, len(b), no
 		}
 		sc.pos, sc.quote = i, quote
-		return t, 0, moreOrNo(eof)
+		return t, 0, more
 	}
-	*sc = tagScan{}
+	sc.pos, sc.quote = 0, 0
 	body := b[nameEnd:end]
 	if k := len(bytes.TrimRight(body, " \t\r\n")); k > 0 && body[k-1] == '/' {
 		t.selfClose = true
@@ -253,8 +269,11 @@ func matchClose(b []byte, prefix string, eof bool) (int, match) {
 		return 0, no
 	}
 	i := len(prefix)
-	for i < len(b) && isSpace(b[i]) {
+	for i < len(b) && isSpace(b[i]) && i-len(prefix) < maxName {
 		i++
+	}
+	if i-len(prefix) >= maxName {
+		return 0, no // so much white space is not an end tag's
 	}
 	if i >= len(b) {
 		return 0, moreOrNo(eof)
@@ -289,8 +308,11 @@ func tagNameAt(b []byte, eof bool) (string, match) {
 	if !isNameStart(b[i]) {
 		return "", no
 	}
-	for i < len(b) && isNameByte(b[i]) {
+	for i < len(b) && isNameByte(b[i]) && i <= maxName {
 		i++
+	}
+	if i > maxName {
+		return "", no
 	}
 	if i >= len(b) && !eof {
 		return "", more

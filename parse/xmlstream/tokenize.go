@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/agentmeta"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
 )
 
 // feed appends document bytes and decodes what they complete. Text of the
@@ -27,7 +28,10 @@ func (d *Decoder) feed(data []byte) {
 
 func (d *Decoder) rest() []byte { return d.buf[d.pos:] }
 
-func (d *Decoder) consume(n int) { d.pos += n }
+func (d *Decoder) consume(n int) {
+	d.pos += n
+	d.textRun = max(d.textRun-n, 0)
+}
 
 // run steps the tokenizer until it needs more input.
 func (d *Decoder) run() {
@@ -87,6 +91,7 @@ func (d *Decoder) stepTop() bool {
 			d.consume(len(b))
 			return false
 		}
+		d.textRun = n // scanned to its end without finding a tag
 		d.startStray()
 		return true
 	}
@@ -102,6 +107,9 @@ func (d *Decoder) stepTop() bool {
 		d.kind = event.Text
 		if t.name == TagThinking {
 			d.kind = event.Thinking
+		}
+		if d.kind == d.interrupted {
+			d.interrupted = ""
 		}
 		d.emit(&event.BlockStart{Agent: d.agent(), Kind: d.kind})
 		if t.selfClose {
@@ -152,8 +160,14 @@ func (d *Decoder) stepText() bool {
 	if d.first {
 		from, d.first = 1, false
 	}
+	from = max(from, min(d.textRun, len(b)))
 	for {
 		i := bytes.IndexByte(b[from:], '<')
+		if i < 0 {
+			d.sc.work += int64(len(b) - from)
+		} else {
+			d.sc.work += int64(i + 1)
+		}
 		if i < 0 {
 			n := len(b)
 			if !d.eof {
@@ -170,6 +184,17 @@ func (d *Decoder) stepText() bool {
 			m = knownTopAt(b[i:], d.eof)
 		} else {
 			n, m = matchClose(b[i:], d.closeAt, d.eof)
+			if m == no {
+				switch hasPrefixOrMore(b[i:], errorInText, d.eof) {
+				case more:
+					m = more
+				case yes:
+					d.addText(b[:i])
+					d.consume(i)
+					d.interruptText()
+					return true
+				}
+			}
 		}
 		switch m {
 		case more:
@@ -217,6 +242,7 @@ func completeRunes(b []byte) int {
 // whatever the chunking.
 type validDoc struct {
 	part []byte // an incomplete sequence at the end of the last message
+	bad  int    // bytes replaced so far
 }
 
 // piece returns b joined to what the last message held back, valid,
@@ -231,29 +257,17 @@ func (v *validDoc) piece(b []byte, end bool) []byte {
 		n = completeRunes(b)
 		v.part = append(v.part, b[n:]...)
 	}
-	return validUTF8(b[:n])
-}
-
-// validUTF8 returns b with every byte that does not belong to a valid
-// UTF-8 sequence replaced by U+FFFD, each on its own (strings.ToValidUTF8
-// replaces a run with one), so that the result does not depend on where
-// the input was cut. It returns b itself when b is valid.
-func validUTF8(b []byte) []byte {
-	if utf8.Valid(b) {
-		return b
-	}
-	out := make([]byte, 0, len(b)+8)
-	for len(b) > 0 {
-		r, n := utf8.DecodeRune(b)
-		if r == utf8.RuneError && n == 1 {
-			out = append(out, "\uFFFD"...)
-		} else {
-			out = append(out, b[:n]...)
-		}
-		b = b[n:]
+	out := validUTF8(b[:n])
+	if len(out) != n {
+		v.bad++
 	}
 	return out
 }
+
+// validUTF8 returns b with every byte that does not belong to a valid
+// UTF-8 sequence replaced by U+FFFD, each on its own, so that the result
+// does not depend on where the input was cut; b itself when b is valid.
+func validUTF8(b []byte) []byte { return badutf8.Replace(b) }
 
 func (d *Decoder) addText(b []byte) { d.text = append(d.text, b...) }
 
@@ -265,6 +279,23 @@ func (d *Decoder) flushText() {
 	s := string(d.text) // valid: the document is (see validDoc)
 	d.text = d.text[:0]
 	d.emit(&event.Delta{Agent: d.agent(), Kind: d.kind, Text: s})
+}
+
+// errorInText starts the producer's API error element. The producer
+// writes it when the API call fails while a block streams (it never closes
+// that block), so inside text and thinking it is read as the error, not
+// as text: a model writing this very string is far less likely.
+const errorInText = "<" + TagError + "><![CDATA["
+
+// interruptText ends the open block without its end tag, cut short by the
+// error element at the input, which is read next.
+func (d *Decoder) interruptText() {
+	d.flushText()
+	d.interrupted = d.kind
+	d.st, d.stray = stTop, false
+	d.consume(len("<" + TagError + ">"))
+	d.bodies = append(d.bodies[:0], &body{tag: tag{name: TagError}})
+	d.st = stBody
 }
 
 func (d *Decoder) endBlock() {
@@ -394,6 +425,13 @@ func (d *Decoder) stepBody() bool {
 			switch m {
 			case more:
 				return false
+			case no:
+				if n > 0 {
+					// No end within the cap: all of it is text.
+					d.bodyRaw(bd, b[:n])
+					d.consume(n)
+					return true
+				}
 			case yes:
 				if t.close {
 					d.consume(n) // a stray </image>
@@ -606,6 +644,10 @@ func (d *Decoder) stepCitations() bool {
 		t, n, m := scanTag(b, d.eof, d.cfg.MaxEventBytes, &d.sc)
 		if m == more {
 			return false
+		}
+		if m == no && n > 0 {
+			d.consume(n) // no end within the cap: skipped whole
+			return true
 		}
 		if m == yes && t.name == TagCitation && !t.close {
 			d.consume(n)

@@ -314,7 +314,7 @@ var decodeTests = []decodeTest{
 		want: seq(text("a\uFFFD é "), []item{{Event: &event.ToolResult{
 			ID: "abcd1234-0002", Name: "echo", Status: "failed", IsError: true,
 			Content: []event.Part{{Type: "text", Text: "b\uFFFD\uFFFD😀"}},
-		}}}, text("\uFFFD\uFFFD")),
+		}}}, text("\uFFFD\uFFFD"), []item{{Err: "<input>: offset 1: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)"}}),
 	},
 	{
 		name: "reused slot gets a unique id",

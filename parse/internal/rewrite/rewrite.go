@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
 )
 
 // Scanner is one protocol's incremental scanner over one agent's text.
@@ -203,11 +204,15 @@ func completeUTF8(b []byte) int {
 // U+FFFD, whatever the chunking.
 type validText struct {
 	part []byte // an incomplete sequence at the end of the last piece
+	n    int64  // bytes given so far
+	bad  int64  // offset of the first byte replaced, plus one; 0 if none
 }
 
 // piece returns b joined to what the last piece held back, valid, holding
 // back an incomplete sequence at its end unless end is set.
 func (v *validText) piece(b []byte, end bool) string {
+	start := v.n - int64(len(v.part))
+	v.n += int64(len(b))
 	if len(v.part) > 0 {
 		b = append(append([]byte(nil), v.part...), b...)
 		v.part = v.part[:0]
@@ -217,29 +222,16 @@ func (v *validText) piece(b []byte, end bool) string {
 		n = completeUTF8(b)
 		v.part = append(v.part, b[n:]...)
 	}
-	return validString(b[:n])
+	s := validString(b[:n])
+	if len(s) != n && v.bad == 0 {
+		v.bad = start + int64(badutf8.FirstInvalid(b[:n])) + 1
+	}
+	return s
 }
 
 // validString returns b as a string with every byte that does not belong
-// to a valid UTF-8 sequence replaced by U+FFFD. Each byte is replaced on
-// its own (strings.ToValidUTF8 replaces a run with one U+FFFD), so that the
-// result does not depend on where the input was cut.
-func validString(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	out := make([]byte, 0, len(b)+8)
-	for len(b) > 0 {
-		r, n := utf8.DecodeRune(b)
-		if r == utf8.RuneError && n == 1 {
-			out = append(out, "\uFFFD"...)
-		} else {
-			out = append(out, b[:n]...)
-		}
-		b = b[n:]
-	}
-	return string(out)
-}
+// to a valid UTF-8 sequence replaced by U+FFFD, each on its own.
+func validString(b []byte) string { return string(badutf8.Replace(b)) }
 
 // Pos is a position in the scanned text.
 type Pos struct {
@@ -319,6 +311,11 @@ func (p *Plain) Next() (event.Event, error) {
 		if err == io.EOF {
 			p.done = true
 			p.out.end(p.sc, true)
+			if p.text.bad > 0 {
+				// Reported at the end, so that the events do not
+				// depend on how the input was read.
+				p.q = append(p.q, item{err: badutf8.Warning(p.out.source, 0, 0, p.text.bad-1)})
+			}
 			if p.out.Final != nil {
 				p.out.Emit(p.out.Final)
 				p.out.Final = nil
@@ -393,6 +390,14 @@ func (w *Wrapped) Next() (event.Event, error) {
 		ev, err := w.dec.Next()
 		if err == io.EOF {
 			w.end()
+			for _, id := range w.order {
+				if bad := w.agents[id].text.bad; bad > 0 {
+					// Text events of a source that let invalid UTF-8
+					// through: the offset is in the agent's text.
+					w.q = append(w.q, item{err: badutf8.Warning(w.source, 0, 0, bad-1)})
+					break
+				}
+			}
 			if w.cut != nil {
 				w.q = append(w.q, item{err: w.cut})
 			}

@@ -1,0 +1,99 @@
+package assemble_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/event"
+)
+
+// TestMaxOpen: beyond MaxOpen, the block opened longest ago is closed
+// early, marked truncated, and Add reports it once; nothing is lost.
+func TestMaxOpen(t *testing.T) {
+	t.Parallel()
+	a := assemble.New(0)
+	a.MaxOpen = 3
+	var got []*assemble.Block
+	var errs []error
+	add := func(ev event.Event) {
+		bs, err := a.Add(ev)
+		got = append(got, bs...)
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, agent := range []string{"a", "b", "c", "d", "e"} {
+		add(&event.Delta{Agent: agent, Kind: event.Text, Text: agent})
+	}
+	add(&event.BlockEnd{Agent: "e", Kind: event.Text})
+	got = append(got, a.Flush()...)
+	want := []*assemble.Block{
+		{Agent: "a", Type: "text", Text: "a", Truncated: true},
+		{Agent: "b", Type: "text", Text: "b", Truncated: true},
+		{Agent: "e", Type: "text", Text: "e"},
+		{Agent: "c", Type: "text", Text: "c", Truncated: true},
+		{Agent: "d", Type: "text", Text: "d", Truncated: true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("blocks (-want +got):\n%s", diff)
+	}
+	if len(errs) != 1 || !errors.Is(errs[0], assemble.ErrTooManyOpen) || !strings.Contains(errs[0].Error(), "more than 3") {
+		t.Errorf("errors %v, want one ErrTooManyOpen naming the cap", errs)
+	}
+}
+
+// TestMaxOpenHeld: text blocks held for citations count too: many agents
+// that each end a text block do not pile up.
+func TestMaxOpenHeld(t *testing.T) {
+	t.Parallel()
+	a := assemble.New(0)
+	n := 3 * assemble.DefaultMaxOpen
+	emitted := 0
+	for i := range n {
+		agent := fmt.Sprint(i)
+		for _, ev := range []event.Event{
+			&event.Delta{Agent: agent, Kind: event.Text, Text: "x"},
+			&event.BlockEnd{Agent: agent, Kind: event.Text},
+		} {
+			bs, _ := a.Add(ev)
+			emitted += len(bs)
+		}
+	}
+	left := len(a.Flush())
+	if left > assemble.DefaultMaxOpen {
+		t.Errorf("%d blocks held at the end, want at most %d", left, assemble.DefaultMaxOpen)
+	}
+	if emitted+left != n {
+		t.Errorf("%d blocks in all, want %d", emitted+left, n)
+	}
+}
+
+// TestOpenLimit: the limit counts blocks between their start and end, per
+// agent and kind, and refuses the one beyond it.
+func TestOpenLimit(t *testing.T) {
+	t.Parallel()
+	l := assemble.NewOpenLimit(2)
+	steps := []struct {
+		ev      event.Event
+		wantErr bool
+	}{
+		{&event.BlockStart{Agent: "a", Kind: event.Text}, false},
+		{&event.Delta{Agent: "a", Kind: event.Text, Text: "x"}, false},
+		{&event.Delta{Agent: "a", Kind: event.Thinking, Text: "y"}, false},
+		{&event.Delta{Agent: "b", Kind: event.Text, Text: "z"}, true},
+		{&event.BlockEnd{Agent: "a", Kind: event.Text}, false},
+		{&event.Delta{Agent: "b", Kind: event.Text, Text: "z"}, false},
+		{&event.ToolCall{Agent: "c", ID: "t"}, false},
+	}
+	for i, s := range steps {
+		err := l.Add(s.ev)
+		if (err != nil) != s.wantErr || (err != nil && !errors.Is(err, assemble.ErrTooManyOpen)) {
+			t.Errorf("step %d: error %v, want one: %v", i, err, s.wantErr)
+		}
+	}
+}

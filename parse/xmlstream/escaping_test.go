@@ -1,0 +1,89 @@
+package xmlstream
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// TestEscapingKeepsJSON: auto detection never picks a generation that
+// makes the stream's own JSON unparsable, and says so when it cannot tell.
+func TestEscapingKeepsJSON(t *testing.T) {
+	t.Parallel()
+	oldMeta := `<meta_init data="{&quot;format&quot;: &quot;xml&quot;, &quot;user_query&quot;: &quot;q&quot;, &quot;agent_uuid&quot;: &quot;a&quot;, &quot;model&quot;: &quot;m&quot;}"></meta_init>`
+	// The second generation escaped LF only and left JSON chunks as they
+	// were: a JSON \n stays \n. Undoing the full escaping turns it into a
+	// raw LF inside a JSON string.
+	gen2Call := `<content-block-tool_call id="t1" name="Write" arguments="{&quot;text&quot;: &quot;a\nb&quot;}"></content-block-tool_call>`
+	tests := []struct {
+		name      string
+		in        string
+		wantInput string
+		warns     bool
+	}{
+		{
+			name:      "second generation tool call: JSON kept an object",
+			in:        sse(oldMeta, gen2Call),
+			wantInput: `{"text": "a\nb"}`,
+		},
+		{
+			name:      "no meta_init: the same",
+			in:        sse(gen2Call),
+			wantInput: `{"text": "a\nb"}`,
+		},
+		{
+			name:      "current generation tool call: unescaped",
+			in:        sse(`<content-block-tool_call id="t1" name="Write" arguments="{&quot;text&quot;: &quot;a\\nb&quot;}"></content-block-tool_call>`),
+			wantInput: `{"text": "a\nb"}`,
+		},
+		{
+			name:      "both read as JSON in an old stream: full, with a warning",
+			in:        sse(oldMeta, `<content-block-tool_call id="t1" name="Write" arguments="{&quot;text&quot;: &quot;a\\nb&quot;}"></content-block-tool_call>`),
+			wantInput: `{"text": "a\nb"}`,
+			warns:     true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			d := NewDecoder(strings.NewReader(tt.in), &Config{Source: "in"})
+			var call *event.ToolCall
+			var warnings []error
+			for {
+				ev, err := d.Next()
+				if err != nil {
+					if errors.Is(err, event.ErrWarning) {
+						warnings = append(warnings, err)
+						continue
+					}
+					if !isParseError(err) {
+						break
+					}
+					t.Errorf("problem: %v", err)
+					continue
+				}
+				if c, ok := ev.(*event.ToolCall); ok {
+					call = c
+				}
+			}
+			if call == nil {
+				t.Fatal("no tool call")
+			}
+			if diff := cmp.Diff(tt.wantInput, string(call.Input)); diff != "" {
+				t.Errorf("input (-want +got):\n%s", diff)
+			}
+			var v map[string]any
+			if err := json.Unmarshal(call.Input, &v); err != nil {
+				t.Errorf("input is not a JSON object: %v", err)
+			}
+			if got := len(warnings) > 0; got != tt.warns {
+				t.Errorf("warnings = %v, want some: %v", warnings, tt.warns)
+			}
+		})
+	}
+}
