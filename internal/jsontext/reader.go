@@ -1,6 +1,7 @@
 package jsontext
 
 import (
+	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -295,6 +296,22 @@ func (r *Reader) Int() int64 {
 		return -int64(n)
 	}
 	return int64(n)
+}
+
+// Float reads a number as a float64, as encoding/json does
+// (strconv.ParseFloat); one out of range fails.
+func (r *Reader) Float() float64 {
+	r.ws()
+	start := r.i
+	r.number()
+	if r.bad {
+		return 0
+	}
+	f, err := strconv.ParseFloat(string(r.b[start:r.i]), 64)
+	if err != nil {
+		r.bad = true
+	}
+	return f
 }
 
 // String reads a string value as a new Go string ("" for "" with no

@@ -47,7 +47,7 @@ func ReadStreamEvent(r *jsontext.Reader, se *StreamEvent) bool {
 			if se.Usage == nil {
 				se.Usage = new(Usage)
 			}
-			readUsage(r, se.Usage)
+			ReadUsage(r, se.Usage)
 		case "message", "error":
 			if !r.Null() {
 				r.Fail() // not on the hot path: encoding/json decodes them
@@ -115,7 +115,9 @@ func readDeltaObject(r *jsontext.Reader, d *Delta) {
 	}
 }
 
-func readUsage(r *jsontext.Reader, u *Usage) {
+// ReadUsage decodes the usage object r is at into u, as json.Unmarshal
+// would; r fails on anything else.
+func ReadUsage(r *jsontext.Reader, u *Usage) {
 	if !r.Object() {
 		return
 	}
@@ -236,7 +238,7 @@ func ReadMessage(r *jsontext.Reader, m *Message) bool {
 			if m.Usage == nil {
 				m.Usage = new(Usage)
 			}
-			readUsage(r, m.Usage)
+			ReadUsage(r, m.Usage)
 		default:
 			r.Skip()
 		}

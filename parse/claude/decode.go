@@ -687,7 +687,7 @@ func (d *Decoder) isPrompt(agent string) bool {
 
 func (d *Decoder) result(raw []byte) error {
 	var r Result
-	if err := json.Unmarshal(raw, &r); err != nil {
+	if err := d.unmarshalResult(raw, &r); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
 			return d.errorf(event.ErrSyntax, "result: %s", jsontext.Problem(err))

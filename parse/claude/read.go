@@ -26,6 +26,105 @@ func (d *Decoder) unmarshalLine(raw []byte, l *Line) error {
 	return err
 }
 
+// unmarshalResult decodes the fields of a result line that result reads
+// (those of the event), as json.Unmarshal does, in one pass when
+// jsontext.Reader can, else with encoding/json. result carries on after a
+// type error, so a field it does not read may hold anything: it is
+// skipped, not checked.
+func (d *Decoder) unmarshalResult(raw []byte, res *Result) error {
+	d.jr.Reset(raw)
+	if readResult(&d.jr, res) && d.jr.End() {
+		return nil
+	}
+	fallback := new(Result)
+	err := json.Unmarshal(raw, fallback)
+	*res = *fallback
+	return err
+}
+
+func readResult(r *jsontext.Reader, res *Result) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "is_error":
+			if !r.Null() {
+				res.IsError = r.Bool()
+			}
+		case "duration_ms":
+			if !r.Null() {
+				res.DurationMS = r.Int()
+			}
+		case "num_turns":
+			if !r.Null() {
+				n := r.Int()
+				if int64(int(n)) != n {
+					r.Fail()
+				}
+				res.NumTurns = int(n)
+			}
+		case "result":
+			readOptString(r, &res.Result)
+		case "stop_reason":
+			readOptString(r, &res.StopReason)
+		case "total_cost_usd":
+			if r.Null() {
+				res.TotalCostUSD = nil
+				continue
+			}
+			f := r.Float()
+			res.TotalCostUSD = &f
+		case "usage":
+			if r.Null() {
+				res.Usage = nil
+				continue
+			}
+			if res.Usage == nil {
+				res.Usage = new(messages.Usage)
+			}
+			messages.ReadUsage(r, res.Usage)
+		case "errors":
+			if r.Null() {
+				res.Errors = nil
+				continue
+			}
+			res.Errors = res.Errors[:0]
+			if r.Array() {
+				for r.More() {
+					res.Errors = append(res.Errors, r.String())
+				}
+			}
+			if res.Errors == nil {
+				res.Errors = []string{}
+			}
+		default:
+			r.SkipUnknown(key, isResultField)
+		}
+	}
+	return !r.Failed()
+}
+
+// isResultField reports whether name is the key of a field of Result
+// that readResult reads.
+func isResultField(name string) bool {
+	switch name {
+	case "is_error", "duration_ms", "num_turns", "result", "stop_reason", "total_cost_usd", "usage", "errors":
+		return true
+	}
+	return false
+}
+
+// readOptString reads a *string field: null sets it to nil.
+func readOptString(r *jsontext.Reader, s **string) {
+	if r.Null() {
+		*s = nil
+		return
+	}
+	v := r.String()
+	*s = &v
+}
+
 // isParseError and isSyntaxError are errors.As in a function of their
 // own: the target it needs escapes, and is allocated only when called.
 func isParseError(err error) bool {

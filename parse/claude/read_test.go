@@ -93,3 +93,43 @@ func FuzzReadLine(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { compareLine(t, data) })
 }
+
+// TestReadResult: for every result line of the recordings and odd ones,
+// the fields result reads are what json.Unmarshal gives.
+func TestReadResult(t *testing.T) {
+	t.Parallel()
+	seeds := lineSeeds(t)
+	for _, s := range []string{
+		`{"type":"result","num_turns":2,"usage":{"input_tokens":1,"server_tool_use":{"Web":1}},"usage":{"output_tokens":2},"total_cost_usd":0.25,"errors":["a"],"errors":null,"modelUsage":{"m":{"inputTokens":1}}}`,
+		`{"type":"result","Num_Turns":2}`,
+		`{"type":"result","num_turns":1.5,"total_cost_usd":1e400,"result":"r","stop_reason":null}`,
+	} {
+		seeds = append(seeds, []byte(s))
+	}
+	fast := 0
+	for _, s := range seeds {
+		if !bytes.Contains(s, []byte(`"type":"result"`)) {
+			continue
+		}
+		var d Decoder
+		var got Result
+		d.jr.Reset(s)
+		if !readResult(&d.jr, &got) || !d.jr.End() {
+			continue
+		}
+		fast++
+		var want Result
+		json.Unmarshal(s, &want)
+		// Only what result reads is decoded.
+		want = Result{
+			IsError: want.IsError, DurationMS: want.DurationMS, NumTurns: want.NumTurns, Result: want.Result,
+			StopReason: want.StopReason, TotalCostUSD: want.TotalCostUSD, Usage: want.Usage, Errors: want.Errors,
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: differs (-json +one pass):\n%s", s, diff)
+		}
+	}
+	if fast < 10 {
+		t.Errorf("only %d result lines decoded in one pass", fast)
+	}
+}
