@@ -103,6 +103,9 @@ func (e *Encoder) line(b []byte, err error) {
 	}
 	e.out = append(append(e.out[:0], b...), '\n')
 	_, e.err = e.w.Write(e.out)
+	if cap(e.out) > 64<<10 {
+		e.out = nil // a rare large line: not kept
+	}
 }
 
 // scope returns the state of agent id, creating it on first use.

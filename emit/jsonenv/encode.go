@@ -323,6 +323,9 @@ func (e *Encoder) line(b []byte) {
 	}
 	e.out = out
 	_, e.err = e.w.Write(out)
+	if cap(e.out) > 64<<10 {
+		e.out = nil // a rare large envelope: not kept
+	}
 }
 
 // Close ends the stream: "data: [DONE]" in SSE framing. When a streamed

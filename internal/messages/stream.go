@@ -24,7 +24,7 @@ type Streamer struct {
 	// which is valid only during the call.
 	Event func(typ string, data []byte) error
 	// Block, if set, receives every completed content block (its JSON
-	// text, valid only during the call) with the message it belongs to, just before the block's
+	// text) with the message it belongs to, just before the block's
 	// content_block_stop, as Claude Code writes its assistant snapshots.
 	Block func(msg MessageInfo, block []byte) error
 	// Model names the model of messages whose TurnStart names none.
@@ -76,6 +76,9 @@ type streamBlock struct {
 	citations []json.RawMessage
 	whole     json.RawMessage // a block written whole (Unknown, server result)
 }
+
+// maxKeptBuffer is the largest delta buffer a Streamer keeps for reuse.
+const maxKeptBuffer = 16 << 10
 
 // InTurn reports whether a message is open.
 func (s *Streamer) InTurn() bool { return s.msg != nil }
@@ -149,14 +152,15 @@ func (s *Streamer) block(b any) {
 	}
 	var data []byte
 	switch b := b.(type) {
+	// A block is written once, and may be large: a new slice, not the
+	// reused buffer, which a Streamer per agent would keep at the size of
+	// its largest block.
 	case textBlock:
 		if len(b.Citations) == 0 {
-			s.buf = appendTextBlock(s.buf[:0], b)
-			data = s.buf
+			data = appendTextBlock(make([]byte, 0, len(b.Text)+32), b)
 		}
 	case thinkingBlock:
-		s.buf = appendThinkingBlock(s.buf[:0], b)
-		data = s.buf
+		data = appendThinkingBlock(make([]byte, 0, len(b.Thinking)+len(b.Signature)+48), b)
 	}
 	if data == nil {
 		var err error
@@ -484,6 +488,9 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 		s.buf = appendDelta(s.buf[:0], s.open.index, ev.Kind, text)
 		if s.err == nil {
 			s.err = s.Event(EventContentBlockDelta, s.buf)
+		}
+		if cap(s.buf) > maxKeptBuffer {
+			s.buf = nil // a rare large delta: not kept per agent
 		}
 	case *event.BlockEnd:
 		if s.open == nil || s.open.kind != ev.Kind {
