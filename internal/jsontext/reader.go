@@ -314,6 +314,35 @@ func (r *Reader) Float() float64 {
 	return f
 }
 
+// StringField reads a string into a string field: null leaves it as it
+// is, as encoding/json does.
+func (r *Reader) StringField(s *string) {
+	if !r.Null() {
+		*s = r.String()
+	}
+}
+
+// OptStringField reads a string into a *string field: null sets it to
+// nil.
+func (r *Reader) OptStringField(s **string) {
+	if r.Null() {
+		*s = nil
+		return
+	}
+	v := r.String()
+	*s = &v
+}
+
+// OptIntField reads an integer into a *int64 field: null sets it to nil.
+func (r *Reader) OptIntField(n **int64) {
+	if r.Null() {
+		*n = nil
+		return
+	}
+	v := r.Int()
+	*n = &v
+}
+
 // String reads a string value as a new Go string ("" for "" with no
 // allocation).
 func (r *Reader) String() string {

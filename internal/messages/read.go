@@ -96,19 +96,19 @@ func readDeltaObject(r *jsontext.Reader, d *Delta) {
 				d.Type = name(r.Str())
 			}
 		case "text":
-			readString(r, &d.Text)
+			r.StringField(&d.Text)
 		case "partial_json":
-			readString(r, &d.PartialJSON)
+			r.StringField(&d.PartialJSON)
 		case "thinking":
-			readString(r, &d.Thinking)
+			r.StringField(&d.Thinking)
 		case "signature":
-			readString(r, &d.Signature)
+			r.StringField(&d.Signature)
 		case "citation":
 			d.Citation = r.Skip()
 		case "stop_reason":
-			readOptString(r, &d.StopReason)
+			r.OptStringField(&d.StopReason)
 		case "stop_sequence":
-			readOptString(r, &d.StopSequence)
+			r.OptStringField(&d.StopSequence)
 		default:
 			r.Skip()
 		}
@@ -140,24 +140,6 @@ func ReadUsage(r *jsontext.Reader, u *Usage) {
 			*f = r.Int()
 		}
 	}
-}
-
-// readString reads a string field: null leaves it as it is, as
-// encoding/json does.
-func readString(r *jsontext.Reader, s *string) {
-	if !r.Null() {
-		*s = r.String()
-	}
-}
-
-// readOptString reads a *string field: null sets it to nil.
-func readOptString(r *jsontext.Reader, s **string) {
-	if r.Null() {
-		*s = nil
-		return
-	}
-	v := r.String()
-	*s = &v
 }
 
 // parsedDelta returns the delta ReadStreamEvent decoded, or nil.
@@ -204,13 +186,13 @@ func ReadMessage(r *jsontext.Reader, m *Message) bool {
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "id":
-			readString(r, &m.ID)
+			r.StringField(&m.ID)
 		case "type":
-			readString(r, &m.Type)
+			r.StringField(&m.Type)
 		case "role":
-			readString(r, &m.Role)
+			r.StringField(&m.Role)
 		case "model":
-			readString(r, &m.Model)
+			r.StringField(&m.Model)
 		case "content":
 			if r.Null() {
 				m.Content = nil
@@ -227,9 +209,9 @@ func ReadMessage(r *jsontext.Reader, m *Message) bool {
 				m.Content = []json.RawMessage{}
 			}
 		case "stop_reason":
-			readOptString(r, &m.StopReason)
+			r.OptStringField(&m.StopReason)
 		case "stop_sequence":
-			readOptString(r, &m.StopSequence)
+			r.OptStringField(&m.StopSequence)
 		case "usage":
 			if r.Null() {
 				m.Usage = nil
@@ -270,21 +252,21 @@ func readBlock(r *jsontext.Reader, cb *Block) bool {
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "type":
-			readString(r, &cb.Type)
+			r.StringField(&cb.Type)
 		case "text":
-			readOptString(r, &cb.Text)
+			r.OptStringField(&cb.Text)
 		case "thinking":
-			readOptString(r, &cb.Thinking)
+			r.OptStringField(&cb.Thinking)
 		case "signature":
-			readOptString(r, &cb.Signature)
+			r.OptStringField(&cb.Signature)
 		case "id":
-			readString(r, &cb.ID)
+			r.StringField(&cb.ID)
 		case "name":
-			readString(r, &cb.Name)
+			r.StringField(&cb.Name)
 		case "server_name":
-			readString(r, &cb.ServerName)
+			r.StringField(&cb.ServerName)
 		case "tool_use_id":
-			readString(r, &cb.ToolUseID)
+			r.StringField(&cb.ToolUseID)
 		case "input":
 			cb.Input = bytes.Clone(r.Skip())
 		case "content":

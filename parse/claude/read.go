@@ -65,9 +65,9 @@ func readResult(r *jsontext.Reader, res *Result) bool {
 				res.NumTurns = int(n)
 			}
 		case "result":
-			readOptString(r, &res.Result)
+			r.OptStringField(&res.Result)
 		case "stop_reason":
-			readOptString(r, &res.StopReason)
+			r.OptStringField(&res.StopReason)
 		case "total_cost_usd":
 			if r.Null() {
 				res.TotalCostUSD = nil
@@ -115,16 +115,6 @@ func isResultField(name string) bool {
 	return false
 }
 
-// readOptString reads a *string field: null sets it to nil.
-func readOptString(r *jsontext.Reader, s **string) {
-	if r.Null() {
-		*s = nil
-		return
-	}
-	v := r.String()
-	*s = &v
-}
-
 // isParseError and isSyntaxError are errors.As in a function of their
 // own: the target it needs escapes, and is allocated only when called.
 func isParseError(err error) bool {
@@ -159,7 +149,7 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 				l.Type = lineType(r.Str())
 			}
 		case "subtype":
-			readString(r, &l.Subtype)
+			r.StringField(&l.Subtype)
 		case "uuid":
 			// Nothing reads a line's uuid: checked, not kept.
 			if !r.Null() {
@@ -170,9 +160,9 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 				l.SessionID = d.intern(r.Str())
 			}
 		case "subagent_type":
-			readString(r, &l.SubagentType)
+			r.StringField(&l.SubagentType)
 		case "task_description":
-			readString(r, &l.TaskDescription)
+			r.StringField(&l.TaskDescription)
 		case "parent_tool_use_id":
 			if r.Null() {
 				l.ParentToolUseID = nil
@@ -212,14 +202,6 @@ func isLineField(name string) bool {
 		return true
 	}
 	return false
-}
-
-// readString reads a string field: null leaves it as it is, as
-// encoding/json does.
-func readString(r *jsontext.Reader, s *string) {
-	if !r.Null() {
-		*s = r.String()
-	}
 }
 
 // parsedEvent returns the stream event unmarshalLine decoded, or nil.

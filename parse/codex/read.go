@@ -27,11 +27,11 @@ func (d *Decoder) readLine(l *Line) bool {
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "type":
-			readString(r, &l.Type)
+			r.StringField(&l.Type)
 		case "thread_id":
-			readString(r, &l.ThreadID)
+			r.StringField(&l.ThreadID)
 		case "session_id":
-			readString(r, &l.SessionID)
+			r.StringField(&l.SessionID)
 		case "message":
 			if r.Null() {
 				l.Message = nil
@@ -79,25 +79,25 @@ func readItem(r *jsontext.Reader, it *Item) bool {
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "id":
-			readString(r, &it.ID)
+			r.StringField(&it.ID)
 		case "type":
-			readString(r, &it.Type)
+			r.StringField(&it.Type)
 		case "item_type":
-			readString(r, &it.ItemType)
+			r.StringField(&it.ItemType)
 		case "text":
-			readString(r, &it.Text)
+			r.StringField(&it.Text)
 		case "aggregated_output":
-			readString(r, &it.AggregatedOutput)
+			r.StringField(&it.AggregatedOutput)
 		case "status":
-			readString(r, &it.Status)
+			r.StringField(&it.Status)
 		case "server":
-			readString(r, &it.Server)
+			r.StringField(&it.Server)
 		case "tool":
-			readString(r, &it.Tool)
+			r.StringField(&it.Tool)
 		case "message":
-			readString(r, &it.Message)
+			r.StringField(&it.Message)
 		case "sender_thread_id":
-			readString(r, &it.SenderThreadID)
+			r.StringField(&it.SenderThreadID)
 		case "command":
 			it.Command = bytes.Clone(r.Skip())
 		case "exit_code":
@@ -144,14 +144,6 @@ func readUsage(r *jsontext.Reader, u *Usage) {
 		if !r.Null() {
 			*f = r.Int()
 		}
-	}
-}
-
-// readString reads a string field: null leaves it as it is, as
-// encoding/json does.
-func readString(r *jsontext.Reader, s *string) {
-	if !r.Null() {
-		*s = r.String()
 	}
 }
 

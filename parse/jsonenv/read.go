@@ -2,8 +2,6 @@ package jsonenv
 
 import (
 	"encoding/json"
-
-	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // unmarshalEnvelope decodes an envelope as json.Unmarshal does, in one
@@ -42,31 +40,31 @@ func (d *Decoder) readEnvelope(env *Envelope) bool {
 				env.Delta = r.String()
 			}
 		case "id":
-			readOptString(r, &env.ID)
+			r.OptStringField(&env.ID)
 		case "name":
-			readOptString(r, &env.Name)
+			r.OptStringField(&env.Name)
 		case "src":
-			readOptString(r, &env.Src)
+			r.OptStringField(&env.Src)
 		case "media_type":
-			readOptString(r, &env.MediaType)
+			r.OptStringField(&env.MediaType)
 		case "citation_type":
-			readOptString(r, &env.CitationType)
+			r.OptStringField(&env.CitationType)
 		case "document_title":
-			readOptString(r, &env.DocumentTitle)
+			r.OptStringField(&env.DocumentTitle)
 		case "url":
-			readOptString(r, &env.URL)
+			r.OptStringField(&env.URL)
 		case "title":
-			readOptString(r, &env.Title)
+			r.OptStringField(&env.Title)
 		case "document_index":
-			readOptInt(r, &env.DocumentIndex)
+			r.OptIntField(&env.DocumentIndex)
 		case "start_char_index":
-			readOptInt(r, &env.StartCharIndex)
+			r.OptIntField(&env.StartCharIndex)
 		case "end_char_index":
-			readOptInt(r, &env.EndCharIndex)
+			r.OptIntField(&env.EndCharIndex)
 		case "start_page_number":
-			readOptInt(r, &env.StartPageNumber)
+			r.OptIntField(&env.StartPageNumber)
 		case "end_page_number":
-			readOptInt(r, &env.EndPageNumber)
+			r.OptIntField(&env.EndPageNumber)
 		default:
 			r.Skip()
 		}
@@ -82,24 +80,4 @@ func (d *Decoder) intern(b []byte, i int) string {
 		d.last[i] = string(b)
 	}
 	return d.last[i]
-}
-
-// readOptString reads a *string field: null sets it to nil.
-func readOptString(r *jsontext.Reader, s **string) {
-	if r.Null() {
-		*s = nil
-		return
-	}
-	v := r.String()
-	*s = &v
-}
-
-// readOptInt reads a *int64 field: null sets it to nil.
-func readOptInt(r *jsontext.Reader, n **int64) {
-	if r.Null() {
-		*n = nil
-		return
-	}
-	v := r.Int()
-	*n = &v
 }
