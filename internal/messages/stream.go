@@ -369,6 +369,7 @@ func (s *Streamer) EndTurn(stopReason string, u *event.Usage) error {
 	s.write(EventMessageDelta, md)
 	s.write(EventMessageStop, typeOnly{Type: EventMessageStop})
 	s.msg, s.tools = nil, false
+	s.buf = nil // an agent whose turn is over keeps no buffer
 	return s.err
 }
 
