@@ -78,7 +78,7 @@ type streamBlock struct {
 }
 
 // maxKeptBuffer is the largest delta buffer a Streamer keeps for reuse.
-const maxKeptBuffer = 16 << 10
+const maxKeptBuffer = 1 << 10
 
 // InTurn reports whether a message is open.
 func (s *Streamer) InTurn() bool { return s.msg != nil }
