@@ -6,16 +6,44 @@ FUZZTIME ?= 20s
 BENCHTIME ?= 1s
 PKGS     := ./...
 
-.PHONY: all build test vet lint fuzz bench perf docs clean test-clients
+# The release targets (.goreleaser.yaml builds the same six).
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+
+.PHONY: all build cross test test-browser screenshots vet lint fuzz bench perf docs clean test-clients test-sdk
 
 all: build test
 
 build:
 	$(GO) build -o bin/agentstream .
 
-## test: vet, then every test with the race detector (what CI runs)
-test: vet
+## test: vet, the six cross builds, then every test with the race detector (what CI runs)
+test: vet cross
 	$(GO) test -race -count=1 $(PKGS)
+
+## cross: go build for every release target (compiles only, nothing written)
+cross:
+	@set -e; for p in $(PLATFORMS); do \
+		echo "build $$p"; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null $(PKGS); \
+	done
+
+# CHROMIUM installs Debian's chromium when it is missing, or says why the
+# target is skipped and stops it (exit 0) where it cannot be installed.
+CHROMIUM = command -v chromium >/dev/null 2>&1 || { \
+	echo "installing chromium (apt-get install -y chromium)"; \
+	apt-get install -y chromium >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y chromium >/dev/null 2>&1; }; \
+	}; \
+	command -v chromium >/dev/null 2>&1 || { echo "$@: SKIPPED: chromium is missing and apt-get install -y chromium failed (it needs root and Debian's apt)"; exit 0; }
+
+## test-browser: every recording's -o html page in headless chromium (installed when missing)
+test-browser:
+	@$(CHROMIUM); \
+	$(GO) test -tags browser -count=1 -timeout 30m -run '^TestBrowser' ./render/htmlview/
+
+## screenshots: the README's pictures of -o html pages, into docs/
+screenshots:
+	@$(CHROMIUM); \
+	$(GO) test -tags browser -count=1 -run '^TestBrowserScreenshots$$' ./render/htmlview/ -screenshots $(CURDIR)/docs
 
 vet:
 	$(GO) vet $(PKGS)
@@ -39,6 +67,15 @@ fuzz:
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS) | tee bench.out
 
+## test-sdk: the official openai Node SDK reads our openai-chat and
+## openai-responses output of every corpus run (clients/openai); installs the
+## pinned openai npm package into a temporary folder
+OPENAI_NPM ?= openai@7.57.0
+test-sdk:
+	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
+	npm install --prefix "$$dir" --no-audit --no-fund --silent $(OPENAI_NPM); \
+	OPENAI_SDK_DIR="$$dir/node_modules/openai" $(GO) test -count=1 -run TestSDK -v ./clients/openai/
+
 ## perf: throughput and peak RSS of every convert pair and assemble -o json
 ## on generated inputs of PERFSIZES MB, against jq -c . (needs jq:
 ## apt-get install -y jq); see docs/performance.md. Not part of test.
@@ -48,9 +85,10 @@ perf: build
 	@command -v jq >/dev/null || { echo "perf needs jq: apt-get install -y jq"; exit 1; }
 	$(GO) run ./internal/perfrun -bin bin/agentstream -testdata testdata -sizes $(PERFSIZES) -runs $(PERFRUNS)
 
-## docs: regenerate docs/cli (checked for staleness by the tests)
+## docs: regenerate docs/cli, docs/man and docs/validate.md (checked for staleness by the tests)
 docs:
-	$(GO) test ./cmd -run TestCLIDocs -update
+	$(GO) test ./cmd -run 'TestCLIDocs|TestManPages' -update
+	$(GO) test ./validate -run TestRulesDoc -update
 
 ## test-clients: the official clients (pinned in clients/package-lock.json, from the npm
 ## registry into CLIENTS_DIR) read our output of every corpus recording; see clients/README.md

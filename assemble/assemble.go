@@ -136,24 +136,28 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 		if ev.Kind == event.NoticeAbandoned {
 			// The agent's open blocks were given up and begun again:
 			// dropped, the notice says so.
-			a.openOrder = slices.DeleteFunc(a.openOrder, func(k openKey) bool { return k.agent == agent })
-			maps.DeleteFunc(a.open, func(k openKey, _ *openBlock) bool { return k.agent == agent })
+			for _, k := range a.openOf(agent) {
+				a.drop(k)
+			}
 		}
-		a.out = append(a.out, FromEvent(ev))
-	case *event.FileChange:
-		k := openKey{agent, event.BlockKind(ev.ID)}
-		if ev.Status == statusInProgress {
-			// Its start: the block is the completed change, which
-			// replaces it; one never completed comes out at the end.
-			a.changes[k] = FromEvent(ev)
-			break
-		}
-		delete(a.changes, k)
 		a.out = append(a.out, FromEvent(ev))
 	case *event.Error:
 		// The error interrupted the agent's open blocks: they end here,
 		// cut short, so that they come out before it, in input order.
-		a.interrupt(agent)
+		for _, k := range a.openOf(agent) {
+			a.finish(k, true)
+		}
+		a.out = append(a.out, FromEvent(ev))
+	case *event.FileChange:
+		k := openKey{agent, event.BlockKind(ev.ID)}
+		if ev.Status == statusInProgress && (len(a.changes) < a.maxOpen() || a.changes[k] != nil) {
+			// Its start: the block is the completed change, which
+			// replaces it; one never completed comes out at the end.
+			// Beyond MaxOpen started changes, a start is a block.
+			a.changes[k] = FromEvent(ev)
+			break
+		}
+		delete(a.changes, k)
 		a.out = append(a.out, FromEvent(ev))
 	default:
 		if b := FromEvent(ev); b != nil {
@@ -168,16 +172,6 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 	out := a.out
 	a.out = nil
 	return out, err
-}
-
-// interrupt ends agent's open blocks as truncated, in the order they
-// started.
-func (a *Assembler) interrupt(agent string) {
-	for _, k := range slices.Clone(a.openOrder) {
-		if k.agent == agent {
-			a.finish(k, true)
-		}
-	}
 }
 
 func (a *Assembler) maxOpen() int {
@@ -208,6 +202,25 @@ func (a *Assembler) makeRoom() {
 			continue
 		}
 		a.finish(a.openOrder[0], true)
+	}
+}
+
+// openOf returns agent's open blocks in the order they opened.
+func (a *Assembler) openOf(agent string) []openKey {
+	var keys []openKey
+	for _, k := range a.openOrder {
+		if k.agent == agent {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// drop forgets the open block k.
+func (a *Assembler) drop(k openKey) {
+	delete(a.open, k)
+	if i := slices.Index(a.openOrder, k); i >= 0 {
+		a.openOrder = slices.Delete(a.openOrder, i, i+1)
 	}
 }
 

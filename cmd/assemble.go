@@ -3,7 +3,6 @@ package cmd
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/render"
+	"github.com/agentstream/agentstream/usage"
 )
 
 type assembleOptions struct {
@@ -26,6 +26,7 @@ type assembleOptions struct {
 	maxOutputLines int
 	full           bool
 	noThinking     bool
+	follow         followOptions
 }
 
 func newAssembleCmd(ios *IOStreams) *cobra.Command {
@@ -36,7 +37,10 @@ func newAssembleCmd(ios *IOStreams) *cobra.Command {
 		Short: "Print agent streams as a readable transcript, or as assembled blocks",
 		Long: `Assemble reads each INPUT and prints it as a transcript (-o text, the
 default, or -o markdown) or as one JSON object per assembled block (-o json,
-schema in docs/blocks.md).
+schema in docs/blocks.md). A directory or glob INPUT reads every session log
+in it (Claude Code's ~/.claude/projects/..., Codex's ~/.codex/sessions/...),
+oldest first, each its own run, subagent transcripts inside their parent;
+--since, --until and --session select.
 
 The transcript shows text and thinking, tool calls by what they do (shell
 commands, file edits as diffs, reads, writes, todo lists, searches, MCP
@@ -53,7 +57,10 @@ A stream cut off mid-block prints what it had, then reports the truncation.`,
 		Example: `  agentstream assemble testdata/jsonenv/tooluse.sse
   agentstream assemble --agent main --no-thinking run.jsonl
   agentstream assemble -o markdown run.jsonl > run.md
-  agentstream assemble -o json < run.sse | jq -r 'select(.type=="text").text'`,
+  agentstream assemble -o json < run.sse | jq -r 'select(.type=="text").text'
+  agentstream assemble --since 24h ~/.claude/projects/-home-me-src-app/
+  agentstream assemble -o html run.jsonl > run.html
+  agentstream assemble -o html -F --until-end live.jsonl > live.html`,
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(c *cobra.Command, args []string) error {
 			if c.Flags().Changed("live") {
@@ -64,13 +71,15 @@ A stream cut off mid-block prints what it had, then reports the truncation.`,
 	}
 	fs := c.Flags()
 	addAssembleInputFlags(fs, &o.in)
-	fs.StringVarP(&o.output, "output", "o", "text", "output: text, markdown or json")
+	fs.StringVarP(&o.output, "output", "o", "text", "output: text, markdown, json or html (one self-contained page, docs/assemble.md)")
 	fs.BoolVar(&live, "live", false, "stream text as it arrives (default: when stdout is a terminal)")
 	fs.StringVar(&o.agent, "agent", "all", "agents to show: all, main, or an agent id (or id prefix)")
 	fs.IntVar(&o.maxOutputLines, "max-output-lines", render.DefaultMaxOutputLines, "lines of tool output shown (first and last halves)")
 	fs.BoolVar(&o.full, "full", false, "show all tool output and whole lines")
 	fs.BoolVar(&o.noThinking, "no-thinking", false, "hide thinking")
 	addColorFlag(fs, &o.color)
+	o.in.follow = &o.follow
+	addFollowFlags(fs, &o.follow)
 	return c
 }
 
@@ -91,15 +100,19 @@ func addAssembleInputFlags(fs *pflag.FlagSet, o *inputOptions) {
 }
 
 func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs []string) error {
-	if ctx == nil {
-		ctx = context.Background()
+	ctx, stop, err := o.follow.start(ctx, inputs)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	switch o.output {
 	case "text", "markdown", "md":
 	case "json":
 		return runAssembleJSON(ctx, ios, o, inputs)
+	case "html":
+		return runAssembleHTML(ctx, ios, o, inputs)
 	default:
-		return failure(fmt.Errorf("-o must be text, markdown or json, not %q", o.output))
+		return failure(fmt.Errorf("-o must be text, markdown, json or html, not %q", o.output))
 	}
 	if o.maxOutputLines <= 0 {
 		return failure(fmt.Errorf("--max-output-lines must be at least 1"))
@@ -116,45 +129,30 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 		Markdown:       o.output != "text",
 		MaxBlockBytes:  o.in.maxEventBytes,
 	}
+	// The summary line prices the run as `agentstream usage` does.
+	if ropts.Prices, err = usage.Default(); err != nil {
+		return failure(err)
+	}
 	if o.live != nil {
 		ropts.Live = *o.live
 	}
 	rep := newReporter(ios.Err, o.in.strict)
-	err := eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
-		tr := render.NewTranscript(w, ropts)
+	err = eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
+		name := in.name
 		// The transcript keeps state per open block and cannot close one
 		// early: beyond the cap it stops, with what it had printed.
 		limit := assemble.NewOpenLimit(0)
-		stop := eachEvent(dec, rep, func(ev event.Event) error {
+		tr := render.NewTranscript(w, ropts)
+		err := writeView(name, in.decoder(), rep, w, tr, func(ev event.Event) error {
 			if err := limit.Add(ev); err != nil {
 				return failure(fmt.Errorf("%s: %w; the transcript stops here (-o json closes the oldest early and goes on)", name, err))
 			}
-			err := tr.Event(ev)
-			if errors.Is(err, assemble.ErrBlockTooLarge) {
-				if !rep.problem(fmt.Errorf("%s: %w", name, err)) {
-					return errStrictStop
-				}
-				err = nil
-			}
-			if err != nil {
-				return failure(err)
-			}
-			// Flush after every event: this is what makes --live live.
-			if err := w.Flush(); err != nil {
-				return failure(err)
-			}
 			return nil
 		})
-		// What was read is printed even when the input stopped early. A
-		// truncation Close reports is shown in the transcript, and the
-		// decoder reports it on stderr.
-		if err := tr.Close(); err != nil && !errors.Is(err, event.ErrTruncated) {
-			return failure(err)
+		if err == nil {
+			noAgentMatched(rep, name, o.agent, tr.Agents())
 		}
-		if err := w.Flush(); err != nil {
-			return failure(err)
-		}
-		return readError(stop)
+		return err
 	})
 	if err != nil {
 		return err
@@ -170,7 +168,7 @@ var errStrictStop = &exitError{code: ExitFailure}
 // errors are reported and skipped (stopping with --strict); it returns the
 // error that stopped the input early, or nil at a clean end.
 func eachEvent(dec event.Decoder, rep *reporter, fn func(event.Event) error) error {
-	return convert.Pipe(dec, eventFunc(fn), nil, rep.problem)
+	return convert.Pipe(dec, eventFunc(fn), &convert.PipeOptions{Problem: rep.problem})
 }
 
 // eventFunc is an event.Encoder that hands each event to a function.
@@ -183,35 +181,24 @@ func runAssembleJSON(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 	w := bufio.NewWriterSize(ios.Out, 64<<10)
 	bw := render.NewJSON(w)
 	rep := newReporter(ios.Err, o.in.strict)
-	err := eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
-		asm := assemble.New(o.in.maxEventBytes)
-		keep := newAgentFilter(o.agent)
-		write := func(bs []*assemble.Block) error {
+	err := eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
+		keep := render.NewAgentFilter(o.agent)
+		stop := assembleInput(in, rep, keep.Event, func(bs []*assemble.Block) error {
 			for _, b := range bs {
-				if !keep.block(b) {
+				if !keep.Shows(b.Agent) {
 					continue
 				}
 				if err := bw.Block(b); err != nil {
-					return err
+					return failure(err)
 				}
 			}
-			return w.Flush()
-		}
-		stop := eachEvent(dec, rep, func(ev event.Event) error {
-			keep.event(ev)
-			bs, aerr := asm.Add(ev)
-			var stop error
-			if aerr != nil && !rep.problem(fmt.Errorf("%s: %w", name, aerr)) {
-				stop = errStrictStop
-			}
-			if err := write(bs); err != nil {
+			if err := w.Flush(); err != nil {
 				return failure(err)
 			}
-			return stop
+			return nil
 		})
-		// What was assembled is printed even when the input stopped early.
-		if err := write(asm.Flush()); err != nil {
-			return failure(err)
+		if stop == nil {
+			noAgentMatched(rep, in.name, o.agent, keep)
 		}
 		return readError(stop)
 	})
@@ -221,32 +208,40 @@ func runAssembleJSON(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 	return rep.result()
 }
 
-// agentFilter is --agent for -o json: all, main (the first agent started
-// without a parent, or else the first agent seen), or an id or id prefix.
-type agentFilter struct {
-	want    string
-	main    string
-	hasMain bool
-	mainSet bool
+// noAgentMatched reports an --agent that matched no agent of the input.
+func noAgentMatched(rep *reporter, name, want string, f *render.AgentFilter) {
+	if f.Matched() || len(f.Seen()) == 0 {
+		return
+	}
+	ids := make([]string, 0, len(f.Seen()))
+	for _, id := range f.Seen() {
+		ids = append(ids, fmt.Sprintf("%q", id))
+	}
+	rep.problem(fmt.Errorf("%s: no agent matched --agent %s (agents: %s)", name, want, strings.Join(ids, ", ")))
 }
 
-func newAgentFilter(want string) *agentFilter { return &agentFilter{want: want} }
-
-func (f *agentFilter) event(ev event.Event) {
-	if !f.hasMain {
-		f.main, f.hasMain = ev.AgentID(), true
+// assembleInput reads the events of in through eachEvent and assembles
+// them, calling seen with each event and write with each group of blocks
+// as it completes; what was assembled is written even when the input
+// stopped early. It returns what stopped the input, or nil.
+func assembleInput(in *input, rep *reporter, seen func(event.Event), write func([]*assemble.Block) error) error {
+	asm := assemble.New(in.o.maxEventBytes)
+	stop := eachEvent(in.decoder(), rep, func(ev event.Event) error {
+		if seen != nil {
+			seen(ev)
+		}
+		bs, aerr := asm.Add(ev)
+		var stop error
+		if aerr != nil && !rep.problem(fmt.Errorf("%s: %w", in.name, aerr)) {
+			stop = errStrictStop
+		}
+		if err := write(bs); err != nil {
+			return err
+		}
+		return stop
+	})
+	if err := write(asm.Flush()); err != nil {
+		return err
 	}
-	if s, ok := ev.(*event.SessionStart); ok && s.ParentAgent == "" && !f.mainSet {
-		f.main, f.mainSet = s.Agent, true
-	}
-}
-
-func (f *agentFilter) block(b *assemble.Block) bool {
-	switch f.want {
-	case "", "all":
-		return true
-	case "main":
-		return b.Agent == f.main
-	}
-	return b.Agent == f.want || (b.Agent != "" && strings.HasPrefix(b.Agent, f.want))
+	return stop
 }

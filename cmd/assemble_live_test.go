@@ -56,7 +56,7 @@ func TestAssembleLiveThroughPipe(t *testing.T) {
 	ios := &IOStreams{In: pr, Out: out, Err: &stderr, Getenv: func(string) string { return "" }}
 	done := make(chan int, 1)
 	go func() {
-		done <- Run([]string{"assemble", "--live", "--color", "never"}, ios)
+		done <- Run(t.Context(), []string{"assemble", "--live", "--color", "never"}, ios)
 		pr.Close()
 	}()
 	// The guard only turns a hang into a failure; nothing is timed.
@@ -108,7 +108,7 @@ func TestAssembleTerminalDefaults(t *testing.T) {
 		t.Helper()
 		var out, errb bytes.Buffer
 		ios := &IOStreams{Out: &out, Err: &errb, OutTTY: tty, Getenv: func(k string) string { return env[k] }}
-		if code := Run(append([]string{"assemble"}, append(args, input)...), ios); code != ExitOK {
+		if code := Run(t.Context(), append([]string{"assemble"}, append(args, input)...), ios); code != ExitOK {
 			t.Fatalf("exit %d: %s", code, errb.String())
 		}
 		return out.String()

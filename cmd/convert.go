@@ -7,15 +7,11 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/agentstream/agentstream/convert"
-	"github.com/agentstream/agentstream/emit/jsonenv"
-	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 )
-
-// minChunkBytes is the smallest --max-chunk-bytes: below it the fixed
-// fields of an envelope leave no room for content.
-const minChunkBytes = 128
 
 type convertOptions struct {
 	in            inputOptions
@@ -23,6 +19,8 @@ type convertOptions struct {
 	maxChunkBytes int
 	framing       string
 	partial       bool
+	follow        followOptions
+	fs            *pflag.FlagSet // where the output flags were defined
 }
 
 func newConvertCmd(ios *IOStreams) *cobra.Command {
@@ -43,27 +41,44 @@ warning on stderr.`,
 	}
 	fs := c.Flags()
 	addInputFlags(fs, &o.in)
-	fs.StringVarP(&o.to, "to", "t", "jsonenv", "output format (see 'agentstream formats')")
-	fs.IntVar(&o.maxChunkBytes, "max-chunk-bytes", jsonenv.DefaultMaxChunkBytes, "jsonenv output: cap on one envelope's JSON text, in bytes")
-	fs.StringVar(&o.framing, "framing", "sse", "jsonenv output framing: sse or ndjson")
-	fs.BoolVar(&o.partial, "partial", false, "claude output: write stream_event lines, as --include-partial-messages does")
+	fs.StringVarP(&o.to, "to", "t", convert.Names(false)[0], "output format (see 'agentstream formats')")
+	addOutputFlags(fs, o, "%s output: ")
+	o.in.follow = &o.follow
+	addFollowFlags(fs, &o.follow)
 	return c
 }
 
+// addOutputFlags adds the flags of the output formats (convert's, and
+// replay's with --to); prefix, given the formats that read a flag, starts
+// its help.
+func addOutputFlags(fs *pflag.FlagSet, o *convertOptions, prefix string) {
+	o.fs = fs
+	for_ := func(opt format.Option) string { return fmt.Sprintf(prefix, usedBy(opt)) }
+	addMaxChunkBytesFlag(fs, &o.maxChunkBytes, for_(format.OptMaxChunkBytes)+"cap on one envelope's JSON text, in bytes")
+	fs.StringVar(&o.framing, "framing", "sse", for_(format.OptFraming)+"framing, sse or ndjson")
+	fs.BoolVar(&o.partial, "partial", false, for_(format.OptPartial)+"write stream_event lines, as --include-partial-messages does")
+}
+
 func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs []string) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	out, ok := convert.Lookup(o.to)
 	if !ok || out.NewEncoder == nil {
 		return failure(fmt.Errorf("unknown output format %q (one of %s)", o.to, strings.Join(convert.Names(false), ", ")))
 	}
-	if o.maxChunkBytes < minChunkBytes {
-		return failure(fmt.Errorf("--max-chunk-bytes must be at least %d, not %d", minChunkBytes, o.maxChunkBytes))
+	if err := checkMaxChunkBytes(o.maxChunkBytes); err != nil {
+		return err
 	}
 	if o.framing != "sse" && o.framing != "ndjson" {
 		return failure(fmt.Errorf("--framing must be sse or ndjson, not %q", o.framing))
 	}
+	if err := checkUses(changedIn(o.fs), "--to "+out.Name, []convert.Format{out}, format.OptMaxChunkBytes, format.OptFraming, format.OptPartial); err != nil {
+		return err
+	}
+	o.in.writes = []convert.Format{out}
+	ctx, stop, err := o.follow.start(ctx, inputs)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	rep := newReporter(ios.Err, o.in.strict)
 	w := bufio.NewWriterSize(ios.Out, 64<<10)
 	eo := &convert.Options{
@@ -72,13 +87,17 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	}
 	o.in.tools.apply(eo)
 	enc := out.NewEncoder(w, eo)
+	read := false // some input held an event
 	o.in.flush = w.Flush
-	err := eachInput(ctx, ios, &o.in, rep, inputs, func(name string, _ convert.Format, dec event.Decoder) error {
-		return readError(convert.Pipe(dec, enc, nil, rep.problem))
+	err = eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
+		err := convert.Pipe(in.decoder(), enc, &convert.PipeOptions{Problem: rep.problem})
+		read = read || in.count.n > 0
+		return readError(err)
 	})
-	if err == nil {
+	if err == nil && read {
 		// The end marker ([DONE], a closing result line) is written only
-		// for a stream that was read to its end.
+		// for a stream that was read to its end, and never for nothing
+		// (a result line would say an empty or foreign input succeeded).
 		if cerr := enc.Close(); cerr != nil {
 			rep.problem(cerr)
 		}

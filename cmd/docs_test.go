@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra/doc"
 
@@ -26,14 +27,37 @@ func TestCLIDocs(t *testing.T) {
 	if err := doc.GenMarkdownTree(root, dir); err != nil {
 		t.Fatal(err)
 	}
-	want := "../docs/cli"
+	checkGenerated(t, dir, "../docs/cli", "*.md")
+}
+
+// manDate is the date the man pages carry: fixed, so that they are
+// regenerated only when a command changes.
+var manDate = time.Date(2026, time.November, 1, 0, 0, 0, 0, time.UTC)
+
+// TestManPages keeps docs/man, the man pages, in step with the commands
+// (make docs).
+func TestManPages(t *testing.T) {
+	dir := t.TempDir()
+	root := newRootCmd(&IOStreams{Getenv: func(string) string { return "" }})
+	root.DisableAutoGenTag = true
+	header := &doc.GenManHeader{Title: "AGENTSTREAM", Section: "1", Source: "agentstream", Manual: "agentstream manual", Date: &manDate}
+	if err := doc.GenManTree(root, header, dir); err != nil {
+		t.Fatal(err)
+	}
+	checkGenerated(t, dir, "../docs/man", "*.1")
+}
+
+// checkGenerated compares the files matching glob that a generator wrote
+// in dir with those in want, or replaces want's with them under -update.
+func checkGenerated(t *testing.T, dir, want, glob string) {
+	t.Helper()
 	if *update {
 		os.RemoveAll(want)
 		if err := os.MkdirAll(want, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
+	files, _ := filepath.Glob(filepath.Join(dir, glob))
 	for _, f := range files {
 		got, _ := os.ReadFile(f)
 		path := filepath.Join(want, filepath.Base(f))
@@ -48,13 +72,15 @@ func TestCLIDocs(t *testing.T) {
 			t.Errorf("%s is missing: run make docs", path)
 			continue
 		}
+		// A checkout on Windows may have turned line ends into CRLF.
+		old = bytes.ReplaceAll(old, []byte("\r\n"), []byte("\n"))
 		if diff := cmp.Diff(string(old), string(got)); diff != "" {
 			t.Errorf("%s is stale: run make docs (-old +new):\n%s", path, diff)
 		}
 	}
-	existing, _ := filepath.Glob(filepath.Join(want, "*.md"))
+	existing, _ := filepath.Glob(filepath.Join(want, glob))
 	if len(existing) != len(files) {
-		t.Errorf("docs/cli has %d files, the commands make %d: run make docs", len(existing), len(files))
+		t.Errorf("%s has %d files, the commands make %d: run make docs", want, len(existing), len(files))
 	}
 }
 

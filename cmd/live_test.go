@@ -16,7 +16,7 @@ func TestConvertIsLive(t *testing.T) {
 	outR, outW := io.Pipe()
 	done := make(chan int)
 	go func() {
-		code := Run([]string{"convert", "--framing", "ndjson"}, &IOStreams{In: inR, Out: outW, Err: io.Discard})
+		code := Run(t.Context(), []string{"convert", "--framing", "ndjson"}, &IOStreams{In: inR, Out: outW, Err: io.Discard})
 		outW.Close()
 		done <- code
 	}()

@@ -3,11 +3,11 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 
 	"github.com/mattn/go-isatty"
 )
@@ -41,12 +41,12 @@ func System() *IOStreams {
 // Main runs agentstream with the process's arguments and streams and
 // returns the exit code.
 func Main() int {
-	return Run(os.Args[1:], System())
+	return Run(context.Background(), os.Args[1:], System())
 }
 
 // Run runs agentstream with args and returns the exit code. Errors are
 // printed once, on ios.Err, as "agentstream: message".
-func Run(args []string, ios *IOStreams) int {
+func Run(ctx context.Context, args []string, ios *IOStreams) int {
 	if ios.Getenv == nil {
 		ios.Getenv = func(string) string { return "" }
 	}
@@ -56,7 +56,7 @@ func Run(args []string, ios *IOStreams) int {
 	// errors: catch them, so that `--help > /dev/full` fails.
 	help := &errWriter{w: ios.Out}
 	root.SetOut(help)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	if err == nil && help.err != nil {
 		err = failure(fmt.Errorf("writing output: %w", help.err))
 	}
@@ -109,10 +109,3 @@ var errNo = &exitError{code: ExitNo}
 
 // failure wraps err as an exit-2 error.
 func failure(err error) error { return &exitError{code: ExitFailure, err: err} }
-
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/recording"
 	"github.com/agentstream/agentstream/source"
 )
@@ -44,23 +43,16 @@ See docs/recording.md.`,
   producer | agentstream record - -o run.ndjson`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
-			ctx, stop := signal.NotifyContext(contextOf(c), os.Interrupt)
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()
 			return runRecord(ctx, ios, o, args[0])
 		},
 	}
 	fs := c.Flags()
 	fs.StringVarP(&o.output, "output", "o", "", "the recording to write (required; - for stdout, without timing for NDJSON)")
-	fs.IntVar(&o.maxEventBytes, "max-event-bytes", event.DefaultMaxBytes, "cap on one SSE message, in bytes")
+	addMaxEventBytesFlag(fs, &o.maxEventBytes, "")
 	addHTTPFlags(fs, &o.http)
 	return c
-}
-
-func contextOf(c *cobra.Command) context.Context {
-	if ctx := c.Context(); ctx != nil {
-		return ctx
-	}
-	return context.Background()
 }
 
 // runRecord records input into o.output. A cancelled ctx (Ctrl-C) ends the
@@ -69,8 +61,8 @@ func runRecord(ctx context.Context, ios *IOStreams, o *recordOptions, input stri
 	if o.output == "" {
 		return failure(errors.New("record needs -o FILE"))
 	}
-	if o.maxEventBytes <= 0 {
-		return failure(fmt.Errorf("--max-event-bytes must be positive, not %d", o.maxEventBytes))
+	if err := checkMaxEventBytes(o.maxEventBytes); err != nil {
+		return err
 	}
 	rep := newReporter(ios.Err, false)
 	sopts := &source.Options{Stdin: ios.In, MaxEventBytes: o.maxEventBytes, Warn: func(msg string) { rep.note("%s", msg) }}

@@ -26,7 +26,7 @@ func TestHelpWriteError(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{{"--help"}, {"convert", "--help"}, {"--version"}} {
 		var errb strings.Builder
-		code := Run(args, &IOStreams{In: strings.NewReader(""), Out: failWriter{}, Err: &errb})
+		code := Run(t.Context(), args, &IOStreams{In: strings.NewReader(""), Out: failWriter{}, Err: &errb})
 		if code != ExitFailure {
 			t.Errorf("%q: exit %d, want %d", args, code, ExitFailure)
 		}

@@ -14,8 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentstream/agentstream/emit/jsonenv"
-	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/recording"
 	"github.com/agentstream/agentstream/source"
 )
@@ -53,7 +51,7 @@ its Last-Event-ID. An address without a host (8080 or :8080) listens on
   agentstream replay run.sse --serve 8080`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
-			ctx, stop := signal.NotifyContext(contextOf(c), os.Interrupt)
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
 			defer stop()
 			return runReplay(ctx, ios, o, args[0])
 		},
@@ -67,16 +65,12 @@ its Last-Event-ID. An address without a host (8080 or :8080) listens on
 	fs.StringVar(&o.serve, "serve", "", "serve the recording as an SSE endpoint at ADDR instead (host defaults to 127.0.0.1)")
 	// --to and its companions: the flags of convert, with the same meaning.
 	fs.StringVarP(&o.conv.to, "to", "t", "", "convert to this format on the way (see 'agentstream formats')")
-	fs.IntVar(&o.conv.maxChunkBytes, "max-chunk-bytes", jsonenv.DefaultMaxChunkBytes, "with --to jsonenv: cap on one envelope's JSON text, in bytes")
-	fs.StringVar(&o.conv.framing, "framing", "sse", "with --to jsonenv: output framing, sse or ndjson")
-	fs.BoolVar(&o.conv.partial, "partial", false, "with --to claude: write stream_event lines, as --include-partial-messages does")
+	addOutputFlags(fs, &o.conv, "with --to %s: ")
 	in := &o.conv.in
 	fs.StringVarP(&in.from, "from", "f", "auto", "with --to: the recording's format (auto detects it)")
 	fs.BoolVar(&in.strict, "strict", false, "with --to: stop at the first problem in the input (exit 2)")
-	fs.IntVar(&in.maxEventBytes, "max-event-bytes", event.DefaultMaxBytes, "with --to: cap on one SSE message, NDJSON line or block, in bytes")
 	fs.StringVar(&in.agent, "agent", "", "with --to: agent id for sources that carry none")
-	fs.StringVar(&in.xmlEscaping, "xml-escaping", "auto", "with --to, xml input: escaping generation (auto, none, newline, full)")
-	addToolsFlags(fs, &in.tools)
+	addReadFlags(fs, in, "with --to: ")
 	return c
 }
 

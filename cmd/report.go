@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -27,7 +28,7 @@ func (r *reporter) problem(err error) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.problems++
-	fmt.Fprintf(r.w, "agentstream: %s\n", bounded(err.Error()))
+	fmt.Fprintf(r.w, "agentstream: %s\n", bounded(flagText(err.Error())))
 	return !r.strict
 }
 
@@ -35,7 +36,7 @@ func (r *reporter) problem(err error) bool {
 func (r *reporter) warn(err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	msg := err.Error()
+	msg := flagText(err.Error())
 	if r.warned[msg] {
 		return
 	}
@@ -68,6 +69,13 @@ func bounded(msg string) string {
 	return fmt.Sprintf("%s... (%d bytes more)", msg[:cut], len(msg)-cut)
 }
 
+// count returns the number of problems reported so far.
+func (r *reporter) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.problems
+}
+
 // result is the error a command returns after its work: nil when no
 // problem was reported, errNo otherwise.
 func (r *reporter) result() error {
@@ -76,3 +84,15 @@ func (r *reporter) result() error {
 	}
 	return nil
 }
+
+// optionFlagNames maps the option names library errors give (the fields of
+// format.Options) to the flags that set them.
+var optionFlagNames = strings.NewReplacer(
+	"MaxEventBytes", "--max-event-bytes",
+	"MaxChunkBytes", "--max-chunk-bytes",
+)
+
+// flagText says in a library message the flag a command user sets rather
+// than the option a Go caller does ("raise the cap, MaxEventBytes" becomes
+// "raise the cap, --max-event-bytes").
+func flagText(msg string) string { return optionFlagNames.Replace(msg) }

@@ -32,6 +32,7 @@ Run 'agentstream formats' for the formats it knows.`,
 		newValidateCmd(ios),
 		newRecordCmd(ios),
 		newReplayCmd(ios),
+		newUsageCmd(ios),
 	)
 	return root
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/agentstream/agentstream/convert"
-	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/toolset"
 )
 
@@ -22,10 +22,10 @@ type toolsOptions struct {
 }
 
 func addToolsFlags(fs *pflag.FlagSet, o *toolsOptions) {
-	fs.StringVar(&o.protocol, "tools-protocol", "", "read the text blocks of the input as model text with XML tool calls: inlinexml or xmltools")
-	fs.StringVar(&o.file, "tools-file", "", "inlinexml and xmltools: JSON file of tool definitions (JSON Schema per tool)")
-	fs.StringArrayVar(&o.names, "tools", nil, "inlinexml and xmltools: tools as name or name:param1,param2 (repeatable)")
-	fs.StringVar(&o.nonce, "nonce", "", "xmltools: the transport's nonce (default: detected when reading, derived when writing)")
+	fs.StringVar(&o.protocol, "tools-protocol", "", "read the text blocks of the input as model text with XML tool calls: "+strings.Join(protocols(), " or "))
+	fs.StringVar(&o.file, "tools-file", "", usedBy(format.OptTools)+": JSON file of tool definitions (JSON Schema per tool)")
+	fs.StringArrayVar(&o.names, "tools", nil, usedBy(format.OptTools)+": tools as name or name:param1,param2 (repeatable)")
+	fs.StringVar(&o.nonce, "nonce", "", usedBy(format.OptNonce)+": the transport's nonce (default: detected when reading, derived when writing)")
 }
 
 // apply sets the tool options of co.
@@ -45,19 +45,6 @@ func (o *toolsOptions) check() error {
 		return fmt.Errorf("tools: %w", err)
 	}
 	return nil
-}
-
-// wrap returns dec with its text blocks read in the --tools-protocol, or
-// dec itself without the flag.
-func (o *toolsOptions) wrap(f convert.Format, dec event.Decoder, co *convert.Options) (event.Decoder, error) {
-	if o.protocol == "" {
-		return dec, nil
-	}
-	if f.Wrap != nil {
-		return nil, fmt.Errorf("--tools-protocol reads the text blocks of another format; the input is already %s", f.Name)
-	}
-	p, _ := convert.Lookup(o.protocol)
-	return p.Wrap(dec, co), nil
 }
 
 func protocols() []string {

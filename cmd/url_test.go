@@ -26,7 +26,7 @@ const sampleRun = "data: {\"type\":\"text\",\"agent\":\"a\",\"final\":false,\"de
 func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = Run(args, &IOStreams{In: strings.NewReader(stdin), Out: &out, Err: &errb})
+	code = Run(t.Context(), args, &IOStreams{In: strings.NewReader(stdin), Out: &out, Err: &errb})
 	return code, out.String(), errb.String()
 }
 

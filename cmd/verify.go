@@ -4,28 +4,21 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentstream/agentstream/assemble"
-	"github.com/agentstream/agentstream/convert"
-	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/source"
 	"github.com/agentstream/agentstream/verify"
 )
 
 type verifyOptions struct {
-	fromA, fromB  string
-	ignore        []string
-	usage         bool
-	strict        bool
-	json          bool
-	maxEventBytes int
-	xmlEscaping   string
-	tools         toolsOptions
-	http          httpOptions
+	fromA, fromB string
+	ignore       []string
+	usage        bool
+	strict       bool
+	json         bool
+	in           inputOptions // how to read each side (not --from)
 }
 
 func newVerifyCmd(ios *IOStreams) *cobra.Command {
@@ -56,23 +49,18 @@ Exit status: 0 equal, 1 different, 2 unreadable input. The fields, the
 	fs.BoolVar(&o.usage, "usage", false, "compare token usage and cost too")
 	fs.BoolVar(&o.strict, "strict", false, "compare the fields one side's format cannot carry too")
 	fs.BoolVar(&o.json, "json", false, "write the report as JSON")
-	fs.IntVar(&o.maxEventBytes, "max-event-bytes", event.DefaultMaxBytes, "cap on one SSE message, NDJSON line or block, in bytes")
-	fs.StringVar(&o.xmlEscaping, "xml-escaping", "auto", "xml input: escaping generation (auto, none, newline, full)")
-	addToolsFlags(fs, &o.tools)
-	addHTTPFlags(fs, &o.http)
+	addReadFlags(fs, &o.in, "")
+	addHTTPFlags(fs, &o.in.http)
 	return c
 }
 
 func runVerify(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b string) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if a == "-" && b == "-" {
 		return failure(errors.New("inputs a and b cannot both be stdin"))
 	}
 	if !source.IsURL(a) && !source.IsURL(b) {
 		// Request flags without a URL are a mistake (apply says so).
-		if err := o.http.apply(&source.Options{}, nil, []string{a, b}); err != nil {
+		if err := o.in.http.apply(&source.Options{}, nil, []string{a, b}); err != nil {
 			return failure(err)
 		}
 	}
@@ -108,36 +96,25 @@ func runVerify(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b strin
 }
 
 // readSide reads and assembles one input. Problems in it are reported and
-// skipped; what could not be opened or read at all exits 2.
+// skipped; what could not be opened or read at all, or holds no event of
+// its format, exits 2: verify never answers equal about nothing.
 func readSide(ctx context.Context, ios *IOStreams, o *verifyOptions, from, name string, rep *reporter) (verify.Side, error) {
-	in := &inputOptions{from: from, maxEventBytes: o.maxEventBytes, xmlEscaping: o.xmlEscaping, tools: o.tools}
-	if source.IsURL(name) {
-		in.http = o.http // request flags apply to the URL side(s) only
+	in := o.in
+	in.from = from
+	in.emptyFails = true
+	if !source.IsURL(name) {
+		in.http = httpOptions{} // request flags apply to the URL side(s) only
 	}
 	var side verify.Side
-	err := eachInput(ctx, ios, in, rep, []string{name}, func(name string, f convert.Format, dec event.Decoder) error {
-		side = verify.Side{Name: name, Format: f.Name, Lacks: f.Lacks}
-		asm := assemble.New(o.maxEventBytes)
-		for {
-			ev, err := dec.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				var perr *event.ParseError
-				if errors.As(err, &perr) {
-					rep.problem(err)
-					continue
-				}
-				return failure(err)
-			}
-			bs, aerr := asm.Add(ev)
-			if aerr != nil {
-				rep.problem(fmt.Errorf("%s: %w", name, aerr))
-			}
+	err := eachInput(ctx, ios, &in, rep, []string{name}, func(in *input) error {
+		side = verify.Side{Name: in.name, Format: in.format.Name, Lacks: in.format.Lacks}
+		stop := assembleInput(in, rep, nil, func(bs []*assemble.Block) error {
 			side.Blocks = append(side.Blocks, bs...)
+			return nil
+		})
+		if stop != nil && !errors.Is(stop, errStrictStop) {
+			return failure(stop)
 		}
-		side.Blocks = append(side.Blocks, asm.Flush()...)
 		return nil
 	})
 	return side, err

@@ -3,8 +3,6 @@ package cmd
 import (
 	"os"
 	"strconv"
-
-	"golang.org/x/sys/unix"
 )
 
 // termWidth is the width the transcript is laid out for: $COLUMNS when
@@ -14,8 +12,8 @@ func termWidth(ios *IOStreams) int {
 		return n
 	}
 	if f, ok := ios.Out.(*os.File); ok && ios.OutTTY {
-		if ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ); err == nil && ws.Col > 0 {
-			return int(ws.Col)
+		if n := ttyWidth(f); n > 0 {
+			return n
 		}
 	}
 	return 100

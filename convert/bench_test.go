@@ -38,7 +38,7 @@ func runPipe(b *testing.B, from, to string, in []byte, out io.Writer) {
 	w := bufio.NewWriterSize(out, 64<<10)
 	enc := t.NewEncoder(w, &Options{})
 	dec := f.NewDecoder(bufio.NewReaderSize(FlushOnIdle(bytes.NewReader(in), w.Flush), 64<<10), &Options{})
-	if err := Pipe(dec, enc, nil, func(error) bool { return true }); err != nil {
+	if err := Pipe(dec, enc, &PipeOptions{Problem: func(error) bool { return true }}); err != nil {
 		b.Fatal(err)
 	}
 	enc.Close()

@@ -292,8 +292,9 @@ func TestCorpusConvertsEverywhere(t *testing.T) {
 					var out bytes.Buffer
 					var warnings []error
 					enc := to.NewEncoder(&out, &Options{Warn: func(err error) { warnings = append(warnings, err) }})
-					err := Pipe(decoderFor(t, from, bytes.NewReader(read(t, file))), enc, nil,
-						func(err error) bool { t.Errorf("problem: %v", err); return true })
+					err := Pipe(decoderFor(t, from, bytes.NewReader(read(t, file))), enc, &PipeOptions{
+						Problem: func(err error) bool { t.Errorf("problem: %v", err); return true },
+					})
 					if err != nil {
 						t.Fatal(err)
 					}

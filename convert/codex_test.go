@@ -87,8 +87,9 @@ func TestClaudeThroughCodex(t *testing.T) {
 			wantTexts, wantCalls := mainContent(assembled(t, decoderFor(t, "claude", bytes.NewReader(in))))
 			var out bytes.Buffer
 			enc := codex.NewEncoder(&out, &Options{})
-			if err := Pipe(decoderFor(t, "claude", bytes.NewReader(in)), enc, nil,
-				func(err error) bool { t.Errorf("problem: %v", err); return true }); err != nil {
+			if err := Pipe(decoderFor(t, "claude", bytes.NewReader(in)), enc, &PipeOptions{
+				Problem: func(err error) bool { t.Errorf("problem: %v", err); return true },
+			}); err != nil {
 				t.Fatal(err)
 			}
 			if err := enc.Close(); err != nil {

@@ -20,9 +20,12 @@ func Example() {
 	out := bufio.NewWriter(os.Stdout)
 	enc := to.NewEncoder(out, &convert.Options{})
 	dec := from.NewDecoder(in, &convert.Options{Source: "-"})
-	err = convert.Pipe(dec, enc, out.Flush, func(problem error) bool {
-		fmt.Fprintln(os.Stderr, problem)
-		return true // carry on
+	err = convert.Pipe(dec, enc, &convert.PipeOptions{
+		Flush: out.Flush,
+		Problem: func(problem error) bool {
+			fmt.Fprintln(os.Stderr, problem)
+			return true // carry on
+		},
 	})
 	enc.Close()
 	out.Flush()

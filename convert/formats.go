@@ -9,15 +9,21 @@ import (
 	emitcodex "github.com/agentstream/agentstream/emit/codex"
 	emitinlinexml "github.com/agentstream/agentstream/emit/inlinexml"
 	emitjsonenv "github.com/agentstream/agentstream/emit/jsonenv"
+	emitopenaichat "github.com/agentstream/agentstream/emit/openaichat"
+	emitopenairesp "github.com/agentstream/agentstream/emit/openairesp"
 	emitxml "github.com/agentstream/agentstream/emit/xml"
 	emitxmltools "github.com/agentstream/agentstream/emit/xmltools"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/parse/anthropic"
 	"github.com/agentstream/agentstream/parse/claude"
+	"github.com/agentstream/agentstream/parse/claudesession"
 	"github.com/agentstream/agentstream/parse/codex"
+	"github.com/agentstream/agentstream/parse/codexsession"
 	"github.com/agentstream/agentstream/parse/inlinexml"
 	"github.com/agentstream/agentstream/parse/jsonenv"
+	"github.com/agentstream/agentstream/parse/openaichat"
+	"github.com/agentstream/agentstream/parse/openairesp"
 	"github.com/agentstream/agentstream/parse/xmlstream"
 	"github.com/agentstream/agentstream/parse/xmltools"
 )
@@ -39,9 +45,13 @@ type Format struct {
 var formats = []Format{
 	{jsonenv.Format(), emitjsonenv.New},
 	{xmlstream.Format(), emitxml.New},
+	{codexsession.Format(), nil},
 	{codex.Format(), emitcodex.New},
+	{claudesession.Format(), nil},
 	{claude.Format(), emitclaude.New},
 	{anthropic.Format(), emitanthropic.New},
+	{openairesp.Format(), emitopenairesp.New},
+	{openaichat.Format(), emitopenaichat.New},
 	{xmltools.Format(), emitxmltools.New},
 	{inlinexml.Format(), emitinlinexml.New},
 }

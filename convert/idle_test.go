@@ -25,7 +25,7 @@ func TestFlushOnIdleLive(t *testing.T) {
 		to, _ := Lookup("jsonenv")
 		enc := to.NewEncoder(w, &Options{Framing: "ndjson"})
 		dec := decoderFor(t, "claude", FlushOnIdle(inR, w.Flush))
-		err := Pipe(dec, enc, nil, func(error) bool { return true })
+		err := Pipe(dec, enc, &PipeOptions{Problem: func(error) bool { return true }})
 		w.Flush()
 		outW.Close()
 		done <- err
@@ -90,7 +90,7 @@ func TestFlushOnIdleFile(t *testing.T) {
 		if idle {
 			r, flush = FlushOnIdle(r, w.Flush), nil
 		}
-		if err := Pipe(decoderFor(t, "claude", r), counted, flush, func(error) bool { return true }); err != nil {
+		if err := Pipe(decoderFor(t, "claude", r), counted, &PipeOptions{Flush: flush, Problem: func(error) bool { return true }}); err != nil {
 			t.Fatal(err)
 		}
 		enc.Close()

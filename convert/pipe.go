@@ -7,16 +7,28 @@ import (
 	"github.com/agentstream/agentstream/event"
 )
 
-// Pipe decodes every event dec yields and encodes it with enc, calling
-// flush, if not nil, after each event so that output keeps pace with
-// input. Callers that read through FlushOnIdle pass nil: their output is
-// flushed when the input has nothing more buffered, which keeps the same
-// pace with far fewer writes. Problems in
-// the input (*event.ParseError) go to problem, which returns false to stop
-// (--strict) or true to carry on with what is intact. Pipe returns nil at
-// the end of the input, the problem that stopped it, or the first fatal
-// read, encode or flush error. It does not close enc.
-func Pipe(dec event.Decoder, enc event.Encoder, flush func() error, problem func(error) bool) error {
+// PipeOptions configure Pipe. The zero value (or nil) is valid: no flush,
+// and Pipe stops at the first problem in the input.
+type PipeOptions struct {
+	// Flush is called after each event is encoded, so that output keeps
+	// pace with input (a bufio.Writer's Flush, say). Callers that read
+	// through FlushOnIdle leave it nil: their output is flushed when the
+	// input has nothing more buffered, which keeps the same pace with far
+	// fewer writes.
+	Flush func() error
+	// Problem receives each problem in the input (*event.ParseError) and
+	// returns true to carry on with what is intact, false to stop. Nil
+	// stops at the first problem, which Pipe returns.
+	Problem func(error) bool
+}
+
+// Pipe decodes every event dec yields and encodes it with enc. Pipe
+// returns nil at the end of the input, the problem that stopped it, or the
+// first fatal read, encode or flush error. It does not close enc.
+func Pipe(dec event.Decoder, enc event.Encoder, o *PipeOptions) error {
+	if o == nil {
+		o = &PipeOptions{}
+	}
 	for {
 		ev, err := dec.Next()
 		if err == io.EOF {
@@ -25,7 +37,7 @@ func Pipe(dec event.Decoder, enc event.Encoder, flush func() error, problem func
 		if err != nil {
 			var perr *event.ParseError
 			if errors.As(err, &perr) {
-				if !problem(err) {
+				if o.Problem == nil || !o.Problem(err) {
 					return err
 				}
 				continue
@@ -35,8 +47,8 @@ func Pipe(dec event.Decoder, enc event.Encoder, flush func() error, problem func
 		if err := enc.Encode(ev); err != nil {
 			return err
 		}
-		if flush != nil {
-			if err := flush(); err != nil {
+		if o.Flush != nil {
+			if err := o.Flush(); err != nil {
 				return err
 			}
 		}

@@ -38,6 +38,10 @@ type Format struct {
 	// Rules are the format's own validate rules, beside the rules for
 	// every format (validate.Rules), in report order.
 	Rules []Rule
+	// Skips lists the ids of validate's rules for every format that do
+	// not hold for this one (GEN007 tool-answered for one model
+	// response, whose tool results go in the next request).
+	Skips []string
 	// Check checks an input against Rules. It reads the same bytes as
 	// the decoder, in step with it, and reports what it finds through
 	// rep. Nil when the format has no rules of its own.
@@ -75,7 +79,8 @@ type Options struct {
 	// connection may stay open); otherwise what follows is read on.
 	StopAtDone bool
 
-	// MaxChunkBytes caps one JSON envelope as written (jsonenv).
+	// MaxChunkBytes caps one JSON envelope as written (jsonenv;
+	// DefaultMaxChunkBytes when 0).
 	MaxChunkBytes int
 	// Framing is "sse" or "ndjson" for the formats that can use either
 	// (jsonenv).
@@ -91,10 +96,20 @@ type Options struct {
 	// Nonce is the XML tool transport's nonce ("" to detect it).
 	Nonce string
 
+	// Subagent opens the transcript of the subagent agentID, for formats
+	// that keep a subagent's transcript in a file of its own (Claude
+	// Code's session logs), and returns its name for error messages. Nil
+	// when the input has no files beside it (standard input, a URL).
+	Subagent func(agentID string) (io.ReadCloser, string, error)
+
 	// Warn receives what an encoder cannot carry (*event.LossError) and
 	// other non-fatal notes. Nil discards them.
 	Warn func(error)
 }
+
+// DefaultMaxChunkBytes is the JSON envelope's MAX_SSE_CHUNK_BYTES: the
+// default cap on one envelope's JSON text as written (Options.MaxChunkBytes).
+const DefaultMaxChunkBytes = 2048
 
 // Rule is one check validate makes.
 type Rule struct {
@@ -113,7 +128,21 @@ type CheckConfig struct {
 // Reporter receives the violations a Checker finds. Line and column are
 // 1-based; 0 when unknown.
 type Reporter interface {
+	// Report records a violation of one of the format's Rules.
 	Report(rule string, line, col int, msg string)
+}
+
+// WholeReporter is the Reporter validate hands a CheckAlone checker, which
+// covers what the decoder-based rules would otherwise check.
+type WholeReporter interface {
+	Reporter
+	// Problem records a problem in the input, a *event.ParseError: its
+	// sentinel (event.ErrSyntax, ErrTruncated, ErrTooLarge) names the rule
+	// for every format it breaks.
+	Problem(err error)
+	// Event hands the rules for every format an event the checker read
+	// at line.
+	Event(ev event.Event, line int)
 }
 
 // Checker checks the raw input r against a format's own rules. It skips

@@ -174,7 +174,7 @@ func TestLines(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s: lines (-want +got):\n%s", name, diff)
 		}
-		if diff := cmp.Diff([]string{"in:3:1: line longer than 20 bytes (raise --max-event-bytes)"}, problems); diff != "" {
+		if diff := cmp.Diff([]string{"in:3:1: line longer than 20 bytes (raise the cap, MaxEventBytes)"}, problems); diff != "" {
 			t.Errorf("%s: problems (-want +got):\n%s", name, diff)
 		}
 	}

@@ -70,7 +70,7 @@ func (l *Lines) Next() (line []byte, num int, offset int64, err error) {
 	if tooLong {
 		return nil, l.line, start, &event.ParseError{
 			Source: l.source, Line: l.line, Column: 1, Offset: start,
-			Err: event.Errorf(event.ErrTooLarge, "line longer than %d bytes (raise --max-event-bytes)", l.max),
+			Err: event.Errorf(event.ErrTooLarge, "line longer than %d bytes (raise the cap, MaxEventBytes)", l.max),
 		}
 	}
 	b := bytes.TrimSuffix(l.buf, []byte("\n"))

@@ -12,6 +12,10 @@ import (
 )
 
 func (t *Transcript) toolCall(a *agent, e *event.ToolCall) {
+	if len(a.held) > 0 {
+		// Notices that came before the call (a prompt) show before it.
+		t.flushNotices(a)
+	}
 	c := &call{ev: e, agent: a, view: describeCall(e.Name, e.MCPServer, e.Input)}
 	c.head = &piece{agent: a, lines: t.callLines(a, c.view), callID: e.ID}
 	if e.ID != "" {

@@ -11,5 +11,6 @@
 // describes the view and the order it prints things in.
 //
 // [JSON] writes assembled blocks (package assemble) as NDJSON, the schema of
-// docs/blocks.md.
+// docs/blocks.md. Package render/htmlview writes a run as one HTML page; it
+// shows tool calls through [DescribeCall], as the transcript does.
 package render

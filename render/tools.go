@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -57,9 +58,9 @@ func parseInput(raw json.RawMessage) input {
 	return in
 }
 
-// describeCall returns the view of a call to tool name with input raw,
-// keyed on the tool names of Claude Code, Codex and the Anthropic API;
-// other tools show their name and compact JSON input.
+// describeCall returns the view of a call to tool name with input raw:
+// the view of its tool family (toolViews), or its name and compact JSON
+// input.
 func describeCall(name, mcpServer string, raw json.RawMessage) callView {
 	in := parseInput(raw)
 	v := callView{title: name}
@@ -72,148 +73,219 @@ func describeCall(name, mcpServer string, raw json.RawMessage) callView {
 		v.summary = compactJSON(raw)
 		return v
 	}
-	switch name {
-	case "Bash", "command_execution", "shell", "local_shell", "exec_command", "bash", "execute_command":
-		v.command = shellCommand(in["command"])
-		v.note = in.str("description")
-		if v.command != "" {
-			return v
-		}
-	case "Edit", "MultiEdit", "str_replace_based_edit_tool", "str_replace_editor":
-		path := cmp.Or(in.str("file_path"), in.str("path"))
-		if name == "MultiEdit" {
-			edits, _ := in["edits"].([]any)
-			for _, e := range edits {
-				if m, ok := e.(map[string]any); ok {
-					v.diff = append(v.diff, unifiedDiff(str(m["old_string"]), str(m["new_string"]))...)
-				}
+	for _, tv := range toolViews() {
+		if slices.Contains(tv.names, name) {
+			if tv.view(&v, name, in) {
+				return v
 			}
-			v.summary = fmt.Sprintf("%s (%d edits)", path, len(edits))
-			return v
-		}
-		old, new := cmp.Or(in.str("old_string"), in.str("old_str")), cmp.Or(in.str("new_string"), in.str("new_str"))
-		if old == "" && new == "" {
 			break
-		}
-		v.summary = path
-		if b, _ := in["replace_all"].(bool); b {
-			v.summary += " (every occurrence)"
-		}
-		v.diff = unifiedDiff(old, new)
-		return v
-	case "replace_in_file", "apply_diff":
-		// Cline and Roo: SEARCH/REPLACE blocks.
-		path, d := in.str("path"), in.str("diff")
-		if path == "" || d == "" {
-			break
-		}
-		v.summary = path
-		if v.diff = searchReplaceDiff(d); v.diff != nil {
-			return v
-		}
-	case "search_files":
-		if r := in.str("regex"); r != "" {
-			v.summary = strconv.Quote(r)
-			if path := in.str("path"); path != "" {
-				v.summary += " in " + path
-			}
-			if fp := in.str("file_pattern"); fp != "" {
-				v.summary += " file_pattern=" + fp
-			}
-			return v
-		}
-	case "list_files":
-		if path := in.str("path"); path != "" {
-			v.summary = path
-			if b, _ := in["recursive"].(bool); b || in.str("recursive") == "true" {
-				v.summary += " (recursive)"
-			}
-			return v
-		}
-	case "Read", "read_file", "view":
-		path := cmp.Or(in.str("file_path"), in.str("path"))
-		if path == "" {
-			break
-		}
-		off, hasOff := in.num("offset")
-		lim, hasLim := in.num("limit")
-		switch {
-		case hasOff && hasLim:
-			path += fmt.Sprintf(":%d-%d", off, off+lim-1)
-		case hasOff:
-			path += fmt.Sprintf(":%d-", off)
-		case hasLim:
-			path += fmt.Sprintf(":1-%d", lim)
-		}
-		if p := in.str("pages"); p != "" {
-			path += " pages " + p
-		}
-		v.summary = path
-		return v
-	case "Write", "write_file", "write_to_file", "create":
-		path := cmp.Or(in.str("file_path"), in.str("path"))
-		content, ok := in["content"].(string)
-		if !ok {
-			content, ok = in["file_text"].(string)
-		}
-		if path == "" || !ok {
-			break
-		}
-		v.summary = fmt.Sprintf("%s (%s, %s)", path, plural(len(splitLines(content)), "line"), byteSize(len(content)))
-		return v
-	case "TodoWrite", "todo_write":
-		todos, _ := in["todos"].([]any)
-		for _, t := range todos {
-			if m, ok := t.(map[string]any); ok {
-				v.todos = append(v.todos, todoView{text: cmp.Or(str(m["content"]), str(m["text"])), status: str(m["status"])})
-			}
-		}
-		v.summary = plural(len(v.todos), "item")
-		return v
-	case "WebSearch", "web_search":
-		if q := in.str("query"); q != "" {
-			v.summary = strconv.Quote(q)
-			return v
-		}
-	case "WebFetch", "web_fetch":
-		if u := in.str("url"); u != "" {
-			v.summary = u
-			v.note = oneLine(in.str("prompt"), 80)
-			return v
-		}
-	case "Grep", "grep":
-		if p := in.str("pattern"); p != "" {
-			v.summary = strconv.Quote(p)
-			if path := in.str("path"); path != "" {
-				v.summary += " in " + path
-			}
-			for _, k := range []string{"glob", "type", "output_mode"} {
-				if s := in.str(k); s != "" {
-					v.summary += " " + k + "=" + s
-				}
-			}
-			return v
-		}
-	case "Glob", "glob":
-		if p := in.str("pattern"); p != "" {
-			v.summary = p
-			if path := in.str("path"); path != "" {
-				v.summary += " in " + path
-			}
-			return v
-		}
-	case "Task", "Agent":
-		d := in.str("description")
-		if t := in.str("subagent_type"); t != "" {
-			d = t + ": " + d
-		}
-		if d != "" {
-			v.summary = d
-			return v
 		}
 	}
 	v.summary = compactJSON(raw)
 	return v
+}
+
+// toolView is how the transcript shows the calls of one tool family: the
+// names its tools go by in the agents agentstream reads (Claude Code,
+// Codex, the Anthropic API's tools, Cline and Roo), and a function that
+// fills the view from the call's input. It returns false when the input is
+// not what the tool takes: the call then shows as compact JSON. A new
+// agent's tools are one entry here, or a name added to one.
+type toolView struct {
+	names []string
+	view  func(v *callView, name string, in input) bool
+}
+
+func toolViews() []toolView {
+	return []toolView{
+		{[]string{"Bash", "command_execution", "shell", "local_shell", "exec_command", "bash", "execute_command"}, viewShell},
+		{[]string{"Edit", "MultiEdit", "str_replace_based_edit_tool", "str_replace_editor"}, viewEdit},
+		{[]string{"replace_in_file", "apply_diff"}, viewSearchReplace},
+		{[]string{"search_files"}, viewSearchFiles},
+		{[]string{"list_files"}, viewListFiles},
+		{[]string{"Read", "read_file", "view"}, viewRead},
+		{[]string{"Write", "write_file", "write_to_file", "create"}, viewWrite},
+		{[]string{"TodoWrite", "todo_write"}, viewTodos},
+		{[]string{"WebSearch", "web_search"}, viewWebSearch},
+		{[]string{"WebFetch", "web_fetch"}, viewWebFetch},
+		{[]string{"Grep", "grep"}, viewGrep},
+		{[]string{"Glob", "glob"}, viewGlob},
+		{[]string{"Task", "Agent"}, viewSubagent},
+	}
+}
+
+func viewShell(v *callView, _ string, in input) bool {
+	v.command = shellCommand(in["command"])
+	v.note = in.str("description")
+	return v.command != ""
+}
+
+func viewEdit(v *callView, name string, in input) bool {
+	path := cmp.Or(in.str("file_path"), in.str("path"))
+	if name == "MultiEdit" {
+		edits, _ := in["edits"].([]any)
+		for _, e := range edits {
+			if m, ok := e.(map[string]any); ok {
+				v.diff = append(v.diff, unifiedDiff(str(m["old_string"]), str(m["new_string"]))...)
+			}
+		}
+		v.summary = fmt.Sprintf("%s (%d edits)", path, len(edits))
+		return true
+	}
+	old, new := cmp.Or(in.str("old_string"), in.str("old_str")), cmp.Or(in.str("new_string"), in.str("new_str"))
+	if old == "" && new == "" {
+		return false
+	}
+	v.summary = path
+	if b, _ := in["replace_all"].(bool); b {
+		v.summary += " (every occurrence)"
+	}
+	v.diff = unifiedDiff(old, new)
+	return true
+}
+
+// viewSearchReplace shows Cline's and Roo's SEARCH/REPLACE blocks.
+func viewSearchReplace(v *callView, _ string, in input) bool {
+	path, d := in.str("path"), in.str("diff")
+	if path == "" || d == "" {
+		return false
+	}
+	v.summary = path
+	v.diff = searchReplaceDiff(d)
+	return v.diff != nil
+}
+
+func viewSearchFiles(v *callView, _ string, in input) bool {
+	r := in.str("regex")
+	if r == "" {
+		return false
+	}
+	v.summary = strconv.Quote(r)
+	if path := in.str("path"); path != "" {
+		v.summary += " in " + path
+	}
+	if fp := in.str("file_pattern"); fp != "" {
+		v.summary += " file_pattern=" + fp
+	}
+	return true
+}
+
+func viewListFiles(v *callView, _ string, in input) bool {
+	path := in.str("path")
+	if path == "" {
+		return false
+	}
+	v.summary = path
+	if b, _ := in["recursive"].(bool); b || in.str("recursive") == "true" {
+		v.summary += " (recursive)"
+	}
+	return true
+}
+
+func viewRead(v *callView, _ string, in input) bool {
+	path := cmp.Or(in.str("file_path"), in.str("path"))
+	if path == "" {
+		return false
+	}
+	off, hasOff := in.num("offset")
+	lim, hasLim := in.num("limit")
+	switch {
+	case hasOff && hasLim:
+		path += fmt.Sprintf(":%d-%d", off, off+lim-1)
+	case hasOff:
+		path += fmt.Sprintf(":%d-", off)
+	case hasLim:
+		path += fmt.Sprintf(":1-%d", lim)
+	}
+	if p := in.str("pages"); p != "" {
+		path += " pages " + p
+	}
+	v.summary = path
+	return true
+}
+
+func viewWrite(v *callView, _ string, in input) bool {
+	path := cmp.Or(in.str("file_path"), in.str("path"))
+	content, ok := in["content"].(string)
+	if !ok {
+		content, ok = in["file_text"].(string)
+	}
+	if path == "" || !ok {
+		return false
+	}
+	v.summary = fmt.Sprintf("%s (%s, %s)", path, plural(len(splitLines(content)), "line"), byteSize(len(content)))
+	return true
+}
+
+func viewTodos(v *callView, _ string, in input) bool {
+	todos, _ := in["todos"].([]any)
+	for _, t := range todos {
+		if m, ok := t.(map[string]any); ok {
+			v.todos = append(v.todos, todoView{text: cmp.Or(str(m["content"]), str(m["text"])), status: str(m["status"])})
+		}
+	}
+	v.summary = plural(len(v.todos), "item")
+	return true
+}
+
+func viewWebSearch(v *callView, _ string, in input) bool {
+	q := in.str("query")
+	if q == "" {
+		return false
+	}
+	v.summary = strconv.Quote(q)
+	return true
+}
+
+func viewWebFetch(v *callView, _ string, in input) bool {
+	u := in.str("url")
+	if u == "" {
+		return false
+	}
+	v.summary = u
+	v.note = oneLine(in.str("prompt"), 80)
+	return true
+}
+
+func viewGrep(v *callView, _ string, in input) bool {
+	p := in.str("pattern")
+	if p == "" {
+		return false
+	}
+	v.summary = strconv.Quote(p)
+	if path := in.str("path"); path != "" {
+		v.summary += " in " + path
+	}
+	for _, k := range []string{"glob", "type", "output_mode"} {
+		if s := in.str(k); s != "" {
+			v.summary += " " + k + "=" + s
+		}
+	}
+	return true
+}
+
+func viewGlob(v *callView, _ string, in input) bool {
+	p := in.str("pattern")
+	if p == "" {
+		return false
+	}
+	v.summary = p
+	if path := in.str("path"); path != "" {
+		v.summary += " in " + path
+	}
+	return true
+}
+
+func viewSubagent(v *callView, _ string, in input) bool {
+	d := in.str("description")
+	if t := in.str("subagent_type"); t != "" {
+		d = t + ": " + d
+	}
+	if d == "" {
+		return false
+	}
+	v.summary = d
+	return true
 }
 
 // searchReplaceDiff turns Cline's and Roo's SEARCH/REPLACE blocks into

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/usage"
 )
 
 // Defaults of Options.
@@ -48,6 +49,9 @@ type Options struct {
 	// MaxBlockBytes caps a text or thinking block held whole before it
 	// is written (event.DefaultMaxBytes when <= 0).
 	MaxBlockBytes int
+	// Prices prices the run in its summary line when the stream reports
+	// no cost of its own; nil leaves the cost out.
+	Prices *usage.Prices
 }
 
 // Transcript writes an event stream as a transcript for people to read:
@@ -68,6 +72,7 @@ type Transcript struct {
 	lw *lineWriter
 
 	agents map[string]*agent
+	filter *AgentFilter
 	order  []*agent // every agent, in order of appearance
 	roots  []*agent // agents not nested under a call, in order of appearance
 	main   *agent
@@ -76,6 +81,8 @@ type Transcript struct {
 	calls   map[string]*call
 	ended   bool // a run end was seen
 	mdNotes int  // Markdown footnotes so far: their ids are document-wide
+	// usage counts tokens as `agentstream usage` does, for the summary.
+	usage *usage.Counter
 }
 
 type agent struct {
@@ -98,10 +105,9 @@ type agent struct {
 	// paragraph with their footnotes under it.
 	run *textRun
 
-	usage     map[string]event.Usage // turn usage by message id
-	anonUsage []event.Usage          // turn usage without a message id
-	turns     int
-	lastStop  string
+	usage    map[string]bool // message ids seen, to count turns
+	turns    int
+	lastStop string
 }
 
 // label names the agent in the line that introduces its output.
@@ -209,20 +215,19 @@ func NewTranscript(w io.Writer, o Options) *Transcript {
 	if st == nil || o.Markdown {
 		st = NewStyles(false)
 	}
-	t := &Transcript{o: o, st: st, agents: map[string]*agent{}, calls: map[string]*call{}}
+	t := &Transcript{
+		o: o, st: st, agents: map[string]*agent{}, calls: map[string]*call{},
+		filter: NewAgentFilter(o.Agent), usage: usage.NewCounter(),
+	}
 	t.lw = &lineWriter{w: w, md: o.Markdown, st: st, show: t.show, depth: t.depth, main: func(a *agent) bool { return a == t.main }}
 	return t
 }
 
-func (t *Transcript) show(a *agent) bool {
-	switch t.o.Agent {
-	case "", "all":
-		return true
-	case "main":
-		return a == t.main
-	}
-	return a.id == t.o.Agent || (a.id != "" && strings.HasPrefix(a.id, t.o.Agent))
-}
+func (t *Transcript) show(a *agent) bool { return t.filter.Shows(a.id) }
+
+// Agents is the transcript's agent filter (Options.Agent): after the
+// input, it tells whether the filter matched any agent.
+func (t *Transcript) Agents() *AgentFilter { return t.filter }
 
 func (t *Transcript) depth(a *agent) int {
 	switch t.o.Agent {
@@ -236,7 +241,7 @@ func (t *Transcript) agent(id string) *agent {
 	if a := t.agents[id]; a != nil {
 		return a
 	}
-	a := &agent{id: id, open: map[event.BlockKind]*stream{}, usage: map[string]event.Usage{}}
+	a := &agent{id: id, open: map[event.BlockKind]*stream{}, usage: map[string]bool{}}
 	t.agents[id] = a
 	t.order = append(t.order, a)
 	t.roots = append(t.roots, a)
@@ -249,6 +254,8 @@ func (t *Transcript) agent(id string) *agent {
 // Event writes what ev adds to the transcript. Its error is a write error
 // or assemble.ErrBlockTooLarge (the block is cut and the transcript goes on).
 func (t *Transcript) Event(ev event.Event) error {
+	t.filter.Event(ev)
+	t.usage.Add(ev)
 	a := t.agent(ev.AgentID())
 	if a.run != nil && !continuesRun(ev) {
 		t.endRun(a)
@@ -495,8 +502,13 @@ func (t *Transcript) delta(a *agent, e *event.Delta) error {
 	}
 	s.last = e.Text[len(e.Text)-1]
 	text := e.Text
-	if !t.o.Markdown {
+	switch {
+	case !t.o.Markdown:
 		text = sanitize(strings.ReplaceAll(text, "\r\n", "\n"))
+	case s.kind == event.Thinking:
+		// Inside <details>: a < in the thinking could close it (even a
+		// </details> split over two deltas), so every < is an entity.
+		text = strings.ReplaceAll(text, "<", "&lt;")
 	}
 	if t.o.Live {
 		if !s.started {
@@ -782,20 +794,9 @@ func (t *Transcript) citations(a *agent, e *event.Citations) {
 func (t *Transcript) turnEnd(a *agent, e *event.TurnEnd) {
 	if e.MessageID == "" {
 		a.turns++
-		if e.Usage != nil {
-			a.anonUsage = append(a.anonUsage, *e.Usage)
-		}
-	} else {
-		if _, seen := a.usage[e.MessageID]; !seen {
-			a.turns++
-		}
-		var u event.Usage
-		if e.Usage != nil {
-			u = *e.Usage
-		}
-		// The same message's usage may be repeated (Claude writes it
-		// on each content block); the last one is the most complete.
-		a.usage[e.MessageID] = u
+	} else if !a.usage[e.MessageID] {
+		a.turns++
+		a.usage[e.MessageID] = true
 	}
 	if e.StopReason != "" {
 		a.lastStop = e.StopReason
@@ -808,7 +809,6 @@ func (t *Transcript) turnEnd(a *agent, e *event.TurnEnd) {
 // summary returns the run-end line of agent a; r is nil when the stream
 // carried no run end and the line is made of the turns seen.
 func (t *Transcript) summary(a *agent, r *event.RunEnd) []string {
-	var u *event.Usage
 	stop, turns := a.lastStop, a.turns
 	var parts []string
 	if r != nil {
@@ -816,22 +816,10 @@ func (t *Transcript) summary(a *agent, r *event.RunEnd) []string {
 		if r.Turns > 0 {
 			turns = r.Turns
 		}
-		u = r.Usage
 	}
-	if u == nil && (len(a.usage) > 0 || len(a.anonUsage) > 0) {
-		u = &event.Usage{}
-		ids := make([]string, 0, len(a.usage))
-		for id := range a.usage {
-			ids = append(ids, id)
-		}
-		slices.Sort(ids)
-		for _, id := range ids {
-			addUsage(u, a.usage[id])
-		}
-		for _, x := range a.anonUsage {
-			addUsage(u, x)
-		}
-	}
+	// Tokens as `agentstream usage` counts them: once per message, or
+	// the run end's total when the turns carried none.
+	u, hasTokens := t.usage.Agent(a.id)
 	if stop != "" {
 		parts = append(parts, stop)
 	}
@@ -845,14 +833,14 @@ func (t *Transcript) summary(a *agent, r *event.RunEnd) []string {
 	if r != nil && r.DurationMS > 0 {
 		parts = append(parts, duration(r.DurationMS))
 	}
-	if u != nil {
-		tok := fmt.Sprintf("%s in / %s out tokens", count(u.InputTokens), count(u.OutputTokens))
+	if hasTokens {
+		tok := fmt.Sprintf("%s in / %s out tokens", count(u.Input), count(u.Output))
 		var cache []string
-		if u.CacheReadTokens > 0 {
-			cache = append(cache, count(u.CacheReadTokens)+" cache read")
+		if u.CacheRead > 0 {
+			cache = append(cache, count(u.CacheRead)+" cache read")
 		}
-		if u.CacheWriteTokens > 0 {
-			cache = append(cache, count(u.CacheWriteTokens)+" cache write")
+		if u.CacheWrite > 0 {
+			cache = append(cache, count(u.CacheWrite)+" cache write")
 		}
 		if len(cache) > 0 {
 			tok += " (" + strings.Join(cache, ", ") + ")"
@@ -861,6 +849,8 @@ func (t *Transcript) summary(a *agent, r *event.RunEnd) []string {
 	}
 	if r != nil && r.CostUSD != nil {
 		parts = append(parts, fmt.Sprintf("$%.4f", *r.CostUSD))
+	} else if c, ok := t.tableCost(); ok {
+		parts = append(parts, fmt.Sprintf("$%.4f at table prices", c))
 	}
 	head := "■ end"
 	if r == nil {
@@ -943,12 +933,22 @@ func duration(ms int64) string {
 	return fmt.Sprintf("%dh%02dm", ms/3600000, ms/60000%60)
 }
 
-func addUsage(u *event.Usage, x event.Usage) {
-	u.InputTokens += x.InputTokens
-	u.OutputTokens += x.OutputTokens
-	u.CacheReadTokens += x.CacheReadTokens
-	u.CacheWriteTokens += x.CacheWriteTokens
-	u.ReasoningTokens += x.ReasoningTokens
+// tableCost prices the whole run from Options.Prices; false when there
+// is no table, no usage, or a model without a price.
+func (t *Transcript) tableCost() (float64, bool) {
+	if t.o.Prices == nil {
+		return 0, false
+	}
+	run := t.usage.Run()
+	total := 0.0
+	for _, m := range run.Messages {
+		c, ok := t.o.Prices.Cost(m.Model, m.Tokens)
+		if !ok {
+			return 0, false
+		}
+		total += c
+	}
+	return total, len(run.Messages) > 0
 }
 
 // count formats a token count with thousands separators.

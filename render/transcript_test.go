@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/usage"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -302,7 +303,10 @@ func TestSummaryTokens(t *testing.T) {
 	}{
 		{"deduplicated by message id", []event.Event{turn("m1", 10, 1), turn("m1", 10, 5), turn("m2", 3, 2), &event.RunEnd{Agent: mainID}}, "■ end: 2 turns · 13 in / 7 out tokens\n"},
 		{"empty ids each count", []event.Event{turn("", 10, 1), turn("", 10, 5), &event.RunEnd{Agent: mainID}}, "■ end: 2 turns · 20 in / 6 out tokens\n"},
-		{"run end usage wins", []event.Event{turn("m1", 10, 1), &event.RunEnd{Agent: mainID, StopReason: "end_turn", Turns: 3, DurationMS: 1500, CostUSD: ptr(0.5), Usage: &event.Usage{InputTokens: 1234567, OutputTokens: 2}}}, "■ end: end_turn · 3 turns · 1.5s · 1,234,567 in / 2 out tokens · $0.5000\n"},
+		// The same accounting as `agentstream usage`: messages first, the
+		// run end's total only for an agent whose turns carried none.
+		{"messages win over run end usage", []event.Event{turn("m1", 10, 1), &event.RunEnd{Agent: mainID, StopReason: "end_turn", Turns: 3, DurationMS: 1500, CostUSD: ptr(0.5), Usage: &event.Usage{InputTokens: 1234567, OutputTokens: 2}}}, "■ end: end_turn · 3 turns · 1.5s · 10 in / 1 out tokens · $0.5000\n"},
+		{"run end usage without message usage", []event.Event{&event.TurnEnd{Agent: mainID, MessageID: "m1"}, &event.RunEnd{Agent: mainID, Usage: &event.Usage{InputTokens: 1234567, OutputTokens: 2}}}, "■ end: 1 turn · 1,234,567 in / 2 out tokens\n"},
 		{"durations", []event.Event{&event.RunEnd{Agent: mainID, DurationMS: 42}, &event.RunEnd{Agent: mainID, DurationMS: 245000}, &event.RunEnd{Agent: mainID, DurationMS: 3720000}}, "■ end: 42ms\n\n■ end: 4m05s\n\n■ end: 1h02m\n"},
 		{"no run end", []event.Event{turn("m1", 10, 1)}, "■ no run end: 1 turn · 10 in / 1 out tokens\n"},
 		{"run error", []event.Event{&event.RunEnd{Agent: mainID, StopReason: "error_during_execution", IsError: true, Errors: []string{"boom"}}}, "■ end: error_during_execution · error\n✗ boom\n"},
@@ -459,5 +463,66 @@ func TestValidUTF8(t *testing.T) {
 		if !strings.Contains(got, "\uFFFD") {
 			t.Errorf("%s: no U+FFFD in %q", v.ext, got)
 		}
+	}
+}
+
+// TestMarkdownThinkingStaysInDetails: thinking that holds </details>, even
+// split over two deltas, cannot close its collapsible early, and no raw
+// carriage return is written (text, commands, tool output, errors), live
+// or not.
+func TestMarkdownThinkingStaysInDetails(t *testing.T) {
+	t.Parallel()
+	evs := []event.Event{
+		&event.BlockStart{Agent: mainID, Kind: event.Thinking},
+		&event.Delta{Agent: mainID, Kind: event.Thinking, Text: "a </details> b <"},
+		&event.Delta{Agent: mainID, Kind: event.Thinking, Text: "/details>\r\nc\r"},
+		&event.BlockEnd{Agent: mainID, Kind: event.Thinking},
+		&event.BlockStart{Agent: mainID, Kind: event.Text},
+		&event.Delta{Agent: mainID, Kind: event.Text, Text: "x\r\ny"},
+		&event.BlockEnd{Agent: mainID, Kind: event.Text},
+		&event.ToolCall{Agent: mainID, ID: "t", Name: "Bash", Input: []byte(`{"command":"echo a\rb"}`)},
+		&event.ToolResult{Agent: mainID, ID: "t", Content: []event.Part{{Type: "text", Text: "x\ry\r\nz"}}},
+		&event.Error{Agent: mainID, Message: "e\rf"},
+	}
+	for _, live := range []bool{false, true} {
+		got := renderEvents(t, evs, Options{Markdown: true, Live: live})
+		if n := strings.Count(strings.ToLower(got), "</details>"); n != 1 {
+			t.Errorf("live=%v: %d </details> in:\n%s", live, n, got)
+		}
+		if strings.Contains(got, "\r") {
+			t.Errorf("live=%v: raw CR in %q", live, got)
+		}
+		if !strings.Contains(got, "&lt;/details> b &lt;/details>") {
+			t.Errorf("live=%v: thinking not kept as text: %q", live, got)
+		}
+	}
+}
+
+func TestSummaryTablePrices(t *testing.T) {
+	t.Parallel()
+	prices, err := usage.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := &event.SessionStart{Agent: mainID, Model: "claude-sonnet-4-5"}
+	turn := &event.TurnEnd{Agent: mainID, MessageID: "m1", Usage: &event.Usage{InputTokens: 1000, OutputTokens: 100}}
+	tests := []struct {
+		name string
+		evs  []event.Event
+		want string
+	}{
+		// 1000 in x $3/M + 100 out x $15/M = $0.003 + $0.0015
+		{"priced from the table", []event.Event{start, turn, &event.RunEnd{Agent: mainID}}, "■ end: 1 turn · 1,000 in / 100 out tokens · $0.0045 at table prices\n"},
+		{"the stream's own cost wins", []event.Event{start, turn, &event.RunEnd{Agent: mainID, CostUSD: ptr(0.25)}}, "■ end: 1 turn · 1,000 in / 100 out tokens · $0.2500\n"},
+		{"unknown model: no cost", []event.Event{&event.SessionStart{Agent: mainID, Model: "mystery-1"}, turn, &event.RunEnd{Agent: mainID}}, "■ end: 1 turn · 1,000 in / 100 out tokens\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := renderEvents(t, tt.evs, Options{Prices: prices})
+			if diff := cmp.Diff(tt.want, got[strings.Index(got, "■"):]); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
 	}
 }

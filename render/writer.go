@@ -52,7 +52,7 @@ type lineWriter struct {
 	contStyle *color.Color
 }
 
-// write writes s, made valid UTF-8: decoders keep event text valid, but
+// write writes s, made valid UTF-8 and, for Markdown, without CR: decoders keep event text valid, but
 // raw bytes (an Unknown event's line, a tool input kept verbatim) may not
 // be. Every write holds whole characters (deltas never split one), so
 // each is made valid on its own.
@@ -62,6 +62,11 @@ func (lw *lineWriter) write(s string) {
 	}
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if lw.md && strings.Contains(s, "\r") {
+		// A CR means nothing in Markdown (CRLF line ends become LF): no
+		// raw CR is written. The terminal view shows it as ^M instead.
+		s = strings.ReplaceAll(s, "\r", "")
 	}
 	_, lw.err = io.WriteString(lw.w, s)
 	lw.wrote = true

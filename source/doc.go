@@ -12,7 +12,9 @@
 //   - Anything else is a file, opened with os.Open.
 //
 // Files and standard input are handed on as they are: the decoders frame
-// and tell their format. The rest of this documentation is about URLs.
+// and tell their format. [Follow] opens a file to be read as tail -F reads
+// it (--follow): what is appended after its end, again from the start when
+// it is truncated or replaced. The rest of this documentation is about URLs.
 //
 // # URLs
 //

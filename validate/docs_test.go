@@ -3,32 +3,56 @@ package validate
 import (
 	"flag"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentstream/agentstream/convert"
+	"github.com/agentstream/agentstream/format"
 )
 
 var update = flag.Bool("update", false, "rewrite the rule table of docs/validate.md")
 
-// ruleTable is the rule table of docs/validate.md, made from Rules.
+// ruleTable is the rule table of docs/validate.md, made from Rules and
+// the rules of every format in convert's table.
 func ruleTable() string {
 	var b strings.Builder
 	b.WriteString("| id | name | formats | rule |\n| --- | --- | --- | --- |\n")
-	for _, r := range Rules {
-		f := "all"
-		if r.Formats != nil {
-			f = strings.Join(r.Formats, ", ")
+	row := func(r format.Rule, formats string) {
+		b.WriteString("| `" + r.ID + "` | `" + r.Name + "` | " + formats + " | " + r.Doc + " |\n")
+	}
+	for _, r := range Rules() {
+		var skip []string
+		for _, f := range convert.Formats() {
+			if f.NewDecoder != nil && slices.Contains(f.Skips, r.ID) {
+				skip = append(skip, f.Name)
+			}
 		}
-		if r.NotFor != nil {
-			f += " but " + strings.Join(r.NotFor, ", ")
+		formats := "all"
+		if skip != nil {
+			formats += " but " + strings.Join(skip, ", ")
 		}
-		b.WriteString("| `" + r.ID + "` | `" + r.Name + "` | " + f + " | " + r.Doc + " |\n")
+		row(r, formats)
+	}
+	var order []format.Rule
+	users := map[string][]string{}
+	for _, f := range convert.Formats() {
+		for _, r := range f.Rules {
+			if users[r.ID] == nil {
+				order = append(order, r)
+			}
+			users[r.ID] = append(users[r.ID], f.Name)
+		}
+	}
+	for _, r := range order {
+		row(r, strings.Join(users[r.ID], ", "))
 	}
 	return b.String()
 }
 
-// TestRulesDocumented: the rule table of docs/validate.md is Rules (go
-// test -run TestRulesDocumented -update rewrites it).
-func TestRulesDocumented(t *testing.T) {
+// TestRulesDoc: the rule table of docs/validate.md is Rules (go
+// test -run TestRulesDoc -update rewrites it).
+func TestRulesDoc(t *testing.T) {
 	const path = "../docs/validate.md"
 	doc, err := os.ReadFile(path)
 	if err != nil {
@@ -50,5 +74,5 @@ func TestRulesDocumented(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("the rule table of %s is stale: go test ./validate -run TestRulesDocumented -update", path)
+	t.Errorf("the rule table of %s is stale: go test ./validate -run TestRulesDoc -update", path)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentstream/agentstream/parse/jsonenv"
 	"github.com/agentstream/agentstream/validate"
 )
 
@@ -15,7 +16,7 @@ data: {"type":"text","agent":"a","final":true,"delta":"!"}
 data: {"type":"tool_call","agent":"a","final":true,"id":"t1","name":"ls","delta":"{}"}
 
 `
-	vs, err := validate.Check(strings.NewReader(stream), &validate.Config{Source: "run.sse", Format: "jsonenv"})
+	vs, err := validate.Check(strings.NewReader(stream), &validate.Config{Source: "run.sse", Format: jsonenv.Format()})
 	if err != nil {
 		panic(err)
 	}
@@ -24,6 +25,6 @@ data: {"type":"tool_call","agent":"a","final":true,"id":"t1","name":"ls","delta"
 	}
 	// Output:
 	// run.sse:3: ENV003 final-flag: final marker of a text block carries a delta; it must be empty
-	// run.sse:5: GEN007 tool-answered: tool call t1 (ls) of agent "a" has no result and is not pending
 	// run.sse:5: ENV007 done-marker: stream ends without data: [DONE]
+	// run.sse:5: GEN007 tool-answered: tool call t1 (ls) of agent "a" has no result and is not pending
 }

@@ -87,32 +87,32 @@ func TestFormatRules(t *testing.T) {
 		bad, pass string
 		line      int
 	}{
-		{"anthropic", MsgOrder, antSSE(antStart, antDelta0, antText0, antStop0, antMsgDelta, antMsgStop), antGood, 4},
-		{"anthropic", MsgOrder, antSSE(antStart, antText0, antStop0, antDelta0, antMsgDelta, antMsgStop), antGood, 10},
-		{"anthropic", MsgOrder, antSSE(antStart, antText0, antTool1, antDelta0, antStop0, antInput1, antStop1, antMsgDelta, antMsgStop), antGood, 7},
-		{"anthropic", MsgOrder, antSSE(antStart, antTool1, antInput1, antStop1, antMsgDelta, antMsgStop), antGood, 4},
-		{"anthropic", MsgOrder, antSSE(antStart, antText0, antDelta0, antMsgDelta, antStop0, antMsgStop), antGood, 10},
-		{"anthropic", MsgOrder, antSSE(antStart, antText0, antDelta0, antStop0, antMsgStop), antGood, 13},
-		{"anthropic", MsgOrder, antSSE(antStart, antText0, antDelta0, antStop0, antStart, antText0, antStop0, antMsgDelta, antMsgStop), antGood, 13},
-		{"anthropic", MsgDelta, antSSE(antStart, antText0, strings.Replace(antDelta0, `"type":"text_delta","text":"Hi"`, `"type":"input_json_delta","partial_json":"{}"`, 1), antStop0, antMsgDelta, antMsgStop), antGood, 7},
-		{"anthropic", MsgEventName, strings.Replace(antGood, "event: content_block_stop\ndata: "+antStop0, "event: content_block_delta\ndata: "+antStop0, 1), antGood, 10},
-		{"claude", MsgOrder, claudeStream(true, antStart, antDelta0, antText0, antStop0, antMsgDelta, antMsgStop), claudeStream(true, antStart, antText0, antDelta0, antStop0, antMsgDelta, antMsgStop), 3},
-		{"claude", MsgDelta, claudeStream(true, antStart, antText0, strings.Replace(antDelta0, `"type":"text_delta","text":"Hi"`, `"type":"thinking_delta","thinking":"hm"`, 1), antStop0, antMsgDelta, antMsgStop), claudeStream(true, antStart, antText0, antDelta0, antStop0, antMsgDelta, antMsgStop), 4},
-		{"claude", ClaudeResult, claudeStream(false, antStart, antText0, antDelta0, antStop0, antMsgDelta, antMsgStop), claudeStream(true, antStart, antText0, antDelta0, antStop0, antMsgDelta, antMsgStop), 7},
-		{"codex", CodexItem, codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxCmdOff, cdxCmdOff, cdxDone), codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxCmdUpd, cdxCmdOff, cdxDone), 5},
-		{"codex", CodexItem, codexStream(cdxThread, cdxTurn, cdxCmdUpd, cdxCmdOff, cdxDone), codexStream(cdxThread, cdxTurn, cdxMessage, cdxDone), 3},
-		{"codex", CodexItem, codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxDone), codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxFailed), 3},
-		{"codex", CodexItem, codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxCmdOn, cdxCmdOff, cdxDone), codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxCmdOff, cdxDone), 4},
-		{"codex", CodexTurn, codexStream(cdxThread, cdxTurn, cdxDone, cdxDone), codexStream(cdxThread, cdxTurn, cdxDone, cdxTurn, cdxFailed), 4},
-		{"codex", CodexTurn, codexStream(cdxThread, cdxMessage, cdxTurn, cdxDone), codexStream(cdxThread, cdxTurn, cdxMessage, cdxDone), 2},
-		{"xml", XMLStructure, xmlSSE(xmlInit, "hello", "<content-block-text>", "Hi", "</content-block-text>"), xmlSSE(xmlInit, "<content-block-text>", "hello", "</content-block-text>"), 3},
-		{"xml", XMLStructure, xmlSSE(xmlInit, `<content-block-rollback id="x"></content-block-rollback>`), xmlSSE(xmlInit), 3},
-		{"xml", XMLStructure, xmlSSE(xmlInit, xmlCall, "</content-block-tool_call>", xmlResult), xmlSSE(xmlInit, xmlCall, xmlResult), 5},
-		{"xml", XMLStructure, xmlSSE(xmlInit, "<content-block-text>", "Hi", "<content-block-thinking>", "hm", "</content-block-thinking>", "</content-block-text>"), xmlSSE(xmlInit, "<content-block-text>", "Hi", "</content-block-text>", "<content-block-thinking>", "hm", "</content-block-thinking>"), 7},
-		{"xml", XMLAttributes, xmlSSE(xmlInit, strings.Replace(xmlCall, ` arguments="{&quot;path&quot;: &quot;.&quot;}"`, "", 1), xmlResult), xmlSSE(xmlInit, xmlCall, xmlResult), 3},
-		{"xml", XMLAttributes, xmlSSE(xmlInit, xmlCall, strings.Replace(xmlImages, ` media_type="image/png"`, "", 1)), xmlSSE(xmlInit, xmlCall, xmlImages), 5},
-		{"xml", XMLEscaping, strings.Replace(xmlSSE(xmlInit, "<content-block-text>", "line one\nline two", "</content-block-text>"), `\n`, "\n", 1), xmlSSE(xmlInit, "<content-block-text>", `line one\nline two`, "</content-block-text>"), 6},
-		{"xml", XMLEscaping, xmlSSE(xmlInit, strings.Replace(xmlCall, `name="ls"`, `name="a&b"`, 1), xmlResult), xmlSSE(xmlInit, strings.Replace(xmlCall, `name="ls"`, `name="a&amp;b"`, 1), xmlResult), 3},
+		{"anthropic", "MSG001", antSSE(antStart, antDelta0, antText0, antStop0, antMsgDelta, antMsgStop), antGood, 4},
+		{"anthropic", "MSG001", antSSE(antStart, antText0, antStop0, antDelta0, antMsgDelta, antMsgStop), antGood, 10},
+		{"anthropic", "MSG001", antSSE(antStart, antText0, antTool1, antDelta0, antStop0, antInput1, antStop1, antMsgDelta, antMsgStop), antGood, 7},
+		{"anthropic", "MSG001", antSSE(antStart, antTool1, antInput1, antStop1, antMsgDelta, antMsgStop), antGood, 4},
+		{"anthropic", "MSG001", antSSE(antStart, antText0, antDelta0, antMsgDelta, antStop0, antMsgStop), antGood, 10},
+		{"anthropic", "MSG001", antSSE(antStart, antText0, antDelta0, antStop0, antMsgStop), antGood, 13},
+		{"anthropic", "MSG001", antSSE(antStart, antText0, antDelta0, antStop0, antStart, antText0, antStop0, antMsgDelta, antMsgStop), antGood, 13},
+		{"anthropic", "MSG002", antSSE(antStart, antText0, strings.Replace(antDelta0, `"type":"text_delta","text":"Hi"`, `"type":"input_json_delta","partial_json":"{}"`, 1), antStop0, antMsgDelta, antMsgStop), antGood, 7},
+		{"anthropic", "MSG003", strings.Replace(antGood, "event: content_block_stop\ndata: "+antStop0, "event: content_block_delta\ndata: "+antStop0, 1), antGood, 10},
+		{"claude", "MSG001", claudeStream(true, antStart, antDelta0, antText0, antStop0, antMsgDelta, antMsgStop), claudeStream(true, antStart, antText0, antDelta0, antStop0, antMsgDelta, antMsgStop), 3},
+		{"claude", "MSG002", claudeStream(true, antStart, antText0, strings.Replace(antDelta0, `"type":"text_delta","text":"Hi"`, `"type":"thinking_delta","thinking":"hm"`, 1), antStop0, antMsgDelta, antMsgStop), claudeStream(true, antStart, antText0, antDelta0, antStop0, antMsgDelta, antMsgStop), 4},
+		{"claude", "CLA001", claudeStream(false, antStart, antText0, antDelta0, antStop0, antMsgDelta, antMsgStop), claudeStream(true, antStart, antText0, antDelta0, antStop0, antMsgDelta, antMsgStop), 7},
+		{"codex", "CDX001", codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxCmdOff, cdxCmdOff, cdxDone), codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxCmdUpd, cdxCmdOff, cdxDone), 5},
+		{"codex", "CDX001", codexStream(cdxThread, cdxTurn, cdxCmdUpd, cdxCmdOff, cdxDone), codexStream(cdxThread, cdxTurn, cdxMessage, cdxDone), 3},
+		{"codex", "CDX001", codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxDone), codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxFailed), 3},
+		{"codex", "CDX001", codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxCmdOn, cdxCmdOff, cdxDone), codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxCmdOff, cdxDone), 4},
+		{"codex", "CDX002", codexStream(cdxThread, cdxTurn, cdxDone, cdxDone), codexStream(cdxThread, cdxTurn, cdxDone, cdxTurn, cdxFailed), 4},
+		{"codex", "CDX002", codexStream(cdxThread, cdxMessage, cdxTurn, cdxDone), codexStream(cdxThread, cdxTurn, cdxMessage, cdxDone), 2},
+		{"xml", "XML001", xmlSSE(xmlInit, "hello", "<content-block-text>", "Hi", "</content-block-text>"), xmlSSE(xmlInit, "<content-block-text>", "hello", "</content-block-text>"), 3},
+		{"xml", "XML001", xmlSSE(xmlInit, `<content-block-rollback id="x"></content-block-rollback>`), xmlSSE(xmlInit), 3},
+		{"xml", "XML001", xmlSSE(xmlInit, xmlCall, "</content-block-tool_call>", xmlResult), xmlSSE(xmlInit, xmlCall, xmlResult), 5},
+		{"xml", "XML001", xmlSSE(xmlInit, "<content-block-text>", "Hi", "<content-block-thinking>", "hm", "</content-block-thinking>", "</content-block-text>"), xmlSSE(xmlInit, "<content-block-text>", "Hi", "</content-block-text>", "<content-block-thinking>", "hm", "</content-block-thinking>"), 7},
+		{"xml", "XML002", xmlSSE(xmlInit, strings.Replace(xmlCall, ` arguments="{&quot;path&quot;: &quot;.&quot;}"`, "", 1), xmlResult), xmlSSE(xmlInit, xmlCall, xmlResult), 3},
+		{"xml", "XML002", xmlSSE(xmlInit, xmlCall, strings.Replace(xmlImages, ` media_type="image/png"`, "", 1)), xmlSSE(xmlInit, xmlCall, xmlImages), 5},
+		{"xml", "XML003", strings.Replace(xmlSSE(xmlInit, "<content-block-text>", "line one\nline two", "</content-block-text>"), `\n`, "\n", 1), xmlSSE(xmlInit, "<content-block-text>", `line one\nline two`, "</content-block-text>"), 6},
+		{"xml", "XML003", xmlSSE(xmlInit, strings.Replace(xmlCall, `name="ls"`, `name="a&b"`, 1), xmlResult), xmlSSE(xmlInit, strings.Replace(xmlCall, `name="ls"`, `name="a&amp;b"`, 1), xmlResult), 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.format+"/"+tt.rule, func(t *testing.T) {
@@ -123,7 +123,7 @@ func TestFormatRules(t *testing.T) {
 			}
 			check := func(in string) []Violation {
 				got, err := Check(strings.NewReader(in), &Config{
-					Source: "in", Format: tt.format,
+					Source: "in", Format: testFormat(tt.format),
 					NewDecoder: func(r io.Reader) event.Decoder { return f.NewDecoder(r, &convert.Options{Source: "in"}) },
 				})
 				if err != nil {

@@ -28,7 +28,7 @@ func FuzzCheck(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		for _, format := range []string{"jsonenv", "jsonenv-events"} {
 			_, err := Check(strings.NewReader(in), &Config{
-				Source: "in", Format: format,
+				Source: "in", Format: testFormat(format),
 				NewDecoder: func(r io.Reader) event.Decoder { return jsonenv.NewDecoder(r, nil) },
 			})
 			if err != nil {

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/wirecheck"
 )
 
 // Violation is one broken rule at a position.
@@ -26,20 +28,20 @@ type Violation struct {
 
 // Config says what to check and how.
 type Config struct {
-	Source string // input name, for violations
-	Format string // format name, as in convert's table
-	// NewDecoder returns the format's decoder over r. The GEN rules use
-	// it for every format without a wire-level checker.
+	Source string        // input name, for violations
+	Format format.Format // the input's format, as in convert's table
+	// NewDecoder returns the format's decoder over r (Format.NewDecoder
+	// with default options when nil). The GEN rules read its events.
 	NewDecoder func(r io.Reader) event.Decoder
 	// MaxEventBytes caps one line, SSE message or block
 	// (event.DefaultMaxBytes when 0).
 	MaxEventBytes int
-	// MaxChunkBytes is the envelope byte cap (2048 when 0).
+	// MaxChunkBytes is the envelope byte cap (the format's default when 0).
 	MaxChunkBytes int
+	// Hint says what the input looks like when it holds no event of its
+	// format (GEN010), e.g. "it looks like claude".
+	Hint string
 }
-
-// DefaultMaxChunkBytes is the JSON envelope's MAX_SSE_CHUNK_BYTES.
-const DefaultMaxChunkBytes = 2048
 
 // Check reads r and returns the violations found, in input order. It
 // returns an error only when r cannot be read to its end.
@@ -48,26 +50,31 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 	if c.MaxEventBytes <= 0 {
 		c.MaxEventBytes = event.DefaultMaxBytes
 	}
-	if c.MaxChunkBytes <= 0 {
-		c.MaxChunkBytes = DefaultMaxChunkBytes
+	if c.NewDecoder == nil && c.Format.NewDecoder != nil {
+		f := c.Format
+		c.NewDecoder = func(r io.Reader) event.Decoder {
+			return f.NewDecoder(r, &format.Options{Source: c.Source, MaxEventBytes: c.MaxEventBytes})
+		}
 	}
+	cc := &format.CheckConfig{Source: c.Source, MaxEventBytes: c.MaxEventBytes, MaxChunkBytes: c.MaxChunkBytes}
 	v := &checker{cfg: &c}
-	ur := newUTF8Reader(r, v)
+	v.t.init(v)
+	er := &errReader{r: r}
+	ur := newUTF8Reader(er, v)
 	var err error
-	switch c.Format {
-	case "jsonenv":
-		err = v.jsonenv(ur)
-	default:
-		if c.NewDecoder == nil {
-			return nil, fmt.Errorf("validate: no decoder for format %q", c.Format)
-		}
+	switch {
+	case c.Format.CheckAlone && c.Format.Check != nil:
+		c.Format.Check(ur, cc, v)
+		v.t.end()
+	case c.NewDecoder == nil:
+		return nil, fmt.Errorf("validate: no decoder for format %q", c.Format.Name)
+	case c.Format.Check == nil:
 		br := bufio.NewReaderSize(ur, 64<<10)
-		units := newUnitReader(br, isSSE(br))
-		wire, ok := wireCheckers[c.Format]
-		if !ok {
-			err = v.events(c.NewDecoder(units), units)
-			break
-		}
+		units := newUnitReader(br, wirecheck.IsSSE(br))
+		err = v.events(c.NewDecoder(units), units)
+	default:
+		br := bufio.NewReaderSize(ur, 64<<10)
+		units := newUnitReader(br, wirecheck.IsSSE(br))
 		// The format's wire rules read the same bytes as the decoder, in
 		// step with it, through a pipe.
 		pr, pw := io.Pipe()
@@ -76,7 +83,7 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			wire(w, pr)
+			c.Format.Check(pr, cc, w)
 			io.Copy(io.Discard, pr)
 		}()
 		err = v.events(c.NewDecoder(units), units)
@@ -87,6 +94,16 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 		<-done
 		v.out = dedupe(append(v.out, w.out...))
 	}
+	if err == nil {
+		err = er.err
+	}
+	if err == nil && v.seen == 0 {
+		hint := c.Hint
+		if hint == "" {
+			hint = "it holds nothing of the format"
+		}
+		v.out = append(v.out, NoEvents(c.Source, c.Format.Name, hint))
+	}
 	slices.SortStableFunc(v.out, func(a, b Violation) int {
 		if (a.Line == 0) != (b.Line == 0) {
 			return cmp.Compare(b.Line, a.Line) // unknown positions last
@@ -94,6 +111,21 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 	})
 	return v.out, err
+}
+
+// errReader remembers the first error of r other than io.EOF: a checker
+// that reads the input alone stops there, and Check returns it.
+type errReader struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
 }
 
 // dedupe drops the decoder's syntax reports (GEN001) on lines where a
@@ -111,26 +143,45 @@ func dedupe(vs []Violation) []Violation {
 // pos is a position in the input.
 type pos struct{ line, col int }
 
+// checker applies the GEN rules and collects violations. It is the
+// format.Reporter of the format's own checker.
 type checker struct {
 	cfg       *Config
 	out       []Violation
 	t         tracker
 	truncated bool // a GEN002 was reported
+	seen      int  // events of the format seen
 }
 
-func (v *checker) report(rule string, p pos, format string, args ...any) {
-	r, _ := RuleByID(rule)
-	if !r.applies(v.cfg.Format) {
+func (v *checker) report(id string, p pos, msg string, args ...any) {
+	r, applies := rule(&v.cfg.Format, id)
+	if !applies {
 		return
 	}
-	if rule == Truncated {
+	if id == Truncated {
 		v.truncated = true
 	}
 	v.out = append(v.out, Violation{
-		Rule: rule, Name: r.Name, Source: v.cfg.Source, Line: p.line, Column: p.col,
-		Message: fmt.Sprintf(format, args...),
+		Rule: id, Name: r.Name, Source: v.cfg.Source, Line: p.line, Column: p.col,
+		Message: fmt.Sprintf(msg, args...),
 	})
 }
+
+// Report implements format.Reporter.
+func (v *checker) Report(rule string, line, col int, msg string) {
+	v.report(rule, pos{line, col}, "%s", msg)
+}
+
+// Problem implements format.Reporter.
+func (v *checker) Problem(err error) {
+	var perr *event.ParseError
+	if errors.As(err, &perr) {
+		v.parseError(perr)
+	}
+}
+
+// Event implements format.Reporter.
+func (v *checker) Event(ev event.Event, line int) { v.observe(ev, pos{line, 1}) }
 
 // parseError reports a decoder's positioned error under the rule its
 // sentinel names.
@@ -147,33 +198,9 @@ func (v *checker) parseError(perr *event.ParseError) {
 	v.report(rule, pos{perr.Line, perr.Column}, "%v", perr.Err)
 }
 
-// isSSE reports whether the input in br looks framed as SSE rather than
-// as lines: its first byte past a byte order mark and blank space does
-// not start a JSON value.
-func isSSE(br *bufio.Reader) bool {
-	const bom = "\xef\xbb\xbf"
-	for n := 1; ; n++ {
-		b, _ := br.Peek(n)
-		if len(b) < n {
-			return false
-		}
-		if n <= len(bom) && strings.HasPrefix(bom, string(b)) {
-			continue
-		}
-		switch b[n-1] {
-		case ' ', '\t', '\r', '\n':
-			continue
-		case '{', '[':
-			return false
-		}
-		return true
-	}
-}
-
 // events applies the GEN rules to a decoder's output; units says where
 // each event came from.
 func (v *checker) events(dec event.Decoder, units *unitReader) error {
-	v.t.init(v)
 	for {
 		ev, err := dec.Next()
 		if err == io.EOF {
@@ -187,35 +214,42 @@ func (v *checker) events(dec event.Decoder, units *unitReader) error {
 			}
 			return err
 		}
-		p := units.position()
-		agent := ev.AgentID()
-		switch ev := ev.(type) {
-		case *event.SessionStart:
-			v.t.session(agent, p)
-		case *event.RunEnd:
-			v.t.runEnd(agent, p)
-		case *event.ToolCall:
-			v.t.toolCall(agent, ev.ID, ev.Name, ev.Input, ev.Server, p)
-		case *event.ToolResult:
-			v.t.toolResult(agent, ev.ID, p)
-		case *event.AwaitingTools:
-			var ids []string
-			for _, t := range ev.Tools {
-				ids = append(ids, t.ID)
-			}
-			v.t.pending(agent, ids, p)
-		case *event.TurnStart:
-			v.t.turnStart(agent, p)
-		case *event.TurnEnd:
-			v.t.turnEnd(agent, p)
-		case *event.Notice, *event.Unknown:
-			// Status lines and unknown items are not content.
-		default:
-			v.t.content(agent, p)
-		}
+		v.observe(ev, units.position())
 	}
 	v.t.end()
 	return nil
+}
+
+// observe applies the GEN rules to one event read at p.
+func (v *checker) observe(ev event.Event, p pos) {
+	agent := ev.AgentID()
+	if _, unknown := ev.(*event.Unknown); !unknown {
+		v.seen++
+	}
+	switch ev := ev.(type) {
+	case *event.SessionStart:
+		v.t.session(agent, p)
+	case *event.RunEnd:
+		v.t.runEnd(agent, p)
+	case *event.ToolCall:
+		v.t.toolCall(agent, ev.ID, ev.Name, ev.Input, ev.Server, p)
+	case *event.ToolResult:
+		v.t.toolResult(agent, ev.ID, p)
+	case *event.AwaitingTools:
+		var ids []string
+		for _, t := range ev.Tools {
+			ids = append(ids, t.ID)
+		}
+		v.t.pending(agent, ids, p)
+	case *event.TurnStart:
+		v.t.turnStart(agent, p)
+	case *event.TurnEnd:
+		v.t.turnEnd(agent, p)
+	case *event.Notice, *event.Unknown:
+		// Status lines and unknown items are not content.
+	default:
+		v.t.content(agent, p)
+	}
 }
 
 // tracker holds the state of the GEN rules that span events: session
@@ -258,12 +292,7 @@ func (t *tracker) agent(id string) *agentState {
 	return a
 }
 
-func agentName(id string) string {
-	if id == "" {
-		return "the main agent"
-	}
-	return fmt.Sprintf("agent %q", id)
-}
+func agentName(id string) string { return wirecheck.AgentName(id) }
 
 func (t *tracker) session(agent string, p pos) {
 	a := t.agent(agent)
@@ -365,11 +394,4 @@ func (t *tracker) end() {
 	}
 }
 
-// clip shortens s for a message.
-func clip(s string) string {
-	r := []rune(s)
-	if len(r) > 60 {
-		return string(r[:60]) + "…"
-	}
-	return s
-}
+func clip(s string) string { return wirecheck.Clip(s) }

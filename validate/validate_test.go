@@ -15,6 +15,7 @@ import (
 	"github.com/agentstream/agentstream/convert"
 	emitjsonenv "github.com/agentstream/agentstream/emit/jsonenv"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/parse/jsonenv"
 )
 
@@ -71,42 +72,42 @@ func TestRules(t *testing.T) {
 		{rule: MetaFinalLast, bad: sse(metaInit, metaFinal, text, textEnd), pass: good, line: 5},
 		{rule: ToolAnswered, bad: sse(metaInit, toolCall, metaFinal), pass: sse(metaInit, toolCall, awaiting), line: 3},
 		{rule: ToolInputJSON, bad: sse(strings.Replace(toolCall, `{\"path\": \".\"}`, `{\"path\": `, 1), result), pass: sse(toolCall, result), line: 1},
-		{rule: EnvFields, bad: sse(`{"type":"text","agent":"a","final":"yes","delta":"x"}`), pass: sse(text, textEnd), line: 1},
-		{rule: EnvFields, bad: sse(`{"type":"text","agent":"a","delta":"x"}`), pass: sse(text, textEnd), line: 1},
-		{rule: EnvFields, bad: sse(strings.Replace(cite, `"document_index":0`, `"document_index":"0"`, 1)), pass: sse(text, textEnd, cite), line: 1},
+		{rule: "ENV001", bad: sse(`{"type":"text","agent":"a","final":"yes","delta":"x"}`), pass: sse(text, textEnd), line: 1},
+		{rule: "ENV001", bad: sse(`{"type":"text","agent":"a","delta":"x"}`), pass: sse(text, textEnd), line: 1},
+		{rule: "ENV001", bad: sse(strings.Replace(cite, `"document_index":0`, `"document_index":"0"`, 1)), pass: sse(text, textEnd, cite), line: 1},
 		{
-			rule: EnvByteCap,
+			rule: "ENV002",
 			bad:  sse(`{"type":"tool_result","agent":"a","final":true,"id":"t","name":"n","delta":"` + big + big + `"}`),
 			pass: sse(`{"type":"tool_result","agent":"a","final":false,"id":"t","name":"n","delta":"`+big+`"}`, `{"type":"tool_result","agent":"a","final":true,"id":"t","name":"n","delta":"`+big+`"}`),
 			line: 1,
 		},
 		{
 			// Under the cap counted unescaped, as the reference producer counts, over it as written.
-			rule: EnvByteCap,
+			rule: "ENV002",
 			bad:  sse(`{"type":"tool_result","agent":"a","final":true,"id":"t","name":"n","delta":"` + strings.Repeat(`\"`, 1200) + `"}`),
 			pass: sse(`{"type":"tool_result","agent":"a","final":true,"id":"t","name":"n","delta":"` + strings.Repeat(`\"`, 900) + `"}`),
 			line: 1,
 		},
-		{rule: EnvFinalFlag, bad: sse(text, `{"type":"text","agent":"a","final":true,"delta":"!"}`), pass: sse(text, textEnd), line: 3},
-		{rule: EnvFinalFlag, bad: sse(resultA, strings.Replace(image, `"final":false`, `"final":true`, 1), result), pass: sse(resultA, image, result), line: 3},
-		{rule: EnvFinalFlag, bad: sse(strings.Replace(toolCall, `"final":true`, `"final":false`, 1), strings.ReplaceAll(toolCall, "t1", "t2"), strings.ReplaceAll(result, "t1", "t2")), pass: sse(toolCall, result), line: 1},
-		{rule: EnvFinalFlag, bad: sse(text, textEnd, strings.Replace(cite, `"final":true`, `"final":false`, 1), text, textEnd), pass: sse(text, textEnd, cite, text, textEnd), line: 5},
-		{rule: EnvImage, bad: sse(image, result), pass: sse(resultA, image, result), line: 1},
-		{rule: EnvImage, bad: sse(resultA, strings.Replace(image, `"media_type":"image/png"`, `"media_type":""`, 1), result), pass: sse(resultA, image, result), line: 3},
-		{rule: EnvCitation, bad: sse(toolCall, result, cite), pass: sse(text, textEnd, cite), line: 5},
-		{rule: EnvPayloadJSON, bad: sse(strings.Replace(metaInit, `{\"format\": \"json\", \"agent_uuid\": \"a\"}`, `format=json`, 1)), pass: sse(metaInit), line: 1},
-		{rule: EnvPayloadJSON, bad: sse(toolCall, strings.Replace(awaiting, `\"tool_use_id\"`, `\"id\"`, 1)), pass: sse(toolCall, awaiting), line: 3},
-		{rule: EnvDone, bad: sseNoDone(metaInit, text, textEnd), pass: sseNoDone(metaInit, `{"error": "RuntimeError", "message": "boom", "traceback": "..."}`), line: 5},
-		{rule: EnvDone, bad: sse(text, textEnd) + sse(text, textEnd), pass: sse(text, textEnd), line: 7},
-		{rule: EnvKnownType, bad: sse(`{"type":"rollback","agent":"a","final":true,"delta":"{}"}`), pass: sse(text, textEnd), line: 1},
+		{rule: "ENV003", bad: sse(text, `{"type":"text","agent":"a","final":true,"delta":"!"}`), pass: sse(text, textEnd), line: 3},
+		{rule: "ENV003", bad: sse(resultA, strings.Replace(image, `"final":false`, `"final":true`, 1), result), pass: sse(resultA, image, result), line: 3},
+		{rule: "ENV003", bad: sse(strings.Replace(toolCall, `"final":true`, `"final":false`, 1), strings.ReplaceAll(toolCall, "t1", "t2"), strings.ReplaceAll(result, "t1", "t2")), pass: sse(toolCall, result), line: 1},
+		{rule: "ENV003", bad: sse(text, textEnd, strings.Replace(cite, `"final":true`, `"final":false`, 1), text, textEnd), pass: sse(text, textEnd, cite, text, textEnd), line: 5},
+		{rule: "ENV004", bad: sse(image, result), pass: sse(resultA, image, result), line: 1},
+		{rule: "ENV004", bad: sse(resultA, strings.Replace(image, `"media_type":"image/png"`, `"media_type":""`, 1), result), pass: sse(resultA, image, result), line: 3},
+		{rule: "ENV005", bad: sse(toolCall, result, cite), pass: sse(text, textEnd, cite), line: 5},
+		{rule: "ENV006", bad: sse(strings.Replace(metaInit, `{\"format\": \"json\", \"agent_uuid\": \"a\"}`, `format=json`, 1)), pass: sse(metaInit), line: 1},
+		{rule: "ENV006", bad: sse(toolCall, strings.Replace(awaiting, `\"tool_use_id\"`, `\"id\"`, 1)), pass: sse(toolCall, awaiting), line: 3},
+		{rule: "ENV007", bad: sseNoDone(metaInit, text, textEnd), pass: sseNoDone(metaInit, `{"error": "RuntimeError", "message": "boom", "traceback": "..."}`), line: 5},
+		{rule: "ENV007", bad: sse(text, textEnd) + sse(text, textEnd), pass: sse(text, textEnd), line: 7},
+		{rule: "ENV008", bad: sse(`{"type":"rollback","agent":"a","final":true,"delta":"{}"}`), pass: sse(text, textEnd), line: 1},
 		{rule: ToolAnswered, bad: "\xef\xbb\xbf" + strings.Join([]string{metaInit, toolCall}, "\n"), pass: "\xef\xbb\xbf" + strings.Join([]string{toolCall, result}, "\n"), line: 2},
-		{rule: EnvAgent, bad: sse(strings.ReplaceAll(text, `"agent":"a"`, `"agent":""`), strings.ReplaceAll(textEnd, `"agent":"a"`, `"agent":""`)), pass: sse(text, textEnd), line: 1},
+		{rule: "ENV009", bad: sse(strings.ReplaceAll(text, `"agent":"a"`, `"agent":""`), strings.ReplaceAll(textEnd, `"agent":"a"`, `"agent":""`)), pass: sse(text, textEnd), line: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
 			t.Parallel()
 			cfg := tt.cfg
-			cfg.Format, cfg.Source = "jsonenv", "in.sse"
+			cfg.Format, cfg.Source = testFormat("jsonenv"), "in.sse"
 			got, err := Check(iotest.OneByteReader(strings.NewReader(tt.bad)), &cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -157,7 +158,7 @@ func (d *sliceDecoder) Next() (event.Event, error) {
 func eventsCheck(t *testing.T, items ...any) []string {
 	t.Helper()
 	got, err := Check(strings.NewReader(""), &Config{
-		Source: "x", Format: "test",
+		Source: "x", Format: testFormat("test"),
 		NewDecoder: func(io.Reader) event.Decoder { return &sliceDecoder{items} },
 	})
 	if err != nil {
@@ -195,7 +196,7 @@ func TestEventRules(t *testing.T) {
 			&event.ParseError{Source: "x", Line: 2, Column: 1, Err: event.Errorf(event.ErrSyntax, "bad")},
 			&event.ParseError{Source: "x", Line: 3, Err: event.Errorf(event.ErrTooLarge, "big")},
 			&event.ParseError{Source: "x", Line: 4, Err: event.Errorf(event.ErrTruncated, "cut")},
-		}, []string{"GEN001: bad", "GEN003: big", "GEN002: cut"}},
+		}, []string{"GEN001: bad", "GEN003: big", "GEN002: cut", "GEN010: no test event in the input (it holds nothing of the format)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -231,7 +232,7 @@ func TestCorpusValid(t *testing.T) {
 			}
 			for _, format := range []string{"jsonenv", "jsonenv-events"} {
 				got, err := Check(iotest.HalfReader(bytes.NewReader(in)), &Config{
-					Source: f, Format: format,
+					Source: f, Format: testFormat(format),
 					NewDecoder: func(r io.Reader) event.Decoder { return jsonenv.NewDecoder(r, nil) },
 				})
 				if err != nil {
@@ -240,7 +241,7 @@ func TestCorpusValid(t *testing.T) {
 				var other []Violation
 				capped := 0
 				for _, v := range got {
-					if v.Rule == EnvByteCap {
+					if v.Rule == "ENV002" {
 						capped++
 						continue
 					}
@@ -256,11 +257,11 @@ func TestCorpusValid(t *testing.T) {
 			// Re-encoded by our encoder, the stream is valid.
 			var out bytes.Buffer
 			enc := emitjsonenv.NewEncoder(&out, nil)
-			if err := convert.Pipe(jsonenv.NewDecoder(bytes.NewReader(in), nil), enc, nil, func(error) bool { return true }); err != nil {
+			if err := convert.Pipe(jsonenv.NewDecoder(bytes.NewReader(in), nil), enc, &convert.PipeOptions{Problem: func(error) bool { return true }}); err != nil {
 				t.Fatal(err)
 			}
 			enc.Close()
-			got, err := Check(&out, &Config{Source: "converted", Format: "jsonenv"})
+			got, err := Check(&out, &Config{Source: "converted", Format: testFormat("jsonenv")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -292,7 +293,7 @@ func TestEventPositions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got, err := Check(iotest.OneByteReader(strings.NewReader(tt.in)), &Config{
-				Source: "x", Format: "jsonenv-events",
+				Source: "x", Format: testFormat("jsonenv-events"),
 				NewDecoder: func(r io.Reader) event.Decoder { return jsonenv.NewDecoder(r, nil) },
 			})
 			if err != nil {
@@ -307,4 +308,20 @@ func TestEventPositions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// testFormat returns the format named name from convert's table, or for
+// the tests' own names: "test" (no rules of its own) and
+// "jsonenv-events" (the envelope read by its decoder alone, without its
+// wire checker).
+func testFormat(name string) format.Format {
+	switch name {
+	case "test":
+		return format.Format{Name: name}
+	case "jsonenv-events":
+		f, _ := convert.Lookup("jsonenv")
+		return format.Format{Name: name, NewDecoder: f.NewDecoder}
+	}
+	f, _ := convert.Lookup(name)
+	return f.Format
 }

@@ -163,7 +163,7 @@ func convertTo(t *testing.T, stream string, from, to convert.Format) string {
 	var out strings.Builder
 	dec := from.NewDecoder(strings.NewReader(stream), &convert.Options{})
 	enc := to.NewEncoder(&out, &convert.Options{})
-	if err := convert.Pipe(dec, enc, nil, func(error) bool { return true }); err != nil {
+	if err := convert.Pipe(dec, enc, &convert.PipeOptions{Problem: func(error) bool { return true }}); err != nil {
 		t.Fatalf("convert %s to %s: %v", from.Name, to.Name, err)
 	}
 	enc.Close() // what it reports (blocks left open) is the input's

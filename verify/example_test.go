@@ -23,7 +23,7 @@ func Example() {
 	r := verify.Compare(a, b, &verify.Options{Ignore: []string{verify.IgnoreIDs}})
 	verify.WriteText(os.Stdout, r)
 	// Output:
-	// not compared: is_error (xml cannot carry it)
+	// not compared: is_error (A (xml) cannot carry it)
 	// agent 1 (main) block 2 (tool_call) field input.path at char 0: "src" != "lib"
 	// different: 1 difference (A a.sse: 1 agent, 3 blocks; B b.sse: 1 agent, 3 blocks)
 }

@@ -23,31 +23,35 @@ const (
 	IgnoreMeta       = "meta"       // the session's model and prompt
 )
 
-// IgnoreNames lists the group names --ignore accepts, in documentation order.
-var IgnoreNames = []string{IgnoreIDs, IgnoreAgentIDs, IgnoreThinking, IgnoreWhitespace, IgnoreMeta}
+// IgnoreNames returns the group names --ignore accepts, in documentation
+// order.
+func IgnoreNames() []string {
+	return []string{IgnoreIDs, IgnoreAgentIDs, IgnoreThinking, IgnoreWhitespace, IgnoreMeta}
+}
 
-// Fields is the vocabulary of compared fields and block types: what
-// format.Format.Lacks names, what --ignore accepts besides IgnoreNames, and
-// what reports name. docs/verify.md explains each.
-var Fields = []string{
-	// block fields
-	"text", "signature", "citations", "id", "name", "input", "mcp_server",
-	"content", "images", "is_error", "exit_code", "status", "structured",
-	"pending", "files", "message", "kind", "changes", "todos",
-	// agent fields
-	"agent_id", "model", "prompt", "stop_reason", "usage", "cost", CitationExtras,
-	"server", // the server-tool flag: without it server tool calls and results compare as client ones
-	// block types that can be absent from a format altogether
-	assemble.TypeThinking, assemble.TypeMetaInit, assemble.TypeMetaFinal, assemble.TypeTurnEnd,
-	assemble.TypeToolResult, assemble.TypeAwaitingTools, assemble.TypeMetaFiles, assemble.TypeFileChange, assemble.TypeTodoList,
-	assemble.TypeServerToolCall, assemble.TypeServerToolResult, assemble.TypeError,
+// Fields returns the vocabulary of compared fields and block types: what
+// --ignore accepts besides IgnoreNames, and what reports name
+// (docs/verify.md explains each). It holds every format.Content, the
+// vocabulary of format.Format.Lacks, so a format can lack only what verify
+// knows.
+func Fields() []string {
+	fields := []string{
+		// block fields every format carries
+		"text", "id", "name", "input", "content", "pending", "files", "message", "changes", "todos",
+	}
+	for _, c := range format.AllContent() {
+		if !slices.Contains(fields, string(c)) {
+			fields = append(fields, string(c))
+		}
+	}
+	return fields
 }
 
 // CitationExtras names the citation fields beyond those the legacy XML
 // stream writes for the citation's type (char_location: document index and
 // title, char range; page_location: document index and title, page range;
 // web_search_result_location: url, title; any other type: document index).
-const CitationExtras = "citation_extras"
+const CitationExtras = string(format.CitationExtras)
 
 // citationFields are the fields kept per citation type when
 // CitationExtras is not compared; type and cited_text are always kept.
@@ -122,8 +126,8 @@ type Options struct {
 // --ignore does not know.
 func CheckIgnore(names []string) error {
 	for _, n := range names {
-		if !slices.Contains(IgnoreNames, n) && !slices.Contains(Fields, n) {
-			return fmt.Errorf("--ignore: unknown field %q (one of %s, or a field of docs/verify.md)", n, strings.Join(IgnoreNames, ", "))
+		if !slices.Contains(IgnoreNames(), n) && !slices.Contains(Fields(), n) {
+			return fmt.Errorf("--ignore: unknown field %q (one of %s, or a field of docs/verify.md)", n, strings.Join(IgnoreNames(), ", "))
 		}
 	}
 	return nil
@@ -150,6 +154,7 @@ type Summary struct {
 // Skip is a field that was not compared, and why.
 type Skip struct {
 	Field  string `json:"field"`
+	Side   string `json:"side"` // "a" or "b": the side whose format lacks it
 	Reason string `json:"reason"`
 }
 
@@ -255,12 +260,13 @@ func newComparer(a, b Side, o *Options) *comparer {
 		// Same format: what it cannot carry is empty on both sides.
 		return c
 	}
-	lacked := map[string][]string{}
-	for _, s := range []Side{a, b} {
+	lacked := map[string][]string{} // field: the sides ("a", "b") whose format lacks it
+	for i, s := range []Side{a, b} {
+		side := []string{"a", "b"}[i]
 		for _, c := range s.Lacks {
 			f := string(c)
-			if !slices.Contains(lacked[f], s.Format) {
-				lacked[f] = append(lacked[f], s.Format)
+			if !slices.Contains(lacked[f], side) {
+				lacked[f] = append(lacked[f], side)
 			}
 		}
 	}
@@ -270,10 +276,16 @@ func newComparer(a, b Side, o *Options) *comparer {
 		}
 		c.skip[f] = true
 		// Lacked by both: empty on both sides. Lacked by one and empty in
-		// both streams: nothing was left out. Neither is worth a note.
-		if len(lacked[f]) == 1 && (present(f, a.Blocks) || present(f, b.Blocks)) {
-			c.notes = append(c.notes, Skip{Field: f, Reason: lacked[f][0] + " cannot carry it"})
+		// both streams: nothing was left out. Neither is worth a note; nor
+		// is a block type that is never compared as such (turn_end).
+		if len(lacked[f]) != 1 || f == assemble.TypeTurnEnd || !(present(f, a.Blocks) || present(f, b.Blocks)) {
+			continue
 		}
+		side, s := lacked[f][0], a
+		if side == "b" {
+			s = b
+		}
+		c.notes = append(c.notes, Skip{Field: f, Side: side, Reason: fmt.Sprintf("%s (%s) cannot carry it", strings.ToUpper(side), s.Format)})
 	}
 	return c
 }
@@ -471,9 +483,15 @@ func (c *comparer) agent(n int, x, y *agent) []Difference {
 		return out // the outcome differs for that reason alone
 	}
 	oa, ob := c.outcome(x), c.outcome(y)
+	// The outcome is the meta_final's, or when it is not compared the
+	// turn ends': then it is reported as the agent's, not meta_final's.
+	typ := assemble.TypeMetaFinal
+	if c.skip[assemble.TypeMetaFinal] {
+		typ = ""
+	}
 	for _, f := range []string{"stop_reason", "usage", "cost"} {
 		if !c.skip[f] {
-			add(assemble.TypeMetaFinal, f, oa[f], ob[f])
+			add(typ, f, oa[f], ob[f])
 		}
 	}
 	return out

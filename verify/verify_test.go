@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -278,9 +279,24 @@ func TestLacks(t *testing.T) {
 
 	r := Compare(a, b, nil)
 	// signature: lacked, but no block has one: nothing left out, no note.
-	wantSkips := []Skip{{"is_error", "xml cannot carry it"}}
+	wantSkips := []Skip{{"is_error", "a", "A (xml) cannot carry it"}}
 	if diff := cmp.Diff(wantSkips, r.NotCompared); diff != "" {
 		t.Errorf("not compared (-want +got):\n%s", diff)
+	}
+	// Swapped, the note names the other side.
+	if diff := cmp.Diff([]Skip{{"is_error", "b", "B (xml) cannot carry it"}}, Compare(b, a, nil).NotCompared); diff != "" {
+		t.Errorf("swapped: not compared (-want +got):\n%s", diff)
+	}
+	// turn_end is never compared as a block: never listed.
+	turns := func(s Side, lacks ...format.Content) Side {
+		s.Lacks = append(slices.Clone(s.Lacks), lacks...)
+		s.Blocks = append(slices.Clone(s.Blocks), &assemble.Block{Agent: "a", Type: assemble.TypeTurnEnd, StopReason: "end_turn"})
+		return s
+	}
+	for _, s := range Compare(turns(a, "turn_end"), turns(b), nil).NotCompared {
+		if s.Field == "turn_end" {
+			t.Errorf("turn_end listed as not compared: %+v", s)
+		}
 	}
 	if !r.Equal {
 		t.Errorf("not equal:\n%s", strings.Join(lines(r), "\n"))
@@ -364,7 +380,7 @@ func TestCitationExtras(t *testing.T) {
 		}
 		return []*assemble.Block{{Agent: "a", Type: assemble.TypeText, Text: "x", Citations: []assemble.Citation{c}}}
 	}
-	a := Side{Format: "xml", Lacks: []format.Content{CitationExtras}, Blocks: cites(false)}
+	a := Side{Format: "xml", Lacks: []format.Content{format.CitationExtras}, Blocks: cites(false)}
 	b := Side{Format: "jsonenv", Blocks: cites(true)}
 	if r := Compare(a, b, nil); !r.Equal {
 		t.Errorf("not equal:\n%s", strings.Join(lines(r), "\n"))

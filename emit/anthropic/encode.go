@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
@@ -170,7 +169,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 		if err := e.st.Flush(); err != nil {
 			return err
 		}
-		e.errorEvent(&event.Error{Agent: te.Agent, Message: te.Error, Fatal: true})
+		// Typed as the other formats type a failed turn (verify's
+		// turn_failed), which the message keeps and a reader gives back.
+		e.errorEvent(&event.Error{Agent: te.Agent, Message: te.Error, Type: "turn_failed", Fatal: true})
 		return e.err
 	}
 	handled, err := e.st.Add(ev)
@@ -360,21 +361,21 @@ func (e *Encoder) runEnd(ev *event.RunEnd) {
 // or its Raw object's, is one of the API's.
 func isAPIError(ev *event.Error) bool {
 	var a messages.APIError
-	if json.Unmarshal(ev.Raw, &a) == nil && slices.Contains(apiErrorTypes, a.Type) {
+	if json.Unmarshal(ev.Raw, &a) == nil && messages.IsAPIErrorType(a.Type) {
 		return true
 	}
-	return slices.Contains(apiErrorTypes, ev.Type)
+	return messages.IsAPIErrorType(ev.Type)
 }
 
 // errorEvent writes an error event, which ends the response it
 // interrupts (or stands alone as a failed response). Its error object is
 // Raw when that is an API error object of one of the API's types, else
-// one built by APIError.
+// one built by messages.ToAPIError.
 func (e *Encoder) errorEvent(ev *event.Error) {
 	obj := json.RawMessage(compact(ev.Raw))
 	var a messages.APIError
-	if json.Unmarshal(obj, &a) != nil || !slices.Contains(apiErrorTypes, a.Type) {
-		a = APIError(ev.Type, ev.Message)
+	if json.Unmarshal(obj, &a) != nil || !messages.IsAPIErrorType(a.Type) {
+		a = messages.ToAPIError(ev.Type, ev.Message)
 		obj, _ = messages.Marshal(a) // strings always marshal
 	}
 	data, err := messages.Marshal(struct {

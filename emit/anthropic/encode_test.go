@@ -351,9 +351,14 @@ func TestFailedTurn(t *testing.T) {
 			got = append(got, "turn end "+ev.MessageID)
 		}
 	}
-	want := []string{"turn end m1", "api_error: boom", "turn end m2", "invalid_request_error: bad request"}
+	// Read back, the failed turn's error is typed as it was written
+	// (turn_failed, kept in an api_error's message).
+	want := []string{"turn end m1", "turn_failed: boom", "turn end m2", "invalid_request_error: bad request"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s\n%s", diff, out)
+	}
+	if !strings.Contains(string(out), `{"type":"api_error","message":"turn_failed: boom"}`) {
+		t.Errorf("the failed turn's error is not an api_error:\n%s", out)
 	}
 	if strings.Contains(string(out), "message_stop") {
 		t.Errorf("a failed turn ended with message_stop:\n%s", out)

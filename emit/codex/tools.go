@@ -73,7 +73,7 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 			e.warn("the in_progress state of todo items")
 		}
 		e.writeTodo("", items)
-	case slices.Contains(wire.CollabTools, ev.Name):
+	case slices.Contains(wire.CollabTools(), ev.Name):
 		// Codex's own collab tools, read from a Codex stream, go back
 		// as they came. Other formats' subagent tools (Claude's Agent,
 		// Task) take the default branch: collab_tool_call is not among

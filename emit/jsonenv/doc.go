@@ -14,9 +14,10 @@
 //
 // Agents: every envelope names one (validate rule ENV009). An event whose
 // source names no agent gets Config.Agent (the --agent flag),
-// else the first agent the stream named (the producer's fatal error line
-// carries none and belongs to the run it interrupted), else DefaultAgent
-// ("agentstream").
+// else the agent of the stream's first event when that names one (the
+// producer's fatal error line carries none and belongs to the run it
+// interrupted), else DefaultAgent ("agentstream"), so that agentless
+// events never merge into an agent the stream names later.
 //
 // What the envelope cannot carry is reported through Config.Warn as
 // *event.LossError, once per kind of content.

@@ -2,6 +2,7 @@ package jsonenv
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,12 +10,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	wire "github.com/agentstream/agentstream/parse/jsonenv"
 )
 
-// DefaultMaxChunkBytes is the default cap on one envelope's JSON text.
-const DefaultMaxChunkBytes = 2048
+// DefaultMaxChunkBytes is the default cap on one envelope's JSON text:
+// the specification's (format.DefaultMaxChunkBytes).
+const DefaultMaxChunkBytes = format.DefaultMaxChunkBytes
 
 // Config configures an Encoder. The zero value is ready to use.
 type Config struct {
@@ -36,7 +39,8 @@ type Encoder struct {
 	buf    []byte
 	out    []byte             // the framed envelope, reused
 	open   map[[2]string]bool // open streamed blocks by (agent, type)
-	main   string             // the first agent named, for events with none
+	main   string             // the agent of events with none
+	seen   bool               // an event was encoded
 	losses event.Losses       // what was warned about
 	err    error
 }
@@ -74,24 +78,22 @@ func optNum(k string, v *int64) extra  { return extra{key: k, num: v} }
 const DefaultAgent = "agentstream"
 
 // agentOf returns the agent written for ev: its own; for an event with
-// none, Config.Agent, else the first agent the stream named (an error no
-// agent claims, such as the envelope producer's fatal line read back,
-// belongs to the run it interrupted), else DefaultAgent.
+// none, Config.Agent, else the agent of the stream's first event when that
+// names one (an error no agent claims, such as the envelope producer's
+// fatal line read back, belongs to the run it interrupted), else
+// DefaultAgent. A stream whose first event names no agent keeps its
+// agentless events apart from the agents it names later (the first choice
+// of an n > 1 Chat Completions body beside the others).
 func (e *Encoder) agentOf(ev event.Event) string {
 	agent := ev.AgentID()
+	if !e.seen {
+		e.seen = true
+		e.main = cmp.Or(e.cfg.Agent, agent, DefaultAgent)
+	}
 	if agent != "" {
-		if e.main == "" {
-			e.main = agent
-		}
 		return agent
 	}
-	switch {
-	case e.cfg.Agent != "":
-		return e.cfg.Agent
-	case e.main != "":
-		return e.main
-	}
-	return DefaultAgent
+	return cmp.Or(e.cfg.Agent, e.main)
 }
 
 // Encode writes the envelopes for ev.

@@ -187,7 +187,7 @@ func reencode(t testing.TB, in []byte, cfg *jsonenv.Config) []byte {
 	var buf bytes.Buffer
 	w := bufio.NewWriter(&buf)
 	enc := jsonenv.NewEncoder(w, cfg)
-	err := convert.Pipe(parse.NewDecoder(bytes.NewReader(in), nil), enc, w.Flush, func(error) bool { return true })
+	err := convert.Pipe(parse.NewDecoder(bytes.NewReader(in), nil), enc, &convert.PipeOptions{Flush: w.Flush, Problem: func(error) bool { return true }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +323,7 @@ func BenchmarkPipe(b *testing.B) {
 	for b.Loop() {
 		w := bufio.NewWriter(io.Discard)
 		enc := jsonenv.NewEncoder(w, nil)
-		if err := convert.Pipe(parse.NewDecoder(bytes.NewReader(in), nil), enc, w.Flush, func(error) bool { return true }); err != nil {
+		if err := convert.Pipe(parse.NewDecoder(bytes.NewReader(in), nil), enc, &convert.PipeOptions{Flush: w.Flush, Problem: func(error) bool { return true }}); err != nil {
 			b.Fatal(err)
 		}
 		enc.Close()

@@ -281,7 +281,7 @@ func pipeWarn(t testing.TB, in []byte, from, to string) ([]byte, []string) {
 	var warnings []string
 	w := bufio.NewWriter(&buf)
 	enc := g.NewEncoder(w, &convert.Options{Warn: func(err error) { warnings = append(warnings, err.Error()) }})
-	if err := convert.Pipe(f.NewDecoder(bytes.NewReader(in), &convert.Options{}), enc, w.Flush, func(error) bool { return true }); err != nil {
+	if err := convert.Pipe(f.NewDecoder(bytes.NewReader(in), &convert.Options{}), enc, &convert.PipeOptions{Flush: w.Flush, Problem: func(error) bool { return true }}); err != nil {
 		t.Fatal(err)
 	}
 	if err := enc.Close(); err != nil && !errors.Is(err, event.ErrTruncated) {

@@ -112,3 +112,44 @@ func Text(items []Item, kind event.BlockKind) string {
 	}
 	return b.String()
 }
+
+// All drains dec as Next yields it, deltas unmerged; a fatal error ends
+// the list as "fatal: " and its text.
+func All(dec event.Decoder) []Item {
+	var out []Item
+	for range 1_000_000 {
+		ev, err := dec.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			var perr *event.ParseError
+			if !errors.As(err, &perr) {
+				return append(out, Item{Err: "fatal: " + err.Error()})
+			}
+			out = append(out, Item{Err: err.Error()})
+			continue
+		}
+		out = append(out, Item{Event: ev})
+	}
+	panic("decoder does not end")
+}
+
+// Dump renders items as the golden files of the Messages API decoders
+// (anthropic, claude) do: one line per item, the event type and the event
+// as JSON (HTML characters escaped), or "error" and the message.
+func Dump(items []Item) []byte {
+	var b bytes.Buffer
+	for _, it := range items {
+		if it.Err != "" {
+			fmt.Fprintf(&b, "error %s\n", it.Err)
+			continue
+		}
+		j, err := json.Marshal(it.Event)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Fprintf(&b, "%s %s\n", reflect.TypeOf(it.Event).Elem().Name(), j)
+	}
+	return b.Bytes()
+}

@@ -15,8 +15,11 @@ import (
 // "json: " prefix.
 func Problem(err error) string {
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
+	switch {
+	case errors.As(err, &te) && te.Field != "":
 		return fmt.Sprintf("%s is a JSON %s, not %s", te.Field, te.Value, kind(te.Type))
+	case errors.As(err, &te):
+		return fmt.Sprintf("a JSON %s, not %s", te.Value, kind(te.Type)) // the whole value
 	}
 	return strings.TrimPrefix(err.Error(), "json: ")
 }

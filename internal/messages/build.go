@@ -214,7 +214,8 @@ func (b *Builder) StreamEvent(agent string, se *StreamEvent, raw []byte) error {
 		// The turn the error cut short ends first, then the error says
 		// why.
 		b.EndTurn(agent, "", "")
-		b.emit(&event.Error{Agent: agent, Message: e.Message, Type: e.Type, Fatal: true, Raw: bytes.Clone(obj)})
+		typ, msg := FromAPIError(e)
+		b.emit(&event.Error{Agent: agent, Message: msg, Type: typ, Fatal: true, Raw: bytes.Clone(obj)})
 	default:
 		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: se.Type, Raw: bytes.Clone(raw)})
 	}

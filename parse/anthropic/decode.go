@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
@@ -28,19 +28,15 @@ type Config struct {
 // yields canonical events. See the package documentation for the grammar
 // and tolerance rules.
 type Decoder struct {
-	cfg     Config
-	sse     *frame.SSE
-	b       *messages.Builder
-	queue   []event.Event
-	problem error // a ParseError to return once queue is empty
-	done    bool
-	cut     error // the framer's report of an input cut inside an SSE message
-	err     error
+	cfg Config
+	sse *frame.SSE
+	b   *messages.Builder
+	st  decoderstate.State // what Next returns
+	cut error              // the framer's report of an input cut inside an SSE message
 
 	line int // position of the message being decoded
 	off  int64
 	bad  badutf8.Once // the invalid UTF-8 warning
-	warn error        // it, once the message's events and problem are out
 
 	jr jsontext.Reader // decodes data in one pass
 }
@@ -84,59 +80,36 @@ func Detect(h format.Head) bool {
 }
 
 // Next returns the next event. See event.Decoder for the error contract.
-func (d *Decoder) Next() (event.Event, error) {
-	for {
-		if len(d.queue) > 0 {
-			ev := d.queue[0]
-			d.queue = slices.Delete(d.queue, 0, 1) // keeps the array: no allocation per event
-			return ev, nil
+func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readMessage, d.truncation) }
+
+// readMessage decodes the next SSE message of the input; a problem it has
+// comes before the warning about invalid UTF-8 it held.
+func (d *Decoder) readMessage() {
+	m, err := d.sse.Next()
+	var perr *event.ParseError
+	switch {
+	case err == io.EOF:
+		d.st.End()
+	case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
+		// The input ended inside an SSE message: what it held is
+		// lost. One truncation is reported, after what is flushed.
+		d.st.End()
+		d.cut = err
+	case errors.As(err, &perr):
+		d.st.Problem(err)
+	case err != nil:
+		d.st.Fail(err)
+	default:
+		d.line, d.off = m.Line, m.Offset
+		warn := false
+		if !utf8.ValidString(m.Data) || !utf8.ValidString(m.Type) {
+			data, _, w1 := d.bad.Fix([]byte(m.Data))
+			typ, _, w2 := d.bad.Fix([]byte(m.Type))
+			m.Data, m.Type, warn = string(data), string(typ), w1 || w2
 		}
-		if d.problem != nil {
-			// A message's problem comes after the events it still made.
-			err := d.problem
-			d.problem = nil
-			return nil, err
-		}
-		if d.warn != nil {
-			err := d.warn
-			d.warn = nil
-			return nil, err
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		if d.done {
-			d.err = io.EOF
-			d.problem = d.truncation()
-			continue
-		}
-		m, err := d.sse.Next()
-		var perr *event.ParseError
-		switch {
-		case err == io.EOF:
-			d.done = true
-		case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
-			// The input ended inside an SSE message: what it held is
-			// lost. One truncation is reported, after what is flushed.
-			d.done, d.cut = true, err
-		case errors.As(err, &perr):
-			d.problem = err
-		case err != nil:
-			d.err = err
-		default:
-			d.line, d.off = m.Line, m.Offset
-			warn := false
-			if !utf8.ValidString(m.Data) || !utf8.ValidString(m.Type) {
-				data, _, w1 := d.bad.Fix([]byte(m.Data))
-				typ, _, w2 := d.bad.Fix([]byte(m.Type))
-				m.Data, m.Type, warn = string(data), string(typ), w1 || w2
-			}
-			if err := d.decode(m); err != nil {
-				d.problem = err
-			}
-			if warn {
-				d.warn = badutf8.Warning(d.cfg.Source, m.Line, 1, m.Offset)
-			}
+		d.st.Problem(d.decode(m))
+		if warn {
+			d.st.Problem(badutf8.Warning(d.cfg.Source, m.Line, 1, m.Offset))
 		}
 	}
 }
@@ -146,14 +119,14 @@ func (d *Decoder) Next() (event.Event, error) {
 func (d *Decoder) truncation() error {
 	if open := d.b.Truncate(); len(open) > 0 {
 		return &event.ParseError{
-			Source: d.cfg.Source, Line: d.line, Offset: d.off,
+			Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
 			Err: event.Errorf(event.ErrTruncated, "stream ended without message_stop, inside %s", strings.Join(open, ", ")),
 		}
 	}
 	return d.cut
 }
 
-func (d *Decoder) emit(ev event.Event) { d.queue = append(d.queue, ev) }
+func (d *Decoder) emit(ev event.Event) { d.st.Emit(ev) }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
 	return &event.ParseError{

@@ -3,13 +3,10 @@ package anthropic
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -17,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/parse/internal/fuzzcheck"
 )
 
@@ -34,47 +32,13 @@ func corpusFiles(t testing.TB) []string {
 }
 
 // item is one result of Next: an event or a problem.
-type item struct {
-	Event event.Event
-	Err   string
-}
+type item = eventtest.Item
 
-func decodeAll(r io.Reader, cfg *Config) []item {
-	d := NewDecoder(r, cfg)
-	var out []item
-	for range 1_000_000 {
-		ev, err := d.Next()
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			var perr *event.ParseError
-			if !errors.As(err, &perr) {
-				return append(out, item{Err: "fatal: " + err.Error()})
-			}
-			out = append(out, item{Err: err.Error()})
-			continue
-		}
-		out = append(out, item{Event: ev})
-	}
-	panic("decoder does not end")
-}
+func decodeAll(r io.Reader, cfg *Config) []item { return eventtest.All(NewDecoder(r, cfg)) }
 
-func dump(items []item) []byte {
-	var b bytes.Buffer
-	for _, it := range items {
-		if it.Err != "" {
-			fmt.Fprintf(&b, "error %s\n", it.Err)
-			continue
-		}
-		j, err := json.Marshal(it.Event)
-		if err != nil {
-			panic(err)
-		}
-		fmt.Fprintf(&b, "%s %s\n", reflect.TypeOf(it.Event).Elem().Name(), j)
-	}
-	return b.Bytes()
-}
+// dump writes items as golden text: one line per event, its type and its
+// JSON.
+func dump(items []item) []byte { return eventtest.Dump(items) }
 
 func TestGolden(t *testing.T) {
 	t.Parallel()
@@ -173,12 +137,12 @@ func TestDecode(t *testing.T) {
 		{
 			"truncated inside a block",
 			frameSSE("message_start", start) + frameSSE("content_block_start", tStart) + frameSSE("content_block_delta", tDelta),
-			[]item{turn[0], turn[1], turn[2], {Err: "in:7: stream ended without message_stop, inside message msg_1 of agent \"agent-1\" (inside a text block)"}},
+			[]item{turn[0], turn[1], turn[2], {Err: "in:7:1: stream ended without message_stop, inside message msg_1 of agent \"agent-1\" (inside a text block)"}},
 		},
 		{
 			"truncated inside an SSE message",
 			frameSSE("message_start", start) + "event: content_block_start\ndata: {\"type\":\"cont",
-			[]item{turn[0], {Err: "in:1: stream ended without message_stop, inside message msg_1 of agent \"agent-1\""}},
+			[]item{turn[0], {Err: "in:1:1: stream ended without message_stop, inside message msg_1 of agent \"agent-1\""}},
 		},
 		{
 			"truncated tool input",
@@ -187,7 +151,7 @@ func TestDecode(t *testing.T) {
 			[]item{
 				turn[0],
 				{Event: &event.ToolCall{Agent: a, ID: "t1", Name: "Bash", Input: json.RawMessage(`"{\"a\":"`)}},
-				{Err: "in:7: stream ended without message_stop, inside message msg_1 of agent \"agent-1\" (in the input of tool call t1)"},
+				{Err: "in:7:1: stream ended without message_stop, inside message msg_1 of agent \"agent-1\" (in the input of tool call t1)"},
 			},
 		},
 		{

@@ -54,5 +54,5 @@ data: {"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"outpu
 	// Output:
 	// turn msg_1
 	// call Bash {"command": "ls"}
-	// problem: body.sse:19: stream ended without message_stop, inside message msg_1
+	// problem: body.sse:19:1: stream ended without message_stop, inside message msg_1
 }

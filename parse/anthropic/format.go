@@ -23,5 +23,9 @@ func Format() format.Format {
 			format.MetaInit, format.ToolResult, format.MetaFinal, format.AwaitingTools, format.MetaFiles,
 			format.FileChange, format.TodoList,
 		},
+		Rules: rules(),
+		Check: check,
+		// One model response: its tool results go in the next request.
+		Skips: []string{"GEN007"},
 	}
 }

@@ -730,7 +730,7 @@ func (d *Decoder) truncation() error {
 		what = "stream ended inside " + strings.Join(open, ", ")
 	}
 	return &event.ParseError{
-		Source: d.cfg.Source, Line: d.line, Offset: d.off,
+		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
 		Err: event.Errorf(event.ErrTruncated, "%s", what),
 	}
 }

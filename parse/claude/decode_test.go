@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -17,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/parse/internal/fuzzcheck"
 )
 
@@ -34,49 +34,13 @@ func corpusFiles(t testing.TB) []string {
 }
 
 // item is one result of Next: an event or a problem.
-type item struct {
-	Event event.Event
-	Err   string
-}
+type item = eventtest.Item
 
-func decodeAll(r io.Reader, cfg *Config) []item {
-	d := NewDecoder(r, cfg)
-	var out []item
-	for range 1_000_000 {
-		ev, err := d.Next()
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			var perr *event.ParseError
-			if !errors.As(err, &perr) {
-				return append(out, item{Err: "fatal: " + err.Error()})
-			}
-			out = append(out, item{Err: err.Error()})
-			continue
-		}
-		out = append(out, item{Event: ev})
-	}
-	panic("decoder does not end")
-}
+func decodeAll(r io.Reader, cfg *Config) []item { return eventtest.All(NewDecoder(r, cfg)) }
 
 // dump writes items as golden text: one line per event, its type and its
 // JSON.
-func dump(items []item) []byte {
-	var b bytes.Buffer
-	for _, it := range items {
-		if it.Err != "" {
-			fmt.Fprintf(&b, "error %s\n", it.Err)
-			continue
-		}
-		j, err := json.Marshal(it.Event)
-		if err != nil {
-			panic(err)
-		}
-		fmt.Fprintf(&b, "%s %s\n", reflect.TypeOf(it.Event).Elem().Name(), j)
-	}
-	return b.Bytes()
-}
+func dump(items []item) []byte { return eventtest.Dump(items) }
 
 func TestGolden(t *testing.T) {
 	t.Parallel()
@@ -196,23 +160,23 @@ func TestDecode(t *testing.T) {
 				{Event: start},
 				{Event: &event.Unknown{Agent: "s1", Format: MetaKind, Type: "assistant", Raw: []byte(badA)}},
 				{Event: &event.Unknown{Agent: "s1", Format: MetaKind, Type: "user", Raw: []byte(badU)}},
-				{Err: "in:1:" + fmt.Sprint(len(initLine)+1) + ": assistant message: cannot unmarshal number into Go value of type messages.Message"},
+				{Err: "in:1:" + fmt.Sprint(len(initLine)+1) + ": assistant message: a JSON number, not an object"},
 				{Err: "in:1:" + fmt.Sprint(len(initLine+badA)+1) + ": not a JSON object: invalid character 'b' looking for beginning of object key string"},
-				{Err: "in:1:" + fmt.Sprint(len(initLine+badA+"{bad}")+1) + ": user message: cannot unmarshal number into Go value of type claude.UserMessage"},
+				{Err: "in:1:" + fmt.Sprint(len(initLine+badA+"{bad}")+1) + ": user message: a JSON number, not an object"},
 			}, text, end),
 		},
 		{
 			"line too long", initLine + "\n" + textLine + "\n" + resLine + "\n", &Config{Source: "in", MaxEventBytes: len(initLine) + 10},
 			[]item{
 				{Event: start},
-				{Err: "in:2:1: line longer than " + fmt.Sprint(len(initLine)+10) + " bytes (raise --max-event-bytes)"},
-				{Err: "in:3:1: line longer than " + fmt.Sprint(len(initLine)+10) + " bytes (raise --max-event-bytes)"},
-				{Err: "in:3: stream ended before the result line"},
+				{Err: "in:2:1: line longer than " + fmt.Sprint(len(initLine)+10) + " bytes (raise the cap, MaxEventBytes)"},
+				{Err: "in:3:1: line longer than " + fmt.Sprint(len(initLine)+10) + " bytes (raise the cap, MaxEventBytes)"},
+				{Err: "in:3:1: stream ended before the result line"},
 			},
 		},
 		{
 			"no result", initLine + "\n" + textLine + "\n", &Config{Source: "in"},
-			cat([]item{{Event: start}}, text, []item{{Err: "in:2: stream ended before the result line"}}),
+			cat([]item{{Event: start}}, text, []item{{Err: "in:2:1: stream ended before the result line"}}),
 		},
 		{"empty", "", nil, nil},
 		{
@@ -223,7 +187,7 @@ func TestDecode(t *testing.T) {
 			"unknown line type", `{"type":"brand_new","x":1,"session_id":"s1"}` + "\n", nil,
 			[]item{
 				{Event: &event.Unknown{Agent: "s1", Format: "claude", Type: "brand_new", Raw: []byte(`{"type":"brand_new","x":1,"session_id":"s1"}`)}},
-				{Err: "<input>:1: stream ended before the result line"},
+				{Err: "<input>:1:1: stream ended before the result line"},
 			},
 		},
 		{

@@ -25,6 +25,8 @@ func Format() format.Format {
 			format.ExitCode, format.Status, format.AwaitingTools, format.MetaFiles, format.FileChange,
 			format.TodoList, format.Prompt, format.AgentID,
 		},
-		Uses: []format.Option{format.OptPartial},
+		Uses:  []format.Option{format.OptPartial},
+		Rules: rules(),
+		Check: check,
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
@@ -34,12 +35,7 @@ type Config struct {
 type Decoder struct {
 	cfg   Config
 	lines *frame.Lines
-	queue []event.Event
-	// problem is the ParseError about the input the queued events came
-	// from; it is returned once they are.
-	problem error
-	done    bool
-	err     error
+	st    decoderstate.State // what Next returns
 
 	line int // position of the line being decoded
 	off  int64
@@ -52,7 +48,6 @@ type Decoder struct {
 	todos   map[string][]event.TodoItem // last list emitted per todo_list id
 	threads map[string]bool             // agent scopes opened
 	bad     badutf8.Once                // the invalid UTF-8 warning
-	warn    error                       // it, once the line's events and problem are out
 
 	jr jsontext.Reader // decodes lines in one pass
 }
@@ -103,53 +98,32 @@ func Detect(h format.Head) bool {
 }
 
 // Next returns the next event. See event.Decoder for the error contract.
-func (d *Decoder) Next() (event.Event, error) {
-	for len(d.queue) == 0 {
-		if d.problem != nil {
-			err := d.problem
-			d.problem = nil
-			return nil, err
+func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readLine, d.truncation) }
+
+// readLine decodes the next line of input; a problem it has comes before
+// the warning about invalid UTF-8 it held.
+func (d *Decoder) readLine() {
+	line, num, off, err := d.lines.Next()
+	switch {
+	case err == io.EOF:
+		d.st.End()
+	case err != nil:
+		if _, ok := err.(*event.ParseError); ok {
+			d.st.Problem(err)
+			return
 		}
-		if d.warn != nil {
-			err := d.warn
-			d.warn = nil
-			return nil, err
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		if d.done {
-			d.err = io.EOF
-			d.problem = d.truncation()
-			continue
-		}
-		line, num, off, err := d.lines.Next()
-		if err == io.EOF {
-			d.done = true
-			continue
-		}
-		if err != nil {
-			if _, ok := err.(*event.ParseError); ok {
-				return nil, err
-			}
-			d.err = err
-			return nil, err
-		}
+		d.st.Fail(err)
+	default:
 		d.line, d.off = num, off
 		if len(bytes.TrimSpace(line)) == 0 {
-			continue
+			return
 		}
 		line, i, warn := d.bad.Fix(line)
-		if err := d.decode(line); err != nil {
-			d.problem = err
-		}
+		d.st.Problem(d.decode(line))
 		if warn {
-			d.warn = badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i))
+			d.st.Problem(badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i)))
 		}
 	}
-	ev := d.queue[0]
-	d.queue = slices.Delete(d.queue, 0, 1) // keeps the array: no allocation per event
-	return ev, nil
 }
 
 // All returns an iterator over the events and problems of the stream, as
@@ -180,7 +154,7 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 	}
 }
 
-func (d *Decoder) emit(evs ...event.Event) { d.queue = append(d.queue, evs...) }
+func (d *Decoder) emit(evs ...event.Event) { d.st.Emit(evs...) }
 
 // unknown keeps a line verbatim.
 func (d *Decoder) unknown(typ string, line []byte) {
@@ -636,7 +610,7 @@ func (d *Decoder) truncation() error {
 		return nil
 	}
 	return &event.ParseError{
-		Source: d.cfg.Source, Line: d.line, Offset: d.off,
+		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
 		Err: event.Errorf(event.ErrTruncated, "stream ended inside %s", strings.Join(open, ", ")),
 	}
 }

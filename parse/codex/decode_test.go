@@ -396,7 +396,7 @@ func TestProblems(t *testing.T) {
 			name:     "a line over the cap",
 			in:       `{"type":"turn.started"}` + "\n" + `{"type":"item.completed","item":{"id":"x","type":"agent_message","text":"` + strings.Repeat("a", 100) + `"}}` + "\n" + `{"type":"turn.completed"}` + "\n",
 			max:      64,
-			want:     []string{"in:2:1: line longer than 64 bytes (raise --max-event-bytes)"},
+			want:     []string{"in:2:1: line longer than 64 bytes (raise the cap, MaxEventBytes)"},
 			sentinel: event.ErrTooLarge,
 			events:   2,
 		},
@@ -404,14 +404,14 @@ func TestProblems(t *testing.T) {
 			name: "cut off inside a command",
 			in: `{"type":"thread.started","thread_id":"T"}` + "\n" + `{"type":"turn.started"}` + "\n" +
 				`{"type":"item.started","item":{"id":"item_0","type":"command_execution","command":"sleep 9","aggregated_output":"","exit_code":null,"status":"in_progress"}}`,
-			want:     []string{`in:3: stream ended inside a turn of thread "T", command_execution "item_0"`},
+			want:     []string{`in:3:1: stream ended inside a turn of thread "T", command_execution "item_0"`},
 			sentinel: event.ErrTruncated,
 			events:   3,
 		},
 		{
 			name:     "cut off inside a message",
 			in:       `{"type":"item.started","item":{"id":"item_0","type":"agent_message","text":"partial"}}`,
-			want:     []string{`in:1: stream ended inside agent_message "item_0"`},
+			want:     []string{`in:1:1: stream ended inside agent_message "item_0"`},
 			sentinel: event.ErrTruncated,
 			events:   3, // the message as far as it went
 		},
@@ -544,7 +544,7 @@ func TestProblemOrder(t *testing.T) {
 				`BlockStart {"Agent":"","Kind":"text"}`,
 				`Delta {"Agent":"","Kind":"text","Text":"partial"}`,
 				`BlockEnd {"Agent":"","Kind":"text","Signature":""}`,
-				`error: in:1: stream ended inside agent_message "item_0"`,
+				`error: in:1:1: stream ended inside agent_message "item_0"`,
 			},
 		},
 		{
@@ -554,7 +554,7 @@ func TestProblemOrder(t *testing.T) {
 				`Unknown {"Agent":"","Format":"codex","Type":"item.completed","Raw":"{\"type\":\"item.completed\",\"item\":{\"id\":\"x\",\"type\":\"command_execution\",\"exit_code\":\"0\"}}"}`,
 				`error: in:1:1: item.completed: exit_code is a JSON string, not a number`,
 				`TurnStart {"Agent":"","MessageID":"","Model":""}`,
-				`error: in:2: stream ended inside a turn of thread ""`,
+				`error: in:2:1: stream ended inside a turn of thread ""`,
 			},
 		},
 	}

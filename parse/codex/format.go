@@ -25,5 +25,7 @@ func Format() format.Format {
 			format.Server, format.AwaitingTools, format.MetaFiles, format.MetaFinal, format.StopReason,
 			format.Cost, format.Kind,
 		},
+		Rules: rules(),
+		Check: check,
 	}
 }

@@ -12,14 +12,14 @@ import (
 // encoding/json, which gives the errors.
 func (d *Decoder) unmarshalLine(line []byte, l *Line) error {
 	d.jr.Reset(line)
-	if d.readLine(l) && d.jr.End() {
+	if d.readLineFields(l) && d.jr.End() {
 		return nil
 	}
 	*l = Line{}
 	return json.Unmarshal(line, l)
 }
 
-func (d *Decoder) readLine(l *Line) bool {
+func (d *Decoder) readLineFields(l *Line) bool {
 	r := &d.jr
 	if !r.Object() {
 		return false

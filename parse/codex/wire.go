@@ -48,7 +48,7 @@ const (
 )
 
 // The collab tools (collab_tool_call.tool): Codex's subagent operations.
-var CollabTools = []string{"spawn_agent", "send_input", "wait", "close_agent"}
+func CollabTools() []string { return []string{"spawn_agent", "send_input", "wait", "close_agent"} }
 
 // ErrorItemType is the event.Error Type of an error item, telling it apart
 // from the top-level error event (whose Type is empty).

@@ -31,6 +31,8 @@ func Format() format.Format {
 		},
 		Lacks: rewrite.Lacks(),
 		Uses:  []format.Option{format.OptTools},
+		// One model response: its tool results go in the next request.
+		Skips: []string{"GEN007"},
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
@@ -34,14 +35,11 @@ type Config struct {
 // Decoder reads JSON envelopes from SSE or NDJSON and yields canonical
 // events. See the package documentation for the grammar and tolerance rules.
 type Decoder struct {
-	cfg     Config
-	br      *bufio.Reader
-	sse     *frame.SSE
-	lines   *frame.Lines
-	queue   []event.Event
-	problem error // reported once the events before it are out
-	done    bool
-	err     error
+	cfg   Config
+	br    *bufio.Reader
+	sse   *frame.SSE
+	lines *frame.Lines
+	st    decoderstate.State // what Next returns
 
 	line int // position of the unit being decoded
 	off  int64
@@ -52,7 +50,6 @@ type Decoder struct {
 	buffers   map[key]*buffer             // open buffered payloads
 	citations map[string][]event.Citation // citation group being read, per agent
 	bad       badutf8.Once                // the invalid UTF-8 warning
-	warn      error                       // it, once the unit's events and problem are out
 
 	jr   jsontext.Reader // decodes envelopes in one pass
 	last [2]string       // the type and agent of the last envelope
@@ -106,52 +103,32 @@ func Detect(h format.Head) bool {
 // Next returns the next event. See event.Decoder for the error contract:
 // the events a piece of input produced come out before the problem it
 // caused, and a truncation is the last thing before io.EOF.
-func (d *Decoder) Next() (event.Event, error) {
-	for {
-		if len(d.queue) > 0 {
-			ev := d.queue[0]
-			d.queue = slices.Delete(d.queue, 0, 1) // keeps the array: no allocation per event
-			return ev, nil
+func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readEnvelope, d.truncation) }
+
+// readEnvelope decodes the next envelope of the input; a problem it has
+// comes before the warning about invalid UTF-8 it held.
+func (d *Decoder) readEnvelope() {
+	payload, err := d.read()
+	switch {
+	case err == io.EOF:
+		d.st.End()
+	case err != nil:
+		if _, ok := err.(*event.ParseError); !ok {
+			d.st.Fail(err)
+			return
 		}
-		if d.problem != nil {
-			err := d.problem
-			d.problem = nil
-			return nil, err
-		}
-		if d.warn != nil {
-			err := d.warn
-			d.warn = nil
-			return nil, err
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		if d.done {
-			d.err = io.EOF
-			d.problem = d.truncation()
-			continue
-		}
-		payload, err := d.read()
-		switch {
-		case err == io.EOF:
-			d.done = true
-		case err != nil:
-			if _, ok := err.(*event.ParseError); !ok {
-				d.err = err
+		d.st.Problem(err)
+	default:
+		payload, i, warn := d.bad.Fix(payload)
+		d.st.Problem(d.decode(payload))
+		if warn {
+			// The position is the unit's; the column counts in the
+			// payload for NDJSON only.
+			col := 1
+			if d.lines != nil {
+				col = i + 1
 			}
-			return nil, err
-		default:
-			payload, i, warn := d.bad.Fix(payload)
-			d.problem = d.decode(payload)
-			if warn {
-				// The position is the unit's; the column counts in
-				// the payload for NDJSON only.
-				col := 1
-				if d.lines != nil {
-					col = i + 1
-				}
-				d.warn = badutf8.Warning(d.cfg.Source, d.line, col, d.off)
-			}
+			d.st.Problem(badutf8.Warning(d.cfg.Source, d.line, col, d.off))
 		}
 	}
 }
@@ -266,7 +243,7 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 	}
 }
 
-func (d *Decoder) emit(evs ...event.Event) { d.queue = append(d.queue, evs...) }
+func (d *Decoder) emit(evs ...event.Event) { d.st.Emit(evs...) }
 
 func (d *Decoder) decode(payload []byte) error {
 	var env Envelope
@@ -494,7 +471,7 @@ func (d *Decoder) truncation() error {
 		return nil
 	}
 	return &event.ParseError{
-		Source: d.cfg.Source, Line: d.line, Offset: d.off,
+		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
 		Err: event.Errorf(event.ErrTruncated, "stream ended inside %s", strings.Join(open, ", ")),
 	}
 }

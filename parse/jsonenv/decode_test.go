@@ -186,7 +186,7 @@ data: [DONE]
 				&event.Delta{Agent: "a", Kind: event.Text, Text: "cut"},
 				&event.ToolResult{Agent: "a", ID: "t", Name: "n", Content: []event.Part{{Type: "text", Text: "par"}}},
 			},
-			problems: []string{`in:2: stream ended inside text block of agent "a", tool_result of agent "a"`},
+			problems: []string{`in:2:1: stream ended inside text block of agent "a", tool_result of agent "a"`},
 		},
 		{
 			name: "NDJSON whose first line is garbage is still NDJSON",
@@ -339,7 +339,7 @@ func TestProblemOrder(t *testing.T) {
 		`problem: in:2:1: tool_call "t1" of agent "a" ended without a final envelope`,
 		"*event.BlockStart",
 		"*event.Delta",
-		`problem: in:3: stream ended inside text block of agent "a"`,
+		`problem: in:3:1: stream ended inside text block of agent "a"`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("order (-want +got):\n%s", diff)

@@ -22,6 +22,9 @@ func Format() format.Format {
 			format.IsError, format.ExitCode, format.Status, format.Structured, format.Signature,
 			format.MCPServer, format.TurnEnd, format.FileChange, format.TodoList,
 		},
-		Uses: []format.Option{format.OptMaxChunkBytes, format.OptFraming},
+		Uses:       []format.Option{format.OptMaxChunkBytes, format.OptFraming},
+		Rules:      rules(),
+		Check:      check,
+		CheckAlone: true,
 	}
 }

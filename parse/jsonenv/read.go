@@ -9,14 +9,14 @@ import (
 // the errors.
 func (d *Decoder) unmarshalEnvelope(payload []byte, env *Envelope) error {
 	d.jr.Reset(payload)
-	if d.readEnvelope(env) && d.jr.End() {
+	if d.readEnvelopeFields(env) && d.jr.End() {
 		return nil
 	}
 	*env = Envelope{}
 	return json.Unmarshal(payload, env)
 }
 
-func (d *Decoder) readEnvelope(env *Envelope) bool {
+func (d *Decoder) readEnvelopeFields(env *Envelope) bool {
 	r := &d.jr
 	if !r.Object() {
 		return false

@@ -10,6 +10,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -29,11 +30,9 @@ type Config struct {
 // Decoder reads a legacy XML stream and yields canonical events. See the
 // package documentation for the grammar and tolerance rules.
 type Decoder struct {
-	cfg   Config
-	fr    *framer
-	queue []event.Event
-	done  bool
-	err   error
+	cfg Config
+	fr  *framer
+	out decoderstate.State // what Next returns
 
 	line int // position of the message being decoded
 	off  int64
@@ -66,9 +65,8 @@ type Decoder struct {
 
 	agents     []*scope
 	pendingErr *event.Error
-	cut        error   // the framer's report of an input cut inside an SSE message
-	badWarned  bool    // invalid UTF-8 was reported
-	problems   []error // ParseErrors found while tokenizing, returned in order
+	cut        error // the framer's report of an input cut inside an SSE message
+	badWarned  bool  // invalid UTF-8 was reported
 
 	// docTap, when set, receives every message's data after unescaping:
 	// the XML document, for tests.
@@ -119,7 +117,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	case EscapingNone, EscapingNewline, EscapingFull:
 		d.esc.gen, d.esc.forced = Escaping(d.cfg.Escaping), true
 	default:
-		d.err = fmt.Errorf("xml: unknown escaping %q (want auto, none, newline or full)", d.cfg.Escaping)
+		d.out.Fail(fmt.Errorf("xml: unknown escaping %q (want auto, none, newline or full)", d.cfg.Escaping))
 	}
 	return d
 }
@@ -132,52 +130,35 @@ func Detect(h format.Head) bool {
 
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) {
-	for len(d.queue) == 0 {
-		if len(d.problems) > 0 {
-			err := d.problems[0]
-			d.problems = d.problems[1:]
-			return nil, err
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		if d.done {
-			d.err = io.EOF
-			d.finish()
-			continue
-		}
-		m, err := d.fr.next()
-		if err == io.EOF {
-			d.done = true
-			continue
-		}
-		if err != nil {
-			var perr *event.ParseError
-			if errors.As(err, &perr) && errors.Is(err, event.ErrTruncated) {
-				// The input ended inside an SSE message: what it held is
-				// lost. One truncation is reported, after what is flushed.
-				d.done, d.cut = true, err
-				continue
-			}
-			if errors.As(err, &perr) {
-				return nil, err
-			}
-			d.err = err
-			return nil, err
-		}
+	return d.out.Next(d.readMessage, func() error { d.finish(); return nil })
+}
+
+// readMessage decodes the next SSE message of the input.
+func (d *Decoder) readMessage() {
+	m, err := d.fr.next()
+	var perr *event.ParseError
+	switch {
+	case err == io.EOF:
+		d.out.End()
+	case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
+		// The input ended inside an SSE message: what it held is
+		// lost. One truncation is reported, after what is flushed.
+		d.out.End()
+		d.cut = err
+	case errors.As(err, &perr):
+		d.out.Problem(err)
+	case err != nil:
+		d.out.Fail(err)
+	default:
 		d.line, d.off = m.line, m.off
 		d.message(m)
 	}
-	ev := d.queue[0]
-	d.queue[0] = nil
-	d.queue = d.queue[1:]
-	return ev, nil
 }
 
-func (d *Decoder) emit(ev event.Event) { d.queue = append(d.queue, ev) }
+func (d *Decoder) emit(ev event.Event) { d.out.Emit(ev) }
 
 func (d *Decoder) problem(sentinel error, format string, args ...any) {
-	d.problems = append(d.problems, &event.ParseError{
+	d.out.Problem(&event.ParseError{
 		Source: d.cfg.Source, Line: d.line, Column: 1,
 		Offset: d.off, Err: event.Errorf(sentinel, format, args...),
 	})
@@ -221,7 +202,9 @@ func (d *Decoder) message(m message) {
 			// joined into one file), as the envelope reader does.
 			d.flushPart()
 			d.resolveClose()
-			d.done = d.cfg.StopAtDone
+			if d.cfg.StopAtDone {
+				d.out.End()
+			}
 			return
 		}
 		// Lines that are not document text: what the last message
@@ -266,7 +249,7 @@ func (d *Decoder) flushPart() {
 func (d *Decoder) warnBadUTF8() {
 	if d.doc.bad > 0 && !d.badWarned {
 		d.badWarned = true
-		d.problems = append(d.problems, badutf8.Warning(d.cfg.Source, d.line, 1, d.off))
+		d.out.Problem(badutf8.Warning(d.cfg.Source, d.line, 1, d.off))
 	}
 }
 
@@ -335,7 +318,7 @@ func (d *Decoder) finish() {
 	case open != "":
 		d.problem(event.ErrTruncated, "stream ended inside %s", open)
 	case d.cut != nil:
-		d.problems = append(d.problems, d.cut)
+		d.out.Problem(d.cut)
 	}
 	d.st = stTop
 }

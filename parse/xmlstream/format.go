@@ -22,6 +22,8 @@ func Format() format.Format {
 			format.IsError, format.ExitCode, format.Status, format.Structured, format.Signature,
 			format.MCPServer, format.TurnEnd, format.FileChange, format.TodoList, format.CitationExtras,
 		},
-		Uses: []format.Option{format.OptXMLEscaping},
+		Uses:  []format.Option{format.OptXMLEscaping},
+		Rules: rules(),
+		Check: check,
 	}
 }

@@ -32,6 +32,8 @@ func Format() format.Format {
 		},
 		Lacks: rewrite.Lacks(),
 		Uses:  []format.Option{format.OptTools, format.OptNonce},
+		// One model response: its tool results go in the next request.
+		Skips: []string{"GEN007"},
 	}
 }
 

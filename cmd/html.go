@@ -1,0 +1,88 @@
+package cmd
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/render/htmlview"
+	"github.com/agentstream/agentstream/usage"
+)
+
+// runAssembleHTML writes one input as a self-contained HTML page, block by
+// block, flushing after each event so that a page written from a live run
+// can be opened at any time.
+func runAssembleHTML(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs []string) error {
+	if len(inputs) > 1 {
+		return failure(errors.New("-o html writes one page: give one input"))
+	}
+	if o.agent != "all" && o.agent != "" {
+		return failure(errors.New("--agent is not supported with -o html (the page shows every agent, subagents collapsible)"))
+	}
+	prices, err := usage.Default()
+	if err != nil {
+		return failure(err)
+	}
+	w := bufio.NewWriterSize(ios.Out, 64<<10)
+	rep := newReporter(ios.Err, o.in.strict)
+	err = eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
+		name, dec := in.name, in.decoder()
+		title := name
+		if name == "-" {
+			title = "agent run (stdin)"
+		}
+		page := htmlview.New(w, htmlview.Options{Title: title, NoThinking: o.noThinking, MaxBlockBytes: o.in.maxEventBytes, Prices: prices})
+		return writeView(name, dec, rep, w, page, nil)
+	})
+	if err != nil {
+		return err
+	}
+	return rep.result()
+}
+
+// eventView is a view written event by event: the transcript, the HTML
+// page.
+type eventView interface {
+	Event(event.Event) error
+	Close() error
+}
+
+// writeView writes the events of dec to v, flushing w after each one (what
+// makes a live view live); check, when set, may stop the input before an
+// event reaches v. A block over the cap, or one closed early because too
+// many are open, is reported and the view goes on; what was read is
+// written even when the input stopped early, and a truncation the view
+// reports on Close is the decoder's to report on stderr.
+func writeView(name string, dec event.Decoder, rep *reporter, w *bufio.Writer, v eventView, check func(event.Event) error) error {
+	stop := eachEvent(dec, rep, func(ev event.Event) error {
+		if check != nil {
+			if err := check(ev); err != nil {
+				return err
+			}
+		}
+		err := v.Event(ev)
+		if errors.Is(err, assemble.ErrBlockTooLarge) || errors.Is(err, assemble.ErrTooManyOpen) {
+			if !rep.problem(fmt.Errorf("%s: %w", name, err)) {
+				return errStrictStop
+			}
+			err = nil
+		}
+		if err != nil {
+			return failure(err)
+		}
+		if err := w.Flush(); err != nil {
+			return failure(err)
+		}
+		return nil
+	})
+	if err := v.Close(); err != nil && !errors.Is(err, event.ErrTruncated) {
+		return failure(err)
+	}
+	if err := w.Flush(); err != nil {
+		return failure(err)
+	}
+	return readError(stop)
+}

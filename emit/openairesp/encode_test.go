@@ -1,0 +1,183 @@
+package openairesp
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/internal/openai"
+	wire "github.com/agentstream/agentstream/parse/openairesp"
+)
+
+const corpus = "../../testdata/openai-responses"
+
+func encode(t *testing.T, evs []event.Event) ([]byte, []string) {
+	t.Helper()
+	var out bytes.Buffer
+	var warnings []string
+	eventtest.Encode(t, NewEncoder(&out, &Config{Warn: eventtest.Warnings(t, &warnings)}), evs)
+	return out.Bytes(), warnings
+}
+
+// written drops what the encoder reports lost: unknown event types (not
+// items), which the SDKs reject.
+func written(items []eventtest.Item) []eventtest.Item {
+	var out []eventtest.Item
+	for _, it := range items {
+		if u, ok := it.Event.(*event.Unknown); ok && strings.HasPrefix(u.Type, "response.") {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// TestRoundTrip: every recording read, written and read again gives the
+// same events, but for unknown event types.
+func TestRoundTrip(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob(filepath.Join(corpus, "*.sse"))
+	if len(files) == 0 {
+		t.Fatal("no recordings")
+	}
+	for _, file := range files {
+		if strings.Contains(file, "hand-bad") {
+			continue
+		}
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			read := eventtest.Collect(wire.NewDecoder(bytes.NewReader(data), nil))
+			out, warnings := encode(t, eventtest.Events(read))
+			got := eventtest.Collect(wire.NewDecoder(bytes.NewReader(out), nil))
+			if diff := cmp.Diff(written(read), got); diff != "" {
+				t.Errorf("events differ after a round trip (-read +rewritten):\n%s\nwarnings: %q", diff, warnings)
+			}
+		})
+	}
+}
+
+// TestDeltas: long text and arguments are streamed in pieces of at most
+// openai.MaxDelta bytes, with sequence numbers 0, 1, 2, ...
+func TestDeltas(t *testing.T) {
+	t.Parallel()
+	text := strings.Repeat("é日👩‍💻 ", 40)
+	args := `{"command":"` + strings.Repeat("x", 300) + `"}`
+	in := []event.Event{
+		&event.TurnStart{MessageID: "r1", Model: "m"},
+		&event.Delta{Kind: event.Text, Text: text},
+		&event.BlockEnd{Kind: event.Text},
+		&event.ToolCall{ID: "t1", Name: "Bash", Input: json.RawMessage(args)},
+		&event.ToolCall{ID: "t2", Name: "apply_patch", Input: json.RawMessage(`"*** Begin Patch"`)},
+		&event.TurnEnd{MessageID: "r1", StopReason: "max_tokens"},
+	}
+	out, _ := encode(t, in)
+	seq, deltas := int64(0), 0
+	for _, msg := range strings.Split(strings.TrimSpace(string(out)), "\n\n") {
+		_, data, _ := strings.Cut(msg, "\ndata: ")
+		var ev wire.StreamEvent
+		if err := json.Unmarshal([]byte(data), &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.SequenceNumber == nil || *ev.SequenceNumber != seq {
+			t.Errorf("%s: sequence_number %v, want %d", ev.Type, ev.SequenceNumber, seq)
+		}
+		seq++
+		if len(ev.Delta) > openai.MaxDelta {
+			t.Errorf("%s of %d bytes", ev.Type, len(ev.Delta))
+		}
+		if ev.Type == wire.EvArgsDelta {
+			deltas++
+		}
+	}
+	if deltas < 300/openai.MaxDelta {
+		t.Errorf("%d argument deltas: the arguments were not streamed", deltas)
+	}
+	got := eventtest.Collect(wire.NewDecoder(bytes.NewReader(out), nil))
+	want := []eventtest.Item{
+		{Event: &event.TurnStart{MessageID: "r1", Model: "m"}},
+		{Event: &event.BlockStart{Kind: event.Text}},
+		{Event: &event.Delta{Kind: event.Text, Text: text}},
+		{Event: &event.BlockEnd{Kind: event.Text}},
+		{Event: &event.ToolCall{ID: "t1", Name: "Bash", Input: json.RawMessage(args)}},
+		{Event: &event.ToolCall{ID: "t2", Name: "apply_patch", Input: json.RawMessage(`"*** Begin Patch"`)}},
+		{Event: &event.TurnEnd{MessageID: "r1", StopReason: "max_tokens"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("read back (-want +got):\n%s", diff)
+	}
+}
+
+// TestTurns: an agent run becomes one response per model turn; thinking
+// keeps its signature as encrypted_content; what the body cannot carry is
+// warned about once per kind.
+func TestTurns(t *testing.T) {
+	t.Parallel()
+	url := "https://example.com"
+	in := []event.Event{
+		&event.SessionStart{Agent: "a", Model: "claude"},
+		&event.TurnStart{Agent: "a", MessageID: "m1"},
+		&event.Delta{Agent: "a", Kind: event.Thinking, Text: "hmm"},
+		&event.BlockEnd{Agent: "a", Kind: event.Thinking, Signature: "sig"},
+		&event.Delta{Agent: "a", Kind: event.Text, Text: "see"},
+		&event.BlockEnd{Agent: "a", Kind: event.Text},
+		&event.Citations{Agent: "a", Items: []event.Citation{{Type: "web_search_result_location", URL: &url}, {Type: "char_location"}}},
+		&event.ToolCall{Agent: "a", ID: "t1", Name: "Bash", Input: json.RawMessage(`{}`)},
+		&event.ToolCall{Agent: "a", ID: "s1", Name: "web_search", Server: true, Input: json.RawMessage(`{}`)},
+		&event.TurnEnd{Agent: "a", MessageID: "m1", StopReason: "tool_use"},
+		&event.ToolResult{Agent: "a", ID: "t1"},
+		&event.TurnStart{Agent: "a", MessageID: "m2"},
+		&event.Delta{Agent: "sub", Kind: event.Text, Text: "lost"},
+		&event.TurnEnd{Agent: "a", MessageID: "m2", StopReason: "end_turn"},
+	}
+	out, warnings := encode(t, in)
+	s := string(out)
+	if n := strings.Count(s, "event: response.completed\n"); n != 2 {
+		t.Errorf("%d responses, want 2:\n%s", n, out)
+	}
+	for _, sub := range []string{`"encrypted_content":"sig"`, `"model":"claude"`, `"url":"https://example.com"`} {
+		if !strings.Contains(s, sub) {
+			t.Errorf("output lacks %s", sub)
+		}
+	}
+	want := []string{
+		"openai-responses cannot carry session metadata",
+		"openai-responses cannot carry citations without a URL or file",
+		"openai-responses cannot carry server tool calls of other providers",
+		"openai-responses cannot carry client tool results (the client sends them in the next request)",
+		"openai-responses cannot carry subagents (only the main agent's turns are written)",
+	}
+	if diff := cmp.Diff(want, warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+// TestFailed: a failed turn is response.failed; an error right after a
+// turn end without stop reason is an error event in its place.
+func TestFailed(t *testing.T) {
+	t.Parallel()
+	out, _ := encode(t, []event.Event{
+		&event.TurnStart{MessageID: "r1"},
+		&event.TurnEnd{MessageID: "r1", Error: "boom"},
+		&event.TurnStart{MessageID: "r2"},
+		&event.TurnEnd{MessageID: "r2"},
+		&event.Error{Message: "slow down", Type: "rate_limit_exceeded"},
+	})
+	s := string(out)
+	if !strings.Contains(s, `"status":"failed","error":{"message":"boom","code":"turn_failed"}`) {
+		t.Errorf("no response.failed:\n%s", s)
+	}
+	if strings.Count(s, "response.completed") != 0 || !strings.HasSuffix(s, `{"type":"error","sequence_number":2,"code":"rate_limit_exceeded","message":"slow down","param":null}`+"\n\n") {
+		t.Errorf("the error does not take the turn end's place:\n%s", s)
+	}
+}

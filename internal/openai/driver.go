@@ -1,0 +1,123 @@
+package openai
+
+import (
+	"errors"
+	"io"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/frame"
+)
+
+// Driver runs the read loop the OpenAI decoders share: it pulls SSE
+// messages, hands each to Decode, and returns what Decode emitted before
+// the problem the message had, following the event.Decoder contract (a
+// truncation is the last thing before io.EOF).
+type Driver struct {
+	Source string
+	SSE    *frame.SSE
+	// Decode handles one SSE message: it emits events with Emit and
+	// returns the message's problem, if any.
+	Decode func(m frame.Message) error
+	// Truncation flushes what the end of the input left open and returns
+	// the problem to report then (Cut when nothing is open), or nil.
+	Truncation func() error
+	// Line and Off are the position of the message being decoded.
+	Line int
+	Off  int64
+
+	queue   []event.Event
+	problem error
+	done    bool
+	cut     error
+	err     error
+}
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Driver) Next() (event.Event, error) {
+	for {
+		if len(d.queue) > 0 {
+			ev := d.queue[0]
+			d.queue[0] = nil
+			d.queue = d.queue[1:]
+			return ev, nil
+		}
+		if d.problem != nil {
+			err := d.problem
+			d.problem = nil
+			return nil, err
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		if d.done {
+			d.err = io.EOF
+			d.problem = d.Truncation()
+			continue
+		}
+		m, err := d.SSE.Next()
+		var perr *event.ParseError
+		switch {
+		case err == io.EOF:
+			d.done = true
+		case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
+			// The input ended inside an SSE message: what it held is
+			// lost; the truncation is reported after what is flushed.
+			d.done, d.cut = true, err
+		case errors.As(err, &perr):
+			d.problem = err
+		case err != nil:
+			d.err = err
+		default:
+			d.Line, d.Off = m.Line, m.Offset
+			if err := d.Decode(m); err != nil {
+				d.problem = err
+			}
+		}
+	}
+}
+
+// Emit queues an event.
+func (d *Driver) Emit(ev event.Event) { d.queue = append(d.queue, ev) }
+
+// Stop ends the input after the message being decoded ([DONE] with
+// StopAtDone).
+func (d *Driver) Stop() { d.done = true }
+
+// Cut returns the framer's report of an input cut inside an SSE message,
+// or nil.
+func (d *Driver) Cut() error { return d.cut }
+
+// Errorf returns a problem at the message being decoded.
+func (d *Driver) Errorf(sentinel error, format string, args ...any) *event.ParseError {
+	return &event.ParseError{
+		Source: d.Source, Line: d.Line, Column: 1, Offset: d.Off,
+		Err: event.Errorf(sentinel, format, args...),
+	}
+}
+
+// Truncated returns the truncation problem at the last message.
+func (d *Driver) Truncated(format string, args ...any) *event.ParseError {
+	return &event.ParseError{
+		Source: d.Source, Line: d.Line, Offset: d.Off,
+		Err: event.Errorf(event.ErrTruncated, format, args...),
+	}
+}
+
+// Messages calls f with each SSE message of r, for a format's Checker:
+// what the framer reports as a problem is skipped (the decoder reports
+// it), and reading stops at the end of r or at a read error.
+func Messages(r io.Reader, c *format.CheckConfig, f func(frame.Message)) {
+	sse := frame.NewSSE(r, c.Source, c.MaxEventBytes)
+	for {
+		m, err := sse.Next()
+		var perr *event.ParseError
+		switch {
+		case err == nil:
+			f(m)
+		case errors.As(err, &perr):
+		default:
+			return
+		}
+	}
+}

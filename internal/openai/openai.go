@@ -1,0 +1,226 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// Canonical stop reasons (the Messages API's vocabulary).
+const (
+	StopEndTurn  = "end_turn"
+	StopToolUse  = "tool_use"
+	StopMaxToks  = "max_tokens"
+	StopSequence = "stop_sequence"
+	StopRefusal  = "refusal"
+)
+
+// Chat Completions finish reasons.
+const (
+	FinishStop          = "stop"
+	FinishLength        = "length"
+	FinishToolCalls     = "tool_calls"
+	FinishContentFilter = "content_filter"
+	FinishFunctionCall  = "function_call" // deprecated functions API
+)
+
+// StopFromFinish maps a chat finish_reason to the canonical stop reason;
+// a reason the table does not know is kept as it is.
+func StopFromFinish(finish string) string {
+	switch finish {
+	case FinishStop:
+		return StopEndTurn
+	case FinishLength:
+		return StopMaxToks
+	case FinishToolCalls, FinishFunctionCall:
+		return StopToolUse
+	case FinishContentFilter:
+		return StopRefusal
+	}
+	return finish
+}
+
+// FinishFromStop maps a canonical stop reason to a chat finish_reason. ok
+// is false when the table has no exact counterpart (the reason is then
+// written as "stop" and the caller reports the loss). An empty stop
+// reason (the source said none) is "tool_calls" after tool calls and
+// "stop" otherwise: the SDKs require a finish_reason.
+func FinishFromStop(stop string, hadTools bool) (finish string, ok bool) {
+	switch stop {
+	case "":
+		if hadTools {
+			return FinishToolCalls, true
+		}
+		return FinishStop, true
+	case StopEndTurn, StopSequence, FinishStop:
+		return FinishStop, true
+	case StopToolUse, FinishToolCalls:
+		return FinishToolCalls, true
+	case StopMaxToks, FinishLength:
+		return FinishLength, true
+	case StopRefusal, FinishContentFilter:
+		return FinishContentFilter, true
+	}
+	return FinishStop, false
+}
+
+// Responses statuses and incomplete reasons.
+const (
+	StatusCompleted  = "completed"
+	StatusIncomplete = "incomplete"
+	StatusFailed     = "failed"
+	StatusInProgress = "in_progress"
+
+	IncompleteMaxTokens     = "max_output_tokens"
+	IncompleteContentFilter = "content_filter"
+)
+
+// StopFromStatus maps a response's final status and incomplete reason to
+// the canonical stop reason. hadTools says whether the response holds
+// client tool calls (function, custom and local shell calls).
+func StopFromStatus(status, incomplete string, hadTools bool) string {
+	switch status {
+	case StatusCompleted:
+		if hadTools {
+			return StopToolUse
+		}
+		return StopEndTurn
+	case StatusIncomplete:
+		switch incomplete {
+		case IncompleteMaxTokens:
+			return StopMaxToks
+		case IncompleteContentFilter:
+			return StopRefusal
+		}
+		return incomplete
+	}
+	return ""
+}
+
+// StatusFromStop maps a canonical stop reason to a response status and
+// incomplete reason. ok is false when the table has no exact counterpart
+// (written as completed; the caller reports the loss).
+func StatusFromStop(stop string) (status, incomplete string, ok bool) {
+	switch stop {
+	case "", StopEndTurn, StopToolUse, StopSequence, FinishStop, FinishToolCalls:
+		return StatusCompleted, "", true
+	case StopMaxToks, FinishLength, IncompleteMaxTokens:
+		return StatusIncomplete, IncompleteMaxTokens, true
+	case StopRefusal, FinishContentFilter:
+		return StatusIncomplete, IncompleteContentFilter, true
+	}
+	return StatusCompleted, "", false
+}
+
+// Usage is the token counts both APIs report, in canonical terms: prompt
+// and output totals with their cached and reasoning parts.
+type Usage struct {
+	Prompt    int64 // prompt_tokens / input_tokens: everything read, cached included
+	Cached    int64 // prompt_tokens_details.cached_tokens / input_tokens_details.cached_tokens
+	Output    int64 // completion_tokens / output_tokens: reasoning included
+	Reasoning int64 // completion_tokens_details.reasoning_tokens / output_tokens_details.reasoning_tokens
+}
+
+// Event returns the canonical usage: input tokens exclude the cached
+// ones, which are cache reads.
+func (u Usage) Event() *event.Usage {
+	in := u.Prompt - u.Cached
+	if in < 0 {
+		in = 0
+	}
+	return &event.Usage{InputTokens: in, CacheReadTokens: u.Cached, OutputTokens: u.Output, ReasoningTokens: u.Reasoning}
+}
+
+// FromEvent returns the OpenAI counts of a canonical usage: the prompt
+// counts input, cache reads and cache writes (OpenAI has no count of
+// cache writes: lost reports that some were folded into the prompt).
+func FromEvent(u *event.Usage) (o Usage, lost bool) {
+	return Usage{
+		Prompt: u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens, Cached: u.CacheReadTokens,
+		Output: u.OutputTokens, Reasoning: u.ReasoningTokens,
+	}, u.CacheWriteTokens != 0
+}
+
+// MaxDelta is the most bytes of text or tool arguments the encoders put
+// in one delta: a longer input delta is split (at a rune boundary), so a
+// block is never written as one giant chunk.
+const MaxDelta = 64
+
+// Split calls f with consecutive pieces of s of at most MaxDelta bytes,
+// never splitting a UTF-8 sequence, and returns f's first error. An empty
+// s makes no call.
+func Split(s string, f func(string) error) error {
+	for len(s) > 0 {
+		n := len(s)
+		if n > MaxDelta {
+			n = MaxDelta
+			for n > 0 && !utf8.RuneStart(s[n]) {
+				n--
+			}
+			if n == 0 {
+				n = MaxDelta
+			}
+		}
+		if err := f(s[:n]); err != nil {
+			return err
+		}
+		s = s[n:]
+	}
+	return nil
+}
+
+// APIError is the error object both APIs send ({"error": {...}} in chat,
+// the error event and response.error in responses).
+type APIError struct {
+	Message string `json:"message"`
+	Type    string `json:"type,omitempty"`
+	Code    any    `json:"code,omitempty"`
+	Param   any    `json:"param,omitempty"`
+}
+
+// Kind returns the error's type, or its code when it has no type.
+func (e *APIError) Kind() string {
+	if e.Type != "" {
+		return e.Type
+	}
+	if s, ok := e.Code.(string); ok {
+		return s
+	}
+	return ""
+}
+
+// TurnFailed is the error type (chat) or code (responses) written for a
+// failed turn (event.TurnEnd.Error), as the anthropic encoder writes it.
+const TurnFailed = "turn_failed"
+
+// Marshal returns v as JSON without HTML escaping, as the APIs write it.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// Lost returns what the OpenAI encoders warn about an event of a kind
+// neither body carries (notices, generated files, ...).
+func Lost(ev event.Event) string {
+	switch ev.(type) {
+	case *event.Notice:
+		return "notices"
+	case *event.AwaitingTools:
+		return "awaiting tools"
+	case *event.Files:
+		return "generated files"
+	case *event.FileChange:
+		return "file changes"
+	case *event.TodoList:
+		return "todo lists"
+	}
+	return fmt.Sprintf("events of type %T", ev)
+}

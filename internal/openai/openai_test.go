@@ -1,0 +1,64 @@
+package openai
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+func TestStopTables(t *testing.T) {
+	t.Parallel()
+	// Every canonical reason the tables know goes out and back.
+	for _, stop := range []string{StopEndTurn, StopToolUse, StopMaxToks, StopRefusal} {
+		f, ok := FinishFromStop(stop, stop == StopToolUse)
+		if !ok || StopFromFinish(f) != stop {
+			t.Errorf("chat: %s -> %s (%v) -> %s", stop, f, ok, StopFromFinish(f))
+		}
+		st, inc, ok := StatusFromStop(stop)
+		if back := StopFromStatus(st, inc, stop == StopToolUse); !ok || back != stop {
+			t.Errorf("responses: %s -> %s/%s (%v) -> %s", stop, st, inc, ok, back)
+		}
+	}
+	if _, ok := FinishFromStop("pause_turn", false); ok {
+		t.Error("pause_turn has no finish_reason")
+	}
+	if got := StopFromFinish("weird"); got != "weird" {
+		t.Errorf("unknown finish_reason = %q, want it kept", got)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	t.Parallel()
+	u := Usage{Prompt: 100, Cached: 30, Output: 50, Reasoning: 20}
+	want := &event.Usage{InputTokens: 70, CacheReadTokens: 30, OutputTokens: 50, ReasoningTokens: 20}
+	if diff := cmp.Diff(want, u.Event()); diff != "" {
+		t.Errorf("Event (-want +got):\n%s", diff)
+	}
+	back, lost := FromEvent(want)
+	if diff := cmp.Diff(u, back); diff != "" || lost {
+		t.Errorf("FromEvent lost %v (-want +got):\n%s", lost, diff)
+	}
+	if _, lost := FromEvent(&event.Usage{CacheWriteTokens: 1}); !lost {
+		t.Error("cache writes are not reported lost")
+	}
+}
+
+func TestSplit(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "short", strings.Repeat("é", 200), strings.Repeat("a", 63) + "€" + strings.Repeat("b", 300)} {
+		var parts []string
+		Split(s, func(p string) error { parts = append(parts, p); return nil })
+		if got := strings.Join(parts, ""); got != s {
+			t.Errorf("pieces of %q join to %q", s, got)
+		}
+		for _, p := range parts {
+			if len(p) > MaxDelta || !utf8.ValidString(p) {
+				t.Errorf("piece %q: %d bytes, valid %v", p, len(p), utf8.ValidString(p))
+			}
+		}
+	}
+}

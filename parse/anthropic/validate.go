@@ -1,0 +1,55 @@
+package anthropic
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/wirecheck"
+)
+
+// ruleEventName is the format's own validate rule; the Messages API
+// stream rules it shares with claude are wirecheck's.
+const ruleEventName = "MSG003"
+
+func rules() []format.Rule {
+	return append(wirecheck.MessagesRules(), format.Rule{
+		ID: ruleEventName, Name: "event-name", Doc: "an SSE message's event: field names the type of its data",
+	})
+}
+
+// check checks the wire rules of a Messages API SSE body.
+func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
+	v := &wirecheck.Checker{Rep: rep, Cfg: cfg}
+	f := frame.NewSSE(bufio.NewReaderSize(r, 64<<10), cfg.Source, v.MaxBytes())
+	var o wirecheck.Order
+	for {
+		m, err := f.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			if wirecheck.IsProblem(err) {
+				continue // the decoder reports it
+			}
+			return
+		}
+		p := wirecheck.Pos{Line: m.Line, Col: 1}
+		if m.Type == messages.EventPing || m.Data == "" {
+			continue
+		}
+		var t struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal([]byte(m.Data), &t) != nil {
+			continue // the decoder reports it
+		}
+		if m.Type != "" && t.Type != m.Type {
+			v.Report(ruleEventName, p, "event: %s carries data of type %s", m.Type, t.Type)
+		}
+		o.Event(v, p, []byte(m.Data))
+	}
+}

@@ -1,0 +1,742 @@
+package claudesession
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/parse/internal/logline"
+)
+
+// Config configures a Decoder. The zero value is ready to use.
+type Config struct {
+	Source        string // input name for errors
+	MaxEventBytes int    // cap on one line (event.DefaultMaxBytes if 0)
+	Agent         string // agent id for lines that carry no session id
+	// Subagent opens the transcript of a subagent by its agentId (Claude
+	// Code's <session>/subagents/agent-<id>.jsonl). Nil: subagent
+	// transcripts are not read, and the Agent tool's result stands alone.
+	Subagent func(agentID string) (io.ReadCloser, string, error)
+}
+
+// Decoder reads a Claude Code session log and yields canonical events.
+// See the package documentation for the grammar and tolerance rules.
+type Decoder struct {
+	cfg     Config
+	lines   *logline.Lines
+	out     logline.Out
+	splices []splice // subagent transcripts to read, by position in the output
+	done    bool
+	err     error
+	cut     bool // the input ends inside a line
+
+	child *childSpec // set when this decoder reads a subagent's transcript
+
+	session   string
+	meta      sessionMeta // the held start's Meta
+	heldLines int         // lines read since the main scope's start was held (until its model is known)
+
+	scopes   map[string]*scope
+	toolOf   map[string]toolInfo // tool calls without a result yet
+	toolIDs  []string            // their ids, oldest first (with some answered since)
+	closed   map[string]bool     // message ids whose usage was counted
+	closedQ  []string
+	uuidLine map[string]int // line number of each message line, for branch notices
+	seen     bool           // a line was read
+	known    bool           // a line of a type this package reads was read
+}
+
+// splice is a subagent's transcript, read when the output reaches at.
+type splice struct {
+	at   int
+	dec  *Decoder
+	file io.Closer
+}
+
+// childSpec is what the parent knows of the subagent whose transcript a
+// child decoder reads.
+type childSpec struct {
+	agent, parent, tool, name, description string
+	depth                                  int // 0 for a subagent of the main agent
+}
+
+// scope is the state of one agent scope.
+type scope struct {
+	started  bool
+	msgID    string // the open message; "" when none
+	model    string
+	stop     string
+	usage    *messages.Usage
+	lastUUID string
+	turns    int
+	sum      *event.Usage
+	lastStop string
+	failed   bool // its last message is an API error
+}
+
+type toolInfo struct {
+	agent, name string
+	sub         *agentInput // the subagent an Agent or Task call starts
+}
+
+// Bounds on what the decoder remembers.
+const (
+	maxPendingTools = 4096    // tool calls without a result
+	maxClosed       = 4096    // message ids whose usage was counted
+	maxUUIDs        = 1 << 16 // message lines, for branch notices
+	maxHeldLines    = 16      // lines the session's start waits for its model
+	maxDepth        = 8       // subagents of subagents read (a transcript that names itself ends there)
+)
+
+// NewDecoder returns a decoder reading from r. cfg may be nil.
+func NewDecoder(r io.Reader, cfg *Config) *Decoder {
+	d := &Decoder{
+		scopes: map[string]*scope{}, toolOf: map[string]toolInfo{}, closed: map[string]bool{},
+		uuidLine: map[string]int{},
+	}
+	if cfg != nil {
+		d.cfg = *cfg
+	}
+	if d.cfg.MaxEventBytes <= 0 {
+		d.cfg.MaxEventBytes = event.DefaultMaxBytes
+	}
+	d.lines = logline.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	return d
+}
+
+// knownTypes are the line types this package reads; others are kept as
+// event.Unknown.
+var knownTypes = map[string]bool{
+	typeUser: true, typeAssistant: true, typeSystem: true, typeAttachment: true, typeQueueOperation: true,
+	typeLastPrompt: true, typeSummary: true,
+}
+
+// sessionTypes are the line types only a session log has.
+var sessionTypes = map[string]bool{
+	typeAttachment: true, typeQueueOperation: true, typeLastPrompt: true, typeSummary: true,
+	"file-history-snapshot": true, "progress": true, "custom-title": true, "agent-name": true,
+}
+
+// Detect reports whether an input whose first unit is h is a Claude Code
+// session log: a JSON object (not SSE) whose type only session logs
+// have, or a user, assistant or system line with the session log's own
+// fields (sessionId, parentUuid), which stream-json writes as session_id
+// and does not have.
+func Detect(h format.Head) bool {
+	if h.SSE {
+		return false
+	}
+	fields := h.Fields()
+	typ, _ := format.String(fields, "type")
+	if sessionTypes[typ] {
+		_, ok := fields["payload"] // a Codex rollout line
+		return !ok
+	}
+	switch typ {
+	case typeUser, typeAssistant, typeSystem:
+		_, parent := fields["parentUuid"]
+		_, sid := fields["sessionId"]
+		_, snake := fields["session_id"]
+		return (parent || sid) && !snake
+	}
+	return false
+}
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Decoder) Next() (event.Event, error) {
+	for {
+		if len(d.splices) > 0 && d.splices[0].at == d.out.Returned() {
+			s := &d.splices[0]
+			ev, err := s.dec.Next()
+			if err == io.EOF {
+				s.file.Close()
+				d.splices[0] = splice{}
+				d.splices = d.splices[1:]
+				continue
+			}
+			if err != nil {
+				var perr *event.ParseError
+				if !errors.As(err, &perr) {
+					// The subagent's file failed: say so, and go on
+					// with the parent.
+					s.file.Close()
+					d.splices = d.splices[1:]
+					return nil, &event.ParseError{
+						Source: d.cfg.Source, Line: d.lines.Line, Offset: -1,
+						Err: event.Errorf(event.ErrSyntax, "reading a subagent transcript: %v", err),
+					}
+				}
+			}
+			return ev, err
+		}
+		if !d.out.Empty() {
+			return d.out.Pop()
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		if d.done {
+			d.err = io.EOF
+			d.finish()
+			continue
+		}
+		d.readLine()
+	}
+}
+
+// readLine reads and decodes the next line.
+func (d *Decoder) readLine() {
+	raw, err := d.lines.Next()
+	var perr *event.ParseError
+	switch {
+	case err == io.EOF:
+		d.done = true
+	case errors.As(err, &perr):
+		d.out.Problem(err)
+	case err != nil:
+		d.err = err
+	default:
+		if err := d.decode(raw); err != nil {
+			d.out.Problem(err)
+		}
+	}
+}
+
+func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
+	return d.lines.Errorf(sentinel, format, args...)
+}
+
+func (d *Decoder) emit(ev event.Event) { d.out.Emit(ev) }
+
+// decode handles one line.
+func (d *Decoder) decode(raw []byte) error {
+	var l line
+	if err := json.Unmarshal(raw, &l); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) || raw[0] != '{' {
+			if d.lines.Last {
+				// A log still being written: its last line is not
+				// whole yet.
+				d.cut = true
+				return nil
+			}
+			return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(err))
+		}
+		// A field of an unexpected type: keep the line.
+		var head struct {
+			Type any `json:"type"`
+		}
+		json.Unmarshal(raw, &head)
+		typ, _ := head.Type.(string)
+		d.emit(&event.Unknown{Agent: d.main(), Format: MetaKind, Type: typ, Raw: bytes.Clone(raw)})
+		return d.errorf(event.ErrSyntax, "%s line: %s", orLine(typ), jsontext.Problem(err))
+	}
+	d.seen = true
+	if !knownTypes[l.Type] {
+		agent := d.main()
+		if l.Type != "" && l.IsSidechain {
+			agent = d.scopeOf(&l)
+		}
+		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+		if l.Type == "" {
+			return d.errorf(event.ErrSyntax, "not a session log line: it has no type")
+		}
+		return nil
+	}
+	d.known = true
+	if d.session == "" && l.SessionID != "" {
+		d.session = l.SessionID
+		d.rescope()
+	}
+	agent := d.scopeOf(&l)
+	s := d.open(agent, &l)
+	if d.out.Held() != nil {
+		d.heldLines++
+		d.fill(&l)
+	}
+	d.branch(s, &l)
+	switch l.Type {
+	case typeAssistant:
+		return d.assistant(agent, s, &l, raw)
+	case typeUser:
+		return d.user(agent, s, &l, raw)
+	case typeSystem:
+		kind, msg := l.Subtype, firstLine(stringContent(l.Content))
+		if kind == "" {
+			kind = typeSystem
+		}
+		if kind == subtypeCompactBoundary && msg == "" {
+			msg = "conversation compacted"
+		}
+		d.emit(&event.Notice{Agent: agent, Kind: kind, Message: msg, Raw: bytes.Clone(raw)})
+	case typeAttachment:
+		msg := ""
+		if l.Attachment != nil {
+			msg = l.Attachment.Type
+		}
+		d.emit(&event.Notice{Agent: agent, Kind: typeAttachment, Message: msg, Raw: bytes.Clone(raw)})
+	case typeQueueOperation:
+		msg := l.Operation
+		if c := firstLine(stringContent(l.Content)); c != "" {
+			msg += ": " + c
+		}
+		d.emit(&event.Notice{Agent: agent, Kind: typeQueueOperation, Message: msg, Raw: bytes.Clone(raw)})
+	case typeLastPrompt:
+		d.emit(&event.Notice{Agent: agent, Kind: typeLastPrompt, Message: firstLine(l.LastPrompt), Raw: bytes.Clone(raw)})
+	case typeSummary:
+		d.emit(&event.Notice{Agent: agent, Kind: typeSummary, Message: firstLine(l.Summary), Raw: bytes.Clone(raw)})
+	}
+	if d.out.Held() != nil && d.heldLines >= maxHeldLines {
+		d.out.Release()
+	}
+	return nil
+}
+
+func orLine(typ string) string {
+	if typ == "" {
+		return "a"
+	}
+	return typ
+}
+
+// rescope moves what was read before the session id was known (a log
+// that starts with summary lines) into the session's scope, while the
+// session's start is still held.
+func (d *Decoder) rescope() {
+	st := d.out.Held()
+	old := d.cfg.Agent
+	if d.child != nil || st == nil || st.Agent != old {
+		return
+	}
+	st.Agent, st.SessionID = d.session, d.session
+	if s, ok := d.scopes[old]; ok {
+		delete(d.scopes, old)
+		d.scopes[d.session] = s
+	}
+	for _, ev := range d.out.Behind() {
+		switch e := ev.(type) {
+		case *event.Notice:
+			if e.Agent == old {
+				e.Agent = d.session
+			}
+		case *event.Unknown:
+			if e.Agent == old {
+				e.Agent = d.session
+			}
+		}
+	}
+}
+
+// main returns the main agent's scope.
+func (d *Decoder) main() string {
+	if d.child != nil {
+		return d.child.agent
+	}
+	if d.session != "" {
+		return d.session
+	}
+	return d.cfg.Agent
+}
+
+// scopeOf returns the agent scope of a line: the main agent's, or for a
+// subagent's line in the main log (older logs keep them there) its own.
+func (d *Decoder) scopeOf(l *line) string {
+	if d.child != nil || !l.IsSidechain {
+		return d.main()
+	}
+	if l.AgentID != "" {
+		return "agent-" + l.AgentID
+	}
+	return "sidechain"
+}
+
+// open returns the state of agent's scope and opens the scope the first
+// time one of its lines carries session fields.
+func (d *Decoder) open(agent string, l *line) *scope {
+	s := d.scopes[agent]
+	if s == nil {
+		s = &scope{}
+		d.scopes[agent] = s
+	}
+	if s.started {
+		return s
+	}
+	s.started = true
+	ev := &event.SessionStart{Agent: agent, SessionID: l.SessionID, Cwd: l.Cwd}
+	switch {
+	case d.child != nil:
+		c := d.child
+		ev.ParentAgent, ev.ParentToolID, ev.Name, ev.Description = c.parent, c.tool, c.name, c.description
+	case agent != d.main():
+		ev.ParentAgent = d.main()
+		ev.Name = l.AgentID
+	}
+	meta := sessionMeta{SessionID: l.SessionID, Cwd: l.Cwd, Version: l.Version, GitBranch: l.GitBranch}
+	ev.Meta, _ = json.Marshal(meta) // strings always marshal
+	ev.MetaKind = MetaKind
+	if agent == d.main() {
+		d.meta = meta
+		d.out.Hold(ev)
+		d.heldLines = 0
+		d.fill(l)
+		return s
+	}
+	if l.Message != nil && l.Message.Model != syntheticModel {
+		ev.Model = l.Message.Model
+	}
+	d.emit(ev)
+	return s
+}
+
+// fill completes the held session start with what line l says, and
+// lets it go once its model is known.
+func (d *Decoder) fill(l *line) {
+	st := d.out.Held()
+	meta := &d.meta
+	changed := false
+	for _, f := range []struct {
+		dst *string
+		v   string
+	}{
+		{&meta.SessionID, l.SessionID}, {&meta.Cwd, l.Cwd}, {&meta.Version, l.Version}, {&meta.GitBranch, l.GitBranch},
+	} {
+		if *f.dst == "" && f.v != "" {
+			*f.dst, changed = f.v, true
+		}
+	}
+	if changed {
+		st.Meta, _ = json.Marshal(meta) // strings always marshal
+		st.SessionID, st.Cwd = meta.SessionID, meta.Cwd
+	}
+	if l.Type == typeAssistant && l.Message != nil && l.Message.Model != "" && l.Message.Model != syntheticModel {
+		st.Model = l.Message.Model
+		d.out.Release()
+	}
+}
+
+// branch notes a line that does not continue from the line before it
+// in its scope (an edited prompt, a retry): what was read since its
+// parent is an abandoned branch. Tool results are exempt: parallel tool
+// calls are answered out of order.
+func (d *Decoder) branch(s *scope, l *line) {
+	if l.UUID == "" {
+		return
+	}
+	defer func() {
+		if len(d.uuidLine) < maxUUIDs {
+			d.uuidLine[l.UUID] = d.lines.Line
+		}
+		s.lastUUID = l.UUID
+	}()
+	if l.ParentUUID == nil || *l.ParentUUID == "" || *l.ParentUUID == s.lastUUID || s.lastUUID == "" {
+		return
+	}
+	if l.Type != typeAssistant && (l.Type != typeUser || isToolResult(l)) {
+		return
+	}
+	from, ok := d.uuidLine[*l.ParentUUID]
+	if !ok {
+		return
+	}
+	d.emit(&event.Notice{
+		Agent: d.scopeOf(l), Kind: "branch",
+		Message: fmt.Sprintf("line %d continues from line %d: lines %d-%d are an abandoned branch", d.lines.Line, from, from+1, d.lines.Line-1),
+	})
+}
+
+func isToolResult(l *line) bool {
+	if l.Message == nil {
+		return false
+	}
+	for _, b := range l.Message.Content.blocks {
+		if b.Type == messages.BlockToolResult {
+			return true
+		}
+	}
+	return false
+}
+
+// closeTurn ends agent's open message, counting its usage once per
+// message id.
+func (d *Decoder) closeTurn(agent string, s *scope) {
+	if s.msgID == "" {
+		return
+	}
+	ev := &event.TurnEnd{Agent: agent, MessageID: s.msgID, StopReason: s.stop}
+	if d.addUsage(s, s.msgID, s.usage.Event()) {
+		ev.Usage = s.usage.Event()
+	}
+	s.turns++
+	s.lastStop = s.stop
+	s.msgID, s.stop, s.usage = "", "", nil
+	d.emit(ev)
+}
+
+// addUsage adds the usage u of message id to the scope's total, once per
+// message id; it reports false for a message already counted.
+func (d *Decoder) addUsage(s *scope, id string, u *event.Usage) bool {
+	if d.closed[id] {
+		return false
+	}
+	d.closed[id] = true
+	d.closedQ = append(d.closedQ, id)
+	if len(d.closedQ) > maxClosed {
+		delete(d.closed, d.closedQ[0])
+		d.closedQ = d.closedQ[1:]
+	}
+	if u != nil {
+		if s.sum == nil {
+			s.sum = &event.Usage{}
+		}
+		s.sum.InputTokens += u.InputTokens
+		s.sum.OutputTokens += u.OutputTokens
+		s.sum.CacheReadTokens += u.CacheReadTokens
+		s.sum.CacheWriteTokens += u.CacheWriteTokens
+	}
+	return true
+}
+
+func (d *Decoder) assistant(agent string, s *scope, l *line, raw []byte) error {
+	m := l.Message
+	if m == nil {
+		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+		return d.errorf(event.ErrSyntax, "assistant line without a message")
+	}
+	blocks := m.Content.blocks
+	if m.Model == syntheticModel || l.IsAPIErrorMessage {
+		// Claude Code's report of an API error, dressed as a message.
+		var text []string
+		for _, cb := range blocks {
+			if cb.Text != nil {
+				text = append(text, *cb.Text)
+			}
+		}
+		var errType string
+		json.Unmarshal(l.Error, &errType)
+		if errType == "" {
+			errType = "unknown"
+		}
+		msg := strings.Join(text, "\n")
+		obj, _ := messages.Marshal(messages.APIError{Type: errType, Message: msg}) // strings always marshal
+		d.closeTurn(agent, s)
+		// Its stop reason and (empty) usage are what the run ended with.
+		if m.StopReason != nil {
+			s.lastStop = *m.StopReason
+		}
+		d.addUsage(s, m.ID, m.Usage.Event())
+		s.failed = true
+		d.emit(&event.Error{Agent: agent, Message: msg, Type: errType, Fatal: true, Raw: obj})
+		return nil
+	}
+	if s.msgID == "" || s.msgID != m.ID {
+		d.closeTurn(agent, s)
+		s.msgID, s.model = m.ID, m.Model
+		if s.msgID == "" {
+			s.msgID = "\x00" // a message without an id: one turn per line
+		}
+		s.failed = false
+		d.emit(&event.TurnStart{Agent: agent, MessageID: m.ID, Model: m.Model})
+	}
+	if m.StopReason != nil {
+		s.stop = *m.StopReason
+	}
+	if m.Usage != nil {
+		s.usage = m.Usage
+	}
+	for i := range blocks {
+		for _, ev := range messages.BlockEvents(agent, &blocks[i], nil) {
+			switch e := ev.(type) {
+			case *event.ToolCall:
+				if !e.Server {
+					d.called(e)
+				}
+			case *event.Unknown:
+				e.Raw = bytes.Clone(m.Content.rawBlock(i))
+			}
+			d.emit(ev)
+		}
+	}
+	return nil
+}
+
+// called remembers a client tool call until its result.
+func (d *Decoder) called(tc *event.ToolCall) {
+	t := toolInfo{agent: tc.Agent, name: tc.Name}
+	if tc.Name == "Agent" || tc.Name == "Task" {
+		t.sub = &agentInput{}
+		json.Unmarshal(tc.Input, t.sub)
+	}
+	d.toolOf[tc.ID] = t
+	d.toolIDs = append(d.toolIDs, tc.ID)
+	for len(d.toolOf) > maxPendingTools {
+		delete(d.toolOf, d.toolIDs[0])
+		d.toolIDs = d.toolIDs[1:]
+	}
+	if len(d.toolIDs) > 2*len(d.toolOf)+64 {
+		d.toolIDs = slices.DeleteFunc(d.toolIDs, func(id string) bool {
+			_, ok := d.toolOf[id]
+			return !ok
+		})
+	}
+}
+
+func (d *Decoder) user(agent string, s *scope, l *line, raw []byte) error {
+	m := l.Message
+	if m == nil {
+		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+		return d.errorf(event.ErrSyntax, "user line without a message")
+	}
+	blocks := m.Content.blocks
+	prompt := ""
+	if m.Content.text != nil {
+		prompt = *m.Content.text
+	}
+	var problem error
+	var text []string
+	images, results := 0, 0
+	for i := range blocks {
+		cb := &blocks[i]
+		switch cb.Type {
+		case messages.BlockText:
+			if cb.Text != nil {
+				text = append(text, *cb.Text)
+			}
+			continue
+		case messages.BlockImage:
+			images++
+			continue
+		case messages.BlockToolResult:
+		default:
+			continue
+		}
+		ev := &event.ToolResult{Agent: agent, ID: cb.ToolUseID, IsError: cb.IsError != nil && *cb.IsError}
+		t, known := d.toolOf[cb.ToolUseID]
+		if known {
+			ev.Name, ev.Agent = t.name, t.agent
+			delete(d.toolOf, cb.ToolUseID)
+		}
+		var err error
+		ev.Content, err = messages.ResultParts(cb.Content)
+		if err != nil && problem == nil {
+			problem = d.errorf(event.ErrSyntax, "content of tool result %s: %s", cb.ToolUseID, jsontext.Problem(err))
+		}
+		if results == 0 && len(l.ToolUseResult) > 0 && string(l.ToolUseResult) != "null" {
+			ev.Structured = bytes.Clone(l.ToolUseResult)
+			if known && t.sub != nil {
+				d.subagent(ev.Agent, cb.ToolUseID, t.sub, l.ToolUseResult)
+			}
+		}
+		results++
+		d.emit(ev)
+	}
+	if results > 0 {
+		return problem
+	}
+	if len(blocks) > 0 {
+		prompt = strings.Join(text, "\n")
+	}
+	if images > 0 {
+		prompt = strings.TrimSpace(prompt + fmt.Sprintf(" [%d image(s)]", images))
+	}
+	kind := "user"
+	switch {
+	case l.IsCompactSummary:
+		kind = "compact_summary"
+	case l.IsMeta:
+		kind = "meta"
+	case d.out.Held() != nil && d.out.Held().Agent == agent && d.out.Held().Prompt == "":
+		d.out.Held().Prompt = prompt
+		return problem
+	}
+	d.emit(&event.Notice{Agent: agent, Kind: kind, Message: firstLine(prompt), Raw: bytes.Clone(raw)})
+	return problem
+}
+
+// subagent arranges for the transcript of the subagent an Agent tool call
+// started to be read before the call's result.
+func (d *Decoder) subagent(parent, toolID string, in *agentInput, structured json.RawMessage) {
+	if d.cfg.Subagent == nil {
+		return
+	}
+	var res agentResult
+	if json.Unmarshal(structured, &res) != nil || res.AgentID == "" {
+		return
+	}
+	if d.child != nil && d.child.depth >= maxDepth {
+		d.out.Problem(d.errorf(event.ErrSyntax, "subagent %s: nested more than %d deep; not read", res.AgentID, maxDepth))
+		return
+	}
+	rc, name, err := d.cfg.Subagent(res.AgentID)
+	if err != nil {
+		d.out.Problem(d.errorf(event.ErrSyntax, "subagent %s: %v", res.AgentID, err))
+		return
+	}
+	if rc == nil {
+		return
+	}
+	spec := &childSpec{agent: toolID, parent: parent, tool: toolID, name: in.SubagentType, description: in.Description}
+	if d.child != nil {
+		spec.depth = d.child.depth + 1
+	}
+	if spec.name == "" {
+		spec.name = res.AgentType
+	}
+	cfg := d.cfg
+	cfg.Source = name
+	child := NewDecoder(rc, &cfg)
+	child.child = spec
+	d.out.Release()
+	d.splices = append(d.splices, splice{at: d.out.Returned() + d.out.Pending(), dec: child, file: rc})
+}
+
+// finish handles the end of the input: open messages end, the main
+// agent's run ends with the totals its lines carry, and a log cut off
+// inside a line is reported.
+func (d *Decoder) finish() {
+	for _, agent := range slices.Sorted(maps.Keys(d.scopes)) {
+		d.closeTurn(agent, d.scopes[agent])
+	}
+	d.out.Release()
+	if d.seen && !d.known {
+		// Never a false yes: lines of no type this format has.
+		d.out.Problem(&event.ParseError{
+			Source: d.cfg.Source, Offset: -1,
+			Err: event.Errorf(event.ErrSyntax, "no Claude Code session log line in the input"),
+		})
+	}
+	if s := d.scopes[d.main()]; s != nil && d.child == nil && !d.cut {
+		ev := &event.RunEnd{
+			Agent: d.main(), StopReason: s.lastStop, Turns: s.turns, Usage: s.sum, IsError: s.failed,
+			MetaKind: MetaKind,
+		}
+		d.emit(ev)
+	}
+	if d.cut {
+		d.out.Problem(d.lines.Truncated())
+	}
+}
+
+// stringContent returns content that is a JSON string, or "".
+func stringContent(content json.RawMessage) string {
+	var s string
+	if len(content) > 0 && content[0] == '"' {
+		json.Unmarshal(content, &s)
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}

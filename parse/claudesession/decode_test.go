@@ -1,0 +1,362 @@
+package claudesession
+
+import (
+	"bytes"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/source/sessions"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+const corpus = "../../testdata/claude-session"
+
+func corpusFiles(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recordings in %s: %v", corpus, err)
+	}
+	return files
+}
+
+// decode drains a decoder over r, reading subagent transcripts beside
+// path when path is not empty.
+func decode(r io.Reader, path string) []eventtest.Item {
+	cfg := &Config{Source: filepath.Base(path)}
+	if path != "" {
+		cfg.Subagent = sessions.Subagents(path)
+	}
+	return eventtest.Collect(NewDecoder(r, cfg))
+}
+
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	for _, file := range corpusFiles(t) {
+		name := filepath.Base(file)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := eventtest.Golden(decode(bytes.NewReader(data), file))
+			eventtest.GoldenFile(t, filepath.Join("testdata", strings.TrimSuffix(name, ".jsonl")+".events"), got, *update)
+		})
+	}
+}
+
+// TestReaders: one-byte and half reads give the same events as whole
+// reads, subagent transcripts included.
+func TestReaders(t *testing.T) {
+	t.Parallel()
+	for _, file := range corpusFiles(t) {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eventtest.SameReads(t, data, func(r io.Reader) []eventtest.Item { return decode(r, file) })
+		})
+	}
+}
+
+// Lines of a hand-made session.
+const (
+	queueLine = `{"type":"queue-operation","operation":"enqueue","timestamp":"t","sessionId":"s1","content":"hi"}`
+	userLine  = `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"hi"},"uuid":"u1","cwd":"/w","sessionId":"s1","version":"2.1.197","gitBranch":"main"}`
+	asst1     = `{"parentUuid":"u1","isSidechain":false,"type":"assistant","message":{"id":"m1","role":"assistant","model":"opus","content":[{"type":"text","text":"hello"}],"stop_reason":"tool_use","usage":{"input_tokens":10,"output_tokens":5}},"uuid":"a1","sessionId":"s1"}`
+	asst1b    = `{"parentUuid":"a1","isSidechain":false,"type":"assistant","message":{"id":"m1","role":"assistant","model":"opus","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}],"stop_reason":"tool_use","usage":{"input_tokens":10,"output_tokens":7}},"uuid":"a2","sessionId":"s1"}`
+	result1   = `{"parentUuid":"a2","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"x","is_error":false}]},"toolUseResult":{"stdout":"x"},"uuid":"r1","sessionId":"s1"}`
+	asst2     = `{"parentUuid":"r1","isSidechain":false,"type":"assistant","message":{"id":"m2","role":"assistant","model":"opus","content":[{"type":"text","text":"done"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"output_tokens":3,"cache_read_input_tokens":4}},"uuid":"a3","sessionId":"s1"}`
+)
+
+func TestDecode(t *testing.T) {
+	t.Parallel()
+	meta := []byte(`{"sessionId":"s1","cwd":"/w","version":"2.1.197","gitBranch":"main"}`)
+	start := &event.SessionStart{
+		Agent: "s1", SessionID: "s1", Model: "opus", Cwd: "/w", Prompt: "hi", Meta: meta, MetaKind: MetaKind,
+	}
+	text := func(s string) []eventtest.Item {
+		return []eventtest.Item{
+			{Event: &event.BlockStart{Agent: "s1", Kind: event.Text}},
+			{Event: &event.Delta{Agent: "s1", Kind: event.Text, Text: s}},
+			{Event: &event.BlockEnd{Agent: "s1", Kind: event.Text}},
+		}
+	}
+	cat := func(parts ...[]eventtest.Item) []eventtest.Item {
+		var out []eventtest.Item
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	one := func(evs ...event.Event) []eventtest.Item {
+		var out []eventtest.Item
+		for _, ev := range evs {
+			out = append(out, eventtest.Item{Event: ev})
+		}
+		return out
+	}
+	lines := func(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
+	session := lines(queueLine, userLine, asst1, asst1b, result1, asst2)
+	tests := []struct {
+		name string
+		in   string
+		want []eventtest.Item
+	}{
+		{
+			// The prompt opens the session, before the queue notice
+			// (held until the model is known); usage is counted once
+			// per message id, with the message's last usage.
+			name: "session",
+			in:   session,
+			want: cat(
+				one(start,
+					&event.Notice{Agent: "s1", Kind: typeQueueOperation, Message: "enqueue: hi", Raw: []byte(queueLine)},
+					&event.TurnStart{Agent: "s1", MessageID: "m1", Model: "opus"}),
+				text("hello"),
+				one(
+					&event.ToolCall{Agent: "s1", ID: "t1", Name: "Bash", Input: []byte(`{"command":"ls"}`)},
+					&event.ToolResult{
+						Agent: "s1", ID: "t1", Name: "Bash", Content: []event.Part{{Type: "text", Text: "x"}},
+						Structured: []byte(`{"stdout":"x"}`),
+					},
+					&event.TurnEnd{Agent: "s1", MessageID: "m1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 10, OutputTokens: 7}},
+					&event.TurnStart{Agent: "s1", MessageID: "m2", Model: "opus"}),
+				text("done"),
+				one(
+					&event.TurnEnd{Agent: "s1", MessageID: "m2", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 20, OutputTokens: 3, CacheReadTokens: 4}},
+					&event.RunEnd{
+						Agent: "s1", StopReason: "end_turn", Turns: 2, MetaKind: MetaKind,
+						Usage: &event.Usage{InputTokens: 30, OutputTokens: 10, CacheReadTokens: 4},
+					}),
+			),
+		},
+		{
+			// A log still being written: read to its last whole line,
+			// then the truncation.
+			name: "cut mid-line",
+			in:   lines(userLine, asst1) + asst2[:40],
+			want: cat(
+				one(start, &event.TurnStart{Agent: "s1", MessageID: "m1", Model: "opus"}),
+				text("hello"),
+				one(&event.TurnEnd{Agent: "s1", MessageID: "m1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 10, OutputTokens: 5}}),
+				[]eventtest.Item{{Err: "cut mid-line:3: log ends inside line 3 (still being written?)"}},
+			),
+		},
+		{
+			// A bad line in the middle is reported where it is, and
+			// reading goes on.
+			name: "bad line",
+			in:   lines(userLine, `{"type":`, asst1),
+			want: cat(
+				[]eventtest.Item{{Err: "bad line:2:1: not a JSON object: unexpected end of JSON input"}},
+				one(start, &event.TurnStart{Agent: "s1", MessageID: "m1", Model: "opus"}),
+				text("hello"),
+				one(
+					&event.TurnEnd{Agent: "s1", MessageID: "m1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 10, OutputTokens: 5}},
+					&event.RunEnd{Agent: "s1", StopReason: "tool_use", Turns: 1, MetaKind: MetaKind, Usage: &event.Usage{InputTokens: 10, OutputTokens: 5}},
+				),
+			),
+		},
+		{
+			// An edited prompt: the new prompt continues from the first
+			// one's parent, and the lines since are an abandoned branch.
+			name: "branch",
+			in: lines(userLine, asst1,
+				`{"parentUuid":"u1","type":"assistant","message":{"id":"m3","role":"assistant","model":"opus","content":[{"type":"text","text":"again"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}},"uuid":"a9","sessionId":"s1"}`),
+			want: cat(
+				one(start, &event.TurnStart{Agent: "s1", MessageID: "m1", Model: "opus"}),
+				text("hello"),
+				one(&event.Notice{Agent: "s1", Kind: "branch", Message: "line 3 continues from line 1: lines 2-2 are an abandoned branch"},
+					&event.TurnEnd{Agent: "s1", MessageID: "m1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 10, OutputTokens: 5}},
+					&event.TurnStart{Agent: "s1", MessageID: "m3", Model: "opus"}),
+				text("again"),
+				one(
+					&event.TurnEnd{Agent: "s1", MessageID: "m3", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1, OutputTokens: 1}},
+					&event.RunEnd{Agent: "s1", StopReason: "end_turn", Turns: 2, MetaKind: MetaKind, Usage: &event.Usage{InputTokens: 11, OutputTokens: 6}},
+				),
+			),
+		},
+		{
+			// Never a false yes: lines of no type of the format.
+			name: "not a session log",
+			in:   lines(`{"a":1}`, `{"type":"foo"}`),
+			want: []eventtest.Item{
+				{Event: &event.Unknown{Format: MetaKind, Raw: []byte(`{"a":1}`)}},
+				{Err: "not a session log:1:1: not a session log line: it has no type"},
+				{Event: &event.Unknown{Format: MetaKind, Type: "foo", Raw: []byte(`{"type":"foo"}`)}},
+				{Err: "not a session log: no Claude Code session log line in the input"},
+			},
+		},
+		{
+			// Compaction, summaries, API errors and unknown line types.
+			name: "kinds",
+			in: lines(userLine,
+				`{"type":"summary","summary":"Fixing the build","leafUuid":"a1"}`,
+				`{"parentUuid":null,"logicalParentUuid":"u1","type":"system","subtype":"compact_boundary","content":"Conversation compacted","uuid":"c1","sessionId":"s1"}`,
+				`{"parentUuid":"c1","type":"user","isCompactSummary":true,"message":{"role":"user","content":"Summary: x\nmore"},"uuid":"c2","sessionId":"s1"}`,
+				`{"type":"file-history-snapshot","messageId":"x"}`,
+				`{"parentUuid":"c2","type":"assistant","message":{"id":"e1","role":"assistant","model":"<synthetic>","content":[{"type":"text","text":"API Error: 529"}],"stop_reason":"stop_sequence","usage":{"input_tokens":0,"output_tokens":0}},"error":"server_error","isApiErrorMessage":true,"uuid":"e1","sessionId":"s1"}`),
+			want: []eventtest.Item{
+				{Event: &event.SessionStart{Agent: "s1", SessionID: "s1", Cwd: "/w", Prompt: "hi", Meta: meta, MetaKind: MetaKind}},
+				{Event: &event.Notice{Agent: "s1", Kind: typeSummary, Message: "Fixing the build", Raw: []byte(`{"type":"summary","summary":"Fixing the build","leafUuid":"a1"}`)}},
+				{Event: &event.Notice{Agent: "s1", Kind: subtypeCompactBoundary, Message: "Conversation compacted", Raw: []byte(`{"parentUuid":null,"logicalParentUuid":"u1","type":"system","subtype":"compact_boundary","content":"Conversation compacted","uuid":"c1","sessionId":"s1"}`)}},
+				{Event: &event.Notice{Agent: "s1", Kind: "compact_summary", Message: "Summary: x …", Raw: []byte(`{"parentUuid":"c1","type":"user","isCompactSummary":true,"message":{"role":"user","content":"Summary: x\nmore"},"uuid":"c2","sessionId":"s1"}`)}},
+				{Event: &event.Unknown{Agent: "s1", Format: MetaKind, Type: "file-history-snapshot", Raw: []byte(`{"type":"file-history-snapshot","messageId":"x"}`)}},
+				{Event: &event.Error{Agent: "s1", Message: "API Error: 529", Type: "server_error", Fatal: true, Raw: []byte(`{"type":"server_error","message":"API Error: 529"}`)}},
+				{Event: &event.RunEnd{Agent: "s1", StopReason: "stop_sequence", MetaKind: MetaKind, Usage: &event.Usage{}, IsError: true}},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := eventtest.Collect(NewDecoder(strings.NewReader(tt.in), &Config{Source: tt.name}))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			one := eventtest.Collect(NewDecoder(iotest.OneByteReader(strings.NewReader(tt.in)), &Config{Source: tt.name}))
+			if diff := cmp.Diff(got, one); diff != "" {
+				t.Errorf("OneByteReader (-whole +one byte):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestSubagent: the transcript of a subagent, in its own file, is read
+// where the parent's Agent call returns, in the call's scope.
+func TestSubagent(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(corpus, "claude-subagent.session.jsonl")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var seq []string
+	for _, it := range decode(f, path) {
+		switch ev := it.Event.(type) {
+		case *event.SessionStart:
+			seq = append(seq, "start "+ev.Agent+" "+ev.ParentToolID+" "+ev.Name+" "+ev.Prompt)
+		case *event.ToolCall:
+			seq = append(seq, "call "+ev.Agent+" "+ev.Name)
+		case *event.ToolResult:
+			seq = append(seq, "result "+ev.Agent+" "+ev.Name)
+		case *event.RunEnd:
+			seq = append(seq, "end "+ev.Agent)
+		}
+		if it.Err != "" {
+			seq = append(seq, "error "+it.Err)
+		}
+	}
+	const main, tool = "b974a714-59ac-4f22-adb9-27ff2058e718", "toolu_01yf5niQPLaGeOm460m99CSE"
+	want := []string{
+		"start " + main + "   Delegate `echo from-subagent` to a subagent.",
+		"call " + main + " Agent",
+		"start " + tool + " " + tool + " general-purpose SUBAGENT-TASK-7f3a: run `echo from-subagent` with Bash and report the output.",
+		"call " + tool + " Bash",
+		"result " + tool + " Bash",
+		"result " + main + " Agent",
+		"end " + main,
+	}
+	if diff := cmp.Diff(want, seq); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestDetect(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		line string
+		want bool
+	}{
+		{userLine, true},
+		{queueLine, true},
+		{`{"type":"summary","summary":"x","leafUuid":"u"}`, true},
+		{`{"type":"assistant","message":{},"parent_tool_use_id":null,"session_id":"s"}`, false}, // stream-json
+		{`{"type":"user","message":{},"session_id":"s","parentUuid":null}`, false},
+		{`{"timestamp":"t","type":"session_meta","payload":{}}`, false}, // a Codex rollout
+		{`{"type":"thread.started","thread_id":"x"}`, false},
+	}
+	for _, tt := range tests {
+		h, _ := format.Sniff([]byte(tt.line+"\n"), true)
+		if got := Detect(h); got != tt.want {
+			t.Errorf("Detect(%s) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}
+
+// FuzzDecoder: no input panics, events carry valid UTF-8, and one-byte
+// reads give the events whole reads give.
+func FuzzDecoder(f *testing.F) {
+	for _, file := range corpusFiles(f) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data[:min(len(data), 4<<10)])
+	}
+	f.Add([]byte(strings.Join([]string{userLine, asst1, asst1b, result1, asst2}, "\n")))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg := &Config{MaxEventBytes: 4096}
+		want := eventtest.Collect(NewDecoder(bytes.NewReader(data), cfg))
+		eventtest.CheckUTF8(t, want)
+		got := eventtest.Collect(NewDecoder(iotest.OneByteReader(bytes.NewReader(data)), cfg))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("OneByteReader gives other events:\n%s", diff)
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	var data []byte
+	for _, file := range corpusFiles(b) {
+		d, err := os.ReadFile(file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		data = append(data, d...)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		eventtest.Drain(NewDecoder(bytes.NewReader(data), nil))
+	}
+}
+
+// TestSubagentLoop: a subagent transcript that names itself is read to a
+// bounded depth, not forever.
+func TestSubagentLoop(t *testing.T) {
+	t.Parallel()
+	call := `{"parentUuid":"u1","type":"assistant","message":{"id":"m1","role":"assistant","model":"opus","content":[{"type":"tool_use","id":"t1","name":"Agent","input":{"subagent_type":"x","prompt":"p"}}]},"uuid":"a1","sessionId":"s1"}`
+	result := `{"parentUuid":"a1","type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"done"}]},"toolUseResult":{"agentId":"loop"},"uuid":"r1","sessionId":"s1"}`
+	log := strings.Join([]string{userLine, call, result}, "\n") + "\n"
+	opened := 0
+	cfg := &Config{Subagent: func(string) (io.ReadCloser, string, error) {
+		opened++
+		return io.NopCloser(strings.NewReader(log)), "loop.jsonl", nil
+	}}
+	items := eventtest.Collect(NewDecoder(strings.NewReader(log), cfg))
+	if opened != maxDepth+1 {
+		t.Errorf("opened %d transcripts, want %d", opened, maxDepth+1)
+	}
+	if last := items[len(items)-1].Event; last == nil {
+		t.Errorf("last item is %v, want the run end", items[len(items)-1])
+	} else if _, ok := last.(*event.RunEnd); !ok {
+		t.Errorf("last event is %T, want the run end", last)
+	}
+}

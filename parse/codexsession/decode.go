@@ -1,0 +1,635 @@
+package codexsession
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/parse/internal/logline"
+)
+
+// Config configures a Decoder. The zero value is ready to use.
+type Config struct {
+	Source        string // input name for errors
+	MaxEventBytes int    // cap on one line (event.DefaultMaxBytes if 0)
+	Agent         string // agent id until session_meta names the session
+}
+
+// Decoder reads a Codex rollout file and yields canonical events. See the
+// package documentation for the grammar and tolerance rules.
+type Decoder struct {
+	cfg   Config
+	lines *logline.Lines
+	out   logline.Out
+	done  bool
+	err   error
+	cut   bool // the input ends inside a line
+
+	agent     string
+	heldLines int  // lines read since the session's start was held (until its prompt or first content)
+	started   bool // session_meta seen
+	seen      bool // a line was read
+	known     bool // a line of a type this package reads was read
+
+	pending map[string]*call // tool calls waiting for their output
+	order   []string         // their ids, oldest first
+	total   *usage           // the last cumulative token count
+	prev    usage            // the cumulative count at the end of the last turn
+	records *usage           // token_usage_record usage summed over the turn
+}
+
+// call is a tool call held until its output: the exec item Codex
+// completes for a shell command replaces the model's function call.
+type call struct {
+	id, name string
+	input    json.RawMessage
+	item     *completedItem
+}
+
+const (
+	maxPending   = 4096 // tool calls held without an output
+	maxHeldLines = 16   // lines the session's start waits for its prompt or first content
+)
+
+// NewDecoder returns a decoder reading from r. cfg may be nil.
+func NewDecoder(r io.Reader, cfg *Config) *Decoder {
+	d := &Decoder{pending: map[string]*call{}}
+	if cfg != nil {
+		d.cfg = *cfg
+	}
+	if d.cfg.MaxEventBytes <= 0 {
+		d.cfg.MaxEventBytes = event.DefaultMaxBytes
+	}
+	d.agent = d.cfg.Agent
+	d.lines = logline.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	return d
+}
+
+var lineTypes = map[string]bool{
+	typeSessionMeta: true, typeTurnContext: true, typeResponseItem: true, typeEventMsg: true,
+	typeWorldState: true, typeTokenUsageRecord: true, typeCompacted: true,
+}
+
+// Detect reports whether an input whose first unit is h is a Codex
+// rollout file: a JSON object (not SSE) with a rollout line type and a
+// timestamp or payload member (codex exec --json has neither).
+func Detect(h format.Head) bool {
+	if h.SSE {
+		return false
+	}
+	fields := h.Fields()
+	typ, _ := format.String(fields, "type")
+	_, ts := fields["timestamp"]
+	_, p := fields["payload"]
+	if typ == "" {
+		// The first line of a rollout before session_meta.
+		_, id := fields["id"]
+		_, inst := fields["instructions"]
+		return id && ts && inst
+	}
+	return lineTypes[typ] && (ts || p)
+}
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Decoder) Next() (event.Event, error) {
+	for {
+		if !d.out.Empty() {
+			return d.out.Pop()
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		if d.done {
+			d.err = io.EOF
+			d.finish()
+			continue
+		}
+		d.readLine()
+	}
+}
+
+func (d *Decoder) readLine() {
+	raw, err := d.lines.Next()
+	var perr *event.ParseError
+	switch {
+	case err == io.EOF:
+		d.done = true
+		return
+	case errors.As(err, &perr):
+		d.out.Problem(err)
+		return
+	case err != nil:
+		d.err = err
+		return
+	}
+	if err := d.decode(raw); err != nil {
+		d.out.Problem(err)
+	}
+	if d.out.Held() != nil {
+		if d.heldLines++; d.heldLines >= maxHeldLines {
+			d.out.Release()
+		}
+	}
+}
+
+func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
+	return d.lines.Errorf(sentinel, format, args...)
+}
+
+func (d *Decoder) emit(ev event.Event) { d.out.Emit(ev) }
+
+func (d *Decoder) release() { d.out.Release() }
+
+func (d *Decoder) unknown(typ string, raw []byte) {
+	d.emit(&event.Unknown{Agent: d.agent, Format: MetaKind, Type: typ, Raw: bytes.Clone(raw)})
+}
+
+func (d *Decoder) notice(kind, msg string, raw []byte) {
+	d.emit(&event.Notice{Agent: d.agent, Kind: kind, Message: firstLine(msg), Raw: bytes.Clone(raw)})
+}
+
+// decode handles one line.
+func (d *Decoder) decode(raw []byte) error {
+	var l line
+	if err := json.Unmarshal(raw, &l); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) || raw[0] != '{' {
+			if d.lines.Last {
+				// A log still being written: its last line is not
+				// whole yet.
+				d.cut = true
+				return nil
+			}
+			return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(err))
+		}
+		// A field of an unexpected type: keep the line.
+		var head struct {
+			Type any `json:"type"`
+		}
+		json.Unmarshal(raw, &head)
+		typ, _ := head.Type.(string)
+		d.unknown(typ, raw)
+		return d.errorf(event.ErrSyntax, "%s: %s", orLine(typ), jsontext.Problem(err))
+	}
+	p := &l.Payload
+	d.seen = true
+	if lineTypes[l.Type] || legacyItems[l.Type] {
+		d.known = true
+	}
+	if l.Type == "" || legacyItems[l.Type] {
+		return d.legacy(&l, raw)
+	}
+	switch l.Type {
+	case typeSessionMeta:
+		// Meta is the payload verbatim: taken again, once per session.
+		var meta struct {
+			Payload json.RawMessage `json:"payload"`
+		}
+		json.Unmarshal(raw, &meta)
+		d.sessionMeta(p, meta.Payload)
+	case typeTurnContext:
+		if st := d.out.Held(); st != nil && st.Model == "" && p.Model != "" {
+			st.Model = p.Model
+			if p.Cwd != "" && st.Cwd == "" {
+				st.Cwd = p.Cwd
+			}
+			return nil
+		}
+		d.notice(typeTurnContext, "model "+p.Model, raw)
+	case typeResponseItem:
+		return d.responseItem(p, raw)
+	case typeEventMsg:
+		d.eventMsg(p, raw)
+	case typeWorldState:
+		d.notice(typeWorldState, "world state", raw)
+	case typeTokenUsageRecord:
+		if p.Usage != nil {
+			if d.records == nil {
+				d.records = &usage{}
+			}
+			add(d.records, p.Usage)
+		}
+	case typeCompacted:
+		d.notice(typeCompacted, p.Message, raw)
+	default:
+		d.unknown(l.Type, raw)
+	}
+	return nil
+}
+
+// legacyItems are the response item types rollouts before session_meta
+// (Codex before 0.4x) wrote as lines of their own, with no wrapper.
+var legacyItems = map[string]bool{
+	itemMessage: true, itemReasoning: true, itemFunctionCall: true, itemFunctionCallOutput: true,
+	itemCustomToolCall: true, itemCustomToolOutput: true, itemLocalShellCall: true, itemWebSearchCall: true,
+}
+
+// legacy reads a line of the rollout format before session_meta: a first
+// line {id, timestamp, instructions}, response items without a wrapper,
+// and {record_type: "state"} lines.
+func (d *Decoder) legacy(l *line, raw []byte) error {
+	if l.Type != "" {
+		var p payload
+		if err := json.Unmarshal(raw, &p); err != nil {
+			d.unknown(l.Type, raw)
+			return d.errorf(event.ErrSyntax, "%s: %s", l.Type, jsontext.Problem(err))
+		}
+		return d.responseItem(&p, raw)
+	}
+	var h struct {
+		ID         string `json:"id"`
+		RecordType string `json:"record_type"`
+	}
+	json.Unmarshal(raw, &h)
+	switch {
+	case h.RecordType != "":
+		d.known = true
+		d.notice(h.RecordType, "", raw)
+	case h.ID != "" && !d.started:
+		d.known = true
+		d.sessionMeta(&payload{ID: h.ID}, raw)
+	default:
+		d.unknown("", raw)
+		return d.errorf(event.ErrSyntax, "not a rollout line: it has no type")
+	}
+	return nil
+}
+
+func orLine(typ string) string {
+	if typ == "" {
+		return "line"
+	}
+	return typ
+}
+
+func (d *Decoder) sessionMeta(p *payload, raw json.RawMessage) {
+	if d.started {
+		d.notice(typeSessionMeta, "session "+p.ID, raw)
+		return
+	}
+	d.started = true
+	if p.ID != "" {
+		d.agent = p.ID
+	}
+	d.out.Hold(&event.SessionStart{
+		Agent: d.agent, SessionID: p.ID, Cwd: p.Cwd, Meta: bytes.Clone(raw), MetaKind: MetaKind,
+	})
+	d.heldLines = 0
+}
+
+func (d *Decoder) responseItem(p *payload, raw []byte) error {
+	switch p.Type {
+	case itemMessage:
+		d.message(p, raw)
+	case itemReasoning:
+		var text []string
+		for _, parts := range []parts{p.Summary, p.Content} {
+			for _, s := range parts {
+				text = append(text, s.Text)
+			}
+			if len(text) > 0 {
+				break // the summary, or else the raw reasoning
+			}
+		}
+		sig := ""
+		if p.EncryptedContent != nil {
+			sig = *p.EncryptedContent
+		}
+		d.block(event.Thinking, strings.Join(text, "\n"), sig)
+	case itemFunctionCall, itemCustomToolCall, itemLocalShellCall:
+		c := &call{id: p.CallID, name: p.Name}
+		switch p.Type {
+		case itemFunctionCall:
+			c.input = event.JSONText(p.Arguments)
+		case itemCustomToolCall:
+			c.input = event.JSONText(p.Input)
+		default:
+			c.name = "local_shell"
+			c.input = json.RawMessage("{}")
+			if len(p.Action) > 0 {
+				c.input = bytes.Clone(p.Action)
+			}
+		}
+		if c.id == "" {
+			c.id = p.ID
+		}
+		d.hold(c)
+	case itemFunctionCallOutput, itemCustomToolOutput:
+		c := d.pending[p.CallID]
+		if c == nil {
+			c = &call{id: p.CallID}
+		}
+		d.answer(c, p, raw)
+	case itemWebSearchCall:
+		input := json.RawMessage("{}")
+		if len(p.Action) > 0 {
+			input = bytes.Clone(p.Action)
+		}
+		d.emit(&event.ToolCall{Agent: d.agent, ID: p.ID, Name: "web_search", Input: input})
+		d.emit(&event.ToolResult{Agent: d.agent, ID: p.ID, Name: "web_search", Status: p.Status})
+	default:
+		d.unknown(p.Type, raw)
+	}
+	return nil
+}
+
+// message handles a message item: the assistant's text, the user's
+// prompt, or the context Codex gives the model.
+func (d *Decoder) message(p *payload, raw []byte) {
+	var text []string
+	images := 0
+	for _, c := range p.Content {
+		switch c.Type {
+		case "output_text", "input_text", "text", "refusal":
+			text = append(text, c.Text)
+		case "input_image":
+			images++
+		}
+	}
+	s := strings.Join(text, "")
+	if p.Role == "assistant" {
+		d.block(event.Text, s, "")
+		return
+	}
+	if images > 0 {
+		s = strings.TrimSpace(s + " [" + strconv.Itoa(images) + " image(s)]")
+	}
+	switch {
+	case p.Role != "user":
+		d.notice(p.Role, s, raw)
+	case strings.HasPrefix(s, "<environment_context>") || strings.HasPrefix(s, "<user_instructions>") ||
+		strings.HasPrefix(s, "# AGENTS.md"):
+		d.notice("context", s, raw)
+	case d.out.Held() != nil && d.out.Held().Prompt == "":
+		d.out.Held().Prompt = s
+		d.release()
+	default:
+		d.notice("user", s, raw)
+	}
+}
+
+func (d *Decoder) block(kind event.BlockKind, text, sig string) {
+	d.release() // the session's start waits no longer than its first content
+	d.emit(&event.BlockStart{Agent: d.agent, Kind: kind})
+	if text != "" {
+		d.emit(&event.Delta{Agent: d.agent, Kind: kind, Text: text})
+	}
+	d.emit(&event.BlockEnd{Agent: d.agent, Kind: kind, Signature: sig})
+}
+
+// hold keeps a tool call until its output.
+func (d *Decoder) hold(c *call) {
+	if _, ok := d.pending[c.id]; !ok {
+		d.order = append(d.order, c.id)
+	}
+	d.pending[c.id] = c
+	for len(d.pending) > maxPending {
+		if old := d.pending[d.order[0]]; old != nil {
+			d.flush(old) // which drops it from order
+		} else {
+			d.order = d.order[1:]
+		}
+	}
+}
+
+// flush emits a held call that gets no output (and its exec item's
+// result, if it had one).
+func (d *Decoder) flush(c *call) {
+	delete(d.pending, c.id)
+	d.order = slices.DeleteFunc(d.order, func(id string) bool { return id == c.id })
+	d.emitCall(c)
+	if c.item != nil {
+		d.emit(d.itemResult(c.id, c.item))
+	}
+}
+
+func (d *Decoder) flushAll() {
+	for len(d.order) > 0 {
+		if c := d.pending[d.order[0]]; c != nil {
+			d.flush(c)
+		} else {
+			d.order = d.order[1:]
+		}
+	}
+}
+
+func (d *Decoder) emitCall(c *call) {
+	d.release()
+	if it := c.item; it != nil && it.Type == evItemCommandExecution {
+		input, _ := json.Marshal(struct {
+			Command string `json:"command"`
+		}{shellJoin(it.Command)})
+		d.emit(&event.ToolCall{Agent: d.agent, ID: c.id, Name: "command_execution", Input: input})
+		return
+	}
+	input := c.input
+	if len(input) == 0 {
+		input = json.RawMessage("{}")
+	}
+	d.emit(&event.ToolCall{Agent: d.agent, ID: c.id, Name: c.name, Input: input})
+}
+
+// itemResult is the result of a shell command as its exec item reports it.
+func (d *Decoder) itemResult(id string, it *completedItem) *event.ToolResult {
+	ev := &event.ToolResult{
+		Agent: d.agent, ID: id, Name: "command_execution", ExitCode: it.ExitCode, Status: it.Status,
+		IsError: it.Status == "failed" || it.Status == "declined",
+	}
+	if it.AggregatedOutput != "" {
+		ev.Content = []event.Part{{Type: "text", Text: it.AggregatedOutput}}
+	}
+	return ev
+}
+
+// answer emits a held call and its result, from its output item p.
+func (d *Decoder) answer(c *call, p *payload, raw []byte) {
+	delete(d.pending, c.id)
+	d.order = slices.DeleteFunc(d.order, func(id string) bool { return id == c.id })
+	d.emitCall(c)
+	if c.item != nil && c.item.Type == evItemCommandExecution {
+		ev := d.itemResult(c.id, c.item)
+		ev.Structured = bytes.Clone(p.Output) // what the model was told
+		d.emit(ev)
+		return
+	}
+	ev := &event.ToolResult{Agent: d.agent, ID: c.id, Name: c.name}
+	out := bytes.TrimSpace(p.Output)
+	switch {
+	case len(out) == 0:
+	case out[0] == '"':
+		var s string
+		json.Unmarshal(out, &s)
+		ev.Content = []event.Part{{Type: "text", Text: s}}
+	case out[0] == '{':
+		var o functionOutput
+		json.Unmarshal(out, &o)
+		ev.Content = []event.Part{{Type: "text", Text: o.Content}}
+		ev.IsError = o.Success != nil && !*o.Success
+	case out[0] == '[':
+		var parts []struct {
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			ImageURL string `json:"image_url"`
+		}
+		json.Unmarshal(out, &parts)
+		for _, pt := range parts {
+			if pt.ImageURL != "" {
+				ev.Content = append(ev.Content, event.Part{Type: "image", Source: pt.ImageURL})
+			} else {
+				ev.Content = append(ev.Content, event.Part{Type: "text", Text: pt.Text})
+			}
+		}
+	default:
+		ev.Content = []event.Part{{Type: "text", Text: string(out)}}
+	}
+	d.emit(ev)
+}
+
+func (d *Decoder) eventMsg(p *payload, raw []byte) {
+	switch p.Type {
+	case msgTaskStarted:
+		d.records = nil
+		d.emit(&event.TurnStart{Agent: d.agent})
+	case msgTaskComplete, msgTurnAborted:
+		d.release()
+		d.flushAll()
+		if p.Error != nil || p.Type == msgTurnAborted {
+			msg, kind := "turn aborted", ""
+			if p.Reason != "" {
+				msg += ": " + p.Reason
+			}
+			if p.Error != nil {
+				msg = p.Error.Message
+				json.Unmarshal(p.Error.CodexErrorInfo, &kind)
+				obj, _ := json.Marshal(p.Error)
+				d.emit(&event.Error{Agent: d.agent, Message: msg, Type: kind, Fatal: true, Raw: obj})
+			}
+			d.emit(&event.TurnEnd{Agent: d.agent, Error: msg})
+			d.endUsage()
+			return
+		}
+		d.emit(&event.TurnEnd{Agent: d.agent, Usage: d.endUsage()})
+	case msgTokenCount:
+		if p.Info != nil && p.Info.TotalTokenUsage != nil {
+			u := *p.Info.TotalTokenUsage
+			d.total = &u
+		}
+	case msgItemCompleted:
+		it := p.Item
+		if it == nil {
+			d.notice(p.Type, "", raw)
+			return
+		}
+		switch it.Type {
+		case "AgentMessage", "Reasoning", "UserMessage":
+			// The response item of the same content is what is read.
+		case evItemCommandExecution:
+			if c := d.pending[it.ID]; c != nil {
+				c.item = it
+				return
+			}
+			d.emitCall(&call{id: it.ID, item: it})
+			d.emit(d.itemResult(it.ID, it))
+		default:
+			d.notice(p.Type, it.Type, raw)
+		}
+	case "agent_message", "agent_reasoning", "agent_reasoning_raw_content", "user_message":
+		// Older rollouts repeat each response item as an event: the
+		// response item is what is read.
+	case msgError:
+		d.emit(&event.Error{Agent: d.agent, Message: p.Message, Raw: bytes.Clone(raw)})
+	default:
+		d.notice(p.Type, p.Message, raw)
+	}
+}
+
+// endUsage returns the usage of the turn that ends: what the cumulative
+// token count grew by, or the turn's token usage records summed.
+func (d *Decoder) endUsage() *event.Usage {
+	var u *usage
+	switch {
+	case d.total != nil && *d.total != d.prev:
+		t := *d.total
+		u = &usage{
+			InputTokens: t.InputTokens - d.prev.InputTokens, CachedInputTokens: t.CachedInputTokens - d.prev.CachedInputTokens,
+			CacheWriteInputTokens: t.CacheWriteInputTokens - d.prev.CacheWriteInputTokens,
+			OutputTokens:          t.OutputTokens - d.prev.OutputTokens,
+			ReasoningOutputTokens: t.ReasoningOutputTokens - d.prev.ReasoningOutputTokens,
+		}
+		d.prev = t
+	case d.total == nil && d.records != nil:
+		u = d.records
+	}
+	d.records = nil
+	if u == nil {
+		return nil
+	}
+	return &event.Usage{
+		InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CachedInputTokens,
+		CacheWriteTokens: u.CacheWriteInputTokens, ReasoningTokens: u.ReasoningOutputTokens,
+	}
+}
+
+func add(dst, u *usage) {
+	dst.InputTokens += u.InputTokens
+	dst.CachedInputTokens += u.CachedInputTokens
+	dst.CacheWriteInputTokens += u.CacheWriteInputTokens
+	dst.OutputTokens += u.OutputTokens
+	dst.ReasoningOutputTokens += u.ReasoningOutputTokens
+}
+
+// finish handles the end of the input: held calls are emitted, and a log
+// cut off inside a line is reported.
+func (d *Decoder) finish() {
+	d.flushAll()
+	d.release()
+	if u := d.endUsage(); u != nil {
+		// Token counts after the last task_complete (or in a rollout
+		// without task events): the usage of the turn the log ends in.
+		d.emit(&event.TurnEnd{Agent: d.agent, Usage: u})
+	}
+	if d.seen && !d.known {
+		// Never a false yes: lines of no type this format has.
+		d.out.Problem(&event.ParseError{
+			Source: d.cfg.Source, Offset: -1,
+			Err: event.Errorf(event.ErrSyntax, "no Codex rollout line in the input"),
+		})
+	}
+	if d.cut {
+		d.out.Problem(d.lines.Truncated())
+	}
+}
+
+// shellJoin writes a command's arguments as one shell command line, as
+// codex exec --json does: arguments with characters a shell treats
+// specially are single-quoted.
+func shellJoin(args []string) string {
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:=@+%") == "" {
+			b.WriteString(a)
+			continue
+		}
+		b.WriteByte('\'')
+		b.WriteString(strings.ReplaceAll(a, "'", `'\''`))
+		b.WriteByte('\'')
+	}
+	return b.String()
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}

@@ -1,0 +1,63 @@
+package decoderstate
+
+import (
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// TestOrder: a unit's events come before its problem; at the end the
+// truncation's events, then its problem, then io.EOF for good; a read
+// error is sticky.
+func TestOrder(t *testing.T) {
+	t.Parallel()
+	bad := errors.New("bad unit")
+	cut := errors.New("cut")
+	boom := errors.New("boom")
+	ev := func(s string) event.Event { return &event.Notice{Message: s} }
+	tests := []struct {
+		name  string
+		units []func(s *State)
+		want  []string
+	}{
+		{"clean", []func(s *State){
+			func(s *State) { s.Emit(ev("a"), ev("b")); s.Problem(bad) },
+			func(s *State) { s.Emit(ev("c")) },
+			func(s *State) { s.End() },
+		}, []string{"a", "b", "bad unit", "c", "flushed", "cut", "EOF", "EOF"}},
+		{"read error", []func(s *State){
+			func(s *State) { s.Emit(ev("a")); s.Fail(boom) },
+		}, []string{"a", "boom", "boom"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var s State
+			units := tt.units
+			read := func() {
+				units[0](&s)
+				units = units[1:]
+			}
+			finish := func() error { s.Emit(ev("flushed")); return cut }
+			var got []string
+			for range tt.want {
+				e, err := s.Next(read, finish)
+				switch {
+				case err == io.EOF:
+					got = append(got, "EOF")
+				case err != nil:
+					got = append(got, err.Error())
+				default:
+					got = append(got, e.(*event.Notice).Message)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

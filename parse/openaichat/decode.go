@@ -1,0 +1,343 @@
+package openaichat
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openai"
+)
+
+// Config configures a Decoder. The zero value is ready to use.
+type Config struct {
+	Source        string // input name for errors
+	MaxEventBytes int    // cap on one SSE message and one tool call's arguments (event.DefaultMaxBytes if 0)
+	Agent         string // agent id of choice 0 (the body names none)
+	StopAtDone    bool   // end the input at data: [DONE]
+}
+
+// Decoder reads Chat Completions streaming bodies (one or more,
+// concatenated) and yields canonical events. See the package
+// documentation for the grammar and tolerance rules.
+type Decoder struct {
+	drv openai.Driver // the read loop; its Decode is d.decode
+	cfg Config
+
+	resp *response // the response being read; nil between responses
+}
+
+// response is the state of one streamed completion.
+type response struct {
+	id      string
+	model   string
+	choices []*choice // by first appearance
+	byIndex map[int]*choice
+	usage   *openai.Usage
+}
+
+// choice is the state of one choice of a response: its own agent scope.
+type choice struct {
+	index    int
+	agent    string
+	open     event.BlockKind // "" when no block is open
+	tools    []*toolCall     // by first appearance
+	byIndex  map[int]*toolCall
+	finish   *string
+	ended    bool
+	argBytes int
+}
+
+type toolCall struct {
+	index int
+	id    string
+	name  string
+	args  strings.Builder
+}
+
+// NewDecoder returns a decoder reading from r. cfg may be nil.
+func NewDecoder(r io.Reader, cfg *Config) *Decoder {
+	d := &Decoder{}
+	if cfg != nil {
+		d.cfg = *cfg
+	}
+	if d.cfg.MaxEventBytes <= 0 {
+		d.cfg.MaxEventBytes = event.DefaultMaxBytes
+	}
+	d.drv = openai.Driver{
+		Source: d.cfg.Source, SSE: frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes),
+		Decode: d.decode, Truncation: d.truncation,
+	}
+	return d
+}
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Decoder) Next() (event.Event, error) { return d.drv.Next() }
+
+// Detect reports whether an input whose first unit is h is a Chat
+// Completions streaming body: SSE whose first data is a
+// chat.completion.chunk object, or an error object alone
+// ({"error": {...}} with no type).
+func Detect(h format.Head) bool {
+	if !h.SSE || h.EventType != "" {
+		return false
+	}
+	m := h.Fields()
+	if obj, _ := format.String(m, "object"); obj == ObjectChunk {
+		return true
+	}
+	if _, typed := m["type"]; typed {
+		return false
+	}
+	e, ok := m["error"]
+	return ok && len(e) > 0 && e[0] == '{'
+}
+
+// truncation ends the response the input stopped in. A response whose
+// choices all finished is complete without [DONE]; otherwise what arrived
+// is emitted and the truncation reported.
+func (d *Decoder) truncation() error {
+	r := d.resp
+	if r == nil {
+		return d.drv.Cut()
+	}
+	var open []string
+	for _, c := range r.choices {
+		if c.finish == nil && !c.ended {
+			what := fmt.Sprintf("choice %d", c.index)
+			if c.open != "" {
+				what += " (inside a " + string(c.open) + " block)"
+			}
+			open = append(open, what)
+		}
+	}
+	d.endResponse()
+	if len(open) > 0 {
+		return d.drv.Truncated("stream ended without finish_reason, inside completion %s: %s", r.id, strings.Join(open, ", "))
+	}
+	return d.drv.Cut()
+}
+
+func (d *Decoder) decode(m frame.Message) error {
+	data := strings.TrimSpace(m.Data)
+	if data == "" {
+		return nil // a message with no data (id: or retry: alone)
+	}
+	if data == Done {
+		d.endResponse()
+		if d.cfg.StopAtDone {
+			d.drv.Stop()
+		}
+		return nil
+	}
+	var c Chunk
+	if err := json.Unmarshal([]byte(data), &c); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return d.drv.Errorf(event.ErrSyntax, "chunk: %s", jsontext.Problem(err))
+		}
+		return d.drv.Errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
+	}
+	if c.Error != nil {
+		d.errorChunk(&c, data)
+		return nil
+	}
+	if c.Object != ObjectChunk && c.Object != "" || c.Choices == nil && c.Usage == nil {
+		d.drv.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: c.Object, Raw: []byte(data)})
+		return nil
+	}
+	if d.resp != nil && c.ID != d.resp.id {
+		d.endResponse() // a new completion without [DONE] between
+	}
+	if d.resp == nil {
+		d.resp = &response{id: c.ID, model: c.Model, byIndex: map[int]*choice{}}
+	}
+	r := d.resp
+	var problems []string
+	for i := range c.Choices {
+		if p := d.choice(&c.Choices[i]); p != "" {
+			problems = append(problems, p)
+		}
+	}
+	if c.Usage != nil {
+		// The last usage seen counts: servers that send usage on every
+		// chunk (vLLM's continuous_usage_stats) send the total last.
+		u := c.Usage.Counts()
+		r.usage = &u
+		if r.finished() && len(c.Choices) == 0 {
+			d.endResponse() // the usage chunk of stream_options.include_usage
+		}
+	}
+	if len(problems) > 0 {
+		sentinel := event.ErrSyntax
+		if strings.Contains(problems[0], "larger than") {
+			sentinel = event.ErrTooLarge
+		}
+		return d.drv.Errorf(sentinel, "%s", strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// finished reports whether every choice of the response has its
+// finish_reason.
+func (r *response) finished() bool {
+	for _, c := range r.choices {
+		if c.finish == nil {
+			return false
+		}
+	}
+	return len(r.choices) > 0
+}
+
+// scope returns the state of choice index, starting its turn at its first
+// chunk. Choice 0 is Config.Agent's; choice N > 0 is its own agent scope,
+// ChoiceAgent(Config.Agent, N).
+func (d *Decoder) scope(index int) *choice {
+	r := d.resp
+	if c := r.byIndex[index]; c != nil {
+		return c
+	}
+	agent := ChoiceAgent(d.cfg.Agent, index)
+	c := &choice{index: index, agent: agent, byIndex: map[int]*toolCall{}}
+	r.choices = append(r.choices, c)
+	r.byIndex[index] = c
+	d.drv.Emit(&event.TurnStart{Agent: agent, MessageID: r.id, Model: r.model})
+	return c
+}
+
+func (d *Decoder) choice(ch *Choice) string {
+	c := d.scope(ch.Index)
+	dl := &ch.Delta
+	if c.ended {
+		if dl.Content == nil && dl.Refusal == nil && dl.ReasoningContent == nil && dl.Reasoning == nil && len(dl.ToolCalls) == 0 {
+			return "" // an empty delta after the finish (a server's usage or keep-alive chunk)
+		}
+		return fmt.Sprintf("choice %d has content after its finish_reason", ch.Index)
+	}
+	reasoning := dl.ReasoningContent
+	if reasoning == nil {
+		reasoning = dl.Reasoning
+	}
+	if reasoning != nil && *reasoning != "" {
+		d.delta(c, event.Thinking, *reasoning)
+	}
+	if dl.Content != nil && *dl.Content != "" {
+		d.delta(c, event.Text, *dl.Content)
+	}
+	if dl.Refusal != nil && *dl.Refusal != "" {
+		// A refusal is what the model said instead of an answer: text.
+		d.delta(c, event.Text, *dl.Refusal)
+	}
+	var problem string
+	for _, tc := range dl.ToolCalls {
+		if p := d.toolDelta(c, &tc); p != "" && problem == "" {
+			problem = p
+		}
+	}
+	if ch.FinishReason != nil {
+		c.finish = ch.FinishReason
+		d.finish(c)
+	}
+	return problem
+}
+
+func (d *Decoder) delta(c *choice, kind event.BlockKind, text string) {
+	if c.open != kind {
+		d.closeBlock(c)
+		c.open = kind
+		d.drv.Emit(&event.BlockStart{Agent: c.agent, Kind: kind})
+	}
+	d.drv.Emit(&event.Delta{Agent: c.agent, Kind: kind, Text: text})
+}
+
+func (d *Decoder) closeBlock(c *choice) {
+	if c.open != "" {
+		d.drv.Emit(&event.BlockEnd{Agent: c.agent, Kind: c.open})
+		c.open = ""
+	}
+}
+
+func (d *Decoder) toolDelta(c *choice, tc *ToolCallDelta) string {
+	t := c.byIndex[tc.Index]
+	if t == nil {
+		t = &toolCall{index: tc.Index}
+		c.tools = append(c.tools, t)
+		c.byIndex[tc.Index] = t
+	}
+	if tc.ID != "" {
+		t.id = tc.ID
+	}
+	if tc.Function.Name != "" {
+		t.name += tc.Function.Name
+	}
+	if c.argBytes+len(tc.Function.Arguments) > d.cfg.MaxEventBytes {
+		return fmt.Sprintf("tool call arguments larger than %d bytes (raise --max-event-bytes)", d.cfg.MaxEventBytes)
+	}
+	c.argBytes += len(tc.Function.Arguments)
+	t.args.WriteString(tc.Function.Arguments)
+	return ""
+}
+
+// finish ends a choice's content: its open block, then its tool calls in
+// index order. Its TurnEnd waits for the usage chunk.
+func (d *Decoder) finish(c *choice) {
+	d.closeBlock(c)
+	slices.SortStableFunc(c.tools, func(a, b *toolCall) int { return a.index - b.index })
+	for _, t := range c.tools {
+		d.drv.Emit(&event.ToolCall{Agent: c.agent, ID: t.id, Name: t.name, Input: toolInput(t.args.String())})
+	}
+	c.tools, c.argBytes = nil, 0
+	clear(c.byIndex)
+	c.ended = true
+}
+
+func toolInput(args string) json.RawMessage {
+	if args == "" {
+		return json.RawMessage("{}")
+	}
+	return event.JSONText(args)
+}
+
+// endResponse ends every choice of the open response: what is still open
+// is flushed, then each choice's TurnEnd (the usage, which counts the
+// whole completion, on choice 0's).
+func (d *Decoder) endResponse() {
+	r := d.resp
+	if r == nil {
+		return
+	}
+	d.resp = nil
+	for _, c := range r.choices {
+		if !c.ended {
+			d.finish(c)
+		}
+		te := &event.TurnEnd{Agent: c.agent, MessageID: r.id}
+		if c.finish != nil {
+			te.StopReason = openai.StopFromFinish(*c.finish)
+		}
+		if c.index == 0 && r.usage != nil {
+			te.Usage = r.usage.Event()
+		}
+		d.drv.Emit(te)
+	}
+}
+
+// errorChunk handles a mid-stream error object: the open response ends
+// (without stop reason), then a fatal Error event.
+func (d *Decoder) errorChunk(c *Chunk, data string) {
+	d.endResponse()
+	raw, _ := json.Marshal(c.Error)
+	var obj struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal([]byte(data), &obj) == nil && len(obj.Error) > 0 {
+		raw = jsontext.Compact(obj.Error)
+	}
+	d.drv.Emit(&event.Error{Agent: d.cfg.Agent, Message: c.Error.Message, Type: c.Error.Kind(), Fatal: true, Raw: raw})
+}

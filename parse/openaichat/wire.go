@@ -1,0 +1,141 @@
+package openaichat
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/agentstream/agentstream/internal/openai"
+)
+
+// Name is the format's name, and the event.Unknown.Format of its items.
+const Name = "openai-chat"
+
+// Wire vocabulary, shared with emit/openaichat.
+const (
+	ObjectChunk = "chat.completion.chunk"
+	Done        = "[DONE]"
+	RoleAsst    = "assistant"
+	TypeFunc    = "function"
+)
+
+// Chunk is one chat.completion.chunk (or a mid-stream error object). It
+// is decoded in one pass: only the fields read are declared.
+type Chunk struct {
+	ID                string           `json:"id"`
+	Object            string           `json:"object"`
+	Created           int64            `json:"created"`
+	Model             string           `json:"model"`
+	SystemFingerprint *string          `json:"system_fingerprint,omitempty"`
+	Choices           []Choice         `json:"choices"`
+	Usage             *Usage           `json:"usage,omitempty"`
+	Error             *openai.APIError `json:"error,omitempty"`
+}
+
+// Choice is one choice of a chunk.
+type Choice struct {
+	Index        int     `json:"index"`
+	Delta        Delta   `json:"delta"`
+	Logprobs     any     `json:"logprobs"`
+	FinishReason *string `json:"finish_reason"`
+}
+
+// Delta is a choice's delta.
+type Delta struct {
+	Role    string  `json:"role,omitempty"`
+	Content *string `json:"content,omitempty"`
+	Refusal *string `json:"refusal,omitempty"`
+	// ReasoningContent is DeepSeek's (and vLLM's) reasoning delta;
+	// Reasoning is OpenRouter's and Ollama's name for it.
+	ReasoningContent *string         `json:"reasoning_content,omitempty"`
+	Reasoning        *string         `json:"reasoning,omitempty"`
+	ToolCalls        []ToolCallDelta `json:"tool_calls,omitempty"`
+}
+
+// ToolCallDelta is one piece of a tool call, keyed by Index.
+type ToolCallDelta struct {
+	Index    int      `json:"index"`
+	ID       string   `json:"id,omitempty"`
+	Type     string   `json:"type,omitempty"`
+	Function Function `json:"function"`
+}
+
+// Function is a tool call's name and (a piece of) its arguments.
+type Function struct {
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments"`
+}
+
+// Usage is the usage chunk's counts.
+type Usage struct {
+	PromptTokens            int64              `json:"prompt_tokens"`
+	CompletionTokens        int64              `json:"completion_tokens"`
+	TotalTokens             int64              `json:"total_tokens"`
+	PromptTokensDetails     *PromptDetails     `json:"prompt_tokens_details,omitempty"`
+	CompletionTokensDetails *CompletionDetails `json:"completion_tokens_details,omitempty"`
+}
+
+// PromptDetails breaks prompt_tokens down.
+type PromptDetails struct {
+	CachedTokens int64 `json:"cached_tokens"`
+}
+
+// CompletionDetails breaks completion_tokens down.
+type CompletionDetails struct {
+	ReasoningTokens int64 `json:"reasoning_tokens"`
+}
+
+// Counts returns u in the shared terms.
+func (u *Usage) Counts() openai.Usage {
+	o := openai.Usage{Prompt: u.PromptTokens, Output: u.CompletionTokens}
+	if u.PromptTokensDetails != nil {
+		o.Cached = u.PromptTokensDetails.CachedTokens
+	}
+	if u.CompletionTokensDetails != nil {
+		o.Reasoning = u.CompletionTokensDetails.ReasoningTokens
+	}
+	return o
+}
+
+// UsageOf returns the wire usage of shared counts.
+func UsageOf(o openai.Usage) *Usage {
+	return &Usage{
+		PromptTokens: o.Prompt, CompletionTokens: o.Output, TotalTokens: o.Prompt + o.Output,
+		PromptTokensDetails:     &PromptDetails{CachedTokens: o.Cached},
+		CompletionTokensDetails: &CompletionDetails{ReasoningTokens: o.Reasoning},
+	}
+}
+
+// ChoiceAgent returns the agent scope of choice index of a completion
+// whose choice 0 is main's: main itself for choice 0, else "choice-N",
+// after main and a slash when main is set.
+func ChoiceAgent(main string, index int) string {
+	if index == 0 {
+		return main
+	}
+	a := "choice-" + strconv.Itoa(index)
+	if main != "" {
+		a = main + "/" + a
+	}
+	return a
+}
+
+// ChoiceIndex returns the choice index of agent scope agent in a
+// completion whose choice 0 is main's; false when it is no choice scope.
+func ChoiceIndex(main, agent string) (int, bool) {
+	if agent == main {
+		return 0, true
+	}
+	prefix := "choice-"
+	if main != "" {
+		prefix = main + "/choice-"
+	}
+	rest, ok := strings.CutPrefix(agent, prefix)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n <= 0 || strconv.Itoa(n) != rest {
+		return 0, false
+	}
+	return n, true
+}

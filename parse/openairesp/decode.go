@@ -1,0 +1,609 @@
+package openairesp
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openai"
+)
+
+// Config configures a Decoder. The zero value is ready to use.
+type Config struct {
+	Source        string // input name for errors
+	MaxEventBytes int    // cap on one SSE message and one tool call's arguments (event.DefaultMaxBytes if 0)
+	Agent         string // agent id of every event (the body names none)
+}
+
+// Decoder reads Responses API streaming bodies (one or more,
+// concatenated) and yields canonical events. See the package
+// documentation for the grammar and tolerance rules.
+type Decoder struct {
+	drv openai.Driver // the read loop; its Decode is d.decode
+	cfg Config
+
+	resp *response
+	seq  int64 // last sequence_number; -1 before the first
+}
+
+// response is the state of the response being read.
+type response struct {
+	id    string
+	model string
+	tools bool // it has client tool calls
+	items map[int]*itemState
+	text  *textState // the open output_text or refusal part
+	think bool       // a thinking block is open
+	held  bool       // a thinking block's end waits for its item's encrypted_content
+}
+
+type itemState struct {
+	typ      string
+	id       string
+	callID   string
+	name     string
+	server   string
+	args     strings.Builder
+	streamed bool // its content arrived as deltas
+}
+
+type textState struct {
+	annotations []Annotation
+}
+
+// NewDecoder returns a decoder reading from r. cfg may be nil.
+func NewDecoder(r io.Reader, cfg *Config) *Decoder {
+	d := &Decoder{seq: -1}
+	if cfg != nil {
+		d.cfg = *cfg
+	}
+	if d.cfg.MaxEventBytes <= 0 {
+		d.cfg.MaxEventBytes = event.DefaultMaxBytes
+	}
+	d.drv = openai.Driver{
+		Source: d.cfg.Source, SSE: frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes),
+		Decode: d.decode, Truncation: d.truncation,
+	}
+	return d
+}
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Decoder) Next() (event.Event, error) { return d.drv.Next() }
+
+// Detect reports whether an input whose first unit is h is a Responses
+// API streaming body: SSE whose first event's type (its event: field or
+// its data's type) begins "response.", or an error event alone
+// ({"type":"error"} with a top-level message or code, unlike the Messages
+// API's nested error object).
+func Detect(h format.Head) bool {
+	if !h.SSE {
+		return false
+	}
+	m := h.Fields()
+	typ, _ := format.String(m, "type")
+	if typ == "" {
+		typ = h.EventType
+	}
+	if strings.HasPrefix(typ, "response.") {
+		return h.EventType == "" || h.EventType == typ
+	}
+	if typ != EvError {
+		return false
+	}
+	_, nested := m["error"]
+	_, msg := m["message"]
+	_, code := m["code"]
+	return !nested && (msg || code)
+}
+
+// truncation flushes the response the input stopped in: the tool calls
+// whose arguments had begun are emitted with what arrived.
+func (d *Decoder) truncation() error {
+	r := d.resp
+	if r == nil {
+		return d.drv.Cut()
+	}
+	d.resp = nil
+	what := ""
+	switch {
+	case r.text != nil:
+		what = " (inside a text part)"
+	case r.think:
+		what = " (inside a reasoning summary)"
+	}
+	for _, i := range slices.Sorted(maps.Keys(r.items)) {
+		it := r.items[i]
+		if it != nil && (it.typ == ItemFunctionCall || it.typ == ItemCustomToolCall || it.typ == ItemMCPCall) {
+			d.drv.Emit(d.toolCall(it, nil))
+			what = fmt.Sprintf(" (in the arguments of tool call %s)", it.callID)
+		}
+	}
+	return d.drv.Truncated("stream ended without response.completed, inside response %s%s", r.id, what)
+}
+
+func (d *Decoder) decode(m frame.Message) error {
+	data := strings.TrimSpace(m.Data)
+	if data == "" {
+		return nil
+	}
+	if data == "[DONE]" {
+		return nil // not part of the Responses API; validate reports it
+	}
+	var ev StreamEvent
+	if err := json.Unmarshal([]byte(data), &ev); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			return d.drv.Errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
+		}
+		// A known field of another shape: a vendor's event, kept.
+		var head struct {
+			Type string `json:"type"`
+		}
+		json.Unmarshal([]byte(data), &head)
+		d.drv.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: head.Type, Raw: []byte(data)})
+		return nil
+	}
+	if ev.Type == "" {
+		ev.Type = m.Type
+	}
+	problem := d.sequence(&ev)
+	if err := d.event(&ev, data); err != nil {
+		return err
+	}
+	return problem
+}
+
+// sequence checks an event's sequence_number against the last one.
+func (d *Decoder) sequence(ev *StreamEvent) error {
+	if ev.SequenceNumber == nil {
+		return nil
+	}
+	n := *ev.SequenceNumber
+	if ev.Type == EvCreated || ev.Type == EvQueued && d.resp == nil {
+		d.seq = n
+		return nil
+	}
+	last := d.seq
+	d.seq = max(d.seq, n)
+	switch {
+	case last < 0 || n == last+1:
+		return nil
+	case n <= last:
+		return d.drv.Errorf(event.ErrSyntax, "sequence_number %d after %d: out of order", n, last)
+	}
+	return d.drv.Errorf(event.ErrSyntax, "sequence_number %d after %d: %d events missing", n, last, n-last-1)
+}
+
+func (d *Decoder) begin(rs *Response) {
+	if rs == nil {
+		rs = &Response{}
+	}
+	if d.resp != nil && d.resp.id == rs.ID {
+		return
+	}
+	if d.resp != nil {
+		d.end(nil, "") // a new response without the last one's end
+	}
+	d.resp = &response{id: rs.ID, model: rs.Model, items: map[int]*itemState{}}
+	d.drv.Emit(&event.TurnStart{Agent: d.cfg.Agent, MessageID: rs.ID, Model: rs.Model})
+}
+
+func (d *Decoder) ensure() *response {
+	if d.resp == nil {
+		d.begin(nil)
+	}
+	return d.resp
+}
+
+func (d *Decoder) event(ev *StreamEvent, data string) error {
+	a := d.cfg.Agent
+	switch typ := ev.Type; {
+	case typ == EvCreated || typ == EvInProgress || typ == EvQueued:
+		d.begin(ev.Response)
+	case typ == EvCompleted || typ == EvIncomplete || typ == EvFailed:
+		d.ensure()
+		d.end(ev.Response, typ)
+	case typ == EvError:
+		if d.resp != nil {
+			d.closeOpen()
+			d.drv.Emit(&event.TurnEnd{Agent: a, MessageID: d.resp.id})
+			d.resp = nil
+		}
+		// Raw is the event's error object: its code, message and param.
+		e := &openai.APIError{Message: ev.Message, Code: ev.Code, Param: ev.Param}
+		raw, _ := openai.Marshal(e)
+		d.drv.Emit(&event.Error{Agent: a, Message: ev.Message, Type: e.Kind(), Fatal: true, Raw: raw})
+	case typ == EvItemAdded:
+		r := d.ensure()
+		if ev.Item == nil {
+			return d.drv.Errorf(event.ErrSyntax, "%s without an item", typ)
+		}
+		d.releaseThinking()
+		r.items[ev.OutputIndex] = &itemState{
+			typ: ev.Item.Type, id: ev.Item.ID, callID: ev.Item.CallID, name: ev.Item.Name, server: ev.Item.ServerLabel,
+		}
+	case typ == EvItemDone:
+		d.ensure()
+		if ev.Item == nil {
+			return d.drv.Errorf(event.ErrSyntax, "%s without an item", typ)
+		}
+		return d.itemDone(ev.OutputIndex, ev.Item)
+	case typ == EvPartAdded:
+		d.ensure()
+		if ev.Part != nil && (ev.Part.Type == PartOutputText || ev.Part.Type == PartRefusal) {
+			d.openText(ev.OutputIndex)
+		}
+	case typ == EvTextDelta || typ == EvRefusalDelta:
+		d.ensure()
+		d.openText(ev.OutputIndex)
+		if ev.Delta != "" {
+			d.drv.Emit(&event.Delta{Agent: a, Kind: event.Text, Text: ev.Delta})
+		}
+	case typ == EvAnnotation:
+		r := d.ensure()
+		if r.text != nil && ev.Annotation != nil {
+			r.text.annotations = append(r.text.annotations, *ev.Annotation)
+		}
+	case typ == EvPartDone:
+		r := d.ensure()
+		if r.text != nil && len(r.text.annotations) == 0 && ev.Part != nil {
+			r.text.annotations = ev.Part.Annotations
+		}
+		d.closeText()
+	case typ == EvTextDone || typ == EvRefusalDone:
+		// content_part.done ends the block.
+	case typ == EvSummaryPartAdded:
+		d.ensure()
+		d.openThinking(ev.OutputIndex)
+	case typ == EvSummaryDelta || typ == EvReasoningDelta:
+		d.ensure()
+		if !d.resp.think {
+			d.openThinking(ev.OutputIndex)
+		}
+		if ev.Delta != "" {
+			d.drv.Emit(&event.Delta{Agent: a, Kind: event.Thinking, Text: ev.Delta})
+		}
+	case typ == EvSummaryPartDone || typ == EvSummaryDone || typ == EvReasoningDone:
+		r := d.ensure()
+		if r.think {
+			r.think, r.held = false, true
+		}
+	case typ == EvArgsDelta || typ == EvCustomInputDelta || typ == EvMCPArgsDelta:
+		it := d.item(ev.OutputIndex)
+		if it.args.Len()+len(ev.Delta) > d.cfg.MaxEventBytes {
+			return d.drv.Errorf(event.ErrTooLarge, "tool call arguments larger than %d bytes (raise --max-event-bytes)", d.cfg.MaxEventBytes)
+		}
+		it.args.WriteString(ev.Delta)
+	case typ == EvArgsDone || typ == EvMCPArgsDone:
+		it := d.item(ev.OutputIndex)
+		it.args.Reset()
+		it.args.WriteString(ev.Arguments)
+	case typ == EvCustomInputDone:
+		it := d.item(ev.OutputIndex)
+		it.args.Reset()
+		it.args.WriteString(ev.Input)
+	case isProgress(typ) || typ == EvImagePartial:
+		// Progress of a built-in tool: its item carries the outcome.
+	default:
+		d.drv.Emit(&event.Unknown{Agent: a, Format: Name, Type: typ, Raw: []byte(data)})
+	}
+	return nil
+}
+
+func (d *Decoder) item(index int) *itemState {
+	r := d.ensure()
+	it := r.items[index]
+	if it == nil {
+		it = &itemState{}
+		r.items[index] = it
+	}
+	return it
+}
+
+func (d *Decoder) openText(index int) {
+	r := d.resp
+	d.releaseThinking()
+	d.item(index).streamed = true
+	if r.text == nil {
+		r.text = &textState{}
+		d.drv.Emit(&event.BlockStart{Agent: d.cfg.Agent, Kind: event.Text})
+	}
+}
+
+func (d *Decoder) closeText() {
+	r := d.resp
+	if r.text == nil {
+		return
+	}
+	anns := r.text.annotations
+	r.text = nil
+	d.drv.Emit(&event.BlockEnd{Agent: d.cfg.Agent, Kind: event.Text})
+	d.citations(anns)
+}
+
+func (d *Decoder) citations(anns []Annotation) {
+	if len(anns) == 0 {
+		return
+	}
+	items := make([]event.Citation, len(anns))
+	for i, an := range anns {
+		items[i] = event.Citation{
+			Type: an.Type, URL: an.URL, Title: an.Title, StartCharIndex: an.StartIndex, EndCharIndex: an.EndIndex,
+			DocumentTitle: an.Filename, DocumentIndex: an.Index, Raw: jsontext.Compact(an.Raw),
+		}
+	}
+	d.drv.Emit(&event.Citations{Agent: d.cfg.Agent, Items: items})
+}
+
+func (d *Decoder) openThinking(index int) {
+	r := d.resp
+	d.closeText()
+	d.releaseThinking()
+	d.item(index).streamed = true
+	r.think = true
+	d.drv.Emit(&event.BlockStart{Agent: d.cfg.Agent, Kind: event.Thinking})
+}
+
+// releaseThinking ends a thinking block whose end was held for its
+// item's encrypted_content, without it (another summary part follows).
+func (d *Decoder) releaseThinking() {
+	if r := d.resp; r != nil && (r.held || r.think) {
+		r.held, r.think = false, false
+		d.drv.Emit(&event.BlockEnd{Agent: d.cfg.Agent, Kind: event.Thinking})
+	}
+}
+
+// closeOpen ends the open text or thinking block.
+func (d *Decoder) closeOpen() {
+	d.closeText()
+	d.releaseThinking()
+}
+
+func (d *Decoder) itemDone(index int, item *Item) error {
+	r := d.resp
+	st := r.items[index]
+	if st == nil {
+		st = &itemState{typ: item.Type, id: item.ID, callID: item.CallID, name: item.Name, server: item.ServerLabel}
+	}
+	delete(r.items, index)
+	a := d.cfg.Agent
+	switch item.Type {
+	case ItemMessage:
+		if r.text != nil {
+			d.closeText()
+			break
+		}
+		if st.streamed {
+			break
+		}
+		for _, p := range item.Content {
+			text := p.Text
+			if p.Type == PartRefusal {
+				text = p.Refusal
+			}
+			d.drv.Emit(&event.BlockStart{Agent: a, Kind: event.Text})
+			if text != "" {
+				d.drv.Emit(&event.Delta{Agent: a, Kind: event.Text, Text: text})
+			}
+			d.drv.Emit(&event.BlockEnd{Agent: a, Kind: event.Text})
+			d.citations(p.Annotations)
+		}
+	case ItemReasoning:
+		d.closeText()
+		if r.held || r.think {
+			r.held, r.think = false, false
+			d.drv.Emit(&event.BlockEnd{Agent: a, Kind: event.Thinking, Signature: item.EncryptedContent})
+			break
+		}
+		if st.streamed {
+			break
+		}
+		parts := item.Summary
+		if len(parts) == 0 {
+			parts = item.Content // reasoning_text parts
+		}
+		if len(parts) == 0 && item.EncryptedContent != "" {
+			parts = []Part{{}}
+		}
+		for i, p := range parts {
+			d.drv.Emit(&event.BlockStart{Agent: a, Kind: event.Thinking})
+			if p.Text != "" {
+				d.drv.Emit(&event.Delta{Agent: a, Kind: event.Thinking, Text: p.Text})
+			}
+			sig := ""
+			if i == len(parts)-1 {
+				sig = item.EncryptedContent
+			}
+			d.drv.Emit(&event.BlockEnd{Agent: a, Kind: event.Thinking, Signature: sig})
+		}
+	case ItemFunctionCall, ItemCustomToolCall, ItemLocalShell:
+		d.closeOpen()
+		r.tools = true
+		d.drv.Emit(d.toolCall(st, item))
+	case ItemMCPCall:
+		d.closeOpen()
+		d.drv.Emit(d.toolCall(st, item))
+		res := &event.ToolResult{Agent: a, ID: item.ID, Name: item.Name, Status: item.Status}
+		if item.Output != nil {
+			res.Content = []event.Part{{Type: "text", Text: *item.Output}}
+		}
+		if len(item.Error) > 0 && string(item.Error) != "null" {
+			res.IsError = true
+			var msg string
+			if json.Unmarshal(item.Error, &msg) != nil {
+				msg = string(validJSON(item.Error))
+			}
+			res.Content = append(res.Content, event.Part{Type: "text", Text: msg})
+		}
+		d.drv.Emit(res)
+	case ItemWebSearch, ItemFileSearch, ItemCodeInterp, ItemImageGen:
+		d.closeOpen()
+		d.serverItem(item)
+	case ItemToolSearch:
+		// Codex's client-side tool search: a client tool call whose
+		// arguments are an object.
+		d.closeOpen()
+		r.tools = true
+		in := json.RawMessage("{}")
+		if len(item.Arguments) > 0 {
+			in = validJSON(item.Arguments)
+			if in[0] == '"' {
+				var s string
+				json.Unmarshal(in, &s)
+				in = toolInput(s)
+			}
+		}
+		d.drv.Emit(&event.ToolCall{Agent: a, ID: item.CallID, Name: ToolSearchTool, Input: in})
+	default:
+		d.closeOpen()
+		d.drv.Emit(&event.Unknown{Agent: a, Format: Name, Type: item.Type, Raw: jsontext.Compact(item.Raw)})
+	}
+	return nil
+}
+
+// toolCall returns the ToolCall of a client or MCP tool item. item is
+// nil when the stream was cut before the item's end.
+func (d *Decoder) toolCall(st *itemState, item *Item) *event.ToolCall {
+	tc := &event.ToolCall{Agent: d.cfg.Agent, ID: st.callID, Name: st.name}
+	args := st.args.String()
+	typ := st.typ
+	if item != nil {
+		typ = item.Type
+		tc.ID, tc.Name = item.CallID, item.Name
+		switch {
+		case item.Type == ItemCustomToolCall:
+			args = item.Input
+		case len(item.Arguments) > 0 && item.Arguments[0] == '"':
+			json.Unmarshal(item.Arguments, &args)
+		}
+	}
+	switch typ {
+	case ItemCustomToolCall:
+		tc.Input, _ = openai.Marshal(args) // free text: a JSON string
+	case ItemLocalShell:
+		tc.Name = LocalShellTool
+		tc.Input = json.RawMessage("{}")
+		if item != nil && len(item.Action) > 0 {
+			tc.Input = validJSON(item.Action)
+		}
+	case ItemMCPCall:
+		tc.ID, tc.MCPServer = st.id, st.server
+		if item != nil {
+			tc.ID, tc.MCPServer = item.ID, item.ServerLabel
+		}
+		tc.Input = toolInput(args)
+	default:
+		tc.Input = toolInput(args)
+	}
+	return tc
+}
+
+func toolInput(args string) json.RawMessage {
+	if args == "" {
+		return json.RawMessage("{}")
+	}
+	return event.JSONText(args)
+}
+
+// serverItem emits a built-in tool's item as a server ToolCall (its
+// input: the action, queries or code) and ToolResult (its results, with
+// the whole item as Structured, which the encoder writes back).
+func (d *Decoder) serverItem(item *Item) {
+	a := d.cfg.Agent
+	in := json.RawMessage("{}")
+	var out json.RawMessage
+	switch item.Type {
+	case ItemWebSearch:
+		if len(item.Action) > 0 {
+			in = item.Action
+		}
+	case ItemFileSearch:
+		if len(item.Queries) > 0 {
+			in, _ = openai.Marshal(struct {
+				Queries json.RawMessage `json:"queries"`
+			}{item.Queries})
+		}
+		out = item.Results
+	case ItemCodeInterp:
+		if item.Code != nil {
+			in, _ = openai.Marshal(struct {
+				Code        string `json:"code"`
+				ContainerID string `json:"container_id,omitempty"`
+			}{*item.Code, item.ContainerID})
+		}
+		out = item.Outputs
+	case ItemImageGen:
+		if item.Result != nil {
+			out, _ = openai.Marshal(*item.Result)
+		}
+	}
+	d.drv.Emit(&event.ToolCall{Agent: a, ID: item.ID, Name: strings.TrimSuffix(item.Type, "_call"), Input: validJSON(in), Server: true})
+	res := &event.ToolResult{Agent: a, ID: item.ID, Name: item.Type, Server: true, Status: item.Status, Structured: validJSON(item.Raw)}
+	if len(out) > 0 && string(out) != "null" {
+		res.Content = []event.Part{{Type: "text", Text: string(validJSON(out))}}
+	}
+	d.drv.Emit(res)
+}
+
+// end closes the open response with the final response object (nil when
+// a new response began without the last one's end).
+func (d *Decoder) end(rs *Response, typ string) {
+	r := d.resp
+	if r == nil {
+		return
+	}
+	d.closeOpen()
+	d.resp = nil
+	te := &event.TurnEnd{Agent: d.cfg.Agent, MessageID: r.id}
+	if rs == nil {
+		d.drv.Emit(te)
+		return
+	}
+	reason := ""
+	if rs.IncompleteDetails != nil {
+		reason = rs.IncompleteDetails.Reason
+	}
+	status := rs.Status
+	if status == "" {
+		status = strings.TrimPrefix(typ, "response.")
+	}
+	te.StopReason = openai.StopFromStatus(status, reason, r.tools)
+	if rs.Usage != nil {
+		te.Usage = rs.Usage.Counts().Event()
+	}
+	if status == openai.StatusFailed {
+		te.Error = "response failed"
+		if rs.Error != nil && rs.Error.Message != "" {
+			te.Error = rs.Error.Message
+		}
+	}
+	d.drv.Emit(te)
+}
+
+// validJSON returns raw (valid JSON) compacted, with invalid UTF-8 in its
+// strings replaced by U+FFFD as encoding/json decodes it: what a decoder
+// passes on as text must be valid UTF-8.
+func validJSON(raw json.RawMessage) json.RawMessage {
+	c := jsontext.Compact(raw)
+	if utf8.Valid(c) {
+		return c
+	}
+	var v any
+	if json.Unmarshal(c, &v) != nil {
+		return c
+	}
+	b, err := openai.Marshal(v)
+	if err != nil {
+		return c
+	}
+	return b
+}

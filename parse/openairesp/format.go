@@ -1,0 +1,32 @@
+package openairesp
+
+import (
+	"io"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+)
+
+// Format describes the Responses API streaming body to the rest of
+// agentstream.
+func Format() format.Format {
+	return format.Format{
+		Name:        Name,
+		Description: "OpenAI Responses API streaming SSE body (event: response.* + data:), one or more responses",
+		Detect:      Detect,
+		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
+			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
+		},
+		// docs/formats/openai-responses.md: one response body per turn:
+		// no session metadata, client tool results or run summary.
+		Lacks: []format.Content{
+			format.CitationExtras, format.ExitCode, format.Images,
+			format.MetaInit, format.ToolResult, format.MetaFinal, format.AwaitingTools, format.MetaFiles,
+			format.FileChange, format.TodoList,
+		},
+		Rules: Rules(),
+		Check: Check,
+		// One model response: its tool results go in the next request.
+		Skips: []string{"GEN007"},
+	}
+}

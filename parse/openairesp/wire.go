@@ -1,0 +1,233 @@
+package openairesp
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/agentstream/agentstream/internal/openai"
+)
+
+// Name is the format's name, and the event.Unknown.Format of its items.
+const Name = "openai-responses"
+
+// Stream event types (the API reference's, shared with emit/openairesp).
+const (
+	EvCreated          = "response.created"
+	EvInProgress       = "response.in_progress"
+	EvQueued           = "response.queued"
+	EvCompleted        = "response.completed"
+	EvIncomplete       = "response.incomplete"
+	EvFailed           = "response.failed"
+	EvError            = "error"
+	EvItemAdded        = "response.output_item.added"
+	EvItemDone         = "response.output_item.done"
+	EvPartAdded        = "response.content_part.added"
+	EvPartDone         = "response.content_part.done"
+	EvTextDelta        = "response.output_text.delta"
+	EvTextDone         = "response.output_text.done"
+	EvAnnotation       = "response.output_text.annotation.added"
+	EvRefusalDelta     = "response.refusal.delta"
+	EvRefusalDone      = "response.refusal.done"
+	EvSummaryPartAdded = "response.reasoning_summary_part.added"
+	EvSummaryPartDone  = "response.reasoning_summary_part.done"
+	EvSummaryDelta     = "response.reasoning_summary_text.delta"
+	EvSummaryDone      = "response.reasoning_summary_text.done"
+	EvReasoningDelta   = "response.reasoning_text.delta"
+	EvReasoningDone    = "response.reasoning_text.done"
+	EvArgsDelta        = "response.function_call_arguments.delta"
+	EvArgsDone         = "response.function_call_arguments.done"
+	EvCustomInputDelta = "response.custom_tool_call_input.delta"
+	EvCustomInputDone  = "response.custom_tool_call_input.done"
+	EvMCPArgsDelta     = "response.mcp_call_arguments.delta"
+	EvMCPArgsDone      = "response.mcp_call_arguments.done"
+	EvCodeDelta        = "response.code_interpreter_call_code.delta"
+	EvCodeDone         = "response.code_interpreter_call_code.done"
+	EvImagePartial     = "response.image_generation_call.partial_image"
+	prefixWebSearch    = "response.web_search_call."
+	prefixFileSearch   = "response.file_search_call."
+	prefixCodeInterp   = "response.code_interpreter_call."
+	prefixImageGen     = "response.image_generation_call."
+	prefixMCPCall      = "response.mcp_call."
+	prefixMCPListTools = "response.mcp_list_tools."
+)
+
+// Output item types.
+const (
+	ItemMessage        = "message"
+	ItemReasoning      = "reasoning"
+	ItemFunctionCall   = "function_call"
+	ItemCustomToolCall = "custom_tool_call"
+	ItemWebSearch      = "web_search_call"
+	ItemFileSearch     = "file_search_call"
+	ItemCodeInterp     = "code_interpreter_call"
+	ItemImageGen       = "image_generation_call"
+	ItemMCPCall        = "mcp_call"
+	ItemMCPListTools   = "mcp_list_tools"
+	ItemLocalShell     = "local_shell_call"
+	ItemToolSearch     = "tool_search_call" // Codex's, with "execution": "client"
+)
+
+// Content part types.
+const (
+	PartOutputText  = "output_text"
+	PartRefusal     = "refusal"
+	PartSummaryText = "summary_text"
+	PartReasoning   = "reasoning_text"
+)
+
+// LocalShellTool is the tool name of a local_shell_call item.
+const LocalShellTool = "local_shell"
+
+// ToolSearchTool is the tool name of a tool_search_call item.
+const ToolSearchTool = "tool_search"
+
+// IsServerItem reports whether an item type is a tool the API runs
+// itself, whose item carries call and result.
+func IsServerItem(typ string) bool {
+	switch typ {
+	case ItemWebSearch, ItemFileSearch, ItemCodeInterp, ItemImageGen:
+		return true
+	}
+	return false
+}
+
+// isProgress reports whether an event type only reports a built-in
+// tool's progress (its item's output_item.done carries the result).
+func isProgress(typ string) bool {
+	for _, p := range []string{prefixWebSearch, prefixFileSearch, prefixCodeInterp, prefixImageGen, prefixMCPCall, prefixMCPListTools} {
+		if strings.HasPrefix(typ, p) {
+			return true
+		}
+	}
+	return typ == EvCodeDelta || typ == EvCodeDone
+}
+
+// StreamEvent is one Responses API stream event: the union of the fields
+// of the event types read, decoded in one pass.
+type StreamEvent struct {
+	Type           string      `json:"type"`
+	SequenceNumber *int64      `json:"sequence_number"`
+	Response       *Response   `json:"response"`
+	OutputIndex    int         `json:"output_index"`
+	ContentIndex   int         `json:"content_index"`
+	ItemID         string      `json:"item_id"`
+	Item           *Item       `json:"item"`
+	Part           *Part       `json:"part"`
+	Delta          string      `json:"delta"`
+	Arguments      string      `json:"arguments"`
+	Input          string      `json:"input"`
+	Annotation     *Annotation `json:"annotation"`
+	// The error event's fields.
+	Code    any    `json:"code"`
+	Message string `json:"message"`
+	Param   any    `json:"param"`
+}
+
+// Response is the response object of the lifecycle events; only the
+// fields read are declared (its output is the items already streamed).
+type Response struct {
+	ID                string           `json:"id"`
+	Model             string           `json:"model"`
+	Status            string           `json:"status"`
+	Error             *openai.APIError `json:"error"`
+	IncompleteDetails *struct {
+		Reason string `json:"reason"`
+	} `json:"incomplete_details"`
+	Usage *Usage `json:"usage"`
+}
+
+// Usage is a response's token counts.
+type Usage struct {
+	InputTokens        int64 `json:"input_tokens"`
+	InputTokensDetails struct {
+		CachedTokens int64 `json:"cached_tokens"`
+	} `json:"input_tokens_details"`
+	OutputTokens        int64 `json:"output_tokens"`
+	OutputTokensDetails struct {
+		ReasoningTokens int64 `json:"reasoning_tokens"`
+	} `json:"output_tokens_details"`
+	TotalTokens int64 `json:"total_tokens"`
+}
+
+// Counts returns u in the shared terms.
+func (u *Usage) Counts() openai.Usage {
+	return openai.Usage{
+		Prompt: u.InputTokens, Cached: u.InputTokensDetails.CachedTokens,
+		Output: u.OutputTokens, Reasoning: u.OutputTokensDetails.ReasoningTokens,
+	}
+}
+
+// UsageOf returns the wire usage of shared counts.
+func UsageOf(o openai.Usage) *Usage {
+	u := &Usage{InputTokens: o.Prompt, OutputTokens: o.Output, TotalTokens: o.Prompt + o.Output}
+	u.InputTokensDetails.CachedTokens = o.Cached
+	u.OutputTokensDetails.ReasoningTokens = o.Reasoning
+	return u
+}
+
+// Item is an output item: the union of the fields of the item types
+// read. Raw is the item's JSON, verbatim.
+type Item struct {
+	ID               string          `json:"id"`
+	Type             string          `json:"type"`
+	Status           string          `json:"status"`
+	Content          []Part          `json:"content"`
+	Summary          []Part          `json:"summary"`
+	EncryptedContent string          `json:"encrypted_content"`
+	CallID           string          `json:"call_id"`
+	Name             string          `json:"name"`
+	Arguments        json.RawMessage `json:"arguments"` // a string, but an object in some vendors' items
+	Input            string          `json:"input"`
+	ServerLabel      string          `json:"server_label"`
+	Output           *string         `json:"output"`
+	Error            json.RawMessage `json:"error"`
+	Action           json.RawMessage `json:"action"`
+	Queries          json.RawMessage `json:"queries"`
+	Results          json.RawMessage `json:"results"`
+	Code             *string         `json:"code"`
+	ContainerID      string          `json:"container_id"`
+	Outputs          json.RawMessage `json:"outputs"`
+	Result           *string         `json:"result"`
+	Raw              json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes an item and keeps its JSON.
+func (it *Item) UnmarshalJSON(b []byte) error {
+	type plain Item
+	if err := json.Unmarshal(b, (*plain)(it)); err != nil {
+		return err
+	}
+	it.Raw = append(json.RawMessage(nil), b...)
+	return nil
+}
+
+// Part is a content part (output_text, refusal) or a summary part.
+type Part struct {
+	Type        string       `json:"type"`
+	Text        string       `json:"text"`
+	Refusal     string       `json:"refusal"`
+	Annotations []Annotation `json:"annotations"`
+}
+
+// Annotation is a citation of an output_text part (url_citation,
+// file_citation, container_file_citation, file_path). Raw is its JSON.
+type Annotation struct {
+	Type       string          `json:"type"`
+	URL        *string         `json:"url"`
+	Title      *string         `json:"title"`
+	StartIndex *int64          `json:"start_index"`
+	EndIndex   *int64          `json:"end_index"`
+	Filename   *string         `json:"filename"`
+	Index      *int64          `json:"index"`
+	Raw        json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes an annotation and keeps its JSON.
+func (a *Annotation) UnmarshalJSON(b []byte) error {
+	type plain Annotation
+	if err := json.Unmarshal(b, (*plain)(a)); err != nil {
+		return err
+	}
+	a.Raw = append(json.RawMessage(nil), b...)
+	return nil
+}

@@ -1,0 +1,297 @@
+// Package sessions finds the session logs the agent CLIs keep on disk:
+// it expands a directory or a glob pattern into one input per session,
+// oldest first, and opens the transcript of a subagent that a session log
+// keeps in a file of its own.
+//
+// Layouts it knows: Claude Code's ~/.claude/projects/<project>/<session>.jsonl
+// with each subagent's transcript in <session>/subagents/agent-<id>.jsonl,
+// Codex's ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl, and the recordings
+// of this project's corpus, where a subagent's transcript of
+// <run>.session.jsonl is <run>.session-<n>.jsonl beside it.
+package sessions
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Filter selects sessions. The zero value selects every one.
+type Filter struct {
+	Since   time.Time // sessions still written at or after it
+	Until   time.Time // sessions started at or before it
+	Session string    // a session id, or a prefix of one
+}
+
+// IsZero reports whether f selects every session.
+func (f *Filter) IsZero() bool {
+	return f == nil || (f.Since.IsZero() && f.Until.IsZero() && f.Session == "")
+}
+
+// Expand returns the inputs names stand for. A directory (walked
+// recursively) or a glob pattern stands for the session logs in it,
+// each its own input, oldest first, subagent transcripts left out (they
+// are read with their parent, see Subagents); f selects among them. Any
+// other name (a file, "-", a URL) is returned as it is. A directory or
+// pattern that holds no selected session is an error.
+func Expand(names []string, f *Filter) ([]string, error) {
+	var out []string
+	for _, name := range names {
+		paths, expanded, err := expand(name)
+		if err != nil {
+			return nil, err
+		}
+		if !expanded {
+			out = append(out, name)
+			continue
+		}
+		logs := make([]log, 0, len(paths))
+		for _, p := range paths {
+			if isSubagent(p, paths) {
+				continue
+			}
+			l, err := head(p)
+			if err != nil {
+				return nil, err
+			}
+			if f.match(&l) {
+				logs = append(logs, l)
+			}
+		}
+		if len(logs) == 0 {
+			return nil, fmt.Errorf("%s: no session logs found", name)
+		}
+		slices.SortStableFunc(logs, func(a, b log) int {
+			if c := a.start.Compare(b.start); c != 0 {
+				return c
+			}
+			return strings.Compare(a.path, b.path)
+		})
+		for _, l := range logs {
+			out = append(out, l.path)
+		}
+	}
+	return out, nil
+}
+
+// expand lists the .jsonl files a directory or pattern stands for; false
+// when name is neither.
+func expand(name string) ([]string, bool, error) {
+	if name == "-" || strings.Contains(name, "://") {
+		return nil, false, nil
+	}
+	st, err := os.Stat(name)
+	switch {
+	case err == nil && st.IsDir():
+		var paths []string
+		err := filepath.WalkDir(name, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !e.IsDir() && strings.HasSuffix(p, ".jsonl") {
+				paths = append(paths, p)
+			}
+			return nil
+		})
+		return paths, true, err
+	case err == nil || !strings.ContainsAny(name, "*?["):
+		return nil, false, nil
+	}
+	matches, err := filepath.Glob(name)
+	if err != nil {
+		return nil, true, fmt.Errorf("%s: %w", name, err)
+	}
+	var paths []string
+	for _, m := range matches {
+		if st, err := os.Stat(m); err == nil && !st.IsDir() {
+			paths = append(paths, m)
+		}
+	}
+	return paths, true, nil
+}
+
+var corpusSubagent = regexp.MustCompile(`^(.*\.session)-[0-9]+\.jsonl$`)
+
+// isSubagent reports whether path is a subagent's transcript: under a
+// subagents directory, named agent-*.jsonl, or <run>.session-<n>.jsonl
+// beside its <run>.session.jsonl.
+func isSubagent(path string, all []string) bool {
+	if filepath.Base(filepath.Dir(path)) == "subagents" || strings.HasPrefix(filepath.Base(path), "agent-") {
+		return true
+	}
+	m := corpusSubagent.FindStringSubmatch(path)
+	return m != nil && slices.Contains(all, m[1]+".jsonl")
+}
+
+// log is what Expand knows of one session log.
+type log struct {
+	path       string
+	start, end time.Time
+	ids        []string
+}
+
+// maxHead bounds what head reads of a log: its first lines.
+const (
+	maxHeadLines = 8
+	maxHeadBytes = 1 << 20
+)
+
+// head reads the start time and session ids from the first lines of a
+// log (the file's modification time when none says), and takes its end
+// time from the modification time.
+func head(path string) (log, error) {
+	l := log{path: path, ids: []string{strings.TrimSuffix(filepath.Base(path), ".jsonl")}}
+	f, err := os.Open(path)
+	if err != nil {
+		return l, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return l, err
+	}
+	l.end = st.ModTime()
+	br := bufio.NewReader(io.LimitReader(f, maxHeadBytes))
+	for range maxHeadLines {
+		line, err := br.ReadBytes('\n')
+		var h struct {
+			Timestamp string `json:"timestamp"`
+			SessionID string `json:"sessionId"`
+			Payload   struct {
+				ID string `json:"id"`
+			} `json:"payload"`
+		}
+		if json.Unmarshal(bytes.TrimSpace(line), &h) == nil {
+			if t, perr := time.Parse(time.RFC3339Nano, h.Timestamp); perr == nil && l.start.IsZero() {
+				l.start = t
+			}
+			for _, id := range []string{h.SessionID, h.Payload.ID} {
+				if id != "" && !slices.Contains(l.ids, id) {
+					l.ids = append(l.ids, id)
+				}
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	if l.start.IsZero() {
+		l.start = l.end
+	}
+	return l, nil
+}
+
+func (f *Filter) match(l *log) bool {
+	if f.IsZero() {
+		return true
+	}
+	if !f.Since.IsZero() && l.end.Before(f.Since) {
+		return false
+	}
+	if !f.Until.IsZero() && l.start.After(f.Until) {
+		return false
+	}
+	if f.Session == "" {
+		return true
+	}
+	for _, id := range l.ids {
+		if strings.HasPrefix(id, f.Session) || strings.HasSuffix(id, f.Session) {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseTime reads a --since or --until value: an RFC 3339 time, a date
+// (YYYY-MM-DD, UTC), or a duration before now ("36h").
+func ParseTime(s string, now time.Time) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, fmt.Errorf("%q is not a time (RFC 3339, YYYY-MM-DD, or a duration such as 36h)", s)
+}
+
+// Subagents returns the opener of the subagent transcripts kept beside
+// the session log path, or nil when path is not a file (standard input,
+// a URL). The opener returns a nil reader when there is no transcript of
+// that agent.
+func Subagents(path string) func(agentID string) (io.ReadCloser, string, error) {
+	if path == "-" || strings.Contains(path, "://") {
+		return nil
+	}
+	if st, err := os.Stat(path); err != nil || st.IsDir() {
+		return nil
+	}
+	base := strings.TrimSuffix(path, ".jsonl")
+	return func(agentID string) (io.ReadCloser, string, error) {
+		if agentID == "" || strings.ContainsAny(agentID, `/\`) {
+			return nil, "", nil
+		}
+		for _, p := range []string{
+			filepath.Join(base, "subagents", "agent-"+agentID+".jsonl"),
+			filepath.Join(filepath.Dir(path), "subagents", "agent-"+agentID+".jsonl"),
+			filepath.Join(filepath.Dir(path), "agent-"+agentID+".jsonl"),
+		} {
+			f, err := os.Open(p)
+			if err == nil {
+				return f, p, nil
+			}
+			if !errors.Is(err, fs.ErrNotExist) {
+				return nil, "", err
+			}
+		}
+		// The corpus's layout: <run>.session-<n>.jsonl, whose lines carry
+		// the agentId.
+		siblings, _ := filepath.Glob(globEscape(base) + "-*.jsonl")
+		for _, p := range siblings {
+			if corpusSubagent.MatchString(p) && firstAgentID(p) == agentID {
+				f, err := os.Open(p)
+				return f, p, err
+			}
+		}
+		return nil, "", nil
+	}
+}
+
+// firstAgentID returns the agentId of the first line of a transcript.
+func firstAgentID(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	line, _ := bufio.NewReader(io.LimitReader(f, maxHeadBytes)).ReadBytes('\n')
+	var h struct {
+		AgentID string `json:"agentId"`
+	}
+	json.Unmarshal(line, &h)
+	return h.AgentID
+}
+
+// globEscape escapes the pattern characters of a path.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,165 @@
+package usage
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Groupings of Report.
+const (
+	ByRun   = "run"
+	ByModel = "model"
+	ByDay   = "day"
+	ByAgent = "agent"
+)
+
+// Cost sources of a Row.
+const (
+	SourceStream = "stream" // the runs' own cost
+	SourceTable  = "table"  // priced from the pricing table
+	SourceMixed  = "stream+table"
+	SourceNone   = "none" // nothing priced
+)
+
+// Row is one group of a report.
+type Row struct {
+	Key      string `json:"key"`
+	Runs     int    `json:"runs"`
+	Messages int    `json:"messages"`
+	Tokens
+	// CostUSD is nil when nothing in the group could be priced; when
+	// Unpriced is not empty it leaves those models out.
+	CostUSD    *float64 `json:"cost_usd"`
+	CostSource string   `json:"cost_source"`
+	// Unpriced lists the models of the group that have no price ("" is
+	// shown as "(no model)"), sorted.
+	Unpriced []string `json:"unpriced_models,omitempty"`
+}
+
+// NoModel names messages whose stream does not say which model wrote them.
+const NoModel = "(no model)"
+
+// Report groups runs by ByRun, ByModel, ByDay or ByAgent and returns the
+// rows in order (runs in the order given, other keys sorted) and their
+// total.
+//
+// A run's own cost goes to a group when all the run's messages are in it
+// (always so by run); otherwise the run's messages in the group are priced
+// from prices.
+func Report(runs []Run, by string, prices *Prices) (rows []Row, total Row, err error) {
+	type acc struct {
+		row      Row
+		runs     map[int]bool
+		stream   bool
+		table    bool
+		unpriced map[string]bool
+		cost     float64
+		priced   bool
+	}
+	groups := map[string]*acc{}
+	var keys []string
+	get := func(k string) *acc {
+		g := groups[k]
+		if g == nil {
+			g = &acc{row: Row{Key: k}, runs: map[int]bool{}, unpriced: map[string]bool{}}
+			groups[k] = g
+			keys = append(keys, k)
+		}
+		return g
+	}
+	var key func(r *Run, m *Message) string
+	switch by {
+	case ByRun:
+		key = func(r *Run, _ *Message) string { return r.Name }
+	case ByModel:
+		key = func(_ *Run, m *Message) string { return cmp.Or(m.Model, NoModel) }
+	case ByDay:
+		key = func(r *Run, _ *Message) string { return cmp.Or(r.Day, "unknown") }
+	case ByAgent:
+		key = func(_ *Run, m *Message) string { return cmp.Or(m.Agent, "(no agent id)") }
+	default:
+		return nil, Row{}, fmt.Errorf("--by must be run, model, day or agent, not %q", by)
+	}
+	all := &acc{row: Row{Key: "total"}, runs: map[int]bool{}, unpriced: map[string]bool{}}
+	for i := range runs {
+		r := &runs[i]
+		// The groups this run's messages fall in.
+		in := map[string]bool{}
+		for j := range r.Messages {
+			in[key(r, &r.Messages[j])] = true
+		}
+		if len(r.Messages) == 0 {
+			// A run without usage still counts as a run of its group.
+			in[key(r, &Message{Agent: r.MainAgent, Model: r.Model})] = true
+		}
+		whole := len(in) == 1 && r.CostUSD != nil
+		for k := range in {
+			g := get(k)
+			g.runs[i] = true
+			if whole {
+				g.cost += *r.CostUSD
+				g.priced, g.stream = true, true
+			}
+		}
+		if r.CostUSD != nil {
+			all.cost += *r.CostUSD
+			all.priced, all.stream = true, true
+		}
+		all.runs[i] = true
+		for j := range r.Messages {
+			m := &r.Messages[j]
+			g := get(key(r, m))
+			for _, a := range []*acc{g, all} {
+				a.row.Messages++
+				a.row.Tokens.Add(m.Tokens)
+			}
+			c, ok := prices.Cost(m.Model, m.Tokens)
+			targets := []*acc{}
+			if !whole {
+				targets = append(targets, g)
+			}
+			if r.CostUSD == nil {
+				targets = append(targets, all)
+			}
+			for _, a := range targets {
+				if !ok {
+					a.unpriced[cmp.Or(m.Model, NoModel)] = true
+					continue
+				}
+				a.cost += c
+				a.priced, a.table = true, true
+			}
+		}
+	}
+	finish := func(a *acc) Row {
+		row := a.row
+		row.Runs = len(a.runs)
+		if a.priced {
+			v := a.cost
+			row.CostUSD = &v
+		}
+		switch {
+		case a.stream && a.table:
+			row.CostSource = SourceMixed
+		case a.stream:
+			row.CostSource = SourceStream
+		case a.table:
+			row.CostSource = SourceTable
+		default:
+			row.CostSource = SourceNone
+		}
+		for m := range a.unpriced {
+			row.Unpriced = append(row.Unpriced, m)
+		}
+		slices.Sort(row.Unpriced)
+		return row
+	}
+	if by != ByRun {
+		slices.Sort(keys)
+	}
+	for _, k := range keys {
+		rows = append(rows, finish(groups[k]))
+	}
+	return rows, finish(all), nil
+}
