@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -12,6 +11,7 @@ import (
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/render"
 	"github.com/agentstream/agentstream/usage"
 )
@@ -217,7 +217,7 @@ func noAgentMatched(rep *reporter, name, want string, f *render.AgentFilter) {
 	for _, id := range f.Seen() {
 		ids = append(ids, fmt.Sprintf("%q", id))
 	}
-	rep.problem(fmt.Errorf("%s: no agent matched --agent %s (agents: %s)", name, want, strings.Join(ids, ", ")))
+	rep.problem(fmt.Errorf("%s: no agent matched --agent %s (agents: %s)", name, want, textlist.Join(ids, ", ")))
 }
 
 // assembleInput reads the events of in through eachEvent and assembles

@@ -19,6 +19,7 @@ type convertOptions struct {
 	maxChunkBytes int
 	framing       string
 	partial       bool
+	mcpBeta       bool
 	follow        followOptions
 	fs            *pflag.FlagSet // where the output flags were defined
 }
@@ -57,6 +58,7 @@ func addOutputFlags(fs *pflag.FlagSet, o *convertOptions, prefix string) {
 	addMaxChunkBytesFlag(fs, &o.maxChunkBytes, for_(format.OptMaxChunkBytes)+"cap on one envelope's JSON text, in bytes")
 	fs.StringVar(&o.framing, "framing", "sse", for_(format.OptFraming)+"framing, sse or ndjson")
 	fs.BoolVar(&o.partial, "partial", false, for_(format.OptPartial)+"write stream_event lines, as --include-partial-messages does")
+	fs.BoolVar(&o.mcpBeta, "mcp-beta", false, for_(format.OptMCPBeta)+"write MCP tool calls and results as the MCP connector beta's mcp_tool_use and mcp_tool_result blocks")
 }
 
 func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs []string) error {
@@ -70,7 +72,7 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	if o.framing != "sse" && o.framing != "ndjson" {
 		return failure(fmt.Errorf("--framing must be sse or ndjson, not %q", o.framing))
 	}
-	if err := checkUses(changedIn(o.fs), "--to "+out.Name, []convert.Format{out}, format.OptMaxChunkBytes, format.OptFraming, format.OptPartial); err != nil {
+	if err := checkUses(changedIn(o.fs), "--to "+out.Name, []convert.Format{out}, format.OptMaxChunkBytes, format.OptFraming, format.OptPartial, format.OptMCPBeta); err != nil {
 		return err
 	}
 	o.in.writes = []convert.Format{out}
@@ -83,7 +85,7 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	w := bufio.NewWriterSize(ios.Out, 64<<10)
 	eo := &convert.Options{
 		Agent: o.in.agent, MaxChunkBytes: o.maxChunkBytes,
-		Framing: o.framing, Partial: o.partial, Warn: rep.warn,
+		Framing: o.framing, Partial: o.partial, MCPBeta: o.mcpBeta, Warn: rep.warn,
 	}
 	o.in.tools.apply(eo)
 	enc := out.NewEncoder(w, eo)

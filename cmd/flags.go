@@ -63,6 +63,7 @@ var optionFlags = map[format.Option][]string{
 	format.OptXMLEscaping:   {"xml-escaping"},
 	format.OptTools:         {"tools", "tools-file"},
 	format.OptNonce:         {"nonce"},
+	format.OptMCPBeta:       {"mcp-beta"},
 }
 
 // checkUses rejects a flag given on the command line (changed) for an

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -69,10 +70,10 @@ func (v retryValue) Set(s string) error {
 
 func (retryValue) Type() string { return "int" }
 
-// apply fills the HTTP part of so. stdin serves -d @-. It is an error to
-// give HTTP flags when no input is a URL, or to read both the body and an
-// input from stdin.
-func (o *httpOptions) apply(so *source.Options, stdin io.Reader, inputs []string) error {
+// apply fills the HTTP part of so. stdin serves -d @-, read until ctx
+// ends (Ctrl-C). It is an error to give HTTP flags when no input is a
+// URL, or to read both the body and an input from stdin.
+func (o *httpOptions) apply(ctx context.Context, so *source.Options, stdin io.Reader, inputs []string) error {
 	anyURL, anyStdin := false, len(inputs) == 0
 	for _, in := range inputs {
 		anyURL = anyURL || source.IsURL(in)
@@ -93,7 +94,7 @@ func (o *httpOptions) apply(so *source.Options, stdin io.Reader, inputs []string
 			if anyStdin {
 				return errors.New("-d @- and an input both read stdin")
 			}
-			b, err := io.ReadAll(stdin)
+			b, err := io.ReadAll(source.Stdin(ctx, stdin))
 			if err != nil {
 				return fmt.Errorf("reading the request body from stdin: %w", err)
 			}

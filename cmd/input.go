@@ -189,7 +189,7 @@ func eachInput(ctx context.Context, ios *IOStreams, o *inputOptions, rep *report
 	sopts := o.source
 	sopts.Stdin = ios.In
 	sopts.MaxEventBytes = o.maxEventBytes
-	if err := o.http.apply(&sopts, ios.In, inputs); err != nil {
+	if err := o.http.apply(ctx, &sopts, ios.In, inputs); err != nil {
 		return failure(err)
 	}
 	// An input that cannot be opened or detected is reported and the next

@@ -66,7 +66,7 @@ func runRecord(ctx context.Context, ios *IOStreams, o *recordOptions, input stri
 	}
 	rep := newReporter(ios.Err, false)
 	sopts := &source.Options{Stdin: ios.In, MaxEventBytes: o.maxEventBytes, Warn: func(msg string) { rep.note("%s", msg) }}
-	if err := o.http.apply(sopts, ios.In, []string{input}); err != nil {
+	if err := o.http.apply(ctx, sopts, ios.In, []string{input}); err != nil {
 		return failure(err)
 	}
 	rc, err := source.Open(ctx, input, sopts)

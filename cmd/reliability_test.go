@@ -88,6 +88,47 @@ func TestRecordStdinCancelled(t *testing.T) {
 	}
 }
 
+// TestRequestBodyStdinCancelled: Ctrl-C ends `record -d @- URL` while the
+// body's producer is silent, as it ends `record -`: nothing is requested.
+// Without it the test waits forever.
+func TestRequestBodyStdinCancelled(t *testing.T) {
+	t.Parallel()
+	requested := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requested <- struct{}{}
+	}))
+	defer srv.Close()
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		o := &recordOptions{output: filepath.Join(t.TempDir(), "run.sse"), maxEventBytes: 1 << 20}
+		fs := pflag.NewFlagSet("record", pflag.ContinueOnError)
+		addHTTPFlags(fs, &o.http)
+		if err := fs.Parse([]string{"-d", "@-"}); err != nil {
+			done <- err
+			return
+		}
+		done <- runRecord(ctx, &IOStreams{In: pr, Out: io.Discard, Err: io.Discard}, o, srv.URL)
+	}()
+	// The write returns once the body reader has taken it; the producer
+	// then stays silent, with the pipe open.
+	if _, err := pw.Write([]byte(`{"prompt":`)); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	err := <-done
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "reading the request body from stdin") {
+		t.Errorf("record: %v; want the body's read cancelled", err)
+	}
+	select {
+	case <-requested:
+		t.Error("the request was sent with half a body")
+	default:
+	}
+}
+
 // TestLongMessagesBounded: a message naming everything a hostile input
 // holds is cut on stderr, at a character boundary, saying how much.
 func TestLongMessagesBounded(t *testing.T) {

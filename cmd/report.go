@@ -1,11 +1,14 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/agentstream/agentstream/event"
 )
 
 // reporter prints problems and warnings on stderr, once each, and counts
@@ -23,8 +26,14 @@ func newReporter(w io.Writer, strict bool) *reporter {
 }
 
 // problem reports bad input; it returns false when the command must stop
-// (--strict).
+// (--strict). A decoder's warning (a *event.ParseError wrapping
+// event.ErrWarning: invalid UTF-8 replaced, an escaping guessed) is
+// printed as a warning and is not a problem: the events are complete.
 func (r *reporter) problem(err error) bool {
+	if isWarning(err) {
+		r.warn(err)
+		return true
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.problems++
@@ -32,11 +41,17 @@ func (r *reporter) problem(err error) bool {
 	return !r.strict
 }
 
-// warn reports what an encoder could not carry, once per message.
+// warn reports what an encoder could not carry, or a decoder's warning,
+// once per message.
 func (r *reporter) warn(err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	msg := flagText(err.Error())
+	if isWarning(err) {
+		// The cause says "warning: " after the position; the line
+		// says it first.
+		msg = strings.Replace(msg, ": warning: ", ": ", 1)
+	}
 	if r.warned[msg] {
 		return
 	}
@@ -49,6 +64,12 @@ func (r *reporter) note(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	fmt.Fprintf(r.w, "agentstream: %s\n", bounded(fmt.Sprintf(format, args...)))
+}
+
+// isWarning reports whether err is a decoder's positioned warning.
+func isWarning(err error) bool {
+	var perr *event.ParseError
+	return errors.As(err, &perr) && errors.Is(perr, event.ErrWarning)
 }
 
 // maxMessage caps one line on stderr. A message can name what the input

@@ -304,7 +304,7 @@ func TestHTTPFlags(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got source.Options
-			err := o.apply(&got, strings.NewReader(tt.stdin), tt.inputs)
+			err := o.apply(t.Context(), &got, strings.NewReader(tt.stdin), tt.inputs)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Errorf("error %v, want %q", err, tt.wantErr)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -33,6 +34,10 @@ stop reason. Transport never matters: chunking, escaping, framing, key
 order. Fields one side's format cannot carry are not compared (the report
 says so) unless --strict.
 
+A or B may be a directory or glob of session logs (as for assemble): each
+stands for its sessions, oldest first, and the runs are compared pair by
+pair, in order (both sides must hold as many), with a report per pair.
+
 Exit status: 0 equal, 1 different, 2 unreadable input. The fields, the
 --ignore names and the --json schema are in docs/verify.md.`,
 		Example: `  agentstream verify legacy.sse envelope.sse
@@ -50,6 +55,7 @@ Exit status: 0 equal, 1 different, 2 unreadable input. The fields, the
 	fs.BoolVar(&o.strict, "strict", false, "compare the fields one side's format cannot carry too")
 	fs.BoolVar(&o.json, "json", false, "write the report as JSON")
 	addReadFlags(fs, &o.in, "")
+	addSessionFlags(fs, &o.in.sessions)
 	addHTTPFlags(fs, &o.in.http)
 	return c
 }
@@ -60,28 +66,46 @@ func runVerify(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b strin
 	}
 	if !source.IsURL(a) && !source.IsURL(b) {
 		// Request flags without a URL are a mistake (apply says so).
-		if err := o.in.http.apply(&source.Options{}, nil, []string{a, b}); err != nil {
+		if err := o.in.http.apply(ctx, &source.Options{}, nil, []string{a, b}); err != nil {
 			return failure(err)
 		}
 	}
 	if err := verify.CheckIgnore(o.ignore); err != nil {
 		return failure(err)
 	}
+	runsA, runsB, err := verifyRuns(&o.in, a, b)
+	if err != nil {
+		return err
+	}
 	rep := newReporter(ios.Err, false)
-	sa, err := readSide(ctx, ios, o, o.fromA, a, rep)
-	if err != nil {
-		return err
-	}
-	sb, err := readSide(ctx, ios, o, o.fromB, b, rep)
-	if err != nil {
-		return err
-	}
-	r := verify.Compare(sa, sb, &verify.Options{Ignore: o.ignore, Usage: o.usage, Strict: o.strict})
 	w := bufio.NewWriter(ios.Out)
-	if o.json {
-		err = verify.WriteJSON(w, r)
-	} else {
-		err = verify.WriteText(w, r)
+	var reports []*verify.Report
+	for i := range runsA {
+		r, err := verifyPair(ctx, ios, o, runsA[i], runsB[i], rep)
+		if err != nil {
+			return err
+		}
+		if len(runsA) > 1 && !o.json {
+			// One report per pair, as it is done.
+			fmt.Fprintf(w, "run %d: %s vs %s\n", i+1, runsA[i], runsB[i])
+			if err := verify.WriteText(w, r); err != nil {
+				return failure(err)
+			}
+			if err := w.Flush(); err != nil {
+				return failure(err)
+			}
+		}
+		reports = append(reports, r)
+	}
+	switch {
+	case len(reports) == 1 && o.json:
+		err = verify.WriteJSON(w, reports[0])
+	case len(reports) == 1:
+		err = verify.WriteText(w, reports[0])
+	case o.json:
+		err = verify.WriteRunsJSON(w, reports)
+	default:
+		err = verify.WriteRunsText(w, reports)
 	}
 	if ferr := w.Flush(); err == nil {
 		err = ferr
@@ -89,10 +113,49 @@ func runVerify(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b strin
 	if err != nil {
 		return failure(err)
 	}
-	if !r.Equal {
-		return errNo
+	for _, r := range reports {
+		if !r.Equal {
+			return errNo
+		}
 	}
 	return nil
+}
+
+// verifyRuns expands A and B (a directory or glob of session logs stands
+// for each session in it, oldest first) into the runs compared, paired in
+// order: both sides must hold as many.
+func verifyRuns(o *inputOptions, a, b string) (runsA, runsB []string, err error) {
+	if runsA, err = o.sessions.expand([]string{a}); err != nil {
+		return nil, nil, failure(err)
+	}
+	if runsB, err = o.sessions.expand([]string{b}); err != nil {
+		return nil, nil, failure(err)
+	}
+	if len(runsA) != len(runsB) {
+		return nil, nil, failure(fmt.Errorf("%s holds %s, %s %s: runs are compared pair by pair, in order",
+			a, runs(len(runsA)), b, runs(len(runsB))))
+	}
+	return runsA, runsB, nil
+}
+
+func runs(n int) string {
+	if n == 1 {
+		return "1 run"
+	}
+	return fmt.Sprintf("%d runs", n)
+}
+
+// verifyPair reads and compares one run of each side.
+func verifyPair(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b string, rep *reporter) (*verify.Report, error) {
+	sa, err := readSide(ctx, ios, o, o.fromA, a, rep)
+	if err != nil {
+		return nil, err
+	}
+	sb, err := readSide(ctx, ios, o, o.fromB, b, rep)
+	if err != nil {
+		return nil, err
+	}
+	return verify.Compare(sa, sb, &verify.Options{Ignore: o.ignore, Usage: o.usage, Strict: o.strict}), nil
 }
 
 // readSide reads and assembles one input. Problems in it are reported and

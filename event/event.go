@@ -113,6 +113,12 @@ type ToolCall struct {
 	Input     json.RawMessage
 	Server    bool   // executed by the model provider (server_tool_use)
 	MCPServer string // MCP server name, for MCP tools
+	// InputDeltas, when the source streamed Input in more than one
+	// fragment (Anthropic's input_json_delta), are the fragments' lengths
+	// in bytes (empty ones too), in order, summing to len(Input); nil
+	// otherwise. An encoder of a streamed format may write one fragment
+	// per length.
+	InputDeltas []int `json:",omitempty"`
 }
 
 // ToolResult is the complete result of a tool call, paired with it by ID.

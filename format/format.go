@@ -62,6 +62,7 @@ const (
 	OptXMLEscaping   Option = "xml-escaping"
 	OptTools         Option = "tools"
 	OptNonce         Option = "nonce"
+	OptMCPBeta       Option = "mcp-beta"
 )
 
 // Options configure the decoders and encoders of the format table. Each
@@ -87,6 +88,11 @@ type Options struct {
 	Framing string
 	// Partial makes the claude encoder write stream_event lines.
 	Partial bool
+	// MCPBeta makes the anthropic encoder write MCP tool calls and
+	// results as the MCP connector beta's mcp_tool_use and
+	// mcp_tool_result blocks, not tool_use (with server_name) and
+	// tool_result.
+	MCPBeta bool
 	// XMLEscaping forces a legacy XML escaping generation for the xml
 	// decoder: "auto" (default), "none", "newline", or "full".
 	XMLEscaping string

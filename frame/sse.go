@@ -260,7 +260,7 @@ func (s *SSE) tooLarge() error {
 	}
 	return &event.ParseError{
 		Source: s.source, Line: line, Column: 1, Offset: off,
-		Err: event.Errorf(event.ErrTooLarge, "SSE message larger than %d bytes (raise --max-event-bytes)", s.max),
+		Err: event.Errorf(event.ErrTooLarge, "SSE message larger than %d bytes (raise the cap, MaxEventBytes)", s.max),
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/usage"
 )
 
@@ -399,7 +400,7 @@ func (t *Transcript) Close() error {
 		return t.lw.err
 	}
 	if len(open) > 0 {
-		return fmt.Errorf("%w inside %s", event.ErrTruncated, strings.Join(open, ", "))
+		return fmt.Errorf("%w inside %s", event.ErrTruncated, textlist.Join(open, ", "))
 	}
 	return nil
 }

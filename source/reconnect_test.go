@@ -283,7 +283,7 @@ func TestURLOversizedCutByReconnect(t *testing.T) {
 			if diff := cmp.Diff(seq(0, 4), data); diff != "" {
 				t.Errorf("data (-want +got):\n%s", diff)
 			}
-			if want := []string{"SSE message larger than 1000 bytes (raise --max-event-bytes)"}; !cmp.Equal(want, problems) {
+			if want := []string{"SSE message larger than 1000 bytes (raise the cap, MaxEventBytes)"}; !cmp.Equal(want, problems) {
 				t.Errorf("problems %q, want %q", problems, want)
 			}
 			if diff := cmp.Diff([]string{"", "0"}, srv.requests()); diff != "" {

@@ -61,7 +61,7 @@ func Open(ctx context.Context, name string, opts *Options) (io.ReadCloser, error
 		if in == nil {
 			in = os.Stdin
 		}
-		return stdinReader(ctx, in), nil
+		return Stdin(ctx, in), nil
 	case IsURL(name):
 		return openURL(ctx, name, opts)
 	}

@@ -5,12 +5,13 @@ import (
 	"io"
 )
 
-// stdinReader returns in as a reader that stops at ctx's end: a read
-// blocked on a pipe or a FIFO whose producer is silent returns ctx.Err()
-// as soon as ctx is done (Ctrl-C on `record -`), instead of waiting for
-// the producer to write or close. When ctx cannot end, in is read as it
-// is. Closing the reader does not close in.
-func stdinReader(ctx context.Context, in io.Reader) io.ReadCloser {
+// Stdin returns in (standard input, a pipe, a FIFO) as a reader that
+// stops at ctx's end: a read blocked on a pipe or a FIFO whose producer is
+// silent returns ctx.Err() as soon as ctx is done (Ctrl-C on `record -`,
+// or on `-d @-` reading a request body), instead of waiting for the
+// producer to write or close. When ctx cannot end, in is read as it is.
+// Closing the reader does not close in.
+func Stdin(ctx context.Context, in io.Reader) io.ReadCloser {
 	if ctx.Done() == nil {
 		return io.NopCloser(in)
 	}

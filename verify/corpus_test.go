@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -236,4 +237,59 @@ func readSideQuiet(t *testing.T, name, stream string, f convert.Format) Side {
 	}
 	s.Blocks = append(s.Blocks, asm.Flush()...)
 	return s
+}
+
+// runSpecific matches what differs between two runs of one Claude Code
+// scenario whatever the output mode: the model server's port, the
+// subagents' ids and the durations. (The scratch directory, named after
+// the scenario, is renamed in the whole recording: in the partial one,
+// deltas may split it.)
+var runSpecific = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`127\.0\.0\.1:\d+`), "127.0.0.1:PORT"},
+	{regexp.MustCompile(`\ba[0-9a-f]{16}\b`), "AGENTID"},
+	{regexp.MustCompile(`((?:totalDurationMs|duration_ms|duration_api_ms)(?:\\?":\s*|: ))\d+`), "${1}0"},
+}
+
+// TestClaudePartialPairs: each scenario recorded by Claude Code with and
+// without --include-partial-messages verifies equal (agent ids aside, and
+// what differs between two runs), retries and abandoned streams included.
+func TestClaudePartialPairs(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("../testdata/claude/partial-*.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no partial Claude recordings")
+	}
+	read := func(t *testing.T, path string, rename *strings.Replacer) Side {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := rename.Replace(string(b))
+		for _, r := range runSpecific {
+			s = r.re.ReplaceAllString(s, r.with)
+		}
+		return readString(t, path, s)
+	}
+	for _, partial := range files {
+		whole := filepath.Join(filepath.Dir(partial), strings.TrimPrefix(filepath.Base(partial), "partial-"))
+		t.Run(filepath.Base(whole), func(t *testing.T) {
+			t.Parallel()
+			x := strings.TrimSuffix(filepath.Base(whole), ".jsonl")
+			a := read(t, whole, strings.NewReplacer("claude-"+x, "claude-partial-"+x))
+			b := read(t, partial, strings.NewReplacer())
+			r := Compare(a, b, &Options{Ignore: []string{IgnoreAgentIDs}})
+			if !r.Equal {
+				t.Errorf("not equal:\n%s", strings.Join(lines(r), "\n"))
+			}
+			if r.A.Blocks == 0 {
+				t.Errorf("%s: no block compared", whole)
+			}
+		})
+	}
 }

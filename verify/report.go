@@ -45,11 +45,48 @@ func plural(n int, what string) string {
 }
 
 // WriteJSON writes r as one indented JSON document.
-func WriteJSON(w io.Writer, r *Report) error {
+func WriteJSON(w io.Writer, r *Report) error { return writeJSON(w, r) }
+
+func writeJSON(w io.Writer, r any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
+}
+
+// WriteRunsText writes the last line of the comparison of several runs,
+// pair by pair (each pair's report is written with WriteText as it is
+// done): equal when every pair is.
+func WriteRunsText(w io.Writer, rs []*Report) error {
+	differ := 0
+	for _, r := range rs {
+		if !r.Equal {
+			differ++
+		}
+	}
+	var err error
+	if differ == 0 {
+		_, err = fmt.Fprintf(w, "equal: %s\n", plural(len(rs), "run"))
+	} else {
+		_, err = fmt.Fprintf(w, "different: %d of %s differ\n", differ, plural(len(rs), "run"))
+	}
+	return err
+}
+
+// Runs is the JSON report of several runs compared pair by pair.
+type Runs struct {
+	Equal bool      `json:"equal"` // every pair is equal
+	Runs  []*Report `json:"runs"`  // one report per pair, in order
+}
+
+// WriteRunsJSON writes the reports of several runs compared pair by pair
+// as one indented JSON document (Runs).
+func WriteRunsJSON(w io.Writer, rs []*Report) error {
+	out := Runs{Equal: true, Runs: rs}
+	for _, r := range rs {
+		out.Equal = out.Equal && r.Equal
+	}
+	return writeJSON(w, out)
 }
 
 // String returns the difference as one report line, e.g.

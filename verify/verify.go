@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 )
 
@@ -358,7 +359,10 @@ func (c *comparer) group(blocks []*assemble.Block) []*agent {
 	var out []*agent
 	byID := map[string]*agent{}
 	for _, b := range blocks {
-		if b == nil {
+		if b == nil || b.Type == assemble.TypeNotice && b.Kind == event.NoticeAbandoned {
+			// An abandoned stream (a retried call, which only Claude's
+			// partial mode shows) is no part of the answer: it must not
+			// make an agent appear, or appear earlier.
 			continue
 		}
 		ag := byID[b.Agent]

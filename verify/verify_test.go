@@ -330,6 +330,28 @@ func TestNotContent(t *testing.T) {
 	}
 }
 
+// TestAbandoned: an abandoned stream (Claude's partial mode, a retried
+// call) is no part of the answer: it neither adds an agent nor moves one
+// ahead of another.
+func TestAbandoned(t *testing.T) {
+	t.Parallel()
+	main := &assemble.Block{Agent: "m", Type: assemble.TypeText, Text: "main"}
+	sub := &assemble.Block{Agent: "s", Type: assemble.TypeText, Text: "sub"}
+	a := Side{Format: "claude", Blocks: []*assemble.Block{main, sub}}
+	b := Side{Format: "claude", Blocks: []*assemble.Block{
+		{Agent: "s", Type: assemble.TypeNotice, Kind: event.NoticeAbandoned, Text: "given up"},
+		{Agent: "x", Type: assemble.TypeNotice, Kind: event.NoticeAbandoned, Text: "given up"},
+		main, sub,
+	}}
+	r := Compare(a, b, nil)
+	if !r.Equal {
+		t.Errorf("not equal:\n%s", strings.Join(lines(r), "\n"))
+	}
+	if diff := cmp.Diff(r.A, r.B); diff != "" {
+		t.Errorf("summary of B (-A +B):\n%s", diff)
+	}
+}
+
 func TestExcerpt(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("abcdefghij", 10)

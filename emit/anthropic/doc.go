@@ -9,7 +9,8 @@
 // before the block's stop: the stop of a text block is held until the next
 // event shows whether citations follow), thinking as thinking_delta plus a
 // signature_delta, tool calls (tool_use, server_tool_use) with their input
-// as input_json_delta, server and MCP tool results as whole blocks, Unknown
+// as input_json_delta (one per fragment of ToolCall.InputDeltas, else
+// one), server and MCP tool results as whole blocks, Unknown
 // events read from this format back as they were. MCP tool calls and
 // results are tool_use (with server_name) and tool_result, which clients
 // read without the MCP connector beta; the beta's mcp_tool_use and

@@ -34,7 +34,8 @@
 // With Config.Partial (CLI flag --partial) the raw Messages API stream
 // events are written too, as stream_event lines, as
 // --include-partial-messages does: message_start, content_block_start,
-// deltas (tool input as one input_json_delta), the assistant snapshot, then
+// deltas (tool input as one input_json_delta per fragment the source
+// streamed, ToolCall.InputDeltas, else one), the assistant snapshot, then
 // content_block_stop, and message_delta/message_stop at the end of each
 // turn. As Claude Code, it forwards no stream events of subagents.
 //

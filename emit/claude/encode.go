@@ -126,7 +126,7 @@ func (e *Encoder) scope(id string) *agent {
 		Block:         func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
 		NewID:         func() string { a.msgs++; return fmt.Sprintf("msg_%s_%d", shortID(a.id), a.msgs) },
 		MaxBlockBytes: textCap(e.cfg.MaxBlockBytes),
-		Cut:           func() { e.warn("text beyond --max-event-bytes in one block") },
+		Cut:           func() { e.warn("text beyond MaxEventBytes in one block") },
 	}
 	if m := e.agents[e.main]; m != nil {
 		a.st.Model = m.st.Model

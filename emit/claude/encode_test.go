@@ -476,7 +476,7 @@ func TestInvalidToolInput(t *testing.T) {
 // rune, and reported once.
 func TestMaxBlockBytes(t *testing.T) {
 	t.Parallel()
-	const warning = "claude cannot carry text beyond --max-event-bytes in one block"
+	const warning = "claude cannot carry text beyond MaxEventBytes in one block"
 	tests := []struct {
 		name     string
 		evs      []event.Event
@@ -778,5 +778,45 @@ func TestMaxBlockBytesReadBack(t *testing.T) {
 	}
 	if len(got) < max/4 || !strings.HasPrefix(text, got) {
 		t.Errorf("read back %d bytes, want a prefix of the text of at least %d", len(got), max/4)
+	}
+}
+
+// TestInputFragments: claude -> claude --partial of a partial recording
+// keeps one input_json_delta per fragment of the input, with its text.
+func TestInputFragments(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob(corpus + "/partial-*.jsonl")
+	if len(files) == 0 {
+		t.Fatal("no partial recordings")
+	}
+	fragments := func(data []byte) []string {
+		var out []string
+		for line := range bytes.Lines(data) {
+			var l struct {
+				Event struct {
+					Delta struct {
+						Type        string  `json:"type"`
+						PartialJSON *string `json:"partial_json"`
+					} `json:"delta"`
+				} `json:"event"`
+			}
+			if json.Unmarshal(line, &l) == nil && l.Event.Delta.Type == "input_json_delta" && l.Event.Delta.PartialJSON != nil {
+				out = append(out, *l.Event.Delta.PartialJSON)
+			}
+		}
+		return out
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := encode(t, &Config{Partial: true}, decodeBytes(t, file, data))
+			if diff := cmp.Diff(fragments(data), fragments(out)); diff != "" {
+				t.Errorf("input_json_delta fragments (-recorded +written):\n%s", diff)
+			}
+		})
 	}
 }

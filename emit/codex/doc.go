@@ -34,7 +34,9 @@
 //     exit_code only when the source gave one (item.started keeps
 //     Codex's null), a completed mcp_tool_call has result or error, never
 //     the other as null;
-//   - FileChange as file_change, TodoList as todo_list, an Error as the
+//   - FileChange as file_change (status in_progress as item.started, the
+//     later FileChange of the same ID as item.completed of that item),
+//     TodoList as todo_list, an Error as the
 //     top-level error event (or an error item when its Type is
 //     "error_item"; a "turn_failed" Error ends the turn as turn.failed,
 //     and so does the end of a stream after a fatal Error, even inside an
@@ -42,6 +44,9 @@
 //     plan Notice as a plan item, a codex Unknown as its own bytes.
 //
 // Item ids are item_0, item_1, ... in the order items are first written.
+// turn.completed's usage always has all five counts: canonical usage
+// cannot tell a count the input left out from 0, and Codex writes all
+// five.
 // Only the main thread is written: events of subagent scopes are dropped.
 // Whatever the format cannot carry (signatures, citations, notices,
 // images outside MCP results, ...) is reported once per kind through

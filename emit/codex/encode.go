@@ -57,6 +57,7 @@ type Encoder struct {
 	calls    map[string]*call                     // tool calls written as item.started, by call id
 	todo     *todoItem                            // the open todo_list item of the turn
 	todoIDs  map[string]string                    // TodoList.ID -> item id
+	fileIDs  map[string]string                    // FileChange.ID -> item id, between item.started and item.completed
 	children map[string]bool                      // agent scopes other than the main one
 
 	pending  event.Usage  // usage of the turns merged into the open one
@@ -93,7 +94,7 @@ type todoItem struct {
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{
 		w: w, blocks: map[event.BlockKind]*strings.Builder{}, calls: map[string]*call{},
-		todoIDs: map[string]string{}, children: map[string]bool{},
+		todoIDs: map[string]string{}, fileIDs: map[string]string{}, children: map[string]bool{},
 	}
 	if cfg != nil {
 		e.cfg = *cfg
@@ -136,6 +137,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.children[ev.AgentID()] = true
 		e.warn("events of subagents (codex exec --json writes its main thread only)")
 		return e.err
+	}
+	if n, ok := ev.(*event.Notice); ok && n.Kind == event.NoticeAbandoned || isError(ev) {
+		e.cutShort()
 	}
 	switch ev := ev.(type) {
 	case *event.SessionStart:
@@ -198,6 +202,23 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.warn(fmt.Sprintf("events of type %T", ev))
 	}
 	return e.err
+}
+
+func isError(ev event.Event) bool {
+	_, ok := ev.(*event.Error)
+	return ok
+}
+
+// cutShort writes the blocks an error or an abandon cut short (they get
+// no BlockEnd) as the items they were so far: Codex has no way to say an
+// item was cut, and the next block of the kind is a new item, not their
+// continuation.
+func (e *Encoder) cutShort() {
+	for _, kind := range []event.BlockKind{event.Thinking, event.Text} {
+		if e.blocks[kind] != nil {
+			e.block(kind)
+		}
+	}
 }
 
 // child records a subagent scope; a collab tool call it was started by
@@ -393,7 +414,7 @@ func (e *Encoder) appendText(b *strings.Builder, s string) {
 			n--
 		}
 		s = s[:n]
-		e.warn("text beyond --max-event-bytes in one block")
+		e.warn("text beyond MaxEventBytes in one block")
 	}
 	b.WriteString(s)
 }
@@ -433,7 +454,23 @@ func (e *Encoder) fileChange(ev *event.FileChange) {
 	if status == "" {
 		status = wire.StatusCompleted
 	}
-	e.item(wire.TypeItemCompleted, e.newID(), wire.ItemFileChange, raw("changes", b), str("status", status))
+	// A change still in progress is the item's start, as Codex writes it;
+	// the later FileChange of the same ID completes that item.
+	if status == wire.StatusInProgress {
+		id := e.newID()
+		if ev.ID != "" {
+			e.fileIDs[ev.ID] = id
+		}
+		e.item(wire.TypeItemStarted, id, wire.ItemFileChange, raw("changes", b), str("status", status))
+		return
+	}
+	id, ok := e.fileIDs[ev.ID]
+	if ok {
+		delete(e.fileIDs, ev.ID)
+	} else {
+		id = e.newID()
+	}
+	e.item(wire.TypeItemCompleted, id, wire.ItemFileChange, raw("changes", b), str("status", status))
 }
 
 func (e *Encoder) todoList(ev *event.TodoList) {

@@ -348,8 +348,8 @@ func TestEncode(t *testing.T) {
 			},
 			want: `{"type":"thread.started","thread_id":"S"}
 {"type":"turn.started"}
-{"type":"error","message":"boom"}
 {"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"Partial"}}
+{"type":"error","message":"boom"}
 {"type":"turn.failed","error":{"message":"boom"}}
 `,
 		},
@@ -564,7 +564,7 @@ func BenchmarkEncode(b *testing.B) {
 // reported once, also for a block that never ends.
 func TestMaxBlockBytes(t *testing.T) {
 	t.Parallel()
-	const warning = "codex cannot carry text beyond --max-event-bytes in one block"
+	const warning = "codex cannot carry text beyond MaxEventBytes in one block"
 	tests := []struct {
 		name     string
 		evs      []event.Event
@@ -643,5 +643,25 @@ func TestMaxBlockBytes(t *testing.T) {
 				t.Errorf("warnings (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestFileChangeStarted: a file_change's item.started (status in_progress)
+// and its item.completed are both kept, under one item id.
+func TestFileChangeStarted(t *testing.T) {
+	t.Parallel()
+	const in = `{"type":"thread.started","thread_id":"t1"}
+{"type":"turn.started"}
+{"type":"item.started","item":{"id":"item_0","type":"file_change","changes":[{"path":"a.go","kind":"update"}],"status":"in_progress"}}
+{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"editing"}}
+{"type":"item.completed","item":{"id":"item_0","type":"file_change","changes":[{"path":"a.go","kind":"update"}],"status":"completed"}}
+{"type":"turn.completed","usage":{"input_tokens":10,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":2,"reasoning_output_tokens":0}}
+`
+	got, warnings, err := encode(t, decode(t, []byte(in)))
+	if err != nil || len(warnings) > 0 {
+		t.Errorf("Close = %v, warnings %q", err, warnings)
+	}
+	if diff := cmp.Diff(in, got); diff != "" {
+		t.Errorf("codex -> codex changed the stream (-in +out):\n%s", diff)
 	}
 }

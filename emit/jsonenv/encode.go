@@ -39,6 +39,7 @@ type Encoder struct {
 	buf    []byte
 	out    []byte             // the framed envelope, reused
 	open   map[[2]string]bool // open streamed blocks by (agent, type)
+	cut    map[[2]string]bool // blocks an error or an abandon cut short, not ended yet
 	main   string             // the agent of events with none
 	seen   bool               // an event was encoded
 	losses event.Losses       // what was warned about
@@ -47,7 +48,7 @@ type Encoder struct {
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, open: map[[2]string]bool{}}
+	e := &Encoder{w: w, open: map[[2]string]bool{}, cut: map[[2]string]bool{}}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
@@ -106,9 +107,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.SessionStart:
 		e.payload(wire.TypeMetaInit, agent, string(metaInitPayload(ev)), true)
 	case *event.BlockStart:
-		e.open[[2]string{agent, string(ev.Kind)}] = true
+		e.begin(agent, ev.Kind)
 	case *event.Delta:
-		e.open[[2]string{agent, string(ev.Kind)}] = true
+		e.begin(agent, ev.Kind)
 		e.payload(string(ev.Kind), agent, ev.Text, false)
 	case *event.BlockEnd:
 		delete(e.open, [2]string{agent, string(ev.Kind)})
@@ -156,6 +157,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 		e.payload(wire.TypeMetaFiles, agent, data, true)
 	case *event.Error:
+		e.interrupt(agent)
 		e.payload(wire.TypeError, agent, errorPayload(ev), true)
 	case *event.TurnEnd:
 		if ev.Usage != nil {
@@ -170,6 +172,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.RunEnd:
 		e.payload(wire.TypeMetaFinal, agent, string(metaFinalPayload(ev)), true)
 	case *event.Notice:
+		if ev.Kind == event.NoticeAbandoned {
+			e.interrupt(agent)
+		}
 		e.warn("notices (" + ev.Kind + ")")
 	case *event.FileChange:
 		e.warn("file changes")
@@ -237,6 +242,30 @@ func (e *Encoder) toolResult(agent string, ev *event.ToolResult) {
 			str("src", img.Source), str("media_type", img.MediaType))
 	}
 	e.envelope(typ, agent, true, "", id, name)
+}
+
+// interrupt marks the agent's open blocks as cut short by an error or an
+// abandon: they get no BlockEnd and are no longer open.
+func (e *Encoder) interrupt(agent string) {
+	for k := range e.open {
+		if k[0] == agent {
+			delete(e.open, k)
+			e.cut[k] = true
+		}
+	}
+}
+
+// begin notes a block of the agent's kind as open. When one of that kind
+// was cut short, an empty final envelope ends it first: the envelope
+// cannot say "cut short", and without it the new block's text would join
+// the old one's when read back.
+func (e *Encoder) begin(agent string, kind event.BlockKind) {
+	k := [2]string{agent, string(kind)}
+	if e.cut[k] {
+		delete(e.cut, k)
+		e.envelope(string(kind), agent, true, "")
+	}
+	e.open[k] = true
 }
 
 // payload writes data as one or more envelopes of at most MaxChunkBytes;

@@ -391,3 +391,28 @@ func TestNoEmptyAgent(t *testing.T) {
 		})
 	}
 }
+
+// TestServerErrorKept: the producer's server error line after partial text
+// goes through jsonenv -> jsonenv as the error envelope's payload,
+// verbatim: its traceback stays and it reads back as the fatal error.
+func TestServerErrorKept(t *testing.T) {
+	t.Parallel()
+	const line = `{"error": "APIStatusError", "message": "overloaded", "traceback": "Traceback (most recent call last):\n  boom"}`
+	in := "data: {\"type\":\"text\",\"agent\":\"main\",\"final\":false,\"delta\":\"Hel\"}\n\ndata: " + line + "\n\n"
+	out := reencode(t, []byte(in), nil)
+	var errs []*event.Error
+	d := parse.NewDecoder(bytes.NewReader(out), nil)
+	for {
+		ev, err := d.Next()
+		if err == io.EOF {
+			break
+		}
+		if e, ok := ev.(*event.Error); ok && err == nil {
+			errs = append(errs, e)
+		}
+	}
+	want := []*event.Error{{Agent: "main", Message: "overloaded", Type: "APIStatusError", Fatal: true, Raw: json.RawMessage(line)}}
+	if diff := cmp.Diff(want, errs); diff != "" {
+		t.Errorf("errors read back (-want +got):\n%s\noutput:\n%s", diff, out)
+	}
+}

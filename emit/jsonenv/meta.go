@@ -88,5 +88,17 @@ func errorPayload(ev *event.Error) string {
 	if len(ev.Raw) > 0 && json.Unmarshal(ev.Raw, &p) == nil && p.Type == ev.Type && p.Message == ev.Message {
 		return string(ev.Raw)
 	}
+	// The producer's server error line ({"error", "message", "traceback"}):
+	// verbatim, so that its traceback stays and the decoder reads it back
+	// as the fatal error it was.
+	var se struct {
+		Error     *string `json:"error"`
+		Message   string  `json:"message"`
+		Traceback *string `json:"traceback"`
+	}
+	if ev.Fatal && len(ev.Raw) > 0 && json.Unmarshal(ev.Raw, &se) == nil && se.Error != nil && se.Traceback != nil &&
+		*se.Error == ev.Type && se.Message == ev.Message {
+		return string(ev.Raw)
+	}
 	return marshal(wire.ErrorPayload{Type: ev.Type, Message: ev.Message})
 }

@@ -69,6 +69,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if agent == "" {
 		agent = e.cfg.Agent
 	}
+	if interrupts(ev) {
+		e.cut(agent)
+	}
 	switch ev := ev.(type) {
 	case *event.SessionStart:
 		e.closeOpen()
@@ -237,6 +240,33 @@ func (e *Encoder) openBlock(k blockKey) {
 
 // closeOpen closes the block open in the XML before something that cannot
 // sit inside it. If the source has not ended the block, it is split.
+// interrupts reports whether ev cuts short the agent's open blocks: they
+// get no BlockEnd, and a BlockStart of the same kind begins a new block.
+func interrupts(ev event.Event) bool {
+	switch ev := ev.(type) {
+	case *event.Error:
+		return true
+	case *event.Notice:
+		return ev.Kind == event.NoticeAbandoned
+	}
+	return false
+}
+
+// cut ends the agent's open blocks where an error or an abandon cut them
+// short: the element is closed (the next block is a new one) and they are
+// no longer open.
+func (e *Encoder) cut(agent string) {
+	if e.open != nil && e.open.agent == agent {
+		delete(e.live, *e.open)
+		e.closeOpen()
+	}
+	for k := range e.live {
+		if k.agent == agent {
+			delete(e.live, k)
+		}
+	}
+}
+
 func (e *Encoder) closeOpen() {
 	if e.open == nil {
 		return

@@ -43,6 +43,8 @@ type Encoder struct {
 	err    error
 
 	last     byte // last byte written, 0 at the start
+	tagEnd   int  // len(buf) just after a close tag's layout newline, or -1
+	nl       bool // a close tag's layout newline is held until more follows
 	thinking bool
 	held     []byte          // the last text block, held until we know it is not the final report
 	heldText strings.Builder // its text without META tags
@@ -89,7 +91,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.warn("the events of other agents (only the first agent's are written)")
 		return nil
 	}
-	e.buf = e.buf[:0]
+	e.buf, e.tagEnd = e.buf[:0], -1
 	switch ev := ev.(type) {
 	case *event.SessionStart:
 		if e.seed == "" {
@@ -156,6 +158,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.newline()
 			e.buf = append(e.buf, e.metaTag(ev)...)
 			e.buf = append(e.buf, '\n')
+			e.tagEnd = len(e.buf)
 		case "progress":
 			e.closeThinking()
 			e.release()
@@ -182,11 +185,26 @@ func (e *Encoder) Encode(ev event.Event) error {
 	return e.flush()
 }
 
+// flush writes buf. The newline after a close tag is layout (the decoder
+// drops one): when buf ends with one it is held, and written only when
+// more follows, so that a stream that ended at a close tag ends there
+// again.
 func (e *Encoder) flush() error {
-	if len(e.buf) > 0 {
-		e.last = e.buf[len(e.buf)-1]
-		_, e.err = e.w.Write(e.buf)
+	if len(e.buf) == 0 {
+		return e.err
 	}
+	e.last = e.buf[len(e.buf)-1]
+	if e.nl {
+		if _, e.err = e.w.Write([]byte{'\n'}); e.err != nil {
+			return e.err
+		}
+		e.nl = false
+	}
+	out := e.buf
+	if e.tagEnd == len(e.buf) {
+		out, e.nl = out[:len(out)-1], true
+	}
+	_, e.err = e.w.Write(out)
 	return e.err
 }
 
@@ -277,6 +295,7 @@ func (e *Encoder) tag(name, attrs, payload string) {
 	e.buf = append(e.buf, "<"+xmltools.Prefix+name+" "+attrs+">"...)
 	e.buf = append(e.buf, payload...)
 	e.buf = append(e.buf, "</"+xmltools.Prefix+name+">\n"...)
+	e.tagEnd = len(e.buf)
 }
 
 // newline puts a tag at the start of a line.
@@ -331,7 +350,9 @@ func (e *Encoder) final(r *event.RunEnd) {
 		return
 	}
 	status, format := "", e.cfg.Format
-	if r.MetaKind == "xmltools" {
+	ours := r.MetaKind == "xmltools"
+	if ours {
+		// The FINAL tag as read: its status only when it had one.
 		var m struct{ Status, Format, Slot string }
 		_ = json.Unmarshal(r.Meta, &m)
 		e.nonceFor(m.Slot)
@@ -339,8 +360,7 @@ func (e *Encoder) final(r *event.RunEnd) {
 		if m.Format != "" {
 			format = m.Format
 		}
-	}
-	if status == "" {
+	} else {
 		switch r.StopReason {
 		case "success", "failure", "partial":
 			status = r.StopReason
@@ -364,7 +384,7 @@ func (e *Encoder) final(r *event.RunEnd) {
 	}
 	name := e.nonceFor("") + "-FINAL"
 	attrs := `format="` + format + `"`
-	if status != "success" || r.MetaKind == "xmltools" {
+	if ours && status != "" || !ours && status != "success" {
 		attrs = `status="` + status + `" ` + attrs
 	}
 	e.tag(name, attrs, content)
@@ -395,7 +415,7 @@ func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err
 	}
-	e.buf = e.buf[:0]
+	e.buf, e.tagEnd = e.buf[:0], -1
 	open := e.thinking || e.textOpen
 	e.closeThinking()
 	e.release()

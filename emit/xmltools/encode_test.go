@@ -70,7 +70,7 @@ func TestEncode(t *testing.T) {
 				`<ai-agent-abcd1234-0001 tool="Bash" status="ok">` + "\n<request>\n{\"command\":\"ls\"}\n</request>\n<response>\na\nb\n</response>\n</ai-agent-abcd1234-0001>\n" +
 				`<ai-agent-abcd1234-0002 tool="Read" status="failed">` + "\n<request>\n{\"path\":\"x\"}\n</request>\n<response>\nno x\n</response>\n</ai-agent-abcd1234-0002>\n" +
 				`<ai-agent-abcd1234-PROGRESS tool="agent__progress_report">half</ai-agent-abcd1234-PROGRESS>` + "\n" +
-				`<ai-agent-abcd1234-FINAL format="markdown">Two files.</ai-agent-abcd1234-FINAL>` + "\n",
+				`<ai-agent-abcd1234-FINAL format="markdown">Two files.</ai-agent-abcd1234-FINAL>`,
 			warnings: []string{"xmltools cannot carry turn boundaries and usage"},
 		},
 		{
@@ -81,7 +81,7 @@ func TestEncode(t *testing.T) {
 				&event.BlockEnd{Kind: event.Text},
 				&event.RunEnd{IsError: true, Result: "failed badly"},
 			},
-			want:     "hi\n<ai-agent-" + fnvHex("s1") + `-FINAL status="failure" format="markdown">` + "\nfailed badly\n</ai-agent-" + fnvHex("s1") + "-FINAL>\n",
+			want:     "hi\n<ai-agent-" + fnvHex("s1") + `-FINAL status="failure" format="markdown">` + "\nfailed badly\n</ai-agent-" + fnvHex("s1") + "-FINAL>",
 			warnings: []string{"xmltools cannot carry session metadata"},
 		},
 	}
@@ -137,6 +137,42 @@ func TestRoundTrip(t *testing.T) {
 			second := eventtest.Collect(xmltools.NewDecoder(strings.NewReader(text), nil))
 			if diff := cmp.Diff(first, second); diff != "" {
 				t.Errorf("events (-decoded +re-decoded):\n%s\ntext:\n%s", diff, text)
+			}
+		})
+	}
+}
+
+// TestIdentity: text laid out as this encoder writes it reads back and is
+// written again byte for byte: no newline after the last close tag, no
+// status the FINAL tag did not have.
+func TestIdentity(t *testing.T) {
+	t.Parallel()
+	const call = `<ai-agent-7f3a9c21-0001 tool="x">{"a":1}</ai-agent-7f3a9c21-0001>`
+	const meta = `<ai-agent-7f3a9c21-META plugin="slack">{"c":1}</ai-agent-7f3a9c21-META>`
+	for _, in := range []string{
+		"Checking.\n" + call,
+		call + "\nthen text",
+		call + "\n" + `<ai-agent-7f3a9c21-FINAL format="markdown">Done.</ai-agent-7f3a9c21-FINAL>`,
+		`<ai-agent-7f3a9c21-FINAL format="json">` + "\n{}\n" + `</ai-agent-7f3a9c21-FINAL>`,
+		`<ai-agent-7f3a9c21-FINAL status="partial" format="md">Half.</ai-agent-7f3a9c21-FINAL>`,
+		meta,
+		"<think>plan</think>\n" + meta + "\nafter",
+	} {
+		t.Run(in, func(t *testing.T) {
+			t.Parallel()
+			var evs []event.Event
+			for _, it := range eventtest.Collect(xmltools.NewDecoder(strings.NewReader(in), nil)) {
+				if it.Err != "" {
+					t.Fatalf("decode: %s", it.Err)
+				}
+				evs = append(evs, it.Event)
+			}
+			got, _, err := encode(t, &Config{Nonce: "7f3a9c21"}, evs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(in, got); diff != "" {
+				t.Errorf("xmltools -> xmltools (-in +out):\n%s", diff)
 			}
 		})
 	}

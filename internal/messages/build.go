@@ -49,20 +49,22 @@ type message struct {
 }
 
 type block struct {
-	typ       string
-	open      bool // text/thinking/tool block started and not finished
-	done      bool // its events have all been emitted
-	whole     bool // arrived whole in content_block_start: deltas are kept as Unknown
-	snap      bool // a snapshot of it has been seen
-	text      textDigest
-	sig       string
-	id, name  string
-	server    bool
-	mcp       string
-	input     strings.Builder // tool input while the block is open
-	inputSum  inputDigest     // and once it is finished
-	start     json.RawMessage // tool input of content_block_start
-	citations []event.Citation
+	typ        string
+	open       bool // text/thinking/tool block started and not finished
+	done       bool // its events have all been emitted
+	whole      bool // arrived whole in content_block_start: deltas are kept as Unknown
+	snap       bool // a snapshot of it has been seen
+	text       textDigest
+	sig        string
+	id, name   string
+	server     bool
+	mcp        string
+	input      strings.Builder // tool input while the block is open
+	deltas     []int           // lengths of its input_json_delta fragments
+	manyDeltas bool            // more fragments than bytes: their lengths are not kept
+	inputSum   inputDigest     // and once it is finished
+	start      json.RawMessage // tool input of content_block_start
+	citations  []event.Citation
 }
 
 // textDigest stands for the text of a block, to compare it with a
@@ -258,7 +260,7 @@ func (b *Builder) MessageStart(agent string, m *Message) error {
 	msg = &message{agent: agent, id: m.ID, model: m.Model, streamed: true, startUsage: m.Usage, blocks: map[int]*block{}}
 	b.remember(msg)
 	b.turns[agent] = msg
-	b.emit(&event.TurnStart{Agent: agent, MessageID: m.ID, Model: m.Model})
+	b.emit(&event.TurnStart{Agent: agent, MessageID: m.ID, Model: m.Model, Usage: m.Usage.Event()})
 	return problem
 }
 
@@ -375,9 +377,18 @@ func (b *Builder) blockDelta(agent string, index int, raw json.RawMessage, pre *
 	case d.Type == DeltaInputJSON && bl.isTool():
 		if bl.input.Len()+len(d.PartialJSON) > b.max {
 			bl.done, bl.open = true, false
-			return event.Errorf(event.ErrTooLarge, "input of tool call %s larger than %d bytes (raise --max-event-bytes)", bl.id, b.max)
+			return event.Errorf(event.ErrTooLarge, "input of tool call %s larger than %d bytes (raise the cap, MaxEventBytes)", bl.id, b.max)
 		}
 		bl.input.WriteString(d.PartialJSON)
+		// At most one fragment length per input byte, and one more: a
+		// stream of empty fragments does not grow memory.
+		switch {
+		case bl.manyDeltas:
+		case len(bl.deltas) > bl.input.Len():
+			bl.deltas, bl.manyDeltas = nil, true
+		default:
+			bl.deltas = append(bl.deltas, len(d.PartialJSON))
+		}
 	case d.Type == DeltaText || d.Type == DeltaThinking || d.Type == DeltaSignature ||
 		d.Type == DeltaCitations || d.Type == DeltaInputJSON:
 		return problemf("%s for a %s block", d.Type, bl.typ)
@@ -417,15 +428,22 @@ func (b *Builder) finish(agent string, bl *block, input json.RawMessage) {
 	case bl.typ == BlockThinking:
 		b.emit(&event.BlockEnd{Agent: agent, Kind: event.Thinking, Signature: bl.sig})
 	case bl.isTool():
+		var deltas []int
 		if input == nil {
 			input = bl.assembledInput()
+			if len(bl.deltas) > 1 && string(input) == bl.input.String() {
+				deltas = bl.deltas // the fragments as streamed
+			}
 		}
 		// What a late snapshot is compared with; the text goes.
 		bl.inputSum = digestInput([]byte(bl.input.String()))
 		bl.input = strings.Builder{}
-		bl.start = nil
+		bl.start, bl.deltas, bl.manyDeltas = nil, nil, false
 		b.names[bl.id] = bl.name
-		b.emit(&event.ToolCall{Agent: agent, ID: bl.id, Name: bl.name, Input: input, Server: bl.server, MCPServer: bl.mcp})
+		b.emit(&event.ToolCall{
+			Agent: agent, ID: bl.id, Name: bl.name, Input: input, Server: bl.server, MCPServer: bl.mcp,
+			InputDeltas: deltas,
+		})
 	}
 }
 
@@ -555,6 +573,9 @@ func mergeUsage(start, delta *Usage) *event.Usage {
 		if d.CacheCreationInputTokens != 0 {
 			u.CacheCreationInputTokens = d.CacheCreationInputTokens
 		}
+		if d.ServiceTier != "" {
+			u.ServiceTier = d.ServiceTier
+		}
 		u.OutputTokens = d.OutputTokens
 	}
 	return u.Event()
@@ -568,6 +589,7 @@ func (u *Usage) Event() *event.Usage {
 	return &event.Usage{
 		InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 		CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
+		ServiceTier: u.ServiceTier,
 	}
 }
 
@@ -622,7 +644,7 @@ func (b *Builder) Snapshot(agent string, m *Message) error {
 		msg = &message{agent: agent, id: m.ID, model: m.Model, blocks: map[int]*block{}}
 		b.remember(msg)
 		b.turns[agent] = msg
-		b.emit(&event.TurnStart{Agent: agent, MessageID: m.ID, Model: m.Model})
+		b.emit(&event.TurnStart{Agent: agent, MessageID: m.ID, Model: m.Model, Usage: m.Usage.Event()})
 	} else if cur := b.turns[agent]; cur != nil && cur != msg && !msg.ended {
 		b.closeTurn(cur, "", "")
 		b.turns[agent] = msg

@@ -18,7 +18,8 @@
 //     content blocks (Claude Code's assistant snapshots) into canonical
 //     events. Text and thinking deltas are emitted as they arrive; tool
 //     input is assembled from input_json_delta fragments and emitted as one
-//     ToolCall when its block ends. A block is keyed by (message id, content
+//     ToolCall when its block ends, with the fragments' lengths
+//     (InputDeltas). A block is keyed by (message id, content
 //     index) and is never emitted twice: a snapshot of a block already built
 //     from deltas is compared with it, not repeated. The comparison uses a
 //     digest (length and FNV-64a hash) of the streamed text, never the text

@@ -624,12 +624,37 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 		Type: EventContentBlockStart, Index: idx,
 		ContentBlock: toolBlock{Type: typ, ID: ev.ID, Name: ev.Name, Input: json.RawMessage("{}"), ServerName: ev.MCPServer},
 	})
-	s.write(EventContentBlockDelta, blockDelta{
-		Type: EventContentBlockDelta, Index: idx,
-		Delta: inputDelta{Type: DeltaInputJSON, PartialJSON: string(input)},
-	})
+	for _, frag := range inputFragments(input, ev) {
+		s.write(EventContentBlockDelta, blockDelta{
+			Type: EventContentBlockDelta, Index: idx,
+			Delta: inputDelta{Type: DeltaInputJSON, PartialJSON: frag},
+		})
+	}
 	s.block(toolBlock{Type: typ, ID: ev.ID, Name: ev.Name, Input: input, ServerName: ev.MCPServer})
 	s.write(EventContentBlockStop, blockStop{Type: EventContentBlockStop, Index: idx})
+}
+
+// inputFragments splits a tool call's input as its source streamed it
+// (ev.InputDeltas), or returns it whole when the lengths do not cut the
+// input written at character boundaries.
+func inputFragments(input json.RawMessage, ev *event.ToolCall) []string {
+	whole := []string{string(input)}
+	if len(ev.InputDeltas) < 2 || !bytes.Equal(input, ev.Input) {
+		return whole
+	}
+	frags := make([]string, 0, len(ev.InputDeltas))
+	rest := string(input)
+	for _, n := range ev.InputDeltas {
+		if n < 0 || n > len(rest) || n < len(rest) && !utf8.RuneStart(rest[n]) {
+			return whole
+		}
+		frags = append(frags, rest[:n])
+		rest = rest[n:]
+	}
+	if rest != "" {
+		return whole
+	}
+	return frags
 }
 
 // wholeBlock writes a block that has no deltas: its content_block_start

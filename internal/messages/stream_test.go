@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/agentstream/agentstream/event"
 )
 
@@ -68,4 +70,60 @@ func TestStreamerHoldsText(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestInputFragments(t *testing.T) {
+	t.Parallel()
+	in := json.RawMessage(`{"a":"é"}`) // é is two bytes, at 6 and 7
+	tests := []struct {
+		name   string
+		deltas []int
+		want   []string
+	}{
+		{"none", nil, []string{`{"a":"é"}`}},
+		{"as streamed, an empty one first", []int{0, 3, 7}, []string{``, `{"a`, `":"é"}`}},
+		{"short of the input", []int{0, 3}, []string{`{"a":"é"}`}},
+		{"beyond the input", []int{3, 20}, []string{`{"a":"é"}`}},
+		{"negative", []int{-1, 11}, []string{`{"a":"é"}`}},
+		{"inside a character", []int{7, 3}, []string{`{"a":"é"}`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := inputFragments(in, &event.ToolCall{Input: in, InputDeltas: tt.deltas})
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("fragments (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestManyEmptyFragments: fragment lengths are kept for at most one more
+// fragment than the input has bytes.
+func TestManyEmptyFragments(t *testing.T) {
+	t.Parallel()
+	var evs []event.Event
+	b := NewBuilder(func(ev event.Event) { evs = append(evs, ev) }, event.DefaultMaxBytes)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(b.MessageStart("a", &Message{ID: "m1", Model: "m"}))
+	must(b.BlockStart("a", 0, json.RawMessage(`{"type":"tool_use","id":"t1","name":"X","input":{}}`)))
+	for range 100 {
+		must(b.BlockDelta("a", 0, json.RawMessage(`{"type":"input_json_delta","partial_json":""}`), nil))
+	}
+	must(b.BlockDelta("a", 0, json.RawMessage(`{"type":"input_json_delta","partial_json":"{}"}`), nil))
+	must(b.BlockStop("a", 0))
+	for _, ev := range evs {
+		if c, ok := ev.(*event.ToolCall); ok {
+			if c.InputDeltas != nil || string(c.Input) != "{}" {
+				t.Errorf("tool call: input %s, fragments %v", c.Input, c.InputDeltas)
+			}
+			return
+		}
+	}
+	t.Fatal("no tool call")
 }

@@ -135,6 +135,8 @@ type Usage struct {
 	OutputTokens             int64 `json:"output_tokens"`
 	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens,omitempty"`
 	CacheReadInputTokens     int64 `json:"cache_read_input_tokens,omitempty"`
+	// ServiceTier is Anthropic's service_tier ("standard", ...), when given.
+	ServiceTier string `json:"service_tier,omitempty"`
 }
 
 // APIError is the error object of an error event.

@@ -12,6 +12,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 	"github.com/agentstream/agentstream/parse/internal/foreign"
@@ -120,7 +121,7 @@ func (d *Decoder) truncation() error {
 	if open := d.b.Truncate(); len(open) > 0 {
 		return &event.ParseError{
 			Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
-			Err: event.Errorf(event.ErrTruncated, "stream ended without message_stop, inside %s", strings.Join(open, ", ")),
+			Err: event.Errorf(event.ErrTruncated, "stream ended without message_stop, inside %s", textlist.Join(open, ", ")),
 		}
 	}
 	return d.cut

@@ -15,6 +15,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
@@ -308,7 +309,7 @@ func (d *Decoder) readElement() error {
 func (d *Decoder) tooLarge() error {
 	return &event.ParseError{
 		Source: d.cfg.Source, Offset: d.off,
-		Err: event.Errorf(event.ErrTooLarge, "array element larger than %d bytes (raise --max-event-bytes)", d.cfg.MaxEventBytes),
+		Err: event.Errorf(event.ErrTooLarge, "array element larger than %d bytes (raise the cap, MaxEventBytes)", d.cfg.MaxEventBytes),
 	}
 }
 
@@ -727,7 +728,7 @@ func (d *Decoder) truncation() error {
 	}
 	what := "stream ended before the result line"
 	if len(open) > 0 {
-		what = "stream ended inside " + strings.Join(open, ", ")
+		what = "stream ended inside " + textlist.Join(open, ", ")
 	}
 	return &event.ParseError{
 		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,

@@ -96,7 +96,7 @@ func TestReaders(t *testing.T) {
 
 const (
 	initLine = `{"type":"system","subtype":"init","session_id":"s1","model":"m","tools":["Bash"],"cwd":"/w","uuid":"u0"}`
-	textLine = `{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"hi"}],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"s1","uuid":"u1"}`
+	textLine = `{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"hi"}],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1,"service_tier":"standard"}},"parent_tool_use_id":null,"session_id":"s1","uuid":"u1"}`
 	resLine  = `{"type":"result","subtype":"success","is_error":false,"duration_ms":5,"num_turns":1,"result":"hi","stop_reason":"end_turn","session_id":"s1","total_cost_usd":0.25,"usage":{"input_tokens":1,"output_tokens":2},"uuid":"u2"}`
 )
 
@@ -113,7 +113,7 @@ func TestDecode(t *testing.T) {
 		Meta: json.RawMessage(initLine), MetaKind: MetaKind,
 	}
 	text := []item{
-		{Event: &event.TurnStart{Agent: "s1", MessageID: "msg_1", Model: "m"}},
+		{Event: &event.TurnStart{Agent: "s1", MessageID: "msg_1", Model: "m", Usage: &event.Usage{InputTokens: 1, OutputTokens: 1, ServiceTier: "standard"}}},
 		{Event: &event.BlockStart{Agent: "s1", Kind: event.Text}},
 		{Event: &event.Delta{Agent: "s1", Kind: event.Text, Text: "hi"}},
 		{Event: &event.BlockEnd{Agent: "s1", Kind: event.Text}},
@@ -255,7 +255,7 @@ func TestPartialSnapshot(t *testing.T) {
 	want := func(extra []item, problem string) []item {
 		out := []item{
 			{Event: &event.SessionStart{Agent: a, SessionID: "s1", Model: "m", Tools: []string{"Bash"}, Cwd: "/w", Meta: json.RawMessage(initLine), MetaKind: MetaKind}},
-			{Event: &event.TurnStart{Agent: a, MessageID: "msg_1", Model: "m"}},
+			{Event: &event.TurnStart{Agent: a, MessageID: "msg_1", Model: "m", Usage: &event.Usage{InputTokens: 3, OutputTokens: 1}}},
 			{Event: &event.BlockStart{Agent: a, Kind: event.Text}},
 			{Event: &event.Delta{Agent: a, Kind: event.Text, Text: "Hel"}},
 		}
@@ -265,7 +265,7 @@ func TestPartialSnapshot(t *testing.T) {
 			out = append(out, item{Err: problem})
 		}
 		return append(out,
-			item{Event: &event.ToolCall{Agent: a, ID: "t1", Name: "Bash", Input: json.RawMessage(`{"command": "ls"}`)}},
+			item{Event: &event.ToolCall{Agent: a, ID: "t1", Name: "Bash", Input: json.RawMessage(`{"command": "ls"}`), InputDeltas: []int{0, 17}}},
 			item{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 3, OutputTokens: 9}}},
 			item{Event: &event.RunEnd{
 				Agent: "s1", StopReason: "end_turn", Turns: 1, DurationMS: 5, CostUSD: ptr(0.25),
@@ -368,7 +368,7 @@ func TestArrayElementCap(t *testing.T) {
 	big := `{"type":"assistant","message":{"id":"msg_9","model":"m","content":[{"type":"text","text":"` +
 		strings.Repeat("x", 4000) + `"}]},"session_id":"s1"}` // over max, within its slack
 	tooLarge := func(off int) item {
-		return item{Err: fmt.Sprintf("in: offset %d: array element larger than %d bytes (raise --max-event-bytes)", off, max)}
+		return item{Err: fmt.Sprintf("in: offset %d: array element larger than %d bytes (raise the cap, MaxEventBytes)", off, max)}
 	}
 	cfg := &Config{Source: "in", MaxEventBytes: max}
 

@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 	"github.com/agentstream/agentstream/parse/internal/foreign"
@@ -611,6 +612,6 @@ func (d *Decoder) truncation() error {
 	}
 	return &event.ParseError{
 		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
-		Err: event.Errorf(event.ErrTruncated, "stream ended inside %s", strings.Join(open, ", ")),
+		Err: event.Errorf(event.ErrTruncated, "stream ended inside %s", textlist.Join(open, ", ")),
 	}
 }

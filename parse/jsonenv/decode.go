@@ -15,6 +15,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 	"github.com/agentstream/agentstream/parse/internal/foreign"
@@ -317,7 +318,7 @@ func (d *Decoder) decode(payload []byte) error {
 			if env.Final {
 				delete(d.buffers, k)
 			}
-			return d.errorf(event.ErrTooLarge, "%s payload larger than %d bytes, skipped (raise --max-event-bytes)", env.Type, d.cfg.MaxEventBytes)
+			return d.errorf(event.ErrTooLarge, "%s payload larger than %d bytes, skipped (raise the cap, MaxEventBytes)", env.Type, d.cfg.MaxEventBytes)
 		}
 		b.data.WriteString(env.Delta)
 		if env.Final {
@@ -472,7 +473,7 @@ func (d *Decoder) truncation() error {
 	}
 	return &event.ParseError{
 		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
-		Err: event.Errorf(event.ErrTruncated, "stream ended inside %s", strings.Join(open, ", ")),
+		Err: event.Errorf(event.ErrTruncated, "stream ended inside %s", textlist.Join(open, ", ")),
 	}
 }
 

@@ -372,7 +372,7 @@ func TestPayloadTooLarge(t *testing.T) {
 		got = append(got, fmt.Sprintf("%T %s", ev, ev.(*event.ToolCall).ID))
 	}
 	want := []string{
-		"in:11:1: tool_call payload larger than 100 bytes, skipped (raise --max-event-bytes)",
+		"in:11:1: tool_call payload larger than 100 bytes, skipped (raise the cap, MaxEventBytes)",
 		"*event.ToolCall t2",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

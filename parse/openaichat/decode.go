@@ -13,6 +13,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openai"
+	"github.com/agentstream/agentstream/internal/textlist"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -119,7 +120,7 @@ func (d *Decoder) truncation() error {
 	}
 	d.endResponse()
 	if len(open) > 0 {
-		return d.drv.Truncated("stream ended without finish_reason, inside completion %s: %s", r.id, strings.Join(open, ", "))
+		return d.drv.Truncated("stream ended without finish_reason, inside completion %s: %s", r.id, textlist.Join(open, ", "))
 	}
 	return d.drv.Cut()
 }
@@ -179,7 +180,7 @@ func (d *Decoder) decode(m frame.Message) error {
 		if strings.Contains(problems[0], "larger than") {
 			sentinel = event.ErrTooLarge
 		}
-		return d.drv.Errorf(sentinel, "%s", strings.Join(problems, "; "))
+		return d.drv.Errorf(sentinel, "%s", textlist.Join(problems, "; "))
 	}
 	return nil
 }
@@ -277,7 +278,7 @@ func (d *Decoder) toolDelta(c *choice, tc *ToolCallDelta) string {
 		t.name += tc.Function.Name
 	}
 	if c.argBytes+len(tc.Function.Arguments) > d.cfg.MaxEventBytes {
-		return fmt.Sprintf("tool call arguments larger than %d bytes (raise --max-event-bytes)", d.cfg.MaxEventBytes)
+		return fmt.Sprintf("tool call arguments larger than %d bytes (raise the cap, MaxEventBytes)", d.cfg.MaxEventBytes)
 	}
 	c.argBytes += len(tc.Function.Arguments)
 	t.args.WriteString(tc.Function.Arguments)

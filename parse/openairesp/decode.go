@@ -280,7 +280,7 @@ func (d *Decoder) event(ev *StreamEvent, data string) error {
 	case typ == EvArgsDelta || typ == EvCustomInputDelta || typ == EvMCPArgsDelta:
 		it := d.item(ev.OutputIndex)
 		if it.args.Len()+len(ev.Delta) > d.cfg.MaxEventBytes {
-			return d.drv.Errorf(event.ErrTooLarge, "tool call arguments larger than %d bytes (raise --max-event-bytes)", d.cfg.MaxEventBytes)
+			return d.drv.Errorf(event.ErrTooLarge, "tool call arguments larger than %d bytes (raise the cap, MaxEventBytes)", d.cfg.MaxEventBytes)
 		}
 		it.args.WriteString(ev.Delta)
 	case typ == EvArgsDone || typ == EvMCPArgsDone:

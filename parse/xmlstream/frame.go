@@ -55,7 +55,7 @@ func newFramer(r io.Reader, src string, max int) *framer {
 func (f *framer) tooLargeError(line int, off int64) error {
 	return &event.ParseError{
 		Source: f.src, Line: line, Column: 1, Offset: off,
-		Err: event.Errorf(event.ErrTooLarge, "SSE message larger than %d bytes (raise --max-event-bytes)", f.max),
+		Err: event.Errorf(event.ErrTooLarge, "SSE message larger than %d bytes (raise the cap, MaxEventBytes)", f.max),
 	}
 }
 

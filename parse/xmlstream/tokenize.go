@@ -503,7 +503,7 @@ func (d *Decoder) bodyText(bd *body, b []byte) {
 	if bd.size > d.cfg.MaxEventBytes {
 		bd.overflow = true
 		bd.cur, bd.parts = nil, nil
-		d.problem(event.ErrTooLarge, "%s body larger than %d bytes (raise --max-event-bytes)", d.bodies[0].tag.name, d.cfg.MaxEventBytes)
+		d.problem(event.ErrTooLarge, "%s body larger than %d bytes (raise the cap, MaxEventBytes)", d.bodies[0].tag.name, d.cfg.MaxEventBytes)
 		return
 	}
 	bd.cur = append(bd.cur, b...)

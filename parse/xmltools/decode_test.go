@@ -85,7 +85,7 @@ var decodeTests = []decodeTest{
 	{
 		name: "3.4.4 FINAL infers its tool",
 		in:   `<ai-agent-abcd1234-FINAL format="markdown">Report</ai-agent-abcd1234-FINAL>`,
-		want: seq(text("Report"), final("Report", "success", `{"format":"markdown","slot":"abcd1234-FINAL","status":"success"}`)),
+		want: seq(text("Report"), final("Report", "success", `{"format":"markdown","slot":"abcd1234-FINAL"}`)),
 	},
 	{
 		name: "FINAL with status and white space",
@@ -128,7 +128,7 @@ var decodeTests = []decodeTest{
 		// netdata ends the open tag at the first '>': payload b">R.
 		name: "N2 greater-than in a quoted attribute",
 		in:   `<ai-agent-abcd1234-FINAL format="a>b">R</ai-agent-abcd1234-FINAL>`,
-		want: seq(text("R"), final("R", "success", `{"format":"a>b","slot":"abcd1234-FINAL","status":"success"}`)),
+		want: seq(text("R"), final("R", "success", `{"format":"a>b","slot":"abcd1234-FINAL"}`)),
 	},
 	{
 		name: "3.4.9 same-slot open inside the payload ends at the first close",
@@ -223,7 +223,7 @@ var decodeTests = []decodeTest{
 		// netdata leaks the close tag as text after "a <".
 		name: "N5 close tag right after a less-than",
 		in:   `<ai-agent-abcd1234-FINAL format="md">a <</ai-agent-abcd1234-FINAL>tail`,
-		want: seq(text("a <"), text("tail"), final("a <", "success", `{"format":"md","slot":"abcd1234-FINAL","status":"success"}`)),
+		want: seq(text("a <"), text("tail"), final("a <", "success", `{"format":"md","slot":"abcd1234-FINAL"}`)),
 	},
 	{
 		name: "N5 open tag right after a less-than",
@@ -233,7 +233,7 @@ var decodeTests = []decodeTest{
 	{
 		name: "less-than and tags inside FINAL are preserved",
 		in:   `<ai-agent-abcd1234-FINAL format="md">a < b <b>x</b></ai-agent-abcd1234-FINAL>`,
-		want: seq(text("a < b <b>x</b>"), final("a < b <b>x</b>", "success", `{"format":"md","slot":"abcd1234-FINAL","status":"success"}`)),
+		want: seq(text("a < b <b>x</b>"), final("a < b <b>x</b>", "success", `{"format":"md","slot":"abcd1234-FINAL"}`)),
 	},
 	{
 		name: "META inside FINAL",
@@ -242,7 +242,7 @@ var decodeTests = []decodeTest{
 			[]item{{Event: &event.BlockStart{Kind: event.Text}}, {Event: &event.Delta{Kind: event.Text, Text: "ans"}}},
 			notice("meta", "p", `{"k":1}`),
 			[]item{{Event: &event.Delta{Kind: event.Text, Text: "wer"}}, {Event: &event.BlockEnd{Kind: event.Text}}},
-			final("answer", "success", `{"format":"md","slot":"abcd1234-FINAL","status":"success"}`)),
+			final("answer", "success", `{"format":"md","slot":"abcd1234-FINAL"}`)),
 	},
 	{
 		name: "META at top level with single quotes",
@@ -285,7 +285,7 @@ var decodeTests = []decodeTest{
 		name: "unclosed FINAL is accepted",
 		in:   `<ai-agent-abcd1234-FINAL format="md">Half a rep`,
 		want: seq(text("Half a rep"),
-			final("Half a rep", "success", `{"format":"md","slot":"abcd1234-FINAL","status":"success","truncated":true}`),
+			final("Half a rep", "success", `{"format":"md","slot":"abcd1234-FINAL","truncated":true}`),
 			problem("<input>:1:1: the input ended inside <ai-agent-abcd1234-FINAL>; the report is accepted")),
 	},
 	{

@@ -585,11 +585,14 @@ func (s *scanner) endFinal(o *rewrite.Out, tag string) {
 	}
 	defer s.element()
 	o.End(event.Text)
-	status := t.attrs["status"]
+	status, given := t.attrs["status"]
+	meta := map[string]any{"slot": t.name}
+	if given {
+		meta["status"] = status // only what the tag said: a round trip adds none
+	}
 	if status == "" {
 		status = "success"
 	}
-	meta := map[string]any{"slot": t.name, "status": status}
 	if f, ok := t.attrs["format"]; ok {
 		meta["format"] = f
 	}

@@ -98,7 +98,7 @@ func TestWrapTruncated(t *testing.T) {
 				{Event: &event.Delta{Agent: "a", Kind: event.Text, Text: "Half a rep"}},
 				{Event: &event.RunEnd{
 					Agent: "a", StopReason: "success", Result: "Half a rep", MetaKind: "xmltools",
-					Meta: json.RawMessage(`{"format":"md","slot":"abcd1234-FINAL","status":"success","truncated":true}`),
+					Meta: json.RawMessage(`{"format":"md","slot":"abcd1234-FINAL","truncated":true}`),
 				}},
 				{Err: cut},
 			},
