@@ -27,7 +27,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -257,8 +256,8 @@ func measure(runs int, in, name string, args ...string) (row, error) {
 			return row{}, fmt.Errorf("%s: %v", name, err)
 		}
 		cpu := (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > best.rssKB {
-			best.rssKB = ru.Maxrss
+		if kb := peakRSSKB(cmd.ProcessState); kb > best.rssKB {
+			best.rssKB = kb
 		}
 		if best.secs == 0 || secs < best.secs {
 			best.secs = secs
