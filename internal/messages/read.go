@@ -132,6 +132,9 @@ func ReadUsage(r *jsontext.Reader, u *Usage) {
 			f = &u.CacheCreationInputTokens
 		case "cache_read_input_tokens":
 			f = &u.CacheReadInputTokens
+		case "service_tier":
+			r.StringField(&u.ServiceTier)
+			continue
 		default:
 			r.Skip()
 			continue

@@ -42,6 +42,7 @@ func readSeeds(t testing.TB) [][]byte {
 		`{"type":"content_block_delta","index":0,"delta":"x"}`,
 		`{"type":"content_block_delta","index":0,"delta":null}`,
 		`{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":12,"input_tokens":null}}`,
+		`{"type":"message_delta","delta":{},"usage":{"output_tokens":1,"service_tier":"standard","service_tier":null}}`,
 		`{"type":"content_block_delta","index":-0,"delta":{"type":"input_json_delta","partial_json":"{\"a\":1}"}}`,
 		` { "type" : "ping" } `,
 		`{"type":"content_block_delta","index":99999999999999999999}`,
@@ -147,4 +148,22 @@ func FuzzUnmarshalBlock(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { compareBlock(t, data) })
+}
+
+// TestReadersKnowEveryField: a field added to a wire struct must be read
+// by its one-pass reader too, which would otherwise skip it (a
+// tripwire on the reader's source: every JSON name appears in it).
+func TestReadersKnowEveryField(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("read.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []any{StreamEvent{}, Delta{}, Usage{}, Message{}, Block{}} {
+		for _, name := range jsontext.FieldNames(v) {
+			if !bytes.Contains(src, []byte(`"`+name+`"`)) {
+				t.Errorf("%T field %q is not read by read.go", v, name)
+			}
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 )
 
@@ -131,5 +132,16 @@ func TestReadResult(t *testing.T) {
 	}
 	if fast < 10 {
 		t.Errorf("only %d result lines decoded in one pass", fast)
+	}
+}
+
+// TestReadLineKnowsEveryField: a field added to Line must be read by
+// readLine too, which would otherwise skip it.
+func TestReadLineKnowsEveryField(t *testing.T) {
+	t.Parallel()
+	for _, name := range jsontext.FieldNames(Line{}) {
+		if !isLineField(name) {
+			t.Errorf("Line field %q is not read by readLine", name)
+		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 func lineSeeds(t testing.TB) [][]byte {
@@ -87,4 +89,22 @@ func FuzzReadLine(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { compareLine(t, data) })
+}
+
+// TestReadLineKnowsEveryField: a field added to Line must be read by
+// readLineFields too, which would otherwise skip it (Item's reader fails
+// on any field it does not know, which is safe).
+func TestReadLineKnowsEveryField(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("read.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []any{Line{}, Usage{}} {
+		for _, name := range jsontext.FieldNames(v) {
+			if !bytes.Contains(src, []byte(`case "`+name+`"`)) {
+				t.Errorf("%T field %q is not read by read.go", v, name)
+			}
+		}
+	}
 }

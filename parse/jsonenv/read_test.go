@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 func envelopeSeeds(t testing.TB) [][]byte {
@@ -80,4 +82,19 @@ func FuzzReadEnvelope(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { compareEnvelope(t, data) })
+}
+
+// TestReadEnvelopeKnowsEveryField: a field added to Envelope must be read
+// by readEnvelopeFields too, which would otherwise skip it.
+func TestReadEnvelopeKnowsEveryField(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("read.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range jsontext.FieldNames(Envelope{}) {
+		if !bytes.Contains(src, []byte(`case "`+name+`"`)) {
+			t.Errorf("Envelope field %q is not read by read.go", name)
+		}
+	}
 }
