@@ -9,7 +9,7 @@ PKGS     := ./...
 # The release targets (.goreleaser.yaml builds the same six).
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-.PHONY: all build cross test test-browser screenshots vet lint fuzz bench docs clean test-clients test-sdk
+.PHONY: all build cross test test-browser screenshots vet lint fuzz bench perf docs clean test-clients test-sdk
 
 all: build test
 
@@ -75,6 +75,15 @@ test-sdk:
 	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
 	npm install --prefix "$$dir" --no-audit --no-fund --silent $(OPENAI_NPM); \
 	OPENAI_SDK_DIR="$$dir/node_modules/openai" $(GO) test -count=1 -run TestSDK -v ./clients/openai/
+
+## perf: throughput and peak RSS of every convert pair and assemble -o json
+## on generated inputs of PERFSIZES MB, against jq -c . (needs jq:
+## apt-get install -y jq); see docs/performance.md. Not part of test.
+PERFSIZES ?= 20,200
+PERFRUNS  ?= 1
+perf: build
+	@command -v jq >/dev/null || { echo "perf needs jq: apt-get install -y jq"; exit 1; }
+	$(GO) run ./internal/perfrun -bin bin/agentstream -testdata testdata -sizes $(PERFSIZES) -runs $(PERFRUNS)
 
 ## docs: regenerate docs/cli, docs/man and docs/validate.md (checked for staleness by the tests)
 docs:

@@ -90,8 +90,9 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	o.in.tools.apply(eo)
 	enc := out.NewEncoder(w, eo)
 	read := false // some input held an event
+	o.in.flush = w.Flush
 	err = eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
-		err := convert.Pipe(in.decoder(), enc, &convert.PipeOptions{Flush: w.Flush, Problem: rep.problem})
+		err := convert.Pipe(in.decoder(), enc, &convert.PipeOptions{Problem: rep.problem})
 		read = read || in.count.n > 0
 		return readError(err)
 	})

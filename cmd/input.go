@@ -42,6 +42,10 @@ type inputOptions struct {
 	// open opens an input (source.Open when nil): replay --to reads its
 	// recording through it.
 	open func(ctx context.Context, name string, opts *source.Options) (io.ReadCloser, error)
+	// flush, when set, writes out the command's buffered output; it is
+	// called whenever the input has nothing more buffered (see
+	// convert.FlushOnIdle).
+	flush func() error
 }
 
 func addInputFlags(fs *pflag.FlagSet, o *inputOptions) {
@@ -244,7 +248,7 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 		return unreadable(err)
 	}
 	defer rc.Close()
-	br := bufio.NewReaderSize(rc, 64<<10)
+	br := bufio.NewReaderSize(convert.FlushOnIdle(rc, o.flush), 64<<10)
 	// Detection reads only the first unit, which stays in br.
 	detected, guessed, derr := convert.Detect(br)
 	in := &input{name: name, r: br, o: o}

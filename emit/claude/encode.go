@@ -39,6 +39,7 @@ type Encoder struct {
 	cfg    Config
 	err    error
 	losses event.Losses // what was warned about
+	out    []byte       // the line being written, reused
 
 	main     string // the main agent's scope
 	haveMain bool
@@ -100,9 +101,11 @@ func (e *Encoder) line(b []byte, err error) {
 		e.err = fmt.Errorf("claude: %w", err)
 		return
 	}
-	out := make([]byte, 0, len(b)+1)
-	out = append(append(out, b...), '\n')
-	_, e.err = e.w.Write(out)
+	e.out = append(append(e.out[:0], b...), '\n')
+	_, e.err = e.w.Write(e.out)
+	if cap(e.out) > 64<<10 {
+		e.out = nil // a rare large line: not kept
+	}
 }
 
 // scope returns the state of agent id, creating it on first use.
@@ -450,7 +453,7 @@ func (e *Encoder) streamEvent(a *agent, data []byte) error {
 func (e *Encoder) snapshot(a *agent, m messages.MessageInfo, block []byte) error {
 	if a.id == e.main {
 		var b messages.Block
-		if json.Unmarshal(block, &b) == nil && b.Type == messages.BlockText && b.Text != nil {
+		if messages.UnmarshalBlock(block, &b) == nil && b.Type == messages.BlockText && b.Text != nil {
 			e.lastText = *b.Text
 		}
 	}

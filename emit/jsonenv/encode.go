@@ -37,6 +37,7 @@ type Encoder struct {
 	w      io.Writer
 	cfg    Config
 	buf    []byte
+	out    []byte             // the framed envelope, reused
 	open   map[[2]string]bool // open streamed blocks by (agent, type)
 	cut    map[[2]string]bool // blocks an error or an abandon cut short, not ended yet
 	main   string             // the agent of events with none
@@ -345,13 +346,17 @@ func (e *Encoder) line(b []byte) {
 	if e.err != nil {
 		return
 	}
-	var out []byte
+	out := e.out[:0]
 	if e.cfg.NDJSON {
-		out = append(append(make([]byte, 0, len(b)+1), b...), '\n')
+		out = append(append(out, b...), '\n')
 	} else {
-		out = append(append(append(make([]byte, 0, len(b)+8), "data: "...), b...), "\n\n"...)
+		out = append(append(append(out, "data: "...), b...), "\n\n"...)
 	}
+	e.out = out
 	_, e.err = e.w.Write(out)
+	if cap(e.out) > 64<<10 {
+		e.out = nil // a rare large envelope: not kept
+	}
 }
 
 // Close ends the stream: "data: [DONE]" in SSE framing. When a streamed

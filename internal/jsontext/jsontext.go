@@ -1,7 +1,10 @@
 // Package jsontext writes JSON strings the way the producers agentstream
 // imitates write them (Python's json.dumps with ensure_ascii=False, Rust's
 // serde_json): UTF-8 as is, no HTML escaping, and only the quote, the
-// backslash and control characters escaped.
+// backslash and control characters escaped; or as Go's encoding/json does
+// (AppendMarshalString). Its Reader reads JSON in one pass for the
+// decoders' hot paths, leaving anything it does not decode exactly as
+// encoding/json to encoding/json.
 package jsontext
 
 import "unicode/utf8"
@@ -9,6 +12,17 @@ import "unicode/utf8"
 // AppendString appends s to b as a JSON string. Invalid UTF-8 is written as
 // \ufffd, since JSON text cannot hold it.
 func AppendString(b []byte, s string) []byte {
+	return appendString(b, s, false)
+}
+
+// AppendMarshalString appends s to b as a JSON string exactly as Go's
+// encoding/json writes it without HTML escaping: as AppendString does,
+// and U+2028 and U+2029 escaped.
+func AppendMarshalString(b []byte, s string) []byte {
+	return appendString(b, s, true)
+}
+
+func appendString(b []byte, s string, lineSeparators bool) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
@@ -23,6 +37,13 @@ func AppendString(b []byte, s string) []byte {
 			if r == utf8.RuneError && n == 1 {
 				b = append(b, s[start:i]...)
 				b = append(b, `\ufffd`...)
+				i += n
+				start = i
+				continue
+			}
+			if lineSeparators && (r == '\u2028' || r == '\u2029') {
+				b = append(b, s[start:i]...)
+				b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
 				i += n
 				start = i
 				continue

@@ -203,7 +203,7 @@ func (b *Builder) StreamEvent(agent string, se *StreamEvent, raw []byte) error {
 	case EventContentBlockStart:
 		return b.BlockStart(agent, index, se.ContentBlock)
 	case EventContentBlockDelta:
-		return b.BlockDelta(agent, index, se.Delta, raw)
+		return b.blockDelta(agent, index, se.Delta, se.parsedDelta(), raw)
 	case EventContentBlockStop:
 		return b.BlockStop(agent, index)
 	case EventMessageDelta:
@@ -292,7 +292,7 @@ func (b *Builder) BlockStart(agent string, index int, raw json.RawMessage) error
 		return problemf("second content_block_start for block %d", index)
 	}
 	var cb Block
-	if err := json.Unmarshal(raw, &cb); err != nil {
+	if err := UnmarshalBlock(raw, &cb); err != nil {
 		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: EventContentBlockStart, Raw: bytes.Clone(raw)})
 		m.blocks[index] = &block{done: true}
 		return problemf("content block %d: %s", index, jsontext.Problem(err))
@@ -337,6 +337,12 @@ func (b *Builder) appendText(agent string, bl *block, s string) {
 // BlockDelta handles content_block_delta; event is the whole stream event,
 // kept in an Unknown for delta types this package does not know.
 func (b *Builder) BlockDelta(agent string, index int, raw json.RawMessage, ev []byte) error {
+	return b.blockDelta(agent, index, raw, nil, ev)
+}
+
+// blockDelta is BlockDelta with the delta already decoded from raw, if
+// pre is not nil.
+func (b *Builder) blockDelta(agent string, index int, raw json.RawMessage, pre *Delta, ev []byte) error {
 	m, err := b.current(agent, EventContentBlockDelta)
 	if err != nil {
 		return err
@@ -352,9 +358,12 @@ func (b *Builder) BlockDelta(agent string, index int, raw json.RawMessage, ev []
 	if bl.done {
 		return nil
 	}
-	var d Delta
-	if err := json.Unmarshal(raw, &d); err != nil {
-		return problemf("delta of block %d: %s", index, jsontext.Problem(err))
+	d := pre
+	if d == nil {
+		d = new(Delta)
+		if err := json.Unmarshal(raw, d); err != nil {
+			return problemf("delta of block %d: %s", index, jsontext.Problem(err))
+		}
 	}
 	switch {
 	case d.Type == DeltaText && bl.typ == BlockText:
@@ -651,7 +660,7 @@ func (b *Builder) Snapshot(agent string, m *Message) error {
 
 func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage) error {
 	var cb Block
-	if err := json.Unmarshal(raw, &cb); err != nil {
+	if err := UnmarshalBlock(raw, &cb); err != nil {
 		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: "", Raw: bytes.Clone(raw)})
 		return problemf("content block of message %s: %s", msg.id, jsontext.Problem(err))
 	}

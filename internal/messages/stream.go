@@ -20,7 +20,8 @@ import (
 // that the citations that follow its BlockEnd can still be written into it
 // as citations_delta events.
 type Streamer struct {
-	// Event receives every stream event: its type and its JSON text.
+	// Event receives every stream event: its type and its JSON text,
+	// which is valid only during the call.
 	Event func(typ string, data []byte) error
 	// Block, if set, receives every completed content block (its JSON
 	// text) with the message it belongs to, just before the block's
@@ -58,6 +59,7 @@ type Streamer struct {
 	pending  map[string]bool // its client tool calls without a result
 	mcp      map[string]bool
 	err      error
+	buf      []byte // the stream event being written, reused
 }
 
 // MessageInfo identifies the message a block belongs to.
@@ -74,6 +76,9 @@ type streamBlock struct {
 	citations []json.RawMessage
 	whole     json.RawMessage // a block written whole (Unknown, server result)
 }
+
+// maxKeptBuffer is the largest delta buffer a Streamer keeps for reuse.
+const maxKeptBuffer = 1 << 10
 
 // InTurn reports whether a message is open.
 func (s *Streamer) InTurn() bool { return s.msg != nil }
@@ -145,10 +150,24 @@ func (s *Streamer) block(b any) {
 	if s.err != nil || s.Block == nil {
 		return
 	}
-	data, err := Marshal(b)
-	if err != nil {
-		s.err = err
-		return
+	var data []byte
+	switch b := b.(type) {
+	// A block is written once, and may be large: a new slice, not the
+	// reused buffer, which a Streamer per agent would keep at the size of
+	// its largest block.
+	case textBlock:
+		if len(b.Citations) == 0 {
+			data = appendTextBlock(make([]byte, 0, len(b.Text)+32), b)
+		}
+	case thinkingBlock:
+		data = appendThinkingBlock(make([]byte, 0, len(b.Thinking)+len(b.Signature)+48), b)
+	}
+	if data == nil {
+		var err error
+		if data, err = Marshal(b); err != nil {
+			s.err = err
+			return
+		}
 	}
 	s.err = s.Block(*s.msg, data)
 }
@@ -244,14 +263,6 @@ type (
 		Name       string          `json:"name"`
 		Input      json.RawMessage `json:"input"`
 		ServerName string          `json:"server_name,omitempty"`
-	}
-	textDelta struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	thinkingDelta struct {
-		Type     string `json:"type"`
-		Thinking string `json:"thinking"`
 	}
 	signatureDelta struct {
 		Type      string `json:"type"`
@@ -358,6 +369,7 @@ func (s *Streamer) EndTurn(stopReason string, u *event.Usage) error {
 	s.write(EventMessageDelta, md)
 	s.write(EventMessageStop, typeOnly{Type: EventMessageStop})
 	s.msg, s.tools = nil, false
+	s.buf = nil // an agent whose turn is over keeps no buffer
 	return s.err
 }
 
@@ -472,11 +484,15 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 		if s.Block != nil {
 			s.open.text.WriteString(text)
 		}
-		var d any = textDelta{Type: DeltaText, Text: text}
-		if ev.Kind == event.Thinking {
-			d = thinkingDelta{Type: DeltaThinking, Thinking: text}
+		// What write(blockDelta{...}) writes, without reflection or
+		// allocation: the hot path of every encoder built on Streamer.
+		s.buf = appendDelta(s.buf[:0], s.open.index, ev.Kind, text)
+		if s.err == nil {
+			s.err = s.Event(EventContentBlockDelta, s.buf)
 		}
-		s.write(EventContentBlockDelta, blockDelta{Type: EventContentBlockDelta, Index: s.open.index, Delta: d})
+		if cap(s.buf) > maxKeptBuffer {
+			s.buf = nil // a rare large delta: not kept per agent
+		}
 	case *event.BlockEnd:
 		if s.open == nil || s.open.kind != ev.Kind {
 			s.startBlock(ev.Kind)
@@ -523,7 +539,18 @@ func (s *Streamer) capText(text string) string {
 		return text
 	}
 	n := s.open.n
-	for i, r := range text {
+	// ASCII, the common case, byte by byte; from the first other byte
+	// (or the cut), rune by rune.
+	ascii := 0
+	for ; ascii < len(text) && text[ascii] < utf8.RuneSelf; ascii++ {
+		size := jsonSize(rune(text[ascii]), "")
+		if n+size > s.MaxBlockBytes {
+			break
+		}
+		n += size
+	}
+	for i, r := range text[ascii:] {
+		i += ascii
 		size := jsonSize(r, text[i:])
 		if n+size > s.MaxBlockBytes {
 			text = text[:i]

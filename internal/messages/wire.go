@@ -1,6 +1,8 @@
 package messages
 
-import "encoding/json"
+import (
+	"encoding/json"
+)
 
 // Format is the event.Unknown.Format of Messages API items.
 const Format = "anthropic"
@@ -67,6 +69,9 @@ type StreamEvent struct {
 	Delta        json.RawMessage `json:"delta,omitempty"`         // content_block_delta, message_delta
 	Usage        *Usage          `json:"usage,omitempty"`         // message_delta
 	Error        *APIError       `json:"error,omitempty"`         // error
+
+	delta  Delta // Delta decoded by ReadStreamEvent
+	parsed bool  // delta is set
 }
 
 // Message is a Messages API message object: the message_start payload, or

@@ -38,6 +38,8 @@ type Decoder struct {
 	line int // position of the message being decoded
 	off  int64
 	bad  badutf8.Once // the invalid UTF-8 warning
+
+	jr jsontext.Reader // decodes data in one pass
 }
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -146,7 +148,7 @@ func (d *Decoder) decode(m frame.Message) error {
 	}
 	raw := []byte(m.Data)
 	var se messages.StreamEvent
-	err := json.Unmarshal(raw, &se)
+	err := d.unmarshal(raw, &se)
 	var te *json.UnmarshalTypeError
 	if err != nil && !errors.As(err, &te) {
 		return d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
@@ -183,4 +185,16 @@ func (d *Decoder) decode(m frame.Message) error {
 		return d.errorf(sentinel, "%s", err.Error())
 	}
 	return nil
+}
+
+// unmarshal decodes a stream event as json.Unmarshal does, in one pass
+// when jsontext.Reader can, else with encoding/json, which gives the
+// errors.
+func (d *Decoder) unmarshal(raw []byte, se *messages.StreamEvent) error {
+	d.jr.Reset(raw)
+	if messages.ReadStreamEvent(&d.jr, se) && d.jr.End() {
+		return nil
+	}
+	*se = messages.StreamEvent{}
+	return json.Unmarshal(raw, se)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
@@ -55,6 +56,9 @@ type Decoder struct {
 	seen     bool                // any line decoded
 	finished bool                // a result line was seen after the last content
 	bad      badutf8.Once        // the invalid UTF-8 warning
+
+	jr     jsontext.Reader // decodes lines in one pass
+	lastID string          // the session id of the last line
 }
 
 type toolInfo struct{ agent, name string }
@@ -107,8 +111,7 @@ func (d *Decoder) Next() (event.Event, error) {
 		}
 		if len(d.queue) > 0 && (d.held == nil || d.queue[0] != event.Event(d.held)) {
 			ev := d.queue[0]
-			d.queue[0] = nil
-			d.queue = d.queue[1:]
+			d.queue = slices.Delete(d.queue, 0, 1) // keeps the array: no allocation per event
 			return ev, nil
 		}
 		if len(d.problems) > 0 {
@@ -129,12 +132,11 @@ func (d *Decoder) Next() (event.Event, error) {
 			continue
 		}
 		err := d.readUnit()
-		var perr *event.ParseError
 		switch {
 		case err == nil:
 		case err == io.EOF:
 			d.done = true
-		case errors.As(err, &perr):
+		case isParseError(err):
 			if list, ok := err.(problemList); ok {
 				d.problems = append(d.problems, list...)
 			} else {
@@ -226,8 +228,7 @@ func (d *Decoder) readUnit() error {
 	d.wholeLine = true
 	err = d.decode(line)
 	d.wholeLine = false
-	var serr *json.SyntaxError
-	if errors.As(err, &serr) {
+	if err != nil && isSyntaxError(err) {
 		// Not one JSON value: several fused objects, or a bad line.
 		return d.fused(line)
 	}
@@ -397,7 +398,7 @@ func (d *Decoder) decode(raw []byte) error {
 		d.problems = append(d.problems, badutf8.Warning(d.cfg.Source, d.line, i+1, d.off+int64(i)))
 	}
 	var l Line
-	if err := json.Unmarshal(raw, &l); err != nil {
+	if err := d.unmarshalLine(raw, &l); err != nil {
 		var te *json.UnmarshalTypeError
 		var se *json.SyntaxError
 		if errors.As(err, &se) && d.wholeLine {
@@ -442,7 +443,7 @@ func (d *Decoder) decode(raw []byte) error {
 		}
 		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: summary(&l, raw), Raw: bytes.Clone(raw)})
 	case TypeStreamEvent:
-		return d.streamEvent(agent, l.Event)
+		return d.streamEvent(agent, l.Event, l.parsedEvent())
 	case TypeAssistant:
 		return d.assistant(agent, &l, raw)
 	case TypeUser:
@@ -584,17 +585,19 @@ func (d *Decoder) init(raw []byte) error {
 	return nil
 }
 
-func (d *Decoder) streamEvent(agent string, raw json.RawMessage) error {
-	var se messages.StreamEvent
-	if err := json.Unmarshal(raw, &se); err != nil {
-		return d.errorf(event.ErrSyntax, "stream_event: %s", jsontext.Problem(err))
+func (d *Decoder) streamEvent(agent string, raw json.RawMessage, pre *messages.StreamEvent) error {
+	if pre == nil {
+		pre = new(messages.StreamEvent)
+		if err := json.Unmarshal(raw, pre); err != nil {
+			return d.errorf(event.ErrSyntax, "stream_event: %s", jsontext.Problem(err))
+		}
 	}
-	return d.position(d.b.StreamEvent(agent, &se, raw))
+	return d.position(d.b.StreamEvent(agent, pre, raw))
 }
 
 func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 	var m messages.Message
-	if err := json.Unmarshal(l.Message, &m); err != nil {
+	if err := d.unmarshalMessage(l.Message, &m); err != nil {
 		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 		return d.errorf(event.ErrSyntax, "assistant message: %s", jsontext.Problem(err))
 	}
@@ -638,7 +641,7 @@ func (d *Decoder) user(agent string, l *Line, raw []byte) error {
 	var problem error
 	for _, c := range blocks {
 		var cb messages.Block
-		if json.Unmarshal(c, &cb) != nil || cb.Type != messages.BlockToolResult {
+		if messages.UnmarshalBlock(c, &cb) != nil || cb.Type != messages.BlockToolResult {
 			continue
 		}
 		ev := &event.ToolResult{Agent: agent, ID: cb.ToolUseID, IsError: cb.IsError != nil && *cb.IsError}
@@ -685,7 +688,7 @@ func (d *Decoder) isPrompt(agent string) bool {
 
 func (d *Decoder) result(raw []byte) error {
 	var r Result
-	if err := json.Unmarshal(raw, &r); err != nil {
+	if err := d.unmarshalResult(raw, &r); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
 			return d.errorf(event.ErrSyntax, "result: %s", jsontext.Problem(err))

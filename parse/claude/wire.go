@@ -44,7 +44,7 @@ const MetaKind = "claude"
 type Line struct {
 	Type            string          `json:"type"`
 	Subtype         string          `json:"subtype,omitempty"`
-	UUID            string          `json:"uuid,omitempty"`
+	UUID            string          `json:"uuid,omitempty"` // not set by the one-pass decoding: nothing reads it
 	SessionID       string          `json:"session_id,omitempty"`
 	ParentToolUseID *string         `json:"parent_tool_use_id,omitempty"`
 	Message         json.RawMessage `json:"message,omitempty"`
@@ -53,6 +53,9 @@ type Line struct {
 	ToolUseResult   json.RawMessage `json:"tool_use_result,omitempty"`
 	SubagentType    string          `json:"subagent_type,omitempty"`
 	TaskDescription string          `json:"task_description,omitempty"`
+
+	event   messages.StreamEvent // Event decoded by unmarshalLine
+	eventOK bool                 // event is set
 }
 
 // Init is the system/init line.

@@ -49,6 +49,8 @@ type Decoder struct {
 	todos   map[string][]event.TodoItem // last list emitted per todo_list id
 	threads map[string]bool             // agent scopes opened
 	bad     badutf8.Once                // the invalid UTF-8 warning
+
+	jr jsontext.Reader // decodes lines in one pass
 }
 
 // openItem is what the decoder remembers of an item between item.started
@@ -167,7 +169,7 @@ func (d *Decoder) decode(line []byte) error {
 		}
 	}
 	var l Line
-	if err := json.Unmarshal(line, &l); err != nil {
+	if err := d.unmarshalLine(line, &l); err != nil {
 		if !json.Valid(line) {
 			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
 		}
@@ -207,7 +209,7 @@ func (d *Decoder) decode(line []byte) error {
 		}
 		d.emit(&event.Error{Agent: d.agent, Message: *l.Message, Raw: json.RawMessage(bytes.Clone(line))})
 	case TypeItemStarted, TypeItemUpdated, TypeItemCompleted:
-		return d.item(l.Type, l.Item, line)
+		return d.item(l.Type, l.Item, l.parsedItem(), line)
 	default:
 		if k := foreign.Kind(line); k != "" && k != foreign.Dotted {
 			// A line of another format, not an event of a newer Codex.
@@ -265,13 +267,15 @@ func (d *Decoder) turnUsage(u *Usage) *event.Usage {
 	}
 }
 
-func (d *Decoder) item(phase string, raw json.RawMessage, line []byte) error {
+func (d *Decoder) item(phase string, raw json.RawMessage, pre *Item, line []byte) error {
 	if len(raw) == 0 || raw[0] != '{' {
 		d.unknown(phase, line)
 		return d.errorf(event.ErrSyntax, "%s has no item object", phase)
 	}
 	it := new(Item)
-	if err := json.Unmarshal(raw, it); err != nil {
+	if pre != nil {
+		*it = *pre
+	} else if err := json.Unmarshal(raw, it); err != nil {
 		d.unknown(phase, line)
 		return d.errorf(event.ErrSyntax, "%s: %s", phase, jsontext.Problem(err))
 	}

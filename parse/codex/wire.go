@@ -66,6 +66,9 @@ type Line struct {
 	Error     *ErrorMessage   `json:"error"`
 	Message   *string         `json:"message"`
 	Item      json.RawMessage `json:"item"`
+
+	item   Item // Item decoded by unmarshalLine
+	itemOK bool // item is set
 }
 
 // Usage is turn.completed's usage: token counts, cumulative per thread.

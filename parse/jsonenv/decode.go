@@ -51,6 +51,9 @@ type Decoder struct {
 	buffers   map[key]*buffer             // open buffered payloads
 	citations map[string][]event.Citation // citation group being read, per agent
 	bad       badutf8.Once                // the invalid UTF-8 warning
+
+	jr   jsontext.Reader // decodes envelopes in one pass
+	last [2]string       // the type and agent of the last envelope
 }
 
 type key struct {
@@ -245,7 +248,7 @@ func (d *Decoder) emit(evs ...event.Event) { d.st.Emit(evs...) }
 
 func (d *Decoder) decode(payload []byte) error {
 	var env Envelope
-	if err := json.Unmarshal(payload, &env); err != nil {
+	if err := d.unmarshalEnvelope(payload, &env); err != nil {
 		var se ServerError
 		if json.Unmarshal(payload, &se) == nil && se.Error != "" {
 			d.emit(d.serverError(&se, payload))

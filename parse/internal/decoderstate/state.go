@@ -8,6 +8,7 @@ package decoderstate
 
 import (
 	"io"
+	"slices"
 
 	"github.com/agentstream/agentstream/event"
 )
@@ -48,8 +49,7 @@ func (s *State) Next(read func(), finish func() error) (event.Event, error) {
 	for {
 		if len(s.queue) > 0 {
 			ev := s.queue[0]
-			s.queue[0] = nil
-			s.queue = s.queue[1:]
+			s.queue = slices.Delete(s.queue, 0, 1) // keeps the array: no allocation per event
 			return ev, nil
 		}
 		if len(s.problems) > 0 {

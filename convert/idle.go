@@ -1,0 +1,31 @@
+package convert
+
+import "io"
+
+// FlushOnIdle returns r wrapped so that flush is called before each read
+// from r. A decoder reads from its input only once it has used up what it
+// read before, and Pipe encodes each event before it asks for the next:
+// so flush runs exactly when all the input that has arrived is written
+// out and the program is about to wait for more. On a live pipe that is
+// after each line, so every event is written at once; on a file it is
+// once per buffer of input (64 KiB), so the output goes out in large
+// writes. An error from flush is returned by the read, and ends the
+// decoding as any read error does.
+func FlushOnIdle(r io.Reader, flush func() error) io.Reader {
+	if flush == nil {
+		return r
+	}
+	return &idleReader{r: r, flush: flush}
+}
+
+type idleReader struct {
+	r     io.Reader
+	flush func() error
+}
+
+func (i *idleReader) Read(p []byte) (int, error) {
+	if err := i.flush(); err != nil {
+		return 0, err
+	}
+	return i.r.Read(p)
+}

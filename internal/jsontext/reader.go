@@ -1,0 +1,614 @@
+package jsontext
+
+import (
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Reader reads one JSON text in a single pass, for the decoders' fast
+// paths: each byte is looked at once, and values are decoded straight
+// into the caller's fields, with no reflection and no copy of sub-trees.
+//
+// A Reader gives encoding/json's results or none: it accepts a subset of
+// JSON that it decodes exactly as json.Unmarshal into the decoders'
+// structs would (strings unescaped the same way, invalid UTF-8 and lone
+// surrogates replaced by U+FFFD; the last of duplicate keys wins), and it
+// fails (Failed reports true) on anything else: a syntax error, a value
+// of another type than the field's, a key that only matches a field
+// case-insensitively, nesting deeper than maxDepth. The caller then
+// decodes the same bytes with encoding/json, which gives the error, its
+// message and its position, as before. Failing costs a second pass, only
+// on input that is bad or odd.
+//
+// The methods that read a value return the zero value once the Reader
+// has failed, so a decoding function may read on and check Failed at the
+// end.
+type Reader struct {
+	b     []byte
+	i     int
+	bad   bool
+	first bool // the object or array just opened has no member yet
+	depth int
+	buf   []byte // scratch for unescaped strings
+}
+
+// maxDepth bounds the nesting the Reader follows; deeper input fails and
+// goes to encoding/json.
+const maxDepth = 256
+
+// Reset makes the Reader read b. The byte slices it returns are valid
+// until the next Reset or string read.
+func (r *Reader) Reset(b []byte) {
+	r.b, r.i, r.bad, r.first, r.depth = b, 0, false, false, 0
+}
+
+// Failed reports whether the input is not one the Reader decodes.
+func (r *Reader) Failed() bool { return r.bad }
+
+// Fail marks the input as one the Reader does not decode: the caller
+// found a value it does not handle.
+func (r *Reader) Fail() { r.bad = true }
+
+// Offset returns the offset of the next byte to read.
+func (r *Reader) Offset() int { return r.i }
+
+// Rewind goes back to offset off, which Offset returned, and clears a
+// failure since: a caller that tried to decode a value as one type may
+// skip it instead.
+func (r *Reader) Rewind(off, depth int) {
+	r.i, r.bad, r.depth = off, false, depth
+}
+
+// Since returns the input from offset off, which Offset returned, to
+// what was read last.
+func (r *Reader) Since(off int) []byte { return r.b[off:r.i] }
+
+// Depth returns the current nesting, for Rewind.
+func (r *Reader) Depth() int { return r.depth }
+
+func (r *Reader) ws() {
+	for r.i < len(r.b) {
+		switch r.b[r.i] {
+		case ' ', '\t', '\n', '\r':
+			r.i++
+		default:
+			return
+		}
+	}
+}
+
+// End reports whether the whole input was one value, read without
+// failure: only white space follows it.
+func (r *Reader) End() bool {
+	r.ws()
+	return !r.bad && r.i == len(r.b)
+}
+
+// Peek returns the first byte of the next value (0 at the end or after a
+// failure).
+func (r *Reader) Peek() byte {
+	r.ws()
+	if r.bad || r.i >= len(r.b) {
+		return 0
+	}
+	return r.b[r.i]
+}
+
+// Object reads the '{' that opens an object, or fails.
+func (r *Reader) Object() bool {
+	if r.Peek() != '{' || r.depth >= maxDepth {
+		r.bad = true
+		return false
+	}
+	r.i++
+	r.depth++
+	r.first = true
+	return true
+}
+
+// Key returns the next key of the object being read, with the ':' after
+// it read, or false at its closing '}' (which it reads) or on failure.
+// Keys with escapes, capitals or non-ASCII bytes fail: encoding/json
+// could match them to a field case-insensitively (KeyFold lets capitals
+// through).
+func (r *Reader) Key() ([]byte, bool) {
+	return r.key(false)
+}
+
+// KeyFold is Key for an object whose unknown keys are skipped with
+// SkipUnknown: it lets ASCII capitals through.
+func (r *Reader) KeyFold() ([]byte, bool) {
+	return r.key(true)
+}
+
+// SkipUnknown skips the value of a key that matched no field exactly. It
+// fails when the key, lower-cased, is one for which known reports true:
+// encoding/json would have matched it case-insensitively.
+func (r *Reader) SkipUnknown(key []byte, known func(string) bool) {
+	for i, c := range key {
+		if 'A' <= c && c <= 'Z' {
+			lower := append(r.buf[:0], key...)
+			for j := i; j < len(lower); j++ {
+				if c := lower[j]; 'A' <= c && c <= 'Z' {
+					lower[j] = c + 'a' - 'A'
+				}
+			}
+			r.buf = lower
+			if known(string(lower)) {
+				r.bad = true
+				return
+			}
+			break
+		}
+	}
+	r.Skip()
+}
+
+func (r *Reader) key(capitals bool) ([]byte, bool) {
+	if !r.next('}') {
+		return nil, false
+	}
+	if r.i >= len(r.b) || r.b[r.i] != '"' {
+		r.bad = true
+		return nil, false
+	}
+	start := r.i + 1
+	i := start
+	for ; i < len(r.b); i++ {
+		c := r.b[i]
+		if c == '"' {
+			break
+		}
+		if c < 0x20 || c == '\\' || c >= utf8.RuneSelf || (!capitals && 'A' <= c && c <= 'Z') {
+			r.bad = true
+			return nil, false
+		}
+	}
+	if i >= len(r.b) {
+		r.bad = true
+		return nil, false
+	}
+	key := r.b[start:i]
+	r.i = i + 1
+	r.ws()
+	if r.i >= len(r.b) || r.b[r.i] != ':' {
+		r.bad = true
+		return nil, false
+	}
+	r.i++
+	return key, true
+}
+
+// next reads the separator before the next member or element, or the
+// closing byte, reporting whether a member follows.
+func (r *Reader) next(closing byte) bool {
+	if r.bad {
+		return false
+	}
+	r.ws()
+	if r.i >= len(r.b) {
+		r.bad = true
+		return false
+	}
+	c := r.b[r.i]
+	if c == closing {
+		r.i++
+		r.depth--
+		r.first = false
+		return false
+	}
+	if r.first {
+		r.first = false
+		if closing == '}' {
+			r.ws()
+		}
+		return true
+	}
+	if c != ',' {
+		r.bad = true
+		return false
+	}
+	r.i++
+	r.ws()
+	return true
+}
+
+// Array reads the '[' that opens an array, or fails.
+func (r *Reader) Array() bool {
+	if r.Peek() != '[' || r.depth >= maxDepth {
+		r.bad = true
+		return false
+	}
+	r.i++
+	r.depth++
+	r.first = true
+	return true
+}
+
+// More reports whether the array being read has another element, reading
+// the ',' before it or the closing ']'.
+func (r *Reader) More() bool { return r.next(']') }
+
+// Null reads a null if one comes next, reporting whether it did.
+func (r *Reader) Null() bool {
+	if r.Peek() != 'n' {
+		return false
+	}
+	r.literal("null")
+	return !r.bad
+}
+
+func (r *Reader) literal(lit string) {
+	if len(r.b)-r.i < len(lit) || string(r.b[r.i:r.i+len(lit)]) != lit {
+		r.bad = true
+		return
+	}
+	r.i += len(lit)
+}
+
+// Bool reads true or false.
+func (r *Reader) Bool() bool {
+	switch r.Peek() {
+	case 't':
+		r.literal("true")
+		return !r.bad
+	case 'f':
+		r.literal("false")
+	default:
+		r.bad = true
+	}
+	return false
+}
+
+// Int reads an integer that fits in an int64. A number with a fraction or
+// an exponent fails, as encoding/json refuses it for an integer field.
+func (r *Reader) Int() int64 {
+	r.ws()
+	neg := false
+	if r.i < len(r.b) && r.b[r.i] == '-' {
+		neg = true
+		r.i++
+	}
+	digits := r.i
+	var n uint64
+	for r.i < len(r.b) && '0' <= r.b[r.i] && r.b[r.i] <= '9' {
+		if n > (1<<63)/10 {
+			r.bad = true
+			return 0
+		}
+		n = n*10 + uint64(r.b[r.i]-'0')
+		r.i++
+	}
+	switch {
+	case r.i == digits, r.i-digits > 1 && r.b[digits] == '0', n > 1<<63, !neg && n == 1<<63:
+		r.bad = true
+		return 0
+	}
+	if r.i < len(r.b) {
+		switch r.b[r.i] {
+		case '.', 'e', 'E':
+			r.bad = true
+			return 0
+		}
+	}
+	if neg {
+		return -int64(n)
+	}
+	return int64(n)
+}
+
+// Float reads a number as a float64, as encoding/json does
+// (strconv.ParseFloat); one out of range fails.
+func (r *Reader) Float() float64 {
+	r.ws()
+	start := r.i
+	r.number()
+	if r.bad {
+		return 0
+	}
+	f, err := strconv.ParseFloat(string(r.b[start:r.i]), 64)
+	if err != nil {
+		r.bad = true
+	}
+	return f
+}
+
+// StringField reads a string into a string field: null leaves it as it
+// is, as encoding/json does.
+func (r *Reader) StringField(s *string) {
+	if !r.Null() {
+		*s = r.String()
+	}
+}
+
+// OptStringField reads a string into a *string field: null sets it to
+// nil.
+func (r *Reader) OptStringField(s **string) {
+	if r.Null() {
+		*s = nil
+		return
+	}
+	v := r.String()
+	*s = &v
+}
+
+// OptIntField reads an integer into a *int64 field: null sets it to nil.
+func (r *Reader) OptIntField(n **int64) {
+	if r.Null() {
+		*n = nil
+		return
+	}
+	v := r.Int()
+	*n = &v
+}
+
+// String reads a string value as a new Go string ("" for "" with no
+// allocation).
+func (r *Reader) String() string {
+	b := r.Str()
+	if len(b) == 0 {
+		return ""
+	}
+	return string(b)
+}
+
+// Str reads a string value and returns it unescaped, in the input or in
+// scratch space valid until the next string read.
+func (r *Reader) Str() []byte {
+	if r.Peek() != '"' {
+		r.bad = true
+		return nil
+	}
+	start := r.i + 1
+	for i := start; i < len(r.b); {
+		c := r.b[i]
+		switch {
+		case c == '"':
+			r.i = i + 1
+			return r.b[start:i]
+		case c == '\\' || c >= utf8.RuneSelf:
+			return r.unescape(start, i)
+		case c < 0x20:
+			r.bad = true
+			return nil
+		}
+		i++
+	}
+	r.bad = true
+	return nil
+}
+
+// unescape decodes the string that starts at start, plain up to i, as
+// encoding/json's unquote does.
+func (r *Reader) unescape(start, i int) []byte {
+	buf := append(r.buf[:0], r.b[start:i]...)
+	for i < len(r.b) {
+		c := r.b[i]
+		switch {
+		case c == '"':
+			r.i = i + 1
+			r.buf = buf
+			return buf
+		case c < 0x20:
+			r.bad = true
+			return nil
+		case c < utf8.RuneSelf && c != '\\':
+			buf = append(buf, c)
+			i++
+		case c == '\\':
+			if i+1 >= len(r.b) {
+				r.bad = true
+				return nil
+			}
+			i += 2
+			switch r.b[i-1] {
+			case '"', '\\', '/':
+				buf = append(buf, r.b[i-1])
+			case 'b':
+				buf = append(buf, '\b')
+			case 'f':
+				buf = append(buf, '\f')
+			case 'n':
+				buf = append(buf, '\n')
+			case 'r':
+				buf = append(buf, '\r')
+			case 't':
+				buf = append(buf, '\t')
+			case 'u':
+				rr := hex4(r.b[i:])
+				if rr < 0 {
+					r.bad = true
+					return nil
+				}
+				i += 4
+				if utf16.IsSurrogate(rr) {
+					rr1 := rune(-1)
+					if len(r.b)-i >= 6 && r.b[i] == '\\' && r.b[i+1] == 'u' {
+						rr1 = hex4(r.b[i+2:])
+					}
+					if dec := utf16.DecodeRune(rr, rr1); dec != utf8.RuneError {
+						i += 6
+						buf = utf8.AppendRune(buf, dec)
+						continue
+					}
+					rr = utf8.RuneError
+				}
+				buf = utf8.AppendRune(buf, rr)
+			default:
+				r.bad = true
+				return nil
+			}
+		default:
+			rr, size := utf8.DecodeRune(r.b[i:])
+			if rr == utf8.RuneError && size == 1 {
+				buf = utf8.AppendRune(buf, utf8.RuneError)
+			} else {
+				buf = append(buf, r.b[i:i+size]...)
+			}
+			i += size
+		}
+	}
+	r.bad = true
+	return nil
+}
+
+// hex4 decodes 4 hex digits, or returns -1.
+func hex4(b []byte) rune {
+	if len(b) < 4 {
+		return -1
+	}
+	var v rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		v = v*16 + rune(c)
+	}
+	return v
+}
+
+// Skip reads any value, checking its syntax, and returns its text.
+func (r *Reader) Skip() []byte {
+	c := r.Peek()
+	start := r.i
+	switch {
+	case c == '{':
+		// The keys of a skipped object match no field: any will do.
+		r.Object()
+		for r.skipKey() {
+			r.Skip()
+		}
+	case c == '[':
+		r.Array()
+		for r.More() {
+			r.Skip()
+		}
+	case c == '"':
+		r.skipString()
+	case c == 't':
+		r.literal("true")
+	case c == 'f':
+		r.literal("false")
+	case c == 'n':
+		r.literal("null")
+	case c == '-' || ('0' <= c && c <= '9'):
+		r.number()
+	default:
+		r.bad = true
+	}
+	if r.bad {
+		return nil
+	}
+	return r.b[start:r.i]
+}
+
+// skipKey reads the next key of an object being skipped, with the ':'
+// after it, or reports false at its closing '}' (which it reads) or on
+// failure.
+func (r *Reader) skipKey() bool {
+	if !r.next('}') {
+		return false
+	}
+	if r.i >= len(r.b) || r.b[r.i] != '"' {
+		r.bad = true
+		return false
+	}
+	r.skipString()
+	r.ws()
+	if r.bad || r.i >= len(r.b) || r.b[r.i] != ':' {
+		r.bad = true
+		return false
+	}
+	r.i++
+	return true
+}
+
+// skipString checks a string's syntax without decoding it.
+func (r *Reader) skipString() {
+	i := r.i + 1
+	for i < len(r.b) {
+		c := r.b[i]
+		switch {
+		case c == '"':
+			r.i = i + 1
+			return
+		case c < 0x20:
+			r.bad = true
+			return
+		case c == '\\':
+			if i+1 >= len(r.b) {
+				r.bad = true
+				return
+			}
+			switch r.b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if hex4(r.b[i+2:]) < 0 {
+					r.bad = true
+					return
+				}
+				i += 6
+			default:
+				r.bad = true
+				return
+			}
+		default:
+			i++
+		}
+	}
+	r.bad = true
+}
+
+// number checks a number's syntax.
+func (r *Reader) number() {
+	b, i := r.b, r.i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+		}
+	default:
+		r.bad = true
+		return
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		d := i
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			r.bad = true
+			return
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			r.bad = true
+			return
+		}
+	}
+	r.i = i
+}

@@ -1,0 +1,49 @@
+package jsontext
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+var skipSeeds = []string{
+	`{"a":[1,-2.5e+3,true,false,null,"x\u00e9\n\"",{"B":{}}],"é":{"\\u0041":[]}}`,
+	` [ ] `, `"str"`, `0`, `-0.0E-1`, `01`, `1.`, `{"a" 1}`, `{"a":1,}`, `[1,]`, `"\x"`, "\"\x01\"",
+	`{"a":"\ud800"}`, `nul`, `{"a":1}{"b":2}`, `[[[[]]]]`, "\"\xff\"",
+}
+
+// checkSkip: Skip accepts exactly what encoding/json accepts as one
+// value (nesting deeper than maxDepth aside), and returns its text.
+func checkSkip(t *testing.T, data []byte) {
+	var r Reader
+	r.Reset(data)
+	raw := r.Skip()
+	ok := r.End()
+	valid := json.Valid(data)
+	if ok && !valid {
+		t.Fatalf("%q: Skip accepts what json.Valid refuses", data)
+	}
+	if valid && !ok && r.depth < maxDepth {
+		t.Fatalf("%q: Skip refuses valid JSON", data)
+	}
+	if ok {
+		var want json.RawMessage
+		json.Unmarshal(data, &want)
+		if string(raw) != string(want) {
+			t.Fatalf("%q: Skip returns %q, json %q", data, raw, want)
+		}
+	}
+}
+
+func TestSkip(t *testing.T) {
+	t.Parallel()
+	for _, s := range skipSeeds {
+		checkSkip(t, []byte(s))
+	}
+}
+
+func FuzzSkip(f *testing.F) {
+	for _, s := range skipSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(checkSkip)
+}

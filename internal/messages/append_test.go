@@ -1,0 +1,62 @@
+package messages
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// The delta types appendDelta writes without reflection.
+type (
+	textDelta struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	thinkingDelta struct {
+		Type     string `json:"type"`
+		Thinking string `json:"thinking"`
+	}
+)
+
+var appendSeeds = []string{
+	"", "plain", "quote \" backslash \\ slash /", "\b\f\n\r\t\x00\x1f\x7f",
+	"<html> & 'x'", "é 日本 🎌", "\u2028\u2029", "bad \xff\xfe utf-8 \xe2\x82", "\ufeff",
+}
+
+func checkAppendDelta(t *testing.T, s string) {
+	for _, kind := range []event.BlockKind{event.Text, event.Thinking} {
+		var d any = textDelta{Type: DeltaText, Text: s}
+		if kind == event.Thinking {
+			d = thinkingDelta{Type: DeltaThinking, Thinking: s}
+		}
+		want := marshal(blockDelta{Type: EventContentBlockDelta, Index: 7, Delta: d})
+		if diff := cmp.Diff(string(want), string(appendDelta(nil, 7, kind, s))); diff != "" {
+			t.Errorf("%q as %v (-Marshal +appendDelta):\n%s", s, kind, diff)
+		}
+	}
+	tb := textBlock{Type: BlockText, Text: s}
+	if diff := cmp.Diff(string(marshal(tb)), string(appendTextBlock(nil, tb))); diff != "" {
+		t.Errorf("%q (-Marshal +appendTextBlock):\n%s", s, diff)
+	}
+	th := thinkingBlock{Type: BlockThinking, Thinking: s, Signature: s + "sig"}
+	if diff := cmp.Diff(string(marshal(th)), string(appendThinkingBlock(nil, th))); diff != "" {
+		t.Errorf("%q (-Marshal +appendThinkingBlock):\n%s", s, diff)
+	}
+}
+
+// TestAppendDelta: appendDelta writes what Marshal writes.
+func TestAppendDelta(t *testing.T) {
+	t.Parallel()
+	for _, s := range appendSeeds {
+		checkAppendDelta(t, s)
+	}
+}
+
+func FuzzAppendDelta(f *testing.F) {
+	for _, s := range appendSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkAppendDelta)
+}

@@ -1,0 +1,298 @@
+package messages
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
+)
+
+// ReadStreamEvent decodes the stream event r is at into se in one pass,
+// its delta included, as json.Unmarshal would, and reports whether it
+// could: false (r failed) for input jsontext.Reader leaves to
+// encoding/json, such as a message_start's message or an error event.
+// The raw fields of se are slices of r's input.
+func ReadStreamEvent(r *jsontext.Reader, se *StreamEvent) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "type":
+			if !r.Null() {
+				se.Type = name(r.Str())
+			}
+		case "index":
+			if r.Null() {
+				se.Index = nil
+				continue
+			}
+			n := r.Int()
+			if int64(int(n)) != n {
+				r.Fail()
+			}
+			if se.Index == nil {
+				se.Index = new(int)
+			}
+			*se.Index = int(n)
+		case "content_block":
+			se.ContentBlock = r.Skip()
+		case "delta":
+			readDelta(r, se)
+		case "usage":
+			if r.Null() {
+				se.Usage = nil
+				continue
+			}
+			if se.Usage == nil {
+				se.Usage = new(Usage)
+			}
+			ReadUsage(r, se.Usage)
+		case "message", "error":
+			if !r.Null() {
+				r.Fail() // not on the hot path: encoding/json decodes them
+			}
+			if string(key) == "message" {
+				se.Message = nil
+			} else {
+				se.Error = nil
+			}
+		default:
+			r.Skip()
+		}
+	}
+	return !r.Failed()
+}
+
+// readDelta reads a delta into se.Delta, and decodes it into se.delta
+// when it is an object (or null) of the types Delta has: else the delta
+// is kept raw only, and decoding it again gives the error.
+func readDelta(r *jsontext.Reader, se *StreamEvent) {
+	r.Peek() // past white space: raw values start at their first byte
+	off, depth := r.Offset(), r.Depth()
+	se.delta, se.parsed = Delta{}, false
+	if r.Null() {
+		se.Delta, se.parsed = r.Since(off), true
+		return
+	}
+	if r.Peek() == '{' {
+		readDeltaObject(r, &se.delta)
+		if !r.Failed() {
+			se.Delta, se.parsed = r.Since(off), true
+			return
+		}
+		r.Rewind(off, depth)
+		se.delta = Delta{}
+	}
+	se.Delta = r.Skip()
+}
+
+func readDeltaObject(r *jsontext.Reader, d *Delta) {
+	r.Object()
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "type":
+			if !r.Null() {
+				d.Type = name(r.Str())
+			}
+		case "text":
+			r.StringField(&d.Text)
+		case "partial_json":
+			r.StringField(&d.PartialJSON)
+		case "thinking":
+			r.StringField(&d.Thinking)
+		case "signature":
+			r.StringField(&d.Signature)
+		case "citation":
+			d.Citation = r.Skip()
+		case "stop_reason":
+			r.OptStringField(&d.StopReason)
+		case "stop_sequence":
+			r.OptStringField(&d.StopSequence)
+		default:
+			r.Skip()
+		}
+	}
+}
+
+// ReadUsage decodes the usage object r is at into u, as json.Unmarshal
+// would; r fails on anything else.
+func ReadUsage(r *jsontext.Reader, u *Usage) {
+	if !r.Object() {
+		return
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		var f *int64
+		switch string(key) {
+		case "input_tokens":
+			f = &u.InputTokens
+		case "output_tokens":
+			f = &u.OutputTokens
+		case "cache_creation_input_tokens":
+			f = &u.CacheCreationInputTokens
+		case "cache_read_input_tokens":
+			f = &u.CacheReadInputTokens
+		case "service_tier":
+			r.StringField(&u.ServiceTier)
+			continue
+		default:
+			r.Skip()
+			continue
+		}
+		if !r.Null() {
+			*f = r.Int()
+		}
+	}
+}
+
+// parsedDelta returns the delta ReadStreamEvent decoded, or nil.
+func (se *StreamEvent) parsedDelta() *Delta {
+	if !se.parsed {
+		return nil
+	}
+	return &se.delta
+}
+
+// name returns a type name as a string, without allocating for the
+// names this package knows.
+func name(b []byte) string {
+	switch string(b) {
+	case EventContentBlockDelta:
+		return EventContentBlockDelta
+	case EventContentBlockStart:
+		return EventContentBlockStart
+	case EventContentBlockStop:
+		return EventContentBlockStop
+	case EventMessageDelta:
+		return EventMessageDelta
+	case EventMessageStop:
+		return EventMessageStop
+	case DeltaText:
+		return DeltaText
+	case DeltaThinking:
+		return DeltaThinking
+	case DeltaInputJSON:
+		return DeltaInputJSON
+	case DeltaSignature:
+		return DeltaSignature
+	}
+	return string(b)
+}
+
+// ReadMessage decodes the message r is at into m in one pass, as
+// json.Unmarshal would, and reports whether it could (see
+// ReadStreamEvent). Its content blocks are slices of r's input.
+func ReadMessage(r *jsontext.Reader, m *Message) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "id":
+			r.StringField(&m.ID)
+		case "type":
+			r.StringField(&m.Type)
+		case "role":
+			r.StringField(&m.Role)
+		case "model":
+			r.StringField(&m.Model)
+		case "content":
+			if r.Null() {
+				m.Content = nil
+				continue
+			}
+			m.Content = m.Content[:0]
+			if !r.Array() {
+				continue
+			}
+			for r.More() {
+				m.Content = append(m.Content, r.Skip())
+			}
+			if m.Content == nil {
+				m.Content = []json.RawMessage{}
+			}
+		case "stop_reason":
+			r.OptStringField(&m.StopReason)
+		case "stop_sequence":
+			r.OptStringField(&m.StopSequence)
+		case "usage":
+			if r.Null() {
+				m.Usage = nil
+				continue
+			}
+			if m.Usage == nil {
+				m.Usage = new(Usage)
+			}
+			ReadUsage(r, m.Usage)
+		default:
+			r.Skip()
+		}
+	}
+	return !r.Failed()
+}
+
+// UnmarshalBlock decodes a content block as json.Unmarshal does, in one
+// pass when jsontext.Reader can, else with encoding/json, which gives the
+// errors. Its raw fields are copies: blocks outlive their line.
+func UnmarshalBlock(raw []byte, cb *Block) error {
+	var r jsontext.Reader
+	r.Reset(raw)
+	if readBlock(&r, cb) && r.End() {
+		return nil
+	}
+	// Decoded apart, so that cb stays on its caller's stack on the hot
+	// path (encoding/json makes its target escape).
+	fallback := new(Block)
+	err := json.Unmarshal(raw, fallback)
+	*cb = *fallback
+	return err
+}
+
+func readBlock(r *jsontext.Reader, cb *Block) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "type":
+			r.StringField(&cb.Type)
+		case "text":
+			r.OptStringField(&cb.Text)
+		case "thinking":
+			r.OptStringField(&cb.Thinking)
+		case "signature":
+			r.OptStringField(&cb.Signature)
+		case "id":
+			r.StringField(&cb.ID)
+		case "name":
+			r.StringField(&cb.Name)
+		case "server_name":
+			r.StringField(&cb.ServerName)
+		case "tool_use_id":
+			r.StringField(&cb.ToolUseID)
+		case "input":
+			cb.Input = bytes.Clone(r.Skip())
+		case "content":
+			cb.Content = bytes.Clone(r.Skip())
+		case "is_error":
+			if r.Null() {
+				cb.IsError = nil
+				continue
+			}
+			v := r.Bool()
+			cb.IsError = &v
+		case "citations", "source":
+			if !r.Null() {
+				r.Fail() // rare: encoding/json decodes them
+			}
+			if string(key) == "source" {
+				cb.Source = nil
+			} else {
+				cb.Citations = nil
+			}
+		default:
+			r.Skip()
+		}
+	}
+	return !r.Failed()
+}

@@ -1,0 +1,169 @@
+package messages
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
+)
+
+// readSeeds returns the data of every SSE message of the anthropic
+// recordings, and hand-made odd events.
+func readSeeds(t testing.TB) [][]byte {
+	files, _ := filepath.Glob("../../testdata/anthropic/*.sse")
+	var seeds [][]byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				seeds = append(seeds, []byte(data))
+			}
+		}
+	}
+	for _, s := range []string{
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\u00e9\ud83d\ude00\ud800x\"\\\/\b\f\n\r\t"}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"` + "\xff\xfe" + `"}}`,
+		`{"type":"content_block_delta","index":0,"index":1,"delta":{"text":"a","text":null,"type":"text_delta"}}`,
+		`{"type":"content_block_delta","index":1.0,"delta":{}}`,
+		`{"type":"content_block_delta","Index":1,"delta":{}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":5}}`,
+		`{"type":"content_block_delta","index":0,"delta":"x"}`,
+		`{"type":"content_block_delta","index":0,"delta":null}`,
+		`{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":12,"input_tokens":null}}`,
+		`{"type":"message_delta","delta":{},"usage":{"output_tokens":1,"service_tier":"standard","service_tier":null}}`,
+		`{"type":"content_block_delta","index":-0,"delta":{"type":"input_json_delta","partial_json":"{\"a\":1}"}}`,
+		` { "type" : "ping" } `,
+		`{"type":"content_block_delta","index":99999999999999999999}`,
+		`{"type":"x",}`,
+		`[1,2]`,
+	} {
+		seeds = append(seeds, []byte(s))
+	}
+	return seeds
+}
+
+// TestReadStreamEventSeeds checks every seed through FuzzReadStreamEvent's
+// comparison, and that the hot shapes take the one-pass path.
+func TestReadStreamEventSeeds(t *testing.T) {
+	t.Parallel()
+	fast := 0
+	for _, s := range readSeeds(t) {
+		if compareRead(t, s) {
+			fast++
+		}
+	}
+	if fast < 100 {
+		t.Errorf("only %d events decoded in one pass", fast)
+	}
+}
+
+func FuzzReadStreamEvent(f *testing.F) {
+	for _, s := range readSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { compareRead(t, data) })
+}
+
+// compareRead checks that what ReadStreamEvent decodes is what
+// json.Unmarshal gives, and reports whether it decoded data.
+func compareRead(t *testing.T, data []byte) bool {
+	t.Helper()
+	var r jsontext.Reader
+	r.Reset(data)
+	var got StreamEvent
+	if !ReadStreamEvent(&r, &got) || !r.End() {
+		return false
+	}
+	var want StreamEvent
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(StreamEvent{})); got.parsed {
+		var wd Delta
+		if err := json.Unmarshal(want.Delta, &wd); err != nil {
+			t.Fatalf("%s: delta decoded in one pass, json.Unmarshal says %v", data, err)
+		}
+		if d := cmp.Diff(wd, got.delta); d != "" {
+			t.Errorf("%s: delta differs (-json +one pass):\n%s", data, d)
+		}
+	} else if diff != "" {
+		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
+	}
+	got.delta, got.parsed = Delta{}, false
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(StreamEvent{})); diff != "" {
+		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
+	}
+	return true
+}
+
+var blockSeeds = []string{
+	`{"type":"text","text":"hi \u00e9\n","citations":null}`,
+	`{"type":"thinking","thinking":"t","signature":"s","signature":null}`,
+	`{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls","n":[1,2.5e3]}}`,
+	`{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"ok"}],"is_error":false}`,
+	`{"type":"tool_result","tool_use_id":"toolu_1","content":"plain","is_error":"yes"}`,
+	`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}`,
+	`{"type":"text","text":"x","citations":[{"type":"char_location","cited_text":"c"}]}`,
+	`{"type":"mcp_tool_use","id":"m","name":"n","server_name":"srv","input":{}}`,
+	`{"Type":"text"}`,
+	`{"type":"text","text":5}`,
+}
+
+// compareBlock checks that UnmarshalBlock gives what json.Unmarshal
+// gives, errors included.
+func compareBlock(t *testing.T, data []byte) {
+	t.Helper()
+	var got, want Block
+	gerr := UnmarshalBlock(data, &got)
+	werr := json.Unmarshal(data, &want)
+	if (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
+		t.Fatalf("%s: UnmarshalBlock error %v, json.Unmarshal %v", data, gerr, werr)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s: differs (-json +UnmarshalBlock):\n%s", data, diff)
+	}
+}
+
+func TestUnmarshalBlock(t *testing.T) {
+	t.Parallel()
+	for _, s := range blockSeeds {
+		compareBlock(t, []byte(s))
+	}
+}
+
+func FuzzUnmarshalBlock(f *testing.F) {
+	for _, s := range blockSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { compareBlock(t, data) })
+}
+
+// TestReadersKnowEveryField: a field added to a wire struct must be read
+// by its one-pass reader too, which would otherwise skip it (a
+// tripwire on the reader's source: every JSON name appears in it).
+func TestReadersKnowEveryField(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("read.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []any{StreamEvent{}, Delta{}, Usage{}, Message{}, Block{}} {
+		for _, name := range jsontext.FieldNames(v) {
+			if !bytes.Contains(src, []byte(`"`+name+`"`)) {
+				t.Errorf("%T field %q is not read by read.go", v, name)
+			}
+		}
+	}
+}

@@ -1,0 +1,236 @@
+package claude
+
+import (
+	"encoding/json"
+	"errors"
+
+	"github.com/agentstream/agentstream/event"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/messages"
+)
+
+// unmarshalLine decodes a line as json.Unmarshal does, in one pass when
+// jsontext.Reader can (the stream event of a stream_event line decoded
+// with it), else with encoding/json, which gives the errors.
+func (d *Decoder) unmarshalLine(raw []byte, l *Line) error {
+	d.jr.Reset(raw)
+	if d.readLine(&d.jr, l) && d.jr.End() {
+		return nil
+	}
+	// Decoded apart, so that l, which encoding/json would make escape,
+	// stays on the caller's stack on the hot path.
+	fallback := new(Line)
+	err := json.Unmarshal(raw, fallback)
+	*l = *fallback
+	return err
+}
+
+// unmarshalResult decodes the fields of a result line that result reads
+// (those of the event), as json.Unmarshal does, in one pass when
+// jsontext.Reader can, else with encoding/json. result carries on after a
+// type error, so a field it does not read may hold anything: it is
+// skipped, not checked.
+func (d *Decoder) unmarshalResult(raw []byte, res *Result) error {
+	d.jr.Reset(raw)
+	if readResult(&d.jr, res) && d.jr.End() {
+		return nil
+	}
+	fallback := new(Result)
+	err := json.Unmarshal(raw, fallback)
+	*res = *fallback
+	return err
+}
+
+func readResult(r *jsontext.Reader, res *Result) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "is_error":
+			if !r.Null() {
+				res.IsError = r.Bool()
+			}
+		case "duration_ms":
+			if !r.Null() {
+				res.DurationMS = r.Int()
+			}
+		case "num_turns":
+			if !r.Null() {
+				n := r.Int()
+				if int64(int(n)) != n {
+					r.Fail()
+				}
+				res.NumTurns = int(n)
+			}
+		case "result":
+			r.OptStringField(&res.Result)
+		case "stop_reason":
+			r.OptStringField(&res.StopReason)
+		case "total_cost_usd":
+			if r.Null() {
+				res.TotalCostUSD = nil
+				continue
+			}
+			f := r.Float()
+			res.TotalCostUSD = &f
+		case "usage":
+			if r.Null() {
+				res.Usage = nil
+				continue
+			}
+			if res.Usage == nil {
+				res.Usage = new(messages.Usage)
+			}
+			messages.ReadUsage(r, res.Usage)
+		case "errors":
+			if r.Null() {
+				res.Errors = nil
+				continue
+			}
+			res.Errors = res.Errors[:0]
+			if r.Array() {
+				for r.More() {
+					res.Errors = append(res.Errors, r.String())
+				}
+			}
+			if res.Errors == nil {
+				res.Errors = []string{}
+			}
+		default:
+			r.SkipUnknown(key, isResultField)
+		}
+	}
+	return !r.Failed()
+}
+
+// isResultField reports whether name is the key of a field of Result
+// that readResult reads.
+func isResultField(name string) bool {
+	switch name {
+	case "is_error", "duration_ms", "num_turns", "result", "stop_reason", "total_cost_usd", "usage", "errors":
+		return true
+	}
+	return false
+}
+
+// isParseError and isSyntaxError are errors.As in a function of their
+// own: the target it needs escapes, and is allocated only when called.
+func isParseError(err error) bool {
+	var perr *event.ParseError
+	return errors.As(err, &perr)
+}
+
+func isSyntaxError(err error) bool {
+	var serr *json.SyntaxError
+	return errors.As(err, &serr)
+}
+
+// unmarshalMessage decodes an assistant line's message as json.Unmarshal
+// does, in one pass when jsontext.Reader can, else with encoding/json.
+func (d *Decoder) unmarshalMessage(raw []byte, m *messages.Message) error {
+	d.jr.Reset(raw)
+	if messages.ReadMessage(&d.jr, m) && d.jr.End() {
+		return nil
+	}
+	*m = messages.Message{}
+	return json.Unmarshal(raw, m)
+}
+
+func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "type":
+			if !r.Null() {
+				l.Type = lineType(r.Str())
+			}
+		case "subtype":
+			r.StringField(&l.Subtype)
+		case "uuid":
+			// Nothing reads a line's uuid: checked, not kept.
+			if !r.Null() {
+				r.Str()
+			}
+		case "session_id":
+			if !r.Null() {
+				l.SessionID = d.intern(r.Str())
+			}
+		case "subagent_type":
+			r.StringField(&l.SubagentType)
+		case "task_description":
+			r.StringField(&l.TaskDescription)
+		case "parent_tool_use_id":
+			if r.Null() {
+				l.ParentToolUseID = nil
+				continue
+			}
+			s := r.String()
+			l.ParentToolUseID = &s
+		case "message":
+			l.Message = r.Skip()
+		case "error":
+			l.Error = r.Skip()
+		case "tool_use_result":
+			l.ToolUseResult = r.Skip()
+		case "event":
+			r.Peek()
+			off, depth := r.Offset(), r.Depth()
+			l.event, l.eventOK = messages.StreamEvent{}, false
+			if messages.ReadStreamEvent(r, &l.event) {
+				l.Event, l.eventOK = r.Since(off), true
+				continue
+			}
+			r.Rewind(off, depth)
+			l.Event = r.Skip()
+		default:
+			r.SkipUnknown(key, isLineField)
+		}
+	}
+	return !r.Failed()
+}
+
+// isLineField reports whether name is the key of a field of Line (those
+// readLine reads).
+func isLineField(name string) bool {
+	switch name {
+	case "type", "subtype", "uuid", "session_id", "subagent_type", "task_description",
+		"parent_tool_use_id", "message", "error", "tool_use_result", "event":
+		return true
+	}
+	return false
+}
+
+// parsedEvent returns the stream event unmarshalLine decoded, or nil.
+func (l *Line) parsedEvent() *messages.StreamEvent {
+	if !l.eventOK {
+		return nil
+	}
+	return &l.event
+}
+
+// lineType returns a line type as a string, without allocating for the
+// hot ones.
+func lineType(b []byte) string {
+	switch string(b) {
+	case TypeStreamEvent:
+		return TypeStreamEvent
+	case TypeAssistant:
+		return TypeAssistant
+	case TypeUser:
+		return TypeUser
+	}
+	return string(b)
+}
+
+// intern returns b as a string, the one it returned last if that is
+// equal: a session id repeats on every line.
+func (d *Decoder) intern(b []byte) string {
+	if string(b) != d.lastID {
+		d.lastID = string(b)
+	}
+	return d.lastID
+}

@@ -1,0 +1,147 @@
+package claude
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/messages"
+)
+
+func lineSeeds(t testing.TB) [][]byte {
+	files, _ := filepath.Glob("../../testdata/claude/*.jsonl")
+	var seeds [][]byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			seeds = append(seeds, bytes.Clone(sc.Bytes()))
+		}
+	}
+	for _, s := range []string{
+		`{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}},"event":{"type":"ping"},"session_id":"s"}`,
+		`{"type":"stream_event","parent_tool_use_id":"t","parent_tool_use_id":null,"session_id":null}`,
+		`{"type":"stream_event","event":"x"}`,
+		`{"type":"assistant","Message":{}}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"Session_ID":"x"}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"permissionMode":"x"}`,
+		`{"type":5}`,
+	} {
+		seeds = append(seeds, []byte(s))
+	}
+	return seeds
+}
+
+// compareLine checks that what the one-pass reader decodes is what
+// json.Unmarshal gives (the stream event included; the uuid, which
+// nothing reads, is not kept), and reports whether it decoded data.
+func compareLine(t *testing.T, data []byte) bool {
+	t.Helper()
+	var d Decoder
+	var got Line
+	d.jr.Reset(data)
+	if !d.readLine(&d.jr, &got) || !d.jr.End() {
+		return false
+	}
+	var want Line
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
+	}
+	if got.eventOK {
+		var we messages.StreamEvent
+		if err := json.Unmarshal(want.Event, &we); err != nil {
+			t.Fatalf("%s: event decoded in one pass, json.Unmarshal says %v", data, err)
+		}
+		if diff := cmp.Diff(we, got.event, cmpopts.IgnoreUnexported(messages.StreamEvent{})); diff != "" {
+			t.Errorf("%s: event differs (-json +one pass):\n%s", data, diff)
+		}
+	}
+	got.event, got.eventOK = messages.StreamEvent{}, false
+	want.UUID = ""
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(Line{}), cmpopts.IgnoreUnexported(messages.StreamEvent{})); diff != "" {
+		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
+	}
+	return true
+}
+
+func TestReadLineSeeds(t *testing.T) {
+	t.Parallel()
+	fast := 0
+	for _, s := range lineSeeds(t) {
+		if compareLine(t, s) {
+			fast++
+		}
+	}
+	if fast < 500 {
+		t.Errorf("only %d lines decoded in one pass", fast)
+	}
+}
+
+func FuzzReadLine(f *testing.F) {
+	for _, s := range lineSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { compareLine(t, data) })
+}
+
+// TestReadResult: for every result line of the recordings and odd ones,
+// the fields result reads are what json.Unmarshal gives.
+func TestReadResult(t *testing.T) {
+	t.Parallel()
+	seeds := lineSeeds(t)
+	for _, s := range []string{
+		`{"type":"result","num_turns":2,"usage":{"input_tokens":1,"server_tool_use":{"Web":1}},"usage":{"output_tokens":2},"total_cost_usd":0.25,"errors":["a"],"errors":null,"modelUsage":{"m":{"inputTokens":1}}}`,
+		`{"type":"result","Num_Turns":2}`,
+		`{"type":"result","num_turns":1.5,"total_cost_usd":1e400,"result":"r","stop_reason":null}`,
+	} {
+		seeds = append(seeds, []byte(s))
+	}
+	fast := 0
+	for _, s := range seeds {
+		if !bytes.Contains(s, []byte(`"type":"result"`)) {
+			continue
+		}
+		var d Decoder
+		var got Result
+		d.jr.Reset(s)
+		if !readResult(&d.jr, &got) || !d.jr.End() {
+			continue
+		}
+		fast++
+		var want Result
+		json.Unmarshal(s, &want)
+		// Only what result reads is decoded.
+		want = Result{
+			IsError: want.IsError, DurationMS: want.DurationMS, NumTurns: want.NumTurns, Result: want.Result,
+			StopReason: want.StopReason, TotalCostUSD: want.TotalCostUSD, Usage: want.Usage, Errors: want.Errors,
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: differs (-json +one pass):\n%s", s, diff)
+		}
+	}
+	if fast < 10 {
+		t.Errorf("only %d result lines decoded in one pass", fast)
+	}
+}
+
+// TestReadLineKnowsEveryField: a field added to Line must be read by
+// readLine too, which would otherwise skip it.
+func TestReadLineKnowsEveryField(t *testing.T) {
+	t.Parallel()
+	for _, name := range jsontext.FieldNames(Line{}) {
+		if !isLineField(name) {
+			t.Errorf("Line field %q is not read by readLine", name)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package jsonenv
+
+import (
+	"encoding/json"
+)
+
+// unmarshalEnvelope decodes an envelope as json.Unmarshal does, in one
+// pass when jsontext.Reader can, else with encoding/json, which gives
+// the errors.
+func (d *Decoder) unmarshalEnvelope(payload []byte, env *Envelope) error {
+	d.jr.Reset(payload)
+	if d.readEnvelopeFields(env) && d.jr.End() {
+		return nil
+	}
+	*env = Envelope{}
+	return json.Unmarshal(payload, env)
+}
+
+func (d *Decoder) readEnvelopeFields(env *Envelope) bool {
+	r := &d.jr
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "type":
+			if !r.Null() {
+				env.Type = d.intern(r.Str(), 0)
+			}
+		case "agent":
+			if !r.Null() {
+				env.Agent = d.intern(r.Str(), 1)
+			}
+		case "final":
+			if !r.Null() {
+				env.Final = r.Bool()
+			}
+		case "delta":
+			if !r.Null() {
+				env.Delta = r.String()
+			}
+		case "id":
+			r.OptStringField(&env.ID)
+		case "name":
+			r.OptStringField(&env.Name)
+		case "src":
+			r.OptStringField(&env.Src)
+		case "media_type":
+			r.OptStringField(&env.MediaType)
+		case "citation_type":
+			r.OptStringField(&env.CitationType)
+		case "document_title":
+			r.OptStringField(&env.DocumentTitle)
+		case "url":
+			r.OptStringField(&env.URL)
+		case "title":
+			r.OptStringField(&env.Title)
+		case "document_index":
+			r.OptIntField(&env.DocumentIndex)
+		case "start_char_index":
+			r.OptIntField(&env.StartCharIndex)
+		case "end_char_index":
+			r.OptIntField(&env.EndCharIndex)
+		case "start_page_number":
+			r.OptIntField(&env.StartPageNumber)
+		case "end_page_number":
+			r.OptIntField(&env.EndPageNumber)
+		default:
+			r.Skip()
+		}
+	}
+	return !r.Failed()
+}
+
+// intern returns b as a string, the one it returned last in slot i if
+// that is equal: an envelope's type and agent repeat envelope after
+// envelope.
+func (d *Decoder) intern(b []byte, i int) string {
+	if string(b) != d.last[i] {
+		d.last[i] = string(b)
+	}
+	return d.last[i]
+}
