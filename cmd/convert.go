@@ -14,14 +14,15 @@ import (
 )
 
 type convertOptions struct {
-	in            inputOptions
-	to            string
-	maxChunkBytes int
-	framing       string
-	partial       bool
-	mcpBeta       bool
-	follow        followOptions
-	fs            *pflag.FlagSet // where the output flags were defined
+	in             inputOptions
+	to             string
+	maxChunkBytes  int
+	framing        string
+	partial        bool
+	mcpBeta        bool
+	lateSignatures bool
+	follow         followOptions
+	fs             *pflag.FlagSet // where the output flags were defined
 }
 
 func newConvertCmd(ios *IOStreams) *cobra.Command {
@@ -58,6 +59,7 @@ func addOutputFlags(fs *pflag.FlagSet, o *convertOptions, prefix string) {
 	addMaxChunkBytesFlag(fs, &o.maxChunkBytes, for_(format.OptMaxChunkBytes)+"cap on one envelope's JSON text, in bytes")
 	fs.StringVar(&o.framing, "framing", "sse", for_(format.OptFraming)+"framing, sse or ndjson")
 	fs.BoolVar(&o.partial, "partial", false, for_(format.OptPartial)+"write stream_event lines, as --include-partial-messages does")
+	fs.BoolVar(&o.lateSignatures, "late-signatures", false, for_(format.OptLateSignature)+"write the thinking signatures the envelope gives only in meta_final as signature_delta events after their block (clients take them; the API never sends them so late)")
 	fs.BoolVar(&o.mcpBeta, "mcp-beta", false, for_(format.OptMCPBeta)+"write MCP tool calls and results as the MCP connector beta's mcp_tool_use and mcp_tool_result blocks")
 }
 
@@ -72,7 +74,7 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	if o.framing != "sse" && o.framing != "ndjson" {
 		return failure(fmt.Errorf("--framing must be sse or ndjson, not %q", o.framing))
 	}
-	if err := checkUses(changedIn(o.fs), "--to "+out.Name, []convert.Format{out}, format.OptMaxChunkBytes, format.OptFraming, format.OptPartial, format.OptMCPBeta); err != nil {
+	if err := checkUses(changedIn(o.fs), "--to "+out.Name, []convert.Format{out}, format.OptMaxChunkBytes, format.OptFraming, format.OptPartial, format.OptMCPBeta, format.OptLateSignature); err != nil {
 		return err
 	}
 	o.in.writes = []convert.Format{out}
@@ -85,7 +87,7 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	w := bufio.NewWriterSize(ios.Out, 64<<10)
 	eo := &convert.Options{
 		Agent: o.in.agent, MaxChunkBytes: o.maxChunkBytes,
-		Framing: o.framing, Partial: o.partial, MCPBeta: o.mcpBeta, Warn: rep.warn,
+		Framing: o.framing, Partial: o.partial, MCPBeta: o.mcpBeta, LateSignatures: o.lateSignatures, Warn: rep.warn,
 	}
 	o.in.tools.apply(eo)
 	enc := out.NewEncoder(w, eo)

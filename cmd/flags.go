@@ -64,6 +64,7 @@ var optionFlags = map[format.Option][]string{
 	format.OptTools:         {"tools", "tools-file"},
 	format.OptNonce:         {"nonce"},
 	format.OptMCPBeta:       {"mcp-beta"},
+	format.OptLateSignature: {"late-signatures"},
 }
 
 // checkUses rejects a flag given on the command line (changed) for an

@@ -111,6 +111,7 @@ func (r *reporter) result() error {
 var optionFlagNames = strings.NewReplacer(
 	"MaxEventBytes", "--max-event-bytes",
 	"MaxChunkBytes", "--max-chunk-bytes",
+	"LateSignatures", "--late-signatures",
 )
 
 // flagText says in a library message the flag a command user sets rather

@@ -63,6 +63,7 @@ const (
 	OptTools         Option = "tools"
 	OptNonce         Option = "nonce"
 	OptMCPBeta       Option = "mcp-beta"
+	OptLateSignature Option = "late-signatures"
 )
 
 // Options configure the decoders and encoders of the format table. Each
@@ -93,6 +94,12 @@ type Options struct {
 	// mcp_tool_result blocks, not tool_use (with server_name) and
 	// tool_result.
 	MCPBeta bool
+	// LateSignatures makes the anthropic encoder write the thinking
+	// signatures a run summary gives (the envelope's meta_final) as
+	// signature_delta events after their block has stopped: the SDKs
+	// take them, but the API never sends a delta after a block's stop
+	// (validate rule MSG001). Without it they are reported as lost.
+	LateSignatures bool
 	// XMLEscaping forces a legacy XML escaping generation for the xml
 	// decoder: "auto" (default), "none", "newline", or "full".
 	XMLEscaping string

@@ -303,8 +303,12 @@ func TestLateSignature(t *testing.T) {
 		&event.BlockEnd{Agent: "A", Kind: event.Text},
 		&event.RunEnd{Agent: "A", StopReason: "end_turn", Meta: json.RawMessage(meta), MetaKind: "anthropic_agent"},
 	}
-	if out, _ := encode(t, evs); strings.Contains(string(out), "signature_delta") {
+	out, warnings := encode(t, evs)
+	if strings.Contains(string(out), "signature_delta") {
 		t.Errorf("a late signature without Config.LateSignatures:\n%s", out)
+	}
+	if !slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, "thinking signatures given only in the run summary") }) {
+		t.Errorf("the signature left out is not reported as lost: %q", warnings)
 	}
 	var buf strings.Builder
 	e := NewEncoder(&buf, &Config{LateSignatures: true})
@@ -316,7 +320,7 @@ func TestLateSignature(t *testing.T) {
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	out := []byte(buf.String())
+	out = []byte(buf.String())
 	var sigs []string
 	for _, d := range sseData(t, out, "content_block_delta") {
 		if delta := d["delta"].(map[string]any); delta["type"] == "signature_delta" {

@@ -216,7 +216,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 // The n-th thinking block of the run is the n-th of the history.
 func (e *Encoder) lateSignatures(r *event.RunEnd) {
 	open := e.st.UnsignedThinking()
-	if !e.cfg.LateSignatures || len(open) == 0 || r.MetaKind != agentmeta.Kind || len(e.unsigned) < len(open) {
+	if len(open) == 0 || r.MetaKind != agentmeta.Kind || len(e.unsigned) < len(open) {
 		return
 	}
 	var final struct {
@@ -244,9 +244,15 @@ func (e *Encoder) lateSignatures(r *event.RunEnd) {
 	}
 	ords := e.unsigned[len(e.unsigned)-len(open):]
 	for i, idx := range open {
-		if ord := ords[i]; ord < len(sigs) {
-			e.st.LateSignature(idx, sigs[ord])
+		ord := ords[i]
+		if ord >= len(sigs) || sigs[ord] == "" {
+			continue
 		}
+		if !e.cfg.LateSignatures {
+			e.warn("thinking signatures given only in the run summary after their block (LateSignatures writes them late)")
+			return
+		}
+		e.st.LateSignature(idx, sigs[ord])
 	}
 }
 

@@ -10,5 +10,5 @@ import (
 // New returns an encoder configured by the format options o: the
 // constructor convert's format table lists.
 func New(w io.Writer, o *format.Options) event.Encoder {
-	return NewEncoder(w, &Config{Agent: o.Agent, Warn: o.Warn, MCPBeta: o.MCPBeta})
+	return NewEncoder(w, &Config{Agent: o.Agent, Warn: o.Warn, MCPBeta: o.MCPBeta, LateSignatures: o.LateSignatures})
 }

@@ -23,7 +23,7 @@ func Format() format.Format {
 			format.MetaInit, format.ToolResult, format.MetaFinal, format.AwaitingTools, format.MetaFiles,
 			format.FileChange, format.TodoList,
 		},
-		Uses:  []format.Option{format.OptMCPBeta},
+		Uses:  []format.Option{format.OptMCPBeta, format.OptLateSignature},
 		Rules: rules(),
 		Check: check,
 		// One model response: its tool results go in the next request.
