@@ -82,7 +82,9 @@ test-sdk:
 PERFSIZES ?= 20,200
 PERFRUNS  ?= 1
 perf: build
-	@command -v jq >/dev/null || { echo "perf needs jq: apt-get install -y jq"; exit 1; }
+	@command -v jq >/dev/null || { echo "installing jq (apt-get install -y jq)"; \
+		apt-get install -y jq >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y jq >/dev/null 2>&1; }; }
+	@command -v jq >/dev/null || { echo "perf needs jq, and apt-get install -y jq failed (it needs root and Debian's apt)"; exit 1; }
 	$(GO) run ./internal/perfrun -bin bin/agentstream -testdata testdata -sizes $(PERFSIZES) -runs $(PERFRUNS)
 
 ## docs: regenerate docs/cli, docs/man and docs/validate.md (checked for staleness by the tests)
