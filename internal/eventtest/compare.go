@@ -60,20 +60,28 @@ func RunEndFirst(items []Item) []Item {
 }
 
 // Normalise drops error positions and the wording difference between the
-// end of a wrapped text block and the end of a plain input.
+// end of a wrapped text block and the end of a plain input, and moves
+// warnings (reported once per input, at its end) after the other items:
+// a wrapped text block's own end problem comes when the block ends, before
+// the input's end, where a plain input reports it last.
 func Normalise(items []Item) []Item {
-	out := make([]Item, len(items))
-	for i, it := range items {
+	out := make([]Item, 0, len(items))
+	var warnings []Item
+	for _, it := range items {
 		if it.Err != "" {
 			_, msg, _ := strings.Cut(it.Err, ": ")
 			if _, m, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(msg, "1") {
 				msg = m
 			}
 			it.Err = strings.Replace(msg, "the text block", "the input", 1)
+			if strings.Contains(it.Err, ": warning: ") || strings.HasPrefix(it.Err, "warning: ") {
+				warnings = append(warnings, it)
+				continue
+			}
 		}
-		out[i] = it
+		out = append(out, it)
 	}
-	return out
+	return append(out, warnings...)
 }
 
 // CheckUTF8 reports any event text in items that is not valid UTF-8.
