@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/textlist"
 )
 
 // keepMessages is how many finished messages a Builder remembers, so that
@@ -610,21 +611,50 @@ func (b *Builder) Truncate() []string {
 		if agent != "" {
 			what += fmt.Sprintf(" of agent %q", agent)
 		}
+		var tools, types []string // in the order of the blocks
+		count := map[string]int{}
 		for _, i := range m.openBlocks() {
 			bl := m.blocks[i]
 			if bl.isTool() {
 				b.finish(agent, bl, nil)
-				what += fmt.Sprintf(" (in the input of tool call %s)", bl.id)
+				tools = append(tools, bl.id)
 			} else {
-				what += fmt.Sprintf(" (inside a %s block)", bl.typ)
+				if count[bl.typ] == 0 {
+					types = append(types, bl.typ)
+				}
+				count[bl.typ]++
 			}
 			bl.done = true
 		}
-		open = append(open, what)
+		open = append(open, what+insideBlocks(tools, types, count))
 		m.ended = true
 		delete(b.turns, agent)
 	}
 	return open
+}
+
+// insideBlocks says once which blocks a message was cut off inside: tool
+// calls by id, other blocks counted by type: " (inside 12 text blocks)".
+func insideBlocks(tools, types []string, count map[string]int) string {
+	var parts []string
+	for _, typ := range types {
+		if n := count[typ]; n == 1 {
+			parts = append(parts, fmt.Sprintf("inside a %s block", typ))
+		} else {
+			parts = append(parts, fmt.Sprintf("inside %d %s blocks", n, typ))
+		}
+	}
+	switch len(tools) {
+	case 0:
+	case 1:
+		parts = append(parts, "in the input of tool call "+tools[0])
+	default:
+		parts = append(parts, fmt.Sprintf("in the input of %d tool calls, %s", len(tools), textlist.Join(tools, ", ")))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
 }
 
 // Snapshot handles a complete assistant message carrying whole content
