@@ -196,8 +196,10 @@ func (d *Decoder) position(err error) error {
 		return nil
 	}
 	sentinel := event.ErrSyntax
-	if errors.Is(err, event.ErrTooLarge) {
-		sentinel = event.ErrTooLarge
+	for _, e := range []error{event.ErrTooLarge, event.ErrTooManyOpen} {
+		if errors.Is(err, e) {
+			sentinel = e
+		}
 	}
 	return d.errorf(sentinel, "%s", err.Error())
 }
