@@ -35,9 +35,7 @@ type Decoder struct {
 	lines   *logline.Lines
 	out     logline.Out
 	splices []splice // subagent transcripts to read, by position in the output
-	done    bool
-	err     error
-	cut     bool // the input ends inside a line
+	cut     bool     // the input ends inside a line
 
 	child *childSpec // set when this decoder reads a subagent's transcript
 
@@ -178,35 +176,8 @@ func (d *Decoder) Next() (event.Event, error) {
 			}
 			return ev, err
 		}
-		if !d.out.Empty() {
-			return d.out.Pop()
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		if d.done {
-			d.err = io.EOF
-			d.finish()
-			continue
-		}
-		d.readLine()
-	}
-}
-
-// readLine reads and decodes the next line.
-func (d *Decoder) readLine() {
-	raw, err := d.lines.Next()
-	var perr *event.ParseError
-	switch {
-	case err == io.EOF:
-		d.done = true
-	case errors.As(err, &perr):
-		d.out.Problem(err)
-	case err != nil:
-		d.err = err
-	default:
-		if err := d.decode(raw); err != nil {
-			d.out.Problem(err)
+		if ok, ev, err := d.out.Step(d.lines, d.decode, d.finish); ok {
+			return ev, err
 		}
 	}
 }

@@ -28,8 +28,6 @@ type Decoder struct {
 	cfg   Config
 	lines *logline.Lines
 	out   logline.Out
-	done  bool
-	err   error
 	cut   bool // the input ends inside a line
 
 	agent     string
@@ -100,43 +98,22 @@ func Detect(h format.Head) bool {
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) {
 	for {
-		if !d.out.Empty() {
-			return d.out.Pop()
+		if ok, ev, err := d.out.Step(d.lines, d.decodeLine, d.finish); ok {
+			return ev, err
 		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		if d.done {
-			d.err = io.EOF
-			d.finish()
-			continue
-		}
-		d.readLine()
 	}
 }
 
-func (d *Decoder) readLine() {
-	raw, err := d.lines.Next()
-	var perr *event.ParseError
-	switch {
-	case err == io.EOF:
-		d.done = true
-		return
-	case errors.As(err, &perr):
-		d.out.Problem(err)
-		return
-	case err != nil:
-		d.err = err
-		return
-	}
-	if err := d.decode(raw); err != nil {
-		d.out.Problem(err)
-	}
+// decodeLine decodes a line, and lets the held session start go once
+// enough lines have come without saying more of it.
+func (d *Decoder) decodeLine(raw []byte) error {
+	err := d.decode(raw)
 	if d.out.Held() != nil {
 		if d.heldLines++; d.heldLines >= maxHeldLines {
 			d.out.Release()
 		}
 	}
+	return err
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {

@@ -7,6 +7,7 @@ package logline
 
 import (
 	"bytes"
+	"errors"
 	"io"
 
 	"github.com/agentstream/agentstream/event"
@@ -81,6 +82,8 @@ type Out struct {
 	start    *event.SessionStart
 	held     []event.Event
 	returned int
+	err      error // sticky: a read error, or io.EOF once finished
+	done     bool  // the input has ended
 }
 
 // Emit adds an event, behind the held start if there is one.
@@ -141,6 +144,40 @@ func (o *Out) Pop() (event.Event, error) {
 	o.problems[0] = nil
 	o.problems = o.problems[1:]
 	return nil, err
+}
+
+// Step is one turn of a decoder's Next loop: it hands out (ok) what is
+// queued, else the sticky error; at the end of the input it calls
+// finish once and makes io.EOF sticky; otherwise it reads the next line of
+// l and decodes it, queuing the problem decode returns. When ok is false
+// the caller loops.
+func (o *Out) Step(l *Lines, decode func([]byte) error, finish func()) (ok bool, ev event.Event, err error) {
+	switch {
+	case !o.Empty():
+		ev, err = o.Pop()
+		return true, ev, err
+	case o.err != nil:
+		return true, nil, o.err
+	case o.done:
+		o.err = io.EOF
+		finish()
+		return false, nil, nil
+	}
+	raw, err := l.Next()
+	var perr *event.ParseError
+	switch {
+	case err == io.EOF:
+		o.done = true
+	case errors.As(err, &perr):
+		o.Problem(err)
+	case err != nil:
+		o.err = err
+	default:
+		if err := decode(raw); err != nil {
+			o.Problem(err)
+		}
+	}
+	return false, nil, nil
 }
 
 // counter counts the bytes read through it.
