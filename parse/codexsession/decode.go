@@ -3,7 +3,6 @@ package codexsession
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"slices"
 	"strconv"
@@ -135,25 +134,16 @@ func (d *Decoder) notice(kind, msg string, raw []byte) {
 // decode handles one line.
 func (d *Decoder) decode(raw []byte) error {
 	var l line
-	if err := json.Unmarshal(raw, &l); err != nil {
-		var te *json.UnmarshalTypeError
-		if !errors.As(err, &te) || raw[0] != '{' {
-			if d.lines.Last {
-				// A log still being written: its last line is not
-				// whole yet.
-				d.cut = true
-				return nil
-			}
-			return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(err))
-		}
-		// A field of an unexpected type: keep the line.
-		var head struct {
-			Type any `json:"type"`
-		}
-		json.Unmarshal(raw, &head)
-		typ, _ := head.Type.(string)
-		d.unknown(typ, raw)
-		return d.errorf(event.ErrSyntax, "%s: %s", orLine(typ), jsontext.Problem(err))
+	m, cut, err := d.lines.Unmarshal(raw, &l)
+	switch {
+	case cut: // a log still being written: its last line is not whole yet
+		d.cut = true
+		return nil
+	case err != nil:
+		return err
+	case m != nil: // a field of an unexpected type: keep the line
+		d.unknown(m.Type, raw)
+		return d.errorf(event.ErrSyntax, "%s: %s", orLine(m.Type), m.Problem)
 	}
 	p := &l.Payload
 	d.seen = true

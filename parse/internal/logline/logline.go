@@ -7,11 +7,13 @@ package logline
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // Lines reads the lines of a log. Line and Offset are the position of the
@@ -62,6 +64,37 @@ func (l *Lines) Errorf(sentinel error, format string, args ...any) *event.ParseE
 		Source: l.Source, Line: l.Line, Column: 1, Offset: l.Offset,
 		Err: event.Errorf(sentinel, format, args...),
 	}
+}
+
+// Mistyped is a line with a field of an unexpected type, which the
+// decoder keeps (as an event.Unknown): its type field, and what is wrong.
+type Mistyped struct {
+	Type, Problem string
+}
+
+// Unmarshal decodes raw, the line last returned, into v as json.Unmarshal
+// does. cut is true when raw is no JSON object but the last line of a log
+// still being written (not whole yet: nothing to report); err is the
+// problem of a line that is no JSON object; m is set for a JSON object
+// with a field of an unexpected type.
+func (l *Lines) Unmarshal(raw []byte, v any) (m *Mistyped, cut bool, err error) {
+	uerr := json.Unmarshal(raw, v)
+	if uerr == nil {
+		return nil, false, nil
+	}
+	var te *json.UnmarshalTypeError
+	if !errors.As(uerr, &te) || raw[0] != '{' {
+		if l.Last {
+			return nil, true, nil
+		}
+		return nil, false, l.Errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(uerr))
+	}
+	var head struct {
+		Type any `json:"type"`
+	}
+	json.Unmarshal(raw, &head)
+	typ, _ := head.Type.(string)
+	return &Mistyped{Type: typ, Problem: jsontext.Problem(uerr)}, false, nil
 }
 
 // Truncated is the problem of a log whose last line, the one last
