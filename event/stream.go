@@ -43,6 +43,10 @@ var (
 	// guessed). A ParseError wrapping it is a warning, not a problem: the
 	// events are complete. Decoders report each kind once per input.
 	ErrWarning = errors.New("warning")
+	// ErrTooManyOpen: more agents with a block or payload open at once
+	// than a decoder keeps state for; it stops following the one open
+	// longest, which stays open downstream (truncated).
+	ErrTooManyOpen = errors.New("too many agents open at once")
 )
 
 // ParseError is a problem in the input at a position.

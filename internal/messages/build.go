@@ -13,6 +13,8 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openset"
+	"github.com/agentstream/agentstream/internal/textlist"
 )
 
 // keepMessages is how many finished messages a Builder remembers, so that
@@ -31,11 +33,13 @@ const keepMessages = 16
 type Builder struct {
 	emit  func(event.Event)
 	max   int
-	turns map[string]*message // open message per agent
-	msgs  map[string]*message // messages by id, open and recently finished
-	order []string            // ids in msgs, oldest first
-	anon  int                 // counter for messages without an id
-	names map[string]string   // names of tool calls without a result yet, by id, for mcp_tool_result
+	turns map[string]*message  // open message per agent
+	open  *openset.Set[string] // the agents in turns, to cap them
+	many  bool                 // event.ErrTooManyOpen was returned
+	msgs  map[string]*message  // messages by id, open and recently finished
+	order []string             // ids in msgs, oldest first
+	anon  int                  // counter for messages without an id
+	names map[string]string    // names of tool calls without a result yet, by id, for mcp_tool_result
 }
 
 type message struct {
@@ -141,8 +145,32 @@ func (b *block) isTool() bool {
 func NewBuilder(emit func(event.Event), max int) *Builder {
 	return &Builder{
 		emit: emit, max: max, turns: map[string]*message{}, msgs: map[string]*message{},
-		names: map[string]string{},
+		names: map[string]string{}, open: openset.New[string](MaxOpen),
 	}
+}
+
+// MaxOpen caps the agents with a message open at once (the assembler's
+// cap). Beyond it the message open longest is ended early, its open blocks
+// closed, its TurnEnd saying so, and the first time an error wrapping
+// event.ErrTooManyOpen is returned.
+const MaxOpen = openset.DefaultMax
+
+// setTurn makes msg the open message of agent, ending the one open
+// longest if that makes more than MaxOpen.
+func (b *Builder) setTurn(agent string, msg *message) error {
+	b.turns[agent] = msg
+	old, out := b.open.Add(agent)
+	if !out {
+		return nil
+	}
+	m := b.turns[old]
+	b.closeTurn(m, "", fmt.Sprintf("ended early: more than %d agents with a message open at once", MaxOpen))
+	if b.many {
+		return nil
+	}
+	b.many = true
+	return event.Errorf(event.ErrTooManyOpen, "more than %d agents with a message open at once; ended message %s of agent %q, open longest, early (truncated; later ones are not reported)",
+		MaxOpen, publicID(m.id), old)
 }
 
 func problemf(format string, args ...any) error {
@@ -253,15 +281,14 @@ func (b *Builder) MessageStart(agent string, m *Message) error {
 		msg.streamed = true
 		msg.startUsage = m.Usage
 		if !msg.ended {
-			b.turns[agent] = msg
+			problem = errors.Join(problem, b.setTurn(agent, msg))
 		}
 		return problem
 	}
 	msg = &message{agent: agent, id: m.ID, model: m.Model, streamed: true, startUsage: m.Usage, blocks: map[int]*block{}}
 	b.remember(msg)
-	b.turns[agent] = msg
 	b.emit(&event.TurnStart{Agent: agent, MessageID: m.ID, Model: m.Model, Usage: m.Usage.Event()})
-	return problem
+	return errors.Join(problem, b.setTurn(agent, msg))
 }
 
 func publicID(id string) string {
@@ -522,6 +549,7 @@ func (b *Builder) closeTurn(m *message, stopReason, errText string) {
 	}
 	m.ended = true
 	delete(b.turns, m.agent)
+	b.open.Remove(m.agent)
 	ev := &event.TurnEnd{Agent: m.agent, MessageID: publicID(m.id), StopReason: stopReason, Error: errText}
 	if ev.MessageID == "(no id)" {
 		ev.MessageID = ""
@@ -610,21 +638,51 @@ func (b *Builder) Truncate() []string {
 		if agent != "" {
 			what += fmt.Sprintf(" of agent %q", agent)
 		}
+		var tools, types []string // in the order of the blocks
+		count := map[string]int{}
 		for _, i := range m.openBlocks() {
 			bl := m.blocks[i]
 			if bl.isTool() {
 				b.finish(agent, bl, nil)
-				what += fmt.Sprintf(" (in the input of tool call %s)", bl.id)
+				tools = append(tools, bl.id)
 			} else {
-				what += fmt.Sprintf(" (inside a %s block)", bl.typ)
+				if count[bl.typ] == 0 {
+					types = append(types, bl.typ)
+				}
+				count[bl.typ]++
 			}
 			bl.done = true
 		}
-		open = append(open, what)
+		open = append(open, what+insideBlocks(tools, types, count))
 		m.ended = true
 		delete(b.turns, agent)
+		b.open.Remove(agent)
 	}
 	return open
+}
+
+// insideBlocks says once which blocks a message was cut off inside: tool
+// calls by id, other blocks counted by type: " (inside 12 text blocks)".
+func insideBlocks(tools, types []string, count map[string]int) string {
+	var parts []string
+	for _, typ := range types {
+		if n := count[typ]; n == 1 {
+			parts = append(parts, fmt.Sprintf("inside a %s block", typ))
+		} else {
+			parts = append(parts, fmt.Sprintf("inside %d %s blocks", n, typ))
+		}
+	}
+	switch len(tools) {
+	case 0:
+	case 1:
+		parts = append(parts, "in the input of tool call "+tools[0])
+	default:
+		parts = append(parts, fmt.Sprintf("in the input of %d tool calls, %s", len(tools), textlist.Join(tools, ", ")))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
 }
 
 // Snapshot handles a complete assistant message carrying whole content
@@ -634,6 +692,7 @@ func (b *Builder) Truncate() []string {
 // the stream has not shown is emitted now. A new message id closes the
 // agent's previous message.
 func (b *Builder) Snapshot(agent string, m *Message) error {
+	var problems []error
 	msg := b.msgs[m.ID]
 	if m.ID == "" || msg == nil {
 		if cur := b.turns[agent]; cur != nil && cur.streamed && len(cur.openBlocks()) > 0 {
@@ -643,13 +702,12 @@ func (b *Builder) Snapshot(agent string, m *Message) error {
 		}
 		msg = &message{agent: agent, id: m.ID, model: m.Model, blocks: map[int]*block{}}
 		b.remember(msg)
-		b.turns[agent] = msg
 		b.emit(&event.TurnStart{Agent: agent, MessageID: m.ID, Model: m.Model, Usage: m.Usage.Event()})
+		problems = append(problems, b.setTurn(agent, msg))
 	} else if cur := b.turns[agent]; cur != nil && cur != msg && !msg.ended {
 		b.closeTurn(cur, "", "")
-		b.turns[agent] = msg
+		problems = append(problems, b.setTurn(agent, msg))
 	}
-	var problems []error
 	for _, raw := range m.Content {
 		if err := b.snapshotBlock(agent, msg, raw); err != nil {
 			problems = append(problems, err)

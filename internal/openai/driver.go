@@ -33,6 +33,19 @@ type Driver struct {
 	err     error
 }
 
+// NewDriver returns the driver of a decoder reading SSE from r, named
+// source. It sets *maxEventBytes, the decoder's cap on one SSE message, to
+// event.DefaultMaxBytes when it is not positive.
+func NewDriver(r io.Reader, source string, maxEventBytes *int, decode func(frame.Message) error, truncation func() error) Driver {
+	if *maxEventBytes <= 0 {
+		*maxEventBytes = event.DefaultMaxBytes
+	}
+	return Driver{
+		Source: source, SSE: frame.NewSSE(r, source, *maxEventBytes),
+		Decode: decode, Truncation: truncation,
+	}
+}
+
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Driver) Next() (event.Event, error) {
 	for {

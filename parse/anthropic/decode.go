@@ -179,8 +179,10 @@ func (d *Decoder) decode(m frame.Message) error {
 	se.Type = typ // from the SSE event: field when the data has none
 	if err := d.b.StreamEvent(d.cfg.Agent, &se, raw); err != nil {
 		sentinel := event.ErrSyntax
-		if errors.Is(err, event.ErrTooLarge) {
-			sentinel = event.ErrTooLarge
+		for _, e := range []error{event.ErrTooLarge, event.ErrTooManyOpen} {
+			if errors.Is(err, e) {
+				sentinel = e
+			}
 		}
 		return d.errorf(sentinel, "%s", err.Error())
 	}

@@ -196,8 +196,10 @@ func (d *Decoder) position(err error) error {
 		return nil
 	}
 	sentinel := event.ErrSyntax
-	if errors.Is(err, event.ErrTooLarge) {
-		sentinel = event.ErrTooLarge
+	for _, e := range []error{event.ErrTooLarge, event.ErrTooManyOpen} {
+		if errors.Is(err, e) {
+			sentinel = e
+		}
 	}
 	return d.errorf(sentinel, "%s", err.Error())
 }
@@ -255,9 +257,10 @@ func (d *Decoder) chooseFraming() error {
 			continue
 		}
 		if b[i] == '[' {
+			d.capped = &cappedReader{r: d.br, line: 1, col: 1}
+			d.capped.skipped(b[:i])
 			d.br.Discard(i)
 			d.base = int64(i)
-			d.capped = &cappedReader{r: d.br}
 			d.capped.allow(0, d.cfg.MaxEventBytes)
 			d.array = json.NewDecoder(d.capped)
 			d.array.Token() // the '['
@@ -278,7 +281,7 @@ func (d *Decoder) chooseFraming() error {
 // array cannot be resynchronised.
 func (d *Decoder) readElement() error {
 	start := d.array.InputOffset()
-	d.line, d.col, d.off = 0, 0, d.base+start
+	d.at(start)
 	d.capped.allow(start, d.cfg.MaxEventBytes)
 	if !d.array.More() {
 		_, err := d.array.Token() // the ']'
@@ -295,22 +298,42 @@ func (d *Decoder) readElement() error {
 		if errors.Is(err, errElementTooLarge) {
 			return d.tooLarge()
 		}
-		return &event.ParseError{
-			Source: d.cfg.Source, Offset: d.base + d.array.InputOffset(),
-			Err: event.Errorf(event.ErrSyntax, "in the top-level JSON array: %s", jsontext.Problem(err)),
-		}
+		d.at(d.array.InputOffset() + syntaxOffset(d.array.Buffered(), err))
+		return d.errorf(event.ErrSyntax, "in the top-level JSON array: %s", jsontext.Problem(err))
 	}
+	d.at(d.array.InputOffset() - int64(len(raw))) // the element's first byte
 	if len(raw) > d.cfg.MaxEventBytes {
 		return d.tooLarge()
 	}
 	return d.decode(raw)
 }
 
-func (d *Decoder) tooLarge() error {
-	return &event.ParseError{
-		Source: d.cfg.Source, Offset: d.off,
-		Err: event.Errorf(event.ErrTooLarge, "array element larger than %d bytes (raise the cap, MaxEventBytes)", d.cfg.MaxEventBytes),
+// syntaxOffset returns where in rest (what the array's decoder holds past
+// its offset) err, a syntax error, is: the json.Decoder's own offset
+// counts from where it began scanning, not from the value. 0 for other
+// errors.
+func syntaxOffset(rest io.Reader, err error) int64 {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return 0
 	}
+	b, _ := io.ReadAll(rest) // held in memory already
+	var raw json.RawMessage
+	if errors.As(json.NewDecoder(bytes.NewReader(b)).Decode(&raw), &se) && se.Offset > 0 {
+		return se.Offset - 1 // the offending byte, which the scanner read
+	}
+	return 0
+}
+
+// at sets the position of the unit being decoded to offset off of the
+// array (from its '['), at or after the last one set.
+func (d *Decoder) at(off int64) {
+	d.off = d.base + off
+	d.line, d.col = d.capped.pos(off)
+}
+
+func (d *Decoder) tooLarge() error {
+	return d.errorf(event.ErrTooLarge, "array element larger than %d bytes (raise the cap, MaxEventBytes)", d.cfg.MaxEventBytes)
 }
 
 // arraySlack is what the array's json.Decoder may read past an element
@@ -321,11 +344,42 @@ const arraySlack = 4 << 10
 var errElementTooLarge = event.Errorf(event.ErrTooLarge, "array element too large")
 
 // cappedReader fails with errElementTooLarge once its reader has given
-// more than limit bytes in all.
+// more than limit bytes in all. It keeps the line and column of the
+// array's bytes: the bytes read past the last position asked for are
+// held (the element being decoded, which the json.Decoder holds too, and
+// its read-ahead) and counted when a later position is asked for.
 type cappedReader struct {
 	r     io.Reader
 	n     int64 // bytes read
 	limit int64
+
+	win       []byte // bytes read from offset at on
+	at        int64
+	line, col int // position of offset at
+}
+
+// skipped counts the bytes before the array's '[' (a byte order mark,
+// white space), which the reader does not read.
+func (c *cappedReader) skipped(b []byte) {
+	c.count(b)
+}
+
+func (c *cappedReader) count(b []byte) {
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		c.line += bytes.Count(b, []byte{'\n'})
+		c.col = len(b) - i
+	} else {
+		c.col += len(b)
+	}
+}
+
+// pos returns the 1-based line and byte column of offset off, at or after
+// the last one asked for and at most the bytes read.
+func (c *cappedReader) pos(off int64) (line, col int) {
+	k := min(max(int(off-c.at), 0), len(c.win))
+	c.count(c.win[:k])
+	c.win, c.at = c.win[k:], c.at+int64(k)
+	return c.line, c.col
 }
 
 // allow lets the reader read up to max bytes, and the slack, past offset.
@@ -342,6 +396,7 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 	}
 	n, err := c.r.Read(p)
 	c.n += int64(n)
+	c.win = append(c.win, p[:n]...)
 	return n, err
 }
 
@@ -730,8 +785,12 @@ func (d *Decoder) truncation() error {
 	if len(open) > 0 {
 		what = "stream ended inside " + textlist.Join(open, ", ")
 	}
+	col := 1 // the line's start, or the array element's
+	if d.array != nil {
+		col = d.col
+	}
 	return &event.ParseError{
-		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
+		Source: d.cfg.Source, Line: d.line, Column: col, Offset: d.off,
 		Err: event.Errorf(event.ErrTruncated, "%s", what),
 	}
 }

@@ -367,8 +367,8 @@ func TestArrayElementCap(t *testing.T) {
 	const max = 1000
 	big := `{"type":"assistant","message":{"id":"msg_9","model":"m","content":[{"type":"text","text":"` +
 		strings.Repeat("x", 4000) + `"}]},"session_id":"s1"}` // over max, within its slack
-	tooLarge := func(off int) item {
-		return item{Err: fmt.Sprintf("in: offset %d: array element larger than %d bytes (raise the cap, MaxEventBytes)", off, max)}
+	tooLarge := func(line, col int) item {
+		return item{Err: fmt.Sprintf("in:%d:%d: array element larger than %d bytes (raise the cap, MaxEventBytes)", line, col, max)}
 	}
 	cfg := &Config{Source: "in", MaxEventBytes: max}
 
@@ -383,9 +383,8 @@ func TestArrayElementCap(t *testing.T) {
 		t.Parallel()
 		in := " [" + initLine + ",\n" + big + ",\n" + resLine + "]"
 		got := decodeAll(strings.NewReader(in), cfg)
-		start := len(" [" + initLine)
-		if len(got) != 3 || got[1] != tooLarge(start) || got[2].Event == nil {
-			t.Errorf("want SessionStart, %q, RunEnd; got %v", tooLarge(start).Err, got)
+		if len(got) != 3 || got[1] != tooLarge(2, 1) || got[2].Event == nil { // at the element's first byte
+			t.Errorf("want SessionStart, %q, RunEnd; got %v", tooLarge(2, 1).Err, got)
 		}
 	})
 	t.Run("far over", func(t *testing.T) {
@@ -417,8 +416,8 @@ func TestArrayElementCap(t *testing.T) {
 				Agent: "s1", SessionID: "s1", Model: "m", Tools: []string{"Bash"}, Cwd: "/w",
 				Meta: json.RawMessage(initLine), MetaKind: MetaKind,
 			}},
-			tooLarge(len("[" + initLine)),
-			{Err: fmt.Sprintf("in: offset %d: stream ended before the result line", len("["+initLine))},
+			tooLarge(1, len("["+initLine)+1),
+			{Err: fmt.Sprintf("in:1:%d: stream ended before the result line", len("["+initLine)+1)},
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)

@@ -35,9 +35,7 @@ type Decoder struct {
 	lines   *logline.Lines
 	out     logline.Out
 	splices []splice // subagent transcripts to read, by position in the output
-	done    bool
-	err     error
-	cut     bool // the input ends inside a line
+	cut     bool     // the input ends inside a line
 
 	child *childSpec // set when this decoder reads a subagent's transcript
 
@@ -178,35 +176,8 @@ func (d *Decoder) Next() (event.Event, error) {
 			}
 			return ev, err
 		}
-		if !d.out.Empty() {
-			return d.out.Pop()
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		if d.done {
-			d.err = io.EOF
-			d.finish()
-			continue
-		}
-		d.readLine()
-	}
-}
-
-// readLine reads and decodes the next line.
-func (d *Decoder) readLine() {
-	raw, err := d.lines.Next()
-	var perr *event.ParseError
-	switch {
-	case err == io.EOF:
-		d.done = true
-	case errors.As(err, &perr):
-		d.out.Problem(err)
-	case err != nil:
-		d.err = err
-	default:
-		if err := d.decode(raw); err != nil {
-			d.out.Problem(err)
+		if ok, ev, err := d.out.Step(d.lines, d.decode, d.finish); ok {
+			return ev, err
 		}
 	}
 }
@@ -220,25 +191,16 @@ func (d *Decoder) emit(ev event.Event) { d.out.Emit(ev) }
 // decode handles one line.
 func (d *Decoder) decode(raw []byte) error {
 	var l line
-	if err := json.Unmarshal(raw, &l); err != nil {
-		var te *json.UnmarshalTypeError
-		if !errors.As(err, &te) || raw[0] != '{' {
-			if d.lines.Last {
-				// A log still being written: its last line is not
-				// whole yet.
-				d.cut = true
-				return nil
-			}
-			return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(err))
-		}
-		// A field of an unexpected type: keep the line.
-		var head struct {
-			Type any `json:"type"`
-		}
-		json.Unmarshal(raw, &head)
-		typ, _ := head.Type.(string)
-		d.emit(&event.Unknown{Agent: d.main(), Format: MetaKind, Type: typ, Raw: bytes.Clone(raw)})
-		return d.errorf(event.ErrSyntax, "%s line: %s", orLine(typ), jsontext.Problem(err))
+	m, cut, err := d.lines.Unmarshal(raw, &l)
+	switch {
+	case cut: // a log still being written: its last line is not whole yet
+		d.cut = true
+		return nil
+	case err != nil:
+		return err
+	case m != nil: // a field of an unexpected type: keep the line
+		d.emit(&event.Unknown{Agent: d.main(), Format: MetaKind, Type: m.Type, Raw: bytes.Clone(raw)})
+		return d.errorf(event.ErrSyntax, "%s line: %s", orLine(m.Type), m.Problem)
 	}
 	d.seen = true
 	if !knownTypes[l.Type] {

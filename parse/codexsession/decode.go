@@ -3,7 +3,6 @@ package codexsession
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"slices"
 	"strconv"
@@ -28,8 +27,6 @@ type Decoder struct {
 	cfg   Config
 	lines *logline.Lines
 	out   logline.Out
-	done  bool
-	err   error
 	cut   bool // the input ends inside a line
 
 	agent     string
@@ -100,43 +97,22 @@ func Detect(h format.Head) bool {
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) {
 	for {
-		if !d.out.Empty() {
-			return d.out.Pop()
+		if ok, ev, err := d.out.Step(d.lines, d.decodeLine, d.finish); ok {
+			return ev, err
 		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		if d.done {
-			d.err = io.EOF
-			d.finish()
-			continue
-		}
-		d.readLine()
 	}
 }
 
-func (d *Decoder) readLine() {
-	raw, err := d.lines.Next()
-	var perr *event.ParseError
-	switch {
-	case err == io.EOF:
-		d.done = true
-		return
-	case errors.As(err, &perr):
-		d.out.Problem(err)
-		return
-	case err != nil:
-		d.err = err
-		return
-	}
-	if err := d.decode(raw); err != nil {
-		d.out.Problem(err)
-	}
+// decodeLine decodes a line, and lets the held session start go once
+// enough lines have come without saying more of it.
+func (d *Decoder) decodeLine(raw []byte) error {
+	err := d.decode(raw)
 	if d.out.Held() != nil {
 		if d.heldLines++; d.heldLines >= maxHeldLines {
 			d.out.Release()
 		}
 	}
+	return err
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
@@ -158,25 +134,16 @@ func (d *Decoder) notice(kind, msg string, raw []byte) {
 // decode handles one line.
 func (d *Decoder) decode(raw []byte) error {
 	var l line
-	if err := json.Unmarshal(raw, &l); err != nil {
-		var te *json.UnmarshalTypeError
-		if !errors.As(err, &te) || raw[0] != '{' {
-			if d.lines.Last {
-				// A log still being written: its last line is not
-				// whole yet.
-				d.cut = true
-				return nil
-			}
-			return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(err))
-		}
-		// A field of an unexpected type: keep the line.
-		var head struct {
-			Type any `json:"type"`
-		}
-		json.Unmarshal(raw, &head)
-		typ, _ := head.Type.(string)
-		d.unknown(typ, raw)
-		return d.errorf(event.ErrSyntax, "%s: %s", orLine(typ), jsontext.Problem(err))
+	m, cut, err := d.lines.Unmarshal(raw, &l)
+	switch {
+	case cut: // a log still being written: its last line is not whole yet
+		d.cut = true
+		return nil
+	case err != nil:
+		return err
+	case m != nil: // a field of an unexpected type: keep the line
+		d.unknown(m.Type, raw)
+		return d.errorf(event.ErrSyntax, "%s: %s", orLine(m.Type), m.Problem)
 	}
 	p := &l.Payload
 	d.seen = true

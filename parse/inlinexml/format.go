@@ -1,9 +1,6 @@
 package inlinexml
 
 import (
-	"io"
-
-	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/parse/internal/rewrite"
 	"github.com/agentstream/agentstream/toolset"
@@ -11,26 +8,15 @@ import (
 
 // Format describes the inline XML tool protocol to the rest of agentstream.
 func Format() format.Format {
+	newDecoder, wrap := rewrite.Decoders(config, NewDecoder, Wrap)
 	return format.Format{
 		Name:        "inlinexml",
 		Description: "model text with inline XML tool calls (<read_file><path>...</path></read_file>, Cline, Roo)",
 		// Plain text: chosen only by --from, never detected.
-		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
-			cfg, err := config(o)
-			if err != nil {
-				return format.Failed(err)
-			}
-			return NewDecoder(r, cfg)
-		},
-		Wrap: func(dec event.Decoder, o *format.Options) event.Decoder {
-			cfg, err := config(o)
-			if err != nil {
-				return format.Failed(err)
-			}
-			return Wrap(dec, cfg)
-		},
-		Lacks: rewrite.Lacks(),
-		Uses:  []format.Option{format.OptTools},
+		NewDecoder: newDecoder,
+		Wrap:       wrap,
+		Lacks:      rewrite.Lacks(),
+		Uses:       []format.Option{format.OptTools},
 		// One model response: its tool results go in the next request.
 		Skips: []string{"GEN007"},
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
@@ -26,6 +27,12 @@ type Config struct {
 	Source        string // input name for errors
 	MaxEventBytes int    // cap on one SSE message, line, or reassembled payload (event.DefaultMaxBytes if 0)
 	Agent         string // agent id for envelopes whose agent is empty
+	// MaxOpen caps the streamed blocks, and apart from them the buffered
+	// payloads and citation groups, held open at once (openset.DefaultMax,
+	// 1024, if <= 0). Beyond it the one open longest is let go: a block
+	// stays open downstream, a payload or citation group becomes its
+	// event as it is; reported once, wrapping event.ErrTooManyOpen.
+	MaxOpen int
 	// StopAtDone ends the input at data: [DONE], reading nothing after
 	// it: for a live connection, which may stay open. Otherwise what
 	// follows [DONE] is read as the next stream (a resumed run, or
@@ -45,8 +52,9 @@ type Decoder struct {
 	line int // position of the unit being decoded
 	off  int64
 
-	streams   map[key]bool                // open streamed blocks
-	opened    []key                       // the open streamed blocks, in the order they started
+	streams   *openset.Set[key]           // open streamed blocks, in the order they started
+	held      *openset.Set[key]           // open buffers and citation groups (typ TypeCitation)
+	capped    bool                        // event.ErrTooManyOpen was reported
 	main      string                      // the first agent named: the main agent
 	buffers   map[key]*buffer             // open buffered payloads
 	citations map[string][]event.Citation // citation group being read, per agent
@@ -72,7 +80,6 @@ type buffer struct {
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	d := &Decoder{
 		br:        bufio.NewReaderSize(r, 64<<10),
-		streams:   map[key]bool{},
 		buffers:   map[key]*buffer{},
 		citations: map[string][]event.Citation{},
 	}
@@ -82,6 +89,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	if d.cfg.MaxEventBytes <= 0 {
 		d.cfg.MaxEventBytes = event.DefaultMaxBytes
 	}
+	d.streams, d.held = openset.New[key](d.cfg.MaxOpen), openset.New[key](d.cfg.MaxOpen)
 	return d
 }
 
@@ -282,6 +290,7 @@ func (d *Decoder) decode(payload []byte) error {
 		if b == nil {
 			b = &buffer{id: deref(env.ID), name: deref(env.Name), line: d.line}
 			d.buffers[k] = b
+			d.hold(k)
 		}
 		if !b.over {
 			b.images = append(b.images, event.Part{Type: "image", Source: deref(env.Src), MediaType: deref(env.MediaType)})
@@ -304,12 +313,14 @@ func (d *Decoder) decode(payload []byte) error {
 		if b == nil {
 			b = &buffer{id: deref(env.ID), name: deref(env.Name), line: d.line}
 			d.buffers[k] = b
+			d.hold(k)
 		}
 		if b.over {
 			// Skipping what is left of a payload over the cap, up to its
 			// final chunk; it makes no event.
 			if env.Final {
 				delete(d.buffers, k)
+				d.held.Remove(k)
 			}
 			return problem
 		}
@@ -317,6 +328,7 @@ func (d *Decoder) decode(payload []byte) error {
 			b.over, b.data, b.images = true, strings.Builder{}, nil
 			if env.Final {
 				delete(d.buffers, k)
+				d.held.Remove(k)
 			}
 			return d.errorf(event.ErrTooLarge, "%s payload larger than %d bytes, skipped (raise the cap, MaxEventBytes)", env.Type, d.cfg.MaxEventBytes)
 		}
@@ -341,22 +353,48 @@ func (d *Decoder) decode(payload []byte) error {
 func (d *Decoder) streamed(agent string, env *Envelope) {
 	kind := event.BlockKind(env.Type)
 	k := key{agent, env.Type}
-	if !d.streams[k] {
+	if !d.streams.Has(k) {
 		if env.Final && env.Delta == "" {
 			return // a final marker with no open block carries nothing
 		}
-		d.streams[k] = true
-		d.opened = append(d.opened, k)
+		if old, out := d.streams.Add(k); out {
+			d.tooMany(fmt.Sprintf("%s block of agent %q, which stays open", old.typ, old.agent))
+		}
 		d.emit(&event.BlockStart{Agent: agent, Kind: kind})
 	}
 	if env.Delta != "" {
 		d.emit(&event.Delta{Agent: agent, Kind: kind, Text: env.Delta})
 	}
 	if env.Final {
-		delete(d.streams, k)
-		d.opened = slices.DeleteFunc(d.opened, func(o key) bool { return o == k })
+		d.streams.Remove(k)
 		d.emit(&event.BlockEnd{Agent: agent, Kind: kind})
 	}
+}
+
+// hold counts k among the open buffers and citation groups; beyond the
+// cap the one open longest becomes its event as it is.
+func (d *Decoder) hold(k key) {
+	old, out := d.held.Add(k)
+	if !out {
+		return
+	}
+	if old.typ == TypeCitation {
+		d.emit(&event.Citations{Agent: old.agent, Items: d.citations[old.agent]})
+		delete(d.citations, old.agent)
+		d.tooMany(fmt.Sprintf("citations of agent %q, given as they are", old.agent))
+	}
+	d.finishBuffer(old.agent, old.typ)
+	d.tooMany(fmt.Sprintf("%s of agent %q, given as it is", old.typ, old.agent))
+}
+
+// tooMany reports, the first time only, that the decoder let go of what
+// (the state open longest) to keep within MaxOpen.
+func (d *Decoder) tooMany(what string) {
+	if d.capped {
+		return
+	}
+	d.capped = true
+	d.st.Problem(d.errorf(event.ErrTooManyOpen, "more than %d blocks (or payloads) open at once; let go of the oldest, %s (truncated; later ones are not reported)", d.streams.Max(), what))
 }
 
 func (d *Decoder) citation(agent string, env *Envelope) {
@@ -372,10 +410,14 @@ func (d *Decoder) citation(agent string, env *Envelope) {
 		URL:             env.URL,
 		Title:           env.Title,
 	}
+	if _, ok := d.citations[agent]; !ok {
+		d.hold(key{agent, TypeCitation})
+	}
 	d.citations[agent] = append(d.citations[agent], c)
 	if env.Final {
 		d.emit(&event.Citations{Agent: agent, Items: d.citations[agent]})
 		delete(d.citations, agent)
+		d.held.Remove(key{agent, TypeCitation})
 	}
 }
 
@@ -384,6 +426,7 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 	k := key{agent, typ}
 	b := d.buffers[k]
 	delete(d.buffers, k)
+	d.held.Remove(k)
 	if b.over {
 		return nil // reported when it outgrew the cap
 	}
@@ -456,7 +499,7 @@ func metaFinal(agent, data string) *event.RunEnd {
 // streamed blocks stay open, and the error names the first of them.
 func (d *Decoder) truncation() error {
 	var open []string
-	for _, k := range sortedKeys(d.streams) {
+	for _, k := range slices.SortedFunc(d.streams.All(), compareKeys) {
 		open = append(open, fmt.Sprintf("%s block of agent %q", k.typ, k.agent))
 	}
 	for _, agent := range slices.Sorted(maps.Keys(d.citations)) {
@@ -464,7 +507,7 @@ func (d *Decoder) truncation() error {
 		open = append(open, fmt.Sprintf("citations of agent %q", agent))
 	}
 	clear(d.citations)
-	for _, k := range sortedKeys(d.buffers) {
+	for _, k := range slices.SortedFunc(maps.Keys(d.buffers), compareKeys) {
 		open = append(open, fmt.Sprintf("%s of agent %q", k.typ, k.agent))
 		d.finishBuffer(k.agent, k.typ)
 	}
@@ -477,13 +520,11 @@ func (d *Decoder) truncation() error {
 	}
 }
 
-func sortedKeys[V any](m map[key]V) []key {
-	return slices.SortedFunc(maps.Keys(m), func(a, b key) int {
-		if c := strings.Compare(a.agent, b.agent); c != 0 {
-			return c
-		}
-		return strings.Compare(a.typ, b.typ)
-	})
+func compareKeys(a, b key) int {
+	if c := strings.Compare(a.agent, b.agent); c != 0 {
+		return c
+	}
+	return strings.Compare(a.typ, b.typ)
 }
 
 func deref(s *string) string {

@@ -13,10 +13,9 @@ import (
 // the stream named. Raw keeps the whole line, traceback included.
 func (d *Decoder) serverError(se *ServerError, payload []byte) *event.Error {
 	agent := d.cfg.Agent
-	switch {
-	case len(d.opened) > 0:
-		agent = d.opened[len(d.opened)-1].agent
-	case d.main != "":
+	if k, ok := d.streams.Newest(); ok {
+		agent = k.agent
+	} else if d.main != "" {
 		agent = d.main
 	}
 	return &event.Error{

@@ -68,13 +68,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	if cfg != nil {
 		d.cfg = *cfg
 	}
-	if d.cfg.MaxEventBytes <= 0 {
-		d.cfg.MaxEventBytes = event.DefaultMaxBytes
-	}
-	d.drv = openai.Driver{
-		Source: d.cfg.Source, SSE: frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes),
-		Decode: d.decode, Truncation: d.truncation,
-	}
+	d.drv = openai.NewDriver(r, d.cfg.Source, &d.cfg.MaxEventBytes, d.decode, d.truncation)
 	return d
 }
 

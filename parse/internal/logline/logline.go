@@ -7,10 +7,13 @@ package logline
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"io"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // Lines reads the lines of a log. Line and Offset are the position of the
@@ -63,6 +66,37 @@ func (l *Lines) Errorf(sentinel error, format string, args ...any) *event.ParseE
 	}
 }
 
+// Mistyped is a line with a field of an unexpected type, which the
+// decoder keeps (as an event.Unknown): its type field, and what is wrong.
+type Mistyped struct {
+	Type, Problem string
+}
+
+// Unmarshal decodes raw, the line last returned, into v as json.Unmarshal
+// does. cut is true when raw is no JSON object but the last line of a log
+// still being written (not whole yet: nothing to report); err is the
+// problem of a line that is no JSON object; m is set for a JSON object
+// with a field of an unexpected type.
+func (l *Lines) Unmarshal(raw []byte, v any) (m *Mistyped, cut bool, err error) {
+	uerr := json.Unmarshal(raw, v)
+	if uerr == nil {
+		return nil, false, nil
+	}
+	var te *json.UnmarshalTypeError
+	if !errors.As(uerr, &te) || raw[0] != '{' {
+		if l.Last {
+			return nil, true, nil
+		}
+		return nil, false, l.Errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(uerr))
+	}
+	var head struct {
+		Type any `json:"type"`
+	}
+	json.Unmarshal(raw, &head)
+	typ, _ := head.Type.(string)
+	return &Mistyped{Type: typ, Problem: jsontext.Problem(uerr)}, false, nil
+}
+
 // Truncated is the problem of a log whose last line, the one last
 // returned, is cut off.
 func (l *Lines) Truncated() *event.ParseError {
@@ -81,6 +115,8 @@ type Out struct {
 	start    *event.SessionStart
 	held     []event.Event
 	returned int
+	err      error // sticky: a read error, or io.EOF once finished
+	done     bool  // the input has ended
 }
 
 // Emit adds an event, behind the held start if there is one.
@@ -141,6 +177,40 @@ func (o *Out) Pop() (event.Event, error) {
 	o.problems[0] = nil
 	o.problems = o.problems[1:]
 	return nil, err
+}
+
+// Step is one turn of a decoder's Next loop: it hands out (ok) what is
+// queued, else the sticky error; at the end of the input it calls
+// finish once and makes io.EOF sticky; otherwise it reads the next line of
+// l and decodes it, queuing the problem decode returns. When ok is false
+// the caller loops.
+func (o *Out) Step(l *Lines, decode func([]byte) error, finish func()) (ok bool, ev event.Event, err error) {
+	switch {
+	case !o.Empty():
+		ev, err = o.Pop()
+		return true, ev, err
+	case o.err != nil:
+		return true, nil, o.err
+	case o.done:
+		o.err = io.EOF
+		finish()
+		return false, nil, nil
+	}
+	raw, err := l.Next()
+	var perr *event.ParseError
+	switch {
+	case err == io.EOF:
+		o.done = true
+	case errors.As(err, &perr):
+		o.Problem(err)
+	case err != nil:
+		o.err = err
+	default:
+		if err := decode(raw); err != nil {
+			o.Problem(err)
+		}
+	}
+	return false, nil, nil
 }
 
 // counter counts the bytes read through it.

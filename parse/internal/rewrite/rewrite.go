@@ -605,3 +605,25 @@ func Lacks() []format.Content {
 		format.FileChange, format.TodoList, format.ErrorBlock,
 	}
 }
+
+// Decoders returns the NewDecoder and Wrap of a text rewriting format's
+// format.Format, from the function that makes its Config out of the
+// command's options and its two constructors: a bad option (an unreadable
+// tools file) makes a decoder that fails with it.
+func Decoders[C any, D event.Decoder](config func(*format.Options) (C, error),
+	newDecoder func(io.Reader, C) D, wrap func(event.Decoder, C) event.Decoder,
+) (func(io.Reader, *format.Options) event.Decoder, func(event.Decoder, *format.Options) event.Decoder) {
+	return func(r io.Reader, o *format.Options) event.Decoder {
+			cfg, err := config(o)
+			if err != nil {
+				return format.Failed(err)
+			}
+			return newDecoder(r, cfg)
+		}, func(dec event.Decoder, o *format.Options) event.Decoder {
+			cfg, err := config(o)
+			if err != nil {
+				return format.Failed(err)
+			}
+			return wrap(dec, cfg)
+		}
+}
