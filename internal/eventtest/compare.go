@@ -37,13 +37,16 @@ func Split(s string, step int) []string {
 	return chunks
 }
 
-// RunEndFirst moves a RunEnd at the end of items before the problems
-// right before it: a wrapping decoder reports what the end of a text block
-// cut off at the block's end and emits the completion's RunEnd at the end
-// of the stream, where the plain decoder emits the RunEnd first and the
-// truncation last.
+// RunEndFirst moves a RunEnd at the end of items (but for the problems
+// after it) before the problems right before it: a wrapping decoder
+// reports what the end of a text block cut off at the block's end and
+// emits the completion's RunEnd at the end of the stream, where the plain
+// decoder emits the RunEnd first and the truncation last.
 func RunEndFirst(items []Item) []Item {
 	n := len(items)
+	for n > 0 && items[n-1].Event == nil {
+		n-- // problems reported at the end of the input (a warning)
+	}
 	if n == 0 {
 		return items
 	}
@@ -56,7 +59,8 @@ func RunEndFirst(items []Item) []Item {
 	}
 	out := slices.Clone(items[:i])
 	out = append(out, items[n-1])
-	return append(out, items[i:n-1]...)
+	out = append(out, items[i:n-1]...)
+	return append(out, items[n:]...)
 }
 
 // Normalise drops error positions and the wording difference between the
