@@ -193,10 +193,5 @@ func (d *Decoder) decode(m frame.Message) error {
 // when jsontext.Reader can, else with encoding/json, which gives the
 // errors.
 func (d *Decoder) unmarshal(raw []byte, se *messages.StreamEvent) error {
-	d.jr.Reset(raw)
-	if messages.ReadStreamEvent(&d.jr, se) && d.jr.End() {
-		return nil
-	}
-	*se = messages.StreamEvent{}
-	return json.Unmarshal(raw, se)
+	return jsontext.Decode(&d.jr, raw, se, messages.ReadStreamEvent)
 }

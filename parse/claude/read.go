@@ -130,12 +130,7 @@ func isSyntaxError(err error) bool {
 // unmarshalMessage decodes an assistant line's message as json.Unmarshal
 // does, in one pass when jsontext.Reader can, else with encoding/json.
 func (d *Decoder) unmarshalMessage(raw []byte, m *messages.Message) error {
-	d.jr.Reset(raw)
-	if messages.ReadMessage(&d.jr, m) && d.jr.End() {
-		return nil
-	}
-	*m = messages.Message{}
-	return json.Unmarshal(raw, m)
+	return jsontext.Decode(&d.jr, raw, m, messages.ReadMessage)
 }
 
 func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {

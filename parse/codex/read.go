@@ -2,7 +2,6 @@ package codex
 
 import (
 	"bytes"
-	"encoding/json"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
@@ -11,16 +10,10 @@ import (
 // jsontext.Reader can (the item decoded with it), else with
 // encoding/json, which gives the errors.
 func (d *Decoder) unmarshalLine(line []byte, l *Line) error {
-	d.jr.Reset(line)
-	if d.readLineFields(l) && d.jr.End() {
-		return nil
-	}
-	*l = Line{}
-	return json.Unmarshal(line, l)
+	return jsontext.Decode(&d.jr, line, l, d.readLineFields)
 }
 
-func (d *Decoder) readLineFields(l *Line) bool {
-	r := &d.jr
+func (d *Decoder) readLineFields(r *jsontext.Reader, l *Line) bool {
 	if !r.Object() {
 		return false
 	}

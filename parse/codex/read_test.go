@@ -48,7 +48,7 @@ func compareLine(t *testing.T, data []byte) bool {
 	var d Decoder
 	var got Line
 	d.jr.Reset(data)
-	if !d.readLineFields(&got) || !d.jr.End() {
+	if !d.readLineFields(&d.jr, &got) || !d.jr.End() {
 		return false
 	}
 	var want Line

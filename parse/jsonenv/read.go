@@ -1,23 +1,17 @@
 package jsonenv
 
 import (
-	"encoding/json"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // unmarshalEnvelope decodes an envelope as json.Unmarshal does, in one
 // pass when jsontext.Reader can, else with encoding/json, which gives
 // the errors.
 func (d *Decoder) unmarshalEnvelope(payload []byte, env *Envelope) error {
-	d.jr.Reset(payload)
-	if d.readEnvelopeFields(env) && d.jr.End() {
-		return nil
-	}
-	*env = Envelope{}
-	return json.Unmarshal(payload, env)
+	return jsontext.Decode(&d.jr, payload, env, d.readEnvelopeFields)
 }
 
-func (d *Decoder) readEnvelopeFields(env *Envelope) bool {
-	r := &d.jr
+func (d *Decoder) readEnvelopeFields(r *jsontext.Reader, env *Envelope) bool {
 	if !r.Object() {
 		return false
 	}

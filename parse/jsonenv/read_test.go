@@ -51,7 +51,7 @@ func compareEnvelope(t *testing.T, data []byte) bool {
 	var d Decoder
 	var got Envelope
 	d.jr.Reset(data)
-	if !d.readEnvelopeFields(&got) || !d.jr.End() {
+	if !d.readEnvelopeFields(&d.jr, &got) || !d.jr.End() {
 		return false
 	}
 	var want Envelope

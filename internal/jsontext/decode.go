@@ -1,0 +1,18 @@
+package jsontext
+
+import "encoding/json"
+
+// Decode decodes data into v as json.Unmarshal does: in one pass with
+// read when read can (it reports false for anything it does not decode
+// exactly as encoding/json would), else by resetting v and handing data
+// to json.Unmarshal, which also gives the error and its wording. r is
+// reused across calls.
+func Decode[T any](r *Reader, data []byte, v *T, read func(*Reader, *T) bool) error {
+	r.Reset(data)
+	if read(r, v) && r.End() {
+		return nil
+	}
+	var zero T
+	*v = zero
+	return json.Unmarshal(data, v)
+}
