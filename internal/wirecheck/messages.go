@@ -63,7 +63,11 @@ func (o *Order) Event(v *Checker, p Pos, raw []byte) {
 		}
 		return false
 	}
+	// index is the block a content_block_* event inside a message names.
 	index := func() (int, bool) {
+		if outside() {
+			return 0, false
+		}
 		if se.Index == nil {
 			v.Report(RuleOrder, p, "%s has no index", se.Type)
 			return 0, false
@@ -77,9 +81,6 @@ func (o *Order) Event(v *Checker, p Pos, raw []byte) {
 		}
 		*o = Order{open: true, start: p, blocks: map[int]*msgBlock{}}
 	case messages.EventContentBlockStart:
-		if outside() {
-			return
-		}
 		i, ok := index()
 		if !ok {
 			return
@@ -101,9 +102,6 @@ func (o *Order) Event(v *Checker, p Pos, raw []byte) {
 		o.blocks[i] = &msgBlock{typ: b.Type}
 		o.cur, o.next = &i, i+1
 	case messages.EventContentBlockDelta:
-		if outside() {
-			return
-		}
 		i, ok := index()
 		if !ok {
 			return
@@ -125,9 +123,6 @@ func (o *Order) Event(v *Checker, p Pos, raw []byte) {
 			v.Report(RuleDelta, p, "%s for block %d, a %s block", d.Type, i, b.typ)
 		}
 	case messages.EventContentBlockStop:
-		if outside() {
-			return
-		}
 		i, ok := index()
 		if !ok {
 			return
