@@ -5,7 +5,7 @@
 // has arrived, so a live pipe is never held back.
 //
 // Size caps: one SSE event or one line may be at most the configured number
-// of bytes (DefaultMaxBytes unless set). A unit over the cap is skipped and
+// of bytes (event.DefaultMaxBytes unless set). A unit over the cap is skipped and
 // reported as a *event.ParseError wrapping event.ErrTooLarge; reading
 // carries on after it. An SSE message's size is the bytes of its lines,
 // from its first line to the blank line that ends it, comments and line
@@ -24,7 +24,3 @@
 // blank line.
 package frame
 
-import "github.com/agentstream/agentstream/event"
-
-// DefaultMaxBytes is event.DefaultMaxBytes, the cap on one unit when none is set.
-const DefaultMaxBytes = event.DefaultMaxBytes

@@ -23,10 +23,10 @@ type Lines struct {
 }
 
 // NewLines returns a line reader over r. source names the input in errors;
-// max caps one line's length in bytes (DefaultMaxBytes if <= 0).
+// max caps one line's length in bytes (event.DefaultMaxBytes if <= 0).
 func NewLines(r io.Reader, source string, max int) *Lines {
 	if max <= 0 {
-		max = DefaultMaxBytes
+		max = event.DefaultMaxBytes
 	}
 	return &Lines{source: source, max: max, br: bufio.NewReaderSize(r, 64<<10)}
 }

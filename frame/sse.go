@@ -65,12 +65,12 @@ type msgState struct {
 }
 
 // NewSSE returns a reader of the SSE messages in r. source names the input
-// in errors; max caps one message's size in bytes (DefaultMaxBytes if <= 0):
+// in errors; max caps one message's size in bytes (event.DefaultMaxBytes if <= 0):
 // the bytes of its lines from the first to the blank line that ends it,
 // comments and line ends included.
 func NewSSE(r io.Reader, source string, max int) *SSE {
 	if max <= 0 {
-		max = DefaultMaxBytes
+		max = event.DefaultMaxBytes
 	}
 	return &SSE{source: source, max: max, br: bufio.NewReaderSize(r, 64<<10)}
 }
