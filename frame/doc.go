@@ -23,4 +23,3 @@
 // the reads fell, and a message skipped after it cannot end at a CR-only
 // blank line.
 package frame
-
