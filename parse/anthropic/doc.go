@@ -23,7 +23,7 @@
 // ends the turn it interrupts and becomes a fatal Error event. The body
 // names no agent: every event gets Config.Agent.
 //
-// Tolerance: framing is frame.SSE (go-sse: LF, CRLF or CR line ends,
+// Tolerance: framing is frame.SSE (LF, CRLF or CR line ends,
 // `data:` with or without a space; the type may come from the data alone).
 // A message whose data is not JSON, or that breaks the block structure
 // (a delta for a block never started, ...), is reported as a

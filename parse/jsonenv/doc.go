@@ -14,7 +14,7 @@
 // stream: with Config.StopAtDone (for live connections) the input ends
 // there; otherwise what follows is read as the next stream.
 //
-// Tolerance: SSE framing follows the SSE specification through go-sse (LF,
+// Tolerance: SSE framing follows the SSE specification (frame.SSE: LF,
 // CRLF or CR; `data:` with or without a space; `event:`, `id:` and comments
 // ignored; multi-line data joined with "\n"). An undecodable message is
 // reported as a *event.ParseError with its line, and reading goes on. The
