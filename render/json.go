@@ -11,24 +11,69 @@ import (
 // JSON writes blocks as NDJSON, one object per block (docs/blocks.md).
 type JSON struct {
 	w   io.Writer
-	buf bytes.Buffer
-	enc *json.Encoder
+	buf []byte // the block being written, reused
+	// enc writes the blocks appendBlock leaves to encoding/json, into
+	// encBuf; made when first needed.
+	enc    *json.Encoder
+	encBuf bytes.Buffer
 }
+
+// maxKeptJSONBuffer is the largest block buffer a JSON keeps for the next
+// block: a run's one huge block does not stay in memory after it.
+const maxKeptJSONBuffer = 64 << 10
 
 // NewJSON returns a JSON block writer.
 func NewJSON(w io.Writer) *JSON {
-	j := &JSON{w: w}
-	j.enc = json.NewEncoder(&j.buf)
-	j.enc.SetEscapeHTML(false)
-	return j
+	return &JSON{w: w}
 }
 
-// Block writes one block.
+// Block writes one block, in one Write: the bytes a json.Encoder with
+// SetEscapeHTML(false) writes for it, or its error (a json.RawMessage field
+// that is not JSON, a NaN cost), in which case nothing is written. Blocks
+// are written by appendBlock, without reflection; those it does not vouch
+// for go through encoding/json.
 func (j *JSON) Block(b *assemble.Block) error {
-	j.buf.Reset()
-	if err := j.enc.Encode(b); err != nil {
-		return err
+	buf := j.buf[:0]
+	if n := sizeHint(b); cap(buf) < n {
+		buf = make([]byte, 0, n)
 	}
-	_, err := j.w.Write(j.buf.Bytes())
+	buf, ok := appendBlock(buf, b)
+	if cap(buf) <= maxKeptJSONBuffer {
+		j.buf = buf[:0]
+	} else {
+		j.buf = nil
+	}
+	if !ok {
+		return j.encode(b)
+	}
+	_, err := j.w.Write(append(buf, '\n'))
 	return err
+}
+
+// encode writes b through encoding/json.
+func (j *JSON) encode(b *assemble.Block) error {
+	if j.enc == nil {
+		j.enc = json.NewEncoder(&j.encBuf)
+		j.enc.SetEscapeHTML(false)
+	}
+	j.encBuf.Reset()
+	err := j.enc.Encode(b)
+	if err == nil {
+		_, err = j.w.Write(j.encBuf.Bytes())
+	}
+	if j.encBuf.Cap() > maxKeptJSONBuffer {
+		j.encBuf = bytes.Buffer{}
+	}
+	return err
+}
+
+// sizeHint returns about how many bytes appendBlock writes for b, for one
+// allocation where a block outgrows the buffer: its long fields, unescaped,
+// and room for the rest.
+func sizeHint(b *assemble.Block) int {
+	n := 512 + len(b.Text) + len(b.Signature) + len(b.Input) + len(b.Structured) + len(b.Raw) + len(b.Prompt) + len(b.Result)
+	if b.Content != nil {
+		n += len(*b.Content)
+	}
+	return n
 }

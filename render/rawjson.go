@@ -1,0 +1,244 @@
+package render
+
+import "encoding/binary"
+
+// maxRawDepth is the deepest nesting appendCompact follows; deeper JSON
+// text is left to encoding/json (whose own limit is 10000).
+const maxRawDepth = 256
+
+// appendCompact appends the JSON text src to dst with the whitespace
+// between its tokens removed, as encoding/json writes a json.RawMessage
+// when it does not escape HTML (everything else is copied as it is), and
+// reports whether src is one valid JSON value as encoding/json's scanner
+// judges it. On false, dst may hold part of src: the caller drops it and
+// lets encoding/json report the error. It also gives up on nesting deeper
+// than maxRawDepth.
+func appendCompact(dst, src []byte) ([]byte, bool) {
+	c := compactor{dst: dst, src: src}
+	// closers[d] is the byte that closes the container at depth d+1.
+	var closers [maxRawDepth]byte
+	depth := 0
+	c.space()
+	for {
+		// A value starts at c.i.
+		if c.i >= len(src) {
+			return c.dst, false
+		}
+		switch src[c.i] {
+		case '{', '[':
+			if depth == maxRawDepth {
+				return c.dst, false
+			}
+			closer := src[c.i] + 2 // '{'+2 is '}', '['+2 is ']'
+			closers[depth] = closer
+			depth++
+			c.i++
+			c.space()
+			if c.i < len(src) && src[c.i] == closer {
+				c.i++
+				depth--
+				break
+			}
+			if closer == '}' && !c.key() {
+				return c.dst, false
+			}
+			continue
+		case '"':
+			if !c.str() {
+				return c.dst, false
+			}
+		case 't':
+			if !c.literal("true") {
+				return c.dst, false
+			}
+		case 'f':
+			if !c.literal("false") {
+				return c.dst, false
+			}
+		case 'n':
+			if !c.literal("null") {
+				return c.dst, false
+			}
+		default:
+			if !c.number() {
+				return c.dst, false
+			}
+		}
+		// A value ended: close containers until one goes on.
+		for {
+			c.space()
+			if depth == 0 {
+				if c.i != len(src) {
+					return c.dst, false
+				}
+				return append(c.dst, src[c.start:]...), true
+			}
+			if c.i >= len(src) {
+				return c.dst, false
+			}
+			if src[c.i] == closers[depth-1] {
+				c.i++
+				depth--
+				continue
+			}
+			if src[c.i] != ',' {
+				return c.dst, false
+			}
+			c.i++
+			c.space()
+			if closers[depth-1] == '}' && !c.key() {
+				return c.dst, false
+			}
+			break
+		}
+	}
+}
+
+// compactor is appendCompact's position: src[start:i] is read and not yet
+// copied to dst.
+type compactor struct {
+	dst, src []byte
+	i, start int
+}
+
+// space skips whitespace, leaving it out of dst.
+func (c *compactor) space() {
+	j := c.i
+	for j < len(c.src) && (c.src[j] == ' ' || c.src[j] == '\n' || c.src[j] == '\r' || c.src[j] == '\t') {
+		j++
+	}
+	if j != c.i {
+		c.dst = append(c.dst, c.src[c.start:c.i]...)
+		c.i, c.start = j, j
+	}
+}
+
+// key reads an object's key and its colon, and the whitespace after it.
+func (c *compactor) key() bool {
+	if c.i >= len(c.src) || c.src[c.i] != '"' || !c.str() {
+		return false
+	}
+	c.space()
+	if c.i >= len(c.src) || c.src[c.i] != ':' {
+		return false
+	}
+	c.i++
+	c.space()
+	return true
+}
+
+// str reads a string, its opening quote at c.i.
+func (c *compactor) str() bool {
+	s := c.src
+	i := c.i + 1
+	for i < len(s) {
+		// Eight bytes at a time while none needs a look.
+		for i+8 <= len(s) && !special8(binary.LittleEndian.Uint64(s[i:])) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
+		// Neither the quote, the backslash nor a control character:
+		// encoding/json's scanner checks nothing more (bytes of invalid
+		// UTF-8 pass).
+		if b := s[i]; b >= 0x20 && b != '"' && b != '\\' {
+			i++
+			continue
+		}
+		switch s[i] {
+		case '"':
+			c.i = i + 1
+			return true
+		case '\\':
+			if i+1 >= len(s) {
+				return false
+			}
+			switch s[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
+					return false
+				}
+				i += 6
+			default:
+				return false
+			}
+		default: // a control character
+			return false
+		}
+	}
+	return false
+}
+
+// special8 reports whether one of the eight bytes of x is the quote, the
+// backslash or a control character (below 0x20). For each, a byte of
+// x^pattern is zero, or below 0x20, exactly when (v - lows) & ^v has its
+// high bit set, borrows aside, which only ever follow a byte that matched.
+func special8(x uint64) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	quote := x ^ ('"' * ones)
+	backslash := x ^ ('\\' * ones)
+	return ((x-0x20*ones)&^x|(quote-ones)&^quote|(backslash-ones)&^backslash)&highs != 0
+}
+
+func isHex(b byte) bool {
+	return '0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F'
+}
+
+// literal reads true, false or null.
+func (c *compactor) literal(lit string) bool {
+	if len(c.src)-c.i < len(lit) || string(c.src[c.i:c.i+len(lit)]) != lit {
+		return false
+	}
+	c.i += len(lit)
+	return true
+}
+
+// number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?; what may
+// follow it is checked by the caller.
+func (c *compactor) number() bool {
+	s, i := c.src, c.i
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && '1' <= s[i] && s[i] <= '9':
+		i = digits(s, i+1)
+	default:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		j := digits(s, i+1)
+		if j == i+1 {
+			return false
+		}
+		i = j
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := digits(s, i)
+		if j == i {
+			return false
+		}
+		i = j
+	}
+	c.i = i
+	return true
+}
+
+func digits(s []byte, i int) int {
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	return i
+}
