@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -50,21 +51,20 @@ func blockGot(t testing.TB, prev, b *assemble.Block) (string, string) {
 // oddText holds what string escaping must get right.
 const oddText = "q\"b\\s/ <>& \n\r\t\b\f\x00\x01\x1f\x7f é🦊 \u2028\u2029 \ufffd bad\xff\xfe \xed\xa0\x80 end\xe2\x80"
 
-func TestBlockJSONMatchesEncodingJSON(t *testing.T) {
-	t.Parallel()
-	deep := func(n int) json.RawMessage {
-		return json.RawMessage(strings.Repeat("[", n) + strings.Repeat("]", n))
-	}
-	full := &assemble.Block{
+// fullBlock returns a block with every field set, and every field of the
+// first element of its lists (TestFullBlock checks it).
+func fullBlock() *assemble.Block {
+	return &assemble.Block{
 		Agent: "main", Type: assemble.TypeToolResult,
 		Text: oddText, Signature: "sig<>",
 		Citations: []assemble.Citation{
-			{Type: "char_location", CitedText: oddText},
 			{
-				Type: "page_location", CitedText: "", DocumentIndex: ptr(int64(0)), DocumentTitle: ptr(""),
+				Type: "page_location", CitedText: "cited", DocumentIndex: ptr(int64(0)), DocumentTitle: ptr(""),
 				StartCharIndex: ptr(int64(-1)), EndCharIndex: ptr(int64(math.MaxInt64)), StartPageNumber: ptr(int64(math.MinInt64)),
 				EndPageNumber: ptr(int64(3)), URL: ptr("https://x/?a=1&b=<2>"), Title: ptr(oddText),
 			},
+			{Type: "char_location", CitedText: oddText},
+			{},
 		},
 		ID: "id\u2028", Name: "Bash", Input: json.RawMessage(` { "command" : "ls\n -la" , "n" : [ 1 , -2.5e+3 , true , false , null , { } , [ ] ] } `),
 		MCPServer: "srv",
@@ -84,6 +84,47 @@ func TestBlockJSONMatchesEncodingJSON(t *testing.T) {
 		Errors: []string{"e1", ""}, Result: "r",
 		Raw: json.RawMessage("\t[\"x\" ,\r\n1]\n"), Truncated: true,
 	}
+}
+
+// TestFullBlock checks that fullBlock sets every field, so that a field
+// added to assemble.Block and not to appendBlock fails
+// TestBlockJSONMatchesEncodingJSON, once added to fullBlock.
+func TestFullBlock(t *testing.T) {
+	t.Parallel()
+	var unset []string
+	var walk func(v reflect.Value, path string)
+	walk = func(v reflect.Value, path string) {
+		if v.IsZero() {
+			unset = append(unset, path)
+			return
+		}
+		switch v.Kind() {
+		case reflect.Pointer: // set; a *Usage must set its fields
+			if v.Elem().Kind() == reflect.Struct {
+				walk(v.Elem(), path)
+			}
+		case reflect.Slice:
+			if v.Type().Elem().Kind() == reflect.Struct {
+				walk(v.Index(0), path+"[0]")
+			}
+		case reflect.Struct:
+			for i := range v.NumField() {
+				walk(v.Field(i), path+"."+v.Type().Field(i).Name)
+			}
+		}
+	}
+	walk(reflect.ValueOf(fullBlock()), "Block")
+	if len(unset) > 0 {
+		t.Errorf("fullBlock leaves unset: %v", unset)
+	}
+}
+
+func TestBlockJSONMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
+	deep := func(n int) json.RawMessage {
+		return json.RawMessage(strings.Repeat("[", n) + strings.Repeat("]", n))
+	}
+	full := fullBlock()
 	tests := []struct {
 		name  string
 		block *assemble.Block
