@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/agentstream/agentstream/assemble"
-	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // appendBlock appends b as a json.Encoder with SetEscapeHTML(false)
@@ -20,9 +19,9 @@ import (
 func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 	ok := true
 	dst = append(dst, `{"agent":`...)
-	dst = jsontext.AppendMarshalString(dst, b.Agent)
+	dst = appendText(dst, b.Agent)
 	dst = append(dst, `,"type":`...)
-	dst = jsontext.AppendMarshalString(dst, b.Type)
+	dst = appendText(dst, b.Type)
 	dst = appendStringField(dst, `,"text":`, b.Text)
 	dst = appendStringField(dst, `,"signature":`, b.Signature)
 	if len(b.Citations) > 0 {
@@ -41,7 +40,7 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 	dst = appendStringField(dst, `,"mcp_server":`, b.MCPServer)
 	if b.Content != nil {
 		dst = append(dst, `,"content":`...)
-		dst = jsontext.AppendMarshalString(dst, *b.Content)
+		dst = appendText(dst, *b.Content)
 	}
 	if len(b.Images) > 0 {
 		dst = append(dst, `,"images":[`...)
@@ -50,9 +49,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"src":`...)
-			dst = jsontext.AppendMarshalString(dst, im.Src)
+			dst = appendText(dst, im.Src)
 			dst = append(dst, `,"media_type":`...)
-			dst = jsontext.AppendMarshalString(dst, im.MediaType)
+			dst = appendText(dst, im.MediaType)
 			dst = append(dst, '}')
 		}
 		dst = append(dst, ']')
@@ -84,9 +83,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"id":`...)
-			dst = jsontext.AppendMarshalString(dst, p.ID)
+			dst = appendText(dst, p.ID)
 			dst = append(dst, `,"name":`...)
-			dst = jsontext.AppendMarshalString(dst, p.Name)
+			dst = appendText(dst, p.Name)
 			dst, ok = appendRawField(dst, `,"input":`, p.Input, ok)
 			dst = append(dst, '}')
 		}
@@ -99,11 +98,11 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"file_id":`...)
-			dst = jsontext.AppendMarshalString(dst, f.ID)
+			dst = appendText(dst, f.ID)
 			dst = append(dst, `,"filename":`...)
-			dst = jsontext.AppendMarshalString(dst, f.Name)
+			dst = appendText(dst, f.Name)
 			dst = append(dst, `,"storage_location":`...)
-			dst = jsontext.AppendMarshalString(dst, f.Location)
+			dst = appendText(dst, f.Location)
 			dst = append(dst, '}')
 		}
 		dst = append(dst, ']')
@@ -115,9 +114,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"path":`...)
-			dst = jsontext.AppendMarshalString(dst, c.Path)
+			dst = appendText(dst, c.Path)
 			dst = append(dst, `,"kind":`...)
-			dst = jsontext.AppendMarshalString(dst, c.Kind)
+			dst = appendText(dst, c.Kind)
 			dst = append(dst, '}')
 		}
 		dst = append(dst, ']')
@@ -129,9 +128,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"text":`...)
-			dst = jsontext.AppendMarshalString(dst, t.Text)
+			dst = appendText(dst, t.Text)
 			dst = append(dst, `,"status":`...)
-			dst = jsontext.AppendMarshalString(dst, t.Status)
+			dst = appendText(dst, t.Status)
 			dst = append(dst, '}')
 		}
 		dst = append(dst, ']')
@@ -174,9 +173,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 // appendCitation appends c as encoding/json encodes it.
 func appendCitation(dst []byte, c *assemble.Citation) []byte {
 	dst = append(dst, `{"type":`...)
-	dst = jsontext.AppendMarshalString(dst, c.Type)
+	dst = appendText(dst, c.Type)
 	dst = append(dst, `,"cited_text":`...)
-	dst = jsontext.AppendMarshalString(dst, c.CitedText)
+	dst = appendText(dst, c.CitedText)
 	dst = appendOptInt(dst, `,"document_index":`, c.DocumentIndex)
 	dst = appendOptString(dst, `,"document_title":`, c.DocumentTitle)
 	dst = appendOptInt(dst, `,"start_char_index":`, c.StartCharIndex)
@@ -194,7 +193,7 @@ func appendStringField(dst []byte, key, s string) []byte {
 	if s == "" {
 		return dst
 	}
-	return jsontext.AppendMarshalString(append(dst, key...), s)
+	return appendText(append(dst, key...), s)
 }
 
 // appendOptString appends key and *s unless s is nil.
@@ -202,7 +201,7 @@ func appendOptString(dst []byte, key string, s *string) []byte {
 	if s == nil {
 		return dst
 	}
-	return jsontext.AppendMarshalString(append(dst, key...), *s)
+	return appendText(append(dst, key...), *s)
 }
 
 // appendIntField appends key and n unless n is 0 (omitempty).
@@ -237,7 +236,7 @@ func appendStrings(dst []byte, ss []string) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = jsontext.AppendMarshalString(dst, s)
+		dst = appendText(dst, s)
 	}
 	return append(dst, ']')
 }
