@@ -40,6 +40,9 @@ type Decoder struct {
 	total   *usage           // the last cumulative token count
 	prev    usage            // the cumulative count at the end of the last turn
 	records *usage           // token_usage_record usage summed over the turn
+
+	jr   jsontext.Reader // decodes lines in one pass
+	line line            // the line being decoded, reused
 }
 
 // call is a tool call held until its output: the exec item Codex
@@ -133,8 +136,14 @@ func (d *Decoder) notice(kind, msg string, raw []byte) {
 
 // decode handles one line.
 func (d *Decoder) decode(raw []byte) error {
-	var l line
-	m, cut, err := d.lines.Unmarshal(raw, &l)
+	l := &d.line
+	*l = line{}
+	d.jr.Reset(raw)
+	if readLine(&d.jr, l) && d.jr.End() {
+		return d.dispatch(l, raw)
+	}
+	*l = line{}
+	m, cut, err := d.lines.Unmarshal(raw, l)
 	switch {
 	case cut: // a log still being written: its last line is not whole yet
 		d.cut = true
@@ -145,22 +154,32 @@ func (d *Decoder) decode(raw []byte) error {
 		d.unknown(m.Type, raw)
 		return d.errorf(event.ErrSyntax, "%s: %s", orLine(m.Type), m.Problem)
 	}
+	return d.dispatch(l, raw)
+}
+
+// dispatch handles a decoded line.
+func (d *Decoder) dispatch(l *line, raw []byte) error {
 	p := &l.Payload
 	d.seen = true
 	if lineTypes[l.Type] || legacyItems[l.Type] {
 		d.known = true
 	}
 	if l.Type == "" || legacyItems[l.Type] {
-		return d.legacy(&l, raw)
+		return d.legacy(l, raw)
 	}
 	switch l.Type {
 	case typeSessionMeta:
-		// Meta is the payload verbatim: taken again, once per session.
-		var meta struct {
-			Payload json.RawMessage `json:"payload"`
+		// Meta is the payload verbatim: taken again, once per session,
+		// when the one-pass reader did not keep it.
+		meta := l.payloadRaw
+		if meta == nil {
+			var m struct {
+				Payload json.RawMessage `json:"payload"`
+			}
+			json.Unmarshal(raw, &m)
+			meta = m.Payload
 		}
-		json.Unmarshal(raw, &meta)
-		d.sessionMeta(p, meta.Payload)
+		d.sessionMeta(p, meta)
 	case typeTurnContext:
 		if st := d.out.Held(); st != nil && st.Model == "" && p.Model != "" {
 			st.Model = p.Model

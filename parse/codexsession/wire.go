@@ -49,14 +49,17 @@ type line struct {
 	Timestamp string  `json:"timestamp"`
 	Type      string  `json:"type"`
 	Payload   payload `json:"payload"`
+
+	payloadRaw []byte // the payload's text, when readLine decoded the line
 }
 
 // payload is the union of the payload fields this package reads.
 type payload struct {
 	Type string `json:"type"`
 	// session_meta
-	ID  string `json:"id"`
-	Cwd string `json:"cwd"`
+	ID     string          `json:"id"`
+	Cwd    string          `json:"cwd"`
+	Source json.RawMessage `json:"source"` // "cli", "exec", or {"subagent": ...}
 	// turn_context
 	Model string `json:"model"`
 	// response_item
