@@ -50,7 +50,9 @@ type Decoder struct {
 	threads map[string]bool             // agent scopes opened
 	bad     badutf8.Once                // the invalid UTF-8 warning
 
-	jr jsontext.Reader // decodes lines in one pass
+	jr    jsontext.Reader // decodes lines in one pass
+	ln    Line            // the line being decoded, reused
+	spare openItem        // an item completed in the line that started it
 }
 
 // openItem is what the decoder remembers of an item between item.started
@@ -58,7 +60,7 @@ type Decoder struct {
 type openItem struct {
 	kind   string
 	called bool            // its ToolCall was emitted
-	last   *Item           // its latest state
+	last   Item            // its latest state
 	raw    json.RawMessage // the same, as written
 }
 
@@ -168,8 +170,9 @@ func (d *Decoder) decode(line []byte) error {
 			return d.errorf(event.ErrSyntax, "expected a JSON object")
 		}
 	}
-	var l Line
-	if err := d.unmarshalLine(line, &l); err != nil {
+	l := &d.ln
+	*l = Line{}
+	if err := d.unmarshalLine(line, l); err != nil {
 		if !json.Valid(line) {
 			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
 		}
@@ -209,7 +212,7 @@ func (d *Decoder) decode(line []byte) error {
 		}
 		d.emit(&event.Error{Agent: d.agent, Message: *l.Message, Raw: json.RawMessage(bytes.Clone(line))})
 	case TypeItemStarted, TypeItemUpdated, TypeItemCompleted:
-		return d.item(l.Type, l.Item, l.parsedItem(), line)
+		return d.item(l, line)
 	default:
 		if k := foreign.Kind(line); k != "" && k != foreign.Dotted {
 			// A line of another format, not an event of a newer Codex.
@@ -267,34 +270,51 @@ func (d *Decoder) turnUsage(u *Usage) *event.Usage {
 	}
 }
 
-func (d *Decoder) item(phase string, raw json.RawMessage, pre *Item, line []byte) error {
+func (d *Decoder) item(l *Line, line []byte) error {
+	phase, raw := l.Type, l.Item
 	if len(raw) == 0 || raw[0] != '{' {
 		d.unknown(phase, line)
 		return d.errorf(event.ErrSyntax, "%s has no item object", phase)
 	}
-	it := new(Item)
-	if pre != nil {
-		*it = *pre
-	} else if err := json.Unmarshal(raw, it); err != nil {
-		d.unknown(phase, line)
-		return d.errorf(event.ErrSyntax, "%s: %s", phase, jsontext.Problem(err))
-	}
 	// The item's own id comes first; a detail type may flatten another id
 	// after it (web_search's search call id), which encoding/json takes as
 	// it comes last.
-	if bytes.Count(raw, []byte(`"id"`)) > 1 {
-		it.ID = firstID(raw, it.ID)
+	parsed := &l.item
+	if l.itemOK {
+		if l.itemIDs > 1 {
+			parsed.ID = l.itemFirstID
+		}
+	} else {
+		if err := json.Unmarshal(raw, parsed); err != nil {
+			d.unknown(phase, line)
+			return d.errorf(event.ErrSyntax, "%s: %s", phase, jsontext.Problem(err))
+		}
+		if bytes.Count(raw, []byte(`"id"`)) > 1 {
+			parsed.ID = firstID(raw, parsed.ID)
+		}
 	}
-	kind := it.Kind()
-	o := d.open[it.ID]
+	kind := parsed.Kind()
+	id := parsed.ID
+	o := d.open[id]
 	if o != nil && o.kind != kind {
 		o = nil // the id was reused by an item of another type: a new item
 	}
-	if o == nil {
+	complete := phase == TypeItemCompleted
+	switch {
+	case o == nil && complete:
+		// Completed at once (most messages): done with before the next
+		// line, in the decoder's own.
+		d.spare = openItem{kind: kind}
+		o = &d.spare
+	case o == nil:
 		o = &openItem{kind: kind}
 	}
-	o.last, o.raw = it, bytes.Clone(raw)
-	complete := phase == TypeItemCompleted
+	o.last = *parsed
+	it := &o.last
+	switch kind {
+	case ItemPlan, ItemError, ItemWebSearch, ItemCollabToolCall:
+		o.raw = bytes.Clone(raw) // events carry it, or their input is made of it
+	}
 	switch kind {
 	case ItemAgentMessage, ItemReasoning, ItemPlan, ItemError:
 		if complete {
@@ -364,7 +384,7 @@ func (d *Decoder) call(o *openItem) {
 		return
 	}
 	o.called = true
-	it := o.last
+	it := &o.last
 	ev := &event.ToolCall{Agent: d.agent, ID: it.ID, Name: o.kind}
 	switch o.kind {
 	case ItemCommandExecution:
@@ -380,10 +400,10 @@ func (d *Decoder) call(o *openItem) {
 			ev.Input = bytes.Clone(it.Arguments)
 		}
 	case ItemWebSearch:
-		ev.Input = object(o.raw, "id", "type", "item_type", "status")
+		ev.Input = object(&d.jr, o.raw, "id", "type", "item_type", "status")
 	case ItemCollabToolCall:
 		ev.Name = it.Tool
-		ev.Input = object(o.raw, "id", "type", "item_type", "status", "tool", "agents_states")
+		ev.Input = object(&d.jr, o.raw, "id", "type", "item_type", "status", "tool", "agents_states")
 	}
 	d.emit(ev)
 }
@@ -408,8 +428,41 @@ func firstID(raw []byte, def string) string {
 }
 
 // object writes the members of the item object raw back as a JSON
-// object, leaving out the first member of each of the keys in drop.
-func object(raw []byte, drop ...string) json.RawMessage {
+// object, leaving out the first member of each of the keys in drop (at
+// most 64), in one pass when r can read raw, else as objectSlow does.
+func object(r *jsontext.Reader, raw []byte, drop ...string) json.RawMessage {
+	r.Reset(raw)
+	if !r.Object() {
+		return objectSlow(raw, drop...)
+	}
+	var dropped uint64
+	b := make([]byte, 1, len(raw))
+	b[0] = '{'
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		v := r.Skip()
+		if i := slices.Index(drop, string(key)); i >= 0 && dropped&(1<<i) == 0 {
+			dropped |= 1 << i
+			continue
+		}
+		if bytes.ContainsAny(key, "<>&") {
+			r.Fail() // encoding/json escapes them
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, key...)
+		b = append(b, '"', ':')
+		b = append(b, v...)
+	}
+	if !r.End() {
+		return objectSlow(raw, drop...)
+	}
+	return append(b, '}')
+}
+
+// objectSlow is object with encoding/json, for any object.
+func objectSlow(raw []byte, drop ...string) json.RawMessage {
 	fields, _ := fields(raw)
 	var dropped []string
 	b := []byte{'{'}
@@ -469,7 +522,7 @@ func (d *Decoder) todo(it *Item) {
 // finish emits what a completed item (or the last state of one cut off)
 // carries.
 func (d *Decoder) finish(o *openItem) {
-	it := o.last
+	it := &o.last
 	switch o.kind {
 	case ItemAgentMessage, ItemReasoning:
 		kind := event.Text
@@ -503,7 +556,7 @@ func (d *Decoder) finish(o *openItem) {
 		}
 		if r := it.Result; r != nil {
 			for _, c := range r.Content {
-				ev.Content = append(ev.Content, mcpPart(c))
+				ev.Content = append(ev.Content, mcpPart(&d.jr, c))
 			}
 			if len(r.StructuredContent) > 0 && string(r.StructuredContent) != "null" {
 				ev.Structured = bytes.Clone(r.StructuredContent)
@@ -553,8 +606,68 @@ func agentMessages(it *Item) []event.Part {
 
 // mcpPart turns an MCP content block into a Part. Text and image blocks
 // with no other fields map onto Part's own; any other block is kept as
-// its JSON text in a Part whose Type is the block's type.
-func mcpPart(raw json.RawMessage) event.Part {
+// its JSON text in a Part whose Type is the block's type. It reads the
+// block in one pass when r can, else as mcpPartSlow does.
+func mcpPart(r *jsontext.Reader, raw json.RawMessage) event.Part {
+	r.Reset(raw)
+	if !r.Object() {
+		return mcpPartSlow(raw)
+	}
+	// The block is read as a map would be: exact keys, the last of
+	// duplicates wins, a value of another type reads as "".
+	var typ, text, data, mime string
+	var hasText, hasData, hasMime, other bool
+	str := func(s *string, ok *bool) { // ok: it unmarshals into a string
+		switch r.Peek() {
+		case '"':
+			*s, *ok = r.String(), true
+		case 'n':
+			*s, *ok = "", r.Null()
+		default:
+			*s, *ok = "", false
+			r.Skip()
+		}
+	}
+	var isStr bool
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "type":
+			str(&typ, &isStr)
+		case "text":
+			str(&text, &hasText)
+		case "data":
+			str(&data, &hasData)
+		case "mimeType":
+			str(&mime, &hasMime)
+		default:
+			other = true
+			r.Skip()
+		}
+	}
+	if !r.End() {
+		return mcpPartSlow(raw)
+	}
+	switch {
+	case typ == "text" && !other && !hasData && !hasMime && hasText:
+		return event.Part{Type: "text", Text: text}
+	case typ == "image" && !other && !hasText && hasData && hasMime:
+		return event.Part{Type: "image", Source: "data:" + mime + ";base64," + data, MediaType: mime}
+	}
+	return otherPart(typ, raw)
+}
+
+// otherPart keeps an MCP block as its JSON text.
+func otherPart(typ string, raw json.RawMessage) event.Part {
+	if typ == "" || typ == "text" || typ == "image" {
+		typ = "mcp"
+	}
+	var buf bytes.Buffer
+	json.Compact(&buf, raw)
+	return event.Part{Type: typ, Text: buf.String()}
+}
+
+// mcpPartSlow is mcpPart with encoding/json, for any block.
+func mcpPartSlow(raw json.RawMessage) event.Part {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
 		return event.Part{Type: "text", Text: string(raw)}
@@ -576,12 +689,7 @@ func mcpPart(raw json.RawMessage) event.Part {
 		json.Unmarshal(m["data"], &data) == nil && json.Unmarshal(m["mimeType"], &mime) == nil:
 		return event.Part{Type: "image", Source: "data:" + mime + ";base64," + data, MediaType: mime}
 	}
-	if typ == "" || typ == "text" || typ == "image" {
-		typ = "mcp"
-	}
-	var buf bytes.Buffer
-	json.Compact(&buf, raw)
-	return event.Part{Type: typ, Text: buf.String()}
+	return otherPart(typ, raw)
 }
 
 // truncation reports what is still open at the end of the input: the

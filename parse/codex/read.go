@@ -2,6 +2,7 @@ package codex
 
 import (
 	"bytes"
+	"encoding/json"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
@@ -20,7 +21,7 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *Line) bool {
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "type":
-			r.StringField(&l.Type)
+			vocabField(r, &l.Type)
 		case "thread_id":
 			r.StringField(&l.ThreadID)
 		case "session_id":
@@ -42,20 +43,20 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *Line) bool {
 			}
 			readUsage(r, l.Usage)
 		case "error":
-			if !r.Null() {
-				r.Fail() // rare: encoding/json decodes it
-			}
-			l.Error = nil
+			readErrorMessage(r, &l.Error)
 		case "item":
 			r.Peek()
 			off, depth := r.Offset(), r.Depth()
-			l.item, l.itemOK = Item{}, false
-			if r.Peek() == '{' && readItem(r, &l.item) {
-				l.Item, l.itemOK = r.Since(off), true
-				continue
+			l.item, l.itemOK, l.itemIDs, l.itemFirstID = Item{}, false, 0, ""
+			if r.Peek() == '{' {
+				readItem(r, l)
+				if !r.Failed() {
+					l.Item, l.itemOK = r.Since(off), true
+					continue
+				}
 			}
 			r.Rewind(off, depth)
-			l.item = Item{}
+			l.item, l.itemIDs, l.itemFirstID = Item{}, 0, ""
 			l.Item = r.Skip()
 		default:
 			r.Skip()
@@ -64,35 +65,49 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *Line) bool {
 	return !r.Failed()
 }
 
-// readItem decodes the fields of the common items (messages, reasoning,
-// commands); any other field fails, and the item is decoded by
-// encoding/json. Raw fields are copied: an item is kept past its line.
-func readItem(r *jsontext.Reader, it *Item) bool {
+// readItem decodes an item object. Raw fields are copied: an item is kept
+// past its line. It records the first id member in l (web_search flattens
+// a second one after the item's own).
+func readItem(r *jsontext.Reader, l *Line) {
+	it := &l.item
 	r.Object()
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "id":
 			r.StringField(&it.ID)
+			if l.itemIDs++; l.itemIDs == 1 {
+				l.itemFirstID = it.ID
+			}
 		case "type":
-			r.StringField(&it.Type)
+			vocabField(r, &it.Type)
 		case "item_type":
-			r.StringField(&it.ItemType)
+			vocabField(r, &it.ItemType)
 		case "text":
 			r.StringField(&it.Text)
 		case "aggregated_output":
 			r.StringField(&it.AggregatedOutput)
 		case "status":
-			r.StringField(&it.Status)
+			vocabField(r, &it.Status)
 		case "server":
 			r.StringField(&it.Server)
 		case "tool":
-			r.StringField(&it.Tool)
+			vocabField(r, &it.Tool)
 		case "message":
 			r.StringField(&it.Message)
 		case "sender_thread_id":
 			r.StringField(&it.SenderThreadID)
 		case "command":
 			it.Command = bytes.Clone(r.Skip())
+		case "arguments":
+			it.Arguments = bytes.Clone(r.Skip())
+		case "query":
+			it.Query = bytes.Clone(r.Skip())
+		case "action":
+			it.Action = bytes.Clone(r.Skip())
+		case "agents_states":
+			it.AgentsStates = bytes.Clone(r.Skip())
+		case "prompt":
+			r.OptStringField(&it.Prompt)
 		case "exit_code":
 			if r.Null() {
 				it.ExitCode = nil
@@ -102,15 +117,180 @@ func readItem(r *jsontext.Reader, it *Item) bool {
 			if int64(int(n)) != n {
 				r.Fail()
 			}
-			if it.ExitCode == nil {
-				it.ExitCode = new(int)
-			}
-			*it.ExitCode = int(n)
+			v := int(n)
+			it.ExitCode = &v
+		case "changes":
+			readChanges(r, &it.Changes)
+		case "items":
+			readTodos(r, &it.Items)
+		case "receiver_thread_ids":
+			readStrings(r, &it.ReceiverThreadIDs)
+		case "result":
+			readResult(r, &it.Result)
+		case "error":
+			readErrorMessage(r, &it.Error)
 		default:
-			r.Fail()
+			r.Skip()
 		}
 	}
-	return !r.Failed()
+}
+
+// vocabField is StringField for the values of a closed vocabulary: a
+// known one takes no allocation.
+func vocabField(r *jsontext.Reader, s *string) {
+	if r.Null() {
+		return
+	}
+	b := r.Str()
+	switch string(b) { // constant cases: no allocation, no loop
+	case TypeItemCompleted:
+		*s = TypeItemCompleted
+	case TypeItemStarted:
+		*s = TypeItemStarted
+	case TypeItemUpdated:
+		*s = TypeItemUpdated
+	case TypeTurnStarted:
+		*s = TypeTurnStarted
+	case TypeTurnCompleted:
+		*s = TypeTurnCompleted
+	case TypeThreadStarted:
+		*s = TypeThreadStarted
+	case ItemAgentMessage:
+		*s = ItemAgentMessage
+	case ItemReasoning:
+		*s = ItemReasoning
+	case ItemCommandExecution:
+		*s = ItemCommandExecution
+	case ItemFileChange:
+		*s = ItemFileChange
+	case ItemMCPToolCall:
+		*s = ItemMCPToolCall
+	case ItemWebSearch:
+		*s = ItemWebSearch
+	case ItemTodoList:
+		*s = ItemTodoList
+	case ItemCollabToolCall:
+		*s = ItemCollabToolCall
+	case StatusInProgress:
+		*s = StatusInProgress
+	case StatusCompleted:
+		*s = StatusCompleted
+	case StatusFailed:
+		*s = StatusFailed
+	default:
+		*s = string(b)
+	}
+}
+
+// The slices and pointers below take one value: a second value of a key
+// already set goes to encoding/json (which merges into it), as does null
+// inside an array.
+
+func readStrings(r *jsontext.Reader, s *[]string) {
+	if *s != nil {
+		r.Fail()
+	} else if !r.Null() && r.Array() {
+		*s = []string{}
+		for r.More() {
+			*s = append(*s, r.String())
+		}
+	}
+}
+
+func readChanges(r *jsontext.Reader, cs *[]FileUpdateChange) {
+	if *cs != nil {
+		r.Fail()
+	} else if !r.Null() && r.Array() {
+		*cs = []FileUpdateChange{}
+		for r.More() {
+			var c FileUpdateChange
+			r.Object()
+			for key, ok := r.Key(); ok; key, ok = r.Key() {
+				switch string(key) {
+				case "path":
+					r.StringField(&c.Path)
+				case "kind":
+					r.StringField(&c.Kind)
+				default:
+					r.Skip()
+				}
+			}
+			*cs = append(*cs, c)
+		}
+	}
+}
+
+func readTodos(r *jsontext.Reader, ts *[]TodoItem) {
+	if *ts != nil {
+		r.Fail()
+	} else if !r.Null() && r.Array() {
+		*ts = []TodoItem{}
+		for r.More() {
+			var t TodoItem
+			r.Object()
+			for key, ok := r.Key(); ok; key, ok = r.Key() {
+				switch string(key) {
+				case "text":
+					r.StringField(&t.Text)
+				case "completed":
+					if !r.Null() {
+						t.Completed = r.Bool()
+					}
+				default:
+					r.Skip()
+				}
+			}
+			*ts = append(*ts, t)
+		}
+	}
+}
+
+func readResult(r *jsontext.Reader, res **MCPResult) {
+	if *res != nil {
+		r.Fail()
+		return
+	}
+	if r.Null() || !r.Object() {
+		return
+	}
+	m := new(MCPResult)
+	*res = m
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "content":
+			if m.Content != nil {
+				r.Fail()
+			} else if !r.Null() && r.Array() {
+				m.Content = []json.RawMessage{}
+				for r.More() {
+					m.Content = append(m.Content, bytes.Clone(r.Skip()))
+				}
+			}
+		case "structured_content":
+			m.StructuredContent = bytes.Clone(r.Skip())
+		default:
+			r.Skip()
+		}
+	}
+}
+
+func readErrorMessage(r *jsontext.Reader, e **ErrorMessage) {
+	if *e != nil {
+		r.Fail()
+		return
+	}
+	if r.Null() || !r.Object() {
+		return
+	}
+	m := new(ErrorMessage)
+	*e = m
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		if string(key) == "message" {
+			r.StringField(&m.Message)
+		} else {
+			r.Skip()
+		}
+	}
 }
 
 func readUsage(r *jsontext.Reader, u *Usage) {
@@ -138,12 +318,4 @@ func readUsage(r *jsontext.Reader, u *Usage) {
 			*f = r.Int()
 		}
 	}
-}
-
-// parsedItem returns the item unmarshalLine decoded, or nil.
-func (l *Line) parsedItem() *Item {
-	if !l.itemOK {
-		return nil
-	}
-	return &l.item
 }

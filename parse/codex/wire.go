@@ -67,8 +67,10 @@ type Line struct {
 	Message   *string         `json:"message"`
 	Item      json.RawMessage `json:"item"`
 
-	item   Item // Item decoded by unmarshalLine
-	itemOK bool // item is set
+	item        Item   // Item decoded by unmarshalLine
+	itemOK      bool   // item is set
+	itemIDs     int    // how many id members item has
+	itemFirstID string // the first one's value
 }
 
 // Usage is turn.completed's usage: token counts, cumulative per thread.
