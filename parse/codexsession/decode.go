@@ -19,6 +19,11 @@ type Config struct {
 	Source        string // input name for errors
 	MaxEventBytes int    // cap on one line (event.DefaultMaxBytes if 0)
 	Agent         string // agent id until session_meta names the session
+	// Subagent opens the rollout of a subagent thread by its id (Codex's
+	// rollout-<time>-<thread id>.jsonl), and returns its name for error
+	// messages. Nil: subagent rollouts are not read, and the spawn_agent
+	// call's result stands alone.
+	Subagent func(agentID string) (io.ReadCloser, string, error)
 }
 
 // Decoder reads a Codex rollout file and yields canonical events. See the
@@ -28,6 +33,9 @@ type Decoder struct {
 	lines *logline.Lines
 	out   logline.Out
 	cut   bool // the input ends inside a line
+
+	splices []splice   // subagent rollouts to read, by position in the output
+	child   *childSpec // set when this decoder reads a subagent's rollout
 
 	agent     string
 	heldLines int  // lines read since the session's start was held (until its prompt or first content)
@@ -100,6 +108,12 @@ func Detect(h format.Head) bool {
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) {
 	for {
+		if len(d.splices) > 0 && d.splices[0].at == d.out.Returned() {
+			if ev, ok, err := d.fromSplice(); ok {
+				return ev, err
+			}
+			continue
+		}
 		if ok, ev, err := d.out.Step(d.lines, d.decodeLine, d.finish); ok {
 			return ev, err
 		}
@@ -264,9 +278,13 @@ func (d *Decoder) sessionMeta(p *payload, raw json.RawMessage) {
 	if p.ID != "" {
 		d.agent = p.ID
 	}
-	d.out.Hold(&event.SessionStart{
+	st := &event.SessionStart{
 		Agent: d.agent, SessionID: p.ID, Cwd: p.Cwd, Meta: bytes.Clone(raw), MetaKind: MetaKind,
-	})
+	}
+	if c := d.child; c != nil {
+		st.ParentAgent, st.ParentToolID, st.Name = c.parent, c.tool, c.name
+	}
+	d.out.Hold(st)
 	d.heldLines = 0
 }
 
@@ -476,6 +494,9 @@ func (d *Decoder) answer(c *call, p *payload, raw []byte) {
 		ev.Content = []event.Part{{Type: "text", Text: string(out)}}
 	}
 	d.emit(ev)
+	if c.name == spawnTool && len(ev.Content) == 1 {
+		d.spawned(c, ev.Content[0].Text)
+	}
 }
 
 func (d *Decoder) eventMsg(p *payload, raw []byte) {
