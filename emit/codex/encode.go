@@ -15,14 +15,14 @@ import (
 	wire "github.com/agentstream/agentstream/parse/codex"
 )
 
-// DefaultThreadID is the thread id written when the stream names none and
+// defaultThreadID is the thread id written when the stream names none and
 // Config.Agent is empty.
-const DefaultThreadID = "agentstream"
+const defaultThreadID = "agentstream"
 
-// TurnFailedErrorType is the event.Error Type under which formats without
+// turnFailedErrorType is the event.Error Type under which formats without
 // turn boundaries (jsonenv) carry a failed turn; such an error is written
 // as turn.failed.
-const TurnFailedErrorType = "turn_failed"
+const turnFailedErrorType = "turn_failed"
 
 // Config configures an Encoder. The zero value is ready to use.
 type Config struct {
@@ -254,7 +254,7 @@ func (e *Encoder) writeThread(id string) {
 		id = e.cfg.Agent
 	}
 	if id == "" {
-		id = DefaultThreadID
+		id = defaultThreadID
 	}
 	e.thread, e.threadID = true, id
 	e.buf = append(e.buf[:0], `{"type":"thread.started","thread_id":`...)
@@ -385,7 +385,7 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 		e.item(wire.TypeItemCompleted, e.newID(), wire.ItemError, str("message", ev.Message))
 		return
 	}
-	if ev.Type == TurnFailedErrorType {
+	if ev.Type == turnFailedErrorType {
 		// A failed turn flattened into an error event (jsonenv): the
 		// turn's end.
 		e.openTurn()

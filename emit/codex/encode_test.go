@@ -127,15 +127,21 @@ func TestRoundTripEvents(t *testing.T) {
 func content(t *testing.T, stream string) []string {
 	var out []string
 	for line := range strings.Lines(stream) {
-		var l wire.Line
+		var l outLine
 		if err := json.Unmarshal([]byte(line), &l); err != nil {
 			t.Fatalf("bad line %q: %v", line, err)
 		}
 		switch l.Type {
 		case wire.TypeItemCompleted:
-			var it wire.Item
-			json.Unmarshal(l.Item, &it)
-			out = append(out, strings.Join([]string{it.Kind(), it.Text, string(it.Command), it.AggregatedOutput}, "|"))
+			it := l.Item
+			kind := it.Type
+			if kind == "" {
+				kind = it.ItemType // before codex 0.44
+			}
+			if kind == "assistant_message" {
+				kind = wire.ItemAgentMessage
+			}
+			out = append(out, strings.Join([]string{kind, it.Text, string(it.Command), it.AggregatedOutput}, "|"))
 		case wire.TypeError:
 			out = append(out, "error|"+*l.Message)
 		case wire.TypeTurnFailed:
@@ -143,6 +149,22 @@ func content(t *testing.T, stream string) []string {
 		}
 	}
 	return out
+}
+
+// outLine is what the tests read of a written line.
+type outLine struct {
+	Type    string  `json:"type"`
+	Message *string `json:"message"`
+	Error   *struct {
+		Message string `json:"message"`
+	} `json:"error"`
+	Item struct {
+		Type             string          `json:"type"`
+		ItemType         string          `json:"item_type"`
+		Text             string          `json:"text"`
+		Command          json.RawMessage `json:"command"`
+		AggregatedOutput string          `json:"aggregated_output"`
+	} `json:"item"`
 }
 
 func TestJSONEnvRoundTrip(t *testing.T) {
@@ -511,7 +533,7 @@ func TestEveryEventType(t *testing.T) {
 	// What was written reads back.
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
-		var l wire.Line
+		var l outLine
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			t.Errorf("%s: %v", sc.Text(), err)
 		}

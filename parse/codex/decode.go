@@ -51,7 +51,7 @@ type Decoder struct {
 	bad     badutf8.Once                // the invalid UTF-8 warning
 
 	jr    jsontext.Reader // decodes lines in one pass
-	ln    Line            // the line being decoded, reused
+	ln    wireLine        // the line being decoded, reused
 	spare openItem        // an item completed in the line that started it
 }
 
@@ -60,7 +60,7 @@ type Decoder struct {
 type openItem struct {
 	kind   string
 	called bool            // its ToolCall was emitted
-	last   Item            // its latest state
+	last   wireItem        // its latest state
 	raw    json.RawMessage // the same, as written
 }
 
@@ -91,7 +91,7 @@ func Detect(h format.Head) bool {
 	m := h.Fields()
 	typ, _ := format.String(m, "type")
 	switch {
-	case typ == TypeThreadStarted, typ == TypeSessionCreated,
+	case typ == typeThreadStarted, typ == typeSessionCreated,
 		strings.HasPrefix(typ, "turn."), strings.HasPrefix(typ, "item."):
 		return true
 	}
@@ -171,7 +171,7 @@ func (d *Decoder) decode(line []byte) error {
 		}
 	}
 	l := &d.ln
-	*l = Line{}
+	*l = wireLine{}
 	if err := d.unmarshalLine(line, l); err != nil {
 		if !json.Valid(line) {
 			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
@@ -181,7 +181,7 @@ func (d *Decoder) decode(line []byte) error {
 		return d.errorf(event.ErrSyntax, "%s: %s", orNone(l.Type), jsontext.Problem(err))
 	}
 	switch l.Type {
-	case TypeThreadStarted, TypeSessionCreated:
+	case typeThreadStarted, typeSessionCreated:
 		id := l.ThreadID
 		if id == "" {
 			id = l.SessionID
@@ -192,10 +192,10 @@ func (d *Decoder) decode(line []byte) error {
 		}
 		d.threads[d.agent] = true
 		d.emit(&event.SessionStart{Agent: d.agent, SessionID: id})
-	case TypeTurnStarted:
+	case typeTurnStarted:
 		d.turn = true
 		d.emit(&event.TurnStart{Agent: d.agent})
-	case TypeTurnCompleted:
+	case typeTurnCompleted:
 		d.endTurn()
 		d.emit(&event.TurnEnd{Agent: d.agent, Usage: d.turnUsage(l.Usage)})
 	case TypeTurnFailed:
@@ -270,7 +270,7 @@ func (d *Decoder) turnUsage(u *Usage) *event.Usage {
 	}
 }
 
-func (d *Decoder) item(l *Line, line []byte) error {
+func (d *Decoder) item(l *wireLine, line []byte) error {
 	phase, raw := l.Type, l.Item
 	if len(raw) == 0 || raw[0] != '{' {
 		d.unknown(phase, line)
@@ -370,7 +370,7 @@ func (d *Decoder) item(l *Line, line []byte) error {
 	return nil
 }
 
-func fileChange(agent string, it *Item) *event.FileChange {
+func fileChange(agent string, it *wireItem) *event.FileChange {
 	ev := &event.FileChange{Agent: agent, ID: it.ID, Status: it.Status}
 	for _, c := range it.Changes {
 		ev.Changes = append(ev.Changes, event.Change{Path: c.Path, Kind: c.Kind})
@@ -484,7 +484,7 @@ func objectSlow(raw []byte, drop ...string) json.RawMessage {
 
 // receivers opens an agent scope for each thread a collab tool call names
 // for the first time.
-func (d *Decoder) receivers(it *Item) {
+func (d *Decoder) receivers(it *wireItem) {
 	parent := it.SenderThreadID
 	if parent == "" {
 		parent = d.agent
@@ -503,7 +503,7 @@ func (d *Decoder) receivers(it *Item) {
 }
 
 // todo emits a todo_list's items when they changed.
-func (d *Decoder) todo(it *Item) {
+func (d *Decoder) todo(it *wireItem) {
 	items := make([]event.TodoItem, 0, len(it.Items))
 	for _, t := range it.Items {
 		status := "pending"
@@ -543,7 +543,7 @@ func (d *Decoder) finish(o *openItem) {
 	case ItemCommandExecution:
 		ev := &event.ToolResult{
 			Agent: d.agent, ID: it.ID, Name: o.kind, ExitCode: it.ExitCode,
-			Status: it.Status, IsError: it.Status == StatusFailed || it.Status == StatusDeclined,
+			Status: it.Status, IsError: it.Status == StatusFailed || it.Status == statusDeclined,
 		}
 		if it.AggregatedOutput != "" {
 			ev.Content = []event.Part{{Type: "text", Text: it.AggregatedOutput}}
@@ -584,7 +584,7 @@ func (d *Decoder) finish(o *openItem) {
 // agentMessages returns the messages of a collab call's agents_states, one
 // text part per receiver that has one, in receiver order (then the rest,
 // sorted).
-func agentMessages(it *Item) []event.Part {
+func agentMessages(it *wireItem) []event.Part {
 	var states map[string]AgentState
 	if json.Unmarshal(it.AgentsStates, &states) != nil {
 		return nil

@@ -10,11 +10,11 @@ import (
 // unmarshalLine decodes a line as json.Unmarshal does, in one pass when
 // jsontext.Reader can (the item decoded with it), else with
 // encoding/json, which gives the errors.
-func (d *Decoder) unmarshalLine(line []byte, l *Line) error {
+func (d *Decoder) unmarshalLine(line []byte, l *wireLine) error {
 	return jsontext.Decode(&d.jr, line, l, d.readLineFields)
 }
 
-func (d *Decoder) readLineFields(r *jsontext.Reader, l *Line) bool {
+func (d *Decoder) readLineFields(r *jsontext.Reader, l *wireLine) bool {
 	if !r.Object() {
 		return false
 	}
@@ -47,7 +47,7 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *Line) bool {
 		case "item":
 			r.Peek()
 			off, depth := r.Offset(), r.Depth()
-			l.item, l.itemOK, l.itemIDs, l.itemFirstID = Item{}, false, 0, ""
+			l.item, l.itemOK, l.itemIDs, l.itemFirstID = wireItem{}, false, 0, ""
 			if r.Peek() == '{' {
 				readItem(r, l)
 				if !r.Failed() {
@@ -56,7 +56,7 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *Line) bool {
 				}
 			}
 			r.Rewind(off, depth)
-			l.item, l.itemIDs, l.itemFirstID = Item{}, 0, ""
+			l.item, l.itemIDs, l.itemFirstID = wireItem{}, 0, ""
 			l.Item = r.Skip()
 		default:
 			r.Skip()
@@ -68,7 +68,7 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *Line) bool {
 // readItem decodes an item object. Raw fields are copied: an item is kept
 // past its line. It records the first id member in l (web_search flattens
 // a second one after the item's own).
-func readItem(r *jsontext.Reader, l *Line) {
+func readItem(r *jsontext.Reader, l *wireLine) {
 	it := &l.item
 	r.Object()
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
@@ -149,12 +149,12 @@ func vocabField(r *jsontext.Reader, s *string) {
 		*s = TypeItemStarted
 	case TypeItemUpdated:
 		*s = TypeItemUpdated
-	case TypeTurnStarted:
-		*s = TypeTurnStarted
-	case TypeTurnCompleted:
-		*s = TypeTurnCompleted
-	case TypeThreadStarted:
-		*s = TypeThreadStarted
+	case typeTurnStarted:
+		*s = typeTurnStarted
+	case typeTurnCompleted:
+		*s = typeTurnCompleted
+	case typeThreadStarted:
+		*s = typeThreadStarted
 	case ItemAgentMessage:
 		*s = ItemAgentMessage
 	case ItemReasoning:
@@ -197,13 +197,13 @@ func readStrings(r *jsontext.Reader, s *[]string) {
 	}
 }
 
-func readChanges(r *jsontext.Reader, cs *[]FileUpdateChange) {
+func readChanges(r *jsontext.Reader, cs *[]fileUpdateChange) {
 	if *cs != nil {
 		r.Fail()
 	} else if !r.Null() && r.Array() {
-		*cs = []FileUpdateChange{}
+		*cs = []fileUpdateChange{}
 		for r.More() {
-			var c FileUpdateChange
+			var c fileUpdateChange
 			r.Object()
 			for key, ok := r.Key(); ok; key, ok = r.Key() {
 				switch string(key) {
@@ -245,7 +245,7 @@ func readTodos(r *jsontext.Reader, ts *[]TodoItem) {
 	}
 }
 
-func readResult(r *jsontext.Reader, res **MCPResult) {
+func readResult(r *jsontext.Reader, res **mcpResult) {
 	if *res != nil {
 		r.Fail()
 		return
@@ -253,7 +253,7 @@ func readResult(r *jsontext.Reader, res **MCPResult) {
 	if r.Null() || !r.Object() {
 		return
 	}
-	m := new(MCPResult)
+	m := new(mcpResult)
 	*res = m
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
@@ -274,7 +274,7 @@ func readResult(r *jsontext.Reader, res **MCPResult) {
 	}
 }
 
-func readErrorMessage(r *jsontext.Reader, e **ErrorMessage) {
+func readErrorMessage(r *jsontext.Reader, e **errorMessage) {
 	if *e != nil {
 		r.Fail()
 		return
@@ -282,7 +282,7 @@ func readErrorMessage(r *jsontext.Reader, e **ErrorMessage) {
 	if r.Null() || !r.Object() {
 		return
 	}
-	m := new(ErrorMessage)
+	m := new(errorMessage)
 	*e = m
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		if string(key) == "message" {

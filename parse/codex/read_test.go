@@ -39,17 +39,17 @@ func lineSeeds(t testing.TB) [][]byte {
 func compareLine(t *testing.T, data []byte) bool {
 	t.Helper()
 	var d Decoder
-	var got Line
+	var got wireLine
 	d.jr.Reset(data)
 	if !d.readLineFields(&d.jr, &got) || !d.jr.End() {
 		return false
 	}
-	var want Line
+	var want wireLine
 	if err := json.Unmarshal(data, &want); err != nil {
 		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
 	}
 	if got.itemOK {
-		var wi Item
+		var wi wireItem
 		if err := json.Unmarshal(want.Item, &wi); err != nil {
 			t.Fatalf("%s: item decoded in one pass, json.Unmarshal says %v", data, err)
 		}
@@ -62,8 +62,8 @@ func compareLine(t *testing.T, data []byte) bool {
 			t.Errorf("%s: first id %q, want %q", data, got.itemFirstID, first)
 		}
 	}
-	got.item, got.itemOK, got.itemIDs, got.itemFirstID = Item{}, false, 0, ""
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(Line{})); diff != "" {
+	got.item, got.itemOK, got.itemIDs, got.itemFirstID = wireItem{}, false, 0, ""
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(wireLine{})); diff != "" {
 		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
 	}
 	return true
@@ -132,5 +132,5 @@ func FuzzReadLine(f *testing.F) {
 // read by read.go too, which would otherwise skip it.
 func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
-	eventtest.ReadsEveryField(t, "read.go", Line{}, Usage{}, Item{}, FileUpdateChange{}, MCPResult{}, TodoItem{}, ErrorMessage{})
+	eventtest.ReadsEveryField(t, "read.go", wireLine{}, Usage{}, wireItem{}, fileUpdateChange{}, mcpResult{}, TodoItem{}, errorMessage{})
 }

@@ -141,7 +141,7 @@ func (d *Decoder) emit(ev event.Event) { d.out.Emit(ev) }
 func (d *Decoder) release() { d.out.Release() }
 
 func (d *Decoder) unknown(typ string, raw []byte) {
-	d.emit(&event.Unknown{Agent: d.agent, Format: MetaKind, Type: typ, Raw: bytes.Clone(raw)})
+	d.emit(&event.Unknown{Agent: d.agent, Format: metaKind, Type: typ, Raw: bytes.Clone(raw)})
 }
 
 func (d *Decoder) notice(kind, msg string, raw []byte) {
@@ -279,7 +279,7 @@ func (d *Decoder) sessionMeta(p *payload, raw json.RawMessage) {
 		d.agent = p.ID
 	}
 	st := &event.SessionStart{
-		Agent: d.agent, SessionID: p.ID, Cwd: p.Cwd, Meta: bytes.Clone(raw), MetaKind: MetaKind,
+		Agent: d.agent, SessionID: p.ID, Cwd: p.Cwd, Meta: bytes.Clone(raw), MetaKind: metaKind,
 	}
 	if c := d.child; c != nil {
 		st.ParentAgent, st.ParentToolID, st.Name = c.parent, c.tool, c.name

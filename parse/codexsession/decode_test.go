@@ -86,7 +86,7 @@ const (
 func TestDecode(t *testing.T) {
 	t.Parallel()
 	start := &event.SessionStart{
-		Agent: "th1", SessionID: "th1", Model: "gpt-5.5", Cwd: "/w", Prompt: "list files", MetaKind: MetaKind,
+		Agent: "th1", SessionID: "th1", Model: "gpt-5.5", Cwd: "/w", Prompt: "list files", MetaKind: metaKind,
 		Meta: []byte(`{"id":"th1","cwd":"/w","cli_version":"0.169.0"}`),
 	}
 	noPrompt := *start
@@ -163,7 +163,7 @@ func TestDecode(t *testing.T) {
 				`{"record_type":"state"}`,
 				`{"type":"message","role":"assistant","content":[{"type":"output_text","text":"one file"}]}`),
 			want: slices.Concat(
-				items(&event.SessionStart{Agent: "th1", SessionID: "th1", MetaKind: MetaKind, Meta: []byte(`{"id":"th1","timestamp":"2025-05-01T10:00:00Z","instructions":null}`)},
+				items(&event.SessionStart{Agent: "th1", SessionID: "th1", MetaKind: metaKind, Meta: []byte(`{"id":"th1","timestamp":"2025-05-01T10:00:00Z","instructions":null}`)},
 					&event.Notice{Agent: "th1", Kind: "state", Raw: []byte(`{"record_type":"state"}`)}),
 				text,
 			),
@@ -181,7 +181,7 @@ func TestDecode(t *testing.T) {
 			name: "not a rollout",
 			in:   lines(`{"a":1}`),
 			want: []eventtest.Item{
-				{Event: &event.Unknown{Format: MetaKind, Raw: []byte(`{"a":1}`)}},
+				{Event: &event.Unknown{Format: metaKind, Raw: []byte(`{"a":1}`)}},
 				{Err: "not a rollout:1:1: not a rollout line: it has no type"},
 				{Err: "not a rollout: no Codex rollout line in the input"},
 			},
@@ -191,8 +191,8 @@ func TestDecode(t *testing.T) {
 			name: "unknown",
 			in:   lines(metaLine, ctxLine, `{"timestamp":"t","type":"new_kind","payload":{}}`, `{"timestamp":"t","type":"response_item","payload":{"type":"image_generation_call","id":"i"}}`),
 			want: items(&noPrompt,
-				&event.Unknown{Agent: "th1", Format: MetaKind, Type: "new_kind", Raw: []byte(`{"timestamp":"t","type":"new_kind","payload":{}}`)},
-				&event.Unknown{Agent: "th1", Format: MetaKind, Type: "image_generation_call", Raw: []byte(`{"timestamp":"t","type":"response_item","payload":{"type":"image_generation_call","id":"i"}}`)},
+				&event.Unknown{Agent: "th1", Format: metaKind, Type: "new_kind", Raw: []byte(`{"timestamp":"t","type":"new_kind","payload":{}}`)},
+				&event.Unknown{Agent: "th1", Format: metaKind, Type: "image_generation_call", Raw: []byte(`{"timestamp":"t","type":"response_item","payload":{"type":"image_generation_call","id":"i"}}`)},
 			),
 		},
 	}

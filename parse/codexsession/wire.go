@@ -40,9 +40,9 @@ const (
 	evItemCommandExecution = "CommandExecution"
 )
 
-// MetaKind is the event.SessionStart.MetaKind of metadata read from this
+// metaKind is the event.SessionStart.MetaKind of metadata read from this
 // format: Meta holds the session_meta payload, verbatim.
-const MetaKind = "codex-session"
+const metaKind = "codex-session"
 
 // line is one rollout line.
 type line struct {

@@ -11,8 +11,8 @@ import (
 )
 
 const (
-	codexDir    = "../../testdata/codex-subagent/sessions"
-	codexDay    = codexDir + "/2026/11/23"
+	codexDir      = "../../testdata/codex-subagent/sessions"
+	codexDay      = codexDir + "/2026/11/23"
 	codexParentID = "019ab3c0-5e10-7a21-9c3e-4f1b2d8e6a01"
 	codexChildID  = "019ab3c0-6a42-7b03-8d15-0c9e7f3a2b44"
 )
