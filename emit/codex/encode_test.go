@@ -687,3 +687,26 @@ func TestFileChangeStarted(t *testing.T) {
 		t.Errorf("codex -> codex changed the stream (-in +out):\n%s", diff)
 	}
 }
+
+// TestDeltaAllocs: a delta of an open block is appended to a reused
+// buffer, with no allocation of its own (the buffer's growth amortized).
+func TestDeltaAllocs(t *testing.T) {
+	e := NewEncoder(io.Discard, nil)
+	for _, ev := range []event.Event{&event.SessionStart{Agent: "a"}, &event.BlockStart{Agent: "a", Kind: event.Text}} {
+		if err := e.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	delta := &event.Delta{Agent: "a", Kind: event.Text, Text: "some words "}
+	if n := testing.AllocsPerRun(1000, func() { e.Encode(delta) }); n != 0 {
+		t.Errorf("%v allocations per delta", n)
+	}
+	// A block's buffer is reused by the next block.
+	end := &event.BlockEnd{Agent: "a", Kind: event.Text}
+	start := &event.BlockStart{Agent: "a", Kind: event.Text}
+	e.Encode(end)
+	e.Encode(start)
+	if n := testing.AllocsPerRun(1000, func() { e.Encode(delta) }); n != 0 {
+		t.Errorf("%v allocations per delta of the next block", n)
+	}
+}
