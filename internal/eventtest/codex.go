@@ -3,8 +3,12 @@ package eventtest
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"os"
+	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
@@ -50,5 +54,47 @@ func ReadsEveryField(t *testing.T, src string, vs ...any) {
 				t.Errorf("%T field %q is not read by %s", v, name, src)
 			}
 		}
+	}
+}
+
+// OnePass checks that read, a one-pass reader of data into a T, decodes
+// what json.Unmarshal does, and reports whether it read data (false: it
+// leaves data to encoding/json). check, when not nil, compares what
+// json.Unmarshal does not fill (the reader's unexported extras) and
+// clears it in got; the rest, unexported fields included, must be equal.
+func OnePass[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) bool, check func(got, want *T)) bool {
+	t.Helper()
+	var r jsontext.Reader
+	var got T
+	r.Reset(data)
+	if !read(&r, &got) || !r.End() {
+		return false
+	}
+	var want T
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
+	}
+	if check != nil {
+		check(&got, &want)
+	}
+	if diff := cmp.Diff(want, got, cmp.Exporter(func(reflect.Type) bool { return true })); diff != "" {
+		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
+	}
+	return true
+}
+
+// OnePassSeeds runs compare (OnePass, say) on each seed, and fails when
+// fewer than least of them were read in one pass: the fast path must
+// stay the common one.
+func OnePassSeeds(t *testing.T, seeds [][]byte, least int, compare func(*testing.T, []byte) bool) {
+	t.Helper()
+	fast := 0
+	for _, s := range seeds {
+		if compare(t, s) {
+			fast++
+		}
+	}
+	if fast < least {
+		t.Errorf("only %d of %d lines read in one pass, want %d", fast, len(seeds), least)
 	}
 }

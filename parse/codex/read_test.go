@@ -39,34 +39,21 @@ func lineSeeds(t testing.TB) [][]byte {
 func compareLine(t *testing.T, data []byte) bool {
 	t.Helper()
 	var d Decoder
-	var got wireLine
-	d.jr.Reset(data)
-	if !d.readLineFields(&d.jr, &got) || !d.jr.End() {
-		return false
-	}
-	var want wireLine
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
-	}
-	if got.itemOK {
-		var wi wireItem
-		if err := json.Unmarshal(want.Item, &wi); err != nil {
-			t.Fatalf("%s: item decoded in one pass, json.Unmarshal says %v", data, err)
+	return eventtest.OnePass(t, data, d.readLineFields, func(got, want *wireLine) {
+		if got.itemOK {
+			var wi wireItem
+			if err := json.Unmarshal(want.Item, &wi); err != nil {
+				t.Fatalf("%s: item decoded in one pass, json.Unmarshal says %v", data, err)
+			}
+			if diff := cmp.Diff(wi, got.item); diff != "" {
+				t.Errorf("%s: item differs (-json +one pass):\n%s", data, diff)
+			}
+			if first := firstID(want.Item, "?"); got.itemIDs > 0 && first != got.itemFirstID {
+				t.Errorf("%s: first id %q, want %q", data, got.itemFirstID, first)
+			}
 		}
-		if diff := cmp.Diff(wi, got.item); diff != "" {
-			t.Errorf("%s: item differs (-json +one pass):\n%s", data, diff)
-		}
-	}
-	if got.itemOK && got.itemIDs > 0 {
-		if first := firstID(want.Item, "?"); first != got.itemFirstID {
-			t.Errorf("%s: first id %q, want %q", data, got.itemFirstID, first)
-		}
-	}
-	got.item, got.itemOK, got.itemIDs, got.itemFirstID = wireItem{}, false, 0, ""
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(wireLine{})); diff != "" {
-		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
-	}
-	return true
+		got.item, got.itemOK, got.itemIDs, got.itemFirstID = wireItem{}, false, 0, ""
+	})
 }
 
 // TestObject: object's one pass writes what objectSlow does.
@@ -110,15 +97,7 @@ func TestMCPPart(t *testing.T) {
 
 func TestReadLineSeeds(t *testing.T) {
 	t.Parallel()
-	fast := 0
-	for _, s := range lineSeeds(t) {
-		if compareLine(t, s) {
-			fast++
-		}
-	}
-	if fast < 20 {
-		t.Errorf("only %d lines decoded in one pass", fast)
-	}
+	eventtest.OnePassSeeds(t, lineSeeds(t), 20, compareLine)
 }
 
 func FuzzReadLine(f *testing.F) {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -23,50 +22,22 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 const corpus = "../../testdata/codex-session"
 
-func corpusFiles(t testing.TB) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recordings in %s: %v", corpus, err)
-	}
-	return files
-}
+func corpusFiles(t testing.TB) []string { return eventtest.Corpus(t, corpus, "*.jsonl") }
 
-// decode drains a decoder over r.
-func decode(r io.Reader, path string) []eventtest.Item {
-	return eventtest.Collect(NewDecoder(r, &Config{Source: filepath.Base(path)}))
-}
+func newDecoder(r io.Reader) event.Decoder { return NewDecoder(r, nil) }
 
 func TestGolden(t *testing.T) {
 	t.Parallel()
-	for _, file := range corpusFiles(t) {
-		name := filepath.Base(file)
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := eventtest.Golden(decode(bytes.NewReader(data), file))
-			eventtest.GoldenFile(t, filepath.Join("testdata", strings.TrimSuffix(name, ".jsonl")+".events"), got, *update)
-		})
-	}
+	eventtest.GoldenFiles(t, corpusFiles(t), ".jsonl", *update, func(r io.Reader, source string) event.Decoder {
+		return NewDecoder(r, &Config{Source: source})
+	})
 }
 
 // TestReaders: one-byte and half reads give the same events as whole
 // reads.
 func TestReaders(t *testing.T) {
 	t.Parallel()
-	for _, file := range corpusFiles(t) {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			eventtest.SameReads(t, data, func(r io.Reader) []eventtest.Item { return decode(r, file) })
-		})
-	}
+	eventtest.SplitInvariance(t, corpusFiles(t), newDecoder)
 }
 
 // Lines of a hand-made rollout.

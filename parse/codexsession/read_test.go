@@ -4,10 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/agentstream/agentstream/internal/eventtest"
-	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // lineSeeds are the corpus's lines and odd ones: duplicate members,
@@ -35,41 +32,21 @@ func lineSeeds(t testing.TB) [][]byte {
 // json.Unmarshal gives, and reports whether it decoded data.
 func compareLine(t *testing.T, data []byte) bool {
 	t.Helper()
-	var r jsontext.Reader
-	var got line
-	r.Reset(data)
-	if !readLine(&r, &got) || !r.End() {
-		return false
-	}
-	var want line
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
-	}
-	var meta struct {
-		Payload json.RawMessage `json:"payload"`
-	}
-	json.Unmarshal(data, &meta)
-	if string(got.payloadRaw) != string(meta.Payload) {
-		t.Errorf("%s: payload text %s, want %s", data, got.payloadRaw, meta.Payload)
-	}
-	got.payloadRaw = nil
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(line{})); diff != "" {
-		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
-	}
-	return true
+	return eventtest.OnePass(t, data, readLine, func(got, _ *line) {
+		var meta struct {
+			Payload json.RawMessage `json:"payload"`
+		}
+		json.Unmarshal(data, &meta)
+		if string(got.payloadRaw) != string(meta.Payload) {
+			t.Errorf("%s: payload text %s, want %s", data, got.payloadRaw, meta.Payload)
+		}
+		got.payloadRaw = nil
+	})
 }
 
 func TestReadLineSeeds(t *testing.T) {
 	t.Parallel()
-	fast := 0
-	for _, s := range lineSeeds(t) {
-		if compareLine(t, s) {
-			fast++
-		}
-	}
-	if fast < 100 {
-		t.Errorf("only %d lines decoded in one pass", fast)
-	}
+	eventtest.OnePassSeeds(t, lineSeeds(t), 100, compareLine)
 }
 
 func FuzzReadLine(f *testing.F) {
