@@ -98,3 +98,12 @@ func OnePassSeeds(t *testing.T, seeds [][]byte, least int, compare func(*testing
 		t.Errorf("only %d of %d lines read in one pass, want %d", fast, len(seeds), least)
 	}
 }
+
+// FuzzOnePass is a fuzz target comparing a one-pass reader with
+// encoding/json (compare, OnePass say) from seeds.
+func FuzzOnePass(f *testing.F, seeds [][]byte, compare func(*testing.T, []byte) bool) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { compare(t, data) })
+}

@@ -41,7 +41,7 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *wireLine) bool {
 			if l.Usage == nil {
 				l.Usage = new(Usage)
 			}
-			readUsage(r, l.Usage)
+			l.Usage.DecodeFrom(r)
 		case "error":
 			readErrorMessage(r, &l.Error)
 		case "item":
@@ -120,11 +120,11 @@ func readItem(r *jsontext.Reader, l *wireLine) {
 			v := int(n)
 			it.ExitCode = &v
 		case "changes":
-			readChanges(r, &it.Changes)
+			readArray(r, &it.Changes, readChange)
 		case "items":
-			readTodos(r, &it.Items)
+			readArray(r, &it.Items, readTodo)
 		case "receiver_thread_ids":
-			readStrings(r, &it.ReceiverThreadIDs)
+			readArray(r, &it.ReceiverThreadIDs, readString)
 		case "result":
 			readResult(r, &it.Result)
 		case "error":
@@ -186,61 +186,48 @@ func vocabField(r *jsontext.Reader, s *string) {
 // already set goes to encoding/json (which merges into it), as does null
 // inside an array.
 
-func readStrings(r *jsontext.Reader, s *[]string) {
+// readArray reads an array of values read by elem into s.
+func readArray[T any](r *jsontext.Reader, s *[]T, elem func(*jsontext.Reader, *T)) {
 	if *s != nil {
 		r.Fail()
 	} else if !r.Null() && r.Array() {
-		*s = []string{}
+		*s = []T{}
 		for r.More() {
-			*s = append(*s, r.String())
+			var v T
+			elem(r, &v)
+			*s = append(*s, v)
 		}
 	}
 }
 
-func readChanges(r *jsontext.Reader, cs *[]fileUpdateChange) {
-	if *cs != nil {
-		r.Fail()
-	} else if !r.Null() && r.Array() {
-		*cs = []fileUpdateChange{}
-		for r.More() {
-			var c fileUpdateChange
-			r.Object()
-			for key, ok := r.Key(); ok; key, ok = r.Key() {
-				switch string(key) {
-				case "path":
-					r.StringField(&c.Path)
-				case "kind":
-					r.StringField(&c.Kind)
-				default:
-					r.Skip()
-				}
-			}
-			*cs = append(*cs, c)
+func readString(r *jsontext.Reader, s *string) { *s = r.String() }
+
+func readChange(r *jsontext.Reader, c *fileUpdateChange) {
+	r.Object()
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "path":
+			r.StringField(&c.Path)
+		case "kind":
+			r.StringField(&c.Kind)
+		default:
+			r.Skip()
 		}
 	}
 }
 
-func readTodos(r *jsontext.Reader, ts *[]TodoItem) {
-	if *ts != nil {
-		r.Fail()
-	} else if !r.Null() && r.Array() {
-		*ts = []TodoItem{}
-		for r.More() {
-			var t TodoItem
-			r.Object()
-			for key, ok := r.Key(); ok; key, ok = r.Key() {
-				switch string(key) {
-				case "text":
-					r.StringField(&t.Text)
-				case "completed":
-					if !r.Null() {
-						t.Completed = r.Bool()
-					}
-				default:
-					r.Skip()
-				}
+func readTodo(r *jsontext.Reader, t *TodoItem) {
+	r.Object()
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "text":
+			r.StringField(&t.Text)
+		case "completed":
+			if !r.Null() {
+				t.Completed = r.Bool()
 			}
-			*ts = append(*ts, t)
+		default:
+			r.Skip()
 		}
 	}
 }
@@ -258,14 +245,7 @@ func readResult(r *jsontext.Reader, res **mcpResult) {
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "content":
-			if m.Content != nil {
-				r.Fail()
-			} else if !r.Null() && r.Array() {
-				m.Content = []json.RawMessage{}
-				for r.More() {
-					m.Content = append(m.Content, bytes.Clone(r.Skip()))
-				}
-			}
+			readArray(r, &m.Content, func(r *jsontext.Reader, c *json.RawMessage) { *c = bytes.Clone(r.Skip()) })
 		case "structured_content":
 			m.StructuredContent = bytes.Clone(r.Skip())
 		default:
@@ -293,7 +273,9 @@ func readErrorMessage(r *jsontext.Reader, e **errorMessage) {
 	}
 }
 
-func readUsage(r *jsontext.Reader, u *Usage) {
+// DecodeFrom reads a usage object in one pass, as json.Unmarshal would
+// into u (codex-session's token counts are the same object).
+func (u *Usage) DecodeFrom(r *jsontext.Reader) {
 	if !r.Object() {
 		return
 	}

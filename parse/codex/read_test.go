@@ -100,12 +100,7 @@ func TestReadLineSeeds(t *testing.T) {
 	eventtest.OnePassSeeds(t, lineSeeds(t), 20, compareLine)
 }
 
-func FuzzReadLine(f *testing.F) {
-	for _, s := range lineSeeds(f) {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) { compareLine(t, data) })
-}
+func FuzzReadLine(f *testing.F) { eventtest.FuzzOnePass(f, lineSeeds(f), compareLine) }
 
 // TestReadLineKnowsEveryField: a field added to the wire structs must be
 // read by read.go too, which would otherwise skip it.

@@ -239,34 +239,7 @@ func readUsagePtr(r *jsontext.Reader, u **usage) {
 	case r.Null():
 	default:
 		*u = new(usage)
-		readUsage(r, *u)
-	}
-}
-
-func readUsage(r *jsontext.Reader, u *usage) {
-	if !r.Object() {
-		return
-	}
-	for key, ok := r.Key(); ok; key, ok = r.Key() {
-		var f *int64
-		switch string(key) {
-		case "input_tokens":
-			f = &u.InputTokens
-		case "cached_input_tokens":
-			f = &u.CachedInputTokens
-		case "cache_write_input_tokens":
-			f = &u.CacheWriteInputTokens
-		case "output_tokens":
-			f = &u.OutputTokens
-		case "reasoning_output_tokens":
-			f = &u.ReasoningOutputTokens
-		default:
-			r.Skip()
-			continue
-		}
-		if !r.Null() {
-			*f = r.Int()
-		}
+		(*u).DecodeFrom(r)
 	}
 }
 

@@ -49,16 +49,11 @@ func TestReadLineSeeds(t *testing.T) {
 	eventtest.OnePassSeeds(t, lineSeeds(t), 100, compareLine)
 }
 
-func FuzzReadLine(f *testing.F) {
-	for _, s := range lineSeeds(f) {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) { compareLine(t, data) })
-}
+func FuzzReadLine(f *testing.F) { eventtest.FuzzOnePass(f, lineSeeds(f), compareLine) }
 
 // TestReadLineKnowsEveryField: a field added to the wire structs must be
 // read by read.go too, which would otherwise skip it.
 func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
-	eventtest.ReadsEveryField(t, "read.go", line{}, payload{}, textPart{}, completedItem{}, tokenInfo{}, usage{}, taskError{})
+	eventtest.ReadsEveryField(t, "read.go", line{}, payload{}, textPart{}, completedItem{}, tokenInfo{}, taskError{})
 }

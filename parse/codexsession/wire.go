@@ -1,6 +1,10 @@
 package codexsession
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/agentstream/agentstream/parse/codex"
+)
 
 // Line types of a Codex rollout file.
 const (
@@ -121,14 +125,9 @@ type tokenInfo struct {
 	LastTokenUsage  *usage `json:"last_token_usage"`
 }
 
-// usage is a token count object.
-type usage struct {
-	InputTokens           int64 `json:"input_tokens"`
-	CachedInputTokens     int64 `json:"cached_input_tokens"`
-	CacheWriteInputTokens int64 `json:"cache_write_input_tokens"`
-	OutputTokens          int64 `json:"output_tokens"`
-	ReasoningOutputTokens int64 `json:"reasoning_output_tokens"`
-}
+// usage is a token count object: Codex's TokenUsage, as codex exec
+// --json writes it in turn.completed.
+type usage = codex.Usage
 
 type taskError struct {
 	Message        string          `json:"message"`
