@@ -202,34 +202,46 @@ func readArray[T any](r *jsontext.Reader, s *[]T, elem func(*jsontext.Reader, *T
 
 func readString(r *jsontext.Reader, s *string) { *s = r.String() }
 
-func readChange(r *jsontext.Reader, c *fileUpdateChange) {
+// readObject reads an object, handing each key to member, which reads
+// the value of a key it knows and reports false for one it does not
+// (skipped).
+func readObject(r *jsontext.Reader, member func(key []byte) bool) {
 	r.Object()
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		if !member(key) {
+			r.Skip()
+		}
+	}
+}
+
+func readChange(r *jsontext.Reader, c *fileUpdateChange) {
+	readObject(r, func(key []byte) bool {
 		switch string(key) {
 		case "path":
 			r.StringField(&c.Path)
 		case "kind":
 			r.StringField(&c.Kind)
 		default:
-			r.Skip()
+			return false
 		}
-	}
+		return true
+	})
 }
 
 func readTodo(r *jsontext.Reader, t *TodoItem) {
-	r.Object()
-	for key, ok := r.Key(); ok; key, ok = r.Key() {
+	readObject(r, func(key []byte) bool {
 		switch string(key) {
 		case "text":
 			r.StringField(&t.Text)
 		case "completed":
-			if !r.Null() {
+			if !r.Null() { // null leaves it
 				t.Completed = r.Bool()
 			}
 		default:
-			r.Skip()
+			return false
 		}
-	}
+		return true
+	})
 }
 
 func readResult(r *jsontext.Reader, res **mcpResult) {

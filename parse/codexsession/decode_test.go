@@ -1,11 +1,9 @@
 package codexsession
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -225,40 +223,14 @@ func TestDetect(t *testing.T) {
 // FuzzDecoder: no input panics, events carry valid UTF-8, and one-byte
 // reads give the events whole reads give.
 func FuzzDecoder(f *testing.F) {
-	for _, file := range corpusFiles(f) {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data[:min(len(data), 4<<10)])
-	}
+	eventtest.FuzzSeeds(f, corpusFiles(f))
 	f.Add([]byte(strings.Join([]string{metaLine, startedLine, ctxLine, callLine, itemLine, outputLine, doneLine}, "\n")))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg := &Config{MaxEventBytes: 4096}
-		want := eventtest.Collect(NewDecoder(bytes.NewReader(data), cfg))
-		eventtest.CheckUTF8(t, want)
-		got := eventtest.Collect(NewDecoder(iotest.OneByteReader(bytes.NewReader(data)), cfg))
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("OneByteReader gives other events:\n%s", diff)
-		}
+		eventtest.FuzzSplit(t, data, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })
 	})
 }
 
-func BenchmarkDecode(b *testing.B) {
-	var data []byte
-	for _, file := range corpusFiles(b) {
-		d, err := os.ReadFile(file)
-		if err != nil {
-			b.Fatal(err)
-		}
-		data = append(data, d...)
-	}
-	b.ReportAllocs()
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		eventtest.Drain(NewDecoder(bytes.NewReader(data), nil))
-	}
-}
+func BenchmarkDecode(b *testing.B) { eventtest.BenchDecode(b, corpusFiles(b), newDecoder) }
 
 // TestHeldCalls: calls waiting for their output are bounded; the oldest
 // goes out, without its result, when there are too many.
