@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
@@ -47,13 +48,18 @@ type Decoder struct {
 	order   []string                    // ids of open, in order of arrival
 	usage   map[string]Usage            // last cumulative usage per thread
 	todos   map[string][]event.TodoItem // last list emitted per todo_list id
-	threads map[string]bool             // agent scopes opened
+	threads *openset.Set[string]        // agent scopes opened, at most maxOpen
+	capped  bool                        // a cap was reported
 	bad     badutf8.Once                // the invalid UTF-8 warning
 
 	jr    jsontext.Reader // decodes lines in one pass
 	ln    wireLine        // the line being decoded, reused
 	spare openItem        // an item completed in the line that started it
 }
+
+// maxOpen caps the items open at once and the threads the decoder
+// keeps apart (their usage, whether their scope was opened).
+const maxOpen = openset.DefaultMax
 
 // openItem is what the decoder remembers of an item between item.started
 // and item.completed.
@@ -70,7 +76,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		open:    map[string]*openItem{},
 		usage:   map[string]Usage{},
 		todos:   map[string][]event.TodoItem{},
-		threads: map[string]bool{},
+		threads: openset.New[string](maxOpen),
 	}
 	if cfg != nil {
 		d.cfg = *cfg
@@ -190,7 +196,7 @@ func (d *Decoder) decode(line []byte) error {
 		if d.agent == "" {
 			d.agent = d.cfg.Agent
 		}
-		d.threads[d.agent] = true
+		d.thread(d.agent)
 		d.emit(&event.SessionStart{Agent: d.agent, SessionID: id})
 	case typeTurnStarted:
 		d.turn = true
@@ -365,6 +371,9 @@ func (d *Decoder) item(l *wireLine, line []byte) error {
 	}
 	if _, ok := d.open[it.ID]; !ok {
 		d.order = append(d.order, it.ID)
+		if len(d.order) > maxOpen {
+			d.letGo()
+		}
 	}
 	d.open[it.ID] = o
 	return nil
@@ -490,10 +499,9 @@ func (d *Decoder) receivers(it *wireItem) {
 		parent = d.agent
 	}
 	for _, r := range it.ReceiverThreadIDs {
-		if d.threads[r] {
+		if !d.thread(r) {
 			continue
 		}
-		d.threads[r] = true
 		ev := &event.SessionStart{Agent: r, ParentAgent: parent, ParentToolID: it.ID, SessionID: r}
 		if it.Tool == "spawn_agent" && it.Prompt != nil {
 			ev.Prompt = *it.Prompt
@@ -692,6 +700,55 @@ func mcpPartSlow(raw json.RawMessage) event.Part {
 	return otherPart(typ, raw)
 }
 
+// abandon emits what an item that will not complete (cut off, or let
+// go) carries: the last state of a message, reasoning, plan, error or
+// file change as if complete, a web search's call; a tool call was
+// emitted, its result never comes.
+func (d *Decoder) abandon(o *openItem) {
+	switch o.kind {
+	case ItemCommandExecution, ItemMCPToolCall, ItemCollabToolCall, ItemTodoList:
+	case ItemWebSearch:
+		d.call(o)
+	default:
+		d.finish(o)
+	}
+}
+
+// letGo keeps the open items within maxOpen: the one open longest is
+// abandoned, reported once.
+func (d *Decoder) letGo() {
+	id := d.order[0]
+	d.order = d.order[1:]
+	o := d.open[id]
+	delete(d.open, id)
+	delete(d.todos, id)
+	d.abandon(o)
+	d.tooMany(fmt.Sprintf("more than %d items open at once; let go of the oldest, %s %q", maxOpen, o.kind, id))
+}
+
+// tooMany reports, the first time only, a cap the decoder kept to.
+func (d *Decoder) tooMany(what string) {
+	if d.capped {
+		return
+	}
+	d.capped = true
+	d.st.Problem(d.errorf(event.ErrTooManyOpen, "%s (later ones are not reported)", what))
+}
+
+// thread counts agent as a thread seen, reporting whether it was new;
+// beyond maxOpen threads the one seen longest ago is forgotten (a later
+// collab call naming it opens its scope again).
+func (d *Decoder) thread(agent string) bool {
+	if d.threads.Has(agent) {
+		return false
+	}
+	if old, out := d.threads.Add(agent); out {
+		delete(d.usage, old)
+		d.tooMany(fmt.Sprintf("more than %d threads; forgot the oldest, %q", maxOpen, old))
+	}
+	return true
+}
+
 // truncation reports what is still open at the end of the input: the
 // last state of open items is emitted as if complete, and the error
 // names the turn or the items.
@@ -700,15 +757,7 @@ func (d *Decoder) truncation() error {
 	for _, id := range d.order {
 		o := d.open[id]
 		open = append(open, fmt.Sprintf("%s %q", o.kind, id))
-		switch o.kind {
-		case ItemCommandExecution, ItemMCPToolCall, ItemCollabToolCall:
-			// The call was emitted; its result never came.
-		case ItemWebSearch:
-			d.call(o) // a search cut off: its call, with what is known
-		case ItemTodoList:
-		default:
-			d.finish(o)
-		}
+		d.abandon(o)
 	}
 	clear(d.open)
 	d.order = nil

@@ -11,6 +11,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/parse/internal/logline"
 )
 
@@ -48,6 +49,7 @@ type Decoder struct {
 	total   *usage           // the last cumulative token count
 	prev    usage            // the cumulative count at the end of the last turn
 	records *usage           // token_usage_record usage summed over the turn
+	capped  bool             // the cap on held calls was reported
 
 	jr   jsontext.Reader // decodes lines in one pass
 	line line            // the line being decoded, reused
@@ -62,7 +64,7 @@ type call struct {
 }
 
 const (
-	maxPending   = 4096 // tool calls held without an output
+	maxPending   = openset.DefaultMax // tool calls held without an output
 	maxHeldLines = 16   // lines the session's start waits for its prompt or first content
 )
 
@@ -397,6 +399,10 @@ func (d *Decoder) hold(c *call) {
 	for len(d.pending) > maxPending {
 		if old := d.pending[d.order[0]]; old != nil {
 			d.flush(old) // which drops it from order
+			if !d.capped {
+				d.capped = true
+				d.out.Problem(d.errorf(event.ErrTooManyOpen, "more than %d tool calls wait for their output; %q went out without it (later ones are not reported)", maxPending, old.id))
+			}
 		} else {
 			d.order = d.order[1:]
 		}

@@ -1,6 +1,7 @@
 package codexsession
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -241,12 +242,18 @@ func TestHeldCalls(t *testing.T) {
 	for i := range maxPending + 2 {
 		fmt.Fprintf(&b, `{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"f","arguments":"{}","call_id":"c%d"}}`+"\n", i)
 	}
-	dec := NewDecoder(strings.NewReader(b.String()), nil)
-	var ids []string
+	dec := NewDecoder(strings.NewReader(b.String()), &Config{Source: "in"})
+	var ids, problems []string
 	for {
 		ev, err := dec.Next()
 		if err == io.EOF {
 			break
+		}
+		if err != nil {
+			if !errors.Is(err, event.ErrTooManyOpen) {
+				t.Errorf("problem %v is not ErrTooManyOpen", err)
+			}
+			problems = append(problems, err.Error())
 		}
 		if c, ok := ev.(*event.ToolCall); ok {
 			ids = append(ids, c.ID)
@@ -257,5 +264,9 @@ func TestHeldCalls(t *testing.T) {
 	}
 	if len(ids) != maxPending+2 || ids[0] != "c0" || ids[1] != "c1" || ids[len(ids)-1] != fmt.Sprintf("c%d", maxPending+1) {
 		t.Errorf("calls out: %d, first %v, last %v", len(ids), ids[:2], ids[len(ids)-1])
+	}
+	want := []string{`in:1026:1: more than 1024 tool calls wait for their output; "c0" went out without it (later ones are not reported)`}
+	if diff := cmp.Diff(want, problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
 	}
 }
