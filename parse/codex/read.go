@@ -202,46 +202,48 @@ func readArray[T any](r *jsontext.Reader, s *[]T, elem func(*jsontext.Reader, *T
 
 func readString(r *jsontext.Reader, s *string) { *s = r.String() }
 
-// readObject reads an object, handing each key to member, which reads
-// the value of a key it knows and reports false for one it does not
-// (skipped).
-func readObject(r *jsontext.Reader, member func(key []byte) bool) {
+// readObject reads an object into v, whose member method reads the value
+// of a key it knows and reports false for one it does not (skipped).
+func readObject[T interface {
+	member(r *jsontext.Reader, key []byte) bool
+}](r *jsontext.Reader, v T,
+) {
 	r.Object()
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
-		if !member(key) {
+		if !v.member(r, key) {
 			r.Skip()
 		}
 	}
 }
 
-func readChange(r *jsontext.Reader, c *fileUpdateChange) {
-	readObject(r, func(key []byte) bool {
-		switch string(key) {
-		case "path":
-			r.StringField(&c.Path)
-		case "kind":
-			r.StringField(&c.Kind)
-		default:
-			return false
-		}
-		return true
-	})
+func readChange(r *jsontext.Reader, c *fileUpdateChange) { readObject(r, c) }
+
+func (c *fileUpdateChange) member(r *jsontext.Reader, key []byte) bool {
+	switch string(key) {
+	case "path":
+		r.StringField(&c.Path)
+	case "kind":
+		r.StringField(&c.Kind)
+	default:
+		return false
+	}
+	return true
 }
 
-func readTodo(r *jsontext.Reader, t *TodoItem) {
-	readObject(r, func(key []byte) bool {
-		switch string(key) {
-		case "text":
-			r.StringField(&t.Text)
-		case "completed":
-			if !r.Null() { // null leaves it
-				t.Completed = r.Bool()
-			}
-		default:
-			return false
+func readTodo(r *jsontext.Reader, t *TodoItem) { readObject(r, t) }
+
+func (t *TodoItem) member(r *jsontext.Reader, key []byte) bool {
+	switch string(key) {
+	case "text":
+		r.StringField(&t.Text)
+	case "completed":
+		if !r.Null() { // null leaves it
+			t.Completed = r.Bool()
 		}
-		return true
-	})
+	default:
+		return false
+	}
+	return true
 }
 
 func readResult(r *jsontext.Reader, res **mcpResult) {
