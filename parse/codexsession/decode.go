@@ -65,7 +65,7 @@ type call struct {
 
 const (
 	maxPending   = openset.DefaultMax // tool calls held without an output
-	maxHeldLines = 16   // lines the session's start waits for its prompt or first content
+	maxHeldLines = 16                 // lines the session's start waits for its prompt or first content
 )
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
