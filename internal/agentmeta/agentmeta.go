@@ -90,6 +90,12 @@ func RunEnd(agent, data string) *event.RunEnd {
 	if json.Unmarshal([]byte(data), &m) != nil {
 		return ev
 	}
+	fillRunEnd(ev, &m)
+	return ev
+}
+
+// fillRunEnd sets ev's fields from the meta_final payload m.
+func fillRunEnd(ev *event.RunEnd, m *Final) {
 	ev.StopReason, ev.Turns, ev.DurationMS = m.StopReason, m.TotalSteps, m.DurationMS
 	ev.CostUSD, ev.IsError, ev.Errors, ev.Result = m.TotalCostUSD, m.IsError, m.Errors, m.Result
 	if cost, ok := m.Cost.(map[string]any); ok && ev.CostUSD == nil {
@@ -104,5 +110,4 @@ func RunEnd(agent, data string) *event.RunEnd {
 			ReasoningTokens: u.ReasoningOutputTokens,
 		}
 	}
-	return ev
 }

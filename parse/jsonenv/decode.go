@@ -62,6 +62,12 @@ type Decoder struct {
 
 	jr   jsontext.Reader // decodes envelopes in one pass
 	last [2]string       // the type and agent of the last envelope
+	env  Envelope        // the envelope being decoded
+	// unit is the text of the SSE message being decoded when buf holds
+	// it unchanged: a delta without escapes is a substring of it, not a
+	// copy. buf is the message's bytes, reused from one to the next.
+	unit string
+	buf  []byte
 }
 
 type key struct {
@@ -70,7 +76,7 @@ type key struct {
 
 type buffer struct {
 	id, name string
-	data     strings.Builder
+	data     []byte
 	images   []event.Part
 	line     int
 	over     bool // grew past the cap: the rest of its chunks are skipped
@@ -128,7 +134,11 @@ func (d *Decoder) readEnvelope() {
 		}
 		d.st.Problem(err)
 	default:
-		payload, i, warn := d.bad.Fix(payload)
+		fixed, i, warn := d.bad.Fix(payload)
+		if len(fixed) != len(payload) {
+			d.unit = "" // bytes were replaced: fixed is no longer the unit's text
+		}
+		payload = fixed
 		d.st.Problem(d.decode(payload))
 		if warn {
 			// The position is the unit's; the column counts in the
@@ -162,7 +172,7 @@ func (d *Decoder) read() ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			d.line, d.off = num, off
+			d.line, d.off, d.unit = num, off, ""
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
@@ -175,6 +185,7 @@ func (d *Decoder) read() ([]byte, error) {
 			return nil, err
 		}
 		d.line, d.off = m.Line, m.Offset
+		d.unit = ""
 		if m.Data == "[DONE]" {
 			if d.cfg.StopAtDone {
 				d.sse.Stop()
@@ -185,9 +196,18 @@ func (d *Decoder) read() ([]byte, error) {
 		if m.Data == "" {
 			continue // a message with no data (event: or id: alone)
 		}
-		return []byte(m.Data), nil
+		if cap(d.buf) > keepBuffer {
+			d.buf = nil // a large message's buffer is not held for the rest of the input
+		}
+		d.buf = append(d.buf[:0], m.Data...)
+		d.unit = m.Data
+		return d.buf, nil
 	}
 }
+
+// keepBuffer is the largest message buffer kept from one message to the
+// next.
+const keepBuffer = 1 << 20
 
 // framing reports whether the input is NDJSON rather than SSE, from its
 // first line that tells: one starting with '{' is NDJSON, an SSE field
@@ -255,8 +275,9 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 func (d *Decoder) emit(evs ...event.Event) { d.st.Emit(evs...) }
 
 func (d *Decoder) decode(payload []byte) error {
-	var env Envelope
-	if err := d.unmarshalEnvelope(payload, &env); err != nil {
+	d.env = Envelope{}
+	env := &d.env
+	if err := d.unmarshalEnvelope(payload, env); err != nil {
 		var se ServerError
 		if json.Unmarshal(payload, &se) == nil && se.Error != "" {
 			d.emit(d.serverError(&se, payload))
@@ -281,9 +302,9 @@ func (d *Decoder) decode(payload []byte) error {
 	}
 	switch env.Type {
 	case TypeText, TypeThinking:
-		d.streamed(agent, &env)
+		d.streamed(agent, env)
 	case TypeCitation:
-		d.citation(agent, &env)
+		d.citation(agent, env)
 	case TypeToolResultImage:
 		k := key{agent, TypeToolResult}
 		b := d.buffers[k]
@@ -324,15 +345,15 @@ func (d *Decoder) decode(payload []byte) error {
 			}
 			return problem
 		}
-		if b.data.Len()+len(env.Delta) > d.cfg.MaxEventBytes {
-			b.over, b.data, b.images = true, strings.Builder{}, nil
+		if len(b.data)+len(env.Delta) > d.cfg.MaxEventBytes {
+			b.over, b.data, b.images = true, nil, nil
 			if env.Final {
 				delete(d.buffers, k)
 				d.held.Remove(k)
 			}
 			return d.errorf(event.ErrTooLarge, "%s payload larger than %d bytes, skipped (raise the cap, MaxEventBytes)", env.Type, d.cfg.MaxEventBytes)
 		}
-		b.data.WriteString(env.Delta)
+		b.data = append(b.data, env.Delta...)
 		if env.Final {
 			if err := d.finishBuffer(agent, env.Type); err != nil {
 				return err
@@ -430,7 +451,13 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 	if b.over {
 		return nil // reported when it outgrew the cap
 	}
-	data := b.data.String()
+	if typ == TypeMetaFinal {
+		// Read from the bytes in one pass: the payload is mostly the
+		// conversation history, which the event keeps but does not decode.
+		d.emit(agentmeta.RunEndFrom(&d.jr, agent, b.data))
+		return nil
+	}
+	data := string(b.data)
 	switch typ {
 	case TypeMetaInit:
 		d.emit(metaInit(agent, data))
@@ -479,8 +506,6 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 			ev.Message = data
 		}
 		d.emit(ev)
-	case TypeMetaFinal:
-		d.emit(metaFinal(agent, data))
 	}
 	return nil
 }
@@ -488,10 +513,6 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 func metaInit(agent, data string) *event.SessionStart {
 	ev, _, _ := agentmeta.SessionStart(agent, data)
 	return ev
-}
-
-func metaFinal(agent, data string) *event.RunEnd {
-	return agentmeta.RunEnd(agent, data)
 }
 
 // truncation flushes what is still open at the end of the input and

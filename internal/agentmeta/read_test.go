@@ -1,0 +1,43 @@
+package agentmeta
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
+)
+
+var finalSeeds = []string{
+	`{"conversation_history": [{"role": "user", "content": [{"type": "text", "text": "hi \u00e9\n"}]}], "stop_reason": "end_turn", "total_steps": 3, "generated_files": [], "cost": {"total_cost": 0.25, "currency": "USD"}, "cumulative_usage": {"input_tokens": 10, "output_tokens": 20, "cache_read_input_tokens": 1, "cache_creation_input_tokens": 2, "reasoning_output_tokens": 3, "other": 4}}`,
+	`{"stop_reason": null, "total_steps": null, "cost": null, "cumulative_usage": null, "total_cost_usd": 1.5, "duration_ms": 42, "is_error": true, "errors": ["a", "b"], "result": "done"}`,
+	`{"errors": []}`, `{"errors": [null]}`, `{"errors": [1]}`, `{"total_steps": 1.5}`, `{"total_steps": 1e2}`,
+	`{"cost": {"total_cost": 1e999}}`, `{"cost": {"total_cost": "1", "currency": "EUR"}}`, `{"generated_files": [1e999]}`,
+	`{"stop_reason": "a", "stop_reason": "b"}`, `{"Stop_Reason": "x"}`, `{"cumulative_usage": {"input_tokens": 1, "input_tokens": 2}}`,
+	`{"cumulative_usage": []}`, `{"is_error": "yes"}`, `[]`, `"text"`, `{`, `{"a":1} x`, `{"result": "\ud800"}`, "{\"result\": \"\xff\"}",
+	`{"total_cost_usd": null}`, `{"duration_ms": -0}`, `{"total_steps": 9223372036854775808}`,
+}
+
+// checkRunEndFrom: the one pass gives the event RunEnd gives.
+func checkRunEndFrom(t *testing.T, data []byte) {
+	var r jsontext.Reader
+	want := RunEnd("a", string(data))
+	got := RunEndFrom(&r, "a", data)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("%q: RunEndFrom differs from RunEnd (-want +got):\n%s", data, diff)
+	}
+}
+
+func TestRunEndFrom(t *testing.T) {
+	t.Parallel()
+	for _, s := range finalSeeds {
+		checkRunEndFrom(t, []byte(s))
+	}
+}
+
+func FuzzRunEndFrom(f *testing.F) {
+	for _, s := range finalSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(checkRunEndFrom)
+}

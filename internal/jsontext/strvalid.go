@@ -1,0 +1,78 @@
+package jsontext
+
+// StrValid is Str for input known to be valid UTF-8 (a decoder that has
+// passed its unit through badutf8.Fix): it copies nothing for a string
+// without escapes, whatever its bytes, instead of checking each non-ASCII
+// character. On input that is not valid UTF-8 its result is undefined.
+func (r *Reader) StrValid() []byte {
+	if r.Peek() != '"' {
+		r.bad = true
+		return nil
+	}
+	start := r.i + 1
+	for i := start; i < len(r.b); i++ {
+		switch c := r.b[i]; {
+		case c == '"':
+			r.i = i + 1
+			return r.b[start:i]
+		case c == '\\':
+			return r.unescapeValid(start, i)
+		case c < 0x20:
+			r.bad = true
+			return nil
+		}
+	}
+	r.bad = true
+	return nil
+}
+
+// unescapeValid is unescape for valid UTF-8 input: it copies the runs
+// between escapes whole, and decodes the one-letter escapes itself. At a
+// \u escape it hands the whole string to unescape, which starts over.
+func (r *Reader) unescapeValid(start, i int) []byte {
+	buf := append(r.buf[:0], r.b[start:i]...)
+	for i < len(r.b) {
+		j := i
+		for j < len(r.b) && r.b[j] != '"' && r.b[j] != '\\' && r.b[j] >= 0x20 {
+			j++
+		}
+		buf = append(buf, r.b[i:j]...)
+		if i = j; i < len(r.b) && r.b[i] == '"' {
+			r.i = i + 1
+			r.buf = buf
+			return buf
+		}
+		if i >= len(r.b) || r.b[i] < 0x20 || i+1 >= len(r.b) {
+			break
+		}
+		c, ok := simpleEscape(r.b[i+1])
+		if !ok {
+			r.buf = buf
+			return r.unescape(start, start)
+		}
+		buf = append(buf, c)
+		i += 2
+	}
+	r.buf = buf
+	r.bad = true
+	return nil
+}
+
+// simpleEscape returns the byte a one-letter escape \c stands for.
+func simpleEscape(c byte) (byte, bool) {
+	switch c {
+	case '"', '\\', '/':
+		return c, true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	}
+	return 0, false
+}
