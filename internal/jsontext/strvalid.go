@@ -1,5 +1,7 @@
 package jsontext
 
+import "encoding/binary"
+
 // StrValid is Str for input known to be valid UTF-8 (a decoder that has
 // passed its unit through badutf8.Fix): it copies nothing for a string
 // without escapes, whatever its bytes, instead of checking each non-ASCII
@@ -10,7 +12,7 @@ func (r *Reader) StrValid() []byte {
 		return nil
 	}
 	start := r.i + 1
-	for i := start; i < len(r.b); i++ {
+	for i := start + plainLen(r.b[start:]); i < len(r.b); i++ {
 		switch c := r.b[i]; {
 		case c == '"':
 			r.i = i + 1
@@ -32,10 +34,7 @@ func (r *Reader) StrValid() []byte {
 func (r *Reader) unescapeValid(start, i int) []byte {
 	buf := append(r.buf[:0], r.b[start:i]...)
 	for i < len(r.b) {
-		j := i
-		for j < len(r.b) && r.b[j] != '"' && r.b[j] != '\\' && r.b[j] >= 0x20 {
-			j++
-		}
+		j := i + plainLen(r.b[i:])
 		buf = append(buf, r.b[i:j]...)
 		if i = j; i < len(r.b) && r.b[i] == '"' {
 			r.i = i + 1
@@ -75,4 +74,30 @@ func simpleEscape(c byte) (byte, bool) {
 		return '\t', true
 	}
 	return 0, false
+}
+
+// plainLen returns the length of b's prefix with no '"', '\\' or control
+// byte, looking at eight bytes at a time.
+func plainLen(b []byte) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		q, bs := w^(ones*'"'), w^(ones*'\\')
+		// A byte of the result has its high bit set where q or bs has a
+		// zero byte, or w a byte below 0x20 (and maybe past the first such
+		// byte, which the byte loop below finds).
+		if ((q-ones)&^q|(bs-ones)&^bs|(w-ones*0x20)&^w)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+	}
+	return i
 }

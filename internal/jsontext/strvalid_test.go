@@ -40,3 +40,21 @@ func FuzzStrValid(f *testing.F) {
 	}
 	f.Fuzz(checkStrValid)
 }
+
+// TestPlainLen: plainLen stops at the first quote, backslash or control
+// byte, whichever of the eight places in a word it takes.
+func TestPlainLen(t *testing.T) {
+	t.Parallel()
+	for n := range 20 {
+		for _, c := range []byte{'"', '\\', 0, 0x1f, '\n'} {
+			b := bytes.Repeat([]byte("aé\x7f\xff"), 6)[:20]
+			b[n] = c
+			if got := plainLen(b); got != n {
+				t.Errorf("plainLen(%q) = %d, want %d", b, got, n)
+			}
+		}
+	}
+	if got := plainLen([]byte("plain text, all of it, é")); got != len("plain text, all of it, é") {
+		t.Errorf("plainLen of a plain text = %d", got)
+	}
+}
