@@ -38,6 +38,11 @@ type Encoder struct {
 	cfg    Config
 	buf    []byte
 	out    []byte             // the framed envelope, reused
+	// fixed is the length of the fixed fields of a delta's envelope of
+	// fixedOf (type and agent), with no extras: payload's overhead,
+	// computed once for a run of deltas.
+	fixed   int
+	fixedOf [2]string
 	open   map[[2]string]bool // open streamed blocks by (agent, type)
 	cut    map[[2]string]bool // blocks an error or an abandon cut short, not ended yet
 	main   string             // the agent of events with none
@@ -272,7 +277,14 @@ func (e *Encoder) begin(agent string, kind event.BlockKind) {
 // the last carries final.
 func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) {
 	// The fixed fields with "final":false, the longer of the two.
-	overhead := len(e.appendEnvelope(e.buf[:0], typ, agent, false, "", extras))
+	overhead := e.fixed
+	if len(extras) > 0 || e.fixedOf != [2]string{typ, agent} || overhead == 0 {
+		e.buf = e.appendEnvelope(e.buf[:0], typ, agent, false, "", extras)
+		overhead = len(e.buf)
+		if len(extras) == 0 {
+			e.fixed, e.fixedOf = overhead, [2]string{typ, agent}
+		}
+	}
 	budget := e.cfg.MaxChunkBytes - overhead
 	if budget < maxRuneJSON {
 		// The fixed fields alone leave no room for one character: write
@@ -298,10 +310,19 @@ const maxRuneJSON = 6
 // splitPoint returns the length of the longest prefix of s, cut at a rune
 // boundary, whose JSON-escaped form fits in budget bytes.
 func splitPoint(s string, budget int) int {
+	if len(s) <= budget/maxRuneJSON {
+		return len(s) // fits even if every byte were escaped
+	}
 	size := 0
 	for i := 0; i < len(s); {
-		r, w := utf8.DecodeRuneInString(s[i:])
-		n := jsontext.EscapedLen(r, w)
+		n, w := 1, 1
+		if c := s[i]; c >= utf8.RuneSelf {
+			var r rune
+			r, w = utf8.DecodeRuneInString(s[i:])
+			n = jsontext.EscapedLen(r, w)
+		} else if c < 0x20 || c == '"' || c == '\\' {
+			n = jsontext.EscapedLen(rune(c), 1)
+		}
 		if size+n > budget {
 			return i
 		}
@@ -312,8 +333,11 @@ func splitPoint(s string, budget int) int {
 }
 
 func (e *Encoder) envelope(typ, agent string, final bool, delta string, extras ...extra) {
-	e.buf = e.appendEnvelope(e.buf[:0], typ, agent, final, delta, extras)
-	e.line(e.buf)
+	if e.err != nil {
+		return
+	}
+	e.out = e.appendEnvelope(e.frameStart(), typ, agent, final, delta, extras)
+	e.frameEnd()
 }
 
 func (e *Encoder) appendEnvelope(b []byte, typ, agent string, final bool, delta string, extras []extra) []byte {
@@ -346,14 +370,27 @@ func (e *Encoder) line(b []byte) {
 	if e.err != nil {
 		return
 	}
-	out := e.out[:0]
+	e.out = append(e.frameStart(), b...)
+	e.frameEnd()
+}
+
+// frameStart returns the output buffer with the framing that comes before an
+// envelope.
+func (e *Encoder) frameStart() []byte {
 	if e.cfg.NDJSON {
-		out = append(append(out, b...), '\n')
-	} else {
-		out = append(append(append(out, "data: "...), b...), "\n\n"...)
+		return e.out[:0]
 	}
-	e.out = out
-	_, e.err = e.w.Write(out)
+	return append(e.out[:0], "data: "...)
+}
+
+// frameEnd ends the framed envelope in the output buffer and writes it.
+func (e *Encoder) frameEnd() {
+	if e.cfg.NDJSON {
+		e.out = append(e.out, '\n')
+	} else {
+		e.out = append(e.out, "\n\n"...)
+	}
+	_, e.err = e.w.Write(e.out)
 	if cap(e.out) > 64<<10 {
 		e.out = nil // a rare large envelope: not kept
 	}
