@@ -38,17 +38,18 @@ type Encoder struct {
 	cfg    Config
 	buf    []byte
 	out    []byte             // the framed envelope, reused
-	// fixed is the length of the fixed fields of a delta's envelope of
-	// fixedOf (type and agent), with no extras: payload's overhead,
-	// computed once for a run of deltas.
-	fixed   int
-	fixedOf [2]string
 	open   map[[2]string]bool // open streamed blocks by (agent, type)
 	cut    map[[2]string]bool // blocks an error or an abandon cut short, not ended yet
 	main   string             // the agent of events with none
 	seen   bool               // an event was encoded
 	losses event.Losses       // what was warned about
 	err    error
+
+	// fixed is the length of the fixed fields of a delta's envelope of
+	// fixedOf (type and agent), with no extras: payload's overhead,
+	// computed once for a run of deltas.
+	fixed   int
+	fixedOf [2]string
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
