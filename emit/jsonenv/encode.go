@@ -11,18 +11,14 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
-	wire "github.com/agentstream/agentstream/parse/jsonenv"
 )
-
-// DefaultMaxChunkBytes is the default cap on one envelope's JSON text:
-// the specification's (format.DefaultMaxChunkBytes).
-const DefaultMaxChunkBytes = format.DefaultMaxChunkBytes
 
 // Config configures an Encoder. The zero value is ready to use.
 type Config struct {
 	// MaxChunkBytes caps the JSON text of every envelope as written
-	// (DefaultMaxChunkBytes if 0).
+	// (format.DefaultMaxChunkBytes, the specification's, if 0).
 	MaxChunkBytes int
 	// NDJSON writes one envelope per line instead of SSE messages.
 	NDJSON bool
@@ -59,7 +55,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 		e.cfg = *cfg
 	}
 	if e.cfg.MaxChunkBytes <= 0 {
-		e.cfg.MaxChunkBytes = DefaultMaxChunkBytes
+		e.cfg.MaxChunkBytes = format.DefaultMaxChunkBytes
 	}
 	return e
 }

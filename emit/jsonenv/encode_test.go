@@ -18,6 +18,8 @@ import (
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/emit/jsonenv"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	parse "github.com/agentstream/agentstream/parse/jsonenv"
 )
 
@@ -244,7 +246,7 @@ func checkEnvelopes(t *testing.T, out []byte, cap int, ndjson bool) {
 		if !utf8.ValidString(line) {
 			t.Errorf("line %d: invalid UTF-8", i+1)
 		}
-		var env parse.Envelope
+		var env wire.Envelope
 		if err := json.Unmarshal([]byte(line), &env); err != nil {
 			t.Fatalf("line %d: invalid JSON: %v", i+1, err)
 		}
@@ -255,7 +257,7 @@ func checkEnvelopes(t *testing.T, out []byte, cap int, ndjson bool) {
 			fixed++ // as the encoder measures it, with "final":false
 		}
 		known := env.Type != "rollback" // an unknown type is written back as it came
-		if len(line) > cap && fixed+6 <= cap && env.Type != parse.TypeCitation && known {
+		if len(line) > cap && fixed+6 <= cap && env.Type != wire.TypeCitation && known {
 			t.Errorf("line %d: %s envelope is %d bytes, cap %d", i+1, env.Type, len(line), cap)
 		}
 	}
@@ -338,7 +340,7 @@ func TestCitationCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(string(reencode(t, in, &jsonenv.Config{NDJSON: true})), "\n") {
-		if len(line) > jsonenv.DefaultMaxChunkBytes {
+		if len(line) > format.DefaultMaxChunkBytes {
 			t.Errorf("envelope of %d bytes: %.80s", len(line), line)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/agentmeta"
+	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
@@ -53,7 +54,7 @@ type Decoder struct {
 	off  int64
 
 	streams   *openset.Set[key]           // open streamed blocks, in the order they started
-	held      *openset.Set[key]           // open buffers and citation groups (typ TypeCitation)
+	held      *openset.Set[key]           // open buffers and citation groups (typ wire.TypeCitation)
 	capped    bool                        // event.ErrTooManyOpen was reported
 	main      string                      // the first agent named: the main agent
 	buffers   map[key]*buffer             // open buffered payloads
@@ -62,7 +63,7 @@ type Decoder struct {
 
 	jr   jsontext.Reader // decodes envelopes in one pass
 	last [2]string       // the type and agent of the last envelope
-	env  Envelope        // the envelope being decoded
+	env  wire.Envelope   // the envelope being decoded
 	// unit is the text of the SSE message being decoded when buf holds
 	// it unchanged: a delta without escapes is a substring of it, not a
 	// copy. buf is the message's bytes, reused from one to the next.
@@ -275,10 +276,10 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 func (d *Decoder) emit(evs ...event.Event) { d.st.Emit(evs...) }
 
 func (d *Decoder) decode(payload []byte) error {
-	d.env = Envelope{}
+	d.env = wire.Envelope{}
 	env := &d.env
 	if err := d.unmarshalEnvelope(payload, env); err != nil {
-		var se ServerError
+		var se wire.ServerError
 		if json.Unmarshal(payload, &se) == nil && se.Error != "" {
 			d.emit(d.serverError(&se, payload))
 			return nil
@@ -286,7 +287,7 @@ func (d *Decoder) decode(payload []byte) error {
 		return d.errorf(event.ErrSyntax, "expected a JSON envelope: %s", jsontext.Problem(err))
 	}
 	if env.Type == "" {
-		var se ServerError
+		var se wire.ServerError
 		if json.Unmarshal(payload, &se) == nil && (se.Error != "" || se.Message != "") {
 			d.emit(d.serverError(&se, payload))
 			return nil
@@ -301,12 +302,12 @@ func (d *Decoder) decode(payload []byte) error {
 		d.main = agent
 	}
 	switch env.Type {
-	case TypeText, TypeThinking:
+	case wire.TypeText, wire.TypeThinking:
 		d.streamed(agent, env)
-	case TypeCitation:
+	case wire.TypeCitation:
 		d.citation(agent, env)
-	case TypeToolResultImage:
-		k := key{agent, TypeToolResult}
+	case wire.TypeToolResultImage:
+		k := key{agent, wire.TypeToolResult}
 		b := d.buffers[k]
 		if b == nil {
 			b = &buffer{id: deref(env.ID), name: deref(env.Name), line: d.line}
@@ -317,10 +318,10 @@ func (d *Decoder) decode(payload []byte) error {
 			b.images = append(b.images, event.Part{Type: "image", Source: deref(env.Src), MediaType: deref(env.MediaType)})
 		}
 		if env.Final {
-			return d.finishBuffer(agent, TypeToolResult)
+			return d.finishBuffer(agent, wire.TypeToolResult)
 		}
-	case TypeMetaInit, TypeToolCall, TypeServerToolCall, TypeToolResult, TypeServerToolResult,
-		TypeAwaitingTools, TypeMetaFiles, TypeError, TypeMetaFinal:
+	case wire.TypeMetaInit, wire.TypeToolCall, wire.TypeServerToolCall, wire.TypeToolResult, wire.TypeServerToolResult,
+		wire.TypeAwaitingTools, wire.TypeMetaFiles, wire.TypeError, wire.TypeMetaFinal:
 		k := key{agent, env.Type}
 		b := d.buffers[k]
 		var problem error
@@ -371,7 +372,7 @@ func (d *Decoder) decode(payload []byte) error {
 	return nil
 }
 
-func (d *Decoder) streamed(agent string, env *Envelope) {
+func (d *Decoder) streamed(agent string, env *wire.Envelope) {
 	kind := event.BlockKind(env.Type)
 	k := key{agent, env.Type}
 	if !d.streams.Has(k) {
@@ -399,7 +400,7 @@ func (d *Decoder) hold(k key) {
 	if !out {
 		return
 	}
-	if old.typ == TypeCitation {
+	if old.typ == wire.TypeCitation {
 		d.emit(&event.Citations{Agent: old.agent, Items: d.citations[old.agent]})
 		delete(d.citations, old.agent)
 		d.tooMany(fmt.Sprintf("citations of agent %q, given as they are", old.agent))
@@ -418,7 +419,7 @@ func (d *Decoder) tooMany(what string) {
 	d.st.Problem(d.errorf(event.ErrTooManyOpen, "more than %d blocks (or payloads) open at once; let go of the oldest, %s (truncated; later ones are not reported)", d.streams.Max(), what))
 }
 
-func (d *Decoder) citation(agent string, env *Envelope) {
+func (d *Decoder) citation(agent string, env *wire.Envelope) {
 	c := event.Citation{
 		Type:            deref(env.CitationType),
 		CitedText:       env.Delta,
@@ -432,13 +433,13 @@ func (d *Decoder) citation(agent string, env *Envelope) {
 		Title:           env.Title,
 	}
 	if _, ok := d.citations[agent]; !ok {
-		d.hold(key{agent, TypeCitation})
+		d.hold(key{agent, wire.TypeCitation})
 	}
 	d.citations[agent] = append(d.citations[agent], c)
 	if env.Final {
 		d.emit(&event.Citations{Agent: agent, Items: d.citations[agent]})
 		delete(d.citations, agent)
-		d.held.Remove(key{agent, TypeCitation})
+		d.held.Remove(key{agent, wire.TypeCitation})
 	}
 }
 
@@ -451,7 +452,7 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 	if b.over {
 		return nil // reported when it outgrew the cap
 	}
-	if typ == TypeMetaFinal {
+	if typ == wire.TypeMetaFinal {
 		// Read from the bytes in one pass: the payload is mostly the
 		// conversation history, which the event keeps but does not decode.
 		d.emit(agentmeta.RunEndFrom(&d.jr, agent, b.data))
@@ -459,14 +460,14 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 	}
 	data := string(b.data)
 	switch typ {
-	case TypeMetaInit:
+	case wire.TypeMetaInit:
 		d.emit(metaInit(agent, data))
-	case TypeToolCall, TypeServerToolCall:
+	case wire.TypeToolCall, wire.TypeServerToolCall:
 		d.emit(&event.ToolCall{
 			Agent: agent, ID: b.id, Name: b.name, Input: event.JSONText(data),
-			Server: typ == TypeServerToolCall,
+			Server: typ == wire.TypeServerToolCall,
 		})
-	case TypeToolResult, TypeServerToolResult:
+	case wire.TypeToolResult, wire.TypeServerToolResult:
 		var content []event.Part
 		if data != "" {
 			content = append(content, event.Part{Type: "text", Text: data})
@@ -474,10 +475,10 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 		content = append(content, b.images...)
 		d.emit(&event.ToolResult{
 			Agent: agent, ID: b.id, Name: b.name, Content: content,
-			Server: typ == TypeServerToolResult,
+			Server: typ == wire.TypeServerToolResult,
 		})
-	case TypeAwaitingTools:
-		var tools []PendingTool
+	case wire.TypeAwaitingTools:
+		var tools []wire.PendingTool
 		if err := json.Unmarshal([]byte(data), &tools); err != nil {
 			d.emit(&event.Unknown{Agent: agent, Format: "jsonenv", Type: typ, Raw: []byte(data)})
 			return d.errorf(event.ErrSyntax, "awaiting_frontend_tools payload is not a JSON array of tools: %s", jsontext.Problem(err))
@@ -487,8 +488,8 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 			ev.Tools = append(ev.Tools, event.PendingTool{ID: t.ToolUseID, Name: t.Name, Input: t.Input})
 		}
 		d.emit(ev)
-	case TypeMetaFiles:
-		var mf MetaFiles
+	case wire.TypeMetaFiles:
+		var mf wire.MetaFiles
 		ev := &event.Files{Agent: agent, Raw: event.JSONText(data)}
 		if err := json.Unmarshal([]byte(data), &mf); err == nil {
 			for _, f := range mf.Files {
@@ -496,8 +497,8 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 			}
 		}
 		d.emit(ev)
-	case TypeError:
-		var p ErrorPayload
+	case wire.TypeError:
+		var p wire.ErrorPayload
 		ev := &event.Error{Agent: agent, Raw: event.JSONText(data)}
 		if json.Unmarshal([]byte(data), &p) == nil {
 			ev.Type, ev.Message = p.Type, p.Message

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/parse/internal/fuzzcheck"
 	"github.com/agentstream/agentstream/parse/jsonenv"
 )
@@ -153,11 +154,11 @@ data: [DONE]
 `,
 			want: []event.Event{
 				&event.SessionStart{
-					Agent: "a", ParentAgent: "p", Model: "m", Prompt: "hi", MetaKind: jsonenv.MetaKind,
+					Agent: "a", ParentAgent: "p", Model: "m", Prompt: "hi", MetaKind: agentmeta.Kind,
 					Meta: []byte(`{"format": "json", "user_query": "hi", "agent_uuid": "a", "parent_agent_uuid": "p", "model": "m"}`),
 				},
 				&event.RunEnd{
-					Agent: "a", StopReason: "end_turn", Turns: 2, CostUSD: ptr(0.5), MetaKind: jsonenv.MetaKind,
+					Agent: "a", StopReason: "end_turn", Turns: 2, CostUSD: ptr(0.5), MetaKind: agentmeta.Kind,
 					Usage: &event.Usage{InputTokens: 3, OutputTokens: 4},
 					Meta:  []byte(`{"stop_reason": "end_turn", "total_steps": 2, "cost": {"total_cost": 0.5, "currency": "USD"}, "cumulative_usage": {"input_tokens": 3, "output_tokens": 4}}`),
 				},

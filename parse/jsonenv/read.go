@@ -1,17 +1,18 @@
 package jsonenv
 
 import (
+	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // unmarshalEnvelope decodes an envelope as json.Unmarshal does, in one
 // pass when jsontext.Reader can, else with encoding/json, which gives
 // the errors.
-func (d *Decoder) unmarshalEnvelope(payload []byte, env *Envelope) error {
+func (d *Decoder) unmarshalEnvelope(payload []byte, env *wire.Envelope) error {
 	return jsontext.Decode(&d.jr, payload, env, d.readEnvelopeFields)
 }
 
-func (d *Decoder) readEnvelopeFields(r *jsontext.Reader, env *Envelope) bool {
+func (d *Decoder) readEnvelopeFields(r *jsontext.Reader, env *wire.Envelope) bool {
 	if !r.Object() {
 		return false
 	}

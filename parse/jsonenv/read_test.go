@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
@@ -49,12 +50,12 @@ func envelopeSeeds(t testing.TB) [][]byte {
 func compareEnvelope(t *testing.T, data []byte) bool {
 	t.Helper()
 	var d Decoder
-	var got Envelope
+	var got wire.Envelope
 	d.jr.Reset(data)
 	if !d.readEnvelopeFields(&d.jr, &got) || !d.jr.End() {
 		return false
 	}
-	var want Envelope
+	var want wire.Envelope
 	if err := json.Unmarshal(data, &want); err != nil {
 		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
 	}
@@ -84,7 +85,7 @@ func FuzzReadEnvelope(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { compareEnvelope(t, data) })
 }
 
-// TestReadEnvelopeKnowsEveryField: a field added to Envelope must be read
+// TestReadEnvelopeKnowsEveryField: a field added to wire.Envelope must be read
 // by readEnvelopeFields too, which would otherwise skip it.
 func TestReadEnvelopeKnowsEveryField(t *testing.T) {
 	t.Parallel()
@@ -92,9 +93,9 @@ func TestReadEnvelopeKnowsEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range jsontext.FieldNames(Envelope{}) {
+	for _, name := range jsontext.FieldNames(wire.Envelope{}) {
 		if !bytes.Contains(src, []byte(`case "`+name+`"`)) {
-			t.Errorf("Envelope field %q is not read by read.go", name)
+			t.Errorf("wire.Envelope field %q is not read by read.go", name)
 		}
 	}
 }
