@@ -101,3 +101,28 @@ func plainLen(b []byte) int {
 	}
 	return i
 }
+
+// asciiPlainLen returns the length of s's prefix of ASCII bytes that a
+// JSON string holds as they are (no '"', '\\' or control byte), looking
+// at eight bytes at a time.
+func asciiPlainLen(s string) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		q, bs := w^(ones*'"'), w^(ones*'\\')
+		if ((q-ones)&^q|(bs-ones)&^bs|(w-ones*0x20)&^w|w)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			break
+		}
+	}
+	return i
+}

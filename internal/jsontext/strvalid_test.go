@@ -2,6 +2,8 @@ package jsontext
 
 import (
 	"bytes"
+	"encoding/json"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -57,4 +59,44 @@ func TestPlainLen(t *testing.T) {
 	if got := plainLen([]byte("plain text, all of it, é")); got != len("plain text, all of it, é") {
 		t.Errorf("plainLen of a plain text = %d", got)
 	}
+}
+
+// TestASCIIPlainLen: asciiPlainLen stops at the first quote, backslash,
+// control or non-ASCII byte, whichever of the eight places in a word it
+// takes.
+func TestASCIIPlainLen(t *testing.T) {
+	t.Parallel()
+	for n := range 20 {
+		for _, c := range []byte{'"', '\\', 0, 0x1f, '\n', 0x80, 0xc3, 0xff} {
+			b := bytes.Repeat([]byte("plain/ascii\x7f~ "), 2)[:20]
+			b[n] = c
+			if got := asciiPlainLen(string(b)); got != n {
+				t.Errorf("asciiPlainLen(%q) = %d, want %d", b, got, n)
+			}
+		}
+	}
+}
+
+// FuzzAppendMarshalString: AppendMarshalString writes what encoding/json
+// writes without HTML escaping, and AppendString the same apart from
+// U+2028 and U+2029, which it leaves as they are.
+func FuzzAppendMarshalString(f *testing.F) {
+	for _, s := range []string{"plain", "q\"b\\n\n\r\t\b\f\x01\x1f", "<>&/\u2028é🦊 and a longer plain run", "bad\xffbyte", "real \ufffd"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(AppendMarshalString(nil, s)); got+"\n" != want.String() {
+			t.Fatalf("AppendMarshalString(%q) = %s, encoding/json %s", s, got, want.String())
+		}
+		plain := strings.NewReplacer(`\u2028`, "\u2028", `\u2029`, "\u2029").Replace(strings.TrimSuffix(want.String(), "\n"))
+		if got := string(AppendString(nil, s)); got != plain && !strings.Contains(s, `\u202`) {
+			t.Fatalf("AppendString(%q) = %s, want %s", s, got, plain)
+		}
+	})
 }
