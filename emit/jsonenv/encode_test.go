@@ -19,6 +19,7 @@ import (
 	"github.com/agentstream/agentstream/emit/jsonenv"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/eventtest"
 	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	parse "github.com/agentstream/agentstream/parse/jsonenv"
 )
@@ -145,19 +146,10 @@ func TestEncode(t *testing.T) {
 	}
 }
 
+// testdataFiles returns the recordings of testdata/jsonenv.
 func testdataFiles(t testing.TB) []string {
 	t.Helper()
-	paths, _ := filepath.Glob("../../testdata/jsonenv/*")
-	var out []string
-	for _, p := range paths {
-		if !strings.HasSuffix(p, ".md") {
-			out = append(out, p)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatal("no testdata")
-	}
-	return out
+	return append(eventtest.Corpus(t, "../../testdata/jsonenv", "*.sse"), eventtest.Corpus(t, "../../testdata/jsonenv", "*.jsonl")...)
 }
 
 // blocks assembles a stream.
