@@ -72,6 +72,22 @@ func OnePass[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) b
 	return true
 }
 
+// OnePassSeeds runs compare (OnePass for one reader) on each seed, and
+// fails when fewer than min of them were decoded in one pass: the fast
+// path must be the one the recordings take.
+func OnePassSeeds(t *testing.T, seeds [][]byte, min int, compare func(*testing.T, []byte) bool) {
+	t.Helper()
+	fast := 0
+	for _, s := range seeds {
+		if compare(t, s) {
+			fast++
+		}
+	}
+	if fast < min {
+		t.Errorf("only %d of %d seeds decoded in one pass, want %d", fast, len(seeds), min)
+	}
+}
+
 // ReadsEveryField checks that the source file src has a case for the JSON
 // name of every field of each struct of vs: a field added to a wire struct
 // must be read by its one-pass reader too, which would otherwise skip it.
