@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
@@ -34,7 +35,7 @@ const (
 func rules() []format.Rule {
 	return []format.Rule{
 		{ID: ruleFields, Name: "envelope-fields", Doc: "every envelope is a JSON object with type, agent and delta strings and a final boolean; extra fields have their documented types"},
-		{ID: ruleByteCap, Name: "byte-cap", Doc: "an envelope with a delta is at most 2048 bytes of JSON text as written (escapes counted); images and empty markers are not checked"},
+		{ID: ruleByteCap, Name: "byte-cap", Doc: "an envelope with a delta is at most " + strconv.Itoa(format.DefaultMaxChunkBytes) + " bytes of JSON text as written (escapes counted); images and empty markers are not checked"},
 		{ID: ruleFinalFlag, Name: "final-flag", Doc: "text and thinking end with a final marker whose delta is empty; tool_result_image is never final; a buffered payload ends with final before another of its type and agent begins; a citation group ends with a final citation before its agent goes on"},
 		{ID: ruleImage, Name: "image-placement", Doc: "tool_result_image comes inside an open tool_result of the same agent and id, and has src and media_type"},
 		{ID: ruleCitation, Name: "citation-placement", Doc: "citations come right after their text block's final marker (or another citation of the group)"},
