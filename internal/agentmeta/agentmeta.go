@@ -67,6 +67,12 @@ func SessionStart(agent, data string) (ev *event.SessionStart, m Init, ok bool) 
 	if json.Unmarshal([]byte(data), &m) != nil {
 		return ev, m, false
 	}
+	fillSessionStart(ev, &m)
+	return ev, m, true
+}
+
+// fillSessionStart sets ev's fields from the meta_init payload m.
+func fillSessionStart(ev *event.SessionStart, m *Init) {
 	ev.Model, ev.SessionID, ev.Tools, ev.Cwd = m.Model, m.SessionID, m.Tools, m.Cwd
 	ev.ParentToolID, ev.Name, ev.Description = m.ParentToolID, m.Name, m.Description
 	if m.ParentAgentUUID != nil {
@@ -78,7 +84,6 @@ func SessionStart(agent, data string) (ev *event.SessionStart, m Init, ok bool) 
 	} else if len(m.UserQuery) > 0 {
 		ev.Prompt = string(m.UserQuery)
 	}
-	return ev, m, true
 }
 
 // RunEnd maps a meta_final payload onto a RunEnd of agent, keeping the

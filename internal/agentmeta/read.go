@@ -9,6 +9,75 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
+// SessionStartFrom is SessionStart for a payload held as bytes: it reads
+// data in one pass with r, and falls back to SessionStart (encoding/json)
+// on anything that pass does not decode exactly as json.Unmarshal would.
+func SessionStartFrom(r *jsontext.Reader, agent string, data []byte) (ev *event.SessionStart, m Init, ok bool) {
+	r.Reset(data)
+	if !readInit(r, &m) || !r.End() {
+		return SessionStart(agent, string(data))
+	}
+	ev = &event.SessionStart{Agent: agent, Meta: json.RawMessage(bytes.Clone(data)), MetaKind: Kind}
+	fillSessionStart(ev, &m)
+	return ev, m, true
+}
+
+// readInit reads a meta_init payload into m. It fails on a key seen twice
+// and on a null in tools, as readFinal does.
+func readInit(r *jsontext.Reader, m *Init) bool {
+	if !r.Object() {
+		return false
+	}
+	seen := map[string]bool{}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		k := string(key)
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+		switch k {
+		case "format":
+			r.StringField(&m.Format)
+		case "user_query":
+			m.UserQuery = bytes.Clone(r.Skip())
+		case "agent_uuid":
+			r.StringField(&m.AgentUUID)
+		case "parent_agent_uuid":
+			r.OptStringField(&m.ParentAgentUUID)
+		case "model":
+			r.StringField(&m.Model)
+		case "session_id":
+			r.StringField(&m.SessionID)
+		case "tools":
+			if r.Null() {
+				m.Tools = nil
+				break
+			}
+			if !r.Array() {
+				return false
+			}
+			m.Tools = []string{}
+			for r.More() {
+				if r.Peek() == 'n' {
+					return false
+				}
+				m.Tools = append(m.Tools, r.String())
+			}
+		case "cwd":
+			r.StringField(&m.Cwd)
+		case "parent_tool_use_id":
+			r.StringField(&m.ParentToolID)
+		case "name":
+			r.StringField(&m.Name)
+		case "description":
+			r.StringField(&m.Description)
+		default:
+			r.Skip()
+		}
+	}
+	return !r.Failed()
+}
+
 // RunEndFrom is RunEnd for a payload held as bytes: it reads data in one
 // pass with r, and falls back to RunEnd (encoding/json) on anything that
 // pass does not decode exactly as json.Unmarshal would. The event is the

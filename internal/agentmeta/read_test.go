@@ -28,6 +28,43 @@ func checkRunEndFrom(t *testing.T, data []byte) {
 	}
 }
 
+var initSeeds = []string{
+	`{"format": "json", "user_query": "Write \u00e9\n", "agent_uuid": "a", "parent_agent_uuid": null, "model": "m", "message_history": [{"role": "user", "content": [{"type": "text", "text": "x"}]}]}`,
+	`{"format":"json","user_query":"","agent_uuid":"a","parent_agent_uuid":"p","model":"m","session_id":"s","tools":["Bash","Read"],"cwd":"/w","parent_tool_use_id":"t","name":"n","description":"d"}`,
+	`{"user_query": {"a": [1, 2]}}`, `{"user_query": null}`, `{"user_query": 1e999}`, `{"tools": []}`, `{"tools": null}`, `{"tools": [null]}`,
+	`{"tools": [1]}`, `{"model": 5}`, `{"model": "a", "model": "b"}`, `{"Model": "x"}`, `{"parent_agent_uuid": 1}`, `[]`, `{`, "{\"name\": \"\xff\"}",
+}
+
+// checkSessionStartFrom: the one pass gives what SessionStart gives.
+func checkSessionStartFrom(t *testing.T, data []byte) {
+	var r jsontext.Reader
+	wantEv, wantM, wantOK := SessionStart("a", string(data))
+	gotEv, gotM, gotOK := SessionStartFrom(&r, "a", data)
+	if diff := cmp.Diff(wantEv, gotEv); diff != "" {
+		t.Fatalf("%q: SessionStartFrom's event differs (-want +got):\n%s", data, diff)
+	}
+	if wantOK != gotOK {
+		t.Fatalf("%q: ok %v, SessionStart %v", data, gotOK, wantOK)
+	}
+	if diff := cmp.Diff(wantM, gotM); wantOK && diff != "" {
+		t.Fatalf("%q: SessionStartFrom's payload differs (-want +got):\n%s", data, diff)
+	}
+}
+
+func TestSessionStartFrom(t *testing.T) {
+	t.Parallel()
+	for _, s := range initSeeds {
+		checkSessionStartFrom(t, []byte(s))
+	}
+}
+
+func FuzzSessionStartFrom(f *testing.F) {
+	for _, s := range initSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(checkSessionStartFrom)
+}
+
 func TestRunEndFrom(t *testing.T) {
 	t.Parallel()
 	for _, s := range finalSeeds {

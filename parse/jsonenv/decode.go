@@ -452,16 +452,20 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 	if b.over {
 		return nil // reported when it outgrew the cap
 	}
-	if typ == wire.TypeMetaFinal {
-		// Read from the bytes in one pass: the payload is mostly the
-		// conversation history, which the event keeps but does not decode.
+	// meta_init and meta_final are read from the bytes in one pass: the
+	// message and conversation histories, most of them, are kept in the
+	// event but not decoded.
+	switch typ {
+	case wire.TypeMetaInit:
+		ev, _, _ := agentmeta.SessionStartFrom(&d.jr, agent, b.data)
+		d.emit(ev)
+		return nil
+	case wire.TypeMetaFinal:
 		d.emit(agentmeta.RunEndFrom(&d.jr, agent, b.data))
 		return nil
 	}
 	data := string(b.data)
 	switch typ {
-	case wire.TypeMetaInit:
-		d.emit(metaInit(agent, data))
 	case wire.TypeToolCall, wire.TypeServerToolCall:
 		d.emit(&event.ToolCall{
 			Agent: agent, ID: b.id, Name: b.name, Input: event.JSONText(data),
@@ -509,11 +513,6 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 		d.emit(ev)
 	}
 	return nil
-}
-
-func metaInit(agent, data string) *event.SessionStart {
-	ev, _, _ := agentmeta.SessionStart(agent, data)
-	return ev
 }
 
 // truncation flushes what is still open at the end of the input and
