@@ -14,7 +14,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/emit/jsonenv"
 	"github.com/agentstream/agentstream/event"
@@ -152,29 +151,6 @@ func testdataFiles(t testing.TB) []string {
 	return append(eventtest.Corpus(t, "../../testdata/jsonenv", "*.sse"), eventtest.Corpus(t, "../../testdata/jsonenv", "*.jsonl")...)
 }
 
-// blocks assembles a stream.
-func blocks(t testing.TB, r io.Reader) []*assemble.Block {
-	t.Helper()
-	dec := parse.NewDecoder(r, nil)
-	asm := assemble.New(0)
-	var out []*assemble.Block
-	for {
-		ev, err := dec.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			continue // problems are compared elsewhere; both sides see the same
-		}
-		bs, err := asm.Add(ev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, bs...)
-	}
-	return append(out, asm.Flush()...)
-}
-
 // reencode converts a stream to the envelope again.
 func reencode(t testing.TB, in []byte, cfg *jsonenv.Config) []byte {
 	t.Helper()
@@ -211,7 +187,7 @@ func TestRoundTrip(t *testing.T) {
 					}
 					out := reencode(t, in, &jsonenv.Config{MaxChunkBytes: cap, NDJSON: ndjson})
 					checkEnvelopes(t, out, cap, ndjson)
-					if diff := cmp.Diff(blocks(t, bytes.NewReader(in)), blocks(t, bytes.NewReader(out))); diff != "" {
+					if diff := cmp.Diff(eventtest.Blocks(t, parse.NewDecoder(bytes.NewReader(in), nil)), eventtest.Blocks(t, parse.NewDecoder(bytes.NewReader(out), nil))); diff != "" {
 						t.Errorf("blocks differ after the round trip (-original +converted):\n%s", diff)
 					}
 				})
