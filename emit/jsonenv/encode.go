@@ -312,6 +312,12 @@ func splitPoint(s string, budget int) int {
 	}
 	size := 0
 	for i := 0; i < len(s); {
+		// A run of plain ASCII counts a byte each, up to the budget.
+		if k := jsontext.PlainLen(s[i:min(len(s), i+budget-size)]); k > 0 {
+			size += k
+			i += k
+			continue
+		}
 		n, w := 1, 1
 		if c := s[i]; c >= utf8.RuneSelf {
 			var r rune

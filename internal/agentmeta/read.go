@@ -9,9 +9,10 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
-// SessionStartFrom is SessionStart for a payload held as bytes: it reads
-// data in one pass with r, and falls back to SessionStart (encoding/json)
-// on anything that pass does not decode exactly as json.Unmarshal would.
+// SessionStartFrom is SessionStart for a payload held as bytes, which must
+// be valid UTF-8 (a decoder's payload after badutf8): it reads data in one
+// pass with r, and falls back to SessionStart (encoding/json) on anything
+// that pass does not decode exactly as json.Unmarshal would.
 func SessionStartFrom(r *jsontext.Reader, agent string, data []byte) (ev *event.SessionStart, m Init, ok bool) {
 	r.Reset(data)
 	if !readInit(r, &m) || !r.End() {
@@ -37,17 +38,17 @@ func readInit(r *jsontext.Reader, m *Init) bool {
 		seen[k] = true
 		switch k {
 		case "format":
-			r.StringField(&m.Format)
+			stringField(r, &m.Format)
 		case "user_query":
 			m.UserQuery = bytes.Clone(r.Skip())
 		case "agent_uuid":
-			r.StringField(&m.AgentUUID)
+			stringField(r, &m.AgentUUID)
 		case "parent_agent_uuid":
 			r.OptStringField(&m.ParentAgentUUID)
 		case "model":
-			r.StringField(&m.Model)
+			stringField(r, &m.Model)
 		case "session_id":
-			r.StringField(&m.SessionID)
+			stringField(r, &m.SessionID)
 		case "tools":
 			if r.Null() {
 				m.Tools = nil
@@ -61,16 +62,16 @@ func readInit(r *jsontext.Reader, m *Init) bool {
 				if r.Peek() == 'n' {
 					return false
 				}
-				m.Tools = append(m.Tools, r.String())
+				m.Tools = append(m.Tools, validString(r))
 			}
 		case "cwd":
-			r.StringField(&m.Cwd)
+			stringField(r, &m.Cwd)
 		case "parent_tool_use_id":
-			r.StringField(&m.ParentToolID)
+			stringField(r, &m.ParentToolID)
 		case "name":
-			r.StringField(&m.Name)
+			stringField(r, &m.Name)
 		case "description":
-			r.StringField(&m.Description)
+			stringField(r, &m.Description)
 		default:
 			r.Skip()
 		}
@@ -78,8 +79,9 @@ func readInit(r *jsontext.Reader, m *Init) bool {
 	return !r.Failed()
 }
 
-// RunEndFrom is RunEnd for a payload held as bytes: it reads data in one
-// pass with r, and falls back to RunEnd (encoding/json) on anything that
+// RunEndFrom is RunEnd for a payload held as bytes, which must be valid
+// UTF-8 (a decoder's payload after badutf8): it reads data in one pass
+// with r, and falls back to RunEnd (encoding/json) on anything that
 // pass does not decode exactly as json.Unmarshal would. The event is the
 // same either way; the one pass skips the conversation history, most of
 // the payload, without decoding it or checking it twice.
@@ -111,7 +113,7 @@ func readFinal(r *jsontext.Reader, m *Final) bool {
 		seen[k] = true
 		switch k {
 		case "stop_reason":
-			r.StringField(&m.StopReason)
+			stringField(r, &m.StopReason)
 		case "total_steps":
 			if !r.Null() {
 				n := r.Int()
@@ -159,10 +161,10 @@ func readFinal(r *jsontext.Reader, m *Final) bool {
 				if r.Peek() == 'n' {
 					return false
 				}
-				m.Errors = append(m.Errors, r.String())
+				m.Errors = append(m.Errors, validString(r))
 			}
 		case "result":
-			r.StringField(&m.Result)
+			stringField(r, &m.Result)
 		default:
 			r.Skip()
 		}
@@ -218,4 +220,17 @@ func readUsage(r *jsontext.Reader, u *Usage) {
 			*n = r.Int()
 		}
 	}
+}
+
+// stringField reads a string into a string field as encoding/json does:
+// null leaves it as it is. The input is valid UTF-8.
+func stringField(r *jsontext.Reader, s *string) {
+	if !r.Null() {
+		*s = validString(r)
+	}
+}
+
+// validString reads a string value of valid UTF-8 input.
+func validString(r *jsontext.Reader) string {
+	return string(r.StrValid())
 }

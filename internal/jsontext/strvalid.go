@@ -102,6 +102,11 @@ func plainLen(b []byte) int {
 	return i
 }
 
+// PlainLen returns the length of s's prefix that AppendString writes as it
+// is, byte for byte, and that is ASCII: an encoder measuring how much of
+// a text fits a budget may count those bytes as one each.
+func PlainLen(s string) int { return asciiPlainLen(s) }
+
 // asciiPlainLen returns the length of s's prefix of ASCII bytes that a
 // JSON string holds as they are (no '"', '\\' or control byte), looking
 // at eight bytes at a time.

@@ -454,7 +454,8 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 	}
 	// meta_init and meta_final are read from the bytes in one pass: the
 	// message and conversation histories, most of them, are kept in the
-	// event but not decoded.
+	// event but not decoded. b.data is valid UTF-8, as From asks: it joins
+	// deltas decoded from units that went through badutf8.
 	switch typ {
 	case wire.TypeMetaInit:
 		ev, _, _ := agentmeta.SessionStartFrom(&d.jr, agent, b.data)
