@@ -117,8 +117,9 @@ func asciiPlainLen(s string) int {
 	)
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		t := s[i : i+8] // one bounds check, one load
+		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 		q, bs := w^(ones*'"'), w^(ones*'\\')
 		if ((q-ones)&^q|(bs-ones)&^bs|(w-ones*0x20)&^w|w)&highs != 0 {
 			break
