@@ -50,20 +50,7 @@ func readInit(r *jsontext.Reader, m *Init) bool {
 		case "session_id":
 			stringField(r, &m.SessionID)
 		case "tools":
-			if r.Null() {
-				m.Tools = nil
-				break
-			}
-			if !r.Array() {
-				return false
-			}
-			m.Tools = []string{}
-			for r.More() {
-				if r.Peek() == 'n' {
-					return false
-				}
-				m.Tools = append(m.Tools, validString(r))
-			}
+			m.Tools = stringList(r)
 		case "cwd":
 			stringField(r, &m.Cwd)
 		case "parent_tool_use_id":
@@ -149,20 +136,7 @@ func readFinal(r *jsontext.Reader, m *Final) bool {
 				m.IsError = r.Bool()
 			}
 		case "errors":
-			if r.Null() {
-				m.Errors = nil
-				break
-			}
-			if !r.Array() {
-				return false
-			}
-			m.Errors = []string{}
-			for r.More() {
-				if r.Peek() == 'n' {
-					return false
-				}
-				m.Errors = append(m.Errors, validString(r))
-			}
+			m.Errors = stringList(r)
 		case "result":
 			stringField(r, &m.Result)
 		default:
@@ -220,6 +194,28 @@ func readUsage(r *jsontext.Reader, u *Usage) {
 			*n = r.Int()
 		}
 	}
+}
+
+// stringList reads an array of strings as encoding/json does into a fresh
+// []string: null is nil, [] empty but not nil. A null element fails the
+// Reader (encoding/json would leave what the slice held there).
+func stringList(r *jsontext.Reader) []string {
+	if r.Null() {
+		return nil
+	}
+	if !r.Array() {
+		r.Fail()
+		return nil
+	}
+	list := []string{}
+	for r.More() {
+		if r.Peek() == 'n' {
+			r.Fail()
+			return nil
+		}
+		list = append(list, validString(r))
+	}
+	return list
 }
 
 // stringField reads a string into a string field as encoding/json does:
