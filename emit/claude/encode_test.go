@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
 	wire "github.com/agentstream/agentstream/parse/claude"
 )
 
@@ -396,16 +397,7 @@ func BenchmarkEncode(b *testing.B) {
 // reports when a block was left open).
 func FuzzEncoder(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(corpus, "*.json*"))
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		if len(data) > 4<<10 {
-			data = data[:4<<10]
-		}
-		f.Add(data, false)
-	}
+	eventtest.FuzzPieces(f, files, "\n", 512, false)
 	f.Fuzz(func(t *testing.T, data []byte, partial bool) {
 		d := wire.NewDecoder(bytes.NewReader(data), &wire.Config{MaxEventBytes: 4096})
 		var out bytes.Buffer

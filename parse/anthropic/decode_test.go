@@ -184,16 +184,7 @@ func TestDecode(t *testing.T) {
 }
 
 func FuzzDecoder(f *testing.F) {
-	for _, file := range corpusFiles(f) {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		if len(data) > 4<<10 {
-			data = data[:4<<10] // the fuzzer minimises what it finds: keep seeds small
-		}
-		f.Add(data)
-	}
+	eventtest.FuzzPieces(f, corpusFiles(f), "\n\n", 512)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzcheck.Check(t, data, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })
 		want := decodeAll(bytes.NewReader(data), &Config{MaxEventBytes: 4096})
