@@ -31,10 +31,8 @@ func ReadStreamEvent(r *jsontext.Reader, se *StreamEvent) bool {
 			if int64(int(n)) != n {
 				r.Fail()
 			}
-			if se.Index == nil {
-				se.Index = new(int)
-			}
-			*se.Index = int(n)
+			se.idx = int(n)
+			se.Index = &se.idx
 		case "content_block":
 			se.ContentBlock = r.Skip()
 		case "delta":

@@ -72,6 +72,7 @@ type StreamEvent struct {
 
 	delta  Delta // Delta decoded by ReadStreamEvent
 	parsed bool  // delta is set
+	idx    int   // what Index points to, set by ReadStreamEvent
 }
 
 // Message is a Messages API message object: the message_start payload, or
