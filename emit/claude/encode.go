@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
@@ -40,6 +41,7 @@ type Encoder struct {
 	err    error
 	losses event.Losses // what was warned about
 	out    []byte       // the line being written, reused
+	seed   []byte       // what a uuid is derived from, reused
 
 	main     string // the main agent's scope
 	haveMain bool
@@ -50,7 +52,7 @@ type Encoder struct {
 	n        int      // lines written, for derived uuids
 
 	// what the result line needs when the source has no RunEnd
-	lastText  string
+	lastText  []byte // as a JSON string
 	lastStop  string
 	failed    bool     // the main agent had a fatal error or a failed turn
 	errs      []string // the main agent's error messages, for result.errors
@@ -84,12 +86,23 @@ func (e *Encoder) warn(what string) {
 
 // uuid returns the next line's uuid, derived from the session id and a
 // counter so that output is deterministic.
-func (e *Encoder) uuid() string {
+func (e *Encoder) uuid() string { return string(e.appendUUID(nil)) }
+
+// appendUUID appends the next line's uuid (see uuid) without allocating.
+func (e *Encoder) appendUUID(b []byte) []byte {
+	const hex = "0123456789abcdef"
 	e.n++
-	h := sha256.Sum256(fmt.Appendf(nil, "%s/%d", e.session, e.n))
+	e.seed = strconv.AppendInt(append(append(e.seed[:0], e.session...), '/'), int64(e.n), 10)
+	h := sha256.Sum256(e.seed)
 	h[6] = h[6]&0x0f | 0x40
 	h[8] = h[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
+	for i, c := range h[:16] {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			b = append(b, '-')
+		}
+		b = append(b, hex[c>>4], hex[c&0x0f])
+	}
+	return b
 }
 
 // line writes one line; err is the error of marshalling it, if any.
@@ -101,11 +114,46 @@ func (e *Encoder) line(b []byte, err error) {
 		e.err = fmt.Errorf("claude: %w", err)
 		return
 	}
-	e.out = append(append(e.out[:0], b...), '\n')
+	e.writeLine(append(e.out[:0], b...))
+}
+
+// writeLine writes b, a line without its newline built on e.out (which
+// it becomes, for reuse).
+func (e *Encoder) writeLine(b []byte) {
+	if e.err != nil {
+		return
+	}
+	e.out = append(b, '\n')
 	_, e.err = e.w.Write(e.out)
 	if cap(e.out) > 64<<10 {
 		e.out = nil // a rare large line: not kept
 	}
+}
+
+// appendHeader appends the fields every line ends with, as Marshal
+// writes header, and the line's closing brace.
+func (e *Encoder) appendHeader(b []byte, a *agent) []byte {
+	b = append(b, `,"parent_tool_use_id":`...)
+	if a.parent == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsontext.AppendMarshalString(b, *a.parent)
+	}
+	b = append(b, `,"session_id":`...)
+	b = jsontext.AppendMarshalString(b, e.session)
+	b = append(b, `,"uuid":"`...)
+	return append(e.appendUUID(b), `"}`...)
+}
+
+// appendAssistant appends an assistant line holding block, as Marshal
+// writes struct{Type; Message; header}, but its closing brace.
+func (e *Encoder) appendAssistant(b []byte, a *agent, id, model string, block []byte) []byte {
+	b = append(b, `{"type":`...)
+	b = jsontext.AppendMarshalString(b, wire.TypeAssistant)
+	b = append(b, `,"message":`...)
+	b = messages.AppendMessage(b, id, model, block)
+	b = e.appendHeader(b, a)
+	return b[:len(b)-1]
 }
 
 // scope returns the state of agent id, creating it on first use.
@@ -442,27 +490,47 @@ func (e *Encoder) streamEvent(a *agent, data []byte) error {
 		// Claude Code forwards no partial stream of a subagent.
 		return nil
 	}
-	e.line(messages.Marshal(struct {
-		Type  string          `json:"type"`
-		Event json.RawMessage `json:"event"`
-		header
-	}{Type: wire.TypeStreamEvent, Event: data, header: e.header(a)}))
+	// As Marshal writes struct{Type; Event json.RawMessage; header}: data
+	// is compact JSON.
+	b := append(e.out[:0], `{"type":`...)
+	b = jsontext.AppendMarshalString(b, wire.TypeStreamEvent)
+	b = append(b, `,"event":`...)
+	b = append(b, data...)
+	e.writeLine(e.appendHeader(b, a))
 	return e.err
 }
 
 func (e *Encoder) snapshot(a *agent, m messages.MessageInfo, block []byte) error {
 	if a.id == e.main {
-		var b messages.Block
-		if messages.UnmarshalBlock(block, &b) == nil && b.Type == messages.BlockText && b.Text != nil {
-			e.lastText = *b.Text
+		e.noteText(block)
+	}
+	b := slices.Grow(e.out[:0], len(block)+512)
+	e.writeLine(append(e.appendAssistant(b, a, m.ID, m.Model, block), '}'))
+	return e.err
+}
+
+// noteText keeps the text of block, a block of the main agent, when it
+// is a text block: the result line's text when the source gives none. A
+// block of the shape the Streamer writes ({"type":"text","text":...})
+// has its text kept as JSON, decoded only when a result needs it.
+func (e *Encoder) noteText(block []byte) {
+	var r jsontext.Reader
+	r.Reset(block)
+	if r.Object() {
+		if k, _ := r.Key(); string(k) == "type" && string(r.Str()) == messages.BlockText {
+			if k, _ := r.Key(); string(k) == "text" && r.Peek() == '"' {
+				text := r.Skip()
+				if _, more := r.Key(); !more && r.End() {
+					e.lastText = append(e.lastText[:0], text...)
+					return
+				}
+			}
 		}
 	}
-	e.line(messages.Marshal(struct {
-		Type    string `json:"type"`
-		Message any    `json:"message"`
-		header
-	}{Type: wire.TypeAssistant, Message: messages.NewMessage(m.ID, m.Model, []json.RawMessage{block}), header: e.header(a)}))
-	return e.err
+	var b messages.Block
+	if messages.UnmarshalBlock(block, &b) == nil && b.Type == messages.BlockText && b.Text != nil {
+		e.lastText = jsontext.AppendMarshalString(e.lastText[:0], *b.Text)
+	}
 }
 
 type resultContent struct {
@@ -585,13 +653,11 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}{"text", text})
-	msg := messages.NewMessage(e.uuid(), wire.SyntheticModel, []json.RawMessage{block})
-	e.line(messages.Marshal(struct {
-		Type    string `json:"type"`
-		Message any    `json:"message"`
-		header
-		Error string `json:"error"`
-	}{Type: wire.TypeAssistant, Message: msg, header: e.header(a), Error: errType}))
+	id := e.uuid()
+	b := e.appendAssistant(e.out[:0], a, id, wire.SyntheticModel, block)
+	b = append(b, `,"error":`...)
+	b = jsontext.AppendMarshalString(b, errType)
+	e.writeLine(append(b, '}'))
 }
 
 func (e *Encoder) notice(a *agent, ev *event.Notice) {
@@ -689,8 +755,8 @@ func (e *Encoder) result(ev *event.RunEnd) {
 		r.Subtype = wire.SubtypeErrorDuring
 	} else {
 		res := ev.Result
-		if res == "" {
-			res = e.lastText
+		if res == "" && len(e.lastText) > 0 {
+			json.Unmarshal(e.lastText, &res) // a JSON string, which decodes
 		}
 		r.Result = &res
 	}
@@ -725,12 +791,8 @@ func (e *Encoder) Close() error {
 		// a message cut short by an interrupt.
 		for _, a := range e.agentsInOrder() {
 			if m, block, ok := a.st.Pending(); ok {
-				e.line(messages.Marshal(struct {
-					Type    string `json:"type"`
-					Message any    `json:"message"`
-					header
-					Aborted bool `json:"aborted"`
-				}{Type: wire.TypeAssistant, Message: messages.NewMessage(m.ID, m.Model, []json.RawMessage{block}), header: e.header(a), Aborted: true}))
+				b := e.appendAssistant(e.out[:0], a, m.ID, m.Model, block)
+				e.writeLine(append(b, `,"aborted":true}`...))
 			}
 		}
 		if e.err != nil {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/internal/messages"
 	wire "github.com/agentstream/agentstream/parse/claude"
 )
 
@@ -810,5 +811,45 @@ func TestInputFragments(t *testing.T) {
 				t.Errorf("input_json_delta fragments (-recorded +written):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestLinesAsMarshal: the lines written without reflection are what
+// encoding/json writes for them.
+func TestLinesAsMarshal(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "plain", "q\"b\\<&>\u2028\u2029\x01é", "bad \xff"} {
+		var out bytes.Buffer
+		e := NewEncoder(&out, nil)
+		e.session = s
+		sub := s + "parent"
+		for _, a := range []*agent{{id: s}, {id: "sub", parent: &sub}} {
+			block := []byte(`{"type":"text","text":"x"}`)
+			e.n = 0
+			want, err := messages.Marshal(struct {
+				Type    string `json:"type"`
+				Message any    `json:"message"`
+				header
+			}{Type: wire.TypeAssistant, Message: json.RawMessage(messages.AppendMessage(nil, s, s, block)), header: e.header(a)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.n = 0
+			if diff := cmp.Diff(string(want), string(e.appendAssistant(nil, a, s, s, block))+"}"); diff != "" {
+				t.Errorf("%q: assistant line (-Marshal +appendAssistant):\n%s", s, diff)
+			}
+			e.n = 0
+			want, _ = messages.Marshal(struct {
+				Type  string          `json:"type"`
+				Event json.RawMessage `json:"event"`
+				header
+			}{Type: wire.TypeStreamEvent, Event: block, header: e.header(a)})
+			e.n, e.cfg.Partial = 0, true
+			out.Reset()
+			e.streamEvent(&agent{id: a.id}, block)
+			if a.parent == nil && !cmp.Equal(string(want)+"\n", out.String()) {
+				t.Errorf("%q: stream_event line (-Marshal +streamEvent):\n%s", s, cmp.Diff(string(want)+"\n", out.String()))
+			}
+		}
 	}
 }

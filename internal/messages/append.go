@@ -40,3 +40,22 @@ func appendThinkingBlock(buf []byte, b thinkingBlock) []byte {
 	buf = append(buf, `,"signature":`...)
 	return append(jsontext.AppendMarshalString(buf, b.Signature), '}')
 }
+
+// AppendMessage appends the message object of an assistant snapshot
+// holding blocks, each a content block as the Streamer gives it (valid,
+// compact JSON), as Marshal writes it: a message without stop reason
+// and with zero usage, written without reflection.
+func AppendMessage(b []byte, id, model string, blocks ...[]byte) []byte {
+	b = append(b, `{"id":`...)
+	b = jsontext.AppendMarshalString(b, id)
+	b = append(b, `,"type":"message","role":"assistant","model":`...)
+	b = jsontext.AppendMarshalString(b, model)
+	b = append(b, `,"content":[`...)
+	for i, block := range blocks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, block...)
+	}
+	return append(b, `],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}}`...)
+}

@@ -1,6 +1,7 @@
 package messages
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -39,6 +40,17 @@ func checkAppendDelta(t *testing.T, s string) {
 	tb := textBlock{Type: BlockText, Text: s}
 	if diff := cmp.Diff(string(marshal(tb)), string(appendTextBlock(nil, tb))); diff != "" {
 		t.Errorf("%q (-Marshal +appendTextBlock):\n%s", s, diff)
+	}
+	blocks := [][]byte{appendTextBlock(nil, tb), marshal(toolBlock{Type: BlockToolUse, ID: s, Name: s, Input: []byte(`{"a":1}`)})}
+	for n := range len(blocks) + 1 {
+		raw := make([]json.RawMessage, n)
+		for i := range n {
+			raw[i] = blocks[i]
+		}
+		want := marshal(newMessage(s, s+"m", raw))
+		if diff := cmp.Diff(string(want), string(AppendMessage(nil, s, s+"m", blocks[:n]...))); diff != "" {
+			t.Errorf("%q, %d blocks (-Marshal +AppendMessage):\n%s", s, n, diff)
+		}
 	}
 	th := thinkingBlock{Type: BlockThinking, Thinking: s, Signature: s + "sig"}
 	if diff := cmp.Diff(string(marshal(th)), string(appendThinkingBlock(nil, th))); diff != "" {

@@ -284,9 +284,9 @@ type (
 	}
 )
 
-// NewMessage returns the message object of a message_start, or of an
-// assistant snapshot carrying content.
-func NewMessage(id, model string, content []json.RawMessage) any {
+// newMessage returns the message object of a message_start, or of an
+// assistant snapshot carrying content (see AppendMessage).
+func newMessage(id, model string, content []json.RawMessage) outMessage {
 	if content == nil {
 		content = []json.RawMessage{}
 	}
@@ -322,7 +322,7 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 	s.index, s.tools = 0, false
 	s.unsigned = s.unsigned[:0]
 	clear(s.pending)
-	m := NewMessage(id, model, nil).(outMessage)
+	m := newMessage(id, model, nil)
 	s.start = u
 	if u != nil {
 		m.Usage = outUsage{
