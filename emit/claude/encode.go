@@ -756,7 +756,7 @@ func (e *Encoder) result(ev *event.RunEnd) {
 	} else {
 		res := ev.Result
 		if res == "" && len(e.lastText) > 0 {
-			json.Unmarshal(e.lastText, &res) // a JSON string, which decodes
+			res = jsonString(e.lastText)
 		}
 		r.Result = &res
 	}
@@ -807,6 +807,19 @@ func (e *Encoder) Close() error {
 	e.closeTurns("")
 	e.result(&event.RunEnd{})
 	return e.err
+}
+
+// jsonString decodes a JSON string as json.Unmarshal does, in one pass
+// when jsontext.Reader can.
+func jsonString(b []byte) string {
+	var r jsontext.Reader
+	r.Reset(b)
+	if s := r.String(); r.End() {
+		return s
+	}
+	var s string
+	json.Unmarshal(b, &s)
+	return s
 }
 
 // marshal is messages.Marshal for values of strings and valid JSON text,

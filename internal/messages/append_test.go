@@ -24,6 +24,7 @@ type (
 var appendSeeds = []string{
 	"", "plain", "quote \" backslash \\ slash /", "\b\f\n\r\t\x00\x1f\x7f",
 	"<html> & 'x'", "é 日本 🎌", "\u2028\u2029", "bad \xff\xfe utf-8 \xe2\x82", "\ufeff",
+	"€\xe2\x82\xac\xf0\x9f\x98\x80\xf0\x9f\x98\xe2x\xc3",
 }
 
 func checkAppendDelta(t *testing.T, s string) {
@@ -33,15 +34,37 @@ func checkAppendDelta(t *testing.T, s string) {
 			d = thinkingDelta{Type: DeltaThinking, Thinking: s}
 		}
 		want := marshal(blockDelta{Type: EventContentBlockDelta, Index: 7, Delta: d})
-		if diff := cmp.Diff(string(want), string(appendDelta(nil, 7, kind, s))); diff != "" {
+		got, start, end := appendDelta(nil, 7, kind, s)
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
 			t.Errorf("%q as %v (-Marshal +appendDelta):\n%s", s, kind, diff)
+		}
+		if esc := string(appendEscaped(nil, s)); string(got[start:end]) != esc {
+			t.Errorf("%q as %v: escaped text at [%d:%d] is %q, want %q", s, kind, start, end, got[start:end], esc)
+		}
+	}
+	// The text of a block given in two deltas, cut anywhere (inside a
+	// UTF-8 sequence too), is written as Marshal writes it whole.
+	for i := range len(s) + 1 {
+		var b streamBlock
+		for _, part := range []string{s[:i], s[i:]} {
+			b.appendText(part, appendEscaped(nil, part))
+		}
+		tb := textBlock{Type: BlockText, Text: s}
+		if diff := cmp.Diff(string(marshal(tb)), string(appendTextBlock(nil, b.escaped(), nil))); diff != "" {
+			t.Errorf("%q cut at %d (-Marshal +appendTextBlock):\n%s", s, i, diff)
+		}
+		cites := []json.RawMessage{json.RawMessage(`{"type":"char_location","cited_text":"x"}`), json.RawMessage(`{"url":"<&>"}`)}
+		tb.Citations = cites
+		if diff := cmp.Diff(string(marshal(tb)), string(appendTextBlock(nil, b.escaped(), cites))); diff != "" {
+			t.Errorf("%q cut at %d, with citations (-Marshal +appendTextBlock):\n%s", s, i, diff)
+		}
+		th := thinkingBlock{Type: BlockThinking, Thinking: s, Signature: s + "sig"}
+		if diff := cmp.Diff(string(marshal(th)), string(appendThinkingBlock(nil, b.escaped(), th.Signature))); diff != "" {
+			t.Errorf("%q cut at %d (-Marshal +appendThinkingBlock):\n%s", s, i, diff)
 		}
 	}
 	tb := textBlock{Type: BlockText, Text: s}
-	if diff := cmp.Diff(string(marshal(tb)), string(appendTextBlock(nil, tb))); diff != "" {
-		t.Errorf("%q (-Marshal +appendTextBlock):\n%s", s, diff)
-	}
-	blocks := [][]byte{appendTextBlock(nil, tb), marshal(toolBlock{Type: BlockToolUse, ID: s, Name: s, Input: []byte(`{"a":1}`)})}
+	blocks := [][]byte{marshal(tb), marshal(toolBlock{Type: BlockToolUse, ID: s, Name: s, Input: []byte(`{"a":1}`)})}
 	for n := range len(blocks) + 1 {
 		raw := make([]json.RawMessage, n)
 		for i := range n {
@@ -51,10 +74,6 @@ func checkAppendDelta(t *testing.T, s string) {
 		if diff := cmp.Diff(string(want), string(AppendMessage(nil, s, s+"m", blocks[:n]...))); diff != "" {
 			t.Errorf("%q, %d blocks (-Marshal +AppendMessage):\n%s", s, n, diff)
 		}
-	}
-	th := thinkingBlock{Type: BlockThinking, Thinking: s, Signature: s + "sig"}
-	if diff := cmp.Diff(string(marshal(th)), string(appendThinkingBlock(nil, th))); diff != "" {
-		t.Errorf("%q (-Marshal +appendThinkingBlock):\n%s", s, diff)
 	}
 }
 

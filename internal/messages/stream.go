@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -71,8 +72,9 @@ type MessageInfo struct {
 type streamBlock struct {
 	index     int
 	kind      event.BlockKind
-	n         int // JSON size of the text written, for MaxBlockBytes
-	text      strings.Builder
+	n         int    // JSON size of the text written, for MaxBlockBytes
+	esc       []byte // the text written (when a Block is wanted), escaped as Marshal escapes it
+	tail      string // and its last bytes not in esc: a UTF-8 sequence the next text may complete
 	citations []json.RawMessage
 	whole     json.RawMessage // a block written whole (Unknown, server result)
 }
@@ -150,26 +152,53 @@ func (s *Streamer) block(b any) {
 	if s.err != nil || s.Block == nil {
 		return
 	}
-	var data []byte
-	switch b := b.(type) {
-	// A block is written once, and may be large: a new slice, not the
-	// reused buffer, which a Streamer per agent would keep at the size of
-	// its largest block.
-	case textBlock:
-		if len(b.Citations) == 0 {
-			data = appendTextBlock(make([]byte, 0, len(b.Text)+32), b)
-		}
-	case thinkingBlock:
-		data = appendThinkingBlock(make([]byte, 0, len(b.Thinking)+len(b.Signature)+48), b)
-	}
-	if data == nil {
-		var err error
-		if data, err = Marshal(b); err != nil {
-			s.err = err
-			return
-		}
+	data, err := Marshal(b)
+	if err != nil {
+		s.err = err
+		return
 	}
 	s.err = s.Block(*s.msg, data)
+}
+
+// textBlock writes the completed text or thinking block b, with the
+// signature sig of a thinking block.
+func (s *Streamer) textBlock(b *streamBlock, sig string) {
+	if s.err != nil || s.Block == nil {
+		return
+	}
+	// A block is written once, and may be large: a new slice, not the
+	// reused buffer, which a Streamer per agent would keep at the size
+	// of its largest block.
+	esc := b.escaped()
+	data := make([]byte, 0, len(esc)+len(sig)+64)
+	if b.kind == event.Thinking {
+		data = appendThinkingBlock(data, esc, sig)
+	} else {
+		data = appendTextBlock(data, esc, b.citations)
+	}
+	s.err = s.Block(*s.msg, data)
+}
+
+// appendText adds text, which escaped is, to the text of b.
+func (b *streamBlock) appendText(text string, escaped []byte) {
+	if b.tail == "" && incompleteTail(text) == 0 {
+		b.esc = append(b.esc, escaped...)
+		return
+	}
+	// A UTF-8 sequence split between texts (no decoder splits one; a
+	// library caller might): escaped once whole, as Marshal would.
+	t := b.tail + text
+	cut := len(t) - incompleteTail(t)
+	b.esc = appendEscaped(b.esc, t[:cut])
+	b.tail = t[cut:]
+}
+
+// escaped returns the text of b, escaped.
+func (b *streamBlock) escaped() []byte {
+	if b.tail == "" {
+		return b.esc
+	}
+	return appendEscaped(slices.Clip(b.esc), b.tail)
 }
 
 // Marshal returns v as JSON without HTML escaping, as the API writes it.
@@ -387,9 +416,9 @@ func (s *Streamer) Pending() (MessageInfo, []byte, bool) {
 		return MessageInfo{}, nil, false
 	}
 	if b.kind == event.Thinking {
-		return *s.msg, marshal(thinkingBlock{Type: BlockThinking, Thinking: b.text.String()}), true
+		return *s.msg, appendThinkingBlock(nil, b.escaped(), ""), true
 	}
-	return *s.msg, marshal(textBlock{Type: BlockText, Text: b.text.String()}), true
+	return *s.msg, appendTextBlock(nil, b.escaped(), nil), true
 }
 
 // Flush writes the held content_block_stop, if any. Callers call it
@@ -409,7 +438,7 @@ func (s *Streamer) release() {
 	case h.whole != nil:
 		s.block(h.whole)
 	case h.kind == event.Text:
-		s.block(textBlock{Type: BlockText, Text: h.text.String(), Citations: h.citations})
+		s.textBlock(h, "")
 	}
 	s.write(EventContentBlockStop, blockStop{Type: EventContentBlockStop, Index: h.index})
 }
@@ -448,7 +477,7 @@ func (s *Streamer) endBlock(kind event.BlockKind, sig string) {
 				Delta: signatureDelta{Type: DeltaSignature, Signature: sig},
 			})
 		}
-		s.block(thinkingBlock{Type: BlockThinking, Thinking: b.text.String(), Signature: sig})
+		s.textBlock(b, sig)
 		s.write(EventContentBlockStop, blockStop{Type: EventContentBlockStop, Index: b.index})
 		return
 	}
@@ -477,22 +506,7 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 		if s.open == nil || s.open.kind != ev.Kind {
 			s.startBlock(ev.Kind)
 		}
-		text := s.capText(ev.Text)
-		if text == "" {
-			break
-		}
-		if s.Block != nil {
-			s.open.text.WriteString(text)
-		}
-		// What write(blockDelta{...}) writes, without reflection or
-		// allocation: the hot path of every encoder built on Streamer.
-		s.buf = appendDelta(s.buf[:0], s.open.index, ev.Kind, text)
-		if s.err == nil {
-			s.err = s.Event(EventContentBlockDelta, s.buf)
-		}
-		if cap(s.buf) > maxKeptBuffer {
-			s.buf = nil // a rare large delta: not kept per agent
-		}
+		s.delta(ev.Kind, ev.Text)
 	case *event.BlockEnd:
 		if s.open == nil || s.open.kind != ev.Kind {
 			s.startBlock(ev.Kind)
@@ -529,6 +543,44 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 		return false, s.err
 	}
 	return true, s.err
+}
+
+// delta writes the content_block_delta of text in the open block, of
+// kind: what of it fits under MaxBlockBytes. It is the hot path of every
+// encoder built on Streamer: written without reflection or allocation,
+// and the text escaped once, for the delta and for the block.
+func (s *Streamer) delta(kind event.BlockKind, text string) {
+	if text == "" {
+		return
+	}
+	b := s.open
+	var start, end int
+	s.buf, start, end = appendDelta(s.buf[:0], b.index, kind, text)
+	if s.MaxBlockBytes > 0 {
+		// The JSON size of text as capText counts it: as escaped, but
+		// for \b and \f, which it counts as \u0008.
+		size := end - start
+		if size > len(text) {
+			size += 4 * (strings.Count(text, "\b") + strings.Count(text, "\f"))
+		}
+		if b.n+size <= s.MaxBlockBytes {
+			b.n += size
+		} else {
+			if text = s.capText(text); text == "" {
+				return
+			}
+			s.buf, start, end = appendDelta(s.buf[:0], b.index, kind, text)
+		}
+	}
+	if s.Block != nil {
+		b.appendText(text, s.buf[start:end])
+	}
+	if s.err == nil {
+		s.err = s.Event(EventContentBlockDelta, s.buf)
+	}
+	if cap(s.buf) > maxKeptBuffer {
+		s.buf = nil // a rare large delta: not kept per agent
+	}
 }
 
 // capText returns what of text fits in the open block under
