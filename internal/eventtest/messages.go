@@ -2,8 +2,14 @@ package eventtest
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/agentstream/agentstream/event"
 )
 
 // FuzzPieces adds each file to f's corpus in pieces of at most size
@@ -42,4 +48,70 @@ func Pieces(data []byte, sep string, size int) [][]byte {
 		data = data[n:]
 	}
 	return out
+}
+
+// DumpFiles is GoldenFiles for the Messages API decoders (anthropic,
+// claude): each file's items as All gives them (deltas as they came),
+// rendered by Dump, against testdata/<name>.golden (the name without its
+// extension).
+func DumpFiles(t *testing.T, files []string, update bool, newDec func(r io.Reader, source string) event.Decoder) {
+	for _, file := range files {
+		name := filepath.Base(file)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := Dump(All(newDec(bytes.NewReader(data), name)))
+			GoldenFile(t, filepath.Join("testdata", strings.TrimSuffix(name, filepath.Ext(name))+".golden"), got, update)
+		})
+	}
+}
+
+// AllReads checks each file with SameReads, its items as All gives them
+// (deltas as they came, not merged).
+func AllReads(t *testing.T, files []string, newDec func(r io.Reader) event.Decoder) {
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			SameReads(t, data, func(r io.Reader) []Item { return All(newDec(r)) })
+		})
+	}
+}
+
+// RoundTrip is the body of an encoder's fuzz target: the events in
+// reads from data (its problems skipped) are encoded by enc, which writes
+// to out, and what it wrote must read back with back without a problem,
+// but for the truncation Close reported (a block left open).
+func RoundTrip(t *testing.T, data []byte, in, back func(r io.Reader) event.Decoder, enc event.Encoder, out *bytes.Buffer) {
+	t.Helper()
+	d := in(bytes.NewReader(data))
+	for range 1 << 30 {
+		ev, err := d.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			continue
+		}
+		if err := enc.Encode(ev); err != nil {
+			t.Fatalf("Encode(%T): %v", ev, err)
+		}
+	}
+	truncated := errors.Is(enc.Close(), event.ErrTruncated)
+	r := back(bytes.NewReader(out.Bytes()))
+	for range 1 << 30 {
+		_, err := r.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil && !(truncated && errors.Is(err, event.ErrTruncated)) {
+			t.Fatalf("reading our output: %v\ninput:\n%q\noutput:\n%s", err, data, out.Bytes())
+		}
+	}
 }
