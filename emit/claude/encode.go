@@ -274,16 +274,8 @@ func (e *Encoder) Encode(ev event.Event) error {
 		default:
 			e.line(jsontext.Compact(raw), nil) // a line type of a newer Claude Code
 		}
-	case *event.AwaitingTools:
-		e.warn("awaiting tools")
-	case *event.Files:
-		e.warn("generated files")
-	case *event.FileChange:
-		e.warn("file changes")
-	case *event.TodoList:
-		e.warn("todo lists")
 	default:
-		e.warn(fmt.Sprintf("events of type %T", ev))
+		e.warn(messages.Loss(ev))
 	}
 	return e.err
 }

@@ -56,7 +56,7 @@ func appendTextBlock(buf, esc []byte, citations []json.RawMessage) []byte {
 	buf = append(buf, esc...)
 	buf = append(buf, '"')
 	if len(citations) > 0 {
-		// Each compact JSON (CitationJSON), which Marshal writes as it is.
+		// Each compact JSON (citationJSON), which Marshal writes as it is.
 		buf = append(buf, `,"citations":[`...)
 		for i, c := range citations {
 			if i > 0 {

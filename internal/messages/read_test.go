@@ -96,7 +96,7 @@ func compareRead(t *testing.T, data []byte) bool {
 		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
 	}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(StreamEvent{})); got.parsed {
-		var wd Delta
+		var wd wireDelta
 		if err := json.Unmarshal(want.Delta, &wd); err != nil {
 			t.Fatalf("%s: delta decoded in one pass, json.Unmarshal says %v", data, err)
 		}
@@ -106,7 +106,7 @@ func compareRead(t *testing.T, data []byte) bool {
 	} else if diff != "" {
 		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
 	}
-	got.delta, got.parsed = Delta{}, false
+	got.delta, got.parsed = wireDelta{}, false
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(StreamEvent{})); diff != "" {
 		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
 	}
@@ -164,7 +164,7 @@ func TestReadersKnowEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range []any{StreamEvent{}, Delta{}, Usage{}, Message{}, Block{}} {
+	for _, v := range []any{StreamEvent{}, wireDelta{}, Usage{}, Message{}, Block{}} {
 		for _, name := range jsontext.FieldNames(v) {
 			if !bytes.Contains(src, []byte(`"`+name+`"`)) {
 				t.Errorf("%T field %q is not read by read.go", v, name)

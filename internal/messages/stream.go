@@ -519,7 +519,7 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 			s.endBlock(event.Text, "")
 		}
 		for _, c := range ev.Items {
-			raw := CitationJSON(c)
+			raw := citationJSON(c)
 			s.held.citations = append(s.held.citations, raw)
 			s.write(EventContentBlockDelta, blockDelta{
 				Type: EventContentBlockDelta, Index: s.held.index,
@@ -631,6 +631,23 @@ func jsonSize(r rune, rest string) int {
 		}
 	}
 	return utf8.RuneLen(r)
+}
+
+// Loss names what a Messages API stream cannot carry of ev, an event
+// that neither Streamer.Add nor its encoder writes, for the encoder's
+// warning.
+func Loss(ev event.Event) string {
+	switch ev.(type) {
+	case *event.AwaitingTools:
+		return "awaiting tools"
+	case *event.Files:
+		return "generated files"
+	case *event.FileChange:
+		return "file changes"
+	case *event.TodoList:
+		return "todo lists"
+	}
+	return fmt.Sprintf("events of type %T", ev)
 }
 
 // AssistantResult reports whether a tool result is part of the assistant's
@@ -777,9 +794,9 @@ func isKnownDelta(typ string) bool {
 	return false
 }
 
-// resultBlock is ResultBlock in the MCP block types MCPBeta chooses.
+// resultBlock is assistantResultBlock in the MCP block types MCPBeta chooses.
 func (s *Streamer) resultBlock(ev *event.ToolResult) json.RawMessage {
-	b := ResultBlock(ev, s.mcp[ev.ID])
+	b := assistantResultBlock(ev, s.mcp[ev.ID])
 	if s.mcp[ev.ID] && !ev.Server && !s.MCPBeta {
 		var r resultBlock
 		json.Unmarshal(b, &r)
@@ -789,12 +806,12 @@ func (s *Streamer) resultBlock(ev *event.ToolResult) json.RawMessage {
 	return b
 }
 
-// ResultBlock returns the content block of a server or MCP tool result.
+// assistantResultBlock returns the content block of a server or MCP tool result.
 // A server result's content is the JSON text of its first part (as the
 // decoders store it), or a string when that is not JSON; its type is the
 // result's Name when it is a server result type, else Name with
 // "_tool_result" appended.
-func ResultBlock(ev *event.ToolResult, mcp bool) json.RawMessage {
+func assistantResultBlock(ev *event.ToolResult, mcp bool) json.RawMessage {
 	if mcp && !ev.Server {
 		var parts []any
 		for _, p := range ev.Content {
@@ -806,10 +823,10 @@ func ResultBlock(ev *event.ToolResult, mcp bool) json.RawMessage {
 			parts = []any{}
 		}
 		isErr := ev.IsError
-		return marshal(resultBlock{Type: BlockMCPToolResult, ToolUseID: ev.ID, Content: marshal(parts), IsError: &isErr})
+		return marshal(resultBlock{Type: blockMCPToolResult, ToolUseID: ev.ID, Content: marshal(parts), IsError: &isErr})
 	}
 	typ := ev.Name
-	if !IsServerToolResult(typ) {
+	if !isServerToolResult(typ) {
 		typ = strings.TrimSuffix(typ, "_tool_result") + "_tool_result"
 		if typ == "_tool_result" {
 			typ = "server_tool_result"
@@ -829,13 +846,13 @@ func ResultBlock(ev *event.ToolResult, mcp bool) json.RawMessage {
 	return marshal(resultBlock{Type: typ, ToolUseID: ev.ID, Content: jsontext.Compact(content)})
 }
 
-// CitationJSON returns a citation as the API writes it: Raw when the
+// citationJSON returns a citation as the API writes it: Raw when the
 // source kept it, else the canonical fields.
-func CitationJSON(c event.Citation) json.RawMessage {
+func citationJSON(c event.Citation) json.RawMessage {
 	if len(c.Raw) > 0 && json.Valid(c.Raw) {
 		return jsontext.Compact(c.Raw)
 	}
-	return marshal(Citation{
+	return marshal(citationObject{
 		Type: c.Type, CitedText: c.CitedText, DocumentIndex: c.DocumentIndex,
 		DocumentTitle: c.DocumentTitle, StartCharIndex: c.StartCharIndex, EndCharIndex: c.EndCharIndex,
 		StartPageNumber: c.StartPageNumber, EndPageNumber: c.EndPageNumber, URL: c.URL, Title: c.Title,
