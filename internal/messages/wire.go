@@ -71,8 +71,8 @@ type StreamEvent struct {
 	Error        *APIError       `json:"error,omitempty"`         // error
 
 	delta  wireDelta // Delta decoded by ReadStreamEvent
-	parsed bool  // delta is set
-	idx    int   // what Index points to, set by ReadStreamEvent
+	parsed bool      // delta is set
+	idx    int       // what Index points to, set by ReadStreamEvent
 }
 
 // Message is a Messages API message object: the message_start payload, or
