@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"hash/maphash"
 	"maps"
 	"reflect"
 	"slices"
@@ -40,6 +41,7 @@ type Builder struct {
 	order []string             // ids in msgs, oldest first
 	anon  int                  // counter for messages without an id
 	names map[string]string    // names of tool calls without a result yet, by id, for mcp_tool_result
+	seed  maphash.Seed         // of the blocks' text digests
 }
 
 type message struct {
@@ -72,36 +74,28 @@ type block struct {
 }
 
 // textDigest stands for the text of a block, to compare it with a
-// snapshot's: its length and the FNV-64a hash of it, updated as the text
-// arrives.
+// snapshot's: its length and a hash of it (hash/maphash, seeded by the
+// Builder), updated as the text arrives.
 type textDigest struct {
-	n   int
-	sum uint64
+	n int
+	h maphash.Hash
 }
 
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
-
-func (t *textDigest) write(s string) {
+func (t *textDigest) write(seed maphash.Seed, s string) {
 	if s == "" {
 		return
 	}
 	if t.n == 0 {
-		t.sum = fnvOffset
+		t.h.SetSeed(seed)
 	}
-	for i := 0; i < len(s); i++ {
-		t.sum ^= uint64(s[i])
-		t.sum *= fnvPrime
-	}
+	t.h.WriteString(s)
 	t.n += len(s)
 }
 
-func digestOf(s string) textDigest {
-	var t textDigest
-	t.write(s)
-	return t
+// is reports whether the text t stands for is s (but for a hash
+// collision).
+func (t *textDigest) is(seed maphash.Seed, s string) bool {
+	return len(s) == t.n && (t.n == 0 || maphash.String(seed, s) == t.h.Sum64())
 }
 
 // inputDigest stands for a finished tool call's streamed input: the hash
@@ -145,7 +139,7 @@ func (b *block) isTool() bool {
 func NewBuilder(emit func(event.Event), max int) *Builder {
 	return &Builder{
 		emit: emit, max: max, turns: map[string]*message{}, msgs: map[string]*message{},
-		names: map[string]string{}, open: openset.New[string](maxOpen),
+		names: map[string]string{}, open: openset.New[string](maxOpen), seed: maphash.MakeSeed(),
 	}
 }
 
@@ -358,7 +352,7 @@ func (b *Builder) appendText(agent string, bl *block, s string) {
 		return
 	}
 	b.emit(&event.Delta{Agent: agent, Kind: bl.kind(), Text: s})
-	bl.text.write(s)
+	bl.text.write(b.seed, s)
 }
 
 // BlockDelta handles content_block_delta; event is the whole stream event,
@@ -766,8 +760,8 @@ func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage)
 		var problem error
 		n := bl.text.n
 		switch {
-		case digestOf(want) == bl.text:
-		case bl.open && len(want) > n && digestOf(want[:n]) == bl.text:
+		case bl.text.is(b.seed, want):
+		case bl.open && len(want) > n && bl.text.is(b.seed, want[:n]):
 			// Stream events were lost: the snapshot completes them.
 			b.appendText(agent, bl, want[n:])
 		default:
