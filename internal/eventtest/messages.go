@@ -115,3 +115,29 @@ func RoundTrip(t *testing.T, data []byte, in, back func(r io.Reader) event.Decod
 		}
 	}
 }
+
+// Lines returns the lines of the files matching pattern that start with
+// prefix, prefix cut off: the data of an SSE recording's messages
+// ("data: "), or every line of a JSON-lines recording (""). They seed
+// the fuzz targets of one-pass readers.
+func Lines(t testing.TB, pattern, prefix string) [][]byte {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recordings match %s: %v", pattern, err)
+	}
+	var lines [][]byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range bytes.Lines(b) {
+			line = bytes.TrimRight(line, "\r\n")
+			if rest, ok := bytes.CutPrefix(line, []byte(prefix)); ok {
+				lines = append(lines, rest)
+			}
+		}
+	}
+	return lines
+}

@@ -1,37 +1,21 @@
 package messages
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // readSeeds returns the data of every SSE message of the anthropic
 // recordings, and hand-made odd events.
 func readSeeds(t testing.TB) [][]byte {
-	files, _ := filepath.Glob("../../testdata/anthropic/*.sse")
-	var seeds [][]byte
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
-				seeds = append(seeds, []byte(data))
-			}
-		}
-	}
+	seeds := eventtest.Lines(t, "../../testdata/anthropic/*.sse", "data: ")
 	for _, s := range []string{
 		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\u00e9\ud83d\ude00\ud800x\"\\\/\b\f\n\r\t"}}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"` + "\xff\xfe" + `"}}`,
