@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
@@ -718,6 +719,7 @@ func (e *Encoder) agentsInOrder() []*agent {
 
 // result writes a result line made of what is known.
 func (e *Encoder) result(ev *event.RunEnd) {
+	splice := false
 	r := wire.Result{
 		Type: wire.TypeResult, Subtype: wire.SubtypeSuccess, IsError: ev.IsError || e.failed,
 		DurationMS: ev.DurationMS, NumTurns: ev.Turns, SessionID: e.session, TotalCostUSD: ev.CostUSD,
@@ -748,7 +750,11 @@ func (e *Encoder) result(ev *event.RunEnd) {
 	} else {
 		res := ev.Result
 		if res == "" && len(e.lastText) > 0 {
-			res = jsonString(e.lastText)
+			if marshalled(e.lastText) {
+				splice = true // written as it is, below
+			} else {
+				res = jsonString(e.lastText)
+			}
 		}
 		r.Result = &res
 	}
@@ -760,7 +766,17 @@ func (e *Encoder) result(ev *event.RunEnd) {
 		}
 	}
 	r.UUID = e.uuid()
-	e.line(messages.Marshal(r))
+	line, err := messages.Marshal(r)
+	if splice && err == nil {
+		// The last text, already JSON as Marshal writes it, in place of
+		// the empty result: the one "result":"" of the line (a key of
+		// the line's own; inside a string its quotes are escaped).
+		if i := bytes.Index(line, []byte(`"result":""`)); i >= 0 {
+			i += len(`"result":`)
+			line = slices.Concat(line[:i], e.lastText, line[i+2:])
+		}
+	}
+	e.line(line, err)
 	e.resultOut = true
 }
 
@@ -800,6 +816,44 @@ func (e *Encoder) Close() error {
 	e.result(&event.RunEnd{})
 	return e.err
 }
+
+// marshalled reports whether s, a valid JSON string, is what Marshal
+// writes for the text it decodes to: valid UTF-8 with no raw U+2028 or
+// U+2029, and every escape the one Marshal writes for its character.
+func marshalled(s []byte) bool {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' || !utf8.Valid(s) || bytes.Contains(s, []byte("\u2028")) || bytes.Contains(s, []byte("\u2029")) {
+		return false
+	}
+	s = s[1 : len(s)-1]
+	for i := bytes.IndexByte(s, '\\'); i >= 0; i = bytes.IndexByte(s, '\\') {
+		if i+1 >= len(s) {
+			return false
+		}
+		switch s[i+1] {
+		case '"', '\\', 'n', 'r', 't', 'b', 'f':
+			s = s[i+2:]
+			continue
+		case 'u':
+		default:
+			return false
+		}
+		if i+6 > len(s) {
+			return false
+		}
+		u := string(s[i : i+6])
+		switch {
+		case u == `\u2028` || u == `\u2029`:
+		case strings.HasPrefix(u, `\u00`) && u < `\u0020` && isLowerHex(u[4]) && isLowerHex(u[5]) &&
+			u != `\u0008` && u != `\u0009` && u != `\u000a` && u != `\u000c` && u != `\u000d`:
+		default:
+			return false
+		}
+		s = s[i+6:]
+	}
+	return true
+}
+
+func isLowerHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
 
 // jsonString decodes a JSON string as json.Unmarshal does, in one pass
 // when jsontext.Reader can.

@@ -831,3 +831,36 @@ func TestLinesAsMarshal(t *testing.T) {
 		}
 	}
 }
+
+var marshalledSeeds = []string{
+	`""`, `"plain"`, `"q\"b\\ \n\r\t\b\f"`, `"\u0000\u001f"`, `"\u0008"`, `"\u000a"`, `"\/"`, `"\u0041"`,
+	`"\u00e9"`, `"\u00E9"`, `"\u001F"`, `"\u2028\u2029"`, "\"\u2028\"", `"\ufffd"`, "\"\ufffd\"", `"\ud83d\ude00"`,
+	"\"é 日本 🎌\"", "\"bad \xff\"", `"<&>"`,
+}
+
+// checkMarshalled: marshalled says a JSON string is what Marshal writes
+// for its text exactly when it is.
+func checkMarshalled(t *testing.T, s string) {
+	var text string
+	if json.Unmarshal([]byte(s), &text) != nil || !strings.HasPrefix(strings.TrimSpace(s), `"`) || !json.Valid([]byte(s)) {
+		return
+	}
+	b, _ := messages.Marshal(text)
+	if want := string(b) == s; marshalled([]byte(s)) != want {
+		t.Errorf("marshalled(%q) = %v, want %v (Marshal writes %q)", s, !want, want, b)
+	}
+}
+
+func TestMarshalled(t *testing.T) {
+	t.Parallel()
+	for _, s := range marshalledSeeds {
+		checkMarshalled(t, s)
+	}
+}
+
+func FuzzMarshalled(f *testing.F) {
+	for _, s := range marshalledSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkMarshalled)
+}
