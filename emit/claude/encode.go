@@ -43,6 +43,9 @@ type Encoder struct {
 	losses event.Losses // what was warned about
 	out    []byte       // the line being written, reused
 	seed   []byte       // what a uuid is derived from, reused
+	// bigBlock is the size from which a block is not copied into its
+	// line (defaultBigBlock; tests change it).
+	bigBlock int
 
 	main     string // the main agent's scope
 	haveMain bool
@@ -71,7 +74,7 @@ type agent struct {
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, agents: map[string]*agent{}}
+	e := &Encoder{w: w, agents: map[string]*agent{}, bigBlock: defaultBigBlock}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
@@ -318,7 +321,7 @@ func (e *Encoder) newRun() {
 		e.closeTurns("")
 		e.result(&event.RunEnd{})
 	}
-	*e = Encoder{w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: map[string]*agent{}, n: e.n}
+	*e = Encoder{w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: map[string]*agent{}, n: e.n, bigBlock: e.bigBlock}
 }
 
 // endSubagents ends the open messages of the subagents started by tool
@@ -497,10 +500,30 @@ func (e *Encoder) snapshot(a *agent, m messages.MessageInfo, block []byte) error
 	if a.id == e.main {
 		e.noteText(block)
 	}
-	b := slices.Grow(e.out[:0], len(block)+512)
-	e.writeLine(append(e.appendAssistant(b, a, m.ID, m.Model, block), '}'))
+	if len(block) <= e.bigBlock {
+		e.writeLine(append(e.appendAssistant(e.out[:0], a, m.ID, m.Model, block), '}'))
+		return e.err
+	}
+	// A large block is written from where it is, not copied into the
+	// line: the line, with no content, written around it.
+	b := append(e.appendAssistant(e.out[:0], a, m.ID, m.Model, nil), '}', '\n')
+	const content = `"content":[`
+	i := bytes.Index(b, []byte(content)) + len(content) // the message's own key: in a string its quotes are escaped
+	for _, part := range [][]byte{b[:i], block, b[i:]} {
+		if e.err == nil {
+			_, e.err = e.w.Write(part)
+		}
+	}
+	e.out = b
+	if cap(e.out) > 64<<10 {
+		e.out = nil
+	}
 	return e.err
 }
+
+// defaultBigBlock is the size from which a block is not copied into
+// its line.
+const defaultBigBlock = 16 << 10
 
 // noteText keeps the text of block, a block of the main agent, when it
 // is a text block: the result line's text when the source gives none. A

@@ -864,3 +864,34 @@ func FuzzMarshalled(f *testing.F) {
 	}
 	f.Fuzz(checkMarshalled)
 }
+
+// TestBigBlocks: a block written around (not copied into) its line
+// gives the same bytes as one copied.
+func TestBigBlocks(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob(filepath.Join(corpus, "*.json*"))
+	if len(files) == 0 {
+		t.Fatal("no recordings")
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs := eventtest.Events(eventtest.All(wire.NewDecoder(bytes.NewReader(data), nil)))
+		for _, partial := range []bool{false, true} {
+			var outs [2]bytes.Buffer
+			for i, big := range []int{1 << 30, 0} {
+				e := NewEncoder(&outs[i], &Config{Partial: partial})
+				e.bigBlock = big
+				for _, ev := range evs {
+					e.Encode(ev)
+				}
+				e.Close()
+			}
+			if diff := cmp.Diff(outs[0].String(), outs[1].String()); diff != "" {
+				t.Errorf("%s, partial %v: blocks written around their line differ (-copied +around):\n%s", file, partial, diff)
+			}
+		}
+	}
+}

@@ -49,11 +49,21 @@ func incompleteTail(s string) int {
 	return 0
 }
 
+// The heads of text and thinking blocks, as Marshal writes textBlock
+// and thinkingBlock, up to their text.
+const (
+	textBlockHead     = `{"type":"text","text":"`
+	thinkingBlockHead = `{"type":"thinking","thinking":"`
+)
+
 // appendTextBlock appends a text block whose text is esc (escaped, see
 // appendEscaped), as Marshal writes textBlock.
 func appendTextBlock(buf, esc []byte, citations []json.RawMessage) []byte {
-	buf = append(buf, `{"type":"text","text":"`...)
-	buf = append(buf, esc...)
+	return appendTextBlockEnd(append(append(buf, textBlockHead...), esc...), citations)
+}
+
+// appendTextBlockEnd appends what follows a text block's text.
+func appendTextBlockEnd(buf []byte, citations []json.RawMessage) []byte {
 	buf = append(buf, '"')
 	if len(citations) > 0 {
 		// Each compact JSON (citationJSON), which Marshal writes as it is.
@@ -72,8 +82,11 @@ func appendTextBlock(buf, esc []byte, citations []json.RawMessage) []byte {
 // appendThinkingBlock appends a thinking block whose thinking is esc
 // (escaped, see appendEscaped), as Marshal writes thinkingBlock.
 func appendThinkingBlock(buf, esc []byte, sig string) []byte {
-	buf = append(buf, `{"type":"thinking","thinking":"`...)
-	buf = append(buf, esc...)
+	return appendThinkingBlockEnd(append(append(buf, thinkingBlockHead...), esc...), sig)
+}
+
+// appendThinkingBlockEnd appends what follows a thinking block's text.
+func appendThinkingBlockEnd(buf []byte, sig string) []byte {
 	buf = append(buf, `","signature":`...)
 	return append(jsontext.AppendMarshalString(buf, sig), '}')
 }

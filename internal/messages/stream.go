@@ -73,7 +73,8 @@ type streamBlock struct {
 	index     int
 	kind      event.BlockKind
 	n         int    // JSON size of the text written, for MaxBlockBytes
-	esc       []byte // the text written (when a Block is wanted), escaped as Marshal escapes it
+	esc       []byte // the head of the block and its text written (when a Block is wanted), escaped as Marshal escapes it
+	head      int    // the length of the head in esc
 	tail      string // and its last bytes not in esc: a UTF-8 sequence the next text may complete
 	citations []json.RawMessage
 	whole     json.RawMessage // a block written whole (Unknown, server result)
@@ -166,16 +167,19 @@ func (s *Streamer) textBlock(b *streamBlock, sig string) {
 	if s.err != nil || s.Block == nil {
 		return
 	}
-	// A block is written once, and may be large: a new slice, not the
-	// reused buffer, which a Streamer per agent would keep at the size
-	// of its largest block.
-	esc := b.escaped()
-	data := make([]byte, 0, len(esc)+len(sig)+64)
-	if b.kind == event.Thinking {
-		data = appendThinkingBlock(data, esc, sig)
-	} else {
-		data = appendTextBlock(data, esc, b.citations)
+	// A block is written once, and may be large: it is written where its
+	// text was gathered, which it takes (not a reused buffer, which a
+	// Streamer per agent would keep at the size of its largest block).
+	data := b.esc
+	if b.tail != "" {
+		data = appendEscaped(data, b.tail)
 	}
+	if b.kind == event.Thinking {
+		data = appendThinkingBlockEnd(data, sig)
+	} else {
+		data = appendTextBlockEnd(data, b.citations)
+	}
+	b.esc, b.tail = nil, ""
 	s.err = s.Block(*s.msg, data)
 }
 
@@ -195,10 +199,11 @@ func (b *streamBlock) appendText(text string, escaped []byte) {
 
 // escaped returns the text of b, escaped.
 func (b *streamBlock) escaped() []byte {
+	esc := b.esc[b.head:]
 	if b.tail == "" {
-		return b.esc
+		return esc
 	}
-	return appendEscaped(slices.Clip(b.esc), b.tail)
+	return appendEscaped(slices.Clip(esc), b.tail)
 }
 
 // Marshal returns v as JSON without HTML escaping, as the API writes it.
@@ -452,6 +457,13 @@ func (s *Streamer) startBlock(kind event.BlockKind) {
 	}
 	s.ensureTurn()
 	b := &streamBlock{index: s.index, kind: kind}
+	if s.Block != nil {
+		head := textBlockHead
+		if kind == event.Thinking {
+			head = thinkingBlockHead
+		}
+		b.esc, b.head = append(b.esc, head...), len(head)
+	}
 	s.index++
 	s.open = b
 	var cb any = textBlock{Type: BlockText}

@@ -62,7 +62,7 @@ func TestStreamerHoldsText(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if got := len(s.open.esc); got != tt.held {
+			if got := len(s.open.escaped()); got != tt.held {
 				t.Errorf("text held = %d bytes, want %d", got, tt.held)
 			}
 			if (cuts > 0) != tt.cut {
