@@ -174,11 +174,14 @@ func (e *Encoder) scope(id string) *agent {
 		a.parent = &p
 	}
 	a.st = &messages.Streamer{
-		Event:         func(typ string, data []byte) error { return e.streamEvent(a, data) },
 		Block:         func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
 		NewID:         func() string { a.msgs++; return fmt.Sprintf("msg_%s_%d", shortID(a.id), a.msgs) },
 		MaxBlockBytes: textCap(e.cfg.MaxBlockBytes),
 		Cut:           func() { e.warn("text beyond MaxEventBytes in one block") },
+	}
+	if e.cfg.Partial && a.parent == nil {
+		// Else no stream event is written: none is made.
+		a.st.Event = func(typ string, data []byte) error { return e.streamEvent(a, data) }
 	}
 	if m := e.agents[e.main]; m != nil {
 		a.st.Model = m.st.Model

@@ -22,7 +22,8 @@ import (
 // as citations_delta events.
 type Streamer struct {
 	// Event receives every stream event: its type and its JSON text,
-	// which is valid only during the call.
+	// which is valid only during the call. If nil, none is written (a
+	// caller that wants only the blocks).
 	Event func(typ string, data []byte) error
 	// Block, if set, receives every completed content block (its JSON
 	// text) with the message it belongs to, just before the block's
@@ -138,7 +139,7 @@ func (s *Streamer) HadTools() bool { return s.tools }
 func (s *Streamer) Open() bool { return s.open != nil }
 
 func (s *Streamer) write(typ string, v any) {
-	if s.err != nil {
+	if s.err != nil || s.Event == nil {
 		return
 	}
 	data, err := Marshal(v)
@@ -587,7 +588,7 @@ func (s *Streamer) delta(kind event.BlockKind, text string) {
 	if s.Block != nil {
 		b.appendText(text, s.buf[start:end])
 	}
-	if s.err == nil {
+	if s.err == nil && s.Event != nil {
 		s.err = s.Event(EventContentBlockDelta, s.buf)
 	}
 	if cap(s.buf) > maxKeptBuffer {
@@ -788,7 +789,7 @@ func (s *Streamer) unknown(ev *event.Unknown) bool {
 	case strings.HasPrefix(typ, "message_") || strings.HasPrefix(typ, "content_block_"):
 		s.release()
 		s.ensureTurn()
-		if s.err == nil {
+		if s.err == nil && s.Event != nil {
 			s.err = s.Event(typ, jsontext.Compact(ev.Raw))
 		}
 	default:
