@@ -43,8 +43,13 @@ func checkAppendDelta(t *testing.T, s string) {
 		}
 	}
 	// The text of a block given in two deltas, cut anywhere (inside a
-	// UTF-8 sequence too), is written as Marshal writes it whole.
+	// UTF-8 sequence too), is written as Marshal writes it whole: cut at
+	// every byte near its ends and its middle (every byte of a long text
+	// would make the check quadratic).
 	for i := range len(s) + 1 {
+		if i > 8 && i < len(s)-8 && (i < len(s)/2-4 || i > len(s)/2+4) {
+			continue
+		}
 		var b streamBlock
 		for _, part := range []string{s[:i], s[i:]} {
 			b.appendText(part, appendEscaped(nil, part))
