@@ -10,7 +10,8 @@ import (
 )
 
 func envelopeSeeds(t testing.TB) [][]byte {
-	return eventtest.JSONSeeds(t, "../../testdata/jsonenv/*",
+	seeds := append(eventtest.Lines(t, "../../testdata/jsonenv/*.sse", "data: "), eventtest.Lines(t, "../../testdata/jsonenv/*.jsonl", "")...)
+	for _, s := range []string{
 		`{"type":"text","agent":"a","final":false,"delta":"x\n\u00e9\ud800","delta":"y"}`,
 		`{"type":"citation","agent":"a","final":true,"delta":"","document_index":1,"document_index":null,"url":"u"}`,
 		`{"type":"text","agent":"a","final":"no","delta":""}`,
@@ -18,7 +19,10 @@ func envelopeSeeds(t testing.TB) [][]byte {
 		`{"type":"citation","agent":"a","start_char_index":1.5}`,
 		`{"type":"text","agent":null,"final":null,"delta":null,"id":null}`,
 		"{\"type\":\"text\",\"agent\":\"a\",\"final\":false,\"delta\":\"bad \xff byte\"}",
-	)
+	} {
+		seeds = append(seeds, []byte(s))
+	}
+	return seeds
 }
 
 // compareEnvelope checks that what the one-pass reader decodes is what
