@@ -1,6 +1,8 @@
 package inlinexml
 
 import (
+	"slices"
+
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/toolset"
 )
@@ -79,10 +81,9 @@ const (
 	tagResultAttrs // "<tool_result ": attributes follow
 )
 
-// grammar is a Config compiled into tag tables: for each state, every
-// complete tag and every proper prefix of one (value tagNone).
+// grammar is a Config compiled into tag tables, one for each state.
 type grammar struct {
-	top      map[string]int // <tool>, <thinking>, <think> and their prefixes
+	top      tagTable // <tool>, <thinking>, <think>, <tool_result>
 	tools    map[string]*tool
 	raw      map[string]bool
 	maxBytes int
@@ -90,27 +91,38 @@ type grammar struct {
 
 type tool struct {
 	toolset.Tool
-	tags   map[string]int            // </tool>, <param> for declared params, and prefixes
-	open   bool                      // parameters not declared: any <name> opens one
-	closes map[string]map[string]int // </param> tables by parameter
+	tags   tagTable             // </tool>, <param> for declared params
+	open   bool                 // parameters not declared: any <name> opens one
+	closes map[string]*tagTable // </param> tables by parameter
+}
+
+// paramName returns name, as the tool declares it when it does (so that
+// reading a declared parameter allocates no name).
+func (t *tool) paramName(name []byte) string {
+	for _, p := range t.Params {
+		if p.Name == string(name) {
+			return p.Name
+		}
+	}
+	return string(name)
 }
 
 // closeTags returns the tag table of the value of parameter p.
-func (t *tool) closeTags(p string) map[string]int {
+func (t *tool) closeTags(p string) *tagTable {
 	m := t.closes[p]
 	if m == nil {
 		if t.closes == nil {
-			t.closes = map[string]map[string]int{}
+			t.closes = map[string]*tagTable{}
 		}
-		m = map[string]int{}
-		addTag(m, "</"+p+">", tagParam)
+		m = &tagTable{}
+		m.add("</"+p+">", tagParam)
 		t.closes[p] = m
 	}
 	return m
 }
 
 func compile(cfg *Config) *grammar {
-	g := &grammar{top: map[string]int{}, tools: map[string]*tool{}, raw: map[string]bool{}, maxBytes: cfg.MaxCallBytes}
+	g := &grammar{tools: map[string]*tool{}, raw: map[string]bool{}, maxBytes: cfg.MaxCallBytes}
 	if g.maxBytes <= 0 {
 		g.maxBytes = event.DefaultMaxBytes
 	}
@@ -125,27 +137,62 @@ func compile(cfg *Config) *grammar {
 	for _, p := range raw {
 		g.raw[p] = true
 	}
-	addTag(g.top, "<thinking>", tagThinking)
-	addTag(g.top, "<think>", tagThink)
-	addTag(g.top, "<tool_result>", tagResult)
-	addTag(g.top, "<tool_result ", tagResultAttrs)
+	g.top.add("<thinking>", tagThinking)
+	g.top.add("<think>", tagThink)
+	g.top.add("<tool_result>", tagResult)
+	g.top.add("<tool_result ", tagResultAttrs)
 	for _, t := range tools {
-		ct := &tool{Tool: t, tags: map[string]int{}, open: t.Params == nil}
-		addTag(g.top, "<"+t.Name+">", tagTool)
-		addTag(ct.tags, "</"+t.Name+">", tagToolClose)
+		ct := &tool{Tool: t, open: t.Params == nil}
+		g.top.add("<"+t.Name+">", tagTool)
+		ct.tags.add("</"+t.Name+">", tagToolClose)
 		for _, p := range t.Params {
-			addTag(ct.tags, "<"+p.Name+">", tagParam)
+			ct.tags.add("<"+p.Name+">", tagParam)
 		}
 		g.tools[t.Name] = ct
 	}
 	return g
 }
 
-func addTag(m map[string]int, tag string, kind int) {
-	for i := 1; i < len(tag); i++ {
-		if _, ok := m[tag[:i]]; !ok {
-			m[tag[:i]] = tagNone
+// tagTable is a set of complete tags, sorted, with their kinds. A pending
+// tag is looked up by binary search: it is a tag, or a proper prefix of
+// one (the tag it may grow into sorts right after it), or neither. Built
+// per decoder, it costs a sort where a table of every prefix cost a map
+// entry per prefix.
+type tagTable struct {
+	tags  []string
+	kinds []int
+}
+
+// add adds tag with kind; a tag added again takes the new kind.
+func (t *tagTable) add(tag string, kind int) {
+	i, found := slices.BinarySearch(t.tags, tag)
+	if found {
+		t.kinds[i] = kind
+		return
+	}
+	t.tags = slices.Insert(t.tags, i, tag)
+	t.kinds = slices.Insert(t.kinds, i, kind)
+}
+
+// lookup returns the kind of tag p, tagNone when p is a proper prefix of
+// a tag, and false when p is neither. A tag that is also a prefix of a
+// longer one is the tag.
+func (t *tagTable) lookup(p []byte) (int, bool) {
+	lo, hi := 0, len(t.tags)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if t.tags[m] < string(p) {
+			lo = m + 1
+		} else {
+			hi = m
 		}
 	}
-	m[tag] = kind
+	if lo == len(t.tags) {
+		return tagNone, false
+	}
+	tag := t.tags[lo]
+	if tag == string(p) {
+		return t.kinds[lo], true
+	}
+	return tagNone, len(tag) > len(p) && tag[:len(p)] == string(p)
 }

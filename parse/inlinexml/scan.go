@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/parse/internal/rewrite"
 	"github.com/agentstream/agentstream/toolset"
 )
@@ -63,6 +64,8 @@ type scanner struct {
 	stray   []byte // text between parameters, reported at the next tag
 	strayAt rewrite.Pos
 	nstray  int
+
+	spare []byte // fail's copy of a pending tag, kept for the next one
 }
 
 func newScanner(g *grammar, ids *int) *scanner {
@@ -142,7 +145,7 @@ func (s *scanner) step(o *rewrite.Out, c byte, at rewrite.Pos) {
 	}
 	if len(s.pend) > 0 {
 		s.pend = append(s.pend, c)
-		kind, ok := s.tags()[string(s.pend)]
+		kind, ok := s.tags().lookup(s.pend)
 		switch {
 		case ok && kind == tagResultAttrs:
 			s.attrs, s.quote = true, 0
@@ -264,40 +267,38 @@ func (s *scanner) openName() bool {
 }
 
 // tags returns the tag table of the current state.
-func (s *scanner) tags() map[string]int {
+func (s *scanner) tags() *tagTable {
 	switch s.st {
 	case sText:
-		return s.g.top
+		return &s.g.top
 	case sThinking:
 		if s.thinkClose == "</think>" {
-			return thinkTags
+			return &thinkTags
 		}
-		return thinkingTags
+		return &thinkingTags
 	case sParam:
 		return s.tool.closeTags(s.param)
 	case sResult:
-		return resultTags
+		return &resultTags
 	}
-	return s.tool.tags // sTool, sAfterClose
+	return &s.tool.tags // sTool, sAfterClose
 }
 
+// The close tags of thinking and a tool result. Never written to.
 var (
-	thinkingTags = map[string]int{}
-	thinkTags    = map[string]int{}
-	resultTags   = map[string]int{}
+	thinkingTags = tagTable{tags: []string{"</thinking>"}, kinds: []int{tagThinking}}
+	thinkTags    = tagTable{tags: []string{"</think>"}, kinds: []int{tagThink}}
+	resultTags   = tagTable{tags: []string{"</tool_result>"}, kinds: []int{tagResult}}
 )
-
-func init() {
-	addTag(resultTags, "</tool_result>", tagResult)
-	addTag(thinkingTags, "</thinking>", tagThinking)
-	addTag(thinkTags, "</think>", tagThink)
-}
 
 // fail handles a pend that turned out not to be a tag: its '<' is
 // content, and the bytes after it are scanned again (a tag may start
 // among them: "a <</path>").
 func (s *scanner) fail(o *rewrite.Out) {
-	rest := bytes.Clone(s.pend[1:])
+	// rest is spare's array, lent for the loop: a fail inside it (a tag
+	// started in rest) finds spare nil and takes its own.
+	rest := append(s.spare[:0], s.pend[1:]...)
+	s.spare = nil
 	at := s.pendPos
 	s.pend = s.pend[:0]
 	s.literal(o, '<', at)
@@ -307,6 +308,7 @@ func (s *scanner) fail(o *rewrite.Out) {
 		at.AdvanceByte(c)
 		s.step(o, c, b)
 	}
+	s.spare = rest[:0]
 }
 
 // literal scans c as content, never as the start of a tag.
@@ -342,7 +344,7 @@ func (s *scanner) literal(o *rewrite.Out, c byte, at rewrite.Pos) {
 
 // tag handles a complete tag in pend.
 func (s *scanner) tag(o *rewrite.Out, kind int) {
-	tag := string(s.pend)
+	tag := s.pend // read before the next byte is appended to pend
 	s.pend = s.pend[:0]
 	switch s.st {
 	case sText:
@@ -357,14 +359,14 @@ func (s *scanner) tag(o *rewrite.Out, kind int) {
 			o.Start(event.Thinking)
 			s.st = sThinking
 		case tagResult:
-			s.resultName = attr(tag, "tool_name")
+			s.resultName = attr(string(tag), "tool_name")
 			s.toolPos = s.pendPos
 			s.raw = append(s.raw[:0], tag...)
 			s.value = s.value[:0]
 			s.lead = s.lay.TakeHeld(s.lead[:0])
 			s.st = sResult
 		case tagTool:
-			s.tool = s.g.tools[tag[1:len(tag)-1]]
+			s.tool = s.g.tools[string(tag[1:len(tag)-1])]
 			s.toolPos = s.pendPos
 			s.raw = append(s.raw[:0], tag...)
 			s.names, s.values = s.names[:0], s.values[:0]
@@ -395,7 +397,7 @@ func (s *scanner) tag(o *rewrite.Out, kind int) {
 			s.endTool(o)
 			return
 		}
-		s.param = tag[1 : len(tag)-1]
+		s.param = s.tool.paramName(tag[1 : len(tag)-1])
 		s.value = s.value[:0]
 		s.st = sParam
 	}
@@ -449,20 +451,24 @@ func (s *scanner) endParam() {
 // endTool emits the tool call just closed.
 func (s *scanner) endTool(o *rewrite.Out) {
 	*s.ids++
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, n := range s.names {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(jsonString(n))
-		b.WriteByte(':')
-		b.Write(s.values[i])
+	n := 2
+	for i, name := range s.names {
+		n += len(name) + 4 + len(s.values[i]) // quotes, colon, comma
 	}
-	b.WriteByte('}')
+	in := make([]byte, 0, n)
+	in = append(in, '{')
+	for i, name := range s.names {
+		if i > 0 {
+			in = append(in, ',')
+		}
+		in = jsontext.AppendMarshalString(in, name)
+		in = append(in, ':')
+		in = append(in, s.values[i]...)
+	}
+	in = append(in, '}')
 	o.End(event.Text)
 	id := "inline-" + strconv.Itoa(*s.ids)
-	o.Emit(&event.ToolCall{Agent: o.Agent(), ID: id, Name: s.tool.Name, Input: b.Bytes()})
+	o.Emit(&event.ToolCall{Agent: o.Agent(), ID: id, Name: s.tool.Name, Input: in})
 	s.pending = append(s.pending, [2]string{s.tool.Name, id})
 	if s.tool.Name == Completion {
 		var result string
@@ -579,14 +585,9 @@ func jsonValue(v, typ string) json.RawMessage {
 	return jsonString(v)
 }
 
-// jsonString encodes s without HTML escaping, so that "<" stays readable.
-func jsonString(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-}
+// jsonString encodes s as encoding/json does without HTML escaping, so
+// that "<" stays readable.
+func jsonString(s string) []byte { return jsontext.AppendMarshalString(nil, s) }
 
 // endResult emits the tool result just closed, paired with the oldest
 // call of that tool without a result.
