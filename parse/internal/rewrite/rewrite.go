@@ -2,7 +2,8 @@
 // another decoder's stream (Wrap) or a plain text input (NewPlain). The
 // scanners of the inline XML tool protocols (parse/inlinexml,
 // parse/xmltools) turn that text into text, thinking, tool call and result
-// events; this package owns what both share: the event queue, lazily opened
+// events; this package owns what both share: the decoder state (on
+// parse/internal/decoderstate), lazily opened
 // blocks, valid UTF-8 (invalid bytes become U+FFFD before a scanner sees
 // them) and UTF-8 safe delta boundaries, input positions, the white space
 // that is layout between elements (Layout), and the final RunEnd a
@@ -18,6 +19,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
 
 // Scanner is one protocol's incremental scanner over one agent's text.
@@ -32,16 +34,11 @@ type Scanner interface {
 	End(o *Out, eof bool)
 }
 
-type item struct {
-	ev  event.Event
-	err error
-}
-
 // Out receives one agent's events from a Scanner, in order.
 type Out struct {
 	agent  string
 	source string
-	q      *[]item
+	st     *decoderstate.State
 	cut    *error // the truncation report, returned after everything else
 
 	kind event.BlockKind // kind of the bytes in buf
@@ -53,7 +50,7 @@ type Out struct {
 	// ending: the scanner's End is running; its problems wait in later
 	// until the blocks it ended are closed.
 	ending bool
-	later  []item
+	later  []error
 
 	// Final is the run's outcome a completion tag recorded; the driver
 	// emits it when the text's run ends (or merges it into the source's
@@ -61,8 +58,8 @@ type Out struct {
 	Final *event.RunEnd
 }
 
-func newOut(agent, source string, q *[]item, cut *error) *Out {
-	return &Out{agent: agent, source: source, q: q, cut: cut, open: map[event.BlockKind]bool{}}
+func newOut(agent, source string, st *decoderstate.State, cut *error) *Out {
+	return &Out{agent: agent, source: source, st: st, cut: cut, open: map[event.BlockKind]bool{}}
 }
 
 // Agent returns the agent scope of the events.
@@ -137,9 +134,9 @@ func (o *Out) Errorf(p Pos, sentinel error, format string, args ...any) {
 			*o.cut = err
 		}
 	case o.ending:
-		o.later = append(o.later, item{err: err})
+		o.later = append(o.later, err)
 	default:
-		*o.q = append(*o.q, item{err: err})
+		o.st.ProblemHere(err)
 	}
 }
 
@@ -155,12 +152,14 @@ func (o *Out) end(sc Scanner, eof bool) {
 	} else {
 		o.EndAll()
 	}
-	*o.q = append(*o.q, o.later...)
+	for _, err := range o.later {
+		o.st.ProblemHere(err)
+	}
 	clear(o.later)
 	o.later = o.later[:0]
 }
 
-func (o *Out) push(ev event.Event) { *o.q = append(*o.q, item{ev: ev}) }
+func (o *Out) push(ev event.Event) { o.st.Emit(ev) }
 
 // flush queues the pending delta. Unless all is set it keeps back an
 // incomplete UTF-8 sequence at the end, so that no Delta splits a rune
@@ -275,62 +274,53 @@ type Plain struct {
 	r    io.Reader
 	sc   Scanner
 	out  *Out
-	q    []item
-	cut  error // the truncation report, held until the end
+	st   decoderstate.State // what Next returns
+	cut  error              // the truncation report, held until the end
 	buf  []byte
 	text validText
-	done bool
-	err  error
 }
 
 // NewPlain returns a decoder that reads r as one agent's model text and
 // scans it with sc.
 func NewPlain(r io.Reader, sc Scanner, source, agent string) *Plain {
 	p := &Plain{r: r, sc: sc, buf: make([]byte, 32<<10)}
-	p.out = newOut(agent, source, &p.q, &p.cut)
+	p.out = newOut(agent, source, &p.st, &p.cut)
 	return p
 }
 
 // Next returns the next event. See event.Decoder for the error contract.
-func (p *Plain) Next() (event.Event, error) {
-	for len(p.q) == 0 {
-		if p.err != nil {
-			return nil, p.err
-		}
-		if p.done {
-			p.err = io.EOF
-			continue
-		}
-		n, err := p.r.Read(p.buf)
-		if n > 0 || err == io.EOF {
-			if s := p.text.piece(p.buf[:n], err == io.EOF); s != "" {
-				p.sc.Feed(p.out, s)
-				p.out.flush(false)
-			}
-		}
-		if err == io.EOF {
-			p.done = true
-			p.out.end(p.sc, true)
-			if p.text.bad > 0 {
-				// Reported at the end, so that the events do not
-				// depend on how the input was read.
-				p.q = append(p.q, item{err: badutf8.Warning(p.out.source, 0, 0, p.text.bad-1)})
-			}
-			if p.out.Final != nil {
-				p.out.Emit(p.out.Final)
-				p.out.Final = nil
-			}
-			if p.cut != nil {
-				p.q = append(p.q, item{err: p.cut})
-			}
-		} else if err != nil {
-			p.err = err
+func (p *Plain) Next() (event.Event, error) { return p.st.Next(p.read, p.finish) }
+
+// read scans the next piece of the input.
+func (p *Plain) read() {
+	n, err := p.r.Read(p.buf)
+	if n > 0 || err == io.EOF {
+		if s := p.text.piece(p.buf[:n], err == io.EOF); s != "" {
+			p.sc.Feed(p.out, s)
+			p.out.flush(false)
 		}
 	}
-	it := p.q[0]
-	p.q[0] = item{}
-	p.q = p.q[1:]
-	return it.ev, it.err
+	switch {
+	case err == io.EOF:
+		p.st.End()
+	case err != nil:
+		p.st.Fail(err)
+	}
+}
+
+// finish ends the text: what the scanner holds, the invalid UTF-8 warning
+// (at the end, so that the events do not depend on how the input was
+// read), the completion's RunEnd, then the truncation.
+func (p *Plain) finish() error {
+	p.out.end(p.sc, true)
+	if p.text.bad > 0 {
+		p.st.ProblemHere(badutf8.Warning(p.out.source, 0, 0, p.text.bad-1))
+	}
+	if p.out.Final != nil {
+		p.out.Emit(p.out.Final)
+		p.out.Final = nil
+	}
+	return p.cut
 }
 
 // Wrapped rewrites the text blocks of another decoder's stream.
@@ -340,9 +330,8 @@ type Wrapped struct {
 	source string
 	agents map[string]*agent
 	order  []string
-	q      []item
-	cut    error // the truncation report, held until the end
-	err    error
+	st     decoderstate.State // what Next returns
+	cut    error              // the truncation report, held until the end
 }
 
 type agent struct {
@@ -374,7 +363,7 @@ func Wrap(dec event.Decoder, newScanner func() Scanner, source string) *Wrapped 
 func (w *Wrapped) agent(id string) *agent {
 	a := w.agents[id]
 	if a == nil {
-		a = &agent{out: newOut(id, w.source, &w.q, &w.cut), sc: w.newSc()}
+		a = &agent{out: newOut(id, w.source, &w.st, &w.cut), sc: w.newSc()}
 		w.agents[id] = a
 		w.order = append(w.order, id)
 	}
@@ -382,48 +371,45 @@ func (w *Wrapped) agent(id string) *agent {
 }
 
 // Next returns the next event. See event.Decoder for the error contract.
-func (w *Wrapped) Next() (event.Event, error) {
-	for len(w.q) == 0 {
-		if w.err != nil {
-			return nil, w.err
-		}
-		ev, err := w.dec.Next()
-		if err == io.EOF {
-			w.end()
-			for _, id := range w.order {
-				if bad := w.agents[id].text.bad; bad > 0 {
-					// Text events of a source that let invalid UTF-8
-					// through: the offset is in the agent's text.
-					w.q = append(w.q, item{err: badutf8.Warning(w.source, 0, 0, bad-1)})
-					break
-				}
-			}
-			if w.cut != nil {
-				w.q = append(w.q, item{err: w.cut})
-			}
-			w.err = io.EOF
-			continue
-		}
-		if err != nil {
-			var perr *event.ParseError
-			switch {
-			case !errors.As(err, &perr):
-				w.err = err
-			case errors.Is(err, event.ErrTruncated):
-				// Returned after what the scanners still hold.
-				if w.cut == nil {
-					w.cut = err
-				}
-				continue
-			}
-			return nil, err
-		}
-		w.rewrite(ev)
+func (w *Wrapped) Next() (event.Event, error) { return w.st.Next(w.read, w.finish) }
+
+// read rewrites the source's next event.
+func (w *Wrapped) read() {
+	ev, err := w.dec.Next()
+	if err == io.EOF {
+		w.st.End()
+		return
 	}
-	it := w.q[0]
-	w.q[0] = item{}
-	w.q = w.q[1:]
-	return it.ev, it.err
+	if err != nil {
+		var perr *event.ParseError
+		switch {
+		case !errors.As(err, &perr):
+			w.st.Fail(err)
+		case errors.Is(err, event.ErrTruncated):
+			// Returned after what the scanners still hold.
+			if w.cut == nil {
+				w.cut = err
+			}
+		default:
+			w.st.ProblemHere(err)
+		}
+		return
+	}
+	w.rewrite(ev)
+}
+
+// finish releases what the scanners hold, warns once of invalid UTF-8
+// (text events of a source that let it through: the offset is in the
+// agent's text), and returns the truncation.
+func (w *Wrapped) finish() error {
+	w.end()
+	for _, id := range w.order {
+		if bad := w.agents[id].text.bad; bad > 0 {
+			w.st.ProblemHere(badutf8.Warning(w.source, 0, 0, bad-1))
+			break
+		}
+	}
+	return w.cut
 }
 
 func (w *Wrapped) rewrite(ev event.Event) {
@@ -473,7 +459,7 @@ func (w *Wrapped) rewrite(ev event.Event) {
 			}
 		}
 	}
-	w.q = append(w.q, item{ev: ev})
+	w.st.Emit(ev)
 }
 
 // yieldTo closes a block of kind that the agent's scanner has open, before
