@@ -2,6 +2,7 @@ package inlinexml
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/toolset"
@@ -91,9 +92,8 @@ type grammar struct {
 
 type tool struct {
 	toolset.Tool
-	tags   tagTable             // </tool>, <param> for declared params
-	open   bool                 // parameters not declared: any <name> opens one
-	closes map[string]*tagTable // </param> tables by parameter
+	tags tagTable // </tool>, <param> for declared params
+	open bool     // parameters not declared: any <name> opens one
 }
 
 // paramName returns name, as the tool declares it when it does (so that
@@ -105,20 +105,6 @@ func (t *tool) paramName(name []byte) string {
 		}
 	}
 	return string(name)
-}
-
-// closeTags returns the tag table of the value of parameter p.
-func (t *tool) closeTags(p string) *tagTable {
-	m := t.closes[p]
-	if m == nil {
-		if t.closes == nil {
-			t.closes = map[string]*tagTable{}
-		}
-		m = &tagTable{}
-		m.add("</"+p+">", tagParam)
-		t.closes[p] = m
-	}
-	return m
 }
 
 func compile(cfg *Config) *grammar {
@@ -137,20 +123,56 @@ func compile(cfg *Config) *grammar {
 	for _, p := range raw {
 		g.raw[p] = true
 	}
-	g.top.add("<thinking>", tagThinking)
-	g.top.add("<think>", tagThink)
-	g.top.add("<tool_result>", tagResult)
-	g.top.add("<tool_result ", tagResultAttrs)
-	for _, t := range tools {
-		ct := &tool{Tool: t, open: t.Params == nil}
-		g.top.add("<"+t.Name+">", tagTool)
-		ct.tags.add("</"+t.Name+">", tagToolClose)
+	// Every tag's text goes into one string: one allocation for all.
+	var b tagText
+	top := []tagSpan{
+		b.add(tagThinking, "<thinking>"), b.add(tagThink, "<think>"),
+		b.add(tagResult, "<tool_result>"), b.add(tagResultAttrs, "<tool_result "),
+	}
+	spans := make([][]tagSpan, len(tools))
+	for i, t := range tools {
+		top = append(top, b.add(tagTool, "<", t.Name, ">"))
+		spans[i] = append(spans[i], b.add(tagToolClose, "</", t.Name, ">"))
 		for _, p := range t.Params {
-			ct.tags.add("<"+p.Name+">", tagParam)
+			spans[i] = append(spans[i], b.add(tagParam, "<", p.Name, ">"))
 		}
-		g.tools[t.Name] = ct
+	}
+	text := b.String()
+	g.top = newTagTable(text, top)
+	for i, t := range tools {
+		g.tools[t.Name] = &tool{Tool: t, tags: newTagTable(text, spans[i]), open: t.Params == nil}
 	}
 	return g
+}
+
+// tagText writes the text of a grammar's tags, one after the other.
+type tagText struct{ strings.Builder }
+
+// tagSpan is a tag in a tagText, and its kind.
+type tagSpan struct{ start, end, kind int }
+
+func (b *tagText) add(kind int, parts ...string) tagSpan {
+	start := b.Len()
+	for _, p := range parts {
+		b.WriteString(p)
+	}
+	return tagSpan{start, b.Len(), kind}
+}
+
+// newTagTable returns the table of the tags spans mark in text. Of two
+// equal tags the later one counts.
+func newTagTable(text string, spans []tagSpan) tagTable {
+	tag := func(s tagSpan) string { return text[s.start:s.end] }
+	slices.SortStableFunc(spans, func(a, b tagSpan) int { return strings.Compare(tag(a), tag(b)) })
+	var t tagTable
+	for i, s := range spans {
+		if i+1 < len(spans) && tag(spans[i+1]) == tag(s) {
+			continue
+		}
+		t.tags = append(t.tags, tag(s))
+		t.kinds = append(t.kinds, s.kind)
+	}
+	return t
 }
 
 // tagTable is a set of complete tags, sorted, with their kinds. A pending
@@ -163,15 +185,32 @@ type tagTable struct {
 	kinds []int
 }
 
-// add adds tag with kind; a tag added again takes the new kind.
-func (t *tagTable) add(tag string, kind int) {
-	i, found := slices.BinarySearch(t.tags, tag)
-	if found {
-		t.kinds[i] = kind
-		return
+// closeTag returns the kind of pend in the value of parameter param,
+// whose one tag is its close tag </param>: tagParam for the tag,
+// tagNone for a proper prefix of it, and false for neither.
+func closeTag(pend []byte, param string) (int, bool) {
+	n := len(param) + 3
+	if len(pend) > n {
+		return tagNone, false
 	}
-	t.tags = slices.Insert(t.tags, i, tag)
-	t.kinds = slices.Insert(t.kinds, i, kind)
+	for i, c := range pend {
+		want := byte('>')
+		switch {
+		case i == 0:
+			want = '<'
+		case i == 1:
+			want = '/'
+		case i < n-1:
+			want = param[i-2]
+		}
+		if c != want {
+			return tagNone, false
+		}
+	}
+	if len(pend) == n {
+		return tagParam, true
+	}
+	return tagNone, true
 }
 
 // lookup returns the kind of tag p, tagNone when p is a proper prefix of

@@ -145,7 +145,7 @@ func (s *scanner) step(o *rewrite.Out, c byte, at rewrite.Pos) {
 	}
 	if len(s.pend) > 0 {
 		s.pend = append(s.pend, c)
-		kind, ok := s.tags().lookup(s.pend)
+		kind, ok := s.lookup()
 		switch {
 		case ok && kind == tagResultAttrs:
 			s.attrs, s.quote = true, 0
@@ -266,22 +266,23 @@ func (s *scanner) openName() bool {
 	return true
 }
 
-// tags returns the tag table of the current state.
-func (s *scanner) tags() *tagTable {
+// lookup returns the kind of the pending tag in the current state: a
+// tag, a proper prefix of one (tagNone), or neither (false).
+func (s *scanner) lookup() (int, bool) {
 	switch s.st {
 	case sText:
-		return &s.g.top
+		return s.g.top.lookup(s.pend)
 	case sThinking:
 		if s.thinkClose == "</think>" {
-			return &thinkTags
+			return thinkTags.lookup(s.pend)
 		}
-		return &thinkingTags
+		return thinkingTags.lookup(s.pend)
 	case sParam:
-		return s.tool.closeTags(s.param)
+		return closeTag(s.pend, s.param)
 	case sResult:
-		return &resultTags
+		return resultTags.lookup(s.pend)
 	}
-	return &s.tool.tags // sTool, sAfterClose
+	return s.tool.tags.lookup(s.pend) // sTool, sAfterClose
 }
 
 // The close tags of thinking and a tool result. Never written to.
