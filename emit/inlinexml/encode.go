@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentstream/agentstream/emit/internal/modeltext"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/parse/inlinexml"
 	"github.com/agentstream/agentstream/toolset"
@@ -28,9 +29,8 @@ type Encoder struct {
 	raw    map[string]bool
 	buf    []byte
 	err    error
-	main   *string           // the agent whose events are written
 	names  map[string]string // tool name by call id, for results
-	losses event.Losses      // what was warned about
+	losses modeltext.Losses  // what was warned about, and the agent written
 
 	last     byte            // last byte written, 0 at the start
 	thinking bool            // a <thinking> is open
@@ -48,6 +48,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	if cfg != nil {
 		e.cfg = *cfg
 	}
+	e.losses.Format, e.losses.Warn = "inlinexml", e.cfg.Warn
 	raw := e.cfg.RawParams
 	if raw == nil {
 		raw = []string{"content", "diff"}
@@ -58,21 +59,14 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	return e
 }
 
-func (e *Encoder) warn(what string) {
-	e.losses.Report(e.cfg.Warn, "inlinexml", what)
-}
+func (e *Encoder) warn(what string) { e.losses.Report(what) }
 
 // Encode writes the protocol text for ev.
 func (e *Encoder) Encode(ev event.Event) error {
 	if e.err != nil {
 		return e.err
 	}
-	if e.main == nil {
-		a := ev.AgentID()
-		e.main = &a
-	}
-	if ev.AgentID() != *e.main {
-		e.warn("the events of other agents (only the first agent's are written)")
+	if e.losses.OtherAgent(ev) {
 		return nil
 	}
 	e.buf = e.buf[:0]
@@ -129,22 +123,10 @@ func (e *Encoder) Encode(ev event.Event) error {
 		// the calls were written as ToolCalls
 	case *event.SessionStart:
 		e.warn("session metadata")
-	case *event.TurnStart, *event.TurnEnd:
-		e.warn("turn boundaries and usage")
-	case *event.Citations:
-		e.warn("citations")
-	case *event.Files:
-		e.warn("generated file lists")
-	case *event.FileChange:
-		e.warn("file change reports")
-	case *event.TodoList:
-		e.warn("todo lists")
-	case *event.Error:
-		e.warn("error events")
 	case *event.Notice:
 		e.warn("notices")
-	case *event.Unknown:
-		e.warn("unknown items")
+	default:
+		e.losses.Unwritten(ev)
 	}
 	return e.flush()
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentstream/agentstream/emit/internal/modeltext"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/parse/xmltools"
 )
@@ -37,8 +38,7 @@ type Encoder struct {
 	seed   string // what the nonce is hashed from
 	next   int    // last slot number given
 	calls  map[string]*slot
-	main   *string
-	losses event.Losses // what was warned about
+	losses modeltext.Losses // what was warned about, and the agent written
 	buf    []byte
 	err    error
 
@@ -64,6 +64,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	if cfg != nil {
 		e.cfg = *cfg
 	}
+	e.losses.Format, e.losses.Warn = "xmltools", e.cfg.Warn
 	e.nonce = strings.TrimPrefix(e.cfg.Nonce, xmltools.Prefix)
 	if e.cfg.Format == "" {
 		e.cfg.Format = "markdown"
@@ -74,21 +75,14 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 // maxHeld caps the text block held back for FINAL.
 const maxHeld = 1 << 20
 
-func (e *Encoder) warn(what string) {
-	e.losses.Report(e.cfg.Warn, "xmltools", what)
-}
+func (e *Encoder) warn(what string) { e.losses.Report(what) }
 
 // Encode writes the transport text for ev.
 func (e *Encoder) Encode(ev event.Event) error {
 	if e.err != nil {
 		return e.err
 	}
-	if e.main == nil {
-		a := ev.AgentID()
-		e.main = &a
-	}
-	if ev.AgentID() != *e.main {
-		e.warn("the events of other agents (only the first agent's are written)")
+	if e.losses.OtherAgent(ev) {
 		return nil
 	}
 	e.buf, e.tagEnd = e.buf[:0], -1
@@ -167,20 +161,8 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.warn("notices")
 		}
 	case *event.AwaitingTools:
-	case *event.TurnStart, *event.TurnEnd:
-		e.warn("turn boundaries and usage")
-	case *event.Citations:
-		e.warn("citations")
-	case *event.Files:
-		e.warn("generated file lists")
-	case *event.FileChange:
-		e.warn("file change reports")
-	case *event.TodoList:
-		e.warn("todo lists")
-	case *event.Error:
-		e.warn("error events")
-	case *event.Unknown:
-		e.warn("unknown items")
+	default:
+		e.losses.Unwritten(ev)
 	}
 	return e.flush()
 }
