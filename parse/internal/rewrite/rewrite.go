@@ -580,36 +580,37 @@ func (l *Layout) release(o *Out) {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// Lacks is what a text tool protocol cannot carry: everything but text,
-// tool calls and tool results.
-func Lacks() []format.Content {
-	return []format.Content{
+// Format completes f, the description of a text rewriting format, with
+// what every such format shares: what it cannot carry (everything but
+// text, tool calls and tool results), the validation rule it skips (one
+// model response: its tool results go in the next request), and its
+// NewDecoder and Wrap, made from the function that makes its Config out
+// of the command's options and its two constructors: a bad option (an
+// unreadable tools file) makes a decoder that fails with it.
+func Format[C any, D event.Decoder](f format.Format, config func(*format.Options) (C, error),
+	newDecoder func(io.Reader, C) D, wrap func(event.Decoder, C) event.Decoder,
+) format.Format {
+	f.Lacks = []format.Content{
 		format.MetaInit, format.MetaFinal, format.TurnEnd, format.Signature, format.Citations,
 		format.CitationExtras, format.Images, format.MCPServer, format.ExitCode, format.Status,
 		format.Structured, format.Server, format.Kind, format.AgentID, format.Model, format.Prompt,
 		format.StopReason, format.Usage, format.Cost, format.AwaitingTools, format.MetaFiles,
 		format.FileChange, format.TodoList, format.ErrorBlock,
 	}
-}
-
-// Decoders returns the NewDecoder and Wrap of a text rewriting format's
-// format.Format, from the function that makes its Config out of the
-// command's options and its two constructors: a bad option (an unreadable
-// tools file) makes a decoder that fails with it.
-func Decoders[C any, D event.Decoder](config func(*format.Options) (C, error),
-	newDecoder func(io.Reader, C) D, wrap func(event.Decoder, C) event.Decoder,
-) (func(io.Reader, *format.Options) event.Decoder, func(event.Decoder, *format.Options) event.Decoder) {
-	return func(r io.Reader, o *format.Options) event.Decoder {
-			cfg, err := config(o)
-			if err != nil {
-				return format.Failed(err)
-			}
-			return newDecoder(r, cfg)
-		}, func(dec event.Decoder, o *format.Options) event.Decoder {
-			cfg, err := config(o)
-			if err != nil {
-				return format.Failed(err)
-			}
-			return wrap(dec, cfg)
+	f.Skips = []string{"GEN007"}
+	f.NewDecoder = func(r io.Reader, o *format.Options) event.Decoder {
+		cfg, err := config(o)
+		if err != nil {
+			return format.Failed(err)
 		}
+		return newDecoder(r, cfg)
+	}
+	f.Wrap = func(dec event.Decoder, o *format.Options) event.Decoder {
+		cfg, err := config(o)
+		if err != nil {
+			return format.Failed(err)
+		}
+		return wrap(dec, cfg)
+	}
+	return f
 }
