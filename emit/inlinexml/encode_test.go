@@ -3,8 +3,7 @@ package inlinexml
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
+	"io"
 	"strings"
 	"testing"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/parse/inlinexml"
+	"github.com/agentstream/agentstream/toolset"
 )
 
 func encode(t *testing.T, evs []event.Event) (string, []string, error) {
@@ -140,30 +140,15 @@ func TestCloseOpenThinking(t *testing.T) {
 // text again: the events must not change.
 func TestRoundTrip(t *testing.T) {
 	t.Parallel()
-	paths, _ := filepath.Glob("../../testdata/inlinexml/*.txt")
-	for _, p := range paths {
-		if strings.Contains(p, "truncated") || strings.Contains(p, "probe") {
-			continue
-		}
-		t.Run(filepath.Base(p), func(t *testing.T) {
-			t.Parallel()
-			in, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			first := eventtest.Collect(inlinexml.NewDecoder(bytes.NewReader(in), nil))
-			var evs []event.Event
-			for _, it := range first {
-				evs = append(evs, it.Event)
-			}
-			text, _, err := encode(t, evs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			second := eventtest.Collect(inlinexml.NewDecoder(strings.NewReader(text), nil))
-			if diff := cmp.Diff(first, second); diff != "" {
-				t.Errorf("events (-decoded +re-decoded):\n%s\ntext:\n%s", diff, text)
-			}
-		})
+	samples := eventtest.TextProtocol{
+		Dir: "../../testdata/inlinexml",
+		Decoder: func(r io.Reader, source string, tools []toolset.Tool) event.Decoder {
+			return inlinexml.NewDecoder(r, &inlinexml.Config{Source: source, Tools: tools})
+		},
 	}
+	skip := func(name string) bool { return strings.Contains(name, "truncated") || strings.Contains(name, "probe") }
+	samples.RoundTrip(t, skip, func(t *testing.T, evs []event.Event) (string, error) {
+		text, _, err := encode(t, evs)
+		return text, err
+	})
 }
