@@ -38,11 +38,7 @@ var decodeTests = []decodeTest{
 		In:   "<thinking>t</thinking>\n\n<read_file><path>a</path></read_file>\n",
 		Want: seq(thought("t"), call(1, "read_file", `{"path":"a"}`)),
 	},
-	{
-		Name: "white space before a false call is kept",
-		In:   "\n<read_file> reads",
-		Want: text("\n<read_file> reads"),
-	},
+	{Name: "white space before a false call is kept", In: "\n<read_file> reads", Want: text("\n<read_file> reads")},
 	{
 		Name: "read_file call",
 		In:   "I will read it.\n<read_file>\n<path>src/a.ts</path>\n</read_file>",
@@ -60,16 +56,8 @@ var decodeTests = []decodeTest{
 		In:   "<thinking>User wants a < b.</thinking>\n<read_file><path>a</path></read_file>",
 		Want: seq(thought("User wants a < b."), call(1, "read_file", `{"path":"a"}`)),
 	},
-	{
-		Name: "think tag",
-		In:   "<think>hmm</think>Answer.",
-		Want: seq(thought("hmm"), text("Answer.")),
-	},
-	{
-		Name: "empty thinking",
-		In:   "<thinking></thinking>x",
-		Want: seq(thought(""), text("x")),
-	},
+	{Name: "think tag", In: "<think>hmm</think>Answer.", Want: seq(thought("hmm"), text("Answer."))},
+	{Name: "empty thinking", In: "<thinking></thinking>x", Want: seq(thought(""), text("x"))},
 	{
 		Name: "values are raw text",
 		In: "<execute_command>\n<command>if [ 1 < 2 ]; then echo '<b>&amp;</b>'; fi</command>\n" +
@@ -140,11 +128,7 @@ var decodeTests = []decodeTest{
 		In:   "```xml\n<read_file><path>a</path></read_file>\n```",
 		Want: seq(text("```xml\n"), call(1, "read_file", `{"path":"a"}`), text("```")),
 	},
-	{
-		Name: "quirk false positive in prose",
-		In:   "The <read_file> tool reads a file.",
-		Want: text("The <read_file> tool reads a file."),
-	},
+	{Name: "quirk false positive in prose", In: "The <read_file> tool reads a file.", Want: text("The <read_file> tool reads a file.")},
 	{
 		Name: "tags with attributes stay text",
 		In:   `<read_file path="x"/> and <read_file path="y"></read_file>`,
@@ -155,11 +139,7 @@ var decodeTests = []decodeTest{
 		In:   "<div><b>bold</b></div> <tool_name>x</tool_name>",
 		Want: text("<div><b>bold</b></div> <tool_name>x</tool_name>"),
 	},
-	{
-		Name: "case sensitive",
-		In:   "<READ_FILE><path>a</path></READ_FILE>",
-		Want: text("<READ_FILE><path>a</path></READ_FILE>"),
-	},
+	{Name: "case sensitive", In: "<READ_FILE><path>a</path></READ_FILE>", Want: text("<READ_FILE><path>a</path></READ_FILE>")},
 	{
 		// Cline and Roo accept any parameter of any tool (a global
 		// whitelist, §4.2); parameters are per tool.
@@ -182,11 +162,7 @@ var decodeTests = []decodeTest{
 		In:   "<read_file><path>a</path><path>b</path></read_file>",
 		Want: call(1, "read_file", `{"path":"b"}`),
 	},
-	{
-		Name: "tool without parameters",
-		In:   "<load_mcp_documentation></load_mcp_documentation>",
-		Want: call(1, "load_mcp_documentation", `{}`),
-	},
+	{Name: "tool without parameters", In: "<load_mcp_documentation></load_mcp_documentation>", Want: call(1, "load_mcp_documentation", `{}`)},
 	{
 		Name: "attempt_completion",
 		In:   "<attempt_completion>\n<result>\nIt works: a < b.\n</result>\n<command>open index.html</command>\n</attempt_completion>",
@@ -218,11 +194,7 @@ var decodeTests = []decodeTest{
 		In:   "partial <",
 		Want: text("partial <"),
 	},
-	{
-		Name: "trailing partial tag is kept",
-		In:   "see <read_fi",
-		Want: text("see <read_fi"),
-	},
+	{Name: "trailing partial tag is kept", In: "see <read_fi", Want: text("see <read_fi")},
 	{
 		Name: "schema types from a tools file",
 		In:   "<read_file><path>a</path><start_line>10</start_line><end_line>x</end_line><opts>{\"a\":1}</opts><all>true</all></read_file>",
