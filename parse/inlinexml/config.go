@@ -13,8 +13,8 @@ type Config struct {
 	Source string // input name for errors
 	Agent  string // agent id of a plain text input
 	// Tools are the tool names (and their parameters) recognised as tool
-	// calls; nil means DefaultTools. A tool whose Params is nil accepts
-	// any parameter name.
+	// calls; nil means the tool set of Cline and Roo Code. A tool whose
+	// Params is nil accepts any parameter name.
 	Tools []toolset.Tool
 	// RawParams name the parameters whose value is kept as written but
 	// for one leading and one trailing newline, and whose close tag counts
@@ -31,9 +31,9 @@ type Config struct {
 // answer.
 const Completion = "attempt_completion"
 
-// DefaultTools returns the tool set of Cline and Roo Code, which the
+// defaultTools returns the tool set of Cline and Roo Code, which the
 // decoder recognises when no tools are configured.
-func DefaultTools() []toolset.Tool {
+func defaultTools() []toolset.Tool {
 	t := func(name string, params ...string) toolset.Tool {
 		ps := make([]toolset.Param, len(params))
 		for i, p := range params {
@@ -114,7 +114,7 @@ func compile(cfg *Config) *grammar {
 	}
 	tools := cfg.Tools
 	if tools == nil {
-		tools = DefaultTools()
+		tools = defaultTools()
 	}
 	raw := cfg.RawParams
 	if raw == nil {

@@ -378,9 +378,9 @@ func (s *scanner) validate(name, attrs string) (*slotTag, string) {
 	switch t.slot {
 	case "FINAL":
 		if t.tool == "" {
-			t.tool = FinalReport
+			t.tool = finalReport
 		}
-		if t.tool != FinalReport {
+		if t.tool != finalReport {
 			return t, fmt.Sprintf("tool %q in the FINAL slot", t.tool)
 		}
 	case "PROGRESS":
