@@ -283,13 +283,17 @@ type Plain struct {
 // NewPlain returns a decoder that reads r as one agent's model text and
 // scans it with sc.
 func NewPlain(r io.Reader, sc Scanner, source, agent string) *Plain {
-	p := &Plain{r: r, sc: sc, buf: make([]byte, 32<<10)}
+	p := &Plain{r: r, sc: sc, buf: make([]byte, minRead)}
 	p.out = newOut(agent, source, &p.st, &p.cut)
 	return p
 }
 
 // Next returns the next event. See event.Decoder for the error contract.
 func (p *Plain) Next() (event.Event, error) { return p.st.Next(p.read, p.finish) }
+
+// The read buffer starts small (a short text costs no large buffer) and
+// doubles each time a read fills it, up to maxRead.
+const minRead, maxRead = 512, 32 << 10
 
 // read scans the next piece of the input.
 func (p *Plain) read() {
@@ -299,6 +303,9 @@ func (p *Plain) read() {
 			p.sc.Feed(p.out, s)
 			p.out.flush(false)
 		}
+	}
+	if n == len(p.buf) && n < maxRead {
+		p.buf = make([]byte, 2*n) // the scanner keeps nothing of buf
 	}
 	switch {
 	case err == io.EOF:
