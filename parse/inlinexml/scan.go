@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/parse/internal/rewrite"
 	"github.com/agentstream/agentstream/toolset"
 )
@@ -23,6 +24,10 @@ const (
 	sAfterClose              // after a raw parameter's close tag, deciding whether it was the last
 	sResult                  // inside <tool_result>
 )
+
+// maxPending caps the tool calls waiting for a result: the same default
+// cap as every decoder's open blocks (openset.DefaultMax).
+const maxPending = openset.DefaultMax
 
 // maxTag bounds a tag name read inside a tool whose parameters are not
 // declared.
@@ -49,7 +54,8 @@ type scanner struct {
 	attrs      bool        // pend is "<tool_result " and its attributes
 	quote      byte        // the quote open in attrs
 	resultName string      // tool_name of the <tool_result> being read
-	pending    [][2]string // calls without a result yet: name, id
+	pending    [][2]string // calls without a result yet, oldest first: name, id
+	capped     bool        // a call was dropped from pending, and reported
 
 	thinkClose string
 
@@ -471,6 +477,17 @@ func (s *scanner) endTool(o *rewrite.Out) {
 	id := "inline-" + strconv.Itoa(*s.ids)
 	o.Emit(&event.ToolCall{Agent: o.Agent(), ID: id, Name: s.tool.Name, Input: in})
 	s.pending = append(s.pending, [2]string{s.tool.Name, id})
+	if len(s.pending) > maxPending {
+		// The oldest call leaves the list: results pair with the calls
+		// of the last maxPending, and each result's search is bounded.
+		old := s.pending[0]
+		s.pending[0] = [2]string{}
+		s.pending = s.pending[1:]
+		if !s.capped {
+			s.capped = true
+			o.Errorf(s.toolPos, event.ErrTooManyOpen, "more than %d tool calls wait for a result; the oldest, <%s> %s, will not be paired with one (later ones are not reported)", maxPending, old[0], old[1])
+		}
+	}
 	if s.tool.Name == Completion {
 		var result string
 		for i, n := range s.names {

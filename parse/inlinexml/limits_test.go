@@ -1,0 +1,56 @@
+package inlinexml
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
+)
+
+// TestPendingCap: calls waiting for a result are capped at maxPending;
+// the oldest leaves the list (reported once, at the call that pushed it
+// out), so a result pairs with the oldest call still held.
+func TestPendingCap(t *testing.T) {
+	t.Parallel()
+	in := strings.Repeat("<read_file><path>a</path></read_file>\n", maxPending+2) +
+		`<tool_result tool_name="read_file">r</tool_result>`
+	var calls int
+	var got []eventtest.Item
+	for _, it := range eventtest.Collect(NewDecoder(strings.NewReader(in), nil)) {
+		if _, ok := it.Event.(*event.ToolCall); ok {
+			calls++
+			continue
+		}
+		got = append(got, it)
+	}
+	want := []eventtest.Item{
+		{Err: "<input>:1025:1: more than 1024 tool calls wait for a result; the oldest, <read_file> inline-1, will not be paired with one (later ones are not reported)"},
+		{Event: &event.ToolResult{ID: "inline-3", Name: "read_file", Content: []event.Part{{Type: "text", Text: "r"}}}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" || calls != maxPending+2 {
+		t.Errorf("%d calls; other items (-want +got):\n%s", calls, diff)
+	}
+}
+
+// BenchmarkUnpairedResults decodes calls none of whose results names
+// them: each result searches the calls waiting for one, at most
+// maxPending, so the time per byte is the same at 1, 2 and 4 MB (it grew
+// with the input when the list was not capped).
+func BenchmarkUnpairedResults(b *testing.B) {
+	const unit = "<list_files><path>a</path></list_files><tool_result tool_name=\"x\">r</tool_result>"
+	for _, mb := range []int{1, 2, 4} {
+		in := []byte(strings.Repeat(unit, mb<<20/len(unit)))
+		b.Run(strconv.Itoa(mb)+"MB", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				eventtest.Drain(NewDecoder(bytes.NewReader(in), nil))
+			}
+		})
+	}
+}
