@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/parse/internal/rewrite"
 )
 
 // TestPendingCap: calls waiting for a result are capped at maxPending;
@@ -52,5 +53,35 @@ func BenchmarkUnpairedResults(b *testing.B) {
 				eventtest.Drain(NewDecoder(bytes.NewReader(in), nil))
 			}
 		})
+	}
+}
+
+// TestWrapAgentCap: Wrap keeps a scanner for at most rewrite.MaxAgents
+// agents; the agent that came first is let go of (its text ends: its
+// open thinking block closes) to make room, reported once.
+func TestWrapAgentCap(t *testing.T) {
+	t.Parallel()
+	var src []event.Event
+	for i := range rewrite.MaxAgents + 2 {
+		src = append(src, &event.Delta{Agent: "a" + strconv.Itoa(i), Kind: event.Text, Text: "<thinking>x"})
+	}
+	got := eventtest.Collect(Wrap(&eventtest.Source{Events: src}, nil))
+	var capped []int
+	for i, it := range got {
+		if strings.Contains(it.Err, "agents") {
+			capped = append(capped, i)
+		}
+	}
+	if len(capped) != 1 || capped[0] < 2 {
+		t.Fatalf("cap reported at %v, want once", capped)
+	}
+	want := []eventtest.Item{
+		{Event: &event.BlockEnd{Agent: "a0", Kind: event.Thinking}},
+		{Err: "<input>:1:12: the text block ended inside <thinking>"},
+		{Err: `<input>: text of more than 1024 agents; let go of the first, "a0": its text ended here (later ones are not reported)`},
+		{Event: &event.BlockStart{Agent: "a1024", Kind: event.Thinking}},
+	}
+	if diff := cmp.Diff(want, got[capped[0]-2:capped[0]+2]); diff != "" {
+		t.Errorf("around the cap (-want +got):\n%s", diff)
 	}
 }

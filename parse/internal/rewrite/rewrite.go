@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
@@ -336,10 +337,16 @@ type Wrapped struct {
 	newSc  func() Scanner
 	source string
 	agents map[string]*agent
-	order  []string
+	order  []string           // the agents, in the order they came
 	st     decoderstate.State // what Next returns
 	cut    error              // the truncation report, held until the end
+	capped bool               // an agent was let go of, and reported
+	bad    int64              // the invalid UTF-8 of an agent let go of, as agent.text.bad
 }
+
+// MaxAgents caps the agents whose text Wrap keeps a scanner for: the same
+// default cap as every decoder's open blocks (openset.DefaultMax).
+const MaxAgents = openset.DefaultMax
 
 type agent struct {
 	out     *Out
@@ -370,11 +377,40 @@ func Wrap(dec event.Decoder, newScanner func() Scanner, source string) *Wrapped 
 func (w *Wrapped) agent(id string) *agent {
 	a := w.agents[id]
 	if a == nil {
+		if len(w.order) == MaxAgents {
+			w.letGo()
+		}
 		a = &agent{out: newOut(id, w.source, &w.st, &w.cut), sc: w.newSc()}
 		w.agents[id] = a
 		w.order = append(w.order, id)
 	}
 	return a
+}
+
+// letGo forgets the agent that came first, to make room for a new one:
+// its text ends there (what its scanner holds comes out, its blocks
+// close, its completion's RunEnd is emitted). Reported once.
+func (w *Wrapped) letGo() {
+	id := w.order[0]
+	w.order[0] = ""
+	w.order = w.order[1:]
+	a := w.agents[id]
+	delete(w.agents, id)
+	if a.inBlock {
+		a.endText(false)
+	}
+	if a.out.Final != nil {
+		a.out.Emit(a.out.Final)
+		a.out.Final = nil
+	}
+	if w.bad == 0 {
+		w.bad = a.text.bad
+	}
+	if !w.capped {
+		w.capped = true
+		w.st.ProblemHere(&event.ParseError{Source: w.source, Offset: -1, Err: event.Errorf(event.ErrTooManyOpen,
+			"text of more than %d agents; let go of the first, %q: its text ended here (later ones are not reported)", MaxAgents, id)})
+	}
 }
 
 // Next returns the next event. See event.Decoder for the error contract.
@@ -410,11 +446,15 @@ func (w *Wrapped) read() {
 // agent's text), and returns the truncation.
 func (w *Wrapped) finish() error {
 	w.end()
+	bad := w.bad
 	for _, id := range w.order {
-		if bad := w.agents[id].text.bad; bad > 0 {
-			w.st.ProblemHere(badutf8.Warning(w.source, 0, 0, bad-1))
+		if bad > 0 {
 			break
 		}
+		bad = w.agents[id].text.bad
+	}
+	if bad > 0 {
+		w.st.ProblemHere(badutf8.Warning(w.source, 0, 0, bad-1))
 	}
 	return w.cut
 }
