@@ -213,25 +213,55 @@ func closeTag(pend []byte, param string) (int, bool) {
 	return tagNone, true
 }
 
-// lookup returns the kind of tag p, tagNone when p is a proper prefix of
-// a tag, and false when p is neither. A tag that is also a prefix of a
-// longer one is the tag.
-func (t *tagTable) lookup(p []byte) (int, bool) {
-	lo, hi := 0, len(t.tags)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if t.tags[m] < string(p) {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+// tagRange is the part of a tagTable whose tags begin with the first n
+// bytes of a pending tag, tags[lo:hi] (hi -1: not narrowed yet).
+type tagRange struct{ lo, hi, n int }
+
+// narrow returns the kind of tag p, tagNone when p is a proper prefix of
+// a tag, and false when p is neither, given r, the range of the tags that
+// begin with what p held before (a tag that is also a prefix of a longer
+// one is the tag). It narrows r by the bytes p gained since: the tags
+// sorted, those with the byte c at index n are a run, found by binary
+// search.
+func (t *tagTable) narrow(p []byte, r *tagRange) (int, bool) {
+	if r.hi < 0 {
+		*r = tagRange{hi: len(t.tags)}
 	}
-	if lo == len(t.tags) {
+	for ; r.n < len(p); r.n++ {
+		n, c := r.n, p[r.n]
+		// at(i): the byte at n of tags[i], -1 for a tag no longer
+		// than n (it sorts first among those that share n bytes)
+		at := func(i int) int {
+			if tag := t.tags[i]; len(tag) > n {
+				return int(tag[n])
+			}
+			return -1
+		}
+		lo, hi := r.lo, r.hi
+		for lo < hi { // first with at >= c
+			m := int(uint(lo+hi) >> 1)
+			if at(m) < int(c) {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		end := lo
+		for hi = r.hi; end < hi; { // first with at > c
+			m := int(uint(end+hi) >> 1)
+			if at(m) <= int(c) {
+				end = m + 1
+			} else {
+				hi = m
+			}
+		}
+		r.lo, r.hi = lo, end
+	}
+	if r.lo == r.hi {
 		return tagNone, false
 	}
-	tag := t.tags[lo]
-	if tag == string(p) {
-		return t.kinds[lo], true
+	if len(t.tags[r.lo]) == len(p) {
+		return t.kinds[r.lo], true
 	}
-	return tagNone, len(tag) > len(p) && tag[:len(p)] == string(p)
+	return tagNone, true
 }

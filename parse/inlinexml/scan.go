@@ -72,6 +72,7 @@ type scanner struct {
 	nstray  int
 
 	spare []byte // fail's copy of a pending tag, kept for the next one
+	match tagRange // the tags pend may still grow into
 }
 
 func newScanner(g *grammar, ids *int) *scanner {
@@ -252,6 +253,7 @@ func (s *scanner) reopen() {
 func (s *scanner) startTag(c byte, at rewrite.Pos) {
 	s.pend = append(s.pend[:0], c)
 	s.pendPos = at
+	s.match = tagRange{hi: -1}
 }
 
 // openName reports whether pend is '<' and the start of a tag name.
@@ -273,22 +275,27 @@ func (s *scanner) openName() bool {
 }
 
 // lookup returns the kind of the pending tag in the current state: a
-// tag, a proper prefix of one (tagNone), or neither (false).
+// tag, a proper prefix of one (tagNone), or neither (false). The state
+// does not change while a tag is pending, so the tags pend may still
+// grow into are narrowed down by its new bytes only.
 func (s *scanner) lookup() (int, bool) {
+	var t *tagTable
 	switch s.st {
 	case sText:
-		return s.g.top.lookup(s.pend)
+		t = &s.g.top
 	case sThinking:
+		t = &thinkingTags
 		if s.thinkClose == "</think>" {
-			return thinkTags.lookup(s.pend)
+			t = &thinkTags
 		}
-		return thinkingTags.lookup(s.pend)
 	case sParam:
 		return closeTag(s.pend, s.param)
 	case sResult:
-		return resultTags.lookup(s.pend)
+		t = &resultTags
+	default: // sTool, sAfterClose
+		t = &s.tool.tags
 	}
-	return s.tool.tags.lookup(s.pend) // sTool, sAfterClose
+	return t.narrow(s.pend, &s.match)
 }
 
 // The close tags of thinking and a tool result. Never written to.
