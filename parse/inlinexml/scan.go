@@ -71,7 +71,7 @@ type scanner struct {
 	strayAt rewrite.Pos
 	nstray  int
 
-	spare []byte // fail's copy of a pending tag, kept for the next one
+	spare []byte   // fail's copy of a pending tag, kept for the next one
 	match tagRange // the tags pend may still grow into
 }
 
