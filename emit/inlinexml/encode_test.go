@@ -136,19 +136,28 @@ func TestCloseOpenThinking(t *testing.T) {
 	}
 }
 
+// samples are the decoder's samples that read back alike (cut off or
+// invalid ones do not).
+var samples = eventtest.TextProtocol{
+	Dir: "../../testdata/inlinexml",
+	Decoder: func(r io.Reader, source string, tools []toolset.Tool) event.Decoder {
+		return inlinexml.NewDecoder(r, &inlinexml.Config{Source: source, Tools: tools})
+	},
+	Cut: func(name string) bool { return strings.Contains(name, "truncated") || strings.Contains(name, "probe") },
+}
+
 // TestRoundTrip decodes each sample, encodes the events and decodes the
 // text again: the events must not change.
 func TestRoundTrip(t *testing.T) {
 	t.Parallel()
-	samples := eventtest.TextProtocol{
-		Dir: "../../testdata/inlinexml",
-		Decoder: func(r io.Reader, source string, tools []toolset.Tool) event.Decoder {
-			return inlinexml.NewDecoder(r, &inlinexml.Config{Source: source, Tools: tools})
-		},
-	}
-	skip := func(name string) bool { return strings.Contains(name, "truncated") || strings.Contains(name, "probe") }
-	samples.RoundTrip(t, skip, func(t *testing.T, evs []event.Event) (string, error) {
+	samples.RoundTrip(t, samples.Cut, func(t *testing.T, evs []event.Event) (string, error) {
 		text, _, err := encode(t, evs)
 		return text, err
 	})
+}
+
+// BenchmarkEncode encodes the samples' events, repeated to about 1 MB of
+// text.
+func BenchmarkEncode(b *testing.B) {
+	samples.BenchEncode(b, func(w io.Writer) event.Encoder { return NewEncoder(w, nil) })
 }

@@ -108,25 +108,34 @@ func fnvHex(s string) string {
 	return e.nonceFor("")
 }
 
+// samples are the decoder's samples that read back alike (cut off or
+// invalid ones do not).
+var samples = eventtest.TextProtocol{
+	Dir: "../../testdata/xmltools",
+	Decoder: func(r io.Reader, source string, tools []toolset.Tool) event.Decoder {
+		return xmltools.NewDecoder(r, &xmltools.Config{Source: source, Tools: tools})
+	},
+	Cut: func(name string) bool {
+		return strings.Contains(name, "truncated") || strings.Contains(name, "invalid")
+	},
+}
+
 // TestRoundTrip decodes each sample, encodes the events and decodes the
 // text again: the events must not change.
 func TestRoundTrip(t *testing.T) {
 	t.Parallel()
-	samples := eventtest.TextProtocol{
-		Dir: "../../testdata/xmltools",
-		Decoder: func(r io.Reader, source string, tools []toolset.Tool) event.Decoder {
-			return xmltools.NewDecoder(r, &xmltools.Config{Source: source, Tools: tools})
-		},
-	}
-	skip := func(name string) bool {
-		return strings.Contains(name, "truncated") || strings.Contains(name, "invalid")
-	}
-	samples.RoundTrip(t, skip, func(t *testing.T, evs []event.Event) (string, error) {
+	samples.RoundTrip(t, samples.Cut, func(t *testing.T, evs []event.Event) (string, error) {
 		// The nonce is given: the first tag of a sample may carry no
 		// call id to take it from.
 		text, _, err := encode(t, &Config{Nonce: "7f3a9c21"}, evs)
 		return text, err
 	})
+}
+
+// BenchmarkEncode encodes the samples' events, repeated to about 1 MB of
+// text.
+func BenchmarkEncode(b *testing.B) {
+	samples.BenchEncode(b, func(w io.Writer) event.Encoder { return NewEncoder(w, &Config{Nonce: "7f3a9c21"}) })
 }
 
 // TestIdentity: text laid out as this encoder writes it reads back and is

@@ -247,3 +247,30 @@ func (p TextProtocol) RoundTrip(t *testing.T, skip func(name string) bool, encod
 		})
 	}
 }
+
+// BenchEncode encodes the events of the samples (but those Cut leaves
+// out) repeated to about 1 MB of text, with an encoder from newEnc; the
+// bytes counted are the samples' text.
+func (p TextProtocol) BenchEncode(b *testing.B, newEnc func(w io.Writer) event.Encoder) {
+	var evs []event.Event
+	n := 0
+	for n < 1<<20 {
+		for _, s := range p.Samples(b) {
+			if !p.Cut(s.Name) {
+				evs = append(evs, Events(Collect(p.Decoder(bytes.NewReader(s.In), "", nil)))...)
+				n += len(s.In)
+			}
+		}
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		enc := newEnc(io.Discard)
+		for _, ev := range evs {
+			if err := enc.Encode(ev); err != nil {
+				b.Fatal(err)
+			}
+		}
+		_ = enc.Close()
+	}
+}
