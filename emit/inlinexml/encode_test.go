@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,4 +161,39 @@ func TestRoundTrip(t *testing.T) {
 // text.
 func BenchmarkEncode(b *testing.B) {
 	samples.BenchEncode(b, func(w io.Writer) event.Encoder { return NewEncoder(w, nil) })
+}
+
+// TestMembers checks the one-pass reading of a tool input against
+// eachMember and json.Unmarshal, which it stands in for: where it takes
+// the input, it must give the same parameters.
+func TestMembers(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{
+		`{}`, ` { "a" : "x" } `, `{"a":"x","a":"y"}`, `{"path":"a\nb","n":12,"f":-1.5e3,"b":true,"z":null}`,
+		`{"o":{"k":[1,"2",{"x":null}]},"arr":[]}`, `{"u":"\u00e9\ud83d\ude00\u0000","s":"\"<>&"}`,
+		`{"Caps":"x"}`, `{"bad":"\xff"}`, `{"a":1} trailing`, `{"a":}`, `[1]`, `"s"`, ``, `{"é":1}`, `{"a\"b":1}`,
+		"{\"bad\":\"a\xffb\"}",
+	} {
+		e := NewEncoder(io.Discard, nil)
+		fast := e.members([]byte(in))
+		got := slices.Clone(e.params)
+		var want [][2]string
+		err := eachMember([]byte(in), func(k string, v json.RawMessage) {
+			var s string
+			if json.Unmarshal(v, &s) != nil {
+				s = string(v)
+			}
+			want = append(want, [2]string{k, s})
+		})
+		if !fast {
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: read in one pass, but eachMember fails: %v", in, err)
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%q (-eachMember +members):\n%s", in, diff)
+		}
+	}
 }
