@@ -229,6 +229,12 @@ func (t *tagTable) narrow(p []byte, r *tagRange) (int, bool) {
 	}
 	for ; r.n < len(p); r.n++ {
 		n, c := r.n, p[r.n]
+		if r.hi-r.lo == 1 { // one tag left: its next byte is c, or none is
+			if tag := t.tags[r.lo]; len(tag) <= n || tag[n] != c {
+				r.hi = r.lo
+			}
+			continue
+		}
 		// at(i): the byte at n of tags[i], -1 for a tag no longer
 		// than n (it sorts first among those that share n bytes)
 		at := func(i int) int {

@@ -64,6 +64,7 @@ type scanner struct {
 	raw     []byte // the tool call's text so far, as written
 	names   []string
 	values  []json.RawMessage
+	texts   []string // the values as text, before jsonValue
 	param   string
 	value   []byte
 	hold    []byte // sAfterClose: the close tag and white space after it
@@ -383,7 +384,7 @@ func (s *scanner) tag(o *rewrite.Out, kind int) {
 			s.tool = s.g.tools[string(tag[1:len(tag)-1])]
 			s.toolPos = s.pendPos
 			s.raw = append(s.raw[:0], tag...)
-			s.names, s.values = s.names[:0], s.values[:0]
+			s.names, s.values, s.texts = s.names[:0], s.values[:0], s.texts[:0]
 			s.lead = s.lay.TakeHeld(s.lead[:0])
 			s.st = sTool
 		}
@@ -452,13 +453,14 @@ func (s *scanner) endParam() {
 	jv := jsonValue(v, typ)
 	for i, n := range s.names {
 		if n == s.param {
-			s.values[i] = jv
+			s.values[i], s.texts[i] = jv, v
 			s.st = sTool
 			return
 		}
 	}
 	s.names = append(s.names, s.param)
 	s.values = append(s.values, jv)
+	s.texts = append(s.texts, v)
 	s.st = sTool
 }
 
@@ -499,7 +501,10 @@ func (s *scanner) endTool(o *rewrite.Out) {
 		var result string
 		for i, n := range s.names {
 			if n == "result" {
-				_ = json.Unmarshal(s.values[i], &result)
+				if v := s.values[i]; len(v) > 0 && v[0] == '"' {
+					// jsonString(text): it reads back as text
+					result = s.texts[i]
+				}
 			}
 		}
 		o.Final = &event.RunEnd{Agent: o.Agent(), StopReason: Completion, Result: result}
@@ -512,7 +517,7 @@ func (s *scanner) endTool(o *rewrite.Out) {
 func (s *scanner) resetTool() {
 	s.tool = nil
 	s.raw, s.value, s.hold, s.stray = s.raw[:0], s.value[:0], s.hold[:0], s.stray[:0]
-	s.names, s.values = s.names[:0], s.values[:0]
+	s.names, s.values, s.texts = s.names[:0], s.values[:0], s.texts[:0]
 	s.nstray = 0
 }
 

@@ -13,6 +13,7 @@ package rewrite
 import (
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -44,7 +45,7 @@ type Out struct {
 
 	kind event.BlockKind // kind of the bytes in buf
 	buf  []byte          // delta text not yet queued
-	open map[event.BlockKind]bool
+	open []event.BlockKind // the kinds of the open blocks (text, thinking: a short list)
 	// keep leaves blocks open: the source's block was cut off, and the
 	// encoder's Close reports the blocks left open.
 	keep bool
@@ -60,7 +61,7 @@ type Out struct {
 }
 
 func newOut(agent, source string, st *decoderstate.State, cut *error) *Out {
-	return &Out{agent: agent, source: source, st: st, cut: cut, open: map[event.BlockKind]bool{}}
+	return &Out{agent: agent, source: source, st: st, cut: cut}
 }
 
 // Agent returns the agent scope of the events.
@@ -75,8 +76,8 @@ func (o *Out) Write(kind event.BlockKind, s string) {
 		o.flush(true)
 		o.kind = kind
 	}
-	if !o.open[kind] {
-		o.open[kind] = true
+	if !o.IsOpen(kind) {
+		o.open = append(o.open, kind)
 		o.push(&event.BlockStart{Agent: o.agent, Kind: kind})
 	}
 	o.buf = append(o.buf, s...)
@@ -84,9 +85,9 @@ func (o *Out) Write(kind event.BlockKind, s string) {
 
 // Start opens a block of kind (so that an empty block still shows).
 func (o *Out) Start(kind event.BlockKind) {
-	if !o.open[kind] {
+	if !o.IsOpen(kind) {
 		o.flush(true)
-		o.open[kind] = true
+		o.open = append(o.open, kind)
 		o.push(&event.BlockStart{Agent: o.agent, Kind: kind})
 	}
 }
@@ -98,8 +99,8 @@ func (o *Out) End(kind event.BlockKind) {
 	if o.kind == kind {
 		o.flush(true)
 	}
-	if o.open[kind] && !o.keep {
-		delete(o.open, kind)
+	if o.IsOpen(kind) && !o.keep {
+		o.open = slices.DeleteFunc(o.open, func(k event.BlockKind) bool { return k == kind })
 		o.push(&event.BlockEnd{Agent: o.agent, Kind: kind})
 	}
 }
@@ -111,7 +112,7 @@ func (o *Out) EndAll() {
 }
 
 // IsOpen reports whether a block of kind is open.
-func (o *Out) IsOpen(kind event.BlockKind) bool { return o.open[kind] }
+func (o *Out) IsOpen(kind event.BlockKind) bool { return slices.Contains(o.open, kind) }
 
 // Emit queues a complete event after the text written so far.
 func (o *Out) Emit(ev event.Event) {
@@ -537,7 +538,7 @@ func (w *Wrapped) end() {
 
 // AppendByte appends c to the block of kind, as Write.
 func (o *Out) AppendByte(kind event.BlockKind, c byte) {
-	if o.kind == kind && o.open[kind] {
+	if o.kind == kind && o.IsOpen(kind) {
 		o.buf = append(o.buf, c)
 		return
 	}
