@@ -43,8 +43,8 @@ type Out struct {
 	st     *decoderstate.State
 	cut    *error // the truncation report, returned after everything else
 
-	kind event.BlockKind // kind of the bytes in buf
-	buf  []byte          // delta text not yet queued
+	kind event.BlockKind   // kind of the bytes in buf
+	buf  []byte            // delta text not yet queued
 	open []event.BlockKind // the kinds of the open blocks (text, thinking: a short list)
 	// keep leaves blocks open: the source's block was cut off, and the
 	// encoder's Close reports the blocks left open.
