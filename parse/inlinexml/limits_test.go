@@ -39,9 +39,10 @@ func TestPendingCap(t *testing.T) {
 }
 
 // BenchmarkUnpairedResults decodes calls none of whose results names
-// them: each result searches the calls waiting for one, at most
-// maxPending, so the time per byte is the same at 1, 2 and 4 MB (it grew
-// with the input when the list was not capped).
+// them: the time per byte is the same at 1, 2 and 4 MB (it grew with the
+// input when each result searched the whole list of calls waiting for
+// one; the list is capped at maxPending, and a result whose tool has no
+// call waiting does not search it).
 func BenchmarkUnpairedResults(b *testing.B) {
 	const unit = "<list_files><path>a</path></list_files><tool_result tool_name=\"x\">r</tool_result>"
 	for _, mb := range []int{1, 2, 4} {
@@ -83,5 +84,25 @@ func TestWrapAgentCap(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got[capped[0]-2:capped[0]+2]); diff != "" {
 		t.Errorf("around the cap (-want +got):\n%s", diff)
+	}
+}
+
+// TestResultPairing: a result pairs with the oldest call of its tool
+// still waiting, an unnamed one with the oldest call; a result whose tool
+// has no call waiting pairs with none.
+func TestResultPairing(t *testing.T) {
+	t.Parallel()
+	in := "<read_file><path>a</path></read_file><list_files><path>b</path></list_files><read_file><path>c</path></read_file>" +
+		`<tool_result tool_name="list_files">1</tool_result><tool_result tool_name="list_files">2</tool_result>` +
+		`<tool_result>3</tool_result><tool_result tool_name="read_file">4</tool_result><tool_result tool_name="read_file">5</tool_result>`
+	var got [][2]string
+	for _, it := range eventtest.Collect(NewDecoder(strings.NewReader(in), nil)) {
+		if r, ok := it.Event.(*event.ToolResult); ok {
+			got = append(got, [2]string{r.Content[0].Text, r.ID})
+		}
+	}
+	want := [][2]string{{"1", "inline-2"}, {"2", ""}, {"3", "inline-1"}, {"4", "inline-3"}, {"5", ""}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("result, call id (-want +got):\n%s", diff)
 	}
 }

@@ -54,7 +54,8 @@ type scanner struct {
 	attrs      bool        // pend is "<tool_result " and its attributes
 	quote      byte        // the quote open in attrs
 	resultName string      // tool_name of the <tool_result> being read
-	pending    [][2]string // calls without a result yet, oldest first: name, id
+	pending    [][2]string    // calls without a result yet, oldest first: name, id
+	waiting    map[string]int // how many of pending each tool has
 	capped     bool        // a call was dropped from pending, and reported
 
 	thinkClose string
@@ -77,7 +78,7 @@ type scanner struct {
 }
 
 func newScanner(g *grammar, ids *int) *scanner {
-	return &scanner{g: g, ids: ids, pos: rewrite.Start}
+	return &scanner{g: g, ids: ids, pos: rewrite.Start, waiting: map[string]int{}}
 }
 
 // Feed scans s. See rewrite.Scanner.
@@ -486,12 +487,14 @@ func (s *scanner) endTool(o *rewrite.Out) {
 	id := "inline-" + strconv.Itoa(*s.ids)
 	o.Emit(&event.ToolCall{Agent: o.Agent(), ID: id, Name: s.tool.Name, Input: in})
 	s.pending = append(s.pending, [2]string{s.tool.Name, id})
+	s.waiting[s.tool.Name]++
 	if len(s.pending) > maxPending {
 		// The oldest call leaves the list: results pair with the calls
 		// of the last maxPending, and each result's search is bounded.
 		old := s.pending[0]
 		s.pending[0] = [2]string{}
 		s.pending = s.pending[1:]
+		s.unwait(old[0])
 		if !s.capped {
 			s.capped = true
 			o.Errorf(s.toolPos, event.ErrTooManyOpen, "more than %d tool calls wait for a result; the oldest, <%s> %s, will not be paired with one (later ones are not reported)", maxPending, old[0], old[1])
@@ -619,6 +622,13 @@ func jsonValue(v, typ string) json.RawMessage {
 // that "<" stays readable.
 func jsonString(s string) []byte { return jsontext.AppendMarshalString(nil, s) }
 
+// unwait notes that a call of tool left pending.
+func (s *scanner) unwait(tool string) {
+	if s.waiting[tool]--; s.waiting[tool] == 0 {
+		delete(s.waiting, tool)
+	}
+}
+
 // endResult emits the tool result just closed, paired with the oldest
 // call of that tool without a result.
 func (s *scanner) endResult(o *rewrite.Out) {
@@ -626,11 +636,14 @@ func (s *scanner) endResult(o *rewrite.Out) {
 	v = strings.TrimPrefix(strings.TrimPrefix(v, "\r"), "\n")
 	v = strings.TrimSuffix(strings.TrimSuffix(v, "\n"), "\r")
 	r := &event.ToolResult{Agent: o.Agent(), Name: s.resultName, IsError: strings.HasPrefix(v, "Error")}
-	for i, p := range s.pending {
-		if p[0] == s.resultName || s.resultName == "" {
-			r.ID, r.Name = p[1], p[0]
-			s.pending = slices.Delete(s.pending, i, i+1)
-			break
+	if s.resultName == "" || s.waiting[s.resultName] > 0 { // else no call to search for
+		for i, p := range s.pending {
+			if p[0] == s.resultName || s.resultName == "" {
+				r.ID, r.Name = p[1], p[0]
+				s.pending = slices.Delete(s.pending, i, i+1)
+				s.unwait(p[0])
+				break
+			}
 		}
 	}
 	if v != "" {
