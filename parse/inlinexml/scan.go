@@ -51,12 +51,12 @@ type scanner struct {
 	lay  rewrite.Layout // free text and its layout white space
 	lead []byte         // held white space before a tool's open tag
 
-	attrs      bool        // pend is "<tool_result " and its attributes
-	quote      byte        // the quote open in attrs
-	resultName string      // tool_name of the <tool_result> being read
+	attrs      bool           // pend is "<tool_result " and its attributes
+	quote      byte           // the quote open in attrs
+	resultName string         // tool_name of the <tool_result> being read
 	pending    [][2]string    // calls without a result yet, oldest first: name, id
 	waiting    map[string]int // how many of pending each tool has
-	capped     bool        // a call was dropped from pending, and reported
+	capped     bool           // a call was dropped from pending, and reported
 
 	thinkClose string
 
