@@ -3,8 +3,7 @@ package openaichat
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
+	"io"
 	"strings"
 	"testing"
 
@@ -13,45 +12,32 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/internal/openai"
+	"github.com/agentstream/agentstream/internal/openai/openaitest"
 	wire "github.com/agentstream/agentstream/parse/openaichat"
 )
 
 const corpus = "../../testdata/openai-chat"
 
+func newEncoder(w io.Writer, warn func(error)) event.Encoder {
+	return NewEncoder(w, &Config{Warn: warn})
+}
+
+func newDecoder(r io.Reader) event.Decoder { return wire.NewDecoder(r, nil) }
+
 func encode(t *testing.T, evs []event.Event) ([]byte, []string) {
 	t.Helper()
-	var out bytes.Buffer
-	var warnings []string
-	eventtest.Encode(t, NewEncoder(&out, &Config{Warn: eventtest.Warnings(t, &warnings)}), evs)
-	return out.Bytes(), warnings
+	return openaitest.Encode(t, newEncoder, evs)
 }
 
 // TestRoundTrip: every recording read, written and read again gives the
 // same events.
 func TestRoundTrip(t *testing.T) {
 	t.Parallel()
-	files, _ := filepath.Glob(filepath.Join(corpus, "*.sse"))
-	if len(files) == 0 {
-		t.Fatal("no recordings")
-	}
-	for _, file := range files {
-		if strings.Contains(file, "hand-bad") {
-			continue
-		}
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := eventtest.Collect(wire.NewDecoder(bytes.NewReader(data), nil))
-			out, warnings := encode(t, eventtest.Events(want))
-			got := eventtest.Collect(wire.NewDecoder(bytes.NewReader(out), nil))
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("events differ after a round trip (-read +rewritten):\n%s\nwarnings: %q", diff, warnings)
-			}
-		})
-	}
+	openaitest.RoundTrip(t, eventtest.Corpus(t, corpus, "*.sse"), newDecoder, newEncoder, nil)
+}
+
+func BenchmarkEncode(b *testing.B) {
+	openaitest.BenchEncode(b, eventtest.Corpus(b, corpus, "*.sse"), newDecoder, newEncoder)
 }
 
 // TestDeltas: long text and tool arguments are streamed in pieces of at

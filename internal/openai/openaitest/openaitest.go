@@ -1,0 +1,89 @@
+// Package openaitest holds what the tests of the OpenAI formats' encoders
+// share: a round trip through decoder and encoder over the recordings,
+// and the encoding benchmark.
+package openaitest
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
+)
+
+// NewDecoder and NewEncoder make a format's decoder and encoder.
+type (
+	NewDecoder func(r io.Reader) event.Decoder
+	NewEncoder func(w io.Writer, warn func(error)) event.Encoder
+)
+
+// Encode writes evs with an encoder of newEnc, failing t on an error, and
+// returns the output and the warnings.
+func Encode(t testing.TB, newEnc NewEncoder, evs []event.Event) ([]byte, []string) {
+	t.Helper()
+	var out bytes.Buffer
+	var warnings []string
+	eventtest.Encode(t, newEnc(&out, eventtest.Warnings(t, &warnings)), evs)
+	return out.Bytes(), warnings
+}
+
+// RoundTrip checks that every recording but those named hand-bad, read,
+// written and read again, gives the same events; written(read) are the
+// events the encoder is expected to write back (nil: all of them).
+func RoundTrip(t *testing.T, files []string, newDec NewDecoder, newEnc NewEncoder, written func([]eventtest.Item) []eventtest.Item) {
+	for _, file := range files {
+		if strings.Contains(file, "hand-bad") {
+			continue
+		}
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := eventtest.Collect(newDec(bytes.NewReader(data)))
+			out, warnings := Encode(t, newEnc, eventtest.Events(want))
+			if written != nil {
+				want = written(want)
+			}
+			got := eventtest.Collect(newDec(bytes.NewReader(out)))
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("events differ after a round trip (-read +rewritten):\n%s\nwarnings: %q", diff, warnings)
+			}
+		})
+	}
+}
+
+// BenchEncode measures an encoder of newEnc writing the events of the
+// recordings but those named hand-bad, read with newDec; the bytes are
+// the recordings'.
+func BenchEncode(b *testing.B, files []string, newDec NewDecoder, newEnc NewEncoder) {
+	var evs []event.Event
+	var n int64
+	for _, file := range files {
+		if strings.Contains(filepath.Base(file), "hand-bad") {
+			continue
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n += int64(len(data))
+		evs = append(evs, eventtest.Events(eventtest.Collect(newDec(bytes.NewReader(data))))...)
+	}
+	b.ReportAllocs()
+	b.SetBytes(n)
+	for b.Loop() {
+		enc := newEnc(io.Discard, nil)
+		for _, ev := range evs {
+			enc.Encode(ev)
+		}
+		enc.Close()
+	}
+}
