@@ -8,7 +8,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openai"
-	wire "github.com/agentstream/agentstream/parse/openaichat"
+	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
 )
 
 // Config configures an Encoder. The zero value is ready to use.

@@ -12,8 +12,9 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/internal/openai"
+	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
 	"github.com/agentstream/agentstream/internal/openai/openaitest"
-	wire "github.com/agentstream/agentstream/parse/openaichat"
+	parse "github.com/agentstream/agentstream/parse/openaichat"
 )
 
 const corpus = "../../testdata/openai-chat"
@@ -22,7 +23,7 @@ func newEncoder(w io.Writer, warn func(error)) event.Encoder {
 	return NewEncoder(w, &Config{Warn: warn})
 }
 
-func newDecoder(r io.Reader) event.Decoder { return wire.NewDecoder(r, nil) }
+func newDecoder(r io.Reader) event.Decoder { return parse.NewDecoder(r, nil) }
 
 func encode(t *testing.T, evs []event.Event) ([]byte, []string) {
 	t.Helper()
@@ -79,7 +80,7 @@ func TestDeltas(t *testing.T) {
 	if n < 300/openai.MaxDelta {
 		t.Errorf("%d tool call deltas: the arguments were not streamed", n)
 	}
-	got := eventtest.Collect(wire.NewDecoder(bytes.NewReader(out), nil))
+	got := eventtest.Collect(parse.NewDecoder(bytes.NewReader(out), nil))
 	want := []eventtest.Item{
 		{Event: &event.TurnStart{MessageID: "c1", Model: "m"}},
 		{Event: &event.BlockStart{Kind: event.Text}},

@@ -9,7 +9,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openai"
-	wire "github.com/agentstream/agentstream/parse/openairesp"
+	wire "github.com/agentstream/agentstream/internal/openai/respwire"
 )
 
 // Config configures an Encoder. The zero value is ready to use.

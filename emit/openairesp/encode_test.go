@@ -13,7 +13,8 @@ import (
 	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/internal/openai"
 	"github.com/agentstream/agentstream/internal/openai/openaitest"
-	wire "github.com/agentstream/agentstream/parse/openairesp"
+	wire "github.com/agentstream/agentstream/internal/openai/respwire"
+	parse "github.com/agentstream/agentstream/parse/openairesp"
 )
 
 const corpus = "../../testdata/openai-responses"
@@ -22,7 +23,7 @@ func newEncoder(w io.Writer, warn func(error)) event.Encoder {
 	return NewEncoder(w, &Config{Warn: warn})
 }
 
-func newDecoder(r io.Reader) event.Decoder { return wire.NewDecoder(r, nil) }
+func newDecoder(r io.Reader) event.Decoder { return parse.NewDecoder(r, nil) }
 
 func encode(t *testing.T, evs []event.Event) ([]byte, []string) {
 	t.Helper()
@@ -89,7 +90,7 @@ func TestDeltas(t *testing.T) {
 	if deltas < 300/openai.MaxDelta {
 		t.Errorf("%d argument deltas: the arguments were not streamed", deltas)
 	}
-	got := eventtest.Collect(wire.NewDecoder(bytes.NewReader(out), nil))
+	got := eventtest.Collect(parse.NewDecoder(bytes.NewReader(out), nil))
 	want := []eventtest.Item{
 		{Event: &event.TurnStart{MessageID: "r1", Model: "m"}},
 		{Event: &event.BlockStart{Kind: event.Text}},

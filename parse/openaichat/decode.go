@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
+
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
@@ -84,7 +86,7 @@ func Detect(h format.Head) bool {
 		return false
 	}
 	m := h.Fields()
-	if obj, _ := format.String(m, "object"); obj == ObjectChunk {
+	if obj, _ := format.String(m, "object"); obj == wire.ObjectChunk {
 		return true
 	}
 	if _, typed := m["type"]; typed {
@@ -124,14 +126,14 @@ func (d *Decoder) decode(m frame.Message) error {
 	if data == "" {
 		return nil // a message with no data (id: or retry: alone)
 	}
-	if data == Done {
+	if data == wire.Done {
 		d.endResponse()
 		if d.cfg.StopAtDone {
 			d.drv.Stop()
 		}
 		return nil
 	}
-	var c Chunk
+	var c wire.Chunk
 	if err := json.Unmarshal([]byte(data), &c); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
@@ -143,7 +145,7 @@ func (d *Decoder) decode(m frame.Message) error {
 		d.errorChunk(&c, data)
 		return nil
 	}
-	if c.Object != ObjectChunk && c.Object != "" || c.Choices == nil && c.Usage == nil {
+	if c.Object != wire.ObjectChunk && c.Object != "" || c.Choices == nil && c.Usage == nil {
 		d.drv.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: c.Object, Raw: []byte(data)})
 		return nil
 	}
@@ -192,13 +194,13 @@ func (r *response) finished() bool {
 
 // scope returns the state of choice index, starting its turn at its first
 // chunk. Choice 0 is Config.Agent's; choice N > 0 is its own agent scope,
-// ChoiceAgent(Config.Agent, N).
+// wire.ChoiceAgent(Config.Agent, N).
 func (d *Decoder) scope(index int) *choice {
 	r := d.resp
 	if c := r.byIndex[index]; c != nil {
 		return c
 	}
-	agent := ChoiceAgent(d.cfg.Agent, index)
+	agent := wire.ChoiceAgent(d.cfg.Agent, index)
 	c := &choice{index: index, agent: agent, byIndex: map[int]*toolCall{}}
 	r.choices = append(r.choices, c)
 	r.byIndex[index] = c
@@ -206,7 +208,7 @@ func (d *Decoder) scope(index int) *choice {
 	return c
 }
 
-func (d *Decoder) choice(ch *Choice) string {
+func (d *Decoder) choice(ch *wire.Choice) string {
 	c := d.scope(ch.Index)
 	dl := &ch.Delta
 	if c.ended {
@@ -258,7 +260,7 @@ func (d *Decoder) closeBlock(c *choice) {
 	}
 }
 
-func (d *Decoder) toolDelta(c *choice, tc *ToolCallDelta) string {
+func (d *Decoder) toolDelta(c *choice, tc *wire.ToolCallDelta) string {
 	t := c.byIndex[tc.Index]
 	if t == nil {
 		t = &toolCall{index: tc.Index}
@@ -325,7 +327,7 @@ func (d *Decoder) endResponse() {
 
 // errorChunk handles a mid-stream error object: the open response ends
 // (without stop reason), then a fatal Error event.
-func (d *Decoder) errorChunk(c *Chunk, data string) {
+func (d *Decoder) errorChunk(c *wire.Chunk, data string) {
 	d.endResponse()
 	raw, _ := json.Marshal(c.Error)
 	var obj struct {

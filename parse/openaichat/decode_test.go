@@ -260,7 +260,7 @@ func TestCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got eventtest.Reports
-		Check(strings.NewReader(tt.in), &format.CheckConfig{}, &got)
+		check(strings.NewReader(tt.in), &format.CheckConfig{}, &got)
 		if diff := cmp.Diff(tt.want, []string(got)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 		}

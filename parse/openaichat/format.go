@@ -3,6 +3,8 @@ package openaichat
 import (
 	"io"
 
+	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
+
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 )
@@ -27,9 +29,12 @@ func Format() format.Format {
 			format.FileChange, format.TodoList, format.IsError, format.ExitCode, format.Status,
 			format.Structured, format.Images,
 		},
-		Rules: Rules(),
-		Check: Check,
+		Rules: rules(),
+		Check: check,
 		// One model response: its tool results go in the next request.
 		Skips: []string{"GEN007"},
 	}
 }
+
+// Name is the format's name, and the event.Unknown.Format of its items.
+const Name = wire.Name

@@ -2,6 +2,9 @@ package openairesp
 
 import (
 	"io"
+	"strings"
+
+	wire "github.com/agentstream/agentstream/internal/openai/respwire"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
@@ -24,9 +27,33 @@ func Format() format.Format {
 			format.MetaInit, format.ToolResult, format.MetaFinal, format.AwaitingTools, format.MetaFiles,
 			format.FileChange, format.TodoList,
 		},
-		Rules: Rules(),
-		Check: Check,
+		Rules: rules(),
+		Check: check,
 		// One model response: its tool results go in the next request.
 		Skips: []string{"GEN007"},
 	}
+}
+
+// Name is the format's name, and the event.Unknown.Format of its items.
+const Name = wire.Name
+
+// Progress event types of the built-in tools.
+const (
+	prefixWebSearch    = "response.web_search_call."
+	prefixFileSearch   = "response.file_search_call."
+	prefixCodeInterp   = "response.code_interpreter_call."
+	prefixImageGen     = "response.image_generation_call."
+	prefixMCPCall      = "response.mcp_call."
+	prefixMCPListTools = "response.mcp_list_tools."
+)
+
+// isProgress reports whether an event type only reports a built-in
+// tool's progress (its item's output_item.done carries the result).
+func isProgress(typ string) bool {
+	for _, p := range []string{prefixWebSearch, prefixFileSearch, prefixCodeInterp, prefixImageGen, prefixMCPCall, prefixMCPListTools} {
+		if strings.HasPrefix(typ, p) {
+			return true
+		}
+	}
+	return typ == wire.EvCodeDelta || typ == wire.EvCodeDone
 }

@@ -1,4 +1,4 @@
-package openaichat
+package chatwire
 
 import (
 	"strconv"
