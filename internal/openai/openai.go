@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // Canonical stop reasons (the Messages API's vocabulary).
@@ -223,4 +224,45 @@ func Lost(ev event.Event) string {
 		return "todo lists"
 	}
 	return fmt.Sprintf("events of type %T", ev)
+}
+
+// ReadAPIError decodes the error object r is at into e in one pass, as
+// json.Unmarshal would; r fails on what it leaves to encoding/json (a
+// code or param that is an object or an array).
+func ReadAPIError(r *jsontext.Reader, e *APIError) {
+	if !r.Object() {
+		return
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "message":
+			r.StringField(&e.Message)
+		case "type":
+			r.StringField(&e.Type)
+		case "code":
+			e.Code = ReadScalar(r)
+		case "param":
+			e.Param = ReadScalar(r)
+		default:
+			r.Skip()
+		}
+	}
+}
+
+// ReadScalar decodes a null, string, number or boolean into an any as
+// json.Unmarshal would; r fails on an object or an array.
+func ReadScalar(r *jsontext.Reader) any {
+	switch c := r.Peek(); {
+	case c == 'n':
+		r.Null()
+		return nil
+	case c == '"':
+		return r.String()
+	case c == 't' || c == 'f':
+		return r.Bool()
+	case c == '-' || '0' <= c && c <= '9':
+		return r.Float()
+	}
+	r.Fail()
+	return nil
 }

@@ -33,7 +33,9 @@ type Decoder struct {
 	drv openai.Driver // the read loop; its Decode is d.decode
 	cfg Config
 
-	resp *response // the response being read; nil between responses
+	resp  *response // the response being read; nil between responses
+	cr    wire.Reader
+	chunk wire.Chunk // the chunk being read
 }
 
 // response is the state of one streamed completion.
@@ -133,8 +135,8 @@ func (d *Decoder) decode(m frame.Message) error {
 		}
 		return nil
 	}
-	var c wire.Chunk
-	if err := json.Unmarshal([]byte(data), &c); err != nil {
+	c := &d.chunk
+	if err := d.cr.Decode(data, c); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return d.drv.Errorf(event.ErrSyntax, "chunk: %s", jsontext.Problem(err))
@@ -142,7 +144,7 @@ func (d *Decoder) decode(m frame.Message) error {
 		return d.drv.Errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
 	}
 	if c.Error != nil {
-		d.errorChunk(&c, data)
+		d.errorChunk(c, data)
 		return nil
 	}
 	if c.Object != wire.ObjectChunk && c.Object != "" || c.Choices == nil && c.Usage == nil {
@@ -329,12 +331,17 @@ func (d *Decoder) endResponse() {
 // (without stop reason), then a fatal Error event.
 func (d *Decoder) errorChunk(c *wire.Chunk, data string) {
 	d.endResponse()
-	raw, _ := json.Marshal(c.Error)
-	var obj struct {
-		Error json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal([]byte(data), &obj) == nil && len(obj.Error) > 0 {
-		raw = jsontext.Compact(obj.Error)
+	var raw []byte
+	if b := c.ErrorJSON(); b != nil {
+		raw = jsontext.Compact(b)
+	} else {
+		raw, _ = json.Marshal(c.Error)
+		var obj struct {
+			Error json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal([]byte(data), &obj) == nil && len(obj.Error) > 0 {
+			raw = jsontext.Compact(obj.Error)
+		}
 	}
 	d.drv.Emit(&event.Error{Agent: d.cfg.Agent, Message: c.Error.Message, Type: c.Error.Kind(), Fatal: true, Raw: raw})
 }
