@@ -35,6 +35,8 @@ type Decoder struct {
 
 	resp *response
 	seq  int64 // last sequence_number; -1 before the first
+	er   wire.Reader
+	ev   wire.StreamEvent // the event being read
 }
 
 // response is the state of the response being read.
@@ -134,8 +136,8 @@ func (d *Decoder) decode(m frame.Message) error {
 	if data == "[DONE]" {
 		return nil // not part of the Responses API; validate reports it
 	}
-	var ev wire.StreamEvent
-	if err := json.Unmarshal([]byte(data), &ev); err != nil {
+	ev := &d.ev
+	if err := d.er.Decode(data, ev); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
 			return d.drv.Errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
@@ -151,8 +153,8 @@ func (d *Decoder) decode(m frame.Message) error {
 	if ev.Type == "" {
 		ev.Type = m.Type
 	}
-	problem := d.sequence(&ev)
-	if err := d.event(&ev, data); err != nil {
+	problem := d.sequence(ev)
+	if err := d.event(ev, data); err != nil {
 		return err
 	}
 	return problem
