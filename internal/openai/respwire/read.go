@@ -10,13 +10,17 @@ import (
 // Reader decodes stream events for the decoder's hot path: in one pass
 // with jsontext.Reader when it can, else with encoding/json, which gives
 // the errors and their wording. It reuses its buffers from event to
-// event: an event's SequenceNumber and Response are valid until the next
-// Decode (its items, parts and annotations are its own).
+// event: an event's SequenceNumber, Response, Item and Part, and the raw
+// fields of its item (Raw, Arguments, Action, ...), are valid until the
+// next Decode; a caller that keeps one copies it. The slices of parts and
+// annotations are their own.
 type Reader struct {
 	jr     jsontext.Reader
 	data   []byte // the event's bytes
 	seq    int64
 	resp   Response
+	item   Item
+	part   Part
 	itemID string // the last item_id read, reused while it repeats
 }
 
@@ -85,25 +89,23 @@ func (er *Reader) read(ev *StreamEvent) bool {
 			}
 		case "item_id":
 			if !r.Null() {
-				b := r.Str()
-				if string(b) != er.itemID {
-					er.itemID = string(b)
-				}
-				ev.ItemID = er.itemID
+				ev.ItemID = er.id(r.Str())
 			}
 		case "item":
 			once(seenItem)
 			if r.Null() {
 				continue
 			}
-			ev.Item = new(Item)
-			readItem(r, ev.Item)
+			er.item = Item{}
+			ev.Item = &er.item
+			er.readItem(ev.Item)
 		case "part":
 			once(seenPart)
 			if r.Null() {
 				continue
 			}
-			ev.Part = new(Part)
+			er.part = Part{}
+			ev.Part = &er.part
 			readPart(r, ev.Part)
 		case "delta":
 			r.StringField(&ev.Delta)
@@ -230,8 +232,19 @@ func readDetail(r *jsontext.Reader, name string, n *int64) {
 	}
 }
 
-// readItem reads an output item; its Raw and raw fields are copies.
-func readItem(r *jsontext.Reader, it *Item) {
+// id returns an item id as a string, the last one if it is equal: an
+// item's events repeat its id.
+func (er *Reader) id(b []byte) string {
+	if string(b) != er.itemID {
+		er.itemID = string(b)
+	}
+	return er.itemID
+}
+
+// readItem reads an output item; its Raw and raw fields are slices of
+// the event's bytes.
+func (er *Reader) readItem(it *Item) {
+	r := &er.jr
 	r.Peek() // past white space: the item's text starts at its first byte
 	off := r.Offset()
 	if !r.Object() {
@@ -241,11 +254,17 @@ func readItem(r *jsontext.Reader, it *Item) {
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "id":
-			r.StringField(&it.ID)
+			if !r.Null() {
+				it.ID = er.id(r.Str())
+			}
 		case "type":
-			r.StringField(&it.Type)
+			if !r.Null() {
+				it.Type = word(r.Str())
+			}
 		case "status":
-			r.StringField(&it.Status)
+			if !r.Null() {
+				it.Status = word(r.Str())
+			}
 		case "content":
 			seen = readParts(r, &it.Content, seen, 1)
 		case "summary":
@@ -285,19 +304,13 @@ func readItem(r *jsontext.Reader, it *Item) {
 		}
 	}
 	if !r.Failed() {
-		it.Raw = append(json.RawMessage(nil), r.Since(off)...)
+		it.Raw = r.Since(off)
 	}
 }
 
-// raw reads any value into a json.RawMessage field: a copy of its text
-// (null included, as encoding/json keeps it).
-func raw(r *jsontext.Reader) json.RawMessage {
-	b := r.Skip()
-	if b == nil {
-		return nil
-	}
-	return append(json.RawMessage(nil), b...)
-}
+// raw reads any value into a json.RawMessage field: its text (null
+// included, as encoding/json keeps it).
+func raw(r *jsontext.Reader) json.RawMessage { return r.Skip() }
 
 // readParts reads an array of parts (or null) into *ps; bit marks the
 // key in seen, and a repeated one fails (encoding/json would decode it
@@ -329,7 +342,9 @@ func readPart(r *jsontext.Reader, p *Part) {
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "type":
-			r.StringField(&p.Type)
+			if !r.Null() {
+				p.Type = word(r.Str())
+			}
 		case "text":
 			r.StringField(&p.Text)
 		case "refusal":
@@ -388,7 +403,7 @@ func readAnnotation(r *jsontext.Reader, a *Annotation) {
 		}
 	}
 	if !r.Failed() {
-		a.Raw = append(json.RawMessage(nil), r.Since(off)...)
+		a.Raw = append(json.RawMessage(nil), r.Since(off)...) // kept until its text part ends
 	}
 }
 
@@ -402,7 +417,7 @@ func readInt(r *jsontext.Reader) int {
 }
 
 // eventType returns an event type as a string, without allocating for
-// the frequent ones.
+// the types this package names.
 func eventType(b []byte) string {
 	switch string(b) {
 	case EvTextDelta:
@@ -429,6 +444,52 @@ func eventType(b []byte) string {
 		return EvPartDone
 	case EvTextDone:
 		return EvTextDone
+	case EvCreated:
+		return EvCreated
+	case EvInProgress:
+		return EvInProgress
+	case EvCompleted:
+		return EvCompleted
+	case EvSummaryPartAdded:
+		return EvSummaryPartAdded
+	case EvSummaryPartDone:
+		return EvSummaryPartDone
+	case EvSummaryDone:
+		return EvSummaryDone
+	case EvReasoningDone:
+		return EvReasoningDone
+	case EvArgsDone:
+		return EvArgsDone
+	case EvCustomInputDone:
+		return EvCustomInputDone
+	case EvMCPArgsDone:
+		return EvMCPArgsDone
+	case EvRefusalDone:
+		return EvRefusalDone
+	case EvAnnotation:
+		return EvAnnotation
+	}
+	return string(b)
+}
+
+// word returns an item or part type or a status as a string, without
+// allocating for the frequent ones.
+func word(b []byte) string {
+	switch string(b) {
+	case ItemMessage:
+		return ItemMessage
+	case ItemReasoning:
+		return ItemReasoning
+	case ItemFunctionCall:
+		return ItemFunctionCall
+	case PartOutputText:
+		return PartOutputText
+	case PartSummaryText:
+		return PartSummaryText
+	case "in_progress":
+		return "in_progress"
+	case "completed":
+		return "completed"
 	}
 	return string(b)
 }
