@@ -150,3 +150,7 @@ func TestErrorAfterTurnEnd(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+func TestNoAllocPerDelta(t *testing.T) {
+	openaitest.NoAllocPerDelta(t, newEncoder)
+}

@@ -168,3 +168,7 @@ func TestFailed(t *testing.T) {
 		t.Errorf("the error does not take the turn end's place:\n%s", s)
 	}
 }
+
+func TestNoAllocPerDelta(t *testing.T) {
+	openaitest.NoAllocPerDelta(t, newEncoder)
+}

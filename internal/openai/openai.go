@@ -150,27 +150,21 @@ func FromEvent(u *event.Usage) (o Usage, lost bool) {
 // block is never written as one giant chunk.
 const MaxDelta = 64
 
-// Split calls f with consecutive pieces of s of at most MaxDelta bytes,
-// never splitting a UTF-8 sequence, and returns f's first error. An empty
-// s makes no call.
-func Split(s string, f func(string) error) error {
-	for len(s) > 0 {
-		n := len(s)
-		if n > MaxDelta {
+// Cut returns the first piece of s, at most MaxDelta bytes that do not
+// split a UTF-8 sequence, and the rest: a loop of Cut until rest is empty
+// streams s in pieces. An empty s gives an empty piece.
+func Cut(s string) (piece, rest string) {
+	n := len(s)
+	if n > MaxDelta {
+		n = MaxDelta
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		if n == 0 {
 			n = MaxDelta
-			for n > 0 && !utf8.RuneStart(s[n]) {
-				n--
-			}
-			if n == 0 {
-				n = MaxDelta
-			}
 		}
-		if err := f(s[:n]); err != nil {
-			return err
-		}
-		s = s[n:]
 	}
-	return nil
+	return s[:n], s[n:]
 }
 
 // APIError is the error object both APIs send ({"error": {...}} in chat,

@@ -87,3 +87,18 @@ func BenchEncode(b *testing.B, files []string, newDec NewDecoder, newEnc NewEnco
 		enc.Close()
 	}
 }
+
+// NoAllocPerDelta checks that an encoder of newEnc writes a text or
+// thinking delta, in pieces, without allocating (but for the growth of
+// what it keeps of a block).
+func NoAllocPerDelta(t *testing.T, newEnc NewEncoder) {
+	for _, kind := range []event.BlockKind{event.Text, event.Thinking} {
+		enc := newEnc(io.Discard, nil)
+		enc.Encode(&event.TurnStart{MessageID: "m", Model: "model"})
+		enc.Encode(&event.BlockStart{Kind: kind})
+		ev := &event.Delta{Kind: kind, Text: strings.Repeat("é日 \"x\"\n", 20)} // 3 pieces
+		if n := testing.AllocsPerRun(200, func() { enc.Encode(ev) }); n != 0 {
+			t.Errorf("%s delta: %v allocations", kind, n)
+		}
+	}
+}
