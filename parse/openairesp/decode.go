@@ -17,6 +17,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openai"
+	"github.com/agentstream/agentstream/internal/openset"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -24,6 +25,12 @@ type Config struct {
 	Source        string // input name for errors
 	MaxEventBytes int    // cap on one SSE message and one tool call's arguments (event.DefaultMaxBytes if 0)
 	Agent         string // agent id of every event (the body names none)
+	// MaxOpen caps the output items of a response open at once (added
+	// and not done) the decoder follows (openset.DefaultMax if 0).
+	// Beyond it, it lets go of the one added longest ago: a tool call is
+	// emitted with the arguments so far; reported once, wrapping
+	// event.ErrTooManyOpen.
+	MaxOpen int
 }
 
 // Decoder reads Responses API streaming bodies (one or more,
@@ -37,6 +44,9 @@ type Decoder struct {
 	seq  int64 // last sequence_number; -1 before the first
 	er   wire.Reader
 	ev   wire.StreamEvent // the event being read
+
+	capped bool              // event.ErrTooManyOpen was reported
+	capErr *event.ParseError // that report, until it is returned
 }
 
 // response is the state of the response being read.
@@ -45,9 +55,10 @@ type response struct {
 	model string
 	tools bool // it has client tool calls
 	items map[int]*itemState
-	text  *textState // the open output_text or refusal part
-	think bool       // a thinking block is open
-	held  bool       // a thinking block's end waits for its item's encrypted_content
+	order *openset.Set[int] // the indexes of items, at most MaxOpen
+	text  *textState        // the open output_text or refusal part
+	think bool              // a thinking block is open
+	held  bool              // a thinking block's end waits for its item's encrypted_content
 }
 
 type itemState struct {
@@ -69,6 +80,9 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	d := &Decoder{seq: -1}
 	if cfg != nil {
 		d.cfg = *cfg
+	}
+	if d.cfg.MaxOpen <= 0 {
+		d.cfg.MaxOpen = openset.DefaultMax
 	}
 	d.drv = openai.NewDriver(r, d.cfg.Source, &d.cfg.MaxEventBytes, d.decode, d.truncation)
 	return d
@@ -120,7 +134,7 @@ func (d *Decoder) truncation() error {
 	}
 	for _, i := range slices.Sorted(maps.Keys(r.items)) {
 		it := r.items[i]
-		if it != nil && (it.typ == wire.ItemFunctionCall || it.typ == wire.ItemCustomToolCall || it.typ == wire.ItemMCPCall) {
+		if isCall(it) {
 			d.drv.Emit(d.toolCall(it, nil))
 			what = fmt.Sprintf(" (in the arguments of tool call %s)", it.callID)
 		}
@@ -157,7 +171,37 @@ func (d *Decoder) decode(m frame.Message) error {
 	if err := d.event(ev, data); err != nil {
 		return err
 	}
+	if problem == nil && d.capErr != nil {
+		problem, d.capErr = d.capErr, nil
+	}
 	return problem
+}
+
+// isCall reports whether an item is a tool call whose arguments stream.
+func isCall(it *itemState) bool {
+	return it != nil && (it.typ == wire.ItemFunctionCall || it.typ == wire.ItemCustomToolCall || it.typ == wire.ItemMCPCall)
+}
+
+// addItem keeps the state of item index of r. Beyond MaxOpen items, it
+// lets go of the one added longest ago.
+func (d *Decoder) addItem(r *response, index int, st *itemState) {
+	if r.order == nil {
+		r.order = openset.New[int](d.cfg.MaxOpen)
+	}
+	if old, out := r.order.Add(index); out {
+		it := r.items[old]
+		delete(r.items, old)
+		what := ""
+		if isCall(it) {
+			d.drv.Emit(d.toolCall(it, nil))
+			what = ", a tool call, emitted with the arguments so far"
+		}
+		if !d.capped {
+			d.capped = true
+			d.capErr = d.drv.Errorf(event.ErrTooManyOpen, "more than %d output items open at once in response %s; let go of the oldest, output_index %d%s (later ones are not reported)", d.cfg.MaxOpen, r.id, old, what)
+		}
+	}
+	r.items[index] = st
 }
 
 // sequence checks an event's sequence_number against the last one.
@@ -226,9 +270,9 @@ func (d *Decoder) event(ev *wire.StreamEvent, data string) error {
 			return d.drv.Errorf(event.ErrSyntax, "%s without an item", typ)
 		}
 		d.releaseThinking()
-		r.items[ev.OutputIndex] = &itemState{
+		d.addItem(r, ev.OutputIndex, &itemState{
 			typ: ev.Item.Type, id: ev.Item.ID, callID: ev.Item.CallID, name: ev.Item.Name, server: ev.Item.ServerLabel,
-		}
+		})
 	case typ == wire.EvItemDone:
 		d.ensure()
 		if ev.Item == nil {
@@ -302,7 +346,7 @@ func (d *Decoder) item(index int) *itemState {
 	it := r.items[index]
 	if it == nil {
 		it = &itemState{}
-		r.items[index] = it
+		d.addItem(r, index, it)
 	}
 	return it
 }
@@ -373,6 +417,9 @@ func (d *Decoder) itemDone(index int, item *wire.Item) error {
 		st = &itemState{typ: item.Type, id: item.ID, callID: item.CallID, name: item.Name, server: item.ServerLabel}
 	}
 	delete(r.items, index)
+	if r.order != nil {
+		r.order.Remove(index)
+	}
 	a := d.cfg.Agent
 	switch item.Type {
 	case wire.ItemMessage:
