@@ -14,34 +14,26 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/internal/openai/openaitest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 const corpus = "../../testdata/openai-responses"
 
-func corpusFiles(t testing.TB) []string {
-	t.Helper()
-	return eventtest.Corpus(t, corpus, "*.sse")
+func decoder(r io.Reader, source string, max int) event.Decoder {
+	return NewDecoder(r, &Config{Source: source, MaxEventBytes: max})
 }
 
 func collect(r io.Reader, cfg *Config) []eventtest.Item {
 	return eventtest.Collect(NewDecoder(r, cfg))
 }
 
-func TestGolden(t *testing.T) {
-	t.Parallel()
-	eventtest.GoldenFiles(t, corpusFiles(t), ".sse", *update, func(r io.Reader, source string) event.Decoder {
-		return NewDecoder(r, &Config{Source: source})
-	})
-}
+func TestGolden(t *testing.T) { openaitest.Golden(t, corpus, *update, decoder) }
 
 // TestReaders: every recording gives the same events however its bytes
 // arrive.
-func TestReaders(t *testing.T) {
-	t.Parallel()
-	eventtest.SplitInvariance(t, corpusFiles(t), func(r io.Reader) event.Decoder { return NewDecoder(r, nil) })
-}
+func TestReaders(t *testing.T) { openaitest.Readers(t, corpus, decoder) }
 
 // body frames events as SSE, numbering them from 0.
 func body(events ...string) string {
@@ -217,13 +209,6 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-func FuzzDecoder(f *testing.F) {
-	eventtest.FuzzSeeds(f, corpusFiles(f))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		eventtest.FuzzSplit(t, data, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })
-	})
-}
+func FuzzDecoder(f *testing.F) { openaitest.FuzzDecoder(f, corpus, decoder) }
 
-func BenchmarkDecode(b *testing.B) {
-	eventtest.BenchDecode(b, corpusFiles(b), func(r io.Reader) event.Decoder { return NewDecoder(r, nil) })
-}
+func BenchmarkDecode(b *testing.B) { openaitest.BenchDecode(b, corpus, decoder) }

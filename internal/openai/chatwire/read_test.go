@@ -1,15 +1,11 @@
 package chatwire
 
 import (
-	"bytes"
-	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openai/openaitest"
 )
 
@@ -33,81 +29,42 @@ func seeds(t testing.TB) [][]byte {
 	)
 }
 
-// compare checks that what Reader decodes in one pass is what
-// json.Unmarshal gives, and reports whether it decoded data in one pass.
-func compare(t *testing.T, data []byte) bool {
-	t.Helper()
+// read decodes data in one pass, reporting whether it could.
+func read(data []byte, c *Chunk) bool {
 	var cr Reader
-	var got Chunk
-	cr.data = append(cr.data[:0], data...)
-	cr.jr.Reset(cr.data)
-	if !cr.read(&got) || !cr.jr.End() {
-		return false
-	}
-	var want Chunk
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
-	}
-	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(Chunk{}, Delta{})); diff != "" {
-		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
-	}
-	if got.Error != nil && !json.Valid(got.ErrorJSON()) {
-		t.Errorf("%s: error text %q", data, got.ErrorJSON())
-	}
-	return true
+	cr.data = data
+	cr.jr.Reset(data)
+	return cr.read(c) && cr.jr.End()
 }
 
-func TestReadSeeds(t *testing.T) {
-	t.Parallel()
-	fast := 0
-	for _, s := range seeds(t) {
-		if compare(t, s) {
-			fast++
-		}
-	}
-	if fast < 50 {
-		t.Errorf("only %d chunks decoded in one pass", fast)
-	}
-}
+// unexported leaves out the Reader's own fields.
+func unexported() cmp.Option { return cmpopts.IgnoreUnexported(Chunk{}, Delta{}) }
 
-// TestDecodeReuse: a chunk decoded after another holds nothing of it.
+func TestReadSeeds(t *testing.T) { openaitest.ReadSeeds(t, seeds(t), 50, read, unexported()) }
+
 func TestDecodeReuse(t *testing.T) {
-	t.Parallel()
 	var cr Reader
-	var c Chunk
-	all := seeds(t)
-	for i, s := range all {
-		if err := cr.Decode(string(s), &c); err != nil {
-			continue
-		}
-		var want Chunk
-		json.Unmarshal(s, &want)
-		if diff := cmp.Diff(want, c, cmpopts.IgnoreUnexported(Chunk{}, Delta{})); diff != "" {
-			t.Errorf("%d %s after %s (-json +Decode):\n%s", i, s, all[max(i-1, 0)], diff)
-		}
-	}
+	openaitest.DecodeReuse(t, seeds(t), cr.Decode, unexported())
 }
 
 func FuzzRead(f *testing.F) {
 	for _, s := range seeds(f) {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) { compare(t, data) })
+	f.Fuzz(func(t *testing.T, data []byte) { openaitest.SameAsJSON(t, data, read, unexported()) })
 }
 
-// TestReadKnowsEveryField: a field added to the chunk's structs must be
-// read by read.go too, which would otherwise skip it.
 func TestReadKnowsEveryField(t *testing.T) {
+	openaitest.KnowsEveryField(t, "read.go", Chunk{}, Choice{}, Delta{}, ToolCallDelta{}, Function{}, Usage{}, PromptDetails{}, CompletionDetails{})
+}
+
+// TestErrorJSON: a chunk's error object is kept as it came.
+func TestErrorJSON(t *testing.T) {
 	t.Parallel()
-	src, err := os.ReadFile("read.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range []any{Chunk{}, Choice{}, Delta{}, ToolCallDelta{}, Function{}, Usage{}, PromptDetails{}, CompletionDetails{}} {
-		for _, name := range jsontext.FieldNames(v) {
-			if !bytes.Contains(src, []byte(`"`+name+`"`)) {
-				t.Errorf("%T field %q is not read by read.go", v, name)
-			}
-		}
+	const obj = `{"message":"m", "type":"t","code":429,"param":null}`
+	var cr Reader
+	var c Chunk
+	if err := cr.Decode(`{"error": `+obj+`}`, &c); err != nil || string(c.ErrorJSON()) != obj {
+		t.Errorf("error %v, error object %q, want %q", err, c.ErrorJSON(), obj)
 	}
 }

@@ -102,3 +102,38 @@ func NoAllocPerDelta(t *testing.T, newEnc NewEncoder) {
 		}
 	}
 }
+
+// Decoder makes a format's decoder of r for the shared decoder tests:
+// source names the input, max caps one SSE message (0: the default).
+type Decoder func(r io.Reader, source string, max int) event.Decoder
+
+// Golden checks the events of each recording of dir against its golden
+// file in testdata/, or rewrites them when update is set.
+func Golden(t *testing.T, dir string, update bool, dec Decoder) {
+	t.Parallel()
+	eventtest.GoldenFiles(t, eventtest.Corpus(t, dir, "*.sse"), ".sse", update, func(r io.Reader, source string) event.Decoder {
+		return dec(r, source, 0)
+	})
+}
+
+// Readers checks that every recording of dir gives the same events
+// however its bytes arrive.
+func Readers(t *testing.T, dir string, dec Decoder) {
+	t.Parallel()
+	eventtest.SplitInvariance(t, eventtest.Corpus(t, dir, "*.sse"), func(r io.Reader) event.Decoder { return dec(r, "", 0) })
+}
+
+// FuzzDecoder fuzzes a decoder (SSE messages of at most 4 KiB) with the
+// recordings of dir as seeds: read whole or a byte at a time, the input
+// gives the same events.
+func FuzzDecoder(f *testing.F, dir string, dec Decoder) {
+	eventtest.FuzzSeeds(f, eventtest.Corpus(f, dir, "*.sse"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		eventtest.FuzzSplit(t, data, func(r io.Reader) event.Decoder { return dec(r, "", 4096) })
+	})
+}
+
+// BenchDecode measures a decoder over the recordings of dir.
+func BenchDecode(b *testing.B, dir string, dec Decoder) {
+	eventtest.BenchDecode(b, eventtest.Corpus(b, dir, "*.sse"), func(r io.Reader) event.Decoder { return dec(r, "", 0) })
+}

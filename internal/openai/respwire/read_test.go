@@ -1,14 +1,8 @@
 package respwire
 
 import (
-	"bytes"
-	"encoding/json"
-	"os"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openai/openaitest"
 )
 
@@ -34,78 +28,28 @@ func seeds(t testing.TB) [][]byte {
 	)
 }
 
-// compare checks that what Reader decodes in one pass is what
-// json.Unmarshal gives, and reports whether it decoded data in one pass.
-func compare(t *testing.T, data []byte) bool {
-	t.Helper()
+// read decodes data in one pass, reporting whether it could.
+func read(data []byte, ev *StreamEvent) bool {
 	var er Reader
-	var got StreamEvent
-	er.data = append(er.data[:0], data...)
-	er.jr.Reset(er.data)
-	if !er.read(&got) || !er.jr.End() {
-		return false
-	}
-	var want StreamEvent
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
-	}
-	return true
+	er.data = data
+	er.jr.Reset(data)
+	return er.read(ev) && er.jr.End()
 }
 
-func TestReadSeeds(t *testing.T) {
-	t.Parallel()
-	fast := 0
-	for _, s := range seeds(t) {
-		if compare(t, s) {
-			fast++
-		}
-	}
-	if fast < 200 {
-		t.Errorf("only %d events decoded in one pass", fast)
-	}
-}
+func TestReadSeeds(t *testing.T) { openaitest.ReadSeeds(t, seeds(t), 200, read) }
 
-// TestDecodeReuse: an event decoded after another holds nothing of it.
 func TestDecodeReuse(t *testing.T) {
-	t.Parallel()
 	var er Reader
-	var ev StreamEvent
-	all := seeds(t)
-	for i, s := range all {
-		if err := er.Decode(string(s), &ev); err != nil {
-			continue
-		}
-		var want StreamEvent
-		json.Unmarshal(s, &want)
-		if diff := cmp.Diff(want, ev); diff != "" {
-			t.Errorf("%s after %s (-json +Decode):\n%s", s, all[max(i-1, 0)], diff)
-		}
-	}
+	openaitest.DecodeReuse(t, seeds(t), er.Decode)
 }
 
 func FuzzRead(f *testing.F) {
 	for _, s := range seeds(f) {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) { compare(t, data) })
+	f.Fuzz(func(t *testing.T, data []byte) { openaitest.SameAsJSON(t, data, read) })
 }
 
-// TestReadKnowsEveryField: a field added to the event's structs must be
-// read by read.go too, which would otherwise skip it.
 func TestReadKnowsEveryField(t *testing.T) {
-	t.Parallel()
-	src, err := os.ReadFile("read.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range []any{StreamEvent{}, Response{}, Usage{}, Item{}, Part{}, Annotation{}} {
-		for _, name := range jsontext.FieldNames(v) {
-			if !bytes.Contains(src, []byte(`"`+name+`"`)) {
-				t.Errorf("%T field %q is not read by read.go", v, name)
-			}
-		}
-	}
+	openaitest.KnowsEveryField(t, "read.go", StreamEvent{}, Response{}, Usage{}, Item{}, Part{}, Annotation{})
 }
