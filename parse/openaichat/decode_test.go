@@ -20,20 +20,6 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 const corpus = "../../testdata/openai-chat"
 
-func decoder(r io.Reader, source string, max int) event.Decoder {
-	return NewDecoder(r, &Config{Source: source, MaxEventBytes: max})
-}
-
-func collect(r io.Reader, cfg *Config) []eventtest.Item {
-	return eventtest.Collect(NewDecoder(r, cfg))
-}
-
-func TestGolden(t *testing.T) { openaitest.Golden(t, corpus, *update, decoder) }
-
-// TestReaders: every recording gives the same events however its bytes
-// arrive.
-func TestReaders(t *testing.T) { openaitest.Readers(t, corpus, decoder) }
-
 func chunk(id string, choices string, extra string) string {
 	return `data: {"id":"` + id + `","object":"chat.completion.chunk","created":1,"model":"m","choices":` + choices + extra + "}\n\n"
 }
@@ -192,7 +178,7 @@ func TestDecode(t *testing.T) {
 				"whole":         strings.NewReader(tt.input),
 				"OneByteReader": iotest.OneByteReader(strings.NewReader(tt.input)),
 			} {
-				if diff := cmp.Diff(tt.want, collect(r, &cfg)); diff != "" {
+				if diff := cmp.Diff(tt.want, eventtest.Collect(NewDecoder(r, &cfg))); diff != "" {
 					t.Errorf("%s: events differ (-want +got):\n%s", name, diff)
 				}
 			}
@@ -262,3 +248,11 @@ func TestCheck(t *testing.T) {
 func FuzzDecoder(f *testing.F) { openaitest.FuzzDecoder(f, corpus, decoder) }
 
 func BenchmarkDecode(b *testing.B) { openaitest.BenchDecode(b, corpus, decoder) }
+
+func decoder(r io.Reader, source string, max int) event.Decoder {
+	return NewDecoder(r, &Config{Source: source, MaxEventBytes: max})
+}
+
+// TestCorpus: every recording gives the events of its golden file,
+// however its bytes arrive.
+func TestCorpus(t *testing.T) { openaitest.Corpus(t, corpus, *update, decoder) }

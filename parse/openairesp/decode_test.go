@@ -21,19 +21,17 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 const corpus = "../../testdata/openai-responses"
 
+func FuzzDecoder(f *testing.F) { openaitest.FuzzDecoder(f, corpus, decoder) }
+
+func BenchmarkDecode(b *testing.B) { openaitest.BenchDecode(b, corpus, decoder) }
+
 func decoder(r io.Reader, source string, max int) event.Decoder {
 	return NewDecoder(r, &Config{Source: source, MaxEventBytes: max})
 }
 
-func collect(r io.Reader, cfg *Config) []eventtest.Item {
-	return eventtest.Collect(NewDecoder(r, cfg))
-}
-
-func TestGolden(t *testing.T) { openaitest.Golden(t, corpus, *update, decoder) }
-
-// TestReaders: every recording gives the same events however its bytes
-// arrive.
-func TestReaders(t *testing.T) { openaitest.Readers(t, corpus, decoder) }
+// TestCorpus: every recording gives the events of its golden file,
+// however its bytes arrive.
+func TestCorpus(t *testing.T) { openaitest.Corpus(t, corpus, *update, decoder) }
 
 // body frames events as SSE, numbering them from 0.
 func body(events ...string) string {
@@ -154,7 +152,7 @@ func TestDecode(t *testing.T) {
 				"whole":         strings.NewReader(tt.input),
 				"OneByteReader": iotest.OneByteReader(strings.NewReader(tt.input)),
 			} {
-				if diff := cmp.Diff(tt.want, collect(r, &Config{Source: "in", Agent: a})); diff != "" {
+				if diff := cmp.Diff(tt.want, eventtest.Collect(NewDecoder(r, &Config{Source: "in", Agent: a}))); diff != "" {
 					t.Errorf("%s: events differ (-want +got):\n%s", name, diff)
 				}
 			}
@@ -208,7 +206,3 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
-
-func FuzzDecoder(f *testing.F) { openaitest.FuzzDecoder(f, corpus, decoder) }
-
-func BenchmarkDecode(b *testing.B) { openaitest.BenchDecode(b, corpus, decoder) }

@@ -137,3 +137,10 @@ func FuzzDecoder(f *testing.F, dir string, dec Decoder) {
 func BenchDecode(b *testing.B, dir string, dec Decoder) {
 	eventtest.BenchDecode(b, eventtest.Corpus(b, dir, "*.sse"), func(r io.Reader) event.Decoder { return dec(r, "", 0) })
 }
+
+// Corpus runs Golden and Readers.
+func Corpus(t *testing.T, dir string, update bool, dec Decoder) {
+	t.Parallel()
+	t.Run("Golden", func(t *testing.T) { Golden(t, dir, update, dec) })
+	t.Run("Readers", func(t *testing.T) { Readers(t, dir, dec) })
+}
