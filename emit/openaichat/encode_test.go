@@ -3,7 +3,6 @@ package openaichat
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"strings"
 	"testing"
 
@@ -19,28 +18,6 @@ import (
 
 const corpus = "../../testdata/openai-chat"
 
-func newEncoder(w io.Writer, warn func(error)) event.Encoder {
-	return NewEncoder(w, &Config{Warn: warn})
-}
-
-func newDecoder(r io.Reader) event.Decoder { return parse.NewDecoder(r, nil) }
-
-func encode(t *testing.T, evs []event.Event) ([]byte, []string) {
-	t.Helper()
-	return openaitest.Encode(t, newEncoder, evs)
-}
-
-// TestRoundTrip: every recording read, written and read again gives the
-// same events.
-func TestRoundTrip(t *testing.T) {
-	t.Parallel()
-	openaitest.RoundTrip(t, eventtest.Corpus(t, corpus, "*.sse"), newDecoder, newEncoder, nil)
-}
-
-func BenchmarkEncode(b *testing.B) {
-	openaitest.BenchEncode(b, eventtest.Corpus(b, corpus, "*.sse"), newDecoder, newEncoder)
-}
-
 // TestDeltas: long text and tool arguments are streamed in pieces of at
 // most openai.MaxDelta bytes, and a client reassembles them.
 func TestDeltas(t *testing.T) {
@@ -54,7 +31,7 @@ func TestDeltas(t *testing.T) {
 		&event.ToolCall{ID: "t1", Name: "Bash", Input: json.RawMessage(args)},
 		&event.TurnEnd{MessageID: "c1", StopReason: "tool_use"},
 	}
-	out, _ := encode(t, in)
+	out, _ := openaitest.Encode(t, NewEncoder, in)
 	n := 0
 	for _, msg := range strings.Split(strings.TrimSpace(string(out)), "\n\n") {
 		data := strings.TrimPrefix(msg, "data: ")
@@ -113,7 +90,7 @@ func TestTurns(t *testing.T) {
 		&event.TurnEnd{Agent: "a", MessageID: "m2", StopReason: "pause_turn"},
 		&event.RunEnd{Agent: "a", StopReason: "end_turn"},
 	}
-	out, warnings := encode(t, in)
+	out, warnings := openaitest.Encode(t, NewEncoder, in)
 	if n := strings.Count(string(out), "data: [DONE]"); n != 2 {
 		t.Errorf("%d completions, want 2:\n%s", n, out)
 	}
@@ -145,12 +122,16 @@ func TestErrorAfterTurnEnd(t *testing.T) {
 		&event.TurnEnd{MessageID: "c1"},
 		&event.Error{Message: "boom", Type: "server_error", Fatal: true},
 	}
-	out, _ := encode(t, in)
+	out, _ := openaitest.Encode(t, NewEncoder, in)
 	if strings.Contains(string(out), "finish_reason\":\"") || !strings.HasSuffix(string(out), `data: {"error":{"message":"boom","type":"server_error"}}`+"\n\n") {
 		t.Errorf("output:\n%s", out)
 	}
 }
 
-func TestNoAllocPerDelta(t *testing.T) {
-	openaitest.NoAllocPerDelta(t, newEncoder)
-}
+// TestCorpus: every recording read, written and read again gives the
+// same events.
+func TestCorpus(t *testing.T) { openaitest.EncoderCorpus(t, corpus, parse.NewDecoder, NewEncoder, nil) }
+
+func BenchmarkEncode(b *testing.B) { openaitest.BenchEncode(b, corpus, parse.NewDecoder, NewEncoder) }
+
+func TestNoAllocPerDelta(t *testing.T) { openaitest.NoAllocPerDelta(t, NewEncoder) }

@@ -3,7 +3,6 @@ package openairesp
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"strings"
 	"testing"
 
@@ -19,15 +18,12 @@ import (
 
 const corpus = "../../testdata/openai-responses"
 
-func newEncoder(w io.Writer, warn func(error)) event.Encoder {
-	return NewEncoder(w, &Config{Warn: warn})
-}
+func BenchmarkEncode(b *testing.B) { openaitest.BenchEncode(b, corpus, parse.NewDecoder, NewEncoder) }
 
-func newDecoder(r io.Reader) event.Decoder { return parse.NewDecoder(r, nil) }
-
-func encode(t *testing.T, evs []event.Event) ([]byte, []string) {
-	t.Helper()
-	return openaitest.Encode(t, newEncoder, evs)
+// TestCorpus: every recording read, written and read again gives the
+// same events, but for unknown event types.
+func TestCorpus(t *testing.T) {
+	openaitest.EncoderCorpus(t, corpus, parse.NewDecoder, NewEncoder, written)
 }
 
 // written drops what the encoder reports lost: unknown event types (not
@@ -41,17 +37,6 @@ func written(items []eventtest.Item) []eventtest.Item {
 		out = append(out, it)
 	}
 	return out
-}
-
-// TestRoundTrip: every recording read, written and read again gives the
-// same events, but for unknown event types.
-func TestRoundTrip(t *testing.T) {
-	t.Parallel()
-	openaitest.RoundTrip(t, eventtest.Corpus(t, corpus, "*.sse"), newDecoder, newEncoder, written)
-}
-
-func BenchmarkEncode(b *testing.B) {
-	openaitest.BenchEncode(b, eventtest.Corpus(b, corpus, "*.sse"), newDecoder, newEncoder)
 }
 
 // TestDeltas: long text and arguments are streamed in pieces of at most
@@ -68,7 +53,7 @@ func TestDeltas(t *testing.T) {
 		&event.ToolCall{ID: "t2", Name: "apply_patch", Input: json.RawMessage(`"*** Begin Patch"`)},
 		&event.TurnEnd{MessageID: "r1", StopReason: "max_tokens"},
 	}
-	out, _ := encode(t, in)
+	out, _ := openaitest.Encode(t, NewEncoder, in)
 	seq, deltas := int64(0), 0
 	for _, msg := range strings.Split(strings.TrimSpace(string(out)), "\n\n") {
 		_, data, _ := strings.Cut(msg, "\ndata: ")
@@ -127,7 +112,7 @@ func TestTurns(t *testing.T) {
 		&event.Delta{Agent: "sub", Kind: event.Text, Text: "lost"},
 		&event.TurnEnd{Agent: "a", MessageID: "m2", StopReason: "end_turn"},
 	}
-	out, warnings := encode(t, in)
+	out, warnings := openaitest.Encode(t, NewEncoder, in)
 	s := string(out)
 	if n := strings.Count(s, "event: response.completed\n"); n != 2 {
 		t.Errorf("%d responses, want 2:\n%s", n, out)
@@ -153,7 +138,7 @@ func TestTurns(t *testing.T) {
 // turn end without stop reason is an error event in its place.
 func TestFailed(t *testing.T) {
 	t.Parallel()
-	out, _ := encode(t, []event.Event{
+	out, _ := openaitest.Encode(t, NewEncoder, []event.Event{
 		&event.TurnStart{MessageID: "r1"},
 		&event.TurnEnd{MessageID: "r1", Error: "boom"},
 		&event.TurnStart{MessageID: "r2"},
@@ -169,6 +154,4 @@ func TestFailed(t *testing.T) {
 	}
 }
 
-func TestNoAllocPerDelta(t *testing.T) {
-	openaitest.NoAllocPerDelta(t, newEncoder)
-}
+func TestNoAllocPerDelta(t *testing.T) { openaitest.NoAllocPerDelta(t, NewEncoder) }

@@ -15,29 +15,26 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/eventtest"
-)
-
-// NewDecoder and NewEncoder make a format's decoder and encoder.
-type (
-	NewDecoder func(r io.Reader) event.Decoder
-	NewEncoder func(w io.Writer, warn func(error)) event.Encoder
+	"github.com/agentstream/agentstream/internal/openai"
 )
 
 // Encode writes evs with an encoder of newEnc, failing t on an error, and
 // returns the output and the warnings.
-func Encode(t testing.TB, newEnc NewEncoder, evs []event.Event) ([]byte, []string) {
+func Encode[E event.Encoder](t testing.TB, newEnc func(io.Writer, *openai.EncoderConfig) E, evs []event.Event) ([]byte, []string) {
 	t.Helper()
 	var out bytes.Buffer
 	var warnings []string
-	eventtest.Encode(t, newEnc(&out, eventtest.Warnings(t, &warnings)), evs)
+	eventtest.Encode(t, newEnc(&out, &openai.EncoderConfig{Warn: eventtest.Warnings(t, &warnings)}), evs)
 	return out.Bytes(), warnings
 }
 
-// RoundTrip checks that every recording but those named hand-bad, read,
-// written and read again, gives the same events; written(read) are the
-// events the encoder is expected to write back (nil: all of them).
-func RoundTrip(t *testing.T, files []string, newDec NewDecoder, newEnc NewEncoder, written func([]eventtest.Item) []eventtest.Item) {
-	for _, file := range files {
+// EncoderCorpus checks an encoder: every recording of dir but those named
+// hand-bad, read with newDec, written and read again, gives the same
+// events (written(read) are the events the encoder is expected to write
+// back; nil: all of them).
+func EncoderCorpus[D event.Decoder, C any, E event.Encoder](t *testing.T, dir string, newDec func(io.Reader, *C) D, newEnc func(io.Writer, *openai.EncoderConfig) E, written func([]eventtest.Item) []eventtest.Item) {
+	t.Parallel()
+	for _, file := range eventtest.Corpus(t, dir, "*.sse") {
 		if strings.Contains(file, "hand-bad") {
 			continue
 		}
@@ -47,12 +44,12 @@ func RoundTrip(t *testing.T, files []string, newDec NewDecoder, newEnc NewEncode
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := eventtest.Collect(newDec(bytes.NewReader(data)))
+			want := eventtest.Collect(newDec(bytes.NewReader(data), nil))
 			out, warnings := Encode(t, newEnc, eventtest.Events(want))
 			if written != nil {
 				want = written(want)
 			}
-			got := eventtest.Collect(newDec(bytes.NewReader(out)))
+			got := eventtest.Collect(newDec(bytes.NewReader(out), nil))
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("events differ after a round trip (-read +rewritten):\n%s\nwarnings: %q", diff, warnings)
 			}
@@ -61,12 +58,12 @@ func RoundTrip(t *testing.T, files []string, newDec NewDecoder, newEnc NewEncode
 }
 
 // BenchEncode measures an encoder of newEnc writing the events of the
-// recordings but those named hand-bad, read with newDec; the bytes are
-// the recordings'.
-func BenchEncode(b *testing.B, files []string, newDec NewDecoder, newEnc NewEncoder) {
+// recordings of dir but those named hand-bad, read with newDec; the
+// bytes are the recordings'.
+func BenchEncode[D event.Decoder, C any, E event.Encoder](b *testing.B, dir string, newDec func(io.Reader, *C) D, newEnc func(io.Writer, *openai.EncoderConfig) E) {
 	var evs []event.Event
 	var n int64
-	for _, file := range files {
+	for _, file := range eventtest.Corpus(b, dir, "*.sse") {
 		if strings.Contains(filepath.Base(file), "hand-bad") {
 			continue
 		}
@@ -75,7 +72,7 @@ func BenchEncode(b *testing.B, files []string, newDec NewDecoder, newEnc NewEnco
 			b.Fatal(err)
 		}
 		n += int64(len(data))
-		evs = append(evs, eventtest.Events(eventtest.Collect(newDec(bytes.NewReader(data))))...)
+		evs = append(evs, eventtest.Events(eventtest.Collect(newDec(bytes.NewReader(data), nil)))...)
 	}
 	b.ReportAllocs()
 	b.SetBytes(n)
@@ -90,8 +87,8 @@ func BenchEncode(b *testing.B, files []string, newDec NewDecoder, newEnc NewEnco
 
 // NoAllocPerDelta checks that an encoder of newEnc writes a text or
 // thinking delta, in pieces, without allocating (but for the growth of
-// what it keeps of a block).
-func NoAllocPerDelta(t *testing.T, newEnc NewEncoder) {
+// what it keeps of a block). The test must not be parallel.
+func NoAllocPerDelta[E event.Encoder](t *testing.T, newEnc func(io.Writer, *openai.EncoderConfig) E) {
 	for _, kind := range []event.BlockKind{event.Text, event.Thinking} {
 		enc := newEnc(io.Discard, nil)
 		enc.Encode(&event.TurnStart{MessageID: "m", Model: "model"})
