@@ -3,10 +3,9 @@ package openaichat
 import (
 	"io"
 
-	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
-
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
 )
 
 // Format describes the Chat Completions streaming body to the rest of

@@ -5,11 +5,10 @@ import (
 	"io"
 	"strings"
 
-	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
-
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/openai"
+	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
 )
 
 // Rule ids of the format's own validate rules.
@@ -20,7 +19,7 @@ const (
 	ruleID    = "OAC004"
 )
 
-// Rules returns the format's validate rules, in report order.
+// rules returns the format's validate rules, in report order.
 func rules() []format.Rule {
 	return []format.Rule{
 		{ID: ruleOrder, Name: "chunk-order", Doc: "a choice has no chunk after its finish_reason, and the usage chunk comes after every choice's finish_reason"},

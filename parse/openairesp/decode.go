@@ -10,13 +10,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	wire "github.com/agentstream/agentstream/internal/openai/respwire"
-
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openai"
+	wire "github.com/agentstream/agentstream/internal/openai/respwire"
 	"github.com/agentstream/agentstream/internal/openset"
 )
 

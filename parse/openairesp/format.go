@@ -4,35 +4,10 @@ import (
 	"io"
 	"strings"
 
-	wire "github.com/agentstream/agentstream/internal/openai/respwire"
-
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	wire "github.com/agentstream/agentstream/internal/openai/respwire"
 )
-
-// Format describes the Responses API streaming body to the rest of
-// agentstream.
-func Format() format.Format {
-	return format.Format{
-		Name:        Name,
-		Description: "OpenAI Responses API streaming SSE body (event: response.* + data:), one or more responses",
-		Detect:      Detect,
-		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
-			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
-		},
-		// docs/formats/openai-responses.md: one response body per turn:
-		// no session metadata, client tool results or run summary.
-		Lacks: []format.Content{
-			format.CitationExtras, format.ExitCode, format.Images,
-			format.MetaInit, format.ToolResult, format.MetaFinal, format.AwaitingTools, format.MetaFiles,
-			format.FileChange, format.TodoList,
-		},
-		Rules: rules(),
-		Check: check,
-		// One model response: its tool results go in the next request.
-		Skips: []string{"GEN007"},
-	}
-}
 
 // Name is the format's name, and the event.Unknown.Format of its items.
 const Name = wire.Name
@@ -47,6 +22,28 @@ const (
 	prefixMCPListTools = "response.mcp_list_tools."
 )
 
+// Format describes the Responses API streaming body to the rest of
+// agentstream.
+func Format() format.Format {
+	return format.Format{
+		Name:        Name,
+		Description: "OpenAI Responses API streaming SSE body (event: response.* + data:), one or more responses",
+		Detect:      Detect,
+		NewDecoder:  newDecoder,
+		// docs/formats/openai-responses.md: one response body per turn:
+		// no session metadata, client tool results or run summary.
+		Lacks: []format.Content{
+			format.CitationExtras, format.ExitCode, format.Images,
+			format.MetaInit, format.ToolResult, format.MetaFinal, format.AwaitingTools, format.MetaFiles,
+			format.FileChange, format.TodoList,
+		},
+		Rules: rules(),
+		Check: check,
+		// One model response: its tool results go in the next request.
+		Skips: []string{"GEN007"},
+	}
+}
+
 // isProgress reports whether an event type only reports a built-in
 // tool's progress (its item's output_item.done carries the result).
 func isProgress(typ string) bool {
@@ -56,4 +53,9 @@ func isProgress(typ string) bool {
 		}
 	}
 	return typ == wire.EvCodeDelta || typ == wire.EvCodeDone
+}
+
+// newDecoder is the format's decoder, configured by the format options.
+func newDecoder(r io.Reader, o *format.Options) event.Decoder {
+	return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
 }

@@ -6,11 +6,10 @@ import (
 	"io"
 	"strings"
 
-	wire "github.com/agentstream/agentstream/internal/openai/respwire"
-
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/openai"
+	wire "github.com/agentstream/agentstream/internal/openai/respwire"
 )
 
 // Rule ids of the format's own validate rules.
@@ -20,16 +19,6 @@ const (
 	ruleNoDone   = "OAR003"
 	ruleIndex    = "OAR004"
 )
-
-// Rules returns the format's validate rules, in report order.
-func rules() []format.Rule {
-	return []format.Rule{
-		{ID: ruleOrder, Name: "event-order", Doc: "a body begins with response.created (or response.queued) and ends with response.completed, response.incomplete, response.failed or error; an item's events come between its output_item.added and output_item.done"},
-		{ID: ruleSequence, Name: "sequence-number", Doc: "every event has a sequence_number, 0 at response.created and one more at each event"},
-		{ID: ruleNoDone, Name: "no-done", Doc: "the body has no data: [DONE] (the Responses API sends none)"},
-		{ID: ruleIndex, Name: "output-index", Doc: "output items are added at output_index 0, 1, 2, ... and each is done once"},
-	}
-}
 
 // check checks a Responses API body against rules. Events that are not
 // JSON are skipped (the decoder reports them).
@@ -134,5 +123,15 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 		if ev.OutputIndex != nil && !k.items[*ev.OutputIndex] {
 			rep.Report(ruleOrder, m.Line, 1, fmt.Sprintf("%s for output_index %d outside its output_item.added and output_item.done", typ, *ev.OutputIndex))
 		}
+	}
+}
+
+// rules returns the format's validate rules, in report order.
+func rules() []format.Rule {
+	return []format.Rule{
+		{ID: ruleOrder, Name: "event-order", Doc: "a body begins with response.created (or response.queued) and ends with response.completed, response.incomplete, response.failed or error; an item's events come between its output_item.added and output_item.done"},
+		{ID: ruleSequence, Name: "sequence-number", Doc: "every event has a sequence_number, 0 at response.created and one more at each event"},
+		{ID: ruleNoDone, Name: "no-done", Doc: "the body has no data: [DONE] (the Responses API sends none)"},
+		{ID: ruleIndex, Name: "output-index", Doc: "output items are added at output_index 0, 1, 2, ... and each is done once"},
 	}
 }
