@@ -175,11 +175,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.ToolCall:
 		e.toolCall(ev)
 	case *event.ToolResult:
-		if ev.Server {
-			e.warn("server tool results")
-			break
-		}
-		if e.b.Result(ev, e.tools[0]) {
+		if e.b.Result(ev, e.tools[0], "server tool results") {
 			// No turn boundaries in the source: the model's turn is
 			// over once all its tool calls have their results.
 			e.end(openai.StopToolUse, nil)

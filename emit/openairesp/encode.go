@@ -254,6 +254,10 @@ func (e *Encoder) Encode(ev event.Event) error {
 	switch ev := ev.(type) {
 	case *event.SessionStart:
 		e.b.Session(ev)
+	case *event.Error:
+		e.errorEvent(ev)
+	case *event.Unknown:
+		e.unknown(ev)
 	case *event.TurnStart:
 		e.b.Explicit = true
 		e.end("", nil)
@@ -289,20 +293,12 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.ToolCall:
 		e.toolCall(ev)
 	case *event.ToolResult:
-		if ev.Server {
-			e.warn("server tool results of other providers")
-			break
-		}
-		if e.b.Result(ev, e.tools) {
+		if e.b.Result(ev, e.tools, "server tool results of other providers") {
 			e.end(openai.StopToolUse, nil)
 		}
-	case *event.Error:
-		e.errorEvent(ev)
 	case *event.RunEnd:
 		e.end(ev.StopReason, nil)
 		e.warn("run summaries")
-	case *event.Unknown:
-		e.unknown(ev)
 	default:
 		e.warn(openai.Lost(ev))
 	}

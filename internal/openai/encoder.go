@@ -113,11 +113,16 @@ func (e *Encoder) Called(id string) {
 	e.pending.Add(id)
 }
 
-// Result handles a client tool result: lost (the client sends it in the
-// next request). It reports whether the turn is over: the source has no
-// turn boundaries and every tool call of the turn (calls > 0) has its
-// result.
-func (e *Encoder) Result(ev *event.ToolResult, calls int) bool {
+// Result handles a tool result: lost (a client sends it in the next
+// request; a server tool's, when the encoder cannot write it back, is
+// warned about as server). It reports whether the turn is over: the
+// source has no turn boundaries and every client tool call of the turn
+// (calls > 0) has its result.
+func (e *Encoder) Result(ev *event.ToolResult, calls int, server string) bool {
+	if ev.Server {
+		e.Warn(server)
+		return false
+	}
 	e.Warn("client tool results (the client sends them in the next request)")
 	if e.pending != nil {
 		e.pending.Remove(ev.ID)

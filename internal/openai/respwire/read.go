@@ -140,12 +140,6 @@ func (er *Reader) readResponse(rs *Response) {
 	}
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
-		case "id":
-			r.StringField(&rs.ID)
-		case "model":
-			r.StringField(&rs.Model)
-		case "status":
-			r.StringField(&rs.Status)
 		case "error":
 			if r.Null() {
 				rs.Error = nil
@@ -155,6 +149,12 @@ func (er *Reader) readResponse(rs *Response) {
 				rs.Error = new(openai.APIError)
 			}
 			openai.ReadAPIError(r, rs.Error)
+		case "id":
+			r.StringField(&rs.ID)
+		case "model":
+			r.StringField(&rs.Model)
+		case "status":
+			r.StringField(&rs.Status)
 		case "incomplete_details":
 			if r.Null() {
 				rs.IncompleteDetails = nil
