@@ -22,6 +22,9 @@ type Reader struct {
 	item   Item
 	part   Part
 	itemID string // the last item_id read, reused while it repeats
+	typ    string // the last type read
+	respID string // the last response id and model read
+	model  string
 }
 
 // Decode decodes data into ev as json.Unmarshal into a zero StreamEvent
@@ -62,7 +65,12 @@ func (er *Reader) read(ev *StreamEvent) bool {
 		switch string(key) {
 		case "type":
 			if !r.Null() {
-				ev.Type = eventType(r.Str())
+				if b := r.Str(); string(b) == er.typ {
+					ev.Type = er.typ // the type of the event before: deltas come in runs
+				} else {
+					ev.Type = eventType(b)
+					er.typ = ev.Type
+				}
 			}
 		case "sequence_number":
 			if r.Null() {
@@ -150,11 +158,17 @@ func (er *Reader) readResponse(rs *Response) {
 			}
 			openai.ReadAPIError(r, rs.Error)
 		case "id":
-			r.StringField(&rs.ID)
+			if !r.Null() {
+				rs.ID = intern(r.Str(), &er.respID)
+			}
 		case "model":
-			r.StringField(&rs.Model)
+			if !r.Null() {
+				rs.Model = intern(r.Str(), &er.model)
+			}
 		case "status":
-			r.StringField(&rs.Status)
+			if !r.Null() {
+				rs.Status = word(r.Str())
+			}
 		case "incomplete_details":
 			if r.Null() {
 				rs.IncompleteDetails = nil
@@ -234,11 +248,14 @@ func readDetail(r *jsontext.Reader, name string, n *int64) {
 
 // id returns an item id as a string, the last one if it is equal: an
 // item's events repeat its id.
-func (er *Reader) id(b []byte) string {
-	if string(b) != er.itemID {
-		er.itemID = string(b)
+func (er *Reader) id(b []byte) string { return intern(b, &er.itemID) }
+
+// intern returns b as a string, *last if it is equal, which it becomes.
+func intern(b []byte, last *string) string {
+	if string(b) != *last {
+		*last = string(b)
 	}
-	return er.itemID
+	return *last
 }
 
 // readItem reads an output item; its Raw and raw fields are slices of
