@@ -26,8 +26,9 @@ type Config struct {
 	Agent         string // agent id of every event (the body names none)
 	// MaxOpen caps the output items of a response open at once (added
 	// and not done) the decoder follows (openset.DefaultMax if 0).
-	// Beyond it, it lets go of the one added longest ago: a tool call is
-	// emitted with the arguments so far; reported once, wrapping
+	// Beyond it, it lets go of the one with the lowest output_index (the
+	// oldest: the API numbers items in order): a tool call is emitted
+	// with the arguments so far; reported once, wrapping
 	// event.ErrTooManyOpen.
 	MaxOpen int
 }
@@ -39,10 +40,11 @@ type Decoder struct {
 	drv openai.Driver // the read loop; its Decode is d.decode
 	cfg Config
 
-	resp *response
-	seq  int64 // last sequence_number; -1 before the first
-	er   wire.Reader
-	ev   wire.StreamEvent // the event being read
+	resp  *response
+	seq   int64 // last sequence_number; -1 before the first
+	er    wire.Reader
+	ev    wire.StreamEvent   // the event being read
+	items map[int]*itemState // the items of the response being read, kept from one to the next
 
 	capped bool              // event.ErrTooManyOpen was reported
 	capErr *event.ParseError // that report, until it is returned
@@ -54,10 +56,9 @@ type response struct {
 	model string
 	tools bool // it has client tool calls
 	items map[int]*itemState
-	order *openset.Set[int] // the indexes of items, at most MaxOpen
-	text  *textState        // the open output_text or refusal part
-	think bool              // a thinking block is open
-	held  bool              // a thinking block's end waits for its item's encrypted_content
+	text  *textState // the open output_text or refusal part
+	think bool       // a thinking block is open
+	held  bool       // a thinking block's end waits for its item's encrypted_content
 }
 
 type itemState struct {
@@ -76,7 +77,7 @@ type textState struct {
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
-	d := &Decoder{seq: -1}
+	d := &Decoder{seq: -1, items: map[int]*itemState{}}
 	if cfg != nil {
 		d.cfg = *cfg
 	}
@@ -182,12 +183,15 @@ func isCall(it *itemState) bool {
 }
 
 // addItem keeps the state of item index of r. Beyond MaxOpen items, it
-// lets go of the one added longest ago.
+// lets go of the one with the lowest output_index.
 func (d *Decoder) addItem(r *response, index int, st *itemState) {
-	if r.order == nil {
-		r.order = openset.New[int](d.cfg.MaxOpen)
-	}
-	if old, out := r.order.Add(index); out {
+	if _, held := r.items[index]; !held && len(r.items) >= d.cfg.MaxOpen {
+		old := index
+		for i := range r.items {
+			if i < old || old == index {
+				old = i
+			}
+		}
 		it := r.items[old]
 		delete(r.items, old)
 		what := ""
@@ -234,7 +238,8 @@ func (d *Decoder) begin(rs *wire.Response) {
 	if d.resp != nil {
 		d.end(nil, "") // a new response without the last one's end
 	}
-	d.resp = &response{id: rs.ID, model: rs.Model, items: map[int]*itemState{}}
+	clear(d.items)
+	d.resp = &response{id: rs.ID, model: rs.Model, items: d.items}
 	d.drv.Emit(&event.TurnStart{Agent: d.cfg.Agent, MessageID: rs.ID, Model: rs.Model})
 }
 
@@ -416,9 +421,6 @@ func (d *Decoder) itemDone(index int, item *wire.Item) error {
 		st = &itemState{typ: item.Type, id: item.ID, callID: item.CallID, name: item.Name, server: item.ServerLabel}
 	}
 	delete(r.items, index)
-	if r.order != nil {
-		r.order.Remove(index)
-	}
 	a := d.cfg.Agent
 	switch item.Type {
 	case wire.ItemMessage:

@@ -503,6 +503,12 @@ func word(b []byte) string {
 		return PartOutputText
 	case PartSummaryText:
 		return PartSummaryText
+	case ItemCustomToolCall:
+		return ItemCustomToolCall
+	case ItemWebSearch:
+		return ItemWebSearch
+	case ItemMCPCall:
+		return ItemMCPCall
 	case "in_progress":
 		return "in_progress"
 	case "completed":
