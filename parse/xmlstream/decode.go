@@ -136,23 +136,29 @@ func (d *Decoder) Next() (event.Event, error) {
 // readMessage decodes the next SSE message of the input.
 func (d *Decoder) readMessage() {
 	m, err := d.fr.next()
-	var perr *event.ParseError
 	switch {
+	case err == nil:
+		d.line, d.off = m.line, m.off
+		d.message(m)
 	case err == io.EOF:
 		d.out.End()
-	case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
+	case isParseError(err) && errors.Is(err, event.ErrTruncated):
 		// The input ended inside an SSE message: what it held is
 		// lost. One truncation is reported, after what is flushed.
 		d.out.End()
 		d.cut = err
-	case errors.As(err, &perr):
+	case isParseError(err):
 		d.out.Problem(err)
-	case err != nil:
-		d.out.Fail(err)
 	default:
-		d.line, d.off = m.line, m.off
-		d.message(m)
+		d.out.Fail(err)
 	}
+}
+
+// isParseError is errors.As in a function of its own: the target it needs
+// escapes, and is allocated only when there is an error.
+func isParseError(err error) bool {
+	var perr *event.ParseError
+	return errors.As(err, &perr)
 }
 
 func (d *Decoder) emit(ev event.Event) { d.out.Emit(ev) }

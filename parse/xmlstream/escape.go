@@ -17,6 +17,7 @@ type escaper struct {
 	doubt   bool // JSON read as full could have been meant otherwise
 	warned  bool // the doubt was reported
 	last    msgClass
+	buf     []byte // the last unescaped message, reused
 }
 
 // msgClass is a message's origin in the producer, which decides its
@@ -63,7 +64,7 @@ func (e *escaper) unescape(m message, inText bool) []byte {
 		return m.data
 	}
 	if !e.forced && !e.sure && e.gen == EscapingFull && cls == clsJSON {
-		full := unescapeFull(m.data)
+		full := e.full(m.data)
 		if e.checkJSON(m.data, full) {
 			return full
 		}
@@ -73,15 +74,15 @@ func (e *escaper) unescape(m message, inText bool) []byte {
 	case EscapingFull:
 		switch cls {
 		case clsFormatter, clsJSON:
-			return unescapeFull(m.data)
+			return e.full(m.data)
 		case clsToolResult:
-			return unescapeNewline(m.data)
+			return e.newline(m.data)
 		}
 	case EscapingNewline:
 		// This generation escaped LF only, and wrote tool results raw.
 		// JSON payloads never hold a raw LF, so their \n is JSON's own.
 		if cls == clsFormatter {
-			return unescapeNewline(m.data)
+			return e.newline(m.data)
 		}
 	}
 	return m.data
@@ -197,8 +198,8 @@ func badEscape(b []byte) bool {
 // escaping: one left-to-right scan turning \\ into \ and \n into LF. \r
 // becomes CR too (agentstream's encoder writes CR so; the producer never
 // writes a single backslash before r). Any other \x stays.
-func unescapeFull(b []byte) []byte {
-	out := make([]byte, 0, len(b))
+// It appends to out.
+func unescapeFull(out, b []byte) []byte {
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		if c == '\\' && i+1 < len(b) {
@@ -223,7 +224,36 @@ func unescapeFull(b []byte) []byte {
 }
 
 // unescapeNewline turns \n into LF (the tool result escaping, and the
-// second generation's).
-func unescapeNewline(b []byte) []byte {
-	return bytes.ReplaceAll(b, []byte(`\n`), []byte("\n"))
+// second generation's), appending to out.
+func unescapeNewline(out, b []byte) []byte {
+	for {
+		i := bytes.Index(b, []byte(`\n`))
+		if i < 0 {
+			return append(out, b...)
+		}
+		out = append(append(out, b[:i]...), '\n')
+		b = b[i+2:]
+	}
 }
+
+// full and newline unescape b into e.buf, valid until the next call:
+// the caller copies what it keeps.
+func (e *escaper) full(b []byte) []byte {
+	e.buf = unescapeFull(e.reuse(), b)
+	return e.buf
+}
+
+func (e *escaper) newline(b []byte) []byte {
+	e.buf = unescapeNewline(e.reuse(), b)
+	return e.buf
+}
+
+func (e *escaper) reuse() []byte {
+	if cap(e.buf) > keepBuffer {
+		return nil // a large message's buffer is not held for the rest of the input
+	}
+	return e.buf[:0]
+}
+
+// keepBuffer is the largest scratch buffer kept between messages.
+const keepBuffer = 1 << 20

@@ -186,8 +186,7 @@ func (f *framer) next() (message, error) {
 	for {
 		b, num, off, err := f.readLine()
 		if err != nil {
-			var perr *event.ParseError
-			if errors.As(err, &perr) {
+			if isParseError(err) {
 				if f.active {
 					f.tooLarge, f.reported = true, true
 				}

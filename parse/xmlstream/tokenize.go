@@ -757,7 +757,7 @@ func (d *Decoder) attrElement(t *tag) {
 // metaInit starts an agent scope: the first meta_init the main agent's, a
 // later one with parent_agent_uuid a subagent's.
 func (d *Decoder) metaInit(data string) {
-	_, m, ok := agentmeta.SessionStart("", data)
+	ev, m, ok := agentmeta.SessionStart("", data)
 	parent := ""
 	if ok && m.ParentAgentUUID != nil {
 		parent = *m.ParentAgentUUID
@@ -778,7 +778,7 @@ func (d *Decoder) metaInit(data string) {
 	default:
 		d.agents = append(d.agents[:0], s)
 	}
-	ev, _, _ := agentmeta.SessionStart(d.agent(), data)
+	ev.Agent = d.agent() // the scope the meta_init started
 	d.emit(ev)
 }
 
