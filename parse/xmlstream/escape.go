@@ -200,27 +200,28 @@ func badEscape(b []byte) bool {
 // writes a single backslash before r). Any other \x stays.
 // It appends to out.
 func unescapeFull(out, b []byte) []byte {
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if c == '\\' && i+1 < len(b) {
-			switch b[i+1] {
-			case '\\':
-				out = append(out, '\\')
-				i++
-				continue
-			case 'n':
-				out = append(out, '\n')
-				i++
-				continue
-			case 'r':
-				out = append(out, '\r')
-				i++
-				continue
-			}
+	for {
+		i := bytes.IndexByte(b, '\\')
+		if i < 0 || i+1 == len(b) {
+			return append(out, b...)
 		}
-		out = append(out, c)
+		out = append(out, b[:i]...)
+		switch b[i+1] {
+		case '\\':
+			out = append(out, '\\')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		default:
+			// Not an escape: the backslash is itself, and what follows
+			// it is read on its own (it may start an escape).
+			out = append(out, '\\')
+			b = b[i+1:]
+			continue
+		}
+		b = b[i+2:]
 	}
-	return out
 }
 
 // unescapeNewline turns \n into LF (the tool result escaping, and the

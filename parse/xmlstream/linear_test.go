@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-
 )
 
 // unterminated is issue 18's input: messages of many tag starts that

@@ -103,21 +103,29 @@ func scanTag(b []byte, eof bool, max int, sc *tagScan) (t tag, n int, m match) {
 	quote := sc.quote
 	end := -1
 	from := i
-	for ; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
+	for i < len(b) {
+		if quote != 0 {
+			j := bytes.IndexByte(b[i:], quote)
+			if j < 0 {
+				i = len(b)
+				break
 			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '>':
-			end = i
+			i += j + 1
+			quote = 0
+			continue
 		}
-		if end >= 0 {
+		j := bytes.IndexAny(b[i:], `"'>`)
+		if j < 0 {
+			i = len(b)
 			break
 		}
+		i += j
+		if b[i] == '>' {
+			end = i
+			break
+		}
+		quote = b[i]
+		i++
 	}
 	sc.work += int64(i - from)
 	if end < 0 {
@@ -178,8 +186,10 @@ func parseAttrs(b []byte) []attr {
 			q := b[i]
 			i++
 			vs := i
-			for i < len(b) && b[i] != q {
-				i++
+			if j := bytes.IndexByte(b[i:], q); j >= 0 {
+				i += j
+			} else {
+				i = len(b)
 			}
 			v = b[vs:i]
 			i++
