@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
@@ -63,7 +64,9 @@ type Decoder struct {
 	attrTag     string // stAfterAttr: the element whose end tag may follow
 	cutTag      bool   // the input ended inside the start tag of a known element
 
-	agents     []*scope
+	agents     []*scope              // the scope stack, at most maxOpen
+	calls      *openset.Set[callKey] // tool calls waiting for their result
+	capped     bool                  // a cap on agents or calls was reported
 	pendingErr *event.Error
 	cut        error // the framer's report of an input cut inside an SSE message
 	badWarned  bool  // invalid UTF-8 was reported
@@ -96,14 +99,22 @@ type body struct {
 }
 
 // scope is one agent's scope: a meta_init starts one.
-type scope struct {
-	id    string
-	calls map[string]bool // its tool calls, to see its results come back
+type scope struct{ id string }
+
+// callKey is a tool call of a scope, kept to see its result come back.
+type callKey struct {
+	s  *scope
+	id string
 }
+
+// maxOpen caps the agent scopes on the stack and the tool calls waiting
+// for their result, each: beyond it the oldest is let go and that is
+// reported once.
+const maxOpen = openset.DefaultMax
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
-	d := &Decoder{}
+	d := &Decoder{calls: openset.New[callKey](maxOpen)}
 	if cfg != nil {
 		d.cfg = *cfg
 	}
