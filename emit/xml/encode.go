@@ -139,14 +139,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.ToolResult:
 		e.toolResult(ev)
 	case *event.AwaitingTools:
-		type pending struct {
-			ToolUseID string          `json:"tool_use_id"`
-			Name      string          `json:"name"`
-			Input     json.RawMessage `json:"input"`
-		}
-		tools := make([]pending, 0, len(ev.Tools))
+		tools := make([]wire.PendingTool, 0, len(ev.Tools))
 		for _, t := range ev.Tools {
-			tools = append(tools, pending{t.ID, t.Name, inputJSON(t.Input)})
+			tools = append(tools, wire.PendingTool{ToolUseID: t.ID, Name: t.Name, Input: inputJSON(t.Input)})
 		}
 		e.agentLayer(`<` + wire.TagAwaitingTools + ` data="` + htmlEscape(string(marshal(tools))) +
 			`"></` + wire.TagAwaitingTools + `>`)

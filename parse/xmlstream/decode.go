@@ -122,11 +122,11 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg.MaxEventBytes = event.DefaultMaxBytes
 	}
 	d.fr = newFramer(r, d.cfg.Source, d.cfg.MaxEventBytes)
-	switch Escaping(d.cfg.Escaping) {
-	case "", EscapingAuto:
-		d.esc.gen = EscapingFull
-	case EscapingNone, EscapingNewline, EscapingFull:
-		d.esc.gen, d.esc.forced = Escaping(d.cfg.Escaping), true
+	switch escaping(d.cfg.Escaping) {
+	case "", escAuto:
+		d.esc.gen = escFull
+	case escNone, escNewline, escFull:
+		d.esc.gen, d.esc.forced = escaping(d.cfg.Escaping), true
 	default:
 		d.out.Fail(fmt.Errorf("xml: unknown escaping %q (want auto, none, newline or full)", d.cfg.Escaping))
 	}

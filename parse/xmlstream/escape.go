@@ -8,7 +8,7 @@ import (
 // escaper undoes the producer's per-message escaping, detecting its
 // generation unless one is forced.
 type escaper struct {
-	gen    Escaping // the generation in use
+	gen    escaping // the generation in use
 	forced bool
 	sure   bool // auto: strong evidence decided gen
 
@@ -63,7 +63,7 @@ func (e *escaper) unescape(m message, inText bool) []byte {
 	if m.cont || bytes.IndexByte(m.data, '\\') < 0 {
 		return m.data
 	}
-	if !e.forced && !e.sure && e.gen == EscapingFull && cls == clsJSON {
+	if !e.forced && !e.sure && e.gen == escFull && cls == clsJSON {
 		full := e.full(m.data)
 		if e.checkJSON(m.data, full) {
 			return full
@@ -71,14 +71,14 @@ func (e *escaper) unescape(m message, inText bool) []byte {
 		return m.data // an older generation: JSON chunks are left as they are
 	}
 	switch e.gen {
-	case EscapingFull:
+	case escFull:
 		switch cls {
 		case clsFormatter, clsJSON:
 			return e.full(m.data)
 		case clsToolResult:
 			return e.newline(m.data)
 		}
-	case EscapingNewline:
+	case escNewline:
 		// This generation escaped LF only, and wrote tool results raw.
 		// JSON payloads never hold a raw LF, so their \n is JSON's own.
 		if cls == clsFormatter {
@@ -99,11 +99,11 @@ func (e *escaper) detect(m message, cls msgClass) {
 	case m.cont && cls == clsToolResult:
 		e.notFull = true // raw newlines in a tool result: none or newline
 	case m.cont:
-		e.gen, e.sure = EscapingNone, true
+		e.gen, e.sure = escNone, true
 		return
 	case cls == clsAgent && bytes.HasPrefix(m.data, []byte("<"+TagMetaInit)):
 		if bytes.Contains(m.data, []byte("parent_agent_uuid")) {
-			e.gen, e.sure = EscapingFull, true
+			e.gen, e.sure = escFull, true
 			return
 		}
 		e.oldMeta = true
@@ -119,11 +119,11 @@ func (e *escaper) detect(m message, cls msgClass) {
 func (e *escaper) decide() {
 	switch {
 	case !e.notFull:
-		e.gen = EscapingFull
+		e.gen = escFull
 	case e.oldMeta:
-		e.gen = EscapingNewline // the second generation wrote a meta_init, the first none
+		e.gen = escNewline // the second generation wrote a meta_init, the first none
 	default:
-		e.gen = EscapingNone
+		e.gen = escNone
 	}
 }
 

@@ -336,7 +336,7 @@ func tagNameAt(b []byte, eof bool) (string, match) {
 // isResultTag reports whether name is a tool result element: the client
 // and server result tags and the compatibility *_tool_result tags.
 func isResultTag(name string) bool {
-	return name == TagToolResult || name == TagServerToolResult || strings.HasSuffix(name, ResultSuffix)
+	return name == TagToolResult || name == TagServerToolResult || strings.HasSuffix(name, resultSuffix)
 }
 
 // isTopTag reports whether name starts a top-level element.
@@ -365,7 +365,7 @@ func knownTopAt(b []byte, eof bool) match {
 // startsTopTag reports whether name is, or begins, the name of a top-level
 // element.
 func startsTopTag(name string) bool {
-	if isTopTag(name) || strings.HasPrefix(name, BlockPrefix) || strings.HasPrefix(BlockPrefix, name) {
+	if isTopTag(name) || strings.HasPrefix(name, blockPrefix) || strings.HasPrefix(blockPrefix, name) {
 		return true
 	}
 	for _, t := range []string{TagMetaInit, TagMetaFinal, TagAwaitingTools, TagCitations} {

@@ -602,13 +602,13 @@ func (d *Decoder) toolResult(bd *body) {
 	server := false
 	switch bd.tag.name {
 	case TagToolResult:
-		server = strings.HasPrefix(id, ServerToolPrefix)
+		server = strings.HasPrefix(id, serverToolPrefix)
 	case TagServerToolResult:
 		server = true
 	default: // content-block-web_search_tool_result and the like
 		server = true
 		if name == "" {
-			name = strings.TrimPrefix(bd.tag.name, BlockPrefix)
+			name = strings.TrimPrefix(bd.tag.name, blockPrefix)
 		}
 	}
 	bd.endPart()
@@ -759,7 +759,7 @@ func (d *Decoder) attrElement(t *tag) {
 		d.addCall(id)
 		d.emit(&event.ToolCall{
 			Agent: d.agent(), ID: id, Name: t.get("name"), Input: input,
-			Server: t.name == TagServerToolCall || strings.HasPrefix(id, ServerToolPrefix),
+			Server: t.name == TagServerToolCall || strings.HasPrefix(id, serverToolPrefix),
 		})
 	case TagMetaInit:
 		d.metaInit(t.get("data"))
