@@ -116,8 +116,6 @@ func readInit(r *jsontext.Reader, m *Init, prompt *string) bool {
 	}
 	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 		switch string(key) {
-		case "format":
-			r.StringField(&m.Format)
 		case "user_query":
 			switch r.Peek() {
 			case '"':
@@ -130,38 +128,43 @@ func readInit(r *jsontext.Reader, m *Init, prompt *string) bool {
 				m.UserQuery = r.Skip()
 				*prompt = string(m.UserQuery)
 			}
-		case "agent_uuid":
-			r.StringField(&m.AgentUUID)
 		case "parent_agent_uuid":
 			r.OptStringField(&m.ParentAgentUUID)
-		case "model":
-			r.StringField(&m.Model)
-		case "session_id":
-			r.StringField(&m.SessionID)
 		case "tools":
 			m.Tools = readStrings(r, m.Tools)
-		case "cwd":
-			r.StringField(&m.Cwd)
-		case "parent_tool_use_id":
-			r.StringField(&m.ParentToolID)
-		case "name":
-			r.StringField(&m.Name)
-		case "description":
-			r.StringField(&m.Description)
 		default:
-			r.SkipUnknown(key, isInitField)
+			if f := m.stringField(string(key)); f != nil {
+				r.StringField(f)
+			} else {
+				r.SkipUnknown(key, isInitField)
+			}
 		}
 	}
 	return !r.Failed()
 }
 
+// stringField returns the string field of m whose key is name, or nil.
+func (m *Init) stringField(name string) *string {
+	for _, f := range [...]struct {
+		key string
+		p   *string
+	}{
+		{"format", &m.Format}, {"agent_uuid", &m.AgentUUID}, {"model", &m.Model}, {"session_id", &m.SessionID},
+		{"cwd", &m.Cwd}, {"parent_tool_use_id", &m.ParentToolID}, {"name", &m.Name}, {"description", &m.Description},
+	} {
+		if f.key == name {
+			return f.p
+		}
+	}
+	return nil
+}
+
 func isInitField(name string) bool {
 	switch name {
-	case "format", "user_query", "agent_uuid", "parent_agent_uuid", "model", "session_id", "tools", "cwd",
-		"parent_tool_use_id", "name", "description":
+	case "user_query", "parent_agent_uuid", "tools":
 		return true
 	}
-	return false
+	return new(Init).stringField(name) != nil
 }
 
 // readStrings reads a []string field: null sets it to nil, an array
@@ -362,36 +365,34 @@ func readUsage(r *jsontext.Reader, u *Usage) {
 		return
 	}
 	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-		var n *int64
-		switch string(key) {
-		case "input_tokens":
-			n = &u.InputTokens
-		case "output_tokens":
-			n = &u.OutputTokens
-		case "cache_read_input_tokens":
-			n = &u.CacheReadInputTokens
-		case "cache_creation_input_tokens":
-			n = &u.CacheCreationInputTokens
-		case "reasoning_output_tokens":
-			n = &u.ReasoningOutputTokens
-		default:
+		n := u.field(string(key))
+		if n == nil {
 			r.SkipUnknown(key, isUsageField)
-			continue
-		}
-		if !r.Null() {
+		} else if !r.Null() {
 			*n = r.Int()
 		}
 	}
 }
 
-func isUsageField(name string) bool {
-	switch name {
-	case "input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens",
-		"reasoning_output_tokens":
-		return true
+// field returns the field of u whose key is name, or nil.
+func (u *Usage) field(name string) *int64 {
+	for _, f := range [...]struct {
+		key string
+		p   *int64
+	}{
+		{"input_tokens", &u.InputTokens}, {"output_tokens", &u.OutputTokens},
+		{"cache_read_input_tokens", &u.CacheReadInputTokens},
+		{"cache_creation_input_tokens", &u.CacheCreationInputTokens},
+		{"reasoning_output_tokens", &u.ReasoningOutputTokens},
+	} {
+		if f.key == name {
+			return f.p
+		}
 	}
-	return false
+	return nil
 }
+
+func isUsageField(name string) bool { return new(Usage).field(name) != nil }
 
 func isNumber(c byte) bool { return c == '-' || '0' <= c && c <= '9' }
 

@@ -3,7 +3,6 @@ package xmlstream
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/parse/internal/fuzzcheck"
 )
 
@@ -29,32 +29,14 @@ const corpus = "../../testdata/xml"
 // decodeAll reads every event and every problem from r.
 func decodeAll(t testing.TB, r io.Reader, cfg *Config) ([]event.Event, []string) {
 	t.Helper()
-	if cfg == nil {
-		cfg = &Config{}
+	c := Config{}
+	if cfg != nil {
+		c = *cfg
 	}
-	if cfg.Source == "" {
-		cfg.Source = "in"
+	if c.Source == "" {
+		c.Source = "in"
 	}
-	dec := NewDecoder(r, cfg)
-	var evs []event.Event
-	var problems []string
-	for range 1_000_000 {
-		ev, err := dec.Next()
-		if err == io.EOF {
-			return evs, problems
-		}
-		if err != nil {
-			var perr *event.ParseError
-			if !errors.As(err, &perr) {
-				t.Fatalf("fatal error: %v", err)
-			}
-			problems = append(problems, err.Error())
-			continue
-		}
-		evs = append(evs, ev)
-	}
-	t.Fatal("decoder does not end")
-	return nil, nil
+	return eventtest.EventsAndProblems(t, NewDecoder(r, &c))
 }
 
 // sse frames each chunk as the reference server does.
@@ -585,13 +567,7 @@ func golden(evs []event.Event, problems []string) []byte {
 	return buf.Bytes()
 }
 
-func corpusFiles(t testing.TB) []string {
-	files, err := filepath.Glob(filepath.Join(corpus, "*.sse"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recordings in %s: %v", corpus, err)
-	}
-	return files
-}
+func corpusFiles(t testing.TB) []string { return eventtest.Corpus(t, corpus, "*.sse") }
 
 // TestCorpus decodes every recording against its golden events, and checks
 // that reading one byte at a time, or half reads, gives identical events,
@@ -609,19 +585,7 @@ func TestCorpus(t *testing.T) {
 			}
 			got, problems := decodeAll(t, bytes.NewReader(in), nil)
 			gold := filepath.Join("testdata", strings.TrimSuffix(name, ".sse")+".events")
-			if *update {
-				if err := os.WriteFile(gold, golden(got, problems), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(gold)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if g := golden(got, problems); !bytes.Equal(g, want) {
-				t.Errorf("events differ from %s (run go test -update and review the diff):\n%s", gold,
-					cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(g), "\n")))
-			}
+			eventtest.GoldenFile(t, gold, golden(got, problems), *update)
 			for _, r := range readers {
 				got2, problems2 := decodeAll(t, r.wrap(bytes.NewReader(in)), nil)
 				if diff := cmp.Diff(got, got2); diff != "" {
