@@ -110,3 +110,22 @@ func TestUnescape(t *testing.T) {
 		}
 	}
 }
+
+func TestUnescapeEntities(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{`plain`, `plain`},
+		{`&quot;a&quot;: &amp;&lt;&gt;&apos;`, `"a": &<>'`},
+		{`&#60;&#x3c;&#X3C;&#x27;`, `<<<'`},
+		{`&amp;#60;`, `&#60;`},
+		{`&quot`, `&quot`},
+		{`&quo;&am;&l;&g`, `&quo;&am;&l;&g`},
+		{`& &; &#; &#xzz; &#1114112; &verylongentityname;`, `& &; &#; &#xzz; &#1114112; &verylongentityname;`},
+		{`a&`, `a&`},
+	}
+	for _, tt := range tests {
+		if got := unescapeEntities([]byte(tt.in)); got != tt.want {
+			t.Errorf("unescapeEntities(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

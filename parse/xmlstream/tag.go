@@ -233,6 +233,20 @@ func unescapeEntities(b []byte) string {
 }
 
 func entity(b []byte) (int, string) {
+	// The named entities first, without looking for the ';' (the same
+	// answers: each has its ';' where the general case finds it).
+	if len(b) >= 4 {
+		switch {
+		case b[1] == 'q' && len(b) >= 6 && string(b[:6]) == "&quot;":
+			return 6, `"`
+		case b[1] == 'a' && len(b) >= 5 && string(b[:5]) == "&amp;":
+			return 5, "&"
+		case string(b[:4]) == "&lt;":
+			return 4, "<"
+		case string(b[:4]) == "&gt;":
+			return 4, ">"
+		}
+	}
 	semi := bytes.IndexByte(b, ';')
 	if semi < 2 || semi > 12 {
 		return 0, ""
