@@ -486,7 +486,7 @@ func compactLines(raw []byte) []byte {
 func (e *Encoder) formatter(s string) {
 	b := append(e.buf[:0], "data: "...)
 	for {
-		i := strings.IndexAny(s, "\\\n\r")
+		i := indexIn(s, formatterSpecial)
 		if i < 0 {
 			b = append(b, s...)
 			break
