@@ -149,8 +149,14 @@ func (m *Init) stringField(name string) *string {
 		key string
 		p   *string
 	}{
-		{"format", &m.Format}, {"agent_uuid", &m.AgentUUID}, {"model", &m.Model}, {"session_id", &m.SessionID},
-		{"cwd", &m.Cwd}, {"parent_tool_use_id", &m.ParentToolID}, {"name", &m.Name}, {"description", &m.Description},
+		{"format", &m.Format},
+		{"agent_uuid", &m.AgentUUID},
+		{"model", &m.Model},
+		{"session_id", &m.SessionID},
+		{"cwd", &m.Cwd},
+		{"parent_tool_use_id", &m.ParentToolID},
+		{"name", &m.Name},
+		{"description", &m.Description},
 	} {
 		if f.key == name {
 			return f.p
@@ -380,7 +386,8 @@ func (u *Usage) field(name string) *int64 {
 		key string
 		p   *int64
 	}{
-		{"input_tokens", &u.InputTokens}, {"output_tokens", &u.OutputTokens},
+		{"input_tokens", &u.InputTokens},
+		{"output_tokens", &u.OutputTokens},
 		{"cache_read_input_tokens", &u.CacheReadInputTokens},
 		{"cache_creation_input_tokens", &u.CacheCreationInputTokens},
 		{"reasoning_output_tokens", &u.ReasoningOutputTokens},
