@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
@@ -170,25 +171,27 @@ func htmlEscape(s string) string {
 	if i < 0 {
 		return s
 	}
-	b := make([]byte, 0, len(s)+len(s)/8+8)
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8 + 8)
 	for i >= 0 {
-		b = append(b, s[:i]...)
+		b.WriteString(s[:i])
 		switch s[i] {
 		case '&':
-			b = append(b, "&amp;"...)
+			b.WriteString("&amp;")
 		case '<':
-			b = append(b, "&lt;"...)
+			b.WriteString("&lt;")
 		case '>':
-			b = append(b, "&gt;"...)
+			b.WriteString("&gt;")
 		case '"':
-			b = append(b, "&quot;"...)
+			b.WriteString("&quot;")
 		case '\'':
-			b = append(b, "&#x27;"...)
+			b.WriteString("&#x27;")
 		}
 		s = s[i+1:]
 		i = indexHTML(s)
 	}
-	return string(append(b, s...))
+	b.WriteString(s)
+	return b.String()
 }
 
 // indexHTML returns the index of the first byte of s that htmlEscape
