@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -718,52 +717,14 @@ func TestCapturedDocxChart(t *testing.T) {
 }
 
 // FuzzDecoder checks that the decoder never panics, always ends, yields
-// valid UTF-8 deltas, and gives the same events whatever the read sizes.
+// valid UTF-8 in every string of every event, and gives the same events
+// and problems whatever the read sizes (fuzzcheck.Check).
 func FuzzDecoder(f *testing.F) {
-	for _, file := range corpusFiles(f) {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		if len(b) > 4<<10 {
-			continue
-		}
-		f.Add(b)
-	}
+	eventtest.FuzzSeeds(f, corpusFiles(f))
 	f.Add([]byte(sse("<content-block-text>a<b</content-block-text>x", `<content-block-tool_result id="a"><text><![CDATA[x]]]]><![CDATA[>]]></text><image src="s"/></content-block-tool_result>`)))
 	f.Add([]byte(sse(`<citations><citation type="x">a]]>b</citation>`, `<content-block-error><![CDATA[`)))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		fuzzcheck.Check(t, in, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })
-		evs, problems := decodeAll(t, bytes.NewReader(in), &Config{MaxEventBytes: 4096})
-		for _, ev := range evs {
-			// Whatever the input, event text is valid UTF-8.
-			switch ev := ev.(type) {
-			case *event.Delta:
-				if !utf8.ValidString(ev.Text) {
-					t.Errorf("delta with invalid UTF-8: %q", ev.Text)
-				}
-			case *event.ToolCall:
-				if !utf8.Valid(ev.Input) || !utf8.ValidString(ev.ID) || !utf8.ValidString(ev.Name) {
-					t.Errorf("tool call with invalid UTF-8: %q %q %q", ev.ID, ev.Name, ev.Input)
-				}
-			case *event.ToolResult:
-				for _, p := range ev.Content {
-					if !utf8.ValidString(p.Text) {
-						t.Errorf("tool result with invalid UTF-8: %q", p.Text)
-					}
-				}
-			case *event.Error:
-				if !utf8.ValidString(ev.Message) || !utf8.Valid(ev.Raw) {
-					t.Errorf("error with invalid UTF-8: %q %q", ev.Message, ev.Raw)
-				}
-			}
-		}
-		// golden is much cheaper than cmp.Diff, which matters when the
-		// fuzzer minimises an input.
-		evs2, problems2 := decodeAll(t, iotest.OneByteReader(bytes.NewReader(in)), &Config{MaxEventBytes: 4096})
-		if a, b := golden(evs, problems), golden(evs2, problems2); !bytes.Equal(a, b) {
-			t.Errorf("one byte reads give other events:\n%s\n----\n%s", a, b)
-		}
 	})
 }
 
