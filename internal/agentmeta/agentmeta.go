@@ -145,10 +145,7 @@ func readInit(r *jsontext.Reader, m *Init, prompt *string) bool {
 
 // stringField returns the string field of m whose key is name, or nil.
 func (m *Init) stringField(name string) *string {
-	for _, f := range [...]struct {
-		key string
-		p   *string
-	}{
+	return fieldOf(name, []keyed[string]{
 		{"format", &m.Format},
 		{"agent_uuid", &m.AgentUUID},
 		{"model", &m.Model},
@@ -157,7 +154,18 @@ func (m *Init) stringField(name string) *string {
 		{"parent_tool_use_id", &m.ParentToolID},
 		{"name", &m.Name},
 		{"description", &m.Description},
-	} {
+	})
+}
+
+// keyed is a field of a payload struct and its JSON key.
+type keyed[T any] struct {
+	key string
+	p   *T
+}
+
+// fieldOf returns the field of fields whose key is name, or nil.
+func fieldOf[T any](name string, fields []keyed[T]) *T {
+	for _, f := range fields {
 		if f.key == name {
 			return f.p
 		}
@@ -382,21 +390,13 @@ func readUsage(r *jsontext.Reader, u *Usage) {
 
 // field returns the field of u whose key is name, or nil.
 func (u *Usage) field(name string) *int64 {
-	for _, f := range [...]struct {
-		key string
-		p   *int64
-	}{
+	return fieldOf(name, []keyed[int64]{
 		{"input_tokens", &u.InputTokens},
 		{"output_tokens", &u.OutputTokens},
 		{"cache_read_input_tokens", &u.CacheReadInputTokens},
 		{"cache_creation_input_tokens", &u.CacheCreationInputTokens},
 		{"reasoning_output_tokens", &u.ReasoningOutputTokens},
-	} {
-		if f.key == name {
-			return f.p
-		}
-	}
-	return nil
+	})
 }
 
 func isUsageField(name string) bool { return new(Usage).field(name) != nil }
