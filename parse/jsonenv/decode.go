@@ -452,21 +452,13 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 	if b.over {
 		return nil // reported when it outgrew the cap
 	}
-	// meta_init and meta_final are read from the bytes in one pass: the
-	// message and conversation histories, most of them, are kept in the
-	// event but not decoded. b.data is valid UTF-8, as From asks: it joins
-	// deltas decoded from units that went through badutf8.
-	switch typ {
-	case wire.TypeMetaInit:
-		ev, _, _ := agentmeta.SessionStartFrom(&d.jr, agent, b.data)
-		d.emit(ev)
-		return nil
-	case wire.TypeMetaFinal:
-		d.emit(agentmeta.RunEndFrom(&d.jr, agent, b.data))
-		return nil
-	}
 	data := string(b.data)
 	switch typ {
+	case wire.TypeMetaInit:
+		ev, _, _ := agentmeta.SessionStart(agent, data)
+		d.emit(ev)
+	case wire.TypeMetaFinal:
+		d.emit(agentmeta.RunEnd(agent, data))
 	case wire.TypeToolCall, wire.TypeServerToolCall:
 		d.emit(&event.ToolCall{
 			Agent: agent, ID: b.id, Name: b.name, Input: event.JSONText(data),
