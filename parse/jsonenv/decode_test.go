@@ -21,8 +21,7 @@ import (
 // decodeAll reads every event and every problem from r.
 func decodeAll(t testing.TB, r io.Reader) ([]event.Event, []string) {
 	t.Helper()
-	items := eventtest.All(jsonenv.NewDecoder(r, &jsonenv.Config{Source: "in"}))
-	return eventtest.Events(items), eventtest.Problems(items)
+	return eventtest.EventsAndProblems(t, jsonenv.NewDecoder(r, &jsonenv.Config{Source: "in"}))
 }
 
 func ptr[T any](v T) *T { return &v }
