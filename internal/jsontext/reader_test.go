@@ -1,6 +1,7 @@
 package jsontext
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"testing"
 )
@@ -46,4 +47,33 @@ func FuzzSkip(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(checkSkip)
+}
+
+// TestSpecial8: the 8-byte test agrees with the byte-by-byte one, for
+// every byte value at every place among plain bytes and among others.
+func TestSpecial8(t *testing.T) {
+	t.Parallel()
+	special := func(c byte) bool { return c < 0x20 || c == '"' || c == '\\' }
+	for _, fill := range []byte{'a', 0x80, 0xff, 0x20, '~'} {
+		for c := range 256 {
+			for p := range 8 {
+				var b [8]byte
+				for i := range b {
+					b[i] = fill
+				}
+				b[p] = byte(c)
+				want := special(byte(c))
+				if got := special8(binary.LittleEndian.Uint64(b[:])); got != want {
+					t.Fatalf("special8(% x) = %v, want %v", b, got, want)
+				}
+				run := 8
+				if want {
+					run = p
+				}
+				if got := plainRun(b[:]); got != run {
+					t.Fatalf("plainRun(% x) = %d, want %d", b, got, run)
+				}
+			}
+		}
+	}
 }

@@ -59,6 +59,8 @@ type Decoder struct {
 
 	jr     jsontext.Reader // decodes lines in one pass
 	lastID string          // the session id of the last line
+	res    Result          // the fields of a result line read with the line
+	resOK  bool            // res is the line's (its type came before them)
 }
 
 type toolInfo struct{ agent, name string }
@@ -651,10 +653,13 @@ func (d *Decoder) streamEvent(agent string, raw json.RawMessage, pre *messages.S
 }
 
 func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
-	var m messages.Message
-	if err := d.unmarshalMessage(l.Message, &m); err != nil {
-		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
-		return d.errorf(event.ErrSyntax, "assistant message: %s", jsontext.Problem(err))
+	m := l.parsedMessage()
+	if m == nil {
+		m = new(messages.Message)
+		if err := d.unmarshalMessage(l.Message, m); err != nil {
+			d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+			return d.errorf(event.ErrSyntax, "assistant message: %s", jsontext.Problem(err))
+		}
 	}
 	var errType string
 	json.Unmarshal(l.Error, &errType)
@@ -677,7 +682,7 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 		d.emit(&event.Error{Agent: agent, Message: msg, Type: errType, Fatal: true, Raw: obj})
 		return nil
 	}
-	return d.position(d.b.Snapshot(agent, &m))
+	return d.position(d.b.Snapshot(agent, m))
 }
 
 func (d *Decoder) user(agent string, l *Line, raw []byte) error {
@@ -743,7 +748,9 @@ func (d *Decoder) isPrompt(agent string) bool {
 
 func (d *Decoder) result(raw []byte) error {
 	var r Result
-	if err := d.unmarshalResult(raw, &r); err != nil {
+	if d.resOK {
+		r = d.res // read with the line
+	} else if err := d.unmarshalResult(raw, &r); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
 			return d.errorf(event.ErrSyntax, "result: %s", jsontext.Problem(err))

@@ -67,7 +67,17 @@ func compareLine(t *testing.T, data []byte) bool {
 			t.Errorf("%s: event differs (-json +one pass):\n%s", data, diff)
 		}
 	}
+	if got.msgOK {
+		var wm messages.Message
+		if err := json.Unmarshal(want.Message, &wm); err != nil {
+			t.Fatalf("%s: message decoded in one pass, json.Unmarshal says %v", data, err)
+		}
+		if diff := cmp.Diff(wm, got.msg); diff != "" {
+			t.Errorf("%s: message differs (-json +one pass):\n%s", data, diff)
+		}
+	}
 	got.event, got.eventOK = messages.StreamEvent{}, false
+	got.msg, got.msgOK = messages.Message{}, false
 	want.UUID = ""
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(Line{}), cmpopts.IgnoreUnexported(messages.StreamEvent{})); diff != "" {
 		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
@@ -107,7 +117,7 @@ func TestReadResult(t *testing.T) {
 	} {
 		seeds = append(seeds, []byte(s))
 	}
-	fast := 0
+	fast, inline := 0, 0
 	for _, s := range seeds {
 		if !bytes.Contains(s, []byte(`"type":"result"`)) {
 			continue
@@ -129,6 +139,18 @@ func TestReadResult(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s: differs (-json +one pass):\n%s", s, diff)
 		}
+		// Read with the line, as the decoder does.
+		var l Line
+		d.jr.Reset(s)
+		if d.readLine(&d.jr, &l) && d.jr.End() && d.resOK {
+			inline++
+			if diff := cmp.Diff(want, d.res); diff != "" {
+				t.Errorf("%s: read with the line, differs (-json +one pass):\n%s", s, diff)
+			}
+		}
+	}
+	if inline < 10 {
+		t.Errorf("only %d result lines read with their line", inline)
 	}
 	if fast < 10 {
 		t.Errorf("only %d result lines decoded in one pass", fast)

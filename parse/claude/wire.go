@@ -56,6 +56,8 @@ type Line struct {
 
 	event   messages.StreamEvent // Event decoded by unmarshalLine
 	eventOK bool                 // event is set
+	msg     messages.Message     // Message of an assistant line, decoded by unmarshalLine
+	msgOK   bool                 // msg is set
 }
 
 // Init is the system/init line.
