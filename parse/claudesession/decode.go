@@ -51,6 +51,8 @@ type Decoder struct {
 	uuidLine map[string]int // line number of each message line, for branch notices
 	seen     bool           // a line was read
 	known    bool           // a line of a type this package reads was read
+
+	jr jsontext.Reader // decodes lines in one pass
 }
 
 // splice is a subagent's transcript, read when the output reaches at.
@@ -191,7 +193,12 @@ func (d *Decoder) emit(ev event.Event) { d.out.Emit(ev) }
 // decode handles one line.
 func (d *Decoder) decode(raw []byte) error {
 	var l line
-	m, cut, err := d.lines.Unmarshal(raw, &l)
+	var m *logline.Mistyped
+	var cut bool
+	var err error
+	if !d.unmarshalLine(raw, &l) {
+		m, cut, err = d.lines.Unmarshal(raw, &l)
+	}
 	switch {
 	case cut: // a log still being written: its last line is not whole yet
 		d.cut = true
