@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
@@ -17,6 +16,7 @@ import (
 	"github.com/agentstream/agentstream/internal/messages"
 	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
@@ -36,10 +36,8 @@ type Decoder struct {
 	array    *json.Decoder // --output-format json: one top-level array
 	capped   *cappedReader // what array reads from
 	base     int64         // input offset of the array's '['
-	queue    []event.Event
-	problems []error // ParseErrors to return once queue is empty
-	done     bool
-	err      error
+	st       decoderstate.State
+	ended    bool // the array cannot be read on: the input ends here
 
 	line      int // position of the unit being decoded
 	off       int64
@@ -49,8 +47,11 @@ type Decoder struct {
 	b        *messages.Builder
 	session  string              // the main agent's scope: the session id
 	started  map[string]bool     // agent scopes whose SessionStart was emitted
-	held     *event.SessionStart // a subagent's, queued and held back until its model is known
+	held     *event.SessionStart // a subagent's, held back until its model is known
 	heldFor  int                 // lines read since it was held
+	behind   []event.Event       // the held start and the events after it
+	last     event.Event         // the last event made and not yet handed to st or returned
+	problem  bool                // the unit being decoded has a problem
 	toolOf   map[string]toolInfo // client tool calls without a result yet
 	toolIDs  []string            // their ids, oldest first (with some answered since)
 	seen     bool                // any line decoded
@@ -106,48 +107,60 @@ func Detect(h format.Head) bool {
 }
 
 // Next returns the next event. See event.Decoder for the error contract.
-func (d *Decoder) Next() (event.Event, error) {
-	for {
-		if d.held != nil && (len(d.problems) > 0 || d.err != nil || d.done) {
-			d.held = nil // its model is not coming
-		}
-		if len(d.queue) > 0 && (d.held == nil || d.queue[0] != event.Event(d.held)) {
-			ev := d.queue[0]
-			d.queue = slices.Delete(d.queue, 0, 1) // keeps the array: no allocation per event
-			return ev, nil
-		}
-		if len(d.problems) > 0 {
-			// A unit's problems come after the events it still made.
-			err := d.problems[0]
-			d.problems[0] = nil
-			d.problems = d.problems[1:]
-			return nil, err
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		if d.done {
-			d.err = io.EOF
-			if err := d.truncation(); err != nil {
-				d.problems = append(d.problems, err)
-			}
-			continue
-		}
-		err := d.readUnit()
-		switch {
-		case err == nil:
-		case err == io.EOF:
-			d.done = true
-		case isParseError(err):
-			if list, ok := err.(problemList); ok {
-				d.problems = append(d.problems, list...)
-			} else {
-				d.problems = append(d.problems, err)
-			}
-		default:
-			d.err = err
-		}
+func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.read, d.truncation) }
+
+// read decodes the next unit of input. A held subagent start goes, with
+// the events behind it, once a unit has a problem or the input ends: its
+// model is not coming.
+func (d *Decoder) read() {
+	if len(d.behind) == 0 {
+		d.last = nil // all handed out
 	}
+	d.problem = false
+	err := d.readUnit()
+	switch {
+	case err == nil:
+	case err == io.EOF:
+		d.ended = true
+	case isParseError(err):
+		if list, ok := err.(problemList); ok {
+			for _, e := range list {
+				d.addProblem(e)
+			}
+		} else {
+			d.addProblem(err)
+		}
+	default:
+		d.st.Fail(err)
+		d.problem = true
+	}
+	if d.ended {
+		d.st.End()
+	}
+	if d.problem || d.ended {
+		d.releaseHeld()
+	}
+}
+
+// addProblem queues a problem of the unit being decoded, returned after
+// its events.
+func (d *Decoder) addProblem(err error) {
+	d.st.Problem(err)
+	d.problem = true
+}
+
+// hold holds start back, with the events after it, until releaseHeld.
+func (d *Decoder) hold(start *event.SessionStart) {
+	d.releaseHeld()
+	d.held, d.heldFor = start, 0
+}
+
+// releaseHeld lets the held start go, and the events behind it.
+func (d *Decoder) releaseHeld() {
+	d.held = nil
+	d.st.Emit(d.behind...)
+	clear(d.behind)
+	d.behind = d.behind[:0]
 }
 
 func (d *Decoder) emit(ev event.Event) {
@@ -158,7 +171,12 @@ func (d *Decoder) emit(ev event.Event) {
 		d.toolIDs = append(d.toolIDs, c.ID)
 		d.forgetTools()
 	}
-	d.queue = append(d.queue, ev)
+	d.last = ev
+	if d.held != nil {
+		d.behind = append(d.behind, ev)
+		return
+	}
+	d.st.Emit(ev)
 }
 
 // forgetTools keeps toolOf and toolIDs bounded: the oldest unanswered
@@ -288,7 +306,7 @@ func (d *Decoder) readElement() error {
 	if !d.array.More() {
 		_, err := d.array.Token() // the ']'
 		if errors.Is(err, errElementTooLarge) {
-			d.done = true
+			d.ended = true
 			return d.tooLarge()
 		}
 		return io.EOF
@@ -296,7 +314,7 @@ func (d *Decoder) readElement() error {
 	var raw json.RawMessage
 	if err := d.array.Decode(&raw); err != nil {
 		// The array cannot be resynchronised: report and stop.
-		d.done = true
+		d.ended = true
 		if errors.Is(err, errElementTooLarge) {
 			return d.tooLarge()
 		}
@@ -452,7 +470,7 @@ func (l problemList) Unwrap() []error { return l }
 func (d *Decoder) decode(raw []byte) error {
 	raw, i, warn := d.bad.Fix(raw)
 	if warn {
-		d.problems = append(d.problems, badutf8.Warning(d.cfg.Source, d.line, i+1, d.off+int64(i)))
+		d.addProblem(badutf8.Warning(d.cfg.Source, d.line, i+1, d.off+int64(i)))
 	}
 	var l Line
 	if err := d.unmarshalLine(raw, &l); err != nil {
@@ -471,7 +489,7 @@ func (d *Decoder) decode(raw []byte) error {
 		}
 		json.Unmarshal(raw, &head)
 		typ, _ := head.Type.(string)
-		d.held = nil
+		d.releaseHeld()
 		d.emit(&event.Unknown{Agent: d.main(), Format: MetaKind, Type: typ, Raw: bytes.Clone(raw)})
 		if typ != "" && !knownTypes[typ] {
 			return nil
@@ -558,11 +576,11 @@ func (d *Decoder) subagent(l *Line, raw []byte) string {
 		}
 	}
 	ev.Model = lineModel(l)
-	d.emit(ev)
 	if l.Type == TypeUser {
 		// Opened by its prompt: its model is on its first message.
-		d.held, d.heldFor = ev, 0
+		d.hold(ev)
 	}
+	d.emit(ev)
 	return id
 }
 
@@ -586,7 +604,7 @@ func (d *Decoder) release(l *Line) {
 	} else if d.heldFor <= maxHeldLines {
 		return
 	}
-	d.held = nil
+	d.releaseHeld()
 }
 
 // lineModel returns the model of an assistant line's message, or of a
@@ -739,10 +757,7 @@ func (d *Decoder) user(agent string, l *Line, raw []byte) error {
 // isPrompt reports whether the user line just decoded opened agent's
 // scope (its text is then the SessionStart's prompt).
 func (d *Decoder) isPrompt(agent string) bool {
-	if len(d.queue) == 0 {
-		return false
-	}
-	s, ok := d.queue[len(d.queue)-1].(*event.SessionStart)
+	s, ok := d.last.(*event.SessionStart)
 	return ok && s.Agent == agent
 }
 
