@@ -30,14 +30,14 @@ type Config struct {
 // Decoder reads Claude Code stream-json and yields canonical events. See
 // the package documentation for the grammar and tolerance rules.
 type Decoder struct {
-	cfg      Config
-	br       *bufio.Reader
-	lines    *frame.Lines
-	array    *json.Decoder // --output-format json: one top-level array
-	capped   *cappedReader // what array reads from
-	base     int64         // input offset of the array's '['
-	st       decoderstate.State
-	ended    bool // the array cannot be read on: the input ends here
+	cfg    Config
+	br     *bufio.Reader
+	lines  *frame.Lines
+	array  *json.Decoder // --output-format json: one top-level array
+	capped *cappedReader // what array reads from
+	base   int64         // input offset of the array's '['
+	st     decoderstate.State
+	ended  bool // the array cannot be read on: the input ends here
 
 	line      int // position of the unit being decoded
 	off       int64
