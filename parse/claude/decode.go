@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
@@ -46,14 +47,15 @@ type Decoder struct {
 
 	b        *messages.Builder
 	session  string              // the main agent's scope: the session id
-	started  map[string]bool     // agent scopes whose SessionStart was emitted
+	started  *openset.Set[string] // agent scopes whose SessionStart was emitted
 	held     *event.SessionStart // a subagent's, held back until its model is known
 	heldFor  int                 // lines read since it was held
 	behind   []event.Event       // the held start and the events after it
 	last     event.Event         // the last event made and not yet handed to st or returned
 	problem  bool                // the unit being decoded has a problem
-	toolOf   map[string]toolInfo // client tool calls without a result yet
-	toolIDs  []string            // their ids, oldest first (with some answered since)
+	toolOf   map[string]toolInfo  // client tool calls without a result yet
+	pending  *openset.Set[string] // their ids, in the order called
+	tooMuch  [2]bool              // the cap of started, of pending, was reported
 	seen     bool                // any line decoded
 	finished bool                // a result line was seen after the last content
 	bad      badutf8.Once        // the invalid UTF-8 warning
@@ -66,14 +68,20 @@ type Decoder struct {
 
 type toolInfo struct{ agent, name string }
 
-// maxPendingTools bounds the tool calls remembered without a result: a
-// result that arrives after this many newer calls still unanswered is
-// reported without its tool's name, under the agent of its line.
-const maxPendingTools = 4096
+// maxOpen caps the agent scopes (the session's and its subagents') the
+// decoder remembers, and apart from them the client tool calls waiting
+// for their result. Beyond it the oldest is forgotten, reported once: a
+// result that arrives after maxOpen newer calls still unanswered is
+// given without its tool's name, under the agent of its line; a line of
+// a forgotten subagent opens its scope again.
+const maxOpen = openset.DefaultMax
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
-	d := &Decoder{br: bufio.NewReaderSize(r, 64<<10), started: map[string]bool{}, toolOf: map[string]toolInfo{}}
+	d := &Decoder{
+		br: bufio.NewReaderSize(r, 64<<10), started: openset.New[string](maxOpen), toolOf: map[string]toolInfo{},
+		pending: openset.New[string](maxOpen),
+	}
 	if cfg != nil {
 		d.cfg = *cfg
 	}
@@ -168,8 +176,10 @@ func (d *Decoder) emit(ev event.Event) {
 		// A server tool's result comes in the assistant's message,
 		// named by the builder.
 		d.toolOf[c.ID] = toolInfo{agent: c.Agent, name: c.Name}
-		d.toolIDs = append(d.toolIDs, c.ID)
-		d.forgetTools()
+		if old, out := d.pending.Add(c.ID); out {
+			delete(d.toolOf, old)
+			d.tooMany(1, "tool calls waiting for their result", fmt.Sprintf("%s, whose result will not be named", old))
+		}
 	}
 	d.last = ev
 	if d.held != nil {
@@ -179,23 +189,23 @@ func (d *Decoder) emit(ev event.Event) {
 	d.st.Emit(ev)
 }
 
-// forgetTools keeps toolOf and toolIDs bounded: the oldest unanswered
-// calls beyond maxPendingTools are forgotten, and the ids of answered
-// ones dropped once they are half of toolIDs.
-func (d *Decoder) forgetTools() {
-	for len(d.toolOf) > maxPendingTools {
-		delete(d.toolOf, d.toolIDs[0])
-		d.toolIDs = d.toolIDs[1:]
+// open notes that agent's scope has its SessionStart, forgetting the
+// scope opened longest ago beyond maxOpen.
+func (d *Decoder) open(agent string) {
+	if old, out := d.started.Add(agent); out {
+		d.tooMany(0, "agent scopes", fmt.Sprintf("%q: a line of it after this opens it again", old))
 	}
-	if len(d.toolIDs) > 2*len(d.toolOf)+64 {
-		ids := make([]string, 0, 2*len(d.toolOf)+64)
-		for _, id := range d.toolIDs {
-			if _, ok := d.toolOf[id]; ok {
-				ids = append(ids, id)
-			}
-		}
-		d.toolIDs = ids
+}
+
+// tooMany reports, the first time only for each kind (0 scopes, 1 tool
+// calls), that the decoder forgot the oldest of what to stay within
+// maxOpen.
+func (d *Decoder) tooMany(kind int, what, oldest string) {
+	if d.tooMuch[kind] {
+		return
 	}
+	d.tooMuch[kind] = true
+	d.addProblem(d.errorf(event.ErrTooManyOpen, "more than %d %s; forgot the oldest, %s (later ones are not reported)", maxOpen, what, oldest))
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
@@ -557,10 +567,10 @@ func (d *Decoder) main() string {
 // first time it appears.
 func (d *Decoder) subagent(l *Line, raw []byte) string {
 	id := *l.ParentToolUseID
-	if d.started[id] {
+	if d.started.Has(id) {
 		return id
 	}
-	d.started[id] = true
+	d.open(id)
 	parent := d.main()
 	if t, ok := d.toolOf[id]; ok {
 		parent = t.agent
@@ -639,12 +649,12 @@ func (d *Decoder) init(raw []byte) error {
 			return d.errorf(event.ErrSyntax, "system/init: %s", jsontext.Problem(err))
 		}
 	}
-	if in.SessionID != "" && d.session != in.SessionID && d.started[d.session] {
+	if in.SessionID != "" && d.session != in.SessionID && d.started.Has(d.session) {
 		// A new session (after a reset): its own scope.
 		d.session = in.SessionID
 	}
 	agent := d.main()
-	if d.started[agent] {
+	if d.started.Has(agent) {
 		// Claude Code repeats init at the start of every query.
 		d.emit(&event.Notice{
 			Agent: agent, Kind: SubtypeInit, Message: fmt.Sprintf("session %s, model %s", in.SessionID, in.Model),
@@ -652,7 +662,7 @@ func (d *Decoder) init(raw []byte) error {
 		})
 		return nil
 	}
-	d.started[agent] = true
+	d.open(agent)
 	d.emit(&event.SessionStart{
 		Agent: agent, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools,
 		Cwd: in.Cwd, Meta: bytes.Clone(raw), MetaKind: MetaKind,
@@ -727,6 +737,7 @@ func (d *Decoder) user(agent string, l *Line, raw []byte) error {
 			ev.Name = t.name
 			ev.Agent = t.agent
 			delete(d.toolOf, cb.ToolUseID)
+			d.pending.Remove(cb.ToolUseID)
 		}
 		d.b.ToolAnswered(cb.ToolUseID)
 		var err error
@@ -739,7 +750,7 @@ func (d *Decoder) user(agent string, l *Line, raw []byte) error {
 		}
 		results++
 		d.emit(ev)
-		if d.started[cb.ToolUseID] && !d.b.Streamed(cb.ToolUseID) {
+		if d.started.Has(cb.ToolUseID) && !d.b.Streamed(cb.ToolUseID) {
 			// The subagent started by this call is done.
 			d.b.EndTurn(cb.ToolUseID, "", "")
 		}
