@@ -46,19 +46,19 @@ type Decoder struct {
 	wholeLine bool // decoding a whole line, not one of several fused objects
 
 	b        *messages.Builder
-	session  string              // the main agent's scope: the session id
+	session  string               // the main agent's scope: the session id
 	started  *openset.Set[string] // agent scopes whose SessionStart was emitted
-	held     *event.SessionStart // a subagent's, held back until its model is known
-	heldFor  int                 // lines read since it was held
-	behind   []event.Event       // the held start and the events after it
-	last     event.Event         // the last event made and not yet handed to st or returned
-	problem  bool                // the unit being decoded has a problem
+	held     *event.SessionStart  // a subagent's, held back until its model is known
+	heldFor  int                  // lines read since it was held
+	behind   []event.Event        // the held start and the events after it
+	last     event.Event          // the last event made and not yet handed to st or returned
+	problem  bool                 // the unit being decoded has a problem
 	toolOf   map[string]toolInfo  // client tool calls without a result yet
 	pending  *openset.Set[string] // their ids, in the order called
 	tooMuch  [2]bool              // the cap of started, of pending, was reported
-	seen     bool                // any line decoded
-	finished bool                // a result line was seen after the last content
-	bad      badutf8.Once        // the invalid UTF-8 warning
+	seen     bool                 // any line decoded
+	finished bool                 // a result line was seen after the last content
+	bad      badutf8.Once         // the invalid UTF-8 warning
 
 	jr     jsontext.Reader // decodes lines in one pass
 	lastID string          // the session id of the last line

@@ -460,7 +460,7 @@ func TestToolMemory(t *testing.T) {
 	for i := range maxOpen + extra {
 		call(fmt.Sprintf("u%d", i))
 	}
-	result("u0")                       // forgotten: no name
+	result("u0")                      // forgotten: no name
 	result(fmt.Sprintf("u%d", extra)) // the oldest still held
 	d := NewDecoder(strings.NewReader(in.String()), &Config{Source: "in"})
 	var named []string
