@@ -3,6 +3,7 @@ package claudesession
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -358,5 +359,46 @@ func TestSubagentLoop(t *testing.T) {
 		t.Errorf("last item is %v, want the run end", items[len(items)-1])
 	} else if _, ok := last.(*event.RunEnd); !ok {
 		t.Errorf("last event is %T, want the run end", last)
+	}
+}
+
+// TestMemory: the decoder keeps at most maxOpen subagent scopes and
+// maxOpen tool calls waiting for their result; beyond it the oldest is
+// forgotten, reported once, positioned.
+func TestMemory(t *testing.T) {
+	t.Parallel()
+	const n = 2 * maxOpen
+	var in strings.Builder
+	in.WriteString(userLine + "\n")
+	for i := range n {
+		fmt.Fprintf(&in, `{"type":"assistant","isSidechain":true,"agentId":"a%d","message":{"id":"m%d","model":"opus","content":[{"type":"tool_use","id":"t%d","name":"Bash","input":{}}]},"sessionId":"s1"}`+"\n", i, i, i)
+	}
+	fmt.Fprintf(&in, `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t%d","type":"tool_result","content":"x"}]},"sessionId":"s1"}`+"\n", n-1)
+	d := NewDecoder(strings.NewReader(in.String()), &Config{Source: "in"})
+	var problems []string
+	named := 0
+	for _, it := range eventtest.Collect(d) {
+		if it.Err != "" {
+			problems = append(problems, it.Err)
+		}
+		if r, ok := it.Event.(*event.ToolResult); ok && r.Name == "Bash" {
+			named++
+		}
+	}
+	want := []string{
+		fmt.Sprintf(`in:%d:1: more than %d subagent scopes; forgot the oldest, "agent-a0", whose message ends here (later ones are not reported)`, maxOpen+2, maxOpen),
+		fmt.Sprintf("in:%d:1: more than %d tool calls waiting for their result; forgot the oldest, t0, whose result will not be named (later ones are not reported)", maxOpen+2, maxOpen),
+	}
+	if diff := cmp.Diff(want, problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	if named != 1 {
+		t.Errorf("%d results named by their call, want 1", named)
+	}
+	if len(d.scopes) != maxOpen+1 || d.sidechains.Len() != maxOpen {
+		t.Errorf("decoder keeps %d scopes (%d subagents), want %d (%d)", len(d.scopes), d.sidechains.Len(), maxOpen+1, maxOpen)
+	}
+	if len(d.toolOf) != maxOpen-1 || d.pending.Len() != maxOpen-1 {
+		t.Errorf("decoder keeps %d tool calls (%d ids), want %d", len(d.toolOf), d.pending.Len(), maxOpen-1)
 	}
 }
