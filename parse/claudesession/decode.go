@@ -51,8 +51,8 @@ type Decoder struct {
 	tooMuch    [2]bool              // the cap of sidechains, of pending, was reported
 	closed     *openset.Set[string] // the last maxClosed message ids whose usage was counted
 	uuidLine   map[string]int       // line number of each message line, for branch notices
-	seen     bool           // a line was read
-	known    bool           // a line of a type this package reads was read
+	seen       bool                 // a line was read
+	known      bool                 // a line of a type this package reads was read
 
 	jr jsontext.Reader // decodes lines in one pass
 }
@@ -92,11 +92,11 @@ type toolInfo struct {
 
 // Bounds on what the decoder remembers.
 const (
-	maxOpen         = openset.DefaultMax // sidechain scopes, and tool calls without a result (beyond: the oldest is forgotten, reported once)
-	maxClosed       = 4096               // message ids whose usage was counted (a window: an id seen again after this many is counted again)
-	maxUUIDs        = 1 << 16 // message lines, for branch notices
-	maxHeldLines    = 16      // lines the session's start waits for its model
-	maxDepth        = 8       // subagents of subagents read (a transcript that names itself ends there)
+	maxOpen      = openset.DefaultMax // sidechain scopes, and tool calls without a result (beyond: the oldest is forgotten, reported once)
+	maxClosed    = 4096               // message ids whose usage was counted (a window: an id seen again after this many is counted again)
+	maxUUIDs     = 1 << 16            // message lines, for branch notices
+	maxHeldLines = 16                 // lines the session's start waits for its model
+	maxDepth     = 8                  // subagents of subagents read (a transcript that names itself ends there)
 )
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
