@@ -506,7 +506,7 @@ func (d *Decoder) decode(raw []byte) error {
 		}
 		return d.errorf(event.ErrSyntax, "%s line: %s", typ, jsontext.Problem(err))
 	}
-	if l.Type == TypeKeepAlive {
+	if l.Type == typeKeepAlive {
 		return nil
 	}
 	d.release(&l)
@@ -580,7 +580,7 @@ func (d *Decoder) subagent(l *Line, raw []byte) string {
 		Name: l.SubagentType, Description: l.TaskDescription,
 	}
 	if l.Type == TypeUser {
-		var m UserMessage
+		var m userMessage
 		if json.Unmarshal(l.Message, &m) == nil {
 			ev.Prompt = userText(m.Content)
 		}
@@ -714,7 +714,7 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 }
 
 func (d *Decoder) user(agent string, l *Line, raw []byte) error {
-	var m UserMessage
+	var m userMessage
 	if err := json.Unmarshal(l.Message, &m); err != nil {
 		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 		return d.errorf(event.ErrSyntax, "user message: %s", jsontext.Problem(err))

@@ -16,7 +16,7 @@ const (
 	TypeUser        = "user"
 	TypeResult      = "result"
 	TypeStreamEvent = "stream_event"
-	TypeKeepAlive   = "keep_alive"
+	typeKeepAlive   = "keep_alive"
 
 	SubtypeInit          = "init"
 	SubtypeSuccess       = "success"
@@ -109,8 +109,8 @@ type ModelUsage struct {
 	CostUSD                  float64 `json:"costUSD"`
 }
 
-// UserMessage is the message of a user line.
-type UserMessage struct {
+// userMessage is the message of a user line.
+type userMessage struct {
 	Role    string          `json:"role"`
 	Content json.RawMessage `json:"content"` // a string or content blocks
 }

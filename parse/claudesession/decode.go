@@ -208,7 +208,7 @@ func (d *Decoder) decode(raw []byte) error {
 	case err != nil:
 		return err
 	case m != nil: // a field of an unexpected type: keep the line
-		d.emit(&event.Unknown{Agent: d.main(), Format: MetaKind, Type: m.Type, Raw: bytes.Clone(raw)})
+		d.emit(&event.Unknown{Agent: d.main(), Format: metaKind, Type: m.Type, Raw: bytes.Clone(raw)})
 		return d.errorf(event.ErrSyntax, "%s line: %s", orLine(m.Type), m.Problem)
 	}
 	d.seen = true
@@ -217,7 +217,7 @@ func (d *Decoder) decode(raw []byte) error {
 		if l.Type != "" && l.IsSidechain {
 			agent = d.scopeOf(&l)
 		}
-		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+		d.emit(&event.Unknown{Agent: agent, Format: metaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 		if l.Type == "" {
 			return d.errorf(event.ErrSyntax, "not a session log line: it has no type")
 		}
@@ -362,7 +362,7 @@ func (d *Decoder) open(agent string, l *line) *scope {
 	}
 	meta := sessionMeta{SessionID: l.SessionID, Cwd: l.Cwd, Version: l.Version, GitBranch: l.GitBranch}
 	ev.Meta, _ = json.Marshal(meta) // strings always marshal
-	ev.MetaKind = MetaKind
+	ev.MetaKind = metaKind
 	if agent == d.main() {
 		d.meta = meta
 		d.out.Hold(ev)
@@ -483,7 +483,7 @@ func (d *Decoder) addUsage(s *scope, id string, u *event.Usage) bool {
 func (d *Decoder) assistant(agent string, s *scope, l *line, raw []byte) error {
 	m := l.Message
 	if m == nil {
-		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+		d.emit(&event.Unknown{Agent: agent, Format: metaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 		return d.errorf(event.ErrSyntax, "assistant line without a message")
 	}
 	blocks := m.Content.blocks
@@ -571,7 +571,7 @@ func (d *Decoder) tooMany(kind int, what, oldest string) {
 func (d *Decoder) user(agent string, s *scope, l *line, raw []byte) error {
 	m := l.Message
 	if m == nil {
-		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+		d.emit(&event.Unknown{Agent: agent, Format: metaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 		return d.errorf(event.ErrSyntax, "user line without a message")
 	}
 	blocks := m.Content.blocks
@@ -696,7 +696,7 @@ func (d *Decoder) finish() {
 	if s := d.scopes[d.main()]; s != nil && d.child == nil && !d.cut {
 		ev := &event.RunEnd{
 			Agent: d.main(), StopReason: s.lastStop, Turns: s.turns, Usage: s.sum, IsError: s.failed,
-			MetaKind: MetaKind,
+			MetaKind: metaKind,
 		}
 		d.emit(ev)
 	}

@@ -88,7 +88,7 @@ func TestDecode(t *testing.T) {
 	t.Parallel()
 	meta := []byte(`{"sessionId":"s1","cwd":"/w","version":"2.1.197","gitBranch":"main"}`)
 	start := &event.SessionStart{
-		Agent: "s1", SessionID: "s1", Model: "opus", Cwd: "/w", Prompt: "hi", Meta: meta, MetaKind: MetaKind,
+		Agent: "s1", SessionID: "s1", Model: "opus", Cwd: "/w", Prompt: "hi", Meta: meta, MetaKind: metaKind,
 	}
 	text := func(s string) []eventtest.Item {
 		return []eventtest.Item{
@@ -141,7 +141,7 @@ func TestDecode(t *testing.T) {
 				one(
 					&event.TurnEnd{Agent: "s1", MessageID: "m2", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 20, OutputTokens: 3, CacheReadTokens: 4}},
 					&event.RunEnd{
-						Agent: "s1", StopReason: "end_turn", Turns: 2, MetaKind: MetaKind,
+						Agent: "s1", StopReason: "end_turn", Turns: 2, MetaKind: metaKind,
 						Usage: &event.Usage{InputTokens: 30, OutputTokens: 10, CacheReadTokens: 4},
 					}),
 			),
@@ -169,7 +169,7 @@ func TestDecode(t *testing.T) {
 				text("hello"),
 				one(
 					&event.TurnEnd{Agent: "s1", MessageID: "m1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 10, OutputTokens: 5}},
-					&event.RunEnd{Agent: "s1", StopReason: "tool_use", Turns: 1, MetaKind: MetaKind, Usage: &event.Usage{InputTokens: 10, OutputTokens: 5}},
+					&event.RunEnd{Agent: "s1", StopReason: "tool_use", Turns: 1, MetaKind: metaKind, Usage: &event.Usage{InputTokens: 10, OutputTokens: 5}},
 				),
 			),
 		},
@@ -188,7 +188,7 @@ func TestDecode(t *testing.T) {
 				text("again"),
 				one(
 					&event.TurnEnd{Agent: "s1", MessageID: "m3", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1, OutputTokens: 1}},
-					&event.RunEnd{Agent: "s1", StopReason: "end_turn", Turns: 2, MetaKind: MetaKind, Usage: &event.Usage{InputTokens: 11, OutputTokens: 6}},
+					&event.RunEnd{Agent: "s1", StopReason: "end_turn", Turns: 2, MetaKind: metaKind, Usage: &event.Usage{InputTokens: 11, OutputTokens: 6}},
 				),
 			),
 		},
@@ -197,9 +197,9 @@ func TestDecode(t *testing.T) {
 			name: "not a session log",
 			in:   lines(`{"a":1}`, `{"type":"foo"}`),
 			want: []eventtest.Item{
-				{Event: &event.Unknown{Format: MetaKind, Raw: []byte(`{"a":1}`)}},
+				{Event: &event.Unknown{Format: metaKind, Raw: []byte(`{"a":1}`)}},
 				{Err: "not a session log:1:1: not a session log line: it has no type"},
-				{Event: &event.Unknown{Format: MetaKind, Type: "foo", Raw: []byte(`{"type":"foo"}`)}},
+				{Event: &event.Unknown{Format: metaKind, Type: "foo", Raw: []byte(`{"type":"foo"}`)}},
 				{Err: "not a session log: no Claude Code session log line in the input"},
 			},
 		},
@@ -213,13 +213,13 @@ func TestDecode(t *testing.T) {
 				`{"type":"file-history-snapshot","messageId":"x"}`,
 				`{"parentUuid":"c2","type":"assistant","message":{"id":"e1","role":"assistant","model":"<synthetic>","content":[{"type":"text","text":"API Error: 529"}],"stop_reason":"stop_sequence","usage":{"input_tokens":0,"output_tokens":0}},"error":"server_error","isApiErrorMessage":true,"uuid":"e1","sessionId":"s1"}`),
 			want: []eventtest.Item{
-				{Event: &event.SessionStart{Agent: "s1", SessionID: "s1", Cwd: "/w", Prompt: "hi", Meta: meta, MetaKind: MetaKind}},
+				{Event: &event.SessionStart{Agent: "s1", SessionID: "s1", Cwd: "/w", Prompt: "hi", Meta: meta, MetaKind: metaKind}},
 				{Event: &event.Notice{Agent: "s1", Kind: typeSummary, Message: "Fixing the build", Raw: []byte(`{"type":"summary","summary":"Fixing the build","leafUuid":"a1"}`)}},
 				{Event: &event.Notice{Agent: "s1", Kind: subtypeCompactBoundary, Message: "Conversation compacted", Raw: []byte(`{"parentUuid":null,"logicalParentUuid":"u1","type":"system","subtype":"compact_boundary","content":"Conversation compacted","uuid":"c1","sessionId":"s1"}`)}},
 				{Event: &event.Notice{Agent: "s1", Kind: "compact_summary", Message: "Summary: x …", Raw: []byte(`{"parentUuid":"c1","type":"user","isCompactSummary":true,"message":{"role":"user","content":"Summary: x\nmore"},"uuid":"c2","sessionId":"s1"}`)}},
-				{Event: &event.Unknown{Agent: "s1", Format: MetaKind, Type: "file-history-snapshot", Raw: []byte(`{"type":"file-history-snapshot","messageId":"x"}`)}},
+				{Event: &event.Unknown{Agent: "s1", Format: metaKind, Type: "file-history-snapshot", Raw: []byte(`{"type":"file-history-snapshot","messageId":"x"}`)}},
 				{Event: &event.Error{Agent: "s1", Message: "API Error: 529", Type: "server_error", Fatal: true, Raw: []byte(`{"type":"server_error","message":"API Error: 529"}`)}},
-				{Event: &event.RunEnd{Agent: "s1", StopReason: "stop_sequence", MetaKind: MetaKind, Usage: &event.Usage{}, IsError: true}},
+				{Event: &event.RunEnd{Agent: "s1", StopReason: "stop_sequence", MetaKind: metaKind, Usage: &event.Usage{}, IsError: true}},
 			},
 		},
 	}
