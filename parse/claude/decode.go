@@ -60,10 +60,11 @@ type Decoder struct {
 	finished bool                 // a result line was seen after the last content
 	bad      badutf8.Once         // the invalid UTF-8 warning
 
-	jr     jsontext.Reader // decodes lines in one pass
-	lastID string          // the session id of the last line
-	res    Result          // the fields of a result line read with the line
-	resOK  bool            // res is the line's (its type came before them)
+	jr     jsontext.Reader      // decodes lines in one pass
+	lastID string               // the session id of the last line
+	se     messages.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
+	res    Result               // the fields of a result line read with the line
+	resOK  bool                 // res is the line's (its type came before them)
 }
 
 type toolInfo struct{ agent, name string }
@@ -528,7 +529,7 @@ func (d *Decoder) decode(raw []byte) error {
 		}
 		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: summary(&l, raw), Raw: bytes.Clone(raw)})
 	case TypeStreamEvent:
-		return d.streamEvent(agent, l.Event, l.parsedEvent())
+		return d.streamEvent(agent, l.Event, d.parsedEvent(&l))
 	case TypeAssistant:
 		return d.assistant(agent, &l, raw)
 	case TypeUser:
@@ -681,9 +682,11 @@ func (d *Decoder) streamEvent(agent string, raw json.RawMessage, pre *messages.S
 }
 
 func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
-	m := l.parsedMessage()
-	if m == nil {
-		m = new(messages.Message)
+	// A copy: the builder keeps m, and l stays on decode's stack.
+	m := new(messages.Message)
+	if pm := l.parsedMessage(); pm != nil {
+		*m = *pm
+	} else {
 		if err := d.unmarshalMessage(l.Message, m); err != nil {
 			d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 			return d.errorf(event.ErrSyntax, "assistant message: %s", jsontext.Problem(err))

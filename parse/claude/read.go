@@ -204,8 +204,8 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 		case "event":
 			r.Peek()
 			off, depth := r.Offset(), r.Depth()
-			l.event, l.eventOK = messages.StreamEvent{}, false
-			if messages.ReadStreamEvent(r, &l.event) {
+			d.se, l.eventOK = messages.StreamEvent{}, false
+			if messages.ReadStreamEvent(r, &d.se) {
 				l.Event, l.eventOK = r.Since(off), true
 				continue
 			}
@@ -246,12 +246,13 @@ func (l *Line) parsedMessage() *messages.Message {
 	return &l.msg
 }
 
-// parsedEvent returns the stream event unmarshalLine decoded, or nil.
-func (l *Line) parsedEvent() *messages.StreamEvent {
+// parsedEvent returns the stream event of l that unmarshalLine decoded,
+// or nil.
+func (d *Decoder) parsedEvent(l *Line) *messages.StreamEvent {
 	if !l.eventOK {
 		return nil
 	}
-	return &l.event
+	return &d.se
 }
 
 // lineType returns a line type as a string, without allocating for the

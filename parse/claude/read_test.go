@@ -63,7 +63,7 @@ func compareLine(t *testing.T, data []byte) bool {
 		if err := json.Unmarshal(want.Event, &we); err != nil {
 			t.Fatalf("%s: event decoded in one pass, json.Unmarshal says %v", data, err)
 		}
-		if diff := cmp.Diff(we, got.event, cmpopts.IgnoreUnexported(messages.StreamEvent{})); diff != "" {
+		if diff := cmp.Diff(we, d.se, cmpopts.IgnoreUnexported(messages.StreamEvent{})); diff != "" {
 			t.Errorf("%s: event differs (-json +one pass):\n%s", data, diff)
 		}
 	}
@@ -76,7 +76,7 @@ func compareLine(t *testing.T, data []byte) bool {
 			t.Errorf("%s: message differs (-json +one pass):\n%s", data, diff)
 		}
 	}
-	got.event, got.eventOK = messages.StreamEvent{}, false
+	got.eventOK = false
 	got.msg, got.msgOK = messages.Message{}, false
 	want.UUID = ""
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(Line{}), cmpopts.IgnoreUnexported(messages.StreamEvent{})); diff != "" {

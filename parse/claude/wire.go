@@ -54,10 +54,9 @@ type Line struct {
 	SubagentType    string          `json:"subagent_type,omitempty"`
 	TaskDescription string          `json:"task_description,omitempty"`
 
-	event   messages.StreamEvent // Event decoded by unmarshalLine
-	eventOK bool                 // event is set
-	msg     messages.Message     // Message of an assistant line, decoded by unmarshalLine
-	msgOK   bool                 // msg is set
+	eventOK bool             // Event was decoded by unmarshalLine, into Decoder.se
+	msg     messages.Message // Message of an assistant line, decoded by unmarshalLine
+	msgOK   bool             // msg is set
 }
 
 // Init is the system/init line.
