@@ -2,6 +2,7 @@ package jsontext
 
 import (
 	"encoding/binary"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -394,7 +395,7 @@ func (r *Reader) unescape(start, i int) []byte {
 			// A run of plain ASCII and whole UTF-8 characters, copied
 			// at once.
 			j := i + utf8Run(r.b[i:])
-			buf = append(buf, r.b[i:j]...)
+			buf = appendDoubling(buf, r.b[i:j])
 			i = j
 		case c == '\\':
 			if i+1 >= len(r.b) {
@@ -447,12 +448,22 @@ func (r *Reader) unescape(start, i int) []byte {
 				continue
 			}
 			j := i + utf8Run(r.b[i:])
-			buf = append(buf, r.b[i:j]...)
+			buf = appendDoubling(buf, r.b[i:j])
 			i = j
 		}
 	}
 	r.bad = true
 	return nil
+}
+
+// appendDoubling is append, growing b to at least twice its length when
+// it must grow: append grows a long byte slice by a quarter, which for a
+// long string copies and allocates it several times over.
+func appendDoubling(b, run []byte) []byte {
+	if cap(b)-len(b) < len(run) {
+		b = slices.Grow(b, len(b)+len(run))
+	}
+	return append(b, run...)
 }
 
 // plainRun returns the length of the run of bytes at the start of b that
