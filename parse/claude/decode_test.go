@@ -26,21 +26,13 @@ const corpus = "../../testdata/claude"
 
 func corpusFiles(t testing.TB) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(corpus, "*.json*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recordings in %s: %v", corpus, err)
-	}
-	return files
+	return eventtest.Corpus(t, corpus, "*.json*")
 }
 
 // item is one result of Next: an event or a problem.
 type item = eventtest.Item
 
 func decodeAll(r io.Reader, cfg *Config) []item { return eventtest.All(NewDecoder(r, cfg)) }
-
-// dump writes items as golden text: one line per event, its type and its
-// JSON.
-func dump(items []item) []byte { return eventtest.Dump(items) }
 
 func TestGolden(t *testing.T) {
 	t.Parallel()
@@ -52,25 +44,14 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := dump(decodeAll(bytes.NewReader(data), &Config{Source: name}))
-			golden := filepath.Join("testdata", strings.TrimSuffix(name, filepath.Ext(name))+".golden")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("events differ from %s (run go test -update and review the diff)", golden)
-			}
+			got := eventtest.Dump(decodeAll(bytes.NewReader(data), &Config{Source: name}))
+			eventtest.GoldenFile(t, filepath.Join("testdata", strings.TrimSuffix(name, filepath.Ext(name))+".golden"), got, *update)
 		})
 	}
 }
 
+// TestReaders: every recording gives the same events and problems,
+// deltas as they came, however its bytes arrive.
 func TestReaders(t *testing.T) {
 	t.Parallel()
 	for _, file := range corpusFiles(t) {
@@ -80,16 +61,7 @@ func TestReaders(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := decodeAll(bytes.NewReader(data), nil)
-			for name, r := range map[string]io.Reader{
-				"OneByteReader": iotest.OneByteReader(bytes.NewReader(data)),
-				"HalfReader":    iotest.HalfReader(bytes.NewReader(data)),
-				"DataErrReader": iotest.DataErrReader(bytes.NewReader(data)),
-			} {
-				if diff := cmp.Diff(want, decodeAll(r, nil)); diff != "" {
-					t.Errorf("%s gives other events (-whole +%s):\n%s", name, name, diff)
-				}
-			}
+			eventtest.SameReads(t, data, func(r io.Reader) []item { return decodeAll(r, nil) })
 		})
 	}
 }
@@ -304,15 +276,18 @@ func TestPartialSnapshot(t *testing.T) {
 }
 
 func FuzzDecoder(f *testing.F) {
-	for _, file := range corpusFiles(f) {
+	// Lines, not whole recordings: the fuzzer minimises each input that
+	// finds new coverage, in time quadratic in its length, and stalls on
+	// inputs of a few KiB.
+	for _, line := range lineSeeds(f) {
+		f.Add(line[:min(len(line), 512)])
+	}
+	for _, file := range eventtest.Corpus(f, corpus, "*.json") { // a JSON array
 		data, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)
 		}
-		if len(data) > 4<<10 {
-			data = data[:4<<10] // the fuzzer minimises what it finds: keep seeds small
-		}
-		f.Add(data)
+		f.Add(data[:min(len(data), 512)])
 	}
 	f.Add([]byte(initLine + textLine + "\n[" + resLine))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -335,12 +310,7 @@ func BenchmarkDecode(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				d := NewDecoder(bytes.NewReader(data), nil)
-				for {
-					if _, err := d.Next(); err == io.EOF {
-						break
-					}
-				}
+				eventtest.Drain(NewDecoder(bytes.NewReader(data), nil))
 			}
 		})
 	}

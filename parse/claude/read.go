@@ -177,12 +177,7 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 		case "task_description":
 			r.StringField(&l.TaskDescription)
 		case "parent_tool_use_id":
-			if r.Null() {
-				l.ParentToolUseID = nil
-				continue
-			}
-			s := r.String()
-			l.ParentToolUseID = &s
+			r.OptStringField(&l.ParentToolUseID)
 		case "message":
 			l.msgOK = false
 			if l.Type != TypeAssistant || r.Peek() != '{' {

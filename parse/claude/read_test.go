@@ -1,33 +1,27 @@
 package claude
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 )
 
 func lineSeeds(t testing.TB) [][]byte {
-	files, _ := filepath.Glob("../../testdata/claude/*.jsonl")
 	var seeds [][]byte
-	for _, f := range files {
+	for _, f := range eventtest.Corpus(t, corpus, "*.jsonl") {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			seeds = append(seeds, bytes.Clone(sc.Bytes()))
-		}
+		seeds = append(seeds, bytes.Split(bytes.TrimSpace(b), []byte("\n"))...)
 	}
 	for _, s := range []string{
 		`{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}},"event":{"type":"ping"},"session_id":"s"}`,

@@ -1,8 +1,6 @@
 package claudesession
 
 import (
-	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,63 +14,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/eventtest"
-	"github.com/agentstream/agentstream/source/sessions"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-const corpus = "../../testdata/claude-session"
-
-func corpusFiles(t testing.TB) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recordings in %s: %v", corpus, err)
-	}
-	return files
-}
-
-// decode drains a decoder over r, reading subagent transcripts beside
-// path when path is not empty.
-func decode(r io.Reader, path string) []eventtest.Item {
-	cfg := &Config{Source: filepath.Base(path)}
-	if path != "" {
-		cfg.Subagent = sessions.Subagents(path)
-	}
-	return eventtest.Collect(NewDecoder(r, cfg))
-}
-
-func TestGolden(t *testing.T) {
-	t.Parallel()
-	for _, file := range corpusFiles(t) {
-		name := filepath.Base(file)
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := eventtest.Golden(decode(bytes.NewReader(data), file))
-			eventtest.GoldenFile(t, filepath.Join("testdata", strings.TrimSuffix(name, ".jsonl")+".events"), got, *update)
-		})
-	}
-}
-
-// TestReaders: one-byte and half reads give the same events as whole
-// reads, subagent transcripts included.
-func TestReaders(t *testing.T) {
-	t.Parallel()
-	for _, file := range corpusFiles(t) {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			eventtest.SameReads(t, data, func(r io.Reader) []eventtest.Item { return decode(r, file) })
-		})
-	}
-}
 
 // Lines of a hand-made session.
 const (
@@ -249,7 +191,7 @@ func TestSubagent(t *testing.T) {
 	}
 	defer f.Close()
 	var seq []string
-	for _, it := range decode(f, path) {
+	for _, it := range eventtest.Collect(newDecoder(f, filepath.Base(path))) {
 		switch ev := it.Event.(type) {
 		case *event.SessionStart:
 			seq = append(seq, "start "+ev.Agent+" "+ev.ParentToolID+" "+ev.Name+" "+ev.Prompt)
@@ -298,44 +240,6 @@ func TestDetect(t *testing.T) {
 		if got := Detect(h); got != tt.want {
 			t.Errorf("Detect(%s) = %v, want %v", tt.line, got, tt.want)
 		}
-	}
-}
-
-// FuzzDecoder: no input panics, events carry valid UTF-8, and one-byte
-// reads give the events whole reads give.
-func FuzzDecoder(f *testing.F) {
-	for _, file := range corpusFiles(f) {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data[:min(len(data), 4<<10)])
-	}
-	f.Add([]byte(strings.Join([]string{userLine, asst1, asst1b, result1, asst2}, "\n")))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg := &Config{MaxEventBytes: 4096}
-		want := eventtest.Collect(NewDecoder(bytes.NewReader(data), cfg))
-		eventtest.CheckUTF8(t, want)
-		got := eventtest.Collect(NewDecoder(iotest.OneByteReader(bytes.NewReader(data)), cfg))
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("OneByteReader gives other events:\n%s", diff)
-		}
-	})
-}
-
-func BenchmarkDecode(b *testing.B) {
-	var data []byte
-	for _, file := range corpusFiles(b) {
-		d, err := os.ReadFile(file)
-		if err != nil {
-			b.Fatal(err)
-		}
-		data = append(data, d...)
-	}
-	b.ReportAllocs()
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		eventtest.Drain(NewDecoder(bytes.NewReader(data), nil))
 	}
 }
 

@@ -1,32 +1,26 @@
 package claudesession
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 func lineSeeds(t testing.TB) [][]byte {
-	files, _ := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
 	var seeds [][]byte
-	for _, f := range files {
+	for _, f := range eventtest.Corpus(t, corpus, recordings) {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			seeds = append(seeds, bytes.Clone(sc.Bytes()))
-		}
+		seeds = append(seeds, bytes.Split(bytes.TrimSpace(b), []byte("\n"))...)
 	}
 	for _, s := range []string{
 		`{"type":"user","message":{"role":"user","content":"hi"},"message":{"id":"x"}}`,
