@@ -54,7 +54,8 @@ type Decoder struct {
 	seen       bool                 // a line was read
 	known      bool                 // a line of a type this package reads was read
 
-	jr jsontext.Reader // decodes lines in one pass
+	jr       jsontext.Reader // decodes lines in one pass
+	interned [4]string       // the session fields of the last line (readLine)
 }
 
 // splice is a subagent's transcript, read when the output reaches at.

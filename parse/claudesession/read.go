@@ -11,7 +11,7 @@ import (
 // and the tolerance), with l reset.
 func (d *Decoder) unmarshalLine(raw []byte, l *line) bool {
 	d.jr.Reset(raw)
-	if readLine(&d.jr, l) && d.jr.End() {
+	if d.readLine(&d.jr, l) && d.jr.End() {
 		return true
 	}
 	*l = line{}
@@ -23,7 +23,7 @@ func (d *Decoder) unmarshalLine(raw []byte, l *line) bool {
 // (a repeated message or attachment, a repeated content), on keys that
 // match a field only case-insensitively, and on content blocks it cannot
 // read: encoding/json decodes those lines.
-func readLine(r *jsontext.Reader, l *line) bool {
+func (d *Decoder) readLine(r *jsontext.Reader, l *line) bool {
 	if !r.Object() {
 		return false
 	}
@@ -46,13 +46,13 @@ func readLine(r *jsontext.Reader, l *line) bool {
 		case "agentId":
 			r.StringField(&l.AgentID)
 		case "sessionId":
-			r.StringField(&l.SessionID)
+			d.internField(r, &l.SessionID, 0)
 		case "cwd":
-			r.StringField(&l.Cwd)
+			d.internField(r, &l.Cwd, 1)
 		case "version":
-			r.StringField(&l.Version)
+			d.internField(r, &l.Version, 2)
 		case "gitBranch":
-			r.StringField(&l.GitBranch)
+			d.internField(r, &l.GitBranch, 3)
 		case "message":
 			if l.Message != nil {
 				r.Fail() // encoding/json merges the two
@@ -173,6 +173,19 @@ func readContent(r *jsontext.Reader, c *content) {
 	}
 }
 
+// internField reads a string field that repeats from line to line
+// (sessionId, cwd, version, gitBranch), as the one of slot it read last
+// when equal: no allocation per line.
+func (d *Decoder) internField(r *jsontext.Reader, s *string, slot int) {
+	if r.Null() {
+		return
+	}
+	if b := r.Str(); string(b) != d.interned[slot] {
+		d.interned[slot] = string(b)
+	}
+	*s = d.interned[slot]
+}
+
 // boolField reads a bool field: null leaves it as it is.
 func boolField(r *jsontext.Reader, b *bool) {
 	if !r.Null() {
@@ -183,7 +196,7 @@ func boolField(r *jsontext.Reader, b *bool) {
 // skipUnknown skips the value of a key that matched no field exactly,
 // and fails when encoding/json would match it to one case-insensitively
 // (known is given the key lower-cased).
-func skipUnknown(r *jsontext.Reader, key []byte, known func(string) bool) {
+func skipUnknown(r *jsontext.Reader, key []byte, known func([]byte) bool) {
 	var lower [32]byte
 	if len(key) <= len(lower) {
 		for i, c := range key {
@@ -192,7 +205,7 @@ func skipUnknown(r *jsontext.Reader, key []byte, known func(string) bool) {
 			}
 			lower[i] = c
 		}
-		if known(string(lower[:len(key)])) {
+		if known(lower[:len(key)]) {
 			r.Fail()
 			return
 		}
@@ -202,8 +215,8 @@ func skipUnknown(r *jsontext.Reader, key []byte, known func(string) bool) {
 
 // isLineField, isMessageField and isAttachmentField report whether name,
 // lower-cased, is the key of a field of line, message or attachment.
-func isLineField(name string) bool {
-	switch name {
+func isLineField(name []byte) bool {
+	switch string(name) {
 	case "type", "subtype", "uuid", "parentuuid", "logicalparentuuid", "issidechain", "agentid", "sessionid",
 		"cwd", "version", "gitbranch", "message", "tooluseresult", "isapierrormessage", "error", "ismeta",
 		"iscompactsummary", "summary", "content", "operation", "attachment", "lastprompt":
@@ -212,15 +225,15 @@ func isLineField(name string) bool {
 	return false
 }
 
-func isMessageField(name string) bool {
-	switch name {
+func isMessageField(name []byte) bool {
+	switch string(name) {
 	case "id", "role", "model", "content", "stop_reason", "usage":
 		return true
 	}
 	return false
 }
 
-func isAttachmentField(name string) bool { return name == "type" }
+func isAttachmentField(name []byte) bool { return string(name) == "type" }
 
 // lineType returns a line type as a string, without allocating for the
 // common ones.

@@ -87,10 +87,10 @@ func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		v     any
-		known func(string) bool
+		known func([]byte) bool
 	}{{line{}, isLineField}, {message{}, isMessageField}, {attachment{}, isAttachmentField}} {
 		for _, name := range jsontext.FieldNames(tt.v) {
-			if !tt.known(strings.ToLower(name)) {
+			if !tt.known([]byte(strings.ToLower(name))) {
 				t.Errorf("%T field %q is not read by readLine", tt.v, name)
 			}
 		}
