@@ -15,6 +15,7 @@ import (
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -82,22 +83,7 @@ func TestGolden(t *testing.T) {
 			for _, v := range views {
 				got := visible(renderStream(t, f, co, data, v.o))
 				golden := filepath.Join("testdata", "golden", rel+v.ext)
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test ./render -update)", err)
-				}
-				if got != string(want) {
-					t.Errorf("%s differs from the golden file; run go test ./render -update and review the diff:\n%s", golden, got)
-				}
+				eventtest.GoldenFile(t, golden, []byte(got), *update)
 			}
 		})
 	}

@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/usage"
 )
 
@@ -177,22 +177,7 @@ func TestEventStreams(t *testing.T) {
 			for _, v := range views {
 				got := visible(renderEvents(t, evs, v.o))
 				golden := filepath.Join("testdata", "golden", "events", name+v.ext)
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test ./render -update)", err)
-				}
-				if got != string(want) {
-					t.Errorf("%s differs from the golden file; run go test ./render -update and review the diff:\n%s", golden, got)
-				}
+				eventtest.GoldenFile(t, golden, []byte(got), *update)
 			}
 		})
 	}

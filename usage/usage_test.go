@@ -2,7 +2,6 @@ package usage_test
 
 import (
 	"bufio"
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +12,7 @@ import (
 
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/internal/convtest"
 	"github.com/agentstream/agentstream/usage"
 )
 
@@ -246,21 +245,7 @@ func TestReportBy(t *testing.T) {
 // BenchmarkCounter counts a recording's events.
 func BenchmarkCounter(b *testing.B) {
 	name := "claude/partial-subagent.jsonl"
-	data, err := os.ReadFile(filepath.Join("..", "testdata", name))
-	if err != nil {
-		b.Fatal(err)
-	}
-	format, _, err := convert.Detect(bufio.NewReader(bytes.NewReader(data)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var evs []event.Event
-	dec := format.NewDecoder(bytes.NewReader(data), &convert.Options{Source: name})
-	for _, it := range eventtest.Collect(dec) {
-		if it.Event != nil {
-			evs = append(evs, it.Event)
-		}
-	}
+	data, evs := convtest.Recording(b, filepath.Join("..", "testdata", name))
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {

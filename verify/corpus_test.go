@@ -15,6 +15,7 @@ import (
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
 )
 
 // readAs decodes and assembles a file through the format table.
@@ -218,25 +219,7 @@ func TestConversions(t *testing.T) {
 func readSideQuiet(t *testing.T, name, stream string, f convert.Format) Side {
 	t.Helper()
 	dec := f.NewDecoder(strings.NewReader(stream), &convert.Options{Source: name})
-	asm := assemble.New(0)
-	s := Side{Name: name, Format: f.Name, Lacks: f.Lacks}
-	for {
-		ev, err := dec.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var perr *event.ParseError
-			if errors.As(err, &perr) {
-				continue
-			}
-			t.Fatal(err)
-		}
-		bs, _ := asm.Add(ev)
-		s.Blocks = append(s.Blocks, bs...)
-	}
-	s.Blocks = append(s.Blocks, asm.Flush()...)
-	return s
+	return Side{Name: name, Format: f.Name, Lacks: f.Lacks, Blocks: eventtest.Blocks(t, dec)}
 }
 
 // runSpecific matches what differs between two runs of one Claude Code

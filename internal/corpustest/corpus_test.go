@@ -7,7 +7,6 @@ package corpustest
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/validate"
 	"github.com/agentstream/agentstream/verify"
 )
@@ -158,25 +158,7 @@ func TestEncodersWriteValid(t *testing.T) {
 func side(t *testing.T, name string, data []byte, f convert.Format) verify.Side {
 	t.Helper()
 	dec := f.NewDecoder(bufio.NewReader(bytes.NewReader(data)), &convert.Options{Source: name})
-	asm := assemble.New(0)
-	s := verify.Side{Name: name, Format: f.Name, Lacks: f.Lacks}
-	for {
-		ev, err := dec.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var perr *event.ParseError
-			if errors.As(err, &perr) {
-				continue
-			}
-			t.Fatal(err)
-		}
-		bs, _ := asm.Add(ev)
-		s.Blocks = append(s.Blocks, bs...)
-	}
-	s.Blocks = append(s.Blocks, asm.Flush()...)
-	return s
+	return verify.Side{Name: name, Format: f.Name, Lacks: f.Lacks, Blocks: eventtest.Blocks(t, dec)}
 }
 
 func report(r *verify.Report) string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"path/filepath"
 	"testing"
 	"testing/iotest"
 
@@ -13,10 +14,13 @@ import (
 )
 
 // GoldenFile compares got with the golden file path, or writes it there
-// when update is set.
+// (making its directory) when update is set.
 func GoldenFile(t testing.TB, path string, got []byte, update bool) {
 	t.Helper()
 	if update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -27,7 +31,7 @@ func GoldenFile(t testing.TB, path string, got []byte, update bool) {
 		t.Fatalf("%v (run go test -update)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("events differ from %s (run go test -update and review the diff)", path)
+		t.Errorf("%s differs from what the test wrote (run go test -update and review the diff); -want +got:\n%s", path, cmp.Diff(string(want), string(got)))
 	}
 }
 

@@ -1,14 +1,11 @@
 package htmlview_test
 
 import (
-	"bufio"
 	"bytes"
-	"os"
 	"testing"
 
-	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/internal/convtest"
 	"github.com/agentstream/agentstream/render/htmlview"
 )
 
@@ -40,21 +37,7 @@ func FuzzEscaping(f *testing.F) {
 // BenchmarkPage writes the page of the largest recording.
 func BenchmarkPage(b *testing.B) {
 	name := "../../testdata/claude/partial-long-text.jsonl"
-	data, err := os.ReadFile(name)
-	if err != nil {
-		b.Fatal(err)
-	}
-	format, _, err := convert.Detect(bufio.NewReader(bytes.NewReader(data)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var evs []event.Event
-	dec := format.NewDecoder(bytes.NewReader(data), &convert.Options{Source: name})
-	for _, it := range eventtest.Collect(dec) {
-		if it.Event != nil {
-			evs = append(evs, it.Event)
-		}
-	}
+	data, evs := convtest.Recording(b, name)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
