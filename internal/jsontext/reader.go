@@ -492,6 +492,11 @@ func special8(w uint64) bool {
 // (as plainRun) and whole, valid UTF-8 characters, which unescape copies
 // as they are.
 func utf8Run(b []byte) int {
+	// Most often the whole run up to the next quote, backslash or
+	// control character is valid UTF-8: checked at once.
+	if n := plainRun(b); utf8.Valid(b[:n]) {
+		return n
+	}
 	i := 0
 	for i < len(b) {
 		for i+8 <= len(b) {

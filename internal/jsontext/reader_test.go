@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 )
 
 var skipSeeds = []string{
@@ -74,6 +75,31 @@ func TestSpecial8(t *testing.T) {
 					t.Fatalf("plainRun(% x) = %d, want %d", b, got, run)
 				}
 			}
+		}
+	}
+}
+
+// TestUTF8Run: utf8Run ends where a rune-by-rune scan does: at a quote,
+// a backslash, a control character or invalid UTF-8.
+func TestUTF8Run(t *testing.T) {
+	t.Parallel()
+	naive := func(b []byte) int {
+		i := 0
+		for i < len(b) {
+			r, size := utf8.DecodeRune(b[i:])
+			if r < 0x20 || r == '"' || r == '\\' || (r == utf8.RuneError && size == 1) {
+				break
+			}
+			i += size
+		}
+		return i
+	}
+	for _, s := range []string{
+		"", "plain ascii text, long enough for words", "Ünïcödé — 测试 🦊 and more text", "a\"b", "ab\\n",
+		"ok \xff bad", "cut \xe6\xb5", "\xe6\xb5\x8b\xe8\xaf\x95\"", "tab\there", "\xed\xa0\x80 surrogate", "x\x00y",
+	} {
+		if got, want := utf8Run([]byte(s)), naive([]byte(s)); got != want {
+			t.Errorf("utf8Run(%q) = %d, want %d", s, got, want)
 		}
 	}
 }
