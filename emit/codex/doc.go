@@ -5,7 +5,7 @@
 // What is written:
 //
 //   - thread.started once, for the first main session (its SessionID, else
-//     its agent id, else Config.Agent, else DefaultThreadID);
+//     its agent id, else Config.Agent, else defaultThreadID);
 //   - turn.started at a TurnStart or before the first item, and
 //     turn.completed (usage cumulative for the thread: the sum of the
 //     TurnEnd usages so far, or the RunEnd's when no turn carried any) or

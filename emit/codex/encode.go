@@ -15,14 +15,14 @@ import (
 	wire "github.com/agentstream/agentstream/parse/codex"
 )
 
-// DefaultThreadID is the thread id written when the stream names none and
+// defaultThreadID is the thread id written when the stream names none and
 // Config.Agent is empty.
-const DefaultThreadID = "agentstream"
+const defaultThreadID = "agentstream"
 
-// TurnFailedErrorType is the event.Error Type under which formats without
+// turnFailedErrorType is the event.Error Type under which formats without
 // turn boundaries (jsonenv) carry a failed turn; such an error is written
 // as turn.failed.
-const TurnFailedErrorType = "turn_failed"
+const turnFailedErrorType = "turn_failed"
 
 // Config configures an Encoder. The zero value is ready to use.
 type Config struct {
@@ -53,12 +53,15 @@ type Encoder struct {
 	content  bool   // an item was written in the open turn
 	nextID   int
 
-	blocks   map[event.BlockKind]*strings.Builder // open text and thinking blocks of the main agent
-	calls    map[string]*call                     // tool calls written as item.started, by call id
-	todo     *todoItem                            // the open todo_list item of the turn
-	todoIDs  map[string]string                    // TodoList.ID -> item id
-	fileIDs  map[string]string                    // FileChange.ID -> item id, between item.started and item.completed
-	children map[string]bool                      // agent scopes other than the main one
+	blocks   map[event.BlockKind]*bytes.Buffer // open text and thinking blocks of the main agent
+	free     []*bytes.Buffer                   // block buffers to reuse
+	val      []byte                            // a block's text as JSON, reused
+	out      []byte                            // the line being written, reused
+	calls    map[string]*call                  // tool calls written as item.started, by call id
+	todo     *todoItem                         // the open todo_list item of the turn
+	todoIDs  map[string]string                 // TodoList.ID -> item id
+	fileIDs  map[string]string                 // FileChange.ID -> item id, between item.started and item.completed
+	children map[string]bool                   // agent scopes other than the main one
 
 	pending  event.Usage  // usage of the turns merged into the open one
 	total    wire.Usage   // cumulative usage written so far
@@ -93,7 +96,7 @@ type todoItem struct {
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{
-		w: w, blocks: map[event.BlockKind]*strings.Builder{}, calls: map[string]*call{},
+		w: w, blocks: map[event.BlockKind]*bytes.Buffer{}, calls: map[string]*call{},
 		todoIDs: map[string]string{}, fileIDs: map[string]string{}, children: map[string]bool{},
 	}
 	if cfg != nil {
@@ -152,16 +155,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.TurnEnd:
 		e.turnEnd(ev)
 	case *event.BlockStart:
-		if e.blocks[ev.Kind] == nil {
-			e.blocks[ev.Kind] = new(strings.Builder)
-		}
+		e.openBlock(ev.Kind)
 	case *event.Delta:
-		b := e.blocks[ev.Kind]
-		if b == nil {
-			b = new(strings.Builder)
-			e.blocks[ev.Kind] = b
-		}
-		e.appendText(b, ev.Text)
+		e.appendText(e.openBlock(ev.Kind), ev.Text)
 	case *event.BlockEnd:
 		if ev.Signature != "" {
 			e.warn("thinking signatures")
@@ -254,7 +250,7 @@ func (e *Encoder) writeThread(id string) {
 		id = e.cfg.Agent
 	}
 	if id == "" {
-		id = DefaultThreadID
+		id = defaultThreadID
 	}
 	e.thread, e.threadID = true, id
 	e.buf = append(e.buf[:0], `{"type":"thread.started","thread_id":`...)
@@ -385,7 +381,7 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 		e.item(wire.TypeItemCompleted, e.newID(), wire.ItemError, str("message", ev.Message))
 		return
 	}
-	if ev.Type == TurnFailedErrorType {
+	if ev.Type == turnFailedErrorType {
 		// A failed turn flattened into an error event (jsonenv): the
 		// turn's end.
 		e.openTurn()
@@ -406,7 +402,22 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 // block writes a text or thinking block as a completed item.
 // appendText adds s to a block's text, up to Config.MaxBlockBytes; what
 // is beyond is dropped (never splitting a UTF-8 sequence) and reported.
-func (e *Encoder) appendText(b *strings.Builder, s string) {
+// openBlock returns the buffer of the open block of kind, opening it
+// (with a buffer of an ended block, reused) if it is not.
+func (e *Encoder) openBlock(kind event.BlockKind) *bytes.Buffer {
+	b := e.blocks[kind]
+	if b == nil {
+		if n := len(e.free); n > 0 {
+			b, e.free = e.free[n-1], e.free[:n-1]
+		} else {
+			b = new(bytes.Buffer)
+		}
+		e.blocks[kind] = b
+	}
+	return b
+}
+
+func (e *Encoder) appendText(b *bytes.Buffer, s string) {
 	room := e.cfg.MaxBlockBytes - b.Len()
 	if len(s) > room {
 		n := max(room, 0)
@@ -425,6 +436,8 @@ func (e *Encoder) block(kind event.BlockKind) {
 	text := ""
 	if b != nil {
 		text = b.String()
+		b.Reset()
+		e.free = append(e.free, b)
 	}
 	typ := wire.ItemAgentMessage
 	if kind == event.Thinking {
@@ -433,7 +446,8 @@ func (e *Encoder) block(kind event.BlockKind) {
 		e.warn("blocks of kind " + string(kind))
 	}
 	e.openTurn()
-	e.item(wire.TypeItemCompleted, e.newID(), typ, str("text", text))
+	e.val = jsontext.AppendString(e.val[:0], text)
+	e.item(wire.TypeItemCompleted, e.newID(), typ, field{"text", e.val})
 }
 
 func (e *Encoder) fileChange(ev *event.FileChange) {
@@ -582,8 +596,8 @@ func (e *Encoder) line(b []byte) {
 	if e.err != nil {
 		return
 	}
-	out := append(append(make([]byte, 0, len(b)+1), b...), '\n')
-	_, e.err = e.w.Write(out)
+	e.out = append(append(e.out[:0], b...), '\n')
+	_, e.err = e.w.Write(e.out)
 }
 
 // Close ends the stream: it completes the open todo list and turn. Text

@@ -127,15 +127,21 @@ func TestRoundTripEvents(t *testing.T) {
 func content(t *testing.T, stream string) []string {
 	var out []string
 	for line := range strings.Lines(stream) {
-		var l wire.Line
+		var l outLine
 		if err := json.Unmarshal([]byte(line), &l); err != nil {
 			t.Fatalf("bad line %q: %v", line, err)
 		}
 		switch l.Type {
 		case wire.TypeItemCompleted:
-			var it wire.Item
-			json.Unmarshal(l.Item, &it)
-			out = append(out, strings.Join([]string{it.Kind(), it.Text, string(it.Command), it.AggregatedOutput}, "|"))
+			it := l.Item
+			kind := it.Type
+			if kind == "" {
+				kind = it.ItemType // before codex 0.44
+			}
+			if kind == "assistant_message" {
+				kind = wire.ItemAgentMessage
+			}
+			out = append(out, strings.Join([]string{kind, it.Text, string(it.Command), it.AggregatedOutput}, "|"))
 		case wire.TypeError:
 			out = append(out, "error|"+*l.Message)
 		case wire.TypeTurnFailed:
@@ -143,6 +149,22 @@ func content(t *testing.T, stream string) []string {
 		}
 	}
 	return out
+}
+
+// outLine is what the tests read of a written line.
+type outLine struct {
+	Type    string  `json:"type"`
+	Message *string `json:"message"`
+	Error   *struct {
+		Message string `json:"message"`
+	} `json:"error"`
+	Item struct {
+		Type             string          `json:"type"`
+		ItemType         string          `json:"item_type"`
+		Text             string          `json:"text"`
+		Command          json.RawMessage `json:"command"`
+		AggregatedOutput string          `json:"aggregated_output"`
+	} `json:"item"`
 }
 
 func TestJSONEnvRoundTrip(t *testing.T) {
@@ -511,7 +533,7 @@ func TestEveryEventType(t *testing.T) {
 	// What was written reads back.
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
-		var l wire.Line
+		var l outLine
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			t.Errorf("%s: %v", sc.Text(), err)
 		}
@@ -663,5 +685,28 @@ func TestFileChangeStarted(t *testing.T) {
 	}
 	if diff := cmp.Diff(in, got); diff != "" {
 		t.Errorf("codex -> codex changed the stream (-in +out):\n%s", diff)
+	}
+}
+
+// TestDeltaAllocs: a delta of an open block is appended to a reused
+// buffer, with no allocation of its own (the buffer's growth amortized).
+func TestDeltaAllocs(t *testing.T) {
+	e := NewEncoder(io.Discard, nil)
+	for _, ev := range []event.Event{&event.SessionStart{Agent: "a"}, &event.BlockStart{Agent: "a", Kind: event.Text}} {
+		if err := e.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	delta := &event.Delta{Agent: "a", Kind: event.Text, Text: "some words "}
+	if n := testing.AllocsPerRun(1000, func() { e.Encode(delta) }); n != 0 {
+		t.Errorf("%v allocations per delta", n)
+	}
+	// A block's buffer is reused by the next block.
+	end := &event.BlockEnd{Agent: "a", Kind: event.Text}
+	start := &event.BlockStart{Agent: "a", Kind: event.Text}
+	e.Encode(end)
+	e.Encode(start)
+	if n := testing.AllocsPerRun(1000, func() { e.Encode(delta) }); n != 0 {
+		t.Errorf("%v allocations per delta of the next block", n)
 	}
 }

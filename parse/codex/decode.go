@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
@@ -47,18 +48,25 @@ type Decoder struct {
 	order   []string                    // ids of open, in order of arrival
 	usage   map[string]Usage            // last cumulative usage per thread
 	todos   map[string][]event.TodoItem // last list emitted per todo_list id
-	threads map[string]bool             // agent scopes opened
+	threads *openset.Set[string]        // agent scopes opened, at most maxOpen
+	capped  bool                        // a cap was reported
 	bad     badutf8.Once                // the invalid UTF-8 warning
 
-	jr jsontext.Reader // decodes lines in one pass
+	jr    jsontext.Reader // decodes lines in one pass
+	ln    wireLine        // the line being decoded, reused
+	spare openItem        // an item completed in the line that started it
 }
+
+// maxOpen caps the items open at once and the threads the decoder
+// keeps apart (their usage, whether their scope was opened).
+const maxOpen = openset.DefaultMax
 
 // openItem is what the decoder remembers of an item between item.started
 // and item.completed.
 type openItem struct {
 	kind   string
 	called bool            // its ToolCall was emitted
-	last   *Item           // its latest state
+	last   wireItem        // its latest state
 	raw    json.RawMessage // the same, as written
 }
 
@@ -68,7 +76,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		open:    map[string]*openItem{},
 		usage:   map[string]Usage{},
 		todos:   map[string][]event.TodoItem{},
-		threads: map[string]bool{},
+		threads: openset.New[string](maxOpen),
 	}
 	if cfg != nil {
 		d.cfg = *cfg
@@ -89,7 +97,7 @@ func Detect(h format.Head) bool {
 	m := h.Fields()
 	typ, _ := format.String(m, "type")
 	switch {
-	case typ == TypeThreadStarted, typ == TypeSessionCreated,
+	case typ == typeThreadStarted, typ == typeSessionCreated,
 		strings.HasPrefix(typ, "turn."), strings.HasPrefix(typ, "item."):
 		return true
 	}
@@ -168,8 +176,9 @@ func (d *Decoder) decode(line []byte) error {
 			return d.errorf(event.ErrSyntax, "expected a JSON object")
 		}
 	}
-	var l Line
-	if err := d.unmarshalLine(line, &l); err != nil {
+	l := &d.ln
+	*l = wireLine{}
+	if err := d.unmarshalLine(line, l); err != nil {
 		if !json.Valid(line) {
 			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
 		}
@@ -178,7 +187,7 @@ func (d *Decoder) decode(line []byte) error {
 		return d.errorf(event.ErrSyntax, "%s: %s", orNone(l.Type), jsontext.Problem(err))
 	}
 	switch l.Type {
-	case TypeThreadStarted, TypeSessionCreated:
+	case typeThreadStarted, typeSessionCreated:
 		id := l.ThreadID
 		if id == "" {
 			id = l.SessionID
@@ -187,12 +196,12 @@ func (d *Decoder) decode(line []byte) error {
 		if d.agent == "" {
 			d.agent = d.cfg.Agent
 		}
-		d.threads[d.agent] = true
+		d.thread(d.agent)
 		d.emit(&event.SessionStart{Agent: d.agent, SessionID: id})
-	case TypeTurnStarted:
+	case typeTurnStarted:
 		d.turn = true
 		d.emit(&event.TurnStart{Agent: d.agent})
-	case TypeTurnCompleted:
+	case typeTurnCompleted:
 		d.endTurn()
 		d.emit(&event.TurnEnd{Agent: d.agent, Usage: d.turnUsage(l.Usage)})
 	case TypeTurnFailed:
@@ -209,7 +218,7 @@ func (d *Decoder) decode(line []byte) error {
 		}
 		d.emit(&event.Error{Agent: d.agent, Message: *l.Message, Raw: json.RawMessage(bytes.Clone(line))})
 	case TypeItemStarted, TypeItemUpdated, TypeItemCompleted:
-		return d.item(l.Type, l.Item, l.parsedItem(), line)
+		return d.item(l, line)
 	default:
 		if k := foreign.Kind(line); k != "" && k != foreign.Dotted {
 			// A line of another format, not an event of a newer Codex.
@@ -267,34 +276,51 @@ func (d *Decoder) turnUsage(u *Usage) *event.Usage {
 	}
 }
 
-func (d *Decoder) item(phase string, raw json.RawMessage, pre *Item, line []byte) error {
+func (d *Decoder) item(l *wireLine, line []byte) error {
+	phase, raw := l.Type, l.Item
 	if len(raw) == 0 || raw[0] != '{' {
 		d.unknown(phase, line)
 		return d.errorf(event.ErrSyntax, "%s has no item object", phase)
 	}
-	it := new(Item)
-	if pre != nil {
-		*it = *pre
-	} else if err := json.Unmarshal(raw, it); err != nil {
-		d.unknown(phase, line)
-		return d.errorf(event.ErrSyntax, "%s: %s", phase, jsontext.Problem(err))
-	}
 	// The item's own id comes first; a detail type may flatten another id
 	// after it (web_search's search call id), which encoding/json takes as
 	// it comes last.
-	if bytes.Count(raw, []byte(`"id"`)) > 1 {
-		it.ID = firstID(raw, it.ID)
+	parsed := &l.item
+	if l.itemOK {
+		if l.itemIDs > 1 {
+			parsed.ID = l.itemFirstID
+		}
+	} else {
+		if err := json.Unmarshal(raw, parsed); err != nil {
+			d.unknown(phase, line)
+			return d.errorf(event.ErrSyntax, "%s: %s", phase, jsontext.Problem(err))
+		}
+		if bytes.Count(raw, []byte(`"id"`)) > 1 {
+			parsed.ID = firstID(raw, parsed.ID)
+		}
 	}
-	kind := it.Kind()
-	o := d.open[it.ID]
+	kind := parsed.Kind()
+	id := parsed.ID
+	o := d.open[id]
 	if o != nil && o.kind != kind {
 		o = nil // the id was reused by an item of another type: a new item
 	}
-	if o == nil {
+	complete := phase == TypeItemCompleted
+	switch {
+	case o == nil && complete:
+		// Completed at once (most messages): done with before the next
+		// line, in the decoder's own.
+		d.spare = openItem{kind: kind}
+		o = &d.spare
+	case o == nil:
 		o = &openItem{kind: kind}
 	}
-	o.last, o.raw = it, bytes.Clone(raw)
-	complete := phase == TypeItemCompleted
+	o.last = *parsed
+	it := &o.last
+	switch kind {
+	case ItemPlan, ItemError, ItemWebSearch, ItemCollabToolCall:
+		o.raw = bytes.Clone(raw) // events carry it, or their input is made of it
+	}
 	switch kind {
 	case ItemAgentMessage, ItemReasoning, ItemPlan, ItemError:
 		if complete {
@@ -345,12 +371,15 @@ func (d *Decoder) item(phase string, raw json.RawMessage, pre *Item, line []byte
 	}
 	if _, ok := d.open[it.ID]; !ok {
 		d.order = append(d.order, it.ID)
+		if len(d.order) > maxOpen {
+			d.letGo()
+		}
 	}
 	d.open[it.ID] = o
 	return nil
 }
 
-func fileChange(agent string, it *Item) *event.FileChange {
+func fileChange(agent string, it *wireItem) *event.FileChange {
 	ev := &event.FileChange{Agent: agent, ID: it.ID, Status: it.Status}
 	for _, c := range it.Changes {
 		ev.Changes = append(ev.Changes, event.Change{Path: c.Path, Kind: c.Kind})
@@ -364,7 +393,7 @@ func (d *Decoder) call(o *openItem) {
 		return
 	}
 	o.called = true
-	it := o.last
+	it := &o.last
 	ev := &event.ToolCall{Agent: d.agent, ID: it.ID, Name: o.kind}
 	switch o.kind {
 	case ItemCommandExecution:
@@ -380,10 +409,10 @@ func (d *Decoder) call(o *openItem) {
 			ev.Input = bytes.Clone(it.Arguments)
 		}
 	case ItemWebSearch:
-		ev.Input = object(o.raw, "id", "type", "item_type", "status")
+		ev.Input = object(&d.jr, o.raw, "id", "type", "item_type", "status")
 	case ItemCollabToolCall:
 		ev.Name = it.Tool
-		ev.Input = object(o.raw, "id", "type", "item_type", "status", "tool", "agents_states")
+		ev.Input = object(&d.jr, o.raw, "id", "type", "item_type", "status", "tool", "agents_states")
 	}
 	d.emit(ev)
 }
@@ -408,8 +437,41 @@ func firstID(raw []byte, def string) string {
 }
 
 // object writes the members of the item object raw back as a JSON
-// object, leaving out the first member of each of the keys in drop.
-func object(raw []byte, drop ...string) json.RawMessage {
+// object, leaving out the first member of each of the keys in drop (at
+// most 64), in one pass when r can read raw, else as objectSlow does.
+func object(r *jsontext.Reader, raw []byte, drop ...string) json.RawMessage {
+	r.Reset(raw)
+	if !r.Object() {
+		return objectSlow(raw, drop...)
+	}
+	var dropped uint64
+	b := make([]byte, 1, len(raw))
+	b[0] = '{'
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		v := r.Skip()
+		if i := slices.Index(drop, string(key)); i >= 0 && dropped&(1<<i) == 0 {
+			dropped |= 1 << i
+			continue
+		}
+		if bytes.ContainsAny(key, "<>&") {
+			r.Fail() // encoding/json escapes them
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, key...)
+		b = append(b, '"', ':')
+		b = append(b, v...)
+	}
+	if !r.End() {
+		return objectSlow(raw, drop...)
+	}
+	return append(b, '}')
+}
+
+// objectSlow is object with encoding/json, for any object.
+func objectSlow(raw []byte, drop ...string) json.RawMessage {
 	fields, _ := fields(raw)
 	var dropped []string
 	b := []byte{'{'}
@@ -431,16 +493,15 @@ func object(raw []byte, drop ...string) json.RawMessage {
 
 // receivers opens an agent scope for each thread a collab tool call names
 // for the first time.
-func (d *Decoder) receivers(it *Item) {
+func (d *Decoder) receivers(it *wireItem) {
 	parent := it.SenderThreadID
 	if parent == "" {
 		parent = d.agent
 	}
 	for _, r := range it.ReceiverThreadIDs {
-		if d.threads[r] {
+		if !d.thread(r) {
 			continue
 		}
-		d.threads[r] = true
 		ev := &event.SessionStart{Agent: r, ParentAgent: parent, ParentToolID: it.ID, SessionID: r}
 		if it.Tool == "spawn_agent" && it.Prompt != nil {
 			ev.Prompt = *it.Prompt
@@ -450,7 +511,7 @@ func (d *Decoder) receivers(it *Item) {
 }
 
 // todo emits a todo_list's items when they changed.
-func (d *Decoder) todo(it *Item) {
+func (d *Decoder) todo(it *wireItem) {
 	items := make([]event.TodoItem, 0, len(it.Items))
 	for _, t := range it.Items {
 		status := "pending"
@@ -469,7 +530,7 @@ func (d *Decoder) todo(it *Item) {
 // finish emits what a completed item (or the last state of one cut off)
 // carries.
 func (d *Decoder) finish(o *openItem) {
-	it := o.last
+	it := &o.last
 	switch o.kind {
 	case ItemAgentMessage, ItemReasoning:
 		kind := event.Text
@@ -490,7 +551,7 @@ func (d *Decoder) finish(o *openItem) {
 	case ItemCommandExecution:
 		ev := &event.ToolResult{
 			Agent: d.agent, ID: it.ID, Name: o.kind, ExitCode: it.ExitCode,
-			Status: it.Status, IsError: it.Status == StatusFailed || it.Status == StatusDeclined,
+			Status: it.Status, IsError: it.Status == StatusFailed || it.Status == statusDeclined,
 		}
 		if it.AggregatedOutput != "" {
 			ev.Content = []event.Part{{Type: "text", Text: it.AggregatedOutput}}
@@ -503,7 +564,7 @@ func (d *Decoder) finish(o *openItem) {
 		}
 		if r := it.Result; r != nil {
 			for _, c := range r.Content {
-				ev.Content = append(ev.Content, mcpPart(c))
+				ev.Content = append(ev.Content, mcpPart(&d.jr, c))
 			}
 			if len(r.StructuredContent) > 0 && string(r.StructuredContent) != "null" {
 				ev.Structured = bytes.Clone(r.StructuredContent)
@@ -531,7 +592,7 @@ func (d *Decoder) finish(o *openItem) {
 // agentMessages returns the messages of a collab call's agents_states, one
 // text part per receiver that has one, in receiver order (then the rest,
 // sorted).
-func agentMessages(it *Item) []event.Part {
+func agentMessages(it *wireItem) []event.Part {
 	var states map[string]AgentState
 	if json.Unmarshal(it.AgentsStates, &states) != nil {
 		return nil
@@ -553,8 +614,68 @@ func agentMessages(it *Item) []event.Part {
 
 // mcpPart turns an MCP content block into a Part. Text and image blocks
 // with no other fields map onto Part's own; any other block is kept as
-// its JSON text in a Part whose Type is the block's type.
-func mcpPart(raw json.RawMessage) event.Part {
+// its JSON text in a Part whose Type is the block's type. It reads the
+// block in one pass when r can, else as mcpPartSlow does.
+func mcpPart(r *jsontext.Reader, raw json.RawMessage) event.Part {
+	r.Reset(raw)
+	if !r.Object() {
+		return mcpPartSlow(raw)
+	}
+	// The block is read as a map would be: exact keys, the last of
+	// duplicates wins, a value of another type reads as "".
+	var typ, text, data, mime string
+	var hasText, hasData, hasMime, other bool
+	str := func(s *string, ok *bool) { // ok: it unmarshals into a string
+		switch r.Peek() {
+		case '"':
+			*s, *ok = r.String(), true
+		case 'n':
+			*s, *ok = "", r.Null()
+		default:
+			*s, *ok = "", false
+			r.Skip()
+		}
+	}
+	var isStr bool
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "type":
+			str(&typ, &isStr)
+		case "text":
+			str(&text, &hasText)
+		case "data":
+			str(&data, &hasData)
+		case "mimeType":
+			str(&mime, &hasMime)
+		default:
+			other = true
+			r.Skip()
+		}
+	}
+	if !r.End() {
+		return mcpPartSlow(raw)
+	}
+	switch {
+	case typ == "text" && !other && !hasData && !hasMime && hasText:
+		return event.Part{Type: "text", Text: text}
+	case typ == "image" && !other && !hasText && hasData && hasMime:
+		return event.Part{Type: "image", Source: "data:" + mime + ";base64," + data, MediaType: mime}
+	}
+	return otherPart(typ, raw)
+}
+
+// otherPart keeps an MCP block as its JSON text.
+func otherPart(typ string, raw json.RawMessage) event.Part {
+	if typ == "" || typ == "text" || typ == "image" {
+		typ = "mcp"
+	}
+	var buf bytes.Buffer
+	json.Compact(&buf, raw)
+	return event.Part{Type: typ, Text: buf.String()}
+}
+
+// mcpPartSlow is mcpPart with encoding/json, for any block.
+func mcpPartSlow(raw json.RawMessage) event.Part {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
 		return event.Part{Type: "text", Text: string(raw)}
@@ -576,12 +697,56 @@ func mcpPart(raw json.RawMessage) event.Part {
 		json.Unmarshal(m["data"], &data) == nil && json.Unmarshal(m["mimeType"], &mime) == nil:
 		return event.Part{Type: "image", Source: "data:" + mime + ";base64," + data, MediaType: mime}
 	}
-	if typ == "" || typ == "text" || typ == "image" {
-		typ = "mcp"
+	return otherPart(typ, raw)
+}
+
+// abandon emits what an item that will not complete (cut off, or let
+// go) carries: the last state of a message, reasoning, plan, error or
+// file change as if complete, a web search's call; a tool call was
+// emitted, its result never comes.
+func (d *Decoder) abandon(o *openItem) {
+	switch o.kind {
+	case ItemCommandExecution, ItemMCPToolCall, ItemCollabToolCall, ItemTodoList:
+	case ItemWebSearch:
+		d.call(o)
+	default:
+		d.finish(o)
 	}
-	var buf bytes.Buffer
-	json.Compact(&buf, raw)
-	return event.Part{Type: typ, Text: buf.String()}
+}
+
+// letGo keeps the open items within maxOpen: the one open longest is
+// abandoned, reported once.
+func (d *Decoder) letGo() {
+	id := d.order[0]
+	d.order = d.order[1:]
+	o := d.open[id]
+	delete(d.open, id)
+	delete(d.todos, id)
+	d.abandon(o)
+	d.tooMany(fmt.Sprintf("more than %d items open at once; let go of the oldest, %s %q", maxOpen, o.kind, id))
+}
+
+// tooMany reports, the first time only, a cap the decoder kept to.
+func (d *Decoder) tooMany(what string) {
+	if d.capped {
+		return
+	}
+	d.capped = true
+	d.st.Problem(d.errorf(event.ErrTooManyOpen, "%s (later ones are not reported)", what))
+}
+
+// thread counts agent as a thread seen, reporting whether it was new;
+// beyond maxOpen threads the one seen longest ago is forgotten (a later
+// collab call naming it opens its scope again).
+func (d *Decoder) thread(agent string) bool {
+	if d.threads.Has(agent) {
+		return false
+	}
+	if old, out := d.threads.Add(agent); out {
+		delete(d.usage, old)
+		d.tooMany(fmt.Sprintf("more than %d threads; forgot the oldest, %q", maxOpen, old))
+	}
+	return true
 }
 
 // truncation reports what is still open at the end of the input: the
@@ -592,15 +757,7 @@ func (d *Decoder) truncation() error {
 	for _, id := range d.order {
 		o := d.open[id]
 		open = append(open, fmt.Sprintf("%s %q", o.kind, id))
-		switch o.kind {
-		case ItemCommandExecution, ItemMCPToolCall, ItemCollabToolCall:
-			// The call was emitted; its result never came.
-		case ItemWebSearch:
-			d.call(o) // a search cut off: its call, with what is known
-		case ItemTodoList:
-		default:
-			d.finish(o)
-		}
+		d.abandon(o)
 	}
 	clear(d.open)
 	d.order = nil

@@ -1,43 +1,36 @@
 package codex
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
+// lineSeeds are the corpus's lines and odd ones.
 func lineSeeds(t testing.TB) [][]byte {
 	files, _ := filepath.Glob("../../testdata/codex/*.jsonl")
-	var seeds [][]byte
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			seeds = append(seeds, bytes.Clone(sc.Bytes()))
-		}
-	}
-	for _, s := range []string{
+	return eventtest.JSONLines(t, files,
 		`{"type":"item.completed","item":{"id":"a","type":"command_execution","command":"ls","exit_code":1,"exit_code":null,"status":"completed"}}`,
 		`{"type":"item.completed","item":{"id":"a","type":"agent_message","text":"x\u00e9\ud800","id":"b"}}`,
 		`{"type":"item.completed","item":{"id":"a","type":"command_execution","exit_code":1.5}}`,
 		`{"type":"turn.completed","usage":{"input_tokens":5,"output_tokens":null,"other":[1]}}`,
 		`{"type":"error","message":"boom","message":null}`,
 		`{"type":"item.started","item":"x"}`,
-	} {
-		seeds = append(seeds, []byte(s))
-	}
-	return seeds
+		`{"type":"turn.failed","error":{"message":"a","x":1},"error":null}`,
+		`{"type":"turn.failed","error":null,"error":{"message":"b"}}`,
+		`{"type":"item.completed","item":{"id":"m","type":"mcp_tool_call","result":{"content":[null,{"type":"text"}],"structured_content":null},"error":{"message":"e"},"arguments":[1]}}`,
+		`{"type":"item.completed","item":{"id":"m","result":{"content":[]},"result":null,"error":null,"error":{}}}`,
+		`{"type":"item.updated","item":{"id":"t","type":"todo_list","items":[{"text":"a","completed":true,"completed":null},{}],"items":[]}}`,
+		`{"type":"item.completed","item":{"id":"f","type":"file_change","changes":[{"path":"p","kind":"add","x":2}],"changes":null}}`,
+		`{"type":"item.completed","item":{"id":"c","type":"collab_tool_call","receiver_thread_ids":["a",null],"prompt":null,"agents_states":{"a":{}}}}`,
+		`{"type":"item.completed","item":{"id":"c","receiver_thread_ids":[],"prompt":"p","prompt":null,"query":"q","action":{"type":"search"}}}`,
+		`{"type":"item.completed","item":{"id":null,"id":"w","type":"web_search"}}`,
+	)
 }
 
 // compareLine checks that what the one-pass reader decodes is what
@@ -46,65 +39,72 @@ func lineSeeds(t testing.TB) [][]byte {
 func compareLine(t *testing.T, data []byte) bool {
 	t.Helper()
 	var d Decoder
-	var got Line
-	d.jr.Reset(data)
-	if !d.readLineFields(&d.jr, &got) || !d.jr.End() {
-		return false
-	}
-	var want Line
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
-	}
-	if got.itemOK {
-		var wi Item
-		if err := json.Unmarshal(want.Item, &wi); err != nil {
-			t.Fatalf("%s: item decoded in one pass, json.Unmarshal says %v", data, err)
+	return eventtest.OnePass(t, data, d.readLineFields, func(got, want *wireLine) {
+		if got.itemOK {
+			var wi wireItem
+			if err := json.Unmarshal(want.Item, &wi); err != nil {
+				t.Fatalf("%s: item decoded in one pass, json.Unmarshal says %v", data, err)
+			}
+			if diff := cmp.Diff(wi, got.item); diff != "" {
+				t.Errorf("%s: item differs (-json +one pass):\n%s", data, diff)
+			}
+			if first := firstID(want.Item, "?"); got.itemIDs > 0 && first != got.itemFirstID {
+				t.Errorf("%s: first id %q, want %q", data, got.itemFirstID, first)
+			}
 		}
-		if diff := cmp.Diff(wi, got.item); diff != "" {
-			t.Errorf("%s: item differs (-json +one pass):\n%s", data, diff)
+		got.item, got.itemOK, got.itemIDs, got.itemFirstID = wireItem{}, false, 0, ""
+	})
+}
+
+// TestObject: object's one pass writes what objectSlow does.
+func TestObject(t *testing.T) {
+	t.Parallel()
+	var r jsontext.Reader
+	drop := []string{"id", "type", "item_type", "status", "tool", "agents_states"}
+	for _, s := range append(lineSeeds(t),
+		[]byte(`{"item":{"id":"a","id":"b","x<y":1,"type":"t","q":{"id":2}}}`),
+		[]byte(`{"item":{"a\u0041":1,"id":"x"}}`),
+		[]byte(`{"item":{ "a" : [1, 2] , "id" : "x" }}`),
+	) {
+		var l struct{ Item json.RawMessage }
+		if json.Unmarshal(s, &l) != nil || len(l.Item) == 0 || l.Item[0] != '{' {
+			continue
+		}
+		for n := range drop {
+			if diff := cmp.Diff(string(objectSlow(l.Item, drop[:n]...)), string(object(&r, l.Item, drop[:n]...))); diff != "" {
+				t.Errorf("%s without %v (-slow +one pass):\n%s", l.Item, drop[:n], diff)
+			}
 		}
 	}
-	got.item, got.itemOK = Item{}, false
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(Line{})); diff != "" {
-		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
+}
+
+// TestMCPPart: mcpPart's one pass gives what mcpPartSlow does.
+func TestMCPPart(t *testing.T) {
+	t.Parallel()
+	var r jsontext.Reader
+	for _, b := range []string{
+		`{"type":"text","text":"a"}`, `{"type":"text","text":"a","x":1}`, `{"type":"text"}`,
+		`{"type":"text","text":null}`, `{"text":"a","type":"text","type":7}`, `{"type":"image","data":"AA==","mimeType":"image/png"}`,
+		`{"type":"image","data":"AA==","mimeType":"image/png","text":"x"}`, `{"type":"image","data":"AA=="}`,
+		`{"type":"resource","resource":{"uri":"u"}}`, `{"type":"Text","Text":"a"}`, `{"type":"text","te\u0078t":"a"}`,
+		`{ "type" : "text" , "text" : "a" }`, `[1]`, `"s"`, `{}`, `{"type":"text","text":"a","type":"image"}`,
+	} {
+		if diff := cmp.Diff(mcpPartSlow([]byte(b)), mcpPart(&r, []byte(b))); diff != "" {
+			t.Errorf("%s (-slow +one pass):\n%s", b, diff)
+		}
 	}
-	return true
 }
 
 func TestReadLineSeeds(t *testing.T) {
 	t.Parallel()
-	fast := 0
-	for _, s := range lineSeeds(t) {
-		if compareLine(t, s) {
-			fast++
-		}
-	}
-	if fast < 20 {
-		t.Errorf("only %d lines decoded in one pass", fast)
-	}
+	eventtest.OnePassSeeds(t, lineSeeds(t), 20, compareLine)
 }
 
-func FuzzReadLine(f *testing.F) {
-	for _, s := range lineSeeds(f) {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) { compareLine(t, data) })
-}
+func FuzzReadLine(f *testing.F) { eventtest.FuzzOnePass(f, lineSeeds(f), compareLine) }
 
-// TestReadLineKnowsEveryField: a field added to Line must be read by
-// readLineFields too, which would otherwise skip it (Item's reader fails
-// on any field it does not know, which is safe).
+// TestReadLineKnowsEveryField: a field added to the wire structs must be
+// read by read.go too, which would otherwise skip it.
 func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
-	src, err := os.ReadFile("read.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range []any{Line{}, Usage{}} {
-		for _, name := range jsontext.FieldNames(v) {
-			if !bytes.Contains(src, []byte(`case "`+name+`"`)) {
-				t.Errorf("%T field %q is not read by read.go", v, name)
-			}
-		}
-	}
+	eventtest.ReadsEveryField(t, "read.go", wireLine{}, Usage{}, wireItem{}, fileUpdateChange{}, mcpResult{}, TodoItem{}, errorMessage{})
 }

@@ -49,20 +49,20 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 			}
 			return
 		}
-		var l Line
+		var l wireLine
 		if json.Unmarshal(line, &l) != nil {
 			continue // the decoder reports it
 		}
 		p := pos{Line: num, Col: 1}
 		switch l.Type {
-		case TypeTurnStarted:
+		case typeTurnStarted:
 			t := p
 			turn = &t
-		case TypeTurnCompleted, TypeTurnFailed:
+		case typeTurnCompleted, TypeTurnFailed:
 			if turn == nil {
 				v.Report(ruleTurn, p, "%s without a turn.started", l.Type)
 			}
-			if l.Type == TypeTurnCompleted {
+			if l.Type == typeTurnCompleted {
 				for _, id := range open {
 					if it := items[id]; it.completed == nil {
 						v.Report(ruleItem, *it.started, "item %s started here is not completed before its turn completes (line %d)", id, p.Line)
@@ -71,7 +71,7 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 			}
 			open, turn = open[:0], nil
 		case TypeItemStarted, TypeItemUpdated, TypeItemCompleted:
-			var it Item
+			var it wireItem
 			if json.Unmarshal(l.Item, &it) != nil || it.ID == "" {
 				continue // the decoder reports it
 			}

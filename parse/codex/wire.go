@@ -10,24 +10,24 @@ import (
 // The event types of codex exec --json: the wire vocabulary of this format,
 // shared with package emit/codex.
 const (
-	TypeThreadStarted = "thread.started"
-	TypeTurnStarted   = "turn.started"
-	TypeTurnCompleted = "turn.completed"
+	typeThreadStarted = "thread.started"
+	typeTurnStarted   = "turn.started"
+	typeTurnCompleted = "turn.completed"
 	TypeTurnFailed    = "turn.failed"
 	TypeItemStarted   = "item.started"
 	TypeItemUpdated   = "item.updated"
 	TypeItemCompleted = "item.completed"
 	TypeError         = "error"
 
-	// TypeSessionCreated is what early exec --json versions wrote for
+	// typeSessionCreated is what early exec --json versions wrote for
 	// thread.started, with session_id for thread_id.
-	TypeSessionCreated = "session.created"
+	typeSessionCreated = "session.created"
 )
 
 // The item types (item.type, or item.item_type before codex 0.44).
 const (
 	ItemAgentMessage     = "agent_message"
-	ItemAssistantMessage = "assistant_message" // agent_message before codex 0.44
+	itemAssistantMessage = "assistant_message" // agent_message before codex 0.44
 	ItemReasoning        = "reasoning"
 	ItemCommandExecution = "command_execution"
 	ItemFileChange       = "file_change"
@@ -39,12 +39,12 @@ const (
 	ItemCollabToolCall   = "collab_tool_call"
 )
 
-// Item statuses.
+// wireItem statuses.
 const (
 	StatusInProgress = "in_progress"
 	StatusCompleted  = "completed"
 	StatusFailed     = "failed"
-	StatusDeclined   = "declined"
+	statusDeclined   = "declined"
 )
 
 // The collab tools (collab_tool_call.tool): Codex's subagent operations.
@@ -57,18 +57,20 @@ const ErrorItemType = "error_item"
 // PlanNoticeKind is the event.Notice Kind of a plan item.
 const PlanNoticeKind = "plan"
 
-// Line is one line of the stream, with the fields of every event type.
-type Line struct {
+// wireLine is one line of the stream, with the fields of every event type.
+type wireLine struct {
 	Type      string          `json:"type"`
 	ThreadID  string          `json:"thread_id"`
 	SessionID string          `json:"session_id"` // session.created
 	Usage     *Usage          `json:"usage"`
-	Error     *ErrorMessage   `json:"error"`
+	Error     *errorMessage   `json:"error"`
 	Message   *string         `json:"message"`
 	Item      json.RawMessage `json:"item"`
 
-	item   Item // Item decoded by unmarshalLine
-	itemOK bool // item is set
+	item        wireItem // wireItem decoded by unmarshalLine
+	itemOK      bool     // item is set
+	itemIDs     int      // how many id members item has
+	itemFirstID string   // the first one's value
 }
 
 // Usage is turn.completed's usage: token counts, cumulative per thread.
@@ -81,14 +83,14 @@ type Usage struct {
 	ReasoningOutputTokens int64 `json:"reasoning_output_tokens"`
 }
 
-// ErrorMessage is turn.failed's error and mcp_tool_call's error.
-type ErrorMessage struct {
+// errorMessage is turn.failed's error and mcp_tool_call's error.
+type errorMessage struct {
 	Message string `json:"message"`
 }
 
-// Item is a thread item, with the fields of every item type. The item's
+// wireItem is a thread item, with the fields of every item type. The item's
 // own fields follow id and type flat, as Codex writes them.
-type Item struct {
+type wireItem struct {
 	ID       string `json:"id"`
 	Type     string `json:"type"`
 	ItemType string `json:"item_type"` // type before codex 0.44
@@ -100,13 +102,13 @@ type Item struct {
 	ExitCode         *int            `json:"exit_code"`
 	Status           string          `json:"status"`
 
-	Changes []FileUpdateChange `json:"changes"`
+	Changes []fileUpdateChange `json:"changes"`
 
 	Server    string          `json:"server"`
 	Tool      string          `json:"tool"` // mcp_tool_call, collab_tool_call
 	Arguments json.RawMessage `json:"arguments"`
-	Result    *MCPResult      `json:"result"`
-	Error     *ErrorMessage   `json:"error"`
+	Result    *mcpResult      `json:"result"`
+	Error     *errorMessage   `json:"error"`
 
 	Query  json.RawMessage `json:"query"`
 	Action json.RawMessage `json:"action"`
@@ -122,25 +124,25 @@ type Item struct {
 }
 
 // Kind returns the item's type, accepting the pre-0.44 spelling.
-func (it *Item) Kind() string {
+func (it *wireItem) Kind() string {
 	t := it.Type
 	if t == "" {
 		t = it.ItemType
 	}
-	if t == ItemAssistantMessage {
+	if t == itemAssistantMessage {
 		t = ItemAgentMessage
 	}
 	return t
 }
 
-// FileUpdateChange is one path of a file_change.
-type FileUpdateChange struct {
+// fileUpdateChange is one path of a file_change.
+type fileUpdateChange struct {
 	Path string `json:"path"`
 	Kind string `json:"kind"`
 }
 
-// MCPResult is an mcp_tool_call's result.
-type MCPResult struct {
+// mcpResult is an mcp_tool_call's result.
+type mcpResult struct {
 	Content           []json.RawMessage `json:"content"`
 	StructuredContent json.RawMessage   `json:"structured_content"`
 }
@@ -157,15 +159,15 @@ type AgentState struct {
 	Message *string `json:"message"`
 }
 
-// Field is one member of a JSON object, in order.
-type Field struct {
+// field is one member of a JSON object, in order.
+type field struct {
 	Key   string
 	Value json.RawMessage
 }
 
 // fields splits a JSON object into its members in order, duplicates
 // included. Values are sub-slices of obj.
-func fields(obj []byte) ([]Field, error) {
+func fields(obj []byte) ([]field, error) {
 	dec := json.NewDecoder(bytes.NewReader(obj))
 	tok, err := dec.Token()
 	if err != nil {
@@ -174,7 +176,7 @@ func fields(obj []byte) ([]Field, error) {
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
 		return nil, errors.New("not a JSON object")
 	}
-	var fields []Field
+	var fields []field
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
@@ -190,7 +192,7 @@ func fields(obj []byte) ([]Field, error) {
 		// Decode copies; point into obj instead, past the colon and
 		// any space before the value.
 		raw := bytes.TrimLeft(obj[start:end], " \t\r\n:")
-		fields = append(fields, Field{Key: key, Value: raw})
+		fields = append(fields, field{Key: key, Value: raw})
 	}
 	if _, err := dec.Token(); err != nil && err != io.EOF {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/parse/internal/logline"
 )
 
@@ -19,6 +20,11 @@ type Config struct {
 	Source        string // input name for errors
 	MaxEventBytes int    // cap on one line (event.DefaultMaxBytes if 0)
 	Agent         string // agent id until session_meta names the session
+	// Subagent opens the rollout of a subagent thread by its id (Codex's
+	// rollout-<time>-<thread id>.jsonl), and returns its name for error
+	// messages. Nil: subagent rollouts are not read, and the spawn_agent
+	// call's result stands alone.
+	Subagent func(agentID string) (io.ReadCloser, string, error)
 }
 
 // Decoder reads a Codex rollout file and yields canonical events. See the
@@ -28,6 +34,9 @@ type Decoder struct {
 	lines *logline.Lines
 	out   logline.Out
 	cut   bool // the input ends inside a line
+
+	splices []splice   // subagent rollouts to read, by position in the output
+	child   *childSpec // set when this decoder reads a subagent's rollout
 
 	agent     string
 	heldLines int  // lines read since the session's start was held (until its prompt or first content)
@@ -40,6 +49,10 @@ type Decoder struct {
 	total   *usage           // the last cumulative token count
 	prev    usage            // the cumulative count at the end of the last turn
 	records *usage           // token_usage_record usage summed over the turn
+	capped  bool             // the cap on held calls was reported
+
+	jr   jsontext.Reader // decodes lines in one pass
+	line line            // the line being decoded, reused
 }
 
 // call is a tool call held until its output: the exec item Codex
@@ -51,8 +64,8 @@ type call struct {
 }
 
 const (
-	maxPending   = 4096 // tool calls held without an output
-	maxHeldLines = 16   // lines the session's start waits for its prompt or first content
+	maxPending   = openset.DefaultMax // tool calls held without an output
+	maxHeldLines = 16                 // lines the session's start waits for its prompt or first content
 )
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -97,6 +110,12 @@ func Detect(h format.Head) bool {
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) {
 	for {
+		if len(d.splices) > 0 && d.splices[0].at == d.out.Returned() {
+			if ev, ok, err := d.fromSplice(); ok {
+				return ev, err
+			}
+			continue
+		}
 		if ok, ev, err := d.out.Step(d.lines, d.decodeLine, d.finish); ok {
 			return ev, err
 		}
@@ -124,7 +143,7 @@ func (d *Decoder) emit(ev event.Event) { d.out.Emit(ev) }
 func (d *Decoder) release() { d.out.Release() }
 
 func (d *Decoder) unknown(typ string, raw []byte) {
-	d.emit(&event.Unknown{Agent: d.agent, Format: MetaKind, Type: typ, Raw: bytes.Clone(raw)})
+	d.emit(&event.Unknown{Agent: d.agent, Format: metaKind, Type: typ, Raw: bytes.Clone(raw)})
 }
 
 func (d *Decoder) notice(kind, msg string, raw []byte) {
@@ -133,8 +152,14 @@ func (d *Decoder) notice(kind, msg string, raw []byte) {
 
 // decode handles one line.
 func (d *Decoder) decode(raw []byte) error {
-	var l line
-	m, cut, err := d.lines.Unmarshal(raw, &l)
+	l := &d.line
+	*l = line{}
+	d.jr.Reset(raw)
+	if readLine(&d.jr, l) && d.jr.End() {
+		return d.dispatch(l, raw)
+	}
+	*l = line{}
+	m, cut, err := d.lines.Unmarshal(raw, l)
 	switch {
 	case cut: // a log still being written: its last line is not whole yet
 		d.cut = true
@@ -145,22 +170,32 @@ func (d *Decoder) decode(raw []byte) error {
 		d.unknown(m.Type, raw)
 		return d.errorf(event.ErrSyntax, "%s: %s", orLine(m.Type), m.Problem)
 	}
+	return d.dispatch(l, raw)
+}
+
+// dispatch handles a decoded line.
+func (d *Decoder) dispatch(l *line, raw []byte) error {
 	p := &l.Payload
 	d.seen = true
 	if lineTypes[l.Type] || legacyItems[l.Type] {
 		d.known = true
 	}
 	if l.Type == "" || legacyItems[l.Type] {
-		return d.legacy(&l, raw)
+		return d.legacy(l, raw)
 	}
 	switch l.Type {
 	case typeSessionMeta:
-		// Meta is the payload verbatim: taken again, once per session.
-		var meta struct {
-			Payload json.RawMessage `json:"payload"`
+		// Meta is the payload verbatim: taken again, once per session,
+		// when the one-pass reader did not keep it.
+		meta := l.payloadRaw
+		if meta == nil {
+			var m struct {
+				Payload json.RawMessage `json:"payload"`
+			}
+			json.Unmarshal(raw, &m)
+			meta = m.Payload
 		}
-		json.Unmarshal(raw, &meta)
-		d.sessionMeta(p, meta.Payload)
+		d.sessionMeta(p, meta)
 	case typeTurnContext:
 		if st := d.out.Held(); st != nil && st.Model == "" && p.Model != "" {
 			st.Model = p.Model
@@ -245,9 +280,13 @@ func (d *Decoder) sessionMeta(p *payload, raw json.RawMessage) {
 	if p.ID != "" {
 		d.agent = p.ID
 	}
-	d.out.Hold(&event.SessionStart{
-		Agent: d.agent, SessionID: p.ID, Cwd: p.Cwd, Meta: bytes.Clone(raw), MetaKind: MetaKind,
-	})
+	st := &event.SessionStart{
+		Agent: d.agent, SessionID: p.ID, Cwd: p.Cwd, Meta: bytes.Clone(raw), MetaKind: metaKind,
+	}
+	if c := d.child; c != nil {
+		st.ParentAgent, st.ParentToolID, st.Name = c.parent, c.tool, c.name
+	}
+	d.out.Hold(st)
 	d.heldLines = 0
 }
 
@@ -360,6 +399,10 @@ func (d *Decoder) hold(c *call) {
 	for len(d.pending) > maxPending {
 		if old := d.pending[d.order[0]]; old != nil {
 			d.flush(old) // which drops it from order
+			if !d.capped {
+				d.capped = true
+				d.out.Problem(d.errorf(event.ErrTooManyOpen, "more than %d tool calls wait for their output; %q went out without it (later ones are not reported)", maxPending, old.id))
+			}
 		} else {
 			d.order = d.order[1:]
 		}
@@ -457,6 +500,9 @@ func (d *Decoder) answer(c *call, p *payload, raw []byte) {
 		ev.Content = []event.Part{{Type: "text", Text: string(out)}}
 	}
 	d.emit(ev)
+	if c.name == spawnTool && len(ev.Content) == 1 {
+		d.spawned(c, ev.Content[0].Text)
+	}
 }
 
 func (d *Decoder) eventMsg(p *payload, raw []byte) {

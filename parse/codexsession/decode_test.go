@@ -1,12 +1,10 @@
 package codexsession
 
 import (
-	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -23,50 +21,22 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 const corpus = "../../testdata/codex-session"
 
-func corpusFiles(t testing.TB) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recordings in %s: %v", corpus, err)
-	}
-	return files
-}
+func corpusFiles(t testing.TB) []string { return eventtest.Corpus(t, corpus, "*.jsonl") }
 
-// decode drains a decoder over r.
-func decode(r io.Reader, path string) []eventtest.Item {
-	return eventtest.Collect(NewDecoder(r, &Config{Source: filepath.Base(path)}))
-}
+func newDecoder(r io.Reader) event.Decoder { return NewDecoder(r, nil) }
 
 func TestGolden(t *testing.T) {
 	t.Parallel()
-	for _, file := range corpusFiles(t) {
-		name := filepath.Base(file)
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := eventtest.Golden(decode(bytes.NewReader(data), file))
-			eventtest.GoldenFile(t, filepath.Join("testdata", strings.TrimSuffix(name, ".jsonl")+".events"), got, *update)
-		})
-	}
+	eventtest.GoldenFiles(t, corpusFiles(t), ".jsonl", *update, func(r io.Reader, source string) event.Decoder {
+		return NewDecoder(r, &Config{Source: source})
+	})
 }
 
 // TestReaders: one-byte and half reads give the same events as whole
 // reads.
 func TestReaders(t *testing.T) {
 	t.Parallel()
-	for _, file := range corpusFiles(t) {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			eventtest.SameReads(t, data, func(r io.Reader) []eventtest.Item { return decode(r, file) })
-		})
-	}
+	eventtest.SplitInvariance(t, corpusFiles(t), newDecoder)
 }
 
 // Lines of a hand-made rollout.
@@ -86,7 +56,7 @@ const (
 func TestDecode(t *testing.T) {
 	t.Parallel()
 	start := &event.SessionStart{
-		Agent: "th1", SessionID: "th1", Model: "gpt-5.5", Cwd: "/w", Prompt: "list files", MetaKind: MetaKind,
+		Agent: "th1", SessionID: "th1", Model: "gpt-5.5", Cwd: "/w", Prompt: "list files", MetaKind: metaKind,
 		Meta: []byte(`{"id":"th1","cwd":"/w","cli_version":"0.169.0"}`),
 	}
 	noPrompt := *start
@@ -163,7 +133,7 @@ func TestDecode(t *testing.T) {
 				`{"record_type":"state"}`,
 				`{"type":"message","role":"assistant","content":[{"type":"output_text","text":"one file"}]}`),
 			want: slices.Concat(
-				items(&event.SessionStart{Agent: "th1", SessionID: "th1", MetaKind: MetaKind, Meta: []byte(`{"id":"th1","timestamp":"2025-05-01T10:00:00Z","instructions":null}`)},
+				items(&event.SessionStart{Agent: "th1", SessionID: "th1", MetaKind: metaKind, Meta: []byte(`{"id":"th1","timestamp":"2025-05-01T10:00:00Z","instructions":null}`)},
 					&event.Notice{Agent: "th1", Kind: "state", Raw: []byte(`{"record_type":"state"}`)}),
 				text,
 			),
@@ -181,7 +151,7 @@ func TestDecode(t *testing.T) {
 			name: "not a rollout",
 			in:   lines(`{"a":1}`),
 			want: []eventtest.Item{
-				{Event: &event.Unknown{Format: MetaKind, Raw: []byte(`{"a":1}`)}},
+				{Event: &event.Unknown{Format: metaKind, Raw: []byte(`{"a":1}`)}},
 				{Err: "not a rollout:1:1: not a rollout line: it has no type"},
 				{Err: "not a rollout: no Codex rollout line in the input"},
 			},
@@ -191,8 +161,8 @@ func TestDecode(t *testing.T) {
 			name: "unknown",
 			in:   lines(metaLine, ctxLine, `{"timestamp":"t","type":"new_kind","payload":{}}`, `{"timestamp":"t","type":"response_item","payload":{"type":"image_generation_call","id":"i"}}`),
 			want: items(&noPrompt,
-				&event.Unknown{Agent: "th1", Format: MetaKind, Type: "new_kind", Raw: []byte(`{"timestamp":"t","type":"new_kind","payload":{}}`)},
-				&event.Unknown{Agent: "th1", Format: MetaKind, Type: "image_generation_call", Raw: []byte(`{"timestamp":"t","type":"response_item","payload":{"type":"image_generation_call","id":"i"}}`)},
+				&event.Unknown{Agent: "th1", Format: metaKind, Type: "new_kind", Raw: []byte(`{"timestamp":"t","type":"new_kind","payload":{}}`)},
+				&event.Unknown{Agent: "th1", Format: metaKind, Type: "image_generation_call", Raw: []byte(`{"timestamp":"t","type":"response_item","payload":{"type":"image_generation_call","id":"i"}}`)},
 			),
 		},
 	}
@@ -254,40 +224,14 @@ func TestDetect(t *testing.T) {
 // FuzzDecoder: no input panics, events carry valid UTF-8, and one-byte
 // reads give the events whole reads give.
 func FuzzDecoder(f *testing.F) {
-	for _, file := range corpusFiles(f) {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data[:min(len(data), 4<<10)])
-	}
+	eventtest.FuzzSeeds(f, corpusFiles(f))
 	f.Add([]byte(strings.Join([]string{metaLine, startedLine, ctxLine, callLine, itemLine, outputLine, doneLine}, "\n")))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg := &Config{MaxEventBytes: 4096}
-		want := eventtest.Collect(NewDecoder(bytes.NewReader(data), cfg))
-		eventtest.CheckUTF8(t, want)
-		got := eventtest.Collect(NewDecoder(iotest.OneByteReader(bytes.NewReader(data)), cfg))
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("OneByteReader gives other events:\n%s", diff)
-		}
+		eventtest.FuzzSplit(t, data, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })
 	})
 }
 
-func BenchmarkDecode(b *testing.B) {
-	var data []byte
-	for _, file := range corpusFiles(b) {
-		d, err := os.ReadFile(file)
-		if err != nil {
-			b.Fatal(err)
-		}
-		data = append(data, d...)
-	}
-	b.ReportAllocs()
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		eventtest.Drain(NewDecoder(bytes.NewReader(data), nil))
-	}
-}
+func BenchmarkDecode(b *testing.B) { eventtest.BenchDecode(b, corpusFiles(b), newDecoder) }
 
 // TestHeldCalls: calls waiting for their output are bounded; the oldest
 // goes out, without its result, when there are too many.
@@ -298,12 +242,18 @@ func TestHeldCalls(t *testing.T) {
 	for i := range maxPending + 2 {
 		fmt.Fprintf(&b, `{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"f","arguments":"{}","call_id":"c%d"}}`+"\n", i)
 	}
-	dec := NewDecoder(strings.NewReader(b.String()), nil)
-	var ids []string
+	dec := NewDecoder(strings.NewReader(b.String()), &Config{Source: "in"})
+	var ids, problems []string
 	for {
 		ev, err := dec.Next()
 		if err == io.EOF {
 			break
+		}
+		if err != nil {
+			if !errors.Is(err, event.ErrTooManyOpen) {
+				t.Errorf("problem %v is not ErrTooManyOpen", err)
+			}
+			problems = append(problems, err.Error())
 		}
 		if c, ok := ev.(*event.ToolCall); ok {
 			ids = append(ids, c.ID)
@@ -314,5 +264,9 @@ func TestHeldCalls(t *testing.T) {
 	}
 	if len(ids) != maxPending+2 || ids[0] != "c0" || ids[1] != "c1" || ids[len(ids)-1] != fmt.Sprintf("c%d", maxPending+1) {
 		t.Errorf("calls out: %d, first %v, last %v", len(ids), ids[:2], ids[len(ids)-1])
+	}
+	want := []string{`in:1026:1: more than 1024 tool calls wait for their output; "c0" went out without it (later ones are not reported)`}
+	if diff := cmp.Diff(want, problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
 	}
 }

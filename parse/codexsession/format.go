@@ -14,7 +14,9 @@ func Format() format.Format {
 		Description: "Codex CLI session log (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl; read only)",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
-			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
+			return NewDecoder(r, &Config{
+				Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Subagent: o.Subagent,
+			})
 		},
 		// docs/formats/codex-session.md: no citations, no server-tool
 		// flag, no awaiting-tools pauses, file lists or todo lists, no run

@@ -1,6 +1,10 @@
 package codexsession
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/agentstream/agentstream/parse/codex"
+)
 
 // Line types of a Codex rollout file.
 const (
@@ -40,23 +44,26 @@ const (
 	evItemCommandExecution = "CommandExecution"
 )
 
-// MetaKind is the event.SessionStart.MetaKind of metadata read from this
+// metaKind is the event.SessionStart.MetaKind of metadata read from this
 // format: Meta holds the session_meta payload, verbatim.
-const MetaKind = "codex-session"
+const metaKind = "codex-session"
 
 // line is one rollout line.
 type line struct {
 	Timestamp string  `json:"timestamp"`
 	Type      string  `json:"type"`
 	Payload   payload `json:"payload"`
+
+	payloadRaw []byte // the payload's text, when readLine decoded the line
 }
 
 // payload is the union of the payload fields this package reads.
 type payload struct {
 	Type string `json:"type"`
 	// session_meta
-	ID  string `json:"id"`
-	Cwd string `json:"cwd"`
+	ID     string          `json:"id"`
+	Cwd    string          `json:"cwd"`
+	Source json.RawMessage `json:"source"` // "cli", "exec", or {"subagent": ...}
 	// turn_context
 	Model string `json:"model"`
 	// response_item
@@ -118,14 +125,9 @@ type tokenInfo struct {
 	LastTokenUsage  *usage `json:"last_token_usage"`
 }
 
-// usage is a token count object.
-type usage struct {
-	InputTokens           int64 `json:"input_tokens"`
-	CachedInputTokens     int64 `json:"cached_input_tokens"`
-	CacheWriteInputTokens int64 `json:"cache_write_input_tokens"`
-	OutputTokens          int64 `json:"output_tokens"`
-	ReasoningOutputTokens int64 `json:"reasoning_output_tokens"`
-}
+// usage is a token count object: Codex's TokenUsage, as codex exec
+// --json writes it in turn.completed.
+type usage = codex.Usage
 
 type taskError struct {
 	Message        string          `json:"message"`

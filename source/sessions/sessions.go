@@ -5,7 +5,9 @@
 //
 // Layouts it knows: Claude Code's ~/.claude/projects/<project>/<session>.jsonl
 // with each subagent's transcript in <session>/subagents/agent-<id>.jsonl,
-// Codex's ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl, and the recordings
+// Codex's ~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl,
+// where a subagent thread's rollout is one of them whose session_meta
+// names its parent thread, and the recordings
 // of this project's corpus, where a subagent's transcript of
 // <run>.session.jsonl is <run>.session-<n>.jsonl beside it.
 package sessions
@@ -55,7 +57,8 @@ func Expand(names []string, f *Filter) ([]string, error) {
 			out = append(out, name)
 			continue
 		}
-		logs := make([]log, 0, len(paths))
+		all := make([]log, 0, len(paths))
+		ids := map[string]bool{}
 		for _, p := range paths {
 			if isSubagent(p, paths) {
 				continue
@@ -64,7 +67,16 @@ func Expand(names []string, f *Filter) ([]string, error) {
 			if err != nil {
 				return nil, err
 			}
-			if f.match(&l) {
+			all = append(all, l)
+			for _, id := range l.ids {
+				ids[id] = true
+			}
+		}
+		logs := make([]log, 0, len(all))
+		for _, l := range all {
+			// A Codex subagent's rollout is read with its parent's when
+			// that is here too.
+			if (l.parent == "" || !ids[l.parent]) && f.match(&l) {
 				logs = append(logs, l)
 			}
 		}
@@ -138,6 +150,7 @@ type log struct {
 	path       string
 	start, end time.Time
 	ids        []string
+	parent     string // the parent thread of a Codex subagent's rollout
 }
 
 // maxHead bounds what head reads of a log: its first lines.
@@ -168,10 +181,14 @@ func head(path string) (log, error) {
 			Timestamp string `json:"timestamp"`
 			SessionID string `json:"sessionId"`
 			Payload   struct {
-				ID string `json:"id"`
+				ID     string          `json:"id"`
+				Source json.RawMessage `json:"source"`
 			} `json:"payload"`
 		}
 		if json.Unmarshal(bytes.TrimSpace(line), &h) == nil {
+			if p := codexParent(h.Payload.Source); p != "" && l.parent == "" {
+				l.parent = p
+			}
 			if t, perr := time.Parse(time.RFC3339Nano, h.Timestamp); perr == nil && l.start.IsZero() {
 				l.start = t
 			}
@@ -256,6 +273,10 @@ func Subagents(path string) func(agentID string) (io.ReadCloser, string, error) 
 				return nil, "", err
 			}
 		}
+		if p := codexRollout(path, agentID); p != "" {
+			f, err := os.Open(p)
+			return f, p, err
+		}
 		// The corpus's layout: <run>.session-<n>.jsonl, whose lines carry
 		// the agentId.
 		siblings, _ := filepath.Glob(globEscape(base) + "-*.jsonl")
@@ -267,6 +288,45 @@ func Subagents(path string) func(agentID string) (io.ReadCloser, string, error) 
 		}
 		return nil, "", nil
 	}
+}
+
+// codexParent returns the parent thread a Codex session_meta's source
+// names ({"subagent": {"thread_spawn": {"parent_thread_id": ...}}}), or "".
+func codexParent(source json.RawMessage) string {
+	var s struct {
+		Subagent struct {
+			ThreadSpawn struct {
+				ParentThreadID string `json:"parent_thread_id"`
+			} `json:"thread_spawn"`
+		} `json:"subagent"`
+	}
+	if len(source) == 0 || source[0] != '{' || json.Unmarshal(source, &s) != nil {
+		return ""
+	}
+	return s.Subagent.ThreadSpawn.ParentThreadID
+}
+
+var dayDir = regexp.MustCompile(`[/\\][0-9]{4}[/\\][0-9]{2}[/\\][0-9]{2}$`)
+
+// codexRollout returns the rollout of Codex thread id that belongs with
+// the rollout path: rollout-<time>-<id>.jsonl beside it, or in another
+// day's directory of the same ~/.codex/sessions/YYYY/MM/DD tree (a
+// subagent may outlive midnight). "" when there is none.
+func codexRollout(path, id string) string {
+	name := "rollout-*-" + globEscape(id) + ".jsonl"
+	dir := filepath.Dir(path)
+	patterns := []string{filepath.Join(globEscape(dir), name)}
+	if dayDir.MatchString(dir) {
+		root := filepath.Dir(filepath.Dir(filepath.Dir(dir)))
+		patterns = append(patterns, filepath.Join(globEscape(root), "*", "*", "*", name))
+	}
+	for _, pat := range patterns {
+		if m, _ := filepath.Glob(pat); len(m) > 0 {
+			slices.Sort(m)
+			return m[0]
+		}
+	}
+	return ""
 }
 
 // firstAgentID returns the agentId of the first line of a transcript.

@@ -1,0 +1,95 @@
+package codex
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
+)
+
+// TestCaps: the items open at once and the threads kept apart are
+// capped; beyond the cap the oldest is let go and reported once,
+// positioned.
+func TestCaps(t *testing.T) {
+	t.Parallel()
+	items := func(n int) string {
+		var b strings.Builder
+		b.WriteString(`{"type":"thread.started","thread_id":"th"}` + "\n" + `{"type":"turn.started"}` + "\n")
+		for i := range n {
+			fmt.Fprintf(&b, `{"type":"item.started","item":{"id":"item_%d","type":"command_execution","command":"c","status":"in_progress"}}`+"\n", i)
+		}
+		b.WriteString(`{"type":"turn.completed","usage":{"input_tokens":1,"output_tokens":1}}` + "\n")
+		return b.String()
+	}
+	threads := func(n int) string {
+		var b strings.Builder
+		b.WriteString(`{"type":"thread.started","thread_id":"th"}` + "\n")
+		for i := range n {
+			fmt.Fprintf(&b, `{"type":"item.completed","item":{"id":"c%d","type":"collab_tool_call","tool":"spawn_agent","sender_thread_id":"th","receiver_thread_ids":["t%d"],"prompt":"p","agents_states":{},"status":"completed"}}`+"\n", i, i)
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name    string
+		in      string
+		want    []string // the problems
+		starts  int      // SessionStarts
+		results int      // ToolResults
+	}{
+		{"items within the cap", items(maxOpen), nil, 1, 0},
+		{
+			"one item too many", items(maxOpen + 1),
+			[]string{`in:1027:1: more than 1024 items open at once; let go of the oldest, command_execution "item_0" (later ones are not reported)`},
+			1, 0,
+		},
+		{
+			"many items too many", items(maxOpen + 5),
+			[]string{`in:1027:1: more than 1024 items open at once; let go of the oldest, command_execution "item_0" (later ones are not reported)`},
+			1, 0,
+		},
+		{"threads within the cap", threads(maxOpen - 1), nil, maxOpen, maxOpen - 1},
+		{
+			"one thread too many", threads(maxOpen),
+			[]string{`in:1025:1: more than 1024 threads; forgot the oldest, "th" (later ones are not reported)`},
+			maxOpen + 1, maxOpen,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var problems []string
+			starts, results := 0, 0
+			for _, it := range eventtest.Collect(NewDecoder(strings.NewReader(tt.in), &Config{Source: "in"})) {
+				switch it.Event.(type) {
+				case nil:
+					problems = append(problems, it.Err)
+				case *event.SessionStart:
+					starts++
+				case *event.ToolResult:
+					results++
+				}
+			}
+			if strings.Join(problems, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(problems, "\n"), strings.Join(tt.want, "\n"))
+			}
+			if starts != tt.starts || results != tt.results {
+				t.Errorf("%d starts, %d results; want %d, %d", starts, results, tt.starts, tt.results)
+			}
+		})
+	}
+	// The problem wraps event.ErrTooManyOpen.
+	d := NewDecoder(strings.NewReader(items(maxOpen+1)), nil)
+	for {
+		_, err := d.Next()
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, event.ErrTooManyOpen) {
+			t.Errorf("problem %v does not wrap ErrTooManyOpen", err)
+		}
+		break
+	}
+}
