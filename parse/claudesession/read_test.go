@@ -1,9 +1,6 @@
 package claudesession
 
 import (
-	"bytes"
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -13,16 +10,9 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
+// lineSeeds are the recordings' lines and odd ones.
 func lineSeeds(t testing.TB) [][]byte {
-	var seeds [][]byte
-	for _, f := range eventtest.Corpus(t, corpus, recordings) {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seeds = append(seeds, bytes.Split(bytes.TrimSpace(b), []byte("\n"))...)
-	}
-	for _, s := range []string{
+	return eventtest.JSONLines(t, eventtest.Corpus(t, corpus, recordings),
 		`{"type":"user","message":{"role":"user","content":"hi"},"message":{"id":"x"}}`,
 		`{"type":"user","message":{"content":"hi","content":[]}}`,
 		`{"type":"user","message":null,"message":{"content":[{"type":"text","text":"a"},null]}}`,
@@ -33,58 +23,41 @@ func lineSeeds(t testing.TB) [][]byte {
 		`{"type":"attachment","attachment":{"type":"a","Type":"b"},"content":null,"error":"x"}`,
 		`{"type":"assistant","message":{"usage":{"input_tokens":1},"usage":{"output_tokens":2},"stop_reason":null}}`,
 		`{"type":5}`,
-	} {
-		seeds = append(seeds, []byte(s))
-	}
-	return seeds
+	)
 }
 
 // compareLine checks that what the one-pass reader decodes is what
-// json.Unmarshal gives, and reports whether it decoded data.
+// json.Unmarshal gives, and reports whether it decoded data; a line it
+// leaves to encoding/json is left zero.
 func compareLine(t *testing.T, data []byte) bool {
 	t.Helper()
 	var d Decoder
-	var got line
-	if !d.unmarshalLine(data, &got) {
-		if diff := cmp.Diff(line{}, got, cmp.AllowUnexported(content{})); diff != "" {
-			t.Errorf("%s: not decoded in one pass, but the line is not reset:\n%s", data, diff)
-		}
-		return false
+	if eventtest.OnePass(t, data, d.readLine, nil) {
+		return true
 	}
-	var want line
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
+	var l line
+	if d.unmarshalLine(data, &l) {
+		t.Errorf("%s: unmarshalLine reads what readLine refuses", data)
+	} else if diff := cmp.Diff(line{}, l, cmp.AllowUnexported(content{})); diff != "" {
+		t.Errorf("%s: not decoded in one pass, but the line is not reset:\n%s", data, diff)
 	}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(content{})); diff != "" {
-		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
-	}
-	return true
+	return false
 }
 
 func TestReadLineSeeds(t *testing.T) {
 	t.Parallel()
-	fast, seeds := 0, lineSeeds(t)
-	for _, s := range seeds {
-		if compareLine(t, s) {
-			fast++
-		}
-	}
-	if fast < len(seeds)-12 {
-		t.Errorf("only %d of %d lines decoded in one pass", fast, len(seeds))
-	}
+	seeds := lineSeeds(t)
+	eventtest.OnePassSeeds(t, seeds, len(seeds)-12, compareLine)
 }
 
-func FuzzReadLine(f *testing.F) {
-	for _, s := range lineSeeds(f) {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) { compareLine(t, data) })
-}
+func FuzzReadLine(f *testing.F) { eventtest.FuzzOnePass(f, lineSeeds(f), compareLine) }
 
 // TestReadLineKnowsEveryField: a field added to line, message or
 // attachment must be read by readLine too, which would otherwise skip it.
 func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
+	eventtest.ReadsEveryField(t, "read.go", line{}, message{}, attachment{})
+	// and the lists skipUnknown checks keys against, lower-cased:
 	for _, tt := range []struct {
 		v     any
 		known func([]byte) bool
