@@ -36,34 +36,16 @@ func decodeAll(r io.Reader, cfg *Config) []item { return eventtest.All(NewDecode
 
 func TestGolden(t *testing.T) {
 	t.Parallel()
-	for _, file := range corpusFiles(t) {
-		name := filepath.Base(file)
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := eventtest.Dump(decodeAll(bytes.NewReader(data), &Config{Source: name}))
-			eventtest.GoldenFile(t, filepath.Join("testdata", strings.TrimSuffix(name, filepath.Ext(name))+".golden"), got, *update)
-		})
-	}
+	eventtest.DumpFiles(t, corpusFiles(t), *update, func(r io.Reader, source string) event.Decoder {
+		return NewDecoder(r, &Config{Source: source})
+	})
 }
 
 // TestReaders: every recording gives the same events and problems,
 // deltas as they came, however its bytes arrive.
 func TestReaders(t *testing.T) {
 	t.Parallel()
-	for _, file := range corpusFiles(t) {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			eventtest.SameReads(t, data, func(r io.Reader) []item { return decodeAll(r, nil) })
-		})
-	}
+	eventtest.AllReads(t, corpusFiles(t), func(r io.Reader) event.Decoder { return NewDecoder(r, nil) })
 }
 
 const (
@@ -276,19 +258,7 @@ func TestPartialSnapshot(t *testing.T) {
 }
 
 func FuzzDecoder(f *testing.F) {
-	// Lines, not whole recordings: the fuzzer minimises each input that
-	// finds new coverage, in time quadratic in its length, and stalls on
-	// inputs of a few KiB.
-	for _, line := range lineSeeds(f) {
-		f.Add(line[:min(len(line), 512)])
-	}
-	for _, file := range eventtest.Corpus(f, corpus, "*.json") { // a JSON array
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data[:min(len(data), 512)])
-	}
+	eventtest.FuzzPieces(f, corpusFiles(f), "\n", 512)
 	f.Add([]byte(initLine + textLine + "\n[" + resLine))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzcheck.Check(t, data, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })

@@ -42,12 +42,7 @@ func TestReaders(t *testing.T) {
 // FuzzDecoder: no input panics, events carry valid UTF-8, and one-byte
 // reads give the events whole reads give.
 func FuzzDecoder(f *testing.F) {
-	// Lines, not whole recordings: the fuzzer minimises each input that
-	// finds new coverage, in time quadratic in its length, and stalls on
-	// inputs of a few KiB.
-	for _, line := range lineSeeds(f) {
-		f.Add(line[:min(len(line), 1024)])
-	}
+	eventtest.FuzzPieces(f, eventtest.Corpus(f, corpus, recordings), "\n", 1024)
 	f.Add([]byte(strings.Join([]string{userLine, asst1, asst1b, result1, asst2}, "\n")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		eventtest.FuzzSplit(t, data, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })
