@@ -17,6 +17,7 @@ import (
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/emit/xml"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/parse/xmlstream"
 )
@@ -272,8 +273,8 @@ func pipeWarn(t testing.TB, in []byte, from, to string) ([]byte, []string) {
 	var buf bytes.Buffer
 	var warnings []string
 	w := bufio.NewWriter(&buf)
-	enc := g.NewEncoder(w, &convert.Options{Warn: func(err error) { warnings = append(warnings, err.Error()) }})
-	if err := convert.Pipe(f.NewDecoder(bytes.NewReader(in), &convert.Options{}), enc, &convert.PipeOptions{Flush: w.Flush, Problem: func(error) bool { return true }}); err != nil {
+	enc := g.NewEncoder(w, &format.Options{Warn: func(err error) { warnings = append(warnings, err.Error()) }})
+	if err := convert.Pipe(f.NewDecoder(bytes.NewReader(in), &format.Options{}), enc, &convert.PipeOptions{Flush: w.Flush, Problem: func(error) bool { return true }}); err != nil {
 		t.Fatal(err)
 	}
 	if err := enc.Close(); err != nil && !errors.Is(err, event.ErrTruncated) {
@@ -287,7 +288,7 @@ func pipeWarn(t testing.TB, in []byte, from, to string) ([]byte, []string) {
 func blocks(t testing.TB, in []byte, from string) []*assemble.Block {
 	t.Helper()
 	f, _ := convert.Lookup(from)
-	dec := f.NewDecoder(bytes.NewReader(in), &convert.Options{})
+	dec := f.NewDecoder(bytes.NewReader(in), &format.Options{})
 	asm := assemble.New(0)
 	var out []*assemble.Block
 	for _, ev := range eventtest.Events(eventtest.All(dec)) {
