@@ -376,7 +376,7 @@ func TestEventTooLarge(t *testing.T) {
 }
 
 func FuzzDecoder(f *testing.F) {
-	eventtest.FuzzSeeds(f, testdataFiles(f))
+	eventtest.FuzzPieces(f, testdataFiles(f), "\n\n", 512)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// Valid UTF-8 whatever the input, and the same at any read size.
 		fuzzcheck.Check(t, data, func(r io.Reader) event.Decoder {

@@ -720,7 +720,7 @@ func TestCapturedDocxChart(t *testing.T) {
 // valid UTF-8 in every string of every event, and gives the same events
 // and problems whatever the read sizes (fuzzcheck.Check).
 func FuzzDecoder(f *testing.F) {
-	eventtest.FuzzSeeds(f, corpusFiles(f))
+	eventtest.FuzzPieces(f, corpusFiles(f), "\n\n", 512)
 	f.Add([]byte(sse("<content-block-text>a<b</content-block-text>x", `<content-block-tool_result id="a"><text><![CDATA[x]]]]><![CDATA[>]]></text><image src="s"/></content-block-tool_result>`)))
 	f.Add([]byte(sse(`<citations><citation type="x">a]]>b</citation>`, `<content-block-error><![CDATA[`)))
 	f.Fuzz(func(t *testing.T, in []byte) {

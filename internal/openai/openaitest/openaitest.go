@@ -124,7 +124,7 @@ func Readers(t *testing.T, dir string, dec Decoder) {
 // recordings of dir as seeds: read whole or a byte at a time, the input
 // gives the same events.
 func FuzzDecoder(f *testing.F, dir string, dec Decoder) {
-	eventtest.FuzzSeeds(f, eventtest.Corpus(f, dir, "*.sse"))
+	eventtest.FuzzPieces(f, eventtest.Corpus(f, dir, "*.sse"), "\n\n", 512)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		eventtest.FuzzSplit(t, data, func(r io.Reader) event.Decoder { return dec(r, "", 4096) })
 	})
