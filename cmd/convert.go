@@ -85,7 +85,7 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	defer stop()
 	rep := newReporter(ios.Err, o.in.strict)
 	w := bufio.NewWriterSize(ios.Out, 64<<10)
-	eo := &convert.Options{
+	eo := &format.Options{
 		Agent: o.in.agent, MaxChunkBytes: o.maxChunkBytes,
 		Framing: o.framing, Partial: o.partial, MCPBeta: o.mcpBeta, LateSignatures: o.lateSignatures, Warn: rep.warn,
 	}

@@ -100,8 +100,8 @@ func (o *inputOptions) checkFormat(f convert.Format) error {
 }
 
 // decodeOptions returns the convert options for reading input name.
-func (o *inputOptions) decodeOptions(name string, warn func(error)) *convert.Options {
-	co := &convert.Options{
+func (o *inputOptions) decodeOptions(name string, warn func(error)) *format.Options {
+	co := &format.Options{
 		Source: name, MaxEventBytes: o.maxEventBytes, Agent: o.agent,
 		XMLEscaping: o.xmlEscaping, Warn: warn, StopAtDone: source.IsURL(name),
 	}
@@ -115,7 +115,7 @@ type input struct {
 	name   string
 	format convert.Format
 	r      *bufio.Reader // the input, from its first byte
-	opts   *convert.Options
+	opts   *format.Options
 	o      *inputOptions
 	hint   string // what the input looks like, when not its format
 	// foreign: the input's head is another format's, which the forced

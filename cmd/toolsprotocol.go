@@ -29,7 +29,7 @@ func addToolsFlags(fs *pflag.FlagSet, o *toolsOptions) {
 }
 
 // apply sets the tool options of co.
-func (o *toolsOptions) apply(co *convert.Options) {
+func (o *toolsOptions) apply(co *format.Options) {
 	co.ToolsFile, co.ToolNames, co.Nonce = o.file, o.names, o.nonce
 }
 

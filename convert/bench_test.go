@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"testing"
+
+	"github.com/agentstream/agentstream/format"
 )
 
 // pipeFormats are the five wire formats every pair of which converts.
@@ -36,8 +38,8 @@ func runPipe(b *testing.B, from, to string, in []byte, out io.Writer) {
 	f, _ := Lookup(from)
 	t, _ := Lookup(to)
 	w := bufio.NewWriterSize(out, 64<<10)
-	enc := t.NewEncoder(w, &Options{})
-	dec := f.NewDecoder(bufio.NewReaderSize(FlushOnIdle(bytes.NewReader(in), w.Flush), 64<<10), &Options{})
+	enc := t.NewEncoder(w, &format.Options{})
+	dec := f.NewDecoder(bufio.NewReaderSize(FlushOnIdle(bytes.NewReader(in), w.Flush), 64<<10), &format.Options{})
 	if err := Pipe(dec, enc, &PipeOptions{Problem: func(error) bool { return true }}); err != nil {
 		b.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 )
 
 // Tests of the claude and anthropic formats against each other and the
@@ -47,13 +48,13 @@ func recordings(t *testing.T, dir, glob string) []string {
 	return files
 }
 
-func decoderFor(t *testing.T, format string, r io.Reader) event.Decoder {
+func decoderFor(t *testing.T, name string, r io.Reader) event.Decoder {
 	t.Helper()
-	f, ok := Lookup(format)
+	f, ok := Lookup(name)
 	if !ok || f.NewDecoder == nil {
-		t.Fatalf("no %s decoder", format)
+		t.Fatalf("no %s decoder", name)
 	}
-	return f.NewDecoder(r, &Options{})
+	return f.NewDecoder(r, &format.Options{})
 }
 
 // readEvents decodes all of data, failing the test on any problem.
@@ -291,7 +292,7 @@ func TestCorpusConvertsEverywhere(t *testing.T) {
 					t.Parallel()
 					var out bytes.Buffer
 					var warnings []error
-					enc := to.NewEncoder(&out, &Options{Warn: func(err error) { warnings = append(warnings, err) }})
+					enc := to.NewEncoder(&out, &format.Options{Warn: func(err error) { warnings = append(warnings, err) }})
 					err := Pipe(decoderFor(t, from, bytes.NewReader(read(t, file))), enc, &PipeOptions{
 						Problem: func(err error) bool { t.Errorf("problem: %v", err); return true },
 					})
@@ -314,7 +315,7 @@ func TestCorpusConvertsEverywhere(t *testing.T) {
 }
 
 // encode writes evs in format and returns the bytes and the warnings.
-func encode(t *testing.T, format string, o *Options, evs []event.Event) []byte {
+func encode(t *testing.T, format string, o *format.Options, evs []event.Event) []byte {
 	t.Helper()
 	f, ok := Lookup(format)
 	if !ok || f.NewEncoder == nil {
@@ -354,20 +355,20 @@ func TestRoundTrips(t *testing.T) {
 	type trip struct {
 		from string
 		via  []string
-		opts *Options
+		opts *format.Options
 		keep func([]view) []view
 	}
 	same := func(vs []view) []view { return vs }
 	trips := []trip{
-		{"claude", []string{"jsonenv", "claude"}, &Options{}, lossy},
-		{"claude", []string{"jsonenv", "claude"}, &Options{Partial: true}, lossy},
-		{"claude", []string{"claude"}, &Options{}, withoutTurnEnds}, // no turn ends in the output to place them
-		{"claude", []string{"claude"}, &Options{Partial: true}, same},
-		{"claude", []string{"xml"}, &Options{}, lossy},
-		{"anthropic", []string{"xml"}, &Options{}, lossy},
-		{"anthropic", []string{"jsonenv", "anthropic"}, &Options{}, lossy},
-		{"anthropic", []string{"anthropic"}, &Options{}, same},
-		{"anthropic", []string{"claude", "anthropic"}, &Options{}, same},
+		{"claude", []string{"jsonenv", "claude"}, &format.Options{}, lossy},
+		{"claude", []string{"jsonenv", "claude"}, &format.Options{Partial: true}, lossy},
+		{"claude", []string{"claude"}, &format.Options{}, withoutTurnEnds}, // no turn ends in the output to place them
+		{"claude", []string{"claude"}, &format.Options{Partial: true}, same},
+		{"claude", []string{"xml"}, &format.Options{}, lossy},
+		{"anthropic", []string{"xml"}, &format.Options{}, lossy},
+		{"anthropic", []string{"jsonenv", "anthropic"}, &format.Options{}, lossy},
+		{"anthropic", []string{"anthropic"}, &format.Options{}, same},
+		{"anthropic", []string{"claude", "anthropic"}, &format.Options{}, same},
 	}
 	dirs := map[string]string{"claude": claudeDir, "anthropic": anthropicDir}
 	for _, tr := range trips {

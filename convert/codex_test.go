@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 )
 
 // assembled reads every block of dec, failing on any problem.
@@ -86,7 +87,7 @@ func TestClaudeThroughCodex(t *testing.T) {
 			in := read(t, file)
 			wantTexts, wantCalls := mainContent(assembled(t, decoderFor(t, "claude", bytes.NewReader(in))))
 			var out bytes.Buffer
-			enc := codex.NewEncoder(&out, &Options{})
+			enc := codex.NewEncoder(&out, &format.Options{})
 			if err := Pipe(decoderFor(t, "claude", bytes.NewReader(in)), enc, &PipeOptions{
 				Problem: func(err error) bool { t.Errorf("problem: %v", err); return true },
 			}); err != nil {

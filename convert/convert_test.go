@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -81,7 +82,7 @@ func TestEveryEventThroughEveryEncoder(t *testing.T) {
 			t.Parallel()
 			var buf bytes.Buffer
 			var warnings []string
-			enc := f.NewEncoder(&buf, &convert.Options{Warn: func(err error) { warnings = append(warnings, err.Error()) }})
+			enc := f.NewEncoder(&buf, &format.Options{Warn: func(err error) { warnings = append(warnings, err.Error()) }})
 			for _, ev := range allEvents() {
 				if err := enc.Encode(ev); err != nil {
 					t.Fatalf("Encode(%T): %v", ev, err)
@@ -103,7 +104,7 @@ func TestEveryEventThroughEveryEncoder(t *testing.T) {
 			if f.NewDecoder == nil {
 				return
 			}
-			dec := f.NewDecoder(&buf, &convert.Options{Source: "out"})
+			dec := f.NewDecoder(&buf, &format.Options{Source: "out"})
 			n := 0
 			for {
 				_, err := dec.Next()

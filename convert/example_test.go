@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/convert"
+	"github.com/agentstream/agentstream/format"
 )
 
 func Example() {
@@ -18,8 +19,8 @@ func Example() {
 	}
 	to, _ := convert.Lookup("jsonenv")
 	out := bufio.NewWriter(os.Stdout)
-	enc := to.NewEncoder(out, &convert.Options{})
-	dec := from.NewDecoder(in, &convert.Options{Source: "-"})
+	enc := to.NewEncoder(out, &format.Options{})
+	dec := from.NewDecoder(in, &format.Options{Source: "-"})
 	err = convert.Pipe(dec, enc, &convert.PipeOptions{
 		Flush: out.Flush,
 		Problem: func(problem error) bool {

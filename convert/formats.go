@@ -28,15 +28,12 @@ import (
 	"github.com/agentstream/agentstream/parse/xmltools"
 )
 
-// Options configure the decoders and encoders the format table builds.
-type Options = format.Options
-
 // Format is one wire format agentstream reads and/or writes: what its
 // parse package says about it, and its emit package's encoder.
 type Format struct {
 	format.Format
 	// NewEncoder is nil for formats agentstream only reads.
-	NewEncoder func(w io.Writer, o *Options) event.Encoder
+	NewEncoder func(w io.Writer, o *format.Options) event.Encoder
 }
 
 // formats is the format table, in detection order: the first format whose

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 )
 
 // TestFlushOnIdleLive feeds Claude stream-json deltas through a pipe, one
@@ -23,7 +24,7 @@ func TestFlushOnIdleLive(t *testing.T) {
 	go func() {
 		w := bufio.NewWriterSize(outW, 64<<10)
 		to, _ := Lookup("jsonenv")
-		enc := to.NewEncoder(w, &Options{Framing: "ndjson"})
+		enc := to.NewEncoder(w, &format.Options{Framing: "ndjson"})
 		dec := decoderFor(t, "claude", FlushOnIdle(inR, w.Flush))
 		err := Pipe(dec, enc, &PipeOptions{Problem: func(error) bool { return true }})
 		w.Flush()
@@ -82,7 +83,7 @@ func TestFlushOnIdleFile(t *testing.T) {
 		out := &writeCounter{}
 		w := bufio.NewWriterSize(out, 64<<10)
 		to, _ := Lookup("jsonenv")
-		enc := to.NewEncoder(w, &Options{})
+		enc := to.NewEncoder(w, &format.Options{})
 		events := 0
 		counted := &countingEncoder{enc: enc, n: &events}
 		var r io.Reader = bytes.NewReader(in)

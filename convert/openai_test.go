@@ -25,8 +25,8 @@ func through(t *testing.T, in []byte, from, via Format) []byte {
 		if src == nil {
 			src = mid.Bytes()
 		}
-		enc := step.enc.NewEncoder(step.out, &Options{})
-		if err := Pipe(step.dec.NewDecoder(bytes.NewReader(src), &Options{}), enc, &PipeOptions{Problem: func(err error) bool {
+		enc := step.enc.NewEncoder(step.out, &format.Options{})
+		if err := Pipe(step.dec.NewDecoder(bytes.NewReader(src), &format.Options{}), enc, &PipeOptions{Problem: func(err error) bool {
 			t.Errorf("%s: %v", step.dec.Name, err)
 			return true
 		}}); err != nil {
@@ -84,8 +84,8 @@ func TestOpenAIRoundTrips(t *testing.T) {
 				t.Run(c.from+"/"+base+"/via-"+v, func(t *testing.T) {
 					t.Parallel()
 					back := through(t, in, from, via)
-					a := verify.Side{Name: file, Format: from.Name, Lacks: via.Lacks, Blocks: assembled(t, from.NewDecoder(bytes.NewReader(in), &Options{}))}
-					b := verify.Side{Name: "back", Format: from.Name + " via " + via.Name, Lacks: via.Lacks, Blocks: assembled(t, from.NewDecoder(bytes.NewReader(back), &Options{}))}
+					a := verify.Side{Name: file, Format: from.Name, Lacks: via.Lacks, Blocks: assembled(t, from.NewDecoder(bytes.NewReader(in), &format.Options{}))}
+					b := verify.Side{Name: "back", Format: from.Name + " via " + via.Name, Lacks: via.Lacks, Blocks: assembled(t, from.NewDecoder(bytes.NewReader(back), &format.Options{}))}
 					opts := &verify.Options{
 						Ignore: []string{"citations", "server_tool_call", "server_tool_result"},
 						// Anthropic has no reasoning token count.
@@ -144,8 +144,8 @@ func TestOpenAIOutputValid(t *testing.T) {
 					t.Fatal(err)
 				}
 				var out bytes.Buffer
-				enc := target.NewEncoder(&out, &Options{})
-				Pipe(from.NewDecoder(bytes.NewReader(in), &Options{}), enc, &PipeOptions{Problem: func(error) bool { return true }})
+				enc := target.NewEncoder(&out, &format.Options{})
+				Pipe(from.NewDecoder(bytes.NewReader(in), &format.Options{}), enc, &PipeOptions{Problem: func(error) bool { return true }})
 				if err := enc.Close(); err != nil {
 					t.Errorf("%s to %s: %v", file, to, err)
 				}

@@ -47,8 +47,39 @@ type SSE struct {
 	lines     int   // lines completed
 	off       int64 // bytes consumed
 
-	lastID string // the last id: seen, kept across messages
-	msg    msgState
+	lastID  string // the last id: seen, kept across messages
+	lastTyp string // the last event: seen, reused while it repeats
+	msg     msgState
+
+	// lf and cr find the line ends in the buffered input, each byte
+	// looked at once by each.
+	lf, cr finder
+}
+
+// finder finds the next c in the buffered input. It remembers what it
+// found, or how far it looked without finding it, so that no byte is
+// searched twice however the input is consumed and read.
+type finder struct {
+	at    int64 // the offset of the c found, or the end of the search
+	found bool
+}
+
+// index returns the index in b, the buffered input from offset off, of
+// the next c, or -1.
+func (f *finder) index(b []byte, off int64, c byte) int {
+	if f.found && f.at >= off {
+		return int(f.at - off)
+	}
+	from := 0
+	if !f.found && f.at > off {
+		from = int(f.at - off)
+	}
+	if j := bytes.IndexByte(b[from:], c); j >= 0 {
+		f.at, f.found = off+int64(from+j), true
+		return from + j
+	}
+	f.at, f.found = off+int64(len(b)), false
+	return -1
 }
 
 // msgState is the message being read.
@@ -119,7 +150,10 @@ func (s *SSE) nextLine() (line []byte, ended bool, err error) {
 			return nil, false, nil
 		}
 	}
-	i := bytes.IndexAny(b, "\r\n")
+	i := s.lf.index(b, s.off, '\n')
+	if cr := s.cr.index(b, s.off, '\r'); cr >= 0 && (i < 0 || cr < i) {
+		i = cr
+	}
 	n := i
 	if i < 0 {
 		n = len(b)
@@ -141,13 +175,16 @@ func (s *SSE) nextLine() (line []byte, ended bool, err error) {
 	if s.lineN == 0 {
 		s.lineAt, s.lineFirst = s.off, b[0]
 	}
+	// A line wholly in the buffer is used there (until the next read),
+	// not copied.
+	whole := s.lineN == 0 && i >= 0
 	s.lineN += n
 	s.msg.size += n
 	if s.msg.size > s.max {
 		// The message is over the cap: its bytes are not needed any more.
 		s.msg.over = true
 		s.line = s.line[:0]
-	} else {
+	} else if !whole {
 		s.line = appendGrow(s.line, b[:n], s.max+1)
 	}
 	if i < 0 {
@@ -161,6 +198,9 @@ func (s *SSE) nextLine() (line []byte, ended bool, err error) {
 	s.lastCR = b[i] == '\r'
 	s.lines++
 	line = s.line
+	if whole {
+		line = b[:n]
+	}
 	s.lastLen = s.lineN
 	s.line, s.lineN = s.line[:0], 0
 	if s.msg.over {
@@ -203,11 +243,16 @@ func (s *SSE) handle(line []byte) (Message, bool, error) {
 		m.data.WriteByte('\n')
 		m.dirty = true
 	case "event":
-		m.typ = string(value)
+		if string(value) != s.lastTyp {
+			s.lastTyp = string(value)
+		}
+		m.typ = s.lastTyp
 		m.dirty = true
 	case "id":
 		if bytes.IndexByte(value, 0) < 0 {
-			s.lastID = string(value)
+			if string(value) != s.lastID {
+				s.lastID = string(value)
+			}
 			m.dirty = true
 		}
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/recording"
 	"github.com/agentstream/agentstream/source"
@@ -255,7 +256,7 @@ func decodeAll(t *testing.T, r io.Reader) []event.Event {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec := f.NewDecoder(br, &convert.Options{})
+	dec := f.NewDecoder(br, &format.Options{})
 	var evs []event.Event
 	for {
 		ev, err := dec.Next()

@@ -15,6 +15,7 @@ import (
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/eventtest"
 )
 
@@ -93,8 +94,8 @@ func TestGolden(t *testing.T) {
 // directory is named after, as --from would choose it (testdata/inlinexml
 // holds model text no detection claims), else the detected one; with the
 // tools of NAME.tools.json when there is one.
-func streamFormat(path string, data []byte) (convert.Format, *convert.Options, error) {
-	co := &convert.Options{}
+func streamFormat(path string, data []byte) (convert.Format, *format.Options, error) {
+	co := &format.Options{}
 	tools := strings.TrimSuffix(path, filepath.Ext(path)) + ".tools.json"
 	if _, err := os.Stat(tools); err == nil {
 		co.ToolsFile = tools
@@ -108,7 +109,7 @@ func streamFormat(path string, data []byte) (convert.Format, *convert.Options, e
 
 // renderStream decodes data in format f and renders it with o, skipping
 // what the decoder reports as bad input, as the command does.
-func renderStream(t *testing.T, f convert.Format, co *convert.Options, data []byte, o Options) string {
+func renderStream(t *testing.T, f convert.Format, co *format.Options, data []byte, o Options) string {
 	t.Helper()
 	dec := f.NewDecoder(bufio.NewReader(bytes.NewReader(data)), co)
 	var out bytes.Buffer

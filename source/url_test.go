@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/source"
 )
@@ -61,7 +62,7 @@ func decode(t *testing.T, r io.Reader, name string) ([]event.Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	dec := f.NewDecoder(br, &convert.Options{Source: name, StopAtDone: source.IsURL(name)})
+	dec := f.NewDecoder(br, &format.Options{Source: name, StopAtDone: source.IsURL(name)})
 	var evs []event.Event
 	for {
 		ev, err := dec.Next()

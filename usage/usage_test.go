@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/convtest"
 	"github.com/agentstream/agentstream/usage"
 )
@@ -27,11 +28,11 @@ func runOf(t *testing.T, name string) usage.Run {
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
-	format, _, err := convert.Detect(br)
+	from, _, err := convert.Detect(br)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec := format.NewDecoder(br, &convert.Options{Source: name})
+	dec := from.NewDecoder(br, &format.Options{Source: name})
 	c := usage.NewCounter()
 	for {
 		ev, err := dec.Next()

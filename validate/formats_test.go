@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 )
 
 // antSSE frames Messages API stream events as the API does.
@@ -124,7 +125,7 @@ func TestFormatRules(t *testing.T) {
 			check := func(in string) []Violation {
 				got, err := Check(strings.NewReader(in), &Config{
 					Source: "in", Format: testFormat(tt.format),
-					NewDecoder: func(r io.Reader) event.Decoder { return f.NewDecoder(r, &convert.Options{Source: "in"}) },
+					NewDecoder: func(r io.Reader) event.Decoder { return f.NewDecoder(r, &format.Options{Source: "in"}) },
 				})
 				if err != nil {
 					t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/eventtest"
 )
 
@@ -36,7 +37,7 @@ func readString(t *testing.T, path, stream string) Side {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	dec := f.NewDecoder(br, &convert.Options{Source: path})
+	dec := f.NewDecoder(br, &format.Options{Source: path})
 	asm := assemble.New(0)
 	s := Side{Name: path, Format: f.Name, Lacks: f.Lacks}
 	for {
@@ -163,8 +164,8 @@ func TestCorpusMutations(t *testing.T) {
 func convertTo(t *testing.T, stream string, from, to convert.Format) string {
 	t.Helper()
 	var out strings.Builder
-	dec := from.NewDecoder(strings.NewReader(stream), &convert.Options{})
-	enc := to.NewEncoder(&out, &convert.Options{})
+	dec := from.NewDecoder(strings.NewReader(stream), &format.Options{})
+	enc := to.NewEncoder(&out, &format.Options{})
 	if err := convert.Pipe(dec, enc, &convert.PipeOptions{Problem: func(error) bool { return true }}); err != nil {
 		t.Fatalf("convert %s to %s: %v", from.Name, to.Name, err)
 	}
@@ -218,7 +219,7 @@ func TestConversions(t *testing.T) {
 // readSideQuiet decodes a stream in a known format, skipping problems.
 func readSideQuiet(t *testing.T, name, stream string, f convert.Format) Side {
 	t.Helper()
-	dec := f.NewDecoder(strings.NewReader(stream), &convert.Options{Source: name})
+	dec := f.NewDecoder(strings.NewReader(stream), &format.Options{Source: name})
 	return Side{Name: name, Format: f.Name, Lacks: f.Lacks, Blocks: eventtest.Blocks(t, dec)}
 }
 

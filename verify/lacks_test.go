@@ -46,12 +46,12 @@ func TestLacksMatchLosses(t *testing.T) {
 					t.Parallel()
 					var losses []string
 					var out strings.Builder
-					enc := to.NewEncoder(&out, &convert.Options{Warn: func(err error) {
+					enc := to.NewEncoder(&out, &format.Options{Warn: func(err error) {
 						if le, ok := err.(*event.LossError); ok {
 							losses = append(losses, le.What)
 						}
 					}})
-					dec := from.NewDecoder(strings.NewReader(string(b)), &convert.Options{})
+					dec := from.NewDecoder(strings.NewReader(string(b)), &format.Options{})
 					if err := convert.Pipe(dec, enc, &convert.PipeOptions{Problem: func(error) bool { return true }}); err != nil {
 						t.Fatal(err)
 					}

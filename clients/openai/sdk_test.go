@@ -17,6 +17,7 @@ import (
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/render"
 )
 
@@ -71,8 +72,8 @@ func TestSDK(t *testing.T) {
 			for _, to := range []string{"openai-chat", "openai-responses"} {
 				tf, _ := convert.Lookup(to)
 				var out bytes.Buffer
-				enc := tf.NewEncoder(&out, &convert.Options{})
-				dec := f.NewDecoder(bytes.NewReader(in), &convert.Options{Source: p})
+				enc := tf.NewEncoder(&out, &format.Options{})
+				dec := f.NewDecoder(bytes.NewReader(in), &format.Options{Source: p})
 				if err := convert.Pipe(dec, enc, &convert.PipeOptions{Problem: func(error) bool { return true }}); err != nil {
 					t.Fatalf("%s to %s: %v", p, to, err)
 				}
@@ -107,7 +108,7 @@ func TestSDK(t *testing.T) {
 // assembleJSON is `agentstream assemble -o json` of in.
 func assembleJSON(t *testing.T, f convert.Format, in []byte) []byte {
 	t.Helper()
-	dec := f.NewDecoder(bufio.NewReader(bytes.NewReader(in)), &convert.Options{})
+	dec := f.NewDecoder(bufio.NewReader(bytes.NewReader(in)), &format.Options{})
 	asm := assemble.New(0)
 	var out bytes.Buffer
 	j := render.NewJSON(&out)

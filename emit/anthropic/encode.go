@@ -195,16 +195,8 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.warn("notices")
 	case *event.Unknown:
 		e.warn("unknown " + ev.Format + " events")
-	case *event.AwaitingTools:
-		e.warn("awaiting tools")
-	case *event.Files:
-		e.warn("generated files")
-	case *event.FileChange:
-		e.warn("file changes")
-	case *event.TodoList:
-		e.warn("todo lists")
 	default:
-		e.warn(fmt.Sprintf("events of type %T", ev))
+		e.warn(messages.Loss(ev))
 	}
 	return e.err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
 	wire "github.com/agentstream/agentstream/parse/anthropic"
 )
 
@@ -265,43 +266,12 @@ func BenchmarkEncode(b *testing.B) {
 // problem (but the truncation it reports when a block was left open).
 func FuzzEncoder(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(corpus, "*.sse"))
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		if len(data) > 4<<10 {
-			data = data[:4<<10]
-		}
-		f.Add(data)
-	}
+	eventtest.FuzzPieces(f, files, "\n\n", 512)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d := wire.NewDecoder(bytes.NewReader(data), &wire.Config{MaxEventBytes: 4096})
 		var out bytes.Buffer
-		e := NewEncoder(&out, nil)
-		for {
-			ev, err := d.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				continue
-			}
-			if err := e.Encode(ev); err != nil {
-				t.Fatalf("Encode(%T): %v", ev, err)
-			}
-		}
-		truncated := errors.Is(e.Close(), event.ErrTruncated)
-		r := wire.NewDecoder(bytes.NewReader(out.Bytes()), nil)
-		for {
-			_, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil && !(truncated && errors.Is(err, event.ErrTruncated)) {
-				t.Fatalf("reading our output: %v\ninput:\n%q\noutput:\n%s", err, data, out.Bytes())
-			}
-		}
+		in := func(r io.Reader) event.Decoder { return wire.NewDecoder(r, &wire.Config{MaxEventBytes: 4096}) }
+		back := func(r io.Reader) event.Decoder { return wire.NewDecoder(r, nil) }
+		eventtest.RoundTrip(t, data, in, back, NewEncoder(&out, nil), &out)
 	})
 }
 

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
@@ -40,6 +42,10 @@ type Encoder struct {
 	err    error
 	losses event.Losses // what was warned about
 	out    []byte       // the line being written, reused
+	seed   []byte       // what a uuid is derived from, reused
+	// bigBlock is the size from which a block is not copied into its
+	// line (defaultBigBlock; tests change it).
+	bigBlock int
 
 	main     string // the main agent's scope
 	haveMain bool
@@ -50,7 +56,7 @@ type Encoder struct {
 	n        int      // lines written, for derived uuids
 
 	// what the result line needs when the source has no RunEnd
-	lastText  string
+	lastText  []byte // as a JSON string
 	lastStop  string
 	failed    bool     // the main agent had a fatal error or a failed turn
 	errs      []string // the main agent's error messages, for result.errors
@@ -68,7 +74,7 @@ type agent struct {
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, agents: map[string]*agent{}}
+	e := &Encoder{w: w, agents: map[string]*agent{}, bigBlock: defaultBigBlock}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
@@ -84,12 +90,23 @@ func (e *Encoder) warn(what string) {
 
 // uuid returns the next line's uuid, derived from the session id and a
 // counter so that output is deterministic.
-func (e *Encoder) uuid() string {
+func (e *Encoder) uuid() string { return string(e.appendUUID(nil)) }
+
+// appendUUID appends the next line's uuid (see uuid) without allocating.
+func (e *Encoder) appendUUID(b []byte) []byte {
+	const hex = "0123456789abcdef"
 	e.n++
-	h := sha256.Sum256(fmt.Appendf(nil, "%s/%d", e.session, e.n))
+	e.seed = strconv.AppendInt(append(append(e.seed[:0], e.session...), '/'), int64(e.n), 10)
+	h := sha256.Sum256(e.seed)
 	h[6] = h[6]&0x0f | 0x40
 	h[8] = h[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
+	for i, c := range h[:16] {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			b = append(b, '-')
+		}
+		b = append(b, hex[c>>4], hex[c&0x0f])
+	}
+	return b
 }
 
 // line writes one line; err is the error of marshalling it, if any.
@@ -101,11 +118,46 @@ func (e *Encoder) line(b []byte, err error) {
 		e.err = fmt.Errorf("claude: %w", err)
 		return
 	}
-	e.out = append(append(e.out[:0], b...), '\n')
+	e.writeLine(append(e.out[:0], b...))
+}
+
+// writeLine writes b, a line without its newline built on e.out (which
+// it becomes, for reuse).
+func (e *Encoder) writeLine(b []byte) {
+	if e.err != nil {
+		return
+	}
+	e.out = append(b, '\n')
 	_, e.err = e.w.Write(e.out)
 	if cap(e.out) > 64<<10 {
 		e.out = nil // a rare large line: not kept
 	}
+}
+
+// appendHeader appends the fields every line ends with, as Marshal
+// writes header, and the line's closing brace.
+func (e *Encoder) appendHeader(b []byte, a *agent) []byte {
+	b = append(b, `,"parent_tool_use_id":`...)
+	if a.parent == nil {
+		b = append(b, "null"...)
+	} else {
+		b = jsontext.AppendMarshalString(b, *a.parent)
+	}
+	b = append(b, `,"session_id":`...)
+	b = jsontext.AppendMarshalString(b, e.session)
+	b = append(b, `,"uuid":"`...)
+	return append(e.appendUUID(b), `"}`...)
+}
+
+// appendAssistant appends an assistant line holding block, as Marshal
+// writes struct{Type; Message; header}, but its closing brace.
+func (e *Encoder) appendAssistant(b []byte, a *agent, id, model string, block []byte) []byte {
+	b = append(b, `{"type":`...)
+	b = jsontext.AppendMarshalString(b, wire.TypeAssistant)
+	b = append(b, `,"message":`...)
+	b = messages.AppendMessage(b, id, model, block)
+	b = e.appendHeader(b, a)
+	return b[:len(b)-1]
 }
 
 // scope returns the state of agent id, creating it on first use.
@@ -122,11 +174,14 @@ func (e *Encoder) scope(id string) *agent {
 		a.parent = &p
 	}
 	a.st = &messages.Streamer{
-		Event:         func(typ string, data []byte) error { return e.streamEvent(a, data) },
 		Block:         func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
 		NewID:         func() string { a.msgs++; return fmt.Sprintf("msg_%s_%d", shortID(a.id), a.msgs) },
 		MaxBlockBytes: textCap(e.cfg.MaxBlockBytes),
 		Cut:           func() { e.warn("text beyond MaxEventBytes in one block") },
+	}
+	if e.cfg.Partial && a.parent == nil {
+		// Else no stream event is written: none is made.
+		a.st.Event = func(typ string, data []byte) error { return e.streamEvent(a, data) }
 	}
 	if m := e.agents[e.main]; m != nil {
 		a.st.Model = m.st.Model
@@ -226,16 +281,8 @@ func (e *Encoder) Encode(ev event.Event) error {
 		default:
 			e.line(jsontext.Compact(raw), nil) // a line type of a newer Claude Code
 		}
-	case *event.AwaitingTools:
-		e.warn("awaiting tools")
-	case *event.Files:
-		e.warn("generated files")
-	case *event.FileChange:
-		e.warn("file changes")
-	case *event.TodoList:
-		e.warn("todo lists")
 	default:
-		e.warn(fmt.Sprintf("events of type %T", ev))
+		e.warn(messages.Loss(ev))
 	}
 	return e.err
 }
@@ -277,7 +324,7 @@ func (e *Encoder) newRun() {
 		e.closeTurns("")
 		e.result(&event.RunEnd{})
 	}
-	*e = Encoder{w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: map[string]*agent{}, n: e.n}
+	*e = Encoder{w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: map[string]*agent{}, n: e.n, bigBlock: e.bigBlock}
 }
 
 // endSubagents ends the open messages of the subagents started by tool
@@ -442,27 +489,67 @@ func (e *Encoder) streamEvent(a *agent, data []byte) error {
 		// Claude Code forwards no partial stream of a subagent.
 		return nil
 	}
-	e.line(messages.Marshal(struct {
-		Type  string          `json:"type"`
-		Event json.RawMessage `json:"event"`
-		header
-	}{Type: wire.TypeStreamEvent, Event: data, header: e.header(a)}))
+	// As Marshal writes struct{Type; Event json.RawMessage; header}: data
+	// is compact JSON.
+	b := append(e.out[:0], `{"type":`...)
+	b = jsontext.AppendMarshalString(b, wire.TypeStreamEvent)
+	b = append(b, `,"event":`...)
+	b = append(b, data...)
+	e.writeLine(e.appendHeader(b, a))
 	return e.err
 }
 
 func (e *Encoder) snapshot(a *agent, m messages.MessageInfo, block []byte) error {
 	if a.id == e.main {
-		var b messages.Block
-		if messages.UnmarshalBlock(block, &b) == nil && b.Type == messages.BlockText && b.Text != nil {
-			e.lastText = *b.Text
+		e.noteText(block)
+	}
+	if len(block) <= e.bigBlock {
+		e.writeLine(append(e.appendAssistant(e.out[:0], a, m.ID, m.Model, block), '}'))
+		return e.err
+	}
+	// A large block is written from where it is, not copied into the
+	// line: the line, with no content, written around it.
+	b := append(e.appendAssistant(e.out[:0], a, m.ID, m.Model, nil), '}', '\n')
+	const content = `"content":[`
+	i := bytes.Index(b, []byte(content)) + len(content) // the message's own key: in a string its quotes are escaped
+	for _, part := range [][]byte{b[:i], block, b[i:]} {
+		if e.err == nil {
+			_, e.err = e.w.Write(part)
 		}
 	}
-	e.line(messages.Marshal(struct {
-		Type    string `json:"type"`
-		Message any    `json:"message"`
-		header
-	}{Type: wire.TypeAssistant, Message: messages.NewMessage(m.ID, m.Model, []json.RawMessage{block}), header: e.header(a)}))
+	e.out = b
+	if cap(e.out) > 64<<10 {
+		e.out = nil
+	}
 	return e.err
+}
+
+// defaultBigBlock is the size from which a block is not copied into
+// its line.
+const defaultBigBlock = 16 << 10
+
+// noteText keeps the text of block, a block of the main agent, when it
+// is a text block: the result line's text when the source gives none. A
+// block of the shape the Streamer writes ({"type":"text","text":...})
+// has its text kept as JSON, decoded only when a result needs it.
+func (e *Encoder) noteText(block []byte) {
+	var r jsontext.Reader
+	r.Reset(block)
+	if r.Object() {
+		if k, _ := r.Key(); string(k) == "type" && string(r.Str()) == messages.BlockText {
+			if k, _ := r.Key(); string(k) == "text" && r.Peek() == '"' {
+				text := r.Skip()
+				if _, more := r.Key(); !more && r.End() {
+					e.lastText = append(e.lastText[:0], text...)
+					return
+				}
+			}
+		}
+	}
+	var b messages.Block
+	if messages.UnmarshalBlock(block, &b) == nil && b.Type == messages.BlockText && b.Text != nil {
+		e.lastText = jsontext.AppendMarshalString(e.lastText[:0], *b.Text)
+	}
 }
 
 type resultContent struct {
@@ -585,13 +672,11 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}{"text", text})
-	msg := messages.NewMessage(e.uuid(), wire.SyntheticModel, []json.RawMessage{block})
-	e.line(messages.Marshal(struct {
-		Type    string `json:"type"`
-		Message any    `json:"message"`
-		header
-		Error string `json:"error"`
-	}{Type: wire.TypeAssistant, Message: msg, header: e.header(a), Error: errType}))
+	id := e.uuid()
+	b := e.appendAssistant(e.out[:0], a, id, wire.SyntheticModel, block)
+	b = append(b, `,"error":`...)
+	b = jsontext.AppendMarshalString(b, errType)
+	e.writeLine(append(b, '}'))
 }
 
 func (e *Encoder) notice(a *agent, ev *event.Notice) {
@@ -660,6 +745,7 @@ func (e *Encoder) agentsInOrder() []*agent {
 
 // result writes a result line made of what is known.
 func (e *Encoder) result(ev *event.RunEnd) {
+	splice := false
 	r := wire.Result{
 		Type: wire.TypeResult, Subtype: wire.SubtypeSuccess, IsError: ev.IsError || e.failed,
 		DurationMS: ev.DurationMS, NumTurns: ev.Turns, SessionID: e.session, TotalCostUSD: ev.CostUSD,
@@ -689,8 +775,12 @@ func (e *Encoder) result(ev *event.RunEnd) {
 		r.Subtype = wire.SubtypeErrorDuring
 	} else {
 		res := ev.Result
-		if res == "" {
-			res = e.lastText
+		if res == "" && len(e.lastText) > 0 {
+			if marshalled(e.lastText) {
+				splice = true // written as it is, below
+			} else {
+				res = jsonString(e.lastText)
+			}
 		}
 		r.Result = &res
 	}
@@ -702,7 +792,17 @@ func (e *Encoder) result(ev *event.RunEnd) {
 		}
 	}
 	r.UUID = e.uuid()
-	e.line(messages.Marshal(r))
+	line, err := messages.Marshal(r)
+	if splice && err == nil {
+		// The last text, already JSON as Marshal writes it, in place of
+		// the empty result: the one "result":"" of the line (a key of
+		// the line's own; inside a string its quotes are escaped).
+		if i := bytes.Index(line, []byte(`"result":""`)); i >= 0 {
+			i += len(`"result":`)
+			line = slices.Concat(line[:i], e.lastText, line[i+2:])
+		}
+	}
+	e.line(line, err)
 	e.resultOut = true
 }
 
@@ -725,12 +825,8 @@ func (e *Encoder) Close() error {
 		// a message cut short by an interrupt.
 		for _, a := range e.agentsInOrder() {
 			if m, block, ok := a.st.Pending(); ok {
-				e.line(messages.Marshal(struct {
-					Type    string `json:"type"`
-					Message any    `json:"message"`
-					header
-					Aborted bool `json:"aborted"`
-				}{Type: wire.TypeAssistant, Message: messages.NewMessage(m.ID, m.Model, []json.RawMessage{block}), header: e.header(a), Aborted: true}))
+				b := e.appendAssistant(e.out[:0], a, m.ID, m.Model, block)
+				e.writeLine(append(b, `,"aborted":true}`...))
 			}
 		}
 		if e.err != nil {
@@ -745,6 +841,57 @@ func (e *Encoder) Close() error {
 	e.closeTurns("")
 	e.result(&event.RunEnd{})
 	return e.err
+}
+
+// marshalled reports whether s, a valid JSON string, is what Marshal
+// writes for the text it decodes to: valid UTF-8 with no raw U+2028 or
+// U+2029, and every escape the one Marshal writes for its character.
+func marshalled(s []byte) bool {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' || !utf8.Valid(s) || bytes.Contains(s, []byte("\u2028")) || bytes.Contains(s, []byte("\u2029")) {
+		return false
+	}
+	s = s[1 : len(s)-1]
+	for i := bytes.IndexByte(s, '\\'); i >= 0; i = bytes.IndexByte(s, '\\') {
+		if i+1 >= len(s) {
+			return false
+		}
+		switch s[i+1] {
+		case '"', '\\', 'n', 'r', 't', 'b', 'f':
+			s = s[i+2:]
+			continue
+		case 'u':
+		default:
+			return false
+		}
+		if i+6 > len(s) {
+			return false
+		}
+		u := string(s[i : i+6])
+		switch {
+		case u == `\u2028` || u == `\u2029`:
+		case strings.HasPrefix(u, `\u00`) && u < `\u0020` && isLowerHex(u[4]) && isLowerHex(u[5]) &&
+			u != `\u0008` && u != `\u0009` && u != `\u000a` && u != `\u000c` && u != `\u000d`:
+		default:
+			return false
+		}
+		s = s[i+6:]
+	}
+	return true
+}
+
+func isLowerHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
+
+// jsonString decodes a JSON string as json.Unmarshal does, in one pass
+// when jsontext.Reader can.
+func jsonString(b []byte) string {
+	var r jsontext.Reader
+	r.Reset(b)
+	if s := r.String(); r.End() {
+		return s
+	}
+	var s string
+	json.Unmarshal(b, &s)
+	return s
 }
 
 // marshal is messages.Marshal for values of strings and valid JSON text,

@@ -18,6 +18,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/internal/messages"
 	wire "github.com/agentstream/agentstream/parse/claude"
 )
 
@@ -396,43 +398,12 @@ func BenchmarkEncode(b *testing.B) {
 // reports when a block was left open).
 func FuzzEncoder(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(corpus, "*.json*"))
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		if len(data) > 4<<10 {
-			data = data[:4<<10]
-		}
-		f.Add(data, false)
-	}
+	eventtest.FuzzPieces(f, files, "\n", 512, false)
 	f.Fuzz(func(t *testing.T, data []byte, partial bool) {
-		d := wire.NewDecoder(bytes.NewReader(data), &wire.Config{MaxEventBytes: 4096})
 		var out bytes.Buffer
-		e := NewEncoder(&out, &Config{Partial: partial})
-		for {
-			ev, err := d.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				continue
-			}
-			if err := e.Encode(ev); err != nil {
-				t.Fatalf("Encode(%T): %v", ev, err)
-			}
-		}
-		truncated := errors.Is(e.Close(), event.ErrTruncated)
-		r := wire.NewDecoder(bytes.NewReader(out.Bytes()), nil)
-		for {
-			_, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil && !(truncated && errors.Is(err, event.ErrTruncated)) {
-				t.Fatalf("reading our output: %v\ninput:\n%s\noutput:\n%s", err, data, out.Bytes())
-			}
-		}
+		in := func(r io.Reader) event.Decoder { return wire.NewDecoder(r, &wire.Config{MaxEventBytes: 4096}) }
+		back := func(r io.Reader) event.Decoder { return wire.NewDecoder(r, nil) }
+		eventtest.RoundTrip(t, data, in, back, NewEncoder(&out, &Config{Partial: partial}), &out)
 	})
 }
 
@@ -818,5 +789,109 @@ func TestInputFragments(t *testing.T) {
 				t.Errorf("input_json_delta fragments (-recorded +written):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestLinesAsMarshal: the lines written without reflection are what
+// encoding/json writes for them.
+func TestLinesAsMarshal(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "plain", "q\"b\\<&>\u2028\u2029\x01é", "bad \xff"} {
+		var out bytes.Buffer
+		e := NewEncoder(&out, nil)
+		e.session = s
+		sub := s + "parent"
+		for _, a := range []*agent{{id: s}, {id: "sub", parent: &sub}} {
+			block := []byte(`{"type":"text","text":"x"}`)
+			e.n = 0
+			want, err := messages.Marshal(struct {
+				Type    string `json:"type"`
+				Message any    `json:"message"`
+				header
+			}{Type: wire.TypeAssistant, Message: json.RawMessage(messages.AppendMessage(nil, s, s, block)), header: e.header(a)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.n = 0
+			if diff := cmp.Diff(string(want), string(e.appendAssistant(nil, a, s, s, block))+"}"); diff != "" {
+				t.Errorf("%q: assistant line (-Marshal +appendAssistant):\n%s", s, diff)
+			}
+			e.n = 0
+			want, _ = messages.Marshal(struct {
+				Type  string          `json:"type"`
+				Event json.RawMessage `json:"event"`
+				header
+			}{Type: wire.TypeStreamEvent, Event: block, header: e.header(a)})
+			e.n, e.cfg.Partial = 0, true
+			out.Reset()
+			e.streamEvent(&agent{id: a.id}, block)
+			if a.parent == nil && !cmp.Equal(string(want)+"\n", out.String()) {
+				t.Errorf("%q: stream_event line (-Marshal +streamEvent):\n%s", s, cmp.Diff(string(want)+"\n", out.String()))
+			}
+		}
+	}
+}
+
+var marshalledSeeds = []string{
+	`""`, `"plain"`, `"q\"b\\ \n\r\t\b\f"`, `"\u0000\u001f"`, `"\u0008"`, `"\u000a"`, `"\/"`, `"\u0041"`,
+	`"\u00e9"`, `"\u00E9"`, `"\u001F"`, `"\u2028\u2029"`, "\"\u2028\"", `"\ufffd"`, "\"\ufffd\"", `"\ud83d\ude00"`,
+	"\"é 日本 🎌\"", "\"bad \xff\"", `"<&>"`,
+}
+
+// checkMarshalled: marshalled says a JSON string is what Marshal writes
+// for its text exactly when it is.
+func checkMarshalled(t *testing.T, s string) {
+	var text string
+	if json.Unmarshal([]byte(s), &text) != nil || !strings.HasPrefix(strings.TrimSpace(s), `"`) || !json.Valid([]byte(s)) {
+		return
+	}
+	b, _ := messages.Marshal(text)
+	if want := string(b) == s; marshalled([]byte(s)) != want {
+		t.Errorf("marshalled(%q) = %v, want %v (Marshal writes %q)", s, !want, want, b)
+	}
+}
+
+func TestMarshalled(t *testing.T) {
+	t.Parallel()
+	for _, s := range marshalledSeeds {
+		checkMarshalled(t, s)
+	}
+}
+
+func FuzzMarshalled(f *testing.F) {
+	for _, s := range marshalledSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkMarshalled)
+}
+
+// TestBigBlocks: a block written around (not copied into) its line
+// gives the same bytes as one copied.
+func TestBigBlocks(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob(filepath.Join(corpus, "*.json*"))
+	if len(files) == 0 {
+		t.Fatal("no recordings")
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs := eventtest.Events(eventtest.All(wire.NewDecoder(bytes.NewReader(data), nil)))
+		for _, partial := range []bool{false, true} {
+			var outs [2]bytes.Buffer
+			for i, big := range []int{1 << 30, 0} {
+				e := NewEncoder(&outs[i], &Config{Partial: partial})
+				e.bigBlock = big
+				for _, ev := range evs {
+					e.Encode(ev)
+				}
+				e.Close()
+			}
+			if diff := cmp.Diff(outs[0].String(), outs[1].String()); diff != "" {
+				t.Errorf("%s, partial %v: blocks written around their line differ (-copied +around):\n%s", file, partial, diff)
+			}
+		}
 	}
 }

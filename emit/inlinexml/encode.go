@@ -7,7 +7,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentstream/agentstream/emit/internal/modeltext"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/parse/inlinexml"
 	"github.com/agentstream/agentstream/toolset"
 )
@@ -28,15 +30,17 @@ type Encoder struct {
 	raw    map[string]bool
 	buf    []byte
 	err    error
-	main   *string           // the agent whose events are written
 	names  map[string]string // tool name by call id, for results
-	losses event.Losses      // what was warned about
+	losses modeltext.Losses  // what was warned about, and the agent written
 
 	last     byte            // last byte written, 0 at the start
 	thinking bool            // a <thinking> is open
 	text     strings.Builder // text written since the last element (capped)
 	done     bool            // the last element was attempt_completion
 	textOpen bool
+
+	json   jsontext.Reader // reads tool inputs
+	params [][2]string     // a tool input's members: name, value
 }
 
 // maxTrail caps the text kept to compare with a RunEnd's Result.
@@ -48,6 +52,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	if cfg != nil {
 		e.cfg = *cfg
 	}
+	e.losses.Format, e.losses.Warn = "inlinexml", e.cfg.Warn
 	raw := e.cfg.RawParams
 	if raw == nil {
 		raw = []string{"content", "diff"}
@@ -58,21 +63,14 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	return e
 }
 
-func (e *Encoder) warn(what string) {
-	e.losses.Report(e.cfg.Warn, "inlinexml", what)
-}
+func (e *Encoder) warn(what string) { e.losses.Report(what) }
 
 // Encode writes the protocol text for ev.
 func (e *Encoder) Encode(ev event.Event) error {
 	if e.err != nil {
 		return e.err
 	}
-	if e.main == nil {
-		a := ev.AgentID()
-		e.main = &a
-	}
-	if ev.AgentID() != *e.main {
-		e.warn("the events of other agents (only the first agent's are written)")
+	if e.losses.OtherAgent(ev) {
 		return nil
 	}
 	e.buf = e.buf[:0]
@@ -129,22 +127,10 @@ func (e *Encoder) Encode(ev event.Event) error {
 		// the calls were written as ToolCalls
 	case *event.SessionStart:
 		e.warn("session metadata")
-	case *event.TurnStart, *event.TurnEnd:
-		e.warn("turn boundaries and usage")
-	case *event.Citations:
-		e.warn("citations")
-	case *event.Files:
-		e.warn("generated file lists")
-	case *event.FileChange:
-		e.warn("file change reports")
-	case *event.TodoList:
-		e.warn("todo lists")
-	case *event.Error:
-		e.warn("error events")
 	case *event.Notice:
 		e.warn("notices")
-	case *event.Unknown:
-		e.warn("unknown items")
+	default:
+		e.losses.Unwritten(ev)
 	}
 	return e.flush()
 }
@@ -192,13 +178,22 @@ func (e *Encoder) call(name string, input json.RawMessage) {
 	e.buf = append(e.buf, '<')
 	e.buf = append(e.buf, name...)
 	e.buf = append(e.buf, ">\n"...)
-	err := eachMember(input, func(k string, v json.RawMessage) {
-		var s string
-		if json.Unmarshal(v, &s) != nil {
-			s = string(v)
+	var err error
+	if !e.members(input) {
+		e.params = e.params[:0]
+		err = eachMember(input, func(k string, v json.RawMessage) {
+			var s string
+			if json.Unmarshal(v, &s) != nil {
+				s = string(v)
+			}
+			e.params = append(e.params, [2]string{k, s})
+		})
+	}
+	if err == nil {
+		for _, p := range e.params {
+			e.param(p[0], p[1])
 		}
-		e.param(k, s)
-	})
+	}
 	if err != nil {
 		e.warn("tool input that is not a JSON object")
 		e.param("input", string(bytes.TrimSpace(input)))
@@ -213,13 +208,12 @@ func (e *Encoder) param(k, v string) {
 	if !toolset.ValidName(k) {
 		e.warn("parameter names that are not tag names")
 	}
-	close := "</" + k + ">"
 	multi := e.raw[k] || strings.Contains(v, "\n")
 	if !e.raw[k] {
 		if strings.TrimSpace(v) != v {
 			e.warn("white space around parameter values")
 		}
-		if strings.Contains(v, close) {
+		if strings.Contains(v, "</"+k+">") {
 			e.warn("parameter values holding their own close tag")
 		}
 	}
@@ -233,8 +227,9 @@ func (e *Encoder) param(k, v string) {
 	if multi {
 		e.buf = append(e.buf, '\n')
 	}
-	e.buf = append(e.buf, close...)
-	e.buf = append(e.buf, '\n')
+	e.buf = append(e.buf, "</"...)
+	e.buf = append(e.buf, k...)
+	e.buf = append(e.buf, ">\n"...)
 }
 
 // result writes a tool result as the orchestrator's feedback message.
@@ -265,14 +260,11 @@ func (e *Encoder) result(r *event.ToolResult) {
 	if len(r.Structured) > 0 || r.ExitCode != nil {
 		e.warn("structured tool output and exit codes")
 	}
-	fmt.Fprintf((*appender)(&e.buf), "<tool_result tool_name=\"%s\">\n%s\n</tool_result>\n", name, text)
-}
-
-type appender []byte
-
-func (a *appender) Write(p []byte) (int, error) {
-	*a = append(*a, p...)
-	return len(p), nil
+	e.buf = append(e.buf, `<tool_result tool_name="`...)
+	e.buf = append(e.buf, name...)
+	e.buf = append(e.buf, "\">\n"...)
+	e.buf = append(e.buf, text...)
+	e.buf = append(e.buf, "\n</tool_result>\n"...)
 }
 
 // Close ends the text. It reports a thinking or text block left open.
@@ -290,6 +282,37 @@ func (e *Encoder) Close() error {
 		return fmt.Errorf("inlinexml: %w: block left open", event.ErrTruncated)
 	}
 	return nil
+}
+
+// members reads the members of the JSON object input into e.params, in
+// one pass with a jsontext.Reader: each key, and its value as a parameter
+// writes it (a string unescaped, null as nothing, any other value as its
+// JSON text), exactly as eachMember and json.Unmarshal make them. It
+// reports false for input the Reader does not take (eachMember decides).
+func (e *Encoder) members(input []byte) bool {
+	r := &e.json
+	r.Reset(input)
+	e.params = e.params[:0]
+	if !r.Object() {
+		return false
+	}
+	for {
+		k, ok := r.KeyFold()
+		if !ok {
+			break
+		}
+		var v string
+		switch r.Peek() {
+		case '"':
+			v = r.String()
+		case 'n':
+			r.Null()
+		default:
+			v = string(r.Skip())
+		}
+		e.params = append(e.params, [2]string{string(k), v})
+	}
+	return !r.Failed()
 }
 
 // eachMember calls f for the members of the JSON object b, in order.

@@ -3,8 +3,8 @@ package inlinexml
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
+	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +13,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/parse/inlinexml"
+	"github.com/agentstream/agentstream/toolset"
 )
 
 func encode(t *testing.T, evs []event.Event) (string, []string, error) {
@@ -136,34 +137,63 @@ func TestCloseOpenThinking(t *testing.T) {
 	}
 }
 
+// samples are the decoder's samples that read back alike (cut off or
+// invalid ones do not).
+var samples = eventtest.TextProtocol{
+	Dir: "../../testdata/inlinexml",
+	Decoder: func(r io.Reader, source string, tools []toolset.Tool) event.Decoder {
+		return inlinexml.NewDecoder(r, &inlinexml.Config{Source: source, Tools: tools})
+	},
+	Cut: func(name string) bool { return strings.Contains(name, "truncated") || strings.Contains(name, "probe") },
+}
+
 // TestRoundTrip decodes each sample, encodes the events and decodes the
 // text again: the events must not change.
 func TestRoundTrip(t *testing.T) {
 	t.Parallel()
-	paths, _ := filepath.Glob("../../testdata/inlinexml/*.txt")
-	for _, p := range paths {
-		if strings.Contains(p, "truncated") || strings.Contains(p, "probe") {
+	samples.RoundTrip(t, samples.Cut, func(t *testing.T, evs []event.Event) (string, error) {
+		text, _, err := encode(t, evs)
+		return text, err
+	})
+}
+
+// BenchmarkEncode encodes the samples' events, repeated to about 1 MB of
+// text.
+func BenchmarkEncode(b *testing.B) {
+	samples.BenchEncode(b, func(w io.Writer) event.Encoder { return NewEncoder(w, nil) })
+}
+
+// TestMembers checks the one-pass reading of a tool input against
+// eachMember and json.Unmarshal, which it stands in for: where it takes
+// the input, it must give the same parameters.
+func TestMembers(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{
+		`{}`, ` { "a" : "x" } `, `{"a":"x","a":"y"}`, `{"path":"a\nb","n":12,"f":-1.5e3,"b":true,"z":null}`,
+		`{"o":{"k":[1,"2",{"x":null}]},"arr":[]}`, `{"u":"\u00e9\ud83d\ude00\u0000","s":"\"<>&"}`,
+		`{"Caps":"x"}`, `{"bad":"\xff"}`, `{"a":1} trailing`, `{"a":}`, `[1]`, `"s"`, ``, `{"é":1}`, `{"a\"b":1}`,
+		"{\"bad\":\"a\xffb\"}",
+	} {
+		e := NewEncoder(io.Discard, nil)
+		fast := e.members([]byte(in))
+		got := slices.Clone(e.params)
+		var want [][2]string
+		err := eachMember([]byte(in), func(k string, v json.RawMessage) {
+			var s string
+			if json.Unmarshal(v, &s) != nil {
+				s = string(v)
+			}
+			want = append(want, [2]string{k, s})
+		})
+		if !fast {
 			continue
 		}
-		t.Run(filepath.Base(p), func(t *testing.T) {
-			t.Parallel()
-			in, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			first := eventtest.Collect(inlinexml.NewDecoder(bytes.NewReader(in), nil))
-			var evs []event.Event
-			for _, it := range first {
-				evs = append(evs, it.Event)
-			}
-			text, _, err := encode(t, evs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			second := eventtest.Collect(inlinexml.NewDecoder(strings.NewReader(text), nil))
-			if diff := cmp.Diff(first, second); diff != "" {
-				t.Errorf("events (-decoded +re-decoded):\n%s\ntext:\n%s", diff, text)
-			}
-		})
+		if err != nil {
+			t.Errorf("%q: read in one pass, but eachMember fails: %v", in, err)
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%q (-eachMember +members):\n%s", in, diff)
+		}
 	}
 }

@@ -11,18 +11,14 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
-	wire "github.com/agentstream/agentstream/parse/jsonenv"
 )
-
-// DefaultMaxChunkBytes is the default cap on one envelope's JSON text:
-// the specification's (format.DefaultMaxChunkBytes).
-const DefaultMaxChunkBytes = format.DefaultMaxChunkBytes
 
 // Config configures an Encoder. The zero value is ready to use.
 type Config struct {
 	// MaxChunkBytes caps the JSON text of every envelope as written
-	// (DefaultMaxChunkBytes if 0).
+	// (format.DefaultMaxChunkBytes, the specification's, if 0).
 	MaxChunkBytes int
 	// NDJSON writes one envelope per line instead of SSE messages.
 	NDJSON bool
@@ -44,6 +40,12 @@ type Encoder struct {
 	seen   bool               // an event was encoded
 	losses event.Losses       // what was warned about
 	err    error
+
+	// fixed is the length of the fixed fields of a delta's envelope of
+	// fixedOf (type and agent), with no extras: payload's overhead,
+	// computed once for a run of deltas.
+	fixed   int
+	fixedOf [2]string
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -53,7 +55,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 		e.cfg = *cfg
 	}
 	if e.cfg.MaxChunkBytes <= 0 {
-		e.cfg.MaxChunkBytes = DefaultMaxChunkBytes
+		e.cfg.MaxChunkBytes = format.DefaultMaxChunkBytes
 	}
 	return e
 }
@@ -272,7 +274,14 @@ func (e *Encoder) begin(agent string, kind event.BlockKind) {
 // the last carries final.
 func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) {
 	// The fixed fields with "final":false, the longer of the two.
-	overhead := len(e.appendEnvelope(e.buf[:0], typ, agent, false, "", extras))
+	overhead := e.fixed
+	if len(extras) > 0 || e.fixedOf != [2]string{typ, agent} || overhead == 0 {
+		e.buf = e.appendEnvelope(e.buf[:0], typ, agent, false, "", extras)
+		overhead = len(e.buf)
+		if len(extras) == 0 {
+			e.fixed, e.fixedOf = overhead, [2]string{typ, agent}
+		}
+	}
 	budget := e.cfg.MaxChunkBytes - overhead
 	if budget < maxRuneJSON {
 		// The fixed fields alone leave no room for one character: write
@@ -298,10 +307,25 @@ const maxRuneJSON = 6
 // splitPoint returns the length of the longest prefix of s, cut at a rune
 // boundary, whose JSON-escaped form fits in budget bytes.
 func splitPoint(s string, budget int) int {
+	if len(s) <= budget/maxRuneJSON {
+		return len(s) // fits even if every byte were escaped
+	}
 	size := 0
 	for i := 0; i < len(s); {
-		r, w := utf8.DecodeRuneInString(s[i:])
-		n := jsontext.EscapedLen(r, w)
+		// A run of plain ASCII counts a byte each, up to the budget.
+		if k := jsontext.PlainLen(s[i:min(len(s), i+budget-size)]); k > 0 {
+			size += k
+			i += k
+			continue
+		}
+		n, w := 1, 1
+		if c := s[i]; c >= utf8.RuneSelf {
+			var r rune
+			r, w = utf8.DecodeRuneInString(s[i:])
+			n = jsontext.EscapedLen(r, w)
+		} else if c < 0x20 || c == '"' || c == '\\' {
+			n = jsontext.EscapedLen(rune(c), 1)
+		}
 		if size+n > budget {
 			return i
 		}
@@ -312,8 +336,11 @@ func splitPoint(s string, budget int) int {
 }
 
 func (e *Encoder) envelope(typ, agent string, final bool, delta string, extras ...extra) {
-	e.buf = e.appendEnvelope(e.buf[:0], typ, agent, final, delta, extras)
-	e.line(e.buf)
+	if e.err != nil {
+		return
+	}
+	e.out = e.appendEnvelope(e.frameStart(), typ, agent, final, delta, extras)
+	e.frameEnd()
 }
 
 func (e *Encoder) appendEnvelope(b []byte, typ, agent string, final bool, delta string, extras []extra) []byte {
@@ -346,14 +373,27 @@ func (e *Encoder) line(b []byte) {
 	if e.err != nil {
 		return
 	}
-	out := e.out[:0]
+	e.out = append(e.frameStart(), b...)
+	e.frameEnd()
+}
+
+// frameStart returns the output buffer with the framing that comes before an
+// envelope.
+func (e *Encoder) frameStart() []byte {
 	if e.cfg.NDJSON {
-		out = append(append(out, b...), '\n')
-	} else {
-		out = append(append(append(out, "data: "...), b...), "\n\n"...)
+		return e.out[:0]
 	}
-	e.out = out
-	_, e.err = e.w.Write(out)
+	return append(e.out[:0], "data: "...)
+}
+
+// frameEnd ends the framed envelope in the output buffer and writes it.
+func (e *Encoder) frameEnd() {
+	if e.cfg.NDJSON {
+		e.out = append(e.out, '\n')
+	} else {
+		e.out = append(e.out, "\n\n"...)
+	}
+	_, e.err = e.w.Write(e.out)
 	if cap(e.out) > 64<<10 {
 		e.out = nil // a rare large envelope: not kept
 	}

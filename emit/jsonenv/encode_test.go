@@ -14,10 +14,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/emit/jsonenv"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/eventtest"
+	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	parse "github.com/agentstream/agentstream/parse/jsonenv"
 )
 
@@ -143,42 +145,10 @@ func TestEncode(t *testing.T) {
 	}
 }
 
+// testdataFiles returns the recordings of testdata/jsonenv.
 func testdataFiles(t testing.TB) []string {
 	t.Helper()
-	paths, _ := filepath.Glob("../../testdata/jsonenv/*")
-	var out []string
-	for _, p := range paths {
-		if !strings.HasSuffix(p, ".md") {
-			out = append(out, p)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatal("no testdata")
-	}
-	return out
-}
-
-// blocks assembles a stream.
-func blocks(t testing.TB, r io.Reader) []*assemble.Block {
-	t.Helper()
-	dec := parse.NewDecoder(r, nil)
-	asm := assemble.New(0)
-	var out []*assemble.Block
-	for {
-		ev, err := dec.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			continue // problems are compared elsewhere; both sides see the same
-		}
-		bs, err := asm.Add(ev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, bs...)
-	}
-	return append(out, asm.Flush()...)
+	return append(eventtest.Corpus(t, "../../testdata/jsonenv", "*.sse"), eventtest.Corpus(t, "../../testdata/jsonenv", "*.jsonl")...)
 }
 
 // reencode converts a stream to the envelope again.
@@ -217,7 +187,7 @@ func TestRoundTrip(t *testing.T) {
 					}
 					out := reencode(t, in, &jsonenv.Config{MaxChunkBytes: cap, NDJSON: ndjson})
 					checkEnvelopes(t, out, cap, ndjson)
-					if diff := cmp.Diff(blocks(t, bytes.NewReader(in)), blocks(t, bytes.NewReader(out))); diff != "" {
+					if diff := cmp.Diff(eventtest.Blocks(t, parse.NewDecoder(bytes.NewReader(in), nil)), eventtest.Blocks(t, parse.NewDecoder(bytes.NewReader(out), nil))); diff != "" {
 						t.Errorf("blocks differ after the round trip (-original +converted):\n%s", diff)
 					}
 				})
@@ -244,7 +214,7 @@ func checkEnvelopes(t *testing.T, out []byte, cap int, ndjson bool) {
 		if !utf8.ValidString(line) {
 			t.Errorf("line %d: invalid UTF-8", i+1)
 		}
-		var env parse.Envelope
+		var env wire.Envelope
 		if err := json.Unmarshal([]byte(line), &env); err != nil {
 			t.Fatalf("line %d: invalid JSON: %v", i+1, err)
 		}
@@ -255,7 +225,7 @@ func checkEnvelopes(t *testing.T, out []byte, cap int, ndjson bool) {
 			fixed++ // as the encoder measures it, with "final":false
 		}
 		known := env.Type != "rollback" // an unknown type is written back as it came
-		if len(line) > cap && fixed+6 <= cap && env.Type != parse.TypeCitation && known {
+		if len(line) > cap && fixed+6 <= cap && env.Type != wire.TypeCitation && known {
 			t.Errorf("line %d: %s envelope is %d bytes, cap %d", i+1, env.Type, len(line), cap)
 		}
 	}
@@ -338,7 +308,7 @@ func TestCitationCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(string(reencode(t, in, &jsonenv.Config{NDJSON: true})), "\n") {
-		if len(line) > jsonenv.DefaultMaxChunkBytes {
+		if len(line) > format.DefaultMaxChunkBytes {
 			t.Errorf("envelope of %d bytes: %.80s", len(line), line)
 		}
 	}

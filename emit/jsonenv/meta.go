@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 
 	"github.com/agentstream/agentstream/event"
-	wire "github.com/agentstream/agentstream/parse/jsonenv"
+	"github.com/agentstream/agentstream/internal/agentmeta"
+	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 )
 
 // metaInitPayload returns the meta_init payload: the producer's own when
@@ -14,10 +15,10 @@ import (
 // plus session_id, tools, cwd, parent_tool_use_id, name, description when
 // set).
 func metaInitPayload(ev *event.SessionStart) []byte {
-	if ev.MetaKind == wire.MetaKind && len(ev.Meta) > 0 {
+	if ev.MetaKind == agentmeta.Kind && len(ev.Meta) > 0 {
 		return ev.Meta
 	}
-	m := wire.MetaInit{
+	m := agentmeta.Init{
 		Format: "json", AgentUUID: ev.Agent, Model: ev.Model, SessionID: ev.SessionID,
 		Tools: ev.Tools, Cwd: ev.Cwd, ParentToolID: ev.ParentToolID, Name: ev.Name, Description: ev.Description,
 	}
@@ -30,15 +31,15 @@ func metaInitPayload(ev *event.SessionStart) []byte {
 
 // metaFinalPayload is metaInitPayload's counterpart for meta_final.
 func metaFinalPayload(ev *event.RunEnd) []byte {
-	if ev.MetaKind == wire.MetaKind && len(ev.Meta) > 0 {
+	if ev.MetaKind == agentmeta.Kind && len(ev.Meta) > 0 {
 		return ev.Meta
 	}
-	m := wire.MetaFinal{
+	m := agentmeta.Final{
 		StopReason: ev.StopReason, TotalSteps: ev.Turns, TotalCostUSD: ev.CostUSD,
 		DurationMS: ev.DurationMS, IsError: ev.IsError, Errors: ev.Errors, Result: ev.Result,
 	}
 	if u := ev.Usage; u != nil {
-		m.CumulativeUsage = &wire.Usage{
+		m.CumulativeUsage = &agentmeta.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheReadInputTokens: u.CacheReadTokens, CacheCreationInputTokens: u.CacheWriteTokens,
 			ReasoningOutputTokens: u.ReasoningTokens,

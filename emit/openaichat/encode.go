@@ -4,80 +4,56 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openai"
-	wire "github.com/agentstream/agentstream/parse/openaichat"
+	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
+	"github.com/agentstream/agentstream/internal/openset"
 )
 
 // Config configures an Encoder. The zero value is ready to use.
-type Config struct {
-	// Agent is the scope of events whose agent is empty.
-	Agent string
-	// Warn receives what the body cannot carry. Nil discards it.
-	Warn func(error)
-}
+type Config = openai.EncoderConfig
 
 // Encoder writes canonical events as Chat Completions streaming bodies.
 type Encoder struct {
-	w      io.Writer
-	cfg    Config
-	err    error
-	losses event.Losses
-	main   string
-	seen   bool
-	model  string // from SessionStart, for turns whose TurnStart names none
-	n      int    // completions without an id, for derived ids
-	buf    []byte
+	b openai.Encoder // output, main agent, the completion being written
 
-	turn     bool // a completion is open
-	explicit bool // the source has TurnStart events
-	id       string
-	tmodel   string
-	tools    map[int]int     // tool calls written in this completion, by choice
-	cur      int             // the choice the event being written belongs to
-	held     *event.TurnEnd  // a turn end without stop reason: an error may take its place
-	roles    map[int]bool    // choices > 0 whose role chunk is written
-	closing  bool            // choice 0 has finished: the other choices' finish chunks may follow
-	usage    *event.Usage    // the usage to write once they have
-	pending  map[string]bool // client tool calls without a result
-	open     event.BlockKind // the open text or thinking block
-	ended    event.BlockKind // the block that ended last, when nothing came after it
+	tools   map[int]int     // tool calls written in this completion, by choice
+	cur     int             // the choice the event being written belongs to
+	held    *event.TurnEnd  // a turn end without stop reason: an error may take its place
+	roles   map[int]bool    // choices > 0 whose role chunk is written, at most openset.DefaultMax
+	closing bool            // choice 0 has finished: the other choices' finish chunks may follow
+	usage   *event.Usage    // the usage to write once they have
+	open    event.BlockKind // the open text or thinking block
+	ended   event.BlockKind // the block that ended last, when nothing came after it
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w}
-	if cfg != nil {
-		e.cfg = *cfg
-	}
-	return e
+	return &Encoder{b: openai.NewEncoder(w, wire.Name, cfg)}
 }
 
-func (e *Encoder) warn(what string) { e.losses.Report(e.cfg.Warn, wire.Name, what) }
+func (e *Encoder) warn(what string) { e.b.Warn(what) }
 
 // data writes one SSE message.
 func (e *Encoder) data(payload []byte) error {
-	if e.err != nil {
-		return e.err
-	}
-	e.buf = append(e.buf[:0], "data: "...)
-	e.buf = append(e.buf, payload...)
-	e.buf = append(e.buf, "\n\n"...)
-	_, e.err = e.w.Write(e.buf)
-	return e.err
+	e.b.Buf = append(e.b.Buf[:0], "data: "...)
+	e.b.Buf = append(e.b.Buf, payload...)
+	e.b.Buf = append(e.b.Buf, "\n\n"...)
+	return e.b.Write()
 }
 
 func (e *Encoder) chunk(choices []wire.Choice, usage *wire.Usage) error {
-	c := wire.Chunk{ID: e.id, Object: wire.ObjectChunk, Model: e.tmodel, Choices: choices, Usage: usage}
+	c := wire.Chunk{ID: e.b.ID, Object: wire.ObjectChunk, Model: e.b.Model, Choices: choices, Usage: usage}
 	if choices == nil {
 		c.Choices = []wire.Choice{}
 	}
 	b, err := openai.Marshal(c)
 	if err != nil {
-		e.err = fmt.Errorf("%s: %w", wire.Name, err)
-		return e.err
+		e.b.Err = fmt.Errorf("%s: %w", wire.Name, err)
+		return e.b.Err
 	}
 	return e.data(b)
 }
@@ -87,23 +63,16 @@ func (e *Encoder) delta(d wire.Delta, finish *string) error {
 }
 
 func (e *Encoder) begin(id, model string) {
-	if id == "" {
-		e.n++
-		id = fmt.Sprintf("chatcmpl-agentstream-%04d", e.n)
-	}
-	if model == "" {
-		model = e.model
-	}
-	e.turn, e.id, e.tmodel, e.cur = true, id, model, 0
+	e.b.Begin(id, model, "chatcmpl-agentstream-%04d")
+	e.cur = 0
 	clear(e.tools)
 	clear(e.roles)
-	clear(e.pending)
 	empty := ""
 	e.delta(wire.Delta{Role: wire.RoleAsst, Content: &empty}, nil)
 }
 
 func (e *Encoder) ensureTurn() {
-	if !e.turn {
+	if !e.b.Turn {
 		e.begin("", "")
 	}
 }
@@ -111,7 +80,7 @@ func (e *Encoder) ensureTurn() {
 // end writes choice 0's finish chunk; the usage chunk and [DONE] follow
 // the other choices' finish chunks (closeTail).
 func (e *Encoder) end(stop string, u *event.Usage) {
-	if !e.turn || e.closing {
+	if !e.b.Turn || e.closing {
 		e.closeTail()
 		return
 	}
@@ -139,53 +108,44 @@ func (e *Encoder) closeTail() {
 		e.chunk(nil, wire.UsageOf(o))
 	}
 	e.data([]byte(wire.Done))
-	e.turn, e.closing, e.usage = false, false, nil
+	e.b.Turn, e.closing, e.usage = false, false, nil
 }
 
 // Encode writes the chunks of ev.
 func (e *Encoder) Encode(ev event.Event) error {
-	if e.err != nil {
-		return e.err
+	if e.b.Err != nil {
+		return e.b.Err
 	}
-	agent := ev.AgentID()
-	if agent == "" {
-		agent = e.cfg.Agent
-	}
-	if !e.seen {
-		e.seen, e.main = true, agent
-	}
+	agent, main := e.b.Agent(ev)
 	if h := e.held; h != nil {
 		e.held = nil
-		if _, ok := ev.(*event.Error); !ok || agent != e.main {
+		if _, ok := ev.(*event.Error); !ok || !main {
 			e.end(h.StopReason, h.Usage)
 		}
 	}
 	e.cur = 0
 	if e.closing {
-		if _, ok := ev.(*event.TurnEnd); !ok || agent == e.main {
+		if _, ok := ev.(*event.TurnEnd); !ok || main {
 			e.closeTail()
 		}
 	}
-	if agent != e.main {
+	if !main {
 		// The other choices of an n > 1 completion, as the decoder
 		// names their scopes, go back into it; other agents are lost.
-		if n, ok := wire.ChoiceIndex(e.main, agent); ok && e.turn {
+		if n, ok := wire.ChoiceIndex(e.b.Main(), agent); ok && e.b.Turn && e.room(n) {
 			e.cur = n
 			e.choice(ev)
 			e.cur = 0
-			return e.err
+			return e.b.Err
 		}
 		e.warn("subagents (only the main agent's turns are written)")
 		return nil
 	}
 	switch ev := ev.(type) {
 	case *event.SessionStart:
-		if ev.Model != "" {
-			e.model = ev.Model
-		}
-		e.warn("session metadata")
+		e.b.Session(ev)
 	case *event.TurnStart:
-		e.explicit = true
+		e.b.Explicit = true
 		e.end("", nil)
 		e.begin(ev.MessageID, ev.Model)
 	case *event.TurnEnd:
@@ -204,12 +164,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.Delta:
 		e.afterTools()
 		e.startBlock(ev.Kind)
-		openai.Split(ev.Text, func(s string) error {
-			if ev.Kind == event.Thinking {
-				return e.delta(wire.Delta{ReasoningContent: &s}, nil)
-			}
-			return e.delta(wire.Delta{Content: &s}, nil)
-		})
+		e.text(ev)
 	case *event.BlockEnd:
 		if ev.Signature != "" {
 			e.warn("thinking signatures")
@@ -220,13 +175,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.ToolCall:
 		e.toolCall(ev)
 	case *event.ToolResult:
-		if ev.Server {
-			e.warn("server tool results")
-			break
-		}
-		e.warn("client tool results (the client sends them in the next request)")
-		delete(e.pending, ev.ID)
-		if e.turn && !e.explicit && e.tools[0] > 0 && len(e.pending) == 0 {
+		if e.b.Result(ev, e.tools[0], "server tool results") {
 			// No turn boundaries in the source: the model's turn is
 			// over once all its tool calls have their results.
 			e.end(openai.StopToolUse, nil)
@@ -241,7 +190,14 @@ func (e *Encoder) Encode(ev event.Event) error {
 	default:
 		e.warn(openai.Lost(ev))
 	}
-	return e.err
+	return e.b.Err
+}
+
+// room reports whether choice n of the completion has its state, or may
+// have it: at most openset.DefaultMax choices are written (the others
+// are lost, as subagents).
+func (e *Encoder) room(n int) bool {
+	return e.roles[n] || len(e.roles) < openset.DefaultMax
 }
 
 // choice writes an event of choice e.cur > 0 of the open completion: its
@@ -257,12 +213,7 @@ func (e *Encoder) choice(ev event.Event) {
 	}
 	switch ev := ev.(type) {
 	case *event.Delta:
-		openai.Split(ev.Text, func(s string) error {
-			if ev.Kind == event.Thinking {
-				return e.delta(wire.Delta{ReasoningContent: &s}, nil)
-			}
-			return e.delta(wire.Delta{Content: &s}, nil)
-		})
+		e.text(ev)
 	case *event.ToolCall:
 		e.toolCall(ev)
 	case *event.TurnEnd:
@@ -282,8 +233,8 @@ func (e *Encoder) choice(ev event.Event) {
 // that follows tool calls in one source turn (a Codex turn spans several
 // model calls) goes into a new completion, so its order is kept.
 func (e *Encoder) afterTools() {
-	if e.turn && !e.closing && e.tools[0] > 0 {
-		model := e.tmodel
+	if e.b.Turn && !e.closing && e.tools[0] > 0 {
+		model := e.b.Model
 		e.end(openai.StopToolUse, nil)
 		e.closeTail()
 		e.begin("", model)
@@ -318,10 +269,7 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	}
 	idx := e.tools[e.cur]
 	e.tools[e.cur]++
-	if e.pending == nil {
-		e.pending = map[string]bool{}
-	}
-	e.pending[ev.ID] = true
+	e.b.Called(ev.ID)
 	args := string(ev.Input)
 	if args == "" {
 		args = "{}"
@@ -329,11 +277,59 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	e.chunk([]wire.Choice{{Index: e.cur, Delta: wire.Delta{ToolCalls: []wire.ToolCallDelta{{
 		Index: idx, ID: ev.ID, Type: wire.TypeFunc, Function: wire.Function{Name: ev.Name},
 	}}}}}, nil)
-	openai.Split(args, func(s string) error {
-		return e.chunk([]wire.Choice{{Index: e.cur, Delta: wire.Delta{ToolCalls: []wire.ToolCallDelta{{
-			Index: idx, Function: wire.Function{Arguments: s},
-		}}}}}, nil)
-	})
+	e.args(idx, args)
+}
+
+// args writes the arguments of tool call idx in chunks of at most
+// openai.MaxDelta bytes.
+func (e *Encoder) args(idx int, args string) {
+	for rest := args; rest != "" && e.b.Err == nil; {
+		var s string
+		s, rest = openai.Cut(rest)
+		e.head()
+		e.b.Buf = append(e.b.Buf, `"tool_calls":[{"index":`...)
+		e.b.Buf = strconv.AppendInt(e.b.Buf, int64(idx), 10)
+		e.b.Buf = append(e.b.Buf, `,"function":{"arguments":`...)
+		e.b.Buf = jsontext.AppendMarshalString(e.b.Buf, s)
+		e.b.Buf = append(e.b.Buf, "}}]"...)
+		e.tail()
+	}
+}
+
+// text writes a text or thinking delta in chunks of at most
+// openai.MaxDelta bytes.
+func (e *Encoder) text(ev *event.Delta) {
+	field := `"content":`
+	if ev.Kind == event.Thinking {
+		field = `"reasoning_content":`
+	}
+	for rest := ev.Text; rest != "" && e.b.Err == nil; {
+		var s string
+		s, rest = openai.Cut(rest)
+		e.head()
+		e.b.Buf = append(e.b.Buf, field...)
+		e.b.Buf = jsontext.AppendMarshalString(e.b.Buf, s)
+		e.tail()
+	}
+}
+
+// head begins a chunk of choice e.cur in e.b.Buf, up to its delta's
+// fields, as encoding/json writes a wire.Chunk: the deltas are written
+// without allocating.
+func (e *Encoder) head() {
+	b := append(e.b.Buf[:0], `data: {"id":`...)
+	b = jsontext.AppendMarshalString(b, e.b.ID)
+	b = append(b, `,"object":"`+wire.ObjectChunk+`","created":0,"model":`...)
+	b = jsontext.AppendMarshalString(b, e.b.Model)
+	b = append(b, `,"choices":[{"index":`...)
+	b = strconv.AppendInt(b, int64(e.cur), 10)
+	e.b.Buf = append(b, `,"delta":{`...)
+}
+
+// tail ends and writes the chunk head began.
+func (e *Encoder) tail() {
+	e.b.Buf = append(e.b.Buf, `},"logprobs":null,"finish_reason":null}]}`+"\n\n"...)
+	e.b.Write()
 }
 
 // unknown reports an Unknown event as lost: a chunk of an object type the
@@ -357,24 +353,24 @@ func (e *Encoder) errorChunk(ev *event.Error) {
 		Error json.RawMessage `json:"error"`
 	}{obj})
 	e.data(b)
-	e.turn, e.open, e.ended = false, "", ""
+	e.b.Turn, e.open, e.ended = false, "", ""
 }
 
 // Close ends the open completion. When a text or thinking block is still
 // open (the input was cut off), it writes no finish chunk and no [DONE],
 // like the stream it copies, and reports the truncation.
 func (e *Encoder) Close() error {
-	if e.err != nil {
-		return e.err
+	if e.b.Err != nil {
+		return e.b.Err
 	}
 	if h := e.held; h != nil {
 		e.held = nil
 		e.end(h.StopReason, h.Usage)
 	}
-	if e.open != "" && e.turn && !e.closing {
+	if e.open != "" && e.b.Turn && !e.closing {
 		return fmt.Errorf("%s: %w: a block was left open, no finish_reason written", wire.Name, event.ErrTruncated)
 	}
 	e.end("", nil)
 	e.closeTail()
-	return e.err
+	return e.b.Err
 }

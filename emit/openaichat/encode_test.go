@@ -3,8 +3,6 @@ package openaichat
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,46 +11,12 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/internal/openai"
-	wire "github.com/agentstream/agentstream/parse/openaichat"
+	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
+	"github.com/agentstream/agentstream/internal/openai/openaitest"
+	parse "github.com/agentstream/agentstream/parse/openaichat"
 )
 
 const corpus = "../../testdata/openai-chat"
-
-func encode(t *testing.T, evs []event.Event) ([]byte, []string) {
-	t.Helper()
-	var out bytes.Buffer
-	var warnings []string
-	eventtest.Encode(t, NewEncoder(&out, &Config{Warn: eventtest.Warnings(t, &warnings)}), evs)
-	return out.Bytes(), warnings
-}
-
-// TestRoundTrip: every recording read, written and read again gives the
-// same events.
-func TestRoundTrip(t *testing.T) {
-	t.Parallel()
-	files, _ := filepath.Glob(filepath.Join(corpus, "*.sse"))
-	if len(files) == 0 {
-		t.Fatal("no recordings")
-	}
-	for _, file := range files {
-		if strings.Contains(file, "hand-bad") {
-			continue
-		}
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := eventtest.Collect(wire.NewDecoder(bytes.NewReader(data), nil))
-			out, warnings := encode(t, eventtest.Events(want))
-			got := eventtest.Collect(wire.NewDecoder(bytes.NewReader(out), nil))
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("events differ after a round trip (-read +rewritten):\n%s\nwarnings: %q", diff, warnings)
-			}
-		})
-	}
-}
 
 // TestDeltas: long text and tool arguments are streamed in pieces of at
 // most openai.MaxDelta bytes, and a client reassembles them.
@@ -67,7 +31,7 @@ func TestDeltas(t *testing.T) {
 		&event.ToolCall{ID: "t1", Name: "Bash", Input: json.RawMessage(args)},
 		&event.TurnEnd{MessageID: "c1", StopReason: "tool_use"},
 	}
-	out, _ := encode(t, in)
+	out, _ := openaitest.Encode(t, NewEncoder, in)
 	n := 0
 	for _, msg := range strings.Split(strings.TrimSpace(string(out)), "\n\n") {
 		data := strings.TrimPrefix(msg, "data: ")
@@ -93,7 +57,7 @@ func TestDeltas(t *testing.T) {
 	if n < 300/openai.MaxDelta {
 		t.Errorf("%d tool call deltas: the arguments were not streamed", n)
 	}
-	got := eventtest.Collect(wire.NewDecoder(bytes.NewReader(out), nil))
+	got := eventtest.Collect(parse.NewDecoder(bytes.NewReader(out), nil))
 	want := []eventtest.Item{
 		{Event: &event.TurnStart{MessageID: "c1", Model: "m"}},
 		{Event: &event.BlockStart{Kind: event.Text}},
@@ -126,7 +90,7 @@ func TestTurns(t *testing.T) {
 		&event.TurnEnd{Agent: "a", MessageID: "m2", StopReason: "pause_turn"},
 		&event.RunEnd{Agent: "a", StopReason: "end_turn"},
 	}
-	out, warnings := encode(t, in)
+	out, warnings := openaitest.Encode(t, NewEncoder, in)
 	if n := strings.Count(string(out), "data: [DONE]"); n != 2 {
 		t.Errorf("%d completions, want 2:\n%s", n, out)
 	}
@@ -158,8 +122,16 @@ func TestErrorAfterTurnEnd(t *testing.T) {
 		&event.TurnEnd{MessageID: "c1"},
 		&event.Error{Message: "boom", Type: "server_error", Fatal: true},
 	}
-	out, _ := encode(t, in)
+	out, _ := openaitest.Encode(t, NewEncoder, in)
 	if strings.Contains(string(out), "finish_reason\":\"") || !strings.HasSuffix(string(out), `data: {"error":{"message":"boom","type":"server_error"}}`+"\n\n") {
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+// TestCorpus: every recording read, written and read again gives the
+// same events.
+func TestCorpus(t *testing.T) { openaitest.EncoderCorpus(t, corpus, parse.NewDecoder, NewEncoder, nil) }
+
+func BenchmarkEncode(b *testing.B) { openaitest.BenchEncode(b, corpus, parse.NewDecoder, NewEncoder) }
+
+func TestNoAllocPerDelta(t *testing.T) { openaitest.NoAllocPerDelta(t, NewEncoder) }

@@ -4,47 +4,30 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openai"
-	wire "github.com/agentstream/agentstream/parse/openairesp"
+	wire "github.com/agentstream/agentstream/internal/openai/respwire"
 )
 
 // Config configures an Encoder. The zero value is ready to use.
-type Config struct {
-	// Agent is the scope of events whose agent is empty.
-	Agent string
-	// Warn receives what the body cannot carry. Nil discards it.
-	Warn func(error)
-}
+type Config = openai.EncoderConfig
 
 // Encoder writes canonical events as Responses API streaming bodies.
 type Encoder struct {
-	w      io.Writer
-	cfg    Config
-	err    error
-	losses event.Losses
-	main   string
-	seen   bool
-	model  string // from SessionStart
-	n      int    // ids made
-	buf    []byte
+	b openai.Encoder // output, main agent, the response being written
 
-	turn     bool
-	explicit bool
-	id       string
-	tmodel   string
-	seq      int64
-	index    int               // next output_index
-	output   []json.RawMessage // the turn's items, for its final response object
-	tools    int
-	pending  map[string]bool
-	text     *block          // the open (or ended, awaiting citations) text item
-	think    *block          // the open reasoning item
-	held     *event.ToolCall // a server or MCP call awaiting its result
-	ended    *event.TurnEnd  // a turn end without stop reason: an error may take its place
+	seq    int64
+	index  int               // next output_index
+	output []json.RawMessage // the turn's items, for its final response object
+	tools  int
+	text   *block          // the open (or ended, awaiting citations) text item
+	think  *block          // the open reasoning item
+	held   *event.ToolCall // a server or MCP call awaiting its result
+	ended  *event.TurnEnd  // a turn end without stop reason: an error may take its place
 }
 
 // block is a message or reasoning item being streamed.
@@ -58,19 +41,12 @@ type block struct {
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w}
-	if cfg != nil {
-		e.cfg = *cfg
-	}
-	return e
+	return &Encoder{b: openai.NewEncoder(w, wire.Name, cfg)}
 }
 
-func (e *Encoder) warn(what string) { e.losses.Report(e.cfg.Warn, wire.Name, what) }
+func (e *Encoder) warn(what string) { e.b.Warn(what) }
 
-func (e *Encoder) newID(prefix string) string {
-	e.n++
-	return fmt.Sprintf("%s_agentstream_%04d", prefix, e.n)
-}
+func (e *Encoder) newID(prefix string) string { return e.b.NewID(prefix + "_agentstream_%04d") }
 
 func (e *Encoder) nextSeq() int64 {
 	s := e.seq
@@ -80,20 +56,20 @@ func (e *Encoder) nextSeq() int64 {
 
 // event writes one SSE message of type typ.
 func (e *Encoder) event(typ string, v any) {
-	if e.err != nil {
+	if e.b.Err != nil {
 		return
 	}
 	data, err := openai.Marshal(v)
 	if err != nil {
-		e.err = fmt.Errorf("%s: %w", wire.Name, err)
+		e.b.Err = fmt.Errorf("%s: %w", wire.Name, err)
 		return
 	}
-	e.buf = append(e.buf[:0], "event: "...)
-	e.buf = append(e.buf, typ...)
-	e.buf = append(e.buf, "\ndata: "...)
-	e.buf = append(e.buf, data...)
-	e.buf = append(e.buf, "\n\n"...)
-	_, e.err = e.w.Write(e.buf)
+	e.b.Buf = append(e.b.Buf[:0], "event: "...)
+	e.b.Buf = append(e.b.Buf, typ...)
+	e.b.Buf = append(e.b.Buf, "\ndata: "...)
+	e.b.Buf = append(e.b.Buf, data...)
+	e.b.Buf = append(e.b.Buf, "\n\n"...)
+	e.b.Write()
 }
 
 func (e *Encoder) response(status string) outResponse {
@@ -101,24 +77,18 @@ func (e *Encoder) response(status string) outResponse {
 	if out == nil {
 		out = []json.RawMessage{}
 	}
-	return outResponse{ID: e.id, Object: "response", Status: status, Model: e.tmodel, Output: out}
+	return outResponse{ID: e.b.ID, Object: "response", Status: status, Model: e.b.Model, Output: out}
 }
 
 func (e *Encoder) begin(id, model string) {
-	if id == "" {
-		id = e.newID("resp")
-	}
-	if model == "" {
-		model = e.model
-	}
-	e.turn, e.id, e.tmodel, e.seq, e.index, e.output, e.tools = true, id, model, 0, 0, nil, 0
-	clear(e.pending)
+	e.b.Begin(id, model, "resp_agentstream_%04d")
+	e.seq, e.index, e.output, e.tools = 0, 0, nil, 0
 	e.event(wire.EvCreated, respEvent{Type: wire.EvCreated, Seq: e.nextSeq(), Response: e.response(openai.StatusInProgress)})
 	e.event(wire.EvInProgress, respEvent{Type: wire.EvInProgress, Seq: e.nextSeq(), Response: e.response(openai.StatusInProgress)})
 }
 
 func (e *Encoder) ensureTurn() {
-	if !e.turn {
+	if !e.b.Turn {
 		e.begin("", "")
 	}
 }
@@ -127,7 +97,7 @@ func (e *Encoder) ensureTurn() {
 // response.incomplete for max_tokens and refusal.
 func (e *Encoder) end(stop string, u *event.Usage) {
 	e.flush()
-	if !e.turn {
+	if !e.b.Turn {
 		return
 	}
 	status, reason, ok := openai.StatusFromStop(stop)
@@ -150,7 +120,7 @@ func (e *Encoder) end(stop string, u *event.Usage) {
 		typ = wire.EvIncomplete
 	}
 	e.event(typ, respEvent{Type: typ, Seq: e.nextSeq(), Response: r})
-	e.turn, e.output = false, nil
+	e.b.Turn, e.output = false, nil
 }
 
 // fail ends the turn with response.failed.
@@ -160,7 +130,7 @@ func (e *Encoder) fail(msg string) {
 	r := e.response(openai.StatusFailed)
 	r.Error = &openai.APIError{Code: openai.TurnFailed, Message: msg}
 	e.event(wire.EvFailed, respEvent{Type: wire.EvFailed, Seq: e.nextSeq(), Response: r})
-	e.turn, e.output = false, nil
+	e.b.Turn, e.output = false, nil
 }
 
 // flush finishes what waits for a next event: an ended text item (its
@@ -174,7 +144,7 @@ func (e *Encoder) flush() {
 func (e *Encoder) addItem(item any) (int, json.RawMessage) {
 	raw, err := openai.Marshal(item)
 	if err != nil {
-		e.err = err
+		e.b.Err = err
 	}
 	idx := e.index
 	e.index++
@@ -185,7 +155,7 @@ func (e *Encoder) addItem(item any) (int, json.RawMessage) {
 func (e *Encoder) doneItem(idx int, item any) {
 	raw, err := openai.Marshal(item)
 	if err != nil {
-		e.err = err
+		e.b.Err = err
 		return
 	}
 	e.output = append(e.output, raw)
@@ -258,23 +228,16 @@ func (e *Encoder) finishThinking(sig string) {
 
 // Encode writes the stream events of ev.
 func (e *Encoder) Encode(ev event.Event) error {
-	if e.err != nil {
-		return e.err
+	if e.b.Err != nil {
+		return e.b.Err
 	}
-	agent := ev.AgentID()
-	if agent == "" {
-		agent = e.cfg.Agent
-	}
-	if !e.seen {
-		e.seen, e.main = true, agent
-	}
-	if agent != e.main {
+	if _, main := e.b.Agent(ev); !main {
 		e.warn("subagents (only the main agent's turns are written)")
 		return nil
 	}
 	if h := e.ended; h != nil {
 		e.ended = nil
-		if _, ok := ev.(*event.Error); !ok || agent != e.main {
+		if _, ok := ev.(*event.Error); !ok {
 			e.end(h.StopReason, h.Usage)
 		}
 	}
@@ -285,17 +248,18 @@ func (e *Encoder) Encode(ev event.Event) error {
 	}
 	if r, ok := ev.(*event.ToolResult); ok && e.held != nil && r.ID == e.held.ID {
 		e.releaseCall(r)
-		return e.err
+		return e.b.Err
 	}
 	e.releaseCall(nil)
 	switch ev := ev.(type) {
 	case *event.SessionStart:
-		if ev.Model != "" {
-			e.model = ev.Model
-		}
-		e.warn("session metadata")
+		e.b.Session(ev)
+	case *event.Error:
+		e.errorEvent(ev)
+	case *event.Unknown:
+		e.unknown(ev)
 	case *event.TurnStart:
-		e.explicit = true
+		e.b.Explicit = true
 		e.end("", nil)
 		e.begin(ev.MessageID, ev.Model)
 	case *event.TurnEnd:
@@ -329,26 +293,16 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.ToolCall:
 		e.toolCall(ev)
 	case *event.ToolResult:
-		if ev.Server {
-			e.warn("server tool results of other providers")
-			break
-		}
-		e.warn("client tool results (the client sends them in the next request)")
-		delete(e.pending, ev.ID)
-		if e.turn && !e.explicit && e.tools > 0 && len(e.pending) == 0 {
+		if e.b.Result(ev, e.tools, "server tool results of other providers") {
 			e.end(openai.StopToolUse, nil)
 		}
-	case *event.Error:
-		e.errorEvent(ev)
 	case *event.RunEnd:
 		e.end(ev.StopReason, nil)
 		e.warn("run summaries")
-	case *event.Unknown:
-		e.unknown(ev)
 	default:
 		e.warn(openai.Lost(ev))
 	}
-	return e.err
+	return e.b.Err
 }
 
 func (e *Encoder) delta(ev *event.Delta) {
@@ -359,14 +313,39 @@ func (e *Encoder) delta(ev *event.Delta) {
 		b = e.startText()
 	}
 	b.text.WriteString(ev.Text)
-	openai.Split(ev.Text, func(s string) error {
-		if ev.Kind == event.Thinking {
-			e.event(wire.EvSummaryDelta, summaryDelta{Type: wire.EvSummaryDelta, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, Delta: s})
-		} else {
-			e.event(wire.EvTextDelta, textDelta{Type: wire.EvTextDelta, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, Delta: s, Logprobs: []any{}})
-		}
-		return e.err
-	})
+	if ev.Kind == event.Thinking {
+		e.deltas(wire.EvSummaryDelta, b.id, b.index, `"summary_index":0,`, ev.Text, "")
+	} else {
+		e.deltas(wire.EvTextDelta, b.id, b.index, `"content_index":0,`, ev.Text, `,"logprobs":[]`)
+	}
+}
+
+// deltas writes s as delta events of type typ of item id at output index
+// idx, in pieces of at most openai.MaxDelta bytes, as encoding/json writes
+// textDelta, summaryDelta and argsDelta (mid and end are their fields
+// before and after the delta), without allocating.
+func (e *Encoder) deltas(typ, id string, idx int, mid, s, end string) {
+	for rest := s; rest != "" && e.b.Err == nil; {
+		var p string
+		p, rest = openai.Cut(rest)
+		b := append(e.b.Buf[:0], "event: "...)
+		b = append(b, typ...)
+		b = append(b, "\ndata: {\"type\":"...)
+		b = jsontext.AppendMarshalString(b, typ)
+		b = append(b, `,"sequence_number":`...)
+		b = strconv.AppendInt(b, e.nextSeq(), 10)
+		b = append(b, `,"item_id":`...)
+		b = jsontext.AppendMarshalString(b, id)
+		b = append(b, `,"output_index":`...)
+		b = strconv.AppendInt(b, int64(idx), 10)
+		b = append(b, ',')
+		b = append(b, mid...)
+		b = append(b, `"delta":`...)
+		b = jsontext.AppendMarshalString(b, p)
+		b = append(b, end...)
+		e.b.Buf = append(b, "}\n\n"...)
+		e.b.Write()
+	}
 }
 
 // citations writes annotations into the text item that just ended.
@@ -432,10 +411,7 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	}
 	e.ensureTurn()
 	e.tools++
-	if e.pending == nil {
-		e.pending = map[string]bool{}
-	}
-	e.pending[ev.ID] = true
+	e.b.Called(ev.ID)
 	input := ev.Input
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
@@ -457,12 +433,7 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	e.doneItem(idx, functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusCompleted, Arguments: args, CallID: ev.ID, Name: ev.Name})
 }
 
-func (e *Encoder) argDeltas(typ, id string, idx int, s string) {
-	openai.Split(s, func(p string) error {
-		e.event(typ, argsDelta{Type: typ, Seq: e.nextSeq(), ItemID: id, OutputIndex: idx, Delta: p})
-		return e.err
-	})
-}
+func (e *Encoder) argDeltas(typ, id string, idx int, s string) { e.deltas(typ, id, idx, "", s, "") }
 
 // releaseCall writes the held server or MCP call, with its result r
 // (nil when the next event was something else).
@@ -543,7 +514,7 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	}
 	out.Seq = e.nextSeq()
 	e.event(wire.EvError, out)
-	e.turn, e.output = false, nil
+	e.b.Turn, e.output = false, nil
 }
 
 func nilIfEmpty(s string) any {
@@ -557,8 +528,8 @@ func nilIfEmpty(s string) any {
 // open (the input was cut off), it writes no final event, like the
 // stream it copies, and reports the truncation.
 func (e *Encoder) Close() error {
-	if e.err != nil {
-		return e.err
+	if e.b.Err != nil {
+		return e.b.Err
 	}
 	if h := e.ended; h != nil {
 		e.ended = nil
@@ -568,5 +539,5 @@ func (e *Encoder) Close() error {
 		return fmt.Errorf("%s: %w: a block was left open, no response.completed written", wire.Name, event.ErrTruncated)
 	}
 	e.end("", nil)
-	return e.err
+	return e.b.Err
 }

@@ -3,8 +3,6 @@ package openairesp
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,17 +11,19 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/internal/openai"
-	wire "github.com/agentstream/agentstream/parse/openairesp"
+	"github.com/agentstream/agentstream/internal/openai/openaitest"
+	wire "github.com/agentstream/agentstream/internal/openai/respwire"
+	parse "github.com/agentstream/agentstream/parse/openairesp"
 )
 
 const corpus = "../../testdata/openai-responses"
 
-func encode(t *testing.T, evs []event.Event) ([]byte, []string) {
-	t.Helper()
-	var out bytes.Buffer
-	var warnings []string
-	eventtest.Encode(t, NewEncoder(&out, &Config{Warn: eventtest.Warnings(t, &warnings)}), evs)
-	return out.Bytes(), warnings
+func BenchmarkEncode(b *testing.B) { openaitest.BenchEncode(b, corpus, parse.NewDecoder, NewEncoder) }
+
+// TestCorpus: every recording read, written and read again gives the
+// same events, but for unknown event types.
+func TestCorpus(t *testing.T) {
+	openaitest.EncoderCorpus(t, corpus, parse.NewDecoder, NewEncoder, written)
 }
 
 // written drops what the encoder reports lost: unknown event types (not
@@ -37,34 +37,6 @@ func written(items []eventtest.Item) []eventtest.Item {
 		out = append(out, it)
 	}
 	return out
-}
-
-// TestRoundTrip: every recording read, written and read again gives the
-// same events, but for unknown event types.
-func TestRoundTrip(t *testing.T) {
-	t.Parallel()
-	files, _ := filepath.Glob(filepath.Join(corpus, "*.sse"))
-	if len(files) == 0 {
-		t.Fatal("no recordings")
-	}
-	for _, file := range files {
-		if strings.Contains(file, "hand-bad") {
-			continue
-		}
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			read := eventtest.Collect(wire.NewDecoder(bytes.NewReader(data), nil))
-			out, warnings := encode(t, eventtest.Events(read))
-			got := eventtest.Collect(wire.NewDecoder(bytes.NewReader(out), nil))
-			if diff := cmp.Diff(written(read), got); diff != "" {
-				t.Errorf("events differ after a round trip (-read +rewritten):\n%s\nwarnings: %q", diff, warnings)
-			}
-		})
-	}
 }
 
 // TestDeltas: long text and arguments are streamed in pieces of at most
@@ -81,7 +53,7 @@ func TestDeltas(t *testing.T) {
 		&event.ToolCall{ID: "t2", Name: "apply_patch", Input: json.RawMessage(`"*** Begin Patch"`)},
 		&event.TurnEnd{MessageID: "r1", StopReason: "max_tokens"},
 	}
-	out, _ := encode(t, in)
+	out, _ := openaitest.Encode(t, NewEncoder, in)
 	seq, deltas := int64(0), 0
 	for _, msg := range strings.Split(strings.TrimSpace(string(out)), "\n\n") {
 		_, data, _ := strings.Cut(msg, "\ndata: ")
@@ -100,10 +72,7 @@ func TestDeltas(t *testing.T) {
 			deltas++
 		}
 	}
-	if deltas < 300/openai.MaxDelta {
-		t.Errorf("%d argument deltas: the arguments were not streamed", deltas)
-	}
-	got := eventtest.Collect(wire.NewDecoder(bytes.NewReader(out), nil))
+	got := eventtest.Collect(parse.NewDecoder(bytes.NewReader(out), nil))
 	want := []eventtest.Item{
 		{Event: &event.TurnStart{MessageID: "r1", Model: "m"}},
 		{Event: &event.BlockStart{Kind: event.Text}},
@@ -115,6 +84,9 @@ func TestDeltas(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("read back (-want +got):\n%s", diff)
+	}
+	if deltas < 300/openai.MaxDelta {
+		t.Errorf("%d argument deltas: the arguments were not streamed", deltas)
 	}
 }
 
@@ -140,7 +112,7 @@ func TestTurns(t *testing.T) {
 		&event.Delta{Agent: "sub", Kind: event.Text, Text: "lost"},
 		&event.TurnEnd{Agent: "a", MessageID: "m2", StopReason: "end_turn"},
 	}
-	out, warnings := encode(t, in)
+	out, warnings := openaitest.Encode(t, NewEncoder, in)
 	s := string(out)
 	if n := strings.Count(s, "event: response.completed\n"); n != 2 {
 		t.Errorf("%d responses, want 2:\n%s", n, out)
@@ -166,7 +138,7 @@ func TestTurns(t *testing.T) {
 // turn end without stop reason is an error event in its place.
 func TestFailed(t *testing.T) {
 	t.Parallel()
-	out, _ := encode(t, []event.Event{
+	out, _ := openaitest.Encode(t, NewEncoder, []event.Event{
 		&event.TurnStart{MessageID: "r1"},
 		&event.TurnEnd{MessageID: "r1", Error: "boom"},
 		&event.TurnStart{MessageID: "r2"},
@@ -181,3 +153,5 @@ func TestFailed(t *testing.T) {
 		t.Errorf("the error does not take the turn end's place:\n%s", s)
 	}
 }
+
+func TestNoAllocPerDelta(t *testing.T) { openaitest.NoAllocPerDelta(t, NewEncoder) }

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentstream/agentstream/internal/openai"
-	wire "github.com/agentstream/agentstream/parse/openairesp"
+	wire "github.com/agentstream/agentstream/internal/openai/respwire"
 )
 
 // Output shapes, field order as the API writes them.

@@ -62,4 +62,8 @@
 // without [DONE]. Close reports a block left open with an error wrapping
 // event.ErrTruncated and writes neither its end tag nor [DONE], so the
 // output is cut off too.
+//
+// The encoder keeps at most 1024 (openset.DefaultMax) each of the blocks
+// open in the source, the agents seen and the tool calls waiting for a
+// result: beyond that the oldest is forgotten, which is warned about once.
 package xml

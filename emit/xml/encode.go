@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/openset"
 	wire "github.com/agentstream/agentstream/parse/xmlstream"
 )
 
@@ -30,14 +31,19 @@ type Encoder struct {
 	buf    []byte
 	err    error
 
-	open    *blockKey         // the block open in the XML
-	live    map[blockKey]bool // blocks open in the source
-	started bool              // an agent scope has been written or implied
-	cur     string            // the current agent scope
-	seen    map[string]bool   // agents that have had a scope
-	calls   map[string]string // tool call id -> agent
-	failed  bool              // the producer's error line was written: no [DONE]
+	open    *blockKey              // the block open in the XML
+	live    *openset.Set[blockKey] // blocks open in the source
+	started bool                   // an agent scope has been written or implied
+	cur     string                 // the current agent scope
+	seen    *openset.Set[string]   // agents that have had a scope
+	calls   map[string]string      // tool call id -> agent, for the ids in callIDs
+	callIDs *openset.Set[string]   // the tool calls kept, oldest first
+	failed  bool                   // the producer's error line was written: no [DONE]
 }
+
+// maxOpen caps each of live, seen and callIDs (openset.DefaultMax): beyond
+// it the oldest entry is forgotten, which is warned about once.
+const maxOpen = openset.DefaultMax
 
 type blockKey struct {
 	agent string
@@ -47,8 +53,8 @@ type blockKey struct {
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{
-		w: w, live: map[blockKey]bool{}, seen: map[string]bool{},
-		calls: map[string]string{},
+		w: w, live: openset.New[blockKey](maxOpen), seen: openset.New[string](maxOpen),
+		calls: map[string]string{}, callIDs: openset.New[string](maxOpen),
 	}
 	if cfg != nil {
 		e.cfg = *cfg
@@ -58,6 +64,16 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 
 func (e *Encoder) warn(what string) {
 	e.losses.Report(e.cfg.Warn, "xml", what)
+}
+
+// keep adds k to set; beyond the cap the oldest entry is forgotten
+// (returned), which is warned about once.
+func keep[K comparable](e *Encoder, set *openset.Set[K], k K) (old K, out bool) {
+	old, out = set.Add(k)
+	if out {
+		e.warn(fmt.Sprintf("more than %d open blocks, agents or tool calls waiting for a result (the oldest is forgotten)", maxOpen))
+	}
+	return old, out
 }
 
 // Encode writes the messages for ev.
@@ -90,11 +106,11 @@ func (e *Encoder) Encode(ev event.Event) error {
 	switch ev := ev.(type) {
 	case *event.BlockStart:
 		k := blockKey{agent, ev.Kind}
-		e.live[k] = true
+		keep(e, e.live, k)
 		e.openBlock(k)
 	case *event.Delta:
 		k := blockKey{agent, ev.Kind}
-		e.live[k] = true
+		keep(e, e.live, k)
 		e.openBlock(k)
 		switch {
 		case ev.Text == "":
@@ -108,7 +124,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 	case *event.BlockEnd:
 		k := blockKey{agent, ev.Kind}
-		delete(e.live, k)
+		e.live.Remove(k)
 		if ev.Signature != "" {
 			e.warn("thinking signatures")
 		}
@@ -123,14 +139,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.ToolResult:
 		e.toolResult(ev)
 	case *event.AwaitingTools:
-		type pending struct {
-			ToolUseID string          `json:"tool_use_id"`
-			Name      string          `json:"name"`
-			Input     json.RawMessage `json:"input"`
-		}
-		tools := make([]pending, 0, len(ev.Tools))
+		tools := make([]wire.PendingTool, 0, len(ev.Tools))
 		for _, t := range ev.Tools {
-			tools = append(tools, pending{t.ID, t.Name, inputJSON(t.Input)})
+			tools = append(tools, wire.PendingTool{ToolUseID: t.ID, Name: t.Name, Input: inputJSON(t.Input)})
 		}
 		e.agentLayer(`<` + wire.TagAwaitingTools + ` data="` + htmlEscape(string(marshal(tools))) +
 			`"></` + wire.TagAwaitingTools + `>`)
@@ -190,7 +201,8 @@ func (e *Encoder) Encode(ev event.Event) error {
 // one of its calls; any other return is lost.
 func (e *Encoder) scope(agent string, ev event.Event) {
 	if !e.started {
-		e.started, e.cur, e.seen[agent] = true, agent, true
+		e.started, e.cur = true, agent
+		keep(e, e.seen, agent)
 		if agent != "" {
 			e.warn("the agent id of a stream without meta_init")
 		}
@@ -201,7 +213,7 @@ func (e *Encoder) scope(agent string, ev event.Event) {
 	}
 	e.closeOpen()
 	switch {
-	case !e.seen[agent]:
+	case !e.seen.Has(agent):
 		parent := e.cur
 		e.metaInit(agent, &event.SessionStart{Agent: agent, ParentAgent: parent})
 		return
@@ -214,7 +226,8 @@ func (e *Encoder) scope(agent string, ev event.Event) {
 }
 
 func (e *Encoder) metaInit(agent string, ev *event.SessionStart) {
-	e.started, e.cur, e.seen[agent] = true, agent, true
+	e.started, e.cur = true, agent
+	keep(e, e.seen, agent)
 	e.agentLayer(`<` + wire.TagMetaInit + ` data="` + htmlEscape(string(metaInit(agent, ev))) +
 		`"></` + wire.TagMetaInit + `>`)
 }
@@ -257,12 +270,12 @@ func interrupts(ev event.Event) bool {
 // no longer open.
 func (e *Encoder) cut(agent string) {
 	if e.open != nil && e.open.agent == agent {
-		delete(e.live, *e.open)
+		e.live.Remove(*e.open)
 		e.closeOpen()
 	}
-	for k := range e.live {
+	for k := range e.live.All() {
 		if k.agent == agent {
-			delete(e.live, k)
+			e.live.Remove(k)
 		}
 	}
 }
@@ -271,7 +284,7 @@ func (e *Encoder) closeOpen() {
 	if e.open == nil {
 		return
 	}
-	if e.live[*e.open] {
+	if e.live.Has(*e.open) {
 		e.warn("interleaved blocks (a block is split where other content interrupts it)")
 	}
 	e.formatter("</" + blockTag(e.open.kind) + ">")
@@ -340,6 +353,9 @@ func (e *Encoder) toolCall(agent string, ev *event.ToolCall) {
 	}
 	if ev.MCPServer != "" {
 		e.warn("the MCP server of a tool call")
+	}
+	if old, out := keep(e, e.callIDs, ev.ID); out {
+		delete(e.calls, old)
 	}
 	e.calls[ev.ID] = agent
 	e.formatter(`<` + tag + ` id="` + htmlEscape(ev.ID) + `" name="` + htmlEscape(ev.Name) +
@@ -470,7 +486,7 @@ func compactLines(raw []byte) []byte {
 func (e *Encoder) formatter(s string) {
 	b := append(e.buf[:0], "data: "...)
 	for {
-		i := strings.IndexAny(s, "\\\n\r")
+		i := indexIn(s, formatterSpecial)
 		if i < 0 {
 			b = append(b, s...)
 			break
@@ -519,8 +535,8 @@ func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err
 	}
-	if len(e.live) > 0 {
-		return fmt.Errorf("xml: %w: %d block(s) left open, no [DONE] written", event.ErrTruncated, len(e.live))
+	if n := e.live.Len(); n > 0 {
+		return fmt.Errorf("xml: %w: %d block(s) left open, no [DONE] written", event.ErrTruncated, n)
 	}
 	e.closeOpen()
 	if !e.failed {

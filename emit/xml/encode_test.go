@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +17,8 @@ import (
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/emit/xml"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/parse/xmlstream"
 )
 
@@ -29,7 +30,7 @@ func encode(t testing.TB, evs ...event.Event) (string, []string) {
 	t.Helper()
 	var buf bytes.Buffer
 	var warnings []string
-	enc := xml.NewEncoder(&buf, &xml.Config{Warn: func(err error) { warnings = append(warnings, err.Error()) }})
+	enc := xml.NewEncoder(&buf, &xml.Config{Warn: eventtest.Warnings(t, &warnings)})
 	for _, ev := range evs {
 		if err := enc.Encode(ev); err != nil {
 			t.Fatal(err)
@@ -249,17 +250,9 @@ func TestEncodeDecode(t *testing.T) {
 		&event.Error{Message: "m", Raw: json.RawMessage(`{"type": "e", "message": "m\\n]]>"}`), Type: "e"},
 	}
 	out, _ := encode(t, evs...)
-	dec := xmlstream.NewDecoder(strings.NewReader(out), nil)
-	var got []event.Event
-	for {
-		ev, err := dec.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, ev)
+	got, problems := eventtest.EventsAndProblems(t, xmlstream.NewDecoder(strings.NewReader(out), nil))
+	if len(problems) > 0 {
+		t.Fatalf("problems decoding the output: %q", problems)
 	}
 	evs[10].(*event.Error).Message = "m\\n]]>"
 	if diff := cmp.Diff(evs, got); diff != "" {
@@ -280,8 +273,8 @@ func pipeWarn(t testing.TB, in []byte, from, to string) ([]byte, []string) {
 	var buf bytes.Buffer
 	var warnings []string
 	w := bufio.NewWriter(&buf)
-	enc := g.NewEncoder(w, &convert.Options{Warn: func(err error) { warnings = append(warnings, err.Error()) }})
-	if err := convert.Pipe(f.NewDecoder(bytes.NewReader(in), &convert.Options{}), enc, &convert.PipeOptions{Flush: w.Flush, Problem: func(error) bool { return true }}); err != nil {
+	enc := g.NewEncoder(w, &format.Options{Warn: func(err error) { warnings = append(warnings, err.Error()) }})
+	if err := convert.Pipe(f.NewDecoder(bytes.NewReader(in), &format.Options{}), enc, &convert.PipeOptions{Flush: w.Flush, Problem: func(error) bool { return true }}); err != nil {
 		t.Fatal(err)
 	}
 	if err := enc.Close(); err != nil && !errors.Is(err, event.ErrTruncated) {
@@ -295,17 +288,10 @@ func pipeWarn(t testing.TB, in []byte, from, to string) ([]byte, []string) {
 func blocks(t testing.TB, in []byte, from string) []*assemble.Block {
 	t.Helper()
 	f, _ := convert.Lookup(from)
-	dec := f.NewDecoder(bytes.NewReader(in), &convert.Options{})
+	dec := f.NewDecoder(bytes.NewReader(in), &format.Options{})
 	asm := assemble.New(0)
 	var out []*assemble.Block
-	for {
-		ev, err := dec.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			continue
-		}
+	for _, ev := range eventtest.Events(eventtest.All(dec)) {
 		bs, err := asm.Add(ev)
 		if err != nil {
 			t.Fatal(err)
@@ -327,12 +313,7 @@ var sameJSON = cmp.Transformer("json", func(m json.RawMessage) any {
 })
 
 func files(t testing.TB, dir string) []string {
-	t.Helper()
-	fs, err := filepath.Glob(filepath.Join("../../testdata", dir, "*.sse"))
-	if err != nil || len(fs) == 0 {
-		t.Fatalf("no testdata in %s", dir)
-	}
-	return fs
+	return eventtest.Corpus(t, filepath.Join("../../testdata", dir), "*.sse")
 }
 
 // TestRoundTripXML: every XML stream -> jsonenv -> xml assembles to the
@@ -465,20 +446,7 @@ func TestReencode(t *testing.T) {
 				}
 				return
 			}
-			gold := filepath.Join("testdata", name)
-			if *update {
-				if err := os.WriteFile(gold, out, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(gold)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(want, out) {
-				t.Errorf("output differs from %s (go test -update, then review):\n%s", gold,
-					cmp.Diff(strings.Split(string(want), "\n\n"), strings.Split(string(out), "\n\n")))
-			}
+			eventtest.GoldenFile(t, filepath.Join("testdata", name), out, *update)
 		})
 	}
 }
@@ -505,57 +473,5 @@ func TestEveryEventType(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
-	}
-}
-
-func BenchmarkEncode(b *testing.B) {
-	in, err := os.ReadFile("../../testdata/xml/long-text.sse")
-	if err != nil {
-		b.Fatal(err)
-	}
-	var evs []event.Event
-	dec := xmlstream.NewDecoder(bytes.NewReader(in), nil)
-	for {
-		ev, err := dec.Next()
-		if err != nil {
-			break
-		}
-		evs = append(evs, ev)
-	}
-	b.ReportAllocs()
-	b.SetBytes(int64(len(in)))
-	for b.Loop() {
-		enc := xml.NewEncoder(io.Discard, nil)
-		for _, ev := range evs {
-			enc.Encode(ev)
-		}
-		enc.Close()
-	}
-}
-
-// BenchmarkEncodeLargeBlock: one text block of 16 MiB in 600-byte deltas
-// with escapes, then a tool call and a 1 MiB tool result: the shape of a
-// long single-block recording.
-func BenchmarkEncodeLargeBlock(b *testing.B) {
-	chunk := strings.Repeat(`a < b & "c" \ d`+"\n", 40)[:600]
-	var evs []event.Event
-	n := 0
-	evs = append(evs, &event.BlockStart{Kind: event.Text})
-	for n < 16<<20 {
-		evs = append(evs, &event.Delta{Kind: event.Text, Text: chunk})
-		n += len(chunk)
-	}
-	evs = append(evs, &event.BlockEnd{Kind: event.Text},
-		&event.ToolCall{ID: "t", Name: "Bash", Input: json.RawMessage(`{"command":"` + strings.Repeat("ls ", 1000) + `"}`)},
-		&event.ToolResult{ID: "t", Content: []event.Part{{Type: "text", Text: strings.Repeat("out ]]> é\n", 100_000)}}})
-	n += 1 << 20
-	b.ReportAllocs()
-	b.SetBytes(int64(n))
-	for b.Loop() {
-		enc := xml.NewEncoder(io.Discard, nil)
-		for _, ev := range evs {
-			enc.Encode(ev)
-		}
-		enc.Close()
 	}
 }

@@ -2,9 +2,12 @@ package xml
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // pyJSON rewrites valid JSON text the way Python's json.dumps writes it with
@@ -23,7 +26,7 @@ func compactASCII(raw []byte) []byte {
 }
 
 func reformat(raw []byte, comma, colon string) []byte {
-	if !json.Valid(raw) {
+	if !validJSON(raw) {
 		s, _ := json.Marshal(string(raw))
 		raw = s
 	}
@@ -124,18 +127,11 @@ func appendPyQuoted(out []byte, s string) []byte {
 // between tokens, which are removed. It is how the producer's ensure_ascii
 // metadata looks, applied to metadata that came from the envelope.
 func asciiJSON(raw []byte) []byte {
-	if !json.Valid(raw) {
+	if !validJSON(raw) {
 		s, _ := json.Marshal(string(raw))
 		raw = s
 	}
-	ascii := true
-	for _, c := range raw {
-		if c >= utf8.RuneSelf || c == '\n' || c == '\r' {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
+	if asciiOneLine(raw) {
 		return raw
 	}
 	if bytes.ContainsAny(raw, "\r\n") {
@@ -159,8 +155,85 @@ func asciiJSON(raw []byte) []byte {
 	return out
 }
 
-// htmlEscape is Python's html.escape(s, quote=True).
-var htmlEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;").Replace
+// validJSON is json.Valid, in one pass with jsontext.Reader when it
+// reads raw (it reads a subset of JSON), else with encoding/json.
+func validJSON(raw []byte) bool {
+	var r jsontext.Reader
+	r.Reset(raw)
+	r.Skip()
+	return r.End() || json.Valid(raw)
+}
+
+// htmlEscape is Python's html.escape(s, quote=True): s itself when it
+// holds nothing to escape.
+func htmlEscape(s string) string {
+	i := indexHTML(s)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8 + 8)
+	for i >= 0 {
+		b.WriteString(s[:i])
+		switch s[i] {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\'':
+			b.WriteString("&#x27;")
+		}
+		s = s[i+1:]
+		i = indexHTML(s)
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// indexHTML returns the index of the first byte of s that htmlEscape
+// escapes, or -1.
+func indexHTML(s string) int { return indexIn(s, htmlSpecial) }
+
+// indexIn returns the index of the first byte c of s with set[c] == 1, or
+// -1.
+func indexIn(s, set string) int {
+	for i := 0; i < len(s); i++ {
+		if set[s[i]] == 1 {
+			return i
+		}
+	}
+	return -1
+}
+
+// htmlSpecial and formatterSpecial are byte sets for indexIn (checked
+// by TestByteSets): & < > " ' for htmlEscape, and the backslash, LF and
+// CR for the formatter's escaping.
+const (
+	htmlSpecial      = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+	formatterSpecial = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+)
+
+// asciiOneLine reports whether b is all ASCII, with no CR or LF.
+func asciiOneLine(b []byte) bool {
+	if bytes.IndexByte(b, '\n') >= 0 || bytes.IndexByte(b, '\r') >= 0 {
+		return false
+	}
+	for ; len(b) >= 8; b = b[8:] {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
 
 // marshal is json.Marshal without HTML escaping, rewritten as Python's
 // json.dumps.

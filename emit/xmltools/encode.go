@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentstream/agentstream/emit/internal/modeltext"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/parse/xmltools"
 )
@@ -37,8 +38,7 @@ type Encoder struct {
 	seed   string // what the nonce is hashed from
 	next   int    // last slot number given
 	calls  map[string]*slot
-	main   *string
-	losses event.Losses // what was warned about
+	losses modeltext.Losses // what was warned about, and the agent written
 	buf    []byte
 	err    error
 
@@ -50,6 +50,9 @@ type Encoder struct {
 	heldText strings.Builder // its text without META tags
 	holding  bool            // held is a complete block
 	textOpen bool
+
+	body    []byte // scratch: a slot's payload
+	closing []byte // scratch: a slot's close tag, but its '>'
 }
 
 type slot struct {
@@ -64,6 +67,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	if cfg != nil {
 		e.cfg = *cfg
 	}
+	e.losses.Format, e.losses.Warn = "xmltools", e.cfg.Warn
 	e.nonce = strings.TrimPrefix(e.cfg.Nonce, xmltools.Prefix)
 	if e.cfg.Format == "" {
 		e.cfg.Format = "markdown"
@@ -74,21 +78,14 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 // maxHeld caps the text block held back for FINAL.
 const maxHeld = 1 << 20
 
-func (e *Encoder) warn(what string) {
-	e.losses.Report(e.cfg.Warn, "xmltools", what)
-}
+func (e *Encoder) warn(what string) { e.losses.Report(what) }
 
 // Encode writes the transport text for ev.
 func (e *Encoder) Encode(ev event.Event) error {
 	if e.err != nil {
 		return e.err
 	}
-	if e.main == nil {
-		a := ev.AgentID()
-		e.main = &a
-	}
-	if ev.AgentID() != *e.main {
-		e.warn("the events of other agents (only the first agent's are written)")
+	if e.losses.OtherAgent(ev) {
 		return nil
 	}
 	e.buf, e.tagEnd = e.buf[:0], -1
@@ -167,20 +164,8 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.warn("notices")
 		}
 	case *event.AwaitingTools:
-	case *event.TurnStart, *event.TurnEnd:
-		e.warn("turn boundaries and usage")
-	case *event.Citations:
-		e.warn("citations")
-	case *event.Files:
-		e.warn("generated file lists")
-	case *event.FileChange:
-		e.warn("file change reports")
-	case *event.TodoList:
-		e.warn("todo lists")
-	case *event.Error:
-		e.warn("error events")
-	case *event.Unknown:
-		e.warn("unknown items")
+	default:
+		e.losses.Unwritten(ev)
 	}
 	return e.flush()
 }
@@ -284,17 +269,28 @@ func (e *Encoder) call(c *event.ToolCall) {
 	if len(in) == 0 {
 		in = []byte("{}")
 	}
-	e.tag(s.name, `tool="`+c.Name+`"`, string(in))
+	e.tag(s.name, in, `tool="`, c.Name, `"`)
 }
 
-func (e *Encoder) tag(name, attrs, payload string) {
-	if strings.Contains(payload, "</"+xmltools.Prefix+name) {
+// tag writes the slot name holding payload, its attributes the
+// concatenation of attrs.
+func (e *Encoder) tag(name string, payload []byte, attrs ...string) {
+	e.closing = append(append(append(e.closing[:0], "</"...), xmltools.Prefix...), name...)
+	if bytes.Contains(payload, e.closing) {
 		e.warn("payloads holding their own close tag")
 	}
 	e.newline()
-	e.buf = append(e.buf, "<"+xmltools.Prefix+name+" "+attrs+">"...)
+	e.buf = append(e.buf, '<')
+	e.buf = append(e.buf, xmltools.Prefix...)
+	e.buf = append(e.buf, name...)
+	e.buf = append(e.buf, ' ')
+	for _, a := range attrs {
+		e.buf = append(e.buf, a...)
+	}
+	e.buf = append(e.buf, '>')
 	e.buf = append(e.buf, payload...)
-	e.buf = append(e.buf, "</"+xmltools.Prefix+name+">\n"...)
+	e.buf = append(e.buf, e.closing...)
+	e.buf = append(e.buf, ">\n"...)
 	e.tagEnd = len(e.buf)
 }
 
@@ -319,27 +315,30 @@ func (e *Encoder) result(r *event.ToolResult) {
 	if r.IsError {
 		status = "failed"
 	}
-	var resp strings.Builder
+	b := append(e.body[:0], '\n')
+	if s.input != nil {
+		b = append(b, "<request>\n"...)
+		b = append(b, bytes.TrimSpace(s.input)...)
+		b = append(b, "\n</request>\n"...)
+	}
+	b = append(b, "<response>\n"...)
+	resp := len(b)
 	for _, p := range r.Content {
 		if p.Type != "text" {
 			e.warn("tool result images")
 			continue
 		}
-		if resp.Len() > 0 {
-			resp.WriteByte('\n')
+		if len(b) > resp {
+			b = append(b, '\n')
 		}
-		resp.WriteString(p.Text)
+		b = append(b, p.Text...)
 	}
+	b = append(b, "\n</response>\n"...)
+	e.body = b
 	if len(r.Structured) > 0 || r.ExitCode != nil {
 		e.warn("structured tool output and exit codes")
 	}
-	var body strings.Builder
-	body.WriteString("\n")
-	if s.input != nil {
-		body.WriteString("<request>\n" + string(bytes.TrimSpace(s.input)) + "\n</request>\n")
-	}
-	body.WriteString("<response>\n" + resp.String() + "\n</response>\n")
-	e.tag(s.name, `tool="`+s.tool+`" status="`+status+`"`, body.String())
+	e.tag(s.name, b, `tool="`, s.tool, `" status="`, status, `"`)
 }
 
 // final writes the run's result in FINAL. A text block just before it
@@ -371,23 +370,24 @@ func (e *Encoder) final(r *event.RunEnd) {
 			}
 		}
 	}
-	content := "\n" + r.Result + "\n"
+	content := append(append(append(e.body[:0], '\n'), r.Result...), '\n')
 	e.closeThinking()
 	if e.holding && strings.TrimSpace(e.heldText.String()) == strings.TrimSpace(r.Result) {
-		content = string(e.held)
+		content = append(e.body[:0], e.held...)
 		e.held, e.holding = e.held[:0], false
 		e.heldText.Reset()
 	}
+	e.body = content
 	e.release()
 	if r.Usage != nil || r.CostUSD != nil || len(r.Errors) > 0 {
 		e.warn("run statistics and errors")
 	}
 	name := e.nonceFor("") + "-FINAL"
-	attrs := `format="` + format + `"`
 	if ours && status != "" || !ours && status != "success" {
-		attrs = `status="` + status + `" ` + attrs
+		e.tag(name, content, `status="`, status, `" format="`, format, `"`)
+		return
 	}
-	e.tag(name, attrs, content)
+	e.tag(name, content, `format="`, format, `"`)
 }
 
 func (e *Encoder) notice(n *event.Notice) {
@@ -400,7 +400,8 @@ func (e *Encoder) notice(n *event.Notice) {
 		if payload == "" {
 			payload = n.Message
 		}
-		e.tag(e.nonceFor("")+"-PROGRESS", `tool="`+xmltools.ProgressReport+`"`, payload)
+		e.body = append(e.body[:0], payload...)
+		e.tag(e.nonceFor("")+"-PROGRESS", e.body, `tool="`, xmltools.ProgressReport, `"`)
 	}
 }
 

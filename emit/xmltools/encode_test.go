@@ -3,8 +3,7 @@ package xmltools
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
+	"io"
 	"strings"
 	"testing"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/parse/xmltools"
+	"github.com/agentstream/agentstream/toolset"
 )
 
 func encode(t *testing.T, cfg *Config, evs []event.Event) (string, []string, error) {
@@ -108,38 +108,34 @@ func fnvHex(s string) string {
 	return e.nonceFor("")
 }
 
+// samples are the decoder's samples that read back alike (cut off or
+// invalid ones do not).
+var samples = eventtest.TextProtocol{
+	Dir: "../../testdata/xmltools",
+	Decoder: func(r io.Reader, source string, tools []toolset.Tool) event.Decoder {
+		return xmltools.NewDecoder(r, &xmltools.Config{Source: source, Tools: tools})
+	},
+	Cut: func(name string) bool {
+		return strings.Contains(name, "truncated") || strings.Contains(name, "invalid")
+	},
+}
+
 // TestRoundTrip decodes each sample, encodes the events and decodes the
 // text again: the events must not change.
 func TestRoundTrip(t *testing.T) {
 	t.Parallel()
-	paths, _ := filepath.Glob("../../testdata/xmltools/*.txt")
-	for _, p := range paths {
-		if strings.Contains(p, "truncated") || strings.Contains(p, "invalid") {
-			continue
-		}
-		t.Run(filepath.Base(p), func(t *testing.T) {
-			t.Parallel()
-			in, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			first := eventtest.Collect(xmltools.NewDecoder(bytes.NewReader(in), nil))
-			var evs []event.Event
-			for _, it := range first {
-				evs = append(evs, it.Event)
-			}
-			// The nonce is given: the first tag of a sample may carry no
-			// call id to take it from.
-			text, _, err := encode(t, &Config{Nonce: "7f3a9c21"}, evs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			second := eventtest.Collect(xmltools.NewDecoder(strings.NewReader(text), nil))
-			if diff := cmp.Diff(first, second); diff != "" {
-				t.Errorf("events (-decoded +re-decoded):\n%s\ntext:\n%s", diff, text)
-			}
-		})
-	}
+	samples.RoundTrip(t, samples.Cut, func(t *testing.T, evs []event.Event) (string, error) {
+		// The nonce is given: the first tag of a sample may carry no
+		// call id to take it from.
+		text, _, err := encode(t, &Config{Nonce: "7f3a9c21"}, evs)
+		return text, err
+	})
+}
+
+// BenchmarkEncode encodes the samples' events, repeated to about 1 MB of
+// text.
+func BenchmarkEncode(b *testing.B) {
+	samples.BenchEncode(b, func(w io.Writer) event.Encoder { return NewEncoder(w, &Config{Nonce: "7f3a9c21"}) })
 }
 
 // TestIdentity: text laid out as this encoder writes it reads back and is

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // Kind is the event.SessionStart.MetaKind and event.RunEnd.MetaKind of
@@ -62,16 +63,33 @@ type Usage struct {
 // keeping the payload as Meta. ok is false when data is not a JSON
 // object; the event then carries only Meta. The parsed payload is
 // returned for decoders that need more of it (agent_uuid for scopes).
+//
+// The payload is read in one pass (jsontext.Reader) when it can be; odd
+// input goes to encoding/json, with the same results.
 func SessionStart(agent, data string) (ev *event.SessionStart, m Init, ok bool) {
-	ev = &event.SessionStart{Agent: agent, Meta: event.JSONText(data), MetaKind: Kind}
-	if json.Unmarshal([]byte(data), &m) != nil {
+	return sessionStart(agent, data, true)
+}
+
+// sessionStart is SessionStart, with the one-pass reading off when fast
+// is false (for tests: both must give the same).
+func sessionStart(agent, data string, fast bool) (ev *event.SessionStart, m Init, ok bool) {
+	ev = &event.SessionStart{Agent: agent, MetaKind: Kind}
+	b := []byte(data)
+	var r jsontext.Reader
+	r.Reset(b)
+	if fast && readInit(&r, &m, &ev.Prompt) && r.End() {
+		// The Reader read valid JSON, which json.Valid accepts: b is
+		// what event.JSONText would keep.
+		ev.Meta = b
+		setInit(ev, &m)
+		return ev, m, true
+	}
+	m, ev.Prompt = Init{}, ""
+	ev.Meta = event.JSONText(data)
+	if json.Unmarshal(b, &m) != nil {
 		return ev, m, false
 	}
-	ev.Model, ev.SessionID, ev.Tools, ev.Cwd = m.Model, m.SessionID, m.Tools, m.Cwd
-	ev.ParentToolID, ev.Name, ev.Description = m.ParentToolID, m.Name, m.Description
-	if m.ParentAgentUUID != nil {
-		ev.ParentAgent = *m.ParentAgentUUID
-	}
+	setInit(ev, &m)
 	var q string
 	if json.Unmarshal(m.UserQuery, &q) == nil {
 		ev.Prompt = q
@@ -81,21 +99,149 @@ func SessionStart(agent, data string) (ev *event.SessionStart, m Init, ok bool) 
 	return ev, m, true
 }
 
+func setInit(ev *event.SessionStart, m *Init) {
+	ev.Model, ev.SessionID, ev.Tools, ev.Cwd = m.Model, m.SessionID, m.Tools, m.Cwd
+	ev.ParentToolID, ev.Name, ev.Description = m.ParentToolID, m.Name, m.Description
+	if m.ParentAgentUUID != nil {
+		ev.ParentAgent = *m.ParentAgentUUID
+	}
+}
+
+// readInit reads a meta_init payload as json.Unmarshal into Init does,
+// and the prompt user_query gives (a JSON string unquoted, null nothing,
+// anything else its JSON text), or reports false.
+func readInit(r *jsontext.Reader, m *Init, prompt *string) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "user_query":
+			switch r.Peek() {
+			case '"':
+				off := r.Offset()
+				*prompt = r.String()
+				m.UserQuery = r.Since(off)
+			case 'n':
+				m.UserQuery, *prompt = r.Skip(), ""
+			default:
+				m.UserQuery = r.Skip()
+				*prompt = string(m.UserQuery)
+			}
+		case "parent_agent_uuid":
+			r.OptStringField(&m.ParentAgentUUID)
+		case "tools":
+			m.Tools = readStrings(r, m.Tools)
+		default:
+			if f := m.stringField(string(key)); f != nil {
+				r.StringField(f)
+			} else {
+				r.SkipUnknown(key, isInitField)
+			}
+		}
+	}
+	return !r.Failed()
+}
+
+// stringField returns the string field of m whose key is name, or nil.
+func (m *Init) stringField(name string) *string {
+	return fieldOf(name, []keyed[string]{
+		{"format", &m.Format},
+		{"agent_uuid", &m.AgentUUID},
+		{"model", &m.Model},
+		{"session_id", &m.SessionID},
+		{"cwd", &m.Cwd},
+		{"parent_tool_use_id", &m.ParentToolID},
+		{"name", &m.Name},
+		{"description", &m.Description},
+	})
+}
+
+// keyed is a field of a payload struct and its JSON key.
+type keyed[T any] struct {
+	key string
+	p   *T
+}
+
+// fieldOf returns the field of fields whose key is name, or nil.
+func fieldOf[T any](name string, fields []keyed[T]) *T {
+	for _, f := range fields {
+		if f.key == name {
+			return f.p
+		}
+	}
+	return nil
+}
+
+func isInitField(name string) bool {
+	switch name {
+	case "user_query", "parent_agent_uuid", "tools":
+		return true
+	}
+	return new(Init).stringField(name) != nil
+}
+
+// readStrings reads a []string field: null sets it to nil, an array
+// replaces its elements ([] is an empty slice, not nil).
+func readStrings(r *jsontext.Reader, s []string) []string {
+	if r.Null() {
+		return nil
+	}
+	s = s[:0]
+	if r.Array() {
+		for r.More() {
+			s = append(s, r.String())
+		}
+	}
+	if s == nil {
+		s = []string{}
+	}
+	return s
+}
+
 // RunEnd maps a meta_final payload onto a RunEnd of agent, keeping the
 // payload as Meta. The producer's cost breakdown ({"total_cost": ...,
 // "currency": "USD"}) gives CostUSD when total_cost_usd is absent.
+//
+// The payload is read in one pass (jsontext.Reader) when it can be; odd
+// input goes to encoding/json, with the same results.
 func RunEnd(agent, data string) *event.RunEnd {
-	ev := &event.RunEnd{Agent: agent, Meta: event.JSONText(data), MetaKind: Kind}
+	return runEnd(agent, data, true)
+}
+
+// runEnd is RunEnd, with the one-pass reading off when fast is false.
+func runEnd(agent, data string, fast bool) *event.RunEnd {
+	ev := &event.RunEnd{Agent: agent, MetaKind: Kind}
+	b := []byte(data)
+	var r jsontext.Reader
+	r.Reset(b)
 	var m Final
-	if json.Unmarshal([]byte(data), &m) != nil {
+	var cost costUSD
+	if fast && readFinal(&r, &m, &cost) && r.End() {
+		ev.Meta = b // valid JSON, as in SessionStart
+		setFinal(ev, &m, cost.usd())
 		return ev
 	}
+	ev.Meta = event.JSONText(data)
+	m = Final{}
+	if json.Unmarshal(b, &m) != nil {
+		return ev
+	}
+	var total *float64
+	if c, ok := m.Cost.(map[string]any); ok {
+		if t, ok := c["total_cost"].(float64); ok && (c["currency"] == nil || c["currency"] == "USD") {
+			total = &t
+		}
+	}
+	setFinal(ev, &m, total)
+	return ev
+}
+
+func setFinal(ev *event.RunEnd, m *Final, total *float64) {
 	ev.StopReason, ev.Turns, ev.DurationMS = m.StopReason, m.TotalSteps, m.DurationMS
 	ev.CostUSD, ev.IsError, ev.Errors, ev.Result = m.TotalCostUSD, m.IsError, m.Errors, m.Result
-	if cost, ok := m.Cost.(map[string]any); ok && ev.CostUSD == nil {
-		if total, ok := cost["total_cost"].(float64); ok && (cost["currency"] == nil || cost["currency"] == "USD") {
-			ev.CostUSD = &total
-		}
+	if ev.CostUSD == nil {
+		ev.CostUSD = total
 	}
 	if u := m.CumulativeUsage; u != nil {
 		ev.Usage = &event.Usage{
@@ -104,5 +250,176 @@ func RunEnd(agent, data string) *event.RunEnd {
 			ReasoningTokens: u.ReasoningOutputTokens,
 		}
 	}
-	return ev
+}
+
+// costUSD is what RunEnd needs of the cost object, read as json.Unmarshal
+// into a map[string]any would hold it (the last of duplicate keys wins).
+type costUSD struct {
+	object   bool
+	total    float64
+	isTotal  bool // total_cost is a number
+	currency int  // 0 absent or null, 1 "USD", 2 anything else
+}
+
+func (c costUSD) usd() *float64 {
+	if c.object && c.isTotal && c.currency < 2 {
+		return &c.total
+	}
+	return nil
+}
+
+// readFinal reads a meta_final payload as json.Unmarshal into Final does
+// (Final.Cost and Final.GeneratedFiles only checked, the cost's total
+// kept in cost), or reports false.
+func readFinal(r *jsontext.Reader, m *Final, cost *costUSD) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "stop_reason":
+			r.StringField(&m.StopReason)
+		case "total_steps":
+			if !r.Null() {
+				n := r.Int()
+				if int64(int(n)) != n {
+					r.Fail()
+				}
+				m.TotalSteps = int(n)
+			}
+		case "generated_files":
+			skipAny(r)
+		case "cost":
+			*cost = costUSD{}
+			readCost(r, cost)
+		case "cumulative_usage":
+			if r.Null() {
+				m.CumulativeUsage = nil
+				continue
+			}
+			if m.CumulativeUsage == nil {
+				m.CumulativeUsage = new(Usage)
+			}
+			readUsage(r, m.CumulativeUsage)
+		case "total_cost_usd":
+			if r.Null() {
+				m.TotalCostUSD = nil
+				continue
+			}
+			f := r.Float()
+			m.TotalCostUSD = &f
+		case "duration_ms":
+			if !r.Null() {
+				m.DurationMS = r.Int()
+			}
+		case "is_error":
+			if !r.Null() {
+				m.IsError = r.Bool()
+			}
+		case "errors":
+			m.Errors = readStrings(r, m.Errors)
+		case "result":
+			r.StringField(&m.Result)
+		default:
+			r.SkipUnknown(key, isFinalField)
+		}
+	}
+	return !r.Failed()
+}
+
+func isFinalField(name string) bool {
+	switch name {
+	case "stop_reason", "total_steps", "generated_files", "cost", "cumulative_usage", "total_cost_usd",
+		"duration_ms", "is_error", "errors", "result":
+		return true
+	}
+	return false
+}
+
+// readCost reads the cost, an any field: an object's total_cost and
+// currency are kept.
+func readCost(r *jsontext.Reader, c *costUSD) {
+	if r.Peek() != '{' {
+		skipAny(r)
+		return
+	}
+	c.object = true
+	r.Object()
+	// The keys of a map: exact, so capitals are only other keys.
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "total_cost":
+			if c.isTotal = isNumber(r.Peek()); c.isTotal {
+				c.total = r.Float()
+			} else {
+				skipAny(r)
+			}
+		case "currency":
+			switch r.Peek() {
+			case 'n':
+				r.Null()
+				c.currency = 0
+			case '"':
+				c.currency = 2
+				if string(r.Str()) == "USD" {
+					c.currency = 1
+				}
+			default:
+				c.currency = 2
+				skipAny(r)
+			}
+		default:
+			skipAny(r)
+		}
+	}
+}
+
+func readUsage(r *jsontext.Reader, u *Usage) {
+	if !r.Object() {
+		return
+	}
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		n := u.field(string(key))
+		if n == nil {
+			r.SkipUnknown(key, isUsageField)
+		} else if !r.Null() {
+			*n = r.Int()
+		}
+	}
+}
+
+// field returns the field of u whose key is name, or nil.
+func (u *Usage) field(name string) *int64 {
+	return fieldOf(name, []keyed[int64]{
+		{"input_tokens", &u.InputTokens},
+		{"output_tokens", &u.OutputTokens},
+		{"cache_read_input_tokens", &u.CacheReadInputTokens},
+		{"cache_creation_input_tokens", &u.CacheCreationInputTokens},
+		{"reasoning_output_tokens", &u.ReasoningOutputTokens},
+	})
+}
+
+func isUsageField(name string) bool { return new(Usage).field(name) != nil }
+
+func isNumber(c byte) bool { return c == '-' || '0' <= c && c <= '9' }
+
+// skipAny skips a value that encoding/json would decode into an any: as
+// Skip, but numbers must also fit a float64.
+func skipAny(r *jsontext.Reader) {
+	switch c := r.Peek(); {
+	case c == '{':
+		r.Object()
+		for _, ok := r.KeyFold(); ok; _, ok = r.KeyFold() {
+			skipAny(r)
+		}
+	case c == '[':
+		r.Array()
+		for r.More() {
+			skipAny(r)
+		}
+	case isNumber(c):
+		r.Float()
+	default:
+		r.Skip()
+	}
 }

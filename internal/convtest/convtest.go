@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/eventtest"
 )
 
@@ -25,5 +26,5 @@ func Recording(tb testing.TB, path string) ([]byte, []event.Event) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return data, eventtest.Events(eventtest.Collect(f.NewDecoder(bytes.NewReader(data), &convert.Options{Source: path})))
+	return data, eventtest.Events(eventtest.Collect(f.NewDecoder(bytes.NewReader(data), &format.Options{Source: path})))
 }

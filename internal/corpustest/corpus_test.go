@@ -81,8 +81,8 @@ func encoders() []convert.Format {
 func convertTo(t *testing.T, data []byte, from, to convert.Format) []byte {
 	t.Helper()
 	var out bytes.Buffer
-	dec := from.NewDecoder(bytes.NewReader(data), &convert.Options{Source: "in"})
-	enc := to.NewEncoder(&out, &convert.Options{})
+	dec := from.NewDecoder(bytes.NewReader(data), &format.Options{Source: "in"})
+	enc := to.NewEncoder(&out, &format.Options{})
 	if err := convert.Pipe(dec, enc, &convert.PipeOptions{Problem: func(error) bool { return true }}); err != nil {
 		t.Fatalf("convert %s to %s: %v", from.Name, to.Name, err)
 	}
@@ -95,7 +95,7 @@ func violations(t *testing.T, name string, data []byte, f convert.Format) []vali
 	t.Helper()
 	vs, err := validate.Check(bytes.NewReader(data), &validate.Config{
 		Source: name, Format: f.Format,
-		NewDecoder: func(r io.Reader) event.Decoder { return f.NewDecoder(r, &convert.Options{Source: name}) },
+		NewDecoder: func(r io.Reader) event.Decoder { return f.NewDecoder(r, &format.Options{Source: name}) },
 	})
 	if err != nil {
 		t.Fatalf("validate %s: %v", name, err)
@@ -157,7 +157,7 @@ func TestEncodersWriteValid(t *testing.T) {
 // side decodes and assembles data in format f, skipping its problems.
 func side(t *testing.T, name string, data []byte, f convert.Format) verify.Side {
 	t.Helper()
-	dec := f.NewDecoder(bufio.NewReader(bytes.NewReader(data)), &convert.Options{Source: name})
+	dec := f.NewDecoder(bufio.NewReader(bytes.NewReader(data)), &format.Options{Source: name})
 	return verify.Side{Name: name, Format: f.Name, Lacks: f.Lacks, Blocks: eventtest.Blocks(t, dec)}
 }
 

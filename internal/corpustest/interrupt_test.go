@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 )
 
 // TestInterruptedBlock: a text block cut short by an Error (or abandoned,
@@ -44,7 +44,7 @@ func TestInterruptedBlock(t *testing.T) {
 					&event.RunEnd{Agent: a, StopReason: "end_turn", Result: "Whole answer"},
 				}
 				var out bytes.Buffer
-				enc := f.NewEncoder(&out, &convert.Options{})
+				enc := f.NewEncoder(&out, &format.Options{})
 				for _, ev := range evs {
 					if err := enc.Encode(ev); err != nil {
 						t.Fatalf("Encode(%T): %v", ev, err)
@@ -55,7 +55,7 @@ func TestInterruptedBlock(t *testing.T) {
 				}
 				var texts []string
 				var cur *strings.Builder
-				dec := f.NewDecoder(bytes.NewReader(out.Bytes()), &convert.Options{Source: "out"})
+				dec := f.NewDecoder(bytes.NewReader(out.Bytes()), &format.Options{Source: "out"})
 				for {
 					ev, err := dec.Next()
 					if err == io.EOF {

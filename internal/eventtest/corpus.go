@@ -87,18 +87,6 @@ func SplitInvariance(t *testing.T, files []string, newDec func(r io.Reader) even
 	}
 }
 
-// FuzzSeeds adds the first 4 KiB of each file to f's corpus (the fuzzer
-// minimises what it finds: seeds stay small).
-func FuzzSeeds(f *testing.F, files []string) {
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data[:min(len(data), 4<<10)])
-	}
-}
-
 // FuzzSplit is the body of a decoder's fuzz target: data read whole and
 // one byte at a time gives the same events, all of valid UTF-8.
 func FuzzSplit(t *testing.T, data []byte, newDec func(r io.Reader) event.Decoder) {

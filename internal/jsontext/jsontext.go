@@ -27,6 +27,10 @@ func appendString(b []byte, s string, lineSeparators bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		i += asciiPlainLen(s[i:])
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
 			i++

@@ -1,6 +1,8 @@
 package jsontext
 
 import (
+	"encoding/binary"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -361,23 +363,24 @@ func (r *Reader) Str() []byte {
 		return nil
 	}
 	start := r.i + 1
-	for i := start; i < len(r.b); {
-		c := r.b[i]
-		switch {
-		case c == '"':
-			r.i = i + 1
-			return r.b[start:i]
-		case c == '\\' || c >= utf8.RuneSelf:
-			return r.unescape(start, i)
-		case c < 0x20:
-			r.bad = true
-			return nil
-		}
-		i++
+	// Plain ASCII and valid UTF-8 stand for themselves: such a string is
+	// returned as it is in the input.
+	i := start + utf8Run(r.b[start:])
+	switch {
+	case i >= len(r.b) || r.b[i] < 0x20:
+		r.bad = true
+		return nil
+	case r.b[i] == '"':
+		r.i = i + 1
+		return r.b[start:i]
 	}
-	r.bad = true
-	return nil
+	return r.unescape(start, i) // an escape, or invalid UTF-8
 }
+
+// plainASCII[c] is 1 for the bytes a JSON string holds as they are and
+// that need no other look: printable ASCII but the quote and the
+// backslash.
+const plainASCII = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
 
 // unescape decodes the string that starts at start, plain up to i, as
 // encoding/json's unquote does.
@@ -394,8 +397,11 @@ func (r *Reader) unescape(start, i int) []byte {
 			r.bad = true
 			return nil
 		case c < utf8.RuneSelf && c != '\\':
-			buf = append(buf, c)
-			i++
+			// A run of plain ASCII and whole UTF-8 characters, copied
+			// at once.
+			j := i + utf8Run(r.b[i:])
+			buf = appendDoubling(buf, r.b[i:j])
+			i = j
 		case c == '\\':
 			if i+1 >= len(r.b) {
 				r.bad = true
@@ -443,14 +449,86 @@ func (r *Reader) unescape(start, i int) []byte {
 			rr, size := utf8.DecodeRune(r.b[i:])
 			if rr == utf8.RuneError && size == 1 {
 				buf = utf8.AppendRune(buf, utf8.RuneError)
-			} else {
-				buf = append(buf, r.b[i:i+size]...)
+				i++
+				continue
 			}
-			i += size
+			j := i + utf8Run(r.b[i:])
+			buf = appendDoubling(buf, r.b[i:j])
+			i = j
 		}
 	}
 	r.bad = true
 	return nil
+}
+
+// appendDoubling is append, growing b to at least twice its length when
+// it must grow: append grows a long byte slice by a quarter, which for a
+// long string copies and allocates it several times over.
+func appendDoubling(b, run []byte) []byte {
+	if cap(b)-len(b) < len(run) {
+		b = slices.Grow(b, len(b)+len(run))
+	}
+	return append(b, run...)
+}
+
+// plainRun returns the length of the run of bytes at the start of b that
+// a string holds as they are: no quote, backslash or control character.
+func plainRun(b []byte) int {
+	i := 0
+	for i+8 <= len(b) && !special8(binary.LittleEndian.Uint64(b[i:])) {
+		i += 8
+	}
+	for i < len(b) && b[i] >= 0x20 && b[i] != '"' && b[i] != '\\' {
+		i++
+	}
+	return i
+}
+
+// special8 reports whether any of the 8 bytes of w is a quote, a
+// backslash or a control character (the bit tricks of "Bit Twiddling
+// Hacks": a byte less than n, a byte equal to zero).
+func special8(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q, bs := w^(ones*'"'), w^(ones*'\\')
+	return ((w-ones*0x20)&^w|(q-ones)&^q|(bs-ones)&^bs)&highs != 0
+}
+
+// utf8Run returns the length of the run at the start of b of plain ASCII
+// (as plainRun) and whole, valid UTF-8 characters, which unescape copies
+// as they are.
+func utf8Run(b []byte) int {
+	// Most often the whole run up to the next quote, backslash or
+	// control character is valid UTF-8: checked at once.
+	if n := plainRun(b); utf8.Valid(b[:n]) {
+		return n
+	}
+	i := 0
+	for i < len(b) {
+		for i+8 <= len(b) {
+			w := binary.LittleEndian.Uint64(b[i:])
+			if w&0x8080808080808080 != 0 || special8(w) {
+				break
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			break
+		}
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if plainASCII[c] == 0 {
+				break
+			}
+			i++
+			continue
+		}
+		rr, size := utf8.DecodeRune(b[i:])
+		if rr == utf8.RuneError && size == 1 {
+			break
+		}
+		i += size
+	}
+	return i
 }
 
 // hex4 decodes 4 hex digits, or returns -1.
@@ -535,6 +613,10 @@ func (r *Reader) skipKey() bool {
 func (r *Reader) skipString() {
 	i := r.i + 1
 	for i < len(r.b) {
+		i += plainRun(r.b[i:])
+		if i >= len(r.b) {
+			break
+		}
 		c := r.b[i]
 		switch {
 		case c == '"':

@@ -1,8 +1,10 @@
 package jsontext
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 )
 
 var skipSeeds = []string{
@@ -46,4 +48,58 @@ func FuzzSkip(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(checkSkip)
+}
+
+// TestSpecial8: the 8-byte test agrees with the byte-by-byte one, for
+// every byte value at every place among plain bytes and among others.
+func TestSpecial8(t *testing.T) {
+	t.Parallel()
+	special := func(c byte) bool { return c < 0x20 || c == '"' || c == '\\' }
+	for _, fill := range []byte{'a', 0x80, 0xff, 0x20, '~'} {
+		for c := range 256 {
+			for p := range 8 {
+				var b [8]byte
+				for i := range b {
+					b[i] = fill
+				}
+				b[p] = byte(c)
+				want := special(byte(c))
+				if got := special8(binary.LittleEndian.Uint64(b[:])); got != want {
+					t.Fatalf("special8(% x) = %v, want %v", b, got, want)
+				}
+				run := 8
+				if want {
+					run = p
+				}
+				if got := plainRun(b[:]); got != run {
+					t.Fatalf("plainRun(% x) = %d, want %d", b, got, run)
+				}
+			}
+		}
+	}
+}
+
+// TestUTF8Run: utf8Run ends where a rune-by-rune scan does: at a quote,
+// a backslash, a control character or invalid UTF-8.
+func TestUTF8Run(t *testing.T) {
+	t.Parallel()
+	naive := func(b []byte) int {
+		i := 0
+		for i < len(b) {
+			r, size := utf8.DecodeRune(b[i:])
+			if r < 0x20 || r == '"' || r == '\\' || (r == utf8.RuneError && size == 1) {
+				break
+			}
+			i += size
+		}
+		return i
+	}
+	for _, s := range []string{
+		"", "plain ascii text, long enough for words", "Ünïcödé — 测试 🦊 and more text", "a\"b", "ab\\n",
+		"ok \xff bad", "cut \xe6\xb5", "\xe6\xb5\x8b\xe8\xaf\x95\"", "tab\there", "\xed\xa0\x80 surrogate", "x\x00y",
+	} {
+		if got, want := utf8Run([]byte(s)), naive([]byte(s)); got != want {
+			t.Errorf("utf8Run(%q) = %d, want %d", s, got, want)
+		}
+	}
 }

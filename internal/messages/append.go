@@ -1,7 +1,9 @@
 package messages
 
 import (
+	"encoding/json"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
@@ -10,7 +12,8 @@ import (
 // appendDelta appends the content_block_delta of text for a block of
 // kind at index, as Marshal writes blockDelta: the stream event of every
 // text and thinking delta, written without reflection or allocation.
-func appendDelta(b []byte, index int, kind event.BlockKind, text string) []byte {
+// start and end bound text as escaped in it, without its quotes.
+func appendDelta(b []byte, index int, kind event.BlockKind, text string) (_ []byte, start, end int) {
 	b = append(b, `{"type":"content_block_delta","index":`...)
 	b = strconv.AppendInt(b, int64(index), 10)
 	if kind == event.Thinking {
@@ -18,25 +21,91 @@ func appendDelta(b []byte, index int, kind event.BlockKind, text string) []byte 
 	} else {
 		b = append(b, `,"delta":{"type":"text_delta","text":`...)
 	}
+	start = len(b) + 1
 	b = jsontext.AppendMarshalString(b, text)
-	return append(b, "}}"...)
+	end = len(b) - 1
+	return append(b, "}}"...), start, end
 }
 
-// appendTextBlock appends b, which has no citations, as Marshal writes
+// appendEscaped appends s as Marshal escapes it in a JSON string,
+// without the quotes.
+func appendEscaped(b []byte, s string) []byte {
+	n := len(b)
+	b = jsontext.AppendMarshalString(b, s)
+	copy(b[n:], b[n+1:])
+	return b[:len(b)-2]
+}
+
+// incompleteTail returns how many of the last bytes of s are the start of
+// a UTF-8 sequence that bytes after them could complete: escaped apart
+// from what follows, they would be written otherwise than escaped with
 // it.
-func appendTextBlock(buf []byte, b textBlock) []byte {
-	buf = append(buf, `{"type":`...)
-	buf = jsontext.AppendMarshalString(buf, b.Type)
-	buf = append(buf, `,"text":`...)
-	return append(jsontext.AppendMarshalString(buf, b.Text), '}')
+func incompleteTail(s string) int {
+	for i := max(len(s)-utf8.UTFMax+1, 0); i < len(s); i++ {
+		if !utf8.FullRuneInString(s[i:]) {
+			return len(s) - i
+		}
+	}
+	return 0
 }
 
-// appendThinkingBlock appends b as Marshal writes it.
-func appendThinkingBlock(buf []byte, b thinkingBlock) []byte {
-	buf = append(buf, `{"type":`...)
-	buf = jsontext.AppendMarshalString(buf, b.Type)
-	buf = append(buf, `,"thinking":`...)
-	buf = jsontext.AppendMarshalString(buf, b.Thinking)
-	buf = append(buf, `,"signature":`...)
-	return append(jsontext.AppendMarshalString(buf, b.Signature), '}')
+// The heads of text and thinking blocks, as Marshal writes textBlock
+// and thinkingBlock, up to their text.
+const (
+	textBlockHead     = `{"type":"text","text":"`
+	thinkingBlockHead = `{"type":"thinking","thinking":"`
+)
+
+// appendTextBlock appends a text block whose text is esc (escaped, see
+// appendEscaped), as Marshal writes textBlock.
+func appendTextBlock(buf, esc []byte, citations []json.RawMessage) []byte {
+	return appendTextBlockEnd(append(append(buf, textBlockHead...), esc...), citations)
+}
+
+// appendTextBlockEnd appends what follows a text block's text.
+func appendTextBlockEnd(buf []byte, citations []json.RawMessage) []byte {
+	buf = append(buf, '"')
+	if len(citations) > 0 {
+		// Each compact JSON (citationJSON), which Marshal writes as it is.
+		buf = append(buf, `,"citations":[`...)
+		for i, c := range citations {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = append(buf, c...)
+		}
+		buf = append(buf, ']')
+	}
+	return append(buf, '}')
+}
+
+// appendThinkingBlock appends a thinking block whose thinking is esc
+// (escaped, see appendEscaped), as Marshal writes thinkingBlock.
+func appendThinkingBlock(buf, esc []byte, sig string) []byte {
+	return appendThinkingBlockEnd(append(append(buf, thinkingBlockHead...), esc...), sig)
+}
+
+// appendThinkingBlockEnd appends what follows a thinking block's text.
+func appendThinkingBlockEnd(buf []byte, sig string) []byte {
+	buf = append(buf, `","signature":`...)
+	return append(jsontext.AppendMarshalString(buf, sig), '}')
+}
+
+// AppendMessage appends the message object of an assistant snapshot
+// holding blocks, each a content block as the Streamer gives it (valid,
+// compact JSON), as Marshal writes it: a message without stop reason
+// and with zero usage, written without reflection.
+func AppendMessage(b []byte, id, model string, blocks ...[]byte) []byte {
+	b = append(b, `{"id":`...)
+	b = jsontext.AppendMarshalString(b, id)
+	b = append(b, `,"type":"message","role":"assistant","model":`...)
+	b = jsontext.AppendMarshalString(b, model)
+	b = append(b, `,"content":[`...)
+	for i, block := range blocks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, block...)
+	}
+	return append(b, `],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}}`...)
 }

@@ -1,6 +1,7 @@
 package messages
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,6 +24,7 @@ type (
 var appendSeeds = []string{
 	"", "plain", "quote \" backslash \\ slash /", "\b\f\n\r\t\x00\x1f\x7f",
 	"<html> & 'x'", "é 日本 🎌", "\u2028\u2029", "bad \xff\xfe utf-8 \xe2\x82", "\ufeff",
+	"€\xe2\x82\xac\xf0\x9f\x98\x80\xf0\x9f\x98\xe2x\xc3",
 }
 
 func checkAppendDelta(t *testing.T, s string) {
@@ -32,17 +34,51 @@ func checkAppendDelta(t *testing.T, s string) {
 			d = thinkingDelta{Type: DeltaThinking, Thinking: s}
 		}
 		want := marshal(blockDelta{Type: EventContentBlockDelta, Index: 7, Delta: d})
-		if diff := cmp.Diff(string(want), string(appendDelta(nil, 7, kind, s))); diff != "" {
+		got, start, end := appendDelta(nil, 7, kind, s)
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
 			t.Errorf("%q as %v (-Marshal +appendDelta):\n%s", s, kind, diff)
+		}
+		if esc := string(appendEscaped(nil, s)); string(got[start:end]) != esc {
+			t.Errorf("%q as %v: escaped text at [%d:%d] is %q, want %q", s, kind, start, end, got[start:end], esc)
+		}
+	}
+	// The text of a block given in two deltas, cut anywhere (inside a
+	// UTF-8 sequence too), is written as Marshal writes it whole: cut at
+	// every byte near its ends and its middle (every byte of a long text
+	// would make the check quadratic).
+	for i := range len(s) + 1 {
+		if i > 8 && i < len(s)-8 && (i < len(s)/2-4 || i > len(s)/2+4) {
+			continue
+		}
+		var b streamBlock
+		for _, part := range []string{s[:i], s[i:]} {
+			b.appendText(part, appendEscaped(nil, part))
+		}
+		tb := textBlock{Type: BlockText, Text: s}
+		if diff := cmp.Diff(string(marshal(tb)), string(appendTextBlock(nil, b.escaped(), nil))); diff != "" {
+			t.Errorf("%q cut at %d (-Marshal +appendTextBlock):\n%s", s, i, diff)
+		}
+		cites := []json.RawMessage{json.RawMessage(`{"type":"char_location","cited_text":"x"}`), json.RawMessage(`{"url":"<&>"}`)}
+		tb.Citations = cites
+		if diff := cmp.Diff(string(marshal(tb)), string(appendTextBlock(nil, b.escaped(), cites))); diff != "" {
+			t.Errorf("%q cut at %d, with citations (-Marshal +appendTextBlock):\n%s", s, i, diff)
+		}
+		th := thinkingBlock{Type: BlockThinking, Thinking: s, Signature: s + "sig"}
+		if diff := cmp.Diff(string(marshal(th)), string(appendThinkingBlock(nil, b.escaped(), th.Signature))); diff != "" {
+			t.Errorf("%q cut at %d (-Marshal +appendThinkingBlock):\n%s", s, i, diff)
 		}
 	}
 	tb := textBlock{Type: BlockText, Text: s}
-	if diff := cmp.Diff(string(marshal(tb)), string(appendTextBlock(nil, tb))); diff != "" {
-		t.Errorf("%q (-Marshal +appendTextBlock):\n%s", s, diff)
-	}
-	th := thinkingBlock{Type: BlockThinking, Thinking: s, Signature: s + "sig"}
-	if diff := cmp.Diff(string(marshal(th)), string(appendThinkingBlock(nil, th))); diff != "" {
-		t.Errorf("%q (-Marshal +appendThinkingBlock):\n%s", s, diff)
+	blocks := [][]byte{marshal(tb), marshal(toolBlock{Type: BlockToolUse, ID: s, Name: s, Input: []byte(`{"a":1}`)})}
+	for n := range len(blocks) + 1 {
+		raw := make([]json.RawMessage, n)
+		for i := range n {
+			raw[i] = blocks[i]
+		}
+		want := marshal(newMessage(s, s+"m", raw))
+		if diff := cmp.Diff(string(want), string(AppendMessage(nil, s, s+"m", blocks[:n]...))); diff != "" {
+			t.Errorf("%q, %d blocks (-Marshal +AppendMessage):\n%s", s, n, diff)
+		}
 	}
 }
 

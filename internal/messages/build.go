@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"hash/maphash"
 	"maps"
 	"reflect"
 	"slices"
@@ -40,6 +41,7 @@ type Builder struct {
 	order []string             // ids in msgs, oldest first
 	anon  int                  // counter for messages without an id
 	names map[string]string    // names of tool calls without a result yet, by id, for mcp_tool_result
+	seed  maphash.Seed         // of the blocks' text digests
 }
 
 type message struct {
@@ -72,36 +74,28 @@ type block struct {
 }
 
 // textDigest stands for the text of a block, to compare it with a
-// snapshot's: its length and the FNV-64a hash of it, updated as the text
-// arrives.
+// snapshot's: its length and a hash of it (hash/maphash, seeded by the
+// Builder), updated as the text arrives.
 type textDigest struct {
-	n   int
-	sum uint64
+	n int
+	h maphash.Hash
 }
 
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
-
-func (t *textDigest) write(s string) {
+func (t *textDigest) write(seed maphash.Seed, s string) {
 	if s == "" {
 		return
 	}
 	if t.n == 0 {
-		t.sum = fnvOffset
+		t.h.SetSeed(seed)
 	}
-	for i := 0; i < len(s); i++ {
-		t.sum ^= uint64(s[i])
-		t.sum *= fnvPrime
-	}
+	t.h.WriteString(s)
 	t.n += len(s)
 }
 
-func digestOf(s string) textDigest {
-	var t textDigest
-	t.write(s)
-	return t
+// is reports whether the text t stands for is s (but for a hash
+// collision).
+func (t *textDigest) is(seed maphash.Seed, s string) bool {
+	return len(s) == t.n && (t.n == 0 || maphash.String(seed, s) == t.h.Sum64())
 }
 
 // inputDigest stands for a finished tool call's streamed input: the hash
@@ -145,18 +139,18 @@ func (b *block) isTool() bool {
 func NewBuilder(emit func(event.Event), max int) *Builder {
 	return &Builder{
 		emit: emit, max: max, turns: map[string]*message{}, msgs: map[string]*message{},
-		names: map[string]string{}, open: openset.New[string](MaxOpen),
+		names: map[string]string{}, open: openset.New[string](maxOpen), seed: maphash.MakeSeed(),
 	}
 }
 
-// MaxOpen caps the agents with a message open at once (the assembler's
+// maxOpen caps the agents with a message open at once (the assembler's
 // cap). Beyond it the message open longest is ended early, its open blocks
 // closed, its TurnEnd saying so, and the first time an error wrapping
 // event.ErrTooManyOpen is returned.
-const MaxOpen = openset.DefaultMax
+const maxOpen = openset.DefaultMax
 
 // setTurn makes msg the open message of agent, ending the one open
-// longest if that makes more than MaxOpen.
+// longest if that makes more than maxOpen.
 func (b *Builder) setTurn(agent string, msg *message) error {
 	b.turns[agent] = msg
 	old, out := b.open.Add(agent)
@@ -164,13 +158,13 @@ func (b *Builder) setTurn(agent string, msg *message) error {
 		return nil
 	}
 	m := b.turns[old]
-	b.closeTurn(m, "", fmt.Sprintf("ended early: more than %d agents with a message open at once", MaxOpen))
+	b.closeTurn(m, "", fmt.Sprintf("ended early: more than %d agents with a message open at once", maxOpen))
 	if b.many {
 		return nil
 	}
 	b.many = true
 	return event.Errorf(event.ErrTooManyOpen, "more than %d agents with a message open at once; ended message %s of agent %q, open longest, early (truncated; later ones are not reported)",
-		MaxOpen, publicID(m.id), old)
+		maxOpen, publicID(m.id), old)
 }
 
 func problemf(format string, args ...any) error {
@@ -240,11 +234,11 @@ func (b *Builder) StreamEvent(agent string, se *StreamEvent, raw []byte) error {
 		return b.MessageStop(agent)
 	case EventPing:
 	case EventError:
-		obj, e := ErrorObject(raw)
+		obj, e := errorObject(raw)
 		// The turn the error cut short ends first, then the error says
 		// why.
 		b.EndTurn(agent, "", "")
-		typ, msg := FromAPIError(e)
+		typ, msg := fromAPIError(e)
 		b.emit(&event.Error{Agent: agent, Message: msg, Type: typ, Fatal: true, Raw: bytes.Clone(obj)})
 	default:
 		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: se.Type, Raw: bytes.Clone(raw)})
@@ -358,7 +352,7 @@ func (b *Builder) appendText(agent string, bl *block, s string) {
 		return
 	}
 	b.emit(&event.Delta{Agent: agent, Kind: bl.kind(), Text: s})
-	bl.text.write(s)
+	bl.text.write(b.seed, s)
 }
 
 // BlockDelta handles content_block_delta; event is the whole stream event,
@@ -369,7 +363,7 @@ func (b *Builder) BlockDelta(agent string, index int, raw json.RawMessage, ev []
 
 // blockDelta is BlockDelta with the delta already decoded from raw, if
 // pre is not nil.
-func (b *Builder) blockDelta(agent string, index int, raw json.RawMessage, pre *Delta, ev []byte) error {
+func (b *Builder) blockDelta(agent string, index int, raw json.RawMessage, pre *wireDelta, ev []byte) error {
 	m, err := b.current(agent, EventContentBlockDelta)
 	if err != nil {
 		return err
@@ -387,7 +381,7 @@ func (b *Builder) blockDelta(agent string, index int, raw json.RawMessage, pre *
 	}
 	d := pre
 	if d == nil {
-		d = new(Delta)
+		d = new(wireDelta)
 		if err := json.Unmarshal(raw, d); err != nil {
 			return problemf("delta of block %d: %s", index, jsontext.Problem(err))
 		}
@@ -490,7 +484,7 @@ func (b *Builder) MessageDelta(agent string, raw json.RawMessage, usage *Usage) 
 	if err != nil {
 		return err
 	}
-	var d Delta
+	var d wireDelta
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &d); err != nil {
 			return problemf("message_delta: %s", jsontext.Problem(err))
@@ -766,8 +760,8 @@ func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage)
 		var problem error
 		n := bl.text.n
 		switch {
-		case digestOf(want) == bl.text:
-		case bl.open && len(want) > n && digestOf(want[:n]) == bl.text:
+		case bl.text.is(b.seed, want):
+		case bl.open && len(want) > n && bl.text.is(b.seed, want[:n]):
 			// Stream events were lost: the snapshot completes them.
 			b.appendText(agent, bl, want[n:])
 		default:
@@ -920,7 +914,7 @@ func BlockEvents(agent string, cb *Block, raw json.RawMessage) []event.Event {
 			Agent: agent, ID: cb.ID, Name: cb.Name, Input: bytes.Clone(input),
 			Server: cb.Type == BlockServerToolUse, MCPServer: cb.ServerName,
 		}}
-	case BlockMCPToolResult, BlockToolResult:
+	case blockMCPToolResult, BlockToolResult:
 		// An MCP tool's result inside the assistant's message: the beta
 		// block type, or tool_result as emit/anthropic writes it for
 		// clients without the beta.
@@ -930,7 +924,7 @@ func BlockEvents(agent string, cb *Block, raw json.RawMessage) []event.Event {
 			IsError: cb.IsError != nil && *cb.IsError,
 		}}
 	}
-	if IsServerToolResult(cb.Type) {
+	if isServerToolResult(cb.Type) {
 		ev := &event.ToolResult{Agent: agent, ID: cb.ToolUseID, Name: cb.Type, Server: true}
 		if len(cb.Content) > 0 {
 			ev.Content = []event.Part{{Type: "text", Text: string(cb.Content)}}
@@ -993,7 +987,7 @@ var citationFields = map[string]bool{
 // citation converts a citation object; Raw keeps it when it has fields
 // the canonical citation does not.
 func citation(raw json.RawMessage) event.Citation {
-	var c Citation
+	var c citationObject
 	if json.Unmarshal(raw, &c) != nil {
 		return event.Citation{Raw: event.JSONText(string(raw))}
 	}

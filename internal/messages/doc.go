@@ -22,7 +22,7 @@
 //     (InputDeltas). A block is keyed by (message id, content
 //     index) and is never emitted twice: a snapshot of a block already built
 //     from deltas is compared with it, not repeated. The comparison uses a
-//     digest (length and FNV-64a hash) of the streamed text, never the text
+//     digest (length and a seeded 64-bit hash, hash/maphash) of the streamed text, never the text
 //     itself, so what a Builder holds is bounded by the messages it
 //     remembers, not by the length of their blocks.
 //   - Streamer is the inverse: canonical events of one agent in, Messages

@@ -89,11 +89,11 @@ func containsWord(s, w string) bool {
 	}
 }
 
-// FromAPIError undoes ToAPIError: an error whose message is led by a type
+// fromAPIError undoes ToAPIError: an error whose message is led by a type
 // of another format ("server_error: ...") that ToAPIError maps to the
 // error's own type gives back that type and the message after it. Other
 // errors are returned as they are.
-func FromAPIError(e APIError) (typ, msg string) {
+func fromAPIError(e APIError) (typ, msg string) {
 	orig, rest, ok := strings.Cut(e.Message, ": ")
 	if !ok || orig == "" || !isTypeName(orig) || ToAPIError(orig, rest) != e {
 		return e.Type, e.Message

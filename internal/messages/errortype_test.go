@@ -32,9 +32,9 @@ func TestAPIErrorTypes(t *testing.T) {
 		}
 		// Read back, the error is what it was (an empty type reads back
 		// as the API's).
-		typ, msg := FromAPIError(got)
+		typ, msg := fromAPIError(got)
 		if want := cmp.Or(tc.typ, got.Type); typ != want || msg != tc.msg {
-			t.Errorf("FromAPIError(%q, %q) = %q, %q; want %q, %q", got.Type, got.Message, typ, msg, want, tc.msg)
+			t.Errorf("fromAPIError(%q, %q) = %q, %q; want %q, %q", got.Type, got.Message, typ, msg, want, tc.msg)
 		}
 	}
 }

@@ -11,15 +11,15 @@ import (
 	"github.com/agentstream/agentstream/event"
 )
 
-// TestBuilderMaxOpen: beyond MaxOpen agents with a message open, the
+// TestBuilderMaxOpen: beyond maxOpen agents with a message open, the
 // message open longest is ended early (its open block closed, its TurnEnd
-// saying why), reported once; the builder holds MaxOpen messages.
+// saying why), reported once; the builder holds maxOpen messages.
 func TestBuilderMaxOpen(t *testing.T) {
 	t.Parallel()
 	var got []event.Event
 	b := NewBuilder(func(ev event.Event) { got = append(got, ev) }, 1<<20)
 	var problems []error
-	for i := range MaxOpen + 2 {
+	for i := range maxOpen + 2 {
 		agent := fmt.Sprintf("a%d", i)
 		got = got[:0]
 		if err := b.MessageStart(agent, &Message{ID: "m" + agent}); err != nil {
@@ -39,7 +39,7 @@ func TestBuilderMaxOpen(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if n := len(b.Agents()); n != MaxOpen {
-		t.Errorf("%d agents with a message open, want %d", n, MaxOpen)
+	if n := len(b.Agents()); n != maxOpen {
+		t.Errorf("%d agents with a message open, want %d", n, maxOpen)
 	}
 }

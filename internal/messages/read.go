@@ -31,10 +31,8 @@ func ReadStreamEvent(r *jsontext.Reader, se *StreamEvent) bool {
 			if int64(int(n)) != n {
 				r.Fail()
 			}
-			if se.Index == nil {
-				se.Index = new(int)
-			}
-			*se.Index = int(n)
+			se.idx = int(n)
+			se.Index = &se.idx
 		case "content_block":
 			se.ContentBlock = r.Skip()
 		case "delta":
@@ -70,7 +68,7 @@ func ReadStreamEvent(r *jsontext.Reader, se *StreamEvent) bool {
 func readDelta(r *jsontext.Reader, se *StreamEvent) {
 	r.Peek() // past white space: raw values start at their first byte
 	off, depth := r.Offset(), r.Depth()
-	se.delta, se.parsed = Delta{}, false
+	se.delta, se.parsed = wireDelta{}, false
 	if r.Null() {
 		se.Delta, se.parsed = r.Since(off), true
 		return
@@ -82,12 +80,12 @@ func readDelta(r *jsontext.Reader, se *StreamEvent) {
 			return
 		}
 		r.Rewind(off, depth)
-		se.delta = Delta{}
+		se.delta = wireDelta{}
 	}
 	se.Delta = r.Skip()
 }
 
-func readDeltaObject(r *jsontext.Reader, d *Delta) {
+func readDeltaObject(r *jsontext.Reader, d *wireDelta) {
 	r.Object()
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
@@ -146,7 +144,7 @@ func ReadUsage(r *jsontext.Reader, u *Usage) {
 }
 
 // parsedDelta returns the delta ReadStreamEvent decoded, or nil.
-func (se *StreamEvent) parsedDelta() *Delta {
+func (se *StreamEvent) parsedDelta() *wireDelta {
 	if !se.parsed {
 		return nil
 	}

@@ -1,37 +1,21 @@
 package messages
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // readSeeds returns the data of every SSE message of the anthropic
 // recordings, and hand-made odd events.
 func readSeeds(t testing.TB) [][]byte {
-	files, _ := filepath.Glob("../../testdata/anthropic/*.sse")
-	var seeds [][]byte
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
-				seeds = append(seeds, []byte(data))
-			}
-		}
-	}
+	seeds := eventtest.Lines(t, "../../testdata/anthropic/*.sse", "data: ")
 	for _, s := range []string{
 		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\u00e9\ud83d\ude00\ud800x\"\\\/\b\f\n\r\t"}}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"` + "\xff\xfe" + `"}}`,
@@ -86,12 +70,17 @@ func compareRead(t *testing.T, data []byte) bool {
 	if !ReadStreamEvent(&r, &got) || !r.End() {
 		return false
 	}
+	if got.Index != nil {
+		// Index points into got (its storage): compared as its value.
+		i := *got.Index
+		got.Index, got.idx = &i, 0
+	}
 	var want StreamEvent
 	if err := json.Unmarshal(data, &want); err != nil {
 		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
 	}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(StreamEvent{})); got.parsed {
-		var wd Delta
+		var wd wireDelta
 		if err := json.Unmarshal(want.Delta, &wd); err != nil {
 			t.Fatalf("%s: delta decoded in one pass, json.Unmarshal says %v", data, err)
 		}
@@ -101,7 +90,7 @@ func compareRead(t *testing.T, data []byte) bool {
 	} else if diff != "" {
 		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
 	}
-	got.delta, got.parsed = Delta{}, false
+	got.delta, got.parsed = wireDelta{}, false
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(StreamEvent{})); diff != "" {
 		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
 	}
@@ -159,7 +148,7 @@ func TestReadersKnowEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range []any{StreamEvent{}, Delta{}, Usage{}, Message{}, Block{}} {
+	for _, v := range []any{StreamEvent{}, wireDelta{}, Usage{}, Message{}, Block{}} {
 		for _, name := range jsontext.FieldNames(v) {
 			if !bytes.Contains(src, []byte(`"`+name+`"`)) {
 				t.Errorf("%T field %q is not read by read.go", v, name)

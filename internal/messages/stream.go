@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -21,7 +22,8 @@ import (
 // as citations_delta events.
 type Streamer struct {
 	// Event receives every stream event: its type and its JSON text,
-	// which is valid only during the call.
+	// which is valid only during the call. If nil, none is written (a
+	// caller that wants only the blocks).
 	Event func(typ string, data []byte) error
 	// Block, if set, receives every completed content block (its JSON
 	// text) with the message it belongs to, just before the block's
@@ -71,8 +73,10 @@ type MessageInfo struct {
 type streamBlock struct {
 	index     int
 	kind      event.BlockKind
-	n         int // JSON size of the text written, for MaxBlockBytes
-	text      strings.Builder
+	n         int    // JSON size of the text written, for MaxBlockBytes
+	esc       []byte // the head of the block and its text written (when a Block is wanted), escaped as Marshal escapes it
+	head      int    // the length of the head in esc
+	tail      string // and its last bytes not in esc: a UTF-8 sequence the next text may complete
 	citations []json.RawMessage
 	whole     json.RawMessage // a block written whole (Unknown, server result)
 }
@@ -135,7 +139,7 @@ func (s *Streamer) HadTools() bool { return s.tools }
 func (s *Streamer) Open() bool { return s.open != nil }
 
 func (s *Streamer) write(typ string, v any) {
-	if s.err != nil {
+	if s.err != nil || s.Event == nil {
 		return
 	}
 	data, err := Marshal(v)
@@ -150,26 +154,57 @@ func (s *Streamer) block(b any) {
 	if s.err != nil || s.Block == nil {
 		return
 	}
-	var data []byte
-	switch b := b.(type) {
-	// A block is written once, and may be large: a new slice, not the
-	// reused buffer, which a Streamer per agent would keep at the size of
-	// its largest block.
-	case textBlock:
-		if len(b.Citations) == 0 {
-			data = appendTextBlock(make([]byte, 0, len(b.Text)+32), b)
-		}
-	case thinkingBlock:
-		data = appendThinkingBlock(make([]byte, 0, len(b.Thinking)+len(b.Signature)+48), b)
-	}
-	if data == nil {
-		var err error
-		if data, err = Marshal(b); err != nil {
-			s.err = err
-			return
-		}
+	data, err := Marshal(b)
+	if err != nil {
+		s.err = err
+		return
 	}
 	s.err = s.Block(*s.msg, data)
+}
+
+// textBlock writes the completed text or thinking block b, with the
+// signature sig of a thinking block.
+func (s *Streamer) textBlock(b *streamBlock, sig string) {
+	if s.err != nil || s.Block == nil {
+		return
+	}
+	// A block is written once, and may be large: it is written where its
+	// text was gathered, which it takes (not a reused buffer, which a
+	// Streamer per agent would keep at the size of its largest block).
+	data := b.esc
+	if b.tail != "" {
+		data = appendEscaped(data, b.tail)
+	}
+	if b.kind == event.Thinking {
+		data = appendThinkingBlockEnd(data, sig)
+	} else {
+		data = appendTextBlockEnd(data, b.citations)
+	}
+	b.esc, b.tail = nil, ""
+	s.err = s.Block(*s.msg, data)
+}
+
+// appendText adds text, which escaped is, to the text of b.
+func (b *streamBlock) appendText(text string, escaped []byte) {
+	if b.tail == "" && incompleteTail(text) == 0 {
+		b.esc = append(b.esc, escaped...)
+		return
+	}
+	// A UTF-8 sequence split between texts (no decoder splits one; a
+	// library caller might): escaped once whole, as Marshal would.
+	t := b.tail + text
+	cut := len(t) - incompleteTail(t)
+	b.esc = appendEscaped(b.esc, t[:cut])
+	b.tail = t[cut:]
+}
+
+// escaped returns the text of b, escaped.
+func (b *streamBlock) escaped() []byte {
+	esc := b.esc[b.head:]
+	if b.tail == "" {
+		return esc
+	}
+	return appendEscaped(slices.Clip(esc), b.tail)
 }
 
 // Marshal returns v as JSON without HTML escaping, as the API writes it.
@@ -284,9 +319,9 @@ type (
 	}
 )
 
-// NewMessage returns the message object of a message_start, or of an
-// assistant snapshot carrying content.
-func NewMessage(id, model string, content []json.RawMessage) any {
+// newMessage returns the message object of a message_start, or of an
+// assistant snapshot carrying content (see AppendMessage).
+func newMessage(id, model string, content []json.RawMessage) outMessage {
 	if content == nil {
 		content = []json.RawMessage{}
 	}
@@ -322,7 +357,7 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 	s.index, s.tools = 0, false
 	s.unsigned = s.unsigned[:0]
 	clear(s.pending)
-	m := NewMessage(id, model, nil).(outMessage)
+	m := newMessage(id, model, nil)
 	s.start = u
 	if u != nil {
 		m.Usage = outUsage{
@@ -387,9 +422,9 @@ func (s *Streamer) Pending() (MessageInfo, []byte, bool) {
 		return MessageInfo{}, nil, false
 	}
 	if b.kind == event.Thinking {
-		return *s.msg, marshal(thinkingBlock{Type: BlockThinking, Thinking: b.text.String()}), true
+		return *s.msg, appendThinkingBlock(nil, b.escaped(), ""), true
 	}
-	return *s.msg, marshal(textBlock{Type: BlockText, Text: b.text.String()}), true
+	return *s.msg, appendTextBlock(nil, b.escaped(), nil), true
 }
 
 // Flush writes the held content_block_stop, if any. Callers call it
@@ -409,7 +444,7 @@ func (s *Streamer) release() {
 	case h.whole != nil:
 		s.block(h.whole)
 	case h.kind == event.Text:
-		s.block(textBlock{Type: BlockText, Text: h.text.String(), Citations: h.citations})
+		s.textBlock(h, "")
 	}
 	s.write(EventContentBlockStop, blockStop{Type: EventContentBlockStop, Index: h.index})
 }
@@ -423,6 +458,13 @@ func (s *Streamer) startBlock(kind event.BlockKind) {
 	}
 	s.ensureTurn()
 	b := &streamBlock{index: s.index, kind: kind}
+	if s.Block != nil {
+		head := textBlockHead
+		if kind == event.Thinking {
+			head = thinkingBlockHead
+		}
+		b.esc, b.head = append(b.esc, head...), len(head)
+	}
 	s.index++
 	s.open = b
 	var cb any = textBlock{Type: BlockText}
@@ -448,7 +490,7 @@ func (s *Streamer) endBlock(kind event.BlockKind, sig string) {
 				Delta: signatureDelta{Type: DeltaSignature, Signature: sig},
 			})
 		}
-		s.block(thinkingBlock{Type: BlockThinking, Thinking: b.text.String(), Signature: sig})
+		s.textBlock(b, sig)
 		s.write(EventContentBlockStop, blockStop{Type: EventContentBlockStop, Index: b.index})
 		return
 	}
@@ -477,22 +519,7 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 		if s.open == nil || s.open.kind != ev.Kind {
 			s.startBlock(ev.Kind)
 		}
-		text := s.capText(ev.Text)
-		if text == "" {
-			break
-		}
-		if s.Block != nil {
-			s.open.text.WriteString(text)
-		}
-		// What write(blockDelta{...}) writes, without reflection or
-		// allocation: the hot path of every encoder built on Streamer.
-		s.buf = appendDelta(s.buf[:0], s.open.index, ev.Kind, text)
-		if s.err == nil {
-			s.err = s.Event(EventContentBlockDelta, s.buf)
-		}
-		if cap(s.buf) > maxKeptBuffer {
-			s.buf = nil // a rare large delta: not kept per agent
-		}
+		s.delta(ev.Kind, ev.Text)
 	case *event.BlockEnd:
 		if s.open == nil || s.open.kind != ev.Kind {
 			s.startBlock(ev.Kind)
@@ -505,7 +532,7 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 			s.endBlock(event.Text, "")
 		}
 		for _, c := range ev.Items {
-			raw := CitationJSON(c)
+			raw := citationJSON(c)
 			s.held.citations = append(s.held.citations, raw)
 			s.write(EventContentBlockDelta, blockDelta{
 				Type: EventContentBlockDelta, Index: s.held.index,
@@ -529,6 +556,44 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 		return false, s.err
 	}
 	return true, s.err
+}
+
+// delta writes the content_block_delta of text in the open block, of
+// kind: what of it fits under MaxBlockBytes. It is the hot path of every
+// encoder built on Streamer: written without reflection or allocation,
+// and the text escaped once, for the delta and for the block.
+func (s *Streamer) delta(kind event.BlockKind, text string) {
+	if text == "" {
+		return
+	}
+	b := s.open
+	var start, end int
+	s.buf, start, end = appendDelta(s.buf[:0], b.index, kind, text)
+	if s.MaxBlockBytes > 0 {
+		// The JSON size of text as capText counts it: as escaped, but
+		// for \b and \f, which it counts as \u0008.
+		size := end - start
+		if size > len(text) {
+			size += 4 * (strings.Count(text, "\b") + strings.Count(text, "\f"))
+		}
+		if b.n+size <= s.MaxBlockBytes {
+			b.n += size
+		} else {
+			if text = s.capText(text); text == "" {
+				return
+			}
+			s.buf, start, end = appendDelta(s.buf[:0], b.index, kind, text)
+		}
+	}
+	if s.Block != nil {
+		b.appendText(text, s.buf[start:end])
+	}
+	if s.err == nil && s.Event != nil {
+		s.err = s.Event(EventContentBlockDelta, s.buf)
+	}
+	if cap(s.buf) > maxKeptBuffer {
+		s.buf = nil // a rare large delta: not kept per agent
+	}
 }
 
 // capText returns what of text fits in the open block under
@@ -579,6 +644,23 @@ func jsonSize(r rune, rest string) int {
 		}
 	}
 	return utf8.RuneLen(r)
+}
+
+// Loss names what a Messages API stream cannot carry of ev, an event
+// that neither Streamer.Add nor its encoder writes, for the encoder's
+// warning.
+func Loss(ev event.Event) string {
+	switch ev.(type) {
+	case *event.AwaitingTools:
+		return "awaiting tools"
+	case *event.Files:
+		return "generated files"
+	case *event.FileChange:
+		return "file changes"
+	case *event.TodoList:
+		return "todo lists"
+	}
+	return fmt.Sprintf("events of type %T", ev)
 }
 
 // AssistantResult reports whether a tool result is part of the assistant's
@@ -707,7 +789,7 @@ func (s *Streamer) unknown(ev *event.Unknown) bool {
 	case strings.HasPrefix(typ, "message_") || strings.HasPrefix(typ, "content_block_"):
 		s.release()
 		s.ensureTurn()
-		if s.err == nil {
+		if s.err == nil && s.Event != nil {
 			s.err = s.Event(typ, jsontext.Compact(ev.Raw))
 		}
 	default:
@@ -725,9 +807,9 @@ func isKnownDelta(typ string) bool {
 	return false
 }
 
-// resultBlock is ResultBlock in the MCP block types MCPBeta chooses.
+// resultBlock is assistantResultBlock in the MCP block types MCPBeta chooses.
 func (s *Streamer) resultBlock(ev *event.ToolResult) json.RawMessage {
-	b := ResultBlock(ev, s.mcp[ev.ID])
+	b := assistantResultBlock(ev, s.mcp[ev.ID])
 	if s.mcp[ev.ID] && !ev.Server && !s.MCPBeta {
 		var r resultBlock
 		json.Unmarshal(b, &r)
@@ -737,12 +819,12 @@ func (s *Streamer) resultBlock(ev *event.ToolResult) json.RawMessage {
 	return b
 }
 
-// ResultBlock returns the content block of a server or MCP tool result.
+// assistantResultBlock returns the content block of a server or MCP tool result.
 // A server result's content is the JSON text of its first part (as the
 // decoders store it), or a string when that is not JSON; its type is the
 // result's Name when it is a server result type, else Name with
 // "_tool_result" appended.
-func ResultBlock(ev *event.ToolResult, mcp bool) json.RawMessage {
+func assistantResultBlock(ev *event.ToolResult, mcp bool) json.RawMessage {
 	if mcp && !ev.Server {
 		var parts []any
 		for _, p := range ev.Content {
@@ -754,10 +836,10 @@ func ResultBlock(ev *event.ToolResult, mcp bool) json.RawMessage {
 			parts = []any{}
 		}
 		isErr := ev.IsError
-		return marshal(resultBlock{Type: BlockMCPToolResult, ToolUseID: ev.ID, Content: marshal(parts), IsError: &isErr})
+		return marshal(resultBlock{Type: blockMCPToolResult, ToolUseID: ev.ID, Content: marshal(parts), IsError: &isErr})
 	}
 	typ := ev.Name
-	if !IsServerToolResult(typ) {
+	if !isServerToolResult(typ) {
 		typ = strings.TrimSuffix(typ, "_tool_result") + "_tool_result"
 		if typ == "_tool_result" {
 			typ = "server_tool_result"
@@ -777,13 +859,13 @@ func ResultBlock(ev *event.ToolResult, mcp bool) json.RawMessage {
 	return marshal(resultBlock{Type: typ, ToolUseID: ev.ID, Content: jsontext.Compact(content)})
 }
 
-// CitationJSON returns a citation as the API writes it: Raw when the
+// citationJSON returns a citation as the API writes it: Raw when the
 // source kept it, else the canonical fields.
-func CitationJSON(c event.Citation) json.RawMessage {
+func citationJSON(c event.Citation) json.RawMessage {
 	if len(c.Raw) > 0 && json.Valid(c.Raw) {
 		return jsontext.Compact(c.Raw)
 	}
-	return marshal(Citation{
+	return marshal(citationObject{
 		Type: c.Type, CitedText: c.CitedText, DocumentIndex: c.DocumentIndex,
 		DocumentTitle: c.DocumentTitle, StartCharIndex: c.StartCharIndex, EndCharIndex: c.EndCharIndex,
 		StartPageNumber: c.StartPageNumber, EndPageNumber: c.EndPageNumber, URL: c.URL, Title: c.Title,

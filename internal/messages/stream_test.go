@@ -62,7 +62,7 @@ func TestStreamerHoldsText(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if got := s.open.text.Len(); got != tt.held {
+			if got := len(s.open.escaped()); got != tt.held {
 				t.Errorf("text held = %d bytes, want %d", got, tt.held)
 			}
 			if (cuts > 0) != tt.cut {
@@ -126,4 +126,20 @@ func TestManyEmptyFragments(t *testing.T) {
 		}
 	}
 	t.Fatal("no tool call")
+}
+
+// TestDeltaSize: what a delta counts against MaxBlockBytes without
+// capText is what capText counts.
+func TestDeltaSize(t *testing.T) {
+	t.Parallel()
+	for _, text := range appendSeeds {
+		s := &Streamer{Event: func(string, []byte) error { return nil }, MaxBlockBytes: 1 << 20}
+		s.Add(&event.BlockStart{Kind: event.Text})
+		s.Add(&event.Delta{Kind: event.Text, Text: text})
+		c := &Streamer{MaxBlockBytes: 1 << 20, open: &streamBlock{}}
+		c.capText(text)
+		if s.open.n != c.open.n {
+			t.Errorf("%q: delta counts %d bytes, capText %d", text, s.open.n, c.open.n)
+		}
+	}
 }

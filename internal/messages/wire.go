@@ -2,6 +2,8 @@ package messages
 
 import (
 	"encoding/json"
+
+	"github.com/agentstream/agentstream/assemble"
 )
 
 // Format is the event.Unknown.Format of Messages API items.
@@ -23,11 +25,11 @@ const (
 const (
 	BlockText             = "text"
 	BlockThinking         = "thinking"
-	BlockRedactedThinking = "redacted_thinking"
+	blockRedactedThinking = "redacted_thinking"
 	BlockToolUse          = "tool_use"
 	BlockServerToolUse    = "server_tool_use"
 	BlockMCPToolUse       = "mcp_tool_use"
-	BlockMCPToolResult    = "mcp_tool_result"
+	blockMCPToolResult    = "mcp_tool_result"
 	BlockToolResult       = "tool_result" // user side
 	BlockImage            = "image"       // user side
 )
@@ -41,11 +43,11 @@ const (
 	DeltaCitations = "citations_delta"
 )
 
-// IsServerToolResult reports whether a content block type is the result of
+// isServerToolResult reports whether a content block type is the result of
 // a server tool (web_search_tool_result, code_execution_tool_result, ...).
-func IsServerToolResult(typ string) bool {
+func isServerToolResult(typ string) bool {
 	return len(typ) > len("_tool_result") && typ[len(typ)-len("_tool_result"):] == "_tool_result" &&
-		typ != BlockMCPToolResult
+		typ != blockMCPToolResult
 }
 
 // IsStreamEvent reports whether typ names a stream event rather than a
@@ -70,8 +72,9 @@ type StreamEvent struct {
 	Usage        *Usage          `json:"usage,omitempty"`         // message_delta
 	Error        *APIError       `json:"error,omitempty"`         // error
 
-	delta  Delta // Delta decoded by ReadStreamEvent
-	parsed bool  // delta is set
+	delta  wireDelta // Delta decoded by ReadStreamEvent
+	parsed bool      // delta is set
+	idx    int       // what Index points to, set by ReadStreamEvent
 }
 
 // Message is a Messages API message object: the message_start payload, or
@@ -104,11 +107,11 @@ type Block struct {
 	Content   json.RawMessage `json:"content,omitempty"`
 	IsError   *bool           `json:"is_error,omitempty"`
 	// image
-	Source *ImageSource `json:"source,omitempty"`
+	Source *imageSource `json:"source,omitempty"`
 }
 
-// ImageSource is an image block's source.
-type ImageSource struct {
+// imageSource is an image block's source.
+type imageSource struct {
 	Type      string `json:"type"` // base64 or url
 	MediaType string `json:"media_type,omitempty"`
 	Data      string `json:"data,omitempty"`
@@ -117,7 +120,7 @@ type ImageSource struct {
 
 // Delta is the union of the delta fields this package reads: a
 // content_block_delta's delta, or a message_delta's.
-type Delta struct {
+type wireDelta struct {
 	Type        string          `json:"type"`
 	Text        string          `json:"text"`
 	PartialJSON string          `json:"partial_json"`
@@ -145,30 +148,15 @@ type APIError struct {
 	Message string `json:"message"`
 }
 
-// ErrorEvent is the payload of an SSE error event.
-type ErrorEvent struct {
-	Type  string   `json:"type"`
-	Error APIError `json:"error"`
-}
+// citationObject is a citation object of a text block: the API's object
+// has the fields and JSON names of an assembled block's citation
+// (docs/blocks.md), so it is that type.
+type citationObject = assemble.Citation
 
-// Citation is a citation object of a text block.
-type Citation struct {
-	Type            string  `json:"type"`
-	CitedText       string  `json:"cited_text"`
-	DocumentIndex   *int64  `json:"document_index,omitempty"`
-	DocumentTitle   *string `json:"document_title,omitempty"`
-	StartCharIndex  *int64  `json:"start_char_index,omitempty"`
-	EndCharIndex    *int64  `json:"end_char_index,omitempty"`
-	StartPageNumber *int64  `json:"start_page_number,omitempty"`
-	EndPageNumber   *int64  `json:"end_page_number,omitempty"`
-	URL             *string `json:"url,omitempty"`
-	Title           *string `json:"title,omitempty"`
-}
-
-// ErrorObject returns the error object of an error event ({"type":
+// errorObject returns the error object of an error event ({"type":
 // "overloaded_error", "message": ...}), verbatim, and its fields: the
 // payload canonical Error events carry in Raw, as the other formats do.
-func ErrorObject(ev []byte) (json.RawMessage, APIError) {
+func errorObject(ev []byte) (json.RawMessage, APIError) {
 	var e struct {
 		Error json.RawMessage `json:"error"`
 	}

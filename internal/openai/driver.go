@@ -27,6 +27,7 @@ type Driver struct {
 	Off  int64
 
 	queue   []event.Event
+	head    int // queue[head:] are still to return
 	problem error
 	done    bool
 	cut     error
@@ -49,10 +50,13 @@ func NewDriver(r io.Reader, source string, maxEventBytes *int, decode func(frame
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Driver) Next() (event.Event, error) {
 	for {
-		if len(d.queue) > 0 {
-			ev := d.queue[0]
-			d.queue[0] = nil
-			d.queue = d.queue[1:]
+		if d.head < len(d.queue) {
+			ev := d.queue[d.head]
+			d.queue[d.head] = nil
+			d.head++
+			if d.head == len(d.queue) {
+				d.queue, d.head = d.queue[:0], 0 // reused: no allocation per message
+			}
 			return ev, nil
 		}
 		if d.problem != nil {
@@ -69,6 +73,13 @@ func (d *Driver) Next() (event.Event, error) {
 			continue
 		}
 		m, err := d.SSE.Next()
+		if err == nil {
+			d.Line, d.Off = m.Line, m.Offset
+			if err := d.Decode(m); err != nil {
+				d.problem = err
+			}
+			continue
+		}
 		var perr *event.ParseError
 		switch {
 		case err == io.EOF:
@@ -79,13 +90,8 @@ func (d *Driver) Next() (event.Event, error) {
 			d.done, d.cut = true, err
 		case errors.As(err, &perr):
 			d.problem = err
-		case err != nil:
-			d.err = err
 		default:
-			d.Line, d.Off = m.Line, m.Offset
-			if err := d.Decode(m); err != nil {
-				d.problem = err
-			}
+			d.err = err
 		}
 	}
 }

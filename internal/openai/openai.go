@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // Canonical stop reasons (the Messages API's vocabulary).
@@ -149,27 +150,21 @@ func FromEvent(u *event.Usage) (o Usage, lost bool) {
 // block is never written as one giant chunk.
 const MaxDelta = 64
 
-// Split calls f with consecutive pieces of s of at most MaxDelta bytes,
-// never splitting a UTF-8 sequence, and returns f's first error. An empty
-// s makes no call.
-func Split(s string, f func(string) error) error {
-	for len(s) > 0 {
-		n := len(s)
-		if n > MaxDelta {
+// Cut returns the first piece of s, at most MaxDelta bytes that do not
+// split a UTF-8 sequence, and the rest: a loop of Cut until rest is empty
+// streams s in pieces. An empty s gives an empty piece.
+func Cut(s string) (piece, rest string) {
+	n := len(s)
+	if n > MaxDelta {
+		n = MaxDelta
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		if n == 0 {
 			n = MaxDelta
-			for n > 0 && !utf8.RuneStart(s[n]) {
-				n--
-			}
-			if n == 0 {
-				n = MaxDelta
-			}
 		}
-		if err := f(s[:n]); err != nil {
-			return err
-		}
-		s = s[n:]
 	}
-	return nil
+	return s[:n], s[n:]
 }
 
 // APIError is the error object both APIs send ({"error": {...}} in chat,
@@ -223,4 +218,45 @@ func Lost(ev event.Event) string {
 		return "todo lists"
 	}
 	return fmt.Sprintf("events of type %T", ev)
+}
+
+// ReadAPIError decodes the error object r is at into e in one pass, as
+// json.Unmarshal would; r fails on what it leaves to encoding/json (a
+// code or param that is an object or an array).
+func ReadAPIError(r *jsontext.Reader, e *APIError) {
+	if !r.Object() {
+		return
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "message":
+			r.StringField(&e.Message)
+		case "type":
+			r.StringField(&e.Type)
+		case "code":
+			e.Code = ReadScalar(r)
+		case "param":
+			e.Param = ReadScalar(r)
+		default:
+			r.Skip()
+		}
+	}
+}
+
+// ReadScalar decodes a null, string, number or boolean into an any as
+// json.Unmarshal would; r fails on an object or an array.
+func ReadScalar(r *jsontext.Reader) any {
+	switch c := r.Peek(); {
+	case c == 'n':
+		r.Null()
+		return nil
+	case c == '"':
+		return r.String()
+	case c == 't' || c == 'f':
+		return r.Bool()
+	case c == '-' || '0' <= c && c <= '9':
+		return r.Float()
+	}
+	r.Fail()
+	return nil
 }

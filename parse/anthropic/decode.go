@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -39,8 +40,13 @@ type Decoder struct {
 	off  int64
 	bad  badutf8.Once // the invalid UTF-8 warning
 
-	jr jsontext.Reader // decodes data in one pass
+	jr  jsontext.Reader      // decodes data in one pass
+	se  messages.StreamEvent // the event being decoded, reused
+	raw []byte               // its data, reused
 }
+
+// maxKeptData is the largest data buffer a Decoder keeps for reuse.
+const maxKeptData = 64 << 10
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
@@ -87,16 +93,15 @@ func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readMessage, 
 // comes before the warning about invalid UTF-8 it held.
 func (d *Decoder) readMessage() {
 	m, err := d.sse.Next()
-	var perr *event.ParseError
 	switch {
 	case err == io.EOF:
 		d.st.End()
-	case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
+	case isParseError(err) && errors.Is(err, event.ErrTruncated):
 		// The input ended inside an SSE message: what it held is
 		// lost. One truncation is reported, after what is flushed.
 		d.st.End()
 		d.cut = err
-	case errors.As(err, &perr):
+	case isParseError(err):
 		d.st.Problem(err)
 	case err != nil:
 		d.st.Fail(err)
@@ -113,6 +118,13 @@ func (d *Decoder) readMessage() {
 			d.st.Problem(badutf8.Warning(d.cfg.Source, m.Line, 1, m.Offset))
 		}
 	}
+}
+
+// isParseError reports whether err is a *event.ParseError (apart, so
+// that the target of errors.As is allocated only for an error).
+func isParseError(err error) bool {
+	var perr *event.ParseError
+	return errors.As(err, &perr)
 }
 
 // truncation reports what the end of the input cut off, after emitting
@@ -146,11 +158,17 @@ func (d *Decoder) decode(m frame.Message) error {
 		}
 		return d.errorf(event.ErrSyntax, "%s event without data", m.Type)
 	}
-	raw := []byte(m.Data)
-	var se messages.StreamEvent
-	err := d.unmarshal(raw, &se)
-	var te *json.UnmarshalTypeError
-	if err != nil && !errors.As(err, &te) {
+	// The data and the event are reused: what the builder keeps of
+	// them, it copies.
+	if cap(d.raw) > maxKeptData {
+		d.raw = nil
+	}
+	raw := append(d.raw[:0], m.Data...)
+	d.raw = raw
+	se := &d.se
+	*se = messages.StreamEvent{}
+	err := d.unmarshal(raw, se)
+	if err != nil && !isTypeError(err) {
 		return d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
 	}
 	typ := se.Type
@@ -170,14 +188,14 @@ func (d *Decoder) decode(m frame.Message) error {
 			return d.errorf(event.ErrSyntax, "%s event of another format (it looks like %s); skipped", typ, k)
 		}
 		// An event type of a newer API: kept as it is.
-		d.emit(&event.Unknown{Agent: d.cfg.Agent, Format: messages.Format, Type: typ, Raw: raw})
+		d.emit(&event.Unknown{Agent: d.cfg.Agent, Format: messages.Format, Type: typ, Raw: bytes.Clone(raw)})
 		return nil
 	}
 	if err != nil {
 		return d.errorf(event.ErrSyntax, "%s event: %s", typ, jsontext.Problem(err))
 	}
 	se.Type = typ // from the SSE event: field when the data has none
-	if err := d.b.StreamEvent(d.cfg.Agent, &se, raw); err != nil {
+	if err := d.b.StreamEvent(d.cfg.Agent, se, raw); err != nil {
 		sentinel := event.ErrSyntax
 		for _, e := range []error{event.ErrTooLarge, event.ErrTooManyOpen} {
 			if errors.Is(err, e) {
@@ -187,6 +205,12 @@ func (d *Decoder) decode(m frame.Message) error {
 		return d.errorf(sentinel, "%s", err.Error())
 	}
 	return nil
+}
+
+// isTypeError reports whether err is a *json.UnmarshalTypeError.
+func isTypeError(err error) bool {
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &te)
 }
 
 // unmarshal decodes a stream event as json.Unmarshal does, in one pass

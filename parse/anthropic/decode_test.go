@@ -24,11 +24,7 @@ const corpus = "../../testdata/anthropic"
 
 func corpusFiles(t testing.TB) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(corpus, "*.sse"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recordings in %s: %v", corpus, err)
-	}
-	return files
+	return eventtest.Corpus(t, corpus, "*.sse")
 }
 
 // item is one result of Next: an event or a problem.
@@ -36,60 +32,18 @@ type item = eventtest.Item
 
 func decodeAll(r io.Reader, cfg *Config) []item { return eventtest.All(NewDecoder(r, cfg)) }
 
-// dump writes items as golden text: one line per event, its type and its
-// JSON.
-func dump(items []item) []byte { return eventtest.Dump(items) }
-
 func TestGolden(t *testing.T) {
 	t.Parallel()
-	for _, file := range corpusFiles(t) {
-		name := filepath.Base(file)
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := dump(decodeAll(bytes.NewReader(data), &Config{Source: name}))
-			golden := filepath.Join("testdata", strings.TrimSuffix(name, ".sse")+".golden")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("events differ from %s (run go test -update and review the diff)", golden)
-			}
-		})
-	}
+	eventtest.DumpFiles(t, corpusFiles(t), *update, func(r io.Reader, source string) event.Decoder {
+		return NewDecoder(r, &Config{Source: source})
+	})
 }
 
+// TestReaders: every recording gives the same events however its bytes
+// arrive.
 func TestReaders(t *testing.T) {
 	t.Parallel()
-	for _, file := range corpusFiles(t) {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := decodeAll(bytes.NewReader(data), nil)
-			for name, r := range map[string]io.Reader{
-				"OneByteReader": iotest.OneByteReader(bytes.NewReader(data)),
-				"HalfReader":    iotest.HalfReader(bytes.NewReader(data)),
-				"DataErrReader": iotest.DataErrReader(bytes.NewReader(data)),
-			} {
-				if diff := cmp.Diff(want, decodeAll(r, nil)); diff != "" {
-					t.Errorf("%s gives other events (-whole +%s):\n%s", name, name, diff)
-				}
-			}
-		})
-	}
+	eventtest.AllReads(t, corpusFiles(t), func(r io.Reader) event.Decoder { return NewDecoder(r, nil) })
 }
 
 func frameSSE(typ, data string) string { return "event: " + typ + "\ndata: " + data + "\n\n" }
@@ -184,16 +138,7 @@ func TestDecode(t *testing.T) {
 }
 
 func FuzzDecoder(f *testing.F) {
-	for _, file := range corpusFiles(f) {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		if len(data) > 4<<10 {
-			data = data[:4<<10] // the fuzzer minimises what it finds: keep seeds small
-		}
-		f.Add(data)
-	}
+	eventtest.FuzzPieces(f, corpusFiles(f), "\n\n", 512)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzcheck.Check(t, data, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })
 		want := decodeAll(bytes.NewReader(data), &Config{MaxEventBytes: 4096})

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
@@ -15,8 +14,10 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
@@ -30,16 +31,14 @@ type Config struct {
 // Decoder reads Claude Code stream-json and yields canonical events. See
 // the package documentation for the grammar and tolerance rules.
 type Decoder struct {
-	cfg      Config
-	br       *bufio.Reader
-	lines    *frame.Lines
-	array    *json.Decoder // --output-format json: one top-level array
-	capped   *cappedReader // what array reads from
-	base     int64         // input offset of the array's '['
-	queue    []event.Event
-	problems []error // ParseErrors to return once queue is empty
-	done     bool
-	err      error
+	cfg    Config
+	br     *bufio.Reader
+	lines  *frame.Lines
+	array  *json.Decoder // --output-format json: one top-level array
+	capped *cappedReader // what array reads from
+	base   int64         // input offset of the array's '['
+	st     decoderstate.State
+	ended  bool // the array cannot be read on: the input ends here
 
 	line      int // position of the unit being decoded
 	off       int64
@@ -47,30 +46,43 @@ type Decoder struct {
 	wholeLine bool // decoding a whole line, not one of several fused objects
 
 	b        *messages.Builder
-	session  string              // the main agent's scope: the session id
-	started  map[string]bool     // agent scopes whose SessionStart was emitted
-	held     *event.SessionStart // a subagent's, queued and held back until its model is known
-	heldFor  int                 // lines read since it was held
-	toolOf   map[string]toolInfo // client tool calls without a result yet
-	toolIDs  []string            // their ids, oldest first (with some answered since)
-	seen     bool                // any line decoded
-	finished bool                // a result line was seen after the last content
-	bad      badutf8.Once        // the invalid UTF-8 warning
+	session  string               // the main agent's scope: the session id
+	started  *openset.Set[string] // agent scopes whose SessionStart was emitted
+	held     *event.SessionStart  // a subagent's, held back until its model is known
+	heldFor  int                  // lines read since it was held
+	behind   []event.Event        // the held start and the events after it
+	last     event.Event          // the last event made and not yet handed to st or returned
+	problem  bool                 // the unit being decoded has a problem
+	toolOf   map[string]toolInfo  // client tool calls without a result yet
+	pending  *openset.Set[string] // their ids, in the order called
+	tooMuch  [2]bool              // the cap of started, of pending, was reported
+	seen     bool                 // any line decoded
+	finished bool                 // a result line was seen after the last content
+	bad      badutf8.Once         // the invalid UTF-8 warning
 
-	jr     jsontext.Reader // decodes lines in one pass
-	lastID string          // the session id of the last line
+	jr     jsontext.Reader      // decodes lines in one pass
+	lastID string               // the session id of the last line
+	se     messages.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
+	res    Result               // the fields of a result line read with the line
+	resOK  bool                 // res is the line's (its type came before them)
 }
 
 type toolInfo struct{ agent, name string }
 
-// maxPendingTools bounds the tool calls remembered without a result: a
-// result that arrives after this many newer calls still unanswered is
-// reported without its tool's name, under the agent of its line.
-const maxPendingTools = 4096
+// maxOpen caps the agent scopes (the session's and its subagents') the
+// decoder remembers, and apart from them the client tool calls waiting
+// for their result. Beyond it the oldest is forgotten, reported once: a
+// result that arrives after maxOpen newer calls still unanswered is
+// given without its tool's name, under the agent of its line; a line of
+// a forgotten subagent opens its scope again.
+const maxOpen = openset.DefaultMax
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
-	d := &Decoder{br: bufio.NewReaderSize(r, 64<<10), started: map[string]bool{}, toolOf: map[string]toolInfo{}}
+	d := &Decoder{
+		br: bufio.NewReaderSize(r, 64<<10), started: openset.New[string](maxOpen), toolOf: map[string]toolInfo{},
+		pending: openset.New[string](maxOpen),
+	}
 	if cfg != nil {
 		d.cfg = *cfg
 	}
@@ -104,48 +116,60 @@ func Detect(h format.Head) bool {
 }
 
 // Next returns the next event. See event.Decoder for the error contract.
-func (d *Decoder) Next() (event.Event, error) {
-	for {
-		if d.held != nil && (len(d.problems) > 0 || d.err != nil || d.done) {
-			d.held = nil // its model is not coming
-		}
-		if len(d.queue) > 0 && (d.held == nil || d.queue[0] != event.Event(d.held)) {
-			ev := d.queue[0]
-			d.queue = slices.Delete(d.queue, 0, 1) // keeps the array: no allocation per event
-			return ev, nil
-		}
-		if len(d.problems) > 0 {
-			// A unit's problems come after the events it still made.
-			err := d.problems[0]
-			d.problems[0] = nil
-			d.problems = d.problems[1:]
-			return nil, err
-		}
-		if d.err != nil {
-			return nil, d.err
-		}
-		if d.done {
-			d.err = io.EOF
-			if err := d.truncation(); err != nil {
-				d.problems = append(d.problems, err)
-			}
-			continue
-		}
-		err := d.readUnit()
-		switch {
-		case err == nil:
-		case err == io.EOF:
-			d.done = true
-		case isParseError(err):
-			if list, ok := err.(problemList); ok {
-				d.problems = append(d.problems, list...)
-			} else {
-				d.problems = append(d.problems, err)
-			}
-		default:
-			d.err = err
-		}
+func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.read, d.truncation) }
+
+// read decodes the next unit of input. A held subagent start goes, with
+// the events behind it, once a unit has a problem or the input ends: its
+// model is not coming.
+func (d *Decoder) read() {
+	if len(d.behind) == 0 {
+		d.last = nil // all handed out
 	}
+	d.problem = false
+	err := d.readUnit()
+	switch {
+	case err == nil:
+	case err == io.EOF:
+		d.ended = true
+	case isParseError(err):
+		if list, ok := err.(problemList); ok {
+			for _, e := range list {
+				d.addProblem(e)
+			}
+		} else {
+			d.addProblem(err)
+		}
+	default:
+		d.st.Fail(err)
+		d.problem = true
+	}
+	if d.ended {
+		d.st.End()
+	}
+	if d.problem || d.ended {
+		d.releaseHeld()
+	}
+}
+
+// addProblem queues a problem of the unit being decoded, returned after
+// its events.
+func (d *Decoder) addProblem(err error) {
+	d.st.Problem(err)
+	d.problem = true
+}
+
+// hold holds start back, with the events after it, until releaseHeld.
+func (d *Decoder) hold(start *event.SessionStart) {
+	d.releaseHeld()
+	d.held, d.heldFor = start, 0
+}
+
+// releaseHeld lets the held start go, and the events behind it.
+func (d *Decoder) releaseHeld() {
+	d.held = nil
+	d.st.Emit(d.behind...)
+	clear(d.behind)
+	d.behind = d.behind[:0]
 }
 
 func (d *Decoder) emit(ev event.Event) {
@@ -153,29 +177,36 @@ func (d *Decoder) emit(ev event.Event) {
 		// A server tool's result comes in the assistant's message,
 		// named by the builder.
 		d.toolOf[c.ID] = toolInfo{agent: c.Agent, name: c.Name}
-		d.toolIDs = append(d.toolIDs, c.ID)
-		d.forgetTools()
+		if old, out := d.pending.Add(c.ID); out {
+			delete(d.toolOf, old)
+			d.tooMany(1, "tool calls waiting for their result", fmt.Sprintf("%s, whose result will not be named", old))
+		}
 	}
-	d.queue = append(d.queue, ev)
+	d.last = ev
+	if d.held != nil {
+		d.behind = append(d.behind, ev)
+		return
+	}
+	d.st.Emit(ev)
 }
 
-// forgetTools keeps toolOf and toolIDs bounded: the oldest unanswered
-// calls beyond maxPendingTools are forgotten, and the ids of answered
-// ones dropped once they are half of toolIDs.
-func (d *Decoder) forgetTools() {
-	for len(d.toolOf) > maxPendingTools {
-		delete(d.toolOf, d.toolIDs[0])
-		d.toolIDs = d.toolIDs[1:]
+// open notes that agent's scope has its SessionStart, forgetting the
+// scope opened longest ago beyond maxOpen.
+func (d *Decoder) open(agent string) {
+	if old, out := d.started.Add(agent); out {
+		d.tooMany(0, "agent scopes", fmt.Sprintf("%q: a line of it after this opens it again", old))
 	}
-	if len(d.toolIDs) > 2*len(d.toolOf)+64 {
-		ids := make([]string, 0, 2*len(d.toolOf)+64)
-		for _, id := range d.toolIDs {
-			if _, ok := d.toolOf[id]; ok {
-				ids = append(ids, id)
-			}
-		}
-		d.toolIDs = ids
+}
+
+// tooMany reports, the first time only for each kind (0 scopes, 1 tool
+// calls), that the decoder forgot the oldest of what to stay within
+// maxOpen.
+func (d *Decoder) tooMany(kind int, what, oldest string) {
+	if d.tooMuch[kind] {
+		return
 	}
+	d.tooMuch[kind] = true
+	d.addProblem(d.errorf(event.ErrTooManyOpen, "more than %d %s; forgot the oldest, %s (later ones are not reported)", maxOpen, what, oldest))
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
@@ -286,7 +317,7 @@ func (d *Decoder) readElement() error {
 	if !d.array.More() {
 		_, err := d.array.Token() // the ']'
 		if errors.Is(err, errElementTooLarge) {
-			d.done = true
+			d.ended = true
 			return d.tooLarge()
 		}
 		return io.EOF
@@ -294,7 +325,7 @@ func (d *Decoder) readElement() error {
 	var raw json.RawMessage
 	if err := d.array.Decode(&raw); err != nil {
 		// The array cannot be resynchronised: report and stop.
-		d.done = true
+		d.ended = true
 		if errors.Is(err, errElementTooLarge) {
 			return d.tooLarge()
 		}
@@ -450,7 +481,7 @@ func (l problemList) Unwrap() []error { return l }
 func (d *Decoder) decode(raw []byte) error {
 	raw, i, warn := d.bad.Fix(raw)
 	if warn {
-		d.problems = append(d.problems, badutf8.Warning(d.cfg.Source, d.line, i+1, d.off+int64(i)))
+		d.addProblem(badutf8.Warning(d.cfg.Source, d.line, i+1, d.off+int64(i)))
 	}
 	var l Line
 	if err := d.unmarshalLine(raw, &l); err != nil {
@@ -469,14 +500,14 @@ func (d *Decoder) decode(raw []byte) error {
 		}
 		json.Unmarshal(raw, &head)
 		typ, _ := head.Type.(string)
-		d.held = nil
+		d.releaseHeld()
 		d.emit(&event.Unknown{Agent: d.main(), Format: MetaKind, Type: typ, Raw: bytes.Clone(raw)})
 		if typ != "" && !knownTypes[typ] {
 			return nil
 		}
 		return d.errorf(event.ErrSyntax, "%s line: %s", typ, jsontext.Problem(err))
 	}
-	if l.Type == TypeKeepAlive {
+	if l.Type == typeKeepAlive {
 		return nil
 	}
 	d.release(&l)
@@ -498,7 +529,7 @@ func (d *Decoder) decode(raw []byte) error {
 		}
 		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: summary(&l, raw), Raw: bytes.Clone(raw)})
 	case TypeStreamEvent:
-		return d.streamEvent(agent, l.Event, l.parsedEvent())
+		return d.streamEvent(agent, l.Event, d.parsedEvent(&l))
 	case TypeAssistant:
 		return d.assistant(agent, &l, raw)
 	case TypeUser:
@@ -537,10 +568,10 @@ func (d *Decoder) main() string {
 // first time it appears.
 func (d *Decoder) subagent(l *Line, raw []byte) string {
 	id := *l.ParentToolUseID
-	if d.started[id] {
+	if d.started.Has(id) {
 		return id
 	}
-	d.started[id] = true
+	d.open(id)
 	parent := d.main()
 	if t, ok := d.toolOf[id]; ok {
 		parent = t.agent
@@ -550,17 +581,17 @@ func (d *Decoder) subagent(l *Line, raw []byte) string {
 		Name: l.SubagentType, Description: l.TaskDescription,
 	}
 	if l.Type == TypeUser {
-		var m UserMessage
+		var m userMessage
 		if json.Unmarshal(l.Message, &m) == nil {
 			ev.Prompt = userText(m.Content)
 		}
 	}
 	ev.Model = lineModel(l)
-	d.emit(ev)
 	if l.Type == TypeUser {
 		// Opened by its prompt: its model is on its first message.
-		d.held, d.heldFor = ev, 0
+		d.hold(ev)
 	}
+	d.emit(ev)
 	return id
 }
 
@@ -584,7 +615,7 @@ func (d *Decoder) release(l *Line) {
 	} else if d.heldFor <= maxHeldLines {
 		return
 	}
-	d.held = nil
+	d.releaseHeld()
 }
 
 // lineModel returns the model of an assistant line's message, or of a
@@ -619,12 +650,12 @@ func (d *Decoder) init(raw []byte) error {
 			return d.errorf(event.ErrSyntax, "system/init: %s", jsontext.Problem(err))
 		}
 	}
-	if in.SessionID != "" && d.session != in.SessionID && d.started[d.session] {
+	if in.SessionID != "" && d.session != in.SessionID && d.started.Has(d.session) {
 		// A new session (after a reset): its own scope.
 		d.session = in.SessionID
 	}
 	agent := d.main()
-	if d.started[agent] {
+	if d.started.Has(agent) {
 		// Claude Code repeats init at the start of every query.
 		d.emit(&event.Notice{
 			Agent: agent, Kind: SubtypeInit, Message: fmt.Sprintf("session %s, model %s", in.SessionID, in.Model),
@@ -632,7 +663,7 @@ func (d *Decoder) init(raw []byte) error {
 		})
 		return nil
 	}
-	d.started[agent] = true
+	d.open(agent)
 	d.emit(&event.SessionStart{
 		Agent: agent, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools,
 		Cwd: in.Cwd, Meta: bytes.Clone(raw), MetaKind: MetaKind,
@@ -651,10 +682,15 @@ func (d *Decoder) streamEvent(agent string, raw json.RawMessage, pre *messages.S
 }
 
 func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
-	var m messages.Message
-	if err := d.unmarshalMessage(l.Message, &m); err != nil {
-		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
-		return d.errorf(event.ErrSyntax, "assistant message: %s", jsontext.Problem(err))
+	// A copy: the builder keeps m, and l stays on decode's stack.
+	m := new(messages.Message)
+	if pm := l.parsedMessage(); pm != nil {
+		*m = *pm
+	} else {
+		if err := d.unmarshalMessage(l.Message, m); err != nil {
+			d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+			return d.errorf(event.ErrSyntax, "assistant message: %s", jsontext.Problem(err))
+		}
 	}
 	var errType string
 	json.Unmarshal(l.Error, &errType)
@@ -677,11 +713,11 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 		d.emit(&event.Error{Agent: agent, Message: msg, Type: errType, Fatal: true, Raw: obj})
 		return nil
 	}
-	return d.position(d.b.Snapshot(agent, &m))
+	return d.position(d.b.Snapshot(agent, m))
 }
 
 func (d *Decoder) user(agent string, l *Line, raw []byte) error {
-	var m UserMessage
+	var m userMessage
 	if err := json.Unmarshal(l.Message, &m); err != nil {
 		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 		return d.errorf(event.ErrSyntax, "user message: %s", jsontext.Problem(err))
@@ -704,6 +740,7 @@ func (d *Decoder) user(agent string, l *Line, raw []byte) error {
 			ev.Name = t.name
 			ev.Agent = t.agent
 			delete(d.toolOf, cb.ToolUseID)
+			d.pending.Remove(cb.ToolUseID)
 		}
 		d.b.ToolAnswered(cb.ToolUseID)
 		var err error
@@ -716,7 +753,7 @@ func (d *Decoder) user(agent string, l *Line, raw []byte) error {
 		}
 		results++
 		d.emit(ev)
-		if d.started[cb.ToolUseID] && !d.b.Streamed(cb.ToolUseID) {
+		if d.started.Has(cb.ToolUseID) && !d.b.Streamed(cb.ToolUseID) {
 			// The subagent started by this call is done.
 			d.b.EndTurn(cb.ToolUseID, "", "")
 		}
@@ -734,16 +771,15 @@ func (d *Decoder) user(agent string, l *Line, raw []byte) error {
 // isPrompt reports whether the user line just decoded opened agent's
 // scope (its text is then the SessionStart's prompt).
 func (d *Decoder) isPrompt(agent string) bool {
-	if len(d.queue) == 0 {
-		return false
-	}
-	s, ok := d.queue[len(d.queue)-1].(*event.SessionStart)
+	s, ok := d.last.(*event.SessionStart)
 	return ok && s.Agent == agent
 }
 
 func (d *Decoder) result(raw []byte) error {
 	var r Result
-	if err := d.unmarshalResult(raw, &r); err != nil {
+	if d.resOK {
+		r = d.res // read with the line
+	} else if err := d.unmarshalResult(raw, &r); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
 			return d.errorf(event.ErrSyntax, "result: %s", jsontext.Problem(err))

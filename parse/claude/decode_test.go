@@ -26,11 +26,7 @@ const corpus = "../../testdata/claude"
 
 func corpusFiles(t testing.TB) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(corpus, "*.json*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recordings in %s: %v", corpus, err)
-	}
-	return files
+	return eventtest.Corpus(t, corpus, "*.json*")
 }
 
 // item is one result of Next: an event or a problem.
@@ -38,60 +34,18 @@ type item = eventtest.Item
 
 func decodeAll(r io.Reader, cfg *Config) []item { return eventtest.All(NewDecoder(r, cfg)) }
 
-// dump writes items as golden text: one line per event, its type and its
-// JSON.
-func dump(items []item) []byte { return eventtest.Dump(items) }
-
 func TestGolden(t *testing.T) {
 	t.Parallel()
-	for _, file := range corpusFiles(t) {
-		name := filepath.Base(file)
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := dump(decodeAll(bytes.NewReader(data), &Config{Source: name}))
-			golden := filepath.Join("testdata", strings.TrimSuffix(name, filepath.Ext(name))+".golden")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("events differ from %s (run go test -update and review the diff)", golden)
-			}
-		})
-	}
+	eventtest.DumpFiles(t, corpusFiles(t), *update, func(r io.Reader, source string) event.Decoder {
+		return NewDecoder(r, &Config{Source: source})
+	})
 }
 
+// TestReaders: every recording gives the same events and problems,
+// deltas as they came, however its bytes arrive.
 func TestReaders(t *testing.T) {
 	t.Parallel()
-	for _, file := range corpusFiles(t) {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := decodeAll(bytes.NewReader(data), nil)
-			for name, r := range map[string]io.Reader{
-				"OneByteReader": iotest.OneByteReader(bytes.NewReader(data)),
-				"HalfReader":    iotest.HalfReader(bytes.NewReader(data)),
-				"DataErrReader": iotest.DataErrReader(bytes.NewReader(data)),
-			} {
-				if diff := cmp.Diff(want, decodeAll(r, nil)); diff != "" {
-					t.Errorf("%s gives other events (-whole +%s):\n%s", name, name, diff)
-				}
-			}
-		})
-	}
+	eventtest.AllReads(t, corpusFiles(t), func(r io.Reader) event.Decoder { return NewDecoder(r, nil) })
 }
 
 const (
@@ -304,16 +258,7 @@ func TestPartialSnapshot(t *testing.T) {
 }
 
 func FuzzDecoder(f *testing.F) {
-	for _, file := range corpusFiles(f) {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		if len(data) > 4<<10 {
-			data = data[:4<<10] // the fuzzer minimises what it finds: keep seeds small
-		}
-		f.Add(data)
-	}
+	eventtest.FuzzPieces(f, corpusFiles(f), "\n", 512)
 	f.Add([]byte(initLine + textLine + "\n[" + resLine))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzcheck.Check(t, data, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })
@@ -335,12 +280,7 @@ func BenchmarkDecode(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				d := NewDecoder(bytes.NewReader(data), nil)
-				for {
-					if _, err := d.Next(); err == io.EOF {
-						break
-					}
-				}
+				eventtest.Drain(NewDecoder(bytes.NewReader(data), nil))
 			}
 		})
 	}
@@ -439,7 +379,8 @@ func (zeros) Read(p []byte) (int, error) {
 }
 
 // TestToolMemory: the decoder forgets a client tool call once its result
-// has arrived, and keeps at most maxPendingTools without one.
+// has arrived, and keeps at most maxOpen without one: beyond it the
+// oldest is forgotten, reported once, positioned.
 func TestToolMemory(t *testing.T) {
 	t.Parallel()
 	var in strings.Builder
@@ -447,29 +388,86 @@ func TestToolMemory(t *testing.T) {
 	call := func(id string) {
 		fmt.Fprintf(&in, `{"type":"assistant","message":{"id":"msg_%s","model":"m","content":[{"type":"tool_use","id":%q,"name":"Bash","input":{}}]},"session_id":"s1"}`+"\n", id, id)
 	}
+	result := func(id string) {
+		fmt.Fprintf(&in, `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":%q,"content":"ok"}]},"session_id":"s1"}`+"\n", id)
+	}
 	for i := range 3000 {
 		id := fmt.Sprintf("a%d", i)
 		call(id)
-		fmt.Fprintf(&in, `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":%q,"content":"ok"}]},"session_id":"s1"}`+"\n", id)
+		result(id)
 	}
-	for i := range maxPendingTools + 100 {
+	const extra = 100
+	for i := range maxOpen + extra {
 		call(fmt.Sprintf("u%d", i))
 	}
-	d := NewDecoder(strings.NewReader(in.String()), nil)
-	names := 0
+	result("u0")                      // forgotten: no name
+	result(fmt.Sprintf("u%d", extra)) // the oldest still held
+	d := NewDecoder(strings.NewReader(in.String()), &Config{Source: "in"})
+	var named []string
+	var problems []string
 	for {
 		ev, err := d.Next()
 		if err == io.EOF {
 			break
 		}
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
 		if r, ok := ev.(*event.ToolResult); ok && r.Name == "Bash" {
-			names++
+			named = append(named, r.ID)
 		}
 	}
-	if names != 3000 {
-		t.Errorf("%d results named by their call, want 3000", names)
+	if len(named) != 3001 || named[3000] != fmt.Sprintf("u%d", extra) {
+		t.Errorf("%d results named by their call (last %q), want 3001 (last u%d)", len(named), named[len(named)-1], extra)
 	}
-	if len(d.toolOf) != maxPendingTools || len(d.toolIDs) > 2*maxPendingTools+64 {
-		t.Errorf("decoder remembers %d tool calls (%d ids), want %d (at most %d)", len(d.toolOf), len(d.toolIDs), maxPendingTools, 2*maxPendingTools+64)
+	line := 1 + 2*3000 + maxOpen + 1 // the call that went over the cap
+	want := []string{
+		fmt.Sprintf("in:%d:1: more than %d tool calls waiting for their result; forgot the oldest, u0, whose result will not be named (later ones are not reported)", line, maxOpen),
+		fmt.Sprintf("in:%d:1: stream ended before the result line", 1+2*3000+maxOpen+extra+2),
+	}
+	if diff := cmp.Diff(want, problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	if len(d.toolOf) != maxOpen-1 || d.pending.Len() != maxOpen-1 {
+		t.Errorf("decoder remembers %d tool calls (%d ids), want %d", len(d.toolOf), d.pending.Len(), maxOpen-1)
+	}
+}
+
+// TestScopeMemory: the decoder remembers at most maxOpen agent scopes;
+// beyond it the oldest is forgotten, reported once, positioned.
+func TestScopeMemory(t *testing.T) {
+	t.Parallel()
+	var in strings.Builder
+	in.WriteString(initLine + "\n")
+	const n = 2 * maxOpen
+	for i := range n {
+		fmt.Fprintf(&in, `{"type":"assistant","message":{"id":"m%d","model":"m","content":[{"type":"text","text":"x"}]},"parent_tool_use_id":"t%d","session_id":"s1"}`+"\n", i, i)
+	}
+	d := NewDecoder(strings.NewReader(in.String()), &Config{Source: "in"})
+	starts := 0
+	var problems []string
+	for {
+		ev, err := d.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		if _, ok := ev.(*event.SessionStart); ok {
+			starts++
+		}
+	}
+	if starts != n+1 {
+		t.Errorf("%d SessionStarts, want %d", starts, n+1)
+	}
+	want := fmt.Sprintf("in:%d:1: more than %d agent scopes; forgot the oldest, \"s1\": a line of it after this opens it again (later ones are not reported)", maxOpen+1, maxOpen)
+	if len(problems) == 0 || problems[0] != want {
+		t.Errorf("problems %q, want first %q", problems, want)
+	}
+	if d.started.Len() != maxOpen {
+		t.Errorf("decoder remembers %d scopes, want %d", d.started.Len(), maxOpen)
 	}
 }

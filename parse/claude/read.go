@@ -20,6 +20,7 @@ func (d *Decoder) unmarshalLine(raw []byte, l *Line) error {
 	}
 	// Decoded apart, so that l, which encoding/json would make escape,
 	// stays on the caller's stack on the hot path.
+	d.resOK = false
 	fallback := new(Line)
 	err := json.Unmarshal(raw, fallback)
 	*l = *fallback
@@ -47,62 +48,71 @@ func readResult(r *jsontext.Reader, res *Result) bool {
 		return false
 	}
 	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-		switch string(key) {
-		case "is_error":
-			if !r.Null() {
-				res.IsError = r.Bool()
-			}
-		case "duration_ms":
-			if !r.Null() {
-				res.DurationMS = r.Int()
-			}
-		case "num_turns":
-			if !r.Null() {
-				n := r.Int()
-				if int64(int(n)) != n {
-					r.Fail()
-				}
-				res.NumTurns = int(n)
-			}
-		case "result":
-			r.OptStringField(&res.Result)
-		case "stop_reason":
-			r.OptStringField(&res.StopReason)
-		case "total_cost_usd":
-			if r.Null() {
-				res.TotalCostUSD = nil
-				continue
-			}
-			f := r.Float()
-			res.TotalCostUSD = &f
-		case "usage":
-			if r.Null() {
-				res.Usage = nil
-				continue
-			}
-			if res.Usage == nil {
-				res.Usage = new(messages.Usage)
-			}
-			messages.ReadUsage(r, res.Usage)
-		case "errors":
-			if r.Null() {
-				res.Errors = nil
-				continue
-			}
-			res.Errors = res.Errors[:0]
-			if r.Array() {
-				for r.More() {
-					res.Errors = append(res.Errors, r.String())
-				}
-			}
-			if res.Errors == nil {
-				res.Errors = []string{}
-			}
-		default:
+		if !readResultField(r, key, res) {
 			r.SkipUnknown(key, isResultField)
 		}
 	}
 	return !r.Failed()
+}
+
+// readResultField reads the value of key into res and reports true when
+// key is a field of Result that result reads (isResultField).
+func readResultField(r *jsontext.Reader, key []byte, res *Result) bool {
+	switch string(key) {
+	case "is_error":
+		if !r.Null() {
+			res.IsError = r.Bool()
+		}
+	case "duration_ms":
+		if !r.Null() {
+			res.DurationMS = r.Int()
+		}
+	case "num_turns":
+		if !r.Null() {
+			n := r.Int()
+			if int64(int(n)) != n {
+				r.Fail()
+			}
+			res.NumTurns = int(n)
+		}
+	case "result":
+		r.OptStringField(&res.Result)
+	case "stop_reason":
+		r.OptStringField(&res.StopReason)
+	case "total_cost_usd":
+		if r.Null() {
+			res.TotalCostUSD = nil
+			break
+		}
+		f := r.Float()
+		res.TotalCostUSD = &f
+	case "usage":
+		if r.Null() {
+			res.Usage = nil
+			break
+		}
+		if res.Usage == nil {
+			res.Usage = new(messages.Usage)
+		}
+		messages.ReadUsage(r, res.Usage)
+	case "errors":
+		if r.Null() {
+			res.Errors = nil
+			break
+		}
+		res.Errors = res.Errors[:0]
+		if r.Array() {
+			for r.More() {
+				res.Errors = append(res.Errors, r.String())
+			}
+		}
+		if res.Errors == nil {
+			res.Errors = []string{}
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // isResultField reports whether name is the key of a field of Result
@@ -133,11 +143,19 @@ func (d *Decoder) unmarshalMessage(raw []byte, m *messages.Message) error {
 	return jsontext.Decode(&d.jr, raw, m, messages.ReadMessage)
 }
 
+// readLine decodes a line into l in one pass. It decodes an assistant
+// line's message too (l.parsedMessage), and the fields of a result line
+// that result reads (d.res, set when d.resOK), when the line's type comes
+// before them: the type comes first in what Claude Code writes.
 func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 	if !r.Object() {
 		return false
 	}
+	d.res, d.resOK = Result{}, true
 	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		if l.Type == TypeResult && readResultField(r, key, &d.res) {
+			continue
+		}
 		switch string(key) {
 		case "type":
 			if !r.Null() {
@@ -159,13 +177,20 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 		case "task_description":
 			r.StringField(&l.TaskDescription)
 		case "parent_tool_use_id":
-			if r.Null() {
-				l.ParentToolUseID = nil
+			r.OptStringField(&l.ParentToolUseID)
+		case "message":
+			l.msgOK = false
+			if l.Type != TypeAssistant || r.Peek() != '{' {
+				l.Message = r.Skip()
 				continue
 			}
-			s := r.String()
-			l.ParentToolUseID = &s
-		case "message":
+			off, depth := r.Offset(), r.Depth()
+			l.msg = messages.Message{}
+			if messages.ReadMessage(r, &l.msg) {
+				l.Message, l.msgOK = r.Since(off), true
+				continue
+			}
+			r.Rewind(off, depth)
 			l.Message = r.Skip()
 		case "error":
 			l.Error = r.Skip()
@@ -174,15 +199,23 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 		case "event":
 			r.Peek()
 			off, depth := r.Offset(), r.Depth()
-			l.event, l.eventOK = messages.StreamEvent{}, false
-			if messages.ReadStreamEvent(r, &l.event) {
+			d.se, l.eventOK = messages.StreamEvent{}, false
+			if messages.ReadStreamEvent(r, &d.se) {
 				l.Event, l.eventOK = r.Since(off), true
 				continue
 			}
 			r.Rewind(off, depth)
 			l.Event = r.Skip()
 		default:
-			r.SkipUnknown(key, isLineField)
+			if isResultField(string(key)) {
+				d.resOK = false // a result field before the type
+			}
+			r.SkipUnknown(key, func(name string) bool {
+				if isResultField(name) {
+					d.resOK = false // one encoding/json matches case-insensitively
+				}
+				return isLineField(name)
+			})
 		}
 	}
 	return !r.Failed()
@@ -199,12 +232,22 @@ func isLineField(name string) bool {
 	return false
 }
 
-// parsedEvent returns the stream event unmarshalLine decoded, or nil.
-func (l *Line) parsedEvent() *messages.StreamEvent {
+// parsedMessage returns the assistant message unmarshalLine decoded, or
+// nil.
+func (l *Line) parsedMessage() *messages.Message {
+	if !l.msgOK {
+		return nil
+	}
+	return &l.msg
+}
+
+// parsedEvent returns the stream event of l that unmarshalLine decoded,
+// or nil.
+func (d *Decoder) parsedEvent(l *Line) *messages.StreamEvent {
 	if !l.eventOK {
 		return nil
 	}
-	return &l.event
+	return &d.se
 }
 
 // lineType returns a line type as a string, without allocating for the

@@ -1,35 +1,21 @@
 package claude
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 )
 
+// lineSeeds are the recordings' lines and odd ones.
 func lineSeeds(t testing.TB) [][]byte {
-	files, _ := filepath.Glob("../../testdata/claude/*.jsonl")
-	var seeds [][]byte
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			seeds = append(seeds, bytes.Clone(sc.Bytes()))
-		}
-	}
-	for _, s := range []string{
+	return eventtest.JSONLines(t, eventtest.Corpus(t, corpus, "*.jsonl"),
 		`{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}},"event":{"type":"ping"},"session_id":"s"}`,
 		`{"type":"stream_event","parent_tool_use_id":"t","parent_tool_use_id":null,"session_id":null}`,
 		`{"type":"stream_event","event":"x"}`,
@@ -37,63 +23,46 @@ func lineSeeds(t testing.TB) [][]byte {
 		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"Session_ID":"x"}`,
 		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"permissionMode":"x"}`,
 		`{"type":5}`,
-	} {
-		seeds = append(seeds, []byte(s))
-	}
-	return seeds
+	)
 }
 
 // compareLine checks that what the one-pass reader decodes is what
-// json.Unmarshal gives (the stream event included; the uuid, which
-// nothing reads, is not kept), and reports whether it decoded data.
+// json.Unmarshal gives (the stream event and the assistant message
+// included; the uuid, which nothing reads, is not kept), and reports
+// whether it decoded data.
 func compareLine(t *testing.T, data []byte) bool {
 	t.Helper()
 	var d Decoder
-	var got Line
-	d.jr.Reset(data)
-	if !d.readLine(&d.jr, &got) || !d.jr.End() {
-		return false
-	}
-	var want Line
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
-	}
-	if got.eventOK {
-		var we messages.StreamEvent
-		if err := json.Unmarshal(want.Event, &we); err != nil {
-			t.Fatalf("%s: event decoded in one pass, json.Unmarshal says %v", data, err)
+	return eventtest.OnePass(t, data, d.readLine, func(got, want *Line) {
+		if got.eventOK {
+			var we messages.StreamEvent
+			if err := json.Unmarshal(want.Event, &we); err != nil {
+				t.Fatalf("%s: event decoded in one pass, json.Unmarshal says %v", data, err)
+			}
+			if diff := cmp.Diff(we, d.se, cmpopts.IgnoreUnexported(messages.StreamEvent{})); diff != "" {
+				t.Errorf("%s: event differs (-json +one pass):\n%s", data, diff)
+			}
 		}
-		if diff := cmp.Diff(we, got.event, cmpopts.IgnoreUnexported(messages.StreamEvent{})); diff != "" {
-			t.Errorf("%s: event differs (-json +one pass):\n%s", data, diff)
+		if got.msgOK {
+			var wm messages.Message
+			if err := json.Unmarshal(want.Message, &wm); err != nil {
+				t.Fatalf("%s: message decoded in one pass, json.Unmarshal says %v", data, err)
+			}
+			if diff := cmp.Diff(wm, got.msg); diff != "" {
+				t.Errorf("%s: message differs (-json +one pass):\n%s", data, diff)
+			}
 		}
-	}
-	got.event, got.eventOK = messages.StreamEvent{}, false
-	want.UUID = ""
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(Line{}), cmpopts.IgnoreUnexported(messages.StreamEvent{})); diff != "" {
-		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
-	}
-	return true
+		got.eventOK, got.msg, got.msgOK = false, messages.Message{}, false
+		want.UUID = ""
+	})
 }
 
 func TestReadLineSeeds(t *testing.T) {
 	t.Parallel()
-	fast := 0
-	for _, s := range lineSeeds(t) {
-		if compareLine(t, s) {
-			fast++
-		}
-	}
-	if fast < 500 {
-		t.Errorf("only %d lines decoded in one pass", fast)
-	}
+	eventtest.OnePassSeeds(t, lineSeeds(t), 500, compareLine)
 }
 
-func FuzzReadLine(f *testing.F) {
-	for _, s := range lineSeeds(f) {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) { compareLine(t, data) })
-}
+func FuzzReadLine(f *testing.F) { eventtest.FuzzOnePass(f, lineSeeds(f), compareLine) }
 
 // TestReadResult: for every result line of the recordings and odd ones,
 // the fields result reads are what json.Unmarshal gives.
@@ -107,7 +76,7 @@ func TestReadResult(t *testing.T) {
 	} {
 		seeds = append(seeds, []byte(s))
 	}
-	fast := 0
+	fast, inline := 0, 0
 	for _, s := range seeds {
 		if !bytes.Contains(s, []byte(`"type":"result"`)) {
 			continue
@@ -129,6 +98,18 @@ func TestReadResult(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s: differs (-json +one pass):\n%s", s, diff)
 		}
+		// Read with the line, as the decoder does.
+		var l Line
+		d.jr.Reset(s)
+		if d.readLine(&d.jr, &l) && d.jr.End() && d.resOK {
+			inline++
+			if diff := cmp.Diff(want, d.res); diff != "" {
+				t.Errorf("%s: read with the line, differs (-json +one pass):\n%s", s, diff)
+			}
+		}
+	}
+	if inline < 10 {
+		t.Errorf("only %d result lines read with their line", inline)
 	}
 	if fast < 10 {
 		t.Errorf("only %d result lines decoded in one pass", fast)
@@ -139,6 +120,8 @@ func TestReadResult(t *testing.T) {
 // readLine too, which would otherwise skip it.
 func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
+	eventtest.ReadsEveryField(t, "read.go", Line{})
+	// and the list SkipUnknown checks keys against:
 	for _, name := range jsontext.FieldNames(Line{}) {
 		if !isLineField(name) {
 			t.Errorf("Line field %q is not read by readLine", name)

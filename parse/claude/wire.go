@@ -16,7 +16,7 @@ const (
 	TypeUser        = "user"
 	TypeResult      = "result"
 	TypeStreamEvent = "stream_event"
-	TypeKeepAlive   = "keep_alive"
+	typeKeepAlive   = "keep_alive"
 
 	SubtypeInit          = "init"
 	SubtypeSuccess       = "success"
@@ -54,8 +54,9 @@ type Line struct {
 	SubagentType    string          `json:"subagent_type,omitempty"`
 	TaskDescription string          `json:"task_description,omitempty"`
 
-	event   messages.StreamEvent // Event decoded by unmarshalLine
-	eventOK bool                 // event is set
+	eventOK bool             // Event was decoded by unmarshalLine, into Decoder.se
+	msg     messages.Message // Message of an assistant line, decoded by unmarshalLine
+	msgOK   bool             // msg is set
 }
 
 // Init is the system/init line.
@@ -107,8 +108,8 @@ type ModelUsage struct {
 	CostUSD                  float64 `json:"costUSD"`
 }
 
-// UserMessage is the message of a user line.
-type UserMessage struct {
+// userMessage is the message of a user line.
+type userMessage struct {
 	Role    string          `json:"role"`
 	Content json.RawMessage `json:"content"` // a string or content blocks
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/parse/internal/logline"
 )
 
@@ -43,14 +44,18 @@ type Decoder struct {
 	meta      sessionMeta // the held start's Meta
 	heldLines int         // lines read since the main scope's start was held (until its model is known)
 
-	scopes   map[string]*scope
-	toolOf   map[string]toolInfo // tool calls without a result yet
-	toolIDs  []string            // their ids, oldest first (with some answered since)
-	closed   map[string]bool     // message ids whose usage was counted
-	closedQ  []string
-	uuidLine map[string]int // line number of each message line, for branch notices
-	seen     bool           // a line was read
-	known    bool           // a line of a type this package reads was read
+	scopes     map[string]*scope
+	sidechains *openset.Set[string] // the scopes but the main agent's, in the order opened
+	toolOf     map[string]toolInfo  // tool calls without a result yet
+	pending    *openset.Set[string] // their ids, in the order called
+	tooMuch    [2]bool              // the cap of sidechains, of pending, was reported
+	closed     *openset.Set[string] // the last maxClosed message ids whose usage was counted
+	uuidLine   map[string]int       // line number of each message line, for branch notices
+	seen       bool                 // a line was read
+	known      bool                 // a line of a type this package reads was read
+
+	jr       jsontext.Reader // decodes lines in one pass
+	interned [4]string       // the session fields of the last line (readLine)
 }
 
 // splice is a subagent's transcript, read when the output reaches at.
@@ -88,18 +93,18 @@ type toolInfo struct {
 
 // Bounds on what the decoder remembers.
 const (
-	maxPendingTools = 4096    // tool calls without a result
-	maxClosed       = 4096    // message ids whose usage was counted
-	maxUUIDs        = 1 << 16 // message lines, for branch notices
-	maxHeldLines    = 16      // lines the session's start waits for its model
-	maxDepth        = 8       // subagents of subagents read (a transcript that names itself ends there)
+	maxOpen      = openset.DefaultMax // sidechain scopes, and tool calls without a result (beyond: the oldest is forgotten, reported once)
+	maxClosed    = 4096               // message ids whose usage was counted (a window: an id seen again after this many is counted again)
+	maxUUIDs     = 1 << 16            // message lines, for branch notices
+	maxHeldLines = 16                 // lines the session's start waits for its model
+	maxDepth     = 8                  // subagents of subagents read (a transcript that names itself ends there)
 )
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	d := &Decoder{
-		scopes: map[string]*scope{}, toolOf: map[string]toolInfo{}, closed: map[string]bool{},
-		uuidLine: map[string]int{},
+		scopes: map[string]*scope{}, sidechains: openset.New[string](maxOpen), toolOf: map[string]toolInfo{},
+		pending: openset.New[string](maxOpen), closed: openset.New[string](maxClosed), uuidLine: map[string]int{},
 	}
 	if cfg != nil {
 		d.cfg = *cfg
@@ -191,7 +196,12 @@ func (d *Decoder) emit(ev event.Event) { d.out.Emit(ev) }
 // decode handles one line.
 func (d *Decoder) decode(raw []byte) error {
 	var l line
-	m, cut, err := d.lines.Unmarshal(raw, &l)
+	var m *logline.Mistyped
+	var cut bool
+	var err error
+	if !d.unmarshalLine(raw, &l) {
+		m, cut, err = d.lines.Unmarshal(raw, &l)
+	}
 	switch {
 	case cut: // a log still being written: its last line is not whole yet
 		d.cut = true
@@ -199,7 +209,7 @@ func (d *Decoder) decode(raw []byte) error {
 	case err != nil:
 		return err
 	case m != nil: // a field of an unexpected type: keep the line
-		d.emit(&event.Unknown{Agent: d.main(), Format: MetaKind, Type: m.Type, Raw: bytes.Clone(raw)})
+		d.emit(&event.Unknown{Agent: d.main(), Format: metaKind, Type: m.Type, Raw: bytes.Clone(raw)})
 		return d.errorf(event.ErrSyntax, "%s line: %s", orLine(m.Type), m.Problem)
 	}
 	d.seen = true
@@ -208,7 +218,7 @@ func (d *Decoder) decode(raw []byte) error {
 		if l.Type != "" && l.IsSidechain {
 			agent = d.scopeOf(&l)
 		}
-		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+		d.emit(&event.Unknown{Agent: agent, Format: metaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 		if l.Type == "" {
 			return d.errorf(event.ErrSyntax, "not a session log line: it has no type")
 		}
@@ -328,6 +338,15 @@ func (d *Decoder) open(agent string, l *line) *scope {
 	if s == nil {
 		s = &scope{}
 		d.scopes[agent] = s
+		if agent != d.main() {
+			if old, out := d.sidechains.Add(agent); out {
+				// Its message ends here; a line of it after this opens
+				// it again.
+				d.closeTurn(old, d.scopes[old])
+				delete(d.scopes, old)
+				d.tooMany(0, "subagent scopes", fmt.Sprintf("%q, whose message ends here", old))
+			}
+		}
 	}
 	if s.started {
 		return s
@@ -344,7 +363,7 @@ func (d *Decoder) open(agent string, l *line) *scope {
 	}
 	meta := sessionMeta{SessionID: l.SessionID, Cwd: l.Cwd, Version: l.Version, GitBranch: l.GitBranch}
 	ev.Meta, _ = json.Marshal(meta) // strings always marshal
-	ev.MetaKind = MetaKind
+	ev.MetaKind = metaKind
 	if agent == d.main() {
 		d.meta = meta
 		d.out.Hold(ev)
@@ -446,15 +465,10 @@ func (d *Decoder) closeTurn(agent string, s *scope) {
 // addUsage adds the usage u of message id to the scope's total, once per
 // message id; it reports false for a message already counted.
 func (d *Decoder) addUsage(s *scope, id string, u *event.Usage) bool {
-	if d.closed[id] {
+	if d.closed.Has(id) {
 		return false
 	}
-	d.closed[id] = true
-	d.closedQ = append(d.closedQ, id)
-	if len(d.closedQ) > maxClosed {
-		delete(d.closed, d.closedQ[0])
-		d.closedQ = d.closedQ[1:]
-	}
+	d.closed.Add(id)
 	if u != nil {
 		if s.sum == nil {
 			s.sum = &event.Usage{}
@@ -470,7 +484,7 @@ func (d *Decoder) addUsage(s *scope, id string, u *event.Usage) bool {
 func (d *Decoder) assistant(agent string, s *scope, l *line, raw []byte) error {
 	m := l.Message
 	if m == nil {
-		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+		d.emit(&event.Unknown{Agent: agent, Format: metaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 		return d.errorf(event.ErrSyntax, "assistant line without a message")
 	}
 	blocks := m.Content.blocks
@@ -538,23 +552,27 @@ func (d *Decoder) called(tc *event.ToolCall) {
 		json.Unmarshal(tc.Input, t.sub)
 	}
 	d.toolOf[tc.ID] = t
-	d.toolIDs = append(d.toolIDs, tc.ID)
-	for len(d.toolOf) > maxPendingTools {
-		delete(d.toolOf, d.toolIDs[0])
-		d.toolIDs = d.toolIDs[1:]
+	if old, out := d.pending.Add(tc.ID); out {
+		delete(d.toolOf, old)
+		d.tooMany(1, "tool calls waiting for their result", fmt.Sprintf("%s, whose result will not be named", old))
 	}
-	if len(d.toolIDs) > 2*len(d.toolOf)+64 {
-		d.toolIDs = slices.DeleteFunc(d.toolIDs, func(id string) bool {
-			_, ok := d.toolOf[id]
-			return !ok
-		})
+}
+
+// tooMany reports, the first time only for each kind (0 scopes, 1 tool
+// calls), that the decoder forgot the oldest of what to stay within
+// maxOpen.
+func (d *Decoder) tooMany(kind int, what, oldest string) {
+	if d.tooMuch[kind] {
+		return
 	}
+	d.tooMuch[kind] = true
+	d.out.Problem(d.errorf(event.ErrTooManyOpen, "more than %d %s; forgot the oldest, %s (later ones are not reported)", maxOpen, what, oldest))
 }
 
 func (d *Decoder) user(agent string, s *scope, l *line, raw []byte) error {
 	m := l.Message
 	if m == nil {
-		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+		d.emit(&event.Unknown{Agent: agent, Format: metaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 		return d.errorf(event.ErrSyntax, "user line without a message")
 	}
 	blocks := m.Content.blocks
@@ -585,6 +603,7 @@ func (d *Decoder) user(agent string, s *scope, l *line, raw []byte) error {
 		if known {
 			ev.Name, ev.Agent = t.name, t.agent
 			delete(d.toolOf, cb.ToolUseID)
+			d.pending.Remove(cb.ToolUseID)
 		}
 		var err error
 		ev.Content, err = messages.ResultParts(cb.Content)
@@ -678,7 +697,7 @@ func (d *Decoder) finish() {
 	if s := d.scopes[d.main()]; s != nil && d.child == nil && !d.cut {
 		ev := &event.RunEnd{
 			Agent: d.main(), StopReason: s.lastStop, Turns: s.turns, Usage: s.sum, IsError: s.failed,
-			MetaKind: MetaKind,
+			MetaKind: metaKind,
 		}
 		d.emit(ev)
 	}

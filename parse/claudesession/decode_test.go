@@ -1,8 +1,7 @@
 package claudesession
 
 import (
-	"bytes"
-	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,63 +14,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/eventtest"
-	"github.com/agentstream/agentstream/source/sessions"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-const corpus = "../../testdata/claude-session"
-
-func corpusFiles(t testing.TB) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recordings in %s: %v", corpus, err)
-	}
-	return files
-}
-
-// decode drains a decoder over r, reading subagent transcripts beside
-// path when path is not empty.
-func decode(r io.Reader, path string) []eventtest.Item {
-	cfg := &Config{Source: filepath.Base(path)}
-	if path != "" {
-		cfg.Subagent = sessions.Subagents(path)
-	}
-	return eventtest.Collect(NewDecoder(r, cfg))
-}
-
-func TestGolden(t *testing.T) {
-	t.Parallel()
-	for _, file := range corpusFiles(t) {
-		name := filepath.Base(file)
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := eventtest.Golden(decode(bytes.NewReader(data), file))
-			eventtest.GoldenFile(t, filepath.Join("testdata", strings.TrimSuffix(name, ".jsonl")+".events"), got, *update)
-		})
-	}
-}
-
-// TestReaders: one-byte and half reads give the same events as whole
-// reads, subagent transcripts included.
-func TestReaders(t *testing.T) {
-	t.Parallel()
-	for _, file := range corpusFiles(t) {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			eventtest.SameReads(t, data, func(r io.Reader) []eventtest.Item { return decode(r, file) })
-		})
-	}
-}
 
 // Lines of a hand-made session.
 const (
@@ -87,7 +30,7 @@ func TestDecode(t *testing.T) {
 	t.Parallel()
 	meta := []byte(`{"sessionId":"s1","cwd":"/w","version":"2.1.197","gitBranch":"main"}`)
 	start := &event.SessionStart{
-		Agent: "s1", SessionID: "s1", Model: "opus", Cwd: "/w", Prompt: "hi", Meta: meta, MetaKind: MetaKind,
+		Agent: "s1", SessionID: "s1", Model: "opus", Cwd: "/w", Prompt: "hi", Meta: meta, MetaKind: metaKind,
 	}
 	text := func(s string) []eventtest.Item {
 		return []eventtest.Item{
@@ -140,7 +83,7 @@ func TestDecode(t *testing.T) {
 				one(
 					&event.TurnEnd{Agent: "s1", MessageID: "m2", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 20, OutputTokens: 3, CacheReadTokens: 4}},
 					&event.RunEnd{
-						Agent: "s1", StopReason: "end_turn", Turns: 2, MetaKind: MetaKind,
+						Agent: "s1", StopReason: "end_turn", Turns: 2, MetaKind: metaKind,
 						Usage: &event.Usage{InputTokens: 30, OutputTokens: 10, CacheReadTokens: 4},
 					}),
 			),
@@ -168,7 +111,7 @@ func TestDecode(t *testing.T) {
 				text("hello"),
 				one(
 					&event.TurnEnd{Agent: "s1", MessageID: "m1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 10, OutputTokens: 5}},
-					&event.RunEnd{Agent: "s1", StopReason: "tool_use", Turns: 1, MetaKind: MetaKind, Usage: &event.Usage{InputTokens: 10, OutputTokens: 5}},
+					&event.RunEnd{Agent: "s1", StopReason: "tool_use", Turns: 1, MetaKind: metaKind, Usage: &event.Usage{InputTokens: 10, OutputTokens: 5}},
 				),
 			),
 		},
@@ -187,7 +130,7 @@ func TestDecode(t *testing.T) {
 				text("again"),
 				one(
 					&event.TurnEnd{Agent: "s1", MessageID: "m3", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1, OutputTokens: 1}},
-					&event.RunEnd{Agent: "s1", StopReason: "end_turn", Turns: 2, MetaKind: MetaKind, Usage: &event.Usage{InputTokens: 11, OutputTokens: 6}},
+					&event.RunEnd{Agent: "s1", StopReason: "end_turn", Turns: 2, MetaKind: metaKind, Usage: &event.Usage{InputTokens: 11, OutputTokens: 6}},
 				),
 			),
 		},
@@ -196,9 +139,9 @@ func TestDecode(t *testing.T) {
 			name: "not a session log",
 			in:   lines(`{"a":1}`, `{"type":"foo"}`),
 			want: []eventtest.Item{
-				{Event: &event.Unknown{Format: MetaKind, Raw: []byte(`{"a":1}`)}},
+				{Event: &event.Unknown{Format: metaKind, Raw: []byte(`{"a":1}`)}},
 				{Err: "not a session log:1:1: not a session log line: it has no type"},
-				{Event: &event.Unknown{Format: MetaKind, Type: "foo", Raw: []byte(`{"type":"foo"}`)}},
+				{Event: &event.Unknown{Format: metaKind, Type: "foo", Raw: []byte(`{"type":"foo"}`)}},
 				{Err: "not a session log: no Claude Code session log line in the input"},
 			},
 		},
@@ -212,13 +155,13 @@ func TestDecode(t *testing.T) {
 				`{"type":"file-history-snapshot","messageId":"x"}`,
 				`{"parentUuid":"c2","type":"assistant","message":{"id":"e1","role":"assistant","model":"<synthetic>","content":[{"type":"text","text":"API Error: 529"}],"stop_reason":"stop_sequence","usage":{"input_tokens":0,"output_tokens":0}},"error":"server_error","isApiErrorMessage":true,"uuid":"e1","sessionId":"s1"}`),
 			want: []eventtest.Item{
-				{Event: &event.SessionStart{Agent: "s1", SessionID: "s1", Cwd: "/w", Prompt: "hi", Meta: meta, MetaKind: MetaKind}},
+				{Event: &event.SessionStart{Agent: "s1", SessionID: "s1", Cwd: "/w", Prompt: "hi", Meta: meta, MetaKind: metaKind}},
 				{Event: &event.Notice{Agent: "s1", Kind: typeSummary, Message: "Fixing the build", Raw: []byte(`{"type":"summary","summary":"Fixing the build","leafUuid":"a1"}`)}},
 				{Event: &event.Notice{Agent: "s1", Kind: subtypeCompactBoundary, Message: "Conversation compacted", Raw: []byte(`{"parentUuid":null,"logicalParentUuid":"u1","type":"system","subtype":"compact_boundary","content":"Conversation compacted","uuid":"c1","sessionId":"s1"}`)}},
 				{Event: &event.Notice{Agent: "s1", Kind: "compact_summary", Message: "Summary: x …", Raw: []byte(`{"parentUuid":"c1","type":"user","isCompactSummary":true,"message":{"role":"user","content":"Summary: x\nmore"},"uuid":"c2","sessionId":"s1"}`)}},
-				{Event: &event.Unknown{Agent: "s1", Format: MetaKind, Type: "file-history-snapshot", Raw: []byte(`{"type":"file-history-snapshot","messageId":"x"}`)}},
+				{Event: &event.Unknown{Agent: "s1", Format: metaKind, Type: "file-history-snapshot", Raw: []byte(`{"type":"file-history-snapshot","messageId":"x"}`)}},
 				{Event: &event.Error{Agent: "s1", Message: "API Error: 529", Type: "server_error", Fatal: true, Raw: []byte(`{"type":"server_error","message":"API Error: 529"}`)}},
-				{Event: &event.RunEnd{Agent: "s1", StopReason: "stop_sequence", MetaKind: MetaKind, Usage: &event.Usage{}, IsError: true}},
+				{Event: &event.RunEnd{Agent: "s1", StopReason: "stop_sequence", MetaKind: metaKind, Usage: &event.Usage{}, IsError: true}},
 			},
 		},
 	}
@@ -248,7 +191,7 @@ func TestSubagent(t *testing.T) {
 	}
 	defer f.Close()
 	var seq []string
-	for _, it := range decode(f, path) {
+	for _, it := range eventtest.Collect(newDecoder(f, filepath.Base(path))) {
 		switch ev := it.Event.(type) {
 		case *event.SessionStart:
 			seq = append(seq, "start "+ev.Agent+" "+ev.ParentToolID+" "+ev.Name+" "+ev.Prompt)
@@ -300,44 +243,6 @@ func TestDetect(t *testing.T) {
 	}
 }
 
-// FuzzDecoder: no input panics, events carry valid UTF-8, and one-byte
-// reads give the events whole reads give.
-func FuzzDecoder(f *testing.F) {
-	for _, file := range corpusFiles(f) {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data[:min(len(data), 4<<10)])
-	}
-	f.Add([]byte(strings.Join([]string{userLine, asst1, asst1b, result1, asst2}, "\n")))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg := &Config{MaxEventBytes: 4096}
-		want := eventtest.Collect(NewDecoder(bytes.NewReader(data), cfg))
-		eventtest.CheckUTF8(t, want)
-		got := eventtest.Collect(NewDecoder(iotest.OneByteReader(bytes.NewReader(data)), cfg))
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("OneByteReader gives other events:\n%s", diff)
-		}
-	})
-}
-
-func BenchmarkDecode(b *testing.B) {
-	var data []byte
-	for _, file := range corpusFiles(b) {
-		d, err := os.ReadFile(file)
-		if err != nil {
-			b.Fatal(err)
-		}
-		data = append(data, d...)
-	}
-	b.ReportAllocs()
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		eventtest.Drain(NewDecoder(bytes.NewReader(data), nil))
-	}
-}
-
 // TestSubagentLoop: a subagent transcript that names itself is read to a
 // bounded depth, not forever.
 func TestSubagentLoop(t *testing.T) {
@@ -358,5 +263,46 @@ func TestSubagentLoop(t *testing.T) {
 		t.Errorf("last item is %v, want the run end", items[len(items)-1])
 	} else if _, ok := last.(*event.RunEnd); !ok {
 		t.Errorf("last event is %T, want the run end", last)
+	}
+}
+
+// TestMemory: the decoder keeps at most maxOpen subagent scopes and
+// maxOpen tool calls waiting for their result; beyond it the oldest is
+// forgotten, reported once, positioned.
+func TestMemory(t *testing.T) {
+	t.Parallel()
+	const n = 2 * maxOpen
+	var in strings.Builder
+	in.WriteString(userLine + "\n")
+	for i := range n {
+		fmt.Fprintf(&in, `{"type":"assistant","isSidechain":true,"agentId":"a%d","message":{"id":"m%d","model":"opus","content":[{"type":"tool_use","id":"t%d","name":"Bash","input":{}}]},"sessionId":"s1"}`+"\n", i, i, i)
+	}
+	fmt.Fprintf(&in, `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t%d","type":"tool_result","content":"x"}]},"sessionId":"s1"}`+"\n", n-1)
+	d := NewDecoder(strings.NewReader(in.String()), &Config{Source: "in"})
+	var problems []string
+	named := 0
+	for _, it := range eventtest.Collect(d) {
+		if it.Err != "" {
+			problems = append(problems, it.Err)
+		}
+		if r, ok := it.Event.(*event.ToolResult); ok && r.Name == "Bash" {
+			named++
+		}
+	}
+	want := []string{
+		fmt.Sprintf(`in:%d:1: more than %d subagent scopes; forgot the oldest, "agent-a0", whose message ends here (later ones are not reported)`, maxOpen+2, maxOpen),
+		fmt.Sprintf("in:%d:1: more than %d tool calls waiting for their result; forgot the oldest, t0, whose result will not be named (later ones are not reported)", maxOpen+2, maxOpen),
+	}
+	if diff := cmp.Diff(want, problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	if named != 1 {
+		t.Errorf("%d results named by their call, want 1", named)
+	}
+	if len(d.scopes) != maxOpen+1 || d.sidechains.Len() != maxOpen {
+		t.Errorf("decoder keeps %d scopes (%d subagents), want %d (%d)", len(d.scopes), d.sidechains.Len(), maxOpen+1, maxOpen)
+	}
+	if len(d.toolOf) != maxOpen-1 || d.pending.Len() != maxOpen-1 {
+		t.Errorf("decoder keeps %d tool calls (%d ids), want %d", len(d.toolOf), d.pending.Len(), maxOpen-1)
 	}
 }

@@ -25,11 +25,11 @@ const (
 	subtypeCompactBoundary = "compact_boundary"
 )
 
-// MetaKind is the event.SessionStart.MetaKind and event.RunEnd.MetaKind
+// metaKind is the event.SessionStart.MetaKind and event.RunEnd.MetaKind
 // of metadata read from this format: SessionStart.Meta is a JSON object
 // of the session fields the lines carry (sessionId, cwd, version,
 // gitBranch).
-const MetaKind = "claude-session"
+const metaKind = "claude-session"
 
 // line is the union of the top-level fields this package reads.
 type line struct {

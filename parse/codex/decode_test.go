@@ -425,7 +425,7 @@ func TestDetect(t *testing.T) {
 }
 
 func FuzzDecoder(f *testing.F) {
-	eventtest.FuzzSeeds(f, samples(f))
+	eventtest.FuzzPieces(f, samples(f), "\n", 512)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		newDec := func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) }
 		fuzzcheck.Check(t, data, newDec)

@@ -224,7 +224,7 @@ func TestDetect(t *testing.T) {
 // FuzzDecoder: no input panics, events carry valid UTF-8, and one-byte
 // reads give the events whole reads give.
 func FuzzDecoder(f *testing.F) {
-	eventtest.FuzzSeeds(f, corpusFiles(f))
+	eventtest.FuzzPieces(f, corpusFiles(f), "\n", 512)
 	f.Add([]byte(strings.Join([]string{metaLine, startedLine, ctxLine, callLine, itemLine, outputLine, doneLine}, "\n")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		eventtest.FuzzSplit(t, data, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })

@@ -1,6 +1,9 @@
 package inlinexml
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/toolset"
 )
@@ -10,8 +13,8 @@ type Config struct {
 	Source string // input name for errors
 	Agent  string // agent id of a plain text input
 	// Tools are the tool names (and their parameters) recognised as tool
-	// calls; nil means DefaultTools. A tool whose Params is nil accepts
-	// any parameter name.
+	// calls; nil means the tool set of Cline and Roo Code. A tool whose
+	// Params is nil accepts any parameter name.
 	Tools []toolset.Tool
 	// RawParams name the parameters whose value is kept as written but
 	// for one leading and one trailing newline, and whose close tag counts
@@ -28,9 +31,9 @@ type Config struct {
 // answer.
 const Completion = "attempt_completion"
 
-// DefaultTools returns the tool set of Cline and Roo Code, which the
+// defaultTools returns the tool set of Cline and Roo Code, which the
 // decoder recognises when no tools are configured.
-func DefaultTools() []toolset.Tool {
+func defaultTools() []toolset.Tool {
 	t := func(name string, params ...string) toolset.Tool {
 		ps := make([]toolset.Param, len(params))
 		for i, p := range params {
@@ -79,10 +82,9 @@ const (
 	tagResultAttrs // "<tool_result ": attributes follow
 )
 
-// grammar is a Config compiled into tag tables: for each state, every
-// complete tag and every proper prefix of one (value tagNone).
+// grammar is a Config compiled into tag tables, one for each state.
 type grammar struct {
-	top      map[string]int // <tool>, <thinking>, <think> and their prefixes
+	top      tagTable // <tool>, <thinking>, <think>, <tool_result>
 	tools    map[string]*tool
 	raw      map[string]bool
 	maxBytes int
@@ -90,33 +92,29 @@ type grammar struct {
 
 type tool struct {
 	toolset.Tool
-	tags   map[string]int            // </tool>, <param> for declared params, and prefixes
-	open   bool                      // parameters not declared: any <name> opens one
-	closes map[string]map[string]int // </param> tables by parameter
+	tags tagTable // </tool>, <param> for declared params
+	open bool     // parameters not declared: any <name> opens one
 }
 
-// closeTags returns the tag table of the value of parameter p.
-func (t *tool) closeTags(p string) map[string]int {
-	m := t.closes[p]
-	if m == nil {
-		if t.closes == nil {
-			t.closes = map[string]map[string]int{}
+// paramName returns name, as the tool declares it when it does (so that
+// reading a declared parameter allocates no name).
+func (t *tool) paramName(name []byte) string {
+	for _, p := range t.Params {
+		if p.Name == string(name) {
+			return p.Name
 		}
-		m = map[string]int{}
-		addTag(m, "</"+p+">", tagParam)
-		t.closes[p] = m
 	}
-	return m
+	return string(name)
 }
 
 func compile(cfg *Config) *grammar {
-	g := &grammar{top: map[string]int{}, tools: map[string]*tool{}, raw: map[string]bool{}, maxBytes: cfg.MaxCallBytes}
+	g := &grammar{tools: map[string]*tool{}, raw: map[string]bool{}, maxBytes: cfg.MaxCallBytes}
 	if g.maxBytes <= 0 {
 		g.maxBytes = event.DefaultMaxBytes
 	}
 	tools := cfg.Tools
 	if tools == nil {
-		tools = DefaultTools()
+		tools = defaultTools()
 	}
 	raw := cfg.RawParams
 	if raw == nil {
@@ -125,27 +123,151 @@ func compile(cfg *Config) *grammar {
 	for _, p := range raw {
 		g.raw[p] = true
 	}
-	addTag(g.top, "<thinking>", tagThinking)
-	addTag(g.top, "<think>", tagThink)
-	addTag(g.top, "<tool_result>", tagResult)
-	addTag(g.top, "<tool_result ", tagResultAttrs)
-	for _, t := range tools {
-		ct := &tool{Tool: t, tags: map[string]int{}, open: t.Params == nil}
-		addTag(g.top, "<"+t.Name+">", tagTool)
-		addTag(ct.tags, "</"+t.Name+">", tagToolClose)
+	// Every tag's text goes into one string: one allocation for all.
+	var b tagText
+	top := []tagSpan{
+		b.add(tagThinking, "<thinking>"), b.add(tagThink, "<think>"),
+		b.add(tagResult, "<tool_result>"), b.add(tagResultAttrs, "<tool_result "),
+	}
+	spans := make([][]tagSpan, len(tools))
+	for i, t := range tools {
+		top = append(top, b.add(tagTool, "<", t.Name, ">"))
+		spans[i] = append(spans[i], b.add(tagToolClose, "</", t.Name, ">"))
 		for _, p := range t.Params {
-			addTag(ct.tags, "<"+p.Name+">", tagParam)
+			spans[i] = append(spans[i], b.add(tagParam, "<", p.Name, ">"))
 		}
-		g.tools[t.Name] = ct
+	}
+	text := b.String()
+	g.top = newTagTable(text, top)
+	for i, t := range tools {
+		g.tools[t.Name] = &tool{Tool: t, tags: newTagTable(text, spans[i]), open: t.Params == nil}
 	}
 	return g
 }
 
-func addTag(m map[string]int, tag string, kind int) {
-	for i := 1; i < len(tag); i++ {
-		if _, ok := m[tag[:i]]; !ok {
-			m[tag[:i]] = tagNone
+// tagText writes the text of a grammar's tags, one after the other.
+type tagText struct{ strings.Builder }
+
+// tagSpan is a tag in a tagText, and its kind.
+type tagSpan struct{ start, end, kind int }
+
+func (b *tagText) add(kind int, parts ...string) tagSpan {
+	start := b.Len()
+	for _, p := range parts {
+		b.WriteString(p)
+	}
+	return tagSpan{start, b.Len(), kind}
+}
+
+// newTagTable returns the table of the tags spans mark in text. Of two
+// equal tags the later one counts.
+func newTagTable(text string, spans []tagSpan) tagTable {
+	tag := func(s tagSpan) string { return text[s.start:s.end] }
+	slices.SortStableFunc(spans, func(a, b tagSpan) int { return strings.Compare(tag(a), tag(b)) })
+	var t tagTable
+	for i, s := range spans {
+		if i+1 < len(spans) && tag(spans[i+1]) == tag(s) {
+			continue
+		}
+		t.tags = append(t.tags, tag(s))
+		t.kinds = append(t.kinds, s.kind)
+	}
+	return t
+}
+
+// tagTable is a set of complete tags, sorted, with their kinds. A pending
+// tag is looked up by binary search: it is a tag, or a proper prefix of
+// one (the tag it may grow into sorts right after it), or neither. Built
+// per decoder, it costs a sort where a table of every prefix cost a map
+// entry per prefix.
+type tagTable struct {
+	tags  []string
+	kinds []int
+}
+
+// closeTag returns the kind of pend in the value of parameter param,
+// whose one tag is its close tag </param>: tagParam for the tag,
+// tagNone for a proper prefix of it, and false for neither.
+func closeTag(pend []byte, param string) (int, bool) {
+	n := len(param) + 3
+	if len(pend) > n {
+		return tagNone, false
+	}
+	for i, c := range pend {
+		want := byte('>')
+		switch {
+		case i == 0:
+			want = '<'
+		case i == 1:
+			want = '/'
+		case i < n-1:
+			want = param[i-2]
+		}
+		if c != want {
+			return tagNone, false
 		}
 	}
-	m[tag] = kind
+	if len(pend) == n {
+		return tagParam, true
+	}
+	return tagNone, true
+}
+
+// tagRange is the part of a tagTable whose tags begin with the first n
+// bytes of a pending tag, tags[lo:hi] (hi -1: not narrowed yet).
+type tagRange struct{ lo, hi, n int }
+
+// narrow returns the kind of tag p, tagNone when p is a proper prefix of
+// a tag, and false when p is neither, given r, the range of the tags that
+// begin with what p held before (a tag that is also a prefix of a longer
+// one is the tag). It narrows r by the bytes p gained since: the tags
+// sorted, those with the byte c at index n are a run, found by binary
+// search.
+func (t *tagTable) narrow(p []byte, r *tagRange) (int, bool) {
+	if r.hi < 0 {
+		*r = tagRange{hi: len(t.tags)}
+	}
+	for ; r.n < len(p); r.n++ {
+		n, c := r.n, p[r.n]
+		if r.hi-r.lo == 1 { // one tag left: its next byte is c, or none is
+			if tag := t.tags[r.lo]; len(tag) <= n || tag[n] != c {
+				r.hi = r.lo
+			}
+			continue
+		}
+		// at(i): the byte at n of tags[i], -1 for a tag no longer
+		// than n (it sorts first among those that share n bytes)
+		at := func(i int) int {
+			if tag := t.tags[i]; len(tag) > n {
+				return int(tag[n])
+			}
+			return -1
+		}
+		lo, hi := r.lo, r.hi
+		for lo < hi { // first with at >= c
+			m := int(uint(lo+hi) >> 1)
+			if at(m) < int(c) {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		end := lo
+		for hi = r.hi; end < hi; { // first with at > c
+			m := int(uint(end+hi) >> 1)
+			if at(m) <= int(c) {
+				end = m + 1
+			} else {
+				hi = m
+			}
+		}
+		r.lo, r.hi = lo, end
+	}
+	if r.lo == r.hi {
+		return tagNone, false
+	}
+	if len(t.tags[r.lo]) == len(p) {
+		return t.kinds[r.lo], true
+	}
+	return tagNone, true
 }

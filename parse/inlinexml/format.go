@@ -8,18 +8,12 @@ import (
 
 // Format describes the inline XML tool protocol to the rest of agentstream.
 func Format() format.Format {
-	newDecoder, wrap := rewrite.Decoders(config, NewDecoder, Wrap)
-	return format.Format{
+	return rewrite.Format(format.Format{
 		Name:        "inlinexml",
 		Description: "model text with inline XML tool calls (<read_file><path>...</path></read_file>, Cline, Roo)",
 		// Plain text: chosen only by --from, never detected.
-		NewDecoder: newDecoder,
-		Wrap:       wrap,
-		Lacks:      rewrite.Lacks(),
-		Uses:       []format.Option{format.OptTools},
-		// One model response: its tool results go in the next request.
-		Skips: []string{"GEN007"},
-	}
+		Uses: []format.Option{format.OptTools},
+	}, config, NewDecoder, Wrap)
 }
 
 func config(o *format.Options) (*Config, error) {

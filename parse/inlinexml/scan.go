@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/parse/internal/rewrite"
 	"github.com/agentstream/agentstream/toolset"
 )
@@ -22,6 +24,10 @@ const (
 	sAfterClose              // after a raw parameter's close tag, deciding whether it was the last
 	sResult                  // inside <tool_result>
 )
+
+// maxPending caps the tool calls waiting for a result: the same default
+// cap as every decoder's open blocks (openset.DefaultMax).
+const maxPending = openset.DefaultMax
 
 // maxTag bounds a tag name read inside a tool whose parameters are not
 // declared.
@@ -45,10 +51,12 @@ type scanner struct {
 	lay  rewrite.Layout // free text and its layout white space
 	lead []byte         // held white space before a tool's open tag
 
-	attrs      bool        // pend is "<tool_result " and its attributes
-	quote      byte        // the quote open in attrs
-	resultName string      // tool_name of the <tool_result> being read
-	pending    [][2]string // calls without a result yet: name, id
+	attrs      bool           // pend is "<tool_result " and its attributes
+	quote      byte           // the quote open in attrs
+	resultName string         // tool_name of the <tool_result> being read
+	pending    [][2]string    // calls without a result yet, oldest first: name, id
+	waiting    map[string]int // how many of pending each tool has
+	capped     bool           // a call was dropped from pending, and reported
 
 	thinkClose string
 
@@ -57,16 +65,20 @@ type scanner struct {
 	raw     []byte // the tool call's text so far, as written
 	names   []string
 	values  []json.RawMessage
+	texts   []string // the values as text, before jsonValue
 	param   string
 	value   []byte
 	hold    []byte // sAfterClose: the close tag and white space after it
 	stray   []byte // text between parameters, reported at the next tag
 	strayAt rewrite.Pos
 	nstray  int
+
+	spare []byte   // fail's copy of a pending tag, kept for the next one
+	match tagRange // the tags pend may still grow into
 }
 
 func newScanner(g *grammar, ids *int) *scanner {
-	return &scanner{g: g, ids: ids, pos: rewrite.Start}
+	return &scanner{g: g, ids: ids, pos: rewrite.Start, waiting: map[string]int{}}
 }
 
 // Feed scans s. See rewrite.Scanner.
@@ -142,7 +154,7 @@ func (s *scanner) step(o *rewrite.Out, c byte, at rewrite.Pos) {
 	}
 	if len(s.pend) > 0 {
 		s.pend = append(s.pend, c)
-		kind, ok := s.tags()[string(s.pend)]
+		kind, ok := s.lookup()
 		switch {
 		case ok && kind == tagResultAttrs:
 			s.attrs, s.quote = true, 0
@@ -243,6 +255,7 @@ func (s *scanner) reopen() {
 func (s *scanner) startTag(c byte, at rewrite.Pos) {
 	s.pend = append(s.pend[:0], c)
 	s.pendPos = at
+	s.match = tagRange{hi: -1}
 }
 
 // openName reports whether pend is '<' and the start of a tag name.
@@ -263,41 +276,45 @@ func (s *scanner) openName() bool {
 	return true
 }
 
-// tags returns the tag table of the current state.
-func (s *scanner) tags() map[string]int {
+// lookup returns the kind of the pending tag in the current state: a
+// tag, a proper prefix of one (tagNone), or neither (false). The state
+// does not change while a tag is pending, so the tags pend may still
+// grow into are narrowed down by its new bytes only.
+func (s *scanner) lookup() (int, bool) {
+	var t *tagTable
 	switch s.st {
 	case sText:
-		return s.g.top
+		t = &s.g.top
 	case sThinking:
+		t = &thinkingTags
 		if s.thinkClose == "</think>" {
-			return thinkTags
+			t = &thinkTags
 		}
-		return thinkingTags
 	case sParam:
-		return s.tool.closeTags(s.param)
+		return closeTag(s.pend, s.param)
 	case sResult:
-		return resultTags
+		t = &resultTags
+	default: // sTool, sAfterClose
+		t = &s.tool.tags
 	}
-	return s.tool.tags // sTool, sAfterClose
+	return t.narrow(s.pend, &s.match)
 }
 
+// The close tags of thinking and a tool result. Never written to.
 var (
-	thinkingTags = map[string]int{}
-	thinkTags    = map[string]int{}
-	resultTags   = map[string]int{}
+	thinkingTags = tagTable{tags: []string{"</thinking>"}, kinds: []int{tagThinking}}
+	thinkTags    = tagTable{tags: []string{"</think>"}, kinds: []int{tagThink}}
+	resultTags   = tagTable{tags: []string{"</tool_result>"}, kinds: []int{tagResult}}
 )
-
-func init() {
-	addTag(resultTags, "</tool_result>", tagResult)
-	addTag(thinkingTags, "</thinking>", tagThinking)
-	addTag(thinkTags, "</think>", tagThink)
-}
 
 // fail handles a pend that turned out not to be a tag: its '<' is
 // content, and the bytes after it are scanned again (a tag may start
 // among them: "a <</path>").
 func (s *scanner) fail(o *rewrite.Out) {
-	rest := bytes.Clone(s.pend[1:])
+	// rest is spare's array, lent for the loop: a fail inside it (a tag
+	// started in rest) finds spare nil and takes its own.
+	rest := append(s.spare[:0], s.pend[1:]...)
+	s.spare = nil
 	at := s.pendPos
 	s.pend = s.pend[:0]
 	s.literal(o, '<', at)
@@ -307,6 +324,7 @@ func (s *scanner) fail(o *rewrite.Out) {
 		at.AdvanceByte(c)
 		s.step(o, c, b)
 	}
+	s.spare = rest[:0]
 }
 
 // literal scans c as content, never as the start of a tag.
@@ -342,7 +360,7 @@ func (s *scanner) literal(o *rewrite.Out, c byte, at rewrite.Pos) {
 
 // tag handles a complete tag in pend.
 func (s *scanner) tag(o *rewrite.Out, kind int) {
-	tag := string(s.pend)
+	tag := s.pend // read before the next byte is appended to pend
 	s.pend = s.pend[:0]
 	switch s.st {
 	case sText:
@@ -357,17 +375,17 @@ func (s *scanner) tag(o *rewrite.Out, kind int) {
 			o.Start(event.Thinking)
 			s.st = sThinking
 		case tagResult:
-			s.resultName = attr(tag, "tool_name")
+			s.resultName = attr(string(tag), "tool_name")
 			s.toolPos = s.pendPos
 			s.raw = append(s.raw[:0], tag...)
 			s.value = s.value[:0]
 			s.lead = s.lay.TakeHeld(s.lead[:0])
 			s.st = sResult
 		case tagTool:
-			s.tool = s.g.tools[tag[1:len(tag)-1]]
+			s.tool = s.g.tools[string(tag[1:len(tag)-1])]
 			s.toolPos = s.pendPos
 			s.raw = append(s.raw[:0], tag...)
-			s.names, s.values = s.names[:0], s.values[:0]
+			s.names, s.values, s.texts = s.names[:0], s.values[:0], s.texts[:0]
 			s.lead = s.lay.TakeHeld(s.lead[:0])
 			s.st = sTool
 		}
@@ -395,7 +413,7 @@ func (s *scanner) tag(o *rewrite.Out, kind int) {
 			s.endTool(o)
 			return
 		}
-		s.param = tag[1 : len(tag)-1]
+		s.param = s.tool.paramName(tag[1 : len(tag)-1])
 		s.value = s.value[:0]
 		s.st = sParam
 	}
@@ -436,39 +454,60 @@ func (s *scanner) endParam() {
 	jv := jsonValue(v, typ)
 	for i, n := range s.names {
 		if n == s.param {
-			s.values[i] = jv
+			s.values[i], s.texts[i] = jv, v
 			s.st = sTool
 			return
 		}
 	}
 	s.names = append(s.names, s.param)
 	s.values = append(s.values, jv)
+	s.texts = append(s.texts, v)
 	s.st = sTool
 }
 
 // endTool emits the tool call just closed.
 func (s *scanner) endTool(o *rewrite.Out) {
 	*s.ids++
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, n := range s.names {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(jsonString(n))
-		b.WriteByte(':')
-		b.Write(s.values[i])
+	n := 2
+	for i, name := range s.names {
+		n += len(name) + 4 + len(s.values[i]) // quotes, colon, comma
 	}
-	b.WriteByte('}')
+	in := make([]byte, 0, n)
+	in = append(in, '{')
+	for i, name := range s.names {
+		if i > 0 {
+			in = append(in, ',')
+		}
+		in = jsontext.AppendMarshalString(in, name)
+		in = append(in, ':')
+		in = append(in, s.values[i]...)
+	}
+	in = append(in, '}')
 	o.End(event.Text)
 	id := "inline-" + strconv.Itoa(*s.ids)
-	o.Emit(&event.ToolCall{Agent: o.Agent(), ID: id, Name: s.tool.Name, Input: b.Bytes()})
+	o.Emit(&event.ToolCall{Agent: o.Agent(), ID: id, Name: s.tool.Name, Input: in})
 	s.pending = append(s.pending, [2]string{s.tool.Name, id})
+	s.waiting[s.tool.Name]++
+	if len(s.pending) > maxPending {
+		// The oldest call leaves the list: results pair with the calls
+		// of the last maxPending, and each result's search is bounded.
+		old := s.pending[0]
+		s.pending[0] = [2]string{}
+		s.pending = s.pending[1:]
+		s.unwait(old[0])
+		if !s.capped {
+			s.capped = true
+			o.Errorf(s.toolPos, event.ErrTooManyOpen, "more than %d tool calls wait for a result; the oldest, <%s> %s, will not be paired with one (later ones are not reported)", maxPending, old[0], old[1])
+		}
+	}
 	if s.tool.Name == Completion {
 		var result string
 		for i, n := range s.names {
 			if n == "result" {
-				_ = json.Unmarshal(s.values[i], &result)
+				if v := s.values[i]; len(v) > 0 && v[0] == '"' {
+					// jsonString(text): it reads back as text
+					result = s.texts[i]
+				}
 			}
 		}
 		o.Final = &event.RunEnd{Agent: o.Agent(), StopReason: Completion, Result: result}
@@ -481,7 +520,7 @@ func (s *scanner) endTool(o *rewrite.Out) {
 func (s *scanner) resetTool() {
 	s.tool = nil
 	s.raw, s.value, s.hold, s.stray = s.raw[:0], s.value[:0], s.hold[:0], s.stray[:0]
-	s.names, s.values = s.names[:0], s.values[:0]
+	s.names, s.values, s.texts = s.names[:0], s.values[:0], s.texts[:0]
 	s.nstray = 0
 }
 
@@ -579,13 +618,15 @@ func jsonValue(v, typ string) json.RawMessage {
 	return jsonString(v)
 }
 
-// jsonString encodes s without HTML escaping, so that "<" stays readable.
-func jsonString(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+// jsonString encodes s as encoding/json does without HTML escaping, so
+// that "<" stays readable.
+func jsonString(s string) []byte { return jsontext.AppendMarshalString(nil, s) }
+
+// unwait notes that a call of tool left pending.
+func (s *scanner) unwait(tool string) {
+	if s.waiting[tool]--; s.waiting[tool] == 0 {
+		delete(s.waiting, tool)
+	}
 }
 
 // endResult emits the tool result just closed, paired with the oldest
@@ -595,11 +636,14 @@ func (s *scanner) endResult(o *rewrite.Out) {
 	v = strings.TrimPrefix(strings.TrimPrefix(v, "\r"), "\n")
 	v = strings.TrimSuffix(strings.TrimSuffix(v, "\n"), "\r")
 	r := &event.ToolResult{Agent: o.Agent(), Name: s.resultName, IsError: strings.HasPrefix(v, "Error")}
-	for i, p := range s.pending {
-		if p[0] == s.resultName || s.resultName == "" {
-			r.ID, r.Name = p[1], p[0]
-			s.pending = slices.Delete(s.pending, i, i+1)
-			break
+	if s.resultName == "" || s.waiting[s.resultName] > 0 { // else no call to search for
+		for i, p := range s.pending {
+			if p[0] == s.resultName || s.resultName == "" {
+				r.ID, r.Name = p[1], p[0]
+				s.pending = slices.Delete(s.pending, i, i+1)
+				s.unwait(p[0])
+				break
+			}
 		}
 	}
 	if v != "" {

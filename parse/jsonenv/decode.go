@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/agentmeta"
+	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
@@ -53,7 +54,7 @@ type Decoder struct {
 	off  int64
 
 	streams   *openset.Set[key]           // open streamed blocks, in the order they started
-	held      *openset.Set[key]           // open buffers and citation groups (typ TypeCitation)
+	held      *openset.Set[key]           // open buffers and citation groups (typ wire.TypeCitation)
 	capped    bool                        // event.ErrTooManyOpen was reported
 	main      string                      // the first agent named: the main agent
 	buffers   map[key]*buffer             // open buffered payloads
@@ -62,6 +63,12 @@ type Decoder struct {
 
 	jr   jsontext.Reader // decodes envelopes in one pass
 	last [2]string       // the type and agent of the last envelope
+	env  wire.Envelope   // the envelope being decoded
+	// unit is the text of the SSE message being decoded when buf holds
+	// it unchanged: a delta without escapes is a substring of it, not a
+	// copy. buf is the message's bytes, reused from one to the next.
+	unit string
+	buf  []byte
 }
 
 type key struct {
@@ -70,7 +77,7 @@ type key struct {
 
 type buffer struct {
 	id, name string
-	data     strings.Builder
+	data     []byte
 	images   []event.Part
 	line     int
 	over     bool // grew past the cap: the rest of its chunks are skipped
@@ -128,7 +135,11 @@ func (d *Decoder) readEnvelope() {
 		}
 		d.st.Problem(err)
 	default:
-		payload, i, warn := d.bad.Fix(payload)
+		fixed, i, warn := d.bad.Fix(payload)
+		if len(fixed) != len(payload) {
+			d.unit = "" // bytes were replaced: fixed is no longer the unit's text
+		}
+		payload = fixed
 		d.st.Problem(d.decode(payload))
 		if warn {
 			// The position is the unit's; the column counts in the
@@ -162,7 +173,7 @@ func (d *Decoder) read() ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			d.line, d.off = num, off
+			d.line, d.off, d.unit = num, off, ""
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
@@ -175,6 +186,7 @@ func (d *Decoder) read() ([]byte, error) {
 			return nil, err
 		}
 		d.line, d.off = m.Line, m.Offset
+		d.unit = ""
 		if m.Data == "[DONE]" {
 			if d.cfg.StopAtDone {
 				d.sse.Stop()
@@ -185,9 +197,18 @@ func (d *Decoder) read() ([]byte, error) {
 		if m.Data == "" {
 			continue // a message with no data (event: or id: alone)
 		}
-		return []byte(m.Data), nil
+		if cap(d.buf) > keepBuffer {
+			d.buf = nil // a large message's buffer is not held for the rest of the input
+		}
+		d.buf = append(d.buf[:0], m.Data...)
+		d.unit = m.Data
+		return d.buf, nil
 	}
 }
+
+// keepBuffer is the largest message buffer kept from one message to the
+// next.
+const keepBuffer = 1 << 20
 
 // framing reports whether the input is NDJSON rather than SSE, from its
 // first line that tells: one starting with '{' is NDJSON, an SSE field
@@ -255,9 +276,10 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 func (d *Decoder) emit(evs ...event.Event) { d.st.Emit(evs...) }
 
 func (d *Decoder) decode(payload []byte) error {
-	var env Envelope
-	if err := d.unmarshalEnvelope(payload, &env); err != nil {
-		var se ServerError
+	d.env = wire.Envelope{}
+	env := &d.env
+	if err := d.unmarshalEnvelope(payload, env); err != nil {
+		var se wire.ServerError
 		if json.Unmarshal(payload, &se) == nil && se.Error != "" {
 			d.emit(d.serverError(&se, payload))
 			return nil
@@ -265,7 +287,7 @@ func (d *Decoder) decode(payload []byte) error {
 		return d.errorf(event.ErrSyntax, "expected a JSON envelope: %s", jsontext.Problem(err))
 	}
 	if env.Type == "" {
-		var se ServerError
+		var se wire.ServerError
 		if json.Unmarshal(payload, &se) == nil && (se.Error != "" || se.Message != "") {
 			d.emit(d.serverError(&se, payload))
 			return nil
@@ -280,12 +302,12 @@ func (d *Decoder) decode(payload []byte) error {
 		d.main = agent
 	}
 	switch env.Type {
-	case TypeText, TypeThinking:
-		d.streamed(agent, &env)
-	case TypeCitation:
-		d.citation(agent, &env)
-	case TypeToolResultImage:
-		k := key{agent, TypeToolResult}
+	case wire.TypeText, wire.TypeThinking:
+		d.streamed(agent, env)
+	case wire.TypeCitation:
+		d.citation(agent, env)
+	case wire.TypeToolResultImage:
+		k := key{agent, wire.TypeToolResult}
 		b := d.buffers[k]
 		if b == nil {
 			b = &buffer{id: deref(env.ID), name: deref(env.Name), line: d.line}
@@ -296,10 +318,10 @@ func (d *Decoder) decode(payload []byte) error {
 			b.images = append(b.images, event.Part{Type: "image", Source: deref(env.Src), MediaType: deref(env.MediaType)})
 		}
 		if env.Final {
-			return d.finishBuffer(agent, TypeToolResult)
+			return d.finishBuffer(agent, wire.TypeToolResult)
 		}
-	case TypeMetaInit, TypeToolCall, TypeServerToolCall, TypeToolResult, TypeServerToolResult,
-		TypeAwaitingTools, TypeMetaFiles, TypeError, TypeMetaFinal:
+	case wire.TypeMetaInit, wire.TypeToolCall, wire.TypeServerToolCall, wire.TypeToolResult, wire.TypeServerToolResult,
+		wire.TypeAwaitingTools, wire.TypeMetaFiles, wire.TypeError, wire.TypeMetaFinal:
 		k := key{agent, env.Type}
 		b := d.buffers[k]
 		var problem error
@@ -324,15 +346,15 @@ func (d *Decoder) decode(payload []byte) error {
 			}
 			return problem
 		}
-		if b.data.Len()+len(env.Delta) > d.cfg.MaxEventBytes {
-			b.over, b.data, b.images = true, strings.Builder{}, nil
+		if len(b.data)+len(env.Delta) > d.cfg.MaxEventBytes {
+			b.over, b.data, b.images = true, nil, nil
 			if env.Final {
 				delete(d.buffers, k)
 				d.held.Remove(k)
 			}
 			return d.errorf(event.ErrTooLarge, "%s payload larger than %d bytes, skipped (raise the cap, MaxEventBytes)", env.Type, d.cfg.MaxEventBytes)
 		}
-		b.data.WriteString(env.Delta)
+		b.data = append(b.data, env.Delta...)
 		if env.Final {
 			if err := d.finishBuffer(agent, env.Type); err != nil {
 				return err
@@ -350,7 +372,7 @@ func (d *Decoder) decode(payload []byte) error {
 	return nil
 }
 
-func (d *Decoder) streamed(agent string, env *Envelope) {
+func (d *Decoder) streamed(agent string, env *wire.Envelope) {
 	kind := event.BlockKind(env.Type)
 	k := key{agent, env.Type}
 	if !d.streams.Has(k) {
@@ -378,7 +400,7 @@ func (d *Decoder) hold(k key) {
 	if !out {
 		return
 	}
-	if old.typ == TypeCitation {
+	if old.typ == wire.TypeCitation {
 		d.emit(&event.Citations{Agent: old.agent, Items: d.citations[old.agent]})
 		delete(d.citations, old.agent)
 		d.tooMany(fmt.Sprintf("citations of agent %q, given as they are", old.agent))
@@ -397,7 +419,7 @@ func (d *Decoder) tooMany(what string) {
 	d.st.Problem(d.errorf(event.ErrTooManyOpen, "more than %d blocks (or payloads) open at once; let go of the oldest, %s (truncated; later ones are not reported)", d.streams.Max(), what))
 }
 
-func (d *Decoder) citation(agent string, env *Envelope) {
+func (d *Decoder) citation(agent string, env *wire.Envelope) {
 	c := event.Citation{
 		Type:            deref(env.CitationType),
 		CitedText:       env.Delta,
@@ -411,13 +433,13 @@ func (d *Decoder) citation(agent string, env *Envelope) {
 		Title:           env.Title,
 	}
 	if _, ok := d.citations[agent]; !ok {
-		d.hold(key{agent, TypeCitation})
+		d.hold(key{agent, wire.TypeCitation})
 	}
 	d.citations[agent] = append(d.citations[agent], c)
 	if env.Final {
 		d.emit(&event.Citations{Agent: agent, Items: d.citations[agent]})
 		delete(d.citations, agent)
-		d.held.Remove(key{agent, TypeCitation})
+		d.held.Remove(key{agent, wire.TypeCitation})
 	}
 }
 
@@ -430,16 +452,19 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 	if b.over {
 		return nil // reported when it outgrew the cap
 	}
-	data := b.data.String()
+	data := string(b.data)
 	switch typ {
-	case TypeMetaInit:
-		d.emit(metaInit(agent, data))
-	case TypeToolCall, TypeServerToolCall:
+	case wire.TypeMetaInit:
+		ev, _, _ := agentmeta.SessionStart(agent, data)
+		d.emit(ev)
+	case wire.TypeMetaFinal:
+		d.emit(agentmeta.RunEnd(agent, data))
+	case wire.TypeToolCall, wire.TypeServerToolCall:
 		d.emit(&event.ToolCall{
 			Agent: agent, ID: b.id, Name: b.name, Input: event.JSONText(data),
-			Server: typ == TypeServerToolCall,
+			Server: typ == wire.TypeServerToolCall,
 		})
-	case TypeToolResult, TypeServerToolResult:
+	case wire.TypeToolResult, wire.TypeServerToolResult:
 		var content []event.Part
 		if data != "" {
 			content = append(content, event.Part{Type: "text", Text: data})
@@ -447,10 +472,10 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 		content = append(content, b.images...)
 		d.emit(&event.ToolResult{
 			Agent: agent, ID: b.id, Name: b.name, Content: content,
-			Server: typ == TypeServerToolResult,
+			Server: typ == wire.TypeServerToolResult,
 		})
-	case TypeAwaitingTools:
-		var tools []PendingTool
+	case wire.TypeAwaitingTools:
+		var tools []wire.PendingTool
 		if err := json.Unmarshal([]byte(data), &tools); err != nil {
 			d.emit(&event.Unknown{Agent: agent, Format: "jsonenv", Type: typ, Raw: []byte(data)})
 			return d.errorf(event.ErrSyntax, "awaiting_frontend_tools payload is not a JSON array of tools: %s", jsontext.Problem(err))
@@ -460,8 +485,8 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 			ev.Tools = append(ev.Tools, event.PendingTool{ID: t.ToolUseID, Name: t.Name, Input: t.Input})
 		}
 		d.emit(ev)
-	case TypeMetaFiles:
-		var mf MetaFiles
+	case wire.TypeMetaFiles:
+		var mf wire.MetaFiles
 		ev := &event.Files{Agent: agent, Raw: event.JSONText(data)}
 		if err := json.Unmarshal([]byte(data), &mf); err == nil {
 			for _, f := range mf.Files {
@@ -469,8 +494,8 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 			}
 		}
 		d.emit(ev)
-	case TypeError:
-		var p ErrorPayload
+	case wire.TypeError:
+		var p wire.ErrorPayload
 		ev := &event.Error{Agent: agent, Raw: event.JSONText(data)}
 		if json.Unmarshal([]byte(data), &p) == nil {
 			ev.Type, ev.Message = p.Type, p.Message
@@ -479,19 +504,8 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 			ev.Message = data
 		}
 		d.emit(ev)
-	case TypeMetaFinal:
-		d.emit(metaFinal(agent, data))
 	}
 	return nil
-}
-
-func metaInit(agent, data string) *event.SessionStart {
-	ev, _, _ := agentmeta.SessionStart(agent, data)
-	return ev
-}
-
-func metaFinal(agent, data string) *event.RunEnd {
-	return agentmeta.RunEnd(agent, data)
 }
 
 // truncation flushes what is still open at the end of the input and

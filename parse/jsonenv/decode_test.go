@@ -8,11 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/agentmeta"
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/parse/internal/fuzzcheck"
 	"github.com/agentstream/agentstream/parse/jsonenv"
 )
@@ -20,24 +21,7 @@ import (
 // decodeAll reads every event and every problem from r.
 func decodeAll(t testing.TB, r io.Reader) ([]event.Event, []string) {
 	t.Helper()
-	dec := jsonenv.NewDecoder(r, &jsonenv.Config{Source: "in"})
-	var evs []event.Event
-	var problems []string
-	for {
-		ev, err := dec.Next()
-		if err == io.EOF {
-			return evs, problems
-		}
-		if err != nil {
-			var perr *event.ParseError
-			if !errors.As(err, &perr) {
-				t.Fatalf("fatal error: %v", err)
-			}
-			problems = append(problems, err.Error())
-			continue
-		}
-		evs = append(evs, ev)
-	}
+	return eventtest.EventsAndProblems(t, jsonenv.NewDecoder(r, &jsonenv.Config{Source: "in"}))
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -153,11 +137,11 @@ data: [DONE]
 `,
 			want: []event.Event{
 				&event.SessionStart{
-					Agent: "a", ParentAgent: "p", Model: "m", Prompt: "hi", MetaKind: jsonenv.MetaKind,
+					Agent: "a", ParentAgent: "p", Model: "m", Prompt: "hi", MetaKind: agentmeta.Kind,
 					Meta: []byte(`{"format": "json", "user_query": "hi", "agent_uuid": "a", "parent_agent_uuid": "p", "model": "m"}`),
 				},
 				&event.RunEnd{
-					Agent: "a", StopReason: "end_turn", Turns: 2, CostUSD: ptr(0.5), MetaKind: jsonenv.MetaKind,
+					Agent: "a", StopReason: "end_turn", Turns: 2, CostUSD: ptr(0.5), MetaKind: agentmeta.Kind,
 					Usage: &event.Usage{InputTokens: 3, OutputTokens: 4},
 					Meta:  []byte(`{"stop_reason": "end_turn", "total_steps": 2, "cost": {"total_cost": 0.5, "currency": "USD"}, "cumulative_usage": {"input_tokens": 3, "output_tokens": 4}}`),
 				},
@@ -252,40 +236,17 @@ func TestReaders(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, wantProblems := decodeAll(t, strings.NewReader(string(data)))
-			for name, r := range map[string]io.Reader{
-				"OneByteReader": iotest.OneByteReader(strings.NewReader(string(data))),
-				"HalfReader":    iotest.HalfReader(strings.NewReader(string(data))),
-				"DataErrReader": iotest.DataErrReader(strings.NewReader(string(data))),
-			} {
-				got, gotProblems := decodeAll(t, r)
-				if diff := cmp.Diff(want, got); diff != "" {
-					t.Errorf("%s: events differ (-whole +split):\n%s", name, diff)
-				}
-				if diff := cmp.Diff(wantProblems, gotProblems); diff != "" {
-					t.Errorf("%s: problems differ (-whole +split):\n%s", name, diff)
-				}
-			}
+			eventtest.SameReads(t, data, func(r io.Reader) []eventtest.Item {
+				return eventtest.All(jsonenv.NewDecoder(r, &jsonenv.Config{Source: "in"}))
+			})
 		})
 	}
 }
 
+// testdataFiles returns the recordings of testdata/jsonenv.
 func testdataFiles(t testing.TB) []string {
 	t.Helper()
-	paths, err := filepath.Glob("../../testdata/jsonenv/*")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, p := range paths {
-		if !strings.HasSuffix(p, ".md") {
-			out = append(out, p)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatal("no testdata")
-	}
-	return out
+	return append(eventtest.Corpus(t, "../../testdata/jsonenv", "*.sse"), eventtest.Corpus(t, "../../testdata/jsonenv", "*.jsonl")...)
 }
 
 // TestStopAtDone: on a live connection [DONE] ends the input; nothing
@@ -415,15 +376,7 @@ func TestEventTooLarge(t *testing.T) {
 }
 
 func FuzzDecoder(f *testing.F) {
-	for _, p := range testdataFiles(f) {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		// Small seeds keep each execution, and the minimisation of new
-		// inputs, fast; the start of every stream is where the variety is.
-		f.Add(data[:min(len(data), 4096)])
-	}
+	eventtest.FuzzPieces(f, testdataFiles(f), "\n\n", 512)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// Valid UTF-8 whatever the input, and the same at any read size.
 		fuzzcheck.Check(t, data, func(r io.Reader) event.Decoder {

@@ -1,17 +1,18 @@
 package jsonenv
 
 import (
+	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // unmarshalEnvelope decodes an envelope as json.Unmarshal does, in one
 // pass when jsontext.Reader can, else with encoding/json, which gives
 // the errors.
-func (d *Decoder) unmarshalEnvelope(payload []byte, env *Envelope) error {
+func (d *Decoder) unmarshalEnvelope(payload []byte, env *wire.Envelope) error {
 	return jsontext.Decode(&d.jr, payload, env, d.readEnvelopeFields)
 }
 
-func (d *Decoder) readEnvelopeFields(r *jsontext.Reader, env *Envelope) bool {
+func (d *Decoder) readEnvelopeFields(r *jsontext.Reader, env *wire.Envelope) bool {
 	if !r.Object() {
 		return false
 	}
@@ -19,11 +20,11 @@ func (d *Decoder) readEnvelopeFields(r *jsontext.Reader, env *Envelope) bool {
 		switch string(key) {
 		case "type":
 			if !r.Null() {
-				env.Type = d.intern(r.Str(), 0)
+				env.Type = d.intern(r.StrValid(), 0)
 			}
 		case "agent":
 			if !r.Null() {
-				env.Agent = d.intern(r.Str(), 1)
+				env.Agent = d.intern(r.StrValid(), 1)
 			}
 		case "final":
 			if !r.Null() {
@@ -31,7 +32,7 @@ func (d *Decoder) readEnvelopeFields(r *jsontext.Reader, env *Envelope) bool {
 			}
 		case "delta":
 			if !r.Null() {
-				env.Delta = r.String()
+				env.Delta = d.str(r)
 			}
 		case "id":
 			r.OptStringField(&env.ID)
@@ -74,4 +75,24 @@ func (d *Decoder) intern(b []byte, i int) string {
 		d.last[i] = string(b)
 	}
 	return d.last[i]
+}
+
+// str reads a string value: a substring of the unit's text when the
+// value has no escapes, else a copy. The payload is valid UTF-8 (it went
+// through badutf8.Fix).
+func (d *Decoder) str(r *jsontext.Reader) string {
+	start := r.Offset()
+	if r.Peek() == '"' {
+		start = r.Offset() + 1
+	}
+	b := r.StrValid()
+	if end := r.Offset() - 1; d.unit != "" && !r.Failed() && end-start == len(b) && end <= len(d.unit) {
+		if s := d.unit[start:end]; s == string(b) {
+			return s
+		}
+	}
+	if len(b) == 0 {
+		return ""
+	}
+	return string(b)
 }

@@ -1,36 +1,16 @@
 package jsonenv
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/agentstream/agentstream/internal/eventtest"
+	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
 )
 
 func envelopeSeeds(t testing.TB) [][]byte {
-	files, _ := filepath.Glob("../../testdata/jsonenv/*")
-	var seeds [][]byte
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			line, _ := strings.CutPrefix(sc.Text(), "data: ")
-			if strings.HasPrefix(line, "{") {
-				seeds = append(seeds, []byte(line))
-			}
-		}
-	}
+	seeds := append(eventtest.Lines(t, "../../testdata/jsonenv/*.sse", "data: "), eventtest.Lines(t, "../../testdata/jsonenv/*.jsonl", "")...)
 	for _, s := range []string{
 		`{"type":"text","agent":"a","final":false,"delta":"x\n\u00e9\ud800","delta":"y"}`,
 		`{"type":"citation","agent":"a","final":true,"delta":"","document_index":1,"document_index":null,"url":"u"}`,
@@ -38,6 +18,7 @@ func envelopeSeeds(t testing.TB) [][]byte {
 		`{"type":"text","Agent":"a","final":true,"delta":""}`,
 		`{"type":"citation","agent":"a","start_char_index":1.5}`,
 		`{"type":"text","agent":null,"final":null,"delta":null,"id":null}`,
+		"{\"type\":\"text\",\"agent\":\"a\",\"final\":false,\"delta\":\"bad \xff byte\"}",
 	} {
 		seeds = append(seeds, []byte(s))
 	}
@@ -45,56 +26,30 @@ func envelopeSeeds(t testing.TB) [][]byte {
 }
 
 // compareEnvelope checks that what the one-pass reader decodes is what
-// json.Unmarshal gives, and reports whether it decoded data.
+// json.Unmarshal gives, and reports whether it decoded data. data goes
+// through badutf8 first, as the decoder's units do, and is the unit's
+// text, so that deltas are read as substrings of it.
 func compareEnvelope(t *testing.T, data []byte) bool {
 	t.Helper()
-	var d Decoder
-	var got Envelope
-	d.jr.Reset(data)
-	if !d.readEnvelopeFields(&d.jr, &got) || !d.jr.End() {
-		return false
-	}
-	var want Envelope
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
-	}
-	return true
+	data = badutf8.Replace(data)
+	d := Decoder{unit: string(data)}
+	return eventtest.OnePass(t, data, func(r *jsontext.Reader, env *wire.Envelope) bool {
+		return d.readEnvelopeFields(r, env)
+	}, nil)
 }
 
 func TestReadEnvelopeSeeds(t *testing.T) {
 	t.Parallel()
-	fast := 0
-	for _, s := range envelopeSeeds(t) {
-		if compareEnvelope(t, s) {
-			fast++
-		}
-	}
-	if fast < 50 {
-		t.Errorf("only %d envelopes decoded in one pass", fast)
-	}
+	eventtest.OnePassSeeds(t, envelopeSeeds(t), 50, compareEnvelope)
 }
 
 func FuzzReadEnvelope(f *testing.F) {
-	for _, s := range envelopeSeeds(f) {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) { compareEnvelope(t, data) })
+	eventtest.FuzzOnePass(f, envelopeSeeds(f), compareEnvelope)
 }
 
-// TestReadEnvelopeKnowsEveryField: a field added to Envelope must be read
-// by readEnvelopeFields too, which would otherwise skip it.
+// TestReadEnvelopeKnowsEveryField: a field added to wire.Envelope must be
+// read by readEnvelopeFields too, which would otherwise skip it.
 func TestReadEnvelopeKnowsEveryField(t *testing.T) {
 	t.Parallel()
-	src, err := os.ReadFile("read.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range jsontext.FieldNames(Envelope{}) {
-		if !bytes.Contains(src, []byte(`case "`+name+`"`)) {
-			t.Errorf("Envelope field %q is not read by read.go", name)
-		}
-	}
+	eventtest.ReadsEveryField(t, "read.go", wire.Envelope{})
 }

@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 
 	"github.com/agentstream/agentstream/event"
+	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 )
 
 // serverError makes the event of the producer's fatal error line. The line
 // names no agent: the error belongs to the agent whose streamed block it
 // interrupted (the last one opened), else to the main agent, the first
 // the stream named. Raw keeps the whole line, traceback included.
-func (d *Decoder) serverError(se *ServerError, payload []byte) *event.Error {
+func (d *Decoder) serverError(se *wire.ServerError, payload []byte) *event.Error {
 	agent := d.cfg.Agent
 	if k, ok := d.streams.Newest(); ok {
 		agent = k.agent

@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
 
@@ -33,7 +35,7 @@ const (
 func rules() []format.Rule {
 	return []format.Rule{
 		{ID: ruleFields, Name: "envelope-fields", Doc: "every envelope is a JSON object with type, agent and delta strings and a final boolean; extra fields have their documented types"},
-		{ID: ruleByteCap, Name: "byte-cap", Doc: "an envelope with a delta is at most 2048 bytes of JSON text as written (escapes counted); images and empty markers are not checked"},
+		{ID: ruleByteCap, Name: "byte-cap", Doc: "an envelope with a delta is at most " + strconv.Itoa(format.DefaultMaxChunkBytes) + " bytes of JSON text as written (escapes counted); images and empty markers are not checked"},
 		{ID: ruleFinalFlag, Name: "final-flag", Doc: "text and thinking end with a final marker whose delta is empty; tool_result_image is never final; a buffered payload ends with final before another of its type and agent begins; a citation group ends with a final citation before its agent goes on"},
 		{ID: ruleImage, Name: "image-placement", Doc: "tool_result_image comes inside an open tool_result of the same agent and id, and has src and media_type"},
 		{ID: ruleCitation, Name: "citation-placement", Doc: "citations come right after their text block's final marker (or another citation of the group)"},
@@ -57,14 +59,14 @@ var (
 	envStringFields = []string{"id", "name", "src", "media_type", "citation_type", "document_title", "url", "title"}
 	envIntFields    = []string{"document_index", "start_char_index", "end_char_index", "start_page_number", "end_page_number"}
 	envTypes        = []string{
-		TypeMetaInit, TypeThinking, TypeText, TypeCitation, TypeToolCall,
-		TypeServerToolCall, TypeToolResult, TypeToolResultImage, TypeServerToolResult,
-		TypeAwaitingTools, TypeMetaFiles, TypeError, TypeMetaFinal,
+		wire.TypeMetaInit, wire.TypeThinking, wire.TypeText, wire.TypeCitation, wire.TypeToolCall,
+		wire.TypeServerToolCall, wire.TypeToolResult, wire.TypeToolResultImage, wire.TypeServerToolResult,
+		wire.TypeAwaitingTools, wire.TypeMetaFiles, wire.TypeError, wire.TypeMetaFinal,
 	}
 	// envIDTypes carry id and name.
 	envIDTypes = []string{
-		TypeToolCall, TypeServerToolCall, TypeToolResult,
-		TypeToolResultImage, TypeServerToolResult,
+		wire.TypeToolCall, wire.TypeServerToolCall, wire.TypeToolResult,
+		wire.TypeToolResultImage, wire.TypeServerToolResult,
 	}
 )
 
@@ -206,7 +208,7 @@ func (v *checker) envelope(s *envState, payload []byte, p pos) {
 		return
 	}
 	if _, ok := m["type"]; !ok {
-		var se ServerError
+		var se wire.ServerError
 		if _, isErr := m["error"]; isErr && json.Unmarshal(payload, &se) == nil {
 			s.server = true // the producer's error object: a legitimate end
 			return
@@ -242,7 +244,7 @@ func (v *checker) envelope(s *envState, payload []byte, p pos) {
 	if !ok {
 		return
 	}
-	var env Envelope
+	var env wire.Envelope
 	if err := json.Unmarshal(payload, &env); err != nil {
 		v.Report(ruleFields, p, "%s", strings.TrimPrefix(err.Error(), "json: "))
 		return
@@ -254,7 +256,7 @@ func (v *checker) envelope(s *envState, payload []byte, p pos) {
 	if slices.Contains(envIDTypes, env.Type) && (env.ID == nil || env.Name == nil) {
 		v.Report(ruleFields, p, "%s envelope has no id or no name", env.Type)
 	}
-	if env.Type == TypeCitation && env.CitationType == nil {
+	if env.Type == wire.TypeCitation && env.CitationType == nil {
 		v.Report(ruleFields, p, "citation envelope has no citation_type")
 	}
 	if env.Agent == "" {
@@ -269,15 +271,15 @@ func (v *checker) envelope(s *envState, payload []byte, p pos) {
 }
 
 // envSemantics applies the rules that span envelopes.
-func (v *checker) envSemantics(s *envState, env *Envelope, p pos) {
+func (v *checker) envSemantics(s *envState, env *wire.Envelope, p pos) {
 	agent := env.Agent
 	a := s.agent(agent)
-	if a.cite != nil && env.Type != TypeCitation {
+	if a.cite != nil && env.Type != wire.TypeCitation {
 		v.Report(ruleFinalFlag, *a.cite, "citation group of %s has no final citation before its next %s (line %d)", wirecheck.AgentName(agent), env.Type, p.Line)
 		a.cite = nil
 	}
 	switch env.Type {
-	case TypeText, TypeThinking:
+	case wire.TypeText, wire.TypeThinking:
 		if env.Final && env.Delta != "" {
 			v.Report(ruleFinalFlag, p, "final marker of a %s block carries a delta; it must be empty", env.Type)
 		}
@@ -288,8 +290,8 @@ func (v *checker) envSemantics(s *envState, env *Envelope, p pos) {
 		if env.Final {
 			delete(a.streams, env.Type)
 		}
-	case TypeCitation:
-		if !(a.lastTyp == TypeText && a.lastFin) && !(a.lastTyp == TypeCitation && !a.lastFin) {
+	case wire.TypeCitation:
+		if !(a.lastTyp == wire.TypeText && a.lastFin) && !(a.lastTyp == wire.TypeCitation && !a.lastFin) {
 			after := "the start of the stream"
 			if a.lastTyp != "" {
 				after = a.lastTyp
@@ -304,11 +306,11 @@ func (v *checker) envSemantics(s *envState, env *Envelope, p pos) {
 		} else if a.cite == nil {
 			a.cite = &p
 		}
-	case TypeToolResultImage:
+	case wire.TypeToolResultImage:
 		if env.Final {
 			v.Report(ruleFinalFlag, p, "tool_result_image is final; the enclosing tool_result's final marker ends the result")
 		}
-		open := a.buffers[TypeToolResult]
+		open := a.buffers[wire.TypeToolResult]
 		switch {
 		case open == nil:
 			v.Report(ruleImage, p, "tool_result_image %s of %s is outside an open tool_result", deref(env.ID), wirecheck.AgentName(agent))
@@ -348,25 +350,25 @@ func (v *checker) envPayload(agent, typ string, b *envBuf) {
 		}
 	}
 	switch typ {
-	case TypeMetaInit:
+	case wire.TypeMetaInit:
 		object()
 		v.Event(&event.SessionStart{Agent: agent}, b.p.Line)
-	case TypeMetaFinal:
+	case wire.TypeMetaFinal:
 		object()
 		v.Event(&event.RunEnd{Agent: agent}, b.p.Line)
-	case TypeMetaFiles:
+	case wire.TypeMetaFiles:
 		var mf struct {
-			Files []FileMeta `json:"files"`
+			Files []wire.FileMeta `json:"files"`
 		}
 		if err := json.Unmarshal([]byte(data), &mf); err != nil || mf.Files == nil {
 			v.Report(rulePayloadJSON, b.p, "meta_files payload is not a JSON object with a files array: %s", wirecheck.Clip(data))
 		}
 		v.Event(&event.BlockStart{Agent: agent}, b.p.Line)
-	case TypeError:
+	case wire.TypeError:
 		object()
 		v.Event(&event.BlockStart{Agent: agent}, b.p.Line)
-	case TypeAwaitingTools:
-		var tools []PendingTool
+	case wire.TypeAwaitingTools:
+		var tools []wire.PendingTool
 		var pending []event.PendingTool
 		if err := json.Unmarshal([]byte(data), &tools); err != nil {
 			v.Report(rulePayloadJSON, b.p, "awaiting_frontend_tools payload is not a JSON array of tools: %s", wirecheck.Clip(data))
@@ -378,9 +380,9 @@ func (v *checker) envPayload(agent, typ string, b *envBuf) {
 			pending = append(pending, event.PendingTool{ID: t.ToolUseID, Name: t.Name})
 		}
 		v.Event(&event.AwaitingTools{Agent: agent, Tools: pending}, b.p.Line)
-	case TypeToolCall, TypeServerToolCall:
-		v.Event(&event.ToolCall{Agent: agent, ID: b.id, Name: b.name, Input: json.RawMessage(data), Server: typ == TypeServerToolCall}, b.p.Line)
-	case TypeToolResult, TypeServerToolResult:
+	case wire.TypeToolCall, wire.TypeServerToolCall:
+		v.Event(&event.ToolCall{Agent: agent, ID: b.id, Name: b.name, Input: json.RawMessage(data), Server: typ == wire.TypeServerToolCall}, b.p.Line)
+	case wire.TypeToolResult, wire.TypeServerToolResult:
 		v.Event(&event.ToolResult{Agent: agent, ID: b.id}, b.p.Line)
 	}
 }
@@ -389,7 +391,7 @@ func (v *checker) envPayload(agent, typ string, b *envBuf) {
 func (v *checker) envEnd(s *envState, sse bool) {
 	for _, id := range s.order {
 		a := s.agents[id]
-		for _, typ := range []string{TypeThinking, TypeText} {
+		for _, typ := range []string{wire.TypeThinking, wire.TypeText} {
 			if p, open := a.streams[typ]; open {
 				v.Problem(event.ErrTruncated, p, "stream ends inside a %s block of %s (no final marker)", typ, wirecheck.AgentName(id))
 			}

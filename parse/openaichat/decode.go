@@ -13,6 +13,8 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openai"
+	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
 )
 
@@ -22,6 +24,12 @@ type Config struct {
 	MaxEventBytes int    // cap on one SSE message and one tool call's arguments (event.DefaultMaxBytes if 0)
 	Agent         string // agent id of choice 0 (the body names none)
 	StopAtDone    bool   // end the input at data: [DONE]
+	// MaxOpen caps the choices of one completion and the tool calls of
+	// one choice the decoder follows (openset.DefaultMax if 0). Beyond
+	// it, it lets go of the oldest: a choice is ended early (its TurnEnd
+	// says so), a tool call emitted with the arguments so far; reported
+	// once, wrapping event.ErrTooManyOpen.
+	MaxOpen int
 }
 
 // Decoder reads Chat Completions streaming bodies (one or more,
@@ -31,15 +39,17 @@ type Decoder struct {
 	drv openai.Driver // the read loop; its Decode is d.decode
 	cfg Config
 
-	resp *response // the response being read; nil between responses
+	resp   *response // the response being read; nil between responses
+	cr     wire.Reader
+	chunk  wire.Chunk // the chunk being read
+	capped bool       // event.ErrTooManyOpen was reported
 }
 
 // response is the state of one streamed completion.
 type response struct {
 	id      string
 	model   string
-	choices []*choice // by first appearance
-	byIndex map[int]*choice
+	choices states[choice] // by first appearance
 	usage   *openai.Usage
 }
 
@@ -47,9 +57,8 @@ type response struct {
 type choice struct {
 	index    int
 	agent    string
-	open     event.BlockKind // "" when no block is open
-	tools    []*toolCall     // by first appearance
-	byIndex  map[int]*toolCall
+	open     event.BlockKind  // "" when no block is open
+	tools    states[toolCall] // by first appearance
 	finish   *string
 	ended    bool
 	argBytes int
@@ -68,6 +77,9 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	if cfg != nil {
 		d.cfg = *cfg
 	}
+	if d.cfg.MaxOpen <= 0 {
+		d.cfg.MaxOpen = openset.DefaultMax
+	}
 	d.drv = openai.NewDriver(r, d.cfg.Source, &d.cfg.MaxEventBytes, d.decode, d.truncation)
 	return d
 }
@@ -84,7 +96,7 @@ func Detect(h format.Head) bool {
 		return false
 	}
 	m := h.Fields()
-	if obj, _ := format.String(m, "object"); obj == ObjectChunk {
+	if obj, _ := format.String(m, "object"); obj == wire.ObjectChunk {
 		return true
 	}
 	if _, typed := m["type"]; typed {
@@ -103,7 +115,7 @@ func (d *Decoder) truncation() error {
 		return d.drv.Cut()
 	}
 	var open []string
-	for _, c := range r.choices {
+	for _, c := range r.choices.list {
 		if c.finish == nil && !c.ended {
 			what := fmt.Sprintf("choice %d", c.index)
 			if c.open != "" {
@@ -124,15 +136,15 @@ func (d *Decoder) decode(m frame.Message) error {
 	if data == "" {
 		return nil // a message with no data (id: or retry: alone)
 	}
-	if data == Done {
+	if data == wire.Done {
 		d.endResponse()
 		if d.cfg.StopAtDone {
 			d.drv.Stop()
 		}
 		return nil
 	}
-	var c Chunk
-	if err := json.Unmarshal([]byte(data), &c); err != nil {
+	c := &d.chunk
+	if err := d.cr.Decode(data, c); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return d.drv.Errorf(event.ErrSyntax, "chunk: %s", jsontext.Problem(err))
@@ -140,10 +152,10 @@ func (d *Decoder) decode(m frame.Message) error {
 		return d.drv.Errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
 	}
 	if c.Error != nil {
-		d.errorChunk(&c, data)
+		d.errorChunk(c, data)
 		return nil
 	}
-	if c.Object != ObjectChunk && c.Object != "" || c.Choices == nil && c.Usage == nil {
+	if c.Object != wire.ObjectChunk && c.Object != "" || c.Choices == nil && c.Usage == nil {
 		d.drv.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: c.Object, Raw: []byte(data)})
 		return nil
 	}
@@ -151,12 +163,16 @@ func (d *Decoder) decode(m frame.Message) error {
 		d.endResponse() // a new completion without [DONE] between
 	}
 	if d.resp == nil {
-		d.resp = &response{id: c.ID, model: c.Model, byIndex: map[int]*choice{}}
+		d.resp = &response{id: c.ID, model: c.Model}
 	}
 	r := d.resp
 	var problems []string
+	sentinel := event.ErrSyntax
 	for i := range c.Choices {
-		if p := d.choice(&c.Choices[i]); p != "" {
+		if p, s := d.choice(&c.Choices[i]); p != "" {
+			if problems == nil {
+				sentinel = s
+			}
 			problems = append(problems, p)
 		}
 	}
@@ -170,10 +186,6 @@ func (d *Decoder) decode(m frame.Message) error {
 		}
 	}
 	if len(problems) > 0 {
-		sentinel := event.ErrSyntax
-		if strings.Contains(problems[0], "larger than") {
-			sentinel = event.ErrTooLarge
-		}
 		return d.drv.Errorf(sentinel, "%s", textlist.Join(problems, "; "))
 	}
 	return nil
@@ -182,38 +194,63 @@ func (d *Decoder) decode(m frame.Message) error {
 // finished reports whether every choice of the response has its
 // finish_reason.
 func (r *response) finished() bool {
-	for _, c := range r.choices {
+	for _, c := range r.choices.list {
 		if c.finish == nil {
 			return false
 		}
 	}
-	return len(r.choices) > 0
+	return len(r.choices.list) > 0
 }
 
 // scope returns the state of choice index, starting its turn at its first
 // chunk. Choice 0 is Config.Agent's; choice N > 0 is its own agent scope,
-// ChoiceAgent(Config.Agent, N).
-func (d *Decoder) scope(index int) *choice {
+// wire.ChoiceAgent(Config.Agent, N).
+// Beyond MaxOpen choices, the oldest is ended early (what problem says).
+func (d *Decoder) scope(index int) (c *choice, problem string) {
 	r := d.resp
-	if c := r.byIndex[index]; c != nil {
-		return c
+	if c := r.choices.get(index); c != nil {
+		return c, ""
 	}
-	agent := ChoiceAgent(d.cfg.Agent, index)
-	c := &choice{index: index, agent: agent, byIndex: map[int]*toolCall{}}
-	r.choices = append(r.choices, c)
-	r.byIndex[index] = c
+	if len(r.choices.list) >= d.cfg.MaxOpen {
+		old := r.choices.removeFirst()
+		problem = d.tooMany(fmt.Sprintf("more than %d choices in completion %s; ended the oldest, choice %d, early", d.cfg.MaxOpen, r.id, old.index))
+		if !old.ended {
+			d.finish(old)
+		}
+		te := d.turnEnd(r, old)
+		te.Error = fmt.Sprintf("ended early: more than %d choices in one completion", d.cfg.MaxOpen)
+		d.drv.Emit(te)
+	}
+	agent := wire.ChoiceAgent(d.cfg.Agent, index)
+	c = &choice{index: index, agent: agent}
+	r.choices.add(index, c)
 	d.drv.Emit(&event.TurnStart{Agent: agent, MessageID: r.id, Model: r.model})
-	return c
+	return c, problem
 }
 
-func (d *Decoder) choice(ch *Choice) string {
-	c := d.scope(ch.Index)
+// tooMany returns the report of the first time the decoder let go of a
+// choice or tool call, "" after.
+func (d *Decoder) tooMany(what string) string {
+	if d.capped {
+		return ""
+	}
+	d.capped = true
+	return what + " (later ones are not reported)"
+}
+
+// choice handles one choice of a chunk, and returns its problem, if any,
+// and the sentinel it wraps.
+func (d *Decoder) choice(ch *wire.Choice) (problem string, sentinel error) {
+	c, problem := d.scope(ch.Index)
+	if problem != "" {
+		sentinel = event.ErrTooManyOpen
+	}
 	dl := &ch.Delta
 	if c.ended {
 		if dl.Content == nil && dl.Refusal == nil && dl.ReasoningContent == nil && dl.Reasoning == nil && len(dl.ToolCalls) == 0 {
-			return "" // an empty delta after the finish (a server's usage or keep-alive chunk)
+			return problem, sentinel // an empty delta after the finish (a server's usage or keep-alive chunk)
 		}
-		return fmt.Sprintf("choice %d has content after its finish_reason", ch.Index)
+		return fmt.Sprintf("choice %d has content after its finish_reason", ch.Index), event.ErrSyntax
 	}
 	reasoning := dl.ReasoningContent
 	if reasoning == nil {
@@ -229,17 +266,16 @@ func (d *Decoder) choice(ch *Choice) string {
 		// A refusal is what the model said instead of an answer: text.
 		d.delta(c, event.Text, *dl.Refusal)
 	}
-	var problem string
-	for _, tc := range dl.ToolCalls {
-		if p := d.toolDelta(c, &tc); p != "" && problem == "" {
-			problem = p
+	for i := range dl.ToolCalls {
+		if p, s := d.toolDelta(c, &dl.ToolCalls[i]); p != "" && problem == "" {
+			problem, sentinel = p, s
 		}
 	}
 	if ch.FinishReason != nil {
 		c.finish = ch.FinishReason
 		d.finish(c)
 	}
-	return problem
+	return problem, sentinel
 }
 
 func (d *Decoder) delta(c *choice, kind event.BlockKind, text string) {
@@ -258,12 +294,19 @@ func (d *Decoder) closeBlock(c *choice) {
 	}
 }
 
-func (d *Decoder) toolDelta(c *choice, tc *ToolCallDelta) string {
-	t := c.byIndex[tc.Index]
+// toolDelta adds a piece of a tool call. Beyond MaxOpen tool calls in
+// the choice, the oldest is emitted with the arguments so far.
+func (d *Decoder) toolDelta(c *choice, tc *wire.ToolCallDelta) (problem string, sentinel error) {
+	t := c.tools.get(tc.Index)
 	if t == nil {
+		if len(c.tools.list) >= d.cfg.MaxOpen {
+			old := c.tools.removeFirst()
+			problem, sentinel = d.tooMany(fmt.Sprintf("more than %d tool calls in choice %d; emitted the oldest, index %d, with the arguments so far", d.cfg.MaxOpen, c.index, old.index)), event.ErrTooManyOpen
+			c.argBytes -= old.args.Len()
+			d.drv.Emit(&event.ToolCall{Agent: c.agent, ID: old.id, Name: old.name, Input: toolInput(old.args.String())})
+		}
 		t = &toolCall{index: tc.Index}
-		c.tools = append(c.tools, t)
-		c.byIndex[tc.Index] = t
+		c.tools.add(tc.Index, t)
 	}
 	if tc.ID != "" {
 		t.id = tc.ID
@@ -272,23 +315,22 @@ func (d *Decoder) toolDelta(c *choice, tc *ToolCallDelta) string {
 		t.name += tc.Function.Name
 	}
 	if c.argBytes+len(tc.Function.Arguments) > d.cfg.MaxEventBytes {
-		return fmt.Sprintf("tool call arguments larger than %d bytes (raise the cap, MaxEventBytes)", d.cfg.MaxEventBytes)
+		return fmt.Sprintf("tool call arguments larger than %d bytes (raise the cap, MaxEventBytes)", d.cfg.MaxEventBytes), event.ErrTooLarge
 	}
 	c.argBytes += len(tc.Function.Arguments)
 	t.args.WriteString(tc.Function.Arguments)
-	return ""
+	return problem, sentinel
 }
 
 // finish ends a choice's content: its open block, then its tool calls in
 // index order. Its TurnEnd waits for the usage chunk.
 func (d *Decoder) finish(c *choice) {
 	d.closeBlock(c)
-	slices.SortStableFunc(c.tools, func(a, b *toolCall) int { return a.index - b.index })
-	for _, t := range c.tools {
+	slices.SortStableFunc(c.tools.list, func(a, b *toolCall) int { return a.index - b.index })
+	for _, t := range c.tools.list {
 		d.drv.Emit(&event.ToolCall{Agent: c.agent, ID: t.id, Name: t.name, Input: toolInput(t.args.String())})
 	}
-	c.tools, c.argBytes = nil, 0
-	clear(c.byIndex)
+	c.tools, c.argBytes = states[toolCall]{}, 0
 	c.ended = true
 }
 
@@ -308,31 +350,41 @@ func (d *Decoder) endResponse() {
 		return
 	}
 	d.resp = nil
-	for _, c := range r.choices {
+	for _, c := range r.choices.list {
 		if !c.ended {
 			d.finish(c)
 		}
-		te := &event.TurnEnd{Agent: c.agent, MessageID: r.id}
-		if c.finish != nil {
-			te.StopReason = openai.StopFromFinish(*c.finish)
-		}
-		if c.index == 0 && r.usage != nil {
-			te.Usage = r.usage.Event()
-		}
-		d.drv.Emit(te)
+		d.drv.Emit(d.turnEnd(r, c))
 	}
+}
+
+// turnEnd returns the TurnEnd of choice c of r.
+func (d *Decoder) turnEnd(r *response, c *choice) *event.TurnEnd {
+	te := &event.TurnEnd{Agent: c.agent, MessageID: r.id}
+	if c.finish != nil {
+		te.StopReason = openai.StopFromFinish(*c.finish)
+	}
+	if c.index == 0 && r.usage != nil {
+		te.Usage = r.usage.Event()
+	}
+	return te
 }
 
 // errorChunk handles a mid-stream error object: the open response ends
 // (without stop reason), then a fatal Error event.
-func (d *Decoder) errorChunk(c *Chunk, data string) {
+func (d *Decoder) errorChunk(c *wire.Chunk, data string) {
 	d.endResponse()
-	raw, _ := json.Marshal(c.Error)
-	var obj struct {
-		Error json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal([]byte(data), &obj) == nil && len(obj.Error) > 0 {
-		raw = jsontext.Compact(obj.Error)
+	var raw []byte
+	if b := c.ErrorJSON(); b != nil {
+		raw = jsontext.Compact(b)
+	} else {
+		raw, _ = json.Marshal(c.Error)
+		var obj struct {
+			Error json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal([]byte(data), &obj) == nil && len(obj.Error) > 0 {
+			raw = jsontext.Compact(obj.Error)
+		}
 	}
 	d.drv.Emit(&event.Error{Agent: d.cfg.Agent, Message: c.Error.Message, Type: c.Error.Kind(), Fatal: true, Raw: raw})
 }

@@ -13,34 +13,12 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/internal/openai/openaitest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 const corpus = "../../testdata/openai-chat"
-
-func corpusFiles(t testing.TB) []string {
-	t.Helper()
-	return eventtest.Corpus(t, corpus, "*.sse")
-}
-
-func collect(r io.Reader, cfg *Config) []eventtest.Item {
-	return eventtest.Collect(NewDecoder(r, cfg))
-}
-
-func TestGolden(t *testing.T) {
-	t.Parallel()
-	eventtest.GoldenFiles(t, corpusFiles(t), ".sse", *update, func(r io.Reader, source string) event.Decoder {
-		return NewDecoder(r, &Config{Source: source})
-	})
-}
-
-// TestReaders: every recording gives the same events however its bytes
-// arrive.
-func TestReaders(t *testing.T) {
-	t.Parallel()
-	eventtest.SplitInvariance(t, corpusFiles(t), func(r io.Reader) event.Decoder { return NewDecoder(r, nil) })
-}
 
 func chunk(id string, choices string, extra string) string {
 	return `data: {"id":"` + id + `","object":"chat.completion.chunk","created":1,"model":"m","choices":` + choices + extra + "}\n\n"
@@ -200,7 +178,7 @@ func TestDecode(t *testing.T) {
 				"whole":         strings.NewReader(tt.input),
 				"OneByteReader": iotest.OneByteReader(strings.NewReader(tt.input)),
 			} {
-				if diff := cmp.Diff(tt.want, collect(r, &cfg)); diff != "" {
+				if diff := cmp.Diff(tt.want, eventtest.Collect(NewDecoder(r, &cfg))); diff != "" {
 					t.Errorf("%s: events differ (-want +got):\n%s", name, diff)
 				}
 			}
@@ -260,20 +238,21 @@ func TestCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got eventtest.Reports
-		Check(strings.NewReader(tt.in), &format.CheckConfig{}, &got)
+		check(strings.NewReader(tt.in), &format.CheckConfig{}, &got)
 		if diff := cmp.Diff(tt.want, []string(got)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 		}
 	}
 }
 
-func FuzzDecoder(f *testing.F) {
-	eventtest.FuzzSeeds(f, corpusFiles(f))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		eventtest.FuzzSplit(t, data, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })
-	})
+func FuzzDecoder(f *testing.F) { openaitest.FuzzDecoder(f, corpus, decoder) }
+
+func BenchmarkDecode(b *testing.B) { openaitest.BenchDecode(b, corpus, decoder) }
+
+func decoder(r io.Reader, source string, max int) event.Decoder {
+	return NewDecoder(r, &Config{Source: source, MaxEventBytes: max})
 }
 
-func BenchmarkDecode(b *testing.B) {
-	eventtest.BenchDecode(b, corpusFiles(b), func(r io.Reader) event.Decoder { return NewDecoder(r, nil) })
-}
+// TestCorpus: every recording gives the events of its golden file,
+// however its bytes arrive.
+func TestCorpus(t *testing.T) { openaitest.Corpus(t, corpus, *update, decoder) }

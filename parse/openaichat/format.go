@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
 )
 
 // Format describes the Chat Completions streaming body to the rest of
@@ -27,9 +28,12 @@ func Format() format.Format {
 			format.FileChange, format.TodoList, format.IsError, format.ExitCode, format.Status,
 			format.Structured, format.Images,
 		},
-		Rules: Rules(),
-		Check: Check,
+		Rules: rules(),
+		Check: check,
 		// One model response: its tool results go in the next request.
 		Skips: []string{"GEN007"},
 	}
 }
+
+// Name is the format's name, and the event.Unknown.Format of its items.
+const Name = wire.Name

@@ -15,6 +15,8 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openai"
+	wire "github.com/agentstream/agentstream/internal/openai/respwire"
+	"github.com/agentstream/agentstream/internal/openset"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -22,6 +24,13 @@ type Config struct {
 	Source        string // input name for errors
 	MaxEventBytes int    // cap on one SSE message and one tool call's arguments (event.DefaultMaxBytes if 0)
 	Agent         string // agent id of every event (the body names none)
+	// MaxOpen caps the output items of a response open at once (added
+	// and not done) the decoder follows (openset.DefaultMax if 0).
+	// Beyond it, it lets go of the one with the lowest output_index (the
+	// oldest: the API numbers items in order): a tool call is emitted
+	// with the arguments so far; reported once, wrapping
+	// event.ErrTooManyOpen.
+	MaxOpen int
 }
 
 // Decoder reads Responses API streaming bodies (one or more,
@@ -31,8 +40,14 @@ type Decoder struct {
 	drv openai.Driver // the read loop; its Decode is d.decode
 	cfg Config
 
-	resp *response
-	seq  int64 // last sequence_number; -1 before the first
+	resp  *response
+	seq   int64 // last sequence_number; -1 before the first
+	er    wire.Reader
+	ev    wire.StreamEvent   // the event being read
+	items map[int]*itemState // the items of the response being read, kept from one to the next
+
+	capped bool              // event.ErrTooManyOpen was reported
+	capErr *event.ParseError // that report, until it is returned
 }
 
 // response is the state of the response being read.
@@ -57,14 +72,17 @@ type itemState struct {
 }
 
 type textState struct {
-	annotations []Annotation
+	annotations []wire.Annotation
 }
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
-	d := &Decoder{seq: -1}
+	d := &Decoder{seq: -1, items: map[int]*itemState{}}
 	if cfg != nil {
 		d.cfg = *cfg
+	}
+	if d.cfg.MaxOpen <= 0 {
+		d.cfg.MaxOpen = openset.DefaultMax
 	}
 	d.drv = openai.NewDriver(r, d.cfg.Source, &d.cfg.MaxEventBytes, d.decode, d.truncation)
 	return d
@@ -90,7 +108,7 @@ func Detect(h format.Head) bool {
 	if strings.HasPrefix(typ, "response.") {
 		return h.EventType == "" || h.EventType == typ
 	}
-	if typ != EvError {
+	if typ != wire.EvError {
 		return false
 	}
 	_, nested := m["error"]
@@ -116,7 +134,7 @@ func (d *Decoder) truncation() error {
 	}
 	for _, i := range slices.Sorted(maps.Keys(r.items)) {
 		it := r.items[i]
-		if it != nil && (it.typ == ItemFunctionCall || it.typ == ItemCustomToolCall || it.typ == ItemMCPCall) {
+		if isCall(it) {
 			d.drv.Emit(d.toolCall(it, nil))
 			what = fmt.Sprintf(" (in the arguments of tool call %s)", it.callID)
 		}
@@ -132,8 +150,8 @@ func (d *Decoder) decode(m frame.Message) error {
 	if data == "[DONE]" {
 		return nil // not part of the Responses API; validate reports it
 	}
-	var ev StreamEvent
-	if err := json.Unmarshal([]byte(data), &ev); err != nil {
+	ev := &d.ev
+	if err := d.er.Decode(data, ev); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
 			return d.drv.Errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
@@ -149,20 +167,53 @@ func (d *Decoder) decode(m frame.Message) error {
 	if ev.Type == "" {
 		ev.Type = m.Type
 	}
-	problem := d.sequence(&ev)
-	if err := d.event(&ev, data); err != nil {
+	problem := d.sequence(ev)
+	if err := d.event(ev, data); err != nil {
 		return err
+	}
+	if problem == nil && d.capErr != nil {
+		problem, d.capErr = d.capErr, nil
 	}
 	return problem
 }
 
+// isCall reports whether an item is a tool call whose arguments stream.
+func isCall(it *itemState) bool {
+	return it != nil && (it.typ == wire.ItemFunctionCall || it.typ == wire.ItemCustomToolCall || it.typ == wire.ItemMCPCall)
+}
+
+// addItem keeps the state of item index of r. Beyond MaxOpen items, it
+// lets go of the one with the lowest output_index.
+func (d *Decoder) addItem(r *response, index int, st *itemState) {
+	if _, held := r.items[index]; !held && len(r.items) >= d.cfg.MaxOpen {
+		old := index
+		for i := range r.items {
+			if i < old || old == index {
+				old = i
+			}
+		}
+		it := r.items[old]
+		delete(r.items, old)
+		what := ""
+		if isCall(it) {
+			d.drv.Emit(d.toolCall(it, nil))
+			what = ", a tool call, emitted with the arguments so far"
+		}
+		if !d.capped {
+			d.capped = true
+			d.capErr = d.drv.Errorf(event.ErrTooManyOpen, "more than %d output items open at once in response %s; let go of the oldest, output_index %d%s (later ones are not reported)", d.cfg.MaxOpen, r.id, old, what)
+		}
+	}
+	r.items[index] = st
+}
+
 // sequence checks an event's sequence_number against the last one.
-func (d *Decoder) sequence(ev *StreamEvent) error {
+func (d *Decoder) sequence(ev *wire.StreamEvent) error {
 	if ev.SequenceNumber == nil {
 		return nil
 	}
 	n := *ev.SequenceNumber
-	if ev.Type == EvCreated || ev.Type == EvQueued && d.resp == nil {
+	if ev.Type == wire.EvCreated || ev.Type == wire.EvQueued && d.resp == nil {
 		d.seq = n
 		return nil
 	}
@@ -177,9 +228,9 @@ func (d *Decoder) sequence(ev *StreamEvent) error {
 	return d.drv.Errorf(event.ErrSyntax, "sequence_number %d after %d: %d events missing", n, last, n-last-1)
 }
 
-func (d *Decoder) begin(rs *Response) {
+func (d *Decoder) begin(rs *wire.Response) {
 	if rs == nil {
-		rs = &Response{}
+		rs = &wire.Response{}
 	}
 	if d.resp != nil && d.resp.id == rs.ID {
 		return
@@ -187,7 +238,8 @@ func (d *Decoder) begin(rs *Response) {
 	if d.resp != nil {
 		d.end(nil, "") // a new response without the last one's end
 	}
-	d.resp = &response{id: rs.ID, model: rs.Model, items: map[int]*itemState{}}
+	clear(d.items)
+	d.resp = &response{id: rs.ID, model: rs.Model, items: d.items}
 	d.drv.Emit(&event.TurnStart{Agent: d.cfg.Agent, MessageID: rs.ID, Model: rs.Model})
 }
 
@@ -198,15 +250,15 @@ func (d *Decoder) ensure() *response {
 	return d.resp
 }
 
-func (d *Decoder) event(ev *StreamEvent, data string) error {
+func (d *Decoder) event(ev *wire.StreamEvent, data string) error {
 	a := d.cfg.Agent
 	switch typ := ev.Type; {
-	case typ == EvCreated || typ == EvInProgress || typ == EvQueued:
+	case typ == wire.EvCreated || typ == wire.EvInProgress || typ == wire.EvQueued:
 		d.begin(ev.Response)
-	case typ == EvCompleted || typ == EvIncomplete || typ == EvFailed:
+	case typ == wire.EvCompleted || typ == wire.EvIncomplete || typ == wire.EvFailed:
 		d.ensure()
 		d.end(ev.Response, typ)
-	case typ == EvError:
+	case typ == wire.EvError:
 		if d.resp != nil {
 			d.closeOpen()
 			d.drv.Emit(&event.TurnEnd{Agent: a, MessageID: d.resp.id})
@@ -216,49 +268,49 @@ func (d *Decoder) event(ev *StreamEvent, data string) error {
 		e := &openai.APIError{Message: ev.Message, Code: ev.Code, Param: ev.Param}
 		raw, _ := openai.Marshal(e)
 		d.drv.Emit(&event.Error{Agent: a, Message: ev.Message, Type: e.Kind(), Fatal: true, Raw: raw})
-	case typ == EvItemAdded:
+	case typ == wire.EvItemAdded:
 		r := d.ensure()
 		if ev.Item == nil {
 			return d.drv.Errorf(event.ErrSyntax, "%s without an item", typ)
 		}
 		d.releaseThinking()
-		r.items[ev.OutputIndex] = &itemState{
+		d.addItem(r, ev.OutputIndex, &itemState{
 			typ: ev.Item.Type, id: ev.Item.ID, callID: ev.Item.CallID, name: ev.Item.Name, server: ev.Item.ServerLabel,
-		}
-	case typ == EvItemDone:
+		})
+	case typ == wire.EvItemDone:
 		d.ensure()
 		if ev.Item == nil {
 			return d.drv.Errorf(event.ErrSyntax, "%s without an item", typ)
 		}
 		return d.itemDone(ev.OutputIndex, ev.Item)
-	case typ == EvPartAdded:
+	case typ == wire.EvPartAdded:
 		d.ensure()
-		if ev.Part != nil && (ev.Part.Type == PartOutputText || ev.Part.Type == PartRefusal) {
+		if ev.Part != nil && (ev.Part.Type == wire.PartOutputText || ev.Part.Type == wire.PartRefusal) {
 			d.openText(ev.OutputIndex)
 		}
-	case typ == EvTextDelta || typ == EvRefusalDelta:
+	case typ == wire.EvTextDelta || typ == wire.EvRefusalDelta:
 		d.ensure()
 		d.openText(ev.OutputIndex)
 		if ev.Delta != "" {
 			d.drv.Emit(&event.Delta{Agent: a, Kind: event.Text, Text: ev.Delta})
 		}
-	case typ == EvAnnotation:
+	case typ == wire.EvAnnotation:
 		r := d.ensure()
 		if r.text != nil && ev.Annotation != nil {
 			r.text.annotations = append(r.text.annotations, *ev.Annotation)
 		}
-	case typ == EvPartDone:
+	case typ == wire.EvPartDone:
 		r := d.ensure()
 		if r.text != nil && len(r.text.annotations) == 0 && ev.Part != nil {
 			r.text.annotations = ev.Part.Annotations
 		}
 		d.closeText()
-	case typ == EvTextDone || typ == EvRefusalDone:
+	case typ == wire.EvTextDone || typ == wire.EvRefusalDone:
 		// content_part.done ends the block.
-	case typ == EvSummaryPartAdded:
+	case typ == wire.EvSummaryPartAdded:
 		d.ensure()
 		d.openThinking(ev.OutputIndex)
-	case typ == EvSummaryDelta || typ == EvReasoningDelta:
+	case typ == wire.EvSummaryDelta || typ == wire.EvReasoningDelta:
 		d.ensure()
 		if !d.resp.think {
 			d.openThinking(ev.OutputIndex)
@@ -266,26 +318,26 @@ func (d *Decoder) event(ev *StreamEvent, data string) error {
 		if ev.Delta != "" {
 			d.drv.Emit(&event.Delta{Agent: a, Kind: event.Thinking, Text: ev.Delta})
 		}
-	case typ == EvSummaryPartDone || typ == EvSummaryDone || typ == EvReasoningDone:
+	case typ == wire.EvSummaryPartDone || typ == wire.EvSummaryDone || typ == wire.EvReasoningDone:
 		r := d.ensure()
 		if r.think {
 			r.think, r.held = false, true
 		}
-	case typ == EvArgsDelta || typ == EvCustomInputDelta || typ == EvMCPArgsDelta:
+	case typ == wire.EvArgsDelta || typ == wire.EvCustomInputDelta || typ == wire.EvMCPArgsDelta:
 		it := d.item(ev.OutputIndex)
 		if it.args.Len()+len(ev.Delta) > d.cfg.MaxEventBytes {
 			return d.drv.Errorf(event.ErrTooLarge, "tool call arguments larger than %d bytes (raise the cap, MaxEventBytes)", d.cfg.MaxEventBytes)
 		}
 		it.args.WriteString(ev.Delta)
-	case typ == EvArgsDone || typ == EvMCPArgsDone:
+	case typ == wire.EvArgsDone || typ == wire.EvMCPArgsDone:
 		it := d.item(ev.OutputIndex)
 		it.args.Reset()
 		it.args.WriteString(ev.Arguments)
-	case typ == EvCustomInputDone:
+	case typ == wire.EvCustomInputDone:
 		it := d.item(ev.OutputIndex)
 		it.args.Reset()
 		it.args.WriteString(ev.Input)
-	case isProgress(typ) || typ == EvImagePartial:
+	case isProgress(typ) || typ == wire.EvImagePartial:
 		// Progress of a built-in tool: its item carries the outcome.
 	default:
 		d.drv.Emit(&event.Unknown{Agent: a, Format: Name, Type: typ, Raw: []byte(data)})
@@ -298,7 +350,7 @@ func (d *Decoder) item(index int) *itemState {
 	it := r.items[index]
 	if it == nil {
 		it = &itemState{}
-		r.items[index] = it
+		d.addItem(r, index, it)
 	}
 	return it
 }
@@ -324,7 +376,7 @@ func (d *Decoder) closeText() {
 	d.citations(anns)
 }
 
-func (d *Decoder) citations(anns []Annotation) {
+func (d *Decoder) citations(anns []wire.Annotation) {
 	if len(anns) == 0 {
 		return
 	}
@@ -362,7 +414,7 @@ func (d *Decoder) closeOpen() {
 	d.releaseThinking()
 }
 
-func (d *Decoder) itemDone(index int, item *Item) error {
+func (d *Decoder) itemDone(index int, item *wire.Item) error {
 	r := d.resp
 	st := r.items[index]
 	if st == nil {
@@ -371,7 +423,7 @@ func (d *Decoder) itemDone(index int, item *Item) error {
 	delete(r.items, index)
 	a := d.cfg.Agent
 	switch item.Type {
-	case ItemMessage:
+	case wire.ItemMessage:
 		if r.text != nil {
 			d.closeText()
 			break
@@ -381,7 +433,7 @@ func (d *Decoder) itemDone(index int, item *Item) error {
 		}
 		for _, p := range item.Content {
 			text := p.Text
-			if p.Type == PartRefusal {
+			if p.Type == wire.PartRefusal {
 				text = p.Refusal
 			}
 			d.drv.Emit(&event.BlockStart{Agent: a, Kind: event.Text})
@@ -391,7 +443,7 @@ func (d *Decoder) itemDone(index int, item *Item) error {
 			d.drv.Emit(&event.BlockEnd{Agent: a, Kind: event.Text})
 			d.citations(p.Annotations)
 		}
-	case ItemReasoning:
+	case wire.ItemReasoning:
 		d.closeText()
 		if r.held || r.think {
 			r.held, r.think = false, false
@@ -406,7 +458,7 @@ func (d *Decoder) itemDone(index int, item *Item) error {
 			parts = item.Content // reasoning_text parts
 		}
 		if len(parts) == 0 && item.EncryptedContent != "" {
-			parts = []Part{{}}
+			parts = []wire.Part{{}}
 		}
 		for i, p := range parts {
 			d.drv.Emit(&event.BlockStart{Agent: a, Kind: event.Thinking})
@@ -419,11 +471,11 @@ func (d *Decoder) itemDone(index int, item *Item) error {
 			}
 			d.drv.Emit(&event.BlockEnd{Agent: a, Kind: event.Thinking, Signature: sig})
 		}
-	case ItemFunctionCall, ItemCustomToolCall, ItemLocalShell:
+	case wire.ItemFunctionCall, wire.ItemCustomToolCall, wire.ItemLocalShell:
 		d.closeOpen()
 		r.tools = true
 		d.drv.Emit(d.toolCall(st, item))
-	case ItemMCPCall:
+	case wire.ItemMCPCall:
 		d.closeOpen()
 		d.drv.Emit(d.toolCall(st, item))
 		res := &event.ToolResult{Agent: a, ID: item.ID, Name: item.Name, Status: item.Status}
@@ -439,10 +491,10 @@ func (d *Decoder) itemDone(index int, item *Item) error {
 			res.Content = append(res.Content, event.Part{Type: "text", Text: msg})
 		}
 		d.drv.Emit(res)
-	case ItemWebSearch, ItemFileSearch, ItemCodeInterp, ItemImageGen:
+	case wire.ItemWebSearch, wire.ItemFileSearch, wire.ItemCodeInterp, wire.ItemImageGen:
 		d.closeOpen()
 		d.serverItem(item)
-	case ItemToolSearch:
+	case wire.ItemToolSearch:
 		// Codex's client-side tool search: a client tool call whose
 		// arguments are an object.
 		d.closeOpen()
@@ -456,7 +508,7 @@ func (d *Decoder) itemDone(index int, item *Item) error {
 				in = toolInput(s)
 			}
 		}
-		d.drv.Emit(&event.ToolCall{Agent: a, ID: item.CallID, Name: ToolSearchTool, Input: in})
+		d.drv.Emit(&event.ToolCall{Agent: a, ID: item.CallID, Name: wire.ToolSearchTool, Input: in})
 	default:
 		d.closeOpen()
 		d.drv.Emit(&event.Unknown{Agent: a, Format: Name, Type: item.Type, Raw: jsontext.Compact(item.Raw)})
@@ -466,7 +518,7 @@ func (d *Decoder) itemDone(index int, item *Item) error {
 
 // toolCall returns the ToolCall of a client or MCP tool item. item is
 // nil when the stream was cut before the item's end.
-func (d *Decoder) toolCall(st *itemState, item *Item) *event.ToolCall {
+func (d *Decoder) toolCall(st *itemState, item *wire.Item) *event.ToolCall {
 	tc := &event.ToolCall{Agent: d.cfg.Agent, ID: st.callID, Name: st.name}
 	args := st.args.String()
 	typ := st.typ
@@ -474,22 +526,22 @@ func (d *Decoder) toolCall(st *itemState, item *Item) *event.ToolCall {
 		typ = item.Type
 		tc.ID, tc.Name = item.CallID, item.Name
 		switch {
-		case item.Type == ItemCustomToolCall:
+		case item.Type == wire.ItemCustomToolCall:
 			args = item.Input
 		case len(item.Arguments) > 0 && item.Arguments[0] == '"':
 			json.Unmarshal(item.Arguments, &args)
 		}
 	}
 	switch typ {
-	case ItemCustomToolCall:
+	case wire.ItemCustomToolCall:
 		tc.Input, _ = openai.Marshal(args) // free text: a JSON string
-	case ItemLocalShell:
-		tc.Name = LocalShellTool
+	case wire.ItemLocalShell:
+		tc.Name = wire.LocalShellTool
 		tc.Input = json.RawMessage("{}")
 		if item != nil && len(item.Action) > 0 {
 			tc.Input = validJSON(item.Action)
 		}
-	case ItemMCPCall:
+	case wire.ItemMCPCall:
 		tc.ID, tc.MCPServer = st.id, st.server
 		if item != nil {
 			tc.ID, tc.MCPServer = item.ID, item.ServerLabel
@@ -511,23 +563,23 @@ func toolInput(args string) json.RawMessage {
 // serverItem emits a built-in tool's item as a server ToolCall (its
 // input: the action, queries or code) and ToolResult (its results, with
 // the whole item as Structured, which the encoder writes back).
-func (d *Decoder) serverItem(item *Item) {
+func (d *Decoder) serverItem(item *wire.Item) {
 	a := d.cfg.Agent
 	in := json.RawMessage("{}")
 	var out json.RawMessage
 	switch item.Type {
-	case ItemWebSearch:
+	case wire.ItemWebSearch:
 		if len(item.Action) > 0 {
 			in = item.Action
 		}
-	case ItemFileSearch:
+	case wire.ItemFileSearch:
 		if len(item.Queries) > 0 {
 			in, _ = openai.Marshal(struct {
 				Queries json.RawMessage `json:"queries"`
 			}{item.Queries})
 		}
 		out = item.Results
-	case ItemCodeInterp:
+	case wire.ItemCodeInterp:
 		if item.Code != nil {
 			in, _ = openai.Marshal(struct {
 				Code        string `json:"code"`
@@ -535,7 +587,7 @@ func (d *Decoder) serverItem(item *Item) {
 			}{*item.Code, item.ContainerID})
 		}
 		out = item.Outputs
-	case ItemImageGen:
+	case wire.ItemImageGen:
 		if item.Result != nil {
 			out, _ = openai.Marshal(*item.Result)
 		}
@@ -550,7 +602,7 @@ func (d *Decoder) serverItem(item *Item) {
 
 // end closes the open response with the final response object (nil when
 // a new response began without the last one's end).
-func (d *Decoder) end(rs *Response, typ string) {
+func (d *Decoder) end(rs *wire.Response, typ string) {
 	r := d.resp
 	if r == nil {
 		return

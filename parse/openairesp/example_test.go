@@ -27,16 +27,10 @@ data: {"type":"response.completed","sequence_number":5,"response":{"id":"resp_1"
 
 `
 	dec := openairesp.NewDecoder(strings.NewReader(in), &openairesp.Config{Source: "body.sse"})
-	for {
-		ev, err := dec.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			fmt.Println("problem:", err)
-			continue
-		}
+	for ev, err := dec.Next(); err != io.EOF; ev, err = dec.Next() {
 		switch ev := ev.(type) {
+		case nil: // a problem in the input: reading goes on
+			fmt.Println("problem:", err)
 		case *event.TurnStart:
 			fmt.Println("turn", ev.MessageID, ev.Model)
 		case *event.ToolCall:

@@ -9,33 +9,24 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/openai"
+	wire "github.com/agentstream/agentstream/internal/openai/respwire"
 )
 
 // Rule ids of the format's own validate rules.
 const (
-	RuleOrder    = "OAR001"
-	RuleSequence = "OAR002"
-	RuleNoDone   = "OAR003"
-	RuleIndex    = "OAR004"
+	ruleOrder    = "OAR001"
+	ruleSequence = "OAR002"
+	ruleNoDone   = "OAR003"
+	ruleIndex    = "OAR004"
 )
 
-// Rules returns the format's validate rules, in report order.
-func Rules() []format.Rule {
-	return []format.Rule{
-		{ID: RuleOrder, Name: "event-order", Doc: "a body begins with response.created (or response.queued) and ends with response.completed, response.incomplete, response.failed or error; an item's events come between its output_item.added and output_item.done"},
-		{ID: RuleSequence, Name: "sequence-number", Doc: "every event has a sequence_number, 0 at response.created and one more at each event"},
-		{ID: RuleNoDone, Name: "no-done", Doc: "the body has no data: [DONE] (the Responses API sends none)"},
-		{ID: RuleIndex, Name: "output-index", Doc: "output items are added at output_index 0, 1, 2, ... and each is done once"},
-	}
-}
-
-// Check checks a Responses API body against Rules. Events that are not
+// check checks a Responses API body against rules. Events that are not
 // JSON are skipped (the decoder reports them).
-func Check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
+func check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
 	k := checkState{seq: -1}
 	openai.Messages(r, c, func(m frame.Message) { k.message(m, rep) })
 	if k.open {
-		rep.Report(RuleOrder, k.line, 1, "the body ends without response.completed, response.incomplete, response.failed or error")
+		rep.Report(ruleOrder, k.line, 1, "the body ends without response.completed, response.incomplete, response.failed or error")
 	}
 }
 
@@ -61,7 +52,7 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 	}
 	k.line = m.Line
 	if data == "[DONE]" {
-		rep.Report(RuleNoDone, m.Line, 1, "data: [DONE] in a Responses API body")
+		rep.Report(ruleNoDone, m.Line, 1, "data: [DONE] in a Responses API body")
 		return
 	}
 	var ev checkEvent
@@ -73,64 +64,74 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 		typ = m.Type
 	}
 	switch {
-	case typ == EvCreated && k.open && k.queued:
+	case typ == wire.EvCreated && k.open && k.queued:
 		// response.queued began it (a background response).
 		k.queued = false
-	case typ == EvCreated || typ == EvQueued:
+	case typ == wire.EvCreated || typ == wire.EvQueued:
 		if k.open {
-			rep.Report(RuleOrder, m.Line, 1, typ+" before the last response ended")
+			rep.Report(ruleOrder, m.Line, 1, typ+" before the last response ended")
 		}
-		k.queued = typ == EvQueued
+		k.queued = typ == wire.EvQueued
 		k.open, k.next, k.items = true, 0, map[int]bool{}
 		if ev.SequenceNumber != nil && *ev.SequenceNumber != 0 {
-			rep.Report(RuleSequence, m.Line, 1, fmt.Sprintf("%s has sequence_number %d, not 0", typ, *ev.SequenceNumber))
+			rep.Report(ruleSequence, m.Line, 1, fmt.Sprintf("%s has sequence_number %d, not 0", typ, *ev.SequenceNumber))
 		}
 		k.seq = -1
-	case !k.open && typ == EvError:
+	case !k.open && typ == wire.EvError:
 		// An error alone: the API refused the request.
 	case !k.open:
-		rep.Report(RuleOrder, m.Line, 1, typ+" outside a response (no response.created before it)")
+		rep.Report(ruleOrder, m.Line, 1, typ+" outside a response (no response.created before it)")
 		k.open, k.items = true, map[int]bool{}
 	}
 	if ev.SequenceNumber == nil {
-		rep.Report(RuleSequence, m.Line, 1, typ+" has no sequence_number")
+		rep.Report(ruleSequence, m.Line, 1, typ+" has no sequence_number")
 	} else {
 		n := *ev.SequenceNumber
 		switch {
 		case k.seq >= 0 && n <= k.seq:
-			rep.Report(RuleSequence, m.Line, 1, fmt.Sprintf("sequence_number %d after %d: out of order", n, k.seq))
+			rep.Report(ruleSequence, m.Line, 1, fmt.Sprintf("sequence_number %d after %d: out of order", n, k.seq))
 		case n > k.seq+1 && k.seq >= 0:
-			rep.Report(RuleSequence, m.Line, 1, fmt.Sprintf("sequence_number %d after %d: %d events missing", n, k.seq, n-k.seq-1))
+			rep.Report(ruleSequence, m.Line, 1, fmt.Sprintf("sequence_number %d after %d: %d events missing", n, k.seq, n-k.seq-1))
 		}
 		k.seq = max(k.seq, n)
 	}
 	switch typ {
-	case EvItemAdded:
+	case wire.EvItemAdded:
 		if ev.OutputIndex != nil {
 			if *ev.OutputIndex != k.next {
-				rep.Report(RuleIndex, m.Line, 1, fmt.Sprintf("item added at output_index %d, expected %d", *ev.OutputIndex, k.next))
+				rep.Report(ruleIndex, m.Line, 1, fmt.Sprintf("item added at output_index %d, expected %d", *ev.OutputIndex, k.next))
 			}
 			k.next = *ev.OutputIndex + 1
 			k.items[*ev.OutputIndex] = true
 		}
-	case EvItemDone:
+	case wire.EvItemDone:
 		if ev.OutputIndex != nil {
 			if !k.items[*ev.OutputIndex] {
-				rep.Report(RuleIndex, m.Line, 1, fmt.Sprintf("output_item.done for output_index %d, which is not open", *ev.OutputIndex))
+				rep.Report(ruleIndex, m.Line, 1, fmt.Sprintf("output_item.done for output_index %d, which is not open", *ev.OutputIndex))
 			}
 			delete(k.items, *ev.OutputIndex)
 		}
-	case EvCompleted, EvIncomplete, EvFailed, EvError:
-		if typ != EvError {
+	case wire.EvCompleted, wire.EvIncomplete, wire.EvFailed, wire.EvError:
+		if typ != wire.EvError {
 			for i := range k.items {
-				rep.Report(RuleOrder, m.Line, 1, fmt.Sprintf("%s with item %d not done", typ, i))
+				rep.Report(ruleOrder, m.Line, 1, fmt.Sprintf("%s with item %d not done", typ, i))
 				break
 			}
 		}
 		k.open = false
 	default:
 		if ev.OutputIndex != nil && !k.items[*ev.OutputIndex] {
-			rep.Report(RuleOrder, m.Line, 1, fmt.Sprintf("%s for output_index %d outside its output_item.added and output_item.done", typ, *ev.OutputIndex))
+			rep.Report(ruleOrder, m.Line, 1, fmt.Sprintf("%s for output_index %d outside its output_item.added and output_item.done", typ, *ev.OutputIndex))
 		}
+	}
+}
+
+// rules returns the format's validate rules, in report order.
+func rules() []format.Rule {
+	return []format.Rule{
+		{ID: ruleOrder, Name: "event-order", Doc: "a body begins with response.created (or response.queued) and ends with response.completed, response.incomplete, response.failed or error; an item's events come between its output_item.added and output_item.done"},
+		{ID: ruleSequence, Name: "sequence-number", Doc: "every event has a sequence_number, 0 at response.created and one more at each event"},
+		{ID: ruleNoDone, Name: "no-done", Doc: "the body has no data: [DONE] (the Responses API sends none)"},
+		{ID: ruleIndex, Name: "output-index", Doc: "output items are added at output_index 0, 1, 2, ... and each is done once"},
 	}
 }

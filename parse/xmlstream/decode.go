@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
@@ -63,7 +64,9 @@ type Decoder struct {
 	attrTag     string // stAfterAttr: the element whose end tag may follow
 	cutTag      bool   // the input ended inside the start tag of a known element
 
-	agents     []*scope
+	agents     []*scope              // the scope stack, at most maxOpen
+	calls      *openset.Set[callKey] // tool calls waiting for their result
+	capped     bool                  // a cap on agents or calls was reported
 	pendingErr *event.Error
 	cut        error // the framer's report of an input cut inside an SSE message
 	badWarned  bool  // invalid UTF-8 was reported
@@ -96,14 +99,22 @@ type body struct {
 }
 
 // scope is one agent's scope: a meta_init starts one.
-type scope struct {
-	id    string
-	calls map[string]bool // its tool calls, to see its results come back
+type scope struct{ id string }
+
+// callKey is a tool call of a scope, kept to see its result come back.
+type callKey struct {
+	s  *scope
+	id string
 }
+
+// maxOpen caps the agent scopes on the stack and the tool calls waiting
+// for their result, each: beyond it the oldest is let go and that is
+// reported once.
+const maxOpen = openset.DefaultMax
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
-	d := &Decoder{}
+	d := &Decoder{calls: openset.New[callKey](maxOpen)}
 	if cfg != nil {
 		d.cfg = *cfg
 	}
@@ -111,11 +122,11 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg.MaxEventBytes = event.DefaultMaxBytes
 	}
 	d.fr = newFramer(r, d.cfg.Source, d.cfg.MaxEventBytes)
-	switch Escaping(d.cfg.Escaping) {
-	case "", EscapingAuto:
-		d.esc.gen = EscapingFull
-	case EscapingNone, EscapingNewline, EscapingFull:
-		d.esc.gen, d.esc.forced = Escaping(d.cfg.Escaping), true
+	switch escaping(d.cfg.Escaping) {
+	case "", escAuto:
+		d.esc.gen = escFull
+	case escNone, escNewline, escFull:
+		d.esc.gen, d.esc.forced = escaping(d.cfg.Escaping), true
 	default:
 		d.out.Fail(fmt.Errorf("xml: unknown escaping %q (want auto, none, newline or full)", d.cfg.Escaping))
 	}
@@ -136,23 +147,29 @@ func (d *Decoder) Next() (event.Event, error) {
 // readMessage decodes the next SSE message of the input.
 func (d *Decoder) readMessage() {
 	m, err := d.fr.next()
-	var perr *event.ParseError
 	switch {
+	case err == nil:
+		d.line, d.off = m.line, m.off
+		d.message(m)
 	case err == io.EOF:
 		d.out.End()
-	case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
+	case isParseError(err) && errors.Is(err, event.ErrTruncated):
 		// The input ended inside an SSE message: what it held is
 		// lost. One truncation is reported, after what is flushed.
 		d.out.End()
 		d.cut = err
-	case errors.As(err, &perr):
+	case isParseError(err):
 		d.out.Problem(err)
-	case err != nil:
-		d.out.Fail(err)
 	default:
-		d.line, d.off = m.line, m.off
-		d.message(m)
+		d.out.Fail(err)
 	}
+}
+
+// isParseError is errors.As in a function of its own: the target it needs
+// escapes, and is allocated only when there is an error.
+func isParseError(err error) bool {
+	var perr *event.ParseError
+	return errors.As(err, &perr)
 }
 
 func (d *Decoder) emit(ev event.Event) { d.out.Emit(ev) }

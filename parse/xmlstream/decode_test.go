@@ -3,7 +3,6 @@ package xmlstream
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,11 +12,11 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/parse/internal/fuzzcheck"
 )
 
@@ -29,32 +28,14 @@ const corpus = "../../testdata/xml"
 // decodeAll reads every event and every problem from r.
 func decodeAll(t testing.TB, r io.Reader, cfg *Config) ([]event.Event, []string) {
 	t.Helper()
-	if cfg == nil {
-		cfg = &Config{}
+	c := Config{}
+	if cfg != nil {
+		c = *cfg
 	}
-	if cfg.Source == "" {
-		cfg.Source = "in"
+	if c.Source == "" {
+		c.Source = "in"
 	}
-	dec := NewDecoder(r, cfg)
-	var evs []event.Event
-	var problems []string
-	for range 1_000_000 {
-		ev, err := dec.Next()
-		if err == io.EOF {
-			return evs, problems
-		}
-		if err != nil {
-			var perr *event.ParseError
-			if !errors.As(err, &perr) {
-				t.Fatalf("fatal error: %v", err)
-			}
-			problems = append(problems, err.Error())
-			continue
-		}
-		evs = append(evs, ev)
-	}
-	t.Fatal("decoder does not end")
-	return nil, nil
+	return eventtest.EventsAndProblems(t, NewDecoder(r, &c))
 }
 
 // sse frames each chunk as the reference server does.
@@ -585,13 +566,7 @@ func golden(evs []event.Event, problems []string) []byte {
 	return buf.Bytes()
 }
 
-func corpusFiles(t testing.TB) []string {
-	files, err := filepath.Glob(filepath.Join(corpus, "*.sse"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recordings in %s: %v", corpus, err)
-	}
-	return files
-}
+func corpusFiles(t testing.TB) []string { return eventtest.Corpus(t, corpus, "*.sse") }
 
 // TestCorpus decodes every recording against its golden events, and checks
 // that reading one byte at a time, or half reads, gives identical events,
@@ -609,19 +584,7 @@ func TestCorpus(t *testing.T) {
 			}
 			got, problems := decodeAll(t, bytes.NewReader(in), nil)
 			gold := filepath.Join("testdata", strings.TrimSuffix(name, ".sse")+".events")
-			if *update {
-				if err := os.WriteFile(gold, golden(got, problems), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(gold)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if g := golden(got, problems); !bytes.Equal(g, want) {
-				t.Errorf("events differ from %s (run go test -update and review the diff):\n%s", gold,
-					cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(g), "\n")))
-			}
+			eventtest.GoldenFile(t, gold, golden(got, problems), *update)
 			for _, r := range readers {
 				got2, problems2 := decodeAll(t, r.wrap(bytes.NewReader(in)), nil)
 				if diff := cmp.Diff(got, got2); diff != "" {
@@ -754,52 +717,14 @@ func TestCapturedDocxChart(t *testing.T) {
 }
 
 // FuzzDecoder checks that the decoder never panics, always ends, yields
-// valid UTF-8 deltas, and gives the same events whatever the read sizes.
+// valid UTF-8 in every string of every event, and gives the same events
+// and problems whatever the read sizes (fuzzcheck.Check).
 func FuzzDecoder(f *testing.F) {
-	for _, file := range corpusFiles(f) {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		if len(b) > 4<<10 {
-			continue
-		}
-		f.Add(b)
-	}
+	eventtest.FuzzPieces(f, corpusFiles(f), "\n\n", 512)
 	f.Add([]byte(sse("<content-block-text>a<b</content-block-text>x", `<content-block-tool_result id="a"><text><![CDATA[x]]]]><![CDATA[>]]></text><image src="s"/></content-block-tool_result>`)))
 	f.Add([]byte(sse(`<citations><citation type="x">a]]>b</citation>`, `<content-block-error><![CDATA[`)))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		fuzzcheck.Check(t, in, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })
-		evs, problems := decodeAll(t, bytes.NewReader(in), &Config{MaxEventBytes: 4096})
-		for _, ev := range evs {
-			// Whatever the input, event text is valid UTF-8.
-			switch ev := ev.(type) {
-			case *event.Delta:
-				if !utf8.ValidString(ev.Text) {
-					t.Errorf("delta with invalid UTF-8: %q", ev.Text)
-				}
-			case *event.ToolCall:
-				if !utf8.Valid(ev.Input) || !utf8.ValidString(ev.ID) || !utf8.ValidString(ev.Name) {
-					t.Errorf("tool call with invalid UTF-8: %q %q %q", ev.ID, ev.Name, ev.Input)
-				}
-			case *event.ToolResult:
-				for _, p := range ev.Content {
-					if !utf8.ValidString(p.Text) {
-						t.Errorf("tool result with invalid UTF-8: %q", p.Text)
-					}
-				}
-			case *event.Error:
-				if !utf8.ValidString(ev.Message) || !utf8.Valid(ev.Raw) {
-					t.Errorf("error with invalid UTF-8: %q %q", ev.Message, ev.Raw)
-				}
-			}
-		}
-		// golden is much cheaper than cmp.Diff, which matters when the
-		// fuzzer minimises an input.
-		evs2, problems2 := decodeAll(t, iotest.OneByteReader(bytes.NewReader(in)), &Config{MaxEventBytes: 4096})
-		if a, b := golden(evs, problems), golden(evs2, problems2); !bytes.Equal(a, b) {
-			t.Errorf("one byte reads give other events:\n%s\n----\n%s", a, b)
-		}
 	})
 }
 

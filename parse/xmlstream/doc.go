@@ -123,7 +123,12 @@
 //     parent_agent_uuid starts a subagent, whose events carry its id. The
 //     scope returns to an ancestor when a tool result arrives for one of
 //     the ancestor's tool calls (XML has no other sign that a subagent
-//     ended). Events before any meta_init carry Config.Agent.
+//     ended). Events before any meta_init carry Config.Agent. The scope
+//     stack holds at most 1024 scopes (openset.DefaultMax): one more lets
+//     go of the oldest subagent's scope, above the main agent's; and at
+//     most 1024 tool calls are kept waiting for their result (a result
+//     lets its call go): one more lets go of the oldest. Either is
+//     reported once, wrapping event.ErrTooManyOpen.
 //   - Text outside any element (an orphan end tag, an unknown element) is
 //     kept as a text block of its own and reported as a *event.ParseError
 //     wrapping event.ErrSyntax. awaiting_frontend_tools data that is not a

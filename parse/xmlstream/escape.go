@@ -8,7 +8,7 @@ import (
 // escaper undoes the producer's per-message escaping, detecting its
 // generation unless one is forced.
 type escaper struct {
-	gen    Escaping // the generation in use
+	gen    escaping // the generation in use
 	forced bool
 	sure   bool // auto: strong evidence decided gen
 
@@ -17,6 +17,7 @@ type escaper struct {
 	doubt   bool // JSON read as full could have been meant otherwise
 	warned  bool // the doubt was reported
 	last    msgClass
+	buf     []byte // the last unescaped message, reused
 }
 
 // msgClass is a message's origin in the producer, which decides its
@@ -62,26 +63,26 @@ func (e *escaper) unescape(m message, inText bool) []byte {
 	if m.cont || bytes.IndexByte(m.data, '\\') < 0 {
 		return m.data
 	}
-	if !e.forced && !e.sure && e.gen == EscapingFull && cls == clsJSON {
-		full := unescapeFull(m.data)
+	if !e.forced && !e.sure && e.gen == escFull && cls == clsJSON {
+		full := e.full(m.data)
 		if e.checkJSON(m.data, full) {
 			return full
 		}
 		return m.data // an older generation: JSON chunks are left as they are
 	}
 	switch e.gen {
-	case EscapingFull:
+	case escFull:
 		switch cls {
 		case clsFormatter, clsJSON:
-			return unescapeFull(m.data)
+			return e.full(m.data)
 		case clsToolResult:
-			return unescapeNewline(m.data)
+			return e.newline(m.data)
 		}
-	case EscapingNewline:
+	case escNewline:
 		// This generation escaped LF only, and wrote tool results raw.
 		// JSON payloads never hold a raw LF, so their \n is JSON's own.
 		if cls == clsFormatter {
-			return unescapeNewline(m.data)
+			return e.newline(m.data)
 		}
 	}
 	return m.data
@@ -98,11 +99,11 @@ func (e *escaper) detect(m message, cls msgClass) {
 	case m.cont && cls == clsToolResult:
 		e.notFull = true // raw newlines in a tool result: none or newline
 	case m.cont:
-		e.gen, e.sure = EscapingNone, true
+		e.gen, e.sure = escNone, true
 		return
 	case cls == clsAgent && bytes.HasPrefix(m.data, []byte("<"+TagMetaInit)):
 		if bytes.Contains(m.data, []byte("parent_agent_uuid")) {
-			e.gen, e.sure = EscapingFull, true
+			e.gen, e.sure = escFull, true
 			return
 		}
 		e.oldMeta = true
@@ -118,11 +119,11 @@ func (e *escaper) detect(m message, cls msgClass) {
 func (e *escaper) decide() {
 	switch {
 	case !e.notFull:
-		e.gen = EscapingFull
+		e.gen = escFull
 	case e.oldMeta:
-		e.gen = EscapingNewline // the second generation wrote a meta_init, the first none
+		e.gen = escNewline // the second generation wrote a meta_init, the first none
 	default:
-		e.gen = EscapingNone
+		e.gen = escNone
 	}
 }
 
@@ -197,33 +198,63 @@ func badEscape(b []byte) bool {
 // escaping: one left-to-right scan turning \\ into \ and \n into LF. \r
 // becomes CR too (agentstream's encoder writes CR so; the producer never
 // writes a single backslash before r). Any other \x stays.
-func unescapeFull(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if c == '\\' && i+1 < len(b) {
-			switch b[i+1] {
-			case '\\':
-				out = append(out, '\\')
-				i++
-				continue
-			case 'n':
-				out = append(out, '\n')
-				i++
-				continue
-			case 'r':
-				out = append(out, '\r')
-				i++
-				continue
-			}
+// It appends to out.
+func unescapeFull(out, b []byte) []byte {
+	for {
+		i := bytes.IndexByte(b, '\\')
+		if i < 0 || i+1 == len(b) {
+			return append(out, b...)
 		}
-		out = append(out, c)
+		out = append(out, b[:i]...)
+		switch b[i+1] {
+		case '\\':
+			out = append(out, '\\')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		default:
+			// Not an escape: the backslash is itself, and what follows
+			// it is read on its own (it may start an escape).
+			out = append(out, '\\')
+			b = b[i+1:]
+			continue
+		}
+		b = b[i+2:]
 	}
-	return out
 }
 
 // unescapeNewline turns \n into LF (the tool result escaping, and the
-// second generation's).
-func unescapeNewline(b []byte) []byte {
-	return bytes.ReplaceAll(b, []byte(`\n`), []byte("\n"))
+// second generation's), appending to out.
+func unescapeNewline(out, b []byte) []byte {
+	for {
+		i := bytes.Index(b, []byte(`\n`))
+		if i < 0 {
+			return append(out, b...)
+		}
+		out = append(append(out, b[:i]...), '\n')
+		b = b[i+2:]
+	}
 }
+
+// full and newline unescape b into e.buf, valid until the next call:
+// the caller copies what it keeps.
+func (e *escaper) full(b []byte) []byte {
+	e.buf = unescapeFull(e.reuse(), b)
+	return e.buf
+}
+
+func (e *escaper) newline(b []byte) []byte {
+	e.buf = unescapeNewline(e.reuse(), b)
+	return e.buf
+}
+
+func (e *escaper) reuse() []byte {
+	if cap(e.buf) > keepBuffer {
+		return nil // a large message's buffer is not held for the rest of the input
+	}
+	return e.buf[:0]
+}
+
+// keepBuffer is the largest scratch buffer kept between messages.
+const keepBuffer = 1 << 20

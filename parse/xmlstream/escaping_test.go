@@ -87,3 +87,45 @@ func TestEscapingKeepsJSON(t *testing.T) {
 		})
 	}
 }
+
+func TestUnescape(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, full, newline string }{
+		{``, ``, ``},
+		{`plain`, `plain`, `plain`},
+		{`a\nb\rc`, "a\nb\rc", "a\nb\\rc"},
+		{`C:\\new`, `C:\new`, "C:\\\new"},
+		{`\x\\\n\`, "\\x\\\n\\", "\\x\\\\\n\\"},
+		{`\\\\n`, `\\n`, "\\\\\\\n"},
+		{`\\`, `\`, `\\`},
+		{`\`, `\`, `\`},
+		{`\q\n`, "\\q\n", "\\q\n"},
+	}
+	for _, tt := range tests {
+		if got := string(unescapeFull([]byte("x"), []byte(tt.in))); got != "x"+tt.full {
+			t.Errorf("unescapeFull(%q) = %q, want %q", tt.in, got, "x"+tt.full)
+		}
+		if got := string(unescapeNewline(nil, []byte(tt.in))); got != tt.newline {
+			t.Errorf("unescapeNewline(%q) = %q, want %q", tt.in, got, tt.newline)
+		}
+	}
+}
+
+func TestUnescapeEntities(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{`plain`, `plain`},
+		{`&quot;a&quot;: &amp;&lt;&gt;&apos;`, `"a": &<>'`},
+		{`&#60;&#x3c;&#X3C;&#x27;`, `<<<'`},
+		{`&amp;#60;`, `&#60;`},
+		{`&quot`, `&quot`},
+		{`&quo;&am;&l;&g`, `&quo;&am;&l;&g`},
+		{`& &; &#; &#xzz; &#1114112; &verylongentityname;`, `& &; &#; &#xzz; &#1114112; &verylongentityname;`},
+		{`a&`, `a&`},
+	}
+	for _, tt := range tests {
+		if got := unescapeEntities([]byte(tt.in)); got != tt.want {
+			t.Errorf("unescapeEntities(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -72,15 +72,22 @@ func (f *framer) readLine() ([]byte, int, int64, error) {
 	if f.crlf == 3 {
 		delim = '\r'
 	}
+	var b []byte
 	for {
 		chunk, err := f.br.ReadSlice(delim)
 		f.off += int64(len(chunk))
 		if !long {
-			if len(f.lbuf)+len(chunk) > f.max+2 {
+			switch {
+			case len(f.lbuf)+len(chunk) > f.max+2:
 				long = true
 				f.lbuf = f.lbuf[:0]
-			} else {
+			case len(f.lbuf) == 0 && err == nil:
+				// The whole line is in the reader's buffer: used there,
+				// until the next read (next copies what it keeps).
+				b = chunk
+			default:
 				f.lbuf = append(f.lbuf, chunk...)
+				b = f.lbuf
 			}
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -99,7 +106,6 @@ func (f *framer) readLine() ([]byte, int, int64, error) {
 	if long {
 		return nil, f.line, start, f.tooLargeError(f.line, start)
 	}
-	b := f.lbuf
 	if n := len(b); f.crlf == 3 && n > 0 && b[n-1] == '\r' {
 		b = b[:n-1]
 	} else if n > 0 && b[n-1] == '\n' {
@@ -186,8 +192,7 @@ func (f *framer) next() (message, error) {
 	for {
 		b, num, off, err := f.readLine()
 		if err != nil {
-			var perr *event.ParseError
-			if errors.As(err, &perr) {
+			if isParseError(err) {
 				if f.active {
 					f.tooLarge, f.reported = true, true
 				}

@@ -2,13 +2,10 @@ package xmlstream
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"testing"
-
-	"github.com/agentstream/agentstream/event"
 )
 
 // unterminated is issue 18's input: messages of many tag starts that
@@ -91,9 +88,4 @@ func BenchmarkUnterminatedTags(b *testing.B) {
 			}
 		})
 	}
-}
-
-func isParseError(err error) bool {
-	var perr *event.ParseError
-	return errors.As(err, &perr)
 }

@@ -103,21 +103,29 @@ func scanTag(b []byte, eof bool, max int, sc *tagScan) (t tag, n int, m match) {
 	quote := sc.quote
 	end := -1
 	from := i
-	for ; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
+	for i < len(b) {
+		if quote != 0 {
+			j := bytes.IndexByte(b[i:], quote)
+			if j < 0 {
+				i = len(b)
+				break
 			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '>':
-			end = i
+			i += j + 1
+			quote = 0
+			continue
 		}
-		if end >= 0 {
+		j := bytes.IndexAny(b[i:], `"'>`)
+		if j < 0 {
+			i = len(b)
 			break
 		}
+		i += j
+		if b[i] == '>' {
+			end = i
+			break
+		}
+		quote = b[i]
+		i++
 	}
 	sc.work += int64(i - from)
 	if end < 0 {
@@ -178,8 +186,10 @@ func parseAttrs(b []byte) []attr {
 			q := b[i]
 			i++
 			vs := i
-			for i < len(b) && b[i] != q {
-				i++
+			if j := bytes.IndexByte(b[i:], q); j >= 0 {
+				i += j
+			} else {
+				i = len(b)
 			}
 			v = b[vs:i]
 			i++
@@ -223,6 +233,20 @@ func unescapeEntities(b []byte) string {
 }
 
 func entity(b []byte) (int, string) {
+	// The named entities first, without looking for the ';' (the same
+	// answers: each has its ';' where the general case finds it).
+	if len(b) >= 4 {
+		switch {
+		case b[1] == 'q' && len(b) >= 6 && string(b[:6]) == "&quot;":
+			return 6, `"`
+		case b[1] == 'a' && len(b) >= 5 && string(b[:5]) == "&amp;":
+			return 5, "&"
+		case string(b[:4]) == "&lt;":
+			return 4, "<"
+		case string(b[:4]) == "&gt;":
+			return 4, ">"
+		}
+	}
 	semi := bytes.IndexByte(b, ';')
 	if semi < 2 || semi > 12 {
 		return 0, ""
@@ -326,7 +350,7 @@ func tagNameAt(b []byte, eof bool) (string, match) {
 // isResultTag reports whether name is a tool result element: the client
 // and server result tags and the compatibility *_tool_result tags.
 func isResultTag(name string) bool {
-	return name == TagToolResult || name == TagServerToolResult || strings.HasSuffix(name, ResultSuffix)
+	return name == TagToolResult || name == TagServerToolResult || strings.HasSuffix(name, resultSuffix)
 }
 
 // isTopTag reports whether name starts a top-level element.
@@ -355,7 +379,7 @@ func knownTopAt(b []byte, eof bool) match {
 // startsTopTag reports whether name is, or begins, the name of a top-level
 // element.
 func startsTopTag(name string) bool {
-	if isTopTag(name) || strings.HasPrefix(name, BlockPrefix) || strings.HasPrefix(BlockPrefix, name) {
+	if isTopTag(name) || strings.HasPrefix(name, blockPrefix) || strings.HasPrefix(blockPrefix, name) {
 		return true
 	}
 	for _, t := range []string{TagMetaInit, TagMetaFinal, TagAwaitingTools, TagCitations} {

@@ -3,6 +3,7 @@ package xmlstream
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -601,13 +602,13 @@ func (d *Decoder) toolResult(bd *body) {
 	server := false
 	switch bd.tag.name {
 	case TagToolResult:
-		server = strings.HasPrefix(id, ServerToolPrefix)
+		server = strings.HasPrefix(id, serverToolPrefix)
 	case TagServerToolResult:
 		server = true
 	default: // content-block-web_search_tool_result and the like
 		server = true
 		if name == "" {
-			name = strings.TrimPrefix(bd.tag.name, BlockPrefix)
+			name = strings.TrimPrefix(bd.tag.name, blockPrefix)
 		}
 	}
 	bd.endPart()
@@ -616,13 +617,45 @@ func (d *Decoder) toolResult(bd *body) {
 }
 
 // returnTo pops the agent scopes back to the one that made tool call id:
-// the only sign in XML that a subagent has finished.
+// the only sign in XML that a subagent has finished. The call is answered:
+// it is no longer kept.
 func (d *Decoder) returnTo(id string) {
 	for i := len(d.agents) - 1; i >= 0; i-- {
-		if d.agents[i].calls[id] {
+		if k := (callKey{d.agents[i], id}); d.calls.Has(k) {
+			d.calls.Remove(k)
 			d.agents = d.agents[:i+1]
 			return
 		}
+	}
+}
+
+// addCall keeps tool call id of the current scope until its result
+// comes back. Beyond the cap the oldest is let go.
+func (d *Decoder) addCall(id string) {
+	if len(d.agents) == 0 {
+		d.agents = append(d.agents, &scope{})
+	}
+	if old, out := d.calls.Add(callKey{d.agents[len(d.agents)-1], id}); out {
+		d.tooMany(fmt.Sprintf("more than %d tool calls waiting for their result; let go of the oldest, %s (its result will not end the scopes started after it)", maxOpen, old.id))
+	}
+}
+
+// pushScope starts scope s on top of the stack. Beyond the cap the
+// oldest subagent's scope (the one above the main agent's) is let go.
+func (d *Decoder) pushScope(s *scope) {
+	if len(d.agents) >= maxOpen {
+		old := d.agents[1]
+		d.agents = append(d.agents[:1], d.agents[2:]...)
+		d.tooMany(fmt.Sprintf("more than %d agent scopes open at once; let go of the oldest subagent's, %s (its tool results will not end the scopes above it)", maxOpen, old.id))
+	}
+	d.agents = append(d.agents, s)
+}
+
+// tooMany reports, once, that a cap let go of some state.
+func (d *Decoder) tooMany(msg string) {
+	if !d.capped {
+		d.capped = true
+		d.problem(event.ErrTooManyOpen, "%s; later ones are not reported", msg)
 	}
 }
 
@@ -723,14 +756,10 @@ func (d *Decoder) attrElement(t *tag) {
 			// written as the JSON string "".
 			input = json.RawMessage("{}")
 		}
-		if n := len(d.agents); n > 0 {
-			d.agents[n-1].calls[id] = true
-		} else {
-			d.agents = append(d.agents, &scope{id: "", calls: map[string]bool{id: true}})
-		}
+		d.addCall(id)
 		d.emit(&event.ToolCall{
 			Agent: d.agent(), ID: id, Name: t.get("name"), Input: input,
-			Server: t.name == TagServerToolCall || strings.HasPrefix(id, ServerToolPrefix),
+			Server: t.name == TagServerToolCall || strings.HasPrefix(id, serverToolPrefix),
 		})
 	case TagMetaInit:
 		d.metaInit(t.get("data"))
@@ -757,12 +786,12 @@ func (d *Decoder) attrElement(t *tag) {
 // metaInit starts an agent scope: the first meta_init the main agent's, a
 // later one with parent_agent_uuid a subagent's.
 func (d *Decoder) metaInit(data string) {
-	_, m, ok := agentmeta.SessionStart("", data)
+	ev, m, ok := agentmeta.SessionStart("", data)
 	parent := ""
 	if ok && m.ParentAgentUUID != nil {
 		parent = *m.ParentAgentUUID
 	}
-	s := &scope{id: m.AgentUUID, calls: map[string]bool{}}
+	s := &scope{id: m.AgentUUID}
 	switch {
 	case parent != "":
 		for i := len(d.agents) - 1; i >= 0; i-- {
@@ -771,14 +800,14 @@ func (d *Decoder) metaInit(data string) {
 				break
 			}
 		}
-		d.agents = append(d.agents, s)
+		d.pushScope(s)
 	case len(d.agents) == 1 && d.agents[0].id == "":
 		// Tool calls came before the meta_init: keep them.
 		d.agents[0].id = m.AgentUUID
 	default:
 		d.agents = append(d.agents[:0], s)
 	}
-	ev, _, _ := agentmeta.SessionStart(d.agent(), data)
+	ev.Agent = d.agent() // the scope the meta_init started
 	d.emit(ev)
 }
 

@@ -61,7 +61,7 @@ var (
 // xmlKnown reports whether name is an element of the stream's top level.
 func xmlKnown(name string) bool {
 	return slices.Contains(xmlStreamed, name) || slices.Contains(xmlWhole, name) ||
-		strings.HasPrefix(name, BlockPrefix) && strings.HasSuffix(name, ResultSuffix)
+		strings.HasPrefix(name, blockPrefix) && strings.HasSuffix(name, resultSuffix)
 }
 
 // xmlChecker holds the state of the legacy XML checker.

@@ -24,15 +24,17 @@ const (
 	TagCitation         = "citation"
 	TagResultText       = "text"  // inside a multimodal tool result
 	TagResultImage      = "image" // inside a multimodal tool result
+)
 
-	// BlockPrefix starts the names of the content blocks.
-	BlockPrefix = "content-block-"
-	// ResultSuffix ends the names of the compatibility server result tags
+const (
+	// blockPrefix starts the names of the content blocks.
+	blockPrefix = "content-block-"
+	// resultSuffix ends the names of the compatibility server result tags
 	// (content-block-web_search_tool_result, bash_code_execution_tool_result).
-	ResultSuffix = "_tool_result"
-	// ServerToolPrefix starts the ids of server tool calls, which old
+	resultSuffix = "_tool_result"
+	// serverToolPrefix starts the ids of server tool calls, which old
 	// streams sent as content-block-tool_call.
-	ServerToolPrefix = "srvtoolu_"
+	serverToolPrefix = "srvtoolu_"
 )
 
 // MetaKind is the event.SessionStart.MetaKind (and RunEnd.MetaKind) of the
@@ -41,23 +43,23 @@ const (
 // uses, repeated here because format packages do not import each other.
 const MetaKind = agentmeta.Kind
 
-// Escaping is one of the producer's generations of per-message escaping.
-type Escaping string
+// escaping is one of the producer's generations of per-message escaping.
+type escaping string
 
 const (
-	// EscapingAuto detects the generation from the stream (the default).
-	EscapingAuto Escaping = "auto"
-	// EscapingNone: the oldest producer, no escaping; raw newlines break
+	// escAuto detects the generation from the stream (the default).
+	escAuto escaping = "auto"
+	// escNone: the oldest producer, no escaping; raw newlines break
 	// the SSE framing.
-	EscapingNone Escaping = "none"
-	// EscapingNewline: LF written as the two characters \n, backslashes
+	escNone escaping = "none"
+	// escNewline: LF written as the two characters \n, backslashes
 	// not doubled; tool results written raw.
-	EscapingNewline Escaping = "newline"
-	// EscapingFull: the current producer. Formatter messages double every
+	escNewline escaping = "newline"
+	// escFull: the current producer. Formatter messages double every
 	// backslash and write LF as \n; tool results write LF as \n only;
 	// meta_init, meta_final, awaiting_frontend_tools and meta_files are
 	// not escaped.
-	EscapingFull Escaping = "full"
+	escFull escaping = "full"
 )
 
 // PendingTool is one element of the awaiting_frontend_tools payload.

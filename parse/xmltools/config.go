@@ -26,7 +26,7 @@ type Config struct {
 
 // Tool names of the dedicated slots.
 const (
-	FinalReport    = "agent__final_report"
+	finalReport    = "agent__final_report"
 	ProgressReport = "agent__progress_report"
 )
 

@@ -8,19 +8,13 @@ import (
 
 // Format describes the XML tool transport to the rest of agentstream.
 func Format() format.Format {
-	newDecoder, wrap := rewrite.Decoders(config, NewDecoder, Wrap)
-	return format.Format{
+	return rewrite.Format(format.Format{
 		Name:        "xmltools",
 		Description: "model text with nonce-tagged XML tool slots (<ai-agent-NONCE-0001 tool=...>)",
 		Detect:      Detect,
 		Guess:       true,
-		NewDecoder:  newDecoder,
-		Wrap:        wrap,
-		Lacks:       rewrite.Lacks(),
 		Uses:        []format.Option{format.OptTools, format.OptNonce},
-		// One model response: its tool results go in the next request.
-		Skips: []string{"GEN007"},
-	}
+	}, config, NewDecoder, Wrap)
 }
 
 func config(o *format.Options) (*Config, error) {

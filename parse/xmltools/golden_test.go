@@ -2,41 +2,27 @@ package xmltools
 
 import (
 	"flag"
-	"io"
 	"strings"
 	"testing"
 
-	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/toolset"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-var protocol = eventtest.TextProtocol{
-	Dir: "../../testdata/xmltools",
-	Decoder: func(r io.Reader, source string, tools []toolset.Tool) event.Decoder {
-		return NewDecoder(r, &Config{Source: source, Tools: tools})
-	},
-	Capped: func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxSlotBytes: 1 << 10}) },
-	Wrap:   func(dec event.Decoder) event.Decoder { return Wrap(dec, &Config{MaxSlotBytes: 1 << 10}) },
-	Cut: func(name string) bool {
+var protocol = eventtest.NewTextProtocol("../../testdata/xmltools", NewDecoder, Wrap, testConfig,
+	func(name string) bool {
 		return strings.HasPrefix(name, "truncated") || name == "invalid-tags"
-	},
+	})
+
+func testConfig(source string, tools []toolset.Tool, max int) *Config {
+	return &Config{Source: source, Tools: tools, MaxSlotBytes: max}
 }
 
-func TestGolden(t *testing.T) {
-	t.Parallel()
-	protocol.Golden(t, *update)
-}
+func TestGolden(t *testing.T) { t.Parallel(); protocol.Golden(t, *update) }
 
-func FuzzDecode(f *testing.F) {
-	var seeds []string
-	for _, tt := range decodeTests {
-		seeds = append(seeds, tt.in)
-	}
-	protocol.Fuzz(f, seeds)
-}
+func FuzzDecode(f *testing.F) { protocol.Fuzz(f, decoding.Inputs()) }
 
 // BenchmarkDecode decodes the samples repeated to about 1 MB of text.
 func BenchmarkDecode(b *testing.B) { protocol.Bench(b) }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/parse/internal/rewrite"
 )
 
@@ -378,9 +379,9 @@ func (s *scanner) validate(name, attrs string) (*slotTag, string) {
 	switch t.slot {
 	case "FINAL":
 		if t.tool == "" {
-			t.tool = FinalReport
+			t.tool = finalReport
 		}
-		if t.tool != FinalReport {
+		if t.tool != finalReport {
 			return t, fmt.Sprintf("tool %q in the FINAL slot", t.tool)
 		}
 	case "PROGRESS":
@@ -476,7 +477,7 @@ func parseAttrs(s string) map[string]string {
 // endSlot handles a closed numbered, PROGRESS or META slot.
 func (s *scanner) endSlot(o *rewrite.Out) {
 	t := s.slot
-	payload := strings.TrimSpace(string(s.payload))
+	payload := bytes.TrimSpace(s.payload) // s.payload's array: copied into what keeps it
 	s.st = sText
 	if s.inFinal {
 		s.st = sFinal
@@ -494,40 +495,40 @@ func (s *scanner) endSlot(o *rewrite.Out) {
 			s.element()
 		}
 	}
-	if payload == "" {
+	if len(payload) == 0 {
 		invalid("empty payload")
 		return
 	}
 	switch t.slot {
 	case "PROGRESS":
-		msg := payload
+		msg := string(payload)
 		var p struct {
 			Progress string `json:"progress"`
 		}
-		if json.Unmarshal([]byte(payload), &p) == nil && p.Progress != "" {
+		if json.Unmarshal(payload, &p) == nil && p.Progress != "" {
 			msg = p.Progress
 		}
-		o.Emit(&event.Notice{Agent: o.Agent(), Kind: "progress", Message: msg, Raw: event.JSONText(payload)})
+		o.Emit(&event.Notice{Agent: o.Agent(), Kind: "progress", Message: msg, Raw: event.JSONText(string(payload))})
 		valid()
 	case "META":
-		if !json.Valid([]byte(payload)) {
+		if !json.Valid(payload) {
 			invalid("payload is not JSON")
 			return
 		}
-		o.Emit(&event.Notice{Agent: o.Agent(), Kind: "meta", Message: t.attrs["plugin"], Raw: json.RawMessage(payload)})
+		o.Emit(&event.Notice{Agent: o.Agent(), Kind: "meta", Message: t.attrs["plugin"], Raw: bytes.Clone(payload)})
 		valid()
 	default:
 		if status, ok := t.attrs["status"]; ok {
-			s.pastResult(o, t, status, payload)
+			s.pastResult(o, t, status, string(payload))
 			valid()
 			return
 		}
-		if !json.Valid([]byte(payload)) {
+		if !json.Valid(payload) {
 			invalid("payload is not JSON")
 			return
 		}
 		o.End(event.Text)
-		o.Emit(&event.ToolCall{Agent: o.Agent(), ID: s.id(t.name), Name: t.tool, Input: json.RawMessage(payload)})
+		o.Emit(&event.ToolCall{Agent: o.Agent(), ID: s.id(t.name), Name: t.tool, Input: bytes.Clone(payload)})
 		valid()
 	}
 }
@@ -585,27 +586,28 @@ func (s *scanner) endFinal(o *rewrite.Out, tag string) {
 	}
 	defer s.element()
 	o.End(event.Text)
+	// The meta object, its keys in encoding/json's (sorted) order.
+	meta := []byte("{")
+	if f, ok := t.attrs["format"]; ok {
+		meta = jsontext.AppendMarshalString(append(meta, `"format":`...), f)
+		meta = append(meta, ',')
+	}
+	meta = jsontext.AppendMarshalString(append(meta, `"slot":`...), t.name)
 	status, given := t.attrs["status"]
-	meta := map[string]any{"slot": t.name}
 	if given {
-		meta["status"] = status // only what the tag said: a round trip adds none
+		// only what the tag said: a round trip adds none
+		meta = jsontext.AppendMarshalString(append(meta, `,"status":`...), status)
 	}
 	if status == "" {
 		status = "success"
 	}
-	if f, ok := t.attrs["format"]; ok {
-		meta["format"] = f
-	}
 	if tag == "" {
-		meta["truncated"] = true
+		meta = append(meta, `,"truncated":true`...)
 	}
-	var mb bytes.Buffer
-	enc := json.NewEncoder(&mb)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(meta)
+	meta = append(meta, '}')
 	o.Final = &event.RunEnd{
 		Agent: o.Agent(), StopReason: status, IsError: status == "failure",
-		Result: strings.TrimSpace(s.report.String()), Meta: bytes.TrimSpace(mb.Bytes()), MetaKind: "xmltools",
+		Result: strings.TrimSpace(s.report.String()), Meta: meta, MetaKind: "xmltools",
 	}
 	s.final = nil
 }

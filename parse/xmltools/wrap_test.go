@@ -2,7 +2,6 @@ package xmltools
 
 import (
 	"encoding/json"
-	"io"
 	"slices"
 	"testing"
 
@@ -37,63 +36,28 @@ func TestWrap(t *testing.T) {
 	}
 }
 
-// cutSource yields events, then a truncation, then io.EOF: a decoder
-// whose input ended inside a text block.
-type cutSource struct {
-	events []event.Event
-	cut    bool
-}
-
-func (s *cutSource) Next() (event.Event, error) {
-	if len(s.events) > 0 {
-		ev := s.events[0]
-		s.events = s.events[1:]
-		return ev, nil
-	}
-	if !s.cut {
-		s.cut = true
-		return nil, &event.ParseError{Source: "in", Line: 3, Offset: -1, Err: event.Errorf(event.ErrTruncated, "stream ended inside a text block")}
-	}
-	return nil, io.EOF
-}
-
 // TestWrapTruncated checks the end of a source cut off inside a text
 // block: what the scanner holds comes out first, the blocks stay open as
 // the source left them, and the source's truncation is the last thing
 // before io.EOF, once.
 func TestWrapTruncated(t *testing.T) {
 	t.Parallel()
-	const cut = "in:3: stream ended inside a text block"
-	tests := []struct {
-		name string
-		text string
-		want []eventtest.Item
-	}{
+	const cut = eventtest.CutMessage
+	eventtest.WrapCut(t, func(dec event.Decoder) event.Decoder { return Wrap(dec, nil) }, []eventtest.CutCase{
+		eventtest.CutInThinking("<think>"),
 		{
-			name: "inside think",
-			text: "Hi.<think>partial",
-			want: []eventtest.Item{
-				{Event: &event.BlockStart{Agent: "a", Kind: event.Text}},
-				{Event: &event.Delta{Agent: "a", Kind: event.Text, Text: "Hi."}},
-				{Event: &event.BlockEnd{Agent: "a", Kind: event.Text}},
-				{Event: &event.BlockStart{Agent: "a", Kind: event.Thinking}},
-				{Event: &event.Delta{Agent: "a", Kind: event.Thinking, Text: "partial"}},
-				{Err: cut},
-			},
-		},
-		{
-			name: "inside a slot",
-			text: `Run <ai-agent-abcd1234-0001 tool="echo">{"x":`,
-			want: []eventtest.Item{
+			Name: "inside a slot",
+			Text: `Run <ai-agent-abcd1234-0001 tool="echo">{"x":`,
+			Want: []eventtest.Item{
 				{Event: &event.BlockStart{Agent: "a", Kind: event.Text}},
 				{Event: &event.Delta{Agent: "a", Kind: event.Text, Text: `Run <ai-agent-abcd1234-0001 tool="echo">{"x":`}},
 				{Err: cut},
 			},
 		},
 		{
-			name: "inside FINAL",
-			text: `<ai-agent-abcd1234-FINAL format="md">Half a rep`,
-			want: []eventtest.Item{
+			Name: "inside FINAL",
+			Text: `<ai-agent-abcd1234-FINAL format="md">Half a rep`,
+			Want: []eventtest.Item{
 				{Event: &event.BlockStart{Agent: "a", Kind: event.Text}},
 				{Event: &event.Delta{Agent: "a", Kind: event.Text, Text: "Half a rep"}},
 				{Event: &event.RunEnd{
@@ -103,16 +67,5 @@ func TestWrapTruncated(t *testing.T) {
 				{Err: cut},
 			},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			block := eventtest.TextBlock("a", tt.text, 4)
-			src := &cutSource{events: block[:len(block)-1]} // no BlockEnd
-			got := eventtest.Collect(Wrap(src, nil))
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("events (-want +got):\n%s", diff)
-			}
-		})
-	}
+	})
 }

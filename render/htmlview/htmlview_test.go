@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/render/htmlview"
 	"github.com/agentstream/agentstream/usage"
 )
@@ -260,7 +261,7 @@ func recordings(t *testing.T) map[string]convert.Format {
 
 // renderFile writes the page of one recording, going on after bad input
 // as the command does.
-func renderFile(t *testing.T, name string, format convert.Format) string {
+func renderFile(t *testing.T, name string, from convert.Format) string {
 	t.Helper()
 	f, err := os.Open(name)
 	if err != nil {
@@ -269,7 +270,7 @@ func renderFile(t *testing.T, name string, format convert.Format) string {
 	defer f.Close()
 	var b bytes.Buffer
 	w := htmlview.New(&b, htmlview.Options{Title: strings.TrimPrefix(name, "../../testdata/")})
-	dec := format.NewDecoder(bufio.NewReader(f), &convert.Options{Source: name})
+	dec := from.NewDecoder(bufio.NewReader(f), &format.Options{Source: name})
 	for {
 		ev, err := dec.Next()
 		if err != nil {

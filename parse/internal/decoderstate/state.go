@@ -3,12 +3,12 @@
 // problems it caused, then a sticky error; once the input has ended, the
 // decoder's truncation (events it flushes, then the problem) and io.EOF for
 // good. A decoder keeps a State, reads one unit of input per call of its
-// read function, and queues what it makes with Emit, Problem, Fail and End.
+// read function, and queues what it makes with Emit, Problem, Fail and End
+// (or ProblemHere, for a problem that must come out among the unit's events).
 package decoderstate
 
 import (
 	"io"
-	"slices"
 
 	"github.com/agentstream/agentstream/event"
 )
@@ -16,14 +16,35 @@ import (
 // State is what a decoder has made and not yet returned. The zero value is
 // ready to use.
 type State struct {
-	queue    []event.Event
+	queue    []item
+	head     int // queue[head:] is yet to be returned
 	problems []error
 	err      error
 	done     bool
 }
 
+// item is a queued event, or a problem queued by ProblemHere.
+type item struct {
+	ev  event.Event
+	err error
+}
+
 // Emit queues events.
-func (s *State) Emit(evs ...event.Event) { s.queue = append(s.queue, evs...) }
+func (s *State) Emit(evs ...event.Event) {
+	for _, ev := range evs {
+		s.queue = append(s.queue, item{ev: ev})
+	}
+}
+
+// ProblemHere queues a problem returned right after the events queued so
+// far and before those queued after it, for a decoder whose unit of input
+// holds many events and problems in their order (a scanner over a chunk
+// of text). A nil err is ignored.
+func (s *State) ProblemHere(err error) {
+	if err != nil {
+		s.queue = append(s.queue, item{err: err})
+	}
+}
 
 // Problem queues a problem in the input (a *event.ParseError), returned
 // after the events queued before the next read. A nil err is ignored.
@@ -47,10 +68,19 @@ func (s *State) End() { s.done = true }
 // ended cleanly), and then returns io.EOF for good.
 func (s *State) Next(read func(), finish func() error) (event.Event, error) {
 	for {
-		if len(s.queue) > 0 {
-			ev := s.queue[0]
-			s.queue = slices.Delete(s.queue, 0, 1) // keeps the array: no allocation per event
-			return ev, nil
+		if s.head < len(s.queue) {
+			it := s.queue[s.head]
+			s.queue[s.head] = item{}
+			s.head++
+			if s.head == len(s.queue) {
+				// keeps the array: no allocation per event, and no
+				// copy of the rest of a long queue per event
+				s.queue, s.head = s.queue[:0], 0
+			}
+			if it.err != nil {
+				return nil, it.err
+			}
+			return it.ev, nil
 		}
 		if len(s.problems) > 0 {
 			err := s.problems[0]

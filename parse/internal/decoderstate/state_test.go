@@ -18,6 +18,7 @@ func TestOrder(t *testing.T) {
 	bad := errors.New("bad unit")
 	cut := errors.New("cut")
 	boom := errors.New("boom")
+	here := errors.New("here")
 	ev := func(s string) event.Event { return &event.Notice{Message: s} }
 	tests := []struct {
 		name  string
@@ -29,6 +30,10 @@ func TestOrder(t *testing.T) {
 			func(s *State) { s.Emit(ev("c")) },
 			func(s *State) { s.End() },
 		}, []string{"a", "b", "bad unit", "c", "flushed", "cut", "EOF", "EOF"}},
+		{"problem here", []func(s *State){
+			func(s *State) { s.Emit(ev("a")); s.Problem(bad); s.ProblemHere(here); s.Emit(ev("b")) },
+			func(s *State) { s.ProblemHere(nil); s.Emit(ev("c")); s.End() },
+		}, []string{"a", "here", "b", "bad unit", "c", "flushed", "cut", "EOF"}},
 		{"read error", []func(s *State){
 			func(s *State) { s.Emit(ev("a")); s.Fail(boom) },
 		}, []string{"a", "boom", "boom"}},

@@ -2,7 +2,8 @@
 // another decoder's stream (Wrap) or a plain text input (NewPlain). The
 // scanners of the inline XML tool protocols (parse/inlinexml,
 // parse/xmltools) turn that text into text, thinking, tool call and result
-// events; this package owns what both share: the event queue, lazily opened
+// events; this package owns what both share: the decoder state (on
+// parse/internal/decoderstate), lazily opened
 // blocks, valid UTF-8 (invalid bytes become U+FFFD before a scanner sees
 // them) and UTF-8 safe delta boundaries, input positions, the white space
 // that is layout between elements (Layout), and the final RunEnd a
@@ -12,12 +13,15 @@ package rewrite
 import (
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
 
 // Scanner is one protocol's incremental scanner over one agent's text.
@@ -32,28 +36,23 @@ type Scanner interface {
 	End(o *Out, eof bool)
 }
 
-type item struct {
-	ev  event.Event
-	err error
-}
-
 // Out receives one agent's events from a Scanner, in order.
 type Out struct {
 	agent  string
 	source string
-	q      *[]item
+	st     *decoderstate.State
 	cut    *error // the truncation report, returned after everything else
 
-	kind event.BlockKind // kind of the bytes in buf
-	buf  []byte          // delta text not yet queued
-	open map[event.BlockKind]bool
+	kind event.BlockKind   // kind of the bytes in buf
+	buf  []byte            // delta text not yet queued
+	open []event.BlockKind // the kinds of the open blocks (text, thinking: a short list)
 	// keep leaves blocks open: the source's block was cut off, and the
 	// encoder's Close reports the blocks left open.
 	keep bool
 	// ending: the scanner's End is running; its problems wait in later
 	// until the blocks it ended are closed.
 	ending bool
-	later  []item
+	later  []error
 
 	// Final is the run's outcome a completion tag recorded; the driver
 	// emits it when the text's run ends (or merges it into the source's
@@ -61,8 +60,8 @@ type Out struct {
 	Final *event.RunEnd
 }
 
-func newOut(agent, source string, q *[]item, cut *error) *Out {
-	return &Out{agent: agent, source: source, q: q, cut: cut, open: map[event.BlockKind]bool{}}
+func newOut(agent, source string, st *decoderstate.State, cut *error) *Out {
+	return &Out{agent: agent, source: source, st: st, cut: cut}
 }
 
 // Agent returns the agent scope of the events.
@@ -77,8 +76,8 @@ func (o *Out) Write(kind event.BlockKind, s string) {
 		o.flush(true)
 		o.kind = kind
 	}
-	if !o.open[kind] {
-		o.open[kind] = true
+	if !o.IsOpen(kind) {
+		o.open = append(o.open, kind)
 		o.push(&event.BlockStart{Agent: o.agent, Kind: kind})
 	}
 	o.buf = append(o.buf, s...)
@@ -86,9 +85,9 @@ func (o *Out) Write(kind event.BlockKind, s string) {
 
 // Start opens a block of kind (so that an empty block still shows).
 func (o *Out) Start(kind event.BlockKind) {
-	if !o.open[kind] {
+	if !o.IsOpen(kind) {
 		o.flush(true)
-		o.open[kind] = true
+		o.open = append(o.open, kind)
 		o.push(&event.BlockStart{Agent: o.agent, Kind: kind})
 	}
 }
@@ -100,8 +99,8 @@ func (o *Out) End(kind event.BlockKind) {
 	if o.kind == kind {
 		o.flush(true)
 	}
-	if o.open[kind] && !o.keep {
-		delete(o.open, kind)
+	if o.IsOpen(kind) && !o.keep {
+		o.open = slices.DeleteFunc(o.open, func(k event.BlockKind) bool { return k == kind })
 		o.push(&event.BlockEnd{Agent: o.agent, Kind: kind})
 	}
 }
@@ -113,7 +112,7 @@ func (o *Out) EndAll() {
 }
 
 // IsOpen reports whether a block of kind is open.
-func (o *Out) IsOpen(kind event.BlockKind) bool { return o.open[kind] }
+func (o *Out) IsOpen(kind event.BlockKind) bool { return slices.Contains(o.open, kind) }
 
 // Emit queues a complete event after the text written so far.
 func (o *Out) Emit(ev event.Event) {
@@ -137,9 +136,9 @@ func (o *Out) Errorf(p Pos, sentinel error, format string, args ...any) {
 			*o.cut = err
 		}
 	case o.ending:
-		o.later = append(o.later, item{err: err})
+		o.later = append(o.later, err)
 	default:
-		*o.q = append(*o.q, item{err: err})
+		o.st.ProblemHere(err)
 	}
 }
 
@@ -155,12 +154,14 @@ func (o *Out) end(sc Scanner, eof bool) {
 	} else {
 		o.EndAll()
 	}
-	*o.q = append(*o.q, o.later...)
+	for _, err := range o.later {
+		o.st.ProblemHere(err)
+	}
 	clear(o.later)
 	o.later = o.later[:0]
 }
 
-func (o *Out) push(ev event.Event) { *o.q = append(*o.q, item{ev: ev}) }
+func (o *Out) push(ev event.Event) { o.st.Emit(ev) }
 
 // flush queues the pending delta. Unless all is set it keeps back an
 // incomplete UTF-8 sequence at the end, so that no Delta splits a rune
@@ -275,62 +276,60 @@ type Plain struct {
 	r    io.Reader
 	sc   Scanner
 	out  *Out
-	q    []item
-	cut  error // the truncation report, held until the end
+	st   decoderstate.State // what Next returns
+	cut  error              // the truncation report, held until the end
 	buf  []byte
 	text validText
-	done bool
-	err  error
 }
 
 // NewPlain returns a decoder that reads r as one agent's model text and
 // scans it with sc.
 func NewPlain(r io.Reader, sc Scanner, source, agent string) *Plain {
-	p := &Plain{r: r, sc: sc, buf: make([]byte, 32<<10)}
-	p.out = newOut(agent, source, &p.q, &p.cut)
+	p := &Plain{r: r, sc: sc, buf: make([]byte, minRead)}
+	p.out = newOut(agent, source, &p.st, &p.cut)
 	return p
 }
 
 // Next returns the next event. See event.Decoder for the error contract.
-func (p *Plain) Next() (event.Event, error) {
-	for len(p.q) == 0 {
-		if p.err != nil {
-			return nil, p.err
-		}
-		if p.done {
-			p.err = io.EOF
-			continue
-		}
-		n, err := p.r.Read(p.buf)
-		if n > 0 || err == io.EOF {
-			if s := p.text.piece(p.buf[:n], err == io.EOF); s != "" {
-				p.sc.Feed(p.out, s)
-				p.out.flush(false)
-			}
-		}
-		if err == io.EOF {
-			p.done = true
-			p.out.end(p.sc, true)
-			if p.text.bad > 0 {
-				// Reported at the end, so that the events do not
-				// depend on how the input was read.
-				p.q = append(p.q, item{err: badutf8.Warning(p.out.source, 0, 0, p.text.bad-1)})
-			}
-			if p.out.Final != nil {
-				p.out.Emit(p.out.Final)
-				p.out.Final = nil
-			}
-			if p.cut != nil {
-				p.q = append(p.q, item{err: p.cut})
-			}
-		} else if err != nil {
-			p.err = err
+func (p *Plain) Next() (event.Event, error) { return p.st.Next(p.read, p.finish) }
+
+// The read buffer starts small (a short text costs no large buffer) and
+// doubles each time a read fills it, up to maxRead.
+const minRead, maxRead = 512, 32 << 10
+
+// read scans the next piece of the input.
+func (p *Plain) read() {
+	n, err := p.r.Read(p.buf)
+	if n > 0 || err == io.EOF {
+		if s := p.text.piece(p.buf[:n], err == io.EOF); s != "" {
+			p.sc.Feed(p.out, s)
+			p.out.flush(false)
 		}
 	}
-	it := p.q[0]
-	p.q[0] = item{}
-	p.q = p.q[1:]
-	return it.ev, it.err
+	if n == len(p.buf) && n < maxRead {
+		p.buf = make([]byte, 2*n) // the scanner keeps nothing of buf
+	}
+	switch {
+	case err == io.EOF:
+		p.st.End()
+	case err != nil:
+		p.st.Fail(err)
+	}
+}
+
+// finish ends the text: what the scanner holds, the invalid UTF-8 warning
+// (at the end, so that the events do not depend on how the input was
+// read), the completion's RunEnd, then the truncation.
+func (p *Plain) finish() error {
+	p.out.end(p.sc, true)
+	if p.text.bad > 0 {
+		p.st.ProblemHere(badutf8.Warning(p.out.source, 0, 0, p.text.bad-1))
+	}
+	if p.out.Final != nil {
+		p.out.Emit(p.out.Final)
+		p.out.Final = nil
+	}
+	return p.cut
 }
 
 // Wrapped rewrites the text blocks of another decoder's stream.
@@ -339,11 +338,16 @@ type Wrapped struct {
 	newSc  func() Scanner
 	source string
 	agents map[string]*agent
-	order  []string
-	q      []item
-	cut    error // the truncation report, held until the end
-	err    error
+	order  []string           // the agents, in the order they came
+	st     decoderstate.State // what Next returns
+	cut    error              // the truncation report, held until the end
+	capped bool               // an agent was let go of, and reported
+	bad    int64              // the invalid UTF-8 of an agent let go of, as agent.text.bad
 }
+
+// MaxAgents caps the agents whose text Wrap keeps a scanner for: the same
+// default cap as every decoder's open blocks (openset.DefaultMax).
+const MaxAgents = openset.DefaultMax
 
 type agent struct {
 	out     *Out
@@ -374,56 +378,86 @@ func Wrap(dec event.Decoder, newScanner func() Scanner, source string) *Wrapped 
 func (w *Wrapped) agent(id string) *agent {
 	a := w.agents[id]
 	if a == nil {
-		a = &agent{out: newOut(id, w.source, &w.q, &w.cut), sc: w.newSc()}
+		if len(w.order) == MaxAgents {
+			w.letGo()
+		}
+		a = &agent{out: newOut(id, w.source, &w.st, &w.cut), sc: w.newSc()}
 		w.agents[id] = a
 		w.order = append(w.order, id)
 	}
 	return a
 }
 
-// Next returns the next event. See event.Decoder for the error contract.
-func (w *Wrapped) Next() (event.Event, error) {
-	for len(w.q) == 0 {
-		if w.err != nil {
-			return nil, w.err
-		}
-		ev, err := w.dec.Next()
-		if err == io.EOF {
-			w.end()
-			for _, id := range w.order {
-				if bad := w.agents[id].text.bad; bad > 0 {
-					// Text events of a source that let invalid UTF-8
-					// through: the offset is in the agent's text.
-					w.q = append(w.q, item{err: badutf8.Warning(w.source, 0, 0, bad-1)})
-					break
-				}
-			}
-			if w.cut != nil {
-				w.q = append(w.q, item{err: w.cut})
-			}
-			w.err = io.EOF
-			continue
-		}
-		if err != nil {
-			var perr *event.ParseError
-			switch {
-			case !errors.As(err, &perr):
-				w.err = err
-			case errors.Is(err, event.ErrTruncated):
-				// Returned after what the scanners still hold.
-				if w.cut == nil {
-					w.cut = err
-				}
-				continue
-			}
-			return nil, err
-		}
-		w.rewrite(ev)
+// letGo forgets the agent that came first, to make room for a new one:
+// its text ends there (what its scanner holds comes out, its blocks
+// close, its completion's RunEnd is emitted). Reported once.
+func (w *Wrapped) letGo() {
+	id := w.order[0]
+	w.order[0] = ""
+	w.order = w.order[1:]
+	a := w.agents[id]
+	delete(w.agents, id)
+	if a.inBlock {
+		a.endText(false)
 	}
-	it := w.q[0]
-	w.q[0] = item{}
-	w.q = w.q[1:]
-	return it.ev, it.err
+	if a.out.Final != nil {
+		a.out.Emit(a.out.Final)
+		a.out.Final = nil
+	}
+	if w.bad == 0 {
+		w.bad = a.text.bad
+	}
+	if !w.capped {
+		w.capped = true
+		w.st.ProblemHere(&event.ParseError{Source: w.source, Offset: -1, Err: event.Errorf(event.ErrTooManyOpen,
+			"text of more than %d agents; let go of the first, %q: its text ended here (later ones are not reported)", MaxAgents, id)})
+	}
+}
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (w *Wrapped) Next() (event.Event, error) { return w.st.Next(w.read, w.finish) }
+
+// read rewrites the source's next event.
+func (w *Wrapped) read() {
+	ev, err := w.dec.Next()
+	if err == io.EOF {
+		w.st.End()
+		return
+	}
+	if err != nil {
+		var perr *event.ParseError
+		switch {
+		case !errors.As(err, &perr):
+			w.st.Fail(err)
+		case errors.Is(err, event.ErrTruncated):
+			// Returned after what the scanners still hold.
+			if w.cut == nil {
+				w.cut = err
+			}
+		default:
+			w.st.ProblemHere(err)
+		}
+		return
+	}
+	w.rewrite(ev)
+}
+
+// finish releases what the scanners hold, warns once of invalid UTF-8
+// (text events of a source that let it through: the offset is in the
+// agent's text), and returns the truncation.
+func (w *Wrapped) finish() error {
+	w.end()
+	bad := w.bad
+	for _, id := range w.order {
+		if bad > 0 {
+			break
+		}
+		bad = w.agents[id].text.bad
+	}
+	if bad > 0 {
+		w.st.ProblemHere(badutf8.Warning(w.source, 0, 0, bad-1))
+	}
+	return w.cut
 }
 
 func (w *Wrapped) rewrite(ev event.Event) {
@@ -473,7 +507,7 @@ func (w *Wrapped) rewrite(ev event.Event) {
 			}
 		}
 	}
-	w.q = append(w.q, item{ev: ev})
+	w.st.Emit(ev)
 }
 
 // yieldTo closes a block of kind that the agent's scanner has open, before
@@ -504,7 +538,7 @@ func (w *Wrapped) end() {
 
 // AppendByte appends c to the block of kind, as Write.
 func (o *Out) AppendByte(kind event.BlockKind, c byte) {
-	if o.kind == kind && o.open[kind] {
+	if o.kind == kind && o.IsOpen(kind) {
 		o.buf = append(o.buf, c)
 		return
 	}
@@ -594,36 +628,37 @@ func (l *Layout) release(o *Out) {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// Lacks is what a text tool protocol cannot carry: everything but text,
-// tool calls and tool results.
-func Lacks() []format.Content {
-	return []format.Content{
+// Format completes f, the description of a text rewriting format, with
+// what every such format shares: what it cannot carry (everything but
+// text, tool calls and tool results), the validation rule it skips (one
+// model response: its tool results go in the next request), and its
+// NewDecoder and Wrap, made from the function that makes its Config out
+// of the command's options and its two constructors: a bad option (an
+// unreadable tools file) makes a decoder that fails with it.
+func Format[C any, D event.Decoder](f format.Format, config func(*format.Options) (C, error),
+	newDecoder func(io.Reader, C) D, wrap func(event.Decoder, C) event.Decoder,
+) format.Format {
+	f.Lacks = []format.Content{
 		format.MetaInit, format.MetaFinal, format.TurnEnd, format.Signature, format.Citations,
 		format.CitationExtras, format.Images, format.MCPServer, format.ExitCode, format.Status,
 		format.Structured, format.Server, format.Kind, format.AgentID, format.Model, format.Prompt,
 		format.StopReason, format.Usage, format.Cost, format.AwaitingTools, format.MetaFiles,
 		format.FileChange, format.TodoList, format.ErrorBlock,
 	}
-}
-
-// Decoders returns the NewDecoder and Wrap of a text rewriting format's
-// format.Format, from the function that makes its Config out of the
-// command's options and its two constructors: a bad option (an unreadable
-// tools file) makes a decoder that fails with it.
-func Decoders[C any, D event.Decoder](config func(*format.Options) (C, error),
-	newDecoder func(io.Reader, C) D, wrap func(event.Decoder, C) event.Decoder,
-) (func(io.Reader, *format.Options) event.Decoder, func(event.Decoder, *format.Options) event.Decoder) {
-	return func(r io.Reader, o *format.Options) event.Decoder {
-			cfg, err := config(o)
-			if err != nil {
-				return format.Failed(err)
-			}
-			return newDecoder(r, cfg)
-		}, func(dec event.Decoder, o *format.Options) event.Decoder {
-			cfg, err := config(o)
-			if err != nil {
-				return format.Failed(err)
-			}
-			return wrap(dec, cfg)
+	f.Skips = []string{"GEN007"}
+	f.NewDecoder = func(r io.Reader, o *format.Options) event.Decoder {
+		cfg, err := config(o)
+		if err != nil {
+			return format.Failed(err)
 		}
+		return newDecoder(r, cfg)
+	}
+	f.Wrap = func(dec event.Decoder, o *format.Options) event.Decoder {
+		cfg, err := config(o)
+		if err != nil {
+			return format.Failed(err)
+		}
+		return wrap(dec, cfg)
+	}
+	return f
 }

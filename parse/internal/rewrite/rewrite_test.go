@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
 
 func TestCompleteUTF8(t *testing.T) {
@@ -58,9 +59,9 @@ func TestPosSplitRune(t *testing.T) {
 // newline after an element is dropped before text.
 func TestLayout(t *testing.T) {
 	t.Parallel()
-	var q []item
+	var st decoderstate.State
 	var cut error
-	o := newOut("", "", &q, &cut)
+	o := newOut("", "", &st, &cut)
 	var l Layout
 	l.Text(o, "  ")
 	l.TextByte(o, 'a')      // "  a"
@@ -73,9 +74,14 @@ func TestLayout(t *testing.T) {
 	l.Text(o, " \t")
 	l.End(o) // white space after an element is dropped at the end
 	o.EndAll()
+	st.End()
 	var got string
-	for _, it := range q {
-		if d, ok := it.ev.(*event.Delta); ok {
+	for {
+		ev, err := st.Next(func() {}, func() error { return nil })
+		if err != nil {
+			break
+		}
+		if d, ok := ev.(*event.Delta); ok {
 			got += d.Text
 		}
 	}

@@ -1,4 +1,4 @@
-package openaichat
+package chatwire
 
 import (
 	"strconv"
@@ -29,7 +29,13 @@ type Chunk struct {
 	Choices           []Choice         `json:"choices"`
 	Usage             *Usage           `json:"usage,omitempty"`
 	Error             *openai.APIError `json:"error,omitempty"`
+
+	errorJSON []byte // the error object's text, when Reader read it
 }
+
+// ErrorJSON returns the text of the chunk's error object when Reader
+// decoded it in one pass (valid until its next Decode), else nil.
+func (c *Chunk) ErrorJSON() []byte { return c.errorJSON }
 
 // Choice is one choice of a chunk.
 type Choice struct {
@@ -49,6 +55,8 @@ type Delta struct {
 	ReasoningContent *string         `json:"reasoning_content,omitempty"`
 	Reasoning        *string         `json:"reasoning,omitempty"`
 	ToolCalls        []ToolCallDelta `json:"tool_calls,omitempty"`
+
+	text [4]string // where Reader keeps the strings the pointers above point to
 }
 
 // ToolCallDelta is one piece of a tool call, keyed by Index.

@@ -1,8 +1,7 @@
-package openairesp
+package respwire
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/agentstream/agentstream/internal/openai"
 )
@@ -43,12 +42,6 @@ const (
 	EvCodeDelta        = "response.code_interpreter_call_code.delta"
 	EvCodeDone         = "response.code_interpreter_call_code.done"
 	EvImagePartial     = "response.image_generation_call.partial_image"
-	prefixWebSearch    = "response.web_search_call."
-	prefixFileSearch   = "response.file_search_call."
-	prefixCodeInterp   = "response.code_interpreter_call."
-	prefixImageGen     = "response.image_generation_call."
-	prefixMCPCall      = "response.mcp_call."
-	prefixMCPListTools = "response.mcp_list_tools."
 )
 
 // Output item types.
@@ -89,17 +82,6 @@ func IsServerItem(typ string) bool {
 		return true
 	}
 	return false
-}
-
-// isProgress reports whether an event type only reports a built-in
-// tool's progress (its item's output_item.done carries the result).
-func isProgress(typ string) bool {
-	for _, p := range []string{prefixWebSearch, prefixFileSearch, prefixCodeInterp, prefixImageGen, prefixMCPCall, prefixMCPListTools} {
-		if strings.HasPrefix(typ, p) {
-			return true
-		}
-	}
-	return typ == EvCodeDelta || typ == EvCodeDone
 }
 
 // StreamEvent is one Responses API stream event: the union of the fields

@@ -1,13 +1,13 @@
-package jsonenv
+// Package jsonenvwire is the wire vocabulary of the JSON envelope stream
+// (format jsonenv), written once for its decoder (parse/jsonenv) and its
+// encoder (emit/jsonenv): the envelope, its type strings, and the payloads
+// both sides read or write. The meta_init and meta_final payloads, which
+// the xml format shares, are package internal/agentmeta's.
+package jsonenvwire
 
-import (
-	"encoding/json"
+import "encoding/json"
 
-	"github.com/agentstream/agentstream/internal/agentmeta"
-)
-
-// The envelope's type strings: the wire vocabulary of this format, shared
-// with package emit/jsonenv.
+// The envelope's type strings.
 const (
 	TypeMetaInit         = "meta_init"
 	TypeThinking         = "thinking"
@@ -23,11 +23,6 @@ const (
 	TypeError            = "error"
 	TypeMetaFinal        = "meta_final"
 )
-
-// MetaKind is the event.SessionStart.MetaKind (and RunEnd.MetaKind) of
-// metadata written by the anthropic_agent producer, whose meta_init and
-// meta_final payloads the xml and jsonenv formats share.
-const MetaKind = agentmeta.Kind
 
 // Envelope is one message as it appears on the wire. Optional extras are
 // pointers so that absent and zero differ.
@@ -52,14 +47,6 @@ type Envelope struct {
 	URL             *string `json:"url,omitempty"`
 	Title           *string `json:"title,omitempty"`
 }
-
-// MetaInit, MetaFinal and Usage are the meta_init and meta_final payloads,
-// which the xml format shares (package internal/agentmeta).
-type (
-	MetaInit  = agentmeta.Init
-	MetaFinal = agentmeta.Final
-	Usage     = agentmeta.Usage
-)
 
 // PendingTool is one element of the awaiting_frontend_tools payload.
 type PendingTool struct {

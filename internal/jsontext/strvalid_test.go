@@ -1,0 +1,102 @@
+package jsontext
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+var strSeeds = []string{
+	`"plain"`, `"Ünïcödé — 测试 🦊"`, `"a\nb\u00e9\"\\ 测试"`, `"é\ud83e\udd8a"`, `"\ud800x"`, ` "ws" `,
+	`""`, `"unterminated`, "\"ctl\x01\"", `"\q"`, `1`, `null`,
+}
+
+// checkStrValid: on valid UTF-8, StrValid reads a string value exactly
+// as Str does, and fails where Str fails.
+func checkStrValid(t *testing.T, data []byte) {
+	if !utf8.Valid(data) {
+		return
+	}
+	var a, b Reader
+	a.Reset(data)
+	b.Reset(data)
+	want, got := a.Str(), b.StrValid()
+	if a.Failed() != b.Failed() || !bytes.Equal(want, got) || a.Offset() != b.Offset() {
+		t.Fatalf("%q: StrValid gives %q (failed %v, at %d), Str %q (failed %v, at %d)",
+			data, got, b.Failed(), b.Offset(), want, a.Failed(), a.Offset())
+	}
+}
+
+func TestStrValid(t *testing.T) {
+	t.Parallel()
+	for _, s := range strSeeds {
+		checkStrValid(t, []byte(s))
+	}
+}
+
+func FuzzStrValid(f *testing.F) {
+	for _, s := range strSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(checkStrValid)
+}
+
+// TestPlainLen: plainLen stops at the first quote, backslash or control
+// byte, whichever of the eight places in a word it takes.
+func TestPlainLen(t *testing.T) {
+	t.Parallel()
+	for n := range 20 {
+		for _, c := range []byte{'"', '\\', 0, 0x1f, '\n'} {
+			b := bytes.Repeat([]byte("aé\x7f\xff"), 6)[:20]
+			b[n] = c
+			if got := plainLen(b); got != n {
+				t.Errorf("plainLen(%q) = %d, want %d", b, got, n)
+			}
+		}
+	}
+	if got := plainLen([]byte("plain text, all of it, é")); got != len("plain text, all of it, é") {
+		t.Errorf("plainLen of a plain text = %d", got)
+	}
+}
+
+// TestASCIIPlainLen: asciiPlainLen stops at the first quote, backslash,
+// control or non-ASCII byte, whichever of the eight places in a word it
+// takes.
+func TestASCIIPlainLen(t *testing.T) {
+	t.Parallel()
+	for n := range 20 {
+		for _, c := range []byte{'"', '\\', 0, 0x1f, '\n', 0x80, 0xc3, 0xff} {
+			b := bytes.Repeat([]byte("plain/ascii\x7f~ "), 2)[:20]
+			b[n] = c
+			if got := asciiPlainLen(string(b)); got != n {
+				t.Errorf("asciiPlainLen(%q) = %d, want %d", b, got, n)
+			}
+		}
+	}
+}
+
+// FuzzAppendMarshalString: AppendMarshalString writes what encoding/json
+// writes without HTML escaping, and AppendString the same apart from
+// U+2028 and U+2029, which it leaves as they are.
+func FuzzAppendMarshalString(f *testing.F) {
+	for _, s := range []string{"plain", "q\"b\\n\n\r\t\b\f\x01\x1f", "<>&/\u2028é🦊 and a longer plain run", "bad\xffbyte", "real \ufffd"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(AppendMarshalString(nil, s)); got+"\n" != want.String() {
+			t.Fatalf("AppendMarshalString(%q) = %s, encoding/json %s", s, got, want.String())
+		}
+		plain := strings.NewReplacer(`\u2028`, "\u2028", `\u2029`, "\u2029").Replace(strings.TrimSuffix(want.String(), "\n"))
+		if got := string(AppendString(nil, s)); got != plain && !strings.Contains(s, `\u202`) {
+			t.Fatalf("AppendString(%q) = %s, want %s", s, got, plain)
+		}
+	})
+}

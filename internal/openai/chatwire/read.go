@@ -1,0 +1,359 @@
+package chatwire
+
+import (
+	"encoding/json"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openai"
+)
+
+// Reader decodes chunks for the decoder's hot path: in one pass with
+// jsontext.Reader when it can, else with encoding/json, which gives the
+// errors and their wording. It reuses its buffers from chunk to chunk: a
+// chunk's Choices, their ToolCalls and text pointers are valid until the
+// next Decode.
+type Reader struct {
+	jr      jsontext.Reader
+	data    []byte // the chunk's bytes
+	choices []Choice
+	calls   []ToolCallDelta
+	id      string // the last id and model read, reused while they repeat
+	model   string
+	fprint  *string // the last system_fingerprint
+}
+
+// Decode decodes data into c as json.Unmarshal into a zero Chunk does.
+func (cr *Reader) Decode(data string, c *Chunk) error {
+	cr.data = append(cr.data[:0], data...)
+	*c = Chunk{}
+	cr.jr.Reset(cr.data)
+	if cr.read(c) && cr.jr.End() {
+		return nil
+	}
+	*c = Chunk{}
+	return json.Unmarshal(cr.data, c)
+}
+
+func (cr *Reader) read(c *Chunk) bool {
+	r := &cr.jr
+	if !r.Object() {
+		return false
+	}
+	choices := false
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "id":
+			if !r.Null() {
+				c.ID = intern(r.Str(), &cr.id)
+			}
+		case "object":
+			if !r.Null() {
+				b := r.Str()
+				if c.Object = ObjectChunk; string(b) != ObjectChunk {
+					c.Object = string(b)
+				}
+			}
+		case "created":
+			if !r.Null() {
+				c.Created = r.Int()
+			}
+		case "model":
+			if !r.Null() {
+				c.Model = intern(r.Str(), &cr.model)
+			}
+		case "system_fingerprint":
+			if r.Null() {
+				c.SystemFingerprint = nil
+				continue
+			}
+			b := r.Str()
+			if cr.fprint == nil || string(b) != *cr.fprint {
+				s := string(b)
+				cr.fprint = &s
+			}
+			c.SystemFingerprint = cr.fprint
+		case "choices":
+			if choices {
+				r.Fail() // encoding/json decodes a repeated array into the first
+			}
+			choices = true
+			cr.readChoices(c)
+		case "usage":
+			if r.Null() {
+				c.Usage = nil
+				continue
+			}
+			if c.Usage == nil {
+				c.Usage = new(Usage)
+			}
+			readUsage(r, c.Usage)
+		case "error":
+			r.Peek() // past white space: the object's text starts at its first byte
+			off := r.Offset()
+			if r.Null() {
+				c.Error, c.errorJSON = nil, nil
+				continue
+			}
+			if c.Error == nil {
+				c.Error = new(openai.APIError)
+			}
+			openai.ReadAPIError(r, c.Error)
+			c.errorJSON = r.Since(off)
+		default:
+			r.Skip()
+		}
+	}
+	return !r.Failed()
+}
+
+func (cr *Reader) readChoices(c *Chunk) {
+	r := &cr.jr
+	if r.Null() {
+		c.Choices = nil
+		return
+	}
+	if !r.Array() {
+		return
+	}
+	if cr.choices == nil {
+		cr.choices = make([]Choice, 0, 2)
+	}
+	cr.choices = cr.choices[:0]
+	for r.More() {
+		cr.choices = append(cr.choices, Choice{})
+		cr.readChoice(&cr.choices[len(cr.choices)-1])
+	}
+	c.Choices = cr.choices
+}
+
+func (cr *Reader) readChoice(ch *Choice) {
+	r := &cr.jr
+	if !r.Object() {
+		return
+	}
+	delta := false
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "index":
+			if !r.Null() {
+				ch.Index = cr.int()
+			}
+		case "delta":
+			if delta {
+				r.Fail() // encoding/json merges a repeated delta into the first
+			}
+			delta = true
+			if !r.Null() {
+				cr.readDelta(&ch.Delta)
+			}
+		case "logprobs":
+			if !r.Null() {
+				r.Fail() // an any: encoding/json decodes it
+			}
+			ch.Logprobs = nil
+		case "finish_reason":
+			if r.Null() {
+				ch.FinishReason = nil
+				continue
+			}
+			s := finishReason(r.Str())
+			ch.FinishReason = &s
+		default:
+			r.Skip()
+		}
+	}
+}
+
+func (cr *Reader) readDelta(d *Delta) {
+	r := &cr.jr
+	if !r.Object() {
+		return
+	}
+	calls := false
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "role":
+			if !r.Null() {
+				b := r.Str()
+				if d.Role = RoleAsst; string(b) != RoleAsst {
+					d.Role = string(b)
+				}
+			}
+		case "content":
+			d.Content = cr.text(&d.text[0])
+		case "refusal":
+			d.Refusal = cr.text(&d.text[1])
+		case "reasoning_content":
+			d.ReasoningContent = cr.text(&d.text[2])
+		case "reasoning":
+			d.Reasoning = cr.text(&d.text[3])
+		case "tool_calls":
+			if calls {
+				r.Fail()
+			}
+			calls = true
+			cr.readToolCalls(d)
+		default:
+			r.Skip()
+		}
+	}
+}
+
+// text reads a string or null into a *string field, keeping the string in
+// *s, a slot of its delta: no allocation but the text's.
+func (cr *Reader) text(s *string) *string {
+	if cr.jr.Null() {
+		return nil
+	}
+	*s = cr.jr.String()
+	return s
+}
+
+func (cr *Reader) readToolCalls(d *Delta) {
+	r := &cr.jr
+	if r.Null() {
+		d.ToolCalls = nil
+		return
+	}
+	if !r.Array() {
+		return
+	}
+	if cr.calls == nil {
+		cr.calls = make([]ToolCallDelta, 0, 4)
+	}
+	start := len(cr.calls)
+	for r.More() {
+		cr.calls = append(cr.calls, ToolCallDelta{})
+		cr.readToolCall(&cr.calls[len(cr.calls)-1])
+	}
+	d.ToolCalls = cr.calls[start:len(cr.calls):len(cr.calls)]
+}
+
+func (cr *Reader) readToolCall(tc *ToolCallDelta) {
+	r := &cr.jr
+	if !r.Object() {
+		return
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "index":
+			if !r.Null() {
+				tc.Index = cr.int()
+			}
+		case "id":
+			r.StringField(&tc.ID)
+		case "type":
+			if !r.Null() {
+				b := r.Str()
+				if tc.Type = TypeFunc; string(b) != TypeFunc {
+					tc.Type = string(b)
+				}
+			}
+		case "function":
+			if !r.Null() && r.Object() {
+				for key, ok := r.Key(); ok; key, ok = r.Key() {
+					switch string(key) {
+					case "name":
+						r.StringField(&tc.Function.Name)
+					case "arguments":
+						r.StringField(&tc.Function.Arguments)
+					default:
+						r.Skip()
+					}
+				}
+			}
+		default:
+			r.Skip()
+		}
+	}
+}
+
+// int reads a number into an int field.
+func (cr *Reader) int() int {
+	n := cr.jr.Int()
+	if int64(int(n)) != n {
+		cr.jr.Fail()
+	}
+	return int(n)
+}
+
+func readUsage(r *jsontext.Reader, u *Usage) {
+	if !r.Object() {
+		return
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		var f *int64
+		switch string(key) {
+		case "prompt_tokens":
+			f = &u.PromptTokens
+		case "completion_tokens":
+			f = &u.CompletionTokens
+		case "total_tokens":
+			f = &u.TotalTokens
+		case "prompt_tokens_details":
+			if r.Null() {
+				u.PromptTokensDetails = nil
+				continue
+			}
+			if u.PromptTokensDetails == nil {
+				u.PromptTokensDetails = new(PromptDetails)
+			}
+			readCount(r, "cached_tokens", &u.PromptTokensDetails.CachedTokens)
+			continue
+		case "completion_tokens_details":
+			if r.Null() {
+				u.CompletionTokensDetails = nil
+				continue
+			}
+			if u.CompletionTokensDetails == nil {
+				u.CompletionTokensDetails = new(CompletionDetails)
+			}
+			readCount(r, "reasoning_tokens", &u.CompletionTokensDetails.ReasoningTokens)
+			continue
+		default:
+			r.Skip()
+			continue
+		}
+		if !r.Null() {
+			*f = r.Int()
+		}
+	}
+}
+
+// readCount reads an object of which only the count name is read.
+func readCount(r *jsontext.Reader, name string, f *int64) {
+	if !r.Object() {
+		return
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		if string(key) == name && !r.Null() {
+			*f = r.Int()
+		} else if string(key) != name {
+			r.Skip()
+		}
+	}
+}
+
+// intern returns b as a string, *last if it is equal, which it becomes.
+func intern(b []byte, last *string) string {
+	if string(b) != *last {
+		*last = string(b)
+	}
+	return *last
+}
+
+// finishReason returns a finish_reason as a string, without allocating
+// for the ones the API sends.
+func finishReason(b []byte) string {
+	switch string(b) {
+	case "stop":
+		return "stop"
+	case "length":
+		return "length"
+	case "tool_calls":
+		return "tool_calls"
+	case "content_filter":
+		return "content_filter"
+	}
+	return string(b)
+}

@@ -1,0 +1,70 @@
+package chatwire
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/agentstream/agentstream/internal/openai/openaitest"
+)
+
+func seeds(t testing.TB) [][]byte {
+	return openaitest.Payloads(t, "../../../testdata/openai-chat",
+		`{"id":"a","id":"b","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"x\n\u00e9\ud800","content":null}}]}`,
+		`{"id":"a","choices":[{"index":0,"delta":{"content":"x"}}],"choices":[{"index":1}]}`,
+		`{"id":"a","choices":[{"index":0,"delta":{"content":"x"},"delta":{"refusal":"y"}}]}`,
+		`{"id":"a","choices":[{"index":1.5}]}`,
+		`{"id":"a","choices":[{"index":0,"logprobs":{"content":[]}}]}`,
+		`{"id":"a","choices":null,"usage":{"prompt_tokens":1,"prompt_tokens_details":null,"completion_tokens_details":{"reasoning_tokens":2}}}`,
+		`{"id":"a","choices":[],"usage":{"prompt_tokens":1,"prompt_tokens_details":{"cached_tokens":3},"usage":null}}`,
+		`{"ID":"a","choices":[]}`,
+		`{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"t","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}]}}]}`,
+		`{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[],"reasoning":"r","reasoning_content":"rc"}},{"index":1,"delta":{"tool_calls":null}}]}`,
+		`{"error":{"message":"m","type":"t","code":429,"param":"p"}}`,
+		`{"error":{"message":"m","code":{"x":1}}}`,
+		`{"error":null,"id":"a","system_fingerprint":"fp","choices":[{"finish_reason":"stop"},{"finish_reason":"weird"}]}`,
+		`{"id":"a","choices":[{"index":0,"delta":null}]} `,
+		`{"id":1}`,
+	)
+}
+
+// read decodes data in one pass, reporting whether it could.
+func read(data []byte, c *Chunk) bool {
+	var cr Reader
+	cr.data = data
+	cr.jr.Reset(data)
+	return cr.read(c) && cr.jr.End()
+}
+
+// unexported leaves out the Reader's own fields.
+func unexported() cmp.Option { return cmpopts.IgnoreUnexported(Chunk{}, Delta{}) }
+
+func TestReadSeeds(t *testing.T) { openaitest.ReadSeeds(t, seeds(t), 50, read, unexported()) }
+
+func TestDecodeReuse(t *testing.T) {
+	var cr Reader
+	openaitest.DecodeReuse(t, seeds(t), cr.Decode, unexported())
+}
+
+func FuzzRead(f *testing.F) {
+	for _, s := range seeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { openaitest.SameAsJSON(t, data, read, unexported()) })
+}
+
+func TestReadKnowsEveryField(t *testing.T) {
+	openaitest.KnowsEveryField(t, "read.go", Chunk{}, Choice{}, Delta{}, ToolCallDelta{}, Function{}, Usage{}, PromptDetails{}, CompletionDetails{})
+}
+
+// TestErrorJSON: a chunk's error object is kept as it came.
+func TestErrorJSON(t *testing.T) {
+	t.Parallel()
+	const obj = `{"message":"m", "type":"t","code":429,"param":null}`
+	var cr Reader
+	var c Chunk
+	if err := cr.Decode(`{"error": `+obj+`}`, &c); err != nil || string(c.ErrorJSON()) != obj {
+		t.Errorf("error %v, error object %q, want %q", err, c.ErrorJSON(), obj)
+	}
+}

@@ -1,0 +1,149 @@
+package openai
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/openset"
+)
+
+// EncoderConfig configures an OpenAI encoder (emit/openaichat's and
+// emit/openairesp's Config). The zero value is ready to use.
+type EncoderConfig struct {
+	// Agent is the scope of events whose agent is empty.
+	Agent string
+	// Warn receives what the body cannot carry. Nil discards it.
+	Warn func(error)
+}
+
+// Encoder is the state both OpenAI encoders keep: the output, the main
+// agent (the first event's), the model the session named, and the turn
+// being written (one completion or response).
+type Encoder struct {
+	W    io.Writer
+	Cfg  EncoderConfig
+	Name string // the format's name, in warnings
+	Err  error
+	Buf  []byte // the message being written
+
+	losses event.Losses
+	main   string
+	seen   bool
+	model  string // from SessionStart, for turns whose TurnStart names none
+	n      int    // ids made
+
+	Turn     bool   // a turn is open
+	Explicit bool   // the source has TurnStart events
+	ID       string // the turn's id
+	Model    string // the turn's model
+	// pending are the client tool calls of the turn without a result, at
+	// most openset.DefaultMax (beyond, the oldest is let go of: the turn
+	// of a source without turn boundaries may then end before its result).
+	pending *openset.Set[string]
+}
+
+// NewEncoder returns the shared state of an encoder of format name
+// writing to w. cfg may be nil.
+func NewEncoder(w io.Writer, name string, cfg *EncoderConfig) Encoder {
+	e := Encoder{W: w, Name: name}
+	if cfg != nil {
+		e.Cfg = *cfg
+	}
+	return e
+}
+
+// Warn reports once that the format cannot carry what.
+func (e *Encoder) Warn(what string) { e.losses.Report(e.Cfg.Warn, e.Name, what) }
+
+// Agent returns ev's agent (Config.Agent when it names none) and whether
+// it is the main agent, the first event's.
+func (e *Encoder) Agent(ev event.Event) (agent string, main bool) {
+	agent = ev.AgentID()
+	if agent == "" {
+		agent = e.Cfg.Agent
+	}
+	if !e.seen {
+		e.seen, e.main = true, agent
+	}
+	return agent, agent == e.main
+}
+
+// Main returns the main agent.
+func (e *Encoder) Main() string { return e.main }
+
+// NewID returns an id made by agentstream: format applied to the number
+// of ids made so far, this one included.
+func (e *Encoder) NewID(format string) string {
+	e.n++
+	return fmt.Sprintf(format, e.n)
+}
+
+// Begin opens a turn with id (made with idFormat when empty) and model
+// (the session's when empty).
+func (e *Encoder) Begin(id, model, idFormat string) {
+	if id == "" {
+		id = e.NewID(idFormat)
+	}
+	if model == "" {
+		model = e.model
+	}
+	e.Turn, e.ID, e.Model = true, id, model
+	if e.pending != nil {
+		for k := range e.pending.All() {
+			e.pending.Remove(k)
+		}
+	}
+}
+
+// Session notes a SessionStart's model and reports the session metadata
+// lost.
+func (e *Encoder) Session(ev *event.SessionStart) {
+	if ev.Model != "" {
+		e.model = ev.Model
+	}
+	e.Warn("session metadata")
+}
+
+// Called notes a client tool call of the turn, waiting for its result.
+func (e *Encoder) Called(id string) {
+	if e.pending == nil {
+		e.pending = openset.New[string](0)
+	}
+	e.pending.Add(id)
+}
+
+// Result handles a tool result: lost (a client sends it in the next
+// request; a server tool's, when the encoder cannot write it back, is
+// warned about as server). It reports whether the turn is over: the
+// source has no turn boundaries and every client tool call of the turn
+// (calls > 0) has its result.
+func (e *Encoder) Result(ev *event.ToolResult, calls int, server string) bool {
+	if ev.Server {
+		e.Warn(server)
+		return false
+	}
+	e.Warn("client tool results (the client sends them in the next request)")
+	if e.pending != nil {
+		e.pending.Remove(ev.ID)
+	}
+	return e.Turn && !e.Explicit && calls > 0 && e.Pending() == 0
+}
+
+// Pending returns how many client tool calls of the turn wait for their
+// result.
+func (e *Encoder) Pending() int {
+	if e.pending == nil {
+		return 0
+	}
+	return e.pending.Len()
+}
+
+// Write writes e.Buf, the message built, unless an error came before.
+func (e *Encoder) Write() error {
+	if e.Err != nil {
+		return e.Err
+	}
+	_, e.Err = e.W.Write(e.Buf)
+	return e.Err
+}
