@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // appendBlock appends b as a json.Encoder with SetEscapeHTML(false)
@@ -19,9 +20,9 @@ import (
 func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 	ok := true
 	dst = append(dst, `{"agent":`...)
-	dst = appendText(dst, b.Agent)
+	dst = jsontext.AppendMarshalString(dst, b.Agent)
 	dst = append(dst, `,"type":`...)
-	dst = appendText(dst, b.Type)
+	dst = jsontext.AppendMarshalString(dst, b.Type)
 	dst = appendStringField(dst, `,"text":`, b.Text)
 	dst = appendStringField(dst, `,"signature":`, b.Signature)
 	if len(b.Citations) > 0 {
@@ -40,7 +41,7 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 	dst = appendStringField(dst, `,"mcp_server":`, b.MCPServer)
 	if b.Content != nil {
 		dst = append(dst, `,"content":`...)
-		dst = appendText(dst, *b.Content)
+		dst = jsontext.AppendMarshalString(dst, *b.Content)
 	}
 	if len(b.Images) > 0 {
 		dst = append(dst, `,"images":[`...)
@@ -49,9 +50,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"src":`...)
-			dst = appendText(dst, im.Src)
+			dst = jsontext.AppendMarshalString(dst, im.Src)
 			dst = append(dst, `,"media_type":`...)
-			dst = appendText(dst, im.MediaType)
+			dst = jsontext.AppendMarshalString(dst, im.MediaType)
 			dst = append(dst, '}')
 		}
 		dst = append(dst, ']')
@@ -83,9 +84,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"id":`...)
-			dst = appendText(dst, p.ID)
+			dst = jsontext.AppendMarshalString(dst, p.ID)
 			dst = append(dst, `,"name":`...)
-			dst = appendText(dst, p.Name)
+			dst = jsontext.AppendMarshalString(dst, p.Name)
 			dst, ok = appendRawField(dst, `,"input":`, p.Input, ok)
 			dst = append(dst, '}')
 		}
@@ -98,11 +99,11 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"file_id":`...)
-			dst = appendText(dst, f.ID)
+			dst = jsontext.AppendMarshalString(dst, f.ID)
 			dst = append(dst, `,"filename":`...)
-			dst = appendText(dst, f.Name)
+			dst = jsontext.AppendMarshalString(dst, f.Name)
 			dst = append(dst, `,"storage_location":`...)
-			dst = appendText(dst, f.Location)
+			dst = jsontext.AppendMarshalString(dst, f.Location)
 			dst = append(dst, '}')
 		}
 		dst = append(dst, ']')
@@ -114,9 +115,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"path":`...)
-			dst = appendText(dst, c.Path)
+			dst = jsontext.AppendMarshalString(dst, c.Path)
 			dst = append(dst, `,"kind":`...)
-			dst = appendText(dst, c.Kind)
+			dst = jsontext.AppendMarshalString(dst, c.Kind)
 			dst = append(dst, '}')
 		}
 		dst = append(dst, ']')
@@ -128,9 +129,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"text":`...)
-			dst = appendText(dst, t.Text)
+			dst = jsontext.AppendMarshalString(dst, t.Text)
 			dst = append(dst, `,"status":`...)
-			dst = appendText(dst, t.Status)
+			dst = jsontext.AppendMarshalString(dst, t.Status)
 			dst = append(dst, '}')
 		}
 		dst = append(dst, ']')
@@ -173,9 +174,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 // appendCitation appends c as encoding/json encodes it.
 func appendCitation(dst []byte, c *assemble.Citation) []byte {
 	dst = append(dst, `{"type":`...)
-	dst = appendText(dst, c.Type)
+	dst = jsontext.AppendMarshalString(dst, c.Type)
 	dst = append(dst, `,"cited_text":`...)
-	dst = appendText(dst, c.CitedText)
+	dst = jsontext.AppendMarshalString(dst, c.CitedText)
 	dst = appendOptInt(dst, `,"document_index":`, c.DocumentIndex)
 	dst = appendOptString(dst, `,"document_title":`, c.DocumentTitle)
 	dst = appendOptInt(dst, `,"start_char_index":`, c.StartCharIndex)
@@ -193,7 +194,7 @@ func appendStringField(dst []byte, key, s string) []byte {
 	if s == "" {
 		return dst
 	}
-	return appendText(append(dst, key...), s)
+	return jsontext.AppendMarshalString(append(dst, key...), s)
 }
 
 // appendOptString appends key and *s unless s is nil.
@@ -201,7 +202,7 @@ func appendOptString(dst []byte, key string, s *string) []byte {
 	if s == nil {
 		return dst
 	}
-	return appendText(append(dst, key...), *s)
+	return jsontext.AppendMarshalString(append(dst, key...), *s)
 }
 
 // appendIntField appends key and n unless n is 0 (omitempty).
@@ -236,7 +237,7 @@ func appendStrings(dst []byte, ss []string) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendText(dst, s)
+		dst = jsontext.AppendMarshalString(dst, s)
 	}
 	return append(dst, ']')
 }

@@ -332,23 +332,3 @@ func TestSpecial8(t *testing.T) {
 		}
 	}
 }
-
-// FuzzAppendText checks appendText against encoding/json's string
-// encoding without HTML escaping, pieces of plain ASCII and of what needs
-// escaping mixed at every alignment.
-func FuzzAppendText(f *testing.F) {
-	for _, s := range []string{"", oddText, strings.Repeat("plain ascii ", 9) + "\n" + strings.Repeat("é\u2028", 5) + "x\xe2\x80y", "12345678\"12345678\\\x7f\x80"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		var want bytes.Buffer
-		enc := json.NewEncoder(&want)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(s); err != nil {
-			t.Fatal(err)
-		}
-		if got := appendText([]byte("prefix"), s); string(got) != "prefix"+strings.TrimSuffix(want.String(), "\n") {
-			t.Errorf("appendText(%q) = %s, encoding/json %s", s, got[len("prefix"):], want.Bytes())
-		}
-	})
-}
