@@ -137,6 +137,7 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 		ropts.Live = *o.live
 	}
 	rep := newReporter(ios.Err, o.in.strict)
+	o.in.flush = w.Flush
 	err = eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
 		name := in.name
 		// The transcript keeps state per open block and cannot close one
@@ -181,6 +182,9 @@ func runAssembleJSON(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 	w := bufio.NewWriterSize(ios.Out, 64<<10)
 	bw := render.NewJSON(w)
 	rep := newReporter(ios.Err, o.in.strict)
+	// Output goes out when the input has nothing more buffered: at once
+	// on a live pipe, in large writes from a file.
+	o.in.flush = w.Flush
 	err := eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
 		keep := render.NewAgentFilter(o.agent)
 		stop := assembleInput(in, rep, keep.Event, func(bs []*assemble.Block) error {
@@ -192,11 +196,11 @@ func runAssembleJSON(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 					return failure(err)
 				}
 			}
-			if err := w.Flush(); err != nil {
-				return failure(err)
-			}
 			return nil
 		})
+		if err := w.Flush(); err != nil {
+			return failure(err)
+		}
 		if stop == nil {
 			noAgentMatched(rep, in.name, o.agent, keep)
 		}

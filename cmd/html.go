@@ -13,8 +13,8 @@ import (
 )
 
 // runAssembleHTML writes one input as a self-contained HTML page, block by
-// block, flushing after each event so that a page written from a live run
-// can be opened at any time.
+// block, flushing whenever the input has nothing more buffered so that a
+// page written from a live run can be opened at any time.
 func runAssembleHTML(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs []string) error {
 	if len(inputs) > 1 {
 		return failure(errors.New("-o html writes one page: give one input"))
@@ -28,6 +28,7 @@ func runAssembleHTML(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 	}
 	w := bufio.NewWriterSize(ios.Out, 64<<10)
 	rep := newReporter(ios.Err, o.in.strict)
+	o.in.flush = w.Flush
 	err = eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
 		name, dec := in.name, in.decoder()
 		title := name
@@ -50,8 +51,9 @@ type eventView interface {
 	Close() error
 }
 
-// writeView writes the events of dec to v, flushing w after each one (what
-// makes a live view live); check, when set, may stop the input before an
+// writeView writes the events of dec to v, and flushes w at the end (the
+// caller's input flushes it whenever it has nothing more buffered, which
+// is what makes a live view live: inputOptions.flush); check, when set, may stop the input before an
 // event reaches v. A block over the cap, or one closed early because too
 // many are open, is reported and the view goes on; what was read is
 // written even when the input stopped early, and a truncation the view
@@ -71,9 +73,6 @@ func writeView(name string, dec event.Decoder, rep *reporter, w *bufio.Writer, v
 			err = nil
 		}
 		if err != nil {
-			return failure(err)
-		}
-		if err := w.Flush(); err != nil {
 			return failure(err)
 		}
 		return nil

@@ -16,8 +16,17 @@ type AgentFilter struct {
 	main    string
 	hasMain bool
 	mainSet bool
-	seen    []string
+	matched bool // an agent seen so far matches want (not for "main")
+	last    string
+	// seen holds the first maxSeen agent ids, in order of appearance, and
+	// known the same ids as a set.
+	seen  []string
+	known map[string]struct{}
 }
+
+// maxSeen caps the agent ids an AgentFilter remembers (for Seen): a
+// stream of many short runs has as many agents as runs.
+const maxSeen = 1024
 
 // NewAgentFilter returns the filter for want.
 func NewAgentFilter(want string) *AgentFilter { return &AgentFilter{want: want} }
@@ -25,8 +34,8 @@ func NewAgentFilter(want string) *AgentFilter { return &AgentFilter{want: want} 
 // Event notes the agent of ev, and the main agent when ev starts it.
 func (f *AgentFilter) Event(ev event.Event) {
 	id := ev.AgentID()
-	if !slices.Contains(f.seen, id) {
-		f.seen = append(f.seen, id)
+	if id != f.last || len(f.seen) == 0 {
+		f.note(id)
 	}
 	if !f.hasMain {
 		f.main, f.hasMain = id, true
@@ -34,6 +43,23 @@ func (f *AgentFilter) Event(ev event.Event) {
 	if s, ok := ev.(*event.SessionStart); ok && (s.ParentAgent == "" || s.ParentAgent == s.Agent) && !f.mainSet {
 		f.main, f.mainSet = s.Agent, true
 	}
+}
+
+// note records an agent id: most events are of the agent of the event
+// before, which Event does not look up again.
+func (f *AgentFilter) note(id string) {
+	f.last = id
+	if !f.matched && f.want != "main" && f.Shows(id) {
+		f.matched = true
+	}
+	if _, ok := f.known[id]; ok || len(f.seen) >= maxSeen {
+		return
+	}
+	if f.known == nil {
+		f.known = make(map[string]struct{})
+	}
+	f.known[id] = struct{}{}
+	f.seen = append(f.seen, id)
 }
 
 // All reports whether the filter shows every agent.
@@ -51,10 +77,14 @@ func (f *AgentFilter) Shows(id string) bool {
 }
 
 // Matched reports whether an agent seen so far is shown: false means
-// --agent named no agent of the input.
+// --agent named no agent of the input. The main agent is one of those
+// seen.
 func (f *AgentFilter) Matched() bool {
-	return slices.ContainsFunc(f.seen, f.Shows)
+	if f.want == "main" {
+		return len(f.seen) > 0
+	}
+	return f.matched
 }
 
-// Seen returns the agent ids seen, in order of appearance.
+// Seen returns the agent ids seen, in order of appearance: the first 1024.
 func (f *AgentFilter) Seen() []string { return slices.Clone(f.seen) }

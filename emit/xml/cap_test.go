@@ -45,3 +45,32 @@ func TestCapOpen(t *testing.T) {
 		t.Errorf("warned %d times about the cap, want once; warnings: %q", n, warnings)
 	}
 }
+
+// TestManyRuns: a log of more runs than the cap, each answering its tool
+// calls, is not too many of anything at once: no warning, nothing held
+// beyond one run.
+func TestManyRuns(t *testing.T) {
+	t.Parallel()
+	var warnings []string
+	e := NewEncoder(io.Discard, &Config{Warn: func(err error) { warnings = append(warnings, err.Error()) }})
+	for i := range 2 * maxOpen {
+		agent := fmt.Sprintf("session-%d", i)
+		for _, ev := range []event.Event{
+			&event.SessionStart{Agent: agent, Model: "m"},
+			&event.Delta{Agent: agent, Kind: event.Text, Text: "x"},
+			&event.BlockEnd{Agent: agent, Kind: event.Text},
+			&event.ToolCall{Agent: agent, ID: fmt.Sprintf("t%d", i), Name: "n"},
+			&event.ToolResult{Agent: agent, ID: fmt.Sprintf("t%d", i)},
+		} {
+			if err := e.Encode(ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if e.seen.Len() != 1 || len(e.calls) != 0 || e.callIDs.Len() != 0 || e.live.Len() != 0 {
+		t.Errorf("holds %d agents, %d and %d calls, %d blocks; want 1, 0, 0, 0", e.seen.Len(), len(e.calls), e.callIDs.Len(), e.live.Len())
+	}
+	if len(warnings) != 0 {
+		t.Errorf("warnings %q", warnings)
+	}
+}

@@ -91,6 +91,12 @@ func (e *Encoder) Encode(ev event.Event) error {
 	switch ev := ev.(type) {
 	case *event.SessionStart:
 		e.closeOpen()
+		if ev.ParentAgent == "" {
+			// A run of its own (a log of many runs): the agents of the
+			// runs before are over, and a log of more runs than maxOpen
+			// is not too many agents at once.
+			e.seen = openset.New[string](maxOpen)
+		}
 		e.metaInit(agent, ev)
 		return e.err
 	case *event.Citations, *event.ToolCall, *event.ToolResult, *event.AwaitingTools, *event.Files,
@@ -138,6 +144,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.toolCall(agent, ev)
 	case *event.ToolResult:
 		e.toolResult(ev)
+		// Its call is answered: nothing more to find it for.
+		e.callIDs.Remove(ev.ID)
+		delete(e.calls, ev.ID)
 	case *event.AwaitingTools:
 		tools := make([]wire.PendingTool, 0, len(ev.Tools))
 		for _, t := range ev.Tools {

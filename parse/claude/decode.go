@@ -651,8 +651,12 @@ func (d *Decoder) init(raw []byte) error {
 		}
 	}
 	if in.SessionID != "" && d.session != in.SessionID && d.started.Has(d.session) {
-		// A new session (after a reset): its own scope.
+		// A new session (after a reset, or the next run of a log of many
+		// runs): its own scope. The scopes of the one before, its own and
+		// its subagents', are over: a log of more runs than maxOpen is not
+		// too many scopes at once.
 		d.session = in.SessionID
+		d.started = openset.New[string](maxOpen)
 	}
 	agent := d.main()
 	if d.started.Has(agent) {

@@ -436,6 +436,38 @@ func TestToolMemory(t *testing.T) {
 
 // TestScopeMemory: the decoder remembers at most maxOpen agent scopes;
 // beyond it the oldest is forgotten, reported once, positioned.
+// TestManyRuns: a log of more runs than maxOpen, one after the other,
+// is not too many scopes at once: no problem, one SessionStart per run,
+// the scopes of one run held.
+func TestManyRuns(t *testing.T) {
+	t.Parallel()
+	var in strings.Builder
+	const n = 2 * maxOpen
+	for i := range n {
+		fmt.Fprintf(&in, `{"type":"system","subtype":"init","session_id":"s%d","model":"m","tools":[],"cwd":"/"}`+"\n", i)
+		fmt.Fprintf(&in, `{"type":"assistant","message":{"id":"m%d","model":"m","content":[{"type":"text","text":"x"}]},"session_id":"s%d"}`+"\n", i, i)
+		fmt.Fprintf(&in, `{"type":"result","subtype":"success","is_error":false,"result":"x","session_id":"s%d"}`+"\n", i)
+	}
+	items := eventtest.Collect(NewDecoder(strings.NewReader(in.String()), &Config{Source: "in"}))
+	starts := 0
+	for _, it := range items {
+		if it.Err != "" {
+			t.Errorf("problem %s", it.Err)
+		}
+		if _, ok := it.Event.(*event.SessionStart); ok {
+			starts++
+		}
+	}
+	if starts != n {
+		t.Errorf("%d SessionStarts, want %d", starts, n)
+	}
+	d := NewDecoder(strings.NewReader(in.String()), nil)
+	eventtest.Drain(d)
+	if got := d.started.Len(); got != 1 {
+		t.Errorf("%d scopes held at the end, want 1", got)
+	}
+}
+
 func TestScopeMemory(t *testing.T) {
 	t.Parallel()
 	var in strings.Builder
