@@ -39,6 +39,7 @@ type Decoder struct {
 	base   int64         // input offset of the array's '['
 	st     decoderstate.State
 	ended  bool // the array cannot be read on: the input ends here
+	inside bool // an element of the array was read: the next needs a comma
 
 	line      int // position of the unit being decoded
 	off       int64
@@ -322,6 +323,7 @@ func (d *Decoder) readElement() error {
 		}
 		return io.EOF
 	}
+	sep := d.array.InputOffset() // More skipped white space: the comma, after an element
 	var raw json.RawMessage
 	if err := d.array.Decode(&raw); err != nil {
 		// The array cannot be resynchronised: report and stop.
@@ -329,9 +331,16 @@ func (d *Decoder) readElement() error {
 		if errors.Is(err, errElementTooLarge) {
 			return d.tooLarge()
 		}
-		d.at(d.array.InputOffset() + syntaxOffset(d.array.Buffered(), err))
+		if d.inside && d.capped.byteAt(sep) != ',' {
+			// No comma: the decoder stopped at the byte in its place
+			// (the error's offset is sep, read before the value).
+			d.at(sep)
+		} else {
+			d.at(d.array.InputOffset() + syntaxOffset(d.array.Buffered(), err))
+		}
 		return d.errorf(event.ErrSyntax, "in the top-level JSON array: %s", jsontext.Problem(err))
 	}
+	d.inside = true
 	d.at(d.array.InputOffset() - int64(len(raw))) // the element's first byte
 	if len(raw) > d.cfg.MaxEventBytes {
 		return d.tooLarge()
@@ -340,9 +349,9 @@ func (d *Decoder) readElement() error {
 }
 
 // syntaxOffset returns where in rest (what the array's decoder holds past
-// its offset) err, a syntax error, is: the json.Decoder's own offset
-// counts from where it began scanning, not from the value. 0 for other
-// errors.
+// its offset: the value it failed to scan) err, a syntax error in the
+// value, is: the json.Decoder's own offset counts from where it began
+// scanning, not from the value. 0 for other errors.
 func syntaxOffset(rest io.Reader, err error) int64 {
 	var se *json.SyntaxError
 	if !errors.As(err, &se) {
@@ -411,6 +420,15 @@ func (c *cappedReader) pos(off int64) (line, col int) {
 	c.count(c.win[:k])
 	c.win, c.at = c.win[k:], c.at+int64(k)
 	return c.line, c.col
+}
+
+// byteAt returns the byte at offset off, read and at or after the last
+// position asked for, or 0.
+func (c *cappedReader) byteAt(off int64) byte {
+	if k := off - c.at; k >= 0 && k < int64(len(c.win)) {
+		return c.win[k]
+	}
+	return 0
 }
 
 // allow lets the reader read up to max bytes, and the slack, past offset.

@@ -134,6 +134,22 @@ func TestDecode(t *testing.T) {
 		},
 		{"empty", "", nil, nil},
 		{
+			// The problem is the byte where the comma should be (json's
+			// SyntaxError offset), not one found by scanning on past it.
+			"array: no comma after an element", "[0\"0\n", &Config{Source: "in"},
+			[]item{
+				{Err: "in:1:2: not a JSON object: a JSON number, not an object"},
+				{Err: "in:1:3: in the top-level JSON array: expected comma after array element"},
+			},
+		},
+		{
+			"array: bad element after a comma", "[0, {\"a\" 1}]", &Config{Source: "in"},
+			[]item{
+				{Err: "in:1:2: not a JSON object: a JSON number, not an object"},
+				{Err: "in:1:10: in the top-level JSON array: invalid character '1' after object key"},
+			},
+		},
+		{
 			"leading blank lines keep line numbers", "\n \n{bad}\n" + initLine + "\n" + textLine + "\n" + resLine + "\n", &Config{Source: "in"},
 			cat([]item{{Err: "in:3:1: not a JSON object: invalid character 'b' looking for beginning of object key string"}}, whole),
 		},
