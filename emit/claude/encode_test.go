@@ -895,3 +895,62 @@ func TestBigBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownBlockReadsBack: a content block of a type the reader does not
+// know is kept whole (an Unknown of format anthropic), whatever its other
+// fields hold, and written back as it came; what is written reads back to
+// the same block, without a problem.
+func TestUnknownBlockReadsBack(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in string
+		want     []string // the Unknown blocks, as type and JSON
+	}{
+		{
+			"case-variant keys, id an object",
+			`{"tYpe":"assistant","messAge":{"Content":[{"tYpe":"00000000","id":{}}]}}`,
+			[]string{`00000000 {"tYpe":"00000000","id":{}}`},
+		},
+		{
+			"fields of known names, other types",
+			`{"type":"assistant","message":{"id":"m1","content":[{"type":"new_kind","id":{"a":1},"name":5,"text":[]}]},"session_id":"s"}`,
+			[]string{`new_kind {"type":"new_kind","id":{"a":1},"name":5,"text":[]}`},
+		},
+	}
+	unknowns := func(t *testing.T, what string, data []byte) ([]event.Event, []string) {
+		t.Helper()
+		var evs []event.Event
+		var got []string
+		for _, it := range eventtest.All(wire.NewDecoder(bytes.NewReader(data), nil)) {
+			switch {
+			case it.Err != "" && !strings.Contains(it.Err, "stream ended before the result line"):
+				t.Errorf("%s: %s\n%s", what, it.Err, data)
+			case it.Event != nil:
+				evs = append(evs, it.Event)
+				if u, ok := it.Event.(*event.Unknown); ok {
+					got = append(got, u.Type+" "+string(u.Raw))
+				}
+			}
+		}
+		return evs, got
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			evs, got := unknowns(t, "reading the input", []byte(tt.in))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("blocks read (-want +got):\n%s", diff)
+			}
+			for _, partial := range []bool{false, true} {
+				out, warnings := encode(t, &Config{Partial: partial}, evs)
+				if len(warnings) > 0 {
+					t.Errorf("partial=%v: warnings %q", partial, warnings)
+				}
+				_, back := unknowns(t, "reading our output", out)
+				if diff := cmp.Diff(tt.want, back); diff != "" {
+					t.Errorf("partial=%v: blocks read back (-want +got):\n%s\n%s", partial, diff, out)
+				}
+			}
+		})
+	}
+}

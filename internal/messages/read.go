@@ -3,6 +3,7 @@ package messages
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
@@ -231,7 +232,9 @@ func ReadMessage(r *jsontext.Reader, m *Message) bool {
 
 // UnmarshalBlock decodes a content block as json.Unmarshal does, in one
 // pass when jsontext.Reader can, else with encoding/json, which gives the
-// errors. Its raw fields are copies: blocks outlive their line.
+// errors. Its raw fields are copies: blocks outlive their line. A block of
+// a type whose fields are not read (one kept whole, as its JSON) is
+// checked only for its type: {"type":"new_kind","id":{}} is no error.
 func UnmarshalBlock(raw []byte, cb *Block) error {
 	var r jsontext.Reader
 	r.Reset(raw)
@@ -243,6 +246,10 @@ func UnmarshalBlock(raw []byte, cb *Block) error {
 	fallback := new(Block)
 	err := json.Unmarshal(raw, fallback)
 	*cb = *fallback
+	var te *json.UnmarshalTypeError
+	if err != nil && !readsFields(cb.Type) && errors.As(err, &te) {
+		return nil
+	}
 	return err
 }
 

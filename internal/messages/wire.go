@@ -43,6 +43,19 @@ const (
 	DeltaCitations = "citations_delta"
 )
 
+// readsFields reports whether the fields of a content block of type typ
+// (but its type) are read here. A block of another type is kept whole, as
+// its JSON (an Unknown), so a field of it whose value has not the type of
+// the Block field of that name is no problem: it is not that field.
+func readsFields(typ string) bool {
+	switch typ {
+	case "", BlockText, BlockThinking, BlockToolUse, BlockServerToolUse, BlockMCPToolUse,
+		blockMCPToolResult, BlockToolResult, BlockImage:
+		return true
+	}
+	return isServerToolResult(typ)
+}
+
 // isServerToolResult reports whether a content block type is the result of
 // a server tool (web_search_tool_result, code_execution_tool_result, ...).
 func isServerToolResult(typ string) bool {
