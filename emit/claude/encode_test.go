@@ -899,32 +899,48 @@ func TestBigBlocks(t *testing.T) {
 // TestUnknownBlockReadsBack: a content block of a type the reader does not
 // know is kept whole (an Unknown of format anthropic), whatever its other
 // fields hold, and written back as it came; what is written reads back to
-// the same block, without a problem.
+// the same block, without a problem. A kept block of a known type that the
+// reader could not take is not written (it would not read back): a loss.
 func TestUnknownBlockReadsBack(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name, in string
-		want     []string // the Unknown blocks, as type and JSON
+		problem  string   // of the input
+		want     []string // the Unknown blocks read, as type and JSON
+		back     []string // those read back from our output
+		warnings []string
 	}{
 		{
 			"case-variant keys, id an object",
 			`{"tYpe":"assistant","messAge":{"Content":[{"tYpe":"00000000","id":{}}]}}`,
+			"",
 			[]string{`00000000 {"tYpe":"00000000","id":{}}`},
+			[]string{`00000000 {"tYpe":"00000000","id":{}}`},
+			nil,
 		},
 		{
 			"fields of known names, other types",
 			`{"type":"assistant","message":{"id":"m1","content":[{"type":"new_kind","id":{"a":1},"name":5,"text":[]}]},"session_id":"s"}`,
+			"",
 			[]string{`new_kind {"type":"new_kind","id":{"a":1},"name":5,"text":[]}`},
+			[]string{`new_kind {"type":"new_kind","id":{"a":1},"name":5,"text":[]}`},
+			nil,
+		},
+		{
+			"known type, id an object",
+			`{"tYpe":"assistant","messAge":{"Content":[{"tYpe":"tool_use","id":{}}]}}`,
+			"<input>:1:1: content block of message (no id): id is a JSON object, not a string",
+			[]string{` {"tYpe":"tool_use","id":{}}`},
+			nil,
+			[]string{"claude cannot carry unknown anthropic events"},
 		},
 	}
-	unknowns := func(t *testing.T, what string, data []byte) ([]event.Event, []string) {
+	unknowns := func(t *testing.T, data []byte) (evs []event.Event, got, problems []string) {
 		t.Helper()
-		var evs []event.Event
-		var got []string
 		for _, it := range eventtest.All(wire.NewDecoder(bytes.NewReader(data), nil)) {
 			switch {
 			case it.Err != "" && !strings.Contains(it.Err, "stream ended before the result line"):
-				t.Errorf("%s: %s\n%s", what, it.Err, data)
+				problems = append(problems, it.Err)
 			case it.Event != nil:
 				evs = append(evs, it.Event)
 				if u, ok := it.Event.(*event.Unknown); ok {
@@ -932,22 +948,32 @@ func TestUnknownBlockReadsBack(t *testing.T) {
 				}
 			}
 		}
-		return evs, got
+		return evs, got, problems
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			evs, got := unknowns(t, "reading the input", []byte(tt.in))
+			evs, got, problems := unknowns(t, []byte(tt.in))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("blocks read (-want +got):\n%s", diff)
 			}
+			var wantProblems []string
+			if tt.problem != "" {
+				wantProblems = []string{tt.problem}
+			}
+			if diff := cmp.Diff(wantProblems, problems); diff != "" {
+				t.Errorf("problems of the input (-want +got):\n%s", diff)
+			}
 			for _, partial := range []bool{false, true} {
 				out, warnings := encode(t, &Config{Partial: partial}, evs)
-				if len(warnings) > 0 {
-					t.Errorf("partial=%v: warnings %q", partial, warnings)
+				if diff := cmp.Diff(tt.warnings, warnings); diff != "" {
+					t.Errorf("partial=%v: warnings (-want +got):\n%s", partial, diff)
 				}
-				_, back := unknowns(t, "reading our output", out)
-				if diff := cmp.Diff(tt.want, back); diff != "" {
+				_, back, problems := unknowns(t, out)
+				if len(problems) > 0 {
+					t.Errorf("partial=%v: reading our output: %q\n%s", partial, problems, out)
+				}
+				if diff := cmp.Diff(tt.back, back); diff != "" {
 					t.Errorf("partial=%v: blocks read back (-want +got):\n%s\n%s", partial, diff, out)
 				}
 			}

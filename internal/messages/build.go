@@ -714,7 +714,7 @@ func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage)
 	var cb Block
 	if err := UnmarshalBlock(raw, &cb); err != nil {
 		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: "", Raw: bytes.Clone(raw)})
-		return problemf("content block of message %s: %s", msg.id, jsontext.Problem(err))
+		return problemf("content block of message %s: %s", publicID(msg.id), jsontext.Problem(err))
 	}
 	idx, bl := -1, (*block)(nil)
 	for _, i := range slices.Sorted(maps.Keys(msg.blocks)) {
@@ -765,14 +765,14 @@ func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage)
 			// Stream events were lost: the snapshot completes them.
 			b.appendText(agent, bl, want[n:])
 		default:
-			problem = problemf("assistant snapshot of %s block %d of message %s differs from its stream events; kept the stream events", bl.typ, idx, msg.id)
+			problem = problemf("assistant snapshot of %s block %d of message %s differs from its stream events; kept the stream events", bl.typ, idx, publicID(msg.id))
 		}
 		if bl.open {
 			b.finish(agent, bl, nil)
 		}
 		return problem
 	case bl.isTool():
-		input, problem := bl.reconcileInput(cb.Input, idx, msg.id)
+		input, problem := bl.reconcileInput(cb.Input, idx, publicID(msg.id))
 		if bl.open {
 			b.finish(agent, bl, input)
 		}

@@ -793,6 +793,11 @@ func (s *Streamer) unknown(ev *event.Unknown) bool {
 			s.err = s.Event(typ, jsontext.Compact(ev.Raw))
 		}
 	default:
+		if UnmarshalBlock(ev.Raw, new(Block)) != nil {
+			// A block of a known type the reader could not take:
+			// written back, it would be as unreadable.
+			return false
+		}
 		s.release()
 		s.wholeBlock(jsontext.Compact(ev.Raw))
 	}
