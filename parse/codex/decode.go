@@ -236,10 +236,15 @@ func orNone(typ string) string {
 	return typ
 }
 
-// endTurn forgets the items left open by the turn that ends: Codex does
-// not complete them after it.
+// endTurn lets go of the items left open by the turn that ends (Codex
+// does not complete them after it): what each carries is emitted, as at
+// the end of the input, before the turn's end.
 func (d *Decoder) endTurn() {
 	d.turn = false
+	for _, id := range d.order {
+		d.abandon(d.open[id])
+		delete(d.todos, id)
+	}
 	clear(d.open)
 	d.order = d.order[:0]
 }

@@ -168,6 +168,22 @@ func TestDecode(t *testing.T) {
 			},
 		},
 		{
+			name: "items left open by their turn come out before its end",
+			in: thread + `{"type":"turn.started"}` + "\n" +
+				`{"type":"item.started","item":{"id":"item_0","type":"web_search","query":"q"}}` + "\n" +
+				`{"type":"item.started","item":{"id":"item_1","type":"agent_message","text":"half"}}` + "\n" +
+				`{"type":"turn.completed"}` + "\n",
+			want: []event.Event{
+				&event.SessionStart{Agent: "T", SessionID: "T"},
+				&event.TurnStart{Agent: "T"},
+				&event.ToolCall{Agent: "T", ID: "item_0", Name: "web_search", Input: json.RawMessage(`{"query":"q"}`)},
+				&event.BlockStart{Agent: "T", Kind: event.Text},
+				&event.Delta{Agent: "T", Kind: event.Text, Text: "half"},
+				&event.BlockEnd{Agent: "T", Kind: event.Text},
+				&event.TurnEnd{Agent: "T"},
+			},
+		},
+		{
 			name: "turn.failed and a non-fatal error",
 			in: thread + `{"type":"turn.started"}` + "\n" +
 				`{"type":"error","message":"Reconnecting... 1/5"}` + "\n" +
