@@ -7,10 +7,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestOpenItemFixedPoint: an item started and never completed, in a turn
-// or cut off by the end of the input, comes out of decode -> encode, and
-// that output is a fixed point of a second pass.
-func TestOpenItemFixedPoint(t *testing.T) {
+// TestFixedPoint: what FuzzRoundTrip found. An item started and never
+// completed, in a turn or cut off by the end of the input, comes out of
+// decode -> encode, and that output is a fixed point of a second pass.
+func TestFixedPoint(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name, in string
@@ -36,6 +36,12 @@ func TestOpenItemFixedPoint(t *testing.T) {
 {"type":"turn.completed","usage":{"input_tokens":1,"cached_input_tokens":0,"output_tokens":2}}
 `,
 		want: `{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"half"}}`,
+	}, {
+		// Found by FuzzRoundTrip (testdata/fuzz/FuzzRoundTrip/b01e2da708a53b09):
+		// its receiver became a second main thread that took the call's result.
+		name: "collab call of a thread with no id",
+		in:   `{"tYpe":"item.completed","item":{"tYpe":"collab_tool_call","reCeiver_threAd_ids":["0"]}}`,
+		want: `{"type":"item.completed","item":{"id":"item_0","type":"mcp_tool_call","server":"","tool":"","arguments":{"tYpe":"collab_tool_call","reCeiver_threAd_ids":["0"]},"result":{"content":[],"structured_content":null},"status":"completed"}}`,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

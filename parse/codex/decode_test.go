@@ -290,6 +290,14 @@ func TestDecode(t *testing.T) {
 			},
 		},
 		{
+			name: "collab call with no known sender opens no scope",
+			in:   `{"type":"item.completed","item":{"id":"c","type":"collab_tool_call","tool":"wait","receiver_thread_ids":["R"],"status":"completed"}}` + "\n",
+			want: []event.Event{
+				&event.ToolCall{ID: "c", Name: "wait", Input: json.RawMessage(`{"receiver_thread_ids":["R"]}`)},
+				&event.ToolResult{ID: "c", Name: "wait", Status: "completed"},
+			},
+		},
+		{
 			name: "file change, plan, error item",
 			in: `{"type":"item.completed","item":{"id":"f","type":"file_change","changes":[{"path":"a.go","kind":"update"}],"status":"completed"}}` + "\n" +
 				`{"type":"item.completed","item":{"id":"p","type":"plan","text":"1. x"}}` + "\n" +
