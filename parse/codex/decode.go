@@ -236,10 +236,15 @@ func orNone(typ string) string {
 	return typ
 }
 
-// endTurn forgets the items left open by the turn that ends: Codex does
-// not complete them after it.
+// endTurn lets go of the items left open by the turn that ends (Codex
+// does not complete them after it): what each carries is emitted, as at
+// the end of the input, before the turn's end.
 func (d *Decoder) endTurn() {
 	d.turn = false
+	for _, id := range d.order {
+		d.abandon(d.open[id])
+		delete(d.todos, id)
+	}
 	clear(d.open)
 	d.order = d.order[:0]
 }
@@ -492,11 +497,17 @@ func objectSlow(raw []byte, drop ...string) json.RawMessage {
 }
 
 // receivers opens an agent scope for each thread a collab tool call names
-// for the first time.
+// for the first time. A call whose sender is unknown (no sender_thread_id,
+// thread.started or Config.Agent) opens none: a scope without a parent is
+// a main agent, which the receivers are not; the call's input keeps their
+// ids.
 func (d *Decoder) receivers(it *wireItem) {
 	parent := it.SenderThreadID
 	if parent == "" {
 		parent = d.agent
+	}
+	if parent == "" {
+		return
 	}
 	for _, r := range it.ReceiverThreadIDs {
 		if !d.thread(r) {

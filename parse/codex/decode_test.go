@@ -168,6 +168,22 @@ func TestDecode(t *testing.T) {
 			},
 		},
 		{
+			name: "items left open by their turn come out before its end",
+			in: thread + `{"type":"turn.started"}` + "\n" +
+				`{"type":"item.started","item":{"id":"item_0","type":"web_search","query":"q"}}` + "\n" +
+				`{"type":"item.started","item":{"id":"item_1","type":"agent_message","text":"half"}}` + "\n" +
+				`{"type":"turn.completed"}` + "\n",
+			want: []event.Event{
+				&event.SessionStart{Agent: "T", SessionID: "T"},
+				&event.TurnStart{Agent: "T"},
+				&event.ToolCall{Agent: "T", ID: "item_0", Name: "web_search", Input: json.RawMessage(`{"query":"q"}`)},
+				&event.BlockStart{Agent: "T", Kind: event.Text},
+				&event.Delta{Agent: "T", Kind: event.Text, Text: "half"},
+				&event.BlockEnd{Agent: "T", Kind: event.Text},
+				&event.TurnEnd{Agent: "T"},
+			},
+		},
+		{
 			name: "turn.failed and a non-fatal error",
 			in: thread + `{"type":"turn.started"}` + "\n" +
 				`{"type":"error","message":"Reconnecting... 1/5"}` + "\n" +
@@ -271,6 +287,14 @@ func TestDecode(t *testing.T) {
 					Agent: "T", ID: "c", Name: "spawn_agent", Status: "completed",
 					Content: []event.Part{{Type: "text", Text: "done"}}, Structured: json.RawMessage(`{"R":{"status":"completed","message":"done"}}`),
 				},
+			},
+		},
+		{
+			name: "collab call with no known sender opens no scope",
+			in:   `{"type":"item.completed","item":{"id":"c","type":"collab_tool_call","tool":"wait","receiver_thread_ids":["R"],"status":"completed"}}` + "\n",
+			want: []event.Event{
+				&event.ToolCall{ID: "c", Name: "wait", Input: json.RawMessage(`{"receiver_thread_ids":["R"]}`)},
+				&event.ToolResult{ID: "c", Name: "wait", Status: "completed"},
 			},
 		},
 		{

@@ -42,9 +42,10 @@
 // Duplicate keys: the last one counts, as encoding/json decides, except an
 // item's id, which is its first: Codex flattens web_search's own id after
 // the item's. An item seen only at item.completed is complete. Items still
-// open when their turn ends are dropped; a stream that ends inside a turn
-// or an item yields the last state of open text items, then a ParseError
-// wrapping event.ErrTruncated naming them.
+// open when their turn ends yield what they carry before the TurnEnd (the
+// last state of a text item, a web search's call); a stream that ends
+// inside a turn or an item yields the same, then a ParseError wrapping
+// event.ErrTruncated naming them.
 //
 // The type strings and structs in wire.go are this format's wire
 // vocabulary, shared with package emit/codex.
