@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentstream/agentstream/assemble"
-	"github.com/agentstream/agentstream/internal/convtest"
+	"github.com/agentstream/agentstream/convert/converttest"
 	"github.com/agentstream/agentstream/render"
 )
 
@@ -15,7 +15,7 @@ import (
 func BenchmarkAssembleJSON(b *testing.B) {
 	for _, name := range []string{"claude/partial-long-text.jsonl", "claude/partial-multi-tool.jsonl", "codex/multi-shell.jsonl"} {
 		b.Run(name, func(b *testing.B) {
-			data, evs := convtest.Recording(b, "../testdata/"+name)
+			data, evs := converttest.Recording(b, "../testdata/"+name)
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {

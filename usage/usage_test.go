@@ -11,9 +11,9 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/agentstream/agentstream/convert"
+	"github.com/agentstream/agentstream/convert/converttest"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/internal/convtest"
 	"github.com/agentstream/agentstream/usage"
 )
 
@@ -246,7 +246,7 @@ func TestReportBy(t *testing.T) {
 // BenchmarkCounter counts a recording's events.
 func BenchmarkCounter(b *testing.B) {
 	name := "claude/partial-subagent.jsonl"
-	data, evs := convtest.Recording(b, filepath.Join("..", "testdata", name))
+	data, evs := converttest.Recording(b, filepath.Join("..", "testdata", name))
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/agentstream/agentstream/convert/converttest"
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/internal/convtest"
 	"github.com/agentstream/agentstream/render/htmlview"
 )
 
@@ -37,7 +37,7 @@ func FuzzEscaping(f *testing.F) {
 // BenchmarkPage writes the page of the largest recording.
 func BenchmarkPage(b *testing.B) {
 	name := "../../testdata/claude/partial-long-text.jsonl"
-	data, evs := convtest.Recording(b, name)
+	data, evs := converttest.Recording(b, name)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -1,6 +1,6 @@
-// Package convtest helps the tests of packages above convert: it reads a
+// Package converttest helps the tests of packages above convert: it reads a
 // recording in the format convert detects and returns its events.
-package convtest
+package converttest
 
 import (
 	"bufio"
