@@ -54,14 +54,26 @@ lint:
 	@out=$$($(GO) tool gofumpt -l . | grep -v '^testdata/'); \
 	if [ -n "$$out" ]; then echo "gofumpt would reformat:"; echo "$$out"; exit 1; fi
 
-## fuzz: a short run of every fuzz target (FUZZTIME each)
+## fuzz: a short run of every fuzz target (FUZZTIME each). A run that fails
+## with "context deadline exceeded" at the end of FUZZTIME and writes no
+## failing input is Go's coordinator race (go.dev/issue/75804, fixed in Go
+## 1.27), counted as a flake; any failing input written fails the target.
 fuzz:
-	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+	@set -e; flakes=0; for pkg in $$($(GO) list $(PKGS)); do \
+		dir=$$($(GO) list -f '{{.Dir}}' $$pkg); \
 		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 			echo "fuzz $$pkg $$f"; \
-			$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=5s $$pkg; \
+			before=$$(ls $$dir/testdata/fuzz/$$f 2>/dev/null | wc -l); \
+			if ! $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=5s $$pkg > fuzz.out 2>&1; then \
+				cat fuzz.out; \
+				after=$$(ls $$dir/testdata/fuzz/$$f 2>/dev/null | wc -l); \
+				if [ "$$after" = "$$before" ] && grep -q 'context deadline exceeded' fuzz.out; then \
+					echo "fuzz $$pkg $$f: context deadline exceeded, no failing input: Go's race at the end of -fuzztime (go.dev/issue/75804), not a failure"; \
+					flakes=$$((flakes+1)); \
+				else rm -f fuzz.out; exit 1; fi; \
+			else tail -3 fuzz.out; fi; \
 		done; \
-	done
+	done; rm -f fuzz.out; echo "fuzz: every target ran; $$flakes ended by Go's deadline race"
 
 ## bench: every benchmark, with allocations; compare runs with benchstat
 bench:
