@@ -9,6 +9,18 @@ import "encoding/json"
 // reused across calls.
 func Decode[T any](r *Reader, data []byte, v *T, read func(*Reader, *T) bool) error {
 	r.Reset(data)
+	return decode(r, data, v, read)
+}
+
+// DecodeValid is Decode for data the caller knows to be valid UTF-8, as
+// badutf8.Fix returns it: the Reader is reset with ResetValid, whose
+// precondition data must meet.
+func DecodeValid[T any](r *Reader, data []byte, v *T, read func(*Reader, *T) bool) error {
+	r.ResetValid(data)
+	return decode(r, data, v, read)
+}
+
+func decode[T any](r *Reader, data []byte, v *T, read func(*Reader, *T) bool) error {
 	if read(r, v) && r.End() {
 		return nil
 	}

@@ -32,6 +32,7 @@ type Reader struct {
 	bad   bool
 	first bool // the object or array just opened has no member yet
 	depth int
+	valid bool   // the input is valid UTF-8: strings are read by StrValid
 	buf   []byte // scratch for unescaped strings
 }
 
@@ -42,7 +43,20 @@ const maxDepth = 256
 // Reset makes the Reader read b. The byte slices it returns are valid
 // until the next Reset or string read.
 func (r *Reader) Reset(b []byte) {
-	r.b, r.i, r.bad, r.first, r.depth = b, 0, false, false, 0
+	r.b, r.i, r.bad, r.first, r.depth, r.valid = b, 0, false, false, 0, false
+}
+
+// ResetValid is Reset for input the caller knows to be valid UTF-8 as a
+// whole (utf8.Valid(b) is true), such as what badutf8.Fix or
+// badutf8.Replace returns: Str, String, StringField and OptStringField
+// then read strings as StrValid does, without checking the UTF-8 of
+// their bytes again. On such input every method gives exactly what it
+// gives after Reset. On input that is not valid UTF-8 (the precondition
+// broken), strings may hold its invalid bytes where encoding/json would
+// have put U+FFFD; the Reader still neither panics nor reads outside b.
+func (r *Reader) ResetValid(b []byte) {
+	r.Reset(b)
+	r.valid = true
 }
 
 // Failed reports whether the input is not one the Reader decodes.
@@ -358,6 +372,9 @@ func (r *Reader) String() string {
 // Str reads a string value and returns it unescaped, in the input or in
 // scratch space valid until the next string read.
 func (r *Reader) Str() []byte {
+	if r.valid {
+		return r.StrValid()
+	}
 	if r.Peek() != '"' {
 		r.bad = true
 		return nil
