@@ -14,6 +14,15 @@ import (
 // encoding/json, such as a message_start's message or an error event.
 // The raw fields of se are slices of r's input.
 func ReadStreamEvent(r *jsontext.Reader, se *StreamEvent) bool {
+	return ReadStreamEventFrom(r, se, "")
+}
+
+// ReadStreamEventFrom is ReadStreamEvent for a reader whose input has the
+// bytes of src: a delta's strings that have no escapes (text, thinking,
+// partial_json, signature) are substrings of src rather than copies. A
+// decoder that has its unit as a string (an SSE message's data) saves
+// the allocation of a string per delta. With src "" strings are copied.
+func ReadStreamEventFrom(r *jsontext.Reader, se *StreamEvent, src string) bool {
 	if !r.Object() {
 		return false
 	}
@@ -37,7 +46,7 @@ func ReadStreamEvent(r *jsontext.Reader, se *StreamEvent) bool {
 		case "content_block":
 			se.ContentBlock = r.Skip()
 		case "delta":
-			readDelta(r, se)
+			readDelta(r, se, src)
 		case "usage":
 			if r.Null() {
 				se.Usage = nil
@@ -66,7 +75,7 @@ func ReadStreamEvent(r *jsontext.Reader, se *StreamEvent) bool {
 // readDelta reads a delta into se.Delta, and decodes it into se.delta
 // when it is an object (or null) of the types Delta has: else the delta
 // is kept raw only, and decoding it again gives the error.
-func readDelta(r *jsontext.Reader, se *StreamEvent) {
+func readDelta(r *jsontext.Reader, se *StreamEvent, src string) {
 	r.Peek() // past white space: raw values start at their first byte
 	off, depth := r.Offset(), r.Depth()
 	se.delta, se.parsed = wireDelta{}, false
@@ -75,7 +84,7 @@ func readDelta(r *jsontext.Reader, se *StreamEvent) {
 		return
 	}
 	if r.Peek() == '{' {
-		readDeltaObject(r, &se.delta)
+		readDeltaObject(r, &se.delta, src)
 		if !r.Failed() {
 			se.Delta, se.parsed = r.Since(off), true
 			return
@@ -86,7 +95,7 @@ func readDelta(r *jsontext.Reader, se *StreamEvent) {
 	se.Delta = r.Skip()
 }
 
-func readDeltaObject(r *jsontext.Reader, d *wireDelta) {
+func readDeltaObject(r *jsontext.Reader, d *wireDelta, src string) {
 	r.Object()
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
@@ -95,13 +104,13 @@ func readDeltaObject(r *jsontext.Reader, d *wireDelta) {
 				d.Type = name(r.Str())
 			}
 		case "text":
-			r.StringField(&d.Text)
+			stringField(r, &d.Text, src)
 		case "partial_json":
-			r.StringField(&d.PartialJSON)
+			stringField(r, &d.PartialJSON, src)
 		case "thinking":
-			r.StringField(&d.Thinking)
+			stringField(r, &d.Thinking, src)
 		case "signature":
-			r.StringField(&d.Signature)
+			stringField(r, &d.Signature, src)
 		case "citation":
 			d.Citation = r.Skip()
 		case "stop_reason":
@@ -111,6 +120,31 @@ func readDeltaObject(r *jsontext.Reader, d *wireDelta) {
 		default:
 			r.Skip()
 		}
+	}
+}
+
+// stringField is r.StringField, but for a string without escapes read
+// from src, which holds r's input, is src's substring: no copy, no
+// allocation (a delta's text, once per SSE message).
+func stringField(r *jsontext.Reader, s *string, src string) {
+	if r.Null() {
+		return
+	}
+	if src == "" {
+		*s = r.String()
+		return
+	}
+	off := r.Offset() // at the quote: Null skipped the white space
+	b := r.Str()
+	switch {
+	case r.Failed():
+	case len(b) == 0:
+		*s = ""
+	case off+1+len(b) <= len(src) && &b[0] == &r.Since(off)[1]:
+		// b is the input itself: no escape was decoded.
+		*s = src[off+1 : off+1+len(b)]
+	default:
+		*s = string(b)
 	}
 }
 
