@@ -223,6 +223,9 @@ func isTypeError(err error) bool {
 // errors. raw is valid UTF-8 (message made it so), and src holds its
 // bytes: the delta's strings are substrings of it.
 func (d *Decoder) unmarshal(raw []byte, src string, se *messages.StreamEvent) error {
+	if messages.ReadDeltaEvent(&d.jr, raw, src, se) {
+		return nil
+	}
 	d.jr.ResetValid(raw)
 	if messages.ReadStreamEventFrom(&d.jr, se, src) && d.jr.End() {
 		return nil
