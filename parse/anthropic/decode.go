@@ -59,6 +59,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	}
 	d.sse = frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes)
 	d.b = messages.NewBuilder(d.emit, d.cfg.MaxEventBytes)
+	d.b.StreamOnly() // a Messages API body has no snapshots
 	return d
 }
 
@@ -171,7 +172,6 @@ func (d *Decoder) decode(m frame.Message) error {
 	raw := append(d.raw[:0], m.Data...)
 	d.raw = raw
 	se := &d.se
-	*se = messages.StreamEvent{}
 	err := d.unmarshal(raw, m.Data, se)
 	if err != nil && !isTypeError(err) {
 		return d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
@@ -226,6 +226,7 @@ func (d *Decoder) unmarshal(raw []byte, src string, se *messages.StreamEvent) er
 	if messages.ReadDeltaEvent(&d.jr, raw, src, se) {
 		return nil
 	}
+	*se = messages.StreamEvent{}
 	d.jr.ResetValid(raw)
 	if messages.ReadStreamEventFrom(&d.jr, se, src) && d.jr.End() {
 		return nil
