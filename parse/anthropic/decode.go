@@ -158,7 +158,7 @@ func (d *Decoder) decode(m frame.Message) error {
 	if m.Type == messages.EventPing {
 		return nil
 	}
-	if strings.TrimSpace(m.Data) == "" {
+	if m.Data == "" || m.Data[0] != '{' && strings.TrimSpace(m.Data) == "" {
 		if m.Type == "" {
 			return nil // a message with no data (id: alone)
 		}
