@@ -439,3 +439,32 @@ func TestStreamEventInterleaved(t *testing.T) {
 		t.Errorf("problems differ (-want +got):\n%s", diff)
 	}
 }
+
+// TestDeltasOwnMemory: the Delta events, allocated in batches, are each
+// their own: changing one changes no other, across a batch's end.
+func TestDeltasOwnMemory(t *testing.T) {
+	t.Parallel()
+	var got []*event.Delta
+	b := NewBuilder(func(ev event.Event) {
+		if d, ok := ev.(*event.Delta); ok {
+			got = append(got, d)
+		}
+	}, 1<<20)
+	b.MessageStart("a", &Message{ID: "m"})
+	b.BlockStart("a", 0, json.RawMessage(`{"type":"text","text":""}`))
+	n := 2*deltaBatch + 1
+	for i := range n {
+		b.BlockDelta("a", 0, json.RawMessage(fmt.Sprintf(`{"type":"text_delta","text":"%d"}`, i)), nil)
+	}
+	for _, d := range got {
+		d.Text += "!"
+	}
+	var texts, want []string
+	for i, d := range got {
+		texts = append(texts, d.Text)
+		want = append(want, fmt.Sprintf("%d!", i))
+	}
+	if diff := cmp.Diff(want, texts); diff != "" {
+		t.Errorf("delta texts (-want +got):\n%s", diff)
+	}
+}
