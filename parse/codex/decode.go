@@ -491,8 +491,8 @@ func object(r *jsontext.Reader, raw []byte, drop ...string) json.RawMessage {
 			dropped |= 1 << i
 			continue
 		}
-		if bytes.ContainsAny(key, "<>&") {
-			r.Fail() // encoding/json escapes them
+		if bytes.IndexByte(key, '<') >= 0 || bytes.IndexByte(key, '>') >= 0 || bytes.IndexByte(key, '&') >= 0 {
+			r.Fail() // encoding/json escapes them (ContainsAny builds a set per call)
 		}
 		if len(b) > 1 {
 			b = append(b, ',')
@@ -727,7 +727,7 @@ func (d *Decoder) agentMessages(it *wireItem) []event.Part {
 	}
 	rest := b.remaining[:0]
 	for _, m := range msgs {
-		if !slices.Contains(it.ReceiverThreadIDs, string(m.id)) {
+		if !receiver(it, m.id) {
 			rest = append(rest, m.id)
 		}
 	}
@@ -740,6 +740,16 @@ func (d *Decoder) agentMessages(it *wireItem) []event.Part {
 		add(id)
 	}
 	return parts
+}
+
+// receiver reports whether id is one of it's receivers.
+func receiver(it *wireItem, id []byte) bool {
+	for _, r := range it.ReceiverThreadIDs {
+		if r == string(id) {
+			return true
+		}
+	}
+	return false
 }
 
 // agentMessagesSlow is agentMessages with encoding/json, for any input.
