@@ -50,9 +50,9 @@ func FuzzSkip(f *testing.F) {
 	f.Fuzz(checkSkip)
 }
 
-// TestSpecial8: the 8-byte test agrees with the byte-by-byte one, for
+// TestStops: the 8-byte test agrees with the byte-by-byte one, for
 // every byte value at every place among plain bytes and among others.
-func TestSpecial8(t *testing.T) {
+func TestStops(t *testing.T) {
 	t.Parallel()
 	special := func(c byte) bool { return c < 0x20 || c == '"' || c == '\\' }
 	for _, fill := range []byte{'a', 0x80, 0xff, 0x20, '~'} {
@@ -64,15 +64,15 @@ func TestSpecial8(t *testing.T) {
 				}
 				b[p] = byte(c)
 				want := special(byte(c))
-				if got := special8(binary.LittleEndian.Uint64(b[:])); got != want {
-					t.Fatalf("special8(% x) = %v, want %v", b, got, want)
+				if got := stops(binary.LittleEndian.Uint64(b[:])) != 0; got != want {
+					t.Fatalf("stops(% x) = %v, want %v", b, got, want)
 				}
 				run := 8
 				if want {
 					run = p
 				}
-				if got := plainRun(b[:]); got != run {
-					t.Fatalf("plainRun(% x) = %d, want %d", b, got, run)
+				if got := plainLen(b[:]); got != run {
+					t.Fatalf("plainLen(% x) = %d, want %d", b, got, run)
 				}
 			}
 		}
@@ -100,6 +100,35 @@ func TestUTF8Run(t *testing.T) {
 	} {
 		if got, want := utf8Run([]byte(s)), naive([]byte(s)); got != want {
 			t.Errorf("utf8Run(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// TestKeyLen: keyLen stops where a byte-by-byte scan does, for every byte
+// value at every place of a key long enough for two words and a tail,
+// with capitals allowed or not.
+func TestKeyLen(t *testing.T) {
+	t.Parallel()
+	naive := func(b []byte, caps bool) int {
+		for i, c := range b {
+			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 || (!caps && 'A' <= c && c <= 'Z') {
+				return i
+			}
+		}
+		return len(b)
+	}
+	for c := range 256 {
+		for p := range 19 {
+			b := []byte("key_name-9@[`{~z/a ")
+			b[p] = byte(c)
+			for _, caps := range []bool{false, true} {
+				if got, want := keyLen(b, caps), naive(b, caps); got != want {
+					t.Fatalf("keyLen(%q, %v) = %d, want %d", b, caps, got, want)
+				}
+				if got, want := asciiPlainLen(b), naive(b, true); got != want {
+					t.Fatalf("asciiPlainLen(%q) = %d, want %d", b, got, want)
+				}
+			}
 		}
 	}
 }
