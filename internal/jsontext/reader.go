@@ -511,22 +511,17 @@ func appendDoubling(b, run []byte) []byte {
 // (as plainLen) and whole, valid UTF-8 characters, which unescape copies
 // as they are.
 func utf8Run(b []byte) int {
-	// Most often the whole run up to the next quote, backslash or
-	// control character is valid UTF-8: checked at once.
-	if n := plainLen(b); utf8.Valid(b[:n]) {
-		return n
-	}
 	i := 0
 	for i < len(b) {
 		i += asciiPlainLen(b[i:])
 		if i >= len(b) || b[i] < utf8.RuneSelf {
 			break
 		}
-		rr, size := utf8.DecodeRune(b[i:])
-		if rr == utf8.RuneError && size == 1 {
+		n := multiLen(b[i:], false)
+		if n == 0 {
 			break
 		}
-		i += size
+		i += n
 	}
 	return i
 }

@@ -132,3 +132,42 @@ func TestKeyLen(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiLen: multiLen ends where a rune-by-rune scan with
+// utf8.DecodeRune does, for every first and second byte, with third and
+// fourth bytes at the edges of the continuation range and of U+2028.
+func TestMultiLen(t *testing.T) {
+	t.Parallel()
+	naive := func(b []byte, ls bool) int {
+		i := 0
+		for i < len(b) {
+			r, size := utf8.DecodeRune(b[i:])
+			if r < utf8.RuneSelf || (r == utf8.RuneError && size == 1) || (ls && (r == '\u2028' || r == '\u2029')) {
+				break
+			}
+			i += size
+		}
+		return i
+	}
+	edges := []byte{'A', 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xa8, 0xa9, 0xbf, 0xc0, 0xff}
+	b := make([]byte, 4)
+	for c0 := range 256 {
+		for c1 := range 256 {
+			for _, c2 := range edges {
+				for _, c3 := range edges {
+					if c0 < 0xf0 && c3 != 'A' {
+						continue // only a 4-byte character looks at b[3]
+					}
+					b[0], b[1], b[2], b[3] = byte(c0), byte(c1), c2, c3
+					for n := 1; n <= 4; n++ {
+						for _, ls := range []bool{false, true} {
+							if got, want := multiLen(b[:n], ls), naive(b[:n], ls); got != want {
+								t.Fatalf("multiLen(% x, %v) = %d, want %d", b[:n], ls, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

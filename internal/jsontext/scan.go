@@ -26,15 +26,26 @@ func word[T string | []byte](b T, i int) uint64 {
 // stops returns the mask of the bytes of w that a JSON string does not
 // hold as they are: '"', '\\' and control bytes.
 func stops(w uint64) uint64 {
+	// q and bs have the high bits of w: one &^ w leaves out the bytes
+	// with their high bit set for the three tests.
 	q, bs := w^(ones*'"'), w^(ones*'\\')
-	return ((q-ones)&^q | (bs-ones)&^bs | (w-ones*0x20)&^w) & highs
+	return ((q - ones) | (bs - ones) | (w - ones*0x20)) &^ w & highs
 }
 
-// capitals returns the mask of the bytes of w that are ASCII capitals
-// (exact in every byte: the sums never carry out of a byte).
+// asciiStops is stops for scans that stop at non-ASCII bytes too: those
+// mark every byte with its high bit set, so the tests need not leave them
+// out, and it takes four operations fewer.
+func asciiStops(w uint64) uint64 {
+	q, bs := w^(ones*'"'), w^(ones*'\\')
+	return ((q - ones) | (bs - ones) | (w - ones*0x20) | w) & highs
+}
+
+// capitals returns the mask of the bytes of w that are ASCII capitals,
+// and of some non-ASCII bytes, which asciiStops marks anyway (exact in
+// every byte: the sums never carry out of a byte).
 func capitals(w uint64) uint64 {
 	x := w & (ones * 0x7f)
-	return (ones*(127+'Z'+1) - x) & (x + ones*(127-('A'-1))) &^ w & highs
+	return (ones*(127+'Z'+1) - x) & (x + ones*(127-('A'-1))) & highs
 }
 
 // first returns the index of the first byte marked in a non-zero mask.
@@ -62,8 +73,7 @@ func plainLen(b []byte) int {
 func asciiPlainLen[T string | []byte](s T) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := word(s, i)
-		if m := stops(w) | w&highs; m != 0 {
+		if m := asciiStops(word(s, i)); m != 0 {
 			return i + first(m)
 		}
 	}
@@ -82,7 +92,7 @@ func keyLen(b []byte, caps bool) int {
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		w := word(b, i)
-		m := stops(w) | w&highs
+		m := asciiStops(w)
 		if !caps {
 			m |= capitals(w)
 		}
@@ -93,6 +103,60 @@ func keyLen(b []byte, caps bool) int {
 	for ; i < len(b); i++ {
 		if c := b[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 || (!caps && 'A' <= c && c <= 'Z') {
 			break
+		}
+	}
+	return i
+}
+
+// multiLen returns the length of s's prefix of valid UTF-8 characters of
+// two bytes or more, and no U+2028 or U+2029 when lineSeparators: the
+// checks of utf8.DecodeRune, inline. Text in the recordings has a run of
+// non-ASCII bytes every 20 to 50 bytes, mostly one or two characters: a
+// call per character cost more than the scan of the ASCII between them.
+func multiLen[T string | []byte](s T, lineSeparators bool) int {
+	i := 0
+	for i < len(s) {
+		lo, hi := byte(0x80), byte(0xbf) // the second byte's range
+		switch c := s[i]; {
+		case c < 0xc2: // ASCII, a continuation byte or an overlong lead
+			return i
+		case c < 0xe0:
+			if i+1 >= len(s) || s[i+1]&0xc0 != 0x80 {
+				return i
+			}
+			i += 2
+		case c < 0xf0:
+			if i+2 >= len(s) {
+				return i
+			}
+			switch c {
+			case 0xe0:
+				lo = 0xa0 // not overlong
+			case 0xed:
+				hi = 0x9f // not a surrogate
+			}
+			c1, c2 := s[i+1], s[i+2]
+			if c1 < lo || c1 > hi || c2&0xc0 != 0x80 ||
+				lineSeparators && c == 0xe2 && c1 == 0x80 && (c2 == 0xa8 || c2 == 0xa9) {
+				return i
+			}
+			i += 3
+		case c < 0xf5:
+			if i+3 >= len(s) {
+				return i
+			}
+			switch c {
+			case 0xf0:
+				lo = 0x90 // not overlong
+			case 0xf4:
+				hi = 0x8f // not beyond U+10FFFF
+			}
+			if c1 := s[i+1]; c1 < lo || c1 > hi || s[i+2]&0xc0 != 0x80 || s[i+3]&0xc0 != 0x80 {
+				return i
+			}
+			i += 4
+		default:
+			return i
 		}
 	}
 	return i
