@@ -190,7 +190,22 @@ func (r *Reader) key(capitals bool) ([]byte, bool) {
 		}
 	}
 	start := i + 1
-	i = start + keyLen(b[start:], capitals)
+	// Most keys are shorter than a word: the first word is looked at
+	// here, saving keyLen's call.
+	if start+8 <= len(b) {
+		w := word(b, start)
+		m := asciiStops(w)
+		if !capitals {
+			m |= capitalMask(w)
+		}
+		if m != 0 {
+			i = start + first(m)
+		} else {
+			i = start + 8 + keyLen(b[start+8:], capitals)
+		}
+	} else {
+		i = start + keyLen(b[start:], capitals)
+	}
 	if i >= len(b) || b[i] != '"' {
 		r.bad = true
 		return nil, false

@@ -1,6 +1,7 @@
 package jsontext
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"testing"
@@ -164,6 +165,42 @@ func TestMultiLen(t *testing.T) {
 							if got, want := multiLen(b[:n], ls), naive(b[:n], ls); got != want {
 								t.Fatalf("multiLen(% x, %v) = %d, want %d", b[:n], ls, got, want)
 							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestKey: Key and KeyFold read a key of any length up to where its text
+// ends, or fail at a byte they leave to encoding/json, wherever it is in
+// the key, with the text ending right after the object or going on.
+func TestKey(t *testing.T) {
+	t.Parallel()
+	for n := range 20 {
+		for p := range n + 1 {
+			for _, c := range []byte{'a', '_', '@', '[', 'A', 'Z', '\\', 0x01, 0x1f, 0x80, 0xc3, 0xff} {
+				key := []byte("abcdefghijklmnopqrst"[:n])
+				if p < n {
+					key[p] = c
+				}
+				for _, tail := range []string{"", `,"pad":"a longer value than a word"`} {
+					in := []byte(`{"` + string(key) + `":1` + tail + `}`)
+					for _, fold := range []bool{false, true} {
+						ok := bytes.IndexFunc(key, func(r rune) bool {
+							return r < 0x20 || r == '\\' || r >= utf8.RuneSelf || (!fold && 'A' <= r && r <= 'Z')
+						}) < 0
+						var r Reader
+						r.Reset(in)
+						r.Object()
+						read := r.Key
+						if fold {
+							read = r.KeyFold
+						}
+						got, gotOK := read()
+						if gotOK != ok || (ok && string(got) != string(key)) || r.Failed() == ok {
+							t.Fatalf("%q (fold %v): key %q, %v (failed %v), want %q, %v", in, fold, got, gotOK, r.Failed(), key, ok)
 						}
 					}
 				}

@@ -40,10 +40,10 @@ func asciiStops(w uint64) uint64 {
 	return ((q - ones) | (bs - ones) | (w - ones*0x20) | w) & highs
 }
 
-// capitals returns the mask of the bytes of w that are ASCII capitals,
+// capitalMask returns the mask of the bytes of w that are ASCII capitals,
 // and of some non-ASCII bytes, which asciiStops marks anyway (exact in
 // every byte: the sums never carry out of a byte).
-func capitals(w uint64) uint64 {
+func capitalMask(w uint64) uint64 {
 	x := w & (ones * 0x7f)
 	return (ones*(127+'Z'+1) - x) & (x + ones*(127-('A'-1))) & highs
 }
@@ -94,7 +94,7 @@ func keyLen(b []byte, caps bool) int {
 		w := word(b, i)
 		m := asciiStops(w)
 		if !caps {
-			m |= capitals(w)
+			m |= capitalMask(w)
 		}
 		if m != 0 {
 			return i + first(m)
