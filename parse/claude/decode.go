@@ -662,7 +662,7 @@ func lineModel(l *Line) string {
 
 func (d *Decoder) init(raw []byte) error {
 	var in Init
-	if err := json.Unmarshal(raw, &in); err != nil {
+	if err := d.unmarshalInit(raw, &in); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
 			return d.errorf(event.ErrSyntax, "system/init: %s", jsontext.Problem(err))

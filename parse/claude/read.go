@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 
@@ -271,4 +272,140 @@ func (d *Decoder) intern(b []byte) string {
 		d.lastID = string(b)
 	}
 	return d.lastID
+}
+
+// UnmarshalInit decodes a system/init line into in as json.Unmarshal
+// does, with its error, in one pass when r can: then only the fields
+// this module reads (cwd, session_id, model, tools) are set, the others'
+// types checked (a value of the wrong type goes to encoding/json, which
+// sets them all and gives the error). r is reused across calls.
+func UnmarshalInit(r *jsontext.Reader, raw []byte, in *Init) error {
+	return jsontext.Decode(r, raw, in, readInit)
+}
+
+// unmarshalInit is UnmarshalInit for a line that went through
+// badutf8.Fix: its strings are not checked for UTF-8 again.
+func (d *Decoder) unmarshalInit(raw []byte, in *Init) error {
+	return jsontext.DecodeValid(&d.jr, raw, in, readInit)
+}
+
+func readInit(r *jsontext.Reader, in *Init) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "cwd":
+			r.StringField(&in.Cwd)
+		case "session_id":
+			r.StringField(&in.SessionID)
+		case "model":
+			r.StringField(&in.Model)
+		case "tools":
+			in.Tools = readStrings(r, in.Tools)
+		case "type", "subtype", "permissionMode", "apiKeySource", "claude_code_version", "output_style", "uuid":
+			if !r.Null() {
+				r.Str() // a string, not kept
+			}
+		case "slash_commands", "agents", "skills":
+			readStrings(r, nil) // strings, not kept
+		case "mcp_servers", "plugins":
+			if r.Null() {
+				break
+			}
+			if r.Peek() != '[' {
+				r.Fail()
+			}
+			r.Skip() // any array
+		default:
+			if isInitField(key) {
+				r.Fail() // encoding/json matches it case-insensitively
+			}
+			r.Skip()
+		}
+	}
+	return !r.Failed()
+}
+
+// readStrings reads a []string field as json.Unmarshal does into old:
+// null makes it nil, an array a slice of its strings (null ones "").
+// encoding/json decodes into old's elements, where a null leaves the
+// string there: a null element with old set fails.
+func readStrings(r *jsontext.Reader, old []string) []string {
+	if r.Null() {
+		return nil
+	}
+	s := old[:0]
+	if s == nil {
+		s = []string{}
+	}
+	if !r.Array() {
+		return nil
+	}
+	for r.More() {
+		if r.Null() {
+			if old != nil {
+				r.Fail()
+			}
+			s = append(s, "")
+			continue
+		}
+		s = append(s, r.String())
+	}
+	return s
+}
+
+// isInitField reports whether key, which matched none of Init's keys
+// exactly, matches one case-insensitively, as encoding/json matches it.
+func isInitField(key []byte) bool {
+	for _, f := range [...]string{
+		"type", "subtype", "cwd", "session_id", "tools", "mcp_servers", "model", "permissionmode", "slash_commands",
+		"apikeysource", "claude_code_version", "output_style", "agents", "skills", "plugins", "uuid",
+	} {
+		if len(key) == len(f) && bytes.EqualFold(key, []byte(f)) {
+			return true
+		}
+	}
+	return false
+}
+
+// UnmarshalKind decodes a line's type and subtype as json.Unmarshal
+// into a Line does, with its error (nil where it decodes the whole line
+// without error), in one pass when r can, else with encoding/json. r is
+// reused across calls.
+func UnmarshalKind(r *jsontext.Reader, raw []byte) (typ, subtype string, err error) {
+	r.Reset(raw)
+	if readKind(r, &typ, &subtype) && r.End() {
+		return typ, subtype, nil
+	}
+	var l Line
+	err = json.Unmarshal(raw, &l)
+	return l.Type, l.Subtype, err
+}
+
+// readKind reads the type and subtype of a line, checking the types of
+// the other fields of Line as encoding/json does.
+func readKind(r *jsontext.Reader, typ, subtype *string) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "type":
+			if !r.Null() {
+				*typ = lineType(r.Str())
+			}
+		case "subtype":
+			r.StringField(subtype)
+		case "uuid", "session_id", "subagent_type", "task_description", "parent_tool_use_id":
+			if !r.Null() {
+				r.Str() // a string, not kept
+			}
+		case "message", "error", "tool_use_result", "event":
+			r.Skip() // any value
+		default:
+			r.SkipUnknown(key, isLineField)
+		}
+	}
+	return !r.Failed()
 }
