@@ -908,10 +908,3 @@ func jsonString(b []byte) string {
 	json.Unmarshal(b, &s)
 	return s
 }
-
-// marshal is messages.Marshal for values of strings and valid JSON text,
-// which always marshal.
-func marshal(v any) json.RawMessage {
-	b, _ := messages.Marshal(v)
-	return b
-}

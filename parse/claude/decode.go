@@ -63,6 +63,7 @@ type Decoder struct {
 
 	jr     jsontext.Reader      // decodes lines in one pass
 	lastID string               // the session id of the last line
+	tools  []string             // the tools of the last init, whose names the next shares
 	se     messages.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
 	res    Result               // the fields of a result line read with the line
 	resOK  bool                 // res is the line's (its type came before them)

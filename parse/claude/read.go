@@ -13,9 +13,11 @@ import (
 
 // unmarshalLine decodes a line as json.Unmarshal does, in one pass when
 // jsontext.Reader can (the stream event of a stream_event line decoded
-// with it), else with encoding/json, which gives the errors.
+// with it), else with encoding/json, which gives the errors. raw went
+// through badutf8.Fix: its strings are not checked for UTF-8 again
+// (ResetValid).
 func (d *Decoder) unmarshalLine(raw []byte, l *Line) error {
-	d.jr.Reset(raw)
+	d.jr.ResetValid(raw)
 	if d.readLine(&d.jr, l) && d.jr.End() {
 		return nil
 	}
@@ -34,7 +36,7 @@ func (d *Decoder) unmarshalLine(raw []byte, l *Line) error {
 // type error, so a field it does not read may hold anything: it is
 // skipped, not checked.
 func (d *Decoder) unmarshalResult(raw []byte, res *Result) error {
-	d.jr.Reset(raw)
+	d.jr.ResetValid(raw) // raw went through badutf8.Fix
 	if readResult(&d.jr, res) && d.jr.End() {
 		return nil
 	}
@@ -140,8 +142,9 @@ func isSyntaxError(err error) bool {
 
 // unmarshalMessage decodes an assistant line's message as json.Unmarshal
 // does, in one pass when jsontext.Reader can, else with encoding/json.
+// raw is a value of a line that went through badutf8.Fix.
 func (d *Decoder) unmarshalMessage(raw []byte, m *messages.Message) error {
-	return jsontext.Decode(&d.jr, raw, m, messages.ReadMessage)
+	return jsontext.DecodeValid(&d.jr, raw, m, messages.ReadMessage)
 }
 
 // readLine decodes a line into l in one pass. It decodes an assistant
@@ -284,12 +287,28 @@ func UnmarshalInit(r *jsontext.Reader, raw []byte, in *Init) error {
 }
 
 // unmarshalInit is UnmarshalInit for a line that went through
-// badutf8.Fix: its strings are not checked for UTF-8 again.
+// badutf8.Fix: its strings are not checked for UTF-8 again. The names
+// of its tools are those of the init before where they are equal:
+// Claude Code repeats init, with the same tools, at every query.
 func (d *Decoder) unmarshalInit(raw []byte, in *Init) error {
-	return jsontext.DecodeValid(&d.jr, raw, in, readInit)
+	d.jr.ResetValid(raw)
+	if readInitTools(&d.jr, in, d.tools) && d.jr.End() {
+		if len(in.Tools) > 0 {
+			d.tools = in.Tools
+		}
+		return nil
+	}
+	*in = Init{}
+	return json.Unmarshal(raw, in)
 }
 
 func readInit(r *jsontext.Reader, in *Init) bool {
+	return readInitTools(r, in, nil)
+}
+
+// readInitTools reads an init line into in, the names of its tools
+// those of prev where they are equal (saving their allocation).
+func readInitTools(r *jsontext.Reader, in *Init, prev []string) bool {
 	if !r.Object() {
 		return false
 	}
@@ -302,13 +321,13 @@ func readInit(r *jsontext.Reader, in *Init) bool {
 		case "model":
 			r.StringField(&in.Model)
 		case "tools":
-			in.Tools = readStrings(r, in.Tools)
+			in.Tools = readStrings(r, in.Tools, prev)
 		case "type", "subtype", "permissionMode", "apiKeySource", "claude_code_version", "output_style", "uuid":
 			if !r.Null() {
 				r.Str() // a string, not kept
 			}
 		case "slash_commands", "agents", "skills":
-			readStrings(r, nil) // strings, not kept
+			readStrings(r, nil, nil) // strings, not kept
 		case "mcp_servers", "plugins":
 			if r.Null() {
 				break
@@ -330,14 +349,15 @@ func readInit(r *jsontext.Reader, in *Init) bool {
 // readStrings reads a []string field as json.Unmarshal does into old:
 // null makes it nil, an array a slice of its strings (null ones "").
 // encoding/json decodes into old's elements, where a null leaves the
-// string there: a null element with old set fails.
-func readStrings(r *jsontext.Reader, old []string) []string {
+// string there: a null element with old set fails. A string equal to
+// the one at its index in prev is prev's.
+func readStrings(r *jsontext.Reader, old, prev []string) []string {
 	if r.Null() {
 		return nil
 	}
 	s := old[:0]
 	if s == nil {
-		s = []string{}
+		s = make([]string, 0, len(prev))
 	}
 	if !r.Array() {
 		return nil
@@ -350,7 +370,11 @@ func readStrings(r *jsontext.Reader, old []string) []string {
 			s = append(s, "")
 			continue
 		}
-		s = append(s, r.String())
+		if v := r.Str(); len(s) < len(prev) && string(v) == prev[len(s)] {
+			s = append(s, prev[len(s)])
+		} else {
+			s = append(s, string(v))
+		}
 	}
 	return s
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -19,6 +20,7 @@ var oddLines = []string{
 	`{"type":"system","subtype":"init","session_id":"s","tools":["Bash",null],"cwd":"/","model":"m"}`,
 	`{"type":"system","subtype":"init","tools":["a","b"],"tools":[null]}`,
 	`{"type":"system","subtype":"init","tools":["a","b"],"tools":[]}`,
+	`{"type":"system","subtype":"init","tools":["Bash","Write","x","y"]}`,
 	`{"type":"system","subtype":"init","tools":null}`,
 	`{"type":"system","subtype":"init","tools":[]}`,
 	`{"type":"system","subtype":"init","tools":"Bash"}`,
@@ -92,6 +94,21 @@ func checkInit(t *testing.T, r *jsontext.Reader, raw []byte) {
 	}
 	if (w.Tools == nil) != (g.Tools == nil) {
 		t.Errorf("UnmarshalInit(%q): tools %#v, json.Unmarshal %#v", raw, g.Tools, w.Tools)
+	}
+	if !utf8.Valid(raw) {
+		return // the decoder's precondition: its lines went through badutf8.Fix
+	}
+	// The decoder's, with the tools of an init before.
+	d := NewDecoder(nil, nil)
+	d.tools = []string{"Bash", "Read", "x"}
+	in = Init{}
+	err = d.unmarshalInit(raw, &in)
+	g = initResult{Cwd: in.Cwd, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools}
+	if err != nil {
+		g.Err = err.Error()
+	}
+	if diff := cmp.Diff(w, g); diff != "" || (w.Tools == nil) != (g.Tools == nil) {
+		t.Errorf("Decoder.unmarshalInit(%q) (-json.Unmarshal +got):\n%s", raw, diff)
 	}
 }
 
