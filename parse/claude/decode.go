@@ -61,12 +61,13 @@ type Decoder struct {
 	finished bool                 // a result line was seen after the last content
 	bad      badutf8.Once         // the invalid UTF-8 warning
 
-	jr     jsontext.Reader      // decodes lines in one pass
-	lastID string               // the session id of the last line
-	tools  []string             // the tools of the last init, whose names the next shares
-	se     messages.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
-	res    Result               // the fields of a result line read with the line
-	resOK  bool                 // res is the line's (its type came before them)
+	jr         jsontext.Reader      // decodes lines in one pass
+	lastID     string               // the session id of the last line
+	lastStatus string               // the status of the last status line
+	tools      []string             // the tools of the last init, whose names the next shares
+	se         messages.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
+	res        Result               // the fields of a result line read with the line
+	resOK      bool                 // res is the line's (its type came before them)
 }
 
 type toolInfo struct{ agent, name string }
@@ -546,7 +547,11 @@ func (d *Decoder) decode(raw []byte) error {
 		if l.Subtype == SubtypeInit {
 			return d.init(raw)
 		}
-		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: summary(&l, raw), Raw: bytes.Clone(raw)})
+		msg, ok := d.quickSummary(&l, raw)
+		if !ok {
+			msg = summary(&l, raw)
+		}
+		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: msg, Raw: bytes.Clone(raw)})
 	case TypeStreamEvent:
 		return d.streamEvent(agent, l.Event, d.parsedEvent(&l))
 	case TypeAssistant:
@@ -716,7 +721,9 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 		}
 	}
 	var errType string
-	json.Unmarshal(l.Error, &errType)
+	if len(l.Error) > 0 { // (Unmarshal of nothing allocates its error)
+		json.Unmarshal(l.Error, &errType)
+	}
 	if m.Model == SyntheticModel || errType != "" {
 		// Claude Code's report of an API error, dressed as a message.
 		var text []string

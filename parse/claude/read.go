@@ -327,7 +327,7 @@ func readInitTools(r *jsontext.Reader, in *Init, prev []string) bool {
 				r.Str() // a string, not kept
 			}
 		case "slash_commands", "agents", "skills":
-			readStrings(r, nil, nil) // strings, not kept
+			checkStrings(r) // strings, not kept
 		case "mcp_servers", "plugins":
 			if r.Null() {
 				break
@@ -377,6 +377,21 @@ func readStrings(r *jsontext.Reader, old, prev []string) []string {
 		}
 	}
 	return s
+}
+
+// checkStrings reads a []string field that is not kept: null, or an
+// array of strings and nulls.
+func checkStrings(r *jsontext.Reader) {
+	if r.Null() {
+		return
+	}
+	if r.Array() {
+		for r.More() {
+			if !r.Null() {
+				r.Str()
+			}
+		}
+	}
 }
 
 // isInitField reports whether key, which matched none of Init's keys

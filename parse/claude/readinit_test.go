@@ -43,6 +43,15 @@ var oddLines = []string{
 	`{"type":"system","parent_tool_use_id":3}`,
 	`{"type":"system","message":{"a":[1,2]},"event":null,"error":"x","tool_use_result":[]}`,
 	`{"type":"system","other":{"nested":[true,false,null,-1.5e3]}}`,
+	`{"type":"system","subtype":"status","status":"requesting"}`,
+	`{"type":"system","subtype":"status","status":"a\nb","Status":"c"}`,
+	`{"type":"system","subtype":"status","status":"a","status":null}`,
+	`{"type":"system","subtype":"status","status":5}`,
+	`{"type":"system","subtype":"status"}`,
+	`{"type":"system","subtype":"thinking_tokens","estimated_tokens":12,"estimated_tokens_delta":5}`,
+	`{"type":"system","subtype":"thinking_tokens","estimated_tokens":1.5}`,
+	`{"type":"system","subtype":"thinking_tokens","Estimated_Tokens":7}`,
+	`{"type":"system","subtype":"thinking_tokens","estimated_tokens":99999999999999999999}`,
 	`[]`,
 	`"system"`,
 	``,
@@ -133,6 +142,22 @@ func TestUnmarshalInitKind(t *testing.T) {
 	for _, raw := range all {
 		checkInit(t, &r, raw)
 		checkKind(t, &r, raw)
+		checkSummary(t, raw)
+	}
+}
+
+// checkSummary checks quickSummary against summary on raw.
+func checkSummary(t *testing.T, raw []byte) {
+	t.Helper()
+	var l Line
+	if !utf8.Valid(raw) || json.Unmarshal(raw, &l) != nil {
+		return // the decoder's precondition: a line it decoded, valid UTF-8
+	}
+	d := NewDecoder(nil, nil)
+	for range 2 { // the second time with the status of the first kept
+		if got, ok := d.quickSummary(&l, raw); ok && got != summary(&l, raw) {
+			t.Errorf("quickSummary(%q) = %q, summary %q", raw, got, summary(&l, raw))
+		}
 	}
 }
 
@@ -153,5 +178,6 @@ func FuzzUnmarshalInitKind(f *testing.F) {
 		var r jsontext.Reader
 		checkInit(t, &r, raw)
 		checkKind(t, &r, raw)
+		checkSummary(t, raw)
 	})
 }
