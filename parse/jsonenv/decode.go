@@ -437,13 +437,21 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 	if b.over {
 		return nil // reported when it outgrew the cap
 	}
+	if typ == wire.TypeMetaInit || typ == wire.TypeMetaFinal {
+		// The payload's bytes are handed over whole (b is let go): a
+		// meta_final holds the run's result, which string(b.data) and
+		// agentmeta's own copy would copy twice more.
+		meta := b.data[:len(b.data):len(b.data)]
+		if typ == wire.TypeMetaInit {
+			ev, _, _ := agentmeta.SessionStart(agent, meta)
+			d.emit(ev)
+		} else {
+			d.emit(agentmeta.RunEnd(agent, meta))
+		}
+		return nil
+	}
 	data := string(b.data)
 	switch typ {
-	case wire.TypeMetaInit:
-		ev, _, _ := agentmeta.SessionStart(agent, data)
-		d.emit(ev)
-	case wire.TypeMetaFinal:
-		d.emit(agentmeta.RunEnd(agent, data))
 	case wire.TypeToolCall, wire.TypeServerToolCall:
 		d.emit(&event.ToolCall{
 			Agent: agent, ID: b.id, Name: b.name, Input: event.JSONText(data),
