@@ -130,8 +130,11 @@ func compareFrom(t *testing.T, data []byte) {
 	r.ResetValid(data)
 	var from StreamEvent
 	fromOK := ReadStreamEventFrom(&r, &from, src) && r.End()
-	var fast StreamEvent
+	var fast, copied StreamEvent
 	fastOK := ReadDeltaEvent(&r, data, src, &fast)
+	if ok := ReadDeltaEvent(&r, data, "", &copied); ok != fastOK {
+		t.Fatalf("%s: ReadDeltaEvent %v with its string, %v without", data, fastOK, ok)
+	}
 	if fromOK != wantOK {
 		t.Fatalf("%s: ReadStreamEventFrom %v, ReadStreamEvent %v", data, fromOK, wantOK)
 	}
@@ -152,12 +155,15 @@ func compareFrom(t *testing.T, data []byte) {
 		if fast.Index != &fast.idx {
 			t.Errorf("%s: ReadDeltaEvent's Index does not point to its idx", data)
 		}
+		if diff := cmp.Diff(want, copied, opt); diff != "" {
+			t.Errorf("%s: ReadDeltaEvent without its string differs (-ReadStreamEvent +ReadDeltaEvent):\n%s", data, diff)
+		}
 	}
 }
 
 // TestReadDeltaEventAllocs: a delta without escapes is read with no
 // allocation, its text a substring of the data; one with escapes with
-// one, its text.
+// one, its text; without the data as a string, with one each.
 func TestReadDeltaEventAllocs(t *testing.T) {
 	for _, tt := range []struct {
 		data string
@@ -179,6 +185,10 @@ func TestReadDeltaEventAllocs(t *testing.T) {
 		})
 		if got != tt.want {
 			t.Errorf("%s: %v allocations, want %v", tt.data, got, tt.want)
+		}
+		got = testing.AllocsPerRun(10, func() { ReadDeltaEvent(&r, raw, "", &se) })
+		if got != 1 {
+			t.Errorf("%s: without the data's string: %v allocations, want 1", tt.data, got)
 		}
 		got = testing.AllocsPerRun(10, func() {
 			r.ResetValid(raw)
