@@ -166,7 +166,9 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 				l.Type = lineType(r.Str())
 			}
 		case "subtype":
-			r.StringField(&l.Subtype)
+			if !r.Null() {
+				l.Subtype = lineSubtype(r.Str())
+			}
 		case "uuid":
 			// Nothing reads a line's uuid: checked, not kept.
 			if !r.Null() {
@@ -264,6 +266,26 @@ func lineType(b []byte) string {
 		return TypeAssistant
 	case TypeUser:
 		return TypeUser
+	case TypeSystem:
+		return TypeSystem
+	case TypeResult:
+		return TypeResult
+	}
+	return string(b)
+}
+
+// lineSubtype returns a line subtype as a string, without allocating for
+// those Claude Code writes most.
+func lineSubtype(b []byte) string {
+	switch string(b) {
+	case SubtypeInit:
+		return SubtypeInit
+	case SubtypeSuccess:
+		return SubtypeSuccess
+	case "status":
+		return "status"
+	case "thinking_tokens":
+		return "thinking_tokens"
 	}
 	return string(b)
 }
