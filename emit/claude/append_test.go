@@ -238,3 +238,51 @@ func FuzzCompactJSON(f *testing.F) {
 		checkCompact(t, NewEncoder(nil, nil), raw)
 	})
 }
+
+// oldNoteText is what noteText kept before it passed over blocks of
+// other types: the text, as JSON, of a text block, else prev.
+func oldNoteText(block, prev []byte) []byte {
+	var b messages.Block
+	if messages.UnmarshalBlock(block, &b) == nil && b.Type == messages.BlockText && b.Text != nil {
+		return jsontext.AppendMarshalString(nil, *b.Text)
+	}
+	return prev
+}
+
+var noteTextSeeds = []string{
+	`{"type":"text","text":"a \u00e9"}`, `{"type":"text","text":"x","citations":[{"a":1}]}`,
+	`{"type":"thinking","thinking":"t","signature":"s"}`, `{"type":"tool_use","id":"i","name":"n","input":{"type":"text"}}`,
+	`{"type":"thinking","type":"text","text":"dup"}`, `{"type":"thinking","Type":"text","text":"fold"}`,
+	`{"type":"thinking","text":"x"}`, `{"type":"thinking","thinking":5}`, `{"type":"tool_use","input":`,
+	`{"type":null,"text":"x"}`, `{"text":"x","type":"text"}`, `{"type":"text"}`, `[]`, ``,
+}
+
+// checkNoteText checks noteText against oldNoteText: the result text it
+// keeps is the same JSON text or one that decodes to the same string.
+func checkNoteText(t *testing.T, block []byte) {
+	t.Helper()
+	e := NewEncoder(nil, nil)
+	prev := []byte(`"before"`)
+	e.lastText = slices.Clone(prev)
+	e.noteText(block)
+	want := oldNoteText(block, prev)
+	if string(want) != string(e.lastText) && jsonString(want) != jsonString(e.lastText) {
+		t.Errorf("noteText(%q) kept %q, want %q", block, e.lastText, want)
+	}
+}
+
+func TestNoteText(t *testing.T) {
+	t.Parallel()
+	for _, s := range noteTextSeeds {
+		checkNoteText(t, []byte(s))
+	}
+}
+
+func FuzzNoteText(f *testing.F) {
+	for _, s := range noteTextSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, block []byte) {
+		checkNoteText(t, block)
+	})
+}

@@ -67,13 +67,13 @@ type Encoder struct {
 }
 
 type agent struct {
-	id     string
-	parent *string           // parent_tool_use_id: nil for the main agent
-	calls  []string          // its client tool calls without a result yet, oldest first
-	names  map[string]string // tool name of each call in calls
-	st     *messages.Streamer
-	msgs   int
-	short  string // see newID
+	id       string
+	parent   *string           // parent_tool_use_id: nil for the main agent
+	calls    []string          // its client tool calls without a result yet, oldest first
+	names    map[string]string // tool name of each call in calls
+	st       *messages.Streamer
+	msgs     int
+	idPrefix string // msg_ and the hash of id, see newID
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -211,13 +211,11 @@ func textCap(limit int) int {
 // message's number.
 func (a *agent) newID() string {
 	a.msgs++
-	if a.short == "" {
+	if a.idPrefix == "" {
 		h := sha256.Sum256([]byte(a.id))
-		a.short = hex.EncodeToString(h[:6]) // hashed once per agent
+		a.idPrefix = "msg_" + hex.EncodeToString(h[:6]) + "_" // hashed once per agent
 	}
-	b := make([]byte, 0, len("msg__")+len(a.short)+4)
-	b = append(append(append(b, "msg_"...), a.short...), '_')
-	return string(strconv.AppendInt(b, int64(a.msgs), 10))
+	return a.idPrefix + strconv.Itoa(a.msgs)
 }
 
 // Encode writes the lines of ev.
@@ -343,7 +341,15 @@ func (e *Encoder) newRun() {
 		e.closeTurns("")
 		e.result(&event.RunEnd{})
 	}
-	*e = Encoder{w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: map[string]*agent{}, n: e.n, bigBlock: e.bigBlock}
+	// The buffers, the map and the slice are kept for reuse: a log of
+	// many short runs (perf20's codex-20.jsonl has 7119) grew them
+	// again for each.
+	clear(e.agents)
+	clear(e.order)
+	*e = Encoder{
+		w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: e.agents, order: e.order[:0], n: e.n, bigBlock: e.bigBlock,
+		out: e.out, seed: e.seed, jr: e.jr, block: e.block, lastText: e.lastText[:0],
+	}
 }
 
 // endSubagents ends the open messages of the subagents started by tool
@@ -527,18 +533,25 @@ const defaultBigBlock = 16 << 10
 // noteText keeps the text of block, a block of the main agent, when it
 // is a text block: the result line's text when the source gives none. A
 // block of the shape the Streamer writes ({"type":"text","text":...})
-// has its text kept as JSON, decoded only when a result needs it.
+// has its text kept as JSON, decoded only when a result needs it. A
+// block whose type, first, is another is passed over without decoding
+// it (it was decoded with messages.UnmarshalBlock: 4 % of codex->claude).
 func (e *Encoder) noteText(block []byte) {
-	var r jsontext.Reader
+	r := &e.jr
 	r.Reset(block)
 	if r.Object() {
-		if k, _ := r.Key(); string(k) == "type" && string(r.Str()) == messages.BlockText {
-			if k, _ := r.Key(); string(k) == "text" && r.Peek() == '"' {
-				text := r.Skip()
-				if _, more := r.Key(); !more && r.End() {
-					e.lastText = append(e.lastText[:0], text...)
-					return
+		if k, _ := r.Key(); string(k) == "type" {
+			switch typ := r.Str(); {
+			case string(typ) == messages.BlockText:
+				if k, _ := r.Key(); string(k) == "text" && r.Peek() == '"' {
+					text := r.Skip()
+					if _, more := r.Key(); !more && r.End() {
+						e.lastText = append(e.lastText[:0], text...)
+						return
+					}
 				}
+			case !r.Failed() && noTypeKey(r):
+				return // a thinking block, a tool call, ...
 			}
 		}
 	}
@@ -546,6 +559,19 @@ func (e *Encoder) noteText(block []byte) {
 	if messages.UnmarshalBlock(block, &b) == nil && b.Type == messages.BlockText && b.Text != nil {
 		e.lastText = jsontext.AppendMarshalString(e.lastText[:0], *b.Text)
 	}
+}
+
+// noTypeKey reads the rest of the object r is in, and reports whether
+// it is valid and has no other key that encoding/json would decode as
+// its type (the last of duplicate keys wins).
+func noTypeKey(r *jsontext.Reader) bool {
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		if bytes.EqualFold(key, []byte("type")) {
+			return false
+		}
+		r.Skip()
+	}
+	return r.End()
 }
 
 // toolResult writes a tool result as Claude Code does: a user line, as
