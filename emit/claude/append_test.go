@@ -286,3 +286,32 @@ func FuzzNoteText(f *testing.F) {
 		checkNoteText(t, block)
 	})
 }
+
+// TestResultOfRawBlock: the result text taken from a block written as
+// its Unknown event came (not escaped as Marshal escapes) is escaped as
+// Marshal does; one of the Streamer's is spliced as it is.
+func TestResultOfRawBlock(t *testing.T) {
+	t.Parallel()
+	end := &event.BlockEnd{Agent: "a", Kind: event.Text}
+	for _, tc := range []struct {
+		evs  []event.Event
+		want string
+	}{
+		{[]event.Event{&event.Unknown{Agent: "a", Format: messages.Format, Raw: []byte("{\"type\":\"text\",\"text\":\"x\u2028y\\u00e9\"}")}}, `"result":"x\u2028yé"`},
+		{[]event.Event{&event.Unknown{Agent: "a", Format: messages.Format, Raw: []byte("{\"type\":\"text\",\"text\":\"x\u2028y\"}")}}, `"result":"x\u2028y"`},
+		{[]event.Event{&event.Delta{Agent: "a", Kind: event.Text, Text: "x\u2028y\xff"}, end}, `"result":"x\u2028y` + "\ufffd" + `"`},
+		{[]event.Event{&event.Delta{Agent: "a", Kind: event.Text, Text: "x\u2028yé"}, end}, `"result":"x\u2028yé"`},
+	} {
+		var out bytes.Buffer
+		e := NewEncoder(&out, nil)
+		evs := append(append([]event.Event{&event.SessionStart{Agent: "a"}}, tc.evs...), &event.RunEnd{Agent: "a"})
+		for _, ev := range evs {
+			if err := e.Encode(ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !strings.Contains(out.String(), tc.want) {
+			t.Errorf("%#v: no %s in\n%s", tc.evs[0], tc.want, out.String())
+		}
+	}
+}
