@@ -108,6 +108,26 @@ func keyLen(b []byte, caps bool) int {
 	return i
 }
 
+// utf8Run returns the length of s's prefix of plain ASCII (as
+// asciiPlainLen) and valid characters of two bytes or more (as multiLen),
+// which a JSON string holds as they are: in one pass, where utf8.Valid
+// goes a byte at a time from the first non-ASCII byte on.
+func utf8Run[T string | []byte](s T) int {
+	i := 0
+	for i < len(s) {
+		i += asciiPlainLen(s[i:])
+		if i >= len(s) || s[i] < 0x80 {
+			break
+		}
+		n := multiLen(s[i:], false)
+		if n == 0 {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
 // multiLen returns the length of s's prefix of valid UTF-8 characters of
 // two bytes or more, and no U+2028 or U+2029 when lineSeparators: the
 // checks of utf8.DecodeRune, inline. Text in the recordings has a run of
