@@ -7,4 +7,7 @@ import (
 	"github.com/agentstream/agentstream/cmd"
 )
 
-func main() { os.Exit(cmd.Main()) }
+func main() {
+	tuneGC(os.Getenv)
+	os.Exit(cmd.Main())
+}

@@ -8,12 +8,13 @@ import (
 	wire "github.com/agentstream/agentstream/parse/xmlstream"
 )
 
-// metaInit returns the meta_init data: the producer's own when the event
-// came from this producer family (ASCII-escaped as json.dumps writes it in
-// XML), else one built from the event's fields in the producer's key order.
+// metaInit returns the meta_init data, for appendMetaData: the producer's
+// own when the event came from this producer family (appendMetaData
+// ASCII-escapes it as json.dumps writes it in XML), else one built from
+// the event's fields in the producer's key order.
 func metaInit(agent string, ev *event.SessionStart) []byte {
 	if ev.MetaKind == wire.MetaKind && len(ev.Meta) > 0 {
-		return asciiJSON(ev.Meta)
+		return ev.Meta
 	}
 	m := struct {
 		// The producer writes these five whether empty or not, where
@@ -43,7 +44,7 @@ func metaInit(agent string, ev *event.SessionStart) []byte {
 // conversation_history (empty), then agentmeta.Final's fields.
 func metaFinal(ev *event.RunEnd) []byte {
 	if ev.MetaKind == wire.MetaKind && len(ev.Meta) > 0 {
-		return asciiJSON(ev.Meta)
+		return ev.Meta
 	}
 	m := struct {
 		ConversationHistory []any `json:"conversation_history"`
