@@ -110,8 +110,8 @@ func keyLen(b []byte, caps bool) int {
 
 // utf8Run returns the length of s's prefix of plain ASCII (as
 // asciiPlainLen) and valid characters of two bytes or more (as multiLen),
-// which a JSON string holds as they are: in one pass, where utf8.Valid
-// goes a byte at a time from the first non-ASCII byte on.
+// which a JSON string holds as they are: in one pass, where plainLen then
+// utf8.Valid over the run made two.
 func utf8Run[T string | []byte](s T) int {
 	i := 0
 	for i < len(s) {
