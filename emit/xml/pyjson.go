@@ -134,6 +134,12 @@ func appendMetaData(b, raw []byte) []byte {
 		json.Compact(&buf, raw)
 		raw = buf.Bytes()
 	}
+	return appendASCIIData(b, raw)
+}
+
+// appendASCIIData is appendMetaData for one line of valid JSON text, such
+// as marshal writes.
+func appendASCIIData(b, raw []byte) []byte {
 	for i := 0; i < len(raw); {
 		j := i
 		for j < len(raw) && metaPlain[raw[j]] == 0 {
