@@ -792,6 +792,18 @@ func TestInputFragments(t *testing.T) {
 	}
 }
 
+// header holds the fields every line ends with, as the lines written
+// without reflection write them.
+type header struct {
+	ParentToolUseID *string `json:"parent_tool_use_id"`
+	SessionID       string  `json:"session_id"`
+	UUID            string  `json:"uuid"`
+}
+
+func (e *Encoder) header(a *agent) header {
+	return header{ParentToolUseID: a.parent, SessionID: e.session, UUID: e.uuid()}
+}
+
 // TestLinesAsMarshal: the lines written without reflection are what
 // encoding/json writes for them.
 func TestLinesAsMarshal(t *testing.T) {

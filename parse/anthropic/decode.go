@@ -59,6 +59,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	}
 	d.sse = frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes)
 	d.b = messages.NewBuilder(d.emit, d.cfg.MaxEventBytes)
+	d.b.StreamOnly() // a Messages API body has no snapshots
 	return d
 }
 
@@ -94,6 +95,8 @@ func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readMessage, 
 func (d *Decoder) readMessage() {
 	m, err := d.sse.Next()
 	switch {
+	case err == nil:
+		d.message(m)
 	case err == io.EOF:
 		d.st.End()
 	case isParseError(err) && errors.Is(err, event.ErrTruncated):
@@ -103,20 +106,23 @@ func (d *Decoder) readMessage() {
 		d.cut = err
 	case isParseError(err):
 		d.st.Problem(err)
-	case err != nil:
-		d.st.Fail(err)
 	default:
-		d.line, d.off = m.Line, m.Offset
-		warn := false
-		if !utf8.ValidString(m.Data) || !utf8.ValidString(m.Type) {
-			data, _, w1 := d.bad.Fix([]byte(m.Data))
-			typ, _, w2 := d.bad.Fix([]byte(m.Type))
-			m.Data, m.Type, warn = string(data), string(typ), w1 || w2
-		}
-		d.st.Problem(d.decode(m))
-		if warn {
-			d.st.Problem(badutf8.Warning(d.cfg.Source, m.Line, 1, m.Offset))
-		}
+		d.st.Fail(err)
+	}
+}
+
+// message decodes an SSE message of the input.
+func (d *Decoder) message(m frame.Message) {
+	d.line, d.off = m.Line, m.Offset
+	warn := false
+	if !utf8.ValidString(m.Data) || !utf8.ValidString(m.Type) {
+		data, _, w1 := d.bad.Fix([]byte(m.Data))
+		typ, _, w2 := d.bad.Fix([]byte(m.Type))
+		m.Data, m.Type, warn = string(data), string(typ), w1 || w2
+	}
+	d.st.Problem(d.decode(m))
+	if warn {
+		d.st.Problem(badutf8.Warning(d.cfg.Source, m.Line, 1, m.Offset))
 	}
 }
 
@@ -152,7 +158,7 @@ func (d *Decoder) decode(m frame.Message) error {
 	if m.Type == messages.EventPing {
 		return nil
 	}
-	if strings.TrimSpace(m.Data) == "" {
+	if m.Data == "" || m.Data[0] != '{' && strings.TrimSpace(m.Data) == "" {
 		if m.Type == "" {
 			return nil // a message with no data (id: alone)
 		}
@@ -166,8 +172,7 @@ func (d *Decoder) decode(m frame.Message) error {
 	raw := append(d.raw[:0], m.Data...)
 	d.raw = raw
 	se := &d.se
-	*se = messages.StreamEvent{}
-	err := d.unmarshal(raw, se)
+	err := d.unmarshal(raw, m.Data, se)
 	if err != nil && !isTypeError(err) {
 		return d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
 	}
@@ -215,7 +220,17 @@ func isTypeError(err error) bool {
 
 // unmarshal decodes a stream event as json.Unmarshal does, in one pass
 // when jsontext.Reader can, else with encoding/json, which gives the
-// errors.
-func (d *Decoder) unmarshal(raw []byte, se *messages.StreamEvent) error {
-	return jsontext.Decode(&d.jr, raw, se, messages.ReadStreamEvent)
+// errors. raw is valid UTF-8 (message made it so), and src holds its
+// bytes: the delta's strings are substrings of it.
+func (d *Decoder) unmarshal(raw []byte, src string, se *messages.StreamEvent) error {
+	if messages.ReadDeltaEvent(&d.jr, raw, src, se) {
+		return nil
+	}
+	*se = messages.StreamEvent{}
+	d.jr.ResetValid(raw)
+	if messages.ReadStreamEventFrom(&d.jr, se, src) && d.jr.End() {
+		return nil
+	}
+	*se = messages.StreamEvent{}
+	return json.Unmarshal(raw, se)
 }

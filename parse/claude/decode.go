@@ -61,11 +61,13 @@ type Decoder struct {
 	finished bool                 // a result line was seen after the last content
 	bad      badutf8.Once         // the invalid UTF-8 warning
 
-	jr     jsontext.Reader      // decodes lines in one pass
-	lastID string               // the session id of the last line
-	se     messages.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
-	res    Result               // the fields of a result line read with the line
-	resOK  bool                 // res is the line's (its type came before them)
+	jr         jsontext.Reader      // decodes lines in one pass
+	lastID     string               // the session id of the last line
+	lastStatus string               // the status of the last status line
+	tools      []string             // the tools of the last init, whose names the next shares
+	se         messages.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
+	res        Result               // the fields of a result line read with the line
+	resOK      bool                 // res is the line's (its type came before them)
 }
 
 type toolInfo struct{ agent, name string }
@@ -545,7 +547,11 @@ func (d *Decoder) decode(raw []byte) error {
 		if l.Subtype == SubtypeInit {
 			return d.init(raw)
 		}
-		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: summary(&l, raw), Raw: bytes.Clone(raw)})
+		msg, ok := d.quickSummary(&l, raw)
+		if !ok {
+			msg = summary(&l, raw)
+		}
+		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: msg, Raw: bytes.Clone(raw)})
 	case TypeStreamEvent:
 		return d.streamEvent(agent, l.Event, d.parsedEvent(&l))
 	case TypeAssistant:
@@ -662,7 +668,7 @@ func lineModel(l *Line) string {
 
 func (d *Decoder) init(raw []byte) error {
 	var in Init
-	if err := json.Unmarshal(raw, &in); err != nil {
+	if err := d.unmarshalInit(raw, &in); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
 			return d.errorf(event.ErrSyntax, "system/init: %s", jsontext.Problem(err))
@@ -715,7 +721,9 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 		}
 	}
 	var errType string
-	json.Unmarshal(l.Error, &errType)
+	if len(l.Error) > 0 { // (Unmarshal of nothing allocates its error)
+		json.Unmarshal(l.Error, &errType)
+	}
 	if m.Model == SyntheticModel || errType != "" {
 		// Claude Code's report of an API error, dressed as a message.
 		var text []string
