@@ -368,6 +368,17 @@ func appendEscaped(b []byte, s string, budget int, valid bool) ([]byte, int) {
 		if plain[c] == 1 {
 			break // the budget is spent
 		}
+		if c == '"' || c == '\\' {
+			// The common case in a payload of JSON text, written here
+			// as AppendString writes it, without a call per character.
+			if size+2 > budget {
+				break
+			}
+			b = append(b, '\\', c)
+			size += 2
+			i++
+			continue
+		}
 		w := 1
 		if c >= utf8.RuneSelf {
 			_, w = utf8.DecodeRuneInString(s[i:])
