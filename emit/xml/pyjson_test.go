@@ -55,6 +55,27 @@ func FuzzHTMLEscape(f *testing.F) {
 	})
 }
 
+func TestMetaPlainLen(t *testing.T) {
+	t.Parallel()
+	for _, c := range []byte("&<>\"'\x80\xff") {
+		for n := range 20 {
+			for at := range n + 1 {
+				b := bytes.Repeat([]byte("a%;=?~\x7f"), n)[:n] // neighbours of the special bytes
+				if at < n {
+					b[at] = c
+				}
+				want := 0
+				for want < len(b) && metaPlain[b[want]] == 0 {
+					want++
+				}
+				if got := metaPlainLen(b); got != want {
+					t.Errorf("metaPlainLen(%q) = %d, want %d", b, got, want)
+				}
+			}
+		}
+	}
+}
+
 func TestIndexFormatter(t *testing.T) {
 	t.Parallel()
 	for _, c := range []byte("\\\n\r") {
