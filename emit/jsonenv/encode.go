@@ -349,8 +349,16 @@ func appendEscaped(b []byte, s string, budget int, valid bool) ([]byte, int) {
 	for i < len(s) {
 		// A run that is written as it is: a byte each, up to the budget.
 		j, end := i, min(len(s), i+budget-size)
-		for j < end && plain[s[j]] == 1 {
-			j++
+		for {
+			// ASCII eight bytes at a time, then bytes outside ASCII
+			// one at a time where they are plain (valid).
+			j += jsontext.PlainLen(s[j:end])
+			if j == end || plain[s[j]] == 0 {
+				break
+			}
+			for j < end && s[j] >= utf8.RuneSelf && plain[s[j]] == 1 {
+				j++
+			}
 		}
 		if valid && j < len(s) && !utf8.RuneStart(s[j]) {
 			// The budget ends inside a character: cut before it.
