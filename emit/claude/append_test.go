@@ -238,3 +238,80 @@ func FuzzCompactJSON(f *testing.F) {
 		checkCompact(t, NewEncoder(nil, nil), raw)
 	})
 }
+
+// oldNoteText is what noteText kept before it passed over blocks of
+// other types: the text, as JSON, of a text block, else prev.
+func oldNoteText(block, prev []byte) []byte {
+	var b messages.Block
+	if messages.UnmarshalBlock(block, &b) == nil && b.Type == messages.BlockText && b.Text != nil {
+		return jsontext.AppendMarshalString(nil, *b.Text)
+	}
+	return prev
+}
+
+var noteTextSeeds = []string{
+	`{"type":"text","text":"a \u00e9"}`, `{"type":"text","text":"x","citations":[{"a":1}]}`,
+	`{"type":"thinking","thinking":"t","signature":"s"}`, `{"type":"tool_use","id":"i","name":"n","input":{"type":"text"}}`,
+	`{"type":"thinking","type":"text","text":"dup"}`, `{"type":"thinking","Type":"text","text":"fold"}`,
+	`{"type":"thinking","text":"x"}`, `{"type":"thinking","thinking":5}`, `{"type":"tool_use","input":`,
+	`{"type":null,"text":"x"}`, `{"text":"x","type":"text"}`, `{"type":"text"}`, `[]`, ``,
+}
+
+// checkNoteText checks noteText against oldNoteText: the result text it
+// keeps is the same JSON text or one that decodes to the same string.
+func checkNoteText(t *testing.T, block []byte) {
+	t.Helper()
+	e := NewEncoder(nil, nil)
+	prev := []byte(`"before"`)
+	e.lastText = slices.Clone(prev)
+	e.noteText(block)
+	want := oldNoteText(block, prev)
+	if string(want) != string(e.lastText) && jsonString(want) != jsonString(e.lastText) {
+		t.Errorf("noteText(%q) kept %q, want %q", block, e.lastText, want)
+	}
+}
+
+func TestNoteText(t *testing.T) {
+	t.Parallel()
+	for _, s := range noteTextSeeds {
+		checkNoteText(t, []byte(s))
+	}
+}
+
+func FuzzNoteText(f *testing.F) {
+	for _, s := range noteTextSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, block []byte) {
+		checkNoteText(t, block)
+	})
+}
+
+// TestResultOfRawBlock: the result text taken from a block written as
+// its Unknown event came (not escaped as Marshal escapes) is escaped as
+// Marshal does; one of the Streamer's is spliced as it is.
+func TestResultOfRawBlock(t *testing.T) {
+	t.Parallel()
+	end := &event.BlockEnd{Agent: "a", Kind: event.Text}
+	for _, tc := range []struct {
+		evs  []event.Event
+		want string
+	}{
+		{[]event.Event{&event.Unknown{Agent: "a", Format: messages.Format, Raw: []byte("{\"type\":\"text\",\"text\":\"x\u2028y\\u00e9\"}")}}, `"result":"x\u2028yé"`},
+		{[]event.Event{&event.Unknown{Agent: "a", Format: messages.Format, Raw: []byte("{\"type\":\"text\",\"text\":\"x\u2028y\"}")}}, `"result":"x\u2028y"`},
+		{[]event.Event{&event.Delta{Agent: "a", Kind: event.Text, Text: "x\u2028y\xff"}, end}, `"result":"x\u2028y` + "\ufffd" + `"`},
+		{[]event.Event{&event.Delta{Agent: "a", Kind: event.Text, Text: "x\u2028yé"}, end}, `"result":"x\u2028yé"`},
+	} {
+		var out bytes.Buffer
+		e := NewEncoder(&out, nil)
+		evs := append(append([]event.Event{&event.SessionStart{Agent: "a"}}, tc.evs...), &event.RunEnd{Agent: "a"})
+		for _, ev := range evs {
+			if err := e.Encode(ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !strings.Contains(out.String(), tc.want) {
+			t.Errorf("%#v: no %s in\n%s", tc.evs[0], tc.want, out.String())
+		}
+	}
+}

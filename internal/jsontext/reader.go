@@ -411,7 +411,7 @@ func (r *Reader) Str() []byte {
 	start := r.i + 1
 	// Plain ASCII and valid UTF-8 stand for themselves: such a string is
 	// returned as it is in the input. A string of plain ASCII, the most
-	// common, is read in one scan; utf8Run takes over at the first
+	// common, is read by one call; utf8Run takes over at the first
 	// non-ASCII byte.
 	i := start + asciiPlainLen(r.b[start:])
 	if i < len(r.b) && r.b[i] >= utf8.RuneSelf {
@@ -520,25 +520,6 @@ func appendDoubling(b, run []byte) []byte {
 		b = slices.Grow(b, len(b)+len(run))
 	}
 	return append(b, run...)
-}
-
-// utf8Run returns the length of the run at the start of b of plain ASCII
-// (as plainLen) and whole, valid UTF-8 characters, which unescape copies
-// as they are.
-func utf8Run(b []byte) int {
-	i := 0
-	for i < len(b) {
-		i += asciiPlainLen(b[i:])
-		if i >= len(b) || b[i] < utf8.RuneSelf {
-			break
-		}
-		n := multiLen(b[i:], false)
-		if n == 0 {
-			break
-		}
-		i += n
-	}
-	return i
 }
 
 // hex4 decodes 4 hex digits, or returns -1.

@@ -75,6 +75,7 @@ func simpleEscape(c byte) (byte, bool) {
 }
 
 // PlainLen returns the length of s's prefix that AppendString writes as it
-// is, byte for byte, and that is ASCII: an encoder measuring how much of
-// a text fits a budget may count those bytes as one each.
-func PlainLen(s string) int { return asciiPlainLen(s) }
+// is, byte for byte (plain ASCII and valid UTF-8): an encoder measuring
+// how much of a text fits a budget may count those bytes as one each.
+// The prefix ends at a character boundary.
+func PlainLen(s string) int { return utf8Run(s) }

@@ -64,6 +64,7 @@ type Decoder struct {
 	jr         jsontext.Reader      // decodes lines in one pass
 	lastID     string               // the session id of the last line
 	lastStatus string               // the status of the last status line
+	blocks     []json.RawMessage    // a user line's content blocks, reused
 	tools      []string             // the tools of the last init, whose names the next shares
 	se         messages.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
 	res        Result               // the fields of a result line read with the line
@@ -748,14 +749,18 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 
 func (d *Decoder) user(agent string, l *Line, raw []byte) error {
 	var m userMessage
-	if err := json.Unmarshal(l.Message, &m); err != nil {
-		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
-		return d.errorf(event.ErrSyntax, "user message: %s", jsontext.Problem(err))
-	}
-	var blocks []json.RawMessage
-	if len(m.Content) > 0 && m.Content[0] == '[' {
-		if err := json.Unmarshal(m.Content, &blocks); err != nil {
-			return d.errorf(event.ErrSyntax, "user message content: %s", jsontext.Problem(err))
+	blocks, ok := d.readUser(l.Message, &m)
+	if !ok {
+		m = userMessage{}
+		if err := json.Unmarshal(l.Message, &m); err != nil {
+			d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+			return d.errorf(event.ErrSyntax, "user message: %s", jsontext.Problem(err))
+		}
+		blocks = nil
+		if len(m.Content) > 0 && m.Content[0] == '[' {
+			if err := json.Unmarshal(m.Content, &blocks); err != nil {
+				return d.errorf(event.ErrSyntax, "user message content: %s", jsontext.Problem(err))
+			}
 		}
 	}
 	results := 0

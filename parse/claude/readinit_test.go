@@ -10,8 +10,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/messages"
 )
 
 // oddLines are lines the one-pass readers of UnmarshalInit and
@@ -52,6 +54,21 @@ var oddLines = []string{
 	`{"type":"system","subtype":"thinking_tokens","estimated_tokens":1.5}`,
 	`{"type":"system","subtype":"thinking_tokens","Estimated_Tokens":7}`,
 	`{"type":"system","subtype":"thinking_tokens","estimated_tokens":99999999999999999999}`,
+	`{"type":"stream_event","event":{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"stop_reason":null,"usage":{"input_tokens":3,"output_tokens":1}}}}`,
+	`{"type":"stream_event","event":{"type":"message_start","message":{"id":"m"},"message":{"model":"x"}}}`,
+	`{"type":"stream_event","event":{"type":"message_start","message":null}}`,
+	`{"type":"stream_event","event":{"type":"message_start","message":{"id":"m","Model":"x"}}}`,
+	`{"type":"stream_event","event":{"type":"message_start","message":{"id":5}}}`,
+	`{"type":"stream_event","event":{"message":{"id":"m","content":[{"type":"text","text":""}]},"type":null}}`,
+	`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"x"}, {"type":"text","text":"y"}]}}`,
+	`{"type":"user","message":{"role":"user","content":"hi","content":[]}}`,
+	`{"type":"user","message":{"role":"user","content":[1],"content":"hi"}}`,
+	`{"type":"user","message":{"role":5,"content":[]}}`,
+	`{"type":"user","message":{"Role":"user","content":[]}}`,
+	`{"type":"user","message":{"role":"user","Content":[]}}`,
+	`{"type":"user","message":{"role":"user","content":null}}`,
+	`{"type":"user","message":{"role":"user","content": [ {"a": 1} , 2 ] ,"other":{}}}`,
+	`{"type":"user","message":"text"}`,
 	`[]`,
 	`"system"`,
 	``,
@@ -143,6 +160,56 @@ func TestUnmarshalInitKind(t *testing.T) {
 		checkInit(t, &r, raw)
 		checkKind(t, &r, raw)
 		checkSummary(t, raw)
+		checkMessageEvent(t, raw)
+		checkUser(t, raw)
+	}
+}
+
+// checkMessageEvent checks readMessageEvent against json.Unmarshal on
+// the event of raw, when it is a stream_event line.
+func checkMessageEvent(t *testing.T, raw []byte) {
+	t.Helper()
+	var l struct{ Event json.RawMessage }
+	if !utf8.Valid(raw) || json.Unmarshal(raw, &l) != nil || len(l.Event) == 0 {
+		return
+	}
+	var want, got messages.StreamEvent
+	wantErr := json.Unmarshal(l.Event, &want)
+	var r jsontext.Reader
+	r.ResetValid(l.Event)
+	if !readMessageEvent(&r, &got) || !r.End() {
+		return // left to encoding/json
+	}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(messages.StreamEvent{})); wantErr != nil || diff != "" {
+		t.Errorf("readMessageEvent(%q) (-json.Unmarshal +got), error %v:\n%s", l.Event, wantErr, diff)
+	}
+}
+
+// checkUser checks readUser against json.Unmarshal on the message of
+// raw.
+func checkUser(t *testing.T, raw []byte) {
+	t.Helper()
+	var l struct{ Message json.RawMessage }
+	if !utf8.Valid(raw) || json.Unmarshal(raw, &l) != nil || len(l.Message) == 0 {
+		return
+	}
+	var want, got userMessage
+	wantErr := json.Unmarshal(l.Message, &want)
+	var wantBlocks []json.RawMessage
+	if wantErr == nil && len(want.Content) > 0 && want.Content[0] == '[' {
+		wantErr = json.Unmarshal(want.Content, &wantBlocks)
+	}
+	d := NewDecoder(nil, nil)
+	blocks, ok := d.readUser(l.Message, &got)
+	if !ok {
+		return // left to encoding/json
+	}
+	// (Role is checked, not kept: user reads only the content.)
+	if diff := cmp.Diff(string(want.Content), string(got.Content)); wantErr != nil || diff != "" {
+		t.Errorf("readUser(%q) content (-json.Unmarshal +got), error %v:\n%s", l.Message, wantErr, diff)
+	}
+	if diff := cmp.Diff(wantBlocks, blocks, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("readUser(%q) blocks (-json.Unmarshal +got):\n%s", l.Message, diff)
 	}
 }
 
@@ -169,7 +236,7 @@ func FuzzUnmarshalInitKind(f *testing.F) {
 	for _, name := range files {
 		data, _ := os.ReadFile(name)
 		for l := range bytes.Lines(data) {
-			if bytes.Contains(l, []byte(`"system"`)) {
+			if bytes.Contains(l, []byte(`"system"`)) || bytes.Contains(l, []byte(`message_start`)) || bytes.Contains(l, []byte(`"user"`)) {
 				f.Add(bytes.TrimSpace(l))
 			}
 		}
@@ -179,5 +246,7 @@ func FuzzUnmarshalInitKind(f *testing.F) {
 		checkInit(t, &r, raw)
 		checkKind(t, &r, raw)
 		checkSummary(t, raw)
+		checkMessageEvent(t, raw)
+		checkUser(t, raw)
 	})
 }
