@@ -254,15 +254,19 @@ func (v *validDoc) piece(b []byte, end bool) []byte {
 		v.part = v.part[:0]
 	}
 	n := len(b)
-	if !end {
+	// A piece ending in ASCII (most do) holds nothing back: completeRunes
+	// and the append are skipped, and utf8.Valid is called here, with
+	// Replace only for invalid bytes (3 % of xml -> codex's instructions
+	// were these calls' overhead, per message).
+	if !end && n > 0 && b[n-1] >= utf8.RuneSelf {
 		n = completeRunes(b)
 		v.part = append(v.part, b[n:]...)
 	}
-	out := validUTF8(b[:n])
-	if len(out) != n {
-		v.bad++
+	if utf8.Valid(b[:n]) {
+		return b[:n]
 	}
-	return out
+	v.bad++ // Replace makes it longer: each invalid byte becomes three
+	return validUTF8(b[:n])
 }
 
 // validUTF8 returns b with every byte that does not belong to a valid
