@@ -170,6 +170,15 @@ func classifyLine(b []byte) (lineKind, []byte) {
 	if b[0] == ':' {
 		return lineField, nil
 	}
+	if len(b) >= 5 && string(b[:5]) == "data:" {
+		// Nearly every line: no search for the colon (1 % of xml ->
+		// codex's instructions, callgrind).
+		v := b[5:]
+		if len(v) > 0 && v[0] == ' ' {
+			v = v[1:]
+		}
+		return lineData, v
+	}
 	i := bytes.IndexByte(b, ':')
 	if i < 0 {
 		return lineContent, b
