@@ -90,17 +90,17 @@ func (f *framer) readLine() ([]byte, int, int64, error) {
 				b = f.lbuf
 			}
 		}
+		if err == nil {
+			break // the usual line: errors.Is cost 0.6 % of xml -> codex
+		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if err != nil {
-			if err == io.EOF && f.off > start {
-				f.cut = true // a last line without an end
-				break
-			}
-			return nil, 0, 0, err
+		if err == io.EOF && f.off > start {
+			f.cut = true // a last line without an end
+			break
 		}
-		break
+		return nil, 0, 0, err
 	}
 	f.line++
 	if long {
