@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"strings"
 
 	"github.com/agentstream/agentstream/event"
 )
@@ -16,6 +15,18 @@ type Message struct {
 	Data string // data: lines joined with "\n"
 	Line int    // line of the message's first field
 	// Offset is the byte offset of the message's first field.
+	Offset int64
+}
+
+// RawMessage is a Message whose Data is borrowed: it is valid until the
+// next call of NextRaw, and must not be modified. A message of one data:
+// line that sits whole in the read buffer is handed out where it lies,
+// not copied.
+type RawMessage struct {
+	Type   string
+	ID     string
+	Data   []byte
+	Line   int
 	Offset int64
 }
 
@@ -43,6 +54,7 @@ type SSE struct {
 	// message is over the cap).
 	lineFirst byte
 	lastLen   int
+	lastWhole bool  // the line nextLine completed last lies in the read buffer
 	lastCR    bool  // the last line ended in CR: a LF first is its CRLF
 	lines     int   // lines completed
 	off       int64 // bytes consumed
@@ -50,6 +62,10 @@ type SSE struct {
 	lastID  string // the last id: seen, kept across messages
 	lastTyp string // the last event: seen, reused while it repeats
 	msg     msgState
+	// data is the message's data lines, each followed by "\n", reused
+	// from one message to the next; a message's only data line, while it
+	// lies whole in the read buffer, is msg.alias instead.
+	data []byte
 
 	// lf and cr find the line ends in the buffered input, each byte
 	// looked at once by each.
@@ -84,10 +100,14 @@ func (f *finder) index(b []byte, off int64, c byte) int {
 
 // msgState is the message being read.
 type msgState struct {
-	size    int // bytes of its lines so far, terminators included
-	over    bool
-	dirty   bool // a data, event or id field was seen
-	data    strings.Builder
+	size  int // bytes of its lines so far, terminators included
+	over  bool
+	dirty bool // a data, event or id field was seen
+	// alias is the message's data while it is one line that lies whole
+	// in the read buffer (aliased): it is copied into SSE.data before the
+	// buffer is refilled, or when a second data line comes.
+	alias   []byte
+	aliased bool
 	typ     string
 	first   int // line of its first field, 0 until one is seen
 	firstAt int64
@@ -112,8 +132,16 @@ func NewSSE(r io.Reader, source string, max int) *SSE {
 // An error reading the input is returned as it is, whether it came at a
 // message boundary or in the middle of one.
 func (s *SSE) Next() (Message, error) {
+	m, err := s.NextRaw()
+	return Message{Type: m.Type, ID: m.ID, Data: string(m.Data), Line: m.Line, Offset: m.Offset}, err
+}
+
+// NextRaw is Next with the message's data borrowed (see RawMessage): a
+// decoder that copies out only what it keeps of the data saves a copy of
+// every message.
+func (s *SSE) NextRaw() (RawMessage, error) {
 	if s.err != nil {
-		return Message{}, s.err
+		return RawMessage{}, s.err
 	}
 	for {
 		line, ended, err := s.nextLine()
@@ -133,6 +161,7 @@ func (s *SSE) Next() (Message, error) {
 // the line is complete; line holds its first max+1 bytes at most.
 func (s *SSE) nextLine() (line []byte, ended bool, err error) {
 	if s.br.Buffered() == 0 {
+		s.own() // the read below reuses the buffer the alias points into
 		if _, err := s.br.Peek(1); err != nil {
 			return nil, false, err
 		}
@@ -201,7 +230,7 @@ func (s *SSE) nextLine() (line []byte, ended bool, err error) {
 	if whole {
 		line = b[:n]
 	}
-	s.lastLen = s.lineN
+	s.lastLen, s.lastWhole = s.lineN, whole
 	s.line, s.lineN = s.line[:0], 0
 	if s.msg.over {
 		line = nil
@@ -211,13 +240,13 @@ func (s *SSE) nextLine() (line []byte, ended bool, err error) {
 
 // handle processes a complete line. It reports done with the message or
 // the problem a blank line completes.
-func (s *SSE) handle(line []byte) (Message, bool, error) {
+func (s *SSE) handle(line []byte) (RawMessage, bool, error) {
 	m := &s.msg
 	lineNum, lineAt := s.lines, s.lineAt
 	if s.lastLen == 0 {
 		if m.start == 0 {
 			m.size = 0 // blank lines between messages count for none
-			return Message{}, false, nil
+			return RawMessage{}, false, nil
 		}
 		return s.dispatch()
 	}
@@ -228,7 +257,7 @@ func (s *SSE) handle(line []byte) (Message, bool, error) {
 		m.first, m.firstAt = lineNum, lineAt
 	}
 	if m.over || s.lineFirst == ':' {
-		return Message{}, false, nil
+		return RawMessage{}, false, nil
 	}
 	field, value, found := bytes.Cut(line, []byte(":"))
 	if found && len(value) > 0 && value[0] == ' ' {
@@ -236,11 +265,15 @@ func (s *SSE) handle(line []byte) (Message, bool, error) {
 	}
 	switch string(field) {
 	case "data":
-		if m.data.Len() == 0 {
-			m.data.Grow(len(value) + 1) // one allocation for one data line
+		if !m.aliased && len(s.data) == 0 && s.lastWhole {
+			// The first data line, in the read buffer: borrowed, not
+			// copied, unless more data lines or a read come before the
+			// message ends.
+			m.alias, m.aliased = value, true
+		} else {
+			s.own()
+			s.data = append(append(s.data, value...), '\n')
 		}
-		m.data.Write(value)
-		m.data.WriteByte('\n')
 		m.dirty = true
 	case "event":
 		if string(value) != s.lastTyp {
@@ -256,30 +289,44 @@ func (s *SSE) handle(line []byte) (Message, bool, error) {
 			m.dirty = true
 		}
 	}
-	return Message{}, false, nil
+	return RawMessage{}, false, nil
 }
 
 // dispatch ends the message at its blank line.
-func (s *SSE) dispatch() (Message, bool, error) {
+func (s *SSE) dispatch() (RawMessage, bool, error) {
 	m := &s.msg
 	defer s.resetMsg()
 	if m.over || m.size > s.max {
-		return Message{}, true, s.tooLarge()
+		return RawMessage{}, true, s.tooLarge()
 	}
 	if !m.dirty {
-		return Message{}, false, nil
+		return RawMessage{}, false, nil
 	}
-	data := m.data.String()
-	if data != "" {
-		data = data[:len(data)-1]
+	data := m.alias
+	if !m.aliased && len(s.data) > 0 {
+		data = s.data[:len(s.data)-1]
 	}
-	return Message{Type: m.typ, ID: s.lastID, Data: data, Line: m.first, Offset: m.firstAt}, true, nil
+	return RawMessage{Type: m.typ, ID: s.lastID, Data: data, Line: m.first, Offset: m.firstAt}, true, nil
+}
+
+// own copies the message's borrowed data line, if it has one, into
+// s.data.
+func (s *SSE) own() {
+	m := &s.msg
+	if m.aliased {
+		s.data = append(append(s.data[:0], m.alias...), '\n')
+		m.alias, m.aliased = nil, false
+	}
 }
 
 func (s *SSE) resetMsg() {
 	s.msg = msgState{}
+	s.data = s.data[:0]
 	if cap(s.line) > keepBuffer {
 		s.line = nil // a large message's buffer is not held for the rest of the input
+	}
+	if cap(s.data) > keepBuffer {
+		s.data = nil
 	}
 }
 
@@ -310,16 +357,16 @@ func (s *SSE) tooLarge() error {
 }
 
 // end handles the end of the input, or an error reading it.
-func (s *SSE) end(err error) (Message, error) {
+func (s *SSE) end(err error) (RawMessage, error) {
 	if err != io.EOF {
 		s.err = err
-		return Message{}, err
+		return RawMessage{}, err
 	}
 	s.err = io.EOF
 	m := &s.msg
 	switch {
 	case m.over || m.size > s.max:
-		return Message{}, s.tooLarge()
+		return RawMessage{}, s.tooLarge()
 	case s.lineN > 0:
 		// The input ended in the middle of a line: the last message is
 		// incomplete, and SSE discards it.
@@ -327,7 +374,7 @@ func (s *SSE) end(err error) (Message, error) {
 		if line == 0 {
 			line, off = s.lines+1, s.off-int64(s.lineN)
 		}
-		return Message{}, &event.ParseError{
+		return RawMessage{}, &event.ParseError{
 			Source: s.source, Line: line, Column: 1, Offset: off,
 			Err: event.Errorf(event.ErrTruncated, "stream ended inside an SSE message"),
 		}
@@ -335,12 +382,12 @@ func (s *SSE) end(err error) (Message, error) {
 		// A last message without its blank line still counts.
 		m2, _, perr := s.dispatch()
 		if perr != nil {
-			return Message{}, perr
+			return RawMessage{}, perr
 		}
 		s.err = io.EOF
 		return m2, nil
 	}
-	return Message{}, io.EOF
+	return RawMessage{}, io.EOF
 }
 
 // Stop releases the reader before the end of its input. It holds nothing

@@ -84,12 +84,15 @@ func (e *Encoder) event(typ string, data []byte) error {
 	if e.err != nil {
 		return e.err
 	}
-	e.buf = append(e.buf[:0], "event: "...)
-	e.buf = append(e.buf, typ...)
-	e.buf = append(e.buf, "\ndata: "...)
-	e.buf = append(e.buf, data...)
-	e.buf = append(e.buf, "\n\n"...)
-	_, e.err = e.w.Write(e.buf)
+	// Appended to a local slice, stored once: each store of e.buf
+	// writes a pointer into the heap (a write barrier check).
+	b := append(e.buf[:0], "event: "...)
+	b = append(b, typ...)
+	b = append(b, "\ndata: "...)
+	b = append(b, data...)
+	b = append(b, "\n\n"...)
+	e.buf = b
+	_, e.err = e.w.Write(b)
 	return e.err
 }
 

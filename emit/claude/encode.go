@@ -3,6 +3,7 @@ package claude
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -43,6 +44,8 @@ type Encoder struct {
 	losses event.Losses // what was warned about
 	out    []byte       // the line being written, reused
 	seed   []byte       // what a uuid is derived from, reused
+	jr     jsontext.Reader
+	block  []byte // an error line's block, reused
 	// bigBlock is the size from which a block is not copied into its
 	// line (defaultBigBlock; tests change it).
 	bigBlock int
@@ -61,15 +64,21 @@ type Encoder struct {
 	failed    bool     // the main agent had a fatal error or a failed turn
 	errs      []string // the main agent's error messages, for result.errors
 	resultOut bool
+	// rawBlocks is set once an Unknown event went to a Streamer, which
+	// may write it as a block as it came. Until then every text block
+	// noteText keeps was escaped by jsontext.AppendMarshalString, and
+	// its text in lastText is valid UTF-8 with no raw U+2028 or U+2029.
+	rawBlocks bool
 }
 
 type agent struct {
-	id     string
-	parent *string           // parent_tool_use_id: nil for the main agent
-	calls  []string          // its client tool calls without a result yet, oldest first
-	names  map[string]string // tool name of each call in calls
-	st     *messages.Streamer
-	msgs   int
+	id       string
+	parent   *string           // parent_tool_use_id: nil for the main agent
+	calls    []string          // its client tool calls without a result yet, oldest first
+	names    map[string]string // tool name of each call in calls
+	st       *messages.Streamer
+	msgs     int
+	idPrefix string // msg_ and the hash of id, see newID
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -175,7 +184,7 @@ func (e *Encoder) scope(id string) *agent {
 	}
 	a.st = &messages.Streamer{
 		Block:         func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
-		NewID:         func() string { a.msgs++; return fmt.Sprintf("msg_%s_%d", shortID(a.id), a.msgs) },
+		NewID:         a.newID,
 		MaxBlockBytes: textCap(e.cfg.MaxBlockBytes),
 		Cut:           func() { e.warn("text beyond MaxEventBytes in one block") },
 	}
@@ -202,9 +211,16 @@ func textCap(limit int) int {
 	return max(limit-lineRoom, limit/2)
 }
 
-func shortID(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return fmt.Sprintf("%x", h[:6])
+// newID returns the id of the agent's next message whose source gives
+// none: msg_, 12 hex digits of the hash of the agent's id, _ and the
+// message's number.
+func (a *agent) newID() string {
+	a.msgs++
+	if a.idPrefix == "" {
+		h := sha256.Sum256([]byte(a.id))
+		a.idPrefix = "msg_" + hex.EncodeToString(h[:6]) + "_" // hashed once per agent
+	}
+	return a.idPrefix + strconv.Itoa(a.msgs)
 }
 
 // Encode writes the lines of ev.
@@ -248,6 +264,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if te, ok := ev.(*event.TurnEnd); ok && a.id == e.main && te.StopReason != "" {
 		e.lastStop = te.StopReason
 	}
+	if u, ok := ev.(*event.Unknown); ok && u.Format == messages.Format {
+		e.rawBlocks = true // it may become a block of the Streamer's: see rawBlocks
+	}
 	handled, err := a.st.Add(ev)
 	if te, ok := ev.(*event.TurnEnd); ok && err == nil && te.Error != "" {
 		// The turn's end is written; its failure is an error of its
@@ -274,12 +293,16 @@ func (e *Encoder) Encode(ev event.Event) error {
 		switch raw := bytes.TrimSpace(ev.Raw); {
 		case ev.Format != wire.MetaKind:
 			e.warn("unknown " + ev.Format + " events")
-		case wire.IsKnownType(ev.Type) || ev.Type == "" || len(raw) == 0 || raw[0] != '{' || !json.Valid(raw):
+		case wire.IsKnownType(ev.Type) || ev.Type == "" || len(raw) == 0 || raw[0] != '{':
 			// A line of a known type the reader could not take: written
 			// back, it would be as unreadable.
 			e.warn("malformed stream-json lines")
 		default:
-			e.line(jsontext.Compact(raw), nil) // a line type of a newer Claude Code
+			if line, ok := e.compactJSON(raw); ok {
+				e.line(line, nil) // a line type of a newer Claude Code
+			} else {
+				e.warn("malformed stream-json lines")
+			}
 		}
 	default:
 		e.warn(messages.Loss(ev))
@@ -305,13 +328,15 @@ func (e *Encoder) preInit(ev event.Event) bool {
 	default:
 		return false
 	}
-	var l wire.Line
 	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &l) != nil || l.Type == "" ||
-		(kind != "" && l.Type != kind && l.Subtype != kind) {
+	if len(raw) == 0 || raw[0] != '{' {
 		return false
 	}
-	e.line(jsontext.Compact(raw), nil)
+	typ, subtype, err := wire.UnmarshalKind(&e.jr, raw)
+	if err != nil || typ == "" || (kind != "" && typ != kind && subtype != kind) {
+		return false
+	}
+	e.line(compactValid(raw), nil)
 	return true
 }
 
@@ -324,7 +349,15 @@ func (e *Encoder) newRun() {
 		e.closeTurns("")
 		e.result(&event.RunEnd{})
 	}
-	*e = Encoder{w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: map[string]*agent{}, n: e.n, bigBlock: e.bigBlock}
+	// The buffers, the map and the slice are kept for reuse: a log of
+	// many short runs (perf20's codex-20.jsonl has 7119) grew them
+	// again for each.
+	clear(e.agents)
+	clear(e.order)
+	*e = Encoder{
+		w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: e.agents, order: e.order[:0], n: e.n, bigBlock: e.bigBlock,
+		out: e.out, seed: e.seed, jr: e.jr, block: e.block, lastText: e.lastText[:0], rawBlocks: e.rawBlocks,
+	}
 }
 
 // endSubagents ends the open messages of the subagents started by tool
@@ -364,17 +397,6 @@ func (a *agent) track(ev event.Event) {
 	}
 }
 
-// header holds the fields every line ends with.
-type header struct {
-	ParentToolUseID *string `json:"parent_tool_use_id"`
-	SessionID       string  `json:"session_id"`
-	UUID            string  `json:"uuid"`
-}
-
-func (e *Encoder) header(a *agent) header {
-	return header{ParentToolUseID: a.parent, SessionID: e.session, UUID: e.uuid()}
-}
-
 func (e *Encoder) sessionStart(a *agent, s *event.SessionStart) {
 	if a.id != e.main {
 		if p := e.parentTool(s); p != "" {
@@ -390,27 +412,21 @@ func (e *Encoder) sessionStart(a *agent, s *event.SessionStart) {
 		}
 		e.init(nil)
 		if s.Prompt != "" {
-			// The subagent's prompt, as Claude Code echoes it.
-			type content struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
+			// The subagent's prompt, as Claude Code echoes it: as Marshal
+			// writes struct{Type; Message{Role; Content}; header;
+			// SubagentType, TaskDescription string `json:",omitempty"`}.
+			b := append(e.out[:0], `{"type":"user","message":{"role":"user","content":[`...)
+			b = append(appendTextBlock(b, s.Prompt, false), "]}"...)
+			b = e.appendHeader(b, a)
+			if s.Name != "" {
+				b = append(b[:len(b)-1], `,"subagent_type":`...)
+				b = append(jsontext.AppendMarshalString(b, s.Name), '}')
 			}
-			e.line(messages.Marshal(struct {
-				Type    string `json:"type"`
-				Message struct {
-					Role    string    `json:"role"`
-					Content []content `json:"content"`
-				} `json:"message"`
-				header
-				SubagentType    string `json:"subagent_type,omitempty"`
-				TaskDescription string `json:"task_description,omitempty"`
-			}{
-				Type: wire.TypeUser, Message: struct {
-					Role    string    `json:"role"`
-					Content []content `json:"content"`
-				}{Role: "user", Content: []content{{Type: "text", Text: s.Prompt}}},
-				header: e.header(a), SubagentType: s.Name, TaskDescription: s.Description,
-			}))
+			if s.Description != "" {
+				b = append(b[:len(b)-1], `,"task_description":`...)
+				b = append(jsontext.AppendMarshalString(b, s.Description), '}')
+			}
+			e.writeLine(b)
 		}
 		return
 	}
@@ -446,9 +462,9 @@ func (e *Encoder) init(s *event.SessionStart) {
 	e.inited = true
 	if s != nil && s.MetaKind == wire.MetaKind && len(s.Meta) > 0 {
 		var in wire.Init
-		if json.Unmarshal(s.Meta, &in) == nil && in.SessionID != "" {
+		if wire.UnmarshalInit(&e.jr, s.Meta, &in) == nil && in.SessionID != "" {
 			e.session = in.SessionID
-			e.line(jsontext.Compact(s.Meta), nil)
+			e.line(compactValid(s.Meta), nil)
 			return
 		}
 	}
@@ -457,20 +473,16 @@ func (e *Encoder) init(s *event.SessionStart) {
 	// none (never a made-up "/" or "unknown"); the other keys describe
 	// Claude Code's own configuration, which agentstream states as empty
 	// defaults under its own claude_code_version.
-	in := wire.Init{
-		Type: wire.TypeSystem, Subtype: wire.SubtypeInit, Tools: []string{},
-		MCPServers: []any{}, PermissionMode: "default", SlashCommands: []string{},
-		APIKeySource: "none", ClaudeCodeVersion: "agentstream", OutputStyle: "default", Agents: []string{},
-		Skills: []string{}, Plugins: []any{},
-	}
+	// (appendInit writes the other keys.)
+	cwd, model, tools := "", "", []string{}
 	if s != nil {
 		e.session = s.SessionID
 		if e.session == "" {
 			e.session = s.Agent
 		}
-		in.Cwd, in.Model = s.Cwd, s.Model
+		cwd, model = s.Cwd, s.Model
 		if s.Tools != nil {
-			in.Tools = s.Tools
+			tools = s.Tools
 		}
 	}
 	if e.session == "" {
@@ -479,9 +491,7 @@ func (e *Encoder) init(s *event.SessionStart) {
 	if e.session == "" {
 		e.session = "00000000-0000-4000-8000-000000000000"
 	}
-	in.SessionID = e.session
-	in.UUID = e.uuid()
-	e.line(messages.Marshal(in))
+	e.writeLine(e.appendInit(e.out[:0], cwd, model, tools))
 }
 
 func (e *Encoder) streamEvent(a *agent, data []byte) error {
@@ -531,18 +541,25 @@ const defaultBigBlock = 16 << 10
 // noteText keeps the text of block, a block of the main agent, when it
 // is a text block: the result line's text when the source gives none. A
 // block of the shape the Streamer writes ({"type":"text","text":...})
-// has its text kept as JSON, decoded only when a result needs it.
+// has its text kept as JSON, decoded only when a result needs it. A
+// block whose type, first, is another is passed over without decoding
+// it (it was decoded with messages.UnmarshalBlock: 4 % of codex->claude).
 func (e *Encoder) noteText(block []byte) {
-	var r jsontext.Reader
+	r := &e.jr
 	r.Reset(block)
 	if r.Object() {
-		if k, _ := r.Key(); string(k) == "type" && string(r.Str()) == messages.BlockText {
-			if k, _ := r.Key(); string(k) == "text" && r.Peek() == '"' {
-				text := r.Skip()
-				if _, more := r.Key(); !more && r.End() {
-					e.lastText = append(e.lastText[:0], text...)
-					return
+		if k, _ := r.Key(); string(k) == "type" {
+			switch typ := r.Str(); {
+			case string(typ) == messages.BlockText:
+				if k, _ := r.Key(); string(k) == "text" && r.Peek() == '"' {
+					text := r.Skip()
+					if _, more := r.Key(); !more && r.End() {
+						e.lastText = append(e.lastText[:0], text...)
+						return
+					}
 				}
+			case !r.Failed() && noTypeKey(r):
+				return // a thinking block, a tool call, ...
 			}
 		}
 	}
@@ -552,76 +569,112 @@ func (e *Encoder) noteText(block []byte) {
 	}
 }
 
-type resultContent struct {
-	Type   string          `json:"type"`
-	Text   string          `json:"text,omitempty"`
-	Source *imageSource    `json:"source,omitempty"`
-	Raw    json.RawMessage `json:"-"`
+// noTypeKey reads the rest of the object r is in, and reports whether
+// it is valid and has no other key that encoding/json would decode as
+// its type (the last of duplicate keys wins).
+func noTypeKey(r *jsontext.Reader) bool {
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		if bytes.EqualFold(key, []byte("type")) {
+			return false
+		}
+		r.Skip()
+	}
+	return r.End()
 }
 
-type imageSource struct {
-	Type      string `json:"type"`
-	MediaType string `json:"media_type,omitempty"`
-	Data      string `json:"data,omitempty"`
-	URL       string `json:"url,omitempty"`
-}
-
+// toolResult writes a tool result as Claude Code does: a user line, as
+// Marshal writes struct{Type; Message{Role; Content []block}; header;
+// ToolUseResult json.RawMessage `json:",omitempty"`}, whose block is
+// struct{ToolUseID, Type string; Content json.RawMessage; IsError *bool
+// `json:",omitempty"`}.
 func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 	if ev.ExitCode != nil || ev.Status != "" {
 		e.warn("tool result exit codes and status")
 	}
-	var content json.RawMessage
-	if len(ev.Content) == 1 && ev.Content[0].Type == "text" {
-		content, _ = messages.Marshal(ev.Content[0].Text) // a string always marshals
-	} else {
-		parts := make([]json.RawMessage, 0, len(ev.Content))
-		for _, p := range ev.Content {
-			switch {
-			case p.Type == "text":
-				parts = append(parts, marshal(resultContent{Type: "text", Text: p.Text}))
-			case p.Type == "image":
-				// A URL source carries the media type too, which the
-				// reader takes back; the API's own url sources have none.
-				src := &imageSource{Type: "url", MediaType: p.MediaType, URL: p.Source}
-				if rest, ok := strings.CutPrefix(p.Source, "data:"); ok {
-					if mt, data, ok := strings.Cut(rest, ";base64,"); ok {
-						if mt == "" {
-							mt = p.MediaType
-						}
-						src = &imageSource{Type: "base64", MediaType: mt, Data: data}
+	b := append(e.out[:0], `{"type":"user","message":{"role":"user","content":[{"tool_use_id":`...)
+	b = jsontext.AppendMarshalString(b, ev.ID)
+	b = append(b, `,"type":"tool_result","content":`...)
+	b = e.appendResultContent(b, ev.Content)
+	if isErr := isError(a, ev); isErr != nil {
+		b = append(b, `,"is_error":`...)
+		b = strconv.AppendBool(b, *isErr)
+	}
+	b = append(b, "}]}"...)
+	b = e.appendHeader(b, a)
+	if len(ev.Structured) > 0 {
+		if structured, ok := e.compactJSON(ev.Structured); ok {
+			b = append(b[:len(b)-1], `,"tool_use_result":`...)
+			b = append(append(b, structured...), '}')
+		}
+	}
+	e.writeLine(b)
+}
+
+// appendResultContent appends the content of a tool result: a string
+// when it is one text, else its parts as blocks, each as Marshal writes
+// struct{Type string; Text string `json:",omitempty"`; Source
+// *imageSource `json:",omitempty"`}.
+func (e *Encoder) appendResultContent(b []byte, content []event.Part) []byte {
+	if len(content) == 1 && content[0].Type == "text" {
+		return jsontext.AppendMarshalString(b, content[0].Text)
+	}
+	b = append(b, '[')
+	for i, p := range content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		switch {
+		case p.Type == "text":
+			b = appendTextBlock(b, p.Text, true)
+		case p.Type == "image":
+			// A URL source carries the media type too, which the
+			// reader takes back; the API's own url sources have none.
+			b = append(b, `{"type":"image","source":`...)
+			if rest, ok := strings.CutPrefix(p.Source, "data:"); ok {
+				if mt, data, ok := strings.Cut(rest, ";base64,"); ok {
+					if mt == "" {
+						mt = p.MediaType
 					}
+					b = append(appendImageSource(b, "base64", mt, data, ""), '}')
+					continue
 				}
-				parts = append(parts, marshal(resultContent{Type: "image", Source: src}))
-			case json.Valid([]byte(p.Text)) && strings.HasPrefix(strings.TrimSpace(p.Text), "{"):
+			}
+			b = append(appendImageSource(b, "url", p.MediaType, "", p.Source), '}')
+		default:
+			if block, ok := e.wholeBlock(p.Text); ok {
 				// A block kept whole by the decoder (document, search_result, ...).
-				parts = append(parts, jsontext.Compact([]byte(p.Text)))
-			default:
-				parts = append(parts, marshal(resultContent{Type: "text", Text: p.Text}))
+				b = append(b, block...)
+			} else {
+				b = appendTextBlock(b, p.Text, true)
 			}
 		}
-		content = marshal(parts)
 	}
-	type block struct {
-		ToolUseID string          `json:"tool_use_id"`
-		Type      string          `json:"type"`
-		Content   json.RawMessage `json:"content"`
-		IsError   *bool           `json:"is_error,omitempty"`
+	return append(b, ']')
+}
+
+// wholeBlock returns text compacted when it is a JSON object: a block
+// the decoder kept whole.
+func (e *Encoder) wholeBlock(text string) ([]byte, bool) {
+	if !strings.HasPrefix(strings.TrimSpace(text), "{") {
+		return nil, false
 	}
-	line := struct {
-		Type    string `json:"type"`
-		Message struct {
-			Role    string  `json:"role"`
-			Content []block `json:"content"`
-		} `json:"message"`
-		header
-		ToolUseResult json.RawMessage `json:"tool_use_result,omitempty"`
-	}{Type: wire.TypeUser, header: e.header(a)}
-	line.Message.Role = "user"
-	line.Message.Content = []block{{ToolUseID: ev.ID, Type: messages.BlockToolResult, Content: content, IsError: isError(a, ev)}}
-	if len(ev.Structured) > 0 && json.Valid(ev.Structured) {
-		line.ToolUseResult = jsontext.Compact(ev.Structured)
+	return e.compactJSON([]byte(text))
+}
+
+// appendImageSource appends an image source, as Marshal writes
+// struct{Type string; MediaType, Data, URL string `json:",omitempty"`}.
+func appendImageSource(b []byte, typ, mediaType, data, url string) []byte {
+	b = append(b, `{"type":`...)
+	b = jsontext.AppendMarshalString(b, typ)
+	for _, f := range [...]struct{ key, value string }{{"media_type", mediaType}, {"data", data}, {"url", url}} {
+		if f.value != "" {
+			b = append(b, `,"`...)
+			b = append(b, f.key...)
+			b = append(b, `":`...)
+			b = jsontext.AppendMarshalString(b, f.value)
+		}
 	}
-	e.line(messages.Marshal(line))
+	return append(b, '}')
 }
 
 // explicitFalseTools are the tools whose results Claude Code writes
@@ -668,30 +721,24 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 			e.errs = append(e.errs, text)
 		}
 	}
-	block := marshal(struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}{"text", text})
+	e.block = appendTextBlock(e.block[:0], text, false)
 	id := e.uuid()
-	b := e.appendAssistant(e.out[:0], a, id, wire.SyntheticModel, block)
+	b := e.appendAssistant(e.out[:0], a, id, wire.SyntheticModel, e.block)
 	b = append(b, `,"error":`...)
 	b = jsontext.AppendMarshalString(b, errType)
 	e.writeLine(append(b, '}'))
 }
 
 func (e *Encoder) notice(a *agent, ev *event.Notice) {
-	var l wire.Line
-	if json.Unmarshal(ev.Raw, &l) == nil && l.Type != "" && (l.Type == ev.Kind || l.Subtype == ev.Kind) {
-		e.line(jsontext.Compact(ev.Raw), nil)
+	if typ, subtype, err := wire.UnmarshalKind(&e.jr, ev.Raw); err == nil && typ != "" && (typ == ev.Kind || subtype == ev.Kind) {
+		e.line(compactValid(ev.Raw), nil)
 		return
 	}
-	e.line(messages.Marshal(struct {
-		Type    string `json:"type"`
-		Subtype string `json:"subtype"`
-		Content string `json:"content"`
-		Level   string `json:"level"`
-		header
-	}{Type: wire.TypeSystem, Subtype: wire.SubtypeInformational, Content: ev.Kind + ": " + ev.Message, Level: "info", header: e.header(a)}))
+	// As Marshal writes struct{Type, Subtype, Content, Level string; header}.
+	b := append(e.out[:0], `{"type":"system","subtype":"informational","content":`...)
+	b = jsontext.AppendMarshalString(b, ev.Kind+": "+ev.Message)
+	b = append(b, `,"level":"info"`...)
+	e.writeLine(e.appendHeader(b, a))
 }
 
 func (e *Encoder) runEnd(a *agent, ev *event.RunEnd) {
@@ -701,10 +748,12 @@ func (e *Encoder) runEnd(a *agent, ev *event.RunEnd) {
 		return
 	}
 	e.closeTurns(ev.StopReason)
-	if ev.MetaKind == wire.MetaKind && json.Valid(ev.Meta) {
-		e.line(jsontext.Compact(ev.Meta), nil)
-		e.resultOut = true
-		return
+	if ev.MetaKind == wire.MetaKind {
+		if line, ok := e.compactJSON(ev.Meta); ok {
+			e.line(line, nil)
+			e.resultOut = true
+			return
+		}
 	}
 	e.result(ev)
 }
@@ -749,7 +798,7 @@ func (e *Encoder) result(ev *event.RunEnd) {
 	r := wire.Result{
 		Type: wire.TypeResult, Subtype: wire.SubtypeSuccess, IsError: ev.IsError || e.failed,
 		DurationMS: ev.DurationMS, NumTurns: ev.Turns, SessionID: e.session, TotalCostUSD: ev.CostUSD,
-		ModelUsage: map[string]wire.ModelUsage{}, PermissionDenials: []any{}, Errors: ev.Errors,
+		Errors: ev.Errors, // ModelUsage and PermissionDenials empty: see appendResult
 	}
 	if r.IsError && len(r.Errors) == 0 && ev.Result == "" {
 		// The source gave no account of the failure: the errors seen.
@@ -776,7 +825,7 @@ func (e *Encoder) result(ev *event.RunEnd) {
 	} else {
 		res := ev.Result
 		if res == "" && len(e.lastText) > 0 {
-			if marshalled(e.lastText) {
+			if e.rawBlocks && marshalled(e.lastText) || !e.rawBlocks && marshalledEscapes(e.lastText) {
 				splice = true // written as it is, below
 			} else {
 				res = jsonString(e.lastText)
@@ -792,17 +841,17 @@ func (e *Encoder) result(ev *event.RunEnd) {
 		}
 	}
 	r.UUID = e.uuid()
-	line, err := messages.Marshal(r)
-	if splice && err == nil {
-		// The last text, already JSON as Marshal writes it, in place of
-		// the empty result: the one "result":"" of the line (a key of
-		// the line's own; inside a string its quotes are escaped).
-		if i := bytes.Index(line, []byte(`"result":""`)); i >= 0 {
-			i += len(`"result":`)
-			line = slices.Concat(line[:i], e.lastText, line[i+2:])
-		}
+	var text []byte
+	if splice {
+		text = e.lastText // already JSON as Marshal writes it
 	}
-	e.line(line, err)
+	b, ok := appendResult(e.out[:0], &r, text)
+	if !ok {
+		_, err := messages.Marshal(r.TotalCostUSD) // the error encoding/json gives
+		e.line(nil, err)
+	} else {
+		e.writeLine(b)
+	}
 	e.resultOut = true
 }
 
@@ -847,7 +896,19 @@ func (e *Encoder) Close() error {
 // writes for the text it decodes to: valid UTF-8 with no raw U+2028 or
 // U+2029, and every escape the one Marshal writes for its character.
 func marshalled(s []byte) bool {
-	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' || !utf8.Valid(s) || bytes.Contains(s, []byte("\u2028")) || bytes.Contains(s, []byte("\u2029")) {
+	if !utf8.Valid(s) || bytes.Contains(s, []byte("\u2028")) || bytes.Contains(s, []byte("\u2029")) {
+		return false
+	}
+	return marshalledEscapes(s)
+}
+
+// marshalledEscapes is marshalled for s known to be written by
+// jsontext.AppendMarshalString, valid UTF-8 with no raw U+2028 or
+// U+2029 (only its escapes are checked: it writes an invalid byte as
+// \ufffd, which Marshal writes as the character). Checking the UTF-8 of
+// the last text of every run was 6 % of codex->claude.
+func marshalledEscapes(s []byte) bool {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
 		return false
 	}
 	s = s[1 : len(s)-1]
@@ -892,11 +953,4 @@ func jsonString(b []byte) string {
 	var s string
 	json.Unmarshal(b, &s)
 	return s
-}
-
-// marshal is messages.Marshal for values of strings and valid JSON text,
-// which always marshal.
-func marshal(v any) json.RawMessage {
-	b, _ := messages.Marshal(v)
-	return b
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 	wire "github.com/agentstream/agentstream/parse/claude"
 )
@@ -792,6 +793,18 @@ func TestInputFragments(t *testing.T) {
 	}
 }
 
+// header holds the fields every line ends with, as the lines written
+// without reflection write them.
+type header struct {
+	ParentToolUseID *string `json:"parent_tool_use_id"`
+	SessionID       string  `json:"session_id"`
+	UUID            string  `json:"uuid"`
+}
+
+func (e *Encoder) header(a *agent) header {
+	return header{ParentToolUseID: a.parent, SessionID: e.session, UUID: e.uuid()}
+}
+
 // TestLinesAsMarshal: the lines written without reflection are what
 // encoding/json writes for them.
 func TestLinesAsMarshal(t *testing.T) {
@@ -851,10 +864,22 @@ func checkMarshalled(t *testing.T, s string) {
 	}
 }
 
+// checkMarshalledEscapes: on what jsontext.AppendMarshalString writes
+// (the text blocks of a Streamer), marshalledEscapes says what
+// marshalled says.
+func checkMarshalledEscapes(t *testing.T, s string) {
+	b := jsontext.AppendMarshalString(nil, s)
+	if got, want := marshalledEscapes(b), marshalled(b); got != want {
+		t.Errorf("marshalledEscapes(%q) = %v, marshalled %v", b, got, want)
+	}
+}
+
 func TestMarshalled(t *testing.T) {
 	t.Parallel()
 	for _, s := range marshalledSeeds {
 		checkMarshalled(t, s)
+		checkMarshalledEscapes(t, s)
+		checkMarshalledEscapes(t, s[1:])
 	}
 }
 
@@ -862,7 +887,10 @@ func FuzzMarshalled(f *testing.F) {
 	for _, s := range marshalledSeeds {
 		f.Add(s)
 	}
-	f.Fuzz(checkMarshalled)
+	f.Fuzz(func(t *testing.T, s string) {
+		checkMarshalled(t, s)
+		checkMarshalledEscapes(t, s)
+	})
 }
 
 // TestBigBlocks: a block written around (not copied into) its line

@@ -53,15 +53,14 @@ type Encoder struct {
 	content  bool   // an item was written in the open turn
 	nextID   int
 
-	blocks   map[event.BlockKind]*bytes.Buffer // open text and thinking blocks of the main agent
-	free     []*bytes.Buffer                   // block buffers to reuse
-	val      []byte                            // a block's text as JSON, reused
-	out      []byte                            // the line being written, reused
-	calls    map[string]*call                  // tool calls written as item.started, by call id
-	todo     *todoItem                         // the open todo_list item of the turn
-	todoIDs  map[string]string                 // TodoList.ID -> item id
-	fileIDs  map[string]string                 // FileChange.ID -> item id, between item.started and item.completed
-	children map[string]bool                   // agent scopes other than the main one
+	blocks   map[event.BlockKind]*textBlock // open text and thinking blocks of the main agent
+	free     []*textBlock                   // blocks to reuse
+	in       input                          // a tool call's input, reused
+	calls    map[string]*call               // tool calls written as item.started, by call id
+	todo     *todoItem                      // the open todo_list item of the turn
+	todoIDs  map[string]string              // TodoList.ID -> item id
+	fileIDs  map[string]string              // FileChange.ID -> item id, between item.started and item.completed
+	children map[string]bool                // agent scopes other than the main one
 
 	pending  event.Usage  // usage of the turns merged into the open one
 	total    wire.Usage   // cumulative usage written so far
@@ -96,7 +95,7 @@ type todoItem struct {
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{
-		w: w, blocks: map[event.BlockKind]*bytes.Buffer{}, calls: map[string]*call{},
+		w: w, blocks: map[event.BlockKind]*textBlock{}, calls: map[string]*call{},
 		todoIDs: map[string]string{}, fileIDs: map[string]string{}, children: map[string]bool{},
 	}
 	if cfg != nil {
@@ -256,7 +255,7 @@ func (e *Encoder) writeThread(id string) {
 	e.buf = append(e.buf[:0], `{"type":"thread.started","thread_id":`...)
 	e.buf = jsontext.AppendString(e.buf, id)
 	e.buf = append(e.buf, '}')
-	e.line(e.buf)
+	e.writeBuf()
 }
 
 func (e *Encoder) openTurn() {
@@ -326,7 +325,7 @@ func (e *Encoder) closeTurn() {
 		e.buf = append(e.buf, `}}`...)
 		e.failure = ""
 		e.pending = event.Usage{}
-		e.line(e.buf)
+		e.writeBuf()
 		return
 	}
 	p := e.pending
@@ -348,7 +347,7 @@ func (e *Encoder) closeTurn() {
 	e.buf = append(e.buf, `,"reasoning_output_tokens":`...)
 	e.buf = strconv.AppendInt(e.buf, u.ReasoningOutputTokens, 10)
 	e.buf = append(e.buf, `}}`...)
-	e.line(e.buf)
+	e.writeBuf()
 }
 
 func (e *Encoder) runEnd(ev *event.RunEnd) {
@@ -396,29 +395,57 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	e.buf = append(e.buf[:0], `{"type":"error","message":`...)
 	e.buf = jsontext.AppendString(e.buf, ev.Message)
 	e.buf = append(e.buf, '}')
-	e.line(e.buf)
+	e.writeBuf()
 }
 
-// block writes a text or thinking block as a completed item.
-// appendText adds s to a block's text, up to Config.MaxBlockBytes; what
-// is beyond is dropped (never splitting a UTF-8 sequence) and reported.
-// openBlock returns the buffer of the open block of kind, opening it
-// (with a buffer of an ended block, reused) if it is not.
-func (e *Encoder) openBlock(kind event.BlockKind) *bytes.Buffer {
+// textBlock is the text of an open text or thinking block: the text of
+// its first delta as it came, not copied (a block of Codex's own is one
+// delta), then a buffer once a second delta comes.
+type textBlock struct {
+	one string // the text while it is one delta's; buf is empty then
+	buf bytes.Buffer
+}
+
+func (t *textBlock) len() int { return len(t.one) + t.buf.Len() }
+
+func (t *textBlock) add(s string) {
+	if t.one == "" && t.buf.Len() == 0 {
+		t.one = s
+		return
+	}
+	if t.one != "" {
+		t.buf.WriteString(t.one)
+		t.one = ""
+	}
+	t.buf.WriteString(s)
+}
+
+func (t *textBlock) text() string {
+	if t.buf.Len() == 0 {
+		return t.one
+	}
+	return t.buf.String()
+}
+
+// openBlock returns the open block of kind, opening it (with the buffer
+// of an ended block, reused) if it is not.
+func (e *Encoder) openBlock(kind event.BlockKind) *textBlock {
 	b := e.blocks[kind]
 	if b == nil {
 		if n := len(e.free); n > 0 {
 			b, e.free = e.free[n-1], e.free[:n-1]
 		} else {
-			b = new(bytes.Buffer)
+			b = new(textBlock)
 		}
 		e.blocks[kind] = b
 	}
 	return b
 }
 
-func (e *Encoder) appendText(b *bytes.Buffer, s string) {
-	room := e.cfg.MaxBlockBytes - b.Len()
+// appendText adds s to a block's text, up to Config.MaxBlockBytes; what
+// is beyond is dropped (never splitting a UTF-8 sequence) and reported.
+func (e *Encoder) appendText(b *textBlock, s string) {
+	room := e.cfg.MaxBlockBytes - b.len()
 	if len(s) > room {
 		n := max(room, 0)
 		for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
@@ -427,16 +454,18 @@ func (e *Encoder) appendText(b *bytes.Buffer, s string) {
 		s = s[:n]
 		e.warn("text beyond MaxEventBytes in one block")
 	}
-	b.WriteString(s)
+	b.add(s)
 }
 
+// block writes a text or thinking block as a completed item.
 func (e *Encoder) block(kind event.BlockKind) {
 	b := e.blocks[kind]
 	delete(e.blocks, kind)
 	text := ""
 	if b != nil {
-		text = b.String()
-		b.Reset()
+		text = b.text()
+		b.one = ""
+		b.buf.Reset()
 		e.free = append(e.free, b)
 	}
 	typ := wire.ItemAgentMessage
@@ -446,8 +475,7 @@ func (e *Encoder) block(kind event.BlockKind) {
 		e.warn("blocks of kind " + string(kind))
 	}
 	e.openTurn()
-	e.val = jsontext.AppendString(e.val[:0], text)
-	e.item(wire.TypeItemCompleted, e.newID(), typ, field{"text", e.val})
+	e.item(wire.TypeItemCompleted, e.newID(), typ, str("text", text))
 }
 
 func (e *Encoder) fileChange(ev *event.FileChange) {
@@ -562,15 +590,19 @@ func (e *Encoder) newID() string {
 	return id
 }
 
-// field is one member of an item after id and type, its value as JSON.
+// field is one member of an item after id and type: its value as JSON,
+// or a string item writes as JSON (with no buffer of its own: the text of
+// a block is escaped once, into the line).
 type field struct {
 	key   string
 	value []byte
+	text  string
+	isStr bool
 }
 
-func str(key, v string) field { return field{key, jsontext.AppendString(nil, v)} }
+func str(key, v string) field { return field{key: key, text: v, isStr: true} }
 
-func raw(key string, v []byte) field { return field{key, v} }
+func raw(key string, v []byte) field { return field{key: key, value: v} }
 
 // item writes one item event.
 func (e *Encoder) item(phase, id, typ string, fields ...field) {
@@ -585,19 +617,29 @@ func (e *Encoder) item(phase, id, typ string, fields ...field) {
 		e.buf = append(e.buf, ',')
 		e.buf = jsontext.AppendString(e.buf, f.key)
 		e.buf = append(e.buf, ':')
-		e.buf = append(e.buf, f.value...)
+		if f.isStr {
+			e.buf = jsontext.AppendString(e.buf, f.text)
+		} else {
+			e.buf = append(e.buf, f.value...)
+		}
 	}
 	e.buf = append(e.buf, `}}`...)
-	e.line(e.buf)
+	e.writeBuf()
 }
 
-// line writes one line.
-func (e *Encoder) line(b []byte) {
+// writeBuf writes e.buf as one line.
+func (e *Encoder) writeBuf() {
 	if e.err != nil {
 		return
 	}
-	e.out = append(append(e.out[:0], b...), '\n')
-	_, e.err = e.w.Write(e.out)
+	e.buf = append(e.buf, '\n')
+	_, e.err = e.w.Write(e.buf)
+}
+
+// line writes b as one line.
+func (e *Encoder) line(b []byte) {
+	e.buf = append(e.buf[:0], b...)
+	e.writeBuf()
 }
 
 // Close ends the stream: it completes the open todo list and turn. Text
@@ -638,7 +680,43 @@ func (e *Encoder) Close() error {
 
 // compact returns v as compact JSON text for one line: v without
 // insignificant space when it is valid JSON, v as a JSON string otherwise.
-func compact(v []byte) []byte {
+// It checks v with a jsontext.Reader and drops the space outside strings
+// itself (json.Compact's scanner costs some 5 times as much per byte);
+// what the Reader does not read goes to compactSlow.
+func (e *Encoder) compact(v []byte) []byte {
+	if len(v) == 0 {
+		return []byte("null")
+	}
+	r := &e.in.r
+	r.Reset(v)
+	r.Skip()
+	if !r.End() {
+		return compactSlow(v)
+	}
+	out := make([]byte, 0, len(v))
+	in := false // inside a string
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case in && c == '\\':
+			out = append(out, c, v[i+1]) // v is valid: an escape has its letter
+			i++
+			continue
+		case in && c == '"':
+			in = false
+		case in:
+		case c == '"':
+			in = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// compactSlow is compact with encoding/json, for any input.
+func compactSlow(v []byte) []byte {
 	if len(v) == 0 {
 		return []byte("null")
 	}

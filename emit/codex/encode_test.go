@@ -647,8 +647,8 @@ func TestMaxBlockBytes(t *testing.T) {
 				}
 			}
 			for kind, b := range e.blocks {
-				if b.Len() > 8 {
-					t.Errorf("%s block holds %d bytes, over the cap of 8", kind, b.Len())
+				if b.len() > 8 {
+					t.Errorf("%s block holds %d bytes, over the cap of 8", kind, b.len())
 				}
 			}
 			_ = e.Close()

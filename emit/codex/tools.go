@@ -29,38 +29,38 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	if ev.Server {
 		e.warn("the server-tool flag of tool calls")
 	}
-	var in map[string]json.RawMessage
-	json.Unmarshal(ev.Input, &in) // nil unless the input is an object
+	in := &e.in
+	in.read(ev.Input) // empty unless the input is an object
 	c := &call{}
 	switch {
-	case ev.MCPServer == "" && slices.Contains(shellTools, ev.Name) && in["command"] != nil:
-		if len(in) > 1 {
+	case ev.MCPServer == "" && slices.Contains(shellTools, ev.Name) && in.get("command") != nil:
+		if in.len() > 1 {
 			e.warn("shell tool inputs other than the command")
 		}
-		c.kind, c.item, c.command = wire.ItemCommandExecution, e.newID(), shellCommand(in["command"])
+		c.kind, c.item, c.command = wire.ItemCommandExecution, e.newID(), e.shellCommand(in.get("command"))
 		e.item(wire.TypeItemStarted, c.item, c.kind, c.commandFields("", nil, wire.StatusInProgress)...)
 	case ev.MCPServer != "" || strings.HasPrefix(ev.Name, "mcp__"):
 		c.kind, c.item, c.server, c.tool = wire.ItemMCPToolCall, e.newID(), ev.MCPServer, ev.Name
 		if c.server == "" {
 			c.server, c.tool = splitMCP(ev.Name)
 		}
-		c.arguments = compact(ev.Input)
+		c.arguments = e.compact(ev.Input)
 		e.item(wire.TypeItemStarted, c.item, c.kind, c.mcpFields(null, null, wire.StatusInProgress)...)
 	case slices.Contains(webSearchTools, ev.Name):
 		c.kind, c.item = wire.ItemWebSearch, e.newID()
-		if id := in["id"]; id != nil {
-			c.search = append(c.search, raw("id", compact(id)))
+		if id := in.get("id"); id != nil {
+			c.search = append(c.search, raw("id", e.compact(id)))
 		}
-		query := in["query"]
+		query := in.get("query")
 		if query == nil {
 			query = []byte(`""`)
 		}
-		c.search = append(c.search, raw("query", compact(query)))
-		if a := in["action"]; a != nil {
-			c.search = append(c.search, raw("action", compact(a)))
+		c.search = append(c.search, raw("query", e.compact(query)))
+		if a := in.get("action"); a != nil {
+			c.search = append(c.search, raw("action", e.compact(a)))
 		}
-		for k := range in {
-			if k != "id" && k != "query" && k != "action" {
+		for _, m := range in.members {
+			if k := string(m.key); k != "id" && k != "query" && k != "action" {
 				e.warn("web search inputs other than query and action")
 				break
 			}
@@ -68,7 +68,7 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 		e.item(wire.TypeItemStarted, c.item, c.kind, c.search...)
 	case slices.Contains(todoTools, ev.Name):
 		c.kind = "todo"
-		items, inProgress := claudeTodos(in["todos"])
+		items, inProgress := claudeTodos(in.get("todos"))
 		if inProgress {
 			e.warn("the in_progress state of todo items")
 		}
@@ -80,17 +80,17 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 		// the item types the Codex SDK declares.
 		c.kind, c.item, c.tool = wire.ItemCollabToolCall, e.newID(), ev.Name
 		c.collab.sender = e.threadID
-		json.Unmarshal(in["sender_thread_id"], &c.collab.sender)
-		json.Unmarshal(in["receiver_thread_ids"], &c.collab.receivers)
+		json.Unmarshal(in.get("sender_thread_id"), &c.collab.sender)
+		json.Unmarshal(in.get("receiver_thread_ids"), &c.collab.receivers)
 		c.collab.prompt = null
-		if p := in["prompt"]; p != nil {
-			c.collab.prompt = compact(p)
+		if p := in.get("prompt"); p != nil {
+			c.collab.prompt = e.compact(p)
 		}
 		e.item(wire.TypeItemStarted, c.item, c.kind, c.collabFields([]byte("{}"), wire.StatusInProgress)...)
 	default:
 		// No item type of its own: an MCP call with no server, which
 		// decodes back to the same name and input.
-		c.kind, c.item, c.tool, c.arguments = wire.ItemMCPToolCall, e.newID(), ev.Name, compact(ev.Input)
+		c.kind, c.item, c.tool, c.arguments = wire.ItemMCPToolCall, e.newID(), ev.Name, e.compact(ev.Input)
 		e.item(wire.TypeItemStarted, c.item, c.kind, c.mcpFields(null, null, wire.StatusInProgress)...)
 	}
 	e.calls[ev.ID] = c
@@ -137,7 +137,7 @@ func (e *Encoder) toolResult(ev *event.ToolResult) {
 		}
 		var states []byte
 		if isAgentStates(ev.Structured) {
-			states = compact(ev.Structured)
+			states = e.compact(ev.Structured)
 		} else {
 			if len(ev.Structured) > 0 {
 				e.warn("structured tool results")
@@ -150,6 +150,9 @@ func (e *Encoder) toolResult(ev *event.ToolResult) {
 
 // text joins the text parts of a result, warning about images.
 func (e *Encoder) text(ev *event.ToolResult) string {
+	if len(ev.Content) == 1 && ev.Content[0].Type != "image" {
+		return ev.Content[0].Text // what the loop below gives, with no copy
+	}
 	var b strings.Builder
 	for _, p := range ev.Content {
 		if p.Type == "image" {
@@ -258,7 +261,7 @@ func (e *Encoder) mcpResult(ev *event.ToolResult) []byte {
 			b = append(b, '}')
 		default:
 			if strings.HasPrefix(p.Text, "{") && json.Valid([]byte(p.Text)) {
-				b = append(b, compact([]byte(p.Text))...)
+				b = append(b, e.compact([]byte(p.Text))...)
 				continue
 			}
 			b = append(b, `{"type":"text","text":`...)
@@ -268,7 +271,7 @@ func (e *Encoder) mcpResult(ev *event.ToolResult) []byte {
 	}
 	b = append(b, `],"structured_content":`...)
 	if len(ev.Structured) > 0 {
-		b = append(b, compact(ev.Structured)...)
+		b = append(b, e.compact(ev.Structured)...)
 	} else {
 		b = append(b, null...)
 	}
@@ -319,10 +322,13 @@ func agentStates(receivers []string, text string, failed bool) []byte {
 
 // shellCommand returns a command as Codex writes it, a string: a JSON
 // string as it is, an argv array joined with shell quoting.
-func shellCommand(v json.RawMessage) []byte {
+func (e *Encoder) shellCommand(v json.RawMessage) []byte {
+	if len(v) > 0 && v[0] == '"' {
+		return e.compact(v) // a string, which json.Unmarshal below refuses after a pass over it
+	}
 	var argv []string
 	if json.Unmarshal(v, &argv) != nil {
-		return compact(v)
+		return e.compact(v)
 	}
 	quoted := make([]string, len(argv))
 	for i, a := range argv {
@@ -361,4 +367,67 @@ func claudeTodos(v json.RawMessage) (items []wire.TodoItem, inProgress bool) {
 		items = append(items, wire.TodoItem{Text: t.Content, Completed: t.Status == "completed"})
 	}
 	return items, inProgress
+}
+
+// input is a tool call's input object as json.Unmarshal reads it into a
+// map[string]json.RawMessage, which it replaces on the hot path: members
+// in order, values pointing into the input, read in one pass by a
+// jsontext.Reader when it can, else by encoding/json.
+type input struct {
+	r       jsontext.Reader
+	members []member
+}
+
+type member struct {
+	key   []byte // in the input, or a map key's bytes
+	value []byte
+}
+
+// read reads the object v, or nothing when v is not one.
+func (in *input) read(v []byte) {
+	in.members = in.members[:0]
+	r := &in.r
+	r.Reset(v)
+	if r.Object() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			in.members = append(in.members, member{key, r.Skip()})
+		}
+		if r.End() {
+			return
+		}
+	}
+	in.members = in.members[:0]
+	var m map[string]json.RawMessage
+	json.Unmarshal(v, &m) // nil unless v is an object; a key with an escape goes here
+	for k, v := range m {
+		in.members = append(in.members, member{[]byte(k), v})
+	}
+}
+
+// get returns the value of key, the last one as a map keeps it, or nil.
+func (in *input) get(key string) []byte {
+	if i := in.last(key); i >= 0 {
+		return in.members[i].value
+	}
+	return nil
+}
+
+func (in *input) last(key string) int {
+	for i := len(in.members) - 1; i >= 0; i-- {
+		if string(in.members[i].key) == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// len returns how many keys the object has, as a map counts them.
+func (in *input) len() int {
+	n := 0
+	for i, m := range in.members {
+		if in.last(string(m.key)) == i {
+			n++
+		}
+	}
+	return n
 }

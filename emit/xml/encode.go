@@ -116,8 +116,12 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.openBlock(k)
 	case *event.Delta:
 		k := blockKey{agent, ev.Kind}
-		keep(e, e.live, k)
-		e.openBlock(k)
+		if e.open == nil || *e.open != k {
+			// The block open in the XML is always held in live: only a
+			// delta of another block needs the set (a map lookup).
+			keep(e, e.live, k)
+			e.openBlock(k)
+		}
 		switch {
 		case ev.Text == "":
 		case ev.Text == "[DONE]" || strings.HasPrefix(ev.Text, "{") && serverErrorLine([]byte(ev.Text)):
@@ -184,8 +188,8 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.errorBlock(errorJSON("turn_failed", ev.Error))
 		}
 	case *event.RunEnd:
-		e.agentLayer(`<` + wire.TagMetaFinal + ` data="` + htmlEscape(string(metaFinal(ev))) +
-			`"></` + wire.TagMetaFinal + `>`)
+		data, own := metaFinal(ev)
+		e.metaElement(wire.TagMetaFinal, data, own)
 	case *event.Notice:
 		e.warn("notices (" + ev.Kind + ")")
 	case *event.FileChange:
@@ -237,8 +241,22 @@ func (e *Encoder) scope(agent string, ev event.Event) {
 func (e *Encoder) metaInit(agent string, ev *event.SessionStart) {
 	e.started, e.cur = true, agent
 	keep(e, e.seen, agent)
-	e.agentLayer(`<` + wire.TagMetaInit + ` data="` + htmlEscape(string(metaInit(agent, ev))) +
-		`"></` + wire.TagMetaInit + `>`)
+	data, own := metaInit(agent, ev)
+	e.metaElement(wire.TagMetaInit, data, own)
+}
+
+// metaElement writes the meta_init or meta_final element tag with data as
+// agent.py puts it on the queue: unescaped. Data of the producer's own
+// (own) is made ASCII (appendMetaData); data marshal wrote is already.
+func (e *Encoder) metaElement(tag string, data []byte, own bool) {
+	b := append(append(append(e.buf[:0], "data: <"...), tag...), ` data="`...)
+	if own {
+		b = appendMetaData(b, data)
+	} else {
+		b = appendASCIIData(b, data)
+	}
+	e.buf = append(append(append(b, `"></`...), tag...), ">\n\n"...)
+	e.write(e.buf)
 }
 
 func blockTag(k event.BlockKind) string {
@@ -495,7 +513,7 @@ func compactLines(raw []byte) []byte {
 func (e *Encoder) formatter(s string) {
 	b := append(e.buf[:0], "data: "...)
 	for {
-		i := indexIn(s, formatterSpecial)
+		i := indexFormatter(s)
 		if i < 0 {
 			b = append(b, s...)
 			break

@@ -88,10 +88,6 @@ func appendPyString(out, tok []byte) []byte {
 
 // appendPyQuoted appends s as a JSON string with ensure_ascii.
 func appendPyQuoted(out []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	u := func(out []byte, r rune) []byte {
-		return append(out, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
-	}
 	out = append(out, '"')
 	for _, r := range s {
 		switch {
@@ -111,48 +107,108 @@ func appendPyQuoted(out []byte, s string) []byte {
 			out = append(out, '\\', 'f')
 		case r >= 0x20 && r < 0x7f:
 			out = append(out, byte(r))
-		case r > 0xffff:
-			r -= 0x10000
-			out = u(out, 0xd800+(r>>10))
-			out = u(out, 0xdc00+(r&0x3ff))
 		default:
-			out = u(out, r)
+			out = appendU(out, r)
 		}
 	}
 	return append(out, '"')
 }
 
-// asciiJSON keeps JSON text as it is but for non-ASCII characters, which
-// become \u escapes (they can only sit inside strings), and line breaks
-// between tokens, which are removed. It is how the producer's ensure_ascii
-// metadata looks, applied to metadata that came from the envelope.
-func asciiJSON(raw []byte) []byte {
+// appendMetaData appends JSON text as the data attribute of a meta
+// element holds it: kept as it is but for non-ASCII characters, which
+// become \u escapes as json.dumps's ensure_ascii writes them (they can
+// only sit inside strings), and line breaks between tokens, which are
+// removed; then HTML-escaped (htmlEscape). It is how the producer's
+// metadata looks, applied to metadata that came from the envelope. Text
+// that is not JSON is written as a JSON string.
+//
+// One pass over the payload and no allocation (the payload is a whole
+// meta_final, result included): it did the same in four passes and five
+// copies, with an allocation per non-ASCII character.
+func appendMetaData(b, raw []byte) []byte {
 	if !validJSON(raw) {
 		s, _ := json.Marshal(string(raw))
 		raw = s
 	}
-	if asciiOneLine(raw) {
-		return raw
-	}
-	if bytes.ContainsAny(raw, "\r\n") {
+	if bytes.IndexByte(raw, '\n') >= 0 || bytes.IndexByte(raw, '\r') >= 0 {
 		var buf bytes.Buffer
 		json.Compact(&buf, raw)
 		raw = buf.Bytes()
 	}
-	var out []byte
+	return appendASCIIData(b, raw)
+}
+
+// appendASCIIData is appendMetaData for one line of valid JSON text, such
+// as marshal writes.
+func appendASCIIData(b, raw []byte) []byte {
 	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c < utf8.RuneSelf {
-			out = append(out, c)
-			i++
+		j := i + metaPlainLen(raw[i:])
+		b = append(b, raw[i:j]...)
+		if j == len(raw) {
+			break
+		}
+		if c := raw[j]; c < utf8.RuneSelf {
+			b = append(b, htmlEntity(c)...)
+			i = j + 1
 			continue
 		}
-		r, n := utf8.DecodeRune(raw[i:])
-		q := appendPyQuoted(nil, string(r))
-		out = append(out, q[1:len(q)-1]...)
-		i += n
+		r, n := utf8.DecodeRune(raw[j:])
+		b = appendU(b, r)
+		i = j + n
 	}
-	return out
+	return b
+}
+
+// metaPlainLen returns the length of b's prefix of bytes metaPlain marks
+// plain, looking at eight bytes at a time (the payload is mostly plain
+// runs: this halved appendASCIIData's instructions on xml -> xml).
+func metaPlainLen(b []byte) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		// A byte of x is zero where w has that special byte; (x-ones)&^x
+		// has its high bit set if any byte of x is zero. w's own high
+		// bits are the bytes outside ASCII.
+		amp, lt, gt := w^(ones*'&'), w^(ones*'<'), w^(ones*'>')
+		quot, apos := w^(ones*'"'), w^(ones*'\'')
+		if ((amp-ones)&^amp|(lt-ones)&^lt|(gt-ones)&^gt|(quot-ones)&^quot|(apos-ones)&^apos|w)&highs != 0 {
+			break
+		}
+	}
+	for i < len(b) && metaPlain[b[i]] == 0 {
+		i++
+	}
+	return i
+}
+
+// metaPlain marks the bytes appendMetaData copies as they are: ASCII but
+// what htmlEscape escapes (checked by TestByteSets).
+var metaPlain = func() (t [256]byte) {
+	for c := range 256 {
+		if c >= utf8.RuneSelf || htmlSpecial[c] == 1 {
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
+// appendU appends the \u escape of r, a surrogate pair above U+FFFF, as
+// json.dumps writes a character outside ASCII.
+func appendU(out []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	u := func(out []byte, r rune) []byte {
+		return append(out, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+	}
+	if r > 0xffff {
+		r -= 0x10000
+		out = u(out, 0xd800+(r>>10))
+		return u(out, 0xdc00+(r&0x3ff))
+	}
+	return u(out, r)
 }
 
 // validJSON is json.Valid, in one pass with jsontext.Reader when it
@@ -175,23 +231,30 @@ func htmlEscape(s string) string {
 	b.Grow(len(s) + len(s)/8 + 8)
 	for i >= 0 {
 		b.WriteString(s[:i])
-		switch s[i] {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '"':
-			b.WriteString("&quot;")
-		case '\'':
-			b.WriteString("&#x27;")
-		}
+		b.WriteString(htmlEntity(s[i]))
 		s = s[i+1:]
 		i = indexHTML(s)
 	}
 	b.WriteString(s)
 	return b.String()
+}
+
+// htmlEntity returns what htmlEscape writes for c, one of the bytes it
+// escapes.
+func htmlEntity(c byte) string {
+	switch c {
+	case '&':
+		return "&amp;"
+	case '<':
+		return "&lt;"
+	case '>':
+		return "&gt;"
+	case '"':
+		return "&quot;"
+	case '\'':
+		return "&#x27;"
+	}
+	return string(rune(c))
 }
 
 // indexHTML returns the index of the first byte of s that htmlEscape
@@ -209,6 +272,32 @@ func indexIn(s, set string) int {
 	return -1
 }
 
+// indexFormatter is indexIn(s, formatterSpecial), the formatter's
+// search of every delta, looking at eight bytes at a time (a delta's
+// text is mostly free of backslashes and line breaks).
+func indexFormatter(s string) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		t := s[i : i+8] // one bounds check, one load
+		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+		// A byte of bs, lf or cr is zero where w has that byte; the
+		// test has a high bit set if any byte is.
+		bs, lf, cr := w^(ones*'\\'), w^(ones*'\n'), w^(ones*'\r')
+		if ((bs-ones)&^bs|(lf-ones)&^lf|(cr-ones)&^cr)&highs != 0 {
+			break
+		}
+	}
+	if j := indexIn(s[i:], formatterSpecial); j >= 0 {
+		return i + j
+	}
+	return -1
+}
+
 // htmlSpecial and formatterSpecial are byte sets for indexIn (checked
 // by TestByteSets): & < > " ' for htmlEscape, and the backslash, LF and
 // CR for the formatter's escaping.
@@ -216,24 +305,6 @@ const (
 	htmlSpecial      = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
 	formatterSpecial = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
 )
-
-// asciiOneLine reports whether b is all ASCII, with no CR or LF.
-func asciiOneLine(b []byte) bool {
-	if bytes.IndexByte(b, '\n') >= 0 || bytes.IndexByte(b, '\r') >= 0 {
-		return false
-	}
-	for ; len(b) >= 8; b = b[8:] {
-		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
-			return false
-		}
-	}
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
 
 // marshal is json.Marshal without HTML escaping, rewritten as Python's
 // json.dumps.

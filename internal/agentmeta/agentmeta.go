@@ -64,19 +64,23 @@ type Usage struct {
 // object; the event then carries only Meta. The parsed payload is
 // returned for decoders that need more of it (agent_uuid for scopes).
 //
+// data must be valid UTF-8, as a decoder's input is once badutf8 has
+// made it so, and is handed over: it becomes Meta as it is, not copied
+// (a payload is as long as the run's result), and the caller must not
+// change it after.
+//
 // The payload is read in one pass (jsontext.Reader) when it can be; odd
 // input goes to encoding/json, with the same results.
-func SessionStart(agent, data string) (ev *event.SessionStart, m Init, ok bool) {
+func SessionStart(agent string, data []byte) (ev *event.SessionStart, m Init, ok bool) {
 	return sessionStart(agent, data, true)
 }
 
 // sessionStart is SessionStart, with the one-pass reading off when fast
 // is false (for tests: both must give the same).
-func sessionStart(agent, data string, fast bool) (ev *event.SessionStart, m Init, ok bool) {
+func sessionStart(agent string, b []byte, fast bool) (ev *event.SessionStart, m Init, ok bool) {
 	ev = &event.SessionStart{Agent: agent, MetaKind: Kind}
-	b := []byte(data)
 	var r jsontext.Reader
-	r.Reset(b)
+	r.ResetValid(b)
 	if fast && readInit(&r, &m, &ev.Prompt) && r.End() {
 		// The Reader read valid JSON, which json.Valid accepts: b is
 		// what event.JSONText would keep.
@@ -85,7 +89,7 @@ func sessionStart(agent, data string, fast bool) (ev *event.SessionStart, m Init
 		return ev, m, true
 	}
 	m, ev.Prompt = Init{}, ""
-	ev.Meta = event.JSONText(data)
+	ev.Meta = event.JSONText(string(b))
 	if json.Unmarshal(b, &m) != nil {
 		return ev, m, false
 	}
@@ -201,20 +205,20 @@ func readStrings(r *jsontext.Reader, s []string) []string {
 
 // RunEnd maps a meta_final payload onto a RunEnd of agent, keeping the
 // payload as Meta. The producer's cost breakdown ({"total_cost": ...,
-// "currency": "USD"}) gives CostUSD when total_cost_usd is absent.
+// "currency": "USD"}) gives CostUSD when total_cost_usd is absent. data
+// is valid UTF-8 and handed over, as in SessionStart.
 //
 // The payload is read in one pass (jsontext.Reader) when it can be; odd
 // input goes to encoding/json, with the same results.
-func RunEnd(agent, data string) *event.RunEnd {
+func RunEnd(agent string, data []byte) *event.RunEnd {
 	return runEnd(agent, data, true)
 }
 
 // runEnd is RunEnd, with the one-pass reading off when fast is false.
-func runEnd(agent, data string, fast bool) *event.RunEnd {
+func runEnd(agent string, b []byte, fast bool) *event.RunEnd {
 	ev := &event.RunEnd{Agent: agent, MetaKind: Kind}
-	b := []byte(data)
 	var r jsontext.Reader
-	r.Reset(b)
+	r.ResetValid(b)
 	var m Final
 	var cost costUSD
 	if fast && readFinal(&r, &m, &cost) && r.End() {
@@ -222,7 +226,7 @@ func runEnd(agent, data string, fast bool) *event.RunEnd {
 		setFinal(ev, &m, cost.usd())
 		return ev
 	}
-	ev.Meta = event.JSONText(data)
+	ev.Meta = event.JSONText(string(b))
 	m = Final{}
 	if json.Unmarshal(b, &m) != nil {
 		return ev

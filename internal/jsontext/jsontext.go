@@ -32,27 +32,24 @@ func appendString(b []byte, s string, lineSeparators bool) []byte {
 			break
 		}
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
 		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				b = append(b, s[start:i]...)
-				b = append(b, `\ufffd`...)
+			// Valid characters are written as they are, read by
+			// multiLen inline; utf8.DecodeRuneInString (a call per
+			// character) reads the invalid byte or line separator where
+			// it stops.
+			if n := multiLen(s[i:], lineSeparators); n > 0 {
 				i += n
-				start = i
 				continue
 			}
-			if lineSeparators && (r == '\u2028' || r == '\u2029') {
-				b = append(b, s[start:i]...)
+			r, n := utf8.DecodeRuneInString(s[i:])
+			b = append(b, s[start:i]...)
+			if r == utf8.RuneError && n == 1 {
+				b = append(b, `\ufffd`...)
+			} else {
 				b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-				i += n
-				start = i
-				continue
 			}
 			i += n
+			start = i
 			continue
 		}
 		b = append(b, s[start:i]...)

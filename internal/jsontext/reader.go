@@ -1,7 +1,6 @@
 package jsontext
 
 import (
-	"encoding/binary"
 	"slices"
 	"strconv"
 	"unicode/utf16"
@@ -84,6 +83,15 @@ func (r *Reader) Since(off int) []byte { return r.b[off:r.i] }
 func (r *Reader) Depth() int { return r.depth }
 
 func (r *Reader) ws() {
+	// Most JSON the decoders read is compact: one test, inlined, where
+	// the loop made four.
+	if r.i < len(r.b) && r.b[r.i] > ' ' {
+		return
+	}
+	r.wsLoop()
+}
+
+func (r *Reader) wsLoop() {
 	for r.i < len(r.b) {
 		switch r.b[r.i] {
 		case ' ', '\t', '\n', '\r':
@@ -162,33 +170,54 @@ func (r *Reader) SkipUnknown(key []byte, known func(string) bool) {
 }
 
 func (r *Reader) key(capitals bool) ([]byte, bool) {
-	if !r.next('}') {
+	b, i := r.b, r.i
+	// Compact JSON, the common case, has the key's quote right after the
+	// '{' or the ',': taken here without next's tests and ws calls.
+	switch {
+	case r.bad:
 		return nil, false
-	}
-	if r.i >= len(r.b) || r.b[r.i] != '"' {
-		r.bad = true
-		return nil, false
-	}
-	start := r.i + 1
-	i := start
-	for ; i < len(r.b); i++ {
-		c := r.b[i]
-		if c == '"' {
-			break
+	case r.first && i < len(b) && b[i] == '"':
+		r.first = false
+	case !r.first && i+1 < len(b) && b[i] == ',' && b[i+1] == '"':
+		i++
+	default:
+		if !r.next('}') {
+			return nil, false
 		}
-		if c < 0x20 || c == '\\' || c >= utf8.RuneSelf || (!capitals && 'A' <= c && c <= 'Z') {
+		if i = r.i; i >= len(b) || b[i] != '"' {
 			r.bad = true
 			return nil, false
 		}
 	}
-	if i >= len(r.b) {
+	start := i + 1
+	// Most keys are shorter than a word: the first word is looked at
+	// here, saving keyLen's call.
+	if start+8 <= len(b) {
+		w := word(b, start)
+		m := asciiStops(w)
+		if !capitals {
+			m |= capitalMask(w)
+		}
+		if m != 0 {
+			i = start + first(m)
+		} else {
+			i = start + 8 + keyLen(b[start+8:], capitals)
+		}
+	} else {
+		i = start + keyLen(b[start:], capitals)
+	}
+	if i >= len(b) || b[i] != '"' {
 		r.bad = true
 		return nil, false
 	}
-	key := r.b[start:i]
-	r.i = i + 1
+	key := b[start:i]
+	if i++; i < len(b) && b[i] == ':' {
+		r.i = i + 1
+		return key, true
+	}
+	r.i = i
 	r.ws()
-	if r.i >= len(r.b) || r.b[r.i] != ':' {
+	if r.i >= len(b) || b[r.i] != ':' {
 		r.bad = true
 		return nil, false
 	}
@@ -381,8 +410,13 @@ func (r *Reader) Str() []byte {
 	}
 	start := r.i + 1
 	// Plain ASCII and valid UTF-8 stand for themselves: such a string is
-	// returned as it is in the input.
-	i := start + utf8Run(r.b[start:])
+	// returned as it is in the input. A string of plain ASCII, the most
+	// common, is read by one call; utf8Run takes over at the first
+	// non-ASCII byte.
+	i := start + asciiPlainLen(r.b[start:])
+	if i < len(r.b) && r.b[i] >= utf8.RuneSelf {
+		i += utf8Run(r.b[i:])
+	}
 	switch {
 	case i >= len(r.b) || r.b[i] < 0x20:
 		r.bad = true
@@ -488,66 +522,6 @@ func appendDoubling(b, run []byte) []byte {
 	return append(b, run...)
 }
 
-// plainRun returns the length of the run of bytes at the start of b that
-// a string holds as they are: no quote, backslash or control character.
-func plainRun(b []byte) int {
-	i := 0
-	for i+8 <= len(b) && !special8(binary.LittleEndian.Uint64(b[i:])) {
-		i += 8
-	}
-	for i < len(b) && b[i] >= 0x20 && b[i] != '"' && b[i] != '\\' {
-		i++
-	}
-	return i
-}
-
-// special8 reports whether any of the 8 bytes of w is a quote, a
-// backslash or a control character (the bit tricks of "Bit Twiddling
-// Hacks": a byte less than n, a byte equal to zero).
-func special8(w uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	q, bs := w^(ones*'"'), w^(ones*'\\')
-	return ((w-ones*0x20)&^w|(q-ones)&^q|(bs-ones)&^bs)&highs != 0
-}
-
-// utf8Run returns the length of the run at the start of b of plain ASCII
-// (as plainRun) and whole, valid UTF-8 characters, which unescape copies
-// as they are.
-func utf8Run(b []byte) int {
-	// Most often the whole run up to the next quote, backslash or
-	// control character is valid UTF-8: checked at once.
-	if n := plainRun(b); utf8.Valid(b[:n]) {
-		return n
-	}
-	i := 0
-	for i < len(b) {
-		for i+8 <= len(b) {
-			w := binary.LittleEndian.Uint64(b[i:])
-			if w&0x8080808080808080 != 0 || special8(w) {
-				break
-			}
-			i += 8
-		}
-		if i >= len(b) {
-			break
-		}
-		c := b[i]
-		if c < utf8.RuneSelf {
-			if plainASCII[c] == 0 {
-				break
-			}
-			i++
-			continue
-		}
-		rr, size := utf8.DecodeRune(b[i:])
-		if rr == utf8.RuneError && size == 1 {
-			break
-		}
-		i += size
-	}
-	return i
-}
-
 // hex4 decodes 4 hex digits, or returns -1.
 func hex4(b []byte) rune {
 	if len(b) < 4 {
@@ -630,7 +604,7 @@ func (r *Reader) skipKey() bool {
 func (r *Reader) skipString() {
 	i := r.i + 1
 	for i < len(r.b) {
-		i += plainRun(r.b[i:])
+		i += plainLen(r.b[i:])
 		if i >= len(r.b) {
 			break
 		}

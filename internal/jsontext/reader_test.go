@@ -1,6 +1,7 @@
 package jsontext
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"testing"
@@ -50,9 +51,9 @@ func FuzzSkip(f *testing.F) {
 	f.Fuzz(checkSkip)
 }
 
-// TestSpecial8: the 8-byte test agrees with the byte-by-byte one, for
+// TestStops: the 8-byte test agrees with the byte-by-byte one, for
 // every byte value at every place among plain bytes and among others.
-func TestSpecial8(t *testing.T) {
+func TestStops(t *testing.T) {
 	t.Parallel()
 	special := func(c byte) bool { return c < 0x20 || c == '"' || c == '\\' }
 	for _, fill := range []byte{'a', 0x80, 0xff, 0x20, '~'} {
@@ -64,15 +65,15 @@ func TestSpecial8(t *testing.T) {
 				}
 				b[p] = byte(c)
 				want := special(byte(c))
-				if got := special8(binary.LittleEndian.Uint64(b[:])); got != want {
-					t.Fatalf("special8(% x) = %v, want %v", b, got, want)
+				if got := stops(binary.LittleEndian.Uint64(b[:])) != 0; got != want {
+					t.Fatalf("stops(% x) = %v, want %v", b, got, want)
 				}
 				run := 8
 				if want {
 					run = p
 				}
-				if got := plainRun(b[:]); got != run {
-					t.Fatalf("plainRun(% x) = %d, want %d", b, got, run)
+				if got := plainLen(b[:]); got != run {
+					t.Fatalf("plainLen(% x) = %d, want %d", b, got, run)
 				}
 			}
 		}
@@ -100,6 +101,110 @@ func TestUTF8Run(t *testing.T) {
 	} {
 		if got, want := utf8Run([]byte(s)), naive([]byte(s)); got != want {
 			t.Errorf("utf8Run(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// TestKeyLen: keyLen stops where a byte-by-byte scan does, for every byte
+// value at every place of a key long enough for two words and a tail,
+// with capitals allowed or not.
+func TestKeyLen(t *testing.T) {
+	t.Parallel()
+	naive := func(b []byte, caps bool) int {
+		for i, c := range b {
+			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 || (!caps && 'A' <= c && c <= 'Z') {
+				return i
+			}
+		}
+		return len(b)
+	}
+	for c := range 256 {
+		for p := range 19 {
+			b := []byte("key_name-9@[`{~z/a ")
+			b[p] = byte(c)
+			for _, caps := range []bool{false, true} {
+				if got, want := keyLen(b, caps), naive(b, caps); got != want {
+					t.Fatalf("keyLen(%q, %v) = %d, want %d", b, caps, got, want)
+				}
+				if got, want := asciiPlainLen(b), naive(b, true); got != want {
+					t.Fatalf("asciiPlainLen(%q) = %d, want %d", b, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestMultiLen: multiLen ends where a rune-by-rune scan with
+// utf8.DecodeRune does, for every first and second byte, with third and
+// fourth bytes at the edges of the continuation range and of U+2028.
+func TestMultiLen(t *testing.T) {
+	t.Parallel()
+	naive := func(b []byte, ls bool) int {
+		i := 0
+		for i < len(b) {
+			r, size := utf8.DecodeRune(b[i:])
+			if r < utf8.RuneSelf || (r == utf8.RuneError && size == 1) || (ls && (r == '\u2028' || r == '\u2029')) {
+				break
+			}
+			i += size
+		}
+		return i
+	}
+	edges := []byte{'A', 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xa8, 0xa9, 0xbf, 0xc0, 0xff}
+	b := make([]byte, 4)
+	for c0 := range 256 {
+		for c1 := range 256 {
+			for _, c2 := range edges {
+				for _, c3 := range edges {
+					if c0 < 0xf0 && c3 != 'A' {
+						continue // only a 4-byte character looks at b[3]
+					}
+					b[0], b[1], b[2], b[3] = byte(c0), byte(c1), c2, c3
+					for n := 1; n <= 4; n++ {
+						for _, ls := range []bool{false, true} {
+							if got, want := multiLen(b[:n], ls), naive(b[:n], ls); got != want {
+								t.Fatalf("multiLen(% x, %v) = %d, want %d", b[:n], ls, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestKey: Key and KeyFold read a key of any length up to where its text
+// ends, or fail at a byte they leave to encoding/json, wherever it is in
+// the key, with the text ending right after the object or going on.
+func TestKey(t *testing.T) {
+	t.Parallel()
+	for n := range 20 {
+		for p := range n + 1 {
+			for _, c := range []byte{'a', '_', '@', '[', 'A', 'Z', '\\', 0x01, 0x1f, 0x80, 0xc3, 0xff} {
+				key := []byte("abcdefghijklmnopqrst"[:n])
+				if p < n {
+					key[p] = c
+				}
+				for _, tail := range []string{"", `,"pad":"a longer value than a word"`} {
+					in := []byte(`{"` + string(key) + `":1` + tail + `}`)
+					for _, fold := range []bool{false, true} {
+						ok := bytes.IndexFunc(key, func(r rune) bool {
+							return r < 0x20 || r == '\\' || r >= utf8.RuneSelf || (!fold && 'A' <= r && r <= 'Z')
+						}) < 0
+						var r Reader
+						r.Reset(in)
+						r.Object()
+						read := r.Key
+						if fold {
+							read = r.KeyFold
+						}
+						got, gotOK := read()
+						if gotOK != ok || (ok && string(got) != string(key)) || r.Failed() == ok {
+							t.Fatalf("%q (fold %v): key %q, %v (failed %v), want %q, %v", in, fold, got, gotOK, r.Failed(), key, ok)
+						}
+					}
+				}
+			}
 		}
 	}
 }

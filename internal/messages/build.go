@@ -42,6 +42,35 @@ type Builder struct {
 	anon  int                  // counter for messages without an id
 	names map[string]string    // names of tool calls without a result yet, by id, for mcp_tool_result
 	seed  maphash.Seed         // of the blocks' text digests
+	// noDigest: the caller never calls Snapshot (StreamOnly), so the
+	// text of blocks is not digested.
+	noDigest bool
+	// last is turns[lastAgent], as current found it last (nil when
+	// turns has changed since): the events of a stream are of one agent,
+	// whose message is looked up once, not at every delta.
+	last      *message
+	lastAgent string
+	// deltas are Delta events allocated together and handed out one
+	// by one (see newDelta).
+	deltas []event.Delta
+}
+
+// deltaBatch is how many Delta events newDelta allocates at once.
+const deltaBatch = 32
+
+// newDelta returns a new Delta event. Deltas are the events of nearly
+// every line or SSE message; allocated deltaBatch at a time, each still
+// its own struct (no event shares memory with another), they cost one
+// allocation per deltaBatch. A consumer that keeps one keeps the
+// memory of its batch (deltaBatch × 40 bytes) alive.
+func (b *Builder) newDelta(agent string, kind event.BlockKind, text string) *event.Delta {
+	if len(b.deltas) == 0 {
+		b.deltas = make([]event.Delta, deltaBatch)
+	}
+	d := &b.deltas[0]
+	b.deltas = b.deltas[1:]
+	d.Agent, d.Kind, d.Text = agent, kind, text
+	return d
 }
 
 type message struct {
@@ -52,6 +81,11 @@ type message struct {
 	stopReason       string
 	ended            bool
 	blocks           map[int]*block
+	// lastIndex and lastBlock are the block blockDelta found last: the
+	// deltas of a block come in a row. An entry of blocks never changes
+	// once set.
+	lastIndex int
+	lastBlock *block
 }
 
 type block struct {
@@ -143,6 +177,13 @@ func NewBuilder(emit func(event.Event), max int) *Builder {
 	}
 }
 
+// StreamOnly tells b that its caller gives it stream events only, never
+// a Snapshot: the text of blocks is then not digested (a hash of every
+// delta's text, which only comparing a snapshot with its stream needs).
+// A Snapshot given to such a Builder finds every streamed text block
+// different from its stream.
+func (b *Builder) StreamOnly() { b.noDigest = true }
+
 // maxOpen caps the agents with a message open at once (the assembler's
 // cap). Beyond it the message open longest is ended early, its open blocks
 // closed, its TurnEnd saying so, and the first time an error wrapping
@@ -153,6 +194,7 @@ const maxOpen = openset.DefaultMax
 // longest if that makes more than maxOpen.
 func (b *Builder) setTurn(agent string, msg *message) error {
 	b.turns[agent] = msg
+	b.last = nil
 	old, out := b.open.Add(agent)
 	if !out {
 		return nil
@@ -293,10 +335,14 @@ func publicID(id string) string {
 }
 
 func (b *Builder) current(agent, what string) (*message, error) {
+	if b.last != nil && b.lastAgent == agent {
+		return b.last, nil
+	}
 	m := b.turns[agent]
 	if m == nil {
 		return nil, problemf("%s outside a message", what)
 	}
+	b.last, b.lastAgent = m, agent
 	return m, nil
 }
 
@@ -351,8 +397,10 @@ func (b *Builder) appendText(agent string, bl *block, s string) {
 	if s == "" {
 		return
 	}
-	b.emit(&event.Delta{Agent: agent, Kind: bl.kind(), Text: s})
-	bl.text.write(b.seed, s)
+	b.emit(b.newDelta(agent, bl.kind(), s))
+	if !b.noDigest {
+		bl.text.write(b.seed, s)
+	}
 }
 
 // BlockDelta handles content_block_delta; event is the whole stream event,
@@ -368,9 +416,13 @@ func (b *Builder) blockDelta(agent string, index int, raw json.RawMessage, pre *
 	if err != nil {
 		return err
 	}
-	bl := m.blocks[index]
-	if bl == nil {
-		return problemf("content_block_delta for block %d, which was not started", index)
+	bl := m.lastBlock
+	if bl == nil || m.lastIndex != index {
+		bl = m.blocks[index]
+		if bl == nil {
+			return problemf("content_block_delta for block %d, which was not started", index)
+		}
+		m.lastIndex, m.lastBlock = index, bl
 	}
 	if bl.whole {
 		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: EventContentBlockDelta, Raw: bytes.Clone(ev)})
@@ -543,6 +595,7 @@ func (b *Builder) closeTurn(m *message, stopReason, errText string) {
 	}
 	m.ended = true
 	delete(b.turns, m.agent)
+	b.last = nil
 	b.open.Remove(m.agent)
 	ev := &event.TurnEnd{Agent: m.agent, MessageID: publicID(m.id), StopReason: stopReason, Error: errText}
 	if ev.MessageID == "(no id)" {
@@ -650,6 +703,7 @@ func (b *Builder) Truncate() []string {
 		open = append(open, what+insideBlocks(tools, types, count))
 		m.ended = true
 		delete(b.turns, agent)
+		b.last = nil
 		b.open.Remove(agent)
 	}
 	return open

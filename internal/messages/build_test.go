@@ -3,6 +3,7 @@ package messages
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -349,28 +350,121 @@ func TestStreamEvent(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			var got []event.Event
-			b := NewBuilder(func(ev event.Event) { got = append(got, ev) }, 1<<20)
-			var err error
-			for _, raw := range tt.events {
-				var se StreamEvent
-				if err := json.Unmarshal([]byte(raw), &se); err != nil {
-					t.Fatal(err)
+		for _, streamOnly := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/StreamOnly=%v", tt.name, streamOnly), func(t *testing.T) {
+				t.Parallel()
+				var got []event.Event
+				b := NewBuilder(func(ev event.Event) { got = append(got, ev) }, 1<<20)
+				if streamOnly {
+					b.StreamOnly()
 				}
-				err = b.StreamEvent("a", &se, []byte(raw))
-			}
-			problem := ""
-			if err != nil {
-				problem = err.Error()
-			}
-			if problem != tt.problem {
-				t.Errorf("problem = %q, want %q", problem, tt.problem)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("events differ (-want +got):\n%s", diff)
-			}
-		})
+				var err error
+				for _, raw := range tt.events {
+					err = streamEvent(t, b, "a", raw)
+				}
+				problem := ""
+				if err != nil {
+					problem = err.Error()
+				}
+				if problem != tt.problem {
+					t.Errorf("problem = %q, want %q", problem, tt.problem)
+				}
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("events differ (-want +got):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+func streamEvent(t *testing.T, b *Builder, agent, raw string) error {
+	t.Helper()
+	var se StreamEvent
+	if err := json.Unmarshal([]byte(raw), &se); err != nil {
+		t.Fatal(err)
+	}
+	return b.StreamEvent(agent, &se, []byte(raw))
+}
+
+// TestStreamEventInterleaved: the events of two agents' messages, and
+// the deltas of two blocks, interleaved, each go to their own message
+// and block (the Builder remembers the message and the block it found
+// last), and an agent whose message ended has none.
+func TestStreamEventInterleaved(t *testing.T) {
+	t.Parallel()
+	var got []event.Event
+	b := NewBuilder(func(ev event.Event) { got = append(got, ev) }, 1<<20)
+	b.StreamOnly()
+	var problems []string
+	for _, e := range []struct{ agent, raw string }{
+		{"a", `{"type":"message_start","message":{"id":"m1","model":"m"}}`},
+		{"a", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`},
+		{"b", `{"type":"message_start","message":{"id":"m2","model":"m"}}`},
+		{"b", `{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}`},
+		{"a", `{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t","name":"n","input":{}}}`},
+		{"a", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a0"}}`},
+		{"b", `{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"b0"}}`},
+		{"a", `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{}"}}`},
+		{"a", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a1"}}`},
+		{"a", `{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"none"}}`},
+		{"b", `{"type":"message_stop"}`},
+		{"b", `{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"late"}}`},
+		{"a", `{"type":"content_block_stop","index":1}`},
+	} {
+		if err := streamEvent(t, b, e.agent, e.raw); err != nil {
+			problems = append(problems, err.Error())
+		}
+	}
+	want := []event.Event{
+		&event.TurnStart{Agent: "a", MessageID: "m1", Model: "m"},
+		&event.BlockStart{Agent: "a", Kind: event.Text},
+		&event.TurnStart{Agent: "b", MessageID: "m2", Model: "m"},
+		&event.BlockStart{Agent: "b", Kind: event.Thinking},
+		&event.Delta{Agent: "a", Kind: event.Text, Text: "a0"},
+		&event.Delta{Agent: "b", Kind: event.Thinking, Text: "b0"},
+		&event.Delta{Agent: "a", Kind: event.Text, Text: "a1"},
+		&event.BlockEnd{Agent: "b", Kind: event.Thinking},
+		&event.TurnEnd{Agent: "b", MessageID: "m2"},
+		&event.ToolCall{Agent: "a", ID: "t", Name: "n", Input: json.RawMessage("{}")},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events differ (-want +got):\n%s", diff)
+	}
+	wantProblems := []string{
+		"content_block_delta for block 2, which was not started",
+		"message_stop with block 0 still open",
+		"content_block_delta outside a message",
+	}
+	if diff := cmp.Diff(wantProblems, problems); diff != "" {
+		t.Errorf("problems differ (-want +got):\n%s", diff)
+	}
+}
+
+// TestDeltasOwnMemory: the Delta events, allocated in batches, are each
+// their own: changing one changes no other, across a batch's end.
+func TestDeltasOwnMemory(t *testing.T) {
+	t.Parallel()
+	var got []*event.Delta
+	b := NewBuilder(func(ev event.Event) {
+		if d, ok := ev.(*event.Delta); ok {
+			got = append(got, d)
+		}
+	}, 1<<20)
+	b.MessageStart("a", &Message{ID: "m"})
+	b.BlockStart("a", 0, json.RawMessage(`{"type":"text","text":""}`))
+	n := 2*deltaBatch + 1
+	for i := range n {
+		b.BlockDelta("a", 0, json.RawMessage(fmt.Sprintf(`{"type":"text_delta","text":"%d"}`, i)), nil)
+	}
+	for _, d := range got {
+		d.Text += "!"
+	}
+	var texts, want []string
+	for i, d := range got {
+		texts = append(texts, d.Text)
+		want = append(want, fmt.Sprintf("%d!", i))
+	}
+	if diff := cmp.Diff(want, texts); diff != "" {
+		t.Errorf("delta texts (-want +got):\n%s", diff)
 	}
 }

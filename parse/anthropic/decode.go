@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
@@ -40,13 +39,9 @@ type Decoder struct {
 	off  int64
 	bad  badutf8.Once // the invalid UTF-8 warning
 
-	jr  jsontext.Reader      // decodes data in one pass
-	se  messages.StreamEvent // the event being decoded, reused
-	raw []byte               // its data, reused
+	jr jsontext.Reader      // decodes data in one pass
+	se messages.StreamEvent // the event being decoded, reused
 }
-
-// maxKeptData is the largest data buffer a Decoder keeps for reuse.
-const maxKeptData = 64 << 10
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
@@ -59,6 +54,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	}
 	d.sse = frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes)
 	d.b = messages.NewBuilder(d.emit, d.cfg.MaxEventBytes)
+	d.b.StreamOnly() // a Messages API body has no snapshots
 	return d
 }
 
@@ -92,8 +88,10 @@ func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readMessage, 
 // readMessage decodes the next SSE message of the input; a problem it has
 // comes before the warning about invalid UTF-8 it held.
 func (d *Decoder) readMessage() {
-	m, err := d.sse.Next()
+	m, err := d.sse.NextRaw()
 	switch {
+	case err == nil:
+		d.message(m)
 	case err == io.EOF:
 		d.st.End()
 	case isParseError(err) && errors.Is(err, event.ErrTruncated):
@@ -103,20 +101,25 @@ func (d *Decoder) readMessage() {
 		d.cut = err
 	case isParseError(err):
 		d.st.Problem(err)
-	case err != nil:
-		d.st.Fail(err)
 	default:
-		d.line, d.off = m.Line, m.Offset
-		warn := false
-		if !utf8.ValidString(m.Data) || !utf8.ValidString(m.Type) {
-			data, _, w1 := d.bad.Fix([]byte(m.Data))
-			typ, _, w2 := d.bad.Fix([]byte(m.Type))
-			m.Data, m.Type, warn = string(data), string(typ), w1 || w2
-		}
-		d.st.Problem(d.decode(m))
-		if warn {
-			d.st.Problem(badutf8.Warning(d.cfg.Source, m.Line, 1, m.Offset))
-		}
+		d.st.Fail(err)
+	}
+}
+
+// message decodes an SSE message of the input. Its data is borrowed
+// from the framer (valid until the next message), never modified: what
+// the events keep of it, they copy.
+func (d *Decoder) message(m frame.RawMessage) {
+	d.line, d.off = m.Line, m.Offset
+	warn := false
+	if !utf8.Valid(m.Data) || !utf8.ValidString(m.Type) {
+		data, _, w1 := d.bad.Fix(m.Data)
+		typ, _, w2 := d.bad.Fix([]byte(m.Type))
+		m.Data, m.Type, warn = data, string(typ), w1 || w2
+	}
+	d.st.Problem(d.decode(m))
+	if warn {
+		d.st.Problem(badutf8.Warning(d.cfg.Source, m.Line, 1, m.Offset))
 	}
 }
 
@@ -148,25 +151,20 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 	}
 }
 
-func (d *Decoder) decode(m frame.Message) error {
+func (d *Decoder) decode(m frame.RawMessage) error {
 	if m.Type == messages.EventPing {
 		return nil
 	}
-	if strings.TrimSpace(m.Data) == "" {
+	if len(m.Data) == 0 || m.Data[0] != '{' && len(bytes.TrimSpace(m.Data)) == 0 {
 		if m.Type == "" {
 			return nil // a message with no data (id: alone)
 		}
 		return d.errorf(event.ErrSyntax, "%s event without data", m.Type)
 	}
-	// The data and the event are reused: what the builder keeps of
-	// them, it copies.
-	if cap(d.raw) > maxKeptData {
-		d.raw = nil
-	}
-	raw := append(d.raw[:0], m.Data...)
-	d.raw = raw
+	// The data (the framer's, borrowed) and the event are reused: what
+	// the builder keeps of them, it copies.
+	raw := m.Data
 	se := &d.se
-	*se = messages.StreamEvent{}
 	err := d.unmarshal(raw, se)
 	if err != nil && !isTypeError(err) {
 		return d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
@@ -215,7 +213,16 @@ func isTypeError(err error) bool {
 
 // unmarshal decodes a stream event as json.Unmarshal does, in one pass
 // when jsontext.Reader can, else with encoding/json, which gives the
-// errors.
+// errors. raw is valid UTF-8 (message made it so).
 func (d *Decoder) unmarshal(raw []byte, se *messages.StreamEvent) error {
-	return jsontext.Decode(&d.jr, raw, se, messages.ReadStreamEvent)
+	if messages.ReadDeltaEvent(&d.jr, raw, "", se) {
+		return nil
+	}
+	*se = messages.StreamEvent{}
+	d.jr.ResetValid(raw)
+	if messages.ReadStreamEvent(&d.jr, se) && d.jr.End() {
+		return nil
+	}
+	*se = messages.StreamEvent{}
+	return json.Unmarshal(raw, se)
 }

@@ -61,11 +61,14 @@ type Decoder struct {
 	finished bool                 // a result line was seen after the last content
 	bad      badutf8.Once         // the invalid UTF-8 warning
 
-	jr     jsontext.Reader      // decodes lines in one pass
-	lastID string               // the session id of the last line
-	se     messages.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
-	res    Result               // the fields of a result line read with the line
-	resOK  bool                 // res is the line's (its type came before them)
+	jr         jsontext.Reader      // decodes lines in one pass
+	lastID     string               // the session id of the last line
+	lastStatus string               // the status of the last status line
+	blocks     []json.RawMessage    // a user line's content blocks, reused
+	tools      []string             // the tools of the last init, whose names the next shares
+	se         messages.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
+	res        Result               // the fields of a result line read with the line
+	resOK      bool                 // res is the line's (its type came before them)
 }
 
 type toolInfo struct{ agent, name string }
@@ -545,7 +548,11 @@ func (d *Decoder) decode(raw []byte) error {
 		if l.Subtype == SubtypeInit {
 			return d.init(raw)
 		}
-		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: summary(&l, raw), Raw: bytes.Clone(raw)})
+		msg, ok := d.quickSummary(&l, raw)
+		if !ok {
+			msg = summary(&l, raw)
+		}
+		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: msg, Raw: bytes.Clone(raw)})
 	case TypeStreamEvent:
 		return d.streamEvent(agent, l.Event, d.parsedEvent(&l))
 	case TypeAssistant:
@@ -662,7 +669,7 @@ func lineModel(l *Line) string {
 
 func (d *Decoder) init(raw []byte) error {
 	var in Init
-	if err := json.Unmarshal(raw, &in); err != nil {
+	if err := d.unmarshalInit(raw, &in); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
 			return d.errorf(event.ErrSyntax, "system/init: %s", jsontext.Problem(err))
@@ -715,7 +722,9 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 		}
 	}
 	var errType string
-	json.Unmarshal(l.Error, &errType)
+	if len(l.Error) > 0 { // (Unmarshal of nothing allocates its error)
+		json.Unmarshal(l.Error, &errType)
+	}
 	if m.Model == SyntheticModel || errType != "" {
 		// Claude Code's report of an API error, dressed as a message.
 		var text []string
@@ -740,14 +749,18 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 
 func (d *Decoder) user(agent string, l *Line, raw []byte) error {
 	var m userMessage
-	if err := json.Unmarshal(l.Message, &m); err != nil {
-		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
-		return d.errorf(event.ErrSyntax, "user message: %s", jsontext.Problem(err))
-	}
-	var blocks []json.RawMessage
-	if len(m.Content) > 0 && m.Content[0] == '[' {
-		if err := json.Unmarshal(m.Content, &blocks); err != nil {
-			return d.errorf(event.ErrSyntax, "user message content: %s", jsontext.Problem(err))
+	blocks, ok := d.readUser(l.Message, &m)
+	if !ok {
+		m = userMessage{}
+		if err := json.Unmarshal(l.Message, &m); err != nil {
+			d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+			return d.errorf(event.ErrSyntax, "user message: %s", jsontext.Problem(err))
+		}
+		blocks = nil
+		if len(m.Content) > 0 && m.Content[0] == '[' {
+			if err := json.Unmarshal(m.Content, &blocks); err != nil {
+				return d.errorf(event.ErrSyntax, "user message content: %s", jsontext.Problem(err))
+			}
 		}
 	}
 	results := 0

@@ -3,6 +3,7 @@ package claude
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -151,4 +152,51 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// quickSummary is summary for the status lines Claude Code writes most
+// (a status, thinking_tokens), read in one pass: it reports false where
+// it cannot decide as encoding/json would (summary then decodes the line
+// with it). Their json.Unmarshal into notice took 5 % of the decoder's
+// CPU and two fifths of its allocations outside the stream events.
+func (d *Decoder) quickSummary(l *Line, raw []byte) (string, bool) {
+	if l.Type != TypeSystem || (l.Subtype != "status" && l.Subtype != "thinking_tokens") {
+		return "", false
+	}
+	r := &d.jr
+	r.ResetValid(raw) // raw went through badutf8.Fix
+	if !r.Object() {
+		return "", false
+	}
+	var status []byte
+	haveStatus := false
+	var tokens int64
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "status":
+			haveStatus = !r.Null()
+			if haveStatus {
+				status = r.Str()
+				if d.lastStatus != string(status) {
+					d.lastStatus = string(status) // the same status repeats
+				}
+			}
+		case "estimated_tokens":
+			if !r.Null() {
+				tokens = r.Int()
+			}
+		default:
+			r.SkipUnknown(key, func(name string) bool { return name == "status" || name == "estimated_tokens" })
+		}
+	}
+	if !r.End() {
+		return "", false
+	}
+	if l.Subtype == "thinking_tokens" {
+		return "~" + strconv.FormatInt(tokens, 10) + " tokens", true
+	}
+	if !haveStatus {
+		return "idle", true
+	}
+	return firstLine(d.lastStatus), true
 }

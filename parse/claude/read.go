@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 
@@ -12,9 +13,11 @@ import (
 
 // unmarshalLine decodes a line as json.Unmarshal does, in one pass when
 // jsontext.Reader can (the stream event of a stream_event line decoded
-// with it), else with encoding/json, which gives the errors.
+// with it), else with encoding/json, which gives the errors. raw went
+// through badutf8.Fix: its strings are not checked for UTF-8 again
+// (ResetValid).
 func (d *Decoder) unmarshalLine(raw []byte, l *Line) error {
-	d.jr.Reset(raw)
+	d.jr.ResetValid(raw)
 	if d.readLine(&d.jr, l) && d.jr.End() {
 		return nil
 	}
@@ -33,7 +36,7 @@ func (d *Decoder) unmarshalLine(raw []byte, l *Line) error {
 // type error, so a field it does not read may hold anything: it is
 // skipped, not checked.
 func (d *Decoder) unmarshalResult(raw []byte, res *Result) error {
-	d.jr.Reset(raw)
+	d.jr.ResetValid(raw) // raw went through badutf8.Fix
 	if readResult(&d.jr, res) && d.jr.End() {
 		return nil
 	}
@@ -139,8 +142,9 @@ func isSyntaxError(err error) bool {
 
 // unmarshalMessage decodes an assistant line's message as json.Unmarshal
 // does, in one pass when jsontext.Reader can, else with encoding/json.
+// raw is a value of a line that went through badutf8.Fix.
 func (d *Decoder) unmarshalMessage(raw []byte, m *messages.Message) error {
-	return jsontext.Decode(&d.jr, raw, m, messages.ReadMessage)
+	return jsontext.DecodeValid(&d.jr, raw, m, messages.ReadMessage)
 }
 
 // readLine decodes a line into l in one pass. It decodes an assistant
@@ -162,7 +166,9 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 				l.Type = lineType(r.Str())
 			}
 		case "subtype":
-			r.StringField(&l.Subtype)
+			if !r.Null() {
+				l.Subtype = lineSubtype(r.Str())
+			}
 		case "uuid":
 			// Nothing reads a line's uuid: checked, not kept.
 			if !r.Null() {
@@ -205,6 +211,12 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 				continue
 			}
 			r.Rewind(off, depth)
+			d.se = messages.StreamEvent{}
+			if readMessageEvent(r, &d.se) {
+				l.Event, l.eventOK = r.Since(off), true
+				continue
+			}
+			r.Rewind(off, depth)
 			l.Event = r.Skip()
 		default:
 			if isResultField(string(key)) {
@@ -219,6 +231,100 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 		}
 	}
 	return !r.Failed()
+}
+
+// readUser decodes a user line's message into m as json.Unmarshal does,
+// and the elements of its content when that is an array, as
+// json.Unmarshal into []json.RawMessage gives them (but in raw, not
+// copies: d.blocks, valid until the next call), in one pass. It reports
+// false where it cannot (the caller decodes raw with encoding/json).
+func (d *Decoder) readUser(raw []byte, m *userMessage) ([]json.RawMessage, bool) {
+	r := &d.jr
+	r.ResetValid(raw) // a value of a line that went through badutf8.Fix
+	if !r.Object() {
+		return nil, false
+	}
+	d.blocks = d.blocks[:0]
+	isArray := false
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "role":
+			if !r.Null() {
+				r.Str() // a string, not kept
+			}
+		case "content":
+			if r.Peek() == 'n' {
+				r.Fail() // null: left to encoding/json
+				break
+			}
+			off := r.Offset() // Peek read the white space before the value
+			d.blocks, isArray = d.blocks[:0], r.Peek() == '['
+			if !isArray {
+				m.Content = r.Skip()
+				continue
+			}
+			r.Array()
+			for r.More() {
+				d.blocks = append(d.blocks, r.Skip())
+			}
+			m.Content = r.Since(off)
+		default:
+			r.SkipUnknown(key, func(name string) bool { return name == "role" || name == "content" })
+		}
+	}
+	if !r.End() {
+		return nil, false
+	}
+	if !isArray {
+		return nil, true
+	}
+	if len(d.blocks) == 0 {
+		return []json.RawMessage{}, true
+	}
+	return d.blocks, true
+}
+
+// readMessageEvent reads a stream event with a message (message_start),
+// which messages.ReadStreamEvent leaves to encoding/json, as
+// json.Unmarshal would: its type and message, and it fails on any other
+// key. encoding/json took 12 % of the decoder's CPU on perf20's
+// claude-20.jsonl for its 950 message_start lines.
+func readMessageEvent(r *jsontext.Reader, se *messages.StreamEvent) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "type":
+			if !r.Null() {
+				se.Type = eventType(r.Str())
+			}
+		case "message":
+			switch {
+			case r.Null():
+				se.Message = nil
+			case se.Message != nil:
+				r.Fail() // encoding/json decodes a second message into the first
+			default:
+				se.Message = new(messages.Message)
+				if !messages.ReadMessage(r, se.Message) {
+					r.Fail()
+				}
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return !r.Failed()
+}
+
+// eventType returns a stream event type as a string, without allocating
+// for message_start.
+func eventType(b []byte) string {
+	if string(b) == messages.EventMessageStart {
+		return messages.EventMessageStart
+	}
+	return string(b)
 }
 
 // isLineField reports whether name is the key of a field of Line (those
@@ -260,6 +366,26 @@ func lineType(b []byte) string {
 		return TypeAssistant
 	case TypeUser:
 		return TypeUser
+	case TypeSystem:
+		return TypeSystem
+	case TypeResult:
+		return TypeResult
+	}
+	return string(b)
+}
+
+// lineSubtype returns a line subtype as a string, without allocating for
+// those Claude Code writes most.
+func lineSubtype(b []byte) string {
+	switch string(b) {
+	case SubtypeInit:
+		return SubtypeInit
+	case SubtypeSuccess:
+		return SubtypeSuccess
+	case "status":
+		return "status"
+	case "thinking_tokens":
+		return "thinking_tokens"
 	}
 	return string(b)
 }
@@ -271,4 +397,176 @@ func (d *Decoder) intern(b []byte) string {
 		d.lastID = string(b)
 	}
 	return d.lastID
+}
+
+// UnmarshalInit decodes a system/init line into in as json.Unmarshal
+// does, with its error, in one pass when r can: then only the fields
+// this module reads (cwd, session_id, model, tools) are set, the others'
+// types checked (a value of the wrong type goes to encoding/json, which
+// sets them all and gives the error). r is reused across calls.
+func UnmarshalInit(r *jsontext.Reader, raw []byte, in *Init) error {
+	return jsontext.Decode(r, raw, in, readInit)
+}
+
+// unmarshalInit is UnmarshalInit for a line that went through
+// badutf8.Fix: its strings are not checked for UTF-8 again. The names
+// of its tools are those of the init before where they are equal:
+// Claude Code repeats init, with the same tools, at every query.
+func (d *Decoder) unmarshalInit(raw []byte, in *Init) error {
+	d.jr.ResetValid(raw)
+	if readInitTools(&d.jr, in, d.tools) && d.jr.End() {
+		if len(in.Tools) > 0 {
+			d.tools = in.Tools
+		}
+		return nil
+	}
+	*in = Init{}
+	return json.Unmarshal(raw, in)
+}
+
+func readInit(r *jsontext.Reader, in *Init) bool {
+	return readInitTools(r, in, nil)
+}
+
+// readInitTools reads an init line into in, the names of its tools
+// those of prev where they are equal (saving their allocation).
+func readInitTools(r *jsontext.Reader, in *Init, prev []string) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "cwd":
+			r.StringField(&in.Cwd)
+		case "session_id":
+			r.StringField(&in.SessionID)
+		case "model":
+			r.StringField(&in.Model)
+		case "tools":
+			in.Tools = readStrings(r, in.Tools, prev)
+		case "type", "subtype", "permissionMode", "apiKeySource", "claude_code_version", "output_style", "uuid":
+			if !r.Null() {
+				r.Str() // a string, not kept
+			}
+		case "slash_commands", "agents", "skills":
+			checkStrings(r) // strings, not kept
+		case "mcp_servers", "plugins":
+			if r.Null() {
+				break
+			}
+			if r.Peek() != '[' {
+				r.Fail()
+			}
+			r.Skip() // any array
+		default:
+			if isInitField(key) {
+				r.Fail() // encoding/json matches it case-insensitively
+			}
+			r.Skip()
+		}
+	}
+	return !r.Failed()
+}
+
+// readStrings reads a []string field as json.Unmarshal does into old:
+// null makes it nil, an array a slice of its strings (null ones "").
+// encoding/json decodes into old's elements, where a null leaves the
+// string there: a null element with old set fails. A string equal to
+// the one at its index in prev is prev's.
+func readStrings(r *jsontext.Reader, old, prev []string) []string {
+	if r.Null() {
+		return nil
+	}
+	s := old[:0]
+	if s == nil {
+		s = make([]string, 0, len(prev))
+	}
+	if !r.Array() {
+		return nil
+	}
+	for r.More() {
+		if r.Null() {
+			if old != nil {
+				r.Fail()
+			}
+			s = append(s, "")
+			continue
+		}
+		if v := r.Str(); len(s) < len(prev) && string(v) == prev[len(s)] {
+			s = append(s, prev[len(s)])
+		} else {
+			s = append(s, string(v))
+		}
+	}
+	return s
+}
+
+// checkStrings reads a []string field that is not kept: null, or an
+// array of strings and nulls.
+func checkStrings(r *jsontext.Reader) {
+	if r.Null() {
+		return
+	}
+	if r.Array() {
+		for r.More() {
+			if !r.Null() {
+				r.Str()
+			}
+		}
+	}
+}
+
+// isInitField reports whether key, which matched none of Init's keys
+// exactly, matches one case-insensitively, as encoding/json matches it.
+func isInitField(key []byte) bool {
+	for _, f := range [...]string{
+		"type", "subtype", "cwd", "session_id", "tools", "mcp_servers", "model", "permissionmode", "slash_commands",
+		"apikeysource", "claude_code_version", "output_style", "agents", "skills", "plugins", "uuid",
+	} {
+		if len(key) == len(f) && bytes.EqualFold(key, []byte(f)) {
+			return true
+		}
+	}
+	return false
+}
+
+// UnmarshalKind decodes a line's type and subtype as json.Unmarshal
+// into a Line does, with its error (nil where it decodes the whole line
+// without error), in one pass when r can, else with encoding/json. r is
+// reused across calls.
+func UnmarshalKind(r *jsontext.Reader, raw []byte) (typ, subtype string, err error) {
+	r.Reset(raw)
+	if readKind(r, &typ, &subtype) && r.End() {
+		return typ, subtype, nil
+	}
+	var l Line
+	err = json.Unmarshal(raw, &l)
+	return l.Type, l.Subtype, err
+}
+
+// readKind reads the type and subtype of a line, checking the types of
+// the other fields of Line as encoding/json does.
+func readKind(r *jsontext.Reader, typ, subtype *string) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "type":
+			if !r.Null() {
+				*typ = lineType(r.Str())
+			}
+		case "subtype":
+			r.StringField(subtype)
+		case "uuid", "session_id", "subagent_type", "task_description", "parent_tool_use_id":
+			if !r.Null() {
+				r.Str() // a string, not kept
+			}
+		case "message", "error", "tool_use_result", "event":
+			r.Skip() // any value
+		default:
+			r.SkipUnknown(key, isLineField)
+		}
+	}
+	return !r.Failed()
 }

@@ -54,7 +54,11 @@ type Decoder struct {
 
 	jr    jsontext.Reader // decodes lines in one pass
 	ln    wireLine        // the line being decoded, reused
+	lit   wireItem        // its item, reused (out of ln, which is zeroed for each line: this is big)
+	bufs  lineBufs        // its arrays and objects, reused
+	names names           // the short strings it repeats, interned
 	spare openItem        // an item completed in the line that started it
+	free  []*openItem     // open items completed since, for reuse
 }
 
 // maxOpen caps the items open at once and the threads the decoder
@@ -66,8 +70,8 @@ const maxOpen = openset.DefaultMax
 type openItem struct {
 	kind   string
 	called bool            // its ToolCall was emitted
-	last   wireItem        // its latest state
-	raw    json.RawMessage // the same, as written
+	raw    json.RawMessage // its latest state, as written (for the kinds that use it)
+	last   wireItem        // its latest state, once kept past its line (wireItem.keep)
 }
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -203,7 +207,7 @@ func (d *Decoder) decode(line []byte) error {
 		d.emit(&event.TurnStart{Agent: d.agent})
 	case typeTurnCompleted:
 		d.endTurn()
-		d.emit(&event.TurnEnd{Agent: d.agent, Usage: d.turnUsage(l.Usage)})
+		d.emit(d.turnEnd(l.Usage))
 	case TypeTurnFailed:
 		d.endTurn()
 		msg := "turn failed"
@@ -220,7 +224,7 @@ func (d *Decoder) decode(line []byte) error {
 	case TypeItemStarted, TypeItemUpdated, TypeItemCompleted:
 		return d.item(l, line)
 	default:
-		if k := foreign.Kind(line); k != "" && k != foreign.Dotted {
+		if k := foreign.KindReader(&d.jr, line); k != "" && k != foreign.Dotted {
 			// A line of another format, not an event of a newer Codex.
 			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orNone(l.Type), k)
 		}
@@ -242,7 +246,9 @@ func orNone(typ string) string {
 func (d *Decoder) endTurn() {
 	d.turn = false
 	for _, id := range d.order {
-		d.abandon(d.open[id])
+		o := d.open[id]
+		d.abandon(o)
+		d.free = append(d.free, o)
 		delete(d.todos, id)
 	}
 	clear(d.open)
@@ -253,9 +259,9 @@ func (d *Decoder) endTurn() {
 // turn's. Counts are cumulative per thread; one that goes down means the
 // producer restarted counting (or counts per turn), and the counts are
 // then taken as they are.
-func (d *Decoder) turnUsage(u *Usage) *event.Usage {
+func (d *Decoder) turnEnd(u *Usage) *event.TurnEnd {
 	if u == nil {
-		return nil
+		return &event.TurnEnd{Agent: d.agent}
 	}
 	cur := *u
 	delta := cur
@@ -274,11 +280,20 @@ func (d *Decoder) turnUsage(u *Usage) *event.Usage {
 		}
 		d.usage[d.agent] = cur
 	}
-	return &event.Usage{
-		InputTokens: delta.InputTokens, OutputTokens: delta.OutputTokens,
-		CacheReadTokens: delta.CachedInputTokens, CacheWriteTokens: delta.CacheWriteInputTokens,
-		ReasoningTokens: delta.ReasoningOutputTokens,
+	// The event and its usage in one allocation (it was two).
+	e := &struct {
+		end   event.TurnEnd
+		usage event.Usage
+	}{
+		end: event.TurnEnd{Agent: d.agent},
+		usage: event.Usage{
+			InputTokens: delta.InputTokens, OutputTokens: delta.OutputTokens,
+			CacheReadTokens: delta.CachedInputTokens, CacheWriteTokens: delta.CacheWriteInputTokens,
+			ReasoningTokens: delta.ReasoningOutputTokens,
+		},
 	}
+	e.end.Usage = &e.usage
+	return &e.end
 }
 
 func (d *Decoder) item(l *wireLine, line []byte) error {
@@ -290,22 +305,23 @@ func (d *Decoder) item(l *wireLine, line []byte) error {
 	// The item's own id comes first; a detail type may flatten another id
 	// after it (web_search's search call id), which encoding/json takes as
 	// it comes last.
-	parsed := &l.item
+	it := &d.lit
 	if l.itemOK {
 		if l.itemIDs > 1 {
-			parsed.ID = l.itemFirstID
+			it.ID = l.itemFirstID
 		}
 	} else {
-		if err := json.Unmarshal(raw, parsed); err != nil {
+		*it = wireItem{}
+		if err := json.Unmarshal(raw, it); err != nil {
 			d.unknown(phase, line)
 			return d.errorf(event.ErrSyntax, "%s: %s", phase, jsontext.Problem(err))
 		}
 		if bytes.Count(raw, []byte(`"id"`)) > 1 {
-			parsed.ID = firstID(raw, parsed.ID)
+			it.ID = firstID(raw, it.ID)
 		}
 	}
-	kind := parsed.Kind()
-	id := parsed.ID
+	kind := it.Kind()
+	id := it.ID
 	o := d.open[id]
 	if o != nil && o.kind != kind {
 		o = nil // the id was reused by an item of another type: a new item
@@ -314,14 +330,12 @@ func (d *Decoder) item(l *wireLine, line []byte) error {
 	switch {
 	case o == nil && complete:
 		// Completed at once (most messages): done with before the next
-		// line, in the decoder's own.
-		d.spare = openItem{kind: kind}
+		// line, in the decoder's own (its last is not used).
+		d.spare.kind, d.spare.called, d.spare.raw = kind, false, nil
 		o = &d.spare
 	case o == nil:
-		o = &openItem{kind: kind}
+		o = d.newOpen(kind)
 	}
-	o.last = *parsed
-	it := &o.last
 	switch kind {
 	case ItemPlan, ItemError, ItemWebSearch, ItemCollabToolCall:
 		o.raw = bytes.Clone(raw) // events carry it, or their input is made of it
@@ -329,7 +343,7 @@ func (d *Decoder) item(l *wireLine, line []byte) error {
 	switch kind {
 	case ItemAgentMessage, ItemReasoning, ItemPlan, ItemError:
 		if complete {
-			d.finish(o)
+			d.finish(o, it)
 		}
 	case ItemFileChange:
 		if !complete && !o.called {
@@ -339,24 +353,24 @@ func (d *Decoder) item(l *wireLine, line []byte) error {
 			d.emit(fileChange(d.agent, it))
 		}
 		if complete {
-			d.finish(o)
+			d.finish(o, it)
 		}
 	case ItemCommandExecution, ItemMCPToolCall:
-		d.call(o)
+		d.call(o, it)
 		if complete {
-			d.finish(o)
+			d.finish(o, it)
 		}
 	case ItemWebSearch:
 		// The query is known only at completion in recent versions.
 		if complete {
-			d.call(o)
-			d.finish(o)
+			d.call(o, it)
+			d.finish(o, it)
 		}
 	case ItemCollabToolCall:
-		d.call(o)
+		d.call(o, it)
 		d.receivers(it)
 		if complete {
-			d.finish(o)
+			d.finish(o, it)
 		}
 	case ItemTodoList:
 		d.todo(it)
@@ -365,23 +379,43 @@ func (d *Decoder) item(l *wireLine, line []byte) error {
 		return nil
 	}
 	if complete {
-		if _, ok := d.open[it.ID]; ok {
+		if o, ok := d.open[it.ID]; ok {
 			delete(d.open, it.ID)
 			d.order = slices.DeleteFunc(d.order, func(id string) bool { return id == it.ID })
+			d.free = append(d.free, o)
 		}
 		if kind == ItemTodoList {
 			delete(d.todos, it.ID)
 		}
 		return nil
 	}
-	if _, ok := d.open[it.ID]; !ok {
+	o.last = *it // kept past the line: copied only then, a big struct
+	o.last.keep()
+	if old, ok := d.open[it.ID]; !ok {
 		d.order = append(d.order, it.ID)
 		if len(d.order) > maxOpen {
 			d.letGo()
 		}
+	} else if old != o {
+		d.free = append(d.free, old) // the id was reused by an item of another type
 	}
 	d.open[it.ID] = o
 	return nil
+}
+
+// newOpen returns an openItem for a new item of kind, one completed
+// before if there is one: an item started and completed on two lines
+// takes no allocation for what the decoder keeps of it between them.
+// Nothing an event holds points into an openItem: raw is handed out,
+// never written into, and set anew.
+func (d *Decoder) newOpen(kind string) *openItem {
+	if n := len(d.free); n > 0 {
+		o := d.free[n-1]
+		d.free = d.free[:n-1]
+		o.kind, o.called, o.raw = kind, false, nil // last is set when it is kept
+		return o
+	}
+	return &openItem{kind: kind}
 }
 
 func fileChange(agent string, it *wireItem) *event.FileChange {
@@ -392,13 +426,12 @@ func fileChange(agent string, it *wireItem) *event.FileChange {
 	return ev
 }
 
-// call emits the ToolCall of a tool item, once.
-func (d *Decoder) call(o *openItem) {
+// call emits the ToolCall of a tool item, once, from it, its state now.
+func (d *Decoder) call(o *openItem, it *wireItem) {
 	if o.called {
 		return
 	}
 	o.called = true
-	it := &o.last
 	ev := &event.ToolCall{Agent: d.agent, ID: it.ID, Name: o.kind}
 	switch o.kind {
 	case ItemCommandExecution:
@@ -445,7 +478,7 @@ func firstID(raw []byte, def string) string {
 // object, leaving out the first member of each of the keys in drop (at
 // most 64), in one pass when r can read raw, else as objectSlow does.
 func object(r *jsontext.Reader, raw []byte, drop ...string) json.RawMessage {
-	r.Reset(raw)
+	r.ResetValid(raw) // a part of a line through badutf8.Fix
 	if !r.Object() {
 		return objectSlow(raw, drop...)
 	}
@@ -458,8 +491,8 @@ func object(r *jsontext.Reader, raw []byte, drop ...string) json.RawMessage {
 			dropped |= 1 << i
 			continue
 		}
-		if bytes.ContainsAny(key, "<>&") {
-			r.Fail() // encoding/json escapes them
+		if bytes.IndexByte(key, '<') >= 0 || bytes.IndexByte(key, '>') >= 0 || bytes.IndexByte(key, '&') >= 0 {
+			r.Fail() // encoding/json escapes them (ContainsAny builds a set per call)
 		}
 		if len(b) > 1 {
 			b = append(b, ',')
@@ -538,21 +571,31 @@ func (d *Decoder) todo(it *wireItem) {
 	d.emit(&event.TodoList{Agent: d.agent, ID: it.ID, Items: items})
 }
 
-// finish emits what a completed item (or the last state of one cut off)
-// carries.
-func (d *Decoder) finish(o *openItem) {
-	it := &o.last
+// finish emits what a completed item carries, from it, its last state
+// (of one cut off, o.last).
+func (d *Decoder) finish(o *openItem, it *wireItem) {
 	switch o.kind {
 	case ItemAgentMessage, ItemReasoning:
 		kind := event.Text
 		if o.kind == ItemReasoning {
 			kind = event.Thinking
 		}
-		d.emit(&event.BlockStart{Agent: d.agent, Kind: kind})
-		if it.Text != "" {
-			d.emit(&event.Delta{Agent: d.agent, Kind: kind, Text: it.Text})
+		// The three events in one allocation (it was three): each is
+		// a field of its own, which no other event shares.
+		b := &struct {
+			start event.BlockStart
+			delta event.Delta
+			end   event.BlockEnd
+		}{
+			event.BlockStart{Agent: d.agent, Kind: kind},
+			event.Delta{Agent: d.agent, Kind: kind, Text: it.Text},
+			event.BlockEnd{Agent: d.agent, Kind: kind},
 		}
-		d.emit(&event.BlockEnd{Agent: d.agent, Kind: kind})
+		if it.Text != "" {
+			d.emit(&b.start, &b.delta, &b.end)
+		} else {
+			d.emit(&b.start, &b.end)
+		}
 	case ItemPlan:
 		d.emit(&event.Notice{Agent: d.agent, Kind: PlanNoticeKind, Message: it.Text, Raw: o.raw})
 	case ItemError:
@@ -560,20 +603,38 @@ func (d *Decoder) finish(o *openItem) {
 	case ItemFileChange:
 		d.emit(fileChange(d.agent, it))
 	case ItemCommandExecution:
-		ev := &event.ToolResult{
-			Agent: d.agent, ID: it.ID, Name: o.kind, ExitCode: it.ExitCode,
+		// The event, its exit code and its output in one allocation (it
+		// was three); the exit code is read into lineBufs.
+		r := &struct {
+			ev   event.ToolResult
+			code int
+			part [1]event.Part
+		}{ev: event.ToolResult{
+			Agent: d.agent, ID: it.ID, Name: o.kind,
 			Status: it.Status, IsError: it.Status == StatusFailed || it.Status == statusDeclined,
+		}}
+		if it.ExitCode != nil {
+			r.code = *it.ExitCode
+			r.ev.ExitCode = &r.code
 		}
 		if it.AggregatedOutput != "" {
-			ev.Content = []event.Part{{Type: "text", Text: it.AggregatedOutput}}
+			r.part[0] = event.Part{Type: "text", Text: it.AggregatedOutput}
+			r.ev.Content = r.part[:1:1]
 		}
-		d.emit(ev)
+		d.emit(&r.ev)
 	case ItemMCPToolCall:
 		ev := &event.ToolResult{
 			Agent: d.agent, ID: it.ID, Name: it.Tool, Status: it.Status,
 			IsError: it.Status == StatusFailed || it.Error != nil,
 		}
 		if r := it.Result; r != nil {
+			n := len(r.Content)
+			if it.Error != nil {
+				n++
+			}
+			if n > 0 {
+				ev.Content = make([]event.Part, 0, n)
+			}
 			for _, c := range r.Content {
 				ev.Content = append(ev.Content, mcpPart(&d.jr, c))
 			}
@@ -594,16 +655,105 @@ func (d *Decoder) finish(o *openItem) {
 		}
 		if len(it.AgentsStates) > 0 && string(it.AgentsStates) != "null" {
 			ev.Structured = bytes.Clone(it.AgentsStates)
-			ev.Content = agentMessages(it)
+			ev.Content = d.agentMessages(it)
 		}
 		d.emit(ev)
 	}
 }
 
+// agentMessage is what agentMessages reads of one agent of agents_states.
+type agentMessage struct {
+	id      []byte // in the line
+	message string
+}
+
 // agentMessages returns the messages of a collab call's agents_states, one
 // text part per receiver that has one, in receiver order (then the rest,
-// sorted).
-func agentMessages(it *wireItem) []event.Part {
+// sorted). It reads agents_states in one pass when d.jr can, else as
+// agentMessagesSlow does.
+func (d *Decoder) agentMessages(it *wireItem) []event.Part {
+	r, b := &d.jr, &d.bufs
+	r.ResetValid(it.AgentsStates) // a part of a line through badutf8.Fix
+	if !r.Object() {
+		return agentMessagesSlow(it)
+	}
+	// As encoding/json reads map[string]AgentState: the last of
+	// duplicate ids wins, a null state has no message; a key that could
+	// match a field only case-insensitively, or a value of another type,
+	// fails the reader and goes to agentMessagesSlow.
+	msgs := b.messages[:0]
+	for id, ok := r.Key(); ok; id, ok = r.Key() {
+		var msg string // "" when null, absent or empty: no part
+		if !r.Null() {
+			r.Object()
+			for key, ok := r.Key(); ok; key, ok = r.Key() {
+				switch string(key) {
+				case "status": // a string or null, not kept
+					if !r.Null() {
+						if r.Peek() != '"' {
+							r.Fail()
+						}
+						r.Skip()
+					}
+				case "message":
+					if r.Null() {
+						msg = ""
+					} else {
+						msg = r.String()
+					}
+				default:
+					r.Skip()
+				}
+			}
+		}
+		i := slices.IndexFunc(msgs, func(m agentMessage) bool { return string(m.id) == string(id) })
+		if i < 0 {
+			msgs = append(msgs, agentMessage{id: id})
+			i = len(msgs) - 1
+		}
+		msgs[i].message = msg
+	}
+	b.messages = msgs
+	if !r.End() {
+		return agentMessagesSlow(it)
+	}
+	var parts []event.Part
+	add := func(id []byte) {
+		for _, m := range msgs {
+			if string(m.id) == string(id) && m.message != "" {
+				parts = append(parts, event.Part{Type: "text", Text: m.message})
+			}
+		}
+	}
+	rest := b.remaining[:0]
+	for _, m := range msgs {
+		if !receiver(it, m.id) {
+			rest = append(rest, m.id)
+		}
+	}
+	slices.SortFunc(rest, bytes.Compare)
+	b.remaining = rest
+	for _, id := range it.ReceiverThreadIDs {
+		add([]byte(id))
+	}
+	for _, id := range rest {
+		add(id)
+	}
+	return parts
+}
+
+// receiver reports whether id is one of it's receivers.
+func receiver(it *wireItem, id []byte) bool {
+	for _, r := range it.ReceiverThreadIDs {
+		if r == string(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// agentMessagesSlow is agentMessages with encoding/json, for any input.
+func agentMessagesSlow(it *wireItem) []event.Part {
 	var states map[string]AgentState
 	if json.Unmarshal(it.AgentsStates, &states) != nil {
 		return nil
@@ -628,7 +778,7 @@ func agentMessages(it *wireItem) []event.Part {
 // its JSON text in a Part whose Type is the block's type. It reads the
 // block in one pass when r can, else as mcpPartSlow does.
 func mcpPart(r *jsontext.Reader, raw json.RawMessage) event.Part {
-	r.Reset(raw)
+	r.ResetValid(raw) // a part of a line through badutf8.Fix
 	if !r.Object() {
 		return mcpPartSlow(raw)
 	}
@@ -719,9 +869,9 @@ func (d *Decoder) abandon(o *openItem) {
 	switch o.kind {
 	case ItemCommandExecution, ItemMCPToolCall, ItemCollabToolCall, ItemTodoList:
 	case ItemWebSearch:
-		d.call(o)
+		d.call(o, &o.last)
 	default:
-		d.finish(o)
+		d.finish(o, &o.last)
 	}
 }
 
@@ -735,6 +885,7 @@ func (d *Decoder) letGo() {
 	delete(d.todos, id)
 	d.abandon(o)
 	d.tooMany(fmt.Sprintf("more than %d items open at once; let go of the oldest, %s %q", maxOpen, o.kind, id))
+	d.free = append(d.free, o)
 }
 
 // tooMany reports, the first time only, a cap the decoder kept to.

@@ -3,7 +3,9 @@ package codex
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -45,14 +47,14 @@ func compareLine(t *testing.T, data []byte) bool {
 			if err := json.Unmarshal(want.Item, &wi); err != nil {
 				t.Fatalf("%s: item decoded in one pass, json.Unmarshal says %v", data, err)
 			}
-			if diff := cmp.Diff(wi, got.item); diff != "" {
+			if diff := cmp.Diff(wi, d.lit); diff != "" {
 				t.Errorf("%s: item differs (-json +one pass):\n%s", data, diff)
 			}
 			if first := firstID(want.Item, "?"); got.itemIDs > 0 && first != got.itemFirstID {
 				t.Errorf("%s: first id %q, want %q", data, got.itemFirstID, first)
 			}
 		}
-		got.item, got.itemOK, got.itemIDs, got.itemFirstID = wireItem{}, false, 0, ""
+		got.itemOK, got.itemIDs, got.itemFirstID = false, 0, ""
 	})
 }
 
@@ -107,4 +109,45 @@ func FuzzReadLine(f *testing.F) { eventtest.FuzzOnePass(f, lineSeeds(f), compare
 func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
 	eventtest.ReadsEveryField(t, "read.go", wireLine{}, Usage{}, wireItem{}, fileUpdateChange{}, mcpResult{}, TodoItem{}, errorMessage{})
+}
+
+// agentStates are agents_states values, odd ones included.
+var agentStates = []string{
+	`{}`, `{"a":{"status":"running","message":null}}`, `{"a":{"status":"completed","message":"done"}}`,
+	`{"b":{"message":"2"},"a":{"message":"1"},"c":{"message":"3"}}`, `{"a":{"message":"x"},"a":{"status":"running"}}`,
+	`{"a":{"message":"x","message":null}}`, `{"a":{"message":"x","Message":"y"}}`, `{"a":null,"b":{"message":""}}`,
+	`{"a":{"status":1,"message":"x"}}`, `{"a":{"status":null,"message":"x\n\u00e9"}}`, `{"a":"x"}`, `{"a":{"message":1}}`,
+	`{"\u0061":{"message":"x"}}`, `{"A":{"message":"x"}}`, `{"a":{"message":"x","other":[1,{"m":2}]}}`, `[]`, `null`,
+	`{"a":{"message":"x"}`, ` { "a" : { "message" : "x" } } `,
+}
+
+// TestAgentMessages: agentMessages's one pass gives what
+// agentMessagesSlow does, whatever the receivers.
+func TestAgentMessages(t *testing.T) {
+	t.Parallel()
+	var d Decoder
+	for _, states := range agentStates {
+		for _, recv := range [][]string{nil, {"a"}, {"c", "a"}, {"a", "a"}, {"z"}} {
+			it := &wireItem{AgentsStates: json.RawMessage(states), ReceiverThreadIDs: recv}
+			if diff := cmp.Diff(agentMessagesSlow(it), d.agentMessages(it)); diff != "" {
+				t.Errorf("%s, receivers %q (-slow +one pass):\n%s", states, recv, diff)
+			}
+		}
+	}
+}
+
+func FuzzAgentMessages(f *testing.F) {
+	for _, s := range agentStates {
+		f.Add([]byte(s), "a")
+	}
+	f.Fuzz(func(t *testing.T, states []byte, recv string) {
+		if !utf8.Valid(states) {
+			return // the decoder's input went through badutf8.Fix
+		}
+		var d Decoder
+		it := &wireItem{AgentsStates: states, ReceiverThreadIDs: strings.Split(recv, ",")}
+		if diff := cmp.Diff(agentMessagesSlow(it), d.agentMessages(it)); diff != "" {
+			t.Errorf("%s, receivers %q (-slow +one pass):\n%s", states, recv, diff)
+		}
+	})
 }

@@ -67,10 +67,9 @@ type wireLine struct {
 	Message   *string         `json:"message"`
 	Item      json.RawMessage `json:"item"`
 
-	item        wireItem // wireItem decoded by unmarshalLine
-	itemOK      bool     // item is set
-	itemIDs     int      // how many id members item has
-	itemFirstID string   // the first one's value
+	itemOK      bool   // unmarshalLine decoded Item into Decoder.lit
+	itemIDs     int    // how many id members it has
+	itemFirstID string // the first one's value
 }
 
 // Usage is turn.completed's usage: token counts, cumulative per thread.

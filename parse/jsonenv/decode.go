@@ -64,11 +64,6 @@ type Decoder struct {
 	jr   jsontext.Reader // decodes envelopes in one pass
 	last [2]string       // the type and agent of the last envelope
 	env  wire.Envelope   // the envelope being decoded
-	// unit is the text of the SSE message being decoded when buf holds
-	// it unchanged: a delta without escapes is a substring of it, not a
-	// copy. buf is the message's bytes, reused from one to the next.
-	unit string
-	buf  []byte
 }
 
 type key struct {
@@ -136,9 +131,6 @@ func (d *Decoder) readEnvelope() {
 		d.st.Problem(err)
 	default:
 		fixed, i, warn := d.bad.Fix(payload)
-		if len(fixed) != len(payload) {
-			d.unit = "" // bytes were replaced: fixed is no longer the unit's text
-		}
 		payload = fixed
 		d.st.Problem(d.decode(payload))
 		if warn {
@@ -173,7 +165,7 @@ func (d *Decoder) read() ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			d.line, d.off, d.unit = num, off, ""
+			d.line, d.off = num, off
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
@@ -181,34 +173,27 @@ func (d *Decoder) read() ([]byte, error) {
 		}
 	}
 	for {
-		m, err := d.sse.Next()
+		// The message's data is borrowed until the next read: what the
+		// events keep of it is copied out (the strings the decoder keeps
+		// are a delta's text, not the whole message's).
+		m, err := d.sse.NextRaw()
 		if err != nil {
 			return nil, err
 		}
 		d.line, d.off = m.Line, m.Offset
-		d.unit = ""
-		if m.Data == "[DONE]" {
+		if string(m.Data) == "[DONE]" {
 			if d.cfg.StopAtDone {
 				d.sse.Stop()
 				return nil, io.EOF
 			}
 			continue
 		}
-		if m.Data == "" {
+		if len(m.Data) == 0 {
 			continue // a message with no data (event: or id: alone)
 		}
-		if cap(d.buf) > keepBuffer {
-			d.buf = nil // a large message's buffer is not held for the rest of the input
-		}
-		d.buf = append(d.buf[:0], m.Data...)
-		d.unit = m.Data
-		return d.buf, nil
+		return m.Data, nil
 	}
 }
-
-// keepBuffer is the largest message buffer kept from one message to the
-// next.
-const keepBuffer = 1 << 20
 
 // framing reports whether the input is NDJSON rather than SSE, from its
 // first line that tells: one starting with '{' is NDJSON, an SSE field
@@ -452,13 +437,21 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 	if b.over {
 		return nil // reported when it outgrew the cap
 	}
+	if typ == wire.TypeMetaInit || typ == wire.TypeMetaFinal {
+		// The payload's bytes are handed over whole (b is let go): a
+		// meta_final holds the run's result, which string(b.data) and
+		// agentmeta's own copy would copy twice more.
+		meta := b.data[:len(b.data):len(b.data)]
+		if typ == wire.TypeMetaInit {
+			ev, _, _ := agentmeta.SessionStart(agent, meta)
+			d.emit(ev)
+		} else {
+			d.emit(agentmeta.RunEnd(agent, meta))
+		}
+		return nil
+	}
 	data := string(b.data)
 	switch typ {
-	case wire.TypeMetaInit:
-		ev, _, _ := agentmeta.SessionStart(agent, data)
-		d.emit(ev)
-	case wire.TypeMetaFinal:
-		d.emit(agentmeta.RunEnd(agent, data))
 	case wire.TypeToolCall, wire.TypeServerToolCall:
 		d.emit(&event.ToolCall{
 			Agent: agent, ID: b.id, Name: b.name, Input: event.JSONText(data),

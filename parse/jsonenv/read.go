@@ -5,11 +5,12 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
-// unmarshalEnvelope decodes an envelope as json.Unmarshal does, in one
+// unmarshalEnvelope decodes an envelope (valid UTF-8, as badutf8.Fix
+// returns it) as json.Unmarshal does, in one
 // pass when jsontext.Reader can, else with encoding/json, which gives
 // the errors.
 func (d *Decoder) unmarshalEnvelope(payload []byte, env *wire.Envelope) error {
-	return jsontext.Decode(&d.jr, payload, env, d.readEnvelopeFields)
+	return jsontext.DecodeValid(&d.jr, payload, env, d.readEnvelopeFields)
 }
 
 func (d *Decoder) readEnvelopeFields(r *jsontext.Reader, env *wire.Envelope) bool {
@@ -77,20 +78,10 @@ func (d *Decoder) intern(b []byte, i int) string {
 	return d.last[i]
 }
 
-// str reads a string value: a substring of the unit's text when the
-// value has no escapes, else a copy. The payload is valid UTF-8 (it went
-// through badutf8.Fix).
+// str reads a string value, a copy (the payload is borrowed). The
+// payload is valid UTF-8 (it went through badutf8.Fix).
 func (d *Decoder) str(r *jsontext.Reader) string {
-	start := r.Offset()
-	if r.Peek() == '"' {
-		start = r.Offset() + 1
-	}
 	b := r.StrValid()
-	if end := r.Offset() - 1; d.unit != "" && !r.Failed() && end-start == len(b) && end <= len(d.unit) {
-		if s := d.unit[start:end]; s == string(b) {
-			return s
-		}
-	}
 	if len(b) == 0 {
 		return ""
 	}

@@ -123,9 +123,14 @@ func TestUnescapeEntities(t *testing.T) {
 		{`& &; &#; &#xzz; &#1114112; &verylongentityname;`, `& &; &#; &#xzz; &#1114112; &verylongentityname;`},
 		{`a&`, `a&`},
 	}
+	var scratch []byte // reused, as a tag scan reuses it
 	for _, tt := range tests {
-		if got := unescapeEntities([]byte(tt.in)); got != tt.want {
+		if got := unescapeEntities([]byte(tt.in), &scratch); got != tt.want {
 			t.Errorf("unescapeEntities(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		// The data attribute's bytes are decoded the same.
+		if got := string(parseAttrs([]byte(` data="`+tt.in+`"`), &scratch)[0].data); got != tt.want {
+			t.Errorf("data attribute %q = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

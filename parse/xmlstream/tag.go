@@ -15,15 +15,66 @@ type tag struct {
 	attrs     []attr
 }
 
-type attr struct{ name, value string }
+// attr is an attribute, its value entity-decoded. The data attribute (a
+// meta element's payload: a whole run's result in meta_final) is kept as
+// bytes, which agentmeta keeps as they are: string(data) would be one
+// more copy of it.
+type attr struct {
+	name, value string
+	data        []byte // the value of the data attribute, which has no value
+}
 
 func (t *tag) attr(name string) (string, bool) {
 	for _, a := range t.attrs {
 		if a.name == name {
+			if a.name == attrData {
+				return string(a.data), true
+			}
 			return a.value, true
 		}
 	}
 	return "", false
+}
+
+// dataAttr returns the value of the data attribute, owned by the caller.
+func (t *tag) dataAttr() []byte {
+	for _, a := range t.attrs {
+		if a.name == attrData {
+			return a.data
+		}
+	}
+	return nil
+}
+
+// attrData is the name of the attribute parseAttrs keeps as bytes.
+const attrData = "data"
+
+// knownName returns b as a string: one of the tag and attribute names the
+// producer writes without allocating, any other name as a copy.
+func knownName(b []byte) string {
+	switch string(b) {
+	case TagMetaInit:
+		return TagMetaInit
+	case TagMetaFinal:
+		return TagMetaFinal
+	case TagThinking:
+		return TagThinking
+	case TagText:
+		return TagText
+	case TagToolCall:
+		return TagToolCall
+	case TagToolResult:
+		return TagToolResult
+	case attrData:
+		return attrData
+	case "id":
+		return "id"
+	case "name":
+		return "name"
+	case "arguments":
+		return "arguments"
+	}
+	return string(b)
 }
 
 func (t *tag) get(name string) string {
@@ -54,6 +105,7 @@ type tagScan struct {
 	pos   int  // bytes of the tag scanned so far (0: not started)
 	quote byte // the quote the scan is inside, or 0
 	work  int64
+	buf   []byte // scratch for entity-decoding attribute values
 }
 
 // maxName is the longest tag name looked for: longer names are text.
@@ -92,7 +144,7 @@ func scanTag(b []byte, eof bool, max int, sc *tagScan) (t tag, n int, m match) {
 	if i >= len(b) {
 		return t, 0, moreOrNo(eof)
 	}
-	t.name = string(b[start:i])
+	t.name = knownName(b[start:i])
 	nameEnd := i
 	if c := b[i]; !isSpace(c) && c != '>' && c != '/' {
 		return t, 0, no
@@ -142,7 +194,7 @@ func scanTag(b []byte, eof bool, max int, sc *tagScan) (t tag, n int, m match) {
 		t.selfClose = true
 		body = body[:k-1]
 	}
-	t.attrs = parseAttrs(body)
+	t.attrs = parseAttrs(body, &sc.buf)
 	return t, end + 1, yes
 }
 
@@ -154,8 +206,8 @@ func moreOrNo(eof bool) match {
 }
 
 // parseAttrs reads name="v", name='v' and name=v; values are
-// entity-decoded once.
-func parseAttrs(b []byte) []attr {
+// entity-decoded once, in scratch.
+func parseAttrs(b []byte, scratch *[]byte) []attr {
 	var attrs []attr
 	for i := 0; i < len(b); {
 		for i < len(b) && (isSpace(b[i]) || b[i] == '/') {
@@ -169,7 +221,7 @@ func parseAttrs(b []byte) []attr {
 			i++
 			continue
 		}
-		name := string(b[start:i])
+		name := knownName(b[start:i])
 		for i < len(b) && isSpace(b[i]) {
 			i++
 		}
@@ -200,7 +252,12 @@ func parseAttrs(b []byte) []attr {
 			}
 			v = b[vs:i]
 		}
-		attrs = append(attrs, attr{name: name, value: unescapeEntities(v)})
+		if name == attrData {
+			data := appendUnescaped(make([]byte, 0, len(v)), v)
+			attrs = append(attrs, attr{name: name, data: data[:len(data):len(data)]})
+			continue
+		}
+		attrs = append(attrs, attr{name: name, value: unescapeEntities(v, scratch)})
 	}
 	return attrs
 }
@@ -208,28 +265,30 @@ func parseAttrs(b []byte) []attr {
 // unescapeEntities decodes the five XML entities and numeric character
 // references, once: "&amp;#60;" is the text "&#60;". Anything else after
 // '&' is kept as it is.
-func unescapeEntities(b []byte) string {
-	i := bytes.IndexByte(b, '&')
-	if i < 0 {
+func unescapeEntities(b []byte, scratch *[]byte) string {
+	if bytes.IndexByte(b, '&') < 0 {
 		return string(b)
 	}
-	var sb strings.Builder
-	sb.Grow(len(b))
-	for i >= 0 {
-		sb.Write(b[:i])
+	*scratch = appendUnescaped((*scratch)[:0], b)
+	return string(*scratch)
+}
+
+// appendUnescaped appends b with its entities decoded, as
+// unescapeEntities returns it.
+func appendUnescaped(out, b []byte) []byte {
+	for i := bytes.IndexByte(b, '&'); i >= 0; i = bytes.IndexByte(b, '&') {
+		out = append(out, b[:i]...)
 		b = b[i:]
 		n, r := entity(b)
 		if n == 0 {
-			sb.WriteByte('&')
+			out = append(out, '&')
 			b = b[1:]
 		} else {
-			sb.WriteString(r)
+			out = append(out, r...)
 			b = b[n:]
 		}
-		i = bytes.IndexByte(b, '&')
 	}
-	sb.Write(b)
-	return sb.String()
+	return append(out, b...)
 }
 
 func entity(b []byte) (int, string) {

@@ -762,9 +762,9 @@ func (d *Decoder) attrElement(t *tag) {
 			Server: t.name == TagServerToolCall || strings.HasPrefix(id, serverToolPrefix),
 		})
 	case TagMetaInit:
-		d.metaInit(t.get("data"))
+		d.metaInit(t.dataAttr())
 	case TagMetaFinal:
-		d.emit(d.metaFinal(t.get("data")))
+		d.emit(d.metaFinal(t.dataAttr()))
 	case TagAwaitingTools:
 		data := t.get("data")
 		var tools []PendingTool
@@ -785,7 +785,7 @@ func (d *Decoder) attrElement(t *tag) {
 
 // metaInit starts an agent scope: the first meta_init the main agent's, a
 // later one with parent_agent_uuid a subagent's.
-func (d *Decoder) metaInit(data string) {
+func (d *Decoder) metaInit(data []byte) {
 	ev, m, ok := agentmeta.SessionStart("", data)
 	parent := ""
 	if ok && m.ParentAgentUUID != nil {
@@ -811,7 +811,7 @@ func (d *Decoder) metaInit(data string) {
 	d.emit(ev)
 }
 
-func (d *Decoder) metaFinal(data string) *event.RunEnd {
+func (d *Decoder) metaFinal(data []byte) *event.RunEnd {
 	return agentmeta.RunEnd(d.agent(), data)
 }
 

@@ -1,0 +1,210 @@
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
+	wire "github.com/agentstream/agentstream/parse/claude"
+)
+
+// The lines below are written by appending, as messages.Marshal writes
+// their structs (encoding/json, field order and omitempty included):
+// encoding/json took 25-35 % of the CPU of conversions into stream-json,
+// where init, result and tool result lines are a third of the lines of
+// a codex log. encode_test.go checks each against messages.Marshal.
+
+// compactJSON returns raw as json.Compact writes it, and whether raw is
+// valid JSON (as json.Valid has it), checked in one pass where a
+// jsontext.Reader can.
+func (e *Encoder) compactJSON(raw []byte) ([]byte, bool) {
+	e.jr.Reset(raw) // Skip checks no UTF-8: ResetValid would save nothing
+	e.jr.Skip()
+	if !e.jr.End() && !json.Valid(raw) {
+		return nil, false
+	}
+	return compactValid(raw), true
+}
+
+// compactValid returns raw, valid JSON, without insignificant white
+// space as json.Compact writes it: raw itself when it has none (the
+// lines Claude Code writes), which saves json.Compact's copy and its
+// byte-by-byte scan.
+func compactValid(raw []byte) []byte {
+	var out []byte // nil until the first white space
+	start := 0     // of the bytes not yet copied to out
+	for i := 0; i < len(raw); {
+		switch raw[i] {
+		case '"':
+			i = stringEnd(raw, i)
+		case ' ', '\t', '\n', '\r':
+			if out == nil {
+				out = make([]byte, 0, len(raw))
+			}
+			out = append(out, raw[start:i]...)
+			i++
+			start = i
+		default:
+			i++
+		}
+	}
+	if out == nil {
+		return raw
+	}
+	return append(out, raw[start:]...)
+}
+
+// stringEnd returns the offset after the string of valid JSON b that
+// starts at i.
+func stringEnd(b []byte, i int) int {
+	for i++; ; {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			return len(b) // not valid JSON: cannot happen
+		}
+		i += q
+		n := 0 // backslashes before the quote
+		for n < i && b[i-1-n] == '\\' {
+			n++
+		}
+		i++
+		if n%2 == 0 {
+			return i
+		}
+	}
+}
+
+// appendFloat appends f as encoding/json writes a float64, or reports
+// false for NaN and infinities, which it refuses.
+func appendFloat(b []byte, f float64) ([]byte, bool) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return b, false
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 as e-9, as encoding/json cleans it up.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b, true
+}
+
+// appendStrings appends s as a JSON array of strings ([] for nil).
+func appendStrings(b []byte, s []string) []byte {
+	b = append(b, '[')
+	for i, v := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsontext.AppendMarshalString(b, v)
+	}
+	return append(b, ']')
+}
+
+// appendInit appends the system/init line in, as Marshal writes
+// wire.Init, of which it sets Cwd, Model, Tools, SessionID and UUID (the
+// others are agentstream's defaults, see init).
+func (e *Encoder) appendInit(b []byte, cwd, model string, tools []string) []byte {
+	b = append(b, `{"type":"system","subtype":"init","cwd":`...)
+	b = jsontext.AppendMarshalString(b, cwd)
+	b = append(b, `,"session_id":`...)
+	b = jsontext.AppendMarshalString(b, e.session)
+	b = append(b, `,"tools":`...)
+	if tools == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendStrings(b, tools)
+	}
+	b = append(b, `,"mcp_servers":[],"model":`...)
+	b = jsontext.AppendMarshalString(b, model)
+	b = append(b, `,"permissionMode":"default","slash_commands":[],"apiKeySource":"none","claude_code_version":"agentstream","output_style":"default","agents":[],"skills":[],"plugins":[],"uuid":"`...)
+	return append(e.appendUUID(b), `"}`...)
+}
+
+// appendResult appends the result line r, as Marshal writes
+// wire.Result with an empty ModelUsage and PermissionDenials, a Usage
+// and a TotalCostUSD; result, when not nil, is the JSON of its result
+// text, written in place of r.Result. It reports false when r does not
+// marshal (its cost is NaN or infinite).
+func appendResult(b []byte, r *wire.Result, result []byte) ([]byte, bool) {
+	b = append(b, `{"type":`...)
+	b = jsontext.AppendMarshalString(b, r.Type)
+	b = append(b, `,"subtype":`...)
+	b = jsontext.AppendMarshalString(b, r.Subtype)
+	b = append(b, `,"is_error":`...)
+	b = strconv.AppendBool(b, r.IsError)
+	b = append(b, `,"duration_ms":`...)
+	b = strconv.AppendInt(b, r.DurationMS, 10)
+	b = append(b, `,"duration_api_ms":`...)
+	b = strconv.AppendInt(b, r.DurationAPIMS, 10)
+	b = append(b, `,"num_turns":`...)
+	b = strconv.AppendInt(b, int64(r.NumTurns), 10)
+	switch {
+	case result != nil:
+		b = append(append(b, `,"result":`...), result...)
+	case r.Result != nil:
+		b = append(b, `,"result":`...)
+		b = jsontext.AppendMarshalString(b, *r.Result)
+	}
+	b = append(b, `,"stop_reason":`...)
+	b = appendOptString(b, r.StopReason)
+	b = append(b, `,"session_id":`...)
+	b = jsontext.AppendMarshalString(b, r.SessionID)
+	b = append(b, `,"total_cost_usd":`...)
+	var ok bool
+	if b, ok = appendFloat(b, *r.TotalCostUSD); !ok {
+		return b, false
+	}
+	u := r.Usage
+	b = append(b, `,"usage":{"input_tokens":`...)
+	b = strconv.AppendInt(b, u.InputTokens, 10)
+	b = append(b, `,"output_tokens":`...)
+	b = strconv.AppendInt(b, u.OutputTokens, 10)
+	if u.CacheCreationInputTokens != 0 {
+		b = append(b, `,"cache_creation_input_tokens":`...)
+		b = strconv.AppendInt(b, u.CacheCreationInputTokens, 10)
+	}
+	if u.CacheReadInputTokens != 0 {
+		b = append(b, `,"cache_read_input_tokens":`...)
+		b = strconv.AppendInt(b, u.CacheReadInputTokens, 10)
+	}
+	if u.ServiceTier != "" {
+		b = append(b, `,"service_tier":`...)
+		b = jsontext.AppendMarshalString(b, u.ServiceTier)
+	}
+	b = append(b, `},"modelUsage":{},"permission_denials":[]`...)
+	if len(r.Errors) > 0 {
+		b = append(b, `,"errors":`...)
+		b = appendStrings(b, r.Errors)
+	}
+	b = append(b, `,"uuid":`...)
+	b = jsontext.AppendMarshalString(b, r.UUID)
+	return append(b, '}'), true
+}
+
+// appendOptString appends s as a JSON string, or null.
+func appendOptString(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return jsontext.AppendMarshalString(b, *s)
+}
+
+// appendTextBlock appends {"type":"text","text":text}, as Marshal writes
+// a struct of these two fields (with omitempty the empty text is left
+// out).
+func appendTextBlock(b []byte, text string, omitEmpty bool) []byte {
+	if omitEmpty && text == "" {
+		return append(b, `{"type":"text"}`...)
+	}
+	b = append(b, `{"type":"text","text":`...)
+	return append(jsontext.AppendMarshalString(b, text), '}')
+}

@@ -1,0 +1,165 @@
+package jsontext
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// corpusLines returns the JSON texts of the recordings in testdata: the
+// lines of the .jsonl files and the data of the .sse files (copies of
+// /work/shared/corpus claude/, codex/ and jsonenv/ files, named with
+// their directory as a prefix).
+func corpusLines(tb testing.TB) [][]byte {
+	files, err := filepath.Glob("testdata/*.*")
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no corpus in testdata: %v", err)
+	}
+	var lines [][]byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for line := range bytes.Lines(b) {
+			line = bytes.TrimSpace(line)
+			if strings.HasSuffix(f, ".sse") {
+				var ok bool
+				if line, ok = bytes.CutPrefix(line, []byte("data: ")); !ok || string(line) == "[DONE]" {
+					continue
+				}
+			}
+			if len(line) > 0 {
+				lines = append(lines, line)
+			}
+		}
+	}
+	return lines
+}
+
+// visit reads any value as the decoders do, keeping nothing: keys with
+// KeyFold, strings with Str, numbers with Float.
+func visit(r *Reader) {
+	switch r.Peek() {
+	case '{':
+		r.Object()
+		for _, ok := r.KeyFold(); ok; _, ok = r.KeyFold() {
+			visit(r)
+		}
+	case '[':
+		r.Array()
+		for r.More() {
+			visit(r)
+		}
+	case '"':
+		r.Str()
+	case 'n':
+		r.Null()
+	case 't', 'f':
+		r.Bool()
+	default:
+		r.Float()
+	}
+}
+
+// TestCorpusRead: the corpus the benchmarks read is read whole, with no
+// failure, by Reset and ResetValid alike, and Skip takes each line whole.
+func TestCorpusRead(t *testing.T) {
+	t.Parallel()
+	for _, line := range corpusLines(t) {
+		want := read(line, false)
+		if !want.End || want.Failed {
+			t.Fatalf("%s: not read whole: %+v", line, want)
+		}
+		checkSkip(t, line)
+	}
+}
+
+func benchLines(b *testing.B, f func(r *Reader, line []byte)) {
+	lines := corpusLines(b)
+	n := 0
+	for _, l := range lines {
+		n += len(l)
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	var r Reader
+	for b.Loop() {
+		for _, l := range lines {
+			f(&r, l)
+		}
+	}
+}
+
+func BenchmarkReader(b *testing.B) {
+	b.Run("Read", func(b *testing.B) {
+		benchLines(b, func(r *Reader, line []byte) {
+			r.Reset(line)
+			visit(r)
+			if !r.End() {
+				b.Fatalf("%s: failed", line)
+			}
+		})
+	})
+	b.Run("ReadValid", func(b *testing.B) {
+		benchLines(b, func(r *Reader, line []byte) {
+			r.ResetValid(line)
+			visit(r)
+			if !r.End() {
+				b.Fatalf("%s: failed", line)
+			}
+		})
+	})
+	b.Run("Skip", func(b *testing.B) {
+		benchLines(b, func(r *Reader, line []byte) {
+			r.Reset(line)
+			r.Skip()
+			if !r.End() {
+				b.Fatalf("%s: failed", line)
+			}
+		})
+	})
+}
+
+// BenchmarkAppendString writes every string of the corpus, as the
+// encoders do.
+func BenchmarkAppendString(b *testing.B) {
+	var strs []string
+	n := 0
+	var collect func(r *Reader)
+	collect = func(r *Reader) {
+		switch r.Peek() {
+		case '{':
+			r.Object()
+			for _, ok := r.KeyFold(); ok; _, ok = r.KeyFold() {
+				collect(r)
+			}
+		case '[':
+			r.Array()
+			for r.More() {
+				collect(r)
+			}
+		case '"':
+			s := r.String()
+			strs = append(strs, s)
+			n += len(s)
+		default:
+			r.Skip()
+		}
+	}
+	var r Reader
+	for _, line := range corpusLines(b) {
+		r.Reset(line)
+		collect(&r)
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	buf := make([]byte, 0, 1<<16)
+	for b.Loop() {
+		for _, s := range strs {
+			buf = AppendString(buf[:0], s)
+		}
+	}
+}

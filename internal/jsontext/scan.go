@@ -1,0 +1,184 @@
+package jsontext
+
+import "math/bits"
+
+// The scans below look at eight bytes at a time (the bit tricks of "Bit
+// Twiddling Hacks"). Each mask has the high bit set in the bytes that end
+// a run; past the first such byte it may have false ones (a borrow runs
+// on), but the first, the lowest byte since the load is little-endian, is
+// always right, so the run ends at TrailingZeros64(mask)/8, with no byte
+// loop over the word (with keyLen and one-scan ASCII strings, this took
+// BenchmarkReader/Read from 4.90M to 4.06M instructions on the corpus).
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// word returns b[i:i+8] as a little-endian uint64 (one load: the compiler
+// merges the byte loads).
+func word[T string | []byte](b T, i int) uint64 {
+	t := b[i : i+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
+
+// stops returns the mask of the bytes of w that a JSON string does not
+// hold as they are: '"', '\\' and control bytes.
+func stops(w uint64) uint64 {
+	// q and bs have the high bits of w: one &^ w leaves out the bytes
+	// with their high bit set for the three tests.
+	q, bs := w^(ones*'"'), w^(ones*'\\')
+	return ((q - ones) | (bs - ones) | (w - ones*0x20)) &^ w & highs
+}
+
+// asciiStops is stops for scans that stop at non-ASCII bytes too: those
+// mark every byte with its high bit set, so the tests need not leave them
+// out, and it takes four operations fewer.
+func asciiStops(w uint64) uint64 {
+	q, bs := w^(ones*'"'), w^(ones*'\\')
+	return ((q - ones) | (bs - ones) | (w - ones*0x20) | w) & highs
+}
+
+// capitalMask returns the mask of the bytes of w that are ASCII capitals,
+// and of some non-ASCII bytes, which asciiStops marks anyway (exact in
+// every byte: the sums never carry out of a byte).
+func capitalMask(w uint64) uint64 {
+	x := w & (ones * 0x7f)
+	return (ones*(127+'Z'+1) - x) & (x + ones*(127-('A'-1))) & highs
+}
+
+// first returns the index of the first byte marked in a non-zero mask.
+func first(mask uint64) int { return bits.TrailingZeros64(mask) >> 3 }
+
+// plainLen returns the length of b's prefix with no '"', '\\' or control
+// byte.
+func plainLen(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if m := stops(word(b, i)); m != 0 {
+			return i + first(m)
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+	}
+	return i
+}
+
+// asciiPlainLen returns the length of s's prefix of ASCII bytes that a
+// JSON string holds as they are (no '"', '\\' or control byte).
+func asciiPlainLen[T string | []byte](s T) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if m := asciiStops(word(s, i)); m != 0 {
+			return i + first(m)
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			break
+		}
+	}
+	return i
+}
+
+// keyLen returns the length of b's prefix of bytes a key the Reader
+// matches holds: ASCII with no '"', '\\' or control byte, and no capital
+// unless caps.
+func keyLen(b []byte, caps bool) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := word(b, i)
+		m := asciiStops(w)
+		if !caps {
+			m |= capitalMask(w)
+		}
+		if m != 0 {
+			return i + first(m)
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 || (!caps && 'A' <= c && c <= 'Z') {
+			break
+		}
+	}
+	return i
+}
+
+// utf8Run returns the length of s's prefix of plain ASCII (as
+// asciiPlainLen) and valid characters of two bytes or more (as multiLen),
+// which a JSON string holds as they are: in one pass, where plainLen then
+// utf8.Valid over the run made two.
+func utf8Run[T string | []byte](s T) int {
+	i := 0
+	for i < len(s) {
+		i += asciiPlainLen(s[i:])
+		if i >= len(s) || s[i] < 0x80 {
+			break
+		}
+		n := multiLen(s[i:], false)
+		if n == 0 {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
+// multiLen returns the length of s's prefix of valid UTF-8 characters of
+// two bytes or more, and no U+2028 or U+2029 when lineSeparators: the
+// checks of utf8.DecodeRune, inline. Text in the recordings has a run of
+// non-ASCII bytes every 20 to 100 bytes, mostly one or two characters,
+// each of which cost a call (measured: BenchmarkAppendString 2.10M ->
+// 1.92M instructions on the corpus).
+func multiLen[T string | []byte](s T, lineSeparators bool) int {
+	i := 0
+	for i < len(s) {
+		lo, hi := byte(0x80), byte(0xbf) // the second byte's range
+		switch c := s[i]; {
+		case c < 0xc2: // ASCII, a continuation byte or an overlong lead
+			return i
+		case c < 0xe0:
+			if i+1 >= len(s) || s[i+1]&0xc0 != 0x80 {
+				return i
+			}
+			i += 2
+		case c < 0xf0:
+			if i+2 >= len(s) {
+				return i
+			}
+			switch c {
+			case 0xe0:
+				lo = 0xa0 // not overlong
+			case 0xed:
+				hi = 0x9f // not a surrogate
+			}
+			c1, c2 := s[i+1], s[i+2]
+			if c1 < lo || c1 > hi || c2&0xc0 != 0x80 ||
+				lineSeparators && c == 0xe2 && c1 == 0x80 && (c2 == 0xa8 || c2 == 0xa9) {
+				return i
+			}
+			i += 3
+		case c < 0xf5:
+			if i+3 >= len(s) {
+				return i
+			}
+			switch c {
+			case 0xf0:
+				lo = 0x90 // not overlong
+			case 0xf4:
+				hi = 0x8f // not beyond U+10FFFF
+			}
+			if c1 := s[i+1]; c1 < lo || c1 > hi || s[i+2]&0xc0 != 0x80 || s[i+3]&0xc0 != 0x80 {
+				return i
+			}
+			i += 4
+		default:
+			return i
+		}
+	}
+	return i
+}

@@ -1,0 +1,252 @@
+package claude
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/messages"
+)
+
+// oddLines are lines the one-pass readers of UnmarshalInit and
+// UnmarshalKind must hand to encoding/json, or decode as it does.
+var oddLines = []string{
+	`{"type":"system","subtype":"init","session_id":"s","tools":["Bash",null],"cwd":"/","model":"m"}`,
+	`{"type":"system","subtype":"init","tools":["a","b"],"tools":[null]}`,
+	`{"type":"system","subtype":"init","tools":["a","b"],"tools":[]}`,
+	`{"type":"system","subtype":"init","tools":["Bash","Write","x","y"]}`,
+	`{"type":"system","subtype":"init","tools":null}`,
+	`{"type":"system","subtype":"init","tools":[]}`,
+	`{"type":"system","subtype":"init","tools":"Bash"}`,
+	`{"type":"system","subtype":"init","tools":[1]}`,
+	`{"type":"system","subtype":"init","Session_ID":"s"}`,
+	`{"type":"system","subtype":"init","permissionmode":1}`,
+	`{"type":"system","subtype":"init","permissionMode":"x","apiKeySource":null}`,
+	`{"type":"system","subtype":"init","PermissionMode":"x"}`,
+	`{"type":"system","subtype":"init","mcp_servers":null,"plugins":[{"a":1}],"session_id":"s"}`,
+	`{"type":"system","subtype":"init","mcp_servers":{},"session_id":"s"}`,
+	`{"type":"system","subtype":"init","agents":[1],"session_id":"s"}`,
+	`{"type":"system","subtype":"init","session_id":"\ud800x\u00e9"}`,
+	`{"type":"system","subtype":"init","session_id":"a\xffb"}`,
+	`{"type":"system","subtype":"init","uuid":3}`,
+	`{"type":"system","subtype":"init","session_id":"s"} x`,
+	`{"type":"system","subtype":"init","session_id":"s"`,
+	`{"TYPE":"system","subtype":"status"}`,
+	`{"type":null,"subtype":"status"}`,
+	`{"type":"system","subtype":5}`,
+	`{"type":"system","parent_tool_use_id":3}`,
+	`{"type":"system","message":{"a":[1,2]},"event":null,"error":"x","tool_use_result":[]}`,
+	`{"type":"system","other":{"nested":[true,false,null,-1.5e3]}}`,
+	`{"type":"system","subtype":"status","status":"requesting"}`,
+	`{"type":"system","subtype":"status","status":"a\nb","Status":"c"}`,
+	`{"type":"system","subtype":"status","status":"a","status":null}`,
+	`{"type":"system","subtype":"status","status":5}`,
+	`{"type":"system","subtype":"status"}`,
+	`{"type":"system","subtype":"thinking_tokens","estimated_tokens":12,"estimated_tokens_delta":5}`,
+	`{"type":"system","subtype":"thinking_tokens","estimated_tokens":1.5}`,
+	`{"type":"system","subtype":"thinking_tokens","Estimated_Tokens":7}`,
+	`{"type":"system","subtype":"thinking_tokens","estimated_tokens":99999999999999999999}`,
+	`{"type":"stream_event","event":{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[],"stop_reason":null,"usage":{"input_tokens":3,"output_tokens":1}}}}`,
+	`{"type":"stream_event","event":{"type":"message_start","message":{"id":"m"},"message":{"model":"x"}}}`,
+	`{"type":"stream_event","event":{"type":"message_start","message":null}}`,
+	`{"type":"stream_event","event":{"type":"message_start","message":{"id":"m","Model":"x"}}}`,
+	`{"type":"stream_event","event":{"type":"message_start","message":{"id":5}}}`,
+	`{"type":"stream_event","event":{"message":{"id":"m","content":[{"type":"text","text":""}]},"type":null}}`,
+	`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"x"}, {"type":"text","text":"y"}]}}`,
+	`{"type":"user","message":{"role":"user","content":"hi","content":[]}}`,
+	`{"type":"user","message":{"role":"user","content":[1],"content":"hi"}}`,
+	`{"type":"user","message":{"role":5,"content":[]}}`,
+	`{"type":"user","message":{"Role":"user","content":[]}}`,
+	`{"type":"user","message":{"role":"user","Content":[]}}`,
+	`{"type":"user","message":{"role":"user","content":null}}`,
+	`{"type":"user","message":{"role":"user","content": [ {"a": 1} , 2 ] ,"other":{}}}`,
+	`{"type":"user","message":"text"}`,
+	`[]`,
+	`"system"`,
+	``,
+}
+
+// lines returns every line of the corpus recordings and oddLines.
+func lines(t testing.TB) [][]byte {
+	var out [][]byte
+	for _, l := range oddLines {
+		out = append(out, []byte(l))
+	}
+	files, _ := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			out = append(out, bytes.Clone(sc.Bytes()))
+		}
+	}
+	return out
+}
+
+type initResult struct {
+	Cwd, SessionID, Model string
+	Tools                 []string
+	Err                   string
+}
+
+// checkInit checks UnmarshalInit against json.Unmarshal on raw.
+func checkInit(t *testing.T, r *jsontext.Reader, raw []byte) {
+	t.Helper()
+	var in, want Init
+	wantErr := json.Unmarshal(raw, &want)
+	err := UnmarshalInit(r, raw, &in)
+	w := initResult{Cwd: want.Cwd, SessionID: want.SessionID, Model: want.Model, Tools: want.Tools}
+	g := initResult{Cwd: in.Cwd, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools}
+	if wantErr != nil {
+		w.Err = wantErr.Error()
+	}
+	if err != nil {
+		g.Err = err.Error()
+	}
+	if diff := cmp.Diff(w, g); diff != "" {
+		t.Errorf("UnmarshalInit(%q) (-json.Unmarshal +got):\n%s", raw, diff)
+	}
+	if (w.Tools == nil) != (g.Tools == nil) {
+		t.Errorf("UnmarshalInit(%q): tools %#v, json.Unmarshal %#v", raw, g.Tools, w.Tools)
+	}
+	if !utf8.Valid(raw) {
+		return // the decoder's precondition: its lines went through badutf8.Fix
+	}
+	// The decoder's, with the tools of an init before.
+	d := NewDecoder(nil, nil)
+	d.tools = []string{"Bash", "Read", "x"}
+	in = Init{}
+	err = d.unmarshalInit(raw, &in)
+	g = initResult{Cwd: in.Cwd, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools}
+	if err != nil {
+		g.Err = err.Error()
+	}
+	if diff := cmp.Diff(w, g); diff != "" || (w.Tools == nil) != (g.Tools == nil) {
+		t.Errorf("Decoder.unmarshalInit(%q) (-json.Unmarshal +got):\n%s", raw, diff)
+	}
+}
+
+// checkKind checks UnmarshalKind against json.Unmarshal on raw.
+func checkKind(t *testing.T, r *jsontext.Reader, raw []byte) {
+	t.Helper()
+	var l Line
+	wantErr := json.Unmarshal(raw, &l)
+	typ, sub, err := UnmarshalKind(r, raw)
+	if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() || typ != l.Type || sub != l.Subtype {
+		t.Errorf("UnmarshalKind(%q) = %q, %q, %v; json.Unmarshal: %q, %q, %v", raw, typ, sub, err, l.Type, l.Subtype, wantErr)
+	}
+}
+
+func TestUnmarshalInitKind(t *testing.T) {
+	t.Parallel()
+	var r jsontext.Reader
+	all := lines(t)
+	if len(all) < 500 {
+		t.Fatalf("%d lines: the corpus is missing", len(all))
+	}
+	for _, raw := range all {
+		checkInit(t, &r, raw)
+		checkKind(t, &r, raw)
+		checkSummary(t, raw)
+		checkMessageEvent(t, raw)
+		checkUser(t, raw)
+	}
+}
+
+// checkMessageEvent checks readMessageEvent against json.Unmarshal on
+// the event of raw, when it is a stream_event line.
+func checkMessageEvent(t *testing.T, raw []byte) {
+	t.Helper()
+	var l struct{ Event json.RawMessage }
+	if !utf8.Valid(raw) || json.Unmarshal(raw, &l) != nil || len(l.Event) == 0 {
+		return
+	}
+	var want, got messages.StreamEvent
+	wantErr := json.Unmarshal(l.Event, &want)
+	var r jsontext.Reader
+	r.ResetValid(l.Event)
+	if !readMessageEvent(&r, &got) || !r.End() {
+		return // left to encoding/json
+	}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(messages.StreamEvent{})); wantErr != nil || diff != "" {
+		t.Errorf("readMessageEvent(%q) (-json.Unmarshal +got), error %v:\n%s", l.Event, wantErr, diff)
+	}
+}
+
+// checkUser checks readUser against json.Unmarshal on the message of
+// raw.
+func checkUser(t *testing.T, raw []byte) {
+	t.Helper()
+	var l struct{ Message json.RawMessage }
+	if !utf8.Valid(raw) || json.Unmarshal(raw, &l) != nil || len(l.Message) == 0 {
+		return
+	}
+	var want, got userMessage
+	wantErr := json.Unmarshal(l.Message, &want)
+	var wantBlocks []json.RawMessage
+	if wantErr == nil && len(want.Content) > 0 && want.Content[0] == '[' {
+		wantErr = json.Unmarshal(want.Content, &wantBlocks)
+	}
+	d := NewDecoder(nil, nil)
+	blocks, ok := d.readUser(l.Message, &got)
+	if !ok {
+		return // left to encoding/json
+	}
+	// (Role is checked, not kept: user reads only the content.)
+	if diff := cmp.Diff(string(want.Content), string(got.Content)); wantErr != nil || diff != "" {
+		t.Errorf("readUser(%q) content (-json.Unmarshal +got), error %v:\n%s", l.Message, wantErr, diff)
+	}
+	if diff := cmp.Diff(wantBlocks, blocks, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("readUser(%q) blocks (-json.Unmarshal +got):\n%s", l.Message, diff)
+	}
+}
+
+// checkSummary checks quickSummary against summary on raw.
+func checkSummary(t *testing.T, raw []byte) {
+	t.Helper()
+	var l Line
+	if !utf8.Valid(raw) || json.Unmarshal(raw, &l) != nil {
+		return // the decoder's precondition: a line it decoded, valid UTF-8
+	}
+	d := NewDecoder(nil, nil)
+	for range 2 { // the second time with the status of the first kept
+		if got, ok := d.quickSummary(&l, raw); ok && got != summary(&l, raw) {
+			t.Errorf("quickSummary(%q) = %q, summary %q", raw, got, summary(&l, raw))
+		}
+	}
+}
+
+func FuzzUnmarshalInitKind(f *testing.F) {
+	for _, l := range oddLines {
+		f.Add([]byte(l))
+	}
+	files, _ := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
+	for _, name := range files {
+		data, _ := os.ReadFile(name)
+		for l := range bytes.Lines(data) {
+			if bytes.Contains(l, []byte(`"system"`)) || bytes.Contains(l, []byte(`message_start`)) || bytes.Contains(l, []byte(`"user"`)) {
+				f.Add(bytes.TrimSpace(l))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var r jsontext.Reader
+		checkInit(t, &r, raw)
+		checkKind(t, &r, raw)
+		checkSummary(t, raw)
+		checkMessageEvent(t, raw)
+		checkUser(t, raw)
+	})
+}
