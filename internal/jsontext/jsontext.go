@@ -22,9 +22,20 @@ func AppendMarshalString(b []byte, s string) []byte {
 	return appendString(b, s, true)
 }
 
+// AppendMarshalEscaped appends s to b escaped as AppendMarshalString
+// escapes it, without the quotes: the text of a string being gathered
+// from pieces, escaped where it is kept.
+func AppendMarshalEscaped(b []byte, s string) []byte {
+	return appendEscaped(b, s, true)
+}
+
 func appendString(b []byte, s string, lineSeparators bool) []byte {
-	const hex = "0123456789abcdef"
 	b = append(b, '"')
+	return append(appendEscaped(b, s, lineSeparators), '"')
+}
+
+func appendEscaped(b []byte, s string, lineSeparators bool) []byte {
+	const hex = "0123456789abcdef"
 	start := 0
 	for i := 0; i < len(s); {
 		i += asciiPlainLen(s[i:])
@@ -72,8 +83,7 @@ func appendString(b []byte, s string, lineSeparators bool) []byte {
 		i++
 		start = i
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, s[start:]...)
 }
 
 // EscapedLen returns how many bytes AppendString writes for the rune r

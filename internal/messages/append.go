@@ -14,26 +14,33 @@ import (
 // text and thinking delta, written without reflection or allocation.
 // start and end bound text as escaped in it, without its quotes.
 func appendDelta(b []byte, index int, kind event.BlockKind, text string) (_ []byte, start, end int) {
+	b = appendDeltaHead(b, index, kind)
+	start = len(b)
+	b = jsontext.AppendMarshalEscaped(b, text)
+	end = len(b)
+	return append(b, `"}}`...), start, end
+}
+
+// appendEscapedDelta is appendDelta of a text already escaped (esc).
+func appendEscapedDelta(b []byte, index int, kind event.BlockKind, esc []byte) []byte {
+	return append(append(appendDeltaHead(b, index, kind), esc...), `"}}`...)
+}
+
+// appendDeltaHead appends a content_block_delta up to its text's first
+// byte.
+func appendDeltaHead(b []byte, index int, kind event.BlockKind) []byte {
 	b = append(b, `{"type":"content_block_delta","index":`...)
 	b = strconv.AppendInt(b, int64(index), 10)
 	if kind == event.Thinking {
-		b = append(b, `,"delta":{"type":"thinking_delta","thinking":`...)
-	} else {
-		b = append(b, `,"delta":{"type":"text_delta","text":`...)
+		return append(b, `,"delta":{"type":"thinking_delta","thinking":"`...)
 	}
-	start = len(b) + 1
-	b = jsontext.AppendMarshalString(b, text)
-	end = len(b) - 1
-	return append(b, "}}"...), start, end
+	return append(b, `,"delta":{"type":"text_delta","text":"`...)
 }
 
 // appendEscaped appends s as Marshal escapes it in a JSON string,
 // without the quotes.
 func appendEscaped(b []byte, s string) []byte {
-	n := len(b)
-	b = jsontext.AppendMarshalString(b, s)
-	copy(b[n:], b[n+1:])
-	return b[:len(b)-2]
+	return jsontext.AppendMarshalEscaped(b, s)
 }
 
 // incompleteTail returns how many of the last bytes of s are the start of

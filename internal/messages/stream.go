@@ -567,27 +567,66 @@ func (s *Streamer) delta(kind event.BlockKind, text string) {
 		return
 	}
 	b := s.open
+	if s.Block != nil && b.tail == "" && incompleteTail(text) == 0 {
+		s.blockDelta(b, kind, text)
+		return
+	}
 	var start, end int
 	s.buf, start, end = appendDelta(s.buf[:0], b.index, kind, text)
-	if s.MaxBlockBytes > 0 {
-		// The JSON size of text as capText counts it: as escaped, but
-		// for \b and \f, which it counts as \u0008.
-		size := end - start
-		if size > len(text) {
-			size += 4 * (strings.Count(text, "\b") + strings.Count(text, "\f"))
+	if s.MaxBlockBytes > 0 && !s.fits(b, text, s.buf[start:end]) {
+		if text = s.capText(text); text == "" {
+			return
 		}
-		if b.n+size <= s.MaxBlockBytes {
-			b.n += size
-		} else {
-			if text = s.capText(text); text == "" {
-				return
-			}
-			s.buf, start, end = appendDelta(s.buf[:0], b.index, kind, text)
-		}
+		s.buf, start, end = appendDelta(s.buf[:0], b.index, kind, text)
 	}
 	if s.Block != nil {
 		b.appendText(text, s.buf[start:end])
 	}
+	s.writeDelta()
+}
+
+// blockDelta is delta where the block is wanted and text completes its
+// characters: text is escaped straight into the block, and the stream
+// event, if one is wanted, made from there (without --partial, claude
+// wants none: building it and copying the text out of it was 10 % of
+// codex->claude).
+func (s *Streamer) blockDelta(b *streamBlock, kind event.BlockKind, text string) {
+	n := len(b.esc)
+	// One growth to the size of the text (plus a little for escapes and
+	// the block's end) rather than append's doublings: codex's texts come
+	// whole, in one delta.
+	b.esc = jsontext.AppendMarshalEscaped(slices.Grow(b.esc, len(text)+16), text)
+	if s.MaxBlockBytes > 0 && !s.fits(b, text, b.esc[n:]) {
+		b.esc = b.esc[:n]
+		if text = s.capText(text); text == "" {
+			return
+		}
+		b.esc = jsontext.AppendMarshalEscaped(b.esc, text)
+	}
+	if s.err == nil && s.Event != nil {
+		s.buf = appendEscapedDelta(s.buf[:0], b.index, kind, b.esc[n:])
+		s.writeDelta()
+	}
+}
+
+// fits reports whether text, which escaped is, fits in b under
+// MaxBlockBytes, and if so counts it.
+func (s *Streamer) fits(b *streamBlock, text string, escaped []byte) bool {
+	// The JSON size of text as capText counts it: as escaped, but for \b
+	// and \f, which it counts as \u0008.
+	size := len(escaped)
+	if size > len(text) {
+		size += 4 * (strings.Count(text, "\b") + strings.Count(text, "\f"))
+	}
+	if b.n+size > s.MaxBlockBytes {
+		return false
+	}
+	b.n += size
+	return true
+}
+
+// writeDelta writes the content_block_delta in s.buf.
+func (s *Streamer) writeDelta() {
 	if s.err == nil && s.Event != nil {
 		s.err = s.Event(EventContentBlockDelta, s.buf)
 	}
