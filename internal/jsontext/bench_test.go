@@ -163,3 +163,62 @@ func BenchmarkAppendString(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAppendMarshalStringDense writes the strings of the corpus
+// that are at least a quarter non-ASCII bytes (codex's and the unicode
+// recordings' texts, where ASCII and other characters alternate), as the
+// Streamer-based encoders do.
+func BenchmarkAppendMarshalStringDense(b *testing.B) {
+	var strs []string
+	n := 0
+	var collect func(r *Reader)
+	collect = func(r *Reader) {
+		switch r.Peek() {
+		case '{':
+			r.Object()
+			for _, ok := r.KeyFold(); ok; _, ok = r.KeyFold() {
+				collect(r)
+			}
+		case '[':
+			r.Array()
+			for r.More() {
+				collect(r)
+			}
+		case '"':
+			s := r.String()
+			if 4*(len(s)-asciiLen(s)) >= len(s) && len(s) > 16 {
+				strs = append(strs, s)
+				n += len(s)
+			}
+		default:
+			r.Skip()
+		}
+	}
+	var r Reader
+	for _, line := range corpusLines(b) {
+		r.Reset(line)
+		collect(&r)
+	}
+	if n == 0 {
+		b.Fatal("no string dense in non-ASCII in the corpus")
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	buf := make([]byte, 0, 1<<16)
+	for b.Loop() {
+		for _, s := range strs {
+			buf = AppendMarshalString(buf[:0], s)
+		}
+	}
+}
+
+// asciiLen returns how many bytes of s are ASCII.
+func asciiLen(s string) int {
+	n := 0
+	for i := range len(s) {
+		if s[i] < 0x80 {
+			n++
+		}
+	}
+	return n
+}
