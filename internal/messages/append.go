@@ -116,3 +116,48 @@ func AppendMessage(b []byte, id, model string, blocks ...[]byte) []byte {
 	}
 	return append(b, `],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}}`...)
 }
+
+// appendToolBlock appends a tool use block of type typ, as Marshal
+// writes toolBlock, its input being valid JSON: encoding/json wrote each
+// tool call's block (a fifth of codex->claude's instructions).
+func appendToolBlock(b []byte, typ, id, name string, input []byte, server string) []byte {
+	b = append(b, `{"type":`...)
+	b = jsontext.AppendMarshalString(b, typ)
+	b = append(b, `,"id":`...)
+	b = jsontext.AppendMarshalString(b, id)
+	b = append(b, `,"name":`...)
+	b = jsontext.AppendMarshalString(b, name)
+	b = append(b, `,"input":`...)
+	b = append(b, jsontext.CompactValid(input)...)
+	if server != "" {
+		b = append(b, `,"server_name":`...)
+		b = jsontext.AppendMarshalString(b, server)
+	}
+	return append(b, '}')
+}
+
+// appendBlockStartHead appends a content_block_start up to its block,
+// as Marshal writes blockStart.
+func appendBlockStartHead(b []byte, index int) []byte {
+	b = append(b, `{"type":"content_block_start","index":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	return append(b, `,"content_block":`...)
+}
+
+// appendBlockStop appends a content_block_stop, as Marshal writes
+// blockStop.
+func appendBlockStop(b []byte, index int) []byte {
+	b = append(b, `{"type":"content_block_stop","index":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	return append(b, '}')
+}
+
+// appendInputDelta appends the input_json_delta of frag, as Marshal
+// writes blockDelta of an inputDelta.
+func appendInputDelta(b []byte, index int, frag string) []byte {
+	b = append(b, `{"type":"content_block_delta","index":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	b = append(b, `,"delta":{"type":"input_json_delta","partial_json":`...)
+	b = jsontext.AppendMarshalString(b, frag)
+	return append(b, "}}"...)
+}

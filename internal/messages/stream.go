@@ -28,6 +28,7 @@ type Streamer struct {
 	// Block, if set, receives every completed content block (its JSON
 	// text) with the message it belongs to, just before the block's
 	// content_block_stop, as Claude Code writes its assistant snapshots.
+	// The block's text is valid only during the call.
 	Block func(msg MessageInfo, block []byte) error
 	// Model names the model of messages whose TurnStart names none.
 	Model string
@@ -62,6 +63,7 @@ type Streamer struct {
 	mcp      map[string]bool
 	err      error
 	buf      []byte // the stream event being written, reused
+	jr       jsontext.Reader
 }
 
 // MessageInfo identifies the message a block belongs to.
@@ -626,12 +628,28 @@ func (s *Streamer) fits(b *streamBlock, text string, escaped []byte) bool {
 }
 
 // writeDelta writes the content_block_delta in s.buf.
-func (s *Streamer) writeDelta() {
+func (s *Streamer) writeDelta() { s.writeBuf(EventContentBlockDelta) }
+
+// writeBuf writes the stream event in s.buf, of type typ.
+func (s *Streamer) writeBuf(typ string) {
 	if s.err == nil && s.Event != nil {
-		s.err = s.Event(EventContentBlockDelta, s.buf)
+		s.err = s.Event(typ, s.buf)
 	}
+	s.keepBuf()
+}
+
+// keepBuf forgets s.buf if it grew large.
+func (s *Streamer) keepBuf() {
 	if cap(s.buf) > maxKeptBuffer {
 		s.buf = nil // a rare large delta: not kept per agent
+	}
+}
+
+// stop writes the content_block_stop of the block at index.
+func (s *Streamer) stop(index int) {
+	if s.err == nil && s.Event != nil {
+		s.buf = appendBlockStop(s.buf[:0], index)
+		s.writeBuf(EventContentBlockStop)
 	}
 }
 
@@ -734,25 +752,33 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
-	if !json.Valid(input) {
-		// A library caller's input that is no JSON: written as a JSON
-		// string, as the decoders keep what a producer sent.
-		input = event.JSONText(string(input))
+	if s.jr.Reset(input); s.jr.Skip() == nil || !s.jr.End() {
+		// Skip checks JSON in one pass; json.Valid has the last word,
+		// as Skip refuses some valid input (too deep).
+		if !json.Valid(input) {
+			// A library caller's input that is no JSON: written as a
+			// JSON string, as the decoders keep what a producer sent.
+			input = event.JSONText(string(input))
+		}
 	}
+	s.jr.Reset(nil)
 	idx := s.index
 	s.index++
-	s.write(EventContentBlockStart, blockStart{
-		Type: EventContentBlockStart, Index: idx,
-		ContentBlock: toolBlock{Type: typ, ID: ev.ID, Name: ev.Name, Input: json.RawMessage("{}"), ServerName: ev.MCPServer},
-	})
-	for _, frag := range inputFragments(input, ev) {
-		s.write(EventContentBlockDelta, blockDelta{
-			Type: EventContentBlockDelta, Index: idx,
-			Delta: inputDelta{Type: DeltaInputJSON, PartialJSON: frag},
-		})
+	if s.err == nil && s.Event != nil {
+		s.buf = appendToolBlock(appendBlockStartHead(s.buf[:0], idx), typ, ev.ID, ev.Name, []byte("{}"), ev.MCPServer)
+		s.buf = append(s.buf, '}')
+		s.writeBuf(EventContentBlockStart)
+		for _, frag := range inputFragments(input, ev) {
+			s.buf = appendInputDelta(s.buf[:0], idx, frag)
+			s.writeBuf(EventContentBlockDelta)
+		}
 	}
-	s.block(toolBlock{Type: typ, ID: ev.ID, Name: ev.Name, Input: input, ServerName: ev.MCPServer})
-	s.write(EventContentBlockStop, blockStop{Type: EventContentBlockStop, Index: idx})
+	if s.err == nil && s.Block != nil {
+		s.buf = appendToolBlock(s.buf[:0], typ, ev.ID, ev.Name, input, ev.MCPServer)
+		s.err = s.Block(*s.msg, s.buf)
+		s.keepBuf()
+	}
+	s.stop(idx)
 }
 
 // inputFragments splits a tool call's input as its source streamed it
