@@ -271,7 +271,7 @@ func (b *Builder) StreamEvent(agent string, se *StreamEvent, raw []byte) error {
 	case EventContentBlockStop:
 		return b.BlockStop(agent, index)
 	case EventMessageDelta:
-		return b.MessageDelta(agent, se.Delta, se.Usage)
+		return b.messageDelta(agent, se.Delta, se.parsedDelta(), se.Usage)
 	case EventMessageStop:
 		return b.MessageStop(agent)
 	case EventPing:
@@ -532,12 +532,21 @@ func (bl *block) assembledInput() json.RawMessage {
 
 // MessageDelta handles message_delta.
 func (b *Builder) MessageDelta(agent string, raw json.RawMessage, usage *Usage) error {
+	return b.messageDelta(agent, raw, nil, usage)
+}
+
+// messageDelta is MessageDelta with the delta ReadStreamEvent decoded
+// from raw, if it did (parsed non-nil), which saves decoding it again.
+func (b *Builder) messageDelta(agent string, raw json.RawMessage, parsed *wireDelta, usage *Usage) error {
 	m, err := b.current(agent, EventMessageDelta)
 	if err != nil {
 		return err
 	}
 	var d wireDelta
-	if len(raw) > 0 {
+	switch {
+	case parsed != nil:
+		d = *parsed
+	case len(raw) > 0:
 		if err := json.Unmarshal(raw, &d); err != nil {
 			return problemf("message_delta: %s", jsontext.Problem(err))
 		}
