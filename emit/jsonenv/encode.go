@@ -30,11 +30,16 @@ type Config struct {
 
 // Encoder writes canonical events as JSON envelopes.
 type Encoder struct {
-	w      io.Writer
-	cfg    Config
-	buf    []byte
-	out    []byte             // the framed envelope, reused
-	open   map[[2]string]bool // open streamed blocks by (agent, type)
+	w     io.Writer
+	cfg   Config
+	buf   []byte
+	out   []byte             // the framed envelope, reused
+	chunk []byte             // a long payload's chunk, escaped, reused
+	open  map[[2]string]bool // open streamed blocks by (agent, type)
+	// began is the block begin noted open last, while it still is
+	// (cleared when a block ends or is cut): a run of its deltas skips
+	// the two map lookups.
+	began  [2]string
 	cut    map[[2]string]bool // blocks an error or an abandon cut short, not ended yet
 	main   string             // the agent of events with none
 	seen   bool               // an event was encoded
@@ -46,6 +51,10 @@ type Encoder struct {
 	// computed once for a run of deltas.
 	fixed   int
 	fixedOf [2]string
+	// head is `{"type":T,"agent":A,"final":` for headOf, (T, A): the
+	// type and agent of a run of envelopes, escaped once for the run.
+	head   []byte
+	headOf [2]string
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -115,6 +124,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.payload(string(ev.Kind), agent, ev.Text, false)
 	case *event.BlockEnd:
 		delete(e.open, [2]string{agent, string(ev.Kind)})
+		e.began = [2]string{}
 		if ev.Signature != "" {
 			e.warn("thinking signatures")
 		}
@@ -249,6 +259,7 @@ func (e *Encoder) toolResult(agent string, ev *event.ToolResult) {
 // interrupt marks the agent's open blocks as cut short by an error or an
 // abandon: they get no BlockEnd and are no longer open.
 func (e *Encoder) interrupt(agent string) {
+	e.began = [2]string{}
 	for k := range e.open {
 		if k[0] == agent {
 			delete(e.open, k)
@@ -263,11 +274,15 @@ func (e *Encoder) interrupt(agent string) {
 // the old one's when read back.
 func (e *Encoder) begin(agent string, kind event.BlockKind) {
 	k := [2]string{agent, string(kind)}
+	if k == e.began {
+		return // open, and not cut since (agent is never empty: never the zero key)
+	}
 	if e.cut[k] {
 		delete(e.cut, k)
 		e.envelope(string(kind), agent, true, "")
 	}
 	e.open[k] = true
+	e.began = k
 }
 
 // payload writes data as one or more envelopes of at most MaxChunkBytes;
@@ -289,13 +304,28 @@ func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) 
 		e.envelope(typ, agent, final, data, extras...)
 		return
 	}
+	if len(data) <= budget/maxRuneJSON {
+		// Fits even if every byte were escaped (a delta).
+		e.envelope(typ, agent, final, data, extras...)
+		return
+	}
+	// Each chunk is escaped once, into e.chunk, as far as the budget
+	// goes, then copied into its envelope: measuring it first and
+	// escaping it after scanned a long payload twice.
+	valid := utf8.ValidString(data)
 	for {
-		n := splitPoint(data, budget)
-		if n == len(data) {
-			e.envelope(typ, agent, final, data, extras...)
+		var n int
+		e.chunk, n = appendEscaped(e.chunk[:0], data, budget, valid)
+		last := n == len(data)
+		if e.err == nil {
+			b := e.appendHead(e.frameStart(), typ, agent, final && last)
+			b = append(append(append(b, '"'), e.chunk...), '"')
+			e.out = appendTail(b, extras)
+			e.frameEnd()
+		}
+		if last {
 			return
 		}
-		e.envelope(typ, agent, false, data[:n], extras...)
 		data = data[n:]
 	}
 }
@@ -304,36 +334,91 @@ func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) 
 // (a control character as \u00XX).
 const maxRuneJSON = 6
 
-// splitPoint returns the length of the longest prefix of s, cut at a rune
-// boundary, whose JSON-escaped form fits in budget bytes.
-func splitPoint(s string, budget int) int {
-	if len(s) <= budget/maxRuneJSON {
-		return len(s) // fits even if every byte were escaped
+// appendEscaped appends the longest prefix of s, cut at a rune boundary,
+// whose JSON-escaped form (as jsontext.AppendString writes it, without
+// the quotes) fits in budget bytes, escaped; it returns the length of
+// that prefix. valid says s is valid UTF-8: its non-ASCII bytes are then
+// copied as they are, in the runs between the bytes that need escaping,
+// instead of decoded one character at a time.
+func appendEscaped(b []byte, s string, budget int, valid bool) ([]byte, int) {
+	plain := &plainASCII
+	if valid {
+		plain = &plainValid
 	}
-	size := 0
-	for i := 0; i < len(s); {
-		// A run of plain ASCII counts a byte each, up to the budget.
-		if k := jsontext.PlainLen(s[i:min(len(s), i+budget-size)]); k > 0 {
-			size += k
-			i += k
+	size, i := 0, 0
+	for i < len(s) {
+		// A run that is written as it is: a byte each, up to the budget.
+		j, end := i, min(len(s), i+budget-size)
+		for {
+			// ASCII eight bytes at a time, then bytes outside ASCII
+			// one at a time where they are plain (valid).
+			j += jsontext.PlainLen(s[j:end])
+			if j == end || plain[s[j]] == 0 {
+				break
+			}
+			for j < end && s[j] >= utf8.RuneSelf && plain[s[j]] == 1 {
+				j++
+			}
+		}
+		if valid && j < len(s) && !utf8.RuneStart(s[j]) {
+			// The budget ends inside a character: cut before it.
+			for j > i && !utf8.RuneStart(s[j]) {
+				j--
+			}
+		}
+		b = append(b, s[i:j]...)
+		size += j - i
+		i = j
+		if i == len(s) {
+			break
+		}
+		c := s[i]
+		if plain[c] == 1 {
+			break // the budget is spent
+		}
+		if c == '"' || c == '\\' {
+			// The common case in a payload of JSON text, written here
+			// as AppendString writes it, without a call per character.
+			if size+2 > budget {
+				break
+			}
+			b = append(b, '\\', c)
+			size += 2
+			i++
 			continue
 		}
-		n, w := 1, 1
-		if c := s[i]; c >= utf8.RuneSelf {
-			var r rune
-			r, w = utf8.DecodeRuneInString(s[i:])
-			n = jsontext.EscapedLen(r, w)
-		} else if c < 0x20 || c == '"' || c == '\\' {
-			n = jsontext.EscapedLen(rune(c), 1)
+		w := 1
+		if c >= utf8.RuneSelf {
+			_, w = utf8.DecodeRuneInString(s[i:])
 		}
-		if size+n > budget {
-			return i
+		// The character as AppendString escapes it, quotes cut off.
+		var tmp [8]byte
+		esc := jsontext.AppendString(tmp[:0], s[i:i+w])
+		esc = esc[1 : len(esc)-1]
+		if size+len(esc) > budget {
+			break
 		}
-		size += n
+		b = append(b, esc...)
+		size += len(esc)
 		i += w
 	}
-	return len(s)
+	return b, i
 }
+
+// plainASCII and plainValid mark the bytes a JSON string holds as they
+// are: printable ASCII but '"' and '\\', and in valid UTF-8 every byte of
+// a character outside ASCII too.
+var plainASCII, plainValid = func() (a, v [256]byte) {
+	for c := range 256 {
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			a[c], v[c] = 1, 1
+		}
+		if c >= utf8.RuneSelf {
+			v[c] = 1
+		}
+	}
+	return a, v
+}()
 
 func (e *Encoder) envelope(typ, agent string, final bool, delta string, extras ...extra) {
 	if e.err != nil {
@@ -344,14 +429,26 @@ func (e *Encoder) envelope(typ, agent string, final bool, delta string, extras .
 }
 
 func (e *Encoder) appendEnvelope(b []byte, typ, agent string, final bool, delta string, extras []extra) []byte {
-	b = append(b, `{"type":`...)
-	b = jsontext.AppendString(b, typ)
-	b = append(b, `,"agent":`...)
-	b = jsontext.AppendString(b, agent)
-	b = append(b, `,"final":`...)
-	b = strconv.AppendBool(b, final)
-	b = append(b, `,"delta":`...)
+	b = e.appendHead(b, typ, agent, final)
 	b = jsontext.AppendString(b, delta)
+	return appendTail(b, extras)
+}
+
+// appendHead appends an envelope up to its delta's value.
+func (e *Encoder) appendHead(b []byte, typ, agent string, final bool) []byte {
+	if e.headOf != [2]string{typ, agent} || len(e.head) == 0 {
+		h := append(e.head[:0], `{"type":`...)
+		h = jsontext.AppendString(h, typ)
+		h = append(h, `,"agent":`...)
+		h = jsontext.AppendString(h, agent)
+		e.head, e.headOf = append(h, `,"final":`...), [2]string{typ, agent}
+	}
+	b = strconv.AppendBool(append(b, e.head...), final)
+	return append(b, `,"delta":`...)
+}
+
+// appendTail appends an envelope's extras and its end.
+func appendTail(b []byte, extras []extra) []byte {
 	for _, x := range extras {
 		if x.str == nil && x.num == nil {
 			continue

@@ -5,35 +5,58 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
-// TestSplitPoint: splitPoint cuts s at the longest prefix, at a rune
-// boundary, whose escaped form fits the budget.
-func TestSplitPoint(t *testing.T) {
+// checkAppendEscaped checks that appendEscaped cuts s at the longest
+// prefix, at a rune boundary, whose escaped form fits the budget, and
+// writes that prefix as jsontext.AppendString does.
+func checkAppendEscaped(t *testing.T, s string, budget int) {
+	t.Helper()
+	escaped := func(s string) string { b := jsontext.AppendString(nil, s); return string(b[1 : len(b)-1]) }
+	for _, valid := range []bool{false, utf8.ValidString(s)} {
+		b, n := appendEscaped([]byte("x"), s, budget, valid)
+		if n < len(s) && !utf8.RuneStart(s[n]) && utf8.ValidString(s) {
+			t.Fatalf("appendEscaped(%q, %d, %v) = %d, inside a character", s, budget, valid, n)
+		}
+		if diff := cmp.Diff("x"+escaped(s[:n]), string(b)); diff != "" {
+			t.Fatalf("appendEscaped(%q, %d, %v) (-want +got):\n%s", s, budget, valid, diff)
+		}
+		if len(b)-1 > budget {
+			t.Fatalf("appendEscaped(%q, %d, %v) = %d: %d bytes escaped", s, budget, valid, n, len(b)-1)
+		}
+		if n < len(s) {
+			_, w := utf8.DecodeRuneInString(s[n:])
+			if len(escaped(s[:n+w])) <= budget {
+				t.Fatalf("appendEscaped(%q, %d, %v) = %d, one more character fits", s, budget, valid, n)
+			}
+		}
+	}
+}
+
+func TestAppendEscaped(t *testing.T) {
 	t.Parallel()
-	escaped := func(s string) int { return len(jsontext.AppendString(nil, s)) - 2 }
 	texts := []string{
 		strings.Repeat("plain ascii ", 40),
 		strings.Repeat("Ünïcödé — 测试 🦊 ", 30),
 		strings.Repeat("q\"b\\n\n\t\x01\u2028/<>&\xff", 40),
-		"short",
+		"ab\x80\x80cd\xe6\xb5", "short",
 	}
 	for _, s := range texts {
 		for budget := 6; budget < 600; budget += 7 {
-			n := splitPoint(s, budget)
-			if n < len(s) && !utf8.RuneStart(s[n]) {
-				t.Fatalf("splitPoint(%q, %d) = %d, inside a character", s, budget, n)
-			}
-			if escaped(s[:n]) > budget {
-				t.Fatalf("splitPoint(%q, %d) = %d: %d bytes escaped", s, budget, n, escaped(s[:n]))
-			}
-			if n < len(s) {
-				_, w := utf8.DecodeRuneInString(s[n:])
-				if escaped(s[:n+w]) <= budget {
-					t.Fatalf("splitPoint(%q, %d) = %d, one more character fits", s, budget, n)
-				}
-			}
+			checkAppendEscaped(t, s, budget)
 		}
 	}
+}
+
+func FuzzAppendEscaped(f *testing.F) {
+	f.Add("Ünïcödé — 测试 🦊 \"q\" \\ \n\x01\xff", 9)
+	f.Fuzz(func(t *testing.T, s string, budget int) {
+		if budget < 0 {
+			budget = -(budget + 1)
+		}
+		checkAppendEscaped(t, s, budget%600+6)
+	})
 }

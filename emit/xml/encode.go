@@ -188,7 +188,8 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.errorBlock(errorJSON("turn_failed", ev.Error))
 		}
 	case *event.RunEnd:
-		e.metaElement(wire.TagMetaFinal, metaFinal(ev))
+		data, own := metaFinal(ev)
+		e.metaElement(wire.TagMetaFinal, data, own)
 	case *event.Notice:
 		e.warn("notices (" + ev.Kind + ")")
 	case *event.FileChange:
@@ -240,14 +241,20 @@ func (e *Encoder) scope(agent string, ev event.Event) {
 func (e *Encoder) metaInit(agent string, ev *event.SessionStart) {
 	e.started, e.cur = true, agent
 	keep(e, e.seen, agent)
-	e.metaElement(wire.TagMetaInit, metaInit(agent, ev))
+	data, own := metaInit(agent, ev)
+	e.metaElement(wire.TagMetaInit, data, own)
 }
 
-// metaElement writes the meta_init or meta_final element tag with data
-// (appendMetaData) as agent.py puts it on the queue: unescaped.
-func (e *Encoder) metaElement(tag string, data []byte) {
+// metaElement writes the meta_init or meta_final element tag with data as
+// agent.py puts it on the queue: unescaped. Data of the producer's own
+// (own) is made ASCII (appendMetaData); data marshal wrote is already.
+func (e *Encoder) metaElement(tag string, data []byte, own bool) {
 	b := append(append(append(e.buf[:0], "data: <"...), tag...), ` data="`...)
-	b = appendMetaData(b, data)
+	if own {
+		b = appendMetaData(b, data)
+	} else {
+		b = appendASCIIData(b, data)
+	}
 	e.buf = append(append(append(b, `"></`...), tag...), ">\n\n"...)
 	e.write(e.buf)
 }

@@ -8,13 +8,13 @@ import (
 	wire "github.com/agentstream/agentstream/parse/xmlstream"
 )
 
-// metaInit returns the meta_init data, for appendMetaData: the producer's
-// own when the event came from this producer family (appendMetaData
-// ASCII-escapes it as json.dumps writes it in XML), else one built from
-// the event's fields in the producer's key order.
-func metaInit(agent string, ev *event.SessionStart) []byte {
+// metaInit returns the meta_init data: the producer's own when the event
+// came from this producer family (own: appendMetaData ASCII-escapes it as
+// json.dumps writes it in XML), else one built from the event's fields in
+// the producer's key order, one line of ASCII JSON already.
+func metaInit(agent string, ev *event.SessionStart) (data []byte, own bool) {
 	if ev.MetaKind == wire.MetaKind && len(ev.Meta) > 0 {
-		return ev.Meta
+		return ev.Meta, true
 	}
 	m := struct {
 		// The producer writes these five whether empty or not, where
@@ -37,14 +37,14 @@ func metaInit(agent string, ev *event.SessionStart) []byte {
 	if ev.ParentAgent != "" {
 		m.ParentAgentUUID = &ev.ParentAgent
 	}
-	return marshal(m)
+	return marshal(m), false
 }
 
 // metaFinal is metaInit's counterpart for meta_final: the producer's
 // conversation_history (empty), then agentmeta.Final's fields.
-func metaFinal(ev *event.RunEnd) []byte {
+func metaFinal(ev *event.RunEnd) (data []byte, own bool) {
 	if ev.MetaKind == wire.MetaKind && len(ev.Meta) > 0 {
-		return ev.Meta
+		return ev.Meta, true
 	}
 	m := struct {
 		ConversationHistory []any `json:"conversation_history"`
@@ -62,5 +62,5 @@ func metaFinal(ev *event.RunEnd) []byte {
 			CacheCreationInputTokens: u.CacheWriteTokens, ReasoningOutputTokens: u.ReasoningTokens,
 		}
 	}
-	return marshal(m)
+	return marshal(m), false
 }

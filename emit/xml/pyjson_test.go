@@ -55,22 +55,45 @@ func FuzzHTMLEscape(f *testing.F) {
 	})
 }
 
-func TestIndexFormatter(t *testing.T) {
-	t.Parallel()
-	for _, c := range []byte("\\\n\r") {
+// placements calls f with every string of up to 19 bytes made of filler
+// (bytes near the special ones) with one of specials, or none, at each
+// place: the eight-bytes-at-a-time searches must agree with a byte loop
+// at every offset.
+func placements(specials, filler string, f func(b []byte)) {
+	for _, c := range []byte(specials) {
 		for n := range 20 {
 			for at := range n + 1 {
-				b := bytes.Repeat([]byte("aé\x80\x0b["), n)[:n] // neighbours of the three bytes
+				b := bytes.Repeat([]byte(filler), n)[:n]
 				if at < n {
 					b[at] = c
 				}
-				s := string(b)
-				if got, want := indexFormatter(s), indexIn(s, formatterSpecial); got != want {
-					t.Errorf("indexFormatter(%q) = %d, want %d", s, got, want)
-				}
+				f(b)
 			}
 		}
 	}
+}
+
+func TestMetaPlainLen(t *testing.T) {
+	t.Parallel()
+	placements("&<>\"'\x80\xff", "a%;=?~\x7f", func(b []byte) {
+		want := 0
+		for want < len(b) && metaPlain[b[want]] == 0 {
+			want++
+		}
+		if got := metaPlainLen(b); got != want {
+			t.Errorf("metaPlainLen(%q) = %d, want %d", b, got, want)
+		}
+	})
+}
+
+func TestIndexFormatter(t *testing.T) {
+	t.Parallel()
+	placements("\\\n\r", "aé\x80\x0b[", func(b []byte) {
+		s := string(b)
+		if got, want := indexFormatter(s), indexIn(s, formatterSpecial); got != want {
+			t.Errorf("indexFormatter(%q) = %d, want %d", s, got, want)
+		}
+	})
 }
 
 func TestByteSets(t *testing.T) {

@@ -473,25 +473,11 @@ func (r *Reader) unescape(start, i int) []byte {
 			case 't':
 				buf = append(buf, '\t')
 			case 'u':
-				rr := hex4(r.b[i:])
-				if rr < 0 {
+				var ok bool
+				if buf, i, ok = appendEscapedRune(buf, r.b, i); !ok {
 					r.bad = true
 					return nil
 				}
-				i += 4
-				if utf16.IsSurrogate(rr) {
-					rr1 := rune(-1)
-					if len(r.b)-i >= 6 && r.b[i] == '\\' && r.b[i+1] == 'u' {
-						rr1 = hex4(r.b[i+2:])
-					}
-					if dec := utf16.DecodeRune(rr, rr1); dec != utf8.RuneError {
-						i += 6
-						buf = utf8.AppendRune(buf, dec)
-						continue
-					}
-					rr = utf8.RuneError
-				}
-				buf = utf8.AppendRune(buf, rr)
 			default:
 				r.bad = true
 				return nil
@@ -523,26 +509,50 @@ func appendDoubling(b, run []byte) []byte {
 }
 
 // hex4 decodes 4 hex digits, or returns -1.
+// appendEscapedRune appends the character of the \u escape whose four hex
+// digits start at b[i], as encoding/json's unquote does (a surrogate pair
+// of escapes is one character, a lone surrogate is U+FFFD), and returns
+// the index after the escape. It returns false if the digits are not hex.
+func appendEscapedRune(buf, b []byte, i int) ([]byte, int, bool) {
+	rr := hex4(b[i:])
+	switch {
+	case rr < 0:
+		return buf, i, false
+	case rr >= 0x800 && !utf16.IsSurrogate(rr):
+		// Three bytes, the most common escape (CJK, punctuation), written
+		// here: utf8.AppendRune's call was a sixth of unescaping an
+		// escaped text.
+		return append(buf, 0xe0|byte(rr>>12), 0x80|byte(rr>>6)&0x3f, 0x80|byte(rr)&0x3f), i + 4, true
+	}
+	i += 4
+	if utf16.IsSurrogate(rr) {
+		rr1 := rune(-1)
+		if len(b)-i >= 6 && b[i] == '\\' && b[i+1] == 'u' {
+			rr1 = hex4(b[i+2:])
+		}
+		if dec := utf16.DecodeRune(rr, rr1); dec != utf8.RuneError {
+			return utf8.AppendRune(buf, dec), i + 6, true
+		}
+		rr = utf8.RuneError
+	}
+	return utf8.AppendRune(buf, rr), i, true
+}
+
 func hex4(b []byte) rune {
 	if len(b) < 4 {
 		return -1
 	}
-	var v rune
-	for _, c := range b[:4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		v = v*16 + rune(c)
+	// hexValue is 0xff for a byte that is not a hex digit: the or of the
+	// four has its high bit set when any is not.
+	d0, d1, d2, d3 := hexValue[b[0]], hexValue[b[1]], hexValue[b[2]], hexValue[b[3]]
+	if (d0|d1|d2|d3)&0x80 != 0 {
+		return -1
 	}
-	return v
+	return rune(d0)<<12 | rune(d1)<<8 | rune(d2)<<4 | rune(d3)
 }
+
+// hexValue maps a hex digit to its value and every other byte to 0xff.
+const hexValue = "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\xff\xff\xff\xff\xff\xff\xff\x0a\x0b\x0c\x0d\x0e\x0f\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x0a\x0b\x0c\x0d\x0e\x0f\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff"
 
 // Skip reads any value, checking its syntax, and returns its text.
 func (r *Reader) Skip() []byte {

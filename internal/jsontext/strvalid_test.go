@@ -11,6 +11,35 @@ import (
 var strSeeds = []string{
 	`"plain"`, `"Ünïcödé — 测试 🦊"`, `"a\nb\u00e9\"\\ 测试"`, `"é\ud83e\udd8a"`, `"\ud800x"`, ` "ws" `,
 	`""`, `"unterminated`, "\"ctl\x01\"", `"\q"`, `1`, `null`,
+	`"\u4F60\u597d\u0800\uFFFF\u07ff\u0080\u007f x"`, `"\u12g4"`, `"\u12"`, `"\uD83E\uDD8A\uDC00\uD800\u0041"`,
+	`"a\u4f60b\u597d"`, `"\u00e9\"\u2028"`,
+}
+
+// TestStrMatchesJSON: Str and StrValid read each seed as encoding/json
+// does (the escapes, \u ones of one, two and three UTF-8 bytes and
+// surrogates among them), and fail where it fails.
+func TestStrMatchesJSON(t *testing.T) {
+	t.Parallel()
+	for _, s := range strSeeds {
+		if s == "null" {
+			continue // Str reads strings only; json.Unmarshal leaves the string alone
+		}
+		var want string
+		werr := json.Unmarshal([]byte(s), &want)
+		for _, valid := range []bool{false, true} {
+			var r Reader
+			var got []byte
+			if valid {
+				r.ResetValid([]byte(s))
+			} else {
+				r.Reset([]byte(s))
+			}
+			got = r.Str()
+			if r.Failed() != (werr != nil) || (werr == nil && string(got) != want) {
+				t.Errorf("%s (valid %v): Str = %q, failed %v; json.Unmarshal = %q, %v", s, valid, got, r.Failed(), want, werr)
+			}
+		}
+	}
 }
 
 // checkStrValid: on valid UTF-8, StrValid reads a string value exactly
