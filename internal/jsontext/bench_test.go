@@ -126,34 +126,7 @@ func BenchmarkReader(b *testing.B) {
 // BenchmarkAppendString writes every string of the corpus, as the
 // encoders do.
 func BenchmarkAppendString(b *testing.B) {
-	var strs []string
-	n := 0
-	var collect func(r *Reader)
-	collect = func(r *Reader) {
-		switch r.Peek() {
-		case '{':
-			r.Object()
-			for _, ok := r.KeyFold(); ok; _, ok = r.KeyFold() {
-				collect(r)
-			}
-		case '[':
-			r.Array()
-			for r.More() {
-				collect(r)
-			}
-		case '"':
-			s := r.String()
-			strs = append(strs, s)
-			n += len(s)
-		default:
-			r.Skip()
-		}
-	}
-	var r Reader
-	for _, line := range corpusLines(b) {
-		r.Reset(line)
-		collect(&r)
-	}
+	strs, n := corpusStrings(b, func(string) bool { return true })
 	b.SetBytes(int64(n))
 	b.ReportAllocs()
 	buf := make([]byte, 0, 1<<16)
@@ -169,8 +142,23 @@ func BenchmarkAppendString(b *testing.B) {
 // recordings' texts, where ASCII and other characters alternate), as the
 // Streamer-based encoders do.
 func BenchmarkAppendMarshalStringDense(b *testing.B) {
-	var strs []string
-	n := 0
+	strs, n := corpusStrings(b, func(s string) bool { return len(s) > 16 && 4*(len(s)-asciiLen(s)) >= len(s) })
+	if n == 0 {
+		b.Fatal("no string dense in non-ASCII in the corpus")
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	buf := make([]byte, 0, 1<<16)
+	for b.Loop() {
+		for _, s := range strs {
+			buf = AppendMarshalString(buf[:0], s)
+		}
+	}
+}
+
+// corpusStrings returns the strings of the corpus that keep accepts, and
+// their total length.
+func corpusStrings(b *testing.B, keep func(string) bool) (strs []string, n int) {
 	var collect func(r *Reader)
 	collect = func(r *Reader) {
 		switch r.Peek() {
@@ -185,8 +173,7 @@ func BenchmarkAppendMarshalStringDense(b *testing.B) {
 				collect(r)
 			}
 		case '"':
-			s := r.String()
-			if 4*(len(s)-asciiLen(s)) >= len(s) && len(s) > 16 {
+			if s := r.String(); keep(s) {
 				strs = append(strs, s)
 				n += len(s)
 			}
@@ -199,17 +186,7 @@ func BenchmarkAppendMarshalStringDense(b *testing.B) {
 		r.Reset(line)
 		collect(&r)
 	}
-	if n == 0 {
-		b.Fatal("no string dense in non-ASCII in the corpus")
-	}
-	b.SetBytes(int64(n))
-	b.ReportAllocs()
-	buf := make([]byte, 0, 1<<16)
-	for b.Loop() {
-		for _, s := range strs {
-			buf = AppendMarshalString(buf[:0], s)
-		}
-	}
+	return strs, n
 }
 
 // asciiLen returns how many bytes of s are ASCII.

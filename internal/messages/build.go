@@ -1049,22 +1049,27 @@ func ResultParts(content json.RawMessage) ([]event.Part, error) {
 				continue
 			}
 		}
-		switch {
-		case cb.Type == BlockText && cb.Text != nil:
-			parts = append(parts, event.Part{Type: "text", Text: *cb.Text})
-		case cb.Type == BlockImage && cb.Source != nil:
-			p := event.Part{Type: "image", MediaType: cb.Source.MediaType}
-			if cb.Source.Type == "base64" {
-				p.Source = "data:" + cb.Source.MediaType + ";base64," + cb.Source.Data
-			} else {
-				p.Source = cb.Source.URL
-			}
-			parts = append(parts, p)
-		default:
-			parts = append(parts, event.Part{Type: cb.Type, Text: string(raw)})
-		}
+		parts = append(parts, blockPart(&cb, raw))
 	}
 	return parts, nil
+}
+
+// blockPart returns the part of a tool result that block cb, decoded
+// from raw, is.
+func blockPart(cb *Block, raw []byte) event.Part {
+	switch {
+	case cb.Type == BlockText && cb.Text != nil:
+		return event.Part{Type: "text", Text: *cb.Text}
+	case cb.Type == BlockImage && cb.Source != nil:
+		p := event.Part{Type: "image", MediaType: cb.Source.MediaType}
+		if cb.Source.Type == "base64" {
+			p.Source = "data:" + cb.Source.MediaType + ";base64," + cb.Source.Data
+		} else {
+			p.Source = cb.Source.URL
+		}
+		return p
+	}
+	return event.Part{Type: cb.Type, Text: string(raw)}
 }
 
 var citationFields = map[string]bool{

@@ -11,7 +11,8 @@ import (
 )
 
 // resultPartsJSON is ResultParts as it was written with encoding/json
-// only: the one-pass ResultParts must give what it gives.
+// only (blockPart aside): the one-pass ResultParts must give what it
+// gives.
 func resultPartsJSON(content json.RawMessage) ([]event.Part, error) {
 	content = bytes.TrimSpace(content)
 	if len(content) == 0 || string(content) == "null" {
@@ -35,20 +36,7 @@ func resultPartsJSON(content json.RawMessage) ([]event.Part, error) {
 			parts = append(parts, event.Part{Type: "text", Text: string(raw)})
 			continue
 		}
-		switch {
-		case cb.Type == BlockText && cb.Text != nil:
-			parts = append(parts, event.Part{Type: "text", Text: *cb.Text})
-		case cb.Type == BlockImage && cb.Source != nil:
-			p := event.Part{Type: "image", MediaType: cb.Source.MediaType}
-			if cb.Source.Type == "base64" {
-				p.Source = "data:" + cb.Source.MediaType + ";base64," + cb.Source.Data
-			} else {
-				p.Source = cb.Source.URL
-			}
-			parts = append(parts, p)
-		default:
-			parts = append(parts, event.Part{Type: cb.Type, Text: string(raw)})
-		}
+		parts = append(parts, blockPart(&cb, raw))
 	}
 	return parts, nil
 }

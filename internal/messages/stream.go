@@ -305,10 +305,6 @@ type (
 		Type      string `json:"type"`
 		Signature string `json:"signature"`
 	}
-	inputDelta struct {
-		Type        string `json:"type"`
-		PartialJSON string `json:"partial_json"`
-	}
 	citationDelta struct {
 		Type     string          `json:"type"`
 		Citation json.RawMessage `json:"citation"`
