@@ -39,6 +39,13 @@ type Assembler struct {
 	// changes holds file changes that have started, by agent and id,
 	// until they complete.
 	changes map[openKey]*Block
+	// last is the open block the last Delta went to: most deltas go to
+	// the block of the delta before, which is then not looked up in open
+	// (a map keyed by two strings, hashed per delta: a tenth of
+	// assembling the 20 MB xml input).
+	last *openBlock
+	// free holds closed blocks' text buffers for the next blocks.
+	free [][]byte
 }
 
 // statusInProgress is the status of a file change that has only started.
@@ -61,10 +68,71 @@ type openKey struct {
 }
 
 type openBlock struct {
+	key   openKey
 	block *Block
-	text  strings.Builder
+	// The text: one, while the block has had a single delta (its text is
+	// then the delta's string, not copied); buf from a second delta on.
+	one   string
+	buf   []byte
+	multi bool
 	over  bool
 }
+
+// textLen returns the length of the text so far.
+func (ob *openBlock) textLen() int {
+	if ob.multi {
+		return len(ob.buf)
+	}
+	return len(ob.one)
+}
+
+// write appends a delta's text.
+func (ob *openBlock) write(a *Assembler, s string) {
+	switch {
+	case s == "":
+	case ob.multi:
+		ob.buf = append(ob.buf, s...)
+	case ob.one == "":
+		ob.one = s
+	default:
+		ob.buf = append(append(a.buffer(), ob.one...), s...)
+		ob.one, ob.multi = "", true
+	}
+}
+
+// text returns the block's text and gives its buffer back for the next
+// block: the string is made once, of its final size, where a
+// strings.Builder grew it by doubling (an allocation and a copy each
+// time).
+func (ob *openBlock) text(a *Assembler) string {
+	if !ob.multi {
+		return ob.one
+	}
+	s := string(ob.buf)
+	if cap(ob.buf) <= maxKeptBuffer && len(a.free) < maxFreeBuffers {
+		a.free = append(a.free, ob.buf[:0])
+	}
+	ob.buf, ob.multi = nil, false
+	return s
+}
+
+// buffer returns an empty text buffer, a freed one if there is one.
+func (a *Assembler) buffer() []byte {
+	if n := len(a.free); n > 0 {
+		b := a.free[n-1]
+		a.free = a.free[:n-1]
+		return b
+	}
+	return nil
+}
+
+// The freed text buffers an Assembler keeps: a few (blocks streamed at
+// once are few), none larger than maxKeptBuffer, so that one huge block
+// does not stay in memory after it.
+const (
+	maxFreeBuffers = 8
+	maxKeptBuffer  = 64 << 10
+)
 
 // New returns an assembler whose open blocks may grow to max bytes each
 // (event.DefaultMaxBytes if max <= 0).
@@ -96,21 +164,24 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 		}
 		a.startBlock(k)
 	case *event.Delta:
-		k := openKey{agent, ev.Kind}
-		ob := a.open[k]
-		if ob == nil {
-			ob = a.startBlock(k)
+		ob := a.last
+		if ob == nil || ob.key.kind != ev.Kind || ob.key.agent != agent {
+			k := openKey{agent, ev.Kind}
+			if ob = a.open[k]; ob == nil {
+				ob = a.startBlock(k)
+			}
+			a.last = ob
 		}
 		if ob.over {
 			break
 		}
-		if ob.text.Len()+len(ev.Text) > a.max {
+		if ob.textLen()+len(ev.Text) > a.max {
 			ob.over = true
 			ob.block.Truncated = true
 			err = fmt.Errorf("%w: %s block of agent %q is over %d bytes; the rest is dropped", ErrBlockTooLarge, ev.Kind, agent, a.max)
 			break
 		}
-		ob.text.WriteString(ev.Text)
+		ob.write(a, ev.Text)
 	case *event.BlockEnd:
 		k := openKey{agent, ev.Kind}
 		if ob := a.open[k]; ob != nil {
@@ -185,7 +256,7 @@ func (a *Assembler) maxOpen() int {
 // are held already.
 func (a *Assembler) startBlock(k openKey) *openBlock {
 	a.makeRoom()
-	ob := &openBlock{block: &Block{Agent: k.agent, Type: string(k.kind)}}
+	ob := &openBlock{key: k, block: &Block{Agent: k.agent, Type: string(k.kind)}}
 	a.open[k] = ob
 	a.openOrder = append(a.openOrder, k)
 	return ob
@@ -218,23 +289,35 @@ func (a *Assembler) openOf(agent string) []openKey {
 
 // drop forgets the open block k.
 func (a *Assembler) drop(k openKey) {
+	if ob := a.remove(k); ob != nil {
+		ob.text(a)
+	}
+}
+
+// remove takes the open block k out of the open blocks and returns it, or
+// nil if k is not open.
+func (a *Assembler) remove(k openKey) *openBlock {
+	ob := a.open[k]
+	if ob == nil {
+		return nil
+	}
 	delete(a.open, k)
 	if i := slices.Index(a.openOrder, k); i >= 0 {
 		a.openOrder = slices.Delete(a.openOrder, i, i+1)
 	}
+	if a.last == ob {
+		a.last = nil
+	}
+	return ob
 }
 
 // finish closes the open block k; a text block is held for citations.
 func (a *Assembler) finish(k openKey, truncated bool) {
-	ob := a.open[k]
+	ob := a.remove(k)
 	if ob == nil {
 		return
 	}
-	delete(a.open, k)
-	if i := slices.Index(a.openOrder, k); i >= 0 {
-		a.openOrder = slices.Delete(a.openOrder, i, i+1)
-	}
-	ob.block.Text = ob.text.String()
+	ob.block.Text = ob.text(a)
 	ob.block.Truncated = ob.block.Truncated || truncated
 	if k.kind == event.Text && !truncated {
 		a.hold(ob.block)
@@ -251,6 +334,10 @@ func (a *Assembler) hold(b *Block) {
 
 // release emits the held text block of agent.
 func (a *Assembler) release(agent string) {
+	if len(a.held) == 0 {
+		// Most events come with no text block held: no lookup.
+		return
+	}
 	b := a.held[agent]
 	if b == nil {
 		return
@@ -279,10 +366,11 @@ func (a *Assembler) Flush() []*Block {
 		return cmp.Or(strings.Compare(x.agent, y.agent), strings.Compare(string(x.kind), string(y.kind)))
 	})
 	a.openOrder = a.openOrder[:0]
+	a.last = nil
 	for _, k := range keys {
 		ob := a.open[k]
 		delete(a.open, k)
-		ob.block.Text = ob.text.String()
+		ob.block.Text = ob.text(a)
 		ob.block.Truncated = true
 		out = append(out, ob.block)
 	}

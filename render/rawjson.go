@@ -1,6 +1,9 @@
 package render
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // maxRawDepth is the deepest nesting appendCompact follows; deeper JSON
 // text is left to encoding/json (whose own limit is 10000).
@@ -131,21 +134,27 @@ func (c *compactor) key() bool {
 func (c *compactor) str() bool {
 	s := c.src
 	i := c.i + 1
-	for i < len(s) {
-		// Eight bytes at a time while none needs a look.
-		for i+8 <= len(s) && !special8(binary.LittleEndian.Uint64(s[i:])) {
-			i += 8
+	for {
+		// Eight bytes at a time to the next byte that needs a look: the
+		// quote, the backslash or a control character. encoding/json's
+		// scanner checks nothing more (bytes of invalid UTF-8 pass).
+		for ; i+8 <= len(s); i += 8 {
+			if m := special8(binary.LittleEndian.Uint64(s[i:])); m != 0 {
+				// The lowest marked byte is the first special one (see
+				// special8): straight to it, where a byte-by-byte look
+				// cost a quarter of writing the xml input's raw payloads,
+				// dense in \u escapes.
+				i += bits.TrailingZeros64(m) / 8
+				goto special
+			}
+		}
+		for i < len(s) && s[i] >= 0x20 && s[i] != '"' && s[i] != '\\' {
+			i++
 		}
 		if i >= len(s) {
-			break
+			return false
 		}
-		// Neither the quote, the backslash nor a control character:
-		// encoding/json's scanner checks nothing more (bytes of invalid
-		// UTF-8 pass).
-		if b := s[i]; b >= 0x20 && b != '"' && b != '\\' {
-			i++
-			continue
-		}
+	special:
 		switch s[i] {
 		case '"':
 			c.i = i + 1
@@ -158,7 +167,7 @@ func (c *compactor) str() bool {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
-				if i+6 > len(s) || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
+				if i+6 > len(s) || !hex4(s[i+2:i+6]) {
 					return false
 				}
 				i += 6
@@ -169,21 +178,27 @@ func (c *compactor) str() bool {
 			return false
 		}
 	}
-	return false
 }
 
-// special8 reports whether one of the eight bytes of x is the quote, the
-// backslash or a control character (below 0x20). For each, a byte of
-// x^pattern is zero, or below 0x20, exactly when (v - lows) & ^v has its
-// high bit set, borrows aside, which only ever follow a byte that matched.
-func special8(x uint64) bool {
+// special8 marks, with the high bit of its byte, the bytes of x that are
+// the quote, the backslash or a control character (below 0x20), and
+// returns 0 if there is none. For each, a byte of x^pattern is zero, or
+// below 0x20, exactly when (v - lows) & ^v has its high bit set, borrows
+// aside, which only ever follow a byte that matched: the lowest marked
+// byte is always a special one.
+func special8(x uint64) uint64 {
 	const (
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080
 	)
 	quote := x ^ ('"' * ones)
 	backslash := x ^ ('\\' * ones)
-	return ((x-0x20*ones)&^x|(quote-ones)&^quote|(backslash-ones)&^backslash)&highs != 0
+	return ((x-0x20*ones)&^x | (quote-ones)&^quote | (backslash-ones)&^backslash) & highs
+}
+
+// hex4 reports whether the four bytes of b are hex digits.
+func hex4(b []byte) bool {
+	return isHex(b[0]) && isHex(b[1]) && isHex(b[2]) && isHex(b[3])
 }
 
 func isHex(b byte) bool {

@@ -90,17 +90,17 @@ func (f *framer) readLine() ([]byte, int, int64, error) {
 				b = f.lbuf
 			}
 		}
+		if err == nil {
+			break // the usual line: errors.Is cost 0.6 % of xml -> codex
+		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if err != nil {
-			if err == io.EOF && f.off > start {
-				f.cut = true // a last line without an end
-				break
-			}
-			return nil, 0, 0, err
+		if err == io.EOF && f.off > start {
+			f.cut = true // a last line without an end
+			break
 		}
-		break
+		return nil, 0, 0, err
 	}
 	f.line++
 	if long {
@@ -170,6 +170,15 @@ func classifyLine(b []byte) (lineKind, []byte) {
 	if b[0] == ':' {
 		return lineField, nil
 	}
+	if len(b) >= 5 && string(b[:5]) == "data:" {
+		// Nearly every line: no search for the colon (1 % of xml ->
+		// codex's instructions, callgrind).
+		v := b[5:]
+		if len(v) > 0 && v[0] == ' ' {
+			v = v[1:]
+		}
+		return lineData, v
+	}
 	i := bytes.IndexByte(b, ':')
 	if i < 0 {
 		return lineContent, b
@@ -231,6 +240,16 @@ func (f *framer) next() (message, error) {
 				continue
 			}
 			extra := f.nl - 2
+			if (!f.seen || extra <= 0) && f.blankNext() {
+				// The usual message, one data line and a blank line:
+				// its data is returned where it lies in the reader's
+				// buffer (valid until the next call, as the comment on
+				// readLine says), without the copy into cur and the
+				// blank line's trip through readLine and classifyLine.
+				// Saves about 6 % of the instructions of xml -> codex.
+				f.seen, f.nl = true, 2
+				return message{data: v, line: num, off: off}, nil
+			}
 			f.active, f.curCont, f.tooLarge, f.reported = true, false, false, false
 			f.cur = append(f.cur[:0], v...)
 			f.curLine, f.curOff = num, off
@@ -270,6 +289,39 @@ func (f *framer) next() (message, error) {
 			return message{data: data, cont: true, line: num, off: off}, nil
 		}
 	}
+}
+
+// blankNext reads the next line when it is already in the reader's buffer
+// and blank, reporting whether it did. The bytes it looks at are the line
+// end decided so far, nothing else: readLine reads any other line.
+func (f *framer) blankNext() bool {
+	if f.crlf == 0 || f.br.Buffered() < 2 {
+		return false // a read would move the line just returned
+	}
+	// One byte at a time: ReadByte and UnreadByte cost half of what Peek
+	// and Discard do (callgrind).
+	// (bufio undoes one byte only: CRLF takes Peek.)
+	n := int64(1)
+	switch f.crlf {
+	case 1:
+		if b, _ := f.br.Peek(2); string(b) != "\r\n" {
+			return false
+		}
+		_, _ = f.br.Discard(2)
+		n = 2
+	default:
+		end := byte('\n')
+		if f.crlf == 3 {
+			end = '\r'
+		}
+		if c, _ := f.br.ReadByte(); c != end {
+			_ = f.br.UnreadByte()
+			return false
+		}
+	}
+	f.off += n
+	f.line++
+	return true
 }
 
 func (f *framer) add(v []byte, newline bool) {

@@ -279,6 +279,14 @@ func appendUnescaped(out, b []byte) []byte {
 	for i := bytes.IndexByte(b, '&'); i >= 0; i = bytes.IndexByte(b, '&') {
 		out = append(out, b[:i]...)
 		b = b[i:]
+		if len(b) >= 6 && string(b[:6]) == "&quot;" {
+			// The JSON in meta attributes is mostly &quot;: one byte
+			// appended, no entity call and no copy of a string (1.5 % of
+			// xml -> codex's instructions, callgrind).
+			out = append(out, '"')
+			b = b[6:]
+			continue
+		}
 		n, r := entity(b)
 		if n == 0 {
 			out = append(out, '&')

@@ -19,12 +19,32 @@ func (d *Decoder) feed(data []byte) {
 	if d.pos > 0 && d.pos == len(d.buf) {
 		d.buf, d.pos = d.buf[:0], 0
 	}
+	if d.plainDelta(data) {
+		return
+	}
 	if d.st == stClose && d.holdCut < 0 {
 		d.holdCut = len(d.hold) // what the earlier messages held
 	}
 	d.buf = append(d.buf, data...)
 	d.run()
 	d.flushText()
+}
+
+// plainDelta emits data as one Delta of the open text or thinking block
+// when it is what most messages are: nothing held over from the last one,
+// no '<', no partial character at its end. What stepText, run and flushText would do with
+// it, without the copies into buf and text (4 % of xml -> codex's
+// instructions, callgrind). It reports whether it did.
+func (d *Decoder) plainDelta(data []byte) bool {
+	n := len(data)
+	if d.st != stText || d.stray || d.first || d.textRun != 0 || len(d.text) != 0 || d.pos != len(d.buf) ||
+		n == 0 || data[n-1] >= utf8.RuneSelf && completeRunes(data) != n || bytes.IndexByte(data, '<') >= 0 {
+		return false
+	}
+	d.buf, d.pos = d.buf[:0], 0
+	d.sc.work += int64(n)
+	d.emit(&event.Delta{Agent: d.agent(), Kind: d.kind, Text: string(data)})
+	return true
 }
 
 func (d *Decoder) rest() []byte { return d.buf[d.pos:] }
@@ -171,7 +191,9 @@ func (d *Decoder) stepText() bool {
 		}
 		if i < 0 {
 			n := len(b)
-			if !d.eof {
+			if !d.eof && b[n-1] >= utf8.RuneSelf {
+				// (The test saves the call on text ending in ASCII:
+				// 0.4 % of xml -> codex's instructions.)
 				n = completeRunes(b)
 			}
 			d.addText(b[:n])
@@ -254,15 +276,19 @@ func (v *validDoc) piece(b []byte, end bool) []byte {
 		v.part = v.part[:0]
 	}
 	n := len(b)
-	if !end {
+	// A piece ending in ASCII (most do) holds nothing back: completeRunes
+	// and the append are skipped, and utf8.Valid is called here, with
+	// Replace only for invalid bytes (3 % of xml -> codex's instructions
+	// were these calls' overhead, per message).
+	if !end && n > 0 && b[n-1] >= utf8.RuneSelf {
 		n = completeRunes(b)
 		v.part = append(v.part, b[n:]...)
 	}
-	out := validUTF8(b[:n])
-	if len(out) != n {
-		v.bad++
+	if utf8.Valid(b[:n]) {
+		return b[:n]
 	}
-	return out
+	v.bad++ // Replace makes it longer: each invalid byte becomes three
+	return validUTF8(b[:n])
 }
 
 // validUTF8 returns b with every byte that does not belong to a valid
