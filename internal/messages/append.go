@@ -63,6 +63,13 @@ const (
 	thinkingBlockHead = `{"type":"thinking","thinking":"`
 )
 
+// Text and thinking blocks as their content_block_start has them, as
+// Marshal writes textBlock and thinkingBlock with no text.
+const (
+	emptyTextBlock     = `{"type":"text","text":""}`
+	emptyThinkingBlock = `{"type":"thinking","thinking":"","signature":""}`
+)
+
 // appendTextBlock appends a text block whose text is esc (escaped, see
 // appendEscaped), as Marshal writes textBlock.
 func appendTextBlock(buf, esc []byte, citations []json.RawMessage) []byte {
