@@ -336,7 +336,7 @@ func (e *Encoder) preInit(ev event.Event) bool {
 	if err != nil || typ == "" || (kind != "" && typ != kind && subtype != kind) {
 		return false
 	}
-	e.line(compactValid(raw), nil)
+	e.line(jsontext.CompactValid(raw), nil)
 	return true
 }
 
@@ -464,7 +464,7 @@ func (e *Encoder) init(s *event.SessionStart) {
 		var in wire.Init
 		if wire.UnmarshalInit(&e.jr, s.Meta, &in) == nil && in.SessionID != "" {
 			e.session = in.SessionID
-			e.line(compactValid(s.Meta), nil)
+			e.line(jsontext.CompactValid(s.Meta), nil)
 			return
 		}
 	}
@@ -731,7 +731,7 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 
 func (e *Encoder) notice(a *agent, ev *event.Notice) {
 	if typ, subtype, err := wire.UnmarshalKind(&e.jr, ev.Raw); err == nil && typ != "" && (typ == ev.Kind || subtype == ev.Kind) {
-		e.line(compactValid(ev.Raw), nil)
+		e.line(jsontext.CompactValid(ev.Raw), nil)
 		return
 	}
 	// As Marshal writes struct{Type, Subtype, Content, Level string; header}.

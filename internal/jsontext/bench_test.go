@@ -126,8 +126,39 @@ func BenchmarkReader(b *testing.B) {
 // BenchmarkAppendString writes every string of the corpus, as the
 // encoders do.
 func BenchmarkAppendString(b *testing.B) {
-	var strs []string
-	n := 0
+	strs, n := corpusStrings(b, func(string) bool { return true })
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	buf := make([]byte, 0, 1<<16)
+	for b.Loop() {
+		for _, s := range strs {
+			buf = AppendString(buf[:0], s)
+		}
+	}
+}
+
+// BenchmarkAppendMarshalStringDense writes the strings of the corpus
+// that are at least a quarter non-ASCII bytes (codex's and the unicode
+// recordings' texts, where ASCII and other characters alternate), as the
+// Streamer-based encoders do.
+func BenchmarkAppendMarshalStringDense(b *testing.B) {
+	strs, n := corpusStrings(b, func(s string) bool { return len(s) > 16 && 4*(len(s)-asciiLen(s)) >= len(s) })
+	if n == 0 {
+		b.Fatal("no string dense in non-ASCII in the corpus")
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	buf := make([]byte, 0, 1<<16)
+	for b.Loop() {
+		for _, s := range strs {
+			buf = AppendMarshalString(buf[:0], s)
+		}
+	}
+}
+
+// corpusStrings returns the strings of the corpus that keep accepts, and
+// their total length.
+func corpusStrings(b *testing.B, keep func(string) bool) (strs []string, n int) {
 	var collect func(r *Reader)
 	collect = func(r *Reader) {
 		switch r.Peek() {
@@ -142,9 +173,10 @@ func BenchmarkAppendString(b *testing.B) {
 				collect(r)
 			}
 		case '"':
-			s := r.String()
-			strs = append(strs, s)
-			n += len(s)
+			if s := r.String(); keep(s) {
+				strs = append(strs, s)
+				n += len(s)
+			}
 		default:
 			r.Skip()
 		}
@@ -154,12 +186,16 @@ func BenchmarkAppendString(b *testing.B) {
 		r.Reset(line)
 		collect(&r)
 	}
-	b.SetBytes(int64(n))
-	b.ReportAllocs()
-	buf := make([]byte, 0, 1<<16)
-	for b.Loop() {
-		for _, s := range strs {
-			buf = AppendString(buf[:0], s)
+	return strs, n
+}
+
+// asciiLen returns how many bytes of s are ASCII.
+func asciiLen(s string) int {
+	n := 0
+	for i := range len(s) {
+		if s[i] < 0x80 {
+			n++
 		}
 	}
+	return n
 }

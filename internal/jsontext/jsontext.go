@@ -22,17 +22,54 @@ func AppendMarshalString(b []byte, s string) []byte {
 	return appendString(b, s, true)
 }
 
+// AppendMarshalEscaped appends s to b escaped as AppendMarshalString
+// escapes it, without the quotes: the text of a string being gathered
+// from pieces, escaped where it is kept.
+func AppendMarshalEscaped(b []byte, s string) []byte {
+	return appendEscaped(b, s, true)
+}
+
 func appendString(b []byte, s string, lineSeparators bool) []byte {
-	const hex = "0123456789abcdef"
 	b = append(b, '"')
+	return append(appendEscaped(b, s, lineSeparators), '"')
+}
+
+func appendEscaped(b []byte, s string, lineSeparators bool) []byte {
+	const hex = "0123456789abcdef"
 	start := 0
+	// One pass, a character at a time, with fast paths: a plain ASCII
+	// byte skips the plain ASCII after it eight bytes at a time, and
+	// most valid characters are read inline. Text dense in non-ASCII
+	// (accents, CJK, symbols) alternates short runs of each: scanning a
+	// word after every character, then calling multiLen for each, cost
+	// more (BenchmarkAppendMarshalStringDense: see docs/performance.md).
 	for i := 0; i < len(s); {
-		i += asciiPlainLen(s[i:])
-		if i >= len(s) {
-			break
-		}
 		c := s[i]
-		if c >= utf8.RuneSelf {
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				for i+8 <= len(s) {
+					if m := asciiStops(word(s, i)); m != 0 {
+						i += first(m)
+						break
+					}
+					i += 8
+				}
+				continue
+			}
+		} else {
+			// A valid character of two bytes, or of three with no
+			// special case (E0 and ED restrict the second byte; U+2028
+			// and U+2029 start E2 80), inline; others go to multiLen.
+			if c >= 0xc2 && c < 0xe0 && i+1 < len(s) && s[i+1]&0xc0 == 0x80 {
+				i += 2
+				continue
+			}
+			if c > 0xe0 && c < 0xf0 && c != 0xed && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 &&
+				(c != 0xe2 || !lineSeparators || s[i+1] != 0x80 || s[i+2]&0xfe != 0xa8) {
+				i += 3
+				continue
+			}
 			// Valid characters are written as they are, read by
 			// multiLen inline; utf8.DecodeRuneInString (a call per
 			// character) reads the invalid byte or line separator where
@@ -72,8 +109,7 @@ func appendString(b []byte, s string, lineSeparators bool) []byte {
 		i++
 		start = i
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, s[start:]...)
 }
 
 // EscapedLen returns how many bytes AppendString writes for the rune r

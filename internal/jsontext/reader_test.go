@@ -10,7 +10,7 @@ import (
 
 var skipSeeds = []string{
 	`{"a":[1,-2.5e+3,true,false,null,"x\u00e9\n\"",{"B":{}}],"é":{"\\u0041":[]}}`,
-	` [ ] `, `"str"`, `0`, `-0.0E-1`, `01`, `1.`, `{"a" 1}`, `{"a":1,}`, `[1,]`, `"\x"`, "\"\x01\"",
+	` [ ] `, "{ \"a\\\\\" : [ 1 ,\t\"b\\\" \" ] }\n", `"str"`, `0`, `-0.0E-1`, `01`, `1.`, `{"a" 1}`, `{"a":1,}`, `[1,]`, `"\x"`, "\"\x01\"",
 	`{"a":"\ud800"}`, `nul`, `{"a":1}{"b":2}`, `[[[[]]]]`, "\"\xff\"",
 }
 
@@ -27,6 +27,13 @@ func checkSkip(t *testing.T, data []byte) {
 	}
 	if valid && !ok && r.depth < maxDepth {
 		t.Fatalf("%q: Skip refuses valid JSON", data)
+	}
+	if valid {
+		var want bytes.Buffer
+		json.Compact(&want, data)
+		if got := CompactValid(data); string(got) != want.String() {
+			t.Fatalf("%q: CompactValid = %q, json.Compact %q", data, got, want.Bytes())
+		}
 	}
 	if ok {
 		var want json.RawMessage

@@ -110,7 +110,11 @@ func TestASCIIPlainLen(t *testing.T) {
 // writes without HTML escaping, and AppendString the same apart from
 // U+2028 and U+2029, which it leaves as they are.
 func FuzzAppendMarshalString(f *testing.F) {
-	for _, s := range []string{"plain", "q\"b\\n\n\r\t\b\f\x01\x1f", "<>&/\u2028é🦊 and a longer plain run", "bad\xffbyte", "real \ufffd"} {
+	for _, s := range []string{
+		"plain", "q\"b\\n\n\r\t\b\f\x01\x1f", "<>&/\u2028é🦊 and a longer plain run", "bad\xffbyte", "real \ufffd",
+		// The edges of appendEscaped's inline character checks.
+		"a\xe0\xa0\x80b\xe0\x80\x80c\xed\x9f\xbfd\xed\xa0\x80e\xe2\x80\xa8f\xe2\x80\xa9g\xe2\x80\xaah\xef\xbf\xbfi\xc2", "\xc1\x80 \xc2\x80 \xdf\xbf \xe1\x80", "é\xe2\x80",
+	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -14,26 +14,33 @@ import (
 // text and thinking delta, written without reflection or allocation.
 // start and end bound text as escaped in it, without its quotes.
 func appendDelta(b []byte, index int, kind event.BlockKind, text string) (_ []byte, start, end int) {
+	b = appendDeltaHead(b, index, kind)
+	start = len(b)
+	b = jsontext.AppendMarshalEscaped(b, text)
+	end = len(b)
+	return append(b, `"}}`...), start, end
+}
+
+// appendEscapedDelta is appendDelta of a text already escaped (esc).
+func appendEscapedDelta(b []byte, index int, kind event.BlockKind, esc []byte) []byte {
+	return append(append(appendDeltaHead(b, index, kind), esc...), `"}}`...)
+}
+
+// appendDeltaHead appends a content_block_delta up to its text's first
+// byte.
+func appendDeltaHead(b []byte, index int, kind event.BlockKind) []byte {
 	b = append(b, `{"type":"content_block_delta","index":`...)
 	b = strconv.AppendInt(b, int64(index), 10)
 	if kind == event.Thinking {
-		b = append(b, `,"delta":{"type":"thinking_delta","thinking":`...)
-	} else {
-		b = append(b, `,"delta":{"type":"text_delta","text":`...)
+		return append(b, `,"delta":{"type":"thinking_delta","thinking":"`...)
 	}
-	start = len(b) + 1
-	b = jsontext.AppendMarshalString(b, text)
-	end = len(b) - 1
-	return append(b, "}}"...), start, end
+	return append(b, `,"delta":{"type":"text_delta","text":"`...)
 }
 
 // appendEscaped appends s as Marshal escapes it in a JSON string,
 // without the quotes.
 func appendEscaped(b []byte, s string) []byte {
-	n := len(b)
-	b = jsontext.AppendMarshalString(b, s)
-	copy(b[n:], b[n+1:])
-	return b[:len(b)-2]
+	return jsontext.AppendMarshalEscaped(b, s)
 }
 
 // incompleteTail returns how many of the last bytes of s are the start of
@@ -54,6 +61,13 @@ func incompleteTail(s string) int {
 const (
 	textBlockHead     = `{"type":"text","text":"`
 	thinkingBlockHead = `{"type":"thinking","thinking":"`
+)
+
+// Text and thinking blocks as their content_block_start has them, as
+// Marshal writes textBlock and thinkingBlock with no text.
+const (
+	emptyTextBlock     = `{"type":"text","text":""}`
+	emptyThinkingBlock = `{"type":"thinking","thinking":"","signature":""}`
 )
 
 // appendTextBlock appends a text block whose text is esc (escaped, see
@@ -108,4 +122,49 @@ func AppendMessage(b []byte, id, model string, blocks ...[]byte) []byte {
 		b = append(b, block...)
 	}
 	return append(b, `],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}}`...)
+}
+
+// appendToolBlock appends a tool use block of type typ, as Marshal
+// writes toolBlock, its input being valid JSON: encoding/json wrote each
+// tool call's block (a fifth of codex->claude's instructions).
+func appendToolBlock(b []byte, typ, id, name string, input []byte, server string) []byte {
+	b = append(b, `{"type":`...)
+	b = jsontext.AppendMarshalString(b, typ)
+	b = append(b, `,"id":`...)
+	b = jsontext.AppendMarshalString(b, id)
+	b = append(b, `,"name":`...)
+	b = jsontext.AppendMarshalString(b, name)
+	b = append(b, `,"input":`...)
+	b = append(b, jsontext.CompactValid(input)...)
+	if server != "" {
+		b = append(b, `,"server_name":`...)
+		b = jsontext.AppendMarshalString(b, server)
+	}
+	return append(b, '}')
+}
+
+// appendBlockStartHead appends a content_block_start up to its block,
+// as Marshal writes blockStart.
+func appendBlockStartHead(b []byte, index int) []byte {
+	b = append(b, `{"type":"content_block_start","index":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	return append(b, `,"content_block":`...)
+}
+
+// appendBlockStop appends a content_block_stop, as Marshal writes
+// blockStop.
+func appendBlockStop(b []byte, index int) []byte {
+	b = append(b, `{"type":"content_block_stop","index":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	return append(b, '}')
+}
+
+// appendInputDelta appends the input_json_delta of frag, as Marshal
+// writes blockDelta of an inputDelta.
+func appendInputDelta(b []byte, index int, frag string) []byte {
+	b = append(b, `{"type":"content_block_delta","index":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	b = append(b, `,"delta":{"type":"input_json_delta","partial_json":`...)
+	b = jsontext.AppendMarshalString(b, frag)
+	return append(b, "}}"...)
 }

@@ -96,3 +96,44 @@ func FuzzAppendDelta(f *testing.F) {
 	}
 	f.Fuzz(checkAppendDelta)
 }
+
+// TestAppendStreamEvents: the stream events and tool blocks the Streamer
+// appends are what Marshal writes of its wire structs.
+func TestAppendStreamEvents(t *testing.T) {
+	t.Parallel()
+	for _, s := range appendSeeds {
+		for _, server := range []string{"", s} {
+			input := marshal(map[string]string{"k": s})
+			want := marshal(toolBlock{Type: BlockToolUse, ID: s, Name: s, Input: input, ServerName: server})
+			if diff := cmp.Diff(string(want), string(appendToolBlock(nil, BlockToolUse, s, s, input, server))); diff != "" {
+				t.Errorf("appendToolBlock(%q) (-Marshal +append):\n%s", s, diff)
+			}
+		}
+		want := marshal(blockDelta{Type: EventContentBlockDelta, Index: 3, Delta: struct {
+			Type        string `json:"type"`
+			PartialJSON string `json:"partial_json"`
+		}{DeltaInputJSON, s}})
+		if diff := cmp.Diff(string(want), string(appendInputDelta(nil, 3, s))); diff != "" {
+			t.Errorf("appendInputDelta(%q) (-Marshal +append):\n%s", s, diff)
+		}
+	}
+	for _, tt := range []struct {
+		want any
+		got  []byte
+	}{
+		{blockStop{Type: EventContentBlockStop, Index: 12}, appendBlockStop(nil, 12)},
+		{
+			blockStart{Type: EventContentBlockStart, Index: 7, ContentBlock: textBlock{Type: BlockText}},
+			append(append(appendBlockStartHead(nil, 7), emptyTextBlock...), '}'),
+		},
+		{
+			blockStart{Type: EventContentBlockStart, Index: 0, ContentBlock: thinkingBlock{Type: BlockThinking}},
+			append(append(appendBlockStartHead(nil, 0), emptyThinkingBlock...), '}'),
+		},
+		{typeOnly{Type: EventMessageStop}, []byte(`{"type":"message_stop"}`)},
+	} {
+		if diff := cmp.Diff(string(marshal(tt.want)), string(tt.got)); diff != "" {
+			t.Errorf("%T (-Marshal +append):\n%s", tt.want, diff)
+		}
+	}
+}

@@ -48,6 +48,12 @@ func readSeeds(t testing.TB) [][]byte {
 		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"ab}}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""}}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\ud83d"}}`,
+		`{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[{"type":"text","text":"a"}],"stop_reason":null,"stop_sequence":"s","usage":{"input_tokens":3}}}`,
+		`{"type":"message_start","message":{"id":"m"},"message":{"model":"x"}}`,
+		`{"type":"message_start","message":null}`,
+		`{"message":{"content":null,"usage":null},"type":"message_start","index":2}`,
+		`{"type":"message_start","message":{"id":5}}`,
+		`{"type":"message_start","message":[]}`,
 	} {
 		seeds = append(seeds, []byte(s))
 	}

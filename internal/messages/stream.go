@@ -28,6 +28,7 @@ type Streamer struct {
 	// Block, if set, receives every completed content block (its JSON
 	// text) with the message it belongs to, just before the block's
 	// content_block_stop, as Claude Code writes its assistant snapshots.
+	// The block's text is valid only during the call.
 	Block func(msg MessageInfo, block []byte) error
 	// Model names the model of messages whose TurnStart names none.
 	Model string
@@ -62,6 +63,7 @@ type Streamer struct {
 	mcp      map[string]bool
 	err      error
 	buf      []byte // the stream event being written, reused
+	jr       jsontext.Reader
 }
 
 // MessageInfo identifies the message a block belongs to.
@@ -303,10 +305,6 @@ type (
 		Type      string `json:"type"`
 		Signature string `json:"signature"`
 	}
-	inputDelta struct {
-		Type        string `json:"type"`
-		PartialJSON string `json:"partial_json"`
-	}
 	citationDelta struct {
 		Type     string          `json:"type"`
 		Citation json.RawMessage `json:"citation"`
@@ -402,7 +400,9 @@ func (s *Streamer) EndTurn(stopReason string, u *event.Usage) error {
 		}
 	}
 	s.write(EventMessageDelta, md)
-	s.write(EventMessageStop, typeOnly{Type: EventMessageStop})
+	if s.err == nil && s.Event != nil {
+		s.err = s.Event(EventMessageStop, []byte(`{"type":"message_stop"}`))
+	}
 	s.msg, s.tools = nil, false
 	s.buf = nil // an agent whose turn is over keeps no buffer
 	return s.err
@@ -446,7 +446,7 @@ func (s *Streamer) release() {
 	case h.kind == event.Text:
 		s.textBlock(h, "")
 	}
-	s.write(EventContentBlockStop, blockStop{Type: EventContentBlockStop, Index: h.index})
+	s.stop(h.index)
 }
 
 func (s *Streamer) startBlock(kind event.BlockKind) {
@@ -467,11 +467,17 @@ func (s *Streamer) startBlock(kind event.BlockKind) {
 	}
 	s.index++
 	s.open = b
-	var cb any = textBlock{Type: BlockText}
-	if kind == event.Thinking {
-		cb = thinkingBlock{Type: BlockThinking}
+	if s.err == nil && s.Event != nil {
+		// As Marshal writes blockStart of an empty textBlock or
+		// thinkingBlock (encoding/json's were 4 % of xml->claude --partial
+		// with block stops and message_stop).
+		cb := emptyTextBlock
+		if kind == event.Thinking {
+			cb = emptyThinkingBlock
+		}
+		s.buf = append(append(appendBlockStartHead(s.buf[:0], b.index), cb...), '}')
+		s.writeBuf(EventContentBlockStart)
 	}
-	s.write(EventContentBlockStart, blockStart{Type: EventContentBlockStart, Index: b.index, ContentBlock: cb})
 }
 
 func (s *Streamer) endBlock(kind event.BlockKind, sig string) {
@@ -491,7 +497,7 @@ func (s *Streamer) endBlock(kind event.BlockKind, sig string) {
 			})
 		}
 		s.textBlock(b, sig)
-		s.write(EventContentBlockStop, blockStop{Type: EventContentBlockStop, Index: b.index})
+		s.stop(b.index)
 		return
 	}
 	s.held = b
@@ -567,32 +573,87 @@ func (s *Streamer) delta(kind event.BlockKind, text string) {
 		return
 	}
 	b := s.open
+	if s.Block != nil && b.tail == "" && incompleteTail(text) == 0 {
+		s.blockDelta(b, kind, text)
+		return
+	}
 	var start, end int
 	s.buf, start, end = appendDelta(s.buf[:0], b.index, kind, text)
-	if s.MaxBlockBytes > 0 {
-		// The JSON size of text as capText counts it: as escaped, but
-		// for \b and \f, which it counts as \u0008.
-		size := end - start
-		if size > len(text) {
-			size += 4 * (strings.Count(text, "\b") + strings.Count(text, "\f"))
+	if s.MaxBlockBytes > 0 && !s.fits(b, text, s.buf[start:end]) {
+		if text = s.capText(text); text == "" {
+			return
 		}
-		if b.n+size <= s.MaxBlockBytes {
-			b.n += size
-		} else {
-			if text = s.capText(text); text == "" {
-				return
-			}
-			s.buf, start, end = appendDelta(s.buf[:0], b.index, kind, text)
-		}
+		s.buf, start, end = appendDelta(s.buf[:0], b.index, kind, text)
 	}
 	if s.Block != nil {
 		b.appendText(text, s.buf[start:end])
 	}
-	if s.err == nil && s.Event != nil {
-		s.err = s.Event(EventContentBlockDelta, s.buf)
+	s.writeDelta()
+}
+
+// blockDelta is delta where the block is wanted and text completes its
+// characters: text is escaped straight into the block, and the stream
+// event, if one is wanted, made from there (without --partial, claude
+// wants none: building it and copying the text out of it was 10 % of
+// codex->claude).
+func (s *Streamer) blockDelta(b *streamBlock, kind event.BlockKind, text string) {
+	n := len(b.esc)
+	// One growth to the size of the text (plus a little for escapes and
+	// the block's end) rather than append's doublings: codex's texts come
+	// whole, in one delta.
+	b.esc = jsontext.AppendMarshalEscaped(slices.Grow(b.esc, len(text)+16), text)
+	if s.MaxBlockBytes > 0 && !s.fits(b, text, b.esc[n:]) {
+		b.esc = b.esc[:n]
+		if text = s.capText(text); text == "" {
+			return
+		}
+		b.esc = jsontext.AppendMarshalEscaped(b.esc, text)
 	}
+	if s.err == nil && s.Event != nil {
+		s.buf = appendEscapedDelta(s.buf[:0], b.index, kind, b.esc[n:])
+		s.writeDelta()
+	}
+}
+
+// fits reports whether text, which escaped is, fits in b under
+// MaxBlockBytes, and if so counts it.
+func (s *Streamer) fits(b *streamBlock, text string, escaped []byte) bool {
+	// The JSON size of text as capText counts it: as escaped, but for \b
+	// and \f, which it counts as \u0008.
+	size := len(escaped)
+	if size > len(text) {
+		size += 4 * (strings.Count(text, "\b") + strings.Count(text, "\f"))
+	}
+	if b.n+size > s.MaxBlockBytes {
+		return false
+	}
+	b.n += size
+	return true
+}
+
+// writeDelta writes the content_block_delta in s.buf.
+func (s *Streamer) writeDelta() { s.writeBuf(EventContentBlockDelta) }
+
+// writeBuf writes the stream event in s.buf, of type typ.
+func (s *Streamer) writeBuf(typ string) {
+	if s.err == nil && s.Event != nil {
+		s.err = s.Event(typ, s.buf)
+	}
+	s.keepBuf()
+}
+
+// keepBuf forgets s.buf if it grew large.
+func (s *Streamer) keepBuf() {
 	if cap(s.buf) > maxKeptBuffer {
 		s.buf = nil // a rare large delta: not kept per agent
+	}
+}
+
+// stop writes the content_block_stop of the block at index.
+func (s *Streamer) stop(index int) {
+	if s.err == nil && s.Event != nil {
+		s.buf = appendBlockStop(s.buf[:0], index)
+		s.writeBuf(EventContentBlockStop)
 	}
 }
 
@@ -695,25 +756,33 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
-	if !json.Valid(input) {
-		// A library caller's input that is no JSON: written as a JSON
-		// string, as the decoders keep what a producer sent.
-		input = event.JSONText(string(input))
+	if s.jr.Reset(input); s.jr.Skip() == nil || !s.jr.End() {
+		// Skip checks JSON in one pass; json.Valid has the last word,
+		// as Skip refuses some valid input (too deep).
+		if !json.Valid(input) {
+			// A library caller's input that is no JSON: written as a
+			// JSON string, as the decoders keep what a producer sent.
+			input = event.JSONText(string(input))
+		}
 	}
+	s.jr.Reset(nil)
 	idx := s.index
 	s.index++
-	s.write(EventContentBlockStart, blockStart{
-		Type: EventContentBlockStart, Index: idx,
-		ContentBlock: toolBlock{Type: typ, ID: ev.ID, Name: ev.Name, Input: json.RawMessage("{}"), ServerName: ev.MCPServer},
-	})
-	for _, frag := range inputFragments(input, ev) {
-		s.write(EventContentBlockDelta, blockDelta{
-			Type: EventContentBlockDelta, Index: idx,
-			Delta: inputDelta{Type: DeltaInputJSON, PartialJSON: frag},
-		})
+	if s.err == nil && s.Event != nil {
+		s.buf = appendToolBlock(appendBlockStartHead(s.buf[:0], idx), typ, ev.ID, ev.Name, []byte("{}"), ev.MCPServer)
+		s.buf = append(s.buf, '}')
+		s.writeBuf(EventContentBlockStart)
+		for _, frag := range inputFragments(input, ev) {
+			s.buf = appendInputDelta(s.buf[:0], idx, frag)
+			s.writeBuf(EventContentBlockDelta)
+		}
 	}
-	s.block(toolBlock{Type: typ, ID: ev.ID, Name: ev.Name, Input: input, ServerName: ev.MCPServer})
-	s.write(EventContentBlockStop, blockStop{Type: EventContentBlockStop, Index: idx})
+	if s.err == nil && s.Block != nil {
+		s.buf = appendToolBlock(s.buf[:0], typ, ev.ID, ev.Name, input, ev.MCPServer)
+		s.err = s.Block(*s.msg, s.buf)
+		s.keepBuf()
+	}
+	s.stop(idx)
 }
 
 // inputFragments splits a tool call's input as its source streamed it

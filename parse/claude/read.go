@@ -212,11 +212,6 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 			}
 			r.Rewind(off, depth)
 			d.se = messages.StreamEvent{}
-			if readMessageEvent(r, &d.se) {
-				l.Event, l.eventOK = r.Since(off), true
-				continue
-			}
-			r.Rewind(off, depth)
 			l.Event = r.Skip()
 		default:
 			if isResultField(string(key)) {
@@ -282,49 +277,6 @@ func (d *Decoder) readUser(raw []byte, m *userMessage) ([]json.RawMessage, bool)
 		return []json.RawMessage{}, true
 	}
 	return d.blocks, true
-}
-
-// readMessageEvent reads a stream event with a message (message_start),
-// which messages.ReadStreamEvent leaves to encoding/json, as
-// json.Unmarshal would: its type and message, and it fails on any other
-// key. encoding/json took 12 % of the decoder's CPU on perf20's
-// claude-20.jsonl for its 950 message_start lines.
-func readMessageEvent(r *jsontext.Reader, se *messages.StreamEvent) bool {
-	if !r.Object() {
-		return false
-	}
-	for key, ok := r.Key(); ok; key, ok = r.Key() {
-		switch string(key) {
-		case "type":
-			if !r.Null() {
-				se.Type = eventType(r.Str())
-			}
-		case "message":
-			switch {
-			case r.Null():
-				se.Message = nil
-			case se.Message != nil:
-				r.Fail() // encoding/json decodes a second message into the first
-			default:
-				se.Message = new(messages.Message)
-				if !messages.ReadMessage(r, se.Message) {
-					r.Fail()
-				}
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return !r.Failed()
-}
-
-// eventType returns a stream event type as a string, without allocating
-// for message_start.
-func eventType(b []byte) string {
-	if string(b) == messages.EventMessageStart {
-		return messages.EventMessageStart
-	}
-	return string(b)
 }
 
 // isLineField reports whether name is the key of a field of Line (those

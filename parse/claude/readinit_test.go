@@ -160,14 +160,15 @@ func TestUnmarshalInitKind(t *testing.T) {
 		checkInit(t, &r, raw)
 		checkKind(t, &r, raw)
 		checkSummary(t, raw)
-		checkMessageEvent(t, raw)
+		checkStreamEvent(t, raw)
 		checkUser(t, raw)
 	}
 }
 
-// checkMessageEvent checks readMessageEvent against json.Unmarshal on
-// the event of raw, when it is a stream_event line.
-func checkMessageEvent(t *testing.T, raw []byte) {
+// checkStreamEvent checks messages.ReadStreamEvent (which reads the
+// message_start events readMessageEvent read here) against json.Unmarshal
+// on the event of raw, when it is a stream_event line.
+func checkStreamEvent(t *testing.T, raw []byte) {
 	t.Helper()
 	var l struct{ Event json.RawMessage }
 	if !utf8.Valid(raw) || json.Unmarshal(raw, &l) != nil || len(l.Event) == 0 {
@@ -177,11 +178,11 @@ func checkMessageEvent(t *testing.T, raw []byte) {
 	wantErr := json.Unmarshal(l.Event, &want)
 	var r jsontext.Reader
 	r.ResetValid(l.Event)
-	if !readMessageEvent(&r, &got) || !r.End() {
+	if !messages.ReadStreamEvent(&r, &got) || !r.End() {
 		return // left to encoding/json
 	}
 	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(messages.StreamEvent{})); wantErr != nil || diff != "" {
-		t.Errorf("readMessageEvent(%q) (-json.Unmarshal +got), error %v:\n%s", l.Event, wantErr, diff)
+		t.Errorf("ReadStreamEvent(%q) (-json.Unmarshal +got), error %v:\n%s", l.Event, wantErr, diff)
 	}
 }
 
@@ -246,7 +247,7 @@ func FuzzUnmarshalInitKind(f *testing.F) {
 		checkInit(t, &r, raw)
 		checkKind(t, &r, raw)
 		checkSummary(t, raw)
-		checkMessageEvent(t, raw)
+		checkStreamEvent(t, raw)
 		checkUser(t, raw)
 	})
 }
