@@ -18,7 +18,7 @@ import "runtime/debug"
 // half the CPU on it, as GOMEMLIMIT documents.
 const (
 	gcPercent     = 400
-	gcMemoryLimit = 24 << 20
+	gcMemoryLimit = 20 << 20
 )
 
 // tuneGC applies the settings above unless getenv reports GOGC or
