@@ -31,6 +31,15 @@ func Corpus(t testing.TB, dir, pattern string) []string {
 // testdata/<name>.golden (Golden's text; ext is trimmed from the name),
 // or rewrites the golden files when update is set.
 func GoldenFiles(t *testing.T, files []string, ext string, update bool, newDec func(r io.Reader, source string) event.Decoder) {
+	goldenFiles(t, files, ext, update, func(r io.Reader, name string) []byte {
+		return Golden(Collect(newDec(r, name)))
+	})
+}
+
+// goldenFiles checks render's text of each file against
+// testdata/<name>.golden, the name without ext, or without its own
+// extension when ext is "" (see GoldenFile).
+func goldenFiles(t *testing.T, files []string, ext string, update bool, render func(r io.Reader, name string) []byte) {
 	for _, file := range files {
 		name := filepath.Base(file)
 		t.Run(name, func(t *testing.T) {
@@ -39,21 +48,11 @@ func GoldenFiles(t *testing.T, files []string, ext string, update bool, newDec f
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := Golden(Collect(newDec(bytes.NewReader(data), name)))
-			golden := filepath.Join("testdata", strings.TrimSuffix(name, ext)+".golden")
-			if update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
+			trim := ext
+			if trim == "" {
+				trim = filepath.Ext(name)
 			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("events differ from %s (run go test -update and review the diff)", golden)
-			}
+			GoldenFile(t, filepath.Join("testdata", strings.TrimSuffix(name, trim)+".golden"), render(bytes.NewReader(data), name), update)
 		})
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/agentstream/agentstream/event"
@@ -55,18 +54,9 @@ func Pieces(data []byte, sep string, size int) [][]byte {
 // rendered by Dump, against testdata/<name>.golden (the name without its
 // extension).
 func DumpFiles(t *testing.T, files []string, update bool, newDec func(r io.Reader, source string) event.Decoder) {
-	for _, file := range files {
-		name := filepath.Base(file)
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := Dump(All(newDec(bytes.NewReader(data), name)))
-			GoldenFile(t, filepath.Join("testdata", strings.TrimSuffix(name, filepath.Ext(name))+".golden"), got, update)
-		})
-	}
+	goldenFiles(t, files, "", update, func(r io.Reader, name string) []byte {
+		return Dump(All(newDec(r, name)))
+	})
 }
 
 // AllReads checks each file with SameReads, its items as All gives them
