@@ -458,30 +458,21 @@ func (r *Reader) unescape(start, i int) []byte {
 				r.bad = true
 				return nil
 			}
-			i += 2
-			switch r.b[i-1] {
-			case '"', '\\', '/':
-				buf = append(buf, r.b[i-1])
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
-			case 'u':
+			if r.b[i+1] == 'u' {
 				var ok bool
-				if buf, i, ok = appendEscapedRune(buf, r.b, i); !ok {
+				if buf, i, ok = appendEscapedRune(buf, r.b, i+2); !ok {
 					r.bad = true
 					return nil
 				}
-			default:
+				continue
+			}
+			e, ok := simpleEscape(r.b[i+1])
+			if !ok {
 				r.bad = true
 				return nil
 			}
+			buf = append(buf, e)
+			i += 2
 		default:
 			rr, size := utf8.DecodeRune(r.b[i:])
 			if rr == utf8.RuneError && size == 1 {
