@@ -1,0 +1,193 @@
+package jsontext
+
+import (
+	"bytes"
+	"os"
+	"testing"
+)
+
+// The benchmarks below run on the text of the make perf rows that are
+// slowest against jq (testdata/perf, cut from /work/wt/perf20): the
+// jsonenv envelopes of text deltas (short keys, prose dense in non-ASCII),
+// a jsonenv meta_final envelope (a JSON text in a string: '\\' and '"'
+// every few bytes), and an xml meta_final payload (Python's json.dumps:
+// every non-ASCII character a \u escape, emoji as surrogate pairs).
+
+func perfFile(tb testing.TB, name string) []byte {
+	b, err := os.ReadFile("testdata/perf/" + name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return bytes.TrimSpace(b)
+}
+
+// perfTexts returns the JSON texts of the benchmarks, by name.
+func perfTexts(tb testing.TB) []struct {
+	name  string
+	lines [][]byte
+} {
+	var envelopes [][]byte
+	for line := range bytes.Lines(perfFile(tb, "jsonenv-text.jsonl")) {
+		envelopes = append(envelopes, bytes.TrimSpace(line))
+	}
+	return []struct {
+		name  string
+		lines [][]byte
+	}{
+		{"envelopes", envelopes},
+		{"jsonenv-meta", [][]byte{perfFile(tb, "jsonenv-meta_final.json")}},
+		{"xml-meta", [][]byte{perfFile(tb, "xml-meta_final.json")}},
+	}
+}
+
+// perfStrings returns the strings the encoders escape on those rows: the
+// envelopes' deltas, the jsonenv meta_final payload (a JSON text) and the
+// xml meta_final's result (the run's whole answer), with their JSON text.
+func perfStrings(tb testing.TB) []struct {
+	name   string
+	strs   []string
+	quoted [][]byte
+} {
+	var deltas []string
+	var quotedDeltas [][]byte
+	for line := range bytes.Lines(perfFile(tb, "jsonenv-text.jsonl")) {
+		q, s := stringField(tb, line, "delta")
+		deltas, quotedDeltas = append(deltas, s), append(quotedDeltas, q)
+	}
+	qp, payload := stringField(tb, perfFile(tb, "jsonenv-meta_final.json"), "delta")
+	qr, result := stringField(tb, perfFile(tb, "xml-meta_final.json"), "result")
+	return []struct {
+		name   string
+		strs   []string
+		quoted [][]byte
+	}{
+		{"deltas", deltas, quotedDeltas},
+		{"payload", []string{payload}, [][]byte{qp}},
+		{"result", []string{result}, [][]byte{qr}},
+	}
+}
+
+// stringField returns the JSON text and the value of the string member
+// key of the object in line.
+func stringField(tb testing.TB, line []byte, key string) ([]byte, string) {
+	var r Reader
+	r.Reset(bytes.TrimSpace(line))
+	r.Object()
+	for k, ok := r.Key(); ok; k, ok = r.Key() {
+		if string(k) != key {
+			r.Skip()
+			continue
+		}
+		r.ws()
+		off := r.Offset()
+		s := r.String()
+		if r.Failed() {
+			break
+		}
+		return bytes.Clone(r.b[off:r.Offset()]), s
+	}
+	tb.Fatalf("no string %q in %.80s", key, line)
+	return nil, ""
+}
+
+func totalLen[T string | []byte](xs []T) int {
+	n := 0
+	for _, x := range xs {
+		n += len(x)
+	}
+	return n
+}
+
+// BenchmarkPerfRead reads the texts as the decoders do (ResetValid, keys,
+// StrValid), and skips them.
+func BenchmarkPerfRead(b *testing.B) {
+	for _, tc := range perfTexts(b) {
+		b.Run("Read/"+tc.name, func(b *testing.B) {
+			b.SetBytes(int64(totalLen(tc.lines)))
+			b.ReportAllocs()
+			var r Reader
+			for b.Loop() {
+				for _, l := range tc.lines {
+					r.ResetValid(l)
+					visit(&r)
+					if !r.End() {
+						b.Fatalf("%.80s: failed", l)
+					}
+				}
+			}
+		})
+		b.Run("Skip/"+tc.name, func(b *testing.B) {
+			b.SetBytes(int64(totalLen(tc.lines)))
+			b.ReportAllocs()
+			var r Reader
+			for b.Loop() {
+				for _, l := range tc.lines {
+					r.Reset(l)
+					r.Skip()
+					if !r.End() {
+						b.Fatalf("%.80s: failed", l)
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPerfString reads one string value with escapes: StrValid (as
+// after ResetValid), Str (as after Reset) and String.
+func BenchmarkPerfString(b *testing.B) {
+	for _, tc := range perfStrings(b) {
+		run := func(name string, f func(r *Reader)) {
+			b.Run(name+"/"+tc.name, func(b *testing.B) {
+				b.SetBytes(int64(totalLen(tc.quoted)))
+				b.ReportAllocs()
+				var r Reader
+				for b.Loop() {
+					for _, q := range tc.quoted {
+						r.Reset(q)
+						f(&r)
+						if !r.End() {
+							b.Fatalf("%.80s: failed", q)
+						}
+					}
+				}
+			})
+		}
+		run("StrValid", func(r *Reader) { r.StrValid() })
+		run("Str", func(r *Reader) { r.Str() })
+		run("String", func(r *Reader) { _ = r.String() })
+	}
+}
+
+// BenchmarkPerfEscape escapes the strings as the encoders do.
+func BenchmarkPerfEscape(b *testing.B) {
+	for _, tc := range perfStrings(b) {
+		run := func(name string, f func([]byte, string) []byte) {
+			b.Run(name+"/"+tc.name, func(b *testing.B) {
+				b.SetBytes(int64(totalLen(tc.strs)))
+				b.ReportAllocs()
+				buf := make([]byte, 0, 1<<16)
+				for b.Loop() {
+					for _, s := range tc.strs {
+						buf = f(buf[:0], s)
+					}
+				}
+			})
+		}
+		run("AppendString", AppendString)
+		run("AppendMarshalString", AppendMarshalString)
+		run("AppendMarshalEscaped", AppendMarshalEscaped)
+		n := 0
+		run("PlainLen", func(b []byte, s string) []byte {
+			for len(s) > 0 {
+				k := PlainLen(s)
+				n += k
+				if k == len(s) {
+					break
+				}
+				s = s[k+1:]
+			}
+			return b
+		})
+	}
+}
