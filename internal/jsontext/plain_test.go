@@ -24,6 +24,7 @@ func TestStrRuns(t *testing.T) {
 	for _, in := range []string{
 		`"plain run \u00dcn\u00efc\u00f6d\u00e9 \ud83e\udd8a tail"`, `"é then a long plain run \n and more"`,
 		`"\\\"\/\b\f\n\r\t x"`, "\"caf\xc3\xa9 \xff bad\"", `"\ud800 lone"`, `"end\\"`,
+		"\"a\\nb\xc3\xa9cdefghij\\t\xffk\xe2\x80\x94lmnopqrstu\\u00e9\xf0\x9f\xa6\x8a\"", "\"ab\\n\xffcd\\t\xc3\"",
 	} {
 		var want string
 		if err := json.Unmarshal([]byte(in), &want); err != nil {

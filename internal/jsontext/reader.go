@@ -1,6 +1,7 @@
 package jsontext
 
 import (
+	"encoding/binary"
 	"slices"
 	"strconv"
 	"unicode/utf16"
@@ -425,7 +426,7 @@ func (r *Reader) Str() []byte {
 		r.i = i + 1
 		return r.b[start:i]
 	}
-	return r.unescape(start, i) // an escape, or invalid UTF-8
+	return r.unescape(start, i, false) // an escape, or invalid UTF-8
 }
 
 // plainASCII[c] is 1 for the bytes a JSON string holds as they are and
@@ -434,59 +435,123 @@ func (r *Reader) Str() []byte {
 const plainASCII = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
 
 // unescape decodes the string that starts at start, plain up to i, as
-// encoding/json's unquote does.
-func (r *Reader) unescape(start, i int) []byte {
-	buf := append(r.buf[:0], r.b[start:i]...)
-	for i < len(r.b) {
-		c := r.b[i]
+// encoding/json's unquote does. With valid (the input is valid UTF-8, as
+// StrValid assumes) non-ASCII bytes are copied in the runs as they are;
+// without, they are checked by utf8Run and invalid ones replaced.
+//
+// Escape-dense text (a JSON text in a string, Python's json.dumps with
+// every non-ASCII character \u-escaped) alternates escapes and runs of a
+// few bytes: a run shorter than a word is found with one inline look at
+// a word and copied with one store (appendWord), and \u escapes are
+// decoded inline, where plainLen, append's memmove and appendEscapedRune
+// cost a call each (BenchmarkPerfString/StrValid/result: see
+// docs/performance.md).
+func (r *Reader) unescape(start, i int, valid bool) []byte {
+	b := r.b
+	buf := append(r.buf[:0], b[start:i]...)
+loop:
+	for i < len(b) {
+		c := b[i]
 		switch {
+		case c == '\\':
+			if i+1 >= len(b) {
+				break loop
+			}
+			if b[i+1] != 'u' {
+				e, ok := simpleEscape(b[i+1])
+				if !ok {
+					break loop
+				}
+				buf = append(buf, e)
+				i += 2
+				continue
+			}
+			// A \u escape, as encoding/json's unquote decodes it: a
+			// surrogate pair of escapes is one character, a lone
+			// surrogate U+FFFD.
+			rr := hex4(b[i+2:])
+			i += 6
+			switch {
+			case rr < 0:
+				break loop
+			case rr < 0x80:
+				buf = append(buf, byte(rr))
+			case rr < 0x800:
+				buf = append(buf, 0xc0|byte(rr>>6), 0x80|byte(rr)&0x3f)
+			case !utf16.IsSurrogate(rr):
+				buf = append(buf, 0xe0|byte(rr>>12), 0x80|byte(rr>>6)&0x3f, 0x80|byte(rr)&0x3f)
+			default:
+				dec := utf8.RuneError
+				if len(b)-i >= 6 && b[i] == '\\' && b[i+1] == 'u' {
+					if d := utf16.DecodeRune(rr, hex4(b[i+2:])); d != utf8.RuneError {
+						dec = d
+						i += 6
+					}
+				}
+				buf = utf8.AppendRune(buf, dec)
+			}
 		case c == '"':
 			r.i = i + 1
 			r.buf = buf
 			return buf
 		case c < 0x20:
-			r.bad = true
-			return nil
-		case c < utf8.RuneSelf && c != '\\':
-			// A run of plain ASCII and whole UTF-8 characters, copied
-			// at once.
-			j := i + utf8Run(r.b[i:])
-			buf = appendDoubling(buf, r.b[i:j])
-			i = j
-		case c == '\\':
-			if i+1 >= len(r.b) {
-				r.bad = true
-				return nil
-			}
-			if r.b[i+1] == 'u' {
-				var ok bool
-				if buf, i, ok = appendEscapedRune(buf, r.b, i+2); !ok {
-					r.bad = true
-					return nil
+			break loop
+		case c < utf8.RuneSelf || valid:
+			// A run of bytes that stand for themselves (c is one),
+			// copied at once: one shorter than a word, ended by an
+			// escape or a quote, in one look.
+			j := i
+			if i+8 <= len(b) {
+				w := word(b, i)
+				var m uint64
+				if valid {
+					m = stops(w)
+				} else {
+					m = asciiStops(w)
 				}
-				continue
+				if m == 0 {
+					j += 8 // a plain word: the run goes on past it
+				} else if n := first(m); valid || b[i+n] < utf8.RuneSelf {
+					buf = appendWord(buf, w, n)
+					i += n
+					continue
+				}
 			}
-			e, ok := simpleEscape(r.b[i+1])
-			if !ok {
-				r.bad = true
-				return nil
+			if valid {
+				j += plainLen(b[j:])
+			} else {
+				j += utf8Run(b[j:])
 			}
-			buf = append(buf, e)
-			i += 2
+			buf = appendDoubling(buf, b[i:j])
+			i = j
 		default:
-			rr, size := utf8.DecodeRune(r.b[i:])
+			rr, size := utf8.DecodeRune(b[i:])
 			if rr == utf8.RuneError && size == 1 {
 				buf = utf8.AppendRune(buf, utf8.RuneError)
 				i++
 				continue
 			}
-			j := i + utf8Run(r.b[i:])
-			buf = appendDoubling(buf, r.b[i:j])
+			j := i + utf8Run(b[i:])
+			buf = appendDoubling(buf, b[i:j])
 			i = j
 		}
 	}
+	r.buf = buf
 	r.bad = true
 	return nil
+}
+
+// appendWord appends the first n bytes of w, a word of the input read by
+// word, to buf: with one store of the whole word when buf has room for
+// it (the bytes past n are beyond the length), where append of a short
+// run calls memmove.
+func appendWord(buf []byte, w uint64, n int) []byte {
+	l := len(buf)
+	if cap(buf)-l < 8 {
+		buf = slices.Grow(buf, 8)
+	}
+	binary.LittleEndian.PutUint64(buf[l:l+8], w)
+	return buf[:l+n]
 }
 
 // appendDoubling is append, growing b to at least twice its length when
@@ -500,35 +565,6 @@ func appendDoubling(b, run []byte) []byte {
 }
 
 // hex4 decodes 4 hex digits, or returns -1.
-// appendEscapedRune appends the character of the \u escape whose four hex
-// digits start at b[i], as encoding/json's unquote does (a surrogate pair
-// of escapes is one character, a lone surrogate is U+FFFD), and returns
-// the index after the escape. It returns false if the digits are not hex.
-func appendEscapedRune(buf, b []byte, i int) ([]byte, int, bool) {
-	rr := hex4(b[i:])
-	switch {
-	case rr < 0:
-		return buf, i, false
-	case rr >= 0x800 && !utf16.IsSurrogate(rr):
-		// Three bytes, the most common escape (CJK, punctuation), written
-		// here: utf8.AppendRune's call was a sixth of unescaping an
-		// escaped text.
-		return append(buf, 0xe0|byte(rr>>12), 0x80|byte(rr>>6)&0x3f, 0x80|byte(rr)&0x3f), i + 4, true
-	}
-	i += 4
-	if utf16.IsSurrogate(rr) {
-		rr1 := rune(-1)
-		if len(b)-i >= 6 && b[i] == '\\' && b[i+1] == 'u' {
-			rr1 = hex4(b[i+2:])
-		}
-		if dec := utf16.DecodeRune(rr, rr1); dec != utf8.RuneError {
-			return utf8.AppendRune(buf, dec), i + 6, true
-		}
-		rr = utf8.RuneError
-	}
-	return utf8.AppendRune(buf, rr), i, true
-}
-
 func hex4(b []byte) rune {
 	if len(b) < 4 {
 		return -1

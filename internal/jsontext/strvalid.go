@@ -9,68 +9,29 @@ func (r *Reader) StrValid() []byte {
 		r.bad = true
 		return nil
 	}
-	start := r.i + 1
-	for i := start + plainLen(r.b[start:]); i < len(r.b); i++ {
-		switch c := r.b[i]; {
-		case c == '"':
-			r.i = i + 1
-			return r.b[start:i]
-		case c == '\\':
-			return r.unescapeValid(start, i)
-		case c < 0x20:
-			r.bad = true
-			return nil
+	b, start := r.b, r.i+1
+	// Most strings of an envelope (a type, an id, a delta) end within
+	// a word or a few: the first word is looked at here, saving
+	// plainLen's call for the shortest.
+	var i int
+	if start+8 <= len(b) {
+		if m := stops(word(b, start)); m != 0 {
+			i = start + first(m)
+		} else {
+			i = start + 8 + plainLen(b[start+8:])
 		}
+	} else {
+		i = start + plainLen(b[start:])
 	}
-	r.bad = true
-	return nil
-}
-
-// unescapeValid is unescape for valid UTF-8 input: it copies the runs
-// between escapes whole, and decodes the escapes itself. (It handed a
-// string with a \u escape to unescape, which started over: the xml
-// producer's meta_final escapes every non-ASCII character, and its result
-// text was 12% of xml -> jsonenv.)
-func (r *Reader) unescapeValid(start, i int) []byte {
-	b := r.b
-	buf := append(r.buf[:0], b[start:i]...)
-loop:
-	for i < len(b) {
-		switch c := b[i]; {
-		case c == '"':
-			r.i = i + 1
-			r.buf = buf
-			return buf
-		case c == '\\':
-			if i+1 >= len(b) {
-				break loop
-			}
-			if b[i+1] == 'u' {
-				var ok bool
-				if buf, i, ok = appendEscapedRune(buf, b, i+2); !ok {
-					break loop
-				}
-				continue
-			}
-			e, ok := simpleEscape(b[i+1])
-			if !ok {
-				break loop
-			}
-			buf = append(buf, e)
-			i += 2
-		case c < 0x20:
-			break loop
-		default:
-			// A run of bytes that stand for themselves, copied at once;
-			// the scan starts past c, which is one of them.
-			j := i + 1 + plainLen(b[i+1:])
-			buf = append(buf, b[i:j]...)
-			i = j
-		}
+	switch {
+	case i >= len(b) || b[i] < 0x20:
+		r.bad = true
+		return nil
+	case b[i] == '"':
+		r.i = i + 1
+		return b[start:i]
 	}
-	r.buf = buf
-	r.bad = true
-	return nil
+	return r.unescape(start, i, true)
 }
 
 // simpleEscape returns the byte a one-letter escape \c stands for.

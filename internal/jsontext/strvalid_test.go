@@ -13,6 +13,13 @@ var strSeeds = []string{
 	`""`, `"unterminated`, "\"ctl\x01\"", `"\q"`, `1`, `null`,
 	`"\u4F60\u597d\u0800\uFFFF\u07ff\u0080\u007f x"`, `"\u12g4"`, `"\u12"`, `"\uD83E\uDD8A\uDC00\uD800\u0041"`,
 	`"a\u4f60b\u597d"`, `"\u00e9\"\u2028"`,
+	// Short runs between escapes (one look at a word, one store), \u
+	// escapes of one to four UTF-8 bytes in a row, runs of a word and
+	// more, and non-ASCII inside the first word of a run.
+	`"{\"k\":\"v\",\"long_key_name\":[1,\"x\"]}\\n\\\"\\u00e9"`,
+	`"\u00dcn\u00efc\u00f6d\u00e9 stays intact \u2014 \u6d4b\u8bd5 12 \ud83e\udd8a.\n002. Paragraph"`,
+	`"\u0000\u0041\u007f\u0080\u07ff\u0800\ud7ff\ue000\uffff\udbff\udfff\ud800\udc00"`,
+	"\"a\\nb\xc3\xa9cdefghij\\tk\xe2\x80\x94lmnopqrstu\\u00e9\xf0\x9f\xa6\x8a\"", "\"\\n1234567\\t\"",
 }
 
 // TestStrMatchesJSON: Str and StrValid read each seed as encoding/json
