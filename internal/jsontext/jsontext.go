@@ -37,60 +37,15 @@ func appendString(b []byte, s string, lineSeparators bool) []byte {
 func appendEscaped(b []byte, s string, lineSeparators bool) []byte {
 	const hex = "0123456789abcdef"
 	start := 0
-	// One pass, a character at a time, with fast paths: a plain ASCII
-	// byte skips the plain ASCII after it eight bytes at a time, and
-	// most valid characters are read inline. Text dense in non-ASCII
-	// (accents, CJK, symbols) alternates short runs of each: scanning a
-	// word after every character, then calling multiLen for each, cost
-	// more (BenchmarkAppendMarshalStringDense: see docs/performance.md).
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				for i+8 <= len(s) {
-					if m := asciiStops(word(s, i)); m != 0 {
-						i += first(m)
-						break
-					}
-					i += 8
-				}
-				continue
-			}
-		} else {
-			// A valid character of two bytes, or of three with no
-			// special case (E0 and ED restrict the second byte; U+2028
-			// and U+2029 start E2 80), inline; others go to multiLen.
-			if c >= 0xc2 && c < 0xe0 && i+1 < len(s) && s[i+1]&0xc0 == 0x80 {
-				i += 2
-				continue
-			}
-			if c > 0xe0 && c < 0xf0 && c != 0xed && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 &&
-				(c != 0xe2 || !lineSeparators || s[i+1] != 0x80 || s[i+2]&0xfe != 0xa8) {
-				i += 3
-				continue
-			}
-			// Valid characters are written as they are, read by
-			// multiLen inline; utf8.DecodeRuneInString (a call per
-			// character) reads the invalid byte or line separator where
-			// it stops.
-			if n := multiLen(s[i:], lineSeparators); n > 0 {
-				i += n
-				continue
-			}
-			r, n := utf8.DecodeRuneInString(s[i:])
-			b = append(b, s[start:i]...)
-			if r == utf8.RuneError && n == 1 {
-				b = append(b, `\ufffd`...)
-			} else {
-				b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			}
-			i += n
-			start = i
-			continue
+	// Runs of bytes written as they are (plain ASCII and valid
+	// characters) are measured by runLen and copied whole; what ends
+	// one is escaped here.
+	for i := 0; ; {
+		if i += runLen(s[i:], lineSeparators); i >= len(s) {
+			break
 		}
 		b = append(b, s[start:i]...)
-		switch c {
+		switch c := s[i]; c {
 		case '"', '\\':
 			b = append(b, '\\', c)
 		case '\n':
@@ -104,7 +59,19 @@ func appendEscaped(b []byte, s string, lineSeparators bool) []byte {
 		case '\f':
 			b = append(b, '\\', 'f')
 		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			if c < utf8.RuneSelf {
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+				break
+			}
+			// An invalid byte, or U+2028 or U+2029 (lineSeparators),
+			// read by utf8.DecodeRuneInString, a call, where it stops.
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				b = append(b, `\ufffd`...)
+			} else {
+				b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			}
+			i += n - 1
 		}
 		i++
 		start = i

@@ -1,6 +1,9 @@
 package jsontext
 
-import "math/bits"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 // The scans below look at eight bytes at a time (the bit tricks of "Bit
 // Twiddling Hacks"). Each mask has the high bit set in the bytes that end
@@ -21,6 +24,16 @@ func word[T string | []byte](b T, i int) uint64 {
 	t := b[i : i+8]
 	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
 		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
+
+// tailWord returns s[i:], the fewer than eight bytes left of s (which
+// has eight or more), in the low bytes of a word with zeros above: one
+// load of s's last eight bytes, shifted, where a byte loop took the tail
+// of every scan. The bytes before i are shifted out, so no borrow of
+// theirs reaches the mask; the zeros are control bytes, a stop for every
+// scan, so the first stop in the word is at most len(s)-i.
+func tailWord[T string | []byte](s T, i int) uint64 {
+	return word(s, len(s)-8) >> (8 * (i + 8 - len(s)))
 }
 
 // stops returns the mask of the bytes of w that a JSON string does not
@@ -60,6 +73,9 @@ func plainLen(b []byte) int {
 			return i + first(m)
 		}
 	}
+	if i < len(b) && len(b) >= 8 {
+		return i + first(stops(tailWord(b, i)))
+	}
 	for ; i < len(b); i++ {
 		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
 			break
@@ -76,6 +92,9 @@ func asciiPlainLen[T string | []byte](s T) int {
 		if m := asciiStops(word(s, i)); m != 0 {
 			return i + first(m)
 		}
+	}
+	if i < len(s) && len(s) >= 8 {
+		return i + first(asciiStops(tailWord(s, i)))
 	}
 	for ; i < len(s); i++ {
 		if c := s[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
@@ -110,18 +129,68 @@ func keyLen(b []byte, caps bool) int {
 
 // utf8Run returns the length of s's prefix of plain ASCII (as
 // asciiPlainLen) and valid characters of two bytes or more (as multiLen),
-// which a JSON string holds as they are: in one pass, where plainLen then
-// utf8.Valid over the run made two.
-func utf8Run[T string | []byte](s T) int {
+// which a JSON string holds as they are.
+func utf8Run[T string | []byte](s T) int { return runLen(s, false) }
+
+// runLen returns the length of s's prefix that AppendString (or, with
+// lineSeparators, AppendMarshalString) writes as it is: plain ASCII and
+// valid UTF-8 characters of two bytes or more, and no U+2028 or U+2029
+// when lineSeparators. It is one loop over text where prose dense in
+// non-ASCII ("Ünïcödé stays intact — 测试 12 🦊.") alternates runs of one
+// to a few bytes of each: a run of one ASCII byte costs a look at the
+// byte after it, a longer one is scanned a word at a time, and valid
+// characters of two, three and four bytes are checked inline (multiLen,
+// a call, takes the rare leads whose second byte has a narrower range,
+// and the line separators). Calling asciiPlainLen and multiLen in turn
+// cost a call per run (BenchmarkPerfEscape: see docs/performance.md).
+func runLen[T string | []byte](s T, lineSeparators bool) int {
 	i := 0
+scan:
 	for i < len(s) {
-		i += asciiPlainLen(s[i:])
-		if i >= len(s) || s[i] < 0x80 {
-			break
+		c := s[i]
+		switch {
+		case c < utf8.RuneSelf:
+			if plainASCII[c] == 0 {
+				return i
+			}
+			if i++; i < len(s) && plainASCII[s[i]] == 0 {
+				continue // a run of one, between two characters or before a stop
+			}
+			for i+8 <= len(s) {
+				if m := asciiStops(word(s, i)); m != 0 {
+					i += first(m)
+					continue scan
+				}
+				i += 8
+			}
+			if i < len(s) && len(s) >= 8 {
+				i += first(asciiStops(tailWord(s, i)))
+			}
+			continue
+		case c < 0xe0:
+			if c >= 0xc2 && i+1 < len(s) && s[i+1]&0xc0 == 0x80 {
+				i += 2
+				continue
+			}
+		case c < 0xf0:
+			// E0 and ED restrict the second byte (multiLen); U+2028
+			// and U+2029 are E2 80 A8 and E2 80 A9.
+			if c != 0xe0 && c != 0xed && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 &&
+				(c != 0xe2 || !lineSeparators || s[i+1] != 0x80 || s[i+2]&0xfe != 0xa8) {
+				i += 3
+				continue
+			}
+		case c < 0xf4:
+			// F0 restricts the second byte to 90-BF (not overlong).
+			if i+3 < len(s) && s[i+1]&0xc0 == 0x80 && (c != 0xf0 || s[i+1] >= 0x90) &&
+				s[i+2]&0xc0 == 0x80 && s[i+3]&0xc0 == 0x80 {
+				i += 4
+				continue
+			}
 		}
-		n := multiLen(s[i:], false)
+		n := multiLen(s[i:], lineSeparators)
 		if n == 0 {
-			break
+			return i
 		}
 		i += n
 	}
