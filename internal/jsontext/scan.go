@@ -26,15 +26,15 @@ func word[T string | []byte](b T, i int) uint64 {
 		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 }
 
-// tailWord returns s[i:], the fewer than eight bytes left of s (which
-// has eight or more), in the low bytes of a word with zeros above: one
-// load of s's last eight bytes, shifted, where a byte loop took the tail
-// of every scan. The bytes before i are shifted out, so no borrow of
-// theirs reaches the mask; the zeros are control bytes, a stop for every
-// scan, so the first stop in the word is at most len(s)-i.
-func tailWord[T string | []byte](s T, i int) uint64 {
-	return word(s, len(s)-8) >> (8 * (i + 8 - len(s)))
-}
+// tail returns the bytes from i of a text of n bytes (n-i fewer than
+// eight, n eight or more) in the low bytes of a word with zeros above,
+// from w, the text's last eight bytes as word reads them: one load,
+// shifted, where a byte loop took the tail of every scan. The bytes
+// before i are shifted out, so no borrow of theirs reaches the mask; the
+// zeros are control bytes, a stop for every scan, so the first stop in
+// the word is at most n-i. (word is passed in, read at the call, to keep
+// tail inlined.)
+func tail(w uint64, i, n int) uint64 { return w >> (8 * (i + 8 - n)) }
 
 // stops returns the mask of the bytes of w that a JSON string does not
 // hold as they are: '"', '\\' and control bytes.
@@ -74,7 +74,7 @@ func plainLen(b []byte) int {
 		}
 	}
 	if i < len(b) && len(b) >= 8 {
-		return i + first(stops(tailWord(b, i)))
+		return i + first(stops(tail(word(b, len(b)-8), i, len(b))))
 	}
 	for ; i < len(b); i++ {
 		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
@@ -94,7 +94,7 @@ func asciiPlainLen[T string | []byte](s T) int {
 		}
 	}
 	if i < len(s) && len(s) >= 8 {
-		return i + first(asciiStops(tailWord(s, i)))
+		return i + first(asciiStops(tail(word(s, len(s)-8), i, len(s))))
 	}
 	for ; i < len(s); i++ {
 		if c := s[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
@@ -164,7 +164,7 @@ scan:
 				i += 8
 			}
 			if i < len(s) && len(s) >= 8 {
-				i += first(asciiStops(tailWord(s, i)))
+				i += first(asciiStops(tail(word(s, len(s)-8), i, len(s))))
 			}
 			continue
 		case c < 0xe0:

@@ -9,7 +9,7 @@ import (
 // rune at a time scan does, for strings of every length up to three
 // words, with two pieces of every kind (stops, characters of two to four
 // bytes, line separators, invalid bytes) at every pair of places: their
-// last, partial word is read by tailWord, whose shift must leave out the
+// last, partial word is read by tail, whose shift must leave out the
 // bytes before the scan (a quote's borrow there would mark a false stop).
 func TestScanTails(t *testing.T) {
 	t.Parallel()
