@@ -63,3 +63,39 @@ func TestScanTails(t *testing.T) {
 
 // fill returns n plain ASCII bytes.
 func fill(n int) string { return "abcdefghijklmnopqrstuvwxyz"[:n] }
+
+// FuzzKey: key, whose common case skips keySlow, reads every object's
+// keys exactly as keySlow does (the key, its result, the offset after
+// it, the failure and the state), capitals allowed or not.
+func FuzzKey(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"text","agent":"a","final":false,"delta":"x"}`, `{"a":1, "b" :2,"Caps":3,"long_key_name_here":4}`,
+		`{"k\u0041":5,"é":6}`, `{}`, `{"":1}`, `{"a"`, `{"abcdefgh":1}`, `{"abcdefg":1,"abcdefghi":2}`, `{"a":1,"b"}`,
+		`{ "a": 1 , "b":2}`, `{"a":{"b":[1,{"c":2}]},"d":3}`, `{"a":1,"`, `{"a":1,"bcdefghijk`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, caps := range []bool{false, true} {
+			var a, b Reader
+			a.Reset(data)
+			b.Reset(data)
+			if !a.Object() || !b.Object() {
+				continue
+			}
+			for range 64 {
+				ka, oka := a.key(caps)
+				kb, okb := b.keySlow(caps)
+				if string(ka) != string(kb) || oka != okb || a.i != b.i || a.bad != b.bad || a.first != b.first || a.depth != b.depth {
+					t.Fatalf("%q (capitals %v): key = %q, %v at %d (failed %v); keySlow = %q, %v at %d (failed %v)",
+						data, caps, ka, oka, a.i, a.bad, kb, okb, b.i, b.bad)
+				}
+				if !oka {
+					break
+				}
+				a.Skip()
+				b.Skip()
+			}
+		}
+	})
+}
