@@ -98,37 +98,35 @@ func totalLen[T string | []byte](xs []T) int {
 	return n
 }
 
+// benchTexts runs f on each text with a Reader, which must then be at
+// the text's end.
+func benchTexts(b *testing.B, name string, texts [][]byte, f func(r *Reader, text []byte)) {
+	b.Run(name, func(b *testing.B) {
+		b.SetBytes(int64(totalLen(texts)))
+		b.ReportAllocs()
+		var r Reader
+		for b.Loop() {
+			for _, t := range texts {
+				f(&r, t)
+				if !r.End() {
+					b.Fatalf("%.80s: failed", t)
+				}
+			}
+		}
+	})
+}
+
 // BenchmarkPerfRead reads the texts as the decoders do (ResetValid, keys,
 // StrValid), and skips them.
 func BenchmarkPerfRead(b *testing.B) {
 	for _, tc := range perfTexts(b) {
-		b.Run("Read/"+tc.name, func(b *testing.B) {
-			b.SetBytes(int64(totalLen(tc.lines)))
-			b.ReportAllocs()
-			var r Reader
-			for b.Loop() {
-				for _, l := range tc.lines {
-					r.ResetValid(l)
-					visit(&r)
-					if !r.End() {
-						b.Fatalf("%.80s: failed", l)
-					}
-				}
-			}
+		benchTexts(b, "Read/"+tc.name, tc.lines, func(r *Reader, l []byte) {
+			r.ResetValid(l)
+			visit(r)
 		})
-		b.Run("Skip/"+tc.name, func(b *testing.B) {
-			b.SetBytes(int64(totalLen(tc.lines)))
-			b.ReportAllocs()
-			var r Reader
-			for b.Loop() {
-				for _, l := range tc.lines {
-					r.Reset(l)
-					r.Skip()
-					if !r.End() {
-						b.Fatalf("%.80s: failed", l)
-					}
-				}
-			}
+		benchTexts(b, "Skip/"+tc.name, tc.lines, func(r *Reader, l []byte) {
+			r.Reset(l)
+			r.Skip()
 		})
 	}
 }
@@ -137,25 +135,18 @@ func BenchmarkPerfRead(b *testing.B) {
 // after ResetValid), Str (as after Reset) and String.
 func BenchmarkPerfString(b *testing.B) {
 	for _, tc := range perfStrings(b) {
-		run := func(name string, f func(r *Reader)) {
-			b.Run(name+"/"+tc.name, func(b *testing.B) {
-				b.SetBytes(int64(totalLen(tc.quoted)))
-				b.ReportAllocs()
-				var r Reader
-				for b.Loop() {
-					for _, q := range tc.quoted {
-						r.Reset(q)
-						f(&r)
-						if !r.End() {
-							b.Fatalf("%.80s: failed", q)
-						}
-					}
-				}
-			})
-		}
-		run("StrValid", func(r *Reader) { r.StrValid() })
-		run("Str", func(r *Reader) { r.Str() })
-		run("String", func(r *Reader) { _ = r.String() })
+		benchTexts(b, "StrValid/"+tc.name, tc.quoted, func(r *Reader, q []byte) {
+			r.Reset(q)
+			r.StrValid()
+		})
+		benchTexts(b, "Str/"+tc.name, tc.quoted, func(r *Reader, q []byte) {
+			r.Reset(q)
+			r.Str()
+		})
+		benchTexts(b, "String/"+tc.name, tc.quoted, func(r *Reader, q []byte) {
+			r.Reset(q)
+			_ = r.String()
+		})
 	}
 }
 
