@@ -248,9 +248,12 @@ func metaStrStops(w uint64) uint64 {
 	// A byte of x is zero where w has that special byte, and then
 	// x-ones has its high bit set, as do the bytes below 0x20 in
 	// w-ones*0x20 and those outside ASCII in w; other high bits are set
-	// only above a byte so marked (borrows), never below.
-	q, bs, amp, lt, gt, ap := w^(ones*'"'), w^(ones*'\\'), w^(ones*'&'), w^(ones*'<'), w^(ones*'>'), w^(ones*'\'')
-	return ((q - ones) | (bs - ones) | (amp - ones) | (lt - ones) | (gt - ones) | (ap - ones) | (w - ones*0x20) | w) & highs
+	// only above a byte so marked (borrows), never below. '&' and '\''
+	// (0x26, 0x27) differ in the lowest bit only, '<' and '>' (0x3c,
+	// 0x3e) in the next one only: one test each pair.
+	q, bs := w^(ones*'"'), w^(ones*'\\')
+	ampApos, ltGt := (w|ones)^(ones*'\''), (w|ones*2)^(ones*'>')
+	return ((q - ones) | (bs - ones) | (ampApos - ones) | (ltGt - ones) | (w - ones*0x20) | w) & highs
 }
 
 // hexDigit marks the hexadecimal digits.

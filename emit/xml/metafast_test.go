@@ -2,9 +2,11 @@ package xml
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,4 +119,28 @@ func FuzzAppendMetaOnePass(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		checkOnePass(t, []byte(s))
 	})
+}
+
+// TestMetaStrStops: metaStrStops marks a byte of every value at every
+// place exactly when metaStrSpecial does, plain bytes around it.
+func TestMetaStrStops(t *testing.T) {
+	t.Parallel()
+	for c := range 256 {
+		for p := range 8 {
+			w := []byte("abcdefgh")
+			w[p] = byte(c)
+			m := metaStrStops(binary.LittleEndian.Uint64(w))
+			got := -1
+			if m != 0 {
+				got = bits.TrailingZeros64(m) >> 3
+			}
+			want := -1
+			if metaStrSpecial[c] == 1 {
+				want = p
+			}
+			if got != want {
+				t.Errorf("metaStrStops(%q) marks byte %d first, want %d", w, got, want)
+			}
+		}
+	}
 }
