@@ -47,13 +47,22 @@ var onePassInputs = []string{
 	`{"a":1} {}`, ``, ` `, `{"a":"b"}x`, `"<&>'"`, `{"k<'>": "v&"}`, "\"é测🦊\"", "\"\xed\xa0\x80\"",
 	strings.Repeat("[", 511) + strings.Repeat("]", 511), strings.Repeat("[", 512) + strings.Repeat("]", 512),
 	strings.Repeat("[{\"a\":", 300) + "1" + strings.Repeat("}]", 300),
+	edgeChars,
+	"\"\xc1\xbf\"", "\"\xe0\x9f\xbf\"", "\"\xc2\"", "\"\xe1\x80\"", "\"\xe1\x80", "\"\xf4\x90\x80\x80\"",
 	`{"long": "` + strings.Repeat(`plain text, \"quoted\" \\ \u00e9 & more `, 20) + `"}`,
 }
+
+// edgeChars is a JSON string of the first and last characters of each
+// UTF-8 length and of the ranges E0, ED and F4 restrict.
+const edgeChars = "\"\xc2\x80\xdf\xbf\xe0\xa0\x80\xe1\x80\x80\xed\x9f\xbf\xee\x80\x80\xef\xbf\xbf\xf0\x90\x80\x80\xf4\x8f\xbf\xbf\""
 
 func TestAppendMetaOnePass(t *testing.T) {
 	t.Parallel()
 	for _, s := range append(onePassInputs, metaDataInputs...) {
 		checkOnePass(t, []byte(s))
+	}
+	if !checkOnePass(t, []byte(edgeChars)) {
+		t.Errorf("appendMetaOnePass did not take %q", edgeChars)
 	}
 }
 
