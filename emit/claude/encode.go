@@ -511,7 +511,11 @@ func (e *Encoder) streamEvent(a *agent, data []byte) error {
 
 func (e *Encoder) snapshot(a *agent, m messages.MessageInfo, block []byte) error {
 	if a.id == e.main {
-		e.noteText(block)
+		if text := a.st.BlockText(); text != nil {
+			e.lastText = append(e.lastText[:0], text...)
+		} else {
+			e.noteText(block)
+		}
 	}
 	if len(block) <= e.bigBlock {
 		e.writeLine(append(e.appendAssistant(e.out[:0], a, m.ID, m.Model, block), '}'))
