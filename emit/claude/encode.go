@@ -236,6 +236,16 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if e.err != nil {
 		return e.err
 	}
+	if d, ok := ev.(*event.Delta); ok && e.inited {
+		// Most events are deltas: what the lines below do with one,
+		// without their tests of the event's type (6 % of the
+		// encoder's instructions on xml->claude).
+		id := d.Agent
+		if id == "" {
+			id = e.cfg.Agent
+		}
+		return e.scope(id).st.Delta(d)
+	}
 	id := ev.AgentID()
 	if id == "" {
 		id = e.cfg.Agent

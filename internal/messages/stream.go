@@ -534,10 +534,7 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 	case *event.BlockStart:
 		s.startBlock(ev.Kind)
 	case *event.Delta:
-		if s.open == nil || s.open.kind != ev.Kind {
-			s.startBlock(ev.Kind)
-		}
-		s.delta(ev.Kind, ev.Text)
+		s.addDelta(ev)
 	case *event.BlockEnd:
 		if s.open == nil || s.open.kind != ev.Kind {
 			s.startBlock(ev.Kind)
@@ -574,6 +571,24 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 		return false, s.err
 	}
 	return true, s.err
+}
+
+// Delta is Add of a delta, for a caller that tells deltas, most of
+// the events of a stream, from the others before calling Add: Add's
+// tests of the event's type are saved.
+func (s *Streamer) Delta(d *event.Delta) error {
+	s.release()
+	s.addDelta(d)
+	return s.err
+}
+
+// addDelta writes d in the open block, opening one of its kind first
+// if the open one is not.
+func (s *Streamer) addDelta(d *event.Delta) {
+	if s.open == nil || s.open.kind != d.Kind {
+		s.startBlock(d.Kind)
+	}
+	s.delta(d.Kind, d.Text)
 }
 
 // delta writes the content_block_delta of text in the open block, of
