@@ -46,6 +46,7 @@ type Encoder struct {
 	seed   []byte       // what a uuid is derived from, reused
 	jr     jsontext.Reader
 	block  []byte // an error line's block, reused
+	spare  []byte // the agents' Streamers' block buffer, reused (see messages.Streamer.Spare)
 	// bigBlock is the size from which a block is not copied into its
 	// line (defaultBigBlock; tests change it).
 	bigBlock int
@@ -194,6 +195,7 @@ func (e *Encoder) scope(id string) *agent {
 		NewID:         a.newID,
 		MaxBlockBytes: textCap(e.cfg.MaxBlockBytes),
 		Cut:           func() { e.warn("text beyond MaxEventBytes in one block") },
+		Spare:         &e.spare,
 	}
 	if e.cfg.Partial && a.parent == nil {
 		// Else no stream event is written: none is made.
@@ -374,7 +376,7 @@ func (e *Encoder) newRun() {
 	clear(e.order)
 	*e = Encoder{
 		w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: e.agents, order: e.order[:0], n: e.n, bigBlock: e.bigBlock,
-		out: e.out, seed: e.seed, jr: e.jr, block: e.block, lastText: e.lastText[:0], rawBlocks: e.rawBlocks,
+		out: e.out, seed: e.seed, jr: e.jr, block: e.block, spare: e.spare, lastText: e.lastText[:0], rawBlocks: e.rawBlocks,
 	}
 }
 
