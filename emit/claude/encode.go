@@ -47,6 +47,10 @@ type Encoder struct {
 	jr     jsontext.Reader
 	block  []byte // an error line's block, reused
 	spare  []byte // the agents' Streamers' block buffer, reused (see messages.Streamer.Spare)
+	// tools are the tools of the last init line made, and toolsJSON
+	// their JSON, kept across runs (see appendInit)
+	tools     []string
+	toolsJSON []byte
 	// bigBlock is the size from which a block is not copied into its
 	// line (defaultBigBlock; tests change it).
 	bigBlock int
@@ -376,7 +380,7 @@ func (e *Encoder) newRun() {
 	clear(e.order)
 	*e = Encoder{
 		w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: e.agents, order: e.order[:0], n: e.n, bigBlock: e.bigBlock,
-		out: e.out, seed: e.seed, jr: e.jr, block: e.block, spare: e.spare, lastText: e.lastText[:0], rawBlocks: e.rawBlocks,
+		out: e.out, seed: e.seed, jr: e.jr, block: e.block, spare: e.spare, tools: e.tools, toolsJSON: e.toolsJSON, lastText: e.lastText[:0], rawBlocks: e.rawBlocks,
 	}
 }
 
