@@ -109,19 +109,21 @@ func (e *Encoder) uuid() string { return string(e.appendUUID(nil)) }
 
 // appendUUID appends the next line's uuid (see uuid) without allocating.
 func (e *Encoder) appendUUID(b []byte) []byte {
-	const hex = "0123456789abcdef"
 	e.n++
 	e.seed = strconv.AppendInt(append(append(e.seed[:0], e.session...), '/'), int64(e.n), 10)
 	h := sha256.Sum256(e.seed)
 	h[6] = h[6]&0x0f | 0x40
 	h[8] = h[8]&0x3f | 0x80
-	for i, c := range h[:16] {
-		if i == 4 || i == 6 || i == 8 || i == 10 {
-			b = append(b, '-')
-		}
-		b = append(b, hex[c>>4], hex[c&0x0f])
-	}
-	return b
+	// Written in place, the dashes moved in after (a byte appended at a
+	// time was 500 instructions a line).
+	var u [36]byte
+	hex.Encode(u[:], h[:16])
+	copy(u[24:], u[20:32]) // 8-4-4-4-12
+	copy(u[19:23], u[16:20])
+	copy(u[14:18], u[12:16])
+	copy(u[9:13], u[8:12])
+	u[8], u[13], u[18], u[23] = '-', '-', '-', '-'
+	return append(b, u[:]...)
 }
 
 // line writes one line; err is the error of marshalling it, if any.

@@ -388,7 +388,9 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 			CacheReadInputTokens: u.CacheReadTokens, OutputTokens: u.OutputTokens, ServiceTier: u.ServiceTier,
 		}
 	}
-	s.write(EventMessageStart, messageStart{Type: EventMessageStart, Message: m})
+	if s.Event != nil { // else the conversion to any allocated for nothing
+		s.write(EventMessageStart, messageStart{Type: EventMessageStart, Message: m})
+	}
 }
 
 func (s *Streamer) ensureTurn() {
@@ -409,6 +411,19 @@ func (s *Streamer) EndTurn(stopReason string, u *event.Usage) error {
 	if s.msg == nil {
 		return s.err
 	}
+	if s.Event != nil {
+		// In a function of its own: its stop reason, whose address it
+		// takes, is allocated only when a stream event is wanted.
+		s.writeMessageEnd(stopReason, u)
+	}
+	s.msg, s.tools = nil, false
+	s.buf = nil // an agent whose turn is over keeps no buffer
+	return s.err
+}
+
+// writeMessageEnd writes the message_delta and message_stop that end
+// the open message.
+func (s *Streamer) writeMessageEnd(stopReason string, u *event.Usage) {
 	md := messageDelta{Type: EventMessageDelta}
 	if stopReason != "" {
 		md.Delta.StopReason = &stopReason
@@ -428,9 +443,6 @@ func (s *Streamer) EndTurn(stopReason string, u *event.Usage) error {
 	if s.err == nil && s.Event != nil {
 		s.err = s.Event(EventMessageStop, []byte(`{"type":"message_stop"}`))
 	}
-	s.msg, s.tools = nil, false
-	s.buf = nil // an agent whose turn is over keeps no buffer
-	return s.err
 }
 
 // Abort forgets the open message without ending it (after an error event
