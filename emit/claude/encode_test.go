@@ -1012,10 +1012,25 @@ func TestUnknownBlockReadsBack(t *testing.T) {
 // marshalsToSeeds are pairs of texts: the first is escaped, and
 // marshalsTo asked whether the second escapes the same.
 var marshalsToSeeds = [][2]string{
-	{"plain", "plain"}, {"plain", "plaim"}, {"plain", "plai"}, {"plain", "plainx"}, {"", ""}, {"", "x"},
-	{"q\"b\\ \n\r\t\b\f", "q\"b\\ \n\r\t\b\f"}, {"\n", "\r"}, {"\x00\x1f", "\x00\x1f"}, {"\x00", "\x01"},
-	{"x\u2028y\u2029", "x\u2028y\u2029"}, {"\u2028", "\u2029"}, {"bad \xff", "bad \xff"}, {"bad \xff", "bad \ufffd"},
-	{"\xe2\x80x", "\xe2\x80x"}, {"\xe2\x80", "\xe2\x80\xa8"}, {"é 日本 🎌", "é 日本 🎌"}, {"é", "è"}, {"<&>", "<&>"},
+	{"plain", "plain"},
+	{"plain", "plaim"},
+	{"plain", "plai"},
+	{"plain", "plainx"},
+	{"", ""},
+	{"", "x"},
+	{"q\"b\\ \n\r\t\b\f", "q\"b\\ \n\r\t\b\f"},
+	{"\n", "\r"},
+	{"\x00\x1f", "\x00\x1f"},
+	{"\x00", "\x01"},
+	{"x\u2028y\u2029", "x\u2028y\u2029"},
+	{"\u2028", "\u2029"},
+	{"bad \xff", "bad \xff"},
+	{"bad \xff", "bad \ufffd"},
+	{"\xe2\x80x", "\xe2\x80x"},
+	{"\xe2\x80", "\xe2\x80\xa8"},
+	{"é 日本 🎌", "é 日本 🎌"},
+	{"é", "è"},
+	{"<&>", "<&>"},
 }
 
 // checkMarshalsTo: on what jsontext.AppendMarshalString writes for a,

@@ -161,12 +161,18 @@ func TestSpare(t *testing.T) {
 		s  *Streamer
 		ev event.Event
 	}{
-		{a, &event.Delta{Kind: event.Text, Text: "a1 é"}}, {b, &event.Delta{Kind: event.Text, Text: "b1"}},
-		{a, &event.Delta{Kind: event.Text, Text: " a2"}}, {a, &event.BlockEnd{Kind: event.Text}},
-		{b, &event.Delta{Kind: event.Text, Text: " b2"}}, {a, &event.Delta{Kind: event.Thinking, Text: "a3"}},
-		{b, &event.BlockEnd{Kind: event.Text}}, {a, &event.BlockEnd{Kind: event.Thinking}},
-		{b, &event.Delta{Kind: event.Text, Text: strings.Repeat("x", maxSpare+1)}}, {b, &event.BlockEnd{Kind: event.Text}},
-		{a, &event.Delta{Kind: event.Text, Text: "a4"}}, {a, &event.BlockEnd{Kind: event.Text}},
+		{a, &event.Delta{Kind: event.Text, Text: "a1 é"}},
+		{b, &event.Delta{Kind: event.Text, Text: "b1"}},
+		{a, &event.Delta{Kind: event.Text, Text: " a2"}},
+		{a, &event.BlockEnd{Kind: event.Text}},
+		{b, &event.Delta{Kind: event.Text, Text: " b2"}},
+		{a, &event.Delta{Kind: event.Thinking, Text: "a3"}},
+		{b, &event.BlockEnd{Kind: event.Text}},
+		{a, &event.BlockEnd{Kind: event.Thinking}},
+		{b, &event.Delta{Kind: event.Text, Text: strings.Repeat("x", maxSpare+1)}},
+		{b, &event.BlockEnd{Kind: event.Text}},
+		{a, &event.Delta{Kind: event.Text, Text: "a4"}},
+		{a, &event.BlockEnd{Kind: event.Text}},
 	} {
 		if _, err := step.s.Add(step.ev); err != nil {
 			t.Fatal(err)
