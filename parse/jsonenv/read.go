@@ -150,6 +150,11 @@ func (d *Decoder) quickEnvelope(p []byte) bool {
 // agent repeat envelope after envelope: no allocation, and no check of
 // the bytes), and p past the quote.
 func (d *Decoder) plain(p []byte, i int) (string, []byte, bool) {
+	// The last string is plain: if p starts with it and a quote, that
+	// quote is the closing one; no search (agent ids are 36 bytes).
+	if last := d.plainLast[i]; len(p) > len(last) && p[len(last)] == '"' && string(p[:len(last)]) == last {
+		return last, p[len(last)+1:], true
+	}
 	n := bytes.IndexByte(p, '"')
 	if n < 0 {
 		return "", p, false
