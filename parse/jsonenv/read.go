@@ -94,9 +94,11 @@ func (d *Decoder) str(r *jsontext.Reader) string {
 // nearly every envelope of a recording is:
 //
 //	{"type":"T","agent":"A","final":B,"delta":"D"}
+//	{"type":"T","agent":"A","final":B,"delta":"D","id":"I","name":"N"}
 //
-// keys in that order, compact, T and A without escapes. It sets d.env's
-// type, agent and final and d.delta (borrowed from the payload or the
+// keys in that order, compact, T, A, I and N without escapes (the second
+// shape is a tool call's or result's). It sets d.env's type, agent,
+// final, id and name, and d.delta (borrowed from the payload or the
 // Reader's scratch, valid until the next envelope), as the Reader gives
 // them, and reports false, having set nothing else, for anything else:
 // decode then reads the payload the general way. (The general way is a
@@ -133,13 +135,30 @@ func (d *Decoder) quickEnvelope(p []byte) bool {
 	r := &d.jr
 	r.ResetValid(p) // a part of a valid payload, starting at a '"'
 	delta := r.StrValid()
-	if r.Failed() || string(p[r.Offset():]) != "}" {
+	if r.Failed() {
+		return false
+	}
+	p = p[r.Offset():]
+	var id, name []byte
+	if len(p) >= 7 && string(p[:7]) == `,"id":"` {
+		if id, p, ok = plainBytes(p[7:]); !ok || len(p) < 9 || string(p[:9]) != `,"name":"` {
+			return false
+		}
+		if name, p, ok = plainBytes(p[9:]); !ok {
+			return false
+		}
+	}
+	if string(p) != "}" {
 		return false
 	}
 	if d.extras {
 		d.env, d.extras = wire.Envelope{}, false
 	}
 	d.env.Type, d.env.Agent, d.env.Final, d.env.Delta = typ, agent, final, ""
+	if id != nil {
+		i, n := string(id), string(name)
+		d.env.ID, d.env.Name, d.extras = &i, &n, true
+	}
 	d.delta = delta
 	return true
 }
@@ -155,17 +174,28 @@ func (d *Decoder) plain(p []byte, i int) (string, []byte, bool) {
 	if last := d.plainLast[i]; len(p) > len(last) && p[len(last)] == '"' && string(p[:len(last)]) == last {
 		return last, p[len(last)+1:], true
 	}
-	n := bytes.IndexByte(p, '"')
-	if n < 0 {
+	v, rest, ok := plainBytes(p)
+	if !ok {
 		return "", p, false
 	}
-	if v := p[:n]; string(v) != d.plainLast[i] {
-		for _, c := range v {
-			if c == '\\' || c < 0x20 {
-				return "", p, false
-			}
-		}
+	if string(v) != d.plainLast[i] {
 		d.plainLast[i] = string(v)
 	}
-	return d.plainLast[i], p[n+1:], true
+	return d.plainLast[i], rest, true
+}
+
+// plainBytes returns a string's bytes up to its closing quote, when they
+// are what the string holds (no escape, no control byte), and p past the
+// quote. v is not nil when ok.
+func plainBytes(p []byte) (v, rest []byte, ok bool) {
+	n := bytes.IndexByte(p, '"')
+	if n < 0 {
+		return nil, p, false
+	}
+	for _, c := range p[:n] {
+		if c == '\\' || c < 0x20 {
+			return nil, p, false
+		}
+	}
+	return p[:n:n], p[n+1:], true
 }
