@@ -77,6 +77,7 @@ type Decoder struct {
 	// by streamed, which keeps this true).
 	open     key
 	lastOpen bool
+	deltas   deltaBlock
 }
 
 // keepDelta is the largest delta whose buffer is kept for the next.
@@ -407,7 +408,9 @@ func (d *Decoder) streamed(agent string, env *wire.Envelope) {
 		d.open, d.lastOpen = k, true
 	}
 	if len(d.delta) > 0 {
-		d.emit(&event.Delta{Agent: agent, Kind: kind, Text: string(d.delta)})
+		ev := d.deltas.next()
+		*ev = event.Delta{Agent: agent, Kind: kind, Text: string(d.delta)}
+		d.emit(ev)
 	}
 	if env.Final {
 		d.streams.Remove(k)
@@ -586,4 +589,22 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// deltaBlock hands out Delta events from a block of them: one allocation
+// per deltaBlockLen events instead of one per event (the most frequent
+// event: 114k on jsonenv-20.sse, whose allocations cost 31M instructions
+// of 480M). An event handed out is never handed out again nor written
+// to: a consumer may keep it (keeping its block alive with it).
+type deltaBlock struct{ free []event.Delta }
+
+const deltaBlockLen = 64
+
+func (b *deltaBlock) next() *event.Delta {
+	if len(b.free) == 0 {
+		b.free = make([]event.Delta, deltaBlockLen)
+	}
+	ev := &b.free[0]
+	b.free = b.free[1:]
+	return ev
 }
