@@ -38,8 +38,9 @@ type Decoder struct {
 	line int // position of the message being decoded
 	off  int64
 
-	esc escaper
-	doc validDoc
+	esc    escaper
+	doc    validDoc
+	deltas deltas
 
 	// tokenizer
 	buf     []byte // document bytes; buf[pos:] is not consumed yet

@@ -43,7 +43,7 @@ func (d *Decoder) plainDelta(data []byte) bool {
 	}
 	d.buf, d.pos = d.buf[:0], 0
 	d.sc.work += int64(n)
-	d.emit(&event.Delta{Agent: d.agent(), Kind: d.kind, Text: string(data)})
+	d.emit(d.deltas.make(d.agent(), d.kind, data))
 	return true
 }
 
@@ -303,9 +303,9 @@ func (d *Decoder) flushText() {
 	if len(d.text) == 0 {
 		return
 	}
-	s := string(d.text) // valid: the document is (see validDoc)
+	ev := d.deltas.make(d.agent(), d.kind, d.text) // valid: the document is (see validDoc)
 	d.text = d.text[:0]
-	d.emit(&event.Delta{Agent: d.agent(), Kind: d.kind, Text: s})
+	d.emit(ev)
 }
 
 // errorInText starts the producer's API error element. The producer
