@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
@@ -41,6 +42,7 @@ type Decoder struct {
 	esc    escaper
 	doc    validDoc
 	deltas deltas
+	meta   agentmeta.Reader
 
 	// tokenizer
 	buf     []byte // document bytes; buf[pos:] is not consumed yet

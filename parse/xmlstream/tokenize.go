@@ -812,7 +812,7 @@ func (d *Decoder) attrElement(t *tag) {
 // metaInit starts an agent scope: the first meta_init the main agent's, a
 // later one with parent_agent_uuid a subagent's.
 func (d *Decoder) metaInit(data []byte) {
-	ev, m, ok := agentmeta.SessionStart("", data)
+	ev, m, ok := d.meta.SessionStart("", data)
 	parent := ""
 	if ok && m.ParentAgentUUID != nil {
 		parent = *m.ParentAgentUUID
