@@ -198,6 +198,9 @@ func classifyLine(b []byte) (lineKind, []byte) {
 
 // next returns the next message, or io.EOF at the end of the input.
 func (f *framer) next() (message, error) {
+	if m, ok := f.quick(); ok {
+		return m, nil
+	}
 	for {
 		b, num, off, err := f.readLine()
 		if err != nil {
@@ -289,6 +292,40 @@ func (f *framer) next() (message, error) {
 			return message{data: data, cont: true, line: num, off: off}, nil
 		}
 	}
+}
+
+// quick returns the next message when it is the usual one, a data line
+// and a blank line, LF-ended, both already in the reader's buffer, as
+// next would return it, reporting whether it did. Its data lies in the
+// reader's buffer, valid until the next call (as readLine's lines).
+// One look at the buffer (Peek, IndexByte, Discard) does the work of
+// readLine's ReadSlice, classifyLine and blankNext's ReadByte: 400
+// instructions a message went down to about 100 (callgrind, decoding
+// the 20 MB xml recording).
+func (f *framer) quick() (message, bool) {
+	// Not on the first line (a byte order mark), not between the lines
+	// of a message, nor after blank lines that are data (next's extra).
+	if f.crlf != 2 || f.line == 0 || f.active || f.cut || f.seen && f.nl > 2 {
+		return message{}, false
+	}
+	b, _ := f.br.Peek(f.br.Buffered())
+	if len(b) < len("data:\n\n") || string(b[:5]) != "data:" {
+		return message{}, false
+	}
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 || i+1 >= len(b) || b[i+1] != '\n' || i > f.max {
+		return message{}, false // readLine deals with a line over the cap
+	}
+	v := b[5:i]
+	if len(v) > 0 && v[0] == ' ' {
+		v = v[1:]
+	}
+	m := message{data: v, line: f.line + 1, off: f.off}
+	_, _ = f.br.Discard(i + 2)
+	f.line += 2
+	f.off += int64(i + 2)
+	f.seen, f.nl = true, 2
+	return m, true
 }
 
 // blankNext reads the next line when it is already in the reader's buffer
