@@ -165,7 +165,6 @@ func appendUnescaped(out, b []byte) []byte {
 	return append(out, b...)
 }
 
-
 // TestUnescapeTo: unescapeTo decodes as the plain loop does, on the data
 // attributes of the corpus and on entities at every offset of a word.
 func TestUnescapeTo(t *testing.T) {
