@@ -52,7 +52,7 @@ type Decoder struct {
 	kind    event.BlockKind // open text or thinking block
 	stray   bool            // the open block is text found outside any element
 	first   bool            // stray: the next byte is text whatever it is
-	closeAt string          // "</" + the open element's name
+	closeAt string          // the open element's name, whose end tag ends it
 	hold    []byte          // stClose: the candidate end tag and white space after it
 	holdCut int             // bytes of hold from earlier messages; -1 if it began in this one
 	text    []byte          // text of the open block not yet emitted
@@ -318,7 +318,7 @@ func (d *Decoder) finish() {
 		if d.stray {
 			d.endBlock()
 		} else {
-			open = string(d.closeAt[2:])
+			open = d.closeAt
 		}
 	case stBody:
 		open = d.bodies[0].tag.name

@@ -137,7 +137,7 @@ func (d *Decoder) stepTop() bool {
 			d.emit(&event.BlockEnd{Agent: d.agent(), Kind: d.kind})
 			return true
 		}
-		d.st, d.stray, d.closeAt = stText, false, "</"+t.name
+		d.st, d.stray, d.closeAt = stText, false, t.name
 	case TagToolCall, TagServerToolCall, TagMetaInit, TagMetaFinal, TagAwaitingTools:
 		d.attrElement(&t)
 		if !t.selfClose {
@@ -391,7 +391,7 @@ func (d *Decoder) stepAfterAttr() bool {
 	if len(b) == 0 {
 		return false
 	}
-	n, m := matchClose(b, "</"+d.attrTag, d.eof)
+	n, m := matchClose(b, d.attrTag, d.eof)
 	switch m {
 	case more:
 		return false
@@ -432,7 +432,7 @@ func (d *Decoder) stepBody() bool {
 		d.consume(len("<![CDATA["))
 		return true
 	}
-	n, m := matchClose(b, "</"+bd.tag.name, d.eof)
+	n, m := matchClose(b, bd.tag.name, d.eof)
 	switch m {
 	case more:
 		return false
@@ -502,7 +502,7 @@ func (d *Decoder) stepCDATA(bd *body, b []byte) bool {
 		after := b[j+3:]
 		m := hasPrefixOrMore(after, "<![CDATA[", d.eof)
 		if m == no {
-			_, m = matchClose(after, "</"+bd.tag.name, d.eof)
+			_, m = matchClose(after, bd.tag.name, d.eof)
 		}
 		if len(after) == 0 && d.eof {
 			m = yes
@@ -690,7 +690,7 @@ func (d *Decoder) stepCitations() bool {
 	if len(b) == 0 {
 		return false
 	}
-	n, m := matchClose(b, "</"+TagCitations, d.eof)
+	n, m := matchClose(b, TagCitations, d.eof)
 	switch m {
 	case more:
 		return false
