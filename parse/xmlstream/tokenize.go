@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 )
 
@@ -838,7 +837,7 @@ func (d *Decoder) metaInit(data []byte) {
 }
 
 func (d *Decoder) metaFinal(data []byte) *event.RunEnd {
-	return agentmeta.RunEnd(d.agent(), data)
+	return d.meta.RunEnd(d.agent(), data)
 }
 
 // cutTopTag reports whether b, the end of the input, is the start tag of
