@@ -228,7 +228,7 @@ func parseAttrs(b []byte, scratch *[]byte) []attr {
 			i++
 		}
 		if i >= len(b) || b[i] != '=' {
-			attrs = append(attrs, attr{name: name})
+			attrs = appendAttr(attrs, attr{name: name})
 			continue
 		}
 		i++
@@ -257,12 +257,27 @@ func parseAttrs(b []byte, scratch *[]byte) []attr {
 		if name == attrData {
 			data := make([]byte, len(v))
 			n := unescapeTo(data, v)
-			attrs = append(attrs, attr{name: name, data: data[:n:n]})
+			attrs = appendAttr(attrs, attr{name: name, data: data[:n:n]})
 			continue
 		}
-		attrs = append(attrs, attr{name: name, value: unescapeEntities(v, scratch)})
+		attrs = appendAttr(attrs, attr{name: name, value: unescapeEntities(v, scratch)})
 	}
 	return attrs
+}
+
+// appendAttr is append, starting attrs at the size of the producer's
+// tags: one data attribute (the meta elements), or up to four (a tool
+// call's id, name and arguments), not growing it from one to four in
+// three allocations.
+func appendAttr(attrs []attr, a attr) []attr {
+	if attrs == nil {
+		n := 4
+		if a.name == attrData {
+			n = 1
+		}
+		attrs = make([]attr, 0, n)
+	}
+	return append(attrs, a)
 }
 
 // unescapeEntities decodes the five XML entities and numeric character
