@@ -9,7 +9,7 @@ PKGS     := ./...
 # The release targets (.goreleaser.yaml builds the same six).
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-.PHONY: all build cross test test-browser screenshots vet lint fuzz bench perf docs clean test-clients test-sdk
+.PHONY: all build cross test test-browser screenshots vet lint fuzz bench perf pgo docs clean test-clients test-sdk
 
 all: build test
 
@@ -18,13 +18,13 @@ build:
 
 ## test: vet, the six cross builds, then every test with the race detector (what CI runs)
 test: vet cross
-	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -race -count=1 -pgo=off $(PKGS)
 
 ## cross: go build for every release target (compiles only, nothing written)
 cross:
 	@set -e; for p in $(PLATFORMS); do \
 		echo "build $$p"; \
-		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null $(PKGS); \
+		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -pgo=off -o /dev/null $(PKGS); \
 	done
 
 # CHROMIUM installs Debian's chromium when it is missing, or says why the
@@ -98,6 +98,12 @@ perf: build
 		apt-get install -y jq >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y jq >/dev/null 2>&1; }; }
 	@command -v jq >/dev/null || { echo "perf needs jq, and apt-get install -y jq failed (it needs root and Debian's apt)"; exit 1; }
 	$(GO) run ./internal/perfrun -bin bin/agentstream -testdata testdata -sizes $(PERFSIZES) -runs $(PERFRUNS)
+
+## pgo: regenerate default.pgo, the CPU profile go build optimises the binary with
+## (profile-guided optimisation): every convert pair and assemble -o json on 20 MB
+## inputs, run in process; see docs/performance.md. Not part of test.
+pgo: build
+	$(GO) run ./internal/perfrun -bin bin/agentstream -testdata testdata -sizes 20 -pgo default.pgo
 
 ## docs: regenerate docs/cli, docs/man and docs/validate.md (checked for staleness by the tests)
 docs:

@@ -11,8 +11,10 @@
 //     TurnEnd usages so far, or the RunEnd's when no turn carried any) or
 //     turn.failed at the turn's end. A Codex turn spans every model call
 //     made for one prompt, so a TurnEnd whose stop reason is tool_use, or
-//     that leaves tool calls waiting for their result, keeps the turn
-//     open and the next TurnStart continues it;
+//     that has another stop reason and leaves tool calls waiting for their
+//     result, keeps the turn open and the next TurnStart continues it (a
+//     TurnEnd with neither message id nor stop reason is a Codex turn: it
+//     ends there);
 //   - a text or thinking block as one item.completed agent_message or
 //     reasoning, when its BlockEnd arrives. The block's text is held until
 //     then, at most Config.MaxBlockBytes of it (event.DefaultMaxBytes by

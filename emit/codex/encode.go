@@ -272,8 +272,10 @@ func (e *Encoder) openTurn() {
 // turnEnd ends the open turn, unless the turn that ended is one model
 // call: a Codex turn spans every model call made for one prompt, so the
 // turns of formats that count model calls (a MessageID, a tool_use stop,
-// tool calls still waiting for results) merge into one, which RunEnd or
-// Close ends.
+// a stop reason with tool calls still waiting for results) merge into one,
+// which RunEnd or Close ends. A turn with neither message id nor stop
+// reason is a Codex turn (codex, codex sessions): it ends where it ended,
+// even with a call never answered (an interrupted item).
 func (e *Encoder) turnEnd(ev *event.TurnEnd) {
 	if ev.MessageID != "" {
 		e.warn("message ids and models of turns")
@@ -292,7 +294,7 @@ func (e *Encoder) turnEnd(ev *event.TurnEnd) {
 		e.closeTurn()
 		return
 	}
-	if ev.MessageID != "" || ev.StopReason == "tool_use" || e.openCalls() {
+	if ev.MessageID != "" || ev.StopReason == "tool_use" || ev.StopReason != "" && e.openCalls() {
 		// One model call of many (Claude, Anthropic): the Codex turn
 		// goes on until the run ends.
 		e.openTurn()

@@ -284,6 +284,31 @@ func TestEncode(t *testing.T) {
 			warnings: []string{"codex cannot carry message ids and models of turns"},
 		},
 		{
+			name: "codex turns stay apart when a call is left unanswered",
+			in: []event.Event{
+				&event.TurnStart{Agent: "S"},
+				&event.ToolCall{Agent: "S", ID: "ws", Name: "web_search", Input: json.RawMessage(`{"query":"go"}`)},
+				&event.TurnEnd{Agent: "S", Usage: &event.Usage{InputTokens: 5, OutputTokens: 1}},
+				&event.TurnStart{Agent: "S"},
+				&event.BlockStart{Agent: "S", Kind: event.Text},
+				&event.Delta{Agent: "S", Kind: event.Text, Text: "ok"},
+				&event.BlockEnd{Agent: "S", Kind: event.Text},
+				&event.TurnEnd{Agent: "S", Usage: &event.Usage{InputTokens: 7, OutputTokens: 2}},
+			},
+			// A Codex turn (no message id, no stop reason) ends where
+			// the source says, even with the web search never answered
+			// (an interrupted item): merging the turns lost a boundary
+			// and moved the item on a second pass.
+			want: `{"type":"thread.started","thread_id":"S"}
+{"type":"turn.started"}
+{"type":"item.started","item":{"id":"item_0","type":"web_search","query":"go"}}
+{"type":"turn.completed","usage":{"input_tokens":5,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0}}
+{"type":"turn.started"}
+{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"ok"}}
+{"type":"turn.completed","usage":{"input_tokens":12,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":3,"reasoning_output_tokens":0}}
+`,
+		},
+		{
 			name: "mcp, web search, todo and other tools",
 			in: []event.Event{
 				&event.ToolCall{ID: "1", Name: "mcp__github__get_issue", Input: json.RawMessage("{\n  \"n\": 1\n}")},

@@ -12,11 +12,18 @@
 //
 // It uses public tools only: the binary, jq, and getrusage (through
 // os/exec) for the peak RSS.
+//
+// With -pgo FILE it measures nothing: it runs the same commands on the
+// inputs of the first size in process (cmd.Run, output discarded) under
+// the CPU profiler and writes the profile to FILE, which `make pgo` makes
+// the repository's default.pgo (profile-guided optimisation of the
+// binary; docs/performance.md).
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -24,10 +31,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentstream/agentstream/cmd"
 )
 
 // formats are the five wire formats, in table order; ext is the input's
@@ -42,8 +53,15 @@ func main() {
 	sizes := flag.String("sizes", "20,200", "input sizes in MB, comma separated")
 	keep := flag.Bool("keep", false, "keep the temporary directory")
 	runs := flag.Int("runs", 1, "runs per row; the fastest is reported")
+	pgo := flag.String("pgo", "", "instead of measuring, write a CPU profile of every command, run in process on the inputs of the first size, to this file")
 	flag.Parse()
-	if err := run(*bin, *testdata, *sizes, *keep, *runs); err != nil {
+	var err error
+	if *pgo != "" {
+		err = profile(*bin, *testdata, *sizes, *pgo)
+	} else {
+		err = run(*bin, *testdata, *sizes, *keep, *runs)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "perfrun:", err)
 		os.Exit(1)
 	}
@@ -156,7 +174,9 @@ type row struct {
 	rssKB   int64
 }
 
-func measureSize(bin, dir string, claude []byte, mb, runs int) error {
+// makeInputs writes the inputs of mb MB of every format into dir and
+// returns their paths by format.
+func makeInputs(bin, dir string, claude []byte, mb int) (map[string]string, error) {
 	size := int64(mb) << 20
 	inputs := map[string]string{}
 	for _, f := range formats {
@@ -164,14 +184,38 @@ func measureSize(bin, dir string, claude []byte, mb, runs int) error {
 		if f.name != "claude" {
 			var err error
 			if u, err = convertUnit(bin, dir, claude, f.name); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		in := filepath.Join(dir, fmt.Sprintf("%s-%d.%s", f.name, mb, f.ext))
 		if err := writeRepeated(in, u, size); err != nil {
-			return err
+			return nil, err
 		}
 		inputs[f.name] = in
+	}
+	return inputs, nil
+}
+
+// commands returns the commands measured on the inputs, in table order:
+// every convert pair, then assemble -o json of each format.
+func commands(inputs map[string]string) (names []string, args [][]string) {
+	for _, from := range formats {
+		for _, to := range formats {
+			names = append(names, from.name+" -> "+to.name)
+			args = append(args, []string{"convert", "--from", from.name, "--to", to.name, inputs[from.name]})
+		}
+	}
+	for _, from := range formats {
+		names = append(names, from.name+" -> assemble -o json")
+		args = append(args, []string{"assemble", "--from", from.name, "-o", "json", inputs[from.name]})
+	}
+	return names, args
+}
+
+func measureSize(bin, dir string, claude []byte, mb, runs int) error {
+	inputs, err := makeInputs(bin, dir, claude, mb)
+	if err != nil {
+		return err
 	}
 	claudeIn := inputs["claude"]
 
@@ -181,24 +225,13 @@ func measureSize(bin, dir string, claude []byte, mb, runs int) error {
 	}
 	jq.name = "jq -c . (claude)"
 	rows := []row{jq}
-	for _, from := range formats {
-		for _, to := range formats {
-			in := inputs[from.name]
-			r, err := measure(runs, in, bin, "convert", "--from", from.name, "--to", to.name, in)
-			if err != nil {
-				return err
-			}
-			r.name = from.name + " -> " + to.name
-			rows = append(rows, r)
-		}
-	}
-	for _, from := range formats {
-		in := inputs[from.name]
-		r, err := measure(runs, in, bin, "assemble", "--from", from.name, "-o", "json", in)
+	names, args := commands(inputs)
+	for i, a := range args {
+		r, err := measure(runs, a[len(a)-1], bin, a...)
 		if err != nil {
 			return err
 		}
-		r.name = from.name + " -> assemble -o json"
+		r.name = names[i]
 		rows = append(rows, r)
 	}
 	jqRate := cpuRate(jq)
@@ -348,4 +381,55 @@ func latency(bin string) error {
 	fmt.Printf("latency, line in to event out through pipes (%d deltas): p50 %v, p95 %v, max %v\n",
 		latencyLines, pct(50).Round(time.Microsecond), pct(95).Round(time.Microsecond), waits[len(waits)-1].Round(time.Microsecond))
 	return nil
+}
+
+// pgoRounds is how many times profile runs every command: about 15 s of
+// CPU on 20 MB inputs, some 1500 samples.
+const pgoRounds = 3
+
+// profile writes a CPU profile of every measured command, run in process
+// on inputs of the first of sizeList's sizes, to path. The garbage
+// collector is set as the binary sets it (gc.go in the main package), so
+// that the profile weighs what the binary runs.
+func profile(bin, testdata, sizeList, path string) error {
+	mb, err := strconv.Atoi(strings.TrimSpace(strings.Split(sizeList, ",")[0]))
+	if err != nil || mb <= 0 {
+		return fmt.Errorf("bad size %q", sizeList)
+	}
+	if bin, err = filepath.Abs(bin); err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "agentstream-pgo-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	unit, err := claudeUnit(testdata)
+	if err != nil {
+		return err
+	}
+	inputs, err := makeInputs(bin, dir, unit, mb)
+	if err != nil {
+		return err
+	}
+	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(20 << 20)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	_, args := commands(inputs)
+	for range pgoRounds {
+		for _, a := range args {
+			// Exit codes are not checked: inputs made by conversion may
+			// carry warnings, as measure allows.
+			cmd.Run(context.Background(), a, &cmd.IOStreams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+		}
+	}
+	pprof.StopCPUProfile()
+	return f.Close()
 }
