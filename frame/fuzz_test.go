@@ -117,3 +117,24 @@ func FuzzLines(f *testing.F) {
 	seeds(f, "../testdata/*/*.jsonl")
 	f.Fuzz(func(t *testing.T, in string, max int) { sameAtReadSizes(t, in, max, linesResults) })
 }
+
+// TestSSEReadSizesCorpus: every SSE recording, whole, frames the same one
+// byte per read (line by line) as in one read (where SSE.quick takes most
+// messages).
+func TestSSEReadSizesCorpus(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("../testdata/*/*.sse")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recordings: %v", err)
+	}
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := sseResults(string(b), 0, 1)
+		if diff := cmp.Diff(want, sseResults(string(b), 0, 1<<20)); diff != "" {
+			t.Errorf("%s (-one byte per read +whole):\n%s", name, diff)
+		}
+	}
+}

@@ -143,6 +143,9 @@ func (s *SSE) NextRaw() (RawMessage, error) {
 	if s.err != nil {
 		return RawMessage{}, s.err
 	}
+	if m, ok := s.quick(); ok {
+		return m, nil
+	}
 	for {
 		line, ended, err := s.nextLine()
 		if err != nil {
@@ -155,6 +158,45 @@ func (s *SSE) NextRaw() (RawMessage, error) {
 			return m, perr
 		}
 	}
+}
+
+// quick reads the message most streams are made of, one data: line and
+// a blank line, both LF-ended, when it lies whole in the read buffer at a
+// message boundary: it gives what nextLine, handle and dispatch give for
+// it, in one look at its bytes (each looked at once by the LF and CR
+// finders, as there), without their per-line bookkeeping. (On the 20 MB
+// jsonenv recording, 125k messages of 168 bytes on average: NextRaw
+// 165M -> 52M instructions.) Anything else is left to them.
+func (s *SSE) quick() (RawMessage, bool) {
+	// s.off == 0: the byte order mark is nextLine's to handle.
+	if s.lastCR || s.lineN != 0 || s.msg.start != 0 || s.off == 0 {
+		return RawMessage{}, false
+	}
+	b, _ := s.br.Peek(s.br.Buffered())
+	if len(b) < 7 || string(b[:5]) != "data:" {
+		return RawMessage{}, false
+	}
+	i := s.lf.index(b, s.off, '\n')
+	// The message's size is its line and the two LFs.
+	if i < 0 || i+1 >= len(b) || b[i+1] != '\n' || i+2 > s.max {
+		return RawMessage{}, false
+	}
+	// The CR finder has mostly looked past the line already (to the
+	// end of the buffer, finding none): then it need not be asked.
+	if s.cr.at <= s.off+int64(i) {
+		if cr := s.cr.index(b, s.off, '\r'); cr >= 0 && cr <= i {
+			return RawMessage{}, false
+		}
+	}
+	value := b[5:i]
+	if len(value) > 0 && value[0] == ' ' {
+		value = value[1:]
+	}
+	m := RawMessage{ID: s.lastID, Data: value, Line: s.lines + 1, Offset: s.off}
+	s.br.Discard(i + 2)
+	s.off += int64(i + 2)
+	s.lines += 2
+	return m, true
 }
 
 // nextLine reads up to the end of the current line. It reports ended when

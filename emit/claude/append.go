@@ -3,6 +3,7 @@ package claude
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
@@ -72,7 +73,13 @@ func (e *Encoder) appendInit(b []byte, cwd, model string, tools []string) []byte
 	if tools == nil {
 		b = append(b, "null"...)
 	} else {
-		b = appendStrings(b, tools)
+		if e.toolsJSON == nil || !slices.Equal(tools, e.tools) {
+			// A log of many runs of one agent lists the same tools in
+			// each: they are escaped once (3 % of the encoder's
+			// instructions on xml->claude).
+			e.tools, e.toolsJSON = slices.Clone(tools), appendStrings(e.toolsJSON[:0], tools)
+		}
+		b = append(b, e.toolsJSON...)
 	}
 	b = append(b, `,"mcp_servers":[],"model":`...)
 	b = jsontext.AppendMarshalString(b, model)

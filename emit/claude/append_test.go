@@ -43,6 +43,22 @@ func TestAppendInitAsMarshal(t *testing.T) {
 	}
 }
 
+// TestAppendInitTools: the init lines of one encoder, whose tools' JSON
+// is kept from one to the next, list each its own tools.
+func TestAppendInitTools(t *testing.T) {
+	t.Parallel()
+	e := NewEncoder(nil, nil)
+	for _, tools := range [][]string{{"Bash", "Read"}, {"Bash", "Read"}, {"Bash"}, {}, nil, {"é\u2028", "x"}, {"é\u2028", "x"}, {"Bash"}} {
+		want := appendStrings(nil, tools)
+		if tools == nil {
+			want = []byte("null")
+		}
+		if got := e.appendInit(nil, "", "", tools); !bytes.Contains(got, append(append([]byte(`"tools":`), want...), ',')) {
+			t.Errorf("tools %#v: init %s", tools, got)
+		}
+	}
+}
+
 func TestAppendResultAsMarshal(t *testing.T) {
 	t.Parallel()
 	floats := []float64{0, 1, -1, 0.1234, 1e-7, -1e-7, 1e-6, 1e20, 1e21, 123456789.125, 5e-324, math.MaxFloat64}

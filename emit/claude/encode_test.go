@@ -1008,3 +1008,56 @@ func TestUnknownBlockReadsBack(t *testing.T) {
 		})
 	}
 }
+
+// marshalsToSeeds are pairs of texts: the first is escaped, and
+// marshalsTo asked whether the second escapes the same.
+var marshalsToSeeds = [][2]string{
+	{"plain", "plain"},
+	{"plain", "plaim"},
+	{"plain", "plai"},
+	{"plain", "plainx"},
+	{"", ""},
+	{"", "x"},
+	{"q\"b\\ \n\r\t\b\f", "q\"b\\ \n\r\t\b\f"},
+	{"\n", "\r"},
+	{"\x00\x1f", "\x00\x1f"},
+	{"\x00", "\x01"},
+	{"x\u2028y\u2029", "x\u2028y\u2029"},
+	{"\u2028", "\u2029"},
+	{"bad \xff", "bad \xff"},
+	{"bad \xff", "bad \ufffd"},
+	{"\xe2\x80x", "\xe2\x80x"},
+	{"\xe2\x80", "\xe2\x80\xa8"},
+	{"é 日本 🎌", "é 日本 🎌"},
+	{"é", "è"},
+	{"<&>", "<&>"},
+}
+
+// checkMarshalsTo: on what jsontext.AppendMarshalString writes for a,
+// marshalsTo says whether it writes b the same.
+func checkMarshalsTo(t *testing.T, a, b string) {
+	q := jsontext.AppendMarshalString(nil, a)
+	want := string(q) == string(jsontext.AppendMarshalString(nil, b))
+	if got := marshalsTo(b, q); got != want {
+		t.Errorf("marshalsTo(%q, %q) = %v, want %v", b, q, got, want)
+	}
+}
+
+func TestMarshalsTo(t *testing.T) {
+	t.Parallel()
+	for _, s := range marshalsToSeeds {
+		checkMarshalsTo(t, s[0], s[1])
+		checkMarshalsTo(t, s[1], s[0])
+		checkMarshalsTo(t, s[0], s[0])
+	}
+}
+
+func FuzzMarshalsTo(f *testing.F) {
+	for _, s := range marshalsToSeeds {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		checkMarshalsTo(t, a, b)
+		checkMarshalsTo(t, a, a)
+	})
+}

@@ -1,6 +1,7 @@
 package jsonenv
 
 import (
+	"math/bits"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -59,4 +60,35 @@ func FuzzAppendEscaped(f *testing.F) {
 		}
 		checkAppendEscaped(t, s, budget%600+6)
 	})
+}
+
+// TestEscapeStops: escapeStops marks a byte of every value at every place
+// exactly when plainASCII (plainValid when valid) does not mark it plain,
+// plain bytes around it.
+func TestEscapeStops(t *testing.T) {
+	t.Parallel()
+	for _, valid := range []bool{false, true} {
+		plain := &plainASCII
+		if valid {
+			plain = &plainValid
+		}
+		for c := range 256 {
+			for p := range 8 {
+				w := []byte("abcdefgh")
+				w[p] = byte(c)
+				m := escapeStops(word(string(w), 0), valid)
+				got := -1
+				if m != 0 {
+					got = bits.TrailingZeros64(m) >> 3
+				}
+				want := -1
+				if plain[c] == 0 {
+					want = p
+				}
+				if got != want {
+					t.Errorf("escapeStops(%q, %v) marks byte %d first, want %d", w, valid, got, want)
+				}
+			}
+		}
+	}
 }

@@ -126,6 +126,15 @@ func appendPyQuoted(out []byte, s string) []byte {
 // meta_final, result included): it did the same in four passes and five
 // copies, with an allocation per non-ASCII character.
 func appendMetaData(b, raw []byte) []byte {
+	if out, ok := appendMetaOnePass(b, raw); ok {
+		return out
+	}
+	// What appendMetaOnePass wrote past len(b) is written over.
+	return appendMetaDataPasses(b, raw)
+}
+
+// appendMetaDataPasses is appendMetaData in passes: any raw.
+func appendMetaDataPasses(b, raw []byte) []byte {
 	if !validJSON(raw) {
 		s, _ := json.Marshal(string(raw))
 		raw = s

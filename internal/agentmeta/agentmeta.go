@@ -72,20 +72,58 @@ type Usage struct {
 // The payload is read in one pass (jsontext.Reader) when it can be; odd
 // input goes to encoding/json, with the same results.
 func SessionStart(agent string, data []byte) (ev *event.SessionStart, m Init, ok bool) {
-	return sessionStart(agent, data, true)
+	var c Reader
+	return c.SessionStart(agent, data)
+}
+
+// Reader reads the payloads of one stream, as SessionStart and RunEnd do,
+// with fewer allocations: the strings of a meta_init that repeat the last
+// one's (its tools list above all: 24 names in each of the xml producer's
+// meta_init) are the last one's strings, not new copies. Strings are
+// immutable, so the events stay independent. The zero value is ready to
+// use.
+type Reader struct {
+	last  Init     // the last meta_init read in one pass, Tools aside
+	tools []string // its tools list, the Reader's own copy
+	// json reads the payloads: its scratch for unescaped strings is
+	// kept from one payload to the next (a new one grew it from nothing
+	// for each meta_final's result, 1 % of decoding the 20 MB xml
+	// recording), but not after a payload over keepScratch (big).
+	json jsontext.Reader
+	big  bool
+}
+
+// keepScratch is the longest payload after which the Reader keeps its
+// scratch.
+const keepScratch = 1 << 20
+
+// reader returns the jsontext.Reader to read b with.
+func (c *Reader) reader(b []byte) *jsontext.Reader {
+	if c.big {
+		c.json = jsontext.Reader{} // lets go of the scratch the last payload grew
+	}
+	c.big = len(b) > keepScratch
+	c.json.ResetValid(b)
+	return &c.json
+}
+
+// SessionStart is the package's SessionStart.
+func (c *Reader) SessionStart(agent string, data []byte) (ev *event.SessionStart, m Init, ok bool) {
+	return c.sessionStart(agent, data, true)
 }
 
 // sessionStart is SessionStart, with the one-pass reading off when fast
 // is false (for tests: both must give the same).
-func sessionStart(agent string, b []byte, fast bool) (ev *event.SessionStart, m Init, ok bool) {
+func (c *Reader) sessionStart(agent string, b []byte, fast bool) (ev *event.SessionStart, m Init, ok bool) {
 	ev = &event.SessionStart{Agent: agent, MetaKind: Kind}
-	var r jsontext.Reader
-	r.ResetValid(b)
-	if fast && readInit(&r, &m, &ev.Prompt) && r.End() {
+	r := c.reader(b)
+	if fast && c.readInit(r, &m, &ev.Prompt) && r.End() {
 		// The Reader read valid JSON, which json.Valid accepts: b is
 		// what event.JSONText would keep.
 		ev.Meta = b
 		setInit(ev, &m)
+		c.last = m
+		c.last.Tools = nil
 		return ev, m, true
 	}
 	m, ev.Prompt = Init{}, ""
@@ -114,7 +152,7 @@ func setInit(ev *event.SessionStart, m *Init) {
 // readInit reads a meta_init payload as json.Unmarshal into Init does,
 // and the prompt user_query gives (a JSON string unquoted, null nothing,
 // anything else its JSON text), or reports false.
-func readInit(r *jsontext.Reader, m *Init, prompt *string) bool {
+func (c *Reader) readInit(r *jsontext.Reader, m *Init, prompt *string) bool {
 	if !r.Object() {
 		return false
 	}
@@ -135,10 +173,10 @@ func readInit(r *jsontext.Reader, m *Init, prompt *string) bool {
 		case "parent_agent_uuid":
 			r.OptStringField(&m.ParentAgentUUID)
 		case "tools":
-			m.Tools = readStrings(r, m.Tools)
+			m.Tools = c.readTools(r)
 		default:
 			if f := m.stringField(string(key)); f != nil {
-				r.StringField(f)
+				stringField(r, f, c.last.stringField(string(key)))
 			} else {
 				r.SkipUnknown(key, isInitField)
 			}
@@ -185,6 +223,43 @@ func isInitField(name string) bool {
 	return new(Init).stringField(name) != nil
 }
 
+// stringField reads a string into a string field as r.StringField does,
+// reusing last when the string is the same.
+func stringField(r *jsontext.Reader, s, last *string) {
+	if r.Null() {
+		return
+	}
+	if b := r.Str(); string(b) == *last {
+		*s = *last
+	} else {
+		*s = string(b)
+	}
+}
+
+// readTools reads the tools field as readStrings does, into a new slice
+// (each event has its own) whose names are the last list's where they
+// are the same, in the same place: one allocation for a list that
+// repeats the last one, not one per name and per growth of the slice.
+func (c *Reader) readTools(r *jsontext.Reader) []string {
+	if r.Null() {
+		return nil
+	}
+	names := c.tools[:0]
+	if r.Array() {
+		for i := 0; r.More(); i++ {
+			b := r.Str()
+			// names[i] is overwritten by this append: it is read first.
+			if i < len(c.tools) && string(b) == c.tools[i] {
+				names = append(names, c.tools[i])
+			} else {
+				names = append(names, string(b))
+			}
+		}
+	}
+	c.tools = names
+	return append(make([]string, 0, len(names)), names...) // [] is an empty slice, not nil
+}
+
 // readStrings reads a []string field: null sets it to nil, an array
 // replaces its elements ([] is an empty slice, not nil).
 func readStrings(r *jsontext.Reader, s []string) []string {
@@ -211,17 +286,22 @@ func readStrings(r *jsontext.Reader, s []string) []string {
 // The payload is read in one pass (jsontext.Reader) when it can be; odd
 // input goes to encoding/json, with the same results.
 func RunEnd(agent string, data []byte) *event.RunEnd {
-	return runEnd(agent, data, true)
+	var c Reader
+	return c.RunEnd(agent, data)
+}
+
+// RunEnd is the package's RunEnd.
+func (c *Reader) RunEnd(agent string, data []byte) *event.RunEnd {
+	return c.runEnd(agent, data, true)
 }
 
 // runEnd is RunEnd, with the one-pass reading off when fast is false.
-func runEnd(agent string, b []byte, fast bool) *event.RunEnd {
+func (c *Reader) runEnd(agent string, b []byte, fast bool) *event.RunEnd {
 	ev := &event.RunEnd{Agent: agent, MetaKind: Kind}
-	var r jsontext.Reader
-	r.ResetValid(b)
+	r := c.reader(b)
 	var m Final
 	var cost costUSD
-	if fast && readFinal(&r, &m, &cost) && r.End() {
+	if fast && readFinal(r, &m, &cost) && r.End() {
 		ev.Meta = b // valid JSON, as in SessionStart
 		setFinal(ev, &m, cost.usd())
 		return ev

@@ -58,21 +58,23 @@ var unquot = strings.NewReplacer("&quot;", `"`, "&lt;", "<", "&gt;", ">", "&#x27
 
 func TestOnePass(t *testing.T) {
 	t.Parallel()
+	var c Reader // one for all: each payload is read after the others
 	for _, p := range corpusPayloads(t) {
-		checkSame(t, p)
+		checkSame(t, &c, p)
 	}
 }
 
 // checkSame checks p, made valid UTF-8 as the decoders make their input.
-func checkSame(t *testing.T, p string) {
+// c reads in one pass, after what it read before.
+func checkSame(t *testing.T, c *Reader, p string) {
 	t.Helper()
 	p = strings.ToValidUTF8(p, "\uFFFD")
-	fastEv, fastM, fastOK := sessionStart("A", []byte(p), true)
-	slowEv, slowM, slowOK := sessionStart("A", []byte(p), false)
+	fastEv, fastM, fastOK := c.sessionStart("A", []byte(p), true)
+	slowEv, slowM, slowOK := new(Reader).sessionStart("A", []byte(p), false)
 	if diff := cmp.Diff([]any{slowEv, slowM, slowOK}, []any{fastEv, fastM, fastOK}); diff != "" {
 		t.Errorf("SessionStart(%q) (-encoding/json +one pass):\n%s", p, diff)
 	}
-	if diff := cmp.Diff(runEnd("A", []byte(p), false), runEnd("A", []byte(p), true)); diff != "" {
+	if diff := cmp.Diff(new(Reader).runEnd("A", []byte(p), false), c.runEnd("A", []byte(p), true)); diff != "" {
 		t.Errorf("RunEnd(%q) (-encoding/json +one pass):\n%s", p, diff)
 	}
 }
@@ -81,5 +83,12 @@ func FuzzOnePass(f *testing.F) {
 	for _, p := range payloads {
 		f.Add(p)
 	}
-	f.Fuzz(func(t *testing.T, p string) { checkSame(t, p) })
+	f.Fuzz(func(t *testing.T, p string) {
+		// Read after a payload with a tools list and other strings to
+		// reuse, and twice: after itself.
+		var c Reader
+		checkSame(t, &c, payloads[1])
+		checkSame(t, &c, p)
+		checkSame(t, &c, p)
+	})
 }

@@ -48,6 +48,9 @@ func appendEscaped(b []byte, s string) []byte {
 // from what follows, they would be written otherwise than escaped with
 // it.
 func incompleteTail(s string) int {
+	if s == "" || s[len(s)-1] < utf8.RuneSelf {
+		return 0 // ends in ASCII, as most texts do: one test, not three
+	}
 	for i := max(len(s)-utf8.UTFMax+1, 0); i < len(s); i++ {
 		if !utf8.FullRuneInString(s[i:]) {
 			return len(s) - i

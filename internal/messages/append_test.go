@@ -137,3 +137,57 @@ func TestAppendStreamEvents(t *testing.T) {
 		}
 	}
 }
+
+// checkBlockText: BlockText gives, during Block, the text of a text
+// block without citations, its JSON as in the block, and nil for other
+// blocks.
+func checkBlockText(t *testing.T, a, b string) {
+	calls := 0
+	s := &Streamer{}
+	s.Block = func(_ MessageInfo, block []byte) error {
+		calls++
+		var bl Block
+		if err := UnmarshalBlock(block, &bl); err != nil {
+			t.Fatalf("block %q: %v", block, err)
+		}
+		var want []byte // the text's JSON as the block has it
+		if bl.Type == BlockText && len(bl.Citations) == 0 {
+			var raw struct{ Text json.RawMessage }
+			json.Unmarshal(block, &raw)
+			want = raw.Text
+		}
+		if got := s.BlockText(); string(got) != string(want) || (got == nil) != (want == nil) {
+			t.Errorf("BlockText() of %q = %q, want %q", block, got, want)
+		}
+		return nil
+	}
+	for _, ev := range []event.Event{
+		&event.Delta{Kind: event.Text, Text: a}, &event.Delta{Kind: event.Text, Text: b}, &event.BlockEnd{Kind: event.Text},
+		&event.Delta{Kind: event.Thinking, Text: a}, &event.BlockEnd{Kind: event.Thinking},
+		&event.Delta{Kind: event.Text, Text: b}, &event.BlockEnd{Kind: event.Text},
+		&event.Citations{Items: []event.Citation{{Type: "char_location", CitedText: a}}},
+		&event.ToolCall{ID: "t", Name: "n", Input: json.RawMessage(`{}`)},
+	} {
+		if _, err := s.Add(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.Flush(); calls != 4 || s.BlockText() != nil {
+		t.Errorf("%d blocks, BlockText() %q after them; want 4, nil", calls, s.BlockText())
+	}
+}
+
+func TestBlockText(t *testing.T) {
+	t.Parallel()
+	for _, s := range appendSeeds {
+		checkBlockText(t, s, s)
+		checkBlockText(t, s, "é 日本")
+	}
+}
+
+func FuzzBlockText(f *testing.F) {
+	for _, s := range appendSeeds {
+		f.Add(s, s)
+	}
+	f.Fuzz(checkBlockText)
+}

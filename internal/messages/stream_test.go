@@ -143,3 +143,49 @@ func TestDeltaSize(t *testing.T) {
 		}
 	}
 }
+
+// TestSpare: Streamers that share a Spare buffer, with blocks open at
+// the same time, write each block's own text.
+func TestSpare(t *testing.T) {
+	t.Parallel()
+	var spare []byte
+	var got []string
+	newStreamer := func() *Streamer {
+		return &Streamer{Spare: &spare, Block: func(_ MessageInfo, block []byte) error {
+			got = append(got, string(block))
+			return nil
+		}}
+	}
+	a, b := newStreamer(), newStreamer()
+	for _, step := range []struct {
+		s  *Streamer
+		ev event.Event
+	}{
+		{a, &event.Delta{Kind: event.Text, Text: "a1 é"}},
+		{b, &event.Delta{Kind: event.Text, Text: "b1"}},
+		{a, &event.Delta{Kind: event.Text, Text: " a2"}},
+		{a, &event.BlockEnd{Kind: event.Text}},
+		{b, &event.Delta{Kind: event.Text, Text: " b2"}},
+		{a, &event.Delta{Kind: event.Thinking, Text: "a3"}},
+		{b, &event.BlockEnd{Kind: event.Text}},
+		{a, &event.BlockEnd{Kind: event.Thinking}},
+		{b, &event.Delta{Kind: event.Text, Text: strings.Repeat("x", maxSpare+1)}},
+		{b, &event.BlockEnd{Kind: event.Text}},
+		{a, &event.Delta{Kind: event.Text, Text: "a4"}},
+		{a, &event.BlockEnd{Kind: event.Text}},
+	} {
+		if _, err := step.s.Add(step.ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.Flush()
+	b.Flush()
+	want := []string{ // a text block is written at its Streamer's next event
+		`{"type":"text","text":"a1 é a2"}`, `{"type":"thinking","thinking":"a3","signature":""}`,
+		`{"type":"text","text":"b1 b2"}`, `{"type":"text","text":"a4"}`,
+		`{"type":"text","text":"` + strings.Repeat("x", maxSpare+1) + `"}`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("blocks (-want +got):\n%s", diff)
+	}
+}

@@ -1,7 +1,10 @@
 package jsonenv
 
 import (
+	"encoding/json"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/internal/eventtest"
 	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
@@ -19,6 +22,24 @@ func envelopeSeeds(t testing.TB) [][]byte {
 		`{"type":"citation","agent":"a","start_char_index":1.5}`,
 		`{"type":"text","agent":null,"final":null,"delta":null,"id":null}`,
 		"{\"type\":\"text\",\"agent\":\"a\",\"final\":false,\"delta\":\"bad \xff byte\"}",
+		// quickEnvelope's edges: escapes and control bytes in type and
+		// agent, white space, more after the delta.
+		`{"type":"te\"xt","agent":"a","final":true,"delta":"x"}`,
+		`{"type":"text","agent":"a\\","final":true,"delta":"x"}`,
+		`{"type":"text","agent":"a\u0062","final":true,"delta":"x"}`,
+		"{\"type\":\"text\",\"agent\":\"a\tb\",\"final\":true,\"delta\":\"x\"}",
+		`{"type":"text","agent":"a","final":true,"delta":"x"} `,
+		`{"type":"text","agent":"a","final":true,"delta":"x"}}`,
+		`{"type":"text","agent":"a","final":true,"delta":"x","id":"i"}`,
+		`{"type":"tool_call","agent":"a","final":true,"delta":"{}","id":"i","name":"n"}`,
+		`{"type":"tool_call","agent":"a","final":true,"delta":"{}","id":"","name":""}`,
+		`{"type":"tool_call","agent":"a","final":true,"delta":"{}","id":"i\"","name":"n"}`,
+		`{"type":"tool_call","agent":"a","final":true,"delta":"{}","id":"i","name":"n\u0041"}`,
+		`{"type":"tool_call","agent":"a","final":true,"delta":"{}","id":"i","name":"n","src":"s"}`,
+		`{"type":"tool_call","agent":"a","final":true,"delta":"{}","name":"n","id":"i"}`,
+		`{"type":"text","agent":"a","final":tru,"delta":"x"}`,
+		`{"type":"text","agent":"a","final":false,"delta":null}`,
+		`{"type":"","agent":"","final":false,"delta":"\u00e9\ud800\n"}`,
 	} {
 		seeds = append(seeds, []byte(s))
 	}
@@ -32,9 +53,29 @@ func compareEnvelope(t *testing.T, data []byte) bool {
 	t.Helper()
 	data = badutf8.Replace(data)
 	var d Decoder
+	compareQuick(t, &d, data)
+	compareQuick(t, &d, data) // type and agent as the last envelope's
 	return eventtest.OnePass(t, data, func(r *jsontext.Reader, env *wire.Envelope) bool {
 		return d.readEnvelopeFields(r, env)
 	}, nil)
+}
+
+// compareQuick checks that quickEnvelope, when it decodes data, gives
+// what json.Unmarshal gives.
+func compareQuick(t *testing.T, d *Decoder, data []byte) {
+	t.Helper()
+	if !d.quickEnvelope(data) {
+		return
+	}
+	got := d.env
+	got.Delta = string(d.delta)
+	var want wire.Envelope
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatalf("quickEnvelope decoded %q, which json.Unmarshal rejects: %v", data, err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("quickEnvelope(%q) (-json.Unmarshal +quickEnvelope):\n%s", data, diff)
+	}
 }
 
 func TestReadEnvelopeSeeds(t *testing.T) {

@@ -57,7 +57,7 @@ func (e *escaper) unescape(m message, inText bool) []byte {
 		}
 		e.last = cls
 	}
-	if !e.forced {
+	if !e.forced && !e.sure {
 		e.detect(m, cls)
 	}
 	if m.cont || bytes.IndexByte(m.data, '\\') < 0 {

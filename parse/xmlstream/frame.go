@@ -32,6 +32,8 @@ type framer struct {
 	line int   // lines read
 	off  int64 // bytes read
 	lbuf []byte
+	win  []byte // the part of the reader's buffer that quick has not read
+	read int    // bytes quick read that the reader has not discarded
 
 	cur      []byte // data of the message being read
 	active   bool
@@ -198,6 +200,10 @@ func classifyLine(b []byte) (lineKind, []byte) {
 
 // next returns the next message, or io.EOF at the end of the input.
 func (f *framer) next() (message, error) {
+	if m, ok := f.quick(); ok {
+		return m, nil
+	}
+	f.sync()
 	for {
 		b, num, off, err := f.readLine()
 		if err != nil {
@@ -289,6 +295,54 @@ func (f *framer) next() (message, error) {
 			return message{data: data, cont: true, line: num, off: off}, nil
 		}
 	}
+}
+
+// quick returns the next message when it is the usual one, a data line
+// and a blank line, LF-ended, both already in the reader's buffer, as
+// next would return it, reporting whether it did. Its data lies in the
+// reader's buffer, valid until the next call (as readLine's lines).
+// quick reads the buffer through win, what one Peek showed of it, and
+// tells the reader what it read (Discard) only when next needs the
+// reader (sync): one Peek and one Discard for a run of messages, where
+// readLine's ReadSlice, classifyLine and blankNext's ReadByte took 400
+// instructions a message (callgrind, decoding the 20 MB xml recording).
+func (f *framer) quick() (message, bool) {
+	// Not on the first line (a byte order mark), not between the lines
+	// of a message, nor after blank lines that are data (next's extra).
+	if f.crlf != 2 || f.line == 0 || f.active || f.cut || f.seen && f.nl > 2 {
+		return message{}, false
+	}
+	if len(f.win) == 0 {
+		f.sync()
+		f.win, _ = f.br.Peek(f.br.Buffered())
+	}
+	b := f.win
+	if len(b) < len("data:\n\n") || string(b[:5]) != "data:" {
+		return message{}, false
+	}
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 || i+1 >= len(b) || b[i+1] != '\n' || i > f.max {
+		return message{}, false // readLine deals with a line over the cap
+	}
+	v := b[5:i]
+	if len(v) > 0 && v[0] == ' ' {
+		v = v[1:]
+	}
+	m := message{data: v, line: f.line + 1, off: f.off}
+	f.win = b[i+2:]
+	f.read += i + 2
+	f.line += 2
+	f.off += int64(i + 2)
+	f.seen, f.nl = true, 2
+	return m, true
+}
+
+// sync discards from the reader what quick read of its buffer.
+func (f *framer) sync() {
+	if f.read > 0 {
+		_, _ = f.br.Discard(f.read)
+	}
+	f.win, f.read = nil, 0
 }
 
 // blankNext reads the next line when it is already in the reader's buffer

@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 )
 
@@ -43,7 +42,7 @@ func (d *Decoder) plainDelta(data []byte) bool {
 	}
 	d.buf, d.pos = d.buf[:0], 0
 	d.sc.work += int64(n)
-	d.emit(&event.Delta{Agent: d.agent(), Kind: d.kind, Text: string(data)})
+	d.emit(d.deltas.make(d.agent(), d.kind, data))
 	return true
 }
 
@@ -137,7 +136,7 @@ func (d *Decoder) stepTop() bool {
 			d.emit(&event.BlockEnd{Agent: d.agent(), Kind: d.kind})
 			return true
 		}
-		d.st, d.stray, d.closeAt = stText, false, "</"+t.name
+		d.st, d.stray, d.closeAt = stText, false, t.name
 	case TagToolCall, TagServerToolCall, TagMetaInit, TagMetaFinal, TagAwaitingTools:
 		d.attrElement(&t)
 		if !t.selfClose {
@@ -303,9 +302,9 @@ func (d *Decoder) flushText() {
 	if len(d.text) == 0 {
 		return
 	}
-	s := string(d.text) // valid: the document is (see validDoc)
+	ev := d.deltas.make(d.agent(), d.kind, d.text) // valid: the document is (see validDoc)
 	d.text = d.text[:0]
-	d.emit(&event.Delta{Agent: d.agent(), Kind: d.kind, Text: s})
+	d.emit(ev)
 }
 
 // errorInText starts the producer's API error element. The producer
@@ -391,7 +390,7 @@ func (d *Decoder) stepAfterAttr() bool {
 	if len(b) == 0 {
 		return false
 	}
-	n, m := matchClose(b, "</"+d.attrTag, d.eof)
+	n, m := matchClose(b, d.attrTag, d.eof)
 	switch m {
 	case more:
 		return false
@@ -432,7 +431,7 @@ func (d *Decoder) stepBody() bool {
 		d.consume(len("<![CDATA["))
 		return true
 	}
-	n, m := matchClose(b, "</"+bd.tag.name, d.eof)
+	n, m := matchClose(b, bd.tag.name, d.eof)
 	switch m {
 	case more:
 		return false
@@ -502,7 +501,7 @@ func (d *Decoder) stepCDATA(bd *body, b []byte) bool {
 		after := b[j+3:]
 		m := hasPrefixOrMore(after, "<![CDATA[", d.eof)
 		if m == no {
-			_, m = matchClose(after, "</"+bd.tag.name, d.eof)
+			_, m = matchClose(after, bd.tag.name, d.eof)
 		}
 		if len(after) == 0 && d.eof {
 			m = yes
@@ -690,7 +689,7 @@ func (d *Decoder) stepCitations() bool {
 	if len(b) == 0 {
 		return false
 	}
-	n, m := matchClose(b, "</"+TagCitations, d.eof)
+	n, m := matchClose(b, TagCitations, d.eof)
 	switch m {
 	case more:
 		return false
@@ -812,7 +811,7 @@ func (d *Decoder) attrElement(t *tag) {
 // metaInit starts an agent scope: the first meta_init the main agent's, a
 // later one with parent_agent_uuid a subagent's.
 func (d *Decoder) metaInit(data []byte) {
-	ev, m, ok := agentmeta.SessionStart("", data)
+	ev, m, ok := d.meta.SessionStart("", data)
 	parent := ""
 	if ok && m.ParentAgentUUID != nil {
 		parent = *m.ParentAgentUUID
@@ -838,7 +837,7 @@ func (d *Decoder) metaInit(data []byte) {
 }
 
 func (d *Decoder) metaFinal(data []byte) *event.RunEnd {
-	return agentmeta.RunEnd(d.agent(), data)
+	return d.meta.RunEnd(d.agent(), data)
 }
 
 // cutTopTag reports whether b, the end of the input, is the start tag of

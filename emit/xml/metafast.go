@@ -1,0 +1,297 @@
+package xml
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// appendMetaOnePass is appendMetaData in one pass over raw for the
+// payloads the producers write: valid JSON with no line break between
+// tokens and valid UTF-8 in its strings. It checks raw's grammar as it
+// escapes it, where appendMetaData checked it first (validJSON, a whole
+// pass: half of the meta element's instructions on xml -> xml). It
+// reports false for any other raw, with b's bytes past len(b)
+// undefined: appendMetaData's passes then write it.
+func appendMetaOnePass(b, raw []byte) ([]byte, bool) {
+	// Open containers, a bit each, 1 for an object; deeper nesting is
+	// left to appendMetaData.
+	var stack [8]uint64
+	depth := 0
+	i, start := 0, 0 // raw[start:i] is plain, not written yet
+	st := stValue
+	for {
+		for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t') {
+			i++
+		}
+		if i == len(raw) {
+			return append(b, raw[start:]...), st == stAfter && depth == 0
+		}
+		c := raw[i]
+		switch st {
+		case stColon:
+			if c != ':' {
+				return b, false
+			}
+			i++
+			st = stValue
+			continue
+		case stAfter:
+			if depth == 0 {
+				return b, false
+			}
+			obj := stack[(depth-1)>>6]>>((depth-1)&63)&1 == 1
+			switch {
+			case c == ',' && obj:
+				st = stKey
+			case c == ',':
+				st = stValue
+			case c == '}' && obj, c == ']' && !obj:
+				depth--
+			default:
+				return b, false
+			}
+			i++
+			continue
+		case stKey, stKeyOrClose:
+			if c == '}' && st == stKeyOrClose {
+				depth--
+				i++
+				st = stAfter
+				continue
+			}
+			if c != '"' {
+				return b, false
+			}
+			st = stColon
+		case stValueOrClose:
+			if c == ']' {
+				depth--
+				i++
+				st = stAfter
+				continue
+			}
+			st = stValue
+		}
+		// A value (st is stValue) or a key (stColon).
+		if st == stValue {
+			st = stAfter
+		}
+		switch {
+		case c == '"':
+			b = append(append(b, raw[start:i]...), "&quot;"...)
+			var ok bool
+			b, i, ok = appendMetaString(b, raw, i+1)
+			if !ok {
+				return b, false
+			}
+			start = i
+		case c == '{' || c == '[':
+			if depth == len(stack)*64 {
+				return b, false
+			}
+			w, bit := depth>>6, uint(depth&63)
+			if c == '{' {
+				stack[w] |= 1 << bit
+				st = stKeyOrClose
+			} else {
+				stack[w] &^= 1 << bit
+				st = stValueOrClose
+			}
+			depth++
+			i++
+		case c == '-' || c >= '0' && c <= '9':
+			if i = numberEnd(raw, i); i < 0 {
+				return b, false
+			}
+		case c == 't' && hasPrefix(raw[i:], "true"):
+			i += 4
+		case c == 'f' && hasPrefix(raw[i:], "false"):
+			i += 5
+		case c == 'n' && hasPrefix(raw[i:], "null"):
+			i += 4
+		default:
+			return b, false
+		}
+	}
+}
+
+// The states of appendMetaOnePass: what comes next.
+const (
+	stValue        = iota // a value
+	stValueOrClose        // a value or ']', after '['
+	stKey                 // a key, after ',' in an object
+	stKeyOrClose          // a key or '}', after '{'
+	stColon               // ':' after a key
+	stAfter               // ',', '}' or ']' after a value, or the end at the top
+)
+
+func hasPrefix(b []byte, s string) bool {
+	return len(b) >= len(s) && string(b[:len(s)]) == s
+}
+
+// numberEnd returns the index after the JSON number at raw[i], or -1 if
+// none starts there.
+func numberEnd(raw []byte, i int) int {
+	if raw[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(raw) && raw[i] == '0':
+		i++
+	case i < len(raw) && raw[i] >= '1' && raw[i] <= '9':
+		i = digitsEnd(raw, i+1)
+	default:
+		return -1
+	}
+	if i < len(raw) && raw[i] == '.' {
+		j := digitsEnd(raw, i+1)
+		if j == i+1 {
+			return -1
+		}
+		i = j
+	}
+	if i < len(raw) && (raw[i] == 'e' || raw[i] == 'E') {
+		i++
+		if i < len(raw) && (raw[i] == '+' || raw[i] == '-') {
+			i++
+		}
+		j := digitsEnd(raw, i)
+		if j == i {
+			return -1
+		}
+		i = j
+	}
+	return i
+}
+
+func digitsEnd(raw []byte, i int) int {
+	for i < len(raw) && raw[i] >= '0' && raw[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// appendMetaString appends the rest of the JSON string whose content
+// starts at raw[i], closing quote included, as appendASCIIData writes
+// it, and returns the index after it. It reports false where the string
+// is not valid JSON or holds invalid UTF-8.
+func appendMetaString(b, raw []byte, i int) ([]byte, int, bool) {
+	start := i
+	for {
+		// The plain run up to the next byte to look at: eight bytes at
+		// a time, inline (a call per run cost a tenth more: a payload's
+		// strings have a backslash every 15 bytes on average).
+		for i+8 <= len(raw) {
+			if m := metaStrStops(binary.LittleEndian.Uint64(raw[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		for i < len(raw) && metaStrSpecial[raw[i]] == 0 {
+			i++
+		}
+		if i >= len(raw) {
+			return b, i, false
+		}
+		switch c := raw[i]; {
+		case c == '"':
+			return append(append(b, raw[start:i]...), "&quot;"...), i + 1, true
+		case c == '\\':
+			if i+1 >= len(raw) {
+				return b, i, false
+			}
+			switch raw[i+1] {
+			case '"':
+				b = append(append(b, raw[start:i+1]...), "&quot;"...)
+				i += 2
+				start = i
+			case '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(raw) || hexDigit[raw[i+2]]&hexDigit[raw[i+3]]&hexDigit[raw[i+4]]&hexDigit[raw[i+5]] == 0 {
+					return b, i, false
+				}
+				i += 6
+			default:
+				return b, i, false
+			}
+		case c < 0x20:
+			return b, i, false
+		case c < utf8.RuneSelf:
+			b = append(append(b, raw[start:i]...), htmlEntity(c)...)
+			i++
+			start = i
+		default:
+			var r rune
+			var n int
+			// Characters of two bytes, and of three with no special
+			// case (E0 and ED restrict the second byte), inline:
+			// utf8.DecodeRune's call and appendU's cost 10M
+			// instructions of 968M on jsonenv -> xml.
+			switch {
+			case c >= 0xc2 && c < 0xe0 && i+1 < len(raw) && raw[i+1]&0xc0 == 0x80:
+				r, n = rune(c&0x1f)<<6|rune(raw[i+1]&0x3f), 2
+			case c > 0xe0 && c < 0xf0 && c != 0xed && i+2 < len(raw) && raw[i+1]&0xc0 == 0x80 && raw[i+2]&0xc0 == 0x80:
+				r, n = rune(c&0x0f)<<12|rune(raw[i+1]&0x3f)<<6|rune(raw[i+2]&0x3f), 3
+			default:
+				r, n = utf8.DecodeRune(raw[i:])
+			}
+			if r == utf8.RuneError && n == 1 {
+				return b, i, false
+			}
+			b = append(b, raw[start:i]...)
+			if r > 0xffff {
+				b = appendU(b, r) // a surrogate pair
+			} else {
+				b = append(b, '\\', 'u', hexLower[r>>12], hexLower[r>>8&0xf], hexLower[r>>4&0xf], hexLower[r&0xf])
+			}
+			i += n
+			start = i
+		}
+	}
+}
+
+// metaStrStops marks the high bit of each byte of w, eight bytes of a
+// JSON string, that a JSON string cannot hold as it is or that
+// appendASCIIData does not copy as it is: '"', '\\', control bytes,
+// what htmlEscape escapes and bytes outside ASCII; the lowest mark is
+// exact, those above it may not be.
+func metaStrStops(w uint64) uint64 {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	// A byte of x is zero where w has that special byte, and then
+	// x-ones has its high bit set, as do the bytes below 0x20 in
+	// w-ones*0x20 and those outside ASCII in w; other high bits are set
+	// only above a byte so marked (borrows), never below. '&' and '\''
+	// (0x26, 0x27) differ in the lowest bit only, '<' and '>' (0x3c,
+	// 0x3e) in the next one only: one test each pair.
+	q, bs := w^(ones*'"'), w^(ones*'\\')
+	ampApos, ltGt := (w|ones)^(ones*'\''), (w|ones*2)^(ones*'>')
+	return ((q - ones) | (bs - ones) | (ampApos - ones) | (ltGt - ones) | (w - ones*0x20) | w) & highs
+}
+
+const hexLower = "0123456789abcdef"
+
+// hexDigit marks the hexadecimal digits.
+var hexDigit = func() (t [256]byte) {
+	for c := range 256 {
+		if c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' {
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
+// metaStrSpecial marks the bytes metaStrStops marks.
+var metaStrSpecial = func() (t [256]byte) {
+	for c := range 256 {
+		if c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || htmlSpecial[c] == 1 {
+			t[c] = 1
+		}
+	}
+	return t
+}()
