@@ -461,7 +461,7 @@ func (r *Reader) Str() []byte {
 		r.i = i + 1
 		return r.b[start:i]
 	}
-	return r.unescape(start, i, false) // an escape, or invalid UTF-8
+	return r.unescape(start, i) // an escape, or invalid UTF-8
 }
 
 // plainASCII[c] is 1 for the bytes a JSON string holds as they are and
@@ -470,18 +470,13 @@ func (r *Reader) Str() []byte {
 const plainASCII = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
 
 // unescape decodes the string that starts at start, plain up to i, as
-// encoding/json's unquote does. With valid (the input is valid UTF-8, as
-// StrValid assumes) non-ASCII bytes are copied in the runs as they are;
-// without, they are checked by utf8Run and invalid ones replaced.
-//
-// Escape-dense text (a JSON text in a string, Python's json.dumps with
-// every non-ASCII character \u-escaped) alternates escapes and runs of a
-// few bytes: a run shorter than a word is found with one inline look at
-// a word and copied with one store (appendWord), and \u escapes are
-// decoded inline, where plainLen, append's memmove and appendEscapedRune
-// cost a call each (BenchmarkPerfString/StrValid/result: see
-// docs/performance.md).
-func (r *Reader) unescape(start, i int, valid bool) []byte {
+// encoding/json's unquote does, checking the UTF-8 of its runs and
+// replacing invalid bytes (unescapeValid is the loop for valid input).
+// A run shorter than a word is found with one inline look at a word and
+// copied with one store (appendWord), and \u escapes are decoded inline,
+// where plainLen, append's memmove and appendEscapedRune cost a call
+// each.
+func (r *Reader) unescape(start, i int) []byte {
 	b := r.b
 	buf := append(r.buf[:0], b[start:i]...)
 loop:
@@ -489,14 +484,11 @@ loop:
 		c := b[i]
 		switch {
 		case c == '\\':
-			if i+1 >= len(b) {
+			e, u, ok := escape(b, i)
+			if !ok {
 				break loop
 			}
-			if b[i+1] != 'u' {
-				e, ok := simpleEscape(b[i+1])
-				if !ok {
-					break loop
-				}
+			if !u {
 				buf = append(buf, e)
 				i += 2
 				continue
@@ -516,13 +508,8 @@ loop:
 			case !utf16.IsSurrogate(rr):
 				buf = append(buf, 0xe0|byte(rr>>12), 0x80|byte(rr>>6)&0x3f, 0x80|byte(rr)&0x3f)
 			default:
-				dec := utf8.RuneError
-				if len(b)-i >= 6 && b[i] == '\\' && b[i+1] == 'u' {
-					if d := utf16.DecodeRune(rr, hex4(b[i+2:])); d != utf8.RuneError {
-						dec = d
-						i += 6
-					}
-				}
+				var dec rune
+				dec, i = surrogate(b, i, rr)
 				buf = utf8.AppendRune(buf, dec)
 			}
 		case c == '"':
@@ -531,32 +518,22 @@ loop:
 			return buf
 		case c < 0x20:
 			break loop
-		case c < utf8.RuneSelf || valid:
-			// A run of bytes that stand for themselves (c is one),
-			// copied at once: one shorter than a word, ended by an
-			// escape or a quote, in one look.
+		case c < utf8.RuneSelf:
+			// A run of plain ASCII and whole UTF-8 characters (c is
+			// plain ASCII), copied at once: one shorter than a word,
+			// ended by an escape or a quote, in one look.
 			j := i
 			if i+8 <= len(b) {
 				w := word(b, i)
-				var m uint64
-				if valid {
-					m = stops(w)
-				} else {
-					m = asciiStops(w)
-				}
-				if m == 0 {
+				if m := asciiStops(w); m == 0 {
 					j += 8 // a plain word: the run goes on past it
-				} else if n := first(m); valid || b[i+n] < utf8.RuneSelf {
+				} else if n := first(m); b[i+n] < utf8.RuneSelf {
 					buf = appendWord(buf, w, n)
 					i += n
 					continue
 				}
 			}
-			if valid {
-				j += plainLen(b[j:])
-			} else {
-				j += utf8Run(b[j:])
-			}
+			j += utf8Run(b[j:])
 			buf = appendDoubling(buf, b[i:j])
 			i = j
 		default:
@@ -587,6 +564,19 @@ func appendWord(buf []byte, w uint64, n int) []byte {
 	}
 	binary.LittleEndian.PutUint64(buf[l:l+8], w)
 	return buf[:l+n]
+}
+
+// surrogate returns the character of the \u escape of the surrogate rr,
+// whose digits end at b[i], as encoding/json's unquote decodes it (with
+// the \u escape after it, if that completes a pair, one character; alone,
+// U+FFFD), and the index after what it read.
+func surrogate(b []byte, i int, rr rune) (rune, int) {
+	if len(b)-i >= 6 && b[i] == '\\' && b[i+1] == 'u' {
+		if d := utf16.DecodeRune(rr, hex4(b[i+2:])); d != utf8.RuneError {
+			return d, i + 6
+		}
+	}
+	return utf8.RuneError, i
 }
 
 // appendDoubling is append, growing b to at least twice its length when

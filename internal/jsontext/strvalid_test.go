@@ -3,6 +3,7 @@ package jsontext
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -19,6 +20,8 @@ var strSeeds = []string{
 	`"{\"k\":\"v\",\"long_key_name\":[1,\"x\"]}\\n\\\"\\u00e9"`,
 	`"\u00dcn\u00efc\u00f6d\u00e9 stays intact \u2014 \u6d4b\u8bd5 12 \ud83e\udd8a.\n002. Paragraph"`,
 	`"\u0000\u0041\u007f\u0080\u07ff\u0800\ud7ff\ue000\uffff\udbff\udfff\ud800\udc00"`,
+	`"abc\`, `"\`, `"0123456789abcdef\n0123456`, `"0123456789abcdef\n0123456"`, `"\u00e9\"0123456789abcdefghijklmno\\p"`,
+	`"\ud83e\udd8a\ud83e\udd8a\ud83e\udd8a\ud83e"`, `"\uD800\uDBFF\uDFFF"`,
 	"\"a\\nb\xc3\xa9cdefghij\\tk\xe2\x80\x94lmnopqrstu\\u00e9\xf0\x9f\xa6\x8a\"", "\"\\n1234567\\t\"",
 }
 
@@ -46,6 +49,30 @@ func TestStrMatchesJSON(t *testing.T) {
 				t.Errorf("%s (valid %v): Str = %q, failed %v; json.Unmarshal = %q, %v", s, valid, got, r.Failed(), want, werr)
 			}
 		}
+	}
+}
+
+// TestStrReuse: one Reader reads the seeds one after the other, longest
+// first and shortest first, as encoding/json does: unescapeValid's
+// scratch space, sized for the rest of the input, is reused or grown.
+func TestStrReuse(t *testing.T) {
+	t.Parallel()
+	seeds := slices.Clone(strSeeds)
+	for range 2 {
+		var r Reader
+		for _, s := range seeds {
+			if s == "null" {
+				continue
+			}
+			var want string
+			werr := json.Unmarshal([]byte(s), &want)
+			r.ResetValid([]byte(s))
+			got := r.Str()
+			if r.Failed() != (werr != nil) || (werr == nil && string(got) != want) {
+				t.Errorf("%s: Str = %q, failed %v; json.Unmarshal = %q, %v", s, got, r.Failed(), want, werr)
+			}
+		}
+		slices.SortFunc(seeds, func(a, b string) int { return len(b) - len(a) })
 	}
 }
 
