@@ -78,7 +78,8 @@ type Decoder struct {
 	open     key
 	lastOpen bool
 	deltas   deltaBlock
-	spare    [][]byte // payload buffers for reuse (takeSpare)
+	spare    [][]byte         // payload buffers for reuse (takeSpare)
+	meta     agentmeta.Reader // reads meta_init and meta_final, reusing a run's strings and its scratch
 }
 
 // keepDelta is the largest delta whose buffer is kept for the next.
@@ -524,10 +525,10 @@ func (d *Decoder) payload(agent, typ string, b *buffer) error {
 		// them): a copy of their size.
 		meta := append([]byte(nil), b.data...)
 		if typ == wire.TypeMetaInit {
-			ev, _, _ := agentmeta.SessionStart(agent, meta)
+			ev, _, _ := d.meta.SessionStart(agent, meta)
 			d.emit(ev)
 		} else {
-			d.emit(agentmeta.RunEnd(agent, meta))
+			d.emit(d.meta.RunEnd(agent, meta))
 		}
 		return nil
 	}
