@@ -6,6 +6,7 @@
 package agentmeta
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/agentstream/agentstream/event"
@@ -85,6 +86,10 @@ func SessionStart(agent string, data []byte) (ev *event.SessionStart, m Init, ok
 type Reader struct {
 	last  Init     // the last meta_init read in one pass, Tools aside
 	tools []string // its tools list, the Reader's own copy
+	// toolsJSON is the JSON text tools was read from (a copy), when it
+	// was read whole: a list whose text is the same is that list.
+	toolsJSON []byte
+	in        []byte // the payload being read
 	// json reads the payloads: its scratch for unescaped strings is
 	// kept from one payload to the next (a new one grew it from nothing
 	// for each meta_final's result, 1 % of decoding the 20 MB xml
@@ -103,6 +108,7 @@ func (c *Reader) reader(b []byte) *jsontext.Reader {
 		c.json = jsontext.Reader{} // lets go of the scratch the last payload grew
 	}
 	c.big = len(b) > keepScratch
+	c.in = b
 	c.json.ResetValid(b)
 	return &c.json
 }
@@ -244,6 +250,17 @@ func (c *Reader) readTools(r *jsontext.Reader) []string {
 	if r.Null() {
 		return nil
 	}
+	off := r.Offset() // Null read the white space: the value starts here
+	if j := c.toolsJSON; len(j) > 0 && !r.Failed() && bytes.HasPrefix(c.in[off:], j) {
+		// The same text as the last list: the same names. A JSON array
+		// ends at its own ']', so the prefix is the whole value, and it
+		// was read without failure before. A memcmp where reading the
+		// 24 names cost 4 % of decoding the 20 MB xml recording
+		// (callgrind).
+		r.Rewind(off+len(j), r.Depth())
+		return append(make([]string, 0, len(c.tools)), c.tools...)
+	}
+	c.toolsJSON = c.toolsJSON[:0] // tools is overwritten below
 	names := c.tools[:0]
 	if r.Array() {
 		for i := 0; r.More(); i++ {
@@ -257,6 +274,9 @@ func (c *Reader) readTools(r *jsontext.Reader) []string {
 		}
 	}
 	c.tools = names
+	if !r.Failed() {
+		c.toolsJSON = append(c.toolsJSON, r.Since(off)...)
+	}
 	return append(make([]string, 0, len(names)), names...) // [] is an empty slice, not nil
 }
 
