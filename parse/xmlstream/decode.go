@@ -149,6 +149,13 @@ func (d *Decoder) Next() (event.Event, error) {
 
 // readMessage decodes the next SSE message of the input.
 func (d *Decoder) readMessage() {
+	if m, ok := d.fr.quick(); ok {
+		// The usual message, without next's error result and the
+		// switch on it.
+		d.line, d.off = m.line, m.off
+		d.message(m)
+		return
+	}
 	m, err := d.fr.next()
 	switch {
 	case err == nil:
