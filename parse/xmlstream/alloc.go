@@ -20,6 +20,7 @@ import (
 // allocations per delta became none but one per 32 deltas and per slab.
 type deltas struct {
 	batch []event.Delta
+	used  int // structs of batch handed out
 	slab  strings.Builder
 }
 
@@ -34,12 +35,17 @@ const (
 
 // make returns a new Delta of agent and kind whose text is b's bytes.
 func (p *deltas) make(agent string, kind event.BlockKind, b []byte) *event.Delta {
-	if len(p.batch) == 0 {
-		p.batch = make([]event.Delta, deltaBatch)
+	if p.used == len(p.batch) {
+		p.batch, p.used = make([]event.Delta, deltaBatch), 0
 	}
-	ev := &p.batch[0]
-	p.batch = p.batch[1:]
-	*ev = event.Delta{Agent: agent, Kind: kind, Text: p.text(b)}
+	// An index, not batch = batch[1:], and the fields one by one into
+	// the zeroed struct, not *ev = event.Delta{...}: while the collector
+	// runs, the slice's pointer took a write barrier per delta and the
+	// struct copy a bulk one (typedmemmove), 9M instructions of decoding
+	// the 20 MB xml recording (callgrind).
+	ev := &p.batch[p.used]
+	p.used++
+	ev.Agent, ev.Kind, ev.Text = agent, kind, p.text(b)
 	return ev
 }
 
