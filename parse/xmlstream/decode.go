@@ -10,6 +10,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/agentmeta"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
@@ -43,6 +44,8 @@ type Decoder struct {
 	doc    validDoc
 	deltas deltas
 	meta   agentmeta.Reader
+	args   jsontext.Reader // checks tool call arguments (jsonText)
+	argBuf []byte          // the arguments being checked
 
 	// tokenizer
 	buf     []byte // document bytes; buf[pos:] is not consumed yet

@@ -775,7 +775,7 @@ func (d *Decoder) attrElement(t *tag) {
 	case TagToolCall, TagServerToolCall:
 		id := t.get("id")
 		args, ok := t.attr("arguments")
-		input := event.JSONText(args)
+		input := d.jsonText(args)
 		if !ok || args == "" || args == `""` {
 			// No input, or the producer's B3: an empty input_json
 			// written as the JSON string "".
@@ -806,6 +806,28 @@ func (d *Decoder) attrElement(t *tag) {
 		}
 		d.emit(ev)
 	}
+}
+
+// jsonText returns event.JSONText(s). JSONText checks s with json.Valid;
+// here it is read with a jsontext.Reader first, which accepts only what
+// json.Valid accepts (agentmeta relies on the same) in fewer
+// instructions (8.1M -> 4.6M for the 2502 tool calls of the 20 MB xml
+// recording, callgrind).
+// What the Reader does not take goes to JSONText.
+func (d *Decoder) jsonText(s string) json.RawMessage {
+	d.argBuf = append(d.argBuf[:0], s...)
+	r := &d.args
+	r.Reset(d.argBuf)
+	r.Skip()
+	ok := r.End()
+	if cap(d.argBuf) > keepBuffer {
+		d.argBuf = nil // not held for the rest of the input
+		r.Reset(nil)
+	}
+	if ok {
+		return json.RawMessage(s)
+	}
+	return event.JSONText(s)
 }
 
 // metaInit starts an agent scope: the first meta_init the main agent's, a
