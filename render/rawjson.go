@@ -3,6 +3,8 @@ package render
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // maxRawDepth is the deepest nesting appendCompact follows; deeper JSON
@@ -232,46 +234,12 @@ func (c *compactor) literal(lit string) bool {
 	return true
 }
 
-// number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?; what may
-// follow it is checked by the caller.
+// number reads a number; what may follow it is checked by the caller.
 func (c *compactor) number() bool {
-	s, i := c.src, c.i
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && '1' <= s[i] && s[i] <= '9':
-		i = digits(s, i+1)
-	default:
+	i := jsontext.NumberEnd(c.src, c.i)
+	if i < 0 {
 		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		j := digits(s, i+1)
-		if j == i+1 {
-			return false
-		}
-		i = j
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := digits(s, i)
-		if j == i {
-			return false
-		}
-		i = j
 	}
 	c.i = i
 	return true
-}
-
-func digits(s []byte, i int) int {
-	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-		i++
-	}
-	return i
 }

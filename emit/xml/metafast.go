@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // appendMetaOnePass is appendMetaData in one pass over raw for the
@@ -101,7 +103,7 @@ func appendMetaOnePass(b, raw []byte) ([]byte, bool) {
 			depth++
 			i++
 		case c == '-' || c >= '0' && c <= '9':
-			if i = numberEnd(raw, i); i < 0 {
+			if i = jsontext.NumberEnd(raw, i); i < 0 {
 				return b, false
 			}
 		case c == 't' && hasPrefix(raw[i:], "true"):
@@ -128,48 +130,6 @@ const (
 
 func hasPrefix(b []byte, s string) bool {
 	return len(b) >= len(s) && string(b[:len(s)]) == s
-}
-
-// numberEnd returns the index after the JSON number at raw[i], or -1 if
-// none starts there.
-func numberEnd(raw []byte, i int) int {
-	if raw[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(raw) && raw[i] == '0':
-		i++
-	case i < len(raw) && raw[i] >= '1' && raw[i] <= '9':
-		i = digitsEnd(raw, i+1)
-	default:
-		return -1
-	}
-	if i < len(raw) && raw[i] == '.' {
-		j := digitsEnd(raw, i+1)
-		if j == i+1 {
-			return -1
-		}
-		i = j
-	}
-	if i < len(raw) && (raw[i] == 'e' || raw[i] == 'E') {
-		i++
-		if i < len(raw) && (raw[i] == '+' || raw[i] == '-') {
-			i++
-		}
-		j := digitsEnd(raw, i)
-		if j == i {
-			return -1
-		}
-		i = j
-	}
-	return i
-}
-
-func digitsEnd(raw []byte, i int) int {
-	for i < len(raw) && raw[i] >= '0' && raw[i] <= '9' {
-		i++
-	}
-	return i
 }
 
 // appendMetaString appends the rest of the JSON string whose content

@@ -714,7 +714,18 @@ func (r *Reader) skipString() {
 
 // number checks a number's syntax.
 func (r *Reader) number() {
-	b, i := r.b, r.i
+	i := NumberEnd(r.b, r.i)
+	if i < 0 {
+		r.bad = true
+		return
+	}
+	r.i = i
+}
+
+// NumberEnd returns the index in b after the JSON number that starts at
+// b[i] (-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?), or -1 if none
+// does. What may follow the number is the caller's to check.
+func NumberEnd(b []byte, i int) int {
 	if i < len(b) && b[i] == '-' {
 		i++
 	}
@@ -722,37 +733,35 @@ func (r *Reader) number() {
 	case i < len(b) && b[i] == '0':
 		i++
 	case i < len(b) && '1' <= b[i] && b[i] <= '9':
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-		}
+		i = digitsEnd(b, i+1)
 	default:
-		r.bad = true
-		return
+		return -1
 	}
 	if i < len(b) && b[i] == '.' {
-		i++
-		d := i
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
+		j := digitsEnd(b, i+1)
+		if j == i+1 {
+			return -1
 		}
-		if i == d {
-			r.bad = true
-			return
-		}
+		i = j
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
 		i++
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		d := i
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
+		j := digitsEnd(b, i)
+		if j == i {
+			return -1
 		}
-		if i == d {
-			r.bad = true
-			return
-		}
+		i = j
 	}
-	r.i = i
+	return i
+}
+
+// digitsEnd returns the index after the run of digits at b[i].
+func digitsEnd(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	return i
 }

@@ -215,3 +215,33 @@ func TestKey(t *testing.T) {
 		}
 	}
 }
+
+func TestNumberEnd(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		i    int
+		want int
+	}{
+		{"0", 0, 1},
+		{"-0", 0, 2},
+		{"12,", 0, 2},
+		{"01", 0, 1}, // a number ends after a leading 0: the 1 is the caller's to reject
+		{"1.5e+10}", 0, 7},
+		{"1E3", 0, 3},
+		{"x-2.25", 1, 6},
+		{"-", 0, -1},
+		{"1.", 0, -1},
+		{"1.e3", 0, -1},
+		{"1e", 0, -1},
+		{"1e+", 0, -1},
+		{".5", 0, -1},
+		{"+1", 0, -1},
+		{"", 0, -1},
+	}
+	for _, tt := range tests {
+		if got := NumberEnd([]byte(tt.in), tt.i); got != tt.want {
+			t.Errorf("NumberEnd(%q, %d) = %d, want %d", tt.in, tt.i, got, tt.want)
+		}
+	}
+}
