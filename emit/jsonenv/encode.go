@@ -347,7 +347,7 @@ const maxRuneJSON = 6
 // A payload of JSON text has a quote or a backslash every few bytes: the
 // runs between them are copied eight bytes at a time into room made
 // once, a whole word stored and as much of it kept as is plain, with no
-// call per run (a call to jsontext.PlainLen, which checked UTF-8 again,
+// call per run (a call to jsontext's run scanner, which checked UTF-8 again,
 // and an append per run made this twice as long on xml -> jsonenv).
 func appendEscaped(b []byte, s string, budget int, valid bool) ([]byte, int) {
 	plain := &plainASCII

@@ -60,26 +60,9 @@ type Usage struct {
 	ReasoningOutputTokens    int64 `json:"reasoning_output_tokens,omitempty"`
 }
 
-// SessionStart maps a meta_init payload onto a SessionStart of agent,
-// keeping the payload as Meta. ok is false when data is not a JSON
-// object; the event then carries only Meta. The parsed payload is
-// returned for decoders that need more of it (agent_uuid for scopes).
-//
-// data must be valid UTF-8, as a decoder's input is once badutf8 has
-// made it so, and is handed over: it becomes Meta as it is, not copied
-// (a payload is as long as the run's result), and the caller must not
-// change it after.
-//
-// The payload is read in one pass (jsontext.Reader) when it can be; odd
-// input goes to encoding/json, with the same results.
-func SessionStart(agent string, data []byte) (ev *event.SessionStart, m Init, ok bool) {
-	var c Reader
-	return c.SessionStart(agent, data)
-}
-
-// Reader reads the payloads of one stream, as SessionStart and RunEnd do,
-// with fewer allocations: the strings of a meta_init that repeat the last
-// one's (its tools list above all: 24 names in each of the xml producer's
+// Reader reads the meta_init and meta_final payloads of one stream (a
+// decoder keeps one), with few allocations: the strings of a meta_init
+// that repeat the last one's (its tools list above all: 24 names in each of the xml producer's
 // meta_init) are the last one's strings, not new copies. Strings are
 // immutable, so the events stay independent. The zero value is ready to
 // use.
@@ -113,7 +96,18 @@ func (c *Reader) reader(b []byte) *jsontext.Reader {
 	return &c.json
 }
 
-// SessionStart is the package's SessionStart.
+// SessionStart maps a meta_init payload onto a SessionStart of agent,
+// keeping the payload as Meta. ok is false when data is not a JSON
+// object; the event then carries only Meta. The parsed payload is
+// returned for decoders that need more of it (agent_uuid for scopes).
+//
+// data must be valid UTF-8, as a decoder's input is once badutf8 has
+// made it so, and is handed over: it becomes Meta as it is, not copied
+// (a payload is as long as the run's result), and the caller must not
+// change it after.
+//
+// The payload is read in one pass (jsontext.Reader) when it can be; odd
+// input goes to encoding/json, with the same results.
 func (c *Reader) SessionStart(agent string, data []byte) (ev *event.SessionStart, m Init, ok bool) {
 	return c.sessionStart(agent, data, true)
 }
@@ -305,12 +299,6 @@ func readStrings(r *jsontext.Reader, s []string) []string {
 //
 // The payload is read in one pass (jsontext.Reader) when it can be; odd
 // input goes to encoding/json, with the same results.
-func RunEnd(agent string, data []byte) *event.RunEnd {
-	var c Reader
-	return c.RunEnd(agent, data)
-}
-
-// RunEnd is the package's RunEnd.
 func (c *Reader) RunEnd(agent string, data []byte) *event.RunEnd {
 	return c.runEnd(agent, data, true)
 }

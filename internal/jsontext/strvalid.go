@@ -165,9 +165,3 @@ func simpleEscape(c byte) (byte, bool) {
 	}
 	return 0, false
 }
-
-// PlainLen returns the length of s's prefix that AppendString writes as it
-// is, byte for byte (plain ASCII and valid UTF-8): an encoder measuring
-// how much of a text fits a budget may count those bytes as one each.
-// The prefix ends at a character boundary.
-func PlainLen(s string) int { return utf8Run(s) }

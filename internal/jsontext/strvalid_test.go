@@ -168,23 +168,23 @@ func FuzzAppendMarshalString(f *testing.F) {
 	})
 }
 
-// TestPlainLenAppend: PlainLen's prefix is what AppendString writes as it
+// TestUTF8RunAppend: utf8Run's prefix is what AppendString writes as it
 // is, and the character after it is not.
-func TestPlainLenAppend(t *testing.T) {
+func TestUTF8RunAppend(t *testing.T) {
 	t.Parallel()
 	asIs := func(s string) bool { return string(AppendString(nil, s)) == `"`+s+`"` }
 	for _, s := range []string{
 		"", "plain", "Ünïcödé — 测试 🦊 and \u2028", "tab\there", `quote" after`, "bad \xff byte", "cut \xe6\xb5",
 		"\xed\xa0\x80 surrogate", "a longer plain ASCII run, then é", "ctl \x01",
 	} {
-		k := PlainLen(s)
+		k := utf8Run(s)
 		if !asIs(s[:k]) {
-			t.Errorf("PlainLen(%q) = %d: AppendString changes %q", s, k, s[:k])
+			t.Errorf("utf8Run(%q) = %d: AppendString changes %q", s, k, s[:k])
 		}
 		if k < len(s) {
 			_, w := utf8.DecodeRuneInString(s[k:])
 			if asIs(s[k : k+w]) {
-				t.Errorf("PlainLen(%q) = %d: stops before %q, which AppendString writes as it is", s, k, s[k:k+w])
+				t.Errorf("utf8Run(%q) = %d: stops before %q, which AppendString writes as it is", s, k, s[k:k+w])
 			}
 		}
 	}

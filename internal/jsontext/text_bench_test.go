@@ -169,9 +169,9 @@ func BenchmarkPerfEscape(b *testing.B) {
 		run("AppendMarshalString", AppendMarshalString)
 		run("AppendMarshalEscaped", AppendMarshalEscaped)
 		n := 0
-		run("PlainLen", func(b []byte, s string) []byte {
+		run("utf8Run", func(b []byte, s string) []byte {
 			for len(s) > 0 {
-				k := PlainLen(s)
+				k := utf8Run(s)
 				n += k
 				if k == len(s) {
 					break
