@@ -682,9 +682,9 @@ func (e *Encoder) Close() error {
 
 // compact returns v as compact JSON text for one line: v without
 // insignificant space when it is valid JSON, v as a JSON string otherwise.
-// It checks v with a jsontext.Reader and drops the space outside strings
-// itself (json.Compact's scanner costs some 5 times as much per byte);
-// what the Reader does not read goes to compactSlow.
+// It checks v with a jsontext.Reader and drops the space with
+// jsontext.CompactValid (json.Compact's scanner costs some 5 times as much
+// per byte); what the Reader does not read goes to compactSlow.
 func (e *Encoder) compact(v []byte) []byte {
 	if len(v) == 0 {
 		return []byte("null")
@@ -695,26 +695,7 @@ func (e *Encoder) compact(v []byte) []byte {
 	if !r.End() {
 		return compactSlow(v)
 	}
-	out := make([]byte, 0, len(v))
-	in := false // inside a string
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case in && c == '\\':
-			out = append(out, c, v[i+1]) // v is valid: an escape has its letter
-			i++
-			continue
-		case in && c == '"':
-			in = false
-		case in:
-		case c == '"':
-			in = true
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			continue
-		}
-		out = append(out, c)
-	}
-	return out
+	return jsontext.CompactValid(v)
 }
 
 // compactSlow is compact with encoding/json, for any input.
