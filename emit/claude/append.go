@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
@@ -20,9 +19,7 @@ import (
 // valid JSON (as json.Valid has it), checked in one pass where a
 // jsontext.Reader can.
 func (e *Encoder) compactJSON(raw []byte) ([]byte, bool) {
-	e.jr.Reset(raw) // Skip checks no UTF-8: ResetValid would save nothing
-	e.jr.Skip()
-	if !e.jr.End() && !json.Valid(raw) {
+	if !jsontext.Valid(&e.jr, raw) {
 		return nil, false
 	}
 	return jsontext.CompactValid(raw), true

@@ -224,9 +224,7 @@ func appendU(out []byte, r rune) []byte {
 // reads raw (it reads a subset of JSON), else with encoding/json.
 func validJSON(raw []byte) bool {
 	var r jsontext.Reader
-	r.Reset(raw)
-	r.Skip()
-	return r.End() || json.Valid(raw)
+	return jsontext.Valid(&r, raw)
 }
 
 // htmlEscape is Python's html.escape(s, quote=True): s itself when it

@@ -28,3 +28,12 @@ func decode[T any](r *Reader, data []byte, v *T, read func(*Reader, *T) bool) er
 	*v = zero
 	return json.Unmarshal(data, v)
 }
+
+// Valid reports whether data is one JSON value, as json.Valid does: read
+// in one pass by r (reset to data, reused across calls), with json.Valid
+// the judge of what r refuses (nesting deeper than r follows).
+func Valid(r *Reader, data []byte) bool {
+	r.Reset(data)
+	r.Skip()
+	return r.End() || json.Valid(data)
+}

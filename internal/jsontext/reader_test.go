@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -242,6 +243,17 @@ func TestNumberEnd(t *testing.T) {
 	for _, tt := range tests {
 		if got := NumberEnd([]byte(tt.in), tt.i); got != tt.want {
 			t.Errorf("NumberEnd(%q, %d) = %d, want %d", tt.in, tt.i, got, tt.want)
+		}
+	}
+}
+
+func TestValid(t *testing.T) {
+	t.Parallel()
+	deep := strings.Repeat("[", 10000) + strings.Repeat("]", 10000) // deeper than the Reader follows
+	var r Reader
+	for _, in := range []string{`{"a":[1,2.5e3,"x\u00e9"]}`, ` null `, deep, ``, `{"a":}`, `[1,]`, `"\x01"`, `1 2`, "{\"a\":\"\xff\"}"} {
+		if got, want := Valid(&r, []byte(in)), json.Valid([]byte(in)); got != want {
+			t.Errorf("Valid(%.40q) = %v, json.Valid %v", in, got, want)
 		}
 	}
 }

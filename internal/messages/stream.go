@@ -812,14 +812,10 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
-	if s.jr.Reset(input); s.jr.Skip() == nil || !s.jr.End() {
-		// Skip checks JSON in one pass; json.Valid has the last word,
-		// as Skip refuses some valid input (too deep).
-		if !json.Valid(input) {
-			// A library caller's input that is no JSON: written as a
-			// JSON string, as the decoders keep what a producer sent.
-			input = event.JSONText(string(input))
-		}
+	if !jsontext.Valid(&s.jr, input) {
+		// A library caller's input that is no JSON: written as a JSON
+		// string, as the decoders keep what a producer sent.
+		input = event.JSONText(string(input))
 	}
 	s.jr.Reset(nil)
 	idx := s.index

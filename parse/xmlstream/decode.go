@@ -45,7 +45,6 @@ type Decoder struct {
 	deltas deltas
 	meta   agentmeta.Reader
 	args   jsontext.Reader // checks tool call arguments (jsonText)
-	argBuf []byte          // the arguments being checked
 
 	// tokenizer
 	buf     []byte // document bytes; buf[pos:] is not consumed yet

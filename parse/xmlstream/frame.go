@@ -198,11 +198,9 @@ func classifyLine(b []byte) (lineKind, []byte) {
 	return lineContent, b
 }
 
-// next returns the next message, or io.EOF at the end of the input.
+// next returns the next message, or io.EOF at the end of the input, by
+// lines: the decoder tries quick first (readMessage).
 func (f *framer) next() (message, error) {
-	if m, ok := f.quick(); ok {
-		return m, nil
-	}
 	f.sync()
 	for {
 		b, num, off, err := f.readLine()
