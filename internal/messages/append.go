@@ -29,19 +29,14 @@ func appendEscapedDelta(b []byte, index int, kind event.BlockKind, esc []byte) [
 // appendDeltaHead appends a content_block_delta up to its text's first
 // byte.
 func appendDeltaHead(b []byte, index int, kind event.BlockKind) []byte {
-	b = append(b, `{"type":"content_block_delta","index":`...)
+	b = append(b, deltaEventHead...)
 	b = strconv.AppendInt(b, int64(index), 10)
 	if kind == event.Thinking {
-		return append(b, `,"delta":{"type":"thinking_delta","thinking":"`...)
+		return append(b, thinkingDeltaHead+`"`...)
 	}
-	return append(b, `,"delta":{"type":"text_delta","text":"`...)
+	return append(b, textDeltaHead+`"`...)
 }
 
-// appendEscaped appends s as Marshal escapes it in a JSON string,
-// without the quotes.
-func appendEscaped(b []byte, s string) []byte {
-	return jsontext.AppendMarshalEscaped(b, s)
-}
 
 // incompleteTail returns how many of the last bytes of s are the start of
 // a UTF-8 sequence that bytes after them could complete: escaped apart
@@ -74,7 +69,7 @@ const (
 )
 
 // appendTextBlock appends a text block whose text is esc (escaped, see
-// appendEscaped), as Marshal writes textBlock.
+// jsontext.AppendMarshalEscaped), as Marshal writes textBlock.
 func appendTextBlock(buf, esc []byte, citations []json.RawMessage) []byte {
 	return appendTextBlockEnd(append(append(buf, textBlockHead...), esc...), citations)
 }
@@ -97,7 +92,7 @@ func appendTextBlockEnd(buf []byte, citations []json.RawMessage) []byte {
 }
 
 // appendThinkingBlock appends a thinking block whose thinking is esc
-// (escaped, see appendEscaped), as Marshal writes thinkingBlock.
+// (escaped, see jsontext.AppendMarshalEscaped), as Marshal writes thinkingBlock.
 func appendThinkingBlock(buf, esc []byte, sig string) []byte {
 	return appendThinkingBlockEnd(append(append(buf, thinkingBlockHead...), esc...), sig)
 }
@@ -165,9 +160,9 @@ func appendBlockStop(b []byte, index int) []byte {
 // appendInputDelta appends the input_json_delta of frag, as Marshal
 // writes blockDelta of an inputDelta.
 func appendInputDelta(b []byte, index int, frag string) []byte {
-	b = append(b, `{"type":"content_block_delta","index":`...)
+	b = append(b, deltaEventHead...)
 	b = strconv.AppendInt(b, int64(index), 10)
-	b = append(b, `,"delta":{"type":"input_json_delta","partial_json":`...)
+	b = append(b, inputDeltaHead...)
 	b = jsontext.AppendMarshalString(b, frag)
 	return append(b, "}}"...)
 }

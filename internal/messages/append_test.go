@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // The delta types appendDelta writes without reflection.
@@ -38,7 +39,7 @@ func checkAppendDelta(t *testing.T, s string) {
 		if diff := cmp.Diff(string(want), string(got)); diff != "" {
 			t.Errorf("%q as %v (-Marshal +appendDelta):\n%s", s, kind, diff)
 		}
-		if esc := string(appendEscaped(nil, s)); string(got[start:end]) != esc {
+		if esc := string(jsontext.AppendMarshalEscaped(nil, s)); string(got[start:end]) != esc {
 			t.Errorf("%q as %v: escaped text at [%d:%d] is %q, want %q", s, kind, start, end, got[start:end], esc)
 		}
 	}
@@ -52,7 +53,7 @@ func checkAppendDelta(t *testing.T, s string) {
 		}
 		var b streamBlock
 		for _, part := range []string{s[:i], s[i:]} {
-			b.appendText(part, appendEscaped(nil, part))
+			b.appendText(part, jsontext.AppendMarshalEscaped(nil, part))
 		}
 		tb := textBlock{Type: BlockText, Text: s}
 		if diff := cmp.Diff(string(marshal(tb)), string(appendTextBlock(nil, b.escaped(), nil))); diff != "" {

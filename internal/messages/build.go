@@ -864,13 +864,14 @@ func (bl *block) reconcileInput(snap json.RawMessage, idx int, id string) (json.
 	}
 	// The same JSON text but for white space means the same: no need of
 	// encoding/json's two decodings (1.4 % of claude->claude).
+	sb := []byte(streamed)
 	var r jsontext.Reader
-	if r.Reset([]byte(streamed)); r.Skip() != nil && r.End() &&
-		bytes.Equal(jsontext.CompactValid([]byte(streamed)), jsontext.CompactValid(snap)) {
+	if r.Reset(sb); r.Skip() != nil && r.End() &&
+		bytes.Equal(jsontext.CompactValid(sb), jsontext.CompactValid(snap)) {
 		return nil, nil
 	}
 	var a, s any
-	if json.Unmarshal([]byte(streamed), &a) == nil && json.Unmarshal(snap, &s) == nil {
+	if json.Unmarshal(sb, &a) == nil && json.Unmarshal(snap, &s) == nil {
 		if reflect.DeepEqual(a, s) {
 			return nil, nil
 		}

@@ -186,7 +186,7 @@ func (s *Streamer) textBlock(b *streamBlock, sig string) {
 	// keep at the size of its largest block).
 	data := b.esc
 	if b.tail != "" {
-		data = appendEscaped(data, b.tail)
+		data = jsontext.AppendMarshalEscaped(data, b.tail)
 	}
 	if b.kind == event.Thinking {
 		data = appendThinkingBlockEnd(data, sig)
@@ -221,7 +221,7 @@ func (b *streamBlock) appendText(text string, escaped []byte) {
 	// library caller might): escaped once whole, as Marshal would.
 	t := b.tail + text
 	cut := len(t) - incompleteTail(t)
-	b.esc = appendEscaped(b.esc, t[:cut])
+	b.esc = jsontext.AppendMarshalEscaped(b.esc, t[:cut])
 	b.tail = t[cut:]
 }
 
@@ -231,7 +231,7 @@ func (b *streamBlock) escaped() []byte {
 	if b.tail == "" {
 		return esc
 	}
-	return appendEscaped(slices.Clip(esc), b.tail)
+	return jsontext.AppendMarshalEscaped(slices.Clip(esc), b.tail)
 }
 
 // Marshal returns v as JSON without HTML escaping, as the API writes it.

@@ -219,10 +219,5 @@ func (d *Decoder) unmarshal(raw []byte, se *messages.StreamEvent) error {
 		return nil
 	}
 	*se = messages.StreamEvent{}
-	d.jr.ResetValid(raw)
-	if messages.ReadStreamEvent(&d.jr, se) && d.jr.End() {
-		return nil
-	}
-	*se = messages.StreamEvent{}
-	return json.Unmarshal(raw, se)
+	return jsontext.DecodeValid(&d.jr, raw, se, messages.ReadStreamEvent)
 }
