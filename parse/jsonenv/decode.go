@@ -93,7 +93,6 @@ type buffer struct {
 	id, name string
 	data     []byte
 	images   []event.Part
-	line     int
 	over     bool // grew past the cap: the rest of its chunks are skipped
 }
 
@@ -322,7 +321,7 @@ func (d *Decoder) decode(payload []byte) error {
 		k := key{agent, wire.TypeToolResult}
 		b := d.buffers[k]
 		if b == nil {
-			b = &buffer{id: deref(env.ID), name: deref(env.Name), line: d.line}
+			b = &buffer{id: deref(env.ID), name: deref(env.Name)}
 			d.buffers[k] = b
 			d.hold(k)
 		}
@@ -352,7 +351,7 @@ func (d *Decoder) decode(payload []byte) error {
 			b = nil
 		}
 		if b == nil {
-			b = &buffer{id: deref(env.ID), name: deref(env.Name), line: d.line}
+			b = &buffer{id: deref(env.ID), name: deref(env.Name)}
 			d.buffers[k] = b
 			d.hold(k)
 		}

@@ -792,11 +792,11 @@ func (d *Decoder) attrElement(t *tag) {
 	case TagMetaFinal:
 		d.emit(d.metaFinal(t.dataAttr()))
 	case TagAwaitingTools:
-		data := t.get("data")
+		data := t.dataAttr()
 		var tools []PendingTool
-		if err := json.Unmarshal([]byte(data), &tools); err != nil {
+		if err := json.Unmarshal(data, &tools); err != nil {
 			// Kept as the element itself, which the xml encoder writes back.
-			raw := "<" + TagAwaitingTools + ` data="` + attrEscaper.Replace(data) + `"></` + TagAwaitingTools + ">"
+			raw := "<" + TagAwaitingTools + ` data="` + attrEscaper.Replace(string(data)) + `"></` + TagAwaitingTools + ">"
 			d.emit(&event.Unknown{Agent: d.agent(), Format: "xml", Type: TagAwaitingTools, Raw: []byte(raw)})
 			d.problem(event.ErrSyntax, "awaiting_frontend_tools data is not a JSON array of tools")
 			return
