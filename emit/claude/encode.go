@@ -1043,9 +1043,9 @@ func unicodeEscape(s string, q []byte) int {
 			return 1 // an invalid byte
 		}
 	case strings.HasPrefix(u, `\u00`) && isLowerHex(u[4]) && isLowerHex(u[5]):
-		const hex = "0123456789abcdef"
+		const digits = "0123456789abcdef" // not the encoding/hex package appendUUID uses
 		c := s[0]
-		if c < 0x20 && c != '\b' && c != '\t' && c != '\n' && c != '\f' && c != '\r' && u[4] == hex[c>>4] && u[5] == hex[c&0xf] {
+		if c < 0x20 && c != '\b' && c != '\t' && c != '\n' && c != '\f' && c != '\r' && u[4] == digits[c>>4] && u[5] == digits[c&0xf] {
 			return 1
 		}
 	}

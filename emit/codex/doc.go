@@ -10,11 +10,11 @@
 //     turn.completed (usage cumulative for the thread: the sum of the
 //     TurnEnd usages so far, or the RunEnd's when no turn carried any) or
 //     turn.failed at the turn's end. A Codex turn spans every model call
-//     made for one prompt, so a TurnEnd whose stop reason is tool_use, or
-//     that has another stop reason and leaves tool calls waiting for their
-//     result, keeps the turn open and the next TurnStart continues it (a
-//     TurnEnd with neither message id nor stop reason is a Codex turn: it
-//     ends there);
+//     made for one prompt, so a TurnEnd with a message id, with stop
+//     reason tool_use, or with another stop reason that leaves tool calls
+//     waiting for their result keeps the turn open and the next TurnStart
+//     continues it (a TurnEnd with neither message id nor stop reason is
+//     a Codex turn: it ends there);
 //   - a text or thinking block as one item.completed agent_message or
 //     reasoning, when its BlockEnd arrives. The block's text is held until
 //     then, at most Config.MaxBlockBytes of it (event.DefaultMaxBytes by

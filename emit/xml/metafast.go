@@ -11,8 +11,8 @@ import (
 // appendMetaOnePass is appendMetaData in one pass over raw for the
 // payloads the producers write: valid JSON with no line break between
 // tokens and valid UTF-8 in its strings. It checks raw's grammar as it
-// escapes it, where appendMetaData checked it first (validJSON, a whole
-// pass: half of the meta element's instructions on xml -> xml). It
+// escapes it, where appendMetaDataPasses checks it first (validJSON, a
+// whole pass: half of the meta element's instructions on xml -> xml). It
 // reports false for any other raw, with b's bytes past len(b)
 // undefined: appendMetaData's passes then write it.
 func appendMetaOnePass(b, raw []byte) ([]byte, bool) {

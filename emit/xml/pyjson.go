@@ -169,8 +169,9 @@ func appendASCIIData(b, raw []byte) []byte {
 }
 
 // metaPlainLen returns the length of b's prefix of bytes metaPlain marks
-// plain, looking at eight bytes at a time (the payload is mostly plain
-// runs: this halved appendASCIIData's instructions on xml -> xml).
+// plain, looking at eight bytes at a time (a payload is mostly plain
+// runs). appendASCIIData runs it for the payloads built by marshal and
+// for those appendMetaOnePass declines.
 func metaPlainLen(b []byte) int {
 	const (
 		ones  = 0x0101010101010101
@@ -208,9 +209,8 @@ var metaPlain = func() (t [256]byte) {
 // appendU appends the \u escape of r, a surrogate pair above U+FFFF, as
 // json.dumps writes a character outside ASCII.
 func appendU(out []byte, r rune) []byte {
-	const hex = "0123456789abcdef"
 	u := func(out []byte, r rune) []byte {
-		return append(out, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+		return append(out, '\\', 'u', hexLower[r>>12&0xf], hexLower[r>>8&0xf], hexLower[r>>4&0xf], hexLower[r&0xf])
 	}
 	if r > 0xffff {
 		r -= 0x10000
