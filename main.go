@@ -8,6 +8,6 @@ import (
 )
 
 func main() {
-	tuneGC(os.Getenv)
+	cmd.TuneGC(os.Getenv)
 	os.Exit(cmd.Main())
 }

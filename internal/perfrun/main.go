@@ -31,7 +31,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"sort"
 	"strconv"
@@ -389,7 +388,7 @@ const pgoRounds = 3
 
 // profile writes a CPU profile of every measured command, run in process
 // on inputs of the first of sizeList's sizes, to path. The garbage
-// collector is set as the binary sets it (gc.go in the main package), so
+// collector is set as the binary sets it (cmd.TuneGC), so
 // that the profile weighs what the binary runs.
 func profile(bin, testdata, sizeList, path string) error {
 	mb, err := strconv.Atoi(strings.TrimSpace(strings.Split(sizeList, ",")[0]))
@@ -412,8 +411,7 @@ func profile(bin, testdata, sizeList, path string) error {
 	if err != nil {
 		return err
 	}
-	debug.SetGCPercent(400)
-	debug.SetMemoryLimit(20 << 20)
+	cmd.TuneGC(func(string) string { return "" })
 	f, err := os.Create(path)
 	if err != nil {
 		return err

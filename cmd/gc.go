@@ -1,4 +1,4 @@
-package main
+package cmd
 
 import "runtime/debug"
 
@@ -21,9 +21,11 @@ const (
 	gcMemoryLimit = 20 << 20
 )
 
-// tuneGC applies the settings above unless getenv reports GOGC or
-// GOMEMLIMIT set, and says whether it did.
-func tuneGC(getenv func(string) string) bool {
+// TuneGC applies the settings above unless getenv reports GOGC or
+// GOMEMLIMIT set, and says whether it did. The binary's main calls it
+// first; internal/perfrun -pgo calls it too, so that its profile weighs
+// what the binary runs.
+func TuneGC(getenv func(string) string) bool {
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return false
 	}

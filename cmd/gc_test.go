@@ -1,4 +1,4 @@
-package main
+package cmd
 
 import (
 	"math"
@@ -33,11 +33,11 @@ func TestTuneGC(t *testing.T) {
 			debug.SetGCPercent(100)
 			debug.SetMemoryLimit(math.MaxInt64)
 			var got settings
-			got.Applied = tuneGC(func(k string) string { return tt.env[k] })
+			got.Applied = TuneGC(func(k string) string { return tt.env[k] })
 			got.Percent = debug.SetGCPercent(100)
 			got.Limit = debug.SetMemoryLimit(-1) // a negative limit reads it
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("tuneGC (-want +got):\n%s", diff)
+				t.Errorf("TuneGC (-want +got):\n%s", diff)
 			}
 		})
 	}
