@@ -8,14 +8,19 @@ import (
 	"testing"
 )
 
-// corpusLines returns the JSON texts of the recordings in testdata: the
-// lines of the .jsonl files and the data of the .sse files (copies of
-// /work/shared/corpus claude/, codex/ and jsonenv/ files, named with
-// their directory as a prefix).
+// corpusFiles are the recordings of the repository's testdata whose
+// JSON texts corpusLines returns.
+var corpusFiles = []string{
+	"claude/partial-long-text.jsonl", "claude/partial-multi-tool.jsonl", "claude/partial-unicode.jsonl",
+	"codex/multi-shell.jsonl", "codex/unicode.jsonl", "jsonenv/long-text.sse",
+}
+
+// corpusLines returns the JSON texts of corpusFiles: the lines of the
+// .jsonl files and the data of the .sse files.
 func corpusLines(tb testing.TB) [][]byte {
-	files, err := filepath.Glob("testdata/*.*")
-	if err != nil || len(files) == 0 {
-		tb.Fatalf("no corpus in testdata: %v", err)
+	var files []string
+	for _, f := range corpusFiles {
+		files = append(files, filepath.Join("..", "..", "testdata", f))
 	}
 	var lines [][]byte
 	for _, f := range files {

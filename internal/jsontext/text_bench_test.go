@@ -7,7 +7,7 @@ import (
 )
 
 // The benchmarks below run on the text of the make perf rows that are
-// slowest against jq (testdata/perf, cut from /work/wt/perf20): the
+// slowest against jq (testdata/perf, cut from the 20 MB inputs of make perf): the
 // jsonenv envelopes of text deltas (short keys, prose dense in non-ASCII),
 // a jsonenv meta_final envelope (a JSON text in a string: '\\' and '"'
 // every few bytes), and an xml meta_final payload (Python's json.dumps:
