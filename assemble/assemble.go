@@ -71,16 +71,16 @@ type openBlock struct {
 	key   openKey
 	block *Block
 	// The text: one, while the block has had a single delta (its text is
-	// then the delta's string, not copied); buf from a second delta on.
-	one   string
-	buf   []byte
-	multi bool
-	over  bool
+	// then the delta's string, not copied); buf, not nil, from a second
+	// delta on.
+	one  string
+	buf  []byte
+	over bool
 }
 
 // textLen returns the length of the text so far.
 func (ob *openBlock) textLen() int {
-	if ob.multi {
+	if ob.buf != nil {
 		return len(ob.buf)
 	}
 	return len(ob.one)
@@ -90,13 +90,13 @@ func (ob *openBlock) textLen() int {
 func (ob *openBlock) write(a *Assembler, s string) {
 	switch {
 	case s == "":
-	case ob.multi:
+	case ob.buf != nil:
 		ob.buf = append(ob.buf, s...)
 	case ob.one == "":
 		ob.one = s
 	default:
-		ob.buf = append(append(a.buffer(), ob.one...), s...)
-		ob.one, ob.multi = "", true
+		ob.buf = append(append(a.buffer(), ob.one...), s...) // not nil: s is not empty
+		ob.one = ""
 	}
 }
 
@@ -105,15 +105,23 @@ func (ob *openBlock) write(a *Assembler, s string) {
 // strings.Builder grew it by doubling (an allocation and a copy each
 // time).
 func (ob *openBlock) text(a *Assembler) string {
-	if !ob.multi {
+	if ob.buf == nil {
 		return ob.one
 	}
 	s := string(ob.buf)
+	ob.release(a)
+	return s
+}
+
+// release gives the block's buffer back for the next block.
+func (ob *openBlock) release(a *Assembler) {
+	if ob.buf == nil {
+		return
+	}
 	if cap(ob.buf) <= maxKeptBuffer && len(a.free) < maxFreeBuffers {
 		a.free = append(a.free, ob.buf[:0])
 	}
-	ob.buf, ob.multi = nil, false
-	return s
+	ob.buf = nil
 }
 
 // buffer returns an empty text buffer, a freed one if there is one.
@@ -290,7 +298,7 @@ func (a *Assembler) openOf(agent string) []openKey {
 // drop forgets the open block k.
 func (a *Assembler) drop(k openKey) {
 	if ob := a.remove(k); ob != nil {
-		ob.text(a)
+		ob.release(a)
 	}
 }
 
