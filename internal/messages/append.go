@@ -37,7 +37,6 @@ func appendDeltaHead(b []byte, index int, kind event.BlockKind) []byte {
 	return append(b, textDeltaHead+`"`...)
 }
 
-
 // incompleteTail returns how many of the last bytes of s are the start of
 // a UTF-8 sequence that bytes after them could complete: escaped apart
 // from what follows, they would be written otherwise than escaped with

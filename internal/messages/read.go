@@ -14,15 +14,6 @@ import (
 // encoding/json, such as an error event.
 // The raw fields of se are slices of r's input.
 func ReadStreamEvent(r *jsontext.Reader, se *StreamEvent) bool {
-	return ReadStreamEventFrom(r, se, "")
-}
-
-// ReadStreamEventFrom is ReadStreamEvent for a reader whose input has the
-// bytes of src: a delta's strings that have no escapes (text, thinking,
-// partial_json, signature) are substrings of src rather than copies. A
-// decoder that has its unit as a string (an SSE message's data) saves
-// the allocation of a string per delta. With src "" strings are copied.
-func ReadStreamEventFrom(r *jsontext.Reader, se *StreamEvent, src string) bool {
 	if !r.Object() {
 		return false
 	}
@@ -46,7 +37,7 @@ func ReadStreamEventFrom(r *jsontext.Reader, se *StreamEvent, src string) bool {
 		case "content_block":
 			se.ContentBlock = r.Skip()
 		case "delta":
-			readDelta(r, se, src)
+			readDelta(r, se)
 		case "usage":
 			if r.Null() {
 				se.Usage = nil
@@ -85,7 +76,7 @@ func ReadStreamEventFrom(r *jsontext.Reader, se *StreamEvent, src string) bool {
 // readDelta reads a delta into se.Delta, and decodes it into se.delta
 // when it is an object (or null) of the types Delta has: else the delta
 // is kept raw only, and decoding it again gives the error.
-func readDelta(r *jsontext.Reader, se *StreamEvent, src string) {
+func readDelta(r *jsontext.Reader, se *StreamEvent) {
 	r.Peek() // past white space: raw values start at their first byte
 	off, depth := r.Offset(), r.Depth()
 	se.delta, se.parsed = wireDelta{}, false
@@ -94,7 +85,7 @@ func readDelta(r *jsontext.Reader, se *StreamEvent, src string) {
 		return
 	}
 	if r.Peek() == '{' {
-		readDeltaObject(r, &se.delta, src)
+		readDeltaObject(r, &se.delta)
 		if !r.Failed() {
 			se.Delta, se.parsed = r.Since(off), true
 			return
@@ -105,7 +96,7 @@ func readDelta(r *jsontext.Reader, se *StreamEvent, src string) {
 	se.Delta = r.Skip()
 }
 
-func readDeltaObject(r *jsontext.Reader, d *wireDelta, src string) {
+func readDeltaObject(r *jsontext.Reader, d *wireDelta) {
 	r.Object()
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
@@ -114,13 +105,13 @@ func readDeltaObject(r *jsontext.Reader, d *wireDelta, src string) {
 				d.Type = name(r.Str())
 			}
 		case "text":
-			stringField(r, &d.Text, src)
+			r.StringField(&d.Text)
 		case "partial_json":
-			stringField(r, &d.PartialJSON, src)
+			r.StringField(&d.PartialJSON)
 		case "thinking":
-			stringField(r, &d.Thinking, src)
+			r.StringField(&d.Thinking)
 		case "signature":
-			stringField(r, &d.Signature, src)
+			r.StringField(&d.Signature)
 		case "citation":
 			d.Citation = r.Skip()
 		case "stop_reason":
@@ -131,34 +122,6 @@ func readDeltaObject(r *jsontext.Reader, d *wireDelta, src string) {
 			r.Skip()
 		}
 	}
-}
-
-// stringField is r.StringField, but for a string without escapes read
-// from src, which holds r's input, is src's substring: no copy, no
-// allocation (a delta's text, once per SSE message).
-func stringField(r *jsontext.Reader, s *string, src string) {
-	if r.Null() {
-		return
-	}
-	if src == "" {
-		*s = r.String()
-		return
-	}
-	off := r.Offset() // at the quote: Null skipped the white space
-	*s = inputString(r, off, r.Str(), src)
-}
-
-// inputString returns b, the string r has just read from offset off, as
-// a Go string: src's substring when b is r's input itself (no escape was
-// decoded), else a copy.
-func inputString(r *jsontext.Reader, off int, b []byte, src string) string {
-	switch {
-	case r.Failed() || len(b) == 0:
-		return ""
-	case off+1+len(b) <= len(src) && &b[0] == &r.Since(off)[1]:
-		return src[off+1 : off+1+len(b)]
-	}
-	return string(b)
 }
 
 // The content_block_delta events of text, thinking and tool input, as
@@ -173,19 +136,16 @@ const (
 
 // ReadDeltaEvent decodes raw, a content_block_delta of text, thinking or
 // tool input written exactly as the API writes it (the fields in its
-// order, no white space), into se as ReadStreamEventFrom does, and
-// reports whether it could; on false, se is untouched and raw is any
-// other event, or another form of one: decode it with
-// ReadStreamEventFrom. raw is valid UTF-8 (r is reset to it with
-// ResetValid). src, if not "", holds raw's bytes: the delta's string is
-// its substring when it has no escapes, else a copy.
+// order, no white space), into se as ReadStreamEvent does, and reports
+// whether it could; on false, se is untouched and raw is any other
+// event, or another form of one: decode it with ReadStreamEvent. raw is
+// valid UTF-8 (r is reset to it with ResetValid).
 //
 // Nearly every event of a stream is such a delta: matched as two
 // constant heads around the index, it is read without walking its keys
 // (25 % of the anthropic decoder's instructions on long-text-turn1.sse).
-func ReadDeltaEvent(r *jsontext.Reader, raw []byte, src string, se *StreamEvent) bool {
-	if len(raw) <= len(deltaEventHead) || string(raw[:len(deltaEventHead)]) != deltaEventHead ||
-		src != "" && len(src) != len(raw) {
+func ReadDeltaEvent(r *jsontext.Reader, raw []byte, se *StreamEvent) bool {
+	if len(raw) <= len(deltaEventHead) || string(raw[:len(deltaEventHead)]) != deltaEventHead {
 		return false
 	}
 	rest := raw[len(deltaEventHead):]
@@ -216,7 +176,7 @@ func ReadDeltaEvent(r *jsontext.Reader, raw []byte, src string, se *StreamEvent)
 	if r.Failed() || r.Offset() != len(raw)-2 || string(raw[len(raw)-2:]) != "}}" {
 		return false
 	}
-	text := inputString(r, quote, b, src)
+	text := string(b)
 	*se = StreamEvent{
 		Type:  EventContentBlockDelta,
 		Delta: raw[len(raw)-len(rest)+len(`,"delta":`) : len(raw)-1],

@@ -122,87 +122,50 @@ func compareRead(t *testing.T, data []byte) bool {
 	return true
 }
 
-// compareFrom checks that ReadStreamEventFrom, and ReadDeltaEvent where
-// it takes data, decode valid UTF-8 data as ReadStreamEvent does, and
-// that the strings ReadStreamEventFrom hands out are data's when they
-// have no escapes.
+// compareFrom checks that ReadDeltaEvent, where it takes data, decodes
+// valid UTF-8 data as ReadStreamEvent does.
 func compareFrom(t *testing.T, data []byte) {
 	t.Helper()
 	var r jsontext.Reader
 	r.Reset(data)
 	var want StreamEvent
 	wantOK := ReadStreamEvent(&r, &want) && r.End()
-	src := string(data)
-	r.ResetValid(data)
-	var from StreamEvent
-	fromOK := ReadStreamEventFrom(&r, &from, src) && r.End()
-	var fast, copied StreamEvent
-	fastOK := ReadDeltaEvent(&r, data, src, &fast)
-	if ok := ReadDeltaEvent(&r, data, "", &copied); ok != fastOK {
-		t.Fatalf("%s: ReadDeltaEvent %v with its string, %v without", data, fastOK, ok)
-	}
-	if fromOK != wantOK {
-		t.Fatalf("%s: ReadStreamEventFrom %v, ReadStreamEvent %v", data, fromOK, wantOK)
-	}
+	var fast StreamEvent
+	fastOK := ReadDeltaEvent(&r, data, &fast)
 	if fastOK && !wantOK {
 		t.Fatalf("%s: ReadDeltaEvent decodes what ReadStreamEvent does not", data)
 	}
-	if !wantOK {
+	if !fastOK {
 		return
 	}
-	opt := cmp.AllowUnexported(StreamEvent{})
-	if diff := cmp.Diff(want, from, opt); diff != "" {
-		t.Errorf("%s: ReadStreamEventFrom differs (-ReadStreamEvent +From):\n%s", data, diff)
+	if diff := cmp.Diff(want, fast, cmp.AllowUnexported(StreamEvent{})); diff != "" {
+		t.Errorf("%s: ReadDeltaEvent differs (-ReadStreamEvent +ReadDeltaEvent):\n%s", data, diff)
 	}
-	if fastOK {
-		if diff := cmp.Diff(want, fast, opt); diff != "" {
-			t.Errorf("%s: ReadDeltaEvent differs (-ReadStreamEvent +ReadDeltaEvent):\n%s", data, diff)
-		}
-		if fast.Index != &fast.idx {
-			t.Errorf("%s: ReadDeltaEvent's Index does not point to its idx", data)
-		}
-		if diff := cmp.Diff(want, copied, opt); diff != "" {
-			t.Errorf("%s: ReadDeltaEvent without its string differs (-ReadStreamEvent +ReadDeltaEvent):\n%s", data, diff)
-		}
+	if fast.Index != &fast.idx {
+		t.Errorf("%s: ReadDeltaEvent's Index does not point to its idx", data)
 	}
 }
 
-// TestReadDeltaEventAllocs: a delta without escapes is read with no
-// allocation, its text a substring of the data; one with escapes with
-// one, its text; without the data as a string, with one each.
+// TestReadDeltaEventAllocs: a delta is read with one allocation, its
+// text.
 func TestReadDeltaEventAllocs(t *testing.T) {
-	for _, tt := range []struct {
-		data string
-		want float64
-	}{
-		{`{"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":"h\u00e9 🦊"}}`, 1},
-		{`{"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":"hé 🦊"}}`, 0},
-		{`{"type":"content_block_delta","index":3,"delta":{"type":"thinking_delta","thinking":"hmm"}}`, 0},
-		{`{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"{\"a\""}}`, 1},
-		{`{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"1, 2"}}`, 0},
+	for _, data := range []string{
+		`{"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":"h\u00e9 🦊"}}`,
+		`{"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":"hé 🦊"}}`,
+		`{"type":"content_block_delta","index":3,"delta":{"type":"thinking_delta","thinking":"hmm"}}`,
+		`{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"{\"a\""}}`,
+		`{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"1, 2"}}`,
 	} {
-		raw := []byte(tt.data)
+		raw := []byte(data)
 		var r jsontext.Reader
 		var se StreamEvent
 		got := testing.AllocsPerRun(10, func() {
-			if !ReadDeltaEvent(&r, raw, tt.data, &se) {
-				t.Fatalf("%s: not read", tt.data)
+			if !ReadDeltaEvent(&r, raw, &se) {
+				t.Fatalf("%s: not read", data)
 			}
 		})
-		if got != tt.want {
-			t.Errorf("%s: %v allocations, want %v", tt.data, got, tt.want)
-		}
-		got = testing.AllocsPerRun(10, func() { ReadDeltaEvent(&r, raw, "", &se) })
 		if got != 1 {
-			t.Errorf("%s: without the data's string: %v allocations, want 1", tt.data, got)
-		}
-		got = testing.AllocsPerRun(10, func() {
-			r.ResetValid(raw)
-			se = StreamEvent{}
-			ReadStreamEventFrom(&r, &se, tt.data)
-		})
-		if got != tt.want {
-			t.Errorf("%s: ReadStreamEventFrom: %v allocations, want %v", tt.data, got, tt.want)
+			t.Errorf("%s: %v allocations, want 1", data, got)
 		}
 	}
 }

@@ -215,7 +215,7 @@ func isTypeError(err error) bool {
 // when jsontext.Reader can, else with encoding/json, which gives the
 // errors. raw is valid UTF-8 (message made it so).
 func (d *Decoder) unmarshal(raw []byte, se *messages.StreamEvent) error {
-	if messages.ReadDeltaEvent(&d.jr, raw, "", se) {
+	if messages.ReadDeltaEvent(&d.jr, raw, se) {
 		return nil
 	}
 	*se = messages.StreamEvent{}
