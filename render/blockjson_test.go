@@ -2,11 +2,9 @@ package render
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"io"
 	"math"
-	"math/bits"
 	"reflect"
 	"strings"
 	"testing"
@@ -310,33 +308,4 @@ func depth(src []byte) int {
 		}
 	}
 	return max
-}
-
-// TestSpecial8 checks special8 against a byte-by-byte look: every byte
-// value at every position, among plain bytes and beside other values.
-// Its lowest marked byte is the first special one.
-func TestSpecial8(t *testing.T) {
-	t.Parallel()
-	special := func(b byte) bool { return b < 0x20 || b == '"' || b == '\\' }
-	for _, fill := range []byte{'a', 0x1f, 0x80, 0xff, '"' + 1, '\\' - 1, '"', '\\' + 1} {
-		for pos := range 8 {
-			for v := range 256 {
-				var w [8]byte
-				for i := range w {
-					w[i] = fill
-				}
-				w[pos] = byte(v)
-				want := 8
-				for i, b := range w {
-					if special(b) {
-						want = i
-						break
-					}
-				}
-				if got := bits.TrailingZeros64(special8(binary.LittleEndian.Uint64(w[:]))) / 8; got != want {
-					t.Errorf("special8(% x) marks byte %d first, want %d", w, got, want)
-				}
-			}
-		}
-	}
 }

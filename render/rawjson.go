@@ -1,11 +1,6 @@
 package render
 
-import (
-	"encoding/binary"
-	"math/bits"
-
-	"github.com/agentstream/agentstream/internal/jsontext"
-)
+import "github.com/agentstream/agentstream/internal/jsontext"
 
 // maxRawDepth is the deepest nesting appendCompact follows; deeper JSON
 // text is left to encoding/json (whose own limit is 10000).
@@ -134,96 +129,13 @@ func (c *compactor) key() bool {
 
 // str reads a string, its opening quote at c.i.
 func (c *compactor) str() bool {
-	s := c.src
-	i := c.i + 1
-	for {
-		// Eight bytes at a time to the next byte that needs a look: the
-		// quote, the backslash or a control character. encoding/json's
-		// scanner checks nothing more (bytes of invalid UTF-8 pass).
-		for ; i+8 <= len(s); i += 8 {
-			if m := special8(binary.LittleEndian.Uint64(s[i:])); m != 0 {
-				// The lowest marked byte is the first special one (see
-				// special8): straight to it, where a byte-by-byte look
-				// cost a quarter of writing the xml input's raw payloads,
-				// dense in \u escapes.
-				i += bits.TrailingZeros64(m) / 8
-				goto special
-			}
-		}
-		for i < len(s) && s[i] >= 0x20 && s[i] != '"' && s[i] != '\\' {
-			i++
-		}
-		if i >= len(s) {
-			return false
-		}
-	special:
-		switch s[i] {
-		case '"':
-			c.i = i + 1
-			return true
-		case '\\':
-			// A run of escapes is read here, not one per trip through
-			// the word loop: Python's json.dumps writes every character
-			// outside ASCII as \uXXXX (the xml and jsonenv producers'
-			// meta payloads), and the look at a new word per escape
-			// made this loop a tenth of assemble -o json on xml input.
-			for {
-				if i+1 >= len(s) {
-					return false
-				}
-				switch s[i+1] {
-				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-					i += 2
-				case 'u':
-					if i+6 > len(s) || !hex4(s[i+2:i+6]) {
-						return false
-					}
-					i += 6
-				default:
-					return false
-				}
-				if i >= len(s) || s[i] != '\\' {
-					break
-				}
-			}
-		default: // a control character
-			return false
-		}
+	i := jsontext.StringEnd(c.src, c.i)
+	if i < 0 {
+		return false
 	}
+	c.i = i
+	return true
 }
-
-// special8 marks, with the high bit of its byte, the bytes of x that are
-// the quote, the backslash or a control character (below 0x20), and
-// returns 0 if there is none. For each, a byte of x^pattern is zero, or
-// below 0x20, exactly when (v - lows) & ^v has its high bit set, borrows
-// aside, which only ever follow a byte that matched: the lowest marked
-// byte is always a special one.
-func special8(x uint64) uint64 {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	quote := x ^ ('"' * ones)
-	backslash := x ^ ('\\' * ones)
-	return ((x-0x20*ones)&^x | (quote-ones)&^quote | (backslash-ones)&^backslash) & highs
-}
-
-// hex4 reports whether the four bytes of b are hex digits.
-func hex4(b []byte) bool {
-	_ = b[3]
-	return hexDigit[b[0]]&hexDigit[b[1]]&hexDigit[b[2]]&hexDigit[b[3]] != 0
-}
-
-// hexDigit is 1 for the bytes that are hex digits: hex4 tests four
-// with one branch, where four range tests each took several.
-var hexDigit = func() (t [256]byte) {
-	for c := range 256 {
-		if '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' {
-			t[c] = 1
-		}
-	}
-	return t
-}()
 
 // literal reads true, false or null.
 func (c *compactor) literal(lit string) bool {

@@ -664,7 +664,23 @@ func (r *Reader) skipKey() bool {
 
 // skipString checks a string's syntax without decoding it.
 func (r *Reader) skipString() {
-	b, i := r.b, r.i+1
+	i := StringEnd(r.b, r.i)
+	if i < 0 {
+		r.bad = true
+		return
+	}
+	r.i = i
+}
+
+// StringEnd returns the index in b after the JSON string whose opening
+// quote is b[i], or -1 if none is there, checking its syntax as
+// encoding/json's scanner does (bytes of invalid UTF-8 pass) without
+// decoding it.
+func StringEnd(b []byte, i int) int {
+	if i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	i++
 	for i < len(b) {
 		// The run up to the next stop; one ended within a word (the
 		// runs between a JSON text's escapes in a string, between
@@ -681,35 +697,37 @@ func (r *Reader) skipString() {
 		if i >= len(b) {
 			break
 		}
-		c := b[i]
-		switch {
+		switch c := b[i]; {
 		case c == '"':
-			r.i = i + 1
-			return
+			return i + 1
 		case c < 0x20:
-			r.bad = true
-			return
-		case c == '\\':
+			return -1
+		}
+		// A backslash. A run of escapes is read here, not one per look
+		// at a new word: Python's json.dumps writes every character
+		// outside ASCII as \uXXXX (the xml and jsonenv producers' meta
+		// payloads).
+		for {
 			if i+1 >= len(b) {
-				r.bad = true
-				return
+				return -1
 			}
 			switch b[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
 				if hex4(b[i+2:]) < 0 {
-					r.bad = true
-					return
+					return -1
 				}
 				i += 6
 			default:
-				r.bad = true
-				return
+				return -1
+			}
+			if i >= len(b) || b[i] != '\\' {
+				break
 			}
 		}
 	}
-	r.bad = true
+	return -1
 }
 
 // number checks a number's syntax.

@@ -257,3 +257,31 @@ func TestValid(t *testing.T) {
 		}
 	}
 }
+
+func TestStringEnd(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		i    int
+		want int
+	}{
+		{`"abc"`, 0, 5},
+		{`x"a\"b",`, 1, 7},
+		{`"\u00dcn\u00ef\ud83e\udd8a and a longer plain run"`, 0, 50},
+		{`"\\\/\b\f\n\r\t"`, 0, 16},
+		{"\"bad \xff byte\"", 0, 12}, // invalid UTF-8 passes, as encoding/json's scanner lets it
+		{`"open`, 0, -1},
+		{`"\x"`, 0, -1},
+		{`"\u12g4"`, 0, -1},
+		{`"\u12`, 0, -1},
+		{"\"ctl \x01\"", 0, -1},
+		{`"ends in \`, 0, -1},
+		{`abc`, 0, -1},
+		{``, 0, -1},
+	}
+	for _, tt := range tests {
+		if got := StringEnd([]byte(tt.in), tt.i); got != tt.want {
+			t.Errorf("StringEnd(%q, %d) = %d, want %d", tt.in, tt.i, got, tt.want)
+		}
+	}
+}
