@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
@@ -50,27 +51,8 @@ type Builder struct {
 	// whose message is looked up once, not at every delta.
 	last      *message
 	lastAgent string
-	// deltas are Delta events allocated together and handed out one
-	// by one (see newDelta).
-	deltas []event.Delta
-}
-
-// deltaBatch is how many Delta events newDelta allocates at once.
-const deltaBatch = 32
-
-// newDelta returns a new Delta event. Deltas are the events of nearly
-// every line or SSE message; allocated deltaBatch at a time, each still
-// its own struct (no event shares memory with another), they cost one
-// allocation per deltaBatch. A consumer that keeps one keeps the
-// memory of its batch (deltaBatch × 40 bytes) alive.
-func (b *Builder) newDelta(agent string, kind event.BlockKind, text string) *event.Delta {
-	if len(b.deltas) == 0 {
-		b.deltas = make([]event.Delta, deltaBatch)
-	}
-	d := &b.deltas[0]
-	b.deltas = b.deltas[1:]
-	d.Agent, d.Kind, d.Text = agent, kind, text
-	return d
+	// deltas hands out the Delta events, allocated in batches.
+	deltas deltabatch.Batch
 }
 
 type message struct {
@@ -397,7 +379,7 @@ func (b *Builder) appendText(agent string, bl *block, s string) {
 	if s == "" {
 		return
 	}
-	b.emit(b.newDelta(agent, bl.kind(), s))
+	b.emit(b.deltas.New(agent, bl.kind(), s))
 	if !b.noDigest {
 		bl.text.write(b.seed, s)
 	}

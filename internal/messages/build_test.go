@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/deltabatch"
 )
 
 // step is one call on a Builder.
@@ -452,7 +453,7 @@ func TestDeltasOwnMemory(t *testing.T) {
 	}, 1<<20)
 	b.MessageStart("a", &Message{ID: "m"})
 	b.BlockStart("a", 0, json.RawMessage(`{"type":"text","text":""}`))
-	n := 2*deltaBatch + 1
+	n := 2*deltabatch.Len + 1
 	for i := range n {
 		b.BlockDelta("a", 0, json.RawMessage(fmt.Sprintf(`{"type":"text_delta","text":"%d"}`, i)), nil)
 	}

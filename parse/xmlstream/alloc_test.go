@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/deltabatch"
 )
 
 // TestDeltasIndependent: the deltas made from one reused buffer keep
@@ -16,7 +17,7 @@ func TestDeltasIndependent(t *testing.T) {
 	var p deltas
 	var got, want []event.Event
 	buf := make([]byte, 0, maxSlabText+1)
-	for i := range 3 * deltaBatch * slabSize / 100 {
+	for i := range 3 * deltabatch.Len * slabSize / 100 {
 		n := i % (maxSlabText + 2) // 0 to maxSlabText+1: in a slab and not
 		buf = append(buf[:0], strings.Repeat(string(rune('a'+i%26)), n)...)
 		got = append(got, p.make("A", event.Text, buf))

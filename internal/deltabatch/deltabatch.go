@@ -1,0 +1,35 @@
+// Package deltabatch allocates Delta events, the most frequent event of
+// every decoder (a producer writes a delta every 40 bytes or so), in
+// batches: one allocation per Len events instead of one per event.
+package deltabatch
+
+import "github.com/agentstream/agentstream/event"
+
+// Len is how many Delta events a batch holds. A consumer that keeps an
+// event keeps its batch (Len × 40 bytes) alive with it.
+const Len = 32
+
+// Batch hands out Delta events. Each is handed out once and never
+// written again, so events stay as independent of the decoder and of
+// each other as if each had been allocated alone. The zero value is
+// ready to use.
+type Batch struct {
+	batch []event.Delta
+	used  int // structs of batch handed out
+}
+
+// New returns a new Delta of agent and kind with text.
+func (p *Batch) New(agent string, kind event.BlockKind, text string) *event.Delta {
+	if p.used == len(p.batch) {
+		p.batch, p.used = make([]event.Delta, Len), 0
+	}
+	// An index, not batch = batch[1:], and the fields one by one into
+	// the zeroed struct, not *ev = event.Delta{...}: while the collector
+	// runs, the slice's pointer took a write barrier per delta and the
+	// struct copy a bulk one (typedmemmove), 9M instructions of decoding
+	// the 20 MB xml recording (callgrind).
+	ev := &p.batch[p.used]
+	p.used++
+	ev.Agent, ev.Kind, ev.Text = agent, kind, text
+	return ev
+}
