@@ -3,12 +3,9 @@ package jsonenv
 import (
 	"bytes"
 	"cmp"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/bits"
-	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -318,7 +315,7 @@ func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) 
 	valid := utf8.ValidString(data)
 	for {
 		var n int
-		e.chunk, n = appendEscaped(e.chunk[:0], data, budget, valid)
+		e.chunk, n = jsontext.AppendStringPrefix(e.chunk[:0], data, budget, valid)
 		last := n == len(data)
 		if e.err == nil {
 			b := e.appendHead(e.frameStart(), typ, agent, final && last)
@@ -336,132 +333,6 @@ func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) 
 // maxRuneJSON is the most bytes one character takes in a JSON string
 // (a control character as \u00XX).
 const maxRuneJSON = 6
-
-// appendEscaped appends the longest prefix of s, cut at a rune boundary,
-// whose JSON-escaped form (as jsontext.AppendString writes it, without
-// the quotes) fits in budget bytes, escaped; it returns the length of
-// that prefix. valid says s is valid UTF-8: its non-ASCII bytes are then
-// copied as they are, in the runs between the bytes that need escaping,
-// instead of decoded one character at a time.
-//
-// A payload of JSON text has a quote or a backslash every few bytes: the
-// runs between them are copied eight bytes at a time into room made
-// once, a whole word stored and as much of it kept as is plain, with no
-// call per run (a call to jsontext's run scanner, which checked UTF-8 again,
-// and an append per run made this twice as long on xml -> jsonenv).
-func appendEscaped(b []byte, s string, budget int, valid bool) ([]byte, int) {
-	plain := &plainASCII
-	if valid {
-		plain = &plainValid
-	}
-	o := len(b)
-	limit := o + budget // o when the budget is spent
-	// Room for a word stored at limit: out's bytes past o are scratch.
-	out := slices.Grow(b, budget+8)[:o+budget+8]
-	i := 0
-	for i < len(s) {
-		// A run that is written as it is: a byte each, up to the budget.
-		if i+8 <= len(s) {
-			w := word(s, i)
-			binary.LittleEndian.PutUint64(out[o:], w)
-			k := 8
-			if m := escapeStops(w, valid); m != 0 {
-				k = bits.TrailingZeros64(m) >> 3
-			}
-			k = min(k, limit-o)
-			o, i = o+k, i+k
-			if k == 8 {
-				continue
-			}
-		} else {
-			for i < len(s) && o < limit && plain[s[i]] == 1 {
-				out[o] = s[i]
-				o, i = o+1, i+1
-			}
-			if i == len(s) {
-				break
-			}
-		}
-		c := s[i]
-		if plain[c] == 1 {
-			break // the budget is spent
-		}
-		if c == '"' || c == '\\' {
-			// The common case in a payload of JSON text, written here
-			// as AppendString writes it, without a call per character.
-			if o+2 > limit {
-				break
-			}
-			out[o], out[o+1] = '\\', c
-			o, i = o+2, i+1
-			continue
-		}
-		w := 1
-		if c >= utf8.RuneSelf {
-			_, w = utf8.DecodeRuneInString(s[i:])
-		}
-		// The character as AppendString escapes it, quotes cut off.
-		var tmp [8]byte
-		esc := jsontext.AppendString(tmp[:0], s[i:i+w])
-		esc = esc[1 : len(esc)-1]
-		if o+len(esc) > limit {
-			break
-		}
-		o += copy(out[o:], esc)
-		i += w
-	}
-	if valid && i < len(s) && !utf8.RuneStart(s[i]) {
-		// The budget ends inside a character, whose bytes before i were
-		// copied as they are: cut before it.
-		for i > 0 && !utf8.RuneStart(s[i]) {
-			o, i = o-1, i-1
-		}
-	}
-	return out[:o], i
-}
-
-// escapeStops marks the high bit of each byte of w, eight bytes of s, that
-// a JSON string does not hold as it is: '"', '\\', control bytes, and
-// bytes outside ASCII unless valid (s is valid UTF-8). The lowest mark is
-// exact, those above it may not be.
-func escapeStops(w uint64, valid bool) uint64 {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	// A byte of q or bs is zero where w has '"' or '\\', and then x-ones
-	// has its high bit set, as do the bytes below 0x20 in w-ones*0x20;
-	// other high bits are set only above a byte so marked (borrows),
-	// and in the bytes outside ASCII, which the last step decides on.
-	q, bs := w^(ones*'"'), w^(ones*'\\')
-	m := (q - ones) | (bs - ones) | (w - ones*0x20)
-	if valid {
-		return m &^ w & highs
-	}
-	return (m | w) & highs
-}
-
-// word returns the eight bytes of s at i, little-endian.
-func word(s string, i int) uint64 {
-	t := s[i : i+8] // one bounds check, one load
-	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-}
-
-// plainASCII and plainValid mark the bytes a JSON string holds as they
-// are: printable ASCII but '"' and '\\', and in valid UTF-8 every byte of
-// a character outside ASCII too.
-var plainASCII, plainValid = func() (a, v [256]byte) {
-	for c := range 256 {
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			a[c], v[c] = 1, 1
-		}
-		if c >= utf8.RuneSelf {
-			v[c] = 1
-		}
-	}
-	return a, v
-}()
 
 func (e *Encoder) envelope(typ, agent string, final bool, delta string, extras ...extra) {
 	if e.err != nil {
