@@ -93,3 +93,22 @@ func TestReadEnvelopeKnowsEveryField(t *testing.T) {
 	t.Parallel()
 	eventtest.ReadsEveryField(t, "read.go", wire.Envelope{})
 }
+
+// TestQuickEnvelopeTakes: quickEnvelope takes the producer's envelopes
+// (compareQuick only checks those it takes, so one that took none would
+// pass it): most of the recordings' envelopes are of its shape.
+func TestQuickEnvelopeTakes(t *testing.T) {
+	t.Parallel()
+	seeds := envelopeSeeds(t)
+	var d Decoder
+	took := 0
+	for _, s := range seeds {
+		if d.quickEnvelope(badutf8.Replace(s)) {
+			took++
+		}
+	}
+	if took < len(seeds)/2 {
+		t.Errorf("quickEnvelope took %d of %d envelopes, want at least half", took, len(seeds))
+	}
+	t.Logf("quickEnvelope took %d of %d", took, len(seeds))
+}
