@@ -6,7 +6,7 @@ package deltabatch
 import "github.com/agentstream/agentstream/event"
 
 // Len is how many Delta events a batch holds. A consumer that keeps an
-// event keeps its batch (Len × 40 bytes) alive with it.
+// event keeps its batch (Len × 48 bytes) alive with it.
 const Len = 32
 
 // Batch hands out Delta events. Each is handed out once and never
