@@ -38,7 +38,7 @@ func recordings(t testing.TB) []recording {
 		"codex": codex.Format(), "anthropic": anthropic.Format(),
 	}
 	var out []recording
-	for _, root := range []string{"../../../testdata", "../../../../shared/corpus", "/work/shared/corpus"} {
+	for _, root := range []string{"../../../testdata", "../../../../shared/corpus"} {
 		if _, err := os.Stat(root); err != nil {
 			continue
 		}
