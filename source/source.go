@@ -31,10 +31,14 @@ type Options struct {
 	// MinRetryDelay is the shortest wait before a reconnection, whatever
 	// the server's retry: field says (DefaultMinRetryDelay if 0).
 	MinRetryDelay time.Duration
+	// MaxRetryDelay is the longest wait before a reconnection, whatever
+	// the server's retry: field says (DefaultMaxRetryDelay if 0).
+	MaxRetryDelay time.Duration
 	// MaxReconnects caps the reconnections of one input in all, however
 	// many events arrive between them (DefaultMaxReconnects if 0).
 	MaxReconnects int
-	// Warn, when set, is told of every reconnection.
+	// Warn, when set, is told of every reconnection, and of the events a
+	// server sent again after one (dropped).
 	Warn func(msg string)
 	// Sleep, when set, is called to wait d before a reconnection instead
 	// of a timer (tests record the waits instead of waiting).
