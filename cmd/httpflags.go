@@ -134,7 +134,9 @@ func (o *httpOptions) apply(ctx context.Context, so *source.Options, stdin io.Re
 			so.IdleTimeout = o.timeout
 		}
 	}
-	so.MaxRetryDelay = o.retryMaxWait
+	if o.fs.Changed("retry-max-wait") {
+		so.MaxRetryDelay = o.retryMaxWait
+	}
 	so.Retry = o.retry
 	so.RetryWithoutIDs = o.retryNoIDs
 	if o.retry < 0 {

@@ -215,6 +215,14 @@ func TestHTTPFlags(t *testing.T) {
 			"",
 		},
 		{
+			"retry max wait",
+			[]string{"--retry-max-wait", "5s"},
+			[]string{url},
+			"",
+			source.Options{ConnectTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute, Retry: 3, MaxRetryDelay: 5 * time.Second},
+			"",
+		},
+		{
 			"post body: no retry",
 			[]string{"-d", "hi"},
 			[]string{url},
