@@ -12,6 +12,7 @@ import (
 // standard ones.
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"sse-server": sseServerCmd,
+	"waitfor":    waitForCmd,
 }
 
 // sseServerCmd is `sse-server VAR FILE`: it serves FILE as an SSE stream

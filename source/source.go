@@ -69,5 +69,26 @@ func Open(ctx context.Context, name string, opts *Options) (io.ReadCloser, error
 	case IsURL(name):
 		return openURL(ctx, name, opts)
 	}
-	return os.Open(name)
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err == nil && !info.Mode().IsRegular() && !info.IsDir() {
+		// A FIFO or a device can block a read as a pipe does: read it
+		// as standard input is read, so that the context's end ends it.
+		return &ownedStdin{ReadCloser: Stdin(ctx, f), f: f}, nil
+	}
+	return f, nil
+}
+
+// ownedStdin is a named pipe or device read as standard input is, which
+// Close closes.
+type ownedStdin struct {
+	io.ReadCloser
+	f *os.File
+}
+
+func (o *ownedStdin) Close() error {
+	o.ReadCloser.Close()
+	return o.f.Close()
 }
