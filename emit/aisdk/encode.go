@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -86,18 +87,21 @@ func verbatim(raw []byte, types ...string) bool {
 	if len(raw) == 0 {
 		return false
 	}
-	var c struct {
-		Type string `json:"type"`
-	}
-	if json.Unmarshal(raw, &c) != nil {
+	var m map[string]json.RawMessage
+	var typ string
+	if json.Unmarshal(raw, &m) != nil || json.Unmarshal(m["type"], &typ) != nil {
 		return false
 	}
-	for _, t := range types {
-		if c.Type == t || t == wire.DataPrefix && wire.IsData(c.Type) {
-			return true
+	f, ok := wire.FieldsOf(typ)
+	if !ok || !slices.Contains(types, typ) {
+		return false
+	}
+	for _, k := range f.Required {
+		if _, ok := m[k]; !ok {
+			return false // another format's object of the same type name
 		}
 	}
-	return false
+	return true
 }
 
 func (e *Encoder) ensureStart() {
