@@ -21,8 +21,9 @@
 // structured output when it has no text; Citations are source-url (a
 // citation with a URL) or source-document (one with a document title)
 // chunks with sourceIds numbered source-1, ...; an Error is an error
-// chunk (after ending the open parts, as the error ended them), or the
-// abort chunk it was; RunEnd is finish.
+// chunk, or the abort chunk it was (the parts it interrupted get no end:
+// the client leaves them streaming, as assemble leaves them truncated);
+// RunEnd is finish.
 //
 // finishReason is written only where the source says how the run ended:
 // error for a failed run (RunEnd.IsError, a fatal Error, a TurnEnd with

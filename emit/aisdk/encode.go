@@ -157,13 +157,13 @@ func (e *Encoder) Encode(ev event.Event) error {
 		if ev.Error != "" {
 			e.failed = true
 			if ev.Error != e.lastErr {
-				e.endParts()
+				clear(e.open)
 				e.lastErr = ev.Error
 				e.chunk(&wire.Chunk{Type: wire.TypeError, ErrorText: str(ev.Error)})
 			}
 		}
 		e.stop = ev.StopReason
-		if e.step {
+		if e.step && !e.finished {
 			e.step = false
 			e.chunk(&wire.Chunk{Type: wire.TypeFinishStep})
 		}
@@ -268,12 +268,6 @@ func (e *Encoder) endPart(kind event.BlockKind) {
 		delete(e.open, kind)
 		e.chunk(&wire.Chunk{Type: partType(kind, "end"), ID: id})
 	}
-}
-
-// endParts ends the open parts: an error ends them (event.Error).
-func (e *Encoder) endParts() {
-	e.endPart(event.Thinking)
-	e.endPart(event.Text)
 }
 
 // citations writes a source chunk per citation: source-url for one with
@@ -389,8 +383,13 @@ func (e *Encoder) toolResult(ev *event.ToolResult) {
 	}
 }
 
+// error writes an error chunk, or the abort chunk the error was. The
+// error interrupted the open parts (event.Error ends them unfinished): no
+// end is written for them, so the client leaves them streaming, as
+// assemble leaves them truncated.
 func (e *Encoder) error(ev *event.Error) {
-	e.endParts()
+	clear(e.open)
+	e.lastErr = ev.Message
 	if ev.Type == aisdk.ErrorAbort && verbatim(ev.Raw, wire.TypeAbort) {
 		e.finished = true
 		e.raw(ev.Raw)
@@ -399,7 +398,6 @@ func (e *Encoder) error(ev *event.Error) {
 	if ev.Fatal {
 		e.failed = true
 	}
-	e.lastErr = ev.Message
 	if verbatim(ev.Raw, wire.TypeError) {
 		e.raw(ev.Raw)
 		return
@@ -426,12 +424,12 @@ func (e *Encoder) runEnd(ev *event.RunEnd) {
 	if ev.StopReason != "" {
 		e.stop = ev.StopReason
 	}
+	if e.finished {
+		return
+	}
 	if e.step {
 		e.step = false
 		e.chunk(&wire.Chunk{Type: wire.TypeFinishStep})
-	}
-	if e.finished {
-		return
 	}
 	e.finished = true
 	if ev.MetaKind == aisdk.MetaKind && verbatim(ev.Meta, wire.TypeFinish) {
@@ -479,11 +477,11 @@ func (e *Encoder) Close() error {
 	if !e.started {
 		return nil // nothing came
 	}
-	if e.step {
-		e.step = false
-		e.chunk(&wire.Chunk{Type: wire.TypeFinishStep})
-	}
 	if !e.finished {
+		if e.step {
+			e.step = false
+			e.chunk(&wire.Chunk{Type: wire.TypeFinishStep})
+		}
 		e.finished = true
 		e.finish()
 	}

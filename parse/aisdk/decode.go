@@ -58,6 +58,7 @@ type Decoder struct {
 	step     bool                       // a start-step is not yet finished
 	ended    bool                       // finish or abort arrived
 	capped   bool                       // ErrTooManyOpen was reported
+	sources  []event.Citation           // sources in a row, until the next other chunk
 	anything bool                       // a chunk arrived
 }
 
@@ -191,6 +192,9 @@ func (d *Decoder) decode(data []byte) error {
 		return d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
 	}
 	d.anything = true
+	if c.Type != wire.TypeSourceURL && c.Type != wire.TypeSourceDocument {
+		d.flushSources()
+	}
 	agent := d.cfg.Agent
 	raw := func() json.RawMessage { return jsontext.Compact(data) }
 	switch c.Type {
@@ -239,7 +243,9 @@ func (d *Decoder) decode(data []byte) error {
 	case wire.TypeToolOutputDenied:
 		d.emit(&event.ToolResult{Agent: agent, ID: c.ToolCallID, Status: StatusDenied})
 	case wire.TypeSourceURL, wire.TypeSourceDocument:
-		d.emit(&event.Citations{Agent: agent, Items: []event.Citation{source(&c, raw())}})
+		// Consecutive sources are one Citations: the text before them
+		// has them all.
+		d.sources = append(d.sources, source(&c, raw()))
 	case wire.TypeError:
 		msg := ""
 		if c.ErrorText != nil {
@@ -249,11 +255,17 @@ func (d *Decoder) decode(data []byte) error {
 		d.emit(&event.Error{Agent: agent, Message: msg, Raw: raw()})
 	case wire.TypeAbort:
 		d.ended = true
+		d.open = map[event.BlockKind]string{} // the Error ends them
 		msg := "aborted"
 		if c.Reason != nil && *c.Reason != "" {
 			msg = *c.Reason
 		}
 		d.emit(&event.Error{Agent: agent, Message: msg, Type: ErrorAbort, Fatal: true, Raw: raw()})
+		if d.step {
+			// The stream stops here: so does its step.
+			d.step = false
+			d.emit(&event.TurnEnd{Agent: agent, Error: msg})
+		}
 	case wire.TypeFinish:
 		d.closeBlocks()
 		d.endStep()
@@ -326,6 +338,13 @@ func source(c *wire.Chunk, raw json.RawMessage) event.Citation {
 		ci.DocumentTitle = c.Title
 	}
 	return ci
+}
+
+func (d *Decoder) flushSources() {
+	if len(d.sources) > 0 {
+		d.emit(&event.Citations{Agent: d.cfg.Agent, Items: d.sources})
+		d.sources = nil
+	}
 }
 
 // closeBlock ends the open part of kind, if any.
@@ -442,6 +461,7 @@ func (d *Decoder) dropInputs() {
 // was cut. The tool calls whose input had begun are emitted with what
 // arrived; the open parts stay open.
 func (d *Decoder) truncation() error {
+	d.flushSources()
 	if d.ended {
 		return d.cut
 	}
