@@ -59,6 +59,8 @@ type Decoder struct {
 	ended    bool                       // finish or abort arrived
 	capped   bool                       // ErrTooManyOpen was reported
 	sources  []event.Citation           // sources in a row, until the next other chunk
+	calls    *openset.Set[string]       // tool calls not yet answered, at most MaxOpen
+	names    map[string]string          // their names, which their results take
 	anything bool                       // a chunk arrived
 }
 
@@ -82,6 +84,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg.MaxOpen = openset.DefaultMax
 	}
 	d.sse = frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.calls, d.names = openset.New[string](d.cfg.MaxOpen), map[string]string{}
 	return d
 }
 
@@ -235,13 +238,13 @@ func (d *Decoder) decode(data []byte) error {
 		d.toolCall(&c)
 	case wire.TypeToolInputError:
 		d.toolCall(&c)
-		d.emit(&event.ToolResult{Agent: agent, ID: c.ToolCallID, Content: textPart(c.ErrorText), IsError: true, Server: isTrue(c.ProviderExecuted)})
+		d.result(&event.ToolResult{Agent: agent, ID: c.ToolCallID, Content: textPart(c.ErrorText), IsError: true, Server: isTrue(c.ProviderExecuted)})
 	case wire.TypeToolOutputAvailable:
-		d.emit(toolOutput(agent, &c))
+		d.result(toolOutput(agent, &c))
 	case wire.TypeToolOutputError:
-		d.emit(&event.ToolResult{Agent: agent, ID: c.ToolCallID, Content: textPart(c.ErrorText), IsError: true, Server: isTrue(c.ProviderExecuted)})
+		d.result(&event.ToolResult{Agent: agent, ID: c.ToolCallID, Content: textPart(c.ErrorText), IsError: true, Server: isTrue(c.ProviderExecuted)})
 	case wire.TypeToolOutputDenied:
-		d.emit(&event.ToolResult{Agent: agent, ID: c.ToolCallID, Status: StatusDenied})
+		d.result(&event.ToolResult{Agent: agent, ID: c.ToolCallID, Status: StatusDenied})
 	case wire.TypeSourceURL, wire.TypeSourceDocument:
 		// Consecutive sources are one Citations: the text before them
 		// has them all.
@@ -450,6 +453,21 @@ func (d *Decoder) toolCall(c *wire.Chunk) {
 		}
 	}
 	d.emit(tc)
+	if old, out := d.calls.Add(tc.ID); out {
+		delete(d.names, old)
+	}
+	d.names[tc.ID] = tc.Name
+}
+
+// result emits a tool result, with the name of its call (the stream
+// names a tool only in its call's chunks, as the SDK's client does).
+func (d *Decoder) result(tr *event.ToolResult) {
+	if name, ok := d.names[tr.ID]; ok {
+		tr.Name = name
+		delete(d.names, tr.ID)
+		d.calls.Remove(tr.ID)
+	}
+	d.emit(tr)
 }
 
 // dropInputs forgets the tool inputs streaming (reset-step).

@@ -87,7 +87,7 @@ func TestDecode(t *testing.T) {
 				`{"type":"tool-output-available","toolCallId":"c","output":"done"}`, `{"type":"finish"}`),
 			one(start,
 				ev(&event.ToolCall{Agent: a, ID: "c", Name: "w", Input: json.RawMessage(`{"a":1}`), InputDeltas: []int{5, 2}}),
-				ev(&event.ToolResult{Agent: a, ID: "c", Content: []event.Part{{Type: "text", Text: "done"}}}),
+				ev(&event.ToolResult{Agent: a, ID: "c", Name: "w", Content: []event.Part{{Type: "text", Text: "done"}}}),
 				finish("")),
 		},
 		{
@@ -108,11 +108,11 @@ func TestDecode(t *testing.T) {
 				`{"type":"tool-output-denied","toolCallId":"d"}`, `{"type":"finish"}`),
 			one(start,
 				ev(&event.ToolCall{Agent: a, ID: "s", Name: "search", Input: json.RawMessage(`{}`), Server: true}),
-				ev(&event.ToolResult{Agent: a, ID: "s", Server: true, Structured: json.RawMessage(`{"hits":[1]}`)}),
+				ev(&event.ToolResult{Agent: a, ID: "s", Name: "search", Server: true, Structured: json.RawMessage(`{"hits":[1]}`)}),
 				ev(&event.ToolCall{Agent: a, ID: "e", Name: "run", Input: json.RawMessage(`{}`)}),
-				ev(&event.ToolResult{Agent: a, ID: "e", IsError: true, Content: []event.Part{{Type: "text", Text: "exit 1"}}}),
+				ev(&event.ToolResult{Agent: a, ID: "e", Name: "run", IsError: true, Content: []event.Part{{Type: "text", Text: "exit 1"}}}),
 				ev(&event.ToolCall{Agent: a, ID: "d", Name: "rm", Input: json.RawMessage(`{}`)}),
-				ev(&event.ToolResult{Agent: a, ID: "d", Status: StatusDenied}),
+				ev(&event.ToolResult{Agent: a, ID: "d", Name: "rm", Status: StatusDenied}),
 				finish("")),
 		},
 		{
@@ -120,7 +120,7 @@ func TestDecode(t *testing.T) {
 			sse(`{"type":"start"}`, `{"type":"tool-input-error","toolCallId":"c","toolName":"w","input":"{bad","errorText":"invalid"}`, `{"type":"finish"}`),
 			one(start,
 				ev(&event.ToolCall{Agent: a, ID: "c", Name: "w", Input: json.RawMessage(`"{bad"`)}),
-				ev(&event.ToolResult{Agent: a, ID: "c", IsError: true, Content: []event.Part{{Type: "text", Text: "invalid"}}}),
+				ev(&event.ToolResult{Agent: a, ID: "c", Name: "w", IsError: true, Content: []event.Part{{Type: "text", Text: "invalid"}}}),
 				finish("")),
 		},
 		{
