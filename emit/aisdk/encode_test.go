@@ -96,13 +96,15 @@ func TestEncode(t *testing.T) {
 			"a stop reason that does not map is left out and reported",
 			join(text("hi"), one(&event.RunEnd{Agent: a, StopReason: "pause_turn"})),
 			sse(append(append([]string{`{"type":"start"}`}, hi...), `{"type":"finish"}`, "[DONE]")...),
-			[]string{"stop reason pause_turn"}, false,
+			[]string{"stop reason pause_turn"},
+			false,
 		},
 		{
 			"a failed run finishes with error",
 			join(text("hi"), one(&event.Error{Agent: a, Message: "overloaded", Type: "overloaded_error", Fatal: true}, &event.RunEnd{Agent: a, IsError: true})),
 			sse(append(append([]string{`{"type":"start"}`}, hi...), `{"type":"error","errorText":"overloaded"}`, `{"type":"finish","finishReason":"error"}`, "[DONE]")...),
-			[]string{"error types"}, false,
+			[]string{"error types"},
+			false,
 		},
 		{
 			"a failed turn says its error once",
@@ -151,7 +153,8 @@ func TestEncode(t *testing.T) {
 				`{"type":"tool-input-available","toolCallId":"c4","toolName":"rm","input":{}}`,
 				`{"type":"tool-output-denied","toolCallId":"c4"}`,
 				`{"type":"finish"}`, "[DONE]"),
-			[]string{"tool result exit codes", "MCP server names", "tool results whose call is not in the stream"}, false,
+			[]string{"tool result exit codes", "MCP server names", "tool results whose call is not in the stream"},
+			false,
 		},
 		{
 			"citations are sources; what a source cannot say is reported",
@@ -166,7 +169,8 @@ func TestEncode(t *testing.T) {
 				`{"type":"source-document","sourceId":"source-2","title":"D","mediaType":"application/pdf"}`,
 				`{"type":"source-document","sourceId":"source-3","title":"E","mediaType":"text/plain"}`,
 				`{"type":"finish"}`, "[DONE]")...),
-			[]string{"citations' cited text and locations (a source carries a url or a document title)", "citations without a url or a document title"}, false,
+			[]string{"citations' cited text and locations (a source carries a url or a document title)", "citations without a url or a document title"},
+			false,
 		},
 		{
 			"a subagent's events have no place; unknown items of the stream's own are written back",
@@ -176,7 +180,8 @@ func TestEncode(t *testing.T) {
 				&event.Notice{Agent: a, Kind: "api_retry"}, &event.TodoList{Agent: a}, &event.Files{Agent: a}, &event.FileChange{Agent: a},
 				&event.AwaitingTools{Agent: a}),
 			sse(`{"type":"start"}`, `{"type":"data-x","data":1}`, `{"type":"finish"}`, "[DONE]"),
-			[]string{"subagent output (the stream is one agent's message)", "unknown items of other formats", "notices", "todo lists", "generated files (meta_files)", "file changes", "awaiting_frontend_tools (the pending calls stay input-available parts)"}, false,
+			[]string{"subagent output (the stream is one agent's message)", "unknown items of other formats", "notices", "todo lists", "generated files (meta_files)", "file changes", "awaiting_frontend_tools (the pending calls stay input-available parts)"},
+			false,
 		},
 		{
 			"HTML and non-ASCII text unescaped",

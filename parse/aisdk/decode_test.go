@@ -69,16 +69,20 @@ func TestDecode(t *testing.T) {
 		input string
 		want  []eventtest.Item
 	}{
-		{"text", sse(`{"type":"start"}`, `{"type":"start-step"}`) + hi + sse(`{"type":"finish-step"}`, `{"type":"finish","finishReason":"stop"}`, "[DONE]"),
-			join(one(start, step), text("hi"), one(stepEnd, finish("stop")))},
+		{
+			"text", sse(`{"type":"start"}`, `{"type":"start-step"}`) + hi + sse(`{"type":"finish-step"}`, `{"type":"finish","finishReason":"stop"}`, "[DONE]"),
+			join(one(start, step), text("hi"), one(stepEnd, finish("stop"))),
+		},
 		{"every finish reason maps", sse(`{"type":"start"}`, `{"type":"finish","finishReason":"length"}`), one(start, finish("length"))},
 		{"content-filter", sse(`{"type":"start"}`, `{"type":"finish","finishReason":"content-filter"}`), one(start, finish("content-filter"))},
 		{"tool-calls", sse(`{"type":"start"}`, `{"type":"finish","finishReason":"tool-calls"}`), one(start, finish("tool-calls"))},
 		{"other stays other", sse(`{"type":"start"}`, `{"type":"finish","finishReason":"other"}`), one(start, finish("other"))},
 		{"error is a failed run", sse(`{"type":"start"}`, `{"type":"finish","finishReason":"error"}`), one(start, finish("error"))},
 		{"no finish reason, no stop reason", sse(`{"type":"start"}`, `{"type":"finish"}`), one(start, finish(""))},
-		{"finish ends the open step and parts", sse(`{"type":"start"}`, `{"type":"start-step"}`, `{"type":"text-start","id":"t"}`, `{"type":"text-delta","id":"t","delta":"hi"}`, `{"type":"finish"}`),
-			join(one(start, step), text("hi"), one(stepEnd, finish("")))},
+		{
+			"finish ends the open step and parts", sse(`{"type":"start"}`, `{"type":"start-step"}`, `{"type":"text-start","id":"t"}`, `{"type":"text-delta","id":"t","delta":"hi"}`, `{"type":"finish"}`),
+			join(one(start, step), text("hi"), one(stepEnd, finish(""))),
+		},
 		{
 			"tool call streamed, string output",
 			sse(`{"type":"start"}`, `{"type":"tool-input-start","toolCallId":"c","toolName":"w"}`,
@@ -316,16 +320,26 @@ func TestCheck(t *testing.T) {
 		in   string
 		want []string
 	}{
-		{"schema", sse(`{"type":"start"}`, `{"type":"text-delta","id":1}`, `{"type":"nope"}`, `{}`, `{"type":"tool-input-start","toolCallId":"c","toolName":"w","dynamic":"yes"}`, `{"type":"finish","finishReason":"done"}`, "[DONE]"),
-			[]string{"AIS001:2", "AIS001:2", "AIS001:3", "AIS001:4", "AIS001:5", "AIS001:6"}},
-		{"part order", sse(`{"type":"start"}`, `{"type":"text-delta","id":"t","delta":"x"}`, `{"type":"reasoning-start","id":"r"}`, `{"type":"reasoning-end","id":"r"}`, `{"type":"reasoning-end","id":"r"}`, `{"type":"finish"}`, "[DONE]"),
-			[]string{"AIS002:2", "AIS002:5"}},
-		{"tool order", sse(`{"type":"start"}`, `{"type":"tool-input-delta","toolCallId":"c","inputTextDelta":"x"}`, `{"type":"tool-output-available","toolCallId":"d","output":1}`, `{"type":"finish"}`, "[DONE]"),
-			[]string{"AIS003:2", "AIS003:3"}},
-		{"step order", sse(`{"type":"start"}`, `{"type":"finish-step"}`, `{"type":"start-step"}`, `{"type":"start-step"}`, `{"type":"finish"}`, "[DONE]"),
-			[]string{"AIS004:2", "AIS004:4"}},
-		{"stream end", sse(`{"type":"text-start","id":"t"}`, `{"type":"start"}`, `{"type":"text-end","id":"t"}`, `{"type":"finish"}`, `{"type":"text-start","id":"u"}`, `{"type":"start"}`),
-			[]string{"AIS005:1", "AIS005:2", "AIS005:5", "AIS005:6", "AIS005:6"}},
+		{
+			"schema", sse(`{"type":"start"}`, `{"type":"text-delta","id":1}`, `{"type":"nope"}`, `{}`, `{"type":"tool-input-start","toolCallId":"c","toolName":"w","dynamic":"yes"}`, `{"type":"finish","finishReason":"done"}`, "[DONE]"),
+			[]string{"AIS001:2", "AIS001:2", "AIS001:3", "AIS001:4", "AIS001:5", "AIS001:6"},
+		},
+		{
+			"part order", sse(`{"type":"start"}`, `{"type":"text-delta","id":"t","delta":"x"}`, `{"type":"reasoning-start","id":"r"}`, `{"type":"reasoning-end","id":"r"}`, `{"type":"reasoning-end","id":"r"}`, `{"type":"finish"}`, "[DONE]"),
+			[]string{"AIS002:2", "AIS002:5"},
+		},
+		{
+			"tool order", sse(`{"type":"start"}`, `{"type":"tool-input-delta","toolCallId":"c","inputTextDelta":"x"}`, `{"type":"tool-output-available","toolCallId":"d","output":1}`, `{"type":"finish"}`, "[DONE]"),
+			[]string{"AIS003:2", "AIS003:3"},
+		},
+		{
+			"step order", sse(`{"type":"start"}`, `{"type":"finish-step"}`, `{"type":"start-step"}`, `{"type":"start-step"}`, `{"type":"finish"}`, "[DONE]"),
+			[]string{"AIS004:2", "AIS004:4"},
+		},
+		{
+			"stream end", sse(`{"type":"text-start","id":"t"}`, `{"type":"start"}`, `{"type":"text-end","id":"t"}`, `{"type":"finish"}`, `{"type":"text-start","id":"u"}`, `{"type":"start"}`),
+			[]string{"AIS005:1", "AIS005:2", "AIS005:5", "AIS005:6", "AIS005:6"},
+		},
 		{"no done", sse(`{"type":"start"}`, `{"type":"finish"}`), []string{"AIS005:2"}},
 		{"data after finish is fine", sse(`{"type":"start"}`, `{"type":"finish"}`, `{"type":"data-x","data":1}`, `{"type":"message-metadata","messageMetadata":{}}`, "[DONE]"), nil},
 	}
