@@ -325,6 +325,8 @@ for (const file of files()) {
   }
 }
 
+if (!only || only.includes('aisdk')) await (await import('./aisdk.mjs')).aisdkCheck({ corpora, agentstream, assembled, check, count });
+
 for (const [client, n] of Object.entries(counts)) {
   console.log(`${client}: ${n.files} files, ${n.responses ? n.responses + ' responses' : n.lines + ' lines'} accepted`);
 }

@@ -22,6 +22,7 @@ var samples = map[string]string{
 	"openai-chat":      "openai-chat/chat-tool.sse",
 	"openai-responses": "openai-responses/responses-mcp-req1.sse",
 	"inlinexml":        "inlinexml/cline-read.txt",
+	"aisdk":            "aisdk/ai-5.0.277-tool-call.sse",
 }
 
 // TestEveryFormatReadAsEveryOther: a recording read with --from another

@@ -111,6 +111,8 @@ var afterTruncation = []string{
 	// The OpenAI bodies' end (validate runs each format's own Check now):
 	// data: [DONE] of Chat, response.completed of Responses.
 	"OAC003", "OAR001",
+	// The UI message stream's finish and [DONE].
+	"AIS005",
 }
 
 // TestEncodersWriteValid: what every encoder writes of every recording
