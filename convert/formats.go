@@ -22,6 +22,7 @@ import (
 	"github.com/agentstream/agentstream/parse/codex"
 	"github.com/agentstream/agentstream/parse/codexsession"
 	"github.com/agentstream/agentstream/parse/gemini"
+	"github.com/agentstream/agentstream/parse/geminisession"
 	"github.com/agentstream/agentstream/parse/inlinexml"
 	"github.com/agentstream/agentstream/parse/jsonenv"
 	"github.com/agentstream/agentstream/parse/openaichat"
@@ -46,6 +47,7 @@ var formats = []Format{
 	{xmlstream.Format(), emitxml.New},
 	{codexsession.Format(), nil},
 	{codex.Format(), emitcodex.New},
+	{geminisession.Format(), nil},
 	{gemini.Format(), emitgemini.New},
 	{claudesession.Format(), nil},
 	{claude.Format(), emitclaude.New},
