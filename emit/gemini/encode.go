@@ -142,6 +142,14 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.RunEnd:
 		e.runEnd(ev)
 	case *event.Notice:
+		if ev.Kind == event.NoticeAbandoned && e.textOpen {
+			// stream-json cannot take back what it wrote: the warning
+			// keeps the abandoned text apart from the retry's.
+			e.textOpen = false
+			e.warn("abandoned text (written, then a warning that it was begun again)")
+			e.write(gemini.Error{Type: gemini.TypeError, Severity: gemini.SeverityWarning, Message: cmpOr(ev.Message, "abandoned")})
+			return e.err
+		}
 		if ev.Kind == "user" && ev.Message != "" {
 			e.ensureInit()
 			e.write(gemini.Message{Type: gemini.TypeMessage, Role: gemini.RoleUser, Content: ev.Message})
@@ -206,10 +214,11 @@ func (e *Encoder) toolCall(c *event.ToolCall) {
 	}
 	params := json.RawMessage(c.Input)
 	if !gemini.IsObject(params) {
-		e.warn("tool input that is not a JSON object (written as it is)")
-		if len(bytes.TrimSpace(params)) == 0 {
-			params = json.RawMessage("null")
+		e.warn(`tool input that is not a JSON object (written as {"input": ...})`)
+		if len(bytes.TrimSpace(params)) == 0 || !json.Valid(params) {
+			params, _ = gemini.Marshal(string(params))
 		}
+		params = append(append(json.RawMessage(`{"input":`), params...), '}')
 	}
 	e.toolCalls++
 	e.write(gemini.ToolUse{Type: gemini.TypeToolUse, ToolName: c.Name, ToolID: c.ID, Parameters: params})
@@ -247,6 +256,14 @@ func (e *Encoder) toolResult(r *event.ToolResult) {
 			l.Error = &info
 		} else {
 			e.warn("structured tool output")
+		}
+	}
+	if r.IsError && l.Error == nil {
+		// The CLI gives every failed call an error; its type is not
+		// known here.
+		l.Error = &gemini.ErrorInfo{}
+		if l.Output != nil {
+			l.Error.Message = *l.Output
 		}
 	}
 	e.write(l)

@@ -499,11 +499,8 @@ func (d *Decoder) result(line []byte) error {
 		end.Errors = []string{l.Error.Message}
 	}
 	if s := l.Stats; s != nil {
-		for _, m := range s.Models {
-			d.emit(&event.TurnStart{Agent: d.agent, Model: m.Name}, &event.TurnEnd{Agent: d.agent, Usage: &event.Usage{
-				InputTokens: m.Stats.InputTokens, OutputTokens: m.Stats.OutputTokens, CacheReadTokens: m.Stats.Cached,
-			}})
-		}
+		// The per-model counts stay in Meta: stream-json has no turns
+		// to give them to.
 		end.Usage = &event.Usage{InputTokens: s.InputTokens, OutputTokens: s.OutputTokens, CacheReadTokens: s.Cached}
 		if s.DurationMS != nil {
 			end.DurationMS = *s.DurationMS
@@ -566,7 +563,6 @@ func (d *Decoder) decodeOutput(obj []byte) {
 		var sum event.Usage
 		for _, m := range o.Stats.Models {
 			u := usageOf(m.Metrics.Tokens)
-			d.st.Emit(&event.TurnStart{Agent: d.agent, Model: m.Name}, &event.TurnEnd{Agent: d.agent, Usage: &u})
 			sum.InputTokens += u.InputTokens
 			sum.OutputTokens += u.OutputTokens
 			sum.CacheReadTokens += u.CacheReadTokens

@@ -284,12 +284,12 @@ func (d *Decoder) record(raw []byte) error {
 	switch r.Type {
 	case gemini.RecordUser:
 		d.closeTurn()
-		d.user(&r, raw)
+		d.user(&r)
 	case gemini.RecordGemini:
 		d.model(&r)
 	case gemini.RecordInfo, gemini.RecordWarning:
 		d.closeTurn()
-		d.emit(&event.Notice{Agent: d.agent, Kind: r.Type, Message: textOf(r.Content), Raw: bytes.Clone(raw)})
+		d.emit(&event.Notice{Agent: d.agent, Kind: r.Type, Message: textOf(r.Content)})
 	case gemini.RecordError:
 		d.closeTurn()
 		d.emit(&event.Error{Agent: d.agent, Message: textOf(r.Content), Raw: bytes.Clone(raw)})
@@ -303,7 +303,7 @@ func (d *Decoder) record(raw []byte) error {
 // user handles a user message: the first prompt opens the session; tool
 // responses are the results the model was sent, written here only for a
 // call whose result no gemini message had.
-func (d *Decoder) user(r *gemini.Record, raw []byte) {
+func (d *Decoder) user(r *gemini.Record) {
 	parts := partsOf(r.Content)
 	var text []string
 	for _, p := range parts {
@@ -325,7 +325,7 @@ func (d *Decoder) user(r *gemini.Record, raw []byte) {
 		return
 	}
 	d.prompted = true
-	d.emit(&event.Notice{Agent: d.agent, Kind: "user", Message: prompt, Raw: bytes.Clone(raw)})
+	d.emit(&event.Notice{Agent: d.agent, Kind: "user", Message: prompt})
 }
 
 // response writes the result of a call no gemini message gave one.
