@@ -108,7 +108,7 @@ func toolViews() []toolView {
 		{[]string{"TodoWrite", "todo_write"}, viewTodos},
 		{[]string{"WebSearch", "web_search", "google_web_search"}, viewWebSearch},
 		{[]string{"WebFetch", "web_fetch"}, viewWebFetch},
-		{[]string{"Grep", "grep", "grep_search"}, viewGrep},
+		{[]string{"Grep", "grep"}, viewGrep},
 		{[]string{"Glob", "glob"}, viewGlob},
 		{[]string{"Task", "Agent"}, viewSubagent},
 	}
