@@ -51,6 +51,7 @@ type Decoder struct {
 	whole    []byte
 	wholeAt  [2]int64 // line and offset where the json object began
 	inWhole  bool
+	skip     bool // the rest of the input belongs to an object too large
 	agent    string
 	held     *event.SessionStart // the init's start, waiting for the prompt
 	textOpen bool
@@ -150,11 +151,19 @@ func (d *Decoder) read() {
 		return
 	case err != nil:
 		if _, ok := err.(*event.ParseError); ok {
+			if d.inWhole {
+				// The json output object is too large: reported once.
+				d.inWhole, d.whole, d.skip = false, nil, true
+				d.known, d.ended = true, true
+			}
 			d.st.Problem(err)
 			return
 		}
 		d.st.Fail(err)
 		return
+	}
+	if d.skip {
+		return // the rest of a json output object reported too large
 	}
 	if d.inWhole {
 		d.addWhole(raw)
@@ -195,7 +204,7 @@ func (d *Decoder) addWhole(raw []byte) {
 	if len(d.whole)+len(raw)+1 > d.cfg.MaxEventBytes {
 		d.line, d.off = int(d.wholeAt[0]), d.wholeAt[1]
 		d.st.Problem(d.errorf(event.ErrTooLarge, "json output object longer than %d bytes (raise the cap, MaxEventBytes)", d.cfg.MaxEventBytes))
-		d.inWhole, d.whole = false, nil
+		d.inWhole, d.whole, d.skip = false, nil, true
 		d.known = true
 		d.ended = true // reported already: no truncation on top
 		return
