@@ -240,7 +240,11 @@ func (d *Decoder) finish() error {
 	}
 	d.release()
 	if !d.known {
-		return d.errorf(event.ErrSyntax, "no Gemini CLI stream-json line in the input")
+		// Never a false yes: no line of this format.
+		return &event.ParseError{
+			Source: d.cfg.Source, Offset: -1,
+			Err: event.Errorf(event.ErrSyntax, "no Gemini CLI stream-json line in the input"),
+		}
 	}
 	if d.ended {
 		return nil

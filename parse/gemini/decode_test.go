@@ -330,7 +330,7 @@ func TestMapping(t *testing.T) {
 		{
 			name:     "nothing of the format",
 			in:       `{"a":1}` + "\n",
-			problems: []string{"in:1:1: a line without a type; skipped", "in:1:1: no Gemini CLI stream-json line in the input"},
+			problems: []string{"in:1:1: a line without a type; skipped", "in: no Gemini CLI stream-json line in the input"},
 		},
 		{
 			name:     "json output, cut inside its object",

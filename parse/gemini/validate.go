@@ -10,6 +10,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/wire/gemini"
 	"github.com/agentstream/agentstream/internal/wirecheck"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // The format's validate rules (docs/validate.md), from the format's
@@ -102,6 +103,9 @@ func (c *checker) line(line []byte, p pos) {
 		return // the decoder reports it, or keeps it as unknown
 	}
 	typ := *h.Type
+	if h.Timestamp == nil && foreign.Kind(line) != "" {
+		return // another format's line: the decoder reports it
+	}
 	if c.result > 0 {
 		c.v.Report(ruleResult, p, "%s line after the result line (line %d)", typ, c.result)
 	}
