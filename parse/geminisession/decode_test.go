@@ -213,8 +213,10 @@ func TestMapping(t *testing.T) {
 				&event.Delta{Agent: "s", Kind: event.Text, Text: "ok"},
 				&event.BlockEnd{Agent: "s", Kind: event.Text},
 				&event.ToolCall{Agent: "s", ID: "c", Name: "read_file", Input: json.RawMessage(`{"file_path":"x"}`)},
-				&event.ToolResult{Agent: "s", ID: "c", Name: "read_file", IsError: true,
-					Content: []event.Part{{Type: "text", Text: "File not found."}}, Structured: json.RawMessage(`{"error":"no x"}`)},
+				&event.ToolResult{
+					Agent: "s", ID: "c", Name: "read_file", IsError: true,
+					Content: []event.Part{{Type: "text", Text: "File not found."}}, Structured: json.RawMessage(`{"error":"no x"}`),
+				},
 				&event.TurnEnd{Agent: "s", MessageID: "g", Usage: &event.Usage{InputTokens: 10, OutputTokens: 5, CacheReadTokens: 4, ReasoningTokens: 3}},
 			},
 		},
