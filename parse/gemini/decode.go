@@ -349,7 +349,7 @@ func (d *Decoder) decode(line []byte) error {
 	}
 	if err != nil {
 		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) || errors.Is(err, errMistyped) {
+		if errors.As(err, &te) {
 			d.known = true
 			d.unknown(typ, line)
 			return d.errorf(event.ErrSyntax, "%s line with a field of an unexpected type (%s); kept as unknown", typ, jsontext.Problem(err))
@@ -359,10 +359,6 @@ func (d *Decoder) decode(line []byte) error {
 	d.known = true
 	return nil
 }
-
-// errMistyped is the error of a field whose value is of the wrong kind
-// beyond what encoding/json checks (tool parameters that are no object).
-var errMistyped = errors.New("mistyped field")
 
 func orNone(s string) string {
 	if s == "" {

@@ -9,7 +9,7 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
+	"reflect"
 )
 
 // The stream-json event types (JsonStreamEventType).
@@ -177,9 +177,6 @@ func (m Models) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// errNotObject is the error of a value that should be a JSON object.
-var errNotObject = errors.New("not a JSON object")
-
 // eachMember calls f for each member of the JSON object b, in order.
 // null is an empty object.
 func eachMember(b []byte, f func(string, json.RawMessage) error) error {
@@ -188,7 +185,7 @@ func eachMember(b []byte, f func(string, json.RawMessage) error) error {
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return errNotObject
+		return &json.UnmarshalTypeError{Value: kindOf(b), Type: reflect.TypeFor[map[string]any]()}
 	}
 	for dec.More() {
 		t, err := dec.Token()
@@ -205,6 +202,26 @@ func eachMember(b []byte, f func(string, json.RawMessage) error) error {
 		}
 	}
 	return nil
+}
+
+// kindOf names the kind of JSON value b is, as encoding/json's type
+// errors do.
+func kindOf(b []byte) string {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return "value"
+	}
+	switch b[0] {
+	case '"':
+		return "string"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "bool"
+	case '{':
+		return "object"
+	}
+	return "number"
 }
 
 // Marshal is json.Marshal as JavaScript's JSON.stringify writes: <, > and
