@@ -166,7 +166,7 @@ func (d *Decoder) read() {
 		return // the rest of a json output object reported too large
 	}
 	if d.inWhole {
-		d.addWhole(raw)
+		d.addWhole(raw, num, off)
 		return
 	}
 	d.line, d.off = num, off
@@ -187,6 +187,9 @@ func (d *Decoder) read() {
 		}
 		if isOutputObject(line) {
 			d.decodeOutput(line)
+			if warn {
+				d.st.Problem(badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i)))
+			}
 			return
 		}
 	}
@@ -199,8 +202,11 @@ func (d *Decoder) read() {
 // addWhole adds a line to the json output object being read; the object
 // is decoded once its closing brace arrives (a line "}" at column 1, as
 // the CLI indents) or the input ends.
-func (d *Decoder) addWhole(raw []byte) {
-	raw, _, _ = d.bad.Fix(raw)
+func (d *Decoder) addWhole(raw []byte, num int, off int64) {
+	raw, i, warn := d.bad.Fix(raw)
+	if warn {
+		d.st.Problem(badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i)))
+	}
 	if len(d.whole)+len(raw)+1 > d.cfg.MaxEventBytes {
 		d.line, d.off = int(d.wholeAt[0]), d.wholeAt[1]
 		d.st.Problem(d.errorf(event.ErrTooLarge, "json output object longer than %d bytes (raise the cap, MaxEventBytes)", d.cfg.MaxEventBytes))
