@@ -23,6 +23,8 @@ var samples = map[string]string{
 	"openai-responses": "openai-responses/responses-mcp-req1.sse",
 	"inlinexml":        "inlinexml/cline-read.txt",
 	"aisdk":            "aisdk/ai-5.0.277-tool-call.sse",
+	"gemini":           "gemini/read-file.jsonl",
+	"gemini-session":   "gemini-session/read-file.session.jsonl",
 }
 
 // TestEveryFormatReadAsEveryOther: a recording read with --from another

@@ -8,6 +8,7 @@ import (
 	emitanthropic "github.com/agentstream/agentstream/emit/anthropic"
 	emitclaude "github.com/agentstream/agentstream/emit/claude"
 	emitcodex "github.com/agentstream/agentstream/emit/codex"
+	emitgemini "github.com/agentstream/agentstream/emit/gemini"
 	emitinlinexml "github.com/agentstream/agentstream/emit/inlinexml"
 	emitjsonenv "github.com/agentstream/agentstream/emit/jsonenv"
 	emitopenaichat "github.com/agentstream/agentstream/emit/openaichat"
@@ -22,6 +23,8 @@ import (
 	"github.com/agentstream/agentstream/parse/claudesession"
 	"github.com/agentstream/agentstream/parse/codex"
 	"github.com/agentstream/agentstream/parse/codexsession"
+	"github.com/agentstream/agentstream/parse/gemini"
+	"github.com/agentstream/agentstream/parse/geminisession"
 	"github.com/agentstream/agentstream/parse/inlinexml"
 	"github.com/agentstream/agentstream/parse/jsonenv"
 	"github.com/agentstream/agentstream/parse/openaichat"
@@ -46,6 +49,8 @@ var formats = []Format{
 	{xmlstream.Format(), emitxml.New},
 	{codexsession.Format(), nil},
 	{codex.Format(), emitcodex.New},
+	{geminisession.Format(), nil},
+	{gemini.Format(), emitgemini.New},
 	{claudesession.Format(), nil},
 	{claude.Format(), emitclaude.New},
 	{anthropic.Format(), emitanthropic.New},

@@ -55,6 +55,12 @@ func recordings(t *testing.T) []recording {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if got, _, err := convert.Detect(bufio.NewReader(bytes.NewReader(b))); err != nil || got.Name != f.Name {
+					// Another format's file in the folder (corpus/gemini
+					// holds the session logs and the model server's
+					// bodies of its runs too).
+					continue
+				}
 				out = append(out, recording{path, f, b})
 			}
 		}
@@ -132,8 +138,19 @@ func TestEncodersWriteValid(t *testing.T) {
 		if slices.Contains(in, validate.Truncated) {
 			in = append(in, afterTruncation...)
 		}
-		pending := slices.ContainsFunc(side(t, rec.path, rec.data, rec.f).Blocks, func(b *assemble.Block) bool {
+		blocks := side(t, rec.path, rec.data, rec.f).Blocks
+		pending := slices.ContainsFunc(blocks, func(b *assemble.Block) bool {
 			return b.Type == assemble.TypeAwaitingTools
+		})
+		// A run with no content (a session log whose only request
+		// failed, leaving no line about it) converts to nothing in the
+		// formats that write only content.
+		empty := !slices.ContainsFunc(blocks, func(b *assemble.Block) bool {
+			switch b.Type {
+			case assemble.TypeMetaInit, assemble.TypeNotice, assemble.TypeMetaFinal, assemble.TypeUnknown:
+				return false
+			}
+			return true
 		})
 		for _, to := range encoders() {
 			t.Run(rec.path+"->"+to.Name, func(t *testing.T) {
@@ -147,6 +164,7 @@ func TestEncodersWriteValid(t *testing.T) {
 						// Codex says a call went unanswered as an item
 						// its turn leaves open.
 					case unanswered && pending && slices.Contains(to.Lacks, format.AwaitingTools):
+					case v.Rule == validate.Events && empty:
 					default:
 						t.Errorf("output breaks a rule the input keeps: %s %s: %s", v.Rule, v.Name, v.Message)
 					}
