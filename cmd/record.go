@@ -43,7 +43,7 @@ See docs/recording.md.`,
   producer | agentstream record - -o run.ndjson`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
-			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
+			ctx, stop := signal.NotifyContext(c.Context(), stopSignals...)
 			defer stop()
 			return runRecord(ctx, ios, o, args[0])
 		},
