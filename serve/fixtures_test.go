@@ -1,6 +1,10 @@
 package serve
 
 import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -157,5 +161,63 @@ func TestParse(t *testing.T) {
 				t.Errorf("file (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestSchema checks that fixtures.schema.json describes the fields the
+// fixtures file has, no more and no fewer.
+func TestSchema(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("fixtures.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Properties map[string]any `json:"properties"`
+		Defs       map[string]struct {
+			Properties map[string]any `json:"properties"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(b, &schema); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		typ   reflect.Type
+		props map[string]any
+	}{
+		{reflect.TypeFor[File](), schema.Properties},
+		{reflect.TypeFor[Fixture](), schema.Defs["fixture"].Properties},
+		{reflect.TypeFor[Match](), schema.Defs["match"].Properties},
+	} {
+		var fields, props []string
+		for f := range c.typ.Fields() {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			fields = append(fields, name)
+		}
+		for p := range c.props {
+			props = append(props, p)
+		}
+		slices.Sort(fields)
+		slices.Sort(props)
+		if diff := cmp.Diff(fields, props); diff != "" {
+			t.Errorf("%s: fields (-Go +schema):\n%s", c.typ, diff)
+		}
+	}
+}
+
+// TestDocExample checks that the example of docs/recording.md parses.
+func TestDocExample(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../docs/recording.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "```json\n")
+	example, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/recording.md has no json example")
+	}
+	if _, err := Parse("docs/recording.md example", []byte(example)); err != nil {
+		t.Error(err)
 	}
 }
