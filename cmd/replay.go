@@ -276,7 +276,7 @@ func newFixtureServer(ios *IOStreams, o *replayOptions, dir string) (*serve.Serv
 	}
 	rep := newReporter(ios.Err, false)
 	so := &serve.Options{
-		Timing: o.timing(), To: conv.to, Framing: conv.framing,
+		Timing: o.timing(), To: conv.to, Framing: conv.framing, From: conv.in.from,
 		Decode: format.Options{MaxEventBytes: conv.in.maxEventBytes, Agent: conv.in.agent, XMLEscaping: conv.in.xmlEscaping},
 		Encode: format.Options{
 			Agent: conv.in.agent, MaxChunkBytes: conv.maxChunkBytes,

@@ -1,6 +1,10 @@
 package serve
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/agentstream/agentstream/recording"
+)
 
 // Media is how a format's output is served: its Content-Type, and the
 // headers its clients require beside it.
@@ -47,7 +51,7 @@ func LookupMedia(name, framing string) (m Media, ok bool) {
 	m, ok = media[name]
 	if m.ContentType == "" {
 		m.ContentType = TypeSSE
-		if framing == "lines" || framing == "ndjson" {
+		if framing == recording.Lines || framing == "ndjson" {
 			m.ContentType = TypeNDJSON
 		}
 	}

@@ -30,6 +30,9 @@ type Options struct {
 	// none, and in a directory ("" for the recorded bytes); Framing is
 	// its framing, for the formats written either way.
 	To, Framing string
+	// From is the format of the recordings ("" or "auto" to detect it
+	// from each recording's first event).
+	From string
 	// Decode and Encode are the options of the decoders and encoders a
 	// recording is converted with (Source, Framing and Warn are set per
 	// recording).
@@ -165,6 +168,13 @@ func (s *Server) prepare(f Fixture, path string, open func(string) (*os.File, er
 	rc := recording.Reader(context.Background(), p, recording.Timing{NoDelay: true})
 	from, _, derr := convert.Detect(bufio.NewReader(rc))
 	rc.Close()
+	if s.o.From != "" && s.o.From != "auto" {
+		f, ok := convert.Lookup(s.o.From)
+		if !ok || f.NewDecoder == nil {
+			return nil, fmt.Errorf("unknown input format %q (one of %s)", s.o.From, strings.Join(convert.Names(true), ", "))
+		}
+		from, derr = f, nil
+	}
 	if derr == nil {
 		fx.from = from
 	}
