@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -47,9 +46,8 @@ See docs/recording.md.`,
   producer | agentstream record - -o run.ndjson`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
-			ctx, stop := signal.NotifyContext(c.Context(), stopSignals...)
-			defer stop()
-			return runRecord(ctx, ios, o, args[0])
+			// SIGINT and SIGTERM end c.Context() (Main).
+			return runRecord(c.Context(), ios, o, args[0])
 		},
 	}
 	fs := c.Flags()
@@ -79,12 +77,6 @@ func runRecord(ctx context.Context, ios *IOStreams, o *recordOptions, input stri
 		return failure(err)
 	}
 	defer rc.Close()
-	var in io.Reader = rc
-	if input != "-" && !source.IsURL(input) {
-		// A FIFO's read waits for its writer: a signal ends it, as it
-		// ends one on stdin.
-		in = source.Stdin(ctx, rc)
-	}
 
 	var out io.Writer = ios.Out
 	var file *recording.File   // a recording saved when complete
@@ -107,7 +99,7 @@ func runRecord(ctx context.Context, ios *IOStreams, o *recordOptions, input stri
 			out, cfg.Timing = file, file.Timing
 		}
 	}
-	framing, err := recording.Record(out, in, cfg)
+	framing, err := recording.Record(out, rc, cfg)
 	if framing == recording.Lines && cfg.Timing == nil {
 		rep.note("the input is line-framed: its timing is not kept %s", noTiming)
 	}

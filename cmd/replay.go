@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -65,8 +64,8 @@ renumbered), with --to as the default format. See docs/recording.md.`,
   agentstream replay recordings/ --serve 8080 --no-delay`,
 		Args: usageArgs(cobra.RangeArgs(0, 1)),
 		RunE: func(c *cobra.Command, args []string) error {
-			ctx, stop := signal.NotifyContext(c.Context(), stopSignals...)
-			defer stop()
+			// SIGINT and SIGTERM end c.Context() (Main).
+			ctx := c.Context()
 			file := ""
 			if len(args) > 0 {
 				file = args[0]
@@ -135,6 +134,11 @@ func runReplay(ctx context.Context, ios *IOStreams, o *replayOptions, file strin
 	if err != nil && ctx.Err() == nil {
 		return failure(fmt.Errorf("%s: %w", file, err))
 	}
+	if ierr := interrupted(ctx); ierr != nil {
+		// What was played stays; the output is not the whole
+		// recording, as convert's is not the whole input (exit 1).
+		return &exitError{code: ExitNo, err: fmt.Errorf("%s: %v: the input ends here", file, ierr)}
+	}
 	return nil
 }
 
@@ -189,9 +193,10 @@ func replayConverted(ctx context.Context, ios *IOStreams, o *replayOptions, file
 		return recording.Reader(ctx, p, o.timing()), nil
 	}
 	err := runConvert(ctx, ios, &conv, []string{file})
-	if err != nil && ctx.Err() != nil {
-		return nil // Ctrl-C
+	if err != nil && ctx.Err() != nil && interrupted(ctx) == nil {
+		return nil // ended by the caller
 	}
+	// A signal ends the recording's input as it ends convert's (exit 1).
 	return err
 }
 
