@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -298,7 +299,7 @@ func (s *Server) play(w http.ResponseWriter, r *http.Request, fx *fixture) {
 	defer closeRec()
 	h := w.Header()
 	for k, v := range fx.media.Header {
-		h[k] = v
+		h[k] = slices.Clone(v) // the table's own stays as it is
 	}
 	h.Set("Content-Type", fx.media.ContentType)
 	h.Set("Cache-Control", "no-cache")
