@@ -329,13 +329,14 @@ func TestHTTPFlags(t *testing.T) {
 	}
 }
 
-// waitForRecorded waits until the recording rec holds want, failing if
-// the recording (which reports on done) ends first.
+// waitForRecorded waits until the recording rec, being written (as
+// rec.partial), holds want, failing if the recording (which reports on
+// done) ends first.
 func waitForRecorded(t *testing.T, rec, want string, done <-chan error) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		b, _ := os.ReadFile(rec)
+		b, _ := os.ReadFile(rec + ".partial")
 		if strings.Contains(string(b), want) {
 			return
 		}
