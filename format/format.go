@@ -57,6 +57,15 @@ type Format struct {
 	Headers     map[string]string
 }
 
+// Content types of the formats' HTTP forms. A format written in the
+// framing the user chooses (jsonenv: --framing) leaves ContentType empty:
+// its type follows the framing.
+const (
+	ContentSSE    = "text/event-stream"
+	ContentNDJSON = "application/x-ndjson"
+	ContentText   = "text/plain; charset=utf-8"
+)
+
 // Option names an option of Options that only some formats read.
 type Option string
 

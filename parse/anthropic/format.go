@@ -12,6 +12,7 @@ import (
 func Format() format.Format {
 	return format.Format{
 		Name:        "anthropic",
+		ContentType: format.ContentSSE,
 		Description: "Anthropic Messages API streaming SSE body (event: + data:), one or more responses",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {

@@ -12,6 +12,7 @@ import (
 func Format() format.Format {
 	return format.Format{
 		Name:        "claude",
+		ContentType: format.ContentNDJSON,
 		Description: "Claude Code stream-json (claude -p --output-format stream-json --verbose; --partial writes stream_event lines)",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {

@@ -11,6 +11,7 @@ import (
 func Format() format.Format {
 	return format.Format{
 		Name:        "codex",
+		ContentType: format.ContentNDJSON,
 		Description: "Codex CLI exec --json output (NDJSON thread, turn and item events)",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {

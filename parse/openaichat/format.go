@@ -13,6 +13,7 @@ import (
 func Format() format.Format {
 	return format.Format{
 		Name:        Name,
+		ContentType: format.ContentSSE,
 		Description: "OpenAI Chat Completions streaming SSE body (chat.completion.chunk), one or more responses",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {

@@ -27,6 +27,7 @@ const (
 func Format() format.Format {
 	return format.Format{
 		Name:        Name,
+		ContentType: format.ContentSSE,
 		Description: "OpenAI Responses API streaming SSE body (event: response.* + data:), one or more responses",
 		Detect:      Detect,
 		NewDecoder:  newDecoder,
