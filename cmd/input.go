@@ -125,7 +125,7 @@ type input struct {
 	// order (a session log before stream-json), says the input is in
 	// another format than the one forced.
 	other bool
-	count   *countingDecoder
+	count *countingDecoder
 }
 
 // newDecoder returns the input format's decoder over r (the input, or

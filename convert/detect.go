@@ -3,7 +3,7 @@ package convert
 import (
 	"bufio"
 	"errors"
-		"io"
+	"io"
 
 	"github.com/agentstream/agentstream/format"
 )
