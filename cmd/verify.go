@@ -71,7 +71,7 @@ func runVerify(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b strin
 		}
 	}
 	if err := verify.CheckIgnore(o.ignore); err != nil {
-		return failure(err)
+		return failure(fmt.Errorf("--ignore: %w", err))
 	}
 	runsA, runsB, err := verifyRuns(&o.in, a, b)
 	if err != nil {

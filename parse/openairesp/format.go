@@ -36,6 +36,7 @@ func Format() format.Format {
 			format.CitationExtras, format.ExitCode, format.Images,
 			format.MetaInit, format.ToolResult, format.MetaFinal, format.AwaitingTools, format.MetaFiles,
 			format.FileChange, format.TodoList,
+			format.Subagents,
 		},
 		Rules: rules(),
 		Check: check,

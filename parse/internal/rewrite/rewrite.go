@@ -671,7 +671,7 @@ func Format[C any, D event.Decoder](f format.Format, config func(*format.Options
 		format.CitationExtras, format.Images, format.MCPServer, format.ExitCode, format.Status,
 		format.Structured, format.Server, format.Kind, format.AgentID, format.Model, format.Prompt,
 		format.StopReason, format.Usage, format.Cost, format.AwaitingTools, format.MetaFiles,
-		format.FileChange, format.TodoList, format.ErrorBlock,
+		format.FileChange, format.TodoList, format.ErrorBlock, format.Subagents,
 	}
 	f.Skips = []string{"GEN007"}
 	f.NewDecoder = func(r io.Reader, o *format.Options) event.Decoder {
