@@ -26,7 +26,8 @@ func Format() format.Format {
 			format.Cost, format.Kind,
 			format.ID,
 		},
-		Rules: rules(),
-		Check: check,
+		Rules:      rules(),
+		Unanswered: []string{ruleItem},
+		Check:      check,
 	}
 }
