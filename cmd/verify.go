@@ -171,7 +171,7 @@ func readSide(ctx context.Context, ios *IOStreams, o *verifyOptions, from, name 
 	}
 	var side verify.Side
 	err := eachInput(ctx, ios, &in, rep, []string{name}, func(in *input) error {
-		if in.foreign || in.other {
+		if in.other {
 			// Whatever its decoder makes of it, it is not the format
 			// given: nothing to compare.
 			return failure(fmt.Errorf("%s: not %s input (%s)", in.name, in.format.Name, in.hint))

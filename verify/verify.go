@@ -338,7 +338,7 @@ func present(field string, blocks []*assemble.Block) bool {
 			has = (b.Type == assemble.TypeMetaFinal || b.Type == assemble.TypeTurnEnd) && b.Agent != mainAgent(blocks) &&
 				(b.StopReason != "" || b.Usage != nil || b.CostUSD != nil)
 		case "id":
-			has = b.ID != "" && fieldsOf[b.Type] != nil && slices.Contains(fieldsOf[b.Type], "id")
+			has = b.ID != "" && slices.Contains(fieldsOf[b.Type], "id")
 		case "server":
 			has = b.Type == assemble.TypeServerToolCall || b.Type == assemble.TypeServerToolResult
 		case "name", "input", "content", "pending", "files", "message", "changes", "todos", "text":
