@@ -40,10 +40,10 @@ type wrongInput struct {
 // wrongInputs returns every recording in testdata/ and ../shared/corpus/
 // (once per content) with its format, then an HTML error page, 4 KB of
 // random bytes (seeded), an empty file and a directory, in none. A file's
-// format is its folder's name when that names a format, else what
-// detection says (the shared corpus keeps two formats in openai/ and in
-// sessions/); files of no format in the table are left out, so a format
-// added to the table brings its recordings in.
+// format is what detection says (the shared corpus keeps two formats in
+// openai/ and in sessions/), else, for the text formats detection does not
+// name, its folder's; files of no format in the table are left out, so a
+// format added to the table brings its recordings in.
 func wrongInputs(t *testing.T) []wrongInput {
 	t.Helper()
 	var out []wrongInput
@@ -66,12 +66,10 @@ func wrongInputs(t *testing.T) []wrongInput {
 			}
 			seen[sha256.Sum256(b)] = true
 			name := filepath.Base(filepath.Dir(path))
-			if f, ok := convert.Lookup(name); !ok || f.NewDecoder == nil {
-				f, guessed, err := convert.Detect(bufio.NewReader(bytes.NewReader(b)))
-				if err != nil || guessed {
-					continue
-				}
+			if f, guessed, err := convert.Detect(bufio.NewReader(bytes.NewReader(b))); err == nil && !guessed {
 				name = f.Name
+			} else if f, ok := convert.Lookup(name); !ok || f.NewDecoder == nil {
+				continue
 			}
 			out = append(out, wrongInput{path: path, format: name})
 		}

@@ -31,10 +31,9 @@ type recording struct {
 }
 
 // recordings returns every recording of the wire formats in testdata/ and,
-// when it is there, ../shared/corpus/ (once per content): in a folder
-// named for a format, the files --from auto detects as that format; in
-// another folder (the corpus keeps both OpenAI bodies in openai/, stdout
-// and session logs in sessions/), each file in the format detected.
+// when it is there, ../shared/corpus/ (once per content), in the format
+// --from auto detects: a folder may hold several (the corpus keeps both
+// OpenAI bodies in openai/, stdout and session logs in sessions/).
 // Hand-made bad inputs are left out; the text protocols have their own
 // golden suites (textRecordings).
 func recordings(t *testing.T) []recording {
@@ -59,11 +58,6 @@ func recordings(t *testing.T) []recording {
 			f, guessed, err := convert.Detect(bufio.NewReader(bytes.NewReader(b)))
 			if err != nil || guessed || f.Detect == nil {
 				continue
-			}
-			if dir := filepath.Base(filepath.Dir(path)); dir != f.Name {
-				if _, ok := convert.Lookup(dir); ok {
-					continue // another format's file kept beside them
-				}
 			}
 			if seen[string(b)] {
 				continue // a copy of a corpus file
