@@ -23,6 +23,7 @@ func Format() format.Format {
 		Lacks: []format.Content{
 			format.MetaInit, format.ToolResult, format.MetaFinal, format.AwaitingTools, format.MetaFiles,
 			format.FileChange, format.TodoList,
+			format.Subagents,
 		},
 		Uses:  []format.Option{format.OptMCPBeta, format.OptLateSignature},
 		Rules: rules(),

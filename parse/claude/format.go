@@ -25,6 +25,7 @@ func Format() format.Format {
 		Lacks: []format.Content{
 			format.ExitCode, format.Status, format.AwaitingTools, format.MetaFiles, format.FileChange,
 			format.TodoList, format.Prompt, format.AgentID, format.SubagentText,
+			format.SubagentOutcome,
 		},
 		Uses:  []format.Option{format.OptPartial},
 		Rules: rules(),

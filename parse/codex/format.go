@@ -25,8 +25,10 @@ func Format() format.Format {
 			format.Model, format.Prompt, format.Signature, format.Citations, format.Images, format.Structured,
 			format.Server, format.AwaitingTools, format.MetaFiles, format.MetaFinal, format.StopReason,
 			format.Cost, format.Kind,
+			format.ID, format.Subagents,
 		},
-		Rules: rules(),
-		Check: check,
+		Rules:      rules(),
+		Unanswered: []string{ruleItem},
+		Check:      check,
 	}
 }

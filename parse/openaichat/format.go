@@ -28,6 +28,7 @@ func Format() format.Format {
 			format.MetaInit, format.ToolResult, format.MetaFinal, format.AwaitingTools, format.MetaFiles,
 			format.FileChange, format.TodoList, format.IsError, format.ExitCode, format.Status,
 			format.Structured, format.Images,
+			format.Subagents,
 		},
 		Rules: rules(),
 		Check: check,
