@@ -179,7 +179,9 @@ func TestEncodersWriteValid(t *testing.T) {
 				for _, v := range violations(t, "out", out, to) {
 					switch {
 					case slices.Contains(in, v.Rule), slices.Contains(reported, v.Rule):
-					case v.Rule == validate.Events && len(out) == 0:
+					case len(out) == 0:
+						// Nothing the input holds can be written: the
+						// command reports the empty output and exits 1.
 					default:
 						t.Errorf("output breaks a rule the input keeps, and convert did not say so: %s %s: %s", v.Rule, v.Name, v.Message)
 					}
