@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -9,27 +10,48 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/parse/claudesession"
+	"github.com/agentstream/agentstream/parse/codexsession"
 	"github.com/agentstream/agentstream/render"
 	"github.com/agentstream/agentstream/source"
+	"github.com/agentstream/agentstream/source/sessions"
 	"github.com/agentstream/agentstream/usage"
 )
 
 type usageOptions struct {
-	in     inputOptions
-	by     string
-	json   bool
-	csv    bool
-	prices string
-	follow followOptions
+	in      inputOptions
+	filter  usageFilter
+	by      string
+	json    bool
+	csv     bool
+	prices  string
+	follow  followOptions
+	entries bool // the sessions command: no run-less default
+}
+
+// usageFilter selects the model calls counted; its flags are those of
+// usage and sessions.
+type usageFilter struct {
+	agent, project, cli, timezone string
+}
+
+func addUsageFilterFlags(fs *pflag.FlagSet, f *usageFilter) {
+	fs.StringVar(&f.agent, "agent", "all", "agents counted: all, main, or an agent id (or id prefix), as on assemble")
+	fs.StringVar(&f.project, "project", "", "only this project (as the PROJECT column shows it)")
+	fs.StringVar(&f.cli, "cli", "", "only the logs of this agent CLI: claude, codex, gemini (or an input format name)")
+	fs.StringVar(&f.timezone, "timezone", "", "time zone days, weeks, months and --since/--until dates are in (IANA name; default local)")
 }
 
 func newUsageCmd(ios *IOStreams) *cobra.Command {
@@ -38,19 +60,29 @@ func newUsageCmd(ios *IOStreams) *cobra.Command {
 		Use:   "usage [INPUT...]",
 		Short: "Count the tokens and the cost of agent runs",
 		Long: `Usage reads each INPUT (files, globs, directories walked recursively, - for
-stdin, URLs; stdin when none is given), in any format, and prints the tokens
-and the cost of the runs, grouped --by run (each input), model, day or agent.
+stdin, URLs), in any format, and prints the tokens and the cost of the model
+calls in them, grouped --by day, week, month, session, model, block (5-hour
+billing windows), agent or run (each input).
 
-Tokens are counted once per model message (the last usage of a message id
-wins), with input, output, cache write, cache read and reasoning apart. The
-cost is the stream's own where it reports one, otherwise it is priced from a
-table embedded in the binary, or from --prices FILE. A model without a price
-is listed as unpriced, never counted as free. docs/usage.md says where each
+With no INPUT it reads the session logs the agent CLIs keep: Claude Code's
+(CLAUDE_CONFIG_DIR, comma-separated, else ~/.config/claude and ~/.claude),
+Codex's (CODEX_HOME, else ~/.codex) and Gemini CLI's (~/.gemini/tmp), and says
+on stderr which it read.
+
+Each model call is counted once across everything read (a message id and
+request id seen again, in a resumed session's copy or a subagent's
+transcript, is the same call), dated by its own line's timestamp, with input,
+output, cache write, cache read and reasoning apart. The cost is the input's
+own where it reports one, otherwise it is priced from LiteLLM's price table
+embedded in the binary, or from --prices FILE. A model without a price is
+listed as unpriced, never counted as free. docs/usage.md says where each
 number comes from.
 
 In a directory, files that hold no agent stream are skipped with a note.`,
-		Example: `  agentstream usage ~/runs/
-  agentstream usage --by model 'runs/*.jsonl'
+		Example: `  agentstream usage
+  agentstream usage --by month --since 2026-01-01
+  agentstream usage --by model ~/.claude/projects/
+  agentstream usage --by session --project -home-me-src-app --json
   agentstream usage --by day --csv runs/ > usage.csv
   agentstream usage --prices my-prices.json --json run.jsonl`,
 		Args: usageArgs(cobra.ArbitraryArgs),
@@ -59,11 +91,12 @@ In a directory, files that hold no agent stream are skipped with a note.`,
 		},
 	}
 	fs := c.Flags()
-	addInputFlags(fs, &o.in)
-	fs.StringVar(&o.by, "by", usage.ByRun, "group by run, model, day or agent")
+	addAssembleInputFlags(fs, &o.in)
+	addUsageFilterFlags(fs, &o.filter)
+	fs.StringVar(&o.by, "by", usage.ByRun, "group by "+strings.Join(usage.Groupings, ", "))
 	fs.BoolVar(&o.json, "json", false, "write the rows as JSON")
 	fs.BoolVar(&o.csv, "csv", false, "write the rows as CSV")
-	fs.StringVar(&o.prices, "prices", "", "pricing table to use instead of the embedded one (JSON, docs/usage.md)")
+	fs.StringVar(&o.prices, "prices", "", "price table to use instead of the embedded one (LiteLLM's JSON form, docs/usage.md)")
 	o.in.follow = &o.follow
 	addFollowFlags(fs, &o.follow)
 	return c
@@ -72,17 +105,18 @@ In a directory, files that hold no agent stream are skipped with a note.`,
 // usageInput is one input to read; walked: found in a directory, where a
 // file that is no agent stream is skipped.
 type usageInput struct {
-	name   string
-	walked bool
+	name    string
+	walked  bool
+	shown   string // the name rows show ("" for name)
+	cli     string // the agent CLI of a default place's log
+	project string
 }
 
 // expandInputs turns the command line's inputs into the files to read:
 // directories walked in lexical order (hidden directories, such as .git,
-// skipped), globs the shell left alone expanded.
+// skipped), globs the shell left alone expanded. With no inputs, the
+// agent CLIs' default places are read (usagePlaces).
 func expandInputs(args []string) ([]usageInput, error) {
-	if len(args) == 0 {
-		return []usageInput{{name: "-"}}, nil
-	}
 	var out []usageInput
 	walk := func(dir string) error {
 		return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -127,6 +161,214 @@ func expandInputs(args []string) ([]usageInput, error) {
 	return out, nil
 }
 
+// usagePlaces lists the session logs of the agent CLIs' default places
+// and says on stderr which places were read.
+func usagePlaces(ios *IOStreams, rep *reporter) ([]usageInput, error) {
+	getenv := ios.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	has := func(name string) bool { _, ok := convert.Lookup(name); return ok }
+	places := sessions.DefaultPlaces(getenv, home, has)
+	if len(places) == 0 {
+		return nil, errors.New("no input given and no agent CLI session logs in the default places (~/.claude/projects, ~/.config/claude/projects, CLAUDE_CONFIG_DIR, ~/.codex/sessions, CODEX_HOME, ~/.gemini/tmp)")
+	}
+	var out []usageInput
+	for _, p := range places {
+		logs, err := p.Logs()
+		if err != nil {
+			return nil, err
+		}
+		rep.note("reading %s session logs in %s (%d files)", p.CLI, p.Dir, len(logs))
+		for _, l := range logs {
+			rel, _ := filepath.Rel(p.Dir, l.Path)
+			out = append(out, usageInput{name: l.Path, walked: true, shown: filepath.ToSlash(rel), cli: l.CLI, project: l.Project})
+		}
+	}
+	return out, nil
+}
+
+// cliOf names the agent CLI of an input format.
+func cliOf(formatName string) string {
+	switch formatName {
+	case "claude", "claude-session":
+		return "claude"
+	case "codex", "codex-session":
+		return "codex"
+	case "gemini", "gemini-session":
+		return "gemini"
+	}
+	return formatName
+}
+
+// claudeProject names the project of a Claude Code session log by its
+// path: the folder under projects/, else the folder it is in.
+func claudeProject(path string) string {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(path)), "/")
+	for i := len(parts) - 2; i >= 0; i-- {
+		if parts[i] == "projects" && i+2 < len(parts) {
+			return parts[i+1]
+		}
+	}
+	if len(parts) >= 2 {
+		return parts[len(parts)-2]
+	}
+	return ""
+}
+
+// readUsage reads the inputs' model calls into a ledger.
+func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []usageInput, rep *reporter) (*usage.Ledger, bool, error) {
+	led := usage.NewLedger()
+	failed := false
+	in := o.in
+	in.sessions = sessionOptions{} // --since/--until/--session select calls, not files
+	for _, ui := range inputs {
+		shown := cmp.Or(ui.shown, ui.name)
+		err := eachInput(ctx, ios, &in, rep, []string{ui.name}, func(inp *input) error {
+			cli := cmp.Or(ui.cli, cliOf(inp.format.Name))
+			switch inp.format.Name {
+			case "claude-session":
+				project := cmp.Or(ui.project, claudeProject(ui.name))
+				return readError(claudesession.ReadUsage(inp.r, func(u *claudesession.Usage) {
+					if claudesession.IsSynthetic(u.Model) && u.Tokens == (event.Usage{}) {
+						return
+					}
+					e := usage.Entry{
+						Time: u.Time, CLI: cli, Project: project, Session: u.SessionID, Agent: u.AgentID,
+						Model: u.Model, Sidechain: u.Sidechain, Tokens: usage.FromEvent(&u.Tokens), Run: shown,
+					}
+					if claudesession.IsSynthetic(e.Model) {
+						e.Model = ""
+					}
+					if u.MessageID != "" {
+						e.Key = u.MessageID + "\x00" + u.RequestID
+					}
+					led.Add(e, u.MessageID)
+				}))
+			case "codex-session":
+				return readError(codexsession.ReadUsage(inp.r, func(u *codexsession.Usage) {
+					project := ui.project
+					if project == "" && u.Cwd != "" {
+						project = filepath.Base(u.Cwd)
+					}
+					session, agent := u.ThreadID, ""
+					if u.ParentThread != "" {
+						session, agent = u.ParentThread, u.ThreadID
+					}
+					led.Add(usage.Entry{
+						Time: u.Time, CLI: cli, Project: project, Session: session, Agent: agent,
+						Model: u.Model, Key: u.Key, Tokens: usage.FromEvent(&u.Tokens), Run: shown,
+					}, "")
+				}))
+			}
+			c := usage.NewCounter()
+			stop := eachEvent(inp.decoder(), rep, func(ev event.Event) error {
+				c.Add(ev)
+				return nil
+			})
+			r := c.Run()
+			r.Name = shown
+			// An input without a single event is no run (an empty file).
+			if r.Events > 0 {
+				for _, e := range usage.RunEntries(&r, cli) {
+					led.Add(e, "")
+				}
+			} else {
+				rep.note("%s: skipped: no events", inp.name)
+			}
+			return readError(stop)
+		})
+		var ue *unreadableError
+		switch {
+		case err == nil:
+		case ui.walked && errors.As(err, &ue) && errors.Is(ue.err, convert.ErrUnknownFormat):
+			if ui.cli == "" { // the CLIs' own files in their places are skipped without a word
+				rep.note("%s: skipped: not an agent stream", ui.name)
+			}
+		case errors.As(err, &ue) && !o.in.strict && len(inputs) > 1:
+			rep.note("%v", ue.err)
+			failed = true
+		default:
+			return nil, false, err
+		}
+	}
+	return led, failed, nil
+}
+
+// select returns the entries the filters keep.
+func (o *usageOptions) selectEntries(all []usage.Entry, loc *time.Location) ([]usage.Entry, error) {
+	var since, until time.Time
+	now := time.Now()
+	for _, t := range []struct {
+		flag, value string
+		dst         *time.Time
+		end         bool
+	}{{"since", o.in.sessions.since, &since, false}, {"until", o.in.sessions.until, &until, true}} {
+		if t.value == "" {
+			continue
+		}
+		if d, err := time.ParseInLocation(time.DateOnly, t.value, loc); err == nil {
+			if t.end {
+				d = d.AddDate(0, 0, 1) // the whole day
+			}
+			*t.dst = d
+			continue
+		}
+		v, err := sessions.ParseTime(t.value, now)
+		if err != nil {
+			return nil, fmt.Errorf("--%s: %w", t.flag, err)
+		}
+		*t.dst = v
+	}
+	f := &o.filter
+	var out []usage.Entry
+	for _, e := range all {
+		if !since.IsZero() && (e.Time.IsZero() || e.Time.Before(since)) {
+			continue
+		}
+		if !until.IsZero() && (e.Time.IsZero() || !e.Time.Before(until)) {
+			continue
+		}
+		if s := o.in.sessions.session; s != "" && !strings.HasPrefix(e.Session, s) && !strings.HasSuffix(e.Session, s) {
+			continue
+		}
+		if f.project != "" && e.Project != f.project {
+			continue
+		}
+		if f.cli != "" && e.CLI != f.cli {
+			continue
+		}
+		switch f.agent {
+		case "", "all":
+		case "main":
+			if e.Agent != "" {
+				continue
+			}
+		default:
+			if e.Agent == "" || !strings.HasPrefix(e.Agent, f.agent) {
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func loadLocation(name string) (*time.Location, error) {
+	if name == "" {
+		return time.Local, nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, fmt.Errorf("--timezone: %w", err)
+	}
+	return loc, nil
+}
+
 func runUsage(ctx context.Context, ios *IOStreams, o *usageOptions, args []string) error {
 	if ctx == nil {
 		ctx = context.Background()
@@ -134,16 +376,24 @@ func runUsage(ctx context.Context, ios *IOStreams, o *usageOptions, args []strin
 	if o.json && o.csv {
 		return failure(errors.New("--json and --csv cannot be used together"))
 	}
-	switch o.by {
-	case usage.ByRun, usage.ByModel, usage.ByDay, usage.ByAgent:
-	default:
-		return failure(fmt.Errorf("--by must be run, model, day or agent, not %q", o.by))
+	if !slices.Contains(usage.Groupings, o.by) {
+		return failure(fmt.Errorf("--by must be one of %s, not %q", strings.Join(usage.Groupings, ", "), o.by))
+	}
+	loc, err := loadLocation(o.filter.timezone)
+	if err != nil {
+		return failure(err)
 	}
 	prices, err := loadPrices(o.prices)
 	if err != nil {
 		return failure(err)
 	}
-	inputs, err := expandInputs(args)
+	rep := newReporter(ios.Err, o.in.strict)
+	var inputs []usageInput
+	if len(args) == 0 {
+		inputs, err = usagePlaces(ios, rep)
+	} else {
+		inputs, err = expandInputs(args)
+	}
 	if err != nil {
 		return failure(err)
 	}
@@ -156,43 +406,18 @@ func runUsage(ctx context.Context, ios *IOStreams, o *usageOptions, args []strin
 		return err
 	}
 	defer stop()
-	rep := newReporter(ios.Err, o.in.strict)
-	var runs []usage.Run
-	failed := false
-	for _, in := range inputs {
-		err := eachInput(ctx, ios, &o.in, rep, []string{in.name}, func(in *input) error {
-			name, dec := in.name, in.decoder()
-			c := usage.NewCounter()
-			stop := eachEvent(dec, rep, func(ev event.Event) error {
-				c.Add(ev)
-				return nil
-			})
-			r := c.Run()
-			r.Name, r.Day = name, fileDay(name)
-			// An input without a single event is no run (an empty file).
-			if r.Events > 0 {
-				runs = append(runs, r)
-			} else {
-				rep.note("%s: skipped: no events", name)
-			}
-			return readError(stop)
-		})
-		var ue *unreadableError
-		switch {
-		case err == nil:
-		case in.walked && errors.As(err, &ue) && errors.Is(ue.err, convert.ErrUnknownFormat):
-			rep.note("%s: skipped: not an agent stream", in.name)
-		case errors.As(err, &ue) && !o.in.strict && len(inputs) > 1:
-			rep.note("%v", ue.err)
-			failed = true
-		default:
-			return err
-		}
+	led, failed, err := readUsage(ctx, ios, o, inputs, rep)
+	if err != nil {
+		return err
 	}
-	if len(runs) == 0 {
+	if len(led.Entries()) == 0 {
 		return failure(errors.New("no agent stream in the inputs"))
 	}
-	rows, total, err := usage.Report(runs, o.by, prices)
+	entries, err := o.selectEntries(led.Entries(), loc)
+	if err != nil {
+		return failure(err)
+	}
+	rows, total, err := usage.Summarize(entries, o.by, loc, prices)
 	if err != nil {
 		return failure(err)
 	}
@@ -227,19 +452,6 @@ func loadPrices(name string) (*usage.Prices, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return p, nil
-}
-
-// fileDay is the day a run is counted on: the file's modification day in
-// UTC (the streams carry no time of their own); "" for stdin and URLs.
-func fileDay(name string) string {
-	if name == "-" || source.IsURL(name) {
-		return ""
-	}
-	st, err := os.Stat(name)
-	if err != nil {
-		return ""
-	}
-	return st.ModTime().UTC().Format("2006-01-02")
 }
 
 func writeUsageJSON(ios *IOStreams, rows []usage.Row, total usage.Row) error {

@@ -1,0 +1,119 @@
+package claudesession
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/messages"
+)
+
+// Usage is what one assistant line of a session log says of the model
+// call that wrote it: package usage counts model calls from these, dated
+// by each line's own timestamp, without decoding the transcript into
+// events.
+type Usage struct {
+	Time      time.Time
+	SessionID string
+	// AgentID is the subagent's id on a subagent's line ("" on the main
+	// agent's).
+	AgentID   string
+	Sidechain bool
+	MessageID string
+	RequestID string
+	Model     string // as written; "<synthetic>" for an API error Claude Code made up
+	Cwd       string
+	Version   string
+	Tokens    event.Usage
+}
+
+// usageLine is the part of a line ReadUsage reads: the fields of line
+// that say who, when and what, and the two line does not keep.
+type usageLine struct {
+	Type        string `json:"type"`
+	Timestamp   string `json:"timestamp"`
+	RequestID   string `json:"requestId"`
+	SessionID   string `json:"sessionId"`
+	AgentID     string `json:"agentId"`
+	IsSidechain bool   `json:"isSidechain"`
+	Cwd         string `json:"cwd"`
+	Version     string `json:"version"`
+	Message     *struct {
+		ID    string          `json:"id"`
+		Model string          `json:"model"`
+		Usage *messages.Usage `json:"usage"`
+	} `json:"message"`
+}
+
+// MaxUsageLine caps one line ReadUsage reads; a longer line is skipped
+// (an assistant line of that size is a tool input, not a usage record).
+const MaxUsageLine = 64 << 20
+
+// usageMark is on every line that reports usage; lines without it are
+// not decoded.
+var usageMark = []byte(`"usage"`)
+
+// ReadUsage reads a session log and calls fn with the usage of each
+// assistant line that has one and a timestamp, in file order. Claude Code
+// writes one line per content block, each with its message's usage: the
+// lines of one message share MessageID and RequestID, and the caller
+// counts them once. Lines that are not JSON, or not of that shape, are
+// skipped: a log being written ends in a cut line. The error is the
+// reader's.
+func ReadUsage(r io.Reader, fn func(*Usage)) error {
+	br := bufio.NewReaderSize(r, 256<<10)
+	var long []byte
+	var u Usage
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long[:0], line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = br.ReadSlice('\n')
+				if len(long) <= MaxUsageLine {
+					long = append(long, line...)
+				}
+			}
+			line = long
+			if len(line) > MaxUsageLine {
+				line = nil
+			}
+		}
+		if len(line) > 0 && bytes.Contains(line, usageMark) {
+			if usageOf(line, &u) {
+				fn(&u)
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func usageOf(raw []byte, u *Usage) bool {
+	var l usageLine
+	if json.Unmarshal(raw, &l) != nil || l.Type != typeAssistant || l.Message == nil || l.Message.Usage == nil {
+		return false
+	}
+	t, err := time.Parse(time.RFC3339Nano, l.Timestamp)
+	if err != nil {
+		return false
+	}
+	*u = Usage{
+		Time: t, SessionID: l.SessionID, AgentID: l.AgentID, Sidechain: l.IsSidechain,
+		MessageID: l.Message.ID, RequestID: l.RequestID, Model: l.Message.Model,
+		Cwd: l.Cwd, Version: l.Version, Tokens: *l.Message.Usage.Event(),
+	}
+	return true
+}
+
+// IsSynthetic reports whether model is the one Claude Code names the
+// messages it makes up to report an API error with.
+func IsSynthetic(model string) bool { return model == syntheticModel }

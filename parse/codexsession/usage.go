@@ -1,0 +1,189 @@
+package codexsession
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// Usage is what one token_count event of a rollout says of the model call
+// before it: package usage counts model calls from these, dated by each
+// line's own timestamp, without decoding the rollout into events.
+type Usage struct {
+	Time     time.Time
+	ThreadID string // the session_meta's id
+	// ParentThread is the parent thread of a subagent's rollout ("" for a
+	// top-level thread).
+	ParentThread string
+	Model        string // the last turn_context's model; "" before one
+	Cwd          string
+	// Key identifies the call across files: a forked or resumed thread's
+	// rollout copies the token_count lines of the history it starts
+	// from, with their timestamps and cumulative totals.
+	Key    string
+	Tokens event.Usage
+}
+
+// MaxUsageLine caps one line ReadUsage reads; a longer line is skipped.
+const MaxUsageLine = 64 << 20
+
+var (
+	markTokenCount  = []byte(`"token_count"`)
+	markTurnContext = []byte(`"turn_context"`)
+	markSessionMeta = []byte(`"session_meta"`)
+)
+
+// ReadUsage reads a rollout and calls fn with the usage of each
+// token_count event that reports some, in file order: its
+// last_token_usage, else the growth of its total_token_usage. A
+// subagent's rollout starts by replaying its parent's token counts (two
+// or more in the first second that has any): those are the parent's and
+// are left out. Lines that are not JSON are skipped. The error is the
+// reader's.
+func ReadUsage(r io.Reader, fn func(*Usage)) error {
+	br := bufio.NewReaderSize(r, 256<<10)
+	var (
+		long           []byte
+		thread, parent string
+		model, cwd     string
+		prev           *usage
+		replay         []Usage // token counts of the first second, in a subagent's rollout
+		replaySecond   string
+		replayDone     bool
+	)
+	flushReplay := func() {
+		if len(replay) == 1 {
+			fn(&replay[0])
+		}
+		replay, replayDone = nil, true
+	}
+	for {
+		raw, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long[:0], raw...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				raw, err = br.ReadSlice('\n')
+				if len(long) <= MaxUsageLine {
+					long = append(long, raw...)
+				}
+			}
+			raw = long
+			if len(raw) > MaxUsageLine {
+				raw = nil
+			}
+		}
+		if bytes.Contains(raw, markTokenCount) || bytes.Contains(raw, markTurnContext) || bytes.Contains(raw, markSessionMeta) {
+			var l line
+			if json.Unmarshal(raw, &l) == nil {
+				switch {
+				case l.Type == typeSessionMeta:
+					if thread == "" {
+						thread, cwd = l.Payload.ID, l.Payload.Cwd
+						parent = codexParent(l.Payload.Source)
+					}
+				case l.Type == typeTurnContext:
+					if l.Payload.Model != "" {
+						model = l.Payload.Model
+					}
+				case l.Type == typeEventMsg && l.Payload.Type == msgTokenCount && l.Payload.Info != nil:
+					u, ok := tokenUsage(&l, &prev)
+					if !ok {
+						break
+					}
+					u.ThreadID, u.ParentThread, u.Model, u.Cwd = thread, parent, model, cwd
+					if parent == "" || replayDone {
+						fn(&u)
+						break
+					}
+					sec := l.Timestamp[:min(len(l.Timestamp), 19)]
+					if replaySecond == "" || sec == replaySecond {
+						replaySecond = sec
+						replay = append(replay, u)
+						break
+					}
+					flushReplay()
+					fn(&u)
+				}
+			}
+		}
+		if err == io.EOF {
+			if !replayDone {
+				flushReplay()
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// tokenUsage returns the call a token_count line reports; false when it
+// reports none (no counts, or all zero) or has no timestamp.
+func tokenUsage(l *line, prev **usage) (Usage, bool) {
+	t, err := time.Parse(time.RFC3339Nano, l.Timestamp)
+	info := l.Payload.Info
+	total := info.TotalTokenUsage
+	var u *usage
+	switch {
+	case info.LastTokenUsage != nil:
+		u = info.LastTokenUsage
+	case total != nil:
+		d := *total
+		if p := *prev; p != nil && total.InputTokens >= p.InputTokens && total.OutputTokens >= p.OutputTokens {
+			d.InputTokens -= p.InputTokens
+			d.CachedInputTokens -= p.CachedInputTokens
+			d.CacheWriteInputTokens -= p.CacheWriteInputTokens
+			d.OutputTokens -= p.OutputTokens
+			d.ReasoningOutputTokens -= p.ReasoningOutputTokens
+		}
+		u = &d
+	}
+	if total != nil {
+		c := *total
+		*prev = &c
+	}
+	if err != nil || u == nil || *u == (usage{}) {
+		return Usage{}, false
+	}
+	key := l.Timestamp
+	if total != nil {
+		b, _ := json.Marshal(total)
+		key += string(b)
+	} else {
+		b, _ := json.Marshal(u)
+		key += string(b)
+	}
+	return Usage{
+		Time: t, Key: key,
+		Tokens: event.Usage{
+			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+			CacheReadTokens: min(u.CachedInputTokens, u.InputTokens), CacheWriteTokens: u.CacheWriteInputTokens,
+			ReasoningTokens: u.ReasoningOutputTokens,
+		},
+	}, true
+}
+
+// threadSource is a session_meta's source when it is an object: a
+// subagent's names the thread that spawned it.
+type threadSource struct {
+	Subagent struct {
+		ThreadSpawn struct {
+			ParentThreadID string `json:"parent_thread_id"`
+		} `json:"thread_spawn"`
+	} `json:"subagent"`
+}
+
+// codexParent returns the parent thread a session_meta's source names, or "".
+func codexParent(source json.RawMessage) string {
+	var s threadSource
+	if len(source) == 0 || source[0] != '{' || json.Unmarshal(source, &s) != nil {
+		return ""
+	}
+	return s.Subagent.ThreadSpawn.ParentThreadID
+}
