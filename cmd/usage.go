@@ -379,47 +379,9 @@ func runUsage(ctx context.Context, ios *IOStreams, o *usageOptions, args []strin
 	if !slices.Contains(usage.Groupings, o.by) {
 		return failure(fmt.Errorf("--by must be one of %s, not %q", strings.Join(usage.Groupings, ", "), o.by))
 	}
-	loc, err := loadLocation(o.filter.timezone)
-	if err != nil {
-		return failure(err)
-	}
-	prices, err := loadPrices(o.prices)
-	if err != nil {
-		return failure(err)
-	}
-	rep := newReporter(ios.Err, o.in.strict)
-	var inputs []usageInput
-	if len(args) == 0 {
-		inputs, err = usagePlaces(ios, rep)
-	} else {
-		inputs, err = expandInputs(args)
-	}
-	if err != nil {
-		return failure(err)
-	}
-	names := make([]string, len(inputs))
-	for i, in := range inputs {
-		names[i] = in.name
-	}
-	ctx, stop, err := o.follow.start(ctx, names)
+	rows, total, result, err := usageRows(ctx, ios, o, args)
 	if err != nil {
 		return err
-	}
-	defer stop()
-	led, failed, err := readUsage(ctx, ios, o, inputs, rep)
-	if err != nil {
-		return err
-	}
-	if len(led.Entries()) == 0 {
-		return failure(errors.New("no agent stream in the inputs"))
-	}
-	entries, err := o.selectEntries(led.Entries(), loc)
-	if err != nil {
-		return failure(err)
-	}
-	rows, total, err := usage.Summarize(entries, o.by, loc, prices)
-	if err != nil {
-		return failure(err)
 	}
 	switch {
 	case o.json:
@@ -432,10 +394,61 @@ func runUsage(ctx context.Context, ios *IOStreams, o *usageOptions, args []strin
 	if err != nil {
 		return failure(err)
 	}
-	if failed {
-		return &exitError{code: ExitFailure}
+	return result()
+}
+
+// usageRows reads the inputs (the default places when there are none) and
+// returns their calls grouped by o.by, and the command's result once the
+// rows are written.
+func usageRows(ctx context.Context, ios *IOStreams, o *usageOptions, args []string) (rows []usage.Row, total usage.Row, result func() error, err error) {
+	loc, err := loadLocation(o.filter.timezone)
+	if err != nil {
+		return nil, total, nil, failure(err)
 	}
-	return rep.result()
+	prices, err := loadPrices(o.prices)
+	if err != nil {
+		return nil, total, nil, failure(err)
+	}
+	rep := newReporter(ios.Err, o.in.strict)
+	var inputs []usageInput
+	if len(args) == 0 {
+		inputs, err = usagePlaces(ios, rep)
+	} else {
+		inputs, err = expandInputs(args)
+	}
+	if err != nil {
+		return nil, total, nil, failure(err)
+	}
+	names := make([]string, len(inputs))
+	for i, in := range inputs {
+		names[i] = in.name
+	}
+	ctx, stop, err := o.follow.start(ctx, names)
+	if err != nil {
+		return nil, total, nil, err
+	}
+	defer stop()
+	led, failed, err := readUsage(ctx, ios, o, inputs, rep)
+	if err != nil {
+		return nil, total, nil, err
+	}
+	if len(led.Entries()) == 0 {
+		return nil, total, nil, failure(errors.New("no agent stream in the inputs"))
+	}
+	entries, err := o.selectEntries(led.Entries(), loc)
+	if err != nil {
+		return nil, total, nil, failure(err)
+	}
+	rows, total, err = usage.Summarize(entries, o.by, loc, prices)
+	if err != nil {
+		return nil, total, nil, failure(err)
+	}
+	return rows, total, func() error {
+		if failed {
+			return &exitError{code: ExitFailure}
+		}
+		return rep.result()
+	}, nil
 }
 
 func loadPrices(name string) (*usage.Prices, error) {

@@ -177,7 +177,10 @@ func Summarize(entries []Entry, by string, loc *time.Location, prices *Prices) (
 		if g == nil {
 			g = newAcc(k)
 			if by == BySession {
-				g.row.Key = e.Session
+				g.row.Key = cmp.Or(e.Session, "-")
+				if e.Project != "" {
+					g.row.Key = e.Project + "/" + g.row.Key
+				}
 				g.row.CLI, g.row.Project, g.row.Session = e.CLI, e.Project, e.Session
 			}
 			groups[k] = g
