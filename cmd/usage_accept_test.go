@@ -28,8 +28,8 @@ const corpusSessions = "../../shared/corpus/sessions"
 
 // acceptTokens is a group's count, as the test computes it.
 type acceptTokens struct {
-	Messages                               int
-	Input, Output, CacheWrite, CacheRead   int64
+	Messages                             int
+	Input, Output, CacheWrite, CacheRead int64
 }
 
 func TestUsageAcceptance(t *testing.T) {

@@ -114,7 +114,7 @@ type Counter struct {
 	ends    map[string]runEnd
 	byModel []ModelTotal
 	ended   bool
-	events int
+	events  int
 }
 
 type msgKey struct{ agent, id string }

@@ -37,7 +37,7 @@ type Row struct {
 	// Models are the models of the group's calls (Summarize).
 	Models   []string `json:"models,omitempty"`
 	Runs     int      `json:"runs"`
-	Messages int    `json:"messages"`
+	Messages int      `json:"messages"`
 	Tokens
 	// CostUSD is nil when nothing in the group could be priced; when
 	// Unpriced is not empty it leaves those models out.
