@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 )
 
@@ -42,11 +43,13 @@ type usageLine struct {
 	IsSidechain bool   `json:"isSidechain"`
 	Cwd         string `json:"cwd"`
 	Version     string `json:"version"`
-	Message     *struct {
-		ID    string          `json:"id"`
-		Model string          `json:"model"`
-		Usage *messages.Usage `json:"usage"`
-	} `json:"message"`
+	Message     *usageMessage `json:"message"`
+}
+
+type usageMessage struct {
+	ID    string          `json:"id"`
+	Model string          `json:"model"`
+	Usage *messages.Usage `json:"usage"`
 }
 
 // MaxUsageLine caps one line ReadUsage reads; a longer line is skipped
@@ -68,6 +71,7 @@ func ReadUsage(r io.Reader, fn func(*Usage)) error {
 	br := bufio.NewReaderSize(r, 256<<10)
 	var long []byte
 	var u Usage
+	var ur usageReader
 	for {
 		line, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -84,7 +88,7 @@ func ReadUsage(r io.Reader, fn func(*Usage)) error {
 			}
 		}
 		if len(line) > 0 && bytes.Contains(line, usageMark) {
-			if usageOf(line, &u) {
+			if ur.usageOf(line, &u) {
 				fn(&u)
 			}
 		}
@@ -97,9 +101,23 @@ func ReadUsage(r io.Reader, fn func(*Usage)) error {
 	}
 }
 
-func usageOf(raw []byte, u *Usage) bool {
+// usageReader reads usage lines, in one pass where jsontext.Reader can
+// (the session fields that repeat from line to line interned).
+type usageReader struct {
+	jr       jsontext.Reader
+	interned [4]string
+}
+
+func (ur *usageReader) usageOf(raw []byte, u *Usage) bool {
 	var l usageLine
-	if json.Unmarshal(raw, &l) != nil || l.Type != typeAssistant || l.Message == nil || l.Message.Usage == nil {
+	ur.jr.Reset(raw)
+	if !ur.read(&l) || !ur.jr.End() {
+		l = usageLine{}
+		if json.Unmarshal(raw, &l) != nil {
+			return false
+		}
+	}
+	if l.Type != typeAssistant || l.Message == nil || l.Message.Usage == nil {
 		return false
 	}
 	t, err := time.Parse(time.RFC3339Nano, l.Timestamp)
@@ -112,6 +130,98 @@ func usageOf(raw []byte, u *Usage) bool {
 		Cwd: l.Cwd, Version: l.Version, Tokens: *l.Message.Usage.Event(),
 	}
 	return true
+}
+
+// read decodes a line into l, which is zero, reading the fields of
+// usageLine and skipping the others; false where encoding/json is left
+// to decide (a key that matches a field only case-insensitively, a
+// repeated message).
+func (ur *usageReader) read(l *usageLine) bool {
+	r := &ur.jr
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "type":
+			if !r.Null() {
+				l.Type = lineType(r.Str())
+			}
+		case "timestamp":
+			r.StringField(&l.Timestamp)
+		case "requestId":
+			r.StringField(&l.RequestID)
+		case "sessionId":
+			ur.intern(&l.SessionID, 0)
+		case "agentId":
+			ur.intern(&l.AgentID, 1)
+		case "cwd":
+			ur.intern(&l.Cwd, 2)
+		case "version":
+			ur.intern(&l.Version, 3)
+		case "isSidechain":
+			boolField(r, &l.IsSidechain)
+		case "message":
+			if l.Message != nil {
+				return false
+			}
+			if r.Null() {
+				continue
+			}
+			m := &l.Message
+			*m = &usageMessage{}
+			if !r.Object() {
+				return false
+			}
+			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+				switch string(key) {
+				case "id":
+					r.StringField(&(*m).ID)
+				case "model":
+					r.StringField(&(*m).Model)
+				case "usage":
+					if r.Null() {
+						(*m).Usage = nil
+						continue
+					}
+					(*m).Usage = new(messages.Usage)
+					messages.ReadUsage(r, (*m).Usage)
+				default:
+					skipUnknown(r, key, isUsageMessageField)
+				}
+			}
+		default:
+			skipUnknown(r, key, isUsageLineField)
+		}
+	}
+	return !r.Failed()
+}
+
+func (ur *usageReader) intern(s *string, slot int) {
+	r := &ur.jr
+	if r.Null() {
+		return
+	}
+	if b := r.Str(); string(b) != ur.interned[slot] {
+		ur.interned[slot] = string(b)
+	}
+	*s = ur.interned[slot]
+}
+
+func isUsageLineField(name []byte) bool {
+	switch string(name) {
+	case "type", "timestamp", "requestid", "sessionid", "agentid", "cwd", "version", "issidechain", "message":
+		return true
+	}
+	return false
+}
+
+func isUsageMessageField(name []byte) bool {
+	switch string(name) {
+	case "id", "model", "usage":
+		return true
+	}
+	return false
 }
 
 // IsSynthetic reports whether model is the one Claude Code names the
