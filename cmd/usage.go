@@ -1,18 +1,22 @@
 package cmd
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 	"unicode/utf8"
@@ -109,6 +113,7 @@ type usageInput struct {
 	walked  bool
 	shown   string // the name rows show ("" for name)
 	cli     string // the agent CLI of a default place's log
+	format  string // the format of a default place's log
 	project string
 }
 
@@ -186,7 +191,7 @@ func usagePlaces(ios *IOStreams, rep *reporter) ([]usageInput, error) {
 		rep.note("reading %s session logs in %s (%d files)", p.CLI, p.Dir, len(logs))
 		for _, l := range logs {
 			rel, _ := filepath.Rel(p.Dir, l.Path)
-			out = append(out, usageInput{name: l.Path, walked: true, shown: filepath.ToSlash(rel), cli: l.CLI, project: l.Project})
+			out = append(out, usageInput{name: l.Path, walked: true, shown: filepath.ToSlash(rel), cli: l.CLI, format: l.Format, project: l.Project})
 		}
 	}
 	return out, nil
@@ -220,50 +225,39 @@ func claudeProject(path string) string {
 	return ""
 }
 
-// readUsage reads the inputs' model calls into a ledger.
+// readUsage reads the inputs' model calls into a ledger: the session logs
+// (claude-session, codex-session) by a pool of workers, one per CPU, that
+// read their usage lines alone; every other input, in order, as events.
 func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []usageInput, rep *reporter) (*usage.Ledger, bool, error) {
 	led := usage.NewLedger()
 	failed := false
 	in := o.in
 	in.sessions = sessionOptions{} // --since/--until/--session select calls, not files
-	for _, ui := range inputs {
+	results := readSessionLogs(ctx, o, inputs, newProgress(ios, len(inputs)))
+	for i, ui := range inputs {
+		res := &results[i]
+		if res.read {
+			if res.err != nil {
+				if !rep.problem(fmt.Errorf("%s: %w", ui.name, res.err)) {
+					return nil, false, errStrictStop
+				}
+			}
+			for _, c := range res.calls {
+				led.Add(c.Entry, c.msgID)
+			}
+			results[i] = sessionResult{}
+			continue
+		}
 		shown := cmp.Or(ui.shown, ui.name)
 		err := eachInput(ctx, ios, &in, rep, []string{ui.name}, func(inp *input) error {
 			cli := cmp.Or(ui.cli, cliOf(inp.format.Name))
-			switch inp.format.Name {
-			case "claude-session":
-				project := cmp.Or(ui.project, claudeProject(ui.name))
-				return readError(claudesession.ReadUsage(inp.r, func(u *claudesession.Usage) {
-					if claudesession.IsSynthetic(u.Model) && u.Tokens == (event.Usage{}) {
-						return
-					}
-					e := usage.Entry{
-						Time: u.Time, CLI: cli, Project: project, Session: u.SessionID, Agent: u.AgentID,
-						Model: u.Model, Sidechain: u.Sidechain, Tokens: usage.FromEvent(&u.Tokens), Run: shown,
-					}
-					if claudesession.IsSynthetic(e.Model) {
-						e.Model = ""
-					}
-					if u.MessageID != "" {
-						e.Key = u.MessageID + "\x00" + u.RequestID
-					}
-					led.Add(e, u.MessageID)
-				}))
-			case "codex-session":
-				return readError(codexsession.ReadUsage(inp.r, func(u *codexsession.Usage) {
-					project := ui.project
-					if project == "" && u.Cwd != "" {
-						project = filepath.Base(u.Cwd)
-					}
-					session, agent := u.ThreadID, ""
-					if u.ParentThread != "" {
-						session, agent = u.ParentThread, u.ThreadID
-					}
-					led.Add(usage.Entry{
-						Time: u.Time, CLI: cli, Project: project, Session: session, Agent: agent,
-						Model: u.Model, Key: u.Key, Tokens: usage.FromEvent(&u.Tokens), Run: shown,
-					}, "")
-				}))
+			if r := sessionReader(inp.format.Name); r != nil {
+				var calls []call
+				err := r(inp.r, ui, shown, cli, &calls)
+				for _, c := range calls {
+					led.Add(c.Entry, c.msgID)
+				}
+				return readError(err)
 			}
 			c := usage.NewCounter()
 			stop := eachEvent(inp.decoder(), rep, func(ev event.Event) error {
@@ -297,6 +291,134 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 		}
 	}
 	return led, failed, nil
+}
+
+// call is an entry and the message id it was read with.
+type call struct {
+	usage.Entry
+	msgID string
+}
+
+// sessionResult is what a worker read of one input; read is false when
+// the input is left to readUsage's own loop (not a session log, or one
+// that could not be opened: the loop reports that).
+type sessionResult struct {
+	read  bool
+	calls []call
+	err   error
+}
+
+// readSessionLogs reads the session logs among the inputs with a pool of
+// workers, one per CPU. An input's format is known without looking when
+// it comes from a default place or --from names a session format;
+// otherwise it is detected from its first line, as every input is.
+func readSessionLogs(ctx context.Context, o *usageOptions, inputs []usageInput, prog *progress) []sessionResult {
+	results := make([]sessionResult, len(inputs))
+	if o.follow.on || o.in.tools.protocol != "" {
+		return results
+	}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(inputs), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			br := bufio.NewReaderSize(nil, 256<<10)
+			for i := range jobs {
+				results[i] = readSessionLog(o, inputs[i], br)
+				prog.done()
+			}
+		}()
+	}
+	for i, ui := range inputs {
+		if ui.name == "-" || source.IsURL(ui.name) {
+			continue
+		}
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	prog.finish()
+	return results
+}
+
+func readSessionLog(o *usageOptions, ui usageInput, br *bufio.Reader) sessionResult {
+	formatName := ui.format
+	if formatName == "" && o.in.from != "auto" {
+		formatName = o.in.from
+	}
+	if formatName != "" && sessionReader(formatName) == nil {
+		return sessionResult{}
+	}
+	f, err := os.Open(ui.name)
+	if err != nil {
+		return sessionResult{}
+	}
+	defer f.Close()
+	br.Reset(f)
+	defer br.Reset(nil)
+	if formatName == "" {
+		detected, _, err := convert.Detect(br)
+		if err != nil || sessionReader(detected.Name) == nil {
+			return sessionResult{}
+		}
+		formatName = detected.Name
+	}
+	res := sessionResult{read: true}
+	res.err = sessionReader(formatName)(br, ui, cmp.Or(ui.shown, ui.name), cmp.Or(ui.cli, cliOf(formatName)), &res.calls)
+	return res
+}
+
+// sessionReader returns the reader of a session log format's usage
+// lines, nil for another format.
+func sessionReader(formatName string) func(r io.Reader, ui usageInput, shown, cli string, out *[]call) error {
+	switch formatName {
+	case "claude-session":
+		return readClaudeUsage
+	case "codex-session":
+		return readCodexUsage
+	}
+	return nil
+}
+
+func readClaudeUsage(r io.Reader, ui usageInput, shown, cli string, out *[]call) error {
+	project := cmp.Or(ui.project, claudeProject(ui.name))
+	return claudesession.ReadUsage(r, func(u *claudesession.Usage) {
+		if claudesession.IsSynthetic(u.Model) && u.Tokens == (event.Usage{}) {
+			return
+		}
+		e := usage.Entry{
+			Time: u.Time, CLI: cli, Project: project, Session: u.SessionID, Agent: u.AgentID,
+			Model: u.Model, Sidechain: u.Sidechain, Tokens: usage.FromEvent(&u.Tokens), Run: shown,
+		}
+		if claudesession.IsSynthetic(e.Model) {
+			e.Model = ""
+		}
+		if u.MessageID != "" {
+			e.Key = u.MessageID + "\x00" + u.RequestID
+		}
+		*out = append(*out, call{e, u.MessageID})
+	})
+}
+
+func readCodexUsage(r io.Reader, ui usageInput, shown, cli string, out *[]call) error {
+	return codexsession.ReadUsage(r, func(u *codexsession.Usage) {
+		project := ui.project
+		if project == "" && u.Cwd != "" {
+			project = filepath.Base(u.Cwd)
+		}
+		session, agent := u.ThreadID, ""
+		if u.ParentThread != "" {
+			session, agent = u.ParentThread, u.ThreadID
+		}
+		*out = append(*out, call{usage.Entry{
+			Time: u.Time, CLI: cli, Project: project, Session: session, Agent: agent,
+			Model: u.Model, Key: u.Key, Tokens: usage.FromEvent(&u.Tokens), Run: shown,
+		}, ""})
+	})
 }
 
 // select returns the entries the filters keep.
