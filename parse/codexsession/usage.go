@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // Usage is what one token_count event of a rollout says of the model call
@@ -56,6 +58,7 @@ func ReadUsage(r io.Reader, fn func(*Usage)) error {
 		replaySecond   string
 		replayDone     bool
 	)
+	var jr jsontext.Reader
 	flushReplay := func() {
 		if len(replay) == 1 {
 			fn(&replay[0])
@@ -77,9 +80,15 @@ func ReadUsage(r io.Reader, fn func(*Usage)) error {
 				raw = nil
 			}
 		}
-		if bytes.Contains(raw, markTokenCount) || bytes.Contains(raw, markTurnContext) || bytes.Contains(raw, markSessionMeta) {
+		if usageLineKind(raw) {
 			var l line
-			if json.Unmarshal(raw, &l) == nil {
+			jr.Reset(raw)
+			ok := readLine(&jr, &l) && jr.End()
+			if !ok {
+				l = line{}
+				ok = json.Unmarshal(raw, &l) == nil
+			}
+			if ok {
 				switch {
 				case l.Type == typeSessionMeta:
 					if thread == "" {
@@ -123,6 +132,34 @@ func ReadUsage(r io.Reader, fn func(*Usage)) error {
 	}
 }
 
+// usageLineKind reports whether a line may be one ReadUsage reads: a
+// session_meta, a turn_context or a token_count. Codex writes the line's
+// type before its payload, and the payload's type first in it: the
+// line's first bytes tell; a line of another shape is searched whole.
+func usageLineKind(raw []byte) bool {
+	head := raw[:min(len(raw), 160)]
+	const typeKey = `"type":"`
+	i := bytes.Index(head, []byte(typeKey))
+	if i < 0 {
+		return bytes.Contains(raw, markTokenCount) || bytes.Contains(raw, markTurnContext) || bytes.Contains(raw, markSessionMeta)
+	}
+	rest := head[i+len(typeKey):]
+	switch {
+	case bytes.HasPrefix(rest, []byte(typeSessionMeta+`"`)), bytes.HasPrefix(rest, []byte(typeTurnContext+`"`)):
+		return true
+	case bytes.HasPrefix(rest, []byte(typeEventMsg+`",`)):
+		rest = rest[len(typeEventMsg)+2:]
+		if p := []byte(`"payload":{"type":"`); bytes.HasPrefix(rest, p) {
+			return bytes.HasPrefix(rest[len(p):], []byte(msgTokenCount+`"`))
+		}
+		return bytes.Contains(raw, markTokenCount)
+	case bytes.HasPrefix(rest, []byte(typeResponseItem+`",`)), bytes.HasPrefix(rest, []byte(typeWorldState+`",`)),
+		bytes.HasPrefix(rest, []byte(typeTokenUsageRecord+`",`)), bytes.HasPrefix(rest, []byte(typeCompacted+`",`)):
+		return false
+	}
+	return bytes.Contains(raw, markTokenCount) || bytes.Contains(raw, markTurnContext) || bytes.Contains(raw, markSessionMeta)
+}
+
 // tokenUsage returns the call a token_count line reports; false when it
 // reports none (no counts, or all zero) or has no timestamp.
 func tokenUsage(l *line, prev **usage) (Usage, bool) {
@@ -151,14 +188,17 @@ func tokenUsage(l *line, prev **usage) (Usage, bool) {
 	if err != nil || u == nil || *u == (usage{}) {
 		return Usage{}, false
 	}
-	key := l.Timestamp
+	k := u
 	if total != nil {
-		b, _ := json.Marshal(total)
-		key += string(b)
-	} else {
-		b, _ := json.Marshal(u)
-		key += string(b)
+		k = total
 	}
+	b := make([]byte, 0, len(l.Timestamp)+48)
+	b = append(b, l.Timestamp...)
+	for _, n := range [...]int64{k.InputTokens, k.CachedInputTokens, k.CacheWriteInputTokens, k.OutputTokens, k.ReasoningOutputTokens} {
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, n, 10)
+	}
+	key := string(b)
 	return Usage{
 		Time: t, Key: key,
 		Tokens: event.Usage{
