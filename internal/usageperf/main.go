@@ -168,22 +168,102 @@ func ccusageTotals(b []byte) (totals, error) {
 	return totals{x.In, x.Out, x.CacheWrite, x.CacheRead, x.Cost}, nil
 }
 
+// obj is a JSON object that keeps its keys in order, as the CLIs wrote
+// them (readers may rely on the order to skip lines cheaply: the copies
+// must be written alike).
+type obj struct {
+	keys []string
+	vals map[string]any
+}
+
+func (o *obj) get(k string) any { return o.vals[k] }
+
+func (o *obj) set(k string, v any) {
+	if _, ok := o.vals[k]; !ok {
+		o.keys = append(o.keys, k)
+	}
+	o.vals[k] = v
+}
+
+func (o *obj) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		vb, err := json.Marshal(o.vals[k])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// decodeOrdered decodes one JSON value, objects as *obj.
+func decodeOrdered(d *json.Decoder) (any, error) {
+	t, err := d.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t {
+	case json.Delim('{'):
+		o := &obj{vals: map[string]any{}}
+		for d.More() {
+			k, err := d.Token()
+			if err != nil {
+				return nil, err
+			}
+			v, err := decodeOrdered(d)
+			if err != nil {
+				return nil, err
+			}
+			o.set(k.(string), v)
+		}
+		_, err := d.Token()
+		return o, err
+	case json.Delim('['):
+		var a []any
+		for d.More() {
+			v, err := decodeOrdered(d)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+		_, err := d.Token()
+		return a, err
+	}
+	return t, nil
+}
+
 // readLog reads a log's lines as JSON objects.
-func readLog(name string) ([]map[string]any, error) {
+func readLog(name string) ([]*obj, error) {
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	var out []map[string]any
+	var out []*obj
 	for _, l := range bytes.Split(data, []byte("\n")) {
 		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
-		var m map[string]any
-		if err := json.Unmarshal(l, &m); err != nil {
+		d := json.NewDecoder(bytes.NewReader(l))
+		d.UseNumber()
+		v, err := decodeOrdered(d)
+		if err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
 		}
-		out = append(out, m)
+		o, ok := v.(*obj)
+		if !ok {
+			return nil, fmt.Errorf("%s: a line that is no object", name)
+		}
+		out = append(out, o)
 	}
 	return out, nil
 }
@@ -228,14 +308,14 @@ func (w *writer) close() error {
 // clone copies a JSON value deeply, renaming ids with the suffix sfx.
 func clone(v any, sfx string) any {
 	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
+	case *obj:
+		m := &obj{keys: x.keys, vals: make(map[string]any, len(x.vals))}
+		for k, e := range x.vals {
 			switch s, _ := e.(string); {
 			case (k == "id" || k == "requestId" || k == "uuid" || k == "parentUuid" || k == "tool_use_id" || k == "leafUuid") && s != "":
-				m[k] = s + sfx
+				m.vals[k] = s + sfx
 			default:
-				m[k] = clone(e, sfx)
+				m.vals[k] = clone(e, sfx)
 			}
 		}
 		return m
@@ -260,7 +340,7 @@ func growClaude(src, projects string, size int64) error {
 	if err != nil || len(names) == 0 {
 		return fmt.Errorf("no Claude session logs in %s", src)
 	}
-	var logs [][]map[string]any
+	var logs [][]*obj
 	for _, n := range names {
 		if strings.Contains(n, "truncated") {
 			continue
@@ -284,16 +364,16 @@ func growClaude(src, projects string, size int64) error {
 		if err != nil {
 			return err
 		}
-		var hist []map[string]any
+		var hist []*obj
 		turns := 20 + s%60
 		for k := range turns {
 			for _, l := range logs[(s+k)%len(logs)] {
-				c := clone(l, fmt.Sprintf("_%d_%d", s, k)).(map[string]any)
-				if _, ok := c["sessionId"]; ok {
-					c["sessionId"] = session
+				c := clone(l, fmt.Sprintf("_%d_%d", s, k)).(*obj)
+				if c.get("sessionId") != nil {
+					c.set("sessionId", session)
 				}
-				if _, ok := c["timestamp"]; ok {
-					c["timestamp"] = t.Format("2006-01-02T15:04:05.000Z")
+				if c.get("timestamp") != nil {
+					c.set("timestamp", t.Format("2006-01-02T15:04:05.000Z"))
 				}
 				t = t.Add(time.Second)
 				if err := w.line(c); err != nil {
@@ -307,9 +387,9 @@ func growClaude(src, projects string, size int64) error {
 					return err
 				}
 				for _, l := range sub {
-					c := clone(l, fmt.Sprintf("_%d_%d_sub", s, k)).(map[string]any)
-					c["sessionId"] = session
-					c["timestamp"] = t.Format("2006-01-02T15:04:05.000Z")
+					c := clone(l, fmt.Sprintf("_%d_%d_sub", s, k)).(*obj)
+					c.set("sessionId", session)
+					c.set("timestamp", t.Format("2006-01-02T15:04:05.000Z"))
 					t = t.Add(time.Second)
 					if err := sw.line(c); err != nil {
 						return err
@@ -352,7 +432,7 @@ func growCodex(src, sessions string, size int64) error {
 	if err != nil || len(names) == 0 {
 		return fmt.Errorf("no Codex rollouts in %s", src)
 	}
-	var logs [][]map[string]any
+	var logs [][]*obj
 	for _, n := range names {
 		if strings.Contains(n, "truncated") {
 			continue
@@ -372,29 +452,35 @@ func growCodex(src, sessions string, size int64) error {
 		if err != nil {
 			return err
 		}
-		sum := map[string]float64{}
+		sum := map[string]int64{}
 		turns := 10 + s%40
 		for k := range turns {
 			for i, l := range logs[(s+k)%len(logs)] {
-				if l["type"] == "session_meta" && (k > 0 || i > 0) {
+				if l.get("type") == "session_meta" && (k > 0 || i > 0) {
 					continue
 				}
-				c := clone(l, fmt.Sprintf("_%d_%d", s, k)).(map[string]any)
-				c["timestamp"] = t.Format("2006-01-02T15:04:05.000Z")
+				c := clone(l, fmt.Sprintf("_%d_%d", s, k)).(*obj)
+				c.set("timestamp", t.Format("2006-01-02T15:04:05.000Z"))
 				t = t.Add(time.Second)
-				p, _ := c["payload"].(map[string]any)
-				if c["type"] == "session_meta" {
-					p["id"] = thread
+				p, _ := c.get("payload").(*obj)
+				if p == nil {
+					p = &obj{vals: map[string]any{}}
 				}
-				if info, _ := p["info"].(map[string]any); c["type"] == "event_msg" && p["type"] == "token_count" && info != nil {
-					last, _ := info["last_token_usage"].(map[string]any)
-					tot := map[string]any{}
-					for k, v := range last {
-						f, _ := v.(float64)
-						sum[k] += f
-						tot[k] = sum[k]
+				if c.get("type") == "session_meta" {
+					p.set("id", thread)
+				}
+				if info, _ := p.get("info").(*obj); c.get("type") == "event_msg" && p.get("type") == "token_count" && info != nil {
+					last, _ := info.get("last_token_usage").(*obj)
+					if last == nil {
+						continue
 					}
-					info["total_token_usage"] = tot
+					tot := &obj{vals: map[string]any{}}
+					for _, k := range last.keys {
+						f, _ := last.vals[k].(json.Number).Int64()
+						sum[k] += f
+						tot.set(k, sum[k])
+					}
+					info.set("total_token_usage", tot)
 				}
 				if err := w.line(c); err != nil {
 					return err
