@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 	"unicode/utf8"
@@ -233,30 +232,28 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 	failed := false
 	in := o.in
 	in.sessions = sessionOptions{} // --since/--until/--session select calls, not files
-	results := readSessionLogs(ctx, o, inputs, newProgress(ios, len(inputs)))
+	prog := newProgress(ios, len(inputs))
+	defer prog.finish()
+	results, window := readSessionLogs(ctx, o, inputs, prog)
 	for i, ui := range inputs {
-		res := &results[i]
+		res := <-results[i]
+		<-window
 		if res.read {
 			if res.err != nil {
 				if !rep.problem(fmt.Errorf("%s: %w", ui.name, res.err)) {
 					return nil, false, errStrictStop
 				}
 			}
-			for _, c := range res.calls {
-				led.Add(c.Entry, c.msgID)
-			}
-			results[i] = sessionResult{}
+			led.Merge(res.calls)
 			continue
 		}
 		shown := cmp.Or(ui.shown, ui.name)
 		err := eachInput(ctx, ios, &in, rep, []string{ui.name}, func(inp *input) error {
 			cli := cmp.Or(ui.cli, cliOf(inp.format.Name))
 			if r := sessionReader(inp.format.Name); r != nil {
-				var calls []call
-				err := r(inp.r, ui, shown, cli, &calls)
-				for _, c := range calls {
-					led.Add(c.Entry, c.msgID)
-				}
+				file := usage.NewLedger()
+				err := r(inp.r, ui, shown, cli, file)
+				led.Merge(file)
 				return readError(err)
 			}
 			c := usage.NewCounter()
@@ -293,59 +290,68 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 	return led, failed, nil
 }
 
-// call is an entry and the message id it was read with.
-type call struct {
-	usage.Entry
-	msgID string
-}
-
-// sessionResult is what a worker read of one input; read is false when
-// the input is left to readUsage's own loop (not a session log, or one
-// that could not be opened: the loop reports that).
+// sessionResult is what a worker read of one input: the input's calls,
+// each once; read is false when the input is left to readUsage's own loop
+// (not a session log, or one that could not be opened: the loop reports
+// that).
 type sessionResult struct {
 	read  bool
-	calls []call
+	calls *usage.Ledger
 	err   error
 }
 
 // readSessionLogs reads the session logs among the inputs with a pool of
-// workers, one per CPU. An input's format is known without looking when
-// it comes from a default place or --from names a session format;
-// otherwise it is detected from its first line, as every input is.
-func readSessionLogs(ctx context.Context, o *usageOptions, inputs []usageInput, prog *progress) []sessionResult {
-	results := make([]sessionResult, len(inputs))
+// workers, one per CPU, and hands each input's result over on a channel of
+// its own, in order. An input's format is known without looking when it
+// comes from a default place or --from names a session format; otherwise
+// it is detected from its first line, as every input is. At most a few
+// inputs' results wait at once: memory holds each call once.
+func readSessionLogs(ctx context.Context, o *usageOptions, inputs []usageInput, prog *progress) (results []chan sessionResult, window chan struct{}) {
+	results = make([]chan sessionResult, len(inputs))
+	for i := range results {
+		results[i] = make(chan sessionResult, 1)
+	}
+	workers := runtime.GOMAXPROCS(0)
+	// window holds a token for each input handed to the workers and not
+	// yet taken by the caller, who takes one back with each result.
+	window = make(chan struct{}, 2*workers)
 	if o.follow.on || o.in.tools.protocol != "" {
-		return results
+		go func() {
+			for i := range results {
+				window <- struct{}{}
+				results[i] <- sessionResult{}
+			}
+		}()
+		return results, window
 	}
 	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(inputs), 1)) {
-		wg.Add(1)
+	for range workers {
 		go func() {
-			defer wg.Done()
 			br := bufio.NewReaderSize(nil, 256<<10)
 			for i := range jobs {
-				results[i] = readSessionLog(o, inputs[i], br)
+				results[i] <- readSessionLog(o, inputs[i], br)
 				prog.done()
 			}
 		}()
 	}
-	for i, ui := range inputs {
-		if ui.name == "-" || source.IsURL(ui.name) {
-			continue
+	go func() {
+		defer close(jobs)
+		for i := range inputs {
+			window <- struct{}{}
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				results[i] <- sessionResult{}
+			}
 		}
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	prog.finish()
-	return results
+	}()
+	return results, window
 }
 
 func readSessionLog(o *usageOptions, ui usageInput, br *bufio.Reader) sessionResult {
+	if ui.name == "-" || source.IsURL(ui.name) {
+		return sessionResult{}
+	}
 	formatName := ui.format
 	if formatName == "" && o.in.from != "auto" {
 		formatName = o.in.from
@@ -367,14 +373,14 @@ func readSessionLog(o *usageOptions, ui usageInput, br *bufio.Reader) sessionRes
 		}
 		formatName = detected.Name
 	}
-	res := sessionResult{read: true}
-	res.err = sessionReader(formatName)(br, ui, cmp.Or(ui.shown, ui.name), cmp.Or(ui.cli, cliOf(formatName)), &res.calls)
+	res := sessionResult{read: true, calls: usage.NewLedger()}
+	res.err = sessionReader(formatName)(br, ui, cmp.Or(ui.shown, ui.name), cmp.Or(ui.cli, cliOf(formatName)), res.calls)
 	return res
 }
 
 // sessionReader returns the reader of a session log format's usage
 // lines, nil for another format.
-func sessionReader(formatName string) func(r io.Reader, ui usageInput, shown, cli string, out *[]call) error {
+func sessionReader(formatName string) func(r io.Reader, ui usageInput, shown, cli string, out *usage.Ledger) error {
 	switch formatName {
 	case "claude-session":
 		return readClaudeUsage
@@ -384,7 +390,7 @@ func sessionReader(formatName string) func(r io.Reader, ui usageInput, shown, cl
 	return nil
 }
 
-func readClaudeUsage(r io.Reader, ui usageInput, shown, cli string, out *[]call) error {
+func readClaudeUsage(r io.Reader, ui usageInput, shown, cli string, out *usage.Ledger) error {
 	project := cmp.Or(ui.project, claudeProject(ui.name))
 	return claudesession.ReadUsage(r, func(u *claudesession.Usage) {
 		if claudesession.IsSynthetic(u.Model) && u.Tokens == (event.Usage{}) {
@@ -400,11 +406,11 @@ func readClaudeUsage(r io.Reader, ui usageInput, shown, cli string, out *[]call)
 		if u.MessageID != "" {
 			e.Key = u.MessageID + "\x00" + u.RequestID
 		}
-		*out = append(*out, call{e, u.MessageID})
+		out.Add(e, u.MessageID)
 	})
 }
 
-func readCodexUsage(r io.Reader, ui usageInput, shown, cli string, out *[]call) error {
+func readCodexUsage(r io.Reader, ui usageInput, shown, cli string, out *usage.Ledger) error {
 	return codexsession.ReadUsage(r, func(u *codexsession.Usage) {
 		project := ui.project
 		if project == "" && u.Cwd != "" {
@@ -414,10 +420,10 @@ func readCodexUsage(r io.Reader, ui usageInput, shown, cli string, out *[]call) 
 		if u.ParentThread != "" {
 			session, agent = u.ParentThread, u.ThreadID
 		}
-		*out = append(*out, call{usage.Entry{
+		out.Add(usage.Entry{
 			Time: u.Time, CLI: cli, Project: project, Session: session, Agent: agent,
 			Model: u.Model, Key: u.Key, Tokens: usage.FromEvent(&u.Tokens), Run: shown,
-		}, ""})
+		}, "")
 	})
 }
 
@@ -527,6 +533,7 @@ func usageRows(ctx context.Context, ios *IOStreams, o *usageOptions, args []stri
 	if err != nil {
 		return nil, total, nil, failure(err)
 	}
+	tuneUsageGC(ios)
 	prices, err := loadPrices(o.prices)
 	if err != nil {
 		return nil, total, nil, failure(err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -58,5 +59,25 @@ func (p *progress) finish() {
 	defer p.mu.Unlock()
 	if p.shown {
 		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}
+
+// usageMemoryLimit is usage's soft memory limit (TuneGC's is for the
+// streaming commands): usage keeps each model call it counts, about 200
+// bytes each, to count it once across inputs.
+const usageMemoryLimit = 256 << 20
+
+// tuneUsageGC raises the soft memory limit for usage, as TuneGC sets
+// it: not when the user sets GOGC or GOMEMLIMIT.
+func tuneUsageGC(ios *IOStreams) {
+	getenv := ios.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	if debug.SetMemoryLimit(-1) < usageMemoryLimit {
+		debug.SetMemoryLimit(usageMemoryLimit)
 	}
 }

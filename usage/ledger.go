@@ -35,6 +35,7 @@ type Entry struct {
 // NewLedger makes one.
 type Ledger struct {
 	entries []Entry
+	msgIDs  []string       // the message id each entry was added with
 	byKey   map[string]int
 	byMsg   map[string]int // the first entry of a message id (Claude), for sidechain replays
 }
@@ -72,6 +73,7 @@ func (l *Ledger) Add(e Entry, msgID string) {
 		}
 		return
 	}
+	l.msgIDs = append(l.msgIDs, msgID)
 	if e.Key != "" {
 		l.byKey[e.Key] = len(l.entries)
 		if msgID != "" {
@@ -81,6 +83,18 @@ func (l *Ledger) Add(e Entry, msgID string) {
 		}
 	}
 	l.entries = append(l.entries, e)
+}
+
+// Merge adds the entries of o, in its order, as Add adds them: adding
+// one input's entries to a ledger of its own and merging the ledgers in
+// input order keeps the entries adding them all to one would.
+func (l *Ledger) Merge(o *Ledger) {
+	if o == nil {
+		return
+	}
+	for i := range o.entries {
+		l.Add(o.entries[i], o.msgIDs[i])
+	}
 }
 
 // Entries returns the entries kept, in the order added.
