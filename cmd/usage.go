@@ -400,6 +400,7 @@ func readClaudeUsage(r io.Reader, ui usageInput, shown, cli string, out *usage.L
 			Time: u.Time, CLI: cli, Project: project, Session: u.SessionID, Agent: u.AgentID,
 			Model: u.Model, Sidechain: u.Sidechain, Tokens: usage.FromEvent(&u.Tokens), Run: shown,
 		}
+		e.Tokens.CacheWrite1h = u.CacheWrite1h
 		if claudesession.IsSynthetic(e.Model) {
 			e.Model = ""
 		}

@@ -17,6 +17,9 @@ type Tokens struct {
 	CacheWrite int64 `json:"cache_write_tokens"`
 	CacheRead  int64 `json:"cache_read_tokens"`
 	Reasoning  int64 `json:"reasoning_tokens"`
+	// CacheWrite1h is the part of CacheWrite written to the one-hour
+	// cache (Claude Code's session logs say), priced apart.
+	CacheWrite1h int64 `json:"cache_write_1h_tokens,omitempty"`
 }
 
 // Add adds u to t.
@@ -26,6 +29,7 @@ func (t *Tokens) Add(u Tokens) {
 	t.CacheWrite += u.CacheWrite
 	t.CacheRead += u.CacheRead
 	t.Reasoning += u.Reasoning
+	t.CacheWrite1h += u.CacheWrite1h
 }
 
 // IsZero reports whether t counts nothing.

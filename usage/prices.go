@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -55,6 +56,16 @@ type Price struct {
 	// reads (OpenAI: Codex), so they are taken out of input before
 	// pricing it.
 	InputIncludesCache bool
+	// LongContext, for OpenAI's models, are the prices of every token of a
+	// message whose input is over LongContextAbove tokens (LiteLLM's
+	// _above_272k_tokens prices); nil when the entry lists none.
+	LongContext      *Rates
+	LongContextAbove int64
+}
+
+// Rates are prices of tokens of each kind, USD per token.
+type Rates struct {
+	Input, Output, CacheRead float64
 }
 
 // entry is the part of a LiteLLM entry Prices reads.
@@ -123,6 +134,11 @@ func parsePrices(b []byte) (*Prices, error) {
 		if e.CacheRead != nil {
 			m.CacheRead, m.CacheReadListed = *e.CacheRead, true
 		}
+		if m.InputIncludesCache {
+			if err := longContext(v, m); err != nil {
+				return nil, fmt.Errorf("prices: %s: %w", name, err)
+			}
+		}
 		p.byName[name] = m
 		p.names = append(p.names, name)
 	}
@@ -131,6 +147,55 @@ func parsePrices(b []byte) (*Prices, error) {
 	}
 	slices.Sort(p.names)
 	return p, nil
+}
+
+// longContext reads an OpenAI entry's long-context prices: the
+// input_cost_per_token_above_<N>k_tokens that is not the 200k tier, and
+// the output and cache read prices above the same N.
+func longContext(raw json.RawMessage, m *Price) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return err
+	}
+	const pre, post = "input_cost_per_token_above_", "k_tokens"
+	for k := range fields {
+		n, ok := strings.CutPrefix(k, pre)
+		if !ok {
+			continue
+		}
+		n, ok = strings.CutSuffix(n, post)
+		thousands, err := strconv.ParseInt(n, 10, 64)
+		if !ok || err != nil || thousands <= 0 || thousands == tierTokens/1000 {
+			continue
+		}
+		price := func(key string, base float64) (float64, error) {
+			b, ok := fields[key]
+			if !ok {
+				return base, nil
+			}
+			var f float64
+			if err := json.Unmarshal(b, &f); err != nil || f < 0 {
+				return 0, fmt.Errorf("%s: not a price", key)
+			}
+			return f, nil
+		}
+		suffix := "_above_" + n + post
+		var r Rates
+		var err2 error
+		if r.Input, err2 = price("input_cost_per_token"+suffix, m.Input); err2 != nil {
+			return err2
+		}
+		if r.Output, err2 = price("output_cost_per_token"+suffix, m.Output); err2 != nil {
+			return err2
+		}
+		if r.CacheRead, err2 = price("cache_read_input_token_cost"+suffix, m.CacheRead); err2 != nil {
+			return err2
+		}
+		if m.LongContext == nil || thousands*1000 < m.LongContextAbove {
+			m.LongContext, m.LongContextAbove = &r, thousands*1000
+		}
+	}
+	return nil
 }
 
 func isOpenAI(name, provider string) bool {
@@ -256,21 +321,35 @@ const tierTokens = 200_000
 // Cost returns the cost of one message's tokens in USD, as ccusage
 // computes it: for OpenAI's models, input less cache reads at the input
 // price, cache reads at the cache read price (the input price when the
-// entry lists none) and output at the output price; for the others each
-// kind of token at its price, the tokens of a kind past the first 200,000
-// of the message at its _above_200k_tokens price where the entry lists
-// one.
+// entry lists none) and output at the output price, all at the
+// long-context prices when the message's input is over their threshold;
+// for the others each kind of token at its price, the tokens of a kind
+// past the first 200,000 of the message at its _above_200k_tokens price
+// where the entry lists one, one-hour cache writes at twice the input
+// price.
 func (m *Price) Cost(t Tokens) float64 {
 	if m.InputIncludesCache {
-		cr := m.Input
+		r := Rates{Input: m.Input, Output: m.Output, CacheRead: m.Input}
 		if m.CacheReadListed {
-			cr = m.CacheRead
+			r.CacheRead = m.CacheRead
+		}
+		if m.LongContext != nil && t.Input > m.LongContextAbove {
+			r = *m.LongContext
 		}
 		cached := min(t.CacheRead, t.Input)
-		return float64(t.Input-cached)*m.Input + float64(cached)*cr + float64(t.Output)*m.Output
+		return float64(t.Input-cached)*r.Input + float64(cached)*r.CacheRead + float64(t.Output)*r.Output
+	}
+	// One-hour cache writes at twice the input price, as ccusage prices
+	// them (Anthropic's price for them).
+	w1h := min(max(t.CacheWrite1h, 0), t.CacheWrite)
+	var in1hAbove *float64
+	if m.InputAbove200k != nil {
+		v := 2 * *m.InputAbove200k
+		in1hAbove = &v
 	}
 	return tiered(t.Input, m.Input, m.InputAbove200k) + tiered(t.Output, m.Output, m.OutputAbove200k) +
-		tiered(t.CacheWrite, m.CacheWrite, m.CacheWriteAbove200k) + tiered(t.CacheRead, m.CacheRead, m.CacheReadAbove200k)
+		tiered(t.CacheWrite-w1h, m.CacheWrite, m.CacheWriteAbove200k) + tiered(w1h, 2*m.Input, in1hAbove) +
+		tiered(t.CacheRead, m.CacheRead, m.CacheReadAbove200k)
 }
 
 func tiered(n int64, base float64, above *float64) float64 {

@@ -329,6 +329,52 @@ func clone(v any, sfx string) any {
 	return v
 }
 
+// varyClaudeUsage gives a message's usage cache reads and writes, and
+// sometimes more than 200,000 tokens of a kind, derived from its id (the
+// lines of one message alike): the recordings have none, and the prices
+// of those tokens are part of what the two programs must agree on.
+func varyClaudeUsage(line *obj) {
+	m, _ := line.get("message").(*obj)
+	if m == nil {
+		return
+	}
+	u, _ := m.get("usage").(*obj)
+	id, _ := m.get("id").(string)
+	if u == nil || id == "" || m.get("model") == "<synthetic>" {
+		return // Claude Code's made-up API error messages count nothing
+	}
+	h := hash(id)
+	u.set("cache_read_input_tokens", h%420000)
+	w5m, w1h := (h/7)%60000, (h/17)%30000
+	u.set("cache_creation_input_tokens", w5m+w1h)
+	if b, _ := u.get("cache_creation").(*obj); b != nil {
+		b.set("ephemeral_5m_input_tokens", w5m)
+		b.set("ephemeral_1h_input_tokens", w1h)
+	}
+	u.set("input_tokens", 1+(h/13)%3000)
+}
+
+// varyCodexUsage gives a token count cached input and larger prompts.
+func varyCodexUsage(u *obj, seed string) {
+	h := hash(seed)
+	in := 1000 + h%300000
+	u.set("input_tokens", in)
+	u.set("cached_input_tokens", (h/11)%in)
+	if t, ok := u.vals["total_tokens"]; ok && t != nil {
+		out, _ := u.get("output_tokens").(json.Number).Int64()
+		u.set("total_tokens", in+out)
+	}
+}
+
+func hash(s string) int64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return int64(h >> 1)
+}
+
 var epoch = time.Date(2026, 1, 5, 8, 0, 0, 0, time.UTC)
 
 // growClaude writes session logs under projects until size bytes: each
@@ -369,6 +415,7 @@ func growClaude(src, projects string, size int64) error {
 		for k := range turns {
 			for _, l := range logs[(s+k)%len(logs)] {
 				c := clone(l, fmt.Sprintf("_%d_%d", s, k)).(*obj)
+				varyClaudeUsage(c)
 				if c.get("sessionId") != nil {
 					c.set("sessionId", session)
 				}
@@ -474,9 +521,16 @@ func growCodex(src, sessions string, size int64) error {
 					if last == nil {
 						continue
 					}
+					varyCodexUsage(last, c.get("timestamp").(string)+thread)
 					tot := &obj{vals: map[string]any{}}
 					for _, k := range last.keys {
-						f, _ := last.vals[k].(json.Number).Int64()
+						var f int64
+						switch v := last.vals[k].(type) {
+						case json.Number:
+							f, _ = v.Int64()
+						case int64:
+							f = v
+						}
 						sum[k] += f
 						tot.set(k, sum[k])
 					}

@@ -30,6 +30,9 @@ type Usage struct {
 	Cwd       string
 	Version   string
 	Tokens    event.Usage
+	// CacheWrite1h is the part of Tokens.CacheWriteTokens written for an
+	// hour (usage.cache_creation.ephemeral_1h_input_tokens), priced apart.
+	CacheWrite1h int64
 }
 
 // usageLine is the part of a line ReadUsage reads: the fields of line
@@ -47,9 +50,19 @@ type usageLine struct {
 }
 
 type usageMessage struct {
-	ID    string          `json:"id"`
-	Model string          `json:"model"`
-	Usage *messages.Usage `json:"usage"`
+	ID    string      `json:"id"`
+	Model string      `json:"model"`
+	Usage *usageCount `json:"usage"`
+}
+
+// usageCount is a message's usage with its cache writes by duration,
+// where the line gives them.
+type usageCount struct {
+	messages.Usage
+	CacheCreation *struct {
+		Ephemeral5m int64 `json:"ephemeral_5m_input_tokens"`
+		Ephemeral1h int64 `json:"ephemeral_1h_input_tokens"`
+	} `json:"cache_creation"`
 }
 
 // MaxUsageLine caps one line ReadUsage reads; a longer line is skipped
@@ -124,10 +137,17 @@ func (ur *usageReader) usageOf(raw []byte, u *Usage) bool {
 	if err != nil {
 		return false
 	}
+	mu := l.Message.Usage
 	*u = Usage{
 		Time: t, SessionID: l.SessionID, AgentID: l.AgentID, Sidechain: l.IsSidechain,
 		MessageID: l.Message.ID, RequestID: l.RequestID, Model: l.Message.Model,
-		Cwd: l.Cwd, Version: l.Version, Tokens: *l.Message.Usage.Event(),
+		Cwd: l.Cwd, Version: l.Version, Tokens: *mu.Event(),
+	}
+	if c := mu.CacheCreation; c != nil {
+		// The breakdown is what the cache writes were; ccusage counts it
+		// over cache_creation_input_tokens too.
+		u.Tokens.CacheWriteTokens = c.Ephemeral5m + c.Ephemeral1h
+		u.CacheWrite1h = c.Ephemeral1h
 	}
 	return true
 }
@@ -184,8 +204,8 @@ func (ur *usageReader) read(l *usageLine) bool {
 						(*m).Usage = nil
 						continue
 					}
-					(*m).Usage = new(messages.Usage)
-					messages.ReadUsage(r, (*m).Usage)
+					(*m).Usage = new(usageCount)
+					readUsageCount(r, (*m).Usage)
 				default:
 					skipUnknown(r, key, isUsageMessageField)
 				}
@@ -195,6 +215,61 @@ func (ur *usageReader) read(l *usageLine) bool {
 		}
 	}
 	return !r.Failed()
+}
+
+// readUsageCount reads a message's usage as messages.ReadUsage does, and
+// its cache_creation breakdown.
+func readUsageCount(r *jsontext.Reader, u *usageCount) {
+	if !r.Object() {
+		return
+	}
+	num := func(f *int64) {
+		if !r.Null() {
+			*f = r.Int()
+		}
+	}
+	for key, ok := r.Key(); ok; key, ok = r.Key() {
+		switch string(key) {
+		case "input_tokens":
+			num(&u.InputTokens)
+		case "output_tokens":
+			num(&u.OutputTokens)
+		case "cache_creation_input_tokens":
+			num(&u.CacheCreationInputTokens)
+		case "cache_read_input_tokens":
+			num(&u.CacheReadInputTokens)
+		case "service_tier":
+			r.StringField(&u.ServiceTier)
+		case "cache_creation":
+			if r.Null() {
+				u.CacheCreation = nil
+				continue
+			}
+			if u.CacheCreation != nil {
+				r.Fail() // encoding/json would merge the two
+				return
+			}
+			u.CacheCreation = &struct {
+				Ephemeral5m int64 `json:"ephemeral_5m_input_tokens"`
+				Ephemeral1h int64 `json:"ephemeral_1h_input_tokens"`
+			}{}
+			if !r.Object() {
+				return
+			}
+			for key, ok := r.Key(); ok; key, ok = r.Key() {
+				switch string(key) {
+				case "ephemeral_5m_input_tokens":
+					num(&u.CacheCreation.Ephemeral5m)
+				case "ephemeral_1h_input_tokens":
+					num(&u.CacheCreation.Ephemeral1h)
+				default:
+					r.Skip()
+				}
+			}
+		default:
+			r.Skip()
+		}
+	}
 }
 
 func (ur *usageReader) intern(s *string, slot int) {
