@@ -203,9 +203,16 @@ func TestPriceCost(t *testing.T) {
 		// boundary (claude-opus-4-8: 5e-06 input).
 		{"claude-opus-4-8[1m]", usage.Tokens{Input: 1e6}, 5, true},
 		{"anthropic/claude-opus-4-8", usage.Tokens{Input: 1e6}, 5, true},
-		// OpenAI: cache reads are inside input, and no tier applies:
-		// (1M - 400K)*2.5e-06 + 400K*2.5e-07 + 100K*1.5e-05.
-		{"gpt-5.4", usage.Tokens{Input: 1e6, CacheRead: 400000, Output: 100000}, 1.5 + 0.1 + 1.5, true},
+		// OpenAI: cache reads are inside input: (200K - 50K)*2.5e-06 +
+		// 50K*2.5e-07 + 10K*1.5e-05.
+		{"gpt-5.4", usage.Tokens{Input: 200000, CacheRead: 50000, Output: 10000}, 0.375 + 0.0125 + 0.15, true},
+		// An input over 272K tokens: every token at the
+		// _above_272k_tokens prices, (1M - 400K)*5e-06 + 400K*5e-07 +
+		// 100K*2.25e-05.
+		{"gpt-5.4", usage.Tokens{Input: 1e6, CacheRead: 400000, Output: 100000}, 3 + 0.2 + 2.25, true},
+		// One-hour cache writes at twice the input price: 10K*3.75e-06 +
+		// 5K*6e-06 (claude-sonnet-4-5).
+		{"claude-sonnet-4-5", usage.Tokens{CacheWrite: 15000, CacheWrite1h: 5000}, 0.0375 + 0.03, true},
 		{"gpt-5.4-mini", usage.Tokens{Input: 100000, CacheRead: 40000, Output: 10000}, 0.045 + 0.003 + 0.045, true},
 		// A version number is not a boundary: gpt-5 does not price gpt-5.9.
 		{"gpt-5.9", usage.Tokens{Input: 1}, 0, false},
