@@ -401,6 +401,7 @@ func readClaudeUsage(r io.Reader, ui usageInput, shown, cli string, out *usage.L
 			Model: u.Model, Sidechain: u.Sidechain, Tokens: usage.FromEvent(&u.Tokens), Run: shown,
 		}
 		e.Tokens.CacheWrite1h = u.CacheWrite1h
+		e.CostUSD = u.CostUSD
 		if claudesession.IsSynthetic(e.Model) {
 			e.Model = ""
 		}

@@ -2,6 +2,7 @@ package claudesession
 
 import (
 	"bufio"
+	"cmp"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -33,6 +34,13 @@ type Usage struct {
 	// CacheWrite1h is the part of Tokens.CacheWriteTokens written for an
 	// hour (usage.cache_creation.ephemeral_1h_input_tokens), priced apart.
 	CacheWrite1h int64
+	// CostUSD is the line's own costUSD (older Claude Code versions wrote
+	// one), nil when it has none.
+	CostUSD *float64
+	// Progress: the usage is of a subagent's message that an older Claude
+	// Code version copied into its parent's log (a progress line's
+	// data.message).
+	Progress bool
 }
 
 // usageLine is the part of a line ReadUsage reads: the fields of line
@@ -47,7 +55,15 @@ type usageLine struct {
 	Cwd         string `json:"cwd"`
 	Version     string `json:"version"`
 	Message     *usageMessage `json:"message"`
+	CostUSD     *float64      `json:"costUSD"`
+	Data        *struct {
+		Message *usageLine `json:"message"`
+	} `json:"data"`
 }
+
+// typeProgress is the line type older Claude Code versions wrote a
+// subagent's progress with, its messages in data.message.
+const typeProgress = "progress"
 
 type usageMessage struct {
 	ID    string      `json:"id"`
@@ -130,6 +146,16 @@ func (ur *usageReader) usageOf(raw []byte, u *Usage) bool {
 			return false
 		}
 	}
+	progress := false
+	if l.Type == typeProgress && l.Data != nil && l.Data.Message != nil {
+		top := l
+		l = *l.Data.Message
+		l.SessionID = cmp.Or(l.SessionID, top.SessionID)
+		l.Cwd = cmp.Or(l.Cwd, top.Cwd)
+		l.Version = cmp.Or(l.Version, top.Version)
+		l.Timestamp = cmp.Or(l.Timestamp, top.Timestamp)
+		progress = true
+	}
 	if l.Type != typeAssistant || l.Message == nil || l.Message.Usage == nil {
 		return false
 	}
@@ -141,7 +167,7 @@ func (ur *usageReader) usageOf(raw []byte, u *Usage) bool {
 	*u = Usage{
 		Time: t, SessionID: l.SessionID, AgentID: l.AgentID, Sidechain: l.IsSidechain,
 		MessageID: l.Message.ID, RequestID: l.RequestID, Model: l.Message.Model,
-		Cwd: l.Cwd, Version: l.Version, Tokens: *mu.Event(),
+		Cwd: l.Cwd, Version: l.Version, Tokens: *mu.Event(), CostUSD: l.CostUSD, Progress: progress,
 	}
 	if c := mu.CacheCreation; c != nil {
 		// The breakdown is what the cache writes were; ccusage counts it
@@ -157,6 +183,10 @@ func (ur *usageReader) usageOf(raw []byte, u *Usage) bool {
 // to decide (a key that matches a field only case-insensitively, a
 // repeated message).
 func (ur *usageReader) read(l *usageLine) bool {
+	return ur.readObject(l, 0)
+}
+
+func (ur *usageReader) readObject(l *usageLine, depth int) bool {
 	r := &ur.jr
 	if !r.Object() {
 		return false
@@ -181,6 +211,38 @@ func (ur *usageReader) read(l *usageLine) bool {
 			ur.intern(&l.Version, 3)
 		case "isSidechain":
 			boolField(r, &l.IsSidechain)
+		case "costUSD":
+			if l.CostUSD != nil {
+				return false
+			}
+			if !r.Null() {
+				v := r.Float()
+				l.CostUSD = &v
+			}
+		case "data":
+			if depth > 0 || l.Data != nil || r.Peek() != '{' {
+				if r.Null() {
+					continue
+				}
+				return false
+			}
+			l.Data = &struct {
+				Message *usageLine `json:"message"`
+			}{}
+			r.Object()
+			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+				if string(key) != "message" {
+					skipUnknown(r, key, func(b []byte) bool { return string(b) == "message" })
+					continue
+				}
+				if l.Data.Message != nil || r.Peek() != '{' {
+					return false
+				}
+				l.Data.Message = new(usageLine)
+				if !ur.readObject(l.Data.Message, depth+1) {
+					return false
+				}
+			}
 		case "message":
 			if l.Message != nil {
 				return false
@@ -285,7 +347,7 @@ func (ur *usageReader) intern(s *string, slot int) {
 
 func isUsageLineField(name []byte) bool {
 	switch string(name) {
-	case "type", "timestamp", "requestid", "sessionid", "agentid", "cwd", "version", "issidechain", "message":
+	case "type", "timestamp", "requestid", "sessionid", "agentid", "cwd", "version", "issidechain", "message", "costusd", "data":
 		return true
 	}
 	return false
