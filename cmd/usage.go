@@ -234,6 +234,7 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 	in.sessions = sessionOptions{} // --since/--until/--session select calls, not files
 	prog := newProgress(ios, len(inputs))
 	defer prog.finish()
+	rollouts := &rolloutModels{ios: ios}
 	results, window := readSessionLogs(ctx, o, inputs, prog)
 	for i, ui := range inputs {
 		res := <-results[i]
@@ -266,6 +267,11 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 			// An input without a single event is no run (an empty file).
 			if r.Events > 0 {
 				for _, e := range usage.RunEntries(&r, cli) {
+					if e.Model == "" && cli == "codex" && r.Session != "" {
+						// Codex's stdout names no model; its thread's
+						// rollout does.
+						e.Model = rollouts.model(r.Session)
+					}
 					led.Add(e, "")
 				}
 			} else {
@@ -288,6 +294,52 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 		}
 	}
 	return led, failed, nil
+}
+
+// rolloutModels finds the model of a Codex thread in its rollout, in the
+// Codex sessions place (CODEX_HOME, else ~/.codex/sessions), listed once.
+type rolloutModels struct {
+	ios    *IOStreams
+	listed bool
+	paths  map[string]string // thread id -> rollout
+	models map[string]string
+}
+
+func (m *rolloutModels) model(thread string) string {
+	if !m.listed {
+		m.listed = true
+		m.paths, m.models = map[string]string{}, map[string]string{}
+		getenv := m.ios.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		home := getenv("HOME")
+		if home == "" {
+			home, _ = os.UserHomeDir()
+		}
+		for _, p := range sessions.DefaultPlaces(getenv, home, func(f string) bool { return f == "codex-session" }) {
+			logs, _ := p.Logs()
+			for _, l := range logs {
+				// rollout-YYYY-MM-DDThh-mm-ss-<thread id>.jsonl
+				name := strings.TrimSuffix(filepath.Base(l.Path), ".jsonl")
+				if n := len("rollout-2006-01-02T15-04-05-"); len(name) > n {
+					m.paths[name[n:]] = l.Path
+				}
+			}
+		}
+	}
+	if model, ok := m.models[thread]; ok {
+		return model
+	}
+	model := ""
+	if path, ok := m.paths[thread]; ok {
+		if f, err := os.Open(path); err == nil {
+			_ = codexsession.ReadUsage(f, func(u *codexsession.Usage) { model = cmp.Or(model, u.Model) })
+			f.Close()
+		}
+	}
+	m.models[thread] = model
+	return model
 }
 
 // sessionResult is what a worker read of one input: the input's calls,
