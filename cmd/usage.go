@@ -41,7 +41,6 @@ type usageOptions struct {
 	csv     bool
 	prices  string
 	follow  followOptions
-	entries bool // the sessions command: no run-less default
 }
 
 // usageFilter selects the model calls counted; its flags are those of

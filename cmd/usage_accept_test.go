@@ -165,10 +165,7 @@ func buildUsageTree(t *testing.T, home string) {
 			write(filepath.Join(codex, "rollout-2026-11-23T23-40-00-"+id+".jsonl"), lines)
 			if run == "codex-multi-shell" {
 				// A fork: a new thread whose rollout copies the history.
-				fork := make([]map[string]any, len(lines))
-				for j, l := range lines {
-					fork[j] = l
-				}
+				fork := slices.Clone(lines)
 				meta := map[string]any{}
 				for k, v := range lines[0]["payload"].(map[string]any) {
 					meta[k] = v

@@ -35,7 +35,7 @@ type Entry struct {
 // NewLedger makes one.
 type Ledger struct {
 	entries []Entry
-	msgIDs  []string       // the message id each entry was added with
+	msgIDs  []string // the message id each entry was added with
 	byKey   map[string]int
 	byMsg   map[string]int // the first entry of a message id (Claude), for sidechain replays
 }

@@ -24,7 +24,8 @@ func TestLedger(t *testing.T) {
 	want := []usage.Entry{
 		{Key: "m1 r1", Tokens: tok(12), Run: "a"},
 		{Key: "m2 r2", Tokens: tok(5), Run: "b"},
-		{Tokens: tok(1)}, {Tokens: tok(1)},
+		{Tokens: tok(1)},
+		{Tokens: tok(1)},
 	}
 	if diff := cmp.Diff(want, l.Entries()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -62,7 +63,7 @@ func TestSummarize(t *testing.T) {
 	entries := []usage.Entry{
 		e("2026-11-23T22:30:00Z", "s1", "claude-opus-4-8", 1), // Monday 23 in UTC, 24 in Tokyo
 		e("2026-11-24T01:10:00Z", "s1", "claude-opus-4-8[1m]", 2),
-		e("2026-11-24T03:30:00Z", "s1", "claude-opus-4-8", 4), // 5.5 h after the block's 22:00 start: a new block at 03:00
+		e("2026-11-24T03:30:00Z", "s1", "claude-opus-4-8", 4),  // 5.5 h after the block's 22:00 start: a new block at 03:00
 		e("2026-11-24T09:00:00Z", "s2", "claude-haiku-4-5", 8), // and at 09:00
 		e("2026-12-01T10:00:00Z", "s2", "claude-haiku-4-5", 16),
 		e("", "s3", "", 32), // undated (a stdout)

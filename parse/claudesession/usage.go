@@ -2,8 +2,8 @@ package claudesession
 
 import (
 	"bufio"
-	"cmp"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"io"
@@ -46,14 +46,14 @@ type Usage struct {
 // usageLine is the part of a line ReadUsage reads: the fields of line
 // that say who, when and what, and the two line does not keep.
 type usageLine struct {
-	Type        string `json:"type"`
-	Timestamp   string `json:"timestamp"`
-	RequestID   string `json:"requestId"`
-	SessionID   string `json:"sessionId"`
-	AgentID     string `json:"agentId"`
-	IsSidechain bool   `json:"isSidechain"`
-	Cwd         string `json:"cwd"`
-	Version     string `json:"version"`
+	Type        string        `json:"type"`
+	Timestamp   string        `json:"timestamp"`
+	RequestID   string        `json:"requestId"`
+	SessionID   string        `json:"sessionId"`
+	AgentID     string        `json:"agentId"`
+	IsSidechain bool          `json:"isSidechain"`
+	Cwd         string        `json:"cwd"`
+	Version     string        `json:"version"`
 	Message     *usageMessage `json:"message"`
 	CostUSD     *float64      `json:"costUSD"`
 	Data        *struct {

@@ -55,17 +55,23 @@ func TestReadUsage(t *testing.T) {
 			"last_token_usage of each count, the turn's model",
 			[]string{meta, context, count("2026-11-23T19:43:55.000Z", u1, u1), `{"timestamp":"x","type":"event_msg","payload":{"type":"token_count","info":null}}`, count("2026-11-23T19:43:56.000Z", u2, u2)},
 			[]codexsession.Usage{
-				{Time: at("2026-11-23T19:43:55Z"), ThreadID: "t1", Model: "gpt-5.5", Cwd: "/home/dev/w", Key: "2026-11-23T19:43:55.000Z 1200 200 0 12 5",
-					Tokens: event.Usage{InputTokens: 1200, CacheReadTokens: 200, OutputTokens: 12, ReasoningTokens: 5}},
-				{Time: at("2026-11-23T19:43:56Z"), ThreadID: "t1", Model: "gpt-5.5", Cwd: "/home/dev/w", Key: "2026-11-23T19:43:56.000Z 2400 1000 0 20 0",
-					Tokens: event.Usage{InputTokens: 2400, CacheReadTokens: 1000, OutputTokens: 20}},
+				{
+					Time: at("2026-11-23T19:43:55Z"), ThreadID: "t1", Model: "gpt-5.5", Cwd: "/home/dev/w", Key: "2026-11-23T19:43:55.000Z 1200 200 0 12 5",
+					Tokens: event.Usage{InputTokens: 1200, CacheReadTokens: 200, OutputTokens: 12, ReasoningTokens: 5},
+				},
+				{
+					Time: at("2026-11-23T19:43:56Z"), ThreadID: "t1", Model: "gpt-5.5", Cwd: "/home/dev/w", Key: "2026-11-23T19:43:56.000Z 2400 1000 0 20 0",
+					Tokens: event.Usage{InputTokens: 2400, CacheReadTokens: 1000, OutputTokens: 20},
+				},
 			},
 		},
 		{
 			"no last_token_usage: the growth of the totals",
-			[]string{meta, context,
+			[]string{
+				meta, context,
 				`{"timestamp":"2026-11-23T19:43:55Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":100,"output_tokens":10}}}}`,
-				`{"timestamp":"2026-11-23T19:43:57Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":250,"output_tokens":15}}}}`},
+				`{"timestamp":"2026-11-23T19:43:57Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":250,"output_tokens":15}}}}`,
+			},
 			[]codexsession.Usage{
 				{Time: at("2026-11-23T19:43:55Z"), ThreadID: "t1", Model: "gpt-5.5", Cwd: "/home/dev/w", Key: "2026-11-23T19:43:55Z 100 0 0 10 0", Tokens: event.Usage{InputTokens: 100, OutputTokens: 10}},
 				{Time: at("2026-11-23T19:43:57Z"), ThreadID: "t1", Model: "gpt-5.5", Cwd: "/home/dev/w", Key: "2026-11-23T19:43:57Z 250 0 0 15 0", Tokens: event.Usage{InputTokens: 150, OutputTokens: 5}},
@@ -79,14 +85,18 @@ func TestReadUsage(t *testing.T) {
 				count("2026-11-23T19:50:00.100Z", u1, u1), count("2026-11-23T19:50:00.200Z", u2, u2),
 				count("2026-11-23T19:50:03.000Z", u1, u2),
 			},
-			[]codexsession.Usage{{Time: at("2026-11-23T19:50:03Z"), ThreadID: "child", ParentThread: "t1", Model: "gpt-5.5",
-				Key: "2026-11-23T19:50:03.000Z 2400 1000 0 20 0", Tokens: event.Usage{InputTokens: 1200, CacheReadTokens: 200, OutputTokens: 12, ReasoningTokens: 5}}},
+			[]codexsession.Usage{{
+				Time: at("2026-11-23T19:50:03Z"), ThreadID: "child", ParentThread: "t1", Model: "gpt-5.5",
+				Key: "2026-11-23T19:50:03.000Z 2400 1000 0 20 0", Tokens: event.Usage{InputTokens: 1200, CacheReadTokens: 200, OutputTokens: 12, ReasoningTokens: 5},
+			}},
 		},
 		{
 			"keys in another order: read all the same",
-			[]string{`{"payload":{"id":"t1","type":"x"},"type":"session_meta","timestamp":"2026-11-23T19:43:54Z"}`,
+			[]string{
+				`{"payload":{"id":"t1","type":"x"},"type":"session_meta","timestamp":"2026-11-23T19:43:54Z"}`,
 				`{"payload":{"model":"gpt-5.4"},"type":"turn_context","timestamp":"2026-11-23T19:43:54Z"}`,
-				`{"payload":{"info":{"last_token_usage":{"input_tokens":5,"output_tokens":1}},"type":"token_count"},"type":"event_msg","timestamp":"2026-11-23T19:43:55Z"}`},
+				`{"payload":{"info":{"last_token_usage":{"input_tokens":5,"output_tokens":1}},"type":"token_count"},"type":"event_msg","timestamp":"2026-11-23T19:43:55Z"}`,
+			},
 			[]codexsession.Usage{{Time: at("2026-11-23T19:43:55Z"), ThreadID: "t1", Model: "gpt-5.4", Key: "2026-11-23T19:43:55Z 5 0 0 1 0", Tokens: event.Usage{InputTokens: 5, OutputTokens: 1}}},
 		},
 	}
