@@ -34,13 +34,13 @@ import (
 )
 
 type usageOptions struct {
-	in      inputOptions
-	filter  usageFilter
-	by      string
-	json    bool
-	csv     bool
-	prices  string
-	follow  followOptions
+	in     inputOptions
+	filter usageFilter
+	by     string
+	json   bool
+	csv    bool
+	prices string
+	follow followOptions
 }
 
 // usageFilter selects the model calls counted; its flags are those of
