@@ -64,7 +64,8 @@ func newUsageCmd(ios *IOStreams) *cobra.Command {
 		Long: `Usage reads each INPUT (files, globs, directories walked recursively, - for
 stdin, URLs), in any format, and prints the tokens and the cost of the model
 calls in them, grouped --by day, week, month, session, model, block (5-hour
-billing windows), agent or run (each input).
+billing windows), agent or run (each input): by day with no INPUT, by run
+otherwise.
 
 With no INPUT it reads the session logs the agent CLIs keep: Claude Code's
 (CLAUDE_CONFIG_DIR, comma-separated, else ~/.config/claude and ~/.claude),
@@ -95,7 +96,7 @@ In a directory, files that hold no agent stream are skipped with a note.`,
 	fs := c.Flags()
 	addAssembleInputFlags(fs, &o.in)
 	addUsageFilterFlags(fs, &o.filter)
-	fs.StringVar(&o.by, "by", usage.ByRun, "group by "+strings.Join(usage.Groupings, ", "))
+	fs.StringVar(&o.by, "by", "", "group by "+strings.Join(usage.Groupings, ", ")+" (default: day with no INPUT, else run)")
 	fs.BoolVar(&o.json, "json", false, "write the rows as JSON")
 	fs.BoolVar(&o.csv, "csv", false, "write the rows as CSV")
 	fs.StringVar(&o.prices, "prices", "", "price table to use instead of the embedded one (LiteLLM's JSON form, docs/usage.md)")
@@ -556,6 +557,12 @@ func runUsage(ctx context.Context, ios *IOStreams, o *usageOptions, args []strin
 	}
 	if o.json && o.csv {
 		return failure(errors.New("--json and --csv cannot be used together"))
+	}
+	if o.by == "" {
+		o.by = usage.ByRun
+		if len(args) == 0 {
+			o.by = usage.ByDay
+		}
 	}
 	if !slices.Contains(usage.Groupings, o.by) {
 		return failure(fmt.Errorf("--by must be one of %s, not %q", strings.Join(usage.Groupings, ", "), o.by))
