@@ -92,6 +92,8 @@ func (l *Ledger) Merge(o *Ledger) {
 	if o == nil {
 		return
 	}
+	l.entries = slices.Grow(l.entries, len(o.entries))
+	l.msgIDs = slices.Grow(l.msgIDs, len(o.entries))
 	for i := range o.entries {
 		l.Add(o.entries[i], o.msgIDs[i])
 	}

@@ -98,33 +98,66 @@ var usageMark = []byte(`"usage"`)
 // reader's.
 func ReadUsage(r io.Reader, fn func(*Usage)) error {
 	br := bufio.NewReaderSize(r, 256<<10)
-	var long []byte
 	var u Usage
 	var ur usageReader
+	line := func(l []byte) {
+		if ur.usageOf(l, &u) {
+			fn(&u)
+		}
+	}
+	var long []byte
 	for {
-		line, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long[:0], line...)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				line, err = br.ReadSlice('\n')
+		// The whole lines in the buffer: only those holding usageMark
+		// are looked at, found by one search for it.
+		buf, err := br.Peek(br.Size())
+		end := bytes.LastIndexByte(buf, '\n') + 1
+		for pos := 0; pos < end; {
+			i := bytes.Index(buf[pos:end], usageMark)
+			if i < 0 {
+				break
+			}
+			i += pos
+			start := bytes.LastIndexByte(buf[pos:i], '\n') + 1 + pos
+			stop := bytes.IndexByte(buf[i:end], '\n') + 1 + i
+			line(buf[start:stop])
+			pos = stop
+		}
+		if _, derr := br.Discard(end); derr != nil {
+			return derr
+		}
+		switch {
+		case err == nil || errors.Is(err, bufio.ErrBufferFull):
+			if end > 0 {
+				continue
+			}
+			// A line longer than the buffer.
+			long = long[:0]
+			for {
+				part, err := br.ReadSlice('\n')
 				if len(long) <= MaxUsageLine {
-					long = append(long, line...)
+					long = append(long, part...)
 				}
+				if errors.Is(err, bufio.ErrBufferFull) {
+					continue
+				}
+				if len(long) <= MaxUsageLine && bytes.Contains(long, usageMark) {
+					line(long)
+				}
+				if err == io.EOF {
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				break
 			}
-			line = long
-			if len(line) > MaxUsageLine {
-				line = nil
+		case err == io.EOF:
+			// The last line, without a line end.
+			if rest := buf[end:]; bytes.Contains(rest, usageMark) {
+				line(rest)
 			}
-		}
-		if len(line) > 0 && bytes.Contains(line, usageMark) {
-			if ur.usageOf(line, &u) {
-				fn(&u)
-			}
-		}
-		if err == io.EOF {
 			return nil
-		}
-		if err != nil {
+		default:
 			return err
 		}
 	}

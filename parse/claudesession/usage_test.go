@@ -132,3 +132,20 @@ func TestReadUsageError(t *testing.T) {
 		t.Errorf("err = %v, want the reader's", err)
 	}
 }
+
+// A line longer than the reader's buffer, between two short ones, and a
+// last line without a line end.
+func TestReadUsageLongLine(t *testing.T) {
+	t.Parallel()
+	mk := func(id, text string) string {
+		return `{"type":"assistant","timestamp":"2026-01-01T00:00:00Z","requestId":"r","message":{"id":"` + id + `","content":[{"type":"text","text":"` + text + `"}],"usage":{"input_tokens":1,"output_tokens":2}}}`
+	}
+	in := mk("a", "x") + "\n" + mk("b", strings.Repeat("y", 600<<10)) + "\n" + mk("c", "z")
+	var ids []string
+	for _, u := range readUsage(t, strings.NewReader(in)) {
+		ids = append(ids, u.MessageID)
+	}
+	if diff := cmp.Diff([]string{"a", "b", "c"}, ids); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
