@@ -283,7 +283,7 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 		switch {
 		case err == nil:
 		case ui.walked && errors.As(err, &ue) && errors.Is(ue.err, convert.ErrUnknownFormat):
-			if ui.cli == "" { // the CLIs' own files in their places are skipped without a word
+			if ui.cli == "" && !sessions.IsOwnFile(ui.name) { // the CLIs' own files are skipped without a word
 				rep.note("%s: skipped: not an agent stream", ui.name)
 			}
 		case errors.As(err, &ue) && !o.in.strict && len(inputs) > 1:

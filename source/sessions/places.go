@@ -18,6 +18,9 @@ type agentLogs struct {
 	// log reports whether a file, by its path below its root, is one of
 	// its session logs (the CLIs keep other files there too).
 	log func(rel string) bool
+	// own are patterns (path.Match, of a file's name) of the files the
+	// CLI keeps beside its logs that are no agent streams.
+	own []string
 }
 
 var agents = []agentLogs{
@@ -40,6 +43,7 @@ var agents = []agentLogs{
 		},
 		// <project>/<session>.jsonl and <project>/<session>/subagents/agent-<id>.jsonl
 		log: func(rel string) bool { return strings.HasSuffix(rel, ".jsonl") },
+		own: []string{"agent-*.meta.json"},
 	},
 	{
 		cli: "codex", format: "codex-session",
@@ -65,7 +69,23 @@ var agents = []agentLogs{
 			b := filepath.Base(rel)
 			return filepath.Base(filepath.Dir(rel)) == "chats" && strings.HasPrefix(b, "session-") && strings.HasSuffix(b, ".jsonl")
 		},
+		own: []string{"logs.json"},
 	},
+}
+
+// IsOwnFile reports whether a file is one an agent CLI keeps beside its
+// session logs that is no agent stream (Claude Code's agent-*.meta.json):
+// commands walking a directory skip those without a word.
+func IsOwnFile(name string) bool {
+	base := filepath.Base(name)
+	for _, a := range agents {
+		for _, p := range a.own {
+			if ok, _ := filepath.Match(p, base); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Place is a directory an agent CLI keeps its session logs in.

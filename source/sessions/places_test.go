@@ -96,3 +96,15 @@ func TestDefaultPlaces(t *testing.T) {
 		t.Errorf("an empty home: %v", got)
 	}
 }
+
+func TestIsOwnFile(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]bool{
+		"p/s1/subagents/agent-a1.meta.json": true, "logs.json": true,
+		"p/s1/subagents/agent-a1.jsonl": false, "notes.json": false, "meta.json": false,
+	} {
+		if got := sessions.IsOwnFile(name); got != want {
+			t.Errorf("IsOwnFile(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
