@@ -241,7 +241,7 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 		<-window
 		if res.read {
 			if res.err != nil {
-				if !rep.problem(fmt.Errorf("%s: %w", ui.name, res.err)) {
+				if !rep.problem(named(ui.name, res.err)) {
 					return nil, false, errStrictStop
 				}
 			}
@@ -255,7 +255,10 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 				file := usage.NewLedger()
 				err := r(inp.r, ui, shown, cli, file)
 				led.Merge(file)
-				return readError(err)
+				if err != nil && !rep.problem(named(ui.name, err)) {
+					return errStrictStop
+				}
+				return nil
 			}
 			c := usage.NewCounter()
 			stop := eachEvent(inp.decoder(), rep, func(ev event.Event) error {
@@ -294,6 +297,18 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 		}
 	}
 	return led, failed, nil
+}
+
+// named gives a reader's positioned error the input's name.
+func named(name string, err error) error {
+	var pe *event.ParseError
+	if errors.As(err, &pe) {
+		if pe.Source == "" {
+			pe.Source = name
+		}
+		return pe
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 // rolloutModels finds the model of a Codex thread in its rollout, in the

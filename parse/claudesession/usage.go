@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 
@@ -93,16 +94,22 @@ var usageMark = []byte(`"usage"`)
 // assistant line that has one and a timestamp, in file order. Claude Code
 // writes one line per content block, each with its message's usage: the
 // lines of one message share MessageID and RequestID, and the caller
-// counts them once. Lines that are not JSON, or not of that shape, are
-// skipped: a log being written ends in a cut line. The error is the
-// reader's.
+// counts them once. Lines of another shape are skipped; lines that report
+// usage but are not JSON are skipped and reported once at the end, as an
+// *event.ParseError at the first one's offset (a last line cut off while
+// it was written is not one of them). Any other error is the reader's.
 func ReadUsage(r io.Reader, fn func(*Usage)) error {
 	br := bufio.NewReaderSize(r, 256<<10)
 	var u Usage
 	var ur usageReader
-	line := func(l []byte) {
-		if ur.usageOf(l, &u) {
+	var bad badLines
+	var base int64 // the input offset of the buffer's first byte
+	line := func(l []byte, at int64, last bool) {
+		ok, isJSON := ur.usageOf(l, &u)
+		if ok {
 			fn(&u)
+		} else if !isJSON && !last {
+			bad.add(at)
 		}
 	}
 	var long []byte
@@ -119,12 +126,13 @@ func ReadUsage(r io.Reader, fn func(*Usage)) error {
 			i += pos
 			start := bytes.LastIndexByte(buf[pos:i], '\n') + 1 + pos
 			stop := bytes.IndexByte(buf[i:end], '\n') + 1 + i
-			line(buf[start:stop])
+			line(buf[start:stop], base+int64(start), false)
 			pos = stop
 		}
 		if _, derr := br.Discard(end); derr != nil {
 			return derr
 		}
+		base += int64(end)
 		switch {
 		case err == nil || errors.Is(err, bufio.ErrBufferFull):
 			if end > 0 {
@@ -141,10 +149,11 @@ func ReadUsage(r io.Reader, fn func(*Usage)) error {
 					continue
 				}
 				if len(long) <= MaxUsageLine && bytes.Contains(long, usageMark) {
-					line(long)
+					line(long, base, err == io.EOF)
 				}
+				base += int64(len(long))
 				if err == io.EOF {
-					return nil
+					return bad.err()
 				}
 				if err != nil {
 					return err
@@ -154,9 +163,9 @@ func ReadUsage(r io.Reader, fn func(*Usage)) error {
 		case err == io.EOF:
 			// The last line, without a line end.
 			if rest := buf[end:]; bytes.Contains(rest, usageMark) {
-				line(rest)
+				line(rest, base, true) // cut off while it was written: not a bad line
 			}
-			return nil
+			return bad.err()
 		default:
 			return err
 		}
@@ -170,13 +179,15 @@ type usageReader struct {
 	interned [4]string
 }
 
-func (ur *usageReader) usageOf(raw []byte, u *Usage) bool {
+// usageOf reads a line's usage into u; isJSON is false for a line that
+// is not a JSON object of the line's shape.
+func (ur *usageReader) usageOf(raw []byte, u *Usage) (ok, isJSON bool) {
 	var l usageLine
 	ur.jr.Reset(raw)
 	if !ur.read(&l) || !ur.jr.End() {
 		l = usageLine{}
 		if json.Unmarshal(raw, &l) != nil {
-			return false
+			return false, false
 		}
 	}
 	progress := false
@@ -190,11 +201,11 @@ func (ur *usageReader) usageOf(raw []byte, u *Usage) bool {
 		progress = true
 	}
 	if l.Type != typeAssistant || l.Message == nil || l.Message.Usage == nil {
-		return false
+		return false, true
 	}
 	t, err := time.Parse(time.RFC3339Nano, l.Timestamp)
 	if err != nil {
-		return false
+		return false, true
 	}
 	mu := l.Message.Usage
 	*u = Usage{
@@ -208,7 +219,29 @@ func (ur *usageReader) usageOf(raw []byte, u *Usage) bool {
 		u.Tokens.CacheWriteTokens = c.Ephemeral5m + c.Ephemeral1h
 		u.CacheWrite1h = c.Ephemeral1h
 	}
-	return true
+	return true, true
+}
+
+// badLines counts the lines with usage that are not JSON.
+type badLines struct {
+	n     int
+	first int64
+}
+
+func (b *badLines) add(at int64) {
+	if b.n == 0 {
+		b.first = at
+	}
+	b.n++
+}
+
+// err is ReadUsage's error for the bad lines read, nil for none: the
+// usage they report is not counted, the lines around them are.
+func (b *badLines) err() error {
+	if b.n == 0 {
+		return nil
+	}
+	return &event.ParseError{Offset: b.first, Err: fmt.Errorf("%w: %d line(s) reporting usage are not JSON: their usage is not counted", event.ErrSyntax, b.n)}
 }
 
 // read decodes a line into l, which is zero, reading the fields of

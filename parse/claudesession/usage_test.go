@@ -2,6 +2,7 @@ package claudesession_test
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -72,10 +73,9 @@ func TestReadUsage(t *testing.T) {
 			[]claudesession.Usage{{Time: ts("2026-01-01T00:00:00Z"), MessageID: "m", Tokens: event.Usage{InputTokens: 3, OutputTokens: 1}}},
 		},
 		{
-			"no usage, no timestamp, a user line, not JSON, a cut line: nothing",
+			"no usage, no timestamp, a user line, a cut last line: nothing",
 			`{"type":"user","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"usage"}}` + "\n" +
 				`{"type":"assistant","message":{"id":"m","usage":{"input_tokens":1}}}` + "\n" +
-				`not json "usage"` + "\n" +
 				`{"type":"assistant","timestamp":"2026-01-01T00:00:00Z","message":{"id":"m","usage":{"input_tok`,
 			nil,
 		},
@@ -147,5 +147,22 @@ func TestReadUsageLongLine(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"a", "b", "c"}, ids); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// Lines that report usage but are not JSON: the others are read, and the
+// bad ones reported once, at the first one's offset.
+func TestReadUsageBadLines(t *testing.T) {
+	t.Parallel()
+	good := `{"type":"assistant","timestamp":"2026-01-01T00:00:00Z","message":{"id":"m","usage":{"input_tokens":1}}}`
+	in := good + "\n" + `not json "usage"` + "\n" + good + "\n" + `{"usage": oops}` + "\n"
+	var n int
+	err := claudesession.ReadUsage(strings.NewReader(in), func(*claudesession.Usage) { n++ })
+	var pe *event.ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, event.ErrSyntax) || pe.Offset != int64(len(good)+1) || !strings.Contains(err.Error(), "2 line(s)") {
+		t.Errorf("err = %v, want a ParseError at offset %d for 2 lines", err, len(good)+1)
+	}
+	if n != 2 {
+		t.Errorf("%d lines read, want 2", n)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"time"
@@ -45,8 +46,10 @@ var (
 // last_token_usage, else the growth of its total_token_usage. A
 // subagent's rollout starts by replaying its parent's token counts (two
 // or more in the first second that has any): those are the parent's and
-// are left out. Lines that are not JSON are skipped. The error is the
-// reader's.
+// are left out. Lines of a usage kind that are not JSON are skipped and
+// reported once at the end, as an *event.ParseError at the first one's
+// offset (a last line cut off while written is not one of them); any other
+// error is the reader's.
 func ReadUsage(r io.Reader, fn func(*Usage)) error {
 	br := bufio.NewReaderSize(r, 256<<10)
 	var (
@@ -57,6 +60,8 @@ func ReadUsage(r io.Reader, fn func(*Usage)) error {
 		replay         []Usage // token counts of the first second, in a subagent's rollout
 		replaySecond   string
 		replayDone     bool
+		offset, bad    int64 // the line's input offset; bad lines
+		firstBad       int64
 	)
 	var jr jsontext.Reader
 	flushReplay := func() {
@@ -76,9 +81,10 @@ func ReadUsage(r io.Reader, fn func(*Usage)) error {
 				}
 			}
 			raw = long
-			if len(raw) > MaxUsageLine {
-				raw = nil
-			}
+		}
+		n := int64(len(raw))
+		if n > MaxUsageLine {
+			raw = nil
 		}
 		if usageLineKind(raw) {
 			var l line
@@ -87,6 +93,12 @@ func ReadUsage(r io.Reader, fn func(*Usage)) error {
 			if !ok {
 				l = line{}
 				ok = json.Unmarshal(raw, &l) == nil
+			}
+			if !ok && err == nil { // a last line cut off while written is not bad
+				if bad == 0 {
+					firstBad = offset
+				}
+				bad++
 			}
 			if ok {
 				switch {
@@ -120,9 +132,13 @@ func ReadUsage(r io.Reader, fn func(*Usage)) error {
 				}
 			}
 		}
+		offset += n
 		if err == io.EOF {
 			if !replayDone {
 				flushReplay()
+			}
+			if bad > 0 {
+				return &event.ParseError{Offset: firstBad, Err: fmt.Errorf("%w: %d line(s) of a usage kind are not JSON: their usage is not counted", event.ErrSyntax, bad)}
 			}
 			return nil
 		}

@@ -2,6 +2,7 @@ package codexsession_test
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -137,5 +138,15 @@ func TestReadUsageReaders(t *testing.T) {
 	}
 	if some == 0 {
 		t.Error("no usage in any rollout")
+	}
+}
+
+func TestReadUsageBadLines(t *testing.T) {
+	t.Parallel()
+	in := meta + "\n" + `{"type":"event_msg","payload":{"type":"token_count", oops}` + "\n" + context + "\n"
+	err := codexsession.ReadUsage(strings.NewReader(in), func(*codexsession.Usage) {})
+	var pe *event.ParseError
+	if !errors.As(err, &pe) || pe.Offset != int64(len(meta)+1) {
+		t.Errorf("err = %v, want a ParseError at offset %d", err, len(meta)+1)
 	}
 }
