@@ -59,8 +59,12 @@ func Expand(names []string, f *Filter) ([]string, error) {
 		}
 		all := make([]log, 0, len(paths))
 		ids := map[string]bool{}
+		listed := make(map[string]bool, len(paths))
 		for _, p := range paths {
-			if isSubagent(p, paths) {
+			listed[p] = true
+		}
+		for _, p := range paths {
+			if isSubagent(p, listed) {
 				continue
 			}
 			l, err := head(p)
@@ -137,12 +141,12 @@ var corpusSubagent = regexp.MustCompile(`^(.*\.session)-[0-9]+\.jsonl$`)
 // isSubagent reports whether path is a subagent's transcript: under a
 // subagents directory, named agent-*.jsonl, or <run>.session-<n>.jsonl
 // beside its <run>.session.jsonl.
-func isSubagent(path string, all []string) bool {
+func isSubagent(path string, all map[string]bool) bool {
 	if filepath.Base(filepath.Dir(path)) == "subagents" || strings.HasPrefix(filepath.Base(path), "agent-") {
 		return true
 	}
 	m := corpusSubagent.FindStringSubmatch(path)
-	return m != nil && slices.Contains(all, m[1]+".jsonl")
+	return m != nil && all[m[1]+".jsonl"]
 }
 
 // log is what Expand knows of one session log.
@@ -273,9 +277,18 @@ func Subagents(path string) func(agentID string) (io.ReadCloser, string, error) 
 				return nil, "", err
 			}
 		}
-		if p := codexRollout(path, agentID); p != "" {
-			f, err := os.Open(p)
-			return f, p, err
+		// A directory is listed only for the layout that needs it: a
+		// Claude Code project folder of thousands of logs is not listed
+		// once per subagent.
+		if strings.HasPrefix(filepath.Base(path), "rollout-") {
+			if p := codexRollout(path, agentID); p != "" {
+				f, err := os.Open(p)
+				return f, p, err
+			}
+			return nil, "", nil
+		}
+		if !strings.HasSuffix(path, ".session.jsonl") {
+			return nil, "", nil
 		}
 		// The corpus's layout: <run>.session-<n>.jsonl, whose lines carry
 		// the agentId.
