@@ -433,6 +433,9 @@ func readSessionLog(o *usageOptions, ui usageInput, br *bufio.Reader) sessionRes
 	defer f.Close()
 	br.Reset(f)
 	defer br.Reset(nil)
+	if head, _ := br.Peek(200); formatName == "" && codexsession.LooksLikeRollout(head) {
+		formatName = "codex-session"
+	}
 	if formatName == "" {
 		detected, _, err := convert.Detect(br)
 		if err != nil || sessionReader(detected.Name) == nil {

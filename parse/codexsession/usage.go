@@ -243,3 +243,16 @@ func codexParent(source json.RawMessage) string {
 	}
 	return s.Subagent.ThreadSpawn.ParentThreadID
 }
+
+// LooksLikeRollout reports whether an input's first bytes are a rollout's
+// session_meta line as Codex writes it ({"timestamp":...,"type":
+// "session_meta","payload":...}): a cheap test, before the full detection
+// (which decodes the whole first line, some 20 KB of base instructions),
+// for the readers of usage lines, which count nothing of another input.
+func LooksLikeRollout(head []byte) bool {
+	head = head[:min(len(head), 200)]
+	const typeKey = `"type":"`
+	i := bytes.Index(head, []byte(typeKey))
+	return bytes.HasPrefix(head, []byte(`{"timestamp":"`)) && i > 0 &&
+		bytes.HasPrefix(head[i+len(typeKey):], []byte(typeSessionMeta+`","payload":{`))
+}

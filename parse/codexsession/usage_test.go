@@ -150,3 +150,22 @@ func TestReadUsageBadLines(t *testing.T) {
 		t.Errorf("err = %v, want a ParseError at offset %d", err, len(meta)+1)
 	}
 }
+
+func TestLooksLikeRollout(t *testing.T) {
+	t.Parallel()
+	names, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "codex-session", "codex-*.jsonl"))
+	for _, n := range names {
+		data, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !codexsession.LooksLikeRollout(data) {
+			t.Errorf("%s: not a rollout", n)
+		}
+	}
+	for _, s := range []string{"", `{"type":"session_meta"}`, `{"timestamp":"x","type":"event_msg","payload":{"type":"session_meta","payload":{`, `{"type":"thread.started","thread_id":"t"}`} {
+		if codexsession.LooksLikeRollout([]byte(s)) {
+			t.Errorf("%q: a rollout", s)
+		}
+	}
+}
