@@ -50,6 +50,17 @@ type usageFilter struct {
 }
 
 func addUsageFilterFlags(fs *pflag.FlagSet, f *usageFilter) {
+	// The input flags' --since, --until and --session select model calls
+	// here, by their own times, whatever the input.
+	for name, usage := range map[string]string{
+		"since":   "calls at or after this time (YYYY-MM-DD: from the start of that day in --timezone; RFC 3339; or a duration ago such as 36h)",
+		"until":   "calls before the end of this time (YYYY-MM-DD: the whole day in --timezone; as --since)",
+		"session": "calls of the sessions whose id starts or ends with this",
+	} {
+		if fl := fs.Lookup(name); fl != nil {
+			fl.Usage = usage
+		}
+	}
 	fs.StringVar(&f.agent, "agent", "all", "agents counted: all, main, or an agent id (or id prefix), as on assemble")
 	fs.StringVar(&f.project, "project", "", "only this project (as the PROJECT column shows it)")
 	fs.StringVar(&f.cli, "cli", "", "only the logs of this agent CLI: claude, codex, gemini (or an input format name)")
