@@ -53,7 +53,7 @@ func addUsageFilterFlags(fs *pflag.FlagSet, f *usageFilter) {
 	// The input flags' --since, --until and --session select model calls
 	// here, by their own times, whatever the input.
 	for name, usage := range map[string]string{
-		"since":   "calls at or after this time (YYYY-MM-DD: from the start of that day in --timezone; RFC 3339; or a duration ago such as 36h)",
+		"since":   "calls at or after this time (YYYY-MM-DD: from the start of that day in --timezone; RFC 3339; or a duration ago such as 36h or 7d)",
 		"until":   "calls before the end of this time (YYYY-MM-DD: the whole day in --timezone; as --since)",
 		"session": "calls of the sessions whose id starts or ends with this",
 	} {

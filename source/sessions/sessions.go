@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -234,7 +235,7 @@ func (f *Filter) match(l *log) bool {
 }
 
 // ParseTime reads a --since or --until value: an RFC 3339 time, a date
-// (YYYY-MM-DD, UTC), or a duration before now ("36h").
+// (YYYY-MM-DD, UTC), or a duration before now ("36h", or days: "7d").
 func ParseTime(s string, now time.Time) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 		return t, nil
@@ -245,7 +246,12 @@ func ParseTime(s string, now time.Time) (time.Time, error) {
 	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
 		return now.Add(-d), nil
 	}
-	return time.Time{}, fmt.Errorf("%q is not a time (RFC 3339, YYYY-MM-DD, or a duration such as 36h)", s)
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		if days, err := strconv.Atoi(n); err == nil && days >= 0 {
+			return now.AddDate(0, 0, -days), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a time (RFC 3339, YYYY-MM-DD, or a duration such as 36h or 7d)", s)
 }
 
 // Subagents returns the opener of the subagent transcripts kept beside
