@@ -281,6 +281,7 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 			// An input without a single event is no run (an empty file).
 			if r.Events > 0 {
 				for _, e := range usage.RunEntries(&r, cli) {
+					e.Project = ui.project // a default place's log (Gemini's) names its project by its folder
 					if e.Model == "" && cli == "codex" && r.Session != "" {
 						// Codex's stdout names no model; its thread's
 						// rollout does.
