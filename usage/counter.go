@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/parse/claude"
 )
 
 // Tokens counts the tokens of one message or of a group of them. Input is
@@ -16,6 +17,9 @@ type Tokens struct {
 	CacheWrite int64 `json:"cache_write_tokens"`
 	CacheRead  int64 `json:"cache_read_tokens"`
 	Reasoning  int64 `json:"reasoning_tokens"`
+	// CacheWrite1h is the part of CacheWrite written to the one-hour
+	// cache (Claude Code's session logs say), priced apart.
+	CacheWrite1h int64 `json:"cache_write_1h_tokens,omitempty"`
 }
 
 // Add adds u to t.
@@ -25,6 +29,7 @@ func (t *Tokens) Add(u Tokens) {
 	t.CacheWrite += u.CacheWrite
 	t.CacheRead += u.CacheRead
 	t.Reasoning += u.Reasoning
+	t.CacheWrite1h += u.CacheWrite1h
 }
 
 // IsZero reports whether t counts nothing.
@@ -65,7 +70,11 @@ type Run struct {
 	Messages []Message
 	// CostUSD is the cost the stream itself reports for the run (the sum
 	// of its top-level agents' run ends), nil when it reports none.
-	CostUSD    *float64
+	CostUSD *float64
+	// ByModel is what the run's own end says each model used over the
+	// whole run, subagents included (Claude's result.modelUsage), with
+	// each model's cost; nil when it does not say.
+	ByModel    []ModelTotal
 	DurationMS int64
 	Turns      int // model messages seen, with or without usage
 	Ended      bool
@@ -79,6 +88,13 @@ func (r *Run) Tokens() Tokens {
 		t.Add(m.Tokens)
 	}
 	return t
+}
+
+// ModelTotal is a run's total use of one model, as its end reports it.
+type ModelTotal struct {
+	Model   string
+	Tokens  Tokens
+	CostUSD *float64
 }
 
 // Counter accumulates the usage of one run from its events. Memory: per
@@ -99,9 +115,10 @@ type Counter struct {
 	turns   int
 	anon    int
 
-	ends   map[string]runEnd
-	ended  bool
-	events int
+	ends    map[string]runEnd
+	byModel []ModelTotal
+	ended   bool
+	events  int
 }
 
 type msgKey struct{ agent, id string }
@@ -197,6 +214,16 @@ func (c *Counter) Add(ev event.Event) {
 		if e.DurationMS > 0 {
 			end.duration = e.DurationMS
 		}
+		if e.MetaKind == claude.MetaKind && c.parents[a] == "" {
+			names, mu := claude.ModelUsageOf(e.Meta)
+			for i, n := range names {
+				u := mu[i]
+				cost := u.CostUSD
+				c.byModel = append(c.byModel, ModelTotal{Model: n, CostUSD: &cost, Tokens: Tokens{
+					Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens,
+				}})
+			}
+		}
 		c.ends[a] = end
 	}
 }
@@ -211,6 +238,7 @@ func (c *Counter) Run() Run {
 		r.Agents[id] = p
 	}
 	r.Messages = slices.Clone(c.msgs)
+	r.ByModel = slices.Clone(c.byModel)
 	for _, a := range c.order {
 		end, ok := c.ends[a]
 		if !ok {
