@@ -23,6 +23,7 @@ import (
 	"github.com/agentstream/agentstream/parse/inlinexml"
 	"github.com/agentstream/agentstream/parse/jsonenv"
 	"github.com/agentstream/agentstream/parse/openaichat"
+	"github.com/agentstream/agentstream/parse/opencode"
 	"github.com/agentstream/agentstream/parse/openairesp"
 	"github.com/agentstream/agentstream/parse/xmlstream"
 	"github.com/agentstream/agentstream/parse/xmltools"
@@ -45,6 +46,7 @@ var formats = []Format{
 	{codexsession.Format(), nil},
 	{codex.Format(), emitcodex.New},
 	{claudesession.Format(), nil},
+	{opencode.Format(), nil},
 	{claude.Format(), emitclaude.New},
 	{anthropic.Format(), emitanthropic.New},
 	{openairesp.Format(), emitopenairesp.New},

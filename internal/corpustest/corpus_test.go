@@ -55,6 +55,12 @@ func recordings(t *testing.T) []recording {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if !convert.Accepts(bufio.NewReader(bytes.NewReader(b)), f) {
+					// Another format kept beside the folder's: the raw
+					// model bodies of an agent's runs (opencode/chat-raw-*),
+					// the client's side of an ACP session (acp/*.client.jsonl).
+					continue
+				}
 				out = append(out, recording{path, f, b})
 			}
 		}
