@@ -15,6 +15,7 @@ import (
 	emitxmltools "github.com/agentstream/agentstream/emit/xmltools"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/parse/acp"
 	"github.com/agentstream/agentstream/parse/anthropic"
 	"github.com/agentstream/agentstream/parse/claude"
 	"github.com/agentstream/agentstream/parse/claudesession"
@@ -47,6 +48,7 @@ var formats = []Format{
 	{codex.Format(), emitcodex.New},
 	{claudesession.Format(), nil},
 	{opencode.Format(), nil},
+	{acp.Format(), nil},
 	{claude.Format(), emitclaude.New},
 	{anthropic.Format(), emitanthropic.New},
 	{openairesp.Format(), emitopenairesp.New},

@@ -7,8 +7,8 @@ import (
 
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
-	"github.com/agentstream/agentstream/internal/wirecheck"
 	wire "github.com/agentstream/agentstream/internal/wire/opencode"
+	"github.com/agentstream/agentstream/internal/wirecheck"
 )
 
 // The format's validate rules (docs/validate.md), from what run.ts writes.

@@ -42,11 +42,11 @@ const (
 
 // Line is one line of output.
 type Line struct {
-	Type      string  `json:"type"`
-	Timestamp *int64  `json:"timestamp,omitempty"` // milliseconds since the epoch
-	SessionID string  `json:"sessionID"`
-	Part      *Part   `json:"part,omitempty"`
-	Error     *Error  `json:"error,omitempty"`
+	Type      string `json:"type"`
+	Timestamp *int64 `json:"timestamp,omitempty"` // milliseconds since the epoch
+	SessionID string `json:"sessionID"`
+	Part      *Part  `json:"part,omitempty"`
+	Error     *Error `json:"error,omitempty"`
 }
 
 // Part is the message part a line carries: the fields of every part type
