@@ -4,6 +4,7 @@ import (
 	"io"
 	"slices"
 
+	emitacp "github.com/agentstream/agentstream/emit/acp"
 	emitanthropic "github.com/agentstream/agentstream/emit/anthropic"
 	emitclaude "github.com/agentstream/agentstream/emit/claude"
 	emitcodex "github.com/agentstream/agentstream/emit/codex"
@@ -48,7 +49,7 @@ var formats = []Format{
 	{codex.Format(), emitcodex.New},
 	{claudesession.Format(), nil},
 	{opencode.Format(), nil},
-	{acp.Format(), nil},
+	{acp.Format(), emitacp.New},
 	{claude.Format(), emitclaude.New},
 	{anthropic.Format(), emitanthropic.New},
 	{openairesp.Format(), emitopenairesp.New},
