@@ -22,6 +22,8 @@ var samples = map[string]string{
 	"openai-chat":      "openai-chat/chat-tool.sse",
 	"openai-responses": "openai-responses/responses-mcp-req1.sse",
 	"inlinexml":        "inlinexml/cline-read.txt",
+	"opencode":         "opencode/read-file.jsonl",
+	"acp":              "acp/gemini-read-file.agent.jsonl",
 }
 
 // TestEveryFormatReadAsEveryOther: a recording read with --from another

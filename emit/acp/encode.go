@@ -26,6 +26,12 @@ const DefaultSessionID = "agentstream"
 // (0) and session/new (1).
 const PromptRequestID = 2
 
+// NoRunEnd is the loss reported for a run whose end ACP cannot say: a
+// source that names no stop reason of ACP's (Codex, a model response that
+// waits for its tool results). No session/prompt response is written, so
+// the output reads back as a prompt turn cut short.
+const NoRunEnd = "a run end without a stop reason of ACP's (no session/prompt response is written: the output reads as cut)"
+
 // Config configures an Encoder. The zero value is ready to use.
 type Config struct {
 	// Agent is the sessionId written when the stream names none.
@@ -52,6 +58,7 @@ type Encoder struct {
 	open      map[event.BlockKind]bool // blocks open
 	tools     map[string]bool          // tool calls written, by id
 	lastStop  string                   // the main agent's last turn's stop reason
+	msgID     string                   // the open turn's message id, written on its chunks
 	usage     event.Usage              // the turns' usage, summed
 	anyUsage  bool
 	answered  bool            // the session/prompt response (or error) was written
@@ -180,6 +187,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.Error:
 		e.error(ev)
 	case *event.TurnStart:
+		e.msgID = ev.MessageID
 	case *event.TurnEnd:
 		e.turnEnd(ev)
 	case *event.RunEnd:
@@ -256,7 +264,7 @@ func (e *Encoder) chunk(kind event.BlockKind, text string) {
 	if kind == event.Thinking {
 		u = wire.UpdateAgentThoughtChunk
 	}
-	e.update(wire.Chunk{SessionUpdate: u, Content: textBlock(text)})
+	e.update(wire.Chunk{SessionUpdate: u, MessageID: e.msgID, Content: textBlock(text)})
 }
 
 // toolKinds maps the tool names agentstream reads to ACP's tool kinds;
@@ -455,7 +463,7 @@ func (e *Encoder) writeError(msg, typ string, raw json.RawMessage) {
 }
 
 func (e *Encoder) turnEnd(t *event.TurnEnd) {
-	e.lastStop = t.StopReason
+	e.lastStop, e.msgID = t.StopReason, ""
 	if t.CostUSD != nil {
 		e.warn("cost (usage_update needs the context window size)")
 	}
@@ -523,9 +531,9 @@ func (e *Encoder) respond(reason string, u *event.Usage) {
 	stop, ok := stopReasons[reason]
 	if !ok {
 		if reason == "" {
-			e.warn("a run end without a stop reason (no session/prompt response is written)")
+			e.warn(NoRunEnd)
 		} else {
-			e.warn(fmt.Sprintf("stop reason %q (no session/prompt response is written)", reason))
+			e.warn(fmt.Sprintf("stop reason %q: %s", reason, NoRunEnd))
 		}
 		return
 	}
@@ -578,7 +586,7 @@ func (e *Encoder) Close() error {
 		}
 	}
 	if !e.answered && e.haveMain {
-		e.warn("a run end without a stop reason (no session/prompt response is written)")
+		e.warn(NoRunEnd)
 	}
 	return e.err
 }

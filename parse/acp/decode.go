@@ -61,6 +61,7 @@ type Decoder struct {
 	agentSeen  bool     // a message from the agent was read
 	clientSeen bool     // a message from the client was read
 	active     bool     // a prompt was sent or the agent sent updates, and no response ended it
+	ended      bool     // a response ended a prompt turn
 	cost       *float64 // the last usage_update's cost, in USD
 	capped     bool
 }
@@ -272,7 +273,7 @@ func (d *Decoder) client(m *wire.Message, msg []byte) error {
 	case wire.MethodInitialize, wire.MethodSessionNew, wire.MethodSessionLoad, wire.MethodSessionResume, wire.MethodAuthenticate:
 		return nil // their responses are read
 	case wire.MethodSessionPrompt:
-		d.active = true
+		d.active, d.ended = true, false
 		var p wire.PromptRequest
 		if json.Unmarshal(m.Params, &p) != nil {
 			d.unknown(m.Method, msg)
@@ -348,7 +349,7 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 		d.closeBlocks()
 		if fatal {
 			d.flushTools()
-			d.active = false
+			d.active, d.ended = false, true
 		}
 		d.emit(&event.Error{
 			Agent: d.cfg.Agent, Message: m.Error.Message, Type: strconv.FormatInt(m.Error.Code, 10),
@@ -386,7 +387,7 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 		}
 		d.closeBlocks()
 		d.flushTools()
-		d.active = false
+		d.active, d.ended = false, true
 		end := &event.RunEnd{Agent: d.cfg.Agent, StopReason: r.StopReason, CostUSD: d.cost, Meta: bytes.Clone(msg), MetaKind: MetaKind}
 		if u := r.Usage; u != nil {
 			eu := &event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
@@ -465,7 +466,7 @@ func (d *Decoder) update(m *wire.Message, msg []byte) error {
 	agent := d.cfg.Agent
 	switch u.SessionUpdate {
 	case wire.UpdateAgentMessageChunk, wire.UpdateAgentThoughtChunk:
-		d.active = true
+		d.activity()
 		var c wire.ContentBlock
 		if json.Unmarshal(u.Content, &c) != nil || c.Type != wire.BlockText {
 			d.unknown(u.SessionUpdate, msg) // an image, audio or resource chunk
@@ -484,7 +485,7 @@ func (d *Decoder) update(m *wire.Message, msg []byte) error {
 		}
 		d.unknown(u.SessionUpdate, msg)
 	case wire.UpdateToolCall, wire.UpdateToolCallUpdate:
-		d.active = true
+		d.activity()
 		if u.ToolCallID == "" {
 			d.unknown(u.SessionUpdate, msg)
 			return d.errorf(event.ErrSyntax, "%s without a toolCallId; kept as unknown", u.SessionUpdate)
@@ -492,7 +493,7 @@ func (d *Decoder) update(m *wire.Message, msg []byte) error {
 		d.closeBlocks()
 		d.toolUpdate(&u)
 	case wire.UpdatePlan:
-		d.active = true
+		d.activity()
 		d.closeBlocks()
 		items := make([]event.TodoItem, 0, len(u.Entries))
 		for _, e := range u.Entries {
@@ -511,12 +512,23 @@ func (d *Decoder) update(m *wire.Message, msg []byte) error {
 	return nil
 }
 
+// activity notes an update of a prompt turn. In an agent's output
+// without the client's side, updates after a response that ended a turn
+// may belong to the same turn (an error answered it early) or to a next
+// prompt nobody shows: only the first turn's end is looked for; a
+// transcript shows each prompt.
+func (d *Decoder) activity() {
+	if !d.ended {
+		d.active = true
+	}
+}
+
 // chunk appends text to the open block of kind, opening it first; a
 // chunk of another message id, or of the other kind, ends the block open
 // before it.
 func (d *Decoder) chunk(kind event.BlockKind, msgID, text string) {
 	agent := d.cfg.Agent
-	if id, ok := d.open[kind]; ok && id != msgID && id != "" && msgID != "" {
+	if id, ok := d.open[kind]; ok && id != msgID {
 		d.closeBlock(kind)
 	}
 	for _, k := range d.order {
