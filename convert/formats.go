@@ -25,8 +25,8 @@ import (
 	"github.com/agentstream/agentstream/parse/inlinexml"
 	"github.com/agentstream/agentstream/parse/jsonenv"
 	"github.com/agentstream/agentstream/parse/openaichat"
-	"github.com/agentstream/agentstream/parse/opencode"
 	"github.com/agentstream/agentstream/parse/openairesp"
+	"github.com/agentstream/agentstream/parse/opencode"
 	"github.com/agentstream/agentstream/parse/xmlstream"
 	"github.com/agentstream/agentstream/parse/xmltools"
 )

@@ -306,10 +306,10 @@ func TestDetect(t *testing.T) {
 		chunk:   true,
 		permit:  true,
 		`{"dir":"client->agent","msg":{"jsonrpc":"2.0","id":0,"method":"initialize"}}`: true,
-		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`:                  false, // the client's side
-		`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{}}`:              false,
-		`{"jsonrpc":"1.0","id":1,"result":{}}`:                                        false,
-		`{"type":"step_start","timestamp":1,"sessionID":"s","part":{}}`:               false,
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`:                   false, // the client's side
+		`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{}}`:               false,
+		`{"jsonrpc":"1.0","id":1,"result":{}}`:                                         false,
+		`{"type":"step_start","timestamp":1,"sessionID":"s","part":{}}`:                false,
 		"data: " + newResp: false,
 	} {
 		h, _ := format.Sniff([]byte(in+"\n"), true)

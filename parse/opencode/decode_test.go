@@ -289,4 +289,3 @@ func FuzzDecoder(f *testing.F) {
 		fuzzcheck.Check(t, data, newDecoder)
 	})
 }
-
