@@ -112,3 +112,23 @@ func TestSameScenario(t *testing.T) {
 		})
 	}
 }
+
+// TestAgentProtocolRecordingsValid: every recording of OpenCode and of
+// ACP sessions passes validate (the format's own rules and the rules for
+// every format), with no problem reported.
+func TestAgentProtocolRecordingsValid(t *testing.T) {
+	t.Parallel()
+	n := 0
+	for _, rec := range recordings(t) {
+		if rec.f.Name != "acp" && rec.f.Name != "opencode" {
+			continue
+		}
+		n++
+		for _, v := range violations(t, rec.path, rec.data, rec.f) {
+			t.Errorf("%s: %s %s: %s", rec.path, v.Rule, v.Name, v.Message)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no recordings")
+	}
+}
