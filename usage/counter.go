@@ -99,9 +99,10 @@ type Counter struct {
 	turns   int
 	anon    int
 
-	ends   map[string]runEnd
-	ended  bool
-	events int
+	ends     map[string]runEnd
+	turnCost map[string]float64 // the sum of the turns' own costs (OpenCode's steps), per agent
+	ended    bool
+	events   int
 }
 
 type msgKey struct{ agent, id string }
@@ -117,6 +118,7 @@ func NewCounter() *Counter {
 	return &Counter{
 		parents: map[string]string{}, model: map[string]string{}, turn: map[string]string{},
 		byID: map[msgKey]int{}, counted: map[string]bool{}, ends: map[string]runEnd{},
+		turnCost: map[string]float64{},
 	}
 }
 
@@ -156,6 +158,9 @@ func (c *Counter) Add(ev event.Event) {
 			model, own = c.model[a], false
 		}
 		delete(c.turn, a)
+		if e.CostUSD != nil {
+			c.turnCost[a] += *e.CostUSD
+		}
 		if e.MessageID == "" {
 			c.turns++
 		} else if _, ok := c.byID[msgKey{a, e.MessageID}]; !ok {
@@ -213,6 +218,10 @@ func (c *Counter) Run() Run {
 	r.Messages = slices.Clone(c.msgs)
 	for _, a := range c.order {
 		end, ok := c.ends[a]
+		if cost, has := c.turnCost[a]; has && end.cost == nil {
+			// No run end says the cost: the turns' own costs do.
+			end.cost, ok = &cost, true
+		}
 		if !ok {
 			continue
 		}

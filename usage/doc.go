@@ -9,7 +9,8 @@
 // own. An agent whose turns carry no usage at all is counted from its
 // RunEnd's cumulative usage instead.
 //
-// Cost comes from the stream where it says it (RunEnd.CostUSD), and
+// Cost comes from the stream where it says it (RunEnd.CostUSD, else the
+// sum of the turns' own costs, TurnEnd.CostUSD: OpenCode's steps), and
 // otherwise from a [Prices] table: the one embedded in the binary
 // ([Default], prices.json, with the public per-million-token prices of
 // Anthropic and OpenAI models and their long-context tiers) or one read
