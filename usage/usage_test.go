@@ -268,7 +268,7 @@ func TestTurnCosts(t *testing.T) {
 		want *float64
 	}{
 		{"turns", []event.Event{&event.TurnEnd{CostUSD: ptr(0.25)}, &event.TurnEnd{CostUSD: ptr(0.5)}}, ptr(0.75)},
-		{"run end wins", []event.Event{&event.TurnEnd{CostUSD: ptr(0.25)}, &event.RunEnd{CostUSD: ptr(2)}}, ptr(2)},
+		{"run end wins", []event.Event{&event.TurnEnd{CostUSD: ptr(0.25)}, &event.RunEnd{CostUSD: ptr(2.0)}}, ptr(2.0)},
 		{"none", []event.Event{&event.TurnEnd{}}, nil},
 	} {
 		c := usage.NewCounter()
