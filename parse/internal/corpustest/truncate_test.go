@@ -14,10 +14,12 @@ import (
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/parse/acp"
 	"github.com/agentstream/agentstream/parse/anthropic"
 	"github.com/agentstream/agentstream/parse/claude"
 	"github.com/agentstream/agentstream/parse/codex"
 	"github.com/agentstream/agentstream/parse/jsonenv"
+	"github.com/agentstream/agentstream/parse/opencode"
 	"github.com/agentstream/agentstream/parse/xmlstream"
 )
 
@@ -36,6 +38,7 @@ func recordings(t testing.TB) []recording {
 	byDir := map[string]format.Format{
 		"jsonenv": jsonenv.Format(), "xml": xmlstream.Format(), "claude": claude.Format(),
 		"codex": codex.Format(), "anthropic": anthropic.Format(),
+		"opencode": opencode.Format(), "acp": acp.Format(),
 	}
 	var out []recording
 	for _, root := range []string{"../../../testdata", "../../../../shared/corpus", "/work/shared/corpus"} {
@@ -46,6 +49,9 @@ func recordings(t testing.TB) []recording {
 			for _, ext := range []string{"*.sse", "*.jsonl", "*.json"} {
 				files, _ := filepath.Glob(filepath.Join(root, dir, ext))
 				for _, p := range files {
+					if base := filepath.Base(p); strings.Contains(base, "-raw-") || strings.HasSuffix(base, ".client.jsonl") {
+						continue // another format kept beside the folder's (the model's bodies, an ACP client's side)
+					}
 					out = append(out, recording{p, f})
 				}
 			}
