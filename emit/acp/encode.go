@@ -193,13 +193,13 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.RunEnd:
 		e.runEnd(ev)
 	case *event.Notice:
-		if raw := ev.Raw; acpMessage(raw) && strings.Contains(ev.Kind, "/") {
-			e.writeRaw(raw)
+		if acp.AgentMethod(ev.Kind) && agentMessage(ev.Raw) {
+			e.writeRaw(ev.Raw) // an agent's request, read from ACP
 			return e.err
 		}
 		e.warn("notices")
 	case *event.Unknown:
-		if ev.Format == Name && acpMessage(ev.Raw) {
+		if ev.Format == Name && agentMessage(ev.Raw) {
 			e.writeRaw(ev.Raw)
 			return e.err
 		}
@@ -217,6 +217,14 @@ func (e *Encoder) Encode(ev event.Event) error {
 func acpMessage(raw []byte) bool {
 	var m wire.Message
 	return json.Unmarshal(raw, &m) == nil && m.JSONRPC == wire.Version
+}
+
+// agentMessage reports whether raw is a JSON-RPC 2.0 message an agent
+// sends: a response, or a method agents call. What a transcript's client
+// sent is not written as the agent's.
+func agentMessage(raw []byte) bool {
+	var m wire.Message
+	return json.Unmarshal(raw, &m) == nil && m.JSONRPC == wire.Version && (m.Method == "" || acp.AgentMethod(m.Method))
 }
 
 // start writes a session's start: an ACP source's initialize and

@@ -264,3 +264,33 @@ func (d *noCut) Next() (event.Event, error) {
 	}
 	return ev, err
 }
+
+// TestClientSideNotWritten: what a transcript's client sent (its
+// response to a permission request, a cancel) is not written as the
+// agent's; the agent's request is, as it was.
+func TestClientSideNotWritten(t *testing.T) {
+	t.Parallel()
+	permit := `{"jsonrpc":"2.0","id":5,"method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"t"},"options":[]}}`
+	in := strings.Join([]string{
+		`{"dir":"agent->client","msg":{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s"}}}`,
+		`{"dir":"agent->client","msg":` + permit + `}`,
+		`{"dir":"client->agent","msg":{"jsonrpc":"2.0","id":5,"result":{"outcome":{"outcome":"selected","optionId":"allow"}}}}`,
+		`{"dir":"client->agent","msg":{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}}`,
+		`{"dir":"agent->client","msg":{"jsonrpc":"2.0","id":2,"result":{"stopReason":"cancelled"}}}`,
+	}, "\n")
+	var out bytes.Buffer
+	enc := emitacp.NewEncoder(&out, nil)
+	if err := convert.Pipe(parseacp.NewDecoder(strings.NewReader(in), nil), enc, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s"}}
+` + permit + `
+{"jsonrpc":"2.0","id":2,"result":{"stopReason":"cancelled"}}
+`
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
