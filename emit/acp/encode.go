@@ -345,14 +345,17 @@ func (e *Encoder) content(p event.Part) json.RawMessage {
 		}
 		e.warn("images by URL (ACP images are data)")
 		v = wire.WrappedContent{Type: wire.ContentContent, Content: wire.TextBlock{Type: wire.BlockText, Text: p.Source}}
+	case acp.ContentPart:
+		var block wire.ContentBlock
+		if json.Unmarshal([]byte(p.Text), &block) == nil && block.Type != "" {
+			return wrap(json.RawMessage(p.Text)) // a content block, as read
+		}
+		e.warn("result parts other than text and images (written as text)")
+		v = wire.WrappedContent{Type: wire.ContentContent, Content: wire.TextBlock{Type: wire.BlockText, Text: p.Text}}
 	default:
 		var item wire.ToolCallContent
-		if json.Unmarshal([]byte(p.Text), &item) == nil && item.Type == p.Type {
+		if json.Unmarshal([]byte(p.Text), &item) == nil && item.Type == p.Type && (p.Type == wire.ContentDiff || p.Type == wire.ContentTerminal) {
 			return json.RawMessage(p.Text) // a diff or terminal item, as read
-		}
-		var block wire.ContentBlock
-		if json.Unmarshal([]byte(p.Text), &block) == nil && block.Type == p.Type {
-			return wrap(json.RawMessage(p.Text)) // a content block, as read
 		}
 		e.warn("result parts other than text and images (written as text)")
 		v = wire.WrappedContent{Type: wire.ContentContent, Content: wire.TextBlock{Type: wire.BlockText, Text: p.Text}}

@@ -294,3 +294,34 @@ func TestClientSideNotWritten(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestToolContentKept: a tool call's diff, terminal and other content
+// blocks read from ACP are written back as they were.
+func TestToolContentKept(t *testing.T) {
+	t.Parallel()
+	content := `[{"type":"diff","path":"/a","oldText":"x","newText":"y"},{"type":"terminal","terminalId":"term-1"},{"type":"content","content":{"type":"text","text":"hi","annotations":{"priority":1}}},{"type":"content","content":{"type":"text","text":"plain"}}]`
+	in := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"t","title":"edit","status":"in_progress","rawInput":{"path":"/a"}}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t","status":"completed","content":` + content + `}}}
+{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}
+`
+	var out bytes.Buffer
+	enc := emitacp.NewEncoder(&out, nil)
+	if err := convert.Pipe(parseacp.NewDecoder(strings.NewReader(in), nil), enc, nil); err != nil {
+		t.Fatal(err)
+	}
+	enc.Close()
+	var got struct {
+		Params struct {
+			Update struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"update"`
+		} `json:"params"`
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if err := json.Unmarshal([]byte(lines[1]), &got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(content, string(got.Params.Update.Content)); diff != "" {
+		t.Errorf("(-read +written):\n%s", diff)
+	}
+}

@@ -667,12 +667,17 @@ func (d *Decoder) finishTool(id string, t *tool, done bool) {
 	d.emit(r)
 }
 
+// ContentPart is the Type of a result part that holds a content block
+// other than plain text or a data image (an annotated text, audio, a
+// resource), its JSON as the part's Text.
+const ContentPart = "content"
+
 // part is a content block of a tool's result as an event part: text and
-// images as such, anything else as its type and JSON text.
+// images as such, any other block as a ContentPart.
 func part(raw json.RawMessage) event.Part {
 	var c wire.ContentBlock
 	if json.Unmarshal(raw, &c) != nil {
-		return event.Part{Type: "content", Text: string(raw)}
+		return event.Part{Type: ContentPart, Text: string(raw)}
 	}
 	switch {
 	case c.Type == wire.BlockText:
@@ -686,7 +691,7 @@ func part(raw json.RawMessage) event.Part {
 			return event.Part{Type: "image", Source: "data:" + c.MimeType + ";base64," + c.Data, MediaType: c.MimeType}
 		}
 	}
-	return event.Part{Type: c.Type, Text: string(raw)}
+	return event.Part{Type: ContentPart, Text: string(raw)}
 }
 
 // sameJSON reports whether raw holds no member beyond those of v (an

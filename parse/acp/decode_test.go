@@ -371,3 +371,23 @@ func FuzzDecoder(f *testing.F) {
 		fuzzcheck.Check(t, data, newDecoder)
 	})
 }
+
+// TestResultParts: plain text and data images are parts of their own; any
+// other block (annotated text, a resource) is kept whole as a content
+// part, and written back as it was.
+func TestResultParts(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		raw  string
+		want event.Part
+	}{
+		{`{"type":"text","text":"hi"}`, event.Part{Type: "text", Text: "hi"}},
+		{`{"type":"image","data":"AAAA","mimeType":"image/png"}`, event.Part{Type: "image", Source: "data:image/png;base64,AAAA", MediaType: "image/png"}},
+		{`{"type":"text","text":"hi","annotations":{"priority":1}}`, event.Part{Type: ContentPart, Text: `{"type":"text","text":"hi","annotations":{"priority":1}}`}},
+		{`{"type":"resource_link","uri":"file:///a","name":"a"}`, event.Part{Type: ContentPart, Text: `{"type":"resource_link","uri":"file:///a","name":"a"}`}},
+	} {
+		if diff := cmp.Diff(tt.want, part(json.RawMessage(tt.raw))); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.raw, diff)
+		}
+	}
+}
