@@ -170,11 +170,11 @@ func (d *Decoder) emit(evs ...event.Event) {
 // is held waits behind it: the prompt may still come.
 func (d *Decoder) unknown(typ string, raw []byte) {
 	u := &event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: typ, Raw: bytes.Clone(raw)}
-	if d.held != nil {
+	if d.held != nil && len(d.behind) < maxOpen {
 		d.behind = append(d.behind, u)
 		return
 	}
-	d.st.Emit(u)
+	d.emit(u)
 }
 
 // decode reads one line: a message, or a transcript line around one.
@@ -280,7 +280,7 @@ func (d *Decoder) client(m *wire.Message, msg []byte) error {
 			return d.errorf(event.ErrSyntax, "session/prompt whose params are not a prompt request; kept as unknown")
 		}
 		text := promptText(p.Prompt)
-		if d.held != nil {
+		if d.held != nil && d.holds(text) {
 			d.held.Prompt += text
 			return nil
 		}
@@ -320,6 +320,22 @@ func promptText(blocks []json.RawMessage) string {
 func (d *Decoder) startSession(id string) {
 	d.started = true
 	d.held = &event.SessionStart{Agent: d.cfg.Agent, SessionID: id}
+}
+
+// holds reports whether the held start can take text more of prompt
+// within the cap on one line (a session/load replays a whole history as
+// user_message_chunks): past it, the start goes and the text is kept as
+// an unknown update.
+func (d *Decoder) holds(text string) bool {
+	max := d.cfg.MaxEventBytes
+	if max <= 0 {
+		max = event.DefaultMaxBytes
+	}
+	if len(d.held.Prompt)+len(text) <= max {
+		return true
+	}
+	d.release()
+	return false
 }
 
 // release emits the held session start.
@@ -479,7 +495,7 @@ func (d *Decoder) update(m *wire.Message, msg []byte) error {
 		d.chunk(kind, u.MessageID, c.Text)
 	case wire.UpdateUserMessageChunk:
 		var c wire.ContentBlock
-		if d.held != nil && json.Unmarshal(u.Content, &c) == nil && c.Type == wire.BlockText {
+		if d.held != nil && json.Unmarshal(u.Content, &c) == nil && c.Type == wire.BlockText && d.holds(c.Text) {
 			d.held.Prompt += c.Text
 			return nil
 		}
