@@ -23,7 +23,7 @@ func FromEvent(ev event.Event) *Block {
 		if ev.Server {
 			t = TypeServerToolCall
 		}
-		return &Block{Agent: agent, Type: t, ID: ev.ID, Name: ev.Name, Input: ev.Input, MCPServer: ev.MCPServer}
+		return &Block{Agent: agent, Type: t, ID: ev.ID, Name: ev.Name, Input: ev.Input, MCPServer: ev.MCPServer, Truncated: ev.Truncated}
 	case *event.ToolResult:
 		t := TypeToolResult
 		if ev.Server {

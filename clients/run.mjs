@@ -16,7 +16,6 @@ import { isDeepStrictEqual } from 'node:util';
 import Anthropic from '@anthropic-ai/sdk';
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { Codex } from '@openai/codex-sdk';
-import { acpCheck } from './acp.mjs';
 
 const [bin, stub, ...corpora] = process.argv.slice(2);
 if (!bin || !stub || corpora.length === 0) {
@@ -326,7 +325,8 @@ for (const file of files()) {
   }
 }
 
-if (!only || only.includes('acp-sdk')) await acpCheck({ corpora, agentstream, count, check, failures });
+if (!only || only.includes('acp-sdk')) await (await import('./acp.mjs')).acpCheck({ corpora, agentstream, count, check, failures });
+if (!only || only.includes('aisdk')) await (await import('./aisdk.mjs')).aisdkCheck({ corpora, agentstream, assembled, check, count });
 
 for (const [client, n] of Object.entries(counts)) {
   console.log(`${client}: ${n.files} files, ${n.responses ? n.responses + ' responses' : n.lines + ' lines'} accepted`);

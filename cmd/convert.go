@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/agentstream/agentstream/convert"
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 )
 
@@ -92,18 +94,26 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	o.in.tools.apply(eo)
 	enc := out.NewEncoder(w, eo)
 	read := false // some input held an event
+	cut := false  // an input was cut off
+	problem := func(err error) bool {
+		cut = cut || errors.Is(err, event.ErrTruncated)
+		return rep.problem(err)
+	}
 	o.in.flush = w.Flush
 	err = eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
-		err := convert.Pipe(in.decoder(), enc, &convert.PipeOptions{Problem: rep.problem})
+		err := convert.Pipe(in.decoder(), enc, &convert.PipeOptions{Problem: problem})
 		read = read || in.count.n > 0
 		return readError(err)
 	})
 	if err == nil && read {
 		// The end marker ([DONE], a closing result line) is written only
 		// for a stream that was read to its end, and never for nothing
-		// (a result line would say an empty or foreign input succeeded).
-		if cerr := enc.Close(); cerr != nil {
-			rep.problem(cerr)
+		// (a result line would say an empty or foreign input succeeded):
+		// a cut input stays cut in the output.
+		if cerr := event.End(enc, cut); cerr != nil {
+			if !cut || !errors.Is(cerr, event.ErrTruncated) {
+				rep.problem(cerr)
+			}
 		}
 	}
 	if ferr := w.Flush(); ferr != nil && err == nil {

@@ -34,6 +34,7 @@ type httpOptions struct {
 	idleTimeout    time.Duration
 	retry          int
 	retryNoIDs     bool
+	retryMaxWait   time.Duration
 }
 
 func addHTTPFlags(fs *pflag.FlagSet, o *httpOptions) {
@@ -47,6 +48,7 @@ func addHTTPFlags(fs *pflag.FlagSet, o *httpOptions) {
 	o.retry = -1
 	fs.Var(retryValue{&o.retry}, "retry", "URL input: reconnections in a row after a lost connection (default 3 for GET, resuming with Last-Event-ID; 0 otherwise)")
 	fs.BoolVar(&o.retryNoIDs, "retry-without-ids", false, "URL input: reconnect even a stream whose events carry no id to resume after (events may repeat)")
+	fs.DurationVar(&o.retryMaxWait, "retry-max-wait", source.DefaultMaxRetryDelay, "URL input: longest wait before a reconnection, whatever the server's retry: field asks")
 }
 
 // retryValue is the --retry flag: -1 until set, for "the method's default".
@@ -131,6 +133,9 @@ func (o *httpOptions) apply(ctx context.Context, so *source.Options, stdin io.Re
 		if !o.fs.Changed("idle-timeout") {
 			so.IdleTimeout = o.timeout
 		}
+	}
+	if o.fs.Changed("retry-max-wait") {
+		so.MaxRetryDelay = o.retryMaxWait
 	}
 	so.Retry = o.retry
 	so.RetryWithoutIDs = o.retryNoIDs

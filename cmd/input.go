@@ -248,7 +248,13 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 		return unreadable(err)
 	}
 	defer rc.Close()
-	br := bufio.NewReaderSize(convert.FlushOnIdle(rc, o.flush), 64<<10)
+	var r io.Reader = rc
+	if o.follow == nil || !o.follow.on {
+		// -F ends at a stop signal as tail -F does; anything else ends
+		// there as a cut input.
+		r = &stopReader{ctx: ctx, r: rc, name: name, rep: rep}
+	}
+	br := bufio.NewReaderSize(convert.FlushOnIdle(r, o.flush), 64<<10)
 	// Detection reads only the first unit, which stays in br.
 	detected, guessed, derr := convert.Detect(br)
 	in := &input{name: name, r: br, o: o}

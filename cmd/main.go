@@ -40,8 +40,12 @@ func System() *IOStreams {
 
 // Main runs agentstream with the process's arguments and streams and
 // returns the exit code.
+// SIGINT and SIGTERM end the command as the end of its input would
+// (README.md, Signals).
 func Main() int {
-	return Run(context.Background(), os.Args[1:], System())
+	ctx, stop := signalled(context.Background())
+	defer stop()
+	return Run(ctx, os.Args[1:], System())
 }
 
 // Run runs agentstream with args and returns the exit code. Errors are

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -19,9 +19,9 @@ type recordOptions struct {
 	maxEventBytes int
 	http          httpOptions
 
-	// create, when set, opens the recording and its sidecar instead of
-	// os.Create (tests).
-	create func(name string) (io.WriteCloser, error)
+	// file, when set, replaces the file system operations of the
+	// recording's files (tests make each fail).
+	file *recording.FileOptions
 }
 
 func newRecordCmd(ios *IOStreams) *cobra.Command {
@@ -31,8 +31,11 @@ func newRecordCmd(ios *IOStreams) *cobra.Command {
 		Short: "Save a stream byte for byte, with the arrival time of every event",
 		Long: `Record reads INPUT (an SSE URL, a file, or - for stdin) and saves what
 arrives in FILE, byte for byte, with the arrival time of every event, writing
-each event as soon as it is complete: a recording stopped by Ctrl-C, or
-killed, keeps every event that arrived.
+each event as soon as it is complete. FILE is written as FILE.partial and
+renamed into place when the recording ends: until then, and on any
+failure, FILE holds what it held. Ctrl-C or SIGTERM ends a recording
+cleanly (exit 0), keeping every event that arrived; a killed recording
+leaves them in FILE.partial.
 
 An SSE recording is the stream itself with comment lines added (":t=<ms>"
 before each event), which every SSE parser ignores; an NDJSON recording is
@@ -43,9 +46,8 @@ See docs/recording.md.`,
   producer | agentstream record - -o run.ndjson`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, args []string) error {
-			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt)
-			defer stop()
-			return runRecord(ctx, ios, o, args[0])
+			// SIGINT and SIGTERM end c.Context() (Main).
+			return runRecord(c.Context(), ios, o, args[0])
 		},
 	}
 	fs := c.Flags()
@@ -55,8 +57,9 @@ See docs/recording.md.`,
 	return c
 }
 
-// runRecord records input into o.output. A cancelled ctx (Ctrl-C) ends the
-// recording cleanly: what arrived is kept and the command succeeds.
+// runRecord records input into o.output. A cancelled ctx (Ctrl-C,
+// SIGTERM) ends the recording cleanly: what arrived is saved and the
+// command succeeds.
 func runRecord(ctx context.Context, ios *IOStreams, o *recordOptions, input string) error {
 	if o.output == "" {
 		return failure(errors.New("record needs -o FILE"))
@@ -75,53 +78,77 @@ func runRecord(ctx context.Context, ios *IOStreams, o *recordOptions, input stri
 	}
 	defer rc.Close()
 
-	create := o.create
-	if create == nil {
-		create = func(name string) (io.WriteCloser, error) { return os.Create(name) }
-	}
 	var out io.Writer = ios.Out
-	var files []io.WriteCloser // the recording and its sidecar, closed in that order
+	var file *recording.File   // a recording saved when complete
+	var inPlace io.WriteCloser // a device or pipe named by -o, written as stdout is
+	noTiming := "on stdout (use -o FILE)"
 	cfg := &recording.Config{MaxEventBytes: o.maxEventBytes}
 	if o.output != "-" {
-		f, err := create(o.output)
-		if err != nil {
-			return failure(err)
-		}
-		files = append(files, f)
-		out = f
-		// A sidecar left by an earlier recording must not time this one.
-		if err := os.Remove(o.output + ".timing"); err != nil && !errors.Is(err, os.ErrNotExist) {
-			f.Close()
-			return failure(err)
-		}
-		cfg.Timing = func() (io.Writer, error) {
-			side, err := create(o.output + ".timing")
+		if st, err := os.Stat(o.output); err == nil && !st.Mode().IsRegular() {
+			f, err := os.OpenFile(o.output, os.O_WRONLY, 0)
 			if err != nil {
-				return nil, err
+				return failure(err)
 			}
-			files = append(files, side)
-			return side, nil
+			inPlace, out = f, f
+			noTiming = "in " + o.output + ", which is not a regular file"
+		} else {
+			file, err = recording.CreateFile(o.output, o.file)
+			if err != nil {
+				return failure(err)
+			}
+			out, cfg.Timing = file, file.Timing
 		}
 	}
 	framing, err := recording.Record(out, rc, cfg)
-	// A write the file system only reports at close is a failed
-	// recording too: every file is closed, and the first error counts.
-	var closeErr error
-	for _, f := range files {
-		if cerr := f.Close(); cerr != nil && closeErr == nil {
-			closeErr = cerr
+	if framing == recording.Lines && cfg.Timing == nil {
+		rep.note("the input is line-framed: its timing is not kept %s", noTiming)
+	}
+	// Stopped by a signal (err != nil, ctx done) or at the end of the
+	// input: what arrived is saved. Any other error fails the recording.
+	interrupted := err != nil && ctx.Err() != nil
+	if err != nil && !interrupted {
+		err = fmt.Errorf("%s: %w", input, err)
+	} else {
+		err = nil
+	}
+	if inPlace != nil {
+		// A write the file system only reports at close is a failed
+		// recording too.
+		if cerr := inPlace.Close(); cerr != nil && err == nil {
+			err = cerr
 		}
 	}
-	if framing == recording.Lines && cfg.Timing == nil {
-		rep.note("the input is line-framed: its timing is not kept on stdout (use -o FILE)")
+	if file != nil {
+		err = o.save(rep, file, err, interrupted)
 	}
-	if err != nil && ctx.Err() == nil {
-		return failure(fmt.Errorf("%s: %w", input, err))
-	}
-	// Stopped by Ctrl-C (err != nil, ctx done) or at the end of the input:
-	// what arrived is saved, if the files closed cleanly.
-	if closeErr != nil {
-		return failure(closeErr)
+	if err != nil {
+		return failure(err)
 	}
 	return nil
+}
+
+// save saves the recording file, or keeps what was recorded beside
+// o.output when the recording failed (err) or cannot be saved. A
+// recording interrupted before anything arrived leaves o.output as it
+// was.
+func (o *recordOptions) save(rep *reporter, file *recording.File, err error, interrupted bool) error {
+	nothing := interrupted && file.Written() == 0
+	if err == nil && !nothing {
+		if err = file.Commit(); err == nil {
+			return nil
+		}
+	}
+	kept, aerr := file.Abort()
+	switch {
+	case nothing && aerr == nil:
+		rep.note("nothing was recorded: %s is left as it was", o.output)
+		return nil
+	case err == nil:
+		err = aerr
+	case len(kept) > 0 && file.Placed():
+		err = fmt.Errorf("%w (its timing is in %s)", err, kept[0])
+	case len(kept) > 0:
+		err = fmt.Errorf("%w (%s is left as it was; what was recorded is in %s)", err, o.output, strings.Join(kept, " and "))
+	}
+	return err
 }

@@ -12,17 +12,63 @@ import (
 )
 
 // reporter prints problems and warnings on stderr, once each, and counts
-// problems for the exit code.
+// problems for the exit code. A problem or warning that repeats with other
+// ids, numbers or positions (one for each of a million open tool calls, a
+// BOM on every line) is printed maxAlike times; the rest are counted, and
+// result says how many there were.
 type reporter struct {
 	mu       sync.Mutex
 	w        io.Writer
 	strict   bool
 	problems int
 	warned   map[string]bool
+	alike    map[string]int // lines printed or held back, by likeness
+	order    []string       // likenesses held back, in the order first seen
 }
 
+// maxAlike is how many problems or warnings of one likeness are printed.
+const maxAlike = 10
+
 func newReporter(w io.Writer, strict bool) *reporter {
-	return &reporter{w: w, strict: strict, warned: map[string]bool{}}
+	return &reporter{w: w, strict: strict, warned: map[string]bool{}, alike: map[string]int{}}
+}
+
+// show reports whether a line of message msg is printed: it counts msg's
+// likeness, and says once that lines like it are held back. Called with
+// r.mu held.
+func (r *reporter) show(msg string) bool {
+	k := likeness(msg)
+	r.alike[k]++
+	switch n := r.alike[k]; {
+	case n <= maxAlike:
+		return true
+	case n == maxAlike+1:
+		r.order = append(r.order, k)
+		fmt.Fprintf(r.w, "agentstream: more like %q follow; they are counted, not shown\n", bounded(k))
+	}
+	return false
+}
+
+// likeness is msg with every word that holds a digit or a quote (the
+// position, ids, numbers, quoted names) replaced by *, so that one problem
+// met many times has one likeness.
+func likeness(msg string) string {
+	words := strings.Fields(msg)
+	for i, w := range words {
+		if strings.ContainsAny(w, "0123456789\"'`") {
+			words[i] = "*"
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// summary prints, for each likeness that was held back, how many lines
+// like it were not shown. Called with r.mu held.
+func (r *reporter) summary() {
+	for _, k := range r.order {
+		fmt.Fprintf(r.w, "agentstream: and %d more like %q\n", r.alike[k]-maxAlike, bounded(k))
+	}
+	r.order = nil
 }
 
 // problem reports bad input; it returns false when the command must stop
@@ -37,7 +83,9 @@ func (r *reporter) problem(err error) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.problems++
-	fmt.Fprintf(r.w, "agentstream: %s\n", bounded(flagText(err.Error())))
+	if msg := flagText(err.Error()); r.show(msg) {
+		fmt.Fprintf(r.w, "agentstream: %s\n", bounded(msg))
+	}
 	return !r.strict
 }
 
@@ -52,7 +100,7 @@ func (r *reporter) warn(err error) {
 		// says it first.
 		msg = strings.Replace(msg, ": warning: ", ": ", 1)
 	}
-	if r.warned[msg] {
+	if r.warned[msg] || !r.show("warning: "+msg) {
 		return
 	}
 	r.warned[msg] = true
@@ -98,8 +146,12 @@ func (r *reporter) count() int {
 }
 
 // result is the error a command returns after its work: nil when no
-// problem was reported, errNo otherwise.
+// problem was reported, errNo otherwise. It first says how many problems
+// and warnings were held back.
 func (r *reporter) result() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.summary()
 	if r.problems > 0 {
 		return errNo
 	}

@@ -11,7 +11,11 @@ import (
 // scriptCmds are the testscript commands of the CLI scripts beyond the
 // standard ones.
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"sse-server": sseServerCmd,
+	"sse-server":    sseServerCmd,
+	"waitfor":       waitForCmd,
+	"replay-server": replayServerCmd,
+	"stop-server":   stopServerCmd,
+	"http":          httpCmd,
 }
 
 // sseServerCmd is `sse-server VAR FILE`: it serves FILE as an SSE stream

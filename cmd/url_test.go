@@ -215,6 +215,14 @@ func TestHTTPFlags(t *testing.T) {
 			"",
 		},
 		{
+			"retry max wait",
+			[]string{"--retry-max-wait", "5s"},
+			[]string{url},
+			"",
+			source.Options{ConnectTimeout: 30 * time.Second, IdleTimeout: 5 * time.Minute, Retry: 3, MaxRetryDelay: 5 * time.Second},
+			"",
+		},
+		{
 			"post body: no retry",
 			[]string{"-d", "hi"},
 			[]string{url},
@@ -321,13 +329,14 @@ func TestHTTPFlags(t *testing.T) {
 	}
 }
 
-// waitForRecorded waits until the recording rec holds want, failing if
-// the recording (which reports on done) ends first.
+// waitForRecorded waits until the recording rec, being written (as
+// rec.partial), holds want, failing if the recording (which reports on
+// done) ends first.
 func waitForRecorded(t *testing.T, rec, want string, done <-chan error) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		b, _ := os.ReadFile(rec)
+		b, _ := os.ReadFile(rec + ".partial")
 		if strings.Contains(string(b), want) {
 			return
 		}

@@ -24,6 +24,9 @@ var samples = map[string]string{
 	"inlinexml":        "inlinexml/cline-read.txt",
 	"opencode":         "opencode/read-file.jsonl",
 	"acp":              "acp/gemini-read-file.agent.jsonl",
+	"aisdk":            "aisdk/ai-5.0.277-tool-call.sse",
+	"gemini":           "gemini/read-file.jsonl",
+	"gemini-session":   "gemini-session/read-file.session.jsonl",
 }
 
 // TestEveryFormatReadAsEveryOther: a recording read with --from another

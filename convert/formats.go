@@ -5,9 +5,11 @@ import (
 	"slices"
 
 	emitacp "github.com/agentstream/agentstream/emit/acp"
+	emitaisdk "github.com/agentstream/agentstream/emit/aisdk"
 	emitanthropic "github.com/agentstream/agentstream/emit/anthropic"
 	emitclaude "github.com/agentstream/agentstream/emit/claude"
 	emitcodex "github.com/agentstream/agentstream/emit/codex"
+	emitgemini "github.com/agentstream/agentstream/emit/gemini"
 	emitinlinexml "github.com/agentstream/agentstream/emit/inlinexml"
 	emitjsonenv "github.com/agentstream/agentstream/emit/jsonenv"
 	emitopenaichat "github.com/agentstream/agentstream/emit/openaichat"
@@ -17,11 +19,14 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/parse/acp"
+	"github.com/agentstream/agentstream/parse/aisdk"
 	"github.com/agentstream/agentstream/parse/anthropic"
 	"github.com/agentstream/agentstream/parse/claude"
 	"github.com/agentstream/agentstream/parse/claudesession"
 	"github.com/agentstream/agentstream/parse/codex"
 	"github.com/agentstream/agentstream/parse/codexsession"
+	"github.com/agentstream/agentstream/parse/gemini"
+	"github.com/agentstream/agentstream/parse/geminisession"
 	"github.com/agentstream/agentstream/parse/inlinexml"
 	"github.com/agentstream/agentstream/parse/jsonenv"
 	"github.com/agentstream/agentstream/parse/openaichat"
@@ -47,6 +52,8 @@ var formats = []Format{
 	{xmlstream.Format(), emitxml.New},
 	{codexsession.Format(), nil},
 	{codex.Format(), emitcodex.New},
+	{geminisession.Format(), nil},
+	{gemini.Format(), emitgemini.New},
 	{claudesession.Format(), nil},
 	{opencode.Format(), nil},
 	{acp.Format(), emitacp.New},
@@ -54,6 +61,7 @@ var formats = []Format{
 	{anthropic.Format(), emitanthropic.New},
 	{openairesp.Format(), emitopenairesp.New},
 	{openaichat.Format(), emitopenaichat.New},
+	{aisdk.Format(), emitaisdk.New},
 	{xmltools.Format(), emitxmltools.New},
 	{inlinexml.Format(), emitinlinexml.New},
 }

@@ -119,6 +119,22 @@ type ToolCall struct {
 	// otherwise. An encoder of a streamed format may write one fragment
 	// per length.
 	InputDeltas []int `json:",omitempty"`
+	// Truncated marks a call the input ended inside of: Input is what
+	// arrived of the arguments (as a JSON string when that does not
+	// parse), never a completed or invented value. Encoders write it as
+	// their format shows a call cut short, or report the loss.
+	Truncated bool `json:",omitempty"`
+}
+
+// PartialInput returns the arguments of a truncated call as they arrived:
+// the text of Input when a decoder kept it as a JSON string because it
+// does not parse, else Input itself.
+func (e *ToolCall) PartialInput() string {
+	var s string
+	if len(e.Input) > 0 && e.Input[0] == '"' && json.Unmarshal(e.Input, &s) == nil {
+		return s
+	}
+	return string(e.Input)
 }
 
 // ToolResult is the complete result of a tool call, paired with it by ID.

@@ -30,6 +30,29 @@ type Encoder interface {
 	Close() error
 }
 
+// Cutter is an Encoder that can end a stream whose input was cut off (the
+// decoder returned a ParseError wrapping ErrTruncated). Cut is called
+// instead of Close: it writes what arrived and is still held, but no end
+// marker and no end of the response being written (no [DONE],
+// message_stop, finish_reason, response.completed, turn.completed or
+// result line that the input did not have), so that the output is as cut
+// as its input. It returns an error wrapping ErrTruncated.
+type Cutter interface {
+	Cut() error
+}
+
+// End ends enc after its input: Close when the input ended as its format
+// ends, Cut (or nothing, for an encoder without Cut) when it was cut off.
+func End(enc Encoder, cut bool) error {
+	if !cut {
+		return enc.Close()
+	}
+	if c, ok := enc.(Cutter); ok {
+		return c.Cut()
+	}
+	return nil
+}
+
 // Sentinel causes wrapped by ParseError.
 var (
 	// ErrTruncated: the stream ended inside a block.

@@ -30,6 +30,9 @@ const (
 	// calls and results, and its answer only inside the parent's tool
 	// result).
 	SubagentText Content = "subagent_text"
+	// TextEdges is the white space at either end of a text block (Gemini
+	// CLI's session log keeps each answer trimmed).
+	TextEdges Content = "text_edges"
 )
 
 // Block types.
@@ -53,7 +56,7 @@ const (
 func AllContent() []Content {
 	return []Content{
 		IsError, ExitCode, Status, Structured, Signature, Citations, CitationExtras, Images, MCPServer,
-		Kind, Server, StopReason, Usage, Cost, AgentID, Model, Prompt, SubagentText,
+		Kind, Server, StopReason, Usage, Cost, AgentID, Model, Prompt, SubagentText, TextEdges,
 		Thinking, MetaInit, MetaFinal, TurnEnd, ToolResult, AwaitingTools, MetaFiles, FileChange,
 		TodoList, ServerToolCall, ServerToolResult, ErrorBlock,
 	}

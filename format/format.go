@@ -49,6 +49,12 @@ type Format struct {
 	// CheckAlone marks a Check that covers the whole format: validate
 	// then runs it instead of the decoder-based rules for every format.
 	CheckAlone bool
+	// ContentType and Headers are what an HTTP response carrying a body
+	// in this format says (replay --serve): its Content-Type ("" when the
+	// format has no HTTP form of its own) and the other response headers
+	// its clients look for (the AI SDK's x-vercel-ai-ui-message-stream).
+	ContentType string
+	Headers     map[string]string
 }
 
 // Option names an option of Options that only some formats read.

@@ -34,6 +34,13 @@
 // message larger than the size cap is written as it comes, timed when it
 // crossed the cap.
 //
+// # Saving
+//
+// File saves a recording without touching an earlier one until it is
+// complete: the recording and its sidecar are written to NAME.partial and
+// NAME.partial.timing and renamed into place by Commit; Abort keeps what
+// was recorded there (or removes the files if nothing was).
+//
 // # Playing
 //
 // A Player reads a recording, or any SSE or line-framed file (untimed),

@@ -87,7 +87,7 @@ func describeCall(name, mcpServer string, raw json.RawMessage) callView {
 
 // toolView is how the transcript shows the calls of one tool family: the
 // names its tools go by in the agents agentstream reads (Claude Code,
-// Codex, the Anthropic API's tools, Cline and Roo), and a function that
+// Codex, Gemini CLI, the Anthropic API's tools, Cline and Roo), and a function that
 // fills the view from the call's input. It returns false when the input is
 // not what the tool takes: the call then shows as compact JSON. A new
 // agent's tools are one entry here, or a name added to one.
@@ -98,15 +98,15 @@ type toolView struct {
 
 func toolViews() []toolView {
 	return []toolView{
-		{[]string{"Bash", "command_execution", "shell", "local_shell", "exec_command", "bash", "execute_command"}, viewShell},
-		{[]string{"Edit", "MultiEdit", "str_replace_based_edit_tool", "str_replace_editor"}, viewEdit},
+		{[]string{"Bash", "command_execution", "shell", "local_shell", "exec_command", "bash", "execute_command", "run_shell_command"}, viewShell},
+		{[]string{"Edit", "MultiEdit", "str_replace_based_edit_tool", "str_replace_editor", "replace"}, viewEdit},
 		{[]string{"replace_in_file", "apply_diff"}, viewSearchReplace},
 		{[]string{"search_files"}, viewSearchFiles},
 		{[]string{"list_files"}, viewListFiles},
 		{[]string{"Read", "read_file", "view", "read"}, viewRead},
 		{[]string{"Write", "write_file", "write_to_file", "create"}, viewWrite},
 		{[]string{"TodoWrite", "todo_write"}, viewTodos},
-		{[]string{"WebSearch", "web_search"}, viewWebSearch},
+		{[]string{"WebSearch", "web_search", "google_web_search"}, viewWebSearch},
 		{[]string{"WebFetch", "web_fetch"}, viewWebFetch},
 		{[]string{"Grep", "grep"}, viewGrep},
 		{[]string{"Glob", "glob"}, viewGlob},

@@ -39,6 +39,14 @@ type Follower struct {
 	info os.FileInfo
 	off  int64
 
+	// tail holds the last bytes read (up to tailLen), and atEnd says the
+	// last read found the file's end: before reading on from there, the
+	// file must still hold tail just before off, or it was truncated and
+	// written again between two looks (a rewrite longer than what was
+	// read shows no shrinking size).
+	tail  []byte
+	atEnd bool
+
 	w    *fsnotify.Watcher
 	poll time.Duration
 
@@ -89,20 +97,33 @@ func (fl *Follower) Close() error {
 	return fl.f.Close()
 }
 
+// tailLen is how many of the last bytes read a Follower compares with the
+// file before reading on from its end.
+const tailLen = 64
+
 // Read reads what the file holds, waiting at its end for more.
 func (fl *Follower) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
 	for {
+		if fl.atEnd {
+			if err := fl.verifyTail(); err != nil {
+				return 0, err
+			}
+		}
 		n, err := fl.f.Read(p)
 		if n > 0 {
 			fl.off += int64(n)
+			fl.keepTail(p[:n])
+			// A short read of a regular file is a read up to its end.
+			fl.atEnd = n < len(p)
 			return n, nil
 		}
 		if err != nil && err != io.EOF {
 			return 0, err
 		}
+		fl.atEnd = true
 		select {
 		case <-fl.stopped:
 			return 0, io.EOF
@@ -123,6 +144,46 @@ func (fl *Follower) Read(p []byte) (int, error) {
 	}
 }
 
+// keepTail remembers the last tailLen bytes read, b being the newest.
+func (fl *Follower) keepTail(b []byte) {
+	if len(b) >= tailLen {
+		fl.tail = append(fl.tail[:0], b[len(b)-tailLen:]...)
+		return
+	}
+	if over := len(fl.tail) + len(b) - tailLen; over > 0 {
+		fl.tail = fl.tail[:copy(fl.tail, fl.tail[over:])]
+	}
+	fl.tail = append(fl.tail, b...)
+}
+
+// verifyTail checks, before reading on from the end the last read found,
+// that the file still holds what was read just before it. A file that was
+// truncated and written again, however fast, no longer does (unless the
+// new bytes repeat the old ones there): it is then read from its start.
+func (fl *Follower) verifyTail() error {
+	if len(fl.tail) == 0 {
+		return nil
+	}
+	buf := make([]byte, len(fl.tail))
+	n, err := fl.f.ReadAt(buf, fl.off-int64(len(fl.tail)))
+	if n == len(buf) && string(buf) == string(fl.tail) {
+		return nil
+	}
+	if err != nil && err != io.EOF {
+		return err
+	}
+	return fl.restart()
+}
+
+// restart reads the file from its start again.
+func (fl *Follower) restart() error {
+	if _, err := fl.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	fl.off, fl.tail, fl.atEnd = 0, fl.tail[:0], false
+	return nil
+}
+
 // check looks for a file replaced or truncated, or grown since the read
 // that found its end. It reports whether to read again.
 func (fl *Follower) check() (bool, error) {
@@ -137,15 +198,14 @@ func (fl *Follower) check() (bool, error) {
 			return false, nil
 		}
 		fl.f.Close()
-		fl.f, fl.info, fl.off = f, info, 0
+		fl.f, fl.info, fl.off, fl.tail, fl.atEnd = f, info, 0, fl.tail[:0], false
 		return true, nil
 	}
 	switch {
 	case info.Size() < fl.off:
-		if _, err := fl.f.Seek(0, io.SeekStart); err != nil {
+		if err := fl.restart(); err != nil {
 			return false, err
 		}
-		fl.off = 0
 		return true, nil
 	case info.Size() > fl.off:
 		return true, nil

@@ -111,3 +111,62 @@ func TestFollowNotAFile(t *testing.T) {
 		t.Error("Follow(missing): no error")
 	}
 }
+
+// TestFollowRewriteLonger: a file truncated and written again with more
+// than was read before the follower looked again shows no shrinking size;
+// the follower still reads the new content from its start instead of
+// reading on from its old offset.
+func TestFollowRewriteLonger(t *testing.T) {
+	t.Parallel()
+	name := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(name, []byte("data: first run\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fl, err := Follow(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fl.Close()
+	buf := make([]byte, 4096)
+	n, err := fl.Read(buf)
+	if err != nil || string(buf[:n]) != "data: first run\n\n" {
+		t.Fatalf("first read: %q, %v", buf[:n], err)
+	}
+	second := "data: second run, longer than the first\n\ndata: more\n\n"
+	if err := os.WriteFile(name, []byte(second), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n, err = fl.Read(buf)
+	if err != nil || string(buf[:n]) != second {
+		t.Fatalf("after the rewrite read %q, %v; want %q", buf[:n], err, second)
+	}
+}
+
+// TestFollowAppendKeepsOffset: appending is not mistaken for a rewrite.
+func TestFollowAppendKeepsOffset(t *testing.T) {
+	t.Parallel()
+	name := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(name, []byte("one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fl, err := Follow(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fl.Close()
+	buf := make([]byte, 4096)
+	if n, err := fl.Read(buf); err != nil || string(buf[:n]) != "one\n" {
+		t.Fatalf("first read: %q, %v", buf[:n], err)
+	}
+	f, err := os.OpenFile(name, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("two\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if n, err := fl.Read(buf); err != nil || string(buf[:n]) != "two\n" {
+		t.Fatalf("after the append read %q, %v; want %q", buf[:n], err, "two\n")
+	}
+}

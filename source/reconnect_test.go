@@ -242,6 +242,12 @@ func TestURLBackoff(t *testing.T) {
 		{"retry: 3000\n", []time.Duration{3 * time.Second, 6 * time.Second, 12 * time.Second}},
 		{"retry: 20000\n", []time.Duration{20 * time.Second, 30 * time.Second, 30 * time.Second}},
 		{"retry: 60000\n", []time.Duration{time.Minute, time.Minute, time.Minute}},
+		// Above the ceiling (DefaultMaxRetryDelay), and too large for any
+		// integer type: held at the ceiling, never wrapped round.
+		{"retry: 3600000\n", []time.Duration{time.Minute, time.Minute, time.Minute}},
+		{"retry: 9223372036854775807\n", []time.Duration{time.Minute, time.Minute, time.Minute}},
+		{"retry: 99999999999999999999999\n", []time.Duration{time.Minute, time.Minute, time.Minute}},
+		{"retry: -5\n", []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}},
 		{"", []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}},
 	}
 	for _, tt := range tests {
@@ -360,5 +366,53 @@ func TestURLNotAStreamPreview(t *testing.T) {
 	}
 	if herr.ContentType != "" || !strings.Contains(err.Error(), "content type none") {
 		t.Errorf("error %q, want one saying there is no content type", err)
+	}
+}
+
+// TestURLRetryMaxWait: MaxRetryDelay lowers the ceiling on the wait.
+func TestURLRetryMaxWait(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, func(int, string) (string, bool) { return "retry: 3600000\n: ka\n\n", true })
+	opts := &source.Options{Retry: 2, MaxRetryDelay: 5 * time.Second}
+	waits := noSleep(opts)
+	if _, _, err := messages(t, srv.URL, opts, 0); err == nil {
+		t.Fatal("no error")
+	}
+	if diff := cmp.Diff([]time.Duration{5 * time.Second, 5 * time.Second}, *waits); diff != "" {
+		t.Errorf("waits (-want +got):\n%s", diff)
+	}
+}
+
+// TestURLRepeatsDropped: a server that ignores Last-Event-ID and sends
+// again events already read, after each of several reconnections: every
+// event is read once, and the drops are reported.
+func TestURLRepeatsDropped(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, func(n int, lastID string) (string, bool) {
+		// Each connection starts again at 0 and goes two events further.
+		if n < 4 {
+			return numbered(0, 3+2*n, true), true
+		}
+		return numbered(0, 12, true), false
+	})
+	var warnings []string
+	opts := &source.Options{Retry: 5, Warn: func(s string) { warnings = append(warnings, s) }}
+	noSleep(opts)
+	data, problems, err := messages(t, srv.URL, opts, 0)
+	if err != nil || problems != nil {
+		t.Fatalf("err %v, problems %q", err, problems)
+	}
+	if diff := cmp.Diff(seq(0, 12), data); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	var drops []string
+	for _, w := range warnings {
+		if strings.HasPrefix(w, "dropped ") {
+			drops = append(drops, w[:strings.Index(w, " the server")])
+		}
+	}
+	// Connections 2, 3 and 4 repeat 5, 7 and 9 events.
+	if diff := cmp.Diff([]string{"dropped 5 events", "dropped 7 events", "dropped 9 events"}, drops); diff != "" {
+		t.Errorf("drop reports (-want +got):\n%s\nall warnings: %q", diff, warnings)
 	}
 }

@@ -31,10 +31,14 @@ type Options struct {
 	// MinRetryDelay is the shortest wait before a reconnection, whatever
 	// the server's retry: field says (DefaultMinRetryDelay if 0).
 	MinRetryDelay time.Duration
+	// MaxRetryDelay is the longest wait before a reconnection, whatever
+	// the server's retry: field says (DefaultMaxRetryDelay if 0).
+	MaxRetryDelay time.Duration
 	// MaxReconnects caps the reconnections of one input in all, however
 	// many events arrive between them (DefaultMaxReconnects if 0).
 	MaxReconnects int
-	// Warn, when set, is told of every reconnection.
+	// Warn, when set, is told of every reconnection, and of the events a
+	// server sent again after one (dropped).
 	Warn func(msg string)
 	// Sleep, when set, is called to wait d before a reconnection instead
 	// of a timer (tests record the waits instead of waiting).
@@ -65,5 +69,26 @@ func Open(ctx context.Context, name string, opts *Options) (io.ReadCloser, error
 	case IsURL(name):
 		return openURL(ctx, name, opts)
 	}
-	return os.Open(name)
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err == nil && !info.Mode().IsRegular() && !info.IsDir() {
+		// A FIFO or a device can block a read as a pipe does: read it
+		// as standard input is read, so that the context's end ends it.
+		return &ownedStdin{ReadCloser: Stdin(ctx, f), f: f}, nil
+	}
+	return f, nil
+}
+
+// ownedStdin is a named pipe or device read as standard input is, which
+// Close closes.
+type ownedStdin struct {
+	io.ReadCloser
+	f *os.File
+}
+
+func (o *ownedStdin) Close() error {
+	o.ReadCloser.Close()
+	return o.f.Close()
 }

@@ -30,6 +30,9 @@ const (
 	// DefaultMinRetryDelay is the shortest wait before a reconnection: a
 	// server's retry: 0 does not make agentstream hammer it.
 	DefaultMinRetryDelay = 100 * time.Millisecond
+	// DefaultMaxRetryDelay caps the wait before a reconnection: a
+	// server's retry: of an hour does not park agentstream for an hour.
+	DefaultMaxRetryDelay = time.Minute
 	// DefaultMaxReconnects caps the reconnections of one input in all.
 	DefaultMaxReconnects = 100
 	// maxBackoff caps the doubling of the wait between reconnections in a
@@ -128,6 +131,11 @@ func openURL(ctx context.Context, name string, opts *Options) (io.ReadCloser, er
 	if r.floor <= 0 {
 		r.floor = DefaultMinRetryDelay
 	}
+	r.ceiling = opts.MaxRetryDelay
+	if r.ceiling <= 0 {
+		r.ceiling = DefaultMaxRetryDelay
+	}
+	r.ceiling = max(r.ceiling, r.floor)
 	r.maxTotal = opts.MaxReconnects
 	if r.maxTotal <= 0 {
 		r.maxTotal = DefaultMaxReconnects
@@ -161,6 +169,7 @@ type urlReader struct {
 	max    int
 
 	floor       time.Duration // shortest wait before a reconnection
+	ceiling     time.Duration // longest wait before a reconnection
 	retriesLeft int           // reconnections left in a row
 	reconnects  int           // reconnections so far
 	maxTotal    int
@@ -180,6 +189,13 @@ type urlReader struct {
 	msgHas  bool   // the message being read has an id: field
 	msgData bool   // the message being read has a data: or event: field
 	lastID  string // the last id: of a complete message, sent as Last-Event-ID
+
+	// seen holds the ids of the last seenIDs messages handed out (ring, at
+	// seenNext), so that after a reconnection a message the server sends
+	// again (it ignored Last-Event-ID) is dropped instead of repeated.
+	seen     []string
+	seenNext int
+	repeated int // messages dropped as repeats since the last reconnection
 
 	// delivered: an event was handed out. resumable: every event handed
 	// out since the last id: carried one, so that Last-Event-ID resumes
@@ -364,9 +380,10 @@ func reconnections(n int) string {
 
 // backoff returns the wait before the next reconnection: the server's
 // retry: (or Options.RetryDelay), at least the floor, doubled for every
-// reconnection in a row before it, up to maxBackoff.
+// reconnection in a row before it, up to maxBackoff, and never more than
+// the ceiling.
 func (r *urlReader) backoff() time.Duration {
-	base := max(r.delay, r.floor)
+	base := min(max(r.delay, r.floor), r.ceiling)
 	d := base
 	for range r.opts.Retry - r.retriesLeft - 1 {
 		if d >= maxBackoff {
@@ -374,7 +391,48 @@ func (r *urlReader) backoff() time.Duration {
 		}
 		d *= 2
 	}
-	return max(base, min(d, maxBackoff))
+	return min(max(base, min(d, maxBackoff)), r.ceiling)
+}
+
+// seenIDs is how many of the last ids a URL reader remembers to drop
+// repeats after a reconnection.
+const seenIDs = 1024
+
+// remember records id as handed out.
+func (r *urlReader) remember(id string) {
+	if len(r.seen) < seenIDs {
+		r.seen = append(r.seen, id)
+		return
+	}
+	r.seen[r.seenNext] = id
+	r.seenNext = (r.seenNext + 1) % seenIDs
+}
+
+// repeat reports whether id was handed out already (one of the last
+// seenIDs ids).
+func (r *urlReader) repeat(id string) bool {
+	for _, s := range r.seen {
+		if s == id {
+			return true
+		}
+	}
+	return false
+}
+
+// reportRepeats tells Warn, once per reconnection, how many messages the
+// server sent again and were dropped.
+func (r *urlReader) reportRepeats() {
+	if r.repeated == 0 {
+		return
+	}
+	if r.opts.Warn != nil {
+		what := "events"
+		if r.repeated == 1 {
+			what = "event"
+		}
+		r.opts.Warn(fmt.Sprintf("dropped %d %s the server sent again after reconnecting (an id already read: it did not resume after Last-Event-ID)", r.repeated, what))
+	}
+	r.repeated = 0
 }
 
 func wait(ctx context.Context, d time.Duration) error {
@@ -442,6 +500,7 @@ func (r *urlReader) fill() {
 		return
 	}
 	r.closeResponse()
+	r.reportRepeats()
 	if err == io.EOF {
 		// The server ended the stream. A message left without its blank
 		// line is passed on: the decoder decides what it is worth.
@@ -516,7 +575,12 @@ func (r *urlReader) scan(from int) {
 		r.addLine(b[:i])
 		r.lines.lastCR = b[i] == '\r'
 		b, pos = b[i+1:], pos+i+1
-		r.endLine(pos)
+		if from, drop := r.endLine(pos); drop {
+			// A message the server sent again: cut it out.
+			rest := copy(r.data[from:], r.data[pos:])
+			r.data = r.data[:from+rest]
+			b, pos, r.ready = r.data[from:], from, from
+		}
 	}
 }
 
@@ -527,13 +591,23 @@ func (r *urlReader) addLine(b []byte) {
 	}
 }
 
-// endLine handles a line that ended just before pos.
-func (r *urlReader) endLine(pos int) {
+// endLine handles a line that ended just before pos. It reports a message
+// to drop, from data[from:pos], when the line ends a message with an id
+// handed out before a reconnection.
+func (r *urlReader) endLine(pos int) (from int, drop bool) {
 	line := r.lines.head
 	full := r.lines.n == len(line)
 	r.lines.n, r.lines.head = 0, r.lines.head[:0]
 	if len(line) == 0 && full {
 		// A blank line ends the message.
+		if r.msgHas && r.msgID != "" && !r.over && r.reconnects > 0 && r.repeat(r.msgID) {
+			r.repeated++
+			r.msgID, r.msgHas, r.msgData = "", false, false
+			return r.ready, true
+		}
+		if r.msgHas && r.msgID != "" {
+			r.remember(r.msgID)
+		}
 		switch {
 		case r.msgHas:
 			if r.msgID != "" && r.msgID != r.lastID {
@@ -550,7 +624,7 @@ func (r *urlReader) endLine(pos int) {
 		r.delivered = r.delivered || r.msgData
 		r.msgID, r.msgHas, r.msgData, r.over = "", false, false, false
 		r.ready = pos
-		return
+		return 0, false
 	}
 	field, value, _ := bytes.Cut(line, []byte(":"))
 	value = bytes.TrimPrefix(value, []byte(" "))
@@ -562,10 +636,18 @@ func (r *urlReader) endLine(pos int) {
 			r.msgID, r.msgHas = string(value), true
 		}
 	case "retry":
-		if ms, err := strconv.Atoi(string(value)); err == nil && ms >= 0 && full {
-			r.delay = time.Duration(ms) * time.Millisecond
+		// A whole number of milliseconds (EventSource ignores anything
+		// else); one too large for any wait is held at the ceiling.
+		ms, err := strconv.ParseUint(string(value), 10, 64)
+		if full && (err == nil || errors.Is(err, strconv.ErrRange)) {
+			if err != nil || ms > uint64(r.ceiling/time.Millisecond) {
+				r.delay = r.ceiling
+			} else {
+				r.delay = time.Duration(ms) * time.Millisecond
+			}
 		}
 	}
+	return 0, false
 }
 
 func (r *urlReader) closeResponse() {

@@ -332,6 +332,8 @@ func present(field string, blocks []*assemble.Block) bool {
 			has = b.Agent != ""
 		case string(format.SubagentText):
 			has = isText(b) && b.Agent != mainAgent(blocks) && b.Text != ""
+		case string(format.TextEdges):
+			has = b.Type == assemble.TypeText && b.Text != strings.TrimSpace(b.Text)
 		case "server":
 			has = b.Type == assemble.TypeServerToolCall || b.Type == assemble.TypeServerToolResult
 		case "id", "name", "input", "content", "pending", "files", "message", "changes", "todos", "text":
@@ -428,10 +430,14 @@ func isText(b *assemble.Block) bool {
 }
 
 func (c *comparer) norm(s string) string {
-	if !c.whitespace {
-		return s
+	switch {
+	case c.whitespace:
+		return strings.Join(strings.Fields(s), " ")
+	case c.skip[string(format.TextEdges)]:
+		// One side keeps its text trimmed.
+		return strings.TrimSpace(s)
 	}
-	return strings.Join(strings.Fields(s), " ")
+	return s
 }
 
 func label(n int, x, y *agent) string {

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -61,6 +62,7 @@ type Encoder struct {
 	msgID     string                   // the open turn's message id, written on its chunks
 	usage     event.Usage              // the turns' usage, summed
 	anyUsage  bool
+	lastErr   string          // the last non-fatal error's message
 	answered  bool            // the session/prompt response (or error) was written
 	fileCalls map[string]bool // tool calls written for file changes outside a tool call
 	losses    event.Losses
@@ -442,6 +444,7 @@ func (e *Encoder) plan(t *event.TodoList) {
 // ACP source's as it was); a non-fatal one has no place in ACP.
 func (e *Encoder) error(ev *event.Error) {
 	if !ev.Fatal {
+		e.lastErr = ev.Message
 		e.warn("non-fatal errors")
 		return
 	}
@@ -461,6 +464,7 @@ func (e *Encoder) error(ev *event.Error) {
 // that is an integer (an HTTP status, as Gemini's agent sends), else
 // JSON-RPC's internal error; data is the source's error payload.
 func (e *Encoder) writeError(msg, typ string, raw json.RawMessage) {
+	msg = cmp.Or(msg, typ, "error") // the schema requires a message
 	code := int64(wire.CodeInternalError)
 	if n, err := strconv.ParseInt(typ, 10, 32); err == nil {
 		code = n
@@ -515,10 +519,9 @@ func (e *Encoder) runEnd(r *event.RunEnd) {
 	}
 	if r.IsError {
 		e.answered = true
-		msg := strings.Join(r.Errors, "; ")
-		if msg == "" {
-			msg = r.Result
-		}
+		// The message the run's end gives, else the last error the
+		// stream told of, else its stop reason: the schema requires one.
+		msg := cmp.Or(strings.Join(r.Errors, "; "), r.Result, e.lastErr, r.StopReason, "run failed")
 		e.writeError(msg, "", nil)
 		return
 	}

@@ -393,6 +393,23 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	e.event(messages.EventError, data)
 }
 
+// Cut ends a stream whose input was cut off (event.Cutter): a turn the
+// source ended is ended; the message being written gets no message_delta
+// and no message_stop, and what arrived of its open block is written.
+func (e *Encoder) Cut() error {
+	if e.err != nil {
+		return e.err
+	}
+	if e.held != nil {
+		e.releaseEnd(nil)
+	}
+	e.st.Flush()
+	if e.err != nil {
+		return e.err
+	}
+	return fmt.Errorf("anthropic: %w: the input was cut off, no message_stop written", event.ErrTruncated)
+}
+
 // Close ends the open message. When a block is still open (the input was
 // cut off), it writes no message_stop, like the stream it copies, and
 // reports the truncation.

@@ -896,6 +896,25 @@ func (e *Encoder) result(ev *event.RunEnd) {
 // the source had one, a result line with what is known is written. When a
 // block is still open (the input was cut off), it writes no result, as
 // Claude Code killed mid-run would not, and reports the truncation.
+// Cut ends a stream whose input was cut off (event.Cutter): what arrived
+// of open blocks is written marked aborted, as by Close, and no result
+// line is written.
+func (e *Encoder) Cut() error {
+	if e.err != nil {
+		return e.err
+	}
+	for _, a := range e.agentsInOrder() {
+		if m, block, ok := a.st.Pending(); ok {
+			b := e.appendAssistant(e.out[:0], a, m.ID, m.Model, block)
+			e.writeLine(append(b, `,"aborted":true}`...))
+		}
+	}
+	if e.err != nil {
+		return e.err
+	}
+	return fmt.Errorf("claude: %w: the input was cut off, no result written", event.ErrTruncated)
+}
+
 func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err

@@ -652,6 +652,28 @@ func (e *Encoder) line(b []byte) {
 // without a result is not a cut-off stream (an agent that waits for the
 // client to run its tools ends that way). A RunEnd closes the turn
 // whatever is open, and so does Close after a fatal Error: turn.failed.
+// Cut ends a stream whose input was cut off (event.Cutter): what arrived
+// of open blocks is written, and the turn gets no turn.completed.
+func (e *Encoder) Cut() error {
+	if e.err != nil {
+		return e.err
+	}
+	for _, kind := range []event.BlockKind{event.Thinking, event.Text} {
+		if e.blocks[kind] != nil {
+			e.block(kind)
+		}
+	}
+	if e.failure != "" {
+		// The run failed (the envelope's fatal error line): the failure,
+		// not the cut, ends the turn, as Close has it.
+		e.closeTurn()
+	}
+	if e.err != nil {
+		return e.err
+	}
+	return fmt.Errorf("codex: %w: the input was cut off, no turn.completed written", event.ErrTruncated)
+}
+
 func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err

@@ -268,6 +268,15 @@ func (e *Encoder) result(r *event.ToolResult) {
 }
 
 // Close ends the text. It reports a thinking or text block left open.
+// Cut ends a stream whose input was cut off (event.Cutter): as Close,
+// which writes no end marker, reporting the cut.
+func (e *Encoder) Cut() error {
+	if err := e.Close(); err != nil {
+		return err
+	}
+	return fmt.Errorf("inlinexml: %w: the input was cut off", event.ErrTruncated)
+}
+
 func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err

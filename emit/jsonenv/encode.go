@@ -153,6 +153,12 @@ func (e *Encoder) Encode(ev event.Event) error {
 		if ev.MCPServer != "" {
 			e.warn("the MCP server of a tool call")
 		}
+		if ev.Truncated {
+			// What arrived of the arguments, never final: the reader
+			// sees the payload cut as the source's was.
+			e.payload(typ, agent, ev.PartialInput(), false, str("id", ev.ID), str("name", ev.Name))
+			break
+		}
 		e.payload(typ, agent, string(ev.Input), true, str("id", ev.ID), str("name", ev.Name))
 	case *event.ToolResult:
 		e.toolResult(agent, ev)
@@ -429,6 +435,14 @@ func (e *Encoder) Close() error {
 		_, e.err = io.WriteString(e.w, "data: [DONE]\n\n")
 	}
 	return e.err
+}
+
+// Cut ends a stream whose input was cut off: no [DONE] (event.Cutter).
+func (e *Encoder) Cut() error {
+	if e.err != nil {
+		return e.err
+	}
+	return fmt.Errorf("jsonenv: %w: the input was cut off, no [DONE] written", event.ErrTruncated)
 }
 
 func marshal(v any) string {

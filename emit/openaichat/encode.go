@@ -271,7 +271,10 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	e.tools[e.cur]++
 	e.b.Called(ev.ID)
 	args := string(ev.Input)
-	if args == "" {
+	switch {
+	case ev.Truncated:
+		args = ev.PartialInput() // what arrived; Cut writes no finish_reason
+	case args == "":
 		args = "{}"
 	}
 	e.chunk([]wire.Choice{{Index: e.cur, Delta: wire.Delta{ToolCalls: []wire.ToolCallDelta{{
@@ -359,6 +362,30 @@ func (e *Encoder) errorChunk(ev *event.Error) {
 // Close ends the open completion. When a text or thinking block is still
 // open (the input was cut off), it writes no finish chunk and no [DONE],
 // like the stream it copies, and reports the truncation.
+// Cut ends a stream whose input was cut off (event.Cutter): a completion
+// the source finished keeps its finish chunk and usage, but no [DONE]
+// follows; the completion being written gets no finish_reason.
+func (e *Encoder) Cut() error {
+	if e.b.Err != nil {
+		return e.b.Err
+	}
+	if h := e.held; h != nil {
+		e.held = nil
+		e.end(h.StopReason, h.Usage)
+	}
+	if e.closing {
+		if u := e.usage; u != nil {
+			o, _ := openai.FromEvent(u)
+			e.chunk(nil, wire.UsageOf(o))
+		}
+		e.b.Turn, e.closing, e.usage = false, false, nil
+	}
+	if e.b.Err != nil {
+		return e.b.Err
+	}
+	return fmt.Errorf("%s: %w: the input was cut off, no finish_reason or [DONE] written", wire.Name, event.ErrTruncated)
+}
+
 func (e *Encoder) Close() error {
 	if e.b.Err != nil {
 		return e.b.Err

@@ -527,6 +527,26 @@ func nilIfEmpty(s string) any {
 // Close ends the open response. When a text or reasoning block is still
 // open (the input was cut off), it writes no final event, like the
 // stream it copies, and reports the truncation.
+// Cut ends a stream whose input was cut off (event.Cutter): a response
+// the source ended is ended; the response being written gets no
+// response.completed.
+func (e *Encoder) Cut() error {
+	if e.b.Err != nil {
+		return e.b.Err
+	}
+	if h := e.ended; h != nil {
+		e.ended = nil
+		e.end(h.StopReason, h.Usage)
+	}
+	if (e.text == nil || e.text.ended) && e.think == nil {
+		e.flush() // an ended text item's citations, a held server call
+	}
+	if e.b.Err != nil {
+		return e.b.Err
+	}
+	return fmt.Errorf("%s: %w: the input was cut off, no response.completed written", wire.Name, event.ErrTruncated)
+}
+
 func (e *Encoder) Close() error {
 	if e.b.Err != nil {
 		return e.b.Err

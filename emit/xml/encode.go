@@ -558,6 +558,15 @@ func (e *Encoder) write(msg []byte) {
 // Close ends the stream with "data: [DONE]". When a block is still open
 // (the input was cut off), it writes neither the block's end tag nor
 // [DONE], so the output is cut off too, and reports the truncation.
+// Cut ends a stream whose input was cut off: what is open stays open,
+// no [DONE] (event.Cutter).
+func (e *Encoder) Cut() error {
+	if e.err != nil {
+		return e.err
+	}
+	return fmt.Errorf("xml: %w: the input was cut off, no [DONE] written", event.ErrTruncated)
+}
+
 func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err

@@ -412,6 +412,15 @@ func (e *Encoder) metaTag(n *event.Notice) string {
 }
 
 // Close writes the held text and reports a block left open.
+// Cut ends a stream whose input was cut off (event.Cutter): as Close,
+// which writes no end marker, reporting the cut.
+func (e *Encoder) Cut() error {
+	if err := e.Close(); err != nil {
+		return err
+	}
+	return fmt.Errorf("xmltools: %w: the input was cut off", event.ErrTruncated)
+}
+
 func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err

@@ -24,7 +24,7 @@ type scenario struct {
 	Tools []string
 }
 
-// fromBlocks is the scenario of an ACP session, as agentstream reads it.
+// fromBlocks is the scenario of a run as agentstream reads it.
 // ACP names no tool: Gemini's tool call ids begin with the tool's name
 // ("read_file__read_file_<time>_<n>"), and its tool_call carries the file
 // in locations, which the decoder does not keep, so the call is named by
@@ -76,6 +76,7 @@ func TestSameScenario(t *testing.T) {
 		t.Fatal("no acp format")
 	}
 	opencode, _ := convert.Lookup("opencode")
+	gemini, _ := convert.Lookup("gemini")
 	read := func(f convert.Format, path string) []*assemble.Block {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -86,7 +87,8 @@ func TestSameScenario(t *testing.T) {
 	for _, side := range []string{"agent", "transcript"} {
 		t.Run("gemini-read-file."+side, func(t *testing.T) {
 			t.Parallel()
-			data, err := os.ReadFile("testdata/gemini-read-file.jsonl")
+			const stream = "../../testdata/gemini/read-file.jsonl"
+			data, err := os.ReadFile(stream)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +98,11 @@ func TestSameScenario(t *testing.T) {
 				t.Fatalf("nothing to compare: %+v", want)
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("(-stream-json +acp):\n%s", diff)
+				t.Errorf("(-stream-json lines +acp):\n%s", diff)
+			}
+			// The same through agentstream's own gemini decoder.
+			if diff := cmp.Diff(fromBlocks(read(gemini, stream)), got); diff != "" {
+				t.Errorf("(-gemini decoder +acp):\n%s", diff)
 			}
 		})
 		t.Run("opencode-reasoning."+side, func(t *testing.T) {

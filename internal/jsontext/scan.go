@@ -141,8 +141,8 @@ func utf8Run[T string | []byte](s T) int { return runLen(s, false) }
 // byte after it, a longer one is scanned a word at a time, and valid
 // characters of two, three and four bytes are checked inline (multiLen,
 // a call, takes the rare leads whose second byte has a narrower range,
-// and the line separators). Calling asciiPlainLen and multiLen in turn
-// cost a call per run (BenchmarkPerfEscape: see docs/performance.md).
+// and the line separators), so a run costs no call (BenchmarkPerfEscape
+// measures it).
 func runLen[T string | []byte](s T, lineSeparators bool) int {
 	i := 0
 scan:

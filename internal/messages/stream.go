@@ -820,6 +820,20 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	s.jr.Reset(nil)
 	idx := s.index
 	s.index++
+	if ev.Truncated && s.Event != nil {
+		// A call the input ended inside of: its block starts, what
+		// arrived of its input streams, and it never stops.
+		if s.err == nil {
+			s.buf = appendToolBlock(appendBlockStartHead(s.buf[:0], idx), typ, ev.ID, ev.Name, []byte("{}"), ev.MCPServer)
+			s.buf = append(s.buf, '}')
+			s.writeBuf(EventContentBlockStart)
+			if partial := ev.PartialInput(); partial != "" {
+				s.buf = appendInputDelta(s.buf[:0], idx, partial)
+				s.writeBuf(EventContentBlockDelta)
+			}
+		}
+		return
+	}
 	if s.err == nil && s.Event != nil {
 		s.buf = appendToolBlock(appendBlockStartHead(s.buf[:0], idx), typ, ev.ID, ev.Name, []byte("{}"), ev.MCPServer)
 		s.buf = append(s.buf, '}')

@@ -61,6 +61,13 @@ type Decoder struct {
 	buffers   map[key]*buffer             // open buffered payloads
 	citations map[string][]event.Citation // citation group being read, per agent
 	bad       badutf8.Once                // the invalid UTF-8 warning
+	cutting   bool                        // truncation is flushing the payloads the input ended inside of
+	// A run the producer began (the main agent's meta_init) ends with
+	// the main agent's meta_final, then [DONE], or with the producer's
+	// fatal error line; an SSE input that stops before either, even
+	// between blocks, is a cut. ended: what was read last ends the
+	// stream.
+	mainInit, mainFinal, ended bool
 
 	jr   jsontext.Reader // decodes envelopes in one pass
 	last [2]string       // the type and agent of the last envelope
@@ -201,6 +208,7 @@ func (d *Decoder) read() ([]byte, error) {
 		}
 		d.line, d.off = m.Line, m.Offset
 		if string(m.Data) == "[DONE]" {
+			d.ended = true
 			if d.cfg.StopAtDone {
 				d.sse.Stop()
 				return nil, io.EOF
@@ -210,6 +218,7 @@ func (d *Decoder) read() ([]byte, error) {
 		if len(m.Data) == 0 {
 			continue // a message with no data (event: or id: alone)
 		}
+		d.ended = false
 		return m.Data, nil
 	}
 }
@@ -522,11 +531,14 @@ func (d *Decoder) payload(agent, typ string, b *buffer) error {
 		// The payload's bytes are handed over (agentmeta may keep
 		// them): a copy of their size.
 		meta := append([]byte(nil), b.data...)
+		main := agent == d.main
 		if typ == wire.TypeMetaInit {
 			ev, _, _ := d.meta.SessionStart(agent, meta)
 			d.emit(ev)
+			d.mainInit, d.mainFinal = d.mainInit || main, d.mainFinal && !main
 		} else {
 			d.emit(d.meta.RunEnd(agent, meta))
+			d.mainFinal = d.mainFinal || main
 		}
 		return nil
 	}
@@ -535,7 +547,7 @@ func (d *Decoder) payload(agent, typ string, b *buffer) error {
 	case wire.TypeToolCall, wire.TypeServerToolCall:
 		d.emit(&event.ToolCall{
 			Agent: agent, ID: b.id, Name: b.name, Input: event.JSONText(data),
-			Server: typ == wire.TypeServerToolCall,
+			Server: typ == wire.TypeServerToolCall, Truncated: d.cutting,
 		})
 	case wire.TypeToolResult, wire.TypeServerToolResult:
 		var content []event.Part
@@ -573,6 +585,7 @@ func (d *Decoder) payload(agent, typ string, b *buffer) error {
 		if json.Unmarshal([]byte(data), &p) == nil {
 			ev.Type, ev.Message = p.Type, p.Message
 			ev.Fatal = serverErrorPayload(ev, data)
+			d.ended = d.ended || ev.Fatal
 		} else {
 			ev.Message = data
 		}
@@ -594,9 +607,17 @@ func (d *Decoder) truncation() error {
 		open = append(open, fmt.Sprintf("citations of agent %q", agent))
 	}
 	clear(d.citations)
+	d.cutting = true // a tool call's payload that ends here is a truncated call
 	for _, k := range slices.SortedFunc(maps.Keys(d.buffers), compareKeys) {
 		open = append(open, fmt.Sprintf("%s of agent %q", k.typ, k.agent))
 		d.finishBuffer(k.agent, k.typ)
+	}
+	d.cutting = false
+	if len(open) == 0 && d.sse != nil && d.mainInit && !d.mainFinal && !d.ended {
+		return &event.ParseError{
+			Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
+			Err: event.Errorf(event.ErrTruncated, "stream ended between blocks: no meta_final of agent %q, no data: [DONE]", d.main),
+		}
 	}
 	if len(open) == 0 {
 		return nil

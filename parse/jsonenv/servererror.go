@@ -13,6 +13,7 @@ import (
 // interrupted (the last one opened), else to the main agent, the first
 // the stream named. Raw keeps the whole line, traceback included.
 func (d *Decoder) serverError(se *wire.ServerError, payload []byte) *event.Error {
+	d.ended = true // the producer's last line of a run that raised
 	agent := d.cfg.Agent
 	if k, ok := d.streams.Newest(); ok {
 		agent = k.agent

@@ -124,11 +124,42 @@ func (d *Decoder) truncation() error {
 			open = append(open, what)
 		}
 	}
-	d.endResponse()
-	if len(open) > 0 {
-		return d.drv.Truncated("stream ended without finish_reason, inside completion %s: %s", r.id, textlist.Join(open, ", "))
+	if len(open) == 0 {
+		d.endResponse()
+		return d.drv.Cut()
 	}
-	return d.drv.Cut()
+	// A cut completion stays cut: the choices that finished end as they
+	// said; the others keep their open block open, their last tool call
+	// is a truncated call with the arguments that arrived, and they get no
+	// TurnEnd (no stop reason was given, and none is made up).
+	d.resp = nil
+	for _, c := range r.choices.list {
+		if c.finish != nil || c.ended {
+			if !c.ended {
+				d.finish(c)
+			}
+			d.drv.Emit(d.turnEnd(r, c))
+			continue
+		}
+		d.cut(c)
+	}
+	return d.drv.Truncated("stream ended without finish_reason, inside completion %s: %s", r.id, textlist.Join(open, ", "))
+}
+
+// cut emits what arrived of a choice the input ended inside: its tool
+// calls in index order, the last one truncated; its open block stays open.
+func (d *Decoder) cut(c *choice) {
+	slices.SortStableFunc(c.tools.list, func(a, b *toolCall) int { return a.index - b.index })
+	for i, t := range c.tools.list {
+		last := i == len(c.tools.list)-1
+		input := toolInput(t.args.String())
+		if last {
+			input = cutInput(t.args.String())
+		}
+		d.drv.Emit(&event.ToolCall{Agent: c.agent, ID: t.id, Name: t.name, Input: input, Truncated: last})
+	}
+	c.tools, c.argBytes = states[toolCall]{}, 0
+	c.ended = true
 }
 
 func (d *Decoder) decode(m frame.Message) error {
@@ -339,6 +370,16 @@ func toolInput(args string) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return event.JSONText(args)
+}
+
+// cutInput is the Input of a call cut inside its arguments: what arrived,
+// as a JSON string unless it parses (never an invented {}).
+func cutInput(args string) json.RawMessage {
+	if args != "" && json.Valid([]byte(args)) {
+		return json.RawMessage(args)
+	}
+	b, _ := json.Marshal(args)
+	return b
 }
 
 // endResponse ends every choice of the open response: what is still open

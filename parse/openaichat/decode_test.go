@@ -162,8 +162,9 @@ func TestDecode(t *testing.T) {
 			Config{},
 			[]eventtest.Item{
 				start,
-				{Event: &event.ToolCall{Agent: a, ID: "t0", Name: "a", Input: json.RawMessage(`"{\"x\""`)}},
-				end("", nil),
+				// Cut: the call is truncated, and no TurnEnd says the
+				// completion ended.
+				{Event: &event.ToolCall{Agent: a, ID: "t0", Name: "a", Input: json.RawMessage(`"{\"x\""`), Truncated: true}},
 				{Err: "in:3: stream ended without finish_reason, inside completion c: choice 0"},
 			},
 		},

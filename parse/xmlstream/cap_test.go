@@ -17,6 +17,7 @@ func capInput(n int, elem func(i int) string) string {
 	for i := 1; i <= n; i++ {
 		sb.WriteString(sse(elem(i)))
 	}
+	sb.WriteString(sse("[DONE]"))
 	return sb.String()
 }
 

@@ -37,6 +37,12 @@ type Decoder struct {
 	fr  *framer
 	out decoderstate.State // what Next returns
 
+	// A run the producer began (the main agent's meta_init) ends with
+	// the main agent's meta_final, then [DONE], or with the producer's
+	// error line; an input that stops before either, even between
+	// blocks, is a cut. ended: what was read last ends the stream.
+	mainInit, mainFinal, ended bool
+
 	line int // position of the message being decoded
 	off  int64
 
@@ -224,7 +230,9 @@ func (d *Decoder) message(m message) {
 		d.pendingErr = nil
 	}
 	if !m.cont {
+		d.ended = false
 		if string(m.data) == "[DONE]" {
+			d.ended = true
 			// The end of a stream: a block whose end tag was the last
 			// thing in it has ended. A live connection ends here; a file
 			// is read on, as the next stream (a resumed run, recordings
@@ -243,6 +251,7 @@ func (d *Decoder) message(m message) {
 				d.flushPart()
 				d.resolveClose()
 				d.pendingErr = &event.Error{Agent: d.errorAgent(), Message: string(validUTF8(msg)), Fatal: true}
+				d.ended = true
 				return
 			}
 		}
@@ -252,6 +261,7 @@ func (d *Decoder) message(m message) {
 				d.flushPart()
 				d.resolveClose()
 				d.emit(ev)
+				d.ended = true
 				return
 			}
 		}
@@ -353,6 +363,8 @@ func (d *Decoder) finish() {
 		d.problem(event.ErrTruncated, "stream ended inside %s", open)
 	case d.cut != nil:
 		d.out.Problem(d.cut)
+	case d.mainInit && !d.mainFinal && !d.ended:
+		d.problem(event.ErrTruncated, "stream ended between blocks: no meta_final of the main agent, no data: [DONE]")
 	}
 	d.st = stTop
 }

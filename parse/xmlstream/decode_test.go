@@ -333,7 +333,7 @@ func TestReferencePairs(t *testing.T) {
 				`<content-block-tool_call id="t2" name="Bash" arguments="{}"></content-block-tool_call>`,
 				`<content-block-tool_result id="t2" name="Bash"><![CDATA[x]]></content-block-tool_result>`,
 				`<content-block-tool_result id="t1" name="spawn"><![CDATA[done]]></content-block-tool_result>`,
-				"<content-block-text>", "ok", "</content-block-text>"),
+				"<content-block-text>", "ok", "</content-block-text>", "[DONE]"),
 			want: []event.Event{
 				&event.SessionStart{
 					Agent: "P", Model: "m", Prompt: "q", MetaKind: MetaKind,

@@ -32,7 +32,7 @@ func TestEscapingKeepsJSON(t *testing.T) {
 	}{
 		{
 			name:      "second generation tool call: JSON kept an object",
-			in:        sse(oldMeta, gen2Call),
+			in:        sse(oldMeta, gen2Call, "[DONE]"),
 			wantInput: `{"text": "a\nb"}`,
 		},
 		{
@@ -47,7 +47,7 @@ func TestEscapingKeepsJSON(t *testing.T) {
 		},
 		{
 			name:      "both read as JSON in an old stream: full, with a warning",
-			in:        sse(oldMeta, `<content-block-tool_call id="t1" name="Write" arguments="{&quot;text&quot;: &quot;a\\nb&quot;}"></content-block-tool_call>`),
+			in:        sse(oldMeta, `<content-block-tool_call id="t1" name="Write" arguments="{&quot;text&quot;: &quot;a\\nb&quot;}"></content-block-tool_call>`, "[DONE]"),
 			wantInput: `{"text": "a\nb"}`,
 			warns:     true,
 		},

@@ -18,6 +18,8 @@ import (
 	"github.com/agentstream/agentstream/parse/anthropic"
 	"github.com/agentstream/agentstream/parse/claude"
 	"github.com/agentstream/agentstream/parse/codex"
+	"github.com/agentstream/agentstream/parse/gemini"
+	"github.com/agentstream/agentstream/parse/geminisession"
 	"github.com/agentstream/agentstream/parse/jsonenv"
 	"github.com/agentstream/agentstream/parse/opencode"
 	"github.com/agentstream/agentstream/parse/xmlstream"
@@ -32,16 +34,17 @@ type recording struct {
 // recordings lists every stream of the formats below in ../../../testdata
 // and in the shared corpus: the directory names the format; in the
 // corpus's sessions/ the file name does (the CLIs' stdout; the session
-// logs are another format).
+// logs are another format), and in its gemini/ too (<run>.session.jsonl
+// is the session log; gemini-raw-* are the model server's bodies).
 func recordings(t testing.TB) []recording {
 	t.Helper()
 	byDir := map[string]format.Format{
 		"jsonenv": jsonenv.Format(), "xml": xmlstream.Format(), "claude": claude.Format(),
-		"codex": codex.Format(), "anthropic": anthropic.Format(),
-		"opencode": opencode.Format(), "acp": acp.Format(),
+		"codex": codex.Format(), "anthropic": anthropic.Format(), "gemini": gemini.Format(),
+		"gemini-session": geminisession.Format(), "opencode": opencode.Format(), "acp": acp.Format(),
 	}
 	var out []recording
-	for _, root := range []string{"../../../testdata", "../../../../shared/corpus", "/work/shared/corpus"} {
+	for _, root := range []string{"../../../testdata", "../../../../shared/corpus"} {
 		if _, err := os.Stat(root); err != nil {
 			continue
 		}
@@ -49,8 +52,14 @@ func recordings(t testing.TB) []recording {
 			for _, ext := range []string{"*.sse", "*.jsonl", "*.json"} {
 				files, _ := filepath.Glob(filepath.Join(root, dir, ext))
 				for _, p := range files {
-					if base := filepath.Base(p); strings.Contains(base, "-raw-") || strings.HasSuffix(base, ".client.jsonl") {
+					base := filepath.Base(p)
+					switch {
+					case strings.Contains(base, "-raw-") || strings.HasSuffix(base, ".client.jsonl"):
 						continue // another format kept beside the folder's (the model's bodies, an ACP client's side)
+					case dir != "gemini":
+					case strings.Contains(base, ".session."):
+						out = append(out, recording{p, byDir["gemini-session"]})
+						continue
 					}
 					out = append(out, recording{p, f})
 				}

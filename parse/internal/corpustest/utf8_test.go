@@ -10,6 +10,8 @@ import (
 	"github.com/agentstream/agentstream/parse/anthropic"
 	"github.com/agentstream/agentstream/parse/claude"
 	"github.com/agentstream/agentstream/parse/codex"
+	"github.com/agentstream/agentstream/parse/gemini"
+	"github.com/agentstream/agentstream/parse/geminisession"
 	"github.com/agentstream/agentstream/parse/internal/fuzzcheck"
 	"github.com/agentstream/agentstream/parse/jsonenv"
 	"github.com/agentstream/agentstream/parse/xmlstream"
@@ -44,6 +46,16 @@ func TestInvalidUTF8WarnedOnce(t *testing.T) {
 			"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\xff\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":[]}}\n\n" +
 				"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"x\",\"message\":\"\xfe\"}}\n\n",
 			"in:1:1: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)",
+		},
+		{
+			gemini.Format(),
+			"{\"type\":\"init\",\"timestamp\":\"t\",\"session_id\":\"s\xff\",\"model\":\"m\"}\n{\"type\":\"message\",\"timestamp\":\"t\",\"role\":\"assistant\",\"content\":\"\xfe\",\"delta\":true}\n{\"type\":\"result\",\"timestamp\":\"t\",\"status\":\"success\"}\n",
+			"in:1:47: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)",
+		},
+		{
+			geminisession.Format(),
+			"{\"sessionId\":\"s\",\"projectHash\":\"h\xff\"}\n{\"id\":\"u\",\"timestamp\":\"t\",\"type\":\"user\",\"content\":\"\xfe\"}\n",
+			"in:1:34: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)",
 		},
 		{
 			xmlstream.Format(),

@@ -1,0 +1,49 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// TestReporterBoundsAlike: a problem met for every one of many items is
+// printed maxAlike times, then counted, and the count is said at the end;
+// problems of another likeness are still printed.
+func TestReporterBoundsAlike(t *testing.T) {
+	t.Parallel()
+	var out strings.Builder
+	r := newReporter(&out, false)
+	const n = 100000
+	for i := range n {
+		r.problem(&event.ParseError{Source: "in.jsonl", Line: i + 1, Column: 1, Err: fmt.Errorf("tool call %q never answered", fmt.Sprint("toolu_", i))})
+	}
+	r.problem(&event.ParseError{Source: "in.jsonl", Line: n + 1, Column: 1, Err: errors.New("line is not JSON")})
+	r.warn(errors.New("openai-chat cannot carry thinking"))
+	r.warn(errors.New("openai-chat cannot carry thinking"))
+	if err := r.result(); !errors.Is(err, errNo) {
+		t.Fatalf("result: %v, want errNo", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if got, want := len(lines), maxAlike+4; got != want {
+		t.Fatalf("%d lines on stderr, want %d:\n%s", got, want, out.String())
+	}
+	want := []string{
+		`agentstream: in.jsonl:1:1: tool call "toolu_0" never answered`,
+		`agentstream: more like "* tool call * never answered" follow; they are counted, not shown`,
+		`agentstream: in.jsonl:100001:1: line is not JSON`,
+		`agentstream: warning: openai-chat cannot carry thinking`,
+		fmt.Sprintf(`agentstream: and %d more like "* tool call * never answered"`, n-maxAlike),
+	}
+	got := []string{lines[0], lines[maxAlike], lines[maxAlike+1], lines[maxAlike+2], lines[maxAlike+3]}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("stderr (-want +got):\n%s", diff)
+	}
+	if r.count() != n+1 {
+		t.Errorf("count %d, want %d (held back problems still count)", r.count(), n+1)
+	}
+}

@@ -1,0 +1,599 @@
+package gemini
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/wire/gemini"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
+)
+
+// MetaKind names the SessionStart and RunEnd Meta this package writes:
+// the init line and the result line, verbatim.
+const MetaKind = "gemini"
+
+// MetaKindJSON names the RunEnd Meta of --output-format json: the whole
+// object.
+const MetaKindJSON = "gemini-json"
+
+// Config configures a Decoder. The zero value is ready to use.
+type Config struct {
+	Source        string // input name for errors
+	MaxEventBytes int    // cap on one line, and on a json output object (event.DefaultMaxBytes if 0)
+	Agent         string // agent id until the init line names the session
+}
+
+// maxTools bounds the tool calls remembered without a result (for the
+// result's tool name): beyond it the oldest is forgotten.
+const maxTools = 1024
+
+// Decoder reads Gemini CLI stream-json (or json) output and yields
+// canonical events. See the package documentation.
+type Decoder struct {
+	cfg   Config
+	lines *frame.Lines
+	st    decoderstate.State
+	bad   badutf8.Once
+
+	line int
+	off  int64
+
+	started  bool // the first line was read: the mode is known
+	whole    []byte
+	wholeAt  [2]int64 // line and offset where the json object began
+	inWhole  bool
+	skip     bool // the rest of the input belongs to an object too large
+	agent    string
+	held     *event.SessionStart // the init's start, waiting for the prompt
+	textOpen bool
+	tools    map[string]string // tool id -> name, calls without a result
+	toolIDs  []string          // their ids, oldest first
+	known    bool              // a line of this format was read
+	ended    bool              // the result line was read
+}
+
+// NewDecoder returns a decoder reading from r. cfg may be nil.
+func NewDecoder(r io.Reader, cfg *Config) *Decoder {
+	d := &Decoder{tools: map[string]string{}}
+	if cfg != nil {
+		d.cfg = *cfg
+	}
+	if d.cfg.MaxEventBytes <= 0 {
+		d.cfg.MaxEventBytes = event.DefaultMaxBytes
+	}
+	d.agent = d.cfg.Agent
+	d.lines = frame.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	return d
+}
+
+// Detect reports whether an input whose first unit is h is Gemini CLI
+// output: a stream-json line (a JSON object whose type is a stream-json
+// event type, with a timestamp), a json output object on one line
+// (session_id with response, stats or error, and no type), or the line
+// "{" alone, with which the CLI's indented json output begins.
+func Detect(h format.Head) bool {
+	if h.SSE {
+		return false
+	}
+	p := bytes.TrimSpace(h.Payload)
+	if string(p) == "{" {
+		return true
+	}
+	fields := h.Fields()
+	if fields == nil {
+		return false
+	}
+	typ, hasType := format.String(fields, "type")
+	_, ts := fields["timestamp"]
+	if hasType {
+		if !gemini.IsStreamType(typ) || !ts {
+			return false
+		}
+		switch typ {
+		case gemini.TypeInit:
+			_, sid := fields["session_id"]
+			return sid
+		case gemini.TypeMessage:
+			_, role := fields["role"]
+			return role
+		case gemini.TypeToolUse:
+			_, id := fields["tool_id"]
+			_, name := fields["tool_name"]
+			return id && name
+		case gemini.TypeToolResult:
+			_, id := fields["tool_id"]
+			return id
+		case gemini.TypeError:
+			_, sev := fields["severity"]
+			return sev
+		case gemini.TypeResult:
+			_, status := fields["status"]
+			_, sub := fields["subtype"]
+			return status && !sub
+		}
+		return false
+	}
+	if _, ok := fields["type"]; ok {
+		return false
+	}
+	_, sid := fields["session_id"]
+	_, resp := fields["response"]
+	_, stats := fields["stats"]
+	_, errv := fields["error"]
+	return sid && (resp || stats || errv)
+}
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.read, d.finish) }
+
+func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
+		Err: event.Errorf(sentinel, format, args...),
+	}
+}
+
+// read decodes the next line.
+func (d *Decoder) read() {
+	raw, num, off, err := d.lines.Next()
+	switch {
+	case err == io.EOF:
+		d.st.End()
+		return
+	case err != nil:
+		if _, ok := err.(*event.ParseError); ok {
+			if d.inWhole {
+				// The json output object is too large: reported once.
+				d.inWhole, d.whole, d.skip = false, nil, true
+				d.known, d.ended = true, true
+			}
+			d.st.Problem(err)
+			return
+		}
+		d.st.Fail(err)
+		return
+	}
+	if d.skip {
+		return // the rest of a json output object reported too large
+	}
+	if d.inWhole {
+		d.addWhole(raw, num, off)
+		return
+	}
+	d.line, d.off = num, off
+	line := bytes.TrimSpace(raw)
+	if len(line) == 0 {
+		return
+	}
+	line, i, warn := d.bad.Fix(line)
+	if !d.started {
+		d.started = true
+		if string(line) == "{" {
+			// The indented object of --output-format json.
+			d.inWhole = true
+			d.wholeAt = [2]int64{int64(num), off}
+			d.whole = append(d.whole[:0], line...)
+			d.whole = append(d.whole, '\n')
+			return
+		}
+		if isOutputObject(line) {
+			d.decodeOutput(line)
+			if warn {
+				d.st.Problem(badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i)))
+			}
+			return
+		}
+	}
+	d.st.Problem(d.decode(line))
+	if warn {
+		d.st.Problem(badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i)))
+	}
+}
+
+// addWhole adds a line to the json output object being read; the object
+// is decoded once its closing brace arrives (a line "}" at column 1, as
+// the CLI indents) or the input ends.
+func (d *Decoder) addWhole(raw []byte, num int, off int64) {
+	raw, i, warn := d.bad.Fix(raw)
+	if warn {
+		d.st.Problem(badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i)))
+	}
+	if len(d.whole)+len(raw)+1 > d.cfg.MaxEventBytes {
+		d.line, d.off = int(d.wholeAt[0]), d.wholeAt[1]
+		d.st.Problem(d.errorf(event.ErrTooLarge, "json output object longer than %d bytes (raise the cap, MaxEventBytes)", d.cfg.MaxEventBytes))
+		d.inWhole, d.whole, d.skip = false, nil, true
+		d.known = true
+		d.ended = true // reported already: no truncation on top
+		return
+	}
+	d.whole = append(d.whole, raw...)
+	d.whole = append(d.whole, '\n')
+	if len(raw) > 0 && raw[0] == '}' && json.Valid(d.whole) {
+		d.inWhole = false
+		d.line, d.off = int(d.wholeAt[0]), d.wholeAt[1]
+		d.decodeOutput(bytes.TrimSpace(d.whole))
+		d.whole = nil
+	}
+}
+
+// finish ends the stream: an unfinished json object, a held start, and
+// the truncation of a stream without its result line.
+func (d *Decoder) finish() error {
+	if d.inWhole {
+		d.inWhole = false
+		d.line, d.off = int(d.wholeAt[0]), d.wholeAt[1]
+		obj := bytes.TrimSpace(d.whole)
+		d.whole = nil
+		if json.Valid(obj) {
+			d.decodeOutput(obj)
+		} else {
+			var serr *json.SyntaxError
+			err := json.Unmarshal(obj, new(any))
+			if errors.As(err, &serr) && isCut(obj) {
+				return d.errorf(event.ErrTruncated, "json output ends inside its object")
+			}
+			return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(err))
+		}
+	}
+	d.release()
+	if !d.known {
+		// Never a false yes: no line of this format.
+		return &event.ParseError{
+			Source: d.cfg.Source, Offset: -1,
+			Err: event.Errorf(event.ErrSyntax, "no Gemini CLI stream-json line in the input"),
+		}
+	}
+	if d.ended {
+		return nil
+	}
+	open := "after its last line"
+	if d.textOpen {
+		open = "inside an assistant message"
+	}
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Offset: d.off,
+		Err: event.Errorf(event.ErrTruncated, "stream ended %s, without its result line", open),
+	}
+}
+
+// isCut reports whether obj, which is not valid JSON, is a prefix of some
+// JSON text: cut off, not malformed.
+func isCut(obj []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	for {
+		_, err := dec.Token()
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return true
+		}
+		if err != nil {
+			return false
+		}
+	}
+}
+
+// release lets the held start go.
+func (d *Decoder) release() {
+	if d.held != nil {
+		d.st.Emit(d.held)
+		d.held = nil
+	}
+}
+
+// emit releases the held start, then queues evs.
+func (d *Decoder) emit(evs ...event.Event) {
+	d.release()
+	d.st.Emit(evs...)
+}
+
+// closeText ends the assistant message being streamed.
+func (d *Decoder) closeText() {
+	if d.textOpen {
+		d.textOpen = false
+		d.emit(&event.BlockEnd{Agent: d.agent, Kind: event.Text})
+	}
+}
+
+// decode handles one stream-json line.
+func (d *Decoder) decode(line []byte) error {
+	var h struct {
+		Type *string `json:"type"`
+	}
+	if err := json.Unmarshal(line, &h); err != nil {
+		if _, ok := err.(*json.UnmarshalTypeError); ok && line[0] == '{' {
+			d.unknown("", line)
+			return d.errorf(event.ErrSyntax, "a line whose type is not a string; kept as unknown")
+		}
+		return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(err))
+	}
+	typ := ""
+	if h.Type != nil {
+		typ = *h.Type
+	}
+	if !gemini.IsStreamType(typ) {
+		if k := foreign.Kind(line); k != "" {
+			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orNone(typ), k)
+		}
+		if h.Type == nil {
+			return d.errorf(event.ErrSyntax, "a line without a type; skipped")
+		}
+		d.known = true
+		d.unknown(typ, line)
+		return nil
+	}
+	var ts struct {
+		Timestamp *json.RawMessage `json:"timestamp"`
+	}
+	json.Unmarshal(line, &ts)
+	if ts.Timestamp == nil {
+		if k := foreign.Kind(line); k != "" {
+			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", typ, k)
+		}
+	}
+	var err error
+	switch typ {
+	case gemini.TypeInit:
+		err = d.init(line)
+	case gemini.TypeMessage:
+		err = d.message(line)
+	case gemini.TypeToolUse:
+		err = d.toolUse(line)
+	case gemini.TypeToolResult:
+		err = d.toolResult(line)
+	case gemini.TypeError:
+		err = d.errorLine(line)
+	case gemini.TypeResult:
+		err = d.result(line)
+	}
+	if err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			d.known = true
+			d.unknown(typ, line)
+			return d.errorf(event.ErrSyntax, "%s line with a field of an unexpected type (%s); kept as unknown", typ, jsontext.Problem(err))
+		}
+		return d.errorf(event.ErrSyntax, "%s line: %s", typ, jsontext.Problem(err))
+	}
+	d.known = true
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "a"
+	}
+	return fmt.Sprintf("a %q", s)
+}
+
+func (d *Decoder) unknown(typ string, line []byte) {
+	d.closeText()
+	d.emit(&event.Unknown{Agent: d.agent, Format: "gemini", Type: typ, Raw: bytes.Clone(line)})
+}
+
+func (d *Decoder) init(line []byte) error {
+	var l gemini.Init
+	if err := json.Unmarshal(line, &l); err != nil {
+		return err
+	}
+	d.closeText()
+	d.release()
+	if l.SessionID != "" {
+		d.agent = l.SessionID
+	}
+	d.held = &event.SessionStart{
+		Agent: d.agent, SessionID: l.SessionID, Model: l.Model,
+		Meta: bytes.Clone(line), MetaKind: MetaKind,
+	}
+	return nil
+}
+
+func (d *Decoder) message(line []byte) error {
+	var l gemini.Message
+	if err := json.Unmarshal(line, &l); err != nil {
+		return err
+	}
+	if l.Role == gemini.RoleUser {
+		d.closeText()
+		if d.held != nil && d.held.Prompt == "" {
+			d.held.Prompt = l.Content
+			d.release()
+			return nil
+		}
+		d.emit(&event.Notice{Agent: d.agent, Kind: "user", Message: l.Content, Raw: bytes.Clone(line)})
+		return nil
+	}
+	if l.Role != gemini.RoleAssistant {
+		d.unknown(gemini.TypeMessage, line)
+		return nil
+	}
+	delta := l.Delta != nil && *l.Delta
+	if !delta {
+		// A whole message: a block of its own.
+		d.closeText()
+	}
+	if !d.textOpen {
+		d.textOpen = true
+		d.emit(&event.BlockStart{Agent: d.agent, Kind: event.Text})
+	}
+	if l.Content != "" {
+		d.emit(&event.Delta{Agent: d.agent, Kind: event.Text, Text: l.Content})
+	}
+	if !delta {
+		d.closeText()
+	}
+	return nil
+}
+
+func (d *Decoder) toolUse(line []byte) error {
+	var l gemini.ToolUse
+	if err := json.Unmarshal(line, &l); err != nil {
+		return err
+	}
+	d.closeText()
+	input := json.RawMessage("null")
+	if l.Parameters != nil {
+		input = bytes.Clone(l.Parameters)
+	}
+	d.remember(l.ToolID, l.ToolName)
+	d.emit(&event.ToolCall{Agent: d.agent, ID: l.ToolID, Name: l.ToolName, Input: input})
+	return nil
+}
+
+// remember keeps a tool call's name until its result.
+func (d *Decoder) remember(id, name string) {
+	if _, ok := d.tools[id]; !ok {
+		if len(d.toolIDs) >= maxTools {
+			delete(d.tools, d.toolIDs[0])
+			d.toolIDs = d.toolIDs[1:]
+		}
+		d.toolIDs = append(d.toolIDs, id)
+	}
+	d.tools[id] = name
+}
+
+func (d *Decoder) toolResult(line []byte) error {
+	var l gemini.ToolResult
+	if err := json.Unmarshal(line, &l); err != nil {
+		return err
+	}
+	d.closeText()
+	r := &event.ToolResult{Agent: d.agent, ID: l.ToolID, Name: d.tools[l.ToolID], IsError: l.Status == gemini.StatusError}
+	if name, ok := d.tools[l.ToolID]; ok {
+		r.Name = name
+		delete(d.tools, l.ToolID)
+		for i, id := range d.toolIDs {
+			if id == l.ToolID {
+				d.toolIDs = append(d.toolIDs[:i], d.toolIDs[i+1:]...)
+				break
+			}
+		}
+	}
+	if l.Status != gemini.StatusSuccess && l.Status != gemini.StatusError {
+		r.Status = l.Status
+	}
+	if l.Output != nil {
+		r.Content = []event.Part{{Type: "text", Text: *l.Output}}
+	}
+	if l.Error != nil {
+		r.Structured, _ = gemini.Marshal(l.Error)
+	}
+	d.emit(r)
+	return nil
+}
+
+func (d *Decoder) errorLine(line []byte) error {
+	var l gemini.Error
+	if err := json.Unmarshal(line, &l); err != nil {
+		return err
+	}
+	d.closeText()
+	d.emit(&event.Error{Agent: d.agent, Message: l.Message, Type: l.Severity, Raw: bytes.Clone(line)})
+	return nil
+}
+
+func (d *Decoder) result(line []byte) error {
+	var l gemini.Result
+	if err := json.Unmarshal(line, &l); err != nil {
+		return err
+	}
+	d.closeText()
+	end := &event.RunEnd{
+		Agent: d.agent, IsError: l.Status == gemini.StatusError, Meta: bytes.Clone(line), MetaKind: MetaKind,
+	}
+	if l.Error != nil {
+		raw, _ := gemini.Marshal(l.Error)
+		d.emit(&event.Error{Agent: d.agent, Message: l.Error.Message, Type: l.Error.Type, Fatal: end.IsError, Raw: raw})
+		end.Errors = []string{l.Error.Message}
+	}
+	if s := l.Stats; s != nil {
+		// The per-model counts stay in Meta: stream-json has no turns
+		// to give them to.
+		end.Usage = &event.Usage{InputTokens: s.InputTokens, OutputTokens: s.OutputTokens, CacheReadTokens: s.Cached}
+		if s.DurationMS != nil {
+			end.DurationMS = *s.DurationMS
+		}
+	}
+	d.emit(end)
+	d.ended = true
+	return nil
+}
+
+// isOutputObject reports whether line is a whole --output-format json
+// object written on one line.
+func isOutputObject(line []byte) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(line, &m) != nil {
+		return false
+	}
+	if _, ok := m["type"]; ok {
+		return false
+	}
+	for _, k := range []string{"session_id", "response", "stats", "error"} {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeOutput reads the object --output-format json writes: the run's
+// answer and its stats, or its error, with no tool calls.
+func (d *Decoder) decodeOutput(obj []byte) {
+	var o gemini.Output
+	if err := json.Unmarshal(obj, &o); err != nil {
+		d.st.Problem(d.errorf(event.ErrSyntax, "json output with a field of an unexpected type (%s)", jsontext.Problem(err)))
+		return
+	}
+	if o.SessionID == nil && o.Response == nil && o.Stats == nil && o.Error == nil {
+		d.st.Problem(d.errorf(event.ErrSyntax, "a JSON object that is no Gemini CLI output (no session_id, response, stats or error)"))
+		return
+	}
+	d.known, d.ended = true, true
+	start := &event.SessionStart{Agent: d.agent}
+	if o.SessionID != nil {
+		d.agent = *o.SessionID
+		start.Agent, start.SessionID = d.agent, *o.SessionID
+	}
+	d.st.Emit(start)
+	if o.Response != nil && *o.Response != "" {
+		d.st.Emit(&event.BlockStart{Agent: d.agent, Kind: event.Text},
+			&event.Delta{Agent: d.agent, Kind: event.Text, Text: *o.Response},
+			&event.BlockEnd{Agent: d.agent, Kind: event.Text})
+	}
+	end := &event.RunEnd{Agent: d.agent, Meta: bytes.Clone(obj), MetaKind: MetaKindJSON}
+	if o.Error != nil {
+		raw, _ := gemini.Marshal(o.Error)
+		d.st.Emit(&event.Error{Agent: d.agent, Message: o.Error.Message, Type: o.Error.Type, Fatal: true, Raw: raw})
+		end.IsError, end.Errors = true, []string{o.Error.Message}
+	}
+	if o.Stats != nil {
+		var sum event.Usage
+		for _, m := range o.Stats.Models {
+			u := usageOf(m.Metrics.Tokens)
+			sum.InputTokens += u.InputTokens
+			sum.OutputTokens += u.OutputTokens
+			sum.CacheReadTokens += u.CacheReadTokens
+			sum.ReasoningTokens += u.ReasoningTokens
+			end.Turns += int(m.Metrics.API.TotalRequests)
+		}
+		end.Usage = &sum
+	}
+	d.st.Emit(end)
+}
+
+// usageOf is the usage of one model's json output tokens: thoughts are
+// output tokens (billed as such), and the reasoning part of them.
+func usageOf(t gemini.TokenMetrics) event.Usage {
+	return event.Usage{
+		InputTokens: t.Prompt, OutputTokens: t.Candidates + t.Thoughts, CacheReadTokens: t.Cached,
+		ReasoningTokens: t.Thoughts,
+	}
+}

@@ -1,0 +1,280 @@
+package gemini
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/wire/gemini"
+	"github.com/agentstream/agentstream/internal/wirecheck"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
+)
+
+// The format's validate rules (docs/validate.md), from the format's
+// definition (gemini-cli packages/core/src/output/types.ts).
+const (
+	ruleFields  = "GEM001"
+	ruleInit    = "GEM002"
+	ruleTools   = "GEM003"
+	ruleResult  = "GEM004"
+	ruleStatus  = "GEM005"
+	ruleStats   = "GEM006"
+	ruleJSONOut = "GEM007"
+)
+
+func rules() []format.Rule {
+	return []format.Rule{
+		{ID: ruleFields, Name: "event-fields", Doc: "every line has a timestamp and the fields its type requires, of their types: init session_id and model; message role user or assistant and content (delta a boolean); tool_use tool_name, tool_id and a parameters object; tool_result tool_id and status success or error; error severity warning or error and message; result status success or error"},
+		{ID: ruleInit, Name: "init-first", Doc: "the first line is the one init line"},
+		{ID: ruleTools, Name: "tool-pairs", Doc: "a tool_result answers an earlier tool_use of its tool_id, once"},
+		{ID: ruleResult, Name: "result-last", Doc: "nothing follows the result line"},
+		{ID: ruleStatus, Name: "error-status", Doc: "a result or tool_result whose status is error carries an error {type, message}; a success result carries none"},
+		{ID: ruleStats, Name: "stats-sum", Doc: "the result's token totals are the sums of its per-model stats"},
+		{ID: ruleJSONOut, Name: "json-output", Doc: "--output-format json is one object of session_id, response, stats and error, of their types"},
+	}
+}
+
+type pos = wirecheck.Pos
+
+// check checks Gemini CLI output against the rules.
+func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
+	v := &wirecheck.Checker{Rep: rep, Cfg: cfg}
+	lines := frame.NewLines(bufio.NewReaderSize(r, 64<<10), cfg.Source, v.MaxBytes())
+	c := &checker{v: v, uses: map[string]int{}, answered: map[string]int{}}
+	var whole []byte
+	wholeLine := 0
+	for {
+		raw, num, _, err := lines.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if wirecheck.IsProblem(err) {
+				continue // the decoder reports it
+			}
+			return
+		}
+		line := bytes.TrimSpace(raw)
+		if wholeLine > 0 {
+			whole = append(append(whole, raw...), '\n')
+			if len(whole) > v.MaxBytes() {
+				return // the decoder reports it
+			}
+			continue
+		}
+		if len(line) == 0 {
+			continue
+		}
+		if c.lines == 0 && string(line) == "{" {
+			wholeLine = num
+			whole = append(append(whole, line...), '\n')
+			continue
+		}
+		if c.lines == 0 && isOutputObject(line) {
+			c.output(line, pos{Line: num, Col: 1})
+			return
+		}
+		c.line(line, pos{Line: num, Col: 1})
+	}
+	if wholeLine > 0 && json.Valid(whole) {
+		c.output(whole, pos{Line: wholeLine, Col: 1})
+	}
+}
+
+type checker struct {
+	v        *wirecheck.Checker
+	lines    int
+	init     int // line of the init, 0 if none
+	result   int // line of the result, 0 if none
+	uses     map[string]int
+	answered map[string]int
+}
+
+func (c *checker) line(line []byte, p pos) {
+	c.lines++
+	var h struct {
+		Type      *string          `json:"type"`
+		Timestamp *json.RawMessage `json:"timestamp"`
+	}
+	if json.Unmarshal(line, &h) != nil || h.Type == nil || !gemini.IsStreamType(*h.Type) {
+		return // the decoder reports it, or keeps it as unknown
+	}
+	typ := *h.Type
+	if h.Timestamp == nil && foreign.Kind(line) != "" {
+		return // another format's line: the decoder reports it
+	}
+	if c.result > 0 {
+		c.v.Report(ruleResult, p, "%s line after the result line (line %d)", typ, c.result)
+	}
+	if h.Timestamp == nil {
+		c.v.Report(ruleFields, p, "%s line without a timestamp", typ)
+	} else if t := bytes.TrimSpace(*h.Timestamp); len(t) == 0 || t[0] != '"' {
+		c.v.Report(ruleFields, p, "%s line whose timestamp is not a string", typ)
+	}
+	if typ != gemini.TypeInit && c.init == 0 && c.lines == 1 {
+		c.v.Report(ruleInit, p, "the first line is %s, not init", typ)
+	}
+	m := map[string]json.RawMessage{}
+	json.Unmarshal(line, &m)
+	str := func(k string, required bool, allowed ...string) (string, bool) {
+		v, ok := m[k]
+		if !ok {
+			if required {
+				c.v.Report(ruleFields, p, "%s line without %s", typ, k)
+			}
+			return "", false
+		}
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			c.v.Report(ruleFields, p, "%s line whose %s is not a string", typ, k)
+			return "", false
+		}
+		if len(allowed) > 0 && !contains(allowed, s) {
+			c.v.Report(ruleFields, p, "%s line whose %s is %q, not one of %q", typ, k, s, allowed)
+		}
+		return s, true
+	}
+	errorInfo := func() bool {
+		v, ok := m["error"]
+		if !ok {
+			return false
+		}
+		var e struct {
+			Type    *string `json:"type"`
+			Message *string `json:"message"`
+		}
+		if json.Unmarshal(v, &e) != nil || e.Type == nil || e.Message == nil {
+			c.v.Report(ruleFields, p, "%s line whose error is not {type, message} strings", typ)
+		}
+		return true
+	}
+	switch typ {
+	case gemini.TypeInit:
+		if c.init > 0 {
+			c.v.Report(ruleInit, p, "a second init line (the first at line %d)", c.init)
+		} else {
+			c.init = p.Line
+		}
+		str("session_id", true)
+		str("model", true)
+	case gemini.TypeMessage:
+		str("role", true, gemini.RoleUser, gemini.RoleAssistant)
+		str("content", true)
+		if d, ok := m["delta"]; ok {
+			var b bool
+			if json.Unmarshal(d, &b) != nil {
+				c.v.Report(ruleFields, p, "message line whose delta is not a boolean")
+			}
+		}
+	case gemini.TypeToolUse:
+		str("tool_name", true)
+		id, _ := str("tool_id", true)
+		if params, ok := m["parameters"]; !ok {
+			c.v.Report(ruleFields, p, "tool_use line without parameters")
+		} else if !gemini.IsObject(params) {
+			c.v.Report(ruleFields, p, "tool_use line whose parameters are not a JSON object")
+		}
+		if prev, ok := c.uses[id]; ok {
+			c.v.Report(ruleTools, p, "a second tool_use of tool_id %q (the first at line %d)", id, prev)
+		} else {
+			c.uses[id] = p.Line
+		}
+	case gemini.TypeToolResult:
+		id, _ := str("tool_id", true)
+		status, _ := str("status", true, gemini.StatusSuccess, gemini.StatusError)
+		str("output", false)
+		if has := errorInfo(); !has && status == gemini.StatusError {
+			c.v.Report(ruleStatus, p, "tool_result with status error and no error")
+		}
+		if _, ok := c.uses[id]; !ok {
+			c.v.Report(ruleTools, p, "tool_result of tool_id %q, which no earlier tool_use has", id)
+		} else if prev, ok := c.answered[id]; ok {
+			c.v.Report(ruleTools, p, "a second tool_result of tool_id %q (the first at line %d)", id, prev)
+		} else {
+			c.answered[id] = p.Line
+		}
+	case gemini.TypeError:
+		str("severity", true, gemini.SeverityWarning, gemini.SeverityError)
+		str("message", true)
+	case gemini.TypeResult:
+		c.result = p.Line
+		status, _ := str("status", true, gemini.StatusSuccess, gemini.StatusError)
+		has := errorInfo()
+		switch {
+		case status == gemini.StatusError && !has:
+			c.v.Report(ruleStatus, p, "result with status error and no error")
+		case status == gemini.StatusSuccess && has:
+			c.v.Report(ruleStatus, p, "result with status success and an error")
+		}
+		if raw, ok := m["stats"]; ok {
+			var s gemini.StreamStats
+			if json.Unmarshal(raw, &s) != nil {
+				c.v.Report(ruleFields, p, "result line whose stats are not StreamStats")
+			} else {
+				c.stats(&s, p)
+			}
+		}
+	}
+}
+
+// stats checks a result's totals against its per-model counts.
+func (c *checker) stats(s *gemini.StreamStats, p pos) {
+	if len(s.Models) == 0 {
+		return
+	}
+	var sum gemini.ModelStats
+	for _, m := range s.Models {
+		sum.TotalTokens += m.Stats.TotalTokens
+		sum.InputTokens += m.Stats.InputTokens
+		sum.OutputTokens += m.Stats.OutputTokens
+		sum.Cached += m.Stats.Cached
+		sum.Input += m.Stats.Input
+	}
+	for _, f := range []struct {
+		name       string
+		total, sum int64
+	}{
+		{"total_tokens", s.TotalTokens, sum.TotalTokens},
+		{"input_tokens", s.InputTokens, sum.InputTokens},
+		{"output_tokens", s.OutputTokens, sum.OutputTokens},
+		{"cached", s.Cached, sum.Cached},
+		{"input", s.Input, sum.Input},
+	} {
+		if f.total != f.sum {
+			c.v.Report(ruleStats, p, "stats %s %d is not the sum of its models' (%d)", f.name, f.total, f.sum)
+		}
+	}
+}
+
+// output checks a --output-format json object.
+func (c *checker) output(obj []byte, p pos) {
+	var o gemini.Output
+	if err := json.Unmarshal(obj, &o); err != nil {
+		c.v.Report(ruleJSONOut, p, "json output with a field of an unexpected type")
+		return
+	}
+	m := map[string]json.RawMessage{}
+	json.Unmarshal(obj, &m)
+	for k := range m {
+		switch k {
+		case "session_id", "response", "stats", "error":
+		default:
+			c.v.Report(ruleJSONOut, p, "json output with a member %q the format does not have", k)
+		}
+	}
+	if o.Error != nil && (o.Error.Type == "" && o.Error.Message == "") {
+		c.v.Report(ruleJSONOut, p, "json output whose error has no type and no message")
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,248 @@
+package serve
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/convert"
+	"github.com/agentstream/agentstream/recording"
+)
+
+// chatRun is an OpenAI Chat Completions stream (from
+// testdata/openai-chat/chat-text.sse, cut short).
+const chatRun = `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}
+
+data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"Hello"},"finish_reason":null}]}
+
+data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}
+
+data: [DONE]
+
+`
+
+// record writes a recording of stream to dir/name, as record does, each
+// event a millisecond after the one before.
+func record(t *testing.T, dir, name, stream string) {
+	t.Helper()
+	f, err := os.Create(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	clock := time.Unix(0, 0)
+	cfg := &recording.Config{
+		Now: func() time.Time { clock = clock.Add(time.Millisecond); return clock },
+		Timing: func() (io.Writer, error) {
+			return os.Create(filepath.Join(dir, name+".timing"))
+		},
+	}
+	if _, err := recording.Record(f, strings.NewReader(stream), cfg); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeFile(t *testing.T, name, text string) {
+	t.Helper()
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type response struct {
+	Code   int
+	Header http.Header
+	Body   string
+}
+
+func do(t *testing.T, h http.Handler, method, path, body string) response {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	req, err := http.NewRequestWithContext(t.Context(), method, srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"Date", "Content-Length", "Transfer-Encoding"} {
+		res.Header.Del(k)
+	}
+	return response{res.StatusCode, res.Header, string(b)}
+}
+
+func TestServeFixtures(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	record(t, dir, "chat.sse", chatRun)
+	record(t, dir, "chat.jsonl", "{\"a\":1}\n{\"b\":2}\n")
+	writeFile(t, filepath.Join(dir, "plain.sse"), chatRun) // no timing
+	fixtures := filepath.Join(dir, "fixtures.json")
+	writeFile(t, fixtures, `{"fixtures": [
+		{"match": {"method": "POST", "path": "/v1/chat/completions", "userMessage": "hello", "call": 1}, "recording": "chat.sse", "timing": "none"},
+		{"match": {"path": "/v1/chat/completions", "userMessage": "hello"}, "recording": "plain.sse", "to": "jsonenv", "framing": "ndjson"},
+		{"match": {"path": "/lines"}, "recording": "chat.jsonl", "timing": "none"},
+		{"match": {"path": "/ui"}, "recording": "plain.sse", "to": "aisdk"}
+	]}`)
+	// A stand-in for the AI SDK's format, so that its header is tested
+	// whether or not the table holds it.
+	lookup := func(name string) (convert.Format, bool) {
+		if name == "aisdk" {
+			f, _ := convert.Lookup("jsonenv")
+			f.Name = "aisdk"
+			return f, true
+		}
+		return convert.Lookup(name)
+	}
+	var warnings []string
+	s, err := New(fixtures, &Options{Lookup: lookup, Warn: func(err error) { warnings = append(warnings, err.Error()) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sseHeader := http.Header{"Content-Type": {TypeSSE}, "Cache-Control": {"no-cache"}, "X-Accel-Buffering": {"no"}}
+	ask := `{"messages":[{"role":"user","content":"hello there"}]}`
+
+	// the recorded bytes, byte for byte
+	got := do(t, s, "POST", "/v1/chat/completions", ask)
+	if diff := cmp.Diff(response{200, sseHeader, chatRun}, got); diff != "" {
+		t.Errorf("first call (-want +got):\n%s", diff)
+	}
+	// the second call, converted
+	got = do(t, s, "POST", "/v1/chat/completions", ask)
+	if got.Code != 200 || got.Header.Get("Content-Type") != TypeNDJSON || !strings.Contains(got.Body, `"delta":"Hello"`) {
+		t.Errorf("second call: %+v, want jsonenv NDJSON", got)
+	}
+	// a line-framed recording is served as NDJSON
+	got = do(t, s, "GET", "/lines", "")
+	if diff := cmp.Diff(response{200, http.Header{"Content-Type": {TypeNDJSON}, "Cache-Control": {"no-cache"}, "X-Accel-Buffering": {"no"}}, "{\"a\":1}\n{\"b\":2}\n"}, got); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+	// the format's own header
+	got = do(t, s, "POST", "/ui", `{"messages":[{"role":"user","parts":[{"type":"text","text":"hi"}]}]}`)
+	if h := got.Header.Get("X-Vercel-Ai-Ui-Message-Stream"); h != "v1" || got.Header.Get("Content-Type") != TypeSSE {
+		t.Errorf("aisdk: headers %v, want x-vercel-ai-ui-message-stream: v1", got.Header)
+	}
+
+	// no match: 404, naming what was asked
+	got = do(t, s, "POST", "/v1/chat/completions", `{"messages":[{"role":"user","content":"bye"}]}`)
+	want := response{
+		404,
+		http.Header{"Content-Type": {"application/json"}},
+		`{"error":"no fixture matches the request","method":"POST","path":"/v1/chat/completions","userMessage":"bye","call":1}` + "\n",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("no match (-want +got):\n%s", diff)
+	}
+	got = do(t, s, "GET", "/nothing", "")
+	want.Header, want.Body = http.Header{"Content-Type": {"application/json"}},
+		`{"error":"no fixture matches the request","method":"GET","path":"/nothing","userMessage":null,"call":1}`+"\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("no match, no body (-want +got):\n%s", diff)
+	}
+	if len(warnings) != 0 {
+		t.Errorf("warnings %q", warnings)
+	}
+}
+
+func TestServeBodyTooLarge(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	record(t, dir, "chat.sse", chatRun)
+	writeFile(t, filepath.Join(dir, "f.json"), `{"fixtures":[{"recording":"chat.sse"}]}`)
+	s, err := New(filepath.Join(dir, "f.json"), &Options{MaxBodyBytes: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := do(t, s, "POST", "/x", strings.Repeat("y", 11))
+	var body map[string]any
+	if got.Code != http.StatusRequestEntityTooLarge || json.Unmarshal([]byte(got.Body), &body) != nil || body["path"] != "/x" {
+		t.Errorf("got %+v, want 413 with a JSON body", got)
+	}
+	if got := do(t, s, "POST", "/x", strings.Repeat("y", 10)); got.Code != 200 {
+		t.Errorf("a body at the cap: %d", got.Code)
+	}
+}
+
+func TestServeDir(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	record(t, dir, "chat.sse", chatRun)
+	record(t, dir, "chat.jsonl", "{\"a\":1}\n")
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	record(t, filepath.Join(dir, "sub"), "inner.sse", chatRun)
+	writeFile(t, filepath.Join(filepath.Dir(dir), "outside.sse"), chatRun)
+	s, err := NewDir(dir, &Options{Timing: recording.Timing{NoDelay: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := do(t, s, "GET", "/chat.sse", ""); got.Code != 200 || got.Body != chatRun {
+		t.Errorf("/chat.sse: %+v", got)
+	}
+	if got := do(t, s, "POST", "/chat.jsonl", ""); got.Code != 200 || got.Body != "{\"a\":1}\n" || got.Header.Get("Content-Type") != TypeNDJSON {
+		t.Errorf("/chat.jsonl: %+v", got)
+	}
+	for _, path := range []string{"/", "/nosuch.sse", "/chat.jsonl.timing", "/sub", "/sub/inner.sse", "/../outside.sse", "/%2e%2e/outside.sse", "/..%2foutside.sse"} {
+		got := do(t, s, "GET", path, "")
+		if got.Code != 404 || !strings.Contains(got.Body, `"error":"no recording at this path"`) {
+			t.Errorf("%s: %+v, want 404", path, got)
+		}
+	}
+}
+
+// TestNewErrors: a fixture whose recording cannot be served as it says
+// stops the server before it starts.
+func TestNewErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	record(t, dir, "chat.sse", chatRun)
+	writeFile(t, filepath.Join(dir, "plain.sse"), chatRun)
+	writeFile(t, filepath.Join(dir, "text.txt"), "\x00\x01 not a stream\n")
+	tests := []struct{ fixture, want string }{
+		{`{"recording":"nosuch.sse"}`, "no such file or directory"},
+		{`{"recording":"plain.sse","timing":"recorded"}`, `plain.sse: the recording has no timing (use "timing": "none")`},
+		{`{"recording":"chat.sse","to":"nosuch"}`, `unknown output format "nosuch"`},
+		{`{"recording":"chat.sse","to":"claude-session"}`, `unknown output format "claude-session"`},
+		{`{"recording":"text.txt","to":"jsonenv"}`, "text.txt: cannot detect the input format"},
+	}
+	for i, tt := range tests {
+		name := filepath.Join(dir, "f"+string(rune('a'+i))+".json")
+		writeFile(t, name, `{"fixtures":[{"recording":"chat.sse"},`+tt.fixture+`]}`)
+		_, err := New(name, nil)
+		if err == nil || !strings.Contains(err.Error(), "fixture 2: ") || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want %q", tt.fixture, err, tt.want)
+		}
+	}
+}
+
+// TestMediaCoversFormats: every format the convert table writes is served
+// with a Content-Type of its own.
+func TestMediaCoversFormats(t *testing.T) {
+	t.Parallel()
+	for _, name := range convert.Names(false) {
+		if _, ok := LookupMedia(name, "sse"); !ok {
+			t.Errorf("format %s has no entry in the media table", name)
+		}
+	}
+	if m, _ := LookupMedia("jsonenv", "ndjson"); m.ContentType != TypeNDJSON {
+		t.Errorf("jsonenv as NDJSON: %q", m.ContentType)
+	}
+	if m, _ := LookupMedia("jsonenv", recording.Lines); m.ContentType != TypeNDJSON {
+		t.Errorf("a line-framed jsonenv recording: %q", m.ContentType)
+	}
+}
