@@ -13,6 +13,7 @@ func Format() format.Format {
 		Name:        Name,
 		Description: "Agent Client Protocol: an agent's JSON-RPC output (session/update notifications, the session/prompt response) or a two-way transcript",
 		Detect:      Detect,
+		ContentType: format.ContentNDJSON,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
 			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
 		},

@@ -14,6 +14,7 @@ func Format() format.Format {
 		Name:        Name,
 		Description: "OpenCode run --format json output (NDJSON step, text, reasoning, tool_use and error lines; read only)",
 		Detect:      Detect,
+		ContentType: format.ContentNDJSON,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
 			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
 		},
