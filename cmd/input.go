@@ -304,6 +304,11 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 				// types): the head says which it is.
 				in.foreign = true
 			}
+		} else if errors.Is(derr, convert.ErrUnknownFormat) && in.format.Wrap == nil && in.format.Detect != nil && !convert.Accepts(br, in.format) {
+			// In no format detection knows, and its head is not the
+			// forced format's either (a Gemini API body read as xml):
+			// whatever the decoder makes of it, it is not that format.
+			in.other, in.foreign = true, true
 		}
 	}
 	if in.hint == "" {

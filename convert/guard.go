@@ -119,3 +119,7 @@ func (g *guard) Close() error {
 	}
 	return g.enc.Close()
 }
+
+// Cut ends a cut input's output (event.Cutter): the encoder's own Cut, if
+// it has one. What a cut leaves unanswered is the cut's, not reported.
+func (g *guard) Cut() error { return event.End(g.enc, true) }

@@ -12,10 +12,15 @@ const textWindow = 8
 // htmlStarts are the starts of an HTML document, in lower case.
 var htmlStarts = []string{"<!doctype html", "<html"}
 
+// sseStarts are the starts of an SSE stream of JSON events (a model API's
+// response body), which no model writes as its answer's first bytes.
+var sseStarts = []string{"data: {", "data:{", "event: "}
+
 // SniffText says what the first bytes of an input are when they are not
 // text a model or an agent wrote: "binary data" (a NUL or other control
-// byte, or bytes that are not UTF-8) or "an HTML document" (an error page
-// in place of a stream); "" for text. It looks at the first few bytes past
+// byte, or bytes that are not UTF-8), "an HTML document" (an error page
+// in place of a stream) or "an SSE stream" (data: {...} or event: lines:
+// a body of some API); "" for text. It looks at the first few bytes past
 // a byte order mark and leading white space, and reports false when b is
 // too short to tell and more input may follow (atEOF is false). Plain text
 // is told after textWindow bytes, so a text decoder that waits for the
@@ -46,6 +51,16 @@ func SniffText(b []byte, atEOF bool) (what string, ok bool) {
 			}
 		case len(t) > len(s) && bytes.EqualFold(t[:len(s)], []byte(s)) && bytes.IndexByte([]byte("> \t\r\n"), t[len(s)]) >= 0:
 			return "an HTML document", true
+		}
+	}
+	for _, s := range sseStarts {
+		switch {
+		case len(t) < len(s) && string(t) == s[:len(t)]:
+			if !atEOF {
+				return "", false
+			}
+		case len(t) >= len(s) && string(t[:len(s)]) == s:
+			return "an SSE stream", true
 		}
 	}
 	if len(t) < textWindow && !atEOF {

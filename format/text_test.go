@@ -34,6 +34,13 @@ func TestSniffText(t *testing.T) {
 		{"<html", false, "", false},
 		{"<htmlish> is not a tag\n", false, "", true},
 		{"The page starts with <html> and then\n", false, "", true},
+		// An API's SSE body (a Gemini streamGenerateContent answer) is no
+		// model text.
+		{"data: {\"candidates\": []}\r\n\r\n", false, "an SSE stream", true},
+		{"event: message_start\ndata: {}", false, "an SSE stream", true},
+		{"data", false, "", false},
+		{"data: [DONE]\n", true, "", true},
+		{"database: the answer is 4", false, "", true},
 	}
 	for _, tt := range tests {
 		got, ok := format.SniffText([]byte(tt.in), tt.atEOF)

@@ -180,7 +180,9 @@ func TestEncodersWriteValid(t *testing.T) {
 				for _, v := range violations(t, "out", out, to) {
 					switch {
 					case slices.Contains(in, v.Rule), slices.Contains(reported, v.Rule):
-					case v.Rule == validate.Events && len(out) == 0:
+					case len(out) == 0:
+						// Nothing the input holds can be written: the
+						// command reports the empty output and exits 1.
 					case v.Rule == validate.Truncated && lostRunEnd(t, rec, to):
 						// ACP ends a prompt turn only with a stop reason of
 						// its own: the encoder says it cannot write the run's
