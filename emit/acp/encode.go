@@ -579,6 +579,16 @@ func (e *Encoder) respond(reason string, u *event.Usage) {
 	e.write(response{JSONRPC: wire.Version, ID: PromptRequestID, Result: res})
 }
 
+// Cut ends a stream whose input was cut off (event.Cutter): everything
+// arrived was written as it came, and no session/prompt response is
+// written that the input did not have, so the output reads as cut too.
+func (e *Encoder) Cut() error {
+	if e.err != nil {
+		return e.err
+	}
+	return fmt.Errorf("%s: %w: the input was cut off, no session/prompt response written", Name, event.ErrTruncated)
+}
+
 // Close ends the output. A run whose source ended without a run end
 // (OpenCode writes none) gets its session/prompt response from its last
 // turn's stop reason, when that ends the run; a stream cut inside a

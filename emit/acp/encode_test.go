@@ -325,3 +325,25 @@ func TestToolContentKept(t *testing.T) {
 		t.Errorf("(-read +written):\n%s", diff)
 	}
 }
+
+// TestCut: a cut input's output gets no session/prompt response, even
+// after a turn that ended as a run ends.
+func TestCut(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	enc := emitacp.NewEncoder(&out, nil)
+	for _, ev := range []event.Event{
+		&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "hi"}, &event.BlockEnd{Kind: event.Text},
+		&event.TurnEnd{StopReason: "end_turn"},
+	} {
+		if err := enc.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := event.End(enc, true); !errors.Is(err, event.ErrTruncated) {
+		t.Errorf("Cut: %v", err)
+	}
+	if strings.Contains(out.String(), "stopReason") {
+		t.Errorf("a response was written:\n%s", out.String())
+	}
+}
