@@ -52,6 +52,12 @@ func recordings(t *testing.T) []recording {
 			if strings.Contains(filepath.Base(path), "hand-bad") || strings.HasSuffix(path, ".tools.json") {
 				continue
 			}
+			if strings.HasSuffix(path, ".client.jsonl") {
+				// The client's side of an ACP session: ACP, but no
+				// agent's output, which the acp decoder reports
+				// (testdata/script/acp.txtar).
+				continue
+			}
 			b, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)

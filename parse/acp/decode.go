@@ -100,11 +100,12 @@ func AgentMethod(method string) bool {
 	return false
 }
 
-// Detect reports whether an input whose first unit is h is ACP agent
-// output or a transcript: a line (not SSE) holding a JSON-RPC 2.0
-// message the agent sends (a response, or a method an agent calls on its
-// client), or a transcript line {"dir": "client->agent"|"agent->client",
-// "msg": ...}. A client's requests alone (initialize first) are not taken.
+// Detect reports whether an input whose first unit is h is an ACP
+// session: a line (not SSE) holding a JSON-RPC 2.0 message, or a
+// transcript line {"dir": "client->agent"|"agent->client", "msg": ...}.
+// A client's side alone (initialize first) is detected too, so that no
+// other format takes it for its own: the decoder then reports that it
+// holds no agent message.
 func Detect(h format.Head) bool {
 	if h.SSE {
 		return false
@@ -117,8 +118,8 @@ func Detect(h format.Head) bool {
 	if v, _ := format.String(m, "jsonrpc"); v != wire.Version {
 		return false
 	}
-	if method, ok := format.String(m, "method"); ok {
-		return AgentMethod(method)
+	if _, ok := format.String(m, "method"); ok {
+		return true
 	}
 	_, id := m["id"]
 	_, res := m["result"]

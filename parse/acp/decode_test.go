@@ -306,8 +306,8 @@ func TestDetect(t *testing.T) {
 		chunk:   true,
 		permit:  true,
 		`{"dir":"client->agent","msg":{"jsonrpc":"2.0","id":0,"method":"initialize"}}`: true,
-		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`:                   false, // the client's side
-		`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{}}`:               false,
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`:                   true, // the client's side: the decoder says so
+		`{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{}}`:               true,
 		`{"jsonrpc":"1.0","id":1,"result":{}}`:                                         false,
 		`{"type":"step_start","timestamp":1,"sessionID":"s","part":{}}`:                false,
 		"data: " + newResp: false,

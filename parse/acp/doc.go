@@ -26,7 +26,8 @@
 // Tolerance: a line that is not a JSON-RPC 2.0 message is a positioned
 // problem (naming the format it looks like); reading goes on. A prompt
 // turn left without its response is reported cut (event.ErrTruncated). An
-// input with only the client's messages is reported as no agent output.
+// input with only the client's messages (detected, so that no other format
+// takes it) is reported as no agent output.
 // Invalid UTF-8 is replaced and warned about once; a line over the cap is
 // skipped and reported.
 package acp
