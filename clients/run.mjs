@@ -325,6 +325,7 @@ for (const file of files()) {
   }
 }
 
+if (!only || only.includes('acp-sdk')) await (await import('./acp.mjs')).acpCheck({ corpora, agentstream, count, check, failures });
 if (!only || only.includes('aisdk')) await (await import('./aisdk.mjs')).aisdkCheck({ corpora, agentstream, assembled, check, count });
 
 for (const [client, n] of Object.entries(counts)) {

@@ -115,10 +115,11 @@ type Counter struct {
 	turns   int
 	anon    int
 
-	ends    map[string]runEnd
-	byModel []ModelTotal
-	ended   bool
-	events  int
+	ends     map[string]runEnd
+	turnCost map[string]float64 // the sum of the turns' own costs (OpenCode's steps), per agent
+	byModel  []ModelTotal
+	ended    bool
+	events   int
 }
 
 type msgKey struct{ agent, id string }
@@ -134,6 +135,7 @@ func NewCounter() *Counter {
 	return &Counter{
 		parents: map[string]string{}, model: map[string]string{}, turn: map[string]string{},
 		byID: map[msgKey]int{}, counted: map[string]bool{}, ends: map[string]runEnd{},
+		turnCost: map[string]float64{},
 	}
 }
 
@@ -173,6 +175,9 @@ func (c *Counter) Add(ev event.Event) {
 			model, own = c.model[a], false
 		}
 		delete(c.turn, a)
+		if e.CostUSD != nil {
+			c.turnCost[a] += *e.CostUSD
+		}
 		if e.MessageID == "" {
 			c.turns++
 		} else if _, ok := c.byID[msgKey{a, e.MessageID}]; !ok {
@@ -241,6 +246,10 @@ func (c *Counter) Run() Run {
 	r.ByModel = slices.Clone(c.byModel)
 	for _, a := range c.order {
 		end, ok := c.ends[a]
+		if cost, has := c.turnCost[a]; has && end.cost == nil {
+			// No run end says the cost: the turns' own costs do.
+			end.cost, ok = &cost, true
+		}
 		if !ok {
 			continue
 		}

@@ -18,7 +18,8 @@
 // [Summarize] groups the calls by day, week, month, session, model,
 // 5-hour billing block, agent or run, in a time zone.
 //
-// Cost comes from the input where it says it, and otherwise from a
+// Cost comes from the input where it says it (RunEnd.CostUSD, else the
+// sum of the turns' own costs, TurnEnd.CostUSD: OpenCode's steps), and otherwise from a
 // [Prices] table in LiteLLM's model_prices_and_context_window.json form:
 // the snapshot embedded in the binary ([Default], litellm_prices.json) or
 // one read with [ReadPrices]; models are found and priced as ccusage finds

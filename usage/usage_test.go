@@ -271,3 +271,26 @@ func BenchmarkCounter(b *testing.B) {
 		c.Run()
 	}
 }
+
+// TestTurnCosts: with no run end that says the cost, the turns' own costs
+// (OpenCode's steps) are the run's.
+func TestTurnCosts(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		evs  []event.Event
+		want *float64
+	}{
+		{"turns", []event.Event{&event.TurnEnd{CostUSD: ptr(0.25)}, &event.TurnEnd{CostUSD: ptr(0.5)}}, ptr(0.75)},
+		{"run end wins", []event.Event{&event.TurnEnd{CostUSD: ptr(0.25)}, &event.RunEnd{CostUSD: ptr(2.0)}}, ptr(2.0)},
+		{"none", []event.Event{&event.TurnEnd{}}, nil},
+	} {
+		c := usage.NewCounter()
+		for _, ev := range tt.evs {
+			c.Add(ev)
+		}
+		if diff := cmp.Diff(tt.want, c.Run().CostUSD); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
