@@ -117,7 +117,7 @@ CORPUS      ?= $(or $(firstword $(wildcard ../shared/corpus ../../shared/corpus)
 test-clients: build
 	@command -v node >/dev/null 2>&1 || { echo "test-clients: node is not on PATH"; exit 1; }
 	mkdir -p $(CLIENTS_DIR)
-	cp clients/package.json clients/package-lock.json clients/run.mjs clients/stub.mjs $(CLIENTS_DIR)/
+	cp clients/package.json clients/package-lock.json clients/run.mjs clients/stub.mjs clients/agui.mjs $(CLIENTS_DIR)/
 	cd $(CLIENTS_DIR) && npm ci --omit=optional --no-audit --no-fund --loglevel=error
 	node $(CLIENTS_DIR)/run.mjs $(CURDIR)/bin/agentstream $(CLIENTS_DIR)/stub.mjs $(abspath $(CORPUS))
 

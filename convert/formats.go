@@ -4,6 +4,7 @@ import (
 	"io"
 	"slices"
 
+	emitagui "github.com/agentstream/agentstream/emit/agui"
 	emitanthropic "github.com/agentstream/agentstream/emit/anthropic"
 	emitclaude "github.com/agentstream/agentstream/emit/claude"
 	emitcodex "github.com/agentstream/agentstream/emit/codex"
@@ -15,6 +16,7 @@ import (
 	emitxmltools "github.com/agentstream/agentstream/emit/xmltools"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/parse/agui"
 	"github.com/agentstream/agentstream/parse/anthropic"
 	"github.com/agentstream/agentstream/parse/claude"
 	"github.com/agentstream/agentstream/parse/claudesession"
@@ -49,6 +51,7 @@ var formats = []Format{
 	{anthropic.Format(), emitanthropic.New},
 	{openairesp.Format(), emitopenairesp.New},
 	{openaichat.Format(), emitopenaichat.New},
+	{agui.Format(), emitagui.New},
 	{xmltools.Format(), emitxmltools.New},
 	{inlinexml.Format(), emitinlinexml.New},
 }
