@@ -42,6 +42,9 @@ type Encoder struct {
 	agents    map[string]*agent
 	order     []*agent // agents by first event, for closing in order
 	startSub  []*agent // announced subagents not yet finished, by start
+	// held is a fatal error of the main agent not yet written: the run
+	// end that follows it may add the run's usage to its RUN_ERROR.
+	held *event.Error
 }
 
 // agent is what the encoder keeps of one agent scope.
@@ -154,6 +157,15 @@ func (e *Encoder) Encode(ev event.Event) error {
 		return e.err
 	}
 	a, main := e.scope(ev)
+	if h := e.held; h != nil {
+		e.held = nil
+		if r, ok := ev.(*event.RunEnd); ok && main && r.IsError {
+			e.runError(h.Message, h.Type, r.Usage)
+			e.runEndLosses(r)
+			return e.err
+		}
+		e.runError(h.Message, h.Type, nil)
+	}
 	switch ev := ev.(type) {
 	case *event.SessionStart:
 		e.session(ev, a, main)
@@ -186,7 +198,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.endStep(a)
 		a.lastText = ""
 		if ev.Error != "" {
-			e.failure(a, main, ev.Error, "")
+			e.failure(a, main, false, ev.Error, "")
 		}
 	case *event.BlockStart:
 		e.ensureRun()
@@ -220,7 +232,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.toolResult(a, ev)
 	case *event.Error:
 		if ev.Fatal {
-			e.failure(a, main, ev.Message, ev.Type)
+			e.failure(a, main, true, ev.Message, ev.Type)
 			break
 		}
 		e.ensureRun()
@@ -402,7 +414,7 @@ func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 	// The subagent this call started has given its answer.
 	for _, s := range e.startSub {
 		if s.announced && s.parentTool == ev.ID && s.parent == a.id {
-			e.finishSub(s, nil)
+			e.finishSub(s, nil, "")
 		}
 	}
 }
@@ -455,7 +467,7 @@ func imageSource(p event.Part) *wire.Source {
 // failure writes an error that ended agent a's run (a fatal error, a
 // failed turn): RUN_ERROR for the main agent, SUBAGENT_ERROR for an
 // announced subagent, the CUSTOM error otherwise.
-func (e *Encoder) failure(a *agent, main bool, msg, code string) {
+func (e *Encoder) failure(a *agent, main, fatal bool, msg, code string) {
 	switch {
 	case main:
 		if e.errored {
@@ -463,26 +475,33 @@ func (e *Encoder) failure(a *agent, main bool, msg, code string) {
 			// error event, then the failed turn).
 			return
 		}
-		r := &wire.RunErrorEvent{Type: wire.RunError, Message: msg}
-		if code != "" {
-			r.Code = ptr(code)
+		if fatal {
+			e.held = &event.Error{Message: msg, Type: code}
+			return
 		}
-		e.write(r)
-		e.endRun()
-		e.errored = true
+		e.runError(msg, code, nil)
 	case a.announced:
-		e.finishSub(a, &msg)
+		e.finishSub(a, &msg, "")
 	default:
 		e.ensureRun()
 		e.customError(a, msg, code)
 	}
 }
 
-// customError writes a non-fatal error: the agent's open messages end
-// first, so that what follows (a retry) is a message of its own.
+// runError writes RUN_ERROR and ends the run.
+func (e *Encoder) runError(msg, code string, u *event.Usage) {
+	r := &wire.RunErrorEvent{Type: wire.RunError, Message: msg, Usage: tokenUsage(u)}
+	if code != "" {
+		r.Code = ptr(code)
+	}
+	e.write(r)
+	e.endRun()
+	e.errored = true
+}
+
+// customError writes a non-fatal error. A message it cut short stays
+// open until the agent's next message of its kind (a retry) ends it.
 func (e *Encoder) customError(a *agent, msg, typ string) {
-	e.endBlock(a, event.Thinking)
-	e.endBlock(a, event.Text)
 	v, _ := json.Marshal(wire.ErrorValue{Message: msg, Type: typ})
 	e.write(&wire.CustomEvent{Type: wire.Custom, Attributable: wire.Attributable{SubagentRunID: a.sub}, Name: wire.CustomError, Value: v})
 }
@@ -498,23 +517,31 @@ func (e *Encoder) endRun() {
 }
 
 // finishSub ends an announced subagent's segment: SUBAGENT_ERROR with
-// *failed, else SUBAGENT_FINISHED.
-func (e *Encoder) finishSub(a *agent, failed *string) {
+// *failed, else SUBAGENT_FINISHED with its result text, if any.
+func (e *Encoder) finishSub(a *agent, failed *string, result string) {
 	a.announced = false
 	if failed != nil {
 		e.write(&wire.SubagentErrorEvent{Type: wire.SubagentError, SubagentRunID: a.id, Message: *failed})
 		return
 	}
-	e.write(&wire.SubagentFinishedEvent{Type: wire.SubagentFinished, SubagentRunID: a.id})
+	f := &wire.SubagentFinishedEvent{Type: wire.SubagentFinished, SubagentRunID: a.id}
+	if result != "" {
+		f.Result, _ = json.Marshal(result)
+	}
+	e.write(f)
 }
 
-func (e *Encoder) runEnd(a *agent, main bool, ev *event.RunEnd) {
+func (e *Encoder) runEndLosses(ev *event.RunEnd) {
 	if ev.StopReason != "" {
 		e.warn("stop reasons")
 	}
 	if ev.CostUSD != nil {
 		e.warn("cost")
 	}
+}
+
+func (e *Encoder) runEnd(a *agent, main bool, ev *event.RunEnd) {
+	e.runEndLosses(ev)
 	if !main {
 		if ev.Usage != nil {
 			e.warn("subagent usage")
@@ -527,10 +554,10 @@ func (e *Encoder) runEnd(a *agent, main bool, ev *event.RunEnd) {
 		e.endStep(a)
 		if ev.IsError {
 			msg := failureText(ev)
-			e.finishSub(a, &msg)
+			e.finishSub(a, &msg, "")
 			return
 		}
-		e.finishSub(a, nil)
+		e.finishSub(a, nil, ev.Result)
 		return
 	}
 	if e.errored && ev.IsError {
@@ -542,9 +569,7 @@ func (e *Encoder) runEnd(a *agent, main bool, ev *event.RunEnd) {
 	e.ensureRun()
 	usage := tokenUsage(ev.Usage)
 	if ev.IsError {
-		e.write(&wire.RunErrorEvent{Type: wire.RunError, Message: failureText(ev), Usage: usage})
-		e.endRun()
-		e.errored = true
+		e.runError(failureText(ev), "", ev.Usage)
 		return
 	}
 	e.closeAll()
@@ -573,7 +598,7 @@ func (e *Encoder) closeAll() {
 	}
 	for _, s := range e.startSub {
 		if s.announced {
-			e.finishSub(s, nil)
+			e.finishSub(s, nil, "")
 		}
 	}
 }
@@ -626,6 +651,10 @@ func (e *Encoder) unknown(a *agent, ev *event.Unknown) {
 // of it is open; nothing, and an error wrapping event.ErrTruncated, when a
 // message or the main agent's turn is (the source was cut).
 func (e *Encoder) Close() error {
+	if h := e.held; h != nil {
+		e.held = nil
+		e.runError(h.Message, h.Type, nil)
+	}
 	if e.err != nil || !e.running {
 		return e.err
 	}

@@ -156,15 +156,21 @@ func (k *checkState) message(m frame.Message) {
 	if !wire.Known(typ) {
 		k.report(ruleType, "unknown event type "+strconv.Quote(typ))
 	}
+	lacking := false
 	for _, req := range wire.Required[typ] {
 		if v, ok := raw[req]; !ok || string(v) == "null" {
 			k.report(ruleFields, typ+" without "+req)
+			lacking = true
 		}
 	}
 	for _, opt := range optional {
 		if v, ok := raw[opt]; ok && string(v) == "null" {
 			k.report(ruleFields, typ+" with "+opt+" null (absent is the only spelling)")
 		}
+	}
+
+	if lacking {
+		return // the decoder skips it
 	}
 
 	// The run's lifecycle.
