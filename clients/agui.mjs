@@ -131,11 +131,14 @@ async function aguiCheck(file, body, h) {
     h.check(C, file, `content of agent '${agent}'`, want.content[agent], have.content[agent] ?? []);
   }
   h.check(C, file, 'tool results', want.results, have.results);
-  // The run ends as the source did: failed, finished, or cut.
+  // The run ends as the source did: failed, finished, or cut; an error
+  // the run went on after is agentstream's CUSTOM error.
   const last = got.events.at(-1)?.type;
-  const failed = ref.fatal.length > 0 || ref.final?.is_error === true;
-  if (failed) h.check(C, file, 'a failed run ends with RUN_ERROR', true, got.events.some((e) => e.type === 'RUN_ERROR'));
-  if (!failed && ref.final) h.check(C, file, 'a finished run ends with RUN_FINISHED', 'RUN_FINISHED', last);
+  const failed = ref.final?.is_error === true || (ref.fatal.length > 0 && !ref.final);
+  const errors = got.events.filter((e) => e.type === 'RUN_ERROR' || (e.type === 'CUSTOM' && e.name === 'agentstream.error' && e.value.fatal));
+  h.check(C, file, 'errors that ended a turn or the run', ref.fatal.length > 0, errors.length > 0);
+  if (ref.final?.is_error) h.check(C, file, 'a failed run ends with RUN_ERROR', 'RUN_ERROR', last);
+  if (ref.final && !ref.final.is_error) h.check(C, file, 'a finished run ends with RUN_FINISHED', 'RUN_FINISHED', last);
   if (ref.usage && !failed) {
     const u = got.events.find((e) => e.type === 'RUN_FINISHED')?.usage?.[0];
     h.check(C, file, 'output tokens', ref.usage.output_tokens ?? 0, u?.outputTokens);

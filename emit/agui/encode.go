@@ -42,8 +42,10 @@ type Encoder struct {
 	agents    map[string]*agent
 	order     []*agent // agents by first event, for closing in order
 	startSub  []*agent // announced subagents not yet finished, by start
-	// held is a fatal error of the main agent not yet written: the run
-	// end that follows it may add the run's usage to its RUN_ERROR.
+	// held is a fatal error (or failed turn) of the main agent not yet
+	// written: RUN_ERROR when the run ends after it (with the usage of
+	// the run end that follows), the CUSTOM error when the run goes on
+	// (a retry, the next response of concatenated bodies).
 	held *event.Error
 }
 
@@ -158,13 +160,28 @@ func (e *Encoder) Encode(ev event.Event) error {
 	}
 	a, main := e.scope(ev)
 	if h := e.held; h != nil {
-		e.held = nil
-		if r, ok := ev.(*event.RunEnd); ok && main && r.IsError {
-			e.runError(h.Message, h.Type, r.Usage)
-			e.runEndLosses(r)
-			return e.err
+		switch ev := ev.(type) {
+		case *event.RunEnd:
+			if main && ev.IsError {
+				e.held = nil
+				e.runError(h.Message, h.Type, ev.Usage)
+				e.runEndLosses(ev)
+				return e.err
+			}
+		case *event.TurnEnd, *event.Notice, *event.Citations, *event.Files, *event.FileChange, *event.TodoList, *event.AwaitingTools:
+			if main || !writes(ev) {
+				h = nil // the run's end may still follow
+			}
+		case *event.Error:
+			if main && ev.Fatal {
+				h = nil // a second report of it
+			}
 		}
-		e.runError(h.Message, h.Type, nil)
+		if h != nil {
+			e.held = nil
+			e.ensureRun()
+			e.customError(e.agents[e.main], h.Message, h.Type, true)
+		}
 	}
 	switch ev := ev.(type) {
 	case *event.SessionStart:
@@ -236,7 +253,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			break
 		}
 		e.ensureRun()
-		e.customError(a, ev.Message, ev.Type)
+		e.customError(a, ev.Message, ev.Type, false)
 	case *event.RunEnd:
 		e.runEnd(a, main, ev)
 	case *event.Unknown:
@@ -256,6 +273,16 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.warn(fmt.Sprintf("%T events", ev))
 	}
 	return e.err
+}
+
+// writes reports whether the encoder writes anything for ev (other than
+// a loss warning).
+func writes(ev event.Event) bool {
+	switch ev.(type) {
+	case *event.Notice, *event.Citations, *event.Files, *event.FileChange, *event.TodoList, *event.AwaitingTools:
+		return false
+	}
+	return true
 }
 
 func (a *agent) open(kind event.BlockKind) string {
@@ -470,26 +497,29 @@ func imageSource(p event.Part) *wire.Source {
 func (e *Encoder) failure(a *agent, main, fatal bool, msg, code string) {
 	switch {
 	case main:
-		if e.errored {
-			// A second report of the failure that ended the run (an
-			// error event, then the failed turn).
+		if e.errored || e.held != nil {
+			// A second report of the failure (an error event, then the
+			// failed turn).
 			return
 		}
-		if fatal {
-			e.held = &event.Error{Message: msg, Type: code}
-			return
-		}
-		e.runError(msg, code, nil)
+		e.held = &event.Error{Message: msg, Type: code}
 	case a.announced:
 		e.finishSub(a, &msg, "")
 	default:
 		e.ensureRun()
-		e.customError(a, msg, code)
+		e.customError(a, msg, code, fatal)
 	}
 }
 
-// runError writes RUN_ERROR and ends the run.
+// runError writes RUN_ERROR and ends the run. What the run has open
+// ends first: what was streamed of a message the error cut short is what
+// AG-UI's client keeps of it.
 func (e *Encoder) runError(msg, code string, u *event.Usage) {
+	for _, a := range e.order {
+		e.endBlock(a, event.Thinking)
+		e.endBlock(a, event.Text)
+		e.endStep(a)
+	}
 	r := &wire.RunErrorEvent{Type: wire.RunError, Message: msg, Usage: tokenUsage(u)}
 	if code != "" {
 		r.Code = ptr(code)
@@ -501,8 +531,8 @@ func (e *Encoder) runError(msg, code string, u *event.Usage) {
 
 // customError writes a non-fatal error. A message it cut short stays
 // open until the agent's next message of its kind (a retry) ends it.
-func (e *Encoder) customError(a *agent, msg, typ string) {
-	v, _ := json.Marshal(wire.ErrorValue{Message: msg, Type: typ})
+func (e *Encoder) customError(a *agent, msg, typ string, fatal bool) {
+	v, _ := json.Marshal(wire.ErrorValue{Message: msg, Type: typ, Fatal: fatal})
 	e.write(&wire.CustomEvent{Type: wire.Custom, Attributable: wire.Attributable{SubagentRunID: a.sub}, Name: wire.CustomError, Value: v})
 }
 
@@ -520,6 +550,9 @@ func (e *Encoder) endRun() {
 // *failed, else SUBAGENT_FINISHED with its result text, if any.
 func (e *Encoder) finishSub(a *agent, failed *string, result string) {
 	a.announced = false
+	e.endBlock(a, event.Thinking)
+	e.endBlock(a, event.Text)
+	e.endStep(a)
 	if failed != nil {
 		e.write(&wire.SubagentErrorEvent{Type: wire.SubagentError, SubagentRunID: a.id, Message: *failed})
 		return

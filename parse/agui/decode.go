@@ -56,7 +56,11 @@ type Decoder struct {
 	names  ordered // ids of recent tool calls, for their results' names
 	name   map[string]string
 	chunks map[string]*chunkLane // per agent: the streams opened by *_CHUNK events
+	steps  []step                // open steps, oldest first
 }
+
+// step is an open step (a turn) of an agent.
+type step struct{ agent, name string }
 
 // message is an open text or reasoning message (other = a text message
 // of a role other than assistant, kept as Unknown events).
@@ -235,6 +239,9 @@ func (d *Decoder) event(typ string, data []byte) error {
 		if err := json.Unmarshal(data, &e); err != nil {
 			return err
 		}
+		// What the error cut short is what arrived of it: the client
+		// keeps it so.
+		d.closeOpen()
 		d.emit(&event.Error{Agent: d.main, Message: e.Message, Type: deref(e.Code), Fatal: true, Raw: jsontext.Compact(data)})
 		d.emit(&event.RunEnd{Agent: d.main, IsError: true, Usage: usage(e.Usage)})
 		d.endRun()
@@ -243,13 +250,23 @@ func (d *Decoder) event(typ string, data []byte) error {
 		if err := json.Unmarshal(data, &e); err != nil {
 			return err
 		}
-		d.emit(&event.TurnStart{Agent: d.agent(e.SubagentRunID), MessageID: e.StepName})
+		st := step{d.agent(e.SubagentRunID), e.StepName}
+		if len(d.steps) >= d.cfg.MaxOpen {
+			d.tooMany(fmt.Sprintf("more than %d steps open at once; stopped following step %q", d.cfg.MaxOpen, d.steps[0].name))
+			d.steps = d.steps[1:]
+		}
+		d.steps = append(d.steps, st)
+		d.emit(&event.TurnStart{Agent: st.agent, MessageID: e.StepName})
 	case wire.StepFinished:
 		var e wire.StepFinishedEvent
 		if err := json.Unmarshal(data, &e); err != nil {
 			return err
 		}
-		d.emit(&event.TurnEnd{Agent: d.agent(e.SubagentRunID), MessageID: e.StepName})
+		st := step{d.agent(e.SubagentRunID), e.StepName}
+		if i := slices.Index(d.steps, st); i >= 0 {
+			d.steps = slices.Delete(d.steps, i, i+1)
+		}
+		d.emit(&event.TurnEnd{Agent: st.agent, MessageID: e.StepName})
 	case wire.TextMessageStart:
 		var e wire.TextMessageStartEvent
 		if err := json.Unmarshal(data, &e); err != nil {
@@ -380,7 +397,7 @@ func (d *Decoder) event(typ string, data []byte) error {
 		}
 		var v wire.ErrorValue
 		if e.Name == wire.CustomError && json.Unmarshal(e.Value, &v) == nil {
-			d.emit(&event.Error{Agent: d.agent(e.SubagentRunID), Message: v.Message, Type: v.Type, Raw: jsontext.Compact(data)})
+			d.emit(&event.Error{Agent: d.agent(e.SubagentRunID), Message: v.Message, Type: v.Type, Fatal: v.Fatal, Raw: jsontext.Compact(data)})
 			return nil
 		}
 		d.unknown(typ, e.SubagentRunID, data)
@@ -429,9 +446,8 @@ func (d *Decoder) runStarted(e *wire.RunStartedEvent) error {
 	return problem
 }
 
-func (d *Decoder) runFinished(e *wire.RunFinishedEvent) {
-	// What is still open ends with the run (validate says it should not
-	// be open).
+// closeOpen ends what the run has open: tool calls, messages, steps.
+func (d *Decoder) closeOpen() {
 	for _, id := range slices.Clone(d.calls.ids) {
 		d.endCall(id)
 	}
@@ -442,6 +458,16 @@ func (d *Decoder) runFinished(e *wire.RunFinishedEvent) {
 			d.emit(&event.BlockEnd{Agent: m.agent, Kind: m.kind, Signature: m.sig})
 		}
 	}
+	for i := len(d.steps) - 1; i >= 0; i-- {
+		d.emit(&event.TurnEnd{Agent: d.steps[i].agent, MessageID: d.steps[i].name})
+	}
+	d.steps = d.steps[:0]
+}
+
+func (d *Decoder) runFinished(e *wire.RunFinishedEvent) {
+	// What is still open ends with the run (validate says it should not
+	// be open).
+	d.closeOpen()
 	end := &event.RunEnd{Agent: d.main, Usage: usage(e.Usage)}
 	var result string
 	if json.Unmarshal(e.Result, &result) == nil {
@@ -459,6 +485,7 @@ func (d *Decoder) endRun() {
 	clear(d.msg)
 	clear(d.call)
 	clear(d.chunks)
+	d.steps = d.steps[:0]
 }
 
 // usage returns the run's usage: the entries summed, in canonical
@@ -659,10 +686,7 @@ func (d *Decoder) chunk(kind event.BlockKind, sub *string, id, delta *string) er
 		cur = &l.reasoning
 	}
 	if id != nil && *id != *cur {
-		if *cur != "" {
-			d.endMessage("", *cur, sub, nil)
-		}
-		*cur = ""
+		d.endLane(l) // a new stream ends what the agent's chunks had open
 		if err := d.startMessage(*id, agent, kind); err != nil {
 			return err
 		}
@@ -681,10 +705,7 @@ func (d *Decoder) toolChunk(e *wire.ToolCallChunkEvent) error {
 	agent := d.agent(e.SubagentRunID)
 	l := d.lane(agent)
 	if e.ToolCallID != nil && *e.ToolCallID != l.tool {
-		if l.tool != "" {
-			d.endCall(l.tool)
-		}
-		l.tool = ""
+		d.endLane(l)
 		if err := d.startCall(*e.ToolCallID, deref(e.ToolCallName), agent); err != nil {
 			return err
 		}
@@ -718,21 +739,25 @@ func (d *Decoder) endChunks(typ string, data []byte) {
 		lanes = []string{d.agent(e.SubagentRunID)}
 	}
 	for _, a := range lanes {
-		l := d.chunks[a]
-		if l == nil {
-			continue
+		if l := d.chunks[a]; l != nil {
+			d.endLane(l)
+			delete(d.chunks, a)
 		}
-		if l.text != "" {
-			d.endMessage("", l.text, nil, nil)
-		}
-		if l.reasoning != "" {
-			d.endMessage("", l.reasoning, nil, nil)
-		}
-		if l.tool != "" {
-			d.endCall(l.tool)
-		}
-		delete(d.chunks, a)
 	}
+}
+
+// endLane ends the streams a lane's chunks have open.
+func (d *Decoder) endLane(l *chunkLane) {
+	if l.reasoning != "" {
+		d.endMessage("", l.reasoning, nil, nil)
+	}
+	if l.text != "" {
+		d.endMessage("", l.text, nil, nil)
+	}
+	if l.tool != "" {
+		d.endCall(l.tool)
+	}
+	*l = chunkLane{}
 }
 
 // ordered is a list of ids in the order they were added.

@@ -439,13 +439,15 @@ var Required = map[string][]string{
 	SubagentError:           {"subagentRunId", "message"},
 }
 
-// The CUSTOM event name agentstream writes a non-fatal error as (AG-UI's
-// only errors, RUN_ERROR and SUBAGENT_ERROR, end what they report on),
-// and its value.
+// The CUSTOM event name agentstream writes an error that did not end the
+// run as (AG-UI's only errors, RUN_ERROR and SUBAGENT_ERROR, end what they
+// report on), and its value.
 const CustomError = "agentstream.error"
 
-// ErrorValue is the value of a CustomError event.
+// ErrorValue is the value of a CustomError event. Fatal marks an error
+// that ended a model response or turn but not the run, which went on.
 type ErrorValue struct {
 	Message string `json:"message"`
 	Type    string `json:"type,omitempty"`
+	Fatal   bool   `json:"fatal,omitempty"`
 }
