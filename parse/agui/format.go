@@ -11,9 +11,6 @@ import (
 // Name is the format's name, and the event.Unknown.Format of its items.
 const Name = wire.Name
 
-// ContentType is the media type an AG-UI event stream is served with.
-const ContentType = wire.ContentType
-
 // Format describes the AG-UI event stream to the rest of agentstream.
 func Format() format.Format {
 	return format.Format{

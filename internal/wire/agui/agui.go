@@ -16,7 +16,9 @@ const Name = "agui"
 // ProtocolVersion is the AG-UI protocol version these types follow.
 const ProtocolVersion = "1.0"
 
-// ContentType is the media type of an AG-UI SSE response body.
+// ContentType is the media type of an AG-UI SSE response body, as every
+// SSE body's: @ag-ui/client parses any body as SSE but one of the
+// protobuf media type (application/vnd.ag-ui.event+proto).
 const ContentType = "text/event-stream"
 
 // The event types (EventType of @ag-ui/core).
