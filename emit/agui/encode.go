@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/openset"
 	wire "github.com/agentstream/agentstream/internal/wire/agui"
 )
 
@@ -41,7 +43,6 @@ type Encoder struct {
 	n         int    // message ids made
 	agents    map[string]*agent
 	order     []*agent // agents by first event, for closing in order
-	startSub  []*agent // announced subagents not yet finished, by start
 	// held is a fatal error (or failed turn) of the main agent not yet
 	// written: RUN_ERROR when the run ends after it (with the usage of
 	// the run end that follows), the CUSTOM error when the run goes on
@@ -61,6 +62,7 @@ type agent struct {
 	// announced: SUBAGENT_STARTED written and no SUBAGENT_FINISHED or
 	// SUBAGENT_ERROR yet.
 	announced  bool
+	started    bool // SUBAGENT_STARTED written in this run
 	parent     string // parent agent
 	parentTool string // the parent's tool call that started it
 }
@@ -130,6 +132,9 @@ func (e *Encoder) scope(ev event.Event) (*agent, bool) {
 	}
 	a := e.agents[id]
 	if a == nil {
+		if len(e.order) >= openset.DefaultMax {
+			e.forgetAgent()
+		}
 		a = &agent{id: id}
 		if id != e.main {
 			a.sub = ptr(id)
@@ -318,21 +323,33 @@ func (e *Encoder) session(ev *event.SessionStart, a *agent, main bool) {
 	if ev.ParentToolID != "" {
 		s.ParentToolCallID = ptr(ev.ParentToolID)
 	}
-	if p := e.agents[ev.ParentAgent]; p != nil && p.sub != nil && e.started(p) {
+	if p := e.agents[ev.ParentAgent]; p != nil && p.sub != nil && p.started {
 		s.ParentSubagentRunID = p.sub
 	}
-	e.startSub = append(e.startSub, a)
+	a.started = true
 	e.write(s)
 }
 
-// started reports whether a has been announced in this run.
-func (e *Encoder) started(a *agent) bool {
-	for _, s := range e.startSub {
-		if s == a {
-			return true
+// forgetAgent lets go of the agent seen longest ago, not the main one:
+// one with nothing open if there is one, else the oldest, whose open
+// messages, step and segment end here (warned about once).
+func (e *Encoder) forgetAgent() {
+	i := slices.IndexFunc(e.order, func(a *agent) bool {
+		return a.id != e.main && a.text == "" && a.thinking == "" && a.step == "" && !a.announced
+	})
+	if i < 0 {
+		i = slices.IndexFunc(e.order, func(a *agent) bool { return a.id != e.main })
+		a := e.order[i]
+		e.warn(fmt.Sprintf("more than %d agents with something open at once (the oldest's messages, step and segment end early)", openset.DefaultMax))
+		e.endBlock(a, event.Thinking)
+		e.endBlock(a, event.Text)
+		e.endStep(a)
+		if a.announced {
+			e.finishSub(a, nil, "")
 		}
 	}
-	return false
+	delete(e.agents, e.order[i].id)
+	e.order = slices.Delete(e.order, i, i+1)
 }
 
 func (e *Encoder) startBlock(a *agent, kind event.BlockKind) string {
@@ -439,7 +456,7 @@ func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 		MessageID: e.newID(), ToolCallID: ev.ID, Content: e.content(ev.Content), Role: ptr(wire.RoleTool),
 	})
 	// The subagent this call started has given its answer.
-	for _, s := range e.startSub {
+	for _, s := range e.order {
 		if s.announced && s.parentTool == ev.ID && s.parent == a.id {
 			e.finishSub(s, nil, "")
 		}
@@ -541,9 +558,8 @@ func (e *Encoder) customError(a *agent, msg, typ string, fatal bool) {
 func (e *Encoder) endRun() {
 	e.running = false
 	for _, a := range e.order {
-		a.text, a.thinking, a.step, a.lastText, a.announced = "", "", "", "", false
+		a.text, a.thinking, a.step, a.lastText, a.announced, a.started = "", "", "", "", false, false
 	}
-	e.startSub = e.startSub[:0]
 }
 
 // finishSub ends an announced subagent's segment: SUBAGENT_ERROR with
@@ -629,7 +645,7 @@ func (e *Encoder) closeAll() {
 		e.endBlock(a, event.Text)
 		e.endStep(a)
 	}
-	for _, s := range e.startSub {
+	for _, s := range e.order {
 		if s.announced {
 			e.finishSub(s, nil, "")
 		}

@@ -19,18 +19,17 @@ import (
 
 const corpus = "../../testdata/agui"
 
-func encode(t testing.TB, evs []event.Event) (string, error, []string) {
+func encode(t testing.TB, evs []event.Event) (out string, warnings []string, err error) {
 	t.Helper()
-	var out bytes.Buffer
-	var warnings []string
-	enc := NewEncoder(&out, &Config{Warn: eventtest.Warnings(t, &warnings)})
+	var b bytes.Buffer
+	enc := NewEncoder(&b, &Config{Warn: eventtest.Warnings(t, &warnings)})
 	for _, ev := range evs {
 		if err := enc.Encode(ev); err != nil {
 			t.Fatalf("Encode(%T): %v", ev, err)
 		}
 	}
-	err := enc.Close()
-	return out.String(), err, warnings
+	err = enc.Close()
+	return b.String(), warnings, err
 }
 
 // types returns the event types of an AG-UI stream, in order.
@@ -129,7 +128,7 @@ func TestEncode(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			out, err, warnings := encode(t, tt.in)
+			out, warnings, err := encode(t, tt.in)
 			if diff := cmp.Diff(tt.want, types(t, out)); diff != "" {
 				t.Errorf("event types (-want +got):\n%s\n%s", diff, out)
 			}

@@ -669,6 +669,10 @@ func (d *Decoder) result(e *wire.ToolCallResultEvent) error {
 func (d *Decoder) lane(agent string) *chunkLane {
 	l := d.chunks[agent]
 	if l == nil {
+		if len(d.chunks) >= d.cfg.MaxOpen {
+			d.tooMany(fmt.Sprintf("chunk streams of more than %d agents open at once; ended them all", d.cfg.MaxOpen))
+			d.endChunks(wire.RunFinished, nil)
+		}
 		l = &chunkLane{}
 		d.chunks[agent] = l
 	}

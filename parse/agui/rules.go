@@ -67,6 +67,11 @@ func check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
 	}
 }
 
+// maxOwners caps the owners the checker remembers per kind for the run,
+// as the client does for the whole run: beyond, a later entity's
+// attribution is not checked.
+const maxOwners = 1 << 16
+
 // owner is the subagent an entity belongs to: nil for the parent agent.
 type owner = *string
 
@@ -223,7 +228,9 @@ func (k *checkState) message(m frame.Message) {
 	case wire.ToolCallArgs, wire.ToolCallEnd:
 		k.continues(typ, k.toolCalls, "toolCall", f.ToolCallID, tag, typ == wire.ToolCallEnd)
 	case wire.ToolCallResult:
-		k.owners["message"][f.MessageID] = tag
+		if len(k.owners["message"]) < maxOwners {
+			k.owners["message"][f.MessageID] = tag
+		}
 	case wire.ReasoningStart, wire.ReasoningMessageStart:
 		open := k.reasoning
 		if typ == wire.ReasoningStart {
@@ -278,12 +285,13 @@ func (k *checkState) message(m frame.Message) {
 // opener records the owner of an entity opened, the first opener's, and
 // reports a reopening by another owner.
 func (k *checkState) opener(kind, id string, tag owner) {
-	if o, ok := k.owners[kind][id]; ok {
+	if _, ok := k.owners[kind][id]; ok {
 		k.agree("reopening", tag, kind, id)
-		_ = o
 		return
 	}
-	k.owners[kind][id] = tag
+	if len(k.owners[kind]) < maxOwners {
+		k.owners[kind][id] = tag
+	}
 }
 
 // continues checks a continuation or end of an open entity.
