@@ -62,7 +62,7 @@ type agent struct {
 	// announced: SUBAGENT_STARTED written and no SUBAGENT_FINISHED or
 	// SUBAGENT_ERROR yet.
 	announced  bool
-	started    bool // SUBAGENT_STARTED written in this run
+	started    bool   // SUBAGENT_STARTED written in this run
 	parent     string // parent agent
 	parentTool string // the parent's tool call that started it
 }
