@@ -428,10 +428,8 @@ func (d *Decoder) unknown(typ string, sub *string, data []byte) {
 }
 
 func (d *Decoder) runStarted(e *wire.RunStartedEvent) error {
-	var problem error
-	if d.running && d.read && d.main != "" && (len(d.msgs.ids) > 0 || len(d.calls.ids) > 0) {
-		problem = d.errorf(event.ErrSyntax, "RUN_STARTED while run %q is going on", d.main)
-	}
+	// A run still going on is left as it is (validate reports AGU001):
+	// what it has open stays open downstream.
 	d.endRun()
 	d.running = true
 	d.main = e.RunID
@@ -443,7 +441,7 @@ func (d *Decoder) runStarted(e *wire.RunStartedEvent) error {
 		s.SessionID = e.ThreadID
 	}
 	d.emit(s)
-	return problem
+	return nil
 }
 
 // closeOpen ends what the run has open: tool calls, messages, steps.
