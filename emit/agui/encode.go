@@ -218,7 +218,6 @@ func (e *Encoder) Encode(ev event.Event) error {
 			return e.err // the turn of a run that ended with RUN_ERROR
 		}
 		e.endStep(a)
-		a.lastText = ""
 		if ev.Error != "" {
 			e.failure(a, main, false, ev.Error, "")
 		}
@@ -387,6 +386,7 @@ func (e *Encoder) endStep(a *agent) {
 	if a.step == "" {
 		return
 	}
+	a.lastText = "" // a tool call after the turn is not part of its message
 	e.write(&wire.StepFinishedEvent{Type: wire.StepFinished, Attributable: wire.Attributable{SubagentRunID: a.sub}, StepName: a.step})
 	a.step = ""
 }
@@ -565,7 +565,7 @@ func (e *Encoder) endRun() {
 // finishSub ends an announced subagent's segment: SUBAGENT_ERROR with
 // *failed, else SUBAGENT_FINISHED with its result text, if any.
 func (e *Encoder) finishSub(a *agent, failed *string, result string) {
-	a.announced = false
+	a.announced, a.lastText = false, ""
 	e.endBlock(a, event.Thinking)
 	e.endBlock(a, event.Text)
 	e.endStep(a)

@@ -506,6 +506,10 @@ func usage(us []wire.TokenUsage) *event.Usage {
 
 // open records an open message, letting go of the oldest beyond MaxOpen.
 func (d *Decoder) open(id string, m *message) {
+	if d.msg[id] != nil {
+		d.msg[id] = m // started again: the later start counts
+		return
+	}
 	if len(d.msgs.ids) >= d.cfg.MaxOpen {
 		old := d.msgs.ids[0]
 		d.close(old)
