@@ -179,7 +179,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			}
 		case *event.Error:
 			if main && ev.Fatal {
-				h = nil // a second report of it
+				h = nil // failure writes both
 			}
 		}
 		if h != nil {
@@ -219,7 +219,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 		e.endStep(a)
 		if ev.Error != "" {
-			e.failure(a, main, false, ev.Error, "")
+			e.failure(a, main, false, ev.Error, turnFailed)
 		}
 	case *event.BlockStart:
 		e.ensureRun()
@@ -278,6 +278,10 @@ func (e *Encoder) Encode(ev event.Event) error {
 	}
 	return e.err
 }
+
+// turnFailed is the error code of a failed turn, as the other formats
+// name it.
+const turnFailed = "turn_failed"
 
 // writes reports whether the encoder writes anything for ev (other than
 // a loss warning).
@@ -450,6 +454,9 @@ func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 	}
 	if ev.Server {
 		e.warn("server tool markers (written as tool calls)")
+		if ev.Name != "" {
+			e.warn("server tool result types (read back, a result takes its call's name)")
+		}
 	}
 	e.write(&wire.ToolCallResultEvent{
 		Type: wire.ToolCallResult, Attributable: wire.Attributable{SubagentRunID: a.sub},
@@ -514,10 +521,14 @@ func imageSource(p event.Part) *wire.Source {
 func (e *Encoder) failure(a *agent, main, fatal bool, msg, code string) {
 	switch {
 	case main:
-		if e.errored || e.held != nil {
-			// A second report of the failure (an error event, then the
-			// failed turn).
-			return
+		if e.errored {
+			return // the run's RUN_ERROR is written
+		}
+		if h := e.held; h != nil {
+			// Two reports (an error, then the turn it failed): the run
+			// ends with the last, the first is the CUSTOM error.
+			e.ensureRun()
+			e.customError(e.agents[e.main], h.Message, h.Type, true)
 		}
 		e.held = &event.Error{Message: msg, Type: code}
 	case a.announced:

@@ -436,7 +436,7 @@ func (d *Decoder) runStarted(e *wire.RunStartedEvent) error {
 	if d.main == "" {
 		d.main = d.cfg.Agent
 	}
-	s := &event.SessionStart{Agent: d.main}
+	s := &event.SessionStart{Agent: d.main, ParentAgent: deref(e.ParentRunID)}
 	if e.ThreadID != e.RunID {
 		s.SessionID = e.ThreadID
 	}

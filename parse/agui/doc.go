@@ -7,7 +7,8 @@
 // ignored, as @ag-ui/client's parser ignores them).
 //
 // Mapping: RUN_STARTED is a SessionStart of the run's agent (its runId;
-// the threadId as the session id when it differs); RUN_FINISHED a RunEnd
+// the threadId as the session id when it differs; parentRunId as its
+// parent agent); RUN_FINISHED a RunEnd
 // with the result text and the usage entries summed (inputTokens less the
 // cached and cache-written parts); RUN_ERROR a fatal Error (code as its
 // type) and a failed RunEnd. STEP_STARTED and STEP_FINISHED are a turn
