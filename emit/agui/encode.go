@@ -488,7 +488,10 @@ func (e *Encoder) content(parts []event.Part) json.RawMessage {
 		case "image":
 			out = append(out, wire.Part{Type: wire.PartImage, Source: imageSource(p)})
 		default:
-			e.warn("tool result parts other than text and images")
+			// A part of a type AG-UI has no place for (an MCP
+			// resource, say) as its text, as the other formats write it.
+			e.warn("tool result part types other than text and images (written as text)")
+			out = append(out, wire.Part{Type: wire.PartText, Text: ptr(p.Text)})
 		}
 	}
 	b, _ := json.Marshal(out)
