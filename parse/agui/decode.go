@@ -401,6 +401,10 @@ func (d *Decoder) event(typ string, data []byte) error {
 			return nil
 		}
 		d.unknown(typ, e.SubagentRunID, data)
+	case wire.LegacyThinkingStart, wire.LegacyThinkingEnd:
+		// A span of reasoning of a producer older than 1.0.
+	case wire.LegacyThinkingTextMessageStart, wire.LegacyThinkingTextMessageContent, wire.LegacyThinkingTextMessageEnd:
+		return d.legacyThinking(typ, data)
 	default:
 		// STATE_*, MESSAGES_SNAPSHOT, ACTIVITY_*, RAW, and types the
 		// protocol does not know: kept as data.
@@ -411,6 +415,34 @@ func (d *Decoder) event(typ string, data []byte) error {
 			e.SubagentRunID = nil
 		}
 		d.unknown(typ, e.SubagentRunID, data)
+	}
+	return nil
+}
+
+// legacyThinking reads the THINKING_TEXT_MESSAGE_* events of producers
+// older than 1.0 as a thinking block of the run's agent: they carry no
+// message id, so one is open at a time.
+func (d *Decoder) legacyThinking(typ string, data []byte) error {
+	const id = "\x00thinking" // no AG-UI message id: ids are JSON strings without NUL
+	switch typ {
+	case wire.LegacyThinkingTextMessageStart:
+		if d.msg[id] != nil {
+			d.endMessage(typ, id, nil, nil)
+		}
+		return d.startMessage(id, d.main, event.Thinking)
+	case wire.LegacyThinkingTextMessageContent:
+		var e wire.LegacyThinkingContent
+		if err := json.Unmarshal(data, &e); err != nil {
+			return err
+		}
+		if d.msg[id] == nil {
+			d.startMessage(id, d.main, event.Thinking)
+		}
+		d.emit(&event.Delta{Agent: d.main, Kind: event.Thinking, Text: e.Delta})
+	default:
+		if d.msg[id] != nil {
+			d.endMessage(typ, id, nil, nil)
+		}
 	}
 	return nil
 }

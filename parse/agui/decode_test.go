@@ -143,6 +143,16 @@ func TestDecode(t *testing.T) {
 				[]eventtest.Item{end}),
 		},
 		{
+			"THINKING events of producers older than 1.0",
+			sse(start, `{"type":"THINKING_START","title":"t"}`, `{"type":"THINKING_TEXT_MESSAGE_START"}`,
+				`{"type":"THINKING_TEXT_MESSAGE_CONTENT","delta":"hm"}`, `{"type":"THINKING_TEXT_MESSAGE_END"}`, `{"type":"THINKING_END"}`, finish),
+			seq([]eventtest.Item{begin},
+				one(&event.BlockStart{Agent: a, Kind: event.Thinking}),
+				one(&event.Delta{Agent: a, Kind: event.Thinking, Text: "hm"}),
+				one(&event.BlockEnd{Agent: a, Kind: event.Thinking}),
+				[]eventtest.Item{end}),
+		},
+		{
 			"problems: bad JSON, no type, a required member missing, content without start",
 			sse(start, `{nope`, `{"x":1}`, `{"type":"TOOL_CALL_START","toolCallId":"c"}`, `{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"}`, finish),
 			seq([]eventtest.Item{begin},

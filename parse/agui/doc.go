@@ -16,7 +16,9 @@
 // messages are text blocks, reasoning messages thinking blocks (a
 // REASONING_ENCRYPTED_VALUE of the message is its signature); the
 // TEXT_MESSAGE_CHUNK, REASONING_MESSAGE_CHUNK and TOOL_CALL_CHUNK
-// shorthands are expanded as @ag-ui/client expands them. A tool call is
+// shorthands are expanded as @ag-ui/client expands them; the THINKING_*
+// events of producers older than 1.0 are a thinking block of the run's
+// agent. A tool call is
 // one ToolCall at TOOL_CALL_END, its arguments joined (kept as a JSON
 // string when they do not parse; the fragments' lengths kept); a
 // TOOL_CALL_RESULT is a ToolResult (string content, or text and image

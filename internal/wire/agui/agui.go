@@ -56,6 +56,24 @@ const (
 	SubagentError           = "SUBAGENT_ERROR"
 )
 
+// The THINKING events of AG-UI before 0.0.46, which 1.0 replaced with the
+// REASONING ones (@ag-ui/client translates them for agents that declare
+// an old protocol version). THINKING_TEXT_MESSAGE_CONTENT has a delta;
+// none carries a message id.
+const (
+	LegacyThinkingStart              = "THINKING_START"
+	LegacyThinkingEnd                = "THINKING_END"
+	LegacyThinkingTextMessageStart   = "THINKING_TEXT_MESSAGE_START"
+	LegacyThinkingTextMessageContent = "THINKING_TEXT_MESSAGE_CONTENT"
+	LegacyThinkingTextMessageEnd     = "THINKING_TEXT_MESSAGE_END"
+)
+
+// LegacyThinkingContent is a THINKING_TEXT_MESSAGE_CONTENT event.
+type LegacyThinkingContent struct {
+	Type  string `json:"type"`
+	Delta string `json:"delta"`
+}
+
 // Types lists every event type of the protocol, in the schema's order.
 var Types = []string{
 	TextMessageStart, TextMessageContent, TextMessageEnd, TextMessageChunk,
