@@ -48,6 +48,9 @@ type Encoder struct {
 	// the run end that follows), the CUSTOM error when the run goes on
 	// (a retry, the next response of concatenated bodies).
 	held *event.Error
+	// pending are the frontend tool calls the run awaits, for its
+	// RUN_FINISHED's outcome.
+	pending []string
 }
 
 // agent is what the encoder keeps of one agent scope.
@@ -266,7 +269,17 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.Notice:
 		e.warn("notices")
 	case *event.AwaitingTools:
-		e.warn("awaiting frontend tools")
+		// The run's RUN_FINISHED names them (outcome success,
+		// pendingToolCallIds); their names and inputs are the calls',
+		// written before.
+		if main {
+			for _, p := range ev.Tools {
+				e.pending = append(e.pending, p.ID)
+			}
+			e.warn("the place of awaiting frontend tools (RUN_FINISHED names them)")
+		} else {
+			e.warn("awaiting frontend tools of subagents")
+		}
 	case *event.Files:
 		e.warn("generated files")
 	case *event.FileChange:
@@ -288,7 +301,7 @@ const turnFailed = "turn_failed"
 func writes(ev event.Event) bool {
 	switch ev.(type) {
 	case *event.Notice, *event.Citations, *event.Files, *event.FileChange, *event.TodoList, *event.AwaitingTools:
-		return false
+		return false // AwaitingTools waits for RUN_FINISHED
 	}
 	return true
 }
@@ -570,7 +583,7 @@ func (e *Encoder) customError(a *agent, msg, typ string, fatal bool) {
 // endRun forgets what the run had open: AG-UI takes nothing after
 // RUN_FINISHED or RUN_ERROR but a new RUN_STARTED.
 func (e *Encoder) endRun() {
-	e.running = false
+	e.running, e.pending = false, nil
 	for _, a := range e.order {
 		a.text, a.thinking, a.step, a.lastText, a.announced, a.started = "", "", "", "", false, false
 	}
@@ -636,12 +649,24 @@ func (e *Encoder) runEnd(a *agent, main bool, ev *event.RunEnd) {
 		return
 	}
 	e.closeAll()
-	f := &wire.RunFinishedEvent{Type: wire.RunFinished, ThreadID: e.thread, RunID: e.main, Usage: usage}
+	f := &wire.RunFinishedEvent{Type: wire.RunFinished, ThreadID: e.thread, RunID: e.main, Usage: usage, Outcome: e.outcome()}
 	if ev.Result != "" {
 		f.Result, _ = json.Marshal(ev.Result)
 	}
 	e.write(f)
 	e.endRun()
+}
+
+// outcome returns the outcome of the run finishing: success with the
+// frontend tool calls it awaits, when there are any (absent otherwise, as
+// an absent outcome is a success).
+func (e *Encoder) outcome() *wire.Outcome {
+	if len(e.pending) == 0 {
+		return nil
+	}
+	o := &wire.Outcome{Type: wire.OutcomeSuccess, PendingToolCallIDs: e.pending}
+	e.pending = nil
+	return o
 }
 
 func failureText(ev *event.RunEnd) string {
@@ -737,7 +762,7 @@ func (e *Encoder) Close() error {
 		return fmt.Errorf("%s: %w: %s left open, no RUN_FINISHED written", wire.Name, event.ErrTruncated, strings.Join(open, ", "))
 	}
 	e.closeAll()
-	e.write(&wire.RunFinishedEvent{Type: wire.RunFinished, ThreadID: e.thread, RunID: e.main})
+	e.write(&wire.RunFinishedEvent{Type: wire.RunFinished, ThreadID: e.thread, RunID: e.main, Outcome: e.outcome()})
 	e.endRun()
 	return e.err
 }

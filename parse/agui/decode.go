@@ -55,6 +55,11 @@ type Decoder struct {
 	call   map[string]*toolCall
 	names  ordered // ids of recent tool calls, for their results' names
 	name   map[string]string
+	// input holds the inputs of recent tool calls without a result yet,
+	// for a RUN_FINISHED that names them as pending; inputBytes is their
+	// size, at most MaxEventBytes (beyond, the oldest is let go of).
+	input      map[string]json.RawMessage
+	inputBytes int
 	chunks map[string]*chunkLane // per agent: the streams opened by *_CHUNK events
 	steps  []step                // open steps, oldest first
 }
@@ -84,7 +89,7 @@ type chunkLane struct {
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
-	d := &Decoder{msg: map[string]*message{}, call: map[string]*toolCall{}, name: map[string]string{}, chunks: map[string]*chunkLane{}}
+	d := &Decoder{msg: map[string]*message{}, call: map[string]*toolCall{}, name: map[string]string{}, input: map[string]json.RawMessage{}, chunks: map[string]*chunkLane{}}
 	if cfg != nil {
 		d.cfg = *cfg
 	}
@@ -498,6 +503,13 @@ func (d *Decoder) runFinished(e *wire.RunFinishedEvent) {
 	// What is still open ends with the run (validate says it should not
 	// be open).
 	d.closeOpen()
+	if o := e.Outcome; o != nil && o.Type == wire.OutcomeSuccess && len(o.PendingToolCallIDs) > 0 {
+		aw := &event.AwaitingTools{Agent: d.main}
+		for _, id := range o.PendingToolCallIDs {
+			aw.Tools = append(aw.Tools, event.PendingTool{ID: id, Name: d.name[id], Input: d.input[id]})
+		}
+		d.emit(aw)
+	}
 	end := &event.RunEnd{Agent: d.main, Usage: usage(e.Usage)}
 	var result string
 	if json.Unmarshal(e.Result, &result) == nil {
@@ -656,16 +668,30 @@ func (d *Decoder) endCall(id string) {
 	}
 	d.emit(tc)
 	if len(d.names.ids) >= d.cfg.MaxOpen {
-		old := d.names.ids[0]
-		d.names.remove(old)
-		delete(d.name, old)
+		d.forgetCall(d.names.ids[0])
 	}
+	d.forgetCall(id) // an id used again: the later call counts
 	d.names.add(id)
 	d.name[id] = c.name
+	for len(d.names.ids) > 0 && d.inputBytes+len(input) > d.cfg.MaxEventBytes {
+		d.forgetCall(d.names.ids[0])
+	}
+	d.input[id] = input
+	d.inputBytes += len(input)
+}
+
+// forgetCall lets go of what is kept of a tool call.
+func (d *Decoder) forgetCall(id string) {
+	d.names.remove(id)
+	delete(d.name, id)
+	d.inputBytes -= len(d.input[id])
+	delete(d.input, id)
 }
 
 func (d *Decoder) result(e *wire.ToolCallResultEvent) error {
 	r := &event.ToolResult{Agent: d.agent(e.SubagentRunID), ID: e.ToolCallID, Name: d.name[e.ToolCallID]}
+	d.inputBytes -= len(d.input[e.ToolCallID]) // answered: not pending
+	delete(d.input, e.ToolCallID)
 	var s string
 	if json.Unmarshal(e.Content, &s) == nil {
 		if s != "" {

@@ -22,7 +22,8 @@ func Format() format.Format {
 		},
 		// docs/formats/agui.md: messages, tool calls and results, steps
 		// and subagents; no stop reasons, per-turn usage, models,
-		// session metadata, tool result flags, citations or server tools.
+		// session metadata, tool result flags, citations or server tools;
+		// awaited frontend tools only at the run's end.
 		Lacks: []format.Content{
 			format.IsError, format.ExitCode, format.Status, format.Structured, format.Citations,
 			format.CitationExtras, format.MCPServer, format.Server, format.StopReason, format.Usage,
