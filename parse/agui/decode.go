@@ -49,19 +49,19 @@ type Decoder struct {
 	main    string // the run's agent
 	capped  bool
 
-	msgs   ordered // ids of the open messages, oldest first
-	msg    map[string]*message
-	calls  ordered // ids of the open tool calls
-	call   map[string]*toolCall
-	names  ordered // ids of recent tool calls, for their results' names
-	name   map[string]string
+	msgs  ordered // ids of the open messages, oldest first
+	msg   map[string]*message
+	calls ordered // ids of the open tool calls
+	call  map[string]*toolCall
+	names ordered // ids of recent tool calls, for their results' names
+	name  map[string]string
 	// input holds the inputs of recent tool calls without a result yet,
 	// for a RUN_FINISHED that names them as pending; inputBytes is their
 	// size, at most MaxEventBytes (beyond, the oldest is let go of).
 	input      map[string]json.RawMessage
 	inputBytes int
-	chunks map[string]*chunkLane // per agent: the streams opened by *_CHUNK events
-	steps  []step                // open steps, oldest first
+	chunks     map[string]*chunkLane // per agent: the streams opened by *_CHUNK events
+	steps      []step                // open steps, oldest first
 }
 
 // step is an open step (a turn) of an agent.
