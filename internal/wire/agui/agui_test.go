@@ -25,7 +25,7 @@ func TestRequired(t *testing.T) {
 		ReasoningMessageContent: &ReasoningMessageContentEvent{}, ReasoningMessageEnd: &ReasoningMessageEndEvent{},
 		ReasoningMessageChunk: &ReasoningMessageChunkEvent{}, ReasoningEnd: &ReasoningEndEvent{},
 		ReasoningEncryptedValue: &ReasoningEncryptedValueEvent{},
-		SubagentStarted: &SubagentStartedEvent{}, SubagentFinished: &SubagentFinishedEvent{}, SubagentError: &SubagentErrorEvent{},
+		SubagentStarted:         &SubagentStartedEvent{}, SubagentFinished: &SubagentFinishedEvent{}, SubagentError: &SubagentErrorEvent{},
 	}
 	for typ, v := range structs {
 		if !Known(typ) {
