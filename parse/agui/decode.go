@@ -16,6 +16,7 @@ import (
 	wire "github.com/agentstream/agentstream/internal/wire/agui"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -411,6 +412,13 @@ func (d *Decoder) event(typ string, data []byte) error {
 	case wire.LegacyThinkingTextMessageStart, wire.LegacyThinkingTextMessageContent, wire.LegacyThinkingTextMessageEnd:
 		return d.legacyThinking(typ, data)
 	default:
+		if !wire.Known(typ) {
+			if k := foreign.Kind(data); k != "" {
+				// A line of another format, not an event of a newer
+				// protocol.
+				return d.errorf(event.ErrSyntax, "%s event of another format (it looks like %s); skipped", typ, k)
+			}
+		}
 		// STATE_*, MESSAGES_SNAPSHOT, ACTIVITY_*, RAW, and types the
 		// protocol does not know: kept as data.
 		var e struct {
