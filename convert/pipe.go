@@ -24,7 +24,10 @@ type PipeOptions struct {
 
 // Pipe decodes every event dec yields and encodes it with enc. Pipe
 // returns nil at the end of the input, the problem that stopped it, or the
-// first fatal read, encode or flush error. It does not close enc.
+// first fatal read, encode or flush error. It does not close enc. An
+// encoder with a SourceCut method is told when dec reports the input cut
+// (event.ErrTruncated), so that it writes no end marker saying the stream
+// finished.
 func Pipe(dec event.Decoder, enc event.Encoder, o *PipeOptions) error {
 	if o == nil {
 		o = &PipeOptions{}
@@ -37,6 +40,9 @@ func Pipe(dec event.Decoder, enc event.Encoder, o *PipeOptions) error {
 		if err != nil {
 			var perr *event.ParseError
 			if errors.As(err, &perr) {
+				if c, ok := enc.(interface{ SourceCut() }); ok && errors.Is(err, event.ErrTruncated) {
+					c.SourceCut()
+				}
 				if o.Problem == nil || !o.Problem(err) {
 					return err
 				}

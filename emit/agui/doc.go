@@ -43,8 +43,9 @@
 // notices, files, file changes, todo lists and pending frontend tools
 // have no place in AG-UI and are reported once per kind to Config.Warn.
 //
-// A cut stream stays cut: Close writes no RUN_FINISHED when a message or
-// the main agent's turn is still open, and returns an error wrapping
-// event.ErrTruncated; a stream whose last turn ended and that had no run
+// A cut stream stays cut: Close writes no RUN_FINISHED when the source
+// was cut (SourceCut, which convert.Pipe calls when the decoder reports
+// event.ErrTruncated) or a message or the main agent's turn is still
+// open, and returns an error wrapping event.ErrTruncated; a stream whose last turn ended and that had no run
 // end gets its RUN_FINISHED at Close.
 package agui

@@ -51,7 +51,14 @@ type Encoder struct {
 	// pending are the frontend tool calls the run awaits, for its
 	// RUN_FINISHED's outcome.
 	pending []string
+	// cut: the source was cut (SourceCut), and no run end came after.
+	cut bool
 }
+
+// SourceCut tells the encoder that its source was cut (its decoder
+// reported event.ErrTruncated; convert.Pipe calls it): Close then writes
+// no RUN_FINISHED, so that the cut stays a cut.
+func (e *Encoder) SourceCut() { e.cut = true }
 
 // agent is what the encoder keeps of one agent scope.
 type agent struct {
@@ -618,6 +625,9 @@ func (e *Encoder) runEndLosses(ev *event.RunEnd) {
 
 func (e *Encoder) runEnd(a *agent, main bool, ev *event.RunEnd) {
 	e.runEndLosses(ev)
+	if main {
+		e.cut = false // the run's end came after all
+	}
 	if !main {
 		if ev.Usage != nil {
 			e.warn("subagent usage")
@@ -737,14 +747,24 @@ func (e *Encoder) unknown(a *agent, ev *event.Unknown) {
 
 // Close ends the stream: RUN_FINISHED when the run is going on and nothing
 // of it is open; nothing, and an error wrapping event.ErrTruncated, when a
-// message or the main agent's turn is (the source was cut).
+// message or the main agent's turn is, or SourceCut said the source was
+// cut.
 func (e *Encoder) Close() error {
 	if h := e.held; h != nil {
 		e.held = nil
-		e.runError(h.Message, h.Type, nil)
+		if e.cut {
+			// Cut after the error: whether the run ended with it is
+			// not known.
+			e.customError(e.agents[e.main], h.Message, h.Type, true)
+		} else {
+			e.runError(h.Message, h.Type, nil)
+		}
 	}
 	if e.err != nil || !e.running {
 		return e.err
+	}
+	if e.cut {
+		return fmt.Errorf("%s: %w: the source was cut, no RUN_FINISHED written", wire.Name, event.ErrTruncated)
 	}
 	var open []string
 	for _, a := range e.order {

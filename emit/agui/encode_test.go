@@ -125,6 +125,21 @@ func TestEncode(t *testing.T) {
 		},
 		{"nothing", nil, nil, false, nil},
 	}
+	t.Run("the source was cut between turns: no RUN_FINISHED", func(t *testing.T) {
+		t.Parallel()
+		var b bytes.Buffer
+		enc := NewEncoder(&b, nil)
+		for _, ev := range append(append([]event.Event{&event.TurnStart{Agent: a}}, text...), &event.TurnEnd{Agent: a}) {
+			enc.Encode(ev)
+		}
+		enc.SourceCut()
+		if err := enc.Close(); !errors.Is(err, event.ErrTruncated) {
+			t.Errorf("Close() = %v, want a truncation", err)
+		}
+		if diff := cmp.Diff([]string{"RUN_STARTED", "STEP_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "STEP_FINISHED"}, types(t, b.String())); diff != "" {
+			t.Errorf("event types (-want +got):\n%s", diff)
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
