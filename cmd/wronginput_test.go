@@ -34,6 +34,7 @@ var samples = map[string]string{
 	"aisdk":            "aisdk/ai-5.0.277-tool-call.sse",
 	"gemini":           "gemini/read-file.jsonl",
 	"gemini-session":   "gemini-session/read-file.session.jsonl",
+	"agui":             "agui/text-tool.sse",
 }
 
 // wrongInput is an input and the format it is in ("" for none).

@@ -6,6 +6,7 @@ import (
 
 	emitacp "github.com/agentstream/agentstream/emit/acp"
 	emitaisdk "github.com/agentstream/agentstream/emit/aisdk"
+	emitagui "github.com/agentstream/agentstream/emit/agui"
 	emitanthropic "github.com/agentstream/agentstream/emit/anthropic"
 	emitclaude "github.com/agentstream/agentstream/emit/claude"
 	emitcodex "github.com/agentstream/agentstream/emit/codex"
@@ -20,6 +21,7 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/parse/acp"
 	"github.com/agentstream/agentstream/parse/aisdk"
+	"github.com/agentstream/agentstream/parse/agui"
 	"github.com/agentstream/agentstream/parse/anthropic"
 	"github.com/agentstream/agentstream/parse/claude"
 	"github.com/agentstream/agentstream/parse/claudesession"
@@ -62,6 +64,7 @@ var formats = []Format{
 	{openairesp.Format(), emitopenairesp.New},
 	{openaichat.Format(), emitopenaichat.New},
 	{aisdk.Format(), emitaisdk.New},
+	{agui.Format(), emitagui.New},
 	{xmltools.Format(), emitxmltools.New},
 	{inlinexml.Format(), emitinlinexml.New},
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/parse/agui"
 	"github.com/agentstream/agentstream/parse/anthropic"
 	"github.com/agentstream/agentstream/parse/claude"
 	"github.com/agentstream/agentstream/parse/codex"
@@ -79,6 +80,19 @@ func TestForeignLines(t *testing.T) {
 			problems: []string{
 				"in:4:1: text event of another format (it looks like jsonenv); skipped",
 				"in:6:1: assistant event of another format (it looks like claude); skipped",
+			},
+		},
+		{
+			f: agui.Format(),
+			in: "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n" +
+				"data: {\"type\":\"text\",\"agent\":\"a\",\"final\":false,\"delta\":\"x\"}\n\n" +
+				"data: {\"type\":\"response.created\",\"response\":{}}\n\n" +
+				"data: {\"type\":\"FUTURE_EVENT\"}\n\n" +
+				"data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n",
+			unknown: []string{"FUTURE_EVENT"},
+			problems: []string{
+				"in:3:1: text event of another format (it looks like jsonenv); skipped",
+				"in:5:1: response.created event of another format (it looks like codex); skipped",
 			},
 		},
 	}
