@@ -94,10 +94,6 @@ func Run(ctx context.Context, c Config) error {
 	return w.run(ctx)
 }
 
-type tp struct {
-	topic     string
-	partition int32
-}
 
 // worker is one member of the group.
 type worker struct {
