@@ -534,3 +534,27 @@ func TestPoisonRecord(t *testing.T) {
 		t.Errorf("problem record: key %q value %s", r.Key, r.Value)
 	}
 }
+
+// TestTransactional: with transactions, a member killed mid-run and
+// replaced leaves no duplicate visible to a read_committed consumer.
+func TestTransactional(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t, 4)
+	runs := recordings(t, "claude", "jsonenv")
+	to := lookup(t, "jsonenv")
+	recs := interleaved(runs)
+	var stderr syncBuffer
+	cfg := testConfig(c, to, &stderr)
+	cfg.Transactional = true
+	cfg.TransactionalID = "a"
+	a := start(t, cfg)
+	produce(t, c, recs[:len(recs)/2])
+	waitOutput(t, c, 20)
+	a.kill()
+	cfg.TransactionalID = "b"
+	start(t, cfg)
+	produce(t, c, recs[len(recs)/2:])
+	if dups := outputs(t, c, wantOutputs(t, runs, to)); dups != 0 {
+		t.Errorf("%d duplicates visible to read_committed", dups)
+	}
+}

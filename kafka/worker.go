@@ -111,6 +111,8 @@ type worker struct {
 	// metadata said their output was written (or skipped as done).
 	replayed atomic.Int64
 
+	inTxn bool // a transaction is begun (the poll loop's only)
+
 	// killed (tests) stops the worker as if its process died: no
 	// commit, no goodbye.
 	killed chan struct{}
@@ -190,10 +192,11 @@ func (w *worker) run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return w.shutdown()
 		}
-		if w.gts != nil {
+		if w.gts != nil && !w.inTxn {
 			if err := w.gts.Begin(); err != nil {
 				return fmt.Errorf("kafka: %w", err)
 			}
+			w.inTxn = true
 		}
 		// Back-pressure: fetch only what the producer has room for.
 		room := w.c.MaxBufferedRecords - int(w.cl.BufferedProduceRecords())
@@ -293,9 +296,10 @@ func (w *worker) commit(ctx context.Context, only map[int32]bool) error {
 			continue
 		}
 		off, md, ok := p.commitPoint()
-		if !ok {
-			continue
+		if !ok || w.gts == nil && off == p.committed && md == p.committedMeta {
+			continue // nothing new
 		}
+		p.committed, p.committedMeta = off, md
 		offsets[id] = kgo.EpochOffset{Epoch: -1, Offset: off}
 		meta[id] = md
 	}
@@ -317,6 +321,10 @@ func (w *worker) commit(ctx context.Context, only map[int32]bool) error {
 		}
 	}
 	if w.gts != nil {
+		if !w.inTxn {
+			return nil
+		}
+		w.inTxn = false
 		tctx := kgo.PreTxnCommitFnContext(ctx, func(req *kmsg.TxnOffsetCommitRequest) error {
 			for i := range req.Topics {
 				if req.Topics[i].Topic != w.c.In {
@@ -343,9 +351,18 @@ func (w *worker) commit(ctx context.Context, only map[int32]bool) error {
 			// converted since the last commit is gone; start them over
 			// from the committed offsets.
 			w.mu.Lock()
+			var ids []int32
 			for id, p := range w.part {
 				p.abandon()
-				delete(w.part, id)
+				ids = append(ids, id)
+			}
+			w.mu.Unlock()
+			known := w.fetchMetadata(ctx, w.cl, ids)
+			w.mu.Lock()
+			for _, id := range ids {
+				if w.part[id] != nil {
+					w.part[id] = newPartition(w.c.In, id, known[id])
+				}
 			}
 			w.mu.Unlock()
 		}
@@ -704,6 +721,9 @@ type partition struct {
 	order []*run // open runs and closed runs still of use to a commit, by first offset
 	next  int64  // the offset after the last record handled; -1 before any
 	meta  *commitMeta
+	// committed and committedMeta are the last commit asked for.
+	committed     int64
+	committedMeta string
 }
 
 func newPartition(topic string, id int32, meta *commitMeta) *partition {
