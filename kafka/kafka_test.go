@@ -128,7 +128,11 @@ func produce(t testing.TB, c *kfake.Cluster, recs []*kgo.Record) {
 	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
-	if err := cl.ProduceSync(ctx, recs...).FirstErr(); err != nil {
+	fresh := make([]*kgo.Record, len(recs)) // kgo keeps state in a record it produced
+	for i, r := range recs {
+		fresh[i] = &kgo.Record{Topic: r.Topic, Key: r.Key, Value: r.Value, Headers: r.Headers}
+	}
+	if err := cl.ProduceSync(ctx, fresh...).FirstErr(); err != nil {
 		t.Fatal(err)
 	}
 }
