@@ -94,7 +94,6 @@ func Run(ctx context.Context, c Config) error {
 	return w.run(ctx)
 }
 
-
 // worker is one member of the group.
 type worker struct {
 	c    Config
