@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/agentstream/agentstream/convert"
 )
 
 // benchInput is the corpus recordings repeated under new run ids until
@@ -99,4 +101,35 @@ func BenchmarkWorkers(b *testing.B) {
 			b.ReportMetric(float64(len(recs))*float64(b.N)/total.Seconds(), "records/s")
 		})
 	}
+}
+
+// BenchmarkConvertOnly converts the same records through one
+// convert.Session per run, with no Kafka: the conversion's own cost per
+// record, the ceiling of one worker's core.
+func BenchmarkConvertOnly(b *testing.B) {
+	recs, _ := benchInput(b, 20000)
+	to := lookup(b, "jsonenv")
+	var size int64
+	for _, r := range recs {
+		size += int64(len(r.Value))
+	}
+	b.ReportAllocs()
+	b.SetBytes(size)
+	var out bytes.Buffer
+	for b.Loop() {
+		sessions := map[string]*convert.Session{}
+		for _, r := range recs {
+			s := sessions[string(r.Key)]
+			if s == nil {
+				s = convert.NewSession(&out, &convert.SessionOptions{To: to, Problem: func(error) bool { return true }})
+				sessions[string(r.Key)] = s
+			}
+			_, _ = s.Write(r.Value)
+			out.Reset()
+		}
+		for _, s := range sessions {
+			_ = s.Close()
+		}
+	}
+	b.ReportMetric(float64(len(recs))*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 }

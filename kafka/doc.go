@@ -43,8 +43,10 @@
 //
 // A partition holds at most Config.MaxOpenRuns open runs (default
 // DefaultMaxOpenRuns); a record that would open one more ends the run that
-// has waited longest, as a cut. Each run holds its decoder's and encoder's
-// state, bounded by format.Options.MaxEventBytes as convert's is. The
+// has waited longest, as a cut. Each open run holds its session: its
+// decoder's and encoder's state and a goroutine, some 70 to 90 KiB for
+// the corpus's formats, and at most about MaxEventBytes more while one
+// unit is being read (docs/kafka.md has the arithmetic). The
 // worker fetches only as many records as the producer has room for
 // (Config.MaxBufferedRecords).
 package kafka

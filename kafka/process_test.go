@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"syscall"
 	"testing"
 )
@@ -15,7 +14,8 @@ import (
 func buildAgentstream(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "agentstream")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "..")
+	// go test puts its own go first on PATH.
+	cmd := exec.Command("go", "build", "-o", bin, "..")
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("building agentstream: %v", err)

@@ -30,7 +30,7 @@ const (
 // Defaults of Config.
 const (
 	DefaultRunIdle            = 10 * time.Minute
-	DefaultMaxOpenRuns        = 10000
+	DefaultMaxOpenRuns        = 1000
 	DefaultMaxBufferedRecords = 10000
 )
 
