@@ -30,6 +30,8 @@ type kafkaOptions struct {
 	maxBuffered   int
 	transactional bool
 	sessionTime   time.Duration
+	commitEvery   time.Duration
+	maxMeta       int
 }
 
 func newKafkaCmd(ios *IOStreams) *cobra.Command {
@@ -67,6 +69,8 @@ JSON. SIGINT or SIGTERM commits what is done and leaves the group.`,
 	fs.DurationVar(&o.runIdle, "run-idle", kafka.DefaultRunIdle, "end a run no record came for in this long")
 	fs.IntVar(&o.maxOpenRuns, "max-open-runs", kafka.DefaultMaxOpenRuns, "open runs per partition at most (one more ends the one idle longest)")
 	fs.IntVar(&o.maxBuffered, "max-buffered-records", kafka.DefaultMaxBufferedRecords, "output records waiting to be produced at most (fetching waits for room)")
+	fs.DurationVar(&o.commitEvery, "commit-interval", kafka.DefaultCommitInterval, "how often to flush the output and commit (one transaction each with --transactional)")
+	fs.IntVar(&o.maxMeta, "max-commit-metadata", kafka.DefaultMaxCommitMetadata, "cap on a commit's metadata (the runs past the committed offset), in bytes; keep it under the broker's offset.metadata.max.bytes")
 	fs.DurationVar(&o.sessionTime, "session-timeout", 45*time.Second, "how long a member that stopped answering keeps its partitions")
 	fs.BoolVar(&o.transactional, "transactional", false, "produce and commit in transactions (exactly once for read_committed consumers)")
 	fs.StringVarP(&o.in.from, "from", "f", "auto", "input format (auto detects each run's; see 'agentstream formats')")
@@ -106,8 +110,8 @@ func runKafka(ctx context.Context, ios *IOStreams, o *kafkaOptions) error {
 	if o.in.from != "auto" {
 		from, _ = convert.Lookup(o.in.from)
 	}
-	if o.runIdle <= 0 || o.maxOpenRuns <= 0 || o.maxBuffered <= 0 {
-		return failure(errors.New("--run-idle, --max-open-runs and --max-buffered-records must be positive"))
+	if o.runIdle <= 0 || o.maxOpenRuns <= 0 || o.maxBuffered <= 0 || o.maxMeta <= 0 {
+		return failure(errors.New("--run-idle, --max-open-runs, --max-buffered-records and --max-commit-metadata must be positive"))
 	}
 	rep := newReporter(ios.Err, false)
 	dec := format.Options{MaxEventBytes: o.in.maxEventBytes, Agent: o.in.agent, XMLEscaping: o.in.xmlEscaping}
@@ -121,7 +125,7 @@ func runKafka(ctx context.Context, ios *IOStreams, o *kafkaOptions) error {
 		Brokers: o.brokers, Group: o.group, In: o.inTopic, Out: o.outTopic, Problems: o.problems,
 		From: from, To: out, Decode: dec, Encode: enc,
 		RunIdle: o.runIdle, MaxOpenRuns: o.maxOpenRuns, MaxBufferedRecords: o.maxBuffered,
-		Transactional: o.transactional, SessionTimeout: o.sessionTime, Stderr: &lockedWriter{rep: rep},
+		Transactional: o.transactional, SessionTimeout: o.sessionTime, CommitInterval: o.commitEvery, MaxCommitMetadata: o.maxMeta, Stderr: &lockedWriter{rep: rep},
 	})
 	if err != nil {
 		return failure(err)

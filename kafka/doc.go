@@ -26,7 +26,7 @@
 // committed only up to the first record of the oldest run still open on a
 // partition, after the output of everything before that point is
 // acknowledged. The commit's metadata names the runs after that offset
-// the worker knows of (up to commitMetadataMax bytes): a run already ended
+// the worker knows of (up to Config.MaxCommitMetadata bytes): a run already ended
 // (the member that takes the partition over skips its records) and, for a
 // run still open, how many output records it wrote (the new owner
 // converts the run again from its start and does not write those again).

@@ -393,24 +393,76 @@ func TestEndMarkers(t *testing.T) {
 
 // TestKilledMember: a member dies mid-run (no commit); the member that
 // takes its partitions over finishes its runs: nothing is lost, and what
-// is written twice has the same run and seq.
+// is written twice has the same run and seq. With a small cap on the
+// commit metadata the commit names only the runs a replay must skip.
 func TestKilledMember(t *testing.T) {
 	t.Parallel()
-	c := newCluster(t, 4)
-	runs := recordings(t, "claude", "jsonenv")
-	to := lookup(t, "openai-responses")
-	recs := interleaved(runs)
-	var stderr syncBuffer
-	a := start(t, testConfig(c, to, &stderr))
-	produce(t, c, recs[:len(recs)/2])
-	// Wait for a's output to reach the middle, then kill it.
-	waitOutput(t, c, 20)
-	a.kill()
-	b := start(t, testConfig(c, to, &stderr))
-	produce(t, c, recs[len(recs)/2:])
-	dups := outputs(t, c, wantOutputs(t, runs, to))
-	if b.w.replayed.Load() == 0 && dups == 0 {
-		t.Error("the new member converted nothing again: no run was open when the first died")
+	for _, maxMeta := range []int{DefaultMaxCommitMetadata, 300} {
+		t.Run(fmt.Sprintf("metadata=%d", maxMeta), func(t *testing.T) {
+			t.Parallel()
+			c := newCluster(t, 4)
+			runs := recordings(t, "claude", "jsonenv")
+			to := lookup(t, "openai-responses")
+			recs := interleaved(runs)
+			var stderr syncBuffer
+			cfg := testConfig(c, to, &stderr)
+			cfg.MaxCommitMetadata = maxMeta
+			a := start(t, cfg)
+			produce(t, c, recs[:len(recs)/2])
+			// Wait for a's output to reach the middle, then kill it.
+			waitOutput(t, c, 20)
+			a.kill()
+			b := start(t, cfg)
+			produce(t, c, recs[len(recs)/2:])
+			dups := outputs(t, c, wantOutputs(t, runs, to))
+			if b.w.replayed.Load() == 0 && dups == 0 {
+				t.Error("the new member converted nothing again: no run was open when the first died")
+			}
+		})
+	}
+}
+
+// TestCommitPoint: the commit offset is the first record of the oldest
+// open run; the metadata names the ended runs with records past it (a
+// replay skips them) and the open runs with what they wrote.
+func TestCommitPoint(t *testing.T) {
+	t.Parallel()
+	p := newPartition("in", 0, nil, DefaultMaxCommitMetadata)
+	a := &run{key: "a", first: 0, last: 5, closed: true}
+	b := &run{key: "b", first: 3, last: 9, seq: 4}
+	d := &run{key: "d", first: 1, last: 2, closed: true}
+	p.order = []*run{a, d, b}
+	p.runs["b"] = b
+	p.next = 10
+	off, md, ok := p.commitPoint()
+	if !ok || off != 3 {
+		t.Fatalf("commit point %d, %v; want 3", off, ok)
+	}
+	if want := `{"o":3,"c":{"a":5},"r":{"b":{"f":3,"n":4}}}`; md != want {
+		t.Errorf("metadata %s, want %s", md, want)
+	}
+	if len(p.order) != 2 {
+		t.Errorf("%d runs kept, want 2 (d ended before the commit point)", len(p.order))
+	}
+	// A replay from the commit skips a's records up to its last one.
+	q := newPartition("in", 0, &commitMeta{Offset: 3, Closed: map[string]int64{"a": 5}}, DefaultMaxCommitMetadata)
+	for _, tc := range []struct {
+		key  string
+		off  int64
+		skip bool
+	}{{"a", 4, true}, {"a", 5, true}, {"b", 4, false}, {"a", 6, false}} {
+		if got := q.skip(tc.key, tc.off); got != tc.skip {
+			t.Errorf("skip(%s, %d) = %v, want %v", tc.key, tc.off, got, tc.skip)
+		}
+	}
+	// Past what fits, only the runs a replay must skip are named.
+	p.maxMeta = 18
+	if _, md, ok := p.commitPoint(); ok {
+		t.Errorf("metadata %s fits in 18 bytes?", md)
+	}
+	p.maxMeta = 30
+	if _, md, _ := p.commitPoint(); md != `{"o":3,"c":{"a":5}}` {
+		t.Errorf("small metadata %s", md)
 	}
 }
 

@@ -32,11 +32,12 @@ const (
 	DefaultRunIdle            = 10 * time.Minute
 	DefaultMaxOpenRuns        = 1000
 	DefaultMaxBufferedRecords = 10000
+	DefaultCommitInterval     = time.Second
+	// DefaultMaxCommitMetadata fits Kafka's default
+	// offset.metadata.max.bytes, 4096.
+	DefaultMaxCommitMetadata = 4000
 )
 
-// commitMetadataMax caps a commit's metadata: Kafka's default
-// offset.metadata.max.bytes is 4096.
-const commitMetadataMax = 4000
 
 // Config configures Run.
 type Config struct {
@@ -63,6 +64,15 @@ type Config struct {
 	// TransactionalID (the group name and a random suffix when "").
 	Transactional   bool
 	TransactionalID string
+	// CommitInterval is how often the worker flushes its output and
+	// commits (each transaction spans one with Transactional); 0
+	// commits after every poll. What a replacement converts again after
+	// a crash is at most what came in one interval, beyond the open runs.
+	CommitInterval time.Duration
+	// MaxCommitMetadata caps a commit's metadata, in bytes
+	// (DefaultMaxCommitMetadata when 0); keep it under the broker's
+	// offset.metadata.max.bytes.
+	MaxCommitMetadata int
 	// SessionTimeout is the group's session timeout: how long a member
 	// that stopped answering keeps its partitions (kgo's default when 0).
 	SessionTimeout time.Duration
@@ -127,6 +137,9 @@ func newWorker(c Config) (*worker, error) {
 	if c.MaxBufferedRecords <= 0 {
 		c.MaxBufferedRecords = DefaultMaxBufferedRecords
 	}
+	if c.MaxCommitMetadata <= 0 {
+		c.MaxCommitMetadata = DefaultMaxCommitMetadata
+	}
 	if c.Stderr == nil {
 		c.Stderr = io.Discard
 	}
@@ -179,6 +192,7 @@ func (w *worker) run(ctx context.Context) error {
 			w.cl.CloseAllowingRebalance()
 		}
 	}()
+	lastCommit := time.Now()
 	for {
 		if err := w.produceErr(); err != nil {
 			return err
@@ -236,6 +250,15 @@ func (w *worker) run(ctx context.Context) error {
 			p.endIdle(w, now)
 		}
 		w.mu.Unlock()
+		if w.gts == nil {
+			// A rebalance may go on: the revoked partitions commit in
+			// the callback.
+			w.cl.AllowRebalance()
+		}
+		if time.Since(lastCommit) < w.c.CommitInterval && ctx.Err() == nil {
+			continue
+		}
+		lastCommit = time.Now()
 		// The commit finishes even when ctx ends meanwhile: shutdown
 		// commits next.
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
@@ -246,8 +269,6 @@ func (w *worker) run(ctx context.Context) error {
 		}
 		if w.gts != nil {
 			w.gts.AllowRebalance()
-		} else {
-			w.cl.AllowRebalance()
 		}
 	}
 }
@@ -360,7 +381,7 @@ func (w *worker) commit(ctx context.Context, only map[int32]bool) error {
 			w.mu.Lock()
 			for _, id := range ids {
 				if w.part[id] != nil {
-					w.part[id] = newPartition(w.c.In, id, known[id])
+					w.part[id] = newPartition(w.c.In, id, known[id], w.c.MaxCommitMetadata)
 				}
 			}
 			w.mu.Unlock()
@@ -420,7 +441,7 @@ func (w *worker) assigned(ctx context.Context, cl *kgo.Client, m map[string][]in
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, id := range ps {
-		w.part[id] = newPartition(w.c.In, id, known[id])
+		w.part[id] = newPartition(w.c.In, id, known[id], w.c.MaxCommitMetadata)
 	}
 }
 
@@ -720,13 +741,15 @@ type partition struct {
 	order []*run // open runs and closed runs still of use to a commit, by first offset
 	next  int64  // the offset after the last record handled; -1 before any
 	meta  *commitMeta
+	// maxMeta caps the commit metadata.
+	maxMeta int
 	// committed and committedMeta are the last commit asked for.
 	committed     int64
 	committedMeta string
 }
 
-func newPartition(topic string, id int32, meta *commitMeta) *partition {
-	return &partition{topic: topic, id: id, runs: map[string]*run{}, next: -1, meta: meta}
+func newPartition(topic string, id int32, meta *commitMeta, maxMeta int) *partition {
+	return &partition{topic: topic, id: id, runs: map[string]*run{}, next: -1, meta: meta, maxMeta: maxMeta}
 }
 
 // commitMeta is the metadata of a commit.
@@ -832,8 +855,8 @@ func (p *partition) commitPoint() (int64, string, bool) {
 	p.order = kept
 	b, ok := p.metadata(c, true)
 	if !ok {
-		// Too much to say: name only the runs a replay must skip or
-		// finish (the runs after c are converted again: duplicates).
+		// Too much to say: name only the runs a replay must skip (the
+		// runs after c are converted again: duplicates).
 		b, ok = p.metadata(c, false)
 	}
 	if !ok {
@@ -851,7 +874,7 @@ func (p *partition) metadata(c int64, all bool) ([]byte, bool) {
 		switch {
 		case r.closed && (all || r.first < c):
 			m.Closed[r.key] = r.last
-		case !r.closed:
+		case !r.closed && all:
 			m.Open[r.key] = openState{First: r.first, Emitted: r.seq}
 		}
 	}
@@ -863,11 +886,11 @@ func (p *partition) metadata(c int64, all bool) ([]byte, bool) {
 			}
 		}
 		for k, o := range old.Open {
-			if _, ok := m.Open[k]; !ok && o.First >= p.next && (all || o.First < c) {
+			if _, ok := m.Open[k]; !ok && o.First >= p.next && all {
 				m.Open[k] = o
 			}
 		}
 	}
 	b, _ := json.Marshal(m)
-	return b, len(b) <= commitMetadataMax
+	return b, len(b) <= p.maxMeta
 }
