@@ -38,7 +38,6 @@ const (
 	DefaultMaxCommitMetadata = 4000
 )
 
-
 // Config configures Run.
 type Config struct {
 	Brokers  []string
