@@ -5,7 +5,9 @@
 // # Records
 //
 // An input record's key is its run's id; its value is one unit of the
-// source format (an NDJSON line, or one SSE message with its blank line).
+// source format (an NDJSON line, or one SSE message with its blank line; a
+// value without its newline or blank line gets it, as producers that send
+// a file line by line leave it out).
 // The records of a run are converted in order by a convert.Session of its
 // own. Each output record carries the run's key, one unit of the target
 // format (a line, or an SSE message with its blank line; the text formats

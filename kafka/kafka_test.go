@@ -342,6 +342,24 @@ func TestInterleavedRuns(t *testing.T) {
 	}
 }
 
+// TestUnitsWithoutNewlines: a producer that sends each line without its
+// newline (kcat does), or each SSE message without its blank line, gets
+// the same output.
+func TestUnitsWithoutNewlines(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t, 2)
+	runs := recordings(t, "claude", "jsonenv")
+	to := lookup(t, "codex")
+	recs := interleaved(runs)
+	for _, r := range recs {
+		r.Value = bytes.TrimRight(r.Value, "\n")
+	}
+	var stderr syncBuffer
+	start(t, testConfig(c, to, &stderr))
+	produce(t, c, recs)
+	outputs(t, c, wantOutputs(t, runs, to))
+}
+
 // TestEndMarkers: runs end at their format's end marker without the end
 // header: the next run under the same id is a new run, numbered from 0.
 func TestEndMarkers(t *testing.T) {

@@ -530,7 +530,7 @@ func (w *worker) record(p *partition, r *kgo.Record) {
 	run.last = r.Offset
 	run.seen = time.Now()
 	run.offset = r.Offset
-	_, err := run.s.Write(r.Value)
+	_, err := run.s.Write(run.framed(r.Value))
 	switch {
 	case err == io.EOF:
 		// The run ended in-band already; this record is after its end.
@@ -572,6 +572,7 @@ func (w *worker) open(p *partition, key string, r *kgo.Record) *run {
 	if h, ok := format.Sniff(r.Value, true); ok {
 		ndjson = !h.SSE
 	}
+	run.sseIn = !ndjson
 	var mainAgent *string
 	run.s = convert.NewSession(&run.out, &convert.SessionOptions{
 		From: w.c.From, To: w.c.To, Decode: &dopts, Encode: &eopts,
@@ -700,6 +701,23 @@ type run struct {
 	suppress    int64 // output records before this one were written already
 	abandoned   bool
 	closed      bool
+	sseIn       bool // the input is SSE
+}
+
+// framed returns v, one unit of the input, ending as its framing needs:
+// a line with its newline, an SSE message with its blank line. Producers
+// that send a line per record often leave the newline out.
+func (r *run) framed(v []byte) []byte {
+	switch {
+	case !r.sseIn && !bytes.HasSuffix(v, []byte("\n")):
+		return append(bytes.Clone(v), '\n')
+	case !r.sseIn || bytes.HasSuffix(v, []byte("\n\n")) || bytes.HasSuffix(v, []byte("\r\n\r\n")):
+		return v
+	case bytes.HasSuffix(v, []byte("\n")):
+		return append(bytes.Clone(v), '\n')
+	default:
+		return append(bytes.Clone(v), "\n\n"...)
+	}
 }
 
 // nextUnit takes the next complete unit of the output: an SSE message
