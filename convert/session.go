@@ -38,7 +38,10 @@ type SessionOptions struct {
 // those bytes complete; Close ends the input and writes the rest. The
 // output is byte for byte what Pipe writes over the whole input, followed
 // by the encoder's end (written only when the input held an event of its
-// format, as convert does), wherever the input is split.
+// format, as convert does), wherever the input is split. (The model-text
+// formats read by a guess, inlinexml and xmltools, make a text delta of
+// each piece of text they are given: their output has the same text
+// wherever the input is split, in other deltas.)
 //
 // A session holds what its decoder and encoder hold, bounded as Pipe's
 // state is (Decode.MaxEventBytes), plus nothing of the input: Write

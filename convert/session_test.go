@@ -176,11 +176,11 @@ func TestSessionAnySplit(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, uint64(i)))
 			rng2 := rand.New(rand.NewPCG(seed, uint64(i)+1))
 			splits := map[string]func([]byte) int{
-				// One byte at a time over the first 4 KiB (detection,
+				// One byte at a time over the first KiB (detection,
 				// the first lines), then random pieces: a whole file
 				// byte by byte costs minutes under -race.
 				"1": func(rest []byte) int {
-					if len(data)-len(rest) < 4<<10 {
+					if len(data)-len(rest) < 1<<10 {
 						return 1
 					}
 					return 1 + rng.IntN(200)
