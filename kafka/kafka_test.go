@@ -632,3 +632,78 @@ func TestTransactional(t *testing.T) {
 		t.Errorf("%d duplicates visible to read_committed", dups)
 	}
 }
+
+// TestRunIdle: a run whose records stop mid-stream ends after the idle
+// time as a cut: its output is what convert writes for the cut input,
+// and the cut is reported.
+func TestRunIdle(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t, 1)
+	full := recordings(t, "jsonenv")[0]
+	cut := full
+	cut.units = full.units[:len(full.units)/2]
+	cut.data = bytes.Join(cut.units, nil)
+	to := lookup(t, "claude")
+	var stderr syncBuffer
+	cfg := testConfig(c, to, &stderr)
+	cfg.RunIdle = 50 * time.Millisecond
+	start(t, cfg)
+	var recs []*kgo.Record
+	for _, u := range cut.units {
+		recs = append(recs, &kgo.Record{Topic: "in", Key: []byte(cut.id), Value: u})
+	}
+	produce(t, c, recs)
+	outputs(t, c, wantOutputs(t, []recording{cut}, to))
+	for _, want := range []string{"no record for 50ms: the run is ended as cut", "in/0/" + cut.id + ":"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr.String())
+		}
+	}
+}
+
+// TestMaxOpenRuns: past the cap on open runs the run that waited
+// longest is ended as a cut, and said so.
+func TestMaxOpenRuns(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t, 1)
+	runs := recordings(t, "claude")[:3]
+	to := lookup(t, "jsonenv")
+	var stderr syncBuffer
+	cfg := testConfig(c, to, &stderr)
+	cfg.MaxOpenRuns = 2
+	start(t, cfg)
+	// Two runs whole, then a third: the cap is not reached while the
+	// first two run one after the other.
+	var recs []*kgo.Record
+	recs = append(recs, interleaved(runs[:2])...)
+	recs = append(recs, interleaved(runs[2:])...)
+	produce(t, c, recs)
+	outputs(t, c, wantOutputs(t, runs, to))
+	if strings.Contains(stderr.String(), "runs open") {
+		t.Errorf("cap reported with two runs open:\n%s", stderr.String())
+	}
+	// Three runs at once: the first is cut when the third opens.
+	c2 := newCluster(t, 1)
+	cfg2 := testConfig(c2, to, &stderr)
+	cfg2.MaxOpenRuns = 2
+	cfg2.Problems = "problems"
+	start(t, cfg2)
+	produce(t, c2, interleaved(runs))
+	want := fmt.Sprintf("more than 2 runs open on the partition: run %q is ended as cut", runs[0].id)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c2.ListenAddrs()...), kgo.ConsumeTopics("problems"), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	for found := false; !found; {
+		fs := cl.PollFetches(ctx)
+		if ctx.Err() != nil {
+			t.Fatalf("no problem says %q; stderr:\n%s", want, stderr.String())
+		}
+		fs.EachRecord(func(r *kgo.Record) {
+			found = found || bytes.Contains(r.Value, []byte(strconv.Quote(want)[1:len(strconv.Quote(want))-1]))
+		})
+	}
+}

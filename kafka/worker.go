@@ -812,7 +812,7 @@ func (p *partition) advance(offset int64) {
 func (p *partition) oldestIdle() *run {
 	var oldest *run
 	for _, r := range p.runs {
-		if oldest == nil || r.seen.Before(oldest.seen) {
+		if oldest == nil || r.seen.Before(oldest.seen) || r.seen.Equal(oldest.seen) && r.first < oldest.first {
 			oldest = r
 		}
 	}
