@@ -305,3 +305,37 @@ func TestSessionConcurrentWrites(t *testing.T) {
 		t.Errorf("%d deltas written, want %d", got, want)
 	}
 }
+
+// FuzzSession: for any input (not read by a guess) and any cuts, a
+// Session writes what converting the whole input writes, reports the same
+// problems and never panics.
+func FuzzSession(f *testing.F) {
+	files, _ := filepath.Glob("../testdata/*/*")
+	for _, name := range files {
+		if strings.HasSuffix(name, ".md") {
+			continue
+		}
+		if b, err := os.ReadFile(name); err == nil {
+			f.Add(b[:min(len(b), 4096)], uint64(len(b)))
+		}
+	}
+	f.Add([]byte("data: {\"type\":\"text\"}\n\n"), uint64(1))
+	var targets []convert.Format
+	for _, fm := range convert.Formats() {
+		if fm.NewEncoder != nil {
+			targets = append(targets, fm)
+		}
+	}
+	f.Fuzz(func(t *testing.T, in []byte, seed uint64) {
+		if _, guessed, _ := convert.Detect(bufio.NewReader(bytes.NewReader(in))); guessed {
+			return // the text formats' deltas follow the cuts (sessionInputs)
+		}
+		to := targets[seed%uint64(len(targets))]
+		rng := rand.New(rand.NewPCG(seed, uint64(len(in))))
+		want := wholeConversion(in, to)
+		got := sessionConversion(in, to, func([]byte) int { return 1 + rng.IntN(32) })
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("to %s: session differs from the whole conversion (-whole +session):\n%s", to.Name, diff)
+		}
+	})
+}
