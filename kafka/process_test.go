@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,6 +59,13 @@ func TestAcceptanceTwoProcesses(t *testing.T) {
 		}
 		workers[i] = cmd
 		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	}
+	// Both members own partitions before the first record: the one
+	// killed has runs open.
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	if _, err := c.WaitGroupStable(ctx, "accept", 2); err != nil {
+		t.Fatal(err)
 	}
 	recs := interleaved(runs)
 	half := len(recs) / 2
