@@ -55,6 +55,7 @@ func ExampleSession() {
 		`data: {"type":"text","agent":"a","final":false,"del`,
 		`ta":"hel"}` + "\n\n",
 		`data: {"type":"text","agent":"a","final":true,"delta":"lo"}` + "\n\n",
+		"data: [DONE]\n\n",
 	} {
 		fmt.Println("piece:")
 		if _, err := s.Write([]byte(piece)); err != nil {
@@ -72,5 +73,6 @@ func ExampleSession() {
 	// piece:
 	// {"type":"text","agent":"a","final":false,"delta":"lo"}
 	// {"type":"text","agent":"a","final":true,"delta":""}
+	// piece:
 	// close:
 }

@@ -170,11 +170,17 @@ func (s *Session) run(w io.Writer, o *SessionOptions) {
 	}
 	dec := &sessionDecoder{dec: from.NewDecoder(br, dopts), end: o.End}
 	enc := o.To.NewEncoder(w, eopts)
-	err := Pipe(dec, enc, &PipeOptions{Problem: o.Problem})
+	cut := false // the decoder reported the input cut
+	problem := func(err error) bool {
+		cut = cut || errors.Is(err, event.ErrTruncated)
+		return o.Problem != nil && o.Problem(err)
+	}
+	err := Pipe(dec, enc, &PipeOptions{Problem: problem})
 	if err == nil && dec.events > 0 {
 		// As convert: the end is written only for an input read to its
-		// end that held an event of its format.
-		if cerr := enc.Close(); cerr != nil && o.Problem != nil {
+		// end that held an event of its format, and a cut input stays
+		// cut (event.End), reported once, by the decoder.
+		if cerr := event.End(enc, cut); cerr != nil && o.Problem != nil && (!cut || !errors.Is(cerr, event.ErrTruncated)) {
 			o.Problem(cerr)
 		}
 	}

@@ -41,12 +41,19 @@ func wholeConversion(data []byte, to convert.Format) conversion {
 		c.Err = err.Error()
 		return c
 	}
-	problem := func(err error) bool { c.Problems = append(c.Problems, err.Error()); return true }
+	cut := false
+	problem := func(err error) bool {
+		cut = cut || errors.Is(err, event.ErrTruncated)
+		c.Problems = append(c.Problems, err.Error())
+		return true
+	}
 	dec := &countingDec{dec: from.NewDecoder(br, &format.Options{Source: "in"})}
 	enc := to.NewEncoder(&out, &format.Options{})
 	err = convert.Pipe(dec, enc, &convert.PipeOptions{Problem: problem})
 	if err == nil && dec.n > 0 {
-		if cerr := enc.Close(); cerr != nil {
+		// A cut input stays cut (event.End), reported once, by the
+		// decoder.
+		if cerr := event.End(enc, cut); cerr != nil && (!cut || !errors.Is(cerr, event.ErrTruncated)) {
 			problem(cerr)
 		}
 	}
@@ -295,7 +302,7 @@ func TestSessionConcurrentWrites(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if _, err := s.Write([]byte(`data: {"type":"text","agent":"a","final":true,"delta":""}` + "\n\n")); err != nil {
+	if _, err := s.Write([]byte(`data: {"type":"text","agent":"a","final":true,"delta":""}` + "\n\ndata: [DONE]\n\n")); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
