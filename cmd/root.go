@@ -34,6 +34,7 @@ Run 'agentstream formats' for the formats it knows.`,
 		newReplayCmd(ios),
 		newUsageCmd(ios),
 	)
+	registerCompletions(root)
 	return root
 }
 
