@@ -35,7 +35,7 @@ func runAssembleHTML(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 		if name == "-" {
 			title = "agent run (stdin)"
 		}
-		page := htmlview.New(w, htmlview.Options{Title: title, NoThinking: o.noThinking, MaxBlockBytes: o.in.maxEventBytes, Prices: prices})
+		page := htmlview.New(w, htmlview.Options{Title: title, NoThinking: o.noThinking, MaxBlockBytes: o.in.maxEventBytes, Prices: prices, Verbose: o.verbose, TurnEndsRun: turnEndsRun(in)})
 		return writeView(name, dec, rep, w, page, nil)
 	})
 	if err != nil {

@@ -53,6 +53,12 @@ type Options struct {
 	// Prices prices the run when the stream reports no cost; nil leaves
 	// the cost out.
 	Prices *usage.Prices
+	// Verbose shows the bookkeeping lines (render.Bookkeeping) too.
+	Verbose bool
+	// TurnEndsRun says that the format has no run end (Codex exec, a raw
+	// API response): a run whose main agent's last turn ended, with
+	// nothing after it, is shown as ended.
+	TurnEndsRun bool
 }
 
 // Writer writes one run as an HTML page. Feed it with Event and finish
@@ -74,6 +80,9 @@ type Writer struct {
 
 type agentInfo struct {
 	depth   int
+	// turnEnded: the agent's last turn ended and nothing of another
+	// came after it.
+	turnEnded bool
 	into    string // where the agent's blocks go: "c<call>", "" at top level
 	pending []int  // calls without a result yet
 }
@@ -94,8 +103,17 @@ var ErrBlockTooLarge = assemble.ErrBlockTooLarge
 // wrapping ErrBlockTooLarge.
 func (h *Writer) Event(ev event.Event) error {
 	h.cnt.Add(ev)
-	if s, ok := ev.(*event.SessionStart); ok {
-		h.session(s)
+	switch e := ev.(type) {
+	case *event.SessionStart:
+		h.session(e)
+	case *event.TurnStart, *event.BlockStart, *event.Delta, *event.ToolCall, *event.ToolResult:
+		h.agent(ev.AgentID()).turnEnded = false
+	case *event.TurnEnd:
+		h.agent(e.Agent).turnEnded = true
+	case *event.Notice:
+		if !h.o.Verbose && render.Bookkeeping(e) {
+			return h.err
+		}
 	}
 	bs, aerr := h.asm.Add(ev)
 	for _, b := range bs {
@@ -624,7 +642,11 @@ func (h *Writer) summary() {
 		}
 	}
 	state := "run ended"
-	if !r.Ended {
+	switch {
+	case r.Ended:
+	case h.o.TurnEndsRun && h.agent(r.MainAgent).turnEnded:
+		state = "run ended (its last turn ended: the format has no run end)"
+	default:
 		state = "no run end in the stream"
 	}
 	if h.truncated {

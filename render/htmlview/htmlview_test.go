@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -269,7 +270,9 @@ func renderFile(t *testing.T, name string, from convert.Format) string {
 	}
 	defer f.Close()
 	var b bytes.Buffer
-	w := htmlview.New(&b, htmlview.Options{Title: strings.TrimPrefix(name, "../../testdata/")})
+	w := htmlview.New(&b, htmlview.Options{
+		Title: strings.TrimPrefix(name, "../../testdata/"), TurnEndsRun: slices.Contains(from.Lacks, format.MetaFinal),
+	})
 	dec := from.NewDecoder(bufio.NewReader(f), &format.Options{Source: name})
 	for {
 		ev, err := dec.Next()
