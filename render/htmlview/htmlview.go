@@ -79,12 +79,12 @@ type Writer struct {
 }
 
 type agentInfo struct {
-	depth   int
+	depth int
 	// turnEnded: the agent's last turn ended and nothing of another
 	// came after it.
 	turnEnded bool
-	into    string // where the agent's blocks go: "c<call>", "" at top level
-	pending []int  // calls without a result yet
+	into      string // where the agent's blocks go: "c<call>", "" at top level
+	pending   []int  // calls without a result yet
 }
 
 // New returns a Writer on w.
