@@ -76,7 +76,7 @@ type sample struct {
 	L      []inner         `json:"l"`
 	Raw    json.RawMessage `json:"raw,omitempty"`
 	Skip   string          `json:"-"`
-	hidden string
+	hidden string //lint:ignore U1000 an unexported field the schema must leave out
 	Kind   string `json:"kind"`
 }
 
