@@ -76,8 +76,8 @@ type sample struct {
 	L      []inner         `json:"l"`
 	Raw    json.RawMessage `json:"raw,omitempty"`
 	Skip   string          `json:"-"`
-	hidden string //lint:ignore U1000 an unexported field the schema must leave out
-	Kind   string `json:"kind"`
+	hidden string          //lint:ignore U1000 an unexported field the schema must leave out
+	Kind   string          `json:"kind"`
 }
 
 // TestGenerate checks the encoding/json rules on a sample type.
