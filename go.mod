@@ -12,6 +12,7 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.10
 	github.com/tmaxmax/go-sse v0.11.0
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/sys v0.48.0
 )
 

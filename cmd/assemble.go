@@ -63,6 +63,7 @@ A stream cut off mid-block prints what it had, then reports the truncation.`,
   agentstream assemble -o json < run.sse | jq -r 'select(.type=="text").text'
   agentstream assemble --since 24h ~/.claude/projects/-home-me-src-app/
   agentstream assemble -o html run.jsonl > run.html
+  agentstream assemble -o html ~/.codex/sessions/ > runs.html
   agentstream assemble -o html -F --until-end live.jsonl > live.html`,
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -74,7 +75,7 @@ A stream cut off mid-block prints what it had, then reports the truncation.`,
 	}
 	fs := c.Flags()
 	addAssembleInputFlags(fs, &o.in)
-	fs.StringVarP(&o.output, "output", "o", "text", "output: text, markdown, json or html (one self-contained page, docs/assemble.md)")
+	fs.StringVarP(&o.output, "output", "o", "text", "output: text, markdown, json or html (one self-contained page of every run, docs/assemble.md)")
 	fs.BoolVar(&live, "live", false, "stream text as it arrives (default: when stdout is a terminal)")
 	fs.StringVar(&o.agent, "agent", "all", "agents to show: all, main, or an agent id (or id prefix)")
 	fs.IntVar(&o.maxOutputLines, "max-output-lines", render.DefaultMaxOutputLines, "lines of tool output shown (first and last halves)")
