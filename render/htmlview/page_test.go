@@ -40,6 +40,11 @@ func TestMarkdown(t *testing.T) {
 		{"![x](file:///etc/passwd)", []string{"<p>x</p>"}, []string{"file:"}},
 		{"| a | b |\n|---|---|\n| 1 | 2 |", []string{"<table>", "<td>1</td>"}, nil},
 		{"- [x] done\n- [ ] todo", []string{`<input checked="" disabled="" type="checkbox">`}, nil},
+		{"| l | r |\n|:--|--:|\n| 1 | 2 |", []string{`<th style="text-align:left">l</th>`}, nil},
+		{"```go\nfmt.Println(\"<b>\")\n```", []string{`<pre><code class="language-go">fmt.Println(&quot;&lt;b&gt;&quot;)`}, nil},
+		{"# Title\n\n> quote\n\n1. one\n2. two\n\n---\n~~gone~~ a  \nb", []string{"<h1>Title</h1>", "<blockquote>", "<ol>", "<hr>", "<del>gone</del>", "<br>"}, nil},
+		{"<div>\n<script>alert(1)</script>\n</div>", []string{`<pre class="raw">&lt;div&gt;`}, nil},
+		{"[a](<javascript:alert(1)>) [b]: x\n\n[b]", nil, []string{"javascript:", `href="x"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
