@@ -68,9 +68,10 @@ var completions = map[string]flagValues{
 	"tools-protocol": fixed(protocols),
 	"xml-escaping":   fixed(func() []string { return xmlEscapings }),
 	"agent": func(c *cobra.Command, _ []string, _ string) ([]cobra.Completion, bool) {
-		// On assemble --agent selects the agents shown (all, main, an id);
-		// elsewhere it names the agent of sources that carry none.
-		if c.Name() != "assemble" {
+		// Where --agent selects agents (all, the default, main or an id:
+		// assemble) it completes those; where it names the agent of
+		// sources that carry none it is free.
+		if f := c.Flags().Lookup("agent"); f == nil || f.DefValue != "all" {
 			return nil, false
 		}
 		return []string{"all\tevery agent", "main\tthe main agent only"}, true
