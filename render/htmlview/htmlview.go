@@ -1,6 +1,10 @@
-// Package htmlview writes an agent run as one self-contained HTML page:
+// Package htmlview writes agent runs as one self-contained HTML page:
 // inline CSS and one small inline script, no network fetch, readable from
-// file://.
+// file://. New writes a page of one run; a Page holds several, each in a
+// section of its own with ids of its own, and an index of the runs at the
+// top (each run's line is written after the run and moved there by the
+// script). Text blocks are Markdown, rendered by goldmark in its safe mode
+// (markdown.go); a search box filters the blocks.
 //
 // The page is written as a stream: the head first, then each block as the
 // assembler (package assemble) completes it, so a huge run never sits in
