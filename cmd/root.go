@@ -36,6 +36,7 @@ Run 'agentstream formats' for the formats it knows.`,
 		newSessionsCmd(ios),
 		newKafkaCmd(ios),
 	)
+	registerCompletions(root)
 	return root
 }
 
