@@ -42,7 +42,6 @@ type Encoder struct {
 	main   string
 	seen   bool
 	buf    []byte
-	n      int // messages without an id, for derived ids
 
 	// held is a turn's end not written yet: the next event decides how
 	// it ends (see releaseEnd).
@@ -71,7 +70,8 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	}
 	e.st.Event = e.event
 	e.st.MCPBeta = e.cfg.MCPBeta
-	e.st.NewID = func() string { e.n++; return fmt.Sprintf("msg_agentstream_%04d", e.n) }
+	// No NewID: a message whose source names no id gets "", the unknown
+	// form, never a made-up one.
 	return e
 }
 
@@ -160,8 +160,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 	}
 	if t, ok := ev.(*event.ToolResult); ok && !e.st.AssistantResult(t) && e.st.Answered(t.ID) && !e.st.Explicit() {
 		// No turn boundaries in the source: the model's turn is over
-		// once all its tool calls have their results.
-		e.endTurn("tool_use", nil)
+		// once all its tool calls have their results. The source names
+		// no stop reason: null, never a made-up tool_use.
+		e.endTurn("", nil)
 	}
 	if te, ok := ev.(*event.TurnEnd); ok && te.Error != "" {
 		if e.stopped && !e.st.InTurn() {
@@ -257,8 +258,7 @@ func (e *Encoder) lateSignatures(r *event.RunEnd) {
 // the end's place, as in the API's stream; a run end gives its
 // cumulative usage to a last turn that has none of its own (see
 // runUsage) and its stop reason to a turn that has none; a turn with
-// tool calls and no stop reason that the run goes on from stopped for
-// tool_use.
+// no stop reason stops with null.
 func (e *Encoder) releaseEnd(next event.Event) {
 	held := e.held
 	e.held = nil
@@ -276,17 +276,9 @@ func (e *Encoder) releaseEnd(next event.Event) {
 			stop = n.StopReason // Claude's stop reason is on its result line
 		}
 	}
-	switch {
-	case stop == "" && next != nil && e.st.HadTools():
-		// A turn the source ends without a stop reason (Claude's
-		// assistant lines) whose tool calls the run goes on from.
-		stop = "tool_use"
-	case stop == "" && next == nil:
-		// The last turn ended (TurnEnd, no error) and so did the stream:
-		// a turn the model finished (Codex's turn.completed names no
-		// stop reason), as Close ends a source without turns.
-		stop = e.closeStop()
-	}
+	// A turn the source ends without a stop reason (Claude's assistant
+	// lines, Codex's turn.completed) stops with null: never a made-up
+	// tool_use or end_turn.
 	e.endTurn(stop, u)
 }
 
@@ -349,11 +341,7 @@ func (e *Encoder) runEnd(ev *event.RunEnd) {
 	if !e.st.InTurn() {
 		return
 	}
-	stop := ev.StopReason
-	if stop == "" {
-		stop = "end_turn"
-	}
-	e.endTurn(stop, e.runUsage(ev.Usage))
+	e.endTurn(ev.StopReason, e.runUsage(ev.Usage)) // "" stays null
 }
 
 // isAPIError reports whether an error not marked fatal is an API
@@ -427,18 +415,8 @@ func (e *Encoder) Close() error {
 		}
 		return e.err
 	}
-	e.endTurn(e.closeStop(), nil)
+	e.endTurn("", nil) // the source named no stop reason: null
 	return e.err
-}
-
-// closeStop is the stop reason of a last message the source ends without
-// one: tool_use when it has tool calls still waiting for a result (the
-// agent stopped for the client to run them), else end_turn.
-func (e *Encoder) closeStop() string {
-	if e.st.Unanswered() {
-		return "tool_use"
-	}
-	return "end_turn"
 }
 
 func compact(raw []byte) []byte {

@@ -821,12 +821,12 @@ func TestLinesAsMarshal(t *testing.T) {
 				Type    string `json:"type"`
 				Message any    `json:"message"`
 				header
-			}{Type: wire.TypeAssistant, Message: json.RawMessage(messages.AppendMessage(nil, s, s, block)), header: e.header(a)})
+			}{Type: wire.TypeAssistant, Message: json.RawMessage(messages.AppendMessage(nil, s, s, nil, block)), header: e.header(a)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			e.n = 0
-			if diff := cmp.Diff(string(want), string(e.appendAssistant(nil, a, s, s, block))+"}"); diff != "" {
+			if diff := cmp.Diff(string(want), string(e.appendAssistant(nil, a, messages.MessageInfo{ID: s, Model: s}, block))+"}"); diff != "" {
 				t.Errorf("%q: assistant line (-Marshal +appendAssistant):\n%s", s, diff)
 			}
 			e.n = 0

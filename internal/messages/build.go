@@ -622,14 +622,14 @@ func (b *Builder) abandon(m *message) {
 }
 
 func mergeUsage(start, delta *Usage) *event.Usage {
-	if start == nil && delta == nil {
+	if !start.HasCounts() && !delta.HasCounts() {
 		return nil
 	}
 	var u Usage
 	if start != nil {
 		u = *start
 	}
-	if d := delta; d != nil {
+	if d := delta; d.HasCounts() {
 		if d.InputTokens != 0 {
 			u.InputTokens = d.InputTokens
 		}
@@ -643,13 +643,18 @@ func mergeUsage(start, delta *Usage) *event.Usage {
 			u.ServiceTier = d.ServiceTier
 		}
 		u.OutputTokens = d.OutputTokens
+		u.Counted = true
 	}
 	return u.Event()
 }
 
+// Counted reports whether u gives a token count: a usage object whose
+// counts are all null or absent (the unknown form) gives none.
+func (u *Usage) HasCounts() bool { return u != nil && u.Counted }
+
 // Event returns u as a canonical usage.
 func (u *Usage) Event() *event.Usage {
-	if u == nil {
+	if !u.HasCounts() {
 		return nil
 	}
 	return &event.Usage{
