@@ -319,6 +319,7 @@ func TestEveryEventType(t *testing.T) {
 	}
 	out, warnings := encode(t, &Config{}, evs)
 	want := []string{
+		"claude cannot carry per-turn usage known only at the turn's end (assistant lines carry the usage of the message's start; the result line has the sum)",
 		"claude cannot carry tool result exit codes and status",
 		"claude cannot carry the run summary of a subagent",
 		"claude cannot carry awaiting tools",
