@@ -134,6 +134,14 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.held = x
 			return nil
 		}
+	case *event.Notice:
+		if x.Kind == event.NoticeAbandoned && e.st.Abandon() {
+			// A response the source gave up: it ends where it stopped,
+			// with no block stop, message_delta or message_stop, as the
+			// body the source read did, and the next begins.
+			e.start = nil
+			return e.err
+		}
 	case *event.BlockEnd, *event.Citations:
 		if e.stopped && !e.st.InTurn() {
 			return nil // the rest of the block a fatal error cut short

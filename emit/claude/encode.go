@@ -68,10 +68,10 @@ type Encoder struct {
 	turnUsage   event.Usage // the sum of the main agent's turns' usage
 	turnCounted bool        // whether any of its turns gave one
 	lastText    []byte      // as a JSON string
-	lastStop  string
-	failed    bool     // the main agent had a fatal error or a failed turn
-	errs      []string // the main agent's error messages, for result.errors
-	resultOut bool
+	lastStop    string
+	failed      bool     // the main agent had a fatal error or a failed turn
+	errs        []string // the main agent's error messages, for result.errors
+	resultOut   bool
 	// rawBlocks is set once an Unknown event went to a Streamer, which
 	// may write it as a block as it came. Until then every text block
 	// noteText keeps was escaped by jsontext.AppendMarshalString, and
@@ -313,6 +313,17 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 	}
 	e.noteUsage(ev)
+	if n, ok := ev.(*event.Notice); ok && n.Kind == event.NoticeAbandoned && len(n.Raw) == 0 {
+		// A message the source gave up and began again: what of its
+		// open block was streamed stays as it came (--partial), with no
+		// block stop, message_delta or message_stop, which is how the
+		// reader tells it; without --partial it is not written at all.
+		// The notice is the reader's, not a line of the source.
+		if a.st.Abandon() && !e.cfg.Partial {
+			e.warn("abandoned partial messages (dropped: only --partial shows them)")
+		}
+		return e.err
+	}
 	if u, ok := ev.(*event.Unknown); ok && u.Format == messages.Format {
 		e.rawBlocks = true // it may become a block of the Streamer's: see rawBlocks
 	}
@@ -837,7 +848,7 @@ func (e *Encoder) closeTurns(stop string) {
 		s := ""
 		if a.id == e.main {
 			s = stop
-				// "" is unknown: null, never a made-up end_turn or tool_use
+			// "" is unknown: null, never a made-up end_turn or tool_use
 		}
 		a.st.EndTurn(s, nil)
 		if a.id == e.main {

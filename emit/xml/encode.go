@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/openset"
 	wire "github.com/agentstream/agentstream/parse/xmlstream"
 )
@@ -27,7 +28,8 @@ type Config struct {
 type Encoder struct {
 	w      io.Writer
 	cfg    Config
-	losses event.Losses // what was warned about
+	losses event.Losses    // what was warned about
+	turns  agentmeta.Turns // what of the turns is reported lost
 	buf    []byte
 	err    error
 
@@ -88,6 +90,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if interrupts(ev) {
 		e.cut(agent)
 	}
+	e.turns.Report(ev, e.warn)
 	switch ev := ev.(type) {
 	case *event.SessionStart:
 		e.closeOpen()
@@ -181,9 +184,6 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.TurnStart:
 		// XML has no turn boundaries; the blocks imply them.
 	case *event.TurnEnd:
-		if ev.Usage != nil {
-			e.warn("per-turn usage")
-		}
 		if ev.Error != "" {
 			e.errorBlock(errorJSON("turn_failed", ev.Error))
 		}
@@ -191,7 +191,13 @@ func (e *Encoder) Encode(ev event.Event) error {
 		data, own := metaFinal(ev)
 		e.metaElement(wire.TagMetaFinal, data, own)
 	case *event.Notice:
-		e.warn("notices (" + ev.Kind + ")")
+		if ev.Kind == event.NoticeAbandoned {
+			// The format has no way to say a streamed block was given up:
+			// what of it was written reads back as content.
+			e.warn("abandoned partial messages (what was streamed of them reads back as content)")
+		} else {
+			e.warn("notices (" + ev.Kind + ")")
+		}
 	case *event.FileChange:
 		e.warn("file changes")
 	case *event.TodoList:

@@ -515,3 +515,41 @@ func skipAny(r *jsontext.Reader) {
 		r.Skip()
 	}
 }
+
+// Turns reports what the envelope and the XML stream cannot carry of a
+// run's model turns: they have no turn boundaries, so a turn's message
+// id, model, usage and stop reason have no place but the run's own
+// meta_init (the session's model) and meta_final (the run's stop reason
+// and cumulative usage). The zero value is ready to use.
+type Turns struct {
+	model map[string]string // each agent's session model, from its SessionStart
+}
+
+// Report passes to warn what of ev the two formats cannot carry, once
+// per kind when warn is an event.Losses' report.
+func (t *Turns) Report(ev event.Event, warn func(what string)) {
+	switch ev := ev.(type) {
+	case *event.SessionStart:
+		if t.model == nil {
+			t.model = map[string]string{}
+		}
+		t.model[ev.Agent] = ev.Model
+	case *event.TurnStart:
+		if ev.MessageID != "" {
+			warn("message ids")
+		}
+		if ev.Model != "" && ev.Model != t.model[ev.Agent] {
+			warn("models of messages (meta_init names the session's model only)")
+		}
+		if ev.Usage != nil {
+			warn("per-turn usage (meta_final carries the run's cumulative usage only)")
+		}
+	case *event.TurnEnd:
+		if ev.Usage != nil {
+			warn("per-turn usage (meta_final carries the run's cumulative usage only)")
+		}
+		if ev.StopReason != "" {
+			warn("per-turn stop reasons (meta_final carries the run's stop reason only)")
+		}
+	}
+}

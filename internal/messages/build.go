@@ -618,7 +618,9 @@ func (b *Builder) abandon(m *message) {
 		msg += "; its unfinished " + strings.Join(cut, ", ") + " block(s) are dropped"
 	}
 	b.emit(&event.Notice{Agent: m.agent, Kind: event.NoticeAbandoned, Message: msg})
-	b.closeTurn(m, "", "message ended without message_stop")
+	// The turn ends with no stop reason and no error: the message was
+	// given up and begun again, which is no failure of the run.
+	b.closeTurn(m, "", "")
 }
 
 func mergeUsage(start, delta *Usage) *event.Usage {

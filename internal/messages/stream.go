@@ -459,6 +459,19 @@ func (s *Streamer) writeMessageEnd(stopReason string, u *event.Usage) {
 	}
 }
 
+// Abandon gives up the open message as its source did (a stream given up
+// and begun again, event.NoticeAbandoned): the blocks it completed are
+// written, its open block is dropped (no content_block_stop, no
+// snapshot), and the message gets no message_delta or message_stop.
+// It reports whether a message was open.
+func (s *Streamer) Abandon() bool {
+	s.release()
+	open := s.msg != nil
+	s.msg, s.open, s.tools = nil, nil, false
+	s.buf = nil
+	return open
+}
+
 // Abort forgets the open message without ending it (after an error event
 // took its place).
 func (s *Streamer) Abort() {
