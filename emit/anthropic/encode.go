@@ -301,13 +301,18 @@ func (e *Encoder) endTurn(stop string, u *event.Usage) {
 		written = e.start
 	}
 	if written != nil {
-		e.sum.InputTokens += written.InputTokens
-		e.sum.OutputTokens += written.OutputTokens
-		e.sum.CacheReadTokens += written.CacheReadTokens
-		e.sum.CacheWriteTokens += written.CacheWriteTokens
+		e.addSum(written)
 	}
 	e.start = nil
 	e.st.EndTurn(stop, u)
+}
+
+// addSum counts u as written on a message.
+func (e *Encoder) addSum(u *event.Usage) {
+	e.sum.InputTokens += u.InputTokens
+	e.sum.OutputTokens += u.OutputTokens
+	e.sum.CacheReadTokens += u.CacheReadTokens
+	e.sum.CacheWriteTokens += u.CacheWriteTokens
 }
 
 // runUsage returns what of a run's cumulative usage the messages written
@@ -347,6 +352,9 @@ func (e *Encoder) runEnd(ev *event.RunEnd) {
 		return
 	}
 	if !e.st.InTurn() {
+		if ev.Usage != nil {
+			e.warn("a run's usage that comes after its last message ended")
+		}
 		return
 	}
 	e.endTurn(ev.StopReason, e.runUsage(ev.Usage)) // "" stays null
@@ -382,6 +390,12 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	if err != nil {
 		e.err = fmt.Errorf("anthropic: %w", err)
 		return
+	}
+	if e.st.InTurn() && e.start != nil {
+		// The message it ends said its usage at its start: readers
+		// count it, so the run's usage left for the last message does
+		// not.
+		e.addSum(e.start)
 	}
 	e.st.Abort()
 	e.start = nil

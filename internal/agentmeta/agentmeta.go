@@ -523,11 +523,48 @@ func skipAny(r *jsontext.Reader) {
 // and cumulative usage). The zero value is ready to use.
 type Turns struct {
 	model map[string]string // each agent's session model, from its SessionStart
+
+	// The main agent's turns, for a run end the source does not give
+	// (see RunEnd).
+	main     string
+	haveMain bool
+	turns    int
+	stop     string
+	usage    *event.Usage
+	ended    bool // the main agent's run end came
 }
 
 // Report passes to warn what of ev the two formats cannot carry, once
 // per kind when warn is an event.Losses' report.
 func (t *Turns) Report(ev event.Event, warn func(what string)) {
+	if !t.haveMain {
+		t.main, t.haveMain = ev.AgentID(), true
+	}
+	if s, ok := ev.(*event.SessionStart); ok && s.ParentAgent == "" && s.ParentToolID == "" && t.turns == 0 {
+		t.main = s.Agent
+	}
+	if ev.AgentID() == t.main {
+		switch ev := ev.(type) {
+		case *event.TurnEnd:
+			t.turns++
+			t.stop = ev.StopReason
+			if u := ev.Usage; u != nil {
+				if t.usage == nil {
+					t.usage = &event.Usage{}
+				}
+				t.usage.InputTokens += u.InputTokens
+				t.usage.OutputTokens += u.OutputTokens
+				t.usage.CacheReadTokens += u.CacheReadTokens
+				t.usage.CacheWriteTokens += u.CacheWriteTokens
+				t.usage.ReasoningTokens += u.ReasoningTokens
+				if u.ServiceTier != "" {
+					t.usage.ServiceTier = u.ServiceTier
+				}
+			}
+		case *event.RunEnd:
+			t.ended = true
+		}
+	}
 	switch ev := ev.(type) {
 	case *event.SessionStart:
 		if t.model == nil {
@@ -552,4 +589,15 @@ func (t *Turns) Report(ev event.Event, warn func(what string)) {
 			warn("per-turn stop reasons (meta_final carries the run's stop reason only)")
 		}
 	}
+}
+
+// RunEnd returns the run end of a source that gives its main agent's turns
+// but no run end of its own (an API body, a Codex run): the last turn's
+// stop reason and the turns' usage summed, which meta_final carries; nil
+// when the source gave a run end, or no stop reason or usage to carry.
+func (t *Turns) RunEnd() *event.RunEnd {
+	if t.ended || t.stop == "" && t.usage == nil {
+		return nil
+	}
+	return &event.RunEnd{Agent: t.main, StopReason: t.stop, Turns: t.turns, Usage: t.usage}
 }
