@@ -954,16 +954,28 @@ func (e *Encoder) Cut() error {
 	if e.err != nil {
 		return e.err
 	}
+	e.writePending()
+	if e.err != nil {
+		return e.err
+	}
+	return fmt.Errorf("claude: %w: the input was cut off, no result written", event.ErrTruncated)
+}
+
+// writePending writes what arrived of the blocks left open when the input
+// was cut off, as an assistant line marked "aborted": true, for the
+// agents whose stream events do not show it already (with --partial the
+// main agent's deltas are written as they came, and the block's missing
+// content_block_stop says it was cut).
+func (e *Encoder) writePending() {
 	for _, a := range e.agentsInOrder() {
+		if a.st.Event != nil {
+			continue
+		}
 		if m, block, ok := a.st.Pending(); ok {
 			b := e.appendAssistant(e.out[:0], a, m, block)
 			e.writeLine(append(b, `,"aborted":true}`...))
 		}
 	}
-	if e.err != nil {
-		return e.err
-	}
-	return fmt.Errorf("claude: %w: the input was cut off, no result written", event.ErrTruncated)
 }
 
 func (e *Encoder) Close() error {
@@ -979,12 +991,7 @@ func (e *Encoder) Close() error {
 	if open > 0 {
 		// What arrived of the open blocks, marked as Claude Code marks
 		// a message cut short by an interrupt.
-		for _, a := range e.agentsInOrder() {
-			if m, block, ok := a.st.Pending(); ok {
-				b := e.appendAssistant(e.out[:0], a, m, block)
-				e.writeLine(append(b, `,"aborted":true}`...))
-			}
-		}
+		e.writePending()
 		if e.err != nil {
 			return e.err
 		}

@@ -437,13 +437,7 @@ func (e *Encoder) Close() error {
 	if len(e.open) > 0 {
 		return fmt.Errorf("jsonenv: %w: %d block(s) left open, no [DONE] written", event.ErrTruncated, len(e.open))
 	}
-	if r := e.turns.RunEnd(); r != nil {
-		// The source's turns said how the run ended, but it has no run
-		// end of its own: meta_final carries what they said.
-		if err := e.Encode(r); err != nil {
-			return err
-		}
-	}
+	e.turns.ReportEnd(e.warn)
 	if !e.cfg.NDJSON {
 		_, e.err = io.WriteString(e.w, "data: [DONE]\n\n")
 	}

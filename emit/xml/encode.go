@@ -580,13 +580,7 @@ func (e *Encoder) Close() error {
 	if n := e.live.Len(); n > 0 {
 		return fmt.Errorf("xml: %w: %d block(s) left open, no [DONE] written", event.ErrTruncated, n)
 	}
-	if r := e.turns.RunEnd(); r != nil && !e.failed {
-		// The source's turns said how the run ended, but it has no run
-		// end of its own: meta_final carries what they said.
-		if err := e.Encode(r); err != nil {
-			return err
-		}
-	}
+	e.turns.ReportEnd(e.warn)
 	e.closeOpen()
 	if !e.failed {
 		e.message([]byte("[DONE]"))

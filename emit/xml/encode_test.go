@@ -171,7 +171,7 @@ func TestEncode(t *testing.T) {
 				`<content-block-error><![CDATA[{"type": "overloaded_error", "message": "Over\\nloaded"}]]></content-block-error>`,
 				`<content-block-error><![CDATA[{"type": "turn_failed", "message": "boom"}]]></content-block-error>`,
 				"[DONE]"),
-			warnings: []string{"xml cannot carry per-turn usage (meta_final carries the run's cumulative usage only)"},
+			warnings: []string{"xml cannot carry per-turn usage (meta_final carries the run's cumulative usage only)", "xml cannot carry the usage of a run without a run end (meta_final carries a run's usage only)"},
 		},
 		{
 			name: "the server's error line ends the stream without [DONE]",

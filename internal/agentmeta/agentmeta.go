@@ -591,13 +591,18 @@ func (t *Turns) Report(ev event.Event, warn func(what string)) {
 	}
 }
 
-// RunEnd returns the run end of a source that gives its main agent's turns
-// but no run end of its own (an API body, a Codex run): the last turn's
-// stop reason and the turns' usage summed, which meta_final carries; nil
-// when the source gave a run end, or no stop reason or usage to carry.
-func (t *Turns) RunEnd() *event.RunEnd {
-	if t.ended || t.stop == "" && t.usage == nil {
-		return nil
+// ReportEnd passes to warn, at the end of the stream, what of the main
+// agent's turns had no place: a source with turns but no run end of its
+// own (an API body, a Codex run) has no meta_final, which alone carries a
+// stop reason and usage.
+func (t *Turns) ReportEnd(warn func(what string)) {
+	if t.ended {
+		return
 	}
-	return &event.RunEnd{Agent: t.main, StopReason: t.stop, Turns: t.turns, Usage: t.usage}
+	if t.usage != nil {
+		warn("the usage of a run without a run end (meta_final carries a run's usage only)")
+	}
+	if t.stop != "" {
+		warn("the stop reason of a run without a run end (meta_final carries a run's stop reason only)")
+	}
 }

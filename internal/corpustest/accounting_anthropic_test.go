@@ -180,6 +180,10 @@ func accountOf(t *testing.T, data []byte, f convert.Format) account {
 // carries says what a target format has a place for.
 type carries struct {
 	turnIDs, turnStops, turnUsage, runStop, usage, cost bool
+	// ownRunEnd: the format ends every run with a summary of what is
+	// known, where the source has no run end (claude's result line);
+	// without it, usage given only per turn has no place.
+	ownRunEnd bool
 	// unknownID matches the id a target writes for a message whose
 	// source names none, where the format requires one (nil: none).
 	unknownID *regexp.Regexp
@@ -189,7 +193,7 @@ type carries struct {
 func both(a, b carries) carries {
 	c := carries{
 		turnIDs: a.turnIDs && b.turnIDs, turnStops: a.turnStops && b.turnStops, turnUsage: a.turnUsage && b.turnUsage,
-		runStop: a.runStop && b.runStop, usage: a.usage && b.usage, cost: a.cost && b.cost,
+		runStop: a.runStop && b.runStop, usage: a.usage && b.usage, cost: a.cost && b.cost, ownRunEnd: a.ownRunEnd && b.ownRunEnd,
 		unknownID: a.unknownID,
 	}
 	if c.unknownID == nil {
@@ -204,7 +208,7 @@ var formatCarries = map[string]carries{
 	// and cost on the result line. A message with no id gets one
 	// derived from its agent (msg_, 12 hex digits, _N): Claude Code's
 	// readers tell messages apart by id.
-	"claude":  {turnIDs: true, runStop: true, usage: true, cost: true, unknownID: regexp.MustCompile(`^msg_[0-9a-f]{12}_[0-9]+$`)},
+	"claude":  {turnIDs: true, runStop: true, usage: true, cost: true, ownRunEnd: true, unknownID: regexp.MustCompile(`^msg_[0-9a-f]{12}_[0-9]+$`)},
 	"jsonenv": {runStop: true, usage: true, cost: true},
 	"xml":     {runStop: true, usage: true, cost: true},
 }
@@ -273,8 +277,11 @@ func checkAccounting(src, got account, c carries) []string {
 	// What both carry survives.
 	// An API body carries usage only on a message: a failed run's usage
 	// after its last message has no place (reported as lost), and a cut
-	// run's end is not written.
-	if u := src.usage(); u != nil && c.usage && (c.runStop || len(got.Turns) > 0 && !src.Failed) && (!src.Truncated || c.turnUsage) {
+	// run's end is not written. The envelope and XML carry only a run's
+	// usage: per-turn usage of a source without a run end is lost
+	// (reported).
+	placed := c.turnUsage || src.RunUsage != nil || c.ownRunEnd
+	if u := src.usage(); u != nil && c.usage && placed && (c.runStop || len(got.Turns) > 0 && !src.Failed) && (!src.Truncated || c.turnUsage) {
 		if diff := cmp.Diff(u, got.usage()); diff != "" {
 			fail("run usage (-source +output):\n%s", diff)
 		}
