@@ -41,7 +41,18 @@ type Encoder struct {
 	calls   map[string]string      // tool call id -> agent, for the ids in callIDs
 	callIDs *openset.Set[string]   // the tool calls kept, oldest first
 	failed  bool                   // the producer's error line was written: no [DONE]
+
+	// An agent's events that came while one of its subagents had the
+	// scope (see hold): XML can put them in the agent's scope only once
+	// the scope returns to it, at its result for the subagent's call.
+	parent    map[string]string // each agent's parent scope
+	held      map[string][]event.Event
+	heldBytes int
 }
+
+// maxHeldBytes caps the events held for agents whose subagent has the
+// scope: beyond it they are dropped and reported.
+const maxHeldBytes = event.DefaultMaxBytes
 
 // maxOpen caps each of live, seen and callIDs (openset.DefaultMax): beyond
 // it the oldest entry is forgotten, which is warned about once.
@@ -86,6 +97,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 	agent := ev.AgentID()
 	if agent == "" {
 		agent = e.cfg.Agent
+	}
+	if e.hold(agent, ev) {
+		return e.err
 	}
 	if interrupts(ev) {
 		e.cut(agent)
@@ -154,6 +168,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		// Its call is answered: nothing more to find it for.
 		e.callIDs.Remove(ev.ID)
 		delete(e.calls, ev.ID)
+		e.release(agent) // the scope is agent's again
 	case *event.AwaitingTools:
 		tools := make([]wire.PendingTool, 0, len(ev.Tools))
 		for _, t := range ev.Tools {
@@ -244,7 +259,114 @@ func (e *Encoder) scope(agent string, ev event.Event) {
 	e.cur = agent
 }
 
+// hold keeps ev, an event of agent, for later when one of agent's
+// subagents has the scope: written now, XML would make it the
+// subagent's (the scope returns to an agent only at its result for a
+// tool call). It reports whether it kept ev. The events held for agent
+// are written when its scope returns (after that result), in order: the
+// agent keeps its own content, later than it came.
+func (e *Encoder) hold(agent string, ev event.Event) bool {
+	if !e.started || agent == e.cur {
+		return false
+	}
+	switch ev := ev.(type) {
+	case *event.SessionStart:
+		return false
+	case *event.ToolResult:
+		if e.calls[ev.ID] == agent && e.isAncestor(agent, e.cur) {
+			return false // returns the scope to agent: written, then what agent has held
+		}
+	}
+	if len(e.held[agent]) == 0 && !e.isAncestor(agent, e.cur) {
+		return false
+	}
+	n := heldSize(ev)
+	if e.heldBytes+n > maxHeldBytes {
+		e.warn("an agent's content interleaved with its subagent's beyond MaxEventBytes (dropped)")
+		return true
+	}
+	e.heldBytes += n
+	if e.held == nil {
+		e.held = map[string][]event.Event{}
+	}
+	e.held[agent] = append(e.held[agent], ev)
+	e.warn("interleaved agents (an agent's content that came while its subagent ran is written after the subagent's end)")
+	return true
+}
+
+// release writes the events held for agent, whose scope has returned.
+func (e *Encoder) release(agent string) {
+	evs := e.held[agent]
+	if len(evs) == 0 {
+		return
+	}
+	delete(e.held, agent)
+	for _, ev := range evs {
+		e.heldBytes -= heldSize(ev)
+		if e.Encode(ev) != nil {
+			return
+		}
+	}
+}
+
+// dropHeld reports the events still held at the end: their agent's scope
+// never returned (no result for its subagent's call), so XML has no
+// place where they would be read as theirs.
+func (e *Encoder) dropHeld() {
+	if len(e.held) > 0 {
+		e.warn("an agent's content that came while its subagent ran, when the subagent never ended (dropped)")
+		clear(e.held)
+		e.heldBytes = 0
+	}
+}
+
+// heldSize is what a held event counts against maxHeldBytes.
+func heldSize(ev event.Event) int {
+	const base = 64
+	switch ev := ev.(type) {
+	case *event.Delta:
+		return base + len(ev.Text)
+	case *event.ToolCall:
+		return base + len(ev.Input)
+	case *event.ToolResult:
+		n := base + len(ev.Structured)
+		for _, p := range ev.Content {
+			n += len(p.Text) + len(p.Source)
+		}
+		return n
+	}
+	return base
+}
+
+// isAncestor reports whether agent is a parent, or a parent's parent, of
+// scope.
+func (e *Encoder) isAncestor(agent, scope string) bool {
+	for range len(e.parent) + 1 {
+		p, ok := e.parent[scope]
+		if !ok {
+			return false
+		}
+		if p == agent {
+			return true
+		}
+		scope = p
+	}
+	return false
+}
+
 func (e *Encoder) metaInit(agent string, ev *event.SessionStart) {
+	p := ev.ParentAgent
+	if p == "" && ev.ParentToolID != "" && e.started {
+		p = e.cur // started by a tool call of the agent in scope
+	}
+	if p != "" {
+		if p != agent {
+			if e.parent == nil {
+				e.parent = map[string]string{}
+			}
+			e.parent[agent] = p
+		}
+	}
 	e.started, e.cur = true, agent
 	keep(e, e.seen, agent)
 	data, own := metaInit(agent, ev)
@@ -570,6 +692,7 @@ func (e *Encoder) Cut() error {
 	if e.err != nil {
 		return e.err
 	}
+	e.dropHeld()
 	return fmt.Errorf("xml: %w: the input was cut off, no [DONE] written", event.ErrTruncated)
 }
 
@@ -577,6 +700,7 @@ func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err
 	}
+	e.dropHeld()
 	if n := e.live.Len(); n > 0 {
 		return fmt.Errorf("xml: %w: %d block(s) left open, no [DONE] written", event.ErrTruncated, n)
 	}
