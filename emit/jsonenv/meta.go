@@ -42,7 +42,7 @@ func metaFinalPayload(ev *event.RunEnd) []byte {
 		m.CumulativeUsage = &agentmeta.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheReadInputTokens: u.CacheReadTokens, CacheCreationInputTokens: u.CacheWriteTokens,
-			ReasoningOutputTokens: u.ReasoningTokens,
+			ReasoningOutputTokens: u.ReasoningTokens, ServiceTier: u.ServiceTier,
 		}
 	}
 	return marshalNoHTML(m)

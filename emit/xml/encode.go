@@ -46,6 +46,7 @@ type Encoder struct {
 	// scope (see hold): XML can put them in the agent's scope only once
 	// the scope returns to it, at its result for the subagent's call.
 	parent    map[string]string // each agent's parent scope
+	ended     map[string]bool   // subagents whose scope was returned to a parent
 	held      map[string][]event.Event
 	heldBytes int
 }
@@ -113,6 +114,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 			// runs before are over, and a log of more runs than maxOpen
 			// is not too many agents at once.
 			e.seen = openset.New[string](maxOpen)
+			e.dropHeld()
+			clear(e.parent)
+			clear(e.ended)
 		}
 		e.metaInit(agent, ev)
 		return e.err
@@ -266,7 +270,7 @@ func (e *Encoder) scope(agent string, ev event.Event) {
 // are written when its scope returns (after that result), in order: the
 // agent keeps its own content, later than it came.
 func (e *Encoder) hold(agent string, ev event.Event) bool {
-	if !e.started || agent == e.cur {
+	if !e.started || agent == e.cur || e.ended[e.cur] {
 		return false
 	}
 	switch ev := ev.(type) {
@@ -274,7 +278,16 @@ func (e *Encoder) hold(agent string, ev event.Event) bool {
 		return false
 	case *event.ToolResult:
 		if e.calls[ev.ID] == agent && e.isAncestor(agent, e.cur) {
-			return false // returns the scope to agent: written, then what agent has held
+			// Returns the scope to agent: written, then what agent has
+			// held. The subagents between are over: what comes of them
+			// later (a turn's end) holds nothing back.
+			if e.ended == nil {
+				e.ended = map[string]bool{}
+			}
+			for a := e.cur; a != agent && !e.ended[a]; a = e.parent[a] {
+				e.ended[a] = true
+			}
+			return false
 		}
 	}
 	if len(e.held[agent]) == 0 && !e.isAncestor(agent, e.cur) {
@@ -363,6 +376,12 @@ func (e *Encoder) metaInit(agent string, ev *event.SessionStart) {
 		if p != agent {
 			if e.parent == nil {
 				e.parent = map[string]string{}
+			}
+			if len(e.parent) >= maxOpen {
+				// As seen forgets the oldest agents: the relations of a
+				// run of very many subagents are let go of, all at once.
+				clear(e.parent)
+				clear(e.ended)
 			}
 			e.parent[agent] = p
 		}

@@ -60,6 +60,7 @@ func metaFinal(ev *event.RunEnd) (data []byte, own bool) {
 		m.CumulativeUsage = &agentmeta.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadInputTokens: u.CacheReadTokens,
 			CacheCreationInputTokens: u.CacheWriteTokens, ReasoningOutputTokens: u.ReasoningTokens,
+			ServiceTier: u.ServiceTier,
 		}
 	}
 	return marshal(m), false

@@ -58,6 +58,9 @@ type Usage struct {
 	CacheReadInputTokens     int64 `json:"cache_read_input_tokens,omitempty"`
 	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens,omitempty"`
 	ReasoningOutputTokens    int64 `json:"reasoning_output_tokens,omitempty"`
+	// ServiceTier is Anthropic's service_tier, which agentstream adds
+	// when the source gives one.
+	ServiceTier string `json:"service_tier,omitempty"`
 }
 
 // Reader reads the meta_init and meta_final payloads of one stream (a
@@ -339,7 +342,7 @@ func setFinal(ev *event.RunEnd, m *Final, total *float64) {
 		ev.Usage = &event.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
-			ReasoningTokens: u.ReasoningOutputTokens,
+			ReasoningTokens: u.ReasoningOutputTokens, ServiceTier: u.ServiceTier,
 		}
 	}
 }
@@ -471,6 +474,12 @@ func readUsage(r *jsontext.Reader, u *Usage) {
 		return
 	}
 	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		if string(key) == "service_tier" {
+			if !r.Null() {
+				u.ServiceTier = r.String()
+			}
+			continue
+		}
 		n := u.field(string(key))
 		if n == nil {
 			r.SkipUnknown(key, isUsageField)
@@ -491,7 +500,7 @@ func (u *Usage) field(name string) *int64 {
 	})
 }
 
-func isUsageField(name string) bool { return new(Usage).field(name) != nil }
+func isUsageField(name string) bool { return name == "service_tier" || new(Usage).field(name) != nil }
 
 func isNumber(c byte) bool { return c == '-' || '0' <= c && c <= '9' }
 
