@@ -369,3 +369,35 @@ func TestCodexTurnStop(t *testing.T) {
 		t.Errorf("usage (-want +got):\n%s", diff)
 	}
 }
+
+// TestAbandoned: a message the source gave up and began again (a retried
+// Claude API call) ends where it stopped, as the body its reader read:
+// no content_block_stop, message_delta or message_stop, no error event;
+// the next message follows whole.
+func TestAbandoned(t *testing.T) {
+	t.Parallel()
+	out, _ := encode(t, []event.Event{
+		&event.TurnStart{MessageID: "msg_a", Model: "m"},
+		&event.BlockStart{Kind: event.Text},
+		&event.Delta{Kind: event.Text, Text: "Hel"},
+		&event.Notice{Kind: event.NoticeAbandoned, Message: "message msg_a was abandoned"},
+		&event.TurnEnd{MessageID: "msg_a"},
+		&event.TurnStart{MessageID: "msg_b", Model: "m"},
+		&event.BlockStart{Kind: event.Text},
+		&event.Delta{Kind: event.Text, Text: "Hello"},
+		&event.BlockEnd{Kind: event.Text},
+		&event.TurnEnd{MessageID: "msg_b", StopReason: "end_turn"},
+	})
+	var types []string
+	for _, ev := range strings.Split(strings.TrimSpace(string(out)), "\n\n") {
+		typ, _, _ := strings.Cut(strings.TrimPrefix(ev, "event: "), "\n")
+		types = append(types, typ)
+	}
+	want := []string{
+		"message_start", "content_block_start", "content_block_delta",
+		"message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop",
+	}
+	if diff := cmp.Diff(want, types); diff != "" {
+		t.Errorf("events (-want +got):\n%s\n%s", diff, out)
+	}
+}
