@@ -120,6 +120,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if r, ok := ev.(*event.RunEnd); ok {
 		e.lateSignatures(r)
 	}
+	if u := usageOf(ev); u != nil && u.ReasoningTokens != 0 {
+		e.warn("reasoning token counts")
+	}
 	if e.held != nil {
 		e.releaseEnd(ev)
 	}
@@ -211,6 +214,19 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.warn(messages.Loss(ev))
 	}
 	return e.err
+}
+
+// usageOf returns the usage ev gives, or nil.
+func usageOf(ev event.Event) *event.Usage {
+	switch ev := ev.(type) {
+	case *event.TurnStart:
+		return ev.Usage
+	case *event.TurnEnd:
+		return ev.Usage
+	case *event.RunEnd:
+		return ev.Usage
+	}
+	return nil
 }
 
 // lateSignatures writes the signatures of the open message's thinking
