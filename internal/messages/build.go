@@ -33,16 +33,17 @@ const keepMessages = 16
 // return an error describing it; the caller positions it in a
 // *event.ParseError. Errors wrap event.ErrSyntax or event.ErrTooLarge.
 type Builder struct {
-	emit  func(event.Event)
-	max   int
-	turns map[string]*message  // open message per agent
-	open  *openset.Set[string] // the agents in turns, to cap them
-	many  bool                 // event.ErrTooManyOpen was returned
-	msgs  map[string]*message  // messages by id, open and recently finished
-	order []string             // ids in msgs, oldest first
-	anon  int                  // counter for messages without an id
-	names map[string]string    // names of tool calls without a result yet, by id, for mcp_tool_result
-	seed  maphash.Seed         // of the blocks' text digests
+	emit    func(event.Event)
+	max     int
+	turns   map[string]*message  // open message per agent
+	open    *openset.Set[string] // the agents in turns, to cap them
+	many    bool                 // event.ErrTooManyOpen was returned
+	msgs    map[string]*message  // messages by id, open and recently finished
+	order   []string             // ids in msgs, oldest first
+	anon    int                  // counter for messages without an id
+	names   map[string]string    // names of tool calls without a result yet, by id, for mcp_tool_result
+	aborted bool                 // the snapshot being read is of a block cut off inside (SnapshotAborted)
+	seed    maphash.Seed         // of the blocks' text digests
 	// noDigest: the caller never calls Snapshot (StreamOnly), so the
 	// text of blocks is not digested.
 	noDigest bool
@@ -762,6 +763,16 @@ func (b *Builder) Snapshot(agent string, m *Message) error {
 	return errors.Join(problems...)
 }
 
+// SnapshotAborted is Snapshot of an assistant line that agentstream's
+// claude writer marks "aborted": true: what arrived of a text or thinking
+// block the input was cut off inside. The block is emitted without its
+// end, so that it stays truncated, as it was in the source.
+func (b *Builder) SnapshotAborted(agent string, m *Message) error {
+	b.aborted = true
+	defer func() { b.aborted = false }()
+	return b.Snapshot(agent, m)
+}
+
 func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage) error {
 	var cb Block
 	if err := UnmarshalBlock(raw, &cb); err != nil {
@@ -929,6 +940,10 @@ func (b *Builder) ToolAnswered(id string) { delete(b.names, id) }
 func (b *Builder) wholeBlock(agent string, cb *Block, raw json.RawMessage) {
 	for _, ev := range BlockEvents(agent, cb, raw) {
 		switch ev := ev.(type) {
+		case *event.BlockEnd:
+			if b.aborted {
+				continue // cut off inside: it has no end (SnapshotAborted)
+			}
 		case *event.ToolCall:
 			b.names[ev.ID] = ev.Name
 		case *event.ToolResult:
