@@ -39,7 +39,7 @@ type Init struct {
 // conversation_history, stop_reason, total_steps, generated_files, cost and
 // cumulative_usage; agentstream adds the rest when the source carries them.
 type Final struct {
-	StopReason      string   `json:"stop_reason"`
+	StopReason      *string  `json:"stop_reason"` // null when unknown, as the producer writes None
 	TotalSteps      int      `json:"total_steps"`
 	GeneratedFiles  any      `json:"generated_files"`
 	Cost            any      `json:"cost"`
@@ -333,7 +333,10 @@ func (c *Reader) runEnd(agent string, b []byte, fast bool) *event.RunEnd {
 }
 
 func setFinal(ev *event.RunEnd, m *Final, total *float64) {
-	ev.StopReason, ev.Turns, ev.DurationMS = m.StopReason, m.TotalSteps, m.DurationMS
+	ev.Turns, ev.DurationMS = m.TotalSteps, m.DurationMS
+	if m.StopReason != nil {
+		ev.StopReason = *m.StopReason
+	}
 	ev.CostUSD, ev.IsError, ev.Errors, ev.Result = m.TotalCostUSD, m.IsError, m.Errors, m.Result
 	if ev.CostUSD == nil {
 		ev.CostUSD = total
@@ -373,7 +376,7 @@ func readFinal(r *jsontext.Reader, m *Final, cost *costUSD) bool {
 	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 		switch string(key) {
 		case "stop_reason":
-			r.StringField(&m.StopReason)
+			r.OptStringField(&m.StopReason)
 		case "total_steps":
 			if !r.Null() {
 				n := r.Int()
@@ -614,4 +617,13 @@ func (t *Turns) ReportEnd(warn func(what string)) {
 	if t.stop != "" {
 		warn("the stop reason of a run without a run end (meta_final carries a run's stop reason only)")
 	}
+}
+
+// OptString returns s, or nil for "": a value the source did not give,
+// written as null.
+func OptString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
