@@ -25,6 +25,9 @@ var sameMeaning = map[string]string{
 	"to":              "the output format; replay's says it converts on the way",
 	"json":            "write the command's output as JSON; each names its output (rows, report)",
 	"max-chunk-bytes": "the envelope byte cap; convert writes to it, validate checks against it",
+	"session":         "the session id filter; usage and sessions apply it to each call, the others to a directory input's sessions",
+	"since":           "the time filter; usage and sessions apply it to each call's own time, the others to a directory input's sessions",
+	"until":           "the time filter, as --since",
 }
 
 // knownConflicts are flag names with two meanings, in files this test's
