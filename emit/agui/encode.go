@@ -438,6 +438,14 @@ func (e *Encoder) toolCall(a *agent, ev *event.ToolCall) {
 		s.ParentMessageID = ptr(a.lastText)
 	}
 	e.write(s)
+	if ev.Truncated {
+		// Cut inside its arguments: what arrived of them, and no
+		// TOOL_CALL_END (the reader sees the call cut, as it was).
+		if partial := ev.PartialInput(); partial != "" {
+			e.write(&wire.ToolCallArgsEvent{Type: wire.ToolCallArgs, Attributable: at, ToolCallID: ev.ID, Delta: partial})
+		}
+		return
+	}
 	for _, frag := range fragments(ev.Input, ev.InputDeltas) {
 		e.write(&wire.ToolCallArgsEvent{Type: wire.ToolCallArgs, Attributable: at, ToolCallID: ev.ID, Delta: frag})
 	}
