@@ -69,7 +69,7 @@ select the calls counted.`,
 		},
 	}
 	fs := c.Flags()
-	addAssembleInputFlags(fs, &o.in)
+	addInputFlags(fs, &o.in)
 	addUsageFilterFlags(fs, &o.filter)
 	fs.BoolVar(&o.json, "json", false, "write the sessions as JSON")
 	fs.StringVar(&o.prices, "prices", "", "price table to use instead of the embedded one (LiteLLM's JSON form, docs/usage.md)")

@@ -105,7 +105,7 @@ In a directory, files that hold no agent stream are skipped with a note.`,
 		},
 	}
 	fs := c.Flags()
-	addAssembleInputFlags(fs, &o.in)
+	addInputFlags(fs, &o.in)
 	addUsageFilterFlags(fs, &o.filter)
 	fs.StringVar(&o.by, "by", "", "group by "+strings.Join(usage.Groupings, ", ")+" (default: day with no INPUT, else run)")
 	fs.BoolVar(&o.json, "json", false, "write the rows as JSON")
