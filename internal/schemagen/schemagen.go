@@ -86,8 +86,8 @@ func Files() []File {
 		},
 		{
 			Name:        "usage.schema.json",
-			Title:       "agentstream usage --json",
-			Description: "The rows of `agentstream usage --json`, grouped --by run, model, day or agent, and their total: docs/usage.md.",
+			Title:       "agentstream usage --json and agentstream sessions --json",
+			Description: "The rows of `agentstream usage --json`, grouped --by day, week, month, session, model, block, agent or run, and their total; `agentstream sessions --json` writes the same, a row per session: docs/usage.md.",
 			Types:       []reflect.Type{reflect.TypeFor[UsageReport]()},
 			Enums: map[string][]string{
 				"Row.cost_source": {usage.SourceStream, usage.SourceTable, usage.SourceMixed, usage.SourceNone},
