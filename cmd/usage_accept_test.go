@@ -25,7 +25,7 @@ import (
 // here from the raw JSON lines.
 
 // sessionDirs hold the real session logs of the shared corpus's sessions/
-// folder (copied unchanged), the subagent's meta file beside its log.
+// folder (copied unchanged); the subagent's meta file is in testdata/.
 var sessionDirs = []string{"../testdata/claude-session", "../testdata/codex-session"}
 
 // acceptTokens is a group's count, as the test computes it.
@@ -142,7 +142,10 @@ func buildUsageTree(t *testing.T, home string) {
 				restampClaude(sl, base.Add(time.Minute))
 				agent, _ := sl[0]["agentId"].(string)
 				write(filepath.Join(dir, session, "subagents", "agent-"+agent+".jsonl"), sl)
-				meta, err := os.ReadFile(filepath.Join(filepath.Dir(name), run+".session-2.meta.json"))
+				// The corpus's agent-*.meta.json of that run, kept apart
+				// from testdata/claude-session, whose every file the
+				// format's tests read as a log.
+				meta, err := os.ReadFile(filepath.Join("testdata", run+".session-2.meta.json"))
 				if err != nil {
 					t.Fatal(err)
 				}

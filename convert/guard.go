@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -77,8 +78,7 @@ func (g *guard) Encode(ev event.Event) error {
 }
 
 func (g *guard) call(c *event.ToolCall) {
-	var obj map[string]json.RawMessage
-	if !g.freeText && !slices.Contains(g.to.Skips, ruleToolInputJSON) && (json.Unmarshal(c.Input, &obj) != nil || obj == nil) {
+	if !g.freeText && !isObject(c.Input) && !slices.Contains(g.to.Skips, ruleToolInputJSON) {
 		g.freeText = true
 		g.warn(&RuleError{Format: g.to.Name, Rules: []string{ruleToolInputJSON}, What: fmt.Sprintf(
 			"the input of tool call %s (%s) is not a JSON object (a custom tool's free text): written as it is", c.ID, c.Name)})
@@ -110,6 +110,14 @@ func (g *guard) answer(agent, id string) {
 		// kept): the count stays an upper bound.
 		g.uncounted--
 	}
+}
+
+// isObject reports whether input, valid JSON as event.ToolCall promises,
+// is an object: its first byte past white space opens one, with no need
+// to decode it.
+func isObject(input json.RawMessage) bool {
+	b := bytes.TrimLeft(input, " \t\r\n")
+	return len(b) > 0 && b[0] == '{'
 }
 
 // Close reports the calls left unanswered, then closes enc.

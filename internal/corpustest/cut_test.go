@@ -73,11 +73,11 @@ func cutPoints(data []byte, maxLines, offsets int, seed uint64) []int {
 func readCut(data []byte, f convert.Format) (cut, events, inside bool) {
 	dec := f.NewDecoder(bytes.NewReader(data), &format.Options{Source: "in"})
 	turns, blocks := map[string]int{}, map[string]int{}
-	main, ended := "", false
+	main, seen, ended := "", false, false
 	for {
 		ev, err := dec.Next()
-		if err == nil && !events {
-			main = ev.AgentID()
+		if err == nil && !seen {
+			main, seen = ev.AgentID(), true
 		}
 		if end, ok := ev.(*event.RunEnd); ok && err == nil && end.Agent == main {
 			ended = true
@@ -96,7 +96,13 @@ func readCut(data []byte, f convert.Format) (cut, events, inside bool) {
 		case errors.Is(err, event.ErrTruncated):
 			cut = true
 		case err == nil:
-			events = true
+			switch ev.(type) {
+			case *event.SessionStart, *event.Unknown, *event.Notice:
+				// A session's setup (an ACP agent's initialize and
+				// session/new answers): no content of a run yet.
+			default:
+				events = true
+			}
 			switch ev := ev.(type) {
 			case *event.TurnStart:
 				turns[ev.Agent] = 1
