@@ -102,7 +102,7 @@ func TestTurns(t *testing.T) {
 		"openai-chat cannot carry thinking signatures",
 		"openai-chat cannot carry client tool results (the client sends them in the next request)",
 		"openai-chat cannot carry subagents (only the main agent's turns are written)",
-		"openai-chat cannot carry stop reason pause_turn (written as stop)",
+		"openai-chat cannot carry stop reason pause_turn (written as finish_reason unknown)",
 		"openai-chat cannot carry run summaries",
 	}
 	if diff := cmp.Diff(want, warnings); diff != "" {

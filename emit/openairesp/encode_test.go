@@ -143,13 +143,14 @@ func TestFailed(t *testing.T) {
 		&event.TurnEnd{MessageID: "r1", Error: "boom"},
 		&event.TurnStart{MessageID: "r2"},
 		&event.TurnEnd{MessageID: "r2"},
-		&event.Error{Message: "slow down", Type: "rate_limit_exceeded"},
+		&event.Error{Message: "went on", Type: "error"}, // non-fatal: not written
+		&event.Error{Message: "slow down", Type: "rate_limit_exceeded", Fatal: true},
 	})
 	s := string(out)
 	if !strings.Contains(s, `"status":"failed","error":{"message":"boom","code":"turn_failed"}`) {
 		t.Errorf("no response.failed:\n%s", s)
 	}
-	if strings.Count(s, "response.completed") != 0 || !strings.HasSuffix(s, `{"type":"error","sequence_number":2,"code":"rate_limit_exceeded","message":"slow down","param":null}`+"\n\n") {
+	if strings.Contains(s, "went on") || strings.Count(s, "response.completed") != 0 || !strings.HasSuffix(s, `{"type":"error","sequence_number":2,"code":"rate_limit_exceeded","message":"slow down","param":null}`+"\n\n") {
 		t.Errorf("the error does not take the turn end's place:\n%s", s)
 	}
 }

@@ -37,6 +37,7 @@ type Encoder struct {
 	Explicit bool   // the source has TurnStart events
 	ID       string // the turn's id
 	Model    string // the turn's model
+	Created  int64  // the turn's creation time the source said (TurnStart.Created), or 0
 	// pending are the client tool calls of the turn without a result, at
 	// most openset.DefaultMax (beyond, the oldest is let go of: the turn
 	// of a source without turn boundaries may then end before its result).
@@ -88,7 +89,7 @@ func (e *Encoder) Begin(id, model, idFormat string) {
 	if model == "" {
 		model = e.model
 	}
-	e.Turn, e.ID, e.Model = true, id, model
+	e.Turn, e.ID, e.Model, e.Created = true, id, model, 0
 	if e.pending != nil {
 		for k := range e.pending.All() {
 			e.pending.Remove(k)

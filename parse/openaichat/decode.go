@@ -49,6 +49,7 @@ type Decoder struct {
 type response struct {
 	id      string
 	model   string
+	created int64          // Unix seconds; 0 when the chunk says none
 	choices states[choice] // by first appearance
 	usage   *openai.Usage
 }
@@ -58,6 +59,7 @@ type choice struct {
 	index    int
 	agent    string
 	open     event.BlockKind  // "" when no block is open
+	refusal  bool             // the open text block is a refusal
 	tools    states[toolCall] // by first appearance
 	finish   *string
 	ended    bool
@@ -190,11 +192,11 @@ func (d *Decoder) decode(m frame.Message) error {
 		d.drv.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: c.Object, Raw: []byte(data)})
 		return nil
 	}
-	if d.resp != nil && c.ID != d.resp.id {
+	if d.resp != nil && openai.Given(c.ID) != d.resp.id {
 		d.endResponse() // a new completion without [DONE] between
 	}
 	if d.resp == nil {
-		d.resp = &response{id: c.ID, model: c.Model}
+		d.resp = &response{id: openai.Given(c.ID), model: c.Model, created: c.Created}
 	}
 	r := d.resp
 	var problems []string
@@ -255,7 +257,7 @@ func (d *Decoder) scope(index int) (c *choice, problem string) {
 	agent := wire.ChoiceAgent(d.cfg.Agent, index)
 	c = &choice{index: index, agent: agent}
 	r.choices.add(index, c)
-	d.drv.Emit(&event.TurnStart{Agent: agent, MessageID: r.id, Model: r.model})
+	d.drv.Emit(&event.TurnStart{Agent: agent, MessageID: r.id, Model: r.model, Created: r.created})
 	return c, problem
 }
 
@@ -288,14 +290,15 @@ func (d *Decoder) choice(ch *wire.Choice) (problem string, sentinel error) {
 		reasoning = dl.Reasoning
 	}
 	if reasoning != nil && *reasoning != "" {
-		d.delta(c, event.Thinking, *reasoning)
+		d.delta(c, event.Thinking, *reasoning, false)
 	}
 	if dl.Content != nil && *dl.Content != "" {
-		d.delta(c, event.Text, *dl.Content)
+		d.delta(c, event.Text, *dl.Content, false)
 	}
 	if dl.Refusal != nil && *dl.Refusal != "" {
-		// A refusal is what the model said instead of an answer: text.
-		d.delta(c, event.Text, *dl.Refusal)
+		// A refusal is what the model said instead of an answer: a text
+		// block marked as one.
+		d.delta(c, event.Text, *dl.Refusal, true)
 	}
 	for i := range dl.ToolCalls {
 		if p, s := d.toolDelta(c, &dl.ToolCalls[i]); p != "" && problem == "" {
@@ -309,11 +312,11 @@ func (d *Decoder) choice(ch *wire.Choice) (problem string, sentinel error) {
 	return problem, sentinel
 }
 
-func (d *Decoder) delta(c *choice, kind event.BlockKind, text string) {
-	if c.open != kind {
+func (d *Decoder) delta(c *choice, kind event.BlockKind, text string, refusal bool) {
+	if c.open != kind || c.refusal != refusal {
 		d.closeBlock(c)
-		c.open = kind
-		d.drv.Emit(&event.BlockStart{Agent: c.agent, Kind: kind})
+		c.open, c.refusal = kind, refusal
+		d.drv.Emit(&event.BlockStart{Agent: c.agent, Kind: kind, Refusal: refusal})
 	}
 	d.drv.Emit(&event.Delta{Agent: c.agent, Kind: kind, Text: text})
 }
@@ -321,7 +324,7 @@ func (d *Decoder) delta(c *choice, kind event.BlockKind, text string) {
 func (d *Decoder) closeBlock(c *choice) {
 	if c.open != "" {
 		d.drv.Emit(&event.BlockEnd{Agent: c.agent, Kind: c.open})
-		c.open = ""
+		c.open, c.refusal = "", false
 	}
 }
 

@@ -36,7 +36,7 @@ func TestDecode(t *testing.T) {
 	}
 	usage := chunk("c", `[]`, `,"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15,"prompt_tokens_details":{"cached_tokens":4},"completion_tokens_details":{"reasoning_tokens":2}}`)
 	usageNull := chunk("c", `null`, `,"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}`)
-	start := eventtest.Item{Event: &event.TurnStart{Agent: a, MessageID: "c", Model: "m"}}
+	start := eventtest.Item{Event: &event.TurnStart{Agent: a, MessageID: "c", Model: "m", Created: 1}}
 	hi := []eventtest.Item{
 		{Event: &event.BlockStart{Agent: a, Kind: event.Text}},
 		{Event: &event.Delta{Agent: a, Kind: event.Text, Text: "hi"}},
@@ -90,10 +90,10 @@ func TestDecode(t *testing.T) {
 			}, hi, one(end("end_turn", nil))),
 		},
 		{
-			"refusal as text",
+			"refusal: a text block marked as one",
 			chunk("c", `[{"index":0,"delta":{"refusal":"hi"}}]`, "") + finish("content_filter") + "data: [DONE]\n\n",
 			Config{},
-			join(one(start), hi, one(end("refusal", nil))),
+			join(one(start), []eventtest.Item{{Event: &event.BlockStart{Agent: a, Kind: event.Text, Refusal: true}}}, hi[1:], one(end("refusal", nil))),
 		},
 		{
 			"n = 2: choice 1 is its own scope",
@@ -102,7 +102,7 @@ func TestDecode(t *testing.T) {
 			Config{},
 			[]eventtest.Item{
 				start, hi[0], hi[1],
-				{Event: &event.TurnStart{Agent: a + "/choice-1", MessageID: "c", Model: "m"}},
+				{Event: &event.TurnStart{Agent: a + "/choice-1", MessageID: "c", Model: "m", Created: 1}},
 				{Event: &event.BlockStart{Agent: a + "/choice-1", Kind: event.Text}},
 				{Event: &event.Delta{Agent: a + "/choice-1", Kind: event.Text, Text: "yo"}},
 				{Event: &event.BlockEnd{Agent: a + "/choice-1", Kind: event.Text}},
@@ -124,7 +124,7 @@ func TestDecode(t *testing.T) {
 			"two completions without done between",
 			text("hi") + finish("stop") + strings.ReplaceAll(text("hi")+finish("stop"), `"id":"c"`, `"id":"d"`),
 			Config{},
-			join(one(start), hi, one(end("end_turn", nil)), one(eventtest.Item{Event: &event.TurnStart{Agent: a, MessageID: "d", Model: "m"}}), hi,
+			join(one(start), hi, one(end("end_turn", nil)), one(eventtest.Item{Event: &event.TurnStart{Agent: a, MessageID: "d", Model: "m", Created: 1}}), hi,
 				one(eventtest.Item{Event: &event.TurnEnd{Agent: a, MessageID: "d", StopReason: "end_turn"}})),
 		},
 		{

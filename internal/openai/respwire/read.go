@@ -161,6 +161,8 @@ func (er *Reader) readResponse(rs *Response) {
 			if !r.Null() {
 				rs.ID = intern(r.Str(), &er.respID)
 			}
+		case "created_at":
+			rs.CreatedAt = raw(r)
 		case "model":
 			if !r.Null() {
 				rs.Model = intern(r.Str(), &er.model)
