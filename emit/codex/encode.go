@@ -62,11 +62,15 @@ type Encoder struct {
 	fileIDs  map[string]string              // FileChange.ID -> item id, between item.started and item.completed
 	children map[string]bool                // agent scopes other than the main one
 
-	pending  event.Usage  // usage of the turns merged into the open one
-	total    wire.Usage   // cumulative usage written so far
-	anyUsage bool         // a TurnEnd carried usage
-	failure  string       // message of a fatal Error, for the turn's end
-	losses   event.Losses // what was warned about
+	pending  event.Usage // usage of the turns merged into the open one
+	total    wire.Usage  // cumulative usage written so far
+	anyUsage bool        // a TurnEnd carried usage
+	// usageKnown: a TurnEnd or RunEnd carried usage. Until one does,
+	// turn.completed has "usage":{} (the SDK reads the object; no count
+	// is made up).
+	usageKnown bool
+	failure    string       // message of a fatal Error, for the turn's end
+	losses     event.Losses // what was warned about
 }
 
 // call is a tool call between its item.started and its item.completed.
@@ -281,7 +285,7 @@ func (e *Encoder) turnEnd(ev *event.TurnEnd) {
 		e.warn("message ids and models of turns")
 	}
 	if u := ev.Usage; u != nil {
-		e.anyUsage = true
+		e.anyUsage, e.usageKnown = true, true
 		e.pending.InputTokens += u.InputTokens
 		e.pending.OutputTokens += u.OutputTokens
 		e.pending.CacheReadTokens += u.CacheReadTokens
@@ -338,6 +342,11 @@ func (e *Encoder) closeTurn() {
 	e.total.ReasoningOutputTokens += p.ReasoningTokens
 	e.pending = event.Usage{}
 	u := e.total
+	if !e.usageKnown {
+		e.buf = append(e.buf[:0], `{"type":"turn.completed","usage":{}}`...)
+		e.writeBuf()
+		return
+	}
 	e.buf = append(e.buf[:0], `{"type":"turn.completed","usage":{"input_tokens":`...)
 	e.buf = strconv.AppendInt(e.buf, u.InputTokens, 10)
 	e.buf = append(e.buf, `,"cached_input_tokens":`...)
@@ -360,6 +369,7 @@ func (e *Encoder) runEnd(ev *event.RunEnd) {
 		// The run's total is all the usage there is: give it to the
 		// open turn.
 		e.pending = *ev.Usage
+		e.usageKnown = true
 	}
 	if ev.IsError && e.failure == "" {
 		e.failure = strings.Join(ev.Errors, "; ")
@@ -584,6 +594,23 @@ func (e *Encoder) unknownItem(line []byte) {
 		strings.HasPrefix(l.Item.ID, "item_") {
 		e.nextID = n + 1
 	}
+}
+
+// callID returns the item id of a tool call: the call's own id, which
+// the decoder reads back as the call's (a Claude toolu_ id survives a
+// trip through Codex), or a new one when it has none or it is taken. An
+// item_N id moves the numbering of later items past it.
+func (e *Encoder) callID(id string) string {
+	if _, taken := e.calls[id]; id == "" || taken {
+		return e.newID()
+	}
+	if n, err := strconv.Atoi(strings.TrimPrefix(id, "item_")); err == nil && strings.HasPrefix(id, "item_") {
+		if n < e.nextID {
+			return e.newID() // perhaps an id this encoder made
+		}
+		e.nextID = n + 1
+	}
+	return id
 }
 
 func (e *Encoder) newID() string {
