@@ -108,9 +108,10 @@ func Detect(h format.Head) bool {
 	return ok && len(e) > 0 && e[0] == '{'
 }
 
-// truncation ends the response the input stopped in. A response whose
-// choices all finished is complete without [DONE]; otherwise what arrived
-// is emitted and the truncation reported.
+// truncation ends the response the input stopped in: what arrived is
+// emitted and the truncation reported, also after a response whose
+// choices all finished (its usage chunk may be what was cut off; [DONE]
+// is the end of a body).
 func (d *Decoder) truncation() error {
 	r := d.resp
 	if r == nil {
@@ -128,7 +129,7 @@ func (d *Decoder) truncation() error {
 	}
 	if len(open) == 0 {
 		d.endResponse()
-		return d.drv.Cut()
+		return d.drv.Truncated("stream ended without data: [DONE] after completion %s", r.id)
 	}
 	// A cut completion stays cut: the choices that finished end as they
 	// said; the others keep their open block open, their last tool call

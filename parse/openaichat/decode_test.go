@@ -61,7 +61,7 @@ func TestDecode(t *testing.T) {
 		want  []eventtest.Item
 	}{
 		{"text, usage, done", role + text("hi") + finish("stop") + usage + "data: [DONE]\n\n", Config{}, join(one(start), hi, one(end("end_turn", u)))},
-		{"no role chunk, no done", text("hi") + finish("length"), Config{}, join(one(start), hi, one(end("max_tokens", nil)))},
+		{"no role chunk, no done: a cut body", text("hi") + finish("length"), Config{}, join(one(start), hi, one(end("max_tokens", nil)), one(eventtest.Item{Err: "in:3: stream ended without data: [DONE] after completion c"}))},
 		{"usage chunk with choices null", text("hi") + finish("content_filter") + usageNull, Config{}, join(one(start), hi, one(end("refusal", &event.Usage{InputTokens: 10, OutputTokens: 5})))},
 		{
 			"interleaved tool calls, arguments split anywhere",
@@ -81,7 +81,7 @@ func TestDecode(t *testing.T) {
 		},
 		{
 			"reasoning_content then content",
-			chunk("c", `[{"index":0,"delta":{"reasoning_content":"hmm"}}]`, "") + text("hi") + finish("stop"),
+			chunk("c", `[{"index":0,"delta":{"reasoning_content":"hmm"}}]`, "") + text("hi") + finish("stop") + "data: [DONE]\n\n",
 			Config{},
 			join(one(start), []eventtest.Item{
 				{Event: &event.BlockStart{Agent: a, Kind: event.Thinking}},
@@ -122,7 +122,7 @@ func TestDecode(t *testing.T) {
 		},
 		{
 			"two completions without done between",
-			text("hi") + finish("stop") + strings.ReplaceAll(text("hi")+finish("stop"), `"id":"c"`, `"id":"d"`),
+			text("hi") + finish("stop") + strings.ReplaceAll(text("hi")+finish("stop"), `"id":"c"`, `"id":"d"`) + "data: [DONE]\n\n",
 			Config{},
 			join(one(start), hi, one(end("end_turn", nil)), one(eventtest.Item{Event: &event.TurnStart{Agent: a, MessageID: "d", Model: "m", Created: 1}}), hi,
 				one(eventtest.Item{Event: &event.TurnEnd{Agent: a, MessageID: "d", StopReason: "end_turn"}})),
@@ -137,7 +137,7 @@ func TestDecode(t *testing.T) {
 		},
 		{
 			"content after the finish",
-			finish("stop") + text("hi"),
+			finish("stop") + text("hi") + "data: [DONE]\n\n",
 			Config{},
 			[]eventtest.Item{start, {Err: "in:3:1: choice 0 has content after its finish_reason"}, end("end_turn", nil)},
 		},
