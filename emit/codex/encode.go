@@ -330,6 +330,9 @@ func (e *Encoder) closeTurn() {
 		e.buf = jsontext.AppendString(e.buf, e.failure)
 		e.buf = append(e.buf, `}}`...)
 		e.failure = ""
+		if e.pending != (event.Usage{}) {
+			e.warn("the usage of a failed turn")
+		}
 		e.pending = event.Usage{}
 		e.writeBuf()
 		return

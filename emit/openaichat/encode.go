@@ -138,6 +138,8 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.held = nil
 		if _, ok := ev.(*event.Error); !ok || !main {
 			e.end(h.StopReason, h.Usage)
+		} else if h.Usage != nil {
+			e.warn("the usage of a completion an error ended")
 		}
 	}
 	e.cur = 0

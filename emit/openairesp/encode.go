@@ -332,6 +332,8 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.ended = nil
 		if _, ok := ev.(*event.Error); !ok {
 			e.end(h.StopReason, h.Usage)
+		} else if h.Usage != nil {
+			e.warn("the usage of a response an error ended")
 		}
 	}
 	if e.text != nil && e.text.ended && !e.continuesText(ev) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -34,7 +35,7 @@ type turnAcct struct {
 	Created int64
 	Stop    string
 	Usage   *event.Usage
-	Failed  bool
+	Failed  bool // the turn failed, or an error took its end's place
 }
 
 // acct is the accounting of a run, read from its events.
@@ -44,10 +45,12 @@ type acct struct {
 	RunUsage *event.Usage
 	RunStop  string
 	Cost     *float64
-	ToolIDs  []string
+	ToolIDs  []string // client tool calls'
+	Servers  []string // server tool calls' ids
 	ItemIDs  []string // BlockStart.ID (once per item) and ToolCall.ItemID
 	Refusals []string // the text of refusal blocks
 	Cut      bool     // the decoder reported a truncation
+	CutTurn  bool     // and a turn was open then
 }
 
 // accountingOf reads data as f and returns its main agent's accounting.
@@ -57,6 +60,7 @@ func accountingOf(t *testing.T, data []byte, f convert.Format) acct {
 	var a acct
 	main, seen := "", false
 	open := false    // a turn is open
+	ended := false   // the last event was a TurnEnd
 	refusal := false // the open text block is a refusal
 	var text strings.Builder
 	lastItem := ""
@@ -71,7 +75,7 @@ func accountingOf(t *testing.T, data []byte, f convert.Format) acct {
 				t.Fatalf("read %s: %v", f.Name, err)
 			}
 			if errors.Is(err, event.ErrTruncated) {
-				a.Cut = true
+				a.Cut, a.CutTurn = true, open
 			}
 			continue
 		}
@@ -81,6 +85,10 @@ func accountingOf(t *testing.T, data []byte, f convert.Format) acct {
 		if ev.AgentID() != main {
 			continue
 		}
+		if er, ok := ev.(*event.Error); ok && er.Fatal && (ended || open) && len(a.Turns) > 0 {
+			a.Turns[len(a.Turns)-1].Failed = true
+		}
+		_, ended = ev.(*event.TurnEnd)
 		switch ev := ev.(type) {
 		case *event.SessionStart:
 			if ev.Model != "" {
@@ -95,11 +103,14 @@ func accountingOf(t *testing.T, data []byte, f convert.Format) acct {
 			}
 			open = false
 			tu := &a.Turns[len(a.Turns)-1]
-			tu.Stop, tu.Usage, tu.Failed = ev.StopReason, ev.Usage, ev.Error != ""
+			tu.Stop, tu.Usage, tu.Failed = ev.StopReason, ev.Usage, tu.Failed || ev.Error != ""
 		case *event.RunEnd:
 			a.RunUsage, a.RunStop, a.Cost = ev.Usage, ev.StopReason, ev.CostUSD
 		case *event.ToolCall:
-			if ev.ID != "" {
+			switch {
+			case ev.Server:
+				a.Servers = append(a.Servers, ev.ID)
+			case ev.ID != "":
 				a.ToolIDs = append(a.ToolIDs, ev.ID)
 			}
 			if ev.ItemID != "" {
@@ -165,20 +176,37 @@ type carries struct {
 	created   bool
 	refusal   bool
 	cacheSeen bool // cache write counts apart from input
+	reasoning bool // reasoning token counts
+	// cutBetween: a cut after a turn's end (a Responses body is whole at
+	// response.completed: a cut after it reads as complete, and the
+	// command reports it).
+	cutBetween bool
+	// mergesTurns: the model turns of a run are one turn (Codex), whose
+	// usage a failure takes with it.
+	mergesTurns bool
+	// failedUsage: the usage of a turn that failed (Codex's turn.failed,
+	// an OpenAI error event, have none).
+	failedUsage bool
 }
 
 func carriesOf(name string) carries {
+	c := carriesFields(name)
+	c.cutBetween = name != "openai-responses"
+	return c
+}
+
+func carriesFields(name string) carries {
 	switch name {
 	case "openai-chat":
-		return carries{stop: true, usage: true, toolIDs: true, turnIDs: true, created: true, refusal: true}
+		return carries{stop: true, usage: true, toolIDs: true, turnIDs: true, created: true, refusal: true, reasoning: true}
 	case "openai-responses":
-		return carries{stop: true, usage: true, toolIDs: true, turnIDs: true, itemIDs: true, created: true, refusal: true}
+		return carries{stop: true, usage: true, toolIDs: true, turnIDs: true, itemIDs: true, created: true, refusal: true, reasoning: true}
 	case "codex":
-		return carries{usage: true, toolIDs: true, cacheSeen: true}
+		return carries{usage: true, toolIDs: true, cacheSeen: true, reasoning: true, mergesTurns: true}
 	case "codex-session":
-		return carries{usage: true, toolIDs: true, cacheSeen: true}
+		return carries{usage: true, toolIDs: true, cacheSeen: true, reasoning: true}
 	case "anthropic":
-		return carries{stop: true, usage: true, toolIDs: true, turnIDs: true, cacheSeen: true}
+		return carries{stop: true, usage: true, toolIDs: true, turnIDs: true, cacheSeen: true, failedUsage: true}
 	}
 	// The others answer for themselves (acct-anthropic's test): here
 	// only what is never written is checked of them.
@@ -230,10 +258,10 @@ func unknownStop(name string) string {
 
 // usageTotal is the run's usage: the sum of its turns' when any turn has
 // one, else the run end's; nil when the source says none.
-func usageTotal(a acct) *event.Usage {
+func usageTotal(a acct, c carries) *event.Usage {
 	var sum *event.Usage
 	for _, tu := range a.Turns {
-		if tu.Usage == nil {
+		if tu.Usage == nil || tu.Failed && !c.failedUsage {
 			continue
 		}
 		if sum == nil {
@@ -292,7 +320,7 @@ func compareAccounting(a, b acct, c carries, class string) []string {
 	}
 	// Usage: none where the source has none; the same counts where both
 	// carry usage per turn.
-	au, bu := usageTotal(a), usageTotal(b)
+	au, bu := usageTotal(a, c), usageTotal(b, c)
 	switch {
 	case au == nil && bu != nil:
 		bad = append(bad, fmt.Sprintf("usage %+v where the source has none", *bu))
@@ -303,10 +331,13 @@ func compareAccounting(a, b acct, c carries, class string) []string {
 			want.InputTokens += want.CacheWriteTokens
 			want.CacheWriteTokens = 0
 		}
+		if !c.reasoning {
+			want.ReasoningTokens = 0 // Anthropic has no count of them
+		}
 		if diff := cmp.Diff(want, *bu); diff != "" {
 			bad = append(bad, "usage differs (-source +output):\n"+diff)
 		}
-	case au != nil && bu == nil && c.usage && perTurnUsage(a):
+	case au != nil && bu == nil && c.usage && perTurnUsage(a, c) && !(c.mergesTurns && failed(a)):
 		bad = append(bad, "per-turn usage lost")
 	}
 	// Ids: none made up; all kept where both carry them.
@@ -322,14 +353,17 @@ func compareAccounting(a, b acct, c carries, class string) []string {
 	for _, f := range []struct {
 		what      string
 		got, want []string
+		from      []string // what got may hold
 		kept      bool
 	}{
-		{"message ids", bIDs, aIDs, c.turnIDs},
-		{"models", bModels, aModels, false},
-		{"tool ids", b.ToolIDs, a.ToolIDs, c.toolIDs},
-		{"item ids", b.ItemIDs, a.ItemIDs, c.itemIDs},
+		{"message ids", bIDs, aIDs, aIDs, c.turnIDs},
+		{"models", bModels, aModels, aModels, false},
+		// A target without server tools writes them as client calls.
+		{"tool ids", b.ToolIDs, a.ToolIDs, append(slices.Clone(a.ToolIDs), a.Servers...), c.toolIDs},
+		{"server tool ids", b.Servers, a.Servers, a.Servers, false},
+		{"item ids", b.ItemIDs, a.ItemIDs, a.ItemIDs, c.itemIDs},
 	} {
-		if x := invented(f.got, f.want); len(x) > 0 {
+		if x := invented(f.got, f.from); len(x) > 0 {
 			bad = append(bad, fmt.Sprintf("%s %q not in the source", f.what, x))
 		}
 		if f.kept {
@@ -352,15 +386,20 @@ func compareAccounting(a, b acct, c carries, class string) []string {
 	if len(b.Refusals) > 0 && len(a.Refusals) == 0 {
 		bad = append(bad, "a refusal the source does not have")
 	}
-	if a.Cut && !b.Cut {
+	if a.Cut && !b.Cut && (a.CutTurn || c.cutBetween) {
 		bad = append(bad, "the source is cut, the output reads as complete")
 	}
 	return bad
 }
 
+// failed reports whether a run has a failed turn.
+func failed(a acct) bool {
+	return slices.ContainsFunc(a.Turns, func(tu turnAcct) bool { return tu.Failed })
+}
+
 // perTurnUsage reports whether a run's usage is given per turn.
-func perTurnUsage(a acct) bool {
-	return slices.ContainsFunc(a.Turns, func(tu turnAcct) bool { return tu.Usage != nil })
+func perTurnUsage(a acct, c carries) bool {
+	return slices.ContainsFunc(a.Turns, func(tu turnAcct) bool { return tu.Usage != nil && (!tu.Failed || c.failedUsage) })
 }
 
 // both returns what two formats in a row can carry.
@@ -369,6 +408,8 @@ func both(x, y carries) carries {
 		stop: x.stop && y.stop, usage: x.usage && y.usage, toolIDs: x.toolIDs && y.toolIDs,
 		turnIDs: x.turnIDs && y.turnIDs, itemIDs: x.itemIDs && y.itemIDs, created: x.created && y.created,
 		refusal: x.refusal && y.refusal, cacheSeen: x.cacheSeen && y.cacheSeen,
+		reasoning: x.reasoning && y.reasoning, failedUsage: x.failedUsage && y.failedUsage,
+		mergesTurns: x.mergesTurns || y.mergesTurns, cutBetween: x.cutBetween && y.cutBetween,
 	}
 }
 
@@ -377,6 +418,13 @@ func both(x, y carries) carries {
 // and a self-conversion keeps all of it.
 func TestAccountingOpenAI(t *testing.T) {
 	t.Parallel()
+	t.Cleanup(func() {
+		for i, g := range knownGaps {
+			if _, ok := gapSeen.Load(i); !ok {
+				t.Errorf("known gap %q of %s no longer happens: remove it from knownGaps (%s)", g.problem, g.encoder, g.owner)
+			}
+		}
+	})
 	for _, rec := range recordings(t) {
 		srcMine := slices.Contains(openaiFormats, rec.f.Name)
 		for _, to := range encoders() {
@@ -396,7 +444,7 @@ func TestAccountingOpenAI(t *testing.T) {
 					return
 				}
 				for _, p := range compareAccounting(a, b, both(cx, cy), to.Name) {
-					if !knownGap(rec.f.Name, to.Name, p) {
+					if !knownGap(p, to.Name) {
 						t.Errorf("%s -> %s: %s", rec.f.Name, to.Name, p)
 					}
 				}
@@ -405,7 +453,7 @@ func TestAccountingOpenAI(t *testing.T) {
 				}
 				back := accountingOf(t, convertCut(t, out, to, rec.f), rec.f)
 				for _, p := range compareAccounting(a, back, both(cx, cy), rec.f.Name) {
-					if !knownGap(rec.f.Name, to.Name, p) {
+					if !knownGap(p, to.Name, rec.f.Name) {
 						t.Errorf("%s -> %s -> %s: %s", rec.f.Name, to.Name, rec.f.Name, p)
 					}
 				}
@@ -414,8 +462,31 @@ func TestAccountingOpenAI(t *testing.T) {
 	}
 }
 
-// knownGap reports a problem that is another package's to fix, listed
-// with its owner so that the list empties as the fixes land.
-func knownGap(from, to, problem string) bool {
+// knownGaps are problems that are other packages' to fix, each with its
+// owner: the Anthropic and Claude encoders make up message ids (msg_...),
+// write end_turn for a turn that names no stop reason and usage of zeros
+// where the source has none. The test fails when one no longer happens,
+// so that the list empties as the fixes land.
+var knownGaps = []struct {
+	encoder, problem, owner string
+}{
+	{"anthropic", "message ids", "emit/anthropic (h/acct-anthropic)"},
+	{"anthropic", "stop reasons", "emit/anthropic (h/acct-anthropic)"},
+	{"anthropic", "usage {", "emit/anthropic (h/acct-anthropic)"},
+	{"claude", "message ids", "emit/claude (h/acct-anthropic)"},
+	{"claude", "usage {", "emit/claude (h/acct-anthropic)"},
+}
+
+var gapSeen sync.Map
+
+// knownGap reports whether problem, found in a conversion through the
+// encoders named, is a known gap.
+func knownGap(problem string, encoders ...string) bool {
+	for i, g := range knownGaps {
+		if slices.Contains(encoders, g.encoder) && strings.HasPrefix(problem, g.problem) {
+			gapSeen.Store(i, true)
+			return true
+		}
+	}
 	return false
 }

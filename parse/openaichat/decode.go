@@ -40,6 +40,7 @@ type Decoder struct {
 	cfg Config
 
 	resp   *response // the response being read; nil between responses
+	undone string    // the id of the response its usage chunk ended, until [DONE] or the next chunk
 	cr     wire.Reader
 	chunk  wire.Chunk // the chunk being read
 	capped bool       // event.ErrTooManyOpen was reported
@@ -115,6 +116,9 @@ func Detect(h format.Head) bool {
 func (d *Decoder) truncation() error {
 	r := d.resp
 	if r == nil {
+		if d.undone != "" {
+			return d.drv.Truncated("stream ended without data: [DONE] after completion %s", d.undone)
+		}
 		return d.drv.Cut()
 	}
 	var open []string
@@ -171,12 +175,14 @@ func (d *Decoder) decode(m frame.Message) error {
 		return nil // a message with no data (id: or retry: alone)
 	}
 	if data == wire.Done {
+		d.undone = ""
 		d.endResponse()
 		if d.cfg.StopAtDone {
 			d.drv.Stop()
 		}
 		return nil
 	}
+	d.undone = ""
 	c := &d.chunk
 	if err := d.cr.Decode(data, c); err != nil {
 		var te *json.UnmarshalTypeError
@@ -217,6 +223,7 @@ func (d *Decoder) decode(m frame.Message) error {
 		r.usage = &u
 		if r.finished() && len(c.Choices) == 0 {
 			d.endResponse() // the usage chunk of stream_options.include_usage
+			d.undone = r.id
 		}
 	}
 	if len(problems) > 0 {

@@ -62,7 +62,7 @@ func TestDecode(t *testing.T) {
 	}{
 		{"text, usage, done", role + text("hi") + finish("stop") + usage + "data: [DONE]\n\n", Config{}, join(one(start), hi, one(end("end_turn", u)))},
 		{"no role chunk, no done: a cut body", text("hi") + finish("length"), Config{}, join(one(start), hi, one(end("max_tokens", nil)), one(eventtest.Item{Err: "in:3: stream ended without data: [DONE] after completion c"}))},
-		{"usage chunk with choices null", text("hi") + finish("content_filter") + usageNull, Config{}, join(one(start), hi, one(end("refusal", &event.Usage{InputTokens: 10, OutputTokens: 5})))},
+		{"usage chunk with choices null", text("hi") + finish("content_filter") + usageNull + "data: [DONE]\n\n", Config{}, join(one(start), hi, one(end("refusal", &event.Usage{InputTokens: 10, OutputTokens: 5})))},
 		{
 			"interleaved tool calls, arguments split anywhere",
 			role +
