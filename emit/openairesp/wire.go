@@ -163,7 +163,7 @@ type (
 		ID               string            `json:"id"`
 		Type             string            `json:"type"`
 		Summary          []json.RawMessage `json:"summary"`
-		EncryptedContent string `json:"encrypted_content,omitempty"`
+		EncryptedContent string            `json:"encrypted_content,omitempty"`
 	}
 	functionItem struct {
 		ID        string `json:"id"`
