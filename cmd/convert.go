@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -86,13 +87,14 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	}
 	defer stop()
 	rep := newReporter(ios.Err, o.in.strict)
-	w := bufio.NewWriterSize(ios.Out, 64<<10)
+	written := &countingWriter{w: ios.Out}
+	w := bufio.NewWriterSize(written, 64<<10)
 	eo := &format.Options{
 		Agent: o.in.agent, MaxChunkBytes: o.maxChunkBytes,
 		Framing: o.framing, Partial: o.partial, MCPBeta: o.mcpBeta, LateSignatures: o.lateSignatures, Warn: rep.warn,
 	}
 	o.in.tools.apply(eo)
-	enc := out.NewEncoder(w, eo)
+	enc := convert.Guard(out.NewEncoder(w, eo), out, rep.warn)
 	read := false // some input held an event
 	cut := false  // an input was cut off
 	problem := func(err error) bool {
@@ -122,5 +124,22 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	if err != nil {
 		return err
 	}
+	if read && written.n == 0 {
+		// An error-only run in a model text format, say: exit 0 and
+		// nothing written would pass for a run that said nothing.
+		rep.problem(fmt.Errorf("nothing the input holds can be written as %s: the output is empty", out.Name))
+	}
 	return rep.result()
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }

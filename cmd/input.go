@@ -121,7 +121,11 @@ type input struct {
 	// foreign: the input's head is another format's, which the forced
 	// format's own detection rejects.
 	foreign bool
-	count   *countingDecoder
+	// other: detection, which tries the formats that share a shape in
+	// order (a session log before stream-json), says the input is in
+	// another format than the one forced.
+	other bool
+	count *countingDecoder
 }
 
 // newDecoder returns the input format's decoder over r (the input, or
@@ -258,9 +262,12 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 	// Detection reads only the first unit, which stays in br.
 	detected, guessed, derr := convert.Detect(br)
 	in := &input{name: name, r: br, o: o}
+	var unknown *convert.UnknownError
 	switch {
 	case errors.Is(derr, convert.ErrEmpty):
 		in.hint = "the input is empty"
+	case errors.As(derr, &unknown) && unknown.Looks != "":
+		in.hint = "it looks like " + unknown.Looks
 	case errors.Is(derr, convert.ErrUnknownFormat):
 		in.hint = "it is in none of the formats agentstream reads"
 	case derr != nil:
@@ -270,6 +277,8 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 		switch {
 		case errors.Is(derr, convert.ErrEmpty):
 			return &emptyError{name: name, hint: in.hint}
+		case errors.Is(derr, convert.ErrUnknownFormat):
+			return unreadable(fmt.Errorf("%s: %w (use --from: one of %s)", name, derr, strings.Join(convert.Names(true), ", ")))
 		case derr != nil:
 			return unreadable(withName(name, derr))
 		case guessed:
@@ -283,6 +292,7 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 		}
 		if derr == nil && detected.Name != in.format.Name {
 			in.hint = fmt.Sprintf("it looks like %s: try --from %s", detected.Name, detected.Name)
+			in.other = !guessed
 			if in.format.Wrap != nil && !guessed {
 				// Model text formats read any text: a stream of another
 				// format would pass as text.
@@ -294,6 +304,11 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 				// types): the head says which it is.
 				in.foreign = true
 			}
+		} else if errors.Is(derr, convert.ErrUnknownFormat) && in.format.Wrap == nil && in.format.Detect != nil && !convert.Accepts(br, in.format) {
+			// In no format detection knows, and its head is not the
+			// forced format's either (a Gemini API body read as xml):
+			// whatever the decoder makes of it, it is not that format.
+			in.other, in.foreign = true, true
 		}
 	}
 	if in.hint == "" {

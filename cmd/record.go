@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,6 +23,9 @@ type recordOptions struct {
 	// file, when set, replaces the file system operations of the
 	// recording's files (tests make each fail).
 	file *recording.FileOptions
+	// now, when set, is the recording's clock (tests fix it, so that two
+	// recordings of one input are the same bytes).
+	now func() time.Time
 }
 
 func newRecordCmd(ios *IOStreams) *cobra.Command {
@@ -82,7 +86,7 @@ func runRecord(ctx context.Context, ios *IOStreams, o *recordOptions, input stri
 	var file *recording.File   // a recording saved when complete
 	var inPlace io.WriteCloser // a device or pipe named by -o, written as stdout is
 	noTiming := "on stdout (use -o FILE)"
-	cfg := &recording.Config{MaxEventBytes: o.maxEventBytes}
+	cfg := &recording.Config{MaxEventBytes: o.maxEventBytes, Now: o.now}
 	if o.output != "-" {
 		if st, err := os.Stat(o.output); err == nil && !st.Mode().IsRegular() {
 			f, err := os.OpenFile(o.output, os.O_WRONLY, 0)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/agentstream/agentstream/recording"
 )
@@ -117,7 +118,10 @@ func recordWith(t *testing.T, ctx context.Context, input io.Reader, fl *faults) 
 	output := filepath.Join(t.TempDir(), "run")
 	writeFile(t, output, oldRecording)
 	writeFile(t, output+".timing", oldTiming)
-	o := &recordOptions{output: output, maxEventBytes: 1 << 20, file: fl.options()}
+	// A fixed clock: the recordings of one input compare byte for byte
+	// however loaded the machine is.
+	epoch := time.Unix(1_700_000_000, 0)
+	o := &recordOptions{output: output, maxEventBytes: 1 << 20, file: fl.options(), now: func() time.Time { return epoch }}
 	var errb bytes.Buffer
 	err := runRecord(ctx, &IOStreams{In: input, Out: io.Discard, Err: &errb}, o, "-")
 	return output, &errb, err

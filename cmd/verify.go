@@ -71,7 +71,7 @@ func runVerify(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b strin
 		}
 	}
 	if err := verify.CheckIgnore(o.ignore); err != nil {
-		return failure(err)
+		return failure(fmt.Errorf("--ignore: %w", err))
 	}
 	runsA, runsB, err := verifyRuns(&o.in, a, b)
 	if err != nil {
@@ -159,8 +159,9 @@ func verifyPair(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b stri
 }
 
 // readSide reads and assembles one input. Problems in it are reported and
-// skipped; what could not be opened or read at all, or holds no event of
-// its format, exits 2: verify never answers equal about nothing.
+// skipped; what could not be opened or read at all, holds no event of its
+// format, or is in another format than --from-a/--from-b says, exits 2:
+// verify never answers equal about nothing.
 func readSide(ctx context.Context, ios *IOStreams, o *verifyOptions, from, name string, rep *reporter) (verify.Side, error) {
 	in := o.in
 	in.from = from
@@ -170,6 +171,11 @@ func readSide(ctx context.Context, ios *IOStreams, o *verifyOptions, from, name 
 	}
 	var side verify.Side
 	err := eachInput(ctx, ios, &in, rep, []string{name}, func(in *input) error {
+		if in.other {
+			// Whatever its decoder makes of it, it is not the format
+			// given: nothing to compare.
+			return failure(fmt.Errorf("%s: not %s input (%s)", in.name, in.format.Name, in.hint))
+		}
 		side = verify.Side{Name: in.name, Format: in.format.Name, Lacks: in.format.Lacks}
 		stop := assembleInput(in, rep, nil, func(bs []*assemble.Block) error {
 			side.Blocks = append(side.Blocks, bs...)

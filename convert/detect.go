@@ -3,9 +3,7 @@ package convert
 import (
 	"bufio"
 	"errors"
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/agentstream/agentstream/format"
 )
@@ -37,8 +35,27 @@ func Detect(br *bufio.Reader) (f Format, guessed bool, err error) {
 			return f, f.Guess, nil
 		}
 	}
-	return Format{}, false, fmt.Errorf("%w (use --from: one of %s)", ErrUnknownFormat, strings.Join(Names(true), ", "))
+	what, _ := format.SniffText(h.Payload, true)
+	return Format{}, false, &UnknownError{Looks: what}
 }
+
+// UnknownError is Detect's error for an input no format accepts. It is
+// ErrUnknownFormat (errors.Is).
+type UnknownError struct {
+	// Looks says what the input is instead, when detection can tell:
+	// "an HTML document" or "binary data" (format.SniffText); "" otherwise.
+	Looks string
+}
+
+func (e *UnknownError) Error() string {
+	if e.Looks != "" {
+		return ErrUnknownFormat.Error() + ": it looks like " + e.Looks
+	}
+	return ErrUnknownFormat.Error()
+}
+
+// Is makes an UnknownError ErrUnknownFormat.
+func (e *UnknownError) Is(target error) bool { return target == ErrUnknownFormat }
 
 // Accepts reports whether f's Detect accepts the first unit of br (read as
 // Detect does; the bytes stay in br). It is false for a format without

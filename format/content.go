@@ -33,6 +33,16 @@ const (
 	// TextEdges is the white space at either end of a text block (Gemini
 	// CLI's session log keeps each answer trimmed).
 	TextEdges Content = "text_edges"
+	// SubagentOutcome is the stop reason, usage and cost of an agent
+	// other than the main one (Claude Code's stream-json closes only the
+	// main agent's run).
+	SubagentOutcome Content = "subagent_outcome"
+	// Subagents are the agents other than the main one, whole: one model
+	// response (an API body) or one agent's model text has none.
+	Subagents Content = "subagents"
+	// ID is the ids of tool calls and results as the source wrote them
+	// (codex exec numbers its items item_0, item_1, ... itself).
+	ID Content = "id"
 )
 
 // Block types.
@@ -56,8 +66,8 @@ const (
 func AllContent() []Content {
 	return []Content{
 		IsError, ExitCode, Status, Structured, Signature, Citations, CitationExtras, Images, MCPServer,
-		Kind, Server, StopReason, Usage, Cost, AgentID, Model, Prompt, SubagentText, TextEdges,
-		Thinking, MetaInit, MetaFinal, TurnEnd, ToolResult, AwaitingTools, MetaFiles, FileChange,
+		Kind, Server, StopReason, Usage, Cost, AgentID, Model, Prompt, SubagentText, TextEdges, SubagentOutcome,
+		Subagents, ID, Thinking, MetaInit, MetaFinal, TurnEnd, ToolResult, AwaitingTools, MetaFiles, FileChange,
 		TodoList, ServerToolCall, ServerToolResult, ErrorBlock,
 	}
 }

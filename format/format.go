@@ -42,6 +42,10 @@ type Format struct {
 	// not hold for this one (GEN007 tool-answered for one model
 	// response, whose tool results go in the next request).
 	Skips []string
+	// Unanswered lists the ids of the format's own Rules that a client
+	// tool call left without a result breaks, beside validate's
+	// tool-answered (codex: the item its turn leaves open).
+	Unanswered []string
 	// Check checks an input against Rules. It reads the same bytes as
 	// the decoder, in step with it, and reports what it finds through
 	// rep. Nil when the format has no rules of its own.
@@ -56,6 +60,15 @@ type Format struct {
 	ContentType string
 	Headers     map[string]string
 }
+
+// Content types of the formats' HTTP forms. A format written in the
+// framing the user chooses (jsonenv: --framing) leaves ContentType empty:
+// its type follows the framing.
+const (
+	ContentSSE    = "text/event-stream"
+	ContentNDJSON = "application/x-ndjson"
+	ContentText   = "text/plain; charset=utf-8"
+)
 
 // Option names an option of Options that only some formats read.
 type Option string

@@ -180,7 +180,7 @@ func (s *Server) prepare(f Fixture, path string, open func(string) (*os.File, er
 		fx.from = from
 	}
 	if to == "" {
-		fx.media, _ = LookupMedia(from.Name, recFraming)
+		fx.media = LookupMedia(from.Format, recFraming)
 		return fx, nil
 	}
 	out, ok := s.o.lookup(to)
@@ -191,7 +191,7 @@ func (s *Server) prepare(f Fixture, path string, open func(string) (*os.File, er
 		return nil, fmt.Errorf("%s: %w", fx.name, derr)
 	}
 	fx.to, fx.framing = &out, framing
-	fx.media, _ = LookupMedia(out.Name, framing)
+	fx.media = LookupMedia(out.Format, framing)
 	return fx, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/convert"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/recording"
 )
 
@@ -104,7 +106,8 @@ func TestServeFixtures(t *testing.T) {
 	lookup := func(name string) (convert.Format, bool) {
 		if name == "aisdk" {
 			f, _ := convert.Lookup("jsonenv")
-			f.Name = "aisdk"
+			f.Name, f.ContentType = "aisdk", format.ContentSSE
+			f.Headers = map[string]string{"x-vercel-ai-ui-message-stream": "v1"}
 			return f, true
 		}
 		return convert.Lookup(name)
@@ -230,19 +233,24 @@ func TestNewErrors(t *testing.T) {
 	}
 }
 
-// TestMediaCoversFormats: every format the convert table writes is served
-// with a Content-Type of its own.
+// TestMediaCoversFormats: every format the convert table writes says its
+// Content-Type in its format value, or follows the framing it is written
+// in (--framing).
 func TestMediaCoversFormats(t *testing.T) {
 	t.Parallel()
-	for _, name := range convert.Names(false) {
-		if _, ok := LookupMedia(name, "sse"); !ok {
-			t.Errorf("format %s has no entry in the media table", name)
+	for _, f := range convert.Formats() {
+		if f.NewEncoder != nil && f.ContentType == "" && !slices.Contains(f.Uses, format.OptFraming) {
+			t.Errorf("format %s says no ContentType and has no --framing", f.Name)
 		}
 	}
-	if m, _ := LookupMedia("jsonenv", "ndjson"); m.ContentType != TypeNDJSON {
+	jsonenv, _ := convert.Lookup("jsonenv")
+	if m := LookupMedia(jsonenv.Format, "ndjson"); m.ContentType != TypeNDJSON {
 		t.Errorf("jsonenv as NDJSON: %q", m.ContentType)
 	}
-	if m, _ := LookupMedia("jsonenv", recording.Lines); m.ContentType != TypeNDJSON {
+	if m := LookupMedia(jsonenv.Format, recording.Lines); m.ContentType != TypeNDJSON {
 		t.Errorf("a line-framed jsonenv recording: %q", m.ContentType)
+	}
+	if m := LookupMedia(jsonenv.Format, "sse"); m.ContentType != TypeSSE {
+		t.Errorf("jsonenv as SSE: %q", m.ContentType)
 	}
 }

@@ -57,6 +57,7 @@ const (
 	cdxFailed  = `{"type":"turn.failed","error":{"message":"boom"}}`
 	cdxCmdOn   = `{"type":"item.started","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}`
 	cdxCmdOff  = `{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"a","exit_code":0,"status":"completed"}}`
+	cdxWarning = `{"type":"item.completed","item":{"id":"item_5","type":"error","message":"Model rerouted: gpt-5-codex is unavailable, using gpt-5"}}`
 	cdxCmdUpd  = `{"type":"item.updated","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}`
 	cdxMessage = `{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"Hi"}}`
 )
@@ -106,6 +107,8 @@ func TestFormatRules(t *testing.T) {
 		{"codex", "CDX001", codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxCmdOn, cdxCmdOff, cdxDone), codexStream(cdxThread, cdxTurn, cdxCmdOn, cdxCmdOff, cdxDone), 4},
 		{"codex", "CDX002", codexStream(cdxThread, cdxTurn, cdxDone, cdxDone), codexStream(cdxThread, cdxTurn, cdxDone, cdxTurn, cdxFailed), 4},
 		{"codex", "CDX002", codexStream(cdxThread, cdxMessage, cdxTurn, cdxDone), codexStream(cdxThread, cdxTurn, cdxMessage, cdxDone), 2},
+		// Codex writes a warning as an error item before turn.started.
+		{"codex", "CDX002", codexStream(cdxThread, cdxMessage, cdxTurn, cdxDone), codexStream(cdxThread, cdxWarning, cdxTurn, cdxMessage, cdxDone), 2},
 		{"xml", "XML001", xmlSSE(xmlInit, "hello", "<content-block-text>", "Hi", "</content-block-text>"), xmlSSE(xmlInit, "<content-block-text>", "hello", "</content-block-text>"), 3},
 		{"xml", "XML001", xmlSSE(xmlInit, `<content-block-rollback id="x"></content-block-rollback>`), xmlSSE(xmlInit), 3},
 		{"xml", "XML001", xmlSSE(xmlInit, xmlCall, "</content-block-tool_call>", xmlResult), xmlSSE(xmlInit, xmlCall, xmlResult), 5},

@@ -17,6 +17,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/source/sessions"
 )
 
 // readAs decodes and assembles a file through the format table.
@@ -37,7 +38,7 @@ func readString(t *testing.T, path, stream string) Side {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	dec := f.NewDecoder(br, &format.Options{Source: path})
+	dec := f.NewDecoder(br, &format.Options{Source: path, Subagent: sessions.Subagents(path)})
 	asm := assemble.New(0)
 	s := Side{Name: path, Format: f.Name, Lacks: f.Lacks}
 	for {
@@ -273,6 +274,44 @@ func TestClaudePartialPairs(t *testing.T) {
 			}
 			if r.A.Blocks == 0 {
 				t.Errorf("%s: no block compared", whole)
+			}
+		})
+	}
+}
+
+// TestSessionLogPairs: the stdout and the session log the same real Claude
+// Code or Codex process wrote (../shared/corpus/sessions/, and the copies in
+// testdata/) verify equal with nothing ignored: what one side's format
+// cannot carry is not compared, never a difference.
+func TestSessionLogPairs(t *testing.T) {
+	t.Parallel()
+	type pair struct{ stdout, log string }
+	var pairs []pair
+	logs, _ := filepath.Glob("../../shared/corpus/sessions/*.session.jsonl")
+	for _, log := range logs {
+		pairs = append(pairs, pair{strings.TrimSuffix(log, ".session.jsonl") + ".jsonl", log})
+	}
+	stdouts, _ := filepath.Glob("../testdata/sessions/*.jsonl")
+	for _, stdout := range stdouts {
+		run := strings.TrimSuffix(filepath.Base(stdout), ".jsonl")
+		agent, _, _ := strings.Cut(run, "-")
+		log := filepath.Join("../testdata", agent+"-session", run+".session.jsonl")
+		if _, err := os.Stat(log); err == nil {
+			pairs = append(pairs, pair{stdout, log})
+		}
+	}
+	if len(pairs) == 0 {
+		t.Fatal("no session log pairs")
+	}
+	for _, p := range pairs {
+		t.Run(p.log, func(t *testing.T) {
+			t.Parallel()
+			r := Compare(readAs(t, p.stdout), readAs(t, p.log), nil)
+			if !r.Equal {
+				t.Errorf("not equal:\n%s", strings.Join(lines(r), "\n"))
+			}
+			if r.A.Blocks == 0 {
+				t.Errorf("%s: no block compared", p.stdout)
 			}
 		})
 	}

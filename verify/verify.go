@@ -123,12 +123,12 @@ type Options struct {
 	Strict bool
 }
 
-// CheckIgnore returns an error naming the first entry of names that
-// --ignore does not know.
+// CheckIgnore returns an error naming the first entry of names (for
+// Options.Ignore) that is neither of IgnoreNames nor of Fields.
 func CheckIgnore(names []string) error {
 	for _, n := range names {
 		if !slices.Contains(IgnoreNames(), n) && !slices.Contains(Fields(), n) {
-			return fmt.Errorf("--ignore: unknown field %q (one of %s, or a field of docs/verify.md)", n, strings.Join(IgnoreNames(), ", "))
+			return fmt.Errorf("unknown field %q (one of %s, or a field of docs/verify.md)", n, strings.Join(IgnoreNames(), ", "))
 		}
 	}
 	return nil
@@ -202,11 +202,7 @@ func Compare(a, b Side, o *Options) *Report {
 	r := &Report{
 		A:           Summary{Name: a.Name, Format: a.Format, Agents: len(ga), Blocks: countBlocks(ga)},
 		B:           Summary{Name: b.Name, Format: b.Format, Agents: len(gb), Blocks: countBlocks(gb)},
-		NotCompared: c.notes,
 		Differences: []Difference{},
-	}
-	if r.NotCompared == nil {
-		r.NotCompared = []Skip{}
 	}
 	for i := range max(len(ga), len(gb)) {
 		var x, y *agent
@@ -217,6 +213,10 @@ func Compare(a, b Side, o *Options) *Report {
 			y = gb[i]
 		}
 		r.Differences = append(r.Differences, c.agent(i+1, x, y)...)
+	}
+	r.NotCompared = c.notes
+	if r.NotCompared == nil {
+		r.NotCompared = []Skip{}
 	}
 	r.Equal = len(r.Differences) == 0
 	return r
@@ -334,9 +334,16 @@ func present(field string, blocks []*assemble.Block) bool {
 			has = isText(b) && b.Agent != mainAgent(blocks) && b.Text != ""
 		case string(format.TextEdges):
 			has = b.Type == assemble.TypeText && b.Text != strings.TrimSpace(b.Text)
+		case string(format.Subagents):
+			has = fieldsOf[b.Type] != nil && b.Agent != mainAgent(blocks)
+		case string(format.SubagentOutcome):
+			has = (b.Type == assemble.TypeMetaFinal || b.Type == assemble.TypeTurnEnd) && b.Agent != mainAgent(blocks) &&
+				(b.StopReason != "" || b.Usage != nil || b.CostUSD != nil)
+		case "id":
+			has = b.ID != "" && slices.Contains(fieldsOf[b.Type], "id")
 		case "server":
 			has = b.Type == assemble.TypeServerToolCall || b.Type == assemble.TypeServerToolResult
-		case "id", "name", "input", "content", "pending", "files", "message", "changes", "todos", "text":
+		case "name", "input", "content", "pending", "files", "message", "changes", "todos", "text":
 			has = true
 		default: // a block type
 			has = b.Type == field
@@ -369,6 +376,9 @@ func (c *comparer) group(blocks []*assemble.Block) []*agent {
 			// partial mode shows) is no part of the answer: it must not
 			// make an agent appear, or appear earlier.
 			continue
+		}
+		if c.skip[string(format.Subagents)] && b.Agent != main {
+			continue // one side's format has no agent but the main one
 		}
 		ag := byID[b.Agent]
 		if ag == nil {
@@ -493,13 +503,16 @@ func (c *comparer) agent(n int, x, y *agent) []Difference {
 		out = append(out, d)
 	case x.meta != nil:
 		if !c.skip["model"] {
-			add(assemble.TypeMetaInit, "model", x.meta.Model, y.meta.Model)
+			c.model(add, x.meta.Model, y.meta.Model)
 		}
 		if !c.skip["prompt"] {
 			add(assemble.TypeMetaInit, "prompt", c.norm(x.meta.Prompt), c.norm(y.meta.Prompt))
 		}
 	}
-	finalDiffers := !c.skip[assemble.TypeMetaFinal] && (x.final == nil) != (y.final == nil) &&
+	// A subagent's outcome is not compared where one side's format
+	// closes only the main agent's run.
+	outcome := n == 1 || !c.skip[string(format.SubagentOutcome)]
+	finalDiffers := outcome && !c.skip[assemble.TypeMetaFinal] && (x.final == nil) != (y.final == nil) &&
 		(hasFinal(x.final) || hasFinal(y.final))
 	if finalDiffers {
 		d := base
@@ -510,8 +523,8 @@ func (c *comparer) agent(n int, x, y *agent) []Difference {
 		out = append(out, d)
 	}
 	out = append(out, c.blocks(base, x.blocks, y.blocks)...)
-	if finalDiffers {
-		return out // the outcome differs for that reason alone
+	if finalDiffers || !outcome {
+		return out // the outcome differs for that reason alone, or is not compared
 	}
 	oa, ob := c.outcome(x), c.outcome(y)
 	// The outcome is the meta_final's, or when it is not compared the
@@ -526,6 +539,41 @@ func (c *comparer) agent(n int, x, y *agent) []Difference {
 		}
 	}
 	return out
+}
+
+// model compares the models the two sides name for an agent, without the
+// suffix a producer adds to the model's name (Claude Code's "[1m]", the
+// context window it chose): "claude-opus-4-8[1m]" and "claude-opus-4-8"
+// are one model. A side that names none (a Claude Code session log of a
+// run whose only answer was an API error: the model is on the assistant
+// lines) is not compared, and the report says so.
+func (c *comparer) model(add func(typ, field string, va, vb any), a, b string) {
+	switch {
+	case a == "" && b == "":
+	case a == "" || b == "":
+		side := "a"
+		if b == "" {
+			side = "b"
+		}
+		c.note(Skip{Field: "model", Side: side, Reason: strings.ToUpper(side) + " names no model"})
+	default:
+		add(assemble.TypeMetaInit, "model", baseModel(a), baseModel(b))
+	}
+}
+
+// baseModel returns a model's name without a bracketed suffix.
+func baseModel(m string) string {
+	if i := strings.LastIndexByte(m, '['); i > 0 && strings.HasSuffix(m, "]") {
+		return m[:i]
+	}
+	return m
+}
+
+// note adds a field not compared to the report, once.
+func (c *comparer) note(s Skip) {
+	if !slices.Contains(c.notes, s) {
+		c.notes = append(c.notes, s)
+	}
 }
 
 // hasInit reports whether a meta_init says anything compared. Formats

@@ -455,6 +455,15 @@ func (e *Encoder) finish() {
 	e.chunk(c)
 }
 
+// Cut ends a stream whose input was cut off (event.Cutter): no
+// finish-step, no finish, no [DONE], whatever was open.
+func (e *Encoder) Cut() error {
+	if e.err != nil {
+		return e.err
+	}
+	return fmt.Errorf("%s: %w: the input was cut off, no finish or [DONE] written", wire.Name, event.ErrTruncated)
+}
+
 // Close ends the stream: a stream whose text or reasoning part is still
 // open was cut, and stays cut (no finish, no [DONE]: the SDK's client
 // then shows the part still streaming and no finish reason, as for a

@@ -37,7 +37,10 @@ type Encoder struct {
 	models    []modelUsage // usage per model, from turn ends
 	turnSum   *event.Usage // usage summed over turn ends
 	toolCalls int64
-	buf       bytes.Buffer
+	// called holds the ids of the tool calls written and not yet
+	// answered: stream-json pairs a tool_result with an earlier tool_use.
+	called map[string]bool
+	buf    bytes.Buffer
 }
 
 type modelUsage struct {
@@ -221,10 +224,21 @@ func (e *Encoder) toolCall(c *event.ToolCall) {
 		params = append(append(json.RawMessage(`{"input":`), params...), '}')
 	}
 	e.toolCalls++
+	if e.called == nil {
+		e.called = map[string]bool{}
+	}
+	e.called[c.ID] = true
 	e.write(gemini.ToolUse{Type: gemini.TypeToolUse, ToolName: c.Name, ToolID: c.ID, Parameters: params})
 }
 
 func (e *Encoder) toolResult(r *event.ToolResult) {
+	if !e.called[r.ID] {
+		// A result whose call the stream never had (model text that
+		// quotes past results): GEM003 forbids it.
+		e.warn("tool results without their tool call (left out)")
+		return
+	}
+	delete(e.called, r.ID)
 	e.ensureInit()
 	l := gemini.ToolResult{Type: gemini.TypeToolResult, ToolID: r.ID, Status: gemini.StatusSuccess}
 	if r.IsError {

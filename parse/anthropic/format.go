@@ -12,6 +12,7 @@ import (
 func Format() format.Format {
 	return format.Format{
 		Name:        "anthropic",
+		ContentType: format.ContentSSE,
 		Description: "Anthropic Messages API streaming SSE body (event: + data:), one or more responses",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
@@ -22,6 +23,7 @@ func Format() format.Format {
 		Lacks: []format.Content{
 			format.MetaInit, format.ToolResult, format.MetaFinal, format.AwaitingTools, format.MetaFiles,
 			format.FileChange, format.TodoList,
+			format.Subagents,
 		},
 		Uses:  []format.Option{format.OptMCPBeta, format.OptLateSignature},
 		Rules: rules(),

@@ -12,6 +12,7 @@ import (
 func Format() format.Format {
 	return format.Format{
 		Name:        "claude",
+		ContentType: format.ContentNDJSON,
 		Description: "Claude Code stream-json (claude -p --output-format stream-json --verbose; --partial writes stream_event lines)",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
@@ -24,6 +25,7 @@ func Format() format.Format {
 		Lacks: []format.Content{
 			format.ExitCode, format.Status, format.AwaitingTools, format.MetaFiles, format.FileChange,
 			format.TodoList, format.Prompt, format.AgentID, format.SubagentText,
+			format.SubagentOutcome,
 		},
 		Uses:  []format.Option{format.OptPartial},
 		Rules: rules(),

@@ -11,6 +11,7 @@ import (
 func Format() format.Format {
 	return format.Format{
 		Name:        "codex",
+		ContentType: format.ContentNDJSON,
 		Description: "Codex CLI exec --json output (NDJSON thread, turn and item events)",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
@@ -24,8 +25,10 @@ func Format() format.Format {
 			format.Model, format.Prompt, format.Signature, format.Citations, format.Images, format.Structured,
 			format.Server, format.AwaitingTools, format.MetaFiles, format.MetaFinal, format.StopReason,
 			format.Cost, format.Kind,
+			format.ID, format.Subagents,
 		},
-		Rules: rules(),
-		Check: check,
+		Rules:      rules(),
+		Unanswered: []string{ruleItem},
+		Check:      check,
 	}
 }

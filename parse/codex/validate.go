@@ -19,7 +19,7 @@ const (
 func rules() []format.Rule {
 	return []format.Rule{
 		{ID: ruleItem, Name: "item-lifecycle", Doc: "an item is started at most once, updated only between item.started and item.completed, completed at most once, and completed before its turn completes"},
-		{ID: ruleTurn, Name: "turn-lifecycle", Doc: "turn.completed and turn.failed end a turn.started one; items come inside a turn"},
+		{ID: ruleTurn, Name: "turn-lifecycle", Doc: "turn.completed and turn.failed end a turn.started one; items come inside a turn (but error items: Codex writes its warnings as error items whenever they come)"},
 	}
 }
 
@@ -75,7 +75,9 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 			if json.Unmarshal(l.Item, &it) != nil || it.ID == "" {
 				continue // the decoder reports it
 			}
-			if turn == nil {
+			if turn == nil && it.Type != ItemError {
+				// (Codex writes a warning as an error item whenever it
+				// has one: before turn.started too.)
 				v.Report(ruleTurn, p, "%s of item %s outside a turn", l.Type, it.ID)
 			}
 			st := items[it.ID]

@@ -309,11 +309,14 @@ func (d *Decoder) responseItem(p *payload, raw []byte) error {
 			sig = *p.EncryptedContent
 		}
 		d.block(event.Thinking, strings.Join(text, "\n"), sig)
-	case itemFunctionCall, itemCustomToolCall, itemLocalShellCall:
+	case itemFunctionCall, itemCustomToolCall, itemLocalShellCall, itemToolSearchCall:
 		c := &call{id: p.CallID, name: p.Name}
 		switch p.Type {
 		case itemFunctionCall:
-			c.input = event.JSONText(p.Arguments)
+			c.input = arguments(p.Arguments)
+		case itemToolSearchCall:
+			c.name = toolSearchTool
+			c.input = arguments(p.Arguments)
 		case itemCustomToolCall:
 			c.input = event.JSONText(p.Input)
 		default:
@@ -333,6 +336,17 @@ func (d *Decoder) responseItem(p *payload, raw []byte) error {
 			c = &call{id: p.CallID}
 		}
 		d.answer(c, p, raw)
+	case itemToolSearchOutput:
+		c := d.pending[p.CallID]
+		if c == nil {
+			c = &call{id: p.CallID, name: toolSearchTool}
+		}
+		d.answered(c)
+		ev := &event.ToolResult{Agent: d.agent, ID: c.id, Name: c.name, Status: p.Status, Structured: bytes.Clone(p.Tools)}
+		if len(p.Tools) > 0 {
+			ev.Content = []event.Part{{Type: "text", Text: string(p.Tools)}}
+		}
+		d.emit(ev)
 	case itemWebSearchCall:
 		input := json.RawMessage("{}")
 		if len(p.Action) > 0 {
@@ -344,6 +358,19 @@ func (d *Decoder) responseItem(p *payload, raw []byte) error {
 		d.unknown(p.Type, raw)
 	}
 	return nil
+}
+
+// arguments returns a call's arguments as event.ToolCall's Input: a JSON
+// string holds them as JSON text (function_call), any other value is
+// them (tool_search_call's object).
+func arguments(raw json.RawMessage) json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] == '"' {
+		var s string
+		json.Unmarshal(raw, &s)
+		return event.JSONText(s)
+	}
+	return bytes.Clone(raw)
 }
 
 // message handles a message item: the assistant's text, the user's
@@ -458,11 +485,16 @@ func (d *Decoder) itemResult(id string, it *completedItem) *event.ToolResult {
 	return ev
 }
 
-// answer emits a held call and its result, from its output item p.
-func (d *Decoder) answer(c *call, p *payload, raw []byte) {
+// answered emits held call c, whose output has come: its result follows.
+func (d *Decoder) answered(c *call) {
 	delete(d.pending, c.id)
 	d.order = slices.DeleteFunc(d.order, func(id string) bool { return id == c.id })
 	d.emitCall(c)
+}
+
+// answer emits a held call and its result, from its output item p.
+func (d *Decoder) answer(c *call, p *payload, raw []byte) {
+	d.answered(c)
 	if c.item != nil && c.item.Type == evItemCommandExecution {
 		ev := d.itemResult(c.id, c.item)
 		ev.Structured = bytes.Clone(p.Output) // what the model was told

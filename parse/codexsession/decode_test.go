@@ -107,6 +107,22 @@ func TestDecode(t *testing.T) {
 			),
 		},
 		{
+			// tool_search_call's arguments are an object, not a string
+			// of JSON; its output lists the tools found.
+			name: "tool search",
+			in: lines(metaLine, ctxLine,
+				`{"timestamp":"t","type":"response_item","payload":{"type":"tool_search_call","call_id":"ts1","status":"completed","execution":"client","arguments":{"query":"calendar","limit":8}}}`,
+				`{"timestamp":"t","type":"response_item","payload":{"type":"tool_search_output","call_id":"ts1","status":"completed","execution":"client","tools":[{"type":"function","name":"cal"}]}}`),
+			want: items(&noPrompt,
+				&event.ToolCall{Agent: "th1", ID: "ts1", Name: "tool_search", Input: []byte(`{"query":"calendar","limit":8}`)},
+				&event.ToolResult{
+					Agent: "th1", ID: "ts1", Name: "tool_search", Status: "completed",
+					Content:    []event.Part{{Type: "text", Text: `[{"type":"function","name":"cal"}]`}},
+					Structured: []byte(`[{"type":"function","name":"cal"}]`),
+				},
+			),
+		},
+		{
 			// A failed turn: the error, then the turn end that failed.
 			name: "error",
 			in: lines(metaLine, ctxLine, startedLine,

@@ -85,7 +85,7 @@ func readPayload(r *jsontext.Reader, p *payload) {
 		case "name":
 			r.StringField(&p.Name)
 		case "arguments":
-			r.StringField(&p.Arguments)
+			p.Arguments = bytes.Clone(r.Skip())
 		case "input":
 			r.StringField(&p.Input)
 		case "call_id":
@@ -96,6 +96,8 @@ func readPayload(r *jsontext.Reader, p *payload) {
 			stringField(r, &p.Status)
 		case "action":
 			p.Action = bytes.Clone(r.Skip())
+		case "tools":
+			p.Tools = bytes.Clone(r.Skip())
 		case "encrypted_content":
 			r.OptStringField(&p.EncryptedContent)
 		case "item":

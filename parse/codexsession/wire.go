@@ -27,7 +27,13 @@ const (
 	itemCustomToolOutput   = "custom_tool_call_output"
 	itemLocalShellCall     = "local_shell_call"
 	itemWebSearchCall      = "web_search_call"
+	itemToolSearchCall     = "tool_search_call" // arguments is an object
+	itemToolSearchOutput   = "tool_search_output"
 )
+
+// toolSearchTool is the tool name of a tool_search_call item (as the
+// Responses reader names it).
+const toolSearchTool = "tool_search"
 
 // event_msg types.
 const (
@@ -71,12 +77,13 @@ type payload struct {
 	Content          parts           `json:"content"` // message parts; reasoning content
 	Summary          parts           `json:"summary"` // reasoning: summary parts; turn_context: a string
 	Name             string          `json:"name"`
-	Arguments        string          `json:"arguments"`
+	Arguments        json.RawMessage `json:"arguments"` // a string of JSON (function_call), an object (tool_search_call)
 	Input            string          `json:"input"`
 	CallID           string          `json:"call_id"`
 	Output           json.RawMessage `json:"output"` // a string, or {content, success}, or content items
 	Status           string          `json:"status"`
 	Action           json.RawMessage `json:"action"`
+	Tools            json.RawMessage `json:"tools"` // tool_search_output
 	EncryptedContent *string         `json:"encrypted_content"`
 	// event_msg
 	Item    *completedItem `json:"item"`

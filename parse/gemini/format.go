@@ -12,6 +12,7 @@ import (
 func Format() format.Format {
 	return format.Format{
 		Name:        "gemini",
+		ContentType: format.ContentNDJSON,
 		Description: "Gemini CLI --output-format stream-json (NDJSON init, message, tool_use, tool_result, error, result) or json",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {

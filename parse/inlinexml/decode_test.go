@@ -246,9 +246,19 @@ var decodeTests = []decodeTest{
 		// Every chunking gives the same events (TestChunking): a rune
 		// split across reads is joined, never replaced.
 		Name: "invalid utf-8 becomes U+FFFD",
-		In:   "a\xff b\xe2\x82 é😀 <read_file><path>x\xfe/文</path></read_file> c\xf0\x9f",
-		Want: append(seq(text("a\uFFFD b\uFFFD\uFFFD é😀 "), call(1, "read_file", `{"path":"x`+"\uFFFD"+`/文"}`), text(" c\uFFFD\uFFFD")),
-			eventtest.Item{Err: "<input>: offset 1: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)"}),
+		In:   "Answer: a\xff b\xe2\x82 é😀 <read_file><path>x\xfe/文</path></read_file> c\xf0\x9f",
+		Want: append(seq(text("Answer: a\uFFFD b\uFFFD\uFFFD é😀 "), call(1, "read_file", `{"path":"x`+"\uFFFD"+`/文"}`), text(" c\uFFFD\uFFFD")),
+			eventtest.Item{Err: "<input>: offset 9: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)"}),
+	},
+	{
+		Name: "binary data is refused",
+		In:   "a\xff b <read_file><path>x</path></read_file>",
+		Want: []eventtest.Item{{Err: "<input>:1:1: not model text: it looks like binary data"}},
+	},
+	{
+		Name: "an HTML page is refused",
+		In:   "\n<!DOCTYPE html>\n<html><body>502 Bad Gateway</body></html>\n",
+		Want: []eventtest.Item{{Err: "<input>:1:1: not model text: it looks like an HTML document"}},
 	},
 }
 

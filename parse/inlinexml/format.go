@@ -10,6 +10,7 @@ import (
 func Format() format.Format {
 	return rewrite.Format(format.Format{
 		Name:        "inlinexml",
+		ContentType: format.ContentText,
 		Description: "model text with inline XML tool calls (<read_file><path>...</path></read_file>, Cline, Roo)",
 		// Plain text: chosen only by --from, never detected.
 		Uses: []format.Option{format.OptTools},

@@ -13,6 +13,7 @@ import (
 func Format() format.Format {
 	return format.Format{
 		Name:        Name,
+		ContentType: format.ContentSSE,
 		Description: "OpenAI Chat Completions streaming SSE body (chat.completion.chunk), one or more responses",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
@@ -27,6 +28,7 @@ func Format() format.Format {
 			format.MetaInit, format.ToolResult, format.MetaFinal, format.AwaitingTools, format.MetaFiles,
 			format.FileChange, format.TodoList, format.IsError, format.ExitCode, format.Status,
 			format.Structured, format.Images,
+			format.Subagents,
 		},
 		Rules: rules(),
 		Check: check,

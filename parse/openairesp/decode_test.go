@@ -197,6 +197,17 @@ func TestCheck(t *testing.T) {
 		{"index skipped", body(created, strings.Replace(msgAdded, `"output_index":0`, `"output_index":1`, 1), completed), []string{"OAR004 4 item added at output_index 1, expected 0", "OAR001 7 response.completed with item 1 not done"}},
 		{"delta outside its item", body(created, textDelta, completed), []string{"OAR001 4 response.output_text.delta for output_index 0 outside its output_item.added and output_item.done"}},
 		{"error alone", body(`{"type":"error","code":"x","message":"y"}`), nil},
+		{
+			"function call arguments not an object", body(created,
+				`{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","call_id":"c1","name":"ls","arguments":""}}`,
+				`{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","call_id":"c1","name":"ls","arguments":"{bad"}}`,
+				completed),
+			[]string{"OAR005 7 the arguments of function_call c1 (ls) are not a JSON object"},
+		},
+		{"custom tool call free text", body(created,
+			`{"type":"response.output_item.added","output_index":0,"item":{"type":"custom_tool_call","call_id":"c1","name":"apply_patch","input":""}}`,
+			`{"type":"response.output_item.done","output_index":0,"item":{"type":"custom_tool_call","call_id":"c1","name":"apply_patch","input":"*** Begin Patch\n*** End Patch"}}`,
+			completed), nil},
 	}
 	for _, tt := range tests {
 		var got eventtest.Reports

@@ -1,6 +1,7 @@
 package openairesp
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ const (
 	ruleSequence = "OAR002"
 	ruleNoDone   = "OAR003"
 	ruleIndex    = "OAR004"
+	ruleArgs     = "OAR005"
 )
 
 // check checks a Responses API body against rules. Events that are not
@@ -40,9 +42,10 @@ type checkState struct {
 }
 
 type checkEvent struct {
-	Type           string `json:"type"`
-	SequenceNumber *int64 `json:"sequence_number"`
-	OutputIndex    *int   `json:"output_index"`
+	Type           string     `json:"type"`
+	SequenceNumber *int64     `json:"sequence_number"`
+	OutputIndex    *int       `json:"output_index"`
+	Item           *wire.Item `json:"item"`
 }
 
 func (k *checkState) message(m frame.Message, rep format.Reporter) {
@@ -105,6 +108,9 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 			k.items[*ev.OutputIndex] = true
 		}
 	case wire.EvItemDone:
+		if it := ev.Item; it != nil && (it.Type == wire.ItemFunctionCall || it.Type == wire.ItemMCPCall) && !argsObject(it.Arguments) {
+			rep.Report(ruleArgs, m.Line, 1, fmt.Sprintf("the arguments of %s %s (%s) are not a JSON object", it.Type, cmp.Or(it.CallID, it.ID), it.Name))
+		}
 		if ev.OutputIndex != nil {
 			if !k.items[*ev.OutputIndex] {
 				rep.Report(ruleIndex, m.Line, 1, fmt.Sprintf("output_item.done for output_index %d, which is not open", *ev.OutputIndex))
@@ -126,6 +132,17 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 	}
 }
 
+// argsObject reports whether a call's arguments are a JSON object, or a
+// string of one (as the API writes them).
+func argsObject(args json.RawMessage) bool {
+	var s string
+	if json.Unmarshal(args, &s) == nil {
+		args = json.RawMessage(s)
+	}
+	var obj map[string]json.RawMessage
+	return json.Unmarshal(args, &obj) == nil && obj != nil
+}
+
 // rules returns the format's validate rules, in report order.
 func rules() []format.Rule {
 	return []format.Rule{
@@ -133,5 +150,6 @@ func rules() []format.Rule {
 		{ID: ruleSequence, Name: "sequence-number", Doc: "every event has a sequence_number, 0 at response.created and one more at each event"},
 		{ID: ruleNoDone, Name: "no-done", Doc: "the body has no data: [DONE] (the Responses API sends none)"},
 		{ID: ruleIndex, Name: "output-index", Doc: "output items are added at output_index 0, 1, 2, ... and each is done once"},
+		{ID: ruleArgs, Name: "tool-arguments", Doc: "a function_call's or mcp_call's arguments are a JSON object (a custom_tool_call's input is free text: validate's tool-input-json does not hold for this format)"},
 	}
 }

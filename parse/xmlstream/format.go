@@ -11,6 +11,7 @@ import (
 func Format() format.Format {
 	return format.Format{
 		Name:        "xml",
+		ContentType: format.ContentSSE,
 		Description: "legacy XML stream over SSE (anthropic_agent xml formatter, content-block-* tags)",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {

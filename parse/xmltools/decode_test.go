@@ -289,11 +289,11 @@ var decodeTests = []decodeTest{
 		// Every chunking gives the same events (TestChunking): a rune
 		// split across reads is joined, never replaced.
 		Name: "invalid utf-8 becomes U+FFFD",
-		In:   "a\xff é <ai-agent-abcd1234-0002 tool=\"echo\" status=\"failed\"><response>b\xe2\x82😀</response></ai-agent-abcd1234-0002>\xf0\x9f",
-		Want: seq(text("a\uFFFD é "), []item{{Event: &event.ToolResult{
+		In:   "Answer: a\xff é <ai-agent-abcd1234-0002 tool=\"echo\" status=\"failed\"><response>b\xe2\x82😀</response></ai-agent-abcd1234-0002>\xf0\x9f",
+		Want: seq(text("Answer: a\uFFFD é "), []item{{Event: &event.ToolResult{
 			ID: "abcd1234-0002", Name: "echo", Status: "failed", IsError: true,
 			Content: []event.Part{{Type: "text", Text: "b\uFFFD\uFFFD😀"}},
-		}}}, text("\uFFFD\uFFFD"), []item{{Err: "<input>: offset 1: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)"}}),
+		}}}, text("\uFFFD\uFFFD"), []item{{Err: "<input>: offset 9: warning: invalid UTF-8 replaced with U+FFFD (reported once per input)"}}),
 	},
 	{
 		Name: "reused slot gets a unique id",

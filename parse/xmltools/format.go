@@ -10,6 +10,7 @@ import (
 func Format() format.Format {
 	return rewrite.Format(format.Format{
 		Name:        "xmltools",
+		ContentType: format.ContentText,
 		Description: "model text with nonce-tagged XML tool slots (<ai-agent-NONCE-0001 tool=...>)",
 		Detect:      Detect,
 		Guess:       true,

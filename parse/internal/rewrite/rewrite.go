@@ -280,7 +280,16 @@ type Plain struct {
 	cut  error              // the truncation report, held until the end
 	buf  []byte
 	text validText
+	// head holds the input's first bytes until they are known to be
+	// text (format.SniffText): binary data and HTML documents are
+	// refused.
+	head    []byte
+	checked bool
 }
+
+// headLimit caps the leading white space held while SniffText cannot
+// tell.
+const headLimit = 4 << 10
 
 // NewPlain returns a decoder that reads r as one agent's model text and
 // scans it with sc.
@@ -300,8 +309,27 @@ const minRead, maxRead = 512, 32 << 10
 // read scans the next piece of the input.
 func (p *Plain) read() {
 	n, err := p.r.Read(p.buf)
-	if n > 0 || err == io.EOF {
-		if s := p.text.piece(p.buf[:n], err == io.EOF); s != "" {
+	b := p.buf[:n]
+	if !p.checked {
+		p.head = append(p.head, b...)
+		what, ok := format.SniffText(p.head, err != nil || len(p.head) >= headLimit)
+		if !ok {
+			return
+		}
+		p.checked = true
+		if what != "" {
+			// Not text: no event, and the input is not read on.
+			p.st.Problem(&event.ParseError{
+				Source: p.out.source, Line: 1, Column: 1,
+				Err: event.Errorf(event.ErrSyntax, "not model text: it looks like %s", what),
+			})
+			p.st.End()
+			return
+		}
+		b, p.head = p.head, nil
+	}
+	if len(b) > 0 || err == io.EOF {
+		if s := p.text.piece(b, err == io.EOF); s != "" {
 			p.sc.Feed(p.out, s)
 			p.out.flush(false)
 		}
@@ -643,7 +671,7 @@ func Format[C any, D event.Decoder](f format.Format, config func(*format.Options
 		format.CitationExtras, format.Images, format.MCPServer, format.ExitCode, format.Status,
 		format.Structured, format.Server, format.Kind, format.AgentID, format.Model, format.Prompt,
 		format.StopReason, format.Usage, format.Cost, format.AwaitingTools, format.MetaFiles,
-		format.FileChange, format.TodoList, format.ErrorBlock,
+		format.FileChange, format.TodoList, format.ErrorBlock, format.Subagents,
 	}
 	f.Skips = []string{"GEN007"}
 	f.NewDecoder = func(r io.Reader, o *format.Options) event.Decoder {

@@ -1,0 +1,125 @@
+package convert
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+)
+
+// The validate rules (validate.Rules) an output can break while written
+// exactly as the input said. They are validate's ids; convert does not
+// import validate.
+const (
+	ruleToolAnswered  = "GEN007"
+	ruleToolInputJSON = "GEN008"
+)
+
+// RuleError says that an output breaks one of its format's validate rules
+// because of what the input holds, not how it was written: a client tool
+// call the input never answers (one model response, whose tool results go
+// in the next request, written as a run), a tool's free-text input where
+// the target takes a JSON object. Guard reports it through Options.Warn.
+type RuleError struct {
+	Format string   // the target format
+	Rules  []string // the validate rule ids broken
+	What   string
+}
+
+func (e *RuleError) Error() string {
+	return fmt.Sprintf("%s output breaks validate %s: %s", e.Format, strings.Join(e.Rules, ", "), e.What)
+}
+
+// Guard wraps enc, an encoder of format to: it watches the events encoded
+// and, when enc is closed (or at the first free-text input), reports
+// through warn each rule of to's that the output will break as a
+// *RuleError, once. It holds the ids of the client tool calls not yet
+// answered, at most maxOpenCalls.
+func Guard(enc event.Encoder, to Format, warn func(error)) event.Encoder {
+	if warn == nil {
+		return enc
+	}
+	return &guard{enc: enc, to: to, warn: warn, open: map[string]string{}}
+}
+
+// maxOpenCalls bounds the unanswered calls a guard remembers: past it a
+// call is counted, not named.
+const maxOpenCalls = 1024
+
+type guard struct {
+	enc       event.Encoder
+	to        Format
+	warn      func(error)
+	open      map[string]string // unanswered client tool calls: id -> name
+	order     []string
+	uncounted int  // unanswered calls past maxOpenCalls
+	freeText  bool // a free-text input was reported
+}
+
+func (g *guard) Encode(ev event.Event) error {
+	switch ev := ev.(type) {
+	case *event.ToolCall:
+		g.call(ev)
+	case *event.ToolResult:
+		g.answer(ev.Agent, ev.ID)
+	case *event.AwaitingTools:
+		if slices.Contains(g.to.Lacks, format.AwaitingTools) {
+			break // the calls stay unanswered in the output
+		}
+		for _, p := range ev.Tools {
+			g.answer(ev.Agent, p.ID)
+		}
+	}
+	return g.enc.Encode(ev)
+}
+
+func (g *guard) call(c *event.ToolCall) {
+	var obj map[string]json.RawMessage
+	if !g.freeText && !slices.Contains(g.to.Skips, ruleToolInputJSON) && (json.Unmarshal(c.Input, &obj) != nil || obj == nil) {
+		g.freeText = true
+		g.warn(&RuleError{Format: g.to.Name, Rules: []string{ruleToolInputJSON}, What: fmt.Sprintf(
+			"the input of tool call %s (%s) is not a JSON object (a custom tool's free text): written as it is", c.ID, c.Name)})
+	}
+	if c.Server {
+		return // its result is streamed only when the producer is asked to
+	}
+	key := c.Agent + "\x00" + c.ID
+	if _, ok := g.open[key]; ok {
+		return
+	}
+	if len(g.open) >= maxOpenCalls {
+		g.uncounted++
+		return
+	}
+	g.open[key] = c.Name
+	g.order = append(g.order, key)
+}
+
+func (g *guard) answer(agent, id string) {
+	key := agent + "\x00" + id
+	if _, ok := g.open[key]; ok {
+		delete(g.open, key)
+		g.order = slices.DeleteFunc(g.order, func(k string) bool { return k == key })
+	}
+}
+
+// Close reports the calls left unanswered, then closes enc.
+func (g *guard) Close() error {
+	n := len(g.open) + g.uncounted
+	if n > 0 && !slices.Contains(g.to.Skips, ruleToolAnswered) {
+		_, id, _ := strings.Cut(g.order[0], "\x00")
+		what := fmt.Sprintf("tool call %s (%s) has no result in the input: the output leaves it unanswered", id, g.open[g.order[0]])
+		if n > 1 {
+			what = fmt.Sprintf("%d tool calls have no result in the input (the first: %s, %s): the output leaves them unanswered", n, id, g.open[g.order[0]])
+		}
+		g.warn(&RuleError{Format: g.to.Name, Rules: append([]string{ruleToolAnswered}, g.to.Unanswered...), What: what})
+	}
+	return g.enc.Close()
+}
+
+// Cut ends a cut input's output (event.Cutter): the encoder's own Cut, if
+// it has one. What a cut leaves unanswered is the cut's, not reported.
+func (g *guard) Cut() error { return event.End(g.enc, true) }
