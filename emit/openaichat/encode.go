@@ -168,6 +168,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.end("", nil)
 		e.begin(ev.MessageID, ev.Model, ev.Created)
 	case *event.TurnEnd:
+		e.b.TurnUsage = e.b.TurnUsage || ev.Usage != nil
 		if ev.Error != "" {
 			e.errorChunk(&event.Error{Message: ev.Error, Type: openai.TurnFailed, Fatal: true})
 			break
@@ -204,7 +205,13 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.Error:
 		e.errorChunk(ev)
 	case *event.RunEnd:
-		e.end(ev.StopReason, nil)
+		// A run no turn of which had usage: its usage is the usage of
+		// the completion it ends inside (a source without turns).
+		var u *event.Usage
+		if !e.b.TurnUsage {
+			u = ev.Usage
+		}
+		e.end(ev.StopReason, u)
 		e.warn("run summaries")
 	case *event.Unknown:
 		e.unknown(ev)

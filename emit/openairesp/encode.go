@@ -356,6 +356,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.end("", nil)
 		e.begin(ev.MessageID, ev.Model, ev.Created)
 	case *event.TurnEnd:
+		e.b.TurnUsage = e.b.TurnUsage || ev.Usage != nil
 		if ev.Error != "" {
 			e.fail(ev.Error)
 			break
@@ -390,7 +391,13 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.end(openai.StopToolUse, nil)
 		}
 	case *event.RunEnd:
-		e.end(ev.StopReason, nil)
+		// A run no turn of which had usage: its usage is the usage of
+		// the response it ends inside (a source without turns).
+		var u *event.Usage
+		if !e.b.TurnUsage {
+			u = ev.Usage
+		}
+		e.end(ev.StopReason, u)
 		e.warn("run summaries")
 	default:
 		e.warn(openai.Lost(ev))
