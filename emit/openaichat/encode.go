@@ -101,7 +101,7 @@ func (e *Encoder) lostStop(stop string, ok bool) {
 	case !ok:
 		e.warn("stop reason " + stop + " (written as finish_reason " + openai.FinishUnknown + ")")
 	case stop == "":
-		e.warn("a completion's end without the stop reason the source does not name (written as finish_reason " + openai.FinishUnknown + ")")
+		e.warn("a completion without a stop reason (written with finish_reason " + openai.FinishUnknown + ")")
 	}
 }
 
