@@ -28,6 +28,7 @@ type Encoder struct {
 	usage   *event.Usage    // the usage to write once they have
 	open    event.BlockKind // the open text or thinking block
 	refusal bool            // the open text block is a refusal
+	tier    string          // the service_tier of the chunk being written
 	ended   event.BlockKind // the block that ended last, when nothing came after it
 }
 
@@ -47,7 +48,7 @@ func (e *Encoder) data(payload []byte) error {
 }
 
 func (e *Encoder) chunk(choices []wire.Choice, usage *wire.Usage) error {
-	c := wire.Chunk{ID: e.b.ID, Object: wire.ObjectChunk, Created: e.b.Created, Model: e.b.Model, Choices: choices, Usage: usage}
+	c := wire.Chunk{ID: e.b.ID, Object: wire.ObjectChunk, Created: e.b.Created, Model: e.b.Model, ServiceTier: e.tier, Choices: choices, Usage: usage}
 	if choices == nil {
 		c.Choices = []wire.Choice{}
 	}
@@ -116,7 +117,13 @@ func (e *Encoder) closeTail() {
 		if lost {
 			e.warn("cache write token counts (counted in prompt_tokens)")
 		}
+		tier, lost := openai.Tier(u)
+		if lost {
+			e.warn("service tiers of other providers")
+		}
+		e.tier = tier
 		e.chunk(nil, wire.UsageOf(o))
+		e.tier = ""
 	}
 	e.data([]byte(wire.Done))
 	e.b.Turn, e.closing, e.usage = false, false, nil

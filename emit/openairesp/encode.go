@@ -122,6 +122,11 @@ func (e *Encoder) end(stop string, u *event.Usage) {
 			e.warn("cache write token counts (counted in input_tokens)")
 		}
 		r.Usage = wire.UsageOf(o)
+		tier, lost := openai.Tier(u)
+		if lost {
+			e.warn("service tiers of other providers")
+		}
+		r.ServiceTier = tier
 	}
 	typ := wire.EvCompleted
 	if status == openai.StatusIncomplete {

@@ -3,6 +3,7 @@ package openairesp
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,3 +157,31 @@ func TestFailed(t *testing.T) {
 }
 
 func TestNoAllocPerDelta(t *testing.T) { openaitest.NoAllocPerDelta(t, NewEncoder) }
+
+// TestServiceTier: an OpenAI tier goes on the final response and is read
+// back; another provider's is lost, warned.
+func TestServiceTier(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		tier, want string
+		warned     bool
+	}{{"priority", "priority", false}, {"batch", "", true}} {
+		out, warnings := openaitest.Encode(t, NewEncoder, []event.Event{
+			&event.TurnStart{MessageID: "r1"},
+			&event.Delta{Kind: event.Text, Text: "hi"},
+			&event.TurnEnd{MessageID: "r1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, ServiceTier: tt.tier}},
+		})
+		var got string
+		for _, it := range eventtest.Collect(parse.NewDecoder(bytes.NewReader(out), nil)) {
+			if te, ok := it.Event.(*event.TurnEnd); ok && te.Usage != nil {
+				got = te.Usage.ServiceTier
+			}
+		}
+		if got != tt.want {
+			t.Errorf("tier %q read back as %q, want %q:\n%s", tt.tier, got, tt.want, out)
+		}
+		if warned := slices.Contains(warnings, "openai-responses cannot carry service tiers of other providers"); warned != tt.warned {
+			t.Errorf("tier %q: warned %v, want %v (%q)", tt.tier, warned, tt.warned, warnings)
+		}
+	}
+}

@@ -18,6 +18,7 @@ type (
 		IncompleteDetails *incomplete       `json:"incomplete_details"`
 		Model             string            `json:"model"`
 		Output            []json.RawMessage `json:"output"`
+		ServiceTier       string            `json:"service_tier,omitempty"` // the source's, when an OpenAI tier
 		Usage             *wire.Usage       `json:"usage"`
 	}
 	incomplete struct {

@@ -177,6 +177,7 @@ type carries struct {
 	refusal   bool
 	cacheSeen bool // cache write counts apart from input
 	reasoning bool // reasoning token counts
+	tier      bool // service tier (OpenAI's tiers)
 	// cutBetween: a cut after a turn's end (a Responses body is whole at
 	// response.completed: a cut after it reads as complete, and the
 	// command reports it).
@@ -198,9 +199,9 @@ func carriesOf(name string) carries {
 func carriesFields(name string) carries {
 	switch name {
 	case "openai-chat":
-		return carries{stop: true, usage: true, toolIDs: true, turnIDs: true, created: true, refusal: true, reasoning: true}
+		return carries{stop: true, usage: true, toolIDs: true, turnIDs: true, created: true, refusal: true, reasoning: true, tier: true}
 	case "openai-responses":
-		return carries{stop: true, usage: true, toolIDs: true, turnIDs: true, itemIDs: true, created: true, refusal: true, reasoning: true}
+		return carries{stop: true, usage: true, toolIDs: true, turnIDs: true, itemIDs: true, created: true, refusal: true, reasoning: true, tier: true}
 	case "codex":
 		return carries{usage: true, toolIDs: true, cacheSeen: true, reasoning: true, mergesTurns: true}
 	case "codex-session":
@@ -341,7 +342,17 @@ func compareAccounting(a, b acct, c carries, class string) []string {
 		bad = append(bad, "per-turn usage lost")
 	}
 	// Ids: none made up; all kept where both carry them.
-	var aIDs, bIDs []string
+	var aIDs, bIDs, aTiers, bTiers []string
+	for _, tu := range a.Turns {
+		if tu.Usage != nil {
+			aTiers = append(aTiers, tu.Usage.ServiceTier)
+		}
+	}
+	for _, tu := range b.Turns {
+		if tu.Usage != nil {
+			bTiers = append(bTiers, tu.Usage.ServiceTier)
+		}
+	}
 	aModels, bModels := slices.Clone(a.Models), slices.Clone(b.Models)
 	var aCreated, bCreated []int64
 	for _, tu := range a.Turns {
@@ -362,6 +373,7 @@ func compareAccounting(a, b acct, c carries, class string) []string {
 		{"tool ids", b.ToolIDs, a.ToolIDs, append(slices.Clone(a.ToolIDs), a.Servers...), c.toolIDs},
 		{"server tool ids", b.Servers, a.Servers, a.Servers, false},
 		{"item ids", b.ItemIDs, a.ItemIDs, a.ItemIDs, c.itemIDs},
+		{"service tiers", bTiers, aTiers, aTiers, c.tier},
 	} {
 		if x := invented(f.got, f.from); len(x) > 0 {
 			bad = append(bad, fmt.Sprintf("%s %q not in the source", f.what, x))
@@ -408,7 +420,7 @@ func both(x, y carries) carries {
 		stop: x.stop && y.stop, usage: x.usage && y.usage, toolIDs: x.toolIDs && y.toolIDs,
 		turnIDs: x.turnIDs && y.turnIDs, itemIDs: x.itemIDs && y.itemIDs, created: x.created && y.created,
 		refusal: x.refusal && y.refusal, cacheSeen: x.cacheSeen && y.cacheSeen,
-		reasoning: x.reasoning && y.reasoning, failedUsage: x.failedUsage && y.failedUsage,
+		reasoning: x.reasoning && y.reasoning, tier: x.tier && y.tier, failedUsage: x.failedUsage && y.failedUsage,
 		mergesTurns: x.mergesTurns || y.mergesTurns, cutBetween: x.cutBetween && y.cutBetween,
 	}
 }

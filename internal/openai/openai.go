@@ -305,3 +305,19 @@ func Given(id string) string {
 	}
 	return id
 }
+
+// Tier returns the service tier of u that an OpenAI body can carry: one
+// of the API's (auto, default, flex, scale, priority), else "" (another
+// vendor's tier, such as Anthropic's standard, is lost: lost reports it).
+func Tier(u *event.Usage) (tier string, lost bool) {
+	if u == nil {
+		return "", false
+	}
+	switch u.ServiceTier {
+	case "":
+		return "", false
+	case "auto", "default", "flex", "scale", "priority":
+		return u.ServiceTier, false
+	}
+	return "", true
+}

@@ -51,6 +51,7 @@ type response struct {
 	id      string
 	model   string
 	created int64          // Unix seconds; 0 when the chunk says none
+	tier    string         // the last service_tier said
 	choices states[choice] // by first appearance
 	usage   *openai.Usage
 }
@@ -206,6 +207,9 @@ func (d *Decoder) decode(m frame.Message) error {
 		d.resp = &response{id: openai.Given(c.ID), model: c.Model, created: c.Created}
 	}
 	r := d.resp
+	if c.ServiceTier != "" {
+		r.tier = c.ServiceTier
+	}
 	var problems []string
 	sentinel := event.ErrSyntax
 	for i := range c.Choices {
@@ -418,6 +422,7 @@ func (d *Decoder) turnEnd(r *response, c *choice) *event.TurnEnd {
 	}
 	if c.index == 0 && r.usage != nil {
 		te.Usage = r.usage.Event()
+		te.Usage.ServiceTier = r.tier
 	}
 	return te
 }

@@ -644,6 +644,7 @@ func (d *Decoder) end(rs *wire.Response, typ string) {
 	te.StopReason = openai.StopFromStatus(status, reason, r.tools)
 	if rs.Usage != nil {
 		te.Usage = rs.Usage.Counts().Event()
+		te.Usage.ServiceTier = rs.ServiceTier
 	}
 	if status == openai.StatusFailed {
 		te.Error = "response failed"

@@ -83,6 +83,15 @@ func TestDecode(t *testing.T) {
 		want  []eventtest.Item
 	}{
 		{"text", text, append(append([]eventtest.Item{start}, hi...), end("end_turn", u))},
+		{
+			"service tier and created_at",
+			body(`{"type":"response.created","response":{"id":"r1","model":"m","created_at":1767225600,"status":"in_progress","output":[]}}`,
+				`{"type":"response.completed","response":{"id":"r1","model":"m","status":"completed","service_tier":"priority","usage":{"input_tokens":1,"output_tokens":2}}}`),
+			[]eventtest.Item{
+				{Event: &event.TurnStart{Agent: a, MessageID: "r1", Model: "m", Created: 1767225600}},
+				end("end_turn", &event.Usage{InputTokens: 1, OutputTokens: 2, ServiceTier: "priority"}),
+			},
+		},
 		{"two bodies", text + text, append(append(append(append([]eventtest.Item{start}, hi...), end("end_turn", u), start), hi...), end("end_turn", u))},
 		{
 			"function call",

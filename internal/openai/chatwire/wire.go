@@ -25,6 +25,7 @@ type Chunk struct {
 	Object            string           `json:"object"`
 	Created           int64            `json:"created,omitempty"` // written only when the source said it
 	Model             string           `json:"model"`
+	ServiceTier       string           `json:"service_tier,omitempty"`
 	SystemFingerprint *string          `json:"system_fingerprint,omitempty"`
 	Choices           []Choice         `json:"choices"`
 	Usage             *Usage           `json:"usage,omitempty"`

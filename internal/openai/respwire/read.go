@@ -171,6 +171,8 @@ func (er *Reader) readResponse(rs *Response) {
 			if !r.Null() {
 				rs.Status = word(r.Str())
 			}
+		case "service_tier":
+			r.StringField(&rs.ServiceTier)
 		case "incomplete_details":
 			if r.Null() {
 				rs.IncompleteDetails = nil

@@ -112,6 +112,7 @@ type Response struct {
 	CreatedAt         json.RawMessage  `json:"created_at"` // Unix seconds; kept raw: any JSON is tolerated
 	Model             string           `json:"model"`
 	Status            string           `json:"status"`
+	ServiceTier       string           `json:"service_tier"`
 	Error             *openai.APIError `json:"error"`
 	IncompleteDetails *struct {
 		Reason string `json:"reason"`
