@@ -16,9 +16,11 @@ all: build test
 build:
 	$(GO) build -o bin/agentstream .
 
-## test: vet, the six cross builds, then every test with the race detector (what CI runs)
+## test: vet, the six cross builds, every test with the race detector, then the cut sweep over
+## every line boundary of the corpus without it (what CI runs)
 test: vet cross
 	$(GO) test -race -count=1 -pgo=off $(PKGS)
+	$(GO) test -count=1 -pgo=off -run '^TestCutStaysCut$$' ./internal/corpustest/
 
 ## cross: go build for every release target (compiles only, nothing written)
 cross:
@@ -90,14 +92,22 @@ test-sdk:
 
 ## perf: throughput and peak RSS of every convert pair and assemble -o json
 ## on generated inputs of PERFSIZES MB, against jq -c . (needs jq:
-## apt-get install -y jq); see docs/performance.md. Not part of test.
+## apt-get install -y jq), then usage --by day --json against ccusage daily
+## (installed from the npm registry) on 200 MB session trees; see
+## docs/performance.md and docs/usage.md. Not part of test.
 PERFSIZES ?= 20,200
 PERFRUNS  ?= 1
+# ccusage's last release with a native linux-x64 package (usage's perf row)
+CCUSAGE_NPM ?= ccusage@20.0.24
 perf: build
 	@command -v jq >/dev/null || { echo "installing jq (apt-get install -y jq)"; \
 		apt-get install -y jq >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y jq >/dev/null 2>&1; }; }
 	@command -v jq >/dev/null || { echo "perf needs jq, and apt-get install -y jq failed (it needs root and Debian's apt)"; exit 1; }
 	$(GO) run ./internal/perfrun -bin bin/agentstream -testdata testdata -sizes $(PERFSIZES) -runs $(PERFRUNS)
+	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
+	npm install --prefix "$$dir" --no-audit --no-fund --silent $(CCUSAGE_NPM); \
+	cc=$$(find "$$dir/node_modules/@ccusage" -path '*/bin/ccusage' -type f | head -1); chmod +x "$$cc"; \
+	$(GO) run ./internal/usageperf -bin bin/agentstream -ccusage "$$cc" -testdata testdata -mb 200 -runs $(PERFRUNS)
 
 ## pgo: regenerate default.pgo, the CPU profile go build optimises the binary with
 ## (profile-guided optimisation): every convert pair and assemble -o json on 20 MB

@@ -77,7 +77,7 @@ func FromEvent(ev event.Event) *Block {
 	case *event.TurnEnd:
 		return &Block{
 			Agent: agent, Type: TypeTurnEnd, MessageID: ev.MessageID, StopReason: ev.StopReason,
-			Usage: usage(ev.Usage), Text: ev.Error, IsError: ev.Error != "",
+			Usage: usage(ev.Usage), CostUSD: ev.CostUSD, Text: ev.Error, IsError: ev.Error != "",
 		}
 	case *event.RunEnd:
 		return &Block{

@@ -16,6 +16,7 @@ import { isDeepStrictEqual } from 'node:util';
 import Anthropic from '@anthropic-ai/sdk';
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { Codex } from '@openai/codex-sdk';
+import { aguiRun } from './agui.mjs';
 
 const [bin, stub, ...corpora] = process.argv.slice(2);
 if (!bin || !stub || corpora.length === 0) {
@@ -344,7 +345,9 @@ for (const file of files()) {
   }
 }
 
+if (!only || only.includes('acp-sdk')) await (await import('./acp.mjs')).acpCheck({ corpora, agentstream, count, check, failures });
 if (!only || only.includes('aisdk')) await (await import('./aisdk.mjs')).aisdkCheck({ corpora, agentstream, assembled, check, count });
+if (!only || only.includes('ag-ui-client')) await aguiRun(corpora, { bin, agentstream, assembled, check, count, failures });
 
 for (const [client, n] of Object.entries(counts)) {
   console.log(`${client}: ${n.files} files, ${n.responses ? n.responses + ' responses' : n.lines + ' lines'} accepted`);

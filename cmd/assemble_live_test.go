@@ -89,6 +89,7 @@ func TestAssembleLiveThroughPipe(t *testing.T) {
 	waitFor("Hello, world")
 	// Only now does the block end.
 	send(env("text", true, ""))
+	send("data: [DONE]\n\n")
 	pw.Close()
 	if code := <-done; code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr.String())

@@ -33,6 +33,7 @@ Run 'agentstream formats' for the formats it knows.`,
 		newRecordCmd(ios),
 		newReplayCmd(ios),
 		newUsageCmd(ios),
+		newSessionsCmd(ios),
 	)
 	return root
 }

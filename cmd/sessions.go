@@ -1,12 +1,18 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
+	"strings"
+	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/agentstream/agentstream/render"
 	"github.com/agentstream/agentstream/source/sessions"
+	"github.com/agentstream/agentstream/usage"
 )
 
 // sessionOptions select among the session logs a directory or glob input
@@ -40,4 +46,74 @@ func (o *sessionOptions) expand(inputs []string) ([]string, error) {
 		*t.dst = v
 	}
 	return sessions.Expand(inputs, f)
+}
+
+func newSessionsCmd(ios *IOStreams) *cobra.Command {
+	o := &usageOptions{by: usage.BySession}
+	c := &cobra.Command{
+		Use:   "sessions [INPUT...]",
+		Short: "List agent sessions, newest first, with their tokens and cost",
+		Long: `Sessions lists the sessions in the INPUTs (as usage reads them; with none,
+the session logs the agent CLIs keep in their default places), newest first:
+the agent CLI, the project, the session id, the times of its first and last
+model calls, its models, tokens and cost. Each model call is counted once, as
+usage counts it; --since, --until, --session, --project, --cli and --agent
+select the calls counted.`,
+		Example: `  agentstream sessions
+  agentstream sessions --since 7d --cli claude
+  agentstream sessions --json ~/.codex/sessions | jq '.rows[0]'`,
+		Args: usageArgs(cobra.ArbitraryArgs),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runSessions(c.Context(), ios, o, args)
+		},
+	}
+	fs := c.Flags()
+	addAssembleInputFlags(fs, &o.in)
+	addUsageFilterFlags(fs, &o.filter)
+	fs.BoolVar(&o.json, "json", false, "write the sessions as JSON")
+	fs.StringVar(&o.prices, "prices", "", "price table to use instead of the embedded one (LiteLLM's JSON form, docs/usage.md)")
+	return c
+}
+
+func runSessions(ctx context.Context, ios *IOStreams, o *usageOptions, args []string) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	rows, total, rep, err := usageRows(ctx, ios, o, args)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		err = writeUsageJSON(ios, rows, total)
+	} else {
+		err = writeSessionsTable(ios, rows)
+	}
+	if err != nil {
+		return failure(err)
+	}
+	return rep()
+}
+
+func writeSessionsTable(ios *IOStreams, rows []usage.Row) error {
+	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "CLI\tPROJECT\tSESSION\tFIRST\tLAST\tMODELS\tMSGS\tINPUT\tOUTPUT\tCACHE WRITE\tCACHE READ\tCOST\n")
+	when := func(t *time.Time) string {
+		if t == nil {
+			return "-"
+		}
+		return t.Format("2006-01-02 15:04")
+	}
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", r.CLI, cmpOr(r.Project, "-"), cmpOr(r.Session, "-"),
+			when(r.First), when(r.Last), cmpOr(strings.Join(r.Models, ","), "-"), r.Messages,
+			render.FormatCount(r.Input), render.FormatCount(r.Output), render.FormatCount(r.CacheWrite), render.FormatCount(r.CacheRead), costCell(r))
+	}
+	return tw.Flush()
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

@@ -21,7 +21,8 @@ import (
 
 const sampleRun = "data: {\"type\":\"text\",\"agent\":\"a\",\"final\":false,\"delta\":\"Hel\"}\n\n" +
 	": keep-alive\n\n" +
-	"data: {\"type\":\"text\",\"agent\":\"a\",\"final\":true,\"delta\":\"lo\"}\n\n"
+	"data: {\"type\":\"text\",\"agent\":\"a\",\"final\":true,\"delta\":\"lo\"}\n\n" +
+	"data: [DONE]\n\n"
 
 func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
@@ -168,7 +169,8 @@ func TestReplayServe(t *testing.T) {
 		t.Errorf("Content-Type %q", ct)
 	}
 	want := "id: 1\ndata: {\"type\":\"text\",\"agent\":\"a\",\"final\":false,\"delta\":\"Hel\"}\n\n" +
-		"id: 3\ndata: {\"type\":\"text\",\"agent\":\"a\",\"final\":true,\"delta\":\"lo\"}\n\n"
+		"id: 3\ndata: {\"type\":\"text\",\"agent\":\"a\",\"final\":true,\"delta\":\"lo\"}\n\n" +
+		"id: 4\ndata: [DONE]\n\n"
 	if diff := cmp.Diff(want, string(body)); diff != "" {
 		t.Errorf("served body (-want +got):\n%s", diff)
 	}

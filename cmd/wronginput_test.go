@@ -29,9 +29,12 @@ var samples = map[string]string{
 	"openai-chat":      "openai-chat/chat-tool.sse",
 	"openai-responses": "openai-responses/responses-mcp-req1.sse",
 	"inlinexml":        "inlinexml/cline-read.txt",
+	"opencode":         "opencode/read-file.jsonl",
+	"acp":              "acp/gemini-read-file.agent.jsonl",
 	"aisdk":            "aisdk/ai-5.0.277-tool-call.sse",
 	"gemini":           "gemini/read-file.jsonl",
 	"gemini-session":   "gemini-session/read-file.session.jsonl",
+	"agui":             "agui/text-tool.sse",
 }
 
 // wrongInput is an input and the format it is in ("" for none).

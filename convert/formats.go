@@ -4,7 +4,9 @@ import (
 	"io"
 	"slices"
 
+	emitacp "github.com/agentstream/agentstream/emit/acp"
 	emitaisdk "github.com/agentstream/agentstream/emit/aisdk"
+	emitagui "github.com/agentstream/agentstream/emit/agui"
 	emitanthropic "github.com/agentstream/agentstream/emit/anthropic"
 	emitclaude "github.com/agentstream/agentstream/emit/claude"
 	emitcodex "github.com/agentstream/agentstream/emit/codex"
@@ -17,7 +19,9 @@ import (
 	emitxmltools "github.com/agentstream/agentstream/emit/xmltools"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/parse/acp"
 	"github.com/agentstream/agentstream/parse/aisdk"
+	"github.com/agentstream/agentstream/parse/agui"
 	"github.com/agentstream/agentstream/parse/anthropic"
 	"github.com/agentstream/agentstream/parse/claude"
 	"github.com/agentstream/agentstream/parse/claudesession"
@@ -29,6 +33,7 @@ import (
 	"github.com/agentstream/agentstream/parse/jsonenv"
 	"github.com/agentstream/agentstream/parse/openaichat"
 	"github.com/agentstream/agentstream/parse/openairesp"
+	"github.com/agentstream/agentstream/parse/opencode"
 	"github.com/agentstream/agentstream/parse/xmlstream"
 	"github.com/agentstream/agentstream/parse/xmltools"
 )
@@ -52,11 +57,14 @@ var formats = []Format{
 	{geminisession.Format(), nil},
 	{gemini.Format(), emitgemini.New},
 	{claudesession.Format(), nil},
+	{opencode.Format(), nil},
+	{acp.Format(), emitacp.New},
 	{claude.Format(), emitclaude.New},
 	{anthropic.Format(), emitanthropic.New},
 	{openairesp.Format(), emitopenairesp.New},
 	{openaichat.Format(), emitopenaichat.New},
 	{aisdk.Format(), emitaisdk.New},
+	{agui.Format(), emitagui.New},
 	{xmltools.Format(), emitxmltools.New},
 	{inlinexml.Format(), emitinlinexml.New},
 }

@@ -24,7 +24,9 @@ type PipeOptions struct {
 
 // Pipe decodes every event dec yields and encodes it with enc. Pipe
 // returns nil at the end of the input, the problem that stopped it, or the
-// first fatal read, encode or flush error. It does not close enc.
+// first fatal read, encode or flush error. It does not close enc: the
+// caller ends it with event.End, cut when a problem it was given wrapped
+// event.ErrTruncated.
 func Pipe(dec event.Decoder, enc event.Encoder, o *PipeOptions) error {
 	if o == nil {
 		o = &PipeOptions{}

@@ -262,6 +262,9 @@ type TurnEnd struct {
 	StopReason string
 	Usage      *Usage // this turn's usage, not cumulative
 	Error      string // non-empty when the turn failed
+	// CostUSD is this turn's cost, when the source gives one per turn
+	// (OpenCode's step_finish); nil otherwise.
+	CostUSD *float64 `json:",omitempty"`
 }
 
 // RunEnd closes an agent's run with its outcome.

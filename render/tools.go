@@ -103,7 +103,7 @@ func toolViews() []toolView {
 		{[]string{"replace_in_file", "apply_diff"}, viewSearchReplace},
 		{[]string{"search_files"}, viewSearchFiles},
 		{[]string{"list_files"}, viewListFiles},
-		{[]string{"Read", "read_file", "view"}, viewRead},
+		{[]string{"Read", "read_file", "view", "read"}, viewRead},
 		{[]string{"Write", "write_file", "write_to_file", "create"}, viewWrite},
 		{[]string{"TodoWrite", "todo_write"}, viewTodos},
 		{[]string{"WebSearch", "web_search", "google_web_search"}, viewWebSearch},
@@ -183,7 +183,7 @@ func viewListFiles(v *callView, _ string, in input) bool {
 }
 
 func viewRead(v *callView, _ string, in input) bool {
-	path := cmp.Or(in.str("file_path"), in.str("path"))
+	path := cmp.Or(in.str("file_path"), in.str("path"), in.str("filePath")) // filePath: OpenCode
 	if path == "" {
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/parse/claude"
 )
 
 // Tokens counts the tokens of one message or of a group of them. Input is
@@ -16,6 +17,9 @@ type Tokens struct {
 	CacheWrite int64 `json:"cache_write_tokens"`
 	CacheRead  int64 `json:"cache_read_tokens"`
 	Reasoning  int64 `json:"reasoning_tokens"`
+	// CacheWrite1h is the part of CacheWrite written to the one-hour
+	// cache (Claude Code's session logs say), priced apart.
+	CacheWrite1h int64 `json:"cache_write_1h_tokens,omitempty"`
 }
 
 // Add adds u to t.
@@ -25,6 +29,7 @@ func (t *Tokens) Add(u Tokens) {
 	t.CacheWrite += u.CacheWrite
 	t.CacheRead += u.CacheRead
 	t.Reasoning += u.Reasoning
+	t.CacheWrite1h += u.CacheWrite1h
 }
 
 // IsZero reports whether t counts nothing.
@@ -65,7 +70,11 @@ type Run struct {
 	Messages []Message
 	// CostUSD is the cost the stream itself reports for the run (the sum
 	// of its top-level agents' run ends), nil when it reports none.
-	CostUSD    *float64
+	CostUSD *float64
+	// ByModel is what the run's own end says each model used over the
+	// whole run, subagents included (Claude's result.modelUsage), with
+	// each model's cost; nil when it does not say.
+	ByModel    []ModelTotal
 	DurationMS int64
 	Turns      int // model messages seen, with or without usage
 	Ended      bool
@@ -79,6 +88,13 @@ func (r *Run) Tokens() Tokens {
 		t.Add(m.Tokens)
 	}
 	return t
+}
+
+// ModelTotal is a run's total use of one model, as its end reports it.
+type ModelTotal struct {
+	Model   string
+	Tokens  Tokens
+	CostUSD *float64
 }
 
 // Counter accumulates the usage of one run from its events. Memory: per
@@ -99,9 +115,11 @@ type Counter struct {
 	turns   int
 	anon    int
 
-	ends   map[string]runEnd
-	ended  bool
-	events int
+	ends     map[string]runEnd
+	turnCost map[string]float64 // the sum of the turns' own costs (OpenCode's steps), per agent
+	byModel  []ModelTotal
+	ended    bool
+	events   int
 }
 
 type msgKey struct{ agent, id string }
@@ -117,6 +135,7 @@ func NewCounter() *Counter {
 	return &Counter{
 		parents: map[string]string{}, model: map[string]string{}, turn: map[string]string{},
 		byID: map[msgKey]int{}, counted: map[string]bool{}, ends: map[string]runEnd{},
+		turnCost: map[string]float64{},
 	}
 }
 
@@ -156,6 +175,9 @@ func (c *Counter) Add(ev event.Event) {
 			model, own = c.model[a], false
 		}
 		delete(c.turn, a)
+		if e.CostUSD != nil {
+			c.turnCost[a] += *e.CostUSD
+		}
 		if e.MessageID == "" {
 			c.turns++
 		} else if _, ok := c.byID[msgKey{a, e.MessageID}]; !ok {
@@ -197,6 +219,16 @@ func (c *Counter) Add(ev event.Event) {
 		if e.DurationMS > 0 {
 			end.duration = e.DurationMS
 		}
+		if e.MetaKind == claude.MetaKind && c.parents[a] == "" {
+			names, mu := claude.ModelUsageOf(e.Meta)
+			for i, n := range names {
+				u := mu[i]
+				cost := u.CostUSD
+				c.byModel = append(c.byModel, ModelTotal{Model: n, CostUSD: &cost, Tokens: Tokens{
+					Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens,
+				}})
+			}
+		}
 		c.ends[a] = end
 	}
 }
@@ -211,8 +243,13 @@ func (c *Counter) Run() Run {
 		r.Agents[id] = p
 	}
 	r.Messages = slices.Clone(c.msgs)
+	r.ByModel = slices.Clone(c.byModel)
 	for _, a := range c.order {
 		end, ok := c.ends[a]
+		if cost, has := c.turnCost[a]; has && end.cost == nil {
+			// No run end says the cost: the turns' own costs do.
+			end.cost, ok = &cost, true
+		}
 		if !ok {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // Groupings of Report.
@@ -24,9 +25,19 @@ const (
 
 // Row is one group of a report.
 type Row struct {
-	Key      string `json:"key"`
-	Runs     int    `json:"runs"`
-	Messages int    `json:"messages"`
+	Key string `json:"key"`
+	// CLI, Project and Session name a session's row (by session).
+	CLI     string `json:"cli,omitempty"`
+	Project string `json:"project,omitempty"`
+	Session string `json:"session,omitempty"`
+	// First and Last are the times of the group's first and last calls,
+	// when its inputs date them (Summarize).
+	First *time.Time `json:"first,omitempty"`
+	Last  *time.Time `json:"last,omitempty"`
+	// Models are the models of the group's calls (Summarize).
+	Models   []string `json:"models,omitempty"`
+	Runs     int      `json:"runs"`
+	Messages int      `json:"messages"`
 	Tokens
 	// CostUSD is nil when nothing in the group could be priced; when
 	// Unpriced is not empty it leaves those models out.

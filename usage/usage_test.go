@@ -192,27 +192,35 @@ func TestPriceCost(t *testing.T) {
 		want  float64
 		ok    bool
 	}{
-		// 100K in at $3/M, 10K out at $15/M, 10K cache write at $3.75/M,
-		// 10K cache read at $0.30/M (a 120K prompt, under 200K).
+		// litellm_prices.json, claude-sonnet-4-5-20250929: input 3e-06,
+		// output 1.5e-05, cache write 3.75e-06, cache read 3e-07 per token.
 		{"claude-sonnet-4-5-20250929", usage.Tokens{Input: 100000, Output: 10000, CacheWrite: 10000, CacheRead: 10000}, 0.3 + 0.15 + 0.0375 + 0.003, true},
-		// A prompt of 150K + 60K cache read = 210K > 200K: long-context
-		// prices on every token: 150K*6 + 60K*0.6 + 10K*22.5, per million.
-		{"claude-sonnet-4-5", usage.Tokens{Input: 150000, CacheRead: 60000, Output: 10000}, 0.9 + 0.036 + 0.225, true},
-		// A bracketed suffix and a provider prefix are not part of the name.
-		{"anthropic/claude-opus-4-8[1m]", usage.Tokens{Input: 1e6}, 5, true},
-		// OpenAI: cache reads are inside input: (1M - 400K) at $2.50 + 400K at $0.25 + 100K out at $15.
-		{"gpt-5.4", usage.Tokens{Input: 1e6, CacheRead: 400000, Output: 100000}, 1.5 + 0.1 + 1.5, false},
+		// Past 200,000 tokens of one kind, that kind's _above_200k_tokens
+		// price (6e-06 input): 200K*3e-06 + 50K*6e-06; cache reads and
+		// output stay under: 60K*3e-07, 10K*1.5e-05.
+		{"claude-sonnet-4-5", usage.Tokens{Input: 250000, CacheRead: 60000, Output: 10000}, 0.6 + 0.3 + 0.018 + 0.15, true},
+		// No entry of that name: the longest entry it contains at a
+		// boundary (claude-opus-4-8: 5e-06 input).
+		{"claude-opus-4-8[1m]", usage.Tokens{Input: 1e6}, 5, true},
+		{"anthropic/claude-opus-4-8", usage.Tokens{Input: 1e6}, 5, true},
+		// OpenAI: cache reads are inside input: (200K - 50K)*2.5e-06 +
+		// 50K*2.5e-07 + 10K*1.5e-05.
+		{"gpt-5.4", usage.Tokens{Input: 200000, CacheRead: 50000, Output: 10000}, 0.375 + 0.0125 + 0.15, true},
+		// An input over 272K tokens: every token at the
+		// _above_272k_tokens prices, (1M - 400K)*5e-06 + 400K*5e-07 +
+		// 100K*2.25e-05.
+		{"gpt-5.4", usage.Tokens{Input: 1e6, CacheRead: 400000, Output: 100000}, 3 + 0.2 + 2.25, true},
+		// One-hour cache writes at twice the input price: 10K*3.75e-06 +
+		// 5K*6e-06 (claude-sonnet-4-5).
+		{"claude-sonnet-4-5", usage.Tokens{CacheWrite: 15000, CacheWrite1h: 5000}, 0.0375 + 0.03, true},
 		{"gpt-5.4-mini", usage.Tokens{Input: 100000, CacheRead: 40000, Output: 10000}, 0.045 + 0.003 + 0.045, true},
+		// A version number is not a boundary: gpt-5 does not price gpt-5.9.
+		{"gpt-5.9", usage.Tokens{Input: 1}, 0, false},
 		{"mystery-model", usage.Tokens{Input: 1}, 0, false},
 		{"", usage.Tokens{Input: 1}, 0, false},
 	}
 	for _, tt := range tests {
 		got, ok := p.Cost(tt.model, tt.tok)
-		// gpt-5.4 with a 1M prompt is over 272K: long-context rates,
-		// (600K*5 + 400K*0.5 + 100K*22.5)/1e6.
-		if tt.model == "gpt-5.4" {
-			tt.want, tt.ok = 3+0.2+2.25, true
-		}
 		if ok != tt.ok || !cmp.Equal(tt.want, got, approx) {
 			t.Errorf("Cost(%q, %+v) = %v, %v; want %v, %v", tt.model, tt.tok, got, ok, tt.want, tt.ok)
 		}
@@ -221,15 +229,21 @@ func TestPriceCost(t *testing.T) {
 
 func TestReadPrices(t *testing.T) {
 	t.Parallel()
-	p, err := usage.ReadPrices(strings.NewReader(`{"models":[{"names":["my-model"],"input":1,"output":2}]}`))
+	p, err := usage.ReadPrices(strings.NewReader(`{"sample_spec": {"input_cost_per_token": "x"},
+		"my-model": {"input_cost_per_token": 1e-06, "output_cost_per_token": 2e-06},
+		"an-image-model": {"output_cost_per_image": 0.04}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// No cache prices: cache tokens cost the input price.
-	if got, ok := p.Cost("My-Model", usage.Tokens{Input: 1e6, Output: 1e6, CacheRead: 1e6, CacheWrite: 1e6}); !ok || !cmp.Equal(5.0, got, approx) {
-		t.Errorf("Cost = %v, %v; want 5, true", got, ok)
+	// No cache prices: a cache write costs 1.25 and a cache read 0.1 times
+	// the input price, as ccusage prices them.
+	if got, ok := p.Cost("my-model", usage.Tokens{Input: 1e6, Output: 1e6, CacheRead: 1e6, CacheWrite: 1e6}); !ok || !cmp.Equal(1+2+1.25+0.1, got, approx) {
+		t.Errorf("Cost = %v, %v; want 4.35, true", got, ok)
 	}
-	for _, bad := range []string{``, `{}`, `{"models":[{"input":1}]}`, `{"models":[{"names":["a"],"input":-1}]}`, `{"models":[{"names":["a"]},{"names":["A"]}]}`} {
+	if _, ok := p.Lookup("an-image-model"); ok {
+		t.Error("an entry without token prices is priced")
+	}
+	for _, bad := range []string{``, `{}`, `[]`, `{"a": {"input_cost_per_token": 1}}`, `{"a": {"input_cost_per_token": -1, "output_cost_per_token": 1}}`} {
 		if _, err := usage.ReadPrices(strings.NewReader(bad)); err == nil {
 			t.Errorf("ReadPrices(%q): no error", bad)
 		}
@@ -255,5 +269,28 @@ func BenchmarkCounter(b *testing.B) {
 			c.Add(ev)
 		}
 		c.Run()
+	}
+}
+
+// TestTurnCosts: with no run end that says the cost, the turns' own costs
+// (OpenCode's steps) are the run's.
+func TestTurnCosts(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		evs  []event.Event
+		want *float64
+	}{
+		{"turns", []event.Event{&event.TurnEnd{CostUSD: ptr(0.25)}, &event.TurnEnd{CostUSD: ptr(0.5)}}, ptr(0.75)},
+		{"run end wins", []event.Event{&event.TurnEnd{CostUSD: ptr(0.25)}, &event.RunEnd{CostUSD: ptr(2.0)}}, ptr(2.0)},
+		{"none", []event.Event{&event.TurnEnd{}}, nil},
+	} {
+		c := usage.NewCounter()
+		for _, ev := range tt.evs {
+			c.Add(ev)
+		}
+		if diff := cmp.Diff(tt.want, c.Run().CostUSD); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
 	}
 }

@@ -62,12 +62,13 @@ type Decoder struct {
 	citations map[string][]event.Citation // citation group being read, per agent
 	bad       badutf8.Once                // the invalid UTF-8 warning
 	cutting   bool                        // truncation is flushing the payloads the input ended inside of
-	// A run the producer began (the main agent's meta_init) ends with
-	// the main agent's meta_final, then [DONE], or with the producer's
-	// fatal error line; an SSE input that stops before either, even
-	// between blocks, is a cut. ended: what was read last ends the
-	// stream.
-	mainInit, mainFinal, ended bool
+	// An SSE stream ends with data: [DONE], the main agent's meta_final
+	// or the producer's fatal error line; one that stops before any of
+	// them, even between blocks, is a cut. data: an envelope was read; ended: what was read last ends
+	// the stream. NDJSON has no [DONE]: a cut between blocks does not
+	// show there (a run whose source has no run end, Codex's, has no
+	// meta_final either).
+	data, ended bool
 
 	jr   jsontext.Reader // decodes envelopes in one pass
 	last [2]string       // the type and agent of the last envelope
@@ -218,7 +219,7 @@ func (d *Decoder) read() ([]byte, error) {
 		if len(m.Data) == 0 {
 			continue // a message with no data (event: or id: alone)
 		}
-		d.ended = false
+		d.data, d.ended = true, false
 		return m.Data, nil
 	}
 }
@@ -531,14 +532,20 @@ func (d *Decoder) payload(agent, typ string, b *buffer) error {
 		// The payload's bytes are handed over (agentmeta may keep
 		// them): a copy of their size.
 		meta := append([]byte(nil), b.data...)
-		main := agent == d.main
 		if typ == wire.TypeMetaInit {
 			ev, _, _ := d.meta.SessionStart(agent, meta)
 			d.emit(ev)
-			d.mainInit, d.mainFinal = d.mainInit || main, d.mainFinal && !main
 		} else {
+			if d.cutting {
+				// A run end the input ended inside of: no run end (the
+				// cut is reported; half a summary would say the run
+				// finished).
+				return nil
+			}
 			d.emit(d.meta.RunEnd(agent, meta))
-			d.mainFinal = d.mainFinal || main
+			// The main agent's run end: what follows it ([DONE]) only
+			// frames it.
+			d.ended = d.ended || agent == d.main
 		}
 		return nil
 	}
@@ -613,10 +620,12 @@ func (d *Decoder) truncation() error {
 		d.finishBuffer(k.agent, k.typ)
 	}
 	d.cutting = false
-	if len(open) == 0 && d.sse != nil && d.mainInit && !d.mainFinal && !d.ended {
+	switch {
+	case len(open) > 0, d.ended:
+	case d.sse != nil && d.data:
 		return &event.ParseError{
 			Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
-			Err: event.Errorf(event.ErrTruncated, "stream ended between blocks: no meta_final of agent %q, no data: [DONE]", d.main),
+			Err: event.Errorf(event.ErrTruncated, "stream ended between blocks, without data: [DONE]"),
 		}
 	}
 	if len(open) == 0 {

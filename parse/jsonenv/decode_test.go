@@ -193,7 +193,7 @@ data: [DONE]
 		},
 		{
 			name: "SSE after a byte order mark",
-			in:   "\xef\xbb\xbfdata: " + `{"type":"text","agent":"a","final":true,"delta":"x"}` + "\n\n",
+			in:   "\xef\xbb\xbfdata: " + `{"type":"text","agent":"a","final":true,"delta":"x"}` + "\n\ndata: [DONE]\n\n",
 			want: []event.Event{
 				&event.BlockStart{Agent: "a", Kind: event.Text},
 				&event.Delta{Agent: "a", Kind: event.Text, Text: "x"},
@@ -202,7 +202,7 @@ data: [DONE]
 		},
 		{
 			name: "what follows [DONE] is the next stream",
-			in:   "data: [DONE]\n\ndata: {\"type\":\"text\",\"agent\":\"a\",\"final\":true,\"delta\":\"x\"}\n\n",
+			in:   "data: [DONE]\n\ndata: {\"type\":\"text\",\"agent\":\"a\",\"final\":true,\"delta\":\"x\"}\n\ndata: [DONE]\n\n",
 			want: []event.Event{
 				&event.BlockStart{Agent: "a", Kind: event.Text},
 				&event.Delta{Agent: "a", Kind: event.Text, Text: "x"},
@@ -344,7 +344,7 @@ func TestPayloadTooLarge(t *testing.T) {
 func TestEventTooLarge(t *testing.T) {
 	t.Parallel()
 	big := `{"type":"text","agent":"a","final":false,"delta":"` + strings.Repeat("x", 200) + `"}`
-	in := "data: " + big + "\n\ndata: {\"type\":\"text\",\"agent\":\"a\",\"final\":true,\"delta\":\"ok\"}\n\n"
+	in := "data: " + big + "\n\ndata: {\"type\":\"text\",\"agent\":\"a\",\"final\":true,\"delta\":\"ok\"}\n\ndata: [DONE]\n\n"
 	dec := jsonenv.NewDecoder(strings.NewReader(in), &jsonenv.Config{Source: "in", MaxEventBytes: 100})
 	var got []event.Event
 	var problems []error

@@ -37,11 +37,11 @@ type Decoder struct {
 	fr  *framer
 	out decoderstate.State // what Next returns
 
-	// A run the producer began (the main agent's meta_init) ends with
-	// the main agent's meta_final, then [DONE], or with the producer's
-	// error line; an input that stops before either, even between
-	// blocks, is a cut. ended: what was read last ends the stream.
-	mainInit, mainFinal, ended bool
+	// A stream ends with data: [DONE], the main agent's meta_final or the
+	// producer's error line; one that stops before any of them, even
+	// between blocks, is a cut. data:
+	// a message was read; ended: what was read last ends the stream.
+	data, ended bool
 
 	line int // position of the message being decoded
 	off  int64
@@ -230,7 +230,7 @@ func (d *Decoder) message(m message) {
 		d.pendingErr = nil
 	}
 	if !m.cont {
-		d.ended = false
+		d.data, d.ended = true, false
 		if string(m.data) == "[DONE]" {
 			d.ended = true
 			// The end of a stream: a block whose end tag was the last
@@ -363,8 +363,8 @@ func (d *Decoder) finish() {
 		d.problem(event.ErrTruncated, "stream ended inside %s", open)
 	case d.cut != nil:
 		d.out.Problem(d.cut)
-	case d.mainInit && !d.mainFinal && !d.ended:
-		d.problem(event.ErrTruncated, "stream ended between blocks: no meta_final of the main agent, no data: [DONE]")
+	case d.data && !d.ended:
+		d.problem(event.ErrTruncated, "stream ended between blocks, without data: [DONE]")
 	}
 	d.st = stTop
 }

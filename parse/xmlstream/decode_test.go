@@ -49,6 +49,29 @@ func sse(chunks ...string) string {
 
 func ptr[T any](v T) *T { return &v }
 
+// withDone ends in with data: [DONE], in its line ends, as every stream
+// the producer finishes ends (a stream without it is cut), unless it has
+// one or the case expects a cut (problems say the stream ended).
+func withDone(in string, problems []string) string {
+	for _, p := range problems {
+		if strings.Contains(p, "stream ended") {
+			return in
+		}
+	}
+	last := strings.TrimRight(in, "\r\n")
+	if strings.HasSuffix(last, "[DONE]") || strings.Contains(last[strings.LastIndex(last, "data: ")+1:], "Error: ") ||
+		strings.Contains(last[strings.LastIndex(last, "data: ")+1:], `"traceback"`) {
+		return in // ended, or ended by the producer's error line
+	}
+	switch {
+	case strings.Contains(in, "\r\n"):
+		return in + "data: [DONE]\r\n\r\n"
+	case strings.Contains(in, "\r") && !strings.Contains(in, "\n"):
+		return in + "data: [DONE]\r\r"
+	}
+	return in + "data: [DONE]\n\n"
+}
+
 func text(s string) []event.Event {
 	return []event.Event{
 		&event.BlockStart{Kind: event.Text},
@@ -502,6 +525,7 @@ func TestReferencePairs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			tt.in = withDone(tt.in, tt.problems)
 			got, problems := decodeAll(t, strings.NewReader(tt.in), &Config{Escaping: tt.esc})
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("events (-want +got):\n%s", diff)
@@ -542,7 +566,7 @@ func TestBadEscapingFlag(t *testing.T) {
 func TestTooLarge(t *testing.T) {
 	t.Parallel()
 	in := sse("<content-block-tool_result id=\"t\" name=\"n\">", "<![CDATA["+strings.Repeat("x", 60)+"]]>",
-		"</content-block-tool_result>", "<content-block-text>ok</content-block-text>")
+		"</content-block-tool_result>", "<content-block-text>ok</content-block-text>", "[DONE]")
 	got, problems := decodeAll(t, strings.NewReader(in), &Config{MaxEventBytes: 50})
 	want := cat([]event.Event{&event.ToolResult{ID: "t", Name: "n"}}, text("ok"))
 	if diff := cmp.Diff(want, got); diff != "" {

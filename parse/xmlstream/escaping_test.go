@@ -55,7 +55,7 @@ func TestEscapingKeepsJSON(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			d := NewDecoder(strings.NewReader(tt.in), &Config{Source: "in"})
+			d := NewDecoder(strings.NewReader(withDone(tt.in, nil)), &Config{Source: "in"})
 			var call *event.ToolCall
 			var warnings []error
 			for {

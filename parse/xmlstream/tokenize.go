@@ -849,14 +849,13 @@ func (d *Decoder) metaInit(data []byte) {
 	}
 	ev.Agent = d.agent() // the scope the meta_init started
 	d.emit(ev)
-	if parent == "" {
-		d.mainInit, d.mainFinal = true, false
-	}
 }
 
 func (d *Decoder) metaFinal(data []byte) *event.RunEnd {
 	if len(d.agents) <= 1 {
-		d.mainFinal = true // the main agent's (a subagent's has a scope of its own)
+		// The main agent's run end (a subagent's has a scope of its
+		// own): what follows it ([DONE]) only frames it.
+		d.ended = true
 	}
 	return d.meta.RunEnd(d.agent(), data)
 }

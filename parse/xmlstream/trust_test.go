@@ -87,6 +87,7 @@ func TestTrust(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			cfg := tt.cfg
+			tt.in = withDone(tt.in, tt.problems)
 			got, problems := decodeAll(t, strings.NewReader(tt.in), &cfg)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("events (-want +got):\n%s", diff)

@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -59,8 +60,12 @@ func Expand(names []string, f *Filter) ([]string, error) {
 		}
 		all := make([]log, 0, len(paths))
 		ids := map[string]bool{}
+		listed := make(map[string]bool, len(paths))
 		for _, p := range paths {
-			if isSubagent(p, paths) {
+			listed[p] = true
+		}
+		for _, p := range paths {
+			if isSubagent(p, listed) {
 				continue
 			}
 			l, err := head(p)
@@ -137,12 +142,12 @@ var corpusSubagent = regexp.MustCompile(`^(.*\.session)-[0-9]+\.jsonl$`)
 // isSubagent reports whether path is a subagent's transcript: under a
 // subagents directory, named agent-*.jsonl, or <run>.session-<n>.jsonl
 // beside its <run>.session.jsonl.
-func isSubagent(path string, all []string) bool {
+func isSubagent(path string, all map[string]bool) bool {
 	if filepath.Base(filepath.Dir(path)) == "subagents" || strings.HasPrefix(filepath.Base(path), "agent-") {
 		return true
 	}
 	m := corpusSubagent.FindStringSubmatch(path)
-	return m != nil && slices.Contains(all, m[1]+".jsonl")
+	return m != nil && all[m[1]+".jsonl"]
 }
 
 // log is what Expand knows of one session log.
@@ -230,7 +235,7 @@ func (f *Filter) match(l *log) bool {
 }
 
 // ParseTime reads a --since or --until value: an RFC 3339 time, a date
-// (YYYY-MM-DD, UTC), or a duration before now ("36h").
+// (YYYY-MM-DD, UTC), or a duration before now ("36h", or days: "7d").
 func ParseTime(s string, now time.Time) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 		return t, nil
@@ -241,7 +246,12 @@ func ParseTime(s string, now time.Time) (time.Time, error) {
 	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
 		return now.Add(-d), nil
 	}
-	return time.Time{}, fmt.Errorf("%q is not a time (RFC 3339, YYYY-MM-DD, or a duration such as 36h)", s)
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		if days, err := strconv.Atoi(n); err == nil && days >= 0 {
+			return now.AddDate(0, 0, -days), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a time (RFC 3339, YYYY-MM-DD, or a duration such as 36h or 7d)", s)
 }
 
 // Subagents returns the opener of the subagent transcripts kept beside
@@ -273,9 +283,18 @@ func Subagents(path string) func(agentID string) (io.ReadCloser, string, error) 
 				return nil, "", err
 			}
 		}
-		if p := codexRollout(path, agentID); p != "" {
-			f, err := os.Open(p)
-			return f, p, err
+		// A directory is listed only for the layout that needs it: a
+		// Claude Code project folder of thousands of logs is not listed
+		// once per subagent.
+		if strings.HasPrefix(filepath.Base(path), "rollout-") {
+			if p := codexRollout(path, agentID); p != "" {
+				f, err := os.Open(p)
+				return f, p, err
+			}
+			return nil, "", nil
+		}
+		if !strings.HasSuffix(path, ".session.jsonl") {
+			return nil, "", nil
 		}
 		// The corpus's layout: <run>.session-<n>.jsonl, whose lines carry
 		// the agentId.

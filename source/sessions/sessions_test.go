@@ -144,6 +144,9 @@ func TestParseTime(t *testing.T) {
 		{"2026-11-20", time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC), true},
 		{"2026-11-20T10:00:00Z", time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC), true},
 		{"36h", now.Add(-36 * time.Hour), true},
+		{"7d", time.Date(2026, 11, 16, 12, 0, 0, 0, time.UTC), true},
+		{"-1d", time.Time{}, false},
+		{"d", time.Time{}, false},
 		{"yesterday", time.Time{}, false},
 	}
 	for _, tt := range tests {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/parse/agui"
 	"github.com/agentstream/agentstream/parse/anthropic"
 	"github.com/agentstream/agentstream/parse/claude"
 	"github.com/agentstream/agentstream/parse/codex"
@@ -31,7 +32,8 @@ func TestForeignLines(t *testing.T) {
 			in: "data: {\"type\":\"text\",\"agent\":\"a\",\"final\":true,\"delta\":\"x\"}\n\n" +
 				"data: {\"type\":\"thread.started\",\"thread_id\":\"t\"}\n\n" +
 				"data: {\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\"}\n\n" +
-				"data: {\"type\":\"rollback\",\"agent\":\"a\",\"final\":true,\"delta\":\"{}\"}\n\n",
+				"data: {\"type\":\"rollback\",\"agent\":\"a\",\"final\":true,\"delta\":\"{}\"}\n\n" +
+				"data: [DONE]\n\n",
 			unknown: []string{"rollback"},
 			problems: []string{
 				"in:3:1: expected a JSON envelope: this line looks like codex; skipped",
@@ -78,6 +80,19 @@ func TestForeignLines(t *testing.T) {
 			problems: []string{
 				"in:4:1: text event of another format (it looks like jsonenv); skipped",
 				"in:6:1: assistant event of another format (it looks like claude); skipped",
+			},
+		},
+		{
+			f: agui.Format(),
+			in: "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n" +
+				"data: {\"type\":\"text\",\"agent\":\"a\",\"final\":false,\"delta\":\"x\"}\n\n" +
+				"data: {\"type\":\"response.created\",\"response\":{}}\n\n" +
+				"data: {\"type\":\"FUTURE_EVENT\"}\n\n" +
+				"data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n",
+			unknown: []string{"FUTURE_EVENT"},
+			problems: []string{
+				"in:3:1: text event of another format (it looks like jsonenv); skipped",
+				"in:5:1: response.created event of another format (it looks like codex); skipped",
 			},
 		},
 	}

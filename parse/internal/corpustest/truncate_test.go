@@ -14,12 +14,14 @@ import (
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/parse/acp"
 	"github.com/agentstream/agentstream/parse/anthropic"
 	"github.com/agentstream/agentstream/parse/claude"
 	"github.com/agentstream/agentstream/parse/codex"
 	"github.com/agentstream/agentstream/parse/gemini"
 	"github.com/agentstream/agentstream/parse/geminisession"
 	"github.com/agentstream/agentstream/parse/jsonenv"
+	"github.com/agentstream/agentstream/parse/opencode"
 	"github.com/agentstream/agentstream/parse/xmlstream"
 )
 
@@ -39,7 +41,7 @@ func recordings(t testing.TB) []recording {
 	byDir := map[string]format.Format{
 		"jsonenv": jsonenv.Format(), "xml": xmlstream.Format(), "claude": claude.Format(),
 		"codex": codex.Format(), "anthropic": anthropic.Format(), "gemini": gemini.Format(),
-		"gemini-session": geminisession.Format(),
+		"gemini-session": geminisession.Format(), "opencode": opencode.Format(), "acp": acp.Format(),
 	}
 	var out []recording
 	for _, root := range []string{"../../../testdata", "../../../../shared/corpus"} {
@@ -52,9 +54,9 @@ func recordings(t testing.TB) []recording {
 				for _, p := range files {
 					base := filepath.Base(p)
 					switch {
+					case strings.Contains(base, "-raw-") || strings.HasSuffix(base, ".client.jsonl"):
+						continue // another format kept beside the folder's (the model's bodies, an ACP client's side)
 					case dir != "gemini":
-					case strings.HasPrefix(base, "gemini-raw-"):
-						continue
 					case strings.Contains(base, ".session."):
 						out = append(out, recording{p, byDir["gemini-session"]})
 						continue

@@ -1,0 +1,616 @@
+package acp
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+	wire "github.com/agentstream/agentstream/internal/wire/acp"
+	"github.com/agentstream/agentstream/parse/acp"
+)
+
+// Name is the format's name.
+const Name = acp.Name
+
+// DefaultSessionID is the sessionId written when the stream names no
+// session and Config.Agent is empty: every session/update must name one.
+const DefaultSessionID = "agentstream"
+
+// PromptRequestID is the id of the session/prompt response written for a
+// source that is not ACP (an ACP source's response keeps its own): the id
+// the ACP SDK's client gives its first session/prompt, after initialize
+// (0) and session/new (1).
+const PromptRequestID = 2
+
+// NoRunEnd is the loss reported for a run whose end ACP cannot say: a
+// source that names no stop reason of ACP's (Codex, a model response that
+// waits for its tool results). No session/prompt response is written, so
+// the output reads back as a prompt turn cut short.
+const NoRunEnd = "a run end without a stop reason of ACP's (no session/prompt response is written: the output reads as cut)"
+
+// Config configures an Encoder. The zero value is ready to use.
+type Config struct {
+	// Agent is the sessionId written when the stream names none.
+	Agent string
+	// Warn receives what ACP cannot carry, once per kind. Nil discards
+	// it.
+	Warn func(error)
+}
+
+// Encoder writes canonical events as the JSON-RPC messages an ACP agent
+// sends for them. See the package documentation.
+type Encoder struct {
+	w   io.Writer
+	cfg Config
+	buf bytes.Buffer
+	enc *json.Encoder
+	err error
+
+	main     string // the agent scope written; set by the first event
+	haveMain bool
+	session  string // the sessionId written
+	haveSess bool
+
+	open      map[event.BlockKind]bool // blocks open
+	tools     map[string]bool          // tool calls written, by id
+	lastStop  string                   // the main agent's last turn's stop reason
+	msgID     string                   // the open turn's message id, written on its chunks
+	usage     event.Usage              // the turns' usage, summed
+	anyUsage  bool
+	lastErr   string          // the last non-fatal error's message
+	answered  bool            // the session/prompt response (or error) was written
+	fileCalls map[string]bool // tool calls written for file changes outside a tool call
+	losses    event.Losses
+}
+
+// NewEncoder returns an encoder writing to w. cfg may be nil.
+func NewEncoder(w io.Writer, cfg *Config) *Encoder {
+	e := &Encoder{w: w, open: map[event.BlockKind]bool{}, tools: map[string]bool{}}
+	if cfg != nil {
+		e.cfg = *cfg
+	}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}
+
+func (e *Encoder) warn(what string) { e.losses.Report(e.cfg.Warn, Name, what) }
+
+// write writes one message as a line.
+func (e *Encoder) write(v any) {
+	if e.err != nil {
+		return
+	}
+	e.buf.Reset()
+	if err := e.enc.Encode(v); err != nil {
+		e.err = err
+		return
+	}
+	_, e.err = e.w.Write(e.buf.Bytes())
+}
+
+// writeRaw writes a message kept verbatim, compacted onto one line.
+func (e *Encoder) writeRaw(raw []byte) {
+	if e.err != nil {
+		return
+	}
+	e.buf.Reset()
+	if err := json.Compact(&e.buf, raw); err != nil {
+		e.err = err
+		return
+	}
+	e.buf.WriteByte('\n')
+	_, e.err = e.w.Write(e.buf.Bytes())
+}
+
+type notification struct {
+	JSONRPC string `json:"jsonrpc"`
+	Method  string `json:"method"`
+	Params  params `json:"params"`
+}
+
+type params struct {
+	SessionID string `json:"sessionId"`
+	Update    any    `json:"update"`
+}
+
+type response struct {
+	JSONRPC string      `json:"jsonrpc"`
+	ID      int         `json:"id"`
+	Result  any         `json:"result,omitempty"`
+	Error   *wire.Error `json:"error,omitempty"`
+}
+
+func (e *Encoder) update(u any) {
+	e.write(notification{JSONRPC: wire.Version, Method: wire.MethodSessionUpdate, Params: params{SessionID: e.sessionID(), Update: u}})
+}
+
+func (e *Encoder) sessionID() string {
+	if !e.haveSess {
+		e.haveSess = true
+		e.session = e.cfg.Agent
+		if e.session == "" {
+			e.session = DefaultSessionID
+		}
+	}
+	return e.session
+}
+
+// isMain reports whether ev belongs to the agent written, fixing it at
+// the first event; the events of other agents (subagents) are dropped.
+func (e *Encoder) isMain(ev event.Event) bool {
+	if !e.haveMain {
+		if s, ok := ev.(*event.SessionStart); !ok || s.ParentAgent == "" {
+			e.haveMain, e.main = true, ev.AgentID()
+		}
+	}
+	if e.haveMain && ev.AgentID() == e.main {
+		return true
+	}
+	e.warn("the output of subagents (ACP has one agent per session)")
+	return false
+}
+
+// Encode writes what ev completes.
+func (e *Encoder) Encode(ev event.Event) error {
+	if e.err != nil {
+		return e.err
+	}
+	if !e.isMain(ev) {
+		return nil
+	}
+	switch ev := ev.(type) {
+	case *event.SessionStart:
+		e.start(ev)
+	case *event.BlockStart:
+		e.open[ev.Kind] = true
+	case *event.Delta:
+		e.chunk(ev.Kind, ev.Text)
+	case *event.BlockEnd:
+		delete(e.open, ev.Kind)
+		if ev.Signature != "" {
+			e.warn("thinking signatures")
+		}
+	case *event.Citations:
+		e.warn("citations")
+	case *event.ToolCall:
+		e.toolCall(ev)
+	case *event.ToolResult:
+		e.toolResult(ev)
+	case *event.FileChange:
+		e.fileChange(ev)
+	case *event.TodoList:
+		e.plan(ev)
+	case *event.Error:
+		e.error(ev)
+	case *event.TurnStart:
+		e.msgID = ev.MessageID
+	case *event.TurnEnd:
+		e.turnEnd(ev)
+	case *event.RunEnd:
+		e.runEnd(ev)
+	case *event.Notice:
+		if acp.AgentMethod(ev.Kind) && agentMessage(ev.Raw) {
+			e.writeRaw(ev.Raw) // an agent's request, read from ACP
+			return e.err
+		}
+		e.warn("notices")
+	case *event.Unknown:
+		if ev.Format == Name && agentMessage(ev.Raw) {
+			e.writeRaw(ev.Raw)
+			return e.err
+		}
+		e.warn("unknown events of other formats")
+	case *event.AwaitingTools:
+		e.warn("awaiting-tools pauses")
+	case *event.Files:
+		e.warn("generated file lists")
+	}
+	return e.err
+}
+
+// acpMessage reports whether raw is a JSON-RPC 2.0 message (kept by the
+// acp decoder).
+func acpMessage(raw []byte) bool {
+	var m wire.Message
+	return json.Unmarshal(raw, &m) == nil && m.JSONRPC == wire.Version
+}
+
+// agentMessage reports whether raw is a JSON-RPC 2.0 message an agent
+// sends: a response, or a method agents call. What a transcript's client
+// sent is not written as the agent's.
+func agentMessage(raw []byte) bool {
+	var m wire.Message
+	return json.Unmarshal(raw, &m) == nil && m.JSONRPC == wire.Version && (m.Method == "" || acp.AgentMethod(m.Method))
+}
+
+// start writes a session's start: an ACP source's initialize and
+// session/new responses as they were, then the prompt as a
+// user_message_chunk. Other sources give no protocol version and no
+// request ids: no response is made up for them.
+func (e *Encoder) start(s *event.SessionStart) {
+	if !e.haveSess {
+		e.haveSess = true
+		e.session = s.SessionID
+		if e.session == "" {
+			e.session = s.Agent
+		}
+		if e.session == "" {
+			e.session = e.cfg.Agent
+		}
+		if e.session == "" {
+			e.session = DefaultSessionID
+		}
+	}
+	if s.MetaKind == acp.MetaKind {
+		var meta map[string]json.RawMessage
+		if json.Unmarshal(s.Meta, &meta) == nil {
+			for _, k := range []string{wire.MethodInitialize, wire.MethodSessionNew, wire.MethodSessionLoad, wire.MethodSessionResume} {
+				if raw, ok := meta[k]; ok {
+					e.writeRaw(raw)
+				}
+			}
+		}
+	} else if s.Model != "" || len(s.Tools) > 0 || s.Cwd != "" {
+		e.warn("the session's model, tools and cwd (no session/new response is written for a source that is not ACP)")
+	}
+	if s.Prompt != "" {
+		e.update(wire.Chunk{SessionUpdate: wire.UpdateUserMessageChunk, Content: textBlock(s.Prompt)})
+	}
+}
+
+func textBlock(text string) json.RawMessage {
+	b, _ := json.Marshal(wire.TextBlock{Type: wire.BlockText, Text: text})
+	return b
+}
+
+func (e *Encoder) chunk(kind event.BlockKind, text string) {
+	u := wire.UpdateAgentMessageChunk
+	if kind == event.Thinking {
+		u = wire.UpdateAgentThoughtChunk
+	}
+	e.update(wire.Chunk{SessionUpdate: u, MessageID: e.msgID, Content: textBlock(text)})
+}
+
+// toolKinds maps the tool names agentstream reads to ACP's tool kinds;
+// a name not here gets no kind (ACP's default is other).
+var toolKinds = map[string]string{
+	"Bash": wire.KindExecute, "bash": wire.KindExecute, "shell": wire.KindExecute, "local_shell": wire.KindExecute,
+	"command_execution": wire.KindExecute, "run_shell_command": wire.KindExecute,
+	"Read": wire.KindRead, "read": wire.KindRead, "read_file": wire.KindRead,
+	"Edit": wire.KindEdit, "MultiEdit": wire.KindEdit, "Write": wire.KindEdit, "edit": wire.KindEdit,
+	"write": wire.KindEdit, "write_file": wire.KindEdit, "replace": wire.KindEdit, "apply_patch": wire.KindEdit,
+	"Grep": wire.KindSearch, "Glob": wire.KindSearch, "grep": wire.KindSearch, "glob": wire.KindSearch,
+	"WebFetch": wire.KindFetch, "webfetch": wire.KindFetch, "web_fetch": wire.KindFetch,
+}
+
+func (e *Encoder) toolCall(c *event.ToolCall) {
+	if c.Server {
+		e.warn("server tool calls as such (written as the agent's own)")
+	}
+	if c.MCPServer != "" {
+		e.warn("MCP server names")
+	}
+	title := c.Name
+	e.tools[c.ID] = true
+	e.update(wire.ToolCall{
+		SessionUpdate: wire.UpdateToolCall, ToolCallID: c.ID, Title: &title, Kind: toolKinds[c.Name],
+		RawInput: c.Input,
+	})
+}
+
+func (e *Encoder) toolResult(r *event.ToolResult) {
+	if !e.tools[r.ID] {
+		// A result whose call was not written (a source that gives
+		// results only): ACP announces a call before it updates it.
+		title := r.Name
+		e.tools[r.ID] = true
+		e.update(wire.ToolCall{SessionUpdate: wire.UpdateToolCall, ToolCallID: r.ID, Title: &title, Kind: toolKinds[r.Name]})
+	}
+	status := wire.StatusCompleted
+	if r.IsError || r.Status == wire.StatusFailed {
+		status = wire.StatusFailed
+	}
+	if r.Status != "" && r.Status != status && !(r.Status == "error" && status == wire.StatusFailed) {
+		e.warn("tool result statuses beyond completed and failed")
+	}
+	if r.ExitCode != nil && len(r.Structured) == 0 {
+		e.warn("exit codes outside a structured result")
+	}
+	u := wire.ToolCall{SessionUpdate: wire.UpdateToolCallUpdate, ToolCallID: r.ID, Status: status}
+	for _, p := range r.Content {
+		u.Content = append(u.Content, e.content(p))
+	}
+	if len(r.Structured) > 0 {
+		u.RawOutput = r.Structured
+	}
+	e.update(u)
+}
+
+// content is a result part as a tool call content item: text and data
+// URI images as content blocks, a diff or another item kept by the acp
+// decoder as it was.
+func (e *Encoder) content(p event.Part) json.RawMessage {
+	var v any
+	switch p.Type {
+	case "text":
+		v = wire.WrappedContent{Type: wire.ContentContent, Content: wire.TextBlock{Type: wire.BlockText, Text: p.Text}}
+	case "image":
+		if mime, data, ok := dataURI(p.Source); ok {
+			v = wire.WrappedContent{Type: wire.ContentContent, Content: wire.ImageBlock{Type: wire.BlockImage, Data: data, MimeType: mime}}
+			break
+		}
+		e.warn("images by URL (ACP images are data)")
+		v = wire.WrappedContent{Type: wire.ContentContent, Content: wire.TextBlock{Type: wire.BlockText, Text: p.Source}}
+	case acp.ContentPart:
+		var block wire.ContentBlock
+		if json.Unmarshal([]byte(p.Text), &block) == nil && block.Type != "" {
+			return wrap(json.RawMessage(p.Text)) // a content block, as read
+		}
+		e.warn("result parts other than text and images (written as text)")
+		v = wire.WrappedContent{Type: wire.ContentContent, Content: wire.TextBlock{Type: wire.BlockText, Text: p.Text}}
+	default:
+		var item wire.ToolCallContent
+		if json.Unmarshal([]byte(p.Text), &item) == nil && item.Type == p.Type && (p.Type == wire.ContentDiff || p.Type == wire.ContentTerminal) {
+			return json.RawMessage(p.Text) // a diff or terminal item, as read
+		}
+		e.warn("result parts other than text and images (written as text)")
+		v = wire.WrappedContent{Type: wire.ContentContent, Content: wire.TextBlock{Type: wire.BlockText, Text: p.Text}}
+	}
+	b, _ := json.Marshal(v)
+	return b
+}
+
+func wrap(block json.RawMessage) json.RawMessage {
+	b, _ := json.Marshal(wire.WrappedContent{Type: wire.ContentContent, Content: block})
+	return b
+}
+
+// dataURI splits a base64 data URI into its media type and data.
+func dataURI(s string) (mime, data string, ok bool) {
+	rest, ok := strings.CutPrefix(s, "data:")
+	if !ok {
+		return "", "", false
+	}
+	head, data, ok := strings.Cut(rest, ",")
+	mime, b64 := strings.CutSuffix(head, ";base64")
+	return mime, data, ok && b64 && mime != ""
+}
+
+// fileChange writes a file change the source made outside a tool call
+// (Codex's file_change) as an edit tool call; one the acp decoder read
+// from a tool call's diff is in that call's content already.
+func (e *Encoder) fileChange(f *event.FileChange) {
+	status := wire.StatusInProgress
+	switch f.Status {
+	case wire.StatusCompleted:
+		status = wire.StatusCompleted
+	case wire.StatusFailed, "declined":
+		status = wire.StatusFailed
+	}
+	if e.tools[f.ID] {
+		if status == wire.StatusInProgress {
+			return
+		}
+		if _, ok := e.fileCalls[f.ID]; !ok {
+			return // the tool call's result carries it
+		}
+		e.update(wire.ToolCall{SessionUpdate: wire.UpdateToolCallUpdate, ToolCallID: f.ID, Status: status})
+		return
+	}
+	e.warn("the kinds of file changes (add, update, delete)")
+	var paths []string
+	var locs []wire.Location
+	kind := wire.KindEdit
+	for _, c := range f.Changes {
+		paths = append(paths, c.Path)
+		locs = append(locs, wire.Location{Path: c.Path})
+		if c.Kind == "delete" && len(f.Changes) == 1 {
+			kind = wire.KindDelete
+		}
+	}
+	title := strings.Join(paths, ", ")
+	e.tools[f.ID] = true
+	if e.fileCalls == nil {
+		e.fileCalls = map[string]bool{}
+	}
+	e.fileCalls[f.ID] = true
+	e.update(wire.ToolCall{SessionUpdate: wire.UpdateToolCall, ToolCallID: f.ID, Title: &title, Kind: kind, Status: status, Locations: locs})
+}
+
+// plan writes a todo list as a plan. Each entry's priority, which the
+// schema requires and the event model does not keep, is medium.
+func (e *Encoder) plan(t *event.TodoList) {
+	entries := make([]wire.PlanEntry, 0, len(t.Items))
+	for _, it := range t.Items {
+		status := it.Status
+		switch status {
+		case wire.PlanPending, wire.PlanInProgress, wire.PlanCompleted:
+		default:
+			e.warn("todo statuses beyond pending, in_progress and completed (written as pending)")
+			status = wire.PlanPending
+		}
+		entries = append(entries, wire.PlanEntry{Content: it.Text, Priority: wire.PriorityMedium, Status: status})
+	}
+	e.update(wire.Plan{SessionUpdate: wire.UpdatePlan, Entries: entries})
+}
+
+// error writes a fatal error as the session/prompt's error response (an
+// ACP source's as it was); a non-fatal one has no place in ACP.
+func (e *Encoder) error(ev *event.Error) {
+	if !ev.Fatal {
+		e.lastErr = ev.Message
+		e.warn("non-fatal errors")
+		return
+	}
+	if e.answered {
+		return
+	}
+	e.answered = true
+	var m wire.Message
+	if json.Unmarshal(ev.Raw, &m) == nil && m.JSONRPC == wire.Version && m.Error != nil {
+		e.writeRaw(ev.Raw)
+		return
+	}
+	e.writeError(ev.Message, ev.Type, ev.Raw)
+}
+
+// writeError writes the error response: the code is the error's type when
+// that is an integer (an HTTP status, as Gemini's agent sends), else
+// JSON-RPC's internal error; data is the source's error payload.
+func (e *Encoder) writeError(msg, typ string, raw json.RawMessage) {
+	msg = cmp.Or(msg, typ, "error") // the schema requires a message
+	code := int64(wire.CodeInternalError)
+	if n, err := strconv.ParseInt(typ, 10, 32); err == nil {
+		code = n
+	} else if typ != "" && len(raw) == 0 {
+		raw, _ = json.Marshal(map[string]string{"type": typ})
+	}
+	if !json.Valid(raw) {
+		raw = nil
+	}
+	e.write(response{JSONRPC: wire.Version, ID: PromptRequestID, Error: &wire.Error{Code: code, Message: msg, Data: raw}})
+}
+
+func (e *Encoder) turnEnd(t *event.TurnEnd) {
+	e.lastStop, e.msgID = t.StopReason, ""
+	if t.CostUSD != nil {
+		e.warn("cost (usage_update needs the context window size)")
+	}
+	if u := t.Usage; u != nil {
+		e.anyUsage = true
+		e.usage.InputTokens += u.InputTokens
+		e.usage.OutputTokens += u.OutputTokens
+		e.usage.CacheReadTokens += u.CacheReadTokens
+		e.usage.CacheWriteTokens += u.CacheWriteTokens
+		e.usage.ReasoningTokens += u.ReasoningTokens
+	}
+	if t.Error != "" && !e.answered {
+		e.answered = true
+		e.writeError(t.Error, "", nil)
+	}
+}
+
+// stopReasons maps the stop reasons of the formats agentstream reads to
+// ACP's. A reason that means the run goes on (tool use) maps to "".
+var stopReasons = map[string]string{
+	wire.StopEndTurn: wire.StopEndTurn, "stop": wire.StopEndTurn, "STOP": wire.StopEndTurn, "stop_sequence": wire.StopEndTurn,
+	"completed":        wire.StopEndTurn,
+	wire.StopMaxTokens: wire.StopMaxTokens, "length": wire.StopMaxTokens, "MAX_TOKENS": wire.StopMaxTokens,
+	"max_output_tokens": wire.StopMaxTokens, "model_context_window_exceeded": wire.StopMaxTokens,
+	wire.StopRefusal: wire.StopRefusal, "content_filter": wire.StopRefusal, "SAFETY": wire.StopRefusal,
+	wire.StopMaxTurnRequests: wire.StopMaxTurnRequests, "max_turns": wire.StopMaxTurnRequests, "error_max_turns": wire.StopMaxTurnRequests,
+	wire.StopCancelled: wire.StopCancelled, "aborted": wire.StopCancelled,
+}
+
+func (e *Encoder) runEnd(r *event.RunEnd) {
+	if e.answered {
+		return
+	}
+	if r.MetaKind == acp.MetaKind && acpMessage(r.Meta) {
+		e.answered = true
+		e.writeRaw(r.Meta)
+		return
+	}
+	if r.IsError {
+		e.answered = true
+		// The message the run's end gives, else the last error the
+		// stream told of, else its stop reason: the schema requires one.
+		msg := cmp.Or(strings.Join(r.Errors, "; "), r.Result, e.lastErr, r.StopReason, "run failed")
+		e.writeError(msg, "", nil)
+		return
+	}
+	reason := r.StopReason
+	if reason == "" {
+		reason = e.lastStop
+	}
+	u := r.Usage
+	if u == nil && e.anyUsage {
+		u = &e.usage
+	}
+	if r.CostUSD != nil {
+		e.warn("cost (usage_update needs the context window size)")
+	}
+	e.respond(reason, u)
+}
+
+// respond writes the session/prompt response for a source's stop reason,
+// or nothing when ACP has no stop reason for it (reported).
+func (e *Encoder) respond(reason string, u *event.Usage) {
+	stop, ok := stopReasons[reason]
+	if !ok {
+		if reason == "" {
+			e.warn(NoRunEnd)
+		} else {
+			e.warn(fmt.Sprintf("stop reason %q: %s", reason, NoRunEnd))
+		}
+		return
+	}
+	e.answered = true
+	res := wire.PromptResponse{StopReason: stop}
+	if u != nil {
+		out := u.OutputTokens - u.ReasoningTokens
+		if out < 0 {
+			out = u.OutputTokens
+		}
+		au := &wire.Usage{
+			InputTokens: u.InputTokens, OutputTokens: out,
+			TotalTokens: u.InputTokens + u.OutputTokens + u.CacheReadTokens + u.CacheWriteTokens,
+		}
+		if out == u.OutputTokens {
+			au.TotalTokens = u.InputTokens + out + u.ReasoningTokens + u.CacheReadTokens + u.CacheWriteTokens
+		}
+		if u.ReasoningTokens > 0 {
+			au.ThoughtTokens = &u.ReasoningTokens
+		}
+		if u.CacheReadTokens > 0 {
+			au.CachedReadTokens = &u.CacheReadTokens
+		}
+		if u.CacheWriteTokens > 0 {
+			au.CachedWriteTokens = &u.CacheWriteTokens
+		}
+		res.Usage = au
+	}
+	e.write(response{JSONRPC: wire.Version, ID: PromptRequestID, Result: res})
+}
+
+// Cut ends a stream whose input was cut off (event.Cutter): everything
+// arrived was written as it came, and no session/prompt response is
+// written that the input did not have, so the output reads as cut too.
+func (e *Encoder) Cut() error {
+	if e.err != nil {
+		return e.err
+	}
+	return fmt.Errorf("%s: %w: the input was cut off, no session/prompt response written", Name, event.ErrTruncated)
+}
+
+// Close ends the output. A run whose source ended without a run end
+// (OpenCode writes none) gets its session/prompt response from its last
+// turn's stop reason, when that ends the run; a stream cut inside a
+// block gets none, and Close reports the truncation.
+func (e *Encoder) Close() error {
+	if e.err != nil {
+		return e.err
+	}
+	if len(e.open) > 0 {
+		return fmt.Errorf("%s: %w: a block was left open, no session/prompt response written", Name, event.ErrTruncated)
+	}
+	if !e.answered && e.lastStop != "" {
+		if _, ok := stopReasons[e.lastStop]; ok {
+			u := &e.usage
+			if !e.anyUsage {
+				u = nil
+			}
+			e.respond(e.lastStop, u)
+		}
+	}
+	if !e.answered && e.haveMain {
+		e.warn(NoRunEnd)
+	}
+	return e.err
+}

@@ -1,0 +1,349 @@
+package acp_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/convert"
+	emitacp "github.com/agentstream/agentstream/emit/acp"
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/eventtest"
+	parseacp "github.com/agentstream/agentstream/parse/acp"
+)
+
+// encode writes evs and returns the lines, the losses reported and
+// Close's error.
+func encode(t *testing.T, evs ...event.Event) (string, []string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	var losses []string
+	enc := emitacp.NewEncoder(&out, &emitacp.Config{Warn: func(err error) {
+		var le *event.LossError
+		if errors.As(err, &le) {
+			losses = append(losses, le.What)
+		}
+	}})
+	for _, ev := range evs {
+		if err := enc.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := enc.Close()
+	return out.String(), losses, err
+}
+
+func text(s string) []event.Event {
+	return []event.Event{&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: s}, &event.BlockEnd{Kind: event.Text}}
+}
+
+func join(evs ...[]event.Event) []event.Event {
+	var out []event.Event
+	for _, e := range evs {
+		out = append(out, e...)
+	}
+	return out
+}
+
+const sess = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":`
+
+// TestEncode: what each kind of run becomes; a prompt response only for
+// a stop reason the source gave.
+func TestEncode(t *testing.T) {
+	t.Parallel()
+	start := []event.Event{&event.SessionStart{SessionID: "s", Prompt: "go"}}
+	tests := []struct {
+		name   string
+		evs    []event.Event
+		want   string
+		losses []string
+		cut    bool
+	}{
+		{
+			name: "stop reason",
+			evs:  join(start, []event.Event{&event.TurnStart{MessageID: "m1"}}, text("hi"), []event.Event{&event.TurnEnd{MessageID: "m1", StopReason: "stop", Usage: &event.Usage{InputTokens: 5, OutputTokens: 3, ReasoningTokens: 1}}}),
+			want: sess + `{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"go"}}}}
+` + sess + `{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"hi"}}}}
+{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn","usage":{"inputTokens":5,"outputTokens":2,"totalTokens":8,"thoughtTokens":1}}}
+`,
+		},
+		{
+			name:   "no stop reason",
+			evs:    join(start, text("hi"), []event.Event{&event.TurnEnd{}}),
+			want:   sess + `{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"go"}}}}` + "\n" + sess + `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}` + "\n",
+			losses: []string{emitacp.NoRunEnd},
+		},
+		{
+			name: "cut inside a block",
+			evs:  join(start, text("hi")[:2]),
+			want: sess + `{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"go"}}}}` + "\n" + sess + `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}` + "\n",
+			cut:  true,
+		},
+		{
+			name: "tool call and failed result, plan, run end",
+			evs: join(start[:0], []event.Event{
+				&event.ToolCall{ID: "c", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
+				&event.ToolResult{ID: "c", Name: "Bash", IsError: true, Content: []event.Part{{Type: "text", Text: "no"}}},
+				&event.TodoList{Items: []event.TodoItem{{Text: "a", Status: "completed"}}},
+				&event.RunEnd{StopReason: "max_tokens"},
+			}),
+			want: `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"agentstream","update":{"sessionUpdate":"tool_call","toolCallId":"c","title":"Bash","kind":"execute","rawInput":{"command":"ls"}}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"agentstream","update":{"sessionUpdate":"tool_call_update","toolCallId":"c","status":"failed","content":[{"type":"content","content":{"type":"text","text":"no"}}]}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"agentstream","update":{"sessionUpdate":"plan","entries":[{"content":"a","priority":"medium","status":"completed"}]}}}
+{"jsonrpc":"2.0","id":2,"result":{"stopReason":"max_tokens"}}
+`,
+		},
+		{
+			name: "fatal error",
+			evs:  join(start[:0], []event.Event{&event.Error{Message: "overloaded", Type: "overloaded_error", Fatal: true}, &event.RunEnd{IsError: true}}),
+			want: `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"overloaded","data":{"type":"overloaded_error"}}}` + "\n",
+		},
+		{
+			name: "file change outside a tool call",
+			evs: []event.Event{
+				&event.FileChange{ID: "f", Changes: []event.Change{{Path: "/a", Kind: "add"}}, Status: "completed"},
+			},
+			want:   `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"agentstream","update":{"sessionUpdate":"tool_call","toolCallId":"f","title":"/a","kind":"edit","status":"completed","locations":[{"path":"/a"}]}}}` + "\n",
+			losses: []string{"the kinds of file changes (add, update, delete)", emitacp.NoRunEnd},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, losses, err := encode(t, tt.evs...)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("output (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.losses, losses); diff != "" {
+				t.Errorf("losses (-want +got):\n%s", diff)
+			}
+			if cut := errors.Is(err, event.ErrTruncated); cut != tt.cut || (err != nil && !cut) {
+				t.Errorf("Close: %v", err)
+			}
+		})
+	}
+}
+
+// normalise returns the lines of an ACP stream as JSON values, without
+// what reading and writing again does not keep: a chunk's messageId (the
+// event model has no id per block), and of a tool call its kind, status,
+// locations and content at its announcement (written from the call's
+// name alone), and an absent rawInput, written as {}.
+func normalise(t *testing.T, data []byte) []any {
+	t.Helper()
+	var out []any
+	for line := range bytes.Lines(data) {
+		var m map[string]any
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatal(err)
+		}
+		if p, ok := m["params"].(map[string]any); ok {
+			if u, ok := p["update"].(map[string]any); ok {
+				delete(u, "messageId")
+				if u["sessionUpdate"] == "tool_call" {
+					for _, k := range []string{"kind", "status", "locations", "content"} {
+						delete(u, k)
+					}
+					if _, ok := u["rawInput"]; !ok {
+						u["rawInput"] = map[string]any{}
+					}
+				}
+				if u["sessionUpdate"] == "tool_call_update" {
+					for _, k := range []string{"kind", "title", "locations"} {
+						delete(u, k)
+					}
+					if c, ok := u["content"].([]any); ok && len(c) == 0 {
+						delete(u, "content")
+					}
+				}
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// TestSelfConversion: an ACP agent's output read and written again is the
+// same messages, but for what normalise names.
+func TestSelfConversion(t *testing.T) {
+	t.Parallel()
+	files := eventtest.Corpus(t, "../../testdata/acp", "*.agent.jsonl")
+	more, _ := filepath.Glob("../../../shared/corpus/acp/*.agent.jsonl")
+	for _, path := range append(files, more...) {
+		t.Run(path, func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			enc := emitacp.NewEncoder(&out, nil)
+			dec := parseacp.NewDecoder(bytes.NewReader(data), nil)
+			if err := convert.Pipe(dec, enc, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := enc.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(normalise(t, data), normalise(t, out.Bytes())); diff != "" {
+				t.Errorf("(-read +written):\n%s", diff)
+			}
+		})
+	}
+}
+
+// corpus are the recordings of every format under testdata: the encoder's
+// fuzz seeds.
+func corpus(t testing.TB) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, f := range convert.Formats() {
+		if f.NewDecoder == nil || f.Wrap != nil {
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join("../../testdata", f.Name, "*"))
+		for _, p := range files {
+			if strings.HasSuffix(p, ".md") {
+				continue
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[f.Name+"\x00"+p] = b
+		}
+	}
+	return out
+}
+
+// FuzzEncoder: any input of any format, decoded and written as ACP,
+// reads back without a problem, but for the truncation Close reported.
+func FuzzEncoder(f *testing.F) {
+	names := map[string]int{}
+	var formats []convert.Format
+	for _, fm := range convert.Formats() {
+		if fm.NewDecoder != nil && fm.Wrap == nil {
+			names[fm.Name] = len(formats)
+			formats = append(formats, fm)
+		}
+	}
+	for k, b := range corpus(f) {
+		name, _, _ := strings.Cut(k, "\x00")
+		f.Add(uint8(names[name]), b)
+	}
+	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		from := formats[int(which)%len(formats)]
+		var out bytes.Buffer
+		in := func(r io.Reader) event.Decoder { return from.NewDecoder(r, &format.Options{}) }
+		back := func(r io.Reader) event.Decoder { return parseacp.NewDecoder(r, nil) }
+		eventtest.RoundTrip(t, data, in, backNoCut(back), emitacp.NewEncoder(&out, nil), &out)
+	})
+}
+
+// backNoCut reads our output back, a prompt turn without its response
+// (a run whose end ACP cannot say, emitacp.NoRunEnd) not counted as a problem:
+// it is a reported loss.
+func backNoCut(back func(io.Reader) event.Decoder) func(io.Reader) event.Decoder {
+	return func(r io.Reader) event.Decoder { return &noCut{back(r)} }
+}
+
+type noCut struct{ event.Decoder }
+
+func (d *noCut) Next() (event.Event, error) {
+	ev, err := d.Decoder.Next()
+	if errors.Is(err, event.ErrTruncated) {
+		return nil, io.EOF
+	}
+	return ev, err
+}
+
+// TestClientSideNotWritten: what a transcript's client sent (its
+// response to a permission request, a cancel) is not written as the
+// agent's; the agent's request is, as it was.
+func TestClientSideNotWritten(t *testing.T) {
+	t.Parallel()
+	permit := `{"jsonrpc":"2.0","id":5,"method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"t"},"options":[]}}`
+	in := strings.Join([]string{
+		`{"dir":"agent->client","msg":{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s"}}}`,
+		`{"dir":"agent->client","msg":` + permit + `}`,
+		`{"dir":"client->agent","msg":{"jsonrpc":"2.0","id":5,"result":{"outcome":{"outcome":"selected","optionId":"allow"}}}}`,
+		`{"dir":"client->agent","msg":{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}}`,
+		`{"dir":"agent->client","msg":{"jsonrpc":"2.0","id":2,"result":{"stopReason":"cancelled"}}}`,
+	}, "\n")
+	var out bytes.Buffer
+	enc := emitacp.NewEncoder(&out, nil)
+	if err := convert.Pipe(parseacp.NewDecoder(strings.NewReader(in), nil), enc, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s"}}
+` + permit + `
+{"jsonrpc":"2.0","id":2,"result":{"stopReason":"cancelled"}}
+`
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestToolContentKept: a tool call's diff, terminal and other content
+// blocks read from ACP are written back as they were.
+func TestToolContentKept(t *testing.T) {
+	t.Parallel()
+	content := `[{"type":"diff","path":"/a","oldText":"x","newText":"y"},{"type":"terminal","terminalId":"term-1"},{"type":"content","content":{"type":"text","text":"hi","annotations":{"priority":1}}},{"type":"content","content":{"type":"text","text":"plain"}}]`
+	in := `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"t","title":"edit","status":"in_progress","rawInput":{"path":"/a"}}}}
+{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t","status":"completed","content":` + content + `}}}
+{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}
+`
+	var out bytes.Buffer
+	enc := emitacp.NewEncoder(&out, nil)
+	if err := convert.Pipe(parseacp.NewDecoder(strings.NewReader(in), nil), enc, nil); err != nil {
+		t.Fatal(err)
+	}
+	enc.Close()
+	var got struct {
+		Params struct {
+			Update struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"update"`
+		} `json:"params"`
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if err := json.Unmarshal([]byte(lines[1]), &got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(content, string(got.Params.Update.Content)); diff != "" {
+		t.Errorf("(-read +written):\n%s", diff)
+	}
+}
+
+// TestCut: a cut input's output gets no session/prompt response, even
+// after a turn that ended as a run ends.
+func TestCut(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	enc := emitacp.NewEncoder(&out, nil)
+	for _, ev := range []event.Event{
+		&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "hi"}, &event.BlockEnd{Kind: event.Text},
+		&event.TurnEnd{StopReason: "end_turn"},
+	} {
+		if err := enc.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := event.End(enc, true); !errors.Is(err, event.ErrTruncated) {
+		t.Errorf("Cut: %v", err)
+	}
+	if strings.Contains(out.String(), "stopReason") {
+		t.Errorf("a response was written:\n%s", out.String())
+	}
+}

@@ -1,0 +1,763 @@
+package acp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/jsontext"
+	wire "github.com/agentstream/agentstream/internal/wire/acp"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
+)
+
+// Name is the format's name in the format table.
+const Name = "acp"
+
+// MetaKind is the event.SessionStart and event.RunEnd MetaKind of what
+// this decoder reads: their Meta holds ACP messages verbatim.
+const MetaKind = "acp"
+
+// maxOpen caps the tool calls open at once and the client requests
+// waiting for their response that the decoder keeps.
+const maxOpen = 1024
+
+// Config configures a Decoder. The zero value is ready to use.
+type Config struct {
+	Source        string // input name for errors
+	MaxEventBytes int    // cap on one line (event.DefaultMaxBytes if 0)
+	Agent         string // agent id of every event (ACP has one agent per connection)
+}
+
+// Decoder reads an ACP agent's output, or a two-way transcript, and
+// yields canonical events. See the package documentation.
+type Decoder struct {
+	cfg   Config
+	lines *frame.Lines
+	st    decoderstate.State
+	bad   badutf8.Once
+
+	line int
+	off  int64
+
+	requests map[string]string // client requests waiting for a response: id -> method
+	initMsg  json.RawMessage   // the initialize response
+	held     *event.SessionStart
+	behind   []event.Event // unknown updates read while the start was held
+	started  bool
+
+	open   map[event.BlockKind]string // open blocks: kind -> message id
+	order  []event.BlockKind          // open blocks, in order
+	tools  map[string]*tool           // tool calls not finished, by id
+	tOrder []string
+
+	agentSeen  bool     // a message from the agent was read
+	clientSeen bool     // a message from the client was read
+	active     bool     // a prompt was sent or the agent sent updates, and no response ended it
+	ended      bool     // a response ended a prompt turn
+	cost       *float64 // the last usage_update's cost, in USD
+	capped     bool
+}
+
+// tool is a tool call between its tool_call and its completed or failed
+// status.
+type tool struct {
+	title, kind, status string
+	input, output       json.RawMessage
+	content             json.RawMessage // the last content list
+	called              bool            // its ToolCall was emitted
+}
+
+// NewDecoder returns a decoder reading from r. cfg may be nil.
+func NewDecoder(r io.Reader, cfg *Config) *Decoder {
+	d := &Decoder{
+		requests: map[string]string{}, open: map[event.BlockKind]string{}, tools: map[string]*tool{},
+	}
+	if cfg != nil {
+		d.cfg = *cfg
+	}
+	d.lines = frame.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	return d
+}
+
+// AgentMethod reports whether method is one an agent sends to its client.
+func AgentMethod(method string) bool {
+	if method == wire.MethodSessionUpdate || method == wire.MethodRequestPermission {
+		return true
+	}
+	for _, p := range wire.AgentMethodPrefixes {
+		if strings.HasPrefix(method, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Detect reports whether an input whose first unit is h is an ACP
+// session: a line (not SSE) holding a JSON-RPC 2.0 message, or a
+// transcript line {"dir": "client->agent"|"agent->client", "msg": ...}.
+// A client's side alone (initialize first) is detected too, so that no
+// other format takes it for its own: the decoder then reports that it
+// holds no agent message.
+func Detect(h format.Head) bool {
+	if h.SSE {
+		return false
+	}
+	m := h.Fields()
+	if dir, ok := format.String(m, "dir"); ok {
+		_, msg := m["msg"]
+		return msg && (dir == wire.DirClientToAgent || dir == wire.DirAgentToClient)
+	}
+	if v, _ := format.String(m, "jsonrpc"); v != wire.Version {
+		return false
+	}
+	if _, ok := format.String(m, "method"); ok {
+		return true
+	}
+	_, id := m["id"]
+	_, res := m["result"]
+	_, e := m["error"]
+	return id && (res || e)
+}
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readLine, d.finish) }
+
+func (d *Decoder) readLine() {
+	line, num, off, err := d.lines.Next()
+	switch {
+	case err == io.EOF:
+		d.st.End()
+	case err != nil:
+		if _, ok := err.(*event.ParseError); ok {
+			d.st.Problem(err)
+			return
+		}
+		d.st.Fail(err)
+	default:
+		d.line, d.off = num, off
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			return
+		}
+		line, i, warn := d.bad.Fix(line)
+		d.st.Problem(d.decode(line))
+		if warn {
+			d.st.Problem(badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i)))
+		}
+	}
+}
+
+func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
+		Err: event.Errorf(sentinel, format, args...),
+	}
+}
+
+func (d *Decoder) emit(evs ...event.Event) {
+	d.release()
+	d.st.Emit(evs...)
+}
+
+// unknown keeps a message verbatim. One read while the session's start
+// is held waits behind it: the prompt may still come.
+func (d *Decoder) unknown(typ string, raw []byte) {
+	u := &event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: typ, Raw: bytes.Clone(raw)}
+	if d.held != nil && len(d.behind) < maxOpen {
+		d.behind = append(d.behind, u)
+		return
+	}
+	d.emit(u)
+}
+
+// decode reads one line: a message, or a transcript line around one.
+func (d *Decoder) decode(line []byte) error {
+	if line[0] != '{' {
+		return d.errorf(event.ErrSyntax, "expected a JSON object")
+	}
+	var probe struct {
+		wire.Message
+		Dir *string         `json:"dir"`
+		Msg json.RawMessage `json:"msg"`
+	}
+	if err := json.Unmarshal(line, &probe); err != nil {
+		if !json.Valid(line) {
+			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
+		}
+		d.unknown("", line)
+		return d.errorf(event.ErrSyntax, "not a JSON-RPC message: %s; kept as unknown", jsontext.Problem(err))
+	}
+	fromAgent := true
+	msg := line
+	m := probe.Message
+	if probe.Dir != nil {
+		switch *probe.Dir {
+		case wire.DirAgentToClient:
+		case wire.DirClientToAgent:
+			fromAgent = false
+		default:
+			return d.errorf(event.ErrSyntax, "transcript line whose dir is %q, not %q or %q; skipped", *probe.Dir, wire.DirClientToAgent, wire.DirAgentToClient)
+		}
+		msg = bytes.TrimSpace(probe.Msg)
+		m = wire.Message{}
+		if len(msg) == 0 || msg[0] != '{' || json.Unmarshal(msg, &m) != nil {
+			return d.errorf(event.ErrSyntax, "transcript line whose msg is not a JSON-RPC message; skipped")
+		}
+	}
+	if m.JSONRPC != wire.Version {
+		if k := foreign.Kind(line); k != "" {
+			return d.errorf(event.ErrSyntax, "a line of another format (it looks like %s), not a JSON-RPC 2.0 message; skipped", k)
+		}
+		return d.errorf(event.ErrSyntax, "not a JSON-RPC 2.0 message (no \"jsonrpc\": \"2.0\"); skipped")
+	}
+	isResponse := len(m.ID) > 0 && m.Method == "" && (m.Result != nil || m.Error != nil)
+	if probe.Dir == nil && m.Method != "" && !AgentMethod(m.Method) {
+		// A client's method in an agent's output: a client's log
+		// given as the input.
+		fromAgent = false
+	}
+	if !fromAgent {
+		return d.client(&m, msg)
+	}
+	d.agentSeen = true
+	switch {
+	case isResponse:
+		return d.response(&m, msg)
+	case m.Method == wire.MethodSessionUpdate:
+		return d.update(&m, msg)
+	case m.Method != "" && len(m.ID) > 0:
+		d.closeBlocks()
+		d.emit(&event.Notice{Agent: d.cfg.Agent, Kind: m.Method, Message: requestSummary(&m), Raw: bytes.Clone(msg)})
+	case m.Method != "":
+		d.unknown(m.Method, msg)
+	default:
+		d.unknown("", msg)
+		return d.errorf(event.ErrSyntax, "JSON-RPC message that is neither a request, a notification nor a response; kept as unknown")
+	}
+	return nil
+}
+
+// requestSummary says what an agent's request to its client asks.
+func requestSummary(m *wire.Message) string {
+	if m.Method == wire.MethodRequestPermission {
+		var p wire.PermissionRequest
+		if json.Unmarshal(m.Params, &p) == nil {
+			if p.ToolCall.Title != nil && *p.ToolCall.Title != "" {
+				return "permission asked for " + *p.ToolCall.Title
+			}
+			return "permission asked for tool call " + p.ToolCall.ToolCallID
+		}
+	}
+	return m.Method
+}
+
+// client reads a message the client sent: its requests are remembered
+// (their responses say which they answer), its prompt opens the turn.
+func (d *Decoder) client(m *wire.Message, msg []byte) error {
+	d.clientSeen = true
+	if len(m.ID) > 0 && m.Method != "" {
+		if len(d.requests) < maxOpen {
+			d.requests[string(m.ID)] = m.Method
+		} else {
+			d.tooMany("client requests waiting for their response")
+		}
+	}
+	switch m.Method {
+	case wire.MethodInitialize, wire.MethodSessionNew, wire.MethodSessionLoad, wire.MethodSessionResume, wire.MethodAuthenticate:
+		return nil // their responses are read
+	case wire.MethodSessionPrompt:
+		d.active, d.ended = true, false
+		var p wire.PromptRequest
+		if json.Unmarshal(m.Params, &p) != nil {
+			d.unknown(m.Method, msg)
+			return d.errorf(event.ErrSyntax, "session/prompt whose params are not a prompt request; kept as unknown")
+		}
+		text := promptText(p.Prompt)
+		if d.held != nil && d.holds(text) {
+			d.held.Prompt += text
+			return nil
+		}
+		if !d.started {
+			d.startSession(p.SessionID)
+			d.held.Prompt = text
+			return nil
+		}
+		d.emit(&event.Notice{Agent: d.cfg.Agent, Kind: m.Method, Message: text, Raw: bytes.Clone(msg)})
+		return nil
+	case wire.MethodSessionCancel:
+		d.emit(&event.Notice{Agent: d.cfg.Agent, Kind: m.Method, Message: "the client cancelled the prompt", Raw: bytes.Clone(msg)})
+		return nil
+	}
+	typ := m.Method
+	if typ == "" {
+		typ = "client response"
+	}
+	d.emit(&event.Notice{Agent: d.cfg.Agent, Kind: typ, Message: "client: " + typ, Raw: bytes.Clone(msg)})
+	return nil
+}
+
+// promptText returns the text of a prompt's text blocks.
+func promptText(blocks []json.RawMessage) string {
+	var b strings.Builder
+	for _, raw := range blocks {
+		var c wire.ContentBlock
+		if json.Unmarshal(raw, &c) == nil && c.Type == wire.BlockText {
+			b.WriteString(c.Text)
+		}
+	}
+	return b.String()
+}
+
+// startSession holds the session's start until the prompt that follows
+// it is read.
+func (d *Decoder) startSession(id string) {
+	d.started = true
+	d.held = &event.SessionStart{Agent: d.cfg.Agent, SessionID: id}
+}
+
+// holds reports whether the held start can take text more of prompt
+// within the cap on one line (a session/load replays a whole history as
+// user_message_chunks): past it, the start goes and the text is kept as
+// an unknown update.
+func (d *Decoder) holds(text string) bool {
+	max := d.cfg.MaxEventBytes
+	if max <= 0 {
+		max = event.DefaultMaxBytes
+	}
+	if len(d.held.Prompt)+len(text) <= max {
+		return true
+	}
+	d.release()
+	return false
+}
+
+// release emits the held session start.
+func (d *Decoder) release() {
+	if d.held != nil {
+		h := d.held
+		d.held = nil
+		d.st.Emit(h)
+		d.st.Emit(d.behind...)
+		d.behind = nil
+	}
+}
+
+// response reads the agent's answer to a client request.
+func (d *Decoder) response(m *wire.Message, msg []byte) error {
+	method, known := d.requests[string(m.ID)]
+	delete(d.requests, string(m.ID))
+	if !known {
+		method = responseMethod(m)
+	}
+	if m.Error != nil {
+		// A failed initialize, session/new or prompt ends the run; an
+		// agent's output alone does not say what failed: any error
+		// does.
+		fatal := !known || method == wire.MethodSessionPrompt || method == wire.MethodInitialize ||
+			method == wire.MethodSessionNew || method == wire.MethodSessionLoad || method == wire.MethodSessionResume
+		d.closeBlocks()
+		if fatal {
+			d.flushTools()
+			d.active, d.ended = false, true
+		}
+		d.emit(&event.Error{
+			Agent: d.cfg.Agent, Message: m.Error.Message, Type: strconv.FormatInt(m.Error.Code, 10),
+			Fatal: fatal, Raw: bytes.Clone(msg),
+		})
+		return nil
+	}
+	switch method {
+	case wire.MethodInitialize:
+		d.initMsg = bytes.Clone(msg)
+		return nil
+	case wire.MethodSessionNew, wire.MethodSessionLoad, wire.MethodSessionResume:
+		var r wire.NewSessionResponse
+		if json.Unmarshal(m.Result, &r) != nil {
+			d.unknown(method, msg)
+			return d.errorf(event.ErrSyntax, "%s response whose result is not a session; kept as unknown", method)
+		}
+		if d.started {
+			d.release()
+		}
+		d.startSession(r.SessionID)
+		d.held.Model = model(&r)
+		meta := map[string]json.RawMessage{method: bytes.Clone(msg)}
+		if d.initMsg != nil {
+			meta[wire.MethodInitialize] = d.initMsg
+		}
+		d.held.Meta, _ = json.Marshal(meta) // keys sorted: initialize before session/*
+		d.held.MetaKind = MetaKind
+		return nil
+	case wire.MethodSessionPrompt:
+		var r wire.PromptResponse
+		if json.Unmarshal(m.Result, &r) != nil {
+			d.unknown(method, msg)
+			return d.errorf(event.ErrSyntax, "session/prompt response whose result is not a prompt response; kept as unknown")
+		}
+		d.closeBlocks()
+		d.flushTools()
+		d.active, d.ended = false, true
+		end := &event.RunEnd{Agent: d.cfg.Agent, StopReason: r.StopReason, CostUSD: d.cost, Meta: bytes.Clone(msg), MetaKind: MetaKind}
+		if u := r.Usage; u != nil {
+			eu := &event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
+			if u.ThoughtTokens != nil {
+				// ACP's output count leaves out thoughts; the event
+				// model's includes them.
+				eu.ReasoningTokens = *u.ThoughtTokens
+				eu.OutputTokens += *u.ThoughtTokens
+			}
+			if u.CachedReadTokens != nil {
+				eu.CacheReadTokens = *u.CachedReadTokens
+			}
+			if u.CachedWriteTokens != nil {
+				eu.CacheWriteTokens = *u.CachedWriteTokens
+			}
+			end.Usage = eu
+		}
+		d.emit(end)
+		return nil
+	}
+	d.unknown(method, msg)
+	return nil
+}
+
+// responseMethod tells which request a response answers from its result
+// alone, for an agent's output without the client's requests.
+func responseMethod(m *wire.Message) string {
+	if m.Result == nil {
+		return ""
+	}
+	var r struct {
+		ProtocolVersion json.RawMessage `json:"protocolVersion"`
+		SessionID       json.RawMessage `json:"sessionId"`
+		StopReason      json.RawMessage `json:"stopReason"`
+	}
+	if json.Unmarshal(m.Result, &r) != nil {
+		return "response"
+	}
+	switch {
+	case r.StopReason != nil:
+		return wire.MethodSessionPrompt
+	case r.ProtocolVersion != nil:
+		return wire.MethodInitialize
+	case r.SessionID != nil:
+		return wire.MethodSessionNew
+	}
+	return "response"
+}
+
+// model is the session's current model: models.currentModelId (Gemini),
+// or the value of the config option of category model (OpenCode).
+func model(r *wire.NewSessionResponse) string {
+	if r.Models != nil && r.Models.CurrentModelID != "" {
+		return r.Models.CurrentModelID
+	}
+	for _, o := range r.ConfigOptions {
+		var s string
+		if o.Category == "model" && json.Unmarshal(o.CurrentValue, &s) == nil {
+			return s
+		}
+	}
+	return ""
+}
+
+// update reads a session/update notification.
+func (d *Decoder) update(m *wire.Message, msg []byte) error {
+	var n wire.SessionNotification
+	var u wire.Update
+	if json.Unmarshal(m.Params, &n) != nil || json.Unmarshal(n.Update, &u) != nil {
+		d.unknown(m.Method, msg)
+		return d.errorf(event.ErrSyntax, "session/update whose params are not a session notification; kept as unknown")
+	}
+	if !d.started {
+		d.startSession(n.SessionID)
+	}
+	agent := d.cfg.Agent
+	switch u.SessionUpdate {
+	case wire.UpdateAgentMessageChunk, wire.UpdateAgentThoughtChunk:
+		d.activity()
+		var c wire.ContentBlock
+		if json.Unmarshal(u.Content, &c) != nil || c.Type != wire.BlockText {
+			d.unknown(u.SessionUpdate, msg) // an image, audio or resource chunk
+			return nil
+		}
+		kind := event.Text
+		if u.SessionUpdate == wire.UpdateAgentThoughtChunk {
+			kind = event.Thinking
+		}
+		d.chunk(kind, u.MessageID, c.Text)
+	case wire.UpdateUserMessageChunk:
+		var c wire.ContentBlock
+		if d.held != nil && json.Unmarshal(u.Content, &c) == nil && c.Type == wire.BlockText && d.holds(c.Text) {
+			d.held.Prompt += c.Text
+			return nil
+		}
+		d.unknown(u.SessionUpdate, msg)
+	case wire.UpdateToolCall, wire.UpdateToolCallUpdate:
+		d.activity()
+		if u.ToolCallID == "" {
+			d.unknown(u.SessionUpdate, msg)
+			return d.errorf(event.ErrSyntax, "%s without a toolCallId; kept as unknown", u.SessionUpdate)
+		}
+		d.closeBlocks()
+		d.toolUpdate(&u)
+	case wire.UpdatePlan:
+		d.activity()
+		d.closeBlocks()
+		items := make([]event.TodoItem, 0, len(u.Entries))
+		for _, e := range u.Entries {
+			items = append(items, event.TodoItem{Text: e.Content, Status: e.Status})
+		}
+		d.emit(&event.TodoList{Agent: agent, Items: items})
+	case wire.UpdateUsage:
+		if u.Cost != nil && u.Cost.Currency == "USD" {
+			c := u.Cost.Amount
+			d.cost = &c
+		}
+		d.unknown(u.SessionUpdate, msg)
+	default:
+		d.unknown(u.SessionUpdate, msg)
+	}
+	return nil
+}
+
+// activity notes an update of a prompt turn. In an agent's output
+// without the client's side, updates after a response that ended a turn
+// may belong to the same turn (an error answered it early) or to a next
+// prompt nobody shows: only the first turn's end is looked for; a
+// transcript shows each prompt.
+func (d *Decoder) activity() {
+	if !d.ended {
+		d.active = true
+	}
+}
+
+// chunk appends text to the open block of kind, opening it first; a
+// chunk of another message id, or of the other kind, ends the block open
+// before it.
+func (d *Decoder) chunk(kind event.BlockKind, msgID, text string) {
+	agent := d.cfg.Agent
+	if id, ok := d.open[kind]; ok && id != msgID {
+		d.closeBlock(kind)
+	}
+	for _, k := range d.order {
+		if k != kind {
+			d.closeBlock(k)
+		}
+	}
+	if _, ok := d.open[kind]; !ok {
+		d.open[kind] = msgID
+		d.order = append(d.order, kind)
+		d.emit(&event.BlockStart{Agent: agent, Kind: kind})
+	}
+	if text != "" {
+		d.emit(&event.Delta{Agent: agent, Kind: kind, Text: text})
+	}
+}
+
+func (d *Decoder) closeBlock(kind event.BlockKind) {
+	if _, ok := d.open[kind]; !ok {
+		return
+	}
+	delete(d.open, kind)
+	for i, k := range d.order {
+		if k == kind {
+			d.order = append(d.order[:i], d.order[i+1:]...)
+			break
+		}
+	}
+	d.emit(&event.BlockEnd{Agent: d.cfg.Agent, Kind: kind})
+}
+
+func (d *Decoder) closeBlocks() {
+	for len(d.order) > 0 {
+		d.closeBlock(d.order[0])
+	}
+}
+
+// toolUpdate reads a tool_call or tool_call_update: the call goes out
+// once it is no longer pending (its input may still be coming while it
+// is), the result once it is completed or failed.
+func (d *Decoder) toolUpdate(u *wire.Update) {
+	t, ok := d.tools[u.ToolCallID]
+	if !ok {
+		if len(d.tools) >= maxOpen {
+			id := d.tOrder[0]
+			d.finishTool(id, d.tools[id], false)
+			d.tooMany(fmt.Sprintf("more than %d tool calls open at once; let go of the oldest, %q", maxOpen, id))
+		}
+		t = &tool{status: wire.StatusPending}
+		d.tools[u.ToolCallID] = t
+		d.tOrder = append(d.tOrder, u.ToolCallID)
+	}
+	if u.Title != nil {
+		t.title = *u.Title
+	}
+	if u.Kind != nil {
+		t.kind = *u.Kind
+	}
+	if u.Status != nil {
+		t.status = *u.Status
+	}
+	if u.RawInput != nil {
+		t.input = bytes.Clone(u.RawInput)
+	}
+	if u.RawOutput != nil {
+		t.output = bytes.Clone(u.RawOutput)
+	}
+	if u.Content != nil {
+		t.content = bytes.Clone(u.Content)
+	}
+	switch t.status {
+	case wire.StatusPending:
+	case wire.StatusCompleted, wire.StatusFailed:
+		d.finishTool(u.ToolCallID, t, true)
+	default:
+		d.call(u.ToolCallID, t)
+	}
+}
+
+func (d *Decoder) call(id string, t *tool) {
+	if t.called {
+		return
+	}
+	t.called = true
+	input := json.RawMessage("{}")
+	if len(t.input) > 0 && string(t.input) != "null" {
+		input = t.input
+	}
+	d.emit(&event.ToolCall{Agent: d.cfg.Agent, ID: id, Name: t.title, Input: input})
+}
+
+// finishTool emits a tool call's call and, when done, its file changes
+// and result, and forgets it.
+func (d *Decoder) finishTool(id string, t *tool, done bool) {
+	d.call(id, t)
+	delete(d.tools, id)
+	for i, k := range d.tOrder {
+		if k == id {
+			d.tOrder = append(d.tOrder[:i], d.tOrder[i+1:]...)
+			break
+		}
+	}
+	if !done {
+		return
+	}
+	agent := d.cfg.Agent
+	r := &event.ToolResult{Agent: agent, ID: id, Name: t.title, Status: t.status, IsError: t.status == wire.StatusFailed}
+	var changes []event.Change
+	var items []json.RawMessage
+	_ = json.Unmarshal(t.content, &items) // content that is no list holds nothing to read
+	for _, raw := range items {
+		var c wire.ToolCallContent
+		if json.Unmarshal(raw, &c) != nil {
+			continue
+		}
+		switch c.Type {
+		case wire.ContentContent:
+			r.Content = append(r.Content, part(c.Content))
+		case wire.ContentDiff:
+			kind := "update"
+			if c.OldText == nil {
+				kind = "add"
+			}
+			changes = append(changes, event.Change{Path: c.Path, Kind: kind})
+			r.Content = append(r.Content, event.Part{Type: wire.ContentDiff, Text: string(raw)})
+		default:
+			r.Content = append(r.Content, event.Part{Type: c.Type, Text: string(raw)})
+		}
+	}
+	if len(t.output) > 0 && string(t.output) != "null" {
+		r.Structured = t.output
+	}
+	if len(changes) > 0 {
+		d.emit(&event.FileChange{Agent: agent, ID: id, Changes: changes, Status: t.status})
+	}
+	d.emit(r)
+}
+
+// ContentPart is the Type of a result part that holds a content block
+// other than plain text or a data image (an annotated text, audio, a
+// resource), its JSON as the part's Text.
+const ContentPart = "content"
+
+// part is a content block of a tool's result as an event part: text and
+// images as such, any other block as a ContentPart.
+func part(raw json.RawMessage) event.Part {
+	var c wire.ContentBlock
+	if json.Unmarshal(raw, &c) != nil {
+		return event.Part{Type: ContentPart, Text: string(raw)}
+	}
+	switch {
+	case c.Type == wire.BlockText:
+		var t wire.TextBlock
+		if json.Unmarshal(raw, &t) == nil && sameJSON(raw, t) {
+			return event.Part{Type: "text", Text: c.Text}
+		}
+	case c.Type == wire.BlockImage && c.Data != "":
+		var t wire.ImageBlock
+		if json.Unmarshal(raw, &t) == nil && sameJSON(raw, t) {
+			return event.Part{Type: "image", Source: "data:" + c.MimeType + ";base64," + c.Data, MediaType: c.MimeType}
+		}
+	}
+	return event.Part{Type: ContentPart, Text: string(raw)}
+}
+
+// sameJSON reports whether raw holds no member beyond those of v (an
+// annotated text block is kept whole).
+func sameJSON(raw json.RawMessage, v any) bool {
+	var a, b map[string]json.RawMessage
+	out, _ := json.Marshal(v)
+	return json.Unmarshal(raw, &a) == nil && json.Unmarshal(out, &b) == nil && len(a) == len(b)
+}
+
+// flushTools emits the calls of the tool calls still open at the turn's
+// end: their results never come.
+func (d *Decoder) flushTools() {
+	for len(d.tOrder) > 0 {
+		id := d.tOrder[0]
+		d.finishTool(id, d.tools[id], false)
+	}
+}
+
+func (d *Decoder) tooMany(what string) {
+	if d.capped {
+		return
+	}
+	d.capped = true
+	d.st.Problem(d.errorf(event.ErrTooManyOpen, "%s (later ones are not reported)", what))
+}
+
+// finish reports what the end of the input leaves open: a prompt turn
+// without its response is cut (its open blocks stay open, its open tool
+// calls' calls are emitted); an input with no agent message at all is a
+// client's side of a session, not agent output.
+func (d *Decoder) finish() error {
+	var open []string
+	for _, id := range d.tOrder {
+		open = append(open, fmt.Sprintf("tool call %q", id))
+	}
+	for _, id := range append([]string(nil), d.tOrder...) {
+		d.finishTool(id, d.tools[id], false)
+	}
+	d.release()
+	switch {
+	case !d.agentSeen && d.clientSeen:
+		return d.errorf(event.ErrSyntax, "no message from the agent: this is a client's side of an ACP session, not an agent's output")
+	case d.active:
+		what := "stream ended before the session/prompt response"
+		if len(open) > 0 {
+			what += " (inside " + strings.Join(open, ", ") + ")"
+		}
+		return d.errorf(event.ErrTruncated, "%s", what)
+	}
+	return nil
+}

@@ -1,0 +1,286 @@
+package opencode
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/jsontext"
+	wire "github.com/agentstream/agentstream/internal/wire/opencode"
+	"github.com/agentstream/agentstream/parse/internal/badutf8"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
+	"github.com/agentstream/agentstream/parse/internal/foreign"
+)
+
+// Name is the format's name in the format table.
+const Name = "opencode"
+
+// Config configures a Decoder. The zero value is ready to use.
+type Config struct {
+	Source        string // input name for errors
+	MaxEventBytes int    // cap on one line (event.DefaultMaxBytes if 0)
+	Agent         string // agent id of every event (the format names none)
+}
+
+// Decoder reads opencode run --format json output and yields canonical
+// events. See the package documentation for the grammar and tolerance
+// rules.
+type Decoder struct {
+	cfg   Config
+	lines *frame.Lines
+	st    decoderstate.State
+	bad   badutf8.Once
+
+	line int // position of the line being decoded
+	off  int64
+
+	started    bool   // the SessionStart was emitted
+	step       bool   // inside a step: step_start without its step_finish yet
+	stepMsg    string // the open step's message id
+	lastReason string // reason of the last step_finish
+	ended      bool   // the run ended: an error line, or a step that finished for good
+}
+
+// NewDecoder returns a decoder reading from r. cfg may be nil.
+func NewDecoder(r io.Reader, cfg *Config) *Decoder {
+	d := &Decoder{}
+	if cfg != nil {
+		d.cfg = *cfg
+	}
+	d.lines = frame.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	return d
+}
+
+// lineTypes are the types of the lines run.ts writes.
+var lineTypes = map[string]bool{
+	wire.TypeStepStart: true, wire.TypeText: true, wire.TypeReasoning: true,
+	wire.TypeToolUse: true, wire.TypeStepFinish: true, wire.TypeError: true,
+}
+
+// Detect reports whether an input whose first unit is h is opencode run
+// --format json output: a line (not SSE) holding a JSON object whose type
+// is one of the line types run.ts writes, with a sessionID string and a
+// timestamp number (Gemini's stream-json shares tool_use and error but
+// spells session_id and writes the timestamp as a string; the JSON
+// envelope shares text and error but has agent and final).
+func Detect(h format.Head) bool {
+	if h.SSE {
+		return false
+	}
+	m := h.Fields()
+	typ, _ := format.String(m, "type")
+	if !lineTypes[typ] {
+		return false
+	}
+	if _, ok := format.String(m, "sessionID"); !ok {
+		return false
+	}
+	ts, ok := m["timestamp"]
+	return ok && len(ts) > 0 && (ts[0] == '-' || ts[0] >= '0' && ts[0] <= '9')
+}
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readLine, d.truncation) }
+
+// readLine decodes the next line of input; a problem it has comes before
+// the warning about invalid UTF-8 it held.
+func (d *Decoder) readLine() {
+	line, num, off, err := d.lines.Next()
+	switch {
+	case err == io.EOF:
+		d.st.End()
+	case err != nil:
+		if _, ok := err.(*event.ParseError); ok {
+			d.st.Problem(err)
+			return
+		}
+		d.st.Fail(err)
+	default:
+		d.line, d.off = num, off
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			return
+		}
+		line, i, warn := d.bad.Fix(line)
+		d.st.Problem(d.decode(line))
+		if warn {
+			d.st.Problem(badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i)))
+		}
+	}
+}
+
+func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
+		Err: event.Errorf(sentinel, format, args...),
+	}
+}
+
+func (d *Decoder) unknown(typ string, line []byte) {
+	d.st.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: typ, Raw: bytes.Clone(line)})
+}
+
+func orLine(typ string) string {
+	if typ == "" {
+		return "line"
+	}
+	return typ
+}
+
+func (d *Decoder) decode(line []byte) error {
+	if line[0] != '{' {
+		return d.errorf(event.ErrSyntax, "expected a JSON object")
+	}
+	var l wire.Line
+	if err := json.Unmarshal(line, &l); err != nil {
+		if !json.Valid(line) {
+			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
+		}
+		// Valid JSON whose fields have unexpected types: keep it.
+		d.unknown(l.Type, line)
+		return d.errorf(event.ErrSyntax, "%s: %s", orLine(l.Type), jsontext.Problem(err))
+	}
+	if !lineTypes[l.Type] {
+		if k := foreign.Kind(line); k != "" {
+			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orLine(l.Type), k)
+		}
+		d.session(l.SessionID)
+		d.unknown(l.Type, line)
+		return nil
+	}
+	if l.Type == wire.TypeError {
+		if l.Error == nil {
+			d.unknown(l.Type, line)
+			return d.errorf(event.ErrSyntax, "error line without its error; kept as unknown")
+		}
+	} else if l.Part == nil {
+		d.unknown(l.Type, line)
+		return d.errorf(event.ErrSyntax, "%s line without its part; kept as unknown", l.Type)
+	}
+	d.session(l.SessionID)
+	agent := d.cfg.Agent
+	p := l.Part
+	switch l.Type {
+	case wire.TypeStepStart:
+		d.step, d.stepMsg, d.ended = true, p.MessageID, false
+		d.st.Emit(&event.TurnStart{Agent: agent, MessageID: p.MessageID})
+	case wire.TypeText, wire.TypeReasoning:
+		kind := event.Text
+		if l.Type == wire.TypeReasoning {
+			kind = event.Thinking
+		}
+		d.st.Emit(&event.BlockStart{Agent: agent, Kind: kind})
+		if p.Text != "" {
+			d.st.Emit(&event.Delta{Agent: agent, Kind: kind, Text: p.Text})
+		}
+		d.st.Emit(&event.BlockEnd{Agent: agent, Kind: kind})
+	case wire.TypeToolUse:
+		return d.tool(p, line)
+	case wire.TypeStepFinish:
+		end := &event.TurnEnd{Agent: agent, MessageID: p.MessageID, StopReason: p.Reason, CostUSD: p.Cost}
+		if t := p.Tokens; t != nil {
+			// OpenCode's output count leaves out reasoning; the event
+			// model's includes it (event.Usage.ReasoningTokens).
+			end.Usage = &event.Usage{
+				InputTokens: t.Input, OutputTokens: t.Output + t.Reasoning, ReasoningTokens: t.Reasoning,
+				CacheReadTokens: t.Cache.Read, CacheWriteTokens: t.Cache.Write,
+			}
+		}
+		d.step, d.stepMsg = false, ""
+		d.lastReason = p.Reason
+		d.ended = p.Reason != wire.ReasonToolCalls
+		d.st.Emit(end)
+	case wire.TypeError:
+		msg, typ := errorText(l.Error)
+		d.st.Emit(&event.Error{Agent: agent, Message: msg, Type: typ, Fatal: true, Raw: json.RawMessage(bytes.Clone(line))})
+		if d.step {
+			// The error ended the open step.
+			d.st.Emit(&event.TurnEnd{Agent: agent, MessageID: d.stepMsg, Error: msg})
+			d.step, d.stepMsg = false, ""
+		}
+		d.ended = true
+	}
+	return nil
+}
+
+// session emits the session's start at the first line that names it.
+func (d *Decoder) session(id string) {
+	if d.started || id == "" {
+		return
+	}
+	d.started = true
+	d.st.Emit(&event.SessionStart{Agent: d.cfg.Agent, SessionID: id})
+}
+
+// errorText returns an error line's message (data.message, else its name)
+// and type (its name).
+func errorText(e *wire.Error) (msg, typ string) {
+	var data wire.ErrorData
+	if len(e.Data) > 0 {
+		_ = json.Unmarshal(e.Data, &data) // a data without message leaves the name
+	}
+	msg = data.Message
+	if msg == "" {
+		msg = e.Name
+	}
+	return msg, e.Name
+}
+
+// tool emits a tool_use line's call and, for a finished state, its result.
+func (d *Decoder) tool(p *wire.Part, line []byte) error {
+	agent := d.cfg.Agent
+	s := p.State
+	if s == nil {
+		d.unknown(wire.TypeToolUse, line)
+		return d.errorf(event.ErrSyntax, "tool_use line without a state; kept as unknown")
+	}
+	input := json.RawMessage("{}")
+	if len(s.Input) > 0 {
+		input = bytes.Clone(s.Input)
+	}
+	d.st.Emit(&event.ToolCall{Agent: agent, ID: p.CallID, Name: p.Tool, Input: input})
+	r := &event.ToolResult{Agent: agent, ID: p.CallID, Name: p.Tool, Status: s.Status}
+	switch s.Status {
+	case wire.StatusCompleted:
+		if s.Output != nil && *s.Output != "" {
+			r.Content = []event.Part{{Type: "text", Text: *s.Output}}
+		}
+	case wire.StatusError:
+		r.IsError = true
+		if s.Error != nil && *s.Error != "" {
+			r.Content = []event.Part{{Type: "text", Text: *s.Error}}
+		}
+	default:
+		// run.ts writes finished states only: the result is not known.
+		return d.errorf(event.ErrSyntax, "tool_use %q in state %q, not completed or error: no result read", p.CallID, s.Status)
+	}
+	if len(s.Metadata) > 0 && string(s.Metadata) != "null" {
+		r.Structured = bytes.Clone(s.Metadata)
+		var m wire.ExitMetadata
+		if json.Unmarshal(s.Metadata, &m) == nil && m.Exit != nil {
+			code := *m.Exit
+			r.ExitCode = &code
+		}
+	}
+	d.st.Emit(r)
+	return nil
+}
+
+// truncation reports an input that ended before its run did. OpenCode
+// 1.18.33 writes no run-end line: a run has ended after a step that
+// finished for another reason than tool-calls, or after an error line.
+// An input that ends inside a step, or right after a step that called
+// tools (the run goes on with the next step), was cut.
+func (d *Decoder) truncation() error {
+	switch {
+	case d.step:
+		d.step = false
+		return d.errorf(event.ErrTruncated, "stream ended inside a step (step_start without its step_finish)")
+	case d.lastReason == wire.ReasonToolCalls && !d.ended:
+		return d.errorf(event.ErrTruncated, "stream ended after a step that finished with tool-calls: the run's next step is missing")
+	}
+	return nil
+}
