@@ -70,6 +70,9 @@ type Encoder struct {
 	// is made up).
 	usageKnown bool
 	failure    string       // message of a fatal Error, for the turn's end
+	// retried: a model call began after the fatal Error (a retry): a cut
+	// after it is no failure the run ended with.
+	retried bool
 	losses     event.Losses // what was warned about
 }
 
@@ -154,6 +157,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		if ev.MessageID != "" || ev.Model != "" {
 			e.warn("message ids and models of turns")
 		}
+		e.retried = e.failure != ""
 		e.openTurn()
 	case *event.TurnEnd:
 		e.turnEnd(ev)
@@ -329,7 +333,7 @@ func (e *Encoder) closeTurn() {
 		e.buf = append(e.buf[:0], `{"type":"turn.failed","error":{"message":`...)
 		e.buf = jsontext.AppendString(e.buf, e.failure)
 		e.buf = append(e.buf, `}}`...)
-		e.failure = ""
+		e.failure, e.retried = "", false
 		if e.pending != (event.Usage{}) {
 			e.warn("the usage of a failed turn")
 		}
@@ -693,9 +697,10 @@ func (e *Encoder) Cut() error {
 			e.block(kind)
 		}
 	}
-	if e.failure != "" {
+	if e.failure != "" && !e.retried {
 		// The run failed (the envelope's fatal error line): the failure,
-		// not the cut, ends the turn, as Close has it.
+		// not the cut, ends the turn, as Close has it. A model call
+		// begun after it (a retry) was cut: no end is written.
 		e.closeTurn()
 	}
 	if e.err != nil {
