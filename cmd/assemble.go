@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -11,6 +12,7 @@ import (
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/render"
 	"github.com/agentstream/agentstream/usage"
@@ -26,6 +28,7 @@ type assembleOptions struct {
 	maxOutputLines int
 	full           bool
 	noThinking     bool
+	verbose        bool
 	follow         followOptions
 }
 
@@ -60,6 +63,7 @@ A stream cut off mid-block prints what it had, then reports the truncation.`,
   agentstream assemble -o json < run.sse | jq -r 'select(.type=="text").text'
   agentstream assemble --since 24h ~/.claude/projects/-home-me-src-app/
   agentstream assemble -o html run.jsonl > run.html
+  agentstream assemble -o html ~/.codex/sessions/ > runs.html
   agentstream assemble -o html -F --until-end live.jsonl > live.html`,
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -71,12 +75,13 @@ A stream cut off mid-block prints what it had, then reports the truncation.`,
 	}
 	fs := c.Flags()
 	addAssembleInputFlags(fs, &o.in)
-	fs.StringVarP(&o.output, "output", "o", "text", "output: text, markdown, json or html (one self-contained page, docs/assemble.md)")
+	fs.StringVarP(&o.output, "output", "o", "text", "output: text, markdown, json or html (one self-contained page of every run, docs/assemble.md)")
 	fs.BoolVar(&live, "live", false, "stream text as it arrives (default: when stdout is a terminal)")
 	fs.StringVar(&o.agent, "agent", "all", "agents to show: all, main, or an agent id (or id prefix)")
 	fs.IntVar(&o.maxOutputLines, "max-output-lines", render.DefaultMaxOutputLines, "lines of tool output shown (first and last halves)")
 	fs.BoolVar(&o.full, "full", false, "show all tool output and whole lines")
 	fs.BoolVar(&o.noThinking, "no-thinking", false, "hide thinking")
+	fs.BoolVar(&o.verbose, "verbose", false, "text, markdown and html: show the producers' bookkeeping lines too (queued prompts, skill listings, thinking token counts, Codex's world state; docs/assemble.md)")
 	addColorFlag(fs, &o.color)
 	o.in.follow = &o.follow
 	addFollowFlags(fs, &o.follow)
@@ -128,6 +133,7 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 		Styles:         render.NewStyles(o.color.enabled(ios)),
 		Markdown:       o.output != "text",
 		MaxBlockBytes:  o.in.maxEventBytes,
+		Verbose:        o.verbose,
 	}
 	// The summary line prices the run as `agentstream usage` does.
 	if ropts.Prices, err = usage.Default(); err != nil {
@@ -143,6 +149,8 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 		// The transcript keeps state per open block and cannot close one
 		// early: beyond the cap it stops, with what it had printed.
 		limit := assemble.NewOpenLimit(0)
+		ropts := ropts
+		ropts.TurnEndsRun = turnEndsRun(in)
 		tr := render.NewTranscript(w, ropts)
 		err := writeView(name, in.decoder(), rep, w, tr, func(ev event.Event) error {
 			if err := limit.Add(ev); err != nil {
@@ -160,6 +168,10 @@ func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs
 	}
 	return rep.result()
 }
+
+// turnEndsRun reports whether the format of in has no run end, so that an
+// agent's last turn, ended, ends its run (Codex exec, a raw API response).
+func turnEndsRun(in *input) bool { return slices.Contains(in.format.Lacks, format.MetaFinal) }
 
 // errStrictStop ends a command that --strict stopped at a problem it has
 // already reported (exit 2).

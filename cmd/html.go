@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"strings"
 
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/event"
@@ -12,13 +14,13 @@ import (
 	"github.com/agentstream/agentstream/usage"
 )
 
-// runAssembleHTML writes one input as a self-contained HTML page, block by
-// block, flushing whenever the input has nothing more buffered so that a
-// page written from a live run can be opened at any time.
+// runAssembleHTML writes the inputs as one self-contained HTML page: one
+// run a page as it always was, several runs (a directory of session logs,
+// several files) one page with an index of the runs at the top and a
+// section per run. It is written block by block, each run's section as the
+// run is read, flushing whenever the input has nothing more buffered so
+// that a page written from a live run can be opened at any time.
 func runAssembleHTML(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs []string) error {
-	if len(inputs) > 1 {
-		return failure(errors.New("-o html writes one page: give one input"))
-	}
 	if o.agent != "all" && o.agent != "" {
 		return failure(errors.New("--agent is not supported with -o html (the page shows every agent, subagents collapsible)"))
 	}
@@ -26,22 +28,61 @@ func runAssembleHTML(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 	if err != nil {
 		return failure(err)
 	}
+	// The page says how many runs it holds before the first is read: a
+	// page of several has an index.
+	if len(inputs) == 0 {
+		inputs = []string{"-"}
+	}
+	runs, err := o.in.sessions.expand(inputs)
+	if err != nil {
+		return failure(err)
+	}
+	title := inputs[0]
+	switch {
+	case len(runs) > 1:
+		title = fmt.Sprintf("%d runs: %s", len(runs), strings.Join(inputs, ", "))
+	case title == "-":
+		title = "agent run (stdin)"
+	}
 	w := bufio.NewWriterSize(ios.Out, 64<<10)
+	page := htmlview.NewPage(w, htmlview.PageOptions{Title: title, Runs: len(runs)})
 	rep := newReporter(ios.Err, o.in.strict)
 	o.in.flush = w.Flush
-	err = eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
+	err = eachInput(ctx, ios, &o.in, rep, runs, func(in *input) error {
 		name, dec := in.name, in.decoder()
 		title := name
 		if name == "-" {
 			title = "agent run (stdin)"
 		}
-		page := htmlview.New(w, htmlview.Options{Title: title, NoThinking: o.noThinking, MaxBlockBytes: o.in.maxEventBytes, Prices: prices})
-		return writeView(name, dec, rep, w, page, nil)
+		run := page.Run(htmlview.Options{
+			Title: title, NoThinking: o.noThinking, MaxBlockBytes: o.in.maxEventBytes, Prices: prices,
+			Verbose: o.verbose, TurnEndsRun: turnEndsRun(in), Agent: in.format.Name, Time: modTime(name),
+		})
+		return writeView(name, dec, rep, w, run, nil)
 	})
+	if cerr := page.Close(); err == nil && cerr != nil {
+		err = failure(cerr)
+	}
+	if ferr := w.Flush(); err == nil && ferr != nil {
+		err = failure(ferr)
+	}
 	if err != nil {
 		return err
 	}
 	return rep.result()
+}
+
+// modTime is when the file name was last written, for the index of runs
+// ("" for stdin, a URL or a file that cannot be read).
+func modTime(name string) string {
+	if name == "-" || strings.Contains(name, "://") {
+		return ""
+	}
+	st, err := os.Stat(name)
+	if err != nil {
+		return ""
+	}
+	return st.ModTime().UTC().Format("2006-01-02 15:04 UTC")
 }
 
 // eventView is a view written event by event: the transcript, the HTML

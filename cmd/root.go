@@ -34,7 +34,9 @@ Run 'agentstream formats' for the formats it knows.`,
 		newReplayCmd(ios),
 		newUsageCmd(ios),
 		newSessionsCmd(ios),
+		newKafkaCmd(ios),
 	)
+	registerCompletions(root)
 	return root
 }
 

@@ -1,23 +1,35 @@
 package cmd
 
 import (
-	"fmt"
 	"runtime/debug"
+	"strings"
 )
 
-// version is what --version prints: the module version, the VCS commit
-// and its date from the build info Go stamps into the binary (go build in
-// a git checkout, go install module@version, GoReleaser's -ldflags-free
-// builds), "dev" and "unknown" where a field is missing.
+// version is what --version prints, from the build info Go stamps into
+// the binary: the module version (go install module@v0.x.y, or the
+// pseudo-version go build derives from a git checkout), then the commit
+// and its date when the build was made in a VCS checkout.
 func version() string {
-	v, commit, date := "dev", "unknown", "unknown"
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return fmt.Sprintf("%s (commit %s, built %s)", v, commit, date)
+		return versionOf(nil)
 	}
-	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		v = bi.Main.Version
+	return versionOf(bi)
+}
+
+// versionOf is version for a given build info (nil: none was stamped).
+// It says only what the build info holds: a field that is missing is left
+// out, and a build with neither a module version nor a commit says so
+// rather than printing placeholders.
+func versionOf(bi *debug.BuildInfo) string {
+	if bi == nil {
+		return "unknown (the binary carries no build information)"
 	}
+	v := bi.Main.Version
+	if v == "(devel)" {
+		v = ""
+	}
+	var commit, date string
 	dirty := false
 	for _, s := range bi.Settings {
 		switch s.Key {
@@ -32,8 +44,24 @@ func version() string {
 			dirty = s.Value == "true"
 		}
 	}
-	if dirty {
+	if commit != "" && dirty {
 		commit += "-dirty"
 	}
-	return fmt.Sprintf("%s (commit %s, built %s)", v, commit, date)
+	var stamp []string
+	if commit != "" {
+		stamp = append(stamp, "commit "+commit)
+	}
+	if date != "" {
+		stamp = append(stamp, "committed "+date)
+	}
+	switch {
+	case v == "" && len(stamp) == 0:
+		return "development build (no module version or commit was stamped into it)"
+	case v == "":
+		v = "development build"
+	}
+	if len(stamp) > 0 {
+		v += " (" + strings.Join(stamp, ", ") + ")"
+	}
+	return v
 }

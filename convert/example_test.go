@@ -40,3 +40,39 @@ func Example() {
 	//
 	// err: <nil>
 }
+
+// A Session converts a stream that arrives in pieces, such as the
+// messages of a queue: each Write writes what its piece completes.
+func ExampleSession() {
+	from, _ := convert.Lookup("jsonenv")
+	to, _ := convert.Lookup("jsonenv")
+	s := convert.NewSession(os.Stdout, &convert.SessionOptions{
+		From:   from,
+		To:     to,
+		Encode: &format.Options{Framing: "ndjson"},
+	})
+	for _, piece := range []string{
+		`data: {"type":"text","agent":"a","final":false,"del`,
+		`ta":"hel"}` + "\n\n",
+		`data: {"type":"text","agent":"a","final":true,"delta":"lo"}` + "\n\n",
+		"data: [DONE]\n\n",
+	} {
+		fmt.Println("piece:")
+		if _, err := s.Write([]byte(piece)); err != nil {
+			fmt.Println(err)
+		}
+	}
+	fmt.Println("close:")
+	if err := s.Close(); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// piece:
+	// piece:
+	// {"type":"text","agent":"a","final":false,"delta":"hel"}
+	// piece:
+	// {"type":"text","agent":"a","final":false,"delta":"lo"}
+	// {"type":"text","agent":"a","final":true,"delta":""}
+	// piece:
+	// close:
+}

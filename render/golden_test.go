@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,8 +82,18 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("format not detected: %v", err)
 			}
 			co.Source = filepath.ToSlash(rel)
-			for _, v := range views {
-				got := visible(renderStream(t, f, co, data, v.o))
+			vs := views
+			if strings.Contains(rel, "session") {
+				// Session logs are where the bookkeeping lines are.
+				vs = append(slices.Clip(vs), struct {
+					ext string
+					o   Options
+				}{".verbose.txt", Options{Verbose: true}})
+			}
+			for _, v := range vs {
+				o := v.o
+				o.TurnEndsRun = slices.Contains(f.Lacks, format.MetaFinal)
+				got := visible(renderStream(t, f, co, data, o))
 				golden := filepath.Join("testdata", "golden", rel+v.ext)
 				eventtest.GoldenFile(t, golden, []byte(got), *update)
 			}

@@ -53,6 +53,12 @@ type Options struct {
 	// Prices prices the run in its summary line when the stream reports
 	// no cost of its own; nil leaves the cost out.
 	Prices *usage.Prices
+	// Verbose shows the bookkeeping lines (Bookkeeping) too.
+	Verbose bool
+	// TurnEndsRun says that the format has no run end (Codex exec, a raw
+	// API response): an agent whose last turn ended, with nothing after
+	// it, has finished, and its summary says so rather than "no run end".
+	TurnEndsRun bool
 }
 
 // Transcript writes an event stream as a transcript for people to read:
@@ -109,6 +115,10 @@ type agent struct {
 	usage    map[string]bool // message ids seen, to count turns
 	turns    int
 	lastStop string
+	// turnEnded: the agent's last turn ended and nothing of another
+	// came after it; turnErr is why it failed.
+	turnEnded bool
+	turnErr   string
 }
 
 // label names the agent in the line that introduces its output.
@@ -262,6 +272,12 @@ func (t *Transcript) Event(ev event.Event) error {
 		t.endRun(a)
 	}
 	var err error
+	switch ev.(type) {
+	case *event.TurnStart, *event.BlockStart, *event.Delta, *event.ToolCall, *event.ToolResult:
+		a.turnEnded = false
+	case *event.TurnEnd:
+		a.turnEnded = true
+	}
 	switch e := ev.(type) {
 	case *event.SessionStart:
 		t.session(a, e)
@@ -313,6 +329,7 @@ func (t *Transcript) Event(ev event.Event) error {
 		t.put(a, &piece{lines: t.errLines("✗ error: " + msg)})
 	case *event.TurnStart:
 	case *event.TurnEnd:
+		a.turnErr = e.Error
 		t.turnEnd(a, e)
 	case *event.RunEnd:
 		t.ended = true
@@ -321,7 +338,9 @@ func (t *Transcript) Event(ev event.Event) error {
 		if e.Kind == event.NoticeAbandoned {
 			t.interrupt(a)
 		}
-		t.notice(a, e)
+		if t.o.Verbose || !Bookkeeping(e) {
+			t.notice(a, e)
+		}
 	case *event.Unknown:
 		s := "• unknown " + e.Format
 		if e.Type != "" {
@@ -808,7 +827,9 @@ func (t *Transcript) turnEnd(a *agent, e *event.TurnEnd) {
 }
 
 // summary returns the run-end line of agent a; r is nil when the stream
-// carried no run end and the line is made of the turns seen.
+// carried no run end and the line is made of the turns seen: "■ end" when
+// the format has none and the agent's last turn ended (TurnEndsRun), "■ no
+// run end" otherwise.
 func (t *Transcript) summary(a *agent, r *event.RunEnd) []string {
 	stop, turns := a.lastStop, a.turns
 	var parts []string
@@ -824,7 +845,9 @@ func (t *Transcript) summary(a *agent, r *event.RunEnd) []string {
 	if stop != "" {
 		parts = append(parts, stop)
 	}
-	isErr := r != nil && r.IsError
+	// A format with no run end: the agent's last turn, ended, ends it.
+	finished := r == nil && t.o.TurnEndsRun && a.turnEnded
+	isErr := (r != nil && r.IsError) || (finished && a.turnErr != "")
 	if isErr {
 		parts = append(parts, "error")
 	}
@@ -854,7 +877,7 @@ func (t *Transcript) summary(a *agent, r *event.RunEnd) []string {
 		parts = append(parts, fmt.Sprintf("$%.4f at table prices", c))
 	}
 	head := "■ end"
-	if r == nil {
+	if r == nil && !finished {
 		head = "■ no run end"
 	}
 	line := head

@@ -495,6 +495,7 @@ func (d *Decoder) update(m *wire.Message, msg []byte) error {
 		}
 		d.chunk(kind, u.MessageID, c.Text)
 	case wire.UpdateUserMessageChunk:
+		d.activity() // the prompt of a turn its response ends
 		var c wire.ContentBlock
 		if d.held != nil && json.Unmarshal(u.Content, &c) == nil && c.Type == wire.BlockText && d.holds(c.Text) {
 			d.held.Prompt += c.Text

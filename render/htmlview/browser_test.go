@@ -61,7 +61,7 @@ func chromium(t *testing.T, page string, extra ...string) (dom string, console [
 
 var (
 	sectionRE = regexp.MustCompile(`<section class="b [^"]*"`)
-	intoRE    = regexp.MustCompile(`<section class="([^"]*)" id="(b\d+)" data-agent="[^"]*" data-into="([^"]*)"`)
+	intoRE    = regexp.MustCompile(`<section class="([^"]*)" id="((?:run\d+-)?b\d+)" data-agent="[^"]*" data-into="([^"]*)"`)
 )
 
 // checkDOM compares a page's DOM after its script ran with the page as
@@ -211,5 +211,88 @@ func TestBrowserCutOff(t *testing.T) {
 	}
 	if cuts < 5 {
 		t.Errorf("only %d cuts", cuts)
+	}
+}
+
+// pageOfRuns renders recordings as one page of several runs, as
+// assemble -o html does for a directory.
+func pageOfRuns(t *testing.T, names ...string) string {
+	t.Helper()
+	all := recordings(t)
+	var b bytes.Buffer
+	p := htmlview.NewPage(&b, htmlview.PageOptions{Title: "runs", Runs: len(names)})
+	for _, name := range names {
+		f, ok := all[name]
+		if !ok {
+			t.Fatalf("%s: not a recording", name)
+		}
+		w := p.Run(htmlview.Options{Title: name, Agent: f.Name})
+		feed(t, w, name, f)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+var runNames = []string{
+	"../../testdata/claude/subagent.jsonl",
+	"../../testdata/codex/shell.jsonl",
+	"../../testdata/claude/tool-error.jsonl",
+}
+
+// TestBrowserPageOfRuns opens a page of several runs: every block nested
+// where it belongs within its own run, each run's line moved into the
+// index at the top, each run's summary in its own header.
+func TestBrowserPageOfRuns(t *testing.T) {
+	doc := pageOfRuns(t, runNames...)
+	page := filepath.Join(t.TempDir(), "runs.html")
+	if err := os.WriteFile(page, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom, console := chromium(t, page, "--dump-dom")
+	if len(console) > 0 {
+		t.Errorf("console:\n%s", strings.Join(console, "\n"))
+	}
+	checkDOM(t, doc, dom)
+	i, j := strings.Index(dom, `<tbody id="index-rows">`), strings.Index(dom, `</tbody>`)
+	if i < 0 || j < i || strings.Count(dom[i:j], "<tr") != len(runNames) {
+		t.Errorf("the index at the top does not hold the %d runs' lines", len(runNames))
+	}
+	if strings.Contains(dom, `<nav id="index" hidden`) {
+		t.Error("the index is still hidden")
+	}
+	if n := strings.Count(dom, `<dd data-k="duration">…</dd>`); n > 0 {
+		t.Errorf("%d run headers kept … for the duration: summaries not copied", n)
+	}
+}
+
+// TestBrowserSearch opens the page with ?q= as a search: blocks without
+// the text are hidden, blocks with it (and those around them) are not.
+func TestBrowserSearch(t *testing.T) {
+	doc := pageOfRuns(t, runNames...)
+	page := filepath.Join(t.TempDir(), "runs.html")
+	if err := os.WriteFile(page, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom, console := chromium(t, page+"?q=from-subagent", "--dump-dom")
+	if len(console) > 0 {
+		t.Errorf("console:\n%s", strings.Join(console, "\n"))
+	}
+	total := len(sectionRE.FindAllString(doc, -1))
+	shown := regexp.MustCompile(`<section class="b [^"]*" id="[^"]*" data-agent="[^"]*"(?: data-into="[^"]*")?>`).FindAllString(dom, -1)
+	if len(shown) == 0 || len(shown) >= total {
+		t.Errorf("%d of %d blocks shown for a search of one run's text", len(shown), total)
+	}
+	for _, s := range shown {
+		if strings.Contains(s, `id="run2-`) {
+			t.Errorf("a block of the codex run, which lacks the text, is shown: %s", s)
+		}
+	}
+	if !strings.Contains(dom, `<article class="run" id="run2" hidden="">`) {
+		t.Error("the run without the text is not hidden")
+	}
+	if !regexp.MustCompile(`<span id="qn" class="dim">\d+ of \d+ blocks</span>`).MatchString(dom) {
+		t.Error("no count of the blocks shown")
 	}
 }

@@ -11,7 +11,7 @@ import (
 func Example() {
 	var b strings.Builder
 	w := htmlview.New(&b, htmlview.Options{Title: "run"})
-	w.Event(&event.Delta{Agent: "a", Kind: event.Text, Text: "a < b"})
+	w.Event(&event.Delta{Agent: "a", Kind: event.Text, Text: "a < b, **bold**"})
 	w.Event(&event.BlockEnd{Agent: "a", Kind: event.Text})
 	w.Close()
 	for _, l := range strings.Split(b.String(), "\n") {
@@ -19,5 +19,5 @@ func Example() {
 			fmt.Println(l)
 		}
 	}
-	// Output: <section class="b t-text" id="b1" data-agent="a"><a class="a" href="#b1" aria-label="link to this block">#</a><div class="text">a &lt; b</div></section>
+	// Output: <section class="b t-text" id="b1" data-agent="a"><a class="a" href="#b1" aria-label="link to this block">#</a><div class="text"><p>a &lt; b, <strong>bold</strong></p></div></section>
 }

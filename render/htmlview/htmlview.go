@@ -1,6 +1,10 @@
-// Package htmlview writes an agent run as one self-contained HTML page:
+// Package htmlview writes agent runs as one self-contained HTML page:
 // inline CSS and one small inline script, no network fetch, readable from
-// file://.
+// file://. New writes a page of one run; a Page holds several, each in a
+// section of its own with ids of its own, and an index of the runs at the
+// top (each run's line is written after the run and moved there by the
+// script). Text blocks are Markdown, rendered by goldmark in its safe mode
+// (markdown.go); a search box filters the blocks.
 //
 // The page is written as a stream: the head first, then each block as the
 // assembler (package assemble) completes it, so a huge run never sits in
@@ -53,38 +57,58 @@ type Options struct {
 	// Prices prices the run when the stream reports no cost; nil leaves
 	// the cost out.
 	Prices *usage.Prices
+	// Verbose shows the bookkeeping lines (render.Bookkeeping) too.
+	Verbose bool
+	// TurnEndsRun says that the format has no run end (Codex exec, a raw
+	// API response): a run whose main agent's last turn ended, with
+	// nothing after it, is shown as ended.
+	TurnEndsRun bool
+	// Agent and Time describe the run in the index of a page of several
+	// runs: the producer (the input's format) and when the run was
+	// written; "" leaves them out.
+	Agent, Time string
 }
 
 // Writer writes one run as an HTML page. Feed it with Event and finish
 // with Close. Memory: the assembler's open blocks, and per agent and per
 // tool call a few numbers.
 type Writer struct {
-	w   io.Writer
-	o   Options
-	asm *assemble.Assembler
-	cnt *usage.Counter
-	err error
+	w    io.Writer
+	o    Options
+	page *Page
+	own  bool   // the page is the Writer's own (New): Close ends it
+	run  int    // the run's number on the page, from 1
+	pre  string // what the ids of the run's elements start with
+	cwd  string // the main agent's working directory
+	asm  *assemble.Assembler
+	cnt  *usage.Counter
+	err  error
 
-	head, header bool
-	n            int // blocks written
-	agents       map[string]*agentInfo
-	calls        map[string]int // call id -> its block number
-	truncated    bool
+	header    bool
+	n         int // blocks written
+	agents    map[string]*agentInfo
+	calls     map[string]int // call id -> its block number
+	truncated bool
 }
 
 type agentInfo struct {
-	depth   int
-	into    string // where the agent's blocks go: "c<call>", "" at top level
-	pending []int  // calls without a result yet
+	depth int
+	// turnEnded: the agent's last turn ended and nothing of another
+	// came after it.
+	turnEnded bool
+	into      string // where the agent's blocks go: "c<call>", "" at top level
+	pending   []int  // calls without a result yet
 }
 
-// New returns a Writer on w.
+// New returns a Writer of a page of one run on w: its Close ends the page.
 func New(w io.Writer, o Options) *Writer {
-	return &Writer{
-		w: w, o: o, asm: assemble.New(o.MaxBlockBytes), cnt: usage.NewCounter(),
-		agents: map[string]*agentInfo{}, calls: map[string]int{},
-	}
+	h := NewPage(w, PageOptions{Title: o.Title, Runs: 1}).Run(o)
+	h.own = true
+	return h
 }
+
+// id is the page-wide id of the run's element kind+n ("b3", "run2-b3").
+func (h *Writer) id(kind string, n int) string { return h.pre + kind + strconv.Itoa(n) }
 
 // ErrBlockTooLarge is assemble.ErrBlockTooLarge: the block is cut, marked
 // truncated, and the page goes on.
@@ -94,8 +118,20 @@ var ErrBlockTooLarge = assemble.ErrBlockTooLarge
 // wrapping ErrBlockTooLarge.
 func (h *Writer) Event(ev event.Event) error {
 	h.cnt.Add(ev)
-	if s, ok := ev.(*event.SessionStart); ok {
-		h.session(s)
+	switch e := ev.(type) {
+	case *event.SessionStart:
+		h.session(e)
+		if e.ParentAgent == "" && h.cwd == "" {
+			h.cwd = e.Cwd
+		}
+	case *event.TurnStart, *event.BlockStart, *event.Delta, *event.ToolCall, *event.ToolResult:
+		h.agent(ev.AgentID()).turnEnded = false
+	case *event.TurnEnd:
+		h.agent(e.Agent).turnEnded = true
+	case *event.Notice:
+		if !h.o.Verbose && render.Bookkeeping(e) {
+			return h.err
+		}
 	}
 	bs, aerr := h.asm.Add(ev)
 	for _, b := range bs {
@@ -130,13 +166,18 @@ func (h *Writer) Close() error {
 	slices.SortFunc(pending, func(x, y call) int { return x.n - y.n })
 	for _, c := range pending {
 		h.n++
-		h.printf(`<section class="b t-no_result" id="b%d" data-agent="%s" data-into="r%d"><p class="dim">↳ no result in the stream</p></section>`+"\n",
-			h.n, esc(c.agent), c.n)
+		h.printf(`<section class="b t-no_result" id="%s" data-agent="%s" data-into="%s"><p class="dim">↳ no result in the stream</p></section>`+"\n",
+			h.id("b", h.n), esc(c.agent), h.id("r", c.n))
 	}
 	h.start(nil)
-	h.write("</main>\n")
-	h.summary()
-	h.write("</body>\n</html>\n")
+	h.write("</div>\n")
+	entry := h.summary()
+	h.write("</article>\n")
+	h.page.endRun(h, entry)
+	if h.own {
+		h.page.end()
+	}
+	h.err = cmp.Or(h.err, h.page.err)
 	if h.err != nil {
 		return h.err
 	}
@@ -188,30 +229,17 @@ func (h *Writer) session(s *event.SessionStart) {
 	}
 	a.depth = p.depth + 1
 	if ok {
-		a.into = "c" + strconv.Itoa(call)
+		a.into = h.id("c", call)
 	}
 }
 
-// start writes the head, once, and the header before the first block;
-// first is that block, whose model and session the header shows when it
-// is the main agent's start.
+// start writes the page's head, once, and the run's header before its
+// first block; first is that block, whose model and session the header
+// shows when it is the main agent's start.
 func (h *Writer) start(first *assemble.Block) {
-	if !h.head {
-		h.head = true
-		title := cmp.Or(h.o.Title, "agent run")
-		h.printf(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src %s">
-<meta name="generator" content="agentstream assemble -o html">
-<title>%s</title>
-<style>%s</style>
-<script>%s</script>
-</head>
-<body>
-`, scriptHash(), esc(title), style, script)
+	h.page.start()
+	if h.err == nil {
+		h.err = h.page.err
 	}
 	if h.header {
 		return
@@ -221,14 +249,22 @@ func (h *Writer) start(first *assemble.Block) {
 	if first != nil && first.Type == assemble.TypeMetaInit && first.ParentAgent == "" {
 		model, session = cmp.Or(first.Model, "…"), cmp.Or(first.SessionID, first.Agent, "…")
 	}
-	h.printf(`<header id="top">
-<h1>%s</h1>
+	heading := "h1"
+	if h.page.o.Runs > 1 {
+		heading = "h2"
+	}
+	h.printf(`<article class="run" id="%s">
+<header>
+<%s>%s</%s>
 <dl class="meta"><dt>Model</dt><dd data-k="model">%s</dd><dt>Session</dt><dd data-k="session">%s</dd>`+
 		`<dt>Duration</dt><dd data-k="duration">…</dd><dt>Tokens</dt><dd data-k="tokens">…</dd><dt>Cost</dt><dd data-k="cost">…</dd></dl>
 </header>
-<main>
-`, esc(cmp.Or(h.o.Title, "agent run")), esc(model), esc(session))
+<div class="blocks">
+`, h.runID(), heading, esc(cmp.Or(h.o.Title, "agent run")), heading, esc(model), esc(session))
 }
+
+// runID is the id of the run's article: "run1", "run2", ...
+func (h *Writer) runID() string { return "run" + strconv.Itoa(h.run) }
 
 // block writes one block as a section with its own anchor.
 func (h *Writer) block(b *assemble.Block) {
@@ -243,7 +279,7 @@ func (h *Writer) block(b *assemble.Block) {
 	}
 	h.start(b)
 	h.n++
-	id := "b" + strconv.Itoa(h.n)
+	id := h.id("b", h.n)
 	a := h.agent(b.Agent)
 	class := "b t-" + b.Type
 	if a.depth > 0 {
@@ -256,7 +292,7 @@ func (h *Writer) block(b *assemble.Block) {
 	into := a.into
 	if b.Type == assemble.TypeToolResult || b.Type == assemble.TypeServerToolResult {
 		if call, ok := h.calls[b.ID]; ok && b.ID != "" {
-			into = "r" + strconv.Itoa(call)
+			into = h.id("r", call)
 			owner := h.agent(b.Agent)
 			owner.pending = slices.DeleteFunc(owner.pending, func(n int) bool { return n == call })
 		}
@@ -335,12 +371,21 @@ func (h *Writer) block(b *assemble.Block) {
 }
 
 func (h *Writer) text(id string, b *assemble.Block) {
-	h.printf(`<div class="text">%s`, esc(b.Text))
+	// Model text is Markdown: rendered, raw HTML in it left out, links
+	// and images as the page allows them (markdown.go).
+	text := markdown(b.Text)
+	var marks strings.Builder
 	for i := range b.Citations {
 		n := strconv.Itoa(i + 1)
-		h.printf(`<sup><a href="#%s-n%s">[%s]</a></sup>`, id, n, n)
+		fmt.Fprintf(&marks, `<sup><a href="#%s-n%s">[%s]</a></sup>`, id, n, n)
 	}
-	h.write(`</div>`)
+	// The marks end the cited text: inside its last paragraph.
+	if p, ok := strings.CutSuffix(text, "</p>"); ok {
+		text = p + marks.String() + "</p>"
+	} else {
+		text += marks.String()
+	}
+	h.printf(`<div class="text">%s</div>`, text)
 	if len(b.Citations) == 0 {
 		return
 	}
@@ -413,8 +458,8 @@ func (h *Writer) call(n int, b *assemble.Block) {
 	if (b.Name == "Task" || b.Name == "Agent") && v.Summary != "" {
 		sub += ": " + oneLine(v.Summary, 120)
 	}
-	h.printf(`<details class="subs" open hidden><summary>%s</summary><div id="c%d"></div></details>`, esc(sub), n)
-	h.printf(`<div class="result-slot" id="r%d"></div>`, n)
+	h.printf(`<details class="subs" open hidden><summary>%s</summary><div id="%s"></div></details>`, esc(sub), h.id("c", n))
+	h.printf(`<div class="result-slot" id="%s"></div>`, h.id("r", n))
 	h.write(`</details></div>`)
 }
 
@@ -594,8 +639,8 @@ func endLine(b *assemble.Block) string {
 }
 
 // summary writes the run's summary footer, counted as `agentstream
-// usage` counts.
-func (h *Writer) summary() {
+// usage` counts, and returns the run's line of the index.
+func (h *Writer) summary() indexEntry {
 	r := h.cnt.Run()
 	t := r.Tokens()
 	model, session, dur := cmp.Or(r.Model, "unknown"), cmp.Or(r.Session, r.MainAgent, "unknown"), "unknown"
@@ -623,18 +668,24 @@ func (h *Writer) summary() {
 			}
 		}
 	}
-	state := "run ended"
-	if !r.Ended {
-		state = "no run end in the stream"
+	state, short := "run ended", "ended"
+	switch {
+	case r.Ended:
+	case h.o.TurnEndsRun && h.agent(r.MainAgent).turnEnded:
+		state = "run ended (its last turn ended: the format has no run end)"
+	default:
+		state, short = "no run end in the stream", "no run end"
 	}
 	if h.truncated {
 		state += "; the stream was cut off inside a block"
+		short += ", cut off"
 	}
-	h.printf(`<footer id="summary"><h2>Summary</h2><dl class="meta">`+
+	h.printf(`<footer class="summary"><h2>Summary</h2><dl class="meta">`+
 		`<dt>Model</dt><dd data-k="model">%s</dd><dt>Session</dt><dd data-k="session">%s</dd>`+
 		`<dt>Duration</dt><dd data-k="duration">%s</dd><dt>Tokens</dt><dd data-k="tokens">%s</dd>`+
 		`<dt>Cost</dt><dd data-k="cost">%s</dd><dt>State</dt><dd>%s</dd></dl></footer>`+"\n",
 		esc(model), esc(session), esc(dur), esc(tokens), esc(cost), esc(state))
+	return indexEntry{model: model, cost: cost, state: short}
 }
 
 // webURL reports whether s is an http or https URL.
