@@ -143,8 +143,6 @@ var knownCuts = map[[2]string]string{
 	{"claude", "acp"}:                   "some cuts read back as finished; cause not yet found (issue 26)",
 	{"anthropic", "acp"}:                "some cuts read back as finished; cause not yet found (issue 26)",
 	{"agui", "anthropic"}:               "some cuts read back as finished; cause not yet found (issue 26)",
-	{"agui", "openai-chat"}:             "some cuts read back as finished; cause not yet found (issue 26)",
-	{"agui", "openai-responses"}:        "some cuts read back as finished; cause not yet found (issue 26)",
 	{"claude", "anthropic"}:             "some cuts read back as finished; cause not yet found (issue 26)",
 	{"claude", "openai-chat"}:           "a cut inside a subagent's turn: the OpenAI bodies carry the main agent only (subagents lost, warned)",
 	{"claude", "openai-responses"}:      "a cut inside a subagent's turn: the OpenAI bodies carry the main agent only (subagents lost, warned)",
