@@ -69,11 +69,11 @@ type Encoder struct {
 	// turn.completed has "usage":{} (the SDK reads the object; no count
 	// is made up).
 	usageKnown bool
-	failure    string       // message of a fatal Error, for the turn's end
+	failure    string // message of a fatal Error, for the turn's end
 	// retried: a model call began after the fatal Error (a retry): a cut
 	// after it is no failure the run ended with.
 	retried bool
-	losses     event.Losses // what was warned about
+	losses  event.Losses // what was warned about
 }
 
 // call is a tool call between its item.started and its item.completed.
