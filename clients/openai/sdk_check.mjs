@@ -62,8 +62,13 @@ function bodies(format, text) {
   return out.map((ms) => ms.join('\n\n') + '\n\n');
 }
 
-const finishOf = { end_turn: 'stop', stop_sequence: 'stop', tool_use: 'tool_calls', max_tokens: 'length', refusal: 'content_filter' };
-const statusOf = { max_tokens: 'max_output_tokens', refusal: 'content_filter' };
+// As the writers map them: the canonical reasons, and Chat's own words
+// where a reader kept them (OpenCode's stop).
+const finishOf = {
+  end_turn: 'stop', stop_sequence: 'stop', tool_use: 'tool_calls', max_tokens: 'length', refusal: 'content_filter',
+  stop: 'stop', tool_calls: 'tool_calls', length: 'length', content_filter: 'content_filter',
+};
+const statusOf = { max_tokens: 'max_output_tokens', refusal: 'content_filter', length: 'max_output_tokens', content_filter: 'content_filter' };
 // The form each format writes a stop reason in that the source does not
 // name (or one it has no word for): never one of the API's own reasons.
 const unknownFinish = { 'openai-chat': 'unknown', 'openai-responses': 'completed' };
