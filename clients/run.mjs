@@ -346,7 +346,26 @@ async function codexCheck(file, format) {
   check(c, file, 'reasoning', text('thinking'), got.items.filter((i) => i.type === 'reasoning').map((i) => i.text));
   const failed = ref.fatal.length > 0 || ref.final?.is_error === true;
   check(c, file, 'run() fails exactly when the run failed', failed, got.failure !== null);
-  if (ref.usage && !failed) check(c, file, 'usage', [ref.usage.input_tokens ?? 0, ref.usage.output_tokens ?? 0], [got.usage?.input_tokens, got.usage?.output_tokens]);
+  if (failed) return; // turn.failed carries no usage
+  // Usage: the source's (its turns' summed, else the run's), every count
+  // Codex has; none at all where the source has none ("usage":{}, which
+  // the SDK gives cache_write_input_tokens 0).
+  const u = sourceUsage(ref);
+  const gotCounts = Object.fromEntries(Object.entries(got.usage ?? {}).filter(([k, v]) => k !== 'cache_write_input_tokens' || v !== 0 || u));
+  const want = u ? { input_tokens: u.input_tokens ?? 0, cached_input_tokens: u.cache_read_tokens ?? 0, cache_write_input_tokens: u.cache_write_tokens ?? 0, output_tokens: u.output_tokens ?? 0, reasoning_output_tokens: u.reasoning_tokens ?? 0 } : {};
+  check(c, file, 'usage', want, gotCounts);
+}
+
+// sourceUsage is the main agent's usage in assemble -o json: its turns'
+// summed, else the run's; undefined when the source says none.
+function sourceUsage(ref) {
+  let sum;
+  for (const b of ref.blocks) {
+    if (b.type !== 'turn_end' || !b.usage || (b.agent !== ref.main && b.agent !== '')) continue;
+    sum ??= {};
+    for (const [k, v] of Object.entries(b.usage)) if (typeof v === 'number') sum[k] = (sum[k] ?? 0) + v;
+  }
+  return sum ?? ref.usage;
 }
 
 for (const file of files()) {

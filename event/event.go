@@ -58,6 +58,14 @@ type SessionStart struct {
 type BlockStart struct {
 	Agent string
 	Kind  BlockKind
+	// ID is the source's id of the item the block is part of (a
+	// Responses API output item id), or "". Consecutive blocks of one
+	// kind with the same ID are parts of one item (the summary parts of
+	// one reasoning item).
+	ID string `json:",omitempty"`
+	// Refusal marks a text block that is the model's refusal (an OpenAI
+	// refusal part or delta), not its answer.
+	Refusal bool `json:",omitempty"`
 }
 
 // Delta appends Text to the open block of (Agent, Kind). Text is never
@@ -119,6 +127,10 @@ type ToolCall struct {
 	// otherwise. An encoder of a streamed format may write one fragment
 	// per length.
 	InputDeltas []int `json:",omitempty"`
+	// ItemID is the source's id of the item that carries the call when
+	// it has one apart from ID (a Responses API function_call's fc_
+	// id), or "".
+	ItemID string `json:",omitempty"`
 	// Truncated marks a call the input ended inside of: Input is what
 	// arrived of the arguments (as a JSON string when that does not
 	// parse), never a completed or invented value. Encoders write it as
@@ -237,6 +249,10 @@ type TurnStart struct {
 	// (Anthropic's message_start usage, a Claude assistant line's), or
 	// nil; TurnEnd.Usage is the turn's final count.
 	Usage *Usage `json:",omitempty"`
+	// Created is when the source says the turn's response was created,
+	// in Unix seconds (Chat Completions' created, Responses'
+	// created_at), or 0 when it says not.
+	Created int64 `json:",omitempty"`
 }
 
 // TurnEnd closes a model turn.

@@ -26,10 +26,21 @@ type run struct {
 	Format   string `json:"format"`
 	Output   string `json:"output"`
 	Expected string `json:"expected"`
+	// Cut: the input was cut off inside a turn (its decoder reported a
+	// truncation after content of the turn), and the SDK must reject our
+	// output as it rejects a cut body. A cut after a turn's end leaves
+	// whole bodies, which the SDK cannot tell from a run's (the chat
+	// body lacks its [DONE], which the SDK does not need).
+	Cut bool `json:"cut"`
+	// Original is the input itself when it is a body of Format: the SDK's
+	// reading of it is what ours must give.
+	Original string `json:"original,omitempty"`
 }
 
 // TestSDK converts every corpus run to both OpenAI formats and has the
-// SDK read them back. It needs node on PATH and the openai npm package
+// SDK read them back: content, usage, finish reasons and statuses, errors
+// and whether the SDK rejects the body (a cut input must be rejected)
+// are compared with the source (sdk_check.mjs). It needs node on PATH and the openai npm package
 // in $OPENAI_SDK_DIR (make test-sdk installs it).
 func TestSDK(t *testing.T) {
 	node, err := exec.LookPath("node")
@@ -49,7 +60,16 @@ func TestSDK(t *testing.T) {
 		if f.NewDecoder == nil {
 			continue
 		}
-		paths, _ := filepath.Glob(filepath.Join("../../testdata", f.Name, "*"))
+		var paths []string
+		for _, root := range []string{"../../testdata", "../../../shared/corpus"} {
+			ps, _ := filepath.Glob(filepath.Join(root, f.Name, "*"))
+			paths = append(paths, ps...)
+		}
+		if f.Name == "openai-chat" || f.Name == "openai-responses" {
+			// The corpus keeps both OpenAI bodies in one folder.
+			ps, _ := filepath.Glob("../../../shared/corpus/openai/*")
+			paths = append(paths, ps...)
+		}
 		for _, p := range paths {
 			base := filepath.Base(p)
 			switch filepath.Ext(p) {
@@ -57,14 +77,20 @@ func TestSDK(t *testing.T) {
 			default:
 				continue
 			}
-			if strings.Contains(base, "hand-bad") || strings.Contains(base, "truncated") || strings.Contains(base, "framing") {
-				continue // inputs cut off or broken on purpose
+			if strings.Contains(base, "hand-bad") && !strings.Contains(base, "truncated") || strings.Contains(base, "framing") {
+				continue // inputs broken on purpose (cut ones are read: a cut stays a cut)
 			}
 			in, err := os.ReadFile(p)
 			if err != nil {
 				t.Fatal(err)
 			}
+			if got, _, err := convert.Detect(bufio.NewReader(bytes.NewReader(in))); err != nil || got.Name != f.Name {
+				continue // another format's file in the folder
+			}
 			name := f.Name + "/" + base
+			if strings.Contains(p, "shared/corpus") {
+				name = "corpus/" + name
+			}
 			expected := filepath.Join(dir, strings.ReplaceAll(name, "/", "_")+".expected.jsonl")
 			if err := os.WriteFile(expected, assembleJSON(t, f, in), 0o644); err != nil {
 				t.Fatal(err)
@@ -73,18 +99,33 @@ func TestSDK(t *testing.T) {
 				tf, _ := convert.Lookup(to)
 				var out bytes.Buffer
 				enc := tf.NewEncoder(&out, &format.Options{})
-				dec := f.NewDecoder(bytes.NewReader(in), &format.Options{Source: p})
-				if err := convert.Pipe(dec, enc, &convert.PipeOptions{Problem: func(error) bool { return true }}); err != nil {
+				dec := &lastEvent{d: f.NewDecoder(bytes.NewReader(in), &format.Options{Source: p})}
+				cut, midTurn := false, false
+				if err := convert.Pipe(dec, enc, &convert.PipeOptions{Problem: func(err error) bool {
+					if errors.Is(err, event.ErrTruncated) {
+						cut = true
+						switch dec.last.(type) {
+						case *event.TurnEnd, *event.RunEnd, *event.Error, nil:
+						default:
+							midTurn = true
+						}
+					}
+					return true
+				}}); err != nil {
 					t.Fatalf("%s to %s: %v", p, to, err)
 				}
-				if err := enc.Close(); err != nil {
+				if err := event.End(enc, cut); err != nil && !cut {
 					t.Fatalf("%s to %s: close: %v", p, to, err)
 				}
 				output := filepath.Join(dir, strings.ReplaceAll(name, "/", "_")+"."+to+".sse")
 				if err := os.WriteFile(output, out.Bytes(), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				runs = append(runs, run{Name: name, Format: to, Output: output, Expected: expected})
+				r := run{Name: name, Format: to, Output: output, Expected: expected, Cut: midTurn}
+				if f.Name == to {
+					r.Original, _ = filepath.Abs(p)
+				}
+				runs = append(runs, r)
 			}
 		}
 	}
@@ -103,6 +144,20 @@ func TestSDK(t *testing.T) {
 	if !bytes.Contains(out, []byte(" runs read by the openai SDK, 0 failures")) || len(runs) == 0 {
 		t.Fatal("the check reported nothing")
 	}
+}
+
+// lastEvent is a decoder that remembers the last event it gave.
+type lastEvent struct {
+	d    event.Decoder
+	last event.Event
+}
+
+func (l *lastEvent) Next() (event.Event, error) {
+	ev, err := l.d.Next()
+	if err == nil {
+		l.last = ev
+	}
+	return ev, err
 }
 
 // assembleJSON is `agentstream assemble -o json` of in.

@@ -45,7 +45,9 @@
 //     open block, so that the SDK's run() fails as the run did), a
 //     plan Notice as a plan item, a codex Unknown as its own bytes.
 //
-// Item ids are item_0, item_1, ... in the order items are first written.
+// A tool call's item id is the call's own id; other item ids (and a
+// call's without one) are item_0, item_1, ... in the order items are
+// first written, past any item_N id a call brought.
 // turn.completed's usage always has all five counts: canonical usage
 // cannot tell a count the input left out from 0, and Codex writes all
 // five.

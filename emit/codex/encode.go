@@ -62,11 +62,18 @@ type Encoder struct {
 	fileIDs  map[string]string              // FileChange.ID -> item id, between item.started and item.completed
 	children map[string]bool                // agent scopes other than the main one
 
-	pending  event.Usage  // usage of the turns merged into the open one
-	total    wire.Usage   // cumulative usage written so far
-	anyUsage bool         // a TurnEnd carried usage
-	failure  string       // message of a fatal Error, for the turn's end
-	losses   event.Losses // what was warned about
+	pending  event.Usage // usage of the turns merged into the open one
+	total    wire.Usage  // cumulative usage written so far
+	anyUsage bool        // a TurnEnd carried usage
+	// usageKnown: a TurnEnd or RunEnd carried usage. Until one does,
+	// turn.completed has "usage":{} (the SDK reads the object; no count
+	// is made up).
+	usageKnown bool
+	failure    string // message of a fatal Error, for the turn's end
+	// retried: a model call began after the fatal Error (a retry): a cut
+	// after it is no failure the run ended with.
+	retried bool
+	losses  event.Losses // what was warned about
 }
 
 // call is a tool call between its item.started and its item.completed.
@@ -150,6 +157,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		if ev.MessageID != "" || ev.Model != "" {
 			e.warn("message ids and models of turns")
 		}
+		e.retried = e.failure != ""
 		e.openTurn()
 	case *event.TurnEnd:
 		e.turnEnd(ev)
@@ -281,7 +289,7 @@ func (e *Encoder) turnEnd(ev *event.TurnEnd) {
 		e.warn("message ids and models of turns")
 	}
 	if u := ev.Usage; u != nil {
-		e.anyUsage = true
+		e.anyUsage, e.usageKnown = true, true
 		e.pending.InputTokens += u.InputTokens
 		e.pending.OutputTokens += u.OutputTokens
 		e.pending.CacheReadTokens += u.CacheReadTokens
@@ -325,7 +333,10 @@ func (e *Encoder) closeTurn() {
 		e.buf = append(e.buf[:0], `{"type":"turn.failed","error":{"message":`...)
 		e.buf = jsontext.AppendString(e.buf, e.failure)
 		e.buf = append(e.buf, `}}`...)
-		e.failure = ""
+		e.failure, e.retried = "", false
+		if e.pending != (event.Usage{}) {
+			e.warn("the usage of a failed turn")
+		}
 		e.pending = event.Usage{}
 		e.writeBuf()
 		return
@@ -338,6 +349,11 @@ func (e *Encoder) closeTurn() {
 	e.total.ReasoningOutputTokens += p.ReasoningTokens
 	e.pending = event.Usage{}
 	u := e.total
+	if !e.usageKnown {
+		e.buf = append(e.buf[:0], `{"type":"turn.completed","usage":{}}`...)
+		e.writeBuf()
+		return
+	}
 	e.buf = append(e.buf[:0], `{"type":"turn.completed","usage":{"input_tokens":`...)
 	e.buf = strconv.AppendInt(e.buf, u.InputTokens, 10)
 	e.buf = append(e.buf, `,"cached_input_tokens":`...)
@@ -360,6 +376,7 @@ func (e *Encoder) runEnd(ev *event.RunEnd) {
 		// The run's total is all the usage there is: give it to the
 		// open turn.
 		e.pending = *ev.Usage
+		e.usageKnown = true
 	}
 	if ev.IsError && e.failure == "" {
 		e.failure = strings.Join(ev.Errors, "; ")
@@ -586,6 +603,23 @@ func (e *Encoder) unknownItem(line []byte) {
 	}
 }
 
+// callID returns the item id of a tool call: the call's own id, which
+// the decoder reads back as the call's (a Claude toolu_ id survives a
+// trip through Codex), or a new one when it has none or it is taken. An
+// item_N id moves the numbering of later items past it.
+func (e *Encoder) callID(id string) string {
+	if _, taken := e.calls[id]; id == "" || taken {
+		return e.newID()
+	}
+	if n, err := strconv.Atoi(strings.TrimPrefix(id, "item_")); err == nil && strings.HasPrefix(id, "item_") {
+		if n < e.nextID {
+			return e.newID() // perhaps an id this encoder made
+		}
+		e.nextID = n + 1
+	}
+	return id
+}
+
 func (e *Encoder) newID() string {
 	id := "item_" + strconv.Itoa(e.nextID)
 	e.nextID++
@@ -663,9 +697,10 @@ func (e *Encoder) Cut() error {
 			e.block(kind)
 		}
 	}
-	if e.failure != "" {
+	if e.failure != "" && !e.retried {
 		// The run failed (the envelope's fatal error line): the failure,
-		// not the cut, ends the turn, as Close has it.
+		// not the cut, ends the turn, as Close has it. A model call
+		// begun after it (a retry) was cut: no end is written.
 		e.closeTurn()
 	}
 	if e.err != nil {

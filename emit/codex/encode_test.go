@@ -108,7 +108,7 @@ func TestRoundTripEvents(t *testing.T) {
 				// a command still waiting for its result, which is not
 				// truncation, and completes the turn.
 				last := want[len(want)-1]
-				want = append(want, &event.TurnEnd{Agent: last.(*event.ToolCall).Agent, Usage: &event.Usage{}})
+				want = append(want, &event.TurnEnd{Agent: last.(*event.ToolCall).Agent}) // usage unknown: "usage":{}
 			}
 			// Plan and error items keep their raw item, whose id the
 			// encoder renumbers only if the source did not count from 0.
@@ -247,9 +247,9 @@ func TestEncode(t *testing.T) {
 			want: `{"type":"thread.started","thread_id":"S"}
 {"type":"turn.started"}
 {"type":"item.completed","item":{"id":"item_0","type":"reasoning","text":"let me look"}}
-{"type":"item.started","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
-{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"a\nb","status":"completed"}}
-{"type":"item.completed","item":{"id":"item_2","type":"agent_message","text":"Two <files> & done"}}
+{"type":"item.started","item":{"id":"toolu_1","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
+{"type":"item.completed","item":{"id":"toolu_1","type":"command_execution","command":"ls","aggregated_output":"a\nb","status":"completed"}}
+{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"Two <files> & done"}}
 {"type":"turn.completed","usage":{"input_tokens":30,"cached_input_tokens":3,"cache_write_input_tokens":0,"output_tokens":12,"reasoning_output_tokens":0}}
 `,
 			warnings: []string{
@@ -276,9 +276,9 @@ func TestEncode(t *testing.T) {
 			},
 			want: `{"type":"thread.started","thread_id":"S"}
 {"type":"turn.started"}
-{"type":"item.started","item":{"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
-{"type":"item.completed","item":{"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"a","status":"completed"}}
-{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"ok"}}
+{"type":"item.started","item":{"id":"t","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
+{"type":"item.completed","item":{"id":"t","type":"command_execution","command":"ls","aggregated_output":"a","status":"completed"}}
+{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"ok"}}
 {"type":"turn.completed","usage":{"input_tokens":84,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":96,"reasoning_output_tokens":0}}
 `,
 			warnings: []string{"codex cannot carry message ids and models of turns"},
@@ -301,10 +301,10 @@ func TestEncode(t *testing.T) {
 			// and moved the item on a second pass.
 			want: `{"type":"thread.started","thread_id":"S"}
 {"type":"turn.started"}
-{"type":"item.started","item":{"id":"item_0","type":"web_search","query":"go"}}
+{"type":"item.started","item":{"id":"ws","type":"web_search","query":"go"}}
 {"type":"turn.completed","usage":{"input_tokens":5,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0}}
 {"type":"turn.started"}
-{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"ok"}}
+{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"ok"}}
 {"type":"turn.completed","usage":{"input_tokens":12,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":3,"reasoning_output_tokens":0}}
 `,
 		},
@@ -326,18 +326,18 @@ func TestEncode(t *testing.T) {
 			},
 			want: `{"type":"thread.started","thread_id":"agentstream"}
 {"type":"turn.started"}
-{"type":"item.started","item":{"id":"item_0","type":"mcp_tool_call","server":"github","tool":"get_issue","arguments":{"n":1},"result":null,"error":null,"status":"in_progress"}}
-{"type":"item.started","item":{"id":"item_1","type":"mcp_tool_call","server":"web","tool":"fetch","arguments":{},"result":null,"error":null,"status":"in_progress"}}
-{"type":"item.started","item":{"id":"item_2","type":"web_search","query":"go fuzz"}}
-{"type":"item.started","item":{"id":"item_3","type":"todo_list","items":[{"text":"a","completed":false}]}}
-{"type":"item.started","item":{"id":"item_4","type":"mcp_tool_call","server":"","tool":"Read","arguments":{"file_path":"x"},"result":null,"error":null,"status":"in_progress"}}
-{"type":"item.completed","item":{"id":"item_0","type":"mcp_tool_call","server":"github","tool":"get_issue","arguments":{"n":1},"result":{"content":[{"type":"text","text":"open"},{"type":"image","data":"AAAA","mimeType":"image/png"}],"structured_content":{"state":"open"}},"status":"completed"}}
-{"type":"item.completed","item":{"id":"item_1","type":"mcp_tool_call","server":"web","tool":"fetch","arguments":{},"error":{"message":"404"},"status":"failed"}}
-{"type":"item.completed","item":{"id":"item_2","type":"web_search","query":"go fuzz"}}
-{"type":"item.updated","item":{"id":"item_3","type":"todo_list","items":[{"text":"a","completed":true}]}}
-{"type":"item.completed","item":{"id":"item_4","type":"mcp_tool_call","server":"","tool":"Read","arguments":{"file_path":"x"},"result":{"content":[{"type":"text","text":"contents"}],"structured_content":null},"status":"completed"}}
-{"type":"item.completed","item":{"id":"item_3","type":"todo_list","items":[{"text":"a","completed":true}]}}
-{"type":"turn.completed","usage":{"input_tokens":0,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":0,"reasoning_output_tokens":0}}
+{"type":"item.started","item":{"id":"1","type":"mcp_tool_call","server":"github","tool":"get_issue","arguments":{"n":1},"result":null,"error":null,"status":"in_progress"}}
+{"type":"item.started","item":{"id":"2","type":"mcp_tool_call","server":"web","tool":"fetch","arguments":{},"result":null,"error":null,"status":"in_progress"}}
+{"type":"item.started","item":{"id":"3","type":"web_search","query":"go fuzz"}}
+{"type":"item.started","item":{"id":"item_0","type":"todo_list","items":[{"text":"a","completed":false}]}}
+{"type":"item.started","item":{"id":"5","type":"mcp_tool_call","server":"","tool":"Read","arguments":{"file_path":"x"},"result":null,"error":null,"status":"in_progress"}}
+{"type":"item.completed","item":{"id":"1","type":"mcp_tool_call","server":"github","tool":"get_issue","arguments":{"n":1},"result":{"content":[{"type":"text","text":"open"},{"type":"image","data":"AAAA","mimeType":"image/png"}],"structured_content":{"state":"open"}},"status":"completed"}}
+{"type":"item.completed","item":{"id":"2","type":"mcp_tool_call","server":"web","tool":"fetch","arguments":{},"error":{"message":"404"},"status":"failed"}}
+{"type":"item.completed","item":{"id":"3","type":"web_search","query":"go fuzz"}}
+{"type":"item.updated","item":{"id":"item_0","type":"todo_list","items":[{"text":"a","completed":true}]}}
+{"type":"item.completed","item":{"id":"5","type":"mcp_tool_call","server":"","tool":"Read","arguments":{"file_path":"x"},"result":{"content":[{"type":"text","text":"contents"}],"structured_content":null},"status":"completed"}}
+{"type":"item.completed","item":{"id":"item_0","type":"todo_list","items":[{"text":"a","completed":true}]}}
+{"type":"turn.completed","usage":{}}
 `,
 			warnings: []string{
 				"codex cannot carry the in_progress state of todo items",
@@ -357,9 +357,9 @@ func TestEncode(t *testing.T) {
 			},
 			want: `{"type":"thread.started","thread_id":"P"}
 {"type":"turn.started"}
-{"type":"item.started","item":{"id":"item_0","type":"mcp_tool_call","server":"","tool":"Agent","arguments":{"description":"d","prompt":"find it","subagent_type":"general"},"result":null,"error":null,"status":"in_progress"}}
-{"type":"item.completed","item":{"id":"item_0","type":"mcp_tool_call","server":"","tool":"Agent","arguments":{"description":"d","prompt":"find it","subagent_type":"general"},"result":{"content":[{"type":"text","text":"found in a.go"}],"structured_content":null},"status":"completed"}}
-{"type":"turn.completed","usage":{"input_tokens":0,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":0,"reasoning_output_tokens":0}}
+{"type":"item.started","item":{"id":"toolu_a","type":"mcp_tool_call","server":"","tool":"Agent","arguments":{"description":"d","prompt":"find it","subagent_type":"general"},"result":null,"error":null,"status":"in_progress"}}
+{"type":"item.completed","item":{"id":"toolu_a","type":"mcp_tool_call","server":"","tool":"Agent","arguments":{"description":"d","prompt":"find it","subagent_type":"general"},"result":{"content":[{"type":"text","text":"found in a.go"}],"structured_content":null},"status":"completed"}}
+{"type":"turn.completed","usage":{}}
 `,
 			warnings: []string{
 				"codex cannot carry events of subagents (codex exec --json writes its main thread only)",
@@ -419,7 +419,7 @@ func TestEncode(t *testing.T) {
 {"type":"item.completed","item":{"id":"item_2","type":"error","message":"careful"}}
 {"type":"item.completed","item":{"id":"item_7","type":"image_view"}}
 {"type":"item.completed","item":{"id":"item_8","type":"agent_message","text":""}}
-{"type":"turn.completed","usage":{"input_tokens":0,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":0,"reasoning_output_tokens":0}}
+{"type":"turn.completed","usage":{}}
 `,
 			warnings: []string{
 				"codex cannot carry notices (api_retry)",
@@ -446,8 +446,8 @@ func TestEncode(t *testing.T) {
 			},
 			want: `{"type":"thread.started","thread_id":"agentstream"}
 {"type":"turn.started"}
-{"type":"item.started","item":{"id":"item_0","type":"command_execution","command":"bash -lc 'sleep 9; echo '\\''done'\\'''","aggregated_output":"","exit_code":null,"status":"in_progress"}}
-{"type":"turn.completed","usage":{"input_tokens":0,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":0,"reasoning_output_tokens":0}}
+{"type":"item.started","item":{"id":"c","type":"command_execution","command":"bash -lc 'sleep 9; echo '\\''done'\\'''","aggregated_output":"","exit_code":null,"status":"in_progress"}}
+{"type":"turn.completed","usage":{}}
 `,
 		},
 		{
@@ -457,8 +457,8 @@ func TestEncode(t *testing.T) {
 			},
 			want: `{"type":"thread.started","thread_id":"agentstream"}
 {"type":"turn.started"}
-{"type":"item.started","item":{"id":"item_0","type":"mcp_tool_call","server":"","tool":"user_confirm","arguments":{},"result":null,"error":null,"status":"in_progress"}}
-{"type":"turn.completed","usage":{"input_tokens":0,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":0,"reasoning_output_tokens":0}}
+{"type":"item.started","item":{"id":"t1","type":"mcp_tool_call","server":"","tool":"user_confirm","arguments":{},"result":null,"error":null,"status":"in_progress"}}
+{"type":"turn.completed","usage":{}}
 `,
 		},
 		{
@@ -470,7 +470,7 @@ func TestEncode(t *testing.T) {
 			},
 			want: `{"type":"thread.started","thread_id":"agentstream"}
 {"type":"turn.started"}
-{"type":"item.started","item":{"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
+{"type":"item.started","item":{"id":"t","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
 {"type":"turn.completed","usage":{"input_tokens":5,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0}}
 `,
 			warnings: []string{"codex cannot carry message ids and models of turns"},
@@ -484,8 +484,8 @@ func TestEncode(t *testing.T) {
 			},
 			want: `{"type":"thread.started","thread_id":"agentstream"}
 {"type":"turn.started"}
-{"type":"item.started","item":{"id":"item_0","type":"command_execution","command":"false","aggregated_output":"","exit_code":null,"status":"in_progress"}}
-{"type":"item.completed","item":{"id":"item_0","type":"command_execution","command":"false","aggregated_output":"","exit_code":1,"status":"failed"}}
+{"type":"item.started","item":{"id":"c","type":"command_execution","command":"false","aggregated_output":"","exit_code":null,"status":"in_progress"}}
+{"type":"item.completed","item":{"id":"c","type":"command_execution","command":"false","aggregated_output":"","exit_code":1,"status":"failed"}}
 {"type":"turn.failed","error":{"message":"stream disconnected"}}
 `,
 		},

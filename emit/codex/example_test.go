@@ -22,8 +22,8 @@ func Example() {
 	// Output:
 	// {"type":"thread.started","thread_id":"T1"}
 	// {"type":"turn.started"}
-	// {"type":"item.started","item":{"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
-	// {"type":"item.completed","item":{"id":"item_0","type":"command_execution","command":"ls","aggregated_output":"a.go\n","status":"completed"}}
-	// {"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"One file."}}
+	// {"type":"item.started","item":{"id":"toolu_1","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
+	// {"type":"item.completed","item":{"id":"toolu_1","type":"command_execution","command":"ls","aggregated_output":"a.go\n","status":"completed"}}
+	// {"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"One file."}}
 	// {"type":"turn.completed","usage":{"input_tokens":900,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":12,"reasoning_output_tokens":0}}
 }

@@ -37,17 +37,17 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 		if in.len() > 1 {
 			e.warn("shell tool inputs other than the command")
 		}
-		c.kind, c.item, c.command = wire.ItemCommandExecution, e.newID(), e.shellCommand(in.get("command"))
+		c.kind, c.item, c.command = wire.ItemCommandExecution, e.callID(ev.ID), e.shellCommand(in.get("command"))
 		e.item(wire.TypeItemStarted, c.item, c.kind, c.commandFields("", nil, wire.StatusInProgress)...)
 	case ev.MCPServer != "" || strings.HasPrefix(ev.Name, "mcp__"):
-		c.kind, c.item, c.server, c.tool = wire.ItemMCPToolCall, e.newID(), ev.MCPServer, ev.Name
+		c.kind, c.item, c.server, c.tool = wire.ItemMCPToolCall, e.callID(ev.ID), ev.MCPServer, ev.Name
 		if c.server == "" {
 			c.server, c.tool = splitMCP(ev.Name)
 		}
 		c.arguments = e.compact(ev.Input)
 		e.item(wire.TypeItemStarted, c.item, c.kind, c.mcpFields(null, null, wire.StatusInProgress)...)
 	case slices.Contains(webSearchTools, ev.Name):
-		c.kind, c.item = wire.ItemWebSearch, e.newID()
+		c.kind, c.item = wire.ItemWebSearch, e.callID(ev.ID)
 		if id := in.get("id"); id != nil {
 			c.search = append(c.search, raw("id", e.compact(id)))
 		}
@@ -78,7 +78,7 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 		// as they came. Other formats' subagent tools (Claude's Agent,
 		// Task) take the default branch: collab_tool_call is not among
 		// the item types the Codex SDK declares.
-		c.kind, c.item, c.tool = wire.ItemCollabToolCall, e.newID(), ev.Name
+		c.kind, c.item, c.tool = wire.ItemCollabToolCall, e.callID(ev.ID), ev.Name
 		c.collab.sender = e.threadID
 		json.Unmarshal(in.get("sender_thread_id"), &c.collab.sender)
 		json.Unmarshal(in.get("receiver_thread_ids"), &c.collab.receivers)
@@ -90,7 +90,7 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	default:
 		// No item type of its own: an MCP call with no server, which
 		// decodes back to the same name and input.
-		c.kind, c.item, c.tool, c.arguments = wire.ItemMCPToolCall, e.newID(), ev.Name, e.compact(ev.Input)
+		c.kind, c.item, c.tool, c.arguments = wire.ItemMCPToolCall, e.callID(ev.ID), ev.Name, e.compact(ev.Input)
 		e.item(wire.TypeItemStarted, c.item, c.kind, c.mcpFields(null, null, wire.StatusInProgress)...)
 	}
 	e.calls[ev.ID] = c

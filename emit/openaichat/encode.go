@@ -27,6 +27,8 @@ type Encoder struct {
 	closing bool            // choice 0 has finished: the other choices' finish chunks may follow
 	usage   *event.Usage    // the usage to write once they have
 	open    event.BlockKind // the open text or thinking block
+	refusal bool            // the open text block is a refusal
+	tier    string          // the service_tier of the chunk being written
 	ended   event.BlockKind // the block that ended last, when nothing came after it
 }
 
@@ -46,7 +48,7 @@ func (e *Encoder) data(payload []byte) error {
 }
 
 func (e *Encoder) chunk(choices []wire.Choice, usage *wire.Usage) error {
-	c := wire.Chunk{ID: e.b.ID, Object: wire.ObjectChunk, Model: e.b.Model, Choices: choices, Usage: usage}
+	c := wire.Chunk{ID: e.b.ID, Object: wire.ObjectChunk, Created: e.b.Created, Model: e.b.Model, ServiceTier: e.tier, Choices: choices, Usage: usage}
 	if choices == nil {
 		c.Choices = []wire.Choice{}
 	}
@@ -62,8 +64,9 @@ func (e *Encoder) delta(d wire.Delta, finish *string) error {
 	return e.chunk([]wire.Choice{{Index: e.cur, Delta: d, FinishReason: finish}}, nil)
 }
 
-func (e *Encoder) begin(id, model string) {
+func (e *Encoder) begin(id, model string, created int64) {
 	e.b.Begin(id, model, "chatcmpl-agentstream-%04d")
+	e.b.Created = created
 	e.cur = 0
 	clear(e.tools)
 	clear(e.roles)
@@ -73,7 +76,7 @@ func (e *Encoder) begin(id, model string) {
 
 func (e *Encoder) ensureTurn() {
 	if !e.b.Turn {
-		e.begin("", "")
+		e.begin("", "", 0)
 	}
 }
 
@@ -86,12 +89,21 @@ func (e *Encoder) end(stop string, u *event.Usage) {
 	}
 	e.open, e.ended = "", ""
 	e.cur = 0
-	finish, ok := openai.FinishFromStop(stop, e.tools[0] > 0)
-	if !ok {
-		e.warn("stop reason " + stop + " (written as stop)")
-	}
+	finish, ok := openai.FinishFromStop(stop)
+	e.lostStop(stop, ok)
 	e.delta(wire.Delta{}, &finish)
 	e.closing, e.usage = true, u
+}
+
+// lostStop reports a stop reason written as openai.FinishUnknown: one
+// without a counterpart, or none at all (the source named none).
+func (e *Encoder) lostStop(stop string, ok bool) {
+	switch {
+	case !ok:
+		e.warn("stop reason " + stop + " (written as finish_reason " + openai.FinishUnknown + ")")
+	case stop == "":
+		e.warn("a completion without a stop reason (written with finish_reason " + openai.FinishUnknown + ")")
+	}
 }
 
 // closeTail writes the usage chunk and [DONE] of a completion whose
@@ -105,7 +117,13 @@ func (e *Encoder) closeTail() {
 		if lost {
 			e.warn("cache write token counts (counted in prompt_tokens)")
 		}
+		tier, lost := openai.Tier(u)
+		if lost {
+			e.warn("service tiers of other providers")
+		}
+		e.tier = tier
 		e.chunk(nil, wire.UsageOf(o))
+		e.tier = ""
 	}
 	e.data([]byte(wire.Done))
 	e.b.Turn, e.closing, e.usage = false, false, nil
@@ -117,10 +135,18 @@ func (e *Encoder) Encode(ev event.Event) error {
 		return e.b.Err
 	}
 	agent, main := e.b.Agent(ev)
+	if er, ok := ev.(*event.Error); ok && !er.Fatal {
+		// The run went on: an error object would end the completion,
+		// and the SDKs raise at it.
+		e.warn("non-fatal errors (an error object ends the completion)")
+		return nil
+	}
 	if h := e.held; h != nil {
 		e.held = nil
 		if _, ok := ev.(*event.Error); !ok || !main {
 			e.end(h.StopReason, h.Usage)
+		} else if h.Usage != nil {
+			e.warn("the usage of a completion an error ended")
 		}
 	}
 	e.cur = 0
@@ -147,10 +173,11 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.TurnStart:
 		e.b.Explicit = true
 		e.end("", nil)
-		e.begin(ev.MessageID, ev.Model)
+		e.begin(ev.MessageID, ev.Model, ev.Created)
 	case *event.TurnEnd:
+		e.b.TurnUsage = e.b.TurnUsage || ev.Usage != nil
 		if ev.Error != "" {
-			e.errorChunk(&event.Error{Message: ev.Error, Type: openai.TurnFailed})
+			e.errorChunk(&event.Error{Message: ev.Error, Type: openai.TurnFailed, Fatal: true})
 			break
 		}
 		if ev.StopReason == "" {
@@ -161,6 +188,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.BlockStart:
 		e.afterTools()
 		e.startBlock(ev.Kind)
+		e.refusal = ev.Kind == event.Text && ev.Refusal
 	case *event.Delta:
 		e.afterTools()
 		e.startBlock(ev.Kind)
@@ -169,7 +197,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		if ev.Signature != "" {
 			e.warn("thinking signatures")
 		}
-		e.open, e.ended = "", ev.Kind
+		e.open, e.ended, e.refusal = "", ev.Kind, false
 	case *event.Citations:
 		e.warn("citations")
 	case *event.ToolCall:
@@ -177,13 +205,20 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.ToolResult:
 		if e.b.Result(ev, e.tools[0], "server tool results") {
 			// No turn boundaries in the source: the model's turn is
-			// over once all its tool calls have their results.
-			e.end(openai.StopToolUse, nil)
+			// over once all its tool calls have their results. The
+			// source says no stop reason: none is made up.
+			e.end("", nil)
 		}
 	case *event.Error:
 		e.errorChunk(ev)
 	case *event.RunEnd:
-		e.end(ev.StopReason, nil)
+		// A run no turn of which had usage: its usage is the usage of
+		// the completion it ends inside (a source without turns).
+		var u *event.Usage
+		if !e.b.TurnUsage {
+			u = ev.Usage
+		}
+		e.end(ev.StopReason, u)
 		e.warn("run summaries")
 	case *event.Unknown:
 		e.unknown(ev)
@@ -217,10 +252,8 @@ func (e *Encoder) choice(ev event.Event) {
 	case *event.ToolCall:
 		e.toolCall(ev)
 	case *event.TurnEnd:
-		finish, ok := openai.FinishFromStop(ev.StopReason, e.tools[e.cur] > 0)
-		if !ok {
-			e.warn("stop reason " + ev.StopReason + " (written as stop)")
-		}
+		finish, ok := openai.FinishFromStop(ev.StopReason)
+		e.lostStop(ev.StopReason, ok)
 		e.delta(wire.Delta{}, &finish)
 	case *event.TurnStart, *event.BlockStart, *event.BlockEnd:
 	default:
@@ -235,9 +268,9 @@ func (e *Encoder) choice(ev event.Event) {
 func (e *Encoder) afterTools() {
 	if e.b.Turn && !e.closing && e.tools[0] > 0 {
 		model := e.b.Model
-		e.end(openai.StopToolUse, nil)
+		e.end("", nil) // the source names no stop reason for this split
 		e.closeTail()
-		e.begin("", model)
+		e.begin("", model, 0)
 	}
 	e.ensureTurn()
 }
@@ -303,8 +336,11 @@ func (e *Encoder) args(idx int, args string) {
 // openai.MaxDelta bytes.
 func (e *Encoder) text(ev *event.Delta) {
 	field := `"content":`
-	if ev.Kind == event.Thinking {
+	switch {
+	case ev.Kind == event.Thinking:
 		field = `"reasoning_content":`
+	case e.refusal:
+		field = `"refusal":`
 	}
 	for rest := ev.Text; rest != "" && e.b.Err == nil; {
 		var s string
@@ -322,7 +358,12 @@ func (e *Encoder) text(ev *event.Delta) {
 func (e *Encoder) head() {
 	b := append(e.b.Buf[:0], `data: {"id":`...)
 	b = jsontext.AppendMarshalString(b, e.b.ID)
-	b = append(b, `,"object":"`+wire.ObjectChunk+`","created":0,"model":`...)
+	b = append(b, `,"object":"`+wire.ObjectChunk+`"`...)
+	if e.b.Created != 0 {
+		b = append(b, `,"created":`...)
+		b = strconv.AppendInt(b, e.b.Created, 10)
+	}
+	b = append(b, `,"model":`...)
 	b = jsontext.AppendMarshalString(b, e.b.Model)
 	b = append(b, `,"choices":[{"index":`...)
 	b = strconv.AppendInt(b, int64(e.cur), 10)
@@ -343,7 +384,7 @@ func (e *Encoder) unknown(ev *event.Unknown) {
 }
 
 // errorChunk writes an error object, which ends the open completion
-// without [DONE].
+// without [DONE] (Encode drops a non-fatal one).
 func (e *Encoder) errorChunk(ev *event.Error) {
 	obj := jsontext.Compact(ev.Raw)
 	var a openai.APIError

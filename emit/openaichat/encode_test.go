@@ -3,6 +3,7 @@ package openaichat
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,7 +103,7 @@ func TestTurns(t *testing.T) {
 		"openai-chat cannot carry thinking signatures",
 		"openai-chat cannot carry client tool results (the client sends them in the next request)",
 		"openai-chat cannot carry subagents (only the main agent's turns are written)",
-		"openai-chat cannot carry stop reason pause_turn (written as stop)",
+		"openai-chat cannot carry stop reason pause_turn (written as finish_reason unknown)",
 		"openai-chat cannot carry run summaries",
 	}
 	if diff := cmp.Diff(want, warnings); diff != "" {
@@ -135,3 +136,31 @@ func TestCorpus(t *testing.T) { openaitest.EncoderCorpus(t, corpus, parse.NewDec
 func BenchmarkEncode(b *testing.B) { openaitest.BenchEncode(b, corpus, parse.NewDecoder, NewEncoder) }
 
 func TestNoAllocPerDelta(t *testing.T) { openaitest.NoAllocPerDelta(t, NewEncoder) }
+
+// TestServiceTier: an OpenAI tier goes on the usage chunk and is read back;
+// another provider's is lost, warned.
+func TestServiceTier(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		tier, want string
+		warned     bool
+	}{{"flex", "flex", false}, {"standard", "", true}} {
+		out, warnings := openaitest.Encode(t, NewEncoder, []event.Event{
+			&event.TurnStart{MessageID: "c1"},
+			&event.Delta{Kind: event.Text, Text: "hi"},
+			&event.TurnEnd{MessageID: "c1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, ServiceTier: tt.tier}},
+		})
+		var got string
+		for _, it := range eventtest.Collect(parse.NewDecoder(bytes.NewReader(out), nil)) {
+			if te, ok := it.Event.(*event.TurnEnd); ok && te.Usage != nil {
+				got = te.Usage.ServiceTier
+			}
+		}
+		if got != tt.want {
+			t.Errorf("tier %q read back as %q, want %q:\n%s", tt.tier, got, tt.want, out)
+		}
+		if warned := slices.Contains(warnings, "openai-chat cannot carry service tiers of other providers"); warned != tt.warned {
+			t.Errorf("tier %q: warned %v, want %v (%q)", tt.tier, warned, tt.warned, warnings)
+		}
+	}
+}

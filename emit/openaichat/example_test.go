@@ -23,15 +23,15 @@ func Example() {
 	}
 	enc.Close()
 	// Output:
-	// data: {"id":"msg_1","object":"chat.completion.chunk","created":0,"model":"claude-opus-4-8","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}
+	// data: {"id":"msg_1","object":"chat.completion.chunk","model":"claude-opus-4-8","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}
 	//
-	// data: {"id":"msg_1","object":"chat.completion.chunk","created":0,"model":"claude-opus-4-8","choices":[{"index":0,"delta":{"content":"Hi."},"logprobs":null,"finish_reason":null}]}
+	// data: {"id":"msg_1","object":"chat.completion.chunk","model":"claude-opus-4-8","choices":[{"index":0,"delta":{"content":"Hi."},"logprobs":null,"finish_reason":null}]}
 	//
-	// data: {"id":"msg_1","object":"chat.completion.chunk","created":0,"model":"claude-opus-4-8","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"toolu_1","type":"function","function":{"name":"Bash","arguments":""}}]},"logprobs":null,"finish_reason":null}]}
+	// data: {"id":"msg_1","object":"chat.completion.chunk","model":"claude-opus-4-8","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"toolu_1","type":"function","function":{"name":"Bash","arguments":""}}]},"logprobs":null,"finish_reason":null}]}
 	//
-	// data: {"id":"msg_1","object":"chat.completion.chunk","created":0,"model":"claude-opus-4-8","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"command\":\"ls\"}"}}]},"logprobs":null,"finish_reason":null}]}
+	// data: {"id":"msg_1","object":"chat.completion.chunk","model":"claude-opus-4-8","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"command\":\"ls\"}"}}]},"logprobs":null,"finish_reason":null}]}
 	//
-	// data: {"id":"msg_1","object":"chat.completion.chunk","created":0,"model":"claude-opus-4-8","choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"tool_calls"}]}
+	// data: {"id":"msg_1","object":"chat.completion.chunk","model":"claude-opus-4-8","choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"tool_calls"}]}
 	//
 	// data: [DONE]
 	//

@@ -30,13 +30,20 @@ type Encoder struct {
 	ended  *event.TurnEnd  // a turn end without stop reason: an error may take its place
 }
 
-// block is a message or reasoning item being streamed.
+// block is a message or reasoning item being streamed, and its part
+// being streamed (a content part of a message, a summary part of a
+// reasoning item): a block of the source is a part, and consecutive
+// blocks of one item id are the parts of one item.
 type block struct {
 	id          string
 	index       int
-	text        strings.Builder
-	ended       bool
+	parts       []json.RawMessage // the parts done
+	text        strings.Builder   // the current part's text
+	refusal     bool              // the current part is a refusal
+	ended       bool              // the current part's block ended (a text part's citations may follow)
+	done        bool              // the current part's done events are written
 	annotations []json.RawMessage
+	sig         string // a reasoning item's encrypted_content
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -77,11 +84,12 @@ func (e *Encoder) response(status string) outResponse {
 	if out == nil {
 		out = []json.RawMessage{}
 	}
-	return outResponse{ID: e.b.ID, Object: "response", Status: status, Model: e.b.Model, Output: out}
+	return outResponse{ID: e.b.ID, Object: "response", CreatedAt: e.b.Created, Status: status, Model: e.b.Model, Output: out}
 }
 
-func (e *Encoder) begin(id, model string) {
+func (e *Encoder) begin(id, model string, created int64) {
 	e.b.Begin(id, model, "resp_agentstream_%04d")
+	e.b.Created = created
 	e.seq, e.index, e.output, e.tools = 0, 0, nil, 0
 	e.event(wire.EvCreated, respEvent{Type: wire.EvCreated, Seq: e.nextSeq(), Response: e.response(openai.StatusInProgress)})
 	e.event(wire.EvInProgress, respEvent{Type: wire.EvInProgress, Seq: e.nextSeq(), Response: e.response(openai.StatusInProgress)})
@@ -89,7 +97,7 @@ func (e *Encoder) begin(id, model string) {
 
 func (e *Encoder) ensureTurn() {
 	if !e.b.Turn {
-		e.begin("", "")
+		e.begin("", "", 0)
 	}
 }
 
@@ -114,6 +122,11 @@ func (e *Encoder) end(stop string, u *event.Usage) {
 			e.warn("cache write token counts (counted in input_tokens)")
 		}
 		r.Usage = wire.UsageOf(o)
+		tier, lost := openai.Tier(u)
+		if lost {
+			e.warn("service tiers of other providers")
+		}
+		r.ServiceTier = tier
 	}
 	typ := wire.EvCompleted
 	if status == openai.StatusIncomplete {
@@ -133,11 +146,12 @@ func (e *Encoder) fail(msg string) {
 	e.b.Turn, e.output = false, nil
 }
 
-// flush finishes what waits for a next event: an ended text item (its
-// citations may follow), an open reasoning item, a held server call.
+// flush finishes what waits for a next event: a text item (its
+// citations or its next part may follow), a reasoning item (its next
+// summary part may follow), a held server call.
 func (e *Encoder) flush() {
 	e.finishText()
-	e.finishThinking("")
+	e.finishThinking()
 	e.releaseCall(nil)
 }
 
@@ -162,68 +176,146 @@ func (e *Encoder) doneItem(idx int, item any) {
 	e.event(wire.EvItemDone, itemEvent{Type: wire.EvItemDone, Seq: e.nextSeq(), OutputIndex: idx, Item: raw})
 }
 
-func (e *Encoder) startText() *block {
-	if e.text != nil && !e.text.ended {
-		return e.text
+// startText returns the open text part. A block of the message item
+// being written (same id) is its next content part; another begins a
+// new item, with the block's id, else one made up.
+func (e *Encoder) startText(id string, refusal bool) *block {
+	if b := e.text; b != nil && !b.ended {
+		return b
+	} else if b != nil && id != "" && id == b.id {
+		e.finishPart(b)
+		e.newPart(b, refusal)
+		return b
 	}
 	e.finishText()
-	e.finishThinking("")
+	e.finishThinking()
 	e.releaseCall(nil)
 	e.ensureTurn()
-	b := &block{id: e.newID("msg")}
-	b.index, _ = e.addItem(messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusInProgress, Role: "assistant", Content: []textPart{}})
-	e.event(wire.EvPartAdded, partEvent{
-		Type: wire.EvPartAdded, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index,
-		Part: textPart{Type: wire.PartOutputText, Annotations: []json.RawMessage{}, Logprobs: []any{}},
-	})
+	if id == "" {
+		id = e.newID("msg")
+	}
+	b := &block{id: id}
+	b.index, _ = e.addItem(messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusInProgress, Role: "assistant", Content: []json.RawMessage{}})
 	e.text = b
+	e.newPart(b, refusal)
 	return b
 }
 
+// newPart begins the next content part of message item b.
+func (e *Encoder) newPart(b *block, refusal bool) {
+	b.text.Reset()
+	b.refusal, b.ended, b.done, b.annotations = refusal, false, false, nil
+	var p any = textPart{Type: wire.PartOutputText, Annotations: []json.RawMessage{}, Logprobs: []any{}}
+	if refusal {
+		p = refusalPart{Type: wire.PartRefusal}
+	}
+	e.event(wire.EvPartAdded, partEvent{
+		Type: wire.EvPartAdded, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, ContentIndex: len(b.parts), Part: p,
+	})
+}
+
+// finishPart writes the done events of message item b's current part.
+func (e *Encoder) finishPart(b *block) {
+	if b.done {
+		return
+	}
+	b.done = true
+	text := b.text.String()
+	ci := len(b.parts)
+	var p any
+	if b.refusal {
+		p = refusalPart{Type: wire.PartRefusal, Refusal: text}
+		e.event(wire.EvRefusalDone, refusalDone{Type: wire.EvRefusalDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, ContentIndex: ci, Refusal: text})
+	} else {
+		anns := b.annotations
+		if anns == nil {
+			anns = []json.RawMessage{}
+		}
+		p = textPart{Type: wire.PartOutputText, Annotations: anns, Logprobs: []any{}, Text: text}
+		e.event(wire.EvTextDone, textDone{Type: wire.EvTextDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, ContentIndex: ci, Text: text, Logprobs: []any{}})
+	}
+	e.event(wire.EvPartDone, partEvent{Type: wire.EvPartDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, ContentIndex: ci, Part: p})
+	raw, err := openai.Marshal(p)
+	if err != nil {
+		e.b.Err = err
+	}
+	b.parts = append(b.parts, raw)
+}
+
+// finishText ends the message item being written.
 func (e *Encoder) finishText() {
 	b := e.text
 	if b == nil {
 		return
 	}
 	e.text = nil
-	text := b.text.String()
-	anns := b.annotations
-	if anns == nil {
-		anns = []json.RawMessage{}
-	}
-	p := textPart{Type: wire.PartOutputText, Annotations: anns, Logprobs: []any{}, Text: text}
-	e.event(wire.EvTextDone, textDone{Type: wire.EvTextDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, Text: text, Logprobs: []any{}})
-	e.event(wire.EvPartDone, partEvent{Type: wire.EvPartDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, Part: p})
-	e.doneItem(b.index, messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusCompleted, Role: "assistant", Content: []textPart{p}})
+	e.finishPart(b)
+	e.doneItem(b.index, messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusCompleted, Role: "assistant", Content: b.parts})
 }
 
-func (e *Encoder) startThinking() *block {
-	if e.think != nil {
-		return e.think
+// startThinking returns the open summary part. A block of the reasoning
+// item being written (same id) is its next summary part; another begins
+// a new item, with the block's id, else one made up.
+func (e *Encoder) startThinking(id string) *block {
+	if b := e.think; b != nil && !b.ended {
+		return b
+	} else if b != nil && id != "" && id == b.id {
+		e.newSummary(b)
+		return b
 	}
 	e.finishText()
+	e.finishThinking()
 	e.releaseCall(nil)
 	e.ensureTurn()
-	b := &block{id: e.newID("rs")}
-	b.index, _ = e.addItem(reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: []part{}})
-	e.event(wire.EvSummaryPartAdded, summaryPartEvent{
-		Type: wire.EvSummaryPartAdded, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, Part: part{Type: wire.PartSummaryText},
-	})
+	if id == "" {
+		id = e.newID("rs")
+	}
+	b := &block{id: id}
+	b.index, _ = e.addItem(reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: []json.RawMessage{}})
 	e.think = b
+	e.newSummary(b)
 	return b
 }
 
-func (e *Encoder) finishThinking(sig string) {
+// newSummary begins the next summary part of reasoning item b.
+func (e *Encoder) newSummary(b *block) {
+	b.text.Reset()
+	b.ended, b.sig = false, ""
+	e.event(wire.EvSummaryPartAdded, summaryPartEvent{
+		Type: wire.EvSummaryPartAdded, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, SummaryIndex: len(b.parts), Part: part{Type: wire.PartSummaryText},
+	})
+}
+
+// endSummary writes the done events of the current summary part of the
+// reasoning item being written; sig is the item's encrypted_content
+// when this is its last part.
+func (e *Encoder) endSummary(sig string) {
+	b := e.think
+	if b == nil || b.ended {
+		return
+	}
+	b.ended, b.sig = true, sig
+	text := b.text.String()
+	p := part{Type: wire.PartSummaryText, Text: text}
+	si := len(b.parts)
+	e.event(wire.EvSummaryDone, summaryDone{Type: wire.EvSummaryDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, SummaryIndex: si, Text: text})
+	e.event(wire.EvSummaryPartDone, summaryPartEvent{Type: wire.EvSummaryPartDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, SummaryIndex: si, Part: p})
+	raw, err := openai.Marshal(p)
+	if err != nil {
+		e.b.Err = err
+	}
+	b.parts = append(b.parts, raw)
+}
+
+// finishThinking ends the reasoning item being written.
+func (e *Encoder) finishThinking() {
 	b := e.think
 	if b == nil {
 		return
 	}
+	e.endSummary("")
 	e.think = nil
-	text := b.text.String()
-	p := part{Type: wire.PartSummaryText, Text: text}
-	e.event(wire.EvSummaryDone, summaryDone{Type: wire.EvSummaryDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, Text: text})
-	e.event(wire.EvSummaryPartDone, summaryPartEvent{Type: wire.EvSummaryPartDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, Part: p})
-	e.doneItem(b.index, reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: []part{p}, EncryptedContent: sig})
+	e.doneItem(b.index, reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: b.parts, EncryptedContent: b.sig})
 }
 
 // Encode writes the stream events of ev.
@@ -235,16 +327,22 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.warn("subagents (only the main agent's turns are written)")
 		return nil
 	}
+	if er, ok := ev.(*event.Error); ok && !er.Fatal {
+		// The run went on: an error event would end the response, and
+		// the SDKs raise at it.
+		e.warn("non-fatal errors (an error event ends the response)")
+		return nil
+	}
 	if h := e.ended; h != nil {
 		e.ended = nil
 		if _, ok := ev.(*event.Error); !ok {
 			e.end(h.StopReason, h.Usage)
+		} else if h.Usage != nil {
+			e.warn("the usage of a response an error ended")
 		}
 	}
-	if _, ok := ev.(*event.Citations); !ok {
-		if e.text != nil && e.text.ended {
-			e.finishText()
-		}
+	if e.text != nil && e.text.ended && !e.continuesText(ev) {
+		e.finishText()
 	}
 	if r, ok := ev.(*event.ToolResult); ok && e.held != nil && r.ID == e.held.ID {
 		e.releaseCall(r)
@@ -261,8 +359,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.TurnStart:
 		e.b.Explicit = true
 		e.end("", nil)
-		e.begin(ev.MessageID, ev.Model)
+		e.begin(ev.MessageID, ev.Model, ev.Created)
 	case *event.TurnEnd:
+		e.b.TurnUsage = e.b.TurnUsage || ev.Usage != nil
 		if ev.Error != "" {
 			e.fail(ev.Error)
 			break
@@ -275,18 +374,18 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.end(ev.StopReason, ev.Usage)
 	case *event.BlockStart:
 		if ev.Kind == event.Thinking {
-			e.startThinking()
+			e.startThinking(ev.ID)
 		} else {
-			e.startText()
+			e.startText(ev.ID, ev.Refusal)
 		}
 	case *event.Delta:
 		e.delta(ev)
 	case *event.BlockEnd:
 		if ev.Kind == event.Thinking {
-			e.startThinking()
-			e.finishThinking(ev.Signature)
+			e.startThinking("")
+			e.endSummary(ev.Signature)
 		} else {
-			e.startText().ended = true
+			e.startText("", false).ended = true
 		}
 	case *event.Citations:
 		e.citations(ev)
@@ -297,7 +396,13 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.end(openai.StopToolUse, nil)
 		}
 	case *event.RunEnd:
-		e.end(ev.StopReason, nil)
+		// A run no turn of which had usage: its usage is the usage of
+		// the response it ends inside (a source without turns).
+		var u *event.Usage
+		if !e.b.TurnUsage {
+			u = ev.Usage
+		}
+		e.end(ev.StopReason, u)
 		e.warn("run summaries")
 	default:
 		e.warn(openai.Lost(ev))
@@ -308,16 +413,31 @@ func (e *Encoder) Encode(ev event.Event) error {
 func (e *Encoder) delta(ev *event.Delta) {
 	var b *block
 	if ev.Kind == event.Thinking {
-		b = e.startThinking()
+		b = e.startThinking("")
 	} else {
-		b = e.startText()
+		b = e.startText("", false)
 	}
 	b.text.WriteString(ev.Text)
-	if ev.Kind == event.Thinking {
-		e.deltas(wire.EvSummaryDelta, b.id, b.index, `"summary_index":0,`, ev.Text, "")
-	} else {
-		e.deltas(wire.EvTextDelta, b.id, b.index, `"content_index":0,`, ev.Text, `,"logprobs":[]`)
+	switch {
+	case ev.Kind == event.Thinking:
+		e.deltas(wire.EvSummaryDelta, b.id, b.index, `"summary_index":`+strconv.Itoa(len(b.parts))+`,`, ev.Text, "")
+	case b.refusal:
+		e.deltas(wire.EvRefusalDelta, b.id, b.index, `"content_index":`+strconv.Itoa(len(b.parts))+`,`, ev.Text, "")
+	default:
+		e.deltas(wire.EvTextDelta, b.id, b.index, `"content_index":`+strconv.Itoa(len(b.parts))+`,`, ev.Text, `,"logprobs":[]`)
 	}
+}
+
+// continuesText reports whether ev belongs to the message item whose
+// text part ended: its citations, or its next part.
+func (e *Encoder) continuesText(ev event.Event) bool {
+	switch ev := ev.(type) {
+	case *event.Citations:
+		return true
+	case *event.BlockStart:
+		return ev.Kind == event.Text && ev.ID != "" && ev.ID == e.text.id
+	}
+	return false
 }
 
 // deltas writes s as delta events of type typ of item id at output index
@@ -348,11 +468,11 @@ func (e *Encoder) deltas(typ, id string, idx int, mid, s, end string) {
 	}
 }
 
-// citations writes annotations into the text item that just ended.
+// citations writes annotations into the text part that just ended.
 func (e *Encoder) citations(ev *event.Citations) {
 	b := e.text
-	if b == nil {
-		b = e.startText()
+	if b == nil || b.done {
+		b = e.startText("", false)
 	}
 	b.ended = true
 	for _, c := range ev.Items {
@@ -362,12 +482,12 @@ func (e *Encoder) citations(ev *event.Citations) {
 			continue
 		}
 		e.event(wire.EvAnnotation, annotationEvent{
-			Type: wire.EvAnnotation, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index,
+			Type: wire.EvAnnotation, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, ContentIndex: len(b.parts),
 			AnnotationIndex: len(b.annotations), Annotation: raw,
 		})
 		b.annotations = append(b.annotations, raw)
 	}
-	e.finishText()
+	e.finishPart(b)
 }
 
 // annotation returns a citation as an output_text annotation: its Raw
@@ -416,7 +536,18 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
-	id := e.newID("fc")
+	id := ev.ItemID
+	if id == "" {
+		id = e.newID("fc")
+	}
+	if ev.Name == wire.ToolSearchTool && input[0] == '{' {
+		// Codex's client tool search: an item of its own, whose
+		// arguments are an object, written whole as the API does.
+		item := toolSearchItem{ID: id, Type: wire.ItemToolSearch, CallID: ev.ID, Execution: "client", Status: openai.StatusCompleted, Arguments: jsontext.Compact(input)}
+		idx, _ := e.addItem(item)
+		e.doneItem(idx, item)
+		return
+	}
 	var free string
 	if input[0] == '"' && json.Unmarshal(input, &free) == nil {
 		// Free text, not JSON arguments: a custom tool call.
@@ -504,7 +635,7 @@ func (e *Encoder) unknown(ev *event.Unknown) {
 }
 
 // errorEvent writes an error event, which ends the response it
-// interrupts.
+// interrupts (Encode drops a non-fatal one).
 func (e *Encoder) errorEvent(ev *event.Error) {
 	e.flush()
 	out := errorEvent{Type: wire.EvError, Code: nilIfEmpty(ev.Type), Message: ev.Message}
@@ -538,7 +669,7 @@ func (e *Encoder) Cut() error {
 		e.ended = nil
 		e.end(h.StopReason, h.Usage)
 	}
-	if (e.text == nil || e.text.ended) && e.think == nil {
+	if (e.text == nil || e.text.ended) && (e.think == nil || e.think.ended) {
 		e.flush() // an ended text item's citations, a held server call
 	}
 	if e.b.Err != nil {
@@ -555,7 +686,7 @@ func (e *Encoder) Close() error {
 		e.ended = nil
 		e.end(h.StopReason, h.Usage)
 	}
-	if (e.text != nil && !e.text.ended) || e.think != nil {
+	if (e.text != nil && !e.text.ended) || (e.think != nil && !e.think.ended) {
 		return fmt.Errorf("%s: %w: a block was left open, no response.completed written", wire.Name, event.ErrTruncated)
 	}
 	e.end("", nil)

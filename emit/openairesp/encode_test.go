@@ -3,6 +3,7 @@ package openairesp
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,15 +144,44 @@ func TestFailed(t *testing.T) {
 		&event.TurnEnd{MessageID: "r1", Error: "boom"},
 		&event.TurnStart{MessageID: "r2"},
 		&event.TurnEnd{MessageID: "r2"},
-		&event.Error{Message: "slow down", Type: "rate_limit_exceeded"},
+		&event.Error{Message: "went on", Type: "error"}, // non-fatal: not written
+		&event.Error{Message: "slow down", Type: "rate_limit_exceeded", Fatal: true},
 	})
 	s := string(out)
 	if !strings.Contains(s, `"status":"failed","error":{"message":"boom","code":"turn_failed"}`) {
 		t.Errorf("no response.failed:\n%s", s)
 	}
-	if strings.Count(s, "response.completed") != 0 || !strings.HasSuffix(s, `{"type":"error","sequence_number":2,"code":"rate_limit_exceeded","message":"slow down","param":null}`+"\n\n") {
+	if strings.Contains(s, "went on") || strings.Count(s, "response.completed") != 0 || !strings.HasSuffix(s, `{"type":"error","sequence_number":2,"code":"rate_limit_exceeded","message":"slow down","param":null}`+"\n\n") {
 		t.Errorf("the error does not take the turn end's place:\n%s", s)
 	}
 }
 
 func TestNoAllocPerDelta(t *testing.T) { openaitest.NoAllocPerDelta(t, NewEncoder) }
+
+// TestServiceTier: an OpenAI tier goes on the final response and is read
+// back; another provider's is lost, warned.
+func TestServiceTier(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		tier, want string
+		warned     bool
+	}{{"priority", "priority", false}, {"batch", "", true}} {
+		out, warnings := openaitest.Encode(t, NewEncoder, []event.Event{
+			&event.TurnStart{MessageID: "r1"},
+			&event.Delta{Kind: event.Text, Text: "hi"},
+			&event.TurnEnd{MessageID: "r1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, ServiceTier: tt.tier}},
+		})
+		var got string
+		for _, it := range eventtest.Collect(parse.NewDecoder(bytes.NewReader(out), nil)) {
+			if te, ok := it.Event.(*event.TurnEnd); ok && te.Usage != nil {
+				got = te.Usage.ServiceTier
+			}
+		}
+		if got != tt.want {
+			t.Errorf("tier %q read back as %q, want %q:\n%s", tt.tier, got, tt.want, out)
+		}
+		if warned := slices.Contains(warnings, "openai-responses cannot carry service tiers of other providers"); warned != tt.warned {
+			t.Errorf("tier %q: warned %v, want %v (%q)", tt.tier, warned, tt.warned, warnings)
+		}
+	}
+}

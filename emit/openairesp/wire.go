@@ -12,12 +12,13 @@ type (
 	outResponse struct {
 		ID                string            `json:"id"`
 		Object            string            `json:"object"`
-		CreatedAt         int64             `json:"created_at"`
+		CreatedAt         int64             `json:"created_at,omitempty"` // the source's; absent when it said none
 		Status            string            `json:"status"`
 		Error             *openai.APIError  `json:"error"`
 		IncompleteDetails *incomplete       `json:"incomplete_details"`
 		Model             string            `json:"model"`
 		Output            []json.RawMessage `json:"output"`
+		ServiceTier       string            `json:"service_tier,omitempty"` // the source's, when an OpenAI tier
 		Usage             *wire.Usage       `json:"usage"`
 	}
 	incomplete struct {
@@ -132,18 +133,38 @@ type (
 		Logprobs    []any             `json:"logprobs"`
 		Text        string            `json:"text"`
 	}
+	refusalPart struct {
+		Type    string `json:"type"`
+		Refusal string `json:"refusal"`
+	}
+	refusalDone struct {
+		Type         string `json:"type"`
+		Seq          int64  `json:"sequence_number"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		ContentIndex int    `json:"content_index"`
+		Refusal      string `json:"refusal"`
+	}
 	messageItem struct {
-		ID      string     `json:"id"`
-		Type    string     `json:"type"`
-		Status  string     `json:"status"`
-		Role    string     `json:"role"`
-		Content []textPart `json:"content"`
+		ID      string            `json:"id"`
+		Type    string            `json:"type"`
+		Status  string            `json:"status"`
+		Role    string            `json:"role"`
+		Content []json.RawMessage `json:"content"`
+	}
+	toolSearchItem struct {
+		ID        string          `json:"id"`
+		Type      string          `json:"type"`
+		CallID    string          `json:"call_id"`
+		Execution string          `json:"execution"`
+		Status    string          `json:"status"`
+		Arguments json.RawMessage `json:"arguments"`
 	}
 	reasoningItem struct {
-		ID               string `json:"id"`
-		Type             string `json:"type"`
-		Summary          []part `json:"summary"`
-		EncryptedContent string `json:"encrypted_content,omitempty"`
+		ID               string            `json:"id"`
+		Type             string            `json:"type"`
+		Summary          []json.RawMessage `json:"summary"`
+		EncryptedContent string            `json:"encrypted_content,omitempty"`
 	}
 	functionItem struct {
 		ID        string `json:"id"`

@@ -33,10 +33,12 @@ type Encoder struct {
 	model  string // from SessionStart, for turns whose TurnStart names none
 	n      int    // ids made
 
-	Turn     bool   // a turn is open
-	Explicit bool   // the source has TurnStart events
-	ID       string // the turn's id
-	Model    string // the turn's model
+	TurnUsage bool   // a TurnEnd carried usage
+	Turn      bool   // a turn is open
+	Explicit  bool   // the source has TurnStart events
+	ID        string // the turn's id
+	Model     string // the turn's model
+	Created   int64  // the turn's creation time the source said (TurnStart.Created), or 0
 	// pending are the client tool calls of the turn without a result, at
 	// most openset.DefaultMax (beyond, the oldest is let go of: the turn
 	// of a source without turn boundaries may then end before its result).
@@ -88,7 +90,7 @@ func (e *Encoder) Begin(id, model, idFormat string) {
 	if model == "" {
 		model = e.model
 	}
-	e.Turn, e.ID, e.Model = true, id, model
+	e.Turn, e.ID, e.Model, e.Created = true, id, model, 0
 	if e.pending != nil {
 		for k := range e.pending.All() {
 			e.pending.Remove(k)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
@@ -26,12 +27,20 @@ const (
 	FinishToolCalls     = "tool_calls"
 	FinishContentFilter = "content_filter"
 	FinishFunctionCall  = "function_call" // deprecated functions API
+	// FinishUnknown is agentstream's finish_reason for a completion whose
+	// source names no stop reason, or one with no counterpart here: the
+	// SDKs require a finish_reason once a completion ends, and each of the
+	// API's own would say something the source did not.
+	FinishUnknown = "unknown"
 )
 
 // StopFromFinish maps a chat finish_reason to the canonical stop reason;
-// a reason the table does not know is kept as it is.
+// a reason the table does not know is kept as it is, and FinishUnknown is
+// none.
 func StopFromFinish(finish string) string {
 	switch finish {
+	case FinishUnknown:
+		return ""
 	case FinishStop:
 		return StopEndTurn
 	case FinishLength:
@@ -46,16 +55,13 @@ func StopFromFinish(finish string) string {
 
 // FinishFromStop maps a canonical stop reason to a chat finish_reason. ok
 // is false when the table has no exact counterpart (the reason is then
-// written as "stop" and the caller reports the loss). An empty stop
-// reason (the source said none) is "tool_calls" after tool calls and
-// "stop" otherwise: the SDKs require a finish_reason.
-func FinishFromStop(stop string, hadTools bool) (finish string, ok bool) {
+// written as FinishUnknown and the caller reports the loss). An empty
+// stop reason (the source said none) is FinishUnknown, with ok true: the
+// SDKs require a finish_reason, and none of the API's may be made up.
+func FinishFromStop(stop string) (finish string, ok bool) {
 	switch stop {
 	case "":
-		if hadTools {
-			return FinishToolCalls, true
-		}
-		return FinishStop, true
+		return FinishUnknown, true
 	case StopEndTurn, StopSequence, FinishStop:
 		return FinishStop, true
 	case StopToolUse, FinishToolCalls:
@@ -65,7 +71,7 @@ func FinishFromStop(stop string, hadTools bool) (finish string, ok bool) {
 	case StopRefusal, FinishContentFilter:
 		return FinishContentFilter, true
 	}
-	return FinishStop, false
+	return FinishUnknown, false
 }
 
 // Responses statuses and incomplete reasons.
@@ -259,4 +265,59 @@ func ReadScalar(r *jsontext.Reader) any {
 	}
 	r.Fail()
 	return nil
+}
+
+// Created returns a created or created_at value (Unix seconds) as
+// read: 0 when it is absent, null or not a number (a fractional one is
+// cut to its seconds).
+func Created(raw json.RawMessage) int64 {
+	var f float64
+	if len(raw) == 0 || json.Unmarshal(raw, &f) != nil || f < 0 || f > 1<<53 {
+		return 0
+	}
+	return int64(f)
+}
+
+// Made reports whether id is one agentstream makes up for a turn or item
+// whose source named none (resp_agentstream_0001, msg_agentstream_0002,
+// chatcmpl-agentstream-0003, ...): the formats require an id there, and
+// this is their documented unknown form. Decoders read it as no id.
+func Made(id string) bool {
+	_, n, ok := strings.Cut(id, "_agentstream_")
+	if !ok {
+		_, n, ok = strings.Cut(id, "-agentstream-")
+	}
+	if !ok || len(n) < 4 {
+		return false
+	}
+	for _, c := range n {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Given returns id, or "" when agentstream made it up (Made).
+func Given(id string) string {
+	if Made(id) {
+		return ""
+	}
+	return id
+}
+
+// Tier returns the service tier of u that an OpenAI body can carry: one
+// of the API's (auto, default, flex, scale, priority), else "" (another
+// vendor's tier, such as Anthropic's standard, is lost: lost reports it).
+func Tier(u *event.Usage) (tier string, lost bool) {
+	if u == nil {
+		return "", false
+	}
+	switch u.ServiceTier {
+	case "":
+		return "", false
+	case "auto", "default", "flex", "scale", "priority":
+		return u.ServiceTier, false
+	}
+	return "", true
 }

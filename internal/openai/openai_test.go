@@ -13,18 +13,21 @@ import (
 func TestStopTables(t *testing.T) {
 	t.Parallel()
 	// Every canonical reason the tables know goes out and back.
-	for _, stop := range []string{StopEndTurn, StopToolUse, StopMaxToks, StopRefusal} {
-		f, ok := FinishFromStop(stop, stop == StopToolUse)
+	for _, stop := range []string{"", StopEndTurn, StopToolUse, StopMaxToks, StopRefusal} {
+		f, ok := FinishFromStop(stop)
 		if !ok || StopFromFinish(f) != stop {
 			t.Errorf("chat: %s -> %s (%v) -> %s", stop, f, ok, StopFromFinish(f))
+		}
+		if stop == "" {
+			continue // completed is the Responses API's only way to end, read as end_turn
 		}
 		st, inc, ok := StatusFromStop(stop)
 		if back := StopFromStatus(st, inc, stop == StopToolUse); !ok || back != stop {
 			t.Errorf("responses: %s -> %s/%s (%v) -> %s", stop, st, inc, ok, back)
 		}
 	}
-	if _, ok := FinishFromStop("pause_turn", false); ok {
-		t.Error("pause_turn has no finish_reason")
+	if f, ok := FinishFromStop("pause_turn"); ok || f != FinishUnknown {
+		t.Errorf("pause_turn -> %s (%v), want %s and not ok", f, ok, FinishUnknown)
 	}
 	if got := StopFromFinish("weird"); got != "weird" {
 		t.Errorf("unknown finish_reason = %q, want it kept", got)

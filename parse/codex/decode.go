@@ -207,7 +207,11 @@ func (d *Decoder) decode(line []byte) error {
 		d.emit(&event.TurnStart{Agent: d.agent})
 	case typeTurnCompleted:
 		d.endTurn()
-		d.emit(d.turnEnd(l.Usage))
+		u := l.Usage
+		if u != nil && *u == (Usage{}) && !bytes.Contains(line, []byte(`_tokens"`)) {
+			u = nil // "usage":{}, no count at all: the usage is unknown
+		}
+		d.emit(d.turnEnd(u))
 	case TypeTurnFailed:
 		d.endTurn()
 		msg := "turn failed"

@@ -40,6 +40,7 @@ type Decoder struct {
 	cfg Config
 
 	resp   *response // the response being read; nil between responses
+	undone string    // the id of the response its usage chunk ended, until [DONE] or the next chunk
 	cr     wire.Reader
 	chunk  wire.Chunk // the chunk being read
 	capped bool       // event.ErrTooManyOpen was reported
@@ -49,6 +50,8 @@ type Decoder struct {
 type response struct {
 	id      string
 	model   string
+	created int64          // Unix seconds; 0 when the chunk says none
+	tier    string         // the last service_tier said
 	choices states[choice] // by first appearance
 	usage   *openai.Usage
 }
@@ -58,6 +61,7 @@ type choice struct {
 	index    int
 	agent    string
 	open     event.BlockKind  // "" when no block is open
+	refusal  bool             // the open text block is a refusal
 	tools    states[toolCall] // by first appearance
 	finish   *string
 	ended    bool
@@ -106,12 +110,16 @@ func Detect(h format.Head) bool {
 	return ok && len(e) > 0 && e[0] == '{'
 }
 
-// truncation ends the response the input stopped in. A response whose
-// choices all finished is complete without [DONE]; otherwise what arrived
-// is emitted and the truncation reported.
+// truncation ends the response the input stopped in: what arrived is
+// emitted and the truncation reported, also after a response whose
+// choices all finished (its usage chunk may be what was cut off; [DONE]
+// is the end of a body).
 func (d *Decoder) truncation() error {
 	r := d.resp
 	if r == nil {
+		if d.undone != "" {
+			return d.drv.Truncated("stream ended without data: [DONE] after completion %s", d.undone)
+		}
 		return d.drv.Cut()
 	}
 	var open []string
@@ -126,7 +134,7 @@ func (d *Decoder) truncation() error {
 	}
 	if len(open) == 0 {
 		d.endResponse()
-		return d.drv.Cut()
+		return d.drv.Truncated("stream ended without data: [DONE] after completion %s", r.id)
 	}
 	// A cut completion stays cut: the choices that finished end as they
 	// said; the others keep their open block open, their last tool call
@@ -168,12 +176,14 @@ func (d *Decoder) decode(m frame.Message) error {
 		return nil // a message with no data (id: or retry: alone)
 	}
 	if data == wire.Done {
+		d.undone = ""
 		d.endResponse()
 		if d.cfg.StopAtDone {
 			d.drv.Stop()
 		}
 		return nil
 	}
+	d.undone = ""
 	c := &d.chunk
 	if err := d.cr.Decode(data, c); err != nil {
 		var te *json.UnmarshalTypeError
@@ -190,13 +200,16 @@ func (d *Decoder) decode(m frame.Message) error {
 		d.drv.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: c.Object, Raw: []byte(data)})
 		return nil
 	}
-	if d.resp != nil && c.ID != d.resp.id {
+	if d.resp != nil && openai.Given(c.ID) != d.resp.id {
 		d.endResponse() // a new completion without [DONE] between
 	}
 	if d.resp == nil {
-		d.resp = &response{id: c.ID, model: c.Model}
+		d.resp = &response{id: openai.Given(c.ID), model: c.Model, created: c.Created}
 	}
 	r := d.resp
+	if c.ServiceTier != "" {
+		r.tier = c.ServiceTier
+	}
 	var problems []string
 	sentinel := event.ErrSyntax
 	for i := range c.Choices {
@@ -214,6 +227,7 @@ func (d *Decoder) decode(m frame.Message) error {
 		r.usage = &u
 		if r.finished() && len(c.Choices) == 0 {
 			d.endResponse() // the usage chunk of stream_options.include_usage
+			d.undone = r.id
 		}
 	}
 	if len(problems) > 0 {
@@ -255,7 +269,7 @@ func (d *Decoder) scope(index int) (c *choice, problem string) {
 	agent := wire.ChoiceAgent(d.cfg.Agent, index)
 	c = &choice{index: index, agent: agent}
 	r.choices.add(index, c)
-	d.drv.Emit(&event.TurnStart{Agent: agent, MessageID: r.id, Model: r.model})
+	d.drv.Emit(&event.TurnStart{Agent: agent, MessageID: r.id, Model: r.model, Created: r.created})
 	return c, problem
 }
 
@@ -288,14 +302,15 @@ func (d *Decoder) choice(ch *wire.Choice) (problem string, sentinel error) {
 		reasoning = dl.Reasoning
 	}
 	if reasoning != nil && *reasoning != "" {
-		d.delta(c, event.Thinking, *reasoning)
+		d.delta(c, event.Thinking, *reasoning, false)
 	}
 	if dl.Content != nil && *dl.Content != "" {
-		d.delta(c, event.Text, *dl.Content)
+		d.delta(c, event.Text, *dl.Content, false)
 	}
 	if dl.Refusal != nil && *dl.Refusal != "" {
-		// A refusal is what the model said instead of an answer: text.
-		d.delta(c, event.Text, *dl.Refusal)
+		// A refusal is what the model said instead of an answer: a text
+		// block marked as one.
+		d.delta(c, event.Text, *dl.Refusal, true)
 	}
 	for i := range dl.ToolCalls {
 		if p, s := d.toolDelta(c, &dl.ToolCalls[i]); p != "" && problem == "" {
@@ -309,11 +324,11 @@ func (d *Decoder) choice(ch *wire.Choice) (problem string, sentinel error) {
 	return problem, sentinel
 }
 
-func (d *Decoder) delta(c *choice, kind event.BlockKind, text string) {
-	if c.open != kind {
+func (d *Decoder) delta(c *choice, kind event.BlockKind, text string, refusal bool) {
+	if c.open != kind || c.refusal != refusal {
 		d.closeBlock(c)
-		c.open = kind
-		d.drv.Emit(&event.BlockStart{Agent: c.agent, Kind: kind})
+		c.open, c.refusal = kind, refusal
+		d.drv.Emit(&event.BlockStart{Agent: c.agent, Kind: kind, Refusal: refusal})
 	}
 	d.drv.Emit(&event.Delta{Agent: c.agent, Kind: kind, Text: text})
 }
@@ -321,7 +336,7 @@ func (d *Decoder) delta(c *choice, kind event.BlockKind, text string) {
 func (d *Decoder) closeBlock(c *choice) {
 	if c.open != "" {
 		d.drv.Emit(&event.BlockEnd{Agent: c.agent, Kind: c.open})
-		c.open = ""
+		c.open, c.refusal = "", false
 	}
 }
 
@@ -407,6 +422,7 @@ func (d *Decoder) turnEnd(r *response, c *choice) *event.TurnEnd {
 	}
 	if c.index == 0 && r.usage != nil {
 		te.Usage = r.usage.Event()
+		te.Usage.ServiceTier = r.tier
 	}
 	return te
 }

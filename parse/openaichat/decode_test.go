@@ -36,7 +36,7 @@ func TestDecode(t *testing.T) {
 	}
 	usage := chunk("c", `[]`, `,"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15,"prompt_tokens_details":{"cached_tokens":4},"completion_tokens_details":{"reasoning_tokens":2}}`)
 	usageNull := chunk("c", `null`, `,"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}`)
-	start := eventtest.Item{Event: &event.TurnStart{Agent: a, MessageID: "c", Model: "m"}}
+	start := eventtest.Item{Event: &event.TurnStart{Agent: a, MessageID: "c", Model: "m", Created: 1}}
 	hi := []eventtest.Item{
 		{Event: &event.BlockStart{Agent: a, Kind: event.Text}},
 		{Event: &event.Delta{Agent: a, Kind: event.Text, Text: "hi"}},
@@ -61,8 +61,14 @@ func TestDecode(t *testing.T) {
 		want  []eventtest.Item
 	}{
 		{"text, usage, done", role + text("hi") + finish("stop") + usage + "data: [DONE]\n\n", Config{}, join(one(start), hi, one(end("end_turn", u)))},
-		{"no role chunk, no done", text("hi") + finish("length"), Config{}, join(one(start), hi, one(end("max_tokens", nil)))},
-		{"usage chunk with choices null", text("hi") + finish("content_filter") + usageNull, Config{}, join(one(start), hi, one(end("refusal", &event.Usage{InputTokens: 10, OutputTokens: 5})))},
+		{"no role chunk, no done: a cut body", text("hi") + finish("length"), Config{}, join(one(start), hi, one(end("max_tokens", nil)), one(eventtest.Item{Err: "in:3: stream ended without data: [DONE] after completion c"}))},
+		{
+			"service tier: the last said, on the usage",
+			text("hi") + finish("stop") + chunk("c", `[]`, `,"service_tier":"flex","usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}`) + "data: [DONE]\n\n",
+			Config{},
+			join(one(start), hi, one(end("end_turn", &event.Usage{InputTokens: 10, OutputTokens: 5, ServiceTier: "flex"}))),
+		},
+		{"usage chunk with choices null", text("hi") + finish("content_filter") + usageNull + "data: [DONE]\n\n", Config{}, join(one(start), hi, one(end("refusal", &event.Usage{InputTokens: 10, OutputTokens: 5})))},
 		{
 			"interleaved tool calls, arguments split anywhere",
 			role +
@@ -81,7 +87,7 @@ func TestDecode(t *testing.T) {
 		},
 		{
 			"reasoning_content then content",
-			chunk("c", `[{"index":0,"delta":{"reasoning_content":"hmm"}}]`, "") + text("hi") + finish("stop"),
+			chunk("c", `[{"index":0,"delta":{"reasoning_content":"hmm"}}]`, "") + text("hi") + finish("stop") + "data: [DONE]\n\n",
 			Config{},
 			join(one(start), []eventtest.Item{
 				{Event: &event.BlockStart{Agent: a, Kind: event.Thinking}},
@@ -90,10 +96,10 @@ func TestDecode(t *testing.T) {
 			}, hi, one(end("end_turn", nil))),
 		},
 		{
-			"refusal as text",
+			"refusal: a text block marked as one",
 			chunk("c", `[{"index":0,"delta":{"refusal":"hi"}}]`, "") + finish("content_filter") + "data: [DONE]\n\n",
 			Config{},
-			join(one(start), hi, one(end("refusal", nil))),
+			join(one(start), []eventtest.Item{{Event: &event.BlockStart{Agent: a, Kind: event.Text, Refusal: true}}}, hi[1:], one(end("refusal", nil))),
 		},
 		{
 			"n = 2: choice 1 is its own scope",
@@ -102,7 +108,7 @@ func TestDecode(t *testing.T) {
 			Config{},
 			[]eventtest.Item{
 				start, hi[0], hi[1],
-				{Event: &event.TurnStart{Agent: a + "/choice-1", MessageID: "c", Model: "m"}},
+				{Event: &event.TurnStart{Agent: a + "/choice-1", MessageID: "c", Model: "m", Created: 1}},
 				{Event: &event.BlockStart{Agent: a + "/choice-1", Kind: event.Text}},
 				{Event: &event.Delta{Agent: a + "/choice-1", Kind: event.Text, Text: "yo"}},
 				{Event: &event.BlockEnd{Agent: a + "/choice-1", Kind: event.Text}},
@@ -122,9 +128,9 @@ func TestDecode(t *testing.T) {
 		},
 		{
 			"two completions without done between",
-			text("hi") + finish("stop") + strings.ReplaceAll(text("hi")+finish("stop"), `"id":"c"`, `"id":"d"`),
+			text("hi") + finish("stop") + strings.ReplaceAll(text("hi")+finish("stop"), `"id":"c"`, `"id":"d"`) + "data: [DONE]\n\n",
 			Config{},
-			join(one(start), hi, one(end("end_turn", nil)), one(eventtest.Item{Event: &event.TurnStart{Agent: a, MessageID: "d", Model: "m"}}), hi,
+			join(one(start), hi, one(end("end_turn", nil)), one(eventtest.Item{Event: &event.TurnStart{Agent: a, MessageID: "d", Model: "m", Created: 1}}), hi,
 				one(eventtest.Item{Event: &event.TurnEnd{Agent: a, MessageID: "d", StopReason: "end_turn"}})),
 		},
 		{
@@ -137,7 +143,7 @@ func TestDecode(t *testing.T) {
 		},
 		{
 			"content after the finish",
-			finish("stop") + text("hi"),
+			finish("stop") + text("hi") + "data: [DONE]\n\n",
 			Config{},
 			[]eventtest.Item{start, {Err: "in:3:1: choice 0 has content after its finish_reason"}, end("end_turn", nil)},
 		},

@@ -28,10 +28,12 @@
 //
 // Tolerance: framing is frame.SSE (LF, CRLF or CR, "data:" with or without
 // the space); chunks without a role chunk, with content null, with
-// choices null in the usage chunk, or without [DONE] are read. A data line
+// choices null in the usage chunk are read. A data line
 // that is not JSON is a *event.ParseError and reading goes on. One SSE
 // message, and one choice's tool arguments, may be at most MaxEventBytes.
 // A body that ends before a choice's finish_reason yields what arrived
 // (tool calls with their arguments so far, as a JSON string when they do
-// not parse) and then a ParseError wrapping event.ErrTruncated.
+// not parse) and then a ParseError wrapping event.ErrTruncated; so does
+// one that ends after every choice finished but before [DONE] (its usage
+// chunk may be what was cut off).
 package openaichat

@@ -81,6 +81,7 @@ func TestMaxOpenToolCalls(t *testing.T) {
 		in.WriteString(chunk("c", `[{"index":0,"delta":{"tool_calls":[{"index":`+strconv.Itoa(i)+`,"id":"t`+strconv.Itoa(i)+`","type":"function","function":{"name":"f","arguments":"{}"}}]}}]`, ""))
 	}
 	in.WriteString(chunk("c", `[{"index":0,"delta":{},"finish_reason":"tool_calls"}]`, ""))
+	in.WriteString("data: [DONE]\n\n")
 	dec := NewDecoder(strings.NewReader(in.String()), &Config{Source: "in"})
 	most := 0
 	capped, events := drain(t, dec, func() {

@@ -75,6 +75,16 @@ type textState struct {
 	annotations []wire.Annotation
 }
 
+// blockStart returns the BlockStart of a block of item it (nil when the
+// stream named none).
+func (d *Decoder) blockStart(kind event.BlockKind, it *itemState, refusal bool) *event.BlockStart {
+	bs := &event.BlockStart{Agent: d.cfg.Agent, Kind: kind, Refusal: refusal}
+	if it != nil {
+		bs.ID = it.id
+	}
+	return bs
+}
+
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	d := &Decoder{seq: -1, items: map[int]*itemState{}}
@@ -135,7 +145,12 @@ func (d *Decoder) truncation() error {
 	for _, i := range slices.Sorted(maps.Keys(r.items)) {
 		it := r.items[i]
 		if isCall(it) {
-			d.drv.Emit(d.toolCall(it, nil))
+			tc := d.toolCall(it, nil)
+			tc.Truncated = true
+			if it.args.Len() == 0 {
+				tc.Input = json.RawMessage(`""`) // nothing arrived: no invented {}
+			}
+			d.drv.Emit(tc)
 			what = fmt.Sprintf(" (in the arguments of tool call %s)", it.callID)
 		}
 	}
@@ -232,15 +247,16 @@ func (d *Decoder) begin(rs *wire.Response) {
 	if rs == nil {
 		rs = &wire.Response{}
 	}
-	if d.resp != nil && d.resp.id == rs.ID {
+	id := openai.Given(rs.ID) // an id agentstream made up is none
+	if d.resp != nil && d.resp.id == id {
 		return
 	}
 	if d.resp != nil {
 		d.end(nil, "") // a new response without the last one's end
 	}
 	clear(d.items)
-	d.resp = &response{id: rs.ID, model: rs.Model, items: d.items}
-	d.drv.Emit(&event.TurnStart{Agent: d.cfg.Agent, MessageID: rs.ID, Model: rs.Model})
+	d.resp = &response{id: id, model: rs.Model, items: d.items}
+	d.drv.Emit(&event.TurnStart{Agent: d.cfg.Agent, MessageID: id, Model: rs.Model, Created: openai.Created(rs.CreatedAt)})
 }
 
 func (d *Decoder) ensure() *response {
@@ -275,7 +291,7 @@ func (d *Decoder) event(ev *wire.StreamEvent, data string) error {
 		}
 		d.releaseThinking()
 		d.addItem(r, ev.OutputIndex, &itemState{
-			typ: ev.Item.Type, id: ev.Item.ID, callID: ev.Item.CallID, name: ev.Item.Name, server: ev.Item.ServerLabel,
+			typ: ev.Item.Type, id: openai.Given(ev.Item.ID), callID: ev.Item.CallID, name: ev.Item.Name, server: ev.Item.ServerLabel,
 		})
 	case typ == wire.EvItemDone:
 		d.ensure()
@@ -286,11 +302,11 @@ func (d *Decoder) event(ev *wire.StreamEvent, data string) error {
 	case typ == wire.EvPartAdded:
 		d.ensure()
 		if ev.Part != nil && (ev.Part.Type == wire.PartOutputText || ev.Part.Type == wire.PartRefusal) {
-			d.openText(ev.OutputIndex)
+			d.openText(ev.OutputIndex, ev.Part.Type == wire.PartRefusal)
 		}
 	case typ == wire.EvTextDelta || typ == wire.EvRefusalDelta:
 		d.ensure()
-		d.openText(ev.OutputIndex)
+		d.openText(ev.OutputIndex, typ == wire.EvRefusalDelta)
 		if ev.Delta != "" {
 			d.drv.Emit(&event.Delta{Agent: a, Kind: event.Text, Text: ev.Delta})
 		}
@@ -355,13 +371,14 @@ func (d *Decoder) item(index int) *itemState {
 	return it
 }
 
-func (d *Decoder) openText(index int) {
+func (d *Decoder) openText(index int, refusal bool) {
 	r := d.resp
 	d.releaseThinking()
-	d.item(index).streamed = true
+	it := d.item(index)
+	it.streamed = true
 	if r.text == nil {
 		r.text = &textState{}
-		d.drv.Emit(&event.BlockStart{Agent: d.cfg.Agent, Kind: event.Text})
+		d.drv.Emit(d.blockStart(event.Text, it, refusal))
 	}
 }
 
@@ -394,9 +411,10 @@ func (d *Decoder) openThinking(index int) {
 	r := d.resp
 	d.closeText()
 	d.releaseThinking()
-	d.item(index).streamed = true
+	it := d.item(index)
+	it.streamed = true
 	r.think = true
-	d.drv.Emit(&event.BlockStart{Agent: d.cfg.Agent, Kind: event.Thinking})
+	d.drv.Emit(d.blockStart(event.Thinking, it, false))
 }
 
 // releaseThinking ends a thinking block whose end was held for its
@@ -416,6 +434,7 @@ func (d *Decoder) closeOpen() {
 
 func (d *Decoder) itemDone(index int, item *wire.Item) error {
 	r := d.resp
+	item.ID = openai.Given(item.ID) // an id agentstream made up is none
 	st := r.items[index]
 	if st == nil {
 		st = &itemState{typ: item.Type, id: item.ID, callID: item.CallID, name: item.Name, server: item.ServerLabel}
@@ -436,7 +455,7 @@ func (d *Decoder) itemDone(index int, item *wire.Item) error {
 			if p.Type == wire.PartRefusal {
 				text = p.Refusal
 			}
-			d.drv.Emit(&event.BlockStart{Agent: a, Kind: event.Text})
+			d.drv.Emit(&event.BlockStart{Agent: a, Kind: event.Text, ID: item.ID, Refusal: p.Type == wire.PartRefusal})
 			if text != "" {
 				d.drv.Emit(&event.Delta{Agent: a, Kind: event.Text, Text: text})
 			}
@@ -461,7 +480,7 @@ func (d *Decoder) itemDone(index int, item *wire.Item) error {
 			parts = []wire.Part{{}}
 		}
 		for i, p := range parts {
-			d.drv.Emit(&event.BlockStart{Agent: a, Kind: event.Thinking})
+			d.drv.Emit(&event.BlockStart{Agent: a, Kind: event.Thinking, ID: item.ID})
 			if p.Text != "" {
 				d.drv.Emit(&event.Delta{Agent: a, Kind: event.Thinking, Text: p.Text})
 			}
@@ -508,7 +527,7 @@ func (d *Decoder) itemDone(index int, item *wire.Item) error {
 				in = toolInput(s)
 			}
 		}
-		d.drv.Emit(&event.ToolCall{Agent: a, ID: item.CallID, Name: wire.ToolSearchTool, Input: in})
+		d.drv.Emit(&event.ToolCall{Agent: a, ID: item.CallID, Name: wire.ToolSearchTool, Input: in, ItemID: item.ID})
 	default:
 		d.closeOpen()
 		d.drv.Emit(&event.Unknown{Agent: a, Format: Name, Type: item.Type, Raw: jsontext.Compact(item.Raw)})
@@ -519,12 +538,12 @@ func (d *Decoder) itemDone(index int, item *wire.Item) error {
 // toolCall returns the ToolCall of a client or MCP tool item. item is
 // nil when the stream was cut before the item's end.
 func (d *Decoder) toolCall(st *itemState, item *wire.Item) *event.ToolCall {
-	tc := &event.ToolCall{Agent: d.cfg.Agent, ID: st.callID, Name: st.name}
+	tc := &event.ToolCall{Agent: d.cfg.Agent, ID: st.callID, Name: st.name, ItemID: st.id}
 	args := st.args.String()
 	typ := st.typ
 	if item != nil {
 		typ = item.Type
-		tc.ID, tc.Name = item.CallID, item.Name
+		tc.ID, tc.Name, tc.ItemID = item.CallID, item.Name, item.ID
 		switch {
 		case item.Type == wire.ItemCustomToolCall:
 			args = item.Input
@@ -542,7 +561,7 @@ func (d *Decoder) toolCall(st *itemState, item *wire.Item) *event.ToolCall {
 			tc.Input = validJSON(item.Action)
 		}
 	case wire.ItemMCPCall:
-		tc.ID, tc.MCPServer = st.id, st.server
+		tc.ID, tc.MCPServer, tc.ItemID = st.id, st.server, ""
 		if item != nil {
 			tc.ID, tc.MCPServer = item.ID, item.ServerLabel
 		}
@@ -625,6 +644,7 @@ func (d *Decoder) end(rs *wire.Response, typ string) {
 	te.StopReason = openai.StopFromStatus(status, reason, r.tools)
 	if rs.Usage != nil {
 		te.Usage = rs.Usage.Counts().Event()
+		te.Usage.ServiceTier = rs.ServiceTier
 	}
 	if status == openai.StatusFailed {
 		te.Error = "response failed"

@@ -62,7 +62,7 @@ func TestDecode(t *testing.T) {
 	const a = "A"
 	start := eventtest.Item{Event: &event.TurnStart{Agent: a, MessageID: "r1", Model: "m"}}
 	hi := []eventtest.Item{
-		{Event: &event.BlockStart{Agent: a, Kind: event.Text}},
+		{Event: &event.BlockStart{Agent: a, Kind: event.Text, ID: "msg"}},
 		{Event: &event.Delta{Agent: a, Kind: event.Text, Text: "hi"}},
 		{Event: &event.BlockEnd{Agent: a, Kind: event.Text}},
 	}
@@ -83,6 +83,15 @@ func TestDecode(t *testing.T) {
 		want  []eventtest.Item
 	}{
 		{"text", text, append(append([]eventtest.Item{start}, hi...), end("end_turn", u))},
+		{
+			"service tier and created_at",
+			body(`{"type":"response.created","response":{"id":"r1","model":"m","created_at":1767225600,"status":"in_progress","output":[]}}`,
+				`{"type":"response.completed","response":{"id":"r1","model":"m","status":"completed","service_tier":"priority","usage":{"input_tokens":1,"output_tokens":2}}}`),
+			[]eventtest.Item{
+				{Event: &event.TurnStart{Agent: a, MessageID: "r1", Model: "m", Created: 1767225600}},
+				end("end_turn", &event.Usage{InputTokens: 1, OutputTokens: 2, ServiceTier: "priority"}),
+			},
+		},
 		{"two bodies", text + text, append(append(append(append([]eventtest.Item{start}, hi...), end("end_turn", u), start), hi...), end("end_turn", u))},
 		{
 			"function call",
@@ -90,7 +99,7 @@ func TestDecode(t *testing.T) {
 				`{"type":"response.function_call_arguments.delta","item_id":"fc","output_index":0,"delta":"1}"}`,
 				`{"type":"response.output_item.done","output_index":0,"item":{"id":"fc","type":"function_call","call_id":"c1","name":"f","arguments":"{\"a\":1}"}}`,
 				`{"type":"response.completed","response":{"id":"r1","status":"completed"}}`)...),
-			[]eventtest.Item{start, {Event: &event.ToolCall{Agent: a, ID: "c1", Name: "f", Input: json.RawMessage(`{"a":1}`)}}, end("tool_use", nil)},
+			[]eventtest.Item{start, {Event: &event.ToolCall{Agent: a, ID: "c1", Name: "f", Input: json.RawMessage(`{"a":1}`), ItemID: "fc"}}, end("tool_use", nil)},
 		},
 		{
 			"incomplete: max_output_tokens",
@@ -138,7 +147,7 @@ func TestDecode(t *testing.T) {
 			body(append([]string{created}, fc("response.function_call_arguments.delta", `"{\"a\":"`)...)...),
 			[]eventtest.Item{
 				start,
-				{Event: &event.ToolCall{Agent: a, ID: "c1", Name: "f", Input: json.RawMessage(`"{\"a\":"`)}},
+				{Event: &event.ToolCall{Agent: a, ID: "c1", Name: "f", Input: json.RawMessage(`"{\"a\":"`), ItemID: "fc", Truncated: true}},
 				{Err: "in:7: stream ended without response.completed, inside response r1 (in the arguments of tool call c1)"},
 			},
 		},

@@ -20,6 +20,7 @@ type Reader struct {
 	id      string // the last id and model read, reused while they repeat
 	model   string
 	fprint  *string // the last system_fingerprint
+	tier    string  // the last service_tier
 }
 
 // Decode decodes data into c as json.Unmarshal into a zero Chunk does.
@@ -60,6 +61,10 @@ func (cr *Reader) read(c *Chunk) bool {
 		case "model":
 			if !r.Null() {
 				c.Model = intern(r.Str(), &cr.model)
+			}
+		case "service_tier":
+			if !r.Null() {
+				c.ServiceTier = intern(r.Str(), &cr.tier)
 			}
 		case "system_fingerprint":
 			if r.Null() {

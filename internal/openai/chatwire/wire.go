@@ -23,8 +23,9 @@ const (
 type Chunk struct {
 	ID                string           `json:"id"`
 	Object            string           `json:"object"`
-	Created           int64            `json:"created"`
+	Created           int64            `json:"created,omitempty"` // written only when the source said it
 	Model             string           `json:"model"`
+	ServiceTier       string           `json:"service_tier,omitempty"`
 	SystemFingerprint *string          `json:"system_fingerprint,omitempty"`
 	Choices           []Choice         `json:"choices"`
 	Usage             *Usage           `json:"usage,omitempty"`

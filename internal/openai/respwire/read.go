@@ -161,6 +161,8 @@ func (er *Reader) readResponse(rs *Response) {
 			if !r.Null() {
 				rs.ID = intern(r.Str(), &er.respID)
 			}
+		case "created_at":
+			rs.CreatedAt = raw(r)
 		case "model":
 			if !r.Null() {
 				rs.Model = intern(r.Str(), &er.model)
@@ -169,6 +171,8 @@ func (er *Reader) readResponse(rs *Response) {
 			if !r.Null() {
 				rs.Status = word(r.Str())
 			}
+		case "service_tier":
+			r.StringField(&rs.ServiceTier)
 		case "incomplete_details":
 			if r.Null() {
 				rs.IncompleteDetails = nil

@@ -109,8 +109,10 @@ type StreamEvent struct {
 // fields read are declared (its output is the items already streamed).
 type Response struct {
 	ID                string           `json:"id"`
+	CreatedAt         json.RawMessage  `json:"created_at"` // Unix seconds; kept raw: any JSON is tolerated
 	Model             string           `json:"model"`
 	Status            string           `json:"status"`
+	ServiceTier       string           `json:"service_tier"`
 	Error             *openai.APIError `json:"error"`
 	IncompleteDetails *struct {
 		Reason string `json:"reason"`
