@@ -103,17 +103,17 @@ perf: build
 	@command -v jq >/dev/null || { echo "installing jq (apt-get install -y jq)"; \
 		apt-get install -y jq >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y jq >/dev/null 2>&1; }; }
 	@command -v jq >/dev/null || { echo "perf needs jq, and apt-get install -y jq failed (it needs root and Debian's apt)"; exit 1; }
-	$(GO) run ./internal/perfrun -bin bin/agentstream -testdata testdata -sizes $(PERFSIZES) -runs $(PERFRUNS)
+	$(GO) run ./tools/perf -bin bin/agentstream -testdata testdata -sizes $(PERFSIZES) -runs $(PERFRUNS)
 	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
 	npm install --prefix "$$dir" --no-audit --no-fund --silent $(CCUSAGE_NPM); \
 	cc=$$(find "$$dir/node_modules/@ccusage" -path '*/bin/ccusage' -type f | head -1); chmod +x "$$cc"; \
-	$(GO) run ./internal/usageperf -bin bin/agentstream -ccusage "$$cc" -testdata testdata -mb 200 -runs $(PERFRUNS)
+	$(GO) run ./tools/perf/usage -bin bin/agentstream -ccusage "$$cc" -testdata testdata -mb 200 -runs $(PERFRUNS)
 
 ## pgo: regenerate default.pgo, the CPU profile go build optimises the binary with
 ## (profile-guided optimisation): every convert pair and assemble -o json on 20 MB
 ## inputs, run in process; see docs/performance.md. Not part of test.
 pgo: build
-	$(GO) run ./internal/perfrun -bin bin/agentstream -testdata testdata -sizes 20 -pgo default.pgo
+	$(GO) run ./tools/perf -bin bin/agentstream -testdata testdata -sizes 20 -pgo default.pgo
 
 ## docs: regenerate docs/cli, docs/man, docs/validate.md's rule table and docs/verify.md's lacks table (checked for staleness by the tests)
 docs:

@@ -1,4 +1,4 @@
-// Command perfrun measures agentstream's throughput, as `make perf` runs
+// Command perf measures agentstream's throughput, as `make perf` runs
 // it: it generates large inputs of every wire format from testdata/ in a
 // temporary directory (the partial Claude recordings, and their conversion
 // to each other format by the binary under test, repeated with their ids
@@ -61,7 +61,7 @@ func main() {
 		err = run(*bin, *testdata, *sizes, *keep, *runs)
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "perfrun:", err)
+		fmt.Fprintln(os.Stderr, "perf:", err)
 		os.Exit(1)
 	}
 }
