@@ -208,9 +208,10 @@ type unit struct {
 	done  bool // the recordings end with data: [DONE], kept once at the end
 }
 
+// bytesPerLine is the mean length of the unit's non-blank lines.
 func (u unit) bytesPerLine() int {
-	n := bytes.Count(u.text, []byte("\n"))
-	if n == 0 {
+	n := bytes.Count(u.text, []byte("\n")) - bytes.Count(u.text, []byte("\n\n"))
+	if n <= 0 {
 		return 0
 	}
 	return len(u.text) / n
