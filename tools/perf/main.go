@@ -21,9 +21,9 @@
 // a shared machine wall time mostly measures the neighbours.
 //
 // With -pgo FILE it measures nothing: it runs the commands (-only: those
-// whose name matches) on the inputs of the first size in process (cmd.Run,
-// output discarded) under the CPU profiler and writes the profile to FILE,
-// which `make pgo` makes the repository's default.pgo.
+// whose name matches) -runs times on the inputs of the first size in
+// process (cmd.Run, output discarded) under the CPU profiler and writes the
+// profile to FILE, which `make pgo` makes the repository's default.pgo.
 package main
 
 import (
@@ -471,6 +471,9 @@ func measureSize(o options, bin, dir string, t tools, units map[string]unit, mb 
 	rows := make([][]sample, len(cs))
 	for range o.runs {
 		for _, s := range sources {
+			if !slices.ContainsFunc(cs, func(c command) bool { return c.from == s.name }) {
+				continue
+			}
 			in := inputs[s.name]
 			b := base[s.name]
 			if b == nil {
@@ -685,11 +688,8 @@ func latency(bin string) error {
 	return nil
 }
 
-// pgoRounds is how many times profile runs every command.
-const pgoRounds = 3
-
-// profile writes a CPU profile of the rows, run in process on inputs of
-// the first size, to path. The garbage collector is set as the binary
+// profile writes a CPU profile of the rows, each run o.runs times in
+// process on inputs of the first size, to path. The garbage collector is set as the binary
 // sets it (cmd.TuneGC), so that the profile weighs what the binary runs.
 func profile(o options, path string) error {
 	dir, err := os.MkdirTemp("", "agentstream-pgo-")
@@ -715,7 +715,7 @@ func profile(o options, path string) error {
 		return err
 	}
 	cs := commands(inputs, o.only)
-	for range pgoRounds {
+	for range o.runs {
 		for _, c := range cs {
 			// Exit codes are not checked: real recordings carry errors,
 			// as measure allows.
