@@ -369,10 +369,14 @@ type input struct {
 	json string // its JSON lines, for jq (the data: lines of an SSE input)
 }
 
-// makeInputs writes the inputs of mb MB of every format into dir.
-func makeInputs(dir string, units map[string]unit, mb int) (map[string]input, error) {
+// makeInputs writes the inputs of mb MB into dir, of every format a row
+// matching only reads.
+func makeInputs(dir string, units map[string]unit, mb int, only *regexp.Regexp) (map[string]input, error) {
 	inputs := map[string]input{}
 	for _, s := range sources {
+		if !slices.ContainsFunc(commands(nil, only), func(c command) bool { return c.from == s.name }) {
+			continue
+		}
 		in := input{src: s, path: filepath.Join(dir, fmt.Sprintf("%s-%d.%s", s.name, mb, s.ext))}
 		if err := writeRepeated(in.path, units[s.name], int64(mb)<<20); err != nil {
 			return nil, err
@@ -462,7 +466,7 @@ type sample struct {
 type baselines struct{ jq, gojq, valid []sample }
 
 func measureSize(o options, bin, dir string, t tools, units map[string]unit, mb int) error {
-	inputs, err := makeInputs(dir, units, mb)
+	inputs, err := makeInputs(dir, units, mb, o.only)
 	if err != nil {
 		return err
 	}
@@ -701,7 +705,7 @@ func profile(o options, path string) error {
 	if err != nil {
 		return err
 	}
-	inputs, err := makeInputs(dir, units, o.sizes[0])
+	inputs, err := makeInputs(dir, units, o.sizes[0], o.only)
 	if err != nil {
 		return err
 	}
