@@ -107,7 +107,7 @@ func writeView(name string, dec event.Decoder, rep *reporter, w *bufio.Writer, v
 			}
 		}
 		err := v.Event(ev)
-		if errors.Is(err, assemble.ErrBlockTooLarge) || errors.Is(err, assemble.ErrTooManyOpen) {
+		if errors.Is(err, assemble.ErrBlockTooLarge) || errors.Is(err, assemble.ErrTooManyOpen) || errors.Is(err, htmlview.ErrTooManyAgents) {
 			if !rep.problem(fmt.Errorf("%s: %w", name, err)) {
 				return errStrictStop
 			}

@@ -76,9 +76,9 @@ type envState struct {
 	agents map[string]*envAgent
 	seen   *openset.Set[string] // agents, the one seen longest ago first
 	capped bool                 // letting go of an agent was reported
-	done   *pos // where [DONE] was
-	after  bool // something came after [DONE]
-	server bool // the server's error object ended the stream
+	done   *pos                 // where [DONE] was
+	after  bool                 // something came after [DONE]
+	server bool                 // the server's error object ended the stream
 	last   pos
 	n      int // envelopes seen
 }
