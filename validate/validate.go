@@ -196,7 +196,11 @@ func (v *checker) parseError(perr *event.ParseError) {
 	case errors.Is(perr, event.ErrTooLarge):
 		rule = TooLarge
 	}
-	v.report(rule, pos{perr.Line, perr.Column}, "%v", perr.Err)
+	col := perr.Column
+	if perr.Line > 0 {
+		col = max(col, 1) // a unit's problem with no column: at its start
+	}
+	v.report(rule, pos{perr.Line, col}, "%v", perr.Err)
 }
 
 // events applies the GEN rules to a decoder's output; units says where
