@@ -36,7 +36,8 @@ func TestBoundedState(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v := &checker{cfg: &Config{Source: "x", Format: testFormat("test")}}
+			lim := &limiter{max: -1, n: map[string]int{}, left: map[string]int{}}
+			v := &checker{cfg: &Config{Source: "x", Format: testFormat("test")}, lim: lim}
 			v.t.init(v)
 			peak := 0
 			for i := range boundedN {
@@ -95,5 +96,21 @@ func TestCapsKeepRules(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestMaxPerRule: a violation on every event is listed MaxPerRule times,
+// then counted in one more.
+func TestMaxPerRule(t *testing.T) {
+	var items []any
+	for i := range 1500 {
+		items = append(items, &event.ToolCall{ID: "c" + strconv.Itoa(i), Name: "Read", Input: json.RawMessage(`1`), Server: true})
+	}
+	got := eventsCheck(t, items...)
+	if len(got) != DefaultMaxPerRule+1 {
+		t.Fatalf("%d violations, want %d", len(got), DefaultMaxPerRule+1)
+	}
+	if want := "GEN008: and 500 more like this (not listed: more than 1000)"; got[len(got)-1] != want {
+		t.Errorf("last violation %q, want %q (first %q)", got[len(got)-1], want, got[0])
 	}
 }

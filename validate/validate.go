@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
@@ -42,6 +44,35 @@ type Config struct {
 	// Hint says what the input looks like when it holds no event of its
 	// format (GEN010), e.g. "it looks like claude".
 	Hint string
+	// MaxPerRule caps the violations of one rule Check returns
+	// (DefaultMaxPerRule when 0, no cap when negative): past it they are
+	// counted, and one more violation of the rule, with no position,
+	// says how many were left out ("and N more like this").
+	MaxPerRule int
+}
+
+// DefaultMaxPerRule is the default of Config.MaxPerRule.
+const DefaultMaxPerRule = 1000
+
+// limiter counts the violations of each rule, for both checkers of one
+// Check.
+type limiter struct {
+	mu   sync.Mutex
+	max  int
+	n    map[string]int
+	left map[string]int // left out, by rule
+}
+
+// admit reports whether one more violation of rule is kept.
+func (l *limiter) admit(rule string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.n[rule]++
+	if l.max < 0 || l.n[rule] <= l.max {
+		return true
+	}
+	l.left[rule]++
+	return false
 }
 
 // Check reads r and returns the violations found, in input order. It
@@ -58,7 +89,11 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 		}
 	}
 	cc := &format.CheckConfig{Source: c.Source, MaxEventBytes: c.MaxEventBytes, MaxChunkBytes: c.MaxChunkBytes}
-	v := &checker{cfg: &c}
+	if c.MaxPerRule == 0 {
+		c.MaxPerRule = DefaultMaxPerRule
+	}
+	lim := &limiter{max: c.MaxPerRule, n: map[string]int{}, left: map[string]int{}}
+	v := &checker{cfg: &c, lim: lim}
 	v.t.init(v)
 	er := &errReader{r: r}
 	ur := newUTF8Reader(er, v)
@@ -80,7 +115,7 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 		// step with it, through a pipe.
 		pr, pw := io.Pipe()
 		units.tee = pw
-		w := &checker{cfg: &c}
+		w := &checker{cfg: &c, lim: lim}
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
@@ -111,6 +146,14 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 		}
 		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 	})
+	// What was left out, after what was listed.
+	for _, r := range slices.Sorted(maps.Keys(lim.left)) {
+		rl, _ := rule(&c.Format, r)
+		v.out = append(v.out, Violation{
+			Rule: r, Name: rl.Name, Source: c.Source,
+			Message: fmt.Sprintf("and %d more like this (not listed: more than %d)", lim.left[r], c.MaxPerRule),
+		})
+	}
 	return v.out, err
 }
 
@@ -148,6 +191,7 @@ type pos struct{ line, col int }
 // format.Reporter of the format's own checker.
 type checker struct {
 	cfg       *Config
+	lim       *limiter
 	out       []Violation
 	t         tracker
 	truncated bool // a GEN002 was reported
@@ -161,6 +205,9 @@ func (v *checker) report(id string, p pos, msg string, args ...any) {
 	}
 	if id == Truncated {
 		v.truncated = true
+	}
+	if !v.lim.admit(id) {
+		return
 	}
 	v.out = append(v.out, Violation{
 		Rule: id, Name: r.Name, Source: v.cfg.Source, Line: p.line, Column: p.col,
