@@ -90,7 +90,7 @@ type Transcript struct {
 	capped  bool  // letting go of a call was reported
 	forgot  error // that report, returned by the next Event
 	ended   bool  // a run end was seen
-	mdNotes int  // Markdown footnotes so far: their ids are document-wide
+	mdNotes int   // Markdown footnotes so far: their ids are document-wide
 	// usage counts tokens as `agentstream usage` does, for the summary.
 	usage *usage.Counter
 }
