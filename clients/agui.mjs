@@ -136,7 +136,9 @@ async function aguiCheck(file, body, h) {
   const last = got.events.at(-1)?.type;
   const failed = ref.final?.is_error === true || (ref.fatal.length > 0 && !ref.final);
   const errors = got.events.filter((e) => e.type === 'RUN_ERROR' || (e.type === 'CUSTOM' && e.name === 'agentstream.error' && e.value.fatal));
-  h.check(C, file, 'errors that ended a turn or the run', ref.fatal.length > 0, errors.length > 0);
+  // A run whose end says it failed (is_error) ends with RUN_ERROR even
+  // when no error event was fatal (the AI SDK's finishReason error).
+  h.check(C, file, 'errors that ended a turn or the run', ref.fatal.length > 0 || ref.final?.is_error === true, errors.length > 0);
   if (ref.final?.is_error) h.check(C, file, 'a failed run ends with RUN_ERROR', 'RUN_ERROR', last);
   if (ref.final && !ref.final.is_error) h.check(C, file, 'a finished run ends with RUN_FINISHED', 'RUN_FINISHED', last);
   if (ref.usage && !failed) {

@@ -70,6 +70,22 @@ function assembled(file) {
     fatal: blocks.filter((b) => mine(b) && ((b.type === 'error' && b.fatal) || (b.type === 'turn_end' && b.is_error))),
     usage: final?.usage,
     final,
+    // The main agent's model turns: message id, stop reason, usage.
+    turns: blocks.filter((b) => mine(b) && b.type === 'turn_end'),
+  };
+}
+
+// runAccount is what the source says of its main agent's accounting: the
+// run's usage (its own, else its turns' summed, else null) and stop
+// reason (the run's, else the last turn's, else null), and its cost.
+function runAccount(ref) {
+  const turns = ref.turns.filter((t) => t.usage);
+  const sum = (k) => turns.reduce((n, t) => n + (t.usage[k] ?? 0), 0);
+  const usage = ref.usage ?? (turns.length > 0 ? { input_tokens: sum('input_tokens'), output_tokens: sum('output_tokens') } : null);
+  return {
+    usage: usage && [usage.input_tokens ?? 0, usage.output_tokens ?? 0],
+    stop: ref.final?.stop_reason ?? ref.turns.at(-1)?.stop_reason ?? null,
+    cost: ref.final?.cost_usd ?? null,
   };
 }
 
@@ -138,7 +154,7 @@ async function anthropicRun(text) {
       stream.on('streamEvent', (_, snapshot) => { partial = snapshot; });
       const m = await stream.finalMessage();
       out.push({
-        model: m.model, stop_reason: m.stop_reason,
+        id: m.id, model: m.model, stop_reason: m.stop_reason,
         usage: { input_tokens: m.usage.input_tokens, output_tokens: m.usage.output_tokens, service_tier: m.usage.service_tier ?? null },
         content: m.content.map(norm),
       });
@@ -176,13 +192,24 @@ async function anthropicCheck(file, format) {
   const errs = got.filter((r) => r.error);
   check(c, file, 'fatal errors', [...new Set(ref.fatal.map((e) => e.text))], errs.map((e) => ref.fatal.find((f) => e.error.message.includes(f.text))?.text ?? e.error.message));
   if (errs.length > 0) check(c, file, 'an error ends the stream', true, got.at(-1).error !== undefined);
-  for (const m of msgs.slice(0, -1)) check(c, file, 'stop reason of every message but the last', true, m.stop_reason !== null);
-  if (ref.usage && !ref.final.is_error) {
-    const sum = (k) => msgs.reduce((n, m) => n + m.usage[k], 0);
-    check(c, file, 'usage summed over messages', [ref.usage.input_tokens ?? 0, ref.usage.output_tokens ?? 0], [sum('input_tokens'), sum('output_tokens')]);
+  // Accounting: what the source says, exactly; nothing it does not say
+  // (a stop reason nobody named is null, usage nobody gave the null
+  // counts, a message id nobody gave "").
+  const acct = runAccount(ref);
+  const failed = ref.final?.is_error || ref.fatal.length > 0;
+  if (ref.turns.length === msgs.length && !failed) {
+    const last = msgs.length - 1;
+    check(c, file, 'stop reason of every message', ref.turns.map((t, i) => t.stop_reason ?? (i === last ? acct.stop : null)), msgs.map((m) => m.stop_reason));
+    check(c, file, 'message ids', ref.turns.map((t) => t.message_id ?? ''), msgs.map((m) => m.id));
+  } else if (ref.turns.length === 0 && !failed) {
+    // A source without turns (the envelope, XML): one message per turn
+    // the writer makes, none with a stop reason but the run's on the last.
+    check(c, file, 'stop reason of every message', msgs.map((_, i) => (i === msgs.length - 1 ? acct.stop : null)), msgs.map((m) => m.stop_reason));
+    check(c, file, 'no made-up message id', msgs.map(() => ''), msgs.map((m) => m.id));
   }
-  if (ref.final?.stop_reason && !ref.final.is_error && msgs.length > 0) {
-    check(c, file, 'last stop reason', ref.final.stop_reason, msgs.at(-1).stop_reason);
+  if (!failed && msgs.length > 0) {
+    const sum = (k) => (msgs.every((m) => m.usage[k] === null) ? null : msgs.reduce((n, m) => n + (m.usage[k] ?? 0), 0));
+    check(c, file, 'usage summed over messages', acct.usage ?? [null, null], [sum('input_tokens'), sum('output_tokens')]);
   }
 }
 
@@ -212,6 +239,7 @@ function claudeSummary(msgs) {
       out.push({
         t: 'result', subtype: m.subtype, is_error: m.is_error, stop_reason: m.stop_reason ?? null,
         usage: { input_tokens: m.usage?.input_tokens, output_tokens: m.usage?.output_tokens }, result: m.result ?? null,
+        cost: m.total_cost_usd ?? null, session_id: m.session_id,
       });
     } else if (m.type === 'system' && m.subtype === 'init') {
       out.push({ t: 'init', model: m.model, cwd: m.cwd });
@@ -250,7 +278,14 @@ async function claudeCheck(file, format) {
   }
   const result = got.find((g) => g.t === 'result');
   if (ref.fatal.length > 0 || ref.final?.is_error) check(c, file, 'failed run', true, result?.is_error === true);
-  if (ref.usage && result) check(c, file, 'usage', [ref.usage.input_tokens ?? 0, ref.usage.output_tokens ?? 0], [result.usage.input_tokens, result.usage.output_tokens]);
+  // Accounting on the result line: the source's, exactly, or null.
+  const acct = runAccount(ref);
+  if (result) {
+    check(c, file, 'usage', acct.usage ?? [null, null], [result.usage.input_tokens, result.usage.output_tokens]);
+    check(c, file, 'cost', acct.cost, result.cost);
+    if (!result.is_error) check(c, file, 'stop reason', acct.stop, result.stop_reason);
+    check(c, file, 'no made-up session id', false, /^0{8}-0{4}-/.test(result.session_id ?? ''));
+  }
 }
 
 // ---- Codex SDK: runStreamed() through the stand-in executable.

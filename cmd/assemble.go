@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/convert"
@@ -74,7 +73,7 @@ A stream cut off mid-block prints what it had, then reports the truncation.`,
 		},
 	}
 	fs := c.Flags()
-	addAssembleInputFlags(fs, &o.in)
+	addInputFlags(fs, &o.in)
 	fs.StringVarP(&o.output, "output", "o", "text", "output: text, markdown, json or html (one self-contained page of every run, docs/assemble.md)")
 	fs.BoolVar(&live, "live", false, "stream text as it arrives (default: when stdout is a terminal)")
 	fs.StringVar(&o.agent, "agent", "all", "agents to show: all, main, or an agent id (or id prefix)")
@@ -86,22 +85,6 @@ A stream cut off mid-block prints what it had, then reports the truncation.`,
 	o.in.follow = &o.follow
 	addFollowFlags(fs, &o.follow)
 	return c
-}
-
-// addAssembleInputFlags adds the input flags, with the input one named
-// --agent renamed --default-agent: on assemble, --agent filters the agents
-// shown, which is what people reading a transcript reach for.
-func addAssembleInputFlags(fs *pflag.FlagSet, o *inputOptions) {
-	in := pflag.NewFlagSet("input", pflag.ContinueOnError)
-	addInputFlags(in, o)
-	in.VisitAll(func(f *pflag.Flag) {
-		if f.Name == "agent" {
-			g := *f
-			g.Name = "default-agent"
-			f = &g
-		}
-		fs.AddFlag(f)
-	})
 }
 
 func runAssemble(ctx context.Context, ios *IOStreams, o *assembleOptions, inputs []string) error {

@@ -67,6 +67,7 @@ var completions = map[string]flagValues{
 	"framing":        fixed(func() []string { return framings }),
 	"tools-protocol": fixed(protocols),
 	"xml-escaping":   fixed(func() []string { return xmlEscapings }),
+	"cli":            fixed(sessions.CLIs),
 	"agent": func(c *cobra.Command, _ []string, _ string) ([]cobra.Completion, bool) {
 		// Where --agent selects agents (all, the default, main or an id:
 		// assemble) it completes those; where it names the agent of

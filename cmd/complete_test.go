@@ -149,6 +149,8 @@ func copyFile(t *testing.T, from, to string) {
 var freeFlags = []string{
 	"agent", "data", "default-agent", "header", "method", "nonce", "output", "prices", "since", "until",
 	"serve", "timing", "tools", "tools-file",
+	"brokers", "group", "in", "out", "problems", // kafka: addresses and topic and group names
+	"fixtures", "project", "timezone",
 }
 
 func TestEveryEnumeratedFlagCompletes(t *testing.T) {

@@ -107,6 +107,9 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 		read = read || in.count.n > 0
 		return readError(err)
 	})
+	// A stop signal ended the input where it came: a cut, whatever the
+	// decoder could tell.
+	cut = cut || interrupted(ctx) != nil
 	if err == nil && read {
 		// The end marker ([DONE], a closing result line) is written only
 		// for a stream that was read to its end, and never for nothing

@@ -51,7 +51,9 @@ type inputOptions struct {
 func addInputFlags(fs *pflag.FlagSet, o *inputOptions) {
 	fs.StringVarP(&o.from, "from", "f", "auto", "input format (auto detects it; see 'agentstream formats')")
 	fs.BoolVar(&o.strict, "strict", false, "stop at the first problem in the input (exit 2)")
-	fs.StringVar(&o.agent, "agent", "", "agent id for sources that carry none")
+	// --agent selects the agents shown or counted (assemble, usage);
+	// this names the agent of a source that names none.
+	fs.StringVar(&o.agent, "default-agent", "", "agent id for sources that carry none")
 	addReadFlags(fs, o, "")
 	addHTTPFlags(fs, &o.http)
 	addSessionFlags(fs, &o.sessions)

@@ -74,7 +74,7 @@ JSON. SIGINT or SIGTERM commits what is done and leaves the group.`,
 	fs.DurationVar(&o.sessionTime, "session-timeout", 45*time.Second, "how long a member that stopped answering keeps its partitions")
 	fs.BoolVar(&o.transactional, "transactional", false, "produce and commit in transactions (exactly once for read_committed consumers)")
 	fs.StringVarP(&o.in.from, "from", "f", "auto", "input format (auto detects each run's; see 'agentstream formats')")
-	fs.StringVar(&o.in.agent, "agent", "", "agent id for sources that carry none")
+	fs.StringVar(&o.in.agent, "default-agent", "", "agent id for sources that carry none")
 	addReadFlags(fs, &o.in, "")
 	fs.StringVarP(&o.out.to, "to", "t", "", "output format (see 'agentstream formats')")
 	addOutputFlags(fs, &o.out, "%s output: ")

@@ -87,7 +87,7 @@ renumbered), with --to as the default format. See docs/recording.md.`,
 	in := &o.conv.in
 	fs.StringVarP(&in.from, "from", "f", "auto", "with --to: the recording's format (auto detects it)")
 	fs.BoolVar(&in.strict, "strict", false, "with --to: stop at the first problem in the input (exit 2)")
-	fs.StringVar(&in.agent, "agent", "", "with --to: agent id for sources that carry none")
+	fs.StringVar(&in.agent, "default-agent", "", "with --to: agent id for sources that carry none")
 	addReadFlags(fs, in, "with --to: ")
 	return c
 }

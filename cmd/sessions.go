@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -68,7 +69,7 @@ select the calls counted.`,
 		},
 	}
 	fs := c.Flags()
-	addAssembleInputFlags(fs, &o.in)
+	addInputFlags(fs, &o.in)
 	addUsageFilterFlags(fs, &o.filter)
 	fs.BoolVar(&o.json, "json", false, "write the sessions as JSON")
 	fs.StringVar(&o.prices, "prices", "", "price table to use instead of the embedded one (LiteLLM's JSON form, docs/usage.md)")
@@ -104,16 +105,9 @@ func writeSessionsTable(ios *IOStreams, rows []usage.Row) error {
 		return t.Format("2006-01-02 15:04")
 	}
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", r.CLI, cmpOr(r.Project, "-"), cmpOr(r.Session, "-"),
-			when(r.First), when(r.Last), cmpOr(strings.Join(r.Models, ","), "-"), r.Messages,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", r.CLI, cmp.Or(r.Project, "-"), cmp.Or(r.Session, "-"),
+			when(r.First), when(r.Last), cmp.Or(strings.Join(r.Models, ","), "-"), r.Messages,
 			render.FormatCount(r.Input), render.FormatCount(r.Output), render.FormatCount(r.CacheWrite), render.FormatCount(r.CacheRead), costCell(r))
 	}
 	return tw.Flush()
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

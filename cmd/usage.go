@@ -105,7 +105,7 @@ In a directory, files that hold no agent stream are skipped with a note.`,
 		},
 	}
 	fs := c.Flags()
-	addAssembleInputFlags(fs, &o.in)
+	addInputFlags(fs, &o.in)
 	addUsageFilterFlags(fs, &o.filter)
 	fs.StringVar(&o.by, "by", "", "group by "+strings.Join(usage.Groupings, ", ")+" (default: day with no INPUT, else run)")
 	fs.BoolVar(&o.json, "json", false, "write the rows as JSON")
@@ -309,6 +309,27 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 		}
 	}
 	return led, failed, nil
+}
+
+// noCalls is the error of a usage that found no model call: it names the
+// inputs (the first few), and the format they were read as when forced.
+func noCalls(inputs []usageInput, from string) error {
+	what := "no agent stream"
+	if from != "" && from != "auto" {
+		what = "no " + from + " model call"
+	}
+	switch n := len(inputs); {
+	case n == 0:
+		return fmt.Errorf("%s: nothing to read", what)
+	case n <= 3:
+		names := make([]string, n)
+		for i, in := range inputs {
+			names[i] = in.name
+		}
+		return fmt.Errorf("%s: %s in the input", strings.Join(names, ", "), what)
+	default:
+		return fmt.Errorf("%s in the %d inputs (the first: %s)", what, n, inputs[0].name)
+	}
 }
 
 // named gives a reader's positioned error the input's name.
@@ -652,7 +673,7 @@ func usageRows(ctx context.Context, ios *IOStreams, o *usageOptions, args []stri
 		return nil, total, nil, err
 	}
 	if len(led.Entries()) == 0 {
-		return nil, total, nil, failure(errors.New("no agent stream in the inputs"))
+		return nil, total, nil, failure(noCalls(inputs, o.in.from))
 	}
 	entries, err := o.selectEntries(led.Entries(), loc)
 	if err != nil {

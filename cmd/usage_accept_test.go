@@ -24,7 +24,9 @@ import (
 // that usage prints must equal what the logs' own lines say, computed
 // here from the raw JSON lines.
 
-const corpusSessions = "../../shared/corpus/sessions"
+// sessionDirs hold the real session logs of the shared corpus's sessions/
+// folder (copied unchanged), the subagent's meta file beside its log.
+var sessionDirs = []string{"../testdata/claude-session", "../testdata/codex-session"}
 
 // acceptTokens is a group's count, as the test computes it.
 type acceptTokens struct {
@@ -85,9 +87,21 @@ func TestUsageAcceptance(t *testing.T) {
 // buildUsageTree lays out home/.claude/projects and home/.codex/sessions.
 func buildUsageTree(t *testing.T, home string) {
 	t.Helper()
-	names, err := filepath.Glob(filepath.Join(corpusSessions, "*.session.jsonl"))
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no session logs in %s (%v)", corpusSessions, err)
+	var names []string
+	for _, dir := range sessionDirs {
+		found, err := filepath.Glob(filepath.Join(dir, "*-*.session.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range found {
+			// The real runs only: not the hand-made or cut logs.
+			if b := filepath.Base(n); !strings.HasPrefix(b, "hand-") && !strings.Contains(b, "truncated") {
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) == 0 {
+		t.Fatalf("no session logs in %v", sessionDirs)
 	}
 	projects := filepath.Join(home, ".claude", "projects")
 	codex := filepath.Join(home, ".codex", "sessions", "2026", "11", "23")
@@ -123,12 +137,12 @@ func buildUsageTree(t *testing.T, home string) {
 			write(filepath.Join(dir, session+".jsonl"), lines)
 			// The subagent's transcript in its folder, with Claude Code's
 			// meta file beside it.
-			if sub := filepath.Join(corpusSessions, run+".session-1.jsonl"); fileExists(sub) {
+			if sub := filepath.Join(filepath.Dir(name), run+".session-1.jsonl"); fileExists(sub) {
 				sl := readLines(t, sub)
 				restampClaude(sl, base.Add(time.Minute))
 				agent, _ := sl[0]["agentId"].(string)
 				write(filepath.Join(dir, session, "subagents", "agent-"+agent+".jsonl"), sl)
-				meta, err := os.ReadFile(filepath.Join(corpusSessions, run+".session-2.meta.json"))
+				meta, err := os.ReadFile(filepath.Join(filepath.Dir(name), run+".session-2.meta.json"))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -41,7 +41,7 @@ in docs/validate.md.`,
 	}
 	fs := c.Flags()
 	fs.StringVarP(&o.in.from, "from", "f", "auto", "input format (auto detects it; see 'agentstream formats')")
-	fs.StringVar(&o.in.agent, "agent", "", "agent id for sources that carry none")
+	fs.StringVar(&o.in.agent, "default-agent", "", "agent id for sources that carry none")
 	addReadFlags(fs, &o.in, "")
 	addMaxChunkBytesFlag(fs, &o.maxChunkBytes, usedBy(format.OptMaxChunkBytes)+": the envelope byte cap to check")
 	fs.StringVar(&o.format, "format", validate.StyleText, "report format: "+strings.Join(validate.Styles(), ", "))

@@ -52,7 +52,7 @@ Exit status: 0 equal, 1 different, 2 unreadable input. The fields, the
 	fs.StringVar(&o.fromB, "from-b", "auto", "format of B")
 	fs.StringSliceVar(&o.ignore, "ignore", nil, "do not compare these: ids, agent-ids, thinking, whitespace, meta, or a field name")
 	fs.BoolVar(&o.usage, "usage", false, "compare token usage and cost too")
-	fs.BoolVar(&o.strict, "strict", false, "compare the fields one side's format cannot carry too")
+	fs.BoolVar(&o.strict, "compare-all", false, "compare the fields one side's format cannot carry too")
 	fs.BoolVar(&o.json, "json", false, "write the report as JSON")
 	addReadFlags(fs, &o.in, "")
 	addSessionFlags(fs, &o.in.sessions)

@@ -103,6 +103,12 @@ func (g *guard) answer(agent, id string) {
 	if _, ok := g.open[key]; ok {
 		delete(g.open, key)
 		g.order = slices.DeleteFunc(g.order, func(k string) bool { return k == key })
+		return
+	}
+	if g.uncounted > 0 {
+		// Most likely one of the calls past the cap (their ids are not
+		// kept): the count stays an upper bound.
+		g.uncounted--
 	}
 }
 
@@ -110,9 +116,16 @@ func (g *guard) answer(agent, id string) {
 func (g *guard) Close() error {
 	n := len(g.open) + g.uncounted
 	if n > 0 && !slices.Contains(g.to.Skips, ruleToolAnswered) {
-		_, id, _ := strings.Cut(g.order[0], "\x00")
-		what := fmt.Sprintf("tool call %s (%s) has no result in the input: the output leaves it unanswered", id, g.open[g.order[0]])
-		if n > 1 {
+		var what string
+		switch {
+		case len(g.order) == 0:
+			// Only calls past the cap, whose ids are not kept.
+			what = fmt.Sprintf("%d tool calls have no result in the input: the output leaves them unanswered", n)
+		case n == 1:
+			_, id, _ := strings.Cut(g.order[0], "\x00")
+			what = fmt.Sprintf("tool call %s (%s) has no result in the input: the output leaves it unanswered", id, g.open[g.order[0]])
+		default:
+			_, id, _ := strings.Cut(g.order[0], "\x00")
 			what = fmt.Sprintf("%d tool calls have no result in the input (the first: %s, %s): the output leaves them unanswered", n, id, g.open[g.order[0]])
 		}
 		g.warn(&RuleError{Format: g.to.Name, Rules: append([]string{ruleToolAnswered}, g.to.Unanswered...), What: what})

@@ -1,7 +1,10 @@
 package convert_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -68,3 +71,24 @@ type nopEncoder struct{}
 
 func (nopEncoder) Encode(event.Event) error { return nil }
 func (nopEncoder) Close() error             { return nil }
+
+// TestGuardManyCalls: more calls than the guard keeps ids for, the kept
+// ones answered: Close reports the rest by count and never panics.
+func TestGuardManyCalls(t *testing.T) {
+	t.Parallel()
+	to, _ := convert.Lookup("claude")
+	var reports []string
+	var out bytes.Buffer
+	enc := convert.Guard(to.NewEncoder(&out, &format.Options{}), to, func(err error) { reports = append(reports, err.Error()) })
+	const n = 1030
+	for i := range n {
+		enc.Encode(&event.ToolCall{ID: fmt.Sprint("t", i), Name: "Bash", Input: json.RawMessage("{}")})
+	}
+	for i := range 1024 {
+		enc.Encode(&event.ToolResult{ID: fmt.Sprint("t", i), Content: []event.Part{{Type: "text", Text: "ok"}}})
+	}
+	enc.Close()
+	if len(reports) != 1 || !strings.Contains(reports[0], "6 tool calls have no result") {
+		t.Errorf("reports %q, want one of 6 unanswered calls", reports)
+	}
+}

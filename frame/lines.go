@@ -20,7 +20,13 @@ type Lines struct {
 	line   int
 	off    int64
 	err    error
+	open   bool // the last line returned had no line end (the input ended in it)
 }
+
+// Unterminated reports whether the last line Next returned had no line
+// end: the input ended inside it (a cut NDJSON stream), or its producer
+// writes none after its last line.
+func (l *Lines) Unterminated() bool { return l.open }
 
 // NewLines returns a line reader over r. source names the input in errors;
 // max caps one line's length in bytes (event.DefaultMaxBytes if <= 0).
@@ -73,6 +79,7 @@ func (l *Lines) Next() (line []byte, num int, offset int64, err error) {
 			Err: event.Errorf(event.ErrTooLarge, "line longer than %d bytes (raise the cap, MaxEventBytes)", l.max),
 		}
 	}
+	l.open = !bytes.HasSuffix(l.buf, []byte("\n"))
 	b := bytes.TrimSuffix(l.buf, []byte("\n"))
 	b = bytes.TrimSuffix(b, []byte("\r"))
 	if l.line == 1 {

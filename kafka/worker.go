@@ -2,11 +2,14 @@ package kafka
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -821,7 +824,10 @@ func (p *partition) oldestIdle() *run {
 
 // endIdle ends the runs idle since before now-RunIdle, as cut.
 func (p *partition) endIdle(w *worker, now time.Time) {
-	for _, r := range p.runs {
+	// In the order the runs began, so that their reports and outputs
+	// come out the same way each time.
+	runs := slices.SortedFunc(maps.Values(p.runs), func(a, b *run) int { return cmp.Compare(a.first, b.first) })
+	for _, r := range runs {
 		if now.Sub(r.seen) >= w.c.RunIdle {
 			w.problem(p, r, r.last, fmt.Errorf("no record for %v: the run is ended as cut", w.c.RunIdle))
 			p.end(w, r, true)

@@ -344,11 +344,17 @@ func (s *Server) convert(ctx context.Context, w io.Writer, flush func() error, f
 	eo := s.o.Encode
 	eo.Framing, eo.Warn = fx.framing, s.warn
 	enc := fx.to.NewEncoder(bw, &eo)
-	err := convert.Pipe(dec, enc, &convert.PipeOptions{Problem: func(err error) bool { s.warn(err); return true }})
+	cut := false // the recording was cut off
+	err := convert.Pipe(dec, enc, &convert.PipeOptions{Problem: func(err error) bool {
+		cut = cut || errors.Is(err, event.ErrTruncated)
+		s.warn(err)
+		return true
+	}})
 	if err == nil && dec.n > 0 {
 		// The end marker is written only for a recording played to its
-		// end that held events of its format, as convert writes it.
-		if cerr := enc.Close(); cerr != nil {
+		// end that held events of its format, and a cut recording stays
+		// cut, as convert writes it (event.End).
+		if cerr := event.End(enc, cut); cerr != nil && (!cut || !errors.Is(cerr, event.ErrTruncated)) {
 			s.warn(cerr)
 		}
 	}

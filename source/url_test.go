@@ -23,7 +23,8 @@ import (
 
 const envelopes = "data: {\"type\":\"text\",\"agent\":\"\",\"final\":false,\"delta\":\"Hel\"}\n\n" +
 	"data: {\"type\":\"text\",\"agent\":\"\",\"final\":false,\"delta\":\"lo\"}\n\n" +
-	"data: {\"type\":\"text\",\"agent\":\"\",\"final\":true,\"delta\":\"\"}\n\n"
+	"data: {\"type\":\"text\",\"agent\":\"\",\"final\":true,\"delta\":\"\"}\n\n" +
+	"data: [DONE]\n\n"
 
 // sseHandler answers with body, flushing after every message.
 func sseHandler(body string) http.HandlerFunc {

@@ -425,14 +425,16 @@ func TestCitationExtras(t *testing.T) {
 func TestEmptyMetadata(t *testing.T) {
 	t.Parallel()
 	body := `data: {"type":"text","agent":"a","final":true,"delta":"hi"}` + "\n\n"
+	done := "data: [DONE]\n\n"
 	empty := `data: {"type":"meta_init","agent":"a","final":true,"delta":"{\"format\": \"json\", \"agent_uuid\": \"a\", \"parent_agent_uuid\": null}"}` + "\n\n" +
 		body + `data: {"type":"meta_final","agent":"a","final":true,"delta":"{\"stop_reason\": \"\", \"total_steps\": 0}"}` + "\n\n"
 	full := `data: {"type":"meta_init","agent":"a","final":true,"delta":"{\"format\": \"json\", \"model\": \"m\", \"parent_agent_uuid\": null}"}` + "\n\n" +
 		body + `data: {"type":"meta_final","agent":"a","final":true,"delta":"{\"stop_reason\": \"end_turn\", \"total_steps\": 1}"}` + "\n\n"
-	if r := Compare(side(t, body), side(t, empty), nil); !r.Equal {
+	empty, full = empty+done, full+done
+	if r := Compare(side(t, body+done), side(t, empty), nil); !r.Equal {
 		t.Errorf("empty metadata made a difference:\n%s", strings.Join(lines(r), "\n"))
 	}
-	r := Compare(side(t, body), side(t, full), nil)
+	r := Compare(side(t, body+done), side(t, full), nil)
 	if diff := cmp.Diff([]string{
 		"agent 1 (main) meta_init: only in B",
 		"agent 1 (main) meta_final: only in B",

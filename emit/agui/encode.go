@@ -53,6 +53,8 @@ type Encoder struct {
 	pending []string
 	// cut: the source was cut (Cut), and no run end came after.
 	cut bool
+	// finished: a run ended and no other has started.
+	finished bool
 }
 
 // Cut ends a stream whose source was cut (event.Cutter): as Close, but
@@ -162,7 +164,7 @@ func (e *Encoder) ensureRun() {
 	if e.running {
 		return
 	}
-	e.running, e.errored = true, false
+	e.running, e.errored, e.finished = true, false, false
 	r := &wire.RunStartedEvent{Type: wire.RunStarted, ThreadID: e.thread, RunID: e.main}
 	if e.parentRun != "" {
 		r.ParentRunID = ptr(e.parentRun)
@@ -273,6 +275,12 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.RunEnd:
 		e.runEnd(a, main, ev)
 	case *event.Unknown:
+		if !e.running && e.finished {
+			// After the run's end (an AI SDK data part written after
+			// finish): a RAW event would start a run of its own.
+			e.warn("events after the run's end")
+			break
+		}
 		e.ensureRun()
 		e.unknown(a, ev)
 	case *event.Notice:
@@ -430,6 +438,14 @@ func (e *Encoder) toolCall(a *agent, ev *event.ToolCall) {
 		s.ParentMessageID = ptr(a.lastText)
 	}
 	e.write(s)
+	if ev.Truncated {
+		// Cut inside its arguments: what arrived of them, and no
+		// TOOL_CALL_END (the reader sees the call cut, as it was).
+		if partial := ev.PartialInput(); partial != "" {
+			e.write(&wire.ToolCallArgsEvent{Type: wire.ToolCallArgs, Attributable: at, ToolCallID: ev.ID, Delta: partial})
+		}
+		return
+	}
 	for _, frag := range fragments(ev.Input, ev.InputDeltas) {
 		e.write(&wire.ToolCallArgsEvent{Type: wire.ToolCallArgs, Attributable: at, ToolCallID: ev.ID, Delta: frag})
 	}
@@ -592,7 +608,7 @@ func (e *Encoder) customError(a *agent, msg, typ string, fatal bool) {
 // endRun forgets what the run had open: AG-UI takes nothing after
 // RUN_FINISHED or RUN_ERROR but a new RUN_STARTED.
 func (e *Encoder) endRun() {
-	e.running, e.pending = false, nil
+	e.running, e.pending, e.finished = false, nil, true
 	for _, a := range e.order {
 		a.text, a.thinking, a.step, a.lastText, a.announced, a.started = "", "", "", "", false, false
 	}

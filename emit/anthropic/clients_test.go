@@ -47,9 +47,19 @@ func sseData(t *testing.T, body []byte, typ string) []map[string]any {
 
 // messageUsage returns, per message, the usage a client ends with:
 // message_start's, updated by message_delta's non-zero fields and its
-// output_tokens (as the SDKs accumulate it).
+// output_tokens (as the SDKs accumulate it); -1 for a count given as
+// null (unknown).
 func messageUsage(t *testing.T, body []byte) [][2]float64 {
 	t.Helper()
+	count := func(v any) float64 {
+		if f, ok := v.(float64); ok {
+			return f
+		}
+		if v != nil {
+			t.Fatalf("usage count %v is neither a number nor null", v)
+		}
+		return -1
+	}
 	var out [][2]float64
 	for _, msg := range strings.Split(string(body), "\n\n") {
 		typ, data, _ := strings.Cut(strings.TrimPrefix(msg, "event: "), "\ndata: ")
@@ -58,13 +68,13 @@ func messageUsage(t *testing.T, body []byte) [][2]float64 {
 		switch typ {
 		case "message_start":
 			u := m["message"].(map[string]any)["usage"].(map[string]any)
-			out = append(out, [2]float64{u["input_tokens"].(float64), u["output_tokens"].(float64)})
+			out = append(out, [2]float64{count(u["input_tokens"]), count(u["output_tokens"])})
 		case "message_delta":
 			u := m["usage"].(map[string]any)
 			if in, ok := u["input_tokens"].(float64); ok && in != 0 {
 				out[len(out)-1][0] = in
 			}
-			out[len(out)-1][1] = u["output_tokens"].(float64)
+			out[len(out)-1][1] = count(u["output_tokens"])
 		}
 	}
 	return out
@@ -282,7 +292,9 @@ func TestStopReasons(t *testing.T) {
 	for _, d := range sseData(t, out, "message_delta") {
 		got = append(got, d["delta"].(map[string]any)["stop_reason"])
 	}
-	if diff := cmp.Diff([]any{"tool_use", "max_tokens"}, got); diff != "" {
+	// The first turn's source names no stop reason: null, never a
+	// made-up tool_use.
+	if diff := cmp.Diff([]any{nil, "max_tokens"}, got); diff != "" {
 		t.Errorf("stop reasons (-want +got):\n%s\n%s", diff, out)
 	}
 }
@@ -337,7 +349,8 @@ func TestLateSignature(t *testing.T) {
 }
 
 // TestCodexTurnStop: a Codex turn (turn.completed names no stop reason)
-// that ends the stream stops as end_turn.
+// that ends the stream stops with null, never a made-up end_turn, and
+// keeps its usage.
 func TestCodexTurnStop(t *testing.T) {
 	t.Parallel()
 	out, _ := encode(t, []event.Event{
@@ -349,7 +362,42 @@ func TestCodexTurnStop(t *testing.T) {
 		&event.TurnEnd{Usage: &event.Usage{InputTokens: 2400, OutputTokens: 32}},
 	})
 	d := sseData(t, out, "message_delta")
-	if len(d) != 1 || d[0]["delta"].(map[string]any)["stop_reason"] != "end_turn" {
-		t.Errorf("stop reason is not end_turn:\n%s", out)
+	if len(d) != 1 || d[0]["delta"].(map[string]any)["stop_reason"] != nil {
+		t.Errorf("stop reason is not null:\n%s", out)
+	}
+	if diff := cmp.Diff([][2]float64{{2400, 32}}, messageUsage(t, out)); diff != "" {
+		t.Errorf("usage (-want +got):\n%s", diff)
+	}
+}
+
+// TestAbandoned: a message the source gave up and began again (a retried
+// Claude API call) ends where it stopped, as the body its reader read:
+// no content_block_stop, message_delta or message_stop, no error event;
+// the next message follows whole.
+func TestAbandoned(t *testing.T) {
+	t.Parallel()
+	out, _ := encode(t, []event.Event{
+		&event.TurnStart{MessageID: "msg_a", Model: "m"},
+		&event.BlockStart{Kind: event.Text},
+		&event.Delta{Kind: event.Text, Text: "Hel"},
+		&event.Notice{Kind: event.NoticeAbandoned, Message: "message msg_a was abandoned"},
+		&event.TurnEnd{MessageID: "msg_a"},
+		&event.TurnStart{MessageID: "msg_b", Model: "m"},
+		&event.BlockStart{Kind: event.Text},
+		&event.Delta{Kind: event.Text, Text: "Hello"},
+		&event.BlockEnd{Kind: event.Text},
+		&event.TurnEnd{MessageID: "msg_b", StopReason: "end_turn"},
+	})
+	var types []string
+	for _, ev := range strings.Split(strings.TrimSpace(string(out)), "\n\n") {
+		typ, _, _ := strings.Cut(strings.TrimPrefix(ev, "event: "), "\n")
+		types = append(types, typ)
+	}
+	want := []string{
+		"message_start", "content_block_start", "content_block_delta",
+		"message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop",
+	}
+	if diff := cmp.Diff(want, types); diff != "" {
+		t.Errorf("events (-want +got):\n%s\n%s", diff, out)
 	}
 }

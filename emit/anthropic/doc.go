@@ -31,14 +31,17 @@
 // Usage and stop reasons: TurnStart.Usage in message_start (with
 // service_tier), TurnEnd.Usage in message_delta; a run's cumulative usage
 // (RunEnd.Usage) goes on the last message as what the others did not
-// carry. A turn with no stop reason stops as tool_use when the run goes
-// on from its tool calls, with the run end's stop reason when it is the
-// last, and as end_turn when the stream ends after it. With
+// carry. A turn with no stop reason takes the run end's when it is the
+// last; else its stop_reason is null, never a made-up end_turn or
+// tool_use. A message with no usage known has the unknown form,
+// "usage":{"input_tokens":null,"output_tokens":null} in message_start
+// and "output_tokens":null in message_delta, never a made-up 0. With
 // Config.LateSignatures, thinking signatures the envelope gives only in
 // meta_final are written as a late signature_delta of the last message's
 // blocks (off by default: the API never sends a delta after its block's
 // stop). Message ids come from
-// TurnStart, or are derived from a counter (msg_agentstream_0001, ...).
+// TurnStart; a message whose source names none has id "" (unknown),
+// never a made-up one.
 //
 // Turns: where the source marks them (TurnStart/TurnEnd) they are kept;
 // where it does not, the first content opens a message and it ends once

@@ -42,7 +42,6 @@ type Encoder struct {
 	main   string
 	seen   bool
 	buf    []byte
-	n      int // messages without an id, for derived ids
 
 	// held is a turn's end not written yet: the next event decides how
 	// it ends (see releaseEnd).
@@ -71,7 +70,8 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	}
 	e.st.Event = e.event
 	e.st.MCPBeta = e.cfg.MCPBeta
-	e.st.NewID = func() string { e.n++; return fmt.Sprintf("msg_agentstream_%04d", e.n) }
+	// No NewID: a message whose source names no id gets "", the unknown
+	// form, never a made-up one.
 	return e
 }
 
@@ -120,6 +120,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if r, ok := ev.(*event.RunEnd); ok {
 		e.lateSignatures(r)
 	}
+	if u := usageOf(ev); u != nil && u.ReasoningTokens != 0 {
+		e.warn("reasoning token counts")
+	}
 	if e.held != nil {
 		e.releaseEnd(ev)
 	}
@@ -133,6 +136,14 @@ func (e *Encoder) Encode(ev event.Event) error {
 		if x.Error == "" {
 			e.held = x
 			return nil
+		}
+	case *event.Notice:
+		if x.Kind == event.NoticeAbandoned && e.st.Abandon() {
+			// A response the source gave up: it ends where it stopped,
+			// with no block stop, message_delta or message_stop, as the
+			// body the source read did, and the next begins.
+			e.start = nil
+			return e.err
 		}
 	case *event.BlockEnd, *event.Citations:
 		if e.stopped && !e.st.InTurn() {
@@ -160,8 +171,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 	}
 	if t, ok := ev.(*event.ToolResult); ok && !e.st.AssistantResult(t) && e.st.Answered(t.ID) && !e.st.Explicit() {
 		// No turn boundaries in the source: the model's turn is over
-		// once all its tool calls have their results.
-		e.endTurn("tool_use", nil)
+		// once all its tool calls have their results. The source names
+		// no stop reason: null, never a made-up tool_use.
+		e.endTurn("", nil)
 	}
 	if te, ok := ev.(*event.TurnEnd); ok && te.Error != "" {
 		if e.stopped && !e.st.InTurn() {
@@ -202,6 +214,19 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.warn(messages.Loss(ev))
 	}
 	return e.err
+}
+
+// usageOf returns the usage ev gives, or nil.
+func usageOf(ev event.Event) *event.Usage {
+	switch ev := ev.(type) {
+	case *event.TurnStart:
+		return ev.Usage
+	case *event.TurnEnd:
+		return ev.Usage
+	case *event.RunEnd:
+		return ev.Usage
+	}
+	return nil
 }
 
 // lateSignatures writes the signatures of the open message's thinking
@@ -257,8 +282,7 @@ func (e *Encoder) lateSignatures(r *event.RunEnd) {
 // the end's place, as in the API's stream; a run end gives its
 // cumulative usage to a last turn that has none of its own (see
 // runUsage) and its stop reason to a turn that has none; a turn with
-// tool calls and no stop reason that the run goes on from stopped for
-// tool_use.
+// no stop reason stops with null.
 func (e *Encoder) releaseEnd(next event.Event) {
 	held := e.held
 	e.held = nil
@@ -276,17 +300,9 @@ func (e *Encoder) releaseEnd(next event.Event) {
 			stop = n.StopReason // Claude's stop reason is on its result line
 		}
 	}
-	switch {
-	case stop == "" && next != nil && e.st.HadTools():
-		// A turn the source ends without a stop reason (Claude's
-		// assistant lines) whose tool calls the run goes on from.
-		stop = "tool_use"
-	case stop == "" && next == nil:
-		// The last turn ended (TurnEnd, no error) and so did the stream:
-		// a turn the model finished (Codex's turn.completed names no
-		// stop reason), as Close ends a source without turns.
-		stop = e.closeStop()
-	}
+	// A turn the source ends without a stop reason (Claude's assistant
+	// lines, Codex's turn.completed) stops with null: never a made-up
+	// tool_use or end_turn.
 	e.endTurn(stop, u)
 }
 
@@ -301,13 +317,18 @@ func (e *Encoder) endTurn(stop string, u *event.Usage) {
 		written = e.start
 	}
 	if written != nil {
-		e.sum.InputTokens += written.InputTokens
-		e.sum.OutputTokens += written.OutputTokens
-		e.sum.CacheReadTokens += written.CacheReadTokens
-		e.sum.CacheWriteTokens += written.CacheWriteTokens
+		e.addSum(written)
 	}
 	e.start = nil
 	e.st.EndTurn(stop, u)
+}
+
+// addSum counts u as written on a message.
+func (e *Encoder) addSum(u *event.Usage) {
+	e.sum.InputTokens += u.InputTokens
+	e.sum.OutputTokens += u.OutputTokens
+	e.sum.CacheReadTokens += u.CacheReadTokens
+	e.sum.CacheWriteTokens += u.CacheWriteTokens
 }
 
 // runUsage returns what of a run's cumulative usage the messages written
@@ -347,13 +368,12 @@ func (e *Encoder) runEnd(ev *event.RunEnd) {
 		return
 	}
 	if !e.st.InTurn() {
+		if ev.Usage != nil {
+			e.warn("a run's usage that comes after its last message ended")
+		}
 		return
 	}
-	stop := ev.StopReason
-	if stop == "" {
-		stop = "end_turn"
-	}
-	e.endTurn(stop, e.runUsage(ev.Usage))
+	e.endTurn(ev.StopReason, e.runUsage(ev.Usage)) // "" stays null
 }
 
 // isAPIError reports whether an error not marked fatal is an API
@@ -386,6 +406,12 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	if err != nil {
 		e.err = fmt.Errorf("anthropic: %w", err)
 		return
+	}
+	if e.st.InTurn() && e.start != nil {
+		// The message it ends said its usage at its start: readers
+		// count it, so the run's usage left for the last message does
+		// not.
+		e.addSum(e.start)
 	}
 	e.st.Abort()
 	e.start = nil
@@ -427,18 +453,8 @@ func (e *Encoder) Close() error {
 		}
 		return e.err
 	}
-	e.endTurn(e.closeStop(), nil)
+	e.endTurn("", nil) // the source named no stop reason: null
 	return e.err
-}
-
-// closeStop is the stop reason of a last message the source ends without
-// one: tool_use when it has tool calls still waiting for a result (the
-// agent stopped for the client to run them), else end_turn.
-func (e *Encoder) closeStop() string {
-	if e.st.Unanswered() {
-		return "tool_use"
-	}
-	return "end_turn"
 }
 
 func compact(raw []byte) []byte {

@@ -17,7 +17,7 @@ func Example() {
 	enc.Close()
 	// Output:
 	// event: message_start
-	// data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-4-8","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}}}
+	// data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-4-8","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":null,"output_tokens":null}}}
 	//
 	// event: content_block_start
 	// data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}

@@ -114,11 +114,19 @@ func appendResult(b []byte, r *wire.Result, result []byte) ([]byte, bool) {
 	b = append(b, `,"session_id":`...)
 	b = jsontext.AppendMarshalString(b, r.SessionID)
 	b = append(b, `,"total_cost_usd":`...)
-	var ok bool
-	if b, ok = appendFloat(b, *r.TotalCostUSD); !ok {
-		return b, false
+	if r.TotalCostUSD == nil {
+		b = append(b, "null"...) // unknown: the source gave none
+	} else {
+		var ok bool
+		if b, ok = appendFloat(b, *r.TotalCostUSD); !ok {
+			return b, false
+		}
 	}
 	u := r.Usage
+	if u == nil {
+		b = append(b, `,"usage":{"input_tokens":null,"output_tokens":null}`...)
+		return appendResultEnd(b, r), true
+	}
 	b = append(b, `,"usage":{"input_tokens":`...)
 	b = strconv.AppendInt(b, u.InputTokens, 10)
 	b = append(b, `,"output_tokens":`...)
@@ -135,14 +143,20 @@ func appendResult(b []byte, r *wire.Result, result []byte) ([]byte, bool) {
 		b = append(b, `,"service_tier":`...)
 		b = jsontext.AppendMarshalString(b, u.ServiceTier)
 	}
-	b = append(b, `},"modelUsage":{},"permission_denials":[]`...)
+	b = append(b, '}')
+	return appendResultEnd(b, r), true
+}
+
+// appendResultEnd appends what follows a result line's usage.
+func appendResultEnd(b []byte, r *wire.Result) []byte {
+	b = append(b, `,"modelUsage":{},"permission_denials":[]`...)
 	if len(r.Errors) > 0 {
 		b = append(b, `,"errors":`...)
 		b = appendStrings(b, r.Errors)
 	}
 	b = append(b, `,"uuid":`...)
 	b = jsontext.AppendMarshalString(b, r.UUID)
-	return append(b, '}'), true
+	return append(b, '}')
 }
 
 // appendOptString appends s as a JSON string, or null.

@@ -65,11 +65,13 @@ type Encoder struct {
 	n        int      // lines written, for derived uuids
 
 	// what the result line needs when the source has no RunEnd
-	lastText  []byte // as a JSON string
-	lastStop  string
-	failed    bool     // the main agent had a fatal error or a failed turn
-	errs      []string // the main agent's error messages, for result.errors
-	resultOut bool
+	turnUsage   event.Usage // the sum of the main agent's turns' usage
+	turnCounted bool        // whether any of its turns gave one
+	lastText    []byte      // as a JSON string
+	lastStop    string
+	failed      bool     // the main agent had a fatal error or a failed turn
+	errs        []string // the main agent's error messages, for result.errors
+	resultOut   bool
 	// rawBlocks is set once an Unknown event went to a Streamer, which
 	// may write it as a block as it came. Until then every text block
 	// noteText keeps was escaped by jsontext.AppendMarshalString, and
@@ -168,11 +170,11 @@ func (e *Encoder) appendHeader(b []byte, a *agent) []byte {
 
 // appendAssistant appends an assistant line holding block, as Marshal
 // writes struct{Type; Message; header}, but its closing brace.
-func (e *Encoder) appendAssistant(b []byte, a *agent, id, model string, block []byte) []byte {
+func (e *Encoder) appendAssistant(b []byte, a *agent, m messages.MessageInfo, block []byte) []byte {
 	b = append(b, `{"type":`...)
 	b = jsontext.AppendMarshalString(b, wire.TypeAssistant)
 	b = append(b, `,"message":`...)
-	b = messages.AppendMessage(b, id, model, block)
+	b = messages.AppendMessage(b, m.ID, m.Model, m.Usage, block)
 	b = e.appendHeader(b, a)
 	return b[:len(b)-1]
 }
@@ -274,6 +276,11 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.sessionStart(a, s)
 		return e.err
 	}
+	if t, ok := ev.(*event.TurnStart); ok && !e.inited {
+		// A source without a session start (an API body) names its
+		// model on its first message: the init line says it too.
+		e.init(&event.SessionStart{Agent: id, Model: t.Model})
+	}
 	e.init(nil)
 	if t, ok := ev.(*event.ToolResult); ok {
 		e.endSubagents(t.ID)
@@ -281,14 +288,41 @@ func (e *Encoder) Encode(ev event.Event) error {
 	a.track(ev)
 	if t, ok := ev.(*event.ToolResult); ok && !a.st.AssistantResult(t) && a.st.Answered(t.ID) && !a.st.Explicit() {
 		// No turn boundaries in the source: the model's turn is over
-		// once all its tool calls have their results.
-		a.st.EndTurn("tool_use", nil)
+		// once all its tool calls have their results. Its stop reason
+		// is unknown (null), not a made-up tool_use.
+		a.st.EndTurn("", nil)
 		if a.id == e.main {
-			e.lastStop = "tool_use"
+			e.lastStop = ""
 		}
 	}
-	if te, ok := ev.(*event.TurnEnd); ok && a.id == e.main && te.StopReason != "" {
+	if te, ok := ev.(*event.TurnEnd); ok && a.id == e.main {
 		e.lastStop = te.StopReason
+		if te.Usage != nil {
+			e.turnUsage.InputTokens += te.Usage.InputTokens
+			e.turnUsage.OutputTokens += te.Usage.OutputTokens
+			e.turnUsage.CacheReadTokens += te.Usage.CacheReadTokens
+			e.turnUsage.CacheWriteTokens += te.Usage.CacheWriteTokens
+			e.turnUsage.ReasoningTokens += te.Usage.ReasoningTokens
+			if te.Usage.ServiceTier != "" {
+				e.turnUsage.ServiceTier = te.Usage.ServiceTier
+			}
+			e.turnCounted = true
+			if !e.cfg.Partial && (a.st.Start() == nil || *a.st.Start() != *te.Usage) {
+				e.warn("per-turn usage known only at the turn's end (assistant lines carry the usage of the message's start; the result line has the sum)")
+			}
+		}
+	}
+	e.noteUsage(ev)
+	if n, ok := ev.(*event.Notice); ok && n.Kind == event.NoticeAbandoned && len(n.Raw) == 0 {
+		// A message the source gave up and began again: what of its
+		// open block was streamed stays as it came (--partial), with no
+		// block stop, message_delta or message_stop, which is how the
+		// reader tells it; without --partial it is not written at all.
+		// The notice is the reader's, not a line of the source.
+		if a.st.Abandon() && !e.cfg.Partial {
+			e.warn("abandoned partial messages (dropped: only --partial shows them)")
+		}
+		return e.err
 	}
 	if u, ok := ev.(*event.Unknown); ok && u.Format == messages.Format {
 		e.rawBlocks = true // it may become a block of the Streamer's: see rawBlocks
@@ -514,9 +548,8 @@ func (e *Encoder) init(s *event.SessionStart) {
 	if e.session == "" {
 		e.session = e.main
 	}
-	if e.session == "" {
-		e.session = "00000000-0000-4000-8000-000000000000"
-	}
+	// A source with no session id gets "": the unknown form, never a
+	// made-up id.
 	e.writeLine(e.appendInit(e.out[:0], cwd, model, tools))
 }
 
@@ -544,12 +577,12 @@ func (e *Encoder) snapshot(a *agent, m messages.MessageInfo, block []byte) error
 		}
 	}
 	if len(block) <= e.bigBlock {
-		e.writeLine(append(e.appendAssistant(e.out[:0], a, m.ID, m.Model, block), '}'))
+		e.writeLine(append(e.appendAssistant(e.out[:0], a, m, block), '}'))
 		return e.err
 	}
 	// A large block is written from where it is, not copied into the
 	// line: the line, with no content, written around it.
-	b := append(e.appendAssistant(e.out[:0], a, m.ID, m.Model, nil), '}', '\n')
+	b := append(e.appendAssistant(e.out[:0], a, m, nil), '}', '\n')
 	const content = `"content":[`
 	i := bytes.Index(b, []byte(content)) + len(content) // the message's own key: in a string its quotes are escaped
 	for _, part := range [][]byte{b[:i], block, b[i:]} {
@@ -753,10 +786,28 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 	}
 	e.block = appendTextBlock(e.block[:0], text, false)
 	id := e.uuid()
-	b := e.appendAssistant(e.out[:0], a, id, wire.SyntheticModel, e.block)
+	// Claude Code's synthetic messages count no tokens: usage 0 is
+	// what they say, not a made-up value.
+	b := e.appendAssistant(e.out[:0], a, messages.MessageInfo{ID: id, Model: wire.SyntheticModel, Usage: &event.Usage{}}, e.block)
 	b = append(b, `,"error":`...)
 	b = jsontext.AppendMarshalString(b, errType)
 	e.writeLine(append(b, '}'))
+}
+
+// noteUsage reports the usage counts stream-json has no field for.
+func (e *Encoder) noteUsage(ev event.Event) {
+	var u *event.Usage
+	switch ev := ev.(type) {
+	case *event.TurnStart:
+		u = ev.Usage
+	case *event.TurnEnd:
+		u = ev.Usage
+	case *event.RunEnd:
+		u = ev.Usage
+	}
+	if u != nil && u.ReasoningTokens != 0 {
+		e.warn("reasoning token counts")
+	}
 }
 
 func (e *Encoder) notice(a *agent, ev *event.Notice) {
@@ -797,10 +848,7 @@ func (e *Encoder) closeTurns(stop string) {
 		s := ""
 		if a.id == e.main {
 			s = stop
-			if s == "" && a.st.HadTools() {
-				s = "tool_use"
-			}
-			// else unknown: null, never a made-up end_turn
+			// "" is unknown: null, never a made-up end_turn or tool_use
 		}
 		a.st.EndTurn(s, nil)
 		if a.id == e.main {
@@ -839,10 +887,6 @@ func (e *Encoder) result(ev *event.RunEnd) {
 	if m := e.agents[e.main]; r.NumTurns == 0 && m != nil {
 		r.NumTurns = m.st.Messages()
 	}
-	if r.TotalCostUSD == nil {
-		zero := 0.0
-		r.TotalCostUSD = &zero
-	}
 	stop := ev.StopReason
 	if stop == "" {
 		stop = e.lastStop
@@ -870,11 +914,18 @@ func (e *Encoder) result(ev *event.RunEnd) {
 		}
 		r.Result = &res
 	}
-	r.Usage = &messages.Usage{}
-	if u := ev.Usage; u != nil {
+	// The run's usage: the source's, else the sum of the main agent's
+	// turns (as Claude Code's result sums its messages), else unknown
+	// (null counts), never a made-up 0.
+	u := ev.Usage
+	if u == nil && e.turnCounted {
+		u = &e.turnUsage
+	}
+	if u != nil {
 		r.Usage = &messages.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheCreationInputTokens: u.CacheWriteTokens, CacheReadInputTokens: u.CacheReadTokens,
+			ServiceTier: u.ServiceTier,
 		}
 	}
 	r.UUID = e.uuid()
@@ -903,16 +954,28 @@ func (e *Encoder) Cut() error {
 	if e.err != nil {
 		return e.err
 	}
-	for _, a := range e.agentsInOrder() {
-		if m, block, ok := a.st.Pending(); ok {
-			b := e.appendAssistant(e.out[:0], a, m.ID, m.Model, block)
-			e.writeLine(append(b, `,"aborted":true}`...))
-		}
-	}
+	e.writePending()
 	if e.err != nil {
 		return e.err
 	}
 	return fmt.Errorf("claude: %w: the input was cut off, no result written", event.ErrTruncated)
+}
+
+// writePending writes what arrived of the blocks left open when the input
+// was cut off, as an assistant line marked "aborted": true, for the
+// agents whose stream events do not show it already (with --partial the
+// main agent's deltas are written as they came, and the block's missing
+// content_block_stop says it was cut).
+func (e *Encoder) writePending() {
+	for _, a := range e.agentsInOrder() {
+		if a.st.Event != nil {
+			continue
+		}
+		if m, block, ok := a.st.Pending(); ok {
+			b := e.appendAssistant(e.out[:0], a, m, block)
+			e.writeLine(append(b, `,"aborted":true}`...))
+		}
+	}
 }
 
 func (e *Encoder) Close() error {
@@ -928,12 +991,7 @@ func (e *Encoder) Close() error {
 	if open > 0 {
 		// What arrived of the open blocks, marked as Claude Code marks
 		// a message cut short by an interrupt.
-		for _, a := range e.agentsInOrder() {
-			if m, block, ok := a.st.Pending(); ok {
-				b := e.appendAssistant(e.out[:0], a, m.ID, m.Model, block)
-				e.writeLine(append(b, `,"aborted":true}`...))
-			}
-		}
+		e.writePending()
 		if e.err != nil {
 			return e.err
 		}

@@ -319,6 +319,7 @@ func TestEveryEventType(t *testing.T) {
 	}
 	out, warnings := encode(t, &Config{}, evs)
 	want := []string{
+		"claude cannot carry per-turn usage known only at the turn's end (assistant lines carry the usage of the message's start; the result line has the sum)",
 		"claude cannot carry tool result exit codes and status",
 		"claude cannot carry the run summary of a subagent",
 		"claude cannot carry awaiting tools",
@@ -368,6 +369,37 @@ func TestTruncated(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `"aborted":true`) || strings.Contains(out.String(), `"type":"result"`) {
 		t.Errorf("want an aborted snapshot and no result, got:\n%s", out.String())
+	}
+}
+
+// TestPartialCut: with --partial, a stream cut inside a block ends as the
+// source did: its deltas and nothing after them (no content_block_stop,
+// message_delta or message_stop, no assistant snapshot the source never
+// had), and Cut reports the truncation.
+func TestPartialCut(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	e := NewEncoder(&out, &Config{Partial: true})
+	for _, ev := range []event.Event{
+		&event.SessionStart{Agent: "s", SessionID: "s", Model: "m"},
+		&event.TurnStart{Agent: "s", MessageID: "msg_1", Model: "m", Usage: &event.Usage{InputTokens: 3, OutputTokens: 1}},
+		&event.BlockStart{Agent: "s", Kind: event.Text},
+		&event.Delta{Agent: "s", Kind: event.Text, Text: "Hel"},
+	} {
+		if err := e.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.Cut(); !errors.Is(err, event.ErrTruncated) {
+		t.Fatalf("Cut() = %v, want an error wrapping event.ErrTruncated", err)
+	}
+	for _, not := range []string{`"content_block_stop"`, `"message_delta"`, `"message_stop"`, `"type":"assistant"`, `"type":"result"`} {
+		if strings.Contains(out.String(), not) {
+			t.Errorf("the cut output has %s:\n%s", not, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), `"text":"Hel"`) {
+		t.Errorf("the delta that arrived is not written:\n%s", out.String())
 	}
 }
 
@@ -821,12 +853,12 @@ func TestLinesAsMarshal(t *testing.T) {
 				Type    string `json:"type"`
 				Message any    `json:"message"`
 				header
-			}{Type: wire.TypeAssistant, Message: json.RawMessage(messages.AppendMessage(nil, s, s, block)), header: e.header(a)})
+			}{Type: wire.TypeAssistant, Message: json.RawMessage(messages.AppendMessage(nil, s, s, nil, block)), header: e.header(a)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			e.n = 0
-			if diff := cmp.Diff(string(want), string(e.appendAssistant(nil, a, s, s, block))+"}"); diff != "" {
+			if diff := cmp.Diff(string(want), string(e.appendAssistant(nil, a, messages.MessageInfo{ID: s, Model: s}, block))+"}"); diff != "" {
 				t.Errorf("%q: assistant line (-Marshal +appendAssistant):\n%s", s, diff)
 			}
 			e.n = 0
@@ -1060,4 +1092,69 @@ func FuzzMarshalsTo(f *testing.F) {
 		checkMarshalsTo(t, a, b)
 		checkMarshalsTo(t, a, a)
 	})
+}
+
+// abandonedRun is a message given up and begun again (a retried API call),
+// as the Claude reader gives it: the open block has no BlockEnd, a Notice
+// says so, and the turn ends with no stop reason and no error.
+var abandonedRun = []event.Event{
+	&event.SessionStart{Agent: "s", SessionID: "s", Model: "m"},
+	&event.TurnStart{Agent: "s", MessageID: "msg_a", Model: "m"},
+	&event.BlockStart{Agent: "s", Kind: event.Text},
+	&event.Delta{Agent: "s", Kind: event.Text, Text: "Hel"},
+	&event.Notice{Agent: "s", Kind: event.NoticeAbandoned, Message: "message msg_a was abandoned"},
+	&event.TurnEnd{Agent: "s", MessageID: "msg_a"},
+	&event.TurnStart{Agent: "s", MessageID: "msg_b", Model: "m"},
+	&event.BlockStart{Agent: "s", Kind: event.Text},
+	&event.Delta{Agent: "s", Kind: event.Text, Text: "Hello"},
+	&event.BlockEnd{Agent: "s", Kind: event.Text},
+	&event.TurnEnd{Agent: "s", MessageID: "msg_b", StopReason: "end_turn"},
+	&event.RunEnd{Agent: "s", StopReason: "end_turn"},
+}
+
+// TestAbandoned: an abandoned message is no failure and no content. With
+// --partial it is written as it came (its deltas, then nothing of it);
+// without, it is left out and the loss reported. No error line is made up.
+func TestAbandoned(t *testing.T) {
+	t.Parallel()
+	out, _ := encode(t, &Config{Partial: true}, abandonedRun)
+	var stops []string
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var line struct {
+			Type  string `json:"type"`
+			Event struct {
+				Type string `json:"type"`
+			} `json:"event"`
+			Message struct {
+				ID    string `json:"id"`
+				Model string `json:"model"`
+			} `json:"message"`
+		}
+		if err := json.Unmarshal([]byte(l), &line); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case line.Type == "stream_event":
+			stops = append(stops, line.Event.Type)
+		case line.Type == "assistant" && (line.Message.ID == "msg_a" || line.Message.Model == "<synthetic>"):
+			t.Errorf("partial: an assistant line for the abandoned message or a made-up error: %s", l)
+		case line.Type == "system" && strings.Contains(l, "abandoned"):
+			t.Errorf("partial: the reader's notice written as a line: %s", l)
+		}
+	}
+	want := []string{
+		"message_start", "content_block_start", "content_block_delta", // msg_a, given up
+		"message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop",
+	}
+	if diff := cmp.Diff(want, stops); diff != "" {
+		t.Errorf("partial: stream events (-want +got):\n%s", diff)
+	}
+
+	out, warnings := encode(t, &Config{}, abandonedRun)
+	if strings.Contains(string(out), `"Hel"`) || strings.Contains(string(out), "<synthetic>") {
+		t.Errorf("without partial: the abandoned text or a made-up error is written:\n%s", out)
+	}
+	if !slices.Contains(warnings, "claude cannot carry abandoned partial messages (dropped: only --partial shows them)") {
+		t.Errorf("without partial: the dropped message is not reported: %q", warnings)
+	}
 }

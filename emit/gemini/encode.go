@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -150,7 +151,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			// keeps the abandoned text apart from the retry's.
 			e.textOpen = false
 			e.warn("abandoned text (written, then a warning that it was begun again)")
-			e.write(gemini.Error{Type: gemini.TypeError, Severity: gemini.SeverityWarning, Message: cmpOr(ev.Message, "abandoned")})
+			e.write(gemini.Error{Type: gemini.TypeError, Severity: gemini.SeverityWarning, Message: cmp.Or(ev.Message, "abandoned")})
 			return e.err
 		}
 		if ev.Kind == "user" && ev.Message != "" {
@@ -185,7 +186,7 @@ func (e *Encoder) start(s *event.SessionStart) {
 		!bytes.ContainsAny(s.Meta, "\r\n") {
 		e.write([]byte(s.Meta))
 	} else {
-		e.write(gemini.Init{Type: gemini.TypeInit, SessionID: cmpOr(s.SessionID, s.Agent), Model: s.Model})
+		e.write(gemini.Init{Type: gemini.TypeInit, SessionID: cmp.Or(s.SessionID, s.Agent), Model: s.Model})
 	}
 	if s.Prompt != "" {
 		e.write(gemini.Message{Type: gemini.TypeMessage, Role: gemini.RoleUser, Content: s.Prompt})
@@ -198,13 +199,6 @@ func (e *Encoder) ensureInit() {
 	if !e.wroteInit {
 		e.start(&event.SessionStart{Agent: e.main})
 	}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func (e *Encoder) toolCall(c *event.ToolCall) {
@@ -316,7 +310,7 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 }
 
 func (e *Encoder) turnEnd(t *event.TurnEnd) {
-	model := cmpOr(e.turnModel, e.model)
+	model := cmp.Or(e.turnModel, e.model)
 	e.turnModel = ""
 	if t.StopReason != "" {
 		e.warn("stop reasons")
@@ -446,6 +440,23 @@ func modelStats(u *event.Usage) gemini.ModelStats {
 // reported, and no result is written. Otherwise a stream read to its end
 // without a result line gets one made of what it said, as Gemini CLI
 // always ends a run with one.
+// Cut ends a stream whose input was cut off (event.Cutter): a fatal error
+// held for the result line is written as an error line where it came, and
+// no result line is written.
+func (e *Encoder) Cut() error {
+	if e.err != nil {
+		return e.err
+	}
+	if e.fatal != nil {
+		e.write(gemini.Error{Type: gemini.TypeError, Severity: gemini.SeverityError, Message: e.fatal.Message})
+		e.fatal = nil
+	}
+	if e.err != nil {
+		return e.err
+	}
+	return fmt.Errorf("gemini: %w: the input was cut off, no result written", event.ErrTruncated)
+}
+
 func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err

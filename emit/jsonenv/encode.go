@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/agentmeta"
 	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
@@ -44,6 +45,7 @@ type Encoder struct {
 	main   string             // the agent of events with none
 	seen   bool               // an event was encoded
 	losses event.Losses       // what was warned about
+	turns  agentmeta.Turns    // what of the turns is reported lost
 	err    error
 
 	// fixed is the length of the fixed fields of a delta's envelope of
@@ -114,6 +116,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		return e.err
 	}
 	agent := e.agentOf(ev)
+	e.turns.Report(ev, e.warn)
 	switch ev := ev.(type) {
 	case *event.SessionStart:
 		e.payload(wire.TypeMetaInit, agent, string(metaInitPayload(ev)), true)
@@ -178,9 +181,6 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.interrupt(agent)
 		e.payload(wire.TypeError, agent, errorPayload(ev), true)
 	case *event.TurnEnd:
-		if ev.Usage != nil {
-			e.warn("per-turn usage")
-		}
 		if ev.Error != "" {
 			e.payload(wire.TypeError, agent, marshal(wire.ErrorPayload{Type: "turn_failed", Message: ev.Error}), true)
 		}
@@ -193,7 +193,13 @@ func (e *Encoder) Encode(ev event.Event) error {
 		if ev.Kind == event.NoticeAbandoned {
 			e.interrupt(agent)
 		}
-		e.warn("notices (" + ev.Kind + ")")
+		if ev.Kind == event.NoticeAbandoned {
+			// The format has no way to say a streamed block was given up:
+			// what of it was written reads back as content.
+			e.warn("abandoned partial messages (what was streamed of them reads back as content)")
+		} else {
+			e.warn("notices (" + ev.Kind + ")")
+		}
 	case *event.FileChange:
 		e.warn("file changes")
 	case *event.TodoList:
@@ -431,6 +437,7 @@ func (e *Encoder) Close() error {
 	if len(e.open) > 0 {
 		return fmt.Errorf("jsonenv: %w: %d block(s) left open, no [DONE] written", event.ErrTruncated, len(e.open))
 	}
+	e.turns.ReportEnd(e.warn)
 	if !e.cfg.NDJSON {
 		_, e.err = io.WriteString(e.w, "data: [DONE]\n\n")
 	}

@@ -386,3 +386,27 @@ func TestServerErrorKept(t *testing.T) {
 		t.Errorf("errors read back (-want +got):\n%s\noutput:\n%s", diff, out)
 	}
 }
+
+// TestUnknownStopReason: a run end that names no stop reason writes
+// meta_final's stop_reason as null (the producer's None), never "", and
+// the run's service tier goes with its cumulative usage.
+func TestUnknownStopReason(t *testing.T) {
+	t.Parallel()
+	var out strings.Builder
+	e := jsonenv.NewEncoder(&out, &jsonenv.Config{Agent: "a"})
+	for _, ev := range []event.Event{
+		&event.RunEnd{Agent: "a", Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, ServiceTier: "standard"}},
+	} {
+		if err := e.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`\"stop_reason\":null`, `\"service_tier\":\"standard\"`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in:\n%s", want, out.String())
+		}
+	}
+}

@@ -35,14 +35,14 @@ func metaFinalPayload(ev *event.RunEnd) []byte {
 		return ev.Meta
 	}
 	m := agentmeta.Final{
-		StopReason: ev.StopReason, TotalSteps: ev.Turns, TotalCostUSD: ev.CostUSD,
+		StopReason: agentmeta.OptString(ev.StopReason), TotalSteps: ev.Turns, TotalCostUSD: ev.CostUSD,
 		DurationMS: ev.DurationMS, IsError: ev.IsError, Errors: ev.Errors, Result: ev.Result,
 	}
 	if u := ev.Usage; u != nil {
 		m.CumulativeUsage = &agentmeta.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheReadInputTokens: u.CacheReadTokens, CacheCreationInputTokens: u.CacheWriteTokens,
-			ReasoningOutputTokens: u.ReasoningTokens,
+			ReasoningOutputTokens: u.ReasoningTokens, ServiceTier: u.ServiceTier,
 		}
 	}
 	return marshalNoHTML(m)

@@ -48,11 +48,16 @@
 // status and structured output; a literal \n and CRs in tool result text
 // (read back as newlines); images in server tool results; citation fields
 // outside their type's attribute set; the MCP server of a tool call;
-// per-turn usage; notices, file changes, todo lists and unknown events of
+// a turn's message id, model, usage and stop reason (meta_final carries
+// the run's), and a run's that has no run end; notices, file changes, todo lists and unknown events of
 // other formats; the agent id of a stream without meta_init; interleaved
 // agents (a new agent gets a meta_init naming the current one as parent, as
 // the producer writes for a subagent; a return to an earlier agent is
-// implied only by a tool result for one of its calls); interleaved blocks
+// implied only by a tool result for one of its calls: an agent's events
+// that come while one of its subagents has the scope are held, within
+// event.DefaultMaxBytes, and written after its result for the subagent's
+// call, so that they stay its own; held events whose scope never returns
+// are dropped at the end, reported); interleaved blocks
 // (XML has one open block: an interrupted block is closed and reopened,
 // so it splits in two). Turn boundaries are not written; the blocks imply
 // them.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/openset"
 	wire "github.com/agentstream/agentstream/parse/xmlstream"
 )
@@ -27,7 +28,8 @@ type Config struct {
 type Encoder struct {
 	w      io.Writer
 	cfg    Config
-	losses event.Losses // what was warned about
+	losses event.Losses    // what was warned about
+	turns  agentmeta.Turns // what of the turns is reported lost
 	buf    []byte
 	err    error
 
@@ -39,7 +41,19 @@ type Encoder struct {
 	calls   map[string]string      // tool call id -> agent, for the ids in callIDs
 	callIDs *openset.Set[string]   // the tool calls kept, oldest first
 	failed  bool                   // the producer's error line was written: no [DONE]
+
+	// An agent's events that came while one of its subagents had the
+	// scope (see hold): XML can put them in the agent's scope only once
+	// the scope returns to it, at its result for the subagent's call.
+	parent    map[string]string // each agent's parent scope
+	ended     map[string]bool   // subagents whose scope was returned to a parent
+	held      map[string][]event.Event
+	heldBytes int
 }
+
+// maxHeldBytes caps the events held for agents whose subagent has the
+// scope: beyond it they are dropped and reported.
+const maxHeldBytes = event.DefaultMaxBytes
 
 // maxOpen caps each of live, seen and callIDs (openset.DefaultMax): beyond
 // it the oldest entry is forgotten, which is warned about once.
@@ -85,9 +99,13 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if agent == "" {
 		agent = e.cfg.Agent
 	}
+	if e.hold(agent, ev) {
+		return e.err
+	}
 	if interrupts(ev) {
 		e.cut(agent)
 	}
+	e.turns.Report(ev, e.warn)
 	switch ev := ev.(type) {
 	case *event.SessionStart:
 		e.closeOpen()
@@ -96,6 +114,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 			// runs before are over, and a log of more runs than maxOpen
 			// is not too many agents at once.
 			e.seen = openset.New[string](maxOpen)
+			e.dropHeld()
+			clear(e.parent)
+			clear(e.ended)
 		}
 		e.metaInit(agent, ev)
 		return e.err
@@ -151,6 +172,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		// Its call is answered: nothing more to find it for.
 		e.callIDs.Remove(ev.ID)
 		delete(e.calls, ev.ID)
+		e.release(agent) // the scope is agent's again
 	case *event.AwaitingTools:
 		tools := make([]wire.PendingTool, 0, len(ev.Tools))
 		for _, t := range ev.Tools {
@@ -181,9 +203,6 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.TurnStart:
 		// XML has no turn boundaries; the blocks imply them.
 	case *event.TurnEnd:
-		if ev.Usage != nil {
-			e.warn("per-turn usage")
-		}
 		if ev.Error != "" {
 			e.errorBlock(errorJSON("turn_failed", ev.Error))
 		}
@@ -191,7 +210,13 @@ func (e *Encoder) Encode(ev event.Event) error {
 		data, own := metaFinal(ev)
 		e.metaElement(wire.TagMetaFinal, data, own)
 	case *event.Notice:
-		e.warn("notices (" + ev.Kind + ")")
+		if ev.Kind == event.NoticeAbandoned {
+			// The format has no way to say a streamed block was given up:
+			// what of it was written reads back as content.
+			e.warn("abandoned partial messages (what was streamed of them reads back as content)")
+		} else {
+			e.warn("notices (" + ev.Kind + ")")
+		}
 	case *event.FileChange:
 		e.warn("file changes")
 	case *event.TodoList:
@@ -238,7 +263,129 @@ func (e *Encoder) scope(agent string, ev event.Event) {
 	e.cur = agent
 }
 
+// hold keeps ev, an event of agent, for later when one of agent's
+// subagents has the scope: written now, XML would make it the
+// subagent's (the scope returns to an agent only at its result for a
+// tool call). It reports whether it kept ev. The events held for agent
+// are written when its scope returns (after that result), in order: the
+// agent keeps its own content, later than it came.
+func (e *Encoder) hold(agent string, ev event.Event) bool {
+	if !e.started || agent == e.cur || e.ended[e.cur] {
+		return false
+	}
+	switch ev := ev.(type) {
+	case *event.SessionStart:
+		return false
+	case *event.ToolResult:
+		if e.calls[ev.ID] == agent && e.isAncestor(agent, e.cur) {
+			// Returns the scope to agent: written, then what agent has
+			// held. The subagents between are over: what comes of them
+			// later (a turn's end) holds nothing back.
+			if e.ended == nil {
+				e.ended = map[string]bool{}
+			}
+			for a := e.cur; a != agent && !e.ended[a]; a = e.parent[a] {
+				e.ended[a] = true
+			}
+			return false
+		}
+	}
+	if len(e.held[agent]) == 0 && !e.isAncestor(agent, e.cur) {
+		return false
+	}
+	n := heldSize(ev)
+	if e.heldBytes+n > maxHeldBytes {
+		e.warn("an agent's content interleaved with its subagent's beyond MaxEventBytes (dropped)")
+		return true
+	}
+	e.heldBytes += n
+	if e.held == nil {
+		e.held = map[string][]event.Event{}
+	}
+	e.held[agent] = append(e.held[agent], ev)
+	e.warn("interleaved agents (an agent's content that came while its subagent ran is written after the subagent's end)")
+	return true
+}
+
+// release writes the events held for agent, whose scope has returned.
+func (e *Encoder) release(agent string) {
+	evs := e.held[agent]
+	if len(evs) == 0 {
+		return
+	}
+	delete(e.held, agent)
+	for _, ev := range evs {
+		e.heldBytes -= heldSize(ev)
+		if e.Encode(ev) != nil {
+			return
+		}
+	}
+}
+
+// dropHeld reports the events still held at the end: their agent's scope
+// never returned (no result for its subagent's call), so XML has no
+// place where they would be read as theirs.
+func (e *Encoder) dropHeld() {
+	if len(e.held) > 0 {
+		e.warn("an agent's content that came while its subagent ran, when the subagent never ended (dropped)")
+		clear(e.held)
+		e.heldBytes = 0
+	}
+}
+
+// heldSize is what a held event counts against maxHeldBytes.
+func heldSize(ev event.Event) int {
+	const base = 64
+	switch ev := ev.(type) {
+	case *event.Delta:
+		return base + len(ev.Text)
+	case *event.ToolCall:
+		return base + len(ev.Input)
+	case *event.ToolResult:
+		n := base + len(ev.Structured)
+		for _, p := range ev.Content {
+			n += len(p.Text) + len(p.Source)
+		}
+		return n
+	}
+	return base
+}
+
+// isAncestor reports whether agent is a parent, or a parent's parent, of
+// scope.
+func (e *Encoder) isAncestor(agent, scope string) bool {
+	for range len(e.parent) + 1 {
+		p, ok := e.parent[scope]
+		if !ok {
+			return false
+		}
+		if p == agent {
+			return true
+		}
+		scope = p
+	}
+	return false
+}
+
 func (e *Encoder) metaInit(agent string, ev *event.SessionStart) {
+	p := ev.ParentAgent
+	if p == "" && ev.ParentToolID != "" && e.started {
+		p = e.cur // started by a tool call of the agent in scope
+	}
+	if p != "" {
+		if p != agent {
+			if e.parent == nil {
+				e.parent = map[string]string{}
+			}
+			if len(e.parent) >= maxOpen {
+				// As seen forgets the oldest agents: the relations of a
+				// run of very many subagents are let go of, all at once.
+				clear(e.parent)
+				clear(e.ended)
+			}
+			e.parent[agent] = p
+		}
+	}
 	e.started, e.cur = true, agent
 	keep(e, e.seen, agent)
 	data, own := metaInit(agent, ev)
@@ -564,6 +711,7 @@ func (e *Encoder) Cut() error {
 	if e.err != nil {
 		return e.err
 	}
+	e.dropHeld()
 	return fmt.Errorf("xml: %w: the input was cut off, no [DONE] written", event.ErrTruncated)
 }
 
@@ -571,9 +719,11 @@ func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err
 	}
+	e.dropHeld()
 	if n := e.live.Len(); n > 0 {
 		return fmt.Errorf("xml: %w: %d block(s) left open, no [DONE] written", event.ErrTruncated, n)
 	}
+	e.turns.ReportEnd(e.warn)
 	e.closeOpen()
 	if !e.failed {
 		e.message([]byte("[DONE]"))

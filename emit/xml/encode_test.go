@@ -171,7 +171,7 @@ func TestEncode(t *testing.T) {
 				`<content-block-error><![CDATA[{"type": "overloaded_error", "message": "Over\\nloaded"}]]></content-block-error>`,
 				`<content-block-error><![CDATA[{"type": "turn_failed", "message": "boom"}]]></content-block-error>`,
 				"[DONE]"),
-			warnings: []string{"xml cannot carry per-turn usage"},
+			warnings: []string{"xml cannot carry per-turn usage (meta_final carries the run's cumulative usage only)", "xml cannot carry the usage of a run without a run end (meta_final carries a run's usage only)"},
 		},
 		{
 			name: "the server's error line ends the stream without [DONE]",
@@ -198,6 +198,28 @@ func TestEncode(t *testing.T) {
 				"xml cannot carry the agent id of a stream without meta_init",
 				"xml cannot carry interleaved agents (XML has no agent scope but meta_init)",
 				"xml cannot carry notices (task_progress)",
+			},
+		},
+		{
+			name: "an agent's content that comes while its subagent runs is written after the subagent's end, as its own",
+			in: []event.Event{
+				&event.SessionStart{Agent: "P"},
+				&event.ToolCall{Agent: "P", ID: "t1", Name: "Agent", Input: json.RawMessage(`{}`)},
+				&event.SessionStart{Agent: "C", ParentAgent: "P", ParentToolID: "t1"},
+				&event.Delta{Agent: "P", Kind: event.Text, Text: "p"},
+				&event.Delta{Agent: "C", Kind: event.Text, Text: "c"},
+				&event.BlockEnd{Agent: "P", Kind: event.Text},
+				&event.BlockEnd{Agent: "C", Kind: event.Text},
+				&event.ToolResult{Agent: "P", ID: "t1", Name: "Agent"},
+			},
+			want: sse(`<meta_init data="{&quot;format&quot;: &quot;xml&quot;, &quot;user_query&quot;: &quot;&quot;, &quot;agent_uuid&quot;: &quot;P&quot;, &quot;parent_agent_uuid&quot;: null, &quot;model&quot;: &quot;&quot;}"></meta_init>`,
+				`<content-block-tool_call id="t1" name="Agent" arguments="{}"></content-block-tool_call>`,
+				`<meta_init data="{&quot;format&quot;: &quot;xml&quot;, &quot;user_query&quot;: &quot;&quot;, &quot;agent_uuid&quot;: &quot;C&quot;, &quot;parent_agent_uuid&quot;: &quot;P&quot;, &quot;model&quot;: &quot;&quot;, &quot;parent_tool_use_id&quot;: &quot;t1&quot;}"></meta_init>`,
+				"<content-block-text>", "c", "</content-block-text>",
+				`<content-block-tool_result id="t1" name="Agent"><![CDATA[]]></content-block-tool_result>`,
+				"<content-block-text>", "p", "</content-block-text>", "[DONE]"),
+			warnings: []string{
+				"xml cannot carry interleaved agents (an agent's content that came while its subagent ran is written after the subagent's end)",
 			},
 		},
 		{
@@ -349,7 +371,7 @@ func TestRoundTripEnvelope(t *testing.T) {
 		"hand-all-types.sse": {"xml cannot carry unknown jsonenv events"},
 		// Interleaved agents and blocks cannot be expressed at all.
 		"hand-interleaved.sse": {
-			"xml cannot carry interleaved agents (XML has no agent scope but meta_init)",
+			"xml cannot carry interleaved agents (an agent's content that came while its subagent ran is written after the subagent's end)",
 			"xml cannot carry interleaved blocks (a block is split where other content interrupts it)",
 		},
 	}

@@ -52,7 +52,7 @@ func metaFinal(ev *event.RunEnd) (data []byte, own bool) {
 	}{
 		ConversationHistory: []any{},
 		Final: agentmeta.Final{
-			StopReason: ev.StopReason, TotalSteps: ev.Turns, TotalCostUSD: ev.CostUSD,
+			StopReason: agentmeta.OptString(ev.StopReason), TotalSteps: ev.Turns, TotalCostUSD: ev.CostUSD,
 			DurationMS: ev.DurationMS, IsError: ev.IsError, Errors: ev.Errors, Result: ev.Result,
 		},
 	}
@@ -60,6 +60,7 @@ func metaFinal(ev *event.RunEnd) (data []byte, own bool) {
 		m.CumulativeUsage = &agentmeta.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadInputTokens: u.CacheReadTokens,
 			CacheCreationInputTokens: u.CacheWriteTokens, ReasoningOutputTokens: u.ReasoningTokens,
+			ServiceTier: u.ServiceTier,
 		}
 	}
 	return marshal(m), false

@@ -39,7 +39,7 @@ type Init struct {
 // conversation_history, stop_reason, total_steps, generated_files, cost and
 // cumulative_usage; agentstream adds the rest when the source carries them.
 type Final struct {
-	StopReason      string   `json:"stop_reason"`
+	StopReason      *string  `json:"stop_reason"` // null when unknown, as the producer writes None
 	TotalSteps      int      `json:"total_steps"`
 	GeneratedFiles  any      `json:"generated_files"`
 	Cost            any      `json:"cost"`
@@ -58,6 +58,9 @@ type Usage struct {
 	CacheReadInputTokens     int64 `json:"cache_read_input_tokens,omitempty"`
 	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens,omitempty"`
 	ReasoningOutputTokens    int64 `json:"reasoning_output_tokens,omitempty"`
+	// ServiceTier is Anthropic's service_tier, which agentstream adds
+	// when the source gives one.
+	ServiceTier string `json:"service_tier,omitempty"`
 }
 
 // Reader reads the meta_init and meta_final payloads of one stream (a
@@ -330,7 +333,10 @@ func (c *Reader) runEnd(agent string, b []byte, fast bool) *event.RunEnd {
 }
 
 func setFinal(ev *event.RunEnd, m *Final, total *float64) {
-	ev.StopReason, ev.Turns, ev.DurationMS = m.StopReason, m.TotalSteps, m.DurationMS
+	ev.Turns, ev.DurationMS = m.TotalSteps, m.DurationMS
+	if m.StopReason != nil {
+		ev.StopReason = *m.StopReason
+	}
 	ev.CostUSD, ev.IsError, ev.Errors, ev.Result = m.TotalCostUSD, m.IsError, m.Errors, m.Result
 	if ev.CostUSD == nil {
 		ev.CostUSD = total
@@ -339,7 +345,7 @@ func setFinal(ev *event.RunEnd, m *Final, total *float64) {
 		ev.Usage = &event.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
-			ReasoningTokens: u.ReasoningOutputTokens,
+			ReasoningTokens: u.ReasoningOutputTokens, ServiceTier: u.ServiceTier,
 		}
 	}
 }
@@ -370,7 +376,7 @@ func readFinal(r *jsontext.Reader, m *Final, cost *costUSD) bool {
 	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 		switch string(key) {
 		case "stop_reason":
-			r.StringField(&m.StopReason)
+			r.OptStringField(&m.StopReason)
 		case "total_steps":
 			if !r.Null() {
 				n := r.Int()
@@ -471,6 +477,12 @@ func readUsage(r *jsontext.Reader, u *Usage) {
 		return
 	}
 	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		if string(key) == "service_tier" {
+			if !r.Null() {
+				u.ServiceTier = r.String()
+			}
+			continue
+		}
 		n := u.field(string(key))
 		if n == nil {
 			r.SkipUnknown(key, isUsageField)
@@ -491,7 +503,7 @@ func (u *Usage) field(name string) *int64 {
 	})
 }
 
-func isUsageField(name string) bool { return new(Usage).field(name) != nil }
+func isUsageField(name string) bool { return name == "service_tier" || new(Usage).field(name) != nil }
 
 func isNumber(c byte) bool { return c == '-' || '0' <= c && c <= '9' }
 
@@ -514,4 +526,104 @@ func skipAny(r *jsontext.Reader) {
 	default:
 		r.Skip()
 	}
+}
+
+// Turns reports what the envelope and the XML stream cannot carry of a
+// run's model turns: they have no turn boundaries, so a turn's message
+// id, model, usage and stop reason have no place but the run's own
+// meta_init (the session's model) and meta_final (the run's stop reason
+// and cumulative usage). The zero value is ready to use.
+type Turns struct {
+	model map[string]string // each agent's session model, from its SessionStart
+
+	// The main agent's turns, for a run end the source does not give
+	// (see RunEnd).
+	main     string
+	haveMain bool
+	turns    int
+	stop     string
+	usage    *event.Usage
+	ended    bool // the main agent's run end came
+}
+
+// Report passes to warn what of ev the two formats cannot carry, once
+// per kind when warn is an event.Losses' report.
+func (t *Turns) Report(ev event.Event, warn func(what string)) {
+	if !t.haveMain {
+		t.main, t.haveMain = ev.AgentID(), true
+	}
+	if s, ok := ev.(*event.SessionStart); ok && s.ParentAgent == "" && s.ParentToolID == "" && t.turns == 0 {
+		t.main = s.Agent
+	}
+	if ev.AgentID() == t.main {
+		switch ev := ev.(type) {
+		case *event.TurnEnd:
+			t.turns++
+			t.stop = ev.StopReason
+			if u := ev.Usage; u != nil {
+				if t.usage == nil {
+					t.usage = &event.Usage{}
+				}
+				t.usage.InputTokens += u.InputTokens
+				t.usage.OutputTokens += u.OutputTokens
+				t.usage.CacheReadTokens += u.CacheReadTokens
+				t.usage.CacheWriteTokens += u.CacheWriteTokens
+				t.usage.ReasoningTokens += u.ReasoningTokens
+				if u.ServiceTier != "" {
+					t.usage.ServiceTier = u.ServiceTier
+				}
+			}
+		case *event.RunEnd:
+			t.ended = true
+		}
+	}
+	switch ev := ev.(type) {
+	case *event.SessionStart:
+		if t.model == nil {
+			t.model = map[string]string{}
+		}
+		t.model[ev.Agent] = ev.Model
+	case *event.TurnStart:
+		if ev.MessageID != "" {
+			warn("message ids")
+		}
+		if ev.Model != "" && ev.Model != t.model[ev.Agent] {
+			warn("models of messages (meta_init names the session's model only)")
+		}
+		if ev.Usage != nil {
+			warn("per-turn usage (meta_final carries the run's cumulative usage only)")
+		}
+	case *event.TurnEnd:
+		if ev.Usage != nil {
+			warn("per-turn usage (meta_final carries the run's cumulative usage only)")
+		}
+		if ev.StopReason != "" {
+			warn("per-turn stop reasons (meta_final carries the run's stop reason only)")
+		}
+	}
+}
+
+// ReportEnd passes to warn, at the end of the stream, what of the main
+// agent's turns had no place: a source with turns but no run end of its
+// own (an API body, a Codex run) has no meta_final, which alone carries a
+// stop reason and usage.
+func (t *Turns) ReportEnd(warn func(what string)) {
+	if t.ended {
+		return
+	}
+	if t.usage != nil {
+		warn("the usage of a run without a run end (meta_final carries a run's usage only)")
+	}
+	if t.stop != "" {
+		warn("the stop reason of a run without a run end (meta_final carries a run's stop reason only)")
+	}
+}
+
+// OptString returns s, or nil for "": a value the source did not give,
+// written as null.
+func OptString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }

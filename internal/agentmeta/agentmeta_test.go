@@ -32,7 +32,7 @@ var payloads = []string{
 	`{"generated_files": [1e400]}`, `{"generated_files": {"a": [-0.5e-3]}}`, `{"conversation_history": 1e400}`,
 	`{"total_steps": 1.0}`, `{"total_steps": 9223372036854775807}`, `{"total_steps": null, "duration_ms": "1"}`,
 	`{"cumulative_usage": null}`, `{"cumulative_usage": {"input_tokens": 1}, "cumulative_usage": {"output_tokens": 2}}`,
-	`{"cumulative_usage": {"Input_Tokens": 1}}`, `{"cumulative_usage": 3}`, `{"errors": []}`, `{"errors": null}`,
+	`{"cumulative_usage": {"Input_Tokens": 1}}`, `{"cumulative_usage": {"service_tier": "standard", "output_tokens": 2}}`, `{"cumulative_usage": {"Service_Tier": "x"}}`, `{"cumulative_usage": {"service_tier": null}}`, `{"cumulative_usage": {"service_tier": 5}}`, `{"cumulative_usage": 3}`, `{"errors": []}`, `{"errors": null}`,
 	`{"is_error": null, "result": null, "stop_reason": null, "total_cost_usd": null}`, `{"Stop_Reason": "x"}`,
 }
 

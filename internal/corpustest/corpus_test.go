@@ -299,9 +299,6 @@ func TestLosslessPairs(t *testing.T) {
 			}
 			t.Run(rec.path+"->"+via.Name, func(t *testing.T) {
 				t.Parallel()
-				if via.Name == "xml" && strings.Contains(rec.path, "interleaved") {
-					t.Skip("xml keeps agents apart by meta_init: interleaved agents are lost (docs/conversion-matrix.md)")
-				}
 				back := convertTo(t, convertTo(t, rec.data, rec.f, via), via, rec.f)
 				b := side(t, "back", back, rec.f)
 				b.Format, b.Lacks = rec.f.Name+" via "+via.Name, via.Lacks
@@ -316,7 +313,18 @@ func TestLosslessPairs(t *testing.T) {
 					// XML names an agent only in its meta_init.
 					o.Ignore = append(o.Ignore, verify.IgnoreAgentIDs)
 				}
-				if r := verify.Compare(a, b, o); !r.Equal {
+				r := verify.Compare(a, b, o)
+				if via.Name == "xml" && strings.Contains(rec.path, "interleaved") {
+					// XML keeps agents apart by meta_init alone: an
+					// agent's content that came while its subagent ran is
+					// written after the subagent's end, its own still, but
+					// moved past its result for the subagent's call.
+					r.Differences = slices.DeleteFunc(r.Differences, func(d verify.Difference) bool {
+						return strings.Contains(d.String(), ": moved to block ")
+					})
+					r.Equal = len(r.Differences) == 0
+				}
+				if !r.Equal {
 					t.Errorf("%s -> %s -> %s not equal:\n%s", rec.path, via.Name, rec.f.Name, report(r))
 				}
 			})

@@ -105,8 +105,9 @@ func appendThinkingBlockEnd(buf []byte, sig string) []byte {
 // AppendMessage appends the message object of an assistant snapshot
 // holding blocks, each a content block as the Streamer gives it (valid,
 // compact JSON), as Marshal writes it: a message without stop reason
-// and with zero usage, written without reflection.
-func AppendMessage(b []byte, id, model string, blocks ...[]byte) []byte {
+// and with usage u, what the source gave at the message's start (see
+// AppendUsage), written without reflection.
+func AppendMessage(b []byte, id, model string, u *event.Usage, blocks ...[]byte) []byte {
 	b = append(b, `{"id":`...)
 	b = jsontext.AppendMarshalString(b, id)
 	b = append(b, `,"type":"message","role":"assistant","model":`...)
@@ -118,7 +119,30 @@ func AppendMessage(b []byte, id, model string, blocks ...[]byte) []byte {
 		}
 		b = append(b, block...)
 	}
-	return append(b, `],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}}`...)
+	b = append(b, `],"stop_reason":null,"stop_sequence":null,"usage":`...)
+	return append(AppendUsage(b, u), '}')
+}
+
+// AppendUsage appends u as a message's usage object, as Marshal writes
+// outUsage: the counts the source gave, or, for nil, the unknown form
+// {"input_tokens":null,"output_tokens":null}, never a made-up 0.
+func AppendUsage(b []byte, u *event.Usage) []byte {
+	if u == nil {
+		return append(b, `{"input_tokens":null,"output_tokens":null}`...)
+	}
+	b = append(b, `{"input_tokens":`...)
+	b = strconv.AppendInt(b, u.InputTokens, 10)
+	b = append(b, `,"cache_creation_input_tokens":`...)
+	b = strconv.AppendInt(b, u.CacheWriteTokens, 10)
+	b = append(b, `,"cache_read_input_tokens":`...)
+	b = strconv.AppendInt(b, u.CacheReadTokens, 10)
+	b = append(b, `,"output_tokens":`...)
+	b = strconv.AppendInt(b, u.OutputTokens, 10)
+	if u.ServiceTier != "" {
+		b = append(b, `,"service_tier":`...)
+		b = jsontext.AppendMarshalString(b, u.ServiceTier)
+	}
+	return append(b, '}')
 }
 
 // appendToolBlock appends a tool use block of type typ, as Marshal

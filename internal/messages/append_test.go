@@ -76,9 +76,14 @@ func checkAppendDelta(t *testing.T, s string) {
 		for i := range n {
 			raw[i] = blocks[i]
 		}
-		want := marshal(newMessage(s, s+"m", raw))
-		if diff := cmp.Diff(string(want), string(AppendMessage(nil, s, s+"m", blocks[:n]...))); diff != "" {
-			t.Errorf("%q, %d blocks (-Marshal +AppendMessage):\n%s", s, n, diff)
+		for _, u := range []*event.Usage{nil, {InputTokens: 3, OutputTokens: 4, CacheReadTokens: 5, CacheWriteTokens: 6, ServiceTier: s}} {
+			m := newMessage(s, s+"m", raw)
+			if u != nil {
+				m.Usage = outUsage{&u.InputTokens, &u.CacheWriteTokens, &u.CacheReadTokens, &u.OutputTokens, u.ServiceTier}
+			}
+			if diff := cmp.Diff(string(marshal(m)), string(AppendMessage(nil, s, s+"m", u, blocks[:n]...))); diff != "" {
+				t.Errorf("%q, %d blocks, usage %v (-Marshal +AppendMessage):\n%s", s, n, u, diff)
+			}
 		}
 	}
 }

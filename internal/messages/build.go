@@ -33,16 +33,17 @@ const keepMessages = 16
 // return an error describing it; the caller positions it in a
 // *event.ParseError. Errors wrap event.ErrSyntax or event.ErrTooLarge.
 type Builder struct {
-	emit  func(event.Event)
-	max   int
-	turns map[string]*message  // open message per agent
-	open  *openset.Set[string] // the agents in turns, to cap them
-	many  bool                 // event.ErrTooManyOpen was returned
-	msgs  map[string]*message  // messages by id, open and recently finished
-	order []string             // ids in msgs, oldest first
-	anon  int                  // counter for messages without an id
-	names map[string]string    // names of tool calls without a result yet, by id, for mcp_tool_result
-	seed  maphash.Seed         // of the blocks' text digests
+	emit    func(event.Event)
+	max     int
+	turns   map[string]*message  // open message per agent
+	open    *openset.Set[string] // the agents in turns, to cap them
+	many    bool                 // event.ErrTooManyOpen was returned
+	msgs    map[string]*message  // messages by id, open and recently finished
+	order   []string             // ids in msgs, oldest first
+	anon    int                  // counter for messages without an id
+	names   map[string]string    // names of tool calls without a result yet, by id, for mcp_tool_result
+	aborted bool                 // the snapshot being read is of a block cut off inside (SnapshotAborted)
+	seed    maphash.Seed         // of the blocks' text digests
 	// noDigest: the caller never calls Snapshot (StreamOnly), so the
 	// text of blocks is not digested.
 	noDigest bool
@@ -618,18 +619,20 @@ func (b *Builder) abandon(m *message) {
 		msg += "; its unfinished " + strings.Join(cut, ", ") + " block(s) are dropped"
 	}
 	b.emit(&event.Notice{Agent: m.agent, Kind: event.NoticeAbandoned, Message: msg})
-	b.closeTurn(m, "", "message ended without message_stop")
+	// The turn ends with no stop reason and no error: the message was
+	// given up and begun again, which is no failure of the run.
+	b.closeTurn(m, "", "")
 }
 
 func mergeUsage(start, delta *Usage) *event.Usage {
-	if start == nil && delta == nil {
+	if !start.HasCounts() && !delta.HasCounts() {
 		return nil
 	}
 	var u Usage
 	if start != nil {
 		u = *start
 	}
-	if d := delta; d != nil {
+	if d := delta; d.HasCounts() {
 		if d.InputTokens != 0 {
 			u.InputTokens = d.InputTokens
 		}
@@ -643,13 +646,18 @@ func mergeUsage(start, delta *Usage) *event.Usage {
 			u.ServiceTier = d.ServiceTier
 		}
 		u.OutputTokens = d.OutputTokens
+		u.Counted = true
 	}
 	return u.Event()
 }
 
+// Counted reports whether u gives a token count: a usage object whose
+// counts are all null or absent (the unknown form) gives none.
+func (u *Usage) HasCounts() bool { return u != nil && u.Counted }
+
 // Event returns u as a canonical usage.
 func (u *Usage) Event() *event.Usage {
-	if u == nil {
+	if !u.HasCounts() {
 		return nil
 	}
 	return &event.Usage{
@@ -753,6 +761,16 @@ func (b *Builder) Snapshot(agent string, m *Message) error {
 		}
 	}
 	return errors.Join(problems...)
+}
+
+// SnapshotAborted is Snapshot of an assistant line that agentstream's
+// claude writer marks "aborted": true: what arrived of a text or thinking
+// block the input was cut off inside. The block is emitted without its
+// end, so that it stays truncated, as it was in the source.
+func (b *Builder) SnapshotAborted(agent string, m *Message) error {
+	b.aborted = true
+	defer func() { b.aborted = false }()
+	return b.Snapshot(agent, m)
 }
 
 func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage) error {
@@ -922,6 +940,10 @@ func (b *Builder) ToolAnswered(id string) { delete(b.names, id) }
 func (b *Builder) wholeBlock(agent string, cb *Block, raw json.RawMessage) {
 	for _, ev := range BlockEvents(agent, cb, raw) {
 		switch ev := ev.(type) {
+		case *event.BlockEnd:
+			if b.aborted {
+				continue // cut off inside: it has no end (SnapshotAborted)
+			}
 		case *event.ToolCall:
 			b.names[ev.ID] = ev.Name
 		case *event.ToolResult:

@@ -193,7 +193,7 @@ func TestBuilder(t *testing.T) {
 			[]event.Event{
 				turn, text[0], text[1],
 				&event.Notice{Agent: "a", Kind: event.NoticeAbandoned, Message: "message m1 was abandoned before its end and begun again; its unfinished text block(s) are dropped"},
-				&event.TurnEnd{Agent: "a", MessageID: "m1", Error: "message ended without message_stop"},
+				&event.TurnEnd{Agent: "a", MessageID: "m1"}, // no invented error: the retry is no failure
 				&event.TurnStart{Agent: "a", MessageID: "m2", Model: "m"},
 				&event.BlockStart{Agent: "a", Kind: event.Text},
 				&event.Delta{Agent: "a", Kind: event.Text, Text: "hello"},
@@ -221,7 +221,7 @@ func TestBuilder(t *testing.T) {
 			[]event.Event{
 				turn, text[0], text[1],
 				&event.Notice{Agent: "a", Kind: event.NoticeAbandoned, Message: "message m1 was abandoned before its end and begun again; its unfinished text, tool_use t block(s) are dropped"},
-				&event.TurnEnd{Agent: "a", MessageID: "m1", Error: "message ended without message_stop"},
+				&event.TurnEnd{Agent: "a", MessageID: "m1"}, // no invented error: the retry is no failure
 				&event.TurnStart{Agent: "a", MessageID: "m2", Model: "m"},
 			},
 			nil,

@@ -225,6 +225,7 @@ func ReadUsage(r *jsontext.Reader, u *Usage) {
 		}
 		if !r.Null() {
 			*f = r.Int()
+			u.Counted = true
 		}
 	}
 }

@@ -77,6 +77,7 @@ type Streamer struct {
 type MessageInfo struct {
 	ID    string
 	Model string
+	Usage *event.Usage // what the source gave at the message's start, or nil
 }
 
 type streamBlock struct {
@@ -141,6 +142,15 @@ func (s *Streamer) LateSignature(index int, sig string) error {
 		Delta: signatureDelta{Type: DeltaSignature, Signature: sig},
 	})
 	return s.err
+}
+
+// Start returns the usage the source gave at the open message's start,
+// or nil.
+func (s *Streamer) Start() *event.Usage {
+	if s.msg == nil {
+		return nil
+	}
+	return s.start
 }
 
 // HadTools reports whether the open message has tool calls.
@@ -266,11 +276,13 @@ type (
 		StopSequence *string           `json:"stop_sequence"`
 		Usage        outUsage          `json:"usage"`
 	}
+	// outUsage is a message's usage; with no count known it is the
+	// unknown form, {"input_tokens":null,"output_tokens":null}.
 	outUsage struct {
-		InputTokens              int64  `json:"input_tokens"`
-		CacheCreationInputTokens int64  `json:"cache_creation_input_tokens"`
-		CacheReadInputTokens     int64  `json:"cache_read_input_tokens"`
-		OutputTokens             int64  `json:"output_tokens"`
+		InputTokens              *int64 `json:"input_tokens"`
+		CacheCreationInputTokens *int64 `json:"cache_creation_input_tokens,omitempty"`
+		CacheReadInputTokens     *int64 `json:"cache_read_input_tokens,omitempty"`
+		OutputTokens             *int64 `json:"output_tokens"`
 		ServiceTier              string `json:"service_tier,omitempty"`
 	}
 	messageStart struct {
@@ -300,11 +312,13 @@ type (
 		StopReason   *string `json:"stop_reason"`
 		StopSequence *string `json:"stop_sequence"`
 	}
+	// outUsageEnd is message_delta's usage: output_tokens null when no
+	// count is known.
 	outUsageEnd struct {
-		InputTokens              int64 `json:"input_tokens,omitempty"`
-		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens,omitempty"`
-		CacheReadInputTokens     int64 `json:"cache_read_input_tokens,omitempty"`
-		OutputTokens             int64 `json:"output_tokens"`
+		InputTokens              int64  `json:"input_tokens,omitempty"`
+		CacheCreationInputTokens int64  `json:"cache_creation_input_tokens,omitempty"`
+		CacheReadInputTokens     int64  `json:"cache_read_input_tokens,omitempty"`
+		OutputTokens             *int64 `json:"output_tokens"`
 	}
 	typeOnly struct {
 		Type string `json:"type"`
@@ -375,7 +389,7 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 	if model == "" {
 		model = s.Model
 	}
-	s.msg = &MessageInfo{ID: id, Model: model}
+	s.msg = &MessageInfo{ID: id, Model: model, Usage: u}
 	s.messages++
 	s.index, s.tools = 0, false
 	s.unsigned = s.unsigned[:0]
@@ -384,8 +398,8 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 	s.start = u
 	if u != nil {
 		m.Usage = outUsage{
-			InputTokens: u.InputTokens, CacheCreationInputTokens: u.CacheWriteTokens,
-			CacheReadInputTokens: u.CacheReadTokens, OutputTokens: u.OutputTokens, ServiceTier: u.ServiceTier,
+			InputTokens: &u.InputTokens, CacheCreationInputTokens: &u.CacheWriteTokens,
+			CacheReadInputTokens: &u.CacheReadTokens, OutputTokens: &u.OutputTokens, ServiceTier: u.ServiceTier,
 		}
 	}
 	if s.Event != nil { // else the conversion to any allocated for nothing
@@ -431,18 +445,31 @@ func (s *Streamer) writeMessageEnd(stopReason string, u *event.Usage) {
 	if u == nil && s.start != nil {
 		// No final count: the one known at the start stands (clients
 		// take message_delta's output_tokens as the message's).
-		md.Usage.OutputTokens = s.start.OutputTokens
+		md.Usage.OutputTokens = &s.start.OutputTokens
 	}
 	if u != nil {
 		md.Usage = outUsageEnd{
 			InputTokens: u.InputTokens, CacheCreationInputTokens: u.CacheWriteTokens,
-			CacheReadInputTokens: u.CacheReadTokens, OutputTokens: u.OutputTokens,
+			CacheReadInputTokens: u.CacheReadTokens, OutputTokens: &u.OutputTokens,
 		}
 	}
 	s.write(EventMessageDelta, md)
 	if s.err == nil && s.Event != nil {
 		s.err = s.Event(EventMessageStop, []byte(`{"type":"message_stop"}`))
 	}
+}
+
+// Abandon gives up the open message as its source did (a stream given up
+// and begun again, event.NoticeAbandoned): the blocks it completed are
+// written, its open block is dropped (no content_block_stop, no
+// snapshot), and the message gets no message_delta or message_stop.
+// It reports whether a message was open.
+func (s *Streamer) Abandon() bool {
+	s.release()
+	open := s.msg != nil
+	s.msg, s.open, s.tools = nil, nil, false
+	s.buf = nil
+	return open
 }
 
 // Abort forgets the open message without ending it (after an error event

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // Format is the event.Unknown.Format of Messages API items.
@@ -153,6 +154,30 @@ type Usage struct {
 	CacheReadInputTokens     int64 `json:"cache_read_input_tokens,omitempty"`
 	// ServiceTier is Anthropic's service_tier ("standard", ...), when given.
 	ServiceTier string `json:"service_tier,omitempty"`
+	// Counted is set when the object gives a token count (a key of one
+	// that is not null): an object whose counts are all null or absent
+	// is the "unknown" form agentstream writes where the format wants a
+	// usage object and the source had none, and reads as no usage.
+	Counted bool `json:"-"`
+}
+
+// UnmarshalJSON decodes a usage object as ReadUsage does, so that a
+// usage of null counts reads as unknown whichever reader decodes it.
+func (u *Usage) UnmarshalJSON(b []byte) error {
+	var r jsontext.Reader
+	r.Reset(b)
+	if r.Null() {
+		return nil
+	}
+	if ReadUsage(&r, u); r.End() {
+		return nil
+	}
+	// Not a usage object ReadUsage reads: encoding/json's error.
+	var plain struct {
+		InputTokens, OutputTokens, CacheCreationInputTokens, CacheReadInputTokens int64
+		ServiceTier                                                               string
+	}
+	return json.Unmarshal(b, &plain)
 }
 
 // APIError is the error object of an error event.

@@ -157,9 +157,13 @@ func TestCorpusOutputsFollowSchemas(t *testing.T) {
 		if out := run("usage", "--json", "--by", "model", dir); len(out) > 0 {
 			check(t, use, "usage --json --by model "+dir, out, n, "usage")
 		}
+		// sessions --json writes usage's rows, one per session.
+		if out := run("sessions", "--json", dir); len(out) > 0 {
+			check(t, use, "sessions --json "+dir, out, n, "sessions")
+		}
 	}
 	// Every schema was checked against real output, not only vacuously.
-	for _, k := range []string{"block", "usage", "validate", "verify", "verify runs"} {
+	for _, k := range []string{"block", "usage", "sessions", "validate", "verify", "verify runs"} {
 		if n.m[k] == 0 {
 			t.Errorf("no %s output was validated", k)
 		}

@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"time"
 
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/usage"
@@ -85,8 +86,8 @@ func Files() []File {
 		},
 		{
 			Name:        "usage.schema.json",
-			Title:       "agentstream usage --json",
-			Description: "The rows of `agentstream usage --json`, grouped --by run, model, day or agent, and their total: docs/usage.md.",
+			Title:       "agentstream usage --json and agentstream sessions --json",
+			Description: "The rows of `agentstream usage --json`, grouped --by day, week, month, session, model, block, agent or run, and their total; `agentstream sessions --json` writes the same, a row per session: docs/usage.md.",
 			Types:       []reflect.Type{reflect.TypeFor[UsageReport]()},
 			Enums: map[string][]string{
 				"Row.cost_source": {usage.SourceStream, usage.SourceTable, usage.SourceMixed, usage.SourceNone},
@@ -150,6 +151,7 @@ type gen struct {
 var (
 	rawMessage = reflect.TypeFor[json.RawMessage]()
 	marshaler  = reflect.TypeFor[json.Marshaler]()
+	timeType   = reflect.TypeFor[time.Time]()
 )
 
 // schema returns the schema of what encoding/json writes for a non-nil
@@ -157,6 +159,13 @@ var (
 func (g *gen) schema(t reflect.Type) (map[string]any, error) {
 	if t == rawMessage {
 		return map[string]any{"description": "any JSON value, as the producer wrote it"}, nil
+	}
+	if t == timeType {
+		// time.Time's MarshalJSON writes RFC 3339 with nanoseconds.
+		return map[string]any{"type": "string", "format": "date-time"}, nil
+	}
+	if t.Kind() == reflect.Pointer {
+		return g.schema(t.Elem()) // nil is null: the field's schema says so
 	}
 	if t.Implements(marshaler) || reflect.PointerTo(t).Implements(marshaler) {
 		return nil, fmt.Errorf("schemagen: %s has its own MarshalJSON: its JSON is not its fields", t)

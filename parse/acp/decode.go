@@ -3,6 +3,7 @@ package acp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -61,6 +62,7 @@ type Decoder struct {
 	agentSeen  bool     // a message from the agent was read
 	clientSeen bool     // a message from the client was read
 	active     bool     // a prompt was sent or the agent sent updates, and no response ended it
+	cutLine    error    // the input ended inside its last line
 	ended      bool     // a response ended a prompt turn
 	cost       *float64 // the last usage_update's cost, in USD
 	capped     bool
@@ -148,7 +150,14 @@ func (d *Decoder) readLine() {
 			return
 		}
 		line, i, warn := d.bad.Fix(line)
-		d.st.Problem(d.decode(line))
+		err := d.decode(line)
+		if err != nil && d.lines.Unterminated() && errors.Is(err, event.ErrSyntax) {
+			// The input ends inside its last line: a cut, not a bad
+			// line; finish reports it.
+			d.cutLine = d.errorf(event.ErrTruncated, "stream ends inside line %d", num)
+			err = nil
+		}
+		d.st.Problem(err)
 		if warn {
 			d.st.Problem(badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i)))
 		}
@@ -495,6 +504,7 @@ func (d *Decoder) update(m *wire.Message, msg []byte) error {
 		}
 		d.chunk(kind, u.MessageID, c.Text)
 	case wire.UpdateUserMessageChunk:
+		d.activity() // the prompt of a turn its response ends
 		var c wire.ContentBlock
 		if d.held != nil && json.Unmarshal(u.Content, &c) == nil && c.Type == wire.BlockText && d.holds(c.Text) {
 			d.held.Prompt += c.Text
@@ -757,7 +767,12 @@ func (d *Decoder) finish() error {
 		if len(open) > 0 {
 			what += " (inside " + strings.Join(open, ", ") + ")"
 		}
+		if d.cutLine != nil {
+			what += ", inside its last line"
+		}
 		return d.errorf(event.ErrTruncated, "%s", what)
+	case d.cutLine != nil:
+		return d.cutLine
 	}
 	return nil
 }

@@ -271,7 +271,7 @@ func TestEnds(t *testing.T) {
 			"in:2:1: stream ended before the session/prompt response",
 		}},
 		{"cut inside a line", lines(newResp) + chunk[:50], []string{
-			"in:2:1: expected a JSON object: unexpected end of JSON input",
+			"in:2:1: stream ends inside line 2", // a cut, not a bad line
 		}},
 	}
 	for _, tt := range tests {

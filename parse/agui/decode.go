@@ -156,7 +156,7 @@ func (d *Decoder) truncation() error {
 	}
 	for _, id := range slices.Clone(d.calls.ids) {
 		open = append(open, "tool call "+id)
-		d.endCall(id)
+		d.endCall(id, true)
 	}
 	what := "no RUN_FINISHED or RUN_ERROR"
 	if len(open) > 0 {
@@ -337,7 +337,7 @@ func (d *Decoder) event(typ string, data []byte) error {
 		if d.call[e.ToolCallID] == nil {
 			return d.errorf(event.ErrSyntax, "TOOL_CALL_END of tool call %q, which is not open", e.ToolCallID)
 		}
-		d.endCall(e.ToolCallID)
+		d.endCall(e.ToolCallID, false)
 	case wire.ToolCallResult:
 		var e wire.ToolCallResultEvent
 		if err := json.Unmarshal(data, &e); err != nil {
@@ -492,7 +492,7 @@ func (d *Decoder) runStarted(e *wire.RunStartedEvent) error {
 // closeOpen ends what the run has open: tool calls, messages, steps.
 func (d *Decoder) closeOpen() {
 	for _, id := range slices.Clone(d.calls.ids) {
-		d.endCall(id)
+		d.endCall(id, false)
 	}
 	for _, id := range slices.Clone(d.msgs.ids) {
 		m := d.msg[id]
@@ -635,7 +635,7 @@ func (d *Decoder) startCall(id, name, agent string) error {
 	if len(d.calls.ids) >= d.cfg.MaxOpen {
 		old := d.calls.ids[0]
 		d.tooMany(fmt.Sprintf("more than %d tool calls open at once; emitted tool call %q with its arguments so far", d.cfg.MaxOpen, old))
-		d.endCall(old)
+		d.endCall(old, false)
 	}
 	d.calls.add(id)
 	d.call[id] = &toolCall{id: id, name: name, agent: agent}
@@ -658,8 +658,9 @@ func (d *Decoder) args(id, delta string, sub *string) error {
 	return problem
 }
 
-// endCall emits a tool call, whole.
-func (d *Decoder) endCall(id string) {
+// endCall emits a tool call: whole, or, cut, a truncated call with the
+// arguments that arrived (never a made-up {}).
+func (d *Decoder) endCall(id string, cut bool) {
 	c := d.call[id]
 	if c == nil {
 		return
@@ -667,10 +668,10 @@ func (d *Decoder) endCall(id string) {
 	d.calls.remove(id)
 	delete(d.call, id)
 	input := json.RawMessage("{}")
-	if c.args.Len() > 0 {
+	if c.args.Len() > 0 || cut {
 		input = event.JSONText(c.args.String())
 	}
-	tc := &event.ToolCall{Agent: c.agent, ID: c.id, Name: c.name, Input: input}
+	tc := &event.ToolCall{Agent: c.agent, ID: c.id, Name: c.name, Input: input, Truncated: cut}
 	if len(c.frags) > 1 && c.args.Len() == len(input) {
 		tc.InputDeltas = c.frags
 	}
@@ -827,7 +828,7 @@ func (d *Decoder) endLane(l *chunkLane) {
 		d.endMessage("", l.text, nil, nil)
 	}
 	if l.tool != "" {
-		d.endCall(l.tool)
+		d.endCall(l.tool, false)
 	}
 	*l = chunkLane{}
 }

@@ -15,6 +15,7 @@ const Name = wire.Name
 func Format() format.Format {
 	return format.Format{
 		Name:        Name,
+		ContentType: format.ContentSSE,
 		Description: "AG-UI event stream (protocol 1.0, @ag-ui/core), SSE as AG-UI's HTTP transport writes it",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {

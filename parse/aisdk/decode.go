@@ -423,13 +423,14 @@ func (d *Decoder) inputDelta(c *wire.Chunk) error {
 	return nil
 }
 
-// call is the ToolCall of a tool input cut before it was available.
+// call is the ToolCall of a tool input cut before it was available: a
+// truncated call with the input text that arrived (none: an empty string,
+// never a made-up {}).
 func (t *toolInput) call(agent string) *event.ToolCall {
-	in := "{}"
-	if t.text.Len() > 0 {
-		in = t.text.String()
+	return &event.ToolCall{
+		Agent: agent, ID: t.id, Name: t.name, Input: event.JSONText(t.text.String()), Server: t.server,
+		Truncated: true,
 	}
-	return &event.ToolCall{Agent: agent, ID: t.id, Name: t.name, Input: event.JSONText(in), Server: t.server}
 }
 
 // toolCall emits the ToolCall of a tool-input-available or

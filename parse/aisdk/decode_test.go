@@ -183,7 +183,7 @@ func TestDecode(t *testing.T) {
 			"a stream without finish is cut: the streaming call comes out with its input so far",
 			sse(`{"type":"start"}`, `{"type":"text-start","id":"t"}`, `{"type":"text-delta","id":"t","delta":"hi"}`, `{"type":"tool-input-start","toolCallId":"c","toolName":"w"}`, `{"type":"tool-input-delta","toolCallId":"c","inputTextDelta":"{\"a"}`),
 			join(one(start), text("hi")[:2], one(
-				ev(&event.ToolCall{Agent: a, ID: "c", Name: "w", Input: json.RawMessage(`"{\"a"`)}),
+				ev(&event.ToolCall{Agent: a, ID: "c", Name: "w", Input: json.RawMessage(`"{\"a"`), Truncated: true}),
 				eventtest.Item{Err: `in:9:1: stream ended without a finish chunk, inside text part "t", the input of tool call "c"`})),
 		},
 		{"empty input", "", nil},

@@ -2,6 +2,7 @@ package claude_test
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -100,5 +101,39 @@ func TestPartialLikeWhole(t *testing.T) {
 	}
 	if diff := cmp.Diff(gotWhole, gotPartial); diff != "" {
 		t.Errorf("blocks (-whole +partial):\n%s", diff)
+	}
+}
+
+// TestAbortedSnapshot: the assistant line agentstream's claude writer
+// makes of a block the input was cut off inside ("aborted": true) reads
+// back as that block without its end, truncated as in the source.
+func TestAbortedSnapshot(t *testing.T) {
+	t.Parallel()
+	in := `{"type":"system","subtype":"init","session_id":"s","model":"m","cwd":"/w","tools":[]}` + "\n" +
+		`{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"Hel"}],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":1}},"parent_tool_use_id":null,"session_id":"s","uuid":"u","aborted":true}` + "\n"
+	dec := claude.NewDecoder(strings.NewReader(in), &claude.Config{Source: "in"})
+	var got []string
+	truncated := false
+	for {
+		ev, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			truncated = truncated || errors.Is(err, event.ErrTruncated)
+			continue
+		}
+		switch ev := ev.(type) {
+		case *event.BlockStart, *event.BlockEnd:
+			got = append(got, fmt.Sprintf("%T", ev))
+		case *event.Delta:
+			got = append(got, "Delta "+ev.Text)
+		}
+	}
+	if diff := cmp.Diff([]string{"*event.BlockStart", "Delta Hel"}, got); diff != "" {
+		t.Errorf("blocks (-want +got):\n%s", diff)
+	}
+	if !truncated {
+		t.Error("the cut is not reported")
 	}
 }

@@ -744,7 +744,23 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 		d.emit(&event.Error{Agent: agent, Message: msg, Type: errType, Fatal: true, Raw: obj})
 		return nil
 	}
+	if abortedLine(raw) {
+		return d.position(d.b.SnapshotAborted(agent, m))
+	}
 	return d.position(d.b.Snapshot(agent, m))
+}
+
+// abortedLine reports whether raw, an assistant line, is marked
+// "aborted": true, as agentstream's claude writer marks what arrived of a
+// block the input was cut off inside (Claude Code writes no such key).
+func abortedLine(raw []byte) bool {
+	if !bytes.Contains(raw, []byte(`"aborted"`)) {
+		return false
+	}
+	var l struct {
+		Aborted bool `json:"aborted"`
+	}
+	return json.Unmarshal(raw, &l) == nil && l.Aborted
 }
 
 func (d *Decoder) user(agent string, l *Line, raw []byte) error {

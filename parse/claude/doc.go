@@ -30,7 +30,10 @@
 // prompt, that SessionStart, and the events after it, wait at most 8 lines
 // for the subagent's first message. result becomes RunEnd (Meta: the line). Other system
 // subtypes and status lines become Notices with a one-line summary;
-// Claude Code's synthetic error messages become Errors; unknown line types
+// Claude Code's synthetic error messages become Errors; an assistant line
+// marked "aborted": true (what agentstream's writer makes of a block the
+// input was cut off inside) gives its text or thinking block without an
+// end, truncated; unknown line types
 // are kept as Unknown (Format "claude"), unknown blocks and deltas as
 // Unknown (Format "anthropic"). Turns: TurnStart at message_start or at a
 // message's first snapshot; TurnEnd at message_stop, or, without partial

@@ -82,6 +82,22 @@ type usageCount struct {
 	} `json:"cache_creation"`
 }
 
+// UnmarshalJSON decodes the usage as messages.Usage does (whose method the
+// embedding would otherwise promote, leaving cache_creation unread) and
+// the cache_creation breakdown.
+func (u *usageCount) UnmarshalJSON(b []byte) error {
+	if err := u.Usage.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	var c struct {
+		CacheCreation json.RawMessage `json:"cache_creation"`
+	}
+	if err := json.Unmarshal(b, &c); err != nil || c.CacheCreation == nil {
+		return err
+	}
+	return json.Unmarshal(c.CacheCreation, &u.CacheCreation)
+}
+
 // MaxUsageLine caps one line ReadUsage reads; a longer line is skipped
 // (an assistant line of that size is a tool input, not a usage record).
 const MaxUsageLine = 64 << 20
@@ -208,6 +224,9 @@ func (ur *usageReader) usageOf(raw []byte, u *Usage) (ok, isJSON bool) {
 		return false, true
 	}
 	mu := l.Message.Usage
+	if !mu.HasCounts() {
+		return false, true // a usage of null counts gives none
+	}
 	*u = Usage{
 		Time: t, SessionID: l.SessionID, AgentID: l.AgentID, Sidechain: l.IsSidechain,
 		MessageID: l.Message.ID, RequestID: l.RequestID, Model: l.Message.Model,
@@ -356,16 +375,22 @@ func readUsageCount(r *jsontext.Reader, u *usageCount) {
 			*f = r.Int()
 		}
 	}
+	count := func(f *int64) {
+		if !r.Null() {
+			*f = r.Int()
+			u.Counted = true // as messages.ReadUsage marks a count given
+		}
+	}
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "input_tokens":
-			num(&u.InputTokens)
+			count(&u.InputTokens)
 		case "output_tokens":
-			num(&u.OutputTokens)
+			count(&u.OutputTokens)
 		case "cache_creation_input_tokens":
-			num(&u.CacheCreationInputTokens)
+			count(&u.CacheCreationInputTokens)
 		case "cache_read_input_tokens":
-			num(&u.CacheReadInputTokens)
+			count(&u.CacheReadInputTokens)
 		case "service_tier":
 			r.StringField(&u.ServiceTier)
 		case "cache_creation":

@@ -509,8 +509,16 @@ func (d *Decoder) result(line []byte) error {
 		Agent: d.agent, IsError: l.Status == gemini.StatusError, Meta: bytes.Clone(line), MetaKind: MetaKind,
 	}
 	if l.Error != nil {
-		raw, _ := gemini.Marshal(l.Error)
-		d.emit(&event.Error{Agent: d.agent, Message: l.Error.Message, Type: l.Error.Type, Fatal: end.IsError, Raw: raw})
+		if end.IsError {
+			// The error that ended the run (status error): an Error
+			// event where it happened, as the other formats have it.
+			raw, _ := gemini.Marshal(l.Error)
+			d.emit(&event.Error{Agent: d.agent, Message: l.Error.Message, Type: l.Error.Type, Fatal: true, Raw: raw})
+		}
+		// An error on a result that did not fail stays the result's
+		// (RunEnd.Errors): as an event of its own, written back as an
+		// error line beside the result that still holds it, it would
+		// double at every pass.
 		end.Errors = []string{l.Error.Message}
 	}
 	if s := l.Stats; s != nil {

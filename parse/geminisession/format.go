@@ -27,6 +27,9 @@ func Format() format.Format {
 			format.SubagentText, format.TextEdges, format.Signature, format.Citations, format.CitationExtras,
 			format.Images, format.Server, format.MCPServer, format.ServerToolCall, format.ServerToolResult,
 			format.AwaitingTools, format.MetaFiles, format.FileChange, format.TodoList,
+			// An API error leaves no line in the log: the error blocks of
+			// its stdout are not compared with it.
+			format.ErrorBlock,
 		},
 	}
 }

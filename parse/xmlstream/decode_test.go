@@ -349,6 +349,21 @@ func TestReferencePairs(t *testing.T) {
 			},
 		},
 		{
+			name: "an older producer closes the text block an error interrupted: its end tag ends it, not text",
+			in: sse("<content-block-text>", "Hel",
+				`<content-block-error><![CDATA[{"type": "overloaded_error", "message": "Overloaded"}]]></content-block-error>`,
+				"</content-block-text>", "<content-block-text>", "Hello", "</content-block-text>"),
+			want: []event.Event{
+				&event.BlockStart{Kind: event.Text},
+				&event.Delta{Kind: event.Text, Text: "Hel"},
+				&event.Error{Type: "overloaded_error", Message: "Overloaded", Raw: json.RawMessage(`{"type": "overloaded_error", "message": "Overloaded"}`)},
+				&event.BlockEnd{Kind: event.Text},
+				&event.BlockStart{Kind: event.Text},
+				&event.Delta{Kind: event.Text, Text: "Hello"},
+				&event.BlockEnd{Kind: event.Text},
+			},
+		},
+		{
 			name: "subagent scope",
 			in: sse(`<meta_init data="{&quot;agent_uuid&quot;: &quot;P&quot;, &quot;parent_agent_uuid&quot;: null, &quot;model&quot;: &quot;m&quot;, &quot;user_query&quot;: &quot;q&quot;}"></meta_init>`,
 				`<content-block-tool_call id="t1" name="spawn" arguments="{}"></content-block-tool_call>`,

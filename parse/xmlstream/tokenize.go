@@ -116,6 +116,15 @@ func (d *Decoder) stepTop() bool {
 		d.startStray()
 		return true
 	}
+	if t.close && d.interrupted != "" && t.name == blockTagOf(d.interrupted) {
+		// The end tag of the block an error element interrupted: older
+		// producers close the block after the error. It ends the block
+		// (whose text is whole), rather than being text of its own.
+		d.consume(n)
+		d.emit(&event.BlockEnd{Agent: d.agent(), Kind: d.interrupted})
+		d.interrupted = ""
+		return true
+	}
 	if t.close || !isTopTag(t.name) {
 		// An orphan end tag or an unknown element: text, as the
 		// reference parser shows it.
@@ -870,4 +879,12 @@ func cutTopTag(b []byte, max int) bool {
 	var sc tagScan
 	_, _, m := scanTag(b, false, max, &sc)
 	return m == more
+}
+
+// blockTagOf returns the element of a block of kind k.
+func blockTagOf(k event.BlockKind) string {
+	if k == event.Thinking {
+		return TagThinking
+	}
+	return TagText
 }

@@ -73,6 +73,16 @@ var agents = []agentLogs{
 	},
 }
 
+// CLIs returns the names of the agent CLIs whose logs are found by
+// default (usage --cli), in the order they are looked for.
+func CLIs() []string {
+	out := make([]string, 0, len(agents))
+	for _, a := range agents {
+		out = append(out, a.cli)
+	}
+	return out
+}
+
 // IsOwnFile reports whether a file is one an agent CLI keeps beside its
 // session logs that is no agent stream (Claude Code's agent-*.meta.json):
 // commands walking a directory skip those without a word.
