@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/render"
 	"github.com/agentstream/agentstream/render/htmlview"
 	"github.com/agentstream/agentstream/usage"
 )
@@ -107,7 +108,7 @@ func writeView(name string, dec event.Decoder, rep *reporter, w *bufio.Writer, v
 			}
 		}
 		err := v.Event(ev)
-		if errors.Is(err, assemble.ErrBlockTooLarge) || errors.Is(err, assemble.ErrTooManyOpen) {
+		if errors.Is(err, assemble.ErrBlockTooLarge) || errors.Is(err, assemble.ErrTooManyOpen) || errors.Is(err, htmlview.ErrTooManyAgents) || errors.Is(err, render.ErrTooManyCalls) {
 			if !rep.problem(fmt.Errorf("%s: %w", name, err)) {
 				return errStrictStop
 			}

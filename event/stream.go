@@ -87,10 +87,10 @@ func (e *ParseError) Error() string {
 		src = "<input>"
 	}
 	switch {
-	case e.Line > 0 && e.Column > 0:
-		return src + ":" + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Column) + ": " + e.Err.Error()
 	case e.Line > 0:
-		return src + ":" + strconv.Itoa(e.Line) + ": " + e.Err.Error()
+		// A problem of a whole line or unit, with no column of its own,
+		// is at the unit's start: column 1.
+		return src + ":" + strconv.Itoa(e.Line) + ":" + strconv.Itoa(max(e.Column, 1)) + ": " + e.Err.Error()
 	case e.Offset >= 0:
 		return src + ": offset " + strconv.FormatInt(e.Offset, 10) + ": " + e.Err.Error()
 	}

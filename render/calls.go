@@ -2,6 +2,7 @@ package render
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -23,10 +24,52 @@ func (t *Transcript) toolCall(a *agent, e *event.ToolCall) {
 	}
 	a.pending = append(a.pending, c)
 	if t.o.Live {
+		if len(a.pending) > MaxOpenCalls {
+			old := a.pending[0]
+			if t.calls[old.ev.ID] == old {
+				delete(t.calls, old.ev.ID)
+			}
+			t.letGo(old)
+		}
 		t.lw.piece(c.head)
 		return
 	}
+	t.waiting++
 	t.enqueue(a, &qitem{call: c})
+	if t.waiting > MaxOpenCalls {
+		// Let go of what waits: written now as the end of the stream
+		// would write it, each call's result where it comes.
+		for _, r := range t.roots {
+			t.drain(r, true)
+		}
+	}
+}
+
+// MaxOpenCalls caps the tool calls the transcript holds waiting for their
+// result, and, in the piped (not live) mode, the output it holds behind
+// them: past it, what waits is written at once as if the stream ended
+// there, and the calls waiting are let go of (a result that comes later is
+// written where it comes, under its call's reference line, and a call let
+// go of gets no "no result in the stream" line). Reported once, wrapping
+// ErrTooManyCalls.
+const MaxOpenCalls = 1024
+
+// ErrTooManyCalls is wrapped by the error Event returns the first time the
+// transcript lets go of calls waiting for their result (MaxOpenCalls).
+var ErrTooManyCalls = errors.New("too many tool calls waiting for their result")
+
+// letGo forgets call c, which waits for its result, and reports it once.
+func (t *Transcript) letGo(c *call) {
+	if p := c.agent.pending; len(p) > 0 && p[0] == c {
+		p[0] = nil
+		c.agent.pending = p[1:] // the oldest, as a rule: O(1)
+	} else {
+		c.agent.pending = slices.DeleteFunc(p, func(x *call) bool { return x == c })
+	}
+	if !t.capped {
+		t.capped = true
+		t.forgot = fmt.Errorf("%w: more than %d; let go of the oldest, %s of agent %q, whose result will be written where it comes (later ones are not reported)", ErrTooManyCalls, MaxOpenCalls, cmp.Or(c.ev.ID, c.ev.Name), c.agent.id)
+	}
 }
 
 func (t *Transcript) toolResult(a *agent, e *event.ToolResult) {

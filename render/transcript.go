@@ -86,8 +86,11 @@ type Transcript struct {
 	// mainSet: main was chosen by a SessionStart, not as the first agent seen.
 	mainSet bool
 	calls   map[string]*call
-	ended   bool // a run end was seen
-	mdNotes int  // Markdown footnotes so far: their ids are document-wide
+	waiting int   // calls queued (piped mode) and not written yet
+	capped  bool  // letting go of a call was reported
+	forgot  error // that report, returned by the next Event
+	ended   bool  // a run end was seen
+	mdNotes int   // Markdown footnotes so far: their ids are document-wide
 	// usage counts tokens as `agentstream usage` does, for the summary.
 	usage *usage.Counter
 }
@@ -351,7 +354,12 @@ func (t *Transcript) Event(ev event.Event) error {
 	if t.o.Live && len(a.held) > 0 && !t.streaming(a) {
 		t.flushNotices(a)
 	}
-	return cmp.Or(err, t.lw.err)
+	if err := cmp.Or(err, t.lw.err); err != nil {
+		return err // a call let go of is reported by the next Event
+	}
+	forgot := t.forgot
+	t.forgot = nil
+	return forgot
 }
 
 // Close writes what is left: blocks the stream ended inside (marked
@@ -1045,8 +1053,12 @@ func (t *Transcript) drain(a *agent, force bool) {
 		if t.calls[c.ev.ID] == c {
 			delete(t.calls, c.ev.ID) // written: nothing more to pair
 		}
+		if !c.done {
+			t.letGo(c)
+		}
 		a.queue[0] = nil
 		a.queue = a.queue[1:]
+		t.waiting--
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/parse/claude"
 )
 
@@ -64,7 +65,8 @@ type Run struct {
 	Session   string // the main agent's session id
 	Model     string // the main agent's model
 	MainAgent string
-	// Agents maps each agent seen to its parent ("" for a top-level one).
+	// Agents maps each agent with a session start, usage, a cost or a run
+	// end, and the first agent seen, to its parent ("" for a top-level one).
 	Agents map[string]string
 	// Messages in the order their first usage arrived.
 	Messages []Message
@@ -98,7 +100,11 @@ type ModelTotal struct {
 }
 
 // Counter accumulates the usage of one run from its events. Memory: per
-// agent a few strings, per message id an index.
+// message with usage a Message and its id's index; per agent that is a
+// subagent, reports a run end or a cost, a few strings; nothing for an
+// agent that only streams content (a stream of a million agents with one
+// delta each holds nothing per agent); the models of at most MaxOpenTurns
+// open turns.
 type Counter struct {
 	main    string
 	mainSet bool
@@ -108,7 +114,8 @@ type Counter struct {
 	parents map[string]string
 	order   []string // agents in order of appearance
 	model   map[string]string
-	turn    map[string]string // model of the agent's current turn
+	turn    map[string]string    // model of the agent's current turn, when it names one
+	open    *openset.Set[string] // agents in turn, oldest first
 	msgs    []Message
 	byID    map[msgKey]int
 	counted map[string]bool // agents with message usage
@@ -133,29 +140,40 @@ type runEnd struct {
 // NewCounter returns an empty counter.
 func NewCounter() *Counter {
 	return &Counter{
-		parents: map[string]string{}, model: map[string]string{}, turn: map[string]string{},
+		parents: map[string]string{}, model: map[string]string{}, turn: map[string]string{}, open: openset.New[string](MaxOpenTurns),
 		byID: map[msgKey]int{}, counted: map[string]bool{}, ends: map[string]runEnd{},
 		turnCost: map[string]float64{},
 	}
 }
 
+// MaxOpenTurns caps the open turns whose model the Counter keeps: past it
+// the turn opened longest ago is forgotten, and its usage is counted
+// under its agent's model.
+const MaxOpenTurns = openset.DefaultMax
+
+// agent registers id as an agent with something to count.
 func (c *Counter) agent(id string) {
 	if _, ok := c.parents[id]; !ok {
 		c.parents[id] = ""
 		c.order = append(c.order, id)
 	}
-	if !c.seen {
-		c.main, c.seen = id, true
-	}
 }
+
+// Main returns the main agent: the one whose session has no parent, else
+// the first seen.
+func (c *Counter) Main() string { return c.main }
 
 // Add feeds one event.
 func (c *Counter) Add(ev event.Event) {
 	a := ev.AgentID()
-	c.agent(a)
+	if !c.seen {
+		c.main, c.seen = a, true
+		c.agent(a)
+	}
 	c.events++
 	switch e := ev.(type) {
 	case *event.SessionStart:
+		c.agent(a)
 		if e.ParentAgent != "" && e.ParentAgent != a {
 			c.agent(e.ParentAgent)
 			c.parents[a] = e.ParentAgent
@@ -167,7 +185,14 @@ func (c *Counter) Add(ev event.Event) {
 			c.model[a] = e.Model
 		}
 	case *event.TurnStart:
-		c.turn[a] = e.Model
+		delete(c.turn, a)
+		c.open.Remove(a)
+		if e.Model != "" {
+			c.turn[a] = e.Model
+			if old, out := c.open.Add(a); out {
+				delete(c.turn, old)
+			}
+		}
 	case *event.TurnEnd:
 		// The turn's own model, else the agent's.
 		model, own := c.turn[a], true
@@ -175,7 +200,9 @@ func (c *Counter) Add(ev event.Event) {
 			model, own = c.model[a], false
 		}
 		delete(c.turn, a)
+		c.open.Remove(a)
 		if e.CostUSD != nil {
+			c.agent(a)
 			c.turnCost[a] += *e.CostUSD
 		}
 		if e.MessageID == "" {
@@ -186,6 +213,7 @@ func (c *Counter) Add(ev event.Event) {
 		if e.Usage == nil {
 			return
 		}
+		c.agent(a)
 		c.counted[a] = true
 		m := Message{Agent: a, ID: e.MessageID, Model: model, Tokens: FromEvent(e.Usage)}
 		if e.MessageID == "" {
@@ -206,6 +234,7 @@ func (c *Counter) Add(ev event.Event) {
 		c.byID[k] = len(c.msgs)
 		c.msgs = append(c.msgs, m)
 	case *event.RunEnd:
+		c.agent(a)
 		c.ended = true
 		end := c.ends[a]
 		if e.Usage != nil {
@@ -289,4 +318,10 @@ func (c *Counter) Agent(id string) (Tokens, bool) {
 		}
 	}
 	return t, found
+}
+
+// held returns the number of entries the counter holds, for its tests.
+func (c *Counter) held() int {
+	return len(c.parents) + len(c.order) + len(c.model) + len(c.turn) + c.open.Len() + len(c.msgs) +
+		len(c.byID) + len(c.counted) + len(c.ends) + len(c.turnCost) + len(c.byModel)
 }

@@ -7,12 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
 
@@ -41,6 +44,35 @@ type Config struct {
 	// Hint says what the input looks like when it holds no event of its
 	// format (GEN010), e.g. "it looks like claude".
 	Hint string
+	// MaxPerRule caps the violations of one rule Check returns
+	// (DefaultMaxPerRule when 0, no cap when negative): past it they are
+	// counted, and one more violation of the rule, with no position,
+	// says how many were left out ("and N more like this").
+	MaxPerRule int
+}
+
+// DefaultMaxPerRule is the default of Config.MaxPerRule.
+const DefaultMaxPerRule = 1000
+
+// limiter counts the violations of each rule, for both checkers of one
+// Check.
+type limiter struct {
+	mu   sync.Mutex
+	max  int
+	n    map[string]int
+	left map[string]int // left out, by rule
+}
+
+// admit reports whether one more violation of rule is kept.
+func (l *limiter) admit(rule string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.n[rule]++
+	if l.max < 0 || l.n[rule] <= l.max {
+		return true
+	}
+	l.left[rule]++
+	return false
 }
 
 // Check reads r and returns the violations found, in input order. It
@@ -57,7 +89,11 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 		}
 	}
 	cc := &format.CheckConfig{Source: c.Source, MaxEventBytes: c.MaxEventBytes, MaxChunkBytes: c.MaxChunkBytes}
-	v := &checker{cfg: &c}
+	if c.MaxPerRule == 0 {
+		c.MaxPerRule = DefaultMaxPerRule
+	}
+	lim := &limiter{max: c.MaxPerRule, n: map[string]int{}, left: map[string]int{}}
+	v := &checker{cfg: &c, lim: lim}
 	v.t.init(v)
 	er := &errReader{r: r}
 	ur := newUTF8Reader(er, v)
@@ -79,7 +115,7 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 		// step with it, through a pipe.
 		pr, pw := io.Pipe()
 		units.tee = pw
-		w := &checker{cfg: &c}
+		w := &checker{cfg: &c, lim: lim}
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
@@ -110,6 +146,14 @@ func Check(r io.Reader, cfg *Config) ([]Violation, error) {
 		}
 		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 	})
+	// What was left out, after what was listed.
+	for _, r := range slices.Sorted(maps.Keys(lim.left)) {
+		rl, _ := rule(&c.Format, r)
+		v.out = append(v.out, Violation{
+			Rule: r, Name: rl.Name, Source: c.Source,
+			Message: fmt.Sprintf("and %d more like this (not listed: more than %d)", lim.left[r], c.MaxPerRule),
+		})
+	}
 	return v.out, err
 }
 
@@ -147,6 +191,7 @@ type pos struct{ line, col int }
 // format.Reporter of the format's own checker.
 type checker struct {
 	cfg       *Config
+	lim       *limiter
 	out       []Violation
 	t         tracker
 	truncated bool // a GEN002 was reported
@@ -160,6 +205,9 @@ func (v *checker) report(id string, p pos, msg string, args ...any) {
 	}
 	if id == Truncated {
 		v.truncated = true
+	}
+	if !v.lim.admit(id) {
+		return
 	}
 	v.out = append(v.out, Violation{
 		Rule: id, Name: r.Name, Source: v.cfg.Source, Line: p.line, Column: p.col,
@@ -195,7 +243,11 @@ func (v *checker) parseError(perr *event.ParseError) {
 	case errors.Is(perr, event.ErrTooLarge):
 		rule = TooLarge
 	}
-	v.report(rule, pos{perr.Line, perr.Column}, "%v", perr.Err)
+	col := perr.Column
+	if perr.Line > 0 {
+		col = max(col, 1) // a unit's problem with no column: at its start
+	}
+	v.report(rule, pos{perr.Line, col}, "%v", perr.Err)
 }
 
 // events applies the GEN rules to a decoder's output; units says where
@@ -253,15 +305,29 @@ func (v *checker) observe(ev event.Event, p pos) {
 }
 
 // tracker holds the state of the GEN rules that span events: session
-// order, tool calls and their results, turns.
+// order, tool calls and their results, turns. Each kind of state is capped
+// at MaxOpen entries (agents, calls waiting for a result, ids listed as
+// pending, open turns), as the decoders cap theirs: past the cap the entry
+// held longest is let go of (an agent seen longest ago, the oldest call or
+// turn), which is reported once for each kind as a violation of the rule
+// that can no longer be checked for it. So the tracker holds at most a few
+// thousand entries whatever the number of agents in the stream.
 type tracker struct {
 	v      *checker
 	agents map[string]*agentState
+	seen   *openset.Set[string]   // agents, the one seen longest ago first
 	calls  map[string]pendingCall // client tool calls not answered yet, by id
-	order  []string               // call ids in order
-	pend   map[string]bool        // ids listed as pending
+	open   *openset.Set[string]   // the ids of calls, oldest first
+	pend   *openset.Set[string]   // ids listed as pending before their call
 	turns  map[string]pos         // open turn per agent
+	opened *openset.Set[string]   // agents with a turn open, oldest first
+	next   int                    // calls seen, for their order at the end
+	capped map[string]bool        // kinds of state whose cap was reported
 }
+
+// MaxOpen caps each kind of state the GEN rules keep while reading: agents,
+// tool calls waiting for a result, ids listed as pending and open turns.
+const MaxOpen = openset.DefaultMax
 
 type agentState struct {
 	session    *pos // its session start
@@ -273,21 +339,47 @@ type agentState struct {
 type pendingCall struct {
 	agent, name string
 	p           pos
+	n           int  // the call's number, in input order
+	pending     bool // listed as pending
 }
 
 func (t *tracker) init(v *checker) {
 	t.v = v
 	t.agents = map[string]*agentState{}
+	t.seen = openset.New[string](MaxOpen)
 	t.calls = map[string]pendingCall{}
-	t.pend = map[string]bool{}
+	t.open = openset.New[string](MaxOpen)
+	t.pend = openset.New[string](MaxOpen)
 	t.turns = map[string]pos{}
+	t.opened = openset.New[string](MaxOpen)
+	t.capped = map[string]bool{}
 }
 
-func (t *tracker) agent(id string) *agentState {
+// held returns the number of entries the tracker holds.
+func (t *tracker) held() int {
+	return len(t.agents) + t.seen.Len() + len(t.calls) + t.open.Len() + t.pend.Len() + len(t.turns) + t.opened.Len()
+}
+
+// letGo reports, once for each rule, that the tracker let go of state.
+func (t *tracker) letGo(rule string, p pos, msg string, args ...any) {
+	if t.capped[rule] {
+		return
+	}
+	t.capped[rule] = true
+	t.v.report(rule, p, msg+" (later ones are not reported)", args...)
+}
+
+// agent returns the state of agent id, which becomes the one seen last.
+func (t *tracker) agent(id string, p pos) *agentState {
 	a := t.agents[id]
 	if a == nil {
 		a = &agentState{}
 		t.agents[id] = a
+	}
+	t.seen.Remove(id)
+	if old, out := t.seen.Add(id); out {
+		delete(t.agents, old)
+		t.letGo(MetaInitFirst, p, "more than %d agents; forgot the one seen longest ago, %s: its session start and run summary are no longer checked", MaxOpen, agentName(old))
 	}
 	return a
 }
@@ -295,7 +387,7 @@ func (t *tracker) agent(id string) *agentState {
 func agentName(id string) string { return wirecheck.AgentName(id) }
 
 func (t *tracker) session(agent string, p pos) {
-	a := t.agent(agent)
+	a := t.agent(agent, p)
 	switch {
 	case a.session != nil:
 		t.v.report(MetaInitFirst, p, "second session start of %s (first at line %d)", agentName(agent), a.session.line)
@@ -309,7 +401,7 @@ func (t *tracker) session(agent string, p pos) {
 }
 
 func (t *tracker) runEnd(agent string, p pos) {
-	a := t.agent(agent)
+	a := t.agent(agent, p)
 	t.afterEnd(agent, a, p)
 	a.ended = &p
 	a.endedNoted = false
@@ -317,7 +409,7 @@ func (t *tracker) runEnd(agent string, p pos) {
 
 // content notes one content event of agent.
 func (t *tracker) content(agent string, p pos) {
-	a := t.agent(agent)
+	a := t.agent(agent, p)
 	if a.content == nil {
 		a.content = &p
 	}
@@ -340,21 +432,39 @@ func (t *tracker) toolCall(agent, id, name string, input json.RawMessage, server
 	if server {
 		return // server tools' results are streamed only when the producer is asked to
 	}
-	if _, dup := t.calls[id]; !dup {
-		t.order = append(t.order, id)
+	c := pendingCall{agent: agent, name: name, p: p, n: t.next, pending: t.pend.Has(id)}
+	t.next++
+	t.pend.Remove(id)
+	if old, ok := t.calls[id]; ok {
+		c.n, c.pending = old.n, c.pending || old.pending
 	}
-	t.calls[id] = pendingCall{agent: agent, name: name, p: p}
+	t.calls[id] = c
+	if old, out := t.open.Add(id); out {
+		oc := t.calls[old]
+		delete(t.calls, old)
+		t.letGo(ToolAnswered, p, "more than %d tool calls wait for a result; forgot the oldest, %s (%s) of %s: whether it is answered is not checked", MaxOpen, old, oc.name, agentName(oc.agent))
+	}
 }
 
 func (t *tracker) toolResult(agent, id string, p pos) {
 	t.content(agent, p)
 	delete(t.calls, id)
+	t.open.Remove(id)
 }
 
+// pending notes the ids an AwaitingTools lists: a call waiting for its
+// result is marked; an id not (yet) called is kept, up to MaxOpen, the
+// oldest let go of without a report (at worst its call, if it comes,
+// is then reported unanswered).
 func (t *tracker) pending(agent string, ids []string, p pos) {
 	t.content(agent, p)
 	for _, id := range ids {
-		t.pend[id] = true
+		if c, ok := t.calls[id]; ok {
+			c.pending = true
+			t.calls[id] = c
+			continue
+		}
+		t.pend.Add(id)
 	}
 }
 
@@ -364,11 +474,16 @@ func (t *tracker) turnStart(agent string, p pos) {
 		t.v.report(TurnClosed, open, "turn of %s started at line %d never ends (another starts at line %d)", agentName(agent), open.line, p.line)
 	}
 	t.turns[agent] = p
+	if old, out := t.opened.Add(agent); out {
+		delete(t.turns, old)
+		t.letGo(TurnClosed, p, "more than %d turns open at once; forgot the oldest, of %s: whether it ends is not checked", MaxOpen, agentName(old))
+	}
 }
 
 func (t *tracker) turnEnd(agent string, p pos) {
 	t.content(agent, p)
 	delete(t.turns, agent)
+	t.opened.Remove(agent)
 }
 
 // end reports what is still open at the end of the stream, unless the
@@ -377,11 +492,15 @@ func (t *tracker) end() {
 	if t.v.truncated {
 		return
 	}
-	for _, id := range t.order {
-		c, ok := t.calls[id]
-		if !ok || t.pend[id] {
-			continue
+	ids := make([]string, 0, len(t.calls))
+	for id, c := range t.calls {
+		if !c.pending {
+			ids = append(ids, id)
 		}
+	}
+	slices.SortFunc(ids, func(a, b string) int { return cmp.Compare(t.calls[a].n, t.calls[b].n) })
+	for _, id := range ids {
+		c := t.calls[id]
 		t.v.report(ToolAnswered, c.p, "tool call %s (%s) of %s has no result and is not pending", id, c.name, agentName(c.agent))
 	}
 	agents := make([]string, 0, len(t.turns))

@@ -172,7 +172,7 @@ type CutSource struct {
 }
 
 // CutMessage is the text of CutSource's truncation.
-const CutMessage = "in:3: stream ended inside a text block"
+const CutMessage = "in:3:1: stream ended inside a text block"
 
 // Next returns the next event, then the truncation, then io.EOF.
 func (s *CutSource) Next() (event.Event, error) {
@@ -183,7 +183,7 @@ func (s *CutSource) Next() (event.Event, error) {
 	}
 	if !s.cut {
 		s.cut = true
-		return nil, &event.ParseError{Source: "in", Line: 3, Offset: -1, Err: event.Errorf(event.ErrTruncated, "stream ended inside a text block")}
+		return nil, &event.ParseError{Source: "in", Line: 3, Column: 1, Offset: -1, Err: event.Errorf(event.ErrTruncated, "stream ended inside a text block")}
 	}
 	return nil, io.EOF
 }

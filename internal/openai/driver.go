@@ -118,7 +118,7 @@ func (d *Driver) Errorf(sentinel error, format string, args ...any) *event.Parse
 // Truncated returns the truncation problem at the last message.
 func (d *Driver) Truncated(format string, args ...any) *event.ParseError {
 	return &event.ParseError{
-		Source: d.Source, Line: d.Line, Offset: d.Off,
+		Source: d.Source, Line: d.Line, Column: 1, Offset: d.Off,
 		Err: event.Errorf(event.ErrTruncated, format, args...),
 	}
 }

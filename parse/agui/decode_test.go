@@ -171,7 +171,7 @@ func TestDecode(t *testing.T) {
 				`{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f"}`, `{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"{\"a"}`),
 			seq([]eventtest.Item{begin}, text(a, "ha")[:2],
 				one(&event.ToolCall{Agent: a, ID: "c", Name: "f", Input: json.RawMessage(`"{\"a"`), Truncated: true}),
-				eventtest.Problem(`in:9: stream ended in run "r": no RUN_FINISHED or RUN_ERROR, inside message m, tool call c`)),
+				eventtest.Problem(`in:9:1: stream ended in run "r": no RUN_FINISHED or RUN_ERROR, inside message m, tool call c`)),
 		},
 	}
 	for _, tt := range tests {

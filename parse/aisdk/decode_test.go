@@ -184,7 +184,7 @@ func TestDecode(t *testing.T) {
 			sse(`{"type":"start"}`, `{"type":"text-start","id":"t"}`, `{"type":"text-delta","id":"t","delta":"hi"}`, `{"type":"tool-input-start","toolCallId":"c","toolName":"w"}`, `{"type":"tool-input-delta","toolCallId":"c","inputTextDelta":"{\"a"}`),
 			join(one(start), text("hi")[:2], one(
 				ev(&event.ToolCall{Agent: a, ID: "c", Name: "w", Input: json.RawMessage(`"{\"a"`), Truncated: true}),
-				eventtest.Item{Err: `in:9: stream ended without a finish chunk, inside text part "t", the input of tool call "c"`})),
+				eventtest.Item{Err: `in:9:1: stream ended without a finish chunk, inside text part "t", the input of tool call "c"`})),
 		},
 		{"empty input", "", nil},
 		{"done alone", "data: [DONE]\n\n", nil},

@@ -97,7 +97,7 @@ func TestDecode(t *testing.T) {
 				one(start, &event.TurnStart{Agent: "s1", MessageID: "m1", Model: "opus"}),
 				text("hello"),
 				one(&event.TurnEnd{Agent: "s1", MessageID: "m1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 10, OutputTokens: 5}}),
-				[]eventtest.Item{{Err: "cut mid-line:3: log ends inside line 3 (still being written?)"}},
+				[]eventtest.Item{{Err: "cut mid-line:3:1: log ends inside line 3 (still being written?)"}},
 			),
 		},
 		{

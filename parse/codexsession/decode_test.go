@@ -139,7 +139,7 @@ func TestDecode(t *testing.T) {
 			name: "cut",
 			in:   lines(metaLine, ctxLine, callLine) + textLine[:30],
 			want: append(items(&noPrompt, &event.ToolCall{Agent: "th1", ID: "c1", Name: "exec_command", Input: []byte(`{"cmd":"ls"}`)}),
-				eventtest.Item{Err: "cut:4: log ends inside line 4 (still being written?)"}),
+				eventtest.Item{Err: "cut:4:1: log ends inside line 4 (still being written?)"}),
 		},
 		{
 			// The rollout format before session_meta: a first line of

@@ -299,7 +299,7 @@ func TestMapping(t *testing.T) {
 				&event.BlockStart{Agent: "s1", Kind: event.Text},
 				&event.Delta{Agent: "s1", Kind: event.Text, Text: "a"},
 			},
-			problems: []string{"in:3: stream ended inside an assistant message, without its result line"},
+			problems: []string{"in:3:1: stream ended inside an assistant message, without its result line"},
 		},
 		{
 			name: "unknown types are kept; other formats' lines are problems",

@@ -42,5 +42,5 @@ func Example() {
 	// run_shell_command: error false: ls: cannot access '/tmp/x'
 	// "It does "
 	// "not exist."
-	// run.jsonl:6: stream ended inside an assistant message, without its result line
+	// run.jsonl:6:1: stream ended inside an assistant message, without its result line
 }

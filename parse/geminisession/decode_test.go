@@ -231,7 +231,7 @@ func TestMapping(t *testing.T) {
 			want: []event.Event{
 				&event.SessionStart{Agent: "s", SessionID: "s", Meta: json.RawMessage(header), MetaKind: geminisession.MetaKind},
 			},
-			problems: []string{"in:2: log ends inside line 2 (still being written?)"},
+			problems: []string{"in:2:1: log ends inside line 2 (still being written?)"},
 		},
 	}
 	for _, tt := range tests {

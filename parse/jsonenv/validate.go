@@ -13,6 +13,7 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
 
@@ -73,10 +74,11 @@ var (
 // envState is the wire-level state of the envelope checker.
 type envState struct {
 	agents map[string]*envAgent
-	order  []string
-	done   *pos // where [DONE] was
-	after  bool // something came after [DONE]
-	server bool // the server's error object ended the stream
+	seen   *openset.Set[string] // agents, the one seen longest ago first
+	capped bool                 // letting go of an agent was reported
+	done   *pos                 // where [DONE] was
+	after  bool                 // something came after [DONE]
+	server bool                 // the server's error object ended the stream
 	last   pos
 	n      int // envelopes seen
 }
@@ -95,12 +97,23 @@ type envBuf struct {
 	p        pos
 }
 
-func (s *envState) agent(id string) *envAgent {
+// agent returns the state of agent id, which becomes the one seen last.
+// At most openset.DefaultMax agents are held: past that the agent seen
+// longest ago is let go of, what it had open no longer checked; reported
+// once, wrapping event.ErrTooManyOpen.
+func (v *checker) agent(s *envState, id string, p pos) *envAgent {
 	a := s.agents[id]
 	if a == nil {
 		a = &envAgent{streams: map[string]pos{}, buffers: map[string]*envBuf{}}
 		s.agents[id] = a
-		s.order = append(s.order, id)
+	}
+	s.seen.Remove(id)
+	if old, out := s.seen.Add(id); out {
+		delete(s.agents, old)
+		if !s.capped {
+			s.capped = true
+			v.Problem(event.ErrTooManyOpen, p, "more than %d agents; forgot the one seen longest ago, %s: what it left open is not checked (later ones are not reported)", s.seen.Max(), wirecheck.AgentName(old))
+		}
 	}
 	return a
 }
@@ -113,7 +126,7 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 	if v.maxChunk <= 0 {
 		v.maxChunk = format.DefaultMaxChunkBytes
 	}
-	s := &envState{agents: map[string]*envAgent{}}
+	s := &envState{agents: map[string]*envAgent{}, seen: openset.New[string](0)}
 	br := bufio.NewReaderSize(r, 64<<10)
 	sse := wirecheck.IsSSE(br)
 	next := v.envUnits(br, sse)
@@ -273,7 +286,7 @@ func (v *checker) envelope(s *envState, payload []byte, p pos) {
 // envSemantics applies the rules that span envelopes.
 func (v *checker) envSemantics(s *envState, env *wire.Envelope, p pos) {
 	agent := env.Agent
-	a := s.agent(agent)
+	a := v.agent(s, agent, p)
 	if a.cite != nil && env.Type != wire.TypeCitation {
 		v.Report(ruleFinalFlag, *a.cite, "citation group of %s has no final citation before its next %s (line %d)", wirecheck.AgentName(agent), env.Type, p.Line)
 		a.cite = nil
@@ -389,8 +402,9 @@ func (v *checker) envPayload(agent, typ string, b *envBuf) {
 
 // envEnd reports what the end of the stream leaves open.
 func (v *checker) envEnd(s *envState, sse bool) {
-	for _, id := range s.order {
-		a := s.agents[id]
+	// Validate sorts the reports by position: no two agents opened
+	// something at the same one.
+	for id, a := range s.agents {
 		for _, typ := range []string{wire.TypeThinking, wire.TypeText} {
 			if p, open := a.streams[typ]; open {
 				v.Problem(event.ErrTruncated, p, "stream ends inside a %s block of %s (no final marker)", typ, wirecheck.AgentName(id))

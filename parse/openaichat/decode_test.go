@@ -171,7 +171,7 @@ func TestDecode(t *testing.T) {
 				// Cut: the call is truncated, and no TurnEnd says the
 				// completion ended.
 				{Event: &event.ToolCall{Agent: a, ID: "t0", Name: "a", Input: json.RawMessage(`"{\"x\""`), Truncated: true}},
-				{Err: "in:3: stream ended without finish_reason, inside completion c: choice 0"},
+				{Err: "in:3:1: stream ended without finish_reason, inside completion c: choice 0"},
 			},
 		},
 		{"empty", "", Config{}, nil},

@@ -128,7 +128,7 @@ func TestDecode(t *testing.T) {
 				{Err: "in:7:1: sequence_number 5 after 1: 3 events missing"},
 				hi[1],
 				{Err: "in:10:1: sequence_number 4 after 5: out of order"},
-				{Err: "in:10: stream ended without response.completed, inside response r1 (inside a text part)"},
+				{Err: "in:10:1: stream ended without response.completed, inside response r1 (inside a text part)"},
 			},
 		},
 		{
@@ -148,7 +148,7 @@ func TestDecode(t *testing.T) {
 			[]eventtest.Item{
 				start,
 				{Event: &event.ToolCall{Agent: a, ID: "c1", Name: "f", Input: json.RawMessage(`"{\"a\":"`), ItemID: "fc", Truncated: true}},
-				{Err: "in:7: stream ended without response.completed, inside response r1 (in the arguments of tool call c1)"},
+				{Err: "in:7:1: stream ended without response.completed, inside response r1 (in the arguments of tool call c1)"},
 			},
 		},
 		{"not json", "event: response.created\ndata: {oops\n\n", []eventtest.Item{{Err: "in:1:1: data is not a JSON object: invalid character 'o' looking for beginning of object key string"}}},

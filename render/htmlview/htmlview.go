@@ -32,6 +32,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -42,6 +43,7 @@ import (
 
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/render"
 	"github.com/agentstream/agentstream/usage"
 )
@@ -70,8 +72,9 @@ type Options struct {
 }
 
 // Writer writes one run as an HTML page. Feed it with Event and finish
-// with Close. Memory: the assembler's open blocks, and per agent and per
-// tool call a few numbers.
+// with Close. Memory: the assembler's open blocks (assemble.DefaultMaxOpen),
+// and a few numbers for each of the last MaxAgents agents seen and the last
+// MaxAgents tool calls (see MaxAgents).
 type Writer struct {
 	w    io.Writer
 	o    Options
@@ -87,8 +90,33 @@ type Writer struct {
 	header    bool
 	n         int // blocks written
 	agents    map[string]*agentInfo
-	calls     map[string]int // call id -> its block number
+	seen      *openset.Set[string] // agents, the one seen longest ago first
+	calls     map[string]int       // call id -> its block number
+	called    *openset.Set[string] // call ids, oldest first
 	truncated bool
+	forgot    error // what the Writer let go of, reported by the next Event
+	capped    [2]bool
+}
+
+// MaxAgents caps the agents and the tool calls a Writer remembers (where a
+// subagent's blocks go, which calls wait for a result). Past it the agent
+// seen longest ago (never the main agent) or the oldest call is forgotten:
+// a forgotten agent's calls without a result get no "no result" line, a
+// result or subagent of a forgotten call stays where the stream has it.
+// Event reports each once, wrapping ErrTooManyAgents.
+const MaxAgents = openset.DefaultMax
+
+// ErrTooManyAgents is wrapped by the error Event returns the first time
+// the Writer forgets an agent or a tool call (MaxAgents); the page goes on.
+var ErrTooManyAgents = errors.New("too many agents or tool calls")
+
+// forget notes, once for each kind, what the Writer let go of.
+func (h *Writer) forget(kind int, format string, args ...any) {
+	if h.capped[kind] {
+		return
+	}
+	h.capped[kind] = true
+	h.forgot = fmt.Errorf("%w: "+format+" (later ones are not reported)", append([]any{ErrTooManyAgents}, args...)...)
 }
 
 type agentInfo struct {
@@ -137,7 +165,12 @@ func (h *Writer) Event(ev event.Event) error {
 	for _, b := range bs {
 		h.block(b)
 	}
-	return cmp.Or(h.err, aerr)
+	if err := cmp.Or(h.err, aerr); err != nil {
+		return err // what was forgotten is reported by the next Event
+	}
+	forgot := h.forgot
+	h.forgot = nil
+	return forgot
 }
 
 // Close writes the blocks left open (marked truncated), the run's summary
@@ -204,11 +237,22 @@ func (h *Writer) write(s string) {
 // esc escapes s for text and for double-quoted attribute values.
 func esc(s string) string { return html.EscapeString(s) }
 
+// agent returns what the Writer remembers of agent id, which becomes the
+// agent seen last.
 func (h *Writer) agent(id string) *agentInfo {
 	a := h.agents[id]
 	if a == nil {
 		a = &agentInfo{}
 		h.agents[id] = a
+	}
+	h.seen.Remove(id)
+	old, out := h.seen.Add(id)
+	if out && old == h.cnt.Main() {
+		old, out = h.seen.Add(old) // the main agent stays: let go of the next oldest
+	}
+	if out {
+		delete(h.agents, old)
+		h.forget(0, "more than %d agents; forgot the one seen longest ago, %q: its calls without a result are not listed", MaxAgents, old)
 	}
 	return a
 }
@@ -428,9 +472,17 @@ func (h *Writer) text(id string, b *assemble.Block) {
 func (h *Writer) call(n int, b *assemble.Block) {
 	if b.ID != "" {
 		h.calls[b.ID] = n
+		if old, out := h.called.Add(b.ID); out {
+			delete(h.calls, old)
+			h.forget(1, "more than %d tool calls; forgot the oldest, %q: its result and subagents stay where the stream has them", MaxAgents, old)
+		}
 	}
 	a := h.agent(b.Agent)
 	a.pending = append(a.pending, n)
+	if len(a.pending) > MaxAgents {
+		a.pending = slices.Delete(a.pending, 0, 1)
+		h.forget(1, "more than %d tool calls of %q wait for a result; forgot the oldest: it gets no \"no result\" line", MaxAgents, b.Agent)
+	}
 	v := render.DescribeCall(b.Name, b.MCPServer, b.Input)
 	server := ""
 	if b.Type == assemble.TypeServerToolCall {

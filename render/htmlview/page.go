@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/usage"
 )
 
@@ -49,6 +50,7 @@ func (p *Page) Run(o Options) *Writer {
 	h := &Writer{
 		w: p.w, o: o, page: p, run: p.runs, asm: assemble.New(o.MaxBlockBytes), cnt: usage.NewCounter(),
 		agents: map[string]*agentInfo{}, calls: map[string]int{},
+		seen: openset.New[string](MaxAgents), called: openset.New[string](MaxAgents),
 	}
 	if p.o.Runs > 1 {
 		h.pre = h.runID() + "-"

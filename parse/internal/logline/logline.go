@@ -101,7 +101,7 @@ func (l *Lines) Unmarshal(raw []byte, v any) (m *Mistyped, cut bool, err error) 
 // returned, is cut off.
 func (l *Lines) Truncated() *event.ParseError {
 	return &event.ParseError{
-		Source: l.Source, Line: l.Line, Offset: l.Offset,
+		Source: l.Source, Line: l.Line, Column: 1, Offset: l.Offset,
 		Err: event.Errorf(event.ErrTruncated, "log ends inside line %d (still being written?)", l.Line),
 	}
 }

@@ -57,7 +57,7 @@ func TestLast(t *testing.T) {
 	if _, err := l.Next(); err != io.EOF {
 		t.Fatal(err)
 	}
-	if err := l.Truncated(); !errors.Is(err, event.ErrTruncated) || err.Error() != "log:2: log ends inside line 2 (still being written?)" {
+	if err := l.Truncated(); !errors.Is(err, event.ErrTruncated) || err.Error() != "log:2:1: log ends inside line 2 (still being written?)" {
 		t.Errorf("Truncated() = %v", err)
 	}
 }

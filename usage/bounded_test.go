@@ -1,0 +1,59 @@
+package usage
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// TestBoundedState feeds a Counter hostile streams, generated event by
+// event, and counts the entries it holds: agents that only stream content
+// and turns left open cost nothing past a cap.
+func TestBoundedState(t *testing.T) {
+	tests := []struct {
+		name   string
+		events func(a string) []event.Event
+	}{
+		{"one delta each of N agents", func(a string) []event.Event {
+			return []event.Event{&event.Delta{Agent: a, Kind: event.Text, Text: "x"}}
+		}},
+		{"N agents each with a turn of a model open", func(a string) []event.Event {
+			return []event.Event{&event.TurnStart{Agent: a, Model: "m"}, &event.Delta{Agent: a, Kind: event.Text, Text: "x"}}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := NewCounter()
+			peak := 0
+			for i := range boundedN {
+				for _, ev := range tt.events("a" + strconv.Itoa(i)) {
+					c.Add(ev)
+				}
+				peak = max(peak, c.held())
+			}
+			if limit := 2*MaxOpenTurns + 2; peak > limit {
+				t.Errorf("the counter held %d entries for %d agents; want at most %d", peak, boundedN, limit)
+			}
+			if r := c.Run(); r.MainAgent != "a0" || r.Events < boundedN {
+				t.Errorf("main agent %q, %d events", r.MainAgent, r.Events)
+			}
+		})
+	}
+}
+
+// TestForgottenTurn: the usage of a turn forgotten past the cap counts
+// under its agent's model.
+func TestForgottenTurn(t *testing.T) {
+	c := NewCounter()
+	c.Add(&event.SessionStart{Agent: "a0", Model: "agent-model"})
+	c.Add(&event.TurnStart{Agent: "a0", Model: "turn-model"})
+	for i := 1; i <= MaxOpenTurns; i++ {
+		c.Add(&event.TurnStart{Agent: "a" + strconv.Itoa(i), Model: "m"})
+	}
+	c.Add(&event.TurnEnd{Agent: "a0", MessageID: "m1", Usage: &event.Usage{OutputTokens: 3}})
+	r := c.Run()
+	if len(r.Messages) != 1 || r.Messages[0].Model != "agent-model" {
+		t.Errorf("messages %+v, want one of agent-model", r.Messages)
+	}
+}
