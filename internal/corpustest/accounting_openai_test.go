@@ -21,7 +21,7 @@ import (
 // fields"), for the formats openai-chat, openai-responses, codex and
 // codex-session: every pair X -> Y and X -> Y -> X where X or Y is one of
 // them keeps, read back with Y's (or X's) own decoder, every field the
-// source has where both formats carry it, and writes none the source
+// source has where oaBoth formats carry it, and writes none the source
 // lacks: no invented stop reason, no usage of zeros, no made-up id, no
 // completed-looking end of a cut input.
 
@@ -171,9 +171,9 @@ func convertEnded(t *testing.T, data []byte, from, to convert.Format) []byte {
 	return out.Bytes()
 }
 
-// carries says which accounting fields a format can hold.
-type carries struct {
-	stop      bool // a stop reason per turn (in the vocabulary stopClass maps to)
+// oaCarries says which accounting fields a format can hold.
+type oaCarries struct {
+	stop      bool // a stop reason per turn (in the vocabulary oaStopClass maps to)
 	usage     bool // usage per turn
 	toolIDs   bool
 	turnIDs   bool // message or response ids
@@ -195,34 +195,34 @@ type carries struct {
 	failedUsage bool
 }
 
-func carriesOf(name string) carries {
+func carriesOf(name string) oaCarries {
 	c := carriesFields(name)
 	c.cutBetween = name != "openai-responses"
 	return c
 }
 
-func carriesFields(name string) carries {
+func carriesFields(name string) oaCarries {
 	switch name {
 	case "openai-chat":
-		return carries{stop: true, usage: true, toolIDs: true, turnIDs: true, created: true, refusal: true, reasoning: true, tier: true}
+		return oaCarries{stop: true, usage: true, toolIDs: true, turnIDs: true, created: true, refusal: true, reasoning: true, tier: true}
 	case "openai-responses":
-		return carries{stop: true, usage: true, toolIDs: true, turnIDs: true, itemIDs: true, created: true, refusal: true, reasoning: true, tier: true}
+		return oaCarries{stop: true, usage: true, toolIDs: true, turnIDs: true, itemIDs: true, created: true, refusal: true, reasoning: true, tier: true}
 	case "codex":
-		return carries{usage: true, toolIDs: true, cacheSeen: true, reasoning: true, mergesTurns: true}
+		return oaCarries{usage: true, toolIDs: true, cacheSeen: true, reasoning: true, mergesTurns: true}
 	case "codex-session":
-		return carries{usage: true, toolIDs: true, cacheSeen: true, reasoning: true}
+		return oaCarries{usage: true, toolIDs: true, cacheSeen: true, reasoning: true}
 	case "anthropic":
-		return carries{stop: true, usage: true, toolIDs: true, turnIDs: true, cacheSeen: true, failedUsage: true}
+		return oaCarries{stop: true, usage: true, toolIDs: true, turnIDs: true, cacheSeen: true, failedUsage: true}
 	}
 	// The others answer for themselves (acct-anthropic's test): here
 	// only what is never written is checked of them.
-	return carries{}
+	return oaCarries{}
 }
 
-// stopClass maps a stop reason to what format name can say of it: the
+// oaStopClass maps a stop reason to what format name can say of it: the
 // chat finish_reason, the Responses status, or the reason itself; ""
 // where the format has no word for it (written in its unknown form).
-func stopClass(name, stop string) string {
+func oaStopClass(name, stop string) string {
 	switch name {
 	case "openai-chat":
 		// As the writer maps them: the canonical reasons, and Chat's own
@@ -266,7 +266,7 @@ func unknownStop(name string) string {
 
 // usageTotal is the run's usage: the sum of its turns' when any turn has
 // one, else the run end's; nil when the source says none.
-func usageTotal(a acct, c carries) *event.Usage {
+func usageTotal(a acct, c oaCarries) *event.Usage {
 	var sum *event.Usage
 	for _, tu := range a.Turns {
 		if tu.Usage == nil || tu.Failed && !c.failedUsage {
@@ -309,24 +309,24 @@ func invented[T comparable](got, want []T) []T {
 // whose accounting is a through formats whose capacities are c (and whose
 // stop reasons are said in the vocabulary of class), differs from what
 // the law allows.
-func compareAccounting(a, b acct, c carries, class string) []string {
+func compareAccounting(a, b acct, c oaCarries, class string) []string {
 	var bad []string
 	// Stop reasons: none the source did not say (in the target's words).
 	var as, bs []string
 	for _, tu := range a.Turns {
-		as = append(as, stopClass(class, tu.Stop))
+		as = append(as, oaStopClass(class, tu.Stop))
 	}
 	if a.RunStop != "" {
-		as = append(as, stopClass(class, a.RunStop))
+		as = append(as, oaStopClass(class, a.RunStop))
 	}
 	for _, tu := range b.Turns {
-		bs = append(bs, stopClass(class, tu.Stop))
+		bs = append(bs, oaStopClass(class, tu.Stop))
 	}
 	bs = slices.DeleteFunc(bs, func(s string) bool { return s == unknownStop(class) })
 	if x := invented(bs, as); len(x) > 0 {
 		bad = append(bad, fmt.Sprintf("stop reasons %q the source does not say (source: %q)", x, as))
 	}
-	// Usage: none where the source has none; the same counts where both
+	// Usage: none where the source has none; the same counts where oaBoth
 	// carry usage per turn.
 	au, bu := usageTotal(a, c), usageTotal(b, c)
 	switch {
@@ -348,7 +348,7 @@ func compareAccounting(a, b acct, c carries, class string) []string {
 	case au != nil && bu == nil && c.usage && perTurnUsage(a, c) && !(c.mergesTurns && failed(a)):
 		bad = append(bad, "per-turn usage lost")
 	}
-	// Ids: none made up; all kept where both carry them.
+	// Ids: none made up; all kept where oaBoth carry them.
 	var aIDs, bIDs, aTiers, bTiers []string
 	for _, tu := range a.Turns {
 		if tu.Usage != nil {
@@ -418,13 +418,13 @@ func failed(a acct) bool {
 }
 
 // perTurnUsage reports whether a run's usage is given per turn.
-func perTurnUsage(a acct, c carries) bool {
+func perTurnUsage(a acct, c oaCarries) bool {
 	return slices.ContainsFunc(a.Turns, func(tu turnAcct) bool { return tu.Usage != nil && (!tu.Failed || c.failedUsage) })
 }
 
-// both returns what two formats in a row can carry.
-func both(x, y carries) carries {
-	return carries{
+// oaBoth returns what two formats in a row can carry.
+func oaBoth(x, y oaCarries) oaCarries {
+	return oaCarries{
 		stop: x.stop && y.stop, usage: x.usage && y.usage, toolIDs: x.toolIDs && y.toolIDs,
 		turnIDs: x.turnIDs && y.turnIDs, itemIDs: x.itemIDs && y.itemIDs, created: x.created && y.created,
 		refusal: x.refusal && y.refusal, cacheSeen: x.cacheSeen && y.cacheSeen,
@@ -463,7 +463,7 @@ func TestAccountingOpenAI(t *testing.T) {
 					}
 					return
 				}
-				for _, p := range compareAccounting(a, b, both(cx, cy), to.Name) {
+				for _, p := range compareAccounting(a, b, oaBoth(cx, cy), to.Name) {
 					if !knownGap(p, to.Name) {
 						t.Errorf("%s -> %s: %s", rec.f.Name, to.Name, p)
 					}
@@ -472,7 +472,7 @@ func TestAccountingOpenAI(t *testing.T) {
 					return // a session log is read only: no way back
 				}
 				back := accountingOf(t, convertEnded(t, out, to, rec.f), rec.f)
-				for _, p := range compareAccounting(a, back, both(cx, cy), rec.f.Name) {
+				for _, p := range compareAccounting(a, back, oaBoth(cx, cy), rec.f.Name) {
 					if !knownGap(p, to.Name, rec.f.Name) {
 						t.Errorf("%s -> %s -> %s: %s", rec.f.Name, to.Name, rec.f.Name, p)
 					}
