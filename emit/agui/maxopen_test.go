@@ -48,6 +48,9 @@ func TestMaxAgents(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range vs {
+		if strings.Contains(v.Message, "more than 1024 agents") {
+			continue // validate's own cap on the agents it follows, reported once
+		}
 		t.Errorf("%s %s: %s", v.Rule, v.Name, v.Message)
 	}
 }

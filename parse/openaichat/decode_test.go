@@ -61,7 +61,7 @@ func TestDecode(t *testing.T) {
 		want  []eventtest.Item
 	}{
 		{"text, usage, done", role + text("hi") + finish("stop") + usage + "data: [DONE]\n\n", Config{}, join(one(start), hi, one(end("end_turn", u)))},
-		{"no role chunk, no done: a cut body", text("hi") + finish("length"), Config{}, join(one(start), hi, one(end("max_tokens", nil)), one(eventtest.Item{Err: "in:3: stream ended without data: [DONE] after completion c"}))},
+		{"no role chunk, no done: a cut body", text("hi") + finish("length"), Config{}, join(one(start), hi, one(end("max_tokens", nil)), one(eventtest.Item{Err: "in:3:1: stream ended without data: [DONE] after completion c"}))},
 		{
 			"service tier: the last said, on the usage",
 			text("hi") + finish("stop") + chunk("c", `[]`, `,"service_tier":"flex","usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}`) + "data: [DONE]\n\n",
