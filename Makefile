@@ -90,30 +90,33 @@ test-sdk:
 	npm install --prefix "$$dir" --no-audit --no-fund --silent $(OPENAI_NPM); \
 	OPENAI_SDK_DIR="$$dir/node_modules/openai" $(GO) test -count=1 -run TestSDK -v ./clients/openai/
 
-## perf: throughput and peak RSS of every convert pair and assemble -o json
-## on generated inputs of PERFSIZES MB, against jq -c . (needs jq:
-## apt-get install -y jq), then usage --by day --json against ccusage daily
+## perf: CPU time and peak RSS of every convert pair of the seven wire formats
+## and assemble -o json, on inputs of PERFSIZES MB grown from each format's
+## real recordings (CORPUS, else testdata), against jq -c ., gojq and a
+## json.Valid-per-line ceiling on the same input, median of PERFRUNS
+## interleaved rounds (needs jq: apt-get install -y jq; gojq is built from
+## the Go module proxy); then usage --by day --json against ccusage daily
 ## (installed from the npm registry) on 200 MB session trees; see
 ## docs/performance.md and docs/usage.md. Not part of test.
 PERFSIZES ?= 20,200
-PERFRUNS  ?= 1
+PERFRUNS  ?= 3
 # ccusage's last release with a native linux-x64 package (usage's perf row)
 CCUSAGE_NPM ?= ccusage@20.0.24
 perf: build
 	@command -v jq >/dev/null || { echo "installing jq (apt-get install -y jq)"; \
 		apt-get install -y jq >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y jq >/dev/null 2>&1; }; }
 	@command -v jq >/dev/null || { echo "perf needs jq, and apt-get install -y jq failed (it needs root and Debian's apt)"; exit 1; }
-	$(GO) run ./internal/perfrun -bin bin/agentstream -testdata testdata -sizes $(PERFSIZES) -runs $(PERFRUNS)
+	$(GO) run ./tools/perf -bin bin/agentstream -corpus $(CORPUS) -testdata testdata -sizes $(PERFSIZES) -runs $(PERFRUNS)
 	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
 	npm install --prefix "$$dir" --no-audit --no-fund --silent $(CCUSAGE_NPM); \
 	cc=$$(find "$$dir/node_modules/@ccusage" -path '*/bin/ccusage' -type f | head -1); chmod +x "$$cc"; \
-	$(GO) run ./internal/usageperf -bin bin/agentstream -ccusage "$$cc" -testdata testdata -mb 200 -runs $(PERFRUNS)
+	$(GO) run ./tools/perf/usage -bin bin/agentstream -ccusage "$$cc" -testdata testdata -mb 200 -runs $(PERFRUNS)
 
 ## pgo: regenerate default.pgo, the CPU profile go build optimises the binary with
-## (profile-guided optimisation): every convert pair and assemble -o json on 20 MB
-## inputs, run in process; see docs/performance.md. Not part of test.
+## (profile-guided optimisation): every row of perf on its 20 MB inputs, run in
+## process; see docs/performance.md. Not part of test.
 pgo: build
-	$(GO) run ./internal/perfrun -bin bin/agentstream -testdata testdata -sizes 20 -pgo default.pgo
+	$(GO) run ./tools/perf -corpus $(CORPUS) -testdata testdata -sizes 20 -pgo default.pgo
 
 ## docs: regenerate docs/cli, docs/man, docs/validate.md's rule table and docs/verify.md's lacks table (checked for staleness by the tests)
 docs:

@@ -23,7 +23,7 @@ const (
 
 // TuneGC applies the settings above unless getenv reports GOGC or
 // GOMEMLIMIT set, and says whether it did. The binary's main calls it
-// first; internal/perfrun -pgo calls it too, so that its profile weighs
+// first; tools/perf -pgo calls it too, so that its profile weighs
 // what the binary runs.
 func TuneGC(getenv func(string) string) bool {
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {

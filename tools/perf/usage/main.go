@@ -1,4 +1,4 @@
-// Command usageperf measures `agentstream usage` against ccusage, as
+// Command usage measures `agentstream usage` against ccusage, as
 // `make perf` runs it: it grows a Claude Code projects tree and a Codex
 // sessions tree of -mb MB each from the session logs in testdata/ (each
 // copy of a log with new session, message and request ids and its lines
@@ -32,7 +32,7 @@ func main() {
 	keep := flag.String("keep", "", "build the trees in this directory and keep them")
 	flag.Parse()
 	if err := run(*bin, *ccusage, *testdata, *mb, *runs, *keep); err != nil {
-		fmt.Fprintln(os.Stderr, "usageperf:", err)
+		fmt.Fprintln(os.Stderr, "usage:", err)
 		os.Exit(1)
 	}
 }
@@ -51,7 +51,7 @@ func run(bin, ccusage, testdata string, mb, runs int, keep string) error {
 	claudeHome := filepath.Join(dir, "claude-home")
 	codexHome := filepath.Join(dir, "codex-home")
 	if _, err := os.Stat(codexHome); err == nil && keep != "" {
-		fmt.Fprintf(os.Stderr, "usageperf: reusing the trees in %s\n", dir)
+		fmt.Fprintf(os.Stderr, "usage: reusing the trees in %s\n", dir)
 	} else {
 		if err := growClaude(filepath.Join(testdata, "claude-session"), filepath.Join(claudeHome, ".claude", "projects"), size); err != nil {
 			return err
