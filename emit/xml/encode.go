@@ -634,7 +634,39 @@ func serverErrorLine(b []byte) bool {
 }
 
 func (e *Encoder) errorBlock(data []byte) {
-	e.formatter("<" + wire.TagError + "><![CDATA[" + cdata(string(data)) + "]]></" + wire.TagError + ">")
+	b := append(e.buf[:0], "data: <"+wire.TagError+"><![CDATA["...)
+	b = appendErrorData(b, data)
+	e.buf = append(b, "]]></"+wire.TagError+">\n\n"...)
+	e.write(e.buf)
+}
+
+// appendErrorData appends s as errorBlock writes it: cdata's split of
+// every "]]>", then formatter's escaping, in one pass.
+func appendErrorData(b, s []byte) []byte {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		n := 1 // the bytes esc stands for
+		switch s[i] {
+		case '\\':
+			esc = `\\`
+		case '\n':
+			esc = `\n`
+		case '\r':
+			esc = `\r`
+		case ']':
+			if i+2 >= len(s) || s[i+1] != ']' || s[i+2] != '>' {
+				continue
+			}
+			esc, n = "]]]]><![CDATA[>", 3
+		default:
+			continue
+		}
+		b = append(append(b, s[start:i]...), esc...)
+		i += n - 1
+		start = i + 1
+	}
+	return append(b, s[start:]...)
 }
 
 // cdata splits every "]]>" as "]]]]><![CDATA[>", which the producer does

@@ -1,6 +1,7 @@
 package xml
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/agentmeta"
+	wire "github.com/agentstream/agentstream/parse/xmlstream"
 )
 
 // refMetaInit is the meta_init payload built with encoding/json and
@@ -120,4 +122,34 @@ func FuzzAppendMetaInit(f *testing.F) {
 			t.Fatalf("appendErrorJSON(%q, %q) (-encoding/json +append):\n%s", a, b, diff)
 		}
 	})
+}
+
+// checkErrorBlock checks errorBlock against the way it was written
+// before appendErrorData: cdata, then formatter, over strings.
+func checkErrorBlock(t *testing.T, data []byte) {
+	t.Helper()
+	var got, want bytes.Buffer
+	NewEncoder(&got, nil).errorBlock(data)
+	NewEncoder(&want, nil).formatter("<" + wire.TagError + "><![CDATA[" + cdata(string(data)) + "]]></" + wire.TagError + ">")
+	if diff := cmp.Diff(want.String(), got.String()); diff != "" {
+		t.Fatalf("errorBlock(%q) (-strings +append):\n%s", data, diff)
+	}
+}
+
+var errorBlockInputs = []string{
+	"", "]]>", "]]]>", "]]>]]>", "]]", "]", "a]]>b", `\`, `\\n`, "\r\n\n\r", `{"type": "x", "message": "a]]>\\b"}`, "é]]>\xff",
+}
+
+func TestErrorBlock(t *testing.T) {
+	t.Parallel()
+	for _, s := range errorBlockInputs {
+		checkErrorBlock(t, []byte(s))
+	}
+}
+
+func FuzzErrorBlock(f *testing.F) {
+	for _, s := range errorBlockInputs {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(checkErrorBlock)
 }
