@@ -51,6 +51,12 @@ type Encoder struct {
 	// next run's, with its Streamer and their closures: a log of many
 	// tiny runs made them anew for each.
 	reuse *agent
+	// rs holds what the result line's pointer fields point to: moved
+	// to the heap, they were four allocations a run.
+	rs struct {
+		stop, res string
+		usage     messages.Usage
+	}
 	// tools are the tools of the last init line made, and toolsJSON
 	// their JSON, kept across runs (see appendInit)
 	tools     []string
@@ -919,12 +925,12 @@ func (e *Encoder) result(ev *event.RunEnd) {
 	if m := e.agents[e.main]; r.NumTurns == 0 && m != nil {
 		r.NumTurns = m.st.Messages()
 	}
-	stop := ev.StopReason
-	if stop == "" {
-		stop = e.lastStop
+	e.rs.stop = ev.StopReason
+	if e.rs.stop == "" {
+		e.rs.stop = e.lastStop
 	}
-	if stop != "" {
-		r.StopReason = &stop // else null: the source did not say
+	if e.rs.stop != "" {
+		r.StopReason = &e.rs.stop // else null: the source did not say
 	}
 	if r.IsError && len(r.Errors) > 0 {
 		r.Subtype = wire.SubtypeErrorDuring
@@ -944,7 +950,8 @@ func (e *Encoder) result(ev *event.RunEnd) {
 			// answer: escaping it was 5 % of xml->claude's instructions.
 			splice = true
 		}
-		r.Result = &res
+		e.rs.res = res
+		r.Result = &e.rs.res
 	}
 	// The run's usage: the source's, else the sum of the main agent's
 	// turns (as Claude Code's result sums its messages), else unknown
@@ -954,11 +961,12 @@ func (e *Encoder) result(ev *event.RunEnd) {
 		u = &e.turnUsage
 	}
 	if u != nil {
-		r.Usage = &messages.Usage{
+		e.rs.usage = messages.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheCreationInputTokens: u.CacheWriteTokens, CacheReadInputTokens: u.CacheReadTokens,
 			ServiceTier: u.ServiceTier,
 		}
+		r.Usage = &e.rs.usage
 	}
 	r.UUID = e.uuid()
 	var text []byte
