@@ -452,9 +452,9 @@ func (e *Encoder) newRun() {
 	clear(e.agents)
 	clear(e.order)
 	*e = Encoder{
-		reuse: reuse,
 		w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: e.agents, order: e.order[:0], n: e.n, bigBlock: e.bigBlock,
 		out: e.out, seed: e.seed, jr: e.jr, block: e.block, spare: e.spare, tools: e.tools, toolsJSON: e.toolsJSON, lastText: e.lastText[:0], rawBlocks: e.rawBlocks,
+		reuse: reuse,
 	}
 }
 

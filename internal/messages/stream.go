@@ -64,7 +64,7 @@ type Streamer struct {
 	index    int          // next content index
 	open     *streamBlock
 	held     *streamBlock
-	free     *streamBlock // a text or thinking block written and stopped, for startBlock to reuse
+	free     *streamBlock    // a text or thinking block written and stopped, for startBlock to reuse
 	tools    bool            // the open message has tool calls
 	pending  map[string]bool // its client tool calls without a result
 	mcp      map[string]bool
