@@ -51,6 +51,10 @@ type Encoder struct {
 	// next run's, with its Streamer and their closures: a log of many
 	// tiny runs made them anew for each.
 	reuse *agent
+	// sessionJSON is sessionOf, a session id, as a JSON string (see
+	// appendSession).
+	sessionJSON []byte
+	sessionOf   string
 	// rs holds what the result line's pointer fields point to: moved
 	// to the heap, they were four allocations a run.
 	rs struct {
@@ -163,6 +167,16 @@ func (e *Encoder) writeLine(b []byte) {
 	}
 }
 
+// appendSession appends the session id as a JSON string: escaped once
+// per session id, not once per line.
+func (e *Encoder) appendSession(b []byte) []byte {
+	if len(e.sessionJSON) == 0 || e.sessionOf != e.session {
+		e.sessionJSON = jsontext.AppendMarshalString(e.sessionJSON[:0], e.session)
+		e.sessionOf = e.session
+	}
+	return append(b, e.sessionJSON...)
+}
+
 // appendHeader appends the fields every line ends with, as Marshal
 // writes header, and the line's closing brace.
 func (e *Encoder) appendHeader(b []byte, a *agent) []byte {
@@ -173,7 +187,7 @@ func (e *Encoder) appendHeader(b []byte, a *agent) []byte {
 		b = jsontext.AppendMarshalString(b, *a.parent)
 	}
 	b = append(b, `,"session_id":`...)
-	b = jsontext.AppendMarshalString(b, e.session)
+	b = e.appendSession(b)
 	b = append(b, `,"uuid":"`...)
 	return append(e.appendUUID(b), `"}`...)
 }
@@ -454,7 +468,7 @@ func (e *Encoder) newRun() {
 	*e = Encoder{
 		w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: e.agents, order: e.order[:0], n: e.n, bigBlock: e.bigBlock,
 		out: e.out, seed: e.seed, jr: e.jr, block: e.block, spare: e.spare, tools: e.tools, toolsJSON: e.toolsJSON, lastText: e.lastText[:0], rawBlocks: e.rawBlocks,
-		reuse: reuse,
+		reuse: reuse, sessionJSON: e.sessionJSON[:0],
 	}
 }
 
