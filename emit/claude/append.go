@@ -65,7 +65,7 @@ func (e *Encoder) appendInit(b []byte, cwd, model string, tools []string) []byte
 	b = append(b, `{"type":"system","subtype":"init","cwd":`...)
 	b = jsontext.AppendMarshalString(b, cwd)
 	b = append(b, `,"session_id":`...)
-	b = jsontext.AppendMarshalString(b, e.session)
+	b = e.appendSession(b)
 	b = append(b, `,"tools":`...)
 	if tools == nil {
 		b = append(b, "null"...)

@@ -47,6 +47,20 @@ type Encoder struct {
 	jr     jsontext.Reader
 	block  []byte // an error line's block, reused
 	spare  []byte // the agents' Streamers' block buffer, reused (see messages.Streamer.Spare)
+	// reuse is the last run's main agent, which newRun keeps for the
+	// next run's, with its Streamer and their closures: a log of many
+	// tiny runs made them anew for each.
+	reuse *agent
+	// sessionJSON is sessionOf, a session id, as a JSON string (see
+	// appendSession).
+	sessionJSON []byte
+	sessionOf   string
+	// rs holds what the result line's pointer fields point to: moved
+	// to the heap, they were four allocations a run.
+	rs struct {
+		stop, res string
+		usage     messages.Usage
+	}
 	// tools are the tools of the last init line made, and toolsJSON
 	// their JSON, kept across runs (see appendInit)
 	tools     []string
@@ -153,6 +167,16 @@ func (e *Encoder) writeLine(b []byte) {
 	}
 }
 
+// appendSession appends the session id as a JSON string: escaped once
+// per session id, not once per line.
+func (e *Encoder) appendSession(b []byte) []byte {
+	if len(e.sessionJSON) == 0 || e.sessionOf != e.session {
+		e.sessionJSON = jsontext.AppendMarshalString(e.sessionJSON[:0], e.session)
+		e.sessionOf = e.session
+	}
+	return append(b, e.sessionJSON...)
+}
+
 // appendHeader appends the fields every line ends with, as Marshal
 // writes header, and the line's closing brace.
 func (e *Encoder) appendHeader(b []byte, a *agent) []byte {
@@ -163,7 +187,7 @@ func (e *Encoder) appendHeader(b []byte, a *agent) []byte {
 		b = jsontext.AppendMarshalString(b, *a.parent)
 	}
 	b = append(b, `,"session_id":`...)
-	b = jsontext.AppendMarshalString(b, e.session)
+	b = e.appendSession(b)
 	b = append(b, `,"uuid":"`...)
 	return append(e.appendUUID(b), `"}`...)
 }
@@ -193,21 +217,27 @@ func (e *Encoder) scope(id string) *agent {
 	if !e.haveMain {
 		e.haveMain, e.main = true, id
 	}
-	a := &agent{id: id}
-	if id != e.main {
-		p := id
-		a.parent = &p
-	}
-	a.st = &messages.Streamer{
-		Block:         func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
-		NewID:         a.newID,
-		MaxBlockBytes: textCap(e.cfg.MaxBlockBytes),
-		Cut:           func() { e.warn("text beyond MaxEventBytes in one block") },
-		Spare:         &e.spare,
-	}
-	if e.cfg.Partial && a.parent == nil {
-		// Else no stream event is written: none is made.
-		a.st.Event = func(typ string, data []byte) error { return e.streamEvent(a, data) }
+	var a *agent
+	if r := e.reuse; r != nil && id == e.main {
+		e.reuse = nil
+		a = r.reset(id)
+	} else {
+		a = &agent{id: id}
+		if id != e.main {
+			p := id
+			a.parent = &p
+		}
+		a.st = &messages.Streamer{
+			Block:         func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
+			NewID:         a.newID,
+			MaxBlockBytes: textCap(e.cfg.MaxBlockBytes),
+			Cut:           func() { e.warn("text beyond MaxEventBytes in one block") },
+			Spare:         &e.spare,
+		}
+		if e.cfg.Partial && a.parent == nil {
+			// Else no stream event is written: none is made.
+			a.st.Event = func(typ string, data []byte) error { return e.streamEvent(a, data) }
+		}
 	}
 	if m := e.agents[e.main]; m != nil {
 		a.st.Model = m.st.Model
@@ -215,6 +245,19 @@ func (e *Encoder) scope(id string) *agent {
 	e.agents[id] = a
 	e.order = append(e.order, a)
 	e.last = a
+	return a
+}
+
+// reset makes a, a main agent that no run refers to any more, a new main
+// agent id, as scope makes one: its Streamer and its closures, which
+// refer to a and to the encoder only, are kept.
+func (a *agent) reset(id string) *agent {
+	st := a.st
+	*st = messages.Streamer{
+		Block: st.Block, NewID: st.NewID, MaxBlockBytes: st.MaxBlockBytes, Cut: st.Cut, Spare: st.Spare, Event: st.Event,
+	}
+	clear(a.names)
+	*a = agent{id: id, names: a.names, st: st}
 	return a
 }
 
@@ -236,7 +279,11 @@ func (a *agent) newID() string {
 	a.msgs++
 	if a.idPrefix == "" {
 		h := sha256.Sum256([]byte(a.id))
-		a.idPrefix = "msg_" + hex.EncodeToString(h[:6]) + "_" // hashed once per agent
+		var p [17]byte // hashed once per agent, written in one piece
+		copy(p[:], "msg_")
+		hex.Encode(p[4:16], h[:6])
+		p[16] = '_'
+		a.idPrefix = string(p[:])
 	}
 	return a.idPrefix + strconv.Itoa(a.msgs)
 }
@@ -412,11 +459,16 @@ func (e *Encoder) newRun() {
 	// The buffers, the map and the slice are kept for reuse: a log of
 	// many short runs (perf20's codex-20.jsonl has 7119) grew them
 	// again for each.
+	var reuse *agent
+	if e.haveMain {
+		reuse = e.agents[e.main]
+	}
 	clear(e.agents)
 	clear(e.order)
 	*e = Encoder{
 		w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: e.agents, order: e.order[:0], n: e.n, bigBlock: e.bigBlock,
 		out: e.out, seed: e.seed, jr: e.jr, block: e.block, spare: e.spare, tools: e.tools, toolsJSON: e.toolsJSON, lastText: e.lastText[:0], rawBlocks: e.rawBlocks,
+		reuse: reuse, sessionJSON: e.sessionJSON[:0],
 	}
 }
 
@@ -887,12 +939,12 @@ func (e *Encoder) result(ev *event.RunEnd) {
 	if m := e.agents[e.main]; r.NumTurns == 0 && m != nil {
 		r.NumTurns = m.st.Messages()
 	}
-	stop := ev.StopReason
-	if stop == "" {
-		stop = e.lastStop
+	e.rs.stop = ev.StopReason
+	if e.rs.stop == "" {
+		e.rs.stop = e.lastStop
 	}
-	if stop != "" {
-		r.StopReason = &stop // else null: the source did not say
+	if e.rs.stop != "" {
+		r.StopReason = &e.rs.stop // else null: the source did not say
 	}
 	if r.IsError && len(r.Errors) > 0 {
 		r.Subtype = wire.SubtypeErrorDuring
@@ -912,7 +964,8 @@ func (e *Encoder) result(ev *event.RunEnd) {
 			// answer: escaping it was 5 % of xml->claude's instructions.
 			splice = true
 		}
-		r.Result = &res
+		e.rs.res = res
+		r.Result = &e.rs.res
 	}
 	// The run's usage: the source's, else the sum of the main agent's
 	// turns (as Claude Code's result sums its messages), else unknown
@@ -922,11 +975,12 @@ func (e *Encoder) result(ev *event.RunEnd) {
 		u = &e.turnUsage
 	}
 	if u != nil {
-		r.Usage = &messages.Usage{
+		e.rs.usage = messages.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheCreationInputTokens: u.CacheWriteTokens, CacheReadInputTokens: u.CacheReadTokens,
 			ServiceTier: u.ServiceTier,
 		}
+		r.Usage = &e.rs.usage
 	}
 	r.UUID = e.uuid()
 	var text []byte

@@ -31,6 +31,8 @@ type Encoder struct {
 	losses event.Losses    // what was warned about
 	turns  agentmeta.Turns // what of the turns is reported lost
 	buf    []byte
+	meta   []byte     // scratch for a meta_init or an error object built here
+	tools  toolsCache // the JSON text of the last meta_init's tools
 	err    error
 
 	open    *blockKey              // the block open in the XML
@@ -204,7 +206,8 @@ func (e *Encoder) Encode(ev event.Event) error {
 		// XML has no turn boundaries; the blocks imply them.
 	case *event.TurnEnd:
 		if ev.Error != "" {
-			e.errorBlock(errorJSON("turn_failed", ev.Error))
+			e.meta = appendErrorJSON(e.meta[:0], "turn_failed", ev.Error)
+			e.errorBlock(e.meta)
 		}
 	case *event.RunEnd:
 		data, own := metaFinal(ev)
@@ -388,8 +391,12 @@ func (e *Encoder) metaInit(agent string, ev *event.SessionStart) {
 	}
 	e.started, e.cur = true, agent
 	keep(e, e.seen, agent)
-	data, own := metaInit(agent, ev)
-	e.metaElement(wire.TagMetaInit, data, own)
+	if ev.MetaKind == wire.MetaKind && len(ev.Meta) > 0 {
+		e.metaElement(wire.TagMetaInit, ev.Meta, true)
+		return
+	}
+	e.meta = appendMetaInit(e.meta[:0], agent, ev, &e.tools)
+	e.metaElement(wire.TagMetaInit, e.meta, false)
 }
 
 // metaElement writes the meta_init or meta_final element tag with data as
@@ -611,7 +618,8 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	}
 	data := []byte(ev.Raw)
 	if len(data) == 0 {
-		data = errorJSON(ev.Type, ev.Message)
+		e.meta = appendErrorJSON(e.meta[:0], ev.Type, ev.Message)
+		data = e.meta
 	}
 	e.errorBlock(data)
 }
@@ -625,16 +633,40 @@ func serverErrorLine(b []byte) bool {
 	return json.Unmarshal(b, &se) == nil && se.Error != nil && se.Traceback != nil
 }
 
-// errorJSON is an Anthropic error object, as the producer serialises it.
-func errorJSON(typ, msg string) []byte {
-	return marshal(struct {
-		Type    string `json:"type"`
-		Message string `json:"message"`
-	}{typ, msg})
+func (e *Encoder) errorBlock(data []byte) {
+	b := append(e.buf[:0], "data: <"+wire.TagError+"><![CDATA["...)
+	b = appendErrorData(b, data)
+	e.buf = append(b, "]]></"+wire.TagError+">\n\n"...)
+	e.write(e.buf)
 }
 
-func (e *Encoder) errorBlock(data []byte) {
-	e.formatter("<" + wire.TagError + "><![CDATA[" + cdata(string(data)) + "]]></" + wire.TagError + ">")
+// appendErrorData appends s as errorBlock writes it: cdata's split of
+// every "]]>", then formatter's escaping, in one pass.
+func appendErrorData(b, s []byte) []byte {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		n := 1 // the bytes esc stands for
+		switch s[i] {
+		case '\\':
+			esc = `\\`
+		case '\n':
+			esc = `\n`
+		case '\r':
+			esc = `\r`
+		case ']':
+			if i+2 >= len(s) || s[i+1] != ']' || s[i+2] != '>' {
+				continue
+			}
+			esc, n = "]]]]><![CDATA[>", 3
+		default:
+			continue
+		}
+		b = append(append(b, s[start:i]...), esc...)
+		i += n - 1
+		start = i + 1
+	}
+	return append(b, s[start:]...)
 }
 
 // cdata splits every "]]>" as "]]]]><![CDATA[>", which the producer does

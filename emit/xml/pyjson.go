@@ -86,34 +86,6 @@ func appendPyString(out, tok []byte) []byte {
 	return appendPyQuoted(out, s)
 }
 
-// appendPyQuoted appends s as a JSON string with ensure_ascii.
-func appendPyQuoted(out []byte, s string) []byte {
-	out = append(out, '"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			out = append(out, '\\', '"')
-		case r == '\\':
-			out = append(out, '\\', '\\')
-		case r == '\n':
-			out = append(out, '\\', 'n')
-		case r == '\r':
-			out = append(out, '\\', 'r')
-		case r == '\t':
-			out = append(out, '\\', 't')
-		case r == '\b':
-			out = append(out, '\\', 'b')
-		case r == '\f':
-			out = append(out, '\\', 'f')
-		case r >= 0x20 && r < 0x7f:
-			out = append(out, byte(r))
-		default:
-			out = appendU(out, r)
-		}
-	}
-	return append(out, '"')
-}
-
 // appendMetaData appends JSON text as the data attribute of a meta
 // element holds it: kept as it is but for non-ASCII characters, which
 // become \u escapes as json.dumps's ensure_ascii writes them (they can

@@ -64,6 +64,7 @@ type Streamer struct {
 	index    int          // next content index
 	open     *streamBlock
 	held     *streamBlock
+	free     *streamBlock    // a text or thinking block written and stopped, for startBlock to reuse
 	tools    bool            // the open message has tool calls
 	pending  map[string]bool // its client tool calls without a result
 	mcp      map[string]bool
@@ -511,6 +512,9 @@ func (s *Streamer) release() {
 		s.textBlock(h, "")
 	}
 	s.stop(h.index)
+	if h.whole == nil {
+		s.free = h
+	}
 }
 
 func (s *Streamer) startBlock(kind event.BlockKind) {
@@ -521,7 +525,13 @@ func (s *Streamer) startBlock(kind event.BlockKind) {
 		s.release()
 	}
 	s.ensureTurn()
-	b := &streamBlock{index: s.index, kind: kind}
+	b := s.free
+	if b != nil {
+		s.free = nil
+		*b = streamBlock{index: s.index, kind: kind}
+	} else {
+		b = &streamBlock{index: s.index, kind: kind}
+	}
 	if s.Block != nil {
 		head := textBlockHead
 		if kind == event.Thinking {
@@ -566,6 +576,7 @@ func (s *Streamer) endBlock(kind event.BlockKind, sig string) {
 		}
 		s.textBlock(b, sig)
 		s.stop(b.index)
+		s.free = b
 		return
 	}
 	s.held = b

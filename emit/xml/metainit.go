@@ -1,0 +1,136 @@
+package xml
+
+import (
+	"slices"
+	"unicode/utf8"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// appendMetaInit appends the meta_init payload metaInit builds from ev's
+// fields (not the producer's own), as marshal writes it, without
+// reflection: one run's meta_init is written for every run of a log of
+// many tiny runs. tools is a cache of the last tools list written.
+func appendMetaInit(b []byte, agent string, ev *event.SessionStart, tools *toolsCache) []byte {
+	b = append(b, `{"format": "xml", "user_query": `...)
+	b = appendPyQuoted(b, ev.Prompt)
+	b = append(b, `, "agent_uuid": `...)
+	b = appendPyQuoted(b, agent)
+	b = append(b, `, "parent_agent_uuid": `...)
+	if ev.ParentAgent != "" {
+		b = appendPyQuoted(b, ev.ParentAgent)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `, "model": `...)
+	b = appendPyQuoted(b, ev.Model)
+	b = appendPyField(b, "session_id", ev.SessionID)
+	if len(ev.Tools) > 0 {
+		b = append(b, `, "tools": `...)
+		b = append(b, tools.json(ev.Tools)...)
+	}
+	b = appendPyField(b, "cwd", ev.Cwd)
+	b = appendPyField(b, "parent_tool_use_id", ev.ParentToolID)
+	b = appendPyField(b, "name", ev.Name)
+	b = appendPyField(b, "description", ev.Description)
+	return append(b, '}')
+}
+
+// appendPyField appends `, "key": value` when value is not empty
+// (omitempty). key needs no escaping.
+func appendPyField(b []byte, key, value string) []byte {
+	if value == "" {
+		return b
+	}
+	b = append(append(append(b, `, "`...), key...), `": `...)
+	return appendPyQuoted(b, value)
+}
+
+// toolsCache keeps the JSON text of the last tools list written: the
+// runs of one log mostly carry the same list.
+type toolsCache struct {
+	list []string
+	text []byte
+}
+
+func (c *toolsCache) json(tools []string) []byte {
+	if c.text != nil && slices.Equal(c.list, tools) {
+		return c.text
+	}
+	c.list = append(c.list[:0], tools...)
+	b := append(c.text[:0], '[')
+	for i, t := range tools {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = appendPyQuoted(b, t)
+	}
+	c.text = append(b, ']')
+	return c.text
+}
+
+// appendErrorJSON appends an Anthropic error object as errorJSON's
+// marshal writes it.
+func appendErrorJSON(b []byte, typ, msg string) []byte {
+	b = append(b, `{"type": `...)
+	b = appendPyQuoted(b, typ)
+	b = append(b, `, "message": `...)
+	b = appendPyQuoted(b, msg)
+	return append(b, '}')
+}
+
+// pyPlain marks the bytes appendPyQuoted writes as they are: printable
+// ASCII but the quote and the backslash.
+var pyPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// appendPyQuoted appends s as a JSON string as json.dumps writes it with
+// ensure_ascii; invalid UTF-8 is written as \ufffd, one a byte, as
+// encoding/json replaces it before marshal's rewriting.
+func appendPyQuoted(out []byte, s string) []byte {
+	out = append(out, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if pyPlain[c] {
+			i++
+			continue
+		}
+		out = append(out, s[start:i]...)
+		switch c {
+		case '"':
+			out = append(out, '\\', '"')
+		case '\\':
+			out = append(out, '\\', '\\')
+		case '\n':
+			out = append(out, '\\', 'n')
+		case '\r':
+			out = append(out, '\\', 'r')
+		case '\t':
+			out = append(out, '\\', 't')
+		case '\b':
+			out = append(out, '\\', 'b')
+		case '\f':
+			out = append(out, '\\', 'f')
+		default:
+			if c < utf8.RuneSelf {
+				out = appendU(out, rune(c))
+				i++
+				start = i
+				continue
+			}
+			r, n := utf8.DecodeRuneInString(s[i:])
+			out = appendU(out, r)
+			i += n
+			start = i
+			continue
+		}
+		i++
+		start = i
+	}
+	return append(append(out, s[start:]...), '"')
+}
