@@ -294,6 +294,16 @@ type Usage struct {
 	ServiceTier      string `json:",omitempty"` // Anthropic's usage.service_tier ("standard", ...), when given
 }
 
+// Add adds v's token counts to u's (ServiceTier is left alone: callers
+// decide which tier a sum has).
+func (u *Usage) Add(v *Usage) {
+	u.InputTokens += v.InputTokens
+	u.OutputTokens += v.OutputTokens
+	u.CacheReadTokens += v.CacheReadTokens
+	u.CacheWriteTokens += v.CacheWriteTokens
+	u.ReasoningTokens += v.ReasoningTokens
+}
+
 // Notice is a status line: a retry, a status change, a hook, a task update.
 type Notice struct {
 	Agent   string

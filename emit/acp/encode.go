@@ -484,11 +484,7 @@ func (e *Encoder) turnEnd(t *event.TurnEnd) {
 	}
 	if u := t.Usage; u != nil {
 		e.anyUsage = true
-		e.usage.InputTokens += u.InputTokens
-		e.usage.OutputTokens += u.OutputTokens
-		e.usage.CacheReadTokens += u.CacheReadTokens
-		e.usage.CacheWriteTokens += u.CacheWriteTokens
-		e.usage.ReasoningTokens += u.ReasoningTokens
+		e.usage.Add(u)
 	}
 	if t.Error != "" && !e.answered {
 		e.answered = true

@@ -345,11 +345,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if te, ok := ev.(*event.TurnEnd); ok && a.id == e.main {
 		e.lastStop = te.StopReason
 		if te.Usage != nil {
-			e.turnUsage.InputTokens += te.Usage.InputTokens
-			e.turnUsage.OutputTokens += te.Usage.OutputTokens
-			e.turnUsage.CacheReadTokens += te.Usage.CacheReadTokens
-			e.turnUsage.CacheWriteTokens += te.Usage.CacheWriteTokens
-			e.turnUsage.ReasoningTokens += te.Usage.ReasoningTokens
+			e.turnUsage.Add(te.Usage)
 			if te.Usage.ServiceTier != "" {
 				e.turnUsage.ServiceTier = te.Usage.ServiceTier
 			}

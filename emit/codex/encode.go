@@ -290,11 +290,7 @@ func (e *Encoder) turnEnd(ev *event.TurnEnd) {
 	}
 	if u := ev.Usage; u != nil {
 		e.anyUsage, e.usageKnown = true, true
-		e.pending.InputTokens += u.InputTokens
-		e.pending.OutputTokens += u.OutputTokens
-		e.pending.CacheReadTokens += u.CacheReadTokens
-		e.pending.CacheWriteTokens += u.CacheWriteTokens
-		e.pending.ReasoningTokens += u.ReasoningTokens
+		e.pending.Add(u)
 	}
 	if ev.Error != "" {
 		e.openTurn()

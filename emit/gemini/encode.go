@@ -324,25 +324,17 @@ func (e *Encoder) turnEnd(t *event.TurnEnd) {
 	if e.turnSum == nil {
 		e.turnSum = &event.Usage{}
 	}
-	add(e.turnSum, t.Usage)
+	e.turnSum.Add(t.Usage)
 	if model == "" {
 		return
 	}
 	for i := range e.models {
 		if e.models[i].name == model {
-			add(&e.models[i].u, t.Usage)
+			e.models[i].u.Add(t.Usage)
 			return
 		}
 	}
 	e.models = append(e.models, modelUsage{name: model, u: *t.Usage})
-}
-
-func add(sum, u *event.Usage) {
-	sum.InputTokens += u.InputTokens
-	sum.OutputTokens += u.OutputTokens
-	sum.CacheReadTokens += u.CacheReadTokens
-	sum.CacheWriteTokens += u.CacheWriteTokens
-	sum.ReasoningTokens += u.ReasoningTokens
 }
 
 // runEnd writes the result line: the source's own when it is one, else
@@ -401,7 +393,7 @@ func (e *Encoder) result(r *event.RunEnd) gemini.Result {
 		var sum event.Usage
 		var models gemini.Models
 		for _, m := range e.models {
-			add(&sum, &m.u)
+			sum.Add(&m.u)
 			models = append(models, gemini.NamedModel{Name: m.name, Stats: modelStats(&m.u)})
 		}
 		if sum == *total {

@@ -564,11 +564,7 @@ func (t *Turns) Report(ev event.Event, warn func(what string)) {
 				if t.usage == nil {
 					t.usage = &event.Usage{}
 				}
-				t.usage.InputTokens += u.InputTokens
-				t.usage.OutputTokens += u.OutputTokens
-				t.usage.CacheReadTokens += u.CacheReadTokens
-				t.usage.CacheWriteTokens += u.CacheWriteTokens
-				t.usage.ReasoningTokens += u.ReasoningTokens
+				t.usage.Add(u)
 				if u.ServiceTier != "" {
 					t.usage.ServiceTier = u.ServiceTier
 				}
