@@ -26,6 +26,8 @@ type Reader struct {
 // Decode decodes data into c as json.Unmarshal into a zero Chunk does.
 func (cr *Reader) Decode(data string, c *Chunk) error {
 	cr.data = append(cr.data[:0], data...)
+	clear(cr.calls) // the last chunk's strings: not kept alive
+	cr.calls = cr.calls[:0]
 	*c = Chunk{}
 	cr.jr.Reset(cr.data)
 	if cr.read(c) && cr.jr.End() {

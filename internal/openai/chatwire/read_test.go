@@ -68,3 +68,20 @@ func TestErrorJSON(t *testing.T) {
 		t.Errorf("error %v, error object %q, want %q", err, c.ErrorJSON(), obj)
 	}
 }
+
+// TestDecodeKeepsNoCalls: the tool call deltas of one chunk are let go
+// of at the next; a stream of tool call chunks holds one chunk's worth.
+func TestDecodeKeepsNoCalls(t *testing.T) {
+	t.Parallel()
+	var cr Reader
+	var c Chunk
+	for range 1000 {
+		const chunk = `{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}},{"index":1,"function":{"arguments":"y"}}]}}]}`
+		if err := cr.Decode(chunk, &c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(cr.calls); n != 2 {
+		t.Errorf("the reader holds %d tool call deltas after 1000 chunks of 2, want 2", n)
+	}
+}
