@@ -28,6 +28,8 @@ type Encoder struct {
 	think  *block          // the open reasoning item
 	held   *event.ToolCall // a server or MCP call awaiting its result
 	ended  *event.TurnEnd  // a turn end without stop reason: an error may take its place
+
+	scratch []byte // an item being added, reused
 }
 
 // block is a message or reasoning item being streamed, and its part
@@ -66,16 +68,16 @@ func (e *Encoder) event(typ string, v any) {
 	if e.b.Err != nil {
 		return
 	}
-	data, err := openai.Marshal(v)
+	b := append(e.b.Buf[:0], "event: "...)
+	b = append(b, typ...)
+	b = append(b, "\ndata: "...)
+	b, err := appendJSON(b, v)
+	e.b.Buf = b
 	if err != nil {
 		e.b.Err = fmt.Errorf("%s: %w", wire.Name, err)
 		return
 	}
-	e.b.Buf = append(e.b.Buf[:0], "event: "...)
-	e.b.Buf = append(e.b.Buf, typ...)
-	e.b.Buf = append(e.b.Buf, "\ndata: "...)
-	e.b.Buf = append(e.b.Buf, data...)
-	e.b.Buf = append(e.b.Buf, "\n\n"...)
+	e.b.Buf = append(b, "\n\n"...)
 	e.b.Write()
 }
 
@@ -155,19 +157,20 @@ func (e *Encoder) flush() {
 	e.releaseCall(nil)
 }
 
-func (e *Encoder) addItem(item any) (int, json.RawMessage) {
-	raw, err := openai.Marshal(item)
+func (e *Encoder) addItem(item any) int {
+	raw, err := appendJSON(e.scratch[:0], item)
+	e.scratch = raw
 	if err != nil {
 		e.b.Err = err
 	}
 	idx := e.index
 	e.index++
 	e.event(wire.EvItemAdded, itemEvent{Type: wire.EvItemAdded, Seq: e.nextSeq(), OutputIndex: idx, Item: raw})
-	return idx, raw
+	return idx
 }
 
 func (e *Encoder) doneItem(idx int, item any) {
-	raw, err := openai.Marshal(item)
+	raw, err := appendJSON(nil, item) // kept for the response's output
 	if err != nil {
 		e.b.Err = err
 		return
@@ -195,7 +198,7 @@ func (e *Encoder) startText(id string, refusal bool) *block {
 		id = e.newID("msg")
 	}
 	b := &block{id: id}
-	b.index, _ = e.addItem(messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusInProgress, Role: "assistant", Content: []json.RawMessage{}})
+	b.index = e.addItem(messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusInProgress, Role: "assistant", Content: []json.RawMessage{}})
 	e.text = b
 	e.newPart(b, refusal)
 	return b
@@ -235,7 +238,7 @@ func (e *Encoder) finishPart(b *block) {
 		e.event(wire.EvTextDone, textDone{Type: wire.EvTextDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, ContentIndex: ci, Text: text, Logprobs: []any{}})
 	}
 	e.event(wire.EvPartDone, partEvent{Type: wire.EvPartDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, ContentIndex: ci, Part: p})
-	raw, err := openai.Marshal(p)
+	raw, err := appendJSON(nil, p)
 	if err != nil {
 		e.b.Err = err
 	}
@@ -271,7 +274,7 @@ func (e *Encoder) startThinking(id string) *block {
 		id = e.newID("rs")
 	}
 	b := &block{id: id}
-	b.index, _ = e.addItem(reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: []json.RawMessage{}})
+	b.index = e.addItem(reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: []json.RawMessage{}})
 	e.think = b
 	e.newSummary(b)
 	return b
@@ -300,7 +303,7 @@ func (e *Encoder) endSummary(sig string) {
 	si := len(b.parts)
 	e.event(wire.EvSummaryDone, summaryDone{Type: wire.EvSummaryDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, SummaryIndex: si, Text: text})
 	e.event(wire.EvSummaryPartDone, summaryPartEvent{Type: wire.EvSummaryPartDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, SummaryIndex: si, Part: p})
-	raw, err := openai.Marshal(p)
+	raw, err := appendJSON(nil, p)
 	if err != nil {
 		e.b.Err = err
 	}
@@ -544,21 +547,25 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 		// Codex's client tool search: an item of its own, whose
 		// arguments are an object, written whole as the API does.
 		item := toolSearchItem{ID: id, Type: wire.ItemToolSearch, CallID: ev.ID, Execution: "client", Status: openai.StatusCompleted, Arguments: jsontext.Compact(input)}
-		idx, _ := e.addItem(item)
+		if !json.Valid(input) {
+			_, e.b.Err = openai.Marshal(item) // encoding/json's error
+			return
+		}
+		idx := e.addItem(item)
 		e.doneItem(idx, item)
 		return
 	}
 	var free string
 	if input[0] == '"' && json.Unmarshal(input, &free) == nil {
 		// Free text, not JSON arguments: a custom tool call.
-		idx, _ := e.addItem(customItem{ID: id, Type: wire.ItemCustomToolCall, Status: openai.StatusInProgress, CallID: ev.ID, Name: ev.Name})
+		idx := e.addItem(customItem{ID: id, Type: wire.ItemCustomToolCall, Status: openai.StatusInProgress, CallID: ev.ID, Name: ev.Name})
 		e.argDeltas(wire.EvCustomInputDelta, id, idx, free)
 		e.event(wire.EvCustomInputDone, inputDone{Type: wire.EvCustomInputDone, Seq: e.nextSeq(), ItemID: id, OutputIndex: idx, Input: free})
 		e.doneItem(idx, customItem{ID: id, Type: wire.ItemCustomToolCall, Status: openai.StatusCompleted, CallID: ev.ID, Name: ev.Name, Input: free})
 		return
 	}
 	args := string(jsontext.Compact(input))
-	idx, _ := e.addItem(functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusInProgress, CallID: ev.ID, Name: ev.Name})
+	idx := e.addItem(functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusInProgress, CallID: ev.ID, Name: ev.Name})
 	e.argDeltas(wire.EvArgsDelta, id, idx, args)
 	e.event(wire.EvArgsDone, argsDone{Type: wire.EvArgsDone, Seq: e.nextSeq(), ItemID: id, OutputIndex: idx, Arguments: args})
 	e.doneItem(idx, functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusCompleted, Arguments: args, CallID: ev.ID, Name: ev.Name})
@@ -581,7 +588,7 @@ func (e *Encoder) releaseCall(r *event.ToolResult) {
 			e.warn("server tool calls of other providers")
 			return
 		}
-		idx, _ := e.addItem(json.RawMessage(jsontext.Compact(r.Structured)))
+		idx := e.addItem(json.RawMessage(jsontext.Compact(r.Structured)))
 		e.doneItem(idx, json.RawMessage(jsontext.Compact(r.Structured)))
 		return
 	}
@@ -590,7 +597,7 @@ func (e *Encoder) releaseCall(r *event.ToolResult) {
 		args = "{}"
 	}
 	item := mcpItem{ID: c.ID, Type: wire.ItemMCPCall, ServerLabel: c.MCPServer, Name: c.Name}
-	idx, _ := e.addItem(item)
+	idx := e.addItem(item)
 	e.argDeltas(wire.EvMCPArgsDelta, c.ID, idx, args)
 	e.event(wire.EvMCPArgsDone, argsDone{Type: wire.EvMCPArgsDone, Seq: e.nextSeq(), ItemID: c.ID, OutputIndex: idx, Arguments: args})
 	item.Arguments = args
@@ -630,7 +637,7 @@ func (e *Encoder) unknown(ev *event.Unknown) {
 	e.flush()
 	e.ensureTurn()
 	raw := json.RawMessage(jsontext.Compact(ev.Raw))
-	idx, _ := e.addItem(raw)
+	idx := e.addItem(raw)
 	e.doneItem(idx, raw)
 }
 
