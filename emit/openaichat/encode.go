@@ -150,10 +150,13 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 	}
 	e.cur = 0
-	if e.closing {
-		if _, ok := ev.(*event.TurnEnd); !ok || main {
-			e.closeTail()
-		}
+	if e.closing && main && !openai.Aside(ev) {
+		// The other choices' events (their finish chunks) go into the
+		// completion before its tail; a subagent's leave it waiting (the
+		// turn's tool call is running there), and so do the main
+		// agent's notices: a cut before the main agent goes on leaves
+		// the completion without [DONE].
+		e.closeTail()
 	}
 	if !main {
 		// The other choices of an n > 1 completion, as the decoder

@@ -28,6 +28,11 @@ type Encoder struct {
 	think  *block          // the open reasoning item
 	held   *event.ToolCall // a server or MCP call awaiting its result
 	ended  *event.TurnEnd  // a turn end without stop reason: an error may take its place
+	// waiting is the end of a main agent's turn that is not over for the
+	// run (openai.Encoder.Waits): written when the main agent goes on,
+	// when the other agents' turns end, or at Close; a cut before then
+	// leaves the response unfinished.
+	waiting *event.TurnEnd
 
 	scratch []byte // an item being added, reused
 }
@@ -326,9 +331,19 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if e.b.Err != nil {
 		return e.b.Err
 	}
-	if _, main := e.b.Agent(ev); !main {
+	agent, main := e.b.Agent(ev)
+	if !main {
+		e.b.Other(agent, ev)
+		if w := e.waiting; w != nil && !e.b.Waits() {
+			e.waiting = nil
+			e.end(w.StopReason, w.Usage)
+		}
 		e.warn("subagents (only the main agent's turns are written)")
-		return nil
+		return e.b.Err
+	}
+	if w := e.waiting; w != nil && !openai.Aside(ev) {
+		e.waiting = nil
+		e.end(w.StopReason, w.Usage)
 	}
 	if er, ok := ev.(*event.Error); ok && !er.Fatal {
 		// The run went on: an error event would end the response, and
@@ -372,6 +387,11 @@ func (e *Encoder) Encode(ev event.Event) error {
 		if ev.StopReason == "" {
 			e.flush()
 			e.ended = ev
+			break
+		}
+		if e.b.Waits() {
+			e.flush()
+			e.waiting = ev
 			break
 		}
 		e.end(ev.StopReason, ev.Usage)
@@ -662,19 +682,23 @@ func nilIfEmpty(s string) any {
 	return s
 }
 
-// Close ends the open response. When a text or reasoning block is still
-// open (the input was cut off), it writes no final event, like the
-// stream it copies, and reports the truncation.
 // Cut ends a stream whose input was cut off (event.Cutter): a response
 // the source ended is ended; the response being written gets no
-// response.completed.
+// response.completed, nor does one whose turn was not over for the run
+// (a client tool call of it waiting for its result, the other choices
+// of its completion still streaming: what the cut came inside of).
 func (e *Encoder) Cut() error {
 	if e.b.Err != nil {
 		return e.b.Err
 	}
+	e.waiting = nil
 	if h := e.ended; h != nil {
 		e.ended = nil
-		e.end(h.StopReason, h.Usage)
+		if e.b.Waits() {
+			e.flush()
+		} else {
+			e.end(h.StopReason, h.Usage)
+		}
 	}
 	if (e.text == nil || e.text.ended) && (e.think == nil || e.think.ended) {
 		e.flush() // an ended text item's citations, a held server call
@@ -685,9 +709,16 @@ func (e *Encoder) Cut() error {
 	return fmt.Errorf("%s: %w: the input was cut off, no response.completed written", wire.Name, event.ErrTruncated)
 }
 
+// Close ends the open response. When a text or reasoning block is still
+// open (the input was cut off), it writes no final event, like the
+// stream it copies, and reports the truncation.
 func (e *Encoder) Close() error {
 	if e.b.Err != nil {
 		return e.b.Err
+	}
+	if w := e.waiting; w != nil {
+		e.waiting = nil
+		e.end(w.StopReason, w.Usage)
 	}
 	if h := e.ended; h != nil {
 		e.ended = nil
