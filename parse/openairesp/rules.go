@@ -67,7 +67,6 @@ func (k *checkState) added(i, line int, rep format.Reporter) {
 // isOpen reports whether item i is open, or may be (let go of).
 func (k *checkState) isOpen(i int) bool { return k.items.Has(i) || i <= k.forgot }
 
-
 type checkEvent struct {
 	Type           string     `json:"type"`
 	SequenceNumber *int64     `json:"sequence_number"`
