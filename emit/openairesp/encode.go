@@ -34,8 +34,15 @@ type Encoder struct {
 	// leaves the response unfinished.
 	waiting *event.TurnEnd
 
-	scratch []byte // an item being added, reused
+	scratch  []byte // an item being added, reused
+	outBytes int    // the bytes of the turn's items, kept in output up to maxOutput
 }
+
+// maxOutput caps the bytes of the output items the encoder keeps for a
+// response's final event: event.DefaultMaxBytes, the readers' cap on one
+// SSE message. Beyond it the final event's output is written empty
+// (warned once).
+const maxOutput = event.DefaultMaxBytes
 
 // block is a message or reasoning item being streamed, and its part
 // being streamed (a content part of a message, a summary part of a
@@ -97,7 +104,7 @@ func (e *Encoder) response(status string) outResponse {
 func (e *Encoder) begin(id, model string, created int64) {
 	e.b.Begin(id, model, "resp_agentstream_%04d")
 	e.b.Created = created
-	e.seq, e.index, e.output, e.tools = 0, 0, nil, 0
+	e.seq, e.index, e.output, e.outBytes, e.tools = 0, 0, nil, 0, 0
 	e.event(wire.EvCreated, respEvent{Type: wire.EvCreated, Seq: e.nextSeq(), Response: e.response(openai.StatusInProgress)})
 	e.event(wire.EvInProgress, respEvent{Type: wire.EvInProgress, Seq: e.nextSeq(), Response: e.response(openai.StatusInProgress)})
 }
@@ -180,7 +187,15 @@ func (e *Encoder) doneItem(idx int, item any) {
 		e.b.Err = err
 		return
 	}
-	e.output = append(e.output, raw)
+	if e.outBytes += len(raw); e.outBytes > maxOutput {
+		// The final event could not be read back (a reader's cap on one
+		// SSE message); the items were each written done.
+		e.warn(fmt.Sprintf("the output of a response over %d bytes in its final event (written empty there)", maxOutput))
+		clear(e.output)
+		e.output = e.output[:0:0]
+	} else {
+		e.output = append(e.output, raw)
+	}
 	e.event(wire.EvItemDone, itemEvent{Type: wire.EvItemDone, Seq: e.nextSeq(), OutputIndex: idx, Item: raw})
 }
 
