@@ -51,6 +51,10 @@ type checkState struct {
 	usage   bool
 	// finished says a choice of the completion has its finish_reason.
 	finished bool
+
+	cr    wire.Reader // reads each chunk in one pass, a large one's choices one at a time
+	chunk wire.Chunk
+	one   wire.Choice
 }
 
 // choiceCheck is what the rules keep of one choice of the completion
@@ -102,8 +106,8 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 		k.reset()
 		return
 	}
-	var c wire.Chunk
-	if json.Unmarshal([]byte(data), &c) != nil {
+	c := &k.chunk
+	if k.cr.Decode(data, c) != nil {
 		return
 	}
 	if c.Error != nil {
@@ -122,38 +126,49 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 		k.open, k.id = true, c.ID
 		k.reset()
 	}
-	for _, ch := range c.Choices {
-		st := k.choice(ch.Index, m.Line, rep)
-		if st.finished {
-			rep.Report(ruleOrder, m.Line, 1, "choice "+itoa(ch.Index)+" has a chunk after its finish_reason")
-		}
-		if k.usage {
-			rep.Report(ruleOrder, m.Line, 1, "choice chunk after the usage chunk")
-		}
-		for _, tc := range ch.Delta.ToolCalls {
-			n := st.tools
-			switch {
-			case tc.Index == n:
-				st.tools = n + 1
-				if tc.ID == "" || tc.Function.Name == "" || tc.Type != wire.TypeFunc {
-					rep.Report(ruleIndex, m.Line, 1, "the first delta of tool call "+itoa(tc.Index)+" lacks its id, type function or name")
-				}
-			case st.again && n == 0 && tc.Index > 0:
-				st.tools = tc.Index + 1 // perhaps a choice let go of: its calls are not known
-			case tc.Index > n || tc.Index < 0:
-				rep.Report(ruleIndex, m.Line, 1, "tool call index "+itoa(tc.Index)+" skips index "+itoa(n))
-				st.tools = tc.Index + 1
-			}
-		}
-		if ch.FinishReason != nil {
-			st.finished, k.finished = true, true
-		}
+	for i := range c.Choices {
+		k.checkChoice(&c.Choices[i], m.Line, rep)
 	}
-	if c.Usage != nil && len(c.Choices) == 0 {
+	if c.Lazy() > 0 {
+		for k.cr.NextChoice(&k.one) {
+			k.checkChoice(&k.one, m.Line, rep)
+		}
+		k.one = wire.Choice{}
+	}
+	if c.Usage != nil && len(c.Choices) == 0 && c.Lazy() == 0 {
 		if !k.finished {
 			rep.Report(ruleOrder, m.Line, 1, "usage chunk before the finish_reason chunk")
 		}
 		k.usage = true
+	}
+}
+
+// checkChoice checks one choice of a chunk.
+func (k *checkState) checkChoice(ch *wire.Choice, line int, rep format.Reporter) {
+	st := k.choice(ch.Index, line, rep)
+	if st.finished {
+		rep.Report(ruleOrder, line, 1, "choice "+itoa(ch.Index)+" has a chunk after its finish_reason")
+	}
+	if k.usage {
+		rep.Report(ruleOrder, line, 1, "choice chunk after the usage chunk")
+	}
+	for _, tc := range ch.Delta.ToolCalls {
+		n := st.tools
+		switch {
+		case tc.Index == n:
+			st.tools = n + 1
+			if tc.ID == "" || tc.Function.Name == "" || tc.Type != wire.TypeFunc {
+				rep.Report(ruleIndex, line, 1, "the first delta of tool call "+itoa(tc.Index)+" lacks its id, type function or name")
+			}
+		case st.again && n == 0 && tc.Index > 0:
+			st.tools = tc.Index + 1 // perhaps a choice let go of: its calls are not known
+		case tc.Index > n || tc.Index < 0:
+			rep.Report(ruleIndex, line, 1, "tool call index "+itoa(tc.Index)+" skips index "+itoa(n))
+			st.tools = tc.Index + 1
+		}
+	}
+	if ch.FinishReason != nil {
+		st.finished, k.finished = true, true
 	}
 }
 
