@@ -52,12 +52,15 @@ func (e *Encoder) chunk(choices []wire.Choice, usage *wire.Usage) error {
 	if choices == nil {
 		c.Choices = []wire.Choice{}
 	}
-	b, err := openai.Marshal(c)
+	b := append(e.b.Buf[:0], "data: "...)
+	b, err := appendChunk(b, &c)
+	e.b.Buf = b
 	if err != nil {
 		e.b.Err = fmt.Errorf("%s: %w", wire.Name, err)
 		return e.b.Err
 	}
-	return e.data(b)
+	e.b.Buf = append(b, "\n\n"...)
+	return e.b.Write()
 }
 
 func (e *Encoder) delta(d wire.Delta, finish *string) error {
