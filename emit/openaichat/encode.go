@@ -52,12 +52,15 @@ func (e *Encoder) chunk(choices []wire.Choice, usage *wire.Usage) error {
 	if choices == nil {
 		c.Choices = []wire.Choice{}
 	}
-	b, err := openai.Marshal(c)
+	b := append(e.b.Buf[:0], "data: "...)
+	b, err := appendChunk(b, &c)
+	e.b.Buf = b
 	if err != nil {
 		e.b.Err = fmt.Errorf("%s: %w", wire.Name, err)
 		return e.b.Err
 	}
-	return e.data(b)
+	e.b.Buf = append(b, "\n\n"...)
+	return e.b.Write()
 }
 
 func (e *Encoder) delta(d wire.Delta, finish *string) error {
@@ -150,10 +153,13 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 	}
 	e.cur = 0
-	if e.closing {
-		if _, ok := ev.(*event.TurnEnd); !ok || main {
-			e.closeTail()
-		}
+	if e.closing && main && !openai.Aside(ev) {
+		// The other choices' events (their finish chunks) go into the
+		// completion before its tail; a subagent's leave it waiting (the
+		// turn's tool call is running there), and so do the main
+		// agent's notices: a cut before the main agent goes on leaves
+		// the completion without [DONE].
+		e.closeTail()
 	}
 	if !main {
 		// The other choices of an n > 1 completion, as the decoder

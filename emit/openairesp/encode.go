@@ -28,7 +28,21 @@ type Encoder struct {
 	think  *block          // the open reasoning item
 	held   *event.ToolCall // a server or MCP call awaiting its result
 	ended  *event.TurnEnd  // a turn end without stop reason: an error may take its place
+	// waiting is the end of a main agent's turn that is not over for the
+	// run (openai.Encoder.Waits): written when the main agent goes on,
+	// when the other agents' turns end, or at Close; a cut before then
+	// leaves the response unfinished.
+	waiting *event.TurnEnd
+
+	scratch  []byte // an item being added, reused
+	outBytes int    // the bytes of the turn's items, kept in output up to maxOutput
 }
+
+// maxOutput caps the bytes of the output items the encoder keeps for a
+// response's final event: event.DefaultMaxBytes, the readers' cap on one
+// SSE message. Beyond it the final event's output is written empty
+// (warned once).
+const maxOutput = event.DefaultMaxBytes
 
 // block is a message or reasoning item being streamed, and its part
 // being streamed (a content part of a message, a summary part of a
@@ -66,16 +80,16 @@ func (e *Encoder) event(typ string, v any) {
 	if e.b.Err != nil {
 		return
 	}
-	data, err := openai.Marshal(v)
+	b := append(e.b.Buf[:0], "event: "...)
+	b = append(b, typ...)
+	b = append(b, "\ndata: "...)
+	b, err := appendJSON(b, v)
+	e.b.Buf = b
 	if err != nil {
 		e.b.Err = fmt.Errorf("%s: %w", wire.Name, err)
 		return
 	}
-	e.b.Buf = append(e.b.Buf[:0], "event: "...)
-	e.b.Buf = append(e.b.Buf, typ...)
-	e.b.Buf = append(e.b.Buf, "\ndata: "...)
-	e.b.Buf = append(e.b.Buf, data...)
-	e.b.Buf = append(e.b.Buf, "\n\n"...)
+	e.b.Buf = append(b, "\n\n"...)
 	e.b.Write()
 }
 
@@ -90,7 +104,7 @@ func (e *Encoder) response(status string) outResponse {
 func (e *Encoder) begin(id, model string, created int64) {
 	e.b.Begin(id, model, "resp_agentstream_%04d")
 	e.b.Created = created
-	e.seq, e.index, e.output, e.tools = 0, 0, nil, 0
+	e.seq, e.index, e.output, e.outBytes, e.tools = 0, 0, nil, 0, 0
 	e.event(wire.EvCreated, respEvent{Type: wire.EvCreated, Seq: e.nextSeq(), Response: e.response(openai.StatusInProgress)})
 	e.event(wire.EvInProgress, respEvent{Type: wire.EvInProgress, Seq: e.nextSeq(), Response: e.response(openai.StatusInProgress)})
 }
@@ -155,24 +169,33 @@ func (e *Encoder) flush() {
 	e.releaseCall(nil)
 }
 
-func (e *Encoder) addItem(item any) (int, json.RawMessage) {
-	raw, err := openai.Marshal(item)
+func (e *Encoder) addItem(item any) int {
+	raw, err := appendJSON(e.scratch[:0], item)
+	e.scratch = raw
 	if err != nil {
 		e.b.Err = err
 	}
 	idx := e.index
 	e.index++
 	e.event(wire.EvItemAdded, itemEvent{Type: wire.EvItemAdded, Seq: e.nextSeq(), OutputIndex: idx, Item: raw})
-	return idx, raw
+	return idx
 }
 
 func (e *Encoder) doneItem(idx int, item any) {
-	raw, err := openai.Marshal(item)
+	raw, err := appendJSON(nil, item) // kept for the response's output
 	if err != nil {
 		e.b.Err = err
 		return
 	}
-	e.output = append(e.output, raw)
+	if e.outBytes += len(raw); e.outBytes > maxOutput {
+		// The final event could not be read back (a reader's cap on one
+		// SSE message); the items were each written done.
+		e.warn(fmt.Sprintf("the output of a response over %d bytes in its final event (written empty there)", maxOutput))
+		clear(e.output)
+		e.output = e.output[:0:0]
+	} else {
+		e.output = append(e.output, raw)
+	}
 	e.event(wire.EvItemDone, itemEvent{Type: wire.EvItemDone, Seq: e.nextSeq(), OutputIndex: idx, Item: raw})
 }
 
@@ -195,7 +218,7 @@ func (e *Encoder) startText(id string, refusal bool) *block {
 		id = e.newID("msg")
 	}
 	b := &block{id: id}
-	b.index, _ = e.addItem(messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusInProgress, Role: "assistant", Content: []json.RawMessage{}})
+	b.index = e.addItem(messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusInProgress, Role: "assistant", Content: []json.RawMessage{}})
 	e.text = b
 	e.newPart(b, refusal)
 	return b
@@ -235,7 +258,7 @@ func (e *Encoder) finishPart(b *block) {
 		e.event(wire.EvTextDone, textDone{Type: wire.EvTextDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, ContentIndex: ci, Text: text, Logprobs: []any{}})
 	}
 	e.event(wire.EvPartDone, partEvent{Type: wire.EvPartDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, ContentIndex: ci, Part: p})
-	raw, err := openai.Marshal(p)
+	raw, err := appendJSON(nil, p)
 	if err != nil {
 		e.b.Err = err
 	}
@@ -271,7 +294,7 @@ func (e *Encoder) startThinking(id string) *block {
 		id = e.newID("rs")
 	}
 	b := &block{id: id}
-	b.index, _ = e.addItem(reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: []json.RawMessage{}})
+	b.index = e.addItem(reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: []json.RawMessage{}})
 	e.think = b
 	e.newSummary(b)
 	return b
@@ -300,7 +323,7 @@ func (e *Encoder) endSummary(sig string) {
 	si := len(b.parts)
 	e.event(wire.EvSummaryDone, summaryDone{Type: wire.EvSummaryDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, SummaryIndex: si, Text: text})
 	e.event(wire.EvSummaryPartDone, summaryPartEvent{Type: wire.EvSummaryPartDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, SummaryIndex: si, Part: p})
-	raw, err := openai.Marshal(p)
+	raw, err := appendJSON(nil, p)
 	if err != nil {
 		e.b.Err = err
 	}
@@ -323,9 +346,19 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if e.b.Err != nil {
 		return e.b.Err
 	}
-	if _, main := e.b.Agent(ev); !main {
+	agent, main := e.b.Agent(ev)
+	if !main {
+		e.b.Other(agent, ev)
+		if w := e.waiting; w != nil && !e.b.Waits() {
+			e.waiting = nil
+			e.end(w.StopReason, w.Usage)
+		}
 		e.warn("subagents (only the main agent's turns are written)")
-		return nil
+		return e.b.Err
+	}
+	if w := e.waiting; w != nil && !openai.Aside(ev) {
+		e.waiting = nil
+		e.end(w.StopReason, w.Usage)
 	}
 	if er, ok := ev.(*event.Error); ok && !er.Fatal {
 		// The run went on: an error event would end the response, and
@@ -369,6 +402,11 @@ func (e *Encoder) Encode(ev event.Event) error {
 		if ev.StopReason == "" {
 			e.flush()
 			e.ended = ev
+			break
+		}
+		if e.b.Waits() {
+			e.flush()
+			e.waiting = ev
 			break
 		}
 		e.end(ev.StopReason, ev.Usage)
@@ -544,21 +582,25 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 		// Codex's client tool search: an item of its own, whose
 		// arguments are an object, written whole as the API does.
 		item := toolSearchItem{ID: id, Type: wire.ItemToolSearch, CallID: ev.ID, Execution: "client", Status: openai.StatusCompleted, Arguments: jsontext.Compact(input)}
-		idx, _ := e.addItem(item)
+		if !json.Valid(input) {
+			_, e.b.Err = openai.Marshal(item) // encoding/json's error
+			return
+		}
+		idx := e.addItem(item)
 		e.doneItem(idx, item)
 		return
 	}
 	var free string
 	if input[0] == '"' && json.Unmarshal(input, &free) == nil {
 		// Free text, not JSON arguments: a custom tool call.
-		idx, _ := e.addItem(customItem{ID: id, Type: wire.ItemCustomToolCall, Status: openai.StatusInProgress, CallID: ev.ID, Name: ev.Name})
+		idx := e.addItem(customItem{ID: id, Type: wire.ItemCustomToolCall, Status: openai.StatusInProgress, CallID: ev.ID, Name: ev.Name})
 		e.argDeltas(wire.EvCustomInputDelta, id, idx, free)
 		e.event(wire.EvCustomInputDone, inputDone{Type: wire.EvCustomInputDone, Seq: e.nextSeq(), ItemID: id, OutputIndex: idx, Input: free})
 		e.doneItem(idx, customItem{ID: id, Type: wire.ItemCustomToolCall, Status: openai.StatusCompleted, CallID: ev.ID, Name: ev.Name, Input: free})
 		return
 	}
 	args := string(jsontext.Compact(input))
-	idx, _ := e.addItem(functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusInProgress, CallID: ev.ID, Name: ev.Name})
+	idx := e.addItem(functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusInProgress, CallID: ev.ID, Name: ev.Name})
 	e.argDeltas(wire.EvArgsDelta, id, idx, args)
 	e.event(wire.EvArgsDone, argsDone{Type: wire.EvArgsDone, Seq: e.nextSeq(), ItemID: id, OutputIndex: idx, Arguments: args})
 	e.doneItem(idx, functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusCompleted, Arguments: args, CallID: ev.ID, Name: ev.Name})
@@ -581,7 +623,7 @@ func (e *Encoder) releaseCall(r *event.ToolResult) {
 			e.warn("server tool calls of other providers")
 			return
 		}
-		idx, _ := e.addItem(json.RawMessage(jsontext.Compact(r.Structured)))
+		idx := e.addItem(json.RawMessage(jsontext.Compact(r.Structured)))
 		e.doneItem(idx, json.RawMessage(jsontext.Compact(r.Structured)))
 		return
 	}
@@ -590,7 +632,7 @@ func (e *Encoder) releaseCall(r *event.ToolResult) {
 		args = "{}"
 	}
 	item := mcpItem{ID: c.ID, Type: wire.ItemMCPCall, ServerLabel: c.MCPServer, Name: c.Name}
-	idx, _ := e.addItem(item)
+	idx := e.addItem(item)
 	e.argDeltas(wire.EvMCPArgsDelta, c.ID, idx, args)
 	e.event(wire.EvMCPArgsDone, argsDone{Type: wire.EvMCPArgsDone, Seq: e.nextSeq(), ItemID: c.ID, OutputIndex: idx, Arguments: args})
 	item.Arguments = args
@@ -630,7 +672,7 @@ func (e *Encoder) unknown(ev *event.Unknown) {
 	e.flush()
 	e.ensureTurn()
 	raw := json.RawMessage(jsontext.Compact(ev.Raw))
-	idx, _ := e.addItem(raw)
+	idx := e.addItem(raw)
 	e.doneItem(idx, raw)
 }
 
@@ -655,19 +697,23 @@ func nilIfEmpty(s string) any {
 	return s
 }
 
-// Close ends the open response. When a text or reasoning block is still
-// open (the input was cut off), it writes no final event, like the
-// stream it copies, and reports the truncation.
 // Cut ends a stream whose input was cut off (event.Cutter): a response
 // the source ended is ended; the response being written gets no
-// response.completed.
+// response.completed, nor does one whose turn was not over for the run
+// (a client tool call of it waiting for its result, the other choices
+// of its completion still streaming: what the cut came inside of).
 func (e *Encoder) Cut() error {
 	if e.b.Err != nil {
 		return e.b.Err
 	}
+	e.waiting = nil
 	if h := e.ended; h != nil {
 		e.ended = nil
-		e.end(h.StopReason, h.Usage)
+		if e.b.Waits() {
+			e.flush()
+		} else {
+			e.end(h.StopReason, h.Usage)
+		}
 	}
 	if (e.text == nil || e.text.ended) && (e.think == nil || e.think.ended) {
 		e.flush() // an ended text item's citations, a held server call
@@ -678,9 +724,16 @@ func (e *Encoder) Cut() error {
 	return fmt.Errorf("%s: %w: the input was cut off, no response.completed written", wire.Name, event.ErrTruncated)
 }
 
+// Close ends the open response. When a text or reasoning block is still
+// open (the input was cut off), it writes no final event, like the
+// stream it copies, and reports the truncation.
 func (e *Encoder) Close() error {
 	if e.b.Err != nil {
 		return e.b.Err
+	}
+	if w := e.waiting; w != nil {
+		e.waiting = nil
+		e.end(w.StopReason, w.Usage)
 	}
 	if h := e.ended; h != nil {
 		e.ended = nil

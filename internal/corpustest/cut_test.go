@@ -150,10 +150,7 @@ var knownCuts = map[[2]string]string{
 	{"anthropic", "acp"}:                "some cuts read back as finished; cause not yet found (issue 26)",
 	{"agui", "anthropic"}:               "some cuts read back as finished; cause not yet found (issue 26)",
 	{"claude", "anthropic"}:             "some cuts read back as finished; cause not yet found (issue 26)",
-	{"claude", "openai-chat"}:           "a cut inside a subagent's turn: the OpenAI bodies carry the main agent only (subagents lost, warned)",
-	{"claude", "openai-responses"}:      "a cut inside a subagent's turn: the OpenAI bodies carry the main agent only (subagents lost, warned)",
 	{"openai-chat", "anthropic"}:        "some cuts read back as finished; cause not yet found (issue 26)",
-	{"openai-chat", "openai-responses"}: "a cut inside choice N > 0 of an n > 1 completion: a response has one output (the other choices lost, warned)",
 }
 
 func TestCutStaysCut(t *testing.T) {

@@ -22,6 +22,12 @@ type Driver struct {
 	// Truncation flushes what the end of the input left open and returns
 	// the problem to report then (Cut when nothing is open), or nil.
 	Truncation func() error
+	// More, when set, goes on with the message decoded last: it is
+	// called when what was emitted has been returned, before the next
+	// message is read, and reports whether it emitted more or has more
+	// to do, and the message's problem once it is done (a message too
+	// large to turn into events at once, in pieces).
+	More func() (more bool, problem error)
 	// Line and Off are the position of the message being decoded.
 	Line int
 	Off  int64
@@ -64,6 +70,15 @@ func (d *Driver) Next() (event.Event, error) {
 			d.problem = nil
 			return nil, err
 		}
+		if d.More != nil {
+			more, problem := d.More()
+			if problem != nil {
+				d.problem = problem
+			}
+			if more || problem != nil {
+				continue
+			}
+		}
 		if d.err != nil {
 			return nil, d.err
 		}
@@ -95,6 +110,9 @@ func (d *Driver) Next() (event.Event, error) {
 		}
 	}
 }
+
+// Queued returns how many events wait to be returned.
+func (d *Driver) Queued() int { return len(d.queue) - d.head }
 
 // Emit queues an event.
 func (d *Driver) Emit(ev event.Event) { d.queue = append(d.queue, ev) }

@@ -43,6 +43,9 @@ type Encoder struct {
 	// most openset.DefaultMax (beyond, the oldest is let go of: the turn
 	// of a source without turn boundaries may then end before its result).
 	pending *openset.Set[string]
+	// others are the agents other than the main one whose turn is open,
+	// at most openset.DefaultMax (beyond, the oldest is let go of).
+	others *openset.Set[string]
 }
 
 // NewEncoder returns the shared state of an encoder of format name
@@ -148,4 +151,40 @@ func (e *Encoder) Write() error {
 	}
 	_, e.Err = e.W.Write(e.Buf)
 	return e.Err
+}
+
+// Other notes an event of an agent other than the main one (a subagent,
+// another choice of an n > 1 completion): its turn is open from its
+// TurnStart to its TurnEnd.
+func (e *Encoder) Other(agent string, ev event.Event) {
+	switch ev.(type) {
+	case *event.TurnStart:
+		if e.others == nil {
+			e.others = openset.New[string](0)
+		}
+		e.others.Add(agent)
+	case *event.TurnEnd:
+		if e.others != nil {
+			e.others.Remove(agent)
+		}
+	}
+}
+
+// Waits reports whether the main agent's turn, which its source just
+// ended, is not over yet for the run: a client tool call of it waits
+// for its result (a subagent may be running it), or another agent's turn
+// is open (the other choices of its completion are still streaming). An
+// encoder holds the end of such a turn until the main agent goes on, so
+// that a cut before then leaves the response unfinished.
+func (e *Encoder) Waits() bool {
+	return e.Pending() > 0 || e.Others() > 0
+}
+
+// Others returns how many other agents' turns are open, at most
+// openset.DefaultMax.
+func (e *Encoder) Others() int {
+	if e.others == nil {
+		return 0
+	}
+	return e.others.Len()
 }

@@ -226,6 +226,20 @@ func Lost(ev event.Event) string {
 	return fmt.Sprintf("events of type %T", ev)
 }
 
+// Aside reports whether ev is an event of the main agent that neither
+// body carries and that does not go on with its run (a notice, a todo
+// list, a non-fatal error, ...): the end of a turn an encoder holds
+// (Encoder.Waits) keeps waiting past it.
+func Aside(ev event.Event) bool {
+	switch ev := ev.(type) {
+	case *event.Notice, *event.AwaitingTools, *event.Files, *event.FileChange, *event.TodoList:
+		return true
+	case *event.Error:
+		return !ev.Fatal
+	}
+	return false
+}
+
 // ReadAPIError decodes the error object r is at into e in one pass, as
 // json.Unmarshal would; r fails on what it leaves to encoding/json (a
 // code or param that is an object or an array).

@@ -44,6 +44,11 @@ type Decoder struct {
 	cr     wire.Reader
 	chunk  wire.Chunk // the chunk being read
 	capped bool       // event.ErrTooManyOpen was reported
+
+	lazy     bool        // the chunk's choices are read one at a time (more)
+	one      wire.Choice // the one being read
+	problems []string    // the chunk's problems so far
+	sentinel error       // the first one's
 }
 
 // response is the state of one streamed completion.
@@ -85,6 +90,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg.MaxOpen = openset.DefaultMax
 	}
 	d.drv = openai.NewDriver(r, d.cfg.Source, &d.cfg.MaxEventBytes, d.decode, d.truncation)
+	d.drv.More = d.more
 	return d
 }
 
@@ -206,32 +212,72 @@ func (d *Decoder) decode(m frame.Message) error {
 	if d.resp == nil {
 		d.resp = &response{id: openai.Given(c.ID), model: c.Model, created: c.Created}
 	}
-	r := d.resp
 	if c.ServiceTier != "" {
-		r.tier = c.ServiceTier
+		d.resp.tier = c.ServiceTier
 	}
-	var problems []string
-	sentinel := event.ErrSyntax
+	d.problems, d.sentinel = d.problems[:0], event.ErrSyntax
 	for i := range c.Choices {
-		if p, s := d.choice(&c.Choices[i]); p != "" {
-			if problems == nil {
-				sentinel = s
-			}
-			problems = append(problems, p)
+		d.choiceProblem(&c.Choices[i])
+	}
+	if c.Lazy() > 0 {
+		d.lazy = true
+		if more, _ := d.more(); more {
+			return nil // the rest when what it emitted is read
 		}
 	}
-	if c.Usage != nil {
+	return d.chunkEnd()
+}
+
+// lazyBatch is about how many events the decoder emits from a chunk whose
+// choices it reads one at a time before it lets them be read.
+const lazyBatch = 256
+
+// more goes on with the choices of a chunk the reader left to NextChoice
+// (Driver.More): it emits events for the next ones, about lazyBatch of
+// them, so that a chunk of many choices never has its events all queued.
+func (d *Decoder) more() (bool, error) {
+	if !d.lazy {
+		return false, nil
+	}
+	for d.drv.Queued() < lazyBatch {
+		if !d.cr.NextChoice(&d.one) {
+			d.lazy = false
+			d.one = wire.Choice{}
+			return false, d.chunkEnd()
+		}
+		d.choiceProblem(&d.one)
+	}
+	return true, nil
+}
+
+// choiceProblem handles one choice of the chunk, noting its problem.
+func (d *Decoder) choiceProblem(ch *wire.Choice) {
+	if p, s := d.choice(ch); p != "" {
+		if len(d.problems) == 0 {
+			d.sentinel = s
+		}
+		d.problems = append(d.problems, p)
+	}
+}
+
+// chunkEnd handles what comes after the chunk's choices: its usage, and
+// the problems its choices had.
+func (d *Decoder) chunkEnd() error {
+	c, r := &d.chunk, d.resp
+	if c.Usage != nil && r != nil {
 		// The last usage seen counts: servers that send usage on every
 		// chunk (vLLM's continuous_usage_stats) send the total last.
 		u := c.Usage.Counts()
 		r.usage = &u
-		if r.finished() && len(c.Choices) == 0 {
+		if r.finished() && len(c.Choices) == 0 && c.Lazy() == 0 {
 			d.endResponse() // the usage chunk of stream_options.include_usage
 			d.undone = r.id
 		}
 	}
-	if len(problems) > 0 {
-		return d.drv.Errorf(sentinel, "%s", textlist.Join(problems, "; "))
+	if len(d.problems) > 0 {
+		err := d.drv.Errorf(d.sentinel, "%s", textlist.Join(d.problems, "; "))
+		d.problems = d.problems[:0]
+		return err
 	}
 	return nil
 }

@@ -3,9 +3,12 @@ package openaichat
 import (
 	"errors"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/openset"
@@ -107,5 +110,68 @@ func TestMaxOpenToolCalls(t *testing.T) {
 	}
 	if calls != n {
 		t.Errorf("%d tool calls of %d", calls, n)
+	}
+}
+
+// TestManyChoicesInOneChunk: one chunk of 200,000 choices (about 9 MB)
+// is turned into events a few hundred at a time: the decoder never
+// queues them all (1,000,000 events), keeps state for the cap's choices only, reports the
+// cap once, and gives the events the same chunk split into small ones
+// gives.
+func TestManyChoicesInOneChunk(t *testing.T) {
+	t.Parallel()
+	const n = 200_000
+	var choices strings.Builder
+	choices.WriteByte('[')
+	for i := range n {
+		if i > 0 {
+			choices.WriteByte(',')
+		}
+		choices.WriteString(`{"index":` + strconv.Itoa(i) + `,"delta":{"content":"x"}}`)
+	}
+	choices.WriteByte(']')
+	in := chunk("c", choices.String(), "") + "data: [DONE]\n\n"
+	dec := NewDecoder(strings.NewReader(in), &Config{Source: "in"})
+	queued, held := 0, 0
+	capped, events := drain(t, dec, func() {
+		queued = max(queued, dec.drv.Queued())
+		if r := dec.resp; r != nil {
+			held = max(held, len(r.choices.list), len(r.choices.m))
+		}
+	})
+	// The end of the response ends the choices held at once: two events
+	// each.
+	if limit := lazyBatch + 2*openset.DefaultMax; queued > limit {
+		t.Errorf("%d events queued at once, want at most %d", queued, limit)
+	}
+	if held > openset.DefaultMax {
+		t.Errorf("%d choices held, want at most %d", held, openset.DefaultMax)
+	}
+	if len(capped) != 1 || !strings.HasPrefix(capped[0], "in:1:1: more than 1024 choices") {
+		t.Errorf("reports %q, want the cap once, at the chunk", capped)
+	}
+	// The same choices in chunks under wire.LazyBytes, read at once.
+	var small strings.Builder
+	for lo := 0; lo < n; lo += 10_000 {
+		var part strings.Builder
+		part.WriteByte('[')
+		for i := lo; i < lo+10_000; i++ {
+			if i > lo {
+				part.WriteByte(',')
+			}
+			part.WriteString(`{"index":` + strconv.Itoa(i) + `,"delta":{"content":"x"}}`)
+		}
+		part.WriteByte(']')
+		small.WriteString(chunk("c", part.String(), ""))
+	}
+	small.WriteString("data: [DONE]\n\n")
+	_, want := drain(t, NewDecoder(strings.NewReader(small.String()), &Config{Source: "in"}), func() {})
+	if len(events) != len(want) {
+		t.Fatalf("%d events, want %d", len(events), len(want))
+	}
+	for i := range events {
+		if !reflect.DeepEqual(want[i], events[i]) {
+			t.Fatalf("event %d (-small chunks +one chunk):\n%s", i, cmp.Diff(want[i], events[i]))
+		}
 	}
 }

@@ -2,6 +2,7 @@ package openaichat
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/openai"
 	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
+	"github.com/agentstream/agentstream/internal/openset"
 )
 
 // Rule ids of the format's own validate rules.
@@ -40,12 +42,54 @@ func check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
 }
 
 type checkState struct {
-	open     bool // a completion has begun and no [DONE] has followed
-	line     int
-	id       string
-	finished map[int]bool
-	tools    map[int]int // choice -> tool call indexes seen
-	usage    bool
+	open    bool // a completion has begun and no [DONE] has followed
+	line    int
+	id      string
+	choices map[int]*choiceCheck
+	held    *openset.Set[int] // the indexes of choices, oldest first
+	capped  bool              // a choice of this completion was let go of
+	usage   bool
+	// finished says a choice of the completion has its finish_reason.
+	finished bool
+
+	cr    wire.Reader // reads each chunk in one pass, a large one's choices one at a time
+	chunk wire.Chunk
+	one   wire.Choice
+}
+
+// choiceCheck is what the rules keep of one choice of the completion
+// being checked: at most openset.DefaultMax of them (checkState.held).
+type choiceCheck struct {
+	finished bool
+	tools    int  // tool call indexes seen
+	again    bool // first seen after one was let go of: it may be one
+}
+
+// choice returns the state of choice i. Beyond openset.DefaultMax
+// choices the oldest is let go of, reported once (later chunks of it are
+// checked as a new choice's: what it did before is forgotten).
+func (k *checkState) choice(i, line int, rep format.Reporter) *choiceCheck {
+	if c := k.choices[i]; c != nil {
+		return c
+	}
+	if k.choices == nil {
+		k.choices, k.held = map[int]*choiceCheck{}, openset.New[int](0)
+	}
+	c := &choiceCheck{again: k.capped}
+	k.choices[i] = c
+	if old, out := k.held.Add(i); out {
+		delete(k.choices, old)
+		if !k.capped {
+			rep.Report(ruleOrder, line, 1, fmt.Sprintf("more than %d choices in completion %s; forgot the oldest, choice %d: its order and tool call indexes are no longer checked (later ones are not reported)", k.held.Max(), quote(k.id), old))
+		}
+		k.capped, c.again = true, true
+	}
+	return c
+}
+
+// reset forgets the choices of the completion that ended.
+func (k *checkState) reset() {
+	k.choices, k.held, k.capped, k.usage, k.finished = nil, nil, false, false, false
 }
 
 func (k *checkState) message(m frame.Message, rep format.Reporter) {
@@ -58,12 +102,12 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 		if !k.open {
 			rep.Report(ruleDone, m.Line, 1, "[DONE] without a completion before it")
 		}
-		k.open = false
-		k.id, k.finished, k.tools, k.usage = "", nil, nil, false
+		k.open, k.id = false, ""
+		k.reset()
 		return
 	}
-	var c wire.Chunk
-	if json.Unmarshal([]byte(data), &c) != nil {
+	c := &k.chunk
+	if k.cr.Decode(data, c) != nil {
 		return
 	}
 	if c.Error != nil {
@@ -76,41 +120,55 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 	}
 	if k.open && c.ID != k.id {
 		rep.Report(ruleDone, m.Line, 1, "completion "+quote(c.ID)+" begins before [DONE] ended completion "+quote(k.id))
-		k.finished, k.tools, k.usage = nil, nil, false
+		k.reset()
 	}
 	if !k.open || c.ID != k.id {
 		k.open, k.id = true, c.ID
-		k.finished, k.tools = map[int]bool{}, map[int]int{}
+		k.reset()
 	}
-	for _, ch := range c.Choices {
-		if k.finished[ch.Index] {
-			rep.Report(ruleOrder, m.Line, 1, "choice "+itoa(ch.Index)+" has a chunk after its finish_reason")
-		}
-		if k.usage {
-			rep.Report(ruleOrder, m.Line, 1, "choice chunk after the usage chunk")
-		}
-		for _, tc := range ch.Delta.ToolCalls {
-			n := k.tools[ch.Index]
-			switch {
-			case tc.Index == n:
-				k.tools[ch.Index] = n + 1
-				if tc.ID == "" || tc.Function.Name == "" || tc.Type != wire.TypeFunc {
-					rep.Report(ruleIndex, m.Line, 1, "the first delta of tool call "+itoa(tc.Index)+" lacks its id, type function or name")
-				}
-			case tc.Index > n || tc.Index < 0:
-				rep.Report(ruleIndex, m.Line, 1, "tool call index "+itoa(tc.Index)+" skips index "+itoa(n))
-				k.tools[ch.Index] = tc.Index + 1
-			}
-		}
-		if ch.FinishReason != nil {
-			k.finished[ch.Index] = true
-		}
+	for i := range c.Choices {
+		k.checkChoice(&c.Choices[i], m.Line, rep)
 	}
-	if c.Usage != nil && len(c.Choices) == 0 {
-		if len(k.finished) == 0 {
+	if c.Lazy() > 0 {
+		for k.cr.NextChoice(&k.one) {
+			k.checkChoice(&k.one, m.Line, rep)
+		}
+		k.one = wire.Choice{}
+	}
+	if c.Usage != nil && len(c.Choices) == 0 && c.Lazy() == 0 {
+		if !k.finished {
 			rep.Report(ruleOrder, m.Line, 1, "usage chunk before the finish_reason chunk")
 		}
 		k.usage = true
+	}
+}
+
+// checkChoice checks one choice of a chunk.
+func (k *checkState) checkChoice(ch *wire.Choice, line int, rep format.Reporter) {
+	st := k.choice(ch.Index, line, rep)
+	if st.finished {
+		rep.Report(ruleOrder, line, 1, "choice "+itoa(ch.Index)+" has a chunk after its finish_reason")
+	}
+	if k.usage {
+		rep.Report(ruleOrder, line, 1, "choice chunk after the usage chunk")
+	}
+	for _, tc := range ch.Delta.ToolCalls {
+		n := st.tools
+		switch {
+		case tc.Index == n:
+			st.tools = n + 1
+			if tc.ID == "" || tc.Function.Name == "" || tc.Type != wire.TypeFunc {
+				rep.Report(ruleIndex, line, 1, "the first delta of tool call "+itoa(tc.Index)+" lacks its id, type function or name")
+			}
+		case st.again && n == 0 && tc.Index > 0:
+			st.tools = tc.Index + 1 // perhaps a choice let go of: its calls are not known
+		case tc.Index > n || tc.Index < 0:
+			rep.Report(ruleIndex, line, 1, "tool call index "+itoa(tc.Index)+" skips index "+itoa(n))
+			st.tools = tc.Index + 1
+		}
+	}
+	if ch.FinishReason != nil {
+		st.finished, k.finished = true, true
 	}
 }
 

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/openai"
 	wire "github.com/agentstream/agentstream/internal/openai/respwire"
+	"github.com/agentstream/agentstream/internal/openset"
 )
 
 // Rule ids of the format's own validate rules.
@@ -26,6 +28,7 @@ const (
 // JSON are skipped (the decoder reports them).
 func check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
 	k := checkState{seq: -1}
+	k.openItems()
 	openai.Messages(r, c, func(m frame.Message) { k.message(m, rep) })
 	if k.open {
 		rep.Report(ruleOrder, k.line, 1, "the body ends without response.completed, response.incomplete, response.failed or error")
@@ -37,9 +40,32 @@ type checkState struct {
 	queued bool // it began with response.queued
 	line   int
 	seq    int64
-	next   int          // next output_index
-	items  map[int]bool // output indexes added and not done
+	next   int               // next output_index
+	items  *openset.Set[int] // output indexes added and not done, oldest first
+	// forgot is the highest output index let go of (the set holds at
+	// most openset.DefaultMax), -1 when none: an index at or below it
+	// that the set does not hold may be one, and is not checked.
+	forgot int
 }
+
+// openItems starts the items of a response.
+func (k *checkState) openItems() { k.items, k.forgot = openset.New[int](0), -1 }
+
+// added notes item i added. Beyond openset.DefaultMax open items the
+// oldest is let go of, reported once.
+func (k *checkState) added(i, line int, rep format.Reporter) {
+	old, out := k.items.Add(i)
+	if !out {
+		return
+	}
+	if k.forgot < 0 {
+		rep.Report(ruleIndex, line, 1, fmt.Sprintf("more than %d output items open at once; forgot the oldest, output_index %d: whether it is done, and its events, are no longer checked (later ones are not reported)", k.items.Max(), old))
+	}
+	k.forgot = max(k.forgot, old)
+}
+
+// isOpen reports whether item i is open, or may be (let go of).
+func (k *checkState) isOpen(i int) bool { return k.items.Has(i) || i <= k.forgot }
 
 type checkEvent struct {
 	Type           string     `json:"type"`
@@ -75,7 +101,8 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 			rep.Report(ruleOrder, m.Line, 1, typ+" before the last response ended")
 		}
 		k.queued = typ == wire.EvQueued
-		k.open, k.next, k.items = true, 0, map[int]bool{}
+		k.open, k.next = true, 0
+		k.openItems()
 		if ev.SequenceNumber != nil && *ev.SequenceNumber != 0 {
 			rep.Report(ruleSequence, m.Line, 1, fmt.Sprintf("%s has sequence_number %d, not 0", typ, *ev.SequenceNumber))
 		}
@@ -84,7 +111,8 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 		// An error alone: the API refused the request.
 	case !k.open:
 		rep.Report(ruleOrder, m.Line, 1, typ+" outside a response (no response.created before it)")
-		k.open, k.items = true, map[int]bool{}
+		k.open = true
+		k.openItems()
 	}
 	if ev.SequenceNumber == nil {
 		rep.Report(ruleSequence, m.Line, 1, typ+" has no sequence_number")
@@ -105,28 +133,31 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 				rep.Report(ruleIndex, m.Line, 1, fmt.Sprintf("item added at output_index %d, expected %d", *ev.OutputIndex, k.next))
 			}
 			k.next = *ev.OutputIndex + 1
-			k.items[*ev.OutputIndex] = true
+			k.added(*ev.OutputIndex, m.Line, rep)
 		}
 	case wire.EvItemDone:
 		if it := ev.Item; it != nil && (it.Type == wire.ItemFunctionCall || it.Type == wire.ItemMCPCall) && !argsObject(it.Arguments) {
 			rep.Report(ruleArgs, m.Line, 1, fmt.Sprintf("the arguments of %s %s (%s) are not a JSON object", it.Type, cmp.Or(it.CallID, it.ID), it.Name))
 		}
 		if ev.OutputIndex != nil {
-			if !k.items[*ev.OutputIndex] {
+			if !k.isOpen(*ev.OutputIndex) {
 				rep.Report(ruleIndex, m.Line, 1, fmt.Sprintf("output_item.done for output_index %d, which is not open", *ev.OutputIndex))
 			}
-			delete(k.items, *ev.OutputIndex)
+			k.items.Remove(*ev.OutputIndex)
 		}
 	case wire.EvCompleted, wire.EvIncomplete, wire.EvFailed, wire.EvError:
 		if typ != wire.EvError {
-			for i := range k.items {
-				rep.Report(ruleOrder, m.Line, 1, fmt.Sprintf("%s with item %d not done", typ, i))
-				break
+			if k.items.Len() > 0 {
+				first := math.MaxInt // the oldest, whatever the set's order
+				for i := range k.items.All() {
+					first = min(first, i)
+				}
+				rep.Report(ruleOrder, m.Line, 1, fmt.Sprintf("%s with item %d not done", typ, first))
 			}
 		}
 		k.open = false
 	default:
-		if ev.OutputIndex != nil && !k.items[*ev.OutputIndex] {
+		if ev.OutputIndex != nil && !k.isOpen(*ev.OutputIndex) {
 			rep.Report(ruleOrder, m.Line, 1, fmt.Sprintf("%s for output_index %d outside its output_item.added and output_item.done", typ, *ev.OutputIndex))
 		}
 	}

@@ -21,18 +21,55 @@ type Reader struct {
 	model   string
 	fprint  *string // the last system_fingerprint
 	tier    string  // the last service_tier
+
+	lazy  bool   // the chunk being read is over LazyBytes: its choices are left to NextChoice
+	one   Choice // a lazy chunk's choice being read
+	start int    // the offset of a lazy chunk's choices array
+	left  int    // the choices NextChoice has still to read
 }
+
+// LazyBytes is the size of a chunk from which Decode leaves its choices
+// to NextChoice: such a chunk's choices (100,000 choices in a few MB) are
+// read one at a time, twice (once to check that the one-pass reader can
+// read them all, once for each NextChoice), never held all at once.
+const LazyBytes = 1 << 20
 
 // Decode decodes data into c as json.Unmarshal into a zero Chunk does.
 func (cr *Reader) Decode(data string, c *Chunk) error {
 	cr.data = append(cr.data[:0], data...)
+	clear(cr.calls) // the last chunk's strings: not kept alive
+	cr.calls = cr.calls[:0]
 	*c = Chunk{}
+	cr.lazy, cr.left = len(data) >= LazyBytes, 0
 	cr.jr.Reset(cr.data)
 	if cr.read(c) && cr.jr.End() {
+		if cr.left > 0 {
+			c.lazy = cr.left
+			cr.jr.Reset(cr.data[cr.start:])
+			cr.jr.Array()
+		}
 		return nil
 	}
+	cr.lazy, cr.left = false, 0
 	*c = Chunk{}
 	return json.Unmarshal(cr.data, c)
+}
+
+// NextChoice decodes the next choice of the chunk Decode read last into
+// ch, when Decode left them to it (Chunk.Lazy), as Decode would have
+// decoded it into Choices; its strings and tool calls are valid until
+// the next call. It returns false after the last.
+func (cr *Reader) NextChoice(ch *Choice) bool {
+	if cr.left == 0 || !cr.jr.More() {
+		cr.left = 0
+		return false
+	}
+	cr.left--
+	clear(cr.calls)
+	cr.calls = cr.calls[:0]
+	*ch = Choice{}
+	cr.readChoice(ch)
+	return true
 }
 
 func (cr *Reader) read(c *Chunk) bool {
@@ -124,6 +161,20 @@ func (cr *Reader) readChoices(c *Chunk) {
 		cr.choices = make([]Choice, 0, 2)
 	}
 	cr.choices = cr.choices[:0]
+	if cr.lazy {
+		// Read each choice, to know the reader can, and keep none.
+		cr.start = r.Offset() - 1 // at the '[' Array read
+		n := 0
+		for r.More() {
+			cr.calls = cr.calls[:0]
+			cr.one = Choice{}
+			cr.readChoice(&cr.one)
+			n++
+		}
+		cr.one, cr.left = Choice{}, n
+		c.Choices = cr.choices
+		return
+	}
 	for r.More() {
 		cr.choices = append(cr.choices, Choice{})
 		cr.readChoice(&cr.choices[len(cr.choices)-1])

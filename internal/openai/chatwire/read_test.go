@@ -1,6 +1,10 @@
 package chatwire
 
 import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -66,5 +70,77 @@ func TestErrorJSON(t *testing.T) {
 	var c Chunk
 	if err := cr.Decode(`{"error": `+obj+`}`, &c); err != nil || string(c.ErrorJSON()) != obj {
 		t.Errorf("error %v, error object %q, want %q", err, c.ErrorJSON(), obj)
+	}
+}
+
+// TestDecodeKeepsNoCalls: the tool call deltas of one chunk are let go
+// of at the next; a stream of tool call chunks holds one chunk's worth.
+func TestDecodeKeepsNoCalls(t *testing.T) {
+	t.Parallel()
+	var cr Reader
+	var c Chunk
+	for range 1000 {
+		const chunk = `{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}},{"index":1,"function":{"arguments":"y"}}]}}]}`
+		if err := cr.Decode(chunk, &c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(cr.calls); n != 2 {
+		t.Errorf("the reader holds %d tool call deltas after 1000 chunks of 2, want 2", n)
+	}
+}
+
+// TestLazyChoices: a chunk over LazyBytes has its choices read one at a
+// time by NextChoice, as json.Unmarshal decodes them all; one the
+// one-pass reader cannot read makes Decode decode the chunk with
+// encoding/json, all at once.
+func TestLazyChoices(t *testing.T) {
+	t.Parallel()
+	kinds := []string{
+		`{"index":%d,"delta":{"role":"assistant","content":"x\u00e9\n"},"logprobs":null,"finish_reason":null}`,
+		`{"index":%d,"delta":{"tool_calls":[{"index":0,"id":"t","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}},{"index":1,"function":{"arguments":""}}]}}`,
+		`{"index":%d,"delta":{"reasoning_content":"r","refusal":null},"finish_reason":"stop"}`,
+		`{"delta":{},"index":%d,"extra":[1,{"x":null}]}`,
+	}
+	build := func(odd string) string {
+		var b strings.Builder
+		b.WriteString(`{"id":"a","object":"chat.completion.chunk","choices":[`)
+		for i := 0; b.Len() < LazyBytes+1000; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if i == 5000 && odd != "" {
+				b.WriteString(odd)
+				continue
+			}
+			fmt.Fprintf(&b, kinds[i%len(kinds)], i)
+		}
+		b.WriteString(`],"usage":{"prompt_tokens":1}}`)
+		return b.String()
+	}
+	for _, odd := range []string{"", `{"index":1.5}`, `{"index":7,"logprobs":{"content":[]}}`} {
+		data := build(odd)
+		var want Chunk
+		werr := json.Unmarshal([]byte(data), &want)
+		var cr Reader
+		var c Chunk
+		if err := cr.Decode(data, &c); werr != nil || err != nil {
+			if fmt.Sprint(err) != fmt.Sprint(werr) {
+				t.Errorf("odd choice %q: Decode %v, json.Unmarshal %v", odd, err, werr)
+			}
+			continue
+		}
+		if odd == "" && c.Lazy() == 0 {
+			t.Errorf("a chunk of %d bytes was read at once", len(data))
+		}
+		got := slices.Clone(c.Choices)
+		for ch := (Choice{}); cr.NextChoice(&ch); {
+			ch.Delta.ToolCalls = slices.Clone(ch.Delta.ToolCalls)
+			got = append(got, ch)
+		}
+		c.Choices = got
+		if diff := cmp.Diff(&want, &c, unexported(), cmpopts.IgnoreUnexported(Chunk{})); diff != "" {
+			t.Errorf("odd choice %q (-json.Unmarshal +Reader):\n%.2000s", odd, diff)
+		}
 	}
 }

@@ -32,7 +32,12 @@ type Chunk struct {
 	Error             *openai.APIError `json:"error,omitempty"`
 
 	errorJSON []byte // the error object's text, when Reader read it
+	lazy      int    // the choices Reader left to NextChoice
 }
+
+// Lazy returns how many choices Reader.Decode left to Reader.NextChoice
+// (a chunk over LazyBytes; Choices is then empty, not nil), else 0.
+func (c *Chunk) Lazy() int { return c.lazy }
 
 // ErrorJSON returns the text of the chunk's error object when Reader
 // decoded it in one pass (valid until its next Decode), else nil.

@@ -1,0 +1,94 @@
+package openairesp
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openai"
+	wire "github.com/agentstream/agentstream/internal/openai/respwire"
+)
+
+// shapes returns a value of every output shape appendJSON writes, its
+// strings s, its numbers n, its raw values raw (compact, valid JSON, as
+// the encoder's are).
+func shapes(s string, n int64, raw json.RawMessage) []any {
+	p := &s
+	raws := []json.RawMessage{raw, raw}
+	tp := textPart{Type: s, Annotations: raws, Logprobs: []any{}, Text: s}
+	u := wire.UsageOf(openai.Usage{Prompt: n, Cached: n / 2, Output: n + 1, Reasoning: n / 3})
+	r := outResponse{ID: s, Object: "response", CreatedAt: n, Status: s, Model: s, Output: raws, ServiceTier: s, Usage: u}
+	failed := outResponse{ID: s, Object: s, Status: s, Error: &openai.APIError{Code: s, Message: s}, IncompleteDetails: &incomplete{Reason: s}, Output: nil}
+	return []any{
+		raw, json.RawMessage(nil),
+		respEvent{Type: s, Seq: n, Response: r},
+		respEvent{Type: s, Seq: n, Response: failed},
+		itemEvent{Type: s, Seq: n, OutputIndex: int(n), Item: raw},
+		itemEvent{Type: s},
+		partEvent{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), ContentIndex: int(n), Part: tp},
+		partEvent{Type: s, Part: refusalPart{Type: s, Refusal: s}},
+		partEvent{Type: s, Part: part{Type: s, Text: s}},
+		partEvent{Type: s, Part: textPart{Type: s}},
+		partEvent{Type: s, Part: nil},
+		partEvent{Type: s, Part: n},
+		textDone{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), ContentIndex: int(n), Text: s, Logprobs: []any{}},
+		textDone{Type: s, Text: s},
+		textDone{Type: s, Logprobs: []any{s}},
+		refusalDone{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), ContentIndex: int(n), Refusal: s},
+		annotationEvent{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), ContentIndex: int(n), AnnotationIndex: int(n), Annotation: raw},
+		summaryPartEvent{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), SummaryIndex: int(n), Part: part{Type: s, Text: s}},
+		summaryDone{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), SummaryIndex: int(n), Text: s},
+		argsDone{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), Arguments: s},
+		inputDone{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), Input: s},
+		tp,
+		textPart{Type: s, Logprobs: []any{}},
+		refusalPart{Type: s, Refusal: s},
+		part{Type: s, Text: s},
+		messageItem{ID: s, Type: s, Status: s, Role: s, Content: raws},
+		messageItem{ID: s},
+		toolSearchItem{ID: s, Type: s, CallID: s, Execution: s, Status: s, Arguments: raw},
+		toolSearchItem{},
+		reasoningItem{ID: s, Type: s, Summary: raws, EncryptedContent: s},
+		reasoningItem{ID: s},
+		functionItem{ID: s, Type: s, Status: s, Arguments: s, CallID: s, Name: s},
+		customItem{ID: s, Type: s, Status: s, CallID: s, Name: s, Input: s},
+		mcpItem{ID: s, Type: s, Status: s, ServerLabel: s, Name: s, Arguments: s, Output: p, Error: p},
+		mcpItem{ID: s},
+		errorEvent{Type: s, Seq: n, Code: s, Message: s, Param: 1.5},
+	}
+}
+
+func sameAsMarshal(t *testing.T, s string, n int64, raw json.RawMessage) {
+	t.Helper()
+	for _, v := range shapes(s, n, raw) {
+		want, werr := openai.Marshal(v)
+		got, gerr := appendJSON([]byte("prefix"), v)
+		if (werr != nil) != (gerr != nil) || werr == nil && string(got) != "prefix"+string(want) {
+			t.Errorf("%T %q %d %s:\nappendJSON %s (%v)\nMarshal    %s (%v)", v, s, n, raw, got, gerr, want, werr)
+		}
+	}
+}
+
+// TestAppendJSON: appendJSON writes every shape byte for byte as
+// encoding/json does.
+func TestAppendJSON(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "plain", `"q" \ / <a href="x">&amp;</a>`, "\x00\x01\b\f\n\r\t\x1f\x7f", "line\u2028sep\u2029", "bad \xff\xfe utf8 \xc3", "é日👩‍💻"} {
+		for _, n := range []int64{0, 1, -7, 1 << 40} {
+			for _, raw := range []string{`{}`, `{"a":[1,"<&>"]}`, `"x"`, `[]`, `null`, `12.5e3`, `true`} {
+				sameAsMarshal(t, s, n, json.RawMessage(raw))
+			}
+		}
+	}
+}
+
+func FuzzAppendJSON(f *testing.F) {
+	f.Add("plain", int64(3), []byte(`{"a":1}`))
+	f.Add("\u2028<\xff", int64(-1), []byte(`"s"`))
+	f.Fuzz(func(t *testing.T, s string, n int64, raw []byte) {
+		if !json.Valid(raw) {
+			return
+		}
+		sameAsMarshal(t, s, n, json.RawMessage(jsontext.Compact(raw)))
+	})
+}
