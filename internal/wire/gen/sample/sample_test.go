@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
@@ -123,4 +124,11 @@ func FuzzGeneratedReaders(f *testing.F) {
 	}
 	f.Add(full(f))
 	f.Fuzz(func(t *testing.T, data []byte) { compareAll(t, data) })
+}
+
+// TestGeneratedReadsEveryField: each field, set alone, is read.
+func TestGeneratedReadsEveryField(t *testing.T) {
+	t.Parallel()
+	eventtest.ReadsEveryField(t, ReadEvent)
+	eventtest.ReadsEveryField(t, ReadPart)
 }
