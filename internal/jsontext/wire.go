@@ -83,3 +83,31 @@ func (r *Reader) SkipField(key []byte, folded func(string) bool) {
 	}
 	r.Skip()
 }
+
+// Ensure returns *p, set to a new T first if nil: encoding/json decodes
+// into what a pointer points to, if anything.
+func Ensure[T any](p **T) *T {
+	if *p == nil {
+		*p = new(T)
+	}
+	return *p
+}
+
+// Extend returns s one element longer. encoding/json decodes into the
+// element s's array holds past its length, as it is, if it has one.
+func Extend[E any](s []E) []E {
+	if len(s) < cap(s) {
+		return s[:len(s)+1]
+	}
+	var zero E
+	return append(s, zero)
+}
+
+// NotNil returns s, or an empty slice if s is nil: encoding/json sets a
+// slice field to an empty slice for [].
+func NotNil[E any](s []E) []E {
+	if s == nil {
+		return []E{}
+	}
+	return s
+}

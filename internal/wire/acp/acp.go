@@ -5,6 +5,8 @@
 // nothing else names them.
 package acp
 
+//go:generate go run ../gen
+
 import "encoding/json"
 
 // Version is the JSON-RPC version every message names.

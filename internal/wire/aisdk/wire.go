@@ -6,6 +6,8 @@
 // events.
 package aisdk
 
+//go:generate go run ../gen
+
 import (
 	"encoding/json"
 	"strings"

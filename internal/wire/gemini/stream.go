@@ -6,6 +6,8 @@
 // parse/geminisession translate between these structs and events.
 package gemini
 
+//go:generate go run ../gen
+
 import (
 	"bytes"
 	"encoding/json"

@@ -31,6 +31,7 @@ const (
 	kStruct
 	kPtr
 	kSlice
+	kAnon // a struct type written in the field's declaration
 )
 
 // typ is a field's type.
@@ -38,6 +39,7 @@ type typ struct {
 	kind kind
 	name string // the Go type, as written
 	elem *typ   // of a pointer or slice
+	st   *ast.StructType
 }
 
 // field is a field of a struct as encoding/json sees it: embedded
@@ -167,9 +169,9 @@ func (g *generator) collect(f *ast.File) {
 }
 
 // fields returns the fields of struct name as encoding/json decodes them.
-func (g *generator) fields(name string) ([]field, error) {
+func (g *generator) fields(name string, st *ast.StructType) ([]field, error) {
 	var all []field
-	if err := g.walk(name, g.structs[name], "", 0, &all, map[string]bool{}); err != nil {
+	if err := g.walk(name, st, "", 0, &all, map[string]bool{}); err != nil {
 		return nil, err
 	}
 	// encoding/json's dominance: of the fields with one key, the least
@@ -306,6 +308,8 @@ func (g *generator) resolve(e ast.Expr) (*typ, error) {
 		if name == "json.RawMessage" {
 			return &typ{kind: kRaw, name: name}, nil
 		}
+	case *ast.StructType:
+		return &typ{kind: kAnon, name: name, st: e}, nil
 	case *ast.InterfaceType:
 		if len(e.Methods.List) == 0 {
 			return &typ{kind: kAny, name: name}, nil
@@ -341,13 +345,30 @@ func readerName(s string) string {
 
 // reader writes the readers of struct s.
 func (g *generator) reader(w *bytes.Buffer, s string) error {
-	fields, err := g.fields(s)
-	if err != nil {
-		return err
-	}
 	rn := readerName(s)
 	if ast.IsExported(s) {
 		fmt.Fprintf(w, "\n// Read%s reads a whole %s into v as json.Unmarshal does, or fails r, for\n// jsontext.Decode.\nfunc Read%s(r *jsontext.Reader, v *%s) bool {\n\tif !r.Null() {\n\t\t%s(r, v)\n\t}\n\treturn !r.Failed()\n}\n", s, s, s, s, rn)
+	}
+	fmt.Fprintf(w, "\nfunc %s(r *jsontext.Reader, v *%s) {\n", rn, s)
+	folded, err := g.object(w, s, g.structs[s], "v")
+	if err != nil {
+		return err
+	}
+	w.WriteString("}\n")
+	if folded != "" {
+		fmt.Fprintf(w, "\n// folded%s reports whether a lower-cased key is one of %s's, lower-cased.\nfunc folded%s(key string) bool {\n%s}\n", upperFirst(s), s, upperFirst(s), folded)
+	}
+	return nil
+}
+
+// object writes the statements that read an object into the struct x
+// (of type st, named name), and returns the body of the function that
+// reports whether a lower-cased key is one of st's lower-cased, if the
+// statements call folded<name>.
+func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x string) (string, error) {
+	fields, err := g.fields(name, st)
+	if err != nil {
+		return "", err
 	}
 	// Keys that have capitals can match a field only
 	// case-insensitively where all fields' keys are lower case: the
@@ -358,25 +379,23 @@ func (g *generator) reader(w *bytes.Buffer, s string) error {
 			lower = false
 		}
 	}
-	fmt.Fprintf(w, "\nfunc %s(r *jsontext.Reader, v *%s) {\n\tif !r.Object() {\n\t\treturn\n\t}\n", rn, s)
+	w.WriteString("if r.Object() {\n")
 	keyFn := "Key"
 	if !lower {
 		keyFn = "KeyFold"
 	}
-	fmt.Fprintf(w, "\tfor key, ok := r.%s(); ok; key, ok = r.%s() {\n\t\tswitch string(key) {\n", keyFn, keyFn)
+	fmt.Fprintf(w, "for key, ok := r.%s(); ok; key, ok = r.%s() {\nswitch string(key) {\n", keyFn, keyFn)
 	for _, f := range fields {
-		fmt.Fprintf(w, "\t\tcase %q:\n", f.json)
-		g.read(w, "v."+f.path, f.typ, f.intern, 0)
+		fmt.Fprintf(w, "case %q:\n", f.json)
+		if err := g.read(w, x+"."+f.path, f.typ, f.intern, 0); err != nil {
+			return "", err
+		}
 	}
-	w.WriteString("\t\tdefault:\n")
+	w.WriteString("default:\n")
+	var folded strings.Builder
 	if lower {
-		w.WriteString("\t\t\tr.Skip()\n")
+		w.WriteString("r.Skip()\n")
 	} else {
-		fmt.Fprintf(w, "\t\t\tr.SkipField(key, folded%s)\n", upperFirst(s))
-	}
-	w.WriteString("\t\t}\n\t}\n}\n")
-	if !lower {
-		fmt.Fprintf(w, "\n// folded%s reports whether a lower-cased key is one of %s's, lower-cased.\nfunc folded%s(key string) bool {\n\tswitch key {\n\tcase ", upperFirst(s), s, upperFirst(s))
 		seen := map[string]bool{}
 		var keys []string
 		for _, f := range fields {
@@ -386,10 +405,16 @@ func (g *generator) reader(w *bytes.Buffer, s string) error {
 				keys = append(keys, strconv.Quote(k))
 			}
 		}
-		w.WriteString(strings.Join(keys, ", "))
-		w.WriteString(":\n\t\treturn true\n\t}\n\treturn false\n}\n")
+		fmt.Fprintf(&folded, "switch key {\ncase %s:\nreturn true\n}\nreturn false\n", strings.Join(keys, ", "))
+		if token.IsIdentifier(name) {
+			fmt.Fprintf(w, "r.SkipField(key, folded%s)\n", upperFirst(name))
+		} else {
+			fmt.Fprintf(w, "r.SkipField(key, func(key string) bool {\n%s})\n", folded.String())
+			folded.Reset()
+		}
 	}
-	return nil
+	w.WriteString("}\n}\n}\n")
+	return folded.String(), nil
 }
 
 func upperFirst(s string) string { return readerName(s)[len("read"):] }
@@ -413,7 +438,7 @@ func addr(x string) string {
 
 // read writes the statements that read a value into the variable x of
 // type t; depth names the variables of nested slices.
-func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth int) {
+func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth int) error {
 	switch t.kind {
 	case kString:
 		if intern != "" {
@@ -436,26 +461,38 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth
 	case kStruct:
 		fmt.Fprintf(w, "if !r.Null() {\n%s(r, %s)\n}\n", readerName(t.name), addr(x))
 	case kPtr:
-		fmt.Fprintf(w, "if r.Null() {\n%s = nil\n} else {\nif %s == nil {\n%s = new(%s)\n}\n", x, x, x, t.elem.name)
+		fmt.Fprintf(w, "if r.Null() {\n%s = nil\n} else {\n", x)
 		// The value is not null: read without a second look for one.
-		switch {
-		case t.elem.kind == kStruct:
-			fmt.Fprintf(w, "%s(r, %s)\n", readerName(t.elem.name), x)
-		case t.elem.kind == kString && intern == "":
-			fmt.Fprintf(w, "*%s = r.String()\n", x)
+		switch t.elem.kind {
+		case kStruct:
+			fmt.Fprintf(w, "%s(r, jsontext.Ensure(%s))\n", readerName(t.elem.name), addr(x))
+		case kAnon:
+			fmt.Fprintf(w, "jsontext.Ensure(%s)\n", addr(x))
+			if _, err := g.object(w, t.elem.name, t.elem.st, x); err != nil {
+				return err
+			}
 		default:
-			g.read(w, "*"+x, t.elem, intern, depth)
+			fmt.Fprintf(w, "jsontext.Ensure(%s)\n", addr(x))
+			if err := g.read(w, "*"+x, t.elem, intern, depth); err != nil {
+				return err
+			}
 		}
 		w.WriteString("}\n")
 	case kSlice:
 		s := fmt.Sprintf("s%d", depth)
-		fmt.Fprintf(w, "if r.Null() {\n%s = nil\n} else if r.Array() {\n%s := %s[:0]\nfor r.More() {\n", x, s, x)
-		// encoding/json decodes into the elements the slice's array
-		// holds past its length, as they are.
-		fmt.Fprintf(w, "if len(%s) < cap(%s) {\n%s = %s[:len(%s)+1]\n} else {\n%s = append(%s, *new(%s))\n}\n", s, s, s, s, s, s, s, t.elem.name)
-		g.read(w, fmt.Sprintf("%s[len(%s)-1]", s, s), t.elem, intern, depth+1)
-		fmt.Fprintf(w, "}\nif len(%s) == 0 {\n%s = %s{}\n}\n%s = %s\n}\n", s, s, t.name, x, s)
+		fmt.Fprintf(w, "if r.Null() {\n%s = nil\n} else if r.Array() {\n%s := %s[:0]\nfor r.More() {\n%s = jsontext.Extend(%s)\n", x, s, x, s, s)
+		if err := g.read(w, fmt.Sprintf("%s[len(%s)-1]", s, s), t.elem, intern, depth+1); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "}\n%s = jsontext.NotNil(%s)\n}\n", x, s)
+	case kAnon:
+		w.WriteString("if !r.Null() {\n")
+		if _, err := g.object(w, t.name, t.st, x); err != nil {
+			return err
+		}
+		w.WriteString("}\n")
 	}
+	return nil
 }
 
 // internFunc writes the function that interns the constants whose names

@@ -4,6 +4,8 @@
 // parse/opencode translates them into events; nothing else names them.
 package opencode
 
+//go:generate go run ../gen
+
 import "encoding/json"
 
 // Line types: the "type" member of a line.

@@ -3,8 +3,6 @@
 package sample
 
 import (
-	"encoding/json"
-
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
@@ -18,239 +16,228 @@ func ReadEvent(r *jsontext.Reader, v *Event) bool {
 }
 
 func readEvent(r *jsontext.Reader, v *Event) {
-	if !r.Object() {
-		return
-	}
-	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-		switch string(key) {
-		case "type":
-			if !r.Null() {
-				v.Type = internType(r.Str())
-			}
-		case "text":
-			r.StringField(&v.Text)
-		case "final":
-			jsontext.ReadBool(r, &v.Final)
-		case "n":
-			jsontext.ReadInt(r, &v.N)
-		case "small":
-			jsontext.ReadInt(r, &v.Small)
-		case "int":
-			jsontext.ReadInt(r, &v.Int)
-		case "f":
-			jsontext.ReadFloat(r, &v.F)
-		case "opt":
-			if r.Null() {
-				v.Opt = nil
-			} else {
-				if v.Opt == nil {
-					v.Opt = new(string)
+	if r.Object() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			switch string(key) {
+			case "type":
+				if !r.Null() {
+					v.Type = internType(r.Str())
 				}
-				*v.Opt = r.String()
-			}
-		case "opt_n":
-			if r.Null() {
-				v.OptN = nil
-			} else {
-				if v.OptN == nil {
-					v.OptN = new(int64)
+			case "text":
+				r.StringField(&v.Text)
+			case "final":
+				jsontext.ReadBool(r, &v.Final)
+			case "n":
+				jsontext.ReadInt(r, &v.N)
+			case "small":
+				jsontext.ReadInt(r, &v.Small)
+			case "int":
+				jsontext.ReadInt(r, &v.Int)
+			case "f":
+				jsontext.ReadFloat(r, &v.F)
+			case "opt":
+				if r.Null() {
+					v.Opt = nil
+				} else {
+					jsontext.Ensure(&v.Opt)
+					r.StringField(v.Opt)
 				}
-				jsontext.ReadInt(r, v.OptN)
-			}
-		case "opt_b":
-			if r.Null() {
-				v.OptB = nil
-			} else {
-				if v.OptB == nil {
-					v.OptB = new(bool)
+			case "opt_n":
+				if r.Null() {
+					v.OptN = nil
+				} else {
+					jsontext.Ensure(&v.OptN)
+					jsontext.ReadInt(r, v.OptN)
 				}
-				jsontext.ReadBool(r, v.OptB)
-			}
-		case "opt_f":
-			if r.Null() {
-				v.OptF = nil
-			} else {
-				if v.OptF == nil {
-					v.OptF = new(float64)
+			case "opt_b":
+				if r.Null() {
+					v.OptB = nil
+				} else {
+					jsontext.Ensure(&v.OptB)
+					jsontext.ReadBool(r, v.OptB)
 				}
-				jsontext.ReadFloat(r, v.OptF)
-			}
-		case "raw":
-			jsontext.ReadRaw(r, &v.Raw)
-		case "opt_raw":
-			if r.Null() {
-				v.OptRaw = nil
-			} else {
-				if v.OptRaw == nil {
-					v.OptRaw = new(json.RawMessage)
+			case "opt_f":
+				if r.Null() {
+					v.OptF = nil
+				} else {
+					jsontext.Ensure(&v.OptF)
+					jsontext.ReadFloat(r, v.OptF)
 				}
-				jsontext.ReadRaw(r, v.OptRaw)
-			}
-		case "raws":
-			if r.Null() {
-				v.Raws = nil
-			} else if r.Array() {
-				s0 := v.Raws[:0]
-				for r.More() {
-					if len(s0) < cap(s0) {
-						s0 = s0[:len(s0)+1]
-					} else {
-						s0 = append(s0, *new(json.RawMessage))
+			case "raw":
+				jsontext.ReadRaw(r, &v.Raw)
+			case "opt_raw":
+				if r.Null() {
+					v.OptRaw = nil
+				} else {
+					jsontext.Ensure(&v.OptRaw)
+					jsontext.ReadRaw(r, v.OptRaw)
+				}
+			case "raws":
+				if r.Null() {
+					v.Raws = nil
+				} else if r.Array() {
+					s0 := v.Raws[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						jsontext.ReadRaw(r, &s0[len(s0)-1])
 					}
-					jsontext.ReadRaw(r, &s0[len(s0)-1])
+					v.Raws = jsontext.NotNil(s0)
 				}
-				if len(s0) == 0 {
-					s0 = []json.RawMessage{}
-				}
-				v.Raws = s0
-			}
-		case "any":
-			jsontext.ReadAny(r, &v.Any)
-		case "names":
-			if r.Null() {
-				v.Names = nil
-			} else if r.Array() {
-				s0 := v.Names[:0]
-				for r.More() {
-					if len(s0) < cap(s0) {
-						s0 = s0[:len(s0)+1]
-					} else {
-						s0 = append(s0, *new(string))
+			case "any":
+				jsontext.ReadAny(r, &v.Any)
+			case "names":
+				if r.Null() {
+					v.Names = nil
+				} else if r.Array() {
+					s0 := v.Names[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						r.StringField(&s0[len(s0)-1])
 					}
-					r.StringField(&s0[len(s0)-1])
+					v.Names = jsontext.NotNil(s0)
 				}
-				if len(s0) == 0 {
-					s0 = []string{}
-				}
-				v.Names = s0
-			}
-		case "types":
-			if r.Null() {
-				v.Types = nil
-			} else if r.Array() {
-				s0 := v.Types[:0]
-				for r.More() {
-					if len(s0) < cap(s0) {
-						s0 = s0[:len(s0)+1]
-					} else {
-						s0 = append(s0, *new(string))
-					}
-					if !r.Null() {
-						s0[len(s0)-1] = internType(r.Str())
-					}
-				}
-				if len(s0) == 0 {
-					s0 = []string{}
-				}
-				v.Types = s0
-			}
-		case "usage":
-			if !r.Null() {
-				readUsage(r, &v.Usage)
-			}
-		case "opt_usage":
-			if r.Null() {
-				v.OptUsage = nil
-			} else {
-				if v.OptUsage == nil {
-					v.OptUsage = new(Usage)
-				}
-				readUsage(r, v.OptUsage)
-			}
-		case "parts":
-			if r.Null() {
-				v.Parts = nil
-			} else if r.Array() {
-				s0 := v.Parts[:0]
-				for r.More() {
-					if len(s0) < cap(s0) {
-						s0 = s0[:len(s0)+1]
-					} else {
-						s0 = append(s0, *new(Part))
-					}
-					if !r.Null() {
-						readPart(r, &s0[len(s0)-1])
-					}
-				}
-				if len(s0) == 0 {
-					s0 = []Part{}
-				}
-				v.Parts = s0
-			}
-		case "ptr_parts":
-			if r.Null() {
-				v.PtrParts = nil
-			} else if r.Array() {
-				s0 := v.PtrParts[:0]
-				for r.More() {
-					if len(s0) < cap(s0) {
-						s0 = s0[:len(s0)+1]
-					} else {
-						s0 = append(s0, *new(*Part))
-					}
-					if r.Null() {
-						s0[len(s0)-1] = nil
-					} else {
-						if s0[len(s0)-1] == nil {
-							s0[len(s0)-1] = new(Part)
+			case "types":
+				if r.Null() {
+					v.Types = nil
+				} else if r.Array() {
+					s0 := v.Types[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						if !r.Null() {
+							s0[len(s0)-1] = internType(r.Str())
 						}
-						readPart(r, s0[len(s0)-1])
 					}
+					v.Types = jsontext.NotNil(s0)
 				}
-				if len(s0) == 0 {
-					s0 = []*Part{}
+			case "usage":
+				if !r.Null() {
+					readUsage(r, &v.Usage)
 				}
-				v.PtrParts = s0
-			}
-		case "grid":
-			if r.Null() {
-				v.Grid = nil
-			} else if r.Array() {
-				s0 := v.Grid[:0]
-				for r.More() {
-					if len(s0) < cap(s0) {
-						s0 = s0[:len(s0)+1]
-					} else {
-						s0 = append(s0, *new([]int64))
+			case "opt_usage":
+				if r.Null() {
+					v.OptUsage = nil
+				} else {
+					readUsage(r, jsontext.Ensure(&v.OptUsage))
+				}
+			case "parts":
+				if r.Null() {
+					v.Parts = nil
+				} else if r.Array() {
+					s0 := v.Parts[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						if !r.Null() {
+							readPart(r, &s0[len(s0)-1])
+						}
 					}
-					if r.Null() {
-						s0[len(s0)-1] = nil
-					} else if r.Array() {
-						s1 := s0[len(s0)-1][:0]
-						for r.More() {
-							if len(s1) < cap(s1) {
-								s1 = s1[:len(s1)+1]
-							} else {
-								s1 = append(s1, *new(int64))
+					v.Parts = jsontext.NotNil(s0)
+				}
+			case "ptr_parts":
+				if r.Null() {
+					v.PtrParts = nil
+				} else if r.Array() {
+					s0 := v.PtrParts[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						if r.Null() {
+							s0[len(s0)-1] = nil
+						} else {
+							readPart(r, jsontext.Ensure(&s0[len(s0)-1]))
+						}
+					}
+					v.PtrParts = jsontext.NotNil(s0)
+				}
+			case "grid":
+				if r.Null() {
+					v.Grid = nil
+				} else if r.Array() {
+					s0 := v.Grid[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						if r.Null() {
+							s0[len(s0)-1] = nil
+						} else if r.Array() {
+							s1 := s0[len(s0)-1][:0]
+							for r.More() {
+								s1 = jsontext.Extend(s1)
+								jsontext.ReadInt(r, &s1[len(s1)-1])
 							}
-							jsontext.ReadInt(r, &s1[len(s1)-1])
+							s0[len(s0)-1] = jsontext.NotNil(s1)
 						}
-						if len(s1) == 0 {
-							s1 = []int64{}
+					}
+					v.Grid = jsontext.NotNil(s0)
+				}
+			case "words":
+				jsontext.ReadUnmarshaler(r, &v.Words)
+			case "opt_words":
+				if r.Null() {
+					v.OptWords = nil
+				} else {
+					jsontext.Ensure(&v.OptWords)
+					jsontext.ReadUnmarshaler(r, v.OptWords)
+				}
+			case "anon":
+				if r.Null() {
+					v.Anon = nil
+				} else {
+					jsontext.Ensure(&v.Anon)
+					if r.Object() {
+						for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+							switch string(key) {
+							case "iD":
+								r.StringField(&v.Anon.ID)
+							case "deep":
+								if !r.Null() {
+									if r.Object() {
+										for key, ok := r.Key(); ok; key, ok = r.Key() {
+											switch string(key) {
+											case "n":
+												jsontext.ReadInt(r, &v.Anon.Deep.N)
+											default:
+												r.Skip()
+											}
+										}
+									}
+								}
+							default:
+								r.SkipField(key, func(key string) bool {
+									switch key {
+									case "id", "deep":
+										return true
+									}
+									return false
+								})
+							}
 						}
-						s0[len(s0)-1] = s1
 					}
 				}
-				if len(s0) == 0 {
-					s0 = [][]int64{}
+			case "anons":
+				if r.Null() {
+					v.Anons = nil
+				} else if r.Array() {
+					s0 := v.Anons[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						if !r.Null() {
+							if r.Object() {
+								for key, ok := r.Key(); ok; key, ok = r.Key() {
+									switch string(key) {
+									case "k":
+										jsontext.ReadInt(r, &s0[len(s0)-1].K)
+									default:
+										r.Skip()
+									}
+								}
+							}
+						}
+					}
+					v.Anons = jsontext.NotNil(s0)
 				}
-				v.Grid = s0
+			case "Untagged":
+				r.StringField(&v.Untagged)
+			default:
+				r.SkipField(key, foldedEvent)
 			}
-		case "words":
-			jsontext.ReadUnmarshaler(r, &v.Words)
-		case "opt_words":
-			if r.Null() {
-				v.OptWords = nil
-			} else {
-				if v.OptWords == nil {
-					v.OptWords = new(Words)
-				}
-				jsontext.ReadUnmarshaler(r, v.OptWords)
-			}
-		case "Untagged":
-			r.StringField(&v.Untagged)
-		default:
-			r.SkipField(key, foldedEvent)
 		}
 	}
 }
@@ -258,7 +245,7 @@ func readEvent(r *jsontext.Reader, v *Event) {
 // foldedEvent reports whether a lower-cased key is one of Event's, lower-cased.
 func foldedEvent(key string) bool {
 	switch key {
-	case "type", "text", "final", "n", "small", "int", "f", "opt", "opt_n", "opt_b", "opt_f", "raw", "opt_raw", "raws", "any", "names", "types", "usage", "opt_usage", "parts", "ptr_parts", "grid", "words", "opt_words", "untagged":
+	case "type", "text", "final", "n", "small", "int", "f", "opt", "opt_n", "opt_b", "opt_f", "raw", "opt_raw", "raws", "any", "names", "types", "usage", "opt_usage", "parts", "ptr_parts", "grid", "words", "opt_words", "anon", "anons", "untagged":
 		return true
 	}
 	return false
@@ -274,17 +261,16 @@ func ReadUsage(r *jsontext.Reader, v *Usage) bool {
 }
 
 func readUsage(r *jsontext.Reader, v *Usage) {
-	if !r.Object() {
-		return
-	}
-	for key, ok := r.Key(); ok; key, ok = r.Key() {
-		switch string(key) {
-		case "input":
-			jsontext.ReadInt(r, &v.Input)
-		case "output":
-			jsontext.ReadInt(r, &v.Output)
-		default:
-			r.Skip()
+	if r.Object() {
+		for key, ok := r.Key(); ok; key, ok = r.Key() {
+			switch string(key) {
+			case "input":
+				jsontext.ReadInt(r, &v.Input)
+			case "output":
+				jsontext.ReadInt(r, &v.Output)
+			default:
+				r.Skip()
+			}
 		}
 	}
 }
@@ -299,30 +285,27 @@ func ReadPart(r *jsontext.Reader, v *Part) bool {
 }
 
 func readPart(r *jsontext.Reader, v *Part) {
-	if !r.Object() {
-		return
-	}
-	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-		switch string(key) {
-		case "kind":
-			r.StringField(&v.Kind)
-		case "createdAt":
-			if r.Null() {
-				v.Head.CreatedAt = nil
-			} else {
-				if v.Head.CreatedAt == nil {
-					v.Head.CreatedAt = new(int64)
+	if r.Object() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			switch string(key) {
+			case "kind":
+				r.StringField(&v.Kind)
+			case "createdAt":
+				if r.Null() {
+					v.Head.CreatedAt = nil
+				} else {
+					jsontext.Ensure(&v.Head.CreatedAt)
+					jsontext.ReadInt(r, v.Head.CreatedAt)
 				}
-				jsontext.ReadInt(r, v.Head.CreatedAt)
+			case "Pick":
+				r.StringField(&v.Head.Pick)
+			case "extra":
+				r.StringField(&v.Tail.Extra)
+			case "partId":
+				r.StringField(&v.PartID)
+			default:
+				r.SkipField(key, foldedPart)
 			}
-		case "Pick":
-			r.StringField(&v.Head.Pick)
-		case "extra":
-			r.StringField(&v.Tail.Extra)
-		case "partId":
-			r.StringField(&v.PartID)
-		default:
-			r.SkipField(key, foldedPart)
 		}
 	}
 }
@@ -346,28 +329,25 @@ func ReadHead(r *jsontext.Reader, v *Head) bool {
 }
 
 func readHead(r *jsontext.Reader, v *Head) {
-	if !r.Object() {
-		return
-	}
-	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-		switch string(key) {
-		case "kind":
-			r.StringField(&v.Kind)
-		case "createdAt":
-			if r.Null() {
-				v.CreatedAt = nil
-			} else {
-				if v.CreatedAt == nil {
-					v.CreatedAt = new(int64)
+	if r.Object() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			switch string(key) {
+			case "kind":
+				r.StringField(&v.Kind)
+			case "createdAt":
+				if r.Null() {
+					v.CreatedAt = nil
+				} else {
+					jsontext.Ensure(&v.CreatedAt)
+					jsontext.ReadInt(r, v.CreatedAt)
 				}
-				jsontext.ReadInt(r, v.CreatedAt)
+			case "Both":
+				r.StringField(&v.Both)
+			case "Pick":
+				r.StringField(&v.Pick)
+			default:
+				r.SkipField(key, foldedHead)
 			}
-		case "Both":
-			r.StringField(&v.Both)
-		case "Pick":
-			r.StringField(&v.Pick)
-		default:
-			r.SkipField(key, foldedHead)
 		}
 	}
 }
@@ -391,19 +371,18 @@ func ReadTail(r *jsontext.Reader, v *Tail) bool {
 }
 
 func readTail(r *jsontext.Reader, v *Tail) {
-	if !r.Object() {
-		return
-	}
-	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-		switch string(key) {
-		case "Both":
-			r.StringField(&v.Both)
-		case "Pick":
-			r.StringField(&v.Pick)
-		case "extra":
-			r.StringField(&v.Extra)
-		default:
-			r.SkipField(key, foldedTail)
+	if r.Object() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			switch string(key) {
+			case "Both":
+				r.StringField(&v.Both)
+			case "Pick":
+				r.StringField(&v.Pick)
+			case "extra":
+				r.StringField(&v.Extra)
+			default:
+				r.SkipField(key, foldedTail)
+			}
 		}
 	}
 }

@@ -44,6 +44,15 @@ type Event struct {
 	Grid     [][]int64         `json:"grid"`
 	Words    Words             `json:"words"`
 	OptWords *Words            `json:"opt_words"`
+	Anon     *struct {
+		ID   string `json:"iD"`
+		Deep struct {
+			N int64 `json:"n"`
+		} `json:"deep"`
+	} `json:"anon,omitempty"`
+	Anons []struct {
+		K int64 `json:"k"`
+	} `json:"anons"`
 	Untagged string
 	Skipped  string `json:"-"`
 }

@@ -19,6 +19,7 @@ var seeds = []string{
 	`{"names":["a",null,"b"],"types":["tool_use","text","x"],"usage":{"input":1,"output":2},"opt_usage":{"input":3}}`,
 	`{"parts":[{"partId":"p","kind":"k","createdAt":5,"Pick":"h","extra":"e","Both":"b"},null,{}],"ptr_parts":[null,{"kind":"x"}],"grid":[[1,2],[],null]}`,
 	`{"words":"a b  c","opt_words":"d e","Untagged":"u","-":"dash","Skipped":"no","hidden":"no"}`,
+	`{"anon":{"iD":"a","deep":{"n":1,"x":2},"deep":null},"anons":[{"k":1},{"K":2}]}`, `{"anon":{"id":"a"}}`, `{"anon":null,"anons":null}`,
 	`{"words":null,"opt_words":null,"raw":null,"any":null,"names":null,"usage":null,"opt_usage":null}`,
 	`{"parts":[{"kind":"a","partId":"1"},{"kind":"b"}],"parts":[{"extra":"x"}],"parts":[{},{}]}`,
 	`{"n":1,"n":null,"text":"a","text":null,"opt":"x","opt":null,"usage":{"input":1},"usage":{"output":2}}`,
