@@ -29,6 +29,7 @@ type Config struct {
 // events. See the package documentation for the grammar and tolerance
 // rules.
 type Decoder struct {
+	jr jsontext.Reader // reads the wire structs in one pass
 	cfg   Config
 	lines *frame.Lines
 	st    decoderstate.State
@@ -135,7 +136,7 @@ func (d *Decoder) decode(line []byte) error {
 		return d.errorf(event.ErrSyntax, "expected a JSON object")
 	}
 	var l wire.Line
-	if err := json.Unmarshal(line, &l); err != nil {
+	if err := jsontext.Decode(&d.jr, line, &l, wire.ReadLine); err != nil {
 		if !json.Valid(line) {
 			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
 		}
@@ -260,7 +261,7 @@ func (d *Decoder) tool(p *wire.Part, line []byte) error {
 	if len(s.Metadata) > 0 && string(s.Metadata) != "null" {
 		r.Structured = bytes.Clone(s.Metadata)
 		var m wire.ExitMetadata
-		if json.Unmarshal(s.Metadata, &m) == nil && m.Exit != nil {
+		if jsontext.Decode(&d.jr, s.Metadata, &m, wire.ReadExitMetadata) == nil && m.Exit != nil {
 			code := *m.Exit
 			r.ExitCode = &code
 		}

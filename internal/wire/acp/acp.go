@@ -134,6 +134,14 @@ type TranscriptLine struct {
 	Msg json.RawMessage `json:"msg"`
 }
 
+// Probe is what a decoder reads of a line first: a message, or a
+// transcript line around one (Dir set).
+type Probe struct {
+	Message
+	Dir *string         `json:"dir"`
+	Msg json.RawMessage `json:"msg"`
+}
+
 // SessionNotification is the params of session/update.
 type SessionNotification struct {
 	SessionID string          `json:"sessionId"`

@@ -92,6 +92,51 @@ func readTranscriptLine(r *jsontext.Reader, v *TranscriptLine) {
 	}
 }
 
+// ReadProbe reads a whole Probe into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadProbe(r *jsontext.Reader, v *Probe) bool {
+	if !r.Null() {
+		readProbe(r, v)
+	}
+	return !r.Failed()
+}
+
+func readProbe(r *jsontext.Reader, v *Probe) {
+	if r.Object() {
+		for key, ok := r.Key(); ok; key, ok = r.Key() {
+			switch string(key) {
+			case "jsonrpc":
+				r.StringField(&v.Message.JSONRPC)
+			case "id":
+				jsontext.ReadRaw(r, &v.Message.ID)
+			case "method":
+				r.StringField(&v.Message.Method)
+			case "params":
+				jsontext.ReadRaw(r, &v.Message.Params)
+			case "result":
+				jsontext.ReadRaw(r, &v.Message.Result)
+			case "error":
+				if r.Null() {
+					v.Message.Error = nil
+				} else {
+					readError(r, jsontext.Ensure(&v.Message.Error))
+				}
+			case "dir":
+				if r.Null() {
+					v.Dir = nil
+				} else {
+					jsontext.Ensure(&v.Dir)
+					r.StringField(v.Dir)
+				}
+			case "msg":
+				jsontext.ReadRaw(r, &v.Msg)
+			default:
+				r.Skip()
+			}
+		}
+	}
+}
+
 // ReadSessionNotification reads a whole SessionNotification into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
 func ReadSessionNotification(r *jsontext.Reader, v *SessionNotification) bool {

@@ -374,6 +374,40 @@ func readHead(r *jsontext.Reader, v *Head) {
 	}
 }
 
+// ReadProbe reads a whole Probe into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadProbe(r *jsontext.Reader, v *Probe) bool {
+	if !r.Null() {
+		readProbe(r, v)
+	}
+	return !r.Failed()
+}
+
+func readProbe(r *jsontext.Reader, v *Probe) {
+	if r.Object() {
+		for key, ok := r.Key(); ok; key, ok = r.Key() {
+			switch string(key) {
+			case "type":
+				if r.Null() {
+					v.Type = nil
+				} else {
+					jsontext.Ensure(&v.Type)
+					r.StringField(v.Type)
+				}
+			case "timestamp":
+				if r.Null() {
+					v.Timestamp = nil
+				} else {
+					jsontext.Ensure(&v.Timestamp)
+					jsontext.ReadRaw(r, v.Timestamp)
+				}
+			default:
+				r.Skip()
+			}
+		}
+	}
+}
+
 // ReadInit reads a whole Init into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
 func ReadInit(r *jsontext.Reader, v *Init) bool {

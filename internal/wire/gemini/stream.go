@@ -51,6 +51,13 @@ type Head struct {
 	Timestamp string `json:"timestamp"`
 }
 
+// Probe is what a decoder reads of a stream-json line first: its type,
+// and whether it has a timestamp (a line of another format has none).
+type Probe struct {
+	Type      *string          `json:"type"`
+	Timestamp *json.RawMessage `json:"timestamp"`
+}
+
 // Init is the first line of a run (InitEvent).
 type Init struct {
 	Type      string `json:"type"`
