@@ -40,7 +40,7 @@ type Config struct {
 // Decoder reads an ACP agent's output, or a two-way transcript, and
 // yields canonical events. See the package documentation.
 type Decoder struct {
-	jr jsontext.Reader // reads the wire structs in one pass
+	jr    jsontext.Reader // reads the wire structs in one pass
 	cfg   Config
 	lines *frame.Lines
 	st    decoderstate.State

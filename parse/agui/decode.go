@@ -37,7 +37,7 @@ type Config struct {
 // Decoder reads an AG-UI event stream and yields canonical events. See
 // the package documentation for the grammar and tolerance rules.
 type Decoder struct {
-	jr jsontext.Reader // reads the wire structs in one pass
+	jr   jsontext.Reader // reads the wire structs in one pass
 	cfg  Config
 	sse  *frame.SSE
 	st   decoderstate.State

@@ -39,7 +39,7 @@ const maxTools = 1024
 // Decoder reads Gemini CLI stream-json (or json) output and yields
 // canonical events. See the package documentation.
 type Decoder struct {
-	jr jsontext.Reader // reads the wire structs in one pass
+	jr    jsontext.Reader // reads the wire structs in one pass
 	cfg   Config
 	lines *frame.Lines
 	st    decoderstate.State

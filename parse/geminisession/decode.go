@@ -37,7 +37,7 @@ const (
 // Decoder reads a Gemini CLI session log and yields canonical events. See
 // the package documentation.
 type Decoder struct {
-	jr jsontext.Reader // reads the wire structs in one pass
+	jr    jsontext.Reader // reads the wire structs in one pass
 	cfg   Config
 	lines *logline.Lines
 	out   logline.Out

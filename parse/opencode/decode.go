@@ -29,7 +29,7 @@ type Config struct {
 // events. See the package documentation for the grammar and tolerance
 // rules.
 type Decoder struct {
-	jr jsontext.Reader // reads the wire structs in one pass
+	jr    jsontext.Reader // reads the wire structs in one pass
 	cfg   Config
 	lines *frame.Lines
 	st    decoderstate.State
