@@ -361,7 +361,7 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 	method, known := d.requests[string(m.ID)]
 	delete(d.requests, string(m.ID))
 	if !known {
-		method = responseMethod(m)
+		method = methodOf(&d.jr, m)
 	}
 	if m.Error != nil {
 		// A failed initialize, session/new or prompt ends the run; an
@@ -438,15 +438,17 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 // responseMethod tells which request a response answers from its result
 // alone, for an agent's output without the client's requests.
 func responseMethod(m *wire.Message) string {
+	var jr jsontext.Reader
+	return methodOf(&jr, m)
+}
+
+// methodOf is responseMethod reading with jr.
+func methodOf(jr *jsontext.Reader, m *wire.Message) string {
 	if m.Result == nil {
 		return ""
 	}
-	var r struct {
-		ProtocolVersion json.RawMessage `json:"protocolVersion"`
-		SessionID       json.RawMessage `json:"sessionId"`
-		StopReason      json.RawMessage `json:"stopReason"`
-	}
-	if json.Unmarshal(m.Result, &r) != nil {
+	var r wire.ResultProbe
+	if jsontext.Decode(jr, m.Result, &r, wire.ReadResultProbe) != nil {
 		return "response"
 	}
 	switch {

@@ -20,11 +20,15 @@ func readMessage(r *jsontext.Reader, v *Message) {
 		for key, ok := r.Key(); ok; key, ok = r.Key() {
 			switch string(key) {
 			case "jsonrpc":
-				r.StringField(&v.JSONRPC)
+				if !r.Null() {
+					v.JSONRPC = internVersion(r.Str())
+				}
 			case "id":
 				jsontext.ReadRaw(r, &v.ID)
 			case "method":
-				r.StringField(&v.Method)
+				if !r.Null() {
+					v.Method = internMethod(r.Str())
+				}
 			case "params":
 				jsontext.ReadRaw(r, &v.Params)
 			case "result":
@@ -106,11 +110,15 @@ func readProbe(r *jsontext.Reader, v *Probe) {
 		for key, ok := r.Key(); ok; key, ok = r.Key() {
 			switch string(key) {
 			case "jsonrpc":
-				r.StringField(&v.Message.JSONRPC)
+				if !r.Null() {
+					v.Message.JSONRPC = internVersion(r.Str())
+				}
 			case "id":
 				jsontext.ReadRaw(r, &v.Message.ID)
 			case "method":
-				r.StringField(&v.Message.Method)
+				if !r.Null() {
+					v.Message.Method = internMethod(r.Str())
+				}
 			case "params":
 				jsontext.ReadRaw(r, &v.Message.Params)
 			case "result":
@@ -135,6 +143,41 @@ func readProbe(r *jsontext.Reader, v *Probe) {
 			}
 		}
 	}
+}
+
+// ReadResultProbe reads a whole ResultProbe into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadResultProbe(r *jsontext.Reader, v *ResultProbe) bool {
+	if !r.Null() {
+		readResultProbe(r, v)
+	}
+	return !r.Failed()
+}
+
+func readResultProbe(r *jsontext.Reader, v *ResultProbe) {
+	if r.Object() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			switch string(key) {
+			case "protocolVersion":
+				jsontext.ReadRaw(r, &v.ProtocolVersion)
+			case "sessionId":
+				jsontext.ReadRaw(r, &v.SessionID)
+			case "stopReason":
+				jsontext.ReadRaw(r, &v.StopReason)
+			default:
+				r.SkipField(key, foldedResultProbe)
+			}
+		}
+	}
+}
+
+// foldedResultProbe reports whether a lower-cased key is one of ResultProbe's, lower-cased.
+func foldedResultProbe(key string) bool {
+	switch key {
+	case "protocolversion", "sessionid", "stopreason":
+		return true
+	}
+	return false
 }
 
 // ReadSessionNotification reads a whole SessionNotification into v as json.Unmarshal does, or fails r, for
@@ -186,7 +229,9 @@ func readUpdate(r *jsontext.Reader, v *Update) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "sessionUpdate":
-				r.StringField(&v.SessionUpdate)
+				if !r.Null() {
+					v.SessionUpdate = internUpdate(r.Str())
+				}
 			case "content":
 				jsontext.ReadRaw(r, &v.Content)
 			case "messageId":
@@ -445,7 +490,9 @@ func readContentBlock(r *jsontext.Reader, v *ContentBlock) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
-				r.StringField(&v.Type)
+				if !r.Null() {
+					v.Type = internBlock(r.Str())
+				}
 			case "text":
 				r.StringField(&v.Text)
 			case "data":
@@ -989,4 +1036,84 @@ func foldedPermissionRequest(key string) bool {
 		return true
 	}
 	return false
+}
+
+// internBlock returns the constant Block* equal to b, or b as a new string.
+func internBlock(b []byte) string {
+	switch string(b) {
+	case BlockText:
+		return BlockText
+	case BlockImage:
+		return BlockImage
+	case BlockAudio:
+		return BlockAudio
+	case BlockResourceLink:
+		return BlockResourceLink
+	case BlockResource:
+		return BlockResource
+	}
+	return string(b)
+}
+
+// internMethod returns the constant Method* equal to b, or b as a new string.
+func internMethod(b []byte) string {
+	switch string(b) {
+	case MethodInitialize:
+		return MethodInitialize
+	case MethodAuthenticate:
+		return MethodAuthenticate
+	case MethodSessionNew:
+		return MethodSessionNew
+	case MethodSessionLoad:
+		return MethodSessionLoad
+	case MethodSessionResume:
+		return MethodSessionResume
+	case MethodSessionPrompt:
+		return MethodSessionPrompt
+	case MethodSessionCancel:
+		return MethodSessionCancel
+	case MethodSessionUpdate:
+		return MethodSessionUpdate
+	case MethodRequestPermission:
+		return MethodRequestPermission
+	}
+	return string(b)
+}
+
+// internUpdate returns the constant Update* equal to b, or b as a new string.
+func internUpdate(b []byte) string {
+	switch string(b) {
+	case UpdateUserMessageChunk:
+		return UpdateUserMessageChunk
+	case UpdateAgentMessageChunk:
+		return UpdateAgentMessageChunk
+	case UpdateAgentThoughtChunk:
+		return UpdateAgentThoughtChunk
+	case UpdateToolCall:
+		return UpdateToolCall
+	case UpdateToolCallUpdate:
+		return UpdateToolCallUpdate
+	case UpdatePlan:
+		return UpdatePlan
+	case UpdateAvailableCommands:
+		return UpdateAvailableCommands
+	case UpdateCurrentMode:
+		return UpdateCurrentMode
+	case UpdateConfigOption:
+		return UpdateConfigOption
+	case UpdateSessionInfo:
+		return UpdateSessionInfo
+	case UpdateUsage:
+		return UpdateUsage
+	}
+	return string(b)
+}
+
+// internVersion returns the constant Version* equal to b, or b as a new string.
+func internVersion(b []byte) string {
+	switch string(b) {
+	case Version:
+		return Version
+	}
+	return string(b)
 }

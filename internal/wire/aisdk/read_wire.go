@@ -20,7 +20,9 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
-				r.StringField(&v.Type)
+				if !r.Null() {
+					v.Type = internType(r.Str())
+				}
 			case "id":
 				r.StringField(&v.ID)
 			case "delta":
@@ -209,4 +211,69 @@ func foldedFieldset(key string) bool {
 		return true
 	}
 	return false
+}
+
+// internType returns the constant Type* equal to b, or b as a new string.
+func internType(b []byte) string {
+	switch string(b) {
+	case TypeStart:
+		return TypeStart
+	case TypeFinish:
+		return TypeFinish
+	case TypeAbort:
+		return TypeAbort
+	case TypeStartStep:
+		return TypeStartStep
+	case TypeFinishStep:
+		return TypeFinishStep
+	case TypeResetStep:
+		return TypeResetStep
+	case TypeTextStart:
+		return TypeTextStart
+	case TypeTextDelta:
+		return TypeTextDelta
+	case TypeTextEnd:
+		return TypeTextEnd
+	case TypeReasoningStart:
+		return TypeReasoningStart
+	case TypeReasoningDelta:
+		return TypeReasoningDelta
+	case TypeReasoningEnd:
+		return TypeReasoningEnd
+	case TypeError:
+		return TypeError
+	case TypeToolInputStart:
+		return TypeToolInputStart
+	case TypeToolInputDelta:
+		return TypeToolInputDelta
+	case TypeToolInputAvailable:
+		return TypeToolInputAvailable
+	case TypeToolInputError:
+		return TypeToolInputError
+	case TypeToolOutputAvailable:
+		return TypeToolOutputAvailable
+	case TypeToolOutputError:
+		return TypeToolOutputError
+	case TypeToolOutputDenied:
+		return TypeToolOutputDenied
+	case TypeToolApprovalRequest:
+		return TypeToolApprovalRequest
+	case TypeToolApprovalResponse:
+		return TypeToolApprovalResponse
+	case TypeSourceURL:
+		return TypeSourceURL
+	case TypeSourceDocument:
+		return TypeSourceDocument
+	case TypeFile:
+		return TypeFile
+	case TypeReasoningFile:
+		return TypeReasoningFile
+	case TypeMessageMetadata:
+		return TypeMessageMetadata
+	case TypeCustom:
+		return TypeCustom
+	case TypeSteeringMessage:
+		return TypeSteeringMessage
+	}
+	return string(b)
 }

@@ -87,7 +87,7 @@ var FinishReasons = []string{
 // omitted when absent; the pointers tell an empty string from an absent
 // one where the schema requires the field.
 type Chunk struct {
-	Type string `json:"type"`
+	Type string `json:"type" wire:"intern=Type"`
 
 	// text-*, reasoning-* (required); data-* (optional)
 	ID    string  `json:"id,omitempty"`

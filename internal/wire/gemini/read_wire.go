@@ -392,7 +392,9 @@ func readProbe(r *jsontext.Reader, v *Probe) {
 					v.Type = nil
 				} else {
 					jsontext.Ensure(&v.Type)
-					r.StringField(v.Type)
+					if !r.Null() {
+						*v.Type = internType(r.Str())
+					}
 				}
 			case "timestamp":
 				if r.Null() {
@@ -454,7 +456,9 @@ func readMessage(r *jsontext.Reader, v *Message) {
 			case "timestamp":
 				r.StringField(&v.Timestamp)
 			case "role":
-				r.StringField(&v.Role)
+				if !r.Null() {
+					v.Role = internRole(r.Str())
+				}
 			case "content":
 				r.StringField(&v.Content)
 			case "delta":
@@ -665,7 +669,14 @@ func readStreamStats(r *jsontext.Reader, v *StreamStats) {
 			case "tool_calls":
 				jsontext.ReadInt(r, &v.ToolCalls)
 			case "models":
-				jsontext.ReadUnmarshaler(r, &v.Models)
+				if !r.Null() && r.Object() {
+					for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+						v.Models = append(v.Models, NamedModel{Name: string(key)})
+						if !r.Null() {
+							readModelStats(r, &v.Models[len(v.Models)-1].Stats)
+						}
+					}
+				}
 			default:
 				r.Skip()
 			}
@@ -824,7 +835,14 @@ func readSessionMetrics(r *jsontext.Reader, v *SessionMetrics) {
 		for key, ok := r.Key(); ok; key, ok = r.Key() {
 			switch string(key) {
 			case "models":
-				jsontext.ReadUnmarshaler(r, &v.Models)
+				if !r.Null() && r.Object() {
+					for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+						v.Models = append(v.Models, NamedMetrics{Name: string(key)})
+						if !r.Null() {
+							readModelMetrics(r, &v.Models[len(v.Models)-1].Metrics)
+						}
+					}
+				}
 			case "tools":
 				jsontext.ReadRaw(r, &v.Tools)
 			case "files":
@@ -968,4 +986,34 @@ func readTokenMetrics(r *jsontext.Reader, v *TokenMetrics) {
 			}
 		}
 	}
+}
+
+// internRole returns the constant Role* equal to b, or b as a new string.
+func internRole(b []byte) string {
+	switch string(b) {
+	case RoleUser:
+		return RoleUser
+	case RoleAssistant:
+		return RoleAssistant
+	}
+	return string(b)
+}
+
+// internType returns the constant Type* equal to b, or b as a new string.
+func internType(b []byte) string {
+	switch string(b) {
+	case TypeInit:
+		return TypeInit
+	case TypeMessage:
+		return TypeMessage
+	case TypeToolUse:
+		return TypeToolUse
+	case TypeToolResult:
+		return TypeToolResult
+	case TypeError:
+		return TypeError
+	case TypeResult:
+		return TypeResult
+	}
+	return string(b)
 }

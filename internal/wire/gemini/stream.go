@@ -54,7 +54,7 @@ type Head struct {
 // Probe is what a decoder reads of a stream-json line first: its type,
 // and whether it has a timestamp (a line of another format has none).
 type Probe struct {
-	Type      *string          `json:"type"`
+	Type      *string          `json:"type" wire:"intern=Type"`
 	Timestamp *json.RawMessage `json:"timestamp"`
 }
 
@@ -71,7 +71,7 @@ type Init struct {
 type Message struct {
 	Type      string `json:"type"`
 	Timestamp string `json:"timestamp"`
-	Role      string `json:"role"`
+	Role      string `json:"role" wire:"intern=Role"`
 	Content   string `json:"content"`
 	Delta     *bool  `json:"delta,omitempty"`
 }
@@ -146,6 +146,8 @@ type ModelStats struct {
 
 // Models are the per-model counts of StreamStats, in their order on the
 // wire (a JSON object, whose key order a Go map would lose).
+//
+//wire:members
 type Models []NamedModel
 
 // NamedModel is one entry of Models.
@@ -278,6 +280,8 @@ type SessionMetrics struct {
 }
 
 // MetricsModels are SessionMetrics.models in their order on the wire.
+//
+//wire:members
 type MetricsModels []NamedMetrics
 
 // NamedMetrics is one model's metrics.

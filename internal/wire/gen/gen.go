@@ -31,7 +31,8 @@ const (
 	kStruct
 	kPtr
 	kSlice
-	kAnon // a struct type written in the field's declaration
+	kAnon    // a struct type written in the field's declaration
+	kMembers // a slice type marked wire:members
 )
 
 // typ is a field's type.
@@ -40,6 +41,8 @@ type typ struct {
 	name string // the Go type, as written
 	elem *typ   // of a pointer or slice
 	st   *ast.StructType
+	// of kMembers: the element struct, its key field, its value field
+	members [3]string
 }
 
 // field is a field of a struct as encoding/json sees it: embedded
@@ -58,7 +61,8 @@ type generator struct {
 	structs map[string]*ast.StructType
 	order   []string // the struct types, in declaration order
 	unm     map[string]bool
-	consts  [][2]string // the string constants: name, value
+	members map[string]*ast.ArrayType // the slice types marked wire:members
+	consts  [][2]string               // the string constants: name, value
 	interns map[string]bool
 }
 
@@ -70,7 +74,7 @@ func Generate(dir string) ([]byte, error) {
 		return nil, err
 	}
 	slices.Sort(names)
-	g := &generator{structs: map[string]*ast.StructType{}, unm: map[string]bool{}, interns: map[string]bool{}}
+	g := &generator{structs: map[string]*ast.StructType{}, unm: map[string]bool{}, members: map[string]*ast.ArrayType{}, interns: map[string]bool{}}
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == Out {
 			continue
@@ -79,7 +83,7 @@ func Generate(dir string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
 			return nil, err
 		}
@@ -143,6 +147,9 @@ func (g *generator) collect(f *ast.File) {
 			for _, s := range d.Specs {
 				switch s := s.(type) {
 				case *ast.TypeSpec:
+					if at, ok := s.Type.(*ast.ArrayType); ok && at.Len == nil && (directive(d.Doc, "wire:members") || directive(s.Doc, "wire:members")) {
+						g.members[s.Name.Name] = at
+					}
 					if st, ok := s.Type.(*ast.StructType); ok && s.TypeParams == nil && s.Assign == 0 {
 						g.structs[s.Name.Name] = st
 						g.order = append(g.order, s.Name.Name)
@@ -298,6 +305,9 @@ func (g *generator) resolve(e ast.Expr) (*typ, error) {
 		case "any":
 			return &typ{kind: kAny, name: name}, nil
 		}
+		if at, ok := g.members[e.Name]; ok {
+			return g.membersType(name, at)
+		}
 		if g.unm[e.Name] {
 			return &typ{kind: kUnm, name: name}, nil
 		}
@@ -334,6 +344,43 @@ func (g *generator) resolve(e ast.Expr) (*typ, error) {
 		return &typ{kind: kSlice, name: name, elem: elem}, nil
 	}
 	return nil, fmt.Errorf("type %s is not read", name)
+}
+
+// directive reports whether the comment group has the line //d.
+func directive(doc *ast.CommentGroup, d string) bool {
+	if doc == nil {
+		return false
+	}
+	for _, c := range doc.List {
+		if c.Text == "//"+d {
+			return true
+		}
+	}
+	return false
+}
+
+// membersType returns the type of a slice type marked wire:members,
+// whose elements are structs of two fields: a string, the member's key,
+// and the member's value.
+func (g *generator) membersType(name string, at *ast.ArrayType) (*typ, error) {
+	elem, ok := at.Elt.(*ast.Ident)
+	st := g.structs[elemName(elem, ok)]
+	if st == nil || len(st.Fields.List) != 2 || len(st.Fields.List[0].Names) != 1 || len(st.Fields.List[1].Names) != 1 ||
+		types.ExprString(st.Fields.List[0].Type) != "string" {
+		return nil, fmt.Errorf("type %s: wire:members wants a slice of a struct of two fields, the first a string", name)
+	}
+	value, err := g.resolve(st.Fields.List[1].Type)
+	if err != nil {
+		return nil, err
+	}
+	return &typ{kind: kMembers, name: name, elem: value, members: [3]string{elem.Name, st.Fields.List[0].Names[0].Name, st.Fields.List[1].Names[0].Name}}, nil
+}
+
+func elemName(id *ast.Ident, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return id.Name
 }
 
 // readerName returns the name of the reader of struct s.
@@ -491,6 +538,17 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth
 			return err
 		}
 		w.WriteString("}\n")
+	case kMembers:
+		// As the type's UnmarshalJSON: null leaves it, and each member
+		// of an object is appended, in order, its value decoded into a
+		// new element. Keys with escapes or outside ASCII go to
+		// encoding/json.
+		el, key, val := t.members[0], t.members[1], t.members[2]
+		fmt.Fprintf(w, "if !r.Null() && r.Object() {\nfor key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {\n%s = append(%s, %s{%s: string(key)})\n", x, x, el, key)
+		if err := g.read(w, fmt.Sprintf("%s[len(%s)-1].%s", x, x, val), t.elem, "", depth); err != nil {
+			return err
+		}
+		w.WriteString("}\n}\n")
 	}
 	return nil
 }

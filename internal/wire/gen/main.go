@@ -18,8 +18,9 @@
 //
 // The field types read are string, bool, the signed integers, float64,
 // json.RawMessage, any, the package's struct types (embedded ones
-// flattened as encoding/json does), types of the package with an
-// UnmarshalJSON method, and pointers to and slices of those. Anything
+// flattened as encoding/json does, and struct types written in a field's
+// declaration), types of the package with an UnmarshalJSON method (which
+// get the value's text), and pointers to and slices of those. Anything
 // else is an error: the declaration needs a type the generator learns
 // first.
 //
@@ -27,10 +28,19 @@
 //
 //	wire:"intern=Prefix"
 //
-// on a string field makes its reader return the package's string
+// on a field of strings makes its reader return the package's string
 // constant whose name starts with Prefix when the value equals one (no
 // allocation for a closed vocabulary of type strings), a new string
-// otherwise.
+// otherwise. One comment directive marks a type:
+//
+//	//wire:members
+//
+// on a slice type of a struct of two fields (a string, then a value)
+// whose UnmarshalJSON reads a JSON object in order: null leaves it, each
+// member is appended as an element, its key the string, its value
+// decoded into a new element's second field. The generated reader reads
+// it so, with no call to UnmarshalJSON, which stays for encoding/json; the
+// package's tests check that the two agree.
 package main
 
 import (

@@ -20,7 +20,9 @@ func readLine(r *jsontext.Reader, v *Line) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
-				r.StringField(&v.Type)
+				if !r.Null() {
+					v.Type = internType(r.Str())
+				}
 			case "timestamp":
 				if r.Null() {
 					v.Timestamp = nil
@@ -78,7 +80,9 @@ func readPart(r *jsontext.Reader, v *Part) {
 			case "sessionID":
 				r.StringField(&v.SessionID)
 			case "type":
-				r.StringField(&v.Type)
+				if !r.Null() {
+					v.Type = internPart(r.Str())
+				}
 			case "text":
 				r.StringField(&v.Text)
 			case "time":
@@ -367,4 +371,40 @@ func readExitMetadata(r *jsontext.Reader, v *ExitMetadata) {
 			}
 		}
 	}
+}
+
+// internPart returns the constant Part* equal to b, or b as a new string.
+func internPart(b []byte) string {
+	switch string(b) {
+	case PartStepStart:
+		return PartStepStart
+	case PartText:
+		return PartText
+	case PartReasoning:
+		return PartReasoning
+	case PartTool:
+		return PartTool
+	case PartStepFinish:
+		return PartStepFinish
+	}
+	return string(b)
+}
+
+// internType returns the constant Type* equal to b, or b as a new string.
+func internType(b []byte) string {
+	switch string(b) {
+	case TypeStepStart:
+		return TypeStepStart
+	case TypeText:
+		return TypeText
+	case TypeReasoning:
+		return TypeReasoning
+	case TypeToolUse:
+		return TypeToolUse
+	case TypeStepFinish:
+		return TypeStepFinish
+	case TypeError:
+		return TypeError
+	}
+	return string(b)
 }

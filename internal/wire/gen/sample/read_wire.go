@@ -233,6 +233,15 @@ func readEvent(r *jsontext.Reader, v *Event) {
 					}
 					v.Anons = jsontext.NotNil(s0)
 				}
+			case "members":
+				if !r.Null() && r.Object() {
+					for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+						v.Members = append(v.Members, Member{Key: string(key)})
+						if !r.Null() {
+							readUsage(r, &v.Members[len(v.Members)-1].Value)
+						}
+					}
+				}
 			case "Untagged":
 				r.StringField(&v.Untagged)
 			default:
@@ -245,7 +254,7 @@ func readEvent(r *jsontext.Reader, v *Event) {
 // foldedEvent reports whether a lower-cased key is one of Event's, lower-cased.
 func foldedEvent(key string) bool {
 	switch key {
-	case "type", "text", "final", "n", "small", "int", "f", "opt", "opt_n", "opt_b", "opt_f", "raw", "opt_raw", "raws", "any", "names", "types", "usage", "opt_usage", "parts", "ptr_parts", "grid", "words", "opt_words", "anon", "anons", "untagged":
+	case "type", "text", "final", "n", "small", "int", "f", "opt", "opt_n", "opt_b", "opt_f", "raw", "opt_raw", "raws", "any", "names", "types", "usage", "opt_usage", "parts", "ptr_parts", "grid", "words", "opt_words", "anon", "anons", "members", "untagged":
 		return true
 	}
 	return false
@@ -391,6 +400,41 @@ func readTail(r *jsontext.Reader, v *Tail) {
 func foldedTail(key string) bool {
 	switch key {
 	case "both", "pick", "extra":
+		return true
+	}
+	return false
+}
+
+// ReadMember reads a whole Member into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadMember(r *jsontext.Reader, v *Member) bool {
+	if !r.Null() {
+		readMember(r, v)
+	}
+	return !r.Failed()
+}
+
+func readMember(r *jsontext.Reader, v *Member) {
+	if r.Object() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			switch string(key) {
+			case "Key":
+				r.StringField(&v.Key)
+			case "Value":
+				if !r.Null() {
+					readUsage(r, &v.Value)
+				}
+			default:
+				r.SkipField(key, foldedMember)
+			}
+		}
+	}
+}
+
+// foldedMember reports whether a lower-cased key is one of Member's, lower-cased.
+func foldedMember(key string) bool {
+	switch key {
+	case "key", "value":
 		return true
 	}
 	return false

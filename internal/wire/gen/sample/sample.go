@@ -6,6 +6,7 @@ package sample
 //go:generate go run ..
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -53,6 +54,7 @@ type Event struct {
 	Anons []struct {
 		K int64 `json:"k"`
 	} `json:"anons"`
+	Members  Members `json:"members"`
 	Untagged string
 	Skipped  string `json:"-"`
 }
@@ -111,4 +113,60 @@ func (w *Words) UnmarshalJSON(b []byte) error {
 // MarshalJSON writes the words as one string.
 func (w Words) MarshalJSON() ([]byte, error) {
 	return json.Marshal(strings.Join(w, " "))
+}
+
+// Members is an object read in order, its members kept as elements.
+//
+//wire:members
+type Members []Member
+
+// Member is one member of Members.
+type Member struct {
+	Key   string
+	Value Usage
+}
+
+// UnmarshalJSON appends the members of an object, each value decoded into
+// a new element; null leaves m.
+func (m *Members) UnmarshalJSON(b []byte) error {
+	if string(bytes.TrimSpace(b)) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return errors.New("members: not an object")
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		e := Member{Key: t.(string)}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err
+		}
+		if err := json.Unmarshal(raw, &e.Value); err != nil {
+			return err
+		}
+		*m = append(*m, e)
+	}
+	return nil
+}
+
+// MarshalJSON writes the members as an object, in order.
+func (m Members) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, e := range m {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, _ := json.Marshal(e.Key)
+		v, err := json.Marshal(e.Value)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}'), nil
 }

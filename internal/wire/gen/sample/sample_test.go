@@ -20,6 +20,7 @@ var seeds = []string{
 	`{"parts":[{"partId":"p","kind":"k","createdAt":5,"Pick":"h","extra":"e","Both":"b"},null,{}],"ptr_parts":[null,{"kind":"x"}],"grid":[[1,2],[],null]}`,
 	`{"words":"a b  c","opt_words":"d e","Untagged":"u","-":"dash","Skipped":"no","hidden":"no"}`,
 	`{"anon":{"iD":"a","deep":{"n":1,"x":2},"deep":null},"anons":[{"k":1},{"K":2}]}`, `{"anon":{"id":"a"}}`, `{"anon":null,"anons":null}`,
+	`{"members":{"a":{"input":1},"b":null,"a":{"output":2}},"members":{"C":{}}}`, `{"members":{"\u0061":{}}}`, `{"members":{"a":1}}`, `{"members":[]}`,
 	`{"words":null,"opt_words":null,"raw":null,"any":null,"names":null,"usage":null,"opt_usage":null}`,
 	`{"parts":[{"kind":"a","partId":"1"},{"kind":"b"}],"parts":[{"extra":"x"}],"parts":[{},{}]}`,
 	`{"n":1,"n":null,"text":"a","text":null,"opt":"x","opt":null,"usage":{"input":1},"usage":{"output":2}}`,
@@ -89,6 +90,7 @@ func full(t testing.TB) []byte {
 		Usage: Usage{Input: 1, Output: 2}, OptUsage: &Usage{Input: 3},
 		Parts:    []Part{{Head: Head{CreatedAt: &one, Pick: "p"}, Tail: Tail{Extra: "e"}, PartID: "id", Kind: "k"}},
 		PtrParts: []*Part{{Kind: "k"}}, Grid: [][]int64{{1}, {}}, Words: Words{"w"}, OptWords: &Words{"v"},
+		Members:  Members{{Key: "k", Value: Usage{Input: 1}}},
 		Untagged: "u",
 	}
 	out, err := json.Marshal(e)
