@@ -92,4 +92,3 @@ func FuzzGeneratedReaders(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { compareAll(t, data) })
 }
-
