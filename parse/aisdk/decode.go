@@ -200,7 +200,16 @@ func (d *Decoder) decode(data []byte) error {
 		d.flushSources()
 	}
 	agent := d.cfg.Agent
-	raw := func() json.RawMessage { return jsontext.Compact(data) }
+	// data decoded: it is valid JSON, which CompactValid compacts as
+	// json.Compact does, returning data itself (borrowed: copied here)
+	// when it has no white space to drop.
+	raw := func() json.RawMessage {
+		c := jsontext.CompactValid(data)
+		if len(c) == len(data) {
+			c = bytes.Clone(c)
+		}
+		return c
+	}
 	switch c.Type {
 	case wire.TypeStart:
 		d.emit(&event.SessionStart{Agent: agent, Meta: raw(), MetaKind: MetaKind})

@@ -195,7 +195,7 @@ func (d *Decoder) decode(line []byte) error {
 		d.ended = p.Reason != wire.ReasonToolCalls
 		d.st.Emit(end)
 	case wire.TypeError:
-		msg, typ := errorText(l.Error)
+		msg, typ := errorText(&d.jr, l.Error)
 		d.st.Emit(&event.Error{Agent: agent, Message: msg, Type: typ, Fatal: true, Raw: json.RawMessage(bytes.Clone(line))})
 		if d.step {
 			// The error ended the open step.
@@ -218,10 +218,10 @@ func (d *Decoder) session(id string) {
 
 // errorText returns an error line's message (data.message, else its name)
 // and type (its name).
-func errorText(e *wire.Error) (msg, typ string) {
+func errorText(jr *jsontext.Reader, e *wire.Error) (msg, typ string) {
 	var data wire.ErrorData
 	if len(e.Data) > 0 {
-		_ = json.Unmarshal(e.Data, &data) // a data without message leaves the name
+		_ = jsontext.Decode(jr, e.Data, &data, wire.ReadErrorData) // a data without message leaves the name
 	}
 	msg = data.Message
 	if msg == "" {
