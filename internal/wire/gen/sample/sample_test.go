@@ -11,7 +11,7 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
-// seeds cover each kind of field, null, duplicates, case-insensitive
+// seeds cover each kind of field, null, repeated keys, case-insensitive
 // keys, wrong types and bad syntax.
 var seeds = []string{
 	`{"type":"text","text":"a\nb\u00e9\ud800","final":true,"n":-12,"small":127,"int":3,"f":1.5e3}`,
