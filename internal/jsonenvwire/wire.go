@@ -5,6 +5,8 @@
 // the xml format shares, are package internal/agentmeta's.
 package jsonenvwire
 
+//go:generate go run ../wire/gen
+
 import "encoding/json"
 
 // The envelope's type strings.
@@ -27,7 +29,7 @@ const (
 // Envelope is one message as it appears on the wire. Optional extras are
 // pointers so that absent and zero differ.
 type Envelope struct {
-	Type  string `json:"type"`
+	Type  string `json:"type" wire:"intern=Type"`
 	Agent string `json:"agent"`
 	Final bool   `json:"final"`
 	Delta string `json:"delta"`

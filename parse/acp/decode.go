@@ -40,6 +40,7 @@ type Config struct {
 // Decoder reads an ACP agent's output, or a two-way transcript, and
 // yields canonical events. See the package documentation.
 type Decoder struct {
+	jr    jsontext.Reader // reads the wire structs in one pass
 	cfg   Config
 	lines *frame.Lines
 	st    decoderstate.State
@@ -192,12 +193,8 @@ func (d *Decoder) decode(line []byte) error {
 	if line[0] != '{' {
 		return d.errorf(event.ErrSyntax, "expected a JSON object")
 	}
-	var probe struct {
-		wire.Message
-		Dir *string         `json:"dir"`
-		Msg json.RawMessage `json:"msg"`
-	}
-	if err := json.Unmarshal(line, &probe); err != nil {
+	var probe wire.Probe
+	if err := jsontext.Decode(&d.jr, line, &probe, wire.ReadProbe); err != nil {
 		if !json.Valid(line) {
 			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
 		}
@@ -217,7 +214,7 @@ func (d *Decoder) decode(line []byte) error {
 		}
 		msg = bytes.TrimSpace(probe.Msg)
 		m = wire.Message{}
-		if len(msg) == 0 || msg[0] != '{' || json.Unmarshal(msg, &m) != nil {
+		if len(msg) == 0 || msg[0] != '{' || jsontext.Decode(&d.jr, msg, &m, wire.ReadMessage) != nil {
 			return d.errorf(event.ErrSyntax, "transcript line whose msg is not a JSON-RPC message; skipped")
 		}
 	}
@@ -285,7 +282,7 @@ func (d *Decoder) client(m *wire.Message, msg []byte) error {
 	case wire.MethodSessionPrompt:
 		d.active, d.ended = true, false
 		var p wire.PromptRequest
-		if json.Unmarshal(m.Params, &p) != nil {
+		if jsontext.Decode(&d.jr, m.Params, &p, wire.ReadPromptRequest) != nil {
 			d.unknown(m.Method, msg)
 			return d.errorf(event.ErrSyntax, "session/prompt whose params are not a prompt request; kept as unknown")
 		}
@@ -364,7 +361,7 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 	method, known := d.requests[string(m.ID)]
 	delete(d.requests, string(m.ID))
 	if !known {
-		method = responseMethod(m)
+		method = methodOf(&d.jr, m)
 	}
 	if m.Error != nil {
 		// A failed initialize, session/new or prompt ends the run; an
@@ -389,7 +386,7 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 		return nil
 	case wire.MethodSessionNew, wire.MethodSessionLoad, wire.MethodSessionResume:
 		var r wire.NewSessionResponse
-		if json.Unmarshal(m.Result, &r) != nil {
+		if jsontext.Decode(&d.jr, m.Result, &r, wire.ReadNewSessionResponse) != nil {
 			d.unknown(method, msg)
 			return d.errorf(event.ErrSyntax, "%s response whose result is not a session; kept as unknown", method)
 		}
@@ -407,7 +404,7 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 		return nil
 	case wire.MethodSessionPrompt:
 		var r wire.PromptResponse
-		if json.Unmarshal(m.Result, &r) != nil {
+		if jsontext.Decode(&d.jr, m.Result, &r, wire.ReadPromptResponse) != nil {
 			d.unknown(method, msg)
 			return d.errorf(event.ErrSyntax, "session/prompt response whose result is not a prompt response; kept as unknown")
 		}
@@ -441,15 +438,17 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 // responseMethod tells which request a response answers from its result
 // alone, for an agent's output without the client's requests.
 func responseMethod(m *wire.Message) string {
+	var jr jsontext.Reader
+	return methodOf(&jr, m)
+}
+
+// methodOf is responseMethod reading with jr.
+func methodOf(jr *jsontext.Reader, m *wire.Message) string {
 	if m.Result == nil {
 		return ""
 	}
-	var r struct {
-		ProtocolVersion json.RawMessage `json:"protocolVersion"`
-		SessionID       json.RawMessage `json:"sessionId"`
-		StopReason      json.RawMessage `json:"stopReason"`
-	}
-	if json.Unmarshal(m.Result, &r) != nil {
+	var r wire.ResultProbe
+	if jsontext.Decode(jr, m.Result, &r, wire.ReadResultProbe) != nil {
 		return "response"
 	}
 	switch {
@@ -482,7 +481,7 @@ func model(r *wire.NewSessionResponse) string {
 func (d *Decoder) update(m *wire.Message, msg []byte) error {
 	var n wire.SessionNotification
 	var u wire.Update
-	if json.Unmarshal(m.Params, &n) != nil || json.Unmarshal(n.Update, &u) != nil {
+	if jsontext.Decode(&d.jr, m.Params, &n, wire.ReadSessionNotification) != nil || jsontext.Decode(&d.jr, n.Update, &u, wire.ReadUpdate) != nil {
 		d.unknown(m.Method, msg)
 		return d.errorf(event.ErrSyntax, "session/update whose params are not a session notification; kept as unknown")
 	}
@@ -494,7 +493,7 @@ func (d *Decoder) update(m *wire.Message, msg []byte) error {
 	case wire.UpdateAgentMessageChunk, wire.UpdateAgentThoughtChunk:
 		d.activity()
 		var c wire.ContentBlock
-		if json.Unmarshal(u.Content, &c) != nil || c.Type != wire.BlockText {
+		if jsontext.Decode(&d.jr, u.Content, &c, wire.ReadContentBlock) != nil || c.Type != wire.BlockText {
 			d.unknown(u.SessionUpdate, msg) // an image, audio or resource chunk
 			return nil
 		}
@@ -506,7 +505,7 @@ func (d *Decoder) update(m *wire.Message, msg []byte) error {
 	case wire.UpdateUserMessageChunk:
 		d.activity() // the prompt of a turn its response ends
 		var c wire.ContentBlock
-		if d.held != nil && json.Unmarshal(u.Content, &c) == nil && c.Type == wire.BlockText && d.holds(c.Text) {
+		if d.held != nil && jsontext.Decode(&d.jr, u.Content, &c, wire.ReadContentBlock) == nil && c.Type == wire.BlockText && d.holds(c.Text) {
 			d.held.Prompt += c.Text
 			return nil
 		}
@@ -668,7 +667,7 @@ func (d *Decoder) finishTool(id string, t *tool, done bool) {
 	_ = json.Unmarshal(t.content, &items) // content that is no list holds nothing to read
 	for _, raw := range items {
 		var c wire.ToolCallContent
-		if json.Unmarshal(raw, &c) != nil {
+		if jsontext.Decode(&d.jr, raw, &c, wire.ReadToolCallContent) != nil {
 			continue
 		}
 		switch c.Type {

@@ -37,6 +37,7 @@ type Config struct {
 // Decoder reads an AG-UI event stream and yields canonical events. See
 // the package documentation for the grammar and tolerance rules.
 type Decoder struct {
+	jr   jsontext.Reader // reads the wire structs in one pass
 	cfg  Config
 	sse  *frame.SSE
 	st   decoderstate.State
@@ -180,7 +181,7 @@ func (d *Decoder) decode(m frame.Message) {
 	}
 	data, col, warn := d.utf8.Fix(data)
 	var h wire.Header
-	if err := json.Unmarshal(data, &h); err != nil {
+	if err := jsontext.Decode(&d.jr, data, &h, wire.ReadHeader); err != nil {
 		d.st.Problem(d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err)))
 		return
 	}
@@ -230,19 +231,19 @@ func (d *Decoder) event(typ string, data []byte) error {
 	switch typ {
 	case wire.RunStarted:
 		var e wire.RunStartedEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadRunStartedEvent); err != nil {
 			return err
 		}
 		return d.runStarted(&e)
 	case wire.RunFinished:
 		var e wire.RunFinishedEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadRunFinishedEvent); err != nil {
 			return err
 		}
 		d.runFinished(&e)
 	case wire.RunError:
 		var e wire.RunErrorEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadRunErrorEvent); err != nil {
 			return err
 		}
 		// What the error cut short is what arrived of it: the client
@@ -253,7 +254,7 @@ func (d *Decoder) event(typ string, data []byte) error {
 		d.endRun()
 	case wire.StepStarted:
 		var e wire.StepStartedEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadStepStartedEvent); err != nil {
 			return err
 		}
 		st := step{d.agent(e.SubagentRunID), e.StepName}
@@ -265,7 +266,7 @@ func (d *Decoder) event(typ string, data []byte) error {
 		d.emit(&event.TurnStart{Agent: st.agent, MessageID: e.StepName})
 	case wire.StepFinished:
 		var e wire.StepFinishedEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadStepFinishedEvent); err != nil {
 			return err
 		}
 		st := step{d.agent(e.SubagentRunID), e.StepName}
@@ -275,7 +276,7 @@ func (d *Decoder) event(typ string, data []byte) error {
 		d.emit(&event.TurnEnd{Agent: st.agent, MessageID: e.StepName})
 	case wire.TextMessageStart:
 		var e wire.TextMessageStartEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadTextMessageStartEvent); err != nil {
 			return err
 		}
 		role := deref(e.Role)
@@ -287,29 +288,29 @@ func (d *Decoder) event(typ string, data []byte) error {
 		return d.startMessage(e.MessageID, d.agent(e.SubagentRunID), event.Text)
 	case wire.TextMessageContent, wire.ReasoningMessageContent:
 		var e wire.TextMessageContentEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadTextMessageContentEvent); err != nil {
 			return err
 		}
 		return d.content(typ, e.MessageID, e.SubagentRunID, e.Delta, data)
 	case wire.TextMessageEnd, wire.ReasoningMessageEnd:
 		var e wire.TextMessageEndEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadTextMessageEndEvent); err != nil {
 			return err
 		}
 		return d.endMessage(typ, e.MessageID, e.SubagentRunID, data)
 	case wire.ReasoningMessageStart:
 		var e wire.ReasoningMessageStartEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadReasoningMessageStartEvent); err != nil {
 			return err
 		}
 		return d.startMessage(e.MessageID, d.agent(e.SubagentRunID), event.Thinking)
 	case wire.ReasoningStart, wire.ReasoningEnd:
 		// A span of reasoning: its messages carry the content.
 		var e wire.ReasoningStartEvent
-		return json.Unmarshal(data, &e)
+		return jsontext.Decode(&d.jr, data, &e, wire.ReadReasoningStartEvent)
 	case wire.ReasoningEncryptedValue:
 		var e wire.ReasoningEncryptedValueEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadReasoningEncryptedValueEvent); err != nil {
 			return err
 		}
 		if m := d.msg[e.EntityID]; m != nil && e.Subtype == wire.EncryptedMessage && m.kind == event.Thinking {
@@ -319,19 +320,19 @@ func (d *Decoder) event(typ string, data []byte) error {
 		d.unknown(typ, e.SubagentRunID, data)
 	case wire.ToolCallStart:
 		var e wire.ToolCallStartEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadToolCallStartEvent); err != nil {
 			return err
 		}
 		return d.startCall(e.ToolCallID, e.ToolCallName, d.agent(e.SubagentRunID))
 	case wire.ToolCallArgs:
 		var e wire.ToolCallArgsEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadToolCallArgsEvent); err != nil {
 			return err
 		}
 		return d.args(e.ToolCallID, e.Delta, e.SubagentRunID)
 	case wire.ToolCallEnd:
 		var e wire.ToolCallEndEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadToolCallEndEvent); err != nil {
 			return err
 		}
 		if d.call[e.ToolCallID] == nil {
@@ -340,13 +341,13 @@ func (d *Decoder) event(typ string, data []byte) error {
 		d.endCall(e.ToolCallID, false)
 	case wire.ToolCallResult:
 		var e wire.ToolCallResultEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadToolCallResultEvent); err != nil {
 			return err
 		}
 		return d.result(&e)
 	case wire.TextMessageChunk:
 		var e wire.TextMessageChunkEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadTextMessageChunkEvent); err != nil {
 			return err
 		}
 		if r := deref(e.Role); r != "" && r != wire.RoleAssistant {
@@ -356,19 +357,19 @@ func (d *Decoder) event(typ string, data []byte) error {
 		return d.chunk(event.Text, e.SubagentRunID, e.MessageID, e.Delta)
 	case wire.ReasoningMessageChunk:
 		var e wire.ReasoningMessageChunkEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadReasoningMessageChunkEvent); err != nil {
 			return err
 		}
 		return d.chunk(event.Thinking, e.SubagentRunID, e.MessageID, e.Delta)
 	case wire.ToolCallChunk:
 		var e wire.ToolCallChunkEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadToolCallChunkEvent); err != nil {
 			return err
 		}
 		return d.toolChunk(&e)
 	case wire.SubagentStarted:
 		var e wire.SubagentStartedEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadSubagentStartedEvent); err != nil {
 			return err
 		}
 		parent := d.main
@@ -381,7 +382,7 @@ func (d *Decoder) event(typ string, data []byte) error {
 		})
 	case wire.SubagentFinished:
 		var e wire.SubagentFinishedEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadSubagentFinishedEvent); err != nil {
 			return err
 		}
 		var result string
@@ -391,18 +392,18 @@ func (d *Decoder) event(typ string, data []byte) error {
 		d.emit(&event.RunEnd{Agent: e.SubagentRunID, Result: result})
 	case wire.SubagentError:
 		var e wire.SubagentErrorEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadSubagentErrorEvent); err != nil {
 			return err
 		}
 		d.emit(&event.Error{Agent: e.SubagentRunID, Message: e.Message, Type: deref(e.Code), Fatal: true, Raw: jsontext.Compact(data)})
 		d.emit(&event.RunEnd{Agent: e.SubagentRunID, IsError: true})
 	case wire.Custom:
 		var e wire.CustomEvent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadCustomEvent); err != nil {
 			return err
 		}
 		var v wire.ErrorValue
-		if e.Name == wire.CustomError && json.Unmarshal(e.Value, &v) == nil {
+		if e.Name == wire.CustomError && jsontext.Decode(&d.jr, e.Value, &v, wire.ReadErrorValue) == nil {
 			d.emit(&event.Error{Agent: d.agent(e.SubagentRunID), Message: v.Message, Type: v.Type, Fatal: v.Fatal, Raw: jsontext.Compact(data)})
 			return nil
 		}
@@ -445,7 +446,7 @@ func (d *Decoder) legacyThinking(typ string, data []byte) error {
 		return d.startMessage(id, d.main, event.Thinking)
 	case wire.LegacyThinkingTextMessageContent:
 		var e wire.LegacyThinkingContent
-		if err := json.Unmarshal(data, &e); err != nil {
+		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadLegacyThinkingContent); err != nil {
 			return err
 		}
 		if d.msg[id] == nil {

@@ -43,6 +43,7 @@ type Config struct {
 // Decoder reads a UI message stream and yields canonical events. See the
 // package documentation for the grammar and tolerance rules.
 type Decoder struct {
+	jr  jsontext.Reader // reads the wire structs in one pass
 	cfg Config
 	sse *frame.SSE
 	st  decoderstate.State
@@ -187,7 +188,7 @@ func (d *Decoder) decode(data []byte) error {
 		return nil
 	}
 	var c wire.Chunk
-	if err := json.Unmarshal(data, &c); err != nil {
+	if err := jsontext.Decode(&d.jr, data, &c, wire.ReadChunk); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return d.errorf(event.ErrSyntax, "chunk: %s", jsontext.Problem(err))
@@ -199,7 +200,16 @@ func (d *Decoder) decode(data []byte) error {
 		d.flushSources()
 	}
 	agent := d.cfg.Agent
-	raw := func() json.RawMessage { return jsontext.Compact(data) }
+	// data decoded: it is valid JSON, which CompactValid compacts as
+	// json.Compact does, returning data itself (borrowed: copied here)
+	// when it has no white space to drop.
+	raw := func() json.RawMessage {
+		c := jsontext.CompactValid(data)
+		if len(c) == len(data) {
+			c = bytes.Clone(c)
+		}
+		return c
+	}
 	switch c.Type {
 	case wire.TypeStart:
 		d.emit(&event.SessionStart{Agent: agent, Meta: raw(), MetaKind: MetaKind})

@@ -120,7 +120,8 @@ func TestReadResult(t *testing.T) {
 // readLine too, which would otherwise skip it.
 func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
-	eventtest.ReadsEveryField(t, "read.go", Line{})
+	var d Decoder
+	eventtest.ReadsEveryField(t, d.readLine, ".uuid") // Line.UUID: nothing reads it (wire.go)
 	// and the list SkipUnknown checks keys against:
 	for _, name := range jsontext.FieldNames(Line{}) {
 		if !isLineField(name) {

@@ -108,7 +108,15 @@ func FuzzReadLine(f *testing.F) { eventtest.FuzzOnePass(f, lineSeeds(f), compare
 // read by read.go too, which would otherwise skip it.
 func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
-	eventtest.ReadsEveryField(t, "read.go", wireLine{}, Usage{}, wireItem{}, fileUpdateChange{}, mcpResult{}, TodoItem{}, errorMessage{})
+	var d Decoder
+	eventtest.ReadsEveryField(t, d.readLineFields)
+	eventtest.ReadsEveryField(t, func(r *jsontext.Reader, it *wireItem) bool {
+		var l wireLine
+		d = Decoder{}
+		d.readItem(r, &l)
+		*it = d.lit
+		return !r.Failed()
+	})
 }
 
 // agentStates are agents_states values, odd ones included.

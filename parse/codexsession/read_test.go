@@ -55,5 +55,5 @@ func FuzzReadLine(f *testing.F) { eventtest.FuzzOnePass(f, lineSeeds(f), compare
 // read by read.go too, which would otherwise skip it.
 func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
-	eventtest.ReadsEveryField(t, "read.go", line{}, payload{}, textPart{}, completedItem{}, tokenInfo{}, taskError{})
+	eventtest.ReadsEveryField(t, readLine)
 }

@@ -39,6 +39,7 @@ const maxTools = 1024
 // Decoder reads Gemini CLI stream-json (or json) output and yields
 // canonical events. See the package documentation.
 type Decoder struct {
+	jr    jsontext.Reader // reads the wire structs in one pass
 	cfg   Config
 	lines *frame.Lines
 	st    decoderstate.State
@@ -304,10 +305,10 @@ func (d *Decoder) closeText() {
 
 // decode handles one stream-json line.
 func (d *Decoder) decode(line []byte) error {
-	var h struct {
-		Type *string `json:"type"`
-	}
-	if err := json.Unmarshal(line, &h); err != nil {
+	// One pass reads the type and the timestamp: the timestamp, raw,
+	// cannot fail a line whose type reads.
+	var h gemini.Probe
+	if err := jsontext.Decode(&d.jr, line, &h, gemini.ReadProbe); err != nil {
 		if _, ok := err.(*json.UnmarshalTypeError); ok && line[0] == '{' {
 			d.unknown("", line)
 			return d.errorf(event.ErrSyntax, "a line whose type is not a string; kept as unknown")
@@ -329,11 +330,7 @@ func (d *Decoder) decode(line []byte) error {
 		d.unknown(typ, line)
 		return nil
 	}
-	var ts struct {
-		Timestamp *json.RawMessage `json:"timestamp"`
-	}
-	json.Unmarshal(line, &ts)
-	if ts.Timestamp == nil {
+	if h.Timestamp == nil {
 		if k := foreign.Kind(line); k != "" {
 			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", typ, k)
 		}
@@ -380,7 +377,7 @@ func (d *Decoder) unknown(typ string, line []byte) {
 
 func (d *Decoder) init(line []byte) error {
 	var l gemini.Init
-	if err := json.Unmarshal(line, &l); err != nil {
+	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadInit); err != nil {
 		return err
 	}
 	d.closeText()
@@ -397,7 +394,7 @@ func (d *Decoder) init(line []byte) error {
 
 func (d *Decoder) message(line []byte) error {
 	var l gemini.Message
-	if err := json.Unmarshal(line, &l); err != nil {
+	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadMessage); err != nil {
 		return err
 	}
 	if l.Role == gemini.RoleUser {
@@ -434,7 +431,7 @@ func (d *Decoder) message(line []byte) error {
 
 func (d *Decoder) toolUse(line []byte) error {
 	var l gemini.ToolUse
-	if err := json.Unmarshal(line, &l); err != nil {
+	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadToolUse); err != nil {
 		return err
 	}
 	d.closeText()
@@ -461,7 +458,7 @@ func (d *Decoder) remember(id, name string) {
 
 func (d *Decoder) toolResult(line []byte) error {
 	var l gemini.ToolResult
-	if err := json.Unmarshal(line, &l); err != nil {
+	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadToolResult); err != nil {
 		return err
 	}
 	d.closeText()
@@ -491,7 +488,7 @@ func (d *Decoder) toolResult(line []byte) error {
 
 func (d *Decoder) errorLine(line []byte) error {
 	var l gemini.Error
-	if err := json.Unmarshal(line, &l); err != nil {
+	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadError); err != nil {
 		return err
 	}
 	d.closeText()
@@ -501,7 +498,7 @@ func (d *Decoder) errorLine(line []byte) error {
 
 func (d *Decoder) result(line []byte) error {
 	var l gemini.Result
-	if err := json.Unmarshal(line, &l); err != nil {
+	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadResult); err != nil {
 		return err
 	}
 	d.closeText()
@@ -556,7 +553,7 @@ func isOutputObject(line []byte) bool {
 // answer and its stats, or its error, with no tool calls.
 func (d *Decoder) decodeOutput(obj []byte) {
 	var o gemini.Output
-	if err := json.Unmarshal(obj, &o); err != nil {
+	if err := jsontext.Decode(&d.jr, obj, &o, gemini.ReadOutput); err != nil {
 		d.st.Problem(d.errorf(event.ErrSyntax, "json output with a field of an unexpected type (%s)", jsontext.Problem(err)))
 		return
 	}

@@ -37,6 +37,7 @@ const (
 // Decoder reads a Gemini CLI session log and yields canonical events. See
 // the package documentation.
 type Decoder struct {
+	jr    jsontext.Reader // reads the wire structs in one pass
 	cfg   Config
 	lines *logline.Lines
 	out   logline.Out
@@ -219,7 +220,7 @@ func (d *Decoder) unknown(typ string, raw []byte) {
 // header opens the session.
 func (d *Decoder) header(raw []byte) error {
 	var h gemini.SessionHeader
-	if err := json.Unmarshal(raw, &h); err != nil {
+	if err := jsontext.Decode(&d.jr, raw, &h, gemini.ReadSessionHeader); err != nil {
 		d.unknown("", raw)
 		return d.errorf(event.ErrSyntax, "a header line with a field of an unexpected type (%s); kept as unknown", jsontext.Problem(err))
 	}
@@ -258,7 +259,7 @@ func (d *Decoder) set(patch json.RawMessage, raw []byte) error {
 		msg = fmt.Sprintf("the message list is set to %d message(s)", len(recs))
 		if len(recs) > 0 {
 			var r gemini.Record
-			if json.Unmarshal(recs[0], &r) == nil {
+			if jsontext.Decode(&d.jr, recs[0], &r, gemini.ReadRecord) == nil {
 				if t := firstLine(textOf(r.Content)); t != "" {
 					msg += ": " + t
 				}
@@ -273,7 +274,7 @@ func (d *Decoder) set(patch json.RawMessage, raw []byte) error {
 // record handles a message record.
 func (d *Decoder) record(raw []byte) error {
 	var r gemini.Record
-	if err := json.Unmarshal(raw, &r); err != nil {
+	if err := jsontext.Decode(&d.jr, raw, &r, gemini.ReadRecord); err != nil {
 		var head struct {
 			Type string `json:"type"`
 		}

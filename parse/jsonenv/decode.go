@@ -70,9 +70,8 @@ type Decoder struct {
 	// meta_final either).
 	data, ended bool
 
-	jr   jsontext.Reader // decodes envelopes in one pass
-	last [2]string       // the type and agent of the last envelope
-	env  wire.Envelope   // the envelope being decoded
+	jr  jsontext.Reader // decodes envelopes in one pass
+	env wire.Envelope   // the envelope being decoded
 	// plainLast is last for quickEnvelope: strings known to hold no
 	// escape or control byte, so that their bytes are the JSON text's.
 	plainLast [2]string

@@ -29,6 +29,7 @@ type Config struct {
 // events. See the package documentation for the grammar and tolerance
 // rules.
 type Decoder struct {
+	jr    jsontext.Reader // reads the wire structs in one pass
 	cfg   Config
 	lines *frame.Lines
 	st    decoderstate.State
@@ -135,7 +136,7 @@ func (d *Decoder) decode(line []byte) error {
 		return d.errorf(event.ErrSyntax, "expected a JSON object")
 	}
 	var l wire.Line
-	if err := json.Unmarshal(line, &l); err != nil {
+	if err := jsontext.Decode(&d.jr, line, &l, wire.ReadLine); err != nil {
 		if !json.Valid(line) {
 			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
 		}
@@ -194,7 +195,7 @@ func (d *Decoder) decode(line []byte) error {
 		d.ended = p.Reason != wire.ReasonToolCalls
 		d.st.Emit(end)
 	case wire.TypeError:
-		msg, typ := errorText(l.Error)
+		msg, typ := errorText(&d.jr, l.Error)
 		d.st.Emit(&event.Error{Agent: agent, Message: msg, Type: typ, Fatal: true, Raw: json.RawMessage(bytes.Clone(line))})
 		if d.step {
 			// The error ended the open step.
@@ -217,10 +218,10 @@ func (d *Decoder) session(id string) {
 
 // errorText returns an error line's message (data.message, else its name)
 // and type (its name).
-func errorText(e *wire.Error) (msg, typ string) {
+func errorText(jr *jsontext.Reader, e *wire.Error) (msg, typ string) {
 	var data wire.ErrorData
 	if len(e.Data) > 0 {
-		_ = json.Unmarshal(e.Data, &data) // a data without message leaves the name
+		_ = jsontext.Decode(jr, e.Data, &data, wire.ReadErrorData) // a data without message leaves the name
 	}
 	msg = data.Message
 	if msg == "" {
@@ -260,7 +261,7 @@ func (d *Decoder) tool(p *wire.Part, line []byte) error {
 	if len(s.Metadata) > 0 && string(s.Metadata) != "null" {
 		r.Structured = bytes.Clone(s.Metadata)
 		var m wire.ExitMetadata
-		if json.Unmarshal(s.Metadata, &m) == nil && m.Exit != nil {
+		if jsontext.Decode(&d.jr, s.Metadata, &m, wire.ReadExitMetadata) == nil && m.Exit != nil {
 			code := *m.Exit
 			r.ExitCode = &code
 		}

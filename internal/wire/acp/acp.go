@@ -5,6 +5,8 @@
 // nothing else names them.
 package acp
 
+//go:generate go run ../gen
+
 import "encoding/json"
 
 // Version is the JSON-RPC version every message names.
@@ -110,9 +112,9 @@ const (
 // Message is one JSON-RPC 2.0 message: a request (ID and Method), a
 // notification (Method only) or a response (ID and Result or Error).
 type Message struct {
-	JSONRPC string          `json:"jsonrpc"`
+	JSONRPC string          `json:"jsonrpc" wire:"intern=Version"`
 	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method,omitempty"`
+	Method  string          `json:"method,omitempty" wire:"intern=Method"`
 	Params  json.RawMessage `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
 	Error   *Error          `json:"error,omitempty"`
@@ -132,6 +134,22 @@ type TranscriptLine struct {
 	Msg json.RawMessage `json:"msg"`
 }
 
+// Probe is what a decoder reads of a line first: a message, or a
+// transcript line around one (Dir set).
+type Probe struct {
+	Message
+	Dir *string         `json:"dir"`
+	Msg json.RawMessage `json:"msg"`
+}
+
+// ResultProbe is what a decoder reads of a response's result whose
+// request it has not seen: which members it has, to tell the method.
+type ResultProbe struct {
+	ProtocolVersion json.RawMessage `json:"protocolVersion"`
+	SessionID       json.RawMessage `json:"sessionId"`
+	StopReason      json.RawMessage `json:"stopReason"`
+}
+
 // SessionNotification is the params of session/update.
 type SessionNotification struct {
 	SessionID string          `json:"sessionId"`
@@ -143,7 +161,7 @@ type SessionNotification struct {
 // struct (sessionUpdate says which are set). Content is a ContentBlock in
 // the chunks and a list of ToolCallContent in tool calls.
 type Update struct {
-	SessionUpdate string          `json:"sessionUpdate"`
+	SessionUpdate string          `json:"sessionUpdate" wire:"intern=Update"`
 	Content       json.RawMessage `json:"content,omitempty"`
 	MessageID     string          `json:"messageId,omitempty"`
 
@@ -192,7 +210,7 @@ type Plan struct {
 // ContentBlock is a content block: text, image, audio, resource_link or
 // resource (the members of each in one struct).
 type ContentBlock struct {
-	Type     string `json:"type"`
+	Type     string `json:"type" wire:"intern=Block"`
 	Text     string `json:"text,omitempty"`
 	Data     string `json:"data,omitempty"`
 	MimeType string `json:"mimeType,omitempty"`

@@ -8,6 +8,8 @@
 // fields are always written, an empty string included.
 package agui
 
+//go:generate go run ../gen
+
 import "encoding/json"
 
 // Name is the format's name in agentstream.

@@ -6,6 +6,8 @@
 // events.
 package aisdk
 
+//go:generate go run ../gen
+
 import (
 	"encoding/json"
 	"strings"
@@ -85,7 +87,7 @@ var FinishReasons = []string{
 // omitted when absent; the pointers tell an empty string from an absent
 // one where the schema requires the field.
 type Chunk struct {
-	Type string `json:"type"`
+	Type string `json:"type" wire:"intern=Type"`
 
 	// text-*, reasoning-* (required); data-* (optional)
 	ID    string  `json:"id,omitempty"`

@@ -6,6 +6,8 @@
 // parse/geminisession translate between these structs and events.
 package gemini
 
+//go:generate go run ../gen
+
 import (
 	"bytes"
 	"encoding/json"
@@ -49,6 +51,13 @@ type Head struct {
 	Timestamp string `json:"timestamp"`
 }
 
+// Probe is what a decoder reads of a stream-json line first: its type,
+// and whether it has a timestamp (a line of another format has none).
+type Probe struct {
+	Type      *string          `json:"type" wire:"intern=Type"`
+	Timestamp *json.RawMessage `json:"timestamp"`
+}
+
 // Init is the first line of a run (InitEvent).
 type Init struct {
 	Type      string `json:"type"`
@@ -62,7 +71,7 @@ type Init struct {
 type Message struct {
 	Type      string `json:"type"`
 	Timestamp string `json:"timestamp"`
-	Role      string `json:"role"`
+	Role      string `json:"role" wire:"intern=Role"`
 	Content   string `json:"content"`
 	Delta     *bool  `json:"delta,omitempty"`
 }
@@ -137,6 +146,8 @@ type ModelStats struct {
 
 // Models are the per-model counts of StreamStats, in their order on the
 // wire (a JSON object, whose key order a Go map would lose).
+//
+//wire:members
 type Models []NamedModel
 
 // NamedModel is one entry of Models.
@@ -269,6 +280,8 @@ type SessionMetrics struct {
 }
 
 // MetricsModels are SessionMetrics.models in their order on the wire.
+//
+//wire:members
 type MetricsModels []NamedMetrics
 
 // NamedMetrics is one model's metrics.

@@ -4,6 +4,8 @@
 // parse/opencode translates them into events; nothing else names them.
 package opencode
 
+//go:generate go run ../gen
+
 import "encoding/json"
 
 // Line types: the "type" member of a line.
@@ -42,7 +44,7 @@ const (
 
 // Line is one line of output.
 type Line struct {
-	Type      string `json:"type"`
+	Type      string `json:"type" wire:"intern=Type"`
 	Timestamp *int64 `json:"timestamp,omitempty"` // milliseconds since the epoch
 	SessionID string `json:"sessionID"`
 	Part      *Part  `json:"part,omitempty"`
@@ -55,7 +57,7 @@ type Part struct {
 	ID        string `json:"id"`
 	MessageID string `json:"messageID"`
 	SessionID string `json:"sessionID"`
-	Type      string `json:"type"`
+	Type      string `json:"type" wire:"intern=Part"`
 
 	// text, reasoning
 	Text string `json:"text"`

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGeneratedFilesFresh regenerates every read_wire.go of the module
+// (the sample package's is the generator's golden output) and fails when
+// one differs from the file checked in: run go generate ./... after
+// changing a declaration or the generator.
+func TestGeneratedFilesFresh(t *testing.T) {
+	t.Parallel()
+	n := 0
+	err := filepath.WalkDir("../../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "../../.." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || d.Name() != Out {
+			return nil
+		}
+		n++
+		have, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		want, err := Generate(filepath.Dir(path))
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			return nil
+		}
+		if !bytes.Equal(have, want) {
+			t.Errorf("%s is stale: run go generate in its directory", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("no generated file found")
+	}
+}
+
+// TestGenerateRefuses: a declaration the generator cannot read exactly
+// as encoding/json does is an error, not a reader that differs.
+func TestGenerateRefuses(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ name, src, want string }{
+		{"map", "type T struct { M map[string]string `json:\"m\"` }", "map[string]string is not read"},
+		{"bytes", "type T struct { B []byte `json:\"b\"` }", "[]byte is not read"},
+		{"uint", "type T struct { U uint `json:\"u\"` }", "uint is not read"},
+		{"float32", "type T struct { F float32 `json:\"f\"` }", "float32 is not read"},
+		{"pointer to slice", "type T struct { P *[]string `json:\"p\"` }", "*[]string is not read"},
+		{"other package", "type T struct { D time.Duration `json:\"d\"` }", "time.Duration is not read"},
+		{"string option", "type T struct { N int64 `json:\"n,string\"` }", "option string"},
+		{"embedded pointer", "type E struct{}\ntype T struct { *E }", "embedded *E"},
+		{"wire tag on int", "type T struct { N int64 `json:\"n\" wire:\"intern=Type\"` }", "want intern=Prefix"},
+		{"unknown wire tag", "type T struct { S string `json:\"s\" wire:\"fast\"` }", "want intern=Prefix"},
+		{"no structs", "const C = 1", "no struct types"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			src := "package p\n\nimport \"time\"\n\nvar _ time.Duration\n\n" + tt.src + "\n"
+			if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Generate(dir)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Generate(%s) = %v, want an error with %q", tt.src, err, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,69 @@
+// Command gen writes the one-pass JSON readers of a package of wire
+// declarations: run by go generate in the package's directory
+// (//go:generate go run <path to this directory>), it reads the
+// package's tagged struct types and writes read_wire.go, which has for
+// each struct S
+//
+//	func readS(r *jsontext.Reader, v *S)      // reads an S value into v
+//	func ReadS(r *jsontext.Reader, v *S) bool // the same for a whole text, for jsontext.Decode
+//
+// (ReadS for exported types only). A reader decodes exactly what
+// json.Unmarshal into the same struct decodes (null leaves a value
+// alone and sets a pointer, slice or interface to nil, the last of
+// duplicate keys wins, into what the first one filled, integers only for
+// integer fields, json.RawMessage and types with their own UnmarshalJSON
+// get the value's text), or fails the jsontext.Reader, after which the
+// caller decodes the same bytes with encoding/json (jsontext.Decode does),
+// which gives the error.
+//
+// The field types read are string, bool, the signed integers, float64,
+// json.RawMessage, any, the package's struct types (embedded ones
+// flattened as encoding/json does, and struct types written in a field's
+// declaration), types of the package with an UnmarshalJSON method (which
+// get the value's text), and pointers to and slices of those. Anything
+// else is an error: the declaration needs a type the generator learns
+// first.
+//
+// One struct tag adds to the json one:
+//
+//	wire:"intern=Prefix"
+//
+// on a field of strings makes its reader return the package's string
+// constant whose name starts with Prefix when the value equals one (no
+// allocation for a closed vocabulary of type strings), a new string
+// otherwise. One comment directive marks a type:
+//
+//	//wire:members
+//
+// on a slice type of a struct of two fields (a string, then a value)
+// whose UnmarshalJSON reads a JSON object in order: null leaves it, each
+// member is appended as an element, its key the string, its value
+// decoded into a new element's second field. The generated reader reads
+// it so, with no call to UnmarshalJSON, which stays for encoding/json; the
+// package's tests check that the two agree.
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Out is the name of the file gen writes.
+const Out = "read_wire.go"
+
+func main() {
+	dir := "."
+	if len(os.Args) > 1 {
+		dir = os.Args[1]
+	}
+	src, err := Generate(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+	if err := os.WriteFile(filepath.Join(dir, Out), src, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,172 @@
+// Package sample declares wire types of every kind the generator reads:
+// its generated readers are the generator's golden output, and its tests
+// fuzz them against encoding/json.
+package sample
+
+//go:generate go run ..
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+)
+
+// The type strings of Event, interned.
+const (
+	TypeText = "text"
+	TypeTool = "tool_use"
+	TypeSame = "text" // a second name for one value: one case
+)
+
+// Event has a field of each kind.
+type Event struct {
+	Type     string            `json:"type" wire:"intern=Type"`
+	Text     string            `json:"text"`
+	Final    bool              `json:"final"`
+	N        int64             `json:"n"`
+	Small    int8              `json:"small"`
+	Int      int               `json:"int"`
+	F        float64           `json:"f"`
+	Opt      *string           `json:"opt,omitempty"`
+	OptN     *int64            `json:"opt_n,omitempty"`
+	OptB     *bool             `json:"opt_b,omitempty"`
+	OptF     *float64          `json:"opt_f,omitempty"`
+	Raw      json.RawMessage   `json:"raw,omitempty"`
+	OptRaw   *json.RawMessage  `json:"opt_raw,omitempty"`
+	Raws     []json.RawMessage `json:"raws"`
+	Any      any               `json:"any"`
+	Names    []string          `json:"names"`
+	Types    []string          `json:"types" wire:"intern=Type"`
+	Usage    Usage             `json:"usage"`
+	OptUsage *Usage            `json:"opt_usage,omitempty"`
+	Parts    []Part            `json:"parts"`
+	PtrParts []*Part           `json:"ptr_parts"`
+	Grid     [][]int64         `json:"grid"`
+	Words    Words             `json:"words"`
+	OptWords *Words            `json:"opt_words"`
+	Anon     *struct {
+		ID   string `json:"iD"`
+		Deep struct {
+			N int64 `json:"n"`
+		} `json:"deep"`
+	} `json:"anon,omitempty"`
+	Anons []struct {
+		K int64 `json:"k"`
+	} `json:"anons"`
+	Members  Members `json:"members"`
+	Untagged string
+	Skipped  string `json:"-"`
+}
+
+// Usage has lower-case keys only.
+type Usage struct {
+	Input  int64 `json:"input"`
+	Output int64 `json:"output"`
+}
+
+// Part has camelCase keys and embeds structs, whose fields are its own
+// unless Part has a field of the same key.
+type Part struct {
+	Head
+	Tail
+	PartID string `json:"partId"`
+	Kind   string `json:"kind"`
+}
+
+// Head is embedded in Part.
+type Head struct {
+	Kind      string `json:"kind"` // Part's own Kind wins
+	CreatedAt *int64 `json:"createdAt,omitempty"`
+	Both      string // Tail has one too, untagged: no field
+	Pick      string `json:"Pick"` // tagged, wins over Tail's
+}
+
+// Tail is embedded in Part beside Head: of a key both have at one depth,
+// the one field tagged wins; with none tagged, there is no field.
+type Tail struct {
+	Both  string
+	Pick  string
+	Extra string `json:"extra"`
+}
+
+// Words is a type with its own UnmarshalJSON: a string of words, or
+// null.
+type Words []string
+
+// UnmarshalJSON reads a string of words separated by spaces.
+func (w *Words) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	if s == "bad" {
+		return errors.New("bad words")
+	}
+	*w = strings.Fields(s)
+	return nil
+}
+
+// MarshalJSON writes the words as one string.
+func (w Words) MarshalJSON() ([]byte, error) {
+	return json.Marshal(strings.Join(w, " "))
+}
+
+// Members is an object read in order, its members kept as elements.
+//
+//wire:members
+type Members []Member
+
+// Member is one member of Members.
+type Member struct {
+	Key   string
+	Value Usage
+}
+
+// UnmarshalJSON appends the members of an object, each value decoded into
+// a new element; null leaves m.
+func (m *Members) UnmarshalJSON(b []byte) error {
+	if string(bytes.TrimSpace(b)) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return errors.New("members: not an object")
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		e := Member{Key: t.(string)}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err
+		}
+		if err := json.Unmarshal(raw, &e.Value); err != nil {
+			return err
+		}
+		*m = append(*m, e)
+	}
+	return nil
+}
+
+// MarshalJSON writes the members as an object, in order.
+func (m Members) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, e := range m {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, _ := json.Marshal(e.Key)
+		v, err := json.Marshal(e.Value)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}'), nil
+}

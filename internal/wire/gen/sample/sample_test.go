@@ -1,0 +1,137 @@
+package sample
+
+import (
+	"encoding/json"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/internal/jsontext"
+)
+
+// seeds cover each kind of field, null, repeated keys, case-insensitive
+// keys, wrong types and bad syntax.
+var seeds = []string{
+	`{"type":"text","text":"a\nb\u00e9\ud800","final":true,"n":-12,"small":127,"int":3,"f":1.5e3}`,
+	`{"type":"other","opt":"x","opt_n":0,"opt_b":false,"opt_f":-0.5,"raw":{"a": [1, 2]},"opt_raw":null,"raws":[1,"x",null,{}],"any":{"k":[true,null,1.5]}}`,
+	`{"names":["a",null,"b"],"types":["tool_use","text","x"],"usage":{"input":1,"output":2},"opt_usage":{"input":3}}`,
+	`{"parts":[{"partId":"p","kind":"k","createdAt":5,"Pick":"h","extra":"e","Both":"b"},null,{}],"ptr_parts":[null,{"kind":"x"}],"grid":[[1,2],[],null]}`,
+	`{"words":"a b  c","opt_words":"d e","Untagged":"u","-":"dash","Skipped":"no","hidden":"no"}`,
+	`{"anon":{"iD":"a","deep":{"n":1,"x":2},"deep":null},"anons":[{"k":1},{"K":2}]}`, `{"anon":{"id":"a"}}`, `{"anon":null,"anons":null}`,
+	`{"members":{"a":{"input":1},"b":null,"a":{"output":2}},"members":{"C":{}}}`, `{"members":{"\u0061":{}}}`, `{"members":{"a":1}}`, `{"members":[]}`,
+	`{"words":null,"opt_words":null,"raw":null,"any":null,"names":null,"usage":null,"opt_usage":null}`,
+	`{"parts":[{"kind":"a","partId":"1"},{"kind":"b"}],"parts":[{"extra":"x"}],"parts":[{},{}]}`,
+	`{"n":1,"n":null,"text":"a","text":null,"opt":"x","opt":null,"usage":{"input":1},"usage":{"output":2}}`,
+	`{"TYPE":"text"}`, `{"Text":"x"}`, `{"partid":"x"}`, `{"parts":[{"PARTID":"x","Kind":"y"}]}`, `{"untagged":"x"}`,
+	`{"small":128}`, `{"small":-129}`, `{"n":1.0}`, `{"n":1e2}`, `{"n":"1"}`, `{"n":9223372036854775808}`, `{"int":-9223372036854775808}`,
+	`{"f":1e400}`, `{"f":"1"}`, `{"final":"true"}`, `{"text":1}`, `{"usage":[]}`, `{"parts":{}}`, `{"words":"bad"}`, `{"words":1}`,
+	`{"te\u0078t":"x"}`, `{"text":"x",}`, `{"text" : "x" , "n" : 1 }`, ` { } `, `null`, `[]`, `"x"`, `{`, `{"a":}`, `{"a":1}x`,
+	"{\"text\":\"bad \xff byte\"}", "{\"k\xffey\":1}", `{"ſ":1}`, `{"parts":[{"\u212aind":"x"}]}`,
+}
+
+// compare checks that the generated reader of T decodes data as
+// json.Unmarshal does, after Reset and, for valid UTF-8, ResetValid, and
+// reports whether it read data in one pass.
+func compare[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) bool) bool {
+	t.Helper()
+	var want T
+	err := json.Unmarshal(data, &want)
+	read1 := false
+	for _, valid := range []bool{false, true} {
+		var r jsontext.Reader
+		if valid {
+			if !utf8.Valid(data) {
+				continue
+			}
+			r.ResetValid(data)
+		} else {
+			r.Reset(data)
+		}
+		var got T
+		if !read(&r, &got) || !r.End() {
+			continue
+		}
+		read1 = true
+		if err != nil {
+			t.Fatalf("%q: the reader decodes what json.Unmarshal refuses: %v", data, err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%q (valid %v): (-json.Unmarshal +reader):\n%s", data, valid, diff)
+		}
+	}
+	return read1
+}
+
+func compareAll(t *testing.T, data []byte) int {
+	n := 0
+	for _, read := range []bool{
+		compare(t, data, ReadEvent), compare(t, data, ReadPart), compare(t, data, ReadUsage),
+		compare(t, data, ReadHead), compare(t, data, ReadTail),
+	} {
+		if read {
+			n++
+		}
+	}
+	return n
+}
+
+// full is an Event with every field set.
+func full(t testing.TB) []byte {
+	one, s := int64(1), "s"
+	raw := json.RawMessage(`{"r":1}`)
+	b := true
+	f := 2.5
+	e := Event{
+		Type: TypeTool, Text: "t", Final: true, N: 1, Small: -1, Int: 7, F: 0.25,
+		Opt: &s, OptN: &one, OptB: &b, OptF: &f, Raw: raw, OptRaw: &raw, Raws: []json.RawMessage{raw},
+		Any: map[string]any{"a": "b"}, Names: []string{"x"}, Types: []string{TypeText},
+		Usage: Usage{Input: 1, Output: 2}, OptUsage: &Usage{Input: 3},
+		Parts:    []Part{{Head: Head{CreatedAt: &one, Pick: "p"}, Tail: Tail{Extra: "e"}, PartID: "id", Kind: "k"}},
+		PtrParts: []*Part{{Kind: "k"}}, Grid: [][]int64{{1}, {}}, Words: Words{"w"}, OptWords: &Words{"v"},
+		Members:  Members{{Key: "k", Value: Usage{Input: 1}}},
+		Untagged: "u",
+	}
+	out, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestGeneratedReaders: the seeds are decoded as json.Unmarshal decodes
+// them, and most in one pass (a reader that gave every input up would
+// pass the comparison).
+func TestGeneratedReaders(t *testing.T) {
+	t.Parallel()
+	fast := 0
+	for _, s := range seeds {
+		if compareAll(t, []byte(s)) > 0 {
+			fast++
+		}
+	}
+	if fast < len(seeds)/2 {
+		t.Errorf("%d of %d seeds read in one pass, want at least half", fast, len(seeds))
+	}
+	if compare(t, full(t), ReadEvent) == false {
+		t.Errorf("an Event with every field set is not read in one pass: %s", full(t))
+	}
+}
+
+// FuzzGeneratedReaders compares the generated readers with json.Unmarshal:
+// the same value, or the reader gives the input up.
+func FuzzGeneratedReaders(f *testing.F) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Add(full(f))
+	f.Fuzz(func(t *testing.T, data []byte) { compareAll(t, data) })
+}
+
+// TestGeneratedReadsEveryField: each field, set alone, is read.
+func TestGeneratedReadsEveryField(t *testing.T) {
+	t.Parallel()
+	eventtest.ReadsEveryField(t, ReadEvent)
+	eventtest.ReadsEveryField(t, ReadPart)
+}
