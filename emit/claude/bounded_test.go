@@ -1,7 +1,9 @@
 package claude
 
 import (
+	"bytes"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -90,5 +92,65 @@ func TestBoundedCalls(t *testing.T) {
 	}
 	if err := e.Close(); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestLetGo: past maxAgents subagents, one with nothing open is let go
+// of before the first; one with a block open has what arrived written
+// marked aborted; seen again, it starts a new message with a new id.
+func TestLetGo(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	var warnings []string
+	e := NewEncoder(&out, &Config{Warn: func(err error) { warnings = append(warnings, err.Error()) }})
+	busy := func(a, text string) []event.Event {
+		return []event.Event{&event.Delta{Agent: a, Kind: event.Text, Text: text}}
+	}
+	evs := []event.Event{&event.SessionStart{Agent: "main", SessionID: "s"}}
+	evs = append(evs, busy("s0", "first")...)
+	evs = append(evs, &event.TurnStart{Agent: "q"}, &event.Delta{Agent: "q", Kind: event.Text, Text: "q"},
+		&event.BlockEnd{Agent: "q", Kind: event.Text}, &event.TurnEnd{Agent: "q"})
+	for i := 1; i < maxAgents-1; i++ {
+		evs = append(evs, busy("s"+strconv.Itoa(i), "x")...)
+	}
+	for _, ev := range evs {
+		if err := e.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if e.subs.Len() != maxAgents {
+		t.Fatalf("%d subagents held, want %d", e.subs.Len(), maxAgents)
+	}
+	encode := func(evs ...event.Event) {
+		t.Helper()
+		for _, ev := range evs {
+			if err := e.Encode(ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	encode(busy("new1", "x")...)
+	if e.agents["q"] != nil || e.agents["s0"] == nil {
+		t.Fatalf("let go of the wrong one: q held %v, s0 held %v", e.agents["q"] != nil, e.agents["s0"] != nil)
+	}
+	first := e.agents["s0"].st.Pending
+	m, _, _ := first()
+	out.Reset()
+	encode(busy("new2", "x")...)
+	if e.agents["s0"] != nil {
+		t.Fatal("s0 still held past the cap with no agent quiet")
+	}
+	aborted := out.String()
+	if !strings.Contains(aborted, `"text":"first"`) || !strings.Contains(aborted, `"aborted":true`) ||
+		!strings.Contains(aborted, `"parent_tool_use_id":"s0"`) || !strings.Contains(aborted, m.ID) {
+		t.Errorf("s0's open block let go of: %s", aborted)
+	}
+	encode(busy("s0", "again")...)
+	m2, _, _ := e.agents["s0"].st.Pending()
+	if m2.ID == m.ID || m2.ID == "" {
+		t.Errorf("s0 seen again: message id %q, its first message's %q", m2.ID, m.ID)
+	}
+	if caps := capWarnings(t, warnings); len(caps) != 1 {
+		t.Errorf("cap warnings %q, want one", caps)
 	}
 }
