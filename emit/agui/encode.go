@@ -42,7 +42,12 @@ type Encoder struct {
 	running   bool   // RUN_STARTED written, the run not ended yet
 	n         int    // message ids made
 	agents    map[string]*agent
-	order     []*agent // agents by first event, for closing in order
+	order     []*agent // agents by first event, for closing in order (and some let go of: see forgetAgent)
+	// subs are the agents other than the main one, oldest first; idle
+	// those of them found with nothing open after an event of theirs
+	// (checked again when one is wanted). Made at the first subagent.
+	subs, idle *openset.Set[string]
+	cur        *agent // the agent of the event being written
 	// held is a fatal error (or failed turn) of the main agent not yet
 	// written: RUN_ERROR when the run ends after it (with the usage of
 	// the run end that follows), the CUSTOM error when the run goes on
@@ -79,7 +84,11 @@ type agent struct {
 	started    bool   // SUBAGENT_STARTED written in this run
 	parent     string // parent agent
 	parentTool string // the parent's tool call that started it
+	gone       bool   // let go of (forgetAgent): no longer in agents
 }
+
+// quiet reports whether a has nothing open.
+func (a *agent) quiet() bool { return a.text == "" && a.thinking == "" && a.step == "" && !a.announced }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
@@ -146,16 +155,21 @@ func (e *Encoder) scope(ev event.Event) (*agent, bool) {
 	}
 	a := e.agents[id]
 	if a == nil {
-		if len(e.order) >= openset.DefaultMax {
+		if len(e.agents) >= openset.DefaultMax {
 			e.forgetAgent()
 		}
 		a = &agent{id: id}
 		if id != e.main {
 			a.sub = ptr(id)
+			if e.subs == nil {
+				e.subs, e.idle = openset.New[string](openset.DefaultMax+1), openset.New[string](openset.DefaultMax+1)
+			}
+			e.subs.Add(id)
 		}
 		e.agents[id] = a
 		e.order = append(e.order, a)
 	}
+	e.cur = a
 	return a, id == e.main
 }
 
@@ -174,6 +188,12 @@ func (e *Encoder) ensureRun() {
 
 // Encode writes the AG-UI events of ev.
 func (e *Encoder) Encode(ev event.Event) error {
+	err := e.encode(ev)
+	e.noteQuiet(e.cur)
+	return err
+}
+
+func (e *Encoder) encode(ev event.Event) error {
 	if e.err != nil {
 		return e.err
 	}
@@ -291,6 +311,11 @@ func (e *Encoder) Encode(ev event.Event) error {
 		// written before.
 		if main {
 			for _, p := range ev.Tools {
+				if len(e.pending) >= openset.DefaultMax {
+					e.warn(fmt.Sprintf("more than %d frontend tool calls awaited by one run (RUN_FINISHED names the first %d)",
+						openset.DefaultMax, openset.DefaultMax))
+					break
+				}
 				e.pending = append(e.pending, p.ID)
 			}
 			e.warn("the place of awaiting frontend tools (RUN_FINISHED names them)")
@@ -363,16 +388,33 @@ func (e *Encoder) session(ev *event.SessionStart, a *agent, main bool) {
 	e.write(s)
 }
 
-// forgetAgent lets go of the agent seen longest ago, not the main one:
-// one with nothing open if there is one, else the oldest, whose open
-// messages, step and segment end here (warned about once).
+// noteQuiet adds a, if it is a subagent with nothing open, to idle.
+func (e *Encoder) noteQuiet(a *agent) {
+	if a != nil && a.sub != nil && e.idle != nil && !a.gone && a.quiet() {
+		e.idle.Add(a.id)
+	}
+}
+
+// forgetAgent lets go of a subagent: one with nothing open if there is
+// one, else the one seen first, whose open messages, step and segment
+// end here (warned about once). It stays in order, inert (nothing open),
+// until order is compacted.
 func (e *Encoder) forgetAgent() {
-	i := slices.IndexFunc(e.order, func(a *agent) bool {
-		return a.id != e.main && a.text == "" && a.thinking == "" && a.step == "" && !a.announced
-	})
-	if i < 0 {
-		i = slices.IndexFunc(e.order, func(a *agent) bool { return a.id != e.main })
-		a := e.order[i]
+	var a *agent
+	for {
+		k, ok := e.idle.Oldest()
+		if !ok {
+			break
+		}
+		e.idle.Remove(k)
+		if q := e.agents[k]; q != nil && q.quiet() {
+			a = q
+			break
+		}
+	}
+	if a == nil {
+		k, _ := e.subs.Oldest()
+		a = e.agents[k]
 		e.warn(fmt.Sprintf("more than %d agents with something open at once (the oldest's messages, step and segment end early)", openset.DefaultMax))
 		e.endBlock(a, event.Thinking)
 		e.endBlock(a, event.Text)
@@ -381,8 +423,13 @@ func (e *Encoder) forgetAgent() {
 			e.finishSub(a, nil, "")
 		}
 	}
-	delete(e.agents, e.order[i].id)
-	e.order = slices.Delete(e.order, i, i+1)
+	delete(e.agents, a.id)
+	e.subs.Remove(a.id)
+	e.idle.Remove(a.id)
+	a.gone = true
+	if len(e.order) > 2*len(e.agents)+16 {
+		e.order = slices.DeleteFunc(e.order, func(a *agent) bool { return a.gone })
+	}
 }
 
 func (e *Encoder) startBlock(a *agent, kind event.BlockKind) string {
@@ -611,6 +658,7 @@ func (e *Encoder) endRun() {
 	e.running, e.pending, e.finished = false, nil, true
 	for _, a := range e.order {
 		a.text, a.thinking, a.step, a.lastText, a.announced, a.started = "", "", "", "", false, false
+		e.noteQuiet(a)
 	}
 }
 
@@ -621,6 +669,7 @@ func (e *Encoder) finishSub(a *agent, failed *string, result string) {
 	e.endBlock(a, event.Thinking)
 	e.endBlock(a, event.Text)
 	e.endStep(a)
+	e.noteQuiet(a)
 	if failed != nil {
 		e.write(&wire.SubagentErrorEvent{Type: wire.SubagentError, SubagentRunID: a.id, Message: *failed})
 		return

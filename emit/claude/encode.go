@@ -15,6 +15,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/openset"
 	wire "github.com/agentstream/agentstream/parse/claude"
 )
 
@@ -75,8 +76,14 @@ type Encoder struct {
 	inited   bool
 	agents   map[string]*agent
 	last     *agent   // the agent scope returned last
-	order    []*agent // agents in order of appearance
+	order    []*agent // agents in order of appearance (and those let go of, marked gone)
 	n        int      // lines written, for derived uuids
+	// subs are the agents other than the main one, in the order they
+	// came, at most maxAgents; idle are those of them found with
+	// nothing open after an event of theirs (checked again when one is
+	// wanted). Both are made at the first subagent.
+	subs, idle *openset.Set[string]
+	forgot     int // agents let go of (see letGo)
 
 	// what the result line needs when the source has no RunEnd
 	turnUsage   event.Usage // the sum of the main agent's turns' usage
@@ -95,12 +102,17 @@ type Encoder struct {
 
 type agent struct {
 	id       string
-	parent   *string           // parent_tool_use_id: nil for the main agent
-	calls    []string          // its client tool calls without a result yet, oldest first
-	names    map[string]string // tool name of each call in calls
+	parent   *string              // parent_tool_use_id: nil for the main agent
+	calls    *openset.Set[string] // its client tool calls without a result yet, at most maxCalls
+	names    map[string]string    // tool name of each call in calls (and of a few answered since)
 	st       *messages.Streamer
 	msgs     int
 	idPrefix string // msg_ and the hash of id, see newID
+	// gen is the number of agents let go of before this one was made:
+	// part of what its message ids are derived from, so that an agent
+	// let go of and seen again gets new ones.
+	gen  int
+	gone bool // let go of: no longer in agents
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -242,10 +254,94 @@ func (e *Encoder) scope(id string) *agent {
 	if m := e.agents[e.main]; m != nil {
 		a.st.Model = m.st.Model
 	}
+	if id != e.main {
+		e.hold(a)
+	}
 	e.agents[id] = a
 	e.order = append(e.order, a)
 	e.last = a
 	return a
+}
+
+// maxAgents caps the agents other than the main one that the encoder
+// keeps (openset.DefaultMax).
+const maxAgents = openset.DefaultMax
+
+// agentsLoss and callsLoss are the losses letGo and track report.
+var (
+	agentsLoss = fmt.Sprintf("more than %d subagents at once (the first with nothing open, else the first, is let go of: "+
+		"its open block is written aborted, what it writes later goes in a new message)", maxAgents)
+	callsLoss = fmt.Sprintf("more than %d tool calls of one agent waiting for their result "+
+		"(the oldest is forgotten: its turn may end before its result)", maxCalls)
+)
+
+// hold adds a, a new subagent, to subs, letting go of another first when
+// that would make more than maxAgents.
+func (e *Encoder) hold(a *agent) {
+	if e.subs == nil {
+		e.subs, e.idle = openset.New[string](maxAgents+1), openset.New[string](maxAgents+1)
+	}
+	if e.subs.Len() >= maxAgents {
+		e.letGo(e.leastMissed())
+	}
+	a.gen = e.forgot
+	e.subs.Add(a.id)
+}
+
+// leastMissed returns the subagent to let go of: the one that came first
+// of those with nothing open, else the one that came first.
+func (e *Encoder) leastMissed() *agent {
+	for {
+		k, ok := e.idle.Oldest()
+		if !ok {
+			break
+		}
+		e.idle.Remove(k)
+		if a := e.agents[k]; a != nil && a.quiet() {
+			return a
+		}
+	}
+	k, _ := e.subs.Oldest()
+	return e.agents[k]
+}
+
+// quiet reports whether the agent has nothing open: no message, no block,
+// no tool call waiting for its result.
+func (a *agent) quiet() bool {
+	return !a.st.InTurn() && !a.st.Open() && (a.calls == nil || a.calls.Len() == 0)
+}
+
+// noteQuiet adds a, if it is a subagent with nothing open, to idle.
+func (e *Encoder) noteQuiet(a *agent) {
+	if a != nil && a.parent != nil && e.idle != nil && !a.gone && a.quiet() {
+		e.idle.Add(a.id)
+	}
+}
+
+// letGo forgets subagent a, warned about once: what arrived of its open
+// block is written as Close writes it, marked aborted (it did not end);
+// a text block whose stop was held is written. A later event of the
+// agent makes it anew, as if it had not been seen: its blocks go in a
+// new message, with new ids.
+func (e *Encoder) letGo(a *agent) {
+	e.warn(agentsLoss)
+	if m, block, ok := a.st.Pending(); ok {
+		b := e.appendAssistant(e.out[:0], a, m, block)
+		e.writeLine(append(b, `,"aborted":true}`...))
+	} else if err := a.st.Flush(); err != nil && e.err == nil {
+		e.err = err
+	}
+	delete(e.agents, a.id)
+	e.subs.Remove(a.id)
+	e.idle.Remove(a.id)
+	a.gone = true
+	if e.last == a {
+		e.last = nil
+	}
+	e.forgot++
+	if len(e.order) > 2*len(e.agents)+16 {
+		e.order = slices.DeleteFunc(e.order, func(a *agent) bool { return a.gone })
+	}
 }
 
 // reset makes a, a main agent that no run refers to any more, a new main
@@ -257,7 +353,10 @@ func (a *agent) reset(id string) *agent {
 		Block: st.Block, NewID: st.NewID, MaxBlockBytes: st.MaxBlockBytes, Cut: st.Cut, Spare: st.Spare, Event: st.Event,
 	}
 	clear(a.names)
-	*a = agent{id: id, names: a.names, st: st}
+	if a.calls != nil {
+		a.calls.Clear()
+	}
+	*a = agent{id: id, names: a.names, calls: a.calls, st: st}
 	return a
 }
 
@@ -278,7 +377,11 @@ func textCap(limit int) int {
 func (a *agent) newID() string {
 	a.msgs++
 	if a.idPrefix == "" {
-		h := sha256.Sum256([]byte(a.id))
+		seed := a.id
+		if a.gen > 0 {
+			seed += "\x00" + strconv.Itoa(a.gen)
+		}
+		h := sha256.Sum256([]byte(seed))
 		var p [17]byte // hashed once per agent, written in one piece
 		copy(p[:], "msg_")
 		hex.Encode(p[4:16], h[:6])
@@ -303,6 +406,13 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 		return e.scope(id).st.Delta(d)
 	}
+	err := e.encode(ev)
+	e.noteQuiet(e.last)
+	return err
+}
+
+// encode writes the lines of ev, but for the deltas Encode writes.
+func (e *Encoder) encode(ev event.Event) error {
 	id := ev.AgentID()
 	if id == "" {
 		id = e.cfg.Agent
@@ -332,7 +442,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if t, ok := ev.(*event.ToolResult); ok {
 		e.endSubagents(t.ID)
 	}
-	a.track(ev)
+	e.track(a, ev)
 	if t, ok := ev.(*event.ToolResult); ok && !a.st.AssistantResult(t) && a.st.Answered(t.ID) && !a.st.Explicit() {
 		// No turn boundaries in the source: the model's turn is over
 		// once all its tool calls have their results. Its stop reason
@@ -473,34 +583,52 @@ func (e *Encoder) newRun() {
 // the parent's result, where Claude Code writes them.
 func (e *Encoder) endSubagents(id string) {
 	for _, a := range e.order {
-		if a.parent != nil && *a.parent == id && a.st.InTurn() {
+		if a.parent != nil && *a.parent == id && a.st.InTurn() && !a.gone {
 			a.st.EndTurn("", nil)
+			e.noteQuiet(a)
 		}
 	}
 }
 
 // maxCalls caps the tool calls without a result an agent remembers, to
-// link a subagent to the call that started it.
-const maxCalls = 256
+// link a subagent to the call that started it, to write is_error as
+// Claude Code does and to end a turn once they have their results
+// (openset.DefaultMax).
+const maxCalls = openset.DefaultMax
 
 // track keeps the agent's client tool calls that have no result yet.
-func (a *agent) track(ev event.Event) {
+// Beyond maxCalls the oldest is forgotten, warned about once: a subagent
+// is no longer linked to it, nor a turn's end held for its result.
+func (e *Encoder) track(a *agent, ev event.Event) {
 	switch ev := ev.(type) {
 	case *event.ToolCall:
 		if !ev.Server {
-			if len(a.calls) == maxCalls {
-				delete(a.names, a.calls[0])
-				a.calls = slices.Delete(a.calls, 0, 1)
+			if a.calls == nil {
+				a.calls = openset.New[string](maxCalls)
 			}
-			a.calls = append(a.calls, ev.ID)
+			a.calls.Remove(ev.ID) // a call id repeated is the newest
+			if old, out := a.calls.Add(ev.ID); out {
+				e.warn(callsLoss)
+				delete(a.names, old)
+				a.st.Answered(old) // the Streamer's record of it too
+			}
 			if a.names == nil {
 				a.names = map[string]string{}
 			}
 			a.names[ev.ID] = ev.Name
+			if len(a.names) > 2*maxCalls {
+				// Names of calls whose results the Streamer wrote
+				// (MCP calls'), which isError does not take.
+				for id := range a.names {
+					if !a.calls.Has(id) {
+						delete(a.names, id)
+					}
+				}
+			}
 		}
 	case *event.ToolResult:
-		if i := slices.Index(a.calls, ev.ID); i >= 0 {
-			a.calls = slices.Delete(a.calls, i, i+1)
+		if a.calls != nil {
+			a.calls.Remove(ev.ID)
 		}
 	}
 }
@@ -555,8 +683,9 @@ func (e *Encoder) parentTool(s *event.SessionStart) string {
 	if id == "" {
 		id = e.main
 	}
-	if p := e.agents[id]; p != nil && len(p.calls) > 0 {
-		return p.calls[len(p.calls)-1]
+	if p := e.agents[id]; p != nil && p.calls != nil {
+		last, _ := p.calls.Newest()
+		return last
 	}
 	return ""
 }
@@ -911,7 +1040,7 @@ func (e *Encoder) agentsInOrder() []*agent {
 		out = append(out, m)
 	}
 	for _, a := range e.order {
-		if a.id != e.main {
+		if a.id != e.main && !a.gone {
 			out = append(out, a)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openset"
 	wire "github.com/agentstream/agentstream/parse/codex"
 )
 
@@ -57,10 +58,13 @@ type Encoder struct {
 	free     []*textBlock                   // blocks to reuse
 	in       input                          // a tool call's input, reused
 	calls    map[string]*call               // tool calls written as item.started, by call id
+	callIDs  *openset.Set[string]           // the ids in calls, oldest first: at most maxOpen
 	todo     *todoItem                      // the open todo_list item of the turn
-	todoIDs  map[string]string              // TodoList.ID -> item id
 	fileIDs  map[string]string              // FileChange.ID -> item id, between item.started and item.completed
-	children map[string]bool                // agent scopes other than the main one
+	fileKeys *openset.Set[string]           // the ids in fileIDs, oldest first: at most maxOpen
+	// emptyChild: the agent scope "" is a subagent's, not the main
+	// thread's (the only scope other than the main one that matters).
+	emptyChild bool
 
 	pending  event.Usage // usage of the turns merged into the open one
 	total    wire.Usage  // cumulative usage written so far
@@ -96,14 +100,23 @@ type collab struct {
 
 type todoItem struct {
 	id    string
+	key   string // the TodoList.ID it was made for, if any
 	items []wire.TodoItem
 }
+
+// maxOpen caps the tool calls waiting for their result and the file
+// changes waiting for their completion (openset.DefaultMax).
+const maxOpen = openset.DefaultMax
+
+// openLoss is the loss reported past maxOpen.
+var openLoss = fmt.Sprintf("more than %d tool calls or file changes waiting for their end "+
+	"(the oldest is forgotten: its item is never completed)", maxOpen)
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{
-		w: w, blocks: map[event.BlockKind]*textBlock{}, calls: map[string]*call{},
-		todoIDs: map[string]string{}, fileIDs: map[string]string{}, children: map[string]bool{},
+		w: w, blocks: map[event.BlockKind]*textBlock{}, calls: map[string]*call{}, callIDs: openset.New[string](maxOpen),
+		fileIDs: map[string]string{}, fileKeys: openset.New[string](maxOpen),
 	}
 	if cfg != nil {
 		e.cfg = *cfg
@@ -130,7 +143,7 @@ func (e *Encoder) isMain(ev event.Event) bool {
 	if !e.haveMain {
 		e.haveMain, e.main = true, agent
 	}
-	return agent == e.main || (agent == "" && !e.children[""])
+	return agent == e.main || (agent == "" && !e.emptyChild)
 }
 
 // Encode writes the lines for ev.
@@ -143,7 +156,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 		return e.err
 	}
 	if !e.isMain(ev) {
-		e.children[ev.AgentID()] = true
+		if ev.AgentID() == "" {
+			e.emptyChild = true
+		}
 		e.warn("events of subagents (codex exec --json writes its main thread only)")
 		return e.err
 	}
@@ -227,9 +242,16 @@ func (e *Encoder) cutShort() {
 // child records a subagent scope; a collab tool call it was started by
 // names it as a receiver.
 func (e *Encoder) child(s *event.SessionStart) {
-	e.children[s.Agent] = true
-	if c := e.calls[s.ParentToolID]; c != nil && c.kind == wire.ItemCollabToolCall &&
-		!slices.Contains(c.collab.receivers, s.Agent) {
+	if s.Agent == "" {
+		e.emptyChild = true
+	}
+	c := e.calls[s.ParentToolID]
+	switch {
+	case c == nil || c.kind != wire.ItemCollabToolCall:
+	case len(c.collab.receivers) >= maxOpen:
+		// (Before the search of the receivers named, each of them.)
+		e.warn(fmt.Sprintf("more than %d subagents of one collab tool call (the later ones are not named)", maxOpen))
+	case !slices.Contains(c.collab.receivers, s.Agent):
 		c.collab.receivers = append(c.collab.receivers, s.Agent)
 	}
 }
@@ -517,6 +539,10 @@ func (e *Encoder) fileChange(ev *event.FileChange) {
 		id := e.newID()
 		if ev.ID != "" {
 			e.fileIDs[ev.ID] = id
+			if old, out := e.fileKeys.Add(ev.ID); out {
+				e.warn(openLoss)
+				delete(e.fileIDs, old)
+			}
 		}
 		e.item(wire.TypeItemStarted, id, wire.ItemFileChange, raw("changes", b), str("status", status))
 		return
@@ -524,6 +550,7 @@ func (e *Encoder) fileChange(ev *event.FileChange) {
 	id, ok := e.fileIDs[ev.ID]
 	if ok {
 		delete(e.fileIDs, ev.ID)
+		e.fileKeys.Remove(ev.ID)
 	} else {
 		id = e.newID()
 	}
@@ -546,16 +573,13 @@ func (e *Encoder) todoList(ev *event.TodoList) {
 // and completes it when the turn ends.
 func (e *Encoder) writeTodo(key string, items []wire.TodoItem) {
 	e.openTurn()
-	if e.todo != nil && (key == "" || e.todoIDs[key] == e.todo.id) {
+	if e.todo != nil && (key == "" || key == e.todo.key) {
 		e.todo.items = items
 		e.item(wire.TypeItemUpdated, e.todo.id, wire.ItemTodoList, raw("items", todoJSON(items)))
 		return
 	}
 	e.completeTodo()
-	e.todo = &todoItem{id: e.newID(), items: items}
-	if key != "" {
-		e.todoIDs[key] = e.todo.id
-	}
+	e.todo = &todoItem{id: e.newID(), key: key, items: items}
 	e.item(wire.TypeItemStarted, e.todo.id, wire.ItemTodoList, raw("items", todoJSON(items)))
 }
 

@@ -94,6 +94,10 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 		e.item(wire.TypeItemStarted, c.item, c.kind, c.mcpFields(null, null, wire.StatusInProgress)...)
 	}
 	e.calls[ev.ID] = c
+	if old, out := e.callIDs.Add(ev.ID); out {
+		e.warn(openLoss)
+		delete(e.calls, old)
+	}
 }
 
 func (e *Encoder) toolResult(ev *event.ToolResult) {
@@ -103,6 +107,7 @@ func (e *Encoder) toolResult(ev *event.ToolResult) {
 		return
 	}
 	delete(e.calls, ev.ID)
+	e.callIDs.Remove(ev.ID)
 	if c.kind == "todo" {
 		if len(ev.Content) > 0 {
 			e.warn("results of todo tools")

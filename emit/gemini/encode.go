@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/wire/gemini"
 	parse "github.com/agentstream/agentstream/parse/gemini"
 )
@@ -35,14 +36,22 @@ type Encoder struct {
 	resulted  bool
 	fatal     *event.Error // a fatal error, written with the result
 	turnModel string
-	models    []modelUsage // usage per model, from turn ends
-	turnSum   *event.Usage // usage summed over turn ends
-	toolCalls int64
+	models    []modelUsage // usage per model, from turn ends: at most maxOpen models
+	// manyModels: more than maxOpen models had usage; models is not
+	// written.
+	manyModels bool
+	turnSum    *event.Usage // usage summed over turn ends
+	toolCalls  int64
 	// called holds the ids of the tool calls written and not yet
 	// answered: stream-json pairs a tool_result with an earlier tool_use.
-	called map[string]bool
+	// At most maxOpen: beyond, the oldest is forgotten.
+	called *openset.Set[string]
 	buf    bytes.Buffer
 }
+
+// maxOpen caps the tool calls waiting for their result and the models
+// whose usage is kept (openset.DefaultMax).
+const maxOpen = openset.DefaultMax
 
 type modelUsage struct {
 	name string
@@ -219,20 +228,22 @@ func (e *Encoder) toolCall(c *event.ToolCall) {
 	}
 	e.toolCalls++
 	if e.called == nil {
-		e.called = map[string]bool{}
+		e.called = openset.New[string](maxOpen)
 	}
-	e.called[c.ID] = true
+	if _, out := e.called.Add(c.ID); out {
+		e.warn(fmt.Sprintf("more than %d tool calls waiting for their result (the oldest is forgotten: its result is left out)", maxOpen))
+	}
 	e.write(gemini.ToolUse{Type: gemini.TypeToolUse, ToolName: c.Name, ToolID: c.ID, Parameters: params})
 }
 
 func (e *Encoder) toolResult(r *event.ToolResult) {
-	if !e.called[r.ID] {
+	if e.called == nil || !e.called.Has(r.ID) {
 		// A result whose call the stream never had (model text that
 		// quotes past results): GEM003 forbids it.
 		e.warn("tool results without their tool call (left out)")
 		return
 	}
-	delete(e.called, r.ID)
+	e.called.Remove(r.ID)
 	e.ensureInit()
 	l := gemini.ToolResult{Type: gemini.TypeToolResult, ToolID: r.ID, Status: gemini.StatusSuccess}
 	if r.IsError {
@@ -334,6 +345,13 @@ func (e *Encoder) turnEnd(t *event.TurnEnd) {
 			return
 		}
 	}
+	if len(e.models) >= maxOpen {
+		// The run's stats then name no model: the models' usage would
+		// not add up to it.
+		e.warn(fmt.Sprintf("usage per model of more than %d models", maxOpen))
+		e.manyModels = true
+		return
+	}
 	e.models = append(e.models, modelUsage{name: model, u: *t.Usage})
 }
 
@@ -396,7 +414,7 @@ func (e *Encoder) result(r *event.RunEnd) gemini.Result {
 			sum.Add(&m.u)
 			models = append(models, gemini.NamedModel{Name: m.name, Stats: modelStats(&m.u)})
 		}
-		if sum == *total {
+		if sum == *total && !e.manyModels {
 			s.Models = models
 		} else if len(models) > 0 {
 			e.warn("usage per model (the turns' usage does not add up to the run's)")

@@ -91,6 +91,26 @@ func (s *Set[K]) Remove(k K) {
 	}
 }
 
+// Clear removes every key, keeping the memory for reuse.
+func (s *Set[K]) Clear() {
+	clear(s.seq)
+	clear(s.queue)
+	s.queue = s.queue[:0]
+}
+
+// Oldest returns the key added first of those held.
+func (s *Set[K]) Oldest() (k K, ok bool) {
+	for len(s.queue) > 0 {
+		e := s.queue[0]
+		if seq, held := s.seq[e.key]; held && seq == e.seq {
+			return e.key, true
+		}
+		s.queue[0] = entry[K]{}
+		s.queue = s.queue[1:] // stale: dropped for good
+	}
+	return k, false
+}
+
 // Newest returns the key added last of those held.
 func (s *Set[K]) Newest() (k K, ok bool) {
 	for i := len(s.queue) - 1; i >= 0; i-- {

@@ -29,6 +29,9 @@ func TestSet(t *testing.T) {
 	if n, _ := s.Newest(); n != "f" || s.Len() != 3 || !s.Has("d") || s.Has("a") {
 		t.Errorf("newest %q, len %d, has d %v, has a %v", n, s.Len(), s.Has("d"), s.Has("a"))
 	}
+	if o, _ := s.Oldest(); o != "d" {
+		t.Errorf("oldest %q, want d", o)
+	}
 	for i := range 1000 { // stale entries do not pile up
 		k := string(rune('g' + i%20))
 		add(k)
@@ -36,5 +39,9 @@ func TestSet(t *testing.T) {
 	}
 	if len(s.queue) > 2*s.Len()+17 {
 		t.Errorf("queue of %d for %d keys", len(s.queue), s.Len())
+	}
+	s.Clear()
+	if _, ok := s.Oldest(); ok || s.Len() != 0 || s.Has("d") {
+		t.Errorf("after Clear: len %d, has d %v", s.Len(), s.Has("d"))
 	}
 }
