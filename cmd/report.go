@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
@@ -22,51 +23,104 @@ type reporter struct {
 	strict   bool
 	problems int
 	warned   map[string]bool
-	alike    map[string]int // lines printed or held back, by likeness
-	order    []string       // likenesses held back, in the order first seen
+	alike    map[string]*int // lines printed or held back, by likeness
+	order    []string        // likenesses held back, in the order first seen
+	like     []byte          // a likeness being made, reused
 }
 
 // maxAlike is how many problems or warnings of one likeness are printed.
 const maxAlike = 10
 
 func newReporter(w io.Writer, strict bool) *reporter {
-	return &reporter{w: w, strict: strict, warned: map[string]bool{}, alike: map[string]int{}}
+	return &reporter{w: w, strict: strict, warned: map[string]bool{}, alike: map[string]*int{}}
 }
 
 // show reports whether a line of message msg is printed: it counts msg's
 // likeness, and says once that lines like it are held back. Called with
 // r.mu held.
 func (r *reporter) show(msg string) bool {
-	k := likeness(msg)
-	r.alike[k]++
-	switch n := r.alike[k]; {
-	case n <= maxAlike:
+	r.like = appendLikeness(r.like[:0], msg)
+	n := r.alike[string(r.like)] // (a lookup that does not allocate)
+	if n == nil {
+		n = new(int)
+		r.alike[string(r.like)] = n
+	}
+	*n++
+	switch {
+	case *n <= maxAlike:
 		return true
-	case n == maxAlike+1:
+	case *n == maxAlike+1:
+		k := string(r.like)
 		r.order = append(r.order, k)
 		fmt.Fprintf(r.w, "agentstream: more like %q follow; they are counted, not shown\n", bounded(k))
 	}
 	return false
 }
 
-// likeness is msg with every word that holds a digit or a quote (the
-// position, ids, numbers, quoted names) replaced by *, so that one problem
-// met many times has one likeness.
-func likeness(msg string) string {
-	words := strings.Fields(msg)
-	for i, w := range words {
-		if strings.ContainsAny(w, "0123456789\"'`") {
-			words[i] = "*"
+// appendLikeness appends msg's likeness to dst: msg's words (as
+// strings.Fields splits them), one space between them, every word that
+// holds a digit or a quote (the position, ids, numbers, quoted names)
+// replaced by *, so that one problem met many times has one likeness.
+func appendLikeness(dst []byte, msg string) []byte {
+	start := len(dst)
+	for i := 0; i < len(msg); {
+		if c := msg[i]; c < utf8.RuneSelf {
+			if asciiSpace(c) {
+				i++
+				continue
+			}
+		} else if r, size := utf8.DecodeRuneInString(msg[i:]); unicode.IsSpace(r) {
+			i += size
+			continue
+		}
+		j := i // the word msg[i:j]
+		for j < len(msg) {
+			if c := msg[j]; c < utf8.RuneSelf {
+				if asciiSpace(c) {
+					break
+				}
+				j++
+			} else if r, size := utf8.DecodeRuneInString(msg[j:]); unicode.IsSpace(r) {
+				break
+			} else {
+				j += size
+			}
+		}
+		if len(dst) > start {
+			dst = append(dst, ' ')
+		}
+		if varies(msg[i:j]) {
+			dst = append(dst, '*')
+		} else {
+			dst = append(dst, msg[i:j]...)
+		}
+		i = j
+	}
+	return dst
+}
+
+// varies reports whether word holds a digit or a quote.
+func varies(word string) bool {
+	for i := 0; i < len(word); i++ {
+		switch c := word[i]; {
+		case '0' <= c && c <= '9', c == '"', c == '\'', c == '`':
+			return true
 		}
 	}
-	return strings.Join(words, " ")
+	return false
+}
+
+// asciiSpace reports whether c is an ASCII byte unicode.IsSpace holds
+// a space.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 // summary prints, for each likeness that was held back, how many lines
 // like it were not shown. Called with r.mu held.
 func (r *reporter) summary() {
 	for _, k := range r.order {
-		fmt.Fprintf(r.w, "agentstream: and %d more like %q\n", r.alike[k]-maxAlike, bounded(k))
+		fmt.Fprintf(r.w, "agentstream: and %d more like %q\n", *r.alike[k]-maxAlike, bounded(k))
 	}
 	r.order = nil
 }
@@ -116,8 +170,11 @@ func (r *reporter) note(format string, args ...any) {
 
 // isWarning reports whether err is a decoder's positioned warning.
 func isWarning(err error) bool {
-	var perr *event.ParseError
-	return errors.As(err, &perr) && errors.Is(perr, event.ErrWarning)
+	perr, ok := err.(*event.ParseError) // (a bad line costs no errors.As)
+	if !ok && !errors.As(err, &perr) {
+		return false
+	}
+	return errors.Is(perr, event.ErrWarning)
 }
 
 // maxMessage caps one line on stderr. A message can name what the input
@@ -169,4 +226,14 @@ var optionFlagNames = strings.NewReplacer(
 // flagText says in a library message the flag a command user sets rather
 // than the option a Go caller does ("raise the cap, MaxEventBytes" becomes
 // "raise the cap, --max-event-bytes").
-func flagText(msg string) string { return optionFlagNames.Replace(msg) }
+func flagText(msg string) string {
+	for i := 0; i < len(msg); i++ {
+		if c := msg[i]; c == 'M' || c == 'L' {
+			if s := msg[i:]; strings.HasPrefix(s, "MaxEventBytes") || strings.HasPrefix(s, "MaxChunkBytes") ||
+				strings.HasPrefix(s, "LateSignatures") {
+				return optionFlagNames.Replace(msg)
+			}
+		}
+	}
+	return msg // names no option: not copied
+}

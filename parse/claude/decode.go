@@ -214,14 +214,16 @@ func (d *Decoder) tooMany(kind int, what, oldest string) {
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
+	return d.here(event.Errorf(sentinel, format, args...))
+}
+
+// here returns cause as a ParseError at the unit being decoded.
+func (d *Decoder) here(cause error) *event.ParseError {
 	col := d.col
 	if col == 0 {
 		col = 1
 	}
-	return &event.ParseError{
-		Source: d.cfg.Source, Line: d.line, Column: col, Offset: d.off,
-		Err: event.Errorf(sentinel, format, args...),
-	}
+	return &event.ParseError{Source: d.cfg.Source, Line: d.line, Column: col, Offset: d.off, Err: cause}
 }
 
 // position turns an error from the message builder into a ParseError at
@@ -229,6 +231,9 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 func (d *Decoder) position(err error) error {
 	if err == nil {
 		return nil
+	}
+	if p, ok := err.(messages.Problem); ok {
+		return d.here(p) // wraps event.ErrSyntax, and says what errorf would
 	}
 	sentinel := event.ErrSyntax
 	for _, e := range []error{event.ErrTooLarge, event.ErrTooManyOpen} {
@@ -265,8 +270,9 @@ func (d *Decoder) readUnit() error {
 	d.wholeLine = true
 	err = d.decode(line)
 	d.wholeLine = false
-	if err != nil && isSyntaxError(err) {
-		// Not one JSON value: several fused objects, or a bad line.
+	if _, ok := err.(*event.ParseError); !ok && err != nil && isSyntaxError(err) {
+		// Not one JSON value: several fused objects, or a bad line. (The
+		// ParseErrors decode makes wrap no json.SyntaxError.)
 		return d.fused(line)
 	}
 	return err

@@ -131,6 +131,9 @@ func isResultField(name string) bool {
 // isParseError and isSyntaxError are errors.As in a function of their
 // own: the target it needs escapes, and is allocated only when called.
 func isParseError(err error) bool {
+	if _, ok := err.(*event.ParseError); ok {
+		return true
+	}
 	var perr *event.ParseError
 	return errors.As(err, &perr)
 }
