@@ -64,32 +64,38 @@ func (r *reporter) show(msg string) bool {
 func appendLikeness(dst []byte, msg string) []byte {
 	start := len(dst)
 	for i := 0; i < len(msg); {
-		if c := msg[i]; c < utf8.RuneSelf {
-			if asciiSpace(c) {
-				i++
+		if k := likeClass[msg[i]]; k&likeSpace != 0 {
+			i++
+			continue
+		} else if k&likeMulti != 0 {
+			if r, size := utf8.DecodeRuneInString(msg[i:]); unicode.IsSpace(r) {
+				i += size
 				continue
 			}
-		} else if r, size := utf8.DecodeRuneInString(msg[i:]); unicode.IsSpace(r) {
-			i += size
-			continue
 		}
-		j := i // the word msg[i:j]
+		j, varies := i, false // the word msg[i:j]
+	word:
 		for j < len(msg) {
-			if c := msg[j]; c < utf8.RuneSelf {
-				if asciiSpace(c) {
-					break
-				}
+			switch k := likeClass[msg[j]]; {
+			case k == 0:
 				j++
-			} else if r, size := utf8.DecodeRuneInString(msg[j:]); unicode.IsSpace(r) {
-				break
-			} else {
+			case k&likeSpace != 0:
+				break word
+			case k&likeVaries != 0:
+				varies = true
+				j++
+			default: // likeMulti
+				r, size := utf8.DecodeRuneInString(msg[j:])
+				if unicode.IsSpace(r) {
+					break word
+				}
 				j += size
 			}
 		}
 		if len(dst) > start {
 			dst = append(dst, ' ')
 		}
-		if varies(msg[i:j]) {
+		if varies {
 			dst = append(dst, '*')
 		} else {
 			dst = append(dst, msg[i:j]...)
@@ -99,22 +105,27 @@ func appendLikeness(dst []byte, msg string) []byte {
 	return dst
 }
 
-// varies reports whether word holds a digit or a quote.
-func varies(word string) bool {
-	for i := 0; i < len(word); i++ {
-		switch c := word[i]; {
-		case '0' <= c && c <= '9', c == '"', c == '\'', c == '`':
-			return true
-		}
-	}
-	return false
-}
+// The classes of bytes in a likeness: white space, a digit or a quote
+// (a word holding one varies), a byte of a character of two bytes or
+// more.
+const (
+	likeSpace = 1 << iota
+	likeVaries
+	likeMulti
+)
 
-// asciiSpace reports whether c is an ASCII byte unicode.IsSpace holds
-// a space.
-func asciiSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
-}
+var likeClass = func() (c [256]uint8) {
+	for _, b := range []byte(" \t\n\v\f\r") {
+		c[b] = likeSpace // unicode.IsSpace's ASCII spaces
+	}
+	for _, b := range []byte("0123456789\"'`") {
+		c[b] = likeVaries
+	}
+	for b := utf8.RuneSelf; b < 256; b++ {
+		c[b] = likeMulti
+	}
+	return c
+}()
 
 // summary prints, for each likeness that was held back, how many lines
 // like it were not shown. Called with r.mu held.

@@ -52,25 +52,40 @@ func TestReporterBoundsAlike(t *testing.T) {
 // digit or a quote replaced by *, joined by one space, give.
 func TestLikeness(t *testing.T) {
 	t.Parallel()
-	fields := func(msg string) string {
-		words := strings.Fields(msg)
-		for i, w := range words {
-			if strings.ContainsAny(w, "0123456789\"'`") {
-				words[i] = "*"
-			}
-		}
-		return strings.Join(words, " ")
-	}
-	for _, msg := range []string{
-		"", " ", "a", "in.jsonl:12:1: content_block_delta outside a message",
-		"  two  spaces\tand\ttabs\r\nand lines ", "tool call \"toolu_1\" never answered",
-		"it's `quoted`", "non\u00a0breaking\u2003em space\u0085next", "bad \xff utf-8 \xe2\x80",
-		"ünïcödé 测试 🦊 words", "\v\f", "x\u3000y", "end ",
-	} {
-		if got, want := string(appendLikeness([]byte("kept "), msg)), "kept "+fields(msg); got != want {
+	for _, msg := range likenessSeeds {
+		if got, want := string(appendLikeness([]byte("kept "), msg)), "kept "+fieldsLikeness(msg); got != want {
 			t.Errorf("appendLikeness(%q) = %q, want %q", msg, got, want)
 		}
 	}
+}
+
+func FuzzLikeness(f *testing.F) {
+	for _, msg := range likenessSeeds {
+		f.Add(msg)
+	}
+	f.Fuzz(func(t *testing.T, msg string) {
+		if got, want := string(appendLikeness(nil, msg)), fieldsLikeness(msg); got != want {
+			t.Errorf("appendLikeness(%q) = %q, want %q", msg, got, want)
+		}
+	})
+}
+
+// fieldsLikeness is a likeness made with strings.Fields.
+func fieldsLikeness(msg string) string {
+	words := strings.Fields(msg)
+	for i, w := range words {
+		if strings.ContainsAny(w, "0123456789\"'`") {
+			words[i] = "*"
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+var likenessSeeds = []string{
+	"", " ", "a", "in.jsonl:12:1: content_block_delta outside a message",
+	"  two  spaces\tand\ttabs\r\nand lines ", "tool call \"toolu_1\" never answered",
+	"it's `quoted`", "non\u00a0breaking\u2003em space\u0085next", "bad \xff utf-8 \xe2\x80",
+	"ünïcödé 测试 🦊 words", "\v\f", "x\u3000y", "end ",
 }
 
 // TestFlagText: the option names of library messages become their flags,

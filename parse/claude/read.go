@@ -18,6 +18,10 @@ import (
 // (ResetValid).
 func (d *Decoder) unmarshalLine(raw []byte, l *Line) error {
 	d.jr.ResetValid(raw)
+	if d.readDeltaLine(raw, l) {
+		return nil
+	}
+	d.jr.ResetValid(raw)
 	if d.readLine(&d.jr, l) && d.jr.End() {
 		return nil
 	}
@@ -28,6 +32,52 @@ func (d *Decoder) unmarshalLine(raw []byte, l *Line) error {
 	err := json.Unmarshal(raw, fallback)
 	*l = *fallback
 	return err
+}
+
+// The stream_event line of a content_block_delta as Claude Code writes
+// it for the main agent: the head, the event (as the API writes it), the
+// session id's key, its string, the tail up to the uuid's string, and
+// "}".
+const (
+	streamEventHead = `{"type":"stream_event","event":`
+	sessionIDHead   = `,"session_id":`
+	mainAgentTail   = `,"parent_tool_use_id":null,"uuid":`
+)
+
+// readDeltaLine decodes raw, d.jr reset to it, into l (and the event into
+// d.se) as readLine does, when raw is a delta's stream_event line written
+// exactly as Claude Code writes it, and reports whether it did: matched
+// as constant heads around the event and two strings, it is read without
+// walking its keys. On false, l is untouched.
+func (d *Decoder) readDeltaLine(raw []byte, l *Line) bool {
+	if !hasPrefix(raw, streamEventHead) {
+		return false
+	}
+	r := &d.jr
+	end := messages.ReadDeltaEventAt(r, raw, len(streamEventHead), &d.se)
+	if end < 0 || !hasPrefix(raw[end:], sessionIDHead) {
+		return false
+	}
+	r.Rewind(end+len(sessionIDHead), 0)
+	id := r.Str()
+	tail := r.Offset()
+	if r.Failed() || !hasPrefix(raw[tail:], mainAgentTail) {
+		return false
+	}
+	session := d.intern(id) // before the uuid's read reuses id's bytes
+	r.Rewind(tail+len(mainAgentTail), 0)
+	r.Str() // the uuid: checked, not kept
+	if r.Failed() || r.Offset() != len(raw)-1 || raw[len(raw)-1] != '}' {
+		return false
+	}
+	*l = Line{Type: TypeStreamEvent, SessionID: session, Event: raw[len(streamEventHead):end], eventOK: true}
+	d.res, d.resOK = Result{}, true
+	return true
+}
+
+// hasPrefix is bytes.HasPrefix for a string prefix, without converting it.
+func hasPrefix(b []byte, prefix string) bool {
+	return len(b) >= len(prefix) && string(b[:len(prefix)]) == prefix
 }
 
 // unmarshalResult decodes the fields of a result line that result reads
