@@ -405,12 +405,13 @@ func (d *Decoder) intern(b []byte) string {
 }
 
 // UnmarshalInit decodes a system/init line into in as json.Unmarshal
-// does, with its error, in one pass when r can: then only the fields
+// does, with its error, in one pass where it can: then only the fields
 // this module reads (cwd, session_id, model, tools) are set, the others'
 // types checked (a value of the wrong type goes to encoding/json, which
-// sets them all and gives the error). r is reused across calls.
-func UnmarshalInit(r *jsontext.Reader, raw []byte, in *Init) error {
-	return jsontext.Decode(r, raw, in, readInit)
+// sets them all and gives the error).
+func UnmarshalInit(raw []byte, in *Init) error {
+	var r jsontext.Reader
+	return jsontext.Decode(&r, raw, in, readInit)
 }
 
 // unmarshalInit is UnmarshalInit for a line that went through
@@ -537,9 +538,13 @@ func isInitField(key []byte) bool {
 
 // UnmarshalKind decodes a line's type and subtype as json.Unmarshal
 // into a Line does, with its error (nil where it decodes the whole line
-// without error), in one pass when r can, else with encoding/json. r is
-// reused across calls.
-func UnmarshalKind(r *jsontext.Reader, raw []byte) (typ, subtype string, err error) {
+// without error), in one pass where it can, else with encoding/json.
+func UnmarshalKind(raw []byte) (typ, subtype string, err error) {
+	var r jsontext.Reader
+	return unmarshalKind(&r, raw)
+}
+
+func unmarshalKind(r *jsontext.Reader, raw []byte) (typ, subtype string, err error) {
 	r.Reset(raw)
 	if readKind(r, &typ, &subtype) && r.End() {
 		return typ, subtype, nil

@@ -102,11 +102,11 @@ type initResult struct {
 }
 
 // checkInit checks UnmarshalInit against json.Unmarshal on raw.
-func checkInit(t *testing.T, r *jsontext.Reader, raw []byte) {
+func checkInit(t *testing.T, raw []byte) {
 	t.Helper()
 	var in, want Init
 	wantErr := json.Unmarshal(raw, &want)
-	err := UnmarshalInit(r, raw, &in)
+	err := UnmarshalInit(raw, &in)
 	w := initResult{Cwd: want.Cwd, SessionID: want.SessionID, Model: want.Model, Tools: want.Tools}
 	g := initResult{Cwd: in.Cwd, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools}
 	if wantErr != nil {
@@ -143,9 +143,14 @@ func checkKind(t *testing.T, r *jsontext.Reader, raw []byte) {
 	t.Helper()
 	var l Line
 	wantErr := json.Unmarshal(raw, &l)
-	typ, sub, err := UnmarshalKind(r, raw)
-	if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() || typ != l.Type || sub != l.Subtype {
-		t.Errorf("UnmarshalKind(%q) = %q, %q, %v; json.Unmarshal: %q, %q, %v", raw, typ, sub, err, l.Type, l.Subtype, wantErr)
+	for _, kind := range []func([]byte) (string, string, error){
+		UnmarshalKind,
+		func(raw []byte) (string, string, error) { return unmarshalKind(r, raw) }, // r reused
+	} {
+		typ, sub, err := kind(raw)
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() || typ != l.Type || sub != l.Subtype {
+			t.Errorf("UnmarshalKind(%q) = %q, %q, %v; json.Unmarshal: %q, %q, %v", raw, typ, sub, err, l.Type, l.Subtype, wantErr)
+		}
 	}
 }
 
@@ -157,7 +162,7 @@ func TestUnmarshalInitKind(t *testing.T) {
 		t.Fatalf("%d lines: the corpus is missing", len(all))
 	}
 	for _, raw := range all {
-		checkInit(t, &r, raw)
+		checkInit(t, raw)
 		checkKind(t, &r, raw)
 		checkSummary(t, raw)
 		checkStreamEvent(t, raw)
@@ -244,7 +249,7 @@ func FuzzUnmarshalInitKind(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		var r jsontext.Reader
-		checkInit(t, &r, raw)
+		checkInit(t, raw)
 		checkKind(t, &r, raw)
 		checkSummary(t, raw)
 		checkStreamEvent(t, raw)
