@@ -556,7 +556,7 @@ func (d *Decoder) decode(raw []byte) error {
 		}
 		msg, ok := d.quickSummary(&l, raw)
 		if !ok {
-			msg = summary(&l, raw)
+			msg = d.summary(&l, raw)
 		}
 		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: msg, Raw: bytes.Clone(raw)})
 	case TypeStreamEvent:
@@ -569,7 +569,7 @@ func (d *Decoder) decode(raw []byte) error {
 		return d.result(raw)
 	case "tool_progress", "tool_use_summary", "auth_status", "rate_limit_event", "prompt_suggestion",
 		"conversation_reset", "active_goal", "control_request", "control_response", "control_cancel_request":
-		d.emit(&event.Notice{Agent: agent, Kind: l.Type, Message: summary(&l, raw), Raw: bytes.Clone(raw)})
+		d.emit(&event.Notice{Agent: agent, Kind: l.Type, Message: d.summary(&l, raw), Raw: bytes.Clone(raw)})
 	default:
 		if k := foreign.Kind(raw); k != "" && k != foreign.Session {
 			// A line of another format, not a type of a newer CLI.
