@@ -750,7 +750,7 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 		d.emit(&event.Error{Agent: agent, Message: msg, Type: errType, Fatal: true, Raw: obj})
 		return nil
 	}
-	if abortedLine(raw) {
+	if !l.noAborted && abortedLine(raw) {
 		return d.position(d.b.SnapshotAborted(agent, m))
 	}
 	return d.position(d.b.Snapshot(agent, m))

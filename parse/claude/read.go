@@ -70,7 +70,7 @@ func (d *Decoder) readDeltaLine(raw []byte, l *Line) bool {
 	if r.Failed() || r.Offset() != len(raw)-1 || raw[len(raw)-1] != '}' {
 		return false
 	}
-	*l = Line{Type: TypeStreamEvent, SessionID: session, Event: raw[len(streamEventHead):end], eventOK: true}
+	*l = Line{Type: TypeStreamEvent, SessionID: session, Event: raw[len(streamEventHead):end], eventOK: true, noAborted: true}
 	d.res, d.resOK = Result{}, true
 	return true
 }
@@ -209,6 +209,7 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 		return false
 	}
 	d.res, d.resOK = Result{}, true
+	l.noAborted = true
 	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 		if l.Type == TypeResult && readResultField(r, key, &d.res) {
 			continue
@@ -269,6 +270,9 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 		default:
 			if isResultField(string(key)) {
 				d.resOK = false // a result field before the type
+			}
+			if len(key) == len("aborted") && bytes.EqualFold(key, []byte("aborted")) {
+				l.noAborted = false
 			}
 			r.SkipUnknown(key, func(name string) bool {
 				if isResultField(name) {

@@ -24,6 +24,8 @@ func lineSeeds(t testing.TB) [][]byte {
 		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"Session_ID":"x"}`,
 		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"permissionMode":"x"}`,
 		`{"type":5}`,
+		`{"type":"assistant","message":{"content":[]},"ABORTED":true,"x":"aborted"}`,
+		`{"type":"assistant","message":{"content":[]},"aborted":true}`,
 	)
 }
 
@@ -53,7 +55,10 @@ func compareLine(t *testing.T, data []byte) bool {
 				t.Errorf("%s: message differs (-json +one pass):\n%s", data, diff)
 			}
 		}
-		got.eventOK, got.msg, got.msgOK = false, messages.Message{}, false
+		if got.noAborted && abortedLine(data) {
+			t.Errorf("%s: readLine says no aborted key, abortedLine says aborted", data)
+		}
+		got.eventOK, got.msg, got.msgOK, got.noAborted = false, messages.Message{}, false, false
 		want.UUID = ""
 	})
 }
