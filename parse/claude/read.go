@@ -424,7 +424,10 @@ func UnmarshalInit(raw []byte, in *Init) error {
 // Claude Code repeats init, with the same tools, at every query.
 func (d *Decoder) unmarshalInit(raw []byte, in *Init) error {
 	d.jr.ResetValid(raw)
-	if readInitTools(&d.jr, in, d.tools) && d.jr.End() {
+	d.lists.raw = raw
+	ok := readInitTools(&d.jr, in, d.tools, &d.lists) && d.jr.End()
+	d.lists.raw = nil
+	if ok {
 		if len(in.Tools) > 0 {
 			d.tools = in.Tools
 		}
@@ -435,12 +438,76 @@ func (d *Decoder) unmarshalInit(raw []byte, in *Init) error {
 }
 
 func readInit(r *jsontext.Reader, in *Init) bool {
-	return readInitTools(r, in, nil)
+	return readInitTools(r, in, nil, nil)
+}
+
+// initLists holds the text of the lists of names of the last init read
+// (tools, slash_commands, agents, skills): Claude Code writes the same
+// lists in every init, and a list whose text is that of the last is the
+// same list, read and checked then. A JSON array ends at its own ']', so
+// a prefix of the rest of the line equal to the last list's text is the
+// whole value.
+type initLists struct {
+	raw   []byte    // the line being read
+	text  [4][]byte // the lists' text, empty where unknown
+	tools []string  // the names of the tools list (text[0])
+}
+
+// listIndex returns the index in initLists.text of the list of key.
+func listIndex(key string) int {
+	switch key {
+	case "tools":
+		return 0
+	case "slash_commands":
+		return 1
+	case "agents":
+		return 2
+	}
+	return 3 // skills
+}
+
+// same reports whether the value r is at has the text of list k of the
+// last init, and if so reads past it.
+func (l *initLists) same(r *jsontext.Reader, k int) bool {
+	if l == nil || len(l.text[k]) == 0 || r.Peek() != '[' {
+		return false
+	}
+	off := r.Offset()
+	if !bytes.HasPrefix(l.raw[off:], l.text[k]) {
+		return false
+	}
+	r.Rewind(off+len(l.text[k]), r.Depth())
+	return true
+}
+
+// start returns the offset of the value r is at, for keep.
+func (l *initLists) start(r *jsontext.Reader) int {
+	if l == nil {
+		return 0
+	}
+	r.Peek()
+	return r.Offset()
+}
+
+// keep notes the text of list k, read from offset off, and reports
+// whether it did: when it is an array read with no failure.
+func (l *initLists) keep(r *jsontext.Reader, k, off int) bool {
+	if l == nil {
+		return false
+	}
+	if v := r.Since(off); !r.Failed() && len(v) > 0 && v[0] == '[' {
+		l.text[k] = append(l.text[k][:0], v...)
+		return true
+	}
+	l.text[k] = l.text[k][:0]
+	return false
 }
 
 // readInitTools reads an init line into in, the names of its tools
-// those of prev where they are equal (saving their allocation).
-func readInitTools(r *jsontext.Reader, in *Init, prev []string) bool {
+// those of prev where they are equal (saving their allocation); lists,
+// if not nil, holds the text of the last init's lists (and the line),
+// and is updated.
+func readInitTools(r *jsontext.Reader, in *Init, prev []string, lists *initLists) bool {
 	if !r.Object() {
 		return false
 	}
@@ -453,13 +520,29 @@ func readInitTools(r *jsontext.Reader, in *Init, prev []string) bool {
 		case "model":
 			r.StringField(&in.Model)
 		case "tools":
+			// (Only the first tools key of a line: a second decodes into
+			// the first's strings.)
+			if in.Tools == nil && lists.same(r, 0) {
+				in.Tools = append(make([]string, 0, len(lists.tools)), lists.tools...)
+				break
+			}
+			off := lists.start(r)
 			in.Tools = readStrings(r, in.Tools, prev)
+			if lists.keep(r, 0, off) {
+				lists.tools = in.Tools
+			}
 		case "type", "subtype", "permissionMode", "apiKeySource", "claude_code_version", "output_style", "uuid":
 			if !r.Null() {
 				r.Str() // a string, not kept
 			}
 		case "slash_commands", "agents", "skills":
+			k := listIndex(string(key))
+			if lists.same(r, k) {
+				break
+			}
+			off := lists.start(r)
 			checkStrings(r) // strings, not kept
+			lists.keep(r, k, off)
 		case "mcp_servers", "plugins":
 			if r.Null() {
 				break

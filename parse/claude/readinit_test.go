@@ -324,3 +324,62 @@ func FuzzUnmarshalInitKind(f *testing.F) {
 		checkUser(t, raw)
 	})
 }
+
+// TestInitListsRepeat: one decoder reading init lines in turn, whose
+// lists repeat the last init's text or not, reads each as json.Unmarshal
+// does (the names of a repeated list taken from the last init's).
+func TestInitListsRepeat(t *testing.T) {
+	t.Parallel()
+	const tail = `"slash_commands":["a","b"],"agents":["x"],"skills":[],"session_id":"s"}`
+	seq := []string{
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],` + tail,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],` + tail,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],"tools":["Edit",null],` + tail,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],` + tail,
+		`{"type":"system","subtype":"init","tools":["Bash","Read","Write"],` + tail,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],` + tail,
+		`{"type":"system","subtype":"init","tools":[],` + tail,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],` + tail,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],"model":5,` + tail,
+		`{"type":"system","subtype":"init","tools":[],` + tail,
+		`{"type":"system","subtype":"init","tools":null,"agents":["x"],"agents":[5]}`,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"] ,"agents": ["x"],"skills":[]}`,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],"agents":["x"],"skills":[]}`,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"]}`,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],"agents":["x"],"skills":[]}`,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],"agents":["x"],"skills":[] ,"x":1}`,
+	}
+	var all [][]byte
+	for _, s := range seq {
+		all = append(all, []byte(s))
+	}
+	for _, l := range lines(t) {
+		if bytes.Contains(l, []byte(`"init"`)) && utf8.Valid(l) {
+			all = append(all, l, l)
+		}
+	}
+	d := NewDecoder(nil, nil)
+	repeated := 0
+	for _, raw := range all {
+		var want, in Init
+		wantErr := json.Unmarshal(raw, &want)
+		err := d.unmarshalInit(raw, &in)
+		w := initResult{Cwd: want.Cwd, SessionID: want.SessionID, Model: want.Model, Tools: want.Tools}
+		g := initResult{Cwd: in.Cwd, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools}
+		if wantErr != nil {
+			w.Err = wantErr.Error()
+		}
+		if err != nil {
+			g.Err = err.Error()
+		}
+		if diff := cmp.Diff(w, g); diff != "" || (w.Tools == nil) != (g.Tools == nil) {
+			t.Errorf("unmarshalInit(%q) after the lines before (-json.Unmarshal +got):\n%s", raw, diff)
+		}
+		if len(d.lists.text[0]) > 0 && bytes.Contains(raw, d.lists.text[0]) {
+			repeated++
+		}
+	}
+	if repeated < 10 {
+		t.Errorf("only %d lines whose tools repeat the last init's", repeated)
+	}
+}
