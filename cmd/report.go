@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
@@ -22,51 +23,115 @@ type reporter struct {
 	strict   bool
 	problems int
 	warned   map[string]bool
-	alike    map[string]int // lines printed or held back, by likeness
-	order    []string       // likenesses held back, in the order first seen
+	alike    map[string]*int // lines printed or held back, by likeness
+	order    []string        // likenesses held back, in the order first seen
+	like     []byte          // a likeness being made, reused
 }
 
 // maxAlike is how many problems or warnings of one likeness are printed.
 const maxAlike = 10
 
 func newReporter(w io.Writer, strict bool) *reporter {
-	return &reporter{w: w, strict: strict, warned: map[string]bool{}, alike: map[string]int{}}
+	return &reporter{w: w, strict: strict, warned: map[string]bool{}, alike: map[string]*int{}}
 }
 
 // show reports whether a line of message msg is printed: it counts msg's
 // likeness, and says once that lines like it are held back. Called with
 // r.mu held.
 func (r *reporter) show(msg string) bool {
-	k := likeness(msg)
-	r.alike[k]++
-	switch n := r.alike[k]; {
-	case n <= maxAlike:
+	r.like = appendLikeness(r.like[:0], msg)
+	n := r.alike[string(r.like)] // (a lookup that does not allocate)
+	if n == nil {
+		n = new(int)
+		r.alike[string(r.like)] = n
+	}
+	*n++
+	switch {
+	case *n <= maxAlike:
 		return true
-	case n == maxAlike+1:
+	case *n == maxAlike+1:
+		k := string(r.like)
 		r.order = append(r.order, k)
 		fmt.Fprintf(r.w, "agentstream: more like %q follow; they are counted, not shown\n", bounded(k))
 	}
 	return false
 }
 
-// likeness is msg with every word that holds a digit or a quote (the
-// position, ids, numbers, quoted names) replaced by *, so that one problem
-// met many times has one likeness.
-func likeness(msg string) string {
-	words := strings.Fields(msg)
-	for i, w := range words {
-		if strings.ContainsAny(w, "0123456789\"'`") {
-			words[i] = "*"
+// appendLikeness appends msg's likeness to dst: msg's words (as
+// strings.Fields splits them), one space between them, every word that
+// holds a digit or a quote (the position, ids, numbers, quoted names)
+// replaced by *, so that one problem met many times has one likeness.
+func appendLikeness(dst []byte, msg string) []byte {
+	start := len(dst)
+	for i := 0; i < len(msg); {
+		if k := likeClass[msg[i]]; k&likeSpace != 0 {
+			i++
+			continue
+		} else if k&likeMulti != 0 {
+			if r, size := utf8.DecodeRuneInString(msg[i:]); unicode.IsSpace(r) {
+				i += size
+				continue
+			}
 		}
+		j, varies := i, false // the word msg[i:j]
+	word:
+		for j < len(msg) {
+			switch k := likeClass[msg[j]]; {
+			case k == 0:
+				j++
+			case k&likeSpace != 0:
+				break word
+			case k&likeVaries != 0:
+				varies = true
+				j++
+			default: // likeMulti
+				r, size := utf8.DecodeRuneInString(msg[j:])
+				if unicode.IsSpace(r) {
+					break word
+				}
+				j += size
+			}
+		}
+		if len(dst) > start {
+			dst = append(dst, ' ')
+		}
+		if varies {
+			dst = append(dst, '*')
+		} else {
+			dst = append(dst, msg[i:j]...)
+		}
+		i = j
 	}
-	return strings.Join(words, " ")
+	return dst
 }
+
+// The classes of bytes in a likeness: white space, a digit or a quote
+// (a word holding one varies), a byte of a character of two bytes or
+// more.
+const (
+	likeSpace = 1 << iota
+	likeVaries
+	likeMulti
+)
+
+var likeClass = func() (c [256]uint8) {
+	for _, b := range []byte(" \t\n\v\f\r") {
+		c[b] = likeSpace // unicode.IsSpace's ASCII spaces
+	}
+	for _, b := range []byte("0123456789\"'`") {
+		c[b] = likeVaries
+	}
+	for b := utf8.RuneSelf; b < 256; b++ {
+		c[b] = likeMulti
+	}
+	return c
+}()
 
 // summary prints, for each likeness that was held back, how many lines
 // like it were not shown. Called with r.mu held.
 func (r *reporter) summary() {
 	for _, k := range r.order {
-		fmt.Fprintf(r.w, "agentstream: and %d more like %q\n", r.alike[k]-maxAlike, bounded(k))
+		fmt.Fprintf(r.w, "agentstream: and %d more like %q\n", *r.alike[k]-maxAlike, bounded(k))
 	}
 	r.order = nil
 }
@@ -116,8 +181,11 @@ func (r *reporter) note(format string, args ...any) {
 
 // isWarning reports whether err is a decoder's positioned warning.
 func isWarning(err error) bool {
-	var perr *event.ParseError
-	return errors.As(err, &perr) && errors.Is(perr, event.ErrWarning)
+	perr, ok := err.(*event.ParseError) // (a bad line costs no errors.As)
+	if !ok && !errors.As(err, &perr) {
+		return false
+	}
+	return errors.Is(perr, event.ErrWarning)
 }
 
 // maxMessage caps one line on stderr. A message can name what the input
@@ -169,4 +237,14 @@ var optionFlagNames = strings.NewReplacer(
 // flagText says in a library message the flag a command user sets rather
 // than the option a Go caller does ("raise the cap, MaxEventBytes" becomes
 // "raise the cap, --max-event-bytes").
-func flagText(msg string) string { return optionFlagNames.Replace(msg) }
+func flagText(msg string) string {
+	for i := 0; i < len(msg); i++ {
+		if c := msg[i]; c == 'M' || c == 'L' {
+			if s := msg[i:]; strings.HasPrefix(s, "MaxEventBytes") || strings.HasPrefix(s, "MaxChunkBytes") ||
+				strings.HasPrefix(s, "LateSignatures") {
+				return optionFlagNames.Replace(msg)
+			}
+		}
+	}
+	return msg // names no option: not copied
+}

@@ -47,3 +47,60 @@ func TestReporterBoundsAlike(t *testing.T) {
 		t.Errorf("count %d, want %d (held back problems still count)", r.count(), n+1)
 	}
 }
+
+// TestLikeness: appendLikeness gives what strings.Fields, the words with a
+// digit or a quote replaced by *, joined by one space, give.
+func TestLikeness(t *testing.T) {
+	t.Parallel()
+	for _, msg := range likenessSeeds {
+		if got, want := string(appendLikeness([]byte("kept "), msg)), "kept "+fieldsLikeness(msg); got != want {
+			t.Errorf("appendLikeness(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
+
+func FuzzLikeness(f *testing.F) {
+	for _, msg := range likenessSeeds {
+		f.Add(msg)
+	}
+	f.Fuzz(func(t *testing.T, msg string) {
+		if got, want := string(appendLikeness(nil, msg)), fieldsLikeness(msg); got != want {
+			t.Errorf("appendLikeness(%q) = %q, want %q", msg, got, want)
+		}
+	})
+}
+
+// fieldsLikeness is a likeness made with strings.Fields.
+func fieldsLikeness(msg string) string {
+	words := strings.Fields(msg)
+	for i, w := range words {
+		if strings.ContainsAny(w, "0123456789\"'`") {
+			words[i] = "*"
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+var likenessSeeds = []string{
+	"", " ", "a", "in.jsonl:12:1: content_block_delta outside a message",
+	"  two  spaces\tand\ttabs\r\nand lines ", "tool call \"toolu_1\" never answered",
+	"it's `quoted`", "non\u00a0breaking\u2003em space\u0085next", "bad \xff utf-8 \xe2\x80",
+	"ünïcödé 测试 🦊 words", "\v\f", "x\u3000y", "end ",
+}
+
+// TestFlagText: the option names of library messages become their flags,
+// and a message without one stays as it is.
+func TestFlagText(t *testing.T) {
+	t.Parallel()
+	for _, msg := range []string{
+		"", "in:1:1: content_block_delta outside a message", "line larger than 10 bytes (raise the cap, MaxEventBytes)",
+		"MaxChunkBytes", "LateSignatures and MaxEventBytes", "Max and Late and MaxEvent", "ÜMaxEventBytes",
+	} {
+		if got, want := flagText(msg), optionFlagNames.Replace(msg); got != want {
+			t.Errorf("flagText(%q) = %q, want %q", msg, got, want)
+		}
+	}
+	if got := flagText("raise the cap, MaxEventBytes"); got != "raise the cap, --max-event-bytes" {
+		t.Errorf("flagText = %q", got)
+	}
+}

@@ -545,7 +545,7 @@ func (e *Encoder) preInit(ev event.Event) bool {
 	if len(raw) == 0 || raw[0] != '{' {
 		return false
 	}
-	typ, subtype, err := wire.UnmarshalKind(&e.jr, raw)
+	typ, subtype, err := wire.UnmarshalKind(raw)
 	if err != nil || typ == "" || (kind != "" && typ != kind && subtype != kind) {
 		return false
 	}
@@ -699,7 +699,7 @@ func (e *Encoder) init(s *event.SessionStart) {
 	e.inited = true
 	if s != nil && s.MetaKind == wire.MetaKind && len(s.Meta) > 0 {
 		var in wire.Init
-		if wire.UnmarshalInit(&e.jr, s.Meta, &in) == nil && in.SessionID != "" {
+		if wire.UnmarshalInit(s.Meta, &in) == nil && in.SessionID != "" {
 			e.session = in.SessionID
 			e.line(jsontext.CompactValid(s.Meta), nil)
 			return
@@ -988,7 +988,7 @@ func (e *Encoder) noteUsage(ev event.Event) {
 }
 
 func (e *Encoder) notice(a *agent, ev *event.Notice) {
-	if typ, subtype, err := wire.UnmarshalKind(&e.jr, ev.Raw); err == nil && typ != "" && (typ == ev.Kind || subtype == ev.Kind) {
+	if typ, subtype, err := wire.UnmarshalKind(ev.Raw); err == nil && typ != "" && (typ == ev.Kind || subtype == ev.Kind) {
 		e.line(jsontext.CompactValid(ev.Raw), nil)
 		return
 	}

@@ -146,8 +146,8 @@ func AppendUsage(b []byte, u *event.Usage) []byte {
 }
 
 // appendToolBlock appends a tool use block of type typ, as Marshal
-// writes toolBlock, its input being valid JSON: encoding/json wrote each
-// tool call's block (a fifth of codex->claude's instructions).
+// writes toolBlock, its input being valid JSON, without encoding/json's
+// reflection: every tool call's block is written here.
 func appendToolBlock(b []byte, typ, id, name string, input []byte, server string) []byte {
 	b = append(b, `{"type":`...)
 	b = jsontext.AppendMarshalString(b, typ)

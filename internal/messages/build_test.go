@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/deltabatch"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // step is one call on a Builder.
@@ -467,5 +468,20 @@ func TestDeltasOwnMemory(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, texts); diff != "" {
 		t.Errorf("delta texts (-want +got):\n%s", diff)
+	}
+}
+
+// TestCitationFields: a citation object's key is known (not kept in Raw)
+// exactly when it is a field of citationObject.
+func TestCitationFields(t *testing.T) {
+	t.Parallel()
+	names := jsontext.FieldNames(citationObject{})
+	for _, name := range names {
+		if !citationFields[name] {
+			t.Errorf("citationObject field %q is not in citationFields", name)
+		}
+	}
+	if len(names) != len(citationFields) {
+		t.Errorf("citationFields has %d keys, citationObject %d fields", len(citationFields), len(names))
 	}
 }

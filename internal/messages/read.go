@@ -54,8 +54,8 @@ func ReadStreamEvent(r *jsontext.Reader, se *StreamEvent) bool {
 			case se.Message != nil:
 				r.Fail() // encoding/json decodes a second message into the first
 			default:
-				// message_start: encoding/json took 12 % of parse/claude's
-				// CPU on perf20's claude-20.jsonl for its 950 of them.
+				// message_start: read in the same pass, not handed to
+				// encoding/json.
 				se.Message = new(Message)
 				if !ReadMessage(r, se.Message) {
 					r.Fail()
@@ -142,20 +142,30 @@ const (
 // valid UTF-8 (r is reset to it with ResetValid).
 //
 // Nearly every event of a stream is such a delta: matched as two
-// constant heads around the index, it is read without walking its keys
-// (25 % of the anthropic decoder's instructions on long-text-turn1.sse).
+// constant heads around the index, it is read without walking its keys.
 func ReadDeltaEvent(r *jsontext.Reader, raw []byte, se *StreamEvent) bool {
-	if len(raw) <= len(deltaEventHead) || string(raw[:len(deltaEventHead)]) != deltaEventHead {
-		return false
+	r.ResetValid(raw)
+	return ReadDeltaEventAt(r, raw, 0, se) == len(raw)
+}
+
+// ReadDeltaEventAt is ReadDeltaEvent for an event that starts at offset
+// at of raw and may be followed by more, as in a Claude Code stream_event
+// line. r reads raw (valid UTF-8, r reset to it with ResetValid). It
+// returns the offset just past the event, or -1 (se untouched) where
+// ReadDeltaEvent would report false. The raw fields of se are slices of
+// raw; r is left anywhere in it.
+func ReadDeltaEventAt(r *jsontext.Reader, raw []byte, at int, se *StreamEvent) int {
+	if at > len(raw) || !hasPrefix(raw[at:], deltaEventHead) {
+		return -1
 	}
-	rest := raw[len(deltaEventHead):]
+	rest := raw[at+len(deltaEventHead):]
 	// The index: digits, at most 9 (an int), no leading zero.
 	index, n := 0, 0
 	for ; n < len(rest) && n < 9 && '0' <= rest[n] && rest[n] <= '9'; n++ {
 		index = index*10 + int(rest[n]-'0')
 	}
 	if n == 0 || n > 1 && rest[0] == '0' {
-		return false
+		return -1
 	}
 	rest = rest[n:]
 	var typ, head string
@@ -167,19 +177,19 @@ func ReadDeltaEvent(r *jsontext.Reader, raw []byte, se *StreamEvent) bool {
 	case hasPrefix(rest, inputDeltaHead):
 		typ, head = DeltaInputJSON, inputDeltaHead
 	default:
-		return false
+		return -1
 	}
-	quote := len(raw) - len(rest) + len(head)
-	r.ResetValid(raw)
-	r.Rewind(quote, 0)
+	delta := len(raw) - len(rest) + len(`,"delta":`) // the delta object's '{'
+	r.Rewind(len(raw)-len(rest)+len(head), 0)
 	b := r.Str()
-	if r.Failed() || r.Offset() != len(raw)-2 || string(raw[len(raw)-2:]) != "}}" {
-		return false
+	end := r.Offset() + 2
+	if r.Failed() || end > len(raw) || string(raw[end-2:end]) != "}}" {
+		return -1
 	}
 	text := string(b)
 	*se = StreamEvent{
 		Type:  EventContentBlockDelta,
-		Delta: raw[len(raw)-len(rest)+len(`,"delta":`) : len(raw)-1],
+		Delta: raw[delta : end-1],
 		delta: wireDelta{Type: typ}, parsed: true, idx: index,
 	}
 	se.Index = &se.idx
@@ -191,7 +201,7 @@ func ReadDeltaEvent(r *jsontext.Reader, raw []byte, se *StreamEvent) bool {
 	default:
 		se.delta.PartialJSON = text
 	}
-	return true
+	return end
 }
 
 // hasPrefix is bytes.HasPrefix for a string prefix, without converting it.

@@ -46,8 +46,7 @@ type Streamer struct {
 	// Spare, if set, holds a text block's buffer once Block has returned
 	// it, for the next text block (a buffer of at most maxSpare bytes):
 	// the Streamers of an encoder's agents share one buffer, where each
-	// block grew its own (its allocation and growth were 3 % of the
-	// CPU time of xml->claude).
+	// block would grow its own.
 	Spare *[]byte
 	// MCPBeta writes MCP tool calls and results in the MCP connector
 	// beta's block types, mcp_tool_use and mcp_tool_result. Without it
@@ -218,8 +217,7 @@ func (s *Streamer) textBlock(b *streamBlock, sig string) {
 // BlockText returns, during a call of Block with a text block that has
 // no citations, the block's text as a JSON string (a slice of the block,
 // as jsontext.AppendMarshalString writes the text); else nil. A caller
-// that keeps the text need not read the block again (reading it was 2 %
-// of xml->claude's instructions).
+// that keeps the text need not read the block again.
 func (s *Streamer) BlockText() []byte { return s.text }
 
 // appendText adds text, which escaped is, to the text of b.
@@ -547,8 +545,7 @@ func (s *Streamer) startBlock(kind event.BlockKind) {
 	s.open = b
 	if s.err == nil && s.Event != nil {
 		// As Marshal writes blockStart of an empty textBlock or
-		// thinkingBlock (encoding/json's were 4 % of xml->claude --partial
-		// with block stops and message_stop).
+		// thinkingBlock, without encoding/json: one per block.
 		cb := emptyTextBlock
 		if kind == event.Thinking {
 			cb = emptyThinkingBlock
@@ -688,8 +685,7 @@ func (s *Streamer) delta(kind event.BlockKind, text string) {
 // blockDelta is delta where the block is wanted and text completes its
 // characters: text is escaped straight into the block, and the stream
 // event, if one is wanted, made from there (without --partial, claude
-// wants none: building it and copying the text out of it was 10 % of
-// codex->claude).
+// wants none, and none is built nor its text copied out).
 func (s *Streamer) blockDelta(b *streamBlock, kind event.BlockKind, text string) {
 	n := len(b.esc)
 	// One growth to the size of the text (plus a little for escapes and

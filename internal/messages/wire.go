@@ -3,7 +3,6 @@ package messages
 import (
 	"encoding/json"
 
-	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
@@ -186,10 +185,20 @@ type APIError struct {
 	Message string `json:"message"`
 }
 
-// citationObject is a citation object of a text block: the API's object
-// has the fields and JSON names of an assembled block's citation
-// (docs/blocks.md), so it is that type.
-type citationObject = assemble.Citation
+// citationObject is a citation object of a text block, the fields this
+// package reads and writes (others are kept in event.Citation.Raw).
+type citationObject struct {
+	Type            string  `json:"type"`
+	CitedText       string  `json:"cited_text"`
+	DocumentIndex   *int64  `json:"document_index,omitempty"`
+	DocumentTitle   *string `json:"document_title,omitempty"`
+	StartCharIndex  *int64  `json:"start_char_index,omitempty"`
+	EndCharIndex    *int64  `json:"end_char_index,omitempty"`
+	StartPageNumber *int64  `json:"start_page_number,omitempty"`
+	EndPageNumber   *int64  `json:"end_page_number,omitempty"`
+	URL             *string `json:"url,omitempty"`
+	Title           *string `json:"title,omitempty"`
+}
 
 // errorObject returns the error object of an error event ({"type":
 // "overloaded_error", "message": ...}), verbatim, and its fields: the

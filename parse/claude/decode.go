@@ -66,6 +66,7 @@ type Decoder struct {
 	lastStatus string               // the status of the last status line
 	blocks     []json.RawMessage    // a user line's content blocks, reused
 	tools      []string             // the tools of the last init, whose names the next shares
+	lists      initLists            // the text of the last init's lists of names
 	se         messages.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
 	res        Result               // the fields of a result line read with the line
 	resOK      bool                 // res is the line's (its type came before them)
@@ -214,14 +215,16 @@ func (d *Decoder) tooMany(kind int, what, oldest string) {
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
+	return d.here(event.Errorf(sentinel, format, args...))
+}
+
+// here returns cause as a ParseError at the unit being decoded.
+func (d *Decoder) here(cause error) *event.ParseError {
 	col := d.col
 	if col == 0 {
 		col = 1
 	}
-	return &event.ParseError{
-		Source: d.cfg.Source, Line: d.line, Column: col, Offset: d.off,
-		Err: event.Errorf(sentinel, format, args...),
-	}
+	return &event.ParseError{Source: d.cfg.Source, Line: d.line, Column: col, Offset: d.off, Err: cause}
 }
 
 // position turns an error from the message builder into a ParseError at
@@ -229,6 +232,9 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 func (d *Decoder) position(err error) error {
 	if err == nil {
 		return nil
+	}
+	if p, ok := err.(messages.Problem); ok {
+		return d.here(p) // wraps event.ErrSyntax, and says what errorf would
 	}
 	sentinel := event.ErrSyntax
 	for _, e := range []error{event.ErrTooLarge, event.ErrTooManyOpen} {
@@ -265,8 +271,9 @@ func (d *Decoder) readUnit() error {
 	d.wholeLine = true
 	err = d.decode(line)
 	d.wholeLine = false
-	if err != nil && isSyntaxError(err) {
-		// Not one JSON value: several fused objects, or a bad line.
+	if _, ok := err.(*event.ParseError); !ok && err != nil && isSyntaxError(err) {
+		// Not one JSON value: several fused objects, or a bad line. (The
+		// ParseErrors decode makes wrap no json.SyntaxError.)
 		return d.fused(line)
 	}
 	return err
@@ -550,7 +557,7 @@ func (d *Decoder) decode(raw []byte) error {
 		}
 		msg, ok := d.quickSummary(&l, raw)
 		if !ok {
-			msg = summary(&l, raw)
+			msg = d.summary(&l, raw)
 		}
 		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: msg, Raw: bytes.Clone(raw)})
 	case TypeStreamEvent:
@@ -563,7 +570,7 @@ func (d *Decoder) decode(raw []byte) error {
 		return d.result(raw)
 	case "tool_progress", "tool_use_summary", "auth_status", "rate_limit_event", "prompt_suggestion",
 		"conversation_reset", "active_goal", "control_request", "control_response", "control_cancel_request":
-		d.emit(&event.Notice{Agent: agent, Kind: l.Type, Message: summary(&l, raw), Raw: bytes.Clone(raw)})
+		d.emit(&event.Notice{Agent: agent, Kind: l.Type, Message: d.summary(&l, raw), Raw: bytes.Clone(raw)})
 	default:
 		if k := foreign.Kind(raw); k != "" && k != foreign.Session {
 			// A line of another format, not a type of a newer CLI.
@@ -744,7 +751,7 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 		d.emit(&event.Error{Agent: agent, Message: msg, Type: errType, Fatal: true, Raw: obj})
 		return nil
 	}
-	if abortedLine(raw) {
+	if !l.noAborted && abortedLine(raw) {
 		return d.position(d.b.SnapshotAborted(agent, m))
 	}
 	return d.position(d.b.Snapshot(agent, m))

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // notice holds the fields summaries are made of, across line types.
@@ -55,6 +57,24 @@ type compact struct {
 func summary(l *Line, raw []byte) string {
 	var n notice
 	json.Unmarshal(raw, &n)
+	return summaryOf(l, &n)
+}
+
+// summary is summary for a line that went through badutf8.Fix: its
+// notice is read in one pass where readNotice can.
+func (d *Decoder) summary(l *Line, raw []byte) string {
+	var n notice
+	d.jr.ResetValid(raw)
+	if !readNotice(&d.jr, &n) || !d.jr.End() {
+		n = notice{}
+		json.Unmarshal(raw, &n)
+	}
+	return summaryOf(l, &n)
+}
+
+// summaryOf returns the summary of l, whose fields summaries are made of
+// are n.
+func summaryOf(l *Line, n *notice) string {
 	kind := l.Subtype
 	if l.Type != TypeSystem {
 		kind = l.Type
@@ -147,6 +167,168 @@ func summary(l *Line, raw []byte) string {
 	return firstLine(s)
 }
 
+// readNotice reads a line into n as json.Unmarshal does (which goes on
+// past a value of the wrong type, leaving its field alone), and reports
+// whether it could: it fails on such a value, on a key encoding/json
+// would match to a field case-insensitively, and on the objects few lines
+// hold (compact_metadata, rate_limit_info), which are left to
+// encoding/json.
+func readNotice(r *jsontext.Reader, n *notice) bool {
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "status":
+			r.OptStringField(&n.Status)
+		case "attempt":
+			intField(r, &n.Attempt)
+		case "max_retries":
+			intField(r, &n.MaxRetries)
+		case "retry_delay_ms":
+			if !r.Null() {
+				n.RetryDelayMS = r.Float()
+			}
+		case "error_status":
+			if r.Null() {
+				n.ErrorStatus = nil
+				break
+			}
+			v := 0
+			intField(r, &v)
+			n.ErrorStatus = &v
+		case "error":
+			anyString(r, &n.Error)
+		case "estimated_tokens":
+			if !r.Null() {
+				n.EstimatedTokens = r.Int()
+			}
+		case "description":
+			r.StringField(&n.Description)
+		case "subagent_type":
+			r.StringField(&n.SubagentType)
+		case "summary":
+			r.StringField(&n.Summary)
+		case "last_tool_name":
+			r.StringField(&n.LastToolName)
+		case "patch":
+			if r.Null() {
+				n.Patch = nil
+				break
+			}
+			if n.Patch == nil {
+				n.Patch = new(patch)
+			}
+			readPatch(r, n.Patch)
+		case "hook_name":
+			r.StringField(&n.HookName)
+		case "hook_event":
+			r.StringField(&n.HookEvent)
+		case "outcome":
+			r.StringField(&n.Outcome)
+		case "content":
+			anyString(r, &n.Content)
+		case "text":
+			r.StringField(&n.Text)
+		case "message":
+			r.StringField(&n.Message)
+		case "tool_name":
+			r.StringField(&n.ToolName)
+		case "elapsed_time_seconds":
+			if !r.Null() {
+				n.ElapsedSeconds = r.Float()
+			}
+		case "usage":
+			if r.Null() {
+				n.Usage = nil
+				break
+			}
+			if n.Usage == nil {
+				n.Usage = new(struct {
+					ToolUses int `json:"tool_uses"`
+				})
+			}
+			if !r.Object() {
+				break
+			}
+			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+				if string(key) == "tool_uses" {
+					intField(r, &n.Usage.ToolUses)
+				} else {
+					r.SkipUnknown(key, func(name string) bool { return name == "tool_uses" })
+				}
+			}
+		case "state":
+			r.StringField(&n.State)
+		case "suggestion":
+			r.StringField(&n.Suggestion)
+		case "compact_metadata", "rate_limit_info":
+			if !r.Null() {
+				r.Fail() // left to encoding/json
+			}
+			r.Skip()
+		default:
+			r.SkipUnknown(key, isNoticeField)
+		}
+	}
+	return !r.Failed()
+}
+
+// isNoticeField reports whether name is the JSON name of a field of
+// notice.
+func isNoticeField(name string) bool {
+	switch name {
+	case "status", "attempt", "max_retries", "retry_delay_ms", "error_status", "error", "estimated_tokens",
+		"description", "subagent_type", "summary", "last_tool_name", "patch", "hook_name", "hook_event",
+		"outcome", "content", "text", "message", "tool_name", "elapsed_time_seconds", "compact_metadata",
+		"rate_limit_info", "usage", "state", "suggestion":
+		return true
+	}
+	return false
+}
+
+func readPatch(r *jsontext.Reader, p *patch) {
+	if !r.Object() {
+		return
+	}
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		switch string(key) {
+		case "status":
+			r.StringField(&p.Status)
+		case "error":
+			r.StringField(&p.Error)
+		default:
+			r.SkipUnknown(key, func(name string) bool { return name == "status" || name == "error" })
+		}
+	}
+}
+
+// intField reads an int field: null leaves it as it is.
+func intField(r *jsontext.Reader, n *int) {
+	if r.Null() {
+		return
+	}
+	v := r.Int()
+	if int64(int(v)) != v {
+		r.Fail()
+	}
+	*n = int(v)
+}
+
+// anyString reads a field of type any whose value is null or a string;
+// any other value fails.
+func anyString(r *jsontext.Reader, v *any) {
+	switch r.Peek() {
+	case 'n':
+		r.Null()
+		*v = nil
+	case '"':
+		*v = r.String()
+	default:
+		r.Fail()
+	}
+}
+
 func deref(s *string) string {
 	if s == nil {
 		return ""
@@ -157,8 +339,8 @@ func deref(s *string) string {
 // quickSummary is summary for the status lines Claude Code writes most
 // (a status, thinking_tokens), read in one pass: it reports false where
 // it cannot decide as encoding/json would (summary then decodes the line
-// with it). Their json.Unmarshal into notice took 5 % of the decoder's
-// CPU and two fifths of its allocations outside the stream events.
+// with it). They are most of the lines that are not stream events, so
+// they are read without encoding/json's reflection and allocation.
 func (d *Decoder) quickSummary(l *Line, raw []byte) (string, bool) {
 	if l.Type != TypeSystem || (l.Subtype != "status" && l.Subtype != "thinking_tokens") {
 		return "", false

@@ -18,6 +18,10 @@ import (
 // (ResetValid).
 func (d *Decoder) unmarshalLine(raw []byte, l *Line) error {
 	d.jr.ResetValid(raw)
+	if d.readDeltaLine(raw, l) {
+		return nil
+	}
+	d.jr.ResetValid(raw)
 	if d.readLine(&d.jr, l) && d.jr.End() {
 		return nil
 	}
@@ -28,6 +32,52 @@ func (d *Decoder) unmarshalLine(raw []byte, l *Line) error {
 	err := json.Unmarshal(raw, fallback)
 	*l = *fallback
 	return err
+}
+
+// The stream_event line of a content_block_delta as Claude Code writes
+// it for the main agent: the head, the event (as the API writes it), the
+// session id's key, its string, the tail up to the uuid's string, and
+// "}".
+const (
+	streamEventHead = `{"type":"stream_event","event":`
+	sessionIDHead   = `,"session_id":`
+	mainAgentTail   = `,"parent_tool_use_id":null,"uuid":`
+)
+
+// readDeltaLine decodes raw, d.jr reset to it, into l (and the event into
+// d.se) as readLine does, when raw is a delta's stream_event line written
+// exactly as Claude Code writes it, and reports whether it did: matched
+// as constant heads around the event and two strings, it is read without
+// walking its keys. On false, l is untouched.
+func (d *Decoder) readDeltaLine(raw []byte, l *Line) bool {
+	if !hasPrefix(raw, streamEventHead) {
+		return false
+	}
+	r := &d.jr
+	end := messages.ReadDeltaEventAt(r, raw, len(streamEventHead), &d.se)
+	if end < 0 || !hasPrefix(raw[end:], sessionIDHead) {
+		return false
+	}
+	r.Rewind(end+len(sessionIDHead), 0)
+	id := r.Str()
+	tail := r.Offset()
+	if r.Failed() || !hasPrefix(raw[tail:], mainAgentTail) {
+		return false
+	}
+	session := d.intern(id) // before the uuid's read reuses id's bytes
+	r.Rewind(tail+len(mainAgentTail), 0)
+	r.Str() // the uuid: checked, not kept
+	if r.Failed() || r.Offset() != len(raw)-1 || raw[len(raw)-1] != '}' {
+		return false
+	}
+	*l = Line{Type: TypeStreamEvent, SessionID: session, Event: raw[len(streamEventHead):end], eventOK: true, noAborted: true}
+	d.res, d.resOK = Result{}, true
+	return true
+}
+
+// hasPrefix is bytes.HasPrefix for a string prefix, without converting it.
+func hasPrefix(b []byte, prefix string) bool {
+	return len(b) >= len(prefix) && string(b[:len(prefix)]) == prefix
 }
 
 // unmarshalResult decodes the fields of a result line that result reads
@@ -131,6 +181,9 @@ func isResultField(name string) bool {
 // isParseError and isSyntaxError are errors.As in a function of their
 // own: the target it needs escapes, and is allocated only when called.
 func isParseError(err error) bool {
+	if _, ok := err.(*event.ParseError); ok {
+		return true
+	}
 	var perr *event.ParseError
 	return errors.As(err, &perr)
 }
@@ -156,6 +209,7 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 		return false
 	}
 	d.res, d.resOK = Result{}, true
+	l.noAborted = true
 	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 		if l.Type == TypeResult && readResultField(r, key, &d.res) {
 			continue
@@ -216,6 +270,9 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 		default:
 			if isResultField(string(key)) {
 				d.resOK = false // a result field before the type
+			}
+			if len(key) == len("aborted") && bytes.EqualFold(key, []byte("aborted")) {
+				l.noAborted = false
 			}
 			r.SkipUnknown(key, func(name string) bool {
 				if isResultField(name) {
@@ -352,12 +409,13 @@ func (d *Decoder) intern(b []byte) string {
 }
 
 // UnmarshalInit decodes a system/init line into in as json.Unmarshal
-// does, with its error, in one pass when r can: then only the fields
+// does, with its error, in one pass where it can: then only the fields
 // this module reads (cwd, session_id, model, tools) are set, the others'
 // types checked (a value of the wrong type goes to encoding/json, which
-// sets them all and gives the error). r is reused across calls.
-func UnmarshalInit(r *jsontext.Reader, raw []byte, in *Init) error {
-	return jsontext.Decode(r, raw, in, readInit)
+// sets them all and gives the error).
+func UnmarshalInit(raw []byte, in *Init) error {
+	var r jsontext.Reader
+	return jsontext.Decode(&r, raw, in, readInit)
 }
 
 // unmarshalInit is UnmarshalInit for a line that went through
@@ -366,7 +424,10 @@ func UnmarshalInit(r *jsontext.Reader, raw []byte, in *Init) error {
 // Claude Code repeats init, with the same tools, at every query.
 func (d *Decoder) unmarshalInit(raw []byte, in *Init) error {
 	d.jr.ResetValid(raw)
-	if readInitTools(&d.jr, in, d.tools) && d.jr.End() {
+	d.lists.raw = raw
+	ok := readInitTools(&d.jr, in, d.tools, &d.lists) && d.jr.End()
+	d.lists.raw = nil
+	if ok {
 		if len(in.Tools) > 0 {
 			d.tools = in.Tools
 		}
@@ -377,12 +438,76 @@ func (d *Decoder) unmarshalInit(raw []byte, in *Init) error {
 }
 
 func readInit(r *jsontext.Reader, in *Init) bool {
-	return readInitTools(r, in, nil)
+	return readInitTools(r, in, nil, nil)
+}
+
+// initLists holds the text of the lists of names of the last init read
+// (tools, slash_commands, agents, skills): Claude Code writes the same
+// lists in every init, and a list whose text is that of the last is the
+// same list, read and checked then. A JSON array ends at its own ']', so
+// a prefix of the rest of the line equal to the last list's text is the
+// whole value.
+type initLists struct {
+	raw   []byte    // the line being read
+	text  [4][]byte // the lists' text, empty where unknown
+	tools []string  // the names of the tools list (text[0])
+}
+
+// listIndex returns the index in initLists.text of the list of key.
+func listIndex(key string) int {
+	switch key {
+	case "tools":
+		return 0
+	case "slash_commands":
+		return 1
+	case "agents":
+		return 2
+	}
+	return 3 // skills
+}
+
+// same reports whether the value r is at has the text of list k of the
+// last init, and if so reads past it.
+func (l *initLists) same(r *jsontext.Reader, k int) bool {
+	if l == nil || len(l.text[k]) == 0 || r.Peek() != '[' {
+		return false
+	}
+	off := r.Offset()
+	if !bytes.HasPrefix(l.raw[off:], l.text[k]) {
+		return false
+	}
+	r.Rewind(off+len(l.text[k]), r.Depth())
+	return true
+}
+
+// start returns the offset of the value r is at, for keep.
+func (l *initLists) start(r *jsontext.Reader) int {
+	if l == nil {
+		return 0
+	}
+	r.Peek()
+	return r.Offset()
+}
+
+// keep notes the text of list k, read from offset off, and reports
+// whether it did: when it is an array read with no failure.
+func (l *initLists) keep(r *jsontext.Reader, k, off int) bool {
+	if l == nil {
+		return false
+	}
+	if v := r.Since(off); !r.Failed() && len(v) > 0 && v[0] == '[' {
+		l.text[k] = append(l.text[k][:0], v...)
+		return true
+	}
+	l.text[k] = l.text[k][:0]
+	return false
 }
 
 // readInitTools reads an init line into in, the names of its tools
-// those of prev where they are equal (saving their allocation).
-func readInitTools(r *jsontext.Reader, in *Init, prev []string) bool {
+// those of prev where they are equal (saving their allocation); lists,
+// if not nil, holds the text of the last init's lists (and the line),
+// and is updated.
+func readInitTools(r *jsontext.Reader, in *Init, prev []string, lists *initLists) bool {
 	if !r.Object() {
 		return false
 	}
@@ -395,13 +520,29 @@ func readInitTools(r *jsontext.Reader, in *Init, prev []string) bool {
 		case "model":
 			r.StringField(&in.Model)
 		case "tools":
+			// (Only the first tools key of a line: a second decodes into
+			// the first's strings.)
+			if in.Tools == nil && lists.same(r, 0) {
+				in.Tools = append(make([]string, 0, len(lists.tools)), lists.tools...)
+				break
+			}
+			off := lists.start(r)
 			in.Tools = readStrings(r, in.Tools, prev)
+			if lists.keep(r, 0, off) {
+				lists.tools = in.Tools
+			}
 		case "type", "subtype", "permissionMode", "apiKeySource", "claude_code_version", "output_style", "uuid":
 			if !r.Null() {
 				r.Str() // a string, not kept
 			}
 		case "slash_commands", "agents", "skills":
+			k := listIndex(string(key))
+			if lists.same(r, k) {
+				break
+			}
+			off := lists.start(r)
 			checkStrings(r) // strings, not kept
+			lists.keep(r, k, off)
 		case "mcp_servers", "plugins":
 			if r.Null() {
 				break
@@ -484,9 +625,13 @@ func isInitField(key []byte) bool {
 
 // UnmarshalKind decodes a line's type and subtype as json.Unmarshal
 // into a Line does, with its error (nil where it decodes the whole line
-// without error), in one pass when r can, else with encoding/json. r is
-// reused across calls.
-func UnmarshalKind(r *jsontext.Reader, raw []byte) (typ, subtype string, err error) {
+// without error), in one pass where it can, else with encoding/json.
+func UnmarshalKind(raw []byte) (typ, subtype string, err error) {
+	var r jsontext.Reader
+	return unmarshalKind(&r, raw)
+}
+
+func unmarshalKind(r *jsontext.Reader, raw []byte) (typ, subtype string, err error) {
 	r.Reset(raw)
 	if readKind(r, &typ, &subtype) && r.End() {
 		return typ, subtype, nil

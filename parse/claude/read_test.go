@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -23,6 +24,8 @@ func lineSeeds(t testing.TB) [][]byte {
 		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"Session_ID":"x"}`,
 		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"permissionMode":"x"}`,
 		`{"type":5}`,
+		`{"type":"assistant","message":{"content":[]},"ABORTED":true,"x":"aborted"}`,
+		`{"type":"assistant","message":{"content":[]},"aborted":true}`,
 	)
 }
 
@@ -52,7 +55,10 @@ func compareLine(t *testing.T, data []byte) bool {
 				t.Errorf("%s: message differs (-json +one pass):\n%s", data, diff)
 			}
 		}
-		got.eventOK, got.msg, got.msgOK = false, messages.Message{}, false
+		if got.noAborted && abortedLine(data) {
+			t.Errorf("%s: readLine says no aborted key, abortedLine says aborted", data)
+		}
+		got.eventOK, got.msg, got.msgOK, got.noAborted = false, messages.Message{}, false, false
 		want.UUID = ""
 	})
 }
@@ -129,3 +135,75 @@ func TestReadLineKnowsEveryField(t *testing.T) {
 		}
 	}
 }
+
+// deltaLineSeeds are the recordings' lines and delta lines in the form
+// Claude Code writes them and forms close to it.
+func deltaLineSeeds(t testing.TB) [][]byte {
+	const (
+		head = `{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"h\u00e9 🦊 \"}},"}}`
+		tail = `,"parent_tool_use_id":null,"uuid":"0bbc05d2-34d3-4974-a1d3-b93ec0123cef"}`
+	)
+	seeds := lineSeeds(t)
+	for _, s := range []string{
+		head + `,"session_id":"s1"` + tail,
+		head + `,"session_id":"s\u0031"` + tail,
+		head + `,"session_id":null` + tail,
+		head + `,"session_id":"s1","parent_tool_use_id":"toolu_1","uuid":"u"}`,
+		head + `,"session_id":"s1","parent_tool_use_id":null,"uuid":null}`,
+		head + `,"session_id":"s1","parent_tool_use_id":null,"uuid":"u"} `,
+		head + `,"session_id":"s1","parent_tool_use_id":null,"uuid":"u","uuid":"v"}`,
+		head + `,"session_id":"s1","parent_tool_use_id":null,"uuid":"u"}}`,
+		head + `,"session_id":"s1","parent_tool_use_id":null,"uuid":"u`,
+		`{"type":"stream_event","event":{"type":"content_block_delta","index":01,"delta":{"type":"text_delta","text":"a"}},"session_id":"s1"` + tail,
+		`{"type":"stream_event","event":{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{\"a\""}},"session_id":"s1"` + tail,
+		`{"type":"stream_event","event":{"type":"content_block_delta","index":2,"delta":{"type":"thinking_delta","thinking":"t"}},"session_id":"s1"` + tail,
+		`{"type":"stream_event","event":{"type":"content_block_delta","index":2,"delta":{"type":"signature_delta","signature":"x"}},"session_id":"s1"` + tail,
+		`{"type":"stream_event","event":{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"a","text":"b"}},"session_id":"s1"` + tail,
+	} {
+		seeds = append(seeds, []byte(s))
+	}
+	return seeds
+}
+
+// compareDeltaLine checks that readDeltaLine, where it takes a line,
+// decodes it as readLine does (TestReadLineSeeds compares readLine with
+// encoding/json), and reports whether it took it.
+func compareDeltaLine(t *testing.T, data []byte) bool {
+	t.Helper()
+	if !utf8.Valid(data) {
+		return false // the decoder's lines are made valid first
+	}
+	var fast, slow Decoder
+	var got, want Line
+	fast.jr.ResetValid(data)
+	if !fast.readDeltaLine(data, &got) {
+		if diff := cmp.Diff(Line{}, got, cmp.AllowUnexported(Line{})); diff != "" {
+			t.Errorf("%s: readDeltaLine refused the line but set it:\n%s", data, diff)
+		}
+		return false
+	}
+	slow.jr.ResetValid(data)
+	if !slow.readLine(&slow.jr, &want) || !slow.jr.End() {
+		t.Fatalf("%s: readDeltaLine reads a line readLine does not", data)
+	}
+	opts := cmp.Options{cmp.AllowUnexported(Line{}, messages.Message{}, messages.StreamEvent{}), cmpopts.EquateEmpty()}
+	if diff := cmp.Diff(want, got, opts); diff != "" {
+		t.Errorf("%s: line differs (-readLine +readDeltaLine):\n%s", data, diff)
+	}
+	if diff := cmp.Diff(slow.se, fast.se, opts); diff != "" {
+		t.Errorf("%s: event differs (-readLine +readDeltaLine):\n%s", data, diff)
+	}
+	if diff := cmp.Diff(slow.res, fast.res); diff != "" || slow.resOK != fast.resOK {
+		t.Errorf("%s: result fields differ (resOK %v, want %v):\n%s", data, fast.resOK, slow.resOK, diff)
+	}
+	return true
+}
+
+// TestReadDeltaLine: the delta lines of the recordings (some 500) are
+// read by the fast path, as readLine reads them.
+func TestReadDeltaLine(t *testing.T) {
+	t.Parallel()
+	eventtest.OnePassSeeds(t, deltaLineSeeds(t), 500, compareDeltaLine)
+}
+
+func FuzzReadDeltaLine(f *testing.F) { eventtest.FuzzOnePass(f, deltaLineSeeds(f), compareDeltaLine) }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -102,11 +103,11 @@ type initResult struct {
 }
 
 // checkInit checks UnmarshalInit against json.Unmarshal on raw.
-func checkInit(t *testing.T, r *jsontext.Reader, raw []byte) {
+func checkInit(t *testing.T, raw []byte) {
 	t.Helper()
 	var in, want Init
 	wantErr := json.Unmarshal(raw, &want)
-	err := UnmarshalInit(r, raw, &in)
+	err := UnmarshalInit(raw, &in)
 	w := initResult{Cwd: want.Cwd, SessionID: want.SessionID, Model: want.Model, Tools: want.Tools}
 	g := initResult{Cwd: in.Cwd, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools}
 	if wantErr != nil {
@@ -143,9 +144,14 @@ func checkKind(t *testing.T, r *jsontext.Reader, raw []byte) {
 	t.Helper()
 	var l Line
 	wantErr := json.Unmarshal(raw, &l)
-	typ, sub, err := UnmarshalKind(r, raw)
-	if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() || typ != l.Type || sub != l.Subtype {
-		t.Errorf("UnmarshalKind(%q) = %q, %q, %v; json.Unmarshal: %q, %q, %v", raw, typ, sub, err, l.Type, l.Subtype, wantErr)
+	for _, kind := range []func([]byte) (string, string, error){
+		UnmarshalKind,
+		func(raw []byte) (string, string, error) { return unmarshalKind(r, raw) }, // r reused
+	} {
+		typ, sub, err := kind(raw)
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() || typ != l.Type || sub != l.Subtype {
+			t.Errorf("UnmarshalKind(%q) = %q, %q, %v; json.Unmarshal: %q, %q, %v", raw, typ, sub, err, l.Type, l.Subtype, wantErr)
+		}
 	}
 }
 
@@ -157,7 +163,7 @@ func TestUnmarshalInitKind(t *testing.T) {
 		t.Fatalf("%d lines: the corpus is missing", len(all))
 	}
 	for _, raw := range all {
-		checkInit(t, &r, raw)
+		checkInit(t, raw)
 		checkKind(t, &r, raw)
 		checkSummary(t, raw)
 		checkStreamEvent(t, raw)
@@ -214,6 +220,66 @@ func checkUser(t *testing.T, raw []byte) {
 	}
 }
 
+// checkNotice checks readNotice against json.Unmarshal on raw.
+func checkNotice(t *testing.T, raw []byte) bool {
+	t.Helper()
+	if !utf8.Valid(raw) {
+		return false // the decoder's precondition: its lines went through badutf8.Fix
+	}
+	var r jsontext.Reader
+	r.ResetValid(raw)
+	var got, want notice
+	if !readNotice(&r, &got) || !r.End() {
+		return false
+	}
+	if err := json.Unmarshal(raw, &want); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			t.Fatalf("readNotice(%q) reads what json.Unmarshal refuses: %v", raw, err)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("readNotice(%q) (-json.Unmarshal +got):\n%s", raw, diff)
+	}
+	return true
+}
+
+// TestReadNotice: the recordings' system lines and odd ones are read as
+// json.Unmarshal reads them.
+func TestReadNotice(t *testing.T) {
+	t.Parallel()
+	read := 0
+	for _, raw := range append(lines(t), noticeSeeds()...) {
+		if checkNotice(t, raw) && bytes.Contains(raw, []byte(`"system"`)) {
+			read++
+		}
+	}
+	if read < 90 {
+		t.Errorf("only %d system lines read in one pass", read)
+	}
+}
+
+// noticeSeeds are odd status lines.
+func noticeSeeds() [][]byte {
+	var seeds [][]byte
+	for _, s := range []string{
+		`{"type":"system","subtype":"api_retry","attempt":1,"max_retries":2,"retry_delay_ms":5.5e2,"error_status":null,"error":{"x":1}}`,
+		`{"type":"system","subtype":"api_retry","attempt":1.5,"error_status":"x","error":5}`,
+		`{"type":"system","subtype":"api_retry","Attempt":3,"ERROR":"e","error_status":529,"error_status":null}`,
+		`{"type":"system","subtype":"task_progress","usage":{"tool_uses":2,"Tool_Uses":3},"usage":{"total_tokens":1}}`,
+		`{"type":"system","subtype":"task_progress","usage":null,"usage":5,"description":null}`,
+		`{"type":"system","subtype":"task_updated","patch":{"status":"done","error":"e","x":[1]},"patch":{"error":null}}`,
+		`{"type":"system","subtype":"task_updated","patch":"x"}`,
+		`{"type":"system","subtype":"compact_boundary","compact_metadata":{"trigger":"auto","pre_tokens":5}}`,
+		`{"type":"system","subtype":"compact_boundary","compact_metadata":null,"rate_limit_info":null}`,
+		`{"type":"system","subtype":"x","content":"c","content":null,"message":"m","elapsed_time_seconds":1e400}`,
+		`{"type":"system","subtype":"x","status":null,"status":"s","estimated_tokens":-0}`,
+	} {
+		seeds = append(seeds, []byte(s))
+	}
+	return seeds
+}
+
 // checkSummary checks quickSummary against summary on raw.
 func checkSummary(t *testing.T, raw []byte) {
 	t.Helper()
@@ -226,12 +292,18 @@ func checkSummary(t *testing.T, raw []byte) {
 		if got, ok := d.quickSummary(&l, raw); ok && got != summary(&l, raw) {
 			t.Errorf("quickSummary(%q) = %q, summary %q", raw, got, summary(&l, raw))
 		}
+		if got := d.summary(&l, raw); got != summary(&l, raw) {
+			t.Errorf("Decoder.summary(%q) = %q, summary %q", raw, got, summary(&l, raw))
+		}
 	}
 }
 
 func FuzzUnmarshalInitKind(f *testing.F) {
 	for _, l := range oddLines {
 		f.Add([]byte(l))
+	}
+	for _, l := range noticeSeeds() {
+		f.Add(l)
 	}
 	files, _ := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
 	for _, name := range files {
@@ -244,10 +316,70 @@ func FuzzUnmarshalInitKind(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		var r jsontext.Reader
-		checkInit(t, &r, raw)
+		checkInit(t, raw)
 		checkKind(t, &r, raw)
 		checkSummary(t, raw)
+		checkNotice(t, raw)
 		checkStreamEvent(t, raw)
 		checkUser(t, raw)
 	})
+}
+
+// TestInitListsRepeat: one decoder reading init lines in turn, whose
+// lists repeat the last init's text or not, reads each as json.Unmarshal
+// does (the names of a repeated list taken from the last init's).
+func TestInitListsRepeat(t *testing.T) {
+	t.Parallel()
+	const tail = `"slash_commands":["a","b"],"agents":["x"],"skills":[],"session_id":"s"}`
+	seq := []string{
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],` + tail,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],` + tail,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],"tools":["Edit",null],` + tail,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],` + tail,
+		`{"type":"system","subtype":"init","tools":["Bash","Read","Write"],` + tail,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],` + tail,
+		`{"type":"system","subtype":"init","tools":[],` + tail,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],` + tail,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],"model":5,` + tail,
+		`{"type":"system","subtype":"init","tools":[],` + tail,
+		`{"type":"system","subtype":"init","tools":null,"agents":["x"],"agents":[5]}`,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"] ,"agents": ["x"],"skills":[]}`,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],"agents":["x"],"skills":[]}`,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"]}`,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],"agents":["x"],"skills":[]}`,
+		`{"type":"system","subtype":"init","tools":["Bash","Read"],"agents":["x"],"skills":[] ,"x":1}`,
+	}
+	var all [][]byte
+	for _, s := range seq {
+		all = append(all, []byte(s))
+	}
+	for _, l := range lines(t) {
+		if bytes.Contains(l, []byte(`"init"`)) && utf8.Valid(l) {
+			all = append(all, l, l)
+		}
+	}
+	d := NewDecoder(nil, nil)
+	repeated := 0
+	for _, raw := range all {
+		var want, in Init
+		wantErr := json.Unmarshal(raw, &want)
+		err := d.unmarshalInit(raw, &in)
+		w := initResult{Cwd: want.Cwd, SessionID: want.SessionID, Model: want.Model, Tools: want.Tools}
+		g := initResult{Cwd: in.Cwd, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools}
+		if wantErr != nil {
+			w.Err = wantErr.Error()
+		}
+		if err != nil {
+			g.Err = err.Error()
+		}
+		if diff := cmp.Diff(w, g); diff != "" || (w.Tools == nil) != (g.Tools == nil) {
+			t.Errorf("unmarshalInit(%q) after the lines before (-json.Unmarshal +got):\n%s", raw, diff)
+		}
+		if len(d.lists.text[0]) > 0 && bytes.Contains(raw, d.lists.text[0]) {
+			repeated++
+		}
+	}
+	if repeated < 10 {
+		t.Errorf("only %d lines whose tools repeat the last init's", repeated)
+	}
 }

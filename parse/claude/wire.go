@@ -57,6 +57,9 @@ type Line struct {
 	eventOK bool             // Event was decoded by unmarshalLine, into Decoder.se
 	msg     messages.Message // Message of an assistant line, decoded by unmarshalLine
 	msgOK   bool             // msg is set
+	// noAborted is set when unmarshalLine read the line in one pass and
+	// it has no top-level key json.Unmarshal would match to "aborted".
+	noAborted bool
 }
 
 // Init is the system/init line.
