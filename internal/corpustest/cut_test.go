@@ -146,13 +146,8 @@ func convertCut(t *testing.T, data []byte, from, to convert.Format) []byte {
 // failed; a listed pair that no longer fails anywhere fails the test, so
 // that the list only shrinks.
 var knownCuts = map[[2]string]string{
-	{"claude", "acp"}:                   "some cuts read back as finished; cause not yet found (issue 26)",
-	{"anthropic", "acp"}:                "some cuts read back as finished; cause not yet found (issue 26)",
-	{"agui", "anthropic"}:               "some cuts read back as finished; cause not yet found (issue 26)",
-	{"claude", "anthropic"}:             "some cuts read back as finished; cause not yet found (issue 26)",
 	{"claude", "openai-chat"}:           "a cut inside a subagent's turn: the OpenAI bodies carry the main agent only (subagents lost, warned)",
 	{"claude", "openai-responses"}:      "a cut inside a subagent's turn: the OpenAI bodies carry the main agent only (subagents lost, warned)",
-	{"openai-chat", "anthropic"}:        "some cuts read back as finished; cause not yet found (issue 26)",
 	{"openai-chat", "openai-responses"}: "a cut inside choice N > 0 of an n > 1 completion: a response has one output (the other choices lost, warned)",
 }
 

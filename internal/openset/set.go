@@ -42,11 +42,19 @@ func New[K comparable](max int) *Set[K] {
 // Max returns the cap.
 func (s *Set[K]) Max() int { return s.max }
 
-// Len returns the number of keys held.
-func (s *Set[K]) Len() int { return len(s.seq) }
+// Len returns the number of keys held; 0 for a nil Set.
+func (s *Set[K]) Len() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.seq)
+}
 
-// Has reports whether k is held.
+// Has reports whether k is held; false for a nil Set.
 func (s *Set[K]) Has(k K) bool {
+	if s == nil {
+		return false
+	}
 	_, ok := s.seq[k]
 	return ok
 }
@@ -104,3 +112,10 @@ func (s *Set[K]) Newest() (k K, ok bool) {
 
 // All yields the keys held, in no particular order.
 func (s *Set[K]) All() iter.Seq[K] { return maps.Keys(s.seq) }
+
+// Clear removes every key, keeping the memory for reuse.
+func (s *Set[K]) Clear() {
+	clear(s.seq)
+	clear(s.queue)
+	s.queue = s.queue[:0]
+}
