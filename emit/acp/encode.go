@@ -62,17 +62,20 @@ type Encoder struct {
 	session  string // the sessionId written
 	haveSess bool
 
-	open      map[event.BlockKind]bool // blocks open
-	tools     *openset.Set[string]     // tool calls written and not yet given their result, by id
-	lastStop  string                   // the main agent's last turn's stop reason
-	msgID     string                   // the open turn's message id, written on its chunks
-	usage     event.Usage              // the turns' usage, summed
-	anyUsage  bool
-	lastErr   string               // the last non-fatal error's message
-	answered  bool                 // the session/prompt response (or error) was written
-	failure   *event.Error         // the fatal error whose response ends the run, not written yet
-	fileCalls *openset.Set[string] // tool calls written for file changes outside a tool call, not yet ended
-	losses    event.Losses
+	open       map[event.BlockKind]bool // blocks open
+	tools      *openset.Set[string]     // tool calls written and not yet given their result, by id
+	lastStop   string                   // the main agent's last turn's stop reason
+	msgID      string                   // the open turn's message id, written on its chunks
+	usage      event.Usage              // the turns' usage, summed
+	anyUsage   bool
+	stopTurns  int                  // turns that ended with a stop reason
+	usageTurns int                  // turns that gave usage (at their start or end)
+	turnUsage  bool                 // the open turn gave usage at its start
+	lastErr    string               // the last non-fatal error's message
+	answered   bool                 // the session/prompt response (or error) was written
+	failure    *event.Error         // the fatal error whose response ends the run, not written yet
+	fileCalls  *openset.Set[string] // tool calls written for file changes outside a tool call, not yet ended
+	losses     event.Losses
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -199,6 +202,10 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.error(ev)
 	case *event.TurnStart:
 		e.msgID = ev.MessageID
+		e.turnUsage = ev.Usage != nil
+		if ev.Model != "" {
+			e.warn("models of messages (ACP names a session's model only, in the session/new response)")
+		}
 	case *event.TurnEnd:
 		e.turnEnd(ev)
 	case *event.RunEnd:
@@ -518,6 +525,22 @@ func (e *Encoder) turnEnd(t *event.TurnEnd) {
 	if u := t.Usage; u != nil {
 		e.anyUsage = true
 		e.usage.Add(u)
+		if u.ServiceTier != "" {
+			e.warn("service tiers")
+		}
+	}
+	// One response per prompt turn: what more than one model turn says
+	// of itself is summed, or the last one's.
+	if t.Usage != nil || e.turnUsage {
+		if e.usageTurns++; e.usageTurns == 2 {
+			e.warn("per-turn usage (the session/prompt response carries the run's usage, summed)")
+		}
+	}
+	e.turnUsage = false
+	if t.StopReason != "" {
+		if e.stopTurns++; e.stopTurns == 2 {
+			e.warn("per-turn stop reasons (the session/prompt response carries the run's stop reason only)")
+		}
 	}
 	if t.Error != "" {
 		e.error(&event.Error{Agent: t.Agent, Message: t.Error, Fatal: true})
@@ -581,6 +604,9 @@ func (e *Encoder) respond(reason string, u *event.Usage) {
 	}
 	e.answered = true
 	res := wire.PromptResponse{StopReason: stop}
+	if u != nil && u.ServiceTier != "" {
+		e.warn("service tiers")
+	}
 	if u != nil {
 		out := u.OutputTokens - u.ReasoningTokens
 		if out < 0 {
