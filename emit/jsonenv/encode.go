@@ -204,12 +204,11 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.payload(wire.TypeMetaFinal, agent, string(metaFinalPayload(ev)), true)
 	case *event.Notice:
 		if ev.Kind == event.NoticeAbandoned {
-			e.interrupt(agent)
-		}
-		if ev.Kind == event.NoticeAbandoned {
-			// The format has no way to say a streamed block was given up:
-			// what of it was written reads back as content.
-			e.warn("abandoned partial messages (what was streamed of them reads back as content)")
+			// What the agent streamed of its open blocks is taken back
+			// (agent_base's rollback): they get no final envelope, and
+			// a reader drops them, as assemble does, never as content.
+			e.abandon(agent)
+			e.payload(wire.TypeRollback, agent, marshal(wire.RollbackPayload{Message: ev.Message}), true)
 		} else {
 			e.warn("notices (" + ev.Kind + ")")
 		}
@@ -291,6 +290,17 @@ func (e *Encoder) interrupt(agent string) {
 			if _, out := e.cut.Add(k); out {
 				e.tooMany("blocks cut short", "the oldest let go of: its retry's text joins it when read back")
 			}
+		}
+	}
+}
+
+// abandon forgets the agent's open blocks, given up: no final envelope
+// ends them, now or before a new block of theirs.
+func (e *Encoder) abandon(agent string) {
+	e.began = [2]string{}
+	for k := range e.open.All() {
+		if k[0] == agent {
+			e.open.Remove(k)
 		}
 	}
 }
