@@ -118,11 +118,12 @@ perf: build
 pgo: build
 	$(GO) run ./tools/perf -corpus $(CORPUS) -testdata testdata -sizes 20 -pgo default.pgo
 
-## docs: regenerate docs/cli, docs/man, docs/validate.md's rule table and docs/verify.md's lacks table (checked for staleness by the tests)
+## docs: regenerate docs/cli, docs/man, docs/validate.md's rule table, docs/verify.md's lacks table and docs/schema (checked for staleness by the tests)
 docs:
 	$(GO) test ./cmd -run 'TestCLIDocs|TestManPages' -update
 	$(GO) test ./validate -run TestRulesDoc -update
 	$(GO) test ./verify -run TestLacksDoc -update
+	$(GO) test ./tools/schemagen -run TestSchemasUpToDate -update
 
 ## test-clients: the official clients (pinned in clients/package-lock.json, from the npm
 ## registry into CLIENTS_DIR) read our output of every corpus recording; see clients/README.md

@@ -15,7 +15,7 @@ var update = flag.Bool("update", false, "rewrite docs/schema")
 const schemaDir = "../../docs/schema"
 
 // TestSchemasUpToDate fails when a file of docs/schema is not what the Go
-// types make of it (go test ./internal/schemagen -update rewrites them).
+// types make of it (go test ./tools/schemagen -update rewrites them).
 func TestSchemasUpToDate(t *testing.T) {
 	t.Parallel()
 	for _, f := range Files() {
@@ -34,10 +34,10 @@ func TestSchemasUpToDate(t *testing.T) {
 			}
 			want, err := os.ReadFile(path)
 			if err != nil {
-				t.Fatalf("%v (go test ./internal/schemagen -update writes it)", err)
+				t.Fatalf("%v (go test ./tools/schemagen -update writes it)", err)
 			}
 			if string(got) != string(want) {
-				t.Errorf("%s is stale: the Go types changed (go test ./internal/schemagen -update rewrites it; review the diff)", path)
+				t.Errorf("%s is stale: the Go types changed (go test ./tools/schemagen -update rewrites it; review the diff)", path)
 			}
 		})
 	}

@@ -18,7 +18,7 @@
 // field as never null, which encoding/json does write, and bring their
 // own dependencies (YAML, ordered maps) for a few dozen lines of
 // reflection. The schemas' test regenerates them and fails when the files
-// are stale (go test ./internal/schemagen -update rewrites them); another
+// are stale (go test ./tools/schemagen -update rewrites them); another
 // test validates real output of every recording against them with a
 // maintained validator (github.com/santhosh-tekuri/jsonschema/v6).
 package schemagen
