@@ -99,7 +99,7 @@ func TestRules(t *testing.T) {
 		{rule: "ENV006", bad: sse(toolCall, strings.Replace(awaiting, `\"tool_use_id\"`, `\"id\"`, 1)), pass: sse(toolCall, awaiting), line: 3},
 		{rule: "ENV007", bad: sseNoDone(metaInit, text, textEnd), pass: sseNoDone(metaInit, `{"error": "RuntimeError", "message": "boom", "traceback": "..."}`), line: 5},
 		{rule: "ENV007", bad: sse(text, textEnd) + sse(text, textEnd), pass: sse(text, textEnd), line: 7},
-		{rule: "ENV008", bad: sse(`{"type":"rollback","agent":"a","final":true,"delta":"{}"}`), pass: sse(text, textEnd), line: 1},
+		{rule: "ENV008", bad: sse(`{"type":"checkpoint","agent":"a","final":true,"delta":"{}"}`), pass: sse(text, textEnd), line: 1},
 		{rule: ToolAnswered, bad: "\xef\xbb\xbf" + strings.Join([]string{metaInit, toolCall}, "\n"), pass: "\xef\xbb\xbf" + strings.Join([]string{toolCall, result}, "\n"), line: 2},
 		{rule: "ENV009", bad: sse(strings.ReplaceAll(text, `"agent":"a"`, `"agent":""`), strings.ReplaceAll(textEnd, `"agent":"a"`, `"agent":""`)), pass: sse(text, textEnd), line: 1},
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/openset"
 	wire "github.com/agentstream/agentstream/internal/wire/acp"
 	"github.com/agentstream/agentstream/parse/acp"
 )
@@ -40,6 +41,11 @@ type Config struct {
 	// Warn receives what ACP cannot carry, once per kind. Nil discards
 	// it.
 	Warn func(error)
+	// MaxOpen caps the tool calls kept until their result, and the
+	// file changes until their end (openset.DefaultMax, 1024, if <= 0):
+	// beyond it the one kept longest is let go of, reported once; a
+	// result that comes for it later announces its call again.
+	MaxOpen int
 }
 
 // Encoder writes canonical events as the JSON-RPC messages an ACP agent
@@ -56,24 +62,30 @@ type Encoder struct {
 	session  string // the sessionId written
 	haveSess bool
 
-	open      map[event.BlockKind]bool // blocks open
-	tools     map[string]bool          // tool calls written, by id
-	lastStop  string                   // the main agent's last turn's stop reason
-	msgID     string                   // the open turn's message id, written on its chunks
-	usage     event.Usage              // the turns' usage, summed
-	anyUsage  bool
-	lastErr   string          // the last non-fatal error's message
-	answered  bool            // the session/prompt response (or error) was written
-	fileCalls map[string]bool // tool calls written for file changes outside a tool call
-	losses    event.Losses
+	open       map[event.BlockKind]bool // blocks open
+	tools      *openset.Set[string]     // tool calls written and not yet given their result, by id
+	lastStop   string                   // the main agent's last turn's stop reason
+	msgID      string                   // the open turn's message id, written on its chunks
+	usage      event.Usage              // the turns' usage, summed
+	anyUsage   bool
+	stopTurns  int                  // turns that ended with a stop reason
+	usageTurns int                  // turns that gave usage (at their start or end)
+	turnUsage  bool                 // the open turn gave usage at its start
+	lastErr    string               // the last non-fatal error's message
+	answered   bool                 // the session/prompt response (or error) was written
+	failure    *event.Error         // the fatal error whose response ends the run, not written yet
+	fileCalls  *openset.Set[string] // tool calls written for file changes outside a tool call, not yet ended
+	losses     event.Losses
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, open: map[event.BlockKind]bool{}, tools: map[string]bool{}}
+	e := &Encoder{w: w, open: map[event.BlockKind]bool{}}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
+	e.tools = openset.New[string](e.cfg.MaxOpen)
+	e.fileCalls = openset.New[string](e.cfg.MaxOpen)
 	e.enc = json.NewEncoder(&e.buf)
 	e.enc.SetEscapeHTML(false)
 	return e
@@ -190,6 +202,10 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.error(ev)
 	case *event.TurnStart:
 		e.msgID = ev.MessageID
+		e.turnUsage = ev.Usage != nil
+		if ev.Model != "" {
+			e.warn("models of messages (ACP names a session's model only, in the session/new response)")
+		}
 	case *event.TurnEnd:
 		e.turnEnd(ev)
 	case *event.RunEnd:
@@ -297,7 +313,7 @@ func (e *Encoder) toolCall(c *event.ToolCall) {
 		e.warn("MCP server names")
 	}
 	title := c.Name
-	e.tools[c.ID] = true
+	e.hold(e.tools, c.ID)
 	e.update(wire.ToolCall{
 		SessionUpdate: wire.UpdateToolCall, ToolCallID: c.ID, Title: &title, Kind: toolKinds[c.Name],
 		RawInput: c.Input,
@@ -305,11 +321,11 @@ func (e *Encoder) toolCall(c *event.ToolCall) {
 }
 
 func (e *Encoder) toolResult(r *event.ToolResult) {
-	if !e.tools[r.ID] {
+	if !e.tools.Has(r.ID) {
 		// A result whose call was not written (a source that gives
-		// results only): ACP announces a call before it updates it.
+		// results only), or was let go of: ACP announces a call before
+		// it updates it.
 		title := r.Name
-		e.tools[r.ID] = true
 		e.update(wire.ToolCall{SessionUpdate: wire.UpdateToolCall, ToolCallID: r.ID, Title: &title, Kind: toolKinds[r.Name]})
 	}
 	status := wire.StatusCompleted
@@ -330,6 +346,15 @@ func (e *Encoder) toolResult(r *event.ToolResult) {
 		u.RawOutput = r.Structured
 	}
 	e.update(u)
+	e.tools.Remove(r.ID) // the call is over
+}
+
+// hold keeps id in set, letting go of the one kept longest beyond the
+// cap (reported once).
+func (e *Encoder) hold(set *openset.Set[string], id string) {
+	if _, out := set.Add(id); out {
+		e.warn(fmt.Sprintf("more than %d tool calls or file changes open at once (the oldest let go of: a result that comes for it later announces its call again)", set.Max()))
+	}
 }
 
 // content is a result part as a tool call content item: text and data
@@ -393,14 +418,16 @@ func (e *Encoder) fileChange(f *event.FileChange) {
 	case wire.StatusFailed, "declined":
 		status = wire.StatusFailed
 	}
-	if e.tools[f.ID] {
+	if e.tools.Has(f.ID) {
 		if status == wire.StatusInProgress {
 			return
 		}
-		if _, ok := e.fileCalls[f.ID]; !ok {
+		if !e.fileCalls.Has(f.ID) {
 			return // the tool call's result carries it
 		}
 		e.update(wire.ToolCall{SessionUpdate: wire.UpdateToolCallUpdate, ToolCallID: f.ID, Status: status})
+		e.tools.Remove(f.ID)
+		e.fileCalls.Remove(f.ID) // the change is over
 		return
 	}
 	e.warn("the kinds of file changes (add, update, delete)")
@@ -415,11 +442,11 @@ func (e *Encoder) fileChange(f *event.FileChange) {
 		}
 	}
 	title := strings.Join(paths, ", ")
-	e.tools[f.ID] = true
-	if e.fileCalls == nil {
-		e.fileCalls = map[string]bool{}
+	if status == wire.StatusInProgress {
+		// Its end is to come: kept for it.
+		e.hold(e.tools, f.ID)
+		e.hold(e.fileCalls, f.ID)
 	}
-	e.fileCalls[f.ID] = true
 	e.update(wire.ToolCall{SessionUpdate: wire.UpdateToolCall, ToolCallID: f.ID, Title: &title, Kind: kind, Status: status, Locations: locs})
 }
 
@@ -440,24 +467,37 @@ func (e *Encoder) plan(t *event.TodoList) {
 	e.update(wire.Plan{SessionUpdate: wire.UpdatePlan, Entries: entries})
 }
 
-// error writes a fatal error as the session/prompt's error response (an
-// ACP source's as it was); a non-fatal one has no place in ACP.
+// error keeps the first fatal error for the session/prompt's error
+// response (an ACP source's as it was), written when the run ends (see
+// fail); a non-fatal one has no place in ACP.
 func (e *Encoder) error(ev *event.Error) {
 	if !ev.Fatal {
 		e.lastErr = ev.Message
 		e.warn("non-fatal errors")
 		return
 	}
-	if e.answered {
-		return
+	if !e.answered && e.failure == nil {
+		e.failure = ev
 	}
-	e.answered = true
+}
+
+// fail writes the error response of the fatal error kept, if any, and
+// reports whether it did. The response ends the prompt turn, so it waits
+// for the run's end (the run end, or the input's end): a stream cut
+// after the error but before its run ended stays cut (see Cut).
+func (e *Encoder) fail() bool {
+	ev := e.failure
+	if ev == nil || e.answered {
+		return false
+	}
+	e.failure, e.answered = nil, true
 	var m wire.Message
 	if json.Unmarshal(ev.Raw, &m) == nil && m.JSONRPC == wire.Version && m.Error != nil {
 		e.writeRaw(ev.Raw)
-		return
+		return true
 	}
 	e.writeError(ev.Message, ev.Type, ev.Raw)
+	return true
 }
 
 // writeError writes the error response: the code is the error's type when
@@ -485,10 +525,25 @@ func (e *Encoder) turnEnd(t *event.TurnEnd) {
 	if u := t.Usage; u != nil {
 		e.anyUsage = true
 		e.usage.Add(u)
+		if u.ServiceTier != "" {
+			e.warn("service tiers")
+		}
 	}
-	if t.Error != "" && !e.answered {
-		e.answered = true
-		e.writeError(t.Error, "", nil)
+	// One response per prompt turn: what more than one model turn says
+	// of itself is summed, or the last one's.
+	if t.Usage != nil || e.turnUsage {
+		if e.usageTurns++; e.usageTurns == 2 {
+			e.warn("per-turn usage (the session/prompt response carries the run's usage, summed)")
+		}
+	}
+	e.turnUsage = false
+	if t.StopReason != "" {
+		if e.stopTurns++; e.stopTurns == 2 {
+			e.warn("per-turn stop reasons (the session/prompt response carries the run's stop reason only)")
+		}
+	}
+	if t.Error != "" {
+		e.error(&event.Error{Agent: t.Agent, Message: t.Error, Fatal: true})
 	}
 }
 
@@ -505,7 +560,7 @@ var stopReasons = map[string]string{
 }
 
 func (e *Encoder) runEnd(r *event.RunEnd) {
-	if e.answered {
+	if e.fail() || e.answered {
 		return
 	}
 	if r.MetaKind == acp.MetaKind && acpMessage(r.Meta) {
@@ -549,6 +604,9 @@ func (e *Encoder) respond(reason string, u *event.Usage) {
 	}
 	e.answered = true
 	res := wire.PromptResponse{StopReason: stop}
+	if u != nil && u.ServiceTier != "" {
+		e.warn("service tiers")
+	}
 	if u != nil {
 		out := u.OutputTokens - u.ReasoningTokens
 		if out < 0 {
@@ -578,9 +636,14 @@ func (e *Encoder) respond(reason string, u *event.Usage) {
 // Cut ends a stream whose input was cut off (event.Cutter): everything
 // arrived was written as it came, and no session/prompt response is
 // written that the input did not have, so the output reads as cut too.
+// A fatal error of the run cut before its end is not written (reported):
+// its error response would end the prompt turn.
 func (e *Encoder) Cut() error {
 	if e.err != nil {
 		return e.err
+	}
+	if e.failure != nil && !e.answered {
+		e.warn("a fatal error of a run cut before its end (its session/prompt error response would end the prompt turn)")
 	}
 	return fmt.Errorf("%s: %w: the input was cut off, no session/prompt response written", Name, event.ErrTruncated)
 }
@@ -593,6 +656,7 @@ func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err
 	}
+	e.fail()
 	if len(e.open) > 0 {
 		return fmt.Errorf("%s: %w: a block was left open, no session/prompt response written", Name, event.ErrTruncated)
 	}

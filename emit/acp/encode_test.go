@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -345,5 +346,46 @@ func TestCut(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "stopReason") {
 		t.Errorf("a response was written:\n%s", out.String())
+	}
+}
+
+// TestCutAfterFatalError: a fatal error's response ends the prompt turn,
+// so it is written when the run ends (at its run end, or Close), never
+// at a cut: a stream cut after the error but before the run's end reads
+// back as cut (the error is reported lost). Uncut, the response comes
+// last, after what followed the error.
+func TestCutAfterFatalError(t *testing.T) {
+	t.Parallel()
+	evs := join(text("hi"), []event.Event{
+		&event.Error{Message: "Overloaded", Type: "overloaded_error", Fatal: true},
+		&event.BlockStart{Kind: event.Text}, &event.Delta{Kind: event.Text, Text: "more"},
+	})
+	var out bytes.Buffer
+	var losses []string
+	enc := emitacp.NewEncoder(&out, &emitacp.Config{Warn: func(err error) {
+		var le *event.LossError
+		if errors.As(err, &le) {
+			losses = append(losses, le.What)
+		}
+	}})
+	for _, ev := range evs {
+		if err := enc.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := event.End(enc, true); !errors.Is(err, event.ErrTruncated) {
+		t.Errorf("Cut: %v", err)
+	}
+	if strings.Contains(out.String(), `"error"`) {
+		t.Errorf("an error response was written at a cut:\n%s", out.String())
+	}
+	if want := "a fatal error of a run cut before its end (its session/prompt error response would end the prompt turn)"; !slices.Contains(losses, want) {
+		t.Errorf("losses %q, want %q", losses, want)
+	}
+
+	got, _, _ := encode(t, append(evs, &event.BlockEnd{Kind: event.Text}, &event.RunEnd{IsError: true})...)
+	lines := strings.Split(strings.TrimSpace(got), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, `"message":"Overloaded"`) || strings.Count(got, `"error"`) != 1 {
+		t.Errorf("the error response is not written once, last:\n%s", got)
 	}
 }

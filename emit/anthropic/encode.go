@@ -9,6 +9,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/openset"
 )
 
 // Config configures an Encoder. The zero value is ready to use.
@@ -28,6 +29,10 @@ type Config struct {
 	// official SDKs take them; the API never sends a delta after its
 	// block's stop (validate rule MSG001), so it is off by default.
 	LateSignatures bool
+	// MaxOpen caps the tool calls of a message kept until their result
+	// (openset.DefaultMax, 1024, if <= 0): beyond it the one kept
+	// longest is let go of, reported once.
+	MaxOpen int
 }
 
 // Encoder writes canonical events as Messages API SSE bodies, one
@@ -46,6 +51,16 @@ type Encoder struct {
 	// held is a turn's end not written yet: the next event decides how
 	// it ends (see releaseEnd).
 	held *event.TurnEnd
+	// heldErr is a non-fatal API error not written yet: its error event
+	// ends the response, which a cut that follows it must leave open
+	// (see Cut). The next event of the main agent writes it.
+	heldErr *event.Error
+	// toolStop: the message being ended has tool calls, whose results
+	// the run waits for (a subagent's whole turn, for a Task call); its
+	// message_stop is then stopHeld, written before the next stream
+	// event or at Close, never at Cut: a cut while the tools ran leaves
+	// the message unfinished.
+	toolStop, stopHeld bool
 	// start is the usage the open message started with; sum what the
 	// messages written so far carried, for the run's remainder.
 	start *event.Usage
@@ -70,6 +85,13 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	}
 	e.st.Event = e.event
 	e.st.MCPBeta = e.cfg.MCPBeta
+	e.st.MaxCalls = e.cfg.MaxOpen
+	if e.st.MaxCalls <= 0 {
+		e.st.MaxCalls = openset.DefaultMax
+	}
+	e.st.TooMany = func() {
+		e.warn(fmt.Sprintf("more than %d tool calls open at once (the oldest let go of: its result no longer ends its message)", e.st.MaxCalls))
+	}
 	// No NewID: a message whose source names no id gets "", the unknown
 	// form, never a made-up one.
 	return e
@@ -84,6 +106,21 @@ func (e *Encoder) event(typ string, data []byte) error {
 	if e.err != nil {
 		return e.err
 	}
+	if typ == messages.EventMessageStop && e.toolStop {
+		e.stopHeld = true
+		return nil
+	}
+	if e.stopHeld {
+		e.stopHeld = false
+		if e.writeEvent(messages.EventMessageStop, []byte(`{"type":"message_stop"}`)) != nil {
+			return e.err
+		}
+	}
+	return e.writeEvent(typ, data)
+}
+
+// writeEvent writes one SSE message now.
+func (e *Encoder) writeEvent(typ string, data []byte) error {
 	// Appended to a local slice, stored once: each store of e.buf
 	// writes a pointer into the heap (a write barrier check).
 	b := append(e.buf[:0], "event: "...)
@@ -116,6 +153,10 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if agent != e.main {
 		e.warn("subagents (only the main agent's turns are written)")
 		return nil
+	}
+	if e.heldErr != nil {
+		e.errorEvent(e.heldErr)
+		e.heldErr = nil
 	}
 	if r, ok := ev.(*event.RunEnd); ok {
 		e.lateSignatures(r)
@@ -165,7 +206,12 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 		// Written where it arrived: a block it cut short gets no
 		// content_block_stop, its message no message_stop, as the API
-		// ends a response that fails mid-stream.
+		// ends a response that fails mid-stream. A non-fatal one waits
+		// for the next event: the source's run went on after it.
+		if !x.Fatal {
+			e.heldErr = x
+			return e.err
+		}
 		e.errorEvent(x)
 		return e.err
 	}
@@ -320,7 +366,9 @@ func (e *Encoder) endTurn(stop string, u *event.Usage) {
 		e.addSum(written)
 	}
 	e.start = nil
+	e.toolStop = e.st.HadTools()
 	e.st.EndTurn(stop, u)
+	e.toolStop = false
 }
 
 // addSum counts u as written on a message.
@@ -419,15 +467,30 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	e.event(messages.EventError, data)
 }
 
-// Cut ends a stream whose input was cut off (event.Cutter): a turn the
-// source ended is ended; the message being written gets no message_delta
-// and no message_stop, and what arrived of its open block is written.
+// Cut ends a stream whose input was cut off (event.Cutter): the message
+// being written gets no message_stop, and what arrived of its open block
+// is written. A turn the source ended in a run it did not end (cut
+// inside a subagent's turn, or a later choice) gets its message_delta,
+// with the stop reason and usage the source gave, but no message_stop.
+// A non-fatal error that came last is not written into an open message:
+// its error event would end the response as finished (reported).
 func (e *Encoder) Cut() error {
 	if e.err != nil {
 		return e.err
 	}
 	if e.held != nil {
-		e.releaseEnd(nil)
+		held := e.held
+		e.held = nil
+		e.start = nil
+		e.st.CutTurn(held.StopReason, held.Usage)
+	}
+	if e.heldErr != nil {
+		if e.st.InTurn() {
+			e.warn("a non-fatal error that came last before the input was cut (its error event would end the response the cut left open)")
+		} else {
+			e.errorEvent(e.heldErr)
+		}
+		e.heldErr = nil
 	}
 	e.st.Flush()
 	if e.err != nil {
@@ -443,6 +506,10 @@ func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err
 	}
+	if e.heldErr != nil {
+		e.errorEvent(e.heldErr)
+		e.heldErr = nil
+	}
 	if e.held != nil {
 		e.releaseEnd(nil)
 	}
@@ -454,7 +521,16 @@ func (e *Encoder) Close() error {
 		return e.err
 	}
 	e.endTurn("", nil) // the source named no stop reason: null
+	e.endStop()
 	return e.err
+}
+
+// endStop writes the message_stop held back, at the end of the input.
+func (e *Encoder) endStop() {
+	if e.stopHeld && e.err == nil {
+		e.stopHeld = false
+		e.writeEvent(messages.EventMessageStop, []byte(`{"type":"message_stop"}`))
+	}
 }
 
 func compact(raw []byte) []byte {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -332,5 +333,108 @@ func TestFailedTurn(t *testing.T) {
 	}
 	if strings.Contains(string(out), "message_stop") {
 		t.Errorf("a failed turn ended with message_stop:\n%s", out)
+	}
+}
+
+// TestCutKeepsMessageOpen: a stream cut after the main agent's turn
+// ended but before its run did (inside a subagent's turn, inside a later
+// choice) leaves the last message without message_stop, with the stop
+// reason and usage the source gave in its message_delta; a non-fatal API
+// error that came last is not written as the error event that would end
+// the message (reported). Read back, each output is a cut body.
+func TestCutKeepsMessageOpen(t *testing.T) {
+	t.Parallel()
+	turn := []event.Event{
+		&event.TurnStart{Agent: "a", MessageID: "m1"},
+		&event.BlockStart{Agent: "a", Kind: event.Text},
+		&event.Delta{Agent: "a", Kind: event.Text, Text: "hi"},
+		&event.BlockEnd{Agent: "a", Kind: event.Text},
+	}
+	tools := append(slices.Clone(turn),
+		&event.ToolCall{Agent: "a", ID: "toolu_1", Name: "Task", Input: []byte(`{}`)},
+		&event.TurnEnd{Agent: "a", MessageID: "m1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 3, OutputTokens: 4}},
+		&event.Notice{Agent: "a", Kind: "task_progress"}, // releases the held end
+		&event.TurnStart{Agent: "sub", MessageID: "m2"},
+		&event.BlockStart{Agent: "sub", Kind: event.Text},
+	)
+	for _, tc := range []struct {
+		name     string
+		evs      []event.Event
+		want     []string // in the output
+		wantLoss string
+	}{
+		{"later choice", append(slices.Clone(turn),
+			&event.TurnEnd{Agent: "a", MessageID: "m1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 3, OutputTokens: 4}},
+			&event.BlockStart{Agent: "choice 1", Kind: event.Text},
+		), []string{`"stop_reason":"end_turn"`, `"output_tokens":4`}, ""},
+		{"subagent", tools, []string{`"stop_reason":"tool_use"`}, ""},
+		{"non-fatal error", append(slices.Clone(turn[:3]),
+			&event.Error{Agent: "a", Type: "rate_limit_error", Message: "slow down"},
+		), nil, "a non-fatal error that came last before the input was cut (its error event would end the response the cut left open)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			var losses []string
+			e := NewEncoder(&out, &Config{Warn: func(err error) {
+				var le *event.LossError
+				if errors.As(err, &le) {
+					losses = append(losses, le.What)
+				}
+			}})
+			for _, ev := range tc.evs {
+				if err := e.Encode(ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := event.End(e, true); !errors.Is(err, event.ErrTruncated) {
+				t.Fatalf("Cut() = %v, want an error wrapping event.ErrTruncated", err)
+			}
+			body := out.String()
+			if strings.Contains(body, "message_stop") || strings.Contains(body, "event: error") {
+				t.Errorf("the cut output ends its message:\n%s", body)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("no %s in:\n%s", w, body)
+				}
+			}
+			if tc.wantLoss != "" && !slices.Contains(losses, tc.wantLoss) {
+				t.Errorf("losses %q, want %q", losses, tc.wantLoss)
+			}
+			dec := wire.NewDecoder(strings.NewReader(body), nil)
+			cut := false
+			for {
+				_, err := dec.Next()
+				if err == io.EOF {
+					break
+				}
+				cut = cut || errors.Is(err, event.ErrTruncated)
+			}
+			if !cut {
+				t.Errorf("the output reads back as finished:\n%s", body)
+			}
+		})
+	}
+}
+
+// TestToolStopAtClose: the message_stop held back after a message with
+// tool calls is written before the next message, and at Close.
+func TestToolStopAtClose(t *testing.T) {
+	t.Parallel()
+	out, _ := encode(t, []event.Event{
+		&event.TurnStart{Agent: "a", MessageID: "m1"},
+		&event.ToolCall{Agent: "a", ID: "toolu_1", Name: "Bash", Input: []byte(`{}`)},
+		&event.TurnEnd{Agent: "a", MessageID: "m1", StopReason: "tool_use"},
+		&event.ToolResult{Agent: "a", ID: "toolu_1"},
+		&event.TurnStart{Agent: "a", MessageID: "m2"},
+		&event.ToolCall{Agent: "a", ID: "toolu_2", Name: "Bash", Input: []byte(`{}`)},
+		&event.TurnEnd{Agent: "a", MessageID: "m2", StopReason: "tool_use"},
+	})
+	if n := strings.Count(string(out), "event: message_stop"); n != 2 {
+		t.Errorf("%d message_stop, want 2:\n%s", n, out)
+	}
+	if i, j := strings.Index(string(out), "event: message_stop"), strings.Index(string(out), `"id":"m2"`); i < 0 || j < i {
+		t.Errorf("the first message_stop does not come before the second message:\n%s", out)
 	}
 }

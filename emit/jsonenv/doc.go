@@ -19,6 +19,10 @@
 // interrupted), else DefaultAgent ("agentstream"), so that agentless
 // events never merge into an agent the stream names later.
 //
+// A message its source abandoned (event.NoticeAbandoned) is taken back
+// with a rollback envelope, agent_base's type: its open blocks get no
+// final envelope, and the decoder reads the rollback as the same notice.
+//
 // What the envelope cannot carry is reported through Config.Warn as
 // *event.LossError, once per kind of content.
 package jsonenv

@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openset"
 )
 
 // Config configures an Encoder. The zero value is ready to use.
@@ -27,6 +28,14 @@ type Config struct {
 	Agent string
 	// Warn receives what the envelope cannot carry. Nil discards it.
 	Warn func(error)
+	// MaxOpen caps the streamed blocks kept open at once, and apart from
+	// them the blocks an error or an abandon cut short
+	// (openset.DefaultMax, 1024, if <= 0). Beyond it the one kept
+	// longest is let go of, reported once: a block let go of while open
+	// stays open in the output, which then ends as a cut one (no
+	// [DONE]); one cut short and let go of gets no empty final envelope
+	// before its retry.
+	MaxOpen int
 }
 
 // Encoder writes canonical events as JSON envelopes.
@@ -34,18 +43,20 @@ type Encoder struct {
 	w     io.Writer
 	cfg   Config
 	buf   []byte
-	out   []byte             // the framed envelope, reused
-	chunk []byte             // a long payload's chunk, escaped, reused
-	open  map[[2]string]bool // open streamed blocks by (agent, type)
+	out   []byte                  // the framed envelope, reused
+	chunk []byte                  // a long payload's chunk, escaped, reused
+	open  *openset.Set[[2]string] // open streamed blocks by (agent, type)
+	// letGo counts the blocks let go of past MaxOpen while open.
+	letGo int
 	// began is the block begin noted open last, while it still is
 	// (cleared when a block ends or is cut): a run of its deltas skips
 	// the two map lookups.
 	began  [2]string
-	cut    map[[2]string]bool // blocks an error or an abandon cut short, not ended yet
-	main   string             // the agent of events with none
-	seen   bool               // an event was encoded
-	losses event.Losses       // what was warned about
-	turns  agentmeta.Turns    // what of the turns is reported lost
+	cut    *openset.Set[[2]string] // blocks an error or an abandon cut short, not ended yet
+	main   string                  // the agent of events with none
+	seen   bool                    // an event was encoded
+	losses event.Losses            // what was warned about
+	turns  agentmeta.Turns         // what of the turns is reported lost
 	err    error
 
 	// fixed is the length of the fixed fields of a delta's envelope of
@@ -61,10 +72,12 @@ type Encoder struct {
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, open: map[[2]string]bool{}, cut: map[[2]string]bool{}}
+	e := &Encoder{w: w}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
+	e.open = openset.New[[2]string](e.cfg.MaxOpen)
+	e.cut = openset.New[[2]string](e.cfg.MaxOpen)
 	if e.cfg.MaxChunkBytes <= 0 {
 		e.cfg.MaxChunkBytes = format.DefaultMaxChunkBytes
 	}
@@ -126,7 +139,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.begin(agent, ev.Kind)
 		e.payload(string(ev.Kind), agent, ev.Text, false)
 	case *event.BlockEnd:
-		delete(e.open, [2]string{agent, string(ev.Kind)})
+		e.open.Remove([2]string{agent, string(ev.Kind)})
 		e.began = [2]string{}
 		if ev.Signature != "" {
 			e.warn("thinking signatures")
@@ -191,12 +204,11 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.payload(wire.TypeMetaFinal, agent, string(metaFinalPayload(ev)), true)
 	case *event.Notice:
 		if ev.Kind == event.NoticeAbandoned {
-			e.interrupt(agent)
-		}
-		if ev.Kind == event.NoticeAbandoned {
-			// The format has no way to say a streamed block was given up:
-			// what of it was written reads back as content.
-			e.warn("abandoned partial messages (what was streamed of them reads back as content)")
+			// What the agent streamed of its open blocks is taken back
+			// (agent_base's rollback): they get no final envelope, and
+			// a reader drops them, as assemble does, never as content.
+			e.abandon(agent)
+			e.payload(wire.TypeRollback, agent, marshal(wire.RollbackPayload{Message: ev.Message}), true)
 		} else {
 			e.warn("notices (" + ev.Kind + ")")
 		}
@@ -272,10 +284,23 @@ func (e *Encoder) toolResult(agent string, ev *event.ToolResult) {
 // abandon: they get no BlockEnd and are no longer open.
 func (e *Encoder) interrupt(agent string) {
 	e.began = [2]string{}
-	for k := range e.open {
+	for k := range e.open.All() {
 		if k[0] == agent {
-			delete(e.open, k)
-			e.cut[k] = true
+			e.open.Remove(k)
+			if _, out := e.cut.Add(k); out {
+				e.tooMany("blocks cut short", "the oldest let go of: its retry's text joins it when read back")
+			}
+		}
+	}
+}
+
+// abandon forgets the agent's open blocks, given up: no final envelope
+// ends them, now or before a new block of theirs.
+func (e *Encoder) abandon(agent string) {
+	e.began = [2]string{}
+	for k := range e.open.All() {
+		if k[0] == agent {
+			e.open.Remove(k)
 		}
 	}
 }
@@ -289,11 +314,14 @@ func (e *Encoder) begin(agent string, kind event.BlockKind) {
 		return // open, and not cut since (agent is never empty: never the zero key)
 	}
 	k := [2]string{agent, string(kind)}
-	if e.cut[k] {
-		delete(e.cut, k)
+	if e.cut.Has(k) {
+		e.cut.Remove(k)
 		e.envelope(string(kind), agent, true, "")
 	}
-	e.open[k] = true
+	if _, out := e.open.Add(k); out {
+		e.letGo++
+		e.tooMany("streamed blocks open", "the oldest let go of stays open: the output ends as a cut one")
+	}
 	e.began = k
 }
 
@@ -434,8 +462,8 @@ func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err
 	}
-	if len(e.open) > 0 {
-		return fmt.Errorf("jsonenv: %w: %d block(s) left open, no [DONE] written", event.ErrTruncated, len(e.open))
+	if n := e.open.Len() + e.letGo; n > 0 {
+		return fmt.Errorf("jsonenv: %w: %d block(s) left open, no [DONE] written", event.ErrTruncated, n)
 	}
 	e.turns.ReportEnd(e.warn)
 	if !e.cfg.NDJSON {
@@ -450,6 +478,12 @@ func (e *Encoder) Cut() error {
 		return e.err
 	}
 	return fmt.Errorf("jsonenv: %w: the input was cut off, no [DONE] written", event.ErrTruncated)
+}
+
+// tooMany reports, once per kind, that more than MaxOpen of what were
+// kept at once, and what letting go of one does.
+func (e *Encoder) tooMany(what, why string) {
+	e.warn(fmt.Sprintf("more than %d %s at once (%s)", e.open.Max(), what, why))
 }
 
 func marshal(v any) string {

@@ -120,8 +120,8 @@ func TestEncode(t *testing.T) {
 		{
 			name: "an unknown envelope is written back on one line",
 			cfg:  nd,
-			in:   []event.Event{&event.Unknown{Agent: "a", Format: "jsonenv", Type: "rollback", Raw: []byte("{\"type\":\"rollback\",\n\"agent\":\"a\", \"final\":true,\"delta\":\"x\"}")}},
-			want: `{"type":"rollback","agent":"a","final":true,"delta":"x"}` + "\n",
+			in:   []event.Event{&event.Unknown{Agent: "a", Format: "jsonenv", Type: "checkpoint", Raw: []byte("{\"type\":\"checkpoint\",\n\"agent\":\"a\", \"final\":true,\"delta\":\"x\"}")}},
+			want: `{"type":"checkpoint","agent":"a","final":true,"delta":"x"}` + "\n",
 		},
 		{
 			name:     "what the envelope cannot carry is warned about",
@@ -224,7 +224,7 @@ func checkEnvelopes(t *testing.T, out []byte, cap int, ndjson bool) {
 		if env.Final {
 			fixed++ // as the encoder measures it, with "final":false
 		}
-		known := env.Type != "rollback" // an unknown type is written back as it came
+		known := env.Type != "checkpoint" // an unknown type is written back as it came
 		if len(line) > cap && fixed+6 <= cap && env.Type != wire.TypeCitation && known {
 			t.Errorf("line %d: %s envelope is %d bytes, cap %d", i+1, env.Type, len(line), cap)
 		}
@@ -408,5 +408,75 @@ func TestUnknownStopReason(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("no %s in:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestAbandoned: a message its source gave up and began again (a Claude
+// retry) is taken back with a rollback envelope, never ended with a final
+// one: read back, its text is no block of the answer (assemble drops it
+// with the notice), the retry's text a block of its own, and no error is
+// made up.
+func TestAbandoned(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	var warned []string
+	enc := jsonenv.NewEncoder(&out, &jsonenv.Config{NDJSON: true, Warn: func(err error) { warned = append(warned, err.Error()) }})
+	for _, ev := range []event.Event{
+		&event.TurnStart{Agent: "a", MessageID: "m1"},
+		&event.BlockStart{Agent: "a", Kind: event.Text},
+		&event.Delta{Agent: "a", Kind: event.Text, Text: "Half an ans"},
+		&event.Notice{Agent: "a", Kind: event.NoticeAbandoned, Message: "message m1 was abandoned before its end and begun again"},
+		&event.TurnEnd{Agent: "a", MessageID: "m1"},
+		&event.TurnStart{Agent: "a", MessageID: "m2"},
+		&event.BlockStart{Agent: "a", Kind: event.Text},
+		&event.Delta{Agent: "a", Kind: event.Text, Text: "The answer"},
+		&event.BlockEnd{Agent: "a", Kind: event.Text},
+		&event.TurnEnd{Agent: "a", MessageID: "m2"},
+	} {
+		if err := enc.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	want := `{"type":"text","agent":"a","final":false,"delta":"Half an ans"}
+{"type":"rollback","agent":"a","final":true,"delta":"{\"message\":\"message m1 was abandoned before its end and begun again\"}"}
+{"type":"text","agent":"a","final":false,"delta":"The answer"}
+{"type":"text","agent":"a","final":true,"delta":""}
+`
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
+	for _, w := range warned {
+		if strings.Contains(w, "abandoned") {
+			t.Errorf("warned %q: the abandon is carried", w)
+		}
+	}
+	var texts []string
+	var ended []string
+	dec := parse.NewDecoder(&out, nil)
+	for {
+		ev, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("read back: %v", err)
+		}
+		switch ev := ev.(type) {
+		case *event.Delta:
+			texts = append(texts, ev.Text)
+		case *event.BlockEnd:
+			ended = append(ended, strings.Join(texts, ""))
+			texts = nil
+		case *event.Notice:
+			texts = nil // the abandoned text: no block
+		case *event.Error:
+			t.Errorf("read back an error %q", ev.Message)
+		}
+	}
+	if diff := cmp.Diff([]string{"The answer"}, ended); diff != "" {
+		t.Errorf("blocks read back (-want +got):\n%s", diff)
 	}
 }

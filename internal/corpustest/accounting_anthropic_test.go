@@ -218,12 +218,26 @@ var formatCarries = map[string]carries{
 // is ended with Cut.
 func convertAll(t *testing.T, data []byte, from, to convert.Format) []byte {
 	t.Helper()
+	out, _ := convertLosses(t, data, from, to)
+	return out
+}
+
+// convertLosses is convertAll that also returns what the encoder
+// reported it could not carry (event.LossError's What), in order.
+func convertLosses(t *testing.T, data []byte, from, to convert.Format) ([]byte, []string) {
+	t.Helper()
+	var losses []string
 	var out bytes.Buffer
 	dec := from.NewDecoder(bytes.NewReader(data), &format.Options{Source: "in"})
 	// A Claude recording made with --include-partial-messages is written
 	// back as one.
 	partial := from.Name == "claude" && to.Name == "claude" && bytes.Contains(data, []byte(`"type":"stream_event"`))
-	enc := to.NewEncoder(&out, &format.Options{Partial: partial})
+	enc := to.NewEncoder(&out, &format.Options{Partial: partial, Warn: func(err error) {
+		var le *event.LossError
+		if errors.As(err, &le) {
+			losses = append(losses, le.What)
+		}
+	}})
 	cut := false
 	if err := convert.Pipe(dec, enc, &convert.PipeOptions{Problem: func(err error) bool {
 		cut = cut || errors.Is(err, event.ErrTruncated)
@@ -232,7 +246,101 @@ func convertAll(t *testing.T, data []byte, from, to convert.Format) []byte {
 		t.Fatalf("convert %s to %s: %v", from.Name, to.Name, err)
 	}
 	event.End(enc, cut) // what it reports is the input's truncation
-	return out.Bytes()
+	return out.Bytes(), losses
+}
+
+// turnLoss is a per-turn accounting field, how to tell that a run has it,
+// and the loss each target of the family (and acp) reports when it drops
+// it ("" for a target that carries it, which must then report no loss of
+// it).
+type turnLoss struct {
+	field string
+	has   func(a *account) bool
+	loss  map[string]string // target -> the start of its loss warning
+	// many: targets that carry the field for one turn, a run's (acp's
+	// session/prompt response): only two turns or more that have it
+	// lose it.
+	many map[string]bool
+	n    func(a *account) int // the turns that have it, for many
+}
+
+// turnsWith counts the turns of a for which f holds.
+func turnsWith(a *account, f func(turnAccount) bool) int {
+	n := 0
+	for _, t := range a.Turns {
+		if f(t) {
+			n++
+		}
+	}
+	return n
+}
+
+var turnLosses = []turnLoss{
+	{"message ids", func(a *account) bool {
+		return slices.ContainsFunc(a.Turns, func(t turnAccount) bool { return t.ID != "" })
+	}, map[string]string{"jsonenv": "message ids", "xml": "message ids", "anthropic": "", "claude": "", "acp": ""}, nil, nil},
+	{"models of messages", func(a *account) bool {
+		return slices.ContainsFunc(a.Turns, func(t turnAccount) bool { return t.Model != "" && t.Model != a.SessionModel })
+	}, map[string]string{"jsonenv": "models of messages", "xml": "models of messages", "anthropic": "", "claude": ""}, nil, nil},
+	{"models of messages", func(a *account) bool {
+		return slices.ContainsFunc(a.Turns, func(t turnAccount) bool { return t.Model != "" })
+	}, map[string]string{"acp": "models of messages"}, nil, nil},
+	{
+		"per-turn stop reasons", func(a *account) bool {
+			return slices.ContainsFunc(a.Turns, func(t turnAccount) bool { return t.Stop != "" })
+		},
+		map[string]string{"jsonenv": "per-turn stop reasons", "xml": "per-turn stop reasons", "anthropic": "", "acp": "per-turn stop reasons"},
+		map[string]bool{"acp": true},
+		func(a *account) int { return turnsWith(a, func(t turnAccount) bool { return t.Stop != "" }) },
+	},
+	{
+		"per-turn usage", func(a *account) bool {
+			return slices.ContainsFunc(a.Turns, func(t turnAccount) bool { return t.Start != nil || t.End != nil })
+		},
+		map[string]string{"jsonenv": "per-turn usage", "xml": "per-turn usage", "anthropic": "", "acp": "per-turn usage"},
+		map[string]bool{"acp": true},
+		func(a *account) int {
+			return turnsWith(a, func(t turnAccount) bool { return t.Start != nil || t.End != nil })
+		},
+	},
+	{"reasoning token counts", func(a *account) bool {
+		r := func(u *event.Usage) bool { return u != nil && u.ReasoningTokens != 0 }
+		return r(a.RunUsage) || slices.ContainsFunc(a.Turns, func(t turnAccount) bool { return r(t.Start) || r(t.End) })
+	}, map[string]string{"anthropic": "reasoning token counts", "claude": "reasoning token counts", "acp": ""}, nil, nil},
+}
+
+// checkLosses checks the warnings of a conversion to target whose source
+// accounting is src: each per-turn field the source has and the target
+// drops is reported as a loss, once; one the target carries is not.
+func checkLosses(src *account, target string, losses []string) []string {
+	var bad []string
+	for _, f := range turnLosses {
+		want, known := f.loss[target]
+		if !known {
+			continue
+		}
+		prefix := want
+		if prefix == "" {
+			prefix = f.field
+		}
+		n := 0
+		for _, l := range losses {
+			if strings.HasPrefix(l, prefix) {
+				n++
+			}
+		}
+		has := f.has(src)
+		if f.many[target] {
+			has = f.n(src) >= 2
+		}
+		switch {
+		case want != "" && has && n != 1:
+			bad = append(bad, fmt.Sprintf("%s: the source has them, %s drops them: reported %d times, want once (warnings %q)", f.field, target, n, losses))
+		case want == "" && n > 0:
+			bad = append(bad, fmt.Sprintf("%s: %s carries them, but reported them lost (warnings %q)", f.field, target, losses))
+		}
+	}
+	return bad
 }
 
 // checkAccounting checks the law for a conversion whose source accounting
@@ -350,10 +458,13 @@ func TestAccountingAnthropic(t *testing.T) {
 			}
 			t.Run(rec.path+"->"+to.Name, func(t *testing.T) {
 				t.Parallel()
-				out := convertAll(t, rec.data, rec.f, to)
+				out, losses := convertLosses(t, rec.data, rec.f, to)
 				got := accountOf(t, out, to)
 				if bad := checkAccounting(src, got, c); target && len(bad) > 0 {
 					t.Errorf("%s -> %s:\n%s", rec.f.Name, to.Name, strings.Join(bad, "\n"))
+				}
+				if bad := checkLosses(&src, to.Name, losses); len(bad) > 0 {
+					t.Errorf("%s -> %s: losses:\n%s", rec.f.Name, to.Name, strings.Join(bad, "\n"))
 				}
 				if !mine || rec.f.NewEncoder == nil {
 					return

@@ -454,8 +454,14 @@ func TestAccountingOpenAI(t *testing.T) {
 			t.Run(rec.path+"->"+to.Name, func(t *testing.T) {
 				t.Parallel()
 				a := accountingOf(t, rec.data, rec.f)
-				out := convertEnded(t, rec.data, rec.f, to)
+				out, losses := convertLosses(t, rec.data, rec.f, to)
 				b := accountingOf(t, out, to)
+				// What the target drops of the turns is reported once, what
+				// it carries never (checkLosses, for the targets it knows).
+				src := accountOf(t, rec.data, rec.f)
+				if bad := checkLosses(&src, to.Name, losses); len(bad) > 0 {
+					t.Errorf("%s -> %s: losses:\n%s", rec.f.Name, to.Name, strings.Join(bad, "\n"))
+				}
 				cx, cy := carriesOf(rec.f.Name), carriesOf(to.Name)
 				if rec.f.Name == to.Name {
 					if diff := cmp.Diff(a, b); diff != "" {

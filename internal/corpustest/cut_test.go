@@ -146,11 +146,6 @@ func convertCut(t *testing.T, data []byte, from, to convert.Format) []byte {
 // failed; a listed pair that no longer fails anywhere fails the test, so
 // that the list only shrinks.
 var knownCuts = map[[2]string]string{
-	{"claude", "acp"}:                   "some cuts read back as finished; cause not yet found (issue 26)",
-	{"anthropic", "acp"}:                "some cuts read back as finished; cause not yet found (issue 26)",
-	{"agui", "anthropic"}:               "some cuts read back as finished; cause not yet found (issue 26)",
-	{"claude", "anthropic"}:             "some cuts read back as finished; cause not yet found (issue 26)",
-	{"openai-chat", "anthropic"}:        "some cuts read back as finished; cause not yet found (issue 26)",
 }
 
 func TestCutStaysCut(t *testing.T) {

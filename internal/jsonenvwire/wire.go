@@ -24,7 +24,19 @@ const (
 	TypeMetaFiles        = "meta_files"
 	TypeError            = "error"
 	TypeMetaFinal        = "meta_final"
+	// TypeRollback is the agent_base producer's: what the agent streamed
+	// of its open blocks is taken back (its payload a RollbackPayload).
+	// agentstream writes it for a message its source gave up and began
+	// again (event.NoticeAbandoned), and reads it as one.
+	TypeRollback = "rollback"
 )
+
+// RollbackPayload is the rollback payload. agent_base also sends code,
+// details and collapse_previous_assistant, which agentstream neither
+// reads nor writes.
+type RollbackPayload struct {
+	Message string `json:"message"`
+}
 
 // Envelope is one message as it appears on the wire. Optional extras are
 // pointers so that absent and zero differ.

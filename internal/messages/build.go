@@ -62,6 +62,7 @@ type message struct {
 	startUsage       *Usage
 	deltaUsage       *Usage
 	stopReason       string
+	delta            bool // message_delta seen: how the message ended is known
 	ended            bool
 	blocks           map[int]*block
 	// lastIndex and lastBlock are the block blockDelta found last: the
@@ -567,6 +568,7 @@ func (b *Builder) messageDelta(agent string, raw json.RawMessage, parsed *wireDe
 	if usage != nil {
 		m.deltaUsage = usage
 	}
+	m.delta = true
 	return nil
 }
 
@@ -710,6 +712,14 @@ func (b *Builder) Truncate() []string {
 		what := fmt.Sprintf("message %s", publicID(m.id))
 		if agent != "" {
 			what += fmt.Sprintf(" of agent %q", agent)
+		}
+		if m.delta && len(m.openBlocks()) == 0 {
+			// Its message_delta said how it ended (stop reason, usage);
+			// only its message_stop was cut off: the turn ends with
+			// what it said, and the cut is reported.
+			open = append(open, what)
+			b.closeTurn(m, m.stopReason, "")
+			continue
 		}
 		var tools, types []string // in the order of the blocks
 		count := map[string]int{}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openset"
 )
 
 // Streamer turns the canonical events of one agent into Messages API
@@ -55,6 +56,15 @@ type Streamer struct {
 	// input at {}).
 	MCPBeta bool
 
+	// MaxCalls caps the client tool calls of the open message kept
+	// until their result, and the MCP calls kept for theirs
+	// (openset.DefaultMax if <= 0): beyond it the call kept longest is
+	// let go of (its result no longer ends the message, nor is it
+	// written as an MCP result) and TooMany is called.
+	MaxCalls int
+	// TooMany, if set, is called each time a call is let go of.
+	TooMany func()
+
 	msg      *MessageInfo
 	start    *event.Usage // usage given at the open message's start
 	unsigned []int        // content indexes of its thinking blocks written without a signature
@@ -63,10 +73,10 @@ type Streamer struct {
 	index    int          // next content index
 	open     *streamBlock
 	held     *streamBlock
-	free     *streamBlock    // a text or thinking block written and stopped, for startBlock to reuse
-	tools    bool            // the open message has tool calls
-	pending  map[string]bool // its client tool calls without a result
-	mcp      map[string]bool
+	free     *streamBlock         // a text or thinking block written and stopped, for startBlock to reuse
+	tools    bool                 // the open message has tool calls
+	pending  *openset.Set[string] // its client tool calls without a result
+	mcp      *openset.Set[string] // MCP calls, for their results
 	err      error
 	buf      []byte // the stream event being written, reused
 	text     []byte // see BlockText
@@ -104,19 +114,25 @@ func (s *Streamer) InTurn() bool { return s.msg != nil }
 // the open message has tool calls and all of them now have their result:
 // where the source has no turn boundaries, the model's turn is over.
 func (s *Streamer) Answered(id string) bool {
-	delete(s.pending, id)
-	return s.msg != nil && s.tools && len(s.pending) == 0
+	if s.pending != nil {
+		s.pending.Remove(id)
+	}
+	return s.msg != nil && s.tools && s.pending.Len() == 0
 }
 
 // Messages returns the number of messages begun.
 func (s *Streamer) Messages() int { return s.messages }
+
+// HeldCalls returns the number of tool calls kept for their result (at
+// most twice MaxCalls): the state that grows with open calls.
+func (s *Streamer) HeldCalls() int { return s.pending.Len() + s.mcp.Len() }
 
 // Explicit reports whether the source marks its turns (TurnStart).
 func (s *Streamer) Explicit() bool { return s.explicit }
 
 // Unanswered reports whether the open message has client tool calls
 // without a result.
-func (s *Streamer) Unanswered() bool { return s.msg != nil && len(s.pending) > 0 }
+func (s *Streamer) Unanswered() bool { return s.msg != nil && s.pending.Len() > 0 }
 
 // UnsignedThinking returns the content indexes of the open message's
 // thinking blocks written without a signature, in order.
@@ -392,7 +408,9 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 	s.messages++
 	s.index, s.tools = 0, false
 	s.unsigned = s.unsigned[:0]
-	clear(s.pending)
+	if s.pending != nil {
+		s.pending.Clear()
+	}
 	m := newMessage(id, model, nil)
 	s.start = u
 	if u != nil {
@@ -434,9 +452,39 @@ func (s *Streamer) EndTurn(stopReason string, u *event.Usage) error {
 	return s.err
 }
 
+// CutTurn ends the open message as a stream cut after the source ended
+// its turn but before its run ended (a cut inside a subagent's turn or a
+// later choice): its message_delta carries the stop reason and usage the
+// source gave, and no message_stop follows, so that a reader sees the
+// body cut. A block still open ends, as EndTurn ends it.
+func (s *Streamer) CutTurn(stopReason string, u *event.Usage) error {
+	s.release()
+	if s.open != nil {
+		s.endBlock(s.open.kind, "")
+		s.release()
+	}
+	if s.msg == nil {
+		return s.err
+	}
+	if s.Event != nil {
+		s.writeMessageDelta(stopReason, u)
+	}
+	s.msg, s.tools = nil, false
+	s.buf = nil
+	return s.err
+}
+
 // writeMessageEnd writes the message_delta and message_stop that end
 // the open message.
 func (s *Streamer) writeMessageEnd(stopReason string, u *event.Usage) {
+	s.writeMessageDelta(stopReason, u)
+	if s.err == nil && s.Event != nil {
+		s.err = s.Event(EventMessageStop, []byte(`{"type":"message_stop"}`))
+	}
+}
+
+// writeMessageDelta writes the message_delta of the open message.
+func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
 	md := messageDelta{Type: EventMessageDelta}
 	if stopReason != "" {
 		md.Delta.StopReason = &stopReason
@@ -453,9 +501,6 @@ func (s *Streamer) writeMessageEnd(stopReason string, u *event.Usage) {
 		}
 	}
 	s.write(EventMessageDelta, md)
-	if s.err == nil && s.Event != nil {
-		s.err = s.Event(EventMessageStop, []byte(`{"type":"message_stop"}`))
-	}
 }
 
 // Abandon gives up the open message as its source did (a stream given up
@@ -817,7 +862,7 @@ func Loss(ev event.Event) string {
 // AssistantResult reports whether a tool result is part of the assistant's
 // message (a server tool's or an MCP tool's) rather than the client's.
 func (s *Streamer) AssistantResult(ev *event.ToolResult) bool {
-	return ev.Server || s.mcp[ev.ID]
+	return ev.Server || s.mcp.Has(ev.ID)
 }
 
 func (s *Streamer) toolCall(ev *event.ToolCall) {
@@ -826,9 +871,11 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	typ := BlockToolUse
 	if !ev.Server && ev.MCPServer == "" {
 		if s.pending == nil {
-			s.pending = map[string]bool{}
+			s.pending = openset.New[string](s.MaxCalls)
 		}
-		s.pending[ev.ID] = true
+		if _, out := s.pending.Add(ev.ID); out && s.TooMany != nil {
+			s.TooMany()
+		}
 	}
 	switch {
 	case ev.Server:
@@ -838,9 +885,11 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 			typ = BlockMCPToolUse
 		}
 		if s.mcp == nil {
-			s.mcp = map[string]bool{}
+			s.mcp = openset.New[string](s.MaxCalls)
 		}
-		s.mcp[ev.ID] = true
+		if _, out := s.mcp.Add(ev.ID); out && s.TooMany != nil {
+			s.TooMany()
+		}
 	}
 	input := ev.Input
 	if len(input) == 0 {
@@ -983,8 +1032,12 @@ func isKnownDelta(typ string) bool {
 
 // resultBlock is assistantResultBlock in the MCP block types MCPBeta chooses.
 func (s *Streamer) resultBlock(ev *event.ToolResult) json.RawMessage {
-	b := assistantResultBlock(ev, s.mcp[ev.ID])
-	if s.mcp[ev.ID] && !ev.Server && !s.MCPBeta {
+	mcp := s.mcp.Has(ev.ID)
+	if mcp {
+		s.mcp.Remove(ev.ID) // its result is written: the call is over
+	}
+	b := assistantResultBlock(ev, mcp)
+	if mcp && !ev.Server && !s.MCPBeta {
 		var r resultBlock
 		json.Unmarshal(b, &r)
 		r.Type = BlockToolResult

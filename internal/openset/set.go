@@ -42,11 +42,19 @@ func New[K comparable](max int) *Set[K] {
 // Max returns the cap.
 func (s *Set[K]) Max() int { return s.max }
 
-// Len returns the number of keys held.
-func (s *Set[K]) Len() int { return len(s.seq) }
+// Len returns the number of keys held; 0 for a nil Set.
+func (s *Set[K]) Len() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.seq)
+}
 
-// Has reports whether k is held.
+// Has reports whether k is held; false for a nil Set.
 func (s *Set[K]) Has(k K) bool {
+	if s == nil {
+		return false
+	}
 	_, ok := s.seq[k]
 	return ok
 }

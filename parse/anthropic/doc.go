@@ -32,5 +32,7 @@
 // A body that ends without message_stop — cut off, or inside an SSE
 // message — yields what arrived (text blocks stay open; a tool call whose
 // input had begun is emitted with what arrived, as a JSON string when it
-// does not parse) and then a ParseError wrapping event.ErrTruncated.
+// does not parse) and then a ParseError wrapping event.ErrTruncated. A
+// message whose message_delta arrived but not its message_stop ends its
+// turn with the stop reason and usage the delta gave, before the report.
 package anthropic

@@ -47,6 +47,8 @@ data: {"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"outpu
 			fmt.Println("turn", ev.MessageID)
 		case *event.ToolCall:
 			fmt.Printf("call %s %s\n", ev.Name, ev.Input)
+		case *event.TurnEnd:
+			fmt.Println("turn end", ev.StopReason, ev.Usage.OutputTokens)
 		default:
 			fmt.Printf("%T\n", ev)
 		}
@@ -54,5 +56,6 @@ data: {"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"outpu
 	// Output:
 	// turn msg_1
 	// call Bash {"command": "ls"}
+	// turn end tool_use 12
 	// problem: body.sse:19:1: stream ended without message_stop, inside message msg_1
 }

@@ -3,6 +3,7 @@ package jsonenv
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -342,7 +343,7 @@ func (d *Decoder) decode(payload []byte) error {
 			return d.finishBuffer(agent, wire.TypeToolResult)
 		}
 	case wire.TypeMetaInit, wire.TypeToolCall, wire.TypeServerToolCall, wire.TypeToolResult, wire.TypeServerToolResult,
-		wire.TypeAwaitingTools, wire.TypeMetaFiles, wire.TypeError, wire.TypeMetaFinal:
+		wire.TypeAwaitingTools, wire.TypeMetaFiles, wire.TypeError, wire.TypeMetaFinal, wire.TypeRollback:
 		k := key{agent, env.Type}
 		b := d.buffers[k]
 		if b == nil && env.Final && len(d.delta) <= d.cfg.MaxEventBytes && d.held.Len() < d.held.Max() {
@@ -585,6 +586,18 @@ func (d *Decoder) payload(agent, typ string, b *buffer) error {
 			}
 		}
 		d.emit(ev)
+	case wire.TypeRollback:
+		// The agent's open blocks are taken back: they stay without an
+		// end, and its next text or thinking begins a new block.
+		for k := range d.streams.All() {
+			if k.agent == agent {
+				d.streams.Remove(k)
+			}
+		}
+		d.lastOpen = false
+		var p wire.RollbackPayload
+		json.Unmarshal([]byte(data), &p)
+		d.emit(&event.Notice{Agent: agent, Kind: event.NoticeAbandoned, Message: cmp.Or(p.Message, data)})
 	case wire.TypeError:
 		var p wire.ErrorPayload
 		ev := &event.Error{Agent: agent, Raw: event.JSONText(data)}

@@ -116,11 +116,31 @@ data: [DONE]
 		},
 		{
 			name: "unknown type preserved verbatim",
-			in:   `{"type":"rollback","agent":"a","final":true,"delta":"x"}` + "\n",
+			in:   `{"type":"envelope_log","agent":"a","final":true,"delta":"x"}` + "\n",
 			want: []event.Event{&event.Unknown{
-				Agent: "a", Format: "jsonenv", Type: "rollback",
-				Raw: []byte(`{"type":"rollback","agent":"a","final":true,"delta":"x"}`),
+				Agent: "a", Format: "jsonenv", Type: "envelope_log",
+				Raw: []byte(`{"type":"envelope_log","agent":"a","final":true,"delta":"x"}`),
 			}},
+		},
+		{
+			name: "rollback takes back the agent's open blocks",
+			in: `{"type":"text","agent":"a","final":false,"delta":"Hal"}` + "\n" +
+				`{"type":"text","agent":"b","final":false,"delta":"B"}` + "\n" +
+				`{"type":"rollback","agent":"a","final":true,"delta":"{\"message\": \"retry\", \"code\": \"r1\"}"}` + "\n" +
+				`{"type":"text","agent":"a","final":false,"delta":"Hello"}` + "\n" +
+				`{"type":"text","agent":"a","final":true,"delta":""}` + "\n" +
+				`{"type":"text","agent":"b","final":true,"delta":""}` + "\n",
+			want: []event.Event{
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "Hal"},
+				&event.BlockStart{Agent: "b", Kind: event.Text},
+				&event.Delta{Agent: "b", Kind: event.Text, Text: "B"},
+				&event.Notice{Agent: "a", Kind: event.NoticeAbandoned, Message: "retry"},
+				&event.BlockStart{Agent: "a", Kind: event.Text},
+				&event.Delta{Agent: "a", Kind: event.Text, Text: "Hello"},
+				&event.BlockEnd{Agent: "a", Kind: event.Text},
+				&event.BlockEnd{Agent: "b", Kind: event.Text},
+			},
 		},
 		{
 			name: "server error object",

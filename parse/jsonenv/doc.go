@@ -19,7 +19,9 @@
 // ignored; multi-line data joined with "\n"). An undecodable message is
 // reported as a *event.ParseError with its line, and reading goes on. The
 // server's {"error", "message", "traceback"} object becomes a fatal Error
-// event. Unknown types become Unknown events. Streamed blocks are grouped
+// event. A rollback (agent_base's) takes back the agent's open text and
+// thinking blocks (no BlockEnd) and becomes a Notice of kind
+// event.NoticeAbandoned. Unknown types become Unknown events. Streamed blocks are grouped
 // by (agent, type) and buffered payloads reassembled per (agent, type), so
 // agents may interleave. Whitespace-only deltas are content. A stream that
 // ends inside a block yields what it read, then a ParseError wrapping

@@ -62,7 +62,7 @@ var (
 	envTypes        = []string{
 		wire.TypeMetaInit, wire.TypeThinking, wire.TypeText, wire.TypeCitation, wire.TypeToolCall,
 		wire.TypeServerToolCall, wire.TypeToolResult, wire.TypeToolResultImage, wire.TypeServerToolResult,
-		wire.TypeAwaitingTools, wire.TypeMetaFiles, wire.TypeError, wire.TypeMetaFinal,
+		wire.TypeAwaitingTools, wire.TypeMetaFiles, wire.TypeError, wire.TypeMetaFinal, wire.TypeRollback,
 	}
 	// envIDTypes carry id and name.
 	envIDTypes = []string{
@@ -347,6 +347,11 @@ func (v *checker) envSemantics(s *envState, env *wire.Envelope, p pos) {
 		b.data.WriteString(env.Delta)
 		if env.Final {
 			delete(a.buffers, env.Type)
+			if env.Type == wire.TypeRollback {
+				// The agent's open blocks are taken back, never ended.
+				delete(a.streams, wire.TypeText)
+				delete(a.streams, wire.TypeThinking)
+			}
 			v.envPayload(agent, env.Type, b)
 		}
 	}
@@ -380,6 +385,9 @@ func (v *checker) envPayload(agent, typ string, b *envBuf) {
 	case wire.TypeError:
 		object()
 		v.Event(&event.BlockStart{Agent: agent}, b.p.Line)
+	case wire.TypeRollback:
+		object()
+		v.Event(&event.Notice{Agent: agent, Kind: event.NoticeAbandoned}, b.p.Line)
 	case wire.TypeAwaitingTools:
 		var tools []wire.PendingTool
 		var pending []event.PendingTool

@@ -32,9 +32,9 @@ func TestForeignLines(t *testing.T) {
 			in: "data: {\"type\":\"text\",\"agent\":\"a\",\"final\":true,\"delta\":\"x\"}\n\n" +
 				"data: {\"type\":\"thread.started\",\"thread_id\":\"t\"}\n\n" +
 				"data: {\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\"}\n\n" +
-				"data: {\"type\":\"rollback\",\"agent\":\"a\",\"final\":true,\"delta\":\"{}\"}\n\n" +
+				"data: {\"type\":\"checkpoint\",\"agent\":\"a\",\"final\":true,\"delta\":\"{}\"}\n\n" +
 				"data: [DONE]\n\n",
-			unknown: []string{"rollback"},
+			unknown: []string{"checkpoint"},
 			problems: []string{
 				"in:3:1: expected a JSON envelope: this line looks like codex; skipped",
 				"in:5:1: expected a JSON envelope: this line looks like claude; skipped",

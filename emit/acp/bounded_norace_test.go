@@ -1,0 +1,7 @@
+//go:build !race
+
+package acp
+
+// boundedN is the number of agents or calls of TestBoundedState: the
+// hostile inputs of docs/limits.md.
+const boundedN = 1_000_000

@@ -1,0 +1,7 @@
+//go:build race
+
+package jsonenv
+
+// boundedN is the number of agents or calls of TestBoundedState, fewer
+// under the race detector (still far past the cap).
+const boundedN = 20_000
