@@ -145,8 +145,7 @@ func convertCut(t *testing.T, data []byte, from, to convert.Format) []byte {
 // of issue 26). A pair listed here is logged, not
 // failed; a listed pair that no longer fails anywhere fails the test, so
 // that the list only shrinks.
-var knownCuts = map[[2]string]string{
-}
+var knownCuts = map[[2]string]string{}
 
 func TestCutStaysCut(t *testing.T) {
 	t.Parallel()
