@@ -16,8 +16,8 @@ import (
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/internal/eventtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")

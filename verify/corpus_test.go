@@ -13,10 +13,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/assemble/assembletest"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/source/sessions"
 )
 
@@ -221,7 +221,7 @@ func TestConversions(t *testing.T) {
 func readSideQuiet(t *testing.T, name, stream string, f convert.Format) Side {
 	t.Helper()
 	dec := f.NewDecoder(strings.NewReader(stream), &format.Options{Source: name})
-	return Side{Name: name, Format: f.Name, Lacks: f.Lacks, Blocks: eventtest.Blocks(t, dec)}
+	return Side{Name: name, Format: f.Name, Lacks: f.Lacks, Blocks: assembletest.Blocks(t, dec)}
 }
 
 // runSpecific matches what differs between two runs of one Claude Code

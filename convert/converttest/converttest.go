@@ -10,8 +10,8 @@ import (
 
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/internal/eventtest"
 )
 
 // Recording reads the recording at path, detects its format and returns

@@ -16,8 +16,8 @@ import (
 	"github.com/agentstream/agentstream/convert"
 	emitacp "github.com/agentstream/agentstream/emit/acp"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/internal/eventtest"
 	parseacp "github.com/agentstream/agentstream/parse/acp"
 )
 

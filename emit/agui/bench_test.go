@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/parse/claude"
 )
 

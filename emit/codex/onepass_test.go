@@ -5,15 +5,14 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/agentstream/agentstream/internal/wire/wiretest"
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/agentstream/agentstream/internal/eventtest"
 )
 
 // jsonSeeds are JSON values, tool inputs among them, odd ones included,
 // and the corpus's lines.
 func jsonSeeds(t testing.TB) [][]byte {
-	return eventtest.JSONLines(t, samples(t, "*.jsonl"),
+	return wiretest.JSONLines(t, samples(t, "*.jsonl"),
 		`{"command":"ls"}`, `{"command":["ls","-l"],"timeout":5}`, `{"command":null}`, `{"command":1,"command":"x"}`,
 		`{"query":"q","action":{"type":"search"},"id":"ws"}`, `{"query":"q","other":1}`, `{"Query":"q"}`, `{"qu\u0065ry":"q"}`,
 		`{"a":1,"a":2,"b":3,"a":4}`, `{}`, `[]`, `null`, `"s"`, `1.5e3`, `{"a":1,}`, `{"a":1}x`, `{"a" : [ 1 , 2 ] ,"b": "x y" }`,

@@ -15,7 +15,7 @@ import (
 
 	emit "github.com/agentstream/agentstream/emit/gemini"
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/parse/gemini"
 )
 

@@ -14,11 +14,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentstream/agentstream/assemble/assembletest"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/emit/jsonenv"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/internal/eventtest"
 	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	parse "github.com/agentstream/agentstream/parse/jsonenv"
 )
@@ -187,7 +188,7 @@ func TestRoundTrip(t *testing.T) {
 					}
 					out := reencode(t, in, &jsonenv.Config{MaxChunkBytes: cap, NDJSON: ndjson})
 					checkEnvelopes(t, out, cap, ndjson)
-					if diff := cmp.Diff(eventtest.Blocks(t, parse.NewDecoder(bytes.NewReader(in), nil)), eventtest.Blocks(t, parse.NewDecoder(bytes.NewReader(out), nil))); diff != "" {
+					if diff := cmp.Diff(assembletest.Blocks(t, parse.NewDecoder(bytes.NewReader(in), nil)), assembletest.Blocks(t, parse.NewDecoder(bytes.NewReader(out), nil))); diff != "" {
 						t.Errorf("blocks differ after the round trip (-original +converted):\n%s", diff)
 					}
 				})

@@ -10,7 +10,7 @@ import (
 
 	"github.com/agentstream/agentstream/emit/xml"
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/parse/xmlstream"
 )
 

@@ -16,10 +16,10 @@ import (
 	"testing"
 
 	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/assemble/assembletest"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/validate"
 	"github.com/agentstream/agentstream/verify"
 )
@@ -237,7 +237,7 @@ func convertGuarded(t *testing.T, data []byte, from, to convert.Format, warn fun
 func side(t *testing.T, name string, data []byte, f convert.Format) verify.Side {
 	t.Helper()
 	dec := f.NewDecoder(bufio.NewReader(bytes.NewReader(data)), &format.Options{Source: name})
-	return verify.Side{Name: name, Format: f.Name, Lacks: f.Lacks, Blocks: eventtest.Blocks(t, dec)}
+	return verify.Side{Name: name, Format: f.Name, Lacks: f.Lacks, Blocks: assembletest.Blocks(t, dec)}
 }
 
 func report(r *verify.Report) string {

@@ -11,9 +11,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/assemble/assembletest"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/internal/eventtest"
 )
 
 // scenario is what two recordings of one scenario must share: the text of
@@ -82,7 +82,7 @@ func TestSameScenario(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return eventtest.Blocks(t, f.NewDecoder(bytes.NewReader(data), &format.Options{Source: path}))
+		return assembletest.Blocks(t, f.NewDecoder(bytes.NewReader(data), &format.Options{Source: path}))
 	}
 	for _, side := range []string{"agent", "transcript"} {
 		t.Run("gemini-read-file."+side, func(t *testing.T) {

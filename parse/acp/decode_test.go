@@ -12,9 +12,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/assemble/assembletest"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/parse/internal/fuzzcheck"
 )
 
@@ -163,7 +164,7 @@ func TestRecordings(t *testing.T) {
 			if p := problems(t, data); len(p) > 0 {
 				t.Errorf("problems: %q", p)
 			}
-			got := blockItems(t, eventtest.Blocks(t, newDecoder(bytes.NewReader(data))))
+			got := blockItems(t, assembletest.Blocks(t, newDecoder(bytes.NewReader(data))))
 			if diff := cmp.Diff(rawItems(t, data), got); diff != "" {
 				t.Errorf("assembled (-lines +decoder):\n%s", diff)
 			}
@@ -189,8 +190,8 @@ func TestTranscriptIsAgentOutput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := eventtest.Blocks(t, newDecoder(bytes.NewReader(a)))
-		got := eventtest.Blocks(t, newDecoder(bytes.NewReader(b)))
+		want := assembletest.Blocks(t, newDecoder(bytes.NewReader(a)))
+		got := assembletest.Blocks(t, newDecoder(bytes.NewReader(b)))
 		if got[0].Prompt == "" {
 			t.Errorf("%s: no prompt read", tr)
 		}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/event/eventtest"
 )
 
 // TestMaxOpen: beyond MaxOpen open messages, tool calls or steps the

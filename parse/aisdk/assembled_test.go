@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/assemble"
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/assemble/assembletest"
 )
 
 // sdkResult is one line of testdata/assembled/<version>.jsonl: what the
@@ -60,7 +60,7 @@ func TestAssembledAsTheSDK(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				blocks := eventtest.Blocks(t, NewDecoder(bytes.NewReader(in), &Config{Source: path}))
+				blocks := assembletest.Blocks(t, NewDecoder(bytes.NewReader(in), &Config{Source: path}))
 				got := messageOf(t, blocks)
 				var wantParts []any
 				steps := 0

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/event/eventtest"
 )
 
 // TestContract checks the event.Decoder error contract on a truncated

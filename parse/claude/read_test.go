@@ -9,14 +9,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
 // lineSeeds are the recordings' lines and odd ones.
 func lineSeeds(t testing.TB) [][]byte {
-	return eventtest.JSONLines(t, eventtest.Corpus(t, corpus, "*.jsonl"),
+	return wiretest.JSONLines(t, eventtest.Corpus(t, corpus, "*.jsonl"),
 		`{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}},"event":{"type":"ping"},"session_id":"s"}`,
 		`{"type":"stream_event","parent_tool_use_id":"t","parent_tool_use_id":null,"session_id":null}`,
 		`{"type":"stream_event","event":"x"}`,
@@ -36,7 +37,7 @@ func lineSeeds(t testing.TB) [][]byte {
 func compareLine(t *testing.T, data []byte) bool {
 	t.Helper()
 	var d Decoder
-	return eventtest.OnePass(t, data, d.readLine, func(got, want *Line) {
+	return wiretest.OnePass(t, data, d.readLine, func(got, want *Line) {
 		if got.eventOK {
 			var we messages.StreamEvent
 			if err := json.Unmarshal(want.Event, &we); err != nil {
@@ -65,10 +66,10 @@ func compareLine(t *testing.T, data []byte) bool {
 
 func TestReadLineSeeds(t *testing.T) {
 	t.Parallel()
-	eventtest.OnePassSeeds(t, lineSeeds(t), 500, compareLine)
+	wiretest.OnePassSeeds(t, lineSeeds(t), 500, compareLine)
 }
 
-func FuzzReadLine(f *testing.F) { eventtest.FuzzOnePass(f, lineSeeds(f), compareLine) }
+func FuzzReadLine(f *testing.F) { wiretest.FuzzOnePass(f, lineSeeds(f), compareLine) }
 
 // TestReadResult: for every result line of the recordings and odd ones,
 // the fields result reads are what json.Unmarshal gives.
@@ -127,7 +128,7 @@ func TestReadResult(t *testing.T) {
 func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
 	var d Decoder
-	eventtest.ReadsEveryField(t, d.readLine, ".uuid") // Line.UUID: nothing reads it (wire.go)
+	wiretest.ReadsEveryField(t, d.readLine, ".uuid") // Line.UUID: nothing reads it (wire.go)
 	// and the list SkipUnknown checks keys against:
 	for _, name := range jsontext.FieldNames(Line{}) {
 		if !isLineField(name) {
@@ -203,7 +204,7 @@ func compareDeltaLine(t *testing.T, data []byte) bool {
 // read by the fast path, as readLine reads them.
 func TestReadDeltaLine(t *testing.T) {
 	t.Parallel()
-	eventtest.OnePassSeeds(t, deltaLineSeeds(t), 500, compareDeltaLine)
+	wiretest.OnePassSeeds(t, deltaLineSeeds(t), 500, compareDeltaLine)
 }
 
-func FuzzReadDeltaLine(f *testing.F) { eventtest.FuzzOnePass(f, deltaLineSeeds(f), compareDeltaLine) }
+func FuzzReadDeltaLine(f *testing.F) { wiretest.FuzzOnePass(f, deltaLineSeeds(f), compareDeltaLine) }

@@ -6,13 +6,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
 // lineSeeds are the recordings' lines and odd ones.
 func lineSeeds(t testing.TB) [][]byte {
-	return eventtest.JSONLines(t, eventtest.Corpus(t, corpus, recordings),
+	return wiretest.JSONLines(t, eventtest.Corpus(t, corpus, recordings),
 		`{"type":"user","message":{"role":"user","content":"hi"},"message":{"id":"x"}}`,
 		`{"type":"user","message":{"content":"hi","content":[]}}`,
 		`{"type":"user","message":null,"message":{"content":[{"type":"text","text":"a"},null]}}`,
@@ -32,7 +33,7 @@ func lineSeeds(t testing.TB) [][]byte {
 func compareLine(t *testing.T, data []byte) bool {
 	t.Helper()
 	var d Decoder
-	if eventtest.OnePass(t, data, d.readLine, nil) {
+	if wiretest.OnePass(t, data, d.readLine, nil) {
 		return true
 	}
 	var l line
@@ -47,17 +48,17 @@ func compareLine(t *testing.T, data []byte) bool {
 func TestReadLineSeeds(t *testing.T) {
 	t.Parallel()
 	seeds := lineSeeds(t)
-	eventtest.OnePassSeeds(t, seeds, len(seeds)-12, compareLine)
+	wiretest.OnePassSeeds(t, seeds, len(seeds)-12, compareLine)
 }
 
-func FuzzReadLine(f *testing.F) { eventtest.FuzzOnePass(f, lineSeeds(f), compareLine) }
+func FuzzReadLine(f *testing.F) { wiretest.FuzzOnePass(f, lineSeeds(f), compareLine) }
 
 // TestReadLineKnowsEveryField: a field added to line, message or
 // attachment must be read by readLine too, which would otherwise skip it.
 func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
 	var d Decoder
-	eventtest.ReadsEveryField(t, d.readLine)
+	wiretest.ReadsEveryField(t, d.readLine)
 	// and the lists skipUnknown checks keys against, lower-cased:
 	for _, tt := range []struct {
 		v     any

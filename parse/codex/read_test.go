@@ -9,14 +9,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
 // lineSeeds are the corpus's lines and odd ones.
 func lineSeeds(t testing.TB) [][]byte {
 	files, _ := filepath.Glob("../../testdata/codex/*.jsonl")
-	return eventtest.JSONLines(t, files,
+	return wiretest.JSONLines(t, files,
 		`{"type":"item.completed","item":{"id":"a","type":"command_execution","command":"ls","exit_code":1,"exit_code":null,"status":"completed"}}`,
 		`{"type":"item.completed","item":{"id":"a","type":"agent_message","text":"x\u00e9\ud800","id":"b"}}`,
 		`{"type":"item.completed","item":{"id":"a","type":"command_execution","exit_code":1.5}}`,
@@ -41,7 +41,7 @@ func lineSeeds(t testing.TB) [][]byte {
 func compareLine(t *testing.T, data []byte) bool {
 	t.Helper()
 	var d Decoder
-	return eventtest.OnePass(t, data, d.readLineFields, func(got, want *wireLine) {
+	return wiretest.OnePass(t, data, d.readLineFields, func(got, want *wireLine) {
 		if got.itemOK {
 			var wi wireItem
 			if err := json.Unmarshal(want.Item, &wi); err != nil {
@@ -99,18 +99,18 @@ func TestMCPPart(t *testing.T) {
 
 func TestReadLineSeeds(t *testing.T) {
 	t.Parallel()
-	eventtest.OnePassSeeds(t, lineSeeds(t), 20, compareLine)
+	wiretest.OnePassSeeds(t, lineSeeds(t), 20, compareLine)
 }
 
-func FuzzReadLine(f *testing.F) { eventtest.FuzzOnePass(f, lineSeeds(f), compareLine) }
+func FuzzReadLine(f *testing.F) { wiretest.FuzzOnePass(f, lineSeeds(f), compareLine) }
 
 // TestReadLineKnowsEveryField: a field added to the wire structs must be
 // read by read.go too, which would otherwise skip it.
 func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
 	var d Decoder
-	eventtest.ReadsEveryField(t, d.readLineFields)
-	eventtest.ReadsEveryField(t, func(r *jsontext.Reader, it *wireItem) bool {
+	wiretest.ReadsEveryField(t, d.readLineFields)
+	wiretest.ReadsEveryField(t, func(r *jsontext.Reader, it *wireItem) bool {
 		var l wireLine
 		d = Decoder{}
 		d.readItem(r, &l)

@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
 // lineSeeds are the corpus's lines and odd ones: duplicate members,
 // nulls, values of other types.
 func lineSeeds(t testing.TB) [][]byte {
-	return eventtest.JSONLines(t, corpusFiles(t),
+	return wiretest.JSONLines(t, corpusFiles(t),
 		`{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"a"}],"content":null}}`,
 		`{"type":"response_item","payload":{"type":"message","role":"user","content":"x","content":[{"type":"input_text","text":"a"}]}}`,
 		`{"type":"response_item","payload":{"type":"message","content":7,"summary":[],"summary":null}}`,
@@ -32,7 +32,7 @@ func lineSeeds(t testing.TB) [][]byte {
 // json.Unmarshal gives, and reports whether it decoded data.
 func compareLine(t *testing.T, data []byte) bool {
 	t.Helper()
-	return eventtest.OnePass(t, data, readLine, func(got, _ *line) {
+	return wiretest.OnePass(t, data, readLine, func(got, _ *line) {
 		var meta struct {
 			Payload json.RawMessage `json:"payload"`
 		}
@@ -46,14 +46,14 @@ func compareLine(t *testing.T, data []byte) bool {
 
 func TestReadLineSeeds(t *testing.T) {
 	t.Parallel()
-	eventtest.OnePassSeeds(t, lineSeeds(t), 100, compareLine)
+	wiretest.OnePassSeeds(t, lineSeeds(t), 100, compareLine)
 }
 
-func FuzzReadLine(f *testing.F) { eventtest.FuzzOnePass(f, lineSeeds(f), compareLine) }
+func FuzzReadLine(f *testing.F) { wiretest.FuzzOnePass(f, lineSeeds(f), compareLine) }
 
 // TestReadLineKnowsEveryField: a field added to the wire structs must be
 // read by read.go too, which would otherwise skip it.
 func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
-	eventtest.ReadsEveryField(t, readLine)
+	wiretest.ReadsEveryField(t, readLine)
 }

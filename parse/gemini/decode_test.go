@@ -14,8 +14,8 @@ import (
 
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/parse/gemini"
 	"github.com/agentstream/agentstream/parse/internal/fuzzcheck"
 )

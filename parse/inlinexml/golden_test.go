@@ -4,7 +4,7 @@ import (
 	"flag"
 	"testing"
 
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/toolset"
 )
 

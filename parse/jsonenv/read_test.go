@@ -6,8 +6,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/event/eventtest"
 	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
+	"github.com/agentstream/agentstream/internal/wire/wiretest"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 )
 
@@ -54,7 +55,7 @@ func compareEnvelope(t *testing.T, data []byte) bool {
 	var d Decoder
 	compareQuick(t, &d, data)
 	compareQuick(t, &d, data) // type and agent as the last envelope's
-	return eventtest.OnePass(t, data, wire.ReadEnvelope, nil)
+	return wiretest.OnePass(t, data, wire.ReadEnvelope, nil)
 }
 
 // compareQuick checks that quickEnvelope, when it decodes data, gives
@@ -77,18 +78,18 @@ func compareQuick(t *testing.T, d *Decoder, data []byte) {
 
 func TestReadEnvelopeSeeds(t *testing.T) {
 	t.Parallel()
-	eventtest.OnePassSeeds(t, envelopeSeeds(t), 50, compareEnvelope)
+	wiretest.OnePassSeeds(t, envelopeSeeds(t), 50, compareEnvelope)
 }
 
 func FuzzReadEnvelope(f *testing.F) {
-	eventtest.FuzzOnePass(f, envelopeSeeds(f), compareEnvelope)
+	wiretest.FuzzOnePass(f, envelopeSeeds(f), compareEnvelope)
 }
 
 // TestReadEnvelopeKnowsEveryField: every field of wire.Envelope is read
 // by its generated reader.
 func TestReadEnvelopeKnowsEveryField(t *testing.T) {
 	t.Parallel()
-	eventtest.ReadsEveryField(t, wire.ReadEnvelope)
+	wiretest.ReadsEveryField(t, wire.ReadEnvelope)
 }
 
 // TestQuickEnvelopeTakes: quickEnvelope takes the producer's envelopes

@@ -12,9 +12,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/assemble/assembletest"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/parse/internal/fuzzcheck"
 )
 
@@ -124,7 +125,7 @@ func TestRecordings(t *testing.T) {
 			if p := problems(t, data); len(p) > 0 {
 				t.Errorf("problems: %q", p)
 			}
-			got := blockItems(t, eventtest.Blocks(t, newDecoder(bytes.NewReader(data))))
+			got := blockItems(t, assembletest.Blocks(t, newDecoder(bytes.NewReader(data))))
 			if diff := cmp.Diff(rawItems(t, data), got); diff != "" {
 				t.Errorf("assembled (-lines +decoder):\n%s", diff)
 			}

@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/internal/openai"
 )
 

@@ -3,7 +3,8 @@ package acp
 import (
 	"testing"
 
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/event/eventtest"
+	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
 // The generated readers of the structs the decoder reads, checked
@@ -13,16 +14,16 @@ import (
 func compareLine(t *testing.T, data []byte) bool {
 	read := false
 	for _, ok := range []bool{
-		eventtest.OnePass(t, data, ReadContentBlock, nil),
-		eventtest.OnePass(t, data, ReadMessage, nil),
-		eventtest.OnePass(t, data, ReadNewSessionResponse, nil),
-		eventtest.OnePass(t, data, ReadProbe, nil),
-		eventtest.OnePass(t, data, ReadPromptRequest, nil),
-		eventtest.OnePass(t, data, ReadPromptResponse, nil),
-		eventtest.OnePass(t, data, ReadResultProbe, nil),
-		eventtest.OnePass(t, data, ReadSessionNotification, nil),
-		eventtest.OnePass(t, data, ReadToolCallContent, nil),
-		eventtest.OnePass(t, data, ReadUpdate, nil),
+		wiretest.OnePass(t, data, ReadContentBlock, nil),
+		wiretest.OnePass(t, data, ReadMessage, nil),
+		wiretest.OnePass(t, data, ReadNewSessionResponse, nil),
+		wiretest.OnePass(t, data, ReadProbe, nil),
+		wiretest.OnePass(t, data, ReadPromptRequest, nil),
+		wiretest.OnePass(t, data, ReadPromptResponse, nil),
+		wiretest.OnePass(t, data, ReadResultProbe, nil),
+		wiretest.OnePass(t, data, ReadSessionNotification, nil),
+		wiretest.OnePass(t, data, ReadToolCallContent, nil),
+		wiretest.OnePass(t, data, ReadUpdate, nil),
 	} {
 		read = read || ok
 	}
@@ -32,23 +33,23 @@ func compareLine(t *testing.T, data []byte) bool {
 func TestGeneratedReaders(t *testing.T) {
 	t.Parallel()
 	seeds := eventtest.Lines(t, "../../../testdata/acp/*.jsonl", "")
-	eventtest.OnePassSeeds(t, seeds, len(seeds)/2, compareLine)
+	wiretest.OnePassSeeds(t, seeds, len(seeds)/2, compareLine)
 }
 
 func FuzzGeneratedReaders(f *testing.F) {
-	eventtest.FuzzOnePass(f, eventtest.Lines(f, "../../../testdata/acp/*.jsonl", ""), compareLine)
+	wiretest.FuzzOnePass(f, eventtest.Lines(f, "../../../testdata/acp/*.jsonl", ""), compareLine)
 }
 
 func TestReadsEveryField(t *testing.T) {
 	t.Parallel()
-	eventtest.ReadsEveryField(t, ReadContentBlock)
-	eventtest.ReadsEveryField(t, ReadMessage)
-	eventtest.ReadsEveryField(t, ReadNewSessionResponse)
-	eventtest.ReadsEveryField(t, ReadProbe)
-	eventtest.ReadsEveryField(t, ReadPromptRequest)
-	eventtest.ReadsEveryField(t, ReadPromptResponse)
-	eventtest.ReadsEveryField(t, ReadResultProbe)
-	eventtest.ReadsEveryField(t, ReadSessionNotification)
-	eventtest.ReadsEveryField(t, ReadToolCallContent)
-	eventtest.ReadsEveryField(t, ReadUpdate)
+	wiretest.ReadsEveryField(t, ReadContentBlock)
+	wiretest.ReadsEveryField(t, ReadMessage)
+	wiretest.ReadsEveryField(t, ReadNewSessionResponse)
+	wiretest.ReadsEveryField(t, ReadProbe)
+	wiretest.ReadsEveryField(t, ReadPromptRequest)
+	wiretest.ReadsEveryField(t, ReadPromptResponse)
+	wiretest.ReadsEveryField(t, ReadResultProbe)
+	wiretest.ReadsEveryField(t, ReadSessionNotification)
+	wiretest.ReadsEveryField(t, ReadToolCallContent)
+	wiretest.ReadsEveryField(t, ReadUpdate)
 }

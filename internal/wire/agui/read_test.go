@@ -3,7 +3,8 @@ package agui
 import (
 	"testing"
 
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/event/eventtest"
+	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
 // The generated readers of the structs the decoder reads, checked
@@ -13,31 +14,31 @@ import (
 func compareLine(t *testing.T, data []byte) bool {
 	read := false
 	for _, ok := range []bool{
-		eventtest.OnePass(t, data, ReadCustomEvent, nil),
-		eventtest.OnePass(t, data, ReadErrorValue, nil),
-		eventtest.OnePass(t, data, ReadHeader, nil),
-		eventtest.OnePass(t, data, ReadLegacyThinkingContent, nil),
-		eventtest.OnePass(t, data, ReadReasoningEncryptedValueEvent, nil),
-		eventtest.OnePass(t, data, ReadReasoningMessageChunkEvent, nil),
-		eventtest.OnePass(t, data, ReadReasoningMessageStartEvent, nil),
-		eventtest.OnePass(t, data, ReadReasoningStartEvent, nil),
-		eventtest.OnePass(t, data, ReadRunErrorEvent, nil),
-		eventtest.OnePass(t, data, ReadRunFinishedEvent, nil),
-		eventtest.OnePass(t, data, ReadRunStartedEvent, nil),
-		eventtest.OnePass(t, data, ReadStepFinishedEvent, nil),
-		eventtest.OnePass(t, data, ReadStepStartedEvent, nil),
-		eventtest.OnePass(t, data, ReadSubagentErrorEvent, nil),
-		eventtest.OnePass(t, data, ReadSubagentFinishedEvent, nil),
-		eventtest.OnePass(t, data, ReadSubagentStartedEvent, nil),
-		eventtest.OnePass(t, data, ReadTextMessageChunkEvent, nil),
-		eventtest.OnePass(t, data, ReadTextMessageContentEvent, nil),
-		eventtest.OnePass(t, data, ReadTextMessageEndEvent, nil),
-		eventtest.OnePass(t, data, ReadTextMessageStartEvent, nil),
-		eventtest.OnePass(t, data, ReadToolCallArgsEvent, nil),
-		eventtest.OnePass(t, data, ReadToolCallChunkEvent, nil),
-		eventtest.OnePass(t, data, ReadToolCallEndEvent, nil),
-		eventtest.OnePass(t, data, ReadToolCallResultEvent, nil),
-		eventtest.OnePass(t, data, ReadToolCallStartEvent, nil),
+		wiretest.OnePass(t, data, ReadCustomEvent, nil),
+		wiretest.OnePass(t, data, ReadErrorValue, nil),
+		wiretest.OnePass(t, data, ReadHeader, nil),
+		wiretest.OnePass(t, data, ReadLegacyThinkingContent, nil),
+		wiretest.OnePass(t, data, ReadReasoningEncryptedValueEvent, nil),
+		wiretest.OnePass(t, data, ReadReasoningMessageChunkEvent, nil),
+		wiretest.OnePass(t, data, ReadReasoningMessageStartEvent, nil),
+		wiretest.OnePass(t, data, ReadReasoningStartEvent, nil),
+		wiretest.OnePass(t, data, ReadRunErrorEvent, nil),
+		wiretest.OnePass(t, data, ReadRunFinishedEvent, nil),
+		wiretest.OnePass(t, data, ReadRunStartedEvent, nil),
+		wiretest.OnePass(t, data, ReadStepFinishedEvent, nil),
+		wiretest.OnePass(t, data, ReadStepStartedEvent, nil),
+		wiretest.OnePass(t, data, ReadSubagentErrorEvent, nil),
+		wiretest.OnePass(t, data, ReadSubagentFinishedEvent, nil),
+		wiretest.OnePass(t, data, ReadSubagentStartedEvent, nil),
+		wiretest.OnePass(t, data, ReadTextMessageChunkEvent, nil),
+		wiretest.OnePass(t, data, ReadTextMessageContentEvent, nil),
+		wiretest.OnePass(t, data, ReadTextMessageEndEvent, nil),
+		wiretest.OnePass(t, data, ReadTextMessageStartEvent, nil),
+		wiretest.OnePass(t, data, ReadToolCallArgsEvent, nil),
+		wiretest.OnePass(t, data, ReadToolCallChunkEvent, nil),
+		wiretest.OnePass(t, data, ReadToolCallEndEvent, nil),
+		wiretest.OnePass(t, data, ReadToolCallResultEvent, nil),
+		wiretest.OnePass(t, data, ReadToolCallStartEvent, nil),
 	} {
 		read = read || ok
 	}
@@ -47,38 +48,38 @@ func compareLine(t *testing.T, data []byte) bool {
 func TestGeneratedReaders(t *testing.T) {
 	t.Parallel()
 	seeds := eventtest.Lines(t, "../../../testdata/agui/*.sse", "data: ")
-	eventtest.OnePassSeeds(t, seeds, len(seeds)/2, compareLine)
+	wiretest.OnePassSeeds(t, seeds, len(seeds)/2, compareLine)
 }
 
 func FuzzGeneratedReaders(f *testing.F) {
-	eventtest.FuzzOnePass(f, eventtest.Lines(f, "../../../testdata/agui/*.sse", "data: "), compareLine)
+	wiretest.FuzzOnePass(f, eventtest.Lines(f, "../../../testdata/agui/*.sse", "data: "), compareLine)
 }
 
 func TestReadsEveryField(t *testing.T) {
 	t.Parallel()
-	eventtest.ReadsEveryField(t, ReadCustomEvent)
-	eventtest.ReadsEveryField(t, ReadErrorValue)
-	eventtest.ReadsEveryField(t, ReadHeader)
-	eventtest.ReadsEveryField(t, ReadLegacyThinkingContent)
-	eventtest.ReadsEveryField(t, ReadReasoningEncryptedValueEvent)
-	eventtest.ReadsEveryField(t, ReadReasoningMessageChunkEvent)
-	eventtest.ReadsEveryField(t, ReadReasoningMessageStartEvent)
-	eventtest.ReadsEveryField(t, ReadReasoningStartEvent)
-	eventtest.ReadsEveryField(t, ReadRunErrorEvent)
-	eventtest.ReadsEveryField(t, ReadRunFinishedEvent)
-	eventtest.ReadsEveryField(t, ReadRunStartedEvent)
-	eventtest.ReadsEveryField(t, ReadStepFinishedEvent)
-	eventtest.ReadsEveryField(t, ReadStepStartedEvent)
-	eventtest.ReadsEveryField(t, ReadSubagentErrorEvent)
-	eventtest.ReadsEveryField(t, ReadSubagentFinishedEvent)
-	eventtest.ReadsEveryField(t, ReadSubagentStartedEvent)
-	eventtest.ReadsEveryField(t, ReadTextMessageChunkEvent)
-	eventtest.ReadsEveryField(t, ReadTextMessageContentEvent)
-	eventtest.ReadsEveryField(t, ReadTextMessageEndEvent)
-	eventtest.ReadsEveryField(t, ReadTextMessageStartEvent)
-	eventtest.ReadsEveryField(t, ReadToolCallArgsEvent)
-	eventtest.ReadsEveryField(t, ReadToolCallChunkEvent)
-	eventtest.ReadsEveryField(t, ReadToolCallEndEvent)
-	eventtest.ReadsEveryField(t, ReadToolCallResultEvent)
-	eventtest.ReadsEveryField(t, ReadToolCallStartEvent)
+	wiretest.ReadsEveryField(t, ReadCustomEvent)
+	wiretest.ReadsEveryField(t, ReadErrorValue)
+	wiretest.ReadsEveryField(t, ReadHeader)
+	wiretest.ReadsEveryField(t, ReadLegacyThinkingContent)
+	wiretest.ReadsEveryField(t, ReadReasoningEncryptedValueEvent)
+	wiretest.ReadsEveryField(t, ReadReasoningMessageChunkEvent)
+	wiretest.ReadsEveryField(t, ReadReasoningMessageStartEvent)
+	wiretest.ReadsEveryField(t, ReadReasoningStartEvent)
+	wiretest.ReadsEveryField(t, ReadRunErrorEvent)
+	wiretest.ReadsEveryField(t, ReadRunFinishedEvent)
+	wiretest.ReadsEveryField(t, ReadRunStartedEvent)
+	wiretest.ReadsEveryField(t, ReadStepFinishedEvent)
+	wiretest.ReadsEveryField(t, ReadStepStartedEvent)
+	wiretest.ReadsEveryField(t, ReadSubagentErrorEvent)
+	wiretest.ReadsEveryField(t, ReadSubagentFinishedEvent)
+	wiretest.ReadsEveryField(t, ReadSubagentStartedEvent)
+	wiretest.ReadsEveryField(t, ReadTextMessageChunkEvent)
+	wiretest.ReadsEveryField(t, ReadTextMessageContentEvent)
+	wiretest.ReadsEveryField(t, ReadTextMessageEndEvent)
+	wiretest.ReadsEveryField(t, ReadTextMessageStartEvent)
+	wiretest.ReadsEveryField(t, ReadToolCallArgsEvent)
+	wiretest.ReadsEveryField(t, ReadToolCallChunkEvent)
+	wiretest.ReadsEveryField(t, ReadToolCallEndEvent)
+	wiretest.ReadsEveryField(t, ReadToolCallResultEvent)
+	wiretest.ReadsEveryField(t, ReadToolCallStartEvent)
 }

@@ -3,7 +3,8 @@ package aisdk
 import (
 	"testing"
 
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/event/eventtest"
+	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
 // The generated readers of the structs the decoder reads, checked
@@ -13,7 +14,7 @@ import (
 func compareLine(t *testing.T, data []byte) bool {
 	read := false
 	for _, ok := range []bool{
-		eventtest.OnePass(t, data, ReadChunk, nil),
+		wiretest.OnePass(t, data, ReadChunk, nil),
 	} {
 		read = read || ok
 	}
@@ -23,14 +24,14 @@ func compareLine(t *testing.T, data []byte) bool {
 func TestGeneratedReaders(t *testing.T) {
 	t.Parallel()
 	seeds := eventtest.Lines(t, "../../../testdata/aisdk/*.sse", "data: ")
-	eventtest.OnePassSeeds(t, seeds, len(seeds)/2, compareLine)
+	wiretest.OnePassSeeds(t, seeds, len(seeds)/2, compareLine)
 }
 
 func FuzzGeneratedReaders(f *testing.F) {
-	eventtest.FuzzOnePass(f, eventtest.Lines(f, "../../../testdata/aisdk/*.sse", "data: "), compareLine)
+	wiretest.FuzzOnePass(f, eventtest.Lines(f, "../../../testdata/aisdk/*.sse", "data: "), compareLine)
 }
 
 func TestReadsEveryField(t *testing.T) {
 	t.Parallel()
-	eventtest.ReadsEveryField(t, ReadChunk)
+	wiretest.ReadsEveryField(t, ReadChunk)
 }

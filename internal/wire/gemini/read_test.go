@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
 // compare checks that the generated reader of T decodes data as
@@ -51,7 +51,7 @@ func seeds(t testing.TB) [][]byte {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no seeds: %v", err)
 	}
-	lines := eventtest.JSONLines(t, files,
+	lines := wiretest.JSONLines(t, files,
 		`{"models":{"a":{"total_tokens":1},"b":null,"a":{"input":2}},"models":{"c":{}}}`,
 		`{"models":{"A-Big.1":{"cached":1}}}`, `{"models":{"\u0061":{}}}`, `{"models":{"é":{}}}`,
 		`{"models":[1]}`, `{"models":{"a":1}}`, `{"models":{"a":{"cached":"1"}}}`, `{"models":null}`, `{"models":{}}`,
@@ -81,9 +81,9 @@ func TestGeneratedReaders(t *testing.T) {
 // read.
 func TestReadsEveryField(t *testing.T) {
 	t.Parallel()
-	eventtest.ReadsEveryField(t, ReadResult)
-	eventtest.ReadsEveryField(t, ReadRecord)
-	eventtest.ReadsEveryField(t, ReadSessionMetrics)
+	wiretest.ReadsEveryField(t, ReadResult)
+	wiretest.ReadsEveryField(t, ReadRecord)
+	wiretest.ReadsEveryField(t, ReadSessionMetrics)
 }
 
 func FuzzGeneratedReaders(f *testing.F) {

@@ -3,7 +3,8 @@ package opencode
 import (
 	"testing"
 
-	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/event/eventtest"
+	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
 // The generated readers of the structs the decoder reads, checked
@@ -13,9 +14,9 @@ import (
 func compareLine(t *testing.T, data []byte) bool {
 	read := false
 	for _, ok := range []bool{
-		eventtest.OnePass(t, data, ReadErrorData, nil),
-		eventtest.OnePass(t, data, ReadExitMetadata, nil),
-		eventtest.OnePass(t, data, ReadLine, nil),
+		wiretest.OnePass(t, data, ReadErrorData, nil),
+		wiretest.OnePass(t, data, ReadExitMetadata, nil),
+		wiretest.OnePass(t, data, ReadLine, nil),
 	} {
 		read = read || ok
 	}
@@ -25,16 +26,16 @@ func compareLine(t *testing.T, data []byte) bool {
 func TestGeneratedReaders(t *testing.T) {
 	t.Parallel()
 	seeds := eventtest.Lines(t, "../../../testdata/opencode/*.jsonl", "")
-	eventtest.OnePassSeeds(t, seeds, len(seeds)/2, compareLine)
+	wiretest.OnePassSeeds(t, seeds, len(seeds)/2, compareLine)
 }
 
 func FuzzGeneratedReaders(f *testing.F) {
-	eventtest.FuzzOnePass(f, eventtest.Lines(f, "../../../testdata/opencode/*.jsonl", ""), compareLine)
+	wiretest.FuzzOnePass(f, eventtest.Lines(f, "../../../testdata/opencode/*.jsonl", ""), compareLine)
 }
 
 func TestReadsEveryField(t *testing.T) {
 	t.Parallel()
-	eventtest.ReadsEveryField(t, ReadErrorData)
-	eventtest.ReadsEveryField(t, ReadExitMetadata)
-	eventtest.ReadsEveryField(t, ReadLine)
+	wiretest.ReadsEveryField(t, ReadErrorData)
+	wiretest.ReadsEveryField(t, ReadExitMetadata)
+	wiretest.ReadsEveryField(t, ReadLine)
 }

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
 func TestKind(t *testing.T) {
@@ -39,7 +39,7 @@ func kindSeeds(t testing.TB) [][]byte {
 		m, _ := filepath.Glob(filepath.Join("../../../testdata", pat))
 		files = append(files, m...)
 	}
-	lines := eventtest.JSONLines(t, files,
+	lines := wiretest.JSONLines(t, files,
 		`{"type":"a.b","type":null}`, `{"type":"a.b","type":1}`, `{"type":"a\u002eb"}`, `{"Type":"a.b"}`,
 		`{"ty\u0070e":"a.b"}`, `{"type":"x","message":{"TYPE":"message"}}`, `{"message":{"type":"message","type":null}}`,
 		`{"message":{"type":"message","type":7}}`, `{"message":{"type":"message"},"message":null}`,

@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/agentstream/agentstream/internal/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
 // seeds cover each kind of field, null, repeated keys, case-insensitive
@@ -132,6 +132,6 @@ func FuzzGeneratedReaders(f *testing.F) {
 // TestGeneratedReadsEveryField: each field, set alone, is read.
 func TestGeneratedReadsEveryField(t *testing.T) {
 	t.Parallel()
-	eventtest.ReadsEveryField(t, ReadEvent)
-	eventtest.ReadsEveryField(t, ReadPart)
+	wiretest.ReadsEveryField(t, ReadEvent)
+	wiretest.ReadsEveryField(t, ReadPart)
 }

@@ -1,4 +1,4 @@
-package eventtest
+package wiretest
 
 import (
 	"fmt"

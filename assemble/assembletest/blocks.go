@@ -1,4 +1,4 @@
-package eventtest
+package assembletest
 
 import (
 	"errors"
