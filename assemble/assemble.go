@@ -41,8 +41,7 @@ type Assembler struct {
 	changes map[openKey]*Block
 	// last is the open block the last Delta went to: most deltas go to
 	// the block of the delta before, which is then not looked up in open
-	// (a map keyed by two strings, hashed per delta: a tenth of
-	// assembling the 20 MB xml input).
+	// (a map keyed by two strings, hashed per delta).
 	last *openBlock
 	// free holds closed blocks' text buffers for the next blocks.
 	free [][]byte

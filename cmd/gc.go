@@ -8,8 +8,7 @@ import "runtime/debug"
 // agentstream is a filter: its live heap is small (the blocks open at once,
 // a few MB) and it allocates as it reads. With Go's default GOGC=100 the
 // heap goal is twice the live heap, at least 4 MB, so a conversion collects
-// once every few MB of input; on the `make perf` inputs that was up to a
-// third of its CPU time (82 collections for 20 MB of codex -> claude when this was written).
+// once every few MB of input, a large share of its CPU time.
 // gcPercent lets the heap grow to five times the live heap instead, and
 // gcMemoryLimit, a soft limit, keeps peak RSS under the 32 MB that
 // docs/performance.md promises for streams of any length. An input whose

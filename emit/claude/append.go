@@ -11,9 +11,8 @@ import (
 
 // The lines below are written by appending, as messages.Marshal writes
 // their structs (encoding/json, field order and omitempty included):
-// encoding/json took 25-35 % of the CPU of conversions into stream-json,
-// where init, result and tool result lines are a third of the lines of
-// a codex log. encode_test.go checks each against messages.Marshal.
+// reflection would weigh on conversions into stream-json, where init,
+// result and tool result lines are a third of the lines of a codex log. encode_test.go checks each against messages.Marshal.
 
 // compactJSON returns raw as json.Compact writes it, and whether raw is
 // valid JSON (as json.Valid has it), checked in one pass where a
@@ -72,8 +71,7 @@ func (e *Encoder) appendInit(b []byte, cwd, model string, tools []string) []byte
 	} else {
 		if e.toolsJSON == nil || !slices.Equal(tools, e.tools) {
 			// A log of many runs of one agent lists the same tools in
-			// each: they are escaped once (3 % of the encoder's
-			// instructions on xml->claude).
+			// each: they are escaped once.
 			e.tools, e.toolsJSON = slices.Clone(tools), appendStrings(e.toolsJSON[:0], tools)
 		}
 		b = append(b, e.toolsJSON...)

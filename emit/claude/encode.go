@@ -218,8 +218,8 @@ func (e *Encoder) appendAssistant(b []byte, a *agent, m messages.MessageInfo, bl
 // scope returns the state of agent id, creating it on first use.
 func (e *Encoder) scope(id string) *agent {
 	if a := e.last; a != nil && a.id == id {
-		// Most events are of the agent of the event before: the map's
-		// string hash per event was 2 % of xml->claude's instructions.
+		// Most events are of the agent of the event before: no map
+		// lookup (a string hash) for them.
 		return a
 	}
 	if a := e.agents[id]; a != nil {
@@ -398,8 +398,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	}
 	if d, ok := ev.(*event.Delta); ok && e.inited {
 		// Most events are deltas: what the lines below do with one,
-		// without their tests of the event's type (6 % of the
-		// encoder's instructions on xml->claude).
+		// without their tests of the event's type.
 		id := d.Agent
 		if id == "" {
 			id = e.cfg.Agent
@@ -783,7 +782,7 @@ const defaultBigBlock = 16 << 10
 // block of the shape the Streamer writes ({"type":"text","text":...})
 // has its text kept as JSON, decoded only when a result needs it. A
 // block whose type, first, is another is passed over without decoding
-// it (it was decoded with messages.UnmarshalBlock: 4 % of codex->claude).
+// it.
 func (e *Encoder) noteText(block []byte) {
 	r := &e.jr
 	r.Reset(block)
@@ -1086,7 +1085,7 @@ func (e *Encoder) result(ev *event.RunEnd) {
 			// The source's result is the last text, already escaped:
 			// compared with it (memequal between escapes) rather than
 			// escaped again. The envelopes' meta_final repeats the
-			// answer: escaping it was 5 % of xml->claude's instructions.
+			// answer, so this is the usual case.
 			splice = true
 		}
 		e.rs.res = res
@@ -1198,8 +1197,8 @@ func marshalled(s []byte) bool {
 // marshalledEscapes is marshalled for s known to be written by
 // jsontext.AppendMarshalString, valid UTF-8 with no raw U+2028 or
 // U+2029 (only its escapes are checked: it writes an invalid byte as
-// \ufffd, which Marshal writes as the character). Checking the UTF-8 of
-// the last text of every run was 6 % of codex->claude.
+// \ufffd, which Marshal writes as the character). This spares a UTF-8
+// check of the last text of every run.
 func marshalledEscapes(s []byte) bool {
 	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
 		return false

@@ -349,8 +349,7 @@ func (d *Decoder) decode(payload []byte) error {
 		if b == nil && env.Final && len(d.delta) <= d.cfg.MaxEventBytes && d.held.Len() < d.held.Max() {
 			// A payload in one envelope (most are) becomes its event
 			// here, with no buffer to hold it open: what holding it
-			// would do, as it pushes out nothing (6.3k payloads of
-			// jsonenv-20.sse, 13M instructions).
+			// would do, as it pushes out nothing.
 			return d.payload(agent, env.Type, &buffer{id: deref(env.ID), name: deref(env.Name), data: d.delta})
 		}
 		var problem error
@@ -408,8 +407,7 @@ func (d *Decoder) streamed(agent string, env *wire.Envelope) {
 	kind := event.BlockKind(env.Type)
 	k := key{agent, env.Type}
 	// A block's envelopes come in runs: the one the last envelope went
-	// to is known open without hashing its key (117k map lookups on
-	// jsonenv-20.sse, 25M instructions).
+	// to is known open without hashing its key.
 	if !d.lastOpen || k != d.open {
 		if !d.streams.Has(k) {
 			if env.Final && len(d.delta) == 0 {
@@ -498,8 +496,8 @@ func (d *Decoder) finishBuffer(agent, typ string) error {
 
 // takeSpare returns an empty buffer for a payload of many chunks, one a
 // payload before used, else nil. Growing each payload's buffer from
-// nothing cost 6% of the decoder's CPU time on jsonenv-20.sse (its
-// 1200 meta_final payloads of two chunks or more), in growslice.
+// nothing (a meta_final is often several chunks) would cost a growslice
+// per payload.
 func (d *Decoder) takeSpare() []byte {
 	n := len(d.spare)
 	if n == 0 {
