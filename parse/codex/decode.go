@@ -888,7 +888,9 @@ func (d *Decoder) letGo() {
 	delete(d.open, id)
 	delete(d.todos, id)
 	d.abandon(o)
-	d.tooMany(fmt.Sprintf("more than %d items open at once; let go of the oldest, %s %q", maxOpen, o.kind, id))
+	if !d.capped { // formatted only for the one report
+		d.tooMany(fmt.Sprintf("more than %d items open at once; let go of the oldest, %s %q", maxOpen, o.kind, id))
+	}
 	d.free = append(d.free, o)
 }
 
@@ -910,7 +912,9 @@ func (d *Decoder) thread(agent string) bool {
 	}
 	if old, out := d.threads.Add(agent); out {
 		delete(d.usage, old)
-		d.tooMany(fmt.Sprintf("more than %d threads; forgot the oldest, %q", maxOpen, old))
+		if !d.capped { // formatted only for the one report
+			d.tooMany(fmt.Sprintf("more than %d threads; forgot the oldest, %q", maxOpen, old))
+		}
 	}
 	return true
 }
