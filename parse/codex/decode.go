@@ -128,8 +128,8 @@ func (d *Decoder) readLine() {
 		d.st.Fail(err)
 	default:
 		d.line, d.off = num, off
-		if len(bytes.TrimSpace(line)) == 0 {
-			return
+		if len(line) == 0 || line[0] != '{' && len(bytes.TrimSpace(line)) == 0 {
+			return // blank (a line that opens an object is not)
 		}
 		line, i, warn := d.bad.Fix(line)
 		d.st.Problem(d.decode(line))
