@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/agentstream/agentstream/internal/codexwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
@@ -60,7 +61,7 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *wireLine) bool {
 				d.bufs.usage = Usage{}
 				l.Usage = &d.bufs.usage
 			}
-			l.Usage.DecodeFrom(r)
+			codexwire.ReadUsage(r, (*codexwire.Usage)(l.Usage))
 		case "error":
 			readErrorMessage(r, &l.Error)
 		case "item":
@@ -359,35 +360,6 @@ func readErrorMessage(r *jsontext.Reader, e **errorMessage) {
 			r.StringField(&m.Message)
 		} else {
 			r.Skip()
-		}
-	}
-}
-
-// DecodeFrom reads a usage object in one pass, as json.Unmarshal would
-// into u (codex-session's token counts are the same object).
-func (u *Usage) DecodeFrom(r *jsontext.Reader) {
-	if !r.Object() {
-		return
-	}
-	for key, ok := r.Key(); ok; key, ok = r.Key() {
-		var f *int64
-		switch string(key) {
-		case "input_tokens":
-			f = &u.InputTokens
-		case "cached_input_tokens":
-			f = &u.CachedInputTokens
-		case "cache_write_input_tokens":
-			f = &u.CacheWriteInputTokens
-		case "output_tokens":
-			f = &u.OutputTokens
-		case "reasoning_output_tokens":
-			f = &u.ReasoningOutputTokens
-		default:
-			r.Skip()
-			continue
-		}
-		if !r.Null() {
-			*f = r.Int()
 		}
 	}
 }

@@ -108,7 +108,7 @@ func FuzzReadLine(f *testing.F) { eventtest.FuzzOnePass(f, lineSeeds(f), compare
 // read by read.go too, which would otherwise skip it.
 func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
-	eventtest.ReadsEveryField(t, "read.go", wireLine{}, Usage{}, wireItem{}, fileUpdateChange{}, mcpResult{}, TodoItem{}, errorMessage{})
+	eventtest.ReadsEveryField(t, "read.go", wireLine{}, wireItem{}, fileUpdateChange{}, mcpResult{}, TodoItem{}, errorMessage{})
 }
 
 // agentStates are agents_states values, odd ones included.
