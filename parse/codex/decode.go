@@ -57,6 +57,7 @@ type Decoder struct {
 	lit   wireItem        // its item, reused (out of ln, which is zeroed for each line: this is big)
 	bufs  lineBufs        // its arrays and objects, reused
 	names names           // the short strings it repeats, interned
+	al    alloc           // its events and the strings they keep
 	spare openItem        // an item completed in the line that started it
 	free  []*openItem     // open items completed since, for reuse
 }
@@ -201,10 +202,14 @@ func (d *Decoder) decode(line []byte) error {
 			d.agent = d.cfg.Agent
 		}
 		d.thread(d.agent)
-		d.emit(&event.SessionStart{Agent: d.agent, SessionID: id})
+		ev := d.al.starts.new()
+		ev.Agent, ev.SessionID = d.agent, id
+		d.emit(ev)
 	case typeTurnStarted:
 		d.turn = true
-		d.emit(&event.TurnStart{Agent: d.agent})
+		ev := d.al.turns.new()
+		ev.Agent = d.agent
+		d.emit(ev)
 	case typeTurnCompleted:
 		d.endTurn()
 		u := l.Usage
@@ -218,13 +223,17 @@ func (d *Decoder) decode(line []byte) error {
 		if l.Error != nil && l.Error.Message != "" {
 			msg = l.Error.Message
 		}
-		d.emit(&event.TurnEnd{Agent: d.agent, Error: msg})
+		e := d.al.ends.new()
+		e.end.Agent, e.end.Error = d.agent, msg
+		d.emit(&e.end)
 	case TypeError:
 		if l.Message == nil {
 			d.unknown(l.Type, line)
 			return nil
 		}
-		d.emit(&event.Error{Agent: d.agent, Message: *l.Message, Raw: json.RawMessage(bytes.Clone(line))})
+		ev := d.al.errors.new()
+		ev.Agent, ev.Message, ev.Raw = d.agent, *l.Message, d.al.bytes(line)
+		d.emit(ev)
 	case TypeItemStarted, TypeItemUpdated, TypeItemCompleted:
 		return d.item(l, line)
 	default:
@@ -264,8 +273,10 @@ func (d *Decoder) endTurn() {
 // producer restarted counting (or counts per turn), and the counts are
 // then taken as they are.
 func (d *Decoder) turnEnd(u *Usage) *event.TurnEnd {
+	e := d.al.ends.new()
+	e.end.Agent = d.agent
 	if u == nil {
-		return &event.TurnEnd{Agent: d.agent}
+		return &e.end
 	}
 	cur := *u
 	delta := cur
@@ -284,17 +295,10 @@ func (d *Decoder) turnEnd(u *Usage) *event.TurnEnd {
 		}
 		d.usage[d.agent] = cur
 	}
-	// The event and its usage in one allocation (it was two).
-	e := &struct {
-		end   event.TurnEnd
-		usage event.Usage
-	}{
-		end: event.TurnEnd{Agent: d.agent},
-		usage: event.Usage{
-			InputTokens: delta.InputTokens, OutputTokens: delta.OutputTokens,
-			CacheReadTokens: delta.CachedInputTokens, CacheWriteTokens: delta.CacheWriteInputTokens,
-			ReasoningTokens: delta.ReasoningOutputTokens,
-		},
+	e.usage = event.Usage{
+		InputTokens: delta.InputTokens, OutputTokens: delta.OutputTokens,
+		CacheReadTokens: delta.CachedInputTokens, CacheWriteTokens: delta.CacheWriteInputTokens,
+		ReasoningTokens: delta.ReasoningOutputTokens,
 	}
 	e.end.Usage = &e.usage
 	return &e.end
@@ -436,19 +440,20 @@ func (d *Decoder) call(o *openItem, it *wireItem) {
 		return
 	}
 	o.called = true
-	ev := &event.ToolCall{Agent: d.agent, ID: it.ID, Name: o.kind}
+	ev := d.al.calls.new()
+	ev.Agent, ev.ID, ev.Name = d.agent, it.ID, o.kind
 	switch o.kind {
 	case ItemCommandExecution:
 		cmd := it.Command
 		if len(cmd) == 0 {
 			cmd = json.RawMessage(`""`)
 		}
-		ev.Input = slices.Concat([]byte(`{"command":`), cmd, []byte(`}`))
+		ev.Input = d.al.bytes([]byte(`{"command":`), cmd, []byte(`}`))
 	case ItemMCPToolCall:
 		ev.Name, ev.MCPServer = it.Tool, it.Server
 		ev.Input = json.RawMessage("{}")
 		if len(it.Arguments) > 0 {
-			ev.Input = bytes.Clone(it.Arguments)
+			ev.Input = d.al.bytes(it.Arguments)
 		}
 	case ItemWebSearch:
 		ev.Input = object(&d.jr, o.raw, "id", "type", "item_type", "status")
@@ -584,17 +589,12 @@ func (d *Decoder) finish(o *openItem, it *wireItem) {
 		if o.kind == ItemReasoning {
 			kind = event.Thinking
 		}
-		// The three events in one allocation (it was three): each is
-		// a field of its own, which no other event shares.
-		b := &struct {
-			start event.BlockStart
-			delta event.Delta
-			end   event.BlockEnd
-		}{
-			event.BlockStart{Agent: d.agent, Kind: kind},
-			event.Delta{Agent: d.agent, Kind: kind, Text: it.Text},
-			event.BlockEnd{Agent: d.agent, Kind: kind},
-		}
+		// The three events from one struct: each is a field of its
+		// own, which no other event shares.
+		b := d.al.blocks.new()
+		b.start.Agent, b.start.Kind = d.agent, kind
+		b.delta.Agent, b.delta.Kind, b.delta.Text = d.agent, kind, it.Text
+		b.end.Agent, b.end.Kind = d.agent, kind
 		if it.Text != "" {
 			d.emit(&b.start, &b.delta, &b.end)
 		} else {
@@ -607,16 +607,11 @@ func (d *Decoder) finish(o *openItem, it *wireItem) {
 	case ItemFileChange:
 		d.emit(fileChange(d.agent, it))
 	case ItemCommandExecution:
-		// The event, its exit code and its output in one allocation (it
-		// was three); the exit code is read into lineBufs.
-		r := &struct {
-			ev   event.ToolResult
-			code int
-			part [1]event.Part
-		}{ev: event.ToolResult{
-			Agent: d.agent, ID: it.ID, Name: o.kind,
-			Status: it.Status, IsError: it.Status == StatusFailed || it.Status == statusDeclined,
-		}}
+		// The event, its exit code and its output from one struct; the
+		// exit code is read into lineBufs.
+		r := d.al.results.new()
+		r.ev.Agent, r.ev.ID, r.ev.Name = d.agent, it.ID, o.kind
+		r.ev.Status, r.ev.IsError = it.Status, it.Status == StatusFailed || it.Status == statusDeclined
 		if it.ExitCode != nil {
 			r.code = *it.ExitCode
 			r.ev.ExitCode = &r.code

@@ -28,6 +28,9 @@ type lineBufs struct {
 	content   []json.RawMessage
 	result    mcpResult
 	usage     Usage
+	message   string       // the line's message
+	lineError errorMessage // the line's error
+	itemError errorMessage // its item's error
 	exitCode  int
 	messages  []agentMessage // agentMessages' scratch
 	remaining [][]byte       // agentMessages' scratch
@@ -50,8 +53,8 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *wireLine) bool {
 				l.Message = nil
 				continue
 			}
-			s := r.String()
-			l.Message = &s
+			d.bufs.message = d.al.string(r.Str())
+			l.Message = &d.bufs.message
 		case "usage":
 			if r.Null() {
 				l.Usage = nil
@@ -63,7 +66,7 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *wireLine) bool {
 			}
 			codexwire.ReadUsage(r, (*codexwire.Usage)(l.Usage))
 		case "error":
-			readErrorMessage(r, &l.Error)
+			d.readErrorMessage(r, &l.Error, &d.bufs.lineError)
 		case "item":
 			r.Peek()
 			off, depth := r.Offset(), r.Depth()
@@ -93,7 +96,7 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *wireLine) bool {
 func (it *wireItem) keep() {
 	it.Changes = slices.Clone(it.Changes)
 	it.Command, it.Arguments, it.Query, it.Action, it.AgentsStates = nil, nil, nil, nil, nil
-	it.ExitCode, it.Result, it.Items, it.ReceiverThreadIDs = nil, nil, nil, nil
+	it.ExitCode, it.Result, it.Items, it.ReceiverThreadIDs, it.Error = nil, nil, nil, nil, nil
 }
 
 // readItem decodes an item object into d.lit. Raw fields point into the
@@ -115,9 +118,9 @@ func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 		case "item_type":
 			n.vocab(r, &it.ItemType)
 		case "text":
-			r.StringField(&it.Text)
+			d.text(r, &it.Text)
 		case "aggregated_output":
-			r.StringField(&it.AggregatedOutput)
+			d.text(r, &it.AggregatedOutput)
 		case "status":
 			n.vocab(r, &it.Status)
 		case "server":
@@ -125,7 +128,7 @@ func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 		case "tool":
 			n.vocab(r, &it.Tool)
 		case "message":
-			r.StringField(&it.Message)
+			d.text(r, &it.Message)
 		case "sender_thread_id":
 			n.field(r, &it.SenderThreadID)
 		case "command":
@@ -160,7 +163,7 @@ func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 		case "result":
 			readResult(r, &it.Result, b)
 		case "error":
-			readErrorMessage(r, &it.Error)
+			d.readErrorMessage(r, &it.Error, &d.bufs.itemError)
 		default:
 			r.Skip()
 		}
@@ -217,11 +220,13 @@ func (n *names) vocab(r *jsontext.Reader, s *string) {
 
 // names interns the short strings a stream repeats: item ids (on each
 // line of an item, and again each turn), thread ids, tool and server
-// names, paths. A Go string is immutable, so events may share one. In
-// BenchmarkDecodeLong this saves 1 allocation in 4. It is a cache of 256
-// sets of 2, the one used last first. The zero value is ready to use.
+// names, paths. A Go string is immutable, so events may share one. It is
+// a cache of 256 sets of 2, the one used last first; a string not in it
+// is copied into a slab (see alloc), which the cache keeps alive for at
+// most 512 strings. The zero value is ready to use.
 type names struct {
 	slot [512]string
+	text slab // what the strings are copied into
 }
 
 // maxName is the longest string names interns: longer ones are text,
@@ -249,8 +254,17 @@ func (n *names) intern(b []byte) string {
 	if string(b) == set[1] {
 		return set[1]
 	}
-	set[1], set[0] = set[0], string(b)
+	set[1], set[0] = set[0], n.text.string(b)
 	return set[0]
+}
+
+// text is StringField with the string in the decoder's slab (see alloc).
+func (d *Decoder) text(r *jsontext.Reader, s *string) {
+	if r.Peek() == 'n' {
+		r.Null()
+		return
+	}
+	*s = d.al.string(r.Str())
 }
 
 // field is StringField with the string interned.
@@ -345,7 +359,8 @@ func readResult(r *jsontext.Reader, res **mcpResult, b *lineBufs) {
 	}
 }
 
-func readErrorMessage(r *jsontext.Reader, e **errorMessage) {
+// readErrorMessage reads an error object into buf, pointed to by *e.
+func (d *Decoder) readErrorMessage(r *jsontext.Reader, e **errorMessage, buf *errorMessage) {
 	if *e != nil {
 		r.Fail()
 		return
@@ -353,11 +368,12 @@ func readErrorMessage(r *jsontext.Reader, e **errorMessage) {
 	if r.Null() || !r.Object() {
 		return
 	}
-	m := new(errorMessage)
+	m := buf
+	*m = errorMessage{}
 	*e = m
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		if string(key) == "message" {
-			r.StringField(&m.Message)
+			d.text(r, &m.Message)
 		} else {
 			r.Skip()
 		}
