@@ -23,6 +23,23 @@ func ReadUsage(r *jsontext.Reader, u *Usage) {
 	if !r.Object() {
 		return
 	}
+	// The keys in the order Codex writes them, asked for in turn (see
+	// jsontext.Reader.KeyIs); the loop reads the rest.
+	if r.KeyIs("input_tokens") {
+		readCount(r, &u.InputTokens)
+		if r.KeyIs("cached_input_tokens") {
+			readCount(r, &u.CachedInputTokens)
+			if r.KeyIs("cache_write_input_tokens") {
+				readCount(r, &u.CacheWriteInputTokens)
+			}
+			if r.KeyIs("output_tokens") {
+				readCount(r, &u.OutputTokens)
+				if r.KeyIs("reasoning_output_tokens") {
+					readCount(r, &u.ReasoningOutputTokens)
+				}
+			}
+		}
+	}
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		var f *int64
 		switch string(key) {
@@ -40,8 +57,13 @@ func ReadUsage(r *jsontext.Reader, u *Usage) {
 			r.Skip()
 			continue
 		}
-		if !r.Null() {
-			*f = r.Int()
-		}
+		readCount(r, f)
+	}
+}
+
+// readCount reads a count into f; null leaves it.
+func readCount(r *jsontext.Reader, f *int64) {
+	if !r.Null() {
+		*f = r.Int()
 	}
 }

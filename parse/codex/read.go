@@ -40,6 +40,36 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *wireLine) bool {
 	if !r.Object() {
 		return false
 	}
+	// Codex writes the type first and the member its type carries
+	// second: asked for in that order, they take no key scan and no
+	// switch. Whatever follows, or comes in another order, the loop
+	// reads, with the same code for each key.
+	if r.KeyIs("type") {
+		d.names.vocab(r, &l.Type)
+		switch l.Type {
+		case TypeItemCompleted, TypeItemStarted, TypeItemUpdated:
+			if r.KeyIs("item") {
+				d.lineItem(r, l)
+			}
+		case typeTurnStarted:
+		case typeThreadStarted:
+			if r.KeyIs("thread_id") {
+				d.names.field(r, &l.ThreadID)
+			}
+		case typeTurnCompleted:
+			if r.KeyIs("usage") {
+				d.lineUsage(r, l)
+			}
+		case TypeTurnFailed:
+			if r.KeyIs("error") {
+				d.readErrorMessage(r, &l.Error, &d.bufs.lineError)
+			}
+		case TypeError:
+			if r.KeyIs("message") {
+				d.lineMessage(r, l)
+			}
+		}
+	}
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "type":
@@ -49,43 +79,60 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *wireLine) bool {
 		case "session_id":
 			d.names.field(r, &l.SessionID)
 		case "message":
-			if r.Null() {
-				l.Message = nil
-				continue
-			}
-			d.bufs.message = d.al.string(r.Str())
-			l.Message = &d.bufs.message
+			d.lineMessage(r, l)
 		case "usage":
-			if r.Null() {
-				l.Usage = nil
-				continue
-			}
-			if l.Usage == nil {
-				d.bufs.usage = Usage{}
-				l.Usage = &d.bufs.usage
-			}
-			codexwire.ReadUsage(r, (*codexwire.Usage)(l.Usage))
+			d.lineUsage(r, l)
 		case "error":
 			d.readErrorMessage(r, &l.Error, &d.bufs.lineError)
 		case "item":
-			r.Peek()
-			off, depth := r.Offset(), r.Depth()
-			d.lit, l.itemOK, l.itemIDs, l.itemFirstID = wireItem{}, false, 0, ""
-			if r.Peek() == '{' {
-				d.readItem(r, l)
-				if !r.Failed() {
-					l.Item, l.itemOK = r.Since(off), true
-					continue
-				}
-			}
-			r.Rewind(off, depth)
-			l.itemIDs, l.itemFirstID = 0, ""
-			l.Item = r.Skip()
+			d.lineItem(r, l)
 		default:
 			r.Skip()
 		}
 	}
 	return !r.Failed()
+}
+
+// lineMessage reads the line's message.
+func (d *Decoder) lineMessage(r *jsontext.Reader, l *wireLine) {
+	if r.Null() {
+		l.Message = nil
+		return
+	}
+	d.bufs.message = d.al.string(r.Str())
+	l.Message = &d.bufs.message
+}
+
+// lineUsage reads the line's usage.
+func (d *Decoder) lineUsage(r *jsontext.Reader, l *wireLine) {
+	if r.Null() {
+		l.Usage = nil
+		return
+	}
+	if l.Usage == nil {
+		d.bufs.usage = Usage{}
+		l.Usage = &d.bufs.usage
+	}
+	codexwire.ReadUsage(r, (*codexwire.Usage)(l.Usage))
+}
+
+// lineItem reads the line's item into d.lit, or, when the one-pass
+// reader does not take it, only its text (item then decodes it with
+// encoding/json).
+func (d *Decoder) lineItem(r *jsontext.Reader, l *wireLine) {
+	r.Peek()
+	off, depth := r.Offset(), r.Depth()
+	d.lit, l.itemOK, l.itemIDs, l.itemFirstID = wireItem{}, false, 0, ""
+	if r.Peek() == '{' {
+		d.readItem(r, l)
+		if !r.Failed() {
+			l.Item, l.itemOK = r.Since(off), true
+			return
+		}
+	}
+	r.Rewind(off, depth)
+	l.itemIDs, l.itemFirstID = 0, ""
+	l.Item = r.Skip()
 }
 
 // keep readies the state of an item that stays open past its line. What
@@ -106,13 +153,37 @@ func (it *wireItem) keep() {
 func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 	it, b, n := &d.lit, &d.bufs, &d.names
 	r.Object()
+	// Codex writes id, type and then the type's own members in an order
+	// of its own: asked for in that order, as readLineFields does.
+	if r.KeyIs("id") {
+		d.itemID(r, l)
+		if r.KeyIs("type") {
+			n.vocab(r, &it.Type)
+			switch it.Type {
+			case ItemAgentMessage, ItemReasoning:
+				if r.KeyIs("text") {
+					d.text(r, &it.Text)
+				}
+			case ItemCommandExecution:
+				if r.KeyIs("command") {
+					it.Command = r.Skip()
+					if r.KeyIs("aggregated_output") {
+						d.text(r, &it.AggregatedOutput)
+						if r.KeyIs("exit_code") {
+							d.exitCode(r)
+							if r.KeyIs("status") {
+								n.vocab(r, &it.Status)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "id":
-			n.field(r, &it.ID)
-			if l.itemIDs++; l.itemIDs == 1 {
-				l.itemFirstID = it.ID
-			}
+			d.itemID(r, l)
 		case "type":
 			n.vocab(r, &it.Type)
 		case "item_type":
@@ -144,16 +215,7 @@ func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 		case "prompt":
 			r.OptStringField(&it.Prompt)
 		case "exit_code":
-			if r.Null() {
-				it.ExitCode = nil
-				continue
-			}
-			v := r.Int()
-			if int64(int(v)) != v {
-				r.Fail()
-			}
-			b.exitCode = int(v)
-			it.ExitCode = &b.exitCode
+			d.exitCode(r)
 		case "changes":
 			readArray(r, &it.Changes, &b.changes, n.readChange)
 		case "items":
@@ -168,6 +230,28 @@ func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 			r.Skip()
 		}
 	}
+}
+
+// itemID reads an id member of the item, counting them in l.
+func (d *Decoder) itemID(r *jsontext.Reader, l *wireLine) {
+	d.names.field(r, &d.lit.ID)
+	if l.itemIDs++; l.itemIDs == 1 {
+		l.itemFirstID = d.lit.ID
+	}
+}
+
+// exitCode reads the item's exit_code into lineBufs.
+func (d *Decoder) exitCode(r *jsontext.Reader) {
+	if r.Null() {
+		d.lit.ExitCode = nil
+		return
+	}
+	v := r.Int()
+	if int64(int(v)) != v {
+		r.Fail()
+	}
+	d.bufs.exitCode = int(v)
+	d.lit.ExitCode = &d.bufs.exitCode
 }
 
 // vocab is StringField for the values of a closed vocabulary: a known
