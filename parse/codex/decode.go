@@ -330,7 +330,8 @@ func (d *Decoder) item(l *wireLine, line []byte) error {
 	}
 	kind := it.Kind()
 	id := it.ID
-	o := d.open[id]
+	found := d.open[id] // the one lookup by id of the line
+	o := found
 	if o != nil && o.kind != kind {
 		o = nil // the id was reused by an item of another type: a new item
 	}
@@ -387,27 +388,27 @@ func (d *Decoder) item(l *wireLine, line []byte) error {
 		return nil
 	}
 	if complete {
-		if o, ok := d.open[it.ID]; ok {
-			delete(d.open, it.ID)
-			d.order = slices.DeleteFunc(d.order, func(id string) bool { return id == it.ID })
-			d.free = append(d.free, o)
+		if found != nil {
+			delete(d.open, id)
+			d.order = slices.DeleteFunc(d.order, func(o string) bool { return o == id })
+			d.free = append(d.free, found)
 		}
 		if kind == ItemTodoList {
-			delete(d.todos, it.ID)
+			delete(d.todos, id)
 		}
 		return nil
 	}
 	o.last = *it // kept past the line: copied only then, a big struct
 	o.last.keep()
-	if old, ok := d.open[it.ID]; !ok {
-		d.order = append(d.order, it.ID)
+	if found == nil {
+		d.order = append(d.order, id)
 		if len(d.order) > maxOpen {
 			d.letGo()
 		}
-	} else if old != o {
-		d.free = append(d.free, old) // the id was reused by an item of another type
+	} else if found != o {
+		d.free = append(d.free, found) // the id was reused by an item of another type
 	}
-	d.open[it.ID] = o
+	d.open[id] = o
 	return nil
 }
 
@@ -902,10 +903,12 @@ func (d *Decoder) tooMany(what string) {
 // beyond maxOpen threads the one seen longest ago is forgotten (a later
 // collab call naming it opens its scope again).
 func (d *Decoder) thread(agent string) bool {
-	if d.threads.Has(agent) {
+	n := d.threads.Len()
+	old, out := d.threads.Add(agent) // a no-op for one held
+	if !out && d.threads.Len() == n {
 		return false
 	}
-	if old, out := d.threads.Add(agent); out {
+	if out {
 		delete(d.usage, old)
 		if !d.capped { // formatted only for the one report
 			d.tooMany(fmt.Sprintf("more than %d threads; forgot the oldest, %q", maxOpen, old))
