@@ -25,16 +25,16 @@ func ReadUsage(r *jsontext.Reader, u *Usage) {
 	}
 	// The keys in the order Codex writes them, asked for in turn (see
 	// jsontext.Reader.KeyIs); the loop reads the rest.
-	if r.KeyIs("input_tokens") {
+	if r.KeyIs(`"input_tokens":`) {
 		readCount(r, &u.InputTokens)
-		if r.KeyIs("cached_input_tokens") {
+		if r.KeyIs(`"cached_input_tokens":`) {
 			readCount(r, &u.CachedInputTokens)
-			if r.KeyIs("cache_write_input_tokens") {
+			if r.KeyIs(`"cache_write_input_tokens":`) {
 				readCount(r, &u.CacheWriteInputTokens)
 			}
-			if r.KeyIs("output_tokens") {
+			if r.KeyIs(`"output_tokens":`) {
 				readCount(r, &u.OutputTokens)
-				if r.KeyIs("reasoning_output_tokens") {
+				if r.KeyIs(`"reasoning_output_tokens":`) {
 					readCount(r, &u.ReasoningOutputTokens)
 				}
 			}

@@ -44,28 +44,28 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *wireLine) bool {
 	// second: asked for in that order, they take no key scan and no
 	// switch. Whatever follows, or comes in another order, the loop
 	// reads, with the same code for each key.
-	if r.KeyIs("type") {
+	if r.KeyIs(`"type":`) {
 		d.names.vocab(r, &l.Type)
 		switch l.Type {
 		case TypeItemCompleted, TypeItemStarted, TypeItemUpdated:
-			if r.KeyIs("item") {
+			if r.KeyIs(`"item":`) {
 				d.lineItem(r, l)
 			}
 		case typeTurnStarted:
 		case typeThreadStarted:
-			if r.KeyIs("thread_id") {
+			if r.KeyIs(`"thread_id":`) {
 				d.names.field(r, &l.ThreadID)
 			}
 		case typeTurnCompleted:
-			if r.KeyIs("usage") {
+			if r.KeyIs(`"usage":`) {
 				d.lineUsage(r, l)
 			}
 		case TypeTurnFailed:
-			if r.KeyIs("error") {
+			if r.KeyIs(`"error":`) {
 				d.readErrorMessage(r, &l.Error, &d.bufs.lineError)
 			}
 		case TypeError:
-			if r.KeyIs("message") {
+			if r.KeyIs(`"message":`) {
 				d.lineMessage(r, l)
 			}
 		}
@@ -155,23 +155,23 @@ func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 	r.Object()
 	// Codex writes id, type and then the type's own members in an order
 	// of its own: asked for in that order, as readLineFields does.
-	if r.KeyIs("id") {
+	if r.KeyIs(`"id":`) {
 		d.itemID(r, l)
-		if r.KeyIs("type") {
+		if r.KeyIs(`"type":`) {
 			n.vocab(r, &it.Type)
 			switch it.Type {
 			case ItemAgentMessage, ItemReasoning:
-				if r.KeyIs("text") {
+				if r.KeyIs(`"text":`) {
 					d.text(r, &it.Text)
 				}
 			case ItemCommandExecution:
-				if r.KeyIs("command") {
+				if r.KeyIs(`"command":`) {
 					it.Command = r.Skip()
-					if r.KeyIs("aggregated_output") {
+					if r.KeyIs(`"aggregated_output":`) {
 						d.text(r, &it.AggregatedOutput)
-						if r.KeyIs("exit_code") {
+						if r.KeyIs(`"exit_code":`) {
 							d.exitCode(r)
-							if r.KeyIs("status") {
+							if r.KeyIs(`"status":`) {
 								n.vocab(r, &it.Status)
 							}
 						}
