@@ -40,6 +40,9 @@ func ReadUsage(r *jsontext.Reader, u *Usage) {
 			}
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		var f *int64
 		switch string(key) {

@@ -24,3 +24,52 @@ func (r *Reader) KeyIs(q string) bool {
 	r.i, r.first = i+len(q), false
 	return true
 }
+
+// ObjectEnd reads the '}' that closes the object being read if it comes
+// next, as compact JSON writes it, reporting whether it did; otherwise it
+// reads nothing and Key reads on (white space before the '}' included).
+// It is inlined: the end of an object a decoder read in the producer's
+// order (KeyIs) costs one test.
+func (r *Reader) ObjectEnd() bool {
+	if r.bad || r.i >= len(r.b) || r.b[r.i] != '}' {
+		return false
+	}
+	r.i++
+	r.depth--
+	r.first = false
+	return true
+}
+
+// StringIs reports whether the next value is the string q, q being a
+// JSON string as compact JSON writes it, quotes included, with nothing in
+// it that JSON escapes, and if so reads it. Otherwise it reads nothing.
+// Inlined, it is one comparison with a constant: a decoder matches the
+// type strings of its vocabulary with it before reading the value as a
+// string.
+func (r *Reader) StringIs(q string) bool {
+	if r.bad || len(r.b)-r.i < len(q) || string(r.b[r.i:r.i+len(q)]) != q {
+		return false
+	}
+	r.i += len(q)
+	return true
+}
+
+// IsASCII reports whether every byte of b is ASCII (below 0x80): such
+// text is valid UTF-8. It looks at eight bytes at a time.
+func IsASCII(b []byte) bool {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if word(b, i)&highs != 0 {
+			return false
+		}
+	}
+	if len(b) >= 8 {
+		return i == len(b) || word(b, len(b)-8)&highs == 0
+	}
+	for ; i < len(b); i++ {
+		if b[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

@@ -63,3 +63,108 @@ func FuzzKeyIs(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkKeyIs(t, data) })
 }
+
+// checkObjectEnd: ObjectEnd takes the closing brace exactly when Key
+// would end the object there without reading white space first, leaving
+// the Reader as Key does, and reads nothing otherwise.
+func checkObjectEnd(t *testing.T, data []byte) {
+	t.Helper()
+	var r Reader
+	r.Reset(data)
+	if !r.Object() {
+		return
+	}
+	for range 8 {
+		before := r
+		got := r.ObjectEnd()
+		after := r
+		r = before
+		_, ok := r.Key()
+		switch {
+		case got && (ok || after.i != r.i || after.depth != r.depth || after.first != r.first || after.bad != r.bad):
+			t.Fatalf("%q: ObjectEnd took what Key reads otherwise", data)
+		case !got && (after.i != before.i || after.depth != before.depth || after.first != before.first):
+			t.Fatalf("%q: ObjectEnd said no but read on", data)
+		case !got && !ok && !r.bad && before.i < len(data) && data[before.i] == '}':
+			t.Fatalf("%q: ObjectEnd left a closing brace at %d", data, before.i)
+		}
+		if !ok {
+			return
+		}
+		r.Skip()
+	}
+}
+
+// checkStringIs: StringIs(q) takes the next value exactly when it is a
+// string Str reads as q's text, written as q, and reads nothing
+// otherwise.
+func checkStringIs(t *testing.T, data []byte) {
+	t.Helper()
+	for _, q := range []string{`"item.completed"`, `"a"`, `""`} {
+		var r Reader
+		r.Reset(data)
+		got := r.StringIs(q)
+		end := r.i
+		r.Reset(data)
+		s := r.Str()
+		want := !r.bad && string(s) == q[1:len(q)-1] && string(data[:r.i]) == q
+		if got != want || got && end != r.i || !got && end != 0 {
+			t.Fatalf("StringIs(%s) on %q = %v (read to %d), want %v", q, data, got, end, want)
+		}
+	}
+}
+
+func TestObjectEndStringIs(t *testing.T) {
+	t.Parallel()
+	for _, s := range append(keyIsSeeds, `{"a":1 }`, `{ }`, `{"a":{}}`, `"item.completed",`, `"item.complete"`, `"a\u0041"`, `"a`, `""`) {
+		checkObjectEnd(t, []byte(s))
+		checkStringIs(t, []byte(s))
+	}
+}
+
+func FuzzObjectEndStringIs(f *testing.F) {
+	for _, s := range keyIsSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkObjectEnd(t, data)
+		checkStringIs(t, data)
+	})
+}
+
+func TestIsASCII(t *testing.T) {
+	t.Parallel()
+	for n := range 20 {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = 'a'
+		}
+		if !IsASCII(b) {
+			t.Fatalf("IsASCII(%q) = false", b)
+		}
+		for i := range b {
+			c := b[i]
+			b[i] = 0x80 + byte(i)
+			if IsASCII(b) {
+				t.Fatalf("IsASCII(%q) = true", b)
+			}
+			b[i] = c
+		}
+	}
+}
+
+func FuzzIsASCII(f *testing.F) {
+	f.Add([]byte("plain ascii line"))
+	f.Add([]byte("We’re"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want := true
+		for _, c := range b {
+			if c >= 0x80 {
+				want = false
+			}
+		}
+		if got := IsASCII(b); got != want {
+			t.Fatalf("IsASCII(%q) = %v", b, got)
+		}
+	})
+}

@@ -132,7 +132,11 @@ func (d *Decoder) readLine() {
 		if len(line) == 0 || line[0] != '{' && len(bytes.TrimSpace(line)) == 0 {
 			return // blank (a line that opens an object is not)
 		}
-		line, i, warn := d.bad.Fix(line)
+		var i int
+		var warn bool
+		if !jsontext.IsASCII(line) { // ASCII is valid UTF-8: nothing to fix
+			line, i, warn = d.bad.Fix(line)
+		}
 		d.st.Problem(d.decode(line))
 		if warn {
 			d.st.Problem(badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i)))

@@ -41,34 +41,50 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *wireLine) bool {
 		return false
 	}
 	// Codex writes the type first and the member its type carries
-	// second: asked for in that order, they take no key scan and no
-	// switch. Whatever follows, or comes in another order, the loop
+	// second: asked for in that order, with the type's value compared
+	// with the vocabulary's, they take no key scan, no string read and
+	// no switch. Whatever follows, or comes in another order, the loop
 	// reads, with the same code for each key.
 	if r.KeyIs(`"type":`) {
-		d.names.vocab(r, &l.Type)
-		switch l.Type {
-		case TypeItemCompleted, TypeItemStarted, TypeItemUpdated:
+		switch {
+		case r.StringIs(`"item.completed"`):
+			l.Type = TypeItemCompleted
 			if r.KeyIs(`"item":`) {
 				d.lineItem(r, l)
 			}
-		case typeTurnStarted:
-		case typeThreadStarted:
+		case r.StringIs(`"item.started"`):
+			l.Type = TypeItemStarted
+			if r.KeyIs(`"item":`) {
+				d.lineItem(r, l)
+			}
+		case r.StringIs(`"turn.started"`):
+			l.Type = typeTurnStarted
+		case r.StringIs(`"thread.started"`):
+			l.Type = typeThreadStarted
 			if r.KeyIs(`"thread_id":`) {
 				d.names.field(r, &l.ThreadID)
 			}
-		case typeTurnCompleted:
+		case r.StringIs(`"turn.completed"`):
+			l.Type = typeTurnCompleted
 			if r.KeyIs(`"usage":`) {
 				d.lineUsage(r, l)
 			}
-		case TypeTurnFailed:
-			if r.KeyIs(`"error":`) {
-				d.readErrorMessage(r, &l.Error, &d.bufs.lineError)
-			}
-		case TypeError:
+		case r.StringIs(`"error"`):
+			l.Type = TypeError
 			if r.KeyIs(`"message":`) {
 				d.lineMessage(r, l)
 			}
+		case r.StringIs(`"turn.failed"`):
+			l.Type = TypeTurnFailed
+			if r.KeyIs(`"error":`) {
+				d.readErrorMessage(r, &l.Error, &d.bufs.lineError)
+			}
+		default:
+			d.names.vocab(r, &l.Type)
 		}
+	}
+	if r.ObjectEnd() {
+		return !r.Failed()
 	}
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
@@ -158,13 +174,14 @@ func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 	if r.KeyIs(`"id":`) {
 		d.itemID(r, l)
 		if r.KeyIs(`"type":`) {
-			n.vocab(r, &it.Type)
-			switch it.Type {
-			case ItemAgentMessage, ItemReasoning:
+			switch {
+			case r.StringIs(`"agent_message"`):
+				it.Type = ItemAgentMessage
 				if r.KeyIs(`"text":`) {
 					d.text(r, &it.Text)
 				}
-			case ItemCommandExecution:
+			case r.StringIs(`"command_execution"`):
+				it.Type = ItemCommandExecution
 				if r.KeyIs(`"command":`) {
 					it.Command = r.Skip()
 					if r.KeyIs(`"aggregated_output":`) {
@@ -172,13 +189,23 @@ func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 						if r.KeyIs(`"exit_code":`) {
 							d.exitCode(r)
 							if r.KeyIs(`"status":`) {
-								n.vocab(r, &it.Status)
+								d.status(r)
 							}
 						}
 					}
 				}
+			case r.StringIs(`"reasoning"`):
+				it.Type = ItemReasoning
+				if r.KeyIs(`"text":`) {
+					d.text(r, &it.Text)
+				}
+			default:
+				n.vocab(r, &it.Type)
 			}
 		}
+	}
+	if r.ObjectEnd() {
+		return
 	}
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
@@ -229,6 +256,21 @@ func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 		default:
 			r.Skip()
 		}
+	}
+}
+
+// status reads the item's status, comparing it first with the ones
+// Codex writes.
+func (d *Decoder) status(r *jsontext.Reader) {
+	switch {
+	case r.StringIs(`"completed"`):
+		d.lit.Status = StatusCompleted
+	case r.StringIs(`"in_progress"`):
+		d.lit.Status = StatusInProgress
+	case r.StringIs(`"failed"`):
+		d.lit.Status = StatusFailed
+	default:
+		d.names.vocab(r, &d.lit.Status)
 	}
 }
 

@@ -42,6 +42,13 @@ func lineSeeds(t testing.TB) [][]byte {
 		`{"type":"thread.started","thread_id":"t","thread_id":null,"type":"turn.started"}`,
 		`{"type":"error","message":"a\"b","type":"x"}`,
 		`{"type":"turn.failed","error":{"message":"m"},"error":{"message":"n"}}`,
+		`{"type":"turn.started","x":1}`,
+		`{"type":"error"}`,
+		`{"type":"item.completed"}`,
+		`{"type":"item.started","item":{"id":"a","type":"reasoning"}}`,
+		`{"type":"item.completed","item":{"id":"a","type":"command_execution","command":"x","aggregated_output":"","exit_code":null,"status":"in_progress","status":"declined"}}`,
+		`{"type":"item.completed","item":{"id":"a","type":"command_execution","command":"x","aggregated_output":"","exit_code":null,"status":"weird"}}`,
+		`{"type":"item.completed" ,"item":{"id":"a","type":"agent_message" }}`,
 	)
 }
 
