@@ -168,3 +168,17 @@ func FuzzIsASCII(f *testing.F) {
 		}
 	})
 }
+
+func TestStringByte(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in   string
+		want byte
+	}{{`"ab"`, 'a'}, {`""`, '"'}, {`"`, 0}, {` "a"`, 0}, {`1`, 0}, {``, 0}} {
+		var r Reader
+		r.Reset([]byte(tt.in))
+		if got := r.StringByte(); got != tt.want || r.i != 0 {
+			t.Errorf("StringByte(%q) = %q, read to %d; want %q", tt.in, got, r.i, tt.want)
+		}
+	}
+}

@@ -46,35 +46,35 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *wireLine) bool {
 	// no switch. Whatever follows, or comes in another order, the loop
 	// reads, with the same code for each key.
 	if r.KeyIs(`"type":`) {
-		switch {
-		case r.StringIs(`"item.completed"`):
+		switch c := r.StringByte(); {
+		case c == 'i' && r.StringIs(`"item.completed"`):
 			l.Type = TypeItemCompleted
 			if r.KeyIs(`"item":`) {
 				d.lineItem(r, l)
 			}
-		case r.StringIs(`"item.started"`):
+		case c == 'i' && r.StringIs(`"item.started"`):
 			l.Type = TypeItemStarted
 			if r.KeyIs(`"item":`) {
 				d.lineItem(r, l)
 			}
-		case r.StringIs(`"turn.started"`):
+		case c == 't' && r.StringIs(`"turn.started"`):
 			l.Type = typeTurnStarted
-		case r.StringIs(`"thread.started"`):
+		case c == 't' && r.StringIs(`"thread.started"`):
 			l.Type = typeThreadStarted
 			if r.KeyIs(`"thread_id":`) {
 				d.names.field(r, &l.ThreadID)
 			}
-		case r.StringIs(`"turn.completed"`):
+		case c == 't' && r.StringIs(`"turn.completed"`):
 			l.Type = typeTurnCompleted
 			if r.KeyIs(`"usage":`) {
 				d.lineUsage(r, l)
 			}
-		case r.StringIs(`"error"`):
+		case c == 'e' && r.StringIs(`"error"`):
 			l.Type = TypeError
 			if r.KeyIs(`"message":`) {
 				d.lineMessage(r, l)
 			}
-		case r.StringIs(`"turn.failed"`):
+		case c == 't' && r.StringIs(`"turn.failed"`):
 			l.Type = TypeTurnFailed
 			if r.KeyIs(`"error":`) {
 				d.readErrorMessage(r, &l.Error, &d.bufs.lineError)
@@ -174,13 +174,13 @@ func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 	if r.KeyIs(`"id":`) {
 		d.itemID(r, l)
 		if r.KeyIs(`"type":`) {
-			switch {
-			case r.StringIs(`"agent_message"`):
+			switch c := r.StringByte(); {
+			case c == 'a' && r.StringIs(`"agent_message"`):
 				it.Type = ItemAgentMessage
 				if r.KeyIs(`"text":`) {
 					d.text(r, &it.Text)
 				}
-			case r.StringIs(`"command_execution"`):
+			case c == 'c' && r.StringIs(`"command_execution"`):
 				it.Type = ItemCommandExecution
 				if r.KeyIs(`"command":`) {
 					it.Command = r.Skip()
@@ -194,7 +194,7 @@ func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 						}
 					}
 				}
-			case r.StringIs(`"reasoning"`):
+			case c == 'r' && r.StringIs(`"reasoning"`):
 				it.Type = ItemReasoning
 				if r.KeyIs(`"text":`) {
 					d.text(r, &it.Text)
@@ -262,12 +262,12 @@ func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 // status reads the item's status, comparing it first with the ones
 // Codex writes.
 func (d *Decoder) status(r *jsontext.Reader) {
-	switch {
-	case r.StringIs(`"completed"`):
+	switch c := r.StringByte(); {
+	case c == 'c' && r.StringIs(`"completed"`):
 		d.lit.Status = StatusCompleted
-	case r.StringIs(`"in_progress"`):
+	case c == 'i' && r.StringIs(`"in_progress"`):
 		d.lit.Status = StatusInProgress
-	case r.StringIs(`"failed"`):
+	case c == 'f' && r.StringIs(`"failed"`):
 		d.lit.Status = StatusFailed
 	default:
 		d.names.vocab(r, &d.lit.Status)
