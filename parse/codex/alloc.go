@@ -50,7 +50,9 @@ type toolResult struct {
 	part [1]event.Part
 }
 
-// batchLen is how many structs a batch holds.
+// batchLen is how many structs a batch holds, once the decoder is past
+// its first few events: the first batches hold 2, 4 and 8, so that a
+// decoder of a tiny input allocates little more than it uses.
 const batchLen = 16
 
 // batch hands out zeroed structs of type T, batchLen to an allocation.
@@ -64,7 +66,7 @@ type batch[T any] struct {
 // barrier.)
 func (p *batch[T]) new() *T {
 	if p.used == len(p.b) {
-		p.b, p.used = make([]T, batchLen), 0
+		p.b, p.used = make([]T, min(max(2*len(p.b), 2), batchLen)), 0
 	}
 	v := &p.b[p.used]
 	p.used++
@@ -72,11 +74,13 @@ func (p *batch[T]) new() *T {
 }
 
 const (
-	// slabSize is the size of a slab; strings and raw texts over
-	// maxSlabText get an allocation of their own, so that a slab holds at
-	// least 16 of them and a long text does not keep a slab's worth of
-	// others alive.
+	// slabSize is the size of a slab (the first is firstSlab, and each
+	// next twice the last up to slabSize, as batches grow); strings and
+	// raw texts over maxSlabText get an allocation of their own, so that
+	// a full-sized slab holds at least 16 of them and a long text does not
+	// keep a slab's worth of others alive.
 	slabSize    = 4 << 10
+	firstSlab   = 512
 	maxSlabText = slabSize / 16
 )
 
@@ -98,8 +102,9 @@ func (p *slab) string(b []byte) string {
 	if p.b.Cap()-p.b.Len() < len(b) {
 		// A new slab: the old one's bytes stay as they are, in the
 		// strings already handed out (Builder.Grow would copy them).
+		size := nextSlab(p.b.Cap())
 		p.b = strings.Builder{}
-		p.b.Grow(slabSize)
+		p.b.Grow(size)
 	}
 	start := p.b.Len()
 	p.b.Write(b)
@@ -121,7 +126,7 @@ func (a *alloc) bytes(parts ...[]byte) []byte {
 		return b
 	}
 	if cap(a.raw)-len(a.raw) < n {
-		a.raw = make([]byte, 0, slabSize)
+		a.raw = make([]byte, 0, nextSlab(cap(a.raw)))
 	}
 	start := len(a.raw)
 	for _, p := range parts {
@@ -129,3 +134,7 @@ func (a *alloc) bytes(parts ...[]byte) []byte {
 	}
 	return a.raw[start:len(a.raw):len(a.raw)]
 }
+
+// nextSlab returns the size of the slab after one of size last (0 for
+// none).
+func nextSlab(last int) int { return min(max(2*last, firstSlab), slabSize) }
