@@ -43,19 +43,23 @@ func Guard(enc event.Encoder, to Format, warn func(error)) event.Encoder {
 	if warn == nil {
 		return enc
 	}
-	return &guard{enc: enc, to: to, warn: warn, open: map[string]string{}}
+	return &guard{enc: enc, to: to, warn: warn, open: map[callKey]string{}}
 }
 
 // maxOpenCalls bounds the unanswered calls a guard remembers: past it a
 // call is counted, not named.
 const maxOpenCalls = 1024
 
+// callKey is a tool call's agent and id: a struct, where a string of
+// the two joined took an allocation per call and per result.
+type callKey struct{ agent, id string }
+
 type guard struct {
 	enc       event.Encoder
 	to        Format
 	warn      func(error)
-	open      map[string]string // unanswered client tool calls: id -> name
-	order     []string
+	open      map[callKey]string // unanswered client tool calls: id -> name
+	order     []callKey
 	uncounted int  // unanswered calls past maxOpenCalls
 	freeText  bool // a free-text input was reported
 }
@@ -86,7 +90,7 @@ func (g *guard) call(c *event.ToolCall) {
 	if c.Server {
 		return // its result is streamed only when the producer is asked to
 	}
-	key := c.Agent + "\x00" + c.ID
+	key := callKey{c.Agent, c.ID}
 	if _, ok := g.open[key]; ok {
 		return
 	}
@@ -99,10 +103,10 @@ func (g *guard) call(c *event.ToolCall) {
 }
 
 func (g *guard) answer(agent, id string) {
-	key := agent + "\x00" + id
+	key := callKey{agent, id}
 	if _, ok := g.open[key]; ok {
 		delete(g.open, key)
-		g.order = slices.DeleteFunc(g.order, func(k string) bool { return k == key })
+		g.order = slices.DeleteFunc(g.order, func(k callKey) bool { return k == key })
 		return
 	}
 	if g.uncounted > 0 {
@@ -130,11 +134,9 @@ func (g *guard) Close() error {
 			// Only calls past the cap, whose ids are not kept.
 			what = fmt.Sprintf("%d tool calls have no result in the input: the output leaves them unanswered", n)
 		case n == 1:
-			_, id, _ := strings.Cut(g.order[0], "\x00")
-			what = fmt.Sprintf("tool call %s (%s) has no result in the input: the output leaves it unanswered", id, g.open[g.order[0]])
+			what = fmt.Sprintf("tool call %s (%s) has no result in the input: the output leaves it unanswered", g.order[0].id, g.open[g.order[0]])
 		default:
-			_, id, _ := strings.Cut(g.order[0], "\x00")
-			what = fmt.Sprintf("%d tool calls have no result in the input (the first: %s, %s): the output leaves them unanswered", n, id, g.open[g.order[0]])
+			what = fmt.Sprintf("%d tool calls have no result in the input (the first: %s, %s): the output leaves them unanswered", n, g.order[0].id, g.open[g.order[0]])
 		}
 		g.warn(&RuleError{Format: g.to.Name, Rules: append([]string{ruleToolAnswered}, g.to.Unanswered...), What: what})
 	}

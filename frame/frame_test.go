@@ -179,3 +179,25 @@ func TestLines(t *testing.T) {
 		}
 	}
 }
+
+// TestLinesAppend: a line returned in place, in the read buffer, cannot
+// be appended to over the input that follows it.
+func TestLinesAppend(t *testing.T) {
+	t.Parallel()
+	l := frame.NewLines(strings.NewReader("{\"a\":1}\n{\"b\":2}\r\nlast"), "in", 0)
+	var got []string
+	for {
+		line, _, _, err := l.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(line))
+		_ = append(line, "XXXXXXXXXXXXXXXX"...)
+	}
+	if diff := cmp.Diff([]string{`{"a":1}`, `{"b":2}`, "last"}, got); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}

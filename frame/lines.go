@@ -46,14 +46,22 @@ func (l *Lines) Next() (line []byte, num int, offset int64, err error) {
 	if l.err != nil {
 		return nil, 0, 0, l.err
 	}
+	start := l.off
+	chunk, err := l.br.ReadSlice('\n')
+	if err == nil && len(chunk) <= l.max+2 {
+		// The whole line, its terminator included, is in the read
+		// buffer: returned in place, with no copy (its capacity cut, so
+		// that an append cannot write over the input after it).
+		l.off += int64(len(chunk))
+		l.line++
+		return l.trim(chunk[:len(chunk):len(chunk)]), l.line, start, nil
+	}
 	l.buf = l.buf[:0]
 	if cap(l.buf) > keepBuffer {
 		l.buf = nil // a long line's buffer is not held for the rest of the input
 	}
-	start := l.off
 	tooLong := false
 	for {
-		chunk, err := l.br.ReadSlice('\n')
 		l.off += int64(len(chunk))
 		if !tooLong {
 			if len(l.buf)+len(chunk) > l.max+2 {
@@ -64,6 +72,7 @@ func (l *Lines) Next() (line []byte, num int, offset int64, err error) {
 			}
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
+			chunk, err = l.br.ReadSlice('\n')
 			continue
 		}
 		if err != nil && (err != io.EOF || (len(l.buf) == 0 && !tooLong && l.off == start)) {
@@ -79,11 +88,17 @@ func (l *Lines) Next() (line []byte, num int, offset int64, err error) {
 			Err: event.Errorf(event.ErrTooLarge, "line longer than %d bytes (raise the cap, MaxEventBytes)", l.max),
 		}
 	}
-	l.open = !bytes.HasSuffix(l.buf, []byte("\n"))
-	b := bytes.TrimSuffix(l.buf, []byte("\n"))
+	return l.trim(l.buf), l.line, start, nil
+}
+
+// trim returns the line in b without its terminator (and the byte order
+// mark on the first line), noting whether it had one.
+func (l *Lines) trim(b []byte) []byte {
+	l.open = !bytes.HasSuffix(b, []byte("\n"))
+	b = bytes.TrimSuffix(b, []byte("\n"))
 	b = bytes.TrimSuffix(b, []byte("\r"))
 	if l.line == 1 {
 		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	}
-	return b, l.line, start, nil
+	return b
 }

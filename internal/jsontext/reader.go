@@ -177,9 +177,7 @@ func (r *Reader) key(capitals bool) ([]byte, bool) {
 	// in one look. Everything else goes to keySlow, which starts over.
 	// Apart from the rare keyLen call, this path has no call, so the
 	// compiler keeps its values in registers, where keySlow's calls made
-	// it spill them (callgrind, jsonenv -> none, 20 MB: key 50.3M ->
-	// 42.3M + keySlow 4.6M instructions; PerfRead/Read/envelopes 605.4k
-	// -> 597.8k per op).
+	// it spill them.
 	if b, i := r.b, r.i; !r.bad {
 		if !r.first {
 			i++ // past the ','

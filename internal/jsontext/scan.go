@@ -10,8 +10,7 @@ import (
 // a run; past the first such byte it may have false ones (a borrow runs
 // on), but the first, the lowest byte since the load is little-endian, is
 // always right, so the run ends at TrailingZeros64(mask)/8, with no byte
-// loop over the word (with keyLen and one-scan ASCII strings, this took
-// BenchmarkReader/Read from 4.90M to 4.06M instructions on the corpus).
+// loop over the word.
 
 const (
 	ones  = 0x0101010101010101
@@ -141,8 +140,7 @@ func utf8Run[T string | []byte](s T) int { return runLen(s, false) }
 // byte after it, a longer one is scanned a word at a time, and valid
 // characters of two, three and four bytes are checked inline (multiLen,
 // a call, takes the rare leads whose second byte has a narrower range,
-// and the line separators), so a run costs no call (BenchmarkPerfEscape
-// measures it).
+// and the line separators), so a run costs no call.
 func runLen[T string | []byte](s T, lineSeparators bool) int {
 	i := 0
 scan:
@@ -201,8 +199,7 @@ scan:
 // two bytes or more, and no U+2028 or U+2029 when lineSeparators: the
 // checks of utf8.DecodeRune, inline. Text in the recordings has a run of
 // non-ASCII bytes every 20 to 100 bytes, mostly one or two characters,
-// each of which cost a call (measured: BenchmarkAppendString 2.10M ->
-// 1.92M instructions on the corpus).
+// each of which would otherwise cost a call.
 func multiLen[T string | []byte](s T, lineSeparators bool) int {
 	i := 0
 	for i < len(s) {

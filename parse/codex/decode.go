@@ -57,6 +57,7 @@ type Decoder struct {
 	lit   wireItem        // its item, reused (out of ln, which is zeroed for each line: this is big)
 	bufs  lineBufs        // its arrays and objects, reused
 	names names           // the short strings it repeats, interned
+	al    alloc           // its events and the strings they keep
 	spare openItem        // an item completed in the line that started it
 	free  []*openItem     // open items completed since, for reuse
 }
@@ -128,10 +129,14 @@ func (d *Decoder) readLine() {
 		d.st.Fail(err)
 	default:
 		d.line, d.off = num, off
-		if len(bytes.TrimSpace(line)) == 0 {
-			return
+		if len(line) == 0 || line[0] != '{' && len(bytes.TrimSpace(line)) == 0 {
+			return // blank (a line that opens an object is not)
 		}
-		line, i, warn := d.bad.Fix(line)
+		var i int
+		var warn bool
+		if !jsontext.IsASCII(line) { // ASCII is valid UTF-8: nothing to fix
+			line, i, warn = d.bad.Fix(line)
+		}
 		d.st.Problem(d.decode(line))
 		if warn {
 			d.st.Problem(badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i)))
@@ -201,10 +206,14 @@ func (d *Decoder) decode(line []byte) error {
 			d.agent = d.cfg.Agent
 		}
 		d.thread(d.agent)
-		d.emit(&event.SessionStart{Agent: d.agent, SessionID: id})
+		ev := d.al.starts.new()
+		ev.Agent, ev.SessionID = d.agent, id
+		d.emit(ev)
 	case typeTurnStarted:
 		d.turn = true
-		d.emit(&event.TurnStart{Agent: d.agent})
+		ev := d.al.turns.new()
+		ev.Agent = d.agent
+		d.emit(ev)
 	case typeTurnCompleted:
 		d.endTurn()
 		u := l.Usage
@@ -218,13 +227,17 @@ func (d *Decoder) decode(line []byte) error {
 		if l.Error != nil && l.Error.Message != "" {
 			msg = l.Error.Message
 		}
-		d.emit(&event.TurnEnd{Agent: d.agent, Error: msg})
+		e := d.al.ends.new()
+		e.end.Agent, e.end.Error = d.agent, msg
+		d.emit(&e.end)
 	case TypeError:
 		if l.Message == nil {
 			d.unknown(l.Type, line)
 			return nil
 		}
-		d.emit(&event.Error{Agent: d.agent, Message: *l.Message, Raw: json.RawMessage(bytes.Clone(line))})
+		ev := d.al.errors.new()
+		ev.Agent, ev.Message, ev.Raw = d.agent, *l.Message, d.al.bytes(line)
+		d.emit(ev)
 	case TypeItemStarted, TypeItemUpdated, TypeItemCompleted:
 		return d.item(l, line)
 	default:
@@ -264,8 +277,10 @@ func (d *Decoder) endTurn() {
 // producer restarted counting (or counts per turn), and the counts are
 // then taken as they are.
 func (d *Decoder) turnEnd(u *Usage) *event.TurnEnd {
+	e := d.al.ends.new()
+	e.end.Agent = d.agent
 	if u == nil {
-		return &event.TurnEnd{Agent: d.agent}
+		return &e.end
 	}
 	cur := *u
 	delta := cur
@@ -284,17 +299,10 @@ func (d *Decoder) turnEnd(u *Usage) *event.TurnEnd {
 		}
 		d.usage[d.agent] = cur
 	}
-	// The event and its usage in one allocation (it was two).
-	e := &struct {
-		end   event.TurnEnd
-		usage event.Usage
-	}{
-		end: event.TurnEnd{Agent: d.agent},
-		usage: event.Usage{
-			InputTokens: delta.InputTokens, OutputTokens: delta.OutputTokens,
-			CacheReadTokens: delta.CachedInputTokens, CacheWriteTokens: delta.CacheWriteInputTokens,
-			ReasoningTokens: delta.ReasoningOutputTokens,
-		},
+	e.usage = event.Usage{
+		InputTokens: delta.InputTokens, OutputTokens: delta.OutputTokens,
+		CacheReadTokens: delta.CachedInputTokens, CacheWriteTokens: delta.CacheWriteInputTokens,
+		ReasoningTokens: delta.ReasoningOutputTokens,
 	}
 	e.end.Usage = &e.usage
 	return &e.end
@@ -326,7 +334,8 @@ func (d *Decoder) item(l *wireLine, line []byte) error {
 	}
 	kind := it.Kind()
 	id := it.ID
-	o := d.open[id]
+	found := d.open[id] // the one lookup by id of the line
+	o := found
 	if o != nil && o.kind != kind {
 		o = nil // the id was reused by an item of another type: a new item
 	}
@@ -383,27 +392,27 @@ func (d *Decoder) item(l *wireLine, line []byte) error {
 		return nil
 	}
 	if complete {
-		if o, ok := d.open[it.ID]; ok {
-			delete(d.open, it.ID)
-			d.order = slices.DeleteFunc(d.order, func(id string) bool { return id == it.ID })
-			d.free = append(d.free, o)
+		if found != nil {
+			delete(d.open, id)
+			d.order = slices.DeleteFunc(d.order, func(o string) bool { return o == id })
+			d.free = append(d.free, found)
 		}
 		if kind == ItemTodoList {
-			delete(d.todos, it.ID)
+			delete(d.todos, id)
 		}
 		return nil
 	}
 	o.last = *it // kept past the line: copied only then, a big struct
 	o.last.keep()
-	if old, ok := d.open[it.ID]; !ok {
-		d.order = append(d.order, it.ID)
+	if found == nil {
+		d.order = append(d.order, id)
 		if len(d.order) > maxOpen {
 			d.letGo()
 		}
-	} else if old != o {
-		d.free = append(d.free, old) // the id was reused by an item of another type
+	} else if found != o {
+		d.free = append(d.free, found) // the id was reused by an item of another type
 	}
-	d.open[it.ID] = o
+	d.open[id] = o
 	return nil
 }
 
@@ -436,19 +445,20 @@ func (d *Decoder) call(o *openItem, it *wireItem) {
 		return
 	}
 	o.called = true
-	ev := &event.ToolCall{Agent: d.agent, ID: it.ID, Name: o.kind}
+	ev := d.al.calls.new()
+	ev.Agent, ev.ID, ev.Name = d.agent, it.ID, o.kind
 	switch o.kind {
 	case ItemCommandExecution:
 		cmd := it.Command
 		if len(cmd) == 0 {
 			cmd = json.RawMessage(`""`)
 		}
-		ev.Input = slices.Concat([]byte(`{"command":`), cmd, []byte(`}`))
+		ev.Input = d.al.bytes([]byte(`{"command":`), cmd, []byte(`}`))
 	case ItemMCPToolCall:
 		ev.Name, ev.MCPServer = it.Tool, it.Server
 		ev.Input = json.RawMessage("{}")
 		if len(it.Arguments) > 0 {
-			ev.Input = bytes.Clone(it.Arguments)
+			ev.Input = d.al.bytes(it.Arguments)
 		}
 	case ItemWebSearch:
 		ev.Input = object(&d.jr, o.raw, "id", "type", "item_type", "status")
@@ -584,17 +594,12 @@ func (d *Decoder) finish(o *openItem, it *wireItem) {
 		if o.kind == ItemReasoning {
 			kind = event.Thinking
 		}
-		// The three events in one allocation (it was three): each is
-		// a field of its own, which no other event shares.
-		b := &struct {
-			start event.BlockStart
-			delta event.Delta
-			end   event.BlockEnd
-		}{
-			event.BlockStart{Agent: d.agent, Kind: kind},
-			event.Delta{Agent: d.agent, Kind: kind, Text: it.Text},
-			event.BlockEnd{Agent: d.agent, Kind: kind},
-		}
+		// The three events from one struct: each is a field of its
+		// own, which no other event shares.
+		b := d.al.blocks.new()
+		b.start.Agent, b.start.Kind = d.agent, kind
+		b.delta.Agent, b.delta.Kind, b.delta.Text = d.agent, kind, it.Text
+		b.end.Agent, b.end.Kind = d.agent, kind
 		if it.Text != "" {
 			d.emit(&b.start, &b.delta, &b.end)
 		} else {
@@ -607,16 +612,11 @@ func (d *Decoder) finish(o *openItem, it *wireItem) {
 	case ItemFileChange:
 		d.emit(fileChange(d.agent, it))
 	case ItemCommandExecution:
-		// The event, its exit code and its output in one allocation (it
-		// was three); the exit code is read into lineBufs.
-		r := &struct {
-			ev   event.ToolResult
-			code int
-			part [1]event.Part
-		}{ev: event.ToolResult{
-			Agent: d.agent, ID: it.ID, Name: o.kind,
-			Status: it.Status, IsError: it.Status == StatusFailed || it.Status == statusDeclined,
-		}}
+		// The event, its exit code and its output from one struct; the
+		// exit code is read into lineBufs.
+		r := d.al.results.new()
+		r.ev.Agent, r.ev.ID, r.ev.Name = d.agent, it.ID, o.kind
+		r.ev.Status, r.ev.IsError = it.Status, it.Status == StatusFailed || it.Status == statusDeclined
 		if it.ExitCode != nil {
 			r.code = *it.ExitCode
 			r.ev.ExitCode = &r.code
@@ -888,7 +888,9 @@ func (d *Decoder) letGo() {
 	delete(d.open, id)
 	delete(d.todos, id)
 	d.abandon(o)
-	d.tooMany(fmt.Sprintf("more than %d items open at once; let go of the oldest, %s %q", maxOpen, o.kind, id))
+	if !d.capped { // formatted only for the one report
+		d.tooMany(fmt.Sprintf("more than %d items open at once; let go of the oldest, %s %q", maxOpen, o.kind, id))
+	}
 	d.free = append(d.free, o)
 }
 
@@ -905,12 +907,16 @@ func (d *Decoder) tooMany(what string) {
 // beyond maxOpen threads the one seen longest ago is forgotten (a later
 // collab call naming it opens its scope again).
 func (d *Decoder) thread(agent string) bool {
-	if d.threads.Has(agent) {
+	n := d.threads.Len()
+	old, out := d.threads.Add(agent) // a no-op for one held
+	if !out && d.threads.Len() == n {
 		return false
 	}
-	if old, out := d.threads.Add(agent); out {
+	if out {
 		delete(d.usage, old)
-		d.tooMany(fmt.Sprintf("more than %d threads; forgot the oldest, %q", maxOpen, old))
+		if !d.capped { // formatted only for the one report
+			d.tooMany(fmt.Sprintf("more than %d threads; forgot the oldest, %q", maxOpen, old))
+		}
 	}
 	return true
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/agentstream/agentstream/internal/codexwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
@@ -27,6 +28,9 @@ type lineBufs struct {
 	content   []json.RawMessage
 	result    mcpResult
 	usage     Usage
+	message   string       // the line's message
+	lineError errorMessage // the line's error
+	itemError errorMessage // its item's error
 	exitCode  int
 	messages  []agentMessage // agentMessages' scratch
 	remaining [][]byte       // agentMessages' scratch
@@ -35,6 +39,52 @@ type lineBufs struct {
 func (d *Decoder) readLineFields(r *jsontext.Reader, l *wireLine) bool {
 	if !r.Object() {
 		return false
+	}
+	// Codex writes the type first and the member its type carries
+	// second: asked for in that order, with the type's value compared
+	// with the vocabulary's, they take no key scan, no string read and
+	// no switch. Whatever follows, or comes in another order, the loop
+	// reads, with the same code for each key.
+	if r.KeyIs(`"type":`) {
+		switch c := r.StringByte(); {
+		case c == 'i' && r.StringIs(`"item.completed"`):
+			l.Type = TypeItemCompleted
+			if r.KeyIs(`"item":`) {
+				d.lineItem(r, l)
+			}
+		case c == 'i' && r.StringIs(`"item.started"`):
+			l.Type = TypeItemStarted
+			if r.KeyIs(`"item":`) {
+				d.lineItem(r, l)
+			}
+		case c == 't' && r.StringIs(`"turn.started"`):
+			l.Type = typeTurnStarted
+		case c == 't' && r.StringIs(`"thread.started"`):
+			l.Type = typeThreadStarted
+			if r.KeyIs(`"thread_id":`) {
+				d.names.field(r, &l.ThreadID)
+			}
+		case c == 't' && r.StringIs(`"turn.completed"`):
+			l.Type = typeTurnCompleted
+			if r.KeyIs(`"usage":`) {
+				d.lineUsage(r, l)
+			}
+		case c == 'e' && r.StringIs(`"error"`):
+			l.Type = TypeError
+			if r.KeyIs(`"message":`) {
+				d.lineMessage(r, l)
+			}
+		case c == 't' && r.StringIs(`"turn.failed"`):
+			l.Type = TypeTurnFailed
+			if r.KeyIs(`"error":`) {
+				d.readErrorMessage(r, &l.Error, &d.bufs.lineError)
+			}
+		default:
+			d.names.vocab(r, &l.Type)
+		}
+	}
+	if r.ObjectEnd() {
+		return !r.Failed()
 	}
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
@@ -45,43 +95,60 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *wireLine) bool {
 		case "session_id":
 			d.names.field(r, &l.SessionID)
 		case "message":
-			if r.Null() {
-				l.Message = nil
-				continue
-			}
-			s := r.String()
-			l.Message = &s
+			d.lineMessage(r, l)
 		case "usage":
-			if r.Null() {
-				l.Usage = nil
-				continue
-			}
-			if l.Usage == nil {
-				d.bufs.usage = Usage{}
-				l.Usage = &d.bufs.usage
-			}
-			l.Usage.DecodeFrom(r)
+			d.lineUsage(r, l)
 		case "error":
-			readErrorMessage(r, &l.Error)
+			d.readErrorMessage(r, &l.Error, &d.bufs.lineError)
 		case "item":
-			r.Peek()
-			off, depth := r.Offset(), r.Depth()
-			d.lit, l.itemOK, l.itemIDs, l.itemFirstID = wireItem{}, false, 0, ""
-			if r.Peek() == '{' {
-				d.readItem(r, l)
-				if !r.Failed() {
-					l.Item, l.itemOK = r.Since(off), true
-					continue
-				}
-			}
-			r.Rewind(off, depth)
-			l.itemIDs, l.itemFirstID = 0, ""
-			l.Item = r.Skip()
+			d.lineItem(r, l)
 		default:
 			r.Skip()
 		}
 	}
 	return !r.Failed()
+}
+
+// lineMessage reads the line's message.
+func (d *Decoder) lineMessage(r *jsontext.Reader, l *wireLine) {
+	if r.Null() {
+		l.Message = nil
+		return
+	}
+	d.bufs.message = d.al.string(r.Str())
+	l.Message = &d.bufs.message
+}
+
+// lineUsage reads the line's usage.
+func (d *Decoder) lineUsage(r *jsontext.Reader, l *wireLine) {
+	if r.Null() {
+		l.Usage = nil
+		return
+	}
+	if l.Usage == nil {
+		d.bufs.usage = Usage{}
+		l.Usage = &d.bufs.usage
+	}
+	codexwire.ReadUsage(r, (*codexwire.Usage)(l.Usage))
+}
+
+// lineItem reads the line's item into d.lit, or, when the one-pass
+// reader does not take it, only its text (item then decodes it with
+// encoding/json).
+func (d *Decoder) lineItem(r *jsontext.Reader, l *wireLine) {
+	r.Peek()
+	off, depth := r.Offset(), r.Depth()
+	d.lit, l.itemOK, l.itemIDs, l.itemFirstID = wireItem{}, false, 0, ""
+	if r.Peek() == '{' {
+		d.readItem(r, l)
+		if !r.Failed() {
+			l.Item, l.itemOK = r.Since(off), true
+			return
+		}
+	}
+	r.Rewind(off, depth)
+	l.itemIDs, l.itemFirstID = 0, ""
+	l.Item = r.Skip()
 }
 
 // keep readies the state of an item that stays open past its line. What
@@ -92,7 +159,7 @@ func (d *Decoder) readLineFields(r *jsontext.Reader, l *wireLine) bool {
 func (it *wireItem) keep() {
 	it.Changes = slices.Clone(it.Changes)
 	it.Command, it.Arguments, it.Query, it.Action, it.AgentsStates = nil, nil, nil, nil, nil
-	it.ExitCode, it.Result, it.Items, it.ReceiverThreadIDs = nil, nil, nil, nil
+	it.ExitCode, it.Result, it.Items, it.ReceiverThreadIDs, it.Error = nil, nil, nil, nil, nil
 }
 
 // readItem decodes an item object into d.lit. Raw fields point into the
@@ -102,21 +169,56 @@ func (it *wireItem) keep() {
 func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 	it, b, n := &d.lit, &d.bufs, &d.names
 	r.Object()
+	// Codex writes id, type and then the type's own members in an order
+	// of its own: asked for in that order, as readLineFields does.
+	if r.KeyIs(`"id":`) {
+		d.itemID(r, l)
+		if r.KeyIs(`"type":`) {
+			switch c := r.StringByte(); {
+			case c == 'a' && r.StringIs(`"agent_message"`):
+				it.Type = ItemAgentMessage
+				if r.KeyIs(`"text":`) {
+					d.text(r, &it.Text)
+				}
+			case c == 'c' && r.StringIs(`"command_execution"`):
+				it.Type = ItemCommandExecution
+				if r.KeyIs(`"command":`) {
+					it.Command = r.Skip()
+					if r.KeyIs(`"aggregated_output":`) {
+						d.text(r, &it.AggregatedOutput)
+						if r.KeyIs(`"exit_code":`) {
+							d.exitCode(r)
+							if r.KeyIs(`"status":`) {
+								d.status(r)
+							}
+						}
+					}
+				}
+			case c == 'r' && r.StringIs(`"reasoning"`):
+				it.Type = ItemReasoning
+				if r.KeyIs(`"text":`) {
+					d.text(r, &it.Text)
+				}
+			default:
+				n.vocab(r, &it.Type)
+			}
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "id":
-			n.field(r, &it.ID)
-			if l.itemIDs++; l.itemIDs == 1 {
-				l.itemFirstID = it.ID
-			}
+			d.itemID(r, l)
 		case "type":
 			n.vocab(r, &it.Type)
 		case "item_type":
 			n.vocab(r, &it.ItemType)
 		case "text":
-			r.StringField(&it.Text)
+			d.text(r, &it.Text)
 		case "aggregated_output":
-			r.StringField(&it.AggregatedOutput)
+			d.text(r, &it.AggregatedOutput)
 		case "status":
 			n.vocab(r, &it.Status)
 		case "server":
@@ -124,7 +226,7 @@ func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 		case "tool":
 			n.vocab(r, &it.Tool)
 		case "message":
-			r.StringField(&it.Message)
+			d.text(r, &it.Message)
 		case "sender_thread_id":
 			n.field(r, &it.SenderThreadID)
 		case "command":
@@ -140,16 +242,7 @@ func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 		case "prompt":
 			r.OptStringField(&it.Prompt)
 		case "exit_code":
-			if r.Null() {
-				it.ExitCode = nil
-				continue
-			}
-			v := r.Int()
-			if int64(int(v)) != v {
-				r.Fail()
-			}
-			b.exitCode = int(v)
-			it.ExitCode = &b.exitCode
+			d.exitCode(r)
 		case "changes":
 			readArray(r, &it.Changes, &b.changes, n.readChange)
 		case "items":
@@ -159,11 +252,48 @@ func (d *Decoder) readItem(r *jsontext.Reader, l *wireLine) {
 		case "result":
 			readResult(r, &it.Result, b)
 		case "error":
-			readErrorMessage(r, &it.Error)
+			d.readErrorMessage(r, &it.Error, &d.bufs.itemError)
 		default:
 			r.Skip()
 		}
 	}
+}
+
+// status reads the item's status, comparing it first with the ones
+// Codex writes.
+func (d *Decoder) status(r *jsontext.Reader) {
+	switch c := r.StringByte(); {
+	case c == 'c' && r.StringIs(`"completed"`):
+		d.lit.Status = StatusCompleted
+	case c == 'i' && r.StringIs(`"in_progress"`):
+		d.lit.Status = StatusInProgress
+	case c == 'f' && r.StringIs(`"failed"`):
+		d.lit.Status = StatusFailed
+	default:
+		d.names.vocab(r, &d.lit.Status)
+	}
+}
+
+// itemID reads an id member of the item, counting them in l.
+func (d *Decoder) itemID(r *jsontext.Reader, l *wireLine) {
+	d.names.field(r, &d.lit.ID)
+	if l.itemIDs++; l.itemIDs == 1 {
+		l.itemFirstID = d.lit.ID
+	}
+}
+
+// exitCode reads the item's exit_code into lineBufs.
+func (d *Decoder) exitCode(r *jsontext.Reader) {
+	if r.Null() {
+		d.lit.ExitCode = nil
+		return
+	}
+	v := r.Int()
+	if int64(int(v)) != v {
+		r.Fail()
+	}
+	d.bufs.exitCode = int(v)
+	d.lit.ExitCode = &d.bufs.exitCode
 }
 
 // vocab is StringField for the values of a closed vocabulary: a known
@@ -216,11 +346,13 @@ func (n *names) vocab(r *jsontext.Reader, s *string) {
 
 // names interns the short strings a stream repeats: item ids (on each
 // line of an item, and again each turn), thread ids, tool and server
-// names, paths. A Go string is immutable, so events may share one. In
-// BenchmarkDecodeLong this saves 1 allocation in 4. It is a cache of 256
-// sets of 2, the one used last first. The zero value is ready to use.
+// names, paths. A Go string is immutable, so events may share one. It is
+// a cache of 256 sets of 2, the one used last first; a string not in it
+// is copied into a slab (see alloc), which the cache keeps alive for at
+// most 512 strings. The zero value is ready to use.
 type names struct {
 	slot [512]string
+	text slab // what the strings are copied into
 }
 
 // maxName is the longest string names interns: longer ones are text,
@@ -248,8 +380,17 @@ func (n *names) intern(b []byte) string {
 	if string(b) == set[1] {
 		return set[1]
 	}
-	set[1], set[0] = set[0], string(b)
+	set[1], set[0] = set[0], n.text.string(b)
 	return set[0]
+}
+
+// text is StringField with the string in the decoder's slab (see alloc).
+func (d *Decoder) text(r *jsontext.Reader, s *string) {
+	if r.Peek() == 'n' {
+		r.Null()
+		return
+	}
+	*s = d.al.string(r.Str())
 }
 
 // field is StringField with the string interned.
@@ -344,7 +485,8 @@ func readResult(r *jsontext.Reader, res **mcpResult, b *lineBufs) {
 	}
 }
 
-func readErrorMessage(r *jsontext.Reader, e **errorMessage) {
+// readErrorMessage reads an error object into buf, pointed to by *e.
+func (d *Decoder) readErrorMessage(r *jsontext.Reader, e **errorMessage, buf *errorMessage) {
 	if *e != nil {
 		r.Fail()
 		return
@@ -352,42 +494,14 @@ func readErrorMessage(r *jsontext.Reader, e **errorMessage) {
 	if r.Null() || !r.Object() {
 		return
 	}
-	m := new(errorMessage)
+	m := buf
+	*m = errorMessage{}
 	*e = m
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		if string(key) == "message" {
-			r.StringField(&m.Message)
+			d.text(r, &m.Message)
 		} else {
 			r.Skip()
-		}
-	}
-}
-
-// DecodeFrom reads a usage object in one pass, as json.Unmarshal would
-// into u (codex-session's token counts are the same object).
-func (u *Usage) DecodeFrom(r *jsontext.Reader) {
-	if !r.Object() {
-		return
-	}
-	for key, ok := r.Key(); ok; key, ok = r.Key() {
-		var f *int64
-		switch string(key) {
-		case "input_tokens":
-			f = &u.InputTokens
-		case "cached_input_tokens":
-			f = &u.CachedInputTokens
-		case "cache_write_input_tokens":
-			f = &u.CacheWriteInputTokens
-		case "output_tokens":
-			f = &u.OutputTokens
-		case "reasoning_output_tokens":
-			f = &u.ReasoningOutputTokens
-		default:
-			r.Skip()
-			continue
-		}
-		if !r.Null() {
-			*f = r.Int()
 		}
 	}
 }

@@ -32,6 +32,23 @@ func lineSeeds(t testing.TB) [][]byte {
 		`{"type":"item.completed","item":{"id":"c","type":"collab_tool_call","receiver_thread_ids":["a",null],"prompt":null,"agents_states":{"a":{}}}}`,
 		`{"type":"item.completed","item":{"id":"c","receiver_thread_ids":[],"prompt":"p","prompt":null,"query":"q","action":{"type":"search"}}}`,
 		`{"type":"item.completed","item":{"id":null,"id":"w","type":"web_search"}}`,
+		// The producer's order (readLineFields and readItem ask for it
+		// first), then members again.
+		`{"type":"item.completed","item":{"id":"a","type":"command_execution","command":"ls","aggregated_output":"x","exit_code":0,"status":"completed","exit_code":null,"id":"b"}}`,
+		`{"type":"item.completed","item":{"id":"a","type":"command_execution","command":["ls"],"aggregated_output":null,"exit_code":2.0,"status":"failed"}}`,
+		`{"type":"item.completed","item":{"id":"a","type":"reasoning","text":"t","text":null,"type":"agent_message"},"item":null}`,
+		`{"type":"turn.completed","usage":{"input_tokens":1,"cached_input_tokens":2,"cache_write_input_tokens":3,"output_tokens":4,"reasoning_output_tokens":5,"input_tokens":null}}`,
+		`{"type":"turn.completed","usage":{"input_tokens":1,"cached_input_tokens":2,"output_tokens":4},"usage":{"output_tokens":7}}`,
+		`{"type":"thread.started","thread_id":"t","thread_id":null,"type":"turn.started"}`,
+		`{"type":"error","message":"a\"b","type":"x"}`,
+		`{"type":"turn.failed","error":{"message":"m"},"error":{"message":"n"}}`,
+		`{"type":"turn.started","x":1}`,
+		`{"type":"error"}`,
+		`{"type":"item.completed"}`,
+		`{"type":"item.started","item":{"id":"a","type":"reasoning"}}`,
+		`{"type":"item.completed","item":{"id":"a","type":"command_execution","command":"x","aggregated_output":"","exit_code":null,"status":"in_progress","status":"declined"}}`,
+		`{"type":"item.completed","item":{"id":"a","type":"command_execution","command":"x","aggregated_output":"","exit_code":null,"status":"weird"}}`,
+		`{"type":"item.completed" ,"item":{"id":"a","type":"agent_message" }}`,
 	)
 }
 

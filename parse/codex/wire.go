@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+
+	"github.com/agentstream/agentstream/internal/codexwire"
 )
 
 // The event types of codex exec --json: the wire vocabulary of this format,
@@ -73,14 +75,9 @@ type wireLine struct {
 }
 
 // Usage is turn.completed's usage: token counts, cumulative per thread.
-// Codex before 0.16x writes only the first, second and fourth.
-type Usage struct {
-	InputTokens           int64 `json:"input_tokens"`
-	CachedInputTokens     int64 `json:"cached_input_tokens"`
-	CacheWriteInputTokens int64 `json:"cache_write_input_tokens"`
-	OutputTokens          int64 `json:"output_tokens"`
-	ReasoningOutputTokens int64 `json:"reasoning_output_tokens"`
-}
+// Codex before 0.16x writes only the first, second and fourth. It is the
+// usage object codex-session's token counts share (codexwire.Usage).
+type Usage codexwire.Usage
 
 // errorMessage is turn.failed's error and mcp_tool_call's error.
 type errorMessage struct {

@@ -3,6 +3,7 @@ package codexsession
 import (
 	"bytes"
 
+	"github.com/agentstream/agentstream/internal/codexwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
@@ -241,7 +242,7 @@ func readUsagePtr(r *jsontext.Reader, u **usage) {
 	case r.Null():
 	default:
 		*u = new(usage)
-		(*u).DecodeFrom(r)
+		codexwire.ReadUsage(r, *u)
 	}
 }
 

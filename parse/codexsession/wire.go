@@ -3,7 +3,7 @@ package codexsession
 import (
 	"encoding/json"
 
-	"github.com/agentstream/agentstream/parse/codex"
+	"github.com/agentstream/agentstream/internal/codexwire"
 )
 
 // Line types of a Codex rollout file.
@@ -134,7 +134,7 @@ type tokenInfo struct {
 
 // usage is a token count object: Codex's TokenUsage, as codex exec
 // --json writes it in turn.completed.
-type usage = codex.Usage
+type usage = codexwire.Usage
 
 type taskError struct {
 	Message        string          `json:"message"`

@@ -1,0 +1,184 @@
+package jsontext
+
+import "testing"
+
+var keyIsSeeds = []string{
+	`{"type":"item.completed","item":{"id":"x","type":"agent_message","text":"hi"}}`,
+	`{"type" :1}`, `{ "type":1}`, `{"typ":1}`, `{"types":1}`, `{"Type":1}`, `{"ty\u0070e":1}`,
+	`{"a":1,"type":2}`, `{"a":1, "type":2}`, `{}`, `{"type"`, `{"type":`, `{"type"}`, `[1]`, `{"":1}`,
+}
+
+// checkKeyIs: at each member of the first object of data, KeyIs(k) for
+// each key k in the seeds takes the member exactly when Key returns k,
+// leaving the Reader where Key leaves it, and reads nothing otherwise.
+func checkKeyIs(t *testing.T, data []byte) {
+	t.Helper()
+	keys := []string{"type", "item", "id", "text", "typ", "types", "a", ""}
+	var r Reader
+	r.Reset(data)
+	if !r.Object() {
+		return
+	}
+	for range 8 {
+		for _, k := range keys {
+			before := r
+			got := r.KeyIs(`"` + k + `":`)
+			after := r
+			r = before
+			key, ok := r.Key()
+			want := ok && string(key) == k
+			switch {
+			case got && !want:
+				t.Fatalf("%q: KeyIs(%q) took a member Key reads as %q, %v", data, k, key, ok)
+			case got && (after.i != r.i || after.first != r.first || after.bad != r.bad || after.depth != r.depth):
+				t.Fatalf("%q: KeyIs(%q) left the Reader at %d, Key at %d", data, k, after.i, r.i)
+			case !got && (after.i != before.i || after.first != before.first || after.bad != before.bad):
+				t.Fatalf("%q: KeyIs(%q) said no but read on", data, k)
+			}
+			r = before
+		}
+		if _, ok := r.Key(); !ok {
+			return
+		}
+		r.Skip()
+	}
+}
+
+func TestKeyIs(t *testing.T) {
+	t.Parallel()
+	for _, s := range keyIsSeeds {
+		checkKeyIs(t, []byte(s))
+	}
+	// The producer's compact keys are taken.
+	var r Reader
+	r.Reset([]byte(`{"type":"x","item":{}}`))
+	if !r.Object() || !r.KeyIs(`"type":`) || r.String() != "x" || !r.KeyIs(`"item":`) {
+		t.Fatal("KeyIs did not take compact keys in order")
+	}
+}
+
+func FuzzKeyIs(f *testing.F) {
+	for _, s := range keyIsSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkKeyIs(t, data) })
+}
+
+// checkObjectEnd: ObjectEnd takes the closing brace exactly when Key
+// would end the object there without reading white space first, leaving
+// the Reader as Key does, and reads nothing otherwise.
+func checkObjectEnd(t *testing.T, data []byte) {
+	t.Helper()
+	var r Reader
+	r.Reset(data)
+	if !r.Object() {
+		return
+	}
+	for range 8 {
+		before := r
+		got := r.ObjectEnd()
+		after := r
+		r = before
+		_, ok := r.Key()
+		switch {
+		case got && (ok || after.i != r.i || after.depth != r.depth || after.first != r.first || after.bad != r.bad):
+			t.Fatalf("%q: ObjectEnd took what Key reads otherwise", data)
+		case !got && (after.i != before.i || after.depth != before.depth || after.first != before.first):
+			t.Fatalf("%q: ObjectEnd said no but read on", data)
+		case !got && !ok && !r.bad && before.i < len(data) && data[before.i] == '}':
+			t.Fatalf("%q: ObjectEnd left a closing brace at %d", data, before.i)
+		}
+		if !ok {
+			return
+		}
+		r.Skip()
+	}
+}
+
+// checkStringIs: StringIs(q) takes the next value exactly when it is a
+// string Str reads as q's text, written as q, and reads nothing
+// otherwise.
+func checkStringIs(t *testing.T, data []byte) {
+	t.Helper()
+	for _, q := range []string{`"item.completed"`, `"a"`, `""`} {
+		var r Reader
+		r.Reset(data)
+		got := r.StringIs(q)
+		end := r.i
+		r.Reset(data)
+		s := r.Str()
+		want := !r.bad && string(s) == q[1:len(q)-1] && string(data[:r.i]) == q
+		if got != want || got && end != r.i || !got && end != 0 {
+			t.Fatalf("StringIs(%s) on %q = %v (read to %d), want %v", q, data, got, end, want)
+		}
+	}
+}
+
+func TestObjectEndStringIs(t *testing.T) {
+	t.Parallel()
+	for _, s := range append(keyIsSeeds, `{"a":1 }`, `{ }`, `{"a":{}}`, `"item.completed",`, `"item.complete"`, `"a\u0041"`, `"a`, `""`) {
+		checkObjectEnd(t, []byte(s))
+		checkStringIs(t, []byte(s))
+	}
+}
+
+func FuzzObjectEndStringIs(f *testing.F) {
+	for _, s := range keyIsSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkObjectEnd(t, data)
+		checkStringIs(t, data)
+	})
+}
+
+func TestIsASCII(t *testing.T) {
+	t.Parallel()
+	for n := range 20 {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = 'a'
+		}
+		if !IsASCII(b) {
+			t.Fatalf("IsASCII(%q) = false", b)
+		}
+		for i := range b {
+			c := b[i]
+			b[i] = 0x80 + byte(i)
+			if IsASCII(b) {
+				t.Fatalf("IsASCII(%q) = true", b)
+			}
+			b[i] = c
+		}
+	}
+}
+
+func FuzzIsASCII(f *testing.F) {
+	f.Add([]byte("plain ascii line"))
+	f.Add([]byte("We’re"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want := true
+		for _, c := range b {
+			if c >= 0x80 {
+				want = false
+			}
+		}
+		if got := IsASCII(b); got != want {
+			t.Fatalf("IsASCII(%q) = %v", b, got)
+		}
+	})
+}
+
+func TestStringByte(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in   string
+		want byte
+	}{{`"ab"`, 'a'}, {`""`, '"'}, {`"`, 0}, {` "a"`, 0}, {`1`, 0}, {``, 0}} {
+		var r Reader
+		r.Reset([]byte(tt.in))
+		if got := r.StringByte(); got != tt.want || r.i != 0 {
+			t.Errorf("StringByte(%q) = %q, read to %d; want %q", tt.in, got, r.i, tt.want)
+		}
+	}
+}

@@ -1,0 +1,140 @@
+package codex
+
+import (
+	"strings"
+
+	"github.com/agentstream/agentstream/event"
+)
+
+// alloc hands out the decoder's events and the text they keep with few
+// allocations: the events of each frequent type come from batches of
+// batchLen, and short strings and raw JSON are copied into slabs shared by
+// the ones after them. Real Codex runs are a handful of short lines, each
+// of which makes an event or three, so an allocation per event and per
+// string was most of the cost of a line.
+//
+// Nothing is ever written twice: a struct is handed out once, and a slab's
+// bytes, once written, are never changed (a full slab is let go and a new
+// one started), so every event stays independent of the decoder and of the
+// others, as if each had been allocated alone. A batch or a slab lives as
+// long as any event made from it. The zero value is ready to use.
+type alloc struct {
+	starts  batch[event.SessionStart]
+	turns   batch[event.TurnStart]
+	ends    batch[turnEnd]
+	blocks  batch[textBlock]
+	calls   batch[event.ToolCall]
+	results batch[toolResult]
+	errors  batch[event.Error]
+	text    slab   // the strings
+	raw     []byte // the raw JSON slab
+}
+
+// turnEnd is a TurnEnd with room for its usage.
+type turnEnd struct {
+	end   event.TurnEnd
+	usage event.Usage
+}
+
+// textBlock is the three events of a whole text or thinking block.
+type textBlock struct {
+	start event.BlockStart
+	delta event.Delta
+	end   event.BlockEnd
+}
+
+// toolResult is a ToolResult with room for an exit code and one part.
+type toolResult struct {
+	ev   event.ToolResult
+	code int
+	part [1]event.Part
+}
+
+// batchLen is how many structs a batch holds, once the decoder is past
+// its first few events: the first batches hold 2, 4 and 8, so that a
+// decoder of a tiny input allocates little more than it uses.
+const batchLen = 16
+
+// batch hands out zeroed structs of type T, batchLen to an allocation.
+type batch[T any] struct {
+	b    []T
+	used int // structs of b handed out
+}
+
+// new returns a zeroed *T, handed out once. (An index, not b = b[1:]:
+// while the collector runs, writing the slice's pointer takes a write
+// barrier.)
+func (p *batch[T]) new() *T {
+	if p.used == len(p.b) {
+		p.b, p.used = make([]T, min(max(2*len(p.b), 2), batchLen)), 0
+	}
+	v := &p.b[p.used]
+	p.used++
+	return v
+}
+
+const (
+	// slabSize is the size of a slab (the first is firstSlab, and each
+	// next twice the last up to slabSize, as batches grow); strings and
+	// raw texts over maxSlabText get an allocation of their own, so that
+	// a full-sized slab holds at least 16 of them and a long text does not
+	// keep a slab's worth of others alive.
+	slabSize    = 4 << 10
+	firstSlab   = 512
+	maxSlabText = slabSize / 16
+)
+
+// string returns b as a string.
+func (a *alloc) string(b []byte) string { return a.text.string(b) }
+
+// slab copies short strings into a shared slab. The zero value is ready
+// to use.
+type slab struct{ b strings.Builder }
+
+// string returns b as a string.
+func (p *slab) string(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > maxSlabText {
+		return string(b)
+	}
+	if p.b.Cap()-p.b.Len() < len(b) {
+		// A new slab: the old one's bytes stay as they are, in the
+		// strings already handed out (Builder.Grow would copy them).
+		size := nextSlab(p.b.Cap())
+		p.b = strings.Builder{}
+		p.b.Grow(size)
+	}
+	start := p.b.Len()
+	p.b.Write(b)
+	return p.b.String()[start:]
+}
+
+// bytes returns a copy of the concatenation of parts, its capacity cut
+// at its length (an append to it cannot write into the slab).
+func (a *alloc) bytes(parts ...[]byte) []byte {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	if n > maxSlabText {
+		b := make([]byte, 0, n)
+		for _, p := range parts {
+			b = append(b, p...)
+		}
+		return b
+	}
+	if cap(a.raw)-len(a.raw) < n {
+		a.raw = make([]byte, 0, nextSlab(cap(a.raw)))
+	}
+	start := len(a.raw)
+	for _, p := range parts {
+		a.raw = append(a.raw, p...)
+	}
+	return a.raw[start:len(a.raw):len(a.raw)]
+}
+
+// nextSlab returns the size of the slab after one of size last (0 for
+// none).
+func nextSlab(last int) int { return min(max(2*last, firstSlab), slabSize) }
