@@ -31,7 +31,8 @@ type Encoder struct {
 	losses event.Losses    // what was warned about
 	turns  agentmeta.Turns // what of the turns is reported lost
 	buf    []byte
-	meta   []byte     // scratch for a meta_init or an error object built here
+	meta   []byte     // scratch for an error object or a chunk built here
+	args   []byte     // scratch for a tool call's arguments
 	tools  toolsCache // the JSON text of the last meta_init's tools
 	err    error
 
@@ -162,7 +163,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.warn("thinking signatures")
 		}
 		if e.open != nil && *e.open == k {
-			e.formatter("</" + blockTag(k.kind) + ">")
+			e.formatter(closeTag(k.kind))
 			e.open = nil
 		}
 	case *event.Citations:
@@ -395,8 +396,10 @@ func (e *Encoder) metaInit(agent string, ev *event.SessionStart) {
 		e.metaElement(wire.TagMetaInit, ev.Meta, true)
 		return
 	}
-	e.meta = appendMetaInit(e.meta[:0], agent, ev, &e.tools)
-	e.metaElement(wire.TagMetaInit, e.meta, false)
+	b := append(append(append(e.buf[:0], "data: <"...), wire.TagMetaInit...), ` data="`...)
+	b = appendMetaInit(b, agent, ev, &e.tools)
+	e.buf = append(append(append(b, `"></`...), wire.TagMetaInit...), ">\n\n"...)
+	e.write(e.buf)
 }
 
 // metaElement writes the meta_init or meta_final element tag with data as
@@ -413,11 +416,20 @@ func (e *Encoder) metaElement(tag string, data []byte, own bool) {
 	e.write(e.buf)
 }
 
-func blockTag(k event.BlockKind) string {
+// openTag and closeTag return the start and end tags of a block of kind
+// k: constants, not built for every block.
+func openTag(k event.BlockKind) string {
 	if k == event.Thinking {
-		return wire.TagThinking
+		return "<" + wire.TagThinking + ">"
 	}
-	return wire.TagText
+	return "<" + wire.TagText + ">"
+}
+
+func closeTag(k event.BlockKind) string {
+	if k == event.Thinking {
+		return "</" + wire.TagThinking + ">"
+	}
+	return "</" + wire.TagText + ">"
 }
 
 // openBlock makes k the block open in the XML, closing another one: XML
@@ -429,7 +441,7 @@ func (e *Encoder) openBlock(k blockKey) {
 	e.closeOpen()
 	open := k // k itself does not escape: no allocation per delta
 	e.open = &open
-	e.formatter("<" + blockTag(k.kind) + ">")
+	e.formatter(openTag(k.kind))
 }
 
 // closeOpen closes the block open in the XML before something that cannot
@@ -468,7 +480,7 @@ func (e *Encoder) closeOpen() {
 	if e.live.Has(*e.open) {
 		e.warn("interleaved blocks (a block is split where other content interrupts it)")
 	}
-	e.formatter("</" + blockTag(e.open.kind) + ">")
+	e.formatter(closeTag(e.open.kind))
 	e.open = nil
 }
 
@@ -539,8 +551,15 @@ func (e *Encoder) toolCall(agent string, ev *event.ToolCall) {
 		delete(e.calls, old)
 	}
 	e.calls[ev.ID] = agent
-	e.formatter(`<` + tag + ` id="` + htmlEscape(ev.ID) + `" name="` + htmlEscape(ev.Name) +
-		`" arguments="` + htmlEscape(string(pyJSON(inputJSON(ev.Input)))) + `"></` + tag + `>`)
+	e.args = appendReformat(e.args[:0], inputJSON(ev.Input), ", ", ": ") // pyJSON
+	b := append(append(append(e.meta[:0], '<'), tag...), ` id="`...)
+	b = appendHTML(b, ev.ID)
+	b = append(b, `" name="`...)
+	b = appendHTML(b, ev.Name)
+	b = append(b, `" arguments="`...)
+	b = appendHTML(b, e.args)
+	e.meta = append(append(append(b, `"></`...), tag...), '>')
+	e.formatterBytes(e.meta)
 }
 
 // inputJSON is the tool input, {} when there is none (where the producer
@@ -562,49 +581,116 @@ func (e *Encoder) toolResult(ev *event.ToolResult) {
 	if len(ev.Structured) > 0 {
 		e.warn("structured tool results")
 	}
-	var texts []string
 	var images []event.Part
 	for _, p := range ev.Content {
 		if p.Type == "image" {
 			images = append(images, p)
-		} else {
-			texts = append(texts, p.Text)
 		}
 	}
-	text := strings.Join(texts, "\n")
 	if ev.Server {
 		if len(images) > 0 {
 			e.warn("images in server tool results")
 		}
 		tag := wire.TagServerToolResult
-		e.formatter(`<` + tag + ` id="` + htmlEscape(ev.ID) + `" name="` + htmlEscape(ev.Name) + `"><![CDATA[` +
-			cdata(text) + `]]></` + tag + `>`)
+		b := append(e.meta[:0], `<`+tag+` id="`...)
+		b = appendHTML(b, ev.ID)
+		b = append(b, `" name="`...)
+		b = appendHTML(b, ev.Name)
+		b = append(b, `"><![CDATA[`...)
+		b = appendResultText(b, ev.Content)
+		e.meta = append(b, `]]></`+tag+`>`...)
+		e.formatterBytes(e.meta)
 		return
 	}
-	if strings.Contains(text, `\n`) {
+	// The text is the text parts joined with LF, which neither check
+	// below can see across: each part is checked on its own.
+	var literalLF, cr bool
+	for _, p := range ev.Content {
+		if p.Type != "image" {
+			literalLF = literalLF || strings.Contains(p.Text, `\n`)
+			cr = cr || strings.Contains(p.Text, "\r")
+		}
+	}
+	if literalLF {
 		e.warn(`a literal \n in tool result text (XML reads it as a newline)`)
 	}
-	if strings.Contains(text, "\r") {
+	if cr {
 		e.warn("carriage returns in tool result text (XML writes them as newlines)")
 	}
 	tag := wire.TagToolResult
-	var sb strings.Builder
-	sb.WriteString(`<` + tag + ` id="` + htmlEscape(ev.ID) + `" name="` + htmlEscape(ev.Name) + `">`)
+	b := append(e.meta[:0], `<`+tag+` id="`...)
+	b = appendHTML(b, ev.ID)
+	b = append(b, `" name="`...)
+	b = appendHTML(b, ev.Name)
+	b = append(b, `">`...)
 	if len(images) == 0 {
-		sb.WriteString("<![CDATA[" + cdata(text) + "]]>")
+		b = append(b, "<![CDATA["...)
+		b = appendResultText(b, ev.Content)
+		b = append(b, "]]>"...)
 	} else {
-		sb.WriteString("<" + wire.TagResultText + "><![CDATA[" + cdata(text) + "]]></" + wire.TagResultText + ">")
+		b = append(b, "<"+wire.TagResultText+"><![CDATA["...)
+		b = appendResultText(b, ev.Content)
+		b = append(b, "]]></"+wire.TagResultText+">"...)
 		for _, img := range images {
-			sb.WriteString(`<` + wire.TagResultImage + ` src="` + htmlEscape(img.Source) + `" media_type="` +
-				htmlEscape(img.MediaType) + `" />`)
+			b = append(b, `<`+wire.TagResultImage+` src="`...)
+			b = appendHTML(b, img.Source)
+			b = append(b, `" media_type="`...)
+			b = appendHTML(b, img.MediaType)
+			b = append(b, `" />`...)
 		}
 	}
-	sb.WriteString("</" + tag + ">")
+	e.meta = append(b, "</"+tag+">"...)
 	// agent.py escapes tool results on its own: CR and CRLF to LF, then LF
 	// to \n, backslashes left alone.
-	s := strings.ReplaceAll(sb.String(), "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
-	e.message([]byte(strings.ReplaceAll(s, "\n", `\n`)))
+	b = append(e.buf[:0], "data: "...)
+	b = appendResultLines(b, e.meta)
+	e.buf = append(b, "\n\n"...)
+	e.write(e.buf)
+}
+
+// appendResultText appends the text parts of content (not the images),
+// joined with LF, as CDATA holds them (cdata).
+func appendResultText(b []byte, content []event.Part) []byte {
+	first := true
+	for _, p := range content {
+		if p.Type == "image" {
+			continue
+		}
+		if !first {
+			b = append(b, '\n')
+		}
+		first = false
+		b = appendCDATA(b, p.Text)
+	}
+	return b
+}
+
+// appendCDATA appends cdata(s).
+func appendCDATA(b []byte, s string) []byte {
+	for {
+		i := strings.Index(s, "]]>")
+		if i < 0 {
+			return append(b, s...)
+		}
+		b = append(append(b, s[:i]...), "]]]]><![CDATA[>"...)
+		s = s[i+3:]
+	}
+}
+
+// appendResultLines appends s with CRLF and CR made LF, then LF written
+// as \n, in one pass: the producer's escaping of a tool result.
+func appendResultLines(b, s []byte) []byte {
+	for {
+		i := bytes.IndexAny(s, "\r\n")
+		if i < 0 {
+			return append(b, s...)
+		}
+		b = append(append(b, s[:i]...), '\\', 'n')
+		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			i++
+		}
+		s = s[i+1:]
+	}
 }
 
 func (e *Encoder) errorEvent(ev *event.Error) {
@@ -690,12 +776,22 @@ func compactLines(raw []byte) []byte {
 // LF as \n. agentstream also writes CR as \r, where the producer writes a
 // raw CR that breaks the SSE framing.
 func (e *Encoder) formatter(s string) {
-	b := append(e.buf[:0], "data: "...)
+	e.buf = append(appendFormatted(append(e.buf[:0], "data: "...), s), "\n\n"...)
+	e.write(e.buf)
+}
+
+// formatterBytes is formatter of a chunk built in a buffer.
+func (e *Encoder) formatterBytes(s []byte) {
+	e.buf = append(appendFormatted(append(e.buf[:0], "data: "...), s), "\n\n"...)
+	e.write(e.buf)
+}
+
+// appendFormatted appends s escaped as formatter writes it.
+func appendFormatted[T string | []byte](b []byte, s T) []byte {
 	for {
 		i := indexFormatter(s)
 		if i < 0 {
-			b = append(b, s...)
-			break
+			return append(b, s...)
 		}
 		b = append(b, s[:i]...)
 		switch s[i] {
@@ -708,8 +804,6 @@ func (e *Encoder) formatter(s string) {
 		}
 		s = s[i+1:]
 	}
-	e.buf = append(b, "\n\n"...)
-	e.write(e.buf)
 }
 
 // agentLayer writes a chunk agent.py puts on the queue itself: unescaped.

@@ -7,26 +7,28 @@ import (
 	"github.com/agentstream/agentstream/event"
 )
 
-// appendMetaInit appends the meta_init payload metaInit builds from ev's
-// fields (not the producer's own), as marshal writes it, without
-// reflection: one run's meta_init is written for every run of a log of
-// many tiny runs. tools is a cache of the last tools list written.
+// appendMetaInit appends the data attribute of the meta_init element
+// metaInit builds from ev's fields (not the producer's own): the payload
+// as marshal writes it, HTML-escaped as appendASCIIData would, written in
+// one pass without reflection: one run's meta_init is written for every
+// run of a log of many tiny runs. tools is a cache of the last tools list
+// written.
 func appendMetaInit(b []byte, agent string, ev *event.SessionStart, tools *toolsCache) []byte {
-	b = append(b, `{"format": "xml", "user_query": `...)
-	b = appendPyQuoted(b, ev.Prompt)
-	b = append(b, `, "agent_uuid": `...)
-	b = appendPyQuoted(b, agent)
-	b = append(b, `, "parent_agent_uuid": `...)
+	b = append(b, `{&quot;format&quot;: &quot;xml&quot;, &quot;user_query&quot;: `...)
+	b = appendPyQuotedHTML(b, ev.Prompt)
+	b = append(b, `, &quot;agent_uuid&quot;: `...)
+	b = appendPyQuotedHTML(b, agent)
+	b = append(b, `, &quot;parent_agent_uuid&quot;: `...)
 	if ev.ParentAgent != "" {
-		b = appendPyQuoted(b, ev.ParentAgent)
+		b = appendPyQuotedHTML(b, ev.ParentAgent)
 	} else {
 		b = append(b, "null"...)
 	}
-	b = append(b, `, "model": `...)
-	b = appendPyQuoted(b, ev.Model)
+	b = append(b, `, &quot;model&quot;: `...)
+	b = appendPyQuotedHTML(b, ev.Model)
 	b = appendPyField(b, "session_id", ev.SessionID)
 	if len(ev.Tools) > 0 {
-		b = append(b, `, "tools": `...)
+		b = append(b, `, &quot;tools&quot;: `...)
 		b = append(b, tools.json(ev.Tools)...)
 	}
 	b = appendPyField(b, "cwd", ev.Cwd)
@@ -36,18 +38,18 @@ func appendMetaInit(b []byte, agent string, ev *event.SessionStart, tools *tools
 	return append(b, '}')
 }
 
-// appendPyField appends `, "key": value` when value is not empty
-// (omitempty). key needs no escaping.
+// appendPyField appends `, "key": value`, HTML-escaped, when value is not
+// empty (omitempty). key needs no escaping.
 func appendPyField(b []byte, key, value string) []byte {
 	if value == "" {
 		return b
 	}
-	b = append(append(append(b, `, "`...), key...), `": `...)
-	return appendPyQuoted(b, value)
+	b = append(append(append(b, `, &quot;`...), key...), `&quot;: `...)
+	return appendPyQuotedHTML(b, value)
 }
 
-// toolsCache keeps the JSON text of the last tools list written: the
-// runs of one log mostly carry the same list.
+// toolsCache keeps the text of the last tools list written, HTML-escaped:
+// the runs of one log mostly carry the same list.
 type toolsCache struct {
 	list []string
 	text []byte
@@ -63,7 +65,7 @@ func (c *toolsCache) json(tools []string) []byte {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
-		b = appendPyQuoted(b, t)
+		b = appendPyQuotedHTML(b, t)
 	}
 	c.text = append(b, ']')
 	return c.text
@@ -133,4 +135,62 @@ func appendPyQuoted(out []byte, s string) []byte {
 		start = i
 	}
 	return append(append(out, s[start:]...), '"')
+}
+
+// pyPlainHTML marks the bytes appendPyQuotedHTML writes as they are:
+// those of pyPlain but what htmlEscape escapes.
+var pyPlainHTML = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = pyPlain[c] && htmlSpecial[c] == 0
+	}
+	return t
+}()
+
+// appendPyQuotedHTML appends htmlEscape of what appendPyQuoted writes
+// for s, in one pass: appendPyQuoted's output is ASCII, so only its
+// quotes and s's & < > ' change.
+func appendPyQuotedHTML(out []byte, s string) []byte {
+	out = append(out, "&quot;"...)
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if pyPlainHTML[c] {
+			i++
+			continue
+		}
+		out = append(out, s[start:i]...)
+		switch c {
+		case '"':
+			out = append(out, `\&quot;`...)
+		case '\\':
+			out = append(out, '\\', '\\')
+		case '\n':
+			out = append(out, '\\', 'n')
+		case '\r':
+			out = append(out, '\\', 'r')
+		case '\t':
+			out = append(out, '\\', 't')
+		case '\b':
+			out = append(out, '\\', 'b')
+		case '\f':
+			out = append(out, '\\', 'f')
+		case '&', '<', '>', '\'':
+			out = append(out, htmlEntity(c)...)
+		default:
+			if c < utf8.RuneSelf {
+				out = appendU(out, rune(c))
+				i++
+				start = i
+				continue
+			}
+			r, n := utf8.DecodeRuneInString(s[i:])
+			out = appendU(out, r)
+			i += n
+			start = i
+			continue
+		}
+		i++
+		start = i
+	}
+	return append(append(out, s[start:]...), "&quot;"...)
 }

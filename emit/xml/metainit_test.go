@@ -15,7 +15,7 @@ import (
 
 // refMetaInit is the meta_init payload built with encoding/json and
 // rewritten by marshal, as the encoder wrote it before appendMetaInit:
-// what appendMetaInit must write byte for byte.
+// appendASCIIData of it is what appendMetaInit must write byte for byte.
 func refMetaInit(agent string, ev *event.SessionStart) []byte {
 	m := struct {
 		// The producer writes these five whether empty or not, where
@@ -59,7 +59,8 @@ var pyStrings = []string{
 func checkMetaInit(t *testing.T, agent string, ev *event.SessionStart, tools *toolsCache) {
 	t.Helper()
 	got := appendMetaInit([]byte("x"), agent, ev, tools)
-	if diff := cmp.Diff("x"+string(refMetaInit(agent, ev)), string(got)); diff != "" {
+	want := appendASCIIData([]byte("x"), refMetaInit(agent, ev))
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Fatalf("appendMetaInit(%q, %+v) (-encoding/json +append):\n%s", agent, ev, diff)
 	}
 }
