@@ -36,7 +36,8 @@ type Encoder struct {
 	tools  toolsCache // the JSON text of the last meta_init's tools
 	err    error
 
-	open    *blockKey              // the block open in the XML
+	open    *blockKey // the block open in the XML (&openKey) or nil
+	openKey blockKey
 	live    *openset.Set[blockKey] // blocks open in the source
 	started bool                   // an agent scope has been written or implied
 	cur     string                 // the current agent scope
@@ -116,7 +117,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 			// A run of its own (a log of many runs): the agents of the
 			// runs before are over, and a log of more runs than maxOpen
 			// is not too many agents at once.
-			e.seen = openset.New[string](maxOpen)
+			for a := range e.seen.All() {
+				e.seen.Remove(a) // a new set for every run cost a map per run
+			}
 			e.dropHeld()
 			clear(e.parent)
 			clear(e.ended)
@@ -439,8 +442,8 @@ func (e *Encoder) openBlock(k blockKey) {
 		return
 	}
 	e.closeOpen()
-	open := k // k itself does not escape: no allocation per delta
-	e.open = &open
+	e.openKey = k // open points here: no allocation per block
+	e.open = &e.openKey
 	e.formatter(openTag(k.kind))
 }
 
