@@ -61,6 +61,7 @@ type Encoder struct {
 	// scope (see hold): XML can put them in the agent's scope only once
 	// the scope returns to it, at its result for the subagent's call.
 	parent    map[string]string // each agent's parent scope
+	children  map[string]int    // how many agents of parent have each as their parent
 	ended     map[string]bool   // subagents whose scope was returned to a parent
 	held      map[string][]event.Event
 	heldBytes int
@@ -138,6 +139,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			}
 			e.dropHeld()
 			clear(e.parent)
+			clear(e.children)
 			clear(e.ended)
 		}
 		e.metaInit(agent, ev)
@@ -381,6 +383,11 @@ func heldSize(ev event.Event) int {
 // isAncestor reports whether agent is a parent, or a parent's parent, of
 // scope.
 func (e *Encoder) isAncestor(agent, scope string) bool {
+	if e.children[agent] == 0 {
+		// No agent's parent: the walk up from scope cannot meet it
+		// (it took up to maxOpen steps for each event of a new agent).
+		return false
+	}
 	for range len(e.parent) + 1 {
 		p, ok := e.parent[scope]
 		if !ok {
@@ -404,13 +411,23 @@ func (e *Encoder) metaInit(agent string, ev *event.SessionStart) {
 			if e.parent == nil {
 				e.parent = map[string]string{}
 			}
+			if e.children == nil {
+				e.children = map[string]int{}
+			}
 			if len(e.parent) >= maxOpen {
 				// As seen forgets the oldest agents: the relations of a
 				// run of very many subagents are let go of, all at once.
 				clear(e.parent)
+				clear(e.children)
 				clear(e.ended)
 			}
+			if old, ok := e.parent[agent]; ok {
+				if e.children[old]--; e.children[old] == 0 {
+					delete(e.children, old)
+				}
+			}
 			e.parent[agent] = p
+			e.children[p]++
 		}
 	}
 	e.started, e.cur = true, agent
