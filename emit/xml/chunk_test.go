@@ -110,3 +110,47 @@ func FuzzChunks(f *testing.F) {
 		checkChunks(t, a, b, c, mask&1 != 0, mask&2 != 0)
 	})
 }
+
+// refAppendPyString is appendPyString as it was, through json.Unmarshal.
+func refAppendPyString(out, tok []byte) []byte {
+	var s string
+	if json.Unmarshal(tok, &s) != nil {
+		return append(out, tok...)
+	}
+	return appendPyQuoted(out, s)
+}
+
+var pyStringTokens = []string{
+	`""`, `"plain"`, `"a\nb\t\"q\" \\ \/"`, `"\u00e9\u6d4b\ud83e\udd8a"`, `"\ud800 lone"`, `"\udc00"`, "\"raw é 测\"",
+	"\"bad \xff\"", `"\x"`, `"\u12"`, `"ctl` + "\x01" + `"`, `"<&>'"`, `"\u0000\u001f\u007f"`,
+}
+
+func checkPyString(t *testing.T, tok []byte) {
+	t.Helper()
+	if len(tok) < 2 || tok[0] != '"' || tok[len(tok)-1] != '"' {
+		return // appendPyString is given string tokens only (stringEnd)
+	}
+	got := appendPyString([]byte("x"), tok)
+	want := refAppendPyString([]byte("x"), tok)
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Fatalf("appendPyString(%q) (-json.Unmarshal +jsontext):\n%s", tok, diff)
+	}
+}
+
+func TestAppendPyString(t *testing.T) {
+	t.Parallel()
+	for _, s := range pyStringTokens {
+		checkPyString(t, []byte(s))
+	}
+}
+
+func FuzzAppendPyString(f *testing.F) {
+	for _, s := range pyStringTokens {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkPyString(t, b)
+		tok, _ := json.Marshal(string(b))
+		checkPyString(t, tok)
+	})
+}

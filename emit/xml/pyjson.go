@@ -83,6 +83,14 @@ func appendPyString(out, tok []byte) []byte {
 	if plain {
 		return append(out, tok...)
 	}
+	// jsontext reads the token as json.Unmarshal would, in a fraction of
+	// its instructions (a tool input's long strings are full of escapes);
+	// what it declines goes to encoding/json.
+	var r jsontext.Reader
+	r.Reset(tok)
+	if b := r.Str(); !r.Failed() && r.End() {
+		return appendPyQuoted(out, string(b))
+	}
 	var s string
 	if json.Unmarshal(tok, &s) != nil {
 		return append(out, tok...)
