@@ -232,8 +232,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.errorBlock(e.meta)
 		}
 	case *event.RunEnd:
-		data, own := metaFinal(ev)
-		e.metaElement(wire.TagMetaFinal, data, own)
+		e.metaFinal(ev)
 	case *event.Notice:
 		if ev.Kind == event.NoticeAbandoned {
 			if !e.dropped {
@@ -440,6 +439,20 @@ func (e *Encoder) metaInit(agent string, ev *event.SessionStart) {
 	b = appendMetaInit(b, agent, ev, &e.tools)
 	e.buf = append(append(append(b, `"></`...), wire.TagMetaInit...), ">\n\n"...)
 	e.write(e.buf)
+}
+
+// metaFinal writes the meta_final element of ev.
+func (e *Encoder) metaFinal(ev *event.RunEnd) {
+	if ev.MetaKind != wire.MetaKind || len(ev.Meta) == 0 {
+		b := append(append(append(e.buf[:0], "data: <"...), wire.TagMetaFinal...), ` data="`...)
+		if b, ok := appendMetaFinal(b, ev); ok {
+			e.buf = append(append(append(b, `"></`...), wire.TagMetaFinal...), ">\n\n"...)
+			e.write(e.buf)
+			return
+		}
+	}
+	data, own := metaFinal(ev)
+	e.metaElement(wire.TagMetaFinal, data, own)
 }
 
 // metaElement writes the meta_init or meta_final element tag with data as

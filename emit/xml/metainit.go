@@ -1,7 +1,9 @@
 package xml
 
 import (
+	"math"
 	"slices"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
@@ -193,4 +195,85 @@ func appendPyQuotedHTML(out []byte, s string) []byte {
 		start = i
 	}
 	return append(append(out, s[start:]...), "&quot;"...)
+}
+
+// appendMetaFinal appends the data attribute of the meta_final element
+// built from ev's fields (metaFinal's, when the event is not the
+// producer's own): the payload as marshal writes it, HTML-escaped as
+// appendASCIIData would, in one pass: a run's final answer (Result) went
+// through encoding/json, pyJSON's reading back and rewriting, and the
+// HTML escaping, four passes over the longest string of the run. It
+// reports false, having appended nothing, for a cost encoding/json cannot
+// write (NaN, infinities): metaFinal's path writes what marshal does then.
+func appendMetaFinal(b []byte, ev *event.RunEnd) ([]byte, bool) {
+	if c := ev.CostUSD; c != nil && (math.IsNaN(*c) || math.IsInf(*c, 0)) {
+		return b, false
+	}
+	b = append(b, `{&quot;conversation_history&quot;: [], &quot;stop_reason&quot;: `...)
+	if ev.StopReason != "" {
+		b = appendPyQuotedHTML(b, ev.StopReason)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `, &quot;total_steps&quot;: `...)
+	b = strconv.AppendInt(b, int64(ev.Turns), 10)
+	b = append(b, `, &quot;generated_files&quot;: null, &quot;cost&quot;: null`...)
+	if u := ev.Usage; u != nil {
+		b = append(b, `, &quot;cumulative_usage&quot;: {&quot;input_tokens&quot;: `...)
+		b = strconv.AppendInt(b, u.InputTokens, 10)
+		b = append(b, `, &quot;output_tokens&quot;: `...)
+		b = strconv.AppendInt(b, u.OutputTokens, 10)
+		b = appendPyInt(b, "cache_read_input_tokens", u.CacheReadTokens)
+		b = appendPyInt(b, "cache_creation_input_tokens", u.CacheWriteTokens)
+		b = appendPyInt(b, "reasoning_output_tokens", u.ReasoningTokens)
+		b = appendPyField(b, "service_tier", u.ServiceTier)
+		b = append(b, '}')
+	}
+	if c := ev.CostUSD; c != nil {
+		b = append(b, `, &quot;total_cost_usd&quot;: `...)
+		b = appendJSONFloat(b, *c)
+	}
+	b = appendPyInt(b, "duration_ms", ev.DurationMS)
+	if ev.IsError {
+		b = append(b, `, &quot;is_error&quot;: true`...)
+	}
+	if len(ev.Errors) > 0 {
+		b = append(b, `, &quot;errors&quot;: [`...)
+		for i, s := range ev.Errors {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendPyQuotedHTML(b, s)
+		}
+		b = append(b, ']')
+	}
+	b = appendPyField(b, "result", ev.Result)
+	return append(b, '}'), true
+}
+
+// appendPyInt appends `, "key": n`, HTML-escaped, when n is not 0
+// (omitempty). key needs no escaping.
+func appendPyInt(b []byte, key string, n int64) []byte {
+	if n == 0 {
+		return b
+	}
+	b = append(append(append(b, `, &quot;`...), key...), `&quot;: `...)
+	return strconv.AppendInt(b, n, 10)
+}
+
+// appendJSONFloat appends f as encoding/json writes a float64 (finite).
+func appendJSONFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// Clean up e-09 to e-9, as encoding/json does.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }
