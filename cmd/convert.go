@@ -101,7 +101,12 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 		cut = cut || errors.Is(err, event.ErrTruncated)
 		return rep.problem(err)
 	}
-	o.in.flush = w.Flush
+	o.in.flush = func() error {
+		if err := convert.FlushEncoder(enc); err != nil {
+			return err
+		}
+		return w.Flush()
+	}
 	err = eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
 		err := convert.Pipe(in.decoder(), enc, &convert.PipeOptions{Problem: problem})
 		read = read || in.count.n > 0
@@ -121,7 +126,7 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 			}
 		}
 	}
-	if ferr := w.Flush(); ferr != nil && err == nil {
+	if ferr := o.in.flush(); ferr != nil && err == nil {
 		err = failure(ferr)
 	}
 	if err != nil {

@@ -146,3 +146,6 @@ func (g *guard) Close() error {
 // Cut ends a cut input's output (event.Cutter): the encoder's own Cut, if
 // it has one. What a cut leaves unanswered is the cut's, not reported.
 func (g *guard) Cut() error { return event.End(g.enc, true) }
+
+// Flush passes Flush on to the encoder guarded (FlushEncoder).
+func (g *guard) Flush() error { return FlushEncoder(g.enc) }

@@ -1,6 +1,10 @@
 package convert
 
-import "io"
+import (
+	"io"
+
+	"github.com/agentstream/agentstream/event"
+)
 
 // FlushOnIdle returns r wrapped so that flush is called before each read
 // from r. A decoder reads from its input only once it has used up what it
@@ -28,4 +32,16 @@ func (i *idleReader) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	return i.r.Read(p)
+}
+
+// FlushEncoder writes out what enc holds back, when it holds something
+// back between events (it has a Flush method: the xml encoder holds the
+// open block's deltas so that a block its source abandons can be
+// dropped). A command calls it in the flush it gives FlushOnIdle, before
+// flushing its own buffer.
+func FlushEncoder(enc event.Encoder) error {
+	if f, ok := enc.(interface{ Flush() error }); ok {
+		return f.Flush()
+	}
+	return nil
 }

@@ -10,8 +10,9 @@ import (
 // PipeOptions configure Pipe. The zero value (or nil) is valid: no flush,
 // and Pipe stops at the first problem in the input.
 type PipeOptions struct {
-	// Flush is called after each event is encoded, so that output keeps
-	// pace with input (a bufio.Writer's Flush, say). Callers that read
+	// Flush is called after each event is encoded (and FlushEncoder),
+	// so that output keeps pace with input (a bufio.Writer's Flush,
+	// say). Callers that read
 	// through FlushOnIdle leave it nil: their output is flushed when the
 	// input has nothing more buffered, which keeps the same pace with far
 	// fewer writes.
@@ -50,6 +51,10 @@ func Pipe(dec event.Decoder, enc event.Encoder, o *PipeOptions) error {
 			return err
 		}
 		if o.Flush != nil {
+			// What the encoder holds back goes too (FlushEncoder).
+			if err := FlushEncoder(enc); err != nil {
+				return err
+			}
 			if err := o.Flush(); err != nil {
 				return err
 			}

@@ -332,7 +332,11 @@ func (s *Server) convert(ctx context.Context, w io.Writer, flush func() error, f
 	rc := recording.Reader(ctx, p, fx.timing)
 	defer rc.Close()
 	bw := bufio.NewWriterSize(w, 64<<10)
+	var enc event.Encoder
 	flushAll := func() error {
+		if err := convert.FlushEncoder(enc); err != nil {
+			return err
+		}
 		if err := bw.Flush(); err != nil {
 			return err
 		}
@@ -343,7 +347,7 @@ func (s *Server) convert(ctx context.Context, w io.Writer, flush func() error, f
 	dec := &countingDecoder{dec: fx.from.NewDecoder(bufio.NewReaderSize(convert.FlushOnIdle(rc, flushAll), 64<<10), &do)}
 	eo := s.o.Encode
 	eo.Framing, eo.Warn = fx.framing, s.warn
-	enc := fx.to.NewEncoder(bw, &eo)
+	enc = fx.to.NewEncoder(bw, &eo)
 	cut := false // the recording was cut off
 	err := convert.Pipe(dec, enc, &convert.PipeOptions{Problem: func(err error) bool {
 		cut = cut || errors.Is(err, event.ErrTruncated)

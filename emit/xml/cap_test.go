@@ -26,9 +26,18 @@ func TestCapOpen(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if e.live.Len() > maxOpen || e.seen.Len() > maxOpen || len(e.calls) > maxOpen || e.callIDs.Len() > maxOpen {
-			t.Fatalf("after %d agents: %d blocks, %d agents, %d and %d calls kept, more than %d",
-				i+1, e.live.Len(), e.seen.Len(), len(e.calls), e.callIDs.Len(), maxOpen)
+		if e.live.Len() > maxOpen || e.seen.Len() > maxOpen || len(e.calls) > maxOpen || e.callIDs.Len() > maxOpen ||
+			len(e.parent) > maxOpen || len(e.children) > maxOpen {
+			t.Fatalf("after %d agents: %d blocks, %d agents, %d and %d calls, %d parents and %d with children kept, more than %d",
+				i+1, e.live.Len(), e.seen.Len(), len(e.calls), e.callIDs.Len(), len(e.parent), len(e.children), maxOpen)
+		}
+		// Every parent named is counted, and nothing else.
+		n := 0
+		for _, c := range e.children {
+			n += c
+		}
+		if n != len(e.parent) {
+			t.Fatalf("after %d agents: %d agents counted as children, %d with a parent", i+1, n, len(e.parent))
 		}
 	}
 	if e.live.Len() != maxOpen || e.seen.Len() != maxOpen || len(e.calls) != maxOpen {

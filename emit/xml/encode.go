@@ -31,11 +31,13 @@ type Encoder struct {
 	losses event.Losses    // what was warned about
 	turns  agentmeta.Turns // what of the turns is reported lost
 	buf    []byte
-	meta   []byte     // scratch for a meta_init or an error object built here
+	meta   []byte     // scratch for an error object or a chunk built here
+	args   []byte     // scratch for a tool call's arguments
 	tools  toolsCache // the JSON text of the last meta_init's tools
 	err    error
 
-	open    *blockKey              // the block open in the XML
+	open    *blockKey // the block open in the XML (&openKey) or nil
+	openKey blockKey
 	live    *openset.Set[blockKey] // blocks open in the source
 	started bool                   // an agent scope has been written or implied
 	cur     string                 // the current agent scope
@@ -44,14 +46,30 @@ type Encoder struct {
 	callIDs *openset.Set[string]   // the tool calls kept, oldest first
 	failed  bool                   // the producer's error line was written: no [DONE]
 
+	// The messages of the open text or thinking block, from its start
+	// tag, not yet written: a block the source abandons (a retried
+	// message, event.NoticeAbandoned) is dropped while none of it has
+	// left. They are written before anything else is, at Flush (the
+	// command flushes when it is about to wait for input, so a live
+	// stream loses no time), or past maxPendBytes.
+	pend    []byte
+	holding bool // the open block's messages go to pend
+	pendOK  bool // what the event being encoded writes is of the block held
+	dropped bool // cut dropped the block the abandoned notice gave up (for Encode)
+
 	// An agent's events that came while one of its subagents had the
 	// scope (see hold): XML can put them in the agent's scope only once
 	// the scope returns to it, at its result for the subagent's call.
 	parent    map[string]string // each agent's parent scope
+	children  map[string]int    // how many agents of parent have each as their parent
 	ended     map[string]bool   // subagents whose scope was returned to a parent
 	held      map[string][]event.Event
 	heldBytes int
 }
+
+// maxPendBytes caps the bytes of an open block held in pend: past it
+// they are written (and the block can no longer be dropped).
+const maxPendBytes = 64 << 10
 
 // maxHeldBytes caps the events held for agents whose subagent has the
 // scope: beyond it they are dropped and reported.
@@ -101,11 +119,12 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if agent == "" {
 		agent = e.cfg.Agent
 	}
+	e.pendOK = e.pendFor(agent, ev)
 	if e.hold(agent, ev) {
 		return e.err
 	}
 	if interrupts(ev) {
-		e.cut(agent)
+		e.cut(agent, ev)
 	}
 	e.turns.Report(ev, e.warn)
 	switch ev := ev.(type) {
@@ -115,9 +134,12 @@ func (e *Encoder) Encode(ev event.Event) error {
 			// A run of its own (a log of many runs): the agents of the
 			// runs before are over, and a log of more runs than maxOpen
 			// is not too many agents at once.
-			e.seen = openset.New[string](maxOpen)
+			for a := range e.seen.All() {
+				e.seen.Remove(a) // a new set for every run cost a map per run
+			}
 			e.dropHeld()
 			clear(e.parent)
+			clear(e.children)
 			clear(e.ended)
 		}
 		e.metaInit(agent, ev)
@@ -162,7 +184,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.warn("thinking signatures")
 		}
 		if e.open != nil && *e.open == k {
-			e.formatter("</" + blockTag(k.kind) + ">")
+			e.formatter(closeTag(k.kind))
 			e.open = nil
 		}
 	case *event.Citations:
@@ -210,13 +232,16 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.errorBlock(e.meta)
 		}
 	case *event.RunEnd:
-		data, own := metaFinal(ev)
-		e.metaElement(wire.TagMetaFinal, data, own)
+		e.metaFinal(ev)
 	case *event.Notice:
 		if ev.Kind == event.NoticeAbandoned {
-			// The format has no way to say a streamed block was given up:
-			// what of it was written reads back as content.
-			e.warn("abandoned partial messages (what was streamed of them reads back as content)")
+			if !e.dropped {
+				// The format has no way to say a streamed block was
+				// given up: what of it was written (sent on by Flush
+				// before the source gave it up) reads back as content.
+				e.warn("abandoned partial messages (what was streamed of them reads back as content)")
+			}
+			e.dropped = false
 		} else {
 			e.warn("notices (" + ev.Kind + ")")
 		}
@@ -357,6 +382,11 @@ func heldSize(ev event.Event) int {
 // isAncestor reports whether agent is a parent, or a parent's parent, of
 // scope.
 func (e *Encoder) isAncestor(agent, scope string) bool {
+	if e.children[agent] == 0 {
+		// No agent's parent: the walk up from scope cannot meet it
+		// (it took up to maxOpen steps for each event of a new agent).
+		return false
+	}
 	for range len(e.parent) + 1 {
 		p, ok := e.parent[scope]
 		if !ok {
@@ -380,13 +410,23 @@ func (e *Encoder) metaInit(agent string, ev *event.SessionStart) {
 			if e.parent == nil {
 				e.parent = map[string]string{}
 			}
+			if e.children == nil {
+				e.children = map[string]int{}
+			}
 			if len(e.parent) >= maxOpen {
 				// As seen forgets the oldest agents: the relations of a
 				// run of very many subagents are let go of, all at once.
 				clear(e.parent)
+				clear(e.children)
 				clear(e.ended)
 			}
+			if old, ok := e.parent[agent]; ok {
+				if e.children[old]--; e.children[old] == 0 {
+					delete(e.children, old)
+				}
+			}
 			e.parent[agent] = p
+			e.children[p]++
 		}
 	}
 	e.started, e.cur = true, agent
@@ -395,8 +435,24 @@ func (e *Encoder) metaInit(agent string, ev *event.SessionStart) {
 		e.metaElement(wire.TagMetaInit, ev.Meta, true)
 		return
 	}
-	e.meta = appendMetaInit(e.meta[:0], agent, ev, &e.tools)
-	e.metaElement(wire.TagMetaInit, e.meta, false)
+	b := append(append(append(e.buf[:0], "data: <"...), wire.TagMetaInit...), ` data="`...)
+	b = appendMetaInit(b, agent, ev, &e.tools)
+	e.buf = append(append(append(b, `"></`...), wire.TagMetaInit...), ">\n\n"...)
+	e.write(e.buf)
+}
+
+// metaFinal writes the meta_final element of ev.
+func (e *Encoder) metaFinal(ev *event.RunEnd) {
+	if ev.MetaKind != wire.MetaKind || len(ev.Meta) == 0 {
+		b := append(append(append(e.buf[:0], "data: <"...), wire.TagMetaFinal...), ` data="`...)
+		if b, ok := appendMetaFinal(b, ev); ok {
+			e.buf = append(append(append(b, `"></`...), wire.TagMetaFinal...), ">\n\n"...)
+			e.write(e.buf)
+			return
+		}
+	}
+	data, own := metaFinal(ev)
+	e.metaElement(wire.TagMetaFinal, data, own)
 }
 
 // metaElement writes the meta_init or meta_final element tag with data as
@@ -413,11 +469,20 @@ func (e *Encoder) metaElement(tag string, data []byte, own bool) {
 	e.write(e.buf)
 }
 
-func blockTag(k event.BlockKind) string {
+// openTag and closeTag return the start and end tags of a block of kind
+// k: constants, not built for every block.
+func openTag(k event.BlockKind) string {
 	if k == event.Thinking {
-		return wire.TagThinking
+		return "<" + wire.TagThinking + ">"
 	}
-	return wire.TagText
+	return "<" + wire.TagText + ">"
+}
+
+func closeTag(k event.BlockKind) string {
+	if k == event.Thinking {
+		return "</" + wire.TagThinking + ">"
+	}
+	return "</" + wire.TagText + ">"
 }
 
 // openBlock makes k the block open in the XML, closing another one: XML
@@ -427,9 +492,10 @@ func (e *Encoder) openBlock(k blockKey) {
 		return
 	}
 	e.closeOpen()
-	open := k // k itself does not escape: no allocation per delta
-	e.open = &open
-	e.formatter("<" + blockTag(k.kind) + ">")
+	e.openKey = k // open points here: no allocation per block
+	e.open = &e.openKey
+	e.holding, e.pendOK = true, true
+	e.formatter(openTag(k.kind))
 }
 
 // closeOpen closes the block open in the XML before something that cannot
@@ -449,14 +515,23 @@ func interrupts(ev event.Event) bool {
 // cut ends the agent's open blocks where an error or an abandon cut them
 // short: the element is closed (the next block is a new one) and they are
 // no longer open.
-func (e *Encoder) cut(agent string) {
+func (e *Encoder) cut(agent string, ev event.Event) {
 	if e.open != nil && e.open.agent == agent {
 		e.live.Remove(*e.open)
-		e.closeOpen()
+		if n, ok := ev.(*event.Notice); ok && n.Kind == event.NoticeAbandoned && e.holding {
+			// Given up before any of it was written: dropped, as
+			// assemble and the claude target drop it.
+			e.pend, e.holding, e.open, e.dropped = e.pend[:0], false, nil, true
+			e.warn("abandoned partial messages (dropped)")
+		} else {
+			e.writePend()
+			e.closeOpen()
+		}
 	}
 	for k := range e.live.All() {
 		if k.agent == agent {
 			e.live.Remove(k)
+			e.dropped = false // a block of its that was written, split
 		}
 	}
 }
@@ -468,7 +543,7 @@ func (e *Encoder) closeOpen() {
 	if e.live.Has(*e.open) {
 		e.warn("interleaved blocks (a block is split where other content interrupts it)")
 	}
-	e.formatter("</" + blockTag(e.open.kind) + ">")
+	e.formatter(closeTag(e.open.kind))
 	e.open = nil
 }
 
@@ -539,8 +614,15 @@ func (e *Encoder) toolCall(agent string, ev *event.ToolCall) {
 		delete(e.calls, old)
 	}
 	e.calls[ev.ID] = agent
-	e.formatter(`<` + tag + ` id="` + htmlEscape(ev.ID) + `" name="` + htmlEscape(ev.Name) +
-		`" arguments="` + htmlEscape(string(pyJSON(inputJSON(ev.Input)))) + `"></` + tag + `>`)
+	e.args = appendReformat(e.args[:0], inputJSON(ev.Input), ", ", ": ") // pyJSON
+	b := append(append(append(e.meta[:0], '<'), tag...), ` id="`...)
+	b = appendHTML(b, ev.ID)
+	b = append(b, `" name="`...)
+	b = appendHTML(b, ev.Name)
+	b = append(b, `" arguments="`...)
+	b = appendHTML(b, e.args)
+	e.meta = append(append(append(b, `"></`...), tag...), '>')
+	e.formatterBytes(e.meta)
 }
 
 // inputJSON is the tool input, {} when there is none (where the producer
@@ -562,49 +644,116 @@ func (e *Encoder) toolResult(ev *event.ToolResult) {
 	if len(ev.Structured) > 0 {
 		e.warn("structured tool results")
 	}
-	var texts []string
 	var images []event.Part
 	for _, p := range ev.Content {
 		if p.Type == "image" {
 			images = append(images, p)
-		} else {
-			texts = append(texts, p.Text)
 		}
 	}
-	text := strings.Join(texts, "\n")
 	if ev.Server {
 		if len(images) > 0 {
 			e.warn("images in server tool results")
 		}
 		tag := wire.TagServerToolResult
-		e.formatter(`<` + tag + ` id="` + htmlEscape(ev.ID) + `" name="` + htmlEscape(ev.Name) + `"><![CDATA[` +
-			cdata(text) + `]]></` + tag + `>`)
+		b := append(e.meta[:0], `<`+tag+` id="`...)
+		b = appendHTML(b, ev.ID)
+		b = append(b, `" name="`...)
+		b = appendHTML(b, ev.Name)
+		b = append(b, `"><![CDATA[`...)
+		b = appendResultText(b, ev.Content)
+		e.meta = append(b, `]]></`+tag+`>`...)
+		e.formatterBytes(e.meta)
 		return
 	}
-	if strings.Contains(text, `\n`) {
+	// The text is the text parts joined with LF, which neither check
+	// below can see across: each part is checked on its own.
+	var literalLF, cr bool
+	for _, p := range ev.Content {
+		if p.Type != "image" {
+			literalLF = literalLF || strings.Contains(p.Text, `\n`)
+			cr = cr || strings.Contains(p.Text, "\r")
+		}
+	}
+	if literalLF {
 		e.warn(`a literal \n in tool result text (XML reads it as a newline)`)
 	}
-	if strings.Contains(text, "\r") {
+	if cr {
 		e.warn("carriage returns in tool result text (XML writes them as newlines)")
 	}
 	tag := wire.TagToolResult
-	var sb strings.Builder
-	sb.WriteString(`<` + tag + ` id="` + htmlEscape(ev.ID) + `" name="` + htmlEscape(ev.Name) + `">`)
+	b := append(e.meta[:0], `<`+tag+` id="`...)
+	b = appendHTML(b, ev.ID)
+	b = append(b, `" name="`...)
+	b = appendHTML(b, ev.Name)
+	b = append(b, `">`...)
 	if len(images) == 0 {
-		sb.WriteString("<![CDATA[" + cdata(text) + "]]>")
+		b = append(b, "<![CDATA["...)
+		b = appendResultText(b, ev.Content)
+		b = append(b, "]]>"...)
 	} else {
-		sb.WriteString("<" + wire.TagResultText + "><![CDATA[" + cdata(text) + "]]></" + wire.TagResultText + ">")
+		b = append(b, "<"+wire.TagResultText+"><![CDATA["...)
+		b = appendResultText(b, ev.Content)
+		b = append(b, "]]></"+wire.TagResultText+">"...)
 		for _, img := range images {
-			sb.WriteString(`<` + wire.TagResultImage + ` src="` + htmlEscape(img.Source) + `" media_type="` +
-				htmlEscape(img.MediaType) + `" />`)
+			b = append(b, `<`+wire.TagResultImage+` src="`...)
+			b = appendHTML(b, img.Source)
+			b = append(b, `" media_type="`...)
+			b = appendHTML(b, img.MediaType)
+			b = append(b, `" />`...)
 		}
 	}
-	sb.WriteString("</" + tag + ">")
+	e.meta = append(b, "</"+tag+">"...)
 	// agent.py escapes tool results on its own: CR and CRLF to LF, then LF
 	// to \n, backslashes left alone.
-	s := strings.ReplaceAll(sb.String(), "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
-	e.message([]byte(strings.ReplaceAll(s, "\n", `\n`)))
+	b = append(e.buf[:0], "data: "...)
+	b = appendResultLines(b, e.meta)
+	e.buf = append(b, "\n\n"...)
+	e.write(e.buf)
+}
+
+// appendResultText appends the text parts of content (not the images),
+// joined with LF, as CDATA holds them (cdata).
+func appendResultText(b []byte, content []event.Part) []byte {
+	first := true
+	for _, p := range content {
+		if p.Type == "image" {
+			continue
+		}
+		if !first {
+			b = append(b, '\n')
+		}
+		first = false
+		b = appendCDATA(b, p.Text)
+	}
+	return b
+}
+
+// appendCDATA appends cdata(s).
+func appendCDATA(b []byte, s string) []byte {
+	for {
+		i := strings.Index(s, "]]>")
+		if i < 0 {
+			return append(b, s...)
+		}
+		b = append(append(b, s[:i]...), "]]]]><![CDATA[>"...)
+		s = s[i+3:]
+	}
+}
+
+// appendResultLines appends s with CRLF and CR made LF, then LF written
+// as \n, in one pass: the producer's escaping of a tool result.
+func appendResultLines(b, s []byte) []byte {
+	for {
+		i := bytes.IndexAny(s, "\r\n")
+		if i < 0 {
+			return append(b, s...)
+		}
+		b = append(append(b, s[:i]...), '\\', 'n')
+		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			i++
+		}
+		s = s[i+1:]
+	}
 }
 
 func (e *Encoder) errorEvent(ev *event.Error) {
@@ -690,12 +839,22 @@ func compactLines(raw []byte) []byte {
 // LF as \n. agentstream also writes CR as \r, where the producer writes a
 // raw CR that breaks the SSE framing.
 func (e *Encoder) formatter(s string) {
-	b := append(e.buf[:0], "data: "...)
+	e.buf = append(appendFormatted(append(e.buf[:0], "data: "...), s), "\n\n"...)
+	e.write(e.buf)
+}
+
+// formatterBytes is formatter of a chunk built in a buffer.
+func (e *Encoder) formatterBytes(s []byte) {
+	e.buf = append(appendFormatted(append(e.buf[:0], "data: "...), s), "\n\n"...)
+	e.write(e.buf)
+}
+
+// appendFormatted appends s escaped as formatter writes it.
+func appendFormatted[T string | []byte](b []byte, s T) []byte {
 	for {
 		i := indexFormatter(s)
 		if i < 0 {
-			b = append(b, s...)
-			break
+			return append(b, s...)
 		}
 		b = append(b, s[:i]...)
 		switch s[i] {
@@ -708,8 +867,6 @@ func (e *Encoder) formatter(s string) {
 		}
 		s = s[i+1:]
 	}
-	e.buf = append(b, "\n\n"...)
-	e.write(e.buf)
 }
 
 // agentLayer writes a chunk agent.py puts on the queue itself: unescaped.
@@ -731,7 +888,16 @@ func (e *Encoder) write(msg []byte) {
 	if e.err != nil {
 		return
 	}
-	_, e.err = e.w.Write(msg)
+	if e.holding && e.pendOK {
+		e.pend = append(e.pend, msg...)
+		if len(e.pend) > maxPendBytes {
+			e.writePend()
+		}
+		return
+	}
+	if e.writePend(); e.err == nil { // what is held goes first
+		_, e.err = e.w.Write(msg)
+	}
 }
 
 // Close ends the stream with "data: [DONE]". When a block is still open
@@ -740,7 +906,7 @@ func (e *Encoder) write(msg []byte) {
 // Cut ends a stream whose input was cut off: what is open stays open,
 // no [DONE] (event.Cutter).
 func (e *Encoder) Cut() error {
-	if e.err != nil {
+	if e.writePend(); e.err != nil {
 		return e.err
 	}
 	e.dropHeld()
@@ -748,7 +914,7 @@ func (e *Encoder) Cut() error {
 }
 
 func (e *Encoder) Close() error {
-	if e.err != nil {
+	if e.writePend(); e.err != nil {
 		return e.err
 	}
 	e.dropHeld()
@@ -760,5 +926,39 @@ func (e *Encoder) Close() error {
 	if !e.failed {
 		e.message([]byte("[DONE]"))
 	}
+	return e.err
+}
+
+// pendFor reports whether ev, an event of agent, leaves the held messages
+// of the open block held: a delta of that block, or the notice that its
+// agent's message was abandoned (which drops them).
+func (e *Encoder) pendFor(agent string, ev event.Event) bool {
+	switch ev := ev.(type) {
+	case *event.Delta:
+		return e.open != nil && *e.open == blockKey{agent, ev.Kind}
+	case *event.Notice:
+		return ev.Kind == event.NoticeAbandoned && e.open != nil && e.open.agent == agent
+	}
+	return false
+}
+
+// writePend writes the held messages of the open block: from now on its
+// messages are written as they come.
+func (e *Encoder) writePend() {
+	if !e.holding {
+		return
+	}
+	e.holding = false
+	if e.err == nil && len(e.pend) > 0 {
+		_, e.err = e.w.Write(e.pend)
+	}
+	e.pend = e.pend[:0]
+}
+
+// Flush writes what the encoder holds back of the open block (see pend).
+// The command calls it whenever it is about to wait for more input, so a
+// live stream sees each delta as soon as it arrived.
+func (e *Encoder) Flush() error {
+	e.writePend()
 	return e.err
 }

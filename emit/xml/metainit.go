@@ -1,32 +1,36 @@
 package xml
 
 import (
+	"math"
 	"slices"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
 )
 
-// appendMetaInit appends the meta_init payload metaInit builds from ev's
-// fields (not the producer's own), as marshal writes it, without
-// reflection: one run's meta_init is written for every run of a log of
-// many tiny runs. tools is a cache of the last tools list written.
+// appendMetaInit appends the data attribute of the meta_init element
+// metaInit builds from ev's fields (not the producer's own): the payload
+// as marshal writes it, HTML-escaped as appendASCIIData would, written in
+// one pass without reflection: one run's meta_init is written for every
+// run of a log of many tiny runs. tools is a cache of the last tools list
+// written.
 func appendMetaInit(b []byte, agent string, ev *event.SessionStart, tools *toolsCache) []byte {
-	b = append(b, `{"format": "xml", "user_query": `...)
-	b = appendPyQuoted(b, ev.Prompt)
-	b = append(b, `, "agent_uuid": `...)
-	b = appendPyQuoted(b, agent)
-	b = append(b, `, "parent_agent_uuid": `...)
+	b = append(b, `{&quot;format&quot;: &quot;xml&quot;, &quot;user_query&quot;: `...)
+	b = appendPyQuotedHTML(b, ev.Prompt)
+	b = append(b, `, &quot;agent_uuid&quot;: `...)
+	b = appendPyQuotedHTML(b, agent)
+	b = append(b, `, &quot;parent_agent_uuid&quot;: `...)
 	if ev.ParentAgent != "" {
-		b = appendPyQuoted(b, ev.ParentAgent)
+		b = appendPyQuotedHTML(b, ev.ParentAgent)
 	} else {
 		b = append(b, "null"...)
 	}
-	b = append(b, `, "model": `...)
-	b = appendPyQuoted(b, ev.Model)
+	b = append(b, `, &quot;model&quot;: `...)
+	b = appendPyQuotedHTML(b, ev.Model)
 	b = appendPyField(b, "session_id", ev.SessionID)
 	if len(ev.Tools) > 0 {
-		b = append(b, `, "tools": `...)
+		b = append(b, `, &quot;tools&quot;: `...)
 		b = append(b, tools.json(ev.Tools)...)
 	}
 	b = appendPyField(b, "cwd", ev.Cwd)
@@ -36,18 +40,18 @@ func appendMetaInit(b []byte, agent string, ev *event.SessionStart, tools *tools
 	return append(b, '}')
 }
 
-// appendPyField appends `, "key": value` when value is not empty
-// (omitempty). key needs no escaping.
+// appendPyField appends `, "key": value`, HTML-escaped, when value is not
+// empty (omitempty). key needs no escaping.
 func appendPyField(b []byte, key, value string) []byte {
 	if value == "" {
 		return b
 	}
-	b = append(append(append(b, `, "`...), key...), `": `...)
-	return appendPyQuoted(b, value)
+	b = append(append(append(b, `, &quot;`...), key...), `&quot;: `...)
+	return appendPyQuotedHTML(b, value)
 }
 
-// toolsCache keeps the JSON text of the last tools list written: the
-// runs of one log mostly carry the same list.
+// toolsCache keeps the text of the last tools list written, HTML-escaped:
+// the runs of one log mostly carry the same list.
 type toolsCache struct {
 	list []string
 	text []byte
@@ -63,7 +67,7 @@ func (c *toolsCache) json(tools []string) []byte {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
-		b = appendPyQuoted(b, t)
+		b = appendPyQuotedHTML(b, t)
 	}
 	c.text = append(b, ']')
 	return c.text
@@ -133,4 +137,143 @@ func appendPyQuoted(out []byte, s string) []byte {
 		start = i
 	}
 	return append(append(out, s[start:]...), '"')
+}
+
+// pyPlainHTML marks the bytes appendPyQuotedHTML writes as they are:
+// those of pyPlain but what htmlEscape escapes.
+var pyPlainHTML = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = pyPlain[c] && htmlSpecial[c] == 0
+	}
+	return t
+}()
+
+// appendPyQuotedHTML appends htmlEscape of what appendPyQuoted writes
+// for s, in one pass: appendPyQuoted's output is ASCII, so only its
+// quotes and s's & < > ' change.
+func appendPyQuotedHTML(out []byte, s string) []byte {
+	out = append(out, "&quot;"...)
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if pyPlainHTML[c] {
+			i++
+			continue
+		}
+		out = append(out, s[start:i]...)
+		switch c {
+		case '"':
+			out = append(out, `\&quot;`...)
+		case '\\':
+			out = append(out, '\\', '\\')
+		case '\n':
+			out = append(out, '\\', 'n')
+		case '\r':
+			out = append(out, '\\', 'r')
+		case '\t':
+			out = append(out, '\\', 't')
+		case '\b':
+			out = append(out, '\\', 'b')
+		case '\f':
+			out = append(out, '\\', 'f')
+		case '&', '<', '>', '\'':
+			out = append(out, htmlEntity(c)...)
+		default:
+			if c < utf8.RuneSelf {
+				out = appendU(out, rune(c))
+				i++
+				start = i
+				continue
+			}
+			r, n := utf8.DecodeRuneInString(s[i:])
+			out = appendU(out, r)
+			i += n
+			start = i
+			continue
+		}
+		i++
+		start = i
+	}
+	return append(append(out, s[start:]...), "&quot;"...)
+}
+
+// appendMetaFinal appends the data attribute of the meta_final element
+// built from ev's fields (metaFinal's, when the event is not the
+// producer's own): the payload as marshal writes it, HTML-escaped as
+// appendASCIIData would, in one pass: a run's final answer (Result) went
+// through encoding/json, pyJSON's reading back and rewriting, and the
+// HTML escaping, four passes over the longest string of the run. It
+// reports false, having appended nothing, for a cost encoding/json cannot
+// write (NaN, infinities): metaFinal's path writes what marshal does then.
+func appendMetaFinal(b []byte, ev *event.RunEnd) ([]byte, bool) {
+	if c := ev.CostUSD; c != nil && (math.IsNaN(*c) || math.IsInf(*c, 0)) {
+		return b, false
+	}
+	b = append(b, `{&quot;conversation_history&quot;: [], &quot;stop_reason&quot;: `...)
+	if ev.StopReason != "" {
+		b = appendPyQuotedHTML(b, ev.StopReason)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `, &quot;total_steps&quot;: `...)
+	b = strconv.AppendInt(b, int64(ev.Turns), 10)
+	b = append(b, `, &quot;generated_files&quot;: null, &quot;cost&quot;: null`...)
+	if u := ev.Usage; u != nil {
+		b = append(b, `, &quot;cumulative_usage&quot;: {&quot;input_tokens&quot;: `...)
+		b = strconv.AppendInt(b, u.InputTokens, 10)
+		b = append(b, `, &quot;output_tokens&quot;: `...)
+		b = strconv.AppendInt(b, u.OutputTokens, 10)
+		b = appendPyInt(b, "cache_read_input_tokens", u.CacheReadTokens)
+		b = appendPyInt(b, "cache_creation_input_tokens", u.CacheWriteTokens)
+		b = appendPyInt(b, "reasoning_output_tokens", u.ReasoningTokens)
+		b = appendPyField(b, "service_tier", u.ServiceTier)
+		b = append(b, '}')
+	}
+	if c := ev.CostUSD; c != nil {
+		b = append(b, `, &quot;total_cost_usd&quot;: `...)
+		b = appendJSONFloat(b, *c)
+	}
+	b = appendPyInt(b, "duration_ms", ev.DurationMS)
+	if ev.IsError {
+		b = append(b, `, &quot;is_error&quot;: true`...)
+	}
+	if len(ev.Errors) > 0 {
+		b = append(b, `, &quot;errors&quot;: [`...)
+		for i, s := range ev.Errors {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendPyQuotedHTML(b, s)
+		}
+		b = append(b, ']')
+	}
+	b = appendPyField(b, "result", ev.Result)
+	return append(b, '}'), true
+}
+
+// appendPyInt appends `, "key": n`, HTML-escaped, when n is not 0
+// (omitempty). key needs no escaping.
+func appendPyInt(b []byte, key string, n int64) []byte {
+	if n == 0 {
+		return b
+	}
+	b = append(append(append(b, `, &quot;`...), key...), `&quot;: `...)
+	return strconv.AppendInt(b, n, 10)
+}
+
+// appendJSONFloat appends f as encoding/json writes a float64 (finite).
+func appendJSONFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// Clean up e-09 to e-9, as encoding/json does.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }

@@ -3,6 +3,7 @@ package xml
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -15,7 +16,7 @@ import (
 
 // refMetaInit is the meta_init payload built with encoding/json and
 // rewritten by marshal, as the encoder wrote it before appendMetaInit:
-// what appendMetaInit must write byte for byte.
+// appendASCIIData of it is what appendMetaInit must write byte for byte.
 func refMetaInit(agent string, ev *event.SessionStart) []byte {
 	m := struct {
 		// The producer writes these five whether empty or not, where
@@ -59,7 +60,8 @@ var pyStrings = []string{
 func checkMetaInit(t *testing.T, agent string, ev *event.SessionStart, tools *toolsCache) {
 	t.Helper()
 	got := appendMetaInit([]byte("x"), agent, ev, tools)
-	if diff := cmp.Diff("x"+string(refMetaInit(agent, ev)), string(got)); diff != "" {
+	want := appendASCIIData([]byte("x"), refMetaInit(agent, ev))
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Fatalf("appendMetaInit(%q, %+v) (-encoding/json +append):\n%s", agent, ev, diff)
 	}
 }
@@ -152,4 +154,70 @@ func FuzzErrorBlock(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(checkErrorBlock)
+}
+
+// checkMetaFinal checks appendMetaFinal against metaFinal's payload
+// (encoding/json and pyJSON) made ASCII and HTML-escaped.
+func checkMetaFinal(t *testing.T, ev *event.RunEnd) {
+	t.Helper()
+	data, own := metaFinal(ev)
+	if own {
+		t.Fatalf("metaFinal(%+v) is the producer's own", ev)
+	}
+	want := appendASCIIData([]byte("x"), data)
+	got, ok := appendMetaFinal([]byte("x"), ev)
+	if !ok {
+		if c := ev.CostUSD; c == nil || !math.IsNaN(*c) && !math.IsInf(*c, 0) {
+			t.Fatalf("appendMetaFinal(%+v) declined", ev)
+		}
+		return
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Fatalf("appendMetaFinal(%+v) (-encoding/json +append):\n%s", ev, diff)
+	}
+}
+
+var metaFinalCosts = []float64{0, 0.00066, 1, 1.5, 12345.678, 1e-7, 1e21, 1e20, -2.5e-9, 123456789e-15, math.MaxFloat64, math.SmallestNonzeroFloat64, math.NaN(), math.Inf(1)}
+
+func TestAppendMetaFinal(t *testing.T) {
+	t.Parallel()
+	for i, s := range pyStrings {
+		o := pyStrings[(i+1)%len(pyStrings)]
+		c := metaFinalCosts[i%len(metaFinalCosts)]
+		for _, ev := range []*event.RunEnd{
+			{},
+			{StopReason: s, Result: o},
+			{
+				StopReason: s, Turns: i, DurationMS: int64(i) * 1000, CostUSD: &c, IsError: true, Errors: []string{s, o}, Result: s,
+				Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, CacheReadTokens: 3, CacheWriteTokens: 4, ReasoningTokens: 5, ServiceTier: o},
+			},
+			{Usage: &event.Usage{}, Errors: []string{}},
+			{Usage: &event.Usage{ServiceTier: s}, CostUSD: &c},
+			{Turns: -1, DurationMS: -5, Errors: []string{""}},
+		} {
+			checkMetaFinal(t, ev)
+		}
+	}
+	for _, c := range metaFinalCosts {
+		checkMetaFinal(t, &event.RunEnd{CostUSD: &c})
+	}
+}
+
+func FuzzAppendMetaFinal(f *testing.F) {
+	for i, s := range pyStrings {
+		f.Add(s, pyStrings[(i+1)%len(pyStrings)], metaFinalCosts[i%len(metaFinalCosts)], int64(i), uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, a, b string, cost float64, n int64, mask uint8) {
+		ev := &event.RunEnd{StopReason: a, Result: b, Turns: int(n % 1000), DurationMS: n}
+		if mask&1 != 0 {
+			ev.CostUSD = &cost
+		}
+		if mask&2 != 0 {
+			ev.Usage = &event.Usage{InputTokens: n, OutputTokens: n / 2, CacheReadTokens: n % 7, ServiceTier: b}
+		}
+		if mask&4 != 0 {
+			ev.IsError, ev.Errors = true, []string{b, a}
+		}
+		checkMetaFinal(t, ev)
+	})
 }

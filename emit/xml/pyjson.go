@@ -26,11 +26,15 @@ func compactASCII(raw []byte) []byte {
 }
 
 func reformat(raw []byte, comma, colon string) []byte {
+	return appendReformat(make([]byte, 0, len(raw)+len(raw)/8), raw, comma, colon)
+}
+
+// appendReformat appends reformat(raw, comma, colon) to out.
+func appendReformat(out, raw []byte, comma, colon string) []byte {
 	if !validJSON(raw) {
 		s, _ := json.Marshal(string(raw))
 		raw = s
 	}
-	out := make([]byte, 0, len(raw)+len(raw)/8)
 	for i := 0; i < len(raw); {
 		c := raw[i]
 		switch c {
@@ -78,6 +82,14 @@ func appendPyString(out, tok []byte) []byte {
 	}
 	if plain {
 		return append(out, tok...)
+	}
+	// jsontext reads the token as json.Unmarshal would, in a fraction of
+	// its instructions (a tool input's long strings are full of escapes);
+	// what it declines goes to encoding/json.
+	var r jsontext.Reader
+	r.Reset(tok)
+	if b := r.Str(); !r.Failed() && r.End() {
+		return appendPyQuoted(out, string(b))
 	}
 	var s string
 	if json.Unmarshal(tok, &s) != nil {
@@ -218,6 +230,18 @@ func htmlEscape(s string) string {
 	return b.String()
 }
 
+// appendHTML appends htmlEscape(s).
+func appendHTML[T string | []byte](b []byte, s T) []byte {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; htmlSpecial[c] == 1 {
+			b = append(append(b, s[start:i]...), htmlEntity(c)...)
+			start = i + 1
+		}
+	}
+	return append(b, s[start:]...)
+}
+
 // htmlEntity returns what htmlEscape writes for c, one of the bytes it
 // escapes.
 func htmlEntity(c byte) string {
@@ -242,7 +266,7 @@ func indexHTML(s string) int { return indexIn(s, htmlSpecial) }
 
 // indexIn returns the index of the first byte c of s with set[c] == 1, or
 // -1.
-func indexIn(s, set string) int {
+func indexIn[T string | []byte](s T, set string) int {
 	for i := 0; i < len(s); i++ {
 		if set[s[i]] == 1 {
 			return i
@@ -254,7 +278,7 @@ func indexIn(s, set string) int {
 // indexFormatter is indexIn(s, formatterSpecial), the formatter's
 // search of every delta, looking at eight bytes at a time (a delta's
 // text is mostly free of backslashes and line breaks).
-func indexFormatter(s string) int {
+func indexFormatter[T string | []byte](s T) int {
 	const (
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080
