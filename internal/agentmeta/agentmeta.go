@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openset"
 )
 
 // Kind is the event.SessionStart.MetaKind and event.RunEnd.MetaKind of
@@ -533,7 +534,13 @@ func skipAny(r *jsontext.Reader) {
 // meta_init (the session's model) and meta_final (the run's stop reason
 // and cumulative usage). The zero value is ready to use.
 type Turns struct {
-	model map[string]string // each agent's session model, from its SessionStart
+	// Each agent's session model, from its SessionStart, for the agents
+	// that started last: at most openset.DefaultMax (a stream of many
+	// short runs, such as Codex's, starts an agent per run). A TurnStart
+	// of an agent let go of is compared with no session model, as one of
+	// an agent that never started a session is.
+	model  map[string]string
+	agents *openset.Set[string]
 
 	// The main agent's turns, for a run end the source does not give
 	// (see RunEnd).
@@ -575,7 +582,10 @@ func (t *Turns) Report(ev event.Event, warn func(what string)) {
 	switch ev := ev.(type) {
 	case *event.SessionStart:
 		if t.model == nil {
-			t.model = map[string]string{}
+			t.model, t.agents = map[string]string{}, openset.New[string](0)
+		}
+		if old, out := t.agents.Add(ev.Agent); out {
+			delete(t.model, old)
 		}
 		t.model[ev.Agent] = ev.Model
 	case *event.TurnStart:
