@@ -5,7 +5,6 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/openset"
-	"github.com/agentstream/agentstream/parse/claude"
 )
 
 // Tokens counts the tokens of one message or of a group of them. Input is
@@ -248,14 +247,14 @@ func (c *Counter) Add(ev event.Event) {
 		if e.DurationMS > 0 {
 			end.duration = e.DurationMS
 		}
-		if e.MetaKind == claude.MetaKind && c.parents[a] == "" {
-			names, mu := claude.ModelUsageOf(e.Meta)
-			for i, n := range names {
-				u := mu[i]
-				cost := u.CostUSD
-				c.byModel = append(c.byModel, ModelTotal{Model: n, CostUSD: &cost, Tokens: Tokens{
-					Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens,
-				}})
+		if c.parents[a] == "" {
+			for _, m := range e.Models {
+				t := ModelTotal{Model: m.Model, Tokens: FromEvent(&m.Usage)}
+				if m.CostUSD != nil {
+					v := *m.CostUSD
+					t.CostUSD = &v
+				}
+				c.byModel = append(c.byModel, t)
 			}
 		}
 		c.ends[a] = end
