@@ -41,6 +41,7 @@ type usageOptions struct {
 	csv    bool
 	prices string
 	follow followOptions
+	gc     *usageGC // nil: the user's GOGC or GOMEMLIMIT hold
 }
 
 // usageFilter selects the model calls counted; its flags are those of
@@ -257,6 +258,7 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 				}
 			}
 			led.Merge(res.calls)
+			o.gc.hold(led.Len())
 			continue
 		}
 		shown := cmp.Or(ui.shown, ui.name)
@@ -266,6 +268,7 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 				file := usage.NewLedger()
 				err := r(inp.r, ui, shown, cli, file)
 				led.Merge(file)
+				o.gc.hold(led.Len())
 				if err != nil && !rep.problem(named(ui.name, err)) {
 					return errStrictStop
 				}
@@ -274,8 +277,12 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 			c := usage.NewCounter()
 			stop := eachEvent(inp.decoder(), rep, func(ev event.Event) error {
 				c.Add(ev)
+				o.gc.hold(led.Len() + c.Len())
 				return nil
 			})
+			if n := c.Forgotten(); n > 0 {
+				rep.note("%s: more than %d turns open at once: forgot the model of %d opened longest ago (their usage counts under their agent's model)", shown, usage.MaxOpenTurns, n)
+			}
 			r := c.Run()
 			r.Name = shown
 			// An input without a single event is no run (an empty file).
@@ -644,7 +651,7 @@ func usageRows(ctx context.Context, ios *IOStreams, o *usageOptions, args []stri
 	if err != nil {
 		return nil, total, nil, failure(err)
 	}
-	tuneUsageGC(ios)
+	o.gc = tuneUsageGC(ios)
 	prices, err := loadPrices(o.prices)
 	if err != nil {
 		return nil, total, nil, failure(err)

@@ -282,6 +282,17 @@ type RunEnd struct {
 	// payload, Claude's result line); MetaKind as for SessionStart.
 	Meta     json.RawMessage
 	MetaKind string
+	// Models is what the producer says each model used over the whole
+	// run, subagents included (Claude's result.modelUsage), sorted by
+	// model name; nil when it does not say.
+	Models []ModelUsage
+}
+
+// ModelUsage is one model's share of a run, as the producer reports it.
+type ModelUsage struct {
+	Model   string
+	Usage   Usage
+	CostUSD *float64 // nil when the producer gives no cost for the model
 }
 
 // Usage counts tokens.

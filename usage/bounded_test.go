@@ -56,4 +56,41 @@ func TestForgottenTurn(t *testing.T) {
 	if len(r.Messages) != 1 || r.Messages[0].Model != "agent-model" {
 		t.Errorf("messages %+v, want one of agent-model", r.Messages)
 	}
+	if n := c.Forgotten(); n != 1 {
+		t.Errorf("Forgotten() = %d, want 1", n)
+	}
+}
+
+// TestBoundedChoices: one chunk of many choices, as the openai-chat
+// decoder reads it (issue 31): each choice an agent whose turn of a
+// model opens, streams and ends long after, with no usage; the counter
+// keeps the models of at most MaxOpenTurns open turns.
+func TestBoundedChoices(t *testing.T) {
+	const lag = 2 * MaxOpenTurns // turns open at once, past the cap
+	choice := func(i int) string { return "choice-" + strconv.Itoa(i) }
+	c := NewCounter()
+	peak := 0
+	for i := range boundedN + lag {
+		if i < boundedN {
+			a := choice(i)
+			c.Add(&event.TurnStart{Agent: a, MessageID: "chatcmpl-1", Model: "m"})
+			c.Add(&event.BlockStart{Agent: a, Kind: event.Text})
+			c.Add(&event.Delta{Agent: a, Kind: event.Text, Text: "x"})
+		}
+		if j := i - lag; j >= 0 {
+			a := choice(j)
+			c.Add(&event.BlockEnd{Agent: a, Kind: event.Text})
+			c.Add(&event.TurnEnd{Agent: a, MessageID: "chatcmpl-1", StopReason: "stop"})
+		}
+		peak = max(peak, c.held())
+	}
+	if limit := 2*MaxOpenTurns + 2; peak > limit {
+		t.Errorf("the counter held %d entries for %d choices; want at most %d", peak, boundedN, limit)
+	}
+	if n, want := c.Forgotten(), boundedN-MaxOpenTurns; n != want {
+		t.Errorf("Forgotten() = %d, want %d", n, want)
+	}
+	if r := c.Run(); r.Turns != boundedN || len(r.Messages) != 0 {
+		t.Errorf("%d turns, %d messages; want a turn for each choice, no usage", r.Turns, len(r.Messages))
+	}
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/openset"
-	"github.com/agentstream/agentstream/parse/claude"
 )
 
 // Tokens counts the tokens of one message or of a group of them. Input is
@@ -121,6 +120,7 @@ type Counter struct {
 	counted map[string]bool // agents with message usage
 	turns   int
 	anon    int
+	forgot  int // open turns whose model was forgotten past MaxOpenTurns
 
 	ends     map[string]runEnd
 	turnCost map[string]float64 // the sum of the turns' own costs (OpenCode's steps), per agent
@@ -148,7 +148,7 @@ func NewCounter() *Counter {
 
 // MaxOpenTurns caps the open turns whose model the Counter keeps: past it
 // the turn opened longest ago is forgotten, and its usage is counted
-// under its agent's model.
+// under its agent's model (Forgotten counts them).
 const MaxOpenTurns = openset.DefaultMax
 
 // agent registers id as an agent with something to count.
@@ -191,6 +191,7 @@ func (c *Counter) Add(ev event.Event) {
 			c.turn[a] = e.Model
 			if old, out := c.open.Add(a); out {
 				delete(c.turn, old)
+				c.forgot++
 			}
 		}
 	case *event.TurnEnd:
@@ -248,14 +249,14 @@ func (c *Counter) Add(ev event.Event) {
 		if e.DurationMS > 0 {
 			end.duration = e.DurationMS
 		}
-		if e.MetaKind == claude.MetaKind && c.parents[a] == "" {
-			names, mu := claude.ModelUsageOf(e.Meta)
-			for i, n := range names {
-				u := mu[i]
-				cost := u.CostUSD
-				c.byModel = append(c.byModel, ModelTotal{Model: n, CostUSD: &cost, Tokens: Tokens{
-					Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens,
-				}})
+		if c.parents[a] == "" {
+			for _, m := range e.Models {
+				t := ModelTotal{Model: m.Model, Tokens: FromEvent(&m.Usage)}
+				if m.CostUSD != nil {
+					v := *m.CostUSD
+					t.CostUSD = &v
+				}
+				c.byModel = append(c.byModel, t)
 			}
 		}
 		c.ends[a] = end
@@ -301,6 +302,14 @@ func (c *Counter) Run() Run {
 	}
 	return r
 }
+
+// Forgotten returns the number of turns whose model the counter forgot
+// because more than MaxOpenTurns were open at once (their usage counts
+// under their agent's model), for the caller to report.
+func (c *Counter) Forgotten() int { return c.forgot }
+
+// Len returns the number of messages with usage the counter holds.
+func (c *Counter) Len() int { return len(c.msgs) }
 
 // Agent returns the tokens counted for one agent, and whether it has any.
 func (c *Counter) Agent(id string) (Tokens, bool) {

@@ -99,6 +99,9 @@ func (l *Ledger) Merge(o *Ledger) {
 	}
 }
 
+// Len returns the number of entries kept.
+func (l *Ledger) Len() int { return len(l.entries) }
+
 // Entries returns the entries kept, in the order added.
 func (l *Ledger) Entries() []Entry { return l.entries }
 

@@ -294,3 +294,37 @@ func TestTurnCosts(t *testing.T) {
 		}
 	}
 }
+
+// TestRunModels: a run's per-model totals come from its top-level agents'
+// RunEnd.Models, whatever format the run end came from; a subagent's are
+// not the run's.
+func TestRunModels(t *testing.T) {
+	t.Parallel()
+	models := []event.ModelUsage{
+		{Model: "a", Usage: event.Usage{InputTokens: 1, OutputTokens: 2, CacheReadTokens: 3, CacheWriteTokens: 4}, CostUSD: ptr(0.5)},
+		{Model: "b", Usage: event.Usage{OutputTokens: 5, ReasoningTokens: 1}},
+	}
+	for _, tt := range []struct {
+		name string
+		evs  []event.Event
+		want []usage.ModelTotal
+	}{
+		{"main", []event.Event{&event.RunEnd{Agent: "m", Models: models}}, []usage.ModelTotal{
+			{Model: "a", Tokens: usage.Tokens{Input: 1, Output: 2, CacheRead: 3, CacheWrite: 4}, CostUSD: ptr(0.5)},
+			{Model: "b", Tokens: usage.Tokens{Output: 5, Reasoning: 1}},
+		}},
+		{"subagent", []event.Event{
+			&event.SessionStart{Agent: "m"}, &event.SessionStart{Agent: "s", ParentAgent: "m"},
+			&event.RunEnd{Agent: "s", Models: models},
+		}, nil},
+		{"none", []event.Event{&event.RunEnd{Agent: "m", Meta: []byte(`{"type":"result","modelUsage":{"x":{}}}`), MetaKind: "claude"}}, nil},
+	} {
+		c := usage.NewCounter()
+		for _, ev := range tt.evs {
+			c.Add(ev)
+		}
+		if diff := cmp.Diff(tt.want, c.Run().ByModel); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}

@@ -858,7 +858,7 @@ func (d *Decoder) result(raw []byte) error {
 	ev := &event.RunEnd{
 		Agent: main, StopReason: stop, Turns: r.NumTurns, DurationMS: r.DurationMS,
 		CostUSD: r.TotalCostUSD, Usage: r.Usage.Event(), IsError: r.IsError, Errors: r.Errors,
-		Meta: bytes.Clone(raw), MetaKind: MetaKind,
+		Meta: bytes.Clone(raw), MetaKind: MetaKind, Models: runModels(raw),
 	}
 	if r.Result != nil {
 		ev.Result = *r.Result

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/agentstream/agentstream/event"
 )
 
 // ModelUsageOf returns a result line's modelUsage (the Meta of a RunEnd
@@ -23,4 +25,23 @@ func ModelUsageOf(meta json.RawMessage) (names []string, usage []ModelUsage) {
 		usage = append(usage, r.ModelUsage[n])
 	}
 	return names, usage
+}
+
+// runModels returns a result line's modelUsage as event.RunEnd.Models,
+// sorted by model name; nil when the line has none. A model's cost is
+// always set: the wire field is a number Claude Code always writes.
+func runModels(line []byte) []event.ModelUsage {
+	names, mu := ModelUsageOf(line)
+	if len(names) == 0 {
+		return nil
+	}
+	models := make([]event.ModelUsage, len(names))
+	for i, u := range mu {
+		cost := u.CostUSD
+		models[i] = event.ModelUsage{Model: names[i], CostUSD: &cost, Usage: event.Usage{
+			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+			CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
+		}}
+	}
+	return models
 }
