@@ -39,8 +39,12 @@ A or B may be a directory or glob of session logs (as for assemble): each
 stands for its sessions, oldest first, and the runs are compared pair by
 pair, in order (both sides must hold as many), with a report per pair.
 
-Exit status: 0 equal, 1 different, 2 unreadable input. The fields, the
---ignore names and the --json schema are in docs/verify.md.`,
+The two are compared as they are read, holding only what is not matched
+yet: past 16384 agents, or 16384 blocks (64 MiB) waiting for the other
+side's, verify cannot compare them.
+
+Exit status: 0 equal, 1 different, 2 unreadable input or past a cap. The
+fields, the --ignore names and the --json schema are in docs/verify.md.`,
 		Example: `  agentstream verify legacy.sse envelope.sse
   agentstream verify --ignore ids,thinking --json a.sse b.jsonl`,
 		Args: usageArgs(cobra.ExactArgs(2)),
