@@ -69,8 +69,10 @@ func hostileCommands(in hostileInput, path string) []command {
 }
 
 // hostile writes the hostile inputs and prints, as a Markdown table, the
-// peak RSS and CPU time of every command on each (the largest RSS and
-// the median CPU of o.runs runs), marking the rows over hostileLimitMB.
+// peak RSS, CPU time and exit code of every command on each (the largest
+// RSS and the median CPU of o.runs runs), a row a command and a column an
+// input, marking the cells over hostileLimitMB. Each cell is written to
+// stderr as it is measured.
 func hostile(o options) error {
 	bin, err := filepath.Abs(o.bin)
 	if err != nil {
@@ -86,8 +88,8 @@ func hostile(o options) error {
 		defer os.RemoveAll(dir)
 	}
 	fmt.Printf("machine: %d CPUs, load %s; %d rounds (peak RSS the largest, CPU the median)\n\n", runtime.NumCPU(), loadAvg(), o.runs)
-	fmt.Println("| input | command | peak RSS | CPU | exit |")
-	fmt.Println("| --- | --- | --- | --- | --- |")
+	var names, inputs []string // rows, columns
+	cells := map[[2]string]string{}
 	var over []string
 	for _, in := range hostileInputs {
 		path := filepath.Join(dir, in.file)
@@ -101,6 +103,7 @@ func hostile(o options) error {
 		if err := writeHostile(path, in); err != nil {
 			return err
 		}
+		inputs = append(inputs, in.file)
 		for _, c := range cs {
 			var ss []sample
 			for range o.runs {
@@ -109,7 +112,7 @@ func hostile(o options) error {
 			rss := maxRSS(ss) >> 10
 			mark := ""
 			if rss > hostileLimitMB {
-				mark = fmt.Sprintf(" (over %d MB)", hostileLimitMB)
+				mark = "**"
 				over = append(over, in.name+" "+c.name)
 			}
 			var exits []string
@@ -118,15 +121,30 @@ func hostile(o options) error {
 					exits = append(exits, e)
 				}
 			}
-			exit := strings.Join(exits, ", ")
-			fmt.Printf("| `%s` | `%s` | %d MB%s | %.1f s | %s |\n", in.file, c.name, rss, mark,
-				median(ss, func(s sample) float64 { return s.cpu }), exit)
+			cell := fmt.Sprintf("%s%d MB%s, %.1f s, %s", mark, rss, mark, median(ss, func(s sample) float64 { return s.cpu }), strings.Join(exits, "/"))
+			fmt.Fprintf(os.Stderr, "%s %s: %s\n", in.file, c.name, cell)
+			if !slices.Contains(names, c.name) {
+				names = append(names, c.name)
+			}
+			cells[[2]string{c.name, in.file}] = cell
 		}
 		if !o.keep {
 			os.Remove(path)
 		}
 	}
-	fmt.Printf("\nover %d MB (%d): %s\n", hostileLimitMB, len(over), strings.Join(over, ", "))
+	fmt.Printf("| command |")
+	for _, in := range inputs {
+		fmt.Printf(" `%s` |", in)
+	}
+	fmt.Printf("\n| --- |%s\n", strings.Repeat(" --- |", len(inputs)))
+	for _, n := range names {
+		fmt.Printf("| `%s` |", n)
+		for _, in := range inputs {
+			fmt.Printf(" %s |", cells[[2]string{n, in}])
+		}
+		fmt.Println()
+	}
+	fmt.Printf("\npeak RSS, CPU time (user + system), exit code; in bold over %d MB (%d): %s\n", hostileLimitMB, len(over), strings.Join(over, ", "))
 	return nil
 }
 
