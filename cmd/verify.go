@@ -40,7 +40,8 @@ stands for its sessions, oldest first, and the runs are compared pair by
 pair, in order (both sides must hold as many), with a report per pair.
 
 The two are compared as they are read, holding only what is not matched
-yet: past 16384 agents, or 16384 blocks (64 MiB) waiting for the other
+yet: past 16384 agents open at once (an agent both sides have gone on from
+is compared and let go of), or 16384 blocks (64 MiB) waiting for the other
 side's, verify cannot compare them.
 
 Exit status: 0 equal, 1 different, 2 unreadable input or past a cap. The

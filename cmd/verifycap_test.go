@@ -14,8 +14,9 @@ import (
 )
 
 // TestVerifyPastCap: two inputs past verify's caps exit 2 with "cannot
-// compare", never equal and never different: more agents than it holds
-// (equal streams), and streams that differ over more blocks than it holds.
+// compare", never equal and never different: more agents open at once
+// than it holds (A's agents, which B has not), and streams that differ
+// over more blocks than it holds.
 func TestVerifyPastCap(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -38,7 +39,8 @@ func TestVerifyPastCap(t *testing.T) {
 		return path
 	}
 	agents := write("agents.jsonl", verify.DefaultMaxAgents+1, func(i int) string {
-		return fmt.Sprintf(`{"type":"text","agent":"a%d","final":true,"delta":"x"}`, i)
+		// An agent's meta_init: the agent, and no block to compare.
+		return fmt.Sprintf(`{"type":"meta_init","agent":"a%d","final":true,"delta":"{\"format\": \"json\", \"agent_uuid\": \"a%d\"}"}`, i, i)
 	})
 	call := func(i int) string {
 		return fmt.Sprintf(`{"type":"tool_call","agent":"","final":true,"delta":"{}","id":"c%d","name":"Read"}`, i)
@@ -52,7 +54,7 @@ func TestVerifyPastCap(t *testing.T) {
 	for _, tt := range []struct {
 		name, a, b, want string
 	}{
-		{"agents", agents, agents, fmt.Sprintf("agentstream: cannot compare: more than %d agents\n", verify.DefaultMaxAgents)},
+		{"agents", agents, calls, fmt.Sprintf("agentstream: cannot compare: more than %d agents open at once", verify.DefaultMaxAgents)},
 		{"differ", calls, ahead, fmt.Sprintf("agentstream: cannot compare: more than %d blocks wait", verify.DefaultMaxHeld)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,7 +1,10 @@
 package verify
 
 import (
+	"cmp"
+	"container/list"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strings"
 
@@ -27,13 +30,19 @@ type LimitError struct {
 func (e *LimitError) Error() string { return "cannot compare: " + e.msg }
 
 // Stream compares two streams block by block as they are assembled,
-// holding only what is not yet matched: the agents seen (their ids, first
+// holding only what is not yet matched: the agents open (their ids, first
 // meta_init and outcome so far) and, per agent, the content blocks of one
 // side that the other has not matched yet. Blocks match while each
 // agent's blocks are equal on both sides, in order; from an agent's first
-// difference on, its blocks are held to the end, where they are aligned
+// difference on, its blocks are held to its end, where they are aligned
 // as Compare aligns them. So equal streams hold only what one side is
 // ahead of the other.
+//
+// Past Options.MaxAgents agents open, the one both sides have that did
+// nothing for longest is compared as it stands and let go of (its
+// differences kept); its id is remembered in a fixed-size filter, and a
+// block of an agent that may be one let go of ends the comparison with a
+// LimitError, since that agent's comparison is over.
 //
 // Side 0 is A, side 1 is B. The report does not depend on the order the
 // two sides' blocks are added in.
@@ -41,9 +50,13 @@ type Stream struct {
 	c     *comparer
 	o     Options
 	sides [2]streamSide
-	pairs []*pair // the agents, by number (order of first appearance on each side)
-	held  [2]int  // blocks held, per side
-	bytes int     // their canonical forms' size, both sides
+	pairs map[int]*pair        // the agents open, by number (order of first appearance on each side)
+	lru   *list.List           // their numbers, the one active longest ago first
+	count int                  // agents numbered
+	done  map[int][]Difference // the differences of agents let go of, where there are any
+	ndone int                  // how many differences done holds
+	held  [2]int               // blocks held, per side
+	bytes int                  // their canonical forms' size, both sides
 	err   error
 }
 
@@ -51,16 +64,21 @@ type streamSide struct {
 	name, format string
 	main         string // the main agent: the first block's
 	mainSet      bool
-	byID         map[string]int // agent id: its index in pairs
+	byID         map[string]int // agent id: its number, while it is open
+	gone         bloom          // the ids of agents let go of
 	agents       int
 	blocks       int // content blocks compared
+	seq          int // blocks of an agent added
 }
 
 // pair is the n-th agent of each side; one may be nil so far.
 type pair struct {
+	n        int
 	ag       [2]*agent
 	matched  int  // content blocks matched and let go of
 	diverged bool // the blocks after matched differ: held to the end
+	at       *list.Element
+	last     [2]int // each side's seq at its last block
 }
 
 // NewStream starts a comparison of a and b (their Blocks are not read: Add
@@ -69,7 +87,7 @@ func NewStream(a, b Side, o *Options) *Stream {
 	if o == nil {
 		o = &Options{}
 	}
-	s := &Stream{c: newComparer(a, b, o), o: *o}
+	s := &Stream{c: newComparer(a, b, o), o: *o, pairs: map[int]*pair{}, lru: list.New(), done: map[int][]Difference{}}
 	for i, sd := range []Side{a, b} {
 		s.sides[i] = streamSide{name: sd.Name, format: sd.Format, byID: map[string]int{}}
 	}
@@ -113,28 +131,38 @@ func (s *Stream) Add(side int, b *assemble.Block) error {
 	}
 	n, ok := sd.byID[b.Agent]
 	if !ok {
-		n = sd.agents
-		if n == len(s.pairs) {
-			if s.o.MaxAgents > 0 && n >= s.o.MaxAgents {
-				s.err = &LimitError{fmt.Sprintf("more than %d agents", s.o.MaxAgents)}
-				return s.err
-			}
-			s.pairs = append(s.pairs, &pair{})
+		if sd.gone.has(b.Agent) {
+			s.err = &LimitError{fmt.Sprintf("more than %d agents open at once: agent %q of %s may be one let go of", s.o.MaxAgents, b.Agent, "AB"[side:side+1])}
+			return s.err
 		}
+		n = sd.agents
 		sd.agents++
 		sd.byID[b.Agent] = n
+		if n == s.count {
+			s.count++
+			s.pairs[n] = &pair{n: n}
+			s.pairs[n].at = s.lru.PushBack(s.pairs[n])
+		}
 		s.pairs[n].ag[side] = &agent{id: b.Agent}
 	}
 	p := s.pairs[n]
+	sd.seq++
+	p.last[side] = sd.seq
+	s.lru.MoveToBack(p.at)
+	if s.o.MaxAgents > 0 && len(s.pairs) > s.o.MaxAgents {
+		if err := s.letGo(p); err != nil {
+			return err
+		}
+	}
 	ag := p.ag[side]
 	switch b.Type {
 	case assemble.TypeMetaInit:
 		if ag.meta == nil {
-			ag.meta = &assemble.Block{Model: b.Model, Prompt: b.Prompt, Name: b.Name}
+			ag.meta = &metaInfo{Model: b.Model, Prompt: b.Prompt, Name: b.Name}
 		}
 		return nil
 	case assemble.TypeMetaFinal:
-		ag.final = &assemble.Block{StopReason: b.StopReason, Usage: b.Usage, CostUSD: b.CostUSD, IsError: b.IsError, Errors: b.Errors}
+		ag.final = &finalInfo{StopReason: b.StopReason, Usage: b.Usage, CostUSD: b.CostUSD, Failed: b.IsError || len(b.Errors) > 0}
 		return nil
 	case assemble.TypeTurnEnd:
 		ag.turnEnds++
@@ -214,6 +242,42 @@ func (s *Stream) match(p *pair) {
 	}
 }
 
+// maxDone caps the differences kept of the agents let go of.
+const maxDone = 1 << 16
+
+// letGo compares the agent that was active longest ago of those both
+// sides have and have gone on from (each added a block of another agent
+// since its last) as it stands, keeps its differences and lets go of it.
+func (s *Stream) letGo(keep *pair) error {
+	for e := s.lru.Front(); e != nil; e = e.Next() {
+		p := e.Value.(*pair)
+		if p == keep || p.ag[0] == nil || p.ag[1] == nil || p.last[0] == s.sides[0].seq || p.last[1] == s.sides[1].seq {
+			continue // a side has not come to it yet, or is at it
+		}
+		if d := s.c.agent(p.n+1, p.matched, p.ag[0], p.ag[1]); len(d) > 0 {
+			s.done[p.n] = d
+			s.ndone += len(d)
+			if s.ndone > maxDone {
+				s.err = &LimitError{fmt.Sprintf("more than %d differences in agents let go of", maxDone)}
+				return s.err
+			}
+		}
+		for k, ag := range p.ag {
+			s.held[k] -= len(ag.blocks)
+			for _, key := range ag.keys {
+				s.bytes -= len(key)
+			}
+			delete(s.sides[k].byID, ag.id)
+			s.sides[k].gone.add(ag.id)
+		}
+		s.lru.Remove(e)
+		delete(s.pairs, p.n)
+		return nil
+	}
+	s.err = &LimitError{fmt.Sprintf("more than %d agents open at once, on one side or both", s.o.MaxAgents)}
+	return s.err
+}
+
 // Report ends the comparison: what is held is aligned and reported. It
 // is called once, after the last Add, and only when Add returned no error.
 func (s *Stream) Report() *Report {
@@ -223,20 +287,69 @@ func (s *Stream) Report() *Report {
 		B:           Summary{Name: s.sides[1].name, Format: s.sides[1].format, Agents: s.sides[1].agents, Blocks: s.sides[1].blocks},
 		Differences: []Difference{},
 	}
-	for i, f := range c.lacked {
-		if c.present[i] {
-			c.notes = append(c.notes, f)
+	for n := range s.count {
+		if p := s.pairs[n]; p != nil {
+			r.Differences = append(r.Differences, c.agent(n+1, p.matched, p.ag[0], p.ag[1])...)
+		} else {
+			r.Differences = append(r.Differences, s.done[n]...)
 		}
 	}
-	for i, p := range s.pairs {
-		r.Differences = append(r.Differences, c.agent(i+1, p.matched, p.ag[0], p.ag[1])...)
+	var notes []Skip
+	for i, f := range c.lacked {
+		if c.present[i] {
+			notes = append(notes, f)
+		}
 	}
-	r.NotCompared = c.notes
+	// The notes agents made, in the order of the first agent to make each.
+	slices.SortStableFunc(c.notes, func(x, y agentNote) int { return cmp.Compare(x.agent, y.agent) })
+	for _, an := range c.notes {
+		notes = append(notes, an.Skip)
+	}
+	r.NotCompared = notes
 	if r.NotCompared == nil {
 		r.NotCompared = []Skip{}
 	}
 	r.Equal = len(r.Differences) == 0
 	return r
+}
+
+// bloom is a set of strings that may answer yes for one not added, never
+// no for one added: 1 MiB, 4 probes.
+type bloom struct{ bits []uint64 }
+
+const bloomBits = 1 << 23
+
+func (f *bloom) probes(s string) [4]uint32 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	x := h.Sum64()
+	a, b := uint32(x), uint32(x>>32)|1
+	var out [4]uint32
+	for i := range out {
+		out[i] = (a + uint32(i)*b) % bloomBits
+	}
+	return out
+}
+
+func (f *bloom) add(s string) {
+	if f.bits == nil {
+		f.bits = make([]uint64, bloomBits/64)
+	}
+	for _, p := range f.probes(s) {
+		f.bits[p/64] |= 1 << (p % 64)
+	}
+}
+
+func (f *bloom) has(s string) bool {
+	if f.bits == nil {
+		return false
+	}
+	for _, p := range f.probes(s) {
+		if f.bits[p/64]&(1<<(p%64)) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // present reports whether field (a name of Fields) has a value in b, a

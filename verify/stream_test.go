@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,6 +92,73 @@ func TestStreamOrder(t *testing.T) {
 					t.Errorf("%s vs %s, %s (-Compare +Stream):\n%s", a.Name, b.Name, name, diff)
 				}
 			}
+			// At most two agents open: the others are compared as they
+			// stand and let go of, which changes no report.
+			got, err := feed(a, b, &Options{Usage: true, MaxAgents: 2}, (*Stream).Next)
+			if le := (*LimitError)(nil); errors.As(err, &le) {
+				continue // an agent comes back after it was let go of
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s vs %s, two agents open (-Compare +Stream):\n%s", a.Name, b.Name, diff)
+			}
+		}
+	}
+}
+
+// TestStreamLetGo: agents one after the other (runs concatenated), some
+// different, compared with two or three agents open at a time: the same
+// report as Compare's.
+func TestStreamLetGo(t *testing.T) {
+	t.Parallel()
+	run := func(k int, b bool) []*assemble.Block {
+		ag := fmt.Sprintf("a%d", k)
+		model := "m"
+		if b && k == 3 {
+			model = ""
+		}
+		out := []*assemble.Block{
+			{Agent: ag, Type: assemble.TypeMetaInit, Model: model, Name: "sub"},
+			{Agent: ag, Type: assemble.TypeText, Text: fmt.Sprintf("text %d", k)},
+			{Agent: ag, Type: assemble.TypeToolCall, ID: fmt.Sprintf("c%d", k), Name: "Read", Input: []byte(`{"a":1}`)},
+			{Agent: ag, Type: assemble.TypeToolResult, ID: fmt.Sprintf("c%d", k), Name: "Read", Content: new(string)},
+			{Agent: ag, Type: assemble.TypeText, Text: "done"},
+		}
+		switch {
+		case b && k == 7:
+			out[1].Text += " changed"
+		case b && k == 13:
+			out = slices.Delete(out, 2, 3)
+		case b && k == 20:
+			out = append(out, &assemble.Block{Agent: ag, Type: assemble.TypeText, Text: "extra"})
+		case b && k == 21:
+			out[1], out[4] = out[4], out[1]
+		}
+		stop := "end_turn"
+		if b && k == 30 {
+			stop = "max_tokens"
+		}
+		return append(out, &assemble.Block{Agent: ag, Type: assemble.TypeMetaFinal, StopReason: stop})
+	}
+	var a, b Side
+	a.Format, b.Format = "jsonenv", "jsonenv"
+	for k := range 40 {
+		a.Blocks = append(a.Blocks, run(k, false)...)
+		b.Blocks = append(b.Blocks, run(k, true)...)
+	}
+	want := Compare(a, b, nil)
+	if want.Equal || len(want.NotCompared) == 0 {
+		t.Fatalf("the test's streams: %s", lines(want))
+	}
+	for _, open := range []int{2, 3} {
+		got, err := feed(a, b, &Options{MaxAgents: open}, (*Stream).Next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%d agents open (-Compare +Stream):\n%s", open, diff)
 		}
 	}
 }
@@ -121,20 +189,58 @@ func TestStreamBoundedState(t *testing.T) {
 		return m
 	}
 	t.Run("1M agents", func(t *testing.T) {
+		// Equal: compared as they go; each agent let go of, or the filter
+		// of those let go of says a new one may be one (a LimitError).
 		t.Parallel()
 		s := NewStream(Side{Format: "jsonenv"}, Side{Format: "jsonenv"}, caps)
 		var err error
-		for i := 0; i < n && err == nil; i++ {
+		i := 0
+		for ; i < n && err == nil; i++ {
 			b := text(fmt.Sprintf("a%d", i))
 			if err = s.Add(0, b); err == nil {
 				err = s.Add(1, b)
 			}
+			if len(s.pairs) > DefaultMaxAgents || len(s.sides[0].byID) > DefaultMaxAgents || s.lru.Len() > DefaultMaxAgents {
+				t.Fatalf("%d agents held, %d ids; the cap is %d", len(s.pairs), len(s.sides[0].byID), DefaultMaxAgents)
+			}
+		}
+		if le := (*LimitError)(nil); err != nil && !errors.As(err, &le) {
+			t.Fatal(err)
+		}
+		if i <= 10*DefaultMaxAgents {
+			t.Errorf("stopped after %d agents: %v", i, err)
+		}
+		if err == nil {
+			if r := s.Report(); !r.Equal || r.A.Agents != n {
+				t.Errorf("%d equal agents: %s", n, lines(r))
+			}
+		}
+	})
+	t.Run("an agent let go of comes back", func(t *testing.T) {
+		t.Parallel()
+		s := NewStream(Side{Format: "jsonenv"}, Side{Format: "jsonenv"}, caps)
+		for i := range DefaultMaxAgents + 10 {
+			b := text(fmt.Sprintf("a%d", i))
+			if err := errors.Join(s.Add(0, b), s.Add(1, b)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if le := (*LimitError)(nil); !errors.As(s.Add(0, text("a0")), &le) {
+			t.Errorf("a block of agent a0, let go of, is compared")
+		}
+	})
+	t.Run("agents one side has", func(t *testing.T) {
+		t.Parallel()
+		s := NewStream(Side{Format: "jsonenv"}, Side{Format: "jsonenv"}, caps)
+		var err error
+		for i := 0; i < n && err == nil; i++ {
+			err = s.Add(0, text(fmt.Sprintf("a%d", i)))
 		}
 		if le := (*LimitError)(nil); !errors.As(err, &le) {
-			t.Fatalf("1M agents compared: %v", err)
+			t.Fatalf("1M agents of A held: %v", err)
 		}
-		if len(s.pairs) > DefaultMaxAgents || len(s.sides[0].byID) > DefaultMaxAgents {
-			t.Errorf("%d agents held, %d ids; the cap is %d", len(s.pairs), len(s.sides[0].byID), DefaultMaxAgents)
+		if len(s.pairs) > DefaultMaxAgents+1 {
+			t.Errorf("%d agents held; the cap is %d", len(s.pairs), DefaultMaxAgents)
 		}
 	})
 	t.Run("equal calls", func(t *testing.T) {

@@ -223,7 +223,8 @@ func Compare(a, b Side, o *Options) *Report {
 type comparer struct {
 	skip       map[string]bool // fields and block types not compared
 	whitespace bool
-	notes      []Skip
+	notes      []agentNote // what agents add to the fields not compared
+	agentNo    int         // the number of the agent being compared
 	// lacked are the fields not compared because one side's format lacks
 	// them, in report order; present[i] tells whether either stream has
 	// a value for lacked[i], which is when the report names it.
@@ -291,8 +292,8 @@ func newComparer(a, b Side, o *Options) *comparer {
 // agent is one agent's share of a stream.
 type agent struct {
 	id    string
-	meta  *assemble.Block // its first meta_init: its model, prompt and name
-	final *assemble.Block // its last meta_final: its outcome
+	meta  *metaInfo  // its first meta_init's
+	final *finalInfo // its last meta_final's
 	// turnEnds counts its turn ends; lastStop is the last one's stop
 	// reason, usage the sum of their usage (nil when none had any).
 	turnEnds int
@@ -334,6 +335,7 @@ func label(n int, x, y *agent) string {
 
 // agent compares the n-th agent of each side; one of them may be nil.
 func (c *comparer) agent(n, off int, x, y *agent) []Difference {
+	c.agentNo = n
 	base := Difference{Agent: n, AgentLabel: label(n, x, y)}
 	if x != nil {
 		base.AgentA = x.id
@@ -439,10 +441,19 @@ func baseModel(m string) string {
 	return m
 }
 
+// agentNote is a field not compared, and the first agent that says so.
+type agentNote struct {
+	Skip
+	agent int
+}
+
 // note adds a field not compared to the report, once.
 func (c *comparer) note(s Skip) {
-	if !slices.Contains(c.notes, s) {
-		c.notes = append(c.notes, s)
+	i := slices.IndexFunc(c.notes, func(n agentNote) bool { return n.Skip == s })
+	if i < 0 {
+		c.notes = append(c.notes, agentNote{s, c.agentNo})
+	} else {
+		c.notes[i].agent = min(c.notes[i].agent, c.agentNo)
 	}
 }
 
@@ -450,14 +461,26 @@ func (c *comparer) note(s Skip) {
 // such as Claude's stream-json always open with one; written from a
 // source that had none, it carries no model and no prompt, and is no
 // difference.
-func hasInit(b *assemble.Block) bool {
+func hasInit(b *metaInfo) bool {
 	return b != nil && (b.Model != "" || b.Prompt != "")
 }
 
 // hasFinal is hasInit for meta_final: a closing line written with nothing
 // known (no stop reason, usage, cost or failure) is no difference.
-func hasFinal(b *assemble.Block) bool {
-	return b != nil && (b.StopReason != "" || b.Usage != nil || b.CostUSD != nil || b.IsError || len(b.Errors) > 0)
+func hasFinal(b *finalInfo) bool {
+	return b != nil && (b.StopReason != "" || b.Usage != nil || b.CostUSD != nil || b.Failed)
+}
+
+// metaInfo is what is compared of a meta_init.
+type metaInfo struct{ Model, Prompt, Name string }
+
+// finalInfo is what is compared of a meta_final: Failed is its is_error
+// or errors.
+type finalInfo struct {
+	StopReason string
+	Usage      *assemble.Usage
+	CostUSD    *float64
+	Failed     bool
 }
 
 // outcome is an agent's final outcome: the stop reason, usage and cost of
