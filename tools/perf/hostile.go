@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agentstream/agentstream/convert"
 )
@@ -15,6 +16,10 @@ import (
 // hostileLimitMB is the peak RSS issue 31 allows each command on the
 // hostile inputs.
 const hostileLimitMB = 64
+
+// hostileTimeout is how long a command may run on a hostile input: one
+// killed then shows exit -1.
+const hostileTimeout = 5 * time.Minute
 
 // hostileInput is one of the generated inputs of docs/limits.md ("Memory
 // for many agents and many open calls").
@@ -107,7 +112,7 @@ func hostile(o options) error {
 		for _, c := range cs {
 			var ss []sample
 			for range o.runs {
-				ss = append(ss, measure(bin, c.args...))
+				ss = append(ss, measureFor(hostileTimeout, bin, c.args...))
 			}
 			rss := maxRSS(ss) >> 10
 			mark := ""
@@ -144,7 +149,7 @@ func hostile(o options) error {
 		}
 		fmt.Println()
 	}
-	fmt.Printf("\npeak RSS, CPU time (user + system), exit code; in bold over %d MB (%d): %s\n", hostileLimitMB, len(over), strings.Join(over, ", "))
+	fmt.Printf("\npeak RSS, CPU time (user + system), exit code (-1: killed after %v); in bold over %d MB (%d): %s\n", hostileTimeout, hostileLimitMB, len(over), strings.Join(over, ", "))
 	return nil
 }
 

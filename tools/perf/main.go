@@ -604,7 +604,18 @@ func (c *countingWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); re
 // recordings carry errors; the table marks the row); one that cannot
 // start gives a zero sample.
 func measure(name string, args ...string) sample {
-	c := exec.Command(name, args...)
+	return measureFor(0, name, args...)
+}
+
+// measureFor is measure with the command killed after limit (none if 0).
+func measureFor(limit time.Duration, name string, args ...string) sample {
+	ctx := context.Background()
+	if limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	c := exec.CommandContext(ctx, name, args...)
 	var out countingWriter
 	c.Stdout, c.Stderr = &out, io.Discard
 	start := time.Now()
