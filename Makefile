@@ -9,7 +9,7 @@ PKGS     := ./...
 # The release targets (.goreleaser.yaml builds the same six).
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-.PHONY: all build cross test test-browser screenshots vet lint fuzz bench perf pgo docs clean test-clients test-sdk
+.PHONY: all build cross test test-browser screenshots vet lint fuzz bench perf perf-hostile pgo docs clean test-clients test-sdk
 
 all: build test
 
@@ -111,6 +111,14 @@ perf: build
 	npm install --prefix "$$dir" --no-audit --no-fund --silent $(CCUSAGE_NPM); \
 	cc=$$(find "$$dir/node_modules/@ccusage" -path '*/bin/ccusage' -type f | head -1); chmod +x "$$cc"; \
 	$(GO) run ./tools/perf/usage -bin bin/agentstream -ccusage "$$cc" -testdata testdata -mb 200 -runs $(PERFRUNS)
+
+## perf-hostile: peak RSS and CPU time of every command (convert to each format
+## written, assemble -o text/json/html, validate, verify, usage) on the hostile
+## inputs of docs/limits.md (1M agents, 1M open calls, one chunk of 200k
+## choices), rows over 64 MB marked (issue 31); the table docs/limits.md shows.
+## Not part of test.
+perf-hostile: build
+	$(GO) run ./tools/perf -bin bin/agentstream -hostile -runs 1
 
 ## pgo: regenerate default.pgo, the CPU profile go build optimises the binary with
 ## (profile-guided optimisation): every row of perf on its 20 MB inputs, run in

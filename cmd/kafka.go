@@ -46,10 +46,11 @@ unit a record, keyed by run id, with headers agentstream-run and
 agentstream-seq (the record's number within its run, from 0).
 
 A run ends at its format's end marker, at a record with header
-agentstream-end, or after --run-idle without a record (written out as a
-cut stream). Offsets are committed up to the oldest run still open, so a
-member that dies mid-run is replaced by one that converts the run again;
-what it writes twice has the same agentstream-seq. Problems go to stderr as
+agentstream-end, or after --run-idle without a record, in the records'
+timestamps (written out as a cut stream). Offsets are committed up to the
+oldest run still open, so a member that dies mid-run is replaced by one
+that converts the run again; what it writes twice has the same
+agentstream-seq. Problems go to stderr as
 TOPIC/PARTITION/RUN:LINE:COL: message, and with --problems to a topic as
 JSON. SIGINT or SIGTERM commits what is done and leaves the group.`,
 		Example: `  agentstream kafka --brokers localhost:9092 --group conv --in runs --out runs-jsonenv --to jsonenv`,
@@ -66,7 +67,7 @@ JSON. SIGINT or SIGTERM commits what is done and leaves the group.`,
 	fs.StringVar(&o.inTopic, "in", "", "topic to read runs from")
 	fs.StringVar(&o.outTopic, "out", "", "topic to write the converted runs to")
 	fs.StringVar(&o.problems, "problems", "", "topic to write problems to, as JSON")
-	fs.DurationVar(&o.runIdle, "run-idle", kafka.DefaultRunIdle, "end a run no record came for in this long")
+	fs.DurationVar(&o.runIdle, "run-idle", kafka.DefaultRunIdle, "end a run no record came for in this long, in the records' timestamps")
 	fs.IntVar(&o.maxOpenRuns, "max-open-runs", kafka.DefaultMaxOpenRuns, "open runs per partition at most (one more ends the one idle longest)")
 	fs.IntVar(&o.maxBuffered, "max-buffered-records", kafka.DefaultMaxBufferedRecords, "output records waiting to be produced at most (fetching waits for room)")
 	fs.DurationVar(&o.commitEvery, "commit-interval", kafka.DefaultCommitInterval, "how often to flush the output and commit (one transaction each with --transactional)")

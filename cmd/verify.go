@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 
 	"github.com/spf13/cobra"
 
@@ -38,8 +39,13 @@ A or B may be a directory or glob of session logs (as for assemble): each
 stands for its sessions, oldest first, and the runs are compared pair by
 pair, in order (both sides must hold as many), with a report per pair.
 
-Exit status: 0 equal, 1 different, 2 unreadable input. The fields, the
---ignore names and the --json schema are in docs/verify.md.`,
+The two are compared as they are read, holding only what is not matched
+yet: past 16384 agents open at once (an agent both sides have gone on from
+is compared and let go of), or 16384 blocks (64 MiB) waiting for the other
+side's, verify cannot compare them.
+
+Exit status: 0 equal, 1 different, 2 unreadable input or past a cap. The
+fields, the --ignore names and the --json schema are in docs/verify.md.`,
 		Example: `  agentstream verify legacy.sse envelope.sse
   agentstream verify --ignore ids,thinking --json a.sse b.jsonl`,
 		Args: usageArgs(cobra.ExactArgs(2)),
@@ -145,46 +151,101 @@ func runs(n int) string {
 	return fmt.Sprintf("%d runs", n)
 }
 
-// verifyPair reads and compares one run of each side.
+// verifyPair reads and compares one run of each side, as the two are
+// assembled (verify.Stream): it holds only what one side has not matched
+// yet, within verify's caps; past one it exits 2, neither equal nor
+// different.
 func verifyPair(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b string, rep *reporter) (*verify.Report, error) {
-	sa, err := readSide(ctx, ios, o, o.fromA, a, rep)
-	if err != nil {
-		return nil, err
+	var sides [2]*sideReader
+	for i, name := range []string{a, b} {
+		from := o.fromA
+		if i == 1 {
+			from = o.fromB
+		}
+		sides[i] = readSide(ctx, ios, o, from, name, rep)
+		defer sides[i].stop()
+		// The first item says the side's format, or that it has none.
+		if _, ok := sides[i].next(); !ok && sides[i].err != nil {
+			return nil, sides[i].err
+		}
 	}
-	sb, err := readSide(ctx, ios, o, o.fromB, b, rep)
-	if err != nil {
-		return nil, err
+	s := verify.NewStream(sides[0].side, sides[1].side, &verify.Options{
+		Ignore: o.ignore, Usage: o.usage, Strict: o.strict,
+		MaxAgents: verify.DefaultMaxAgents, MaxHeld: verify.DefaultMaxHeld, MaxHeldBytes: verify.DefaultMaxHeldBytes,
+	})
+	var done [2]bool
+	for !done[0] || !done[1] {
+		k := s.Next()
+		if done[k] {
+			k = 1 - k
+		}
+		bl, ok := sides[k].next()
+		if !ok {
+			done[k] = true
+			if sides[k].err != nil {
+				return nil, sides[k].err
+			}
+			continue
+		}
+		if err := s.Add(k, bl); err != nil {
+			return nil, failure(err)
+		}
 	}
-	return verify.Compare(sa, sb, &verify.Options{Ignore: o.ignore, Usage: o.usage, Strict: o.strict}), nil
+	return s.Report(), nil
 }
+
+// sideReader gives one side's assembled blocks one by one: a nil block
+// first, once side holds its name and format, then its blocks. err is
+// why the input could not be read, when next says there is no more.
+type sideReader struct {
+	side verify.Side
+	err  error
+	next func() (*assemble.Block, bool)
+	stop func()
+}
+
+// errStopped ends a side's reading when the comparison stops early.
+var errStopped = errors.New("stopped")
 
 // readSide reads and assembles one input. Problems in it are reported and
 // skipped; what could not be opened or read at all, holds no event of its
 // format, or is in another format than --from-a/--from-b says, exits 2:
 // verify never answers equal about nothing.
-func readSide(ctx context.Context, ios *IOStreams, o *verifyOptions, from, name string, rep *reporter) (verify.Side, error) {
+func readSide(ctx context.Context, ios *IOStreams, o *verifyOptions, from, name string, rep *reporter) *sideReader {
 	in := o.in
 	in.from = from
 	in.emptyFails = true
 	if !source.IsURL(name) {
 		in.http = httpOptions{} // request flags apply to the URL side(s) only
 	}
-	var side verify.Side
-	err := eachInput(ctx, ios, &in, rep, []string{name}, func(in *input) error {
-		if in.other {
-			// Whatever its decoder makes of it, it is not the format
-			// given: nothing to compare.
-			return failure(fmt.Errorf("%s: not %s input (%s)", in.name, in.format.Name, in.hint))
-		}
-		side = verify.Side{Name: in.name, Format: in.format.Name, Lacks: in.format.Lacks}
-		stop := assembleInput(in, rep, nil, func(bs []*assemble.Block) error {
-			side.Blocks = append(side.Blocks, bs...)
+	r := &sideReader{}
+	r.next, r.stop = iter.Pull(func(yield func(*assemble.Block) bool) {
+		err := eachInput(ctx, ios, &in, rep, []string{name}, func(in *input) error {
+			if in.other {
+				// Whatever its decoder makes of it, it is not the format
+				// given: nothing to compare.
+				return failure(fmt.Errorf("%s: not %s input (%s)", in.name, in.format.Name, in.hint))
+			}
+			r.side = verify.Side{Name: in.name, Format: in.format.Name, Lacks: in.format.Lacks}
+			if !yield(nil) {
+				return errStopped
+			}
+			stop := assembleInput(in, rep, nil, func(bs []*assemble.Block) error {
+				for _, b := range bs {
+					if b != nil && !yield(b) {
+						return errStopped
+					}
+				}
+				return nil
+			})
+			if stop != nil && !errors.Is(stop, errStrictStop) {
+				return failure(stop)
+			}
 			return nil
 		})
-		if stop != nil && !errors.Is(stop, errStrictStop) {
-			return failure(stop)
+		if !errors.Is(err, errStopped) {
+			r.err = err
 		}
-		return nil
 	})
-	return side, err
+	return r
 }

@@ -17,7 +17,9 @@
 // A run ends at its format's end marker (data: [DONE] on SSE input; the
 // run's own closing event, such as Claude Code's result line, on NDJSON
 // input), at an input record with the header agentstream-end, or when no
-// record of it came for Config.RunIdle: then it is written out as a cut
+// record of it came for Config.RunIdle in the records' time (a record of
+// its partition is timestamped that long after its last, so that a replay
+// ends it at the same record): then it is written out as a cut
 // stream (what its target writes for a truncated input) and the cut is
 // reported. A record of a run id after its run ended starts a new run
 // under the same id, numbered from 0 again: run ids must not be reused.

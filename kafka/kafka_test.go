@@ -130,7 +130,7 @@ func produce(t testing.TB, c *kfake.Cluster, recs []*kgo.Record) {
 	defer cancel()
 	fresh := make([]*kgo.Record, len(recs)) // kgo keeps state in a record it produced
 	for i, r := range recs {
-		fresh[i] = &kgo.Record{Topic: r.Topic, Key: r.Key, Value: r.Value, Headers: r.Headers}
+		fresh[i] = &kgo.Record{Topic: r.Topic, Key: r.Key, Value: r.Value, Headers: r.Headers, Timestamp: r.Timestamp}
 	}
 	if err := cl.ProduceSync(ctx, fresh...).FirstErr(); err != nil {
 		t.Fatal(err)
@@ -633,9 +633,12 @@ func TestTransactional(t *testing.T) {
 	}
 }
 
-// TestRunIdle: a run whose records stop mid-stream ends after the idle
-// time as a cut: its output is what convert writes for the cut input,
-// and the cut is reported.
+// TestRunIdle: a run whose records stop mid-stream ends as a cut when a
+// record of the partition comes --run-idle after its last one, in the
+// records' time (their timestamps), not the worker's: its output is what
+// convert writes for the cut input, and the cut is reported. The idle
+// time is an hour; the records come a moment apart in the worker's time.
+// A run whose records are half an hour apart in their time is not idle.
 func TestRunIdle(t *testing.T) {
 	t.Parallel()
 	c := newCluster(t, 1)
@@ -643,27 +646,41 @@ func TestRunIdle(t *testing.T) {
 	cut := full
 	cut.units = full.units[:len(full.units)/2]
 	cut.data = bytes.Join(cut.units, nil)
+	slow := full
+	slow.id = "slow-" + full.id
 	to := lookup(t, "claude")
 	var stderr syncBuffer
 	cfg := testConfig(c, to, &stderr)
-	cfg.RunIdle = 50 * time.Millisecond
+	cfg.RunIdle = time.Hour
 	start(t, cfg)
+	at := time.Date(2026, 11, 27, 3, 0, 0, 0, time.UTC)
 	var recs []*kgo.Record
-	for _, u := range cut.units {
-		recs = append(recs, &kgo.Record{Topic: "in", Key: []byte(cut.id), Value: u})
+	for i, u := range cut.units {
+		recs = append(recs, &kgo.Record{Topic: "in", Key: []byte(cut.id), Value: u, Timestamp: at.Add(time.Duration(i) * time.Millisecond)})
+	}
+	// The slow run's third record is two hours after the cut run's last.
+	for i, u := range slow.units {
+		r := &kgo.Record{Topic: "in", Key: []byte(slow.id), Value: u, Timestamp: at.Add(time.Duration(i+2) * 30 * time.Minute)}
+		if i == len(slow.units)-1 {
+			r.Headers = []kgo.RecordHeader{{Key: HeaderEnd}}
+		}
+		recs = append(recs, r)
 	}
 	produce(t, c, recs)
-	outputs(t, c, wantOutputs(t, []recording{cut}, to))
-	// A cut run's output is whole before the idle time ends it (Cut
-	// writes no end): wait for the report, as long as the guard allows.
-	guard := time.Now().Add(30 * time.Second)
+	outputs(t, c, wantOutputs(t, []recording{cut, slow}, to))
+	// The cut run's output is whole before its end (Cut writes no end):
+	// wait for the report, as long as the guard allows.
+	guard := time.Now().Add(hangGuard)
 	for !strings.Contains(stderr.String(), "the run is ended as cut") && time.Now().Before(guard) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	for _, want := range []string{"no record for 50ms: the run is ended as cut", "in/0/" + cut.id + ":"} {
+	for _, want := range []string{"no record for 1h0m0s: the run is ended as cut", "in/0/" + cut.id + ":"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr does not say %q:\n%s", want, stderr.String())
 		}
+	}
+	if strings.Contains(stderr.String(), slow.id) {
+		t.Errorf("the slow run is reported:\n%s", stderr.String())
 	}
 }
 

@@ -52,8 +52,9 @@ type Config struct {
 	// Decode and Encode are the options of every run's decoder and
 	// encoder (Source is set to topic/partition/run).
 	Decode, Encode format.Options
-	// RunIdle ends a run no record came for in that long (DefaultRunIdle
-	// when 0).
+	// RunIdle ends a run no record came for in that long, in the records'
+	// time: when a record of its partition is timestamped that long after
+	// the run's last (DefaultRunIdle when 0).
 	RunIdle time.Duration
 	// MaxOpenRuns caps the open runs of one partition
 	// (DefaultMaxOpenRuns when 0).
@@ -221,7 +222,8 @@ func (w *worker) run(ctx context.Context) error {
 			}
 			room = w.c.MaxBufferedRecords
 		}
-		pctx, cancel := context.WithTimeout(ctx, w.pollWait())
+		// At most a second, to commit and to notice the end.
+		pctx, cancel := context.WithTimeout(ctx, time.Second)
 		var fetches kgo.Fetches
 		if w.gts != nil {
 			fetches = w.gts.PollRecords(pctx, room)
@@ -247,10 +249,6 @@ func (w *worker) run(ctx context.Context) error {
 				w.record(p, r)
 			}
 		})
-		now := time.Now()
-		for _, p := range w.part {
-			p.endIdle(w, now)
-		}
 		w.mu.Unlock()
 		if w.gts == nil {
 			// A rebalance may go on: the revoked partitions commit in
@@ -273,23 +271,6 @@ func (w *worker) run(ctx context.Context) error {
 			w.gts.AllowRebalance()
 		}
 	}
-}
-
-// pollWait is how long a poll waits for records: until the next run may
-// go idle, and at most a second.
-func (w *worker) pollWait() time.Duration {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	wait := time.Second
-	now := time.Now()
-	for _, p := range w.part {
-		for _, r := range p.runs {
-			if d := r.seen.Add(w.c.RunIdle).Sub(now); d < wait {
-				wait = max(d, time.Millisecond)
-			}
-		}
-	}
-	return wait
 }
 
 // shutdown commits what is done and leaves the group.
@@ -515,6 +496,15 @@ func (w *worker) fetchMetadata(ctx context.Context, cl *kgo.Client, ps []int32) 
 
 // record converts one input record.
 func (w *worker) record(p *partition, r *kgo.Record) {
+	// Idle time is the records' time, which a replay of the same records
+	// sees again: the partition's clock is its newest record's timestamp,
+	// and a run is idle once the clock is RunIdle past its last record.
+	if r.Timestamp.After(p.clock) {
+		p.clock = r.Timestamp
+	}
+	if len(p.runs) > 0 && !p.clock.Before(p.expiry) {
+		p.endIdle(w)
+	}
 	key := string(r.Key)
 	if p.skip(key, r.Offset) {
 		w.replayed.Add(1)
@@ -529,9 +519,12 @@ func (w *worker) record(p *partition, r *kgo.Record) {
 			p.end(w, oldest, true)
 		}
 		run = w.open(p, key, r)
+		if e := p.clock.Add(w.c.RunIdle); len(p.runs) == 1 || e.Before(p.expiry) {
+			p.expiry = e
+		}
 	}
 	run.last = r.Offset
-	run.seen = time.Now()
+	run.seen = p.clock
 	run.offset = r.Offset
 	_, err := run.s.Write(run.framed(r.Value))
 	switch {
@@ -694,9 +687,9 @@ func (w *worker) problem(p *partition, run *run, offset int64, err error) {
 type run struct {
 	key         string
 	p           *partition
-	first, last int64 // offsets of its first and last record
-	offset      int64 // the record being converted
-	seen        time.Time
+	first, last int64     // offsets of its first and last record
+	offset      int64     // the record being converted
+	seen        time.Time // the partition's clock at its last record
 	s           *convert.Session
 	out         bytes.Buffer
 	sse         *bool // the output is SSE (known from its first bytes)
@@ -766,6 +759,9 @@ type partition struct {
 	// committed and committedMeta are the last commit asked for.
 	committed     int64
 	committedMeta string
+	// clock is the newest record timestamp seen on the partition; no
+	// open run goes idle before expiry (an earlier time may be stale).
+	clock, expiry time.Time
 }
 
 func newPartition(topic string, id int32, meta *commitMeta, maxMeta int) *partition {
@@ -822,15 +818,19 @@ func (p *partition) oldestIdle() *run {
 	return oldest
 }
 
-// endIdle ends the runs idle since before now-RunIdle, as cut.
-func (p *partition) endIdle(w *worker, now time.Time) {
+// endIdle ends the runs whose last record is RunIdle or more older than
+// the partition's clock, as cut, and sets when the next may go idle.
+func (p *partition) endIdle(w *worker) {
 	// In the order the runs began, so that their reports and outputs
 	// come out the same way each time.
 	runs := slices.SortedFunc(maps.Values(p.runs), func(a, b *run) int { return cmp.Compare(a.first, b.first) })
+	p.expiry = time.Time{}
 	for _, r := range runs {
-		if now.Sub(r.seen) >= w.c.RunIdle {
+		if e := r.seen.Add(w.c.RunIdle); !p.clock.Before(e) {
 			w.problem(p, r, r.last, fmt.Errorf("no record for %v: the run is ended as cut", w.c.RunIdle))
 			p.end(w, r, true)
+		} else if p.expiry.IsZero() || e.Before(p.expiry) {
+			p.expiry = e
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/convert"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
@@ -68,7 +69,7 @@ func TestLacksMatchLosses(t *testing.T) {
 						return
 					}
 					has := slices.ContainsFunc(to.Lacks, func(c format.Content) bool {
-						return present(string(c), a.Blocks)
+						return presentIn(string(c), a.Blocks)
 					})
 					// Some losses are of what no block holds (notices,
 					// unknown events, run statistics): only a loss the
@@ -106,4 +107,17 @@ func lacked(lacks []format.Content, d Difference) bool {
 		return slices.Contains(lacks, format.TurnEnd)
 	}
 	return false
+}
+
+// presentIn reports whether field has a value in any of blocks, as the
+// report's "not compared" list decides.
+func presentIn(field string, blocks []*assemble.Block) bool {
+	main := ""
+	for _, b := range blocks {
+		if b != nil && !(b.Type == assemble.TypeNotice && b.Kind == event.NoticeAbandoned) {
+			main = b.Agent
+			break
+		}
+	}
+	return slices.ContainsFunc(blocks, func(b *assemble.Block) bool { return b != nil && present(field, b, main) })
 }

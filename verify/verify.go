@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/assemble"
-	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 )
 
@@ -109,7 +108,9 @@ type Side struct {
 	Name   string // input name, for the report
 	Format string // format name
 	// Lacks is what the format cannot carry (format.Format.Lacks).
-	Lacks  []format.Content
+	Lacks []format.Content
+	// Blocks are the whole stream's, for Compare (a Stream is given
+	// them one by one).
 	Blocks []*assemble.Block
 }
 
@@ -121,6 +122,10 @@ type Options struct {
 	Usage bool
 	// Strict compares the fields one side's format cannot carry too.
 	Strict bool
+	// A Stream's caps, none where 0 (Compare has none): the agents of
+	// one side, and the content blocks held unmatched (both sides) and
+	// the size of their canonical forms. Past one, Stream.Add fails.
+	MaxAgents, MaxHeld, MaxHeldBytes int
 }
 
 // CheckIgnore returns an error naming the first entry of names (for
@@ -192,48 +197,39 @@ type Difference struct {
 	At *int   `json:"at,omitempty"`
 }
 
-// Compare compares the content of a and b.
+// Compare compares the content of a and b, whose Blocks hold their
+// streams whole. Stream compares streams as they are assembled.
 func Compare(a, b Side, o *Options) *Report {
-	if o == nil {
-		o = &Options{}
+	var uncapped Options
+	if o != nil {
+		uncapped = *o
 	}
-	c := newComparer(a, b, o)
-	ga, gb := c.group(a.Blocks), c.group(b.Blocks)
-	r := &Report{
-		A:           Summary{Name: a.Name, Format: a.Format, Agents: len(ga), Blocks: countBlocks(ga)},
-		B:           Summary{Name: b.Name, Format: b.Format, Agents: len(gb), Blocks: countBlocks(gb)},
-		Differences: []Difference{},
-	}
-	for i := range max(len(ga), len(gb)) {
-		var x, y *agent
-		if i < len(ga) {
-			x = ga[i]
+	uncapped.MaxAgents, uncapped.MaxHeld, uncapped.MaxHeldBytes = 0, 0, 0
+	s := NewStream(a, b, &uncapped)
+	// Fed as a command feeds it (the side holding fewer unmatched blocks
+	// first), though with no cap the order does not change the report.
+	blocks := [2][]*assemble.Block{a.Blocks, b.Blocks}
+	for len(blocks[0]) > 0 || len(blocks[1]) > 0 {
+		k := s.Next()
+		if len(blocks[k]) == 0 {
+			k = 1 - k
 		}
-		if i < len(gb) {
-			y = gb[i]
-		}
-		r.Differences = append(r.Differences, c.agent(i+1, x, y)...)
+		_ = s.Add(k, blocks[k][0]) // no cap: no error
+		blocks[k] = blocks[k][1:]
 	}
-	r.NotCompared = c.notes
-	if r.NotCompared == nil {
-		r.NotCompared = []Skip{}
-	}
-	r.Equal = len(r.Differences) == 0
-	return r
-}
-
-func countBlocks(as []*agent) int {
-	n := 0
-	for _, a := range as {
-		n += len(a.blocks)
-	}
-	return n
+	return s.Report()
 }
 
 type comparer struct {
 	skip       map[string]bool // fields and block types not compared
 	whitespace bool
-	notes      []Skip
+	notes      []agentNote // what agents add to the fields not compared
+	agentNo    int         // the number of the agent being compared
+	// lacked are the fields not compared because one side's format lacks
+	// them, in report order; present[i] tells whether either stream has
+	// a value for lacked[i], which is when the report names it.
+	lacked  []Skip
+	present []bool
 }
 
 func newComparer(a, b Side, o *Options) *comparer {
@@ -279,160 +275,35 @@ func newComparer(a, b Side, o *Options) *comparer {
 		// Lacked by both: empty on both sides. Lacked by one and empty in
 		// both streams: nothing was left out. Neither is worth a note; nor
 		// is a block type that is never compared as such (turn_end).
-		if len(lacked[f]) != 1 || f == assemble.TypeTurnEnd || !(present(f, a.Blocks) || present(f, b.Blocks)) {
+		// Whether either stream has a value for it is known at the end.
+		if len(lacked[f]) != 1 || f == assemble.TypeTurnEnd {
 			continue
 		}
 		side, s := lacked[f][0], a
 		if side == "b" {
 			s = b
 		}
-		c.notes = append(c.notes, Skip{Field: f, Side: side, Reason: fmt.Sprintf("%s (%s) cannot carry it", strings.ToUpper(side), s.Format)})
+		c.lacked = append(c.lacked, Skip{Field: f, Side: side, Reason: fmt.Sprintf("%s (%s) cannot carry it", strings.ToUpper(side), s.Format)})
 	}
+	c.present = make([]bool, len(c.lacked))
 	return c
-}
-
-// present reports whether field (a name of Fields) has a value anywhere in
-// blocks.
-func present(field string, blocks []*assemble.Block) bool {
-	for _, b := range blocks {
-		if b == nil {
-			continue
-		}
-		var has bool
-		switch field {
-		case "is_error":
-			has = b.IsError && b.Type != assemble.TypeTurnEnd && b.Type != assemble.TypeMetaFinal
-		case "exit_code":
-			has = b.ExitCode != nil
-		case "status":
-			has = b.Status != ""
-		case "structured":
-			has = len(b.Structured) > 0
-		case "signature":
-			has = b.Signature != ""
-		case "mcp_server":
-			has = b.MCPServer != ""
-		case "citations", CitationExtras:
-			has = len(b.Citations) > 0
-		case "images":
-			has = len(b.Images) > 0
-		case "kind":
-			has = b.Type == assemble.TypeError && b.Kind != "" && b.Kind != assemble.TypeError
-		case "model":
-			has = b.Model != ""
-		case "prompt":
-			has = b.Prompt != ""
-		case "stop_reason":
-			has = b.StopReason != ""
-		case "usage":
-			has = b.Usage != nil
-		case "cost":
-			has = b.CostUSD != nil
-		case "agent_id":
-			has = b.Agent != ""
-		case string(format.SubagentText):
-			has = isText(b) && b.Agent != mainAgent(blocks) && b.Text != ""
-		case string(format.TextEdges):
-			has = b.Type == assemble.TypeText && b.Text != strings.TrimSpace(b.Text)
-		case string(format.Subagents):
-			has = fieldsOf[b.Type] != nil && b.Agent != mainAgent(blocks)
-		case string(format.SubagentOutcome):
-			has = (b.Type == assemble.TypeMetaFinal || b.Type == assemble.TypeTurnEnd) && b.Agent != mainAgent(blocks) &&
-				(b.StopReason != "" || b.Usage != nil || b.CostUSD != nil)
-		case "id":
-			has = b.ID != "" && slices.Contains(fieldsOf[b.Type], "id")
-		case "server":
-			has = b.Type == assemble.TypeServerToolCall || b.Type == assemble.TypeServerToolResult
-		case "name", "input", "content", "pending", "files", "message", "changes", "todos", "text":
-			has = true
-		default: // a block type
-			has = b.Type == field
-		}
-		if has {
-			return true
-		}
-	}
-	return false
 }
 
 // agent is one agent's share of a stream.
 type agent struct {
-	id       string
-	meta     *assemble.Block // its first meta_init
-	final    *assemble.Block // its last meta_final
-	turnEnds []*assemble.Block
-	blocks   []*assemble.Block // content blocks, in order
-}
-
-// group splits blocks per agent, in order of first appearance, keeping
-// the content blocks.
-func (c *comparer) group(blocks []*assemble.Block) []*agent {
-	var out []*agent
-	main := mainAgent(blocks)
-	byID := map[string]*agent{}
-	for _, b := range blocks {
-		if b == nil || b.Type == assemble.TypeNotice && b.Kind == event.NoticeAbandoned {
-			// An abandoned stream (a retried call, which only Claude's
-			// partial mode shows) is no part of the answer: it must not
-			// make an agent appear, or appear earlier.
-			continue
-		}
-		if c.skip[string(format.Subagents)] && b.Agent != main {
-			continue // one side's format has no agent but the main one
-		}
-		ag := byID[b.Agent]
-		if ag == nil {
-			ag = &agent{id: b.Agent}
-			byID[b.Agent] = ag
-			out = append(out, ag)
-		}
-		switch b.Type {
-		case assemble.TypeMetaInit:
-			if ag.meta == nil {
-				ag.meta = b
-			}
-			continue
-		case assemble.TypeMetaFinal:
-			ag.final = b
-			continue
-		case assemble.TypeTurnEnd:
-			ag.turnEnds = append(ag.turnEnds, b)
-			if b.Text == "" {
-				continue
-			}
-			// A failed turn is an error: formats without turns (jsonenv)
-			// write it as an error of type turn_failed.
-			b = &assemble.Block{Agent: b.Agent, Type: assemble.TypeError, Kind: "turn_failed", Text: b.Text}
-		}
-		if c.skip["server"] && (b.Type == assemble.TypeServerToolCall || b.Type == assemble.TypeServerToolResult) {
-			// One side cannot tell server tools from client ones.
-			nb := *b
-			nb.Type = strings.TrimPrefix(b.Type, "server_")
-			b = &nb
-		}
-		if fieldsOf[b.Type] == nil || c.skip[b.Type] {
-			continue
-		}
-		if c.skip[string(format.SubagentText)] && isText(b) && b.Agent != main {
-			continue
-		}
-		if (b.Type == assemble.TypeText || b.Type == assemble.TypeThinking) && len(b.Citations) == 0 && c.norm(b.Text) == "" {
-			continue // an empty block says nothing; some formats drop them
-		}
-		ag.blocks = append(ag.blocks, b)
-	}
-	return out
-}
-
-// mainAgent returns the agent of the first block that names one's
-// content: the main agent, by the order agents appear in.
-func mainAgent(blocks []*assemble.Block) string {
-	for _, b := range blocks {
-		if b != nil && !(b.Type == assemble.TypeNotice && b.Kind == event.NoticeAbandoned) {
-			return b.Agent
-		}
-	}
-	return ""
+	id    string
+	meta  *metaInfo  // its first meta_init's
+	final *finalInfo // its last meta_final's
+	// turnEnds counts its turn ends; lastStop is the last one's stop
+	// reason, usage the sum of their usage (nil when none had any).
+	turnEnds int
+	lastStop string
+	usage    *assemble.Usage
+	// blocks are its content blocks not yet matched, in order, and keys
+	// their canonical forms (comparer.key); the blocks before them
+	// matched the other side's.
+	blocks []*assemble.Block
+	keys   []string
 }
 
 func isText(b *assemble.Block) bool {
@@ -463,7 +334,8 @@ func label(n int, x, y *agent) string {
 }
 
 // agent compares the n-th agent of each side; one of them may be nil.
-func (c *comparer) agent(n int, x, y *agent) []Difference {
+func (c *comparer) agent(n, off int, x, y *agent) []Difference {
+	c.agentNo = n
 	base := Difference{Agent: n, AgentLabel: label(n, x, y)}
 	if x != nil {
 		base.AgentA = x.id
@@ -522,7 +394,7 @@ func (c *comparer) agent(n int, x, y *agent) []Difference {
 		}
 		out = append(out, d)
 	}
-	out = append(out, c.blocks(base, x.blocks, y.blocks)...)
+	out = append(out, c.blocks(base, off, x.blocks, y.blocks, x.keys, y.keys)...)
 	if finalDiffers || !outcome {
 		return out // the outcome differs for that reason alone, or is not compared
 	}
@@ -569,10 +441,19 @@ func baseModel(m string) string {
 	return m
 }
 
+// agentNote is a field not compared, and the first agent that says so.
+type agentNote struct {
+	Skip
+	agent int
+}
+
 // note adds a field not compared to the report, once.
 func (c *comparer) note(s Skip) {
-	if !slices.Contains(c.notes, s) {
-		c.notes = append(c.notes, s)
+	i := slices.IndexFunc(c.notes, func(n agentNote) bool { return n.Skip == s })
+	if i < 0 {
+		c.notes = append(c.notes, agentNote{s, c.agentNo})
+	} else {
+		c.notes[i].agent = min(c.notes[i].agent, c.agentNo)
 	}
 }
 
@@ -580,14 +461,26 @@ func (c *comparer) note(s Skip) {
 // such as Claude's stream-json always open with one; written from a
 // source that had none, it carries no model and no prompt, and is no
 // difference.
-func hasInit(b *assemble.Block) bool {
+func hasInit(b *metaInfo) bool {
 	return b != nil && (b.Model != "" || b.Prompt != "")
 }
 
 // hasFinal is hasInit for meta_final: a closing line written with nothing
 // known (no stop reason, usage, cost or failure) is no difference.
-func hasFinal(b *assemble.Block) bool {
-	return b != nil && (b.StopReason != "" || b.Usage != nil || b.CostUSD != nil || b.IsError || len(b.Errors) > 0)
+func hasFinal(b *finalInfo) bool {
+	return b != nil && (b.StopReason != "" || b.Usage != nil || b.CostUSD != nil || b.Failed)
+}
+
+// metaInfo is what is compared of a meta_init.
+type metaInfo struct{ Model, Prompt, Name string }
+
+// finalInfo is what is compared of a meta_final: Failed is its is_error
+// or errors.
+type finalInfo struct {
+	StopReason string
+	Usage      *assemble.Usage
+	CostUSD    *float64
+	Failed     bool
 }
 
 // outcome is an agent's final outcome: the stop reason, usage and cost of
@@ -600,23 +493,9 @@ func (c *comparer) outcome(a *agent) map[string]any {
 		out["stop_reason"] = a.final.StopReason
 		out["usage"] = jsonValue(a.final.Usage)
 		out["cost"] = jsonValue(a.final.CostUSD)
-	case len(a.turnEnds) > 0 && !c.skip[assemble.TypeTurnEnd]:
-		out["stop_reason"] = a.turnEnds[len(a.turnEnds)-1].StopReason
-		var sum *assemble.Usage
-		for _, t := range a.turnEnds {
-			if t.Usage == nil {
-				continue
-			}
-			if sum == nil {
-				sum = &assemble.Usage{}
-			}
-			sum.InputTokens += t.Usage.InputTokens
-			sum.OutputTokens += t.Usage.OutputTokens
-			sum.CacheReadTokens += t.Usage.CacheReadTokens
-			sum.CacheWriteTokens += t.Usage.CacheWriteTokens
-			sum.ReasoningTokens += t.Usage.ReasoningTokens
-		}
-		out["usage"] = jsonValue(sum)
+	case a.turnEnds > 0 && !c.skip[assemble.TypeTurnEnd]:
+		out["stop_reason"] = a.lastStop
+		out["usage"] = jsonValue(a.usage)
 	}
 	return out
 }
@@ -720,15 +599,9 @@ func (c *comparer) key(b *assemble.Block) string {
 }
 
 // blocks aligns two agents' blocks and reports what differs.
-func (c *comparer) blocks(base Difference, xs, ys []*assemble.Block) []Difference {
-	ka := make([]string, len(xs))
-	for i, b := range xs {
-		ka[i] = c.key(b)
-	}
-	kb := make([]string, len(ys))
-	for i, b := range ys {
-		kb[i] = c.key(b)
-	}
+// The first off blocks of both matched already: xs and ys (keys ka and
+// kb) are those after them.
+func (c *comparer) blocks(base Difference, off int, xs, ys []*assemble.Block, ka, kb []string) []Difference {
 	pairs := align(ka, kb)
 
 	var out []Difference
@@ -798,7 +671,7 @@ func (c *comparer) blocks(base Difference, xs, ys []*assemble.Block) []Differenc
 			}
 			for _, fd := range diffValues(f, ca[f], cb[f]) {
 				d := base
-				d.Kind, d.BlockA, d.BlockB, d.Type = Changed, ch.a+1, ch.b+1, xs[ch.a].Type
+				d.Kind, d.BlockA, d.BlockB, d.Type = Changed, off+ch.a+1, off+ch.b+1, xs[ch.a].Type
 				d.Field, d.A, d.B, d.At = fd.path, fd.a, fd.b, fd.at
 				ds = append(ds, d)
 			}
@@ -807,7 +680,7 @@ func (c *comparer) blocks(base Difference, xs, ys []*assemble.Block) []Differenc
 	}
 	for _, m := range moved {
 		d := base
-		d.Kind, d.BlockA, d.BlockB, d.Type = Moved, m.a+1, m.b+1, xs[m.a].Type
+		d.Kind, d.BlockA, d.BlockB, d.Type = Moved, off+m.a+1, off+m.b+1, xs[m.a].Type
 		items = append(items, item{gap: gapOf(m.a, 0), idx: m.a, diffs: []Difference{d}})
 	}
 	for _, i := range onlyA {
@@ -815,7 +688,7 @@ func (c *comparer) blocks(base Difference, xs, ys []*assemble.Block) []Differenc
 			continue
 		}
 		d := base
-		d.Kind, d.BlockA, d.Type = Missing, i+1, xs[i].Type
+		d.Kind, d.BlockA, d.Type = Missing, off+i+1, xs[i].Type
 		items = append(items, item{gap: gapOf(i, 0), idx: i, diffs: []Difference{d}})
 	}
 	for _, j := range onlyB {
@@ -823,7 +696,7 @@ func (c *comparer) blocks(base Difference, xs, ys []*assemble.Block) []Differenc
 			continue
 		}
 		d := base
-		d.Kind, d.BlockB, d.Type = Extra, j+1, ys[j].Type
+		d.Kind, d.BlockB, d.Type = Extra, off+j+1, ys[j].Type
 		items = append(items, item{gap: gapOf(j, 1), extra: 1, idx: j, diffs: []Difference{d}})
 	}
 	slices.SortFunc(items, func(x, y item) int {

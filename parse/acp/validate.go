@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/openset"
 	wire "github.com/agentstream/agentstream/internal/wire/acp"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
@@ -44,10 +45,20 @@ var (
 
 // check checks the rules of an ACP agent's output or transcript.
 func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
+	(&checkState{}).check(r, cfg, rep)
+}
+
+// checkState is what the checker holds, at most openset.DefaultMax ids of
+// each kind.
+type checkState struct {
+	requests wirecheck.Held[string] // request id: method, until its response
+	tools    wirecheck.Held[int]    // tool call id: the line that announced it
+}
+
+func (st *checkState) check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 	v := &wirecheck.Checker{Rep: rep, Cfg: cfg}
 	lines := frame.NewLines(bufio.NewReaderSize(r, 64<<10), cfg.Source, v.MaxBytes())
-	requests := map[string]string{}
-	tools := map[string]int{}
+	requests, tools := &st.requests, &st.tools
 	for {
 		line, num, _, err := lines.Next()
 		if err == io.EOF {
@@ -109,13 +120,15 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 		}
 		if m.Method != "" && hasID {
 			if !fromAgent || !AgentMethod(m.Method) {
-				requests[string(m.ID)] = m.Method
+				if old, first := requests.Put(string(m.ID), m.Method); first {
+					v.Report(rulePrompt, p, "more than %d requests wait for their response; forgot the oldest, id %s: its response is not checked as its method's", openset.DefaultMax, old)
+				}
 			}
 			continue
 		}
 		if m.Method == "" {
-			method, ok := requests[string(m.ID)]
-			delete(requests, string(m.ID))
+			method, ok := requests.Get(string(m.ID))
+			requests.Delete(string(m.ID))
 			if !ok && hasResult {
 				method = responseMethod(&m)
 			}
@@ -140,7 +153,7 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 }
 
 // checkUpdate checks one session/update's params.
-func checkUpdate(v *wirecheck.Checker, p wirecheck.Pos, params json.RawMessage, tools map[string]int) {
+func checkUpdate(v *wirecheck.Checker, p wirecheck.Pos, params json.RawMessage, tools *wirecheck.Held[int]) {
 	var n struct {
 		SessionID *string         `json:"sessionId"`
 		Update    json.RawMessage `json:"update"`
@@ -169,12 +182,12 @@ func checkUpdate(v *wirecheck.Checker, p wirecheck.Pos, params json.RawMessage, 
 			if u.Title == nil {
 				v.Report(ruleUpdate, p, "tool_call %q without a title", u.ToolCallID)
 			}
-			if first, ok := tools[u.ToolCallID]; ok {
+			if first, ok := tools.Get(u.ToolCallID); ok {
 				v.Report(ruleTool, p, "tool call %q announced again (first at line %d)", u.ToolCallID, first)
-			} else {
-				tools[u.ToolCallID] = p.Line
+			} else if old, first := tools.Put(u.ToolCallID, p.Line); first {
+				v.Report(ruleTool, p, "more than %d tool calls announced; forgot the oldest, %q: whether a tool call is announced twice, or updated unannounced, is no longer checked", openset.DefaultMax, old)
 			}
-		} else if _, ok := tools[u.ToolCallID]; !ok {
+		} else if !tools.Has(u.ToolCallID) && !tools.Lost() {
 			v.Report(ruleTool, p, "tool_call_update of %q, which no tool_call announced", u.ToolCallID)
 		}
 		if u.Status != nil && !toolStatuses[*u.Status] {

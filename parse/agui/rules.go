@@ -4,14 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/openset"
 	wire "github.com/agentstream/agentstream/internal/wire/agui"
+	"github.com/agentstream/agentstream/internal/wirecheck"
 )
 
 // Rule ids of the format's own validate rules: the order @ag-ui/client's
@@ -47,7 +48,10 @@ func rules() []format.Rule {
 // check checks an AG-UI stream against rules. Data that is not a JSON
 // object with a type is skipped (the decoder reports it).
 func check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
-	k := checkState{rep: rep}
+	(&checkState{rep: rep}).check(r, c)
+}
+
+func (k *checkState) check(r io.Reader, c *format.CheckConfig) {
 	k.reset()
 	sse := frame.NewSSE(r, c.Source, c.MaxEventBytes)
 	for {
@@ -83,16 +87,47 @@ type checkState struct {
 	finished bool // RUN_FINISHED ended the last run
 	errored  bool // RUN_ERROR ended the last run
 
-	messages, toolCalls, spans, reasoning map[string]bool // open
+	// What is open, and the subagents of the run, at most
+	// openset.DefaultMax of each (wirecheck.Held): past it the oldest is
+	// let go of, reported once as a violation of the rule it weakens
+	// (held.what), and is no longer checked.
+	messages, toolCalls, spans, reasoning held // open
+	steps                                 held // owner key + name
+	active, closed                        held // subagents
 	owners                                map[string]map[string]owner
-	steps                                 map[string]bool // owner key + name
-	active, closed                        map[string]bool // subagents
+}
+
+// held is a set of ids the checker keeps, what says what they are
+// (plural) and rule is the rule that checks them.
+type held struct {
+	wirecheck.Held[struct{}]
+	what, rule string
 }
 
 func (k *checkState) reset() {
-	k.messages, k.toolCalls, k.spans, k.reasoning = map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, h := range []struct {
+		h          *held
+		what, rule string
+	}{
+		{&k.messages, "text messages open", ruleOpen},
+		{&k.toolCalls, "tool calls open", ruleOpen},
+		{&k.spans, "reasoning spans open", ruleOpen},
+		{&k.reasoning, "reasoning messages open", ruleOpen},
+		{&k.steps, "steps open", ruleStep},
+		{&k.active, "subagents active", ruleSubagent},
+		{&k.closed, "subagents ended", ruleSubagent},
+	} {
+		h.h.Clear()
+		h.h.what, h.h.rule = h.what, h.rule
+	}
 	k.owners = map[string]map[string]owner{"message": {}, "toolCall": {}, "reasoning": {}}
-	k.steps, k.active, k.closed = map[string]bool{}, map[string]bool{}, map[string]bool{}
+}
+
+// add adds id to h, and reports once that h let go of the oldest.
+func (k *checkState) add(h *held, id string) {
+	if old, first := h.Put(id, struct{}{}); first {
+		k.report(h.rule, "more than "+strconv.Itoa(openset.DefaultMax)+" "+h.what+"; forgot the oldest, "+strconv.Quote(old)+": what comes of it is no longer checked")
+	}
 }
 
 func (k *checkState) report(rule, msg string) { k.rep.Report(rule, k.line, 1, msg) }
@@ -209,76 +244,76 @@ func (k *checkState) message(m frame.Message) {
 	case wire.RunError:
 		k.running, k.errored = false, true
 	case wire.TextMessageStart:
-		if k.messages[f.MessageID] {
+		if k.messages.Has(f.MessageID) {
 			k.report(ruleOpen, "TEXT_MESSAGE_START of message "+strconv.Quote(f.MessageID)+", which is open")
 		}
 		k.opener("message", f.MessageID, tag)
-		k.messages[f.MessageID] = true
+		k.add(&k.messages, f.MessageID)
 	case wire.TextMessageContent, wire.TextMessageEnd:
-		k.continues(typ, k.messages, "message", f.MessageID, tag, typ == wire.TextMessageEnd)
+		k.continues(typ, &k.messages, "message", f.MessageID, tag, typ == wire.TextMessageEnd)
 	case wire.ToolCallStart:
-		if k.toolCalls[f.ToolCallID] {
+		if k.toolCalls.Has(f.ToolCallID) {
 			k.report(ruleOpen, "TOOL_CALL_START of tool call "+strconv.Quote(f.ToolCallID)+", which is open")
 		}
 		if f.ParentMessage != nil && tag != nil {
 			k.agree(typ, tag, "message", *f.ParentMessage)
 		}
 		k.opener("toolCall", f.ToolCallID, tag)
-		k.toolCalls[f.ToolCallID] = true
+		k.add(&k.toolCalls, f.ToolCallID)
 	case wire.ToolCallArgs, wire.ToolCallEnd:
-		k.continues(typ, k.toolCalls, "toolCall", f.ToolCallID, tag, typ == wire.ToolCallEnd)
+		k.continues(typ, &k.toolCalls, "toolCall", f.ToolCallID, tag, typ == wire.ToolCallEnd)
 	case wire.ToolCallResult:
 		if len(k.owners["message"]) < maxOwners {
 			k.owners["message"][f.MessageID] = tag
 		}
 	case wire.ReasoningStart, wire.ReasoningMessageStart:
-		open := k.reasoning
+		open := &k.reasoning
 		if typ == wire.ReasoningStart {
-			open = k.spans
+			open = &k.spans
 		}
-		if open[f.MessageID] {
+		if open.Has(f.MessageID) {
 			k.report(ruleOpen, typ+" of "+strconv.Quote(f.MessageID)+", which is open")
 		}
 		k.opener("reasoning", f.MessageID, tag)
-		open[f.MessageID] = true
+		k.add(open, f.MessageID)
 	case wire.ReasoningMessageContent, wire.ReasoningMessageEnd:
-		k.continues(typ, k.reasoning, "reasoning", f.MessageID, tag, typ == wire.ReasoningMessageEnd)
+		k.continues(typ, &k.reasoning, "reasoning", f.MessageID, tag, typ == wire.ReasoningMessageEnd)
 	case wire.ReasoningEnd:
-		k.continues(typ, k.spans, "reasoning", f.MessageID, tag, true)
+		k.continues(typ, &k.spans, "reasoning", f.MessageID, tag, true)
 	case wire.StepStarted:
 		key := stepKey(tag, f.StepName)
-		if k.steps[key] {
+		if k.steps.Has(key) {
 			k.report(ruleStep, "step "+strconv.Quote(f.StepName)+" of "+ownerName(tag)+" is started again before its end")
 		}
-		k.steps[key] = true
+		k.add(&k.steps, key)
 	case wire.StepFinished:
 		key := stepKey(tag, f.StepName)
-		if !k.steps[key] {
+		if !k.steps.Has(key) && !k.steps.Lost() {
 			k.report(ruleStep, "STEP_FINISHED of step "+strconv.Quote(f.StepName)+", which "+ownerName(tag)+" has not open")
 		}
-		delete(k.steps, key)
+		k.steps.Delete(key)
 	case wire.SubagentStarted:
 		if tag == nil {
 			break // AGU008 reports it
 		}
 		id := *tag
-		if k.active[id] || k.closed[id] {
+		if k.active.Has(id) || k.closed.Has(id) {
 			k.report(ruleSubagent, "SUBAGENT_STARTED of subagent "+strconv.Quote(id)+", which was started in this run")
 		}
-		if p := f.ParentSub; p != nil && !k.active[*p] && !k.closed[*p] {
+		if p := f.ParentSub; p != nil && !k.active.Has(*p) && !k.closed.Has(*p) && !k.active.Lost() && !k.closed.Lost() {
 			k.report(ruleSubagent, "SUBAGENT_STARTED with parent "+strconv.Quote(*p)+", which was not started in this run")
 		}
-		k.active[id] = true
+		k.add(&k.active, id)
 	case wire.SubagentFinished, wire.SubagentError:
 		if tag == nil {
 			break
 		}
 		id := *tag
-		if !k.active[id] {
+		if !k.active.Has(id) && !k.active.Lost() {
 			k.report(ruleSubagent, typ+" of subagent "+strconv.Quote(id)+", which is not active")
 		}
-		delete(k.active, id)
-		k.closed[id] = true
+		k.active.Delete(id)
+		k.add(&k.closed, id)
 	}
 }
 
@@ -295,44 +330,37 @@ func (k *checkState) opener(kind, id string, tag owner) {
 }
 
 // continues checks a continuation or end of an open entity.
-func (k *checkState) continues(typ string, open map[string]bool, kind, id string, tag owner, end bool) {
-	if !open[id] {
-		k.report(ruleOpen, typ+" of "+strconv.Quote(id)+", which is not open")
+func (k *checkState) continues(typ string, open *held, kind, id string, tag owner, end bool) {
+	if !open.Has(id) {
+		if !open.Lost() { // else it may be one let go of
+			k.report(ruleOpen, typ+" of "+strconv.Quote(id)+", which is not open")
+		}
 		return
 	}
 	k.agree(typ, tag, kind, id)
 	if end {
-		delete(open, id)
+		open.Delete(id)
 	}
 }
 
 // finish reports what RUN_FINISHED leaves open.
 func (k *checkState) finish() {
 	var open []string
-	add := func(what string, m map[string]bool) {
-		for _, id := range sortedKeys(m) {
+	add := func(what string, m *held) {
+		for _, id := range m.Sorted() {
 			open = append(open, what+" "+strconv.Quote(id))
 		}
 	}
-	add("text message", k.messages)
-	add("reasoning message", k.reasoning)
-	add("reasoning span", k.spans)
-	add("tool call", k.toolCalls)
-	for _, s := range sortedKeys(k.steps) {
+	add("text message", &k.messages)
+	add("reasoning message", &k.reasoning)
+	add("reasoning span", &k.spans)
+	add("tool call", &k.toolCalls)
+	for _, s := range k.steps.Sorted() {
 		_, name, _ := strings.Cut(s, "\x00")
 		open = append(open, "step "+strconv.Quote(name))
 	}
-	add("subagent", k.active)
+	add("subagent", &k.active)
 	if len(open) > 0 {
 		k.report(ruleFinish, "RUN_FINISHED while open: "+strings.Join(open, ", "))
 	}
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -7,11 +7,14 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/openset"
 	wire "github.com/agentstream/agentstream/internal/wire/aisdk"
+	"github.com/agentstream/agentstream/internal/wirecheck"
 )
 
 // Rule ids of the format's own validate rules.
@@ -37,11 +40,13 @@ func rules() []format.Rule {
 }
 
 type checkState struct {
-	rep      format.Reporter
-	line     int
-	parts    map[string]bool // open text and reasoning parts, by type prefix and id
-	inputs   map[string]bool // tool calls with tool-input-start, by id
-	calls    map[string]bool // tool calls with input, by id
+	rep  format.Reporter
+	line int
+	// At most openset.DefaultMax of each (wirecheck.Held): past it the
+	// oldest is let go of, reported once, and no longer checked.
+	parts    wirecheck.Held[struct{}] // open text and reasoning parts, by type prefix and id
+	inputs   wirecheck.Held[struct{}] // tool calls with tool-input-start, by id
+	calls    wirecheck.Held[struct{}] // tool calls with input, by id
 	step     bool
 	starts   int
 	chunks   int
@@ -52,7 +57,11 @@ type checkState struct {
 // check checks a UI message stream against rules. Data that is not JSON
 // is left to the decoder.
 func check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
-	k := &checkState{rep: rep, parts: map[string]bool{}, inputs: map[string]bool{}, calls: map[string]bool{}}
+	(&checkState{rep: rep}).check(r, c)
+}
+
+func (k *checkState) check(r io.Reader, c *format.CheckConfig) {
+	rep := k.rep
 	sse := frame.NewSSE(r, c.Source, c.MaxEventBytes)
 	for {
 		m, err := sse.NextRaw()
@@ -175,29 +184,37 @@ func (k *checkState) order(c *wire.Chunk) {
 		}
 		k.step = false
 	case wire.TypeResetStep:
-		clear(k.parts)
-		clear(k.inputs)
+		k.parts.Clear()
+		k.inputs.Clear()
 	case wire.TypeTextStart, wire.TypeReasoningStart:
-		k.parts[string(kindOf(c.Type))+"/"+c.ID] = true
+		key := string(kindOf(c.Type)) + "/" + c.ID
+		if old, first := k.parts.Put(key, struct{}{}); first {
+			_, id, _ := strings.Cut(old, "/")
+			k.report(rulePart, "more than "+strconv.Itoa(openset.DefaultMax)+" parts open at once; forgot the oldest, "+strconv.Quote(id)+": its deltas and end are no longer checked")
+		}
 	case wire.TypeTextDelta, wire.TypeReasoningDelta, wire.TypeTextEnd, wire.TypeReasoningEnd:
 		key := string(kindOf(c.Type)) + "/" + c.ID
-		if !k.parts[key] {
+		if !k.parts.Has(key) && !k.parts.Lost() {
 			k.report(rulePart, c.Type+" for part "+strconv.Quote(c.ID)+", which no start opened or an end closed")
 		}
 		if c.Type == wire.TypeTextEnd || c.Type == wire.TypeReasoningEnd {
-			delete(k.parts, key)
+			k.parts.Delete(key)
 		}
 	case wire.TypeToolInputStart:
-		k.inputs[c.ToolCallID] = true
+		if old, first := k.inputs.Put(c.ToolCallID, struct{}{}); first {
+			k.report(ruleTool, "more than "+strconv.Itoa(openset.DefaultMax)+" tool inputs streaming at once; forgot the oldest, "+strconv.Quote(old)+": what follows it is no longer checked")
+		}
 	case wire.TypeToolInputDelta:
-		if !k.inputs[c.ToolCallID] {
+		if !k.inputs.Has(c.ToolCallID) && !k.inputs.Lost() {
 			k.report(ruleTool, "tool-input-delta for tool call "+strconv.Quote(c.ToolCallID)+" before its tool-input-start")
 		}
 	case wire.TypeToolInputAvailable, wire.TypeToolInputError:
-		delete(k.inputs, c.ToolCallID)
-		k.calls[c.ToolCallID] = true
+		k.inputs.Delete(c.ToolCallID)
+		if old, first := k.calls.Put(c.ToolCallID, struct{}{}); first {
+			k.report(ruleTool, "more than "+strconv.Itoa(openset.DefaultMax)+" tool calls with input; forgot the oldest, "+strconv.Quote(old)+": whether its output follows its input is no longer checked")
+		}
 	case wire.TypeToolOutputAvailable, wire.TypeToolOutputError, wire.TypeToolOutputDenied, wire.TypeToolApprovalRequest:
-		if !k.calls[c.ToolCallID] && !k.inputs[c.ToolCallID] {
+		if !k.calls.Has(c.ToolCallID) && !k.inputs.Has(c.ToolCallID) && !k.calls.Lost() && !k.inputs.Lost() {
 			k.report(ruleTool, c.Type+" for tool call "+strconv.Quote(c.ToolCallID)+", which came before it in no tool input chunk")
 		}
 	case wire.TypeFinish, wire.TypeAbort:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/wire/gemini"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 	"github.com/agentstream/agentstream/parse/internal/foreign"
@@ -41,9 +42,13 @@ type pos = wirecheck.Pos
 
 // check checks Gemini CLI output against the rules.
 func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
-	v := &wirecheck.Checker{Rep: rep, Cfg: cfg}
+	c := &checker{v: &wirecheck.Checker{Rep: rep, Cfg: cfg}}
+	c.check(r, cfg)
+}
+
+func (c *checker) check(r io.Reader, cfg *format.CheckConfig) {
+	v := c.v
 	lines := frame.NewLines(bufio.NewReaderSize(r, 64<<10), cfg.Source, v.MaxBytes())
-	c := &checker{v: v, uses: map[string]int{}, answered: map[string]int{}}
 	var whole []byte
 	wholeLine := 0
 	for {
@@ -85,12 +90,15 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 }
 
 type checker struct {
-	v        *wirecheck.Checker
-	lines    int
-	init     int // line of the init, 0 if none
-	result   int // line of the result, 0 if none
-	uses     map[string]int
-	answered map[string]int
+	v      *wirecheck.Checker
+	lines  int
+	init   int // line of the init, 0 if none
+	result int // line of the result, 0 if none
+	// The lines of the tool_use and tool_result of each tool_id, at most
+	// openset.DefaultMax of each (wirecheck.Held): past it the oldest is
+	// let go of, reported once, and no longer checked.
+	uses     wirecheck.Held[int]
+	answered wirecheck.Held[int]
 }
 
 func (c *checker) line(line []byte, p pos) {
@@ -177,10 +185,10 @@ func (c *checker) line(line []byte, p pos) {
 		} else if !gemini.IsObject(params) {
 			c.v.Report(ruleFields, p, "tool_use line whose parameters are not a JSON object")
 		}
-		if prev, ok := c.uses[id]; ok {
+		if prev, ok := c.uses.Get(id); ok {
 			c.v.Report(ruleTools, p, "a second tool_use of tool_id %q (the first at line %d)", id, prev)
-		} else {
-			c.uses[id] = p.Line
+		} else if old, first := c.uses.Put(id, p.Line); first {
+			c.v.Report(ruleTools, p, "more than %d tool_use lines; forgot the oldest, tool_id %q: whether it is used again or answered is no longer checked", openset.DefaultMax, old)
 		}
 	case gemini.TypeToolResult:
 		id, _ := str("tool_id", true)
@@ -189,12 +197,14 @@ func (c *checker) line(line []byte, p pos) {
 		if has := errorInfo(); !has && status == gemini.StatusError {
 			c.v.Report(ruleStatus, p, "tool_result with status error and no error")
 		}
-		if _, ok := c.uses[id]; !ok {
-			c.v.Report(ruleTools, p, "tool_result of tool_id %q, which no earlier tool_use has", id)
-		} else if prev, ok := c.answered[id]; ok {
+		if !c.uses.Has(id) {
+			if !c.uses.Lost() { // else it may be one let go of
+				c.v.Report(ruleTools, p, "tool_result of tool_id %q, which no earlier tool_use has", id)
+			}
+		} else if prev, ok := c.answered.Get(id); ok {
 			c.v.Report(ruleTools, p, "a second tool_result of tool_id %q (the first at line %d)", id, prev)
-		} else {
-			c.answered[id] = p.Line
+		} else if old, first := c.answered.Put(id, p.Line); first {
+			c.v.Report(ruleTools, p, "more than %d tool_result lines; forgot the oldest, tool_id %q: whether it is answered again is no longer checked", openset.DefaultMax, old)
 		}
 	case gemini.TypeError:
 		str("severity", true, gemini.SeverityWarning, gemini.SeverityError)

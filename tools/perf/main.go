@@ -20,6 +20,14 @@
 // 5 means five times as fast as jq on the same input. CPU time, because on
 // a shared machine wall time mostly measures the neighbours.
 //
+// With -hostile it measures instead every command (convert to each format
+// written, assemble -o text, json and html, validate, verify of the input
+// against itself, usage) on the hostile inputs of docs/limits.md, made by
+// hostileInputs: one text delta for each of 1M agents, 1M tool calls that
+// never get a result, one openai-chat chunk of 200k choices. It prints a
+// Markdown table of each row's peak RSS and CPU time, the rows over 64 MB
+// marked, as `make perf-hostile` runs it.
+//
 // With -pgo FILE it measures nothing: it runs the commands (-only: those
 // whose name matches) -runs times on the inputs of the first size in
 // process (cmd.Run, output discarded) under the CPU profiler and writes the
@@ -91,6 +99,7 @@ func main() {
 	gojq := flag.String("gojq", "v0.12.17", "gojq version to build from the Go module proxy (empty: no gojq column)")
 	only := flag.String("only", "", "run only the rows whose name matches this regular expression")
 	pgo := flag.String("pgo", "", "instead of measuring, write a CPU profile of the rows, run in process on the inputs of the first size, to this file")
+	hostileRows := flag.Bool("hostile", false, "instead, run every command on the hostile inputs of docs/limits.md (1M agents, 1M open calls, 200k choices) and print each one's peak RSS and CPU time (-only matches \"INPUT COMMAND\")")
 	flag.Parse()
 	o := options{bin: *bin, corpus: *corpus, testdata: *testdata, keep: *keep, runs: *runs, gojq: *gojq}
 	var err error
@@ -98,9 +107,12 @@ func main() {
 		o.only, err = regexp.Compile(*only)
 	}
 	if err == nil {
-		if *pgo != "" {
+		switch {
+		case *hostileRows:
+			err = hostile(o)
+		case *pgo != "":
 			err = profile(o, *pgo)
-		} else {
+		default:
 			err = run(o)
 		}
 	}
@@ -460,6 +472,7 @@ type sample struct {
 	rssKB     int64
 	out       int64
 	failed    bool
+	exit      int // -1 when it did not start or was killed
 }
 
 // baselines are the baselines' runs on one input, per round.
@@ -591,13 +604,25 @@ func (c *countingWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); re
 // recordings carry errors; the table marks the row); one that cannot
 // start gives a zero sample.
 func measure(name string, args ...string) sample {
-	c := exec.Command(name, args...)
+	return measureFor(0, name, args...)
+}
+
+// measureFor is measure with the command killed after limit (none if 0).
+func measureFor(limit time.Duration, name string, args ...string) sample {
+	ctx := context.Background()
+	if limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	c := exec.CommandContext(ctx, name, args...)
 	var out countingWriter
 	c.Stdout, c.Stderr = &out, io.Discard
 	start := time.Now()
 	err := c.Run()
-	s := sample{wall: time.Since(start).Seconds(), out: out.n, failed: err != nil}
+	s := sample{wall: time.Since(start).Seconds(), out: out.n, failed: err != nil, exit: -1}
 	if c.ProcessState != nil {
+		s.exit = c.ProcessState.ExitCode()
 		s.cpu = (c.ProcessState.UserTime() + c.ProcessState.SystemTime()).Seconds()
 		s.rssKB = peakRSSKB(c.ProcessState)
 	}
