@@ -3,6 +3,8 @@ package respwire
 import (
 	"testing"
 
+	"github.com/agentstream/agentstream/internal/eventtest"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openai/openaitest"
 )
 
@@ -50,6 +52,12 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { openaitest.SameAsJSON(t, data, read) })
 }
 
-func TestReadKnowsEveryField(t *testing.T) {
-	openaitest.KnowsEveryField(t, "read.go", StreamEvent{}, Response{}, Usage{}, Item{}, Part{}, Annotation{})
+// TestReadsEveryField: the Reader reads every field of StreamEvent, down
+// to the leaves, as json.Unmarshal does.
+func TestReadsEveryField(t *testing.T) {
+	t.Parallel()
+	eventtest.ReadsEveryField(t, func(r *jsontext.Reader, ev *StreamEvent) bool {
+		data := r.Skip()
+		return !r.Failed() && read(data, ev)
+	})
 }

@@ -66,6 +66,7 @@ type generator struct {
 	members map[string]*ast.ArrayType // the slice types marked wire:members
 	consts  [][2]string               // the string constants: name, value
 	interns map[string]bool
+	funcs   map[string]bool   // the package's functions
 	imports map[string]string // the files' imports: name, path
 	used    map[string]bool   // the paths of the imports a reader calls
 }
@@ -78,7 +79,7 @@ func Generate(dir string) ([]byte, error) {
 		return nil, err
 	}
 	slices.Sort(names)
-	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, members: map[string]*ast.ArrayType{}, interns: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
+	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, members: map[string]*ast.ArrayType{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == Out {
 			continue
@@ -170,6 +171,9 @@ func (g *generator) collect(f *ast.File) {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
+			if d.Recv == nil {
+				g.funcs[d.Name.Name] = true
+			}
 			if d.Recv != nil && d.Name.Name == "UnmarshalJSON" && len(d.Recv.List) == 1 {
 				t := d.Recv.List[0].Type
 				if s, ok := t.(*ast.StarExpr); ok {
@@ -596,7 +600,13 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth
 	case kAny:
 		fmt.Fprintf(w, "jsontext.ReadAny(r, %s)\n", addr(x))
 	case kUnm:
-		fmt.Fprintf(w, "jsontext.ReadUnmarshaler(r, %s)\n", addr(x))
+		if g.funcs[readerName(t.name)] {
+			// The package's own one-pass reader of the type, which
+			// agrees with its UnmarshalJSON (which gets null too).
+			fmt.Fprintf(w, "%s(r, %s)\n", readerName(t.name), addr(x))
+		} else {
+			fmt.Fprintf(w, "jsontext.ReadUnmarshaler(r, %s)\n", addr(x))
+		}
 	case kStruct:
 		fmt.Fprintf(w, "if !r.Null() {\n%s(r, %s)\n}\n", readerName(t.name), addr(x))
 	case kForeign:

@@ -13,7 +13,9 @@
 // alone and sets a pointer, slice or interface to nil, the last of
 // duplicate keys wins, into what the first one filled, integers only for
 // integer fields, json.RawMessage and types with their own UnmarshalJSON
-// get the value's text), or fails the jsontext.Reader, after which the
+// get the value's text, or, for a type T with its own UnmarshalJSON, the
+// package's hand-written readT(r *jsontext.Reader, v *T) if it has one,
+// which reads any value, null included, as that UnmarshalJSON does), or fails the jsontext.Reader, after which the
 // caller decodes the same bytes with encoding/json (jsontext.Decode does),
 // which gives the error.
 //
