@@ -11,7 +11,10 @@ import (
 // jsontext.Reader when it can, else with encoding/json, which gives the
 // errors and their wording. It reuses its buffers from chunk to chunk: a
 // chunk's Choices, their ToolCalls and text pointers are valid until the
-// next Decode.
+// next Decode. It reads the chunk, its choices and their deltas itself,
+// keeping their memory from chunk to chunk (what a generated reader,
+// which decodes into a zero value, cannot); the rest (tool calls, usage,
+// the vocabulary) with the readers generated from wire.go.
 type Reader struct {
 	jr      jsontext.Reader
 	data    []byte // the chunk's bytes
@@ -86,10 +89,7 @@ func (cr *Reader) read(c *Chunk) bool {
 			}
 		case "object":
 			if !r.Null() {
-				b := r.Str()
-				if c.Object = ObjectChunk; string(b) != ObjectChunk {
-					c.Object = string(b)
-				}
+				c.Object = internObject(r.Str())
 			}
 		case "created":
 			if !r.Null() {
@@ -125,10 +125,7 @@ func (cr *Reader) read(c *Chunk) bool {
 				c.Usage = nil
 				continue
 			}
-			if c.Usage == nil {
-				c.Usage = new(Usage)
-			}
-			readUsage(r, c.Usage)
+			readUsage(r, jsontext.Ensure(&c.Usage))
 		case "error":
 			r.Peek() // past white space: the object's text starts at its first byte
 			off := r.Offset()
@@ -136,10 +133,7 @@ func (cr *Reader) read(c *Chunk) bool {
 				c.Error, c.errorJSON = nil, nil
 				continue
 			}
-			if c.Error == nil {
-				c.Error = new(openai.APIError)
-			}
-			openai.ReadAPIError(r, c.Error)
+			openai.ReadAPIError(r, jsontext.Ensure(&c.Error))
 			c.errorJSON = r.Since(off)
 		default:
 			r.Skip()
@@ -191,9 +185,7 @@ func (cr *Reader) readChoice(ch *Choice) {
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "index":
-			if !r.Null() {
-				ch.Index = cr.int()
-			}
+			jsontext.ReadInt(r, &ch.Index)
 		case "delta":
 			if delta {
 				r.Fail() // encoding/json merges a repeated delta into the first
@@ -203,16 +195,17 @@ func (cr *Reader) readChoice(ch *Choice) {
 				cr.readDelta(&ch.Delta)
 			}
 		case "logprobs":
-			if !r.Null() {
-				r.Fail() // an any: encoding/json decodes it
+			if r.Null() {
+				ch.Logprobs = nil
+			} else {
+				jsontext.ReadAny(r, &ch.Logprobs)
 			}
-			ch.Logprobs = nil
 		case "finish_reason":
 			if r.Null() {
 				ch.FinishReason = nil
 				continue
 			}
-			s := finishReason(r.Str())
+			s := internFinish(r.Str())
 			ch.FinishReason = &s
 		default:
 			r.Skip()
@@ -230,10 +223,7 @@ func (cr *Reader) readDelta(d *Delta) {
 		switch string(key) {
 		case "role":
 			if !r.Null() {
-				b := r.Str()
-				if d.Role = RoleAsst; string(b) != RoleAsst {
-					d.Role = string(b)
-				}
+				d.Role = internRole(r.Str())
 			}
 		case "content":
 			d.Content = cr.text(&d.text[0])
@@ -280,114 +270,11 @@ func (cr *Reader) readToolCalls(d *Delta) {
 	start := len(cr.calls)
 	for r.More() {
 		cr.calls = append(cr.calls, ToolCallDelta{})
-		cr.readToolCall(&cr.calls[len(cr.calls)-1])
+		if !r.Null() {
+			readToolCallDelta(r, &cr.calls[len(cr.calls)-1])
+		}
 	}
 	d.ToolCalls = cr.calls[start:len(cr.calls):len(cr.calls)]
-}
-
-func (cr *Reader) readToolCall(tc *ToolCallDelta) {
-	r := &cr.jr
-	if !r.Object() {
-		return
-	}
-	for key, ok := r.Key(); ok; key, ok = r.Key() {
-		switch string(key) {
-		case "index":
-			if !r.Null() {
-				tc.Index = cr.int()
-			}
-		case "id":
-			r.StringField(&tc.ID)
-		case "type":
-			if !r.Null() {
-				b := r.Str()
-				if tc.Type = TypeFunc; string(b) != TypeFunc {
-					tc.Type = string(b)
-				}
-			}
-		case "function":
-			if !r.Null() && r.Object() {
-				for key, ok := r.Key(); ok; key, ok = r.Key() {
-					switch string(key) {
-					case "name":
-						r.StringField(&tc.Function.Name)
-					case "arguments":
-						r.StringField(&tc.Function.Arguments)
-					default:
-						r.Skip()
-					}
-				}
-			}
-		default:
-			r.Skip()
-		}
-	}
-}
-
-// int reads a number into an int field.
-func (cr *Reader) int() int {
-	n := cr.jr.Int()
-	if int64(int(n)) != n {
-		cr.jr.Fail()
-	}
-	return int(n)
-}
-
-func readUsage(r *jsontext.Reader, u *Usage) {
-	if !r.Object() {
-		return
-	}
-	for key, ok := r.Key(); ok; key, ok = r.Key() {
-		var f *int64
-		switch string(key) {
-		case "prompt_tokens":
-			f = &u.PromptTokens
-		case "completion_tokens":
-			f = &u.CompletionTokens
-		case "total_tokens":
-			f = &u.TotalTokens
-		case "prompt_tokens_details":
-			if r.Null() {
-				u.PromptTokensDetails = nil
-				continue
-			}
-			if u.PromptTokensDetails == nil {
-				u.PromptTokensDetails = new(PromptDetails)
-			}
-			readCount(r, "cached_tokens", &u.PromptTokensDetails.CachedTokens)
-			continue
-		case "completion_tokens_details":
-			if r.Null() {
-				u.CompletionTokensDetails = nil
-				continue
-			}
-			if u.CompletionTokensDetails == nil {
-				u.CompletionTokensDetails = new(CompletionDetails)
-			}
-			readCount(r, "reasoning_tokens", &u.CompletionTokensDetails.ReasoningTokens)
-			continue
-		default:
-			r.Skip()
-			continue
-		}
-		if !r.Null() {
-			*f = r.Int()
-		}
-	}
-}
-
-// readCount reads an object of which only the count name is read.
-func readCount(r *jsontext.Reader, name string, f *int64) {
-	if !r.Object() {
-		return
-	}
-	for key, ok := r.Key(); ok; key, ok = r.Key() {
-		if string(key) == name && !r.Null() {
-			*f = r.Int()
-		} else if string(key) != name {
-			r.Skip()
-		}
-	}
 }
 
 // intern returns b as a string, *last if it is equal, which it becomes.
@@ -396,20 +283,4 @@ func intern(b []byte, last *string) string {
 		*last = string(b)
 	}
 	return *last
-}
-
-// finishReason returns a finish_reason as a string, without allocating
-// for the ones the API sends.
-func finishReason(b []byte) string {
-	switch string(b) {
-	case "stop":
-		return "stop"
-	case "length":
-		return "length"
-	case "tool_calls":
-		return "tool_calls"
-	case "content_filter":
-		return "content_filter"
-	}
-	return string(b)
 }

@@ -10,7 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openai/openaitest"
+	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
 func seeds(t testing.TB) [][]byte {
@@ -58,8 +60,14 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { openaitest.SameAsJSON(t, data, read, unexported()) })
 }
 
-func TestReadKnowsEveryField(t *testing.T) {
-	openaitest.KnowsEveryField(t, "read.go", Chunk{}, Choice{}, Delta{}, ToolCallDelta{}, Function{}, Usage{}, PromptDetails{}, CompletionDetails{})
+// TestReadsEveryField: the Reader reads every field of Chunk, down to
+// the leaves, as json.Unmarshal does.
+func TestReadsEveryField(t *testing.T) {
+	t.Parallel()
+	wiretest.ReadsEveryField(t, func(r *jsontext.Reader, c *Chunk) bool {
+		data := r.Skip()
+		return !r.Failed() && read(data, c)
+	})
 }
 
 // TestErrorJSON: a chunk's error object is kept as it came.

@@ -1,5 +1,7 @@
 package chatwire
 
+//go:generate go run ../../wire/gen
+
 import (
 	"strconv"
 	"strings"
@@ -18,11 +20,19 @@ const (
 	TypeFunc    = "function"
 )
 
+// The finish_reason values the API sends.
+const (
+	FinishStop          = "stop"
+	FinishLength        = "length"
+	FinishToolCalls     = "tool_calls"
+	FinishContentFilter = "content_filter"
+)
+
 // Chunk is one chat.completion.chunk (or a mid-stream error object). It
 // is decoded in one pass: only the fields read are declared.
 type Chunk struct {
 	ID                string           `json:"id"`
-	Object            string           `json:"object"`
+	Object            string           `json:"object" wire:"intern=Object"`
 	Created           int64            `json:"created,omitempty"` // written only when the source said it
 	Model             string           `json:"model"`
 	ServiceTier       string           `json:"service_tier,omitempty"`
@@ -48,12 +58,12 @@ type Choice struct {
 	Index        int     `json:"index"`
 	Delta        Delta   `json:"delta"`
 	Logprobs     any     `json:"logprobs"`
-	FinishReason *string `json:"finish_reason"`
+	FinishReason *string `json:"finish_reason" wire:"intern=Finish"`
 }
 
 // Delta is a choice's delta.
 type Delta struct {
-	Role    string  `json:"role,omitempty"`
+	Role    string  `json:"role,omitempty" wire:"intern=Role"`
 	Content *string `json:"content,omitempty"`
 	Refusal *string `json:"refusal,omitempty"`
 	// ReasoningContent is DeepSeek's (and vLLM's) reasoning delta;
@@ -69,7 +79,7 @@ type Delta struct {
 type ToolCallDelta struct {
 	Index    int      `json:"index"`
 	ID       string   `json:"id,omitempty"`
-	Type     string   `json:"type,omitempty"`
+	Type     string   `json:"type,omitempty" wire:"intern=Type"`
 	Function Function `json:"function"`
 }
 

@@ -1,14 +1,10 @@
 package openaitest
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // SameAsJSON checks that what read, a one-pass reader, decodes of data
@@ -57,24 +53,6 @@ func DecodeReuse[T any](t *testing.T, seeds [][]byte, decode func(string, *T) er
 		json.Unmarshal(s, &want)
 		if diff := cmp.Diff(want, v, opts...); diff != "" {
 			t.Errorf("%s after %s (-json +Decode):\n%s", s, seeds[max(i-1, 0)], diff)
-		}
-	}
-}
-
-// KnowsEveryField checks that the source file reads every JSON field of
-// the structs vs: a field added to one, which it would skip, must be read
-// there too.
-func KnowsEveryField(t *testing.T, file string, vs ...any) {
-	t.Parallel()
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range vs {
-		for _, name := range jsontext.FieldNames(v) {
-			if !bytes.Contains(src, []byte(`"`+name+`"`)) {
-				t.Errorf("%T field %q is not read by %s", v, name, file)
-			}
 		}
 	}
 }

@@ -13,7 +13,12 @@ import (
 // event: an event's SequenceNumber, Response, Item and Part, and the raw
 // fields of its item (Raw, Arguments, Action, ...), are valid until the
 // next Decode; a caller that keeps one copies it. The slices of parts and
-// annotations are their own.
+// annotations are their own. It reads the event, its response and its
+// item itself (the item's raw fields as slices of the event's bytes, ids
+// and models kept while they repeat: what a generated reader, which
+// decodes into a zero value, cannot); usage, parts and the vocabulary
+// with the readers generated from wire.go, which read annotations with
+// readAnnotation.
 type Reader struct {
 	jr     jsontext.Reader
 	data   []byte // the event's bytes
@@ -68,7 +73,7 @@ func (er *Reader) read(ev *StreamEvent) bool {
 				if b := r.Str(); string(b) == er.typ {
 					ev.Type = er.typ // the type of the event before: deltas come in runs
 				} else {
-					ev.Type = eventType(b)
+					ev.Type = internEv(b)
 					er.typ = ev.Type
 				}
 			}
@@ -88,13 +93,9 @@ func (er *Reader) read(ev *StreamEvent) bool {
 			er.readResponse(&er.resp)
 			ev.Response = &er.resp
 		case "output_index":
-			if !r.Null() {
-				ev.OutputIndex = readInt(r)
-			}
+			jsontext.ReadInt(r, &ev.OutputIndex)
 		case "content_index":
-			if !r.Null() {
-				ev.ContentIndex = readInt(r)
-			}
+			jsontext.ReadInt(r, &ev.ContentIndex)
 		case "item_id":
 			if !r.Null() {
 				ev.ItemID = er.id(r.Str())
@@ -153,10 +154,7 @@ func (er *Reader) readResponse(rs *Response) {
 				rs.Error = nil
 				continue
 			}
-			if rs.Error == nil {
-				rs.Error = new(openai.APIError)
-			}
-			openai.ReadAPIError(r, rs.Error)
+			openai.ReadAPIError(r, jsontext.Ensure(&rs.Error))
 		case "id":
 			if !r.Null() {
 				rs.ID = intern(r.Str(), &er.respID)
@@ -169,7 +167,7 @@ func (er *Reader) readResponse(rs *Response) {
 			}
 		case "status":
 			if !r.Null() {
-				rs.Status = word(r.Str())
+				rs.Status = internStatus(r.Str())
 			}
 		case "service_tier":
 			r.StringField(&rs.ServiceTier)
@@ -197,54 +195,8 @@ func (er *Reader) readResponse(rs *Response) {
 				rs.Usage = nil
 				continue
 			}
-			if rs.Usage == nil {
-				rs.Usage = new(Usage)
-			}
-			readUsage(r, rs.Usage)
+			readUsage(r, jsontext.Ensure(&rs.Usage))
 		default:
-			r.Skip()
-		}
-	}
-}
-
-func readUsage(r *jsontext.Reader, u *Usage) {
-	if !r.Object() {
-		return
-	}
-	for key, ok := r.Key(); ok; key, ok = r.Key() {
-		switch string(key) {
-		case "input_tokens":
-			readCount(r, &u.InputTokens)
-		case "output_tokens":
-			readCount(r, &u.OutputTokens)
-		case "total_tokens":
-			readCount(r, &u.TotalTokens)
-		case "input_tokens_details":
-			readDetail(r, "cached_tokens", &u.InputTokensDetails.CachedTokens)
-		case "output_tokens_details":
-			readDetail(r, "reasoning_tokens", &u.OutputTokensDetails.ReasoningTokens)
-		default:
-			r.Skip()
-		}
-	}
-}
-
-func readCount(r *jsontext.Reader, n *int64) {
-	if !r.Null() {
-		*n = r.Int()
-	}
-}
-
-// readDetail reads an object (or null) of which only the count name is
-// read.
-func readDetail(r *jsontext.Reader, name string, n *int64) {
-	if r.Null() || !r.Object() {
-		return
-	}
-	for key, ok := r.Key(); ok; key, ok = r.Key() {
-		if string(key) == name {
-			readCount(r, n)
-		} else {
 			r.Skip()
 		}
 	}
@@ -350,55 +302,45 @@ func readParts(r *jsontext.Reader, ps *[]Part, seen, bit int) int {
 	*ps = []Part{}
 	for r.More() {
 		*ps = append(*ps, Part{})
-		readPart(r, &(*ps)[len(*ps)-1])
+		if !r.Null() {
+			readPart(r, &(*ps)[len(*ps)-1])
+		}
 	}
 	return seen | bit
 }
 
-func readPart(r *jsontext.Reader, p *Part) {
-	if !r.Object() {
-		return
+// word returns an item type or status as a string, without allocating
+// for the frequent ones.
+func word(b []byte) string {
+	switch string(b) {
+	case ItemMessage:
+		return ItemMessage
+	case ItemReasoning:
+		return ItemReasoning
+	case ItemFunctionCall:
+		return ItemFunctionCall
+	case ItemCustomToolCall:
+		return ItemCustomToolCall
+	case ItemWebSearch:
+		return ItemWebSearch
+	case ItemMCPCall:
+		return ItemMCPCall
+	case StatusInProgress:
+		return StatusInProgress
+	case StatusCompleted:
+		return StatusCompleted
 	}
-	anns := false
-	for key, ok := r.Key(); ok; key, ok = r.Key() {
-		switch string(key) {
-		case "type":
-			if !r.Null() {
-				p.Type = word(r.Str())
-			}
-		case "text":
-			r.StringField(&p.Text)
-		case "refusal":
-			r.StringField(&p.Refusal)
-		case "annotations":
-			if anns {
-				r.Fail()
-			}
-			anns = true
-			if r.Null() {
-				p.Annotations = nil
-				continue
-			}
-			if !r.Array() {
-				continue
-			}
-			p.Annotations = []Annotation{}
-			for r.More() {
-				if r.Peek() == 'n' {
-					r.Fail() // encoding/json calls UnmarshalJSON with null
-				}
-				p.Annotations = append(p.Annotations, Annotation{})
-				readAnnotation(r, &p.Annotations[len(p.Annotations)-1])
-			}
-		default:
-			r.Skip()
-		}
-	}
+	return string(b)
 }
 
-// readAnnotation reads an annotation; its Raw is a copy.
+// readAnnotation reads an annotation as its UnmarshalJSON does, and so
+// the readers generated for the types that hold one; its Raw is a copy.
+// It leaves null (which UnmarshalJSON gets in an array) to encoding/json.
 func readAnnotation(r *jsontext.Reader, a *Annotation) {
-	r.Peek()
+	if r.Peek() == 'n' {
+		r.Fail()
+		return
+	}
 	off := r.Offset()
 	if !r.Object() {
 		return
@@ -426,97 +368,4 @@ func readAnnotation(r *jsontext.Reader, a *Annotation) {
 	if !r.Failed() {
 		a.Raw = append(json.RawMessage(nil), r.Since(off)...) // kept until its text part ends
 	}
-}
-
-// readInt reads a number into an int field.
-func readInt(r *jsontext.Reader) int {
-	n := r.Int()
-	if int64(int(n)) != n {
-		r.Fail()
-	}
-	return int(n)
-}
-
-// eventType returns an event type as a string, without allocating for
-// the types this package names.
-func eventType(b []byte) string {
-	switch string(b) {
-	case EvTextDelta:
-		return EvTextDelta
-	case EvSummaryDelta:
-		return EvSummaryDelta
-	case EvReasoningDelta:
-		return EvReasoningDelta
-	case EvArgsDelta:
-		return EvArgsDelta
-	case EvCustomInputDelta:
-		return EvCustomInputDelta
-	case EvMCPArgsDelta:
-		return EvMCPArgsDelta
-	case EvRefusalDelta:
-		return EvRefusalDelta
-	case EvItemAdded:
-		return EvItemAdded
-	case EvItemDone:
-		return EvItemDone
-	case EvPartAdded:
-		return EvPartAdded
-	case EvPartDone:
-		return EvPartDone
-	case EvTextDone:
-		return EvTextDone
-	case EvCreated:
-		return EvCreated
-	case EvInProgress:
-		return EvInProgress
-	case EvCompleted:
-		return EvCompleted
-	case EvSummaryPartAdded:
-		return EvSummaryPartAdded
-	case EvSummaryPartDone:
-		return EvSummaryPartDone
-	case EvSummaryDone:
-		return EvSummaryDone
-	case EvReasoningDone:
-		return EvReasoningDone
-	case EvArgsDone:
-		return EvArgsDone
-	case EvCustomInputDone:
-		return EvCustomInputDone
-	case EvMCPArgsDone:
-		return EvMCPArgsDone
-	case EvRefusalDone:
-		return EvRefusalDone
-	case EvAnnotation:
-		return EvAnnotation
-	}
-	return string(b)
-}
-
-// word returns an item or part type or a status as a string, without
-// allocating for the frequent ones.
-func word(b []byte) string {
-	switch string(b) {
-	case ItemMessage:
-		return ItemMessage
-	case ItemReasoning:
-		return ItemReasoning
-	case ItemFunctionCall:
-		return ItemFunctionCall
-	case PartOutputText:
-		return PartOutputText
-	case PartSummaryText:
-		return PartSummaryText
-	case ItemCustomToolCall:
-		return ItemCustomToolCall
-	case ItemWebSearch:
-		return ItemWebSearch
-	case ItemMCPCall:
-		return ItemMCPCall
-	case "in_progress":
-		return "in_progress"
-	case "completed":
-		return "completed"
-	}
-	return string(b)
 }

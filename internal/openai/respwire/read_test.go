@@ -3,7 +3,9 @@ package respwire
 import (
 	"testing"
 
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openai/openaitest"
+	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
 func seeds(t testing.TB) [][]byte {
@@ -50,6 +52,12 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { openaitest.SameAsJSON(t, data, read) })
 }
 
-func TestReadKnowsEveryField(t *testing.T) {
-	openaitest.KnowsEveryField(t, "read.go", StreamEvent{}, Response{}, Usage{}, Item{}, Part{}, Annotation{})
+// TestReadsEveryField: the Reader reads every field of StreamEvent, down
+// to the leaves, as json.Unmarshal does.
+func TestReadsEveryField(t *testing.T) {
+	t.Parallel()
+	wiretest.ReadsEveryField(t, func(r *jsontext.Reader, ev *StreamEvent) bool {
+		data := r.Skip()
+		return !r.Failed() && read(data, ev)
+	})
 }

@@ -1,5 +1,7 @@
 package respwire
 
+//go:generate go run ../../wire/gen
+
 import (
 	"encoding/json"
 
@@ -68,6 +70,12 @@ const (
 	PartReasoning   = "reasoning_text"
 )
 
+// Statuses of a response or an item.
+const (
+	StatusInProgress = "in_progress"
+	StatusCompleted  = "completed"
+)
+
 // LocalShellTool is the tool name of a local_shell_call item.
 const LocalShellTool = "local_shell"
 
@@ -87,7 +95,7 @@ func IsServerItem(typ string) bool {
 // StreamEvent is one Responses API stream event: the union of the fields
 // of the event types read, decoded in one pass.
 type StreamEvent struct {
-	Type           string      `json:"type"`
+	Type           string      `json:"type" wire:"intern=Ev"`
 	SequenceNumber *int64      `json:"sequence_number"`
 	Response       *Response   `json:"response"`
 	OutputIndex    int         `json:"output_index"`
@@ -111,7 +119,7 @@ type Response struct {
 	ID                string           `json:"id"`
 	CreatedAt         json.RawMessage  `json:"created_at"` // Unix seconds; kept raw: any JSON is tolerated
 	Model             string           `json:"model"`
-	Status            string           `json:"status"`
+	Status            string           `json:"status" wire:"intern=Status"`
 	ServiceTier       string           `json:"service_tier"`
 	Error             *openai.APIError `json:"error"`
 	IncompleteDetails *struct {
@@ -187,7 +195,7 @@ func (it *Item) UnmarshalJSON(b []byte) error {
 
 // Part is a content part (output_text, refusal) or a summary part.
 type Part struct {
-	Type        string       `json:"type"`
+	Type        string       `json:"type" wire:"intern=Part"`
 	Text        string       `json:"text"`
 	Refusal     string       `json:"refusal"`
 	Annotations []Annotation `json:"annotations"`

@@ -33,6 +33,7 @@ const (
 	kSlice
 	kAnon    // a struct type written in the field's declaration
 	kMembers // a slice type marked wire:members
+	kForeign // pkg.T of another package, read by pkg.ReadT
 )
 
 // typ is a field's type.
@@ -58,12 +59,16 @@ type field struct {
 
 type generator struct {
 	pkg     string
+	dir     string
 	structs map[string]*ast.StructType
 	order   []string // the struct types, in declaration order
 	unm     map[string]bool
 	members map[string]*ast.ArrayType // the slice types marked wire:members
 	consts  [][2]string               // the string constants: name, value
 	interns map[string]bool
+	funcs   map[string]bool   // the package's functions
+	imports map[string]string // the files' imports: name, path
+	used    map[string]bool   // the paths of the imports a reader calls
 }
 
 // Generate returns the source of the readers of the package in dir.
@@ -74,7 +79,7 @@ func Generate(dir string) ([]byte, error) {
 		return nil, err
 	}
 	slices.Sort(names)
-	g := &generator{structs: map[string]*ast.StructType{}, unm: map[string]bool{}, members: map[string]*ast.ArrayType{}, interns: map[string]bool{}}
+	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, members: map[string]*ast.ArrayType{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == Out {
 			continue
@@ -95,7 +100,7 @@ func Generate(dir string) ([]byte, error) {
 	}
 	var body bytes.Buffer
 	for _, s := range g.order {
-		if g.unm[s] {
+		if g.unm[s] || !hasFields(g.structs[s]) {
 			continue
 		}
 		if err := g.reader(&body, s); err != nil {
@@ -110,7 +115,11 @@ func Generate(dir string) ([]byte, error) {
 	if bytes.Contains(body.Bytes(), []byte("json.RawMessage")) {
 		out.WriteString("\t\"encoding/json\"\n\n")
 	}
-	out.WriteString("\t\"github.com/agentstream/agentstream/internal/jsontext\"\n)\n")
+	out.WriteString("\t\"github.com/agentstream/agentstream/internal/jsontext\"\n")
+	for _, path := range sortedKeys(g.used) {
+		fmt.Fprintf(&out, "\t%q\n", path)
+	}
+	out.WriteString(")\n")
 	out.Write(body.Bytes())
 	src, err := format.Source(out.Bytes())
 	if err != nil {
@@ -128,12 +137,43 @@ func sortedKeys(m map[string]bool) []string {
 	return keys
 }
 
+// hasFields reports whether st has a field encoding/json may fill: an
+// exported or an embedded one. A struct without, such as a reader's
+// state, is no wire type and gets no reader.
+func hasFields(st *ast.StructType) bool {
+	for _, f := range st.Fields.List {
+		if len(f.Names) == 0 {
+			return true
+		}
+		for _, n := range f.Names {
+			if ast.IsExported(n.Name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // collect notes the struct types, the types with UnmarshalJSON and the
 // string constants of f.
 func (g *generator) collect(f *ast.File) {
+	for _, im := range f.Imports {
+		path, err := strconv.Unquote(im.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := path[strings.LastIndex(path, "/")+1:]
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		g.imports[name] = path
+	}
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
+			if d.Recv == nil {
+				g.funcs[d.Name.Name] = true
+			}
 			if d.Recv != nil && d.Name.Name == "UnmarshalJSON" && len(d.Recv.List) == 1 {
 				t := d.Recv.List[0].Type
 				if s, ok := t.(*ast.StarExpr); ok {
@@ -318,6 +358,10 @@ func (g *generator) resolve(e ast.Expr) (*typ, error) {
 		if name == "json.RawMessage" {
 			return &typ{kind: kRaw, name: name}, nil
 		}
+		if pkg, ok := e.X.(*ast.Ident); ok && g.imports[pkg.Name] != "" && g.hasReader(g.imports[pkg.Name], "Read"+e.Sel.Name) {
+			g.used[g.imports[pkg.Name]] = true
+			return &typ{kind: kForeign, name: name}, nil
+		}
 	case *ast.StructType:
 		return &typ{kind: kAnon, name: name, st: e}, nil
 	case *ast.InterfaceType:
@@ -388,6 +432,58 @@ func readerName(s string) string {
 	r := []rune(s)
 	r[0] = unicode.ToUpper(r[0])
 	return "read" + string(r)
+}
+
+// hasReader reports whether the package of the module at import path
+// path has a function named fn.
+func (g *generator) hasReader(path, fn string) bool {
+	root, err := filepath.Abs(g.dir)
+	if err != nil {
+		return false
+	}
+	for {
+		mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+		if err == nil {
+			line, _, _ := strings.Cut(string(mod), "\n")
+			module := strings.TrimSpace(strings.TrimPrefix(line, "module"))
+			rest, ok := strings.CutPrefix(path, module+"/")
+			if !ok {
+				return false
+			}
+			return hasFunc(filepath.Join(root, filepath.FromSlash(rest)), fn)
+		}
+		up := filepath.Dir(root)
+		if up == root {
+			return false
+		}
+		root = up
+	}
+}
+
+// hasFunc reports whether the package in dir declares function fn.
+func hasFunc(dir, fn string) bool {
+	names, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range f.Decls {
+			if d, ok := d.(*ast.FuncDecl); ok && d.Recv == nil && d.Name.Name == fn {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// foreignReader returns the name of the reader of pkg.T: pkg.ReadT.
+func foreignReader(name string) string {
+	pkg, t, _ := strings.Cut(name, ".")
+	return pkg + ".Read" + t
 }
 
 // reader writes the readers of struct s.
@@ -504,15 +600,25 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth
 	case kAny:
 		fmt.Fprintf(w, "jsontext.ReadAny(r, %s)\n", addr(x))
 	case kUnm:
-		fmt.Fprintf(w, "jsontext.ReadUnmarshaler(r, %s)\n", addr(x))
+		if g.funcs[readerName(t.name)] {
+			// The package's own one-pass reader of the type, which
+			// agrees with its UnmarshalJSON (which gets null too).
+			fmt.Fprintf(w, "%s(r, %s)\n", readerName(t.name), addr(x))
+		} else {
+			fmt.Fprintf(w, "jsontext.ReadUnmarshaler(r, %s)\n", addr(x))
+		}
 	case kStruct:
 		fmt.Fprintf(w, "if !r.Null() {\n%s(r, %s)\n}\n", readerName(t.name), addr(x))
+	case kForeign:
+		fmt.Fprintf(w, "if !r.Null() {\n%s(r, %s)\n}\n", foreignReader(t.name), addr(x))
 	case kPtr:
 		fmt.Fprintf(w, "if r.Null() {\n%s = nil\n} else {\n", x)
 		// The value is not null: read without a second look for one.
 		switch t.elem.kind {
 		case kStruct:
 			fmt.Fprintf(w, "%s(r, jsontext.Ensure(%s))\n", readerName(t.elem.name), addr(x))
+		case kForeign:
+			fmt.Fprintf(w, "%s(r, jsontext.Ensure(%s))\n", foreignReader(t.elem.name), addr(x))
 		case kAnon:
 			fmt.Fprintf(w, "jsontext.Ensure(%s)\n", addr(x))
 			if _, err := g.object(w, t.elem.name, t.elem.st, x); err != nil {

@@ -80,3 +80,41 @@ func TestGenerateRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestGenerateCallsReaders: a field of another package's type is read by
+// that package's ReadT, and a type with its own UnmarshalJSON by the
+// package's readT when it declares one; a struct with no field encoding/json
+// fills gets no reader.
+func TestGenerateCallsReaders(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/m\n",
+		"q/q.go": "package q\n\ntype E struct{ N int `json:\"n\"` }\n\nfunc ReadE(r any, v *E) {}\n",
+		"p/p.go": "package p\n\nimport \"example.com/m/q\"\n\n" +
+			"type U struct{ S string }\n\nfunc (u *U) UnmarshalJSON(b []byte) error { return nil }\n\n" +
+			"func readU(r any, v *U) {}\n\ntype state struct{ n int }\n\n" +
+			"type T struct {\n\tE *q.E `json:\"e\"`\n\tF q.E `json:\"f\"`\n\tU U `json:\"u\"`\n}\n",
+	}
+	for name, src := range files {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src, err := Generate(filepath.Join(root, "p"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"example.com/m/q"`, "q.ReadE(r, jsontext.Ensure(&v.E))", "q.ReadE(r, &v.F)", "readU(r, &v.U)"} {
+		if !bytes.Contains(src, []byte(want)) {
+			t.Errorf("the generated source has no %s:\n%s", want, src)
+		}
+	}
+	if bytes.Contains(src, []byte("readState")) {
+		t.Errorf("a reader for a struct with no exported field:\n%s", src)
+	}
+}

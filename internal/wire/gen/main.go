@@ -7,12 +7,15 @@
 //	func readS(r *jsontext.Reader, v *S)      // reads an S value into v
 //	func ReadS(r *jsontext.Reader, v *S) bool // the same for a whole text, for jsontext.Decode
 //
-// (ReadS for exported types only). A reader decodes exactly what
+// (ReadS for exported types only; none for a struct with no exported or
+// embedded field, such as a reader's state). A reader decodes exactly what
 // json.Unmarshal into the same struct decodes (null leaves a value
 // alone and sets a pointer, slice or interface to nil, the last of
 // duplicate keys wins, into what the first one filled, integers only for
 // integer fields, json.RawMessage and types with their own UnmarshalJSON
-// get the value's text), or fails the jsontext.Reader, after which the
+// get the value's text, or, for a type T with its own UnmarshalJSON, the
+// package's hand-written readT(r *jsontext.Reader, v *T) if it has one,
+// which reads any value, null included, as that UnmarshalJSON does), or fails the jsontext.Reader, after which the
 // caller decodes the same bytes with encoding/json (jsontext.Decode does),
 // which gives the error.
 //
@@ -20,7 +23,11 @@
 // json.RawMessage, any, the package's struct types (embedded ones
 // flattened as encoding/json does, and struct types written in a field's
 // declaration), types of the package with an UnmarshalJSON method (which
-// get the value's text), and pointers to and slices of those. Anything
+// get the value's text), a type pkg.T of another package of the module
+// that has a function ReadT(r *jsontext.Reader, v *T), which reads a
+// value that is not null as the readers here do (its result, if any,
+// unused), and
+// pointers to and slices of those. Anything
 // else is an error: the declaration needs a type the generator learns
 // first.
 //
