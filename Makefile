@@ -19,8 +19,8 @@ build:
 ## test: vet, the six cross builds, every test with the race detector, then the cut sweep over
 ## every line boundary of the corpus without it (what CI runs)
 test: vet cross
-	$(GO) test -race -count=1 -pgo=off $(PKGS)
-	$(GO) test -count=1 -pgo=off -run '^TestCutStaysCut$$' ./internal/corpustest/
+	$(GO) test -race -count=1 -pgo=off -timeout 25m $(PKGS)
+	$(GO) test -count=1 -pgo=off -timeout 25m -run '^TestCutStaysCut$$' ./internal/corpustest/
 
 ## cross: go build for every release target (compiles only, nothing written)
 cross:
