@@ -10,6 +10,7 @@ import (
 	"github.com/agentstream/agentstream/emit/internal/modeltext"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/parse/inlinexml"
 	"github.com/agentstream/agentstream/toolset"
 )
@@ -30,8 +31,9 @@ type Encoder struct {
 	raw    map[string]bool
 	buf    []byte
 	err    error
-	names  map[string]string // tool name by call id, for results
-	losses modeltext.Losses  // what was warned about, and the agent written
+	names  map[string]string // tool name by call id, for results: at most openset.DefaultMax
+	order  *openset.Set[string]
+	losses modeltext.Losses // what was warned about, and the agent written
 
 	last     byte            // last byte written, 0 at the start
 	thinking bool            // a <thinking> is open
@@ -46,9 +48,13 @@ type Encoder struct {
 // maxTrail caps the text kept to compare with a RunEnd's Result.
 const maxTrail = 1 << 20
 
+// maxCallsLoss is the loss reported once past the cap on the tool names
+// kept for results.
+const maxCallsLoss = "the tool names of results more than 1024 calls after their call (written with the result's own name)"
+
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, names: map[string]string{}, raw: map[string]bool{}}
+	e := &Encoder{w: w, names: map[string]string{}, raw: map[string]bool{}, order: openset.New[string](0)}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
@@ -107,6 +113,10 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.ToolCall:
 		e.closeThinking()
 		e.names[ev.ID] = ev.Name
+		if old, out := e.order.Add(ev.ID); out {
+			delete(e.names, old)
+			e.warn(maxCallsLoss)
+		}
 		e.call(ev.Name, ev.Input)
 		if ev.Server || ev.MCPServer != "" {
 			e.warn("server and MCP tool markers")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentstream/agentstream/emit/internal/modeltext"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/parse/xmltools"
 )
 
@@ -35,9 +36,10 @@ type Encoder struct {
 	w      io.Writer
 	cfg    Config
 	nonce  string
-	seed   string // what the nonce is hashed from
-	next   int    // last slot number given
-	calls  map[string]*slot
+	seed   string           // what the nonce is hashed from
+	next   int              // last slot number given
+	calls  map[string]*slot // the calls waiting for their result, at most openset.DefaultMax
+	order  *openset.Set[string]
 	losses modeltext.Losses // what was warned about, and the agent written
 	buf    []byte
 	err    error
@@ -61,9 +63,13 @@ type slot struct {
 	input json.RawMessage
 }
 
+// maxCallsLoss is the loss reported once past the cap on calls kept for
+// their results.
+const maxCallsLoss = "results of tool calls more than 1024 calls before them (written in a slot of their own, without their request)"
+
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, calls: map[string]*slot{}}
+	e := &Encoder{w: w, calls: map[string]*slot{}, order: openset.New[string](0)}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
@@ -259,6 +265,12 @@ func (e *Encoder) slotFor(id string) string {
 func (e *Encoder) call(c *event.ToolCall) {
 	s := &slot{name: e.slotFor(c.ID), tool: c.Name, input: c.Input}
 	e.calls[c.ID] = s
+	if old, out := e.order.Add(c.ID); out {
+		// The oldest call's result, if it ever comes, gets a slot of
+		// its own and no request.
+		delete(e.calls, old)
+		e.warn(maxCallsLoss)
+	}
 	if strings.ContainsAny(c.Name, "\"<>&") {
 		e.warn("tool names that cannot be an attribute value")
 	}
