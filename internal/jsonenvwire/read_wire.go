@@ -6,6 +6,28 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
+// ReadRollbackPayload reads a whole RollbackPayload into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadRollbackPayload(r *jsontext.Reader, v *RollbackPayload) bool {
+	if !r.Null() {
+		readRollbackPayload(r, v)
+	}
+	return !r.Failed()
+}
+
+func readRollbackPayload(r *jsontext.Reader, v *RollbackPayload) {
+	if r.Object() {
+		for key, ok := r.Key(); ok; key, ok = r.Key() {
+			switch string(key) {
+			case "message":
+				r.StringField(&v.Message)
+			default:
+				r.Skip()
+			}
+		}
+	}
+}
+
 // ReadEnvelope reads a whole Envelope into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
 func ReadEnvelope(r *jsontext.Reader, v *Envelope) bool {
@@ -291,6 +313,8 @@ func internType(b []byte) string {
 		return TypeError
 	case TypeMetaFinal:
 		return TypeMetaFinal
+	case TypeRollback:
+		return TypeRollback
 	}
 	return string(b)
 }
