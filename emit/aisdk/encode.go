@@ -208,11 +208,16 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 		e.lost("unknown items of other formats")
 	case *event.Notice:
-		if ev.Kind == event.NoticeAbandoned && verbatim(ev.Raw, wire.TypeResetStep) {
-			e.ensureStart()
+		if ev.Kind == event.NoticeAbandoned {
+			// The open parts were given up: they get no end (one
+			// written after the step's finish-step names a part the
+			// SDK no longer knows).
 			clear(e.open)
-			e.raw(ev.Raw)
-			break
+			if verbatim(ev.Raw, wire.TypeResetStep) {
+				e.ensureStart()
+				e.raw(ev.Raw)
+				break
+			}
 		}
 		e.lost("notices")
 	case *event.AwaitingTools:

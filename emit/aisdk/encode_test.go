@@ -127,6 +127,18 @@ func TestEncode(t *testing.T) {
 			nil, false,
 		},
 		{
+			"an abandoned part gets no end: none after the step is finished, where the SDK knows no such part",
+			one(&event.TurnStart{Agent: a, MessageID: "m1"}, &event.BlockStart{Agent: a, Kind: event.Text}, &event.Delta{Agent: a, Kind: event.Text, Text: "Hal"},
+				&event.Notice{Agent: a, Kind: event.NoticeAbandoned, Message: "retried"},
+				&event.TurnStart{Agent: a, MessageID: "m2"}, &event.BlockStart{Agent: a, Kind: event.Text}, &event.Delta{Agent: a, Kind: event.Text, Text: "Whole"},
+				&event.BlockEnd{Agent: a, Kind: event.Text}, &event.TurnEnd{Agent: a, MessageID: "m2", StopReason: "end_turn"}),
+			sse(`{"type":"start"}`, `{"type":"start-step"}`, `{"type":"text-start","id":"text-1"}`, `{"type":"text-delta","id":"text-1","delta":"Hal"}`,
+				`{"type":"finish-step"}`, `{"type":"start-step"}`, `{"type":"text-start","id":"text-2"}`, `{"type":"text-delta","id":"text-2","delta":"Whole"}`,
+				`{"type":"text-end","id":"text-2"}`, `{"type":"finish-step"}`, `{"type":"finish","finishReason":"stop"}`, "[DONE]"),
+			[]string{"message ids of turns", "notices"},
+			false,
+		},
+		{
 			"tool calls and results: streamed input, text output, error, structured, denied, unknown call",
 			one(
 				&event.ToolCall{Agent: a, ID: "c1", Name: "Bash", Input: json.RawMessage(`{"a":1}`), InputDeltas: []int{0, 5, 2}},

@@ -142,8 +142,8 @@ func (e *Encoder) appendUUID(b []byte) []byte {
 	h := sha256.Sum256(e.seed)
 	h[6] = h[6]&0x0f | 0x40
 	h[8] = h[8]&0x3f | 0x80
-	// Written in place, the dashes moved in after (a byte appended at a
-	// time was 500 instructions a line).
+	// Written in place, the dashes moved in after, rather than a byte
+	// appended at a time.
 	var u [36]byte
 	hex.Encode(u[:], h[:16])
 	copy(u[24:], u[20:32]) // 8-4-4-4-12

@@ -268,7 +268,7 @@ func (d *Decoder) message(m message) {
 	}
 	data := d.doc.piece(d.esc.unescape(m, d.st == stText), false)
 	if d.doc.bad > 0 {
-		d.warnBadUTF8() // (a call per message was 1 % of decoding)
+		d.warnBadUTF8() // (no call per message)
 	}
 	if d.esc.doubt && !d.esc.warned {
 		d.esc.warned = true

@@ -147,8 +147,7 @@ func appendUnescaped(out, b []byte) []byte {
 		b = b[i:]
 		if len(b) >= 6 && string(b[:6]) == "&quot;" {
 			// The JSON in meta attributes is mostly &quot;: one byte
-			// appended, no entity call and no copy of a string (1.5 % of
-			// xml -> codex's instructions, callgrind).
+			// appended, no entity call and no copy of a string.
 			out = append(out, '"')
 			b = b[6:]
 			continue

@@ -93,7 +93,7 @@ func (f *framer) readLine() ([]byte, int, int64, error) {
 			}
 		}
 		if err == nil {
-			break // the usual line: errors.Is cost 0.6 % of xml -> codex
+			break // the usual line: no errors.Is
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
@@ -173,8 +173,7 @@ func classifyLine(b []byte) (lineKind, []byte) {
 		return lineField, nil
 	}
 	if len(b) >= 5 && string(b[:5]) == "data:" {
-		// Nearly every line: no search for the colon (1 % of xml ->
-		// codex's instructions, callgrind).
+		// Nearly every line: no search for the colon.
 		v := b[5:]
 		if len(v) > 0 && v[0] == ' ' {
 			v = v[1:]
@@ -250,7 +249,6 @@ func (f *framer) next() (message, error) {
 				// buffer (valid until the next call, as the comment on
 				// readLine says), without the copy into cur and the
 				// blank line's trip through readLine and classifyLine.
-				// Saves about 6 % of the instructions of xml -> codex.
 				f.seen, f.nl = true, 2
 				return message{data: v, line: num, off: off}, nil
 			}
@@ -301,9 +299,8 @@ func (f *framer) next() (message, error) {
 // reader's buffer, valid until the next call (as readLine's lines).
 // quick reads the buffer through win, what one Peek showed of it, and
 // tells the reader what it read (Discard) only when next needs the
-// reader (sync): one Peek and one Discard for a run of messages, where
-// readLine's ReadSlice, classifyLine and blankNext's ReadByte took 400
-// instructions a message (callgrind, decoding the 20 MB xml recording).
+// reader (sync): one Peek and one Discard for a run of messages, not
+// readLine's ReadSlice, classifyLine and blankNext's ReadByte for each.
 func (f *framer) quick() (message, bool) {
 	// Not on the first line (a byte order mark), not between the lines
 	// of a message, nor after blank lines that are data (next's extra).
@@ -350,8 +347,8 @@ func (f *framer) blankNext() bool {
 	if f.crlf == 0 || f.br.Buffered() < 2 {
 		return false // a read would move the line just returned
 	}
-	// One byte at a time: ReadByte and UnreadByte cost half of what Peek
-	// and Discard do (callgrind).
+	// One byte at a time: ReadByte and UnreadByte cost less than Peek
+	// and Discard do.
 	// (bufio undoes one byte only: CRLF takes Peek.)
 	n := int64(1)
 	switch f.crlf {

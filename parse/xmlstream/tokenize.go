@@ -33,8 +33,7 @@ func (d *Decoder) feed(data []byte) {
 // plainDelta emits data as one Delta of the open text or thinking block
 // when it is what most messages are: nothing held over from the last one,
 // no '<', no partial character at its end. What stepText, run and flushText would do with
-// it, without the copies into buf and text (4 % of xml -> codex's
-// instructions, callgrind). It reports whether it did.
+// it, without the copies into buf and text. It reports whether it did.
 func (d *Decoder) plainDelta(data []byte) bool {
 	n := len(data)
 	if d.st != stText || d.stray || d.first || d.textRun != 0 || len(d.text) != 0 || d.pos != len(d.buf) ||
@@ -201,8 +200,7 @@ func (d *Decoder) stepText() bool {
 		if i < 0 {
 			n := len(b)
 			if !d.eof && b[n-1] >= utf8.RuneSelf {
-				// (The test saves the call on text ending in ASCII:
-				// 0.4 % of xml -> codex's instructions.)
+				// (The test saves the call on text ending in ASCII.)
 				n = completeRunes(b)
 			}
 			d.addText(b[:n])
@@ -287,8 +285,7 @@ func (v *validDoc) piece(b []byte, end bool) []byte {
 	n := len(b)
 	// A piece ending in ASCII (most do) holds nothing back: completeRunes
 	// and the append are skipped, and utf8.Valid is called here, with
-	// Replace only for invalid bytes (3 % of xml -> codex's instructions
-	// were these calls' overhead, per message).
+	// Replace only for invalid bytes (no calls' overhead per message).
 	if !end && n > 0 && b[n-1] >= utf8.RuneSelf {
 		n = completeRunes(b)
 		v.part = append(v.part, b[n:]...)
@@ -819,9 +816,8 @@ func (d *Decoder) attrElement(t *tag) {
 }
 
 // jsonText returns event.JSONText(s). JSONText checks s with json.Valid;
-// here jsontext.Valid reads it in one pass first, in fewer instructions
-// (8.1M -> 4.6M for the 2502 tool calls of the 20 MB xml recording,
-// callgrind), and JSONText has only what that refuses.
+// here jsontext.Valid reads it in one pass first, in fewer instructions,
+// and JSONText has only what that refuses.
 func (d *Decoder) jsonText(s string) json.RawMessage {
 	b := json.RawMessage(s)
 	valid := jsontext.Valid(&d.args, b)
