@@ -184,8 +184,12 @@ func checkUpdate(v *wirecheck.Checker, p wirecheck.Pos, params json.RawMessage, 
 			}
 			if first, ok := tools.Get(u.ToolCallID); ok {
 				v.Report(ruleTool, p, "tool call %q announced again (first at line %d)", u.ToolCallID, first)
-			} else if old, first := tools.Put(u.ToolCallID, p.Line); first {
-				v.Report(ruleTool, p, "more than %d tool calls announced; forgot the oldest, %q: whether a tool call is announced twice, or updated unannounced, is no longer checked", openset.DefaultMax, old)
+			} else {
+				// A window of the ids announced, not state a valid
+				// stream leaves open: past its cap the oldest is let go
+				// of silently (announcing it again, or an update of an
+				// unknown id, is then no longer caught).
+				tools.Put(u.ToolCallID, p.Line)
 			}
 		} else if !tools.Has(u.ToolCallID) && !tools.Lost() {
 			v.Report(ruleTool, p, "tool_call_update of %q, which no tool_call announced", u.ToolCallID)

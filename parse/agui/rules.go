@@ -102,6 +102,9 @@ type checkState struct {
 type held struct {
 	wirecheck.Held[struct{}]
 	what, rule string
+	// window: the ids seen (the subagents ended), not state a valid run
+	// leaves open, so past the cap the oldest is let go of silently.
+	window bool
 }
 
 func (k *checkState) reset() {
@@ -120,12 +123,13 @@ func (k *checkState) reset() {
 		h.h.Clear()
 		h.h.what, h.h.rule = h.what, h.rule
 	}
+	k.closed.window = true
 	k.owners = map[string]map[string]owner{"message": {}, "toolCall": {}, "reasoning": {}}
 }
 
 // add adds id to h, and reports once that h let go of the oldest.
 func (k *checkState) add(h *held, id string) {
-	if old, first := h.Put(id, struct{}{}); first {
+	if old, first := h.Put(id, struct{}{}); first && !h.window {
 		k.report(h.rule, "more than "+strconv.Itoa(openset.DefaultMax)+" "+h.what+"; forgot the oldest, "+strconv.Quote(old)+": what comes of it is no longer checked")
 	}
 }

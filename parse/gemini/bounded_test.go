@@ -48,7 +48,9 @@ func TestBoundedState(t *testing.T) {
 		}
 		caps++
 	}
-	if caps != 2 {
-		t.Errorf("the caps were reported %d times, want twice (uses, results)", caps)
+	if caps != 0 {
+		// Every tool_use is answered: the ids let go of are a window of
+		// the ids seen, not state the stream left open.
+		t.Errorf("the caps were reported %d times, want none: the stream is valid", caps)
 	}
 }

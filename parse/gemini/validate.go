@@ -8,7 +8,6 @@ import (
 
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
-	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/wire/gemini"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 	"github.com/agentstream/agentstream/parse/internal/foreign"
@@ -95,8 +94,10 @@ type checker struct {
 	init   int // line of the init, 0 if none
 	result int // line of the result, 0 if none
 	// The lines of the tool_use and tool_result of each tool_id, at most
-	// openset.DefaultMax of each (wirecheck.Held): past it the oldest is
-	// let go of, reported once, and no longer checked.
+	// openset.DefaultMax of each (wirecheck.Held): a window of the ids
+	// seen, not state a valid stream leaves open, so past it the oldest
+	// is let go of silently; a repeat of it, or a tool_result of an
+	// unknown id once one was let go of, is no longer caught.
 	uses     wirecheck.Held[int]
 	answered wirecheck.Held[int]
 }
@@ -187,8 +188,8 @@ func (c *checker) line(line []byte, p pos) {
 		}
 		if prev, ok := c.uses.Get(id); ok {
 			c.v.Report(ruleTools, p, "a second tool_use of tool_id %q (the first at line %d)", id, prev)
-		} else if old, first := c.uses.Put(id, p.Line); first {
-			c.v.Report(ruleTools, p, "more than %d tool_use lines; forgot the oldest, tool_id %q: whether it is used again or answered is no longer checked", openset.DefaultMax, old)
+		} else {
+			c.uses.Put(id, p.Line) // a window: see the checker's fields
 		}
 	case gemini.TypeToolResult:
 		id, _ := str("tool_id", true)
@@ -203,8 +204,8 @@ func (c *checker) line(line []byte, p pos) {
 			}
 		} else if prev, ok := c.answered.Get(id); ok {
 			c.v.Report(ruleTools, p, "a second tool_result of tool_id %q (the first at line %d)", id, prev)
-		} else if old, first := c.answered.Put(id, p.Line); first {
-			c.v.Report(ruleTools, p, "more than %d tool_result lines; forgot the oldest, tool_id %q: whether it is answered again is no longer checked", openset.DefaultMax, old)
+		} else {
+			c.answered.Put(id, p.Line)
 		}
 	case gemini.TypeError:
 		str("severity", true, gemini.SeverityWarning, gemini.SeverityError)
