@@ -1015,9 +1015,14 @@ func (t *Transcript) enqueue(a *agent, it *qitem) {
 		q = q.parent
 	}
 	q.queue = append(q.queue, it)
-	for _, r := range t.roots {
-		t.drain(r, false)
+	// Only q's tree has something new to write: every other root was
+	// drained when its own state last changed (draining every root here
+	// made a stream of many root agents quadratic).
+	r := q
+	for r.parent != nil {
+		r = r.parent
 	}
+	t.drain(r, false)
 }
 
 // drain writes agent a's queue up to the first call still waiting for its
