@@ -95,49 +95,7 @@ var pyPlain = func() (t [256]bool) {
 // appendPyQuoted appends s as a JSON string as json.dumps writes it with
 // ensure_ascii; invalid UTF-8 is written as \ufffd, one a byte, as
 // encoding/json replaces it before marshal's rewriting.
-func appendPyQuoted(out []byte, s string) []byte {
-	out = append(out, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if pyPlain[c] {
-			i++
-			continue
-		}
-		out = append(out, s[start:i]...)
-		switch c {
-		case '"':
-			out = append(out, '\\', '"')
-		case '\\':
-			out = append(out, '\\', '\\')
-		case '\n':
-			out = append(out, '\\', 'n')
-		case '\r':
-			out = append(out, '\\', 'r')
-		case '\t':
-			out = append(out, '\\', 't')
-		case '\b':
-			out = append(out, '\\', 'b')
-		case '\f':
-			out = append(out, '\\', 'f')
-		default:
-			if c < utf8.RuneSelf {
-				out = appendU(out, rune(c))
-				i++
-				start = i
-				continue
-			}
-			r, n := utf8.DecodeRuneInString(s[i:])
-			out = appendU(out, r)
-			i += n
-			start = i
-			continue
-		}
-		i++
-		start = i
-	}
-	return append(append(out, s[start:]...), '"')
-}
+func appendPyQuoted(out []byte, s string) []byte { return appendPy(out, s, false) }
 
 // pyPlainHTML marks the bytes appendPyQuotedHTML writes as they are:
 // those of pyPlain but what htmlEscape escapes.
@@ -151,19 +109,26 @@ var pyPlainHTML = func() (t [256]bool) {
 // appendPyQuotedHTML appends htmlEscape of what appendPyQuoted writes
 // for s, in one pass: appendPyQuoted's output is ASCII, so only its
 // quotes and s's & < > ' change.
-func appendPyQuotedHTML(out []byte, s string) []byte {
-	out = append(out, "&quot;"...)
+func appendPyQuotedHTML(out []byte, s string) []byte { return appendPy(out, s, true) }
+
+// appendPy is appendPyQuoted, or with html appendPyQuotedHTML.
+func appendPy(out []byte, s string, html bool) []byte {
+	plain, quote, escQuote := &pyPlain, `"`, `\"`
+	if html {
+		plain, quote, escQuote = &pyPlainHTML, "&quot;", `\&quot;`
+	}
+	out = append(out, quote...)
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if pyPlainHTML[c] {
+		if plain[c] {
 			i++
 			continue
 		}
 		out = append(out, s[start:i]...)
 		switch c {
 		case '"':
-			out = append(out, `\&quot;`...)
+			out = append(out, escQuote...)
 		case '\\':
 			out = append(out, '\\', '\\')
 		case '\n':
@@ -176,7 +141,7 @@ func appendPyQuotedHTML(out []byte, s string) []byte {
 			out = append(out, '\\', 'b')
 		case '\f':
 			out = append(out, '\\', 'f')
-		case '&', '<', '>', '\'':
+		case '&', '<', '>', '\'': // only in html: pyPlain has them
 			out = append(out, htmlEntity(c)...)
 		default:
 			if c < utf8.RuneSelf {
@@ -194,7 +159,7 @@ func appendPyQuotedHTML(out []byte, s string) []byte {
 		i++
 		start = i
 	}
-	return append(append(out, s[start:]...), "&quot;"...)
+	return append(append(out, s[start:]...), quote...)
 }
 
 // appendMetaFinal appends the data attribute of the meta_final element
