@@ -94,7 +94,10 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 		Framing: o.framing, Partial: o.partial, MCPBeta: o.mcpBeta, LateSignatures: o.lateSignatures, Warn: rep.warn,
 	}
 	o.in.tools.apply(eo)
-	enc := convert.Guard(out.NewEncoder(w, eo), out, rep.warn)
+	// What a source abandons is dropped for a target that cannot mark
+	// it; each input says whether its format can abandon (SetSource).
+	hold := convert.HoldAbandoned(out.NewEncoder(w, eo), format.Format{}, out, rep.warn)
+	enc := convert.Guard(hold, out, rep.warn)
 	read := false // some input held an event
 	cut := false  // an input was cut off
 	problem := func(err error) bool {
@@ -108,6 +111,7 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 		return w.Flush()
 	}
 	err = eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
+		hold.SetSource(in.format.Format)
 		err := convert.Pipe(in.decoder(), enc, &convert.PipeOptions{Problem: problem})
 		read = read || in.count.n > 0
 		return readError(err)

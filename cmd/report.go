@@ -22,6 +22,7 @@ type reporter struct {
 	w        io.Writer
 	strict   bool
 	problems int
+	cuts     int // problems that say an input was cut off (event.ErrTruncated)
 	warned   map[string]bool
 	alike    map[string]*int // lines printed or held back, by likeness
 	order    []string        // likenesses held back, in the order first seen
@@ -148,10 +149,20 @@ func (r *reporter) problem(err error) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.problems++
+	if errors.Is(err, event.ErrTruncated) {
+		r.cuts++
+	}
 	if msg := flagText(err.Error()); r.show(msg) {
 		fmt.Fprintf(r.w, "agentstream: %s\n", bounded(msg))
 	}
 	return !r.strict
+}
+
+// cutCount returns how many problems said an input was cut off.
+func (r *reporter) cutCount() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cuts
 }
 
 // warn reports what an encoder could not carry, or a decoder's warning,

@@ -19,6 +19,7 @@ type verifyOptions struct {
 	ignore       []string
 	usage        bool
 	strict       bool
+	allowCut     bool
 	json         bool
 	in           inputOptions // how to read each side (not --from)
 }
@@ -44,7 +45,11 @@ yet: past 16384 agents open at once (an agent both sides have gone on from
 is compared and let go of), or 16384 blocks (64 MiB) waiting for the other
 side's, verify cannot compare them.
 
-Exit status: 0 equal, 1 different, 2 unreadable input or past a cap. The
+A side cut off (it ended without its format's end: no [DONE], message_stop,
+result line, ...) is not a whole run: verify says so, and exits 1 even when
+the content is equal, unless --allow-cut.
+
+Exit status: 0 equal, 1 different or cut, 2 unreadable input or past a cap. The
 fields, the --ignore names and the --json schema are in docs/verify.md.`,
 		Example: `  agentstream verify legacy.sse envelope.sse
   agentstream verify --ignore ids,thinking --json a.sse b.jsonl`,
@@ -59,6 +64,7 @@ fields, the --ignore names and the --json schema are in docs/verify.md.`,
 	fs.StringSliceVar(&o.ignore, "ignore", nil, "do not compare these: ids, agent-ids, thinking, whitespace, meta, or a field name")
 	fs.BoolVar(&o.usage, "usage", false, "compare token usage and cost too")
 	fs.BoolVar(&o.strict, "compare-all", false, "compare the fields one side's format cannot carry too")
+	fs.BoolVar(&o.allowCut, "allow-cut", false, "say equal of equal content even when a side was cut off (ended without its format's end)")
 	fs.BoolVar(&o.json, "json", false, "write the report as JSON")
 	addReadFlags(fs, &o.in, "")
 	addSessionFlags(fs, &o.in.sessions)
@@ -165,21 +171,29 @@ func verifyPair(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b stri
 		sides[i] = readSide(ctx, ios, o, from, name, rep)
 		defer sides[i].stop()
 		// The first item says the side's format, or that it has none.
-		if _, ok := sides[i].next(); !ok && sides[i].err != nil {
+		if _, ok := sides[i].pull(rep); !ok && sides[i].err != nil {
 			return nil, sides[i].err
 		}
 	}
 	s := verify.NewStream(sides[0].side, sides[1].side, &verify.Options{
-		Ignore: o.ignore, Usage: o.usage, Strict: o.strict,
+		Ignore: o.ignore, Usage: o.usage, Strict: o.strict, AllowCut: o.allowCut,
 		MaxAgents: verify.DefaultMaxAgents, MaxHeld: verify.DefaultMaxHeld, MaxHeldBytes: verify.DefaultMaxHeldBytes,
 	})
+	for k, side := range sides {
+		if side.cut {
+			s.Cut(k) // (cut before its first block)
+		}
+	}
 	var done [2]bool
 	for !done[0] || !done[1] {
 		k := s.Next()
 		if done[k] {
 			k = 1 - k
 		}
-		bl, ok := sides[k].next()
+		bl, ok := sides[k].pull(rep)
+		if sides[k].cut {
+			s.Cut(k)
+		}
 		if !ok {
 			done[k] = true
 			if sides[k].err != nil {
@@ -199,9 +213,21 @@ func verifyPair(ctx context.Context, ios *IOStreams, o *verifyOptions, a, b stri
 // why the input could not be read, when next says there is no more.
 type sideReader struct {
 	side verify.Side
+	cut  bool // its reader reported it cut off (event.ErrTruncated)
 	err  error
 	next func() (*assemble.Block, bool)
 	stop func()
+}
+
+// pull returns the side's next item, as next does, and notes whether
+// its reader said, while reading up to it, that the input was cut off
+// (the two sides are read in turn, in this goroutine's steps, so what
+// rep is told meanwhile is this side's).
+func (r *sideReader) pull(rep *reporter) (*assemble.Block, bool) {
+	n := rep.cutCount()
+	bl, ok := r.next()
+	r.cut = r.cut || rep.cutCount() > n
+	return bl, ok
 }
 
 // errStopped ends a side's reading when the comparison stops early.

@@ -169,7 +169,7 @@ func (s *Session) run(w io.Writer, o *SessionOptions) {
 		eopts = &format.Options{}
 	}
 	dec := &sessionDecoder{dec: from.NewDecoder(br, dopts), end: o.End}
-	enc := o.To.NewEncoder(w, eopts)
+	enc := HoldAbandoned(o.To.NewEncoder(w, eopts), from.Format, o.To, eopts.Warn)
 	cut := false // the decoder reported the input cut
 	problem := func(err error) bool {
 		cut = cut || errors.Is(err, event.ErrTruncated)

@@ -26,6 +26,11 @@ type Format struct {
 	// inline XML tool protocols): it reads the text blocks of another
 	// format's stream in this format (--tools-protocol).
 	Wrap func(dec event.Decoder, o *Options) event.Decoder
+	// Abandons says the decoder may give a partial message up and
+	// begin it again (event.NoticeAbandoned): convert.AbandonHold holds
+	// the open blocks of a run read in this format for a target that
+	// cannot mark an abandon, and nothing for one read in another.
+	Abandons bool
 	// Lacks is the content this format cannot carry. verify does not
 	// compare it when one side's format lacks it; a test checks the list
 	// against what the format's encoder reports as lost.

@@ -347,7 +347,9 @@ func (s *Server) convert(ctx context.Context, w io.Writer, flush func() error, f
 	dec := &countingDecoder{dec: fx.from.NewDecoder(bufio.NewReaderSize(convert.FlushOnIdle(rc, flushAll), 64<<10), &do)}
 	eo := s.o.Encode
 	eo.Framing, eo.Warn = fx.framing, s.warn
-	enc = fx.to.NewEncoder(bw, &eo)
+	// What the source abandons is dropped for a target that cannot mark
+	// it (convert.AbandonHold).
+	enc = convert.HoldAbandoned(fx.to.NewEncoder(bw, &eo), fx.from.Format, *fx.to, s.warn)
 	cut := false // the recording was cut off
 	err := convert.Pipe(dec, enc, &convert.PipeOptions{Problem: func(err error) bool {
 		cut = cut || errors.Is(err, event.ErrTruncated)

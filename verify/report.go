@@ -9,7 +9,8 @@ import (
 )
 
 // WriteText writes r for people: the fields not compared, one line per
-// difference, and a last line saying equal or different.
+// difference, one per side cut off, and a last line saying equal,
+// different, or not whole (equal content of a run cut off).
 func WriteText(w io.Writer, r *Report) error {
 	var b strings.Builder
 	for _, s := range r.NotCompared {
@@ -19,9 +20,22 @@ func WriteText(w io.Writer, r *Report) error {
 		b.WriteString(d.String())
 		b.WriteByte('\n')
 	}
-	if r.Equal {
+	cut := cutSides(r)
+	for _, s := range cut {
+		fmt.Fprintf(&b, "cut: %s ended without its format's end: the run is not whole\n", s)
+	}
+	switch {
+	case r.Equal && len(cut) > 0:
+		fmt.Fprintf(&b, "equal: %s (compared as cut)\n", counts(r.A))
+	case r.Equal:
 		fmt.Fprintf(&b, "equal: %s\n", counts(r.A))
-	} else {
+	case len(r.Differences) == 0:
+		verb := "is"
+		if len(cut) > 1 {
+			verb = "are"
+		}
+		fmt.Fprintf(&b, "not whole: the content is equal, but %s %s cut off (--allow-cut compares cut runs)\n", strings.Join(cut, " and "), verb)
+	default:
 		n := len(r.Differences)
 		s := "s"
 		if n == 1 {
@@ -31,6 +45,18 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// cutSides names the sides r says were cut off.
+func cutSides(r *Report) []string {
+	var cut []string
+	if r.A.Cut {
+		cut = append(cut, "A ("+r.A.Name+")")
+	}
+	if r.B.Cut {
+		cut = append(cut, "B ("+r.B.Name+")")
+	}
+	return cut
 }
 
 func counts(s Summary) string {

@@ -62,6 +62,7 @@ type Stream struct {
 
 type streamSide struct {
 	name, format string
+	cut          bool   // Cut: the input was cut off
 	main         string // the main agent: the first block's
 	mainSet      bool
 	byID         map[string]int // agent id: its number, while it is open
@@ -93,6 +94,11 @@ func NewStream(a, b Side, o *Options) *Stream {
 	}
 	return s
 }
+
+// Cut says that side's input was cut off: its reader reported it
+// truncated (a ParseError wrapping event.ErrTruncated). The report then
+// says so, and is not equal unless Options.AllowCut.
+func (s *Stream) Cut(side int) { s.sides[side].cut = true }
 
 // Next returns the side to add a block of next, when both have one: the
 // side holding fewer unmatched blocks, A on a tie. Feeding them so, a side
@@ -283,8 +289,8 @@ func (s *Stream) letGo(keep *pair) error {
 func (s *Stream) Report() *Report {
 	c := s.c
 	r := &Report{
-		A:           Summary{Name: s.sides[0].name, Format: s.sides[0].format, Agents: s.sides[0].agents, Blocks: s.sides[0].blocks},
-		B:           Summary{Name: s.sides[1].name, Format: s.sides[1].format, Agents: s.sides[1].agents, Blocks: s.sides[1].blocks},
+		A:           Summary{Name: s.sides[0].name, Format: s.sides[0].format, Agents: s.sides[0].agents, Blocks: s.sides[0].blocks, Cut: s.sides[0].cut},
+		B:           Summary{Name: s.sides[1].name, Format: s.sides[1].format, Agents: s.sides[1].agents, Blocks: s.sides[1].blocks, Cut: s.sides[1].cut},
 		Differences: []Difference{},
 	}
 	for n := range s.count {
@@ -309,7 +315,7 @@ func (s *Stream) Report() *Report {
 	if r.NotCompared == nil {
 		r.NotCompared = []Skip{}
 	}
-	r.Equal = len(r.Differences) == 0
+	r.Equal = len(r.Differences) == 0 && (s.o.AllowCut || !r.A.Cut && !r.B.Cut)
 	return r
 }
 

@@ -297,3 +297,48 @@ func TestStreamBoundedState(t *testing.T) {
 		}
 	})
 }
+
+// TestStreamCut: a side said cut off makes equal content not equal,
+// unless AllowCut; the summary names it; different content stays
+// different either way.
+func TestStreamCut(t *testing.T) {
+	t.Parallel()
+	text := func(s string) []*assemble.Block {
+		return []*assemble.Block{{Agent: "a", Type: assemble.TypeText, Text: s}}
+	}
+	for _, tt := range []struct {
+		name      string
+		a, b      string
+		cut       []int
+		allow     bool
+		wantEqual bool
+	}{
+		{"whole", "x", "x", nil, false, true},
+		{"A cut", "x", "x", []int{0}, false, false},
+		{"both cut", "x", "x", []int{0, 1}, false, false},
+		{"both cut, allowed", "x", "x", []int{0, 1}, true, true},
+		{"cut and different, allowed", "x", "y", []int{1}, true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewStream(Side{Format: "jsonenv"}, Side{Format: "jsonenv"}, &Options{AllowCut: tt.allow})
+			for _, k := range tt.cut {
+				s.Cut(k)
+			}
+			for k, bs := range [][]*assemble.Block{text(tt.a), text(tt.b)} {
+				for _, b := range bs {
+					if err := s.Add(k, b); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			r := s.Report()
+			if r.Equal != tt.wantEqual {
+				t.Errorf("Equal = %v, want %v", r.Equal, tt.wantEqual)
+			}
+			if got, want := []bool{r.A.Cut, r.B.Cut}, []bool{slices.Contains(tt.cut, 0), slices.Contains(tt.cut, 1)}; !slices.Equal(got, want) {
+				t.Errorf("Cut of A, B = %v, want %v", got, want)
+			}
+		})
+	}
+}

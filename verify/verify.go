@@ -122,6 +122,10 @@ type Options struct {
 	Usage bool
 	// Strict compares the fields one side's format cannot carry too.
 	Strict bool
+	// AllowCut lets a Stream say equal of sides it was told were cut off
+	// (Stream.Cut): by default a run that is not whole is never equal,
+	// whatever its content.
+	AllowCut bool
 	// A Stream's caps, none where 0 (Compare has none): the agents of
 	// one side, and the content blocks held unmatched (both sides) and
 	// the size of their canonical forms. Past one, Stream.Add fails.
@@ -142,6 +146,8 @@ func CheckIgnore(names []string) error {
 // Report is the outcome of a comparison. Its JSON form is what
 // `verify --json` writes; docs/verify.md is its schema.
 type Report struct {
+	// Equal: the content is equal, and neither side was cut off (or
+	// Options.AllowCut).
 	Equal       bool         `json:"equal"`
 	A           Summary      `json:"a"`
 	B           Summary      `json:"b"`
@@ -155,6 +161,9 @@ type Summary struct {
 	Format string `json:"format"`
 	Agents int    `json:"agents"`
 	Blocks int    `json:"blocks"` // compared content blocks, all agents
+	// Cut: the input ended without its format's end (its reader
+	// reported it truncated): the run is not whole.
+	Cut bool `json:"cut,omitempty"`
 }
 
 // Skip is a field that was not compared, and why.

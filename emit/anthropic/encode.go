@@ -499,6 +499,9 @@ func (e *Encoder) Cut() error {
 	return fmt.Errorf("anthropic: %w: the input was cut off, no message_stop written", event.ErrTruncated)
 }
 
+// MarksAbandoned: an abandoned message is left without its stop, as the source body had it (convert.AbandonMarker).
+func (*Encoder) MarksAbandoned() bool { return true }
+
 // Close ends the open message. When a block is still open (the input was
 // cut off), it writes no message_stop, like the stream it copies, and
 // reports the truncation.

@@ -1156,6 +1156,9 @@ func (e *Encoder) writePending() {
 	}
 }
 
+// MarksAbandoned: an abandoned message is left without its stop (--partial) or not written (convert.AbandonMarker).
+func (*Encoder) MarksAbandoned() bool { return true }
+
 func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err

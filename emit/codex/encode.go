@@ -51,6 +51,7 @@ type Encoder struct {
 	thread   bool   // thread.started written
 	threadID string // the thread id written
 	turn     bool   // turn.started written, turn.completed not yet
+	turned   bool   // a turn.started was written (Cut: was the run cut before its first turn)
 	content  bool   // an item was written in the open turn
 	nextID   int
 
@@ -295,7 +296,7 @@ func (e *Encoder) openTurn() {
 	if e.turn {
 		return
 	}
-	e.turn, e.content = true, false
+	e.turn, e.turned, e.content = true, true, false
 	e.line([]byte(`{"type":"turn.started"}`))
 }
 
@@ -717,11 +718,19 @@ func (e *Encoder) Cut() error {
 			e.block(kind)
 		}
 	}
-	if e.failure != "" && !e.retried {
+	switch {
+	case e.failure != "" && !e.retried:
 		// The run failed (the envelope's fatal error line): the failure,
 		// not the cut, ends the turn, as Close has it. A model call
 		// begun after it (a retry) was cut: no end is written.
 		e.closeTurn()
+	case !e.turn && e.thread && !e.turned:
+		// Cut before the run's first turn (right after its start): a
+		// thread.started alone reads as a run that ended with nothing
+		// to say, which is what Close writes for one. Codex begins a
+		// turn after thread.started, and a turn with no end is how its
+		// reader tells a cut.
+		e.openTurn()
 	}
 	if e.err != nil {
 		return e.err

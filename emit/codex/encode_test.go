@@ -735,3 +735,46 @@ func TestDeltaAllocs(t *testing.T) {
 		t.Errorf("%v allocations per delta of the next block", n)
 	}
 }
+
+// TestCutBeforeFirstTurn: a run cut right after its start reads back as
+// cut (a turn begun and not ended), never as the thread.started alone
+// that Close writes for a run that ended with nothing to say.
+func TestCutBeforeFirstTurn(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		cut  bool
+		want string
+	}{
+		{"cut", true, `{"type":"thread.started","thread_id":"t"}` + "\n" + `{"type":"turn.started"}` + "\n"},
+		{"ended", false, `{"type":"thread.started","thread_id":"t"}` + "\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			e := NewEncoder(&out, nil)
+			if err := e.Encode(&event.SessionStart{Agent: "t"}); err != nil {
+				t.Fatal(err)
+			}
+			err := event.End(e, tt.cut)
+			if got := errors.Is(err, event.ErrTruncated); got != tt.cut {
+				t.Errorf("End(cut %v) = %v", tt.cut, err)
+			}
+			if diff := cmp.Diff(tt.want, out.String()); diff != "" {
+				t.Errorf("output (-want +got):\n%s", diff)
+			}
+			d := wire.NewDecoder(bytes.NewReader(out.Bytes()), nil)
+			back := false
+			for {
+				_, err := d.Next()
+				if err == io.EOF {
+					break
+				}
+				back = back || errors.Is(err, event.ErrTruncated)
+			}
+			if back != tt.cut {
+				t.Errorf("read back: cut %v, want %v", back, tt.cut)
+			}
+		})
+	}
+}

@@ -454,6 +454,9 @@ func (e *Encoder) frameEnd() {
 	}
 }
 
+// MarksAbandoned: an abandoned partial message is taken back with a rollback envelope (convert.AbandonMarker).
+func (*Encoder) MarksAbandoned() bool { return true }
+
 // Close ends the stream: "data: [DONE]" in SSE framing. When a streamed
 // block is still open (the input was cut off), it writes no end marker and
 // reports the truncation.

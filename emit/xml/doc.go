@@ -68,15 +68,11 @@
 // event.ErrTruncated and writes neither its end tag nor [DONE], so the
 // output is cut off too.
 //
-// A block its source abandoned (an event.Notice of Kind
-// event.NoticeAbandoned: a message given up and begun again) is dropped,
-// reported once: XML cannot mark a block given up, so the encoder holds
-// the open text or thinking block's messages (at most 64 KiB) until
-// anything else is written, the block ends, or Flush. Flush writes them:
-// a command calls it whenever it is about to wait for input
-// (convert.FlushEncoder), so a live stream sees every delta at once, and
-// what it has sent of a block abandoned later reads back as content,
-// which is reported.
+// XML cannot mark a block its source abandoned (an event.Notice of Kind
+// event.NoticeAbandoned: a message given up and begun again): convert's
+// AbandonHold drops such a block before it reaches the encoder; one that
+// reaches it anyway is closed where the notice came and reads back as
+// content, which is reported.
 //
 // The encoder keeps at most 1024 (openset.DefaultMax) each of the blocks
 // open in the source, the agents seen and the tool calls waiting for a

@@ -46,17 +46,6 @@ type Encoder struct {
 	callIDs *openset.Set[string]   // the tool calls kept, oldest first
 	failed  bool                   // the producer's error line was written: no [DONE]
 
-	// The messages of the open text or thinking block, from its start
-	// tag, not yet written: a block the source abandons (a retried
-	// message, event.NoticeAbandoned) is dropped while none of it has
-	// left. They are written before anything else is, at Flush (the
-	// command flushes when it is about to wait for input, so a live
-	// stream loses no time), or past maxPendBytes.
-	pend    []byte
-	holding bool // the open block's messages go to pend
-	pendOK  bool // what the event being encoded writes is of the block held
-	dropped bool // cut dropped the block the abandoned notice gave up (for Encode)
-
 	// An agent's events that came while one of its subagents had the
 	// scope (see hold): XML can put them in the agent's scope only once
 	// the scope returns to it, at its result for the subagent's call.
@@ -66,10 +55,6 @@ type Encoder struct {
 	held      map[string][]event.Event
 	heldBytes int
 }
-
-// maxPendBytes caps the bytes of an open block held in pend: past it
-// they are written (and the block can no longer be dropped).
-const maxPendBytes = 64 << 10
 
 // maxHeldBytes caps the events held for agents whose subagent has the
 // scope: beyond it they are dropped and reported.
@@ -119,7 +104,6 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if agent == "" {
 		agent = e.cfg.Agent
 	}
-	e.pendOK = e.pendFor(agent, ev)
 	if e.hold(agent, ev) {
 		return e.err
 	}
@@ -234,15 +218,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.RunEnd:
 		e.metaFinal(ev)
 	case *event.Notice:
-		if ev.Kind == event.NoticeAbandoned {
-			if !e.dropped {
-				// The format has no way to say a streamed block was
-				// given up: what of it was written (sent on by Flush
-				// before the source gave it up) reads back as content.
-				e.warn("abandoned partial messages (what was streamed of them reads back as content)")
-			}
-			e.dropped = false
-		} else {
+		if ev.Kind != event.NoticeAbandoned { // (cut warns about what it gave up)
 			e.warn("notices (" + ev.Kind + ")")
 		}
 	case *event.FileChange:
@@ -494,7 +470,6 @@ func (e *Encoder) openBlock(k blockKey) {
 	e.closeOpen()
 	e.openKey = k // open points here: no allocation per block
 	e.open = &e.openKey
-	e.holding, e.pendOK = true, true
 	e.formatter(openTag(k.kind))
 }
 
@@ -514,25 +489,24 @@ func interrupts(ev event.Event) bool {
 
 // cut ends the agent's open blocks where an error or an abandon cut them
 // short: the element is closed (the next block is a new one) and they are
-// no longer open.
+// no longer open. XML cannot say a block was given up: one abandoned
+// reads back as content, warned (convert.AbandonHold drops it before it
+// comes here, for a source that can abandon).
 func (e *Encoder) cut(agent string, ev event.Event) {
+	open := false
 	if e.open != nil && e.open.agent == agent {
 		e.live.Remove(*e.open)
-		if n, ok := ev.(*event.Notice); ok && n.Kind == event.NoticeAbandoned && e.holding {
-			// Given up before any of it was written: dropped, as
-			// assemble and the claude target drop it.
-			e.pend, e.holding, e.open, e.dropped = e.pend[:0], false, nil, true
-			e.warn("abandoned partial messages (dropped)")
-		} else {
-			e.writePend()
-			e.closeOpen()
-		}
+		e.closeOpen()
+		open = true
 	}
 	for k := range e.live.All() {
 		if k.agent == agent {
 			e.live.Remove(k)
-			e.dropped = false // a block of its that was written, split
+			open = true
 		}
+	}
+	if n, ok := ev.(*event.Notice); ok && open && n.Kind == event.NoticeAbandoned {
+		e.warn("abandoned partial messages (what was streamed of them reads back as content)")
 	}
 }
 
@@ -888,16 +862,7 @@ func (e *Encoder) write(msg []byte) {
 	if e.err != nil {
 		return
 	}
-	if e.holding && e.pendOK {
-		e.pend = append(e.pend, msg...)
-		if len(e.pend) > maxPendBytes {
-			e.writePend()
-		}
-		return
-	}
-	if e.writePend(); e.err == nil { // what is held goes first
-		_, e.err = e.w.Write(msg)
-	}
+	_, e.err = e.w.Write(msg)
 }
 
 // Close ends the stream with "data: [DONE]". When a block is still open
@@ -906,7 +871,7 @@ func (e *Encoder) write(msg []byte) {
 // Cut ends a stream whose input was cut off: what is open stays open,
 // no [DONE] (event.Cutter).
 func (e *Encoder) Cut() error {
-	if e.writePend(); e.err != nil {
+	if e.err != nil {
 		return e.err
 	}
 	e.dropHeld()
@@ -914,7 +879,7 @@ func (e *Encoder) Cut() error {
 }
 
 func (e *Encoder) Close() error {
-	if e.writePend(); e.err != nil {
+	if e.err != nil {
 		return e.err
 	}
 	e.dropHeld()
@@ -926,39 +891,5 @@ func (e *Encoder) Close() error {
 	if !e.failed {
 		e.message([]byte("[DONE]"))
 	}
-	return e.err
-}
-
-// pendFor reports whether ev, an event of agent, leaves the held messages
-// of the open block held: a delta of that block, or the notice that its
-// agent's message was abandoned (which drops them).
-func (e *Encoder) pendFor(agent string, ev event.Event) bool {
-	switch ev := ev.(type) {
-	case *event.Delta:
-		return e.open != nil && *e.open == blockKey{agent, ev.Kind}
-	case *event.Notice:
-		return ev.Kind == event.NoticeAbandoned && e.open != nil && e.open.agent == agent
-	}
-	return false
-}
-
-// writePend writes the held messages of the open block: from now on its
-// messages are written as they come.
-func (e *Encoder) writePend() {
-	if !e.holding {
-		return
-	}
-	e.holding = false
-	if e.err == nil && len(e.pend) > 0 {
-		_, e.err = e.w.Write(e.pend)
-	}
-	e.pend = e.pend[:0]
-}
-
-// Flush writes what the encoder holds back of the open block (see pend).
-// The command calls it whenever it is about to wait for more input, so a
-// live stream sees each delta as soon as it arrived.
-func (e *Encoder) Flush() error {
-	e.writePend()
 	return e.err
 }

@@ -18,6 +18,7 @@ func Format() format.Format {
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
 			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, StopAtDone: o.StopAtDone})
 		},
+		Abandons: true, // reset-step (event.NoticeAbandoned)
 		// docs/formats/aisdk.md: one assistant message of one agent,
 		// steps without accounting, sources instead of citations, tool
 		// outputs as one value.

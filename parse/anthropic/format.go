@@ -18,6 +18,7 @@ func Format() format.Format {
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
 			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
 		},
+		Abandons: true, // a message_start while a message streams gives it up (event.NoticeAbandoned)
 		// docs/formats/anthropic.md: one response body per turn: no
 		// session metadata, client tool results or run summary.
 		Lacks: []format.Content{

@@ -18,6 +18,7 @@ func Format() format.Format {
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
 			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
 		},
+		Abandons: true, // a message_start while a message streams gives it up (event.NoticeAbandoned)
 		// docs/formats/claude.md: no exit codes or status, no awaiting
 		// tools, file lists, file changes or todo lists; no prompt.
 		// agent_id: Claude Code names a subagent by the tool call that

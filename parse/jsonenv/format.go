@@ -16,6 +16,7 @@ func Format() format.Format {
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
 			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, StopAtDone: o.StopAtDone})
 		},
+		Abandons: true, // the rollback envelope (event.NoticeAbandoned)
 		// No field for these on the wire, and no per-turn end (only
 		// meta_final's run summary).
 		Lacks: []format.Content{
