@@ -112,6 +112,7 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 	}
 	err = eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
 		hold.SetSource(in.format.Format)
+		hold.SetLive(in.live)
 		err := convert.Pipe(in.decoder(), enc, &convert.PipeOptions{Problem: problem})
 		read = read || in.count.n > 0
 		return readError(err)

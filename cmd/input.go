@@ -128,6 +128,9 @@ type input struct {
 	// another format than the one forced.
 	other bool
 	count *countingDecoder
+	// live: a read may wait for data not yet arrived (source.Live, or
+	// a file followed with -F).
+	live bool
 }
 
 // newDecoder returns the input format's decoder over r (the input, or
@@ -263,7 +266,7 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 	br := bufio.NewReaderSize(convert.FlushOnIdle(r, o.flush), 64<<10)
 	// Detection reads only the first unit, which stays in br.
 	detected, guessed, derr := convert.Detect(br)
-	in := &input{name: name, r: br, o: o}
+	in := &input{name: name, r: br, o: o, live: (o.follow != nil && o.follow.on) || source.Live(name, sopts.Stdin)}
 	var unknown *convert.UnknownError
 	switch {
 	case errors.Is(derr, convert.ErrEmpty):

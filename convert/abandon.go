@@ -37,8 +37,8 @@ const MaxAbandonHold = 1 << 20
 // it, truncated), or at the end of the input (Close, Cut). Everything
 // that comes after a held block is held behind it, so the output keeps
 // the input's order; it all leaves, in order, as soon as nothing before
-// it is still held. Flush does not let a held block go: on a live
-// stream its deltas leave at its end. For a source that cannot abandon,
+// it is still held. Flush lets what is held go only on a live input
+// (SetLive). For a source that cannot abandon,
 // or an encoder that marks abandons itself (AbandonMarker), the stage
 // holds nothing and passes every event on at once.
 //
@@ -51,6 +51,9 @@ type AbandonHold struct {
 	to   string
 	warn func(error)
 	on   bool // the source may abandon and enc cannot mark it
+	// live: the input may wait for data not yet arrived (SetLive), so
+	// Flush lets what is held go; liveLeak: it did for a block still open.
+	live, liveLeak bool
 
 	q      []held            // the events held, in input order
 	bytes  int               // their cost (see cost)
@@ -99,6 +102,15 @@ func (h *AbandonHold) SetSource(from format.Format) {
 		h.leaked = 0
 	}
 }
+
+// SetLive says whether the input being read is live: a pipe, a URL or a
+// file followed (-F), where a read may wait for data that has not
+// arrived. On a live input Flush (called when the input has nothing more
+// buffered) lets what is held go, so that text leaves as it arrives, as
+// the streaming law asks; a block written so that its source abandons
+// later stays written, warned. A file read to its end holds, and drops
+// exactly.
+func (h *AbandonHold) SetLive(live bool) { h.live = live }
 
 // Encode passes ev on, or holds it (see AbandonHold).
 func (h *AbandonHold) Encode(ev event.Event) error {
@@ -191,7 +203,10 @@ func (h *AbandonHold) drop(agent string) {
 		})
 		h.losses.Report(h.warn, h.to, "abandoned partial messages (dropped)")
 	}
-	if written {
+	if written && h.liveLeak {
+		h.losses.Report(h.warn, h.to,
+			"abandoned partial messages of a live input (written as they arrived, before the source gave them up: they read back as content)")
+	} else if written {
 		h.losses.Report(h.warn, h.to, fmt.Sprintf(
 			"abandoned partial messages held past %d bytes (written before the source gave them up: they read back as content)", MaxAbandonHold))
 	}
@@ -295,6 +310,17 @@ func (h *AbandonHold) Cut() error {
 	return event.End(h.enc, true)
 }
 
-// Flush passes Flush on to the encoder (FlushEncoder). What is held
-// stays held: it leaves when it is known not to be abandoned.
-func (h *AbandonHold) Flush() error { return FlushEncoder(h.enc) }
+// Flush passes Flush on to the encoder (FlushEncoder). On a live input
+// (SetLive) what is held leaves first, its open blocks written from now
+// on as they come; otherwise it stays held until it is known not to be
+// abandoned.
+func (h *AbandonHold) Flush() error {
+	if h.live && len(h.q) > 0 {
+		h.liveLeak = h.liveLeak || h.firm() < len(h.q)
+		h.spill()
+		if err := h.release(len(h.q)); err != nil {
+			return err
+		}
+	}
+	return FlushEncoder(h.enc)
+}

@@ -66,6 +66,7 @@ func TestAbandonHold(t *testing.T) {
 		name   string
 		from   format.Format
 		marks  bool
+		live   bool
 		evs    []event.Event
 		cut    bool
 		want   []string // per event, then for the end: what the encoder was given then
@@ -140,6 +141,29 @@ func TestAbandonHold(t *testing.T) {
 			evs:   []event.Event{start("a"), delta("a", "x"), abandon("a")},
 			want:  []string{"start a text", "delta a x", "notice a abandoned", "close"},
 		},
+		{
+			name: "live: a flush lets what is held go, the rest of the block streams",
+			from: abandons,
+			live: true,
+			evs:  []event.Event{start("a"), delta("a", "x"), flush, delta("a", "y"), end("a")},
+			want: []string{"", "", "start a text, delta a x, flush", "delta a y", "end a text", "close"},
+		},
+		{
+			name:   "live: an abandon after a flush cannot take back what left: warned",
+			from:   abandons,
+			live:   true,
+			evs:    []event.Event{start("a"), delta("a", "x"), flush, delta("a", "y"), abandon("a"), start("a"), delta("a", "z"), end("a")},
+			want:   []string{"", "", "start a text, delta a x, flush", "delta a y", "notice a abandoned", "", "", "start a text, delta a z, end a text", "close"},
+			warned: []string{"t cannot carry abandoned partial messages of a live input (written as they arrived, before the source gave them up: they read back as content)"},
+		},
+		{
+			name:   "live: an abandon before a flush is dropped",
+			from:   abandons,
+			live:   true,
+			evs:    []event.Event{start("a"), delta("a", "x"), abandon("a"), flush},
+			want:   []string{"", "", "notice a abandoned", "flush", "close"},
+			warned: []string{"t cannot carry abandoned partial messages (dropped)"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -147,6 +171,7 @@ func TestAbandonHold(t *testing.T) {
 			var log, warned []string
 			h := convert.HoldAbandoned(logEncoder{&log, tt.marks}, tt.from, convert.Format{Format: format.Format{Name: "t"}},
 				func(err error) { warned = append(warned, err.Error()) })
+			h.SetLive(tt.live)
 			var got []string
 			step := func() {
 				got = append(got, strings.Join(log, ", "))

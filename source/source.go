@@ -92,3 +92,26 @@ func (o *ownedStdin) Close() error {
 	o.ReadCloser.Close()
 	return o.f.Close()
 }
+
+// Live says whether reading name may wait for data that has not arrived
+// yet: a URL, a pipe, a device, or standard input that is not a regular
+// file. A regular file (standard input redirected from one included)
+// holds all its data already. stdin is what "-" reads (os.Stdin when nil).
+func Live(name string, stdin io.Reader) bool {
+	if IsURL(name) {
+		return true
+	}
+	if name != "-" {
+		info, err := os.Stat(name)
+		return err != nil || !info.Mode().IsRegular()
+	}
+	if stdin == nil {
+		stdin = os.Stdin
+	}
+	f, ok := stdin.(*os.File)
+	if !ok {
+		return true
+	}
+	info, err := f.Stat()
+	return err != nil || !info.Mode().IsRegular()
+}
