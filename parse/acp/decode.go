@@ -194,7 +194,7 @@ func (d *Decoder) decode(line []byte) error {
 		return d.errorf(event.ErrSyntax, "expected a JSON object")
 	}
 	var probe wire.Probe
-	if err := jsontext.Decode(&d.jr, line, &probe, wire.ReadProbe); err != nil {
+	if err := jsontext.DecodeValid(&d.jr, line, &probe, wire.ReadProbe); err != nil {
 		if !json.Valid(line) {
 			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
 		}
@@ -214,7 +214,7 @@ func (d *Decoder) decode(line []byte) error {
 		}
 		msg = bytes.TrimSpace(probe.Msg)
 		m = wire.Message{}
-		if len(msg) == 0 || msg[0] != '{' || jsontext.Decode(&d.jr, msg, &m, wire.ReadMessage) != nil {
+		if len(msg) == 0 || msg[0] != '{' || jsontext.DecodeValid(&d.jr, msg, &m, wire.ReadMessage) != nil {
 			return d.errorf(event.ErrSyntax, "transcript line whose msg is not a JSON-RPC message; skipped")
 		}
 	}
@@ -282,7 +282,7 @@ func (d *Decoder) client(m *wire.Message, msg []byte) error {
 	case wire.MethodSessionPrompt:
 		d.active, d.ended = true, false
 		var p wire.PromptRequest
-		if jsontext.Decode(&d.jr, m.Params, &p, wire.ReadPromptRequest) != nil {
+		if jsontext.DecodeValid(&d.jr, m.Params, &p, wire.ReadPromptRequest) != nil {
 			d.unknown(m.Method, msg)
 			return d.errorf(event.ErrSyntax, "session/prompt whose params are not a prompt request; kept as unknown")
 		}
@@ -386,7 +386,7 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 		return nil
 	case wire.MethodSessionNew, wire.MethodSessionLoad, wire.MethodSessionResume:
 		var r wire.NewSessionResponse
-		if jsontext.Decode(&d.jr, m.Result, &r, wire.ReadNewSessionResponse) != nil {
+		if jsontext.DecodeValid(&d.jr, m.Result, &r, wire.ReadNewSessionResponse) != nil {
 			d.unknown(method, msg)
 			return d.errorf(event.ErrSyntax, "%s response whose result is not a session; kept as unknown", method)
 		}
@@ -395,16 +395,12 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 		}
 		d.startSession(r.SessionID)
 		d.held.Model = model(&r)
-		meta := map[string]json.RawMessage{method: bytes.Clone(msg)}
-		if d.initMsg != nil {
-			meta[wire.MethodInitialize] = d.initMsg
-		}
-		d.held.Meta, _ = json.Marshal(meta) // keys sorted: initialize before session/*
+		d.held.Meta = sessionMeta(d.initMsg, method, msg)
 		d.held.MetaKind = MetaKind
 		return nil
 	case wire.MethodSessionPrompt:
 		var r wire.PromptResponse
-		if jsontext.Decode(&d.jr, m.Result, &r, wire.ReadPromptResponse) != nil {
+		if jsontext.DecodeValid(&d.jr, m.Result, &r, wire.ReadPromptResponse) != nil {
 			d.unknown(method, msg)
 			return d.errorf(event.ErrSyntax, "session/prompt response whose result is not a prompt response; kept as unknown")
 		}
@@ -435,6 +431,55 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 	return nil
 }
 
+// sessionMeta is a session's start's Meta: the object of the initialize
+// response (when there was one) and the session/* response, keyed by
+// their methods, as json.Marshal writes a map of the two (keys sorted:
+// initialize before session/*), built without reflection. Both messages
+// are valid JSON (they were decoded).
+func sessionMeta(initMsg []byte, method string, msg []byte) json.RawMessage {
+	b := make([]byte, 0, len(initMsg)+len(msg)+len(method)+len(wire.MethodInitialize)+8)
+	b = append(b, '{')
+	if initMsg != nil {
+		b = jsontext.AppendMarshalString(b, wire.MethodInitialize)
+		b = append(b, ':')
+		b = appendMarshalRaw(b, initMsg)
+		b = append(b, ',')
+	}
+	b = jsontext.AppendMarshalString(b, method)
+	b = append(b, ':')
+	b = appendMarshalRaw(b, msg)
+	return append(b, '}')
+}
+
+// lineSep begins U+2028 and U+2029 in UTF-8.
+var lineSep = []byte("\xe2\x80")
+
+// appendMarshalRaw appends valid JSON raw as json.Marshal writes a
+// json.RawMessage: compacted, with <, >, & and U+2028, U+2029 escaped.
+func appendMarshalRaw(b, raw []byte) []byte {
+	const hex = "0123456789abcdef"
+	raw = jsontext.CompactValid(raw)
+	if bytes.IndexByte(raw, '<') < 0 && bytes.IndexByte(raw, '>') < 0 && bytes.IndexByte(raw, '&') < 0 &&
+		!bytes.Contains(raw, lineSep) {
+		return append(b, raw...)
+	}
+	start := 0
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case c == '<' || c == '>' || c == '&':
+			b = append(b, raw[start:i]...)
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			start = i + 1
+		case c == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8:
+			b = append(b, raw[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[raw[i+2]&0xF])
+			i += 2
+			start = i + 1
+		}
+	}
+	return append(b, raw[start:]...)
+}
+
 // responseMethod tells which request a response answers from its result
 // alone, for an agent's output without the client's requests.
 func responseMethod(m *wire.Message) string {
@@ -448,7 +493,7 @@ func methodOf(jr *jsontext.Reader, m *wire.Message) string {
 		return ""
 	}
 	var r wire.ResultProbe
-	if jsontext.Decode(jr, m.Result, &r, wire.ReadResultProbe) != nil {
+	if jsontext.DecodeValid(jr, m.Result, &r, wire.ReadResultProbe) != nil {
 		return "response"
 	}
 	switch {
@@ -481,7 +526,7 @@ func model(r *wire.NewSessionResponse) string {
 func (d *Decoder) update(m *wire.Message, msg []byte) error {
 	var n wire.SessionNotification
 	var u wire.Update
-	if jsontext.Decode(&d.jr, m.Params, &n, wire.ReadSessionNotification) != nil || jsontext.Decode(&d.jr, n.Update, &u, wire.ReadUpdate) != nil {
+	if jsontext.DecodeValid(&d.jr, m.Params, &n, wire.ReadSessionNotification) != nil || jsontext.DecodeValid(&d.jr, n.Update, &u, wire.ReadUpdate) != nil {
 		d.unknown(m.Method, msg)
 		return d.errorf(event.ErrSyntax, "session/update whose params are not a session notification; kept as unknown")
 	}
@@ -493,7 +538,7 @@ func (d *Decoder) update(m *wire.Message, msg []byte) error {
 	case wire.UpdateAgentMessageChunk, wire.UpdateAgentThoughtChunk:
 		d.activity()
 		var c wire.ContentBlock
-		if jsontext.Decode(&d.jr, u.Content, &c, wire.ReadContentBlock) != nil || c.Type != wire.BlockText {
+		if jsontext.DecodeValid(&d.jr, u.Content, &c, wire.ReadContentBlock) != nil || c.Type != wire.BlockText {
 			d.unknown(u.SessionUpdate, msg) // an image, audio or resource chunk
 			return nil
 		}
@@ -505,7 +550,7 @@ func (d *Decoder) update(m *wire.Message, msg []byte) error {
 	case wire.UpdateUserMessageChunk:
 		d.activity() // the prompt of a turn its response ends
 		var c wire.ContentBlock
-		if d.held != nil && jsontext.Decode(&d.jr, u.Content, &c, wire.ReadContentBlock) == nil && c.Type == wire.BlockText && d.holds(c.Text) {
+		if d.held != nil && jsontext.DecodeValid(&d.jr, u.Content, &c, wire.ReadContentBlock) == nil && c.Type == wire.BlockText && d.holds(c.Text) {
 			d.held.Prompt += c.Text
 			return nil
 		}
@@ -667,7 +712,7 @@ func (d *Decoder) finishTool(id string, t *tool, done bool) {
 	_ = json.Unmarshal(t.content, &items) // content that is no list holds nothing to read
 	for _, raw := range items {
 		var c wire.ToolCallContent
-		if jsontext.Decode(&d.jr, raw, &c, wire.ReadToolCallContent) != nil {
+		if jsontext.DecodeValid(&d.jr, raw, &c, wire.ReadToolCallContent) != nil {
 			continue
 		}
 		switch c.Type {

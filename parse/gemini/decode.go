@@ -308,7 +308,7 @@ func (d *Decoder) decode(line []byte) error {
 	// One pass reads the type and the timestamp: the timestamp, raw,
 	// cannot fail a line whose type reads.
 	var h gemini.Probe
-	if err := jsontext.Decode(&d.jr, line, &h, gemini.ReadProbe); err != nil {
+	if err := jsontext.DecodeValid(&d.jr, line, &h, gemini.ReadProbe); err != nil {
 		if _, ok := err.(*json.UnmarshalTypeError); ok && line[0] == '{' {
 			d.unknown("", line)
 			return d.errorf(event.ErrSyntax, "a line whose type is not a string; kept as unknown")
@@ -377,7 +377,7 @@ func (d *Decoder) unknown(typ string, line []byte) {
 
 func (d *Decoder) init(line []byte) error {
 	var l gemini.Init
-	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadInit); err != nil {
+	if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadInit); err != nil {
 		return err
 	}
 	d.closeText()
@@ -394,7 +394,7 @@ func (d *Decoder) init(line []byte) error {
 
 func (d *Decoder) message(line []byte) error {
 	var l gemini.Message
-	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadMessage); err != nil {
+	if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadMessage); err != nil {
 		return err
 	}
 	if l.Role == gemini.RoleUser {
@@ -431,7 +431,7 @@ func (d *Decoder) message(line []byte) error {
 
 func (d *Decoder) toolUse(line []byte) error {
 	var l gemini.ToolUse
-	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadToolUse); err != nil {
+	if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadToolUse); err != nil {
 		return err
 	}
 	d.closeText()
@@ -458,7 +458,7 @@ func (d *Decoder) remember(id, name string) {
 
 func (d *Decoder) toolResult(line []byte) error {
 	var l gemini.ToolResult
-	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadToolResult); err != nil {
+	if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadToolResult); err != nil {
 		return err
 	}
 	d.closeText()
@@ -488,7 +488,7 @@ func (d *Decoder) toolResult(line []byte) error {
 
 func (d *Decoder) errorLine(line []byte) error {
 	var l gemini.Error
-	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadError); err != nil {
+	if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadError); err != nil {
 		return err
 	}
 	d.closeText()
@@ -498,7 +498,7 @@ func (d *Decoder) errorLine(line []byte) error {
 
 func (d *Decoder) result(line []byte) error {
 	var l gemini.Result
-	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadResult); err != nil {
+	if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadResult); err != nil {
 		return err
 	}
 	d.closeText()
@@ -553,7 +553,7 @@ func isOutputObject(line []byte) bool {
 // answer and its stats, or its error, with no tool calls.
 func (d *Decoder) decodeOutput(obj []byte) {
 	var o gemini.Output
-	if err := jsontext.Decode(&d.jr, obj, &o, gemini.ReadOutput); err != nil {
+	if err := jsontext.DecodeValid(&d.jr, obj, &o, gemini.ReadOutput); err != nil {
 		d.st.Problem(d.errorf(event.ErrSyntax, "json output with a field of an unexpected type (%s)", jsontext.Problem(err)))
 		return
 	}

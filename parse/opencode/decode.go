@@ -136,7 +136,7 @@ func (d *Decoder) decode(line []byte) error {
 		return d.errorf(event.ErrSyntax, "expected a JSON object")
 	}
 	var l wire.Line
-	if err := jsontext.Decode(&d.jr, line, &l, wire.ReadLine); err != nil {
+	if err := jsontext.DecodeValid(&d.jr, line, &l, wire.ReadLine); err != nil {
 		if !json.Valid(line) {
 			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
 		}
@@ -221,7 +221,7 @@ func (d *Decoder) session(id string) {
 func errorText(jr *jsontext.Reader, e *wire.Error) (msg, typ string) {
 	var data wire.ErrorData
 	if len(e.Data) > 0 {
-		_ = jsontext.Decode(jr, e.Data, &data, wire.ReadErrorData) // a data without message leaves the name
+		_ = jsontext.DecodeValid(jr, e.Data, &data, wire.ReadErrorData) // a data without message leaves the name
 	}
 	msg = data.Message
 	if msg == "" {
@@ -261,7 +261,7 @@ func (d *Decoder) tool(p *wire.Part, line []byte) error {
 	if len(s.Metadata) > 0 && string(s.Metadata) != "null" {
 		r.Structured = bytes.Clone(s.Metadata)
 		var m wire.ExitMetadata
-		if jsontext.Decode(&d.jr, s.Metadata, &m, wire.ReadExitMetadata) == nil && m.Exit != nil {
+		if jsontext.DecodeValid(&d.jr, s.Metadata, &m, wire.ReadExitMetadata) == nil && m.Exit != nil {
 			code := *m.Exit
 			r.ExitCode = &code
 		}
