@@ -40,11 +40,13 @@ type Config struct {
 // Decoder reads an ACP agent's output, or a two-way transcript, and
 // yields canonical events. See the package documentation.
 type Decoder struct {
-	jr    jsontext.Reader // reads the wire structs in one pass
-	cfg   Config
-	lines *frame.Lines
-	st    decoderstate.State
-	bad   badutf8.Once
+	jr      jsontext.Reader // reads the wire structs in one pass
+	lineBuf wire.Line       // the line agentLine reads
+	noLine  bool            // read every line as a Message (tests compare)
+	cfg     Config
+	lines   *frame.Lines
+	st      decoderstate.State
+	bad     badutf8.Once
 
 	line int
 	off  int64
@@ -193,6 +195,9 @@ func (d *Decoder) decode(line []byte) error {
 	if line[0] != '{' {
 		return d.errorf(event.ErrSyntax, "expected a JSON object")
 	}
+	if done, err := d.agentLine(line); done {
+		return err
+	}
 	var probe wire.Probe
 	if err := jsontext.DecodeValid(&d.jr, line, &probe, wire.ReadProbe); err != nil {
 		if !json.Valid(line) {
@@ -249,6 +254,50 @@ func (d *Decoder) decode(line []byte) error {
 		return d.errorf(event.ErrSyntax, "JSON-RPC message that is neither a request, a notification nor a response; kept as unknown")
 	}
 	return nil
+}
+
+// agentLine reads the lines an agent writes most, a session/update and
+// a response with a result, in one pass (wire.Line), and reports whether
+// it did. It reads nothing else, and decides before it changes any
+// state: what it leaves, decode reads as a Message, which reads a line
+// as this does where both read it.
+func (d *Decoder) agentLine(line []byte) (bool, error) {
+	if d.noLine {
+		return false, nil
+	}
+	l := &d.lineBuf
+	*l = wire.Line{}
+	d.jr.ResetValid(line)
+	if !wire.ReadLine(&d.jr, l) || !d.jr.End() || l.Dir != nil || l.JSONRPC != wire.Version {
+		return false, nil
+	}
+	switch {
+	case l.Method == wire.MethodSessionUpdate:
+		if l.Params == nil || l.Params.Update == nil {
+			return false, nil // read as a Message: null or no update
+		}
+		d.agentSeen = true
+		return true, d.sessionUpdate(l.Params.SessionID, l.Params.Update, line)
+	case l.Method == "" && len(l.ID) > 0 && l.Result != nil && l.Error == nil:
+		res := &result{line: l.Result}
+		if !rawString(&d.jr, l.Result.SessionID, &res.sessionID) || !rawString(&d.jr, l.Result.StopReason, &res.stopReason) {
+			return false, nil
+		}
+		d.agentSeen = true
+		return true, d.answer(l.ID, nil, res, line)
+	}
+	return false, nil
+}
+
+// rawString reads raw, a JSON value or nothing, into s as encoding/json
+// reads it into a string field, and reports whether it could.
+func rawString(jr *jsontext.Reader, raw json.RawMessage, s *string) bool {
+	if raw == nil {
+		return true
+	}
+	jr.ResetValid(raw)
+	jr.StringField(s)
+	return jr.End()
 }
 
 // requestSummary says what an agent's request to its client asks.
@@ -356,14 +405,57 @@ func (d *Decoder) release() {
 	}
 }
 
+// result is a response's result: the text of a Message's (raw), read
+// again as the method requires, or what a Line read of it (line, nil
+// when raw is the source).
+type result struct {
+	raw  json.RawMessage
+	line *wire.LineResult
+	// of line: its sessionId and stopReason as the strings
+	// NewSessionResponse and PromptResponse read
+	sessionID, stopReason string
+}
+
+// method tells which request a response answers from its result alone,
+// as methodOf does.
+func (r *result) method(jr *jsontext.Reader) string {
+	if r.line == nil {
+		return methodOf(jr, &wire.Message{Result: r.raw})
+	}
+	return probeMethod(&wire.ResultProbe{ProtocolVersion: r.line.ProtocolVersion, SessionID: r.line.SessionID, StopReason: r.line.StopReason})
+}
+
+// session reads the result as a session/new (load, resume) result.
+func (r *result) session(jr *jsontext.Reader, v *wire.NewSessionResponse) bool {
+	if r.line == nil {
+		return jsontext.DecodeValid(jr, r.raw, v, wire.ReadNewSessionResponse) == nil
+	}
+	*v = wire.NewSessionResponse{SessionID: r.sessionID, Models: r.line.Models, ConfigOptions: r.line.ConfigOptions}
+	return true
+}
+
+// prompt reads the result as a session/prompt result.
+func (r *result) prompt(jr *jsontext.Reader, v *wire.PromptResponse) bool {
+	if r.line == nil {
+		return jsontext.DecodeValid(jr, r.raw, v, wire.ReadPromptResponse) == nil
+	}
+	*v = wire.PromptResponse{StopReason: r.stopReason, Usage: r.line.Usage}
+	return true
+}
+
 // response reads the agent's answer to a client request.
 func (d *Decoder) response(m *wire.Message, msg []byte) error {
-	method, known := d.requests[string(m.ID)]
-	delete(d.requests, string(m.ID))
+	return d.answer(m.ID, m.Error, &result{raw: m.Result}, msg)
+}
+
+// answer reads a response: its id, its error or its result.
+func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, msg []byte) error {
+	method, known := d.requests[string(id)]
+	delete(d.requests, string(id))
 	if !known {
-		method = methodOf(&d.jr, m)
+		method = res.method(&d.jr)
 	}
-	if m.Error != nil {
+	if rpcErr != nil {
 		// A failed initialize, session/new or prompt ends the run; an
 		// agent's output alone does not say what failed: any error
 		// does.
@@ -375,7 +467,7 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 			d.active, d.ended = false, true
 		}
 		d.emit(&event.Error{
-			Agent: d.cfg.Agent, Message: m.Error.Message, Type: strconv.FormatInt(m.Error.Code, 10),
+			Agent: d.cfg.Agent, Message: rpcErr.Message, Type: strconv.FormatInt(rpcErr.Code, 10),
 			Fatal: fatal, Raw: bytes.Clone(msg),
 		})
 		return nil
@@ -386,7 +478,7 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 		return nil
 	case wire.MethodSessionNew, wire.MethodSessionLoad, wire.MethodSessionResume:
 		var r wire.NewSessionResponse
-		if jsontext.DecodeValid(&d.jr, m.Result, &r, wire.ReadNewSessionResponse) != nil {
+		if !res.session(&d.jr, &r) {
 			d.unknown(method, msg)
 			return d.errorf(event.ErrSyntax, "%s response whose result is not a session; kept as unknown", method)
 		}
@@ -400,7 +492,7 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 		return nil
 	case wire.MethodSessionPrompt:
 		var r wire.PromptResponse
-		if jsontext.DecodeValid(&d.jr, m.Result, &r, wire.ReadPromptResponse) != nil {
+		if !res.prompt(&d.jr, &r) {
 			d.unknown(method, msg)
 			return d.errorf(event.ErrSyntax, "session/prompt response whose result is not a prompt response; kept as unknown")
 		}
@@ -496,6 +588,11 @@ func methodOf(jr *jsontext.Reader, m *wire.Message) string {
 	if jsontext.DecodeValid(jr, m.Result, &r, wire.ReadResultProbe) != nil {
 		return "response"
 	}
+	return probeMethod(&r)
+}
+
+// probeMethod is methodOf for a result read.
+func probeMethod(r *wire.ResultProbe) string {
 	switch {
 	case r.StopReason != nil:
 		return wire.MethodSessionPrompt
@@ -530,8 +627,13 @@ func (d *Decoder) update(m *wire.Message, msg []byte) error {
 		d.unknown(m.Method, msg)
 		return d.errorf(event.ErrSyntax, "session/update whose params are not a session notification; kept as unknown")
 	}
+	return d.sessionUpdate(n.SessionID, &u, msg)
+}
+
+// sessionUpdate reads the update of a session/update notification.
+func (d *Decoder) sessionUpdate(sessionID string, u *wire.Update, msg []byte) error {
 	if !d.started {
-		d.startSession(n.SessionID)
+		d.startSession(sessionID)
 	}
 	agent := d.cfg.Agent
 	switch u.SessionUpdate {
@@ -562,7 +664,7 @@ func (d *Decoder) update(m *wire.Message, msg []byte) error {
 			return d.errorf(event.ErrSyntax, "%s without a toolCallId; kept as unknown", u.SessionUpdate)
 		}
 		d.closeBlocks()
-		d.toolUpdate(&u)
+		d.toolUpdate(u)
 	case wire.UpdatePlan:
 		d.activity()
 		d.closeBlocks()
