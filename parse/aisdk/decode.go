@@ -170,7 +170,7 @@ func (d *Decoder) message(m frame.RawMessage) {
 	d.line, d.off = m.Line, m.Offset
 	data := m.Data
 	warn := false
-	if !utf8.Valid(data) {
+	if !jsontext.IsASCII(data) && !utf8.Valid(data) {
 		data, _, warn = d.bad.Fix(data)
 	}
 	d.st.Problem(d.decode(bytes.TrimSpace(data)))
@@ -265,7 +265,7 @@ func (d *Decoder) decode(data []byte) error {
 		d.toolCall(c)
 		d.result(&event.ToolResult{Agent: agent, ID: c.ToolCallID, Content: textPart(c.ErrorText), IsError: true, Server: isTrue(c.ProviderExecuted)})
 	case wire.TypeToolOutputAvailable:
-		d.result(toolOutput(agent, c))
+		d.result(d.toolOutput(agent, c))
 	case wire.TypeToolOutputError:
 		d.result(&event.ToolResult{Agent: agent, ID: c.ToolCallID, Content: textPart(c.ErrorText), IsError: true, Server: isTrue(c.ProviderExecuted)})
 	case wire.TypeToolOutputDenied:
@@ -345,15 +345,21 @@ func textPart(s *string) []event.Part {
 
 // toolOutput is the result of a tool-output-available chunk: a string
 // output is its text, any other JSON value its structured output.
-func toolOutput(agent string, c *wire.Chunk) *event.ToolResult {
+func (d *Decoder) toolOutput(agent string, c *wire.Chunk) *event.ToolResult {
 	tr := &event.ToolResult{Agent: agent, ID: c.ToolCallID, Server: isTrue(c.ProviderExecuted)}
 	var s string
-	if len(c.Output) > 0 && c.Output[0] == '"' && json.Unmarshal(c.Output, &s) == nil {
+	if len(c.Output) > 0 && c.Output[0] == '"' && jsontext.DecodeValid(&d.jr, c.Output, &s, readString) == nil {
 		tr.Content = []event.Part{{Type: "text", Text: s}}
 	} else if len(c.Output) > 0 {
-		tr.Structured = jsontext.Compact(c.Output)
+		tr.Structured = jsontext.CompactValid(c.Output) // the chunk's own copy, valid
 	}
 	return tr
+}
+
+// readString reads a JSON string for jsontext.DecodeValid.
+func readString(r *jsontext.Reader, s *string) bool {
+	r.StringField(s)
+	return !r.Failed()
 }
 
 // source is the citation of a source-url or source-document chunk; Raw
@@ -468,7 +474,7 @@ func (d *Decoder) toolCall(c *wire.Chunk) {
 	}
 	tc.Input = json.RawMessage("{}")
 	if len(c.Input) > 0 {
-		tc.Input = jsontext.Compact(c.Input)
+		tc.Input = jsontext.CompactValid(c.Input) // the chunk's own copy, valid
 	}
 	if i := slices.IndexFunc(d.inputs, func(t *toolInput) bool { return t.id == c.ToolCallID }); i >= 0 {
 		t := d.inputs[i]
