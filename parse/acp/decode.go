@@ -12,6 +12,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	wire "github.com/agentstream/agentstream/internal/wire/acp"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
@@ -42,7 +43,8 @@ type Config struct {
 type Decoder struct {
 	jr      jsontext.Reader // reads the wire structs in one pass
 	lineBuf wire.Line       // the line agentLine reads
-	noLine  bool            // read every line as a Message (tests compare)
+	deltas  deltabatch.Batch
+	noLine  bool // read every line as a Message (tests compare)
 	cfg     Config
 	lines   *frame.Lines
 	st      decoderstate.State
@@ -715,7 +717,7 @@ func (d *Decoder) chunk(kind event.BlockKind, msgID, text string) {
 		d.emit(&event.BlockStart{Agent: agent, Kind: kind})
 	}
 	if text != "" {
-		d.emit(&event.Delta{Agent: agent, Kind: kind, Text: text})
+		d.emit(d.deltas.New(agent, kind, text))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/wire/gemini"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
@@ -41,7 +42,8 @@ const maxTools = 1024
 type Decoder struct {
 	jr      jsontext.Reader // reads the wire structs in one pass
 	lineBuf gemini.Line     // the line readLine reads
-	noLine  bool            // read every line in two passes (tests compare)
+	deltas  deltabatch.Batch
+	noLine  bool // read every line in two passes (tests compare)
 	cfg     Config
 	lines   *frame.Lines
 	st      decoderstate.State
@@ -456,7 +458,7 @@ func (d *Decoder) message(line []byte, one *gemini.Line) error {
 		d.emit(&event.BlockStart{Agent: d.agent, Kind: event.Text})
 	}
 	if l.Content != "" {
-		d.emit(&event.Delta{Agent: d.agent, Kind: event.Text, Text: l.Content})
+		d.emit(d.deltas.New(d.agent, event.Text, l.Content))
 	}
 	if !delta {
 		d.closeText()
