@@ -12,6 +12,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	wire "github.com/agentstream/agentstream/internal/wire/acp"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
@@ -40,11 +41,14 @@ type Config struct {
 // Decoder reads an ACP agent's output, or a two-way transcript, and
 // yields canonical events. See the package documentation.
 type Decoder struct {
-	jr    jsontext.Reader // reads the wire structs in one pass
-	cfg   Config
-	lines *frame.Lines
-	st    decoderstate.State
-	bad   badutf8.Once
+	jr      jsontext.Reader // reads the wire structs in one pass
+	lineBuf wire.Line       // the line agentLine reads
+	deltas  deltabatch.Batch
+	noLine  bool // read every line as a Message (tests compare)
+	cfg     Config
+	lines   *frame.Lines
+	st      decoderstate.State
+	bad     badutf8.Once
 
 	line int
 	off  int64
@@ -193,8 +197,11 @@ func (d *Decoder) decode(line []byte) error {
 	if line[0] != '{' {
 		return d.errorf(event.ErrSyntax, "expected a JSON object")
 	}
+	if done, err := d.agentLine(line); done {
+		return err
+	}
 	var probe wire.Probe
-	if err := jsontext.Decode(&d.jr, line, &probe, wire.ReadProbe); err != nil {
+	if err := jsontext.DecodeValid(&d.jr, line, &probe, wire.ReadProbe); err != nil {
 		if !json.Valid(line) {
 			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
 		}
@@ -214,7 +221,7 @@ func (d *Decoder) decode(line []byte) error {
 		}
 		msg = bytes.TrimSpace(probe.Msg)
 		m = wire.Message{}
-		if len(msg) == 0 || msg[0] != '{' || jsontext.Decode(&d.jr, msg, &m, wire.ReadMessage) != nil {
+		if len(msg) == 0 || msg[0] != '{' || jsontext.DecodeValid(&d.jr, msg, &m, wire.ReadMessage) != nil {
 			return d.errorf(event.ErrSyntax, "transcript line whose msg is not a JSON-RPC message; skipped")
 		}
 	}
@@ -251,6 +258,50 @@ func (d *Decoder) decode(line []byte) error {
 	return nil
 }
 
+// agentLine reads the lines an agent writes most, a session/update and
+// a response with a result, in one pass (wire.Line), and reports whether
+// it did. It reads nothing else, and decides before it changes any
+// state: what it leaves, decode reads as a Message, which reads a line
+// as this does where both read it.
+func (d *Decoder) agentLine(line []byte) (bool, error) {
+	if d.noLine {
+		return false, nil
+	}
+	l := &d.lineBuf
+	*l = wire.Line{}
+	d.jr.ResetValid(line)
+	if !wire.ReadLine(&d.jr, l) || !d.jr.End() || l.Dir != nil || l.JSONRPC != wire.Version {
+		return false, nil
+	}
+	switch {
+	case l.Method == wire.MethodSessionUpdate:
+		if l.Params == nil || l.Params.Update == nil {
+			return false, nil // read as a Message: null or no update
+		}
+		d.agentSeen = true
+		return true, d.sessionUpdate(l.Params.SessionID, l.Params.Update, line)
+	case l.Method == "" && len(l.ID) > 0 && l.Result != nil && l.Error == nil:
+		res := &result{line: l.Result}
+		if !rawString(&d.jr, l.Result.SessionID, &res.sessionID) || !rawString(&d.jr, l.Result.StopReason, &res.stopReason) {
+			return false, nil
+		}
+		d.agentSeen = true
+		return true, d.answer(l.ID, nil, res, line)
+	}
+	return false, nil
+}
+
+// rawString reads raw, a JSON value or nothing, into s as encoding/json
+// reads it into a string field, and reports whether it could.
+func rawString(jr *jsontext.Reader, raw json.RawMessage, s *string) bool {
+	if raw == nil {
+		return true
+	}
+	jr.ResetValid(raw)
+	jr.StringField(s)
+	return jr.End()
+}
+
 // requestSummary says what an agent's request to its client asks.
 func requestSummary(m *wire.Message) string {
 	if m.Method == wire.MethodRequestPermission {
@@ -282,7 +333,7 @@ func (d *Decoder) client(m *wire.Message, msg []byte) error {
 	case wire.MethodSessionPrompt:
 		d.active, d.ended = true, false
 		var p wire.PromptRequest
-		if jsontext.Decode(&d.jr, m.Params, &p, wire.ReadPromptRequest) != nil {
+		if jsontext.DecodeValid(&d.jr, m.Params, &p, wire.ReadPromptRequest) != nil {
 			d.unknown(m.Method, msg)
 			return d.errorf(event.ErrSyntax, "session/prompt whose params are not a prompt request; kept as unknown")
 		}
@@ -356,14 +407,57 @@ func (d *Decoder) release() {
 	}
 }
 
+// result is a response's result: the text of a Message's (raw), read
+// again as the method requires, or what a Line read of it (line, nil
+// when raw is the source).
+type result struct {
+	raw  json.RawMessage
+	line *wire.LineResult
+	// of line: its sessionId and stopReason as the strings
+	// NewSessionResponse and PromptResponse read
+	sessionID, stopReason string
+}
+
+// method tells which request a response answers from its result alone,
+// as methodOf does.
+func (r *result) method(jr *jsontext.Reader) string {
+	if r.line == nil {
+		return methodOf(jr, &wire.Message{Result: r.raw})
+	}
+	return probeMethod(&wire.ResultProbe{ProtocolVersion: r.line.ProtocolVersion, SessionID: r.line.SessionID, StopReason: r.line.StopReason})
+}
+
+// session reads the result as a session/new (load, resume) result.
+func (r *result) session(jr *jsontext.Reader, v *wire.NewSessionResponse) bool {
+	if r.line == nil {
+		return jsontext.DecodeValid(jr, r.raw, v, wire.ReadNewSessionResponse) == nil
+	}
+	*v = wire.NewSessionResponse{SessionID: r.sessionID, Models: r.line.Models, ConfigOptions: r.line.ConfigOptions}
+	return true
+}
+
+// prompt reads the result as a session/prompt result.
+func (r *result) prompt(jr *jsontext.Reader, v *wire.PromptResponse) bool {
+	if r.line == nil {
+		return jsontext.DecodeValid(jr, r.raw, v, wire.ReadPromptResponse) == nil
+	}
+	*v = wire.PromptResponse{StopReason: r.stopReason, Usage: r.line.Usage}
+	return true
+}
+
 // response reads the agent's answer to a client request.
 func (d *Decoder) response(m *wire.Message, msg []byte) error {
-	method, known := d.requests[string(m.ID)]
-	delete(d.requests, string(m.ID))
+	return d.answer(m.ID, m.Error, &result{raw: m.Result}, msg)
+}
+
+// answer reads a response: its id, its error or its result.
+func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, msg []byte) error {
+	method, known := d.requests[string(id)]
+	delete(d.requests, string(id))
 	if !known {
-		method = methodOf(&d.jr, m)
+		method = res.method(&d.jr)
 	}
-	if m.Error != nil {
+	if rpcErr != nil {
 		// A failed initialize, session/new or prompt ends the run; an
 		// agent's output alone does not say what failed: any error
 		// does.
@@ -375,7 +469,7 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 			d.active, d.ended = false, true
 		}
 		d.emit(&event.Error{
-			Agent: d.cfg.Agent, Message: m.Error.Message, Type: strconv.FormatInt(m.Error.Code, 10),
+			Agent: d.cfg.Agent, Message: rpcErr.Message, Type: strconv.FormatInt(rpcErr.Code, 10),
 			Fatal: fatal, Raw: bytes.Clone(msg),
 		})
 		return nil
@@ -386,7 +480,7 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 		return nil
 	case wire.MethodSessionNew, wire.MethodSessionLoad, wire.MethodSessionResume:
 		var r wire.NewSessionResponse
-		if jsontext.Decode(&d.jr, m.Result, &r, wire.ReadNewSessionResponse) != nil {
+		if !res.session(&d.jr, &r) {
 			d.unknown(method, msg)
 			return d.errorf(event.ErrSyntax, "%s response whose result is not a session; kept as unknown", method)
 		}
@@ -395,16 +489,12 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 		}
 		d.startSession(r.SessionID)
 		d.held.Model = model(&r)
-		meta := map[string]json.RawMessage{method: bytes.Clone(msg)}
-		if d.initMsg != nil {
-			meta[wire.MethodInitialize] = d.initMsg
-		}
-		d.held.Meta, _ = json.Marshal(meta) // keys sorted: initialize before session/*
+		d.held.Meta = sessionMeta(d.initMsg, method, msg)
 		d.held.MetaKind = MetaKind
 		return nil
 	case wire.MethodSessionPrompt:
 		var r wire.PromptResponse
-		if jsontext.Decode(&d.jr, m.Result, &r, wire.ReadPromptResponse) != nil {
+		if !res.prompt(&d.jr, &r) {
 			d.unknown(method, msg)
 			return d.errorf(event.ErrSyntax, "session/prompt response whose result is not a prompt response; kept as unknown")
 		}
@@ -435,6 +525,55 @@ func (d *Decoder) response(m *wire.Message, msg []byte) error {
 	return nil
 }
 
+// sessionMeta is a session's start's Meta: the object of the initialize
+// response (when there was one) and the session/* response, keyed by
+// their methods, as json.Marshal writes a map of the two (keys sorted:
+// initialize before session/*), built without reflection. Both messages
+// are valid JSON (they were decoded).
+func sessionMeta(initMsg []byte, method string, msg []byte) json.RawMessage {
+	b := make([]byte, 0, len(initMsg)+len(msg)+len(method)+len(wire.MethodInitialize)+8)
+	b = append(b, '{')
+	if initMsg != nil {
+		b = jsontext.AppendMarshalString(b, wire.MethodInitialize)
+		b = append(b, ':')
+		b = appendMarshalRaw(b, initMsg)
+		b = append(b, ',')
+	}
+	b = jsontext.AppendMarshalString(b, method)
+	b = append(b, ':')
+	b = appendMarshalRaw(b, msg)
+	return append(b, '}')
+}
+
+// lineSep begins U+2028 and U+2029 in UTF-8.
+var lineSep = []byte("\xe2\x80")
+
+// appendMarshalRaw appends valid JSON raw as json.Marshal writes a
+// json.RawMessage: compacted, with <, >, & and U+2028, U+2029 escaped.
+func appendMarshalRaw(b, raw []byte) []byte {
+	const hex = "0123456789abcdef"
+	raw = jsontext.CompactValid(raw)
+	if bytes.IndexByte(raw, '<') < 0 && bytes.IndexByte(raw, '>') < 0 && bytes.IndexByte(raw, '&') < 0 &&
+		!bytes.Contains(raw, lineSep) {
+		return append(b, raw...)
+	}
+	start := 0
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case c == '<' || c == '>' || c == '&':
+			b = append(b, raw[start:i]...)
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			start = i + 1
+		case c == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8:
+			b = append(b, raw[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[raw[i+2]&0xF])
+			i += 2
+			start = i + 1
+		}
+	}
+	return append(b, raw[start:]...)
+}
+
 // responseMethod tells which request a response answers from its result
 // alone, for an agent's output without the client's requests.
 func responseMethod(m *wire.Message) string {
@@ -448,9 +587,14 @@ func methodOf(jr *jsontext.Reader, m *wire.Message) string {
 		return ""
 	}
 	var r wire.ResultProbe
-	if jsontext.Decode(jr, m.Result, &r, wire.ReadResultProbe) != nil {
+	if jsontext.DecodeValid(jr, m.Result, &r, wire.ReadResultProbe) != nil {
 		return "response"
 	}
+	return probeMethod(&r)
+}
+
+// probeMethod is methodOf for a result read.
+func probeMethod(r *wire.ResultProbe) string {
 	switch {
 	case r.StopReason != nil:
 		return wire.MethodSessionPrompt
@@ -481,19 +625,24 @@ func model(r *wire.NewSessionResponse) string {
 func (d *Decoder) update(m *wire.Message, msg []byte) error {
 	var n wire.SessionNotification
 	var u wire.Update
-	if jsontext.Decode(&d.jr, m.Params, &n, wire.ReadSessionNotification) != nil || jsontext.Decode(&d.jr, n.Update, &u, wire.ReadUpdate) != nil {
+	if jsontext.DecodeValid(&d.jr, m.Params, &n, wire.ReadSessionNotification) != nil || jsontext.DecodeValid(&d.jr, n.Update, &u, wire.ReadUpdate) != nil {
 		d.unknown(m.Method, msg)
 		return d.errorf(event.ErrSyntax, "session/update whose params are not a session notification; kept as unknown")
 	}
+	return d.sessionUpdate(n.SessionID, &u, msg)
+}
+
+// sessionUpdate reads the update of a session/update notification.
+func (d *Decoder) sessionUpdate(sessionID string, u *wire.Update, msg []byte) error {
 	if !d.started {
-		d.startSession(n.SessionID)
+		d.startSession(sessionID)
 	}
 	agent := d.cfg.Agent
 	switch u.SessionUpdate {
 	case wire.UpdateAgentMessageChunk, wire.UpdateAgentThoughtChunk:
 		d.activity()
 		var c wire.ContentBlock
-		if jsontext.Decode(&d.jr, u.Content, &c, wire.ReadContentBlock) != nil || c.Type != wire.BlockText {
+		if jsontext.DecodeValid(&d.jr, u.Content, &c, wire.ReadContentBlock) != nil || c.Type != wire.BlockText {
 			d.unknown(u.SessionUpdate, msg) // an image, audio or resource chunk
 			return nil
 		}
@@ -505,7 +654,7 @@ func (d *Decoder) update(m *wire.Message, msg []byte) error {
 	case wire.UpdateUserMessageChunk:
 		d.activity() // the prompt of a turn its response ends
 		var c wire.ContentBlock
-		if d.held != nil && jsontext.Decode(&d.jr, u.Content, &c, wire.ReadContentBlock) == nil && c.Type == wire.BlockText && d.holds(c.Text) {
+		if d.held != nil && jsontext.DecodeValid(&d.jr, u.Content, &c, wire.ReadContentBlock) == nil && c.Type == wire.BlockText && d.holds(c.Text) {
 			d.held.Prompt += c.Text
 			return nil
 		}
@@ -517,7 +666,7 @@ func (d *Decoder) update(m *wire.Message, msg []byte) error {
 			return d.errorf(event.ErrSyntax, "%s without a toolCallId; kept as unknown", u.SessionUpdate)
 		}
 		d.closeBlocks()
-		d.toolUpdate(&u)
+		d.toolUpdate(u)
 	case wire.UpdatePlan:
 		d.activity()
 		d.closeBlocks()
@@ -568,7 +717,7 @@ func (d *Decoder) chunk(kind event.BlockKind, msgID, text string) {
 		d.emit(&event.BlockStart{Agent: agent, Kind: kind})
 	}
 	if text != "" {
-		d.emit(&event.Delta{Agent: agent, Kind: kind, Text: text})
+		d.emit(d.deltas.New(agent, kind, text))
 	}
 }
 
@@ -667,7 +816,7 @@ func (d *Decoder) finishTool(id string, t *tool, done bool) {
 	_ = json.Unmarshal(t.content, &items) // content that is no list holds nothing to read
 	for _, raw := range items {
 		var c wire.ToolCallContent
-		if jsontext.Decode(&d.jr, raw, &c, wire.ReadToolCallContent) != nil {
+		if jsontext.DecodeValid(&d.jr, raw, &c, wire.ReadToolCallContent) != nil {
 			continue
 		}
 		switch c.Type {

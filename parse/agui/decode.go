@@ -11,6 +11,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
 	wire "github.com/agentstream/agentstream/internal/wire/agui"
@@ -37,14 +38,15 @@ type Config struct {
 // Decoder reads an AG-UI event stream and yields canonical events. See
 // the package documentation for the grammar and tolerance rules.
 type Decoder struct {
-	jr   jsontext.Reader // reads the wire structs in one pass
-	cfg  Config
-	sse  *frame.SSE
-	st   decoderstate.State
-	utf8 badutf8.Once
-	line int
-	off  int64
-	cut  error // the framer's report of an input cut inside a message
+	deltas deltabatch.Batch
+	jr     jsontext.Reader // reads the wire structs in one pass
+	cfg    Config
+	sse    *frame.SSE
+	st     decoderstate.State
+	utf8   badutf8.Once
+	line   int
+	off    int64
+	cut    error // the framer's report of an input cut inside a message
 
 	read    bool   // an event has been read
 	running bool   // RUN_STARTED read, and no RUN_FINISHED or RUN_ERROR
@@ -181,7 +183,7 @@ func (d *Decoder) decode(m frame.Message) {
 	}
 	data, col, warn := d.utf8.Fix(data)
 	var h wire.Header
-	if err := jsontext.Decode(&d.jr, data, &h, wire.ReadHeader); err != nil {
+	if err := jsontext.DecodeValid(&d.jr, data, &h, wire.ReadHeader); err != nil {
 		d.st.Problem(d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err)))
 		return
 	}
@@ -206,8 +208,62 @@ func (d *Decoder) decode(m frame.Message) {
 	}
 }
 
-// missing returns the problem of an event that lacks a required member.
+// missing returns the problem of an event that lacks a required member
+// (absent, or null; the last of duplicate members counts). The members
+// are looked at in one pass of the Reader; an event it does not read
+// exactly as json.Unmarshal into a map would (a key with an escape or
+// a non-ASCII byte, nesting too deep) is read into the map.
 func (d *Decoder) missing(typ string, data []byte) error {
+	req := wire.Required[typ]
+	if len(req) == 0 {
+		return nil
+	}
+	if absent, ok := d.requiredAbsent(req, data); ok {
+		if absent != "" {
+			return d.errorf(event.ErrSyntax, "%s without %s", typ, absent)
+		}
+		return nil
+	}
+	return d.missingFromMap(typ, data)
+}
+
+// requiredAbsent returns the first of req that data, a JSON object,
+// lacks or holds null, or "", and whether the Reader could tell.
+func (d *Decoder) requiredAbsent(req []string, data []byte) (string, bool) {
+	var set uint64 // bit i: req[i] is there and not null
+	if len(req) > 64 {
+		return "", false
+	}
+	r := &d.jr
+	r.ResetValid(data)
+	if !r.Object() {
+		return "", false
+	}
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		i := slices.Index(req, string(key))
+		switch {
+		case i < 0:
+			r.Skip()
+		case r.Null():
+			set &^= 1 << i
+		default:
+			r.Skip()
+			set |= 1 << i
+		}
+	}
+	if !r.End() {
+		return "", false
+	}
+	for i, k := range req {
+		if set&(1<<i) == 0 {
+			return k, true
+		}
+	}
+	return "", true
+}
+
+// missingFromMap is missing for any event: data read into a map.
+func (d *Decoder) missingFromMap(typ string, data []byte) error {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(data, &m) != nil {
 		return nil
@@ -231,19 +287,19 @@ func (d *Decoder) event(typ string, data []byte) error {
 	switch typ {
 	case wire.RunStarted:
 		var e wire.RunStartedEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadRunStartedEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadRunStartedEvent); err != nil {
 			return err
 		}
 		return d.runStarted(&e)
 	case wire.RunFinished:
 		var e wire.RunFinishedEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadRunFinishedEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadRunFinishedEvent); err != nil {
 			return err
 		}
 		d.runFinished(&e)
 	case wire.RunError:
 		var e wire.RunErrorEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadRunErrorEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadRunErrorEvent); err != nil {
 			return err
 		}
 		// What the error cut short is what arrived of it: the client
@@ -254,7 +310,7 @@ func (d *Decoder) event(typ string, data []byte) error {
 		d.endRun()
 	case wire.StepStarted:
 		var e wire.StepStartedEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadStepStartedEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadStepStartedEvent); err != nil {
 			return err
 		}
 		st := step{d.agent(e.SubagentRunID), e.StepName}
@@ -266,7 +322,7 @@ func (d *Decoder) event(typ string, data []byte) error {
 		d.emit(&event.TurnStart{Agent: st.agent, MessageID: e.StepName})
 	case wire.StepFinished:
 		var e wire.StepFinishedEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadStepFinishedEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadStepFinishedEvent); err != nil {
 			return err
 		}
 		st := step{d.agent(e.SubagentRunID), e.StepName}
@@ -276,7 +332,7 @@ func (d *Decoder) event(typ string, data []byte) error {
 		d.emit(&event.TurnEnd{Agent: st.agent, MessageID: e.StepName})
 	case wire.TextMessageStart:
 		var e wire.TextMessageStartEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadTextMessageStartEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadTextMessageStartEvent); err != nil {
 			return err
 		}
 		role := deref(e.Role)
@@ -288,29 +344,29 @@ func (d *Decoder) event(typ string, data []byte) error {
 		return d.startMessage(e.MessageID, d.agent(e.SubagentRunID), event.Text)
 	case wire.TextMessageContent, wire.ReasoningMessageContent:
 		var e wire.TextMessageContentEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadTextMessageContentEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadTextMessageContentEvent); err != nil {
 			return err
 		}
 		return d.content(typ, e.MessageID, e.SubagentRunID, e.Delta, data)
 	case wire.TextMessageEnd, wire.ReasoningMessageEnd:
 		var e wire.TextMessageEndEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadTextMessageEndEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadTextMessageEndEvent); err != nil {
 			return err
 		}
 		return d.endMessage(typ, e.MessageID, e.SubagentRunID, data)
 	case wire.ReasoningMessageStart:
 		var e wire.ReasoningMessageStartEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadReasoningMessageStartEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadReasoningMessageStartEvent); err != nil {
 			return err
 		}
 		return d.startMessage(e.MessageID, d.agent(e.SubagentRunID), event.Thinking)
 	case wire.ReasoningStart, wire.ReasoningEnd:
 		// A span of reasoning: its messages carry the content.
 		var e wire.ReasoningStartEvent
-		return jsontext.Decode(&d.jr, data, &e, wire.ReadReasoningStartEvent)
+		return jsontext.DecodeValid(&d.jr, data, &e, wire.ReadReasoningStartEvent)
 	case wire.ReasoningEncryptedValue:
 		var e wire.ReasoningEncryptedValueEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadReasoningEncryptedValueEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadReasoningEncryptedValueEvent); err != nil {
 			return err
 		}
 		if m := d.msg[e.EntityID]; m != nil && e.Subtype == wire.EncryptedMessage && m.kind == event.Thinking {
@@ -320,19 +376,19 @@ func (d *Decoder) event(typ string, data []byte) error {
 		d.unknown(typ, e.SubagentRunID, data)
 	case wire.ToolCallStart:
 		var e wire.ToolCallStartEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadToolCallStartEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadToolCallStartEvent); err != nil {
 			return err
 		}
 		return d.startCall(e.ToolCallID, e.ToolCallName, d.agent(e.SubagentRunID))
 	case wire.ToolCallArgs:
 		var e wire.ToolCallArgsEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadToolCallArgsEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadToolCallArgsEvent); err != nil {
 			return err
 		}
 		return d.args(e.ToolCallID, e.Delta, e.SubagentRunID)
 	case wire.ToolCallEnd:
 		var e wire.ToolCallEndEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadToolCallEndEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadToolCallEndEvent); err != nil {
 			return err
 		}
 		if d.call[e.ToolCallID] == nil {
@@ -341,13 +397,13 @@ func (d *Decoder) event(typ string, data []byte) error {
 		d.endCall(e.ToolCallID, false)
 	case wire.ToolCallResult:
 		var e wire.ToolCallResultEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadToolCallResultEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadToolCallResultEvent); err != nil {
 			return err
 		}
 		return d.result(&e)
 	case wire.TextMessageChunk:
 		var e wire.TextMessageChunkEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadTextMessageChunkEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadTextMessageChunkEvent); err != nil {
 			return err
 		}
 		if r := deref(e.Role); r != "" && r != wire.RoleAssistant {
@@ -357,19 +413,19 @@ func (d *Decoder) event(typ string, data []byte) error {
 		return d.chunk(event.Text, e.SubagentRunID, e.MessageID, e.Delta)
 	case wire.ReasoningMessageChunk:
 		var e wire.ReasoningMessageChunkEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadReasoningMessageChunkEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadReasoningMessageChunkEvent); err != nil {
 			return err
 		}
 		return d.chunk(event.Thinking, e.SubagentRunID, e.MessageID, e.Delta)
 	case wire.ToolCallChunk:
 		var e wire.ToolCallChunkEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadToolCallChunkEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadToolCallChunkEvent); err != nil {
 			return err
 		}
 		return d.toolChunk(&e)
 	case wire.SubagentStarted:
 		var e wire.SubagentStartedEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadSubagentStartedEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadSubagentStartedEvent); err != nil {
 			return err
 		}
 		parent := d.main
@@ -382,7 +438,7 @@ func (d *Decoder) event(typ string, data []byte) error {
 		})
 	case wire.SubagentFinished:
 		var e wire.SubagentFinishedEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadSubagentFinishedEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadSubagentFinishedEvent); err != nil {
 			return err
 		}
 		var result string
@@ -392,18 +448,18 @@ func (d *Decoder) event(typ string, data []byte) error {
 		d.emit(&event.RunEnd{Agent: e.SubagentRunID, Result: result})
 	case wire.SubagentError:
 		var e wire.SubagentErrorEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadSubagentErrorEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadSubagentErrorEvent); err != nil {
 			return err
 		}
 		d.emit(&event.Error{Agent: e.SubagentRunID, Message: e.Message, Type: deref(e.Code), Fatal: true, Raw: jsontext.Compact(data)})
 		d.emit(&event.RunEnd{Agent: e.SubagentRunID, IsError: true})
 	case wire.Custom:
 		var e wire.CustomEvent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadCustomEvent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadCustomEvent); err != nil {
 			return err
 		}
 		var v wire.ErrorValue
-		if e.Name == wire.CustomError && jsontext.Decode(&d.jr, e.Value, &v, wire.ReadErrorValue) == nil {
+		if e.Name == wire.CustomError && jsontext.DecodeValid(&d.jr, e.Value, &v, wire.ReadErrorValue) == nil {
 			d.emit(&event.Error{Agent: d.agent(e.SubagentRunID), Message: v.Message, Type: v.Type, Fatal: v.Fatal, Raw: jsontext.Compact(data)})
 			return nil
 		}
@@ -446,13 +502,13 @@ func (d *Decoder) legacyThinking(typ string, data []byte) error {
 		return d.startMessage(id, d.main, event.Thinking)
 	case wire.LegacyThinkingTextMessageContent:
 		var e wire.LegacyThinkingContent
-		if err := jsontext.Decode(&d.jr, data, &e, wire.ReadLegacyThinkingContent); err != nil {
+		if err := jsontext.DecodeValid(&d.jr, data, &e, wire.ReadLegacyThinkingContent); err != nil {
 			return err
 		}
 		if d.msg[id] == nil {
 			d.startMessage(id, d.main, event.Thinking)
 		}
-		d.emit(&event.Delta{Agent: d.main, Kind: event.Thinking, Text: e.Delta})
+		d.emit(d.deltas.New(d.main, event.Thinking, e.Delta))
 	default:
 		if d.msg[id] != nil {
 			d.endMessage(typ, id, nil, nil)
@@ -611,7 +667,7 @@ func (d *Decoder) content(typ, id string, sub *string, delta string, data []byte
 		d.unknown(typ, sub, data)
 		return problem
 	}
-	d.emit(&event.Delta{Agent: m.agent, Kind: m.kind, Text: delta})
+	d.emit(d.deltas.New(m.agent, m.kind, delta))
 	return problem
 }
 
@@ -770,7 +826,7 @@ func (d *Decoder) chunk(kind event.BlockKind, sub *string, id, delta *string) er
 		return d.errorf(event.ErrSyntax, "a chunk without messageId continues no message")
 	}
 	if delta != nil && *delta != "" {
-		d.emit(&event.Delta{Agent: agent, Kind: kind, Text: *delta})
+		d.emit(d.deltas.New(agent, kind, *delta))
 	}
 	return nil
 }

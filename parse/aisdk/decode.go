@@ -13,6 +13,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
@@ -43,11 +44,13 @@ type Config struct {
 // Decoder reads a UI message stream and yields canonical events. See the
 // package documentation for the grammar and tolerance rules.
 type Decoder struct {
-	jr  jsontext.Reader // reads the wire structs in one pass
-	cfg Config
-	sse *frame.SSE
-	st  decoderstate.State
-	cut error // the framer's report of an input cut inside an SSE message
+	jr     jsontext.Reader // reads the wire structs in one pass
+	chunk  wire.Chunk      // the chunk being decoded
+	deltas deltabatch.Batch
+	cfg    Config
+	sse    *frame.SSE
+	st     decoderstate.State
+	cut    error // the framer's report of an input cut inside an SSE message
 
 	line int // position of the message being decoded
 	off  int64
@@ -137,10 +140,18 @@ func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.read, d.trunc
 
 func (d *Decoder) read() {
 	m, err := d.sse.NextRaw()
+	if err == nil {
+		d.message(m)
+		return
+	}
+	d.readError(err)
+}
+
+// readError ends the input or reports what the framer returned instead
+// of a message (apart from read, whose perr would escape on every call).
+func (d *Decoder) readError(err error) {
 	var perr *event.ParseError
 	switch {
-	case err == nil:
-		d.message(m)
 	case err == io.EOF:
 		d.st.End()
 	case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
@@ -159,7 +170,7 @@ func (d *Decoder) message(m frame.RawMessage) {
 	d.line, d.off = m.Line, m.Offset
 	data := m.Data
 	warn := false
-	if !utf8.Valid(data) {
+	if !jsontext.IsASCII(data) && !utf8.Valid(data) {
 		data, _, warn = d.bad.Fix(data)
 	}
 	d.st.Problem(d.decode(bytes.TrimSpace(data)))
@@ -187,8 +198,12 @@ func (d *Decoder) decode(data []byte) error {
 		}
 		return nil
 	}
-	var c wire.Chunk
-	if err := jsontext.Decode(&d.jr, data, &c, wire.ReadChunk); err != nil {
+	// The chunk is the decoder's, reused: nothing an event keeps points
+	// into it (its strings and the values its pointers point to are
+	// fresh each time, as it is cleared first).
+	c := &d.chunk
+	*c = wire.Chunk{}
+	if err := jsontext.DecodeValid(&d.jr, data, c, wire.ReadChunk); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return d.errorf(event.ErrSyntax, "chunk: %s", jsontext.Problem(err))
@@ -232,7 +247,7 @@ func (d *Decoder) decode(data []byte) error {
 			return d.errorf(event.ErrSyntax, "%s for part %q, which is not open", c.Type, c.ID)
 		}
 		if c.Delta != nil && *c.Delta != "" {
-			d.emit(&event.Delta{Agent: agent, Kind: kind, Text: *c.Delta})
+			d.emit(d.deltas.New(agent, kind, *c.Delta))
 		}
 	case wire.TypeTextEnd, wire.TypeReasoningEnd:
 		kind := kindOf(c.Type)
@@ -241,16 +256,16 @@ func (d *Decoder) decode(data []byte) error {
 		}
 		d.closeBlock(kind)
 	case wire.TypeToolInputStart:
-		return d.inputStart(&c)
+		return d.inputStart(c)
 	case wire.TypeToolInputDelta:
-		return d.inputDelta(&c)
+		return d.inputDelta(c)
 	case wire.TypeToolInputAvailable:
-		d.toolCall(&c)
+		d.toolCall(c)
 	case wire.TypeToolInputError:
-		d.toolCall(&c)
+		d.toolCall(c)
 		d.result(&event.ToolResult{Agent: agent, ID: c.ToolCallID, Content: textPart(c.ErrorText), IsError: true, Server: isTrue(c.ProviderExecuted)})
 	case wire.TypeToolOutputAvailable:
-		d.result(toolOutput(agent, &c))
+		d.result(d.toolOutput(agent, c))
 	case wire.TypeToolOutputError:
 		d.result(&event.ToolResult{Agent: agent, ID: c.ToolCallID, Content: textPart(c.ErrorText), IsError: true, Server: isTrue(c.ProviderExecuted)})
 	case wire.TypeToolOutputDenied:
@@ -258,7 +273,7 @@ func (d *Decoder) decode(data []byte) error {
 	case wire.TypeSourceURL, wire.TypeSourceDocument:
 		// Consecutive sources are one Citations: the text before them
 		// has them all.
-		d.sources = append(d.sources, source(&c, raw()))
+		d.sources = append(d.sources, source(c, raw()))
 	case wire.TypeError:
 		msg := ""
 		if c.ErrorText != nil {
@@ -330,15 +345,21 @@ func textPart(s *string) []event.Part {
 
 // toolOutput is the result of a tool-output-available chunk: a string
 // output is its text, any other JSON value its structured output.
-func toolOutput(agent string, c *wire.Chunk) *event.ToolResult {
+func (d *Decoder) toolOutput(agent string, c *wire.Chunk) *event.ToolResult {
 	tr := &event.ToolResult{Agent: agent, ID: c.ToolCallID, Server: isTrue(c.ProviderExecuted)}
 	var s string
-	if len(c.Output) > 0 && c.Output[0] == '"' && json.Unmarshal(c.Output, &s) == nil {
+	if len(c.Output) > 0 && c.Output[0] == '"' && jsontext.DecodeValid(&d.jr, c.Output, &s, readString) == nil {
 		tr.Content = []event.Part{{Type: "text", Text: s}}
 	} else if len(c.Output) > 0 {
-		tr.Structured = jsontext.Compact(c.Output)
+		tr.Structured = jsontext.CompactValid(c.Output) // the chunk's own copy, valid
 	}
 	return tr
+}
+
+// readString reads a JSON string for jsontext.DecodeValid.
+func readString(r *jsontext.Reader, s *string) bool {
+	r.StringField(s)
+	return !r.Failed()
 }
 
 // source is the citation of a source-url or source-document chunk; Raw
@@ -453,7 +474,7 @@ func (d *Decoder) toolCall(c *wire.Chunk) {
 	}
 	tc.Input = json.RawMessage("{}")
 	if len(c.Input) > 0 {
-		tc.Input = jsontext.Compact(c.Input)
+		tc.Input = jsontext.CompactValid(c.Input) // the chunk's own copy, valid
 	}
 	if i := slices.IndexFunc(d.inputs, func(t *toolInput) bool { return t.id == c.ToolCallID }); i >= 0 {
 		t := d.inputs[i]

@@ -10,6 +10,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/wire/gemini"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
@@ -39,11 +40,14 @@ const maxTools = 1024
 // Decoder reads Gemini CLI stream-json (or json) output and yields
 // canonical events. See the package documentation.
 type Decoder struct {
-	jr    jsontext.Reader // reads the wire structs in one pass
-	cfg   Config
-	lines *frame.Lines
-	st    decoderstate.State
-	bad   badutf8.Once
+	jr      jsontext.Reader // reads the wire structs in one pass
+	lineBuf gemini.Line     // the line readLine reads
+	deltas  deltabatch.Batch
+	noLine  bool // read every line in two passes (tests compare)
+	cfg     Config
+	lines   *frame.Lines
+	st      decoderstate.State
+	bad     badutf8.Once
 
 	line int
 	off  int64
@@ -307,8 +311,11 @@ func (d *Decoder) closeText() {
 func (d *Decoder) decode(line []byte) error {
 	// One pass reads the type and the timestamp: the timestamp, raw,
 	// cannot fail a line whose type reads.
+	one := d.readLine(line)
 	var h gemini.Probe
-	if err := jsontext.Decode(&d.jr, line, &h, gemini.ReadProbe); err != nil {
+	if one != nil {
+		h = gemini.Probe{Type: one.Type, Timestamp: one.Timestamp}
+	} else if err := jsontext.DecodeValid(&d.jr, line, &h, gemini.ReadProbe); err != nil {
 		if _, ok := err.(*json.UnmarshalTypeError); ok && line[0] == '{' {
 			d.unknown("", line)
 			return d.errorf(event.ErrSyntax, "a line whose type is not a string; kept as unknown")
@@ -338,17 +345,17 @@ func (d *Decoder) decode(line []byte) error {
 	var err error
 	switch typ {
 	case gemini.TypeInit:
-		err = d.init(line)
+		err = d.init(line, one)
 	case gemini.TypeMessage:
-		err = d.message(line)
+		err = d.message(line, one)
 	case gemini.TypeToolUse:
-		err = d.toolUse(line)
+		err = d.toolUse(line, one)
 	case gemini.TypeToolResult:
-		err = d.toolResult(line)
+		err = d.toolResult(line, one)
 	case gemini.TypeError:
-		err = d.errorLine(line)
+		err = d.errorLine(line, one)
 	case gemini.TypeResult:
-		err = d.result(line)
+		err = d.result(line, one)
 	}
 	if err != nil {
 		var te *json.UnmarshalTypeError
@@ -363,6 +370,32 @@ func (d *Decoder) decode(line []byte) error {
 	return nil
 }
 
+// readLine reads line in one pass as a gemini.Line, in the decoder's
+// buffer, or returns nil for a line the two passes (the probe, then the
+// type's struct) must read: one the Line reader refuses, or whose
+// timestamp the type's struct would refuse (not a string). What it
+// reads, the two passes would read alike: the type's struct has the
+// Line's members of that type, of the same Go types, and the timestamp.
+func (d *Decoder) readLine(line []byte) *gemini.Line {
+	if d.noLine {
+		return nil
+	}
+	l := &d.lineBuf
+	*l = gemini.Line{}
+	d.jr.ResetValid(line)
+	if !gemini.ReadLine(&d.jr, l) || !d.jr.End() {
+		return nil
+	}
+	if l.Timestamp != nil {
+		var ts string
+		d.jr.ResetValid(*l.Timestamp)
+		if d.jr.StringField(&ts); !d.jr.End() {
+			return nil
+		}
+	}
+	return l
+}
+
 func orNone(s string) string {
 	if s == "" {
 		return "a"
@@ -375,9 +408,11 @@ func (d *Decoder) unknown(typ string, line []byte) {
 	d.emit(&event.Unknown{Agent: d.agent, Format: "gemini", Type: typ, Raw: bytes.Clone(line)})
 }
 
-func (d *Decoder) init(line []byte) error {
+func (d *Decoder) init(line []byte, one *gemini.Line) error {
 	var l gemini.Init
-	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadInit); err != nil {
+	if one != nil {
+		l = gemini.Init{SessionID: one.SessionID, Model: one.Model}
+	} else if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadInit); err != nil {
 		return err
 	}
 	d.closeText()
@@ -392,9 +427,11 @@ func (d *Decoder) init(line []byte) error {
 	return nil
 }
 
-func (d *Decoder) message(line []byte) error {
+func (d *Decoder) message(line []byte, one *gemini.Line) error {
 	var l gemini.Message
-	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadMessage); err != nil {
+	if one != nil {
+		l = gemini.Message{Role: one.Role, Content: one.Content, Delta: one.Delta}
+	} else if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadMessage); err != nil {
 		return err
 	}
 	if l.Role == gemini.RoleUser {
@@ -421,7 +458,7 @@ func (d *Decoder) message(line []byte) error {
 		d.emit(&event.BlockStart{Agent: d.agent, Kind: event.Text})
 	}
 	if l.Content != "" {
-		d.emit(&event.Delta{Agent: d.agent, Kind: event.Text, Text: l.Content})
+		d.emit(d.deltas.New(d.agent, event.Text, l.Content))
 	}
 	if !delta {
 		d.closeText()
@@ -429,9 +466,11 @@ func (d *Decoder) message(line []byte) error {
 	return nil
 }
 
-func (d *Decoder) toolUse(line []byte) error {
+func (d *Decoder) toolUse(line []byte, one *gemini.Line) error {
 	var l gemini.ToolUse
-	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadToolUse); err != nil {
+	if one != nil {
+		l = gemini.ToolUse{ToolName: one.ToolName, ToolID: one.ToolID, Parameters: one.Parameters}
+	} else if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadToolUse); err != nil {
 		return err
 	}
 	d.closeText()
@@ -456,9 +495,11 @@ func (d *Decoder) remember(id, name string) {
 	d.tools[id] = name
 }
 
-func (d *Decoder) toolResult(line []byte) error {
+func (d *Decoder) toolResult(line []byte, one *gemini.Line) error {
 	var l gemini.ToolResult
-	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadToolResult); err != nil {
+	if one != nil {
+		l = gemini.ToolResult{ToolID: one.ToolID, Status: one.Status, Output: one.Output, Error: one.Error}
+	} else if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadToolResult); err != nil {
 		return err
 	}
 	d.closeText()
@@ -486,9 +527,11 @@ func (d *Decoder) toolResult(line []byte) error {
 	return nil
 }
 
-func (d *Decoder) errorLine(line []byte) error {
+func (d *Decoder) errorLine(line []byte, one *gemini.Line) error {
 	var l gemini.Error
-	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadError); err != nil {
+	if one != nil {
+		l = gemini.Error{Severity: one.Severity, Message: one.Message}
+	} else if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadError); err != nil {
 		return err
 	}
 	d.closeText()
@@ -496,9 +539,11 @@ func (d *Decoder) errorLine(line []byte) error {
 	return nil
 }
 
-func (d *Decoder) result(line []byte) error {
+func (d *Decoder) result(line []byte, one *gemini.Line) error {
 	var l gemini.Result
-	if err := jsontext.Decode(&d.jr, line, &l, gemini.ReadResult); err != nil {
+	if one != nil {
+		l = gemini.Result{Status: one.Status, Error: one.Error, Stats: one.Stats}
+	} else if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadResult); err != nil {
 		return err
 	}
 	d.closeText()
@@ -553,7 +598,7 @@ func isOutputObject(line []byte) bool {
 // answer and its stats, or its error, with no tool calls.
 func (d *Decoder) decodeOutput(obj []byte) {
 	var o gemini.Output
-	if err := jsontext.Decode(&d.jr, obj, &o, gemini.ReadOutput); err != nil {
+	if err := jsontext.DecodeValid(&d.jr, obj, &o, gemini.ReadOutput); err != nil {
 		d.st.Problem(d.errorf(event.ErrSyntax, "json output with a field of an unexpected type (%s)", jsontext.Problem(err)))
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	wire "github.com/agentstream/agentstream/internal/wire/opencode"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
@@ -29,11 +30,13 @@ type Config struct {
 // events. See the package documentation for the grammar and tolerance
 // rules.
 type Decoder struct {
-	jr    jsontext.Reader // reads the wire structs in one pass
-	cfg   Config
-	lines *frame.Lines
-	st    decoderstate.State
-	bad   badutf8.Once
+	deltas  deltabatch.Batch
+	lineBuf wire.Line       // the line being decoded
+	jr      jsontext.Reader // reads the wire structs in one pass
+	cfg     Config
+	lines   *frame.Lines
+	st      decoderstate.State
+	bad     badutf8.Once
 
 	line int // position of the line being decoded
 	off  int64
@@ -135,8 +138,11 @@ func (d *Decoder) decode(line []byte) error {
 	if line[0] != '{' {
 		return d.errorf(event.ErrSyntax, "expected a JSON object")
 	}
-	var l wire.Line
-	if err := jsontext.Decode(&d.jr, line, &l, wire.ReadLine); err != nil {
+	// The decoder's line, cleared: what events keep of it (the part
+	// its pointer holds, its strings) is fresh on every line.
+	l := &d.lineBuf
+	*l = wire.Line{}
+	if err := jsontext.DecodeValid(&d.jr, line, l, wire.ReadLine); err != nil {
 		if !json.Valid(line) {
 			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
 		}
@@ -175,7 +181,7 @@ func (d *Decoder) decode(line []byte) error {
 		}
 		d.st.Emit(&event.BlockStart{Agent: agent, Kind: kind})
 		if p.Text != "" {
-			d.st.Emit(&event.Delta{Agent: agent, Kind: kind, Text: p.Text})
+			d.st.Emit(d.deltas.New(agent, kind, p.Text))
 		}
 		d.st.Emit(&event.BlockEnd{Agent: agent, Kind: kind})
 	case wire.TypeToolUse:
@@ -221,7 +227,7 @@ func (d *Decoder) session(id string) {
 func errorText(jr *jsontext.Reader, e *wire.Error) (msg, typ string) {
 	var data wire.ErrorData
 	if len(e.Data) > 0 {
-		_ = jsontext.Decode(jr, e.Data, &data, wire.ReadErrorData) // a data without message leaves the name
+		_ = jsontext.DecodeValid(jr, e.Data, &data, wire.ReadErrorData) // a data without message leaves the name
 	}
 	msg = data.Message
 	if msg == "" {
@@ -261,7 +267,7 @@ func (d *Decoder) tool(p *wire.Part, line []byte) error {
 	if len(s.Metadata) > 0 && string(s.Metadata) != "null" {
 		r.Structured = bytes.Clone(s.Metadata)
 		var m wire.ExitMetadata
-		if jsontext.Decode(&d.jr, s.Metadata, &m, wire.ReadExitMetadata) == nil && m.Exit != nil {
+		if jsontext.DecodeValid(&d.jr, s.Metadata, &m, wire.ReadExitMetadata) == nil && m.Exit != nil {
 			code := *m.Exit
 			r.ExitCode = &code
 		}

@@ -320,3 +320,45 @@ type PermissionRequest struct {
 		Title      *string `json:"title,omitempty"`
 	} `json:"toolCall"`
 }
+
+// Line is what a decoder reads of an agent's line in one pass, for the
+// lines an agent writes most: a session/update notification (Params)
+// and a response to initialize, session/new or session/prompt (Result),
+// their parts read as the structs it reads them into, where Message
+// keeps params and result as text to read again. A line whose params or
+// result is of another shape fails the read; the decoder then reads it
+// as a Message.
+type Line struct {
+	JSONRPC string          `json:"jsonrpc" wire:"intern=Version"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty" wire:"intern=Method"`
+	Params  *LineParams     `json:"params,omitempty"`
+	Result  *LineResult     `json:"result,omitempty"`
+	Error   *Error          `json:"error,omitempty"`
+	Dir     *string         `json:"dir"`
+}
+
+// LineParams is a session/update's params (SessionNotification) with
+// its update read.
+type LineParams struct {
+	SessionID string  `json:"sessionId"`
+	Update    *Update `json:"update"`
+}
+
+// LineResult is the members of a response's result that ResultProbe,
+// NewSessionResponse and PromptResponse read: SessionID and StopReason
+// as text, since ResultProbe needs only whether they are there, and the
+// others read them as strings.
+type LineResult struct {
+	ProtocolVersion json.RawMessage `json:"protocolVersion"`
+	SessionID       json.RawMessage `json:"sessionId"`
+	StopReason      json.RawMessage `json:"stopReason"`
+	Models          *struct {
+		CurrentModelID string `json:"currentModelId"`
+	} `json:"models,omitempty"`
+	ConfigOptions []struct {
+		Category     string          `json:"category"`
+		CurrentValue json.RawMessage `json:"currentValue"`
+	} `json:"configOptions,omitempty"`
+	Usage *Usage `json:"usage,omitempty"`
+}

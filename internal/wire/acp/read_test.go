@@ -15,6 +15,7 @@ func compareLine(t *testing.T, data []byte) bool {
 	read := false
 	for _, ok := range []bool{
 		wiretest.OnePass(t, data, ReadContentBlock, nil),
+		wiretest.OnePass(t, data, ReadLine, nil),
 		wiretest.OnePass(t, data, ReadMessage, nil),
 		wiretest.OnePass(t, data, ReadNewSessionResponse, nil),
 		wiretest.OnePass(t, data, ReadProbe, nil),
@@ -43,6 +44,7 @@ func FuzzGeneratedReaders(f *testing.F) {
 func TestReadsEveryField(t *testing.T) {
 	t.Parallel()
 	wiretest.ReadsEveryField(t, ReadContentBlock)
+	wiretest.ReadsEveryField(t, ReadLine)
 	wiretest.ReadsEveryField(t, ReadMessage)
 	wiretest.ReadsEveryField(t, ReadNewSessionResponse)
 	wiretest.ReadsEveryField(t, ReadProbe)

@@ -1038,6 +1038,191 @@ func foldedPermissionRequest(key string) bool {
 	return false
 }
 
+// ReadLine reads a whole Line into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadLine(r *jsontext.Reader, v *Line) bool {
+	if !r.Null() {
+		readLine(r, v)
+	}
+	return !r.Failed()
+}
+
+func readLine(r *jsontext.Reader, v *Line) {
+	if r.Object() {
+		for key, ok := r.Key(); ok; key, ok = r.Key() {
+			switch string(key) {
+			case "jsonrpc":
+				if !r.Null() {
+					v.JSONRPC = internVersion(r.Str())
+				}
+			case "id":
+				jsontext.ReadRaw(r, &v.ID)
+			case "method":
+				if !r.Null() {
+					v.Method = internMethod(r.Str())
+				}
+			case "params":
+				if r.Null() {
+					v.Params = nil
+				} else {
+					readLineParams(r, jsontext.Ensure(&v.Params))
+				}
+			case "result":
+				if r.Null() {
+					v.Result = nil
+				} else {
+					readLineResult(r, jsontext.Ensure(&v.Result))
+				}
+			case "error":
+				if r.Null() {
+					v.Error = nil
+				} else {
+					readError(r, jsontext.Ensure(&v.Error))
+				}
+			case "dir":
+				if r.Null() {
+					v.Dir = nil
+				} else {
+					jsontext.Ensure(&v.Dir)
+					r.StringField(v.Dir)
+				}
+			default:
+				r.Skip()
+			}
+		}
+	}
+}
+
+// ReadLineParams reads a whole LineParams into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadLineParams(r *jsontext.Reader, v *LineParams) bool {
+	if !r.Null() {
+		readLineParams(r, v)
+	}
+	return !r.Failed()
+}
+
+func readLineParams(r *jsontext.Reader, v *LineParams) {
+	if r.Object() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			switch string(key) {
+			case "sessionId":
+				r.StringField(&v.SessionID)
+			case "update":
+				if r.Null() {
+					v.Update = nil
+				} else {
+					readUpdate(r, jsontext.Ensure(&v.Update))
+				}
+			default:
+				r.SkipField(key, foldedLineParams)
+			}
+		}
+	}
+}
+
+// foldedLineParams reports whether a lower-cased key is one of LineParams's, lower-cased.
+func foldedLineParams(key string) bool {
+	switch key {
+	case "sessionid", "update":
+		return true
+	}
+	return false
+}
+
+// ReadLineResult reads a whole LineResult into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadLineResult(r *jsontext.Reader, v *LineResult) bool {
+	if !r.Null() {
+		readLineResult(r, v)
+	}
+	return !r.Failed()
+}
+
+func readLineResult(r *jsontext.Reader, v *LineResult) {
+	if r.Object() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			switch string(key) {
+			case "protocolVersion":
+				jsontext.ReadRaw(r, &v.ProtocolVersion)
+			case "sessionId":
+				jsontext.ReadRaw(r, &v.SessionID)
+			case "stopReason":
+				jsontext.ReadRaw(r, &v.StopReason)
+			case "models":
+				if r.Null() {
+					v.Models = nil
+				} else {
+					jsontext.Ensure(&v.Models)
+					if r.Object() {
+						for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+							switch string(key) {
+							case "currentModelId":
+								r.StringField(&v.Models.CurrentModelID)
+							default:
+								r.SkipField(key, func(key string) bool {
+									switch key {
+									case "currentmodelid":
+										return true
+									}
+									return false
+								})
+							}
+						}
+					}
+				}
+			case "configOptions":
+				if r.Null() {
+					v.ConfigOptions = nil
+				} else if r.Array() {
+					s0 := v.ConfigOptions[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						if !r.Null() {
+							if r.Object() {
+								for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+									switch string(key) {
+									case "category":
+										r.StringField(&s0[len(s0)-1].Category)
+									case "currentValue":
+										jsontext.ReadRaw(r, &s0[len(s0)-1].CurrentValue)
+									default:
+										r.SkipField(key, func(key string) bool {
+											switch key {
+											case "category", "currentvalue":
+												return true
+											}
+											return false
+										})
+									}
+								}
+							}
+						}
+					}
+					v.ConfigOptions = jsontext.NotNil(s0)
+				}
+			case "usage":
+				if r.Null() {
+					v.Usage = nil
+				} else {
+					readUsage(r, jsontext.Ensure(&v.Usage))
+				}
+			default:
+				r.SkipField(key, foldedLineResult)
+			}
+		}
+	}
+}
+
+// foldedLineResult reports whether a lower-cased key is one of LineResult's, lower-cased.
+func foldedLineResult(key string) bool {
+	switch key {
+	case "protocolversion", "sessionid", "stopreason", "models", "configoptions", "usage":
+		return true
+	}
+	return false
+}
+
 // internBlock returns the constant Block* equal to b, or b as a new string.
 func internBlock(b []byte) string {
 	switch string(b) {

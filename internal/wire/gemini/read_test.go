@@ -36,7 +36,7 @@ func compare[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) b
 func compareAll(t *testing.T, data []byte) int {
 	n := 0
 	for _, ok := range []bool{
-		compare(t, data, ReadProbe), compare(t, data, ReadResult), compare(t, data, ReadStreamStats),
+		compare(t, data, ReadProbe), compare(t, data, ReadLine), compare(t, data, ReadResult), compare(t, data, ReadStreamStats),
 		compare(t, data, ReadMessage), compare(t, data, ReadToolUse), compare(t, data, ReadRecord),
 	} {
 		if ok {
@@ -82,6 +82,7 @@ func TestGeneratedReaders(t *testing.T) {
 func TestReadsEveryField(t *testing.T) {
 	t.Parallel()
 	wiretest.ReadsEveryField(t, ReadResult)
+	wiretest.ReadsEveryField(t, ReadLine)
 	wiretest.ReadsEveryField(t, ReadRecord)
 	wiretest.ReadsEveryField(t, ReadSessionMetrics)
 }

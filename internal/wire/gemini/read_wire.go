@@ -410,6 +410,90 @@ func readProbe(r *jsontext.Reader, v *Probe) {
 	}
 }
 
+// ReadLine reads a whole Line into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadLine(r *jsontext.Reader, v *Line) bool {
+	if !r.Null() {
+		readLine(r, v)
+	}
+	return !r.Failed()
+}
+
+func readLine(r *jsontext.Reader, v *Line) {
+	if r.Object() {
+		for key, ok := r.Key(); ok; key, ok = r.Key() {
+			switch string(key) {
+			case "type":
+				if r.Null() {
+					v.Type = nil
+				} else {
+					jsontext.Ensure(&v.Type)
+					if !r.Null() {
+						*v.Type = internType(r.Str())
+					}
+				}
+			case "timestamp":
+				if r.Null() {
+					v.Timestamp = nil
+				} else {
+					jsontext.Ensure(&v.Timestamp)
+					jsontext.ReadRaw(r, v.Timestamp)
+				}
+			case "session_id":
+				r.StringField(&v.SessionID)
+			case "model":
+				r.StringField(&v.Model)
+			case "role":
+				if !r.Null() {
+					v.Role = internRole(r.Str())
+				}
+			case "content":
+				r.StringField(&v.Content)
+			case "delta":
+				if r.Null() {
+					v.Delta = nil
+				} else {
+					jsontext.Ensure(&v.Delta)
+					jsontext.ReadBool(r, v.Delta)
+				}
+			case "tool_name":
+				r.StringField(&v.ToolName)
+			case "tool_id":
+				r.StringField(&v.ToolID)
+			case "parameters":
+				jsontext.ReadRaw(r, &v.Parameters)
+			case "status":
+				r.StringField(&v.Status)
+			case "output":
+				if r.Null() {
+					v.Output = nil
+				} else {
+					jsontext.Ensure(&v.Output)
+					r.StringField(v.Output)
+				}
+			case "error":
+				if r.Null() {
+					v.Error = nil
+				} else {
+					readErrorInfo(r, jsontext.Ensure(&v.Error))
+				}
+			case "severity":
+				r.StringField(&v.Severity)
+			case "message":
+				r.StringField(&v.Message)
+			case "stats":
+				if r.Null() {
+					v.Stats = nil
+				} else {
+					readStreamStats(r, jsontext.Ensure(&v.Stats))
+				}
+			default:
+				r.Skip()
+			}
+		}
+	}
+}
+
 // ReadInit reads a whole Init into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
 func ReadInit(r *jsontext.Reader, v *Init) bool {

@@ -58,6 +58,31 @@ type Probe struct {
 	Timestamp *json.RawMessage `json:"timestamp"`
 }
 
+// Line is a stream-json line read in one pass: the probe's type and
+// timestamp with the members of every line type (Init, Message, ToolUse,
+// ToolResult, Error, Result), which a decoder would otherwise read in a
+// second pass as the type's struct. A line with a member of another
+// type's shape fails the read; the decoder then reads it in two.
+type Line struct {
+	Type      *string          `json:"type" wire:"intern=Type"`
+	Timestamp *json.RawMessage `json:"timestamp"`
+
+	SessionID  string          `json:"session_id"`
+	Model      string          `json:"model"`
+	Role       string          `json:"role" wire:"intern=Role"`
+	Content    string          `json:"content"`
+	Delta      *bool           `json:"delta,omitempty"`
+	ToolName   string          `json:"tool_name"`
+	ToolID     string          `json:"tool_id"`
+	Parameters json.RawMessage `json:"parameters"`
+	Status     string          `json:"status"`
+	Output     *string         `json:"output,omitempty"`
+	Error      *ErrorInfo      `json:"error,omitempty"`
+	Severity   string          `json:"severity"`
+	Message    string          `json:"message"`
+	Stats      *StreamStats    `json:"stats,omitempty"`
+}
+
 // Init is the first line of a run (InitEvent).
 type Init struct {
 	Type      string `json:"type"`

@@ -1,0 +1,55 @@
+package acp
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/agentstream/agentstream/event/eventtest"
+)
+
+// BenchmarkDecode reads the agents' outputs and the transcripts.
+func BenchmarkDecode(b *testing.B) {
+	eventtest.BenchDecode(b, recordings(b), newDecoder)
+}
+
+// FuzzSessionMeta: sessionMeta writes what json.Marshal writes for the
+// map of the two messages, for any two JSON values. Seeded with every
+// line of the recordings.
+func FuzzSessionMeta(f *testing.F) {
+	f.Add([]byte(`{"a": "<&> \u2028 `+"\u2028\u2029"+`"}`), []byte(` [1, {"b" : null}] `), true)
+	for _, file := range recordings(f) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(nil, 1<<20)
+		var prev []byte
+		for sc.Scan() {
+			line := bytes.Clone(sc.Bytes())
+			f.Add(prev, line, prev != nil)
+			prev = line
+		}
+	}
+	f.Fuzz(func(t *testing.T, initMsg, msg []byte, withInit bool) {
+		if !json.Valid(msg) || (withInit && !json.Valid(initMsg)) {
+			return
+		}
+		meta := map[string]json.RawMessage{"session/new": msg}
+		if !withInit {
+			initMsg = nil
+		} else {
+			meta["initialize"] = initMsg
+		}
+		want, err := json.Marshal(meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sessionMeta(initMsg, "session/new", msg); !bytes.Equal(got, want) {
+			t.Errorf("sessionMeta(%q, %q)\n got %s\nwant %s", initMsg, msg, got, want)
+		}
+	})
+}
