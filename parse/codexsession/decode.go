@@ -185,17 +185,8 @@ func (d *Decoder) dispatch(l *line, raw []byte) error {
 	}
 	switch l.Type {
 	case typeSessionMeta:
-		// Meta is the payload verbatim: taken again, once per session,
-		// when the one-pass reader did not keep it.
-		meta := l.payloadRaw
-		if meta == nil {
-			var m struct {
-				Payload json.RawMessage `json:"payload"`
-			}
-			json.Unmarshal(raw, &m)
-			meta = m.Payload
-		}
-		d.sessionMeta(p, meta)
+		// Meta is the payload verbatim, taken again, once per session.
+		d.sessionMeta(p, payloadText(&d.jr, raw))
 	case typeTurnContext:
 		if st := d.out.Held(); st != nil && st.Model == "" && p.Model != "" {
 			st.Model = p.Model

@@ -52,7 +52,8 @@ type field struct {
 	json   string // the key
 	path   string // the selector from the struct, "Base.Timestamp"
 	typ    *typ
-	intern string // the prefix of the constants to intern, or ""
+	intern string // the prefixes of the constants to intern, joined by "+", or ""
+	borrow bool   // raw JSON points into the input instead of being copied
 	depth  int    // of embedding
 	tagged bool   // the json tag names it
 }
@@ -64,6 +65,7 @@ type generator struct {
 	order   []string // the struct types, in declaration order
 	unm     map[string]bool
 	members map[string]*ast.ArrayType // the slice types marked wire:members
+	ordered map[string]bool           // the struct types marked wire:order
 	consts  [][2]string               // the string constants: name, value
 	interns map[string]bool
 	funcs   map[string]bool   // the package's functions
@@ -79,7 +81,7 @@ func Generate(dir string) ([]byte, error) {
 		return nil, err
 	}
 	slices.Sort(names)
-	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, members: map[string]*ast.ArrayType{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
+	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, members: map[string]*ast.ArrayType{}, ordered: map[string]bool{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == Out {
 			continue
@@ -193,6 +195,7 @@ func (g *generator) collect(f *ast.File) {
 					if st, ok := s.Type.(*ast.StructType); ok && s.TypeParams == nil && s.Assign == 0 {
 						g.structs[s.Name.Name] = st
 						g.order = append(g.order, s.Name.Name)
+						g.ordered[s.Name.Name] = directive(d.Doc, "wire:order") || directive(s.Doc, "wire:order")
 					}
 				case *ast.ValueSpec:
 					if d.Tok != token.CONST {
@@ -311,16 +314,20 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 				fd.json = n.Name
 			}
 			if w, ok := tag.Lookup("wire"); ok {
-				p, ok := strings.CutPrefix(w, "intern=")
 				base := t
 				for base.elem != nil {
 					base = base.elem
 				}
-				if !ok || p == "" || base.kind != kString {
-					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix on a field of strings", name, n.Name, w)
+				p, ok := strings.CutPrefix(w, "intern=")
+				switch {
+				case w == "borrow" && base.kind == kRaw:
+					fd.borrow = true
+				case ok && p != "" && base.kind == kString && !slices.Contains(strings.Split(p, "+"), ""):
+					fd.intern = p
+					g.interns[p] = true
+				default:
+					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix[+Prefix...] on a field of strings or borrow on raw JSON", name, n.Name, w)
 				}
-				fd.intern = p
-				g.interns[p] = true
 			}
 			*out = append(*out, fd)
 		}
@@ -527,14 +534,66 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 	if !lower {
 		keyFn = "KeyFold"
 	}
+	if g.ordered[name] {
+		// Each key is first compared with the one of the field
+		// declared after the last one read (KeyIs); only a key out of
+		// that order is read and looked up.
+		w.WriteString("next := 0\nfor {\nf := -1\nswitch next {\n")
+		for i, f := range fields {
+			if plainKey(f.json) {
+				fmt.Fprintf(w, "case %d:\nif r.KeyIs(`\"%s\":`) {\nf = %d\n}\n", i, f.json, i)
+			}
+		}
+		fmt.Fprintf(w, "}\nif f < 0 {\nif r.ObjectEnd() {\nbreak\n}\nkey, ok := r.%s()\nif !ok {\nbreak\n}\nswitch string(key) {\n", keyFn)
+		for i, f := range fields {
+			fmt.Fprintf(w, "case %q:\nf = %d\n", f.json, i)
+		}
+		w.WriteString("default:\n")
+		folded, err := g.skip(w, name, fields, lower)
+		if err != nil {
+			return "", err
+		}
+		w.WriteString("continue\n}\n}\nswitch f {\n")
+		for i, f := range fields {
+			fmt.Fprintf(w, "case %d:\n", i)
+			if err := g.read(w, x+"."+f.path, f.typ, opts{f.intern, f.borrow}, 0); err != nil {
+				return "", err
+			}
+		}
+		w.WriteString("}\nnext = f + 1\n}\n}\n")
+		return folded, nil
+	}
 	fmt.Fprintf(w, "for key, ok := r.%s(); ok; key, ok = r.%s() {\nswitch string(key) {\n", keyFn, keyFn)
 	for _, f := range fields {
 		fmt.Fprintf(w, "case %q:\n", f.json)
-		if err := g.read(w, x+"."+f.path, f.typ, f.intern, 0); err != nil {
+		if err := g.read(w, x+"."+f.path, f.typ, opts{f.intern, f.borrow}, 0); err != nil {
 			return "", err
 		}
 	}
 	w.WriteString("default:\n")
+	folded, err := g.skip(w, name, fields, lower)
+	if err != nil {
+		return "", err
+	}
+	w.WriteString("}\n}\n}\n")
+	return folded, nil
+}
+
+// plainKey reports whether KeyIs can look for key: ASCII with nothing
+// JSON escapes.
+func plainKey(key string) bool {
+	for i := range len(key) {
+		if c := key[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '`' {
+			return false
+		}
+	}
+	return true
+}
+
+// skip writes the statement that skips the value of a key that matched
+// no field, and returns the body of the folded function it calls, if any
+// (see object).
+func (g *generator) skip(w *bytes.Buffer, name string, fields []field, lower bool) (string, error) {
 	var folded strings.Builder
 	if lower {
 		w.WriteString("r.Skip()\n")
@@ -556,7 +615,6 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 			folded.Reset()
 		}
 	}
-	w.WriteString("}\n}\n}\n")
 	return folded.String(), nil
 }
 
@@ -581,11 +639,11 @@ func addr(x string) string {
 
 // read writes the statements that read a value into the variable x of
 // type t; depth names the variables of nested slices.
-func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth int) error {
+func (g *generator) read(w *bytes.Buffer, x string, t *typ, o opts, depth int) error {
 	switch t.kind {
 	case kString:
-		if intern != "" {
-			fmt.Fprintf(w, "if !r.Null() {\n%s = intern%s(r.Str())\n}\n", x, intern)
+		if o.intern != "" {
+			fmt.Fprintf(w, "if !r.Null() {\n%s = intern%s(r.Str())\n}\n", x, internName(o.intern))
 		} else {
 			fmt.Fprintf(w, "r.StringField(%s)\n", addr(x))
 		}
@@ -596,7 +654,13 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth
 	case kFloat:
 		fmt.Fprintf(w, "jsontext.ReadFloat(r, %s)\n", addr(x))
 	case kRaw:
-		fmt.Fprintf(w, "jsontext.ReadRaw(r, %s)\n", addr(x))
+		if o.borrow {
+			// The value's text as the input holds it: what
+			// json.RawMessage's UnmarshalJSON copies.
+			fmt.Fprintf(w, "%s = r.Skip()\n", x)
+		} else {
+			fmt.Fprintf(w, "jsontext.ReadRaw(r, %s)\n", addr(x))
+		}
 	case kAny:
 		fmt.Fprintf(w, "jsontext.ReadAny(r, %s)\n", addr(x))
 	case kUnm:
@@ -626,7 +690,7 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth
 			}
 		default:
 			fmt.Fprintf(w, "jsontext.Ensure(%s)\n", addr(x))
-			if err := g.read(w, "*"+x, t.elem, intern, depth); err != nil {
+			if err := g.read(w, "*"+x, t.elem, o, depth); err != nil {
 				return err
 			}
 		}
@@ -634,7 +698,7 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth
 	case kSlice:
 		s := fmt.Sprintf("s%d", depth)
 		fmt.Fprintf(w, "if r.Null() {\n%s = nil\n} else if r.Array() {\n%s := %s[:0]\nfor r.More() {\n%s = jsontext.Extend(%s)\n", x, s, x, s, s)
-		if err := g.read(w, fmt.Sprintf("%s[len(%s)-1]", s, s), t.elem, intern, depth+1); err != nil {
+		if err := g.read(w, fmt.Sprintf("%s[len(%s)-1]", s, s), t.elem, o, depth+1); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "}\n%s = jsontext.NotNil(%s)\n}\n", x, s)
@@ -651,7 +715,7 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth
 		// encoding/json.
 		el, key, val := t.members[0], t.members[1], t.members[2]
 		fmt.Fprintf(w, "if !r.Null() && r.Object() {\nfor key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {\n%s = append(%s, %s{%s: string(key)})\n", x, x, el, key)
-		if err := g.read(w, fmt.Sprintf("%s[len(%s)-1].%s", x, x, val), t.elem, "", depth); err != nil {
+		if err := g.read(w, fmt.Sprintf("%s[len(%s)-1].%s", x, x, val), t.elem, opts{}, depth); err != nil {
 			return err
 		}
 		w.WriteString("}\n}\n")
@@ -659,13 +723,24 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth
 	return nil
 }
 
+// opts are a field's wire options, which its reader follows.
+type opts struct {
+	intern string // the prefixes of the constants to intern, joined by "+", or ""
+	borrow bool   // raw JSON points into the input
+}
+
+// internName returns the name of the intern function of prefixes, joined
+// by "+".
+func internName(prefixes string) string { return strings.ReplaceAll(prefixes, "+", "") }
+
 // internFunc writes the function that interns the constants whose names
-// start with prefix.
-func (g *generator) internFunc(w *bytes.Buffer, prefix string) {
-	fmt.Fprintf(w, "\n// intern%s returns the constant %s* equal to b, or b as a new string.\nfunc intern%s(b []byte) string {\n\tswitch string(b) {\n", prefix, prefix, prefix)
+// start with one of prefixes, joined by "+".
+func (g *generator) internFunc(w *bytes.Buffer, prefixes string) {
+	list := strings.Split(prefixes, "+")
+	fmt.Fprintf(w, "\n// intern%s returns the constant %s* equal to b, or b as a new string.\nfunc intern%s(b []byte) string {\n\tswitch string(b) {\n", internName(prefixes), strings.Join(list, "* or "), internName(prefixes))
 	seen := map[string]bool{}
 	for _, c := range g.consts {
-		if strings.HasPrefix(c[0], prefix) && !seen[c[1]] {
+		if slices.ContainsFunc(list, func(p string) bool { return strings.HasPrefix(c[0], p) }) && !seen[c[1]] {
 			seen[c[1]] = true
 			fmt.Fprintf(w, "\tcase %s:\n\t\treturn %s\n", c[0], c[0])
 		}
