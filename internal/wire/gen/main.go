@@ -36,9 +36,23 @@
 //	wire:"intern=Prefix"
 //
 // on a field of strings makes its reader return the package's string
-// constant whose name starts with Prefix when the value equals one (no
-// allocation for a closed vocabulary of type strings), a new string
-// otherwise. One comment directive marks a type:
+// constant whose name starts with Prefix (or with one of several,
+// intern=Prefix+Other) when the value equals one (no allocation for a
+// closed vocabulary of type strings), a new string otherwise;
+//
+//	wire:"borrow"
+//
+// on a field of raw JSON (or a slice of them) makes its reader point it
+// into the text read instead of copying it: the value is valid only as
+// long as that text is, which the caller keeps in mind. Two comment
+// directives mark a type:
+//
+//	//wire:order
+//
+// on a struct type whose producer writes its keys in the order of the
+// declaration (some left out): the reader compares each key first with
+// the one declared after the last key read (jsontext.Reader.KeyIs), and
+// reads and looks up only a key out of that order; and
 //
 //	//wire:members
 //

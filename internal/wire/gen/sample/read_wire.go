@@ -6,6 +6,139 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
+// ReadOrdered reads a whole Ordered into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadOrdered(r *jsontext.Reader, v *Ordered) bool {
+	if !r.Null() {
+		readOrdered(r, v)
+	}
+	return !r.Failed()
+}
+
+func readOrdered(r *jsontext.Reader, v *Ordered) {
+	if r.Object() {
+		next := 0
+		for {
+			f := -1
+			switch next {
+			case 0:
+				if r.KeyIs(`"type":`) {
+					f = 0
+				}
+			case 1:
+				if r.KeyIs(`"id":`) {
+					f = 1
+				}
+			case 2:
+				if r.KeyIs(`"body":`) {
+					f = 2
+				}
+			case 3:
+				if r.KeyIs(`"usage":`) {
+					f = 3
+				}
+			case 4:
+				if r.KeyIs(`"raws":`) {
+					f = 4
+				}
+			case 5:
+				if r.KeyIs(`"Kind":`) {
+					f = 5
+				}
+			case 6:
+				if r.KeyIs(`"Both":`) {
+					f = 6
+				}
+			case 7:
+				if r.KeyIs(`"Pick":`) {
+					f = 7
+				}
+			case 8:
+				if r.KeyIs(`"extra":`) {
+					f = 8
+				}
+			}
+			if f < 0 {
+				if r.ObjectEnd() {
+					break
+				}
+				key, ok := r.KeyFold()
+				if !ok {
+					break
+				}
+				switch string(key) {
+				case "type":
+					f = 0
+				case "id":
+					f = 1
+				case "body":
+					f = 2
+				case "usage":
+					f = 3
+				case "raws":
+					f = 4
+				case "Kind":
+					f = 5
+				case "Both":
+					f = 6
+				case "Pick":
+					f = 7
+				case "extra":
+					f = 8
+				default:
+					r.SkipField(key, foldedOrdered)
+					continue
+				}
+			}
+			switch f {
+			case 0:
+				if !r.Null() {
+					v.Type = internTypeKind(r.Str())
+				}
+			case 1:
+				r.StringField(&v.ID)
+			case 2:
+				v.Body = r.Skip()
+			case 3:
+				if r.Null() {
+					v.Usage = nil
+				} else {
+					readUsage(r, jsontext.Ensure(&v.Usage))
+				}
+			case 4:
+				if r.Null() {
+					v.Raws = nil
+				} else if r.Array() {
+					s0 := v.Raws[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						s0[len(s0)-1] = r.Skip()
+					}
+					v.Raws = jsontext.NotNil(s0)
+				}
+			case 5:
+				r.StringField(&v.Kind)
+			case 6:
+				r.StringField(&v.Tail.Both)
+			case 7:
+				r.StringField(&v.Tail.Pick)
+			case 8:
+				r.StringField(&v.Tail.Extra)
+			}
+			next = f + 1
+		}
+	}
+}
+
+// foldedOrdered reports whether a lower-cased key is one of Ordered's, lower-cased.
+func foldedOrdered(key string) bool {
+	switch key {
+	case "type", "id", "body", "usage", "raws", "kind", "both", "pick", "extra":
+		return true
+	}
+	return false
+}
+
 // ReadEvent reads a whole Event into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
 func ReadEvent(r *jsontext.Reader, v *Event) bool {
@@ -447,6 +580,19 @@ func internType(b []byte) string {
 		return TypeText
 	case TypeTool:
 		return TypeTool
+	}
+	return string(b)
+}
+
+// internTypeKind returns the constant Type* or Kind* equal to b, or b as a new string.
+func internTypeKind(b []byte) string {
+	switch string(b) {
+	case TypeText:
+		return TypeText
+	case TypeTool:
+		return TypeTool
+	case KindRun:
+		return KindRun
 	}
 	return string(b)
 }
