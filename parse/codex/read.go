@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
 	wire "github.com/agentstream/agentstream/internal/wire/codex"
@@ -48,6 +49,10 @@ func keep(it *wire.Item) {
 // one. Codex writes the item's own id first: when that is last, it is
 // taken at once.
 func firstID(r *jsontext.Reader, raw []byte, last string) string {
+	if n := len(`{"id":"`); len(raw) > n+len(last) && string(raw[:n]) == `{"id":"` &&
+		string(raw[n:n+len(last)]) == last && raw[n+len(last)] == '"' && strings.IndexByte(last, '\\') < 0 {
+		return last // written as it is, with no escape
+	}
 	r.ResetValid(raw)
 	if r.Object() && r.KeyIs(`"id":`) && r.Peek() == '"' {
 		if id := r.Str(); !r.Failed() && string(id) == last {
