@@ -55,7 +55,6 @@ type Decoder struct {
 
 	jr    jsontext.Reader // decodes lines in one pass
 	ln    wire.Line       // the line being decoded, reused
-	lit   wire.Item       // its item, reused
 	bufs  scratch         // agentMessages' scratch
 	al    alloc           // its events and the strings they keep
 	spare openItem        // an item completed in the line that started it
@@ -308,16 +307,17 @@ func (d *Decoder) turnEnd(u *Usage) *event.TurnEnd {
 }
 
 func (d *Decoder) item(l *wire.Line, line []byte) error {
-	phase, raw := l.Type, l.Item
+	phase, raw := l.Type, l.Item.Raw
 	if len(raw) == 0 || raw[0] != '{' {
 		d.unknown(phase, line)
 		return d.errorf(event.ErrSyntax, "%s has no item object", phase)
 	}
-	it := &d.lit
-	if err := d.unmarshalItem(raw, it); err != nil {
+	it := &l.Item.Item
+	if !l.Item.OK {
 		d.unknown(phase, line)
-		return d.errorf(event.ErrSyntax, "%s: %s", phase, jsontext.Problem(err))
+		return d.errorf(event.ErrSyntax, "%s: %s", phase, jsontext.Problem(json.Unmarshal(raw, new(wire.Item))))
 	}
+	it.ID = firstID(&d.jr, raw, it.ID)
 	kind := it.Kind()
 	id := it.ID
 	found := d.open[id] // the one lookup by id of the line

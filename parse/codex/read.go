@@ -13,24 +13,11 @@ import (
 // unmarshalLine decodes a line into l as json.Unmarshal does, in one pass
 // with the generated reader when it can, else with encoding/json, which
 // gives the errors. The line went through badutf8.Fix: it is valid UTF-8,
-// whose strings the Reader need not check again. l.Item points into line.
+// whose strings the Reader need not check again. The item's text and its
+// raw members point into line.
 func (d *Decoder) unmarshalLine(line []byte, l *wire.Line) error {
 	*l = wire.Line{}
 	return jsontext.DecodeValid(&d.jr, line, l, wire.ReadLine)
-}
-
-// unmarshalItem decodes an item object (in a line through badutf8.Fix)
-// into it as json.Unmarshal does, its raw fields pointing into raw, and
-// then takes its first id member for its id: a detail type may flatten
-// another id after the item's own (web_search's search call id), which
-// encoding/json takes as it comes last.
-func (d *Decoder) unmarshalItem(raw []byte, it *wire.Item) error {
-	*it = wire.Item{}
-	if err := jsontext.DecodeValid(&d.jr, raw, it, wire.ReadItem); err != nil {
-		return err
-	}
-	it.ID = firstID(&d.jr, raw, it.ID)
-	return nil
 }
 
 // keep readies the state of an item that stays open past its line. What
@@ -46,8 +33,9 @@ func keep(it *wire.Item) {
 
 // firstID returns the value of the first id member of the item object raw
 // (valid UTF-8), of which json.Unmarshal took last, the value of the last
-// one. Codex writes the item's own id first: when that is last, it is
-// taken at once.
+// one: a detail type may flatten another id after the item's own
+// (web_search's search call id). Codex writes the item's own id first:
+// when that is last, it is taken at once.
 func firstID(r *jsontext.Reader, raw []byte, last string) string {
 	if n := len(`{"id":"`); len(raw) > n+len(last) && string(raw[:n]) == `{"id":"` &&
 		string(raw[n:n+len(last)]) == last && raw[n+len(last)] == '"' && strings.IndexByte(last, '\\') < 0 {

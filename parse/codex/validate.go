@@ -72,8 +72,8 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 			}
 			open, turn = open[:0], nil
 		case TypeItemStarted, TypeItemUpdated, TypeItemCompleted:
-			var it wire.Item
-			if json.Unmarshal(l.Item, &it) != nil || it.ID == "" {
+			it := &l.Item.Item
+			if !l.Item.OK || it.ID == "" {
 				continue // the decoder reports it
 			}
 			if turn == nil && it.Type != ItemError {

@@ -1,6 +1,11 @@
 package codex
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
+)
 
 // The event types of codex exec --json (Line.Type).
 const (
@@ -42,20 +47,73 @@ const (
 )
 
 // Line is one line of codex exec --json, with the fields of every event
-// type. Its item is kept as its text, which Item decodes. Codex writes the
-// type first, and then the member its type carries.
+// type. Codex writes the type first, and then the member its type
+// carries.
 //
 //wire:order
 type Line struct {
-	Type string `json:"type" wire:"intern=Type"`
-	// Item is borrowed: it points into the line read, valid as long as
-	// the line's bytes are.
-	Item      json.RawMessage `json:"item" wire:"borrow"`
+	Type      string          `json:"type" wire:"intern=Type"`
+	Item      ItemText        `json:"item"`
 	ThreadID  string          `json:"thread_id"`
 	SessionID string          `json:"session_id"` // session.created
 	Usage     *Usage          `json:"usage"`
 	Error     *ErrorMessage   `json:"error"`
 	Message   *string         `json:"message"`
+}
+
+// ItemText is a line's item: its text, and the Item it decodes to. A
+// line whose item is not an Item (a string, an object with a member of
+// another type) is still a line: the item's text says what it was.
+type ItemText struct {
+	// Raw is the item's text. The one-pass reader borrows it: it points
+	// into the line read, valid as long as the line's bytes are.
+	Raw  json.RawMessage `json:"-"`
+	Item Item            `json:"-"` // what Raw decodes to, if OK
+	OK   bool            `json:"-"` // Raw is an object that decodes as an Item
+}
+
+// UnmarshalJSON keeps the item's text and decodes it as an Item if it
+// can.
+func (t *ItemText) UnmarshalJSON(b []byte) error {
+	*t = ItemText{Raw: bytes.Clone(b)}
+	t.OK = len(b) > 0 && b[0] == '{' && json.Unmarshal(b, &t.Item) == nil
+	if !t.OK {
+		t.Item = Item{}
+	}
+	return nil
+}
+
+// MarshalJSON writes the item's text.
+func (t ItemText) MarshalJSON() ([]byte, error) {
+	if t.Raw == nil {
+		return json.Marshal(t.Item)
+	}
+	return t.Raw, nil
+}
+
+// readItemText reads an item as ItemText.UnmarshalJSON does, in the same
+// pass as its line: the item with the generated reader, which, if it
+// gives the item up, leaves it to encoding/json, the item's text
+// borrowed.
+func readItemText(r *jsontext.Reader, t *ItemText) {
+	*t = ItemText{}
+	if r.Peek() == '{' {
+		off, depth := r.Offset(), r.Depth()
+		readItem(r, &t.Item)
+		if !r.Failed() {
+			t.Raw, t.OK = r.Since(off), true
+			return
+		}
+		r.Rewind(off, depth)
+		t.Item = Item{}
+	}
+	t.Raw = r.Skip()
+	if len(t.Raw) > 0 && t.Raw[0] == '{' && !r.Failed() {
+		t.OK = json.Unmarshal(t.Raw, &t.Item) == nil
+		if !t.OK {
+			t.Item = Item{}
+		}
+	}
 }
 
 // Usage is a usage object: token counts, cumulative per thread in

@@ -43,7 +43,7 @@ func compareAll(t *testing.T, data []byte) int {
 		}
 	}
 	var l Line
-	if json.Unmarshal(data, &l) == nil && len(l.Item) > 0 && compare(t, l.Item, ReadItem) {
+	if json.Unmarshal(data, &l) == nil && len(l.Item.Raw) > 0 && compare(t, l.Item.Raw, ReadItem) {
 		n++
 	}
 	return n

@@ -84,7 +84,7 @@ func readLine(r *jsontext.Reader, v *Line) {
 					v.Type = internType(r.Str())
 				}
 			case 1:
-				v.Item = r.Skip()
+				readItemText(r, &v.Item)
 			case 2:
 				r.StringField(&v.ThreadID)
 			case 3:
