@@ -52,13 +52,13 @@ const (
 //
 //wire:order
 type Line struct {
-	Type      string          `json:"type" wire:"intern=Type"`
-	Item      ItemText        `json:"item"`
-	ThreadID  string          `json:"thread_id"`
-	SessionID string          `json:"session_id"` // session.created
-	Usage     *Usage          `json:"usage"`
-	Error     *ErrorMessage   `json:"error"`
-	Message   *string         `json:"message"`
+	Type      string        `json:"type" wire:"intern=Type"`
+	Item      ItemText      `json:"item"`
+	ThreadID  string        `json:"thread_id"`
+	SessionID string        `json:"session_id"` // session.created
+	Usage     *Usage        `json:"usage"`
+	Error     *ErrorMessage `json:"error"`
+	Message   *string       `json:"message"`
 }
 
 // ItemText is a line's item: its text, and the Item it decodes to. A
