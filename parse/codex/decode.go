@@ -317,7 +317,7 @@ func (d *Decoder) item(l *wire.Line, line []byte) error {
 		d.unknown(phase, line)
 		return d.errorf(event.ErrSyntax, "%s: %s", phase, jsontext.Problem(json.Unmarshal(raw, new(wire.Item))))
 	}
-	it.ID = firstID(&d.jr, raw, it.ID)
+	it.ID = firstID(raw, it.ID)
 	kind := it.Kind()
 	id := it.ID
 	found := d.open[id] // the one lookup by id of the line

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
-	"strings"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
 	wire "github.com/agentstream/agentstream/internal/wire/codex"
@@ -32,26 +31,31 @@ func keep(it *wire.Item) {
 }
 
 // firstID returns the value of the first id member of the item object raw
-// (valid UTF-8), of which json.Unmarshal took last, the value of the last
-// one: a detail type may flatten another id after the item's own
-// (web_search's search call id). Codex writes the item's own id first:
-// when that is last, it is taken at once.
-func firstID(r *jsontext.Reader, raw []byte, last string) string {
-	if n := len(`{"id":"`); len(raw) > n+len(last) && string(raw[:n]) == `{"id":"` &&
-		string(raw[n:n+len(last)]) == last && raw[n+len(last)] == '"' && strings.IndexByte(last, '\\') < 0 {
-		return last // written as it is, with no escape
-	}
-	r.ResetValid(raw)
-	if r.Object() && r.KeyIs(`"id":`) && r.Peek() == '"' {
-		if id := r.Str(); !r.Failed() && string(id) == last {
-			return last
+// (valid UTF-8, which json.Unmarshal decoded), of which json.Unmarshal
+// took last, the value of the last one: a detail type may flatten another
+// id after the item's own (web_search's search call id). Codex writes the
+// item's own id first, as it is: then it is taken from the text.
+func firstID(raw []byte, last string) string {
+	const open = `{"id":"`
+	if len(raw) > len(open) && string(raw[:len(open)]) == open {
+		id := raw[len(open):]
+		if end := bytes.IndexByte(id, '"'); end >= 0 && bytes.IndexByte(id[:end], '\\') < 0 {
+			switch id = id[:end]; {
+			case string(id) == last:
+				return last
+			case bytes.Count(raw, idKey) > 1:
+				return string(id)
+			}
+			return last // the other key json.Unmarshal took differs in case
 		}
 	}
-	if bytes.Count(raw, []byte(`"id"`)) > 1 {
+	if bytes.Count(raw, idKey) > 1 {
 		return firstIDSlow(raw, last)
 	}
 	return last
 }
+
+var idKey = []byte(`"id"`)
 
 // firstIDSlow is firstID with encoding/json, for any object.
 func firstIDSlow(raw []byte, def string) string {

@@ -81,7 +81,7 @@ func readLine(r *jsontext.Reader, v *Line) {
 			switch f {
 			case 0:
 				if !r.Null() {
-					v.Type = internType(r.Str())
+					v.Type = internTypeNext(r)
 				}
 			case 1:
 				readItemText(r, &v.Item)
@@ -380,7 +380,7 @@ func readItem(r *jsontext.Reader, v *Item) {
 				r.StringField(&v.ID)
 			case 1:
 				if !r.Null() {
-					v.Type = internItem(r.Str())
+					v.Type = internItemNext(r)
 				}
 			case 2:
 				r.StringField(&v.Text)
@@ -397,7 +397,7 @@ func readItem(r *jsontext.Reader, v *Item) {
 				}
 			case 6:
 				if !r.Null() {
-					v.Status = internStatus(r.Str())
+					v.Status = internStatusNext(r)
 				}
 			case 7:
 				if r.Null() {
@@ -473,7 +473,7 @@ func readItem(r *jsontext.Reader, v *Item) {
 				v.AgentsStates = r.Skip()
 			case 21:
 				if !r.Null() {
-					v.ItemType = internItem(r.Str())
+					v.ItemType = internItemNext(r)
 				}
 			}
 			next = f + 1
@@ -873,6 +873,55 @@ func readFunctionOutput(r *jsontext.Reader, v *FunctionOutput) {
 	}
 }
 
+// internItemNext reads a string as internItem(r.Str()) does.
+func internItemNext(r *jsontext.Reader) string {
+	switch r.StringByte() {
+	case 'a':
+		if r.StringIs(`"` + ItemAgentMessage + `"`) {
+			return ItemAgentMessage
+		}
+		if r.StringIs(`"` + ItemAssistantMessage + `"`) {
+			return ItemAssistantMessage
+		}
+	case 'r':
+		if r.StringIs(`"` + ItemReasoning + `"`) {
+			return ItemReasoning
+		}
+	case 'c':
+		if r.StringIs(`"` + ItemCommandExecution + `"`) {
+			return ItemCommandExecution
+		}
+		if r.StringIs(`"` + ItemCollabToolCall + `"`) {
+			return ItemCollabToolCall
+		}
+	case 'f':
+		if r.StringIs(`"` + ItemFileChange + `"`) {
+			return ItemFileChange
+		}
+	case 'm':
+		if r.StringIs(`"` + ItemMCPToolCall + `"`) {
+			return ItemMCPToolCall
+		}
+	case 'w':
+		if r.StringIs(`"` + ItemWebSearch + `"`) {
+			return ItemWebSearch
+		}
+	case 't':
+		if r.StringIs(`"` + ItemTodoList + `"`) {
+			return ItemTodoList
+		}
+	case 'e':
+		if r.StringIs(`"` + ItemError + `"`) {
+			return ItemError
+		}
+	case 'p':
+		if r.StringIs(`"` + ItemPlan + `"`) {
+			return ItemPlan
+		}
+	}
+	return internItem(r.Str())
+}
+
 // internItem returns the constant Item* equal to b, or b as a new string.
 func internItem(b []byte) string {
 	switch string(b) {
@@ -968,6 +1017,29 @@ func internResponseMsg(b []byte) string {
 	return string(b)
 }
 
+// internStatusNext reads a string as internStatus(r.Str()) does.
+func internStatusNext(r *jsontext.Reader) string {
+	switch r.StringByte() {
+	case 'i':
+		if r.StringIs(`"` + StatusInProgress + `"`) {
+			return StatusInProgress
+		}
+	case 'c':
+		if r.StringIs(`"` + StatusCompleted + `"`) {
+			return StatusCompleted
+		}
+	case 'f':
+		if r.StringIs(`"` + StatusFailed + `"`) {
+			return StatusFailed
+		}
+	case 'd':
+		if r.StringIs(`"` + StatusDeclined + `"`) {
+			return StatusDeclined
+		}
+	}
+	return internStatus(r.Str())
+}
+
 // internStatus returns the constant Status* equal to b, or b as a new string.
 func internStatus(b []byte) string {
 	switch string(b) {
@@ -981,6 +1053,44 @@ func internStatus(b []byte) string {
 		return StatusDeclined
 	}
 	return string(b)
+}
+
+// internTypeNext reads a string as internType(r.Str()) does.
+func internTypeNext(r *jsontext.Reader) string {
+	switch r.StringByte() {
+	case 't':
+		if r.StringIs(`"` + TypeThreadStarted + `"`) {
+			return TypeThreadStarted
+		}
+		if r.StringIs(`"` + TypeTurnStarted + `"`) {
+			return TypeTurnStarted
+		}
+		if r.StringIs(`"` + TypeTurnCompleted + `"`) {
+			return TypeTurnCompleted
+		}
+		if r.StringIs(`"` + TypeTurnFailed + `"`) {
+			return TypeTurnFailed
+		}
+	case 'i':
+		if r.StringIs(`"` + TypeItemStarted + `"`) {
+			return TypeItemStarted
+		}
+		if r.StringIs(`"` + TypeItemUpdated + `"`) {
+			return TypeItemUpdated
+		}
+		if r.StringIs(`"` + TypeItemCompleted + `"`) {
+			return TypeItemCompleted
+		}
+	case 'e':
+		if r.StringIs(`"` + TypeError + `"`) {
+			return TypeError
+		}
+	case 's':
+		if r.StringIs(`"` + TypeSessionCreated + `"`) {
+			return TypeSessionCreated
+		}
+	}
+	return internType(r.Str())
 }
 
 // internType returns the constant Type* equal to b, or b as a new string.

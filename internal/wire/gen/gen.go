@@ -66,6 +66,9 @@ type generator struct {
 	unm     map[string]bool
 	members map[string]*ast.ArrayType // the slice types marked wire:members
 	ordered map[string]bool           // the struct types marked wire:order
+	// the intern prefixes of fields of wire:order structs, whose intern
+	// functions read the string themselves
+	fastInterns map[string]bool
 	consts  [][2]string               // the string constants: name, value
 	interns map[string]bool
 	funcs   map[string]bool   // the package's functions
@@ -81,7 +84,7 @@ func Generate(dir string) ([]byte, error) {
 		return nil, err
 	}
 	slices.Sort(names)
-	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, members: map[string]*ast.ArrayType{}, ordered: map[string]bool{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
+	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, members: map[string]*ast.ArrayType{}, ordered: map[string]bool{}, fastInterns: map[string]bool{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == Out {
 			continue
@@ -99,6 +102,20 @@ func Generate(dir string) ([]byte, error) {
 	}
 	if len(g.order) == 0 {
 		return nil, fmt.Errorf("%s: no struct types", dir)
+	}
+	for _, s := range g.order {
+		if !g.ordered[s] {
+			continue
+		}
+		fields, err := g.fields(s, g.structs[s])
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fields {
+			if f.intern != "" {
+				g.fastInterns[f.intern] = true
+			}
+		}
 	}
 	var body bytes.Buffer
 	for _, s := range g.order {
@@ -642,9 +659,12 @@ func addr(x string) string {
 func (g *generator) read(w *bytes.Buffer, x string, t *typ, o opts, depth int) error {
 	switch t.kind {
 	case kString:
-		if o.intern != "" {
+		switch {
+		case g.fastInterns[o.intern]:
+			fmt.Fprintf(w, "if !r.Null() {\n%s = intern%sNext(r)\n}\n", x, internName(o.intern))
+		case o.intern != "":
 			fmt.Fprintf(w, "if !r.Null() {\n%s = intern%s(r.Str())\n}\n", x, internName(o.intern))
-		} else {
+		default:
 			fmt.Fprintf(w, "r.StringField(%s)\n", addr(x))
 		}
 	case kBool:
@@ -737,13 +757,42 @@ func internName(prefixes string) string { return strings.ReplaceAll(prefixes, "+
 // start with one of prefixes, joined by "+".
 func (g *generator) internFunc(w *bytes.Buffer, prefixes string) {
 	list := strings.Split(prefixes, "+")
-	fmt.Fprintf(w, "\n// intern%s returns the constant %s* equal to b, or b as a new string.\nfunc intern%s(b []byte) string {\n\tswitch string(b) {\n", internName(prefixes), strings.Join(list, "* or "), internName(prefixes))
+	var consts [][2]string
 	seen := map[string]bool{}
 	for _, c := range g.consts {
 		if slices.ContainsFunc(list, func(p string) bool { return strings.HasPrefix(c[0], p) }) && !seen[c[1]] {
 			seen[c[1]] = true
-			fmt.Fprintf(w, "\tcase %s:\n\t\treturn %s\n", c[0], c[0])
+			consts = append(consts, c)
 		}
+	}
+	name := internName(prefixes)
+	if g.fastInterns[prefixes] {
+		// The constants as compact JSON writes them are compared
+		// with the input, those of the value's first byte only: a
+		// string of the vocabulary is not scanned, nor switched on.
+		fmt.Fprintf(w, "\n// intern%sNext reads a string as intern%s(r.Str()) does.\nfunc intern%sNext(r *jsontext.Reader) string {\n\tswitch r.StringByte() {\n", name, name, name)
+		var firsts []byte
+		byFirst := map[byte][]string{}
+		for _, c := range consts {
+			if c[1] == "" || !plainKey(c[1]) {
+				continue
+			}
+			if byFirst[c[1][0]] == nil {
+				firsts = append(firsts, c[1][0])
+			}
+			byFirst[c[1][0]] = append(byFirst[c[1][0]], c[0])
+		}
+		for _, b := range firsts {
+			fmt.Fprintf(w, "\tcase %q:\n", b)
+			for _, c := range byFirst[b] {
+				fmt.Fprintf(w, "\t\tif r.StringIs(`\"` + %s + `\"`) {\n\t\t\treturn %s\n\t\t}\n", c, c)
+			}
+		}
+		fmt.Fprintf(w, "\t}\n\treturn intern%s(r.Str())\n}\n", name)
+	}
+	fmt.Fprintf(w, "\n// intern%s returns the constant %s* equal to b, or b as a new string.\nfunc intern%s(b []byte) string {\n\tswitch string(b) {\n", name, strings.Join(list, "* or "), name)
+	for _, c := range consts {
+		fmt.Fprintf(w, "\tcase %s:\n\t\treturn %s\n", c[0], c[0])
 	}
 	w.WriteString("\t}\n\treturn string(b)\n}\n")
 }

@@ -93,7 +93,7 @@ func readOrdered(r *jsontext.Reader, v *Ordered) {
 			switch f {
 			case 0:
 				if !r.Null() {
-					v.Type = internTypeKind(r.Str())
+					v.Type = internTypeKindNext(r)
 				}
 			case 1:
 				r.StringField(&v.ID)
@@ -582,6 +582,24 @@ func internType(b []byte) string {
 		return TypeTool
 	}
 	return string(b)
+}
+
+// internTypeKindNext reads a string as internTypeKind(r.Str()) does.
+func internTypeKindNext(r *jsontext.Reader) string {
+	switch r.StringByte() {
+	case 't':
+		if r.StringIs(`"` + TypeText + `"`) {
+			return TypeText
+		}
+		if r.StringIs(`"` + TypeTool + `"`) {
+			return TypeTool
+		}
+	case 'r':
+		if r.StringIs(`"` + KindRun + `"`) {
+			return KindRun
+		}
+	}
+	return internTypeKind(r.Str())
 }
 
 // internTypeKind returns the constant Type* or Kind* equal to b, or b as a new string.
