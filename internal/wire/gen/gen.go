@@ -69,11 +69,11 @@ type generator struct {
 	// the intern prefixes of fields of wire:order structs, whose intern
 	// functions read the string themselves
 	fastInterns map[string]bool
-	consts  [][2]string               // the string constants: name, value
-	interns map[string]bool
-	funcs   map[string]bool   // the package's functions
-	imports map[string]string // the files' imports: name, path
-	used    map[string]bool   // the paths of the imports a reader calls
+	consts      [][2]string // the string constants: name, value
+	interns     map[string]bool
+	funcs       map[string]bool   // the package's functions
+	imports     map[string]string // the files' imports: name, path
+	used        map[string]bool   // the paths of the imports a reader calls
 }
 
 // Generate returns the source of the readers of the package in dir.
