@@ -1,12 +1,14 @@
 package codex
 
 import (
+	"strings"
+
 	"github.com/agentstream/agentstream/event"
 )
 
 // alloc hands out the decoder's events and the text they keep with few
 // allocations: the events of each frequent type come from batches of
-// batchLen, and short raw JSON texts are copied into slabs shared by
+// batchLen, and short strings and raw JSON are copied into slabs shared by
 // the ones after them. Real Codex runs are a handful of short lines, each
 // of which makes an event or three, so an allocation per event and per
 // string was most of the cost of a line.
@@ -24,6 +26,7 @@ type alloc struct {
 	calls   batch[event.ToolCall]
 	results batch[toolResult]
 	errors  batch[event.Error]
+	text    slab   // the strings
 	raw     []byte // the raw JSON slab
 }
 
@@ -80,6 +83,30 @@ const (
 	firstSlab   = 512
 	maxSlabText = slabSize / 16
 )
+
+// slab copies short strings into a shared slab. The zero value is ready
+// to use.
+type slab struct{ b strings.Builder }
+
+// string returns b as a string.
+func (p *slab) string(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > maxSlabText {
+		return string(b)
+	}
+	if p.b.Cap()-p.b.Len() < len(b) {
+		// A new slab: the old one's bytes stay as they are, in the
+		// strings already handed out (Builder.Grow would copy them).
+		size := nextSlab(p.b.Cap())
+		p.b = strings.Builder{}
+		p.b.Grow(size)
+	}
+	start := p.b.Len()
+	p.b.Write(b)
+	return p.b.String()[start:]
+}
 
 // bytes returns a copy of the concatenation of parts, its capacity cut
 // at its length (an append to it cannot write into the slab).
