@@ -7,15 +7,16 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
-// The event types of codex exec --json (Line.Type).
+// The event types of codex exec --json (Line.Type), the most frequent
+// first (the readers compare them in this order).
 const (
-	TypeThreadStarted = "thread.started"
-	TypeTurnStarted   = "turn.started"
-	TypeTurnCompleted = "turn.completed"
-	TypeTurnFailed    = "turn.failed"
+	TypeItemCompleted = "item.completed"
 	TypeItemStarted   = "item.started"
 	TypeItemUpdated   = "item.updated"
-	TypeItemCompleted = "item.completed"
+	TypeTurnStarted   = "turn.started"
+	TypeThreadStarted = "thread.started"
+	TypeTurnCompleted = "turn.completed"
+	TypeTurnFailed    = "turn.failed"
 	TypeError         = "error"
 
 	// TypeSessionCreated is what early exec --json versions wrote for
@@ -23,12 +24,13 @@ const (
 	TypeSessionCreated = "session.created"
 )
 
-// The item types (Item.Type, or Item.ItemType before codex 0.44).
+// The item types (Item.Type, or Item.ItemType before codex 0.44), the most
+// frequent first.
 const (
 	ItemAgentMessage     = "agent_message"
-	ItemAssistantMessage = "assistant_message" // agent_message before codex 0.44
-	ItemReasoning        = "reasoning"
 	ItemCommandExecution = "command_execution"
+	ItemReasoning        = "reasoning"
+	ItemAssistantMessage = "assistant_message" // agent_message before codex 0.44
 	ItemFileChange       = "file_change"
 	ItemMCPToolCall      = "mcp_tool_call"
 	ItemWebSearch        = "web_search"
@@ -38,10 +40,10 @@ const (
 	ItemCollabToolCall   = "collab_tool_call"
 )
 
-// The item statuses (Item.Status).
+// The item statuses (Item.Status), the most frequent first.
 const (
-	StatusInProgress = "in_progress"
 	StatusCompleted  = "completed"
+	StatusInProgress = "in_progress"
 	StatusFailed     = "failed"
 	StatusDeclined   = "declined"
 )

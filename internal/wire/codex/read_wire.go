@@ -24,26 +24,38 @@ func readLine(r *jsontext.Reader, v *Line) {
 			case 0:
 				if r.KeyIs(`"type":`) {
 					f = 0
+				} else if r.KeyIs(`"item":`) {
+					f = 1
 				}
 			case 1:
 				if r.KeyIs(`"item":`) {
 					f = 1
+				} else if r.KeyIs(`"thread_id":`) {
+					f = 2
 				}
 			case 2:
 				if r.KeyIs(`"thread_id":`) {
 					f = 2
+				} else if r.KeyIs(`"session_id":`) {
+					f = 3
 				}
 			case 3:
 				if r.KeyIs(`"session_id":`) {
 					f = 3
+				} else if r.KeyIs(`"usage":`) {
+					f = 4
 				}
 			case 4:
 				if r.KeyIs(`"usage":`) {
 					f = 4
+				} else if r.KeyIs(`"error":`) {
+					f = 5
 				}
 			case 5:
 				if r.KeyIs(`"error":`) {
 					f = 5
+				} else if r.KeyIs(`"message":`) {
+					f = 6
 				}
 			case 6:
 				if r.KeyIs(`"message":`) {
@@ -80,33 +92,39 @@ func readLine(r *jsontext.Reader, v *Line) {
 			}
 			switch f {
 			case 0:
-				if !r.Null() {
+				if !(r.Peek() == 'n' && r.Null()) {
 					v.Type = internTypeNext(r)
 				}
 			case 1:
 				readItemText(r, &v.Item)
 			case 2:
-				r.StringField(&v.ThreadID)
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.ThreadID = r.String()
+				}
 			case 3:
-				r.StringField(&v.SessionID)
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.SessionID = r.String()
+				}
 			case 4:
-				if r.Null() {
+				if r.Peek() == 'n' && r.Null() {
 					v.Usage = nil
 				} else {
 					readUsage(r, jsontext.Ensure(&v.Usage))
 				}
 			case 5:
-				if r.Null() {
+				if r.Peek() == 'n' && r.Null() {
 					v.Error = nil
 				} else {
 					readErrorMessage(r, jsontext.Ensure(&v.Error))
 				}
 			case 6:
-				if r.Null() {
+				if r.Peek() == 'n' && r.Null() {
 					v.Message = nil
 				} else {
 					jsontext.Ensure(&v.Message)
-					r.StringField(v.Message)
+					if !(r.Peek() == 'n' && r.Null()) {
+						*v.Message = r.String()
+					}
 				}
 			}
 			next = f + 1
@@ -132,18 +150,26 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 			case 0:
 				if r.KeyIs(`"input_tokens":`) {
 					f = 0
+				} else if r.KeyIs(`"cached_input_tokens":`) {
+					f = 1
 				}
 			case 1:
 				if r.KeyIs(`"cached_input_tokens":`) {
 					f = 1
+				} else if r.KeyIs(`"cache_write_input_tokens":`) {
+					f = 2
 				}
 			case 2:
 				if r.KeyIs(`"cache_write_input_tokens":`) {
 					f = 2
+				} else if r.KeyIs(`"output_tokens":`) {
+					f = 3
 				}
 			case 3:
 				if r.KeyIs(`"output_tokens":`) {
 					f = 3
+				} else if r.KeyIs(`"reasoning_output_tokens":`) {
+					f = 4
 				}
 			case 4:
 				if r.KeyIs(`"reasoning_output_tokens":`) {
@@ -231,86 +257,128 @@ func readItem(r *jsontext.Reader, v *Item) {
 			case 0:
 				if r.KeyIs(`"id":`) {
 					f = 0
+				} else if r.KeyIs(`"type":`) {
+					f = 1
 				}
 			case 1:
 				if r.KeyIs(`"type":`) {
 					f = 1
+				} else if r.KeyIs(`"text":`) {
+					f = 2
 				}
 			case 2:
 				if r.KeyIs(`"text":`) {
 					f = 2
+				} else if r.KeyIs(`"command":`) {
+					f = 3
 				}
 			case 3:
 				if r.KeyIs(`"command":`) {
 					f = 3
+				} else if r.KeyIs(`"aggregated_output":`) {
+					f = 4
 				}
 			case 4:
 				if r.KeyIs(`"aggregated_output":`) {
 					f = 4
+				} else if r.KeyIs(`"exit_code":`) {
+					f = 5
 				}
 			case 5:
 				if r.KeyIs(`"exit_code":`) {
 					f = 5
+				} else if r.KeyIs(`"status":`) {
+					f = 6
 				}
 			case 6:
 				if r.KeyIs(`"status":`) {
 					f = 6
+				} else if r.KeyIs(`"changes":`) {
+					f = 7
 				}
 			case 7:
 				if r.KeyIs(`"changes":`) {
 					f = 7
+				} else if r.KeyIs(`"server":`) {
+					f = 8
 				}
 			case 8:
 				if r.KeyIs(`"server":`) {
 					f = 8
+				} else if r.KeyIs(`"tool":`) {
+					f = 9
 				}
 			case 9:
 				if r.KeyIs(`"tool":`) {
 					f = 9
+				} else if r.KeyIs(`"arguments":`) {
+					f = 10
 				}
 			case 10:
 				if r.KeyIs(`"arguments":`) {
 					f = 10
+				} else if r.KeyIs(`"result":`) {
+					f = 11
 				}
 			case 11:
 				if r.KeyIs(`"result":`) {
 					f = 11
+				} else if r.KeyIs(`"error":`) {
+					f = 12
 				}
 			case 12:
 				if r.KeyIs(`"error":`) {
 					f = 12
+				} else if r.KeyIs(`"query":`) {
+					f = 13
 				}
 			case 13:
 				if r.KeyIs(`"query":`) {
 					f = 13
+				} else if r.KeyIs(`"action":`) {
+					f = 14
 				}
 			case 14:
 				if r.KeyIs(`"action":`) {
 					f = 14
+				} else if r.KeyIs(`"items":`) {
+					f = 15
 				}
 			case 15:
 				if r.KeyIs(`"items":`) {
 					f = 15
+				} else if r.KeyIs(`"message":`) {
+					f = 16
 				}
 			case 16:
 				if r.KeyIs(`"message":`) {
 					f = 16
+				} else if r.KeyIs(`"sender_thread_id":`) {
+					f = 17
 				}
 			case 17:
 				if r.KeyIs(`"sender_thread_id":`) {
 					f = 17
+				} else if r.KeyIs(`"receiver_thread_ids":`) {
+					f = 18
 				}
 			case 18:
 				if r.KeyIs(`"receiver_thread_ids":`) {
 					f = 18
+				} else if r.KeyIs(`"prompt":`) {
+					f = 19
 				}
 			case 19:
 				if r.KeyIs(`"prompt":`) {
 					f = 19
+				} else if r.KeyIs(`"agents_states":`) {
+					f = 20
 				}
 			case 20:
 				if r.KeyIs(`"agents_states":`) {
 					f = 20
+				} else if r.KeyIs(`"item_type":`) {
+					f = 21
 				}
 			case 21:
 				if r.KeyIs(`"item_type":`) {
@@ -377,55 +445,65 @@ func readItem(r *jsontext.Reader, v *Item) {
 			}
 			switch f {
 			case 0:
-				r.StringField(&v.ID)
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.ID = r.String()
+				}
 			case 1:
-				if !r.Null() {
+				if !(r.Peek() == 'n' && r.Null()) {
 					v.Type = internItemNext(r)
 				}
 			case 2:
-				r.StringField(&v.Text)
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.Text = r.String()
+				}
 			case 3:
 				v.Command = r.Skip()
 			case 4:
-				r.StringField(&v.AggregatedOutput)
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.AggregatedOutput = r.String()
+				}
 			case 5:
-				if r.Null() {
+				if r.Peek() == 'n' && r.Null() {
 					v.ExitCode = nil
 				} else {
 					jsontext.Ensure(&v.ExitCode)
 					jsontext.ReadInt(r, v.ExitCode)
 				}
 			case 6:
-				if !r.Null() {
+				if !(r.Peek() == 'n' && r.Null()) {
 					v.Status = internStatusNext(r)
 				}
 			case 7:
-				if r.Null() {
+				if r.Peek() == 'n' && r.Null() {
 					v.Changes = nil
 				} else if r.Array() {
 					s0 := v.Changes[:0]
 					for r.More() {
 						s0 = jsontext.Extend(s0)
-						if !r.Null() {
+						if !(r.Peek() == 'n' && r.Null()) {
 							readFileUpdateChange(r, &s0[len(s0)-1])
 						}
 					}
 					v.Changes = jsontext.NotNil(s0)
 				}
 			case 8:
-				r.StringField(&v.Server)
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.Server = r.String()
+				}
 			case 9:
-				r.StringField(&v.Tool)
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.Tool = r.String()
+				}
 			case 10:
 				v.Arguments = r.Skip()
 			case 11:
-				if r.Null() {
+				if r.Peek() == 'n' && r.Null() {
 					v.Result = nil
 				} else {
 					readMCPResult(r, jsontext.Ensure(&v.Result))
 				}
 			case 12:
-				if r.Null() {
+				if r.Peek() == 'n' && r.Null() {
 					v.Error = nil
 				} else {
 					readErrorMessage(r, jsontext.Ensure(&v.Error))
@@ -435,44 +513,52 @@ func readItem(r *jsontext.Reader, v *Item) {
 			case 14:
 				v.Action = r.Skip()
 			case 15:
-				if r.Null() {
+				if r.Peek() == 'n' && r.Null() {
 					v.Items = nil
 				} else if r.Array() {
 					s0 := v.Items[:0]
 					for r.More() {
 						s0 = jsontext.Extend(s0)
-						if !r.Null() {
+						if !(r.Peek() == 'n' && r.Null()) {
 							readTodoItem(r, &s0[len(s0)-1])
 						}
 					}
 					v.Items = jsontext.NotNil(s0)
 				}
 			case 16:
-				r.StringField(&v.Message)
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.Message = r.String()
+				}
 			case 17:
-				r.StringField(&v.SenderThreadID)
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.SenderThreadID = r.String()
+				}
 			case 18:
-				if r.Null() {
+				if r.Peek() == 'n' && r.Null() {
 					v.ReceiverThreadIDs = nil
 				} else if r.Array() {
 					s0 := v.ReceiverThreadIDs[:0]
 					for r.More() {
 						s0 = jsontext.Extend(s0)
-						r.StringField(&s0[len(s0)-1])
+						if !(r.Peek() == 'n' && r.Null()) {
+							s0[len(s0)-1] = r.String()
+						}
 					}
 					v.ReceiverThreadIDs = jsontext.NotNil(s0)
 				}
 			case 19:
-				if r.Null() {
+				if r.Peek() == 'n' && r.Null() {
 					v.Prompt = nil
 				} else {
 					jsontext.Ensure(&v.Prompt)
-					r.StringField(v.Prompt)
+					if !(r.Peek() == 'n' && r.Null()) {
+						*v.Prompt = r.String()
+					}
 				}
 			case 20:
 				v.AgentsStates = r.Skip()
 			case 21:
-				if !r.Null() {
+				if !(r.Peek() == 'n' && r.Null()) {
 					v.ItemType = internItemNext(r)
 				}
 			}
@@ -883,16 +969,16 @@ func internItemNext(r *jsontext.Reader) string {
 		if r.StringIs(`"` + ItemAssistantMessage + `"`) {
 			return ItemAssistantMessage
 		}
-	case 'r':
-		if r.StringIs(`"` + ItemReasoning + `"`) {
-			return ItemReasoning
-		}
 	case 'c':
 		if r.StringIs(`"` + ItemCommandExecution + `"`) {
 			return ItemCommandExecution
 		}
 		if r.StringIs(`"` + ItemCollabToolCall + `"`) {
 			return ItemCollabToolCall
+		}
+	case 'r':
+		if r.StringIs(`"` + ItemReasoning + `"`) {
+			return ItemReasoning
 		}
 	case 'f':
 		if r.StringIs(`"` + ItemFileChange + `"`) {
@@ -927,12 +1013,12 @@ func internItem(b []byte) string {
 	switch string(b) {
 	case ItemAgentMessage:
 		return ItemAgentMessage
-	case ItemAssistantMessage:
-		return ItemAssistantMessage
-	case ItemReasoning:
-		return ItemReasoning
 	case ItemCommandExecution:
 		return ItemCommandExecution
+	case ItemReasoning:
+		return ItemReasoning
+	case ItemAssistantMessage:
+		return ItemAssistantMessage
 	case ItemFileChange:
 		return ItemFileChange
 	case ItemMCPToolCall:
@@ -1020,13 +1106,13 @@ func internResponseMsg(b []byte) string {
 // internStatusNext reads a string as internStatus(r.Str()) does.
 func internStatusNext(r *jsontext.Reader) string {
 	switch r.StringByte() {
-	case 'i':
-		if r.StringIs(`"` + StatusInProgress + `"`) {
-			return StatusInProgress
-		}
 	case 'c':
 		if r.StringIs(`"` + StatusCompleted + `"`) {
 			return StatusCompleted
+		}
+	case 'i':
+		if r.StringIs(`"` + StatusInProgress + `"`) {
+			return StatusInProgress
 		}
 	case 'f':
 		if r.StringIs(`"` + StatusFailed + `"`) {
@@ -1043,10 +1129,10 @@ func internStatusNext(r *jsontext.Reader) string {
 // internStatus returns the constant Status* equal to b, or b as a new string.
 func internStatus(b []byte) string {
 	switch string(b) {
-	case StatusInProgress:
-		return StatusInProgress
 	case StatusCompleted:
 		return StatusCompleted
+	case StatusInProgress:
+		return StatusInProgress
 	case StatusFailed:
 		return StatusFailed
 	case StatusDeclined:
@@ -1058,28 +1144,28 @@ func internStatus(b []byte) string {
 // internTypeNext reads a string as internType(r.Str()) does.
 func internTypeNext(r *jsontext.Reader) string {
 	switch r.StringByte() {
-	case 't':
-		if r.StringIs(`"` + TypeThreadStarted + `"`) {
-			return TypeThreadStarted
-		}
-		if r.StringIs(`"` + TypeTurnStarted + `"`) {
-			return TypeTurnStarted
-		}
-		if r.StringIs(`"` + TypeTurnCompleted + `"`) {
-			return TypeTurnCompleted
-		}
-		if r.StringIs(`"` + TypeTurnFailed + `"`) {
-			return TypeTurnFailed
-		}
 	case 'i':
+		if r.StringIs(`"` + TypeItemCompleted + `"`) {
+			return TypeItemCompleted
+		}
 		if r.StringIs(`"` + TypeItemStarted + `"`) {
 			return TypeItemStarted
 		}
 		if r.StringIs(`"` + TypeItemUpdated + `"`) {
 			return TypeItemUpdated
 		}
-		if r.StringIs(`"` + TypeItemCompleted + `"`) {
-			return TypeItemCompleted
+	case 't':
+		if r.StringIs(`"` + TypeTurnStarted + `"`) {
+			return TypeTurnStarted
+		}
+		if r.StringIs(`"` + TypeThreadStarted + `"`) {
+			return TypeThreadStarted
+		}
+		if r.StringIs(`"` + TypeTurnCompleted + `"`) {
+			return TypeTurnCompleted
+		}
+		if r.StringIs(`"` + TypeTurnFailed + `"`) {
+			return TypeTurnFailed
 		}
 	case 'e':
 		if r.StringIs(`"` + TypeError + `"`) {
@@ -1096,20 +1182,20 @@ func internTypeNext(r *jsontext.Reader) string {
 // internType returns the constant Type* equal to b, or b as a new string.
 func internType(b []byte) string {
 	switch string(b) {
-	case TypeThreadStarted:
-		return TypeThreadStarted
-	case TypeTurnStarted:
-		return TypeTurnStarted
-	case TypeTurnCompleted:
-		return TypeTurnCompleted
-	case TypeTurnFailed:
-		return TypeTurnFailed
+	case TypeItemCompleted:
+		return TypeItemCompleted
 	case TypeItemStarted:
 		return TypeItemStarted
 	case TypeItemUpdated:
 		return TypeItemUpdated
-	case TypeItemCompleted:
-		return TypeItemCompleted
+	case TypeTurnStarted:
+		return TypeTurnStarted
+	case TypeThreadStarted:
+		return TypeThreadStarted
+	case TypeTurnCompleted:
+		return TypeTurnCompleted
+	case TypeTurnFailed:
+		return TypeTurnFailed
 	case TypeError:
 		return TypeError
 	case TypeSessionCreated:

@@ -553,12 +553,21 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 	}
 	if g.ordered[name] {
 		// Each key is first compared with the one of the field
-		// declared after the last one read (KeyIs); only a key out of
-		// that order is read and looked up.
+		// declared after the last one read, and with the one after
+		// that (KeyIs); only a key out of that order is read and
+		// looked up.
 		w.WriteString("next := 0\nfor {\nf := -1\nswitch next {\n")
-		for i, f := range fields {
-			if plainKey(f.json) {
-				fmt.Fprintf(w, "case %d:\nif r.KeyIs(`\"%s\":`) {\nf = %d\n}\n", i, f.json, i)
+		for i := range fields {
+			// The next field, or the one after it when the next is
+			// left out.
+			var tries []string
+			for j := i; j < min(i+2, len(fields)); j++ {
+				if plainKey(fields[j].json) {
+					tries = append(tries, fmt.Sprintf("if r.KeyIs(`\"%s\":`) {\nf = %d\n}", fields[j].json, j))
+				}
+			}
+			if len(tries) > 0 {
+				fmt.Fprintf(w, "case %d:\n%s\n", i, strings.Join(tries, " else "))
 			}
 		}
 		fmt.Fprintf(w, "}\nif f < 0 {\nif r.ObjectEnd() {\nbreak\n}\nkey, ok := r.%s()\nif !ok {\nbreak\n}\nswitch string(key) {\n", keyFn)
@@ -573,7 +582,7 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 		w.WriteString("continue\n}\n}\nswitch f {\n")
 		for i, f := range fields {
 			fmt.Fprintf(w, "case %d:\n", i)
-			if err := g.read(w, x+"."+f.path, f.typ, opts{f.intern, f.borrow}, 0); err != nil {
+			if err := g.read(w, x+"."+f.path, f.typ, opts{intern: f.intern, borrow: f.borrow, peek: true}, 0); err != nil {
 				return "", err
 			}
 		}
@@ -583,7 +592,7 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 	fmt.Fprintf(w, "for key, ok := r.%s(); ok; key, ok = r.%s() {\nswitch string(key) {\n", keyFn, keyFn)
 	for _, f := range fields {
 		fmt.Fprintf(w, "case %q:\n", f.json)
-		if err := g.read(w, x+"."+f.path, f.typ, opts{f.intern, f.borrow}, 0); err != nil {
+		if err := g.read(w, x+"."+f.path, f.typ, opts{intern: f.intern, borrow: f.borrow}, 0); err != nil {
 			return "", err
 		}
 	}
@@ -661,9 +670,11 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, o opts, depth int) e
 	case kString:
 		switch {
 		case g.fastInterns[o.intern]:
-			fmt.Fprintf(w, "if !r.Null() {\n%s = intern%sNext(r)\n}\n", x, internName(o.intern))
+			fmt.Fprintf(w, "if !"+o.null()+" {\n%s = intern%sNext(r)\n}\n", x, internName(o.intern))
 		case o.intern != "":
-			fmt.Fprintf(w, "if !r.Null() {\n%s = intern%s(r.Str())\n}\n", x, internName(o.intern))
+			fmt.Fprintf(w, "if !"+o.null()+" {\n%s = intern%s(r.Str())\n}\n", x, internName(o.intern))
+		case o.peek:
+			fmt.Fprintf(w, "if !%s {\n%s = r.String()\n}\n", o.null(), x)
 		default:
 			fmt.Fprintf(w, "r.StringField(%s)\n", addr(x))
 		}
@@ -692,11 +703,11 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, o opts, depth int) e
 			fmt.Fprintf(w, "jsontext.ReadUnmarshaler(r, %s)\n", addr(x))
 		}
 	case kStruct:
-		fmt.Fprintf(w, "if !r.Null() {\n%s(r, %s)\n}\n", readerName(t.name), addr(x))
+		fmt.Fprintf(w, "if !"+o.null()+" {\n%s(r, %s)\n}\n", readerName(t.name), addr(x))
 	case kForeign:
-		fmt.Fprintf(w, "if !r.Null() {\n%s(r, %s)\n}\n", foreignReader(t.name), addr(x))
+		fmt.Fprintf(w, "if !"+o.null()+" {\n%s(r, %s)\n}\n", foreignReader(t.name), addr(x))
 	case kPtr:
-		fmt.Fprintf(w, "if r.Null() {\n%s = nil\n} else {\n", x)
+		fmt.Fprintf(w, "if "+o.null()+" {\n%s = nil\n} else {\n", x)
 		// The value is not null: read without a second look for one.
 		switch t.elem.kind {
 		case kStruct:
@@ -717,13 +728,13 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, o opts, depth int) e
 		w.WriteString("}\n")
 	case kSlice:
 		s := fmt.Sprintf("s%d", depth)
-		fmt.Fprintf(w, "if r.Null() {\n%s = nil\n} else if r.Array() {\n%s := %s[:0]\nfor r.More() {\n%s = jsontext.Extend(%s)\n", x, s, x, s, s)
+		fmt.Fprintf(w, "if "+o.null()+" {\n%s = nil\n} else if r.Array() {\n%s := %s[:0]\nfor r.More() {\n%s = jsontext.Extend(%s)\n", x, s, x, s, s)
 		if err := g.read(w, fmt.Sprintf("%s[len(%s)-1]", s, s), t.elem, o, depth+1); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "}\n%s = jsontext.NotNil(%s)\n}\n", x, s)
 	case kAnon:
-		w.WriteString("if !r.Null() {\n")
+		w.WriteString("if !"+o.null()+" {\n")
 		if _, err := g.object(w, t.name, t.st, x); err != nil {
 			return err
 		}
@@ -734,7 +745,7 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, o opts, depth int) e
 		// new element. Keys with escapes or outside ASCII go to
 		// encoding/json.
 		el, key, val := t.members[0], t.members[1], t.members[2]
-		fmt.Fprintf(w, "if !r.Null() && r.Object() {\nfor key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {\n%s = append(%s, %s{%s: string(key)})\n", x, x, el, key)
+		fmt.Fprintf(w, "if !"+o.null()+" && r.Object() {\nfor key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {\n%s = append(%s, %s{%s: string(key)})\n", x, x, el, key)
 		if err := g.read(w, fmt.Sprintf("%s[len(%s)-1].%s", x, x, val), t.elem, opts{}, depth); err != nil {
 			return err
 		}
@@ -747,6 +758,17 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, o opts, depth int) e
 type opts struct {
 	intern string // the prefixes of the constants to intern, joined by "+", or ""
 	borrow bool   // raw JSON points into the input
+	peek   bool   // a field of a wire:order struct (see null)
+}
+
+// null returns the expression that reads a null if one comes next: in a
+// wire:order struct, the hot path of its producer, a value that is not
+// null is told by its first byte, with no call.
+func (o opts) null() string {
+	if o.peek {
+		return "(r.Peek() == 'n' && r.Null())"
+	}
+	return "r.Null()"
 }
 
 // internName returns the name of the intern function of prefixes, joined

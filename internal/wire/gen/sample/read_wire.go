@@ -24,34 +24,50 @@ func readOrdered(r *jsontext.Reader, v *Ordered) {
 			case 0:
 				if r.KeyIs(`"type":`) {
 					f = 0
+				} else if r.KeyIs(`"id":`) {
+					f = 1
 				}
 			case 1:
 				if r.KeyIs(`"id":`) {
 					f = 1
+				} else if r.KeyIs(`"body":`) {
+					f = 2
 				}
 			case 2:
 				if r.KeyIs(`"body":`) {
 					f = 2
+				} else if r.KeyIs(`"usage":`) {
+					f = 3
 				}
 			case 3:
 				if r.KeyIs(`"usage":`) {
 					f = 3
+				} else if r.KeyIs(`"raws":`) {
+					f = 4
 				}
 			case 4:
 				if r.KeyIs(`"raws":`) {
 					f = 4
+				} else if r.KeyIs(`"Kind":`) {
+					f = 5
 				}
 			case 5:
 				if r.KeyIs(`"Kind":`) {
 					f = 5
+				} else if r.KeyIs(`"Both":`) {
+					f = 6
 				}
 			case 6:
 				if r.KeyIs(`"Both":`) {
 					f = 6
+				} else if r.KeyIs(`"Pick":`) {
+					f = 7
 				}
 			case 7:
 				if r.KeyIs(`"Pick":`) {
 					f = 7
+				} else if r.KeyIs(`"extra":`) {
+					f = 8
 				}
 			case 8:
 				if r.KeyIs(`"extra":`) {
@@ -92,21 +108,23 @@ func readOrdered(r *jsontext.Reader, v *Ordered) {
 			}
 			switch f {
 			case 0:
-				if !r.Null() {
+				if !(r.Peek() == 'n' && r.Null()) {
 					v.Type = internTypeKindNext(r)
 				}
 			case 1:
-				r.StringField(&v.ID)
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.ID = r.String()
+				}
 			case 2:
 				v.Body = r.Skip()
 			case 3:
-				if r.Null() {
+				if r.Peek() == 'n' && r.Null() {
 					v.Usage = nil
 				} else {
 					readUsage(r, jsontext.Ensure(&v.Usage))
 				}
 			case 4:
-				if r.Null() {
+				if r.Peek() == 'n' && r.Null() {
 					v.Raws = nil
 				} else if r.Array() {
 					s0 := v.Raws[:0]
@@ -117,13 +135,21 @@ func readOrdered(r *jsontext.Reader, v *Ordered) {
 					v.Raws = jsontext.NotNil(s0)
 				}
 			case 5:
-				r.StringField(&v.Kind)
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.Kind = r.String()
+				}
 			case 6:
-				r.StringField(&v.Tail.Both)
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.Tail.Both = r.String()
+				}
 			case 7:
-				r.StringField(&v.Tail.Pick)
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.Tail.Pick = r.String()
+				}
 			case 8:
-				r.StringField(&v.Tail.Extra)
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.Tail.Extra = r.String()
+				}
 			}
 			next = f + 1
 		}
