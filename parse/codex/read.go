@@ -15,8 +15,17 @@ import (
 // whose strings the Reader need not check again. The item's text and its
 // raw members point into line.
 func (d *Decoder) unmarshalLine(line []byte, l *wire.Line) error {
-	*l = wire.Line{}
+	resetLine(l)
 	return jsontext.DecodeValid(&d.jr, line, l, wire.ReadLine)
+}
+
+// resetLine zeroes l for the next line, but for its item's Item, most of
+// a Line's size: the reader zeroes it when the line has an item, and it
+// is read only then (ItemText.OK). (A failed one-pass read zeroes all of
+// l before encoding/json decodes the line.)
+func resetLine(l *wire.Line) {
+	l.Type, l.ThreadID, l.SessionID, l.Usage, l.Error, l.Message = "", "", "", nil, nil, nil
+	l.Item.Raw, l.Item.OK = nil, false
 }
 
 // keep readies the state of an item that stays open past its line. What

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"encoding/json"
+	"reflect"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -149,4 +150,42 @@ func FuzzAgentMessages(f *testing.F) {
 			t.Errorf("%s, receivers %q (-slow +one pass):\n%s", states, recv, diff)
 		}
 	})
+}
+
+// TestResetLine: resetLine zeroes every field of a Line but the item's
+// Item, which the reader zeroes when the line has an item.
+func TestResetLine(t *testing.T) {
+	t.Parallel()
+	var l wire.Line
+	fill(reflect.ValueOf(&l).Elem())
+	resetLine(&l)
+	l.Item.Item = wire.Item{}
+	if !reflect.ValueOf(l).IsZero() {
+		t.Errorf("resetLine left %+v", l)
+	}
+}
+
+// fill sets every exported field of v, down to the leaves, to a value
+// other than zero.
+func fill(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int64:
+		v.SetInt(1)
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(v.Elem())
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		fill(v.Index(0))
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i))
+			}
+		}
+	}
 }

@@ -734,7 +734,7 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, o opts, depth int) e
 		}
 		fmt.Fprintf(w, "}\n%s = jsontext.NotNil(%s)\n}\n", x, s)
 	case kAnon:
-		w.WriteString("if !"+o.null()+" {\n")
+		w.WriteString("if !" + o.null() + " {\n")
 		if _, err := g.object(w, t.name, t.st, x); err != nil {
 			return err
 		}
