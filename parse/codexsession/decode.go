@@ -185,8 +185,13 @@ func (d *Decoder) dispatch(l *line, raw []byte) error {
 	}
 	switch l.Type {
 	case typeSessionMeta:
-		// Meta is the payload verbatim, taken again, once per session.
-		d.sessionMeta(p, payloadText(&d.jr, raw))
+		// Meta is the payload verbatim: taken again, once per session,
+		// when the one-pass reader did not keep it.
+		meta := l.PayloadText()
+		if meta == nil {
+			meta = payloadText(&d.jr, raw)
+		}
+		d.sessionMeta(p, meta)
 	case typeTurnContext:
 		if st := d.out.Held(); st != nil && st.Model == "" && p.Model != "" {
 			st.Model = p.Model

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/wire/wiretest"
@@ -27,7 +28,16 @@ func compare[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) b
 	if err := json.Unmarshal(data, &want); err != nil {
 		t.Fatalf("%s: the reader decodes what json.Unmarshal refuses: %v", data, err)
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if l, ok := any(&got).(*RolloutLine); ok {
+		var text struct {
+			Payload json.RawMessage `json:"payload"`
+		}
+		json.Unmarshal(data, &text)
+		if string(l.PayloadText()) != string(text.Payload) {
+			t.Errorf("%s: payload text %s, want %s", data, l.PayloadText(), text.Payload)
+		}
+	}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(RolloutLine{})); diff != "" {
 		t.Errorf("%s: (-json.Unmarshal +reader):\n%s", data, diff)
 	}
 	return true

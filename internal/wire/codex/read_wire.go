@@ -697,8 +697,15 @@ func readRolloutLine(r *jsontext.Reader, v *RolloutLine) {
 					v.Type = internLine(r.Str())
 				}
 			case "payload":
-				if !r.Null() {
-					readPayload(r, &v.Payload)
+				{
+					r.Peek()
+					off := r.Offset()
+					if !r.Null() {
+						readPayload(r, &v.Payload)
+					}
+					if !r.Failed() {
+						v.payloadText = r.Since(off)
+					}
 				}
 			default:
 				r.Skip()

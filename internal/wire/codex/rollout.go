@@ -65,8 +65,16 @@ const CompletedCommandExecution = "CommandExecution"
 type RolloutLine struct {
 	Timestamp string  `json:"timestamp"`
 	Type      string  `json:"type" wire:"intern=Line"`
-	Payload   Payload `json:"payload"`
+	Payload   Payload `json:"payload" wire:"text=payloadText"`
+	// payloadText is the payload's text (the last one's), which the
+	// one-pass reader sets, pointing into the line, and encoding/json
+	// leaves nil.
+	payloadText json.RawMessage
 }
+
+// PayloadText returns the payload's text (the last one's), pointing into
+// the line, when the one-pass reader read the line, else nil.
+func (l *RolloutLine) PayloadText() json.RawMessage { return l.payloadText }
 
 // Payload is the union of the payload fields read of every line type.
 type Payload struct {

@@ -54,6 +54,7 @@ type field struct {
 	typ    *typ
 	intern string // the prefixes of the constants to intern, joined by "+", or ""
 	borrow bool   // raw JSON points into the input instead of being copied
+	text   string // the field that gets the value's text, borrowed, or ""
 	depth  int    // of embedding
 	tagged bool   // the json tag names it
 }
@@ -336,14 +337,17 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 					base = base.elem
 				}
 				p, ok := strings.CutPrefix(w, "intern=")
+				text, isText := strings.CutPrefix(w, "text=")
 				switch {
 				case w == "borrow" && base.kind == kRaw:
 					fd.borrow = true
+				case isText && token.IsIdentifier(text):
+					fd.text = text
 				case ok && p != "" && base.kind == kString && !slices.Contains(strings.Split(p, "+"), ""):
 					fd.intern = p
 					g.interns[p] = true
 				default:
-					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix[+Prefix...] on a field of strings or borrow on raw JSON", name, n.Name, w)
+					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix[+Prefix...] on a field of strings, borrow on raw JSON or text=Field", name, n.Name, w)
 				}
 			}
 			*out = append(*out, fd)
@@ -582,7 +586,7 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 		w.WriteString("continue\n}\n}\nswitch f {\n")
 		for i, f := range fields {
 			fmt.Fprintf(w, "case %d:\n", i)
-			if err := g.read(w, x+"."+f.path, f.typ, opts{intern: f.intern, borrow: f.borrow, peek: true}, 0); err != nil {
+			if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow, peek: true}); err != nil {
 				return "", err
 			}
 		}
@@ -592,7 +596,7 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 	fmt.Fprintf(w, "for key, ok := r.%s(); ok; key, ok = r.%s() {\nswitch string(key) {\n", keyFn, keyFn)
 	for _, f := range fields {
 		fmt.Fprintf(w, "case %q:\n", f.json)
-		if err := g.read(w, x+"."+f.path, f.typ, opts{intern: f.intern, borrow: f.borrow}, 0); err != nil {
+		if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow}); err != nil {
 			return "", err
 		}
 	}
@@ -603,6 +607,21 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 	}
 	w.WriteString("}\n}\n}\n")
 	return folded, nil
+}
+
+// field writes the statements that read the value of field f of the
+// struct x, and, for a field tagged text=Name, set x.Name to the value's
+// text, pointing into the input.
+func (g *generator) field(w *bytes.Buffer, x string, f field, o opts) error {
+	if f.text == "" {
+		return g.read(w, x+"."+f.path, f.typ, o, 0)
+	}
+	w.WriteString("{\nr.Peek()\noff := r.Offset()\n")
+	if err := g.read(w, x+"."+f.path, f.typ, o, 0); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "if !r.Failed() {\n%s.%s = r.Since(off)\n}\n}\n", x, f.text)
+	return nil
 }
 
 // plainKey reports whether KeyIs can look for key: ASCII with nothing

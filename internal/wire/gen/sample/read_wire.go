@@ -118,10 +118,17 @@ func readOrdered(r *jsontext.Reader, v *Ordered) {
 			case 2:
 				v.Body = r.Skip()
 			case 3:
-				if r.Peek() == 'n' && r.Null() {
-					v.Usage = nil
-				} else {
-					readUsage(r, jsontext.Ensure(&v.Usage))
+				{
+					r.Peek()
+					off := r.Offset()
+					if r.Peek() == 'n' && r.Null() {
+						v.Usage = nil
+					} else {
+						readUsage(r, jsontext.Ensure(&v.Usage))
+					}
+					if !r.Failed() {
+						v.usageText = r.Since(off)
+					}
 				}
 			case 4:
 				if r.Peek() == 'n' && r.Null() {

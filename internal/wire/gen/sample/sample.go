@@ -30,9 +30,12 @@ type Ordered struct {
 	Type  string            `json:"type" wire:"intern=Type+Kind"`
 	ID    string            `json:"id"`
 	Body  json.RawMessage   `json:"body" wire:"borrow"`
-	Usage *Usage            `json:"usage"`
+	Usage *Usage            `json:"usage" wire:"text=usageText"`
 	Raws  []json.RawMessage `json:"raws" wire:"borrow"`
-	Kind  string            `json:"Kind"` // a capital: keys are read with KeyFold
+	// usageText is the text of the last usage member, which the
+	// generated reader sets and encoding/json leaves nil.
+	usageText json.RawMessage
+	Kind      string `json:"Kind"` // a capital: keys are read with KeyFold
 	Tail
 }
 
