@@ -2,8 +2,8 @@ package codex
 
 import (
 	"encoding/json"
-	"reflect"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
