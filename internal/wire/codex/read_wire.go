@@ -17,6 +17,69 @@ func ReadLine(r *jsontext.Reader, v *Line) bool {
 
 func readLine(r *jsontext.Reader, v *Line) {
 	if r.Object() {
+		if r.KeyIs(`"type":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Type = internTypeNext(r)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"item":`) {
+			readItemText(r, &v.Item)
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"thread_id":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.ThreadID = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"session_id":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.SessionID = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"usage":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Usage = nil
+			} else {
+				readUsage(r, jsontext.Ensure(&v.Usage))
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"error":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Error = nil
+			} else {
+				readErrorMessage(r, jsontext.Ensure(&v.Error))
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"message":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Message = nil
+			} else {
+				jsontext.Ensure(&v.Message)
+				if !(r.Peek() == 'n' && r.Null()) {
+					*v.Message = r.String()
+				}
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
 		next := 0
 		for {
 			f := -1
@@ -143,6 +206,36 @@ func ReadUsage(r *jsontext.Reader, v *Usage) bool {
 
 func readUsage(r *jsontext.Reader, v *Usage) {
 	if r.Object() {
+		if r.KeyIs(`"input_tokens":`) {
+			jsontext.ReadInt(r, &v.InputTokens)
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"cached_input_tokens":`) {
+			jsontext.ReadInt(r, &v.CachedInputTokens)
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"cache_write_input_tokens":`) {
+			jsontext.ReadInt(r, &v.CacheWriteInputTokens)
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"output_tokens":`) {
+			jsontext.ReadInt(r, &v.OutputTokens)
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"reasoning_output_tokens":`) {
+			jsontext.ReadInt(r, &v.ReasoningOutputTokens)
+			if r.ObjectEnd() {
+				return
+			}
+		}
 		next := 0
 		for {
 			f := -1
@@ -250,6 +343,211 @@ func ReadItem(r *jsontext.Reader, v *Item) bool {
 
 func readItem(r *jsontext.Reader, v *Item) {
 	if r.Object() {
+		if r.KeyIs(`"id":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.ID = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"type":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Type = internItemNext(r)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"text":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Text = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"command":`) {
+			v.Command = r.Skip()
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"aggregated_output":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.AggregatedOutput = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"exit_code":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.ExitCode = nil
+			} else {
+				jsontext.Ensure(&v.ExitCode)
+				jsontext.ReadInt(r, v.ExitCode)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"status":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Status = internStatusNext(r)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"changes":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Changes = nil
+			} else if r.Array() {
+				s0 := v.Changes[:0]
+				for r.More() {
+					s0 = jsontext.Extend(s0)
+					if !(r.Peek() == 'n' && r.Null()) {
+						readFileUpdateChange(r, &s0[len(s0)-1])
+					}
+				}
+				v.Changes = jsontext.NotNil(s0)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"server":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Server = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"tool":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Tool = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"arguments":`) {
+			v.Arguments = r.Skip()
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"result":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Result = nil
+			} else {
+				readMCPResult(r, jsontext.Ensure(&v.Result))
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"error":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Error = nil
+			} else {
+				readErrorMessage(r, jsontext.Ensure(&v.Error))
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"query":`) {
+			v.Query = r.Skip()
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"action":`) {
+			v.Action = r.Skip()
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"items":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Items = nil
+			} else if r.Array() {
+				s0 := v.Items[:0]
+				for r.More() {
+					s0 = jsontext.Extend(s0)
+					if !(r.Peek() == 'n' && r.Null()) {
+						readTodoItem(r, &s0[len(s0)-1])
+					}
+				}
+				v.Items = jsontext.NotNil(s0)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"message":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Message = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"sender_thread_id":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.SenderThreadID = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"receiver_thread_ids":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.ReceiverThreadIDs = nil
+			} else if r.Array() {
+				s0 := v.ReceiverThreadIDs[:0]
+				for r.More() {
+					s0 = jsontext.Extend(s0)
+					if !(r.Peek() == 'n' && r.Null()) {
+						s0[len(s0)-1] = r.String()
+					}
+				}
+				v.ReceiverThreadIDs = jsontext.NotNil(s0)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"prompt":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Prompt = nil
+			} else {
+				jsontext.Ensure(&v.Prompt)
+				if !(r.Peek() == 'n' && r.Null()) {
+					*v.Prompt = r.String()
+				}
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"agents_states":`) {
+			v.AgentsStates = r.Skip()
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"item_type":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.ItemType = internItemNext(r)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
 		next := 0
 		for {
 			f := -1

@@ -560,6 +560,18 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 		// declared after the last one read, and with the one after
 		// that (KeyIs); only a key out of that order is read and
 		// looked up.
+		// First, straight through: each field's key asked for in
+		// declaration order, and the object's end after each value.
+		for _, f := range fields {
+			if !plainKey(f.json) {
+				continue
+			}
+			fmt.Fprintf(w, "if r.KeyIs(`\"%s\":`) {\n", f.json)
+			if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow, peek: true}); err != nil {
+				return "", err
+			}
+			w.WriteString("if r.ObjectEnd() {\nreturn\n}\n}\n")
+		}
 		w.WriteString("next := 0\nfor {\nf := -1\nswitch next {\n")
 		for i := range fields {
 			// The next field, or the one after it when the next is

@@ -56,8 +56,10 @@
 //	//wire:order
 //
 // on a struct type whose producer writes its keys in the order of the
-// declaration (some left out): the reader compares each key first with
-// the ones declared after the last key read (jsontext.Reader.KeyIs),
+// declaration (some left out): the reader first asks for each key in
+// that order, straight through, and for the object's end after each
+// value; then compares each key left with the ones declared after the
+// last key read (jsontext.Reader.KeyIs),
 // reads and looks up only a key out of that order, tells a value from
 // null by its first byte, and compares the strings of an intern prefix
 // with the input before reading them; and

@@ -17,6 +17,92 @@ func ReadOrdered(r *jsontext.Reader, v *Ordered) bool {
 
 func readOrdered(r *jsontext.Reader, v *Ordered) {
 	if r.Object() {
+		if r.KeyIs(`"type":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Type = internTypeKindNext(r)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"id":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.ID = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"body":`) {
+			v.Body = r.Skip()
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"usage":`) {
+			{
+				r.Peek()
+				off := r.Offset()
+				if r.Peek() == 'n' && r.Null() {
+					v.Usage = nil
+				} else {
+					readUsage(r, jsontext.Ensure(&v.Usage))
+				}
+				if !r.Failed() {
+					v.usageText = r.Since(off)
+				}
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"raws":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Raws = nil
+			} else if r.Array() {
+				s0 := v.Raws[:0]
+				for r.More() {
+					s0 = jsontext.Extend(s0)
+					s0[len(s0)-1] = r.Skip()
+				}
+				v.Raws = jsontext.NotNil(s0)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"Kind":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Kind = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"Both":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Tail.Both = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"Pick":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Tail.Pick = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"extra":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Tail.Extra = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
 		next := 0
 		for {
 			f := -1
