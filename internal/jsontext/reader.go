@@ -34,6 +34,8 @@ type Reader struct {
 	depth int
 	valid bool   // the input is valid UTF-8: strings are read by StrValid
 	buf   []byte // scratch for unescaped strings
+	// strs makes String's strings, if set (SetStrings).
+	strs func([]byte) string
 }
 
 // maxDepth bounds the nesting the Reader follows; deeper input fails and
@@ -423,11 +425,14 @@ func (r *Reader) OptIntField(n **int64) {
 }
 
 // String reads a string value as a new Go string ("" for "" with no
-// allocation).
+// allocation), or as the function SetStrings set makes it.
 func (r *Reader) String() string {
 	b := r.Str()
 	if len(b) == 0 {
 		return ""
+	}
+	if r.strs != nil {
+		return r.strs(b)
 	}
 	return string(b)
 }

@@ -84,9 +84,6 @@ const (
 	maxSlabText = slabSize / 16
 )
 
-// string returns b as a string.
-func (a *alloc) string(b []byte) string { return a.text.string(b) }
-
 // slab copies short strings into a shared slab. The zero value is ready
 // to use.
 type slab struct{ b strings.Builder }

@@ -16,6 +16,7 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
+	wire "github.com/agentstream/agentstream/internal/wire/codex"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 	"github.com/agentstream/agentstream/parse/internal/foreign"
@@ -53,10 +54,8 @@ type Decoder struct {
 	bad     badutf8.Once                // the invalid UTF-8 warning
 
 	jr    jsontext.Reader // decodes lines in one pass
-	ln    wireLine        // the line being decoded, reused
-	lit   wireItem        // its item, reused (out of ln, which is zeroed for each line: this is big)
-	bufs  lineBufs        // its arrays and objects, reused
-	names names           // the short strings it repeats, interned
+	ln    wire.Line       // the line being decoded, reused
+	bufs  scratch         // agentMessages' scratch
 	al    alloc           // its events and the strings they keep
 	spare openItem        // an item completed in the line that started it
 	free  []*openItem     // open items completed since, for reuse
@@ -72,7 +71,7 @@ type openItem struct {
 	kind   string
 	called bool            // its ToolCall was emitted
 	raw    json.RawMessage // its latest state, as written (for the kinds that use it)
-	last   wireItem        // its latest state, once kept past its line (wireItem.keep)
+	last   wire.Item       // its latest state, once kept past its line (keep)
 }
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -87,6 +86,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg = *cfg
 	}
 	d.lines = frame.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.jr.SetStrings(d.str)
 	d.agent = d.cfg.Agent
 	return d
 }
@@ -102,7 +102,7 @@ func Detect(h format.Head) bool {
 	m := h.Fields()
 	typ, _ := format.String(m, "type")
 	switch {
-	case typ == typeThreadStarted, typ == typeSessionCreated,
+	case typ == wire.TypeThreadStarted, typ == wire.TypeSessionCreated,
 		strings.HasPrefix(typ, "turn."), strings.HasPrefix(typ, "item."):
 		return true
 	}
@@ -186,7 +186,6 @@ func (d *Decoder) decode(line []byte) error {
 		}
 	}
 	l := &d.ln
-	*l = wireLine{}
 	if err := d.unmarshalLine(line, l); err != nil {
 		if !json.Valid(line) {
 			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
@@ -196,7 +195,7 @@ func (d *Decoder) decode(line []byte) error {
 		return d.errorf(event.ErrSyntax, "%s: %s", orNone(l.Type), jsontext.Problem(err))
 	}
 	switch l.Type {
-	case typeThreadStarted, typeSessionCreated:
+	case wire.TypeThreadStarted, wire.TypeSessionCreated:
 		id := l.ThreadID
 		if id == "" {
 			id = l.SessionID
@@ -209,14 +208,14 @@ func (d *Decoder) decode(line []byte) error {
 		ev := d.al.starts.new()
 		ev.Agent, ev.SessionID = d.agent, id
 		d.emit(ev)
-	case typeTurnStarted:
+	case wire.TypeTurnStarted:
 		d.turn = true
 		ev := d.al.turns.new()
 		ev.Agent = d.agent
 		d.emit(ev)
-	case typeTurnCompleted:
+	case wire.TypeTurnCompleted:
 		d.endTurn()
-		u := l.Usage
+		u := (*Usage)(l.Usage)
 		if u != nil && *u == (Usage{}) && !bytes.Contains(line, []byte(`_tokens"`)) {
 			u = nil // "usage":{}, no count at all: the usage is unknown
 		}
@@ -308,30 +307,18 @@ func (d *Decoder) turnEnd(u *Usage) *event.TurnEnd {
 	return &e.end
 }
 
-func (d *Decoder) item(l *wireLine, line []byte) error {
-	phase, raw := l.Type, l.Item
+func (d *Decoder) item(l *wire.Line, line []byte) error {
+	phase, raw := l.Type, l.Item.Raw
 	if len(raw) == 0 || raw[0] != '{' {
 		d.unknown(phase, line)
 		return d.errorf(event.ErrSyntax, "%s has no item object", phase)
 	}
-	// The item's own id comes first; a detail type may flatten another id
-	// after it (web_search's search call id), which encoding/json takes as
-	// it comes last.
-	it := &d.lit
-	if l.itemOK {
-		if l.itemIDs > 1 {
-			it.ID = l.itemFirstID
-		}
-	} else {
-		*it = wireItem{}
-		if err := json.Unmarshal(raw, it); err != nil {
-			d.unknown(phase, line)
-			return d.errorf(event.ErrSyntax, "%s: %s", phase, jsontext.Problem(err))
-		}
-		if bytes.Count(raw, []byte(`"id"`)) > 1 {
-			it.ID = firstID(raw, it.ID)
-		}
+	it := &l.Item.Item
+	if !l.Item.OK {
+		d.unknown(phase, line)
+		return d.errorf(event.ErrSyntax, "%s: %s", phase, jsontext.Problem(json.Unmarshal(raw, new(wire.Item))))
 	}
+	it.ID = firstID(raw, it.ID)
 	kind := it.Kind()
 	id := it.ID
 	found := d.open[id] // the one lookup by id of the line
@@ -403,7 +390,7 @@ func (d *Decoder) item(l *wireLine, line []byte) error {
 		return nil
 	}
 	o.last = *it // kept past the line: copied only then, a big struct
-	o.last.keep()
+	keep(&o.last)
 	if found == nil {
 		d.order = append(d.order, id)
 		if len(d.order) > maxOpen {
@@ -431,7 +418,7 @@ func (d *Decoder) newOpen(kind string) *openItem {
 	return &openItem{kind: kind}
 }
 
-func fileChange(agent string, it *wireItem) *event.FileChange {
+func fileChange(agent string, it *wire.Item) *event.FileChange {
 	ev := &event.FileChange{Agent: agent, ID: it.ID, Status: it.Status}
 	for _, c := range it.Changes {
 		ev.Changes = append(ev.Changes, event.Change{Path: c.Path, Kind: c.Kind})
@@ -440,7 +427,7 @@ func fileChange(agent string, it *wireItem) *event.FileChange {
 }
 
 // call emits the ToolCall of a tool item, once, from it, its state now.
-func (d *Decoder) call(o *openItem, it *wireItem) {
+func (d *Decoder) call(o *openItem, it *wire.Item) {
 	if o.called {
 		return
 	}
@@ -467,25 +454,6 @@ func (d *Decoder) call(o *openItem, it *wireItem) {
 		ev.Input = object(&d.jr, o.raw, "id", "type", "item_type", "status", "tool", "agents_states")
 	}
 	d.emit(ev)
-}
-
-// firstID returns the value of the first id member of the item object
-// raw, or def.
-func firstID(raw []byte, def string) string {
-	fields, err := fields(raw)
-	if err != nil {
-		return def
-	}
-	for _, f := range fields {
-		if f.Key == "id" {
-			var id string
-			if json.Unmarshal(f.Value, &id) == nil {
-				return id
-			}
-			return def
-		}
-	}
-	return def
 }
 
 // object writes the members of the item object raw back as a JSON
@@ -548,7 +516,7 @@ func objectSlow(raw []byte, drop ...string) json.RawMessage {
 // thread.started or Config.Agent) opens none: a scope without a parent is
 // a main agent, which the receivers are not; the call's input keeps their
 // ids.
-func (d *Decoder) receivers(it *wireItem) {
+func (d *Decoder) receivers(it *wire.Item) {
 	parent := it.SenderThreadID
 	if parent == "" {
 		parent = d.agent
@@ -569,7 +537,7 @@ func (d *Decoder) receivers(it *wireItem) {
 }
 
 // todo emits a todo_list's items when they changed.
-func (d *Decoder) todo(it *wireItem) {
+func (d *Decoder) todo(it *wire.Item) {
 	items := make([]event.TodoItem, 0, len(it.Items))
 	for _, t := range it.Items {
 		status := "pending"
@@ -587,7 +555,7 @@ func (d *Decoder) todo(it *wireItem) {
 
 // finish emits what a completed item carries, from it, its last state
 // (of one cut off, o.last).
-func (d *Decoder) finish(o *openItem, it *wireItem) {
+func (d *Decoder) finish(o *openItem, it *wire.Item) {
 	switch o.kind {
 	case ItemAgentMessage, ItemReasoning:
 		kind := event.Text
@@ -616,7 +584,7 @@ func (d *Decoder) finish(o *openItem, it *wireItem) {
 		// exit code is read into lineBufs.
 		r := d.al.results.new()
 		r.ev.Agent, r.ev.ID, r.ev.Name = d.agent, it.ID, o.kind
-		r.ev.Status, r.ev.IsError = it.Status, it.Status == StatusFailed || it.Status == statusDeclined
+		r.ev.Status, r.ev.IsError = it.Status, it.Status == StatusFailed || it.Status == wire.StatusDeclined
 		if it.ExitCode != nil {
 			r.code = *it.ExitCode
 			r.ev.ExitCode = &r.code
@@ -665,6 +633,12 @@ func (d *Decoder) finish(o *openItem, it *wireItem) {
 	}
 }
 
+// scratch is what agentMessages reads into, reused from line to line.
+type scratch struct {
+	messages  []agentMessage
+	remaining [][]byte
+}
+
 // agentMessage is what agentMessages reads of one agent of agents_states.
 type agentMessage struct {
 	id      []byte // in the line
@@ -675,7 +649,7 @@ type agentMessage struct {
 // text part per receiver that has one, in receiver order (then the rest,
 // sorted). It reads agents_states in one pass when d.jr can, else as
 // agentMessagesSlow does.
-func (d *Decoder) agentMessages(it *wireItem) []event.Part {
+func (d *Decoder) agentMessages(it *wire.Item) []event.Part {
 	r, b := &d.jr, &d.bufs
 	r.ResetValid(it.AgentsStates) // a part of a line through badutf8.Fix
 	if !r.Object() {
@@ -747,7 +721,7 @@ func (d *Decoder) agentMessages(it *wireItem) []event.Part {
 }
 
 // receiver reports whether id is one of it's receivers.
-func receiver(it *wireItem, id []byte) bool {
+func receiver(it *wire.Item, id []byte) bool {
 	for _, r := range it.ReceiverThreadIDs {
 		if r == string(id) {
 			return true
@@ -757,7 +731,7 @@ func receiver(it *wireItem, id []byte) bool {
 }
 
 // agentMessagesSlow is agentMessages with encoding/json, for any input.
-func agentMessagesSlow(it *wireItem) []event.Part {
+func agentMessagesSlow(it *wire.Item) []event.Part {
 	var states map[string]AgentState
 	if json.Unmarshal(it.AgentsStates, &states) != nil {
 		return nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	wire "github.com/agentstream/agentstream/internal/wire/codex"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
 
@@ -49,20 +50,20 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 			}
 			return
 		}
-		var l wireLine
+		var l wire.Line
 		if json.Unmarshal(line, &l) != nil {
 			continue // the decoder reports it
 		}
 		p := pos{Line: num, Col: 1}
 		switch l.Type {
-		case typeTurnStarted:
+		case wire.TypeTurnStarted:
 			t := p
 			turn = &t
-		case typeTurnCompleted, TypeTurnFailed:
+		case wire.TypeTurnCompleted, TypeTurnFailed:
 			if turn == nil {
 				v.Report(ruleTurn, p, "%s without a turn.started", l.Type)
 			}
-			if l.Type == typeTurnCompleted {
+			if l.Type == wire.TypeTurnCompleted {
 				for _, id := range open {
 					if it := items[id]; it.completed == nil {
 						v.Report(ruleItem, *it.started, "item %s started here is not completed before its turn completes (line %d)", id, p.Line)
@@ -71,8 +72,8 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 			}
 			open, turn = open[:0], nil
 		case TypeItemStarted, TypeItemUpdated, TypeItemCompleted:
-			var it wireItem
-			if json.Unmarshal(l.Item, &it) != nil || it.ID == "" {
+			it := &l.Item.Item
+			if !l.Item.OK || it.ID == "" {
 				continue // the decoder reports it
 			}
 			if turn == nil && it.Type != ItemError {

@@ -187,13 +187,9 @@ func (d *Decoder) dispatch(l *line, raw []byte) error {
 	case typeSessionMeta:
 		// Meta is the payload verbatim: taken again, once per session,
 		// when the one-pass reader did not keep it.
-		meta := l.payloadRaw
+		meta := l.PayloadText()
 		if meta == nil {
-			var m struct {
-				Payload json.RawMessage `json:"payload"`
-			}
-			json.Unmarshal(raw, &m)
-			meta = m.Payload
+			meta = payloadText(&d.jr, raw)
 		}
 		d.sessionMeta(p, meta)
 	case typeTurnContext:

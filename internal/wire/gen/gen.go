@@ -52,7 +52,9 @@ type field struct {
 	json   string // the key
 	path   string // the selector from the struct, "Base.Timestamp"
 	typ    *typ
-	intern string // the prefix of the constants to intern, or ""
+	intern string // the prefixes of the constants to intern, joined by "+", or ""
+	borrow bool   // raw JSON points into the input instead of being copied
+	text   string // the field that gets the value's text, borrowed, or ""
 	depth  int    // of embedding
 	tagged bool   // the json tag names it
 }
@@ -64,11 +66,15 @@ type generator struct {
 	order   []string // the struct types, in declaration order
 	unm     map[string]bool
 	members map[string]*ast.ArrayType // the slice types marked wire:members
-	consts  [][2]string               // the string constants: name, value
-	interns map[string]bool
-	funcs   map[string]bool   // the package's functions
-	imports map[string]string // the files' imports: name, path
-	used    map[string]bool   // the paths of the imports a reader calls
+	ordered map[string]bool           // the struct types marked wire:order
+	// the intern prefixes of fields of wire:order structs, whose intern
+	// functions read the string themselves
+	fastInterns map[string]bool
+	consts      [][2]string // the string constants: name, value
+	interns     map[string]bool
+	funcs       map[string]bool   // the package's functions
+	imports     map[string]string // the files' imports: name, path
+	used        map[string]bool   // the paths of the imports a reader calls
 }
 
 // Generate returns the source of the readers of the package in dir.
@@ -79,7 +85,7 @@ func Generate(dir string) ([]byte, error) {
 		return nil, err
 	}
 	slices.Sort(names)
-	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, members: map[string]*ast.ArrayType{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
+	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, members: map[string]*ast.ArrayType{}, ordered: map[string]bool{}, fastInterns: map[string]bool{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == Out {
 			continue
@@ -97,6 +103,20 @@ func Generate(dir string) ([]byte, error) {
 	}
 	if len(g.order) == 0 {
 		return nil, fmt.Errorf("%s: no struct types", dir)
+	}
+	for _, s := range g.order {
+		if !g.ordered[s] {
+			continue
+		}
+		fields, err := g.fields(s, g.structs[s])
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fields {
+			if f.intern != "" {
+				g.fastInterns[f.intern] = true
+			}
+		}
 	}
 	var body bytes.Buffer
 	for _, s := range g.order {
@@ -193,6 +213,7 @@ func (g *generator) collect(f *ast.File) {
 					if st, ok := s.Type.(*ast.StructType); ok && s.TypeParams == nil && s.Assign == 0 {
 						g.structs[s.Name.Name] = st
 						g.order = append(g.order, s.Name.Name)
+						g.ordered[s.Name.Name] = directive(d.Doc, "wire:order") || directive(s.Doc, "wire:order")
 					}
 				case *ast.ValueSpec:
 					if d.Tok != token.CONST {
@@ -311,16 +332,23 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 				fd.json = n.Name
 			}
 			if w, ok := tag.Lookup("wire"); ok {
-				p, ok := strings.CutPrefix(w, "intern=")
 				base := t
 				for base.elem != nil {
 					base = base.elem
 				}
-				if !ok || p == "" || base.kind != kString {
-					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix on a field of strings", name, n.Name, w)
+				p, ok := strings.CutPrefix(w, "intern=")
+				text, isText := strings.CutPrefix(w, "text=")
+				switch {
+				case w == "borrow" && base.kind == kRaw:
+					fd.borrow = true
+				case isText && token.IsIdentifier(text):
+					fd.text = text
+				case ok && p != "" && base.kind == kString && !slices.Contains(strings.Split(p, "+"), ""):
+					fd.intern = p
+					g.interns[p] = true
+				default:
+					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix[+Prefix...] on a field of strings, borrow on raw JSON or text=Field", name, n.Name, w)
 				}
-				fd.intern = p
-				g.interns[p] = true
 			}
 			*out = append(*out, fd)
 		}
@@ -527,14 +555,102 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 	if !lower {
 		keyFn = "KeyFold"
 	}
+	if g.ordered[name] {
+		// Each key is first compared with the one of the field
+		// declared after the last one read, and with the one after
+		// that (KeyIs); only a key out of that order is read and
+		// looked up.
+		// First, straight through: each field's key asked for in
+		// declaration order, and the object's end after each value.
+		for _, f := range fields {
+			if !plainKey(f.json) {
+				continue
+			}
+			fmt.Fprintf(w, "if r.KeyIs(`\"%s\":`) {\n", f.json)
+			if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow, peek: true}); err != nil {
+				return "", err
+			}
+			w.WriteString("if r.ObjectEnd() {\nreturn\n}\n}\n")
+		}
+		w.WriteString("next := 0\nfor {\nf := -1\nswitch next {\n")
+		for i := range fields {
+			// The next field, or the one after it when the next is
+			// left out.
+			var tries []string
+			for j := i; j < min(i+2, len(fields)); j++ {
+				if plainKey(fields[j].json) {
+					tries = append(tries, fmt.Sprintf("if r.KeyIs(`\"%s\":`) {\nf = %d\n}", fields[j].json, j))
+				}
+			}
+			if len(tries) > 0 {
+				fmt.Fprintf(w, "case %d:\n%s\n", i, strings.Join(tries, " else "))
+			}
+		}
+		fmt.Fprintf(w, "}\nif f < 0 {\nif r.ObjectEnd() {\nbreak\n}\nkey, ok := r.%s()\nif !ok {\nbreak\n}\nswitch string(key) {\n", keyFn)
+		for i, f := range fields {
+			fmt.Fprintf(w, "case %q:\nf = %d\n", f.json, i)
+		}
+		w.WriteString("default:\n")
+		folded, err := g.skip(w, name, fields, lower)
+		if err != nil {
+			return "", err
+		}
+		w.WriteString("continue\n}\n}\nswitch f {\n")
+		for i, f := range fields {
+			fmt.Fprintf(w, "case %d:\n", i)
+			if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow, peek: true}); err != nil {
+				return "", err
+			}
+		}
+		w.WriteString("}\nnext = f + 1\n}\n}\n")
+		return folded, nil
+	}
 	fmt.Fprintf(w, "for key, ok := r.%s(); ok; key, ok = r.%s() {\nswitch string(key) {\n", keyFn, keyFn)
 	for _, f := range fields {
 		fmt.Fprintf(w, "case %q:\n", f.json)
-		if err := g.read(w, x+"."+f.path, f.typ, f.intern, 0); err != nil {
+		if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow}); err != nil {
 			return "", err
 		}
 	}
 	w.WriteString("default:\n")
+	folded, err := g.skip(w, name, fields, lower)
+	if err != nil {
+		return "", err
+	}
+	w.WriteString("}\n}\n}\n")
+	return folded, nil
+}
+
+// field writes the statements that read the value of field f of the
+// struct x, and, for a field tagged text=Name, set x.Name to the value's
+// text, pointing into the input.
+func (g *generator) field(w *bytes.Buffer, x string, f field, o opts) error {
+	if f.text == "" {
+		return g.read(w, x+"."+f.path, f.typ, o, 0)
+	}
+	w.WriteString("{\nr.Peek()\noff := r.Offset()\n")
+	if err := g.read(w, x+"."+f.path, f.typ, o, 0); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "if !r.Failed() {\n%s.%s = r.Since(off)\n}\n}\n", x, f.text)
+	return nil
+}
+
+// plainKey reports whether KeyIs can look for key: ASCII with nothing
+// JSON escapes.
+func plainKey(key string) bool {
+	for i := range len(key) {
+		if c := key[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '`' {
+			return false
+		}
+	}
+	return true
+}
+
+// skip writes the statement that skips the value of a key that matched
+// no field, and returns the body of the folded function it calls, if any
+// (see object).
+func (g *generator) skip(w *bytes.Buffer, name string, fields []field, lower bool) (string, error) {
 	var folded strings.Builder
 	if lower {
 		w.WriteString("r.Skip()\n")
@@ -556,7 +672,6 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 			folded.Reset()
 		}
 	}
-	w.WriteString("}\n}\n}\n")
 	return folded.String(), nil
 }
 
@@ -581,12 +696,17 @@ func addr(x string) string {
 
 // read writes the statements that read a value into the variable x of
 // type t; depth names the variables of nested slices.
-func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth int) error {
+func (g *generator) read(w *bytes.Buffer, x string, t *typ, o opts, depth int) error {
 	switch t.kind {
 	case kString:
-		if intern != "" {
-			fmt.Fprintf(w, "if !r.Null() {\n%s = intern%s(r.Str())\n}\n", x, intern)
-		} else {
+		switch {
+		case g.fastInterns[o.intern]:
+			fmt.Fprintf(w, "if !"+o.null()+" {\n%s = intern%sNext(r)\n}\n", x, internName(o.intern))
+		case o.intern != "":
+			fmt.Fprintf(w, "if !"+o.null()+" {\n%s = intern%s(r.Str())\n}\n", x, internName(o.intern))
+		case o.peek:
+			fmt.Fprintf(w, "if !%s {\n%s = r.String()\n}\n", o.null(), x)
+		default:
 			fmt.Fprintf(w, "r.StringField(%s)\n", addr(x))
 		}
 	case kBool:
@@ -596,7 +716,13 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth
 	case kFloat:
 		fmt.Fprintf(w, "jsontext.ReadFloat(r, %s)\n", addr(x))
 	case kRaw:
-		fmt.Fprintf(w, "jsontext.ReadRaw(r, %s)\n", addr(x))
+		if o.borrow {
+			// The value's text as the input holds it: what
+			// json.RawMessage's UnmarshalJSON copies.
+			fmt.Fprintf(w, "%s = r.Skip()\n", x)
+		} else {
+			fmt.Fprintf(w, "jsontext.ReadRaw(r, %s)\n", addr(x))
+		}
 	case kAny:
 		fmt.Fprintf(w, "jsontext.ReadAny(r, %s)\n", addr(x))
 	case kUnm:
@@ -608,11 +734,11 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth
 			fmt.Fprintf(w, "jsontext.ReadUnmarshaler(r, %s)\n", addr(x))
 		}
 	case kStruct:
-		fmt.Fprintf(w, "if !r.Null() {\n%s(r, %s)\n}\n", readerName(t.name), addr(x))
+		fmt.Fprintf(w, "if !"+o.null()+" {\n%s(r, %s)\n}\n", readerName(t.name), addr(x))
 	case kForeign:
-		fmt.Fprintf(w, "if !r.Null() {\n%s(r, %s)\n}\n", foreignReader(t.name), addr(x))
+		fmt.Fprintf(w, "if !"+o.null()+" {\n%s(r, %s)\n}\n", foreignReader(t.name), addr(x))
 	case kPtr:
-		fmt.Fprintf(w, "if r.Null() {\n%s = nil\n} else {\n", x)
+		fmt.Fprintf(w, "if "+o.null()+" {\n%s = nil\n} else {\n", x)
 		// The value is not null: read without a second look for one.
 		switch t.elem.kind {
 		case kStruct:
@@ -626,20 +752,20 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth
 			}
 		default:
 			fmt.Fprintf(w, "jsontext.Ensure(%s)\n", addr(x))
-			if err := g.read(w, "*"+x, t.elem, intern, depth); err != nil {
+			if err := g.read(w, "*"+x, t.elem, o, depth); err != nil {
 				return err
 			}
 		}
 		w.WriteString("}\n")
 	case kSlice:
 		s := fmt.Sprintf("s%d", depth)
-		fmt.Fprintf(w, "if r.Null() {\n%s = nil\n} else if r.Array() {\n%s := %s[:0]\nfor r.More() {\n%s = jsontext.Extend(%s)\n", x, s, x, s, s)
-		if err := g.read(w, fmt.Sprintf("%s[len(%s)-1]", s, s), t.elem, intern, depth+1); err != nil {
+		fmt.Fprintf(w, "if "+o.null()+" {\n%s = nil\n} else if r.Array() {\n%s := %s[:0]\nfor r.More() {\n%s = jsontext.Extend(%s)\n", x, s, x, s, s)
+		if err := g.read(w, fmt.Sprintf("%s[len(%s)-1]", s, s), t.elem, o, depth+1); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "}\n%s = jsontext.NotNil(%s)\n}\n", x, s)
 	case kAnon:
-		w.WriteString("if !r.Null() {\n")
+		w.WriteString("if !" + o.null() + " {\n")
 		if _, err := g.object(w, t.name, t.st, x); err != nil {
 			return err
 		}
@@ -650,8 +776,8 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth
 		// new element. Keys with escapes or outside ASCII go to
 		// encoding/json.
 		el, key, val := t.members[0], t.members[1], t.members[2]
-		fmt.Fprintf(w, "if !r.Null() && r.Object() {\nfor key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {\n%s = append(%s, %s{%s: string(key)})\n", x, x, el, key)
-		if err := g.read(w, fmt.Sprintf("%s[len(%s)-1].%s", x, x, val), t.elem, "", depth); err != nil {
+		fmt.Fprintf(w, "if !"+o.null()+" && r.Object() {\nfor key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {\n%s = append(%s, %s{%s: string(key)})\n", x, x, el, key)
+		if err := g.read(w, fmt.Sprintf("%s[len(%s)-1].%s", x, x, val), t.elem, opts{}, depth); err != nil {
 			return err
 		}
 		w.WriteString("}\n}\n")
@@ -659,16 +785,67 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, intern string, depth
 	return nil
 }
 
+// opts are a field's wire options, which its reader follows.
+type opts struct {
+	intern string // the prefixes of the constants to intern, joined by "+", or ""
+	borrow bool   // raw JSON points into the input
+	peek   bool   // a field of a wire:order struct (see null)
+}
+
+// null returns the expression that reads a null if one comes next: in a
+// wire:order struct, the hot path of its producer, a value that is not
+// null is told by its first byte, with no call.
+func (o opts) null() string {
+	if o.peek {
+		return "(r.Peek() == 'n' && r.Null())"
+	}
+	return "r.Null()"
+}
+
+// internName returns the name of the intern function of prefixes, joined
+// by "+".
+func internName(prefixes string) string { return strings.ReplaceAll(prefixes, "+", "") }
+
 // internFunc writes the function that interns the constants whose names
-// start with prefix.
-func (g *generator) internFunc(w *bytes.Buffer, prefix string) {
-	fmt.Fprintf(w, "\n// intern%s returns the constant %s* equal to b, or b as a new string.\nfunc intern%s(b []byte) string {\n\tswitch string(b) {\n", prefix, prefix, prefix)
+// start with one of prefixes, joined by "+".
+func (g *generator) internFunc(w *bytes.Buffer, prefixes string) {
+	list := strings.Split(prefixes, "+")
+	var consts [][2]string
 	seen := map[string]bool{}
 	for _, c := range g.consts {
-		if strings.HasPrefix(c[0], prefix) && !seen[c[1]] {
+		if slices.ContainsFunc(list, func(p string) bool { return strings.HasPrefix(c[0], p) }) && !seen[c[1]] {
 			seen[c[1]] = true
-			fmt.Fprintf(w, "\tcase %s:\n\t\treturn %s\n", c[0], c[0])
+			consts = append(consts, c)
 		}
+	}
+	name := internName(prefixes)
+	if g.fastInterns[prefixes] {
+		// The constants as compact JSON writes them are compared
+		// with the input, those of the value's first byte only: a
+		// string of the vocabulary is not scanned, nor switched on.
+		fmt.Fprintf(w, "\n// intern%sNext reads a string as intern%s(r.Str()) does.\nfunc intern%sNext(r *jsontext.Reader) string {\n\tswitch r.StringByte() {\n", name, name, name)
+		var firsts []byte
+		byFirst := map[byte][]string{}
+		for _, c := range consts {
+			if c[1] == "" || !plainKey(c[1]) {
+				continue
+			}
+			if byFirst[c[1][0]] == nil {
+				firsts = append(firsts, c[1][0])
+			}
+			byFirst[c[1][0]] = append(byFirst[c[1][0]], c[0])
+		}
+		for _, b := range firsts {
+			fmt.Fprintf(w, "\tcase %q:\n", b)
+			for _, c := range byFirst[b] {
+				fmt.Fprintf(w, "\t\tif r.StringIs(`\"` + %s + `\"`) {\n\t\t\treturn %s\n\t\t}\n", c, c)
+			}
+		}
+		fmt.Fprintf(w, "\t}\n\treturn intern%s(r.Str())\n}\n", name)
+	}
+	fmt.Fprintf(w, "\n// intern%s returns the constant %s* equal to b, or b as a new string.\nfunc intern%s(b []byte) string {\n\tswitch string(b) {\n", name, strings.Join(list, "* or "), name)
+	for _, c := range consts {
+		fmt.Fprintf(w, "\tcase %s:\n\t\treturn %s\n", c[0], c[0])
 	}
 	w.WriteString("\t}\n\treturn string(b)\n}\n")
 }

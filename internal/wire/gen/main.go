@@ -36,9 +36,33 @@
 //	wire:"intern=Prefix"
 //
 // on a field of strings makes its reader return the package's string
-// constant whose name starts with Prefix when the value equals one (no
-// allocation for a closed vocabulary of type strings), a new string
-// otherwise. One comment directive marks a type:
+// constant whose name starts with Prefix (or with one of several,
+// intern=Prefix+Other) when the value equals one (no allocation for a
+// closed vocabulary of type strings), a new string otherwise;
+//
+//	wire:"borrow"
+//
+// on a field of raw JSON (or a slice of them) makes its reader point it
+// into the text read instead of copying it: the value is valid only as
+// long as that text is, which the caller keeps in mind;
+//
+//	wire:"text=field"
+//
+// on a field makes its reader also set field (raw JSON of the same
+// struct, unexported, which encoding/json leaves nil) to the value's
+// text, pointing into the text read, as borrow does. Two comment
+// directives mark a type:
+//
+//	//wire:order
+//
+// on a struct type whose producer writes its keys in the order of the
+// declaration (some left out): the reader first asks for each key in
+// that order, straight through, and for the object's end after each
+// value; then compares each key left with the ones declared after the
+// last key read (jsontext.Reader.KeyIs),
+// reads and looks up only a key out of that order, tells a value from
+// null by its first byte, and compares the strings of an intern prefix
+// with the input before reading them; and
 //
 //	//wire:members
 //

@@ -6,6 +6,258 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
+// ReadOrdered reads a whole Ordered into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadOrdered(r *jsontext.Reader, v *Ordered) bool {
+	if !r.Null() {
+		readOrdered(r, v)
+	}
+	return !r.Failed()
+}
+
+func readOrdered(r *jsontext.Reader, v *Ordered) {
+	if r.Object() {
+		if r.KeyIs(`"type":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Type = internTypeKindNext(r)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"id":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.ID = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"body":`) {
+			v.Body = r.Skip()
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"usage":`) {
+			{
+				r.Peek()
+				off := r.Offset()
+				if r.Peek() == 'n' && r.Null() {
+					v.Usage = nil
+				} else {
+					readUsage(r, jsontext.Ensure(&v.Usage))
+				}
+				if !r.Failed() {
+					v.usageText = r.Since(off)
+				}
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"raws":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Raws = nil
+			} else if r.Array() {
+				s0 := v.Raws[:0]
+				for r.More() {
+					s0 = jsontext.Extend(s0)
+					s0[len(s0)-1] = r.Skip()
+				}
+				v.Raws = jsontext.NotNil(s0)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"Kind":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Kind = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"Both":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Tail.Both = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"Pick":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Tail.Pick = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"extra":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Tail.Extra = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		next := 0
+		for {
+			f := -1
+			switch next {
+			case 0:
+				if r.KeyIs(`"type":`) {
+					f = 0
+				} else if r.KeyIs(`"id":`) {
+					f = 1
+				}
+			case 1:
+				if r.KeyIs(`"id":`) {
+					f = 1
+				} else if r.KeyIs(`"body":`) {
+					f = 2
+				}
+			case 2:
+				if r.KeyIs(`"body":`) {
+					f = 2
+				} else if r.KeyIs(`"usage":`) {
+					f = 3
+				}
+			case 3:
+				if r.KeyIs(`"usage":`) {
+					f = 3
+				} else if r.KeyIs(`"raws":`) {
+					f = 4
+				}
+			case 4:
+				if r.KeyIs(`"raws":`) {
+					f = 4
+				} else if r.KeyIs(`"Kind":`) {
+					f = 5
+				}
+			case 5:
+				if r.KeyIs(`"Kind":`) {
+					f = 5
+				} else if r.KeyIs(`"Both":`) {
+					f = 6
+				}
+			case 6:
+				if r.KeyIs(`"Both":`) {
+					f = 6
+				} else if r.KeyIs(`"Pick":`) {
+					f = 7
+				}
+			case 7:
+				if r.KeyIs(`"Pick":`) {
+					f = 7
+				} else if r.KeyIs(`"extra":`) {
+					f = 8
+				}
+			case 8:
+				if r.KeyIs(`"extra":`) {
+					f = 8
+				}
+			}
+			if f < 0 {
+				if r.ObjectEnd() {
+					break
+				}
+				key, ok := r.KeyFold()
+				if !ok {
+					break
+				}
+				switch string(key) {
+				case "type":
+					f = 0
+				case "id":
+					f = 1
+				case "body":
+					f = 2
+				case "usage":
+					f = 3
+				case "raws":
+					f = 4
+				case "Kind":
+					f = 5
+				case "Both":
+					f = 6
+				case "Pick":
+					f = 7
+				case "extra":
+					f = 8
+				default:
+					r.SkipField(key, foldedOrdered)
+					continue
+				}
+			}
+			switch f {
+			case 0:
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.Type = internTypeKindNext(r)
+				}
+			case 1:
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.ID = r.String()
+				}
+			case 2:
+				v.Body = r.Skip()
+			case 3:
+				{
+					r.Peek()
+					off := r.Offset()
+					if r.Peek() == 'n' && r.Null() {
+						v.Usage = nil
+					} else {
+						readUsage(r, jsontext.Ensure(&v.Usage))
+					}
+					if !r.Failed() {
+						v.usageText = r.Since(off)
+					}
+				}
+			case 4:
+				if r.Peek() == 'n' && r.Null() {
+					v.Raws = nil
+				} else if r.Array() {
+					s0 := v.Raws[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						s0[len(s0)-1] = r.Skip()
+					}
+					v.Raws = jsontext.NotNil(s0)
+				}
+			case 5:
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.Kind = r.String()
+				}
+			case 6:
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.Tail.Both = r.String()
+				}
+			case 7:
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.Tail.Pick = r.String()
+				}
+			case 8:
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.Tail.Extra = r.String()
+				}
+			}
+			next = f + 1
+		}
+	}
+}
+
+// foldedOrdered reports whether a lower-cased key is one of Ordered's, lower-cased.
+func foldedOrdered(key string) bool {
+	switch key {
+	case "type", "id", "body", "usage", "raws", "kind", "both", "pick", "extra":
+		return true
+	}
+	return false
+}
+
 // ReadEvent reads a whole Event into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
 func ReadEvent(r *jsontext.Reader, v *Event) bool {
@@ -447,6 +699,37 @@ func internType(b []byte) string {
 		return TypeText
 	case TypeTool:
 		return TypeTool
+	}
+	return string(b)
+}
+
+// internTypeKindNext reads a string as internTypeKind(r.Str()) does.
+func internTypeKindNext(r *jsontext.Reader) string {
+	switch r.StringByte() {
+	case 't':
+		if r.StringIs(`"` + TypeText + `"`) {
+			return TypeText
+		}
+		if r.StringIs(`"` + TypeTool + `"`) {
+			return TypeTool
+		}
+	case 'r':
+		if r.StringIs(`"` + KindRun + `"`) {
+			return KindRun
+		}
+	}
+	return internTypeKind(r.Str())
+}
+
+// internTypeKind returns the constant Type* or Kind* equal to b, or b as a new string.
+func internTypeKind(b []byte) string {
+	switch string(b) {
+	case TypeText:
+		return TypeText
+	case TypeTool:
+		return TypeTool
+	case KindRun:
+		return KindRun
 	}
 	return string(b)
 }

@@ -19,6 +19,26 @@ const (
 	TypeSame = "text" // a second name for one value: one case
 )
 
+// The kinds of Ordered, interned with the types of Event.
+const KindRun = "run"
+
+// Ordered is a line whose producer writes its keys in the order declared:
+// each is compared first with the one after the last read.
+//
+//wire:order
+type Ordered struct {
+	Type  string            `json:"type" wire:"intern=Type+Kind"`
+	ID    string            `json:"id"`
+	Body  json.RawMessage   `json:"body" wire:"borrow"`
+	Usage *Usage            `json:"usage" wire:"text=usageText"`
+	Raws  []json.RawMessage `json:"raws" wire:"borrow"`
+	// usageText is the text of the last usage member, which the
+	// generated reader sets and encoding/json leaves nil.
+	usageText json.RawMessage
+	Kind      string `json:"Kind"` // a capital: keys are read with KeyFold
+	Tail
+}
+
 // Event has a field of each kind.
 type Event struct {
 	Type     string            `json:"type" wire:"intern=Type"`

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/wire/wiretest"
@@ -14,6 +15,10 @@ import (
 // seeds cover each kind of field, null, repeated keys, case-insensitive
 // keys, wrong types and bad syntax.
 var seeds = []string{
+	`{"type":"run","id":"a","body":{"x":[1]},"usage":{"input":1},"raws":[1,null],"Kind":"k","Both":"b","Pick":"p","extra":"e"}`,
+	`{"id":"a","type":"text","body":null,"id":"b","kind":"x","KIND":"y","usage":null,"usage":{"output":2},"raws":null}`,
+	`{ "type" : "x" , "body" : "s" , "raws" : [ {} ] }`,
+	`{"type":"run","type":"tool_use","id":"\u0061","body":1,"body":2}`,
 	`{"type":"text","text":"a\nb\u00e9\ud800","final":true,"n":-12,"small":127,"int":3,"f":1.5e3}`,
 	`{"type":"other","opt":"x","opt_n":0,"opt_b":false,"opt_f":-0.5,"raw":{"a": [1, 2]},"opt_raw":null,"raws":[1,"x",null,{}],"any":{"k":[true,null,1.5]}}`,
 	`{"names":["a",null,"b"],"types":["tool_use","text","x"],"usage":{"input":1,"output":2},"opt_usage":{"input":3}}`,
@@ -57,7 +62,17 @@ func compare[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) b
 		if err != nil {
 			t.Fatalf("%q: the reader decodes what json.Unmarshal refuses: %v", data, err)
 		}
-		if diff := cmp.Diff(want, got); diff != "" {
+		if o, ok := any(&got).(*Ordered); ok {
+			var text struct {
+				Usage json.RawMessage `json:"usage"`
+			}
+			json.Unmarshal(data, &text)
+			if string(o.usageText) != string(text.Usage) {
+				t.Errorf("%q: usage text %q, want %q", data, o.usageText, text.Usage)
+			}
+			o.usageText = nil
+		}
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(Ordered{})); diff != "" {
 			t.Errorf("%q (valid %v): (-json.Unmarshal +reader):\n%s", data, valid, diff)
 		}
 	}
@@ -68,7 +83,7 @@ func compareAll(t *testing.T, data []byte) int {
 	n := 0
 	for _, read := range []bool{
 		compare(t, data, ReadEvent), compare(t, data, ReadPart), compare(t, data, ReadUsage),
-		compare(t, data, ReadHead), compare(t, data, ReadTail),
+		compare(t, data, ReadHead), compare(t, data, ReadTail), compare(t, data, ReadOrdered),
 	} {
 		if read {
 			n++
@@ -134,4 +149,5 @@ func TestGeneratedReadsEveryField(t *testing.T) {
 	t.Parallel()
 	wiretest.ReadsEveryField(t, ReadEvent)
 	wiretest.ReadsEveryField(t, ReadPart)
+	wiretest.ReadsEveryField(t, ReadOrdered)
 }
