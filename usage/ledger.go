@@ -3,7 +3,6 @@ package usage
 import (
 	"cmp"
 	"fmt"
-	"hash/maphash"
 	"slices"
 	"strings"
 	"time"
@@ -56,9 +55,8 @@ type Ledger struct {
 	max    int                            // the window; 0 for no cap
 	sink   func(*Entry)                   // receives each entry let go of
 	gone   *openset.Map[uint64, goneCall] // hashes of the keys and message ids let go of
-	seed   maphash.Seed
-	late   int  // lines of a call let go of that would have replaced it
-	forgot bool // a call's hashes were let go of past the cap
+	late   int                            // lines of a call let go of that would have replaced it
+	forgot bool                           // a call's hashes were let go of past the cap
 }
 
 // Window and MaxForgotten are the caps of the ledger usage reads into
@@ -79,17 +77,22 @@ func NewLedger() *Ledger {
 // it lets go of to sink. Flush hands it the rest.
 func NewWindow(window, forgotten int, sink func(*Entry)) *Ledger {
 	l := NewLedger()
-	l.max, l.sink, l.seed = window, sink, maphash.MakeSeed()
+	l.max, l.sink = window, sink
 	l.gone = openset.NewMap[uint64, goneCall](forgotten)
 	return l
 }
 
-func (l *Ledger) hash(prefix byte, s string) uint64 {
-	var h maphash.Hash
-	h.SetSeed(l.seed)
-	h.WriteByte(prefix)
-	h.WriteString(s)
-	return h.Sum64()
+// hash returns the 64-bit FNV-1a hash of kind ('k' for a key, 'm' for a
+// message id) and s: a fixed function, so that the same input gives the
+// same output however unlikely two keys are to share a hash.
+func hash(kind byte, s string) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	h = (h ^ uint64(kind)) * prime
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * prime
+	}
+	return h
 }
 
 // Add adds e, unless an entry with its key is already there: then the
@@ -108,9 +111,9 @@ func (l *Ledger) Add(e Entry, msgID string) {
 			}
 		}
 		if !ok && l.gone != nil {
-			g, was := l.gone.Get(l.hash('k', e.Key))
+			g, was := l.gone.Get(hash('k', e.Key))
 			if !was && msgID != "" {
-				if g, was = l.gone.Get(l.hash('m', msgID)); was && !e.Sidechain && !g.side {
+				if g, was = l.gone.Get(hash('m', msgID)); was && !e.Sidechain && !g.side {
 					was = false
 				}
 			}
@@ -156,11 +159,11 @@ func (l *Ledger) letGo() {
 	e, msgID := &l.entries[0], l.msgIDs[0]
 	if e.Key != "" && l.byKey[e.Key] == l.first {
 		delete(l.byKey, e.Key)
-		l.forget(l.hash('k', e.Key), e)
+		l.forget(hash('k', e.Key), e)
 	}
 	if msgID != "" && l.byMsg[msgID] == l.first {
 		delete(l.byMsg, msgID)
-		l.forget(l.hash('m', msgID), e)
+		l.forget(hash('m', msgID), e)
 	}
 	l.sink(e)
 	l.entries[0], l.msgIDs[0] = Entry{}, ""
