@@ -16,6 +16,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"replay-server": replayServerCmd,
 	"stop-server":   stopServerCmd,
 	"http":          httpCmd,
+	"repeat":        repeatCmd,
 }
 
 // sseServerCmd is `sse-server VAR FILE`: it serves FILE as an SSE stream

@@ -236,11 +236,12 @@ func claudeProject(path string) string {
 	return ""
 }
 
-// readUsage reads the inputs' model calls into a ledger: the session logs
+// readUsage reads the inputs' model calls into a ledger, which hands
+// each call to sink once it is final (usage.NewWindow): the session logs
 // (claude-session, codex-session) by a pool of workers, one per CPU, that
 // read their usage lines alone; every other input, in order, as events.
-func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []usageInput, rep *reporter) (*usage.Ledger, bool, error) {
-	led := usage.NewLedger()
+func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []usageInput, rep *reporter, sink func(*usage.Entry)) (*usage.Ledger, bool, error) {
+	led := usage.NewWindow(usage.Window, usage.MaxForgotten, sink)
 	failed := false
 	in := o.in
 	in.sessions = sessionOptions{} // --since/--until/--session select calls, not files
@@ -258,7 +259,7 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 				}
 			}
 			led.Merge(res.calls)
-			o.gc.hold(led.Len())
+			o.gc.hold(held(led))
 			continue
 		}
 		shown := cmp.Or(ui.shown, ui.name)
@@ -268,7 +269,7 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 				file := usage.NewLedger()
 				err := r(inp.r, ui, shown, cli, file)
 				led.Merge(file)
-				o.gc.hold(led.Len())
+				o.gc.hold(held(led))
 				if err != nil && !rep.problem(named(ui.name, err)) {
 					return errStrictStop
 				}
@@ -277,7 +278,7 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 			c := usage.NewCounter()
 			stop := eachEvent(inp.decoder(), rep, func(ev event.Event) error {
 				c.Add(ev)
-				o.gc.hold(led.Len() + c.Len())
+				o.gc.hold(held(led) + c.Len())
 				return nil
 			})
 			if n := c.Forgotten(); n > 0 {
@@ -316,6 +317,12 @@ func readUsage(ctx context.Context, ios *IOStreams, o *usageOptions, inputs []us
 		}
 	}
 	return led, failed, nil
+}
+
+// held returns the calls led holds.
+func held(led *usage.Ledger) int {
+	n, _ := led.Held()
+	return n
 }
 
 // noCalls is the error of a usage that found no model call: it names the
@@ -539,8 +546,8 @@ func readCodexUsage(r io.Reader, ui usageInput, shown, cli string, out *usage.Le
 	})
 }
 
-// select returns the entries the filters keep.
-func (o *usageOptions) selectEntries(all []usage.Entry, loc *time.Location) ([]usage.Entry, error) {
+// entryFilter returns whether the filters keep an entry.
+func (o *usageOptions) entryFilter(loc *time.Location) (func(*usage.Entry) bool, error) {
 	var since, until time.Time
 	now := time.Now()
 	for _, t := range []struct {
@@ -565,37 +572,32 @@ func (o *usageOptions) selectEntries(all []usage.Entry, loc *time.Location) ([]u
 		*t.dst = v
 	}
 	f := &o.filter
-	var out []usage.Entry
-	for _, e := range all {
+	session := o.in.sessions.session
+	return func(e *usage.Entry) bool {
 		if !since.IsZero() && (e.Time.IsZero() || e.Time.Before(since)) {
-			continue
+			return false
 		}
 		if !until.IsZero() && (e.Time.IsZero() || !e.Time.Before(until)) {
-			continue
+			return false
 		}
-		if s := o.in.sessions.session; s != "" && !strings.HasPrefix(e.Session, s) && !strings.HasSuffix(e.Session, s) {
-			continue
+		if session != "" && !strings.HasPrefix(e.Session, session) && !strings.HasSuffix(e.Session, session) {
+			return false
 		}
 		if f.project != "" && e.Project != f.project {
-			continue
+			return false
 		}
 		if f.cli != "" && e.CLI != f.cli {
-			continue
+			return false
 		}
 		switch f.agent {
 		case "", "all":
 		case "main":
-			if e.Agent != "" {
-				continue
-			}
+			return e.Agent == ""
 		default:
-			if e.Agent == "" || !strings.HasPrefix(e.Agent, f.agent) {
-				continue
-			}
+			return e.Agent != "" && strings.HasPrefix(e.Agent, f.agent)
 		}
-		out = append(out, e)
-	}
-	return out, nil
+		return true
+	}, nil
 }
 
 func loadLocation(name string) (*time.Location, error) {
@@ -675,21 +677,33 @@ func usageRows(ctx context.Context, ios *IOStreams, o *usageOptions, args []stri
 		return nil, total, nil, err
 	}
 	defer stop()
-	led, failed, err := readUsage(ctx, ios, o, inputs, rep)
+	// The calls are summed as the ledger lets go of them; a filter's
+	// error is reported once they are read, as before.
+	keep, selectErr := o.entryFilter(loc)
+	sum, sumErr := usage.NewSummary(o.by, loc, prices)
+	sink := func(e *usage.Entry) {
+		if selectErr == nil && sumErr == nil && keep(e) {
+			sum.Add(e)
+		}
+	}
+	led, failed, err := readUsage(ctx, ios, o, inputs, rep, sink)
 	if err != nil {
 		return nil, total, nil, err
 	}
-	if len(led.Entries()) == 0 {
+	if led.Len() == 0 {
 		return nil, total, nil, failure(noCalls(inputs, o.in.from))
 	}
-	entries, err := o.selectEntries(led.Entries(), loc)
-	if err != nil {
+	led.Flush()
+	if err := cmp.Or(selectErr, sumErr); err != nil {
 		return nil, total, nil, failure(err)
 	}
-	rows, total, err = usage.Summarize(entries, o.by, loc, prices)
-	if err != nil {
-		return nil, total, nil, failure(err)
+	if n := led.Late(); n > 0 {
+		rep.note("%d line(s) of model calls read more than %d calls after their call's first line would have replaced it (more tokens, or the main agent's copy): each call counts once, as first read", n, usage.Window)
 	}
+	if led.Forgot() {
+		rep.note("more than %d keys of model calls let go of: forgot the oldest; a later line of one of those calls may have counted again", usage.MaxForgotten)
+	}
+	rows, total = sum.Rows()
 	return rows, total, func() error {
 		if failed {
 			return &exitError{code: ExitFailure}

@@ -63,8 +63,9 @@ func (p *progress) finish() {
 }
 
 // Usage's soft memory limit (TuneGC's is for the streaming commands).
-// usage keeps each model call it counts, about 200 bytes each, to count it
-// once across inputs, so its limit grows with the calls it holds: the
+// usage keeps the last model calls it counts (usage.Window), about 200
+// bytes each, to count each once across inputs, so its limit grows with
+// the calls it holds: the
 // base, room for the inputs being read (the largest single item of a
 // stream, docs/limits.md), and usageMemoryPerCall for each call held, up
 // to usageMemoryLimit. A fixed high limit let the heap reach five times

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agentstream/agentstream/internal/openset"
 )
 
 // Entry is the usage of one model call, with where and when it was made.
@@ -33,16 +35,64 @@ type Entry struct {
 
 // Ledger keeps entries, each call once. The zero value is not usable:
 // NewLedger makes one.
+//
+// A ledger made by NewWindow holds at most its window of entries, the
+// last added, and hands each entry older than that to its sink, in the
+// order added (an entry is final once it leaves: a later line of its call
+// can no longer replace it). It keeps, in place of an entry let go of,
+// the hashes of its key and message id (and its tokens), up to a cap of
+// its own, so that a later line of that call is still not counted again:
+// it is dropped, and counted by Late when it would have replaced the line
+// kept (more tokens, or the main agent's over a sidechain's). Past that
+// cap a call's line can count twice, which Forgot says.
 type Ledger struct {
-	entries []Entry
+	entries []Entry  // the window: entries[k] was added as number first+k
 	msgIDs  []string // the message id each entry was added with
+	first   int      // entries let go of
 	byKey   map[string]int
 	byMsg   map[string]int // the first entry of a message id (Claude), for sidechain replays
+
+	max    int                            // the window; 0 for no cap
+	sink   func(*Entry)                   // receives each entry let go of
+	gone   *openset.Map[uint64, goneCall] // hashes of the keys and message ids let go of
+	late   int                            // lines of a call let go of that would have replaced it
+	forgot bool                           // a call's hashes were let go of past the cap
 }
 
-// NewLedger returns an empty ledger.
+// Window and MaxForgotten are the caps of the ledger usage reads into
+// (NewWindow): the entries held, and the calls let go of it still tells
+// again.
+const (
+	Window       = 1 << 14
+	MaxForgotten = 1 << 18
+)
+
+// NewLedger returns an empty ledger holding every entry.
 func NewLedger() *Ledger {
 	return &Ledger{byKey: map[string]int{}, byMsg: map[string]int{}}
+}
+
+// NewWindow returns an empty ledger holding at most window entries and
+// the hashes of at most forgotten calls let go of, which hands each entry
+// it lets go of to sink. Flush hands it the rest.
+func NewWindow(window, forgotten int, sink func(*Entry)) *Ledger {
+	l := NewLedger()
+	l.max, l.sink = window, sink
+	l.gone = openset.NewMap[uint64, goneCall](forgotten)
+	return l
+}
+
+// hash returns the 64-bit FNV-1a hash of kind ('k' for a key, 'm' for a
+// message id) and s: a fixed function, so that the same input gives the
+// same output however unlikely two keys are to share a hash.
+func hash(kind byte, s string) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	h = (h ^ uint64(kind)) * prime
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * prime
+	}
+	return h
 }
 
 // Add adds e, unless an entry with its key is already there: then the
@@ -56,13 +106,27 @@ func (l *Ledger) Add(e Entry, msgID string) {
 	if e.Key != "" {
 		i, ok = l.byKey[e.Key]
 		if !ok && msgID != "" {
-			if j, found := l.byMsg[msgID]; found && (e.Sidechain || l.entries[j].Sidechain) {
+			if j, found := l.byMsg[msgID]; found && (e.Sidechain || l.entries[j-l.first].Sidechain) {
 				i, ok = j, true
+			}
+		}
+		if !ok && l.gone != nil {
+			g, was := l.gone.Get(hash('k', e.Key))
+			if !was && msgID != "" {
+				if g, was = l.gone.Get(hash('m', msgID)); was && !e.Sidechain && !g.side {
+					was = false
+				}
+			}
+			if was {
+				if g.side != e.Sidechain && g.side || g.side == e.Sidechain && e.Tokens.total() > g.total {
+					l.late++
+				}
+				return
 			}
 		}
 	}
 	if ok {
-		old := &l.entries[i]
+		old := &l.entries[i-l.first]
 		switch {
 		case old.Sidechain != e.Sidechain:
 			if old.Sidechain {
@@ -73,36 +137,95 @@ func (l *Ledger) Add(e Entry, msgID string) {
 		}
 		return
 	}
+	n := l.first + len(l.entries)
 	l.msgIDs = append(l.msgIDs, msgID)
 	if e.Key != "" {
-		l.byKey[e.Key] = len(l.entries)
+		l.byKey[e.Key] = n
 		if msgID != "" {
 			if _, found := l.byMsg[msgID]; !found {
-				l.byMsg[msgID] = len(l.entries)
+				l.byMsg[msgID] = n
 			}
 		}
 	}
 	l.entries = append(l.entries, e)
+	if l.max > 0 && len(l.entries) > l.max {
+		l.letGo()
+	}
 }
+
+// letGo hands the oldest entry to the sink and keeps the hashes of its
+// key and message id.
+func (l *Ledger) letGo() {
+	e, msgID := &l.entries[0], l.msgIDs[0]
+	if e.Key != "" && l.byKey[e.Key] == l.first {
+		delete(l.byKey, e.Key)
+		l.forget(hash('k', e.Key), e)
+	}
+	if msgID != "" && l.byMsg[msgID] == l.first {
+		delete(l.byMsg, msgID)
+		l.forget(hash('m', msgID), e)
+	}
+	l.sink(e)
+	l.entries[0], l.msgIDs[0] = Entry{}, ""
+	l.entries, l.msgIDs = l.entries[1:], l.msgIDs[1:]
+	l.first++
+}
+
+// goneCall is what a ledger keeps of a call it let go of: whether a
+// later line of it would have replaced it (Add's rule).
+type goneCall struct {
+	total int64 // its tokens
+	side  bool  // a sidechain's
+}
+
+func (l *Ledger) forget(h uint64, e *Entry) {
+	if _, out := l.gone.Put(h, goneCall{e.Tokens.total(), e.Sidechain}); out {
+		l.forgot = true
+	}
+}
+
+// Flush hands every entry held to the sink, in the order added; the
+// ledger is then empty of entries (it still knows the calls let go of).
+func (l *Ledger) Flush() {
+	for len(l.entries) > 0 {
+		l.letGo()
+	}
+}
+
+// Late returns the lines of calls let go of that came after and would
+// have replaced the line kept (more tokens, or the main agent's copy of a
+// sidechain's): they are dropped all the same.
+func (l *Ledger) Late() int { return l.late }
+
+// Forgot reports whether the ledger let go of a call's hashes past
+// MaxForgotten: a later line of such a call counts again.
+func (l *Ledger) Forgot() bool { return l.forgot }
 
 // Merge adds the entries of o, in its order, as Add adds them: adding
 // one input's entries to a ledger of its own and merging the ledgers in
-// input order keeps the entries adding them all to one would.
+// input order keeps the entries adding them all to one would. o holds
+// every entry (NewLedger).
 func (l *Ledger) Merge(o *Ledger) {
 	if o == nil {
 		return
 	}
-	l.entries = slices.Grow(l.entries, len(o.entries))
-	l.msgIDs = slices.Grow(l.msgIDs, len(o.entries))
+	if l.max == 0 {
+		l.entries = slices.Grow(l.entries, len(o.entries))
+		l.msgIDs = slices.Grow(l.msgIDs, len(o.entries))
+	}
 	for i := range o.entries {
 		l.Add(o.entries[i], o.msgIDs[i])
 	}
 }
 
-// Len returns the number of entries kept.
-func (l *Ledger) Len() int { return len(l.entries) }
+// Len returns the number of entries added in all (held or let go of).
+func (l *Ledger) Len() int { return l.first + len(l.entries) }
 
-// Entries returns the entries kept, in the order added.
+// Held returns the number of entries held, and of calls let go of whose
+// hashes are held.
+func (l *Ledger) Held() (entries, forgotten int) { return len(l.entries), l.gone.Len() }
+
+// Entries returns the entries held, in the order added.
 func (l *Ledger) Entries() []Entry { return l.entries }
 
 func (t Tokens) total() int64 { return t.Input + t.Output + t.CacheWrite + t.CacheRead }
@@ -139,17 +262,58 @@ func ModelName(model string) string {
 // newest first, the rest by name) and their total. Each entry is priced
 // from its own cost where it has one, otherwise from prices.
 func Summarize(entries []Entry, by string, loc *time.Location, prices *Prices) (rows []Row, total Row, err error) {
+	s, err := NewSummary(by, loc, prices)
+	if err != nil {
+		return nil, Row{}, err
+	}
+	for i := range entries {
+		s.Add(&entries[i])
+	}
+	rows, total = s.Rows()
+	return rows, total, nil
+}
+
+// Summary is Summarize done as the entries come: Add one entry at a time,
+// then Rows. It holds a group per row, not the entries, except by block
+// (ByBlock), whose blocks are known only once every entry's time is: it
+// keeps the entries until Rows.
+type Summary struct {
+	by     string
+	loc    *time.Location
+	prices *Prices
+	key    func(e *Entry) string
+	groups map[string]*acc
+	all    *acc
+	block  []Entry // ByBlock: the entries, grouped by Rows
+}
+
+type acc struct {
+	row                 Row
+	runs                map[string]bool
+	models              map[string]bool
+	unpriced            map[string]bool
+	stream, table, cost bool
+	sum                 float64
+}
+
+func newAcc(k string) *acc {
+	return &acc{row: Row{Key: k}, runs: map[string]bool{}, models: map[string]bool{}, unpriced: map[string]bool{}}
+}
+
+// NewSummary returns an empty summary grouping by by, dating in loc
+// (time.Local if nil), pricing from prices.
+func NewSummary(by string, loc *time.Location, prices *Prices) (*Summary, error) {
 	if loc == nil {
 		loc = time.Local
 	}
-	var key func(e *Entry) string
+	s := &Summary{by: by, loc: loc, prices: prices, groups: map[string]*acc{}, all: newAcc("total")}
 	switch by {
 	case ByDay:
-		key = func(e *Entry) string { return dateKey(e.Time, loc, time.DateOnly) }
+		s.key = func(e *Entry) string { return dateKey(e.Time, loc, time.DateOnly) }
 	case ByMonth:
-		key = func(e *Entry) string { return dateKey(e.Time, loc, "2006-01") }
+		s.key = func(e *Entry) string { return dateKey(e.Time, loc, "2006-01") }
 	case ByWeek:
-		key = func(e *Entry) string {
+		s.key = func(e *Entry) string {
 			if e.Time.IsZero() {
 				return unknownTime
 			}
@@ -158,89 +322,99 @@ func Summarize(entries []Entry, by string, loc *time.Location, prices *Prices) (
 			return d.Format(time.DateOnly)
 		}
 	case BySession:
-		key = func(e *Entry) string { return e.CLI + "\x00" + e.Project + "\x00" + e.Session }
+		s.key = func(e *Entry) string { return e.CLI + "\x00" + e.Project + "\x00" + e.Session }
 	case ByModel:
-		key = func(e *Entry) string { return cmp.Or(ModelName(e.Model), NoModel) }
+		s.key = func(e *Entry) string { return cmp.Or(ModelName(e.Model), NoModel) }
 	case ByAgent:
-		key = func(e *Entry) string { return cmp.Or(e.Agent, "main") }
+		s.key = func(e *Entry) string { return cmp.Or(e.Agent, "main") }
 	case ByRun:
-		key = func(e *Entry) string { return e.Run }
+		s.key = func(e *Entry) string { return e.Run }
 	case ByBlock:
-		blocks := blockStarts(entries)
-		key = func(e *Entry) string {
-			if e.Time.IsZero() {
-				return unknownTime
-			}
-			return blocks[e.Time.UnixNano()].In(loc).Format(time.RFC3339)
-		}
 	default:
-		return nil, Row{}, fmt.Errorf("--by must be one of %s, not %q", strings.Join(Groupings, ", "), by)
+		return nil, fmt.Errorf("--by must be one of %s, not %q", strings.Join(Groupings, ", "), by)
 	}
-	type acc struct {
-		row                 Row
-		runs                map[string]bool
-		models              map[string]bool
-		unpriced            map[string]bool
-		stream, table, cost bool
-		sum                 float64
+	return s, nil
+}
+
+// Add counts e in its group and in the total.
+func (s *Summary) Add(e *Entry) {
+	if s.key == nil { // by block
+		s.block = append(s.block, *e)
+		return
 	}
-	groups := map[string]*acc{}
-	newAcc := func(k string) *acc {
-		return &acc{row: Row{Key: k}, runs: map[string]bool{}, models: map[string]bool{}, unpriced: map[string]bool{}}
-	}
-	all := newAcc("total")
-	for i := range entries {
-		e := &entries[i]
-		k := key(e)
-		g := groups[k]
-		if g == nil {
-			g = newAcc(k)
-			if by == BySession {
-				g.row.Key = cmp.Or(e.Session, "-")
-				if e.Project != "" {
-					g.row.Key = e.Project + "/" + g.row.Key
-				}
-				g.row.CLI, g.row.Project, g.row.Session = e.CLI, e.Project, e.Session
+	s.add(e, s.key(e))
+}
+
+// Groups returns the number of groups held (and, by block, of entries).
+func (s *Summary) Groups() int { return len(s.groups) + len(s.block) }
+
+func (s *Summary) add(e *Entry, k string) {
+	g := s.groups[k]
+	if g == nil {
+		g = newAcc(k)
+		if s.by == BySession {
+			g.row.Key = cmp.Or(e.Session, "-")
+			if e.Project != "" {
+				g.row.Key = e.Project + "/" + g.row.Key
 			}
-			groups[k] = g
+			g.row.CLI, g.row.Project, g.row.Session = e.CLI, e.Project, e.Session
 		}
-		c, priced := 0.0, false
-		src := ""
-		if e.CostUSD != nil {
-			c, priced, src = *e.CostUSD, true, SourceStream
-		} else if v, ok := prices.Cost(e.Model, e.Tokens); ok {
-			c, priced, src = v, true, SourceTable
+		s.groups[k] = g
+	}
+	c, priced := 0.0, false
+	src := ""
+	if e.CostUSD != nil {
+		c, priced, src = *e.CostUSD, true, SourceStream
+	} else if v, ok := s.prices.Cost(e.Model, e.Tokens); ok {
+		c, priced, src = v, true, SourceTable
+	}
+	for _, a := range []*acc{g, s.all} {
+		a.row.Messages++
+		a.row.Tokens.Add(e.Tokens)
+		a.runs[e.Run] = true
+		if m := ModelName(e.Model); m != "" {
+			a.models[m] = true
 		}
-		for _, a := range []*acc{g, all} {
-			a.row.Messages++
-			a.row.Tokens.Add(e.Tokens)
-			a.runs[e.Run] = true
-			if m := ModelName(e.Model); m != "" {
-				a.models[m] = true
+		if !e.Time.IsZero() {
+			if a.row.First == nil || e.Time.Before(*a.row.First) {
+				t := e.Time
+				a.row.First = &t
 			}
+			if a.row.Last == nil || e.Time.After(*a.row.Last) {
+				t := e.Time
+				a.row.Last = &t
+			}
+		}
+		if !priced {
+			a.unpriced[cmp.Or(ModelName(e.Model), NoModel)] = true
+			continue
+		}
+		a.sum += c
+		a.cost = true
+		if src == SourceStream {
+			a.stream = true
+		} else {
+			a.table = true
+		}
+	}
+}
+
+// Rows returns the rows in order (dates and blocks oldest first, sessions
+// newest first, the rest by name) and their total.
+func (s *Summary) Rows() (rows []Row, total Row) {
+	if s.by == ByBlock {
+		blocks := blockStarts(s.block)
+		for i := range s.block {
+			e := &s.block[i]
+			k := unknownTime
 			if !e.Time.IsZero() {
-				if a.row.First == nil || e.Time.Before(*a.row.First) {
-					t := e.Time
-					a.row.First = &t
-				}
-				if a.row.Last == nil || e.Time.After(*a.row.Last) {
-					t := e.Time
-					a.row.Last = &t
-				}
+				k = blocks[e.Time.UnixNano()].In(s.loc).Format(time.RFC3339)
 			}
-			if !priced {
-				a.unpriced[cmp.Or(ModelName(e.Model), NoModel)] = true
-				continue
-			}
-			a.sum += c
-			a.cost = true
-			if src == SourceStream {
-				a.stream = true
-			} else {
-				a.table = true
-			}
+			s.add(e, k)
 		}
+		s.block = nil
 	}
+	loc := s.loc
 	finish := func(a *acc) Row {
 		r := a.row
 		r.Runs = len(a.runs)
@@ -272,21 +446,21 @@ func Summarize(entries []Entry, by string, loc *time.Location, prices *Prices) (
 		}
 		return r
 	}
-	keys := make([]string, 0, len(groups))
-	for k := range groups {
+	keys := make([]string, 0, len(s.groups))
+	for k := range s.groups {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		rows = append(rows, finish(groups[k]))
+		rows = append(rows, finish(s.groups[k]))
 	}
-	if by == BySession {
+	if s.by == BySession {
 		// Newest first.
 		slices.SortStableFunc(rows, func(a, b Row) int {
 			return cmp.Compare(lastUnix(b), lastUnix(a))
 		})
 	}
-	return rows, finish(all), nil
+	return rows, finish(s.all)
 }
 
 const unknownTime = "unknown"

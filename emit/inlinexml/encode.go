@@ -31,9 +31,8 @@ type Encoder struct {
 	raw    map[string]bool
 	buf    []byte
 	err    error
-	names  map[string]string // tool name by call id, for results: at most openset.DefaultMax
-	order  *openset.Set[string]
-	losses modeltext.Losses // what was warned about, and the agent written
+	names  openset.Map[string, string] // tool name by call id, for results
+	losses modeltext.Losses            // what was warned about, and the agent written
 
 	last     byte            // last byte written, 0 at the start
 	thinking bool            // a <thinking> is open
@@ -54,7 +53,7 @@ const maxCallsLoss = "the tool names of results more than 1024 calls after their
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, names: map[string]string{}, raw: map[string]bool{}, order: openset.New[string](0)}
+	e := &Encoder{w: w, raw: map[string]bool{}}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
@@ -112,9 +111,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 	case *event.ToolCall:
 		e.closeThinking()
-		e.names[ev.ID] = ev.Name
-		if old, out := e.order.Add(ev.ID); out {
-			delete(e.names, old)
+		if _, out := e.names.Put(ev.ID, ev.Name); out {
 			e.warn(maxCallsLoss)
 		}
 		e.call(ev.Name, ev.Input)
@@ -246,7 +243,7 @@ func (e *Encoder) param(k, v string) {
 func (e *Encoder) result(r *event.ToolResult) {
 	e.element()
 	name := r.Name
-	if n, ok := e.names[r.ID]; ok && (name == "" || r.Server) {
+	if n, ok := e.names.Get(r.ID); ok && (name == "" || r.Server) {
 		name = n
 	}
 	if strings.ContainsAny(name, "\"<>&") {

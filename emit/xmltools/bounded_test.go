@@ -28,7 +28,7 @@ func TestBounded(t *testing.T) {
 			t.Parallel()
 			var warnings []string
 			e := NewEncoder(io.Discard, &Config{Warn: func(err error) { warnings = append(warnings, err.Error()) }})
-			peak := hostile.Feed(t, e, hostile.N, tt.gen, func() int { return len(e.calls) })
+			peak := hostile.Feed(t, e, hostile.N, tt.gen, func() int { return e.calls.Len() })
 			if peak > openset.DefaultMax {
 				t.Errorf("held %d calls; want at most %d", peak, openset.DefaultMax)
 			}

@@ -36,11 +36,10 @@ type Encoder struct {
 	w      io.Writer
 	cfg    Config
 	nonce  string
-	seed   string           // what the nonce is hashed from
-	next   int              // last slot number given
-	calls  map[string]*slot // the calls waiting for their result, at most openset.DefaultMax
-	order  *openset.Set[string]
-	losses modeltext.Losses // what was warned about, and the agent written
+	seed   string                     // what the nonce is hashed from
+	next   int                        // last slot number given
+	calls  openset.Map[string, *slot] // the calls waiting for their result
+	losses modeltext.Losses           // what was warned about, and the agent written
 	buf    []byte
 	err    error
 
@@ -69,7 +68,7 @@ const maxCallsLoss = "results of tool calls more than 1024 calls before them (wr
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, calls: map[string]*slot{}, order: openset.New[string](0)}
+	e := &Encoder{w: w}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
@@ -264,11 +263,9 @@ func (e *Encoder) slotFor(id string) string {
 
 func (e *Encoder) call(c *event.ToolCall) {
 	s := &slot{name: e.slotFor(c.ID), tool: c.Name, input: c.Input}
-	e.calls[c.ID] = s
-	if old, out := e.order.Add(c.ID); out {
+	if _, out := e.calls.Put(c.ID, s); out {
 		// The oldest call's result, if it ever comes, gets a slot of
 		// its own and no request.
-		delete(e.calls, old)
 		e.warn(maxCallsLoss)
 	}
 	if strings.ContainsAny(c.Name, "\"<>&") {
@@ -319,7 +316,7 @@ func (e *Encoder) newline() {
 
 // result writes an XML-PAST entry.
 func (e *Encoder) result(r *event.ToolResult) {
-	s := e.calls[r.ID]
+	s, _ := e.calls.Get(r.ID)
 	if s == nil {
 		s = &slot{name: e.slotFor(r.ID), tool: r.Name}
 	}

@@ -539,8 +539,7 @@ type Turns struct {
 	// short runs, such as Codex's, starts an agent per run). A TurnStart
 	// of an agent let go of is compared with no session model, as one of
 	// an agent that never started a session is.
-	model  map[string]string
-	agents *openset.Set[string]
+	model openset.Map[string, string]
 
 	// The main agent's turns, for a run end the source does not give
 	// (see RunEnd).
@@ -581,18 +580,12 @@ func (t *Turns) Report(ev event.Event, warn func(what string)) {
 	}
 	switch ev := ev.(type) {
 	case *event.SessionStart:
-		if t.model == nil {
-			t.model, t.agents = map[string]string{}, openset.New[string](0)
-		}
-		if old, out := t.agents.Add(ev.Agent); out {
-			delete(t.model, old)
-		}
-		t.model[ev.Agent] = ev.Model
+		t.model.Put(ev.Agent, ev.Model)
 	case *event.TurnStart:
 		if ev.MessageID != "" {
 			warn("message ids")
 		}
-		if ev.Model != "" && ev.Model != t.model[ev.Agent] {
+		if m, _ := t.model.Get(ev.Agent); ev.Model != "" && ev.Model != m {
 			warn("models of messages (meta_init names the session's model only)")
 		}
 		if ev.Usage != nil {

@@ -22,7 +22,7 @@ func TestTurnsBounded(t *testing.T) {
 		turns.Report(&event.SessionStart{Agent: id, Model: "m"}, warn)
 		turns.Report(&event.TurnStart{Agent: id, Model: "m"}, warn)
 	}
-	if got, max := len(turns.model), openset.DefaultMax; got > max {
+	if got, max := turns.model.Len(), openset.DefaultMax; got > max {
 		t.Fatalf("Turns keeps %d agents' session models, want at most %d", got, max)
 	}
 	if len(warned) != 0 {

@@ -1,14 +1,15 @@
 package openaichat
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"strings"
 
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
-	"github.com/agentstream/agentstream/internal/openai"
 	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
 	"github.com/agentstream/agentstream/internal/openset"
 )
@@ -32,10 +33,22 @@ func rules() []format.Rule {
 }
 
 // check checks a Chat Completions body against rules. Chunks that are
-// not JSON are skipped (the decoder reports them).
+// not JSON are skipped (the decoder reports them). Each message's data is
+// the framer's, borrowed until the next: the chunk reader keeps the one
+// copy of it the rules read (a large chunk's choices one at a time).
 func check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
 	var k checkState
-	openai.Messages(r, c, func(m frame.Message) { k.message(m, rep) })
+	sse := frame.NewSSE(r, c.Source, c.MaxEventBytes)
+	for {
+		m, err := sse.NextRaw()
+		var perr *event.ParseError
+		if err != nil && !errors.As(err, &perr) {
+			break
+		}
+		if err == nil {
+			k.message(m, rep)
+		}
+	}
 	if k.open {
 		rep.Report(ruleDone, k.line, 1, "the body ends without data: [DONE]")
 	}
@@ -45,9 +58,8 @@ type checkState struct {
 	open    bool // a completion has begun and no [DONE] has followed
 	line    int
 	id      string
-	choices map[int]*choiceCheck
-	held    *openset.Set[int] // the indexes of choices, oldest first
-	capped  bool              // a choice of this completion was let go of
+	choices openset.Map[int, *choiceCheck]
+	capped  bool // a choice of this completion was let go of
 	usage   bool
 	// finished says a choice of the completion has its finish_reason.
 	finished bool
@@ -58,7 +70,7 @@ type checkState struct {
 }
 
 // choiceCheck is what the rules keep of one choice of the completion
-// being checked: at most openset.DefaultMax of them (checkState.held).
+// being checked: at most openset.DefaultMax of them (checkState.choices).
 type choiceCheck struct {
 	finished bool
 	tools    int  // tool call indexes seen
@@ -69,18 +81,13 @@ type choiceCheck struct {
 // choices the oldest is let go of, reported once (later chunks of it are
 // checked as a new choice's: what it did before is forgotten).
 func (k *checkState) choice(i, line int, rep format.Reporter) *choiceCheck {
-	if c := k.choices[i]; c != nil {
+	if c, _ := k.choices.Get(i); c != nil {
 		return c
 	}
-	if k.choices == nil {
-		k.choices, k.held = map[int]*choiceCheck{}, openset.New[int](0)
-	}
 	c := &choiceCheck{again: k.capped}
-	k.choices[i] = c
-	if old, out := k.held.Add(i); out {
-		delete(k.choices, old)
+	if old, out := k.choices.Put(i, c); out {
 		if !k.capped {
-			rep.Report(ruleOrder, line, 1, fmt.Sprintf("more than %d choices in completion %s; forgot the oldest, choice %d: its order and tool call indexes are no longer checked (later ones are not reported)", k.held.Max(), quote(k.id), old))
+			rep.Report(ruleOrder, line, 1, fmt.Sprintf("more than %d choices in completion %s; forgot the oldest, choice %d: its order and tool call indexes are no longer checked (later ones are not reported)", k.choices.Max(), quote(k.id), old))
 		}
 		k.capped, c.again = true, true
 	}
@@ -89,16 +96,17 @@ func (k *checkState) choice(i, line int, rep format.Reporter) *choiceCheck {
 
 // reset forgets the choices of the completion that ended.
 func (k *checkState) reset() {
-	k.choices, k.held, k.capped, k.usage, k.finished = nil, nil, false, false, false
+	k.choices.Clear()
+	k.capped, k.usage, k.finished = false, false, false
 }
 
-func (k *checkState) message(m frame.Message, rep format.Reporter) {
-	data := strings.TrimSpace(m.Data)
-	if data == "" {
+func (k *checkState) message(m frame.RawMessage, rep format.Reporter) {
+	data := bytes.TrimSpace(m.Data)
+	if len(data) == 0 {
 		return
 	}
 	k.line = m.Line
-	if data == wire.Done {
+	if string(data) == wire.Done {
 		if !k.open {
 			rep.Report(ruleDone, m.Line, 1, "[DONE] without a completion before it")
 		}
@@ -107,7 +115,7 @@ func (k *checkState) message(m frame.Message, rep format.Reporter) {
 		return
 	}
 	c := &k.chunk
-	if k.cr.Decode(data, c) != nil {
+	if k.cr.DecodeBytes(data, c) != nil {
 		return
 	}
 	if c.Error != nil {

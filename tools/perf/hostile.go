@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -25,26 +26,27 @@ const hostileTimeout = 5 * time.Minute
 // for many agents and many open calls").
 type hostileInput struct {
 	name, file, from string
-	write            func(w *bufio.Writer)
+	n                int                          // agents, calls or choices
+	write            func(w *bufio.Writer, n int) // the input, of n of them
 }
 
 var hostileInputs = []hostileInput{
-	{"a1m", "a1m.jsonl", "jsonenv", func(w *bufio.Writer) {
+	{"a1m", "a1m.jsonl", "jsonenv", 1_000_000, func(w *bufio.Writer, n int) {
 		// One text delta for each of 1,000,000 agents, no block ended.
-		for i := range 1_000_000 {
+		for i := range n {
 			fmt.Fprintf(w, `{"type":"text","agent":"a%d","final":false,"delta":"x"}`+"\n", i)
 		}
 	}},
-	{"calls1m", "calls1m.jsonl", "jsonenv", func(w *bufio.Writer) {
+	{"calls1m", "calls1m.jsonl", "jsonenv", 1_000_000, func(w *bufio.Writer, n int) {
 		// 1,000,000 tool calls of one agent that never get a result.
-		for i := range 1_000_000 {
+		for i := range n {
 			fmt.Fprintf(w, `{"type":"tool_call","agent":"","final":true,"delta":"{}","id":"c%d","name":"Read"}`+"\n", i)
 		}
 	}},
-	{"choices200k", "choices200k.sse", "openai-chat", func(w *bufio.Writer) {
+	{"choices200k", "choices200k.sse", "openai-chat", 200_000, func(w *bufio.Writer, n int) {
 		// One chat.completion.chunk with 200,000 choices.
 		w.WriteString(`data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[`)
-		for i := range 200_000 {
+		for i := range n {
 			if i > 0 {
 				w.WriteByte(',')
 			}
@@ -73,26 +75,20 @@ func hostileCommands(in hostileInput, path string) []command {
 	return cs
 }
 
-// hostile writes the hostile inputs and prints, as a Markdown table, the
-// peak RSS, CPU time and exit code of every command on each (the largest
-// RSS and the median CPU of o.runs runs), a row a command and a column an
-// input, marking the cells over hostileLimitMB. Each cell is written to
-// stderr as it is measured.
-func hostile(o options) error {
-	bin, err := filepath.Abs(o.bin)
+// hostile writes the hostile inputs and prints to out, as a Markdown
+// table, the peak RSS, CPU time and exit code of every command on each
+// (the largest RSS and the median CPU of o.runs rounds), a row a command
+// and a column an input, marking the cells over hostileLimitMB. Each cell
+// is written to stderr once measured. Each input holds its n agents,
+// calls or choices divided by scale (1 for the inputs of docs/limits.md;
+// more for a quick look).
+func hostile(o options, out io.Writer, scale int) error {
+	bin, dir, cleanup, err := workDir(o, "agentstream-hostile-")
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "agentstream-hostile-")
-	if err != nil {
-		return err
-	}
-	if o.keep {
-		fmt.Fprintln(os.Stderr, "inputs in", dir)
-	} else {
-		defer os.RemoveAll(dir)
-	}
-	fmt.Printf("machine: %d CPUs, load %s; %d rounds (peak RSS the largest, CPU the median)\n\n", runtime.NumCPU(), loadAvg(), o.runs)
+	defer cleanup()
+	fmt.Fprintf(out, "machine: %d CPUs, load %s; %d rounds (peak RSS the largest, CPU the median)\n\n", runtime.NumCPU(), loadAvg(), o.runs)
 	var names, inputs []string // rows, columns
 	cells := map[[2]string]string{}
 	var over []string
@@ -105,15 +101,13 @@ func hostile(o options) error {
 		if len(cs) == 0 {
 			continue
 		}
-		if err := writeHostile(path, in); err != nil {
+		if err := writeHostile(path, in, max(in.n/max(scale, 1), 1)); err != nil {
 			return err
 		}
 		inputs = append(inputs, in.file)
-		for _, c := range cs {
-			var ss []sample
-			for range o.runs {
-				ss = append(ss, measureFor(hostileTimeout, bin, c.args...))
-			}
+		rows := rounds(bin, cs, o.runs, hostileTimeout, nil)
+		for i, c := range cs {
+			ss := rows[i]
 			rss := maxRSS(ss) >> 10
 			mark := ""
 			if rss > hostileLimitMB {
@@ -137,29 +131,29 @@ func hostile(o options) error {
 			os.Remove(path)
 		}
 	}
-	fmt.Printf("| command |")
+	fmt.Fprintf(out, "| command |")
 	for _, in := range inputs {
-		fmt.Printf(" `%s` |", in)
+		fmt.Fprintf(out, " `%s` |", in)
 	}
-	fmt.Printf("\n| --- |%s\n", strings.Repeat(" --- |", len(inputs)))
+	fmt.Fprintf(out, "\n| --- |%s\n", strings.Repeat(" --- |", len(inputs)))
 	for _, n := range names {
-		fmt.Printf("| `%s` |", n)
+		fmt.Fprintf(out, "| `%s` |", n)
 		for _, in := range inputs {
-			fmt.Printf(" %s |", cells[[2]string{n, in}])
+			fmt.Fprintf(out, " %s |", cells[[2]string{n, in}])
 		}
-		fmt.Println()
+		fmt.Fprintln(out)
 	}
-	fmt.Printf("\npeak RSS, CPU time (user + system), exit code (-1: killed after %v); in bold over %d MB (%d): %s\n", hostileTimeout, hostileLimitMB, len(over), strings.Join(over, ", "))
+	fmt.Fprintf(out, "\npeak RSS, CPU time (user + system), exit code (-1: killed after %v); in bold over %d MB (%d): %s\n", hostileTimeout, hostileLimitMB, len(over), strings.Join(over, ", "))
 	return nil
 }
 
-func writeHostile(path string, in hostileInput) error {
+func writeHostile(path string, in hostileInput, n int) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	in.write(w)
+	in.write(w, n)
 	if err := w.Flush(); err != nil {
 		f.Close()
 		return err

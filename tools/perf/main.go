@@ -109,7 +109,7 @@ func main() {
 	if err == nil {
 		switch {
 		case *hostileRows:
-			err = hostile(o)
+			err = hostile(o, os.Stdout, 1)
 		case *pgo != "":
 			err = profile(o, *pgo)
 		default:
@@ -146,19 +146,11 @@ func run(o options) error {
 	if _, err := exec.LookPath("jq"); err != nil {
 		return fmt.Errorf("jq not found: install it (apt-get install -y jq)")
 	}
-	bin, err := filepath.Abs(o.bin)
+	bin, dir, cleanup, err := workDir(o, "agentstream-perf-")
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "agentstream-perf-")
-	if err != nil {
-		return err
-	}
-	if o.keep {
-		fmt.Fprintln(os.Stderr, "inputs in", dir)
-	} else {
-		defer os.RemoveAll(dir)
-	}
+	defer cleanup()
 	units, err := loadUnits(o.corpus, o.testdata)
 	if err != nil {
 		return err
@@ -485,36 +477,28 @@ func measureSize(o options, bin, dir string, t tools, units map[string]unit, mb 
 	}
 	cs := commands(inputs, o.only)
 	base := map[string]*baselines{}
-	rows := make([][]sample, len(cs))
-	for range o.runs {
-		for _, s := range sources {
-			if !slices.ContainsFunc(cs, func(c command) bool { return c.from == s.name }) {
-				continue
-			}
-			in := inputs[s.name]
-			b := base[s.name]
-			if b == nil {
-				b = &baselines{}
-				base[s.name] = b
-			}
-			jqArgs := []string{"-c", "."}
-			validArgs := []string{in.json}
-			if s.xml {
-				jqArgs = []string{"-R", "."}
-				validArgs = []string{"-R", in.json}
-			}
-			b.jq = append(b.jq, measure("jq", append(jqArgs, in.json)...))
-			if t.gojq != "" {
-				b.gojq = append(b.gojq, measure(t.gojq, append(jqArgs, in.json)...))
-			}
-			b.valid = append(b.valid, measure(t.jsonvalid, validArgs...))
-			for i, c := range cs {
-				if c.from == s.name {
-					rows[i] = append(rows[i], measure(bin, c.args...))
-				}
-			}
+	// The baselines of an input are measured in each round just before
+	// its rows (commands groups them by input, in sources' order).
+	rows := rounds(bin, cs, o.runs, 0, func(from string) {
+		i := slices.IndexFunc(sources, func(s source) bool { return s.name == from })
+		s, in := sources[i], inputs[from]
+		b := base[from]
+		if b == nil {
+			b = &baselines{}
+			base[from] = b
 		}
-	}
+		jqArgs := []string{"-c", "."}
+		validArgs := []string{in.json}
+		if s.xml {
+			jqArgs = []string{"-R", "."}
+			validArgs = []string{"-R", in.json}
+		}
+		b.jq = append(b.jq, measure("jq", append(jqArgs, in.json)...))
+		if t.gojq != "" {
+			b.gojq = append(b.gojq, measure(t.gojq, append(jqArgs, in.json)...))
+		}
+		b.valid = append(b.valid, measure(t.jsonvalid, validArgs...))
+	})
 	fmt.Printf("\n%d MB inputs (ratios: baseline CPU time ÷ row CPU time on the same input, median of %d rounds)\n", mb, o.runs)
 	fmt.Printf("%-38s %7s %7s %8s %7s %7s %7s %8s\n", "row", "in MB", "out MB", "CPU MB/s", "× jq", "× gojq", "× valid", "peak RSS")
 	var slowJQ, slowValid []string

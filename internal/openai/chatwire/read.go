@@ -40,10 +40,21 @@ const LazyBytes = 1 << 20
 // Decode decodes data into c as json.Unmarshal into a zero Chunk does.
 func (cr *Reader) Decode(data string, c *Chunk) error {
 	cr.data = append(cr.data[:0], data...)
+	return cr.decode(c)
+}
+
+// DecodeBytes is Decode of data the caller may reuse once it returns (a
+// framer's borrowed message): the Reader keeps its own copy.
+func (cr *Reader) DecodeBytes(data []byte, c *Chunk) error {
+	cr.data = append(cr.data[:0], data...)
+	return cr.decode(c)
+}
+
+func (cr *Reader) decode(c *Chunk) error {
 	clear(cr.calls) // the last chunk's strings: not kept alive
 	cr.calls = cr.calls[:0]
 	*c = Chunk{}
-	cr.lazy, cr.left = len(data) >= LazyBytes, 0
+	cr.lazy, cr.left = len(cr.data) >= LazyBytes, 0
 	cr.jr.Reset(cr.data)
 	if cr.read(c) && cr.jr.End() {
 		if cr.left > 0 {
