@@ -45,6 +45,8 @@ type Encoder struct {
 	buf   []byte
 	out   []byte                  // the framed envelope, reused
 	chunk []byte                  // a long payload's chunk, escaped, reused
+	meta  []byte                  // a payload built from an event's fields, reused
+	jr    jsontext.Reader         // reads an error's source object
 	open  *openset.Set[[2]string] // open streamed blocks by (agent, type)
 	// letGo counts the blocks let go of past MaxOpen while open.
 	letGo int
@@ -132,7 +134,11 @@ func (e *Encoder) Encode(ev event.Event) error {
 	e.turns.Report(ev, e.warn)
 	switch ev := ev.(type) {
 	case *event.SessionStart:
-		e.payload(wire.TypeMetaInit, agent, string(metaInitPayload(ev)), true)
+		data, built := metaInitPayload(e.meta[:0], ev)
+		if built {
+			e.meta = data // the scratch, grown
+		}
+		e.payload(wire.TypeMetaInit, agent, string(data), true)
 	case *event.BlockStart:
 		e.begin(agent, ev.Kind)
 	case *event.Delta:
@@ -192,16 +198,25 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.payload(wire.TypeMetaFiles, agent, data, true)
 	case *event.Error:
 		e.interrupt(agent)
-		e.payload(wire.TypeError, agent, errorPayload(ev), true)
+		data, built := errorPayload(e.meta[:0], &e.jr, ev)
+		if built {
+			e.meta = data // the scratch, grown
+		}
+		e.payload(wire.TypeError, agent, string(data), true)
 	case *event.TurnEnd:
 		if ev.Error != "" {
-			e.payload(wire.TypeError, agent, marshal(wire.ErrorPayload{Type: "turn_failed", Message: ev.Error}), true)
+			e.meta = appendErrorObject(e.meta[:0], "turn_failed", ev.Error)
+			e.payload(wire.TypeError, agent, string(e.meta), true)
 		}
 	case *event.TurnStart:
 		// The envelope has no turn boundaries; nothing is lost but the
 		// boundary itself, which the next blocks imply.
 	case *event.RunEnd:
-		e.payload(wire.TypeMetaFinal, agent, string(metaFinalPayload(ev)), true)
+		data, built := metaFinalPayload(e.meta[:0], ev)
+		if built {
+			e.meta = data // the scratch, grown
+		}
+		e.payload(wire.TypeMetaFinal, agent, string(data), true)
 	case *event.Notice:
 		if ev.Kind == event.NoticeAbandoned {
 			// What the agent streamed of its open blocks is taken back

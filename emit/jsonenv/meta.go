@@ -7,33 +7,31 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // metaInitPayload returns the meta_init payload: the producer's own when
 // the event came from this producer family, else one built from the
 // event's fields (format, user_query, agent_uuid, parent_agent_uuid, model,
 // plus session_id, tools, cwd, parent_tool_use_id, name, description when
-// set).
-func metaInitPayload(ev *event.SessionStart) []byte {
+// set) by appendMetaInit into scratch, reported by built (the producer's
+// own is the event's: not to be written to).
+func metaInitPayload(scratch []byte, ev *event.SessionStart) (data []byte, built bool) {
 	if ev.MetaKind == agentmeta.Kind && len(ev.Meta) > 0 {
-		return ev.Meta
+		return ev.Meta, false
 	}
-	m := agentmeta.Init{
-		Format: "json", AgentUUID: ev.Agent, Model: ev.Model, SessionID: ev.SessionID,
-		Tools: ev.Tools, Cwd: ev.Cwd, ParentToolID: ev.ParentToolID, Name: ev.Name, Description: ev.Description,
-	}
-	m.UserQuery, _ = json.Marshal(ev.Prompt)
-	if ev.ParentAgent != "" {
-		m.ParentAgentUUID = &ev.ParentAgent
-	}
-	return marshalNoHTML(m)
+	return appendMetaInit(scratch, ev), true
 }
 
 // metaFinalPayload is metaInitPayload's counterpart for meta_final.
-func metaFinalPayload(ev *event.RunEnd) []byte {
+func metaFinalPayload(scratch []byte, ev *event.RunEnd) (data []byte, built bool) {
 	if ev.MetaKind == agentmeta.Kind && len(ev.Meta) > 0 {
-		return ev.Meta
+		return ev.Meta, false
 	}
+	if b, ok := appendMetaFinal(scratch, ev); ok {
+		return b, true
+	}
+	// A cost encoding/json refuses: what it writes then.
 	m := agentmeta.Final{
 		StopReason: agentmeta.OptString(ev.StopReason), TotalSteps: ev.Turns, TotalCostUSD: ev.CostUSD,
 		DurationMS: ev.DurationMS, IsError: ev.IsError, Errors: ev.Errors, Result: ev.Result,
@@ -45,7 +43,7 @@ func metaFinalPayload(ev *event.RunEnd) []byte {
 			ReasoningOutputTokens: u.ReasoningTokens, ServiceTier: u.ServiceTier,
 		}
 	}
-	return marshalNoHTML(m)
+	return marshalNoHTML(m), false
 }
 
 func marshalNoHTML(v any) []byte {
@@ -79,15 +77,17 @@ func awaitingPayload(tools []event.PendingTool) string {
 	return string(append(b, ']'))
 }
 
-// errorPayload returns the error envelope's payload: the source's own
-// error object when Raw is one (an Anthropic error object, as the
-// envelope and the Messages API carry it, whose type and message are the
-// event's), else {"type", "message"} built from the event. Raw from other
-// formats (a whole Codex line, say) is not an error payload.
-func errorPayload(ev *event.Error) string {
+// errorPayload returns the error envelope's payload, in scratch when it
+// is built: the source's own error object when Raw is one (an Anthropic
+// error object, as the envelope and the Messages API carry it, whose type
+// and message are the event's), else {"type", "message"} built from the
+// event. Raw from other formats (a whole Codex line, say) is not an error
+// payload. r is the reader that reads Raw; built is as metaInitPayload's.
+func errorPayload(scratch []byte, r *jsontext.Reader, ev *event.Error) (data []byte, built bool) {
 	var p wire.ErrorPayload
-	if len(ev.Raw) > 0 && json.Unmarshal(ev.Raw, &p) == nil && p.Type == ev.Type && p.Message == ev.Message {
-		return string(ev.Raw)
+	if len(ev.Raw) > 0 && jsontext.Decode(r, ev.Raw, &p, wire.ReadErrorPayload) == nil &&
+		p.Type == ev.Type && p.Message == ev.Message {
+		return ev.Raw, false
 	}
 	// The producer's server error line ({"error", "message", "traceback"}):
 	// verbatim, so that its traceback stays and the decoder reads it back
@@ -99,7 +99,7 @@ func errorPayload(ev *event.Error) string {
 	}
 	if ev.Fatal && len(ev.Raw) > 0 && json.Unmarshal(ev.Raw, &se) == nil && se.Error != nil && se.Traceback != nil &&
 		*se.Error == ev.Type && se.Message == ev.Message {
-		return string(ev.Raw)
+		return ev.Raw, false
 	}
-	return marshal(wire.ErrorPayload{Type: ev.Type, Message: ev.Message})
+	return appendErrorObject(scratch, ev.Type, ev.Message), true
 }
