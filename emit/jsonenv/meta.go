@@ -10,28 +10,20 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
-// metaInitPayload returns the meta_init payload: the producer's own when
-// the event came from this producer family, else one built from the
-// event's fields (format, user_query, agent_uuid, parent_agent_uuid, model,
-// plus session_id, tools, cwd, parent_tool_use_id, name, description when
-// set) by appendMetaInit into scratch, reported by built (the producer's
-// own is the event's: not to be written to).
-func metaInitPayload(scratch []byte, ev *event.SessionStart) (data []byte, built bool) {
-	if ev.MetaKind == agentmeta.Kind && len(ev.Meta) > 0 {
-		return ev.Meta, false
-	}
-	return appendMetaInit(scratch, ev), true
+// ownMeta reports whether a meta_init or meta_final payload is the
+// producer's own (the event came from this producer family): written as
+// it came. Otherwise the encoder builds one from the event's fields
+// (metaWriter): for meta_init format, user_query, agent_uuid,
+// parent_agent_uuid, model, plus session_id, tools, cwd,
+// parent_tool_use_id, name, description when set.
+func ownMeta(kind string, meta []byte) bool {
+	return kind == agentmeta.Kind && len(meta) > 0
 }
 
-// metaFinalPayload is metaInitPayload's counterpart for meta_final.
-func metaFinalPayload(scratch []byte, ev *event.RunEnd) (data []byte, built bool) {
-	if ev.MetaKind == agentmeta.Kind && len(ev.Meta) > 0 {
-		return ev.Meta, false
-	}
-	if b, ok := appendMetaFinal(scratch, ev); ok {
-		return b, true
-	}
-	// A cost encoding/json refuses: what it writes then.
+// marshalMetaFinal is the meta_final payload built from ev's fields
+// through encoding/json: for a cost it refuses (NaN, infinities), what
+// it writes then.
+func marshalMetaFinal(ev *event.RunEnd) []byte {
 	m := agentmeta.Final{
 		StopReason: agentmeta.OptString(ev.StopReason), TotalSteps: ev.Turns, TotalCostUSD: ev.CostUSD,
 		DurationMS: ev.DurationMS, IsError: ev.IsError, Errors: ev.Errors, Result: ev.Result,
@@ -43,7 +35,7 @@ func metaFinalPayload(scratch []byte, ev *event.RunEnd) (data []byte, built bool
 			ReasoningOutputTokens: u.ReasoningTokens, ServiceTier: u.ServiceTier,
 		}
 	}
-	return marshalNoHTML(m), false
+	return marshalNoHTML(m)
 }
 
 func marshalNoHTML(v any) []byte {
@@ -77,17 +69,18 @@ func awaitingPayload(tools []event.PendingTool) string {
 	return string(append(b, ']'))
 }
 
-// errorPayload returns the error envelope's payload, in scratch when it
-// is built: the source's own error object when Raw is one (an Anthropic
-// error object, as the envelope and the Messages API carry it, whose type
-// and message are the event's), else {"type", "message"} built from the
-// event. Raw from other formats (a whole Codex line, say) is not an error
-// payload. r is the reader that reads Raw; built is as metaInitPayload's.
-func errorPayload(scratch []byte, r *jsontext.Reader, ev *event.Error) (data []byte, built bool) {
+// sourceError returns the error envelope's payload when it is the
+// source's own: Raw when it is an error object (an Anthropic error object,
+// as the envelope and the Messages API carry it, whose type and message
+// are the event's), or the producer's server error line. Otherwise the
+// encoder builds {"type", "message"} from the event: Raw from other
+// formats (a whole Codex line, say) is not an error payload. r is the
+// reader that reads Raw.
+func sourceError(r *jsontext.Reader, ev *event.Error) ([]byte, bool) {
 	var p wire.ErrorPayload
 	if len(ev.Raw) > 0 && jsontext.Decode(r, ev.Raw, &p, wire.ReadErrorPayload) == nil &&
 		p.Type == ev.Type && p.Message == ev.Message {
-		return ev.Raw, false
+		return ev.Raw, true
 	}
 	// The producer's server error line ({"error", "message", "traceback"}):
 	// verbatim, so that its traceback stays and the decoder reads it back
@@ -99,7 +92,7 @@ func errorPayload(scratch []byte, r *jsontext.Reader, ev *event.Error) (data []b
 	}
 	if ev.Fatal && len(ev.Raw) > 0 && json.Unmarshal(ev.Raw, &se) == nil && se.Error != nil && se.Traceback != nil &&
 		*se.Error == ev.Type && se.Message == ev.Message {
-		return ev.Raw, false
+		return ev.Raw, true
 	}
-	return appendErrorObject(scratch, ev.Type, ev.Message), true
+	return nil, false
 }

@@ -1,6 +1,7 @@
 package jsonenv
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strings"
@@ -72,36 +73,58 @@ var metaStrings = []string{
 
 var metaCosts = []float64{0, 0.00066, 1, 1.5, 12345.678, 1e-7, 1e21, 1e20, -2.5e-9, 123456789e-15, math.MaxFloat64, math.SmallestNonzeroFloat64, math.NaN(), math.Inf(-1)}
 
-func checkMetaInit(t *testing.T, ev *event.SessionStart) {
+// checkQuoted checks that q is plain escaped as the envelope's delta
+// holds it (jsontext.AppendString, without the quotes).
+func checkQuoted(t *testing.T, plain, q []byte) {
 	t.Helper()
-	got, built := metaInitPayload([]byte("x")[:0], ev)
-	if !built {
-		t.Fatalf("metaInitPayload(%+v) is not built", ev)
-	}
-	if diff := cmp.Diff(string(refMetaInit(ev)), string(got)); diff != "" {
-		t.Fatalf("appendMetaInit(%+v) (-encoding/json +append):\n%s", ev, diff)
+	want := jsontext.AppendString(nil, string(plain))
+	if diff := cmp.Diff(string(want[1:len(want)-1]), string(q)); diff != "" {
+		t.Fatalf("quoted form of %q (-AppendString +quoted):\n%s", plain, diff)
 	}
 }
 
-func checkMetaFinal(t *testing.T, ev *event.RunEnd) {
+func checkMetaInit(t *testing.T, w *metaWriter, ev *event.SessionStart) {
 	t.Helper()
-	got, _ := metaFinalPayload(nil, ev)
+	got := w.appendMetaInit([]byte("x")[:0], ev, plain)
+	if diff := cmp.Diff(string(refMetaInit(ev)), string(got)); diff != "" {
+		t.Fatalf("appendMetaInit(%+v) (-encoding/json +append):\n%s", ev, diff)
+	}
+	checkQuoted(t, got, w.appendMetaInit(nil, ev, quoted))
+}
+
+func checkMetaFinal(t *testing.T, w *metaWriter, ev *event.RunEnd) {
+	t.Helper()
+	got, ok := w.appendMetaFinal(nil, ev, plain)
+	if !ok {
+		if c := ev.CostUSD; c == nil || !math.IsNaN(*c) && !math.IsInf(*c, 0) {
+			t.Fatalf("appendMetaFinal(%+v) declined", ev)
+		}
+		got = marshalMetaFinal(ev)
+	} else {
+		q, _ := w.appendMetaFinal(nil, ev, quoted)
+		checkQuoted(t, got, q)
+	}
 	if diff := cmp.Diff(string(refMetaFinal(ev)), string(got)); diff != "" {
 		t.Fatalf("appendMetaFinal(%+v) (-encoding/json +append):\n%s", ev, diff)
 	}
 }
 
-func checkErrorPayload(t *testing.T, r *jsontext.Reader, ev *event.Error) {
+func checkErrorPayload(t *testing.T, w *metaWriter, r *jsontext.Reader, ev *event.Error) {
 	t.Helper()
-	got, _ := errorPayload([]byte("scratch")[:0], r, ev)
+	got, ok := sourceError(r, ev)
+	if !ok {
+		got = w.appendErrorObject([]byte("scratch")[:0], ev.Type, ev.Message, plain)
+		checkQuoted(t, got, w.appendErrorObject(nil, ev.Type, ev.Message, quoted))
+	}
 	if diff := cmp.Diff(string(refErrorPayload(ev)), string(got)); diff != "" {
-		t.Fatalf("errorPayload(%+v) (-encoding/json +append):\n%s", ev, diff)
+		t.Fatalf("error payload of %+v (-encoding/json +append):\n%s", ev, diff)
 	}
 }
 
 func TestAppendMeta(t *testing.T) {
 	t.Parallel()
 	var r jsontext.Reader
+	var w metaWriter
 	for i, s := range metaStrings {
 		o := metaStrings[(i+1)%len(metaStrings)]
 		c := metaCosts[i%len(metaCosts)]
@@ -113,7 +136,7 @@ func TestAppendMeta(t *testing.T) {
 			{Tools: []string{s}},
 			{ParentAgent: o, Name: s},
 		} {
-			checkMetaInit(t, ev)
+			checkMetaInit(t, &w, ev)
 		}
 		for _, ev := range []*event.RunEnd{
 			{},
@@ -126,9 +149,9 @@ func TestAppendMeta(t *testing.T) {
 			{Usage: &event.Usage{ServiceTier: s}, CostUSD: &c},
 			{Turns: -1, DurationMS: -5, Errors: []string{""}},
 		} {
-			checkMetaFinal(t, ev)
+			checkMetaFinal(t, &w, ev)
 		}
-		raw := string(appendErrorObject(nil, s, o))
+		raw := string(w.appendErrorObject(nil, s, o, plain))
 		for _, ev := range []*event.Error{
 			{Type: s, Message: o},
 			{Type: s, Message: o, Raw: json.RawMessage(raw)},
@@ -139,11 +162,11 @@ func TestAppendMeta(t *testing.T) {
 			{Type: s, Message: o, Raw: json.RawMessage(raw[:len(raw)/2])},
 			{Type: s, Message: o, Fatal: true, Raw: json.RawMessage(`{"error":` + string(jsontext.AppendString(nil, s)) + `,"message":` + string(jsontext.AppendString(nil, o)) + `,"traceback":""}`)},
 		} {
-			checkErrorPayload(t, &r, ev)
+			checkErrorPayload(t, &w, &r, ev)
 		}
 	}
 	for _, c := range metaCosts {
-		checkMetaFinal(t, &event.RunEnd{CostUSD: &c})
+		checkMetaFinal(t, &w, &event.RunEnd{CostUSD: &c})
 	}
 }
 
@@ -152,6 +175,7 @@ func FuzzAppendMeta(f *testing.F) {
 		f.Add(s, metaStrings[(i+1)%len(metaStrings)], metaCosts[i%len(metaCosts)], int64(i), uint8(i), []byte(`{"type":"a","message":"b"}`))
 	}
 	var r jsontext.Reader
+	var w metaWriter
 	f.Fuzz(func(t *testing.T, a, b string, cost float64, n int64, mask uint8, raw []byte) {
 		in := &event.SessionStart{Agent: b, Prompt: a, Model: b}
 		end := &event.RunEnd{StopReason: a, Result: b, Turns: int(n % 1000), DurationMS: n}
@@ -169,8 +193,52 @@ func FuzzAppendMeta(f *testing.F) {
 		if mask&8 != 0 {
 			in.Tools = strings.Split(a, "\x00")
 		}
-		checkMetaInit(t, in)
-		checkMetaFinal(t, end)
-		checkErrorPayload(t, &r, &event.Error{Type: a, Message: b, Raw: raw, Fatal: mask&16 != 0})
+		checkMetaInit(t, &w, in)
+		checkMetaFinal(t, &w, end)
+		checkErrorPayload(t, &w, &r, &event.Error{Type: a, Message: b, Raw: raw, Fatal: mask&16 != 0})
 	})
+}
+
+// TestBuiltEnvelopes checks that a payload built quoted is written as
+// payload writes its plain text, whether or not it fits one envelope.
+func TestBuiltEnvelopes(t *testing.T) {
+	t.Parallel()
+	cost := 0.25
+	for _, max := range []int{0, 40, 90, 120, 200, 400, 1000} {
+		for _, n := range []int{0, 1, 10, 50, 100, 150, 300, 2000, 5000} {
+			s := strings.Repeat(`a"b\c<`, n/6+1)[:n]
+			var w metaWriter
+			for _, ev := range []event.Event{
+				&event.SessionStart{Agent: "ag", Prompt: s, Model: "m"},
+				&event.SessionStart{Agent: "ag", Prompt: "p", Cwd: s},
+				&event.Error{Agent: "ag", Type: "t", Message: s},
+				&event.TurnEnd{Agent: "ag", Error: "e" + s},
+				&event.RunEnd{Agent: "ag", Result: s, CostUSD: &cost},
+			} {
+				var got, want bytes.Buffer
+				cfg := &Config{MaxChunkBytes: max}
+				if err := NewEncoder(&got, cfg).Encode(ev); err != nil {
+					t.Fatal(err)
+				}
+				ref := NewEncoder(&want, cfg)
+				var typ string
+				var text []byte
+				switch ev := ev.(type) {
+				case *event.SessionStart:
+					typ, text = wire.TypeMetaInit, w.appendMetaInit(nil, ev, plain)
+				case *event.Error:
+					typ, text = wire.TypeError, w.appendErrorObject(nil, ev.Type, ev.Message, plain)
+				case *event.TurnEnd:
+					typ, text = wire.TypeError, w.appendErrorObject(nil, "turn_failed", ev.Error, plain)
+				case *event.RunEnd:
+					typ = wire.TypeMetaFinal
+					text, _ = w.appendMetaFinal(nil, ev, plain)
+				}
+				ref.payload(typ, "ag", string(text), true)
+				if diff := cmp.Diff(want.String(), got.String()); diff != "" {
+					t.Fatalf("MaxChunkBytes %d, %T of %d bytes (-payload +built):\n%s", max, ev, n, diff)
+				}
+			}
+		}
+	}
 }
