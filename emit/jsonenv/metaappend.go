@@ -155,12 +155,49 @@ func (w *metaWriter) str(b []byte, s string, f form) []byte {
 	if f == plain {
 		return jsontext.AppendMarshalString(b, s)
 	}
-	if plainASCII(s) {
-		// Written as it is, between quotes.
-		return append(append(append(b, '\\', '"'), s...), '\\', '"')
+	if q, ok := appendQuotedASCII(b, s); ok {
+		return q
 	}
 	w.tmp = jsontext.AppendMarshalString(w.tmp[:0], s)
 	return w.text(b, w.tmp, f)
+}
+
+// appendQuotedASCII appends ASCII s in the quoted form of a JSON string
+// in one pass: each byte JSON escapes, escaped twice. It reports false
+// for s with a byte of 0x80 or more (left to the two passes, which check
+// its UTF-8), with b's bytes past len(b) undefined.
+func appendQuotedASCII(b []byte, s string) ([]byte, bool) {
+	const hex = "0123456789abcdef"
+	b = append(b, '\\', '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c-0x20 < 0x60 && c != '"' && c != '\\' {
+			continue
+		}
+		if c >= 0x80 {
+			return b, false
+		}
+		b = append(b, s[start:i]...)
+		start = i + 1
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', '\\', '\\', c)
+		case '\n':
+			b = append(b, '\\', '\\', 'n')
+		case '\r':
+			b = append(b, '\\', '\\', 'r')
+		case '\t':
+			b = append(b, '\\', '\\', 't')
+		case '\b':
+			b = append(b, '\\', '\\', 'b')
+		case '\f':
+			b = append(b, '\\', '\\', 'f')
+		default:
+			b = append(b, '\\', '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+	}
+	return append(append(b, s[start:]...), '\\', '"'), true
 }
 
 // text appends JSON text t (valid UTF-8 with no control character, as
@@ -177,18 +214,6 @@ func (w *metaWriter) text(b, t []byte, f form) []byte {
 		}
 	}
 	return append(b, t[start:]...)
-}
-
-// plainASCII reports whether every byte of s is printable ASCII but the
-// quote and the backslash: what a JSON string holds as it is, escaped or
-// not.
-func plainASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
 }
 
 // strField appends key and s, when s is not empty (omitempty).
