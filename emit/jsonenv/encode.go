@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"unicode/utf8"
 
@@ -45,6 +46,9 @@ type Encoder struct {
 	buf   []byte
 	out   []byte                  // the framed envelope, reused
 	chunk []byte                  // a long payload's chunk, escaped, reused
+	meta  []byte                  // a payload built from an event's fields, reused
+	mw    metaWriter              // builds it
+	jr    jsontext.Reader         // reads an error's source object
 	open  *openset.Set[[2]string] // open streamed blocks by (agent, type)
 	// letGo counts the blocks let go of past MaxOpen while open.
 	letGo int
@@ -132,7 +136,11 @@ func (e *Encoder) Encode(ev event.Event) error {
 	e.turns.Report(ev, e.warn)
 	switch ev := ev.(type) {
 	case *event.SessionStart:
-		e.payload(wire.TypeMetaInit, agent, string(metaInitPayload(ev)), true)
+		if ownMeta(ev.MetaKind, ev.Meta) {
+			e.payload(wire.TypeMetaInit, agent, string(ev.Meta), true)
+			break
+		}
+		e.built(wire.TypeMetaInit, agent, initSize(ev), func(b []byte, f form) []byte { return e.mw.appendMetaInit(b, ev, f) })
 	case *event.BlockStart:
 		e.begin(agent, ev.Kind)
 	case *event.Delta:
@@ -192,16 +200,34 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.payload(wire.TypeMetaFiles, agent, data, true)
 	case *event.Error:
 		e.interrupt(agent)
-		e.payload(wire.TypeError, agent, errorPayload(ev), true)
+		if raw, ok := sourceError(&e.jr, ev); ok {
+			e.payload(wire.TypeError, agent, string(raw), true)
+			break
+		}
+		e.built(wire.TypeError, agent, len(ev.Type)+len(ev.Message), func(b []byte, f form) []byte {
+			return e.mw.appendErrorObject(b, ev.Type, ev.Message, f)
+		})
 	case *event.TurnEnd:
 		if ev.Error != "" {
-			e.payload(wire.TypeError, agent, marshal(wire.ErrorPayload{Type: "turn_failed", Message: ev.Error}), true)
+			e.built(wire.TypeError, agent, len(ev.Error), func(b []byte, f form) []byte {
+				return e.mw.appendErrorObject(b, "turn_failed", ev.Error, f)
+			})
 		}
 	case *event.TurnStart:
 		// The envelope has no turn boundaries; nothing is lost but the
 		// boundary itself, which the next blocks imply.
 	case *event.RunEnd:
-		e.payload(wire.TypeMetaFinal, agent, string(metaFinalPayload(ev)), true)
+		switch {
+		case ownMeta(ev.MetaKind, ev.Meta):
+			e.payload(wire.TypeMetaFinal, agent, string(ev.Meta), true)
+		case ev.CostUSD != nil && (math.IsNaN(*ev.CostUSD) || math.IsInf(*ev.CostUSD, 0)):
+			e.payload(wire.TypeMetaFinal, agent, string(marshalMetaFinal(ev)), true)
+		default:
+			e.built(wire.TypeMetaFinal, agent, finalSize(ev), func(b []byte, f form) []byte {
+				b, _ = e.mw.appendMetaFinal(b, ev, f)
+				return b
+			})
+		}
 	case *event.Notice:
 		if ev.Kind == event.NoticeAbandoned {
 			// What the agent streamed of its open blocks is taken back
@@ -325,10 +351,45 @@ func (e *Encoder) begin(agent string, kind event.BlockKind) {
 	e.began = k
 }
 
+// built writes a final payload that build builds from an event's
+// fields: quoted, as one envelope, when it fits in one (as payload would
+// write it), else plain through payload, which cuts it. size is the
+// length of the event's strings in it, which its quoted form is at least
+// as long as: a payload that cannot fit is built plain only.
+func (e *Encoder) built(typ, agent string, size int, build func([]byte, form) []byte) {
+	budget := e.budget(typ, agent)
+	if size <= budget || budget < maxRuneJSON {
+		e.meta = build(e.meta[:0], quoted)
+	}
+	if budget < maxRuneJSON || size <= budget && len(e.meta) <= budget {
+		if e.err == nil {
+			b := e.appendHead(e.frameStart(), typ, agent, true)
+			e.out = append(append(append(b, '"'), e.meta...), '"', '}')
+			e.frameEnd()
+		}
+		return
+	}
+	e.meta = build(e.meta[:0], plain)
+	e.payload(typ, agent, string(e.meta), true)
+}
+
+// budget returns the room for a payload's escaped text in one envelope
+// of typ and agent (no extras): MaxChunkBytes less the fixed fields with
+// "final":false, the longer of the two.
+func (e *Encoder) budget(typ, agent string) int {
+	overhead := e.fixed
+	if !same(e.fixedOf, typ, agent) || overhead == 0 {
+		e.buf = e.appendEnvelope(e.buf[:0], typ, agent, false, "", nil)
+		overhead = len(e.buf)
+		e.fixed, e.fixedOf = overhead, [2]string{typ, agent}
+	}
+	return e.cfg.MaxChunkBytes - overhead
+}
+
 // payload writes data as one or more envelopes of at most MaxChunkBytes;
 // the last carries final.
 func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) {
-	// The fixed fields with "final":false, the longer of the two.
+	// budget's, written here: payload is the hot path of every delta.
 	overhead := e.fixed
 	if len(extras) > 0 || !same(e.fixedOf, typ, agent) || overhead == 0 {
 		e.buf = e.appendEnvelope(e.buf[:0], typ, agent, false, "", extras)

@@ -7,33 +7,23 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
-// metaInitPayload returns the meta_init payload: the producer's own when
-// the event came from this producer family, else one built from the
-// event's fields (format, user_query, agent_uuid, parent_agent_uuid, model,
-// plus session_id, tools, cwd, parent_tool_use_id, name, description when
-// set).
-func metaInitPayload(ev *event.SessionStart) []byte {
-	if ev.MetaKind == agentmeta.Kind && len(ev.Meta) > 0 {
-		return ev.Meta
-	}
-	m := agentmeta.Init{
-		Format: "json", AgentUUID: ev.Agent, Model: ev.Model, SessionID: ev.SessionID,
-		Tools: ev.Tools, Cwd: ev.Cwd, ParentToolID: ev.ParentToolID, Name: ev.Name, Description: ev.Description,
-	}
-	m.UserQuery, _ = json.Marshal(ev.Prompt)
-	if ev.ParentAgent != "" {
-		m.ParentAgentUUID = &ev.ParentAgent
-	}
-	return marshalNoHTML(m)
+// ownMeta reports whether a meta_init or meta_final payload is the
+// producer's own (the event came from this producer family): written as
+// it came. Otherwise the encoder builds one from the event's fields
+// (metaWriter): for meta_init format, user_query, agent_uuid,
+// parent_agent_uuid, model, plus session_id, tools, cwd,
+// parent_tool_use_id, name, description when set.
+func ownMeta(kind string, meta []byte) bool {
+	return kind == agentmeta.Kind && len(meta) > 0
 }
 
-// metaFinalPayload is metaInitPayload's counterpart for meta_final.
-func metaFinalPayload(ev *event.RunEnd) []byte {
-	if ev.MetaKind == agentmeta.Kind && len(ev.Meta) > 0 {
-		return ev.Meta
-	}
+// marshalMetaFinal is the meta_final payload built from ev's fields
+// through encoding/json: for a cost it refuses (NaN, infinities), what
+// it writes then.
+func marshalMetaFinal(ev *event.RunEnd) []byte {
 	m := agentmeta.Final{
 		StopReason: agentmeta.OptString(ev.StopReason), TotalSteps: ev.Turns, TotalCostUSD: ev.CostUSD,
 		DurationMS: ev.DurationMS, IsError: ev.IsError, Errors: ev.Errors, Result: ev.Result,
@@ -79,15 +69,18 @@ func awaitingPayload(tools []event.PendingTool) string {
 	return string(append(b, ']'))
 }
 
-// errorPayload returns the error envelope's payload: the source's own
-// error object when Raw is one (an Anthropic error object, as the
-// envelope and the Messages API carry it, whose type and message are the
-// event's), else {"type", "message"} built from the event. Raw from other
-// formats (a whole Codex line, say) is not an error payload.
-func errorPayload(ev *event.Error) string {
+// sourceError returns the error envelope's payload when it is the
+// source's own: Raw when it is an error object (an Anthropic error object,
+// as the envelope and the Messages API carry it, whose type and message
+// are the event's), or the producer's server error line. Otherwise the
+// encoder builds {"type", "message"} from the event: Raw from other
+// formats (a whole Codex line, say) is not an error payload. r is the
+// reader that reads Raw.
+func sourceError(r *jsontext.Reader, ev *event.Error) ([]byte, bool) {
 	var p wire.ErrorPayload
-	if len(ev.Raw) > 0 && json.Unmarshal(ev.Raw, &p) == nil && p.Type == ev.Type && p.Message == ev.Message {
-		return string(ev.Raw)
+	if len(ev.Raw) > 0 && jsontext.Decode(r, ev.Raw, &p, wire.ReadErrorPayload) == nil &&
+		p.Type == ev.Type && p.Message == ev.Message {
+		return ev.Raw, true
 	}
 	// The producer's server error line ({"error", "message", "traceback"}):
 	// verbatim, so that its traceback stays and the decoder reads it back
@@ -99,7 +92,7 @@ func errorPayload(ev *event.Error) string {
 	}
 	if ev.Fatal && len(ev.Raw) > 0 && json.Unmarshal(ev.Raw, &se) == nil && se.Error != nil && se.Traceback != nil &&
 		*se.Error == ev.Type && se.Message == ev.Message {
-		return string(ev.Raw)
+		return ev.Raw, true
 	}
-	return marshal(wire.ErrorPayload{Type: ev.Type, Message: ev.Message})
+	return nil, false
 }

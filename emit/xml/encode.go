@@ -717,6 +717,17 @@ func appendCDATA(b []byte, s string) []byte {
 // appendResultLines appends s with CRLF and CR made LF, then LF written
 // as \n, in one pass: the producer's escaping of a tool result.
 func appendResultLines(b, s []byte) []byte {
+	if bytes.IndexByte(s, '\r') < 0 {
+		// No CR (most results): each LF found by IndexByte.
+		for {
+			i := bytes.IndexByte(s, '\n')
+			if i < 0 {
+				return append(b, s...)
+			}
+			b = append(append(b, s[:i]...), '\\', 'n')
+			s = s[i+1:]
+		}
+	}
 	for {
 		i := bytes.IndexAny(s, "\r\n")
 		if i < 0 {
@@ -764,32 +775,18 @@ func (e *Encoder) errorBlock(data []byte) {
 }
 
 // appendErrorData appends s as errorBlock writes it: cdata's split of
-// every "]]>", then formatter's escaping, in one pass.
+// every "]]>", then formatter's escaping (the split's text has nothing
+// formatter escapes, so each piece is escaped on its own, eight bytes at
+// a time between the bytes it escapes).
 func appendErrorData(b, s []byte) []byte {
-	start := 0
-	for i := 0; i < len(s); i++ {
-		var esc string
-		n := 1 // the bytes esc stands for
-		switch s[i] {
-		case '\\':
-			esc = `\\`
-		case '\n':
-			esc = `\n`
-		case '\r':
-			esc = `\r`
-		case ']':
-			if i+2 >= len(s) || s[i+1] != ']' || s[i+2] != '>' {
-				continue
-			}
-			esc, n = "]]]]><![CDATA[>", 3
-		default:
-			continue
+	for {
+		i := bytes.Index(s, []byte("]]>"))
+		if i < 0 {
+			return appendFormatted(b, s)
 		}
-		b = append(append(b, s[start:i]...), esc...)
-		i += n - 1
-		start = i + 1
+		b = append(appendFormatted(b, s[:i]), "]]]]><![CDATA[>"...)
+		s = s[i+3:]
 	}
-	return append(b, s[start:]...)
 }
 
 // cdata splits every "]]>" as "]]]]><![CDATA[>", which the producer does

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // appendMetaInit appends the data attribute of the meta_init element
@@ -196,7 +197,7 @@ func appendMetaFinal(b []byte, ev *event.RunEnd) ([]byte, bool) {
 	}
 	if c := ev.CostUSD; c != nil {
 		b = append(b, `, &quot;total_cost_usd&quot;: `...)
-		b = appendJSONFloat(b, *c)
+		b = jsontext.AppendMarshalFloat(b, *c)
 	}
 	b = appendPyInt(b, "duration_ms", ev.DurationMS)
 	if ev.IsError {
@@ -224,21 +225,4 @@ func appendPyInt(b []byte, key string, n int64) []byte {
 	}
 	b = append(append(append(b, `, &quot;`...), key...), `&quot;: `...)
 	return strconv.AppendInt(b, n, 10)
-}
-
-// appendJSONFloat appends f as encoding/json writes a float64 (finite).
-func appendJSONFloat(b []byte, f float64) []byte {
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		// Clean up e-09 to e-9, as encoding/json does.
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
 }
