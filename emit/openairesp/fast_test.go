@@ -2,6 +2,7 @@ package openairesp
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
 
 	"github.com/agentstream/agentstream/internal/openai"
@@ -20,8 +21,8 @@ func TestFastDeltas(t *testing.T) {
 	for _, s := range tricky {
 		for idx, id := range []string{"msg_1", "é\"<"} {
 			fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
-			fast.deltas(wire.EvTextDelta, id, idx, `"content_index":0,`, s, `,"logprobs":[]`)
-			fast.deltas(wire.EvSummaryDelta, id, idx, `"summary_index":0,`, s, "")
+			fast.deltas(wire.EvTextDelta, id, idx, `"content_index":`, 0, s, `,"logprobs":[]`)
+			fast.deltas(wire.EvSummaryDelta, id, idx, `"summary_index":`, 0, s, "")
 			fast.argDeltas(wire.EvArgsDelta, id, idx, s)
 			for rest := s; rest != ""; {
 				var p string
@@ -41,6 +42,69 @@ func TestFastDeltas(t *testing.T) {
 			got, want := fast.b.W.(*bytes.Buffer).String(), slow.b.W.(*bytes.Buffer).String()
 			if got != want {
 				t.Errorf("%q: fast events\n%s\nencoding/json\n%s", s, got, want)
+			}
+		}
+	}
+}
+
+// TestFastDone: the done events of a text, refusal and summary part,
+// which the encoder writes from the part's text escaped once, are the
+// bytes encoding/json writes for textDone, refusalDone, summaryDone,
+// partEvent and summaryPartEvent, and the part kept for the item is
+// encoding/json's.
+func TestFastDone(t *testing.T) {
+	t.Parallel()
+	tricky := []string{
+		``, `plain`, `"q" \ / <a href="x">&amp;</a>`, "\x00\x01\b\f\n\r\t\x1f\x7f", "line\u2028sep\u2029", "bad \xff\xfe utf8 \xc3",
+		"é日👩‍💻 " + string(bytes.Repeat([]byte("€"), 30)),
+	}
+	anns := [][]json.RawMessage{nil, {json.RawMessage(`{"type":"url_citation","url":"u"}`), json.RawMessage(`{"type":"file_path"}`)}}
+	for _, s := range tricky {
+		for idx, id := range []string{"msg_1", "é\"<"} {
+			for _, refusal := range []bool{false, true} {
+				for _, a := range anns {
+					fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
+					b := &block{id: id, index: idx, refusal: refusal, annotations: a, parts: []json.RawMessage{json.RawMessage(`{}`)}}
+					b.text.WriteString(s)
+					fast.finishPart(b)
+					var p any
+					if refusal {
+						p = refusalPart{Type: wire.PartRefusal, Refusal: s}
+						slow.event(wire.EvRefusalDone, refusalDone{Type: wire.EvRefusalDone, Seq: slow.nextSeq(), ItemID: id, OutputIndex: idx, ContentIndex: 1, Refusal: s})
+					} else {
+						if a == nil {
+							a = []json.RawMessage{}
+						}
+						p = textPart{Type: wire.PartOutputText, Annotations: a, Logprobs: []any{}, Text: s}
+						slow.event(wire.EvTextDone, textDone{Type: wire.EvTextDone, Seq: slow.nextSeq(), ItemID: id, OutputIndex: idx, ContentIndex: 1, Text: s, Logprobs: []any{}})
+					}
+					slow.event(wire.EvPartDone, partEvent{Type: wire.EvPartDone, Seq: slow.nextSeq(), ItemID: id, OutputIndex: idx, ContentIndex: 1, Part: p})
+					got, want := fast.b.W.(*bytes.Buffer).String(), slow.b.W.(*bytes.Buffer).String()
+					if got != want {
+						t.Errorf("%q: fast events\n%s\nencoding/json\n%s", s, got, want)
+					}
+					raw, err := openai.Marshal(p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := b.parts[1]; !bytes.Equal(got, raw) {
+						t.Errorf("%q: part %s, encoding/json %s", s, got, raw)
+					}
+				}
+			}
+			fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
+			fast.think = &block{id: id, index: idx}
+			fast.think.text.WriteString(s)
+			fast.endSummary("")
+			p := part{Type: wire.PartSummaryText, Text: s}
+			slow.event(wire.EvSummaryDone, summaryDone{Type: wire.EvSummaryDone, Seq: slow.nextSeq(), ItemID: id, OutputIndex: idx, Text: s})
+			slow.event(wire.EvSummaryPartDone, summaryPartEvent{Type: wire.EvSummaryPartDone, Seq: slow.nextSeq(), ItemID: id, OutputIndex: idx, Part: p})
+			got, want := fast.b.W.(*bytes.Buffer).String(), slow.b.W.(*bytes.Buffer).String()
+			if got != want {
+				t.Errorf("%q: fast summary events\n%s\nencoding/json\n%s", s, got, want)
+			}
+			if raw, _ := openai.Marshal(p); !bytes.Equal(fast.think.parts[0], raw) {
+				t.Errorf("%q: summary part %s, encoding/json %s", s, fast.think.parts[0], raw)
 			}
 		}
 	}
