@@ -34,8 +34,13 @@ type Encoder struct {
 	// leaves the response unfinished.
 	waiting *event.TurnEnd
 
-	scratch  []byte // an item being added, reused
-	outBytes int    // the bytes of the turn's items, kept in output up to maxOutput
+	scratch []byte // an item being added, reused
+	// dhead is the delta events of dkey up to their delta, without their
+	// sequence number, which goes at dsplit.
+	dkey     deltaKey
+	dhead    []byte
+	dsplit   int
+	outBytes int // the bytes of the turn's items, kept in output up to maxOutput
 }
 
 // maxOutput caps the bytes of the output items the encoder keeps for a
@@ -519,31 +524,48 @@ func (e *Encoder) continuesText(ev event.Event) bool {
 // the part, when not empty, and end are their fields before and after
 // the delta), without allocating.
 func (e *Encoder) deltas(typ, id string, idx int, midKey string, mid int, s, end string) {
+	k := deltaKey{typ, id, idx, midKey, mid}
+	if k != e.dkey || e.dhead == nil {
+		e.dkey = k
+		h := append(e.dhead[:0], "event: "...)
+		h = append(h, typ...)
+		h = append(h, "\ndata: {\"type\":"...)
+		h = jsontext.AppendMarshalString(h, typ)
+		h = append(h, `,"sequence_number":`...)
+		e.dsplit = len(h)
+		h = append(h, `,"item_id":`...)
+		h = jsontext.AppendMarshalString(h, id)
+		h = append(h, `,"output_index":`...)
+		h = strconv.AppendInt(h, int64(idx), 10)
+		h = append(h, ',')
+		if midKey != "" {
+			h = append(h, midKey...)
+			h = strconv.AppendInt(h, int64(mid), 10)
+			h = append(h, ',')
+		}
+		e.dhead = append(h, `"delta":`...)
+	}
 	for rest := s; rest != "" && e.b.Err == nil; {
 		var p string
 		p, rest = openai.Cut(rest)
-		b := append(e.b.Buf[:0], "event: "...)
-		b = append(b, typ...)
-		b = append(b, "\ndata: {\"type\":"...)
-		b = jsontext.AppendMarshalString(b, typ)
-		b = append(b, `,"sequence_number":`...)
+		b := append(e.b.Buf[:0], e.dhead[:e.dsplit]...)
 		b = strconv.AppendInt(b, e.nextSeq(), 10)
-		b = append(b, `,"item_id":`...)
-		b = jsontext.AppendMarshalString(b, id)
-		b = append(b, `,"output_index":`...)
-		b = strconv.AppendInt(b, int64(idx), 10)
-		b = append(b, ',')
-		if midKey != "" {
-			b = append(b, midKey...)
-			b = strconv.AppendInt(b, int64(mid), 10)
-			b = append(b, ',')
-		}
-		b = append(b, `"delta":`...)
+		b = append(b, e.dhead[e.dsplit:]...)
 		b = jsontext.AppendMarshalString(b, p)
 		b = append(b, end...)
 		e.b.Buf = append(b, "}\n\n"...)
 		e.b.Write()
 	}
+}
+
+// deltaKey is what the delta events of one part have in common (the
+// arguments of deltas but the text): their bytes but the sequence number
+// and the delta, kept in dhead.
+type deltaKey struct {
+	typ, id string
+	idx     int
+	midKey  string
+	mid     int
 }
 
 // citations writes annotations into the text part that just ended.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/agentstream/agentstream/event"
+
 	"github.com/agentstream/agentstream/internal/openai"
 	wire "github.com/agentstream/agentstream/internal/openai/respwire"
 )
@@ -105,6 +107,47 @@ func TestFastDone(t *testing.T) {
 			}
 			if raw, _ := openai.Marshal(p); !bytes.Equal(fast.think.parts[0], raw) {
 				t.Errorf("%q: summary part %s, encoding/json %s", s, fast.think.parts[0], raw)
+			}
+		}
+	}
+}
+
+// TestPartOfDeltas: the part written at the end of a text streamed as
+// deltas is encoding/json's for the whole text, also when a delta is not
+// valid UTF-8 on its own (a sequence split between deltas, which the
+// whole text escapes differently from its pieces).
+func TestPartOfDeltas(t *testing.T) {
+	t.Parallel()
+	pieces := []string{
+		"", "plain", `"q" \ <a>&amp;`, "\x00\x1f\x7f", "\u2028", "é日👩‍💻", "\xe2\x82", "\xac and on", "\xff",
+		string(bytes.Repeat([]byte("€"), 40)),
+	}
+	for _, a := range pieces {
+		for _, b := range pieces {
+			for _, kind := range []event.BlockKind{event.Text, event.Thinking} {
+				e := NewEncoder(new(bytes.Buffer), nil)
+				e.delta(&event.Delta{Kind: kind, Text: a})
+				e.delta(&event.Delta{Kind: kind, Text: b})
+				var got json.RawMessage
+				var p any
+				if kind == event.Text {
+					blk := e.text
+					e.finishPart(blk)
+					got = blk.parts[0]
+					p = textPart{Type: wire.PartOutputText, Annotations: []json.RawMessage{}, Logprobs: []any{}, Text: a + b}
+				} else {
+					blk := e.think
+					e.endSummary("")
+					got = blk.parts[0]
+					p = part{Type: wire.PartSummaryText, Text: a + b}
+				}
+				want, err := openai.Marshal(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("%q + %q: part %s, encoding/json %s", a, b, got, want)
+				}
 			}
 		}
 	}
