@@ -459,8 +459,9 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 			CacheReadInputTokens: &u.CacheReadTokens, OutputTokens: &u.OutputTokens, ServiceTier: u.ServiceTier,
 		}
 	}
-	if s.Event != nil { // else the conversion to any allocated for nothing
-		s.write(EventMessageStart, messageStart{Type: EventMessageStart, Message: m})
+	if s.err == nil && s.Event != nil {
+		s.buf = appendMessageStart(s.buf[:0], &m)
+		s.writeBuf(EventMessageStart)
 	}
 }
 
@@ -540,7 +541,10 @@ func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
 			CacheReadInputTokens: u.CacheReadTokens, OutputTokens: &u.OutputTokens,
 		}
 	}
-	s.write(EventMessageDelta, md)
+	if s.err == nil && s.Event != nil {
+		s.buf = appendMessageDelta(s.buf[:0], &md)
+		s.writeBuf(EventMessageDelta)
+	}
 }
 
 // Abandon gives up the open message as its source did (a stream given up
