@@ -161,40 +161,67 @@ func (s *SSE) NextRaw() (RawMessage, error) {
 }
 
 // quick reads the message most streams are made of, one data: line and
-// a blank line, both LF-ended, when it lies whole in the read buffer at a
-// message boundary: it gives what nextLine, handle and dispatch give for
-// it, in one look at its bytes (each looked at once by the LF and CR
-// finders, as there), without their per-line bookkeeping. Anything else
-// is left to them.
+// a blank line, or an event: line, a data: line and a blank line (the
+// typed events of the Messages and Responses APIs), all LF-ended, when it
+// lies whole in the read buffer at a message boundary: it gives what
+// nextLine, handle and dispatch give for it, in one look at its bytes
+// (each looked at once by the LF and CR finders, as there), without their
+// per-line bookkeeping. Anything else is left to them.
 func (s *SSE) quick() (RawMessage, bool) {
 	// s.off == 0: the byte order mark is nextLine's to handle.
 	if s.lastCR || s.lineN != 0 || s.msg.start != 0 || s.off == 0 {
 		return RawMessage{}, false
 	}
 	b, _ := s.br.Peek(s.br.Buffered())
-	if len(b) < 7 || string(b[:5]) != "data:" {
+	if len(b) < 7 {
 		return RawMessage{}, false
 	}
+	var typ []byte
+	at, lines := 0, 2 // where the data: line starts; the message's lines
 	i := s.lf.index(b, s.off, '\n')
-	// The message's size is its line and the two LFs.
+	if string(b[:6]) == "event:" {
+		if i < 0 {
+			return RawMessage{}, false
+		}
+		typ, at, lines = b[6:i], i+1, 3
+		if len(typ) > 0 && typ[0] == ' ' {
+			typ = typ[1:]
+		}
+		// The finder found the event line's LF: the data line's is
+		// looked for here, once.
+		i = bytes.IndexByte(b[at:], '\n')
+		if i >= 0 {
+			i += at
+		}
+	}
+	if len(b)-at < 7 || string(b[at:at+5]) != "data:" {
+		return RawMessage{}, false
+	}
+	// The message's size is its lines and the LFs.
 	if i < 0 || i+1 >= len(b) || b[i+1] != '\n' || i+2 > s.max {
 		return RawMessage{}, false
 	}
-	// The CR finder has mostly looked past the line already (to the
+	// The CR finder has mostly looked past the message already (to the
 	// end of the buffer, finding none): then it need not be asked.
 	if s.cr.at <= s.off+int64(i) {
 		if cr := s.cr.index(b, s.off, '\r'); cr >= 0 && cr <= i {
 			return RawMessage{}, false
 		}
 	}
-	value := b[5:i]
+	value := b[at+5 : i]
 	if len(value) > 0 && value[0] == ' ' {
 		value = value[1:]
 	}
 	m := RawMessage{ID: s.lastID, Data: value, Line: s.lines + 1, Offset: s.off}
+	if lines == 3 {
+		if string(typ) != s.lastTyp {
+			s.lastTyp = string(typ)
+		}
+		m.Type = s.lastTyp
+	}
 	s.br.Discard(i + 2)
 	s.off += int64(i + 2)
-	s.lines += 2
+	s.lines += lines
 	return m, true
 }
 

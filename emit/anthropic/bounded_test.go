@@ -13,7 +13,8 @@ import (
 // event, never held: boundedN agents that each open a block (a1m.jsonl
 // of docs/limits.md; the body is the first agent's), and boundedN client
 // and MCP tool calls of one message that never get a result
-// (calls1m.jsonl). It holds at most its cap.
+// (calls1m.jsonl), and boundedN thinking blocks of one message ended
+// without a signature (kept for a late one). It holds at most its cap.
 func TestBoundedState(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -30,6 +31,9 @@ func TestBoundedState(t *testing.T) {
 		{"N open MCP tool calls", func(i int) []event.Event {
 			return []event.Event{&event.ToolCall{ID: "m" + strconv.Itoa(i), Name: "q", MCPServer: "s", Input: []byte(`{}`)}}
 		}},
+		{"N unsigned thinking blocks", func(i int) []event.Event {
+			return []event.Event{&event.BlockStart{Kind: event.Thinking}, &event.BlockEnd{Kind: event.Thinking}}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -44,12 +48,12 @@ func TestBoundedState(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				peak = max(peak, e.st.HeldCalls())
+				peak = max(peak, e.st.HeldCalls(), e.st.HeldUnsigned(), len(e.unsigned))
 			}
 			if limit := 2 * openset.DefaultMax; peak > limit {
 				t.Errorf("the encoder held %d entries for %d; want at most %d", peak, boundedN, limit)
 			}
-			if tt.name != "one open block each of N agents" {
+			if tt.name == "N open tool calls" || tt.name == "N open MCP tool calls" {
 				want := "anthropic cannot carry more than 1024 tool calls open at once (the oldest let go of: its result no longer ends its message)"
 				found := false
 				for _, w := range warned {

@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/messages"
 )
 
 // The tests in this file are one per class of mismatch the official
@@ -399,5 +401,52 @@ func TestAbandoned(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, types); diff != "" {
 		t.Errorf("events (-want +got):\n%s\n%s", diff, out)
+	}
+}
+
+// TestLateSignaturesCapped: of a message with more thinking blocks
+// without a signature than the encoder keeps (messages.MaxUnsigned), the
+// last MaxUnsigned get their late signature, each its own, and the
+// others are reported lost, once.
+func TestLateSignaturesCapped(t *testing.T) {
+	t.Parallel()
+	n := messages.MaxUnsigned + 3
+	var history strings.Builder
+	evs := []event.Event{&event.SessionStart{Agent: "A", MetaKind: "anthropic_agent"}}
+	for i := range n {
+		if i > 0 {
+			history.WriteByte(',')
+		}
+		fmt.Fprintf(&history, `{"signature":"S%d","thinking":"t","type":"thinking"}`, i)
+		evs = append(evs, &event.Delta{Agent: "A", Kind: event.Thinking, Text: "t"}, &event.BlockEnd{Agent: "A", Kind: event.Thinking})
+	}
+	meta := `{"conversation_history":[{"role":"assistant","content":[` + history.String() + `]}],"stop_reason":"end_turn"}`
+	evs = append(evs, &event.RunEnd{Agent: "A", StopReason: "end_turn", Meta: json.RawMessage(meta), MetaKind: "anthropic_agent"})
+	var buf strings.Builder
+	var warnings []string
+	e := NewEncoder(&buf, &Config{LateSignatures: true, Warn: func(err error) { warnings = append(warnings, err.Error()) }})
+	for _, ev := range evs {
+		if err := e.Encode(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var got, want []string
+	for _, d := range sseData(t, []byte(buf.String()), "content_block_delta") {
+		if delta := d["delta"].(map[string]any); delta["type"] == "signature_delta" {
+			got = append(got, fmt.Sprintf("%v %v", d["index"], delta["signature"]))
+		}
+	}
+	for i := n - messages.MaxUnsigned; i < n; i++ {
+		want = append(want, fmt.Sprintf("%d S%d", i, i))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("late signatures (-want +got):\n%s", diff)
+	}
+	lost := "anthropic cannot carry late thinking signatures of more than 1024 thinking blocks of one message (the oldest get none)"
+	if c := slices.Index(warnings, lost); c < 0 || slices.Index(warnings[c+1:], lost) >= 0 {
+		t.Errorf("warnings %q, want %q once", warnings, lost)
 	}
 }

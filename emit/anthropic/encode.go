@@ -72,7 +72,9 @@ type Encoder struct {
 	failed bool
 	// thinking counts the main agent's thinking blocks; unsigned holds
 	// the ordinals of those written without a signature, for the
-	// signatures a run summary gives (lateSignatures).
+	// signatures a run summary gives (lateSignatures): the last
+	// messages.MaxUnsigned of them at least, all that lateSignatures
+	// reads (those of the open message that the Streamer holds).
 	thinking int
 	unsigned []int
 }
@@ -192,7 +194,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 		if b, ok := x.(*event.BlockEnd); ok && b.Kind == event.Thinking {
 			if b.Signature == "" {
-				e.unsigned = append(e.unsigned, e.thinking)
+				e.unsigned, _ = messages.AppendCapped(e.unsigned, e.thinking, messages.MaxUnsigned)
 			}
 			e.thinking++
 		}
@@ -309,6 +311,9 @@ func (e *Encoder) lateSignatures(r *event.RunEnd) {
 		}
 	}
 	ords := e.unsigned[len(e.unsigned)-len(open):]
+	if e.st.ForgotUnsigned() > 0 && e.cfg.LateSignatures {
+		e.warn(fmt.Sprintf("late thinking signatures of more than %d thinking blocks of one message (the oldest get none)", messages.MaxUnsigned))
+	}
 	for i, idx := range open {
 		ord := ords[i]
 		if ord >= len(sigs) || sigs[ord] == "" {

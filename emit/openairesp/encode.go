@@ -34,8 +34,13 @@ type Encoder struct {
 	// leaves the response unfinished.
 	waiting *event.TurnEnd
 
-	scratch  []byte // an item being added, reused
-	outBytes int    // the bytes of the turn's items, kept in output up to maxOutput
+	scratch []byte // an item being added, reused
+	// dhead is the delta events of dkey up to their delta, without their
+	// sequence number, which goes at dsplit.
+	dkey     deltaKey
+	dhead    []byte
+	dsplit   int
+	outBytes int // the bytes of the turn's items, kept in output up to maxOutput
 }
 
 // maxOutput caps the bytes of the output items the encoder keeps for a
@@ -238,31 +243,71 @@ func (e *Encoder) newPart(b *block, refusal bool) {
 }
 
 // finishPart writes the done events of message item b's current part.
+// Its text is escaped once, into the part kept for the item, and copied
+// from there into the done events.
 func (e *Encoder) finishPart(b *block) {
 	if b.done {
 		return
 	}
 	b.done = true
-	text := b.text.String()
 	ci := len(b.parts)
-	var p any
+	var raw, esc []byte
 	if b.refusal {
-		p = refusalPart{Type: wire.PartRefusal, Refusal: text}
-		e.event(wire.EvRefusalDone, refusalDone{Type: wire.EvRefusalDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, ContentIndex: ci, Refusal: text})
+		raw, esc = appendPart(nil, `{"type":`+quotedRefusal+`,"refusal":`, b.text.String())
+		e.itemField(wire.EvRefusalDone, b, `,"content_index":`, ci, `,"refusal":`, esc, "}")
 	} else {
 		anns := b.annotations
 		if anns == nil {
 			anns = []json.RawMessage{}
 		}
-		p = textPart{Type: wire.PartOutputText, Annotations: anns, Logprobs: []any{}, Text: text}
-		e.event(wire.EvTextDone, textDone{Type: wire.EvTextDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, ContentIndex: ci, Text: text, Logprobs: []any{}})
+		head := append(e.scratch[:0], `{"type":`+quotedOutputText+`,"annotations":`...)
+		head, _ = appendRaws(head, anns)
+		e.scratch = append(head, `,"logprobs":[],"text":`...)
+		raw, esc = appendPart(nil, string(e.scratch), b.text.String())
+		e.itemField(wire.EvTextDone, b, `,"content_index":`, ci, `,"text":`, esc, `,"logprobs":[]}`)
 	}
-	e.event(wire.EvPartDone, partEvent{Type: wire.EvPartDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, ContentIndex: ci, Part: p})
-	raw, err := appendJSON(nil, p)
-	if err != nil {
-		e.b.Err = err
-	}
+	e.itemField(wire.EvPartDone, b, `,"content_index":`, ci, `,"part":`, raw, "}")
 	b.parts = append(b.parts, raw)
+}
+
+// The JSON strings of the part types whose done events finishPart and
+// endSummary write by hand.
+const (
+	quotedOutputText  = `"` + wire.PartOutputText + `"`
+	quotedRefusal     = `"` + wire.PartRefusal + `"`
+	quotedSummaryText = `"` + wire.PartSummaryText + `"`
+)
+
+// appendPart appends a part whose last field is its text: head (the
+// part up to that field's value), text as a JSON string, and '}'. It
+// returns the part and the escaped text in it.
+func appendPart(b []byte, head, text string) (part, esc []byte) {
+	b = append(b, head...)
+	start := len(b)
+	b = jsontext.AppendMarshalString(b, text)
+	b = append(b, '}')
+	return b, b[start : len(b)-1]
+}
+
+// itemField writes an event of type typ about item b whose fields after
+// the item's output index are idxKey with idx, then key with val (JSON
+// already), then tail, which closes the object: the done events of a
+// part, as appendJSON writes them.
+func (e *Encoder) itemField(typ string, b *block, idxKey string, idx int, key string, val []byte, tail string) {
+	seq := e.nextSeq()
+	if e.b.Err != nil {
+		return
+	}
+	buf := append(e.b.Buf[:0], "event: "...)
+	buf = append(buf, typ...)
+	buf = append(buf, "\ndata: "...)
+	buf = itemHead(buf, typ, seq, b.id, b.index)
+	buf = num(buf, idxKey, int64(idx))
+	buf = append(buf, key...)
+	buf = append(buf, val...)
+	buf = append(buf, tail...)
+	e.b.Buf = append(buf, "\n\n"...)
+	e.b.Write()
 }
 
 // finishText ends the message item being written.
@@ -318,15 +363,10 @@ func (e *Encoder) endSummary(sig string) {
 		return
 	}
 	b.ended, b.sig = true, sig
-	text := b.text.String()
-	p := part{Type: wire.PartSummaryText, Text: text}
 	si := len(b.parts)
-	e.event(wire.EvSummaryDone, summaryDone{Type: wire.EvSummaryDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, SummaryIndex: si, Text: text})
-	e.event(wire.EvSummaryPartDone, summaryPartEvent{Type: wire.EvSummaryPartDone, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, SummaryIndex: si, Part: p})
-	raw, err := appendJSON(nil, p)
-	if err != nil {
-		e.b.Err = err
-	}
+	raw, esc := appendPart(nil, `{"type":`+quotedSummaryText+`,"text":`, b.text.String())
+	e.itemField(wire.EvSummaryDone, b, `,"summary_index":`, si, `,"text":`, esc, "}")
+	e.itemField(wire.EvSummaryPartDone, b, `,"summary_index":`, si, `,"part":`, raw, "}")
 	b.parts = append(b.parts, raw)
 }
 
@@ -458,11 +498,11 @@ func (e *Encoder) delta(ev *event.Delta) {
 	b.text.WriteString(ev.Text)
 	switch {
 	case ev.Kind == event.Thinking:
-		e.deltas(wire.EvSummaryDelta, b.id, b.index, `"summary_index":`+strconv.Itoa(len(b.parts))+`,`, ev.Text, "")
+		e.deltas(wire.EvSummaryDelta, b.id, b.index, `"summary_index":`, len(b.parts), ev.Text, "")
 	case b.refusal:
-		e.deltas(wire.EvRefusalDelta, b.id, b.index, `"content_index":`+strconv.Itoa(len(b.parts))+`,`, ev.Text, "")
+		e.deltas(wire.EvRefusalDelta, b.id, b.index, `"content_index":`, len(b.parts), ev.Text, "")
 	default:
-		e.deltas(wire.EvTextDelta, b.id, b.index, `"content_index":`+strconv.Itoa(len(b.parts))+`,`, ev.Text, `,"logprobs":[]`)
+		e.deltas(wire.EvTextDelta, b.id, b.index, `"content_index":`, len(b.parts), ev.Text, `,"logprobs":[]`)
 	}
 }
 
@@ -480,30 +520,52 @@ func (e *Encoder) continuesText(ev event.Event) bool {
 
 // deltas writes s as delta events of type typ of item id at output index
 // idx, in pieces of at most openai.MaxDelta bytes, as encoding/json writes
-// textDelta, summaryDelta and argsDelta (mid and end are their fields
-// before and after the delta), without allocating.
-func (e *Encoder) deltas(typ, id string, idx int, mid, s, end string) {
+// textDelta, summaryDelta and argsDelta (midKey and mid, the index of
+// the part, when not empty, and end are their fields before and after
+// the delta), without allocating.
+func (e *Encoder) deltas(typ, id string, idx int, midKey string, mid int, s, end string) {
+	k := deltaKey{typ, id, idx, midKey, mid}
+	if k != e.dkey || e.dhead == nil {
+		e.dkey = k
+		h := append(e.dhead[:0], "event: "...)
+		h = append(h, typ...)
+		h = append(h, "\ndata: {\"type\":"...)
+		h = jsontext.AppendMarshalString(h, typ)
+		h = append(h, `,"sequence_number":`...)
+		e.dsplit = len(h)
+		h = append(h, `,"item_id":`...)
+		h = jsontext.AppendMarshalString(h, id)
+		h = append(h, `,"output_index":`...)
+		h = strconv.AppendInt(h, int64(idx), 10)
+		h = append(h, ',')
+		if midKey != "" {
+			h = append(h, midKey...)
+			h = strconv.AppendInt(h, int64(mid), 10)
+			h = append(h, ',')
+		}
+		e.dhead = append(h, `"delta":`...)
+	}
 	for rest := s; rest != "" && e.b.Err == nil; {
 		var p string
 		p, rest = openai.Cut(rest)
-		b := append(e.b.Buf[:0], "event: "...)
-		b = append(b, typ...)
-		b = append(b, "\ndata: {\"type\":"...)
-		b = jsontext.AppendMarshalString(b, typ)
-		b = append(b, `,"sequence_number":`...)
+		b := append(e.b.Buf[:0], e.dhead[:e.dsplit]...)
 		b = strconv.AppendInt(b, e.nextSeq(), 10)
-		b = append(b, `,"item_id":`...)
-		b = jsontext.AppendMarshalString(b, id)
-		b = append(b, `,"output_index":`...)
-		b = strconv.AppendInt(b, int64(idx), 10)
-		b = append(b, ',')
-		b = append(b, mid...)
-		b = append(b, `"delta":`...)
+		b = append(b, e.dhead[e.dsplit:]...)
 		b = jsontext.AppendMarshalString(b, p)
 		b = append(b, end...)
 		e.b.Buf = append(b, "}\n\n"...)
 		e.b.Write()
 	}
+}
+
+// deltaKey is what the delta events of one part have in common (the
+// arguments of deltas but the text): their bytes but the sequence number
+// and the delta, kept in dhead.
+type deltaKey struct {
+	typ, id string
+	idx     int
+	midKey  string
+	mid     int
 }
 
 // citations writes annotations into the text part that just ended.
@@ -606,7 +668,7 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	e.doneItem(idx, functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusCompleted, Arguments: args, CallID: ev.ID, Name: ev.Name})
 }
 
-func (e *Encoder) argDeltas(typ, id string, idx int, s string) { e.deltas(typ, id, idx, "", s, "") }
+func (e *Encoder) argDeltas(typ, id string, idx int, s string) { e.deltas(typ, id, idx, "", 0, s, "") }
 
 // releaseCall writes the held server or MCP call, with its result r
 // (nil when the next event was something else).

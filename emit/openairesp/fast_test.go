@@ -2,7 +2,10 @@ package openairesp
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
+
+	"github.com/agentstream/agentstream/event"
 
 	"github.com/agentstream/agentstream/internal/openai"
 	wire "github.com/agentstream/agentstream/internal/openai/respwire"
@@ -20,8 +23,8 @@ func TestFastDeltas(t *testing.T) {
 	for _, s := range tricky {
 		for idx, id := range []string{"msg_1", "é\"<"} {
 			fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
-			fast.deltas(wire.EvTextDelta, id, idx, `"content_index":0,`, s, `,"logprobs":[]`)
-			fast.deltas(wire.EvSummaryDelta, id, idx, `"summary_index":0,`, s, "")
+			fast.deltas(wire.EvTextDelta, id, idx, `"content_index":`, 0, s, `,"logprobs":[]`)
+			fast.deltas(wire.EvSummaryDelta, id, idx, `"summary_index":`, 0, s, "")
 			fast.argDeltas(wire.EvArgsDelta, id, idx, s)
 			for rest := s; rest != ""; {
 				var p string
@@ -41,6 +44,110 @@ func TestFastDeltas(t *testing.T) {
 			got, want := fast.b.W.(*bytes.Buffer).String(), slow.b.W.(*bytes.Buffer).String()
 			if got != want {
 				t.Errorf("%q: fast events\n%s\nencoding/json\n%s", s, got, want)
+			}
+		}
+	}
+}
+
+// TestFastDone: the done events of a text, refusal and summary part,
+// which the encoder writes from the part's text escaped once, are the
+// bytes encoding/json writes for textDone, refusalDone, summaryDone,
+// partEvent and summaryPartEvent, and the part kept for the item is
+// encoding/json's.
+func TestFastDone(t *testing.T) {
+	t.Parallel()
+	tricky := []string{
+		``, `plain`, `"q" \ / <a href="x">&amp;</a>`, "\x00\x01\b\f\n\r\t\x1f\x7f", "line\u2028sep\u2029", "bad \xff\xfe utf8 \xc3",
+		"é日👩‍💻 " + string(bytes.Repeat([]byte("€"), 30)),
+	}
+	anns := [][]json.RawMessage{nil, {json.RawMessage(`{"type":"url_citation","url":"u"}`), json.RawMessage(`{"type":"file_path"}`)}}
+	for _, s := range tricky {
+		for idx, id := range []string{"msg_1", "é\"<"} {
+			for _, refusal := range []bool{false, true} {
+				for _, a := range anns {
+					fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
+					b := &block{id: id, index: idx, refusal: refusal, annotations: a, parts: []json.RawMessage{json.RawMessage(`{}`)}}
+					b.text.WriteString(s)
+					fast.finishPart(b)
+					var p any
+					if refusal {
+						p = refusalPart{Type: wire.PartRefusal, Refusal: s}
+						slow.event(wire.EvRefusalDone, refusalDone{Type: wire.EvRefusalDone, Seq: slow.nextSeq(), ItemID: id, OutputIndex: idx, ContentIndex: 1, Refusal: s})
+					} else {
+						if a == nil {
+							a = []json.RawMessage{}
+						}
+						p = textPart{Type: wire.PartOutputText, Annotations: a, Logprobs: []any{}, Text: s}
+						slow.event(wire.EvTextDone, textDone{Type: wire.EvTextDone, Seq: slow.nextSeq(), ItemID: id, OutputIndex: idx, ContentIndex: 1, Text: s, Logprobs: []any{}})
+					}
+					slow.event(wire.EvPartDone, partEvent{Type: wire.EvPartDone, Seq: slow.nextSeq(), ItemID: id, OutputIndex: idx, ContentIndex: 1, Part: p})
+					got, want := fast.b.W.(*bytes.Buffer).String(), slow.b.W.(*bytes.Buffer).String()
+					if got != want {
+						t.Errorf("%q: fast events\n%s\nencoding/json\n%s", s, got, want)
+					}
+					raw, err := openai.Marshal(p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := b.parts[1]; !bytes.Equal(got, raw) {
+						t.Errorf("%q: part %s, encoding/json %s", s, got, raw)
+					}
+				}
+			}
+			fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
+			fast.think = &block{id: id, index: idx}
+			fast.think.text.WriteString(s)
+			fast.endSummary("")
+			p := part{Type: wire.PartSummaryText, Text: s}
+			slow.event(wire.EvSummaryDone, summaryDone{Type: wire.EvSummaryDone, Seq: slow.nextSeq(), ItemID: id, OutputIndex: idx, Text: s})
+			slow.event(wire.EvSummaryPartDone, summaryPartEvent{Type: wire.EvSummaryPartDone, Seq: slow.nextSeq(), ItemID: id, OutputIndex: idx, Part: p})
+			got, want := fast.b.W.(*bytes.Buffer).String(), slow.b.W.(*bytes.Buffer).String()
+			if got != want {
+				t.Errorf("%q: fast summary events\n%s\nencoding/json\n%s", s, got, want)
+			}
+			if raw, _ := openai.Marshal(p); !bytes.Equal(fast.think.parts[0], raw) {
+				t.Errorf("%q: summary part %s, encoding/json %s", s, fast.think.parts[0], raw)
+			}
+		}
+	}
+}
+
+// TestPartOfDeltas: the part written at the end of a text streamed as
+// deltas is encoding/json's for the whole text, also when a delta is not
+// valid UTF-8 on its own (a sequence split between deltas, which the
+// whole text escapes differently from its pieces).
+func TestPartOfDeltas(t *testing.T) {
+	t.Parallel()
+	pieces := []string{
+		"", "plain", `"q" \ <a>&amp;`, "\x00\x1f\x7f", "\u2028", "é日👩‍💻", "\xe2\x82", "\xac and on", "\xff",
+		string(bytes.Repeat([]byte("€"), 40)),
+	}
+	for _, a := range pieces {
+		for _, b := range pieces {
+			for _, kind := range []event.BlockKind{event.Text, event.Thinking} {
+				e := NewEncoder(new(bytes.Buffer), nil)
+				e.delta(&event.Delta{Kind: kind, Text: a})
+				e.delta(&event.Delta{Kind: kind, Text: b})
+				var got json.RawMessage
+				var p any
+				if kind == event.Text {
+					blk := e.text
+					e.finishPart(blk)
+					got = blk.parts[0]
+					p = textPart{Type: wire.PartOutputText, Annotations: []json.RawMessage{}, Logprobs: []any{}, Text: a + b}
+				} else {
+					blk := e.think
+					e.endSummary("")
+					got = blk.parts[0]
+					p = part{Type: wire.PartSummaryText, Text: a + b}
+				}
+				want, err := openai.Marshal(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("%q + %q: part %s, encoding/json %s", a, b, got, want)
+				}
 			}
 		}
 	}

@@ -179,12 +179,23 @@ func (r *Reader) key(capitals bool) ([]byte, bool) {
 	// in one look. Everything else goes to keySlow, which starts over.
 	// Apart from the rare keyLen call, this path has no call, so the
 	// compiler keeps its values in registers, where keySlow's calls made
-	// it spill them.
+	// it spill them. The '}' right after the last value (or the '{') is
+	// read here too: every object ends so; and ", " between members, as
+	// Python's json.dumps writes them.
 	if b, i := r.b, r.i; !r.bad {
-		if !r.first {
-			i++ // past the ','
+		if i < len(b) && b[i] == '}' {
+			r.i, r.first = i+1, false
+			r.depth--
+			return nil, false
 		}
-		if i+9 <= len(b) && b[i] == '"' && (r.first || b[i-1] == ',') {
+		sep := r.first
+		if !sep && i < len(b) && b[i] == ',' {
+			sep = true
+			if i++; i < len(b) && b[i] == ' ' {
+				i++
+			}
+		}
+		if sep && i+9 <= len(b) && b[i] == '"' {
 			w := word(b, i+1)
 			m := asciiStops(w)
 			if !capitals {

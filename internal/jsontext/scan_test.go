@@ -72,6 +72,7 @@ func FuzzKey(f *testing.F) {
 		`{"type":"text","agent":"a","final":false,"delta":"x"}`, `{"a":1, "b" :2,"Caps":3,"long_key_name_here":4}`,
 		`{"k\u0041":5,"é":6}`, `{}`, `{"":1}`, `{"a"`, `{"abcdefgh":1}`, `{"abcdefg":1,"abcdefghi":2}`, `{"a":1,"b"}`,
 		`{ "a": 1 , "b":2}`, `{"a":{"b":[1,{"c":2}]},"d":3}`, `{"a":1,"`, `{"a":1,"bcdefghijk`,
+		`{"id": "x", "object": "chunk", "choices": [{"index": 0, "delta": {}}]}`, `{"a":1,  "b":2,	"c":3, }`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -189,3 +189,81 @@ func appendInputDelta(b []byte, index int, frag string) []byte {
 	b = jsontext.AppendMarshalString(b, frag)
 	return append(b, "}}"...)
 }
+
+// appendMessageStart appends the message_start of m, a message with no
+// content yet, as Marshal writes messageStart: once per message, which
+// for sources of many short messages (an OpenAI completion each) is as
+// often as their deltas.
+func appendMessageStart(b []byte, m *outMessage) []byte {
+	b = append(b, `{"type":"message_start","message":{"id":`...)
+	b = jsontext.AppendMarshalString(b, m.ID)
+	b = append(b, `,"type":`...)
+	b = jsontext.AppendMarshalString(b, m.Type)
+	b = append(b, `,"role":`...)
+	b = jsontext.AppendMarshalString(b, m.Role)
+	b = append(b, `,"model":`...)
+	b = jsontext.AppendMarshalString(b, m.Model)
+	b = append(b, `,"content":[],"stop_reason":`...)
+	b = appendOptString(b, m.StopReason)
+	b = append(b, `,"stop_sequence":`...)
+	b = appendOptString(b, m.StopSequence)
+	u := &m.Usage
+	b = append(b, `,"usage":{"input_tokens":`...)
+	b = appendOptInt(b, u.InputTokens)
+	if u.CacheCreationInputTokens != nil {
+		b = append(b, `,"cache_creation_input_tokens":`...)
+		b = strconv.AppendInt(b, *u.CacheCreationInputTokens, 10)
+	}
+	if u.CacheReadInputTokens != nil {
+		b = append(b, `,"cache_read_input_tokens":`...)
+		b = strconv.AppendInt(b, *u.CacheReadInputTokens, 10)
+	}
+	b = append(b, `,"output_tokens":`...)
+	b = appendOptInt(b, u.OutputTokens)
+	if u.ServiceTier != "" {
+		b = append(b, `,"service_tier":`...)
+		b = jsontext.AppendMarshalString(b, u.ServiceTier)
+	}
+	return append(b, "}}}"...)
+}
+
+// appendMessageDelta appends md as Marshal writes it: once per message.
+func appendMessageDelta(b []byte, md *messageDelta) []byte {
+	b = append(b, `{"type":`...)
+	b = jsontext.AppendMarshalString(b, md.Type)
+	b = append(b, `,"delta":{"stop_reason":`...)
+	b = appendOptString(b, md.Delta.StopReason)
+	b = append(b, `,"stop_sequence":`...)
+	b = appendOptString(b, md.Delta.StopSequence)
+	b = append(b, `},"usage":{`...)
+	u := &md.Usage
+	if u.InputTokens != 0 {
+		b = append(b, `"input_tokens":`...)
+		b = append(strconv.AppendInt(b, u.InputTokens, 10), ',')
+	}
+	if u.CacheCreationInputTokens != 0 {
+		b = append(b, `"cache_creation_input_tokens":`...)
+		b = append(strconv.AppendInt(b, u.CacheCreationInputTokens, 10), ',')
+	}
+	if u.CacheReadInputTokens != 0 {
+		b = append(b, `"cache_read_input_tokens":`...)
+		b = append(strconv.AppendInt(b, u.CacheReadInputTokens, 10), ',')
+	}
+	b = append(b, `"output_tokens":`...)
+	b = appendOptInt(b, u.OutputTokens)
+	return append(b, "}}"...)
+}
+
+func appendOptString(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return jsontext.AppendMarshalString(b, *s)
+}
+
+func appendOptInt(b []byte, n *int64) []byte {
+	if n == nil {
+		return append(b, "null"...)
+	}
+	return strconv.AppendInt(b, *n, 10)
+}

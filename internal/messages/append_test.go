@@ -197,3 +197,42 @@ func FuzzBlockText(f *testing.F) {
 	}
 	f.Fuzz(checkBlockText)
 }
+
+// TestAppendMessageEnds: message_start and message_delta, written without
+// reflection, are what Marshal writes for messageStart and messageDelta,
+// for every combination of known and unknown fields.
+func TestAppendMessageEnds(t *testing.T) {
+	t.Parallel()
+	n := func(v int64) *int64 { return &v }
+	s := func(v string) *string { return &v }
+	strs := []*string{nil, s(""), s("end_turn"), s(appendSeeds[len(appendSeeds)-1])}
+	ints := []*int64{nil, n(0), n(42), n(-1)}
+	for _, str := range append(appendSeeds, "msg_01") {
+		for i, opt := range strs {
+			for j, num := range ints {
+				m := newMessage(str, str+"model", nil)
+				m.StopReason, m.StopSequence = opt, strs[(i+1)%len(strs)]
+				m.Usage = outUsage{
+					InputTokens: num, CacheCreationInputTokens: ints[(j+1)%len(ints)],
+					CacheReadInputTokens: ints[(j+2)%len(ints)], OutputTokens: ints[(j+3)%len(ints)],
+				}
+				if j%2 == 1 {
+					m.Usage.ServiceTier = str
+				}
+				want := marshal(messageStart{Type: EventMessageStart, Message: m})
+				if diff := cmp.Diff(string(want), string(appendMessageStart(nil, &m))); diff != "" {
+					t.Errorf("message_start (-Marshal +appendMessageStart):\n%s", diff)
+				}
+				md := messageDelta{Type: EventMessageDelta, Delta: outDelta{StopReason: opt, StopSequence: strs[(i+2)%len(strs)]}}
+				md.Usage = outUsageEnd{OutputTokens: num}
+				if num != nil {
+					md.Usage.InputTokens, md.Usage.CacheCreationInputTokens, md.Usage.CacheReadInputTokens = *num, *num+1, *num*2
+				}
+				want = marshal(md)
+				if diff := cmp.Diff(string(want), string(appendMessageDelta(nil, &md))); diff != "" {
+					t.Errorf("message_delta (-Marshal +appendMessageDelta):\n%s", diff)
+				}
+			}
+		}
+	}
+}

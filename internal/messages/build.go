@@ -162,10 +162,11 @@ func NewBuilder(emit func(event.Event), max int) *Builder {
 }
 
 // StreamOnly tells b that its caller gives it stream events only, never
-// a Snapshot: the text of blocks is then not digested (a hash of every
-// delta's text, which only comparing a snapshot with its stream needs).
-// A Snapshot given to such a Builder finds every streamed text block
-// different from its stream.
+// a Snapshot: the text of blocks and the input of tool calls are then
+// not digested (a hash of every delta's text, of each input's canonical
+// JSON, which only comparing a snapshot with its stream needs). A
+// Snapshot given to such a Builder finds every streamed text block and
+// every finished tool input different from its stream.
 func (b *Builder) StreamOnly() { b.noDigest = true }
 
 // maxOpen caps the agents with a message open at once (the assembler's
@@ -519,8 +520,13 @@ func (b *Builder) finish(agent string, bl *block, input json.RawMessage) {
 				deltas = bl.deltas // the fragments as streamed
 			}
 		}
-		// What a late snapshot is compared with; the text goes.
-		bl.inputSum = digestInput([]byte(bl.input.String()))
+		// What a late snapshot is compared with (none comes to a
+		// StreamOnly builder); the text goes.
+		if b.noDigest {
+			bl.inputSum = inputDigest{set: bl.input.Len() > 0}
+		} else {
+			bl.inputSum = digestInput([]byte(bl.input.String()))
+		}
 		bl.input = strings.Builder{}
 		bl.start, bl.deltas, bl.manyDeltas = nil, nil, false
 		b.names[bl.id] = bl.name

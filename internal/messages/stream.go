@@ -65,12 +65,16 @@ type Streamer struct {
 	// TooMany, if set, is called each time a call is let go of.
 	TooMany func()
 
-	msg      *MessageInfo
-	start    *event.Usage // usage given at the open message's start
-	unsigned []int        // content indexes of its thinking blocks written without a signature
-	messages int          // messages begun
-	explicit bool         // the source has turn boundaries
-	index    int          // next content index
+	msg   *MessageInfo
+	start *event.Usage // usage given at the open message's start
+	// unsigned holds the content indexes of its thinking blocks written
+	// without a signature, the last MaxUnsigned of them (see
+	// UnsignedThinking); forgot counts those let go of.
+	unsigned []int
+	forgot   int
+	messages int  // messages begun
+	explicit bool // the source has turn boundaries
+	index    int  // next content index
 	open     *streamBlock
 	held     *streamBlock
 	free     *streamBlock         // a text or thinking block written and stopped, for startBlock to reuse
@@ -134,13 +138,49 @@ func (s *Streamer) Explicit() bool { return s.explicit }
 // without a result.
 func (s *Streamer) Unanswered() bool { return s.msg != nil && s.pending.Len() > 0 }
 
+// MaxUnsigned caps the thinking blocks without a signature a Streamer
+// keeps for a late signature (UnsignedThinking): the last MaxUnsigned of
+// the open message. A message with more lets go of the oldest (counted
+// by ForgotUnsigned), which then get no late signature.
+const MaxUnsigned = openset.DefaultMax
+
 // UnsignedThinking returns the content indexes of the open message's
-// thinking blocks written without a signature, in order.
+// thinking blocks written without a signature, in order: the last
+// MaxUnsigned of them.
 func (s *Streamer) UnsignedThinking() []int {
 	if s.msg == nil {
 		return nil
 	}
-	return s.unsigned
+	return lastN(s.unsigned, MaxUnsigned)
+}
+
+// HeldUnsigned returns the number of thinking blocks without a
+// signature kept (at most twice MaxUnsigned): the state that grows with
+// the thinking blocks of one message.
+func (s *Streamer) HeldUnsigned() int { return len(s.unsigned) }
+
+// ForgotUnsigned returns how many of the open message's thinking blocks
+// without a signature UnsignedThinking no longer holds.
+func (s *Streamer) ForgotUnsigned() int {
+	if s.msg == nil {
+		return 0
+	}
+	return s.forgot + max(len(s.unsigned)-MaxUnsigned, 0)
+}
+
+// lastN returns the last n elements of list.
+func lastN(list []int, n int) []int { return list[max(len(list)-n, 0):] }
+
+// AppendCapped appends v to list, keeping at least its last n elements
+// and at most 2n: when list holds 2n, its first n are let go of (their
+// number returned), the last n moved to its start. So a list that only
+// its end is read of costs O(1) amortised per element and at most 2n.
+func AppendCapped(list []int, v, n int) (_ []int, dropped int) {
+	if len(list) >= 2*n {
+		dropped = len(list) - n
+		list = list[:copy(list, list[dropped:])]
+	}
+	return append(list, v), dropped
 }
 
 // LateSignature writes the signature_delta of the open message's
@@ -407,7 +447,7 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 	s.msg = &MessageInfo{ID: id, Model: model, Usage: u}
 	s.messages++
 	s.index, s.tools = 0, false
-	s.unsigned = s.unsigned[:0]
+	s.unsigned, s.forgot = s.unsigned[:0], 0
 	if s.pending != nil {
 		s.pending.Clear()
 	}
@@ -419,8 +459,9 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 			CacheReadInputTokens: &u.CacheReadTokens, OutputTokens: &u.OutputTokens, ServiceTier: u.ServiceTier,
 		}
 	}
-	if s.Event != nil { // else the conversion to any allocated for nothing
-		s.write(EventMessageStart, messageStart{Type: EventMessageStart, Message: m})
+	if s.err == nil && s.Event != nil {
+		s.buf = appendMessageStart(s.buf[:0], &m)
+		s.writeBuf(EventMessageStart)
 	}
 }
 
@@ -500,7 +541,10 @@ func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
 			CacheReadInputTokens: u.CacheReadTokens, OutputTokens: &u.OutputTokens,
 		}
 	}
-	s.write(EventMessageDelta, md)
+	if s.err == nil && s.Event != nil {
+		s.buf = appendMessageDelta(s.buf[:0], &md)
+		s.writeBuf(EventMessageDelta)
+	}
 }
 
 // Abandon gives up the open message as its source did (a stream given up
@@ -608,7 +652,9 @@ func (s *Streamer) endBlock(kind event.BlockKind, sig string) {
 	s.open = nil
 	if kind == event.Thinking {
 		if sig == "" {
-			s.unsigned = append(s.unsigned, b.index)
+			var dropped int
+			s.unsigned, dropped = AppendCapped(s.unsigned, b.index, MaxUnsigned)
+			s.forgot += dropped
 		}
 		if sig != "" {
 			s.write(EventContentBlockDelta, blockDelta{

@@ -189,3 +189,27 @@ func TestSpare(t *testing.T) {
 		t.Errorf("blocks (-want +got):\n%s", diff)
 	}
 }
+
+// TestUnsignedCapped: a message of more than MaxUnsigned thinking blocks
+// ended without a signature keeps the last MaxUnsigned for a late
+// signature, counts those let go of, and holds at most twice the cap.
+func TestUnsignedCapped(t *testing.T) {
+	t.Parallel()
+	var s Streamer
+	s.Add(&event.TurnStart{MessageID: "m"})
+	n := 3*MaxUnsigned + 5
+	for range n {
+		s.Add(&event.BlockStart{Kind: event.Thinking})
+		s.Add(&event.BlockEnd{Kind: event.Thinking})
+		if h := s.HeldUnsigned(); h > 2*MaxUnsigned {
+			t.Fatalf("%d unsigned blocks held, want at most %d", h, 2*MaxUnsigned)
+		}
+	}
+	got := s.UnsignedThinking()
+	if len(got) != MaxUnsigned || got[0] != n-MaxUnsigned || got[len(got)-1] != n-1 {
+		t.Errorf("UnsignedThinking gives %d indexes, %v ... %v; want the last %d, %d ... %d", len(got), got[:1], got[len(got)-1:], MaxUnsigned, n-MaxUnsigned, n-1)
+	}
+	if f := s.ForgotUnsigned(); f != n-MaxUnsigned {
+		t.Errorf("ForgotUnsigned %d, want %d", f, n-MaxUnsigned)
+	}
+}

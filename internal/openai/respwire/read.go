@@ -66,24 +66,37 @@ func (er *Reader) read(ev *StreamEvent) bool {
 		}
 		seen |= bit
 	}
+	// The keys of a delta event in the order the API writes them, asked
+	// for in turn (jsontext.Reader.KeyIs: a comparison each, where Key
+	// scans these long keys); the loop reads the rest, and any event
+	// written otherwise.
+	if r.KeyIs(`"type":`) {
+		er.readType(ev)
+		if r.KeyIs(`"sequence_number":`) {
+			er.readSeq(ev)
+			if r.KeyIs(`"item_id":`) {
+				er.readItemID(ev)
+				if r.KeyIs(`"output_index":`) {
+					jsontext.ReadInt(r, &ev.OutputIndex)
+					if r.KeyIs(`"content_index":`) {
+						jsontext.ReadInt(r, &ev.ContentIndex)
+						if r.KeyIs(`"delta":`) {
+							r.StringField(&ev.Delta)
+						}
+					}
+				}
+			}
+		}
+		if r.ObjectEnd() {
+			return !r.Failed()
+		}
+	}
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "type":
-			if !r.Null() {
-				if b := r.Str(); string(b) == er.typ {
-					ev.Type = er.typ // the type of the event before: deltas come in runs
-				} else {
-					ev.Type = internEv(b)
-					er.typ = ev.Type
-				}
-			}
+			er.readType(ev)
 		case "sequence_number":
-			if r.Null() {
-				ev.SequenceNumber = nil
-				continue
-			}
-			er.seq = r.Int()
-			ev.SequenceNumber = &er.seq
+			er.readSeq(ev)
 		case "response":
 			once(seenResponse)
 			if r.Null() {
@@ -97,9 +110,7 @@ func (er *Reader) read(ev *StreamEvent) bool {
 		case "content_index":
 			jsontext.ReadInt(r, &ev.ContentIndex)
 		case "item_id":
-			if !r.Null() {
-				ev.ItemID = er.id(r.Str())
-			}
+			er.readItemID(ev)
 		case "item":
 			once(seenItem)
 			if r.Null() {
@@ -140,6 +151,35 @@ func (er *Reader) read(ev *StreamEvent) bool {
 		}
 	}
 	return !r.Failed()
+}
+
+func (er *Reader) readType(ev *StreamEvent) {
+	r := &er.jr
+	if !r.Null() {
+		if b := r.Str(); string(b) == er.typ {
+			ev.Type = er.typ // the type of the event before: deltas come in runs
+		} else {
+			ev.Type = internEv(b)
+			er.typ = ev.Type
+		}
+	}
+}
+
+func (er *Reader) readSeq(ev *StreamEvent) {
+	r := &er.jr
+	if r.Null() {
+		ev.SequenceNumber = nil
+		return
+	}
+	er.seq = r.Int()
+	ev.SequenceNumber = &er.seq
+}
+
+func (er *Reader) readItemID(ev *StreamEvent) {
+	r := &er.jr
+	if !r.Null() {
+		ev.ItemID = er.id(r.Str())
+	}
 }
 
 func (er *Reader) readResponse(rs *Response) {
