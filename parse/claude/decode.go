@@ -70,6 +70,12 @@ type Decoder struct {
 	se         messages.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
 	res        Result               // the fields of a result line read with the line
 	resOK      bool                 // res is the line's (its type came before them)
+	// models is a result line's modelUsage, read with the line, when
+	// modelsOK: what json.Unmarshal of the line into a Result gives
+	// (see readRunField); else runModels decodes the line.
+	models     []modelEntry
+	modelsOK   bool
+	modelsSeen bool // a modelUsage key was read
 }
 
 type toolInfo struct{ agent, name string }
@@ -858,7 +864,12 @@ func (d *Decoder) result(raw []byte) error {
 	ev := &event.RunEnd{
 		Agent: main, StopReason: stop, Turns: r.NumTurns, DurationMS: r.DurationMS,
 		CostUSD: r.TotalCostUSD, Usage: r.Usage.Event(), IsError: r.IsError, Errors: r.Errors,
-		Meta: bytes.Clone(raw), MetaKind: MetaKind, Models: runModels(raw),
+		Meta: bytes.Clone(raw), MetaKind: MetaKind,
+	}
+	if d.resOK && d.modelsOK {
+		ev.Models = eventModels(d.models)
+	} else {
+		ev.Models = runModels(raw)
 	}
 	if r.Result != nil {
 		ev.Result = *r.Result
