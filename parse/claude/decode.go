@@ -65,8 +65,7 @@ type Decoder struct {
 	lastID     string               // the session id of the last line
 	lastStatus string               // the status of the last status line
 	blocks     []json.RawMessage    // a user line's content blocks, reused
-	tools      []string             // the tools of the last init, whose names the next shares
-	lists      initLists            // the text of the last init's lists of names
+	inits      InitReader           // reads init lines, the lists of the last kept
 	se         messages.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
 	res        Result               // the fields of a result line read with the line
 	resOK      bool                 // res is the line's (its type came before them)

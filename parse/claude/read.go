@@ -527,23 +527,43 @@ func UnmarshalInit(raw []byte, in *Init) error {
 	return jsontext.Decode(&r, raw, in, readInit)
 }
 
-// unmarshalInit is UnmarshalInit for a line that went through
-// badutf8.Fix: its strings are not checked for UTF-8 again. The names
-// of its tools are those of the init before where they are equal:
-// Claude Code repeats init, with the same tools, at every query.
-func (d *Decoder) unmarshalInit(raw []byte, in *Init) error {
-	d.jr.ResetValid(raw)
-	d.lists.raw = raw
-	ok := readInitTools(&d.jr, in, d.tools, &d.lists) && d.jr.End()
-	d.lists.raw = nil
+// An InitReader decodes system/init lines as UnmarshalInit does, and
+// keeps what it read of the last: Claude Code writes the same lists
+// (tools, slash_commands, agents, skills) in every init, each then read
+// once, and the names of the tools are shared with the last init's
+// where they are equal. The zero value is ready to use.
+type InitReader struct {
+	r     jsontext.Reader
+	tools []string  // the tools of the last init, whose names the next shares
+	lists initLists // the text of the last init's lists of names
+}
+
+// Unmarshal decodes raw into in as UnmarshalInit does, with its error.
+func (ir *InitReader) Unmarshal(raw []byte, in *Init) error {
+	ir.r.Reset(raw)
+	return ir.unmarshal(raw, in)
+}
+
+// unmarshal is Unmarshal once ir.r is reset to raw.
+func (ir *InitReader) unmarshal(raw []byte, in *Init) error {
+	ir.lists.raw = raw
+	ok := readInitTools(&ir.r, in, ir.tools, &ir.lists) && ir.r.End()
+	ir.lists.raw = nil
 	if ok {
 		if len(in.Tools) > 0 {
-			d.tools = in.Tools
+			ir.tools = in.Tools
 		}
 		return nil
 	}
 	*in = Init{}
 	return json.Unmarshal(raw, in)
+}
+
+// unmarshalInit is UnmarshalInit for a line that went through
+// badutf8.Fix: its strings are not checked for UTF-8 again.
+func (d *Decoder) unmarshalInit(raw []byte, in *Init) error {
+	d.inits.r.ResetValid(raw)
+	return d.inits.unmarshal(raw, in)
 }
 
 func readInit(r *jsontext.Reader, in *Init) bool {
