@@ -114,21 +114,11 @@ func readResult(r *jsontext.Reader, res *Result) bool {
 func readResultField(r *jsontext.Reader, key []byte, res *Result) bool {
 	switch string(key) {
 	case "is_error":
-		if !r.Null() {
-			res.IsError = r.Bool()
-		}
+		jsontext.ReadBool(r, &res.IsError)
 	case "duration_ms":
-		if !r.Null() {
-			res.DurationMS = r.Int()
-		}
+		jsontext.ReadInt(r, &res.DurationMS)
 	case "num_turns":
-		if !r.Null() {
-			n := r.Int()
-			if int64(int(n)) != n {
-				r.Fail()
-			}
-			res.NumTurns = int(n)
-		}
+		jsontext.ReadInt(r, &res.NumTurns)
 	case "result":
 		r.OptStringField(&res.Result)
 	case "stop_reason":
@@ -145,10 +135,7 @@ func readResultField(r *jsontext.Reader, key []byte, res *Result) bool {
 			res.Usage = nil
 			break
 		}
-		if res.Usage == nil {
-			res.Usage = new(messages.Usage)
-		}
-		messages.ReadUsage(r, res.Usage)
+		messages.ReadUsage(r, jsontext.Ensure(&res.Usage))
 	case "errors":
 		if r.Null() {
 			res.Errors = nil
