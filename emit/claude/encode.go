@@ -45,7 +45,7 @@ type Encoder struct {
 	err    error
 	losses event.Losses // what was warned about
 	out    []byte       // the line being written, reused
-	seed   []byte       // what a uuid is derived from, reused
+	ids    lineIDs      // derives the lines' uuids
 	jr     jsontext.Reader
 	inits  wire.InitReader // reads the source's init lines
 	block  []byte          // an error line's block, reused
@@ -143,20 +143,7 @@ func (e *Encoder) uuid() string {
 // appendUUID appends the next line's uuid (see uuid) without allocating.
 func (e *Encoder) appendUUID(b []byte) []byte {
 	e.n++
-	e.seed = strconv.AppendInt(append(append(e.seed[:0], e.session...), '/'), int64(e.n), 10)
-	h := sha256.Sum256(e.seed)
-	h[6] = h[6]&0x0f | 0x40
-	h[8] = h[8]&0x3f | 0x80
-	// Written in place, the dashes moved in after, rather than a byte
-	// appended at a time.
-	var u [36]byte
-	hex.Encode(u[:], h[:16])
-	copy(u[24:], u[20:32]) // 8-4-4-4-12
-	copy(u[19:23], u[16:20])
-	copy(u[14:18], u[12:16])
-	copy(u[9:13], u[8:12])
-	u[8], u[13], u[18], u[23] = '-', '-', '-', '-'
-	return append(b, u[:]...)
+	return e.ids.appendUUID(b, e.session, e.n)
 }
 
 // line writes one line; err is the error of marshalling it, if any.
@@ -584,7 +571,7 @@ func (e *Encoder) newRun() {
 	clear(e.order)
 	*e = Encoder{
 		w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: e.agents, order: e.order[:0], n: e.n, bigBlock: e.bigBlock,
-		out: e.out, seed: e.seed, jr: e.jr, inits: e.inits, block: e.block, spare: e.spare, tools: e.tools, toolsJSON: e.toolsJSON, lastText: e.lastText[:0], rawBlocks: e.rawBlocks,
+		out: e.out, ids: e.ids, jr: e.jr, inits: e.inits, block: e.block, spare: e.spare, tools: e.tools, toolsJSON: e.toolsJSON, lastText: e.lastText[:0], rawBlocks: e.rawBlocks,
 		reuse: reuse, sessionJSON: e.sessionJSON[:0],
 	}
 }
