@@ -623,7 +623,7 @@ func (d *Decoder) subagent(l *Line, raw []byte) string {
 			ev.Prompt = userText(m.Content)
 		}
 	}
-	ev.Model = lineModel(l)
+	ev.Model = d.lineModel(l)
 	if l.Type == TypeUser {
 		// Opened by its prompt: its model is on its first message.
 		d.hold(ev)
@@ -648,7 +648,7 @@ func (d *Decoder) release(l *Line) {
 	}
 	d.heldFor++
 	if l.ParentToolUseID != nil && *l.ParentToolUseID == h.Agent {
-		h.Model = lineModel(l)
+		h.Model = d.lineModel(l)
 	} else if d.heldFor <= maxHeldLines {
 		return
 	}
@@ -657,14 +657,22 @@ func (d *Decoder) release(l *Line) {
 
 // lineModel returns the model of an assistant line's message, or of a
 // message_start stream event; "" for Claude Code's synthetic messages.
-func lineModel(l *Line) string {
+// What the line's one-pass read decoded is taken as it is (it decoded
+// what json.Unmarshal does); else the model is decoded from the line.
+func (d *Decoder) lineModel(l *Line) string {
 	var m struct {
 		Model string `json:"model"`
 	}
-	switch l.Type {
-	case TypeAssistant:
+	switch {
+	case l.Type == TypeAssistant && l.msgOK:
+		m.Model = l.msg.Model
+	case l.Type == TypeStreamEvent && l.eventOK:
+		if d.se.Type == messages.EventMessageStart && d.se.Message != nil {
+			m.Model = d.se.Message.Model
+		}
+	case l.Type == TypeAssistant:
 		json.Unmarshal(l.Message, &m)
-	case TypeStreamEvent:
+	case l.Type == TypeStreamEvent:
 		var se struct {
 			Type    string          `json:"type"`
 			Message json.RawMessage `json:"message"`
