@@ -57,13 +57,6 @@ type Encoder struct {
 	// sessionJSON is sessionOf, a session id, as a JSON string (see
 	// appendSession).
 	sessionJSON []byte
-	sessionOf   string
-	// rs holds what the result line's pointer fields point to: moved
-	// to the heap, they were four allocations a run.
-	rs struct {
-		stop, res string
-		usage     messages.Usage
-	}
 	// tools are the tools of the last init line made, and toolsJSON
 	// their JSON, kept across runs (see appendInit)
 	tools     []string
@@ -72,14 +65,36 @@ type Encoder struct {
 	// line (defaultBigBlock; tests change it).
 	bigBlock int
 
+	agents   map[string]*agent
+	order    []*agent // agents in order of appearance (and those let go of, marked gone)
+	n        int      // lines written, for derived uuids
+	lastText []byte   // the main agent's last text, as a JSON string (for the result line)
+	// rawBlocks is set once an Unknown event went to a Streamer, which
+	// may write it as a block as it came. Until then every text block
+	// noteText keeps was escaped by jsontext.AppendMarshalString, and
+	// its text in lastText is valid UTF-8 with no raw U+2028 or U+2029.
+	rawBlocks bool
+
+	// runState is what a run starts without (see newRun): zeroed on
+	// its own, the encoder's buffers are not copied for each run.
+	runState
+}
+
+// runState is the state of the encoder that a run (a main session)
+// starts without.
+type runState struct {
+	sessionOf string // the session id of sessionJSON
+	// rs holds what the result line's pointer fields point to: moved
+	// to the heap, they were four allocations a run.
+	rs struct {
+		stop, res string
+		usage     messages.Usage
+	}
 	main     string // the main agent's scope
 	haveMain bool
 	session  string // session_id written on every line
 	inited   bool
-	agents   map[string]*agent
-	last     *agent   // the agent scope returned last
-	order    []*agent // agents in order of appearance (and those let go of, marked gone)
-	n        int      // lines written, for derived uuids
+	last     *agent // the agent scope returned last
 	// subs are the agents other than the main one, in the order they
 	// came, at most maxAgents; idle are those of them found with
 	// nothing open after an event of theirs (checked again when one is
@@ -90,16 +105,10 @@ type Encoder struct {
 	// what the result line needs when the source has no RunEnd
 	turnUsage   event.Usage // the sum of the main agent's turns' usage
 	turnCounted bool        // whether any of its turns gave one
-	lastText    []byte      // as a JSON string
 	lastStop    string
 	failed      bool     // the main agent had a fatal error or a failed turn
 	errs        []string // the main agent's error messages, for result.errors
 	resultOut   bool
-	// rawBlocks is set once an Unknown event went to a Streamer, which
-	// may write it as a block as it came. Until then every text block
-	// noteText keeps was escaped by jsontext.AppendMarshalString, and
-	// its text in lastText is valid UTF-8 with no raw U+2028 or U+2029.
-	rawBlocks bool
 }
 
 type agent struct {
@@ -569,11 +578,8 @@ func (e *Encoder) newRun() {
 	}
 	clear(e.agents)
 	clear(e.order)
-	*e = Encoder{
-		w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: e.agents, order: e.order[:0], n: e.n, bigBlock: e.bigBlock,
-		out: e.out, ids: e.ids, jr: e.jr, inits: e.inits, block: e.block, spare: e.spare, tools: e.tools, toolsJSON: e.toolsJSON, lastText: e.lastText[:0], rawBlocks: e.rawBlocks,
-		reuse: reuse, sessionJSON: e.sessionJSON[:0],
-	}
+	e.order, e.lastText, e.sessionJSON, e.reuse = e.order[:0], e.lastText[:0], e.sessionJSON[:0], reuse
+	e.runState = runState{}
 }
 
 // endSubagents ends the open messages of the subagents started by tool
