@@ -85,9 +85,11 @@ func (e *Encoder) appendInit(b []byte, cwd, model string, tools []string) []byte
 // appendResult appends the result line r, as Marshal writes
 // wire.Result with an empty ModelUsage and PermissionDenials, a Usage
 // and a TotalCostUSD; result, when not nil, is the JSON of its result
-// text, written in place of r.Result. It reports false when r does not
-// marshal (its cost is NaN or infinite).
-func appendResult(b []byte, r *wire.Result, result []byte) ([]byte, bool) {
+// text, written in place of r.Result; uuid, when not nil, is its uuid
+// (hex digits and dashes, which need no escape), written in place of
+// r.UUID. It reports false when r does not marshal (its cost is NaN or
+// infinite).
+func appendResult(b []byte, r *wire.Result, result, uuid []byte) ([]byte, bool) {
 	b = append(b, `{"type":`...)
 	b = jsontext.AppendMarshalString(b, r.Type)
 	b = append(b, `,"subtype":`...)
@@ -123,7 +125,7 @@ func appendResult(b []byte, r *wire.Result, result []byte) ([]byte, bool) {
 	u := r.Usage
 	if u == nil {
 		b = append(b, `,"usage":{"input_tokens":null,"output_tokens":null}`...)
-		return appendResultEnd(b, r), true
+		return appendResultEnd(b, r, uuid), true
 	}
 	b = append(b, `,"usage":{"input_tokens":`...)
 	b = strconv.AppendInt(b, u.InputTokens, 10)
@@ -142,18 +144,22 @@ func appendResult(b []byte, r *wire.Result, result []byte) ([]byte, bool) {
 		b = jsontext.AppendMarshalString(b, u.ServiceTier)
 	}
 	b = append(b, '}')
-	return appendResultEnd(b, r), true
+	return appendResultEnd(b, r, uuid), true
 }
 
 // appendResultEnd appends what follows a result line's usage.
-func appendResultEnd(b []byte, r *wire.Result) []byte {
+func appendResultEnd(b []byte, r *wire.Result, uuid []byte) []byte {
 	b = append(b, `,"modelUsage":{},"permission_denials":[]`...)
 	if len(r.Errors) > 0 {
 		b = append(b, `,"errors":`...)
 		b = appendStrings(b, r.Errors)
 	}
 	b = append(b, `,"uuid":`...)
-	b = jsontext.AppendMarshalString(b, r.UUID)
+	if uuid != nil {
+		b = append(append(append(b, '"'), uuid...), '"')
+	} else {
+		b = jsontext.AppendMarshalString(b, r.UUID)
+	}
 	return append(b, '}')
 }
 

@@ -84,13 +84,23 @@ func TestAppendResultAsMarshal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, ok := appendResult(nil, &r, nil)
+			got, ok := appendResult(nil, &r, nil, nil)
 			if diff := cmp.Diff(string(want), string(got)); !ok || diff != "" {
 				t.Errorf("%q %v (-Marshal +appendResult):\n%s", s, f, diff)
 			}
+			// The uuid given apart, as the encoder gives its own.
+			uuid := r.UUID
+			r.UUID = "0b1a3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d"
+			want2, _ := messages.Marshal(r)
+			r2 := r
+			r2.UUID = "not this one"
+			if got, _ := appendResult(nil, &r2, nil, []byte(r.UUID)); string(got) != string(want2) {
+				t.Errorf("%q %v: with the uuid given: %s, want %s", s, f, got, want2)
+			}
+			r.UUID = uuid
 			if r.Result != nil {
 				text, _ := messages.Marshal(*r.Result)
-				if got, _ := appendResult(nil, &r, text); string(got) != string(want) {
+				if got, _ := appendResult(nil, &r, text, nil); string(got) != string(want) {
 					t.Errorf("%q %v: with the result text given: %s, want %s", s, f, got, want)
 				}
 			}
@@ -98,7 +108,7 @@ func TestAppendResultAsMarshal(t *testing.T) {
 	}
 	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		r := wire.Result{TotalCostUSD: &f, Usage: &messages.Usage{}}
-		if _, ok := appendResult(nil, &r, nil); ok {
+		if _, ok := appendResult(nil, &r, nil, nil); ok {
 			t.Errorf("appendResult with cost %v: ok", f)
 		}
 	}

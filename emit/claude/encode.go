@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,10 +45,11 @@ type Encoder struct {
 	err    error
 	losses event.Losses // what was warned about
 	out    []byte       // the line being written, reused
-	seed   []byte       // what a uuid is derived from, reused
+	ids    lineIDs      // derives the lines' uuids
 	jr     jsontext.Reader
-	block  []byte // an error line's block, reused
-	spare  []byte // the agents' Streamers' block buffer, reused (see messages.Streamer.Spare)
+	inits  wire.InitReader // reads the source's init lines
+	block  []byte          // an error line's block, reused
+	spare  []byte          // the agents' Streamers' block buffer, reused (see messages.Streamer.Spare)
 	// reuse is the last run's main agent, which newRun keeps for the
 	// next run's, with its Streamer and their closures: a log of many
 	// tiny runs made them anew for each.
@@ -55,13 +57,6 @@ type Encoder struct {
 	// sessionJSON is sessionOf, a session id, as a JSON string (see
 	// appendSession).
 	sessionJSON []byte
-	sessionOf   string
-	// rs holds what the result line's pointer fields point to: moved
-	// to the heap, they were four allocations a run.
-	rs struct {
-		stop, res string
-		usage     messages.Usage
-	}
 	// tools are the tools of the last init line made, and toolsJSON
 	// their JSON, kept across runs (see appendInit)
 	tools     []string
@@ -70,14 +65,36 @@ type Encoder struct {
 	// line (defaultBigBlock; tests change it).
 	bigBlock int
 
+	agents   map[string]*agent
+	order    []*agent // agents in order of appearance (and those let go of, marked gone)
+	n        int      // lines written, for derived uuids
+	lastText []byte   // the main agent's last text, as a JSON string (for the result line)
+	// rawBlocks is set once an Unknown event went to a Streamer, which
+	// may write it as a block as it came. Until then every text block
+	// noteText keeps was escaped by jsontext.AppendMarshalString, and
+	// its text in lastText is valid UTF-8 with no raw U+2028 or U+2029.
+	rawBlocks bool
+
+	// runState is what a run starts without (see newRun): zeroed on
+	// its own, the encoder's buffers are not copied for each run.
+	runState
+}
+
+// runState is the state of the encoder that a run (a main session)
+// starts without.
+type runState struct {
+	sessionOf string // the session id of sessionJSON
+	// rs holds what the result line's pointer fields point to: moved
+	// to the heap, they were four allocations a run.
+	rs struct {
+		stop, res string
+		usage     messages.Usage
+	}
 	main     string // the main agent's scope
 	haveMain bool
 	session  string // session_id written on every line
 	inited   bool
-	agents   map[string]*agent
-	last     *agent   // the agent scope returned last
-	order    []*agent // agents in order of appearance (and those let go of, marked gone)
-	n        int      // lines written, for derived uuids
+	last     *agent // the agent scope returned last
 	// subs are the agents other than the main one, in the order they
 	// came, at most maxAgents; idle are those of them found with
 	// nothing open after an event of theirs (checked again when one is
@@ -88,16 +105,10 @@ type Encoder struct {
 	// what the result line needs when the source has no RunEnd
 	turnUsage   event.Usage // the sum of the main agent's turns' usage
 	turnCounted bool        // whether any of its turns gave one
-	lastText    []byte      // as a JSON string
 	lastStop    string
 	failed      bool     // the main agent had a fatal error or a failed turn
 	errs        []string // the main agent's error messages, for result.errors
 	resultOut   bool
-	// rawBlocks is set once an Unknown event went to a Streamer, which
-	// may write it as a block as it came. Until then every text block
-	// noteText keeps was escaped by jsontext.AppendMarshalString, and
-	// its text in lastText is valid UTF-8 with no raw U+2028 or U+2029.
-	rawBlocks bool
 }
 
 type agent struct {
@@ -107,7 +118,7 @@ type agent struct {
 	names    map[string]string    // tool name of each call in calls (and of a few answered since)
 	st       *messages.Streamer
 	msgs     int
-	idPrefix string // msg_ and the hash of id, see newID
+	idPrefix [17]byte // msg_, 12 hex digits of the hash of id and _, see newID (0 until made)
 	// gen is the number of agents let go of before this one was made:
 	// part of what its message ids are derived from, so that an agent
 	// let go of and seen again gets new ones.
@@ -133,25 +144,15 @@ func (e *Encoder) warn(what string) {
 
 // uuid returns the next line's uuid, derived from the session id and a
 // counter so that output is deterministic.
-func (e *Encoder) uuid() string { return string(e.appendUUID(nil)) }
+func (e *Encoder) uuid() string {
+	var u [36]byte
+	return string(e.appendUUID(u[:0]))
+}
 
 // appendUUID appends the next line's uuid (see uuid) without allocating.
 func (e *Encoder) appendUUID(b []byte) []byte {
 	e.n++
-	e.seed = strconv.AppendInt(append(append(e.seed[:0], e.session...), '/'), int64(e.n), 10)
-	h := sha256.Sum256(e.seed)
-	h[6] = h[6]&0x0f | 0x40
-	h[8] = h[8]&0x3f | 0x80
-	// Written in place, the dashes moved in after, rather than a byte
-	// appended at a time.
-	var u [36]byte
-	hex.Encode(u[:], h[:16])
-	copy(u[24:], u[20:32]) // 8-4-4-4-12
-	copy(u[19:23], u[16:20])
-	copy(u[14:18], u[12:16])
-	copy(u[9:13], u[8:12])
-	u[8], u[13], u[18], u[23] = '-', '-', '-', '-'
-	return append(b, u[:]...)
+	return e.ids.appendUUID(b, e.session, e.n)
 }
 
 // line writes one line; err is the error of marshalling it, if any.
@@ -376,19 +377,26 @@ func textCap(limit int) int {
 // message's number.
 func (a *agent) newID() string {
 	a.msgs++
-	if a.idPrefix == "" {
-		seed := a.id
+	p := &a.idPrefix
+	if p[0] == 0 {
+		// Hashed once per agent, written in one piece.
+		var seed []byte
 		if a.gen > 0 {
-			seed += "\x00" + strconv.Itoa(a.gen)
+			var buf [64]byte
+			seed = strconv.AppendInt(append(append(buf[:0], a.id...), 0), int64(a.gen), 10)
 		}
-		h := sha256.Sum256([]byte(seed))
-		var p [17]byte // hashed once per agent, written in one piece
+		var h [sha256.Size]byte
+		if seed != nil {
+			h = sha256.Sum256(seed)
+		} else {
+			h = sha256.Sum256([]byte(a.id))
+		}
 		copy(p[:], "msg_")
 		hex.Encode(p[4:16], h[:6])
 		p[16] = '_'
-		a.idPrefix = string(p[:])
 	}
-	return a.idPrefix + strconv.Itoa(a.msgs)
+	var id [len(a.idPrefix) + 20]byte
+	return string(strconv.AppendInt(append(id[:0], p[:]...), int64(a.msgs), 10))
 }
 
 // Encode writes the lines of ev.
@@ -570,11 +578,8 @@ func (e *Encoder) newRun() {
 	}
 	clear(e.agents)
 	clear(e.order)
-	*e = Encoder{
-		w: e.w, cfg: e.cfg, err: e.err, losses: e.losses, agents: e.agents, order: e.order[:0], n: e.n, bigBlock: e.bigBlock,
-		out: e.out, seed: e.seed, jr: e.jr, block: e.block, spare: e.spare, tools: e.tools, toolsJSON: e.toolsJSON, lastText: e.lastText[:0], rawBlocks: e.rawBlocks,
-		reuse: reuse, sessionJSON: e.sessionJSON[:0],
-	}
+	e.order, e.lastText, e.sessionJSON, e.reuse = e.order[:0], e.lastText[:0], e.sessionJSON[:0], reuse
+	e.runState = runState{}
 }
 
 // endSubagents ends the open messages of the subagents started by tool
@@ -698,7 +703,7 @@ func (e *Encoder) init(s *event.SessionStart) {
 	e.inited = true
 	if s != nil && s.MetaKind == wire.MetaKind && len(s.Meta) > 0 {
 		var in wire.Init
-		if wire.UnmarshalInit(s.Meta, &in) == nil && in.SessionID != "" {
+		if e.inits.Unmarshal(s.Meta, &in) == nil && in.SessionID != "" {
 			e.session = in.SessionID
 			e.line(jsontext.CompactValid(s.Meta), nil)
 			return
@@ -1017,7 +1022,7 @@ func (e *Encoder) runEnd(a *agent, ev *event.RunEnd) {
 
 // closeTurns ends the messages still open, the main agent's with stop.
 func (e *Encoder) closeTurns(stop string) {
-	for _, a := range e.agentsInOrder() {
+	for a := range e.agentsInOrder() {
 		if !a.st.InTurn() {
 			continue
 		}
@@ -1033,17 +1038,19 @@ func (e *Encoder) closeTurns(stop string) {
 	}
 }
 
-func (e *Encoder) agentsInOrder() []*agent {
-	out := []*agent{}
-	if m := e.agents[e.main]; m != nil {
-		out = append(out, m)
-	}
-	for _, a := range e.order {
-		if a.id != e.main && !a.gone {
-			out = append(out, a)
+// agentsInOrder yields the agents, the main one first, then the others
+// in the order they came.
+func (e *Encoder) agentsInOrder() iter.Seq[*agent] {
+	return func(yield func(*agent) bool) {
+		if m := e.agents[e.main]; m != nil && !yield(m) {
+			return
+		}
+		for _, a := range e.order {
+			if a.id != e.main && !a.gone && !yield(a) {
+				return
+			}
 		}
 	}
-	return out
 }
 
 // result writes a result line made of what is known.
@@ -1106,12 +1113,12 @@ func (e *Encoder) result(ev *event.RunEnd) {
 		}
 		r.Usage = &e.rs.usage
 	}
-	r.UUID = e.uuid()
+	var uuid [36]byte
 	var text []byte
 	if splice {
 		text = e.lastText // already JSON as Marshal writes it
 	}
-	b, ok := appendResult(e.out[:0], &r, text)
+	b, ok := appendResult(e.out[:0], &r, text, e.appendUUID(uuid[:0]))
 	if !ok {
 		_, err := messages.Marshal(r.TotalCostUSD) // the error encoding/json gives
 		e.line(nil, err)
@@ -1145,7 +1152,7 @@ func (e *Encoder) Cut() error {
 // main agent's deltas are written as they came, and the block's missing
 // content_block_stop says it was cut).
 func (e *Encoder) writePending() {
-	for _, a := range e.agentsInOrder() {
+	for a := range e.agentsInOrder() {
 		if a.st.Event != nil {
 			continue
 		}

@@ -65,11 +65,16 @@ type Decoder struct {
 	lastID     string               // the session id of the last line
 	lastStatus string               // the status of the last status line
 	blocks     []json.RawMessage    // a user line's content blocks, reused
-	tools      []string             // the tools of the last init, whose names the next shares
-	lists      initLists            // the text of the last init's lists of names
+	inits      InitReader           // reads init lines, the lists of the last kept
 	se         messages.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
 	res        Result               // the fields of a result line read with the line
 	resOK      bool                 // res is the line's (its type came before them)
+	// models is a result line's modelUsage, read with the line, when
+	// modelsOK: what json.Unmarshal of the line into a Result gives
+	// (see readRunField); else runModels decodes the line.
+	models     []modelEntry
+	modelsOK   bool
+	modelsSeen bool // a modelUsage key was read
 }
 
 type toolInfo struct{ agent, name string }
@@ -618,7 +623,7 @@ func (d *Decoder) subagent(l *Line, raw []byte) string {
 			ev.Prompt = userText(m.Content)
 		}
 	}
-	ev.Model = lineModel(l)
+	ev.Model = d.lineModel(l)
 	if l.Type == TypeUser {
 		// Opened by its prompt: its model is on its first message.
 		d.hold(ev)
@@ -643,7 +648,7 @@ func (d *Decoder) release(l *Line) {
 	}
 	d.heldFor++
 	if l.ParentToolUseID != nil && *l.ParentToolUseID == h.Agent {
-		h.Model = lineModel(l)
+		h.Model = d.lineModel(l)
 	} else if d.heldFor <= maxHeldLines {
 		return
 	}
@@ -652,14 +657,22 @@ func (d *Decoder) release(l *Line) {
 
 // lineModel returns the model of an assistant line's message, or of a
 // message_start stream event; "" for Claude Code's synthetic messages.
-func lineModel(l *Line) string {
+// What the line's one-pass read decoded is taken as it is (it decoded
+// what json.Unmarshal does); else the model is decoded from the line.
+func (d *Decoder) lineModel(l *Line) string {
 	var m struct {
 		Model string `json:"model"`
 	}
-	switch l.Type {
-	case TypeAssistant:
+	switch {
+	case l.Type == TypeAssistant && l.msgOK:
+		m.Model = l.msg.Model
+	case l.Type == TypeStreamEvent && l.eventOK:
+		if d.se.Type == messages.EventMessageStart && d.se.Message != nil {
+			m.Model = d.se.Message.Model
+		}
+	case l.Type == TypeAssistant:
 		json.Unmarshal(l.Message, &m)
-	case TypeStreamEvent:
+	case l.Type == TypeStreamEvent:
 		var se struct {
 			Type    string          `json:"type"`
 			Message json.RawMessage `json:"message"`
@@ -858,7 +871,12 @@ func (d *Decoder) result(raw []byte) error {
 	ev := &event.RunEnd{
 		Agent: main, StopReason: stop, Turns: r.NumTurns, DurationMS: r.DurationMS,
 		CostUSD: r.TotalCostUSD, Usage: r.Usage.Event(), IsError: r.IsError, Errors: r.Errors,
-		Meta: bytes.Clone(raw), MetaKind: MetaKind, Models: runModels(raw),
+		Meta: bytes.Clone(raw), MetaKind: MetaKind,
+	}
+	if d.resOK && d.modelsOK {
+		ev.Models = eventModels(d.models)
+	} else {
+		ev.Models = runModels(raw)
 	}
 	if r.Result != nil {
 		ev.Result = *r.Result

@@ -182,9 +182,9 @@ func readNotice(r *jsontext.Reader, n *notice) bool {
 		case "status":
 			r.OptStringField(&n.Status)
 		case "attempt":
-			intField(r, &n.Attempt)
+			jsontext.ReadInt(r, &n.Attempt)
 		case "max_retries":
-			intField(r, &n.MaxRetries)
+			jsontext.ReadInt(r, &n.MaxRetries)
 		case "retry_delay_ms":
 			if !r.Null() {
 				n.RetryDelayMS = r.Float()
@@ -195,7 +195,7 @@ func readNotice(r *jsontext.Reader, n *notice) bool {
 				break
 			}
 			v := 0
-			intField(r, &v)
+			jsontext.ReadInt(r, &v)
 			n.ErrorStatus = &v
 		case "error":
 			anyString(r, &n.Error)
@@ -253,7 +253,7 @@ func readNotice(r *jsontext.Reader, n *notice) bool {
 			}
 			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 				if string(key) == "tool_uses" {
-					intField(r, &n.Usage.ToolUses)
+					jsontext.ReadInt(r, &n.Usage.ToolUses)
 				} else {
 					r.SkipUnknown(key, func(name string) bool { return name == "tool_uses" })
 				}
@@ -301,18 +301,6 @@ func readPatch(r *jsontext.Reader, p *patch) {
 			r.SkipUnknown(key, func(name string) bool { return name == "status" || name == "error" })
 		}
 	}
-}
-
-// intField reads an int field: null leaves it as it is.
-func intField(r *jsontext.Reader, n *int) {
-	if r.Null() {
-		return
-	}
-	v := r.Int()
-	if int64(int(v)) != v {
-		r.Fail()
-	}
-	*n = int(v)
 }
 
 // anyString reads a field of type any whose value is null or a string;

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/agentstream/agentstream/event"
 
@@ -113,21 +114,11 @@ func readResult(r *jsontext.Reader, res *Result) bool {
 func readResultField(r *jsontext.Reader, key []byte, res *Result) bool {
 	switch string(key) {
 	case "is_error":
-		if !r.Null() {
-			res.IsError = r.Bool()
-		}
+		jsontext.ReadBool(r, &res.IsError)
 	case "duration_ms":
-		if !r.Null() {
-			res.DurationMS = r.Int()
-		}
+		jsontext.ReadInt(r, &res.DurationMS)
 	case "num_turns":
-		if !r.Null() {
-			n := r.Int()
-			if int64(int(n)) != n {
-				r.Fail()
-			}
-			res.NumTurns = int(n)
-		}
+		jsontext.ReadInt(r, &res.NumTurns)
 	case "result":
 		r.OptStringField(&res.Result)
 	case "stop_reason":
@@ -144,10 +135,7 @@ func readResultField(r *jsontext.Reader, key []byte, res *Result) bool {
 			res.Usage = nil
 			break
 		}
-		if res.Usage == nil {
-			res.Usage = new(messages.Usage)
-		}
-		messages.ReadUsage(r, res.Usage)
+		messages.ReadUsage(r, jsontext.Ensure(&res.Usage))
 	case "errors":
 		if r.Null() {
 			res.Errors = nil
@@ -166,6 +154,110 @@ func readResultField(r *jsontext.Reader, key []byte, res *Result) bool {
 		return false
 	}
 	return true
+}
+
+// readRunField reads the value of key into d.models and reports true
+// when key is a field of Result that readResultField leaves and that
+// json.Unmarshal of the line into a Result reads: modelUsage, and the
+// two whose types it checks (duration_api_ms, permission_denials). So
+// a result line's modelUsage is read with the line, not decoded again
+// by runModels. A value read otherwise than json.Unmarshal would (of
+// another type, a repeated modelUsage, a key matched
+// case-insensitively) is skipped, and d.modelsOK cleared: runModels
+// decodes the line then.
+func (d *Decoder) readRunField(r *jsontext.Reader, key []byte) bool {
+	off, depth := r.Offset(), r.Depth()
+	ok := false
+	switch string(key) {
+	case "modelUsage":
+		ok = !d.modelsSeen && d.readModels(r)
+		d.modelsSeen = true
+	case "duration_api_ms":
+		var n int64
+		jsontext.ReadInt(r, &n)
+		ok = !r.Failed()
+	case "permission_denials":
+		c := r.Peek()
+		r.Skip()
+		ok = (c == '[' || c == 'n') && !r.Failed()
+	default:
+		return false
+	}
+	if !ok {
+		r.Rewind(off, depth)
+		r.Skip()
+		d.modelsOK = false
+	}
+	return true
+}
+
+// readModels reads modelUsage, a JSON object of ModelUsage by model
+// name, into d.models, as json.Unmarshal decodes it into a map: null
+// leaves none, a null value is a zero ModelUsage, the last of a
+// repeated name wins. It reports false where it cannot (a name with an
+// escape, a value of another type).
+func (d *Decoder) readModels(r *jsontext.Reader) bool {
+	if r.Null() {
+		return true
+	}
+	if !r.Object() {
+		return false
+	}
+	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+		i := slices.IndexFunc(d.models, func(m modelEntry) bool { return m.name == string(key) })
+		if i < 0 {
+			d.models = append(d.models, modelEntry{name: string(key)})
+			i = len(d.models) - 1
+		}
+		m := &d.models[i].usage
+		*m = ModelUsage{}
+		if r.Null() {
+			continue
+		}
+		if !r.Object() {
+			return false
+		}
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			switch string(key) {
+			case "inputTokens":
+				jsontext.ReadInt(r, &m.InputTokens)
+			case "outputTokens":
+				jsontext.ReadInt(r, &m.OutputTokens)
+			case "cacheReadInputTokens":
+				jsontext.ReadInt(r, &m.CacheReadInputTokens)
+			case "cacheCreationInputTokens":
+				jsontext.ReadInt(r, &m.CacheCreationInputTokens)
+			case "webSearchRequests":
+				jsontext.ReadInt(r, &m.WebSearchRequests)
+			case "costUSD":
+				jsontext.ReadFloat(r, &m.CostUSD)
+			default:
+				r.SkipField(key, isModelUsageField)
+			}
+		}
+	}
+	return !r.Failed()
+}
+
+// isRunField reports whether key, compared case-insensitively, is one
+// of the fields readRunField reads.
+func isRunField(key []byte) bool {
+	for _, f := range [...]string{"modelUsage", "duration_api_ms", "permission_denials"} {
+		if len(key) == len(f) && bytes.EqualFold(key, []byte(f)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isModelUsageField reports whether name, lower-cased, is the key of a
+// field of ModelUsage.
+func isModelUsageField(name string) bool {
+	switch name {
+	case "inputtokens", "outputtokens", "cachereadinputtokens", "cachecreationinputtokens", "websearchrequests", "costusd":
+		return true
+	}
+	return false
 }
 
 // isResultField reports whether name is the key of a field of Result
@@ -209,9 +301,10 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 		return false
 	}
 	d.res, d.resOK = Result{}, true
+	d.models, d.modelsOK, d.modelsSeen = d.models[:0], true, false
 	l.noAborted = true
 	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-		if l.Type == TypeResult && readResultField(r, key, &d.res) {
+		if l.Type == TypeResult && (readResultField(r, key, &d.res) || d.readRunField(r, key)) {
 			continue
 		}
 		switch string(key) {
@@ -270,6 +363,9 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 		default:
 			if isResultField(string(key)) {
 				d.resOK = false // a result field before the type
+			}
+			if isRunField(key) {
+				d.modelsOK = false // before the type, or matched case-insensitively
 			}
 			if len(key) == len("aborted") && bytes.EqualFold(key, []byte("aborted")) {
 				l.noAborted = false
@@ -418,23 +514,43 @@ func UnmarshalInit(raw []byte, in *Init) error {
 	return jsontext.Decode(&r, raw, in, readInit)
 }
 
-// unmarshalInit is UnmarshalInit for a line that went through
-// badutf8.Fix: its strings are not checked for UTF-8 again. The names
-// of its tools are those of the init before where they are equal:
-// Claude Code repeats init, with the same tools, at every query.
-func (d *Decoder) unmarshalInit(raw []byte, in *Init) error {
-	d.jr.ResetValid(raw)
-	d.lists.raw = raw
-	ok := readInitTools(&d.jr, in, d.tools, &d.lists) && d.jr.End()
-	d.lists.raw = nil
+// An InitReader decodes system/init lines as UnmarshalInit does, and
+// keeps what it read of the last: Claude Code writes the same lists
+// (tools, slash_commands, agents, skills) in every init, each then read
+// once, and the names of the tools are shared with the last init's
+// where they are equal. The zero value is ready to use.
+type InitReader struct {
+	r     jsontext.Reader
+	tools []string  // the tools of the last init, whose names the next shares
+	lists initLists // the text of the last init's lists of names
+}
+
+// Unmarshal decodes raw into in as UnmarshalInit does, with its error.
+func (ir *InitReader) Unmarshal(raw []byte, in *Init) error {
+	ir.r.Reset(raw)
+	return ir.unmarshal(raw, in)
+}
+
+// unmarshal is Unmarshal once ir.r is reset to raw.
+func (ir *InitReader) unmarshal(raw []byte, in *Init) error {
+	ir.lists.raw = raw
+	ok := readInitTools(&ir.r, in, ir.tools, &ir.lists) && ir.r.End()
+	ir.lists.raw = nil
 	if ok {
 		if len(in.Tools) > 0 {
-			d.tools = in.Tools
+			ir.tools = in.Tools
 		}
 		return nil
 	}
 	*in = Init{}
 	return json.Unmarshal(raw, in)
+}
+
+// unmarshalInit is UnmarshalInit for a line that went through
+// badutf8.Fix: its strings are not checked for UTF-8 again.
+func (d *Decoder) unmarshalInit(raw []byte, in *Init) error {
+	d.inits.r.ResetValid(raw)
+	return d.inits.unmarshal(raw, in)
 }
 
 func readInit(r *jsontext.Reader, in *Init) bool {

@@ -25,6 +25,20 @@ func lineSeeds(t testing.TB) [][]byte {
 		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"Session_ID":"x"}`,
 		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"permissionMode":"x"}`,
 		`{"type":5}`,
+		`{"type":"result","modelUsage":{"b":{"inputTokens":1,"costUSD":0.5},"a":null,"b":{"outputTokens":2,"x":{}}}}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"modelUsage":null}`,
+		`{"type":"result","modelUsage":{"m":{"inputtokens":1}}}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1.5}}}`,
+		`{"type":"result","modelUsage":{"m":{"costUSD":1e400}}}`,
+		`{"type":"result","modelUsage":{"m":"x"}}`,
+		`{"type":"result","modelUsage":[],"num_turns":1}`,
+		`{"type":"result","modelUsage":{"m\u0041":{}}}`,
+		`{"type":"result","modelusage":{"m":{"inputTokens":1}}}`,
+		`{"modelUsage":{"m":{"inputTokens":1}},"type":"result"}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"duration_api_ms":1.5}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"permission_denials":{}}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"permission_denials":[1,{"a":null}],"duration_api_ms":null}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"Duration_API_MS":"x"}`,
 		`{"type":"assistant","message":{"content":[]},"ABORTED":true,"x":"aborted"}`,
 		`{"type":"assistant","message":{"content":[]},"aborted":true}`,
 	)
@@ -54,6 +68,12 @@ func compareLine(t *testing.T, data []byte) bool {
 			}
 			if diff := cmp.Diff(wm, got.msg); diff != "" {
 				t.Errorf("%s: message differs (-json +one pass):\n%s", data, diff)
+			}
+		}
+		if got.Type == TypeResult && d.resOK && d.modelsOK {
+			// What result takes instead of runModels' decoding.
+			if diff := cmp.Diff(runModels(data), eventModels(d.models)); diff != "" {
+				t.Errorf("%s: modelUsage differs (-json +one pass):\n%s", data, diff)
 			}
 		}
 		if got.noAborted && abortedLine(data) {

@@ -122,12 +122,25 @@ func checkInit(t *testing.T, raw []byte) {
 	if (w.Tools == nil) != (g.Tools == nil) {
 		t.Errorf("UnmarshalInit(%q): tools %#v, json.Unmarshal %#v", raw, g.Tools, w.Tools)
 	}
+	// An InitReader, on raw and again on raw, whose lists it then has.
+	var ir InitReader
+	for range 2 {
+		in = Init{}
+		err = ir.Unmarshal(raw, &in)
+		g = initResult{Cwd: in.Cwd, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools}
+		if err != nil {
+			g.Err = err.Error()
+		}
+		if diff := cmp.Diff(w, g); diff != "" || (w.Tools == nil) != (g.Tools == nil) {
+			t.Errorf("InitReader.Unmarshal(%q) (-json.Unmarshal +got):\n%s", raw, diff)
+		}
+	}
 	if !utf8.Valid(raw) {
 		return // the decoder's precondition: its lines went through badutf8.Fix
 	}
 	// The decoder's, with the tools of an init before.
 	d := NewDecoder(nil, nil)
-	d.tools = []string{"Bash", "Read", "x"}
+	d.inits.tools = []string{"Bash", "Read", "x"}
 	in = Init{}
 	err = d.unmarshalInit(raw, &in)
 	g = initResult{Cwd: in.Cwd, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools}
@@ -359,6 +372,7 @@ func TestInitListsRepeat(t *testing.T) {
 		}
 	}
 	d := NewDecoder(nil, nil)
+	var ir InitReader // the encoder's: the same lines
 	repeated := 0
 	for _, raw := range all {
 		var want, in Init
@@ -375,7 +389,16 @@ func TestInitListsRepeat(t *testing.T) {
 		if diff := cmp.Diff(w, g); diff != "" || (w.Tools == nil) != (g.Tools == nil) {
 			t.Errorf("unmarshalInit(%q) after the lines before (-json.Unmarshal +got):\n%s", raw, diff)
 		}
-		if len(d.lists.text[0]) > 0 && bytes.Contains(raw, d.lists.text[0]) {
+		in = Init{}
+		err = ir.Unmarshal(raw, &in)
+		g = initResult{Cwd: in.Cwd, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools}
+		if err != nil {
+			g.Err = err.Error()
+		}
+		if diff := cmp.Diff(w, g); diff != "" || (w.Tools == nil) != (g.Tools == nil) {
+			t.Errorf("InitReader.Unmarshal(%q) after the lines before (-json.Unmarshal +got):\n%s", raw, diff)
+		}
+		if len(d.inits.lists.text[0]) > 0 && bytes.Contains(raw, d.inits.lists.text[0]) {
 			repeated++
 		}
 	}

@@ -28,20 +28,40 @@ func ModelUsageOf(meta json.RawMessage) (names []string, usage []ModelUsage) {
 }
 
 // runModels returns a result line's modelUsage as event.RunEnd.Models,
-// sorted by model name; nil when the line has none. A model's cost is
-// always set: the wire field is a number Claude Code always writes.
+// sorted by model name; nil when the line has none (or does not decode
+// into a Result). A model's cost is always set: the wire field is a
+// number Claude Code always writes.
 func runModels(line []byte) []event.ModelUsage {
 	names, mu := ModelUsageOf(line)
-	if len(names) == 0 {
+	models := make([]modelEntry, len(names))
+	for i, u := range mu {
+		models[i] = modelEntry{names[i], u}
+	}
+	return eventModels(models)
+}
+
+// modelEntry is one model's entry in result.modelUsage.
+type modelEntry struct {
+	name  string
+	usage ModelUsage
+}
+
+// eventModels returns models, sorted by name, as event.RunEnd.Models;
+// nil when there are none.
+func eventModels(models []modelEntry) []event.ModelUsage {
+	if len(models) == 0 {
 		return nil
 	}
-	models := make([]event.ModelUsage, len(names))
-	for i, u := range mu {
-		cost := u.CostUSD
-		models[i] = event.ModelUsage{Model: names[i], CostUSD: &cost, Usage: event.Usage{
+	slices.SortFunc(models, func(a, b modelEntry) int { return strings.Compare(a.name, b.name) })
+	out := make([]event.ModelUsage, len(models))
+	costs := make([]float64, len(models))
+	for i, m := range models {
+		u := m.usage
+		costs[i] = u.CostUSD
+		out[i] = event.ModelUsage{Model: m.name, CostUSD: &costs[i], Usage: event.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
 		}}
 	}
-	return models
+	return out
 }

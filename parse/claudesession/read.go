@@ -42,7 +42,7 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *line) bool {
 		case "logicalParentUuid":
 			r.StringField(&l.LogicalParentUUID)
 		case "isSidechain":
-			boolField(r, &l.IsSidechain)
+			jsontext.ReadBool(r, &l.IsSidechain)
 		case "agentId":
 			r.StringField(&l.AgentID)
 		case "sessionId":
@@ -66,13 +66,13 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *line) bool {
 		case "toolUseResult":
 			l.ToolUseResult = r.Skip()
 		case "isApiErrorMessage":
-			boolField(r, &l.IsAPIErrorMessage)
+			jsontext.ReadBool(r, &l.IsAPIErrorMessage)
 		case "error":
 			l.Error = r.Skip()
 		case "isMeta":
-			boolField(r, &l.IsMeta)
+			jsontext.ReadBool(r, &l.IsMeta)
 		case "isCompactSummary":
-			boolField(r, &l.IsCompactSummary)
+			jsontext.ReadBool(r, &l.IsCompactSummary)
 		case "summary":
 			r.StringField(&l.Summary)
 		case "content":
@@ -94,13 +94,13 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *line) bool {
 						r.StringField(&l.Attachment.Type)
 						continue
 					}
-					skipUnknown(r, key, isAttachmentField)
+					r.SkipField(key, isAttachmentField)
 				}
 			}
 		case "lastPrompt":
 			r.StringField(&l.LastPrompt)
 		default:
-			skipUnknown(r, key, isLineField)
+			r.SkipField(key, isLineField)
 		}
 	}
 	return !r.Failed()
@@ -127,14 +127,11 @@ func readMessage(r *jsontext.Reader, m *message) {
 				m.Usage = nil
 				continue
 			}
-			if m.Usage == nil {
-				m.Usage = new(messages.Usage)
-			}
-			messages.ReadUsage(r, m.Usage)
+			messages.ReadUsage(r, jsontext.Ensure(&m.Usage))
 		case "content":
 			readContent(r, &m.Content)
 		default:
-			skipUnknown(r, key, isMessageField)
+			r.SkipField(key, isMessageField)
 		}
 	}
 }
@@ -186,37 +183,10 @@ func (d *Decoder) internField(r *jsontext.Reader, s *string, slot int) {
 	*s = d.interned[slot]
 }
 
-// boolField reads a bool field: null leaves it as it is.
-func boolField(r *jsontext.Reader, b *bool) {
-	if !r.Null() {
-		*b = r.Bool()
-	}
-}
-
-// skipUnknown skips the value of a key that matched no field exactly,
-// and fails when encoding/json would match it to one case-insensitively
-// (known is given the key lower-cased).
-func skipUnknown(r *jsontext.Reader, key []byte, known func([]byte) bool) {
-	var lower [32]byte
-	if len(key) <= len(lower) {
-		for i, c := range key {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			lower[i] = c
-		}
-		if known(lower[:len(key)]) {
-			r.Fail()
-			return
-		}
-	}
-	r.Skip()
-}
-
 // isLineField, isMessageField and isAttachmentField report whether name,
 // lower-cased, is the key of a field of line, message or attachment.
-func isLineField(name []byte) bool {
-	switch string(name) {
+func isLineField(name string) bool {
+	switch name {
 	case "type", "subtype", "uuid", "parentuuid", "logicalparentuuid", "issidechain", "agentid", "sessionid",
 		"cwd", "version", "gitbranch", "message", "tooluseresult", "isapierrormessage", "error", "ismeta",
 		"iscompactsummary", "summary", "content", "operation", "attachment", "lastprompt":
@@ -225,15 +195,15 @@ func isLineField(name []byte) bool {
 	return false
 }
 
-func isMessageField(name []byte) bool {
-	switch string(name) {
+func isMessageField(name string) bool {
+	switch name {
 	case "id", "role", "model", "content", "stop_reason", "usage":
 		return true
 	}
 	return false
 }
 
-func isAttachmentField(name []byte) bool { return string(name) == "type" }
+func isAttachmentField(name string) bool { return name == "type" }
 
 // lineType returns a line type as a string, without allocating for the
 // common ones.

@@ -59,13 +59,13 @@ func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
 	var d Decoder
 	wiretest.ReadsEveryField(t, d.readLine)
-	// and the lists skipUnknown checks keys against, lower-cased:
+	// and the lists SkipField checks keys against, lower-cased:
 	for _, tt := range []struct {
 		v     any
-		known func([]byte) bool
+		known func(string) bool
 	}{{line{}, isLineField}, {message{}, isMessageField}, {attachment{}, isAttachmentField}} {
 		for _, name := range jsontext.FieldNames(tt.v) {
-			if !tt.known([]byte(strings.ToLower(name))) {
+			if !tt.known(strings.ToLower(name)) {
 				t.Errorf("%T field %q is not read by readLine", tt.v, name)
 			}
 		}

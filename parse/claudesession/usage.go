@@ -295,7 +295,7 @@ func (ur *usageReader) readObject(l *usageLine, depth int) bool {
 		case "version":
 			ur.intern(&l.Version, 3)
 		case "isSidechain":
-			boolField(r, &l.IsSidechain)
+			jsontext.ReadBool(r, &l.IsSidechain)
 		case "costUSD":
 			if l.CostUSD != nil {
 				return false
@@ -317,7 +317,7 @@ func (ur *usageReader) readObject(l *usageLine, depth int) bool {
 			r.Object()
 			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 				if string(key) != "message" {
-					skipUnknown(r, key, func(b []byte) bool { return string(b) == "message" })
+					r.SkipField(key, func(name string) bool { return name == "message" })
 					continue
 				}
 				if l.Data.Message != nil || r.Peek() != '{' {
@@ -354,11 +354,11 @@ func (ur *usageReader) readObject(l *usageLine, depth int) bool {
 					(*m).Usage = new(usageCount)
 					readUsageCount(r, (*m).Usage)
 				default:
-					skipUnknown(r, key, isUsageMessageField)
+					r.SkipField(key, isUsageMessageField)
 				}
 			}
 		default:
-			skipUnknown(r, key, isUsageLineField)
+			r.SkipField(key, isUsageLineField)
 		}
 	}
 	return !r.Failed()
@@ -436,16 +436,16 @@ func (ur *usageReader) intern(s *string, slot int) {
 	*s = ur.interned[slot]
 }
 
-func isUsageLineField(name []byte) bool {
-	switch string(name) {
+func isUsageLineField(name string) bool {
+	switch name {
 	case "type", "timestamp", "requestid", "sessionid", "agentid", "cwd", "version", "issidechain", "message", "costusd", "data":
 		return true
 	}
 	return false
 }
 
-func isUsageMessageField(name []byte) bool {
-	switch string(name) {
+func isUsageMessageField(name string) bool {
+	switch name {
 	case "id", "model", "usage":
 		return true
 	}
