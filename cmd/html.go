@@ -108,7 +108,8 @@ func writeView(name string, dec event.Decoder, rep *reporter, w *bufio.Writer, v
 			}
 		}
 		err := v.Event(ev)
-		if errors.Is(err, assemble.ErrBlockTooLarge) || errors.Is(err, assemble.ErrTooManyOpen) || errors.Is(err, htmlview.ErrTooManyAgents) || errors.Is(err, render.ErrTooManyCalls) {
+		if errors.Is(err, assemble.ErrBlockTooLarge) || errors.Is(err, assemble.ErrTooManyOpen) || errors.Is(err, htmlview.ErrTooManyAgents) || errors.Is(err, render.ErrTooManyAgents) ||
+			errors.Is(err, render.ErrTooManyCalls) {
 			if !rep.problem(fmt.Errorf("%s: %w", name, err)) {
 				return errStrictStop
 			}

@@ -2,6 +2,11 @@
 
 package render
 
-// The tool calls a hostile stream of TestBoundedCalls opens: each is
-// formatted as the transcript writes it, so fewer than a million.
-const boundedCalls = 200_000
+// The hostile streams of TestBoundedState: a million agents, 200,000
+// choices (and turns, and notices), and tool calls, each formatted as the
+// transcript writes it, so fewer than a million.
+const (
+	boundedAgents  = 1_000_000
+	boundedChoices = 200_000
+	boundedCalls   = 200_000
+)

@@ -2,5 +2,9 @@
 
 package render
 
-// Under the race detector (make test) a tenth: still many times the cap.
-const boundedCalls = 20_000
+// Under the race detector (make test) a tenth: still many times the caps.
+const (
+	boundedAgents  = 100_000
+	boundedChoices = 20_000
+	boundedCalls   = 20_000
+)

@@ -24,8 +24,7 @@ func (t *Transcript) toolCall(a *agent, e *event.ToolCall) {
 	}
 	a.pending = append(a.pending, c)
 	if t.o.Live {
-		if len(a.pending) > MaxOpenCalls {
-			old := a.pending[0]
+		if old, out := t.live.Add(c); out {
 			if t.calls[old.ev.ID] == old {
 				delete(t.calls, old.ev.ID)
 			}
@@ -39,9 +38,7 @@ func (t *Transcript) toolCall(a *agent, e *event.ToolCall) {
 	if t.waiting > MaxOpenCalls {
 		// Let go of what waits: written now as the end of the stream
 		// would write it, each call's result where it comes.
-		for _, r := range t.roots {
-			t.drain(r, true)
-		}
+		t.drainRoots(true)
 	}
 }
 
@@ -77,6 +74,7 @@ func (t *Transcript) toolResult(a *agent, e *event.ToolResult) {
 	var view callView
 	if c != nil {
 		view = c.view
+		t.live.Remove(c)
 		c.agent.pending = slices.DeleteFunc(c.agent.pending, func(x *call) bool { return x == c })
 	} else {
 		view = callView{title: e.Name}
@@ -103,9 +101,7 @@ func (t *Transcript) toolResult(a *agent, e *event.ToolResult) {
 	for _, ch := range c.children {
 		t.endRun(ch)
 	}
-	for _, r := range t.roots {
-		t.drain(r, false)
-	}
+	t.drainRoots(false)
 }
 
 func (t *Transcript) avail(a *agent, used int) int {

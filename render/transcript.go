@@ -2,6 +2,7 @@ package render
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/agentstream/agentstream/assemble"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/usage"
 )
@@ -66,28 +68,42 @@ type Options struct {
 // under them, subagents nested under the call that started them, notices
 // and a summary of the run. Feed it with Event and finish with Close.
 //
-// Memory: in live mode a Transcript keeps only bookkeeping: per agent, its
-// open block state, its calls still waiting for a result and its token
-// counts by message id. Otherwise it also holds each open text or thinking
-// block, and everything an agent writes after a tool call whose result has
-// not arrived yet, including the whole output of the subagents that call
-// started: memory is bounded by what open calls and their subagents have
-// produced.
+// Memory: in live mode a Transcript keeps only bookkeeping: for each of the
+// last MaxAgents agents seen, its open block state and notices, and its
+// calls still waiting for a result (MaxOpenCalls in all), and the last
+// maxMessageIDs message ids whose turns it counted. Otherwise it also holds
+// each open text or thinking block, and everything an agent writes after a
+// tool call whose result has not arrived yet, including the whole output of
+// the subagents that call started: memory is bounded by what open calls
+// and their subagents have produced.
 type Transcript struct {
 	o  Options
 	st *Styles
 	lw *lineWriter
 
-	agents map[string]*agent
-	filter *AgentFilter
-	order  []*agent // every agent, in order of appearance
-	roots  []*agent // agents not nested under a call, in order of appearance
-	main   *agent
+	agents map[string]*agent // the agents kept (MaxAgents)
+	// idle and busy hold the agents kept, the one seen longest ago
+	// first: those with nothing open (a block, a call, a text run, a
+	// notice or a queue) and the others.
+	idle, busy *openset.Set[*agent]
+	last       *agent // the agent of the event before
+	filter     *AgentFilter
+	// order: the agents, in order of appearance (and, until pruned,
+	// some let go of); roots: those not nested under a call, and those
+	// let go of whose queue waits for a call.
+	order, roots []*agent
+	main         *agent
 	// mainSet: main was chosen by a SessionStart, not as the first agent seen.
 	mainSet bool
 	calls   map[string]*call
-	waiting int   // calls queued (piped mode) and not written yet
-	capped  bool  // letting go of a call was reported
+	waiting int // calls queued (piped mode) and not written yet
+	// live: calls waiting for their result (live mode), oldest first.
+	live   *openset.Set[*call]
+	capped bool // letting go of a call was reported
+	// lost: letting go of an agent was reported.
+	lost bool
+	// counted: the message ids whose turn was counted, by agent.
+	counted *openset.Set[messageKey]
 	forgot  error // that report, returned by the next Event
 	ended   bool  // a run end was seen
 	mdNotes int   // Markdown footnotes so far: their ids are document-wide
@@ -108,6 +124,8 @@ type agent struct {
 	released bool
 
 	held    []*event.Notice // notices waiting for the agent's next piece
+	gone    bool            // let go of (MaxAgents)
+	busy    bool            // in Transcript.busy, else in idle
 	open    map[event.BlockKind]*stream
 	pending []*call // calls without a result yet, in order
 	// run is the agent's open text run: consecutive text blocks of
@@ -115,7 +133,6 @@ type agent struct {
 	// paragraph with their footnotes under it.
 	run *textRun
 
-	usage    map[string]bool // message ids seen, to count turns
 	turns    int
 	lastStop string
 	// turnEnded: the agent's last turn ended and nothing of another
@@ -232,6 +249,9 @@ func NewTranscript(w io.Writer, o Options) *Transcript {
 	t := &Transcript{
 		o: o, st: st, agents: map[string]*agent{}, calls: map[string]*call{},
 		filter: NewAgentFilter(o.Agent), usage: usage.NewCounter(),
+		idle: openset.New[*agent](2 * MaxAgents), busy: openset.New[*agent](2 * MaxAgents),
+		live:    openset.New[*call](MaxOpenCalls),
+		counted: openset.New[messageKey](maxMessageIDs),
 	}
 	t.lw = &lineWriter{w: w, md: o.Markdown, st: st, show: t.show, depth: t.depth, main: func(a *agent) bool { return a == t.main }}
 	return t
@@ -251,18 +271,119 @@ func (t *Transcript) depth(a *agent) int {
 	return 0
 }
 
+// agent returns the agent id, which becomes the one seen last; past
+// MaxAgents, another is let go of (see MaxAgents).
 func (t *Transcript) agent(id string) *agent {
-	if a := t.agents[id]; a != nil {
-		return a
+	if a := t.last; a != nil && a.id == id {
+		return a // most events are of the agent of the event before
 	}
-	a := &agent{id: id, open: map[event.BlockKind]*stream{}, usage: map[string]bool{}}
-	t.agents[id] = a
-	t.order = append(t.order, a)
-	t.roots = append(t.roots, a)
-	if t.main == nil {
-		t.main = a
+	a := t.agents[id]
+	if a == nil {
+		a = &agent{id: id, open: map[event.BlockKind]*stream{}}
+		t.agents[id] = a
+		t.order = append(t.order, a)
+		t.roots = append(t.roots, a)
+		if t.main == nil {
+			t.main = a
+		}
+	}
+	t.last = a
+	t.keep(a)
+	for t.idle.Len()+t.busy.Len() > MaxAgents+1 {
+		set := t.idle
+		if o, _ := set.Oldest(); set.Len() == 0 || o == t.main && set.Len() == 1 {
+			set = t.busy
+		}
+		if o, _ := set.Oldest(); o == t.main {
+			t.keep(o) // the main agent stays: let go of the next oldest
+		}
+		old, _ := set.Oldest()
+		t.letGoAgent(old)
 	}
 	return a
+}
+
+// keep makes a the agent seen last, in the set its state says.
+func (t *Transcript) keep(a *agent) {
+	t.idle.Remove(a)
+	t.busy.Remove(a)
+	a.busy = len(a.open) > 0 || a.run != nil || len(a.pending) > 0 || len(a.held) > 0 || len(a.queue) > 0
+	if a.busy {
+		t.busy.Add(a)
+	} else {
+		t.idle.Add(a)
+	}
+}
+
+// MaxAgents caps the agents a Transcript keeps, besides the main agent.
+// Past it, the agent seen longest ago with nothing open (no block, call,
+// text or notice waiting) is let go of, else the one seen longest ago, as
+// the end of the stream would let go of it: its open blocks end there,
+// marked truncated, its text and notices are written, and its calls
+// waiting for a result get no "no result in the stream" line (a result
+// that comes later is written where it comes). An event of that agent
+// later starts it afresh: its name, its place under a call and its turns
+// forgotten. Reported once, wrapping ErrTooManyAgents.
+const MaxAgents = openset.DefaultMax
+
+// ErrTooManyAgents is wrapped by the error Event returns the first time
+// the transcript lets go of an agent (MaxAgents).
+var ErrTooManyAgents = errors.New("too many agents")
+
+// maxMessageIDs caps the message ids whose turn the transcript counted
+// (a message split over several lines ends its turn on each): a window,
+// not an error; a message id seen again after this many others counts
+// again.
+const maxMessageIDs = 4 * openset.DefaultMax
+
+// maxHeldNotices caps the notices an agent holds until its next piece:
+// past it they are written.
+const maxHeldNotices = openset.DefaultMax
+
+type messageKey struct{ agent, id string }
+
+// letGoAgent writes what agent a holds and forgets it.
+func (t *Transcript) letGoAgent(a *agent) {
+	t.interrupt(a)
+	t.endRun(a)
+	t.flushNotices(a)
+	for _, c := range a.pending {
+		if t.o.Live {
+			t.live.Remove(c)
+			if t.calls[c.ev.ID] == c {
+				delete(t.calls, c.ev.ID)
+			}
+		}
+	}
+	a.pending = nil
+	a.gone = true
+	delete(t.agents, a.id)
+	t.idle.Remove(a)
+	t.busy.Remove(a)
+	if t.last == a {
+		t.last = nil
+	}
+	// The lists keep agents let go of until they are twice the agents
+	// kept: pruned then, in time linear in the agents let go of.
+	if len(t.order) > 2*MaxAgents+16 {
+		t.order = slices.DeleteFunc(t.order, func(x *agent) bool { return x.gone })
+	}
+	if len(t.roots) > 2*MaxAgents+16 {
+		t.roots = slices.DeleteFunc(t.roots, func(r *agent) bool { return r.gone && len(r.queue) == 0 })
+	}
+	if !t.lost {
+		t.lost = true
+		t.forgot = cmp.Or(t.forgot, fmt.Errorf("%w: more than %d; let go of %q, seen longest ago: what it had open ends there, marked truncated (later ones are not reported)", ErrTooManyAgents, MaxAgents, a.id))
+	}
+}
+
+// drainRoots drains every root agent's queue (see drain), and forgets
+// the agents let go of whose queue is written.
+func (t *Transcript) drainRoots(force bool) {
+	for _, r := range t.roots {
+		t.drain(r, force)
+	}
+	t.roots = slices.DeleteFunc(t.roots, func(r *agent) bool { return r.gone && len(r.queue) == 0 })
 }
 
 // Event writes what ev adds to the transcript. Its error is a write error
@@ -354,6 +475,9 @@ func (t *Transcript) Event(ev event.Event) error {
 	if t.o.Live && len(a.held) > 0 && !t.streaming(a) {
 		t.flushNotices(a)
 	}
+	if !a.gone && a.busy != (len(a.open) > 0 || a.run != nil || len(a.pending) > 0 || len(a.held) > 0 || len(a.queue) > 0) {
+		t.keep(a)
+	}
 	if err := cmp.Or(err, t.lw.err); err != nil {
 		return err // a call let go of is reported by the next Event
 	}
@@ -372,6 +496,7 @@ func (t *Transcript) Close() error {
 		s *stream
 	}
 	var blocks []openBlock
+	t.order = slices.DeleteFunc(t.order, func(x *agent) bool { return x.gone })
 	for _, a := range t.order {
 		for _, k := range []event.BlockKind{event.Thinking, event.Text} {
 			if s := a.open[k]; s != nil {
@@ -416,9 +541,7 @@ func (t *Transcript) Close() error {
 		a.pending = nil
 	}
 	if !t.o.Live {
-		for _, r := range t.roots {
-			t.drain(r, true)
-		}
+		t.drainRoots(true)
 	}
 	if !t.ended && t.main != nil && t.main.turns > 0 {
 		t.put(t.main, &piece{lines: t.summary(t.main, nil)})
@@ -820,11 +943,11 @@ func (t *Transcript) citations(a *agent, e *event.Citations) {
 }
 
 func (t *Transcript) turnEnd(a *agent, e *event.TurnEnd) {
-	if e.MessageID == "" {
+	if k := (messageKey{a.id, e.MessageID}); e.MessageID == "" || !t.counted.Has(k) {
 		a.turns++
-	} else if !a.usage[e.MessageID] {
-		a.turns++
-		a.usage[e.MessageID] = true
+		if e.MessageID != "" {
+			t.counted.Add(k)
+		}
 	}
 	if e.StopReason != "" {
 		a.lastStop = e.StopReason
@@ -925,6 +1048,9 @@ func (t *Transcript) notice(a *agent, e *event.Notice) {
 	if n := len(a.held); n > 0 && a.held[n-1].Kind == e.Kind && progressNotices[e.Kind] {
 		a.held[n-1] = e
 		return
+	}
+	if len(a.held) >= maxHeldNotices {
+		t.flushNotices(a)
 	}
 	a.held = append(a.held, e)
 }

@@ -13,7 +13,7 @@ import (
 // held returns the number of entries the Writer holds per agent and per
 // call (its assembler's are capped and tested in package assemble).
 func (h *Writer) held() int {
-	n := len(h.agents) + h.seen.Len() + len(h.calls) + h.called.Len()
+	n := len(h.agents) + h.seen.Len() + len(h.calls) + h.called.Len() + h.waiting.Len()
 	for _, a := range h.agents {
 		n += len(a.pending)
 	}
@@ -36,6 +36,9 @@ func TestBoundedState(t *testing.T) {
 		{"N open tool calls of one agent", boundedCalls, func(i int) []event.Event {
 			return []event.Event{&event.ToolCall{ID: "c" + strconv.Itoa(i), Name: "Read", Input: json.RawMessage(`{}`)}}
 		}, 5 * MaxAgents},
+		{"N open tool calls of 1000 agents", boundedCalls, func(i int) []event.Event {
+			return []event.Event{&event.ToolCall{Agent: "a" + strconv.Itoa(i%1000), ID: "c" + strconv.Itoa(i), Name: "Read", Input: json.RawMessage(`{}`)}}
+		}, 8 * 1024}, // a number: raising the cap on calls waiting fails it
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -90,16 +90,18 @@ type Writer struct {
 	header    bool
 	n         int // blocks written
 	agents    map[string]*agentInfo
-	seen      *openset.Set[string] // agents, the one seen longest ago first
-	calls     map[string]int       // call id -> its block number
-	called    *openset.Set[string] // call ids, oldest first
+	seen      *openset.Set[string]  // agents, the one seen longest ago first
+	calls     map[string]int        // call id -> its block number
+	called    *openset.Set[string]  // call ids, oldest first
+	waiting   *openset.Set[waiting] // calls without a result yet, oldest first
 	truncated bool
 	forgot    error // what the Writer let go of, reported by the next Event
 	capped    [2]bool
 }
 
 // MaxAgents caps the agents and the tool calls a Writer remembers (where a
-// subagent's blocks go, which calls wait for a result). Past it the agent
+// subagent's blocks go, which calls wait for a result, of all agents
+// together). Past it the agent
 // seen longest ago (never the main agent) or the oldest call is forgotten:
 // a forgotten agent's calls without a result get no "no result" line, a
 // result or subagent of a forgotten call stays where the stream has it.
@@ -117,6 +119,12 @@ func (h *Writer) forget(kind int, format string, args ...any) {
 	}
 	h.capped[kind] = true
 	h.forgot = fmt.Errorf("%w: "+format+" (later ones are not reported)", append([]any{ErrTooManyAgents}, args...)...)
+}
+
+// waiting is a call without a result yet: its block number and agent.
+type waiting struct {
+	call  int
+	agent string
 }
 
 type agentInfo struct {
@@ -339,6 +347,7 @@ func (h *Writer) block(b *assemble.Block) {
 			into = h.id("r", call)
 			owner := h.agent(b.Agent)
 			owner.pending = slices.DeleteFunc(owner.pending, func(n int) bool { return n == call })
+			h.waiting.Remove(waiting{call, b.Agent})
 		}
 	}
 	h.printf(`<section class="%s" id="%s" data-agent="%s"`, class, id, esc(b.Agent))
@@ -479,9 +488,11 @@ func (h *Writer) call(n int, b *assemble.Block) {
 	}
 	a := h.agent(b.Agent)
 	a.pending = append(a.pending, n)
-	if len(a.pending) > MaxAgents {
-		a.pending = slices.Delete(a.pending, 0, 1)
-		h.forget(1, "more than %d tool calls of %q wait for a result; forgot the oldest: it gets no \"no result\" line", MaxAgents, b.Agent)
+	if old, out := h.waiting.Add(waiting{n, b.Agent}); out {
+		if o := h.agents[old.agent]; o != nil {
+			o.pending = slices.DeleteFunc(o.pending, func(n int) bool { return n == old.call })
+		}
+		h.forget(1, "more than %d tool calls wait for a result; forgot the oldest, of %q: it gets no \"no result\" line", MaxAgents, old.agent)
 	}
 	v := render.DescribeCall(b.Name, b.MCPServer, b.Input)
 	server := ""

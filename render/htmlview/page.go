@@ -51,6 +51,7 @@ func (p *Page) Run(o Options) *Writer {
 		w: p.w, o: o, page: p, run: p.runs, asm: assemble.New(o.MaxBlockBytes), cnt: usage.NewCounter(),
 		agents: map[string]*agentInfo{}, calls: map[string]int{},
 		seen: openset.New[string](MaxAgents), called: openset.New[string](MaxAgents),
+		waiting: openset.New[waiting](MaxAgents),
 	}
 	if p.o.Runs > 1 {
 		h.pre = h.runID() + "-"
