@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
 
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
@@ -267,9 +268,7 @@ func (c *checker) output(obj []byte, p pos) {
 		c.v.Report(ruleJSONOut, p, "json output with a field of an unexpected type")
 		return
 	}
-	m := map[string]json.RawMessage{}
-	json.Unmarshal(obj, &m)
-	for k := range m {
+	for _, k := range memberNames(obj) {
 		switch k {
 		case "session_id", "response", "stats", "error":
 		default:
@@ -279,6 +278,32 @@ func (c *checker) output(obj []byte, p pos) {
 	if o.Error != nil && (o.Error.Type == "" && o.Error.Message == "") {
 		c.v.Report(ruleJSONOut, p, "json output whose error has no type and no message")
 	}
+}
+
+// memberNames returns the names of object obj's members in input order
+// (a repeated name once), so that what is reported about them is the same
+// on every run.
+func memberNames(obj []byte) []string {
+	d := json.NewDecoder(bytes.NewReader(obj))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var names []string
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			break
+		}
+		k, _ := t.(string)
+		if !slices.Contains(names, k) {
+			names = append(names, k)
+		}
+		var v json.RawMessage
+		if d.Decode(&v) != nil {
+			break
+		}
+	}
+	return names
 }
 
 func contains(list []string, s string) bool {

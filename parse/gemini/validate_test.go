@@ -77,6 +77,17 @@ func TestCheck(t *testing.T) {
 		{"json output", "{\n  \"session_id\": \"s\",\n  \"answer\": 1\n}\n", []string{
 			`GEM007 1 json output with a member "answer" the format does not have`,
 		}},
+		// In input order, each name once, on every run (a map's order
+		// would differ from run to run).
+		{"json output, members in order", `{"z":1,"session_id":"s","b":2,"y":3,"a":4,"x":5,"b":6,"c":7,"w":8}` + "\n", []string{
+			`GEM007 1 json output with a member "z" the format does not have`,
+			`GEM007 1 json output with a member "b" the format does not have`,
+			`GEM007 1 json output with a member "y" the format does not have`,
+			`GEM007 1 json output with a member "a" the format does not have`,
+			`GEM007 1 json output with a member "x" the format does not have`,
+			`GEM007 1 json output with a member "c" the format does not have`,
+			`GEM007 1 json output with a member "w" the format does not have`,
+		}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, check(tt.in)); diff != "" {
