@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -137,7 +138,9 @@ func (k *checkState) schema(typ string, f wire.Fieldset, members map[string]json
 			k.report(ruleSchema, typ+" chunk without its "+name)
 		}
 	}
-	for name, v := range members {
+	// In name order: a map's order would differ from run to run.
+	for _, name := range slices.Sorted(maps.Keys(members)) {
+		v := members[name]
 		if name == "type" || !slices.Contains(f.Required, name) && !slices.Contains(f.Optional, name) {
 			continue // members the schema does not name: both clients let them pass
 		}
