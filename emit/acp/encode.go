@@ -155,8 +155,8 @@ func (e *Encoder) raw(raw []byte, hold bool) {
 // first prompt turn leaves must not be written as that (Cut drops it).
 // The first message of a turn, or the output's end (Close), writes what
 // is held first, in the order it came. The acp decoder holds a session's
-// start until its prompt or first update likewise, so from an ACP source
-// this delays nothing.
+// start, and the updates behind it, until its prompt or first update
+// likewise, so from an ACP source this delays next to nothing.
 func (e *Encoder) send(line []byte, hold bool) {
 	if hold && !e.begun && !e.spilled {
 		if e.before.Len()+len(line) <= e.maxHeld() {
