@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/openset"
+	"github.com/agentstream/agentstream/parse/acp"
 )
 
 // held counts the entries the encoder keeps.
@@ -94,4 +95,35 @@ func (w *countWriter) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// TestBoundedHold: an ACP session's setup followed by boundedN updates
+// that begin no prompt turn (available_commands_update, generated one by
+// one): what is held before the first turn stays within MaxHeld, and all
+// of it is written, in order, at Close.
+func TestBoundedHold(t *testing.T) {
+	t.Parallel()
+	var out countWriter
+	e := NewEncoder(&out, nil)
+	meta := []byte(`{"initialize":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}},"session/new":{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s"}}}`)
+	if err := e.Encode(&event.SessionStart{SessionID: "s", Meta: meta, MetaKind: acp.MetaKind}); err != nil {
+		t.Fatal(err)
+	}
+	peak := 0
+	for i := range boundedN {
+		raw := []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"c` + strconv.Itoa(i) + `","description":"d"}]}}}`)
+		if err := e.Encode(&event.Unknown{Format: Name, Type: "available_commands_update", Raw: raw}); err != nil {
+			t.Fatal(err)
+		}
+		peak = max(peak, e.before.Len())
+	}
+	if peak > DefaultMaxHeld {
+		t.Errorf("the encoder held %d bytes before the first turn; want at most %d", peak, DefaultMaxHeld)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := 2 + boundedN; out.lines != want {
+		t.Errorf("%d lines written, want %d", out.lines, want)
+	}
 }

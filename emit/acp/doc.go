@@ -10,6 +10,8 @@
 // response with the source's stop reason mapped to ACP's, or the error
 // response for a fatal error. A run whose source names no stop reason of
 // ACP's gets no response (reported as a loss, NoRunEnd): no end_turn is
-// made up. Only the main agent is written. Whatever ACP cannot carry is
+// made up. A session cut before its first prompt turn is written as
+// nothing (reported, SetupCut): its setup answers alone would read as a
+// session that ended. Only the main agent is written. Whatever ACP cannot carry is
 // reported once per kind through Config.Warn as an *event.LossError.
 package acp

@@ -34,6 +34,17 @@ const PromptRequestID = 2
 // the output reads back as a prompt turn cut short.
 const NoRunEnd = "a run end without a stop reason of ACP's (no session/prompt response is written: the output reads as cut)"
 
+// DefaultMaxHeld is the Config.MaxHeld used when it is <= 0: the bytes of
+// the messages held before the first prompt turn (an initialize and a
+// session/new response and the updates that follow them, a few KB from
+// the real agents).
+const DefaultMaxHeld = 1 << 20
+
+// SetupCut is the loss reported for a session cut before its first
+// prompt turn: its setup answers and the updates that followed them,
+// written alone, would read as a session that ended, so none is written.
+const SetupCut = "the setup of a session cut before its first prompt turn (its initialize and session/new responses alone would read as a session that ended: nothing is written)"
+
 // Config configures an Encoder. The zero value is ready to use.
 type Config struct {
 	// Agent is the sessionId written when the stream names none.
@@ -46,6 +57,11 @@ type Config struct {
 	// beyond it the one kept longest is let go of, reported once; a
 	// result that comes for it later announces its call again.
 	MaxOpen int
+	// MaxHeld caps the bytes of the messages held before the first
+	// prompt turn (DefaultMaxHeld if <= 0): past it they are written as
+	// they come, and a cut before the first prompt turn reads as a
+	// session that ended (reported when it happens).
+	MaxHeld int
 }
 
 // Encoder writes canonical events as the JSON-RPC messages an ACP agent
@@ -76,6 +92,13 @@ type Encoder struct {
 	failure    *event.Error         // the fatal error whose response ends the run, not written yet
 	fileCalls  *openset.Set[string] // tool calls written for file changes outside a tool call, not yet ended
 	losses     event.Losses
+
+	// The messages that begin no prompt turn (the setup answers, updates
+	// such as available_commands_update), held until one does: a cut
+	// before it writes none of them (see send).
+	before  bytes.Buffer
+	begun   bool // a message of a prompt turn (or its end) was written
+	spilled bool // before passed MaxHeld: messages are no longer held
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -103,11 +126,17 @@ func (e *Encoder) write(v any) {
 		e.err = err
 		return
 	}
-	_, e.err = e.w.Write(e.buf.Bytes())
+	e.send(e.buf.Bytes(), false)
 }
 
 // writeRaw writes a message kept verbatim, compacted onto one line.
-func (e *Encoder) writeRaw(raw []byte) {
+func (e *Encoder) writeRaw(raw []byte) { e.raw(raw, false) }
+
+// keepRaw writes a message kept verbatim that begins no prompt turn, held
+// while no turn has begun (see send).
+func (e *Encoder) keepRaw(raw []byte) { e.raw(raw, true) }
+
+func (e *Encoder) raw(raw []byte, hold bool) {
 	if e.err != nil {
 		return
 	}
@@ -117,7 +146,47 @@ func (e *Encoder) writeRaw(raw []byte) {
 		return
 	}
 	e.buf.WriteByte('\n')
-	_, e.err = e.w.Write(e.buf.Bytes())
+	e.send(e.buf.Bytes(), hold)
+}
+
+// send writes line. A message that begins no prompt turn (hold) is held
+// while no turn has begun: an agent's output of setup answers and updates
+// alone is a session that ended with no prompt, so what a cut before the
+// first prompt turn leaves must not be written as that (Cut drops it).
+// The first message of a turn, or the output's end (Close), writes what
+// is held first, in the order it came. The acp decoder holds a session's
+// start, and the updates behind it, until its prompt or first update
+// likewise, so from an ACP source this delays next to nothing.
+func (e *Encoder) send(line []byte, hold bool) {
+	if hold && !e.begun && !e.spilled {
+		if e.before.Len()+len(line) <= e.maxHeld() {
+			e.before.Write(line)
+			return
+		}
+		e.spilled = true // past the cap: written as it comes
+	}
+	if !hold {
+		e.begun = true
+	}
+	e.flushHeld()
+	if e.err == nil {
+		_, e.err = e.w.Write(line)
+	}
+}
+
+func (e *Encoder) maxHeld() int {
+	if e.cfg.MaxHeld > 0 {
+		return e.cfg.MaxHeld
+	}
+	return DefaultMaxHeld
+}
+
+// flushHeld writes the messages held before the first prompt turn.
+func (e *Encoder) flushHeld() {
+	if e.before.Len() > 0 && e.err == nil {
+		_, e.err = e.w.Write(e.before.Bytes())
+	}
+	e.before.Reset()
 }
 
 type notification struct {
@@ -212,13 +281,17 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.runEnd(ev)
 	case *event.Notice:
 		if acp.AgentMethod(ev.Kind) && agentMessage(ev.Raw) {
-			e.writeRaw(ev.Raw) // an agent's request, read from ACP
+			e.writeRaw(ev.Raw) // an agent's request, read from ACP: never held (its client answers it)
 			return e.err
 		}
 		e.warn("notices")
 	case *event.Unknown:
 		if ev.Format == Name && agentMessage(ev.Raw) {
-			e.writeRaw(ev.Raw)
+			if beginsTurn(ev.Type) {
+				e.writeRaw(ev.Raw)
+			} else {
+				e.keepRaw(ev.Raw)
+			}
 			return e.err
 		}
 		e.warn("unknown events of other formats")
@@ -228,6 +301,20 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.warn("generated file lists")
 	}
 	return e.err
+}
+
+// beginsTurn reports whether an update of type typ, kept as unknown by
+// the acp decoder (an image chunk, a tool call without its id), begins a
+// prompt turn when read: the acp decoder takes the chunks, tool calls and
+// plans for a turn's updates, and a turn left without its response for
+// a cut.
+func beginsTurn(typ string) bool {
+	switch typ {
+	case wire.UpdateAgentMessageChunk, wire.UpdateAgentThoughtChunk, wire.UpdateUserMessageChunk,
+		wire.UpdateToolCall, wire.UpdateToolCallUpdate, wire.UpdatePlan:
+		return true
+	}
+	return false
 }
 
 // acpMessage reports whether raw is a JSON-RPC 2.0 message (kept by the
@@ -246,9 +333,10 @@ func agentMessage(raw []byte) bool {
 }
 
 // start writes a session's start: an ACP source's initialize and
-// session/new responses as they were, then the prompt as a
-// user_message_chunk. Other sources give no protocol version and no
-// request ids: no response is made up for them.
+// session/new responses as they were (held until a prompt turn begins,
+// see send), then the prompt as a user_message_chunk. Other sources give
+// no protocol version and no request ids: no response is made up for
+// them.
 func (e *Encoder) start(s *event.SessionStart) {
 	if !e.haveSess {
 		e.haveSess = true
@@ -268,7 +356,7 @@ func (e *Encoder) start(s *event.SessionStart) {
 		if json.Unmarshal(s.Meta, &meta) == nil {
 			for _, k := range []string{wire.MethodInitialize, wire.MethodSessionNew, wire.MethodSessionLoad, wire.MethodSessionResume} {
 				if raw, ok := meta[k]; ok {
-					e.writeRaw(raw)
+					e.keepRaw(raw)
 				}
 			}
 		}
@@ -637,10 +725,20 @@ func (e *Encoder) respond(reason string, u *event.Usage) {
 // arrived was written as it came, and no session/prompt response is
 // written that the input did not have, so the output reads as cut too.
 // A fatal error of the run cut before its end is not written (reported):
-// its error response would end the prompt turn.
+// its error response would end the prompt turn. A session cut before its
+// first prompt turn has only messages that begin none, held: they are
+// not written (reported, SetupCut), as alone they would read as a
+// session that ended.
 func (e *Encoder) Cut() error {
 	if e.err != nil {
 		return e.err
+	}
+	switch {
+	case e.before.Len() > 0:
+		e.before.Reset()
+		e.warn(SetupCut)
+	case e.spilled && !e.begun:
+		e.warn(fmt.Sprintf("the cut of a session cut before its first prompt turn after more than %d bytes of setup (written as it came, it reads as a session that ended)", e.maxHeld()))
 	}
 	if e.failure != nil && !e.answered {
 		e.warn("a fatal error of a run cut before its end (its session/prompt error response would end the prompt turn)")
@@ -656,6 +754,7 @@ func (e *Encoder) Close() error {
 	if e.err != nil {
 		return e.err
 	}
+	e.flushHeld()
 	e.fail()
 	if len(e.open) > 0 {
 		return fmt.Errorf("%s: %w: a block was left open, no session/prompt response written", Name, event.ErrTruncated)

@@ -389,3 +389,95 @@ func TestCutAfterFatalError(t *testing.T) {
 		t.Errorf("the error response is not written once, last:\n%s", got)
 	}
 }
+
+// TestCutBeforeFirstTurn: a session cut before its first prompt turn
+// (during its setup, or right after it) is written as nothing, since its
+// setup answers alone read back as a session that ended; uncut, they are
+// written as they were. What begins a turn writes what was held first,
+// and the output of a cut then reads back as cut.
+func TestCutBeforeFirstTurn(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../../testdata/acp/gemini-plain-text.agent.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := strings.SplitAfter(string(data), "\n") // initialize, session/new, available_commands_update, three chunks, the response
+	half := func(s string) string { return s[:len(s)/2] }
+	image := sess + `{"sessionUpdate":"agent_message_chunk","content":{"type":"image","data":"aGk=","mimeType":"image/png"}}}}` + "\n"
+	spill := "the cut of a session cut before its first prompt turn after more than 100 bytes of setup (written as it came, it reads as a session that ended)"
+	tests := []struct {
+		name    string
+		in      string
+		maxHeld int
+		cut     bool   // the input reads as cut
+		want    string // the output
+		back    string // the output read back: "cut", "ended" or "nothing"
+		loss    string // a loss reported, if any
+	}{
+		{"cut inside the update after the setup", l[0] + l[1] + half(l[2]), 0, true, "", "nothing", emitacp.SetupCut},
+		{"cut inside the first chunk", l[0] + l[1] + l[2] + half(l[3]), 0, true, "", "nothing", emitacp.SetupCut},
+		{"the setup alone, not cut", l[0] + l[1] + l[2], 0, false, l[0] + l[1] + l[2], "ended", ""},
+		{"cut after the first chunk", l[0] + l[1] + l[2] + l[3] + half(l[4]), 0, true, l[0] + l[1] + l[2] + l[3], "cut", ""},
+		{"an image chunk begins the turn", l[0] + l[1] + image + half(l[3]), 0, true, l[0] + l[1] + image, "cut", ""},
+		{"past the cap, written as it came", l[0] + l[1] + half(l[2]), 100, true, l[0] + l[1], "ended", spill},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			var losses []string
+			enc := emitacp.NewEncoder(&out, &emitacp.Config{MaxHeld: tt.maxHeld, Warn: func(err error) {
+				var le *event.LossError
+				if errors.As(err, &le) {
+					losses = append(losses, le.What)
+				}
+			}})
+			cut := false
+			problem := func(err error) bool {
+				cut = cut || errors.Is(err, event.ErrTruncated)
+				return true
+			}
+			if err := convert.Pipe(parseacp.NewDecoder(strings.NewReader(tt.in), nil), enc, &convert.PipeOptions{Problem: problem}); err != nil {
+				t.Fatal(err)
+			}
+			if cut != tt.cut {
+				t.Fatalf("the input read as cut: %v, want %v", cut, tt.cut)
+			}
+			if err := event.End(enc, cut); errors.Is(err, event.ErrTruncated) != cut {
+				t.Errorf("End(cut %v) = %v", cut, err)
+			}
+			if diff := cmp.Diff(tt.want, out.String()); diff != "" {
+				t.Errorf("output (-want +got):\n%s", diff)
+			}
+			if tt.loss != "" && !slices.Contains(losses, tt.loss) {
+				t.Errorf("losses %q, want %q", losses, tt.loss)
+			}
+			if slices.Contains(losses, emitacp.SetupCut) != (tt.loss == emitacp.SetupCut) {
+				t.Errorf("losses %q: SetupCut reported where it should not be, or not where it should", losses)
+			}
+			if got := readBack(out.Bytes()); got != tt.back {
+				t.Errorf("read back: %s, want %s", got, tt.back)
+			}
+		})
+	}
+}
+
+// readBack says how the acp decoder reads b: "nothing" (no event), "cut"
+// (it reports the truncation) or "ended".
+func readBack(b []byte) string {
+	d := parseacp.NewDecoder(bytes.NewReader(b), nil)
+	events := false
+	for {
+		_, err := d.Next()
+		switch {
+		case err == io.EOF && events:
+			return "ended"
+		case err == io.EOF:
+			return "nothing"
+		case errors.Is(err, event.ErrTruncated):
+			return "cut"
+		case err == nil:
+			events = true
+		}
+	}
+}
