@@ -694,6 +694,9 @@ func usageRows(ctx context.Context, ios *IOStreams, o *usageOptions, args []stri
 		return nil, total, nil, failure(noCalls(inputs, o.in.from))
 	}
 	led.Flush()
+	if sumErr == nil {
+		sumErr = sum.Err() // past usage.MaxBlockCalls by block
+	}
 	if err := cmp.Or(selectErr, sumErr); err != nil {
 		return nil, total, nil, failure(err)
 	}

@@ -276,7 +276,8 @@ func Summarize(entries []Entry, by string, loc *time.Location, prices *Prices) (
 // Summary is Summarize done as the entries come: Add one entry at a time,
 // then Rows. It holds a group per row, not the entries, except by block
 // (ByBlock), whose blocks are known only once every entry's time is: it
-// keeps the entries until Rows.
+// keeps what a row needs of each entry (its time, model, run, tokens and
+// cost) until Rows, at most MaxBlockCalls of them (Err past that).
 type Summary struct {
 	by     string
 	loc    *time.Location
@@ -284,7 +285,28 @@ type Summary struct {
 	key    func(e *Entry) string
 	groups map[string]*acc
 	all    *acc
-	block  []Entry // ByBlock: the entries, grouped by Rows
+	block  []blockEntry    // ByBlock: the entries, grouped by Rows
+	names  map[string]int32 // ByBlock: the models' and runs' names, each once
+	strs   []string
+	err    error
+}
+
+// MaxBlockCalls caps the calls a summary by block (usage --by block)
+// holds until the end, about 100 bytes each: a block is known only once
+// every call's time is. Past it the summary fails (Err).
+const MaxBlockCalls = 1 << 18
+
+// ErrTooManyBlockCalls is Err of a summary by block given more than
+// MaxBlockCalls calls.
+var ErrTooManyBlockCalls = fmt.Errorf("--by block holds every call until the end, and the input has more than %d: narrow it with --since and --until, or group --by day", MaxBlockCalls)
+
+// blockEntry is what a row by block needs of an Entry.
+type blockEntry struct {
+	time       time.Time
+	tokens     Tokens
+	cost       float64
+	priced     bool  // the input reported cost (Entry.CostUSD)
+	model, run int32 // in Summary.strs
 }
 
 type acc struct {
@@ -339,11 +361,37 @@ func NewSummary(by string, loc *time.Location, prices *Prices) (*Summary, error)
 // Add counts e in its group and in the total.
 func (s *Summary) Add(e *Entry) {
 	if s.key == nil { // by block
-		s.block = append(s.block, *e)
+		if len(s.block) >= MaxBlockCalls {
+			s.err = ErrTooManyBlockCalls
+			return
+		}
+		b := blockEntry{time: e.Time, tokens: e.Tokens, model: s.name(e.Model), run: s.name(e.Run)}
+		if e.CostUSD != nil {
+			b.cost, b.priced = *e.CostUSD, true
+		}
+		s.block = append(s.block, b)
 		return
 	}
 	s.add(e, s.key(e))
 }
+
+// name returns n's index in s.strs, added if new.
+func (s *Summary) name(n string) int32 {
+	i, ok := s.names[n]
+	if !ok {
+		if s.names == nil {
+			s.names = map[string]int32{}
+		}
+		i = int32(len(s.strs))
+		s.strs = append(s.strs, n)
+		s.names[n] = i
+	}
+	return i
+}
+
+// Err returns ErrTooManyBlockCalls when a summary by block was given
+// more calls than it holds: its rows then leave the rest out.
+func (s *Summary) Err() error { return s.err }
 
 // Groups returns the number of groups held (and, by block, of entries).
 func (s *Summary) Groups() int { return len(s.groups) + len(s.block) }
@@ -403,16 +451,27 @@ func (s *Summary) add(e *Entry, k string) {
 // newest first, the rest by name) and their total.
 func (s *Summary) Rows() (rows []Row, total Row) {
 	if s.by == ByBlock {
-		blocks := blockStarts(s.block)
+		times := make([]time.Time, 0, len(s.block))
 		for i := range s.block {
-			e := &s.block[i]
+			if !s.block[i].time.IsZero() {
+				times = append(times, s.block[i].time)
+			}
+		}
+		blocks := blockStarts(times)
+		times = nil
+		for i := range s.block {
+			b := &s.block[i]
+			e := Entry{Time: b.time, Model: s.strs[b.model], Run: s.strs[b.run], Tokens: b.tokens}
+			if b.priced {
+				e.CostUSD = &b.cost
+			}
 			k := unknownTime
 			if !e.Time.IsZero() {
 				k = blocks[e.Time.UnixNano()].In(s.loc).Format(time.RFC3339)
 			}
-			s.add(e, k)
+			s.add(&e, k)
 		}
-		s.block = nil
+		s.block, s.names, s.strs = nil, nil, nil
 	}
 	loc := s.loc
 	finish := func(a *acc) Row {
@@ -479,15 +538,9 @@ func lastUnix(r Row) int64 {
 	return r.Last.UnixNano()
 }
 
-// blockStarts maps the time of each dated entry to the start of its
-// billing block (BlockHours).
-func blockStarts(entries []Entry) map[int64]time.Time {
-	times := make([]time.Time, 0, len(entries))
-	for i := range entries {
-		if !entries[i].Time.IsZero() {
-			times = append(times, entries[i].Time)
-		}
-	}
+// blockStarts maps each of times (the dated entries' times, sorted here
+// in place) to the start of its billing block (BlockHours).
+func blockStarts(times []time.Time) map[int64]time.Time {
 	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
 	out := make(map[int64]time.Time, len(times))
 	d := BlockHours * time.Hour
