@@ -285,7 +285,7 @@ type Summary struct {
 	key    func(e *Entry) string
 	groups map[string]*acc
 	all    *acc
-	block  []blockEntry    // ByBlock: the entries, grouped by Rows
+	block  []blockEntry     // ByBlock: the entries, grouped by Rows
 	names  map[string]int32 // ByBlock: the models' and runs' names, each once
 	strs   []string
 	err    error
