@@ -42,6 +42,9 @@ type inputOptions struct {
 	// open opens an input (source.Open when nil): replay --to reads its
 	// recording through it.
 	open func(ctx context.Context, name string, opts *source.Options) (io.ReadCloser, error)
+	// live says the input opened arrives as it is played (replay --to
+	// with its timing), whatever the file it is read from.
+	live bool
 	// flush, when set, writes out the command's buffered output; it is
 	// called whenever the input has nothing more buffered (see
 	// convert.FlushOnIdle).
@@ -266,7 +269,7 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 	br := bufio.NewReaderSize(convert.FlushOnIdle(r, o.flush), 64<<10)
 	// Detection reads only the first unit, which stays in br.
 	detected, guessed, derr := convert.Detect(br)
-	in := &input{name: name, r: br, o: o, live: (o.follow != nil && o.follow.on) || source.Live(name, sopts.Stdin)}
+	in := &input{name: name, r: br, o: o, live: o.live || (o.follow != nil && o.follow.on) || source.Live(name, sopts.Stdin)}
 	var unknown *convert.UnknownError
 	switch {
 	case errors.Is(derr, convert.ErrEmpty):

@@ -192,6 +192,9 @@ func replayConverted(ctx context.Context, ios *IOStreams, o *replayOptions, file
 	conv.in.open = func(ctx context.Context, _ string, _ *source.Options) (io.ReadCloser, error) {
 		return recording.Reader(ctx, p, o.timing()), nil
 	}
+	// Played with its timing, the recording arrives as a live input
+	// does: what the abandon hold keeps leaves whenever the player waits.
+	conv.in.live = !o.timing().NoDelay
 	err := runConvert(ctx, ios, &conv, []string{file})
 	if err != nil && ctx.Err() != nil && interrupted(ctx) == nil {
 		return nil // ended by the caller

@@ -301,6 +301,15 @@ func (h *AbandonHold) Close() error {
 	return h.enc.Close()
 }
 
+// Release passes on what is held, without ending the encoder: the input
+// stopped before its end (a --strict stop, an unreadable input), so what
+// the hold kept was read and never abandoned, and is written as it would
+// have been without the hold.
+func (h *AbandonHold) Release() error {
+	h.spill()
+	return h.release(len(h.q))
+}
+
 // Cut passes on what is held, then ends the encoder as cut
 // (event.Cutter): the blocks that were open stay open.
 func (h *AbandonHold) Cut() error {

@@ -168,14 +168,24 @@ func (s *Session) run(w io.Writer, o *SessionOptions) {
 	if eopts == nil {
 		eopts = &format.Options{}
 	}
-	dec := &sessionDecoder{dec: from.NewDecoder(br, dopts), end: o.End}
 	enc := HoldAbandoned(o.To.NewEncoder(w, eopts), from.Format, o.To, eopts.Warn)
+	// The input is live (Write hands over what has arrived): what the
+	// hold keeps leaves when the decoder has used it up, before Write
+	// returns, as Write promises.
+	enc.SetLive(true)
+	r.flush = enc.Flush
+	dec := &sessionDecoder{dec: from.NewDecoder(br, dopts), end: o.End}
 	cut := false // the decoder reported the input cut
 	problem := func(err error) bool {
 		cut = cut || errors.Is(err, event.ErrTruncated)
 		return o.Problem != nil && o.Problem(err)
 	}
 	err := Pipe(dec, enc, &PipeOptions{Problem: problem})
+	if err != nil {
+		// Stopped before the input's end: what the hold kept was read,
+		// not abandoned, and is written (its error is err's).
+		_ = enc.Release()
+	}
 	if err == nil && dec.events > 0 {
 		// As convert: the end is written only for an input read to its
 		// end that held an event of its format, and a cut input stays
@@ -193,8 +203,9 @@ func (s *Session) run(w io.Writer, o *SessionOptions) {
 type sessionReader struct {
 	s       *Session
 	pending []byte
-	owe     bool // a Write waits to hear that its bytes were taken
-	eof     bool // Close ended the input
+	owe     bool         // a Write waits to hear that its bytes were taken
+	flush   func() error // writes what the encoder holds, before Write returns
+	eof     bool         // Close ended the input
 }
 
 func (r *sessionReader) Read(p []byte) (int, error) {
@@ -204,8 +215,14 @@ func (r *sessionReader) Read(p []byte) (int, error) {
 		}
 		if r.owe {
 			// Everything Write gave is used up: the output it
-			// completes is written. Let Write return.
+			// completes is written (what the encoder holds too).
+			// Let Write return.
 			r.owe = false
+			if r.flush != nil {
+				if err := r.flush(); err != nil {
+					return 0, err
+				}
+			}
 			r.s.idle <- struct{}{}
 		}
 		b, ok := <-r.s.in

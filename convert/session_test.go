@@ -346,3 +346,61 @@ func FuzzSession(f *testing.F) {
 		}
 	})
 }
+
+// TestSessionStreamsHeldText: a Session's input is live (Write hands over
+// what has arrived), so the text of a source that may abandon it leaves
+// before Write returns, for a target that cannot mark an abandon too, as
+// Write promises; convert.AbandonHold holds it only until the input waits.
+func TestSessionStreamsHeldText(t *testing.T) {
+	t.Parallel()
+	for _, to := range []string{"openai-chat", "aisdk", "openai-responses"} {
+		t.Run(to, func(t *testing.T) {
+			t.Parallel()
+			f, ok := convert.Lookup(to)
+			if !ok {
+				t.Fatalf("no format %s", to)
+			}
+			var out bytes.Buffer
+			s := convert.NewSession(&out, &convert.SessionOptions{To: f, Decode: &format.Options{Source: "in"}})
+			defer s.Close()
+			for _, msg := range []string{
+				`{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1}}}`,
+				`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+				`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Streamed"}}`,
+			} {
+				if _, err := s.Write([]byte("data: " + msg + "\n\n")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !strings.Contains(out.String(), "Streamed") {
+				t.Errorf("after the delta's Write, the output is %q: its text is held", out.String())
+			}
+		})
+	}
+}
+
+// TestSessionStopWritesHeld: a Session stopped by a problem (Problem
+// returns false) writes what it read before it, the text of a source that
+// may abandon it too, for a target that cannot mark an abandon.
+func TestSessionStopWritesHeld(t *testing.T) {
+	t.Parallel()
+	f, _ := convert.Lookup("openai-chat")
+	var out bytes.Buffer
+	s := convert.NewSession(&out, &convert.SessionOptions{
+		To: f, Decode: &format.Options{Source: "in"},
+		Problem: func(error) bool { return false },
+	})
+	in := "data: " + `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1}}}` + "\n\n" +
+		"data: " + `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}` + "\n\n" +
+		"data: " + `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Read"}}` + "\n\n" +
+		"data: {\"type\":\"content_block_delta\",\n\n"
+	if _, err := s.Write([]byte(in)); err == nil {
+		t.Error("Write of a bad message: no error")
+	}
+	if err := s.Close(); err == nil {
+		t.Error("Close: no error")
+	}
+	if !strings.Contains(out.String(), `"content":"Read"`) {
+		t.Errorf("output %q lacks the text read before the stop", out.String())
+	}
+}

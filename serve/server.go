@@ -349,7 +349,11 @@ func (s *Server) convert(ctx context.Context, w io.Writer, flush func() error, f
 	eo.Framing, eo.Warn = fx.framing, s.warn
 	// What the source abandons is dropped for a target that cannot mark
 	// it (convert.AbandonHold).
-	enc = convert.HoldAbandoned(fx.to.NewEncoder(bw, &eo), fx.from.Format, *fx.to, s.warn)
+	hold := convert.HoldAbandoned(fx.to.NewEncoder(bw, &eo), fx.from.Format, *fx.to, s.warn)
+	// Played with its timing, the recording is a live input: what the
+	// hold keeps leaves whenever the player waits (flushAll).
+	hold.SetLive(!fx.timing.NoDelay)
+	enc = hold
 	cut := false // the recording was cut off
 	err := convert.Pipe(dec, enc, &convert.PipeOptions{Problem: func(err error) bool {
 		cut = cut || errors.Is(err, event.ErrTruncated)

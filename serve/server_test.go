@@ -261,3 +261,65 @@ func TestMediaCoversFormats(t *testing.T) {
 		t.Errorf("jsonenv as SSE: %q", m.ContentType)
 	}
 }
+
+// abandonable is the head of an Anthropic Messages stream (a source that
+// may abandon a message) whose text block ends an hour after its delta.
+const abandonable = `:agentstream-recording v1
+:t=0
+event: message_start
+data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1}}}
+
+:t=0
+event: content_block_start
+data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}
+
+:t=0
+event: content_block_delta
+data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Streamed"}}
+
+:t=3600000
+event: content_block_stop
+data: {"type":"content_block_stop","index":0}
+
+`
+
+// TestServeStreamsHeldText: a recording served with its timing and
+// converted is a live input, so the text of a source that may abandon it
+// reaches the client as it is played, for a target that cannot mark an
+// abandon (openai-chat), not at its block's end an hour later. (Without
+// that, the test waits for the hour and go test's timeout fails it.)
+func TestServeStreamsHeldText(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "run.sse"), abandonable)
+	fixtures := filepath.Join(dir, "fixtures.json")
+	writeFile(t, fixtures, `{"fixtures": [{"match": {"path": "/run"}, "recording": "run.sse", "to": "openai-chat"}]}`)
+	s, err := New(fixtures, &Options{Warn: func(error) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	req, err := http.NewRequestWithContext(t.Context(), "GET", srv.URL+"/run", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var got []byte
+	buf := make([]byte, 4096)
+	for !strings.Contains(string(got), `"content":"Streamed"`) {
+		n, err := res.Body.Read(buf)
+		got = append(got, buf[:n]...)
+		if err != nil {
+			t.Fatalf("the body ended (%v) without the delta's text: %q", err, got)
+		}
+	}
+	if strings.Contains(string(got), `"finish_reason":"`) {
+		t.Errorf("the delta's text came with the message's end: %q", got)
+	}
+}

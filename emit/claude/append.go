@@ -30,19 +30,7 @@ func appendFloat(b []byte, f float64) ([]byte, bool) {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return b, false
 	}
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		// e-09 as e-9, as encoding/json cleans it up.
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b, true
+	return jsontext.AppendMarshalFloat(b, f), true
 }
 
 // appendStrings appends s as a JSON array of strings ([] for nil).
