@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
@@ -310,12 +312,19 @@ func (e *Encoder) toolResult(agent string, ev *event.ToolResult) {
 // abandon: they get no BlockEnd and are no longer open.
 func (e *Encoder) interrupt(agent string) {
 	e.began = [2]string{}
+	// In key order, not the set's map order: past the cap, which block
+	// e.cut lets go of must be the same on every run.
+	var keys [][2]string
 	for k := range e.open.All() {
 		if k[0] == agent {
-			e.open.Remove(k)
-			if _, out := e.cut.Add(k); out {
-				e.tooMany("blocks cut short", "the oldest let go of: its retry's text joins it when read back")
-			}
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b [2]string) int { return strings.Compare(a[1], b[1]) })
+	for _, k := range keys {
+		e.open.Remove(k)
+		if _, out := e.cut.Add(k); out {
+			e.tooMany("blocks cut short", "the oldest let go of: its retry's text joins it when read back")
 		}
 	}
 }
