@@ -253,25 +253,12 @@ func appendRawField(dst []byte, key string, raw json.RawMessage, ok bool) ([]byt
 	return dst, ok && valid
 }
 
-// appendFloat appends f as encoding/json encodes a float64: like
-// strconv's shortest 'f' format, 'e' for very small and very large
-// magnitudes with the exponent unpadded. It reports false for NaN and
+// appendFloat appends f as encoding/json encodes a float64
+// (jsontext.AppendMarshalFloat). It reports false for NaN and
 // infinities, which encoding/json rejects.
 func appendFloat(dst []byte, f float64) ([]byte, bool) {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return dst, false
 	}
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	dst = strconv.AppendFloat(dst, f, format, -1, 64)
-	if format == 'e' {
-		// e-07 is written e-7.
-		if n := len(dst); n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
-			dst[n-2] = dst[n-1]
-			dst = dst[:n-1]
-		}
-	}
-	return dst, true
+	return jsontext.AppendMarshalFloat(dst, f), true
 }
