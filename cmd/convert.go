@@ -131,11 +131,6 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 			}
 		}
 	}
-	if err != nil {
-		// The input stopped before its end: what the hold kept was
-		// read, not abandoned, and is written (its error is err's).
-		_ = hold.Release()
-	}
 	if ferr := o.in.flush(); ferr != nil && err == nil {
 		err = failure(ferr)
 	}

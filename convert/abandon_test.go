@@ -2,6 +2,7 @@ package convert_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -319,3 +320,38 @@ type eventFunc func(event.Event) error
 
 func (f eventFunc) Encode(ev event.Event) error { return f(ev) }
 func (eventFunc) Close() error                  { return nil }
+
+// listDecoder yields its events, then its error.
+type listDecoder struct {
+	evs []event.Event
+	err error
+}
+
+func (d *listDecoder) Next() (event.Event, error) {
+	if len(d.evs) == 0 {
+		return nil, d.err
+	}
+	ev := d.evs[0]
+	d.evs = d.evs[1:]
+	return ev, nil
+}
+
+// TestPipeStopReleasesHold: an input that stops before its end (a
+// problem Pipe is told to stop at) writes what the abandon hold kept,
+// through Guard too: it was read, never abandoned.
+func TestPipeStopReleasesHold(t *testing.T) {
+	t.Parallel()
+	var log []string
+	to := convert.Format{Format: format.Format{Name: "t"}}
+	hold := convert.HoldAbandoned(logEncoder{&log, false}, format.Format{Name: "src", Abandons: true}, to, func(error) {})
+	dec := &listDecoder{
+		evs: []event.Event{&event.BlockStart{Agent: "a", Kind: event.Text}, &event.Delta{Agent: "a", Kind: event.Text, Text: "x"}},
+		err: &event.ParseError{Source: "in", Line: 3, Column: 1, Offset: -1, Err: errors.New("bad")},
+	}
+	if err := convert.Pipe(dec, convert.Guard(hold, to, func(error) {}), nil); err == nil {
+		t.Fatal("Pipe: no error, want the problem it stopped at")
+	}
+	if diff := cmp.Diff([]string{"start a text", "delta a x"}, log); diff != "" {
+		t.Errorf("written (-want +got):\n%s", diff)
+	}
+}

@@ -149,3 +149,6 @@ func (g *guard) Cut() error { return event.End(g.enc, true) }
 
 // Flush passes Flush on to the encoder guarded (FlushEncoder).
 func (g *guard) Flush() error { return FlushEncoder(g.enc) }
+
+// Release passes Release on to the encoder guarded (ReleaseEncoder).
+func (g *guard) Release() error { return ReleaseEncoder(g.enc) }

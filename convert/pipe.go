@@ -27,8 +27,28 @@ type PipeOptions struct {
 // returns nil at the end of the input, the problem that stopped it, or the
 // first fatal read, encode or flush error. It does not close enc: the
 // caller ends it with event.End, cut when a problem it was given wrapped
-// event.ErrTruncated.
+// event.ErrTruncated. When it stops before the input's end, what enc
+// holds back to see whether it is abandoned (AbandonHold) was read and
+// is written (ReleaseEncoder).
 func Pipe(dec event.Decoder, enc event.Encoder, o *PipeOptions) error {
+	err := pipe(dec, enc, o)
+	if err != nil {
+		_ = ReleaseEncoder(enc) // the stop's error is the one to report
+	}
+	return err
+}
+
+// ReleaseEncoder writes out what enc holds back until it knows the
+// events were not abandoned (it has a Release method: AbandonHold, and
+// Guard in front of one), for an input that stopped before its end.
+func ReleaseEncoder(enc event.Encoder) error {
+	if r, ok := enc.(interface{ Release() error }); ok {
+		return r.Release()
+	}
+	return nil
+}
+
+func pipe(dec event.Decoder, enc event.Encoder, o *PipeOptions) error {
 	if o == nil {
 		o = &PipeOptions{}
 	}

@@ -180,12 +180,8 @@ func (s *Session) run(w io.Writer, o *SessionOptions) {
 		cut = cut || errors.Is(err, event.ErrTruncated)
 		return o.Problem != nil && o.Problem(err)
 	}
+	// Stopped before the input's end, Pipe writes what the hold kept.
 	err := Pipe(dec, enc, &PipeOptions{Problem: problem})
-	if err != nil {
-		// Stopped before the input's end: what the hold kept was read,
-		// not abandoned, and is written (its error is err's).
-		_ = enc.Release()
-	}
 	if err == nil && dec.events > 0 {
 		// As convert: the end is written only for an input read to its
 		// end that held an event of its format, and a cut input stays
