@@ -16,11 +16,13 @@ all: build test
 build:
 	$(GO) build -o bin/agentstream .
 
-## test: vet, the six cross builds, every test with the race detector, then the cut sweep over
-## every line boundary of the corpus without it (what CI runs)
+## test: vet, the six cross builds, every test with the race detector, then the two whole-corpus
+## sweeps it samples without it: the cut sweep over every line boundary, and every recording read
+## as every other format (what CI runs)
 test: vet cross
 	$(GO) test -race -count=1 -pgo=off -timeout 25m $(PKGS)
 	$(GO) test -count=1 -pgo=off -timeout 25m -run '^TestCutStaysCut$$' ./internal/corpustest/
+	$(GO) test -count=1 -pgo=off -timeout 25m -run '^TestEveryFormatReadAsEveryOther$$' ./cmd/
 
 ## cross: go build for every release target (compiles only, nothing written)
 cross:

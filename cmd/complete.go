@@ -55,10 +55,7 @@ var completions = map[string]flagValues{
 	"from-b": readFormats,
 	"to":     fixed(func() []string { return formatChoices(false) }),
 	"output": func(c *cobra.Command, _ []string, _ string) ([]cobra.Completion, bool) {
-		if c.Name() != "assemble" {
-			return nil, false
-		}
-		return assembleViews, true
+		return assembleViews, completes(c, "output")
 	},
 	"by":             fixed(func() []string { return usageGroupings }),
 	"ignore":         ignoreNames,
@@ -69,15 +66,25 @@ var completions = map[string]flagValues{
 	"xml-escaping":   fixed(func() []string { return xmlEscapings }),
 	"cli":            fixed(sessions.CLIs),
 	"agent": func(c *cobra.Command, _ []string, _ string) ([]cobra.Completion, bool) {
-		// Where --agent selects agents (all, the default, main or an id:
-		// assemble) it completes those; where it names the agent of
-		// sources that carry none it is free.
-		if f := c.Flags().Lookup("agent"); f == nil || f.DefValue != "all" {
-			return nil, false
-		}
-		return []string{"all\tevery agent", "main\tthe main agent only"}, true
+		return []string{"all\tevery agent", "main\tthe main agent only"}, completes(c, "agent")
 	},
 	"session": sessionIDs,
+}
+
+// completes reports whether flag name of c has enumerated values: every
+// flag of completions does, but --output only on assemble (elsewhere it
+// names a file), and --agent only where it selects agents (all, the
+// default, main or an id: assemble; where it names the agent of sources
+// that carry none it is free).
+func completes(c *cobra.Command, name string) bool {
+	switch name {
+	case "output":
+		return c.Name() == "assemble"
+	case "agent":
+		f := c.Flags().Lookup("agent")
+		return f != nil && f.DefValue == "all"
+	}
+	return true
 }
 
 // readFormats completes an input format: auto and every format read.
@@ -168,10 +175,7 @@ func sessionIDs(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, 
 func registerCompletions(c *cobra.Command) {
 	register := func(f *pflag.Flag) {
 		values, ok := completions[f.Name]
-		if !ok {
-			return
-		}
-		if _, ok := values(c, nil, ""); !ok {
+		if !ok || !completes(c, f.Name) {
 			return
 		}
 		if _, exists := c.GetFlagCompletionFunc(f.Name); exists {

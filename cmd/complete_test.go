@@ -156,6 +156,7 @@ var freeFlags = []string{
 func TestEveryEnumeratedFlagCompletes(t *testing.T) {
 	t.Parallel()
 	root := newRootCmd(&IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{}})
+	registerCompletions(root)
 	walk(root, func(c *cobra.Command) {
 		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
 			if f.Value.Type() != "string" && f.Value.Type() != "stringSlice" && f.Value.Type() != "when" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -90,15 +91,19 @@ func checkUses(changed func(string) bool, role string, fs []convert.Format, opts
 }
 
 // formatsUsing names the formats that use opt.
-func formatsUsing(opt format.Option) []string {
-	var names []string
+func formatsUsing(opt format.Option) []string { return optionUsers()[opt] }
+
+// optionUsers maps each option to the formats that use it, in table
+// order: the flags' help asks for it on every command line.
+var optionUsers = sync.OnceValue(func() map[format.Option][]string {
+	m := map[format.Option][]string{}
 	for _, f := range convert.Formats() {
-		if slices.Contains(f.Uses, opt) {
-			names = append(names, f.Name)
+		for _, opt := range f.Uses {
+			m[opt] = append(m[opt], f.Name)
 		}
 	}
-	return names
-}
+	return m
+})
 
 // changedIn returns whether a flag of fs was given on the command line;
 // nil fs (a run function called without cobra) means none was.

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
 )
 
 // Exit codes, the same for every command.
@@ -55,6 +57,13 @@ func Run(ctx context.Context, args []string, ios *IOStreams) int {
 		ios.Getenv = func(string) string { return "" }
 	}
 	root := newRootCmd(ios)
+	if len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd) {
+		// Only a completion request (the scripts of `completion` run
+		// `agentstream __complete ...`) needs the flags' value
+		// completions: registering them walks every flag of every
+		// command, which every other command line would pay for.
+		registerCompletions(root)
+	}
 	root.SetArgs(args)
 	// cobra writes help, usage and --version itself and drops write
 	// errors: catch them, so that `--help > /dev/full` fails.

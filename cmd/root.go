@@ -36,7 +36,6 @@ Run 'agentstream formats' for the formats it knows.`,
 		newSessionsCmd(ios),
 		newKafkaCmd(ios),
 	)
-	registerCompletions(root)
 	return root
 }
 

@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -47,7 +48,8 @@ func (o *toolsOptions) check() error {
 	return nil
 }
 
-func protocols() []string {
+// protocols names the formats that wrap model text (--tools-protocol).
+var protocols = sync.OnceValue(func() []string {
 	var names []string
 	for _, f := range convert.Formats() {
 		if f.Wrap != nil {
@@ -55,4 +57,4 @@ func protocols() []string {
 		}
 	}
 	return names
-}
+})

@@ -114,7 +114,7 @@ func wrongInputs(t *testing.T) []wrongInput {
 func TestEveryFormatReadAsEveryOther(t *testing.T) {
 	t.Parallel()
 	inputs := wrongInputs(t)
-	for _, from := range convert.Formats() {
+	for f, from := range convert.Formats() {
 		if from.NewDecoder == nil {
 			continue
 		}
@@ -124,9 +124,9 @@ func TestEveryFormatReadAsEveryOther(t *testing.T) {
 		good := filepath.Join("..", "testdata", filepath.FromSlash(samples[from.Name]))
 		t.Run(from.Name, func(t *testing.T) {
 			t.Parallel()
-			for _, in := range inputs {
+			for i, in := range inputs {
 				other, _ := convert.Lookup(in.format)
-				if in.format == from.Name || (from.Wrap != nil && other.Wrap != nil) {
+				if in.format == from.Name || (from.Wrap != nil && other.Wrap != nil) || (in.format != "" && (i+f)%wrongSample != 0) {
 					continue
 				}
 				want := ExitNo

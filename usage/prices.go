@@ -81,11 +81,17 @@ type entry struct {
 	Provider            string   `json:"litellm_provider"`
 }
 
-// Default returns the table embedded in the binary. Its error is a defect
-// of that file, which the tests check.
-func Default() (*Prices, error) {
-	return parsePrices(defaultPrices)
-}
+// Default returns the table embedded in the binary, parsed on the first
+// call and shared after (a Prices is safe for concurrent use). Its error
+// is a defect of that file, which the tests check.
+func Default() (*Prices, error) { return defaultTable() }
+
+var defaultTable = sync.OnceValues(func() (*Prices, error) { return parsePrices(defaultPrices) })
+
+// maxFound caps the models whose fuzzy lookup a Prices remembers; past
+// it the memory starts again (a lookup costs a scan of the names, never
+// a different answer).
+const maxFound = 4096
 
 // maxPricesBytes caps a price file: LiteLLM's whole table is under 2 MiB.
 const maxPricesBytes = 64 << 20
@@ -221,6 +227,8 @@ func (p *Prices) Lookup(model string) (*Price, bool) {
 	}
 	if p.found == nil {
 		p.found = map[string]*Price{}
+	} else if len(p.found) >= maxFound {
+		clear(p.found)
 	}
 	m := p.fuzzy(model)
 	p.found[model] = m

@@ -236,7 +236,7 @@ func loadUnits(corpus, testdata string) (map[string]unit, error) {
 			return nil, fmt.Errorf("no recordings of %s under %s or %s", s.name, corpus, testdata)
 		}
 		u := unit{files: len(files), from: from}
-		for _, f := range files {
+		for i, f := range files {
 			b, err := os.ReadFile(f)
 			if err != nil {
 				return nil, err
@@ -251,7 +251,7 @@ func loadUnits(corpus, testdata string) (map[string]unit, error) {
 			if s.ext == "sse" && !bytes.HasSuffix(b, []byte("\n\n")) {
 				b = append(b, '\n')
 			}
-			u.text = append(u.text, b...)
+			u.text = renumber(u.text, b, idSpans(b), uint32(i), 'y', 28)
 		}
 		units[s.name] = u
 	}
@@ -335,26 +335,11 @@ func writeRepeated(path string, u unit, size int64) error {
 	w := bufio.NewWriterSize(f, 1<<20)
 	spans := idSpans(u.text)
 	var n int64
-	var tag []byte
+	var buf []byte
 	for copyNum := uint32(0); n < size; copyNum++ {
-		tag = strconv.AppendUint(tag[:0], uint64(copyNum), 36)
-		tag = append(tag, 'z')
-		prev := 0
-		for _, s := range spans {
-			w.Write(u.text[prev:s.start])
-			if s.uuid {
-				v, _ := strconv.ParseUint(string(u.text[s.start:s.end]), 16, 32)
-				fmt.Fprintf(w, "%08x", uint32(v)+copyNum*0x9e3779b1)
-				n += 8
-			} else {
-				w.Write(tag)
-				n += int64(len(tag))
-			}
-			n += int64(s.start - prev)
-			prev = s.end
-		}
-		w.Write(u.text[prev:])
-		n += int64(len(u.text) - prev)
+		buf = renumber(buf[:0], u.text, spans, copyNum, 'z', 0)
+		w.Write(buf)
+		n += int64(len(buf))
 	}
 	if u.done {
 		w.WriteString(doneMarker)
@@ -364,6 +349,31 @@ func writeRepeated(path string, u unit, size int64) error {
 		return err
 	}
 	return f.Close()
+}
+
+// renumber appends to dst text with the ids at spans made the n-th of
+// their kind: the 8 hex digits at uuidAt in a uuid shifted by n, and n in
+// base 36 with end after it inserted after an id's prefix. Copies of a
+// unit are renumbered with uuidAt 0 (the first group); the recordings in
+// a unit, which a scripted server may have given the same ids, with
+// uuidAt 28 (the end of the last group), so the two never meet.
+func renumber(dst, text []byte, spans []span, n uint32, end byte, uuidAt int) []byte {
+	tag := append(strconv.AppendUint(nil, uint64(n), 36), end)
+	prev := 0
+	for _, s := range spans {
+		if s.uuid {
+			at := s.start + uuidAt
+			dst = append(dst, text[prev:at]...)
+			v, _ := strconv.ParseUint(string(text[at:at+8]), 16, 32)
+			dst = fmt.Appendf(dst, "%08x", uint32(v)+n*0x9e3779b1)
+			prev = at + 8
+			continue
+		}
+		dst = append(dst, text[prev:s.start]...)
+		dst = append(dst, tag...)
+		prev = s.end
+	}
+	return append(dst, text[prev:]...)
 }
 
 // input is one format's input of one size and what the baselines read.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -93,5 +94,55 @@ func TestDataLines(t *testing.T) {
 	}
 	if diff := cmp.Diff("{\"x\":1}\n{\"y\":2}\n", string(got)); diff != "" {
 		t.Errorf("data lines (-want +got):\n%s", diff)
+	}
+}
+
+// TestLoadUnitsRenumbersRecordings: two recordings of one producer that
+// share ids (a scripted server gives every run the same message id) are
+// told apart in the unit, so that a decoder reads the unit as separate
+// runs rather than as one message started twice; copies of the unit are
+// told apart again, on top.
+func TestLoadUnitsRenumbersRecordings(t *testing.T) {
+	corpus := t.TempDir()
+	for _, s := range sources { // every source needs a recording
+		f := filepath.Join(corpus, strings.ReplaceAll(s.corpus[0], "*", "x"))
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := filepath.Join(corpus, "claude")
+	if err := os.Remove(filepath.Join(dir, "x.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	rec := `{"session_id":"0000000a-1111-2222-3333-444400000001","message":{"id":"msg_01A"}}` + "\n"
+	for _, name := range []string{"a.jsonl", "b.jsonl"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(rec), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	units, err := loadUnits(corpus, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"session_id":"0000000a-1111-2222-3333-444400000001","message":{"id":"msg_0y01A"}}` + "\n" +
+		`{"session_id":"0000000a-1111-2222-3333-44449e3779b2","message":{"id":"msg_1y01A"}}` + "\n"
+	if diff := cmp.Diff(want, string(units["claude"].text)); diff != "" {
+		t.Fatalf("unit (-want +got):\n%s", diff)
+	}
+	path := filepath.Join(t.TempDir(), "in")
+	if err := writeRepeated(path, units["claude"], int64(len(want)+len("0z0z")+1)); err != nil { // two copies
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := `{"session_id":"9e3779bb-1111-2222-3333-444400000001","message":{"id":"msg_1z0y01A"}}` + "\n" +
+		`{"session_id":"9e3779bb-1111-2222-3333-44449e3779b2","message":{"id":"msg_1z1y01A"}}` + "\n"
+	if !bytes.HasSuffix(got, []byte(second)) {
+		t.Errorf("second copy: got\n%s\nwant it to end with\n%s", got, second)
 	}
 }
