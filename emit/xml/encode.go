@@ -118,9 +118,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			// A run of its own (a log of many runs): the agents of the
 			// runs before are over, and a log of more runs than maxOpen
 			// is not too many agents at once.
-			for a := range e.seen.All() {
-				e.seen.Remove(a) // a new set for every run cost a map per run
-			}
+			e.seen.Clear() // (a new set for every run cost a map per run)
 			e.dropHeld()
 			clear(e.parent)
 			clear(e.children)
