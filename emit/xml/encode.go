@@ -626,7 +626,7 @@ func (e *Encoder) toolResult(ev *event.ToolResult) {
 		if len(images) > 0 {
 			e.warn("images in server tool results")
 		}
-		tag := wire.TagServerToolResult
+		const tag = wire.TagServerToolResult // (a constant: no concatenation at run time)
 		b := append(e.meta[:0], `<`+tag+` id="`...)
 		b = appendHTML(b, ev.ID)
 		b = append(b, `" name="`...)
@@ -652,7 +652,7 @@ func (e *Encoder) toolResult(ev *event.ToolResult) {
 	if cr {
 		e.warn("carriage returns in tool result text (XML writes them as newlines)")
 	}
-	tag := wire.TagToolResult
+	const tag = wire.TagToolResult
 	b := append(e.meta[:0], `<`+tag+` id="`...)
 	b = appendHTML(b, ev.ID)
 	b = append(b, `" name="`...)
