@@ -65,15 +65,13 @@ type Encoder struct {
 	turns  agentmeta.Turns         // what of the turns is reported lost
 	err    error
 
-	// fixed is the length of the fixed fields of a delta's envelope of
-	// fixedOf (type and agent), with no extras: payload's overhead,
-	// computed once for a run of deltas.
-	fixed   int
-	fixedOf [2]string
 	// head is `{"type":T,"agent":A,"final":` for headOf, (T, A): the
-	// type and agent of a run of envelopes, escaped once for the run.
-	head   []byte
-	headOf [2]string
+	// type and agent of a run of envelopes, escaped once for the run;
+	// agentJSON is the agent of jsonOf escaped, for a new head.
+	head      []byte
+	headOf    [2]string
+	agentJSON []byte
+	jsonOf    string
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -386,28 +384,19 @@ func (e *Encoder) built(typ, agent string, size int, build func([]byte, form) []
 // of typ and agent (no extras): MaxChunkBytes less the fixed fields with
 // "final":false, the longer of the two.
 func (e *Encoder) budget(typ, agent string) int {
-	overhead := e.fixed
-	if !same(e.fixedOf, typ, agent) || overhead == 0 {
-		e.buf = e.appendEnvelope(e.buf[:0], typ, agent, false, "", nil)
-		overhead = len(e.buf)
-		e.fixed, e.fixedOf = overhead, [2]string{typ, agent}
-	}
-	return e.cfg.MaxChunkBytes - overhead
+	return e.cfg.MaxChunkBytes - len(e.headFor(typ, agent)) - len(`false,"delta":""}`)
 }
 
 // payload writes data as one or more envelopes of at most MaxChunkBytes;
 // the last carries final.
 func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) {
-	// budget's, written here: payload is the hot path of every delta.
-	overhead := e.fixed
-	if len(extras) > 0 || !same(e.fixedOf, typ, agent) || overhead == 0 {
+	var budget int
+	if len(extras) == 0 {
+		budget = e.budget(typ, agent)
+	} else {
 		e.buf = e.appendEnvelope(e.buf[:0], typ, agent, false, "", extras)
-		overhead = len(e.buf)
-		if len(extras) == 0 {
-			e.fixed, e.fixedOf = overhead, [2]string{typ, agent}
-		}
+		budget = e.cfg.MaxChunkBytes - len(e.buf)
 	}
-	budget := e.cfg.MaxChunkBytes - overhead
 	if budget < maxRuneJSON {
 		// The fixed fields alone leave no room for one character: write
 		// the payload whole (the documented exception).
@@ -460,15 +449,23 @@ func (e *Encoder) appendEnvelope(b []byte, typ, agent string, final bool, delta 
 
 // appendHead appends an envelope up to its delta's value.
 func (e *Encoder) appendHead(b []byte, typ, agent string, final bool) []byte {
-	if !same(e.headOf, typ, agent) || len(e.head) == 0 {
-		h := append(e.head[:0], `{"type":`...)
-		h = jsontext.AppendString(h, typ)
-		h = append(h, `,"agent":`...)
-		h = jsontext.AppendString(h, agent)
-		e.head, e.headOf = append(h, `,"final":`...), [2]string{typ, agent}
-	}
-	b = strconv.AppendBool(append(b, e.head...), final)
+	b = strconv.AppendBool(append(b, e.headFor(typ, agent)...), final)
 	return append(b, `,"delta":`...)
+}
+
+// headFor returns the head of an envelope of typ and agent, up to its
+// final's value, built when the last was of another.
+func (e *Encoder) headFor(typ, agent string) []byte {
+	if same(e.headOf, typ, agent) && len(e.head) > 0 {
+		return e.head
+	}
+	if agent != e.jsonOf || len(e.agentJSON) == 0 {
+		e.agentJSON, e.jsonOf = jsontext.AppendString(e.agentJSON[:0], agent), agent
+	}
+	h := jsontext.AppendString(append(e.head[:0], `{"type":`...), typ)
+	h = append(append(h, `,"agent":`...), e.agentJSON...)
+	e.head, e.headOf = append(h, `,"final":`...), [2]string{typ, agent}
+	return e.head
 }
 
 // same reports whether k is {a, b}: two string compares inline, where

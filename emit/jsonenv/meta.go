@@ -23,20 +23,7 @@ func ownMeta(kind string, meta []byte) bool {
 // marshalMetaFinal is the meta_final payload built from ev's fields
 // through encoding/json: for a cost it refuses (NaN, infinities), what
 // it writes then.
-func marshalMetaFinal(ev *event.RunEnd) []byte {
-	m := agentmeta.Final{
-		StopReason: agentmeta.OptString(ev.StopReason), TotalSteps: ev.Turns, TotalCostUSD: ev.CostUSD,
-		DurationMS: ev.DurationMS, IsError: ev.IsError, Errors: ev.Errors, Result: ev.Result,
-	}
-	if u := ev.Usage; u != nil {
-		m.CumulativeUsage = &agentmeta.Usage{
-			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
-			CacheReadInputTokens: u.CacheReadTokens, CacheCreationInputTokens: u.CacheWriteTokens,
-			ReasoningOutputTokens: u.ReasoningTokens, ServiceTier: u.ServiceTier,
-		}
-	}
-	return marshalNoHTML(m)
-}
+func marshalMetaFinal(ev *event.RunEnd) []byte { return marshalNoHTML(agentmeta.FinalOf(ev)) }
 
 func marshalNoHTML(v any) []byte {
 	var buf bytes.Buffer

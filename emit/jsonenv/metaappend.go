@@ -1,11 +1,10 @@
 package jsonenv
 
 import (
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
@@ -27,127 +26,57 @@ const (
 	quoted
 )
 
-// lit is a piece of a payload's text in both forms.
-type lit [2]string
-
-func mkLit(s string) lit { return lit{s, strings.ReplaceAll(s, `"`, `\"`)} }
-
-var (
-	litInitStart     = mkLit(`{"format":"json","user_query":`)
-	litAgentUUID     = mkLit(`,"agent_uuid":`)
-	litParentAgent   = mkLit(`,"parent_agent_uuid":`)
-	litModel         = mkLit(`,"model":`)
-	litSessionID     = mkLit(`,"session_id":`)
-	litTools         = mkLit(`,"tools":`)
-	litCwd           = mkLit(`,"cwd":`)
-	litParentToolID  = mkLit(`,"parent_tool_use_id":`)
-	litName          = mkLit(`,"name":`)
-	litDescription   = mkLit(`,"description":`)
-	litFinalStart    = mkLit(`{"stop_reason":`)
-	litTotalSteps    = mkLit(`,"total_steps":`)
-	litFinalNulls    = mkLit(`,"generated_files":null,"cost":null`)
-	litUsageStart    = mkLit(`,"cumulative_usage":{"input_tokens":`)
-	litOutputTokens  = mkLit(`,"output_tokens":`)
-	litCacheRead     = mkLit(`,"cache_read_input_tokens":`)
-	litCacheCreation = mkLit(`,"cache_creation_input_tokens":`)
-	litReasoning     = mkLit(`,"reasoning_output_tokens":`)
-	litServiceTier   = mkLit(`,"service_tier":`)
-	litTotalCost     = mkLit(`,"total_cost_usd":`)
-	litDuration      = mkLit(`,"duration_ms":`)
-	litIsError       = mkLit(`,"is_error":true`)
-	litErrors        = mkLit(`,"errors":`)
-	litResult        = mkLit(`,"result":`)
-	litErrorStart    = mkLit(`{"type":`)
-	litMessage       = mkLit(`,"message":`)
-)
+// The keys of meta_init and meta_final, plain and quoted.
+var metaKeys = [2]*agentmeta.Keys{agentmeta.SpellKeys(`"`, ":", ",", "json"), agentmeta.SpellKeys(`\"`, ":", ",", "json")}
 
 // metaWriter appends payloads; tmp is scratch for a string of the quoted
 // form.
-type metaWriter struct{ tmp []byte }
+type metaWriter struct {
+	tmp []byte
+	sp  [2]agentmeta.Spelling // by form, once set up
+}
+
+// spelling returns how form f writes meta_init and meta_final: user_query
+// as json.Marshal writes the prompt (HTML-escaped).
+func (w *metaWriter) spelling(f form) *agentmeta.Spelling {
+	s := &w.sp[f]
+	if s.Keys == nil {
+		*s = agentmeta.Spelling{
+			Keys: metaKeys[f],
+			Str:  func(b []byte, v string) []byte { return w.str(b, v, f) },
+			Query: func(b []byte, v string) []byte {
+				if f == quoted && !strings.ContainsAny(v, "<>&") {
+					return w.str(b, v, f)
+				}
+				w.tmp = appendHTMLString(w.tmp[:0], v)
+				return w.text(b, w.tmp, f)
+			},
+		}
+	}
+	return s
+}
 
 // appendMetaInit appends the meta_init payload metaInitPayload builds
-// from ev's fields: agentmeta.Init's fields in its order, user_query as
-// json.Marshal writes the prompt (HTML-escaped).
+// from ev's fields.
 func (w *metaWriter) appendMetaInit(b []byte, ev *event.SessionStart, f form) []byte {
-	b = append(b, litInitStart[f]...)
-	if f == quoted && !strings.ContainsAny(ev.Prompt, "<>&") {
-		b = w.str(b, ev.Prompt, f)
-	} else {
-		w.tmp = appendHTMLString(w.tmp[:0], ev.Prompt)
-		b = w.text(b, w.tmp, f)
-	}
-	b = w.strField(b, litAgentUUID, ev.Agent, f)
-	b = append(b, litParentAgent[f]...)
-	if ev.ParentAgent != "" {
-		b = w.str(b, ev.ParentAgent, f)
-	} else {
-		b = append(b, "null"...)
-	}
-	b = w.strField(b, litModel, ev.Model, f)
-	b = w.strField(b, litSessionID, ev.SessionID, f)
-	if len(ev.Tools) > 0 {
-		b = append(b, litTools[f]...)
-		b = w.strings(b, ev.Tools, f)
-	}
-	b = w.strField(b, litCwd, ev.Cwd, f)
-	b = w.strField(b, litParentToolID, ev.ParentToolID, f)
-	b = w.strField(b, litName, ev.Name, f)
-	b = w.strField(b, litDescription, ev.Description, f)
-	return append(b, '}')
+	return w.spelling(f).AppendInit(b, ev.Agent, ev)
 }
 
-// appendMetaFinal appends the meta_final payload metaFinalPayload builds
-// from ev's fields. It reports false, having appended nothing, for a cost
-// encoding/json cannot write (NaN, infinities): metaFinalPayload then
-// writes what encoding/json does.
+// appendMetaFinal appends the meta_final payload built from ev's fields,
+// or reports false for a cost encoding/json cannot write:
+// marshalMetaFinal then writes what encoding/json does.
 func (w *metaWriter) appendMetaFinal(b []byte, ev *event.RunEnd, f form) ([]byte, bool) {
-	if c := ev.CostUSD; c != nil && (math.IsNaN(*c) || math.IsInf(*c, 0)) {
-		return b, false
-	}
-	b = append(b, litFinalStart[f]...)
-	if ev.StopReason != "" {
-		b = w.str(b, ev.StopReason, f)
-	} else {
-		b = append(b, "null"...)
-	}
-	b = append(b, litTotalSteps[f]...)
-	b = strconv.AppendInt(b, int64(ev.Turns), 10)
-	b = append(b, litFinalNulls[f]...)
-	if u := ev.Usage; u != nil {
-		b = append(b, litUsageStart[f]...)
-		b = strconv.AppendInt(b, u.InputTokens, 10)
-		b = append(b, litOutputTokens[f]...)
-		b = strconv.AppendInt(b, u.OutputTokens, 10)
-		b = appendIntField(b, litCacheRead, u.CacheReadTokens, f)
-		b = appendIntField(b, litCacheCreation, u.CacheWriteTokens, f)
-		b = appendIntField(b, litReasoning, u.ReasoningTokens, f)
-		b = w.strField(b, litServiceTier, u.ServiceTier, f)
-		b = append(b, '}')
-	}
-	if c := ev.CostUSD; c != nil {
-		b = append(b, litTotalCost[f]...)
-		b = jsontext.AppendMarshalFloat(b, *c)
-	}
-	b = appendIntField(b, litDuration, ev.DurationMS, f)
-	if ev.IsError {
-		b = append(b, litIsError[f]...)
-	}
-	if len(ev.Errors) > 0 {
-		b = append(b, litErrors[f]...)
-		b = w.strings(b, ev.Errors, f)
-	}
-	b = w.strField(b, litResult, ev.Result, f)
-	return append(b, '}'), true
+	return w.spelling(f).AppendFinal(b, ev)
 }
+
+// errorKeys are the keys of wire.ErrorPayload in each form.
+var errorKeys = [2][2]string{{`{"type":`, `,"message":`}, {`{\"type\":`, `,\"message\":`}}
 
 // appendErrorObject appends wire.ErrorPayload{typ, msg} as marshal writes
 // it.
 func (w *metaWriter) appendErrorObject(b []byte, typ, msg string, f form) []byte {
-	b = append(b, litErrorStart[f]...)
-	b = w.str(b, typ, f)
-	b = append(b, litMessage[f]...)
-	b = w.str(b, msg, f)
-	return append(b, '}')
+	b = w.str(append(b, errorKeys[f][0]...), typ, f)
+	return append(w.str(append(b, errorKeys[f][1]...), msg, f), '}')
 }
 
 // str appends s as jsontext.AppendMarshalString writes it, in form f.
@@ -214,34 +143,6 @@ func (w *metaWriter) text(b, t []byte, f form) []byte {
 		}
 	}
 	return append(b, t[start:]...)
-}
-
-// strField appends key and s, when s is not empty (omitempty).
-func (w *metaWriter) strField(b []byte, key lit, s string, f form) []byte {
-	if s == "" {
-		return b
-	}
-	return w.str(append(b, key[f]...), s, f)
-}
-
-// appendIntField appends key and n, when n is not 0 (omitempty).
-func appendIntField(b []byte, key lit, n int64, f form) []byte {
-	if n == 0 {
-		return b
-	}
-	return strconv.AppendInt(append(b, key[f]...), n, 10)
-}
-
-// strings appends a JSON array of strings.
-func (w *metaWriter) strings(b []byte, list []string, f form) []byte {
-	b = append(b, '[')
-	for i, s := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = w.str(b, s, f)
-	}
-	return append(b, ']')
 }
 
 // appendHTMLString appends s as json.Marshal writes a string: as

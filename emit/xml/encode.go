@@ -31,9 +31,9 @@ type Encoder struct {
 	losses event.Losses    // what was warned about
 	turns  agentmeta.Turns // what of the turns is reported lost
 	buf    []byte
-	meta   []byte     // scratch for an error object or a chunk built here
-	args   []byte     // scratch for a tool call's arguments
-	tools  toolsCache // the JSON text of the last meta_init's tools
+	meta   []byte             // scratch for an error object or a chunk built here
+	args   []byte             // scratch for a tool call's arguments
+	py     agentmeta.Spelling // writes the meta_init and meta_final built here
 	err    error
 
 	open    *blockKey // the block open in the XML (&openKey) or nil
@@ -73,7 +73,7 @@ type blockKey struct {
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{
 		w: w, live: openset.New[blockKey](maxOpen), seen: openset.New[string](maxOpen),
-		calls: map[string]string{}, callIDs: openset.New[string](maxOpen),
+		calls: map[string]string{}, callIDs: openset.New[string](maxOpen), py: pySpelling,
 	}
 	if cfg != nil {
 		e.cfg = *cfg
@@ -118,9 +118,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			// A run of its own (a log of many runs): the agents of the
 			// runs before are over, and a log of more runs than maxOpen
 			// is not too many agents at once.
-			for a := range e.seen.All() {
-				e.seen.Remove(a) // a new set for every run cost a map per run
-			}
+			e.seen.Clear() // (a new set for every run cost a map per run)
 			e.dropHeld()
 			clear(e.parent)
 			clear(e.children)
@@ -412,7 +410,7 @@ func (e *Encoder) metaInit(agent string, ev *event.SessionStart) {
 		return
 	}
 	b := append(append(append(e.buf[:0], "data: <"...), wire.TagMetaInit...), ` data="`...)
-	b = appendMetaInit(b, agent, ev, &e.tools)
+	b = e.py.AppendInit(b, agent, ev)
 	e.buf = append(append(append(b, `"></`...), wire.TagMetaInit...), ">\n\n"...)
 	e.write(e.buf)
 }
@@ -421,7 +419,7 @@ func (e *Encoder) metaInit(agent string, ev *event.SessionStart) {
 func (e *Encoder) metaFinal(ev *event.RunEnd) {
 	if ev.MetaKind != wire.MetaKind || len(ev.Meta) == 0 {
 		b := append(append(append(e.buf[:0], "data: <"...), wire.TagMetaFinal...), ` data="`...)
-		if b, ok := appendMetaFinal(b, ev); ok {
+		if b, ok := e.py.AppendFinal(b, ev); ok {
 			e.buf = append(append(append(b, `"></`...), wire.TagMetaFinal...), ">\n\n"...)
 			e.write(e.buf)
 			return
@@ -628,7 +626,7 @@ func (e *Encoder) toolResult(ev *event.ToolResult) {
 		if len(images) > 0 {
 			e.warn("images in server tool results")
 		}
-		tag := wire.TagServerToolResult
+		const tag = wire.TagServerToolResult // (a constant: no concatenation at run time)
 		b := append(e.meta[:0], `<`+tag+` id="`...)
 		b = appendHTML(b, ev.ID)
 		b = append(b, `" name="`...)
@@ -654,7 +652,7 @@ func (e *Encoder) toolResult(ev *event.ToolResult) {
 	if cr {
 		e.warn("carriage returns in tool result text (XML writes them as newlines)")
 	}
-	tag := wire.TagToolResult
+	const tag = wire.TagToolResult
 	b := append(e.meta[:0], `<`+tag+` id="`...)
 	b = appendHTML(b, ev.ID)
 	b = append(b, `" name="`...)

@@ -15,22 +15,8 @@ func metaFinal(ev *event.RunEnd) (data []byte, own bool) {
 	if ev.MetaKind == wire.MetaKind && len(ev.Meta) > 0 {
 		return ev.Meta, true
 	}
-	m := struct {
+	return marshal(struct {
 		ConversationHistory []any `json:"conversation_history"`
 		agentmeta.Final
-	}{
-		ConversationHistory: []any{},
-		Final: agentmeta.Final{
-			StopReason: agentmeta.OptString(ev.StopReason), TotalSteps: ev.Turns, TotalCostUSD: ev.CostUSD,
-			DurationMS: ev.DurationMS, IsError: ev.IsError, Errors: ev.Errors, Result: ev.Result,
-		},
-	}
-	if u := ev.Usage; u != nil {
-		m.CumulativeUsage = &agentmeta.Usage{
-			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadInputTokens: u.CacheReadTokens,
-			CacheCreationInputTokens: u.CacheWriteTokens, ReasoningOutputTokens: u.ReasoningTokens,
-			ServiceTier: u.ServiceTier,
-		}
-	}
-	return marshal(m), false
+	}{[]any{}, agentmeta.FinalOf(ev)}), false
 }

@@ -15,8 +15,8 @@ import (
 )
 
 // refMetaInit is the meta_init payload built with encoding/json and
-// rewritten by marshal, as the encoder wrote it before appendMetaInit:
-// appendASCIIData of it is what appendMetaInit must write byte for byte.
+// rewritten by marshal, as the encoder wrote it before pySpelling:
+// appendASCIIData of it is what AppendInit must write byte for byte.
 func refMetaInit(agent string, ev *event.SessionStart) []byte {
 	m := struct {
 		// The producer writes these five whether empty or not, where
@@ -57,18 +57,23 @@ var pyStrings = []string{
 	strings.Repeat("long plain text ", 40) + "é",
 }
 
-func checkMetaInit(t *testing.T, agent string, ev *event.SessionStart, tools *toolsCache) {
+// checkMetaInit checks sp's AppendInit, and a new copy of pySpelling's
+// (sp's keeps the last tools list).
+func checkMetaInit(t *testing.T, sp *agentmeta.Spelling, agent string, ev *event.SessionStart) {
 	t.Helper()
-	got := appendMetaInit([]byte("x"), agent, ev, tools)
 	want := appendASCIIData([]byte("x"), refMetaInit(agent, ev))
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Fatalf("appendMetaInit(%q, %+v) (-encoding/json +append):\n%s", agent, ev, diff)
+	fresh := pySpelling
+	for _, sp := range []*agentmeta.Spelling{sp, &fresh} {
+		got := sp.AppendInit([]byte("x"), agent, ev)
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
+			t.Fatalf("AppendInit(%q, %+v) (-encoding/json +append):\n%s", agent, ev, diff)
+		}
 	}
 }
 
 func TestAppendMetaInit(t *testing.T) {
 	t.Parallel()
-	var tools toolsCache
+	sp := pySpelling
 	for i, s := range pyStrings {
 		o := pyStrings[(i+1)%len(pyStrings)]
 		for _, ev := range []*event.SessionStart{
@@ -81,8 +86,7 @@ func TestAppendMetaInit(t *testing.T) {
 			{Tools: []string{s, o}},
 			{ParentAgent: o, Name: s},
 		} {
-			checkMetaInit(t, s, ev, &tools)
-			checkMetaInit(t, s, ev, &toolsCache{})
+			checkMetaInit(t, &sp, s, ev)
 		}
 	}
 }
@@ -103,7 +107,7 @@ func FuzzAppendMetaInit(f *testing.F) {
 	for i, s := range pyStrings {
 		f.Add(s, pyStrings[(i+1)%len(pyStrings)], "a\x00b", uint8(i))
 	}
-	var tools toolsCache
+	sp := pySpelling
 	f.Fuzz(func(t *testing.T, a, b, list string, mask uint8) {
 		ev := &event.SessionStart{Prompt: a, Model: b}
 		if mask&1 != 0 {
@@ -118,7 +122,7 @@ func FuzzAppendMetaInit(f *testing.F) {
 		if mask&8 != 0 {
 			ev.Tools = strings.Split(list, "\x00")
 		}
-		checkMetaInit(t, a, ev, &tools)
+		checkMetaInit(t, &sp, a, ev)
 		got := appendErrorJSON(nil, a, b)
 		if diff := cmp.Diff(string(refErrorJSON(a, b)), string(got)); diff != "" {
 			t.Fatalf("appendErrorJSON(%q, %q) (-encoding/json +append):\n%s", a, b, diff)
@@ -156,7 +160,7 @@ func FuzzErrorBlock(f *testing.F) {
 	f.Fuzz(checkErrorBlock)
 }
 
-// checkMetaFinal checks appendMetaFinal against metaFinal's payload
+// checkMetaFinal checks AppendFinal against metaFinal's payload
 // (encoding/json and pyJSON) made ASCII and HTML-escaped.
 func checkMetaFinal(t *testing.T, ev *event.RunEnd) {
 	t.Helper()
@@ -165,15 +169,15 @@ func checkMetaFinal(t *testing.T, ev *event.RunEnd) {
 		t.Fatalf("metaFinal(%+v) is the producer's own", ev)
 	}
 	want := appendASCIIData([]byte("x"), data)
-	got, ok := appendMetaFinal([]byte("x"), ev)
+	got, ok := pySpelling.AppendFinal([]byte("x"), ev)
 	if !ok {
 		if c := ev.CostUSD; c == nil || !math.IsNaN(*c) && !math.IsInf(*c, 0) {
-			t.Fatalf("appendMetaFinal(%+v) declined", ev)
+			t.Fatalf("AppendFinal(%+v) declined", ev)
 		}
 		return
 	}
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Fatalf("appendMetaFinal(%+v) (-encoding/json +append):\n%s", ev, diff)
+		t.Fatalf("AppendFinal(%+v) (-encoding/json +append):\n%s", ev, diff)
 	}
 }
 

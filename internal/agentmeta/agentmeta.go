@@ -554,33 +554,23 @@ type Turns struct {
 // Report passes to warn what of ev the two formats cannot carry, once
 // per kind when warn is an event.Losses' report.
 func (t *Turns) Report(ev event.Event, warn func(what string)) {
+	agent := ev.AgentID()
 	if !t.haveMain {
-		t.main, t.haveMain = ev.AgentID(), true
-	}
-	if s, ok := ev.(*event.SessionStart); ok && s.ParentAgent == "" && s.ParentToolID == "" && t.turns == 0 {
-		t.main = s.Agent
-	}
-	if ev.AgentID() == t.main {
-		switch ev := ev.(type) {
-		case *event.TurnEnd:
-			t.turns++
-			t.stop = ev.StopReason
-			if u := ev.Usage; u != nil {
-				if t.usage == nil {
-					t.usage = &event.Usage{}
-				}
-				t.usage.Add(u)
-				if u.ServiceTier != "" {
-					t.usage.ServiceTier = u.ServiceTier
-				}
-			}
-		case *event.RunEnd:
-			t.ended = true
-		}
+		t.main, t.haveMain = agent, true
 	}
 	switch ev := ev.(type) {
 	case *event.SessionStart:
-		t.model.Put(ev.Agent, ev.Model)
+		if ev.ParentAgent == "" && ev.ParentToolID == "" && t.turns == 0 {
+			t.main = ev.Agent
+		}
+		// An agent without a model reads back as one never held does:
+		// not held, it takes no place from those with one (a log of
+		// many Codex runs starts an agent, with no model, per run).
+		if ev.Model != "" {
+			t.model.Put(ev.Agent, ev.Model)
+		} else {
+			t.model.Delete(ev.Agent)
+		}
 	case *event.TurnStart:
 		if ev.MessageID != "" {
 			warn("message ids")
@@ -592,11 +582,28 @@ func (t *Turns) Report(ev event.Event, warn func(what string)) {
 			warn("per-turn usage (meta_final carries the run's cumulative usage only)")
 		}
 	case *event.TurnEnd:
+		if agent == t.main {
+			t.turns++
+			t.stop = ev.StopReason
+			if u := ev.Usage; u != nil {
+				if t.usage == nil {
+					t.usage = &event.Usage{}
+				}
+				t.usage.Add(u)
+				if u.ServiceTier != "" {
+					t.usage.ServiceTier = u.ServiceTier
+				}
+			}
+		}
 		if ev.Usage != nil {
 			warn("per-turn usage (meta_final carries the run's cumulative usage only)")
 		}
 		if ev.StopReason != "" {
 			warn("per-turn stop reasons (meta_final carries the run's stop reason only)")
+		}
+	case *event.RunEnd:
+		if agent == t.main {
+			t.ended = true
 		}
 	}
 }

@@ -3,7 +3,9 @@ package agentmeta
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,4 +93,27 @@ func FuzzOnePass(f *testing.F) {
 		checkSame(t, &c, p)
 		checkSame(t, &c, p)
 	})
+}
+
+// TestSpellKeys checks that the key constants are as many as the fields
+// of Init, Final and Usage, each spelled from its tag.
+func TestSpellKeys(t *testing.T) {
+	t.Parallel()
+	k := SpellKeys("'", "=", ";", "f")
+	var got []string
+	for i, s := range k.key {
+		if s == "" {
+			t.Fatalf("key %d not spelled", i)
+		}
+		got = append(got, s)
+	}
+	if n := reflect.TypeFor[Init]().NumField() + reflect.TypeFor[Final]().NumField() + reflect.TypeFor[Usage]().NumField(); n != numKeys {
+		t.Fatalf("%d fields, %d keys", n, numKeys)
+	}
+	want := []string{"{'format'='f'", ";'user_query'=", ";'agent_uuid'=", "'stop_reason'=", "'input_tokens'=", ";'service_tier'="}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("no key %q in %q", w, got)
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/wirecheck"
@@ -52,10 +53,15 @@ var (
 		TagCitation:         {"type"},
 		TagResultImage:      {"src", "media_type"},
 	}
-	xmlTag    = regexp.MustCompile(`^<(/?)([A-Za-z][A-Za-z0-9_:-]*)((?:[^>"]|"[^"]*")*?)(/?)>`)
-	xmlAttr   = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_:-]*)\s*=\s*"([^"]*)"`)
-	xmlEntity = regexp.MustCompile(`^&(?:amp|lt|gt|quot|apos|#x[0-9A-Fa-f]+|#[0-9]+);`)
-	xmlInner  = regexp.MustCompile(`<(citation|image)\b((?:[^>"]|"[^"]*")*)>`)
+	// xmlRE holds the checker's patterns, compiled on its first use:
+	// every command links this package, and only the checker needs them.
+	xmlRE = sync.OnceValue(func() (re struct{ tag, attr, entity, inner *regexp.Regexp }) {
+		re.tag = regexp.MustCompile(`^<(/?)([A-Za-z][A-Za-z0-9_:-]*)((?:[^>"]|"[^"]*")*?)(/?)>`)
+		re.attr = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_:-]*)\s*=\s*"([^"]*)"`)
+		re.entity = regexp.MustCompile(`^&(?:amp|lt|gt|quot|apos|#x[0-9A-Fa-f]+|#[0-9]+);`)
+		re.inner = regexp.MustCompile(`<(citation|image)\b((?:[^>"]|"[^"]*")*)>`)
+		return re
+	})
 )
 
 // xmlKnown reports whether name is an element of the stream's top level.
@@ -138,7 +144,7 @@ func (x *xmlChecker) message(m string, p pos) {
 			// The close tag seen before ended the block only if a tag
 			// follows it; text means it was text (a delta that looks
 			// like the tag).
-			if t := strings.TrimLeft(m, " \t\n"); strings.HasPrefix(t, "<") && xmlTag.MatchString(t) {
+			if t := strings.TrimLeft(m, " \t\n"); strings.HasPrefix(t, "<") && xmlRE().tag.MatchString(t) {
 				x.block, x.closing = "", nil
 				x.top(m, p)
 				return
@@ -149,7 +155,7 @@ func (x *xmlChecker) message(m string, p pos) {
 			x.closing = &p
 			return
 		}
-		if t := xmlTag.FindStringSubmatch(m); t != nil && t[1] == "" && t[0] == m && xmlKnown(t[2]) && slices.Contains(xmlStreamed, t[2]) {
+		if t := xmlRE().tag.FindStringSubmatch(m); t != nil && t[1] == "" && t[0] == m && xmlKnown(t[2]) && slices.Contains(xmlStreamed, t[2]) {
 			x.v.Report(ruleStructure, p, "<%s> opens while <%s> is open", t[2], x.block)
 		}
 		return // text of the block
@@ -179,7 +185,7 @@ func (x *xmlChecker) top(m string, p pos) {
 			s = s[end:]
 			continue
 		}
-		t := xmlTag.FindStringSubmatch(s)
+		t := xmlRE().tag.FindStringSubmatch(s)
 		if t == nil {
 			if !strings.Contains(s, ">") {
 				break // a tag split across messages: wait for the rest
@@ -224,7 +230,7 @@ func (x *xmlChecker) top(m string, p pos) {
 			x.pending.WriteString(s)
 			return // the element goes on in the next message
 		}
-		for _, in := range xmlInner.FindAllStringSubmatch(rest[:end], -1) {
+		for _, in := range xmlRE().inner.FindAllStringSubmatch(rest[:end], -1) {
 			x.attributes(in[1], in[2], at)
 		}
 		s = rest[end:]
@@ -262,14 +268,14 @@ func xmlElementEnd(rest, name string) (int, bool) {
 // attributes checks the attributes of one tag.
 func (x *xmlChecker) attributes(name, attrs string, at pos) {
 	have := map[string]bool{}
-	for _, a := range xmlAttr.FindAllStringSubmatch(attrs, -1) {
+	for _, a := range xmlRE().attr.FindAllStringSubmatch(attrs, -1) {
 		have[a[1]] = true
 		val := a[2]
 		if strings.Contains(val, "<") {
 			x.v.Report(ruleEscaping, at, "attribute %s of <%s> has a raw <", a[1], name)
 		}
 		for i := 0; i < len(val); i++ {
-			if val[i] == '&' && !xmlEntity.MatchString(val[i:]) {
+			if val[i] == '&' && !xmlRE().entity.MatchString(val[i:]) {
 				x.v.Report(ruleEscaping, at, "attribute %s of <%s> has an & that starts no entity: %s", a[1], name, quoteClip(val[i:]))
 				break
 			}
