@@ -541,9 +541,9 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 	if err != nil {
 		return "", err
 	}
-	// Keys that have capitals can match a field only
-	// case-insensitively where all fields' keys are lower case: the
-	// Reader's Key fails on them, and the others are skipped.
+	// Where all fields' keys are lower case, only a key that has
+	// capitals can match a field case-insensitively: the others are
+	// skipped without a look (see skip).
 	lower := true
 	for _, f := range fields {
 		if strings.ToLower(f.json) != f.json || !isASCII(f.json) {
@@ -551,10 +551,7 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 		}
 	}
 	w.WriteString("if r.Object() {\n")
-	keyFn := "Key"
-	if !lower {
-		keyFn = "KeyFold"
-	}
+	const keyFn = "KeyFold"
 	if g.ordered[name] {
 		// Each key is first compared with the one of the field
 		// declared after the last one read, and with the one after
@@ -651,26 +648,33 @@ func plainKey(key string) bool {
 // no field, and returns the body of the folded function it calls, if any
 // (see object).
 func (g *generator) skip(w *bytes.Buffer, name string, fields []field, lower bool) (string, error) {
+	// A key matched case-insensitively is left to encoding/json: with
+	// the fields' keys all lower case, one with capitals only
+	// (SkipUnknown), else any (SkipField).
 	var folded strings.Builder
+	seen := map[string]bool{}
+	var keys []string
+	for _, f := range fields {
+		k := strings.ToLower(f.json)
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, strconv.Quote(k))
+		}
+	}
+	skip := "SkipField"
 	if lower {
+		skip = "SkipUnknown"
+	}
+	if len(keys) == 0 {
 		w.WriteString("r.Skip()\n")
+		return "", nil
+	}
+	fmt.Fprintf(&folded, "switch key {\ncase %s:\nreturn true\n}\nreturn false\n", strings.Join(keys, ", "))
+	if token.IsIdentifier(name) {
+		fmt.Fprintf(w, "r.%s(key, folded%s)\n", skip, upperFirst(name))
 	} else {
-		seen := map[string]bool{}
-		var keys []string
-		for _, f := range fields {
-			k := strings.ToLower(f.json)
-			if !seen[k] {
-				seen[k] = true
-				keys = append(keys, strconv.Quote(k))
-			}
-		}
-		fmt.Fprintf(&folded, "switch key {\ncase %s:\nreturn true\n}\nreturn false\n", strings.Join(keys, ", "))
-		if token.IsIdentifier(name) {
-			fmt.Fprintf(w, "r.SkipField(key, folded%s)\n", upperFirst(name))
-		} else {
-			fmt.Fprintf(w, "r.SkipField(key, func(key string) bool {\n%s})\n", folded.String())
-			folded.Reset()
-		}
+		fmt.Fprintf(w, "r.%s(key, func(key string) bool {\n%s})\n", skip, folded.String())
+		folded.Reset()
 	}
 	return folded.String(), nil
 }

@@ -441,12 +441,18 @@ func readEvent(r *jsontext.Reader, v *Event) {
 							case "deep":
 								if !r.Null() {
 									if r.Object() {
-										for key, ok := r.Key(); ok; key, ok = r.Key() {
+										for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 											switch string(key) {
 											case "n":
 												jsontext.ReadInt(r, &v.Anon.Deep.N)
 											default:
-												r.Skip()
+												r.SkipUnknown(key, func(key string) bool {
+													switch key {
+													case "n":
+														return true
+													}
+													return false
+												})
 											}
 										}
 									}
@@ -472,12 +478,18 @@ func readEvent(r *jsontext.Reader, v *Event) {
 						s0 = jsontext.Extend(s0)
 						if !r.Null() {
 							if r.Object() {
-								for key, ok := r.Key(); ok; key, ok = r.Key() {
+								for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 									switch string(key) {
 									case "k":
 										jsontext.ReadInt(r, &s0[len(s0)-1].K)
 									default:
-										r.Skip()
+										r.SkipUnknown(key, func(key string) bool {
+											switch key {
+											case "k":
+												return true
+											}
+											return false
+										})
 									}
 								}
 							}
@@ -523,17 +535,26 @@ func ReadUsage(r *jsontext.Reader, v *Usage) bool {
 
 func readUsage(r *jsontext.Reader, v *Usage) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "input":
 				jsontext.ReadInt(r, &v.Input)
 			case "output":
 				jsontext.ReadInt(r, &v.Output)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedUsage)
 			}
 		}
 	}
+}
+
+// foldedUsage reports whether a lower-cased key is one of Usage's, lower-cased.
+func foldedUsage(key string) bool {
+	switch key {
+	case "input", "output":
+		return true
+	}
+	return false
 }
 
 // ReadPart reads a whole Part into v as json.Unmarshal does, or fails r, for
