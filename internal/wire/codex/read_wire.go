@@ -51,7 +51,7 @@ func readLine(r *jsontext.Reader, v *Line) {
 			if r.Peek() == 'n' && r.Null() {
 				v.Usage = nil
 			} else {
-				readUsage(r, jsontext.Ensure(&v.Usage))
+				readUsage(r, jsontext.EnsureIn(&v.Usage, &v.usage))
 			}
 			if r.ObjectEnd() {
 				return
@@ -61,7 +61,7 @@ func readLine(r *jsontext.Reader, v *Line) {
 			if r.Peek() == 'n' && r.Null() {
 				v.Error = nil
 			} else {
-				readErrorMessage(r, jsontext.Ensure(&v.Error))
+				readErrorMessage(r, jsontext.EnsureIn(&v.Error, &v.err))
 			}
 			if r.ObjectEnd() {
 				return
@@ -172,13 +172,13 @@ func readLine(r *jsontext.Reader, v *Line) {
 				if r.Peek() == 'n' && r.Null() {
 					v.Usage = nil
 				} else {
-					readUsage(r, jsontext.Ensure(&v.Usage))
+					readUsage(r, jsontext.EnsureIn(&v.Usage, &v.usage))
 				}
 			case 5:
 				if r.Peek() == 'n' && r.Null() {
 					v.Error = nil
 				} else {
-					readErrorMessage(r, jsontext.Ensure(&v.Error))
+					readErrorMessage(r, jsontext.EnsureIn(&v.Error, &v.err))
 				}
 			case 6:
 				if r.Peek() == 'n' && r.Null() {
@@ -412,7 +412,7 @@ func readItem(r *jsontext.Reader, v *Item) {
 			if r.Peek() == 'n' && r.Null() {
 				v.ExitCode = nil
 			} else {
-				jsontext.Ensure(&v.ExitCode)
+				jsontext.EnsureIn(&v.ExitCode, &v.exitCode)
 				jsontext.ReadInt(r, v.ExitCode)
 			}
 			if r.ObjectEnd() {
@@ -480,7 +480,7 @@ func readItem(r *jsontext.Reader, v *Item) {
 			if r.Peek() == 'n' && r.Null() {
 				v.Error = nil
 			} else {
-				readErrorMessage(r, jsontext.Ensure(&v.Error))
+				readErrorMessage(r, jsontext.EnsureIn(&v.Error, &v.err))
 			}
 			if r.ObjectEnd() {
 				return
@@ -791,7 +791,7 @@ func readItem(r *jsontext.Reader, v *Item) {
 				if r.Peek() == 'n' && r.Null() {
 					v.ExitCode = nil
 				} else {
-					jsontext.Ensure(&v.ExitCode)
+					jsontext.EnsureIn(&v.ExitCode, &v.exitCode)
 					jsontext.ReadInt(r, v.ExitCode)
 				}
 			case 6:
@@ -831,7 +831,7 @@ func readItem(r *jsontext.Reader, v *Item) {
 				if r.Peek() == 'n' && r.Null() {
 					v.Error = nil
 				} else {
-					readErrorMessage(r, jsontext.Ensure(&v.Error))
+					readErrorMessage(r, jsontext.EnsureIn(&v.Error, &v.err))
 				}
 			case 13:
 				v.Query = r.Skip()
