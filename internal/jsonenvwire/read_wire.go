@@ -17,15 +17,24 @@ func ReadRollbackPayload(r *jsontext.Reader, v *RollbackPayload) bool {
 
 func readRollbackPayload(r *jsontext.Reader, v *RollbackPayload) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "message":
 				r.StringField(&v.Message)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedRollbackPayload)
 			}
 		}
 	}
+}
+
+// foldedRollbackPayload reports whether a lower-cased key is one of RollbackPayload's, lower-cased.
+func foldedRollbackPayload(key string) bool {
+	switch key {
+	case "message":
+		return true
+	}
+	return false
 }
 
 // ReadEnvelope reads a whole Envelope into v as json.Unmarshal does, or fails r, for
@@ -39,7 +48,7 @@ func ReadEnvelope(r *jsontext.Reader, v *Envelope) bool {
 
 func readEnvelope(r *jsontext.Reader, v *Envelope) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				if !r.Null() {
@@ -143,10 +152,19 @@ func readEnvelope(r *jsontext.Reader, v *Envelope) {
 					r.StringField(v.Title)
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedEnvelope)
 			}
 		}
 	}
+}
+
+// foldedEnvelope reports whether a lower-cased key is one of Envelope's, lower-cased.
+func foldedEnvelope(key string) bool {
+	switch key {
+	case "type", "agent", "final", "delta", "id", "name", "src", "media_type", "citation_type", "document_index", "document_title", "start_char_index", "end_char_index", "start_page_number", "end_page_number", "url", "title":
+		return true
+	}
+	return false
 }
 
 // ReadPendingTool reads a whole PendingTool into v as json.Unmarshal does, or fails r, for
@@ -160,7 +178,7 @@ func ReadPendingTool(r *jsontext.Reader, v *PendingTool) bool {
 
 func readPendingTool(r *jsontext.Reader, v *PendingTool) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "tool_use_id":
 				r.StringField(&v.ToolUseID)
@@ -169,10 +187,19 @@ func readPendingTool(r *jsontext.Reader, v *PendingTool) {
 			case "input":
 				jsontext.ReadRaw(r, &v.Input)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedPendingTool)
 			}
 		}
 	}
+}
+
+// foldedPendingTool reports whether a lower-cased key is one of PendingTool's, lower-cased.
+func foldedPendingTool(key string) bool {
+	switch key {
+	case "tool_use_id", "name", "input":
+		return true
+	}
+	return false
 }
 
 // ReadMetaFiles reads a whole MetaFiles into v as json.Unmarshal does, or fails r, for
@@ -186,7 +213,7 @@ func ReadMetaFiles(r *jsontext.Reader, v *MetaFiles) bool {
 
 func readMetaFiles(r *jsontext.Reader, v *MetaFiles) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "files":
 				if r.Null() {
@@ -202,10 +229,19 @@ func readMetaFiles(r *jsontext.Reader, v *MetaFiles) {
 					v.Files = jsontext.NotNil(s0)
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedMetaFiles)
 			}
 		}
 	}
+}
+
+// foldedMetaFiles reports whether a lower-cased key is one of MetaFiles's, lower-cased.
+func foldedMetaFiles(key string) bool {
+	switch key {
+	case "files":
+		return true
+	}
+	return false
 }
 
 // ReadFileMeta reads a whole FileMeta into v as json.Unmarshal does, or fails r, for
@@ -219,7 +255,7 @@ func ReadFileMeta(r *jsontext.Reader, v *FileMeta) bool {
 
 func readFileMeta(r *jsontext.Reader, v *FileMeta) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "file_id":
 				r.StringField(&v.FileID)
@@ -228,10 +264,19 @@ func readFileMeta(r *jsontext.Reader, v *FileMeta) {
 			case "storage_location":
 				r.StringField(&v.StorageLocation)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedFileMeta)
 			}
 		}
 	}
+}
+
+// foldedFileMeta reports whether a lower-cased key is one of FileMeta's, lower-cased.
+func foldedFileMeta(key string) bool {
+	switch key {
+	case "file_id", "filename", "storage_location":
+		return true
+	}
+	return false
 }
 
 // ReadErrorPayload reads a whole ErrorPayload into v as json.Unmarshal does, or fails r, for
@@ -245,17 +290,26 @@ func ReadErrorPayload(r *jsontext.Reader, v *ErrorPayload) bool {
 
 func readErrorPayload(r *jsontext.Reader, v *ErrorPayload) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				r.StringField(&v.Type)
 			case "message":
 				r.StringField(&v.Message)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedErrorPayload)
 			}
 		}
 	}
+}
+
+// foldedErrorPayload reports whether a lower-cased key is one of ErrorPayload's, lower-cased.
+func foldedErrorPayload(key string) bool {
+	switch key {
+	case "type", "message":
+		return true
+	}
+	return false
 }
 
 // ReadServerError reads a whole ServerError into v as json.Unmarshal does, or fails r, for
@@ -269,7 +323,7 @@ func ReadServerError(r *jsontext.Reader, v *ServerError) bool {
 
 func readServerError(r *jsontext.Reader, v *ServerError) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "error":
 				r.StringField(&v.Error)
@@ -278,10 +332,19 @@ func readServerError(r *jsontext.Reader, v *ServerError) {
 			case "traceback":
 				r.StringField(&v.Traceback)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedServerError)
 			}
 		}
 	}
+}
+
+// foldedServerError reports whether a lower-cased key is one of ServerError's, lower-cased.
+func foldedServerError(key string) bool {
+	switch key {
+	case "error", "message", "traceback":
+		return true
+	}
+	return false
 }
 
 // internType returns the constant Type* equal to b, or b as a new string.

@@ -93,6 +93,18 @@ func Ensure[T any](p **T) *T {
 	return *p
 }
 
+// EnsureIn is Ensure with *buf, zeroed, for the new T: a reader of
+// structs reused from value to value decodes into a buffer of the
+// struct's own instead of allocating (the generator's wire:"buf=field").
+func EnsureIn[T any](p **T, buf *T) *T {
+	if *p == nil {
+		var zero T
+		*buf = zero
+		*p = buf
+	}
+	return *p
+}
+
 // Extend returns s one element longer. encoding/json decodes into the
 // element s's array holds past its length, as it is, if it has one.
 func Extend[E any](s []E) []E {

@@ -15,6 +15,7 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 	"github.com/agentstream/agentstream/internal/openset"
+	wire "github.com/agentstream/agentstream/internal/wire/claude"
 	"github.com/agentstream/agentstream/parse/internal/logline"
 )
 
@@ -54,8 +55,8 @@ type Decoder struct {
 	seen       bool                 // a line was read
 	known      bool                 // a line of a type this package reads was read
 
-	jr       jsontext.Reader // decodes lines in one pass
-	interned [4]string       // the session fields of the last line (readLine)
+	jr       jsontext.Reader // decodes lines in one pass, its strings made by str
+	interned [4]string       // the session fields of the last line (str)
 }
 
 // splice is a subagent's transcript, read when the output reaches at.
@@ -113,19 +114,20 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg.MaxEventBytes = event.DefaultMaxBytes
 	}
 	d.lines = logline.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.jr.SetStrings(d.str)
 	return d
 }
 
 // knownTypes are the line types this package reads; others are kept as
 // event.Unknown.
 var knownTypes = map[string]bool{
-	typeUser: true, typeAssistant: true, typeSystem: true, typeAttachment: true, typeQueueOperation: true,
-	typeLastPrompt: true, typeSummary: true,
+	wire.SessionUser: true, wire.SessionAssistant: true, wire.SessionSystem: true, wire.SessionAttachment: true, wire.SessionQueueOperation: true,
+	wire.SessionLastPrompt: true, wire.SessionSummary: true,
 }
 
 // sessionTypes are the line types only a session log has.
 var sessionTypes = map[string]bool{
-	typeAttachment: true, typeQueueOperation: true, typeLastPrompt: true, typeSummary: true,
+	wire.SessionAttachment: true, wire.SessionQueueOperation: true, wire.SessionLastPrompt: true, wire.SessionSummary: true,
 	"file-history-snapshot": true, "progress": true, "custom-title": true, "agent-name": true,
 }
 
@@ -145,7 +147,7 @@ func Detect(h format.Head) bool {
 		return !ok
 	}
 	switch typ {
-	case typeUser, typeAssistant, typeSystem:
+	case wire.SessionUser, wire.SessionAssistant, wire.SessionSystem:
 		_, parent := fields["parentUuid"]
 		_, sid := fields["sessionId"]
 		_, snake := fields["session_id"]
@@ -195,7 +197,7 @@ func (d *Decoder) emit(ev event.Event) { d.out.Emit(ev) }
 
 // decode handles one line.
 func (d *Decoder) decode(raw []byte) error {
-	var l line
+	var l wire.SessionLine
 	var m *logline.Mistyped
 	var cut bool
 	var err error
@@ -237,35 +239,35 @@ func (d *Decoder) decode(raw []byte) error {
 	}
 	d.branch(s, &l)
 	switch l.Type {
-	case typeAssistant:
+	case wire.SessionAssistant:
 		return d.assistant(agent, s, &l, raw)
-	case typeUser:
+	case wire.SessionUser:
 		return d.user(agent, s, &l, raw)
-	case typeSystem:
+	case wire.SessionSystem:
 		kind, msg := l.Subtype, firstLine(stringContent(l.Content))
 		if kind == "" {
-			kind = typeSystem
+			kind = wire.SessionSystem
 		}
-		if kind == subtypeCompactBoundary && msg == "" {
+		if kind == wire.SubtypeCompactBoundary && msg == "" {
 			msg = "conversation compacted"
 		}
 		d.emit(&event.Notice{Agent: agent, Kind: kind, Message: msg, Raw: bytes.Clone(raw)})
-	case typeAttachment:
+	case wire.SessionAttachment:
 		msg := ""
 		if l.Attachment != nil {
 			msg = l.Attachment.Type
 		}
-		d.emit(&event.Notice{Agent: agent, Kind: typeAttachment, Message: msg, Raw: bytes.Clone(raw)})
-	case typeQueueOperation:
+		d.emit(&event.Notice{Agent: agent, Kind: wire.SessionAttachment, Message: msg, Raw: bytes.Clone(raw)})
+	case wire.SessionQueueOperation:
 		msg := l.Operation
 		if c := firstLine(stringContent(l.Content)); c != "" {
 			msg += ": " + c
 		}
-		d.emit(&event.Notice{Agent: agent, Kind: typeQueueOperation, Message: msg, Raw: bytes.Clone(raw)})
-	case typeLastPrompt:
-		d.emit(&event.Notice{Agent: agent, Kind: typeLastPrompt, Message: firstLine(l.LastPrompt), Raw: bytes.Clone(raw)})
-	case typeSummary:
-		d.emit(&event.Notice{Agent: agent, Kind: typeSummary, Message: firstLine(l.Summary), Raw: bytes.Clone(raw)})
+		d.emit(&event.Notice{Agent: agent, Kind: wire.SessionQueueOperation, Message: msg, Raw: bytes.Clone(raw)})
+	case wire.SessionLastPrompt:
+		d.emit(&event.Notice{Agent: agent, Kind: wire.SessionLastPrompt, Message: firstLine(l.LastPrompt), Raw: bytes.Clone(raw)})
+	case wire.SessionSummary:
+		d.emit(&event.Notice{Agent: agent, Kind: wire.SessionSummary, Message: firstLine(l.Summary), Raw: bytes.Clone(raw)})
 	}
 	if d.out.Held() != nil && d.heldLines >= maxHeldLines {
 		d.out.Release()
@@ -321,7 +323,7 @@ func (d *Decoder) main() string {
 
 // scopeOf returns the agent scope of a line: the main agent's, or for a
 // subagent's line in the main log (older logs keep them there) its own.
-func (d *Decoder) scopeOf(l *line) string {
+func (d *Decoder) scopeOf(l *wire.SessionLine) string {
 	if d.child != nil || !l.IsSidechain {
 		return d.main()
 	}
@@ -333,7 +335,7 @@ func (d *Decoder) scopeOf(l *line) string {
 
 // open returns the state of agent's scope and opens the scope the first
 // time one of its lines carries session fields.
-func (d *Decoder) open(agent string, l *line) *scope {
+func (d *Decoder) open(agent string, l *wire.SessionLine) *scope {
 	s := d.scopes[agent]
 	if s == nil {
 		s = &scope{}
@@ -371,7 +373,7 @@ func (d *Decoder) open(agent string, l *line) *scope {
 		d.fill(l)
 		return s
 	}
-	if l.Message != nil && l.Message.Model != syntheticModel {
+	if l.Message != nil && l.Message.Model != wire.SyntheticModel {
 		ev.Model = l.Message.Model
 	}
 	d.emit(ev)
@@ -380,7 +382,7 @@ func (d *Decoder) open(agent string, l *line) *scope {
 
 // fill completes the held session start with what line l says, and
 // lets it go once its model is known.
-func (d *Decoder) fill(l *line) {
+func (d *Decoder) fill(l *wire.SessionLine) {
 	st := d.out.Held()
 	meta := &d.meta
 	changed := false
@@ -398,7 +400,7 @@ func (d *Decoder) fill(l *line) {
 		st.Meta, _ = json.Marshal(meta) // strings always marshal
 		st.SessionID, st.Cwd = meta.SessionID, meta.Cwd
 	}
-	if l.Type == typeAssistant && l.Message != nil && l.Message.Model != "" && l.Message.Model != syntheticModel {
+	if l.Type == wire.SessionAssistant && l.Message != nil && l.Message.Model != "" && l.Message.Model != wire.SyntheticModel {
 		st.Model = l.Message.Model
 		d.out.Release()
 	}
@@ -408,7 +410,7 @@ func (d *Decoder) fill(l *line) {
 // in its scope (an edited prompt, a retry): what was read since its
 // parent is an abandoned branch. Tool results are exempt: parallel tool
 // calls are answered out of order.
-func (d *Decoder) branch(s *scope, l *line) {
+func (d *Decoder) branch(s *scope, l *wire.SessionLine) {
 	if l.UUID == "" {
 		return
 	}
@@ -421,7 +423,7 @@ func (d *Decoder) branch(s *scope, l *line) {
 	if l.ParentUUID == nil || *l.ParentUUID == "" || *l.ParentUUID == s.lastUUID || s.lastUUID == "" {
 		return
 	}
-	if l.Type != typeAssistant && (l.Type != typeUser || isToolResult(l)) {
+	if l.Type != wire.SessionAssistant && (l.Type != wire.SessionUser || isToolResult(l)) {
 		return
 	}
 	from, ok := d.uuidLine[*l.ParentUUID]
@@ -434,11 +436,11 @@ func (d *Decoder) branch(s *scope, l *line) {
 	})
 }
 
-func isToolResult(l *line) bool {
+func isToolResult(l *wire.SessionLine) bool {
 	if l.Message == nil {
 		return false
 	}
-	for _, b := range l.Message.Content.blocks {
+	for _, b := range l.Message.Content.Blocks {
 		if b.Type == messages.BlockToolResult {
 			return true
 		}
@@ -481,14 +483,14 @@ func (d *Decoder) addUsage(s *scope, id string, u *event.Usage) bool {
 	return true
 }
 
-func (d *Decoder) assistant(agent string, s *scope, l *line, raw []byte) error {
+func (d *Decoder) assistant(agent string, s *scope, l *wire.SessionLine, raw []byte) error {
 	m := l.Message
 	if m == nil {
 		d.emit(&event.Unknown{Agent: agent, Format: metaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 		return d.errorf(event.ErrSyntax, "assistant line without a message")
 	}
-	blocks := m.Content.blocks
-	if m.Model == syntheticModel || l.IsAPIErrorMessage {
+	blocks := m.Content.Blocks
+	if m.Model == wire.SyntheticModel || l.IsAPIErrorMessage {
 		// Claude Code's report of an API error, dressed as a message.
 		var text []string
 		for _, cb := range blocks {
@@ -536,7 +538,7 @@ func (d *Decoder) assistant(agent string, s *scope, l *line, raw []byte) error {
 					d.called(e)
 				}
 			case *event.Unknown:
-				e.Raw = bytes.Clone(m.Content.rawBlock(i))
+				e.Raw = bytes.Clone(m.Content.RawBlock(i))
 			}
 			d.emit(ev)
 		}
@@ -569,16 +571,16 @@ func (d *Decoder) tooMany(kind int, what, oldest string) {
 	d.out.Problem(d.errorf(event.ErrTooManyOpen, "more than %d %s; forgot the oldest, %s (later ones are not reported)", maxOpen, what, oldest))
 }
 
-func (d *Decoder) user(agent string, s *scope, l *line, raw []byte) error {
+func (d *Decoder) user(agent string, s *scope, l *wire.SessionLine, raw []byte) error {
 	m := l.Message
 	if m == nil {
 		d.emit(&event.Unknown{Agent: agent, Format: metaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 		return d.errorf(event.ErrSyntax, "user line without a message")
 	}
-	blocks := m.Content.blocks
+	blocks := m.Content.Blocks
 	prompt := ""
-	if m.Content.text != nil {
-		prompt = *m.Content.text
+	if m.Content.Text != nil {
+		prompt = *m.Content.Text
 	}
 	var problem error
 	var text []string

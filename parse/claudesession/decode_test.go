@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/format"
+	wire "github.com/agentstream/agentstream/internal/wire/claude"
 )
 
 // Lines of a hand-made session.
@@ -68,7 +69,7 @@ func TestDecode(t *testing.T) {
 			in:   session,
 			want: cat(
 				one(start,
-					&event.Notice{Agent: "s1", Kind: typeQueueOperation, Message: "enqueue: hi", Raw: []byte(queueLine)},
+					&event.Notice{Agent: "s1", Kind: wire.SessionQueueOperation, Message: "enqueue: hi", Raw: []byte(queueLine)},
 					&event.TurnStart{Agent: "s1", MessageID: "m1", Model: "opus"}),
 				text("hello"),
 				one(
@@ -156,8 +157,8 @@ func TestDecode(t *testing.T) {
 				`{"parentUuid":"c2","type":"assistant","message":{"id":"e1","role":"assistant","model":"<synthetic>","content":[{"type":"text","text":"API Error: 529"}],"stop_reason":"stop_sequence","usage":{"input_tokens":0,"output_tokens":0}},"error":"server_error","isApiErrorMessage":true,"uuid":"e1","sessionId":"s1"}`),
 			want: []eventtest.Item{
 				{Event: &event.SessionStart{Agent: "s1", SessionID: "s1", Cwd: "/w", Prompt: "hi", Meta: meta, MetaKind: metaKind}},
-				{Event: &event.Notice{Agent: "s1", Kind: typeSummary, Message: "Fixing the build", Raw: []byte(`{"type":"summary","summary":"Fixing the build","leafUuid":"a1"}`)}},
-				{Event: &event.Notice{Agent: "s1", Kind: subtypeCompactBoundary, Message: "Conversation compacted", Raw: []byte(`{"parentUuid":null,"logicalParentUuid":"u1","type":"system","subtype":"compact_boundary","content":"Conversation compacted","uuid":"c1","sessionId":"s1"}`)}},
+				{Event: &event.Notice{Agent: "s1", Kind: wire.SessionSummary, Message: "Fixing the build", Raw: []byte(`{"type":"summary","summary":"Fixing the build","leafUuid":"a1"}`)}},
+				{Event: &event.Notice{Agent: "s1", Kind: wire.SubtypeCompactBoundary, Message: "Conversation compacted", Raw: []byte(`{"parentUuid":null,"logicalParentUuid":"u1","type":"system","subtype":"compact_boundary","content":"Conversation compacted","uuid":"c1","sessionId":"s1"}`)}},
 				{Event: &event.Notice{Agent: "s1", Kind: "compact_summary", Message: "Summary: x …", Raw: []byte(`{"parentUuid":"c1","type":"user","isCompactSummary":true,"message":{"role":"user","content":"Summary: x\nmore"},"uuid":"c2","sessionId":"s1"}`)}},
 				{Event: &event.Unknown{Agent: "s1", Format: metaKind, Type: "file-history-snapshot", Raw: []byte(`{"type":"file-history-snapshot","messageId":"x"}`)}},
 				{Event: &event.Error{Agent: "s1", Message: "API Error: 529", Type: "server_error", Fatal: true, Raw: []byte(`{"type":"server_error","message":"API Error: 529"}`)}},

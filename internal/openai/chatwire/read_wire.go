@@ -18,7 +18,7 @@ func ReadChunk(r *jsontext.Reader, v *Chunk) bool {
 
 func readChunk(r *jsontext.Reader, v *Chunk) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "id":
 				r.StringField(&v.ID)
@@ -65,10 +65,19 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 					openai.ReadAPIError(r, jsontext.Ensure(&v.Error))
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedChunk)
 			}
 		}
 	}
+}
+
+// foldedChunk reports whether a lower-cased key is one of Chunk's, lower-cased.
+func foldedChunk(key string) bool {
+	switch key {
+	case "id", "object", "created", "model", "service_tier", "system_fingerprint", "choices", "usage", "error":
+		return true
+	}
+	return false
 }
 
 // ReadChoice reads a whole Choice into v as json.Unmarshal does, or fails r, for
@@ -82,7 +91,7 @@ func ReadChoice(r *jsontext.Reader, v *Choice) bool {
 
 func readChoice(r *jsontext.Reader, v *Choice) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "index":
 				jsontext.ReadInt(r, &v.Index)
@@ -102,10 +111,19 @@ func readChoice(r *jsontext.Reader, v *Choice) {
 					}
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedChoice)
 			}
 		}
 	}
+}
+
+// foldedChoice reports whether a lower-cased key is one of Choice's, lower-cased.
+func foldedChoice(key string) bool {
+	switch key {
+	case "index", "delta", "logprobs", "finish_reason":
+		return true
+	}
+	return false
 }
 
 // ReadDelta reads a whole Delta into v as json.Unmarshal does, or fails r, for
@@ -119,7 +137,7 @@ func ReadDelta(r *jsontext.Reader, v *Delta) bool {
 
 func readDelta(r *jsontext.Reader, v *Delta) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "role":
 				if !r.Null() {
@@ -167,10 +185,19 @@ func readDelta(r *jsontext.Reader, v *Delta) {
 					v.ToolCalls = jsontext.NotNil(s0)
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedDelta)
 			}
 		}
 	}
+}
+
+// foldedDelta reports whether a lower-cased key is one of Delta's, lower-cased.
+func foldedDelta(key string) bool {
+	switch key {
+	case "role", "content", "refusal", "reasoning_content", "reasoning", "tool_calls":
+		return true
+	}
+	return false
 }
 
 // ReadToolCallDelta reads a whole ToolCallDelta into v as json.Unmarshal does, or fails r, for
@@ -184,7 +211,7 @@ func ReadToolCallDelta(r *jsontext.Reader, v *ToolCallDelta) bool {
 
 func readToolCallDelta(r *jsontext.Reader, v *ToolCallDelta) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "index":
 				jsontext.ReadInt(r, &v.Index)
@@ -199,10 +226,19 @@ func readToolCallDelta(r *jsontext.Reader, v *ToolCallDelta) {
 					readFunction(r, &v.Function)
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedToolCallDelta)
 			}
 		}
 	}
+}
+
+// foldedToolCallDelta reports whether a lower-cased key is one of ToolCallDelta's, lower-cased.
+func foldedToolCallDelta(key string) bool {
+	switch key {
+	case "index", "id", "type", "function":
+		return true
+	}
+	return false
 }
 
 // ReadFunction reads a whole Function into v as json.Unmarshal does, or fails r, for
@@ -216,17 +252,26 @@ func ReadFunction(r *jsontext.Reader, v *Function) bool {
 
 func readFunction(r *jsontext.Reader, v *Function) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "name":
 				r.StringField(&v.Name)
 			case "arguments":
 				r.StringField(&v.Arguments)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedFunction)
 			}
 		}
 	}
+}
+
+// foldedFunction reports whether a lower-cased key is one of Function's, lower-cased.
+func foldedFunction(key string) bool {
+	switch key {
+	case "name", "arguments":
+		return true
+	}
+	return false
 }
 
 // ReadUsage reads a whole Usage into v as json.Unmarshal does, or fails r, for
@@ -240,7 +285,7 @@ func ReadUsage(r *jsontext.Reader, v *Usage) bool {
 
 func readUsage(r *jsontext.Reader, v *Usage) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "prompt_tokens":
 				jsontext.ReadInt(r, &v.PromptTokens)
@@ -261,10 +306,19 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 					readCompletionDetails(r, jsontext.Ensure(&v.CompletionTokensDetails))
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedUsage)
 			}
 		}
 	}
+}
+
+// foldedUsage reports whether a lower-cased key is one of Usage's, lower-cased.
+func foldedUsage(key string) bool {
+	switch key {
+	case "prompt_tokens", "completion_tokens", "total_tokens", "prompt_tokens_details", "completion_tokens_details":
+		return true
+	}
+	return false
 }
 
 // ReadPromptDetails reads a whole PromptDetails into v as json.Unmarshal does, or fails r, for
@@ -278,15 +332,24 @@ func ReadPromptDetails(r *jsontext.Reader, v *PromptDetails) bool {
 
 func readPromptDetails(r *jsontext.Reader, v *PromptDetails) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "cached_tokens":
 				jsontext.ReadInt(r, &v.CachedTokens)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedPromptDetails)
 			}
 		}
 	}
+}
+
+// foldedPromptDetails reports whether a lower-cased key is one of PromptDetails's, lower-cased.
+func foldedPromptDetails(key string) bool {
+	switch key {
+	case "cached_tokens":
+		return true
+	}
+	return false
 }
 
 // ReadCompletionDetails reads a whole CompletionDetails into v as json.Unmarshal does, or fails r, for
@@ -300,15 +363,24 @@ func ReadCompletionDetails(r *jsontext.Reader, v *CompletionDetails) bool {
 
 func readCompletionDetails(r *jsontext.Reader, v *CompletionDetails) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "reasoning_tokens":
 				jsontext.ReadInt(r, &v.ReasoningTokens)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedCompletionDetails)
 			}
 		}
 	}
+}
+
+// foldedCompletionDetails reports whether a lower-cased key is one of CompletionDetails's, lower-cased.
+func foldedCompletionDetails(key string) bool {
+	switch key {
+	case "reasoning_tokens":
+		return true
+	}
+	return false
 }
 
 // internFinish returns the constant Finish* equal to b, or b as a new string.

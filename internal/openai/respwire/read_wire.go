@@ -18,7 +18,7 @@ func ReadStreamEvent(r *jsontext.Reader, v *StreamEvent) bool {
 
 func readStreamEvent(r *jsontext.Reader, v *StreamEvent) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				if !r.Null() {
@@ -76,10 +76,19 @@ func readStreamEvent(r *jsontext.Reader, v *StreamEvent) {
 			case "param":
 				jsontext.ReadAny(r, &v.Param)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedStreamEvent)
 			}
 		}
 	}
+}
+
+// foldedStreamEvent reports whether a lower-cased key is one of StreamEvent's, lower-cased.
+func foldedStreamEvent(key string) bool {
+	switch key {
+	case "type", "sequence_number", "response", "output_index", "content_index", "item_id", "item", "part", "delta", "arguments", "input", "annotation", "code", "message", "param":
+		return true
+	}
+	return false
 }
 
 // ReadResponse reads a whole Response into v as json.Unmarshal does, or fails r, for
@@ -93,7 +102,7 @@ func ReadResponse(r *jsontext.Reader, v *Response) bool {
 
 func readResponse(r *jsontext.Reader, v *Response) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "id":
 				r.StringField(&v.ID)
@@ -119,12 +128,18 @@ func readResponse(r *jsontext.Reader, v *Response) {
 				} else {
 					jsontext.Ensure(&v.IncompleteDetails)
 					if r.Object() {
-						for key, ok := r.Key(); ok; key, ok = r.Key() {
+						for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 							switch string(key) {
 							case "reason":
 								r.StringField(&v.IncompleteDetails.Reason)
 							default:
-								r.Skip()
+								r.SkipUnknown(key, func(key string) bool {
+									switch key {
+									case "reason":
+										return true
+									}
+									return false
+								})
 							}
 						}
 					}
@@ -136,10 +151,19 @@ func readResponse(r *jsontext.Reader, v *Response) {
 					readUsage(r, jsontext.Ensure(&v.Usage))
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedResponse)
 			}
 		}
 	}
+}
+
+// foldedResponse reports whether a lower-cased key is one of Response's, lower-cased.
+func foldedResponse(key string) bool {
+	switch key {
+	case "id", "created_at", "model", "status", "service_tier", "error", "incomplete_details", "usage":
+		return true
+	}
+	return false
 }
 
 // ReadUsage reads a whole Usage into v as json.Unmarshal does, or fails r, for
@@ -153,19 +177,25 @@ func ReadUsage(r *jsontext.Reader, v *Usage) bool {
 
 func readUsage(r *jsontext.Reader, v *Usage) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "input_tokens":
 				jsontext.ReadInt(r, &v.InputTokens)
 			case "input_tokens_details":
 				if !r.Null() {
 					if r.Object() {
-						for key, ok := r.Key(); ok; key, ok = r.Key() {
+						for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 							switch string(key) {
 							case "cached_tokens":
 								jsontext.ReadInt(r, &v.InputTokensDetails.CachedTokens)
 							default:
-								r.Skip()
+								r.SkipUnknown(key, func(key string) bool {
+									switch key {
+									case "cached_tokens":
+										return true
+									}
+									return false
+								})
 							}
 						}
 					}
@@ -175,12 +205,18 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 			case "output_tokens_details":
 				if !r.Null() {
 					if r.Object() {
-						for key, ok := r.Key(); ok; key, ok = r.Key() {
+						for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 							switch string(key) {
 							case "reasoning_tokens":
 								jsontext.ReadInt(r, &v.OutputTokensDetails.ReasoningTokens)
 							default:
-								r.Skip()
+								r.SkipUnknown(key, func(key string) bool {
+									switch key {
+									case "reasoning_tokens":
+										return true
+									}
+									return false
+								})
 							}
 						}
 					}
@@ -188,10 +224,19 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 			case "total_tokens":
 				jsontext.ReadInt(r, &v.TotalTokens)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedUsage)
 			}
 		}
 	}
+}
+
+// foldedUsage reports whether a lower-cased key is one of Usage's, lower-cased.
+func foldedUsage(key string) bool {
+	switch key {
+	case "input_tokens", "input_tokens_details", "output_tokens", "output_tokens_details", "total_tokens":
+		return true
+	}
+	return false
 }
 
 // ReadPart reads a whole Part into v as json.Unmarshal does, or fails r, for
@@ -205,7 +250,7 @@ func ReadPart(r *jsontext.Reader, v *Part) bool {
 
 func readPart(r *jsontext.Reader, v *Part) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				if !r.Null() {
@@ -227,10 +272,19 @@ func readPart(r *jsontext.Reader, v *Part) {
 					v.Annotations = jsontext.NotNil(s0)
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedPart)
 			}
 		}
 	}
+}
+
+// foldedPart reports whether a lower-cased key is one of Part's, lower-cased.
+func foldedPart(key string) bool {
+	switch key {
+	case "type", "text", "refusal", "annotations":
+		return true
+	}
+	return false
 }
 
 // internEv returns the constant Ev* equal to b, or b as a new string.

@@ -17,7 +17,7 @@ func ReadMessage(r *jsontext.Reader, v *Message) bool {
 
 func readMessage(r *jsontext.Reader, v *Message) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "jsonrpc":
 				if !r.Null() {
@@ -40,10 +40,19 @@ func readMessage(r *jsontext.Reader, v *Message) {
 					readError(r, jsontext.Ensure(&v.Error))
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedMessage)
 			}
 		}
 	}
+}
+
+// foldedMessage reports whether a lower-cased key is one of Message's, lower-cased.
+func foldedMessage(key string) bool {
+	switch key {
+	case "jsonrpc", "id", "method", "params", "result", "error":
+		return true
+	}
+	return false
 }
 
 // ReadError reads a whole Error into v as json.Unmarshal does, or fails r, for
@@ -57,7 +66,7 @@ func ReadError(r *jsontext.Reader, v *Error) bool {
 
 func readError(r *jsontext.Reader, v *Error) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "code":
 				jsontext.ReadInt(r, &v.Code)
@@ -66,10 +75,19 @@ func readError(r *jsontext.Reader, v *Error) {
 			case "data":
 				jsontext.ReadRaw(r, &v.Data)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedError)
 			}
 		}
 	}
+}
+
+// foldedError reports whether a lower-cased key is one of Error's, lower-cased.
+func foldedError(key string) bool {
+	switch key {
+	case "code", "message", "data":
+		return true
+	}
+	return false
 }
 
 // ReadTranscriptLine reads a whole TranscriptLine into v as json.Unmarshal does, or fails r, for
@@ -83,17 +101,26 @@ func ReadTranscriptLine(r *jsontext.Reader, v *TranscriptLine) bool {
 
 func readTranscriptLine(r *jsontext.Reader, v *TranscriptLine) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "dir":
 				r.StringField(&v.Dir)
 			case "msg":
 				jsontext.ReadRaw(r, &v.Msg)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedTranscriptLine)
 			}
 		}
 	}
+}
+
+// foldedTranscriptLine reports whether a lower-cased key is one of TranscriptLine's, lower-cased.
+func foldedTranscriptLine(key string) bool {
+	switch key {
+	case "dir", "msg":
+		return true
+	}
+	return false
 }
 
 // ReadProbe reads a whole Probe into v as json.Unmarshal does, or fails r, for
@@ -107,7 +134,7 @@ func ReadProbe(r *jsontext.Reader, v *Probe) bool {
 
 func readProbe(r *jsontext.Reader, v *Probe) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "jsonrpc":
 				if !r.Null() {
@@ -139,10 +166,19 @@ func readProbe(r *jsontext.Reader, v *Probe) {
 			case "msg":
 				jsontext.ReadRaw(r, &v.Msg)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedProbe)
 			}
 		}
 	}
+}
+
+// foldedProbe reports whether a lower-cased key is one of Probe's, lower-cased.
+func foldedProbe(key string) bool {
+	switch key {
+	case "jsonrpc", "id", "method", "params", "result", "error", "dir", "msg":
+		return true
+	}
+	return false
 }
 
 // ReadResultProbe reads a whole ResultProbe into v as json.Unmarshal does, or fails r, for
@@ -528,17 +564,26 @@ func ReadTextBlock(r *jsontext.Reader, v *TextBlock) bool {
 
 func readTextBlock(r *jsontext.Reader, v *TextBlock) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				r.StringField(&v.Type)
 			case "text":
 				r.StringField(&v.Text)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedTextBlock)
 			}
 		}
 	}
+}
+
+// foldedTextBlock reports whether a lower-cased key is one of TextBlock's, lower-cased.
+func foldedTextBlock(key string) bool {
+	switch key {
+	case "type", "text":
+		return true
+	}
+	return false
 }
 
 // ReadImageBlock reads a whole ImageBlock into v as json.Unmarshal does, or fails r, for
@@ -638,17 +683,26 @@ func ReadWrappedContent(r *jsontext.Reader, v *WrappedContent) bool {
 
 func readWrappedContent(r *jsontext.Reader, v *WrappedContent) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				r.StringField(&v.Type)
 			case "content":
 				jsontext.ReadAny(r, &v.Content)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedWrappedContent)
 			}
 		}
 	}
+}
+
+// foldedWrappedContent reports whether a lower-cased key is one of WrappedContent's, lower-cased.
+func foldedWrappedContent(key string) bool {
+	switch key {
+	case "type", "content":
+		return true
+	}
+	return false
 }
 
 // ReadLocation reads a whole Location into v as json.Unmarshal does, or fails r, for
@@ -662,7 +716,7 @@ func ReadLocation(r *jsontext.Reader, v *Location) bool {
 
 func readLocation(r *jsontext.Reader, v *Location) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "path":
 				r.StringField(&v.Path)
@@ -674,10 +728,19 @@ func readLocation(r *jsontext.Reader, v *Location) {
 					jsontext.ReadInt(r, v.Line)
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedLocation)
 			}
 		}
 	}
+}
+
+// foldedLocation reports whether a lower-cased key is one of Location's, lower-cased.
+func foldedLocation(key string) bool {
+	switch key {
+	case "path", "line":
+		return true
+	}
+	return false
 }
 
 // ReadPlanEntry reads a whole PlanEntry into v as json.Unmarshal does, or fails r, for
@@ -691,7 +754,7 @@ func ReadPlanEntry(r *jsontext.Reader, v *PlanEntry) bool {
 
 func readPlanEntry(r *jsontext.Reader, v *PlanEntry) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "content":
 				r.StringField(&v.Content)
@@ -700,10 +763,19 @@ func readPlanEntry(r *jsontext.Reader, v *PlanEntry) {
 			case "status":
 				r.StringField(&v.Status)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedPlanEntry)
 			}
 		}
 	}
+}
+
+// foldedPlanEntry reports whether a lower-cased key is one of PlanEntry's, lower-cased.
+func foldedPlanEntry(key string) bool {
+	switch key {
+	case "content", "priority", "status":
+		return true
+	}
+	return false
 }
 
 // ReadCost reads a whole Cost into v as json.Unmarshal does, or fails r, for
@@ -717,17 +789,26 @@ func ReadCost(r *jsontext.Reader, v *Cost) bool {
 
 func readCost(r *jsontext.Reader, v *Cost) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "amount":
 				jsontext.ReadFloat(r, &v.Amount)
 			case "currency":
 				r.StringField(&v.Currency)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedCost)
 			}
 		}
 	}
+}
+
+// foldedCost reports whether a lower-cased key is one of Cost's, lower-cased.
+func foldedCost(key string) bool {
+	switch key {
+	case "amount", "currency":
+		return true
+	}
+	return false
 }
 
 // ReadPromptResponse reads a whole PromptResponse into v as json.Unmarshal does, or fails r, for
@@ -1049,7 +1130,7 @@ func ReadLine(r *jsontext.Reader, v *Line) bool {
 
 func readLine(r *jsontext.Reader, v *Line) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "jsonrpc":
 				if !r.Null() {
@@ -1087,10 +1168,19 @@ func readLine(r *jsontext.Reader, v *Line) {
 					r.StringField(v.Dir)
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedLine)
 			}
 		}
 	}
+}
+
+// foldedLine reports whether a lower-cased key is one of Line's, lower-cased.
+func foldedLine(key string) bool {
+	switch key {
+	case "jsonrpc", "id", "method", "params", "result", "error", "dir":
+		return true
+	}
+	return false
 }
 
 // ReadLineParams reads a whole LineParams into v as json.Unmarshal does, or fails r, for

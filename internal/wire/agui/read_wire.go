@@ -17,17 +17,26 @@ func ReadLegacyThinkingContent(r *jsontext.Reader, v *LegacyThinkingContent) boo
 
 func readLegacyThinkingContent(r *jsontext.Reader, v *LegacyThinkingContent) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				r.StringField(&v.Type)
 			case "delta":
 				r.StringField(&v.Delta)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedLegacyThinkingContent)
 			}
 		}
 	}
+}
+
+// foldedLegacyThinkingContent reports whether a lower-cased key is one of LegacyThinkingContent's, lower-cased.
+func foldedLegacyThinkingContent(key string) bool {
+	switch key {
+	case "type", "delta":
+		return true
+	}
+	return false
 }
 
 // ReadHeader reads a whole Header into v as json.Unmarshal does, or fails r, for
@@ -41,15 +50,24 @@ func ReadHeader(r *jsontext.Reader, v *Header) bool {
 
 func readHeader(r *jsontext.Reader, v *Header) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				r.StringField(&v.Type)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedHeader)
 			}
 		}
 	}
+}
+
+// foldedHeader reports whether a lower-cased key is one of Header's, lower-cased.
+func foldedHeader(key string) bool {
+	switch key {
+	case "type":
+		return true
+	}
+	return false
 }
 
 // ReadBase reads a whole Base into v as json.Unmarshal does, or fails r, for
@@ -688,7 +706,7 @@ func ReadPart(r *jsontext.Reader, v *Part) bool {
 
 func readPart(r *jsontext.Reader, v *Part) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				r.StringField(&v.Type)
@@ -715,10 +733,19 @@ func readPart(r *jsontext.Reader, v *Part) {
 			case "metadata":
 				jsontext.ReadRaw(r, &v.Metadata)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedPart)
 			}
 		}
 	}
+}
+
+// foldedPart reports whether a lower-cased key is one of Part's, lower-cased.
+func foldedPart(key string) bool {
+	switch key {
+	case "type", "id", "text", "source", "metadata":
+		return true
+	}
+	return false
 }
 
 // ReadSource reads a whole Source into v as json.Unmarshal does, or fails r, for
@@ -1881,7 +1908,7 @@ func ReadErrorValue(r *jsontext.Reader, v *ErrorValue) bool {
 
 func readErrorValue(r *jsontext.Reader, v *ErrorValue) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "message":
 				r.StringField(&v.Message)
@@ -1890,8 +1917,17 @@ func readErrorValue(r *jsontext.Reader, v *ErrorValue) {
 			case "fatal":
 				jsontext.ReadBool(r, &v.Fatal)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedErrorValue)
 			}
 		}
 	}
+}
+
+// foldedErrorValue reports whether a lower-cased key is one of ErrorValue's, lower-cased.
+func foldedErrorValue(key string) bool {
+	switch key {
+	case "message", "type", "fatal":
+		return true
+	}
+	return false
 }

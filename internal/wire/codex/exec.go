@@ -58,9 +58,14 @@ type Line struct {
 	Item      ItemText      `json:"item"`
 	ThreadID  string        `json:"thread_id"`
 	SessionID string        `json:"session_id"` // session.created
-	Usage     *Usage        `json:"usage"`
-	Error     *ErrorMessage `json:"error"`
+	Usage     *Usage        `json:"usage" wire:"buf=usage"`
+	Error     *ErrorMessage `json:"error" wire:"buf=err"`
 	Message   *string       `json:"message"`
+
+	// What Usage and Error point to when the one-pass reader set them
+	// (wire:"buf"): the line's, valid while it is not copied or reused.
+	usage Usage
+	err   ErrorMessage
 }
 
 // ItemText is a line's item: its text, and the Item it decodes to. A
@@ -149,7 +154,7 @@ type Item struct {
 
 	Command          json.RawMessage `json:"command" wire:"borrow"` // a string (an argv array in some versions)
 	AggregatedOutput string          `json:"aggregated_output"`
-	ExitCode         *int            `json:"exit_code"`
+	ExitCode         *int            `json:"exit_code" wire:"buf=exitCode"`
 	Status           string          `json:"status" wire:"intern=Status"`
 
 	Changes []FileUpdateChange `json:"changes"`
@@ -158,7 +163,7 @@ type Item struct {
 	Tool      string          `json:"tool"` // mcp_tool_call, collab_tool_call
 	Arguments json.RawMessage `json:"arguments" wire:"borrow"`
 	Result    *MCPResult      `json:"result"`
-	Error     *ErrorMessage   `json:"error"`
+	Error     *ErrorMessage   `json:"error" wire:"buf=err"`
 
 	Query  json.RawMessage `json:"query" wire:"borrow"`
 	Action json.RawMessage `json:"action" wire:"borrow"`
@@ -173,6 +178,12 @@ type Item struct {
 	AgentsStates      json.RawMessage `json:"agents_states" wire:"borrow"`
 
 	ItemType string `json:"item_type" wire:"intern=Item"` // type before codex 0.44
+
+	// What ExitCode and Error point to when the one-pass reader set them
+	// (wire:"buf"): the item's, valid while it is not copied or reused
+	// (the decoder's keep drops both from a copy).
+	exitCode int
+	err      ErrorMessage
 }
 
 // Kind returns the item's type, accepting the pre-0.44 spelling.

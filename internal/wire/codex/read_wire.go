@@ -51,7 +51,7 @@ func readLine(r *jsontext.Reader, v *Line) {
 			if r.Peek() == 'n' && r.Null() {
 				v.Usage = nil
 			} else {
-				readUsage(r, jsontext.Ensure(&v.Usage))
+				readUsage(r, jsontext.EnsureIn(&v.Usage, &v.usage))
 			}
 			if r.ObjectEnd() {
 				return
@@ -61,7 +61,7 @@ func readLine(r *jsontext.Reader, v *Line) {
 			if r.Peek() == 'n' && r.Null() {
 				v.Error = nil
 			} else {
-				readErrorMessage(r, jsontext.Ensure(&v.Error))
+				readErrorMessage(r, jsontext.EnsureIn(&v.Error, &v.err))
 			}
 			if r.ObjectEnd() {
 				return
@@ -129,7 +129,7 @@ func readLine(r *jsontext.Reader, v *Line) {
 				if r.ObjectEnd() {
 					break
 				}
-				key, ok := r.Key()
+				key, ok := r.KeyFold()
 				if !ok {
 					break
 				}
@@ -149,7 +149,7 @@ func readLine(r *jsontext.Reader, v *Line) {
 				case "message":
 					f = 6
 				default:
-					r.Skip()
+					r.SkipUnknown(key, foldedLine)
 					continue
 				}
 			}
@@ -172,13 +172,13 @@ func readLine(r *jsontext.Reader, v *Line) {
 				if r.Peek() == 'n' && r.Null() {
 					v.Usage = nil
 				} else {
-					readUsage(r, jsontext.Ensure(&v.Usage))
+					readUsage(r, jsontext.EnsureIn(&v.Usage, &v.usage))
 				}
 			case 5:
 				if r.Peek() == 'n' && r.Null() {
 					v.Error = nil
 				} else {
-					readErrorMessage(r, jsontext.Ensure(&v.Error))
+					readErrorMessage(r, jsontext.EnsureIn(&v.Error, &v.err))
 				}
 			case 6:
 				if r.Peek() == 'n' && r.Null() {
@@ -193,6 +193,15 @@ func readLine(r *jsontext.Reader, v *Line) {
 			next = f + 1
 		}
 	}
+}
+
+// foldedLine reports whether a lower-cased key is one of Line's, lower-cased.
+func foldedLine(key string) bool {
+	switch key {
+	case "type", "item", "thread_id", "session_id", "usage", "error", "message":
+		return true
+	}
+	return false
 }
 
 // ReadUsage reads a whole Usage into v as json.Unmarshal does, or fails r, for
@@ -273,7 +282,7 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 				if r.ObjectEnd() {
 					break
 				}
-				key, ok := r.Key()
+				key, ok := r.KeyFold()
 				if !ok {
 					break
 				}
@@ -289,7 +298,7 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 				case "reasoning_output_tokens":
 					f = 4
 				default:
-					r.Skip()
+					r.SkipUnknown(key, foldedUsage)
 					continue
 				}
 			}
@@ -310,6 +319,15 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 	}
 }
 
+// foldedUsage reports whether a lower-cased key is one of Usage's, lower-cased.
+func foldedUsage(key string) bool {
+	switch key {
+	case "input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens", "reasoning_output_tokens":
+		return true
+	}
+	return false
+}
+
 // ReadErrorMessage reads a whole ErrorMessage into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
 func ReadErrorMessage(r *jsontext.Reader, v *ErrorMessage) bool {
@@ -321,15 +339,24 @@ func ReadErrorMessage(r *jsontext.Reader, v *ErrorMessage) bool {
 
 func readErrorMessage(r *jsontext.Reader, v *ErrorMessage) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "message":
 				r.StringField(&v.Message)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedErrorMessage)
 			}
 		}
 	}
+}
+
+// foldedErrorMessage reports whether a lower-cased key is one of ErrorMessage's, lower-cased.
+func foldedErrorMessage(key string) bool {
+	switch key {
+	case "message":
+		return true
+	}
+	return false
 }
 
 // ReadItem reads a whole Item into v as json.Unmarshal does, or fails r, for
@@ -385,7 +412,7 @@ func readItem(r *jsontext.Reader, v *Item) {
 			if r.Peek() == 'n' && r.Null() {
 				v.ExitCode = nil
 			} else {
-				jsontext.Ensure(&v.ExitCode)
+				jsontext.EnsureIn(&v.ExitCode, &v.exitCode)
 				jsontext.ReadInt(r, v.ExitCode)
 			}
 			if r.ObjectEnd() {
@@ -453,7 +480,7 @@ func readItem(r *jsontext.Reader, v *Item) {
 			if r.Peek() == 'n' && r.Null() {
 				v.Error = nil
 			} else {
-				readErrorMessage(r, jsontext.Ensure(&v.Error))
+				readErrorMessage(r, jsontext.EnsureIn(&v.Error, &v.err))
 			}
 			if r.ObjectEnd() {
 				return
@@ -687,7 +714,7 @@ func readItem(r *jsontext.Reader, v *Item) {
 				if r.ObjectEnd() {
 					break
 				}
-				key, ok := r.Key()
+				key, ok := r.KeyFold()
 				if !ok {
 					break
 				}
@@ -737,7 +764,7 @@ func readItem(r *jsontext.Reader, v *Item) {
 				case "item_type":
 					f = 21
 				default:
-					r.Skip()
+					r.SkipUnknown(key, foldedItem)
 					continue
 				}
 			}
@@ -764,7 +791,7 @@ func readItem(r *jsontext.Reader, v *Item) {
 				if r.Peek() == 'n' && r.Null() {
 					v.ExitCode = nil
 				} else {
-					jsontext.Ensure(&v.ExitCode)
+					jsontext.EnsureIn(&v.ExitCode, &v.exitCode)
 					jsontext.ReadInt(r, v.ExitCode)
 				}
 			case 6:
@@ -804,7 +831,7 @@ func readItem(r *jsontext.Reader, v *Item) {
 				if r.Peek() == 'n' && r.Null() {
 					v.Error = nil
 				} else {
-					readErrorMessage(r, jsontext.Ensure(&v.Error))
+					readErrorMessage(r, jsontext.EnsureIn(&v.Error, &v.err))
 				}
 			case 13:
 				v.Query = r.Skip()
@@ -865,6 +892,15 @@ func readItem(r *jsontext.Reader, v *Item) {
 	}
 }
 
+// foldedItem reports whether a lower-cased key is one of Item's, lower-cased.
+func foldedItem(key string) bool {
+	switch key {
+	case "id", "type", "text", "command", "aggregated_output", "exit_code", "status", "changes", "server", "tool", "arguments", "result", "error", "query", "action", "items", "message", "sender_thread_id", "receiver_thread_ids", "prompt", "agents_states", "item_type":
+		return true
+	}
+	return false
+}
+
 // ReadFileUpdateChange reads a whole FileUpdateChange into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
 func ReadFileUpdateChange(r *jsontext.Reader, v *FileUpdateChange) bool {
@@ -876,17 +912,26 @@ func ReadFileUpdateChange(r *jsontext.Reader, v *FileUpdateChange) bool {
 
 func readFileUpdateChange(r *jsontext.Reader, v *FileUpdateChange) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "path":
 				r.StringField(&v.Path)
 			case "kind":
 				r.StringField(&v.Kind)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedFileUpdateChange)
 			}
 		}
 	}
+}
+
+// foldedFileUpdateChange reports whether a lower-cased key is one of FileUpdateChange's, lower-cased.
+func foldedFileUpdateChange(key string) bool {
+	switch key {
+	case "path", "kind":
+		return true
+	}
+	return false
 }
 
 // ReadMCPResult reads a whole MCPResult into v as json.Unmarshal does, or fails r, for
@@ -900,7 +945,7 @@ func ReadMCPResult(r *jsontext.Reader, v *MCPResult) bool {
 
 func readMCPResult(r *jsontext.Reader, v *MCPResult) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "content":
 				if r.Null() {
@@ -916,10 +961,19 @@ func readMCPResult(r *jsontext.Reader, v *MCPResult) {
 			case "structured_content":
 				v.StructuredContent = r.Skip()
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedMCPResult)
 			}
 		}
 	}
+}
+
+// foldedMCPResult reports whether a lower-cased key is one of MCPResult's, lower-cased.
+func foldedMCPResult(key string) bool {
+	switch key {
+	case "content", "structured_content":
+		return true
+	}
+	return false
 }
 
 // ReadTodoItem reads a whole TodoItem into v as json.Unmarshal does, or fails r, for
@@ -933,17 +987,26 @@ func ReadTodoItem(r *jsontext.Reader, v *TodoItem) bool {
 
 func readTodoItem(r *jsontext.Reader, v *TodoItem) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "text":
 				r.StringField(&v.Text)
 			case "completed":
 				jsontext.ReadBool(r, &v.Completed)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedTodoItem)
 			}
 		}
 	}
+}
+
+// foldedTodoItem reports whether a lower-cased key is one of TodoItem's, lower-cased.
+func foldedTodoItem(key string) bool {
+	switch key {
+	case "text", "completed":
+		return true
+	}
+	return false
 }
 
 // ReadAgentState reads a whole AgentState into v as json.Unmarshal does, or fails r, for
@@ -957,7 +1020,7 @@ func ReadAgentState(r *jsontext.Reader, v *AgentState) bool {
 
 func readAgentState(r *jsontext.Reader, v *AgentState) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "status":
 				r.StringField(&v.Status)
@@ -969,10 +1032,19 @@ func readAgentState(r *jsontext.Reader, v *AgentState) {
 					r.StringField(v.Message)
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedAgentState)
 			}
 		}
 	}
+}
+
+// foldedAgentState reports whether a lower-cased key is one of AgentState's, lower-cased.
+func foldedAgentState(key string) bool {
+	switch key {
+	case "status", "message":
+		return true
+	}
+	return false
 }
 
 // ReadRolloutLine reads a whole RolloutLine into v as json.Unmarshal does, or fails r, for
@@ -986,7 +1058,7 @@ func ReadRolloutLine(r *jsontext.Reader, v *RolloutLine) bool {
 
 func readRolloutLine(r *jsontext.Reader, v *RolloutLine) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "timestamp":
 				r.StringField(&v.Timestamp)
@@ -1006,10 +1078,19 @@ func readRolloutLine(r *jsontext.Reader, v *RolloutLine) {
 					}
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedRolloutLine)
 			}
 		}
 	}
+}
+
+// foldedRolloutLine reports whether a lower-cased key is one of RolloutLine's, lower-cased.
+func foldedRolloutLine(key string) bool {
+	switch key {
+	case "timestamp", "type", "payload":
+		return true
+	}
+	return false
 }
 
 // ReadPayload reads a whole Payload into v as json.Unmarshal does, or fails r, for
@@ -1023,7 +1104,7 @@ func ReadPayload(r *jsontext.Reader, v *Payload) bool {
 
 func readPayload(r *jsontext.Reader, v *Payload) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				if !r.Null() {
@@ -1099,10 +1180,19 @@ func readPayload(r *jsontext.Reader, v *Payload) {
 					readUsage(r, jsontext.Ensure(&v.Usage))
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedPayload)
 			}
 		}
 	}
+}
+
+// foldedPayload reports whether a lower-cased key is one of Payload's, lower-cased.
+func foldedPayload(key string) bool {
+	switch key {
+	case "type", "id", "cwd", "source", "model", "role", "content", "summary", "name", "arguments", "input", "call_id", "output", "status", "action", "tools", "encrypted_content", "item", "info", "error", "message", "reason", "usage":
+		return true
+	}
+	return false
 }
 
 // ReadTextPart reads a whole TextPart into v as json.Unmarshal does, or fails r, for
@@ -1116,7 +1206,7 @@ func ReadTextPart(r *jsontext.Reader, v *TextPart) bool {
 
 func readTextPart(r *jsontext.Reader, v *TextPart) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				if !r.Null() {
@@ -1125,10 +1215,19 @@ func readTextPart(r *jsontext.Reader, v *TextPart) {
 			case "text":
 				r.StringField(&v.Text)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedTextPart)
 			}
 		}
 	}
+}
+
+// foldedTextPart reports whether a lower-cased key is one of TextPart's, lower-cased.
+func foldedTextPart(key string) bool {
+	switch key {
+	case "type", "text":
+		return true
+	}
+	return false
 }
 
 // ReadCompletedItem reads a whole CompletedItem into v as json.Unmarshal does, or fails r, for
@@ -1142,7 +1241,7 @@ func ReadCompletedItem(r *jsontext.Reader, v *CompletedItem) bool {
 
 func readCompletedItem(r *jsontext.Reader, v *CompletedItem) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				r.StringField(&v.Type)
@@ -1173,10 +1272,19 @@ func readCompletedItem(r *jsontext.Reader, v *CompletedItem) {
 					jsontext.ReadInt(r, v.ExitCode)
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedCompletedItem)
 			}
 		}
 	}
+}
+
+// foldedCompletedItem reports whether a lower-cased key is one of CompletedItem's, lower-cased.
+func foldedCompletedItem(key string) bool {
+	switch key {
+	case "type", "id", "command", "status", "aggregated_output", "exit_code":
+		return true
+	}
+	return false
 }
 
 // ReadTokenInfo reads a whole TokenInfo into v as json.Unmarshal does, or fails r, for
@@ -1190,7 +1298,7 @@ func ReadTokenInfo(r *jsontext.Reader, v *TokenInfo) bool {
 
 func readTokenInfo(r *jsontext.Reader, v *TokenInfo) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "total_token_usage":
 				if r.Null() {
@@ -1205,10 +1313,19 @@ func readTokenInfo(r *jsontext.Reader, v *TokenInfo) {
 					readUsage(r, jsontext.Ensure(&v.LastTokenUsage))
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedTokenInfo)
 			}
 		}
 	}
+}
+
+// foldedTokenInfo reports whether a lower-cased key is one of TokenInfo's, lower-cased.
+func foldedTokenInfo(key string) bool {
+	switch key {
+	case "total_token_usage", "last_token_usage":
+		return true
+	}
+	return false
 }
 
 // ReadTaskError reads a whole TaskError into v as json.Unmarshal does, or fails r, for
@@ -1222,17 +1339,26 @@ func ReadTaskError(r *jsontext.Reader, v *TaskError) bool {
 
 func readTaskError(r *jsontext.Reader, v *TaskError) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "message":
 				r.StringField(&v.Message)
 			case "codex_error_info":
 				jsontext.ReadRaw(r, &v.CodexErrorInfo)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedTaskError)
 			}
 		}
 	}
+}
+
+// foldedTaskError reports whether a lower-cased key is one of TaskError's, lower-cased.
+func foldedTaskError(key string) bool {
+	switch key {
+	case "message", "codex_error_info":
+		return true
+	}
+	return false
 }
 
 // ReadFunctionOutput reads a whole FunctionOutput into v as json.Unmarshal does, or fails r, for
@@ -1246,7 +1372,7 @@ func ReadFunctionOutput(r *jsontext.Reader, v *FunctionOutput) bool {
 
 func readFunctionOutput(r *jsontext.Reader, v *FunctionOutput) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "content":
 				r.StringField(&v.Content)
@@ -1258,10 +1384,19 @@ func readFunctionOutput(r *jsontext.Reader, v *FunctionOutput) {
 					jsontext.ReadBool(r, v.Success)
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedFunctionOutput)
 			}
 		}
 	}
+}
+
+// foldedFunctionOutput reports whether a lower-cased key is one of FunctionOutput's, lower-cased.
+func foldedFunctionOutput(key string) bool {
+	switch key {
+	case "content", "success":
+		return true
+	}
+	return false
 }
 
 // internItemNext reads a string as internItem(r.Str()) does.

@@ -191,7 +191,7 @@ func ReadThought(r *jsontext.Reader, v *Thought) bool {
 
 func readThought(r *jsontext.Reader, v *Thought) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "subject":
 				r.StringField(&v.Subject)
@@ -200,10 +200,19 @@ func readThought(r *jsontext.Reader, v *Thought) {
 			case "timestamp":
 				r.StringField(&v.Timestamp)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedThought)
 			}
 		}
 	}
+}
+
+// foldedThought reports whether a lower-cased key is one of Thought's, lower-cased.
+func foldedThought(key string) bool {
+	switch key {
+	case "subject", "description", "timestamp":
+		return true
+	}
+	return false
 }
 
 // ReadTokensSummary reads a whole TokensSummary into v as json.Unmarshal does, or fails r, for
@@ -217,7 +226,7 @@ func ReadTokensSummary(r *jsontext.Reader, v *TokensSummary) bool {
 
 func readTokensSummary(r *jsontext.Reader, v *TokensSummary) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "input":
 				jsontext.ReadInt(r, &v.Input)
@@ -242,10 +251,19 @@ func readTokensSummary(r *jsontext.Reader, v *TokensSummary) {
 			case "total":
 				jsontext.ReadInt(r, &v.Total)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedTokensSummary)
 			}
 		}
 	}
+}
+
+// foldedTokensSummary reports whether a lower-cased key is one of TokensSummary's, lower-cased.
+func foldedTokensSummary(key string) bool {
+	switch key {
+	case "input", "output", "cached", "thoughts", "tool", "total":
+		return true
+	}
+	return false
 }
 
 // ReadPart reads a whole Part into v as json.Unmarshal does, or fails r, for
@@ -309,7 +327,7 @@ func ReadFunctionCall(r *jsontext.Reader, v *FunctionCall) bool {
 
 func readFunctionCall(r *jsontext.Reader, v *FunctionCall) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "id":
 				r.StringField(&v.ID)
@@ -318,10 +336,19 @@ func readFunctionCall(r *jsontext.Reader, v *FunctionCall) {
 			case "args":
 				jsontext.ReadRaw(r, &v.Args)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedFunctionCall)
 			}
 		}
 	}
+}
+
+// foldedFunctionCall reports whether a lower-cased key is one of FunctionCall's, lower-cased.
+func foldedFunctionCall(key string) bool {
+	switch key {
+	case "id", "name", "args":
+		return true
+	}
+	return false
 }
 
 // ReadFunctionResponse reads a whole FunctionResponse into v as json.Unmarshal does, or fails r, for
@@ -335,7 +362,7 @@ func ReadFunctionResponse(r *jsontext.Reader, v *FunctionResponse) bool {
 
 func readFunctionResponse(r *jsontext.Reader, v *FunctionResponse) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "id":
 				r.StringField(&v.ID)
@@ -344,10 +371,19 @@ func readFunctionResponse(r *jsontext.Reader, v *FunctionResponse) {
 			case "response":
 				jsontext.ReadRaw(r, &v.Response)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedFunctionResponse)
 			}
 		}
 	}
+}
+
+// foldedFunctionResponse reports whether a lower-cased key is one of FunctionResponse's, lower-cased.
+func foldedFunctionResponse(key string) bool {
+	switch key {
+	case "id", "name", "response":
+		return true
+	}
+	return false
 }
 
 // ReadHead reads a whole Head into v as json.Unmarshal does, or fails r, for
@@ -361,17 +397,26 @@ func ReadHead(r *jsontext.Reader, v *Head) bool {
 
 func readHead(r *jsontext.Reader, v *Head) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				r.StringField(&v.Type)
 			case "timestamp":
 				r.StringField(&v.Timestamp)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedHead)
 			}
 		}
 	}
+}
+
+// foldedHead reports whether a lower-cased key is one of Head's, lower-cased.
+func foldedHead(key string) bool {
+	switch key {
+	case "type", "timestamp":
+		return true
+	}
+	return false
 }
 
 // ReadProbe reads a whole Probe into v as json.Unmarshal does, or fails r, for
@@ -385,7 +430,7 @@ func ReadProbe(r *jsontext.Reader, v *Probe) bool {
 
 func readProbe(r *jsontext.Reader, v *Probe) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				if r.Null() {
@@ -404,10 +449,19 @@ func readProbe(r *jsontext.Reader, v *Probe) {
 					jsontext.ReadRaw(r, v.Timestamp)
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedProbe)
 			}
 		}
 	}
+}
+
+// foldedProbe reports whether a lower-cased key is one of Probe's, lower-cased.
+func foldedProbe(key string) bool {
+	switch key {
+	case "type", "timestamp":
+		return true
+	}
+	return false
 }
 
 // ReadLine reads a whole Line into v as json.Unmarshal does, or fails r, for
@@ -421,7 +475,7 @@ func ReadLine(r *jsontext.Reader, v *Line) bool {
 
 func readLine(r *jsontext.Reader, v *Line) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				if r.Null() {
@@ -488,10 +542,19 @@ func readLine(r *jsontext.Reader, v *Line) {
 					readStreamStats(r, jsontext.Ensure(&v.Stats))
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedLine)
 			}
 		}
 	}
+}
+
+// foldedLine reports whether a lower-cased key is one of Line's, lower-cased.
+func foldedLine(key string) bool {
+	switch key {
+	case "type", "timestamp", "session_id", "model", "role", "content", "delta", "tool_name", "tool_id", "parameters", "status", "output", "error", "severity", "message", "stats":
+		return true
+	}
+	return false
 }
 
 // ReadInit reads a whole Init into v as json.Unmarshal does, or fails r, for
@@ -505,7 +568,7 @@ func ReadInit(r *jsontext.Reader, v *Init) bool {
 
 func readInit(r *jsontext.Reader, v *Init) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				r.StringField(&v.Type)
@@ -516,10 +579,19 @@ func readInit(r *jsontext.Reader, v *Init) {
 			case "model":
 				r.StringField(&v.Model)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedInit)
 			}
 		}
 	}
+}
+
+// foldedInit reports whether a lower-cased key is one of Init's, lower-cased.
+func foldedInit(key string) bool {
+	switch key {
+	case "type", "timestamp", "session_id", "model":
+		return true
+	}
+	return false
 }
 
 // ReadMessage reads a whole Message into v as json.Unmarshal does, or fails r, for
@@ -533,7 +605,7 @@ func ReadMessage(r *jsontext.Reader, v *Message) bool {
 
 func readMessage(r *jsontext.Reader, v *Message) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				r.StringField(&v.Type)
@@ -553,10 +625,19 @@ func readMessage(r *jsontext.Reader, v *Message) {
 					jsontext.ReadBool(r, v.Delta)
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedMessage)
 			}
 		}
 	}
+}
+
+// foldedMessage reports whether a lower-cased key is one of Message's, lower-cased.
+func foldedMessage(key string) bool {
+	switch key {
+	case "type", "timestamp", "role", "content", "delta":
+		return true
+	}
+	return false
 }
 
 // ReadToolUse reads a whole ToolUse into v as json.Unmarshal does, or fails r, for
@@ -570,7 +651,7 @@ func ReadToolUse(r *jsontext.Reader, v *ToolUse) bool {
 
 func readToolUse(r *jsontext.Reader, v *ToolUse) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				r.StringField(&v.Type)
@@ -583,10 +664,19 @@ func readToolUse(r *jsontext.Reader, v *ToolUse) {
 			case "parameters":
 				jsontext.ReadRaw(r, &v.Parameters)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedToolUse)
 			}
 		}
 	}
+}
+
+// foldedToolUse reports whether a lower-cased key is one of ToolUse's, lower-cased.
+func foldedToolUse(key string) bool {
+	switch key {
+	case "type", "timestamp", "tool_name", "tool_id", "parameters":
+		return true
+	}
+	return false
 }
 
 // ReadToolResult reads a whole ToolResult into v as json.Unmarshal does, or fails r, for
@@ -600,7 +690,7 @@ func ReadToolResult(r *jsontext.Reader, v *ToolResult) bool {
 
 func readToolResult(r *jsontext.Reader, v *ToolResult) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				r.StringField(&v.Type)
@@ -624,10 +714,19 @@ func readToolResult(r *jsontext.Reader, v *ToolResult) {
 					readErrorInfo(r, jsontext.Ensure(&v.Error))
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedToolResult)
 			}
 		}
 	}
+}
+
+// foldedToolResult reports whether a lower-cased key is one of ToolResult's, lower-cased.
+func foldedToolResult(key string) bool {
+	switch key {
+	case "type", "timestamp", "tool_id", "status", "output", "error":
+		return true
+	}
+	return false
 }
 
 // ReadErrorInfo reads a whole ErrorInfo into v as json.Unmarshal does, or fails r, for
@@ -641,17 +740,26 @@ func ReadErrorInfo(r *jsontext.Reader, v *ErrorInfo) bool {
 
 func readErrorInfo(r *jsontext.Reader, v *ErrorInfo) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				r.StringField(&v.Type)
 			case "message":
 				r.StringField(&v.Message)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedErrorInfo)
 			}
 		}
 	}
+}
+
+// foldedErrorInfo reports whether a lower-cased key is one of ErrorInfo's, lower-cased.
+func foldedErrorInfo(key string) bool {
+	switch key {
+	case "type", "message":
+		return true
+	}
+	return false
 }
 
 // ReadError reads a whole Error into v as json.Unmarshal does, or fails r, for
@@ -665,7 +773,7 @@ func ReadError(r *jsontext.Reader, v *Error) bool {
 
 func readError(r *jsontext.Reader, v *Error) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				r.StringField(&v.Type)
@@ -676,10 +784,19 @@ func readError(r *jsontext.Reader, v *Error) {
 			case "message":
 				r.StringField(&v.Message)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedError)
 			}
 		}
 	}
+}
+
+// foldedError reports whether a lower-cased key is one of Error's, lower-cased.
+func foldedError(key string) bool {
+	switch key {
+	case "type", "timestamp", "severity", "message":
+		return true
+	}
+	return false
 }
 
 // ReadResult reads a whole Result into v as json.Unmarshal does, or fails r, for
@@ -693,7 +810,7 @@ func ReadResult(r *jsontext.Reader, v *Result) bool {
 
 func readResult(r *jsontext.Reader, v *Result) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				r.StringField(&v.Type)
@@ -714,10 +831,19 @@ func readResult(r *jsontext.Reader, v *Result) {
 					readStreamStats(r, jsontext.Ensure(&v.Stats))
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedResult)
 			}
 		}
 	}
+}
+
+// foldedResult reports whether a lower-cased key is one of Result's, lower-cased.
+func foldedResult(key string) bool {
+	switch key {
+	case "type", "timestamp", "status", "error", "stats":
+		return true
+	}
+	return false
 }
 
 // ReadStreamStats reads a whole StreamStats into v as json.Unmarshal does, or fails r, for
@@ -731,7 +857,7 @@ func ReadStreamStats(r *jsontext.Reader, v *StreamStats) bool {
 
 func readStreamStats(r *jsontext.Reader, v *StreamStats) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "total_tokens":
 				jsontext.ReadInt(r, &v.TotalTokens)
@@ -762,10 +888,19 @@ func readStreamStats(r *jsontext.Reader, v *StreamStats) {
 					}
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedStreamStats)
 			}
 		}
 	}
+}
+
+// foldedStreamStats reports whether a lower-cased key is one of StreamStats's, lower-cased.
+func foldedStreamStats(key string) bool {
+	switch key {
+	case "total_tokens", "input_tokens", "output_tokens", "cached", "input", "duration_ms", "tool_calls", "models":
+		return true
+	}
+	return false
 }
 
 // ReadModelStats reads a whole ModelStats into v as json.Unmarshal does, or fails r, for
@@ -779,7 +914,7 @@ func ReadModelStats(r *jsontext.Reader, v *ModelStats) bool {
 
 func readModelStats(r *jsontext.Reader, v *ModelStats) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "total_tokens":
 				jsontext.ReadInt(r, &v.TotalTokens)
@@ -792,10 +927,19 @@ func readModelStats(r *jsontext.Reader, v *ModelStats) {
 			case "input":
 				jsontext.ReadInt(r, &v.Input)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedModelStats)
 			}
 		}
 	}
+}
+
+// foldedModelStats reports whether a lower-cased key is one of ModelStats's, lower-cased.
+func foldedModelStats(key string) bool {
+	switch key {
+	case "total_tokens", "input_tokens", "output_tokens", "cached", "input":
+		return true
+	}
+	return false
 }
 
 // ReadNamedModel reads a whole NamedModel into v as json.Unmarshal does, or fails r, for
@@ -844,7 +988,7 @@ func ReadOutput(r *jsontext.Reader, v *Output) bool {
 
 func readOutput(r *jsontext.Reader, v *Output) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "session_id":
 				if r.Null() {
@@ -873,10 +1017,19 @@ func readOutput(r *jsontext.Reader, v *Output) {
 					readJSONError(r, jsontext.Ensure(&v.Error))
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedOutput)
 			}
 		}
 	}
+}
+
+// foldedOutput reports whether a lower-cased key is one of Output's, lower-cased.
+func foldedOutput(key string) bool {
+	switch key {
+	case "session_id", "response", "stats", "error":
+		return true
+	}
+	return false
 }
 
 // ReadJSONError reads a whole JSONError into v as json.Unmarshal does, or fails r, for
@@ -890,7 +1043,7 @@ func ReadJSONError(r *jsontext.Reader, v *JSONError) bool {
 
 func readJSONError(r *jsontext.Reader, v *JSONError) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
 				r.StringField(&v.Type)
@@ -899,10 +1052,19 @@ func readJSONError(r *jsontext.Reader, v *JSONError) {
 			case "code":
 				jsontext.ReadRaw(r, &v.Code)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedJSONError)
 			}
 		}
 	}
+}
+
+// foldedJSONError reports whether a lower-cased key is one of JSONError's, lower-cased.
+func foldedJSONError(key string) bool {
+	switch key {
+	case "type", "message", "code":
+		return true
+	}
+	return false
 }
 
 // ReadSessionMetrics reads a whole SessionMetrics into v as json.Unmarshal does, or fails r, for
@@ -916,7 +1078,7 @@ func ReadSessionMetrics(r *jsontext.Reader, v *SessionMetrics) bool {
 
 func readSessionMetrics(r *jsontext.Reader, v *SessionMetrics) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "models":
 				if !r.Null() && r.Object() {
@@ -932,10 +1094,19 @@ func readSessionMetrics(r *jsontext.Reader, v *SessionMetrics) {
 			case "files":
 				jsontext.ReadRaw(r, &v.Files)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedSessionMetrics)
 			}
 		}
 	}
+}
+
+// foldedSessionMetrics reports whether a lower-cased key is one of SessionMetrics's, lower-cased.
+func foldedSessionMetrics(key string) bool {
+	switch key {
+	case "models", "tools", "files":
+		return true
+	}
+	return false
 }
 
 // ReadNamedMetrics reads a whole NamedMetrics into v as json.Unmarshal does, or fails r, for
@@ -984,7 +1155,7 @@ func ReadModelMetrics(r *jsontext.Reader, v *ModelMetrics) bool {
 
 func readModelMetrics(r *jsontext.Reader, v *ModelMetrics) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "api":
 				if !r.Null() {
@@ -997,10 +1168,19 @@ func readModelMetrics(r *jsontext.Reader, v *ModelMetrics) {
 			case "roles":
 				jsontext.ReadRaw(r, &v.Roles)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedModelMetrics)
 			}
 		}
 	}
+}
+
+// foldedModelMetrics reports whether a lower-cased key is one of ModelMetrics's, lower-cased.
+func foldedModelMetrics(key string) bool {
+	switch key {
+	case "api", "tokens", "roles":
+		return true
+	}
+	return false
 }
 
 // ReadAPIMetrics reads a whole APIMetrics into v as json.Unmarshal does, or fails r, for
@@ -1049,7 +1229,7 @@ func ReadTokenMetrics(r *jsontext.Reader, v *TokenMetrics) bool {
 
 func readTokenMetrics(r *jsontext.Reader, v *TokenMetrics) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "input":
 				jsontext.ReadInt(r, &v.Input)
@@ -1066,10 +1246,19 @@ func readTokenMetrics(r *jsontext.Reader, v *TokenMetrics) {
 			case "tool":
 				jsontext.ReadInt(r, &v.Tool)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedTokenMetrics)
 			}
 		}
 	}
+}
+
+// foldedTokenMetrics reports whether a lower-cased key is one of TokenMetrics's, lower-cased.
+func foldedTokenMetrics(key string) bool {
+	switch key {
+	case "input", "prompt", "candidates", "total", "cached", "thoughts", "tool":
+		return true
+	}
+	return false
 }
 
 // internRole returns the constant Role* equal to b, or b as a new string.

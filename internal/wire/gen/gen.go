@@ -55,6 +55,7 @@ type field struct {
 	intern string // the prefixes of the constants to intern, joined by "+", or ""
 	borrow bool   // raw JSON points into the input instead of being copied
 	text   string // the field that gets the value's text, borrowed, or ""
+	buf    string // the field a nil pointer is pointed at instead of a new value, or ""
 	depth  int    // of embedding
 	tagged bool   // the json tag names it
 }
@@ -338,16 +339,19 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 				}
 				p, ok := strings.CutPrefix(w, "intern=")
 				text, isText := strings.CutPrefix(w, "text=")
+				buf, isBuf := strings.CutPrefix(w, "buf=")
 				switch {
 				case w == "borrow" && base.kind == kRaw:
 					fd.borrow = true
 				case isText && token.IsIdentifier(text):
 					fd.text = text
+				case isBuf && token.IsIdentifier(buf) && !ast.IsExported(buf) && t.kind == kPtr:
+					fd.buf = buf
 				case ok && p != "" && base.kind == kString && !slices.Contains(strings.Split(p, "+"), ""):
 					fd.intern = p
 					g.interns[p] = true
 				default:
-					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix[+Prefix...] on a field of strings, borrow on raw JSON or text=Field", name, n.Name, w)
+					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix[+Prefix...] on a field of strings, borrow on raw JSON, text=field, or buf=field on a pointer", name, n.Name, w)
 				}
 			}
 			*out = append(*out, fd)
@@ -541,9 +545,9 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 	if err != nil {
 		return "", err
 	}
-	// Keys that have capitals can match a field only
-	// case-insensitively where all fields' keys are lower case: the
-	// Reader's Key fails on them, and the others are skipped.
+	// Where all fields' keys are lower case, only a key that has
+	// capitals can match a field case-insensitively: the others are
+	// skipped without a look (see skip).
 	lower := true
 	for _, f := range fields {
 		if strings.ToLower(f.json) != f.json || !isASCII(f.json) {
@@ -551,10 +555,7 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 		}
 	}
 	w.WriteString("if r.Object() {\n")
-	keyFn := "Key"
-	if !lower {
-		keyFn = "KeyFold"
-	}
+	const keyFn = "KeyFold"
 	if g.ordered[name] {
 		// Each key is first compared with the one of the field
 		// declared after the last one read, and with the one after
@@ -625,6 +626,9 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 // struct x, and, for a field tagged text=Name, set x.Name to the value's
 // text, pointing into the input.
 func (g *generator) field(w *bytes.Buffer, x string, f field, o opts) error {
+	if f.buf != "" {
+		o.buf = x + "." + f.buf
+	}
 	if f.text == "" {
 		return g.read(w, x+"."+f.path, f.typ, o, 0)
 	}
@@ -651,26 +655,33 @@ func plainKey(key string) bool {
 // no field, and returns the body of the folded function it calls, if any
 // (see object).
 func (g *generator) skip(w *bytes.Buffer, name string, fields []field, lower bool) (string, error) {
+	// A key matched case-insensitively is left to encoding/json: with
+	// the fields' keys all lower case, one with capitals only
+	// (SkipUnknown), else any (SkipField).
 	var folded strings.Builder
+	seen := map[string]bool{}
+	var keys []string
+	for _, f := range fields {
+		k := strings.ToLower(f.json)
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, strconv.Quote(k))
+		}
+	}
+	skip := "SkipField"
 	if lower {
+		skip = "SkipUnknown"
+	}
+	if len(keys) == 0 {
 		w.WriteString("r.Skip()\n")
+		return "", nil
+	}
+	fmt.Fprintf(&folded, "switch key {\ncase %s:\nreturn true\n}\nreturn false\n", strings.Join(keys, ", "))
+	if token.IsIdentifier(name) {
+		fmt.Fprintf(w, "r.%s(key, folded%s)\n", skip, upperFirst(name))
 	} else {
-		seen := map[string]bool{}
-		var keys []string
-		for _, f := range fields {
-			k := strings.ToLower(f.json)
-			if !seen[k] {
-				seen[k] = true
-				keys = append(keys, strconv.Quote(k))
-			}
-		}
-		fmt.Fprintf(&folded, "switch key {\ncase %s:\nreturn true\n}\nreturn false\n", strings.Join(keys, ", "))
-		if token.IsIdentifier(name) {
-			fmt.Fprintf(w, "r.SkipField(key, folded%s)\n", upperFirst(name))
-		} else {
-			fmt.Fprintf(w, "r.SkipField(key, func(key string) bool {\n%s})\n", folded.String())
-			folded.Reset()
-		}
+		fmt.Fprintf(w, "r.%s(key, func(key string) bool {\n%s})\n", skip, folded.String())
+		folded.Reset()
 	}
 	return folded.String(), nil
 }
@@ -740,18 +751,23 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, o opts, depth int) e
 	case kPtr:
 		fmt.Fprintf(w, "if "+o.null()+" {\n%s = nil\n} else {\n", x)
 		// The value is not null: read without a second look for one.
+		ensure := fmt.Sprintf("jsontext.Ensure(%s)", addr(x))
+		if o.buf != "" {
+			ensure = fmt.Sprintf("jsontext.EnsureIn(%s, &%s)", addr(x), o.buf)
+			o.buf = ""
+		}
 		switch t.elem.kind {
 		case kStruct:
-			fmt.Fprintf(w, "%s(r, jsontext.Ensure(%s))\n", readerName(t.elem.name), addr(x))
+			fmt.Fprintf(w, "%s(r, %s)\n", readerName(t.elem.name), ensure)
 		case kForeign:
-			fmt.Fprintf(w, "%s(r, jsontext.Ensure(%s))\n", foreignReader(t.elem.name), addr(x))
+			fmt.Fprintf(w, "%s(r, %s)\n", foreignReader(t.elem.name), ensure)
 		case kAnon:
-			fmt.Fprintf(w, "jsontext.Ensure(%s)\n", addr(x))
+			fmt.Fprintf(w, "%s\n", ensure)
 			if _, err := g.object(w, t.elem.name, t.elem.st, x); err != nil {
 				return err
 			}
 		default:
-			fmt.Fprintf(w, "jsontext.Ensure(%s)\n", addr(x))
+			fmt.Fprintf(w, "%s\n", ensure)
 			if err := g.read(w, "*"+x, t.elem, o, depth); err != nil {
 				return err
 			}
@@ -790,6 +806,7 @@ type opts struct {
 	intern string // the prefixes of the constants to intern, joined by "+", or ""
 	borrow bool   // raw JSON points into the input
 	peek   bool   // a field of a wire:order struct (see null)
+	buf    string // the variable a nil pointer is pointed at, or ""
 }
 
 // null returns the expression that reads a null if one comes next: in a

@@ -63,6 +63,7 @@ func TestGenerateRefuses(t *testing.T) {
 		{"string option", "type T struct { N int64 `json:\"n,string\"` }", "option string"},
 		{"embedded pointer", "type E struct{}\ntype T struct { *E }", "embedded *E"},
 		{"wire tag on int", "type T struct { N int64 `json:\"n\" wire:\"intern=Type\"` }", "want intern=Prefix"},
+		{"buf on a string", "type T struct { S string `json:\"s\" wire:\"buf=b\"`; b string }", "want intern=Prefix"},
 		{"unknown wire tag", "type T struct { S string `json:\"s\" wire:\"fast\"` }", "want intern=Prefix"},
 		{"no structs", "const C = 1", "no struct types"},
 	} {

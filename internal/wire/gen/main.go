@@ -50,7 +50,17 @@
 //
 // on a field makes its reader also set field (raw JSON of the same
 // struct, unexported, which encoding/json leaves nil) to the value's
-// text, pointing into the text read, as borrow does. Two comment
+// text, pointing into the text read, as borrow does;
+//
+//	wire:"buf=field"
+//
+// on a pointer field makes its reader, where json.Unmarshal would
+// allocate the value pointed to (the pointer is nil), point it at field
+// (of the same struct, unexported, of the type pointed to), zeroed,
+// instead: a struct reused from line to line holds its values without an
+// allocation per line. The pointer then points into the struct, valid as
+// long as the struct is neither copied nor reused, which the caller keeps
+// in mind. Two comment
 // directives mark a type:
 //
 //	//wire:order

@@ -143,7 +143,7 @@ func ReadTime(r *jsontext.Reader, v *Time) bool {
 
 func readTime(r *jsontext.Reader, v *Time) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "start":
 				if r.Null() {
@@ -160,10 +160,19 @@ func readTime(r *jsontext.Reader, v *Time) {
 					jsontext.ReadInt(r, v.End)
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedTime)
 			}
 		}
 	}
+}
+
+// foldedTime reports whether a lower-cased key is one of Time's, lower-cased.
+func foldedTime(key string) bool {
+	switch key {
+	case "start", "end":
+		return true
+	}
+	return false
 }
 
 // ReadTokens reads a whole Tokens into v as json.Unmarshal does, or fails r, for
@@ -177,7 +186,7 @@ func ReadTokens(r *jsontext.Reader, v *Tokens) bool {
 
 func readTokens(r *jsontext.Reader, v *Tokens) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "total":
 				if r.Null() {
@@ -197,10 +206,19 @@ func readTokens(r *jsontext.Reader, v *Tokens) {
 					readCache(r, &v.Cache)
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedTokens)
 			}
 		}
 	}
+}
+
+// foldedTokens reports whether a lower-cased key is one of Tokens's, lower-cased.
+func foldedTokens(key string) bool {
+	switch key {
+	case "total", "input", "output", "reasoning", "cache":
+		return true
+	}
+	return false
 }
 
 // ReadCache reads a whole Cache into v as json.Unmarshal does, or fails r, for
@@ -214,17 +232,26 @@ func ReadCache(r *jsontext.Reader, v *Cache) bool {
 
 func readCache(r *jsontext.Reader, v *Cache) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "read":
 				jsontext.ReadInt(r, &v.Read)
 			case "write":
 				jsontext.ReadInt(r, &v.Write)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedCache)
 			}
 		}
 	}
+}
+
+// foldedCache reports whether a lower-cased key is one of Cache's, lower-cased.
+func foldedCache(key string) bool {
+	switch key {
+	case "read", "write":
+		return true
+	}
+	return false
 }
 
 // ReadToolState reads a whole ToolState into v as json.Unmarshal does, or fails r, for
@@ -238,7 +265,7 @@ func ReadToolState(r *jsontext.Reader, v *ToolState) bool {
 
 func readToolState(r *jsontext.Reader, v *ToolState) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "status":
 				r.StringField(&v.Status)
@@ -269,10 +296,19 @@ func readToolState(r *jsontext.Reader, v *ToolState) {
 					readTime(r, jsontext.Ensure(&v.Time))
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedToolState)
 			}
 		}
 	}
+}
+
+// foldedToolState reports whether a lower-cased key is one of ToolState's, lower-cased.
+func foldedToolState(key string) bool {
+	switch key {
+	case "status", "input", "output", "error", "title", "metadata", "time":
+		return true
+	}
+	return false
 }
 
 // ReadError reads a whole Error into v as json.Unmarshal does, or fails r, for
@@ -286,17 +322,26 @@ func ReadError(r *jsontext.Reader, v *Error) bool {
 
 func readError(r *jsontext.Reader, v *Error) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "name":
 				r.StringField(&v.Name)
 			case "data":
 				jsontext.ReadRaw(r, &v.Data)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedError)
 			}
 		}
 	}
+}
+
+// foldedError reports whether a lower-cased key is one of Error's, lower-cased.
+func foldedError(key string) bool {
+	switch key {
+	case "name", "data":
+		return true
+	}
+	return false
 }
 
 // ReadErrorData reads a whole ErrorData into v as json.Unmarshal does, or fails r, for
@@ -357,7 +402,7 @@ func ReadExitMetadata(r *jsontext.Reader, v *ExitMetadata) bool {
 
 func readExitMetadata(r *jsontext.Reader, v *ExitMetadata) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "exit":
 				if r.Null() {
@@ -367,10 +412,19 @@ func readExitMetadata(r *jsontext.Reader, v *ExitMetadata) {
 					jsontext.ReadInt(r, v.Exit)
 				}
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedExitMetadata)
 			}
 		}
 	}
+}
+
+// foldedExitMetadata reports whether a lower-cased key is one of ExitMetadata's, lower-cased.
+func foldedExitMetadata(key string) bool {
+	switch key {
+	case "exit":
+		return true
+	}
+	return false
 }
 
 // internPart returns the constant Part* equal to b, or b as a new string.

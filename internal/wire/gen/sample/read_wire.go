@@ -103,6 +103,16 @@ func readOrdered(r *jsontext.Reader, v *Ordered) {
 				return
 			}
 		}
+		if r.KeyIs(`"spent":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Spent = nil
+			} else {
+				readUsage(r, jsontext.EnsureIn(&v.Spent, &v.spent))
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
 		next := 0
 		for {
 			f := -1
@@ -158,6 +168,12 @@ func readOrdered(r *jsontext.Reader, v *Ordered) {
 			case 8:
 				if r.KeyIs(`"extra":`) {
 					f = 8
+				} else if r.KeyIs(`"spent":`) {
+					f = 9
+				}
+			case 9:
+				if r.KeyIs(`"spent":`) {
+					f = 9
 				}
 			}
 			if f < 0 {
@@ -187,6 +203,8 @@ func readOrdered(r *jsontext.Reader, v *Ordered) {
 					f = 7
 				case "extra":
 					f = 8
+				case "spent":
+					f = 9
 				default:
 					r.SkipField(key, foldedOrdered)
 					continue
@@ -243,6 +261,12 @@ func readOrdered(r *jsontext.Reader, v *Ordered) {
 				if !(r.Peek() == 'n' && r.Null()) {
 					v.Tail.Extra = r.String()
 				}
+			case 9:
+				if r.Peek() == 'n' && r.Null() {
+					v.Spent = nil
+				} else {
+					readUsage(r, jsontext.EnsureIn(&v.Spent, &v.spent))
+				}
 			}
 			next = f + 1
 		}
@@ -252,7 +276,7 @@ func readOrdered(r *jsontext.Reader, v *Ordered) {
 // foldedOrdered reports whether a lower-cased key is one of Ordered's, lower-cased.
 func foldedOrdered(key string) bool {
 	switch key {
-	case "type", "id", "body", "usage", "raws", "kind", "both", "pick", "extra":
+	case "type", "id", "body", "usage", "raws", "kind", "both", "pick", "extra", "spent":
 		return true
 	}
 	return false
@@ -441,12 +465,18 @@ func readEvent(r *jsontext.Reader, v *Event) {
 							case "deep":
 								if !r.Null() {
 									if r.Object() {
-										for key, ok := r.Key(); ok; key, ok = r.Key() {
+										for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 											switch string(key) {
 											case "n":
 												jsontext.ReadInt(r, &v.Anon.Deep.N)
 											default:
-												r.Skip()
+												r.SkipUnknown(key, func(key string) bool {
+													switch key {
+													case "n":
+														return true
+													}
+													return false
+												})
 											}
 										}
 									}
@@ -472,12 +502,18 @@ func readEvent(r *jsontext.Reader, v *Event) {
 						s0 = jsontext.Extend(s0)
 						if !r.Null() {
 							if r.Object() {
-								for key, ok := r.Key(); ok; key, ok = r.Key() {
+								for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 									switch string(key) {
 									case "k":
 										jsontext.ReadInt(r, &s0[len(s0)-1].K)
 									default:
-										r.Skip()
+										r.SkipUnknown(key, func(key string) bool {
+											switch key {
+											case "k":
+												return true
+											}
+											return false
+										})
 									}
 								}
 							}
@@ -523,17 +559,26 @@ func ReadUsage(r *jsontext.Reader, v *Usage) bool {
 
 func readUsage(r *jsontext.Reader, v *Usage) {
 	if r.Object() {
-		for key, ok := r.Key(); ok; key, ok = r.Key() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "input":
 				jsontext.ReadInt(r, &v.Input)
 			case "output":
 				jsontext.ReadInt(r, &v.Output)
 			default:
-				r.Skip()
+				r.SkipUnknown(key, foldedUsage)
 			}
 		}
 	}
+}
+
+// foldedUsage reports whether a lower-cased key is one of Usage's, lower-cased.
+func foldedUsage(key string) bool {
+	switch key {
+	case "input", "output":
+		return true
+	}
+	return false
 }
 
 // ReadPart reads a whole Part into v as json.Unmarshal does, or fails r, for

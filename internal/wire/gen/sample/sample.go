@@ -37,6 +37,10 @@ type Ordered struct {
 	usageText json.RawMessage
 	Kind      string `json:"Kind"` // a capital: keys are read with KeyFold
 	Tail
+	Spent *Usage `json:"spent" wire:"buf=spent"`
+	// spent is what Spent points to when the generated reader set it,
+	// which encoding/json leaves zero.
+	spent Usage
 }
 
 // Event has a field of each kind.

@@ -15,7 +15,8 @@ import (
 // seeds cover each kind of field, null, repeated keys, case-insensitive
 // keys, wrong types and bad syntax.
 var seeds = []string{
-	`{"type":"run","id":"a","body":{"x":[1]},"usage":{"input":1},"raws":[1,null],"Kind":"k","Both":"b","Pick":"p","extra":"e"}`,
+	`{"type":"run","id":"a","body":{"x":[1]},"usage":{"input":1},"raws":[1,null],"Kind":"k","Both":"b","Pick":"p","extra":"e","spent":{"input":2}}`,
+	`{"spent":{"input":1},"spent":{"output":2},"spent":null,"spent":{"output":3}}`, `{"spent":null}`, `{"spent":[]}`,
 	`{"id":"a","type":"text","body":null,"id":"b","kind":"x","KIND":"y","usage":null,"usage":{"output":2},"raws":null}`,
 	`{ "type" : "x" , "body" : "s" , "raws" : [ {} ] }`,
 	`{"type":"run","type":"tool_use","id":"\u0061","body":1,"body":2}`,
@@ -71,6 +72,9 @@ func compare[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) b
 				t.Errorf("%q: usage text %q, want %q", data, o.usageText, text.Usage)
 			}
 			o.usageText = nil
+			if o.Spent != nil && o.Spent != &o.spent {
+				t.Errorf("%q: Spent points to a new Usage, not to spent", data)
+			}
 		}
 		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(Ordered{})); diff != "" {
 			t.Errorf("%q (valid %v): (-json.Unmarshal +reader):\n%s", data, valid, diff)
