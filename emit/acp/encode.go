@@ -352,12 +352,10 @@ func (e *Encoder) start(s *event.SessionStart) {
 		}
 	}
 	if s.MetaKind == acp.MetaKind {
-		var meta map[string]json.RawMessage
+		var meta wire.SessionMeta
 		if json.Unmarshal(s.Meta, &meta) == nil {
-			for _, k := range []string{wire.MethodInitialize, wire.MethodSessionNew, wire.MethodSessionLoad, wire.MethodSessionResume} {
-				if raw, ok := meta[k]; ok {
-					e.keepRaw(raw)
-				}
+			for _, raw := range meta.Responses() {
+				e.keepRaw(raw)
 			}
 		}
 	} else if s.Model != "" || len(s.Tools) > 0 || s.Cwd != "" {

@@ -908,6 +908,34 @@ func foldedNewSessionResponse(key string) bool {
 	return false
 }
 
+// ReadSessionMeta reads a whole SessionMeta into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadSessionMeta(r *jsontext.Reader, v *SessionMeta) bool {
+	if !r.Null() {
+		readSessionMeta(r, v)
+	}
+	return !r.Failed()
+}
+
+func readSessionMeta(r *jsontext.Reader, v *SessionMeta) {
+	if r.Object() {
+		for key, ok := r.Key(); ok; key, ok = r.Key() {
+			switch string(key) {
+			case "initialize":
+				jsontext.ReadRaw(r, &v.Initialize)
+			case "session/load":
+				jsontext.ReadRaw(r, &v.SessionLoad)
+			case "session/new":
+				jsontext.ReadRaw(r, &v.SessionNew)
+			case "session/resume":
+				jsontext.ReadRaw(r, &v.SessionResume)
+			default:
+				r.Skip()
+			}
+		}
+	}
+}
+
 // ReadInitializeResponse reads a whole InitializeResponse into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
 func ReadInitializeResponse(r *jsontext.Reader, v *InitializeResponse) bool {
