@@ -1,11 +1,14 @@
 package acp
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/agentstream/agentstream/event/eventtest"
+	wire "github.com/agentstream/agentstream/internal/wire/acp"
 )
 
 // BenchmarkDecode reads the agents' outputs and the transcripts.
@@ -13,26 +16,45 @@ func BenchmarkDecode(b *testing.B) {
 	eventtest.BenchDecode(b, recordings(b), newDecoder)
 }
 
-// TestSessionMeta: a session start's Meta is what json.Marshal writes
-// for the map of its messages keyed by method (keys sorted), for every
-// method a session's setup answers.
-func TestSessionMeta(t *testing.T) {
-	t.Parallel()
-	initMsg := []byte(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"a":"<&>  "}}`)
-	msg := []byte(`{"jsonrpc":"2.0", "id":1, "result":{"sessionId":"s"}}`)
-	for _, method := range []string{"session/new", "session/load", "session/resume"} {
-		for _, init := range [][]byte{nil, initMsg} {
-			meta := map[string]json.RawMessage{method: msg}
-			if init != nil {
-				meta["initialize"] = init
-			}
-			want, err := json.Marshal(meta)
+// FuzzSessionMeta: sessionMeta writes what json.Marshal writes for the
+// wire.SessionMeta of the two messages, for any two JSON values and each
+// method a session's setup answers. Seeded with every
+// line of the recordings.
+func FuzzSessionMeta(f *testing.F) {
+	f.Add([]byte(`{"a": "<&> \u2028 `+"\u2028\u2029"+`"}`), []byte(` [1, {"b" : null}] `), true)
+	for _, file := range recordings(f) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(nil, 1<<20)
+		var prev []byte
+		for sc.Scan() {
+			line := bytes.Clone(sc.Bytes())
+			f.Add(prev, line, prev != nil)
+			prev = line
+		}
+	}
+	f.Fuzz(func(t *testing.T, initMsg, msg []byte, withInit bool) {
+		if !json.Valid(msg) || (withInit && !json.Valid(initMsg)) {
+			return
+		}
+		if !withInit {
+			initMsg = nil
+		}
+		for _, method := range []string{wire.MethodSessionNew, wire.MethodSessionLoad, wire.MethodSessionResume} {
+			meta := wire.SessionMeta{Initialize: initMsg}
+			*map[string]*json.RawMessage{
+				wire.MethodSessionNew: &meta.SessionNew, wire.MethodSessionLoad: &meta.SessionLoad, wire.MethodSessionResume: &meta.SessionResume,
+			}[method] = msg
+			want, err := json.Marshal(&meta)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := sessionMeta(init, method, msg); !bytes.Equal(got, want) {
-				t.Errorf("sessionMeta(%q, %q)\n got %s\nwant %s", init, method, got, want)
+			if got := sessionMeta(initMsg, method, msg); !bytes.Equal(got, want) {
+				t.Errorf("sessionMeta(%q, %q, %q)\n got %s\nwant %s", initMsg, method, msg, got, want)
 			}
 		}
-	}
+	})
 }

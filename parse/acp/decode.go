@@ -525,20 +525,54 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 	return nil
 }
 
-// sessionMeta is a session's start's Meta: the initialize response (when
-// there was one) and the session/* response that answered method.
+// sessionMeta is a session's start's Meta, a wire.SessionMeta: the
+// initialize response (when there was one) and the session/* response
+// that answered method, as json.Marshal writes it (initialize first),
+// built without reflection (encoding/json's compacting of the two
+// messages would cost more than the rest of a session's setup). Both
+// messages are valid JSON (they were decoded).
 func sessionMeta(initMsg []byte, method string, msg []byte) json.RawMessage {
-	m := wire.SessionMeta{Initialize: initMsg}
-	switch method {
-	case wire.MethodSessionLoad:
-		m.SessionLoad = msg
-	case wire.MethodSessionResume:
-		m.SessionResume = msg
-	default:
-		m.SessionNew = msg
+	b := make([]byte, 0, len(initMsg)+len(msg)+len(method)+len(wire.MethodInitialize)+8)
+	b = append(b, '{')
+	if initMsg != nil {
+		b = jsontext.AppendMarshalString(b, wire.MethodInitialize)
+		b = append(b, ':')
+		b = appendMarshalRaw(b, initMsg)
+		b = append(b, ',')
 	}
-	b, _ := json.Marshal(&m) // valid JSON: both were decoded
-	return b
+	b = jsontext.AppendMarshalString(b, method)
+	b = append(b, ':')
+	b = appendMarshalRaw(b, msg)
+	return append(b, '}')
+}
+
+// lineSep begins U+2028 and U+2029 in UTF-8.
+var lineSep = []byte("\xe2\x80")
+
+// appendMarshalRaw appends valid JSON raw as json.Marshal writes a
+// json.RawMessage: compacted, with <, >, & and U+2028, U+2029 escaped.
+func appendMarshalRaw(b, raw []byte) []byte {
+	const hex = "0123456789abcdef"
+	raw = jsontext.CompactValid(raw)
+	if bytes.IndexByte(raw, '<') < 0 && bytes.IndexByte(raw, '>') < 0 && bytes.IndexByte(raw, '&') < 0 &&
+		!bytes.Contains(raw, lineSep) {
+		return append(b, raw...)
+	}
+	start := 0
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case c == '<' || c == '>' || c == '&':
+			b = append(b, raw[start:i]...)
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			start = i + 1
+		case c == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8:
+			b = append(b, raw[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[raw[i+2]&0xF])
+			i += 2
+			start = i + 1
+		}
+	}
+	return append(b, raw[start:]...)
 }
 
 // responseMethod tells which request a response answers from its result
