@@ -109,8 +109,14 @@ func (h *AbandonHold) SetSource(from format.Format) {
 // buffered) lets what is held go, so that text leaves as it arrives, as
 // the streaming law asks; a block written so that its source abandons
 // later stays written, warned. A file read to its end holds, and drops
-// exactly.
-func (h *AbandonHold) SetLive(live bool) { h.live = live }
+// exactly. An encoder that holds output of its own until it is known to
+// stand (emit/acp's setup answers) is told too.
+func (h *AbandonHold) SetLive(live bool) {
+	h.live = live
+	if l, ok := h.enc.(interface{ SetLive(bool) }); ok {
+		l.SetLive(live)
+	}
+}
 
 // Encode passes ev on, or holds it (see AbandonHold).
 func (h *AbandonHold) Encode(ev event.Event) error {

@@ -201,3 +201,33 @@ func TestLinesAppend(t *testing.T) {
 		t.Errorf("lines (-want +got):\n%s", diff)
 	}
 }
+
+// TestSSEMessages: Messages yields the messages NextRaw reads and skips
+// what it reports as problems (a message over the cap, one cut at the
+// end), and it stops at a read error.
+func TestSSEMessages(t *testing.T) {
+	t.Parallel()
+	data := func(ds ...string) []string { return ds }
+	tests := []struct {
+		name string
+		r    io.Reader
+		want []string
+	}{
+		{"plain", strings.NewReader("data: a\n\ndata: b\n\n"), data("a", "b")},
+		{"over the cap", strings.NewReader("data: a\n\ndata: " + strings.Repeat("x", 64) + "\n\ndata: b\n\n"), data("a", "b")},
+		{"cut", strings.NewReader("data: a\n\ndata: b"), data("a")},
+		{"read error", io.MultiReader(strings.NewReader("data: a\n\n"), iotest.ErrReader(errors.New("boom"))), data("a")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			for m := range frame.NewSSE(tt.r, "in", 32).Messages() {
+				got = append(got, string(m.Data))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("messages (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -3,7 +3,9 @@ package frame
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
+	"iter"
 
 	"github.com/agentstream/agentstream/event"
 )
@@ -156,6 +158,27 @@ func (s *SSE) NextRaw() (RawMessage, error) {
 		}
 		if m, done, perr := s.handle(line); done {
 			return m, perr
+		}
+	}
+}
+
+// Messages yields each message NextRaw reads, borrowed as there, until
+// the input ends or a read fails: what reads only whole messages (a
+// validate checker) and leaves problems to a decoder. The messages NextRaw
+// reports as problems (over the cap, cut at the end) are skipped.
+func (s *SSE) Messages() iter.Seq[RawMessage] {
+	return func(yield func(RawMessage) bool) {
+		for {
+			m, err := s.NextRaw()
+			var perr *event.ParseError
+			switch {
+			case err == nil:
+				if !yield(m) {
+					return
+				}
+			case !errors.As(err, &perr):
+				return
+			}
 		}
 	}
 }

@@ -40,6 +40,11 @@ const NoRunEnd = "a run end without a stop reason of ACP's (no session/prompt re
 // the real agents).
 const DefaultMaxHeld = 1 << 20
 
+// LiveSetupCut is the loss reported for a live session cut before its
+// first prompt turn: its setup answers were written as they arrived (see
+// Encoder.Flush), and alone they read as a session that ended.
+const LiveSetupCut = "the cut of a live session cut before its first prompt turn (its setup answers, written as they arrived, read as a session that ended)"
+
 // SetupCut is the loss reported for a session cut before its first
 // prompt turn: its setup answers and the updates that followed them,
 // written alone, would read as a session that ended, so none is written.
@@ -99,6 +104,8 @@ type Encoder struct {
 	before  bytes.Buffer
 	begun   bool // a message of a prompt turn (or its end) was written
 	spilled bool // before passed MaxHeld: messages are no longer held
+	live    bool // the input is live (SetLive): Flush writes what is held
+	leaked  bool // Flush wrote held messages before a prompt turn began
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -179,6 +186,24 @@ func (e *Encoder) maxHeld() int {
 		return e.cfg.MaxHeld
 	}
 	return DefaultMaxHeld
+}
+
+// SetLive says whether the input being read is live: a pipe, a URL or a
+// file followed, where a read may wait for data that has not arrived
+// (convert.AbandonHold passes its own SetLive on).
+func (e *Encoder) SetLive(live bool) { e.live = live }
+
+// Flush, called when the input has nothing more buffered, writes the
+// messages held before the first prompt turn when the input is live, so
+// that they leave as they arrive; a cut before the first prompt turn then
+// leaves them written, reported (LiveSetupCut). A file read to its end
+// holds them, and a cut drops them.
+func (e *Encoder) Flush() error {
+	if e.live && e.before.Len() > 0 {
+		e.flushHeld()
+		e.leaked = true
+	}
+	return e.err
 }
 
 // flushHeld writes the messages held before the first prompt turn.
@@ -352,12 +377,10 @@ func (e *Encoder) start(s *event.SessionStart) {
 		}
 	}
 	if s.MetaKind == acp.MetaKind {
-		var meta map[string]json.RawMessage
+		var meta wire.SessionMeta
 		if json.Unmarshal(s.Meta, &meta) == nil {
-			for _, k := range []string{wire.MethodInitialize, wire.MethodSessionNew, wire.MethodSessionLoad, wire.MethodSessionResume} {
-				if raw, ok := meta[k]; ok {
-					e.keepRaw(raw)
-				}
+			for _, raw := range meta.Responses() {
+				e.keepRaw(raw)
 			}
 		}
 	} else if s.Model != "" || len(s.Tools) > 0 || s.Cwd != "" {
@@ -734,10 +757,14 @@ func (e *Encoder) Cut() error {
 		return e.err
 	}
 	switch {
+	case e.begun:
+	case e.leaked:
+		e.flushHeld() // what came after the last Flush
+		e.warn(LiveSetupCut)
 	case e.before.Len() > 0:
 		e.before.Reset()
 		e.warn(SetupCut)
-	case e.spilled && !e.begun:
+	case e.spilled:
 		e.warn(fmt.Sprintf("the cut of a session cut before its first prompt turn after more than %d bytes of setup (written as it came, it reads as a session that ended)", e.maxHeld()))
 	}
 	if e.failure != nil && !e.answered {

@@ -481,3 +481,63 @@ func readBack(b []byte) string {
 		}
 	}
 }
+
+// TestLiveSetup: on a live input (convert.AbandonHold's SetLive, passed
+// on) the setup answers leave at the first Flush, before any prompt turn
+// begins, and a cut then leaves them written, warned; a recording (not
+// live) cut during its setup still writes nothing.
+func TestLiveSetup(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../../testdata/acp/gemini-plain-text.agent.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := strings.SplitAfter(string(data), "\n") // initialize, session/new, available_commands_update, ...
+	to, ok := convert.Lookup(emitacp.Name)
+	if !ok {
+		t.Fatal("no acp in the format table")
+	}
+	for _, live := range []bool{true, false} {
+		// The setup answers and half the update after them: the decoder
+		// gives the session's start at the cut.
+		in := l[0] + l[1] + l[2][:len(l[2])/2]
+		want, loss, back := l[0]+l[1], emitacp.LiveSetupCut, "ended"
+		if !live {
+			want, loss, back = "", emitacp.SetupCut, "nothing"
+		}
+		var out bytes.Buffer
+		var losses []string
+		warn := func(err error) {
+			var le *event.LossError
+			if errors.As(err, &le) {
+				losses = append(losses, le.What)
+			}
+		}
+		hold := convert.HoldAbandoned(emitacp.New(&out, &format.Options{Warn: warn}), parseacp.Format(), to, warn)
+		hold.SetLive(live)
+		var flushed []string // the output after each Flush
+		flush := func() error {
+			err := hold.Flush()
+			flushed = append(flushed, out.String())
+			return err
+		}
+		if err := convert.Pipe(parseacp.NewDecoder(strings.NewReader(in), nil), hold, &convert.PipeOptions{Flush: flush, Problem: func(error) bool { return true }}); err != nil {
+			t.Fatal(err)
+		}
+		if len(flushed) == 0 || flushed[0] != want {
+			t.Errorf("live %v: output at the first Flush %q, want %q", live, flushed, want)
+		}
+		if err := event.End(hold, true); !errors.Is(err, event.ErrTruncated) {
+			t.Errorf("live %v: End(cut) = %v", live, err)
+		}
+		if got := out.String(); got != want {
+			t.Errorf("live %v: output %q, want %q", live, got, want)
+		}
+		if !slices.Equal(losses, []string{loss}) {
+			t.Errorf("live %v: losses %q, want %q", live, losses, loss)
+		}
+		if got := readBack(out.Bytes()); got != back {
+			t.Errorf("live %v: read back %s, want %s", live, got, back)
+		}
+	}
+}

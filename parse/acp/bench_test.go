@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentstream/agentstream/event/eventtest"
+	wire "github.com/agentstream/agentstream/internal/wire/acp"
 )
 
 // BenchmarkDecode reads the agents' outputs and the transcripts.
@@ -16,7 +17,8 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 // FuzzSessionMeta: sessionMeta writes what json.Marshal writes for the
-// map of the two messages, for any two JSON values. Seeded with every
+// wire.SessionMeta of the two messages, for any two JSON values and each
+// method a session's setup answers. Seeded with every
 // line of the recordings.
 func FuzzSessionMeta(f *testing.F) {
 	f.Add([]byte(`{"a": "<&> \u2028 `+"\u2028\u2029"+`"}`), []byte(` [1, {"b" : null}] `), true)
@@ -38,18 +40,21 @@ func FuzzSessionMeta(f *testing.F) {
 		if !json.Valid(msg) || (withInit && !json.Valid(initMsg)) {
 			return
 		}
-		meta := map[string]json.RawMessage{"session/new": msg}
 		if !withInit {
 			initMsg = nil
-		} else {
-			meta["initialize"] = initMsg
 		}
-		want, err := json.Marshal(meta)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := sessionMeta(initMsg, "session/new", msg); !bytes.Equal(got, want) {
-			t.Errorf("sessionMeta(%q, %q)\n got %s\nwant %s", initMsg, msg, got, want)
+		for _, method := range []string{wire.MethodSessionNew, wire.MethodSessionLoad, wire.MethodSessionResume} {
+			meta := wire.SessionMeta{Initialize: initMsg}
+			*map[string]*json.RawMessage{
+				wire.MethodSessionNew: &meta.SessionNew, wire.MethodSessionLoad: &meta.SessionLoad, wire.MethodSessionResume: &meta.SessionResume,
+			}[method] = msg
+			want, err := json.Marshal(&meta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sessionMeta(initMsg, method, msg); !bytes.Equal(got, want) {
+				t.Errorf("sessionMeta(%q, %q, %q)\n got %s\nwant %s", initMsg, method, msg, got, want)
+			}
 		}
 	})
 }

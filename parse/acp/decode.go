@@ -525,11 +525,12 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 	return nil
 }
 
-// sessionMeta is a session's start's Meta: the object of the initialize
-// response (when there was one) and the session/* response, keyed by
-// their methods, as json.Marshal writes a map of the two (keys sorted:
-// initialize before session/*), built without reflection. Both messages
-// are valid JSON (they were decoded).
+// sessionMeta is a session's start's Meta, a wire.SessionMeta: the
+// initialize response (when there was one) and the session/* response
+// that answered method, as json.Marshal writes it (initialize first),
+// built without reflection (encoding/json's compacting of the two
+// messages would cost more than the rest of a session's setup). Both
+// messages are valid JSON (they were decoded).
 func sessionMeta(initMsg []byte, method string, msg []byte) json.RawMessage {
 	b := make([]byte, 0, len(initMsg)+len(msg)+len(method)+len(wire.MethodInitialize)+8)
 	b = append(b, '{')

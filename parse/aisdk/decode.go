@@ -46,6 +46,7 @@ type Config struct {
 type Decoder struct {
 	jr     jsontext.Reader // reads the wire structs in one pass
 	chunk  wire.Chunk      // the chunk being decoded
+	delta  string          // the chunk's delta
 	deltas deltabatch.Batch
 	cfg    Config
 	sse    *frame.SSE
@@ -202,7 +203,11 @@ func (d *Decoder) decode(data []byte) error {
 	// into it (its strings and the values its pointers point to are
 	// fresh each time, as it is cleared first).
 	c := &d.chunk
-	*c = wire.Chunk{}
+	// Delta points to the decoder's string, so that reading a delta
+	// allocates no pointer: absent, it reads as empty, which is read as
+	// absent (a delta adds text only when it has some).
+	d.delta = ""
+	*c = wire.Chunk{Delta: &d.delta}
 	if err := jsontext.DecodeValid(&d.jr, data, c, wire.ReadChunk); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {

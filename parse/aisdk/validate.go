@@ -3,14 +3,12 @@ package aisdk
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/openset"
@@ -63,16 +61,8 @@ func check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
 
 func (k *checkState) check(r io.Reader, c *format.CheckConfig) {
 	rep := k.rep
-	sse := frame.NewSSE(r, c.Source, c.MaxEventBytes)
-	for {
-		m, err := sse.NextRaw()
-		var perr *event.ParseError
-		if err != nil && !errors.As(err, &perr) {
-			break
-		}
-		if err == nil {
-			k.message(m)
-		}
+	for m := range frame.NewSSE(r, c.Source, c.MaxEventBytes).Messages() {
+		k.message(m)
 	}
 	if k.chunks > 0 && !k.finished {
 		rep.Report(ruleEnd, k.line, 1, "the stream ends without a finish or abort chunk")

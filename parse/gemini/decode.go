@@ -40,14 +40,13 @@ const maxTools = 1024
 // Decoder reads Gemini CLI stream-json (or json) output and yields
 // canonical events. See the package documentation.
 type Decoder struct {
-	jr      jsontext.Reader // reads the wire structs in one pass
-	lineBuf gemini.Line     // the line readLine reads
-	deltas  deltabatch.Batch
-	noLine  bool // read every line in two passes (tests compare)
-	cfg     Config
-	lines   *frame.Lines
-	st      decoderstate.State
-	bad     badutf8.Once
+	jr     jsontext.Reader // reads the wire structs in one pass
+	bufs   lineStructs     // what the wire structs are read into, line after line
+	deltas deltabatch.Batch
+	cfg    Config
+	lines  *frame.Lines
+	st     decoderstate.State
+	bad    badutf8.Once
 
 	line int
 	off  int64
@@ -64,6 +63,18 @@ type Decoder struct {
 	toolIDs  []string          // their ids, oldest first
 	known    bool              // a line of this format was read
 	ended    bool              // the result line was read
+}
+
+// lineStructs are the structs a line is read into: the probe, then its
+// type's. The decoder's, so that reading a line allocates none of them.
+type lineStructs struct {
+	probe  gemini.Probe
+	init   gemini.Init
+	msg    gemini.Message
+	use    gemini.ToolUse
+	result gemini.ToolResult
+	err    gemini.Error
+	end    gemini.Result
 }
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -307,93 +318,136 @@ func (d *Decoder) closeText() {
 	}
 }
 
-// decode handles one stream-json line.
+// decode handles one stream-json line, read as its type's struct. The
+// type is taken from the line's first member, where the CLI writes it,
+// when the struct's reader then finds no other type after it; else (and
+// for every problem, so that it is worded as one) the line's type and
+// timestamp are probed first, as encoding/json reads them.
 func (d *Decoder) decode(line []byte) error {
-	// One pass reads the type and the timestamp: the timestamp, raw,
-	// cannot fail a line whose type reads.
-	one := d.readLine(line)
-	var h gemini.Probe
-	if one != nil {
-		h = gemini.Probe{Type: one.Type, Timestamp: one.Timestamp}
-	} else if err := jsontext.DecodeValid(&d.jr, line, &h, gemini.ReadProbe); err != nil {
-		if _, ok := err.(*json.UnmarshalTypeError); ok && line[0] == '{' {
-			d.unknown("", line)
-			return d.errorf(event.ErrSyntax, "a line whose type is not a string; kept as unknown")
+	if typ := leadingType(line); typ != "" {
+		if ok, err := d.decodeAs(typ, line, true); ok {
+			return err
 		}
+	}
+	h := &d.bufs.probe
+	*h = gemini.Probe{}
+	if err := jsontext.DecodeValid(&d.jr, line, h, gemini.ReadProbe); err != nil {
 		return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(err))
 	}
-	typ := ""
-	if h.Type != nil {
-		typ = *h.Type
+	typ, hasType := "", false
+	switch raw := h.Type; {
+	case len(raw) == 0 || string(raw) == "null":
+	case raw[0] != '"':
+		d.unknown("", line)
+		return d.errorf(event.ErrSyntax, "a line whose type is not a string; kept as unknown")
+	default:
+		hasType = true
+		d.jr.ResetValid(raw)
+		b := d.jr.Str()
+		if typ = gemini.StreamType(b); typ == "" {
+			typ = string(b)
+		}
 	}
 	if !gemini.IsStreamType(typ) {
 		if k := foreign.Kind(line); k != "" {
 			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orNone(typ), k)
 		}
-		if h.Type == nil {
+		if !hasType {
 			return d.errorf(event.ErrSyntax, "a line without a type; skipped")
 		}
 		d.known = true
 		d.unknown(typ, line)
 		return nil
 	}
-	if h.Timestamp == nil {
+	if noTimestamp(h.Timestamp) {
 		if k := foreign.Kind(line); k != "" {
 			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", typ, k)
 		}
 	}
+	_, err := d.decodeAs(typ, line, false)
+	return err
+}
+
+// leadingType returns the stream-json type a line names in its first
+// member, written plain, or "".
+func leadingType(line []byte) string {
+	const lead = `{"type":"`
+	rest, ok := bytes.CutPrefix(line, []byte(lead))
+	if !ok {
+		return ""
+	}
+	if i := bytes.IndexByte(rest, '"'); i > 0 {
+		return gemini.StreamType(rest[:i])
+	}
+	return ""
+}
+
+// noTimestamp reports whether a timestamp as written is absent or null.
+func noTimestamp(ts []byte) bool { return len(ts) == 0 || string(ts) == "null" }
+
+// decodeAs reads line as the struct of type typ and handles it. guessed
+// says typ is the line's first member's: then it handles only a line its
+// generated reader reads whole, whose last type member is typ as written
+// there and which has a timestamp or looks like no other format, and
+// reports whether it did (what it leaves, decode probes).
+func (d *Decoder) decodeAs(typ string, line []byte, guessed bool) (bool, error) {
 	var err error
+	var w gemini.Written
 	switch typ {
 	case gemini.TypeInit:
-		err = d.init(line, one)
+		w, err = decodeInto(d, line, &d.bufs.init, gemini.ReadInit)
 	case gemini.TypeMessage:
-		err = d.message(line, one)
+		w, err = decodeInto(d, line, &d.bufs.msg, gemini.ReadMessage)
 	case gemini.TypeToolUse:
-		err = d.toolUse(line, one)
+		w, err = decodeInto(d, line, &d.bufs.use, gemini.ReadToolUse)
 	case gemini.TypeToolResult:
-		err = d.toolResult(line, one)
+		w, err = decodeInto(d, line, &d.bufs.result, gemini.ReadToolResult)
 	case gemini.TypeError:
-		err = d.errorLine(line, one)
+		w, err = decodeInto(d, line, &d.bufs.err, gemini.ReadError)
 	case gemini.TypeResult:
-		err = d.result(line, one)
+		w, err = decodeInto(d, line, &d.bufs.end, gemini.ReadResult)
+	}
+	if guessed && (err != nil || len(w.Type) != len(typ)+2 || string(w.Type[1:len(w.Type)-1]) != typ ||
+		noTimestamp(w.Timestamp) && foreign.Kind(line) != "") {
+		return false, nil
 	}
 	if err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			d.known = true
 			d.unknown(typ, line)
-			return d.errorf(event.ErrSyntax, "%s line with a field of an unexpected type (%s); kept as unknown", typ, jsontext.Problem(err))
+			return true, d.errorf(event.ErrSyntax, "%s line with a field of an unexpected type (%s); kept as unknown", typ, jsontext.Problem(err))
 		}
-		return d.errorf(event.ErrSyntax, "%s line: %s", typ, jsontext.Problem(err))
+		return true, d.errorf(event.ErrSyntax, "%s line: %s", typ, jsontext.Problem(err))
 	}
 	d.known = true
-	return nil
+	switch typ {
+	case gemini.TypeInit:
+		d.init(line, &d.bufs.init)
+	case gemini.TypeMessage:
+		d.message(line, &d.bufs.msg)
+	case gemini.TypeToolUse:
+		d.toolUse(&d.bufs.use)
+	case gemini.TypeToolResult:
+		d.toolResult(&d.bufs.result)
+	case gemini.TypeError:
+		d.errorLine(line, &d.bufs.err)
+	case gemini.TypeResult:
+		d.result(line, &d.bufs.end)
+	}
+	return true, nil
 }
 
-// readLine reads line in one pass as a gemini.Line, in the decoder's
-// buffer, or returns nil for a line the two passes (the probe, then the
-// type's struct) must read: one the Line reader refuses, or whose
-// timestamp the type's struct would refuse (not a string). What it
-// reads, the two passes would read alike: the type's struct has the
-// Line's members of that type, of the same Go types, and the timestamp.
-func (d *Decoder) readLine(line []byte) *gemini.Line {
-	if d.noLine {
-		return nil
-	}
-	l := &d.lineBuf
-	*l = gemini.Line{}
-	d.jr.ResetValid(line)
-	if !gemini.ReadLine(&d.jr, l) || !d.jr.End() {
-		return nil
-	}
-	if l.Timestamp != nil {
-		var ts string
-		d.jr.ResetValid(*l.Timestamp)
-		if d.jr.StringField(&ts); !d.jr.End() {
-			return nil
-		}
-	}
-	return l
+// decodeInto reads line into v, which it clears first, and returns what v
+// says of the line's type and timestamp as written.
+func decodeInto[T any, P interface {
+	*T
+	Written() gemini.Written
+}](d *Decoder, line []byte, v P, read func(*jsontext.Reader, *T) bool) (gemini.Written, error) {
+	var zero T
+	*v = zero
+	err := jsontext.DecodeValid(&d.jr, line, (*T)(v), read)
+	return v.Written(), err
 }
 
 func orNone(s string) string {
@@ -408,13 +462,7 @@ func (d *Decoder) unknown(typ string, line []byte) {
 	d.emit(&event.Unknown{Agent: d.agent, Format: "gemini", Type: typ, Raw: bytes.Clone(line)})
 }
 
-func (d *Decoder) init(line []byte, one *gemini.Line) error {
-	var l gemini.Init
-	if one != nil {
-		l = gemini.Init{SessionID: one.SessionID, Model: one.Model}
-	} else if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadInit); err != nil {
-		return err
-	}
+func (d *Decoder) init(line []byte, l *gemini.Init) {
 	d.closeText()
 	d.release()
 	if l.SessionID != "" {
@@ -424,29 +472,22 @@ func (d *Decoder) init(line []byte, one *gemini.Line) error {
 		Agent: d.agent, SessionID: l.SessionID, Model: l.Model,
 		Meta: bytes.Clone(line), MetaKind: MetaKind,
 	}
-	return nil
 }
 
-func (d *Decoder) message(line []byte, one *gemini.Line) error {
-	var l gemini.Message
-	if one != nil {
-		l = gemini.Message{Role: one.Role, Content: one.Content, Delta: one.Delta}
-	} else if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadMessage); err != nil {
-		return err
-	}
+func (d *Decoder) message(line []byte, l *gemini.Message) {
 	if l.Role == gemini.RoleUser {
 		d.closeText()
 		if d.held != nil && d.held.Prompt == "" {
 			d.held.Prompt = l.Content
 			d.release()
-			return nil
+			return
 		}
 		d.emit(&event.Notice{Agent: d.agent, Kind: "user", Message: l.Content, Raw: bytes.Clone(line)})
-		return nil
+		return
 	}
 	if l.Role != gemini.RoleAssistant {
 		d.unknown(gemini.TypeMessage, line)
-		return nil
+		return
 	}
 	delta := l.Delta != nil && *l.Delta
 	if !delta {
@@ -463,16 +504,9 @@ func (d *Decoder) message(line []byte, one *gemini.Line) error {
 	if !delta {
 		d.closeText()
 	}
-	return nil
 }
 
-func (d *Decoder) toolUse(line []byte, one *gemini.Line) error {
-	var l gemini.ToolUse
-	if one != nil {
-		l = gemini.ToolUse{ToolName: one.ToolName, ToolID: one.ToolID, Parameters: one.Parameters}
-	} else if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadToolUse); err != nil {
-		return err
-	}
+func (d *Decoder) toolUse(l *gemini.ToolUse) {
 	d.closeText()
 	input := json.RawMessage("null")
 	if l.Parameters != nil {
@@ -480,7 +514,6 @@ func (d *Decoder) toolUse(line []byte, one *gemini.Line) error {
 	}
 	d.remember(l.ToolID, l.ToolName)
 	d.emit(&event.ToolCall{Agent: d.agent, ID: l.ToolID, Name: l.ToolName, Input: input})
-	return nil
 }
 
 // remember keeps a tool call's name until its result.
@@ -495,13 +528,7 @@ func (d *Decoder) remember(id, name string) {
 	d.tools[id] = name
 }
 
-func (d *Decoder) toolResult(line []byte, one *gemini.Line) error {
-	var l gemini.ToolResult
-	if one != nil {
-		l = gemini.ToolResult{ToolID: one.ToolID, Status: one.Status, Output: one.Output, Error: one.Error}
-	} else if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadToolResult); err != nil {
-		return err
-	}
+func (d *Decoder) toolResult(l *gemini.ToolResult) {
 	d.closeText()
 	r := &event.ToolResult{Agent: d.agent, ID: l.ToolID, Name: d.tools[l.ToolID], IsError: l.Status == gemini.StatusError}
 	if name, ok := d.tools[l.ToolID]; ok {
@@ -524,28 +551,14 @@ func (d *Decoder) toolResult(line []byte, one *gemini.Line) error {
 		r.Structured, _ = gemini.Marshal(l.Error)
 	}
 	d.emit(r)
-	return nil
 }
 
-func (d *Decoder) errorLine(line []byte, one *gemini.Line) error {
-	var l gemini.Error
-	if one != nil {
-		l = gemini.Error{Severity: one.Severity, Message: one.Message}
-	} else if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadError); err != nil {
-		return err
-	}
+func (d *Decoder) errorLine(line []byte, l *gemini.Error) {
 	d.closeText()
 	d.emit(&event.Error{Agent: d.agent, Message: l.Message, Type: l.Severity, Raw: bytes.Clone(line)})
-	return nil
 }
 
-func (d *Decoder) result(line []byte, one *gemini.Line) error {
-	var l gemini.Result
-	if one != nil {
-		l = gemini.Result{Status: one.Status, Error: one.Error, Stats: one.Stats}
-	} else if err := jsontext.DecodeValid(&d.jr, line, &l, gemini.ReadResult); err != nil {
-		return err
-	}
+func (d *Decoder) result(line []byte, l *gemini.Result) {
 	d.closeText()
 	end := &event.RunEnd{
 		Agent: d.agent, IsError: l.Status == gemini.StatusError, Meta: bytes.Clone(line), MetaKind: MetaKind,
@@ -573,7 +586,6 @@ func (d *Decoder) result(line []byte, one *gemini.Line) error {
 	}
 	d.emit(end)
 	d.ended = true
-	return nil
 }
 
 // isOutputObject reports whether line is a whole --output-format json

@@ -328,6 +328,26 @@ func TestMapping(t *testing.T) {
 			problems: []string{"in:3:1: tool_use line with a field of an unexpected type (tool_name is a JSON number, not a string); kept as unknown"},
 		},
 		{
+			// The type is read from the first member; a later one, even
+			// null, or a timestamp of the wrong type, is read as
+			// encoding/json reads the line.
+			name: "a line that names its type again, or a mistyped timestamp",
+			in: init + prompt + `{"type":"message","timestamp":"t2","role":"assistant","content":"a","type":null}
+{"type":"message","timestamp":5,"role":"assistant","content":"a"}
+{"type":"message","role":"assistant","content":"a","type":"future","timestamp":"t"}
+` + result,
+			want: []event.Event{
+				start,
+				&event.Unknown{Agent: "s1", Format: "gemini", Type: "message", Raw: []byte(`{"type":"message","timestamp":5,"role":"assistant","content":"a"}`)},
+				&event.Unknown{Agent: "s1", Format: "gemini", Type: "future", Raw: []byte(`{"type":"message","role":"assistant","content":"a","type":"future","timestamp":"t"}`)},
+				end,
+			},
+			problems: []string{
+				"in:3:1: a line without a type; skipped",
+				"in:4:1: message line with a field of an unexpected type (timestamp is a JSON number, not a string); kept as unknown",
+			},
+		},
+		{
 			name:     "nothing of the format",
 			in:       `{"a":1}` + "\n",
 			problems: []string{"in:1:1: a line without a type; skipped", "in: no Gemini CLI stream-json line in the input"},

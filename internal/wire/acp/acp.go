@@ -299,6 +299,28 @@ type NewSessionResponse struct {
 	} `json:"configOptions,omitempty"`
 }
 
+// SessionMeta is the Meta of a session's start read from ACP: the
+// initialize response (when there was one) and the session/new, load or
+// resume response, each the whole message, keyed by their methods.
+type SessionMeta struct {
+	Initialize    json.RawMessage `json:"initialize,omitempty"`
+	SessionLoad   json.RawMessage `json:"session/load,omitempty"`
+	SessionNew    json.RawMessage `json:"session/new,omitempty"`
+	SessionResume json.RawMessage `json:"session/resume,omitempty"`
+}
+
+// Responses are m's messages in the order a session's setup answers
+// them, the absent left out.
+func (m *SessionMeta) Responses() []json.RawMessage {
+	var out []json.RawMessage
+	for _, raw := range []json.RawMessage{m.Initialize, m.SessionNew, m.SessionLoad, m.SessionResume} {
+		if raw != nil {
+			out = append(out, raw)
+		}
+	}
+	return out
+}
+
 // InitializeResponse is what an initialize result holds that agentstream
 // reads.
 type InitializeResponse struct {

@@ -22,6 +22,7 @@ func compareLine(t *testing.T, data []byte) bool {
 		wiretest.OnePass(t, data, ReadPromptRequest, nil),
 		wiretest.OnePass(t, data, ReadPromptResponse, nil),
 		wiretest.OnePass(t, data, ReadResultProbe, nil),
+		wiretest.OnePass(t, data, ReadSessionMeta, nil),
 		wiretest.OnePass(t, data, ReadSessionNotification, nil),
 		wiretest.OnePass(t, data, ReadToolCallContent, nil),
 		wiretest.OnePass(t, data, ReadUpdate, nil),
@@ -51,6 +52,7 @@ func TestReadsEveryField(t *testing.T) {
 	wiretest.ReadsEveryField(t, ReadPromptRequest)
 	wiretest.ReadsEveryField(t, ReadPromptResponse)
 	wiretest.ReadsEveryField(t, ReadResultProbe)
+	wiretest.ReadsEveryField(t, ReadSessionMeta)
 	wiretest.ReadsEveryField(t, ReadSessionNotification)
 	wiretest.ReadsEveryField(t, ReadToolCallContent)
 	wiretest.ReadsEveryField(t, ReadUpdate)

@@ -989,6 +989,43 @@ func foldedNewSessionResponse(key string) bool {
 	return false
 }
 
+// ReadSessionMeta reads a whole SessionMeta into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadSessionMeta(r *jsontext.Reader, v *SessionMeta) bool {
+	if !r.Null() {
+		readSessionMeta(r, v)
+	}
+	return !r.Failed()
+}
+
+func readSessionMeta(r *jsontext.Reader, v *SessionMeta) {
+	if r.Object() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			switch string(key) {
+			case "initialize":
+				jsontext.ReadRaw(r, &v.Initialize)
+			case "session/load":
+				jsontext.ReadRaw(r, &v.SessionLoad)
+			case "session/new":
+				jsontext.ReadRaw(r, &v.SessionNew)
+			case "session/resume":
+				jsontext.ReadRaw(r, &v.SessionResume)
+			default:
+				r.SkipUnknown(key, foldedSessionMeta)
+			}
+		}
+	}
+}
+
+// foldedSessionMeta reports whether a lower-cased key is one of SessionMeta's, lower-cased.
+func foldedSessionMeta(key string) bool {
+	switch key {
+	case "initialize", "session/load", "session/new", "session/resume":
+		return true
+	}
+	return false
+}
+
 // ReadInitializeResponse reads a whole InitializeResponse into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
 func ReadInitializeResponse(r *jsontext.Reader, v *InitializeResponse) bool {

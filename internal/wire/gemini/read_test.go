@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/wire/wiretest"
@@ -27,7 +28,9 @@ func compare[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) b
 	if err := json.Unmarshal(data, &want); err != nil {
 		t.Fatalf("%s: the reader decodes what json.Unmarshal refuses: %v", data, err)
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	// The unexported text of type and timestamp is the reader's alone.
+	ignore := cmpopts.IgnoreUnexported(Init{}, Message{}, ToolUse{}, ToolResult{}, Error{}, Result{})
+	if diff := cmp.Diff(want, got, ignore); diff != "" {
 		t.Errorf("%s: (-json.Unmarshal +reader):\n%s", data, diff)
 	}
 	return true
@@ -36,7 +39,7 @@ func compare[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) b
 func compareAll(t *testing.T, data []byte) int {
 	n := 0
 	for _, ok := range []bool{
-		compare(t, data, ReadProbe), compare(t, data, ReadLine), compare(t, data, ReadResult), compare(t, data, ReadStreamStats),
+		compare(t, data, ReadProbe), compare(t, data, ReadInit), compare(t, data, ReadToolResult), compare(t, data, ReadError), compare(t, data, ReadResult), compare(t, data, ReadStreamStats),
 		compare(t, data, ReadMessage), compare(t, data, ReadToolUse), compare(t, data, ReadRecord),
 	} {
 		if ok {
@@ -81,8 +84,12 @@ func TestGeneratedReaders(t *testing.T) {
 // read.
 func TestReadsEveryField(t *testing.T) {
 	t.Parallel()
+	wiretest.ReadsEveryField(t, ReadInit)
+	wiretest.ReadsEveryField(t, ReadMessage)
+	wiretest.ReadsEveryField(t, ReadToolUse)
+	wiretest.ReadsEveryField(t, ReadToolResult)
+	wiretest.ReadsEveryField(t, ReadError)
 	wiretest.ReadsEveryField(t, ReadResult)
-	wiretest.ReadsEveryField(t, ReadLine)
 	wiretest.ReadsEveryField(t, ReadRecord)
 	wiretest.ReadsEveryField(t, ReadSessionMetrics)
 }
@@ -92,4 +99,31 @@ func FuzzGeneratedReaders(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { compareAll(t, data) })
+}
+
+// TestWritten: a line struct's reader keeps its last type and timestamp
+// as written (nil when absent), which a decoder compares with the type it
+// took from the line's first member.
+func TestWritten(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		line string
+		want Written
+	}{
+		{`{"type":"message","timestamp":"t"}`, Written{json.RawMessage(`"message"`), json.RawMessage(`"t"`)}},
+		{`{"type":"message","role":"user"}`, Written{Type: json.RawMessage(`"message"`)}},
+		{`{"type":"message","timestamp":null,"type":null}`, Written{json.RawMessage(`null`), json.RawMessage(`null`)}},
+		{`{"type":"message","type":"init"}`, Written{Type: json.RawMessage(`"init"`)}},
+	}
+	for _, tt := range tests {
+		var r jsontext.Reader
+		var m Message
+		r.Reset([]byte(tt.line))
+		if !ReadMessage(&r, &m) || !r.End() {
+			t.Fatalf("%s: not read", tt.line)
+		}
+		if diff := cmp.Diff(tt.want, m.Written()); diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", tt.line, diff)
+		}
+	}
 }

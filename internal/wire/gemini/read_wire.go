@@ -433,21 +433,9 @@ func readProbe(r *jsontext.Reader, v *Probe) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
-				if r.Null() {
-					v.Type = nil
-				} else {
-					jsontext.Ensure(&v.Type)
-					if !r.Null() {
-						*v.Type = internType(r.Str())
-					}
-				}
+				v.Type = r.Skip()
 			case "timestamp":
-				if r.Null() {
-					v.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Timestamp)
-					jsontext.ReadRaw(r, v.Timestamp)
-				}
+				v.Timestamp = r.Skip()
 			default:
 				r.SkipUnknown(key, foldedProbe)
 			}
@@ -464,94 +452,34 @@ func foldedProbe(key string) bool {
 	return false
 }
 
-// ReadLine reads a whole Line into v as json.Unmarshal does, or fails r, for
+// ReadWritten reads a whole Written into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
-func ReadLine(r *jsontext.Reader, v *Line) bool {
+func ReadWritten(r *jsontext.Reader, v *Written) bool {
 	if !r.Null() {
-		readLine(r, v)
+		readWritten(r, v)
 	}
 	return !r.Failed()
 }
 
-func readLine(r *jsontext.Reader, v *Line) {
+func readWritten(r *jsontext.Reader, v *Written) {
 	if r.Object() {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
-			case "type":
-				if r.Null() {
-					v.Type = nil
-				} else {
-					jsontext.Ensure(&v.Type)
-					if !r.Null() {
-						*v.Type = internType(r.Str())
-					}
-				}
-			case "timestamp":
-				if r.Null() {
-					v.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Timestamp)
-					jsontext.ReadRaw(r, v.Timestamp)
-				}
-			case "session_id":
-				r.StringField(&v.SessionID)
-			case "model":
-				r.StringField(&v.Model)
-			case "role":
-				if !r.Null() {
-					v.Role = internRole(r.Str())
-				}
-			case "content":
-				r.StringField(&v.Content)
-			case "delta":
-				if r.Null() {
-					v.Delta = nil
-				} else {
-					jsontext.Ensure(&v.Delta)
-					jsontext.ReadBool(r, v.Delta)
-				}
-			case "tool_name":
-				r.StringField(&v.ToolName)
-			case "tool_id":
-				r.StringField(&v.ToolID)
-			case "parameters":
-				jsontext.ReadRaw(r, &v.Parameters)
-			case "status":
-				r.StringField(&v.Status)
-			case "output":
-				if r.Null() {
-					v.Output = nil
-				} else {
-					jsontext.Ensure(&v.Output)
-					r.StringField(v.Output)
-				}
-			case "error":
-				if r.Null() {
-					v.Error = nil
-				} else {
-					readErrorInfo(r, jsontext.Ensure(&v.Error))
-				}
-			case "severity":
-				r.StringField(&v.Severity)
-			case "message":
-				r.StringField(&v.Message)
-			case "stats":
-				if r.Null() {
-					v.Stats = nil
-				} else {
-					readStreamStats(r, jsontext.Ensure(&v.Stats))
-				}
+			case "Type":
+				jsontext.ReadRaw(r, &v.Type)
+			case "Timestamp":
+				jsontext.ReadRaw(r, &v.Timestamp)
 			default:
-				r.SkipUnknown(key, foldedLine)
+				r.SkipField(key, foldedWritten)
 			}
 		}
 	}
 }
 
-// foldedLine reports whether a lower-cased key is one of Line's, lower-cased.
-func foldedLine(key string) bool {
+// foldedWritten reports whether a lower-cased key is one of Written's, lower-cased.
+func foldedWritten(key string) bool {
 	switch key {
-	case "type", "timestamp", "session_id", "model", "role", "content", "delta", "tool_name", "tool_id", "parameters", "status", "output", "error", "severity", "message", "stats":
+	case "type", "timestamp":
 		return true
 	}
 	return false
@@ -571,9 +499,23 @@ func readInit(r *jsontext.Reader, v *Init) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
-				r.StringField(&v.Type)
+				{
+					r.Peek()
+					off := r.Offset()
+					r.StringField(&v.Type)
+					if !r.Failed() {
+						v.typeText = r.Since(off)
+					}
+				}
 			case "timestamp":
-				r.StringField(&v.Timestamp)
+				{
+					r.Peek()
+					off := r.Offset()
+					r.StringField(&v.Timestamp)
+					if !r.Failed() {
+						v.timestampText = r.Since(off)
+					}
+				}
 			case "session_id":
 				r.StringField(&v.SessionID)
 			case "model":
@@ -608,9 +550,23 @@ func readMessage(r *jsontext.Reader, v *Message) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
-				r.StringField(&v.Type)
+				{
+					r.Peek()
+					off := r.Offset()
+					r.StringField(&v.Type)
+					if !r.Failed() {
+						v.typeText = r.Since(off)
+					}
+				}
 			case "timestamp":
-				r.StringField(&v.Timestamp)
+				{
+					r.Peek()
+					off := r.Offset()
+					r.StringField(&v.Timestamp)
+					if !r.Failed() {
+						v.timestampText = r.Since(off)
+					}
+				}
 			case "role":
 				if !r.Null() {
 					v.Role = internRole(r.Str())
@@ -654,9 +610,23 @@ func readToolUse(r *jsontext.Reader, v *ToolUse) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
-				r.StringField(&v.Type)
+				{
+					r.Peek()
+					off := r.Offset()
+					r.StringField(&v.Type)
+					if !r.Failed() {
+						v.typeText = r.Since(off)
+					}
+				}
 			case "timestamp":
-				r.StringField(&v.Timestamp)
+				{
+					r.Peek()
+					off := r.Offset()
+					r.StringField(&v.Timestamp)
+					if !r.Failed() {
+						v.timestampText = r.Since(off)
+					}
+				}
 			case "tool_name":
 				r.StringField(&v.ToolName)
 			case "tool_id":
@@ -693,9 +663,23 @@ func readToolResult(r *jsontext.Reader, v *ToolResult) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
-				r.StringField(&v.Type)
+				{
+					r.Peek()
+					off := r.Offset()
+					r.StringField(&v.Type)
+					if !r.Failed() {
+						v.typeText = r.Since(off)
+					}
+				}
 			case "timestamp":
-				r.StringField(&v.Timestamp)
+				{
+					r.Peek()
+					off := r.Offset()
+					r.StringField(&v.Timestamp)
+					if !r.Failed() {
+						v.timestampText = r.Since(off)
+					}
+				}
 			case "tool_id":
 				r.StringField(&v.ToolID)
 			case "status":
@@ -776,9 +760,23 @@ func readError(r *jsontext.Reader, v *Error) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
-				r.StringField(&v.Type)
+				{
+					r.Peek()
+					off := r.Offset()
+					r.StringField(&v.Type)
+					if !r.Failed() {
+						v.typeText = r.Since(off)
+					}
+				}
 			case "timestamp":
-				r.StringField(&v.Timestamp)
+				{
+					r.Peek()
+					off := r.Offset()
+					r.StringField(&v.Timestamp)
+					if !r.Failed() {
+						v.timestampText = r.Since(off)
+					}
+				}
 			case "severity":
 				r.StringField(&v.Severity)
 			case "message":
@@ -813,9 +811,23 @@ func readResult(r *jsontext.Reader, v *Result) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "type":
-				r.StringField(&v.Type)
+				{
+					r.Peek()
+					off := r.Offset()
+					r.StringField(&v.Type)
+					if !r.Failed() {
+						v.typeText = r.Since(off)
+					}
+				}
 			case "timestamp":
-				r.StringField(&v.Timestamp)
+				{
+					r.Peek()
+					off := r.Offset()
+					r.StringField(&v.Timestamp)
+					if !r.Failed() {
+						v.timestampText = r.Since(off)
+					}
+				}
 			case "status":
 				r.StringField(&v.Status)
 			case "error":
@@ -1268,25 +1280,6 @@ func internRole(b []byte) string {
 		return RoleUser
 	case RoleAssistant:
 		return RoleAssistant
-	}
-	return string(b)
-}
-
-// internType returns the constant Type* equal to b, or b as a new string.
-func internType(b []byte) string {
-	switch string(b) {
-	case TypeInit:
-		return TypeInit
-	case TypeMessage:
-		return TypeMessage
-	case TypeToolUse:
-		return TypeToolUse
-	case TypeToolResult:
-		return TypeToolResult
-	case TypeError:
-		return TypeError
-	case TypeResult:
-		return TypeResult
 	}
 	return string(b)
 }

@@ -51,73 +51,82 @@ type Head struct {
 	Timestamp string `json:"timestamp"`
 }
 
-// Probe is what a decoder reads of a stream-json line first: its type,
-// and whether it has a timestamp (a line of another format has none).
+// Probe is what a decoder reads of a stream-json line first: its type
+// and timestamp as they are written, borrowed from the line (the type
+// says which struct reads the line; a line of another format has no
+// timestamp).
 type Probe struct {
-	Type      *string          `json:"type" wire:"intern=Type"`
-	Timestamp *json.RawMessage `json:"timestamp"`
+	Type      json.RawMessage `json:"type" wire:"borrow"`
+	Timestamp json.RawMessage `json:"timestamp" wire:"borrow"`
 }
 
-// Line is a stream-json line read in one pass: the probe's type and
-// timestamp with the members of every line type (Init, Message, ToolUse,
-// ToolResult, Error, Result), which a decoder would otherwise read in a
-// second pass as the type's struct. A line with a member of another
-// type's shape fails the read; the decoder then reads it in two.
-type Line struct {
-	Type      *string          `json:"type" wire:"intern=Type"`
-	Timestamp *json.RawMessage `json:"timestamp"`
-
-	SessionID  string          `json:"session_id"`
-	Model      string          `json:"model"`
-	Role       string          `json:"role" wire:"intern=Role"`
-	Content    string          `json:"content"`
-	Delta      *bool           `json:"delta,omitempty"`
-	ToolName   string          `json:"tool_name"`
-	ToolID     string          `json:"tool_id"`
-	Parameters json.RawMessage `json:"parameters"`
-	Status     string          `json:"status"`
-	Output     *string         `json:"output,omitempty"`
-	Error      *ErrorInfo      `json:"error,omitempty"`
-	Severity   string          `json:"severity"`
-	Message    string          `json:"message"`
-	Stats      *StreamStats    `json:"stats,omitempty"`
+// StreamType returns the constant Type* equal to b, or "" when b is no
+// stream-json event type.
+func StreamType(b []byte) string {
+	for _, t := range [...]string{TypeInit, TypeMessage, TypeToolUse, TypeToolResult, TypeError, TypeResult} {
+		if string(b) == t {
+			return t
+		}
+	}
+	return ""
 }
+
+// Written is what a line read by the generated reader of its type's
+// struct said of its type and timestamp, as written (nil when absent, or
+// when encoding/json read the line).
+type Written struct{ Type, Timestamp json.RawMessage }
+
+// Written returns l's type and timestamp as written.
+func (l *Init) Written() Written       { return Written{l.typeText, l.timestampText} }
+func (l *Message) Written() Written    { return Written{l.typeText, l.timestampText} }
+func (l *ToolUse) Written() Written    { return Written{l.typeText, l.timestampText} }
+func (l *ToolResult) Written() Written { return Written{l.typeText, l.timestampText} }
+func (l *Error) Written() Written      { return Written{l.typeText, l.timestampText} }
+func (l *Result) Written() Written     { return Written{l.typeText, l.timestampText} }
 
 // Init is the first line of a run (InitEvent).
 type Init struct {
-	Type      string `json:"type"`
-	Timestamp string `json:"timestamp"`
+	Type      string `json:"type" wire:"text=typeText"`
+	Timestamp string `json:"timestamp" wire:"text=timestampText"`
 	SessionID string `json:"session_id"`
 	Model     string `json:"model"`
+
+	typeText, timestampText json.RawMessage // as written, when the generated reader read them
 }
 
 // Message is a user prompt or a piece of the assistant's answer
 // (MessageEvent): Delta is true for streamed assistant text.
 type Message struct {
-	Type      string `json:"type"`
-	Timestamp string `json:"timestamp"`
+	Type      string `json:"type" wire:"text=typeText"`
+	Timestamp string `json:"timestamp" wire:"text=timestampText"`
 	Role      string `json:"role" wire:"intern=Role"`
 	Content   string `json:"content"`
 	Delta     *bool  `json:"delta,omitempty"`
+
+	typeText, timestampText json.RawMessage // as written, when the generated reader read them
 }
 
 // ToolUse is a tool call (ToolUseEvent); Parameters is a JSON object.
 type ToolUse struct {
-	Type       string          `json:"type"`
-	Timestamp  string          `json:"timestamp"`
+	Type       string          `json:"type" wire:"text=typeText"`
+	Timestamp  string          `json:"timestamp" wire:"text=timestampText"`
 	ToolName   string          `json:"tool_name"`
 	ToolID     string          `json:"tool_id"`
 	Parameters json.RawMessage `json:"parameters"`
+
+	typeText, timestampText json.RawMessage // as written, when the generated reader read them
 }
 
 // ToolResult is a tool call's result (ToolResultEvent).
 type ToolResult struct {
-	Type      string     `json:"type"`
-	Timestamp string     `json:"timestamp"`
+	Type      string     `json:"type" wire:"text=typeText"`
+	Timestamp string     `json:"timestamp" wire:"text=timestampText"`
 	ToolID    string     `json:"tool_id"`
 	Status    string     `json:"status"`
 	Output    *string    `json:"output,omitempty"`
 	Error     *ErrorInfo `json:"error,omitempty"`
+
+	typeText, timestampText json.RawMessage // as written, when the generated reader read them
 }
 
 // ErrorInfo is the error of a tool result or a failed run.
@@ -129,19 +138,23 @@ type ErrorInfo struct {
 // Error is an error or warning the run reported and went on from
 // (ErrorEvent).
 type Error struct {
-	Type      string `json:"type"`
-	Timestamp string `json:"timestamp"`
+	Type      string `json:"type" wire:"text=typeText"`
+	Timestamp string `json:"timestamp" wire:"text=timestampText"`
 	Severity  string `json:"severity"`
 	Message   string `json:"message"`
+
+	typeText, timestampText json.RawMessage // as written, when the generated reader read them
 }
 
 // Result is the last line of a run (ResultEvent).
 type Result struct {
-	Type      string       `json:"type"`
-	Timestamp string       `json:"timestamp"`
+	Type      string       `json:"type" wire:"text=typeText"`
+	Timestamp string       `json:"timestamp" wire:"text=timestampText"`
 	Status    string       `json:"status"`
 	Error     *ErrorInfo   `json:"error,omitempty"`
 	Stats     *StreamStats `json:"stats,omitempty"`
+
+	typeText, timestampText json.RawMessage // as written, when the generated reader read them
 }
 
 // StreamStats are a run's token counts (StreamStats): InputTokens is the
