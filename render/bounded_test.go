@@ -16,7 +16,7 @@ func (t *Transcript) held() int {
 	n := len(t.agents) + t.idle.Len() + t.busy.Len() + len(t.order) + len(t.roots) +
 		len(t.calls) + t.waiting + t.live.Len() + t.counted.Len()
 	for _, a := range t.order {
-		n += len(a.pending) + len(a.queue) + len(a.held) + len(a.open)
+		n += len(a.pending) + len(a.queue) + len(a.held) + a.nopen
 	}
 	return n
 }
