@@ -976,16 +976,16 @@ func (t *Transcript) summary(a *agent, r *event.RunEnd) []string {
 		parts = append(parts, plural(turns, "turn"))
 	}
 	if r != nil && r.DurationMS > 0 {
-		parts = append(parts, duration(r.DurationMS))
+		parts = append(parts, FormatDuration(r.DurationMS))
 	}
 	if hasTokens {
-		tok := fmt.Sprintf("%s in / %s out tokens", count(u.Input), count(u.Output))
+		tok := fmt.Sprintf("%s in / %s out tokens", FormatCount(u.Input), FormatCount(u.Output))
 		var cache []string
 		if u.CacheRead > 0 {
-			cache = append(cache, count(u.CacheRead)+" cache read")
+			cache = append(cache, FormatCount(u.CacheRead)+" cache read")
 		}
 		if u.CacheWrite > 0 {
-			cache = append(cache, count(u.CacheWrite)+" cache write")
+			cache = append(cache, FormatCount(u.CacheWrite)+" cache write")
 		}
 		if len(cache) > 0 {
 			tok += " (" + strings.Join(cache, ", ") + ")"
@@ -1068,8 +1068,9 @@ func (t *Transcript) streaming(a *agent) bool {
 	return a.run != nil && a.run.owner != nil && t.lw.lineOwner == any(a.run.owner)
 }
 
-// duration formats a run's duration: 850ms, 12.3s, 4m05s, 1h02m.
-func duration(ms int64) string {
+// FormatDuration formats a run's duration as the views show it: 850ms,
+// 12.3s, 4m05s, 1h02m.
+func FormatDuration(ms int64) string {
 	switch {
 	case ms < 1000:
 		return fmt.Sprintf("%dms", ms)
@@ -1099,8 +1100,8 @@ func (t *Transcript) tableCost() (float64, bool) {
 	return total, len(run.Messages) > 0
 }
 
-// count formats a token count with thousands separators.
-func count(n int64) string {
+// FormatCount formats a token count with thousands separators.
+func FormatCount(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	if n < 0 {
 		return s
