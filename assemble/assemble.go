@@ -25,10 +25,8 @@ type Assembler struct {
 	// MaxOpen caps the blocks held at once (DefaultMaxOpen if <= 0).
 	MaxOpen int
 
-	max  int
-	open map[openKey]*openBlock
-	// openOrder keeps the open blocks in the order they opened.
-	openOrder []openKey
+	max    int
+	blocks *Lifecycle[*openBlock]
 	// held is the last completed text block per agent, waiting for
 	// citations; order keeps agents in the order their blocks completed.
 	held     map[string]*Block
@@ -39,10 +37,6 @@ type Assembler struct {
 	// changes holds file changes that have started, by agent and id,
 	// until they complete.
 	changes map[openKey]*Block
-	// last is the open block the last Delta went to: most deltas go to
-	// the block of the delta before, which is then not looked up in open
-	// (a map keyed by two strings, hashed per delta).
-	last *openBlock
 	// free holds closed blocks' text buffers for the next blocks.
 	free [][]byte
 }
@@ -67,7 +61,6 @@ type openKey struct {
 }
 
 type openBlock struct {
-	key   openKey
 	block *Block
 	// The text: one, while the block has had a single delta (its text is
 	// then the delta's string, not copied); buf, not nil, from a second
@@ -147,7 +140,9 @@ func New(max int) *Assembler {
 	if max <= 0 {
 		max = event.DefaultMaxBytes
 	}
-	return &Assembler{max: max, open: map[openKey]*openBlock{}, held: map[string]*Block{}, changes: map[openKey]*Block{}}
+	a := &Assembler{max: max, held: map[string]*Block{}, changes: map[openKey]*Block{}}
+	a.blocks = NewLifecycle(Hooks[*openBlock]{Open: a.startBlock, End: a.finish, Abandon: func(ob *openBlock) { ob.release(a) }})
+	return a
 }
 
 // ErrBlockTooLarge is returned by Add when a block outgrows the cap; the
@@ -163,22 +158,10 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 	}
 	var err error
 	switch ev := ev.(type) {
-	case *event.BlockStart:
-		k := openKey{agent, ev.Kind}
-		if ob := a.open[k]; ob != nil {
-			// A block opened twice: the first one ended without its end.
-			a.finish(k, true)
-		}
-		a.startBlock(k)
+	case *event.BlockStart, *event.BlockEnd:
+		a.blocks.Event(ev)
 	case *event.Delta:
-		ob := a.last
-		if ob == nil || ob.key.kind != ev.Kind || ob.key.agent != agent {
-			k := openKey{agent, ev.Kind}
-			if ob = a.open[k]; ob == nil {
-				ob = a.startBlock(k)
-			}
-			a.last = ob
-		}
+		ob := a.blocks.Delta(ev)
 		if ob.over {
 			break
 		}
@@ -189,12 +172,6 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 			break
 		}
 		ob.write(a, ev.Text)
-	case *event.BlockEnd:
-		k := openKey{agent, ev.Kind}
-		if ob := a.open[k]; ob != nil {
-			ob.block.Signature = ev.Signature
-		}
-		a.finish(k, false)
 	case *event.Citations:
 		b := a.held[agent]
 		if b == nil {
@@ -210,21 +187,10 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 				StartPageNumber: c.StartPageNumber, EndPageNumber: c.EndPageNumber, URL: c.URL, Title: c.Title,
 			})
 		}
-	case *event.Notice:
-		if ev.Kind == event.NoticeAbandoned {
-			// The agent's open blocks were given up and begun again:
-			// dropped, the notice says so.
-			for _, k := range a.openOf(agent) {
-				a.drop(k)
-			}
-		}
-		a.out = append(a.out, FromEvent(ev))
-	case *event.Error:
-		// The error interrupted the agent's open blocks: they end here,
-		// cut short, so that they come out before it, in input order.
-		for _, k := range a.openOf(agent) {
-			a.finish(k, true)
-		}
+	case *event.Notice, *event.Error:
+		// An abandon drops the agent's open blocks (given up and begun
+		// again: the notice says so); an error cuts them short, before it.
+		a.blocks.Event(ev)
 		a.out = append(a.out, FromEvent(ev))
 	case *event.FileChange:
 		k := openKey{agent, event.BlockKind(ev.ID)}
@@ -259,74 +225,36 @@ func (a *Assembler) maxOpen() int {
 	return a.MaxOpen
 }
 
-// startBlock opens the block k, closing the oldest block first if MaxOpen
-// are held already.
-func (a *Assembler) startBlock(k openKey) *openBlock {
+// startBlock opens a block, closing the oldest block first if MaxOpen are
+// held already.
+func (a *Assembler) startBlock(agent string, kind event.BlockKind) *openBlock {
 	a.makeRoom()
-	ob := &openBlock{key: k, block: &Block{Agent: k.agent, Type: string(k.kind)}}
-	a.open[k] = ob
-	a.openOrder = append(a.openOrder, k)
-	return ob
+	return &openBlock{block: &Block{Agent: agent, Type: string(kind)}}
 }
 
 // makeRoom closes held or open blocks, oldest first, until one more fits.
 // A held text block is complete: releasing it early only means citations
 // that would have followed it start a block of their own.
 func (a *Assembler) makeRoom() {
-	for len(a.open)+len(a.held) >= a.maxOpen() {
+	for a.blocks.Len()+len(a.held) >= a.maxOpen() {
 		a.evicted++
 		if len(a.order) > 0 {
 			a.release(a.order[0])
 			continue
 		}
-		a.finish(a.openOrder[0], true)
+		a.blocks.CutOldest()
 	}
 }
 
-// openOf returns agent's open blocks in the order they opened.
-func (a *Assembler) openOf(agent string) []openKey {
-	var keys []openKey
-	for _, k := range a.openOrder {
-		if k.agent == agent {
-			keys = append(keys, k)
-		}
-	}
-	return keys
-}
-
-// drop forgets the open block k.
-func (a *Assembler) drop(k openKey) {
-	if ob := a.remove(k); ob != nil {
-		ob.release(a)
-	}
-}
-
-// remove takes the open block k out of the open blocks and returns it, or
-// nil if k is not open.
-func (a *Assembler) remove(k openKey) *openBlock {
-	ob := a.open[k]
-	if ob == nil {
-		return nil
-	}
-	delete(a.open, k)
-	if i := slices.Index(a.openOrder, k); i >= 0 {
-		a.openOrder = slices.Delete(a.openOrder, i, i+1)
-	}
-	if a.last == ob {
-		a.last = nil
-	}
-	return ob
-}
-
-// finish closes the open block k; a text block is held for citations.
-func (a *Assembler) finish(k openKey, truncated bool) {
-	ob := a.remove(k)
-	if ob == nil {
-		return
+// finish closes an open block, at its end e or cut short (e nil); a text
+// block that ended is held for citations.
+func (a *Assembler) finish(ob *openBlock, e *event.BlockEnd) {
+	if e != nil {
+		ob.block.Signature = e.Signature
 	}
 	ob.block.Text = ob.text(a)
-	ob.block.Truncated = ob.block.Truncated || truncated
-	if k.kind == event.Text && !truncated {
+	ob.block.Truncated = ob.block.Truncated || e == nil
+	if ob.block.Type == TypeText && e != nil {
 		a.hold(ob.block)
 		return
 	}
@@ -363,24 +291,11 @@ func (a *Assembler) Flush() []*Block {
 	for len(a.order) > 0 {
 		a.release(a.order[0])
 	}
+	a.blocks.CutAll(func(x, y *openBlock) int {
+		return cmp.Or(strings.Compare(x.block.Agent, y.block.Agent), strings.Compare(x.block.Type, y.block.Type))
+	})
 	out := a.out
 	a.out = nil
-	var keys []openKey
-	for k := range a.open {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(x, y openKey) int {
-		return cmp.Or(strings.Compare(x.agent, y.agent), strings.Compare(string(x.kind), string(y.kind)))
-	})
-	a.openOrder = a.openOrder[:0]
-	a.last = nil
-	for _, k := range keys {
-		ob := a.open[k]
-		delete(a.open, k)
-		ob.block.Text = ob.text(a)
-		ob.block.Truncated = true
-		out = append(out, ob.block)
-	}
 	for _, k := range slices.SortedFunc(maps.Keys(a.changes), func(x, y openKey) int {
 		return cmp.Or(strings.Compare(x.agent, y.agent), strings.Compare(string(x.kind), string(y.kind)))
 	}) {

@@ -6,13 +6,13 @@ import (
 	"github.com/agentstream/agentstream/event"
 )
 
-// OpenLimit counts the blocks a stream holds open (one per agent and kind
-// between its first BlockStart or Delta and its BlockEnd), for a consumer
-// that keeps state per open block and cannot close one early, as the
-// Assembler does: the text transcript. It holds at most max keys.
+// OpenLimit counts the blocks a stream holds open, as a Lifecycle opens
+// and ends them, for a consumer that keeps state per open block and cannot
+// close one early, as the Assembler does: the text transcript. It holds at
+// most max blocks.
 type OpenLimit struct {
-	max  int
-	open map[openKey]struct{}
+	max    int
+	blocks *Lifecycle[struct{}]
 }
 
 // NewOpenLimit returns a limit of max open blocks (DefaultMaxOpen if <= 0).
@@ -20,7 +20,10 @@ func NewOpenLimit(max int) *OpenLimit {
 	if max <= 0 {
 		max = DefaultMaxOpen
 	}
-	return &OpenLimit{max: max, open: map[openKey]struct{}{}}
+	return &OpenLimit{max: max, blocks: NewLifecycle(Hooks[struct{}]{
+		Open: func(string, event.BlockKind) struct{} { return struct{}{} },
+		End:  func(struct{}, *event.BlockEnd) {},
+	})}
 }
 
 // Add feeds one event. It returns an error wrapping ErrTooManyOpen when
@@ -32,19 +35,11 @@ func (l *OpenLimit) Add(ev event.Event) error {
 		k = openKey{ev.AgentID(), ev.Kind}
 	case *event.Delta:
 		k = openKey{ev.AgentID(), ev.Kind}
-	case *event.BlockEnd:
-		delete(l.open, openKey{ev.AgentID(), ev.Kind})
-		return nil
-	default:
-		return nil
 	}
-	if _, ok := l.open[k]; ok {
-		return nil
-	}
-	if len(l.open) >= l.max {
+	if _, open := l.blocks.Get(k.agent, k.kind); k.kind != "" && !open && l.blocks.Len() >= l.max {
 		return fmt.Errorf("%w: more than %d (agents and kinds of block being streamed); %s block of agent %q is one too many",
 			ErrTooManyOpen, l.max, k.kind, k.agent)
 	}
-	l.open[k] = struct{}{}
+	l.blocks.Event(ev)
 	return nil
 }

@@ -73,8 +73,8 @@ func TestMaxOpenHeld(t *testing.T) {
 	}
 }
 
-// TestOpenLimit: the limit counts blocks between their start and end, per
-// agent and kind, and refuses the one beyond it.
+// TestOpenLimit: the limit counts blocks between their start and end (or
+// their cut), per agent and kind, and refuses the one beyond it.
 func TestOpenLimit(t *testing.T) {
 	t.Parallel()
 	l := assemble.NewOpenLimit(2)
@@ -89,6 +89,14 @@ func TestOpenLimit(t *testing.T) {
 		{&event.BlockEnd{Agent: "a", Kind: event.Text}, false},
 		{&event.Delta{Agent: "b", Kind: event.Text, Text: "z"}, false},
 		{&event.ToolCall{Agent: "c", ID: "t"}, false},
+		{&event.BlockStart{Agent: "b", Kind: event.Text}, false},
+		{&event.Delta{Agent: "c", Kind: event.Text, Text: "w"}, true},
+		// An error ends its agent's blocks, an abandon gives them up.
+		{&event.Error{Agent: "a", Message: "boom"}, false},
+		{&event.Delta{Agent: "c", Kind: event.Text, Text: "w"}, false},
+		{&event.Delta{Agent: "d", Kind: event.Text, Text: "v"}, true},
+		{&event.Notice{Agent: "c", Kind: event.NoticeAbandoned}, false},
+		{&event.Delta{Agent: "d", Kind: event.Text, Text: "v"}, false},
 	}
 	for i, s := range steps {
 		err := l.Add(s.ev)

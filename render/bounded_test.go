@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/agentstream/agentstream/event"
@@ -16,7 +17,7 @@ func (t *Transcript) held() int {
 	n := len(t.agents) + t.idle.Len() + t.busy.Len() + len(t.order) + len(t.roots) +
 		len(t.calls) + t.waiting + t.live.Len() + t.counted.Len()
 	for _, a := range t.order {
-		n += len(a.pending) + len(a.queue) + len(a.held) + len(a.open)
+		n += len(a.pending) + len(a.queue) + len(a.held) + a.nopen
 	}
 	return n
 }
@@ -96,4 +97,34 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestManyAgentsKeepTheirText: past MaxAgents agents each streaming a
+// block, the one let go of is the agent seen longest ago, never the agent
+// of the event being read: every agent's text is printed (those let go of
+// cut short), none goes to an agent already forgotten.
+func TestManyAgentsKeepTheirText(t *testing.T) {
+	t.Parallel()
+	for _, live := range []bool{false, true} {
+		var out strings.Builder
+		tr := NewTranscript(&out, Options{Live: live})
+		n := MaxAgents + 8
+		for i := range n {
+			err := tr.Event(&event.Delta{Agent: "a" + strconv.Itoa(i), Kind: event.Text, Text: "text-" + strconv.Itoa(i) + "."})
+			if err != nil && !errors.Is(err, ErrTooManyAgents) {
+				t.Fatal(err)
+			}
+		}
+		if err := tr.Close(); !errors.Is(err, event.ErrTruncated) {
+			t.Fatalf("Close: %v, want the blocks left open reported", err)
+		}
+		for i := range n {
+			if s := "text-" + strconv.Itoa(i) + "."; !strings.Contains(out.String(), s) {
+				t.Errorf("live=%v: %q is not in the transcript", live, s)
+			}
+		}
+		if got, want := strings.Count(out.String(), "[truncated]"), n; got != want {
+			t.Errorf("live=%v: %d blocks marked truncated, want %d", live, got, want)
+		}
+	}
 }

@@ -32,10 +32,3 @@ func DescribeCall(name, mcpServer string, in json.RawMessage) CallView {
 	}
 	return cv
 }
-
-// FormatDuration formats a run's duration as the views show it: 850ms,
-// 12.3s, 4m05s, 1h02m.
-func FormatDuration(ms int64) string { return duration(ms) }
-
-// FormatCount formats a token count with thousands separators.
-func FormatCount(n int64) string { return count(n) }

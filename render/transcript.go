@@ -88,6 +88,8 @@ type Transcript struct {
 	idle, busy *openset.Set[*agent]
 	last       *agent // the agent of the event before
 	filter     *AgentFilter
+	// blocks decides where each text and thinking block starts and ends.
+	blocks *assemble.Lifecycle[*stream]
 	// order: the agents, in order of appearance (and, until pruned,
 	// some let go of); roots: those not nested under a call, and those
 	// let go of whose queue waits for a call.
@@ -126,8 +128,8 @@ type agent struct {
 	held    []*event.Notice // notices waiting for the agent's next piece
 	gone    bool            // let go of (MaxAgents)
 	busy    bool            // in Transcript.busy, else in idle
-	open    map[event.BlockKind]*stream
-	pending []*call // calls without a result yet, in order
+	nopen   int             // text and thinking blocks open
+	pending []*call         // calls without a result yet, in order
 	// run is the agent's open text run: consecutive text blocks of
 	// one turn (the API splits cited text into many), shown as one
 	// paragraph with their footnotes under it.
@@ -208,6 +210,7 @@ func (r *textRun) joins(next string) bool {
 
 type stream struct {
 	kind    event.BlockKind
+	a       *agent
 	text    strings.Builder
 	last    byte // the last byte of text
 	over    bool
@@ -253,6 +256,15 @@ func NewTranscript(w io.Writer, o Options) *Transcript {
 		live:    openset.New[*call](MaxOpenCalls),
 		counted: openset.New[messageKey](maxMessageIDs),
 	}
+	t.blocks = assemble.NewLifecycle(assemble.Hooks[*stream]{
+		Open: func(id string, k event.BlockKind) *stream {
+			a := t.agents[id]
+			a.nopen++
+			return &stream{kind: k, a: a, hidden: k == event.Thinking && t.o.NoThinking}
+		},
+		End:           func(s *stream, e *event.BlockEnd) { t.endBlock(s.a, s, e == nil) },
+		ThinkingFirst: true,
+	})
 	t.lw = &lineWriter{w: w, md: o.Markdown, st: st, show: t.show, depth: t.depth, main: func(a *agent) bool { return a == t.main }}
 	return t
 }
@@ -279,7 +291,7 @@ func (t *Transcript) agent(id string) *agent {
 	}
 	a := t.agents[id]
 	if a == nil {
-		a = &agent{id: id, open: map[event.BlockKind]*stream{}}
+		a = &agent{id: id}
 		t.agents[id] = a
 		t.order = append(t.order, a)
 		t.roots = append(t.roots, a)
@@ -290,24 +302,37 @@ func (t *Transcript) agent(id string) *agent {
 	t.last = a
 	t.keep(a)
 	for t.idle.Len()+t.busy.Len() > MaxAgents+1 {
-		set := t.idle
-		if o, _ := set.Oldest(); set.Len() == 0 || o == t.main && set.Len() == 1 {
-			set = t.busy
+		old := t.oldest(t.idle, a)
+		if old == nil {
+			old = t.oldest(t.busy, a)
 		}
-		if o, _ := set.Oldest(); o == t.main {
-			t.keep(o) // the main agent stays: let go of the next oldest
+		if old == nil {
+			break
 		}
-		old, _ := set.Oldest()
 		t.letGoAgent(old)
 	}
 	return a
+}
+
+// oldest returns the agent of set seen longest ago, other than the main
+// agent and a (the agent seen now), or nil.
+func (t *Transcript) oldest(set *openset.Set[*agent], a *agent) *agent {
+	o, _ := set.Oldest()
+	if o == t.main && set.Len() > 1 {
+		t.keep(o) // the main agent stays: the next oldest
+		o, _ = set.Oldest()
+	}
+	if o == a || o == t.main {
+		return nil
+	}
+	return o
 }
 
 // keep makes a the agent seen last, in the set its state says.
 func (t *Transcript) keep(a *agent) {
 	t.idle.Remove(a)
 	t.busy.Remove(a)
-	a.busy = len(a.open) > 0 || a.run != nil || len(a.pending) > 0 || len(a.held) > 0 || len(a.queue) > 0
+	a.busy = a.nopen > 0 || a.run != nil || len(a.pending) > 0 || len(a.held) > 0 || len(a.queue) > 0
 	if a.busy {
 		t.busy.Add(a)
 	} else {
@@ -344,7 +369,7 @@ type messageKey struct{ agent, id string }
 
 // letGoAgent writes what agent a holds and forgets it.
 func (t *Transcript) letGoAgent(a *agent) {
-	t.interrupt(a)
+	t.blocks.CutAgent(a.id)
 	t.endRun(a)
 	t.flushNotices(a)
 	for _, c := range a.pending {
@@ -402,20 +427,12 @@ func (t *Transcript) Event(ev event.Event) error {
 	case *event.TurnEnd:
 		a.turnEnded = true
 	}
+	s, _ := t.blocks.Event(ev)
 	switch e := ev.(type) {
 	case *event.SessionStart:
 		t.session(a, e)
-	case *event.BlockStart:
-		if s := a.open[e.Kind]; s != nil {
-			t.endBlock(a, s, true)
-		}
-		a.open[e.Kind] = t.newStream(e.Kind)
 	case *event.Delta:
-		err = t.delta(a, e)
-	case *event.BlockEnd:
-		if s := a.open[e.Kind]; s != nil {
-			t.endBlock(a, s, false)
-		}
+		err = t.delta(a, s, e)
 	case *event.Citations:
 		t.citations(a, e)
 	case *event.ToolCall:
@@ -445,7 +462,6 @@ func (t *Transcript) Event(ev event.Event) error {
 		}
 		t.put(a, &piece{lines: append([]string{t.st.Tool.Sprint("☰ todo list")}, t.checklist(items)...)})
 	case *event.Error:
-		t.interrupt(a)
 		msg := e.Message
 		if e.Type != "" && e.Type != "error" {
 			msg = e.Type + ": " + msg
@@ -459,9 +475,6 @@ func (t *Transcript) Event(ev event.Event) error {
 		t.ended = true
 		t.put(a, &piece{lines: t.summary(a, e)})
 	case *event.Notice:
-		if e.Kind == event.NoticeAbandoned {
-			t.interrupt(a)
-		}
 		if t.o.Verbose || !Bookkeeping(e) {
 			t.notice(a, e)
 		}
@@ -475,7 +488,7 @@ func (t *Transcript) Event(ev event.Event) error {
 	if t.o.Live && len(a.held) > 0 && !t.streaming(a) {
 		t.flushNotices(a)
 	}
-	if !a.gone && a.busy != (len(a.open) > 0 || a.run != nil || len(a.pending) > 0 || len(a.held) > 0 || len(a.queue) > 0) {
+	if !a.gone && a.busy != (a.nopen > 0 || a.run != nil || len(a.pending) > 0 || len(a.held) > 0 || len(a.queue) > 0) {
 		t.keep(a)
 	}
 	if err := cmp.Or(err, t.lw.err); err != nil {
@@ -491,30 +504,27 @@ func (t *Transcript) Event(ev event.Event) error {
 // stream had no run end. It returns a write error, or an error wrapping
 // event.ErrTruncated when blocks were left open.
 func (t *Transcript) Close() error {
-	type openBlock struct {
-		a *agent
-		s *stream
-	}
-	var blocks []openBlock
 	t.order = slices.DeleteFunc(t.order, func(x *agent) bool { return x.gone })
-	for _, a := range t.order {
-		for _, k := range []event.BlockKind{event.Thinking, event.Text} {
-			if s := a.open[k]; s != nil {
-				ob := openBlock{a, s}
-				if any(s) == t.lw.lineOwner {
-					// The block whose line is open ends first, so
-					// that its mark goes at the end of that line.
-					blocks = append([]openBlock{ob}, blocks...)
-				} else {
-					blocks = append(blocks, ob)
-				}
-			}
+	at := make(map[*agent]int, len(t.order))
+	for i, a := range t.order {
+		at[a] = i
+	}
+	// Agents in order of appearance, thinking before text; the block
+	// whose line is open ends first, so that its mark goes at the end of
+	// that line.
+	rank := func(s *stream) int {
+		if any(s) == t.lw.lineOwner {
+			return -1
 		}
+		r := 2 * at[s.a]
+		if s.kind != event.Thinking {
+			r++
+		}
+		return r
 	}
 	var open []string
-	for _, ob := range blocks {
-		t.endBlock(ob.a, ob.s, true)
-		open = append(open, fmt.Sprintf("%s block of agent %q", ob.s.kind, ob.a.id))
+	for _, s := range t.blocks.CutAll(func(x, y *stream) int { return rank(x) - rank(y) }) {
+		open = append(open, fmt.Sprintf("%s block of agent %q", s.kind, s.a.id))
 	}
 	for _, a := range t.order {
 		t.endRun(a)
@@ -638,16 +648,7 @@ func (t *Transcript) session(a *agent, e *event.SessionStart) {
 	}
 }
 
-func (t *Transcript) newStream(k event.BlockKind) *stream {
-	return &stream{kind: k, hidden: k == event.Thinking && t.o.NoThinking}
-}
-
-func (t *Transcript) delta(a *agent, e *event.Delta) error {
-	s := a.open[e.Kind]
-	if s == nil {
-		s = t.newStream(e.Kind)
-		a.open[e.Kind] = s
-	}
+func (t *Transcript) delta(a *agent, s *stream, e *event.Delta) error {
 	if s.hidden || s.over || e.Text == "" {
 		return nil
 	}
@@ -707,21 +708,10 @@ func (t *Transcript) blockStyle(k event.BlockKind) *color.Color {
 	return nil
 }
 
-// endBlock closes a text or thinking block; truncated when the stream ended
-// (or the block restarted) inside it.
-// interrupt ends a's open blocks, cut short, where an error or an
-// abandonment interrupted them, so that they come before it, as the input
-// has them.
-func (t *Transcript) interrupt(a *agent) {
-	for _, k := range []event.BlockKind{event.Thinking, event.Text} {
-		if s := a.open[k]; s != nil {
-			t.endBlock(a, s, true)
-		}
-	}
-}
-
+// endBlock closes a text or thinking block (Transcript.blocks decides
+// when); truncated when it was cut short.
 func (t *Transcript) endBlock(a *agent, s *stream, truncated bool) {
-	delete(a.open, s.kind)
+	a.nopen--
 	if s.hidden {
 		return
 	}
@@ -986,16 +976,16 @@ func (t *Transcript) summary(a *agent, r *event.RunEnd) []string {
 		parts = append(parts, plural(turns, "turn"))
 	}
 	if r != nil && r.DurationMS > 0 {
-		parts = append(parts, duration(r.DurationMS))
+		parts = append(parts, FormatDuration(r.DurationMS))
 	}
 	if hasTokens {
-		tok := fmt.Sprintf("%s in / %s out tokens", count(u.Input), count(u.Output))
+		tok := fmt.Sprintf("%s in / %s out tokens", FormatCount(u.Input), FormatCount(u.Output))
 		var cache []string
 		if u.CacheRead > 0 {
-			cache = append(cache, count(u.CacheRead)+" cache read")
+			cache = append(cache, FormatCount(u.CacheRead)+" cache read")
 		}
 		if u.CacheWrite > 0 {
-			cache = append(cache, count(u.CacheWrite)+" cache write")
+			cache = append(cache, FormatCount(u.CacheWrite)+" cache write")
 		}
 		if len(cache) > 0 {
 			tok += " (" + strings.Join(cache, ", ") + ")"
@@ -1070,16 +1060,17 @@ func (t *Transcript) flushNotices(a *agent) {
 
 // streaming reports whether a line of a block of agent a is open (live).
 func (t *Transcript) streaming(a *agent) bool {
-	for _, s := range a.open {
-		if s.started {
+	for _, k := range []event.BlockKind{event.Thinking, event.Text} {
+		if s, ok := t.blocks.Get(a.id, k); ok && s.started {
 			return true
 		}
 	}
 	return a.run != nil && a.run.owner != nil && t.lw.lineOwner == any(a.run.owner)
 }
 
-// duration formats a run's duration: 850ms, 12.3s, 4m05s, 1h02m.
-func duration(ms int64) string {
+// FormatDuration formats a run's duration as the views show it: 850ms,
+// 12.3s, 4m05s, 1h02m.
+func FormatDuration(ms int64) string {
 	switch {
 	case ms < 1000:
 		return fmt.Sprintf("%dms", ms)
@@ -1109,8 +1100,8 @@ func (t *Transcript) tableCost() (float64, bool) {
 	return total, len(run.Messages) > 0
 }
 
-// count formats a token count with thousands separators.
-func count(n int64) string {
+// FormatCount formats a token count with thousands separators.
+func FormatCount(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	if n < 0 {
 		return s
