@@ -235,14 +235,14 @@ func TestEncode(t *testing.T) {
 				&event.Delta{Agent: "S", Kind: event.Thinking, Text: "look"},
 				&event.BlockEnd{Agent: "S", Kind: event.Thinking, Signature: "sig"},
 				&event.ToolCall{Agent: "S", ID: "toolu_1", Name: "Bash", Input: json.RawMessage(`{"command":"ls","description":"list"}`)},
-				&event.TurnEnd{Agent: "S", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 10, OutputTokens: 5}},
+				&event.TurnEnd{Agent: "S", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 10, OutputTokens: 5, Has: event.HasInput | event.HasOutput}},
 				&event.ToolResult{Agent: "S", ID: "toolu_1", Name: "Bash", Content: []event.Part{{Type: "text", Text: "a\nb"}}},
 				&event.TurnStart{Agent: "S"},
 				&event.BlockStart{Agent: "S", Kind: event.Text},
 				&event.Delta{Agent: "S", Kind: event.Text, Text: "Two <files> & done"},
 				&event.BlockEnd{Agent: "S", Kind: event.Text},
-				&event.TurnEnd{Agent: "S", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 20, OutputTokens: 7, CacheReadTokens: 3}},
-				&event.RunEnd{Agent: "S", Usage: &event.Usage{InputTokens: 30, OutputTokens: 12}, Result: "Two files"},
+				&event.TurnEnd{Agent: "S", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 20, OutputTokens: 7, CacheReadTokens: 3, Has: event.HasInput | event.HasOutput | event.HasCacheRead}},
+				&event.RunEnd{Agent: "S", Usage: &event.Usage{InputTokens: 30, OutputTokens: 12, Has: event.HasInput | event.HasOutput}, Result: "Two files"},
 			},
 			want: `{"type":"thread.started","thread_id":"S"}
 {"type":"turn.started"}
@@ -272,7 +272,7 @@ func TestEncode(t *testing.T) {
 				&event.Delta{Agent: "S", Kind: event.Text, Text: "ok"},
 				&event.BlockEnd{Agent: "S", Kind: event.Text},
 				&event.TurnEnd{Agent: "S", MessageID: "msg_2", StopReason: "end_turn"},
-				&event.RunEnd{Agent: "S", Usage: &event.Usage{InputTokens: 84, OutputTokens: 96}},
+				&event.RunEnd{Agent: "S", Usage: &event.Usage{InputTokens: 84, OutputTokens: 96, Has: event.HasInput | event.HasOutput}},
 			},
 			want: `{"type":"thread.started","thread_id":"S"}
 {"type":"turn.started"}
@@ -288,12 +288,12 @@ func TestEncode(t *testing.T) {
 			in: []event.Event{
 				&event.TurnStart{Agent: "S"},
 				&event.ToolCall{Agent: "S", ID: "ws", Name: "web_search", Input: json.RawMessage(`{"query":"go"}`)},
-				&event.TurnEnd{Agent: "S", Usage: &event.Usage{InputTokens: 5, OutputTokens: 1}},
+				&event.TurnEnd{Agent: "S", Usage: &event.Usage{InputTokens: 5, OutputTokens: 1, Has: event.HasInput | event.HasOutput}},
 				&event.TurnStart{Agent: "S"},
 				&event.BlockStart{Agent: "S", Kind: event.Text},
 				&event.Delta{Agent: "S", Kind: event.Text, Text: "ok"},
 				&event.BlockEnd{Agent: "S", Kind: event.Text},
-				&event.TurnEnd{Agent: "S", Usage: &event.Usage{InputTokens: 7, OutputTokens: 2}},
+				&event.TurnEnd{Agent: "S", Usage: &event.Usage{InputTokens: 7, OutputTokens: 2, Has: event.HasInput | event.HasOutput}},
 			},
 			// A Codex turn (no message id, no stop reason) ends where
 			// the source says, even with the web search never answered
@@ -466,7 +466,7 @@ func TestEncode(t *testing.T) {
 			in: []event.Event{
 				&event.TurnStart{MessageID: "msg_1"},
 				&event.ToolCall{ID: "t", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
-				&event.TurnEnd{MessageID: "msg_1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 5, OutputTokens: 1}},
+				&event.TurnEnd{MessageID: "msg_1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 5, OutputTokens: 1, Has: event.HasInput | event.HasOutput}},
 			},
 			want: `{"type":"thread.started","thread_id":"agentstream"}
 {"type":"turn.started"}

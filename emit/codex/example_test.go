@@ -17,7 +17,7 @@ func Example() {
 	enc.Encode(&event.Delta{Kind: event.Text, Text: "One "})
 	enc.Encode(&event.Delta{Kind: event.Text, Text: "file."})
 	enc.Encode(&event.BlockEnd{Kind: event.Text})
-	enc.Encode(&event.TurnEnd{Usage: &event.Usage{InputTokens: 900, OutputTokens: 12}})
+	enc.Encode(&event.TurnEnd{Usage: &event.Usage{InputTokens: 900, OutputTokens: 12, Has: event.HasInput | event.HasOutput}})
 	enc.Close()
 	// Output:
 	// {"type":"thread.started","thread_id":"T1"}

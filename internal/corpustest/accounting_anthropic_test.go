@@ -76,7 +76,7 @@ func counts(u *event.Usage) *event.Usage {
 	if u == nil {
 		return nil
 	}
-	return &event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens}
+	return &event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens, Has: event.HasInput | event.HasOutput | event.HasCacheRead | event.HasCacheWrite}
 }
 
 // anyUsage reports whether the run gives any usage at all.

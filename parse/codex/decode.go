@@ -271,6 +271,11 @@ func (d *Decoder) endTurn() {
 	d.order = d.order[:0]
 }
 
+// usageCounts is what a usage object says, read as every count: Codex
+// writes all five (one written before 0.16x, which leaves out the cache
+// writes and the reasoning, reads as 0 of them).
+const usageCounts = event.HasTokens | event.HasCacheRead | event.HasCacheWrite | event.HasReasoning
+
 // turnUsage turns the cumulative counts of turn.completed into this
 // turn's. Counts are cumulative per thread; one that goes down means the
 // producer restarted counting (or counts per turn), and the counts are
@@ -301,7 +306,7 @@ func (d *Decoder) turnEnd(u *Usage) *event.TurnEnd {
 	e.usage = event.Usage{
 		InputTokens: delta.InputTokens, OutputTokens: delta.OutputTokens,
 		CacheReadTokens: delta.CachedInputTokens, CacheWriteTokens: delta.CacheWriteInputTokens,
-		ReasoningTokens: delta.ReasoningOutputTokens,
+		ReasoningTokens: delta.ReasoningOutputTokens, Has: usageCounts,
 	}
 	e.end.Usage = &e.usage
 	return &e.end

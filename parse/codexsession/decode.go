@@ -614,9 +614,13 @@ func (d *Decoder) endUsage() *event.Usage {
 	}
 	return &event.Usage{
 		InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CachedInputTokens,
-		CacheWriteTokens: u.CacheWriteInputTokens, ReasoningTokens: u.ReasoningOutputTokens,
+		CacheWriteTokens: u.CacheWriteInputTokens, ReasoningTokens: u.ReasoningOutputTokens, Has: usageCounts,
 	}
 }
+
+// usageCounts is what a usage object says, read as every count, as the
+// codex package reads them.
+const usageCounts = event.HasTokens | event.HasCacheRead | event.HasCacheWrite | event.HasReasoning
 
 func add(dst, u *usage) {
 	dst.InputTokens += u.InputTokens

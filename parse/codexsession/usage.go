@@ -220,7 +220,7 @@ func tokenUsage(l *line, prev **usage) (Usage, bool) {
 		Tokens: event.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheReadTokens: min(u.CachedInputTokens, u.InputTokens), CacheWriteTokens: u.CacheWriteInputTokens,
-			ReasoningTokens: u.ReasoningOutputTokens,
+			ReasoningTokens: u.ReasoningOutputTokens, Has: usageCounts,
 		},
 	}, true
 }
