@@ -374,6 +374,16 @@ func (u *Usage) Add(v *Usage) {
 	u.Has |= v.Has
 }
 
+// Sub takes v's token counts from u's (the growth of a cumulative count);
+// u keeps the counts it has.
+func (u *Usage) Sub(v *Usage) {
+	u.InputTokens -= v.InputTokens
+	u.OutputTokens -= v.OutputTokens
+	u.CacheReadTokens -= v.CacheReadTokens
+	u.CacheWriteTokens -= v.CacheWriteTokens
+	u.ReasoningTokens -= v.ReasoningTokens
+}
+
 // Notice is a status line: a retry, a status change, a hook, a task update.
 type Notice struct {
 	Agent   string
