@@ -286,6 +286,3 @@ func TestHeldCalls(t *testing.T) {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
 }
-
-// all is every count of a usage.
-const all = event.HasTokens | event.HasCacheRead | event.HasCacheWrite | event.HasReasoning
