@@ -347,12 +347,15 @@ async function codexCheck(file, format) {
   const failed = ref.fatal.length > 0 || ref.final?.is_error === true;
   check(c, file, 'run() fails exactly when the run failed', failed, got.failure !== null);
   if (failed) return; // turn.failed carries no usage
-  // Usage: the source's (its turns' summed, else the run's), every count
-  // Codex has; none at all where the source has none ("usage":{}, which
-  // the SDK gives cache_write_input_tokens 0).
+  // Usage: the source's (its turns' summed, else the run's); none at all
+  // where the source has none ("usage":{}). A cache or reasoning count is
+  // written only when the source gives one, and assemble -o json leaves a
+  // 0 out: those compare when not 0.
   const u = sourceUsage(ref);
-  const gotCounts = Object.fromEntries(Object.entries(got.usage ?? {}).filter(([k, v]) => k !== 'cache_write_input_tokens' || v !== 0 || u));
-  const want = u ? { input_tokens: u.input_tokens ?? 0, cached_input_tokens: u.cache_read_tokens ?? 0, cache_write_input_tokens: u.cache_write_tokens ?? 0, output_tokens: u.output_tokens ?? 0, reasoning_output_tokens: u.reasoning_tokens ?? 0 } : {};
+  const optional = new Set(['cached_input_tokens', 'cache_write_input_tokens', 'reasoning_output_tokens']);
+  const nonzero = (o) => Object.fromEntries(Object.entries(o).filter(([k, v]) => !optional.has(k) || (v ?? 0) !== 0));
+  const gotCounts = nonzero(got.usage ?? {});
+  const want = u ? nonzero({ input_tokens: u.input_tokens ?? 0, cached_input_tokens: u.cache_read_tokens, cache_write_input_tokens: u.cache_write_tokens, output_tokens: u.output_tokens ?? 0, reasoning_output_tokens: u.reasoning_tokens }) : {};
   check(c, file, 'usage', want, gotCounts);
 }
 

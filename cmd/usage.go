@@ -510,7 +510,7 @@ func sessionReader(formatName string) func(r io.Reader, ui usageInput, shown, cl
 func readClaudeUsage(r io.Reader, ui usageInput, shown, cli string, out *usage.Ledger) error {
 	project := cmp.Or(ui.project, claudeProject(ui.name))
 	return claudesession.ReadUsage(r, func(u *claudesession.Usage) {
-		if claudesession.IsSynthetic(u.Model) && u.Tokens == (event.Usage{}) {
+		if claudesession.IsSynthetic(u.Model) && usage.FromEvent(&u.Tokens).IsZero() {
 			return
 		}
 		e := usage.Entry{

@@ -60,11 +60,11 @@ func allEvents() []event.Event {
 		&event.Notice{Agent: "a1", Kind: "api_retry", Message: "retry 1/3"},
 		&event.Error{Agent: "a1", Message: "overloaded", Type: "overloaded_error"},
 		&event.Unknown{Agent: "a1", Format: "nosuch", Type: "x", Raw: []byte(`{"type":"x"}`)},
-		&event.TurnEnd{Agent: "a1", MessageID: "msg_1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1, OutputTokens: 2}},
+		&event.TurnEnd{Agent: "a1", MessageID: "msg_1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, Has: event.HasInput | event.HasOutput}},
 		&event.TurnEnd{Agent: "a1", Error: "turn failed"},
 		&event.RunEnd{
 			Agent: "a1", StopReason: "end_turn", Turns: 1, DurationMS: 5, CostUSD: ptr(0.01),
-			Usage: &event.Usage{InputTokens: 1, OutputTokens: 2}, IsError: false, Result: "Hello",
+			Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, Has: event.HasInput | event.HasOutput}, IsError: false, Result: "Hello",
 		},
 	}
 }

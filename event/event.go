@@ -1,6 +1,11 @@
 package event
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // Event is one item of the canonical stream. The concrete types are the
 // exported structs of this package; a type switch over them is the intended
@@ -295,7 +300,9 @@ type ModelUsage struct {
 	CostUSD *float64 // nil when the producer gives no cost for the model
 }
 
-// Usage counts tokens.
+// Usage counts tokens. Has says which counts the source gave: a count
+// whose bit is clear was not said (it reads 0, which is no count of zero),
+// and writers leave it out or write their format's unknown form for it.
 type Usage struct {
 	InputTokens      int64
 	OutputTokens     int64
@@ -303,16 +310,78 @@ type Usage struct {
 	CacheWriteTokens int64  // cache_creation_input_tokens, Codex cache_write_input_tokens
 	ReasoningTokens  int64  // Codex reasoning_output_tokens (part of OutputTokens)
 	ServiceTier      string `json:",omitempty"` // Anthropic's usage.service_tier ("standard", ...), when given
+	Has              Counts
 }
 
-// Add adds v's token counts to u's (ServiceTier is left alone: callers
-// decide which tier a sum has).
+// Counts is a set of Usage's token counts, one bit each.
+type Counts uint8
+
+// The counts of a Usage.
+const (
+	HasInput Counts = 1 << iota
+	HasOutput
+	HasCacheRead
+	HasCacheWrite
+	HasReasoning
+
+	// HasTokens is input and output, what every usage-reporting API says.
+	HasTokens = HasInput | HasOutput
+)
+
+var countNames = [...]string{"input", "output", "cache_read", "cache_write", "reasoning"}
+
+// String names the counts of c, joined by "|" ("input|output").
+func (c Counts) String() string {
+	var b []byte
+	for i, n := range countNames {
+		if c&(1<<i) != 0 {
+			if len(b) > 0 {
+				b = append(b, '|')
+			}
+			b = append(b, n...)
+		}
+	}
+	return string(b)
+}
+
+// MarshalText writes c as String does, so that event dumps name the counts.
+func (c Counts) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// UnmarshalText reads what MarshalText writes.
+func (c *Counts) UnmarshalText(b []byte) error {
+	*c = 0
+	for n := range strings.SplitSeq(string(b), "|") {
+		i := slices.Index(countNames[:], n)
+		if i < 0 {
+			if n == "" {
+				continue
+			}
+			return fmt.Errorf("event: unknown usage count %q", n)
+		}
+		*c |= 1 << i
+	}
+	return nil
+}
+
+// Add adds v's token counts to u's: the sum has a count when either part
+// has it. ServiceTier is left alone: callers decide which tier a sum has.
 func (u *Usage) Add(v *Usage) {
 	u.InputTokens += v.InputTokens
 	u.OutputTokens += v.OutputTokens
 	u.CacheReadTokens += v.CacheReadTokens
 	u.CacheWriteTokens += v.CacheWriteTokens
 	u.ReasoningTokens += v.ReasoningTokens
+	u.Has |= v.Has
+}
+
+// Sub takes v's token counts from u's (the growth of a cumulative count);
+// u keeps the counts it has.
+func (u *Usage) Sub(v *Usage) {
+	u.InputTokens -= v.InputTokens
+	u.OutputTokens -= v.OutputTokens
+	u.CacheReadTokens -= v.CacheReadTokens
+	u.CacheWriteTokens -= v.CacheWriteTokens
+	u.ReasoningTokens -= v.ReasoningTokens
 }
 
 // Notice is a status line: a retry, a status change, a hook, a task update.

@@ -55,7 +55,7 @@ func FuzzTranscript(f *testing.F) {
 			case 9:
 				evs = append(evs, &event.Notice{Agent: a, Kind: "status", Message: "m"})
 			case 10:
-				evs = append(evs, &event.TurnEnd{Agent: a, MessageID: id, Usage: &event.Usage{InputTokens: 1}})
+				evs = append(evs, &event.TurnEnd{Agent: a, MessageID: id, Usage: &event.Usage{InputTokens: 1, Has: event.HasInput}})
 			case 11:
 				evs = append(evs, &event.RunEnd{Agent: a, StopReason: "end_turn"})
 			case 12:

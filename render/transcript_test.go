@@ -74,9 +74,9 @@ var eventStreams = map[string][]event.Event{
 		textBlock(mainID, event.Thinking, "Look at ", "the file first.\nThen edit."),
 		textBlock(mainID, event.Text, "Reading the file."),
 		toolCall(mainID, "t1", "Read", `{"file_path":"/work/main.go","offset":10,"limit":5}`),
-		&event.TurnEnd{Agent: mainID, MessageID: "msg_1", Usage: &event.Usage{InputTokens: 100, OutputTokens: 5}},
+		&event.TurnEnd{Agent: mainID, MessageID: "msg_1", Usage: &event.Usage{InputTokens: 100, OutputTokens: 5, Has: event.HasInput | event.HasOutput}},
 		toolCall(mainID, "t2", "Edit", `{"file_path":"/work/main.go","old_string":"a\nb\nc\nd\ne\nf\ng\nh\ni\nj","new_string":"a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nk"}`),
-		&event.TurnEnd{Agent: mainID, MessageID: "msg_1", Usage: &event.Usage{InputTokens: 100, OutputTokens: 20, CacheReadTokens: 1000}},
+		&event.TurnEnd{Agent: mainID, MessageID: "msg_1", Usage: &event.Usage{InputTokens: 100, OutputTokens: 20, CacheReadTokens: 1000, Has: event.HasInput | event.HasOutput | event.HasCacheRead}},
 		result(mainID, "t1", "    10\tfunc main() {\n    11\t}"),
 		result(mainID, "t2", "The file /work/main.go has been updated."),
 		toolCall(mainID, "t3", "Write", `{"file_path":"/work/notes.txt","content":"one\ntwo\n"}`),
@@ -102,7 +102,7 @@ var eventStreams = map[string][]event.Event{
 		textBlock(mainID, event.Text, "Done: see [the docs](https://go.dev)."),
 		&event.Citations{Agent: mainID, Items: []event.Citation{{Type: "web_search_result_location", CitedText: "Go is fast.", URL: ptr("https://go.dev"), Title: ptr("Go")}}},
 		&event.Notice{Agent: mainID, Kind: "api_retry", Message: "retrying in 2s (attempt 1)"},
-		&event.TurnEnd{Agent: mainID, MessageID: "msg_2", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 50, OutputTokens: 30}},
+		&event.TurnEnd{Agent: mainID, MessageID: "msg_2", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 50, OutputTokens: 30, Has: event.HasInput | event.HasOutput}},
 		&event.RunEnd{Agent: mainID, StopReason: "end_turn", DurationMS: 12345, CostUSD: ptr(0.0123)},
 	),
 	"subagent-by-tool-id": seq(
@@ -118,11 +118,11 @@ var eventStreams = map[string][]event.Event{
 		toolCall(subID, "s1", "Glob", `{"pattern":"**/main.go"}`),
 		result(subID, "s1", "/work/main.go"),
 		textBlock(subID, event.Text, "It is /work/main.go."),
-		&event.TurnEnd{Agent: subID, MessageID: "sub_1", Usage: &event.Usage{InputTokens: 10, OutputTokens: 3}},
+		&event.TurnEnd{Agent: subID, MessageID: "sub_1", Usage: &event.Usage{InputTokens: 10, OutputTokens: 3, Has: event.HasInput | event.HasOutput}},
 		&event.RunEnd{Agent: subID, StopReason: "end_turn", Turns: 1},
 		result(mainID, "task1", "It is /work/main.go."),
 		textBlock(mainID, event.Text, "Found: /work/main.go."),
-		&event.RunEnd{Agent: mainID, StopReason: "end_turn", Turns: 2, Usage: &event.Usage{InputTokens: 300, OutputTokens: 40}},
+		&event.RunEnd{Agent: mainID, StopReason: "end_turn", Turns: 2, Usage: &event.Usage{InputTokens: 300, OutputTokens: 40, Has: event.HasInput | event.HasOutput}},
 	),
 	"parallel-subagents": seq(
 		&event.SessionStart{Agent: mainID, Model: "m"},
@@ -153,8 +153,8 @@ var eventStreams = map[string][]event.Event{
 		result("", "item_7", "found"),
 		&event.Error{Message: "stream disconnected before completion", Type: "error"},
 		textBlock("", event.Text, "Printed `hi`."),
-		&event.TurnEnd{StopReason: "completed", Usage: &event.Usage{InputTokens: 2400, OutputTokens: 32, ReasoningTokens: 10}},
-		&event.TurnEnd{Usage: &event.Usage{InputTokens: 100, OutputTokens: 8}},
+		&event.TurnEnd{StopReason: "completed", Usage: &event.Usage{InputTokens: 2400, OutputTokens: 32, ReasoningTokens: 10, Has: event.HasInput | event.HasOutput | event.HasReasoning}},
+		&event.TurnEnd{Usage: &event.Usage{InputTokens: 100, OutputTokens: 8, Has: event.HasInput | event.HasOutput}},
 	),
 	"truncated": seq(
 		&event.SessionStart{Agent: mainID},
@@ -163,7 +163,7 @@ var eventStreams = map[string][]event.Event{
 		&event.Delta{Agent: mainID, Kind: event.Thinking, Text: "Hmm"},
 		&event.BlockStart{Agent: mainID, Kind: event.Text},
 		&event.Delta{Agent: mainID, Kind: event.Text, Text: "Half a sent"},
-		&event.TurnEnd{Agent: mainID, MessageID: "m1", Usage: &event.Usage{InputTokens: 7, OutputTokens: 1}},
+		&event.TurnEnd{Agent: mainID, MessageID: "m1", Usage: &event.Usage{InputTokens: 7, OutputTokens: 1, Has: event.HasInput | event.HasOutput}},
 	),
 }
 
@@ -279,7 +279,7 @@ func TestLiveWritesDeltas(t *testing.T) {
 func TestSummaryTokens(t *testing.T) {
 	t.Parallel()
 	turn := func(id string, in, out int64) *event.TurnEnd {
-		return &event.TurnEnd{Agent: mainID, MessageID: id, Usage: &event.Usage{InputTokens: in, OutputTokens: out}}
+		return &event.TurnEnd{Agent: mainID, MessageID: id, Usage: &event.Usage{InputTokens: in, OutputTokens: out, Has: event.HasInput | event.HasOutput}}
 	}
 	tests := []struct {
 		name string
@@ -290,8 +290,8 @@ func TestSummaryTokens(t *testing.T) {
 		{"empty ids each count", []event.Event{turn("", 10, 1), turn("", 10, 5), &event.RunEnd{Agent: mainID}}, "■ end: 2 turns · 20 in / 6 out tokens\n"},
 		// The same accounting as `agentstream usage`: messages first, the
 		// run end's total only for an agent whose turns carried none.
-		{"messages win over run end usage", []event.Event{turn("m1", 10, 1), &event.RunEnd{Agent: mainID, StopReason: "end_turn", Turns: 3, DurationMS: 1500, CostUSD: ptr(0.5), Usage: &event.Usage{InputTokens: 1234567, OutputTokens: 2}}}, "■ end: end_turn · 3 turns · 1.5s · 10 in / 1 out tokens · $0.5000\n"},
-		{"run end usage without message usage", []event.Event{&event.TurnEnd{Agent: mainID, MessageID: "m1"}, &event.RunEnd{Agent: mainID, Usage: &event.Usage{InputTokens: 1234567, OutputTokens: 2}}}, "■ end: 1 turn · 1,234,567 in / 2 out tokens\n"},
+		{"messages win over run end usage", []event.Event{turn("m1", 10, 1), &event.RunEnd{Agent: mainID, StopReason: "end_turn", Turns: 3, DurationMS: 1500, CostUSD: ptr(0.5), Usage: &event.Usage{InputTokens: 1234567, OutputTokens: 2, Has: event.HasInput | event.HasOutput}}}, "■ end: end_turn · 3 turns · 1.5s · 10 in / 1 out tokens · $0.5000\n"},
+		{"run end usage without message usage", []event.Event{&event.TurnEnd{Agent: mainID, MessageID: "m1"}, &event.RunEnd{Agent: mainID, Usage: &event.Usage{InputTokens: 1234567, OutputTokens: 2, Has: event.HasInput | event.HasOutput}}}, "■ end: 1 turn · 1,234,567 in / 2 out tokens\n"},
 		{"durations", []event.Event{&event.RunEnd{Agent: mainID, DurationMS: 42}, &event.RunEnd{Agent: mainID, DurationMS: 245000}, &event.RunEnd{Agent: mainID, DurationMS: 3720000}}, "■ end: 42ms\n\n■ end: 4m05s\n\n■ end: 1h02m\n"},
 		{"no run end", []event.Event{turn("m1", 10, 1)}, "■ no run end: 1 turn · 10 in / 1 out tokens\n"},
 		{"run error", []event.Event{&event.RunEnd{Agent: mainID, StopReason: "error_during_execution", IsError: true, Errors: []string{"boom"}}}, "■ end: error_during_execution · error\n✗ boom\n"},
@@ -490,7 +490,7 @@ func TestSummaryTablePrices(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := &event.SessionStart{Agent: mainID, Model: "claude-sonnet-4-5"}
-	turn := &event.TurnEnd{Agent: mainID, MessageID: "m1", Usage: &event.Usage{InputTokens: 1000, OutputTokens: 100}}
+	turn := &event.TurnEnd{Agent: mainID, MessageID: "m1", Usage: &event.Usage{InputTokens: 1000, OutputTokens: 100, Has: event.HasInput | event.HasOutput}}
 	tests := []struct {
 		name string
 		evs  []event.Event

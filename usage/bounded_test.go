@@ -51,7 +51,7 @@ func TestForgottenTurn(t *testing.T) {
 	for i := 1; i <= MaxOpenTurns; i++ {
 		c.Add(&event.TurnStart{Agent: "a" + strconv.Itoa(i), Model: "m"})
 	}
-	c.Add(&event.TurnEnd{Agent: "a0", MessageID: "m1", Usage: &event.Usage{OutputTokens: 3}})
+	c.Add(&event.TurnEnd{Agent: "a0", MessageID: "m1", Usage: &event.Usage{OutputTokens: 3, Has: event.HasOutput}})
 	r := c.Run()
 	if len(r.Messages) != 1 || r.Messages[0].Model != "agent-model" {
 		t.Errorf("messages %+v, want one of agent-model", r.Messages)

@@ -12,9 +12,9 @@ func Example() {
 	c := usage.NewCounter()
 	for _, ev := range []event.Event{
 		&event.SessionStart{Agent: "a", Model: "claude-sonnet-4-5"},
-		&event.TurnEnd{Agent: "a", MessageID: "m1", Usage: &event.Usage{InputTokens: 1000, OutputTokens: 10}},
+		&event.TurnEnd{Agent: "a", MessageID: "m1", Usage: &event.Usage{InputTokens: 1000, OutputTokens: 10, Has: event.HasInput | event.HasOutput}},
 		// The same message again, with its final usage: it replaces the first.
-		&event.TurnEnd{Agent: "a", MessageID: "m1", Usage: &event.Usage{InputTokens: 1000, OutputTokens: 100}},
+		&event.TurnEnd{Agent: "a", MessageID: "m1", Usage: &event.Usage{InputTokens: 1000, OutputTokens: 100, Has: event.HasInput | event.HasOutput}},
 	} {
 		c.Add(ev)
 	}

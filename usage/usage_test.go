@@ -150,7 +150,9 @@ func TestReportByModel(t *testing.T) {
 
 func TestCounterDedup(t *testing.T) {
 	t.Parallel()
-	u := func(in, out int64) *event.Usage { return &event.Usage{InputTokens: in, OutputTokens: out} }
+	u := func(in, out int64) *event.Usage {
+		return &event.Usage{InputTokens: in, OutputTokens: out, Has: event.HasInput | event.HasOutput}
+	}
 	c := usage.NewCounter()
 	for _, ev := range []event.Event{
 		&event.SessionStart{Agent: "a", Model: "claude-sonnet-4-5"},
@@ -301,8 +303,8 @@ func TestTurnCosts(t *testing.T) {
 func TestRunModels(t *testing.T) {
 	t.Parallel()
 	models := []event.ModelUsage{
-		{Model: "a", Usage: event.Usage{InputTokens: 1, OutputTokens: 2, CacheReadTokens: 3, CacheWriteTokens: 4}, CostUSD: ptr(0.5)},
-		{Model: "b", Usage: event.Usage{OutputTokens: 5, ReasoningTokens: 1}},
+		{Model: "a", Usage: event.Usage{InputTokens: 1, OutputTokens: 2, CacheReadTokens: 3, CacheWriteTokens: 4, Has: event.HasInput | event.HasOutput | event.HasCacheRead | event.HasCacheWrite}, CostUSD: ptr(0.5)},
+		{Model: "b", Usage: event.Usage{OutputTokens: 5, ReasoningTokens: 1, Has: event.HasOutput | event.HasReasoning}},
 	}
 	for _, tt := range []struct {
 		name string

@@ -730,13 +730,13 @@ func (e *Encoder) respond(reason string, u *event.Usage) {
 		if out == u.OutputTokens {
 			au.TotalTokens = u.InputTokens + out + u.ReasoningTokens + u.CacheReadTokens + u.CacheWriteTokens
 		}
-		if u.ReasoningTokens > 0 {
+		if u.Has&event.HasReasoning != 0 {
 			au.ThoughtTokens = &u.ReasoningTokens
 		}
-		if u.CacheReadTokens > 0 {
+		if u.Has&event.HasCacheRead != 0 {
 			au.CachedReadTokens = &u.CacheReadTokens
 		}
-		if u.CacheWriteTokens > 0 {
+		if u.Has&event.HasCacheWrite != 0 {
 			au.CachedWriteTokens = &u.CacheWriteTokens
 		}
 		res.Usage = au

@@ -70,7 +70,7 @@ func TestEncode(t *testing.T) {
 	}{
 		{
 			name: "stop reason",
-			evs:  join(start, []event.Event{&event.TurnStart{MessageID: "m1"}}, text("hi"), []event.Event{&event.TurnEnd{MessageID: "m1", StopReason: "stop", Usage: &event.Usage{InputTokens: 5, OutputTokens: 3, ReasoningTokens: 1}}}),
+			evs:  join(start, []event.Event{&event.TurnStart{MessageID: "m1"}}, text("hi"), []event.Event{&event.TurnEnd{MessageID: "m1", StopReason: "stop", Usage: &event.Usage{InputTokens: 5, OutputTokens: 3, ReasoningTokens: 1, Has: event.HasInput | event.HasOutput | event.HasReasoning}}}),
 			want: sess + `{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"go"}}}}
 ` + sess + `{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"hi"}}}}
 {"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn","usage":{"inputTokens":5,"outputTokens":2,"totalTokens":8,"thoughtTokens":1}}}

@@ -769,20 +769,25 @@ func (e *Encoder) closeAll() {
 }
 
 // tokenUsage returns u in AG-UI's accounting: inputTokens is the total,
-// the cache counts its parts.
+// the cache counts its parts. A count the source did not say is absent.
 func tokenUsage(u *event.Usage) []wire.TokenUsage {
 	if u == nil {
 		return nil
 	}
-	in := u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens
-	t := wire.TokenUsage{InputTokens: &in, OutputTokens: ptr(u.OutputTokens)}
-	if u.CacheReadTokens != 0 {
+	var t wire.TokenUsage
+	if u.Has&(event.HasInput|event.HasCacheRead|event.HasCacheWrite) != 0 {
+		t.InputTokens = ptr(u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens)
+	}
+	if u.Has&event.HasOutput != 0 {
+		t.OutputTokens = ptr(u.OutputTokens)
+	}
+	if u.Has&event.HasCacheRead != 0 {
 		t.CachedInputTokens = ptr(u.CacheReadTokens)
 	}
-	if u.CacheWriteTokens != 0 {
+	if u.Has&event.HasCacheWrite != 0 {
 		t.CacheWriteInputTokens = ptr(u.CacheWriteTokens)
 	}
-	if u.ReasoningTokens != 0 {
+	if u.Has&event.HasReasoning != 0 {
 		t.ReasoningTokens = ptr(u.ReasoningTokens)
 	}
 	return []wire.TokenUsage{t}

@@ -87,7 +87,7 @@ func TestEncode(t *testing.T) {
 			"a fatal error with the run's usage, then a retry in a new run",
 			append([]event.Event{
 				&event.Error{Agent: a, Message: "overloaded", Type: "overloaded_error", Fatal: true},
-				&event.RunEnd{Agent: a, IsError: true, Usage: &event.Usage{InputTokens: 1, OutputTokens: 2}},
+				&event.RunEnd{Agent: a, IsError: true, Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, Has: event.HasInput | event.HasOutput}},
 			}, append(text, &event.RunEnd{Agent: a})...),
 			[]string{"RUN_ERROR", "RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"},
 			false, nil,

@@ -18,7 +18,7 @@ func Example() {
 		&event.BlockEnd{Agent: "run_1", Kind: event.Text},
 		&event.ToolCall{Agent: "run_1", ID: "toolu_1", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
 		&event.ToolResult{Agent: "run_1", ID: "toolu_1", Content: []event.Part{{Type: "text", Text: "a.txt"}}},
-		&event.RunEnd{Agent: "run_1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 10, CacheReadTokens: 5, OutputTokens: 3}},
+		&event.RunEnd{Agent: "run_1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 10, CacheReadTokens: 5, OutputTokens: 3, Has: event.HasInput | event.HasOutput | event.HasCacheRead}},
 	} {
 		enc.Encode(ev)
 	}

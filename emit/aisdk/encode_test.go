@@ -74,8 +74,8 @@ func TestEncode(t *testing.T) {
 		{
 			"a Claude run: steps, stop reason mapped, accounting lost",
 			join(one(&event.SessionStart{Agent: a, SessionID: "s", Model: "m"}, &event.TurnStart{Agent: a, MessageID: "msg_1", Model: "m"}),
-				text("hi"), one(&event.TurnEnd{Agent: a, MessageID: "msg_1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1}},
-					&event.RunEnd{Agent: a, StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1}, CostUSD: new(float64), Turns: 1})),
+				text("hi"), one(&event.TurnEnd{Agent: a, MessageID: "msg_1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1, Has: event.HasInput}},
+					&event.RunEnd{Agent: a, StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1, Has: event.HasInput}, CostUSD: new(float64), Turns: 1})),
 			sse(append(append([]string{`{"type":"start"}`, `{"type":"start-step"}`}, hi...), `{"type":"finish-step"}`, `{"type":"finish","finishReason":"stop"}`, "[DONE]")...),
 			[]string{"model", "session metadata (session id, tools, cwd)", "message ids of turns", "usage", "cost", "run summary (turns, duration, result)"},
 			false,

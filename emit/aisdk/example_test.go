@@ -17,7 +17,7 @@ func Example() {
 		&event.BlockEnd{Kind: event.Text},
 		&event.ToolCall{ID: "toolu_1", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
 		&event.ToolResult{ID: "toolu_1", Content: []event.Part{{Type: "text", Text: "a.txt"}}},
-		&event.TurnEnd{StopReason: "end_turn", Usage: &event.Usage{InputTokens: 10, OutputTokens: 3}},
+		&event.TurnEnd{StopReason: "end_turn", Usage: &event.Usage{InputTokens: 10, OutputTokens: 3, Has: event.HasInput | event.HasOutput}},
 	} {
 		enc.Encode(ev)
 	}

@@ -93,7 +93,7 @@ func TestUsageCarried(t *testing.T) {
 		{
 			name: "a turn's start usage (Claude assistant line, message_start) with its service tier",
 			in: []event.Event{
-				&event.TurnStart{MessageID: "m1", Model: "claude", Usage: &event.Usage{InputTokens: 42, OutputTokens: 1, ServiceTier: "standard"}},
+				&event.TurnStart{MessageID: "m1", Model: "claude", Usage: &event.Usage{InputTokens: 42, OutputTokens: 1, ServiceTier: "standard", Has: event.HasInput | event.HasOutput}},
 				&event.Delta{Kind: event.Text, Text: "hi"},
 				&event.BlockEnd{Kind: event.Text},
 				&event.TurnEnd{MessageID: "m1", StopReason: "end_turn"},
@@ -107,22 +107,22 @@ func TestUsageCarried(t *testing.T) {
 				&event.SessionStart{Agent: "A", Model: "m"},
 				&event.Delta{Agent: "A", Kind: event.Text, Text: "hi"},
 				&event.BlockEnd{Agent: "A", Kind: event.Text},
-				&event.RunEnd{Agent: "A", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 84, OutputTokens: 50}},
+				&event.RunEnd{Agent: "A", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 84, OutputTokens: 50, Has: event.HasInput | event.HasOutput}},
 			},
 			want: [][2]float64{{84, 50}},
 		},
 		{
 			name: "Claude run: turns without final usage, the result's total summed over the messages",
 			in: []event.Event{
-				&event.TurnStart{MessageID: "m1", Usage: &event.Usage{InputTokens: 42, OutputTokens: 1}},
+				&event.TurnStart{MessageID: "m1", Usage: &event.Usage{InputTokens: 42, OutputTokens: 1, Has: event.HasInput | event.HasOutput}},
 				&event.ToolCall{ID: "t", Name: "Bash", Input: json.RawMessage(`{}`)},
 				&event.TurnEnd{MessageID: "m1"},
 				&event.ToolResult{ID: "t"},
-				&event.TurnStart{MessageID: "m2", Usage: &event.Usage{InputTokens: 42, OutputTokens: 1}},
+				&event.TurnStart{MessageID: "m2", Usage: &event.Usage{InputTokens: 42, OutputTokens: 1, Has: event.HasInput | event.HasOutput}},
 				&event.Delta{Kind: event.Text, Text: "done"},
 				&event.BlockEnd{Kind: event.Text},
 				&event.TurnEnd{MessageID: "m2", StopReason: "end_turn"},
-				&event.RunEnd{StopReason: "end_turn", Usage: &event.Usage{InputTokens: 84, OutputTokens: 50}},
+				&event.RunEnd{StopReason: "end_turn", Usage: &event.Usage{InputTokens: 84, OutputTokens: 50, Has: event.HasInput | event.HasOutput}},
 			},
 			want: [][2]float64{{42, 1}, {42, 49}},
 		},
@@ -361,7 +361,7 @@ func TestCodexTurnStop(t *testing.T) {
 		&event.ToolResult{ID: "item_1", Content: []event.Part{{Type: "text", Text: "a"}}},
 		&event.Delta{Kind: event.Text, Text: "done"},
 		&event.BlockEnd{Kind: event.Text},
-		&event.TurnEnd{Usage: &event.Usage{InputTokens: 2400, OutputTokens: 32}},
+		&event.TurnEnd{Usage: &event.Usage{InputTokens: 2400, OutputTokens: 32, Has: event.HasInput | event.HasOutput}},
 	})
 	d := sseData(t, out, "message_delta")
 	if len(d) != 1 || d[0]["delta"].(map[string]any)["stop_reason"] != nil {

@@ -399,6 +399,7 @@ func (e *Encoder) runUsage(cum *event.Usage) *event.Usage {
 		OutputTokens:     rest(cum.OutputTokens, e.sum.OutputTokens),
 		CacheReadTokens:  rest(cum.CacheReadTokens, e.sum.CacheReadTokens),
 		CacheWriteTokens: rest(cum.CacheWriteTokens, e.sum.CacheWriteTokens),
+		Has:              cum.Has &^ event.HasReasoning, // the counts the run gives, but reasoning
 	}
 }
 

@@ -198,7 +198,7 @@ func TestEveryEventType(t *testing.T) {
 		&event.Error{Agent: a, Message: "Overloaded", Type: "overloaded_error"},
 		&event.TurnStart{Agent: a, MessageID: "msg_9", Model: "m2"},
 		&event.ToolCall{Agent: a, ID: "t2", Name: "Bash", Input: json.RawMessage(`"not an object"`)},
-		&event.TurnEnd{Agent: a, StopReason: "tool_use", Usage: &event.Usage{InputTokens: 3, OutputTokens: 4, CacheReadTokens: 1}},
+		&event.TurnEnd{Agent: a, StopReason: "tool_use", Usage: &event.Usage{InputTokens: 3, OutputTokens: 4, CacheReadTokens: 1, Has: event.HasInput | event.HasOutput | event.HasCacheRead}},
 		&event.RunEnd{Agent: a, StopReason: "end_turn"},
 	}
 	out, warnings := encode(t, evs)
@@ -352,7 +352,7 @@ func TestCutKeepsMessageOpen(t *testing.T) {
 	}
 	tools := append(slices.Clone(turn),
 		&event.ToolCall{Agent: "a", ID: "toolu_1", Name: "Task", Input: []byte(`{}`)},
-		&event.TurnEnd{Agent: "a", MessageID: "m1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 3, OutputTokens: 4}},
+		&event.TurnEnd{Agent: "a", MessageID: "m1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 3, OutputTokens: 4, Has: event.HasInput | event.HasOutput}},
 		&event.Notice{Agent: "a", Kind: "task_progress"}, // releases the held end
 		&event.TurnStart{Agent: "sub", MessageID: "m2"},
 		&event.BlockStart{Agent: "sub", Kind: event.Text},
@@ -364,7 +364,7 @@ func TestCutKeepsMessageOpen(t *testing.T) {
 		wantLoss string
 	}{
 		{"later choice", append(slices.Clone(turn),
-			&event.TurnEnd{Agent: "a", MessageID: "m1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 3, OutputTokens: 4}},
+			&event.TurnEnd{Agent: "a", MessageID: "m1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 3, OutputTokens: 4, Has: event.HasInput | event.HasOutput}},
 			&event.BlockStart{Agent: "choice 1", Kind: event.Text},
 		), []string{`"stop_reason":"end_turn"`, `"output_tokens":4`}, ""},
 		{"subagent", tools, []string{`"stop_reason":"tool_use"`}, ""},

@@ -13,7 +13,7 @@ func Example() {
 	enc.Encode(&event.BlockStart{Kind: event.Text})
 	enc.Encode(&event.Delta{Kind: event.Text, Text: "Hi"})
 	enc.Encode(&event.BlockEnd{Kind: event.Text})
-	enc.Encode(&event.TurnEnd{MessageID: "msg_1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 5, OutputTokens: 2}})
+	enc.Encode(&event.TurnEnd{MessageID: "msg_1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 5, OutputTokens: 2, Has: event.HasInput | event.HasOutput}})
 	enc.Close()
 	// Output:
 	// event: message_start

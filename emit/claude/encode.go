@@ -969,7 +969,8 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 	id := e.uuid()
 	// Claude Code's synthetic messages count no tokens: usage 0 is
 	// what they say, not a made-up value.
-	b := e.appendAssistant(e.out[:0], a, messages.MessageInfo{ID: id, Model: wire.SyntheticModel, Usage: &event.Usage{}}, e.block)
+	zero := &event.Usage{Has: event.HasTokens | event.HasCacheRead | event.HasCacheWrite}
+	b := e.appendAssistant(e.out[:0], a, messages.MessageInfo{ID: id, Model: wire.SyntheticModel, Usage: zero}, e.block)
 	b = append(b, `,"error":`...)
 	b = jsontext.AppendMarshalString(b, errType)
 	e.writeLine(append(b, '}'))

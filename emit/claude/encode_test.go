@@ -298,7 +298,7 @@ func TestEveryEventType(t *testing.T) {
 		&event.ToolResult{Agent: a, ID: "mcp", Name: "read", Content: []event.Part{{Type: "text", Text: "file"}}},
 		&event.ToolCall{Agent: a, ID: "t1", Name: "Agent", Input: json.RawMessage(`{"prompt":"go"}`)},
 		&event.Unknown{Agent: a, Format: "anthropic", Type: "redacted_thinking", Raw: []byte(`{"type":"redacted_thinking","data":"x"}`)},
-		&event.TurnEnd{Agent: a, MessageID: "msg_1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 1, OutputTokens: 2}},
+		&event.TurnEnd{Agent: a, MessageID: "msg_1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, Has: event.HasInput | event.HasOutput}},
 		&event.SessionStart{Agent: "t1", ParentAgent: a, ParentToolID: "t1", Prompt: "go", Name: "general-purpose"},
 		&event.ToolCall{Agent: "t1", ID: "t2", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
 		&event.ToolResult{Agent: "t1", ID: "t2", Name: "Bash", Content: []event.Part{{Type: "text", Text: "a"}}, ExitCode: ptr(0), Status: "completed"},
@@ -382,7 +382,7 @@ func TestPartialCut(t *testing.T) {
 	e := NewEncoder(&out, &Config{Partial: true})
 	for _, ev := range []event.Event{
 		&event.SessionStart{Agent: "s", SessionID: "s", Model: "m"},
-		&event.TurnStart{Agent: "s", MessageID: "msg_1", Model: "m", Usage: &event.Usage{InputTokens: 3, OutputTokens: 1}},
+		&event.TurnStart{Agent: "s", MessageID: "msg_1", Model: "m", Usage: &event.Usage{InputTokens: 3, OutputTokens: 1, Has: event.HasInput | event.HasOutput}},
 		&event.BlockStart{Agent: "s", Kind: event.Text},
 		&event.Delta{Agent: "s", Kind: event.Text, Text: "Hel"},
 	} {

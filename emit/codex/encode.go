@@ -68,7 +68,7 @@ type Encoder struct {
 	emptyChild bool
 
 	pending  event.Usage // usage of the turns merged into the open one
-	total    wire.Usage  // cumulative usage written so far
+	total    event.Usage // cumulative usage written so far
 	anyUsage bool        // a TurnEnd carried usage
 	// usageKnown: a TurnEnd or RunEnd carried usage. Until one does,
 	// turn.completed has "usage":{} (the SDK reads the object; no count
@@ -360,12 +360,7 @@ func (e *Encoder) closeTurn() {
 		e.writeBuf()
 		return
 	}
-	p := e.pending
-	e.total.InputTokens += p.InputTokens
-	e.total.CachedInputTokens += p.CacheReadTokens
-	e.total.CacheWriteInputTokens += p.CacheWriteTokens
-	e.total.OutputTokens += p.OutputTokens
-	e.total.ReasoningOutputTokens += p.ReasoningTokens
+	e.total.Add(&e.pending)
 	e.pending = event.Usage{}
 	u := e.total
 	if !e.usageKnown {
@@ -373,18 +368,25 @@ func (e *Encoder) closeTurn() {
 		e.writeBuf()
 		return
 	}
+	// The counts the source gave; one it did not is left out, as Codex
+	// before 0.16x leaves out those it does not count.
 	e.buf = append(e.buf[:0], `{"type":"turn.completed","usage":{"input_tokens":`...)
 	e.buf = strconv.AppendInt(e.buf, u.InputTokens, 10)
-	e.buf = append(e.buf, `,"cached_input_tokens":`...)
-	e.buf = strconv.AppendInt(e.buf, u.CachedInputTokens, 10)
-	e.buf = append(e.buf, `,"cache_write_input_tokens":`...)
-	e.buf = strconv.AppendInt(e.buf, u.CacheWriteInputTokens, 10)
+	e.buf = e.count(e.buf, `,"cached_input_tokens":`, u.CacheReadTokens, u.Has&event.HasCacheRead)
+	e.buf = e.count(e.buf, `,"cache_write_input_tokens":`, u.CacheWriteTokens, u.Has&event.HasCacheWrite)
 	e.buf = append(e.buf, `,"output_tokens":`...)
 	e.buf = strconv.AppendInt(e.buf, u.OutputTokens, 10)
-	e.buf = append(e.buf, `,"reasoning_output_tokens":`...)
-	e.buf = strconv.AppendInt(e.buf, u.ReasoningOutputTokens, 10)
+	e.buf = e.count(e.buf, `,"reasoning_output_tokens":`, u.ReasoningTokens, u.Has&event.HasReasoning)
 	e.buf = append(e.buf, `}}`...)
 	e.writeBuf()
+}
+
+// count appends key and n when has is set.
+func (e *Encoder) count(b []byte, key string, n int64, has event.Counts) []byte {
+	if has == 0 {
+		return b
+	}
+	return strconv.AppendInt(append(b, key...), n, 10)
 }
 
 func (e *Encoder) runEnd(ev *event.RunEnd) {

@@ -235,14 +235,14 @@ func TestEncode(t *testing.T) {
 				&event.Delta{Agent: "S", Kind: event.Thinking, Text: "look"},
 				&event.BlockEnd{Agent: "S", Kind: event.Thinking, Signature: "sig"},
 				&event.ToolCall{Agent: "S", ID: "toolu_1", Name: "Bash", Input: json.RawMessage(`{"command":"ls","description":"list"}`)},
-				&event.TurnEnd{Agent: "S", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 10, OutputTokens: 5}},
+				&event.TurnEnd{Agent: "S", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 10, OutputTokens: 5, Has: event.HasInput | event.HasOutput}},
 				&event.ToolResult{Agent: "S", ID: "toolu_1", Name: "Bash", Content: []event.Part{{Type: "text", Text: "a\nb"}}},
 				&event.TurnStart{Agent: "S"},
 				&event.BlockStart{Agent: "S", Kind: event.Text},
 				&event.Delta{Agent: "S", Kind: event.Text, Text: "Two <files> & done"},
 				&event.BlockEnd{Agent: "S", Kind: event.Text},
-				&event.TurnEnd{Agent: "S", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 20, OutputTokens: 7, CacheReadTokens: 3}},
-				&event.RunEnd{Agent: "S", Usage: &event.Usage{InputTokens: 30, OutputTokens: 12}, Result: "Two files"},
+				&event.TurnEnd{Agent: "S", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 20, OutputTokens: 7, CacheReadTokens: 3, Has: event.HasInput | event.HasOutput | event.HasCacheRead}},
+				&event.RunEnd{Agent: "S", Usage: &event.Usage{InputTokens: 30, OutputTokens: 12, Has: event.HasInput | event.HasOutput}, Result: "Two files"},
 			},
 			want: `{"type":"thread.started","thread_id":"S"}
 {"type":"turn.started"}
@@ -250,7 +250,7 @@ func TestEncode(t *testing.T) {
 {"type":"item.started","item":{"id":"toolu_1","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
 {"type":"item.completed","item":{"id":"toolu_1","type":"command_execution","command":"ls","aggregated_output":"a\nb","status":"completed"}}
 {"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"Two <files> & done"}}
-{"type":"turn.completed","usage":{"input_tokens":30,"cached_input_tokens":3,"cache_write_input_tokens":0,"output_tokens":12,"reasoning_output_tokens":0}}
+{"type":"turn.completed","usage":{"input_tokens":30,"cached_input_tokens":3,"output_tokens":12}}
 `,
 			warnings: []string{
 				"codex cannot carry session metadata (model, tools, cwd, prompt)",
@@ -272,14 +272,14 @@ func TestEncode(t *testing.T) {
 				&event.Delta{Agent: "S", Kind: event.Text, Text: "ok"},
 				&event.BlockEnd{Agent: "S", Kind: event.Text},
 				&event.TurnEnd{Agent: "S", MessageID: "msg_2", StopReason: "end_turn"},
-				&event.RunEnd{Agent: "S", Usage: &event.Usage{InputTokens: 84, OutputTokens: 96}},
+				&event.RunEnd{Agent: "S", Usage: &event.Usage{InputTokens: 84, OutputTokens: 96, Has: event.HasInput | event.HasOutput}},
 			},
 			want: `{"type":"thread.started","thread_id":"S"}
 {"type":"turn.started"}
 {"type":"item.started","item":{"id":"t","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
 {"type":"item.completed","item":{"id":"t","type":"command_execution","command":"ls","aggregated_output":"a","status":"completed"}}
 {"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"ok"}}
-{"type":"turn.completed","usage":{"input_tokens":84,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":96,"reasoning_output_tokens":0}}
+{"type":"turn.completed","usage":{"input_tokens":84,"output_tokens":96}}
 `,
 			warnings: []string{"codex cannot carry message ids and models of turns"},
 		},
@@ -288,12 +288,12 @@ func TestEncode(t *testing.T) {
 			in: []event.Event{
 				&event.TurnStart{Agent: "S"},
 				&event.ToolCall{Agent: "S", ID: "ws", Name: "web_search", Input: json.RawMessage(`{"query":"go"}`)},
-				&event.TurnEnd{Agent: "S", Usage: &event.Usage{InputTokens: 5, OutputTokens: 1}},
+				&event.TurnEnd{Agent: "S", Usage: &event.Usage{InputTokens: 5, OutputTokens: 1, Has: event.HasInput | event.HasOutput}},
 				&event.TurnStart{Agent: "S"},
 				&event.BlockStart{Agent: "S", Kind: event.Text},
 				&event.Delta{Agent: "S", Kind: event.Text, Text: "ok"},
 				&event.BlockEnd{Agent: "S", Kind: event.Text},
-				&event.TurnEnd{Agent: "S", Usage: &event.Usage{InputTokens: 7, OutputTokens: 2}},
+				&event.TurnEnd{Agent: "S", Usage: &event.Usage{InputTokens: 7, OutputTokens: 2, Has: event.HasInput | event.HasOutput}},
 			},
 			// A Codex turn (no message id, no stop reason) ends where
 			// the source says, even with the web search never answered
@@ -302,10 +302,10 @@ func TestEncode(t *testing.T) {
 			want: `{"type":"thread.started","thread_id":"S"}
 {"type":"turn.started"}
 {"type":"item.started","item":{"id":"ws","type":"web_search","query":"go"}}
-{"type":"turn.completed","usage":{"input_tokens":5,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0}}
+{"type":"turn.completed","usage":{"input_tokens":5,"output_tokens":1}}
 {"type":"turn.started"}
 {"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"ok"}}
-{"type":"turn.completed","usage":{"input_tokens":12,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":3,"reasoning_output_tokens":0}}
+{"type":"turn.completed","usage":{"input_tokens":12,"output_tokens":3}}
 `,
 		},
 		{
@@ -466,12 +466,12 @@ func TestEncode(t *testing.T) {
 			in: []event.Event{
 				&event.TurnStart{MessageID: "msg_1"},
 				&event.ToolCall{ID: "t", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
-				&event.TurnEnd{MessageID: "msg_1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 5, OutputTokens: 1}},
+				&event.TurnEnd{MessageID: "msg_1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 5, OutputTokens: 1, Has: event.HasInput | event.HasOutput}},
 			},
 			want: `{"type":"thread.started","thread_id":"agentstream"}
 {"type":"turn.started"}
 {"type":"item.started","item":{"id":"t","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
-{"type":"turn.completed","usage":{"input_tokens":5,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0}}
+{"type":"turn.completed","usage":{"input_tokens":5,"output_tokens":1}}
 `,
 			warnings: []string{"codex cannot carry message ids and models of turns"},
 		},
@@ -702,7 +702,7 @@ func TestFileChangeStarted(t *testing.T) {
 {"type":"item.started","item":{"id":"item_0","type":"file_change","changes":[{"path":"a.go","kind":"update"}],"status":"in_progress"}}
 {"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"editing"}}
 {"type":"item.completed","item":{"id":"item_0","type":"file_change","changes":[{"path":"a.go","kind":"update"}],"status":"completed"}}
-{"type":"turn.completed","usage":{"input_tokens":10,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":2,"reasoning_output_tokens":0}}
+{"type":"turn.completed","usage":{"input_tokens":10,"output_tokens":2}}
 `
 	got, warnings, err := encode(t, decode(t, []byte(in)))
 	if err != nil || len(warnings) > 0 {

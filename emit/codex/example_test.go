@@ -17,7 +17,7 @@ func Example() {
 	enc.Encode(&event.Delta{Kind: event.Text, Text: "One "})
 	enc.Encode(&event.Delta{Kind: event.Text, Text: "file."})
 	enc.Encode(&event.BlockEnd{Kind: event.Text})
-	enc.Encode(&event.TurnEnd{Usage: &event.Usage{InputTokens: 900, OutputTokens: 12}})
+	enc.Encode(&event.TurnEnd{Usage: &event.Usage{InputTokens: 900, OutputTokens: 12, Has: event.HasInput | event.HasOutput}})
 	enc.Close()
 	// Output:
 	// {"type":"thread.started","thread_id":"T1"}
@@ -25,5 +25,5 @@ func Example() {
 	// {"type":"item.started","item":{"id":"toolu_1","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
 	// {"type":"item.completed","item":{"id":"toolu_1","type":"command_execution","command":"ls","aggregated_output":"a.go\n","status":"completed"}}
 	// {"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"One file."}}
-	// {"type":"turn.completed","usage":{"input_tokens":900,"cached_input_tokens":0,"cache_write_input_tokens":0,"output_tokens":12,"reasoning_output_tokens":0}}
+	// {"type":"turn.completed","usage":{"input_tokens":900,"output_tokens":12}}
 }

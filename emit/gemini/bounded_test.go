@@ -36,7 +36,7 @@ func TestBounded(t *testing.T) {
 			if i%2 == 0 {
 				return &event.TurnStart{Model: "m" + strconv.Itoa(i)}
 			}
-			return &event.TurnEnd{Usage: &event.Usage{InputTokens: 1}}
+			return &event.TurnEnd{Usage: &event.Usage{InputTokens: 1, Has: event.HasInput}}
 		}, 1},
 	}
 	for _, tt := range tests {
@@ -71,7 +71,7 @@ func TestManyModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range maxOpen + 1 {
-		for _, ev := range []event.Event{&event.TurnStart{Model: "m" + strconv.Itoa(i)}, &event.TurnEnd{Usage: &event.Usage{InputTokens: 1}}} {
+		for _, ev := range []event.Event{&event.TurnStart{Model: "m" + strconv.Itoa(i)}, &event.TurnEnd{Usage: &event.Usage{InputTokens: 1, Has: event.HasInput}}} {
 			if err := e.Encode(ev); err != nil {
 				t.Fatal(err)
 			}

@@ -414,6 +414,7 @@ func (e *Encoder) result(r *event.RunEnd) gemini.Result {
 			sum.Add(&m.u)
 			models = append(models, gemini.NamedModel{Name: m.name, Stats: modelStats(&m.u)})
 		}
+		sum.Has = total.Has // the counts are compared
 		if sum == *total && !e.manyModels {
 			s.Models = models
 		} else if len(models) > 0 {

@@ -144,8 +144,8 @@ func TestEncode(t *testing.T) {
 				&event.BlockEnd{Agent: a, Kind: event.Text},
 				&event.ToolCall{Agent: a, ID: "t1", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
 				&event.ToolResult{Agent: a, ID: "t1", Name: "Bash", IsError: true, ExitCode: ptr(2), Content: []event.Part{{Type: "text", Text: "no"}}},
-				&event.TurnEnd{Agent: a, MessageID: "m1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 10, OutputTokens: 5, CacheReadTokens: 2}},
-				&event.RunEnd{Agent: a, StopReason: "end_turn", CostUSD: ptr(0.5), DurationMS: 9, Usage: &event.Usage{InputTokens: 10, OutputTokens: 5, CacheReadTokens: 2}},
+				&event.TurnEnd{Agent: a, MessageID: "m1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 10, OutputTokens: 5, CacheReadTokens: 2, Has: event.HasInput | event.HasOutput | event.HasCacheRead}},
+				&event.RunEnd{Agent: a, StopReason: "end_turn", CostUSD: ptr(0.5), DurationMS: 9, Usage: &event.Usage{InputTokens: 10, OutputTokens: 5, CacheReadTokens: 2, Has: event.HasInput | event.HasOutput | event.HasCacheRead}},
 			},
 			want: `{"type":"init","timestamp":"","session_id":"run","model":"claude-x"}
 {"type":"message","timestamp":"","role":"user","content":"hi"}

@@ -17,7 +17,7 @@ func Example() {
 		&event.Delta{Agent: "s1", Kind: event.Text, Text: "Hello."},
 		&event.BlockEnd{Agent: "s1", Kind: event.Text},
 		&event.ToolCall{Agent: "s1", ID: "c1", Name: "read_file", Input: json.RawMessage(`{"file_path":"a"}`)},
-		&event.RunEnd{Agent: "s1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 10, OutputTokens: 3}},
+		&event.RunEnd{Agent: "s1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 10, OutputTokens: 3, Has: event.HasInput | event.HasOutput}},
 	} {
 		enc.Encode(ev)
 	}

@@ -396,7 +396,7 @@ func TestUnknownStopReason(t *testing.T) {
 	var out strings.Builder
 	e := jsonenv.NewEncoder(&out, &jsonenv.Config{Agent: "a"})
 	for _, ev := range []event.Event{
-		&event.RunEnd{Agent: "a", Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, ServiceTier: "standard"}},
+		&event.RunEnd{Agent: "a", Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, ServiceTier: "standard", Has: event.HasInput | event.HasOutput}},
 	} {
 		if err := e.Encode(ev); err != nil {
 			t.Fatal(err)

@@ -143,7 +143,7 @@ func TestAppendMeta(t *testing.T) {
 			{StopReason: s, Result: o},
 			{
 				StopReason: s, Turns: i, DurationMS: int64(i) * 1000, CostUSD: &c, IsError: true, Errors: []string{s, o}, Result: s,
-				Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, CacheReadTokens: 3, CacheWriteTokens: 4, ReasoningTokens: 5, ServiceTier: o},
+				Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, CacheReadTokens: 3, CacheWriteTokens: 4, ReasoningTokens: 5, ServiceTier: o, Has: event.HasInput | event.HasOutput | event.HasCacheRead | event.HasCacheWrite | event.HasReasoning},
 			},
 			{Usage: &event.Usage{}, Errors: []string{}},
 			{Usage: &event.Usage{ServiceTier: s}, CostUSD: &c},
@@ -184,7 +184,7 @@ func FuzzAppendMeta(f *testing.F) {
 		}
 		if mask&2 != 0 {
 			in.SessionID, in.Cwd = a, b
-			end.Usage = &event.Usage{InputTokens: n, OutputTokens: n / 2, CacheReadTokens: n % 7, ServiceTier: b}
+			end.Usage = &event.Usage{InputTokens: n, OutputTokens: n / 2, CacheReadTokens: n % 7, ServiceTier: b, Has: event.HasInput | event.HasOutput | event.HasCacheRead}
 		}
 		if mask&4 != 0 {
 			in.ParentToolID, in.Name, in.Description = b, a, b

@@ -48,11 +48,11 @@ func appendChunk(b []byte, c *wire.Chunk) ([]byte, error) {
 		b = num(b, `,"completion_tokens":`, u.CompletionTokens)
 		b = num(b, `,"total_tokens":`, u.TotalTokens)
 		if d := u.PromptTokensDetails; d != nil {
-			b = num(b, `,"prompt_tokens_details":{"cached_tokens":`, d.CachedTokens)
+			b = optNum(b, `,"prompt_tokens_details":{"cached_tokens":`, d.CachedTokens)
 			b = append(b, '}')
 		}
 		if d := u.CompletionTokensDetails; d != nil {
-			b = num(b, `,"completion_tokens_details":{"reasoning_tokens":`, d.ReasoningTokens)
+			b = optNum(b, `,"completion_tokens_details":{"reasoning_tokens":`, d.ReasoningTokens)
 			b = append(b, '}')
 		}
 		b = append(b, '}')
@@ -125,6 +125,14 @@ func str(b []byte, key, s string) []byte {
 
 func num(b []byte, key string, n int64) []byte {
 	return strconv.AppendInt(append(b, key...), n, 10)
+}
+
+// optNum appends a *int64 field: null when nil.
+func optNum(b []byte, key string, n *int64) []byte {
+	if n == nil {
+		return append(append(b, key...), "null"...)
+	}
+	return num(b, key, *n)
 }
 
 // optStr appends an omitempty *string field: absent when nil.

@@ -3,6 +3,7 @@ package openaichat
 import (
 	"testing"
 
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/openai"
 	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
 )
@@ -12,7 +13,7 @@ import (
 func chunks(s string, n int64) []wire.Chunk {
 	p := &s
 	empty := ""
-	u := wire.UsageOf(openai.Usage{Prompt: n, Cached: n / 2, Output: n + 1, Reasoning: n / 3})
+	u := wire.UsageOf(openai.Usage{Prompt: n, Cached: n / 2, Output: n + 1, Reasoning: n / 3, Has: event.HasCacheRead | event.HasReasoning})
 	full := wire.Delta{Role: s, Content: p, Refusal: p, ReasoningContent: p, Reasoning: p, ToolCalls: []wire.ToolCallDelta{
 		{Index: int(n), ID: s, Type: s, Function: wire.Function{Name: s, Arguments: s}}, {Function: wire.Function{Arguments: s}},
 	}}

@@ -83,7 +83,7 @@ func TestTurns(t *testing.T) {
 		&event.Delta{Agent: "a", Kind: event.Thinking, Text: "hmm"},
 		&event.BlockEnd{Agent: "a", Kind: event.Thinking, Signature: "sig"},
 		&event.ToolCall{Agent: "a", ID: "t1", Name: "Bash", Input: json.RawMessage(`{}`)},
-		&event.TurnEnd{Agent: "a", MessageID: "m1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 3, CacheReadTokens: 2, OutputTokens: 1}},
+		&event.TurnEnd{Agent: "a", MessageID: "m1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 3, CacheReadTokens: 2, OutputTokens: 1, Has: event.HasInput | event.HasOutput | event.HasCacheRead}},
 		&event.ToolResult{Agent: "a", ID: "t1", Content: []event.Part{{Type: "text", Text: "ok"}}},
 		&event.TurnStart{Agent: "a", MessageID: "m2"},
 		&event.Delta{Agent: "a", Kind: event.Text, Text: "done"},
@@ -148,7 +148,7 @@ func TestServiceTier(t *testing.T) {
 		out, warnings := openaitest.Encode(t, NewEncoder, []event.Event{
 			&event.TurnStart{MessageID: "c1"},
 			&event.Delta{Kind: event.Text, Text: "hi"},
-			&event.TurnEnd{MessageID: "c1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, ServiceTier: tt.tier}},
+			&event.TurnEnd{MessageID: "c1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, ServiceTier: tt.tier, Has: event.HasInput | event.HasOutput}},
 		})
 		var got string
 		for _, it := range eventtest.Collect(parse.NewDecoder(bytes.NewReader(out), nil)) {

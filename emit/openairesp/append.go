@@ -199,9 +199,9 @@ func appendResponse(b []byte, r *outResponse) (_ []byte, ok bool) {
 	}
 	if u := r.Usage; u != nil {
 		b = num(b, `,"usage":{"input_tokens":`, u.InputTokens)
-		b = num(b, `,"input_tokens_details":{"cached_tokens":`, u.InputTokensDetails.CachedTokens)
+		b = optNum(b, `,"input_tokens_details":{"cached_tokens":`, u.InputTokensDetails.CachedTokens)
 		b = num(b, `},"output_tokens":`, u.OutputTokens)
-		b = num(b, `,"output_tokens_details":{"reasoning_tokens":`, u.OutputTokensDetails.ReasoningTokens)
+		b = optNum(b, `,"output_tokens_details":{"reasoning_tokens":`, u.OutputTokensDetails.ReasoningTokens)
 		b = num(b, `},"total_tokens":`, u.TotalTokens)
 		b = append(b, '}')
 	} else {
@@ -229,6 +229,15 @@ func str(b []byte, key, s string) []byte {
 
 func num(b []byte, key string, n int64) []byte {
 	return strconv.AppendInt(append(b, key...), n, 10)
+}
+
+// optNum appends a *int64 field: null (the unknown form of a count the
+// schema requires) when nil.
+func optNum(b []byte, key string, n *int64) []byte {
+	if n == nil {
+		return append(append(b, key...), "null"...)
+	}
+	return num(b, key, *n)
 }
 
 func optStr(b []byte, key string, s *string) []byte {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openai"
 	wire "github.com/agentstream/agentstream/internal/openai/respwire"
@@ -16,13 +17,15 @@ func shapes(s string, n int64, raw json.RawMessage) []any {
 	p := &s
 	raws := []json.RawMessage{raw, raw}
 	tp := textPart{Type: s, Annotations: raws, Logprobs: []any{}, Text: s}
-	u := wire.UsageOf(openai.Usage{Prompt: n, Cached: n / 2, Output: n + 1, Reasoning: n / 3})
+	u := wire.UsageOf(openai.Usage{Prompt: n, Cached: n / 2, Output: n + 1, Reasoning: n / 3, Has: event.HasCacheRead | event.HasReasoning})
 	r := outResponse{ID: s, Object: "response", CreatedAt: n, Status: s, Model: s, Output: raws, ServiceTier: s, Usage: u}
 	failed := outResponse{ID: s, Object: s, Status: s, Error: &openai.APIError{Code: s, Message: s}, IncompleteDetails: &incomplete{Reason: s}, Output: nil}
 	return []any{
 		raw, json.RawMessage(nil),
 		respEvent{Type: s, Seq: n, Response: r},
 		respEvent{Type: s, Seq: n, Response: failed},
+		// Counts the source did not say: the unknown form null.
+		respEvent{Type: s, Response: outResponse{Usage: wire.UsageOf(openai.Usage{Prompt: n, Output: n})}},
 		itemEvent{Type: s, Seq: n, OutputIndex: int(n), Item: raw},
 		itemEvent{Type: s},
 		partEvent{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), ContentIndex: int(n), Part: tp},

@@ -169,7 +169,7 @@ func TestServiceTier(t *testing.T) {
 		out, warnings := openaitest.Encode(t, NewEncoder, []event.Event{
 			&event.TurnStart{MessageID: "r1"},
 			&event.Delta{Kind: event.Text, Text: "hi"},
-			&event.TurnEnd{MessageID: "r1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, ServiceTier: tt.tier}},
+			&event.TurnEnd{MessageID: "r1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, ServiceTier: tt.tier, Has: event.HasInput | event.HasOutput}},
 		})
 		var got string
 		for _, it := range eventtest.Collect(parse.NewDecoder(bytes.NewReader(out), nil)) {

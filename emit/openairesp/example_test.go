@@ -18,7 +18,7 @@ func Example() {
 		&event.BlockEnd{Kind: event.Thinking, Signature: "c2ln"},
 		&event.Delta{Kind: event.Text, Text: "Paris."},
 		&event.BlockEnd{Kind: event.Text},
-		&event.TurnEnd{MessageID: "msg_1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 9, OutputTokens: 4}},
+		&event.TurnEnd{MessageID: "msg_1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 9, OutputTokens: 4, Has: event.HasInput | event.HasOutput}},
 	} {
 		enc.Encode(ev)
 	}

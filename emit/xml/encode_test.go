@@ -148,7 +148,7 @@ func TestEncode(t *testing.T) {
 				&event.SessionStart{Agent: "A", MetaKind: xmlstream.MetaKind, Meta: json.RawMessage(`{"format": "json", "user_query": "café"}`)},
 				&event.RunEnd{Agent: "A", MetaKind: xmlstream.MetaKind, Meta: json.RawMessage(`{"stop_reason": "end_turn"}`)},
 				&event.SessionStart{Agent: "B", Model: "m", Prompt: `say "hi"`, MetaKind: "claude", Meta: json.RawMessage(`{}`)},
-				&event.RunEnd{Agent: "B", StopReason: "end_turn", Turns: 2, Usage: &event.Usage{InputTokens: 3, OutputTokens: 4}},
+				&event.RunEnd{Agent: "B", StopReason: "end_turn", Turns: 2, Usage: &event.Usage{InputTokens: 3, OutputTokens: 4, Has: event.HasInput | event.HasOutput}},
 			},
 			want: sse(`<meta_init data="{&quot;format&quot;: &quot;json&quot;, &quot;user_query&quot;: &quot;caf\u00e9&quot;}"></meta_init>`,
 				`<meta_final data="{&quot;stop_reason&quot;: &quot;end_turn&quot;}"></meta_final>`,

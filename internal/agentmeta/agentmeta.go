@@ -62,6 +62,8 @@ type Usage struct {
 	// ServiceTier is Anthropic's service_tier, which agentstream adds
 	// when the source gives one.
 	ServiceTier string `json:"service_tier,omitempty"`
+	// Has is the counts the object gives (keys not null), as read.
+	Has event.Counts `json:"-"`
 }
 
 // Reader reads the meta_init and meta_final payloads of one stream (a
@@ -345,7 +347,7 @@ func setFinal(ev *event.RunEnd, m *Final, total *float64) {
 		ev.Usage = &event.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
-			ReasoningTokens: u.ReasoningOutputTokens, ServiceTier: u.ServiceTier,
+			ReasoningTokens: u.ReasoningOutputTokens, ServiceTier: u.ServiceTier, Has: u.Has,
 		}
 	}
 }
@@ -488,6 +490,7 @@ func readUsage(r *jsontext.Reader, u *Usage) {
 			r.SkipUnknown(key, isUsageField)
 		} else if !r.Null() {
 			*n = r.Int()
+			u.Has |= u.count(n)
 		}
 	}
 }
@@ -501,6 +504,37 @@ func (u *Usage) field(name string) *int64 {
 		{"cache_creation_input_tokens", &u.CacheCreationInputTokens},
 		{"reasoning_output_tokens", &u.ReasoningOutputTokens},
 	})
+}
+
+// UnmarshalJSON decodes a usage object as readUsage does, so that Has is
+// set whichever reader decodes it.
+func (u *Usage) UnmarshalJSON(b []byte) error {
+	var r jsontext.Reader
+	r.Reset(b)
+	if r.Null() {
+		return nil
+	}
+	if readUsage(&r, u); r.End() {
+		return nil
+	}
+	// Not a usage object readUsage reads: encoding/json's error.
+	type plain Usage
+	return json.Unmarshal(b, (*plain)(u))
+}
+
+// count returns the count of u that field n is.
+func (u *Usage) count(n *int64) event.Counts {
+	switch n {
+	case &u.InputTokens:
+		return event.HasInput
+	case &u.OutputTokens:
+		return event.HasOutput
+	case &u.CacheReadInputTokens:
+		return event.HasCacheRead
+	case &u.CacheCreationInputTokens:
+		return event.HasCacheWrite
+	}
+	return event.HasReasoning
 }
 
 func isUsageField(name string) bool { return name == "service_tier" || new(Usage).field(name) != nil }

@@ -71,12 +71,46 @@ func (a *account) usage() *event.Usage {
 }
 
 // counts is u's token counts, without the reasoning count and the service
-// tier, which not every format carries.
+// tier, which not every format carries, and without which counts were
+// said (checked apart: checkSaid).
 func counts(u *event.Usage) *event.Usage {
 	if u == nil {
 		return nil
 	}
 	return &event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens}
+}
+
+// said returns the token counts the run's usage says anywhere: its run
+// end's and its turns'.
+func (a *account) said() event.Counts {
+	var c event.Counts
+	for _, u := range []*event.Usage{a.RunUsage} {
+		if u != nil {
+			c |= u.Has
+		}
+	}
+	for _, t := range a.Turns {
+		for _, u := range []*event.Usage{t.Start, t.End} {
+			if u != nil {
+				c |= u.Has
+			}
+		}
+	}
+	return c
+}
+
+// checkSaid reports the token counts got says that src does not: a count
+// the source lacks is absent (or in its unknown form) in the target,
+// never a made-up 0. A source's cache writes may be said as part of the
+// input (OpenAI counts them in the prompt).
+func checkSaid(src, got event.Counts) string {
+	if src&event.HasCacheWrite != 0 {
+		src |= event.HasInput
+	}
+	if x := got &^ src; x != 0 {
+		return fmt.Sprintf("usage counts %v made up: the source says %q", x, src.String())
+	}
+	return ""
 }
 
 // anyUsage reports whether the run gives any usage at all.
@@ -354,6 +388,9 @@ func checkAccounting(src, got account, c carries) []string {
 	// Nothing invented.
 	if !src.anyUsage() && got.anyUsage() {
 		fail("usage made up: the source has none, the output %+v", got.usage())
+	}
+	if p := checkSaid(src.said(), got.said()); p != "" {
+		fail("%s", p)
 	}
 	if got.Cost != nil && (src.Cost == nil || *got.Cost != *src.Cost) {
 		fail("cost %v, the source's %v", *got.Cost, src.Cost)

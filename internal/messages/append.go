@@ -124,20 +124,25 @@ func AppendMessage(b []byte, id, model string, u *event.Usage, blocks ...[]byte)
 }
 
 // AppendUsage appends u as a message's usage object, as Marshal writes
-// outUsage: the counts the source gave, or, for nil, the unknown form
-// {"input_tokens":null,"output_tokens":null}, never a made-up 0.
+// outUsage: the counts the source gave; input and output tokens it did
+// not give (all of them, for nil) in the unknown form null, cache counts
+// it did not give absent; never a made-up 0.
 func AppendUsage(b []byte, u *event.Usage) []byte {
 	if u == nil {
 		return append(b, `{"input_tokens":null,"output_tokens":null}`...)
 	}
 	b = append(b, `{"input_tokens":`...)
-	b = strconv.AppendInt(b, u.InputTokens, 10)
-	b = append(b, `,"cache_creation_input_tokens":`...)
-	b = strconv.AppendInt(b, u.CacheWriteTokens, 10)
-	b = append(b, `,"cache_read_input_tokens":`...)
-	b = strconv.AppendInt(b, u.CacheReadTokens, 10)
+	b = appendOptInt(b, said(u, &u.InputTokens, event.HasInput))
+	if u.Has&event.HasCacheWrite != 0 {
+		b = append(b, `,"cache_creation_input_tokens":`...)
+		b = strconv.AppendInt(b, u.CacheWriteTokens, 10)
+	}
+	if u.Has&event.HasCacheRead != 0 {
+		b = append(b, `,"cache_read_input_tokens":`...)
+		b = strconv.AppendInt(b, u.CacheReadTokens, 10)
+	}
 	b = append(b, `,"output_tokens":`...)
-	b = strconv.AppendInt(b, u.OutputTokens, 10)
+	b = appendOptInt(b, said(u, &u.OutputTokens, event.HasOutput))
 	if u.ServiceTier != "" {
 		b = append(b, `,"service_tier":`...)
 		b = jsontext.AppendMarshalString(b, u.ServiceTier)
@@ -237,17 +242,17 @@ func appendMessageDelta(b []byte, md *messageDelta) []byte {
 	b = appendOptString(b, md.Delta.StopSequence)
 	b = append(b, `},"usage":{`...)
 	u := &md.Usage
-	if u.InputTokens != 0 {
+	if u.InputTokens != nil {
 		b = append(b, `"input_tokens":`...)
-		b = append(strconv.AppendInt(b, u.InputTokens, 10), ',')
+		b = append(strconv.AppendInt(b, *u.InputTokens, 10), ',')
 	}
-	if u.CacheCreationInputTokens != 0 {
+	if u.CacheCreationInputTokens != nil {
 		b = append(b, `"cache_creation_input_tokens":`...)
-		b = append(strconv.AppendInt(b, u.CacheCreationInputTokens, 10), ',')
+		b = append(strconv.AppendInt(b, *u.CacheCreationInputTokens, 10), ',')
 	}
-	if u.CacheReadInputTokens != 0 {
+	if u.CacheReadInputTokens != nil {
 		b = append(b, `"cache_read_input_tokens":`...)
-		b = append(strconv.AppendInt(b, u.CacheReadInputTokens, 10), ',')
+		b = append(strconv.AppendInt(b, *u.CacheReadInputTokens, 10), ',')
 	}
 	b = append(b, `"output_tokens":`...)
 	b = appendOptInt(b, u.OutputTokens)

@@ -76,10 +76,18 @@ func checkAppendDelta(t *testing.T, s string) {
 		for i := range n {
 			raw[i] = blocks[i]
 		}
-		for _, u := range []*event.Usage{nil, {InputTokens: 3, OutputTokens: 4, CacheReadTokens: 5, CacheWriteTokens: 6, ServiceTier: s}} {
+		all := event.HasTokens | event.HasCacheRead | event.HasCacheWrite
+		for _, u := range []*event.Usage{
+			nil,
+			{InputTokens: 3, OutputTokens: 4, CacheReadTokens: 5, CacheWriteTokens: 6, ServiceTier: s, Has: all},
+			{OutputTokens: 4, CacheReadTokens: 5, Has: event.HasOutput | event.HasCacheRead}, // counts not said
+		} {
 			m := newMessage(s, s+"m", raw)
 			if u != nil {
-				m.Usage = outUsage{&u.InputTokens, &u.CacheWriteTokens, &u.CacheReadTokens, &u.OutputTokens, u.ServiceTier}
+				m.Usage = outUsage{
+					said(u, &u.InputTokens, event.HasInput), said(u, &u.CacheWriteTokens, event.HasCacheWrite),
+					said(u, &u.CacheReadTokens, event.HasCacheRead), said(u, &u.OutputTokens, event.HasOutput), u.ServiceTier,
+				}
 			}
 			if diff := cmp.Diff(string(marshal(m)), string(AppendMessage(nil, s, s+"m", u, blocks[:n]...))); diff != "" {
 				t.Errorf("%q, %d blocks, usage %v (-Marshal +AppendMessage):\n%s", s, n, u, diff)
@@ -224,9 +232,9 @@ func TestAppendMessageEnds(t *testing.T) {
 					t.Errorf("message_start (-Marshal +appendMessageStart):\n%s", diff)
 				}
 				md := messageDelta{Type: EventMessageDelta, Delta: outDelta{StopReason: opt, StopSequence: strs[(i+2)%len(strs)]}}
-				md.Usage = outUsageEnd{OutputTokens: num}
-				if num != nil {
-					md.Usage.InputTokens, md.Usage.CacheCreationInputTokens, md.Usage.CacheReadInputTokens = *num, *num+1, *num*2
+				md.Usage = outUsageEnd{
+					OutputTokens: num, InputTokens: ints[(j+1)%len(ints)],
+					CacheCreationInputTokens: ints[(j+2)%len(ints)], CacheReadInputTokens: ints[(j+3)%len(ints)],
 				}
 				want = marshal(md)
 				if diff := cmp.Diff(string(want), string(appendMessageDelta(nil, &md))); diff != "" {

@@ -680,15 +680,17 @@ func mergeUsage(start, delta *Usage) *event.Usage {
 		if d.ServiceTier != "" {
 			u.ServiceTier = d.ServiceTier
 		}
-		u.OutputTokens = d.OutputTokens
-		u.Counted = true
+		if d.Has&event.HasOutput != 0 {
+			u.OutputTokens = d.OutputTokens
+		}
+		u.Has |= d.Has
 	}
 	return u.Event()
 }
 
-// Counted reports whether u gives a token count: a usage object whose
+// HasCounts reports whether u gives a token count: a usage object whose
 // counts are all null or absent (the unknown form) gives none.
-func (u *Usage) HasCounts() bool { return u != nil && u.Counted }
+func (u *Usage) HasCounts() bool { return u != nil && u.Has != 0 }
 
 // Event returns u as a canonical usage.
 func (u *Usage) Event() *event.Usage {
@@ -698,7 +700,7 @@ func (u *Usage) Event() *event.Usage {
 	return &event.Usage{
 		InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 		CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
-		ServiceTier: u.ServiceTier,
+		ServiceTier: u.ServiceTier, Has: u.Has,
 	}
 }
 

@@ -347,7 +347,7 @@ func TestStreamEvent(t *testing.T) {
 				&event.BlockStart{Agent: "a", Kind: event.Text},
 				&event.Delta{Agent: "a", Kind: event.Text, Text: "hi"},
 				&event.BlockEnd{Agent: "a", Kind: event.Text},
-				&event.TurnEnd{Agent: "a", MessageID: "m1", StopReason: "end_turn", Usage: &event.Usage{OutputTokens: 2}},
+				&event.TurnEnd{Agent: "a", MessageID: "m1", StopReason: "end_turn", Usage: &event.Usage{OutputTokens: 2, Has: event.HasOutput}},
 			},
 		},
 	}

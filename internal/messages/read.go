@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
@@ -217,15 +218,16 @@ func ReadUsage(r *jsontext.Reader, u *Usage) {
 	}
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		var f *int64
+		var has event.Counts
 		switch string(key) {
 		case "input_tokens":
-			f = &u.InputTokens
+			f, has = &u.InputTokens, event.HasInput
 		case "output_tokens":
-			f = &u.OutputTokens
+			f, has = &u.OutputTokens, event.HasOutput
 		case "cache_creation_input_tokens":
-			f = &u.CacheCreationInputTokens
+			f, has = &u.CacheCreationInputTokens, event.HasCacheWrite
 		case "cache_read_input_tokens":
-			f = &u.CacheReadInputTokens
+			f, has = &u.CacheReadInputTokens, event.HasCacheRead
 		case "service_tier":
 			r.StringField(&u.ServiceTier)
 			continue
@@ -235,7 +237,7 @@ func ReadUsage(r *jsontext.Reader, u *Usage) {
 		}
 		if !r.Null() {
 			*f = r.Int()
-			u.Counted = true
+			u.Has |= has
 		}
 	}
 }

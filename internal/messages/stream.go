@@ -368,11 +368,11 @@ type (
 		StopSequence *string `json:"stop_sequence"`
 	}
 	// outUsageEnd is message_delta's usage: output_tokens null when no
-	// count is known.
+	// count is known, the others absent.
 	outUsageEnd struct {
-		InputTokens              int64  `json:"input_tokens,omitempty"`
-		CacheCreationInputTokens int64  `json:"cache_creation_input_tokens,omitempty"`
-		CacheReadInputTokens     int64  `json:"cache_read_input_tokens,omitempty"`
+		InputTokens              *int64 `json:"input_tokens,omitempty"`
+		CacheCreationInputTokens *int64 `json:"cache_creation_input_tokens,omitempty"`
+		CacheReadInputTokens     *int64 `json:"cache_read_input_tokens,omitempty"`
 		OutputTokens             *int64 `json:"output_tokens"`
 	}
 	typeOnly struct {
@@ -455,8 +455,9 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 	s.start = u
 	if u != nil {
 		m.Usage = outUsage{
-			InputTokens: &u.InputTokens, CacheCreationInputTokens: &u.CacheWriteTokens,
-			CacheReadInputTokens: &u.CacheReadTokens, OutputTokens: &u.OutputTokens, ServiceTier: u.ServiceTier,
+			InputTokens: said(u, &u.InputTokens, event.HasInput), CacheCreationInputTokens: said(u, &u.CacheWriteTokens, event.HasCacheWrite),
+			CacheReadInputTokens: said(u, &u.CacheReadTokens, event.HasCacheRead), OutputTokens: said(u, &u.OutputTokens, event.HasOutput),
+			ServiceTier: u.ServiceTier,
 		}
 	}
 	if s.err == nil && s.Event != nil {
@@ -524,6 +525,15 @@ func (s *Streamer) writeMessageEnd(stopReason string, u *event.Usage) {
 	}
 }
 
+// said returns n, a count of u, when u has count c, else nil: a count the
+// source did not say is written as its unknown form or not at all.
+func said(u *event.Usage, n *int64, c event.Counts) *int64 {
+	if u.Has&c == 0 {
+		return nil
+	}
+	return n
+}
+
 // writeMessageDelta writes the message_delta of the open message.
 func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
 	md := messageDelta{Type: EventMessageDelta}
@@ -533,12 +543,12 @@ func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
 	if u == nil && s.start != nil {
 		// No final count: the one known at the start stands (clients
 		// take message_delta's output_tokens as the message's).
-		md.Usage.OutputTokens = &s.start.OutputTokens
+		md.Usage.OutputTokens = said(s.start, &s.start.OutputTokens, event.HasOutput)
 	}
 	if u != nil {
 		md.Usage = outUsageEnd{
-			InputTokens: u.InputTokens, CacheCreationInputTokens: u.CacheWriteTokens,
-			CacheReadInputTokens: u.CacheReadTokens, OutputTokens: &u.OutputTokens,
+			InputTokens: said(u, &u.InputTokens, event.HasInput), CacheCreationInputTokens: said(u, &u.CacheWriteTokens, event.HasCacheWrite),
+			CacheReadInputTokens: said(u, &u.CacheReadTokens, event.HasCacheRead), OutputTokens: said(u, &u.OutputTokens, event.HasOutput),
 		}
 	}
 	if s.err == nil && s.Event != nil {

@@ -3,6 +3,7 @@ package messages
 import (
 	"encoding/json"
 
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
@@ -153,11 +154,11 @@ type Usage struct {
 	CacheReadInputTokens     int64 `json:"cache_read_input_tokens,omitempty"`
 	// ServiceTier is Anthropic's service_tier ("standard", ...), when given.
 	ServiceTier string `json:"service_tier,omitempty"`
-	// Counted is set when the object gives a token count (a key of one
-	// that is not null): an object whose counts are all null or absent
-	// is the "unknown" form agentstream writes where the format wants a
-	// usage object and the source had none, and reads as no usage.
-	Counted bool `json:"-"`
+	// Has is the counts the object gives (keys that are not null): an
+	// object whose counts are all null or absent is the "unknown" form
+	// agentstream writes where the format wants a usage object and the
+	// source had none, and reads as no usage.
+	Has event.Counts `json:"-"`
 }
 
 // UnmarshalJSON decodes a usage object as ReadUsage does, so that a

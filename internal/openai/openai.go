@@ -129,6 +129,10 @@ type Usage struct {
 	Cached    int64 // prompt_tokens_details.cached_tokens / input_tokens_details.cached_tokens
 	Output    int64 // completion_tokens / output_tokens: reasoning included
 	Reasoning int64 // completion_tokens_details.reasoning_tokens / output_tokens_details.reasoning_tokens
+	// Has is which of Cached and Reasoning the body gave
+	// (event.HasCacheRead, event.HasReasoning); both APIs always give
+	// the prompt and output totals.
+	Has event.Counts
 }
 
 // Event returns the canonical usage: input tokens exclude the cached
@@ -138,16 +142,21 @@ func (u Usage) Event() *event.Usage {
 	if in < 0 {
 		in = 0
 	}
-	return &event.Usage{InputTokens: in, CacheReadTokens: u.Cached, OutputTokens: u.Output, ReasoningTokens: u.Reasoning}
+	return &event.Usage{
+		InputTokens: in, CacheReadTokens: u.Cached, OutputTokens: u.Output, ReasoningTokens: u.Reasoning,
+		Has: event.HasTokens | u.Has&(event.HasCacheRead|event.HasReasoning),
+	}
 }
 
 // FromEvent returns the OpenAI counts of a canonical usage: the prompt
 // counts input, cache reads and cache writes (OpenAI has no count of
 // cache writes: lost reports that some were folded into the prompt).
+// The cached and reasoning counts are said only when the source said
+// them.
 func FromEvent(u *event.Usage) (o Usage, lost bool) {
 	return Usage{
 		Prompt: u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens, Cached: u.CacheReadTokens,
-		Output: u.OutputTokens, Reasoning: u.ReasoningTokens,
+		Output: u.OutputTokens, Reasoning: u.ReasoningTokens, Has: u.Has & (event.HasCacheRead | event.HasReasoning),
 	}, u.CacheWriteTokens != 0
 }
 

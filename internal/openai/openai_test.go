@@ -36,8 +36,8 @@ func TestStopTables(t *testing.T) {
 
 func TestUsage(t *testing.T) {
 	t.Parallel()
-	u := Usage{Prompt: 100, Cached: 30, Output: 50, Reasoning: 20}
-	want := &event.Usage{InputTokens: 70, CacheReadTokens: 30, OutputTokens: 50, ReasoningTokens: 20}
+	u := Usage{Prompt: 100, Cached: 30, Output: 50, Reasoning: 20, Has: event.HasCacheRead | event.HasReasoning}
+	want := &event.Usage{InputTokens: 70, CacheReadTokens: 30, OutputTokens: 50, ReasoningTokens: 20, Has: event.HasInput | event.HasOutput | event.HasCacheRead | event.HasReasoning}
 	if diff := cmp.Diff(want, u.Event()); diff != "" {
 		t.Errorf("Event (-want +got):\n%s", diff)
 	}
@@ -45,7 +45,15 @@ func TestUsage(t *testing.T) {
 	if diff := cmp.Diff(u, back); diff != "" || lost {
 		t.Errorf("FromEvent lost %v (-want +got):\n%s", lost, diff)
 	}
-	if _, lost := FromEvent(&event.Usage{CacheWriteTokens: 1}); !lost {
+	// Counts the source did not say stay unsaid, both ways.
+	bare := Usage{Prompt: 100, Output: 50}
+	if diff := cmp.Diff(&event.Usage{InputTokens: 100, OutputTokens: 50, Has: event.HasTokens}, bare.Event()); diff != "" {
+		t.Errorf("Event without details (-want +got):\n%s", diff)
+	}
+	if back, _ := FromEvent(bare.Event()); back != bare {
+		t.Errorf("FromEvent without details = %+v, want %+v", back, bare)
+	}
+	if _, lost := FromEvent(&event.Usage{CacheWriteTokens: 1, Has: event.HasCacheWrite}); !lost {
 		t.Error("cache writes are not reported lost")
 	}
 }

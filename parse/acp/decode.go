@@ -503,18 +503,21 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 		d.active, d.ended = false, true
 		end := &event.RunEnd{Agent: d.cfg.Agent, StopReason: r.StopReason, CostUSD: d.cost, Meta: bytes.Clone(msg), MetaKind: MetaKind}
 		if u := r.Usage; u != nil {
-			eu := &event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
+			eu := &event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Has: event.HasTokens}
 			if u.ThoughtTokens != nil {
 				// ACP's output count leaves out thoughts; the event
 				// model's includes them.
 				eu.ReasoningTokens = *u.ThoughtTokens
 				eu.OutputTokens += *u.ThoughtTokens
+				eu.Has |= event.HasReasoning
 			}
 			if u.CachedReadTokens != nil {
 				eu.CacheReadTokens = *u.CachedReadTokens
+				eu.Has |= event.HasCacheRead
 			}
 			if u.CachedWriteTokens != nil {
 				eu.CacheWriteTokens = *u.CachedWriteTokens
+				eu.Has |= event.HasCacheWrite
 			}
 			end.Usage = eu
 		}

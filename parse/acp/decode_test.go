@@ -242,7 +242,7 @@ func TestEvents(t *testing.T) {
 			{Type: "text", Text: "ok"},
 		}, Structured: json.RawMessage(`{"output":"ok"}`)},
 		&event.TodoList{Items: []event.TodoItem{{Text: "do it", Status: "in_progress"}}},
-		&event.RunEnd{StopReason: "end_turn", Usage: &event.Usage{InputTokens: 5, OutputTokens: 3, ReasoningTokens: 2}, Meta: json.RawMessage(endTurn), MetaKind: MetaKind},
+		&event.RunEnd{StopReason: "end_turn", Usage: &event.Usage{InputTokens: 5, OutputTokens: 3, ReasoningTokens: 2, Has: event.HasInput | event.HasOutput | event.HasReasoning}, Meta: json.RawMessage(endTurn), MetaKind: MetaKind},
 	}
 	if diff := cmp.Diff(want, evs); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)

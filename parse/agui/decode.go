@@ -596,11 +596,9 @@ func (d *Decoder) endRun() {
 }
 
 // usage returns the run's usage: the entries summed, in canonical
-// accounting (input tokens without the cached ones).
+// accounting (input tokens without the cached ones), with the counts
+// some entry gives; nil when none gives one.
 func usage(us []wire.TokenUsage) *event.Usage {
-	if len(us) == 0 {
-		return nil
-	}
 	var u event.Usage
 	for _, t := range us {
 		cached, written := deref(t.CachedInputTokens), deref(t.CacheWriteInputTokens)
@@ -609,8 +607,22 @@ func usage(us []wire.TokenUsage) *event.Usage {
 		u.CacheReadTokens += cached
 		u.CacheWriteTokens += written
 		u.ReasoningTokens += deref(t.ReasoningTokens)
+		u.Has |= has(t.InputTokens, event.HasInput) | has(t.OutputTokens, event.HasOutput) |
+			has(t.CachedInputTokens, event.HasCacheRead) | has(t.CacheWriteInputTokens, event.HasCacheWrite) |
+			has(t.ReasoningTokens, event.HasReasoning)
+	}
+	if u.Has == 0 {
+		return nil
 	}
 	return &u
+}
+
+// has returns c when n is given.
+func has(n *int64, c event.Counts) event.Counts {
+	if n == nil {
+		return 0
+	}
+	return c
 }
 
 // open records an open message, letting go of the oldest beyond MaxOpen.

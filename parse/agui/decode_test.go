@@ -80,7 +80,7 @@ func TestDecode(t *testing.T) {
 				one(&event.ToolCall{Agent: a, ID: "c", Name: "ls", Input: json.RawMessage(`{"a":1}`), InputDeltas: []int{5, 2}}),
 				one(&event.TurnEnd{Agent: a, MessageID: "s1"}),
 				one(&event.ToolResult{Agent: a, ID: "c", Name: "ls", Content: []event.Part{{Type: "text", Text: "ok"}}}),
-				one(&event.RunEnd{Agent: a, Result: "done", Usage: &event.Usage{InputTokens: 6, CacheReadTokens: 4, OutputTokens: 2}})),
+				one(&event.RunEnd{Agent: a, Result: "done", Usage: &event.Usage{InputTokens: 6, CacheReadTokens: 4, OutputTokens: 2, Has: event.HasInput | event.HasOutput | event.HasCacheRead}})),
 		},
 		{
 			"reasoning with its signature",

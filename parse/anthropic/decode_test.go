@@ -62,11 +62,11 @@ func TestDecode(t *testing.T) {
 	t.Parallel()
 	a := "agent-1"
 	turn := []item{
-		{Event: &event.TurnStart{Agent: a, MessageID: "msg_1", Model: "m", Usage: &event.Usage{InputTokens: 7, OutputTokens: 1, ServiceTier: "standard"}}},
+		{Event: &event.TurnStart{Agent: a, MessageID: "msg_1", Model: "m", Usage: &event.Usage{InputTokens: 7, OutputTokens: 1, ServiceTier: "standard", Has: event.HasInput | event.HasOutput}}},
 		{Event: &event.BlockStart{Agent: a, Kind: event.Text}},
 		{Event: &event.Delta{Agent: a, Kind: event.Text, Text: "hi"}},
 		{Event: &event.BlockEnd{Agent: a, Kind: event.Text}},
-		{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 7, OutputTokens: 5, ServiceTier: "standard"}}},
+		{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", StopReason: "end_turn", Usage: &event.Usage{InputTokens: 7, OutputTokens: 5, ServiceTier: "standard", Has: event.HasInput | event.HasOutput}}},
 	}
 	body := frameSSE("message_start", start) + frameSSE("content_block_start", tStart) + frameSSE("ping", `{"type":"ping"}`) +
 		frameSSE("content_block_delta", tDelta) + frameSSE("content_block_stop", stop0) + frameSSE("message_delta", mDelta) + frameSSE("message_stop", mStop)
@@ -84,7 +84,7 @@ func TestDecode(t *testing.T) {
 			frameSSE("message_start", start) + frameSSE("content_block_start", tStart) + frameSSE("content_block_delta", tDelta) + frameSSE("error", errData),
 			[]item{
 				turn[0], turn[1], turn[2], turn[3],
-				{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", Usage: &event.Usage{InputTokens: 7, OutputTokens: 1, ServiceTier: "standard"}}},
+				{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", Usage: &event.Usage{InputTokens: 7, OutputTokens: 1, ServiceTier: "standard", Has: event.HasInput | event.HasOutput}}},
 				{Event: &event.Error{Agent: a, Message: "Overloaded", Type: "overloaded_error", Fatal: true, Raw: json.RawMessage(`{"type":"overloaded_error","message":"Overloaded"}`)}},
 			},
 		},
@@ -115,7 +115,7 @@ func TestDecode(t *testing.T) {
 				turn[0],
 				{Err: "in:4:1: data is not a JSON object: invalid character 'n' looking for beginning of object key string"},
 				{Err: "in:7:1: content_block_delta for block 0, which was not started"},
-				{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", Usage: &event.Usage{InputTokens: 7, OutputTokens: 1, ServiceTier: "standard"}}},
+				{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", Usage: &event.Usage{InputTokens: 7, OutputTokens: 1, ServiceTier: "standard", Has: event.HasInput | event.HasOutput}}},
 			},
 		},
 		{"empty", "", nil},

@@ -67,7 +67,7 @@ func TestDecode(t *testing.T) {
 		Meta: json.RawMessage(initLine), MetaKind: MetaKind,
 	}
 	text := []item{
-		{Event: &event.TurnStart{Agent: "s1", MessageID: "msg_1", Model: "m", Usage: &event.Usage{InputTokens: 1, OutputTokens: 1, ServiceTier: "standard"}}},
+		{Event: &event.TurnStart{Agent: "s1", MessageID: "msg_1", Model: "m", Usage: &event.Usage{InputTokens: 1, OutputTokens: 1, ServiceTier: "standard", Has: event.HasInput | event.HasOutput}}},
 		{Event: &event.BlockStart{Agent: "s1", Kind: event.Text}},
 		{Event: &event.Delta{Agent: "s1", Kind: event.Text, Text: "hi"}},
 		{Event: &event.BlockEnd{Agent: "s1", Kind: event.Text}},
@@ -76,7 +76,7 @@ func TestDecode(t *testing.T) {
 		{Event: &event.TurnEnd{Agent: "s1", MessageID: "msg_1", StopReason: "end_turn"}},
 		{Event: &event.RunEnd{
 			Agent: "s1", StopReason: "end_turn", Turns: 1, DurationMS: 5, CostUSD: ptr(0.25),
-			Usage: &event.Usage{InputTokens: 1, OutputTokens: 2}, Result: "hi", Meta: json.RawMessage(resLine), MetaKind: MetaKind,
+			Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, Has: event.HasInput | event.HasOutput}, Result: "hi", Meta: json.RawMessage(resLine), MetaKind: MetaKind,
 		}},
 	}
 	whole := append(append([]item{{Event: start}}, text...), end...)
@@ -225,7 +225,7 @@ func TestPartialSnapshot(t *testing.T) {
 	want := func(extra []item, problem string) []item {
 		out := []item{
 			{Event: &event.SessionStart{Agent: a, SessionID: "s1", Model: "m", Tools: []string{"Bash"}, Cwd: "/w", Meta: json.RawMessage(initLine), MetaKind: MetaKind}},
-			{Event: &event.TurnStart{Agent: a, MessageID: "msg_1", Model: "m", Usage: &event.Usage{InputTokens: 3, OutputTokens: 1}}},
+			{Event: &event.TurnStart{Agent: a, MessageID: "msg_1", Model: "m", Usage: &event.Usage{InputTokens: 3, OutputTokens: 1, Has: event.HasInput | event.HasOutput}}},
 			{Event: &event.BlockStart{Agent: a, Kind: event.Text}},
 			{Event: &event.Delta{Agent: a, Kind: event.Text, Text: "Hel"}},
 		}
@@ -236,10 +236,10 @@ func TestPartialSnapshot(t *testing.T) {
 		}
 		return append(out,
 			item{Event: &event.ToolCall{Agent: a, ID: "t1", Name: "Bash", Input: json.RawMessage(`{"command": "ls"}`), InputDeltas: []int{0, 17}}},
-			item{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 3, OutputTokens: 9}}},
+			item{Event: &event.TurnEnd{Agent: a, MessageID: "msg_1", StopReason: "tool_use", Usage: &event.Usage{InputTokens: 3, OutputTokens: 9, Has: event.HasInput | event.HasOutput}}},
 			item{Event: &event.RunEnd{
 				Agent: "s1", StopReason: "end_turn", Turns: 1, DurationMS: 5, CostUSD: ptr(0.25),
-				Usage: &event.Usage{InputTokens: 1, OutputTokens: 2}, Result: "hi", Meta: json.RawMessage(resLine), MetaKind: MetaKind,
+				Usage: &event.Usage{InputTokens: 1, OutputTokens: 2, Has: event.HasInput | event.HasOutput}, Result: "hi", Meta: json.RawMessage(resLine), MetaKind: MetaKind,
 			}},
 		)
 	}

@@ -61,6 +61,8 @@ func eventModels(models []modelEntry) []event.ModelUsage {
 		out[i] = event.ModelUsage{Model: m.name, CostUSD: &costs[i], Usage: event.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
+			// Claude Code writes the four counts of every model.
+			Has: event.HasTokens | event.HasCacheRead | event.HasCacheWrite,
 		}}
 	}
 	return out

@@ -475,10 +475,7 @@ func (d *Decoder) addUsage(s *scope, id string, u *event.Usage) bool {
 		if s.sum == nil {
 			s.sum = &event.Usage{}
 		}
-		s.sum.InputTokens += u.InputTokens
-		s.sum.OutputTokens += u.OutputTokens
-		s.sum.CacheReadTokens += u.CacheReadTokens
-		s.sum.CacheWriteTokens += u.CacheWriteTokens
+		s.sum.Add(u)
 	}
 	return true
 }

@@ -236,6 +236,7 @@ func (ur *usageReader) usageOf(raw []byte, u *Usage) (ok, isJSON bool) {
 		// The breakdown is what the cache writes were; ccusage counts it
 		// over cache_creation_input_tokens too.
 		u.Tokens.CacheWriteTokens = c.Ephemeral5m + c.Ephemeral1h
+		u.Tokens.Has |= event.HasCacheWrite
 		u.CacheWrite1h = c.Ephemeral1h
 	}
 	return true, true
@@ -375,22 +376,22 @@ func readUsageCount(r *jsontext.Reader, u *usageCount) {
 			*f = r.Int()
 		}
 	}
-	count := func(f *int64) {
+	count := func(f *int64, c event.Counts) {
 		if !r.Null() {
 			*f = r.Int()
-			u.Counted = true // as messages.ReadUsage marks a count given
+			u.Has |= c // as messages.ReadUsage marks a count given
 		}
 	}
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "input_tokens":
-			count(&u.InputTokens)
+			count(&u.InputTokens, event.HasInput)
 		case "output_tokens":
-			count(&u.OutputTokens)
+			count(&u.OutputTokens, event.HasOutput)
 		case "cache_creation_input_tokens":
-			count(&u.CacheCreationInputTokens)
+			count(&u.CacheCreationInputTokens, event.HasCacheWrite)
 		case "cache_read_input_tokens":
-			count(&u.CacheReadInputTokens)
+			count(&u.CacheReadInputTokens, event.HasCacheRead)
 		case "service_tier":
 			r.StringField(&u.ServiceTier)
 		case "cache_creation":

@@ -48,7 +48,7 @@ func TestReadUsage(t *testing.T) {
 			[]claudesession.Usage{{
 				Time: ts("2026-11-23T19:43:28.897Z"), SessionID: "s1", MessageID: "msg_1", RequestID: "req_1", Model: "claude-opus-4-8",
 				Cwd: "/w", Version: "2.1.197", CacheWrite1h: 20,
-				Tokens: event.Usage{InputTokens: 42, OutputTokens: 7, CacheWriteTokens: 30, CacheReadTokens: 100},
+				Tokens: event.Usage{InputTokens: 42, OutputTokens: 7, CacheWriteTokens: 30, CacheReadTokens: 100, Has: event.HasInput | event.HasOutput | event.HasCacheRead | event.HasCacheWrite},
 			}},
 		},
 		{
@@ -56,7 +56,7 @@ func TestReadUsage(t *testing.T) {
 			`{"isSidechain":true,"agentId":"a1","sessionId":"s1","type":"assistant","timestamp":"2026-11-23T19:43:29Z","requestId":"r","costUSD":0.25,"message":{"id":"m","model":"claude-haiku-4-5","usage":{"input_tokens":1,"output_tokens":2}}}`,
 			[]claudesession.Usage{{
 				Time: ts("2026-11-23T19:43:29Z"), SessionID: "s1", AgentID: "a1", Sidechain: true, MessageID: "m", RequestID: "r",
-				Model: "claude-haiku-4-5", CostUSD: ptr(0.25), Tokens: event.Usage{InputTokens: 1, OutputTokens: 2},
+				Model: "claude-haiku-4-5", CostUSD: ptr(0.25), Tokens: event.Usage{InputTokens: 1, OutputTokens: 2, Has: event.HasInput | event.HasOutput},
 			}},
 		},
 		{
@@ -64,13 +64,13 @@ func TestReadUsage(t *testing.T) {
 			`{"sessionId":"s1","version":"1.2.3","type":"progress","data":{"message":{"type":"assistant","timestamp":"2026-03-10T06:00:01.000Z","message":{"model":"claude-haiku-4-5-20251001","id":"msg_h","usage":{"input_tokens":20,"output_tokens":2}},"requestId":"req_h"}},"timestamp":"2026-03-10T06:00:01.001Z"}`,
 			[]claudesession.Usage{{
 				Time: ts("2026-03-10T06:00:01Z"), SessionID: "s1", Version: "1.2.3", MessageID: "msg_h", RequestID: "req_h",
-				Model: "claude-haiku-4-5-20251001", Progress: true, Tokens: event.Usage{InputTokens: 20, OutputTokens: 2},
+				Model: "claude-haiku-4-5-20251001", Progress: true, Tokens: event.Usage{InputTokens: 20, OutputTokens: 2, Has: event.HasInput | event.HasOutput},
 			}},
 		},
 		{
 			"keys in capitals: encoding/json decides, as it matches them",
 			`{"Type":"assistant","TimeStamp":"2026-01-01T00:00:00Z","message":{"id":"m","usage":{"input_tokens":3,"output_tokens":1}}}`,
-			[]claudesession.Usage{{Time: ts("2026-01-01T00:00:00Z"), MessageID: "m", Tokens: event.Usage{InputTokens: 3, OutputTokens: 1}}},
+			[]claudesession.Usage{{Time: ts("2026-01-01T00:00:00Z"), MessageID: "m", Tokens: event.Usage{InputTokens: 3, OutputTokens: 1, Has: event.HasInput | event.HasOutput}}},
 		},
 		{
 			"no usage, no timestamp, a user line, a cut last line: nothing",

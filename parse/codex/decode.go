@@ -47,7 +47,7 @@ type Decoder struct {
 	turn    bool                        // inside a turn
 	open    map[string]*openItem        // items seen but not completed, by id
 	order   []string                    // ids of open, in order of arrival
-	usage   map[string]Usage            // last cumulative usage per thread
+	usage   map[string]event.Usage      // last cumulative usage per thread
 	todos   map[string][]event.TodoItem // last list emitted per todo_list id
 	threads *openset.Set[string]        // agent scopes opened, at most maxOpen
 	capped  bool                        // a cap was reported
@@ -78,7 +78,7 @@ type openItem struct {
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	d := &Decoder{
 		open:    map[string]*openItem{},
-		usage:   map[string]Usage{},
+		usage:   map[string]event.Usage{},
 		todos:   map[string][]event.TodoItem{},
 		threads: openset.New[string](maxOpen),
 	}
@@ -281,27 +281,16 @@ func (d *Decoder) turnEnd(u *Usage) *event.TurnEnd {
 	if u == nil {
 		return &e.end
 	}
-	cur := *u
-	delta := cur
+	cur := (*wire.Usage)(u).Event()
+	e.usage = cur
 	if !d.cfg.UsagePerTurn {
 		prev := d.usage[d.agent]
-		if cur.InputTokens >= prev.InputTokens && cur.CachedInputTokens >= prev.CachedInputTokens &&
-			cur.CacheWriteInputTokens >= prev.CacheWriteInputTokens && cur.OutputTokens >= prev.OutputTokens &&
-			cur.ReasoningOutputTokens >= prev.ReasoningOutputTokens {
-			delta = Usage{
-				InputTokens:           cur.InputTokens - prev.InputTokens,
-				CachedInputTokens:     cur.CachedInputTokens - prev.CachedInputTokens,
-				CacheWriteInputTokens: cur.CacheWriteInputTokens - prev.CacheWriteInputTokens,
-				OutputTokens:          cur.OutputTokens - prev.OutputTokens,
-				ReasoningOutputTokens: cur.ReasoningOutputTokens - prev.ReasoningOutputTokens,
-			}
+		if cur.InputTokens >= prev.InputTokens && cur.CacheReadTokens >= prev.CacheReadTokens &&
+			cur.CacheWriteTokens >= prev.CacheWriteTokens && cur.OutputTokens >= prev.OutputTokens &&
+			cur.ReasoningTokens >= prev.ReasoningTokens {
+			e.usage.Sub(&prev)
 		}
 		d.usage[d.agent] = cur
-	}
-	e.usage = event.Usage{
-		InputTokens: delta.InputTokens, OutputTokens: delta.OutputTokens,
-		CacheReadTokens: delta.CachedInputTokens, CacheWriteTokens: delta.CacheWriteInputTokens,
-		ReasoningTokens: delta.ReasoningOutputTokens,
 	}
 	e.end.Usage = &e.usage
 	return &e.end

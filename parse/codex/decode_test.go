@@ -139,9 +139,9 @@ func TestDecode(t *testing.T) {
 			want: []event.Event{
 				&event.SessionStart{Agent: "T", SessionID: "T"},
 				&event.TurnStart{Agent: "T"},
-				&event.TurnEnd{Agent: "T", Usage: &event.Usage{InputTokens: 100, CacheReadTokens: 10, CacheWriteTokens: 5, OutputTokens: 20, ReasoningTokens: 8}},
+				&event.TurnEnd{Agent: "T", Usage: &event.Usage{InputTokens: 100, CacheReadTokens: 10, CacheWriteTokens: 5, OutputTokens: 20, ReasoningTokens: 8, Has: all}},
 				&event.TurnStart{Agent: "T"},
-				&event.TurnEnd{Agent: "T", Usage: &event.Usage{InputTokens: 150, CacheReadTokens: 80, CacheWriteTokens: 0, OutputTokens: 10, ReasoningTokens: 1}},
+				&event.TurnEnd{Agent: "T", Usage: &event.Usage{InputTokens: 150, CacheReadTokens: 80, CacheWriteTokens: 0, OutputTokens: 10, ReasoningTokens: 1, Has: all}},
 			},
 		},
 		{
@@ -151,8 +151,8 @@ func TestDecode(t *testing.T) {
 				`{"type":"turn.completed","usage":{"input_tokens":40,"output_tokens":30}}` + "\n",
 			want: []event.Event{
 				&event.SessionStart{Agent: "T", SessionID: "T"},
-				&event.TurnEnd{Agent: "T", Usage: &event.Usage{InputTokens: 100, OutputTokens: 20}},
-				&event.TurnEnd{Agent: "T", Usage: &event.Usage{InputTokens: 40, OutputTokens: 30}},
+				&event.TurnEnd{Agent: "T", Usage: &event.Usage{InputTokens: 100, OutputTokens: 20, Has: event.HasTokens}},
+				&event.TurnEnd{Agent: "T", Usage: &event.Usage{InputTokens: 40, OutputTokens: 30, Has: event.HasTokens}},
 			},
 		},
 		{
@@ -163,8 +163,8 @@ func TestDecode(t *testing.T) {
 				`{"type":"turn.completed","usage":{"input_tokens":150,"output_tokens":30}}` + "\n",
 			want: []event.Event{
 				&event.SessionStart{Agent: "T", SessionID: "T"},
-				&event.TurnEnd{Agent: "T", Usage: &event.Usage{InputTokens: 100, OutputTokens: 20}},
-				&event.TurnEnd{Agent: "T", Usage: &event.Usage{InputTokens: 150, OutputTokens: 30}},
+				&event.TurnEnd{Agent: "T", Usage: &event.Usage{InputTokens: 100, OutputTokens: 20, Has: event.HasTokens}},
+				&event.TurnEnd{Agent: "T", Usage: &event.Usage{InputTokens: 150, OutputTokens: 30, Has: event.HasTokens}},
 			},
 		},
 		{
@@ -528,3 +528,6 @@ func TestProblemOrder(t *testing.T) {
 		})
 	}
 }
+
+// all is every count of a usage.
+const all = event.HasTokens | event.HasCacheRead | event.HasCacheWrite | event.HasReasoning

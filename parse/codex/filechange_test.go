@@ -30,7 +30,7 @@ func TestFileChangeStarted(t *testing.T) {
 		&event.TurnStart{Agent: "th"},
 		&event.FileChange{Agent: "th", ID: "item_0", Changes: changes, Status: "in_progress"},
 		&event.FileChange{Agent: "th", ID: "item_0", Changes: changes, Status: "completed"},
-		&event.TurnEnd{Agent: "th", Usage: &event.Usage{InputTokens: 1, OutputTokens: 1}},
+		&event.TurnEnd{Agent: "th", Usage: &event.Usage{InputTokens: 1, OutputTokens: 1, Has: event.HasTokens | event.HasCacheRead}},
 	}
 	if diff := cmp.Diff(want, evs); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)

@@ -46,9 +46,9 @@ type Decoder struct {
 
 	pending map[string]*call // tool calls waiting for their output
 	order   []string         // their ids, oldest first
-	total   *usage           // the last cumulative token count
-	prev    usage            // the cumulative count at the end of the last turn
-	records *usage           // token_usage_record usage summed over the turn
+	total   *event.Usage     // the last cumulative token count
+	prev    event.Usage      // the cumulative count at the end of the last turn
+	records *event.Usage     // token_usage_record usage summed over the turn
 	capped  bool             // the cap on held calls was reported
 
 	jr   jsontext.Reader // decodes lines in one pass
@@ -210,9 +210,10 @@ func (d *Decoder) dispatch(l *line, raw []byte) error {
 	case typeTokenUsageRecord:
 		if p.Usage != nil {
 			if d.records == nil {
-				d.records = &usage{}
+				d.records = &event.Usage{}
 			}
-			add(d.records, p.Usage)
+			u := p.Usage.Event()
+			d.records.Add(&u)
 		}
 	case typeCompacted:
 		d.notice(typeCompacted, p.Message, raw)
@@ -559,7 +560,7 @@ func (d *Decoder) eventMsg(p *payload, raw []byte) {
 		d.emit(&event.TurnEnd{Agent: d.agent, Usage: d.endUsage()})
 	case msgTokenCount:
 		if p.Info != nil && p.Info.TotalTokenUsage != nil {
-			u := *p.Info.TotalTokenUsage
+			u := p.Info.TotalTokenUsage.Event()
 			d.total = &u
 		}
 	case msgItemCompleted:
@@ -594,36 +595,18 @@ func (d *Decoder) eventMsg(p *payload, raw []byte) {
 // endUsage returns the usage of the turn that ends: what the cumulative
 // token count grew by, or the turn's token usage records summed.
 func (d *Decoder) endUsage() *event.Usage {
-	var u *usage
+	var u *event.Usage
 	switch {
 	case d.total != nil && *d.total != d.prev:
 		t := *d.total
-		u = &usage{
-			InputTokens: t.InputTokens - d.prev.InputTokens, CachedInputTokens: t.CachedInputTokens - d.prev.CachedInputTokens,
-			CacheWriteInputTokens: t.CacheWriteInputTokens - d.prev.CacheWriteInputTokens,
-			OutputTokens:          t.OutputTokens - d.prev.OutputTokens,
-			ReasoningOutputTokens: t.ReasoningOutputTokens - d.prev.ReasoningOutputTokens,
-		}
+		u = &t
+		u.Sub(&d.prev)
 		d.prev = t
 	case d.total == nil && d.records != nil:
 		u = d.records
 	}
 	d.records = nil
-	if u == nil {
-		return nil
-	}
-	return &event.Usage{
-		InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CachedInputTokens,
-		CacheWriteTokens: u.CacheWriteInputTokens, ReasoningTokens: u.ReasoningOutputTokens,
-	}
-}
-
-func add(dst, u *usage) {
-	dst.InputTokens += u.InputTokens
-	dst.CachedInputTokens += u.CachedInputTokens
-	dst.CacheWriteInputTokens += u.CacheWriteInputTokens
-	dst.OutputTokens += u.OutputTokens
-	dst.ReasoningOutputTokens += u.ReasoningOutputTokens
+	return u
 }
 
 // finish handles the end of the input: held calls are emitted, and a log

@@ -93,7 +93,7 @@ func TestDecode(t *testing.T) {
 			want: slices.Concat(
 				items(start, &event.TurnStart{Agent: "th1"}, cmdCall, cmdResult),
 				text,
-				items(&event.TurnEnd{Agent: "th1", Usage: &event.Usage{InputTokens: 100, OutputTokens: 5, CacheReadTokens: 10, ReasoningTokens: 2}}),
+				items(&event.TurnEnd{Agent: "th1", Usage: &event.Usage{InputTokens: 100, OutputTokens: 5, CacheReadTokens: 10, ReasoningTokens: 2, Has: event.HasTokens | event.HasCacheRead | event.HasReasoning}}),
 			),
 		},
 		{
@@ -160,7 +160,7 @@ func TestDecode(t *testing.T) {
 			name: "usage at the end",
 			in:   lines(metaLine, ctxLine, promptLine, textLine, countLine),
 			want: slices.Concat(items(start), text,
-				items(&event.TurnEnd{Agent: "th1", Usage: &event.Usage{InputTokens: 100, OutputTokens: 5, CacheReadTokens: 10, ReasoningTokens: 2}})),
+				items(&event.TurnEnd{Agent: "th1", Usage: &event.Usage{InputTokens: 100, OutputTokens: 5, CacheReadTokens: 10, ReasoningTokens: 2, Has: event.HasTokens | event.HasCacheRead | event.HasReasoning}})),
 		},
 		{
 			// Never a false yes: lines of no type of the format.

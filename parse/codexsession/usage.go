@@ -56,7 +56,7 @@ func ReadUsage(r io.Reader, fn func(*Usage)) error {
 		long           []byte
 		thread, parent string
 		model, cwd     string
-		prev           *usage
+		prev           *event.Usage
 		replay         []Usage // token counts of the first second, in a subagent's rollout
 		replaySecond   string
 		replayDone     bool
@@ -178,30 +178,30 @@ func usageLineKind(raw []byte) bool {
 
 // tokenUsage returns the call a token_count line reports; false when it
 // reports none (no counts, or all zero) or has no timestamp.
-func tokenUsage(l *line, prev **usage) (Usage, bool) {
+func tokenUsage(l *line, prev **event.Usage) (Usage, bool) {
 	t, err := time.Parse(time.RFC3339Nano, l.Timestamp)
 	info := l.Payload.Info
-	total := info.TotalTokenUsage
-	var u *usage
+	var u, total *event.Usage
+	if info.TotalTokenUsage != nil {
+		c := info.TotalTokenUsage.Event()
+		total = &c
+	}
 	switch {
 	case info.LastTokenUsage != nil:
-		u = info.LastTokenUsage
+		c := info.LastTokenUsage.Event()
+		u = &c
 	case total != nil:
 		d := *total
 		if p := *prev; p != nil && total.InputTokens >= p.InputTokens && total.OutputTokens >= p.OutputTokens {
-			d.InputTokens -= p.InputTokens
-			d.CachedInputTokens -= p.CachedInputTokens
-			d.CacheWriteInputTokens -= p.CacheWriteInputTokens
-			d.OutputTokens -= p.OutputTokens
-			d.ReasoningOutputTokens -= p.ReasoningOutputTokens
+			d.Sub(p)
 		}
 		u = &d
 	}
 	if total != nil {
-		c := *total
-		*prev = &c
+		*prev = total
 	}
-	if err != nil || u == nil || *u == (usage{}) {
+	if err != nil || u == nil || u.InputTokens == 0 && u.OutputTokens == 0 && u.CacheReadTokens == 0 &&
+		u.CacheWriteTokens == 0 && u.ReasoningTokens == 0 {
 		return Usage{}, false
 	}
 	k := u
@@ -210,19 +210,14 @@ func tokenUsage(l *line, prev **usage) (Usage, bool) {
 	}
 	b := make([]byte, 0, len(l.Timestamp)+48)
 	b = append(b, l.Timestamp...)
-	for _, n := range [...]int64{k.InputTokens, k.CachedInputTokens, k.CacheWriteInputTokens, k.OutputTokens, k.ReasoningOutputTokens} {
+	for _, n := range [...]int64{k.InputTokens, k.CacheReadTokens, k.CacheWriteTokens, k.OutputTokens, k.ReasoningTokens} {
 		b = append(b, ' ')
 		b = strconv.AppendInt(b, n, 10)
 	}
 	key := string(b)
-	return Usage{
-		Time: t, Key: key,
-		Tokens: event.Usage{
-			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
-			CacheReadTokens: min(u.CachedInputTokens, u.InputTokens), CacheWriteTokens: u.CacheWriteInputTokens,
-			ReasoningTokens: u.ReasoningOutputTokens,
-		},
-	}, true
+	tokens := *u
+	tokens.CacheReadTokens = min(u.CacheReadTokens, u.InputTokens)
+	return Usage{Time: t, Key: key, Tokens: tokens}, true
 }
 
 // threadSource is a session_meta's source when it is an object: a

@@ -58,11 +58,11 @@ func TestReadUsage(t *testing.T) {
 			[]codexsession.Usage{
 				{
 					Time: at("2026-11-23T19:43:55Z"), ThreadID: "t1", Model: "gpt-5.5", Cwd: "/home/dev/w", Key: "2026-11-23T19:43:55.000Z 1200 200 0 12 5",
-					Tokens: event.Usage{InputTokens: 1200, CacheReadTokens: 200, OutputTokens: 12, ReasoningTokens: 5},
+					Tokens: event.Usage{InputTokens: 1200, CacheReadTokens: 200, OutputTokens: 12, ReasoningTokens: 5, Has: all},
 				},
 				{
 					Time: at("2026-11-23T19:43:56Z"), ThreadID: "t1", Model: "gpt-5.5", Cwd: "/home/dev/w", Key: "2026-11-23T19:43:56.000Z 2400 1000 0 20 0",
-					Tokens: event.Usage{InputTokens: 2400, CacheReadTokens: 1000, OutputTokens: 20},
+					Tokens: event.Usage{InputTokens: 2400, CacheReadTokens: 1000, OutputTokens: 20, Has: all},
 				},
 			},
 		},
@@ -74,8 +74,8 @@ func TestReadUsage(t *testing.T) {
 				`{"timestamp":"2026-11-23T19:43:57Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":250,"output_tokens":15}}}}`,
 			},
 			[]codexsession.Usage{
-				{Time: at("2026-11-23T19:43:55Z"), ThreadID: "t1", Model: "gpt-5.5", Cwd: "/home/dev/w", Key: "2026-11-23T19:43:55Z 100 0 0 10 0", Tokens: event.Usage{InputTokens: 100, OutputTokens: 10}},
-				{Time: at("2026-11-23T19:43:57Z"), ThreadID: "t1", Model: "gpt-5.5", Cwd: "/home/dev/w", Key: "2026-11-23T19:43:57Z 250 0 0 15 0", Tokens: event.Usage{InputTokens: 150, OutputTokens: 5}},
+				{Time: at("2026-11-23T19:43:55Z"), ThreadID: "t1", Model: "gpt-5.5", Cwd: "/home/dev/w", Key: "2026-11-23T19:43:55Z 100 0 0 10 0", Tokens: event.Usage{InputTokens: 100, OutputTokens: 10, Has: event.HasInput | event.HasOutput}},
+				{Time: at("2026-11-23T19:43:57Z"), ThreadID: "t1", Model: "gpt-5.5", Cwd: "/home/dev/w", Key: "2026-11-23T19:43:57Z 250 0 0 15 0", Tokens: event.Usage{InputTokens: 150, OutputTokens: 5, Has: event.HasInput | event.HasOutput}},
 			},
 		},
 		{
@@ -88,7 +88,7 @@ func TestReadUsage(t *testing.T) {
 			},
 			[]codexsession.Usage{{
 				Time: at("2026-11-23T19:50:03Z"), ThreadID: "child", ParentThread: "t1", Model: "gpt-5.5",
-				Key: "2026-11-23T19:50:03.000Z 2400 1000 0 20 0", Tokens: event.Usage{InputTokens: 1200, CacheReadTokens: 200, OutputTokens: 12, ReasoningTokens: 5},
+				Key: "2026-11-23T19:50:03.000Z 2400 1000 0 20 0", Tokens: event.Usage{InputTokens: 1200, CacheReadTokens: 200, OutputTokens: 12, ReasoningTokens: 5, Has: all},
 			}},
 		},
 		{
@@ -98,7 +98,7 @@ func TestReadUsage(t *testing.T) {
 				`{"payload":{"model":"gpt-5.4"},"type":"turn_context","timestamp":"2026-11-23T19:43:54Z"}`,
 				`{"payload":{"info":{"last_token_usage":{"input_tokens":5,"output_tokens":1}},"type":"token_count"},"type":"event_msg","timestamp":"2026-11-23T19:43:55Z"}`,
 			},
-			[]codexsession.Usage{{Time: at("2026-11-23T19:43:55Z"), ThreadID: "t1", Model: "gpt-5.4", Key: "2026-11-23T19:43:55Z 5 0 0 1 0", Tokens: event.Usage{InputTokens: 5, OutputTokens: 1}}},
+			[]codexsession.Usage{{Time: at("2026-11-23T19:43:55Z"), ThreadID: "t1", Model: "gpt-5.4", Key: "2026-11-23T19:43:55Z 5 0 0 1 0", Tokens: event.Usage{InputTokens: 5, OutputTokens: 1, Has: event.HasInput | event.HasOutput}}},
 		},
 	}
 	for _, tt := range tests {
@@ -169,3 +169,6 @@ func TestLooksLikeRollout(t *testing.T) {
 		}
 	}
 }
+
+// all is every count of a usage.
+const all = event.HasTokens | event.HasCacheRead | event.HasCacheWrite | event.HasReasoning

@@ -48,6 +48,5 @@ type (
 	payload        = wire.Payload
 	parts          = wire.Parts
 	completedItem  = wire.CompletedItem
-	usage          = wire.Usage
 	functionOutput = wire.FunctionOutput
 )

@@ -579,7 +579,11 @@ func (d *Decoder) result(line []byte, l *gemini.Result) {
 	if s := l.Stats; s != nil {
 		// The per-model counts stay in Meta: stream-json has no turns
 		// to give them to.
-		end.Usage = &event.Usage{InputTokens: s.InputTokens, OutputTokens: s.OutputTokens, CacheReadTokens: s.Cached}
+		// Gemini CLI writes the three counts of every stats object.
+		end.Usage = &event.Usage{
+			InputTokens: s.InputTokens, OutputTokens: s.OutputTokens, CacheReadTokens: s.Cached,
+			Has: event.HasTokens | event.HasCacheRead,
+		}
 		if s.DurationMS != nil {
 			end.DurationMS = *s.DurationMS
 		}
@@ -640,13 +644,12 @@ func (d *Decoder) decodeOutput(obj []byte) {
 		var sum event.Usage
 		for _, m := range o.Stats.Models {
 			u := usageOf(m.Metrics.Tokens)
-			sum.InputTokens += u.InputTokens
-			sum.OutputTokens += u.OutputTokens
-			sum.CacheReadTokens += u.CacheReadTokens
-			sum.ReasoningTokens += u.ReasoningTokens
+			sum.Add(&u)
 			end.Turns += int(m.Metrics.API.TotalRequests)
 		}
-		end.Usage = &sum
+		if sum.Has != 0 {
+			end.Usage = &sum // stats of no model say no count
+		}
 	}
 	d.st.Emit(end)
 }
@@ -657,5 +660,7 @@ func usageOf(t gemini.TokenMetrics) event.Usage {
 	return event.Usage{
 		InputTokens: t.Prompt, OutputTokens: t.Candidates + t.Thoughts, CacheReadTokens: t.Cached,
 		ReasoningTokens: t.Thoughts,
+		// Gemini CLI writes every count of a model's tokens.
+		Has: event.HasTokens | event.HasCacheRead | event.HasReasoning,
 	}
 }

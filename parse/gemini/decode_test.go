@@ -226,7 +226,7 @@ func TestMapping(t *testing.T) {
 		Meta: json.RawMessage(strings.TrimSpace(init)), MetaKind: gemini.MetaKind,
 	}
 	end := &event.RunEnd{
-		Agent: "s1", DurationMS: 7, Usage: &event.Usage{InputTokens: 20, OutputTokens: 10, CacheReadTokens: 5},
+		Agent: "s1", DurationMS: 7, Usage: &event.Usage{InputTokens: 20, OutputTokens: 10, CacheReadTokens: 5, Has: event.HasInput | event.HasOutput | event.HasCacheRead},
 		Meta: json.RawMessage(strings.TrimSpace(result)), MetaKind: gemini.MetaKind,
 	}
 	tests := []struct {
@@ -394,7 +394,7 @@ func TestJSONOutput(t *testing.T) {
 		&event.Delta{Agent: "s", Kind: event.Text, Text: "Hi <b>"},
 		&event.BlockEnd{Agent: "s", Kind: event.Text},
 		&event.RunEnd{
-			Agent: "s", Turns: 1, Usage: &event.Usage{InputTokens: 10, OutputTokens: 10, CacheReadTokens: 5, ReasoningTokens: 6},
+			Agent: "s", Turns: 1, Usage: &event.Usage{InputTokens: 10, OutputTokens: 10, CacheReadTokens: 5, ReasoningTokens: 6, Has: event.HasInput | event.HasOutput | event.HasCacheRead | event.HasReasoning},
 			Meta: json.RawMessage(strings.TrimSpace(in)), MetaKind: gemini.MetaKindJSON,
 		},
 	}

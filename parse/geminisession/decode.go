@@ -371,10 +371,11 @@ func (d *Decoder) model(r *gemini.Record) {
 		st.model = r.Model
 	}
 	if t := r.Tokens; t != nil {
-		u := &event.Usage{InputTokens: t.Input, OutputTokens: t.Output, CacheReadTokens: t.Cached}
+		u := &event.Usage{InputTokens: t.Input, OutputTokens: t.Output, CacheReadTokens: t.Cached, Has: event.HasTokens | event.HasCacheRead}
 		if t.Thoughts != nil {
 			u.OutputTokens += *t.Thoughts
 			u.ReasoningTokens = *t.Thoughts
+			u.Has |= event.HasReasoning
 		}
 		st.usage = u
 	}

@@ -217,7 +217,7 @@ func TestMapping(t *testing.T) {
 					Agent: "s", ID: "c", Name: "read_file", IsError: true,
 					Content: []event.Part{{Type: "text", Text: "File not found."}}, Structured: json.RawMessage(`{"error":"no x"}`),
 				},
-				&event.TurnEnd{Agent: "s", MessageID: "g", Usage: &event.Usage{InputTokens: 10, OutputTokens: 5, CacheReadTokens: 4, ReasoningTokens: 3}},
+				&event.TurnEnd{Agent: "s", MessageID: "g", Usage: &event.Usage{InputTokens: 10, OutputTokens: 5, CacheReadTokens: 4, ReasoningTokens: 3, Has: event.HasInput | event.HasOutput | event.HasCacheRead | event.HasReasoning}},
 			},
 		},
 		{

@@ -162,7 +162,7 @@ data: [DONE]
 				},
 				&event.RunEnd{
 					Agent: "a", StopReason: "end_turn", Turns: 2, CostUSD: ptr(0.5), MetaKind: agentmeta.Kind,
-					Usage: &event.Usage{InputTokens: 3, OutputTokens: 4},
+					Usage: &event.Usage{InputTokens: 3, OutputTokens: 4, Has: event.HasInput | event.HasOutput},
 					Meta:  []byte(`{"stop_reason": "end_turn", "total_steps": 2, "cost": {"total_cost": 0.5, "currency": "USD"}, "cumulative_usage": {"input_tokens": 3, "output_tokens": 4}}`),
 				},
 			},

@@ -45,7 +45,7 @@ func TestDecode(t *testing.T) {
 	end := func(stop string, u *event.Usage) eventtest.Item {
 		return eventtest.Item{Event: &event.TurnEnd{Agent: a, MessageID: "c", StopReason: stop, Usage: u}}
 	}
-	u := &event.Usage{InputTokens: 6, CacheReadTokens: 4, OutputTokens: 5, ReasoningTokens: 2}
+	u := &event.Usage{InputTokens: 6, CacheReadTokens: 4, OutputTokens: 5, ReasoningTokens: 2, Has: event.HasInput | event.HasOutput | event.HasCacheRead | event.HasReasoning}
 	join := func(parts ...[]eventtest.Item) []eventtest.Item {
 		var out []eventtest.Item
 		for _, p := range parts {
@@ -66,9 +66,9 @@ func TestDecode(t *testing.T) {
 			"service tier: the last said, on the usage",
 			text("hi") + finish("stop") + chunk("c", `[]`, `,"service_tier":"flex","usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}`) + "data: [DONE]\n\n",
 			Config{},
-			join(one(start), hi, one(end("end_turn", &event.Usage{InputTokens: 10, OutputTokens: 5, ServiceTier: "flex"}))),
+			join(one(start), hi, one(end("end_turn", &event.Usage{InputTokens: 10, OutputTokens: 5, ServiceTier: "flex", Has: event.HasInput | event.HasOutput}))),
 		},
-		{"usage chunk with choices null", text("hi") + finish("content_filter") + usageNull + "data: [DONE]\n\n", Config{}, join(one(start), hi, one(end("refusal", &event.Usage{InputTokens: 10, OutputTokens: 5})))},
+		{"usage chunk with choices null", text("hi") + finish("content_filter") + usageNull + "data: [DONE]\n\n", Config{}, join(one(start), hi, one(end("refusal", &event.Usage{InputTokens: 10, OutputTokens: 5, Has: event.HasInput | event.HasOutput})))},
 		{
 			"interleaved tool calls, arguments split anywhere",
 			role +
@@ -139,7 +139,7 @@ func TestDecode(t *testing.T) {
 				chunk("c", `[{"index":0,"delta":{},"finish_reason":"stop"}]`, `,"usage":{"prompt_tokens":10,"completion_tokens":4}`) +
 				chunk("c", `[{"index":0,"delta":{}}]`, "") + usageNull + "data: [DONE]\n\n",
 			Config{},
-			join(one(start), hi, one(end("end_turn", &event.Usage{InputTokens: 10, OutputTokens: 5}))),
+			join(one(start), hi, one(end("end_turn", &event.Usage{InputTokens: 10, OutputTokens: 5, Has: event.HasInput | event.HasOutput}))),
 		},
 		{
 			"content after the finish",

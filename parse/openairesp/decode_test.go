@@ -66,7 +66,7 @@ func TestDecode(t *testing.T) {
 		{Event: &event.Delta{Agent: a, Kind: event.Text, Text: "hi"}},
 		{Event: &event.BlockEnd{Agent: a, Kind: event.Text}},
 	}
-	u := &event.Usage{InputTokens: 6, CacheReadTokens: 4, OutputTokens: 5, ReasoningTokens: 2}
+	u := &event.Usage{InputTokens: 6, CacheReadTokens: 4, OutputTokens: 5, ReasoningTokens: 2, Has: event.HasInput | event.HasOutput | event.HasCacheRead | event.HasReasoning}
 	end := func(stop string, u *event.Usage) eventtest.Item {
 		return eventtest.Item{Event: &event.TurnEnd{Agent: a, MessageID: "r1", StopReason: stop, Usage: u}}
 	}
@@ -89,7 +89,7 @@ func TestDecode(t *testing.T) {
 				`{"type":"response.completed","response":{"id":"r1","model":"m","status":"completed","service_tier":"priority","usage":{"input_tokens":1,"output_tokens":2}}}`),
 			[]eventtest.Item{
 				{Event: &event.TurnStart{Agent: a, MessageID: "r1", Model: "m", Created: 1767225600}},
-				end("end_turn", &event.Usage{InputTokens: 1, OutputTokens: 2, ServiceTier: "priority"}),
+				end("end_turn", &event.Usage{InputTokens: 1, OutputTokens: 2, ServiceTier: "priority", Has: event.HasInput | event.HasOutput}),
 			},
 		},
 		{"two bodies", text + text, append(append(append(append([]eventtest.Item{start}, hi...), end("end_turn", u), start), hi...), end("end_turn", u))},

@@ -194,6 +194,8 @@ func (d *Decoder) decode(line []byte) error {
 			end.Usage = &event.Usage{
 				InputTokens: t.Input, OutputTokens: t.Output + t.Reasoning, ReasoningTokens: t.Reasoning,
 				CacheReadTokens: t.Cache.Read, CacheWriteTokens: t.Cache.Write,
+				// OpenCode writes every count of a step's tokens.
+				Has: event.HasTokens | event.HasCacheRead | event.HasCacheWrite | event.HasReasoning,
 			}
 		}
 		d.step, d.stepMsg = false, ""

@@ -193,7 +193,7 @@ func TestEvents(t *testing.T) {
 		&event.TurnStart{MessageID: "m1"},
 		&event.ToolCall{ID: "c1", Name: "bash", Input: json.RawMessage(`{"command":"ls"}`)},
 		&event.ToolResult{ID: "c1", Name: "bash", Status: "completed", Content: []event.Part{{Type: "text", Text: "a\n"}}, ExitCode: &exit, Structured: json.RawMessage(`{"exit":0}`)},
-		&event.TurnEnd{MessageID: "m1", StopReason: "tool-calls", CostUSD: &cost, Usage: &event.Usage{InputTokens: 10, OutputTokens: 3, ReasoningTokens: 1, CacheReadTokens: 3}},
+		&event.TurnEnd{MessageID: "m1", StopReason: "tool-calls", CostUSD: &cost, Usage: &event.Usage{InputTokens: 10, OutputTokens: 3, ReasoningTokens: 1, CacheReadTokens: 3, Has: event.HasInput | event.HasOutput | event.HasCacheRead | event.HasCacheWrite | event.HasReasoning}},
 		&event.Error{Message: "bad", Type: "APIError", Fatal: true, Raw: json.RawMessage(apiErr)},
 	}
 	if diff := cmp.Diff(want, evs); diff != "" {

@@ -70,7 +70,7 @@ func everyEvent() []event.Event {
 		&event.Notice{Agent: evil, Kind: evil, Message: evil, Raw: raw},
 		&event.Unknown{Agent: evil, Format: evil, Type: evil, Raw: []byte(evil)},
 		&event.TurnStart{Agent: evil, MessageID: evil, Model: evil},
-		&event.TurnEnd{Agent: evil, MessageID: evil, StopReason: evil, Error: evil, Usage: &event.Usage{InputTokens: 1}},
+		&event.TurnEnd{Agent: evil, MessageID: evil, StopReason: evil, Error: evil, Usage: &event.Usage{InputTokens: 1, Has: event.HasInput}},
 		&event.RunEnd{Agent: evil, StopReason: evil, Errors: []string{evil}, Result: evil, IsError: true, Meta: raw},
 		&event.BlockStart{Agent: evil, Kind: event.Text},
 		&event.Delta{Agent: evil, Kind: event.Text, Text: evil}, // left open: truncated
@@ -192,7 +192,7 @@ func TestStructure(t *testing.T) {
 		&event.ToolCall{Agent: "sub", ID: "call2", Name: "Bash", Input: json.RawMessage(`{"command":"ls"}`)},
 		&event.ToolResult{Agent: "sub", ID: "call2", Content: []event.Part{{Type: "text", Text: "a.go"}}, ExitCode: ptr(0)},
 		&event.ToolResult{Agent: "main", ID: "call1", Content: []event.Part{{Type: "text", Text: "done"}}},
-		&event.TurnEnd{Agent: "main", MessageID: "m1", Usage: &event.Usage{InputTokens: 1000, OutputTokens: 100}},
+		&event.TurnEnd{Agent: "main", MessageID: "m1", Usage: &event.Usage{InputTokens: 1000, OutputTokens: 100, Has: event.HasInput | event.HasOutput}},
 		&event.RunEnd{Agent: "main", DurationMS: 1500},
 	}
 	var b bytes.Buffer

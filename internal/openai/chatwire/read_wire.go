@@ -335,7 +335,12 @@ func readPromptDetails(r *jsontext.Reader, v *PromptDetails) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "cached_tokens":
-				jsontext.ReadInt(r, &v.CachedTokens)
+				if r.Null() {
+					v.CachedTokens = nil
+				} else {
+					jsontext.Ensure(&v.CachedTokens)
+					jsontext.ReadInt(r, v.CachedTokens)
+				}
 			default:
 				r.SkipUnknown(key, foldedPromptDetails)
 			}
@@ -366,7 +371,12 @@ func readCompletionDetails(r *jsontext.Reader, v *CompletionDetails) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "reasoning_tokens":
-				jsontext.ReadInt(r, &v.ReasoningTokens)
+				if r.Null() {
+					v.ReasoningTokens = nil
+				} else {
+					jsontext.Ensure(&v.ReasoningTokens)
+					jsontext.ReadInt(r, v.ReasoningTokens)
+				}
 			default:
 				r.SkipUnknown(key, foldedCompletionDetails)
 			}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/openai"
 )
 
@@ -100,33 +101,38 @@ type Usage struct {
 
 // PromptDetails breaks prompt_tokens down.
 type PromptDetails struct {
-	CachedTokens int64 `json:"cached_tokens"`
+	CachedTokens *int64 `json:"cached_tokens"`
 }
 
 // CompletionDetails breaks completion_tokens down.
 type CompletionDetails struct {
-	ReasoningTokens int64 `json:"reasoning_tokens"`
+	ReasoningTokens *int64 `json:"reasoning_tokens"`
 }
 
-// Counts returns u in the shared terms.
+// Counts returns u in the shared terms: the cached and reasoning counts
+// only when their details say them (not null).
 func (u *Usage) Counts() openai.Usage {
 	o := openai.Usage{Prompt: u.PromptTokens, Output: u.CompletionTokens}
-	if u.PromptTokensDetails != nil {
-		o.Cached = u.PromptTokensDetails.CachedTokens
+	if d := u.PromptTokensDetails; d != nil && d.CachedTokens != nil {
+		o.Cached, o.Has = *d.CachedTokens, o.Has|event.HasCacheRead
 	}
-	if u.CompletionTokensDetails != nil {
-		o.Reasoning = u.CompletionTokensDetails.ReasoningTokens
+	if d := u.CompletionTokensDetails; d != nil && d.ReasoningTokens != nil {
+		o.Reasoning, o.Has = *d.ReasoningTokens, o.Has|event.HasReasoning
 	}
 	return o
 }
 
-// UsageOf returns the wire usage of shared counts.
+// UsageOf returns the wire usage of shared counts: details only for the
+// counts said (the API leaves them out where it has none).
 func UsageOf(o openai.Usage) *Usage {
-	return &Usage{
-		PromptTokens: o.Prompt, CompletionTokens: o.Output, TotalTokens: o.Prompt + o.Output,
-		PromptTokensDetails:     &PromptDetails{CachedTokens: o.Cached},
-		CompletionTokensDetails: &CompletionDetails{ReasoningTokens: o.Reasoning},
+	u := &Usage{PromptTokens: o.Prompt, CompletionTokens: o.Output, TotalTokens: o.Prompt + o.Output}
+	if o.Has&event.HasCacheRead != 0 {
+		u.PromptTokensDetails = &PromptDetails{CachedTokens: &o.Cached}
 	}
+	if o.Has&event.HasReasoning != 0 {
+		u.CompletionTokensDetails = &CompletionDetails{ReasoningTokens: &o.Reasoning}
+	}
+	return u
 }
 
 // ChoiceAgent returns the agent scope of choice index of a completion

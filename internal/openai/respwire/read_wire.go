@@ -187,7 +187,12 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 						for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 							switch string(key) {
 							case "cached_tokens":
-								jsontext.ReadInt(r, &v.InputTokensDetails.CachedTokens)
+								if r.Null() {
+									v.InputTokensDetails.CachedTokens = nil
+								} else {
+									jsontext.Ensure(&v.InputTokensDetails.CachedTokens)
+									jsontext.ReadInt(r, v.InputTokensDetails.CachedTokens)
+								}
 							default:
 								r.SkipUnknown(key, func(key string) bool {
 									switch key {
@@ -208,7 +213,12 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 						for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 							switch string(key) {
 							case "reasoning_tokens":
-								jsontext.ReadInt(r, &v.OutputTokensDetails.ReasoningTokens)
+								if r.Null() {
+									v.OutputTokensDetails.ReasoningTokens = nil
+								} else {
+									jsontext.Ensure(&v.OutputTokensDetails.ReasoningTokens)
+									jsontext.ReadInt(r, v.OutputTokensDetails.ReasoningTokens)
+								}
 							default:
 								r.SkipUnknown(key, func(key string) bool {
 									switch key {

@@ -5,6 +5,7 @@ package respwire
 import (
 	"encoding/json"
 
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/openai"
 )
 
@@ -132,28 +133,40 @@ type Response struct {
 type Usage struct {
 	InputTokens        int64 `json:"input_tokens"`
 	InputTokensDetails struct {
-		CachedTokens int64 `json:"cached_tokens"`
+		CachedTokens *int64 `json:"cached_tokens"`
 	} `json:"input_tokens_details"`
 	OutputTokens        int64 `json:"output_tokens"`
 	OutputTokensDetails struct {
-		ReasoningTokens int64 `json:"reasoning_tokens"`
+		ReasoningTokens *int64 `json:"reasoning_tokens"`
 	} `json:"output_tokens_details"`
 	TotalTokens int64 `json:"total_tokens"`
 }
 
-// Counts returns u in the shared terms.
+// Counts returns u in the shared terms: the cached and reasoning counts
+// only when the body says them (a count null or absent is unknown, the
+// form agentstream writes for a count its source did not give).
 func (u *Usage) Counts() openai.Usage {
-	return openai.Usage{
-		Prompt: u.InputTokens, Cached: u.InputTokensDetails.CachedTokens,
-		Output: u.OutputTokens, Reasoning: u.OutputTokensDetails.ReasoningTokens,
+	o := openai.Usage{Prompt: u.InputTokens, Output: u.OutputTokens}
+	if n := u.InputTokensDetails.CachedTokens; n != nil {
+		o.Cached, o.Has = *n, o.Has|event.HasCacheRead
 	}
+	if n := u.OutputTokensDetails.ReasoningTokens; n != nil {
+		o.Reasoning, o.Has = *n, o.Has|event.HasReasoning
+	}
+	return o
 }
 
-// UsageOf returns the wire usage of shared counts.
+// UsageOf returns the wire usage of shared counts: a cached or reasoning
+// count not said is nil, written in the unknown form null (the API's
+// schema requires both details objects and their counts).
 func UsageOf(o openai.Usage) *Usage {
 	u := &Usage{InputTokens: o.Prompt, OutputTokens: o.Output, TotalTokens: o.Prompt + o.Output}
-	u.InputTokensDetails.CachedTokens = o.Cached
-	u.OutputTokensDetails.ReasoningTokens = o.Reasoning
+	if o.Has&event.HasCacheRead != 0 {
+		u.InputTokensDetails.CachedTokens = &o.Cached
+	}
+	if o.Has&event.HasReasoning != 0 {
+		u.OutputTokensDetails.ReasoningTokens = &o.Reasoning
+	}
 	return u
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
@@ -125,15 +126,31 @@ func readItemText(r *jsontext.Reader, t *ItemText) {
 
 // Usage is a usage object: token counts, cumulative per thread in
 // turn.completed, as a rollout's token_count and token_usage_record carry
-// them too. Codex before 0.16x writes only the first, second and fourth.
+// them too. Codex before 0.16x writes only input, cached input and
+// output (a count absent is nil, as is one agentstream was not told).
 //
 //wire:order
 type Usage struct {
-	InputTokens           int64 `json:"input_tokens"`
-	CachedInputTokens     int64 `json:"cached_input_tokens"`
-	CacheWriteInputTokens int64 `json:"cache_write_input_tokens"`
-	OutputTokens          int64 `json:"output_tokens"`
-	ReasoningOutputTokens int64 `json:"reasoning_output_tokens"`
+	InputTokens           int64  `json:"input_tokens"`
+	CachedInputTokens     *int64 `json:"cached_input_tokens,omitempty"`
+	CacheWriteInputTokens *int64 `json:"cache_write_input_tokens,omitempty"`
+	OutputTokens          int64  `json:"output_tokens"`
+	ReasoningOutputTokens *int64 `json:"reasoning_output_tokens,omitempty"`
+}
+
+// Event returns u's counts as a canonical usage, with the counts it gives.
+func (u *Usage) Event() event.Usage {
+	e := event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Has: event.HasTokens}
+	if n := u.CachedInputTokens; n != nil {
+		e.CacheReadTokens, e.Has = *n, e.Has|event.HasCacheRead
+	}
+	if n := u.CacheWriteInputTokens; n != nil {
+		e.CacheWriteTokens, e.Has = *n, e.Has|event.HasCacheWrite
+	}
+	if n := u.ReasoningOutputTokens; n != nil {
+		e.ReasoningTokens, e.Has = *n, e.Has|event.HasReasoning
+	}
+	return e
 }
 
 // ErrorMessage is turn.failed's error and mcp_tool_call's error.

@@ -222,13 +222,23 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 			}
 		}
 		if r.KeyIs(`"cached_input_tokens":`) {
-			jsontext.ReadInt(r, &v.CachedInputTokens)
+			if r.Peek() == 'n' && r.Null() {
+				v.CachedInputTokens = nil
+			} else {
+				jsontext.Ensure(&v.CachedInputTokens)
+				jsontext.ReadInt(r, v.CachedInputTokens)
+			}
 			if r.ObjectEnd() {
 				return
 			}
 		}
 		if r.KeyIs(`"cache_write_input_tokens":`) {
-			jsontext.ReadInt(r, &v.CacheWriteInputTokens)
+			if r.Peek() == 'n' && r.Null() {
+				v.CacheWriteInputTokens = nil
+			} else {
+				jsontext.Ensure(&v.CacheWriteInputTokens)
+				jsontext.ReadInt(r, v.CacheWriteInputTokens)
+			}
 			if r.ObjectEnd() {
 				return
 			}
@@ -240,7 +250,12 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 			}
 		}
 		if r.KeyIs(`"reasoning_output_tokens":`) {
-			jsontext.ReadInt(r, &v.ReasoningOutputTokens)
+			if r.Peek() == 'n' && r.Null() {
+				v.ReasoningOutputTokens = nil
+			} else {
+				jsontext.Ensure(&v.ReasoningOutputTokens)
+				jsontext.ReadInt(r, v.ReasoningOutputTokens)
+			}
 			if r.ObjectEnd() {
 				return
 			}
@@ -306,13 +321,28 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 			case 0:
 				jsontext.ReadInt(r, &v.InputTokens)
 			case 1:
-				jsontext.ReadInt(r, &v.CachedInputTokens)
+				if r.Peek() == 'n' && r.Null() {
+					v.CachedInputTokens = nil
+				} else {
+					jsontext.Ensure(&v.CachedInputTokens)
+					jsontext.ReadInt(r, v.CachedInputTokens)
+				}
 			case 2:
-				jsontext.ReadInt(r, &v.CacheWriteInputTokens)
+				if r.Peek() == 'n' && r.Null() {
+					v.CacheWriteInputTokens = nil
+				} else {
+					jsontext.Ensure(&v.CacheWriteInputTokens)
+					jsontext.ReadInt(r, v.CacheWriteInputTokens)
+				}
 			case 3:
 				jsontext.ReadInt(r, &v.OutputTokens)
 			case 4:
-				jsontext.ReadInt(r, &v.ReasoningOutputTokens)
+				if r.Peek() == 'n' && r.Null() {
+					v.ReasoningOutputTokens = nil
+				} else {
+					jsontext.Ensure(&v.ReasoningOutputTokens)
+					jsontext.ReadInt(r, v.ReasoningOutputTokens)
+				}
 			}
 			next = f + 1
 		}
