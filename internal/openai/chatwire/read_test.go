@@ -152,3 +152,27 @@ func TestLazyChoices(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeAfter: a chunk decoded after another, with the values the
+// Reader keeps while they repeat (id, model, created, ...), is what
+// json.Unmarshal gives.
+func FuzzDecodeAfter(f *testing.F) {
+	s := seeds(f)
+	for i := range s {
+		f.Add(s[i], s[(i+1)%len(s)])
+	}
+	f.Add([]byte(`{"id":"a","created":12,"model":"m","system_fingerprint":"f"}`), []byte(`{"id":"a","created":123,"model":"m","system_fingerprint":"f"}`))
+	f.Add([]byte(`{"id": "a", "created": 12, "model": "m"}`), []byte(`{"id": "a", "created": 12 , "model": "m\u0020"}`))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		var cr Reader
+		var got, want Chunk
+		cr.Decode(string(a), &got)
+		if cr.Decode(string(b), &got) != nil {
+			return
+		}
+		json.Unmarshal(b, &want)
+		if diff := cmp.Diff(want, got, unexported()); diff != "" {
+			t.Errorf("%s after %s (-json +Decode):\n%s", b, a, diff)
+		}
+	})
+}
