@@ -42,19 +42,10 @@ type Reader struct {
 const LazyBytes = 1 << 20
 
 // Decode decodes data into c as json.Unmarshal into a zero Chunk does.
-func (cr *Reader) Decode(data string, c *Chunk) error {
+// The caller may reuse data once it returns (a framer's borrowed
+// message): the Reader keeps its own copy.
+func (cr *Reader) Decode(data []byte, c *Chunk) error {
 	cr.data = append(cr.data[:0], data...)
-	return cr.decode(c)
-}
-
-// DecodeBytes is Decode of data the caller may reuse once it returns (a
-// framer's borrowed message): the Reader keeps its own copy.
-func (cr *Reader) DecodeBytes(data []byte, c *Chunk) error {
-	cr.data = append(cr.data[:0], data...)
-	return cr.decode(c)
-}
-
-func (cr *Reader) decode(c *Chunk) error {
 	clear(cr.calls) // the last chunk's strings: not kept alive
 	cr.calls = cr.calls[:0]
 	*c = Chunk{}
