@@ -23,8 +23,8 @@ func TestFastDeltas(t *testing.T) {
 	for _, s := range tricky {
 		for idx, id := range []string{"msg_1", "é\"<"} {
 			fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
-			fast.deltas(wire.EvTextDelta, id, idx, `"content_index":`, 0, s, `,"logprobs":[]`)
-			fast.deltas(wire.EvSummaryDelta, id, idx, `"summary_index":`, 0, s, "")
+			fast.deltas(wire.EvTextDelta, id, idx, `"content_index":`, 0, s, `,"logprobs":[]`, nil)
+			fast.deltas(wire.EvSummaryDelta, id, idx, `"summary_index":`, 0, s, "", nil)
 			fast.argDeltas(wire.EvArgsDelta, id, idx, s)
 			for rest := s; rest != ""; {
 				var p string
@@ -67,7 +67,7 @@ func TestFastDone(t *testing.T) {
 				for _, a := range anns {
 					fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
 					b := &block{id: id, index: idx, refusal: refusal, annotations: a, parts: []json.RawMessage{json.RawMessage(`{}`)}}
-					b.text.WriteString(s)
+					b.text = append(b.text, s...)
 					fast.finishPart(b)
 					var p any
 					if refusal {
@@ -96,7 +96,7 @@ func TestFastDone(t *testing.T) {
 			}
 			fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
 			fast.think = &block{id: id, index: idx}
-			fast.think.text.WriteString(s)
+			fast.think.text = append(fast.think.text, s...)
 			fast.endSummary("")
 			p := part{Type: wire.PartSummaryText, Text: s}
 			slow.event(wire.EvSummaryDone, summaryDone{Type: wire.EvSummaryDone, Seq: slow.nextSeq(), ItemID: id, OutputIndex: idx, Text: s})
@@ -119,7 +119,7 @@ func TestFastDone(t *testing.T) {
 func TestPartOfDeltas(t *testing.T) {
 	t.Parallel()
 	pieces := []string{
-		"", "plain", `"q" \ <a>&amp;`, "\x00\x1f\x7f", "\u2028", "é日👩‍💻", "\xe2\x82", "\xac and on", "\xff",
+		"", "plain", `"q" \ <a>&amp;`, "\x00\x1f\x7f", "\u2028", "é日👩‍💻", "\xe2\x82", "\xac and on", "\xff", `\ufffd \\ufffd`, "\ufffd",
 		string(bytes.Repeat([]byte("€"), 40)),
 	}
 	for _, a := range pieces {
