@@ -42,28 +42,6 @@ func appendFast(b []byte, v any) (_ []byte, ok bool) {
 		b = append(b, `,"item":`...)
 		b, ok = appendRaw(b, v.Item)
 		return append(b, '}'), ok
-	case partEvent:
-		b = itemHead(b, v.Type, v.Seq, v.ItemID, v.OutputIndex)
-		b = num(b, `,"content_index":`, int64(v.ContentIndex))
-		b = append(b, `,"part":`...)
-		switch p := v.Part.(type) {
-		case textPart, refusalPart, part:
-			b, ok = appendFast(b, p)
-		}
-		return append(b, '}'), ok
-	case textDone:
-		if v.Logprobs == nil || len(v.Logprobs) > 0 {
-			return b, false
-		}
-		b = itemHead(b, v.Type, v.Seq, v.ItemID, v.OutputIndex)
-		b = num(b, `,"content_index":`, int64(v.ContentIndex))
-		b = str(b, `,"text":`, v.Text)
-		return append(b, `,"logprobs":[]}`...), true
-	case refusalDone:
-		b = itemHead(b, v.Type, v.Seq, v.ItemID, v.OutputIndex)
-		b = num(b, `,"content_index":`, int64(v.ContentIndex))
-		b = str(b, `,"refusal":`, v.Refusal)
-		return append(b, '}'), true
 	case annotationEvent:
 		b = itemHead(b, v.Type, v.Seq, v.ItemID, v.OutputIndex)
 		b = num(b, `,"content_index":`, int64(v.ContentIndex))
@@ -71,17 +49,6 @@ func appendFast(b []byte, v any) (_ []byte, ok bool) {
 		b = append(b, `,"annotation":`...)
 		b, ok = appendRaw(b, v.Annotation)
 		return append(b, '}'), ok
-	case summaryPartEvent:
-		b = itemHead(b, v.Type, v.Seq, v.ItemID, v.OutputIndex)
-		b = num(b, `,"summary_index":`, int64(v.SummaryIndex))
-		b = append(b, `,"part":`...)
-		b, _ = appendFast(b, v.Part)
-		return append(b, '}'), true
-	case summaryDone:
-		b = itemHead(b, v.Type, v.Seq, v.ItemID, v.OutputIndex)
-		b = num(b, `,"summary_index":`, int64(v.SummaryIndex))
-		b = str(b, `,"text":`, v.Text)
-		return append(b, '}'), true
 	case argsDone:
 		b = itemHead(b, v.Type, v.Seq, v.ItemID, v.OutputIndex)
 		b = str(b, `,"arguments":`, v.Arguments)
@@ -89,24 +56,6 @@ func appendFast(b []byte, v any) (_ []byte, ok bool) {
 	case inputDone:
 		b = itemHead(b, v.Type, v.Seq, v.ItemID, v.OutputIndex)
 		b = str(b, `,"input":`, v.Input)
-		return append(b, '}'), true
-	case part:
-		b = str(b, `{"type":`, v.Type)
-		b = str(b, `,"text":`, v.Text)
-		return append(b, '}'), true
-	case textPart:
-		if v.Logprobs == nil || len(v.Logprobs) > 0 {
-			return b, false
-		}
-		b = str(b, `{"type":`, v.Type)
-		b = append(b, `,"annotations":`...)
-		b, ok = appendRaws(b, v.Annotations)
-		b = append(b, `,"logprobs":[]`...)
-		b = str(b, `,"text":`, v.Text)
-		return append(b, '}'), ok
-	case refusalPart:
-		b = str(b, `{"type":`, v.Type)
-		b = str(b, `,"refusal":`, v.Refusal)
 		return append(b, '}'), true
 	case messageItem:
 		b = str(b, `{"id":`, v.ID)

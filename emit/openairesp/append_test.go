@@ -15,7 +15,6 @@ import (
 func shapes(s string, n int64, raw json.RawMessage) []any {
 	p := &s
 	raws := []json.RawMessage{raw, raw}
-	tp := textPart{Type: s, Annotations: raws, Logprobs: []any{}, Text: s}
 	u := wire.UsageOf(openai.Usage{Prompt: n, Cached: n / 2, Output: n + 1, Reasoning: n / 3})
 	r := outResponse{ID: s, Object: "response", CreatedAt: n, Status: s, Model: s, Output: raws, ServiceTier: s, Usage: u}
 	failed := outResponse{ID: s, Object: s, Status: s, Error: &openai.APIError{Code: s, Message: s}, IncompleteDetails: &incomplete{Reason: s}, Output: nil}
@@ -25,25 +24,9 @@ func shapes(s string, n int64, raw json.RawMessage) []any {
 		respEvent{Type: s, Seq: n, Response: failed},
 		itemEvent{Type: s, Seq: n, OutputIndex: int(n), Item: raw},
 		itemEvent{Type: s},
-		partEvent{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), ContentIndex: int(n), Part: tp},
-		partEvent{Type: s, Part: refusalPart{Type: s, Refusal: s}},
-		partEvent{Type: s, Part: part{Type: s, Text: s}},
-		partEvent{Type: s, Part: textPart{Type: s}},
-		partEvent{Type: s, Part: nil},
-		partEvent{Type: s, Part: n},
-		textDone{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), ContentIndex: int(n), Text: s, Logprobs: []any{}},
-		textDone{Type: s, Text: s},
-		textDone{Type: s, Logprobs: []any{s}},
-		refusalDone{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), ContentIndex: int(n), Refusal: s},
 		annotationEvent{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), ContentIndex: int(n), AnnotationIndex: int(n), Annotation: raw},
-		summaryPartEvent{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), SummaryIndex: int(n), Part: part{Type: s, Text: s}},
-		summaryDone{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), SummaryIndex: int(n), Text: s},
 		argsDone{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), Arguments: s},
 		inputDone{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), Input: s},
-		tp,
-		textPart{Type: s, Logprobs: []any{}},
-		refusalPart{Type: s, Refusal: s},
-		part{Type: s, Text: s},
 		messageItem{ID: s, Type: s, Status: s, Role: s, Content: raws},
 		messageItem{ID: s},
 		toolSearchItem{ID: s, Type: s, CallID: s, Execution: s, Status: s, Arguments: raw},

@@ -118,8 +118,34 @@ func (e *Encoder) begin(id, model string, created int64) {
 	e.b.Begin(id, model, "resp_agentstream_%04d")
 	e.b.Created = created
 	e.seq, e.index, e.output, e.outBytes, e.tools = 0, 0, nil, 0, 0
-	e.event(wire.EvCreated, respEvent{Type: wire.EvCreated, Seq: e.nextSeq(), Response: e.response(openai.StatusInProgress)})
-	e.event(wire.EvInProgress, respEvent{Type: wire.EvInProgress, Seq: e.nextSeq(), Response: e.response(openai.StatusInProgress)})
+	r := e.response(openai.StatusInProgress)
+	e.respEvents(&r, wire.EvCreated, wire.EvInProgress)
+}
+
+// respEvents writes an event of each type in types about response r, as
+// appendJSON writes a respEvent, r's bytes made once.
+func (e *Encoder) respEvents(r *outResponse, types ...string) {
+	var ok bool
+	if r.Error == nil {
+		e.scratch, ok = appendResponse(e.scratch[:0], r)
+	}
+	for _, typ := range types {
+		seq := e.nextSeq()
+		switch {
+		case e.b.Err != nil:
+		case !ok:
+			e.event(typ, respEvent{Type: typ, Seq: seq, Response: *r})
+		default:
+			b := append(e.b.Buf[:0], "event: "...)
+			b = append(b, typ...)
+			b = append(b, "\ndata: "...)
+			b = head(b, typ, seq)
+			b = append(b, `,"response":`...)
+			b = append(b, e.scratch...)
+			e.b.Buf = append(b, "}\n\n"...)
+			e.b.Write()
+		}
+	}
 }
 
 func (e *Encoder) ensureTurn() {
@@ -159,7 +185,7 @@ func (e *Encoder) end(stop string, u *event.Usage) {
 	if status == openai.StatusIncomplete {
 		typ = wire.EvIncomplete
 	}
-	e.event(typ, respEvent{Type: typ, Seq: e.nextSeq(), Response: r})
+	e.respEvents(&r, typ)
 	e.b.Turn, e.output = false, nil
 }
 
@@ -241,14 +267,22 @@ func (e *Encoder) startText(id string, refusal bool) *block {
 func (e *Encoder) newPart(b *block, refusal bool) {
 	b.reset()
 	b.refusal, b.ended, b.done, b.annotations = refusal, false, false, nil
-	var p any = textPart{Type: wire.PartOutputText, Annotations: []json.RawMessage{}, Logprobs: []any{}}
+	p := emptyTextPart
 	if refusal {
-		p = refusalPart{Type: wire.PartRefusal}
+		p = emptyRefusalPart
 	}
-	e.event(wire.EvPartAdded, partEvent{
-		Type: wire.EvPartAdded, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, ContentIndex: len(b.parts), Part: p,
-	})
+	e.itemField(wire.EvPartAdded, b, `,"content_index":`, len(b.parts), `,"part":`, []byte(p), "}")
 }
+
+// The parts the added events of a part carry, as appendJSON writes
+// textPart{Type: wire.PartOutputText, Annotations: []json.RawMessage{},
+// Logprobs: []any{}}, refusalPart{Type: wire.PartRefusal} and
+// part{Type: wire.PartSummaryText} (TestEmptyParts).
+const (
+	emptyTextPart    = `{"type":` + quotedOutputText + `,"annotations":[],"logprobs":[],"text":""}`
+	emptyRefusalPart = `{"type":` + quotedRefusal + `,"refusal":""}`
+	emptySummaryPart = `{"type":` + quotedSummaryText + `,"text":""}`
+)
 
 // finishPart writes the done events of message item b's current part.
 // Its text is escaped once, into the part kept for the item, and copied
@@ -386,9 +420,7 @@ func (e *Encoder) startThinking(id string) *block {
 func (e *Encoder) newSummary(b *block) {
 	b.reset()
 	b.ended, b.sig = false, ""
-	e.event(wire.EvSummaryPartAdded, summaryPartEvent{
-		Type: wire.EvSummaryPartAdded, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, SummaryIndex: len(b.parts), Part: part{Type: wire.PartSummaryText},
-	})
+	e.itemField(wire.EvSummaryPartAdded, b, `,"summary_index":`, len(b.parts), `,"part":`, []byte(emptySummaryPart), "}")
 }
 
 // endSummary writes the done events of the current summary part of the

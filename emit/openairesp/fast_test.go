@@ -3,6 +3,7 @@ package openairesp
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/agentstream/agentstream/event"
@@ -149,6 +150,130 @@ func TestPartOfDeltas(t *testing.T) {
 					t.Errorf("%q + %q: part %s, encoding/json %s", a, b, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestEmptyParts: the parts the added events carry are encoding/json's.
+func TestEmptyParts(t *testing.T) {
+	t.Parallel()
+	for got, v := range map[string]any{
+		emptyTextPart:    textPart{Type: wire.PartOutputText, Annotations: []json.RawMessage{}, Logprobs: []any{}},
+		emptyRefusalPart: refusalPart{Type: wire.PartRefusal},
+		emptySummaryPart: part{Type: wire.PartSummaryText},
+	} {
+		if want, err := openai.Marshal(v); err != nil || got != string(want) {
+			t.Errorf("%s, encoding/json %s (%v)", got, want, err)
+		}
+	}
+}
+
+// The shapes of the events and parts the encoder writes by hand (deltas,
+// done events, added parts), field order as the API writes them: what
+// the tests compare its bytes with, through encoding/json.
+type (
+	partEvent struct {
+		Type         string `json:"type"`
+		Seq          int64  `json:"sequence_number"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		ContentIndex int    `json:"content_index"`
+		Part         any    `json:"part"`
+	}
+	textDelta struct {
+		Type         string `json:"type"`
+		Seq          int64  `json:"sequence_number"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		ContentIndex int    `json:"content_index"`
+		Delta        string `json:"delta"`
+		Logprobs     []any  `json:"logprobs"`
+	}
+	textDone struct {
+		Type         string `json:"type"`
+		Seq          int64  `json:"sequence_number"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		ContentIndex int    `json:"content_index"`
+		Text         string `json:"text"`
+		Logprobs     []any  `json:"logprobs"`
+	}
+	summaryPartEvent struct {
+		Type         string `json:"type"`
+		Seq          int64  `json:"sequence_number"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		SummaryIndex int    `json:"summary_index"`
+		Part         part   `json:"part"`
+	}
+	summaryDelta struct {
+		Type         string `json:"type"`
+		Seq          int64  `json:"sequence_number"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		SummaryIndex int    `json:"summary_index"`
+		Delta        string `json:"delta"`
+	}
+	summaryDone struct {
+		Type         string `json:"type"`
+		Seq          int64  `json:"sequence_number"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		SummaryIndex int    `json:"summary_index"`
+		Text         string `json:"text"`
+	}
+	part struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	textPart struct {
+		Type        string            `json:"type"`
+		Annotations []json.RawMessage `json:"annotations"`
+		Logprobs    []any             `json:"logprobs"`
+		Text        string            `json:"text"`
+	}
+	refusalPart struct {
+		Type    string `json:"type"`
+		Refusal string `json:"refusal"`
+	}
+	refusalDone struct {
+		Type         string `json:"type"`
+		Seq          int64  `json:"sequence_number"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		ContentIndex int    `json:"content_index"`
+		Refusal      string `json:"refusal"`
+	}
+	argsDelta struct {
+		Type        string `json:"type"`
+		Seq         int64  `json:"sequence_number"`
+		ItemID      string `json:"item_id"`
+		OutputIndex int    `json:"output_index"`
+		Delta       string `json:"delta"`
+	}
+)
+
+// TestRespEvents: the events about a response, written from its bytes
+// made once, are encoding/json's.
+func TestRespEvents(t *testing.T) {
+	t.Parallel()
+	u := wire.UsageOf(openai.Usage{Prompt: 3, Output: 4})
+	for _, r := range []outResponse{
+		{ID: "resp_1", Object: "response", Status: "in_progress", Model: "m\u2028", Output: []json.RawMessage{}},
+		{ID: `é"`, Object: "response", CreatedAt: 7, Status: "incomplete", IncompleteDetails: &incomplete{Reason: "x"}, Output: []json.RawMessage{json.RawMessage(`{"a":1}`)}, ServiceTier: "flex", Usage: u},
+		{ID: "r", Object: "response", Status: "failed", Error: &openai.APIError{Code: "c", Message: "m"}},
+	} {
+		fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
+		fast.respEvents(&r, wire.EvCreated, wire.EvInProgress)
+		for _, typ := range []string{wire.EvCreated, wire.EvInProgress} {
+			want, err := openai.Marshal(respEvent{Type: typ, Seq: slow.nextSeq(), Response: r})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(slow.b.W, "event: %s\ndata: %s\n\n", typ, want)
+		}
+		if got, want := fast.b.W.(*bytes.Buffer).String(), slow.b.W.(*bytes.Buffer).String(); got != want {
+			t.Errorf("respEvents\n%s\nencoding/json\n%s", got, want)
 		}
 	}
 }
