@@ -31,11 +31,6 @@ func appendFast(b []byte, v any) (_ []byte, ok bool) {
 	switch v := v.(type) {
 	case json.RawMessage:
 		return appendRaw(b, v)
-	case respEvent:
-		b = head(b, v.Type, v.Seq)
-		b = append(b, `,"response":`...)
-		b, ok = appendResponse(b, &v.Response)
-		return append(b, '}'), ok
 	case itemEvent:
 		b = head(b, v.Type, v.Seq)
 		b = num(b, `,"output_index":`, int64(v.OutputIndex))
@@ -115,25 +110,16 @@ func appendFast(b []byte, v any) (_ []byte, ok bool) {
 	return b, false
 }
 
-// appendResponse appends a response object; ok is false when it needs
-// encoding/json.
-func appendResponse(b []byte, r *outResponse) (_ []byte, ok bool) {
+// appendResponse appends a response object without an error (one with
+// an error goes through encoding/json).
+func appendResponse(b []byte, r *outResponse) []byte {
 	b = str(b, `{"id":`, r.ID)
 	b = str(b, `,"object":`, r.Object)
 	if r.CreatedAt != 0 {
 		b = num(b, `,"created_at":`, r.CreatedAt)
 	}
 	b = str(b, `,"status":`, r.Status)
-	b = append(b, `,"error":`...)
-	if r.Error != nil {
-		data, err := openai.Marshal(r.Error)
-		if err != nil {
-			return b, false
-		}
-		b = append(b, data...)
-	} else {
-		b = append(b, "null"...)
-	}
+	b = append(b, `,"error":null`...)
 	if r.IncompleteDetails != nil {
 		b = str(b, `,"incomplete_details":{"reason":`, r.IncompleteDetails.Reason)
 		b = append(b, '}')
@@ -142,7 +128,7 @@ func appendResponse(b []byte, r *outResponse) (_ []byte, ok bool) {
 	}
 	b = str(b, `,"model":`, r.Model)
 	b = append(b, `,"output":`...)
-	b, ok = appendRaws(b, r.Output)
+	b, _ = appendRaws(b, r.Output)
 	if r.ServiceTier != "" {
 		b = str(b, `,"service_tier":`, r.ServiceTier)
 	}
@@ -156,7 +142,7 @@ func appendResponse(b []byte, r *outResponse) (_ []byte, ok bool) {
 	} else {
 		b = append(b, `,"usage":null`...)
 	}
-	return append(b, '}'), ok
+	return append(b, '}')
 }
 
 // head appends the start of an event: its type and sequence number.

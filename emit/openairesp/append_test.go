@@ -15,13 +15,8 @@ import (
 func shapes(s string, n int64, raw json.RawMessage) []any {
 	p := &s
 	raws := []json.RawMessage{raw, raw}
-	u := wire.UsageOf(openai.Usage{Prompt: n, Cached: n / 2, Output: n + 1, Reasoning: n / 3})
-	r := outResponse{ID: s, Object: "response", CreatedAt: n, Status: s, Model: s, Output: raws, ServiceTier: s, Usage: u}
-	failed := outResponse{ID: s, Object: s, Status: s, Error: &openai.APIError{Code: s, Message: s}, IncompleteDetails: &incomplete{Reason: s}, Output: nil}
 	return []any{
 		raw, json.RawMessage(nil),
-		respEvent{Type: s, Seq: n, Response: r},
-		respEvent{Type: s, Seq: n, Response: failed},
 		itemEvent{Type: s, Seq: n, OutputIndex: int(n), Item: raw},
 		itemEvent{Type: s},
 		annotationEvent{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), ContentIndex: int(n), AnnotationIndex: int(n), Annotation: raw},
@@ -43,6 +38,14 @@ func shapes(s string, n int64, raw json.RawMessage) []any {
 
 func sameAsMarshal(t *testing.T, s string, n int64, raw json.RawMessage) {
 	t.Helper()
+	raws := []json.RawMessage{raw, raw}
+	u := wire.UsageOf(openai.Usage{Prompt: n, Cached: n / 2, Output: n + 1, Reasoning: n / 3})
+	for _, r := range []outResponse{
+		{ID: s, Object: "response", CreatedAt: n, Status: s, Model: s, Output: raws, ServiceTier: s, Usage: u},
+		{ID: s, Object: s, Status: s, Error: &openai.APIError{Code: s, Message: s}, IncompleteDetails: &incomplete{Reason: s}, Output: nil},
+	} {
+		sameResponse(t, r)
+	}
 	for _, v := range shapes(s, n, raw) {
 		want, werr := openai.Marshal(v)
 		got, gerr := appendJSON([]byte("prefix"), v)

@@ -123,17 +123,17 @@ func (e *Encoder) begin(id, model string, created int64) {
 }
 
 // respEvents writes an event of each type in types about response r, as
-// appendJSON writes a respEvent, r's bytes made once.
+// openai.Marshal writes a respEvent, r's bytes made once (a failed
+// response's error object goes through encoding/json).
 func (e *Encoder) respEvents(r *outResponse, types ...string) {
-	var ok bool
 	if r.Error == nil {
-		e.scratch, ok = appendResponse(e.scratch[:0], r)
+		e.scratch = appendResponse(e.scratch[:0], r)
 	}
 	for _, typ := range types {
 		seq := e.nextSeq()
 		switch {
 		case e.b.Err != nil:
-		case !ok:
+		case r.Error != nil:
 			e.event(typ, respEvent{Type: typ, Seq: seq, Response: *r})
 		default:
 			b := append(e.b.Buf[:0], "event: "...)
@@ -195,7 +195,7 @@ func (e *Encoder) fail(msg string) {
 	e.ensureTurn()
 	r := e.response(openai.StatusFailed)
 	r.Error = &openai.APIError{Code: openai.TurnFailed, Message: msg}
-	e.event(wire.EvFailed, respEvent{Type: wire.EvFailed, Seq: e.nextSeq(), Response: r})
+	e.respEvents(&r, wire.EvFailed)
 	e.b.Turn, e.output = false, nil
 }
 
