@@ -30,6 +30,11 @@ type Encoder struct {
 	refusal bool            // the open text block is a refusal
 	tier    string          // the service_tier of the chunk being written
 	ended   event.BlockKind // the block that ended last, when nothing came after it
+	start   struct {        // the start of the chunks head writes, and what it has of the completion
+		id, model string
+		created   int64
+		text      []byte
+	}
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -360,18 +365,24 @@ func (e *Encoder) text(ev *event.Delta) {
 
 // head begins a chunk of choice e.cur in e.b.Buf, up to its delta's
 // fields, as encoding/json writes a wire.Chunk: the deltas are written
-// without allocating.
+// without allocating, from the chunks' common start, kept in e.start
+// while the completion's id, model and created stay.
 func (e *Encoder) head() {
-	b := append(e.b.Buf[:0], `data: {"id":`...)
-	b = jsontext.AppendMarshalString(b, e.b.ID)
-	b = append(b, `,"object":"`+wire.ObjectChunk+`"`...)
-	if e.b.Created != 0 {
-		b = append(b, `,"created":`...)
-		b = strconv.AppendInt(b, e.b.Created, 10)
+	h := &e.start
+	if h.text == nil || h.id != e.b.ID || h.model != e.b.Model || h.created != e.b.Created {
+		h.id, h.model, h.created = e.b.ID, e.b.Model, e.b.Created
+		b := append(h.text[:0], `data: {"id":`...)
+		b = jsontext.AppendMarshalString(b, h.id)
+		b = append(b, `,"object":"`+wire.ObjectChunk+`"`...)
+		if h.created != 0 {
+			b = append(b, `,"created":`...)
+			b = strconv.AppendInt(b, h.created, 10)
+		}
+		b = append(b, `,"model":`...)
+		b = jsontext.AppendMarshalString(b, h.model)
+		h.text = append(b, `,"choices":[{"index":`...)
 	}
-	b = append(b, `,"model":`...)
-	b = jsontext.AppendMarshalString(b, e.b.Model)
-	b = append(b, `,"choices":[{"index":`...)
+	b := append(e.b.Buf[:0], h.text...)
 	b = strconv.AppendInt(b, int64(e.cur), 10)
 	e.b.Buf = append(b, `,"delta":{`...)
 }

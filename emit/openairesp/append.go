@@ -31,39 +31,12 @@ func appendFast(b []byte, v any) (_ []byte, ok bool) {
 	switch v := v.(type) {
 	case json.RawMessage:
 		return appendRaw(b, v)
-	case respEvent:
-		b = head(b, v.Type, v.Seq)
-		b = append(b, `,"response":`...)
-		b, ok = appendResponse(b, &v.Response)
-		return append(b, '}'), ok
 	case itemEvent:
 		b = head(b, v.Type, v.Seq)
 		b = num(b, `,"output_index":`, int64(v.OutputIndex))
 		b = append(b, `,"item":`...)
 		b, ok = appendRaw(b, v.Item)
 		return append(b, '}'), ok
-	case partEvent:
-		b = itemHead(b, v.Type, v.Seq, v.ItemID, v.OutputIndex)
-		b = num(b, `,"content_index":`, int64(v.ContentIndex))
-		b = append(b, `,"part":`...)
-		switch p := v.Part.(type) {
-		case textPart, refusalPart, part:
-			b, ok = appendFast(b, p)
-		}
-		return append(b, '}'), ok
-	case textDone:
-		if v.Logprobs == nil || len(v.Logprobs) > 0 {
-			return b, false
-		}
-		b = itemHead(b, v.Type, v.Seq, v.ItemID, v.OutputIndex)
-		b = num(b, `,"content_index":`, int64(v.ContentIndex))
-		b = str(b, `,"text":`, v.Text)
-		return append(b, `,"logprobs":[]}`...), true
-	case refusalDone:
-		b = itemHead(b, v.Type, v.Seq, v.ItemID, v.OutputIndex)
-		b = num(b, `,"content_index":`, int64(v.ContentIndex))
-		b = str(b, `,"refusal":`, v.Refusal)
-		return append(b, '}'), true
 	case annotationEvent:
 		b = itemHead(b, v.Type, v.Seq, v.ItemID, v.OutputIndex)
 		b = num(b, `,"content_index":`, int64(v.ContentIndex))
@@ -71,17 +44,6 @@ func appendFast(b []byte, v any) (_ []byte, ok bool) {
 		b = append(b, `,"annotation":`...)
 		b, ok = appendRaw(b, v.Annotation)
 		return append(b, '}'), ok
-	case summaryPartEvent:
-		b = itemHead(b, v.Type, v.Seq, v.ItemID, v.OutputIndex)
-		b = num(b, `,"summary_index":`, int64(v.SummaryIndex))
-		b = append(b, `,"part":`...)
-		b, _ = appendFast(b, v.Part)
-		return append(b, '}'), true
-	case summaryDone:
-		b = itemHead(b, v.Type, v.Seq, v.ItemID, v.OutputIndex)
-		b = num(b, `,"summary_index":`, int64(v.SummaryIndex))
-		b = str(b, `,"text":`, v.Text)
-		return append(b, '}'), true
 	case argsDone:
 		b = itemHead(b, v.Type, v.Seq, v.ItemID, v.OutputIndex)
 		b = str(b, `,"arguments":`, v.Arguments)
@@ -89,24 +51,6 @@ func appendFast(b []byte, v any) (_ []byte, ok bool) {
 	case inputDone:
 		b = itemHead(b, v.Type, v.Seq, v.ItemID, v.OutputIndex)
 		b = str(b, `,"input":`, v.Input)
-		return append(b, '}'), true
-	case part:
-		b = str(b, `{"type":`, v.Type)
-		b = str(b, `,"text":`, v.Text)
-		return append(b, '}'), true
-	case textPart:
-		if v.Logprobs == nil || len(v.Logprobs) > 0 {
-			return b, false
-		}
-		b = str(b, `{"type":`, v.Type)
-		b = append(b, `,"annotations":`...)
-		b, ok = appendRaws(b, v.Annotations)
-		b = append(b, `,"logprobs":[]`...)
-		b = str(b, `,"text":`, v.Text)
-		return append(b, '}'), ok
-	case refusalPart:
-		b = str(b, `{"type":`, v.Type)
-		b = str(b, `,"refusal":`, v.Refusal)
 		return append(b, '}'), true
 	case messageItem:
 		b = str(b, `{"id":`, v.ID)
@@ -166,25 +110,16 @@ func appendFast(b []byte, v any) (_ []byte, ok bool) {
 	return b, false
 }
 
-// appendResponse appends a response object; ok is false when it needs
-// encoding/json.
-func appendResponse(b []byte, r *outResponse) (_ []byte, ok bool) {
+// appendResponse appends a response object without an error (one with
+// an error goes through encoding/json).
+func appendResponse(b []byte, r *outResponse) []byte {
 	b = str(b, `{"id":`, r.ID)
 	b = str(b, `,"object":`, r.Object)
 	if r.CreatedAt != 0 {
 		b = num(b, `,"created_at":`, r.CreatedAt)
 	}
 	b = str(b, `,"status":`, r.Status)
-	b = append(b, `,"error":`...)
-	if r.Error != nil {
-		data, err := openai.Marshal(r.Error)
-		if err != nil {
-			return b, false
-		}
-		b = append(b, data...)
-	} else {
-		b = append(b, "null"...)
-	}
+	b = append(b, `,"error":null`...)
 	if r.IncompleteDetails != nil {
 		b = str(b, `,"incomplete_details":{"reason":`, r.IncompleteDetails.Reason)
 		b = append(b, '}')
@@ -193,7 +128,7 @@ func appendResponse(b []byte, r *outResponse) (_ []byte, ok bool) {
 	}
 	b = str(b, `,"model":`, r.Model)
 	b = append(b, `,"output":`...)
-	b, ok = appendRaws(b, r.Output)
+	b, _ = appendRaws(b, r.Output)
 	if r.ServiceTier != "" {
 		b = str(b, `,"service_tier":`, r.ServiceTier)
 	}
@@ -207,7 +142,7 @@ func appendResponse(b []byte, r *outResponse) (_ []byte, ok bool) {
 	} else {
 		b = append(b, `,"usage":null`...)
 	}
-	return append(b, '}'), ok
+	return append(b, '}')
 }
 
 // head appends the start of an event: its type and sequence number.

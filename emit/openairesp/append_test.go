@@ -16,37 +16,13 @@ import (
 func shapes(s string, n int64, raw json.RawMessage) []any {
 	p := &s
 	raws := []json.RawMessage{raw, raw}
-	tp := textPart{Type: s, Annotations: raws, Logprobs: []any{}, Text: s}
-	u := wire.UsageOf(openai.Usage{Prompt: n, Cached: n / 2, Output: n + 1, Reasoning: n / 3, Has: event.HasCacheRead | event.HasReasoning})
-	r := outResponse{ID: s, Object: "response", CreatedAt: n, Status: s, Model: s, Output: raws, ServiceTier: s, Usage: u}
-	failed := outResponse{ID: s, Object: s, Status: s, Error: &openai.APIError{Code: s, Message: s}, IncompleteDetails: &incomplete{Reason: s}, Output: nil}
 	return []any{
 		raw, json.RawMessage(nil),
-		respEvent{Type: s, Seq: n, Response: r},
-		respEvent{Type: s, Seq: n, Response: failed},
-		// Counts the source did not say: the unknown form null.
-		respEvent{Type: s, Response: outResponse{Usage: wire.UsageOf(openai.Usage{Prompt: n, Output: n})}},
 		itemEvent{Type: s, Seq: n, OutputIndex: int(n), Item: raw},
 		itemEvent{Type: s},
-		partEvent{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), ContentIndex: int(n), Part: tp},
-		partEvent{Type: s, Part: refusalPart{Type: s, Refusal: s}},
-		partEvent{Type: s, Part: part{Type: s, Text: s}},
-		partEvent{Type: s, Part: textPart{Type: s}},
-		partEvent{Type: s, Part: nil},
-		partEvent{Type: s, Part: n},
-		textDone{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), ContentIndex: int(n), Text: s, Logprobs: []any{}},
-		textDone{Type: s, Text: s},
-		textDone{Type: s, Logprobs: []any{s}},
-		refusalDone{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), ContentIndex: int(n), Refusal: s},
 		annotationEvent{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), ContentIndex: int(n), AnnotationIndex: int(n), Annotation: raw},
-		summaryPartEvent{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), SummaryIndex: int(n), Part: part{Type: s, Text: s}},
-		summaryDone{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), SummaryIndex: int(n), Text: s},
 		argsDone{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), Arguments: s},
 		inputDone{Type: s, Seq: n, ItemID: s, OutputIndex: int(n), Input: s},
-		tp,
-		textPart{Type: s, Logprobs: []any{}},
-		refusalPart{Type: s, Refusal: s},
-		part{Type: s, Text: s},
 		messageItem{ID: s, Type: s, Status: s, Role: s, Content: raws},
 		messageItem{ID: s},
 		toolSearchItem{ID: s, Type: s, CallID: s, Execution: s, Status: s, Arguments: raw},
@@ -63,6 +39,16 @@ func shapes(s string, n int64, raw json.RawMessage) []any {
 
 func sameAsMarshal(t *testing.T, s string, n int64, raw json.RawMessage) {
 	t.Helper()
+	raws := []json.RawMessage{raw, raw}
+	u := wire.UsageOf(openai.Usage{Prompt: n, Cached: n / 2, Output: n + 1, Reasoning: n / 3, Has: event.HasCacheRead | event.HasReasoning})
+	for _, r := range []outResponse{
+		{ID: s, Object: "response", CreatedAt: n, Status: s, Model: s, Output: raws, ServiceTier: s, Usage: u},
+		{ID: s, Object: s, Status: s, Error: &openai.APIError{Code: s, Message: s}, IncompleteDetails: &incomplete{Reason: s}, Output: nil},
+		// Counts the source did not say: the unknown form null.
+		{Usage: wire.UsageOf(openai.Usage{Prompt: n, Output: n})},
+	} {
+		sameResponse(t, r)
+	}
 	for _, v := range shapes(s, n, raw) {
 		want, werr := openai.Marshal(v)
 		got, gerr := appendJSON([]byte("prefix"), v)

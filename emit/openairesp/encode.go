@@ -1,6 +1,7 @@
 package openairesp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -27,6 +28,7 @@ type Encoder struct {
 	text   *block          // the open (or ended, awaiting citations) text item
 	think  *block          // the open reasoning item
 	held   *event.ToolCall // a server or MCP call awaiting its result
+	spare  *block          // the memory of the last block finished
 	ended  *event.TurnEnd  // a turn end without stop reason: an error may take its place
 	// waiting is the end of a main agent's turn that is not over for the
 	// run (openai.Encoder.Waits): written when the main agent goes on,
@@ -54,13 +56,19 @@ const maxOutput = event.DefaultMaxBytes
 // reasoning item): a block of the source is a part, and consecutive
 // blocks of one item id are the parts of one item.
 type block struct {
-	id          string
-	index       int
-	parts       []json.RawMessage // the parts done
-	text        strings.Builder   // the current part's text
-	refusal     bool              // the current part is a refusal
-	ended       bool              // the current part's block ended (a text part's citations may follow)
-	done        bool              // the current part's done events are written
+	id    string
+	index int
+	parts []json.RawMessage // the parts done
+	text  []byte            // the current part's text
+	// esc is the first escOf bytes of text escaped as a JSON string's,
+	// from its escaped deltas, while no delta had an invalid byte
+	// (escBad false): the escaped whole is then their concatenation.
+	esc         []byte
+	escOf       int
+	escBad      bool
+	refusal     bool // the current part is a refusal
+	ended       bool // the current part's block ended (a text part's citations may follow)
+	done        bool // the current part's done events are written
 	annotations []json.RawMessage
 	sig         string // a reasoning item's encrypted_content
 }
@@ -110,8 +118,34 @@ func (e *Encoder) begin(id, model string, created int64) {
 	e.b.Begin(id, model, "resp_agentstream_%04d")
 	e.b.Created = created
 	e.seq, e.index, e.output, e.outBytes, e.tools = 0, 0, nil, 0, 0
-	e.event(wire.EvCreated, respEvent{Type: wire.EvCreated, Seq: e.nextSeq(), Response: e.response(openai.StatusInProgress)})
-	e.event(wire.EvInProgress, respEvent{Type: wire.EvInProgress, Seq: e.nextSeq(), Response: e.response(openai.StatusInProgress)})
+	r := e.response(openai.StatusInProgress)
+	e.respEvents(&r, wire.EvCreated, wire.EvInProgress)
+}
+
+// respEvents writes an event of each type in types about response r, as
+// openai.Marshal writes a respEvent, r's bytes made once (a failed
+// response's error object goes through encoding/json).
+func (e *Encoder) respEvents(r *outResponse, types ...string) {
+	if r.Error == nil {
+		e.scratch = appendResponse(e.scratch[:0], r)
+	}
+	for _, typ := range types {
+		seq := e.nextSeq()
+		switch {
+		case e.b.Err != nil:
+		case r.Error != nil:
+			e.event(typ, respEvent{Type: typ, Seq: seq, Response: *r})
+		default:
+			b := append(e.b.Buf[:0], "event: "...)
+			b = append(b, typ...)
+			b = append(b, "\ndata: "...)
+			b = head(b, typ, seq)
+			b = append(b, `,"response":`...)
+			b = append(b, e.scratch...)
+			e.b.Buf = append(b, "}\n\n"...)
+			e.b.Write()
+		}
+	}
 }
 
 func (e *Encoder) ensureTurn() {
@@ -151,7 +185,7 @@ func (e *Encoder) end(stop string, u *event.Usage) {
 	if status == openai.StatusIncomplete {
 		typ = wire.EvIncomplete
 	}
-	e.event(typ, respEvent{Type: typ, Seq: e.nextSeq(), Response: r})
+	e.respEvents(&r, typ)
 	e.b.Turn, e.output = false, nil
 }
 
@@ -161,7 +195,7 @@ func (e *Encoder) fail(msg string) {
 	e.ensureTurn()
 	r := e.response(openai.StatusFailed)
 	r.Error = &openai.APIError{Code: openai.TurnFailed, Message: msg}
-	e.event(wire.EvFailed, respEvent{Type: wire.EvFailed, Seq: e.nextSeq(), Response: r})
+	e.respEvents(&r, wire.EvFailed)
 	e.b.Turn, e.output = false, nil
 }
 
@@ -222,7 +256,7 @@ func (e *Encoder) startText(id string, refusal bool) *block {
 	if id == "" {
 		id = e.newID("msg")
 	}
-	b := &block{id: id}
+	b := e.newBlock(id)
 	b.index = e.addItem(messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusInProgress, Role: "assistant", Content: []json.RawMessage{}})
 	e.text = b
 	e.newPart(b, refusal)
@@ -231,16 +265,24 @@ func (e *Encoder) startText(id string, refusal bool) *block {
 
 // newPart begins the next content part of message item b.
 func (e *Encoder) newPart(b *block, refusal bool) {
-	b.text.Reset()
+	b.reset()
 	b.refusal, b.ended, b.done, b.annotations = refusal, false, false, nil
-	var p any = textPart{Type: wire.PartOutputText, Annotations: []json.RawMessage{}, Logprobs: []any{}}
+	p := emptyTextPart
 	if refusal {
-		p = refusalPart{Type: wire.PartRefusal}
+		p = emptyRefusalPart
 	}
-	e.event(wire.EvPartAdded, partEvent{
-		Type: wire.EvPartAdded, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, ContentIndex: len(b.parts), Part: p,
-	})
+	e.itemField(wire.EvPartAdded, b, `,"content_index":`, len(b.parts), `,"part":`, []byte(p), "}")
 }
+
+// The parts the added events of a part carry, as appendJSON writes
+// textPart{Type: wire.PartOutputText, Annotations: []json.RawMessage{},
+// Logprobs: []any{}}, refusalPart{Type: wire.PartRefusal} and
+// part{Type: wire.PartSummaryText} (TestEmptyParts).
+const (
+	emptyTextPart    = `{"type":` + quotedOutputText + `,"annotations":[],"logprobs":[],"text":""}`
+	emptyRefusalPart = `{"type":` + quotedRefusal + `,"refusal":""}`
+	emptySummaryPart = `{"type":` + quotedSummaryText + `,"text":""}`
+)
 
 // finishPart writes the done events of message item b's current part.
 // Its text is escaped once, into the part kept for the item, and copied
@@ -253,7 +295,7 @@ func (e *Encoder) finishPart(b *block) {
 	ci := len(b.parts)
 	var raw, esc []byte
 	if b.refusal {
-		raw, esc = appendPart(nil, `{"type":`+quotedRefusal+`,"refusal":`, b.text.String())
+		raw, esc = b.appendPart(`{"type":` + quotedRefusal + `,"refusal":`)
 		e.itemField(wire.EvRefusalDone, b, `,"content_index":`, ci, `,"refusal":`, esc, "}")
 	} else {
 		anns := b.annotations
@@ -263,7 +305,7 @@ func (e *Encoder) finishPart(b *block) {
 		head := append(e.scratch[:0], `{"type":`+quotedOutputText+`,"annotations":`...)
 		head, _ = appendRaws(head, anns)
 		e.scratch = append(head, `,"logprobs":[],"text":`...)
-		raw, esc = appendPart(nil, string(e.scratch), b.text.String())
+		raw, esc = b.appendPart(string(e.scratch))
 		e.itemField(wire.EvTextDone, b, `,"content_index":`, ci, `,"text":`, esc, `,"logprobs":[]}`)
 	}
 	e.itemField(wire.EvPartDone, b, `,"content_index":`, ci, `,"part":`, raw, "}")
@@ -278,15 +320,43 @@ const (
 	quotedSummaryText = `"` + wire.PartSummaryText + `"`
 )
 
-// appendPart appends a part whose last field is its text: head (the
-// part up to that field's value), text as a JSON string, and '}'. It
-// returns the part and the escaped text in it.
-func appendPart(b []byte, head, text string) (part, esc []byte) {
-	b = append(b, head...)
-	start := len(b)
-	b = jsontext.AppendMarshalString(b, text)
-	b = append(b, '}')
-	return b, b[start : len(b)-1]
+// reset empties the current part's text.
+func (b *block) reset() {
+	b.text, b.esc, b.escOf, b.escBad = b.text[:0], b.esc[:0], 0, false
+}
+
+// newBlock returns a block of item id, with the memory of the last one
+// finished (spare).
+func (e *Encoder) newBlock(id string) *block {
+	b := e.spare
+	if b == nil {
+		return &block{id: id}
+	}
+	e.spare = nil
+	*b = block{id: id, parts: b.parts[:0], text: b.text[:0], esc: b.esc[:0]}
+	return b
+}
+
+// freeBlock keeps the memory of b, finished, for the next block.
+func (e *Encoder) freeBlock(b *block) {
+	clear(b.parts)
+	e.spare = b
+}
+
+// appendPart returns a part whose last field is its text: head (the
+// part up to that field's value), the current part's text as a JSON
+// string, and '}'; and the escaped text in it.
+func (b *block) appendPart(head string) (part, esc []byte) {
+	p := make([]byte, 0, len(head)+len(b.esc)+3)
+	p = append(p, head...)
+	start := len(p)
+	if !b.escBad && b.escOf == len(b.text) {
+		p = append(append(append(p, '"'), b.esc...), '"')
+	} else {
+		p = jsontext.AppendMarshalString(p, string(b.text))
+	}
+	p = append(p, '}')
+	return p, p[start : len(p)-1]
 }
 
 // itemField writes an event of type typ about item b whose fields after
@@ -319,6 +389,7 @@ func (e *Encoder) finishText() {
 	e.text = nil
 	e.finishPart(b)
 	e.doneItem(b.index, messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusCompleted, Role: "assistant", Content: b.parts})
+	e.freeBlock(b)
 }
 
 // startThinking returns the open summary part. A block of the reasoning
@@ -338,7 +409,7 @@ func (e *Encoder) startThinking(id string) *block {
 	if id == "" {
 		id = e.newID("rs")
 	}
-	b := &block{id: id}
+	b := e.newBlock(id)
 	b.index = e.addItem(reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: []json.RawMessage{}})
 	e.think = b
 	e.newSummary(b)
@@ -347,11 +418,9 @@ func (e *Encoder) startThinking(id string) *block {
 
 // newSummary begins the next summary part of reasoning item b.
 func (e *Encoder) newSummary(b *block) {
-	b.text.Reset()
+	b.reset()
 	b.ended, b.sig = false, ""
-	e.event(wire.EvSummaryPartAdded, summaryPartEvent{
-		Type: wire.EvSummaryPartAdded, Seq: e.nextSeq(), ItemID: b.id, OutputIndex: b.index, SummaryIndex: len(b.parts), Part: part{Type: wire.PartSummaryText},
-	})
+	e.itemField(wire.EvSummaryPartAdded, b, `,"summary_index":`, len(b.parts), `,"part":`, []byte(emptySummaryPart), "}")
 }
 
 // endSummary writes the done events of the current summary part of the
@@ -364,7 +433,7 @@ func (e *Encoder) endSummary(sig string) {
 	}
 	b.ended, b.sig = true, sig
 	si := len(b.parts)
-	raw, esc := appendPart(nil, `{"type":`+quotedSummaryText+`,"text":`, b.text.String())
+	raw, esc := b.appendPart(`{"type":` + quotedSummaryText + `,"text":`)
 	e.itemField(wire.EvSummaryDone, b, `,"summary_index":`, si, `,"text":`, esc, "}")
 	e.itemField(wire.EvSummaryPartDone, b, `,"summary_index":`, si, `,"part":`, raw, "}")
 	b.parts = append(b.parts, raw)
@@ -379,6 +448,7 @@ func (e *Encoder) finishThinking() {
 	e.endSummary("")
 	e.think = nil
 	e.doneItem(b.index, reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: b.parts, EncryptedContent: b.sig})
+	e.freeBlock(b)
 }
 
 // Encode writes the stream events of ev.
@@ -495,15 +565,16 @@ func (e *Encoder) delta(ev *event.Delta) {
 	} else {
 		b = e.startText("", false)
 	}
-	b.text.WriteString(ev.Text)
+	b.text = append(b.text, ev.Text...)
 	switch {
 	case ev.Kind == event.Thinking:
-		e.deltas(wire.EvSummaryDelta, b.id, b.index, `"summary_index":`, len(b.parts), ev.Text, "")
+		e.deltas(wire.EvSummaryDelta, b.id, b.index, `"summary_index":`, len(b.parts), ev.Text, "", b)
 	case b.refusal:
-		e.deltas(wire.EvRefusalDelta, b.id, b.index, `"content_index":`, len(b.parts), ev.Text, "")
+		e.deltas(wire.EvRefusalDelta, b.id, b.index, `"content_index":`, len(b.parts), ev.Text, "", b)
 	default:
-		e.deltas(wire.EvTextDelta, b.id, b.index, `"content_index":`, len(b.parts), ev.Text, `,"logprobs":[]`)
+		e.deltas(wire.EvTextDelta, b.id, b.index, `"content_index":`, len(b.parts), ev.Text, `,"logprobs":[]`, b)
 	}
+	b.escOf = len(b.text)
 }
 
 // continuesText reports whether ev belongs to the message item whose
@@ -522,8 +593,9 @@ func (e *Encoder) continuesText(ev event.Event) bool {
 // idx, in pieces of at most openai.MaxDelta bytes, as encoding/json writes
 // textDelta, summaryDelta and argsDelta (midKey and mid, the index of
 // the part, when not empty, and end are their fields before and after
-// the delta), without allocating.
-func (e *Encoder) deltas(typ, id string, idx int, midKey string, mid int, s, end string) {
+// the delta), without allocating; and appends the escaped pieces to
+// blk.esc, when blk is not nil.
+func (e *Encoder) deltas(typ, id string, idx int, midKey string, mid int, s, end string, blk *block) {
 	k := deltaKey{typ, id, idx, midKey, mid}
 	if k != e.dkey || e.dhead == nil {
 		e.dkey = k
@@ -551,11 +623,39 @@ func (e *Encoder) deltas(typ, id string, idx int, midKey string, mid int, s, end
 		b := append(e.b.Buf[:0], e.dhead[:e.dsplit]...)
 		b = strconv.AppendInt(b, e.nextSeq(), 10)
 		b = append(b, e.dhead[e.dsplit:]...)
+		start := len(b)
 		b = jsontext.AppendMarshalString(b, p)
+		if blk != nil && !blk.escBad {
+			esc := b[start+1 : len(b)-1]
+			blk.esc = append(blk.esc, esc...)
+			blk.escBad = replaced(esc)
+		}
 		b = append(b, end...)
 		e.b.Buf = append(b, "}\n\n"...)
 		e.b.Write()
 	}
+}
+
+// replaced reports whether esc, text escaped by AppendMarshalString, has
+// a \ufffd escape: the text had an invalid byte (U+FFFD itself is written
+// as it is).
+func replaced(esc []byte) bool {
+	for i := bytes.IndexByte(esc, '\\'); i >= 0; {
+		if esc[i+1] == 'u' {
+			if string(esc[i+2:i+6]) == "fffd" {
+				return true
+			}
+			i += 6
+		} else {
+			i += 2
+		}
+		j := bytes.IndexByte(esc[i:], '\\')
+		if j < 0 {
+			break
+		}
+		i += j
+	}
+	return false
 }
 
 // deltaKey is what the delta events of one part have in common (the
@@ -668,7 +768,9 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	e.doneItem(idx, functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusCompleted, Arguments: args, CallID: ev.ID, Name: ev.Name})
 }
 
-func (e *Encoder) argDeltas(typ, id string, idx int, s string) { e.deltas(typ, id, idx, "", 0, s, "") }
+func (e *Encoder) argDeltas(typ, id string, idx int, s string) {
+	e.deltas(typ, id, idx, "", 0, s, "", nil)
+}
 
 // releaseCall writes the held server or MCP call, with its result r
 // (nil when the next event was something else).

@@ -3,6 +3,7 @@ package openairesp
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/agentstream/agentstream/event"
@@ -23,8 +24,8 @@ func TestFastDeltas(t *testing.T) {
 	for _, s := range tricky {
 		for idx, id := range []string{"msg_1", "é\"<"} {
 			fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
-			fast.deltas(wire.EvTextDelta, id, idx, `"content_index":`, 0, s, `,"logprobs":[]`)
-			fast.deltas(wire.EvSummaryDelta, id, idx, `"summary_index":`, 0, s, "")
+			fast.deltas(wire.EvTextDelta, id, idx, `"content_index":`, 0, s, `,"logprobs":[]`, nil)
+			fast.deltas(wire.EvSummaryDelta, id, idx, `"summary_index":`, 0, s, "", nil)
 			fast.argDeltas(wire.EvArgsDelta, id, idx, s)
 			for rest := s; rest != ""; {
 				var p string
@@ -67,7 +68,7 @@ func TestFastDone(t *testing.T) {
 				for _, a := range anns {
 					fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
 					b := &block{id: id, index: idx, refusal: refusal, annotations: a, parts: []json.RawMessage{json.RawMessage(`{}`)}}
-					b.text.WriteString(s)
+					b.text = append(b.text, s...)
 					fast.finishPart(b)
 					var p any
 					if refusal {
@@ -96,7 +97,7 @@ func TestFastDone(t *testing.T) {
 			}
 			fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
 			fast.think = &block{id: id, index: idx}
-			fast.think.text.WriteString(s)
+			fast.think.text = append(fast.think.text, s...)
 			fast.endSummary("")
 			p := part{Type: wire.PartSummaryText, Text: s}
 			slow.event(wire.EvSummaryDone, summaryDone{Type: wire.EvSummaryDone, Seq: slow.nextSeq(), ItemID: id, OutputIndex: idx, Text: s})
@@ -119,7 +120,7 @@ func TestFastDone(t *testing.T) {
 func TestPartOfDeltas(t *testing.T) {
 	t.Parallel()
 	pieces := []string{
-		"", "plain", `"q" \ <a>&amp;`, "\x00\x1f\x7f", "\u2028", "é日👩‍💻", "\xe2\x82", "\xac and on", "\xff",
+		"", "plain", `"q" \ <a>&amp;`, "\x00\x1f\x7f", "\u2028", "é日👩‍💻", "\xe2\x82", "\xac and on", "\xff", `\ufffd \\ufffd`, "\ufffd",
 		string(bytes.Repeat([]byte("€"), 40)),
 	}
 	for _, a := range pieces {
@@ -150,5 +151,122 @@ func TestPartOfDeltas(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestEmptyParts: the parts the added events carry are encoding/json's.
+func TestEmptyParts(t *testing.T) {
+	t.Parallel()
+	for got, v := range map[string]any{
+		emptyTextPart:    textPart{Type: wire.PartOutputText, Annotations: []json.RawMessage{}, Logprobs: []any{}},
+		emptyRefusalPart: refusalPart{Type: wire.PartRefusal},
+		emptySummaryPart: part{Type: wire.PartSummaryText},
+	} {
+		if want, err := openai.Marshal(v); err != nil || got != string(want) {
+			t.Errorf("%s, encoding/json %s (%v)", got, want, err)
+		}
+	}
+}
+
+// The shapes of the events and parts the encoder writes by hand (deltas,
+// done events, added parts), field order as the API writes them: what
+// the tests compare its bytes with, through encoding/json.
+type (
+	partEvent struct {
+		Type         string `json:"type"`
+		Seq          int64  `json:"sequence_number"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		ContentIndex int    `json:"content_index"`
+		Part         any    `json:"part"`
+	}
+	textDelta struct {
+		Type         string `json:"type"`
+		Seq          int64  `json:"sequence_number"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		ContentIndex int    `json:"content_index"`
+		Delta        string `json:"delta"`
+		Logprobs     []any  `json:"logprobs"`
+	}
+	textDone struct {
+		Type         string `json:"type"`
+		Seq          int64  `json:"sequence_number"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		ContentIndex int    `json:"content_index"`
+		Text         string `json:"text"`
+		Logprobs     []any  `json:"logprobs"`
+	}
+	summaryPartEvent struct {
+		Type         string `json:"type"`
+		Seq          int64  `json:"sequence_number"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		SummaryIndex int    `json:"summary_index"`
+		Part         part   `json:"part"`
+	}
+	summaryDelta struct {
+		Type         string `json:"type"`
+		Seq          int64  `json:"sequence_number"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		SummaryIndex int    `json:"summary_index"`
+		Delta        string `json:"delta"`
+	}
+	summaryDone struct {
+		Type         string `json:"type"`
+		Seq          int64  `json:"sequence_number"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		SummaryIndex int    `json:"summary_index"`
+		Text         string `json:"text"`
+	}
+	part struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	textPart struct {
+		Type        string            `json:"type"`
+		Annotations []json.RawMessage `json:"annotations"`
+		Logprobs    []any             `json:"logprobs"`
+		Text        string            `json:"text"`
+	}
+	refusalPart struct {
+		Type    string `json:"type"`
+		Refusal string `json:"refusal"`
+	}
+	refusalDone struct {
+		Type         string `json:"type"`
+		Seq          int64  `json:"sequence_number"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		ContentIndex int    `json:"content_index"`
+		Refusal      string `json:"refusal"`
+	}
+	argsDelta struct {
+		Type        string `json:"type"`
+		Seq         int64  `json:"sequence_number"`
+		ItemID      string `json:"item_id"`
+		OutputIndex int    `json:"output_index"`
+		Delta       string `json:"delta"`
+	}
+)
+
+// sameResponse checks that the events about r, written from its bytes
+// made once, are encoding/json's.
+func sameResponse(t *testing.T, r outResponse) {
+	t.Helper()
+	fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
+	fast.respEvents(&r, wire.EvCreated, wire.EvInProgress)
+	for _, typ := range []string{wire.EvCreated, wire.EvInProgress} {
+		want, err := openai.Marshal(respEvent{Type: typ, Seq: slow.nextSeq(), Response: r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(slow.b.W, "event: %s\ndata: %s\n\n", typ, want)
+	}
+	if got, want := fast.b.W.(*bytes.Buffer).String(), slow.b.W.(*bytes.Buffer).String(); got != want {
+		t.Errorf("respEvents\n%s\nencoding/json\n%s", got, want)
 	}
 }

@@ -35,32 +35,6 @@ type (
 		OutputIndex int             `json:"output_index"`
 		Item        json.RawMessage `json:"item"`
 	}
-	partEvent struct {
-		Type         string `json:"type"`
-		Seq          int64  `json:"sequence_number"`
-		ItemID       string `json:"item_id"`
-		OutputIndex  int    `json:"output_index"`
-		ContentIndex int    `json:"content_index"`
-		Part         any    `json:"part"`
-	}
-	textDelta struct {
-		Type         string `json:"type"`
-		Seq          int64  `json:"sequence_number"`
-		ItemID       string `json:"item_id"`
-		OutputIndex  int    `json:"output_index"`
-		ContentIndex int    `json:"content_index"`
-		Delta        string `json:"delta"`
-		Logprobs     []any  `json:"logprobs"`
-	}
-	textDone struct {
-		Type         string `json:"type"`
-		Seq          int64  `json:"sequence_number"`
-		ItemID       string `json:"item_id"`
-		OutputIndex  int    `json:"output_index"`
-		ContentIndex int    `json:"content_index"`
-		Text         string `json:"text"`
-		Logprobs     []any  `json:"logprobs"`
-	}
 	annotationEvent struct {
 		Type            string          `json:"type"`
 		Seq             int64           `json:"sequence_number"`
@@ -69,37 +43,6 @@ type (
 		ContentIndex    int             `json:"content_index"`
 		AnnotationIndex int             `json:"annotation_index"`
 		Annotation      json.RawMessage `json:"annotation"`
-	}
-	summaryPartEvent struct {
-		Type         string `json:"type"`
-		Seq          int64  `json:"sequence_number"`
-		ItemID       string `json:"item_id"`
-		OutputIndex  int    `json:"output_index"`
-		SummaryIndex int    `json:"summary_index"`
-		Part         part   `json:"part"`
-	}
-	summaryDelta struct {
-		Type         string `json:"type"`
-		Seq          int64  `json:"sequence_number"`
-		ItemID       string `json:"item_id"`
-		OutputIndex  int    `json:"output_index"`
-		SummaryIndex int    `json:"summary_index"`
-		Delta        string `json:"delta"`
-	}
-	summaryDone struct {
-		Type         string `json:"type"`
-		Seq          int64  `json:"sequence_number"`
-		ItemID       string `json:"item_id"`
-		OutputIndex  int    `json:"output_index"`
-		SummaryIndex int    `json:"summary_index"`
-		Text         string `json:"text"`
-	}
-	argsDelta struct {
-		Type        string `json:"type"`
-		Seq         int64  `json:"sequence_number"`
-		ItemID      string `json:"item_id"`
-		OutputIndex int    `json:"output_index"`
-		Delta       string `json:"delta"`
 	}
 	argsDone struct {
 		Type        string `json:"type"`
@@ -121,29 +64,6 @@ type (
 		Code    any    `json:"code"`
 		Message string `json:"message"`
 		Param   any    `json:"param"`
-	}
-
-	part struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	textPart struct {
-		Type        string            `json:"type"`
-		Annotations []json.RawMessage `json:"annotations"`
-		Logprobs    []any             `json:"logprobs"`
-		Text        string            `json:"text"`
-	}
-	refusalPart struct {
-		Type    string `json:"type"`
-		Refusal string `json:"refusal"`
-	}
-	refusalDone struct {
-		Type         string `json:"type"`
-		Seq          int64  `json:"sequence_number"`
-		ItemID       string `json:"item_id"`
-		OutputIndex  int    `json:"output_index"`
-		ContentIndex int    `json:"content_index"`
-		Refusal      string `json:"refusal"`
 	}
 	messageItem struct {
 		ID      string            `json:"id"`

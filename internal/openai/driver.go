@@ -16,9 +16,10 @@ import (
 type Driver struct {
 	Source string
 	SSE    *frame.SSE
-	// Decode handles one SSE message: it emits events with Emit and
-	// returns the message's problem, if any.
-	Decode func(m frame.Message) error
+	// Decode handles one SSE message, whose data is borrowed until it
+	// returns: it emits events with Emit and returns the message's
+	// problem, if any.
+	Decode func(m frame.RawMessage) error
 	// Truncation flushes what the end of the input left open and returns
 	// the problem to report then (Cut when nothing is open), or nil.
 	Truncation func() error
@@ -43,7 +44,7 @@ type Driver struct {
 // NewDriver returns the driver of a decoder reading SSE from r, named
 // source. It sets *maxEventBytes, the decoder's cap on one SSE message, to
 // event.DefaultMaxBytes when it is not positive.
-func NewDriver(r io.Reader, source string, maxEventBytes *int, decode func(frame.Message) error, truncation func() error) Driver {
+func NewDriver(r io.Reader, source string, maxEventBytes *int, decode func(frame.RawMessage) error, truncation func() error) Driver {
 	if *maxEventBytes <= 0 {
 		*maxEventBytes = event.DefaultMaxBytes
 	}
@@ -87,7 +88,7 @@ func (d *Driver) Next() (event.Event, error) {
 			d.problem = d.Truncation()
 			continue
 		}
-		m, err := d.SSE.Next()
+		m, err := d.SSE.NextRaw()
 		if err == nil {
 			d.Line, d.Off = m.Line, m.Offset
 			if err := d.Decode(m); err != nil {
@@ -141,13 +142,14 @@ func (d *Driver) Truncated(format string, args ...any) *event.ParseError {
 	}
 }
 
-// Messages calls f with each SSE message of r, for a format's Checker:
-// what the framer reports as a problem is skipped (the decoder reports
-// it), and reading stops at the end of r or at a read error.
-func Messages(r io.Reader, c *format.CheckConfig, f func(frame.Message)) {
+// Messages calls f with each SSE message of r, its data borrowed until
+// f returns, for a format's Checker: what the framer reports as a
+// problem is skipped (the decoder reports it), and reading stops at the
+// end of r or at a read error.
+func Messages(r io.Reader, c *format.CheckConfig, f func(frame.RawMessage)) {
 	sse := frame.NewSSE(r, c.Source, c.MaxEventBytes)
 	for {
-		m, err := sse.Next()
+		m, err := sse.NextRaw()
 		var perr *event.ParseError
 		switch {
 		case err == nil:

@@ -1,6 +1,7 @@
 package openaichat
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -176,12 +177,12 @@ func (d *Decoder) cut(c *choice) {
 	c.ended = true
 }
 
-func (d *Decoder) decode(m frame.Message) error {
-	data := strings.TrimSpace(m.Data)
-	if data == "" {
+func (d *Decoder) decode(m frame.RawMessage) error {
+	data := bytes.TrimSpace(m.Data)
+	if len(data) == 0 {
 		return nil // a message with no data (id: or retry: alone)
 	}
-	if data == wire.Done {
+	if string(data) == wire.Done {
 		d.undone = ""
 		d.endResponse()
 		if d.cfg.StopAtDone {
@@ -203,7 +204,7 @@ func (d *Decoder) decode(m frame.Message) error {
 		return nil
 	}
 	if c.Object != wire.ObjectChunk && c.Object != "" || c.Choices == nil && c.Usage == nil {
-		d.drv.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: c.Object, Raw: []byte(data)})
+		d.drv.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: c.Object, Raw: bytes.Clone(data)})
 		return nil
 	}
 	if d.resp != nil && openai.Given(c.ID) != d.resp.id {
@@ -475,7 +476,7 @@ func (d *Decoder) turnEnd(r *response, c *choice) *event.TurnEnd {
 
 // errorChunk handles a mid-stream error object: the open response ends
 // (without stop reason), then a fatal Error event.
-func (d *Decoder) errorChunk(c *wire.Chunk, data string) {
+func (d *Decoder) errorChunk(c *wire.Chunk, data []byte) {
 	d.endResponse()
 	var raw []byte
 	if b := c.ErrorJSON(); b != nil {
@@ -485,7 +486,7 @@ func (d *Decoder) errorChunk(c *wire.Chunk, data string) {
 		var obj struct {
 			Error json.RawMessage `json:"error"`
 		}
-		if json.Unmarshal([]byte(data), &obj) == nil && len(obj.Error) > 0 {
+		if json.Unmarshal(data, &obj) == nil && len(obj.Error) > 0 {
 			raw = jsontext.Compact(obj.Error)
 		}
 	}

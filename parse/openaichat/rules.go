@@ -3,15 +3,15 @@ package openaichat
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
-	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
 	"github.com/agentstream/agentstream/internal/openset"
+
+	"github.com/agentstream/agentstream/internal/openai"
 )
 
 // Rule ids of the format's own validate rules.
@@ -38,17 +38,7 @@ func rules() []format.Rule {
 // copy of it the rules read (a large chunk's choices one at a time).
 func check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
 	var k checkState
-	sse := frame.NewSSE(r, c.Source, c.MaxEventBytes)
-	for {
-		m, err := sse.NextRaw()
-		var perr *event.ParseError
-		if err != nil && !errors.As(err, &perr) {
-			break
-		}
-		if err == nil {
-			k.message(m, rep)
-		}
-	}
+	openai.Messages(r, c, func(m frame.RawMessage) { k.message(m, rep) })
 	if k.open {
 		rep.Report(ruleDone, k.line, 1, "the body ends without data: [DONE]")
 	}
@@ -115,7 +105,7 @@ func (k *checkState) message(m frame.RawMessage, rep format.Reporter) {
 		return
 	}
 	c := &k.chunk
-	if k.cr.DecodeBytes(data, c) != nil {
+	if k.cr.Decode(data, c) != nil {
 		return
 	}
 	if c.Error != nil {

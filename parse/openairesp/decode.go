@@ -1,6 +1,7 @@
 package openairesp
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -157,12 +158,12 @@ func (d *Decoder) truncation() error {
 	return d.drv.Truncated("stream ended without response.completed, inside response %s%s", r.id, what)
 }
 
-func (d *Decoder) decode(m frame.Message) error {
-	data := strings.TrimSpace(m.Data)
-	if data == "" {
+func (d *Decoder) decode(m frame.RawMessage) error {
+	data := bytes.TrimSpace(m.Data)
+	if len(data) == 0 {
 		return nil
 	}
-	if data == "[DONE]" {
+	if string(data) == "[DONE]" {
 		return nil // not part of the Responses API; validate reports it
 	}
 	ev := &d.ev
@@ -175,8 +176,8 @@ func (d *Decoder) decode(m frame.Message) error {
 		var head struct {
 			Type string `json:"type"`
 		}
-		json.Unmarshal([]byte(data), &head)
-		d.drv.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: head.Type, Raw: []byte(data)})
+		json.Unmarshal(data, &head)
+		d.drv.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: head.Type, Raw: bytes.Clone(data)})
 		return nil
 	}
 	if ev.Type == "" {
@@ -266,7 +267,7 @@ func (d *Decoder) ensure() *response {
 	return d.resp
 }
 
-func (d *Decoder) event(ev *wire.StreamEvent, data string) error {
+func (d *Decoder) event(ev *wire.StreamEvent, data []byte) error {
 	a := d.cfg.Agent
 	switch typ := ev.Type; {
 	case typ == wire.EvCreated || typ == wire.EvInProgress || typ == wire.EvQueued:
@@ -356,7 +357,7 @@ func (d *Decoder) event(ev *wire.StreamEvent, data string) error {
 	case isProgress(typ) || typ == wire.EvImagePartial:
 		// Progress of a built-in tool: its item carries the outcome.
 	default:
-		d.drv.Emit(&event.Unknown{Agent: a, Format: Name, Type: typ, Raw: []byte(data)})
+		d.drv.Emit(&event.Unknown{Agent: a, Format: Name, Type: typ, Raw: bytes.Clone(data)})
 	}
 	return nil
 }

@@ -1,12 +1,12 @@
 package openairesp
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"strings"
 
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
@@ -29,7 +29,7 @@ const (
 func check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
 	k := checkState{seq: -1}
 	k.openItems()
-	openai.Messages(r, c, func(m frame.Message) { k.message(m, rep) })
+	openai.Messages(r, c, func(m frame.RawMessage) { k.message(m, rep) })
 	if k.open {
 		rep.Report(ruleOrder, k.line, 1, "the body ends without response.completed, response.incomplete, response.failed or error")
 	}
@@ -74,18 +74,18 @@ type checkEvent struct {
 	Item           *wire.Item `json:"item"`
 }
 
-func (k *checkState) message(m frame.Message, rep format.Reporter) {
-	data := strings.TrimSpace(m.Data)
-	if data == "" {
+func (k *checkState) message(m frame.RawMessage, rep format.Reporter) {
+	data := bytes.TrimSpace(m.Data)
+	if len(data) == 0 {
 		return
 	}
 	k.line = m.Line
-	if data == "[DONE]" {
+	if string(data) == "[DONE]" {
 		rep.Report(ruleNoDone, m.Line, 1, "data: [DONE] in a Responses API body")
 		return
 	}
 	var ev checkEvent
-	if json.Unmarshal([]byte(data), &ev) != nil {
+	if json.Unmarshal(data, &ev) != nil {
 		return
 	}
 	typ := ev.Type

@@ -26,7 +26,7 @@ func TestCheckBoundedItems(t *testing.T) {
 	k.openItems()
 	var rep reports
 	msg := func(seq int, data string) {
-		k.message(frame.Message{Data: data, Line: seq + 1}, &rep)
+		k.message(frame.RawMessage{Data: []byte(data), Line: seq + 1}, &rep)
 	}
 	msg(0, `{"type":"response.created","sequence_number":0,"response":{"id":"r"}}`)
 	peak := 0

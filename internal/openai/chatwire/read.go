@@ -20,10 +20,14 @@ type Reader struct {
 	data    []byte // the chunk's bytes
 	choices []Choice
 	calls   []ToolCallDelta
-	id      string // the last id and model read, reused while they repeat
-	model   string
-	fprint  *string // the last system_fingerprint
-	tier    string  // the last service_tier
+	// the last id, model, service_tier and system_fingerprint read,
+	// reused while they repeat
+	id, model, tier, fprint repeated
+	fpval                   *string // fprint's value
+	created                 struct {
+		text string
+		n    int64
+	}
 
 	lazy  bool   // the chunk being read is over LazyBytes: its choices are left to NextChoice
 	one   Choice // a lazy chunk's choice being read
@@ -38,19 +42,10 @@ type Reader struct {
 const LazyBytes = 1 << 20
 
 // Decode decodes data into c as json.Unmarshal into a zero Chunk does.
-func (cr *Reader) Decode(data string, c *Chunk) error {
+// The caller may reuse data once it returns (a framer's borrowed
+// message): the Reader keeps its own copy.
+func (cr *Reader) Decode(data []byte, c *Chunk) error {
 	cr.data = append(cr.data[:0], data...)
-	return cr.decode(c)
-}
-
-// DecodeBytes is Decode of data the caller may reuse once it returns (a
-// framer's borrowed message): the Reader keeps its own copy.
-func (cr *Reader) DecodeBytes(data []byte, c *Chunk) error {
-	cr.data = append(cr.data[:0], data...)
-	return cr.decode(c)
-}
-
-func (cr *Reader) decode(c *Chunk) error {
 	clear(cr.calls) // the last chunk's strings: not kept alive
 	cr.calls = cr.calls[:0]
 	*c = Chunk{}
@@ -92,39 +87,49 @@ func (cr *Reader) read(c *Chunk) bool {
 		return false
 	}
 	choices := false
+	// The keys of a chunk in the order OpenAI writes them, asked for in
+	// turn (jsontext.Reader.KeyIs: a comparison each, where Key scans
+	// the key and the switch compares it again); the loop reads the
+	// rest, and any chunk written otherwise.
+	if r.KeyIs(`"id":`) {
+		cr.id.field(r, &c.ID)
+		if r.KeyIs(`"object":`) {
+			readObject(r, c)
+			if r.KeyIs(`"created":`) {
+				cr.readCreated(c)
+				if r.KeyIs(`"model":`) {
+					cr.model.field(r, &c.Model)
+					if r.KeyIs(`"service_tier":`) {
+						cr.tier.field(r, &c.ServiceTier)
+					}
+					if r.KeyIs(`"system_fingerprint":`) {
+						cr.fingerprint(c)
+					}
+					if r.KeyIs(`"choices":`) {
+						choices = true
+						cr.readChoices(c)
+						if r.KeyIs(`"usage":`) {
+							readUsageField(r, c)
+						}
+					}
+				}
+			}
+		}
+	}
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "id":
-			if !r.Null() {
-				c.ID = intern(r.Str(), &cr.id)
-			}
+			cr.id.field(r, &c.ID)
 		case "object":
-			if !r.Null() {
-				c.Object = internObject(r.Str())
-			}
+			readObject(r, c)
 		case "created":
-			if !r.Null() {
-				c.Created = r.Int()
-			}
+			cr.readCreated(c)
 		case "model":
-			if !r.Null() {
-				c.Model = intern(r.Str(), &cr.model)
-			}
+			cr.model.field(r, &c.Model)
 		case "service_tier":
-			if !r.Null() {
-				c.ServiceTier = intern(r.Str(), &cr.tier)
-			}
+			cr.tier.field(r, &c.ServiceTier)
 		case "system_fingerprint":
-			if r.Null() {
-				c.SystemFingerprint = nil
-				continue
-			}
-			b := r.Str()
-			if cr.fprint == nil || string(b) != *cr.fprint {
-				s := string(b)
-				cr.fprint = &s
-			}
-			c.SystemFingerprint = cr.fprint
+			cr.fingerprint(c)
 		case "choices":
 			if choices {
 				r.Fail() // encoding/json decodes a repeated array into the first
@@ -132,11 +137,7 @@ func (cr *Reader) read(c *Chunk) bool {
 			choices = true
 			cr.readChoices(c)
 		case "usage":
-			if r.Null() {
-				c.Usage = nil
-				continue
-			}
-			readUsage(r, jsontext.Ensure(&c.Usage))
+			readUsageField(r, c)
 		case "error":
 			r.Peek() // past white space: the object's text starts at its first byte
 			off := r.Offset()
@@ -151,6 +152,57 @@ func (cr *Reader) read(c *Chunk) bool {
 		}
 	}
 	return !r.Failed()
+}
+
+func readObject(r *jsontext.Reader, c *Chunk) {
+	if r.Peek() == '"' && r.StringIs(`"`+ObjectChunk+`"`) {
+		c.Object = ObjectChunk
+	} else if !r.Null() {
+		c.Object = internObject(r.Str())
+	}
+}
+
+// readCreated reads created, which repeats from chunk to chunk: while
+// its text does, it is not read again.
+func (cr *Reader) readCreated(c *Chunk) {
+	r := &cr.jr
+	if r.Null() {
+		return
+	}
+	off := r.Offset()
+	if t := cr.created.text; t != "" && r.StringIs(t) {
+		if b := r.Peek(); b == ',' || b == '}' {
+			c.Created = cr.created.n
+			return
+		}
+		r.Rewind(off, r.Depth()) // a longer number
+	}
+	c.Created = r.Int()
+	if text := r.Since(off); !r.Failed() && string(text) != cr.created.text {
+		cr.created.text, cr.created.n = string(text), c.Created
+	}
+}
+
+func readUsageField(r *jsontext.Reader, c *Chunk) {
+	if r.Null() {
+		c.Usage = nil
+		return
+	}
+	readUsage(r, jsontext.Ensure(&c.Usage))
+}
+
+// fingerprint reads a system_fingerprint: the last one's pointer while
+// it repeats.
+func (cr *Reader) fingerprint(c *Chunk) {
+	if cr.jr.Null() {
+		c.SystemFingerprint = nil
+		return
+	}
+	if s := cr.fprint.read(&cr.jr); cr.fpval == nil || s != *cr.fpval {
+		cr.fpval = new(string)
+		*cr.fpval = s
+	}
+	c.SystemFingerprint = cr.fpval
 }
 
 func (cr *Reader) readChoices(c *Chunk) {
@@ -193,6 +245,22 @@ func (cr *Reader) readChoice(ch *Choice) {
 		return
 	}
 	delta := false
+	// A choice's keys in the order OpenAI writes them (see read).
+	if r.KeyIs(`"index":`) {
+		jsontext.ReadInt(r, &ch.Index)
+		if r.KeyIs(`"delta":`) {
+			delta = true
+			if !r.Null() {
+				cr.readDelta(&ch.Delta)
+			}
+			if r.KeyIs(`"logprobs":`) {
+				readLogprobs(r, ch)
+			}
+			if r.KeyIs(`"finish_reason":`) {
+				readFinish(r, ch)
+			}
+		}
+	}
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "index":
@@ -206,22 +274,30 @@ func (cr *Reader) readChoice(ch *Choice) {
 				cr.readDelta(&ch.Delta)
 			}
 		case "logprobs":
-			if r.Null() {
-				ch.Logprobs = nil
-			} else {
-				jsontext.ReadAny(r, &ch.Logprobs)
-			}
+			readLogprobs(r, ch)
 		case "finish_reason":
-			if r.Null() {
-				ch.FinishReason = nil
-				continue
-			}
-			s := internFinish(r.Str())
-			ch.FinishReason = &s
+			readFinish(r, ch)
 		default:
 			r.Skip()
 		}
 	}
+}
+
+func readLogprobs(r *jsontext.Reader, ch *Choice) {
+	if r.Null() {
+		ch.Logprobs = nil
+	} else {
+		jsontext.ReadAny(r, &ch.Logprobs)
+	}
+}
+
+func readFinish(r *jsontext.Reader, ch *Choice) {
+	if r.Null() {
+		ch.FinishReason = nil
+		return
+	}
+	s := internFinish(r.Str())
+	ch.FinishReason = &s
 }
 
 func (cr *Reader) readDelta(d *Delta) {
@@ -230,12 +306,20 @@ func (cr *Reader) readDelta(d *Delta) {
 		return
 	}
 	calls := false
+	// A delta's first keys in the order OpenAI writes them (see read).
+	if r.KeyIs(`"role":`) {
+		readRole(r, d)
+	}
+	if r.KeyIs(`"content":`) {
+		d.Content = cr.text(&d.text[0])
+		if r.KeyIs(`"refusal":`) {
+			d.Refusal = cr.text(&d.text[1])
+		}
+	}
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
 		case "role":
-			if !r.Null() {
-				d.Role = internRole(r.Str())
-			}
+			readRole(r, d)
 		case "content":
 			d.Content = cr.text(&d.text[0])
 		case "refusal":
@@ -253,6 +337,12 @@ func (cr *Reader) readDelta(d *Delta) {
 		default:
 			r.Skip()
 		}
+	}
+}
+
+func readRole(r *jsontext.Reader, d *Delta) {
+	if !r.Null() {
+		d.Role = internRole(r.Str())
 	}
 }
 
@@ -288,10 +378,33 @@ func (cr *Reader) readToolCalls(d *Delta) {
 	d.ToolCalls = cr.calls[start:len(cr.calls):len(cr.calls)]
 }
 
-// intern returns b as a string, *last if it is equal, which it becomes.
-func intern(b []byte, last *string) string {
-	if string(b) != *last {
-		*last = string(b)
+// repeated is a string value that repeats from chunk to chunk (a
+// completion's id, its model): its text as the input wrote it, quotes
+// included, and its value, so that a repeat is read with one comparison
+// and no allocation.
+type repeated struct{ text, val string }
+
+// field reads a string into a string field: null leaves it as it is.
+func (p *repeated) field(r *jsontext.Reader, s *string) {
+	if !r.Null() {
+		*s = p.read(r)
 	}
-	return *last
+}
+
+// read reads a string value.
+func (p *repeated) read(r *jsontext.Reader) string {
+	r.Peek() // past white space
+	if p.text != "" && r.StringIs(p.text) {
+		return p.val
+	}
+	off := r.Offset()
+	b := r.Str()
+	if r.Failed() {
+		return ""
+	}
+	if string(b) != p.val {
+		p.val = string(b)
+	}
+	p.text = string(r.Since(off))
+	return p.val
 }

@@ -76,7 +76,7 @@ func TestErrorJSON(t *testing.T) {
 	const obj = `{"message":"m", "type":"t","code":429,"param":null}`
 	var cr Reader
 	var c Chunk
-	if err := cr.Decode(`{"error": `+obj+`}`, &c); err != nil || string(c.ErrorJSON()) != obj {
+	if err := cr.Decode([]byte(`{"error": `+obj+`}`), &c); err != nil || string(c.ErrorJSON()) != obj {
 		t.Errorf("error %v, error object %q, want %q", err, c.ErrorJSON(), obj)
 	}
 }
@@ -89,7 +89,7 @@ func TestDecodeKeepsNoCalls(t *testing.T) {
 	var c Chunk
 	for range 1000 {
 		const chunk = `{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}},{"index":1,"function":{"arguments":"y"}}]}}]}`
-		if err := cr.Decode(chunk, &c); err != nil {
+		if err := cr.Decode([]byte(chunk), &c); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -132,7 +132,7 @@ func TestLazyChoices(t *testing.T) {
 		werr := json.Unmarshal([]byte(data), &want)
 		var cr Reader
 		var c Chunk
-		if err := cr.Decode(data, &c); werr != nil || err != nil {
+		if err := cr.Decode([]byte(data), &c); werr != nil || err != nil {
 			if fmt.Sprint(err) != fmt.Sprint(werr) {
 				t.Errorf("odd choice %q: Decode %v, json.Unmarshal %v", odd, err, werr)
 			}
@@ -151,4 +151,28 @@ func TestLazyChoices(t *testing.T) {
 			t.Errorf("odd choice %q (-json.Unmarshal +Reader):\n%.2000s", odd, diff)
 		}
 	}
+}
+
+// FuzzDecodeAfter: a chunk decoded after another, with the values the
+// Reader keeps while they repeat (id, model, created, ...), is what
+// json.Unmarshal gives.
+func FuzzDecodeAfter(f *testing.F) {
+	s := seeds(f)
+	for i := range s {
+		f.Add(s[i], s[(i+1)%len(s)])
+	}
+	f.Add([]byte(`{"id":"a","created":12,"model":"m","system_fingerprint":"f"}`), []byte(`{"id":"a","created":123,"model":"m","system_fingerprint":"f"}`))
+	f.Add([]byte(`{"id": "a", "created": 12, "model": "m"}`), []byte(`{"id": "a", "created": 12 , "model": "m\u0020"}`))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		var cr Reader
+		var got, want Chunk
+		cr.Decode(a, &got)
+		if cr.Decode(b, &got) != nil {
+			return
+		}
+		json.Unmarshal(b, &want)
+		if diff := cmp.Diff(want, got, unexported()); diff != "" {
+			t.Errorf("%s after %s (-json +Decode):\n%s", b, a, diff)
+		}
+	})
 }

@@ -33,8 +33,9 @@ type Reader struct {
 }
 
 // Decode decodes data into ev as json.Unmarshal into a zero StreamEvent
-// does.
-func (er *Reader) Decode(data string, ev *StreamEvent) error {
+// does. The caller may reuse data once it returns (a framer's borrowed
+// message): the Reader keeps its own copy.
+func (er *Reader) Decode(data []byte, ev *StreamEvent) error {
 	er.data = append(er.data[:0], data...)
 	*ev = StreamEvent{}
 	er.jr.Reset(er.data)
