@@ -147,16 +147,7 @@ func (d *Driver) Truncated(format string, args ...any) *event.ParseError {
 // problem is skipped (the decoder reports it), and reading stops at the
 // end of r or at a read error.
 func Messages(r io.Reader, c *format.CheckConfig, f func(frame.RawMessage)) {
-	sse := frame.NewSSE(r, c.Source, c.MaxEventBytes)
-	for {
-		m, err := sse.NextRaw()
-		var perr *event.ParseError
-		switch {
-		case err == nil:
-			f(m)
-		case errors.As(err, &perr):
-		default:
-			return
-		}
+	for m := range frame.NewSSE(r, c.Source, c.MaxEventBytes).Messages() {
+		f(m)
 	}
 }
