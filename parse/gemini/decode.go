@@ -15,7 +15,6 @@ import (
 	"github.com/agentstream/agentstream/internal/wire/gemini"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
-	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // MetaKind names the SessionStart and RunEnd Meta this package writes:
@@ -31,6 +30,9 @@ type Config struct {
 	Source        string // input name for errors
 	MaxEventBytes int    // cap on one line, and on a json output object (event.DefaultMaxBytes if 0)
 	Agent         string // agent id until the init line names the session
+	// Foreign names the format of a line of another format
+	// (format.Options.Foreign).
+	Foreign format.Foreign
 }
 
 // maxTools bounds the tool calls remembered without a result (for the
@@ -327,7 +329,7 @@ func (d *Decoder) decode(line []byte) error {
 		typ = *h.Type
 	}
 	if !gemini.IsStreamType(typ) {
-		if k := foreign.Kind(line); k != "" {
+		if k := d.cfg.Foreign.Of(line); k != "" {
 			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orNone(typ), k)
 		}
 		if h.Type == nil {
@@ -338,7 +340,7 @@ func (d *Decoder) decode(line []byte) error {
 		return nil
 	}
 	if h.Timestamp == nil {
-		if k := foreign.Kind(line); k != "" {
+		if k := d.cfg.Foreign.Of(line); k != "" {
 			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", typ, k)
 		}
 	}
