@@ -71,6 +71,7 @@ func TestForeignLines(t *testing.T) {
 {"type":"thread.archived","thread_id":"t"}
 {"type":"response.output_text.delta","delta":"x"}
 {"timestamp":"t","type":"event_msg","payload":{"type":"agent_message"}}
+{"jsonrpc":"2.0","method":"session/update","params":{}}
 `,
 			unknown: []string{"thread.archived"},
 			problems: []string{
@@ -78,6 +79,7 @@ func TestForeignLines(t *testing.T) {
 				"in:3:1: text line of another format (it looks like jsonenv); skipped",
 				"in:5:1: response.output_text.delta line of another format (it looks like openai-responses); skipped",
 				"in:6:1: event_msg line of another format (it looks like codex-session); skipped",
+				"in:7:1: a line of another format (it looks like acp); skipped",
 			},
 		},
 		{
@@ -85,12 +87,14 @@ func TestForeignLines(t *testing.T) {
 			in: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":[]}}\n\n" +
 				"data: {\"type\":\"text\",\"agent\":\"a\",\"final\":false,\"delta\":\"x\"}\n\n" +
 				"data: {\"type\":\"assistant\",\"session_id\":\"s\",\"message\":{\"id\":\"m\",\"type\":\"message\"}}\n\n" +
+				"data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[]}\n\n" +
 				"event: message_annotation\ndata: {\"type\":\"message_annotation\"}\n\n" +
 				"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
 			unknown: []string{"message_annotation"},
 			problems: []string{
 				"in:4:1: text event of another format (it looks like jsonenv); skipped",
 				"in:6:1: assistant event of another format (it looks like claude); skipped",
+				"in:8:1: an event of another format (it looks like openai-chat); skipped",
 			},
 		},
 		{
@@ -104,6 +108,56 @@ func TestForeignLines(t *testing.T) {
 			problems: []string{
 				"in:3:1: text event of another format (it looks like jsonenv); skipped",
 				"in:5:1: response.created event of another format (it looks like openai-responses); skipped",
+			},
+		},
+		{
+			name: "gemini",
+			in: `{"type":"init","timestamp":"t0","session_id":"s","model":"m"}
+{"type":"future","timestamp":"t1"}
+{"type":"system","subtype":"init","session_id":"c","model":"m"}
+{"timestamp":"t","type":"event_msg","payload":{"type":"agent_message"}}
+{"type":"result","timestamp":"t2","status":"success","stats":{}}
+`,
+			unknown: []string{"future"},
+			problems: []string{
+				`in:3:1: a "system" line of another format (it looks like claude); skipped`,
+				`in:4:1: a "event_msg" line of another format (it looks like codex-session); skipped`,
+			},
+		},
+		{
+			name: "gemini-session",
+			in: `{"sessionId":"s","projectHash":"p","startTime":"t","lastUpdated":"t","kind":"main"}
+{"type":"init","timestamp":"t0","session_id":"s","model":"m"}
+{"jsonrpc":"2.0","method":"session/update","params":{}}
+`,
+			problems: []string{
+				"in:2:1: a init line of Gemini CLI stream-json, not of its session log (read it with --from gemini); skipped",
+				"in:3:1: a line of another format (it looks like acp); skipped",
+			},
+		},
+		{
+			name: "opencode",
+			in: `{"type":"step_start","timestamp":1,"sessionID":"s","part":{"id":"p","messageID":"m","sessionID":"s","type":"step-start"}}
+{"jsonrpc":"2.0","method":"session/update","params":{}}
+{"type":"future","timestamp":2,"sessionID":"s"}
+{"sessionId":"s","projectHash":"p","startTime":"t","lastUpdated":"t","kind":"main"}
+`,
+			unknown: []string{"future"},
+			problems: []string{
+				"in:2:1: a line of another format (it looks like acp); skipped",
+				"in:4:1: a line of another format (it looks like gemini-session); skipped",
+				"in:4:1: stream ended inside a step (step_start without its step_finish)",
+			},
+		},
+		{
+			name: "acp",
+			in: `{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s"}}
+{"type":"step_start","timestamp":1,"sessionID":"s","part":{"id":"p","messageID":"m","sessionID":"s","type":"step-start"}}
+{"foo":1}
+`,
+			problems: []string{
+				"in:2:1: a line of another format (it looks like opencode), not a JSON-RPC 2.0 message; skipped",
+				`in:3:1: not a JSON-RPC 2.0 message (no "jsonrpc": "2.0"); skipped`,
 			},
 		},
 	}

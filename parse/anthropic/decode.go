@@ -185,7 +185,11 @@ func (d *Decoder) decode(m frame.RawMessage) error {
 	if !messages.IsStreamEvent(typ) {
 		if k := d.cfg.Foreign.Of(raw); k != "" {
 			// A line of another format, not an event of a newer API.
-			return d.errorf(event.ErrSyntax, "%s event of another format (it looks like %s); skipped", typ, k)
+			what := "an event"
+			if typ != "" {
+				what = typ + " event"
+			}
+			return d.errorf(event.ErrSyntax, "%s of another format (it looks like %s); skipped", what, k)
 		}
 		// An event type of a newer API: kept as it is.
 		d.emit(&event.Unknown{Agent: d.cfg.Agent, Format: messages.Format, Type: typ, Raw: bytes.Clone(raw)})

@@ -244,7 +244,11 @@ func (d *Decoder) decode(line []byte) error {
 	default:
 		if k := d.cfg.Foreign.Of(line); k != "" {
 			// A line of another format, not an event of a newer Codex.
-			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orNone(l.Type), k)
+			what := "a line"
+			if l.Type != "" {
+				what = l.Type + " line"
+			}
+			return d.errorf(event.ErrSyntax, "%s of another format (it looks like %s); skipped", what, k)
 		}
 		d.unknown(l.Type, line)
 	}

@@ -154,7 +154,11 @@ func (d *Decoder) decode(line []byte) error {
 	}
 	if !lineTypes[l.Type] {
 		if k := d.cfg.Foreign.Of(line); k != "" {
-			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orLine(l.Type), k)
+			what := "a line"
+			if l.Type != "" {
+				what = l.Type + " line"
+			}
+			return d.errorf(event.ErrSyntax, "%s of another format (it looks like %s); skipped", what, k)
 		}
 		d.session(l.SessionID)
 		d.unknown(l.Type, line)
