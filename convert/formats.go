@@ -1,6 +1,8 @@
 package convert
 
 import (
+	"bytes"
+	"encoding/json"
 	"io"
 	"slices"
 
@@ -47,9 +49,11 @@ type Format struct {
 }
 
 // formats is the format table, in detection order: the first format whose
-// Detect accepts an input's head is chosen. Adding a format is one line
-// here (docs/adding-a-format.md).
-var formats = []Format{
+// Detect accepts an input's head is chosen, and the first other one whose
+// Detect accepts a line a decoder does not know names that line's format
+// (withForeign). Adding a format is one line here
+// (docs/adding-a-format.md).
+var formats = withForeign([]Format{
 	{jsonenv.Format(), emitjsonenv.New},
 	{xmlstream.Format(), emitxml.New},
 	{codexsession.Format(), nil},
@@ -67,7 +71,7 @@ var formats = []Format{
 	{agui.Format(), emitagui.New},
 	{xmltools.Format(), emitxmltools.New},
 	{inlinexml.Format(), emitinlinexml.New},
-}
+})
 
 // Formats returns the format table.
 func Formats() []Format { return slices.Clone(formats) }
@@ -92,4 +96,62 @@ func Names(read bool) []string {
 		}
 	}
 	return names
+}
+
+// withForeign returns the table fs whose decoders and checkers are told
+// which other format a line they do not know belongs to
+// (format.Options.Foreign, format.CheckConfig.Foreign), unless their
+// caller says so itself.
+func withForeign(fs []Format) []Format {
+	for i := range fs {
+		f := &fs[i]
+		foreign := foreignTo(fs, f.Name)
+		if newDecoder := f.NewDecoder; newDecoder != nil {
+			f.NewDecoder = func(r io.Reader, o *format.Options) event.Decoder {
+				c := format.Options{}
+				if o != nil {
+					c = *o
+				}
+				if c.Foreign == nil {
+					c.Foreign = foreign
+				}
+				return newDecoder(r, &c)
+			}
+		}
+		if check := f.Check; check != nil {
+			f.Check = func(r io.Reader, cc *format.CheckConfig, rep format.Reporter) {
+				c := *cc
+				if c.Foreign == nil {
+					c.Foreign = foreign
+				}
+				check(r, &c, rep)
+			}
+		}
+	}
+	return fs
+}
+
+// foreignTo returns the format.Foreign of a decoder of the format named
+// self: the first format of fs, in detection order, that reads input
+// and whose Detect accepts the JSON object as an input's first unit,
+// framed as a line or as SSE data. A format whose Detect is a guess does
+// not claim a line, nor does self.
+func foreignTo(fs []Format, self string) format.Foreign {
+	return func(line []byte) string {
+		if !bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) || !json.Valid(line) {
+			return ""
+		}
+		nl := format.Head{Payload: line}.ReadFields()
+		sse := nl
+		sse.SSE = true
+		for _, f := range fs {
+			if f.Name == self || f.NewDecoder == nil || f.Detect == nil || f.Guess {
+				continue
+			}
+			if f.Detect(nl) || f.Detect(sse) {
+				return f.Name
+			}
+		}
+		return ""
+	}
 }

@@ -14,7 +14,11 @@ type Format struct {
 	Name        string
 	Description string
 	// Detect reports whether an input whose first unit is h is in this
-	// format. Nil: the format is never chosen by --from auto.
+	// format. Nil: the format is never chosen by --from auto. It is also
+	// asked about one JSON line, in either framing, that another format's
+	// decoder does not know (convert fills Options.Foreign with it), so it
+	// accepts any unit of the format that it can tell apart, not only
+	// what a stream begins with.
 	Detect func(h Head) bool
 	// Guess marks a Detect that is a heuristic (plain text, say): the
 	// command says on stderr which format it guessed.
@@ -142,6 +146,25 @@ type Options struct {
 	// Warn receives what an encoder cannot carry (*event.LossError) and
 	// other non-fatal notes. Nil discards them.
 	Warn func(error)
+
+	// Foreign names the format of a line the decoder does not know, when
+	// it is another format's. convert fills it from its table.
+	Foreign Foreign
+}
+
+// Foreign names the format a JSON object (one line or SSE data of an
+// input) is a unit of, for a decoder that does not know the object's
+// type: "" when no format but the one read claims it. A decoder reports a
+// line it names as a line of that format instead of keeping it as an
+// unknown event of its own. Nil names none.
+type Foreign func(line []byte) string
+
+// Of returns what f names line, or "" when f is nil.
+func (f Foreign) Of(line []byte) string {
+	if f == nil {
+		return ""
+	}
+	return f(line)
 }
 
 // DefaultMaxChunkBytes is the JSON envelope's MAX_SSE_CHUNK_BYTES: the
@@ -157,9 +180,10 @@ type Rule struct {
 
 // CheckConfig is what a Checker is told about its input.
 type CheckConfig struct {
-	Source        string // input name
-	MaxEventBytes int    // cap on one unit (event.DefaultMaxBytes when 0)
-	MaxChunkBytes int    // the envelope byte cap, for formats that have one
+	Source        string  // input name
+	MaxEventBytes int     // cap on one unit (event.DefaultMaxBytes when 0)
+	MaxChunkBytes int     // the envelope byte cap, for formats that have one
+	Foreign       Foreign // as Options.Foreign, for a checker in step with its decoder
 }
 
 // Reporter receives the violations a Checker finds. Line and column are

@@ -11,6 +11,17 @@ type Head struct {
 	SSE       bool   // the input is framed as SSE
 	EventType string // the first SSE message's event: field
 	Payload   []byte // the first SSE message's first data line, or the first line
+
+	fields map[string]json.RawMessage // Payload's members, when read (ReadFields)
+	read   bool
+}
+
+// ReadFields returns h with the members of its payload read: its Fields
+// then return the one map they were read into, which callers do not
+// modify. For a head that many formats' Detect look at.
+func (h Head) ReadFields() Head {
+	h.fields, h.read = h.Fields(), true
+	return h
 }
 
 // Sniff finds the first unit in prefix, the first bytes of an input.
@@ -88,6 +99,9 @@ func sseField(line []byte) (string, []byte, bool) {
 // its first line): the members complete before the cut are returned. Nil
 // when the payload does not begin with a JSON object.
 func (h Head) Fields() map[string]json.RawMessage {
+	if h.read {
+		return h.fields
+	}
 	dec := json.NewDecoder(bytes.NewReader(h.Payload))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil

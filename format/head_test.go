@@ -33,8 +33,19 @@ func TestSniff(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if diff := cmp.Diff(tt.want, got); diff != "" {
+		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(format.Head{})); diff != "" {
 			t.Errorf("Sniff(%q) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+// TestReadFields: a head whose fields were read gives what Fields reads.
+func TestReadFields(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{`{"type":"a","n":[1,{"x":2}],"type":"b"}`, `{"type":"a","cut`, ` {} `, `[1]`, `x`, ``} {
+		h := format.Head{Payload: []byte(in)}
+		if diff := cmp.Diff(h.Fields(), h.ReadFields().Fields()); diff != "" {
+			t.Errorf("%q: ReadFields().Fields() (-Fields +got):\n%s", in, diff)
 		}
 	}
 }

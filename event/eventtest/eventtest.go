@@ -153,3 +153,15 @@ func Dump(items []Item) []byte {
 	}
 	return b.Bytes()
 }
+
+// Foreign is a format.Foreign for a decoder's own tests, which cannot ask
+// convert's format table: it names the format of a JSON line by its type
+// member, as types maps it ("" for a type types does not hold). convert's
+// tests check what the table names.
+func Foreign(types map[string]string) func(line []byte) string {
+	return func(line []byte) string {
+		var l struct{ Type string }
+		json.Unmarshal(line, &l)
+		return types[l.Type]
+	}
+}

@@ -17,7 +17,6 @@ import (
 	wire "github.com/agentstream/agentstream/internal/wire/acp"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
-	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Name is the format's name in the format table.
@@ -36,6 +35,9 @@ type Config struct {
 	Source        string // input name for errors
 	MaxEventBytes int    // cap on one line (event.DefaultMaxBytes if 0)
 	Agent         string // agent id of every event (ACP has one agent per connection)
+	// Foreign names the format of a line of another format
+	// (format.Options.Foreign).
+	Foreign format.Foreign
 }
 
 // Decoder reads an ACP agent's output, or a two-way transcript, and
@@ -226,7 +228,7 @@ func (d *Decoder) decode(line []byte) error {
 		}
 	}
 	if m.JSONRPC != wire.Version {
-		if k := foreign.Kind(line); k != "" {
+		if k := d.cfg.Foreign.Of(line); k != "" {
 			return d.errorf(event.ErrSyntax, "a line of another format (it looks like %s), not a JSON-RPC 2.0 message; skipped", k)
 		}
 		return d.errorf(event.ErrSyntax, "not a JSON-RPC 2.0 message (no \"jsonrpc\": \"2.0\"); skipped")

@@ -31,7 +31,13 @@ func recordings(t testing.TB) []string {
 	return files
 }
 
-func newDecoder(r io.Reader) event.Decoder { return NewDecoder(r, &Config{Source: "in"}) }
+// claudeLines names the lines of type system claude's, as convert's
+// table does (Config.Foreign).
+var claudeLines = eventtest.Foreign(map[string]string{"system": "claude"})
+
+func newDecoder(r io.Reader) event.Decoder {
+	return NewDecoder(r, &Config{Source: "in", Foreign: claudeLines})
+}
 
 func problems(t *testing.T, in []byte) []string {
 	t.Helper()

@@ -15,7 +15,7 @@ func Format() format.Format {
 		Detect:      Detect,
 		ContentType: format.ContentNDJSON,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
-			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
+			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Foreign: o.Foreign})
 		},
 		// docs/formats/acp.md: no turns within a prompt turn, no
 		// signatures, citations, server or MCP tools, awaiting-tools

@@ -17,7 +17,6 @@ import (
 	wire "github.com/agentstream/agentstream/internal/wire/agui"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
-	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -33,6 +32,9 @@ type Config struct {
 	// downstream, a tool call is emitted with its arguments so far;
 	// reported once, wrapping event.ErrTooManyOpen.
 	MaxOpen int
+	// Foreign names the format of a line of another format
+	// (format.Options.Foreign).
+	Foreign format.Foreign
 }
 
 // Decoder reads an AG-UI event stream and yields canonical events. See
@@ -470,7 +472,7 @@ func (d *Decoder) event(typ string, data []byte) error {
 		return d.legacyThinking(typ, data)
 	default:
 		if !wire.Known(typ) {
-			if k := foreign.Kind(data); k != "" {
+			if k := d.cfg.Foreign.Of(data); k != "" {
 				// A line of another format, not an event of a newer
 				// protocol.
 				return d.errorf(event.ErrSyntax, "%s event of another format (it looks like %s); skipped", typ, k)

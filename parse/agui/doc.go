@@ -31,8 +31,8 @@
 // other roles, STATE_SNAPSHOT, STATE_DELTA, MESSAGES_SNAPSHOT,
 // ACTIVITY_*, CUSTOM, RAW, encrypted values of tool calls and event types
 // the protocol does not know are kept as Unknown events, verbatim (an
-// object of an unknown type shaped like another format's line is a
-// problem instead).
+// object of an unknown type that Config.Foreign names another format's is
+// a problem instead).
 //
 // Tolerance: framing is frame.SSE (LF, CRLF or CR line ends). Data that is
 // not a JSON object with a type, and an event without a member its type

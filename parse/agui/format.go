@@ -19,7 +19,7 @@ func Format() format.Format {
 		Description: "AG-UI event stream (protocol 1.0, @ag-ui/core), SSE as AG-UI's HTTP transport writes it",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
-			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
+			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Foreign: o.Foreign})
 		},
 		// docs/formats/agui.md: messages, tool calls and results, steps
 		// and subagents; no stop reasons, per-turn usage, models,

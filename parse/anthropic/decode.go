@@ -15,7 +15,6 @@ import (
 	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
-	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -23,6 +22,9 @@ type Config struct {
 	Source        string // input name for errors
 	MaxEventBytes int    // cap on one SSE message and one assembled tool input (event.DefaultMaxBytes if 0)
 	Agent         string // agent id of every event (the body names none)
+	// Foreign names the format of a line of another format
+	// (format.Options.Foreign).
+	Foreign format.Foreign
 }
 
 // Decoder reads the SSE body of one or more Messages API responses and
@@ -181,9 +183,13 @@ func (d *Decoder) decode(m frame.RawMessage) error {
 		typ = m.Type
 	}
 	if !messages.IsStreamEvent(typ) {
-		if k := foreign.Kind(raw); k != "" && k != foreign.Messages {
+		if k := d.cfg.Foreign.Of(raw); k != "" {
 			// A line of another format, not an event of a newer API.
-			return d.errorf(event.ErrSyntax, "%s event of another format (it looks like %s); skipped", typ, k)
+			what := "an event"
+			if typ != "" {
+				what = typ + " event"
+			}
+			return d.errorf(event.ErrSyntax, "%s of another format (it looks like %s); skipped", what, k)
 		}
 		// An event type of a newer API: kept as it is.
 		d.emit(&event.Unknown{Agent: d.cfg.Agent, Format: messages.Format, Type: typ, Raw: bytes.Clone(raw)})

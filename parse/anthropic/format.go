@@ -16,7 +16,7 @@ func Format() format.Format {
 		Description: "Anthropic Messages API streaming SSE body (event: + data:), one or more responses",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
-			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
+			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Foreign: o.Foreign})
 		},
 		Abandons: true, // a message_start while a message streams gives it up (event.NoticeAbandoned)
 		// docs/formats/anthropic.md: one response body per turn: no

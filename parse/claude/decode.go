@@ -18,7 +18,6 @@ import (
 	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
-	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -26,6 +25,9 @@ type Config struct {
 	Source        string // input name for errors
 	MaxEventBytes int    // cap on one line and one assembled tool input (event.DefaultMaxBytes if 0)
 	Agent         string // agent id for lines before any session id is known
+	// Foreign names the format of a line of another format
+	// (format.Options.Foreign).
+	Foreign format.Foreign
 }
 
 // Decoder reads Claude Code stream-json and yields canonical events. See
@@ -577,7 +579,7 @@ func (d *Decoder) decode(raw []byte) error {
 		"conversation_reset", "active_goal", "control_request", "control_response", "control_cancel_request":
 		d.emit(&event.Notice{Agent: agent, Kind: l.Type, Message: d.summary(&l, raw), Raw: bytes.Clone(raw)})
 	default:
-		if k := foreign.Kind(raw); k != "" && k != foreign.Session {
+		if k := d.cfg.Foreign.Of(raw); k != "" {
 			// A line of another format, not a type of a newer CLI.
 			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orLine(l.Type), k)
 		}

@@ -16,7 +16,7 @@ func Format() format.Format {
 		Description: "Claude Code stream-json (claude -p --output-format stream-json --verbose; --partial writes stream_event lines)",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
-			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
+			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Foreign: o.Foreign})
 		},
 		Abandons: true, // a message_start while a message streams gives it up (event.NoticeAbandoned)
 		// docs/formats/claude.md: no exit codes or status, no awaiting

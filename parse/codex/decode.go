@@ -19,7 +19,6 @@ import (
 	wire "github.com/agentstream/agentstream/internal/wire/codex"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
-	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -31,6 +30,9 @@ type Config struct {
 	// By default the counts are taken as cumulative per thread, as Codex
 	// writes them, and each TurnEnd gets the difference from the last.
 	UsagePerTurn bool
+	// Foreign names the format of a line of another format
+	// (format.Options.Foreign).
+	Foreign format.Foreign
 }
 
 // Decoder reads codex exec --json output and yields canonical events. See
@@ -240,9 +242,13 @@ func (d *Decoder) decode(line []byte) error {
 	case TypeItemStarted, TypeItemUpdated, TypeItemCompleted:
 		return d.item(l, line)
 	default:
-		if k := foreign.KindReader(&d.jr, line); k != "" && k != foreign.Dotted {
+		if k := d.cfg.Foreign.Of(line); k != "" {
 			// A line of another format, not an event of a newer Codex.
-			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orNone(l.Type), k)
+			what := "a line"
+			if l.Type != "" {
+				what = l.Type + " line"
+			}
+			return d.errorf(event.ErrSyntax, "%s of another format (it looks like %s); skipped", what, k)
 		}
 		d.unknown(l.Type, line)
 	}

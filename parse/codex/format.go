@@ -15,7 +15,7 @@ func Format() format.Format {
 		Description: "Codex CLI exec --json output (NDJSON thread, turn and item events)",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
-			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
+			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Foreign: o.Foreign})
 		},
 		// docs/formats/codex.md: no session metadata, signatures,
 		// citations, images, structured results, server-tool flag,

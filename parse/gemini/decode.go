@@ -15,7 +15,6 @@ import (
 	"github.com/agentstream/agentstream/internal/wire/gemini"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
-	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // MetaKind names the SessionStart and RunEnd Meta this package writes:
@@ -31,6 +30,9 @@ type Config struct {
 	Source        string // input name for errors
 	MaxEventBytes int    // cap on one line, and on a json output object (event.DefaultMaxBytes if 0)
 	Agent         string // agent id until the init line names the session
+	// Foreign names the format of a line of another format
+	// (format.Options.Foreign).
+	Foreign format.Foreign
 }
 
 // maxTools bounds the tool calls remembered without a result (for the
@@ -349,7 +351,7 @@ func (d *Decoder) decode(line []byte) error {
 		}
 	}
 	if !gemini.IsStreamType(typ) {
-		if k := foreign.Kind(line); k != "" {
+		if k := d.cfg.Foreign.Of(line); k != "" {
 			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orNone(typ), k)
 		}
 		if !hasType {
@@ -360,7 +362,7 @@ func (d *Decoder) decode(line []byte) error {
 		return nil
 	}
 	if noTimestamp(h.Timestamp) {
-		if k := foreign.Kind(line); k != "" {
+		if k := d.cfg.Foreign.Of(line); k != "" {
 			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", typ, k)
 		}
 	}
@@ -408,7 +410,7 @@ func (d *Decoder) decodeAs(typ string, line []byte, guessed bool) (bool, error) 
 		w, err = decodeInto(d, line, &d.bufs.end, gemini.ReadResult)
 	}
 	if guessed && (err != nil || len(w.Type) != len(typ)+2 || string(w.Type[1:len(w.Type)-1]) != typ ||
-		noTimestamp(w.Timestamp) && foreign.Kind(line) != "") {
+		noTimestamp(w.Timestamp) && d.cfg.Foreign.Of(line) != "") {
 		return false, nil
 	}
 	if err != nil {

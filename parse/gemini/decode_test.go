@@ -42,8 +42,12 @@ func recordings(t testing.TB) []string {
 	return out
 }
 
+// otherLines names the lines of other formats' types as convert's table
+// does (Config.Foreign).
+var otherLines = eventtest.Foreign(map[string]string{"system": "claude", "thread.started": "codex"})
+
 func newDecoder(r io.Reader, name string) event.Decoder {
-	return gemini.NewDecoder(r, &gemini.Config{Source: name})
+	return gemini.NewDecoder(r, &gemini.Config{Source: name, Foreign: otherLines})
 }
 
 // item is one piece of content: text, a tool call or a tool result.

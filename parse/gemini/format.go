@@ -16,7 +16,7 @@ func Format() format.Format {
 		Description: "Gemini CLI --output-format stream-json (NDJSON init, message, tool_use, tool_result, error, result) or json",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
-			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
+			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Foreign: o.Foreign})
 		},
 		// docs/formats/gemini.md: no thinking (thoughts are only in the
 		// session log), no stop reason and no turn boundaries (the

@@ -11,7 +11,6 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/wire/gemini"
 	"github.com/agentstream/agentstream/internal/wirecheck"
-	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // The format's validate rules (docs/validate.md), from the format's
@@ -113,7 +112,7 @@ func (c *checker) line(line []byte, p pos) {
 		return // the decoder reports it, or keeps it as unknown
 	}
 	typ := *h.Type
-	if h.Timestamp == nil && foreign.Kind(line) != "" {
+	if h.Timestamp == nil && c.v.Cfg.Foreign.Of(line) != "" {
 		return // another format's line: the decoder reports it
 	}
 	if c.result > 0 {

@@ -13,7 +13,6 @@ import (
 	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/wire/gemini"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
-	"github.com/agentstream/agentstream/parse/internal/foreign"
 	"github.com/agentstream/agentstream/parse/internal/logline"
 )
 
@@ -26,6 +25,9 @@ type Config struct {
 	Source        string // input name for errors
 	MaxEventBytes int    // cap on one line (event.DefaultMaxBytes if 0)
 	Agent         string // agent id until the header names the session
+	// Foreign names the format of a line of another format
+	// (format.Options.Foreign).
+	Foreign format.Foreign
 }
 
 // Bounds on what the decoder remembers.
@@ -201,7 +203,7 @@ func (d *Decoder) decode(raw []byte) error {
 	if l.Type != nil {
 		typ = *l.Type
 	}
-	if k := foreign.Kind(raw); k != "" {
+	if k := d.cfg.Foreign.Of(raw); k != "" {
 		return d.errorf(event.ErrSyntax, "a line of another format (it looks like %s); skipped", k)
 	}
 	if typ == "" {

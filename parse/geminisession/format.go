@@ -14,7 +14,7 @@ func Format() format.Format {
 		Description: "Gemini CLI session log (~/.gemini/tmp/<project>/chats/session-*.jsonl; read only)",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
-			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
+			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Foreign: o.Foreign})
 		},
 		// docs/formats/gemini-session.md: the log names a model per
 		// message, never the session's; it has no run end (no result,

@@ -22,7 +22,6 @@ import (
 	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
-	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -41,6 +40,9 @@ type Config struct {
 	// follows [DONE] is read as the next stream (a resumed run, or
 	// recordings joined into one file).
 	StopAtDone bool
+	// Foreign names the format of a line of another format
+	// (format.Options.Foreign).
+	Foreign format.Foreign
 }
 
 // Decoder reads JSON envelopes from SSE or NDJSON and yields canonical
@@ -393,10 +395,10 @@ func (d *Decoder) decode(payload []byte) error {
 		}
 		return problem
 	default:
-		if k := foreign.Kind(payload); k != foreign.Envelope {
+		if !Detect(format.Head{Payload: payload}) {
 			// Not an envelope of a type this package does not know
 			// yet, but no envelope at all.
-			return d.errorf(event.ErrSyntax, "%s", foreignProblem(k))
+			return d.errorf(event.ErrSyntax, "%s", foreignProblem(d.cfg.Foreign.Of(payload)))
 		}
 		d.emit(&event.Unknown{Agent: agent, Format: "jsonenv", Type: env.Type, Raw: bytes.Clone(payload)})
 	}

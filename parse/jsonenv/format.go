@@ -14,7 +14,7 @@ func Format() format.Format {
 		Description: "JSON envelope stream over SSE or NDJSON (anthropic_agent json formatter)",
 		Detect:      Detect,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
-			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, StopAtDone: o.StopAtDone})
+			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Foreign: o.Foreign, StopAtDone: o.StopAtDone})
 		},
 		Abandons: true, // the rollback envelope (event.NoticeAbandoned)
 		// No field for these on the wire, and no per-turn end (only

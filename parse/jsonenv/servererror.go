@@ -46,7 +46,7 @@ func serverErrorPayload(ev *event.Error, data string) bool {
 }
 
 // foreignProblem describes a line that is no envelope, by the format it
-// looks like (k, from package foreign).
+// looks like (k, from Config.Foreign).
 func foreignProblem(k string) string {
 	if k == "" {
 		return "expected a JSON envelope: no agent and final fields; skipped"

@@ -13,7 +13,6 @@ import (
 	wire "github.com/agentstream/agentstream/internal/wire/opencode"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
-	"github.com/agentstream/agentstream/parse/internal/foreign"
 )
 
 // Name is the format's name in the format table.
@@ -24,6 +23,9 @@ type Config struct {
 	Source        string // input name for errors
 	MaxEventBytes int    // cap on one line (event.DefaultMaxBytes if 0)
 	Agent         string // agent id of every event (the format names none)
+	// Foreign names the format of a line of another format
+	// (format.Options.Foreign).
+	Foreign format.Foreign
 }
 
 // Decoder reads opencode run --format json output and yields canonical
@@ -151,8 +153,12 @@ func (d *Decoder) decode(line []byte) error {
 		return d.errorf(event.ErrSyntax, "%s: %s", orLine(l.Type), jsontext.Problem(err))
 	}
 	if !lineTypes[l.Type] {
-		if k := foreign.Kind(line); k != "" {
-			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orLine(l.Type), k)
+		if k := d.cfg.Foreign.Of(line); k != "" {
+			what := "a line"
+			if l.Type != "" {
+				what = l.Type + " line"
+			}
+			return d.errorf(event.ErrSyntax, "%s of another format (it looks like %s); skipped", what, k)
 		}
 		d.session(l.SessionID)
 		d.unknown(l.Type, line)

@@ -28,7 +28,13 @@ func recordings(t testing.TB) []string {
 	return append(files, more...)
 }
 
-func newDecoder(r io.Reader) event.Decoder { return NewDecoder(r, &Config{Source: "in"}) }
+// claudeLines names the lines of type system claude's, as convert's
+// table does (Config.Foreign).
+var claudeLines = eventtest.Foreign(map[string]string{"system": "claude"})
+
+func newDecoder(r io.Reader) event.Decoder {
+	return NewDecoder(r, &Config{Source: "in", Foreign: claudeLines})
+}
 
 // problems returns every problem a decoder reports, warnings included.
 func problems(t *testing.T, data []byte) []string {

@@ -16,7 +16,7 @@ func Format() format.Format {
 		Detect:      Detect,
 		ContentType: format.ContentNDJSON,
 		NewDecoder: func(r io.Reader, o *format.Options) event.Decoder {
-			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent})
+			return NewDecoder(r, &Config{Source: o.Source, MaxEventBytes: o.MaxEventBytes, Agent: o.Agent, Foreign: o.Foreign})
 		},
 		// docs/formats/opencode.md: no model, prompt or start line, no
 		// run end, no signatures, citations, images, server or MCP
