@@ -86,6 +86,9 @@ func SpellKeys(quote, colon, comma, format string) *Keys {
 	for _, t := range []reflect.Type{reflect.TypeFor[Init](), reflect.TypeFor[Final](), reflect.TypeFor[Usage]()} {
 		for j := range t.NumField() {
 			name, _, _ := strings.Cut(t.Field(j).Tag.Get("json"), ",")
+			if name == "-" {
+				continue // not written (Usage.Has)
+			}
 			k.key[i] = quote + name + quote + colon
 			if i != kFormat && i != kStopReason && i != kInputTokens {
 				k.key[i] = comma + k.key[i]
