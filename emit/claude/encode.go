@@ -350,9 +350,8 @@ func (e *Encoder) letGo(a *agent) {
 // refer to a and to the encoder only, are kept.
 func (a *agent) reset(id string) *agent {
 	st := a.st
-	*st = messages.Streamer{
-		Block: st.Block, NewID: st.NewID, MaxBlockBytes: st.MaxBlockBytes, Cut: st.Cut, Spare: st.Spare, Event: st.Event,
-	}
+	st.Reset()
+	st.Model = ""
 	clear(a.names)
 	if a.calls != nil {
 		a.calls.Clear()
@@ -753,7 +752,7 @@ func (e *Encoder) snapshot(a *agent, m messages.MessageInfo, block []byte) error
 	if a.id == e.main {
 		if text := a.st.BlockText(); text != nil {
 			e.lastText = append(e.lastText[:0], text...)
-		} else {
+		} else if !a.st.BlockNotText() {
 			e.noteText(block)
 		}
 	}
@@ -1308,7 +1307,7 @@ func unicodeEscape(s string, q []byte) int {
 			return 1 // an invalid byte
 		}
 	case strings.HasPrefix(u, `\u00`) && isLowerHex(u[4]) && isLowerHex(u[5]):
-		const digits = "0123456789abcdef" // not the encoding/hex package appendUUID uses
+		const digits = "0123456789abcdef"
 		c := s[0]
 		if c < 0x20 && c != '\b' && c != '\t' && c != '\n' && c != '\f' && c != '\r' && u[4] == digits[c>>4] && u[5] == digits[c&0xf] {
 			return 1
