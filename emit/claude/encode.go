@@ -3,7 +3,7 @@ package claude
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/hex"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -50,6 +50,8 @@ type Encoder struct {
 	inits  wire.InitReader // reads the source's init lines
 	block  []byte          // an error line's block, reused
 	spare  []byte          // the agents' Streamers' block buffer, reused (see messages.Streamer.Spare)
+	// blockOf is the text of block.
+	blockOf string
 	// reuse is the last run's main agent, which newRun keeps for the
 	// next run's, with its Streamer and their closures: a log of many
 	// tiny runs made them anew for each.
@@ -208,9 +210,7 @@ func (e *Encoder) appendHeader(b []byte, a *agent) []byte {
 // appendAssistant appends an assistant line holding block, as Marshal
 // writes struct{Type; Message; header}, but its closing brace.
 func (e *Encoder) appendAssistant(b []byte, a *agent, m messages.MessageInfo, block []byte) []byte {
-	b = append(b, `{"type":`...)
-	b = jsontext.AppendMarshalString(b, wire.TypeAssistant)
-	b = append(b, `,"message":`...)
+	b = append(b, `{"type":"`+wire.TypeAssistant+`","message":`...)
 	b = messages.AppendMessage(b, m.ID, m.Model, m.Usage, block)
 	b = e.appendHeader(b, a)
 	return b[:len(b)-1]
@@ -391,7 +391,8 @@ func (a *agent) newID() string {
 			h = sha256.Sum256([]byte(a.id))
 		}
 		copy(p[:], "msg_")
-		hex.Encode(p[4:16], h[:6])
+		binary.LittleEndian.PutUint64(p[4:], hex8(h[:4]))
+		binary.LittleEndian.PutUint32(p[12:], uint32(hex8(h[4:])))
 		p[16] = '_'
 	}
 	var id [len(a.idPrefix) + 20]byte
@@ -943,6 +944,9 @@ func isError(a *agent, ev *event.ToolResult) *bool {
 // written for a failed turn (event.TurnEnd.Error).
 const TurnFailedErrorType = "turn_failed"
 
+// noUsage is the usage of Claude Code's synthetic messages: none counted.
+var noUsage event.Usage
+
 // maxErrors caps the error messages a made result line lists.
 const maxErrors = 100
 
@@ -964,11 +968,15 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 			e.errs = append(e.errs, text)
 		}
 	}
-	e.block = appendTextBlock(e.block[:0], text, false)
+	if e.blockOf != text || len(e.block) == 0 {
+		// Codex reports a failed turn twice (its error, then
+		// turn.failed), with one text: it is escaped once.
+		e.block, e.blockOf = appendTextBlock(e.block[:0], text, false), text
+	}
 	id := e.uuid()
 	// Claude Code's synthetic messages count no tokens: usage 0 is
 	// what they say, not a made-up value.
-	b := e.appendAssistant(e.out[:0], a, messages.MessageInfo{ID: id, Model: wire.SyntheticModel, Usage: &event.Usage{}}, e.block)
+	b := e.appendAssistant(e.out[:0], a, messages.MessageInfo{ID: id, Model: wire.SyntheticModel, Usage: &noUsage}, e.block)
 	b = append(b, `,"error":`...)
 	b = jsontext.AppendMarshalString(b, errType)
 	e.writeLine(append(b, '}'))
