@@ -154,10 +154,6 @@ func (s *Streamer) HeldCalls() int { return s.pending.Len() + s.mcp.Len() }
 // Explicit reports whether the source marks its turns (TurnStart).
 func (s *Streamer) Explicit() bool { return s.explicit }
 
-// Unanswered reports whether the open message has client tool calls
-// without a result.
-func (s *Streamer) Unanswered() bool { return s.inMsg && s.pending.Len() > 0 }
-
 // MaxUnsigned caps the thinking blocks without a signature a Streamer
 // keeps for a late signature (UnsignedThinking): the last MaxUnsigned of
 // the open message. A message with more lets go of the oldest (counted
@@ -462,14 +458,10 @@ func newMessage(id, model string, content []json.RawMessage) outMessage {
 	return outMessage{ID: id, Type: "message", Role: "assistant", Model: model, Content: content}
 }
 
-// StartTurn opens a message (TurnStart). An open message is ended first.
-func (s *Streamer) StartTurn(id, model string) error {
-	return s.StartTurnUsage(id, model, nil)
-}
-
-// StartTurnUsage is StartTurn with the usage the source gives at the
-// message's start (nil if none), written in message_start and repeated
-// in a message_delta that has no usage of its own.
+// StartTurnUsage opens a message (TurnStart), ending an open one first,
+// with the usage the source gives at the message's start (nil if none),
+// written in message_start and repeated in a message_delta that has no
+// usage of its own.
 func (s *Streamer) StartTurnUsage(id, model string, u *event.Usage) error {
 	s.explicit = true
 	if s.inMsg {

@@ -233,7 +233,7 @@ func TestReset(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got = append(got, fmt.Sprint("held calls ", s.HeldCalls(), ", unsigned ", s.UnsignedThinking(), ", unanswered ", s.Unanswered()))
+		got = append(got, fmt.Sprint("held calls ", s.HeldCalls(), ", unsigned ", s.UnsignedThinking(), ", answered ", s.Answered("")))
 		s.EndTurn("", nil)
 		return got
 	}
