@@ -92,11 +92,12 @@ type runState struct {
 		stop, res string
 		usage     messages.Usage
 	}
-	main     string // the main agent's scope
-	haveMain bool
-	session  string // session_id written on every line
-	inited   bool
-	last     *agent // the agent scope returned last
+	main      string // the main agent's scope
+	haveMain  bool
+	mainAgent *agent // agents[main], once made (a main agent is never let go of)
+	session   string // session_id written on every line
+	inited    bool
+	last      *agent // the agent scope returned last
 	// subs are the agents other than the main one, in the order they
 	// came, at most maxAgents; idle are those of them found with
 	// nothing open after an event of theirs (checked again when one is
@@ -252,11 +253,13 @@ func (e *Encoder) scope(id string) *agent {
 			a.st.Event = func(typ string, data []byte) error { return e.streamEvent(a, data) }
 		}
 	}
-	if m := e.agents[e.main]; m != nil {
+	if m := e.mainAgent; m != nil {
 		a.st.Model = m.st.Model
 	}
 	if id != e.main {
 		e.hold(a)
+	} else {
+		e.mainAgent = a
 	}
 	e.agents[id] = a
 	e.order = append(e.order, a)
@@ -574,7 +577,7 @@ func (e *Encoder) newRun() {
 	// again for each.
 	var reuse *agent
 	if e.haveMain {
-		reuse = e.agents[e.main]
+		reuse = e.mainAgent
 	}
 	clear(e.agents)
 	clear(e.order)
@@ -1049,7 +1052,7 @@ func (e *Encoder) closeTurns(stop string) {
 // in the order they came.
 func (e *Encoder) agentsInOrder() iter.Seq[*agent] {
 	return func(yield func(*agent) bool) {
-		if m := e.agents[e.main]; m != nil && !yield(m) {
+		if m := e.mainAgent; m != nil && !yield(m) {
 			return
 		}
 		for _, a := range e.order {
@@ -1074,7 +1077,7 @@ func (e *Encoder) result(ev *event.RunEnd) {
 		// an API error: subtype success, is_error, the error as result.)
 		r.Errors = e.errs
 	}
-	if m := e.agents[e.main]; r.NumTurns == 0 && m != nil {
+	if m := e.mainAgent; r.NumTurns == 0 && m != nil {
 		r.NumTurns = m.st.Messages()
 	}
 	e.rs.stop = ev.StopReason
