@@ -3,7 +3,7 @@ package claude
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/hex"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -50,6 +50,8 @@ type Encoder struct {
 	inits  wire.InitReader // reads the source's init lines
 	block  []byte          // an error line's block, reused
 	spare  []byte          // the agents' Streamers' block buffer, reused (see messages.Streamer.Spare)
+	// blockOf is the text of block.
+	blockOf string
 	// reuse is the last run's main agent, which newRun keeps for the
 	// next run's, with its Streamer and their closures: a log of many
 	// tiny runs made them anew for each.
@@ -90,11 +92,12 @@ type runState struct {
 		stop, res string
 		usage     messages.Usage
 	}
-	main     string // the main agent's scope
-	haveMain bool
-	session  string // session_id written on every line
-	inited   bool
-	last     *agent // the agent scope returned last
+	main      string // the main agent's scope
+	haveMain  bool
+	mainAgent *agent // agents[main], once made (a main agent is never let go of)
+	session   string // session_id written on every line
+	inited    bool
+	last      *agent // the agent scope returned last
 	// subs are the agents other than the main one, in the order they
 	// came, at most maxAgents; idle are those of them found with
 	// nothing open after an event of theirs (checked again when one is
@@ -208,9 +211,7 @@ func (e *Encoder) appendHeader(b []byte, a *agent) []byte {
 // appendAssistant appends an assistant line holding block, as Marshal
 // writes struct{Type; Message; header}, but its closing brace.
 func (e *Encoder) appendAssistant(b []byte, a *agent, m messages.MessageInfo, block []byte) []byte {
-	b = append(b, `{"type":`...)
-	b = jsontext.AppendMarshalString(b, wire.TypeAssistant)
-	b = append(b, `,"message":`...)
+	b = append(b, `{"type":"`+wire.TypeAssistant+`","message":`...)
 	b = messages.AppendMessage(b, m.ID, m.Model, m.Usage, block)
 	b = e.appendHeader(b, a)
 	return b[:len(b)-1]
@@ -252,11 +253,13 @@ func (e *Encoder) scope(id string) *agent {
 			a.st.Event = func(typ string, data []byte) error { return e.streamEvent(a, data) }
 		}
 	}
-	if m := e.agents[e.main]; m != nil {
+	if m := e.mainAgent; m != nil {
 		a.st.Model = m.st.Model
 	}
 	if id != e.main {
 		e.hold(a)
+	} else {
+		e.mainAgent = a
 	}
 	e.agents[id] = a
 	e.order = append(e.order, a)
@@ -350,9 +353,8 @@ func (e *Encoder) letGo(a *agent) {
 // refer to a and to the encoder only, are kept.
 func (a *agent) reset(id string) *agent {
 	st := a.st
-	*st = messages.Streamer{
-		Block: st.Block, NewID: st.NewID, MaxBlockBytes: st.MaxBlockBytes, Cut: st.Cut, Spare: st.Spare, Event: st.Event,
-	}
+	st.Reset()
+	st.Model = ""
 	clear(a.names)
 	if a.calls != nil {
 		a.calls.Clear()
@@ -392,7 +394,8 @@ func (a *agent) newID() string {
 			h = sha256.Sum256([]byte(a.id))
 		}
 		copy(p[:], "msg_")
-		hex.Encode(p[4:16], h[:6])
+		binary.LittleEndian.PutUint64(p[4:], hex8(h[:4]))
+		binary.LittleEndian.PutUint32(p[12:], uint32(hex8(h[4:])))
 		p[16] = '_'
 	}
 	var id [len(a.idPrefix) + 20]byte
@@ -574,7 +577,7 @@ func (e *Encoder) newRun() {
 	// again for each.
 	var reuse *agent
 	if e.haveMain {
-		reuse = e.agents[e.main]
+		reuse = e.mainAgent
 	}
 	clear(e.agents)
 	clear(e.order)
@@ -753,7 +756,7 @@ func (e *Encoder) snapshot(a *agent, m messages.MessageInfo, block []byte) error
 	if a.id == e.main {
 		if text := a.st.BlockText(); text != nil {
 			e.lastText = append(e.lastText[:0], text...)
-		} else {
+		} else if !a.st.BlockNotText() {
 			e.noteText(block)
 		}
 	}
@@ -944,6 +947,9 @@ func isError(a *agent, ev *event.ToolResult) *bool {
 // written for a failed turn (event.TurnEnd.Error).
 const TurnFailedErrorType = "turn_failed"
 
+// noUsage is the usage of Claude Code's synthetic messages: none counted.
+var noUsage = event.Usage{Has: event.HasTokens | event.HasCacheRead | event.HasCacheWrite}
+
 // maxErrors caps the error messages a made result line lists.
 const maxErrors = 100
 
@@ -965,12 +971,15 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 			e.errs = append(e.errs, text)
 		}
 	}
-	e.block = appendTextBlock(e.block[:0], text, false)
+	if e.blockOf != text || len(e.block) == 0 {
+		// Codex reports a failed turn twice (its error, then
+		// turn.failed), with one text: it is escaped once.
+		e.block, e.blockOf = appendTextBlock(e.block[:0], text, false), text
+	}
 	id := e.uuid()
 	// Claude Code's synthetic messages count no tokens: usage 0 is
 	// what they say, not a made-up value.
-	zero := &event.Usage{Has: event.HasTokens | event.HasCacheRead | event.HasCacheWrite}
-	b := e.appendAssistant(e.out[:0], a, messages.MessageInfo{ID: id, Model: wire.SyntheticModel, Usage: zero}, e.block)
+	b := e.appendAssistant(e.out[:0], a, messages.MessageInfo{ID: id, Model: wire.SyntheticModel, Usage: &noUsage}, e.block)
 	b = append(b, `,"error":`...)
 	b = jsontext.AppendMarshalString(b, errType)
 	e.writeLine(append(b, '}'))
@@ -1043,7 +1052,7 @@ func (e *Encoder) closeTurns(stop string) {
 // in the order they came.
 func (e *Encoder) agentsInOrder() iter.Seq[*agent] {
 	return func(yield func(*agent) bool) {
-		if m := e.agents[e.main]; m != nil && !yield(m) {
+		if m := e.mainAgent; m != nil && !yield(m) {
 			return
 		}
 		for _, a := range e.order {
@@ -1068,7 +1077,7 @@ func (e *Encoder) result(ev *event.RunEnd) {
 		// an API error: subtype success, is_error, the error as result.)
 		r.Errors = e.errs
 	}
-	if m := e.agents[e.main]; r.NumTurns == 0 && m != nil {
+	if m := e.mainAgent; r.NumTurns == 0 && m != nil {
 		r.NumTurns = m.st.Messages()
 	}
 	e.rs.stop = ev.StopReason
@@ -1309,7 +1318,7 @@ func unicodeEscape(s string, q []byte) int {
 			return 1 // an invalid byte
 		}
 	case strings.HasPrefix(u, `\u00`) && isLowerHex(u[4]) && isLowerHex(u[5]):
-		const digits = "0123456789abcdef" // not the encoding/hex package appendUUID uses
+		const digits = "0123456789abcdef"
 		c := s[0]
 		if c < 0x20 && c != '\b' && c != '\t' && c != '\n' && c != '\f' && c != '\r' && u[4] == digits[c>>4] && u[5] == digits[c&0xf] {
 			return 1

@@ -2,7 +2,8 @@ package claude
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
+	"encoding/binary"
+	"math/bits"
 	"strconv"
 )
 
@@ -17,17 +18,34 @@ type lineIDs struct {
 func (l *lineIDs) appendUUID(b []byte, session string, n int) []byte {
 	l.msg = strconv.AppendInt(append(append(l.msg[:0], session...), '/'), int64(n), 10)
 	sum := sha256.Sum256(l.msg)
-	h := sum[:16]
-	h[6] = h[6]&0x0f | 0x40
-	h[8] = h[8]&0x3f | 0x80
-	// Written in place, the dashes moved in after, rather than a byte
-	// appended at a time.
-	var u [36]byte
-	hex.Encode(u[:], h)
-	copy(u[24:], u[20:32]) // 8-4-4-4-12
-	copy(u[19:23], u[16:20])
-	copy(u[14:18], u[12:16])
-	copy(u[9:13], u[8:12])
+	sum[6] = sum[6]&0x0f | 0x40
+	sum[8] = sum[8]&0x3f | 0x80
+	// 8-4-4-4-12 hex digits: each four bytes' eight digits made and
+	// written at once, the dashes written over after.
+	var u [36 + 4]byte
+	le := binary.LittleEndian
+	le.PutUint64(u[0:], hex8(sum[0:]))
+	d := hex8(sum[4:])
+	le.PutUint32(u[9:], uint32(d))
+	le.PutUint32(u[14:], uint32(d>>32))
+	d = hex8(sum[8:])
+	le.PutUint32(u[19:], uint32(d))
+	le.PutUint32(u[24:], uint32(d>>32))
+	le.PutUint64(u[28:], hex8(sum[12:]))
 	u[8], u[13], u[18], u[23] = '-', '-', '-', '-'
-	return append(b, u[:]...)
+	return append(b, u[:36]...)
+}
+
+// hex8 returns the eight lower-case hex digits of the first four bytes
+// of p, the first digit in the lowest byte.
+func hex8(p []byte) uint64 {
+	x := uint64(binary.BigEndian.Uint32(p))
+	// One nibble a byte, the first digit's in the highest.
+	x = (x | x<<16) & 0x0000ffff0000ffff
+	x = (x | x<<8) & 0x00ff00ff00ff00ff
+	x = (x | x<<4) & 0x0f0f0f0f0f0f0f0f
+	x = bits.ReverseBytes64(x)
+	// '0' + n, and 'a' - 10 - '0' more for a nibble above 9.
+	above9 := (x + 0x0606060606060606) >> 4 & 0x0101010101010101
+	return x + 0x3030303030303030 + above9*('a'-10-'0')
 }

@@ -592,13 +592,16 @@ func (b *Builder) MessageStop(agent string) error {
 	return problem
 }
 
+// openBlocks returns the indexes of the blocks not done, in order
+// (allocating only when there are some).
 func (m *message) openBlocks() []int {
 	var open []int
-	for _, i := range slices.Sorted(maps.Keys(m.blocks)) {
-		if !m.blocks[i].done {
+	for i, bl := range m.blocks {
+		if !bl.done {
 			open = append(open, i)
 		}
 	}
+	slices.Sort(open)
 	return open
 }
 

@@ -182,12 +182,11 @@ func ReadDeltaEventAt(r *jsontext.Reader, raw []byte, at int, se *StreamEvent) i
 	}
 	delta := len(raw) - len(rest) + len(`,"delta":`) // the delta object's '{'
 	r.Rewind(len(raw)-len(rest)+len(head), 0)
-	b := r.Str()
+	text := r.String()
 	end := r.Offset() + 2
 	if r.Failed() || end > len(raw) || string(raw[end-2:end]) != "}}" {
 		return -1
 	}
-	text := string(b)
 	*se = StreamEvent{
 		Type:  EventContentBlockDelta,
 		Delta: raw[delta : end-1],

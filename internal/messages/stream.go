@@ -65,7 +65,8 @@ type Streamer struct {
 	// TooMany, if set, is called each time a call is let go of.
 	TooMany func()
 
-	msg   *MessageInfo
+	msg   MessageInfo // the open message, if inMsg
+	inMsg bool
 	start *event.Usage // usage given at the open message's start
 	// unsigned holds the content indexes of its thinking blocks written
 	// without a signature, the last MaxUnsigned of them (see
@@ -84,6 +85,7 @@ type Streamer struct {
 	err      error
 	buf      []byte // the stream event being written, reused
 	text     []byte // see BlockText
+	notText  bool   // see BlockNotText
 	jr       jsontext.Reader
 }
 
@@ -111,8 +113,26 @@ const maxKeptBuffer = 1 << 10
 // maxSpare is the largest block buffer kept in Spare.
 const maxSpare = 64 << 10
 
+// Reset makes s as it was before its first event, its exported fields
+// kept: a caller that starts over (a new run) keeps the sets and the
+// block that s allocated.
+func (s *Streamer) Reset() {
+	pending, mcp, free, unsigned := s.pending, s.mcp, s.free, s.unsigned[:0]
+	if pending != nil {
+		pending.Clear()
+	}
+	if mcp != nil {
+		mcp.Clear()
+	}
+	*s = Streamer{
+		Event: s.Event, Block: s.Block, Model: s.Model, NewID: s.NewID, MaxBlockBytes: s.MaxBlockBytes, Cut: s.Cut,
+		Spare: s.Spare, MCPBeta: s.MCPBeta, MaxCalls: s.MaxCalls, TooMany: s.TooMany,
+		pending: pending, mcp: mcp, free: free, unsigned: unsigned,
+	}
+}
+
 // InTurn reports whether a message is open.
-func (s *Streamer) InTurn() bool { return s.msg != nil }
+func (s *Streamer) InTurn() bool { return s.inMsg }
 
 // Answered records the result of client tool call id and reports whether
 // the open message has tool calls and all of them now have their result:
@@ -121,7 +141,7 @@ func (s *Streamer) Answered(id string) bool {
 	if s.pending != nil {
 		s.pending.Remove(id)
 	}
-	return s.msg != nil && s.tools && s.pending.Len() == 0
+	return s.inMsg && s.tools && s.pending.Len() == 0
 }
 
 // Messages returns the number of messages begun.
@@ -134,10 +154,6 @@ func (s *Streamer) HeldCalls() int { return s.pending.Len() + s.mcp.Len() }
 // Explicit reports whether the source marks its turns (TurnStart).
 func (s *Streamer) Explicit() bool { return s.explicit }
 
-// Unanswered reports whether the open message has client tool calls
-// without a result.
-func (s *Streamer) Unanswered() bool { return s.msg != nil && s.pending.Len() > 0 }
-
 // MaxUnsigned caps the thinking blocks without a signature a Streamer
 // keeps for a late signature (UnsignedThinking): the last MaxUnsigned of
 // the open message. A message with more lets go of the oldest (counted
@@ -148,7 +164,7 @@ const MaxUnsigned = openset.DefaultMax
 // thinking blocks written without a signature, in order: the last
 // MaxUnsigned of them.
 func (s *Streamer) UnsignedThinking() []int {
-	if s.msg == nil {
+	if !s.inMsg {
 		return nil
 	}
 	return lastN(s.unsigned, MaxUnsigned)
@@ -162,7 +178,7 @@ func (s *Streamer) HeldUnsigned() int { return len(s.unsigned) }
 // ForgotUnsigned returns how many of the open message's thinking blocks
 // without a signature UnsignedThinking no longer holds.
 func (s *Streamer) ForgotUnsigned() int {
-	if s.msg == nil {
+	if !s.inMsg {
 		return 0
 	}
 	return s.forgot + max(len(s.unsigned)-MaxUnsigned, 0)
@@ -190,7 +206,7 @@ func AppendCapped(list []int, v, n int) (_ []int, dropped int) {
 // message ends.
 func (s *Streamer) LateSignature(index int, sig string) error {
 	s.release()
-	if s.msg == nil || sig == "" {
+	if !s.inMsg || sig == "" {
 		return s.err
 	}
 	s.write(EventContentBlockDelta, blockDelta{
@@ -203,7 +219,7 @@ func (s *Streamer) LateSignature(index int, sig string) error {
 // Start returns the usage the source gave at the open message's start,
 // or nil.
 func (s *Streamer) Start() *event.Usage {
-	if s.msg == nil {
+	if !s.inMsg {
 		return nil
 	}
 	return s.start
@@ -237,7 +253,7 @@ func (s *Streamer) block(b any) {
 		s.err = err
 		return
 	}
-	s.err = s.Block(*s.msg, data)
+	s.err = s.Block(s.msg, data)
 }
 
 // textBlock writes the completed text or thinking block b, with the
@@ -263,10 +279,27 @@ func (s *Streamer) textBlock(b *streamBlock, sig string) {
 	if b.kind == event.Text && len(b.citations) == 0 && b.head > 0 {
 		s.text = data[b.head-1 : len(data)-1] // from the head's closing quote to the block's
 	}
-	s.err = s.Block(*s.msg, data)
-	s.text = nil
-	if s.Spare != nil && cap(data) <= maxSpare {
-		*s.Spare = data[:0] // Block is done with it
+	s.notText = b.kind == event.Thinking
+	s.err = s.Block(s.msg, data)
+	s.text, s.notText = nil, false
+	s.keepSpare(data) // Block is done with it
+}
+
+// spare returns Spare's buffer, empty, which is the caller's until it
+// gives it back with keepSpare; nil without one.
+func (s *Streamer) spare() []byte {
+	if s.Spare == nil {
+		return nil
+	}
+	b := *s.Spare
+	*s.Spare = nil
+	return b[:0]
+}
+
+// keepSpare keeps b in Spare for the next block, unless it grew large.
+func (s *Streamer) keepSpare(b []byte) {
+	if s.Spare != nil && cap(b) <= maxSpare {
+		*s.Spare = b[:0]
 	}
 }
 
@@ -275,6 +308,11 @@ func (s *Streamer) textBlock(b *streamBlock, sig string) {
 // as jsontext.AppendMarshalString writes the text); else nil. A caller
 // that keeps the text need not read the block again.
 func (s *Streamer) BlockText() []byte { return s.text }
+
+// BlockNotText reports, during a call of Block, whether the block is one
+// the Streamer wrote of a type other than text (thinking, tool use): a
+// caller looking for text blocks need not read it.
+func (s *Streamer) BlockNotText() bool { return s.notText }
 
 // appendText adds text, which escaped is, to the text of b.
 func (b *streamBlock) appendText(text string, escaped []byte) {
@@ -420,17 +458,13 @@ func newMessage(id, model string, content []json.RawMessage) outMessage {
 	return outMessage{ID: id, Type: "message", Role: "assistant", Model: model, Content: content}
 }
 
-// StartTurn opens a message (TurnStart). An open message is ended first.
-func (s *Streamer) StartTurn(id, model string) error {
-	return s.StartTurnUsage(id, model, nil)
-}
-
-// StartTurnUsage is StartTurn with the usage the source gives at the
-// message's start (nil if none), written in message_start and repeated
-// in a message_delta that has no usage of its own.
+// StartTurnUsage opens a message (TurnStart), ending an open one first,
+// with the usage the source gives at the message's start (nil if none),
+// written in message_start and repeated in a message_delta that has no
+// usage of its own.
 func (s *Streamer) StartTurnUsage(id, model string, u *event.Usage) error {
 	s.explicit = true
-	if s.msg != nil {
+	if s.inMsg {
 		s.EndTurn("", nil)
 	}
 	s.begin(id, model, u)
@@ -444,7 +478,7 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 	if model == "" {
 		model = s.Model
 	}
-	s.msg = &MessageInfo{ID: id, Model: model, Usage: u}
+	s.msg, s.inMsg = MessageInfo{ID: id, Model: model, Usage: u}, true
 	s.messages++
 	s.index, s.tools = 0, false
 	s.unsigned, s.forgot = s.unsigned[:0], 0
@@ -467,7 +501,7 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 }
 
 func (s *Streamer) ensureTurn() {
-	if s.msg == nil {
+	if !s.inMsg {
 		s.begin("", "", nil)
 	}
 }
@@ -481,7 +515,7 @@ func (s *Streamer) EndTurn(stopReason string, u *event.Usage) error {
 		s.endBlock(s.open.kind, "")
 		s.release()
 	}
-	if s.msg == nil {
+	if !s.inMsg {
 		return s.err
 	}
 	if s.Event != nil {
@@ -489,7 +523,7 @@ func (s *Streamer) EndTurn(stopReason string, u *event.Usage) error {
 		// takes, is allocated only when a stream event is wanted.
 		s.writeMessageEnd(stopReason, u)
 	}
-	s.msg, s.tools = nil, false
+	s.msg, s.inMsg, s.tools = MessageInfo{}, false, false
 	s.buf = nil // an agent whose turn is over keeps no buffer
 	return s.err
 }
@@ -505,13 +539,13 @@ func (s *Streamer) CutTurn(stopReason string, u *event.Usage) error {
 		s.endBlock(s.open.kind, "")
 		s.release()
 	}
-	if s.msg == nil {
+	if !s.inMsg {
 		return s.err
 	}
 	if s.Event != nil {
 		s.writeMessageDelta(stopReason, u)
 	}
-	s.msg, s.tools = nil, false
+	s.msg, s.inMsg, s.tools = MessageInfo{}, false, false
 	s.buf = nil
 	return s.err
 }
@@ -564,8 +598,8 @@ func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
 // It reports whether a message was open.
 func (s *Streamer) Abandon() bool {
 	s.release()
-	open := s.msg != nil
-	s.msg, s.open, s.tools = nil, nil, false
+	open := s.inMsg
+	s.msg, s.inMsg, s.open, s.tools = MessageInfo{}, false, nil, false
 	s.buf = nil
 	return open
 }
@@ -573,20 +607,20 @@ func (s *Streamer) Abandon() bool {
 // Abort forgets the open message without ending it (after an error event
 // took its place).
 func (s *Streamer) Abort() {
-	s.msg, s.open, s.held, s.tools = nil, nil, nil, false
+	s.msg, s.inMsg, s.open, s.held, s.tools = MessageInfo{}, false, nil, nil, false
 }
 
 // Pending returns the message and the content block, as it stands, of
 // the block still open, or false if none is.
 func (s *Streamer) Pending() (MessageInfo, []byte, bool) {
 	b := s.open
-	if b == nil || s.msg == nil {
+	if b == nil || !s.inMsg {
 		return MessageInfo{}, nil, false
 	}
 	if b.kind == event.Thinking {
-		return *s.msg, appendThinkingBlock(nil, b.escaped(), ""), true
+		return s.msg, appendThinkingBlock(nil, b.escaped(), ""), true
 	}
-	return *s.msg, appendTextBlock(nil, b.escaped(), nil), true
+	return s.msg, appendTextBlock(nil, b.escaped(), nil), true
 }
 
 // Flush writes the held content_block_stop, if any. Callers call it
@@ -634,11 +668,8 @@ func (s *Streamer) startBlock(kind event.BlockKind) {
 		if kind == event.Thinking {
 			head = thinkingBlockHead
 		}
-		var buf []byte
-		if s.Spare != nil {
-			buf, *s.Spare = *s.Spare, nil // this block's until Block returns it
-		}
-		b.esc, b.head = append(buf, head...), len(head)
+		// Spare's buffer is this block's until Block returns it.
+		b.esc, b.head = append(s.spare(), head...), len(head)
 	}
 	s.index++
 	s.open = b
@@ -983,9 +1014,12 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 		}
 	}
 	if s.err == nil && s.Block != nil {
-		s.buf = appendToolBlock(s.buf[:0], typ, ev.ID, ev.Name, input, ev.MCPServer)
-		s.err = s.Block(*s.msg, s.buf)
-		s.keepBuf()
+		// In Spare's buffer, kept across messages, where s.buf is not.
+		b := appendToolBlock(s.spare(), typ, ev.ID, ev.Name, input, ev.MCPServer)
+		s.notText = true
+		s.err = s.Block(s.msg, b)
+		s.notText = false
+		s.keepSpare(b)
 	}
 	s.stop(idx)
 }
@@ -1039,7 +1073,7 @@ func (s *Streamer) unknown(ev *event.Unknown) bool {
 	case typ == "":
 		return false
 	case typ == EventContentBlockDelta:
-		if s.msg == nil || s.index == 0 {
+		if !s.inMsg || s.index == 0 {
 			return false // no block to attach it to
 		}
 		idx := s.index - 1 // the block started last, whose delta it was

@@ -2,6 +2,7 @@ package messages
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -211,5 +212,98 @@ func TestUnsignedCapped(t *testing.T) {
 	}
 	if f := s.ForgotUnsigned(); f != n-MaxUnsigned {
 		t.Errorf("ForgotUnsigned %d, want %d", f, n-MaxUnsigned)
+	}
+}
+
+// TestReset: a Streamer Reset in the middle of a message (tool calls
+// waiting, an MCP call, an unsigned thinking block, a text block open)
+// writes what a new one writes, with the same settings.
+func TestReset(t *testing.T) {
+	t.Parallel()
+	var spare []byte
+	run := func(s *Streamer, evs []event.Event) []string {
+		var got []string
+		s.Event = func(typ string, data []byte) error { got = append(got, string(data)); return nil }
+		s.Block = func(m MessageInfo, block []byte) error {
+			got = append(got, m.ID+" "+m.Model+" "+string(block))
+			return nil
+		}
+		for _, ev := range evs {
+			if _, err := s.Add(ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got = append(got, fmt.Sprint("held calls ", s.HeldCalls(), ", unsigned ", s.UnsignedThinking(), ", answered ", s.Answered("")))
+		s.EndTurn("", nil)
+		return got
+	}
+	first := []event.Event{
+		&event.TurnStart{MessageID: "m1", Model: "x"},
+		&event.ToolCall{ID: "c1", Name: "Bash", Input: json.RawMessage(`{}`)},
+		&event.ToolCall{ID: "c2", Name: "q", MCPServer: "srv", Input: json.RawMessage(`{}`)},
+		&event.BlockEnd{Kind: event.Thinking},
+		&event.Delta{Kind: event.Text, Text: "open"},
+	}
+	again := []event.Event{
+		&event.ToolCall{ID: "c1", Name: "Bash", Input: json.RawMessage(`{"a":1}`)},
+		&event.ToolResult{ID: "c2", Name: "q", Content: []event.Part{{Type: "text", Text: "r"}}},
+		&event.Delta{Kind: event.Thinking, Text: "t"},
+		&event.Delta{Kind: event.Text, Text: "done"},
+	}
+	n := 0
+	newStreamer := func() *Streamer {
+		return &Streamer{Model: "m", Spare: &spare, NewID: func() string { n++; return fmt.Sprint("id", n) }}
+	}
+	s := newStreamer()
+	run(s, first)
+	s.Reset()
+	if s.InTurn() || s.Open() || s.HeldCalls() != 0 || s.HeldUnsigned() != 0 {
+		t.Errorf("after Reset: in a turn %v, a block open %v, %d calls and %d unsigned blocks held; want none",
+			s.InTurn(), s.Open(), s.HeldCalls(), s.HeldUnsigned())
+	}
+	n = 0
+	got := run(s, again)
+	n = 0
+	want := run(newStreamer(), again)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("after Reset (-new +reset):\n%s", diff)
+	}
+	if s.Model != "m" || s.Spare != &spare || s.Messages() != 1 {
+		t.Errorf("after Reset and a message: Model %q, Spare kept %v, %d messages; want m, true, 1", s.Model, s.Spare == &spare, s.Messages())
+	}
+}
+
+// TestBlockNotText: during Block, BlockNotText tells the blocks the
+// Streamer wrote of another type than text (thinking, tool use) from
+// text blocks and blocks written as they came (which may be text).
+func TestBlockNotText(t *testing.T) {
+	t.Parallel()
+	var got []string
+	s := &Streamer{}
+	s.Block = func(_ MessageInfo, block []byte) error {
+		got = append(got, fmt.Sprint(s.BlockNotText(), " ", string(block)))
+		return nil
+	}
+	for _, ev := range []event.Event{
+		&event.Delta{Kind: event.Text, Text: "a"},
+		&event.Delta{Kind: event.Thinking, Text: "b"},
+		&event.ToolCall{ID: "c", Name: "n", Input: json.RawMessage(`{"type":"text"}`)},
+		&event.Unknown{Format: Format, Raw: json.RawMessage(`{"type":"text","text":"u"}`)},
+		&event.Delta{Kind: event.Text, Text: "c"},
+	} {
+		if _, err := s.Add(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.EndTurn("", nil)
+	want := []string{
+		`false {"type":"text","text":"a"}`,
+		`true {"type":"tool_use","id":"c","name":"n","input":{"type":"text"}}`,
+		`false {"type":"text","text":"u"}`,
+		`true {"type":"thinking","thinking":"b","signature":""}`,
+		`false {"type":"text","text":"c"}`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("blocks (-want +got):\n%s", diff)
 	}
 }

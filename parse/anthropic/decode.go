@@ -41,8 +41,9 @@ type Decoder struct {
 	off  int64
 	bad  badutf8.Once // the invalid UTF-8 warning
 
-	jr jsontext.Reader      // decodes data in one pass
-	se messages.StreamEvent // the event being decoded, reused
+	jr  jsontext.Reader      // decodes data in one pass
+	se  messages.StreamEvent // the event being decoded, reused
+	str texts                // the strings jr makes
 }
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -57,6 +58,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	d.sse = frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes)
 	d.b = messages.NewBuilder(d.emit, d.cfg.MaxEventBytes)
 	d.b.StreamOnly() // a Messages API body has no snapshots
+	d.jr.SetStrings(d.str.string)
 	return d
 }
 
