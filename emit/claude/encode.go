@@ -1001,8 +1001,13 @@ func (e *Encoder) noteUsage(ev event.Event) {
 	}
 }
 
+// notice writes ev: as its source line when that is a stream-json line of
+// its kind (every stream-json line names its session_id; a session log's
+// lines, sessionId, are another format's), else as an informational
+// system line.
 func (e *Encoder) notice(a *agent, ev *event.Notice) {
-	if typ, subtype, err := wire.UnmarshalKind(ev.Raw); err == nil && typ != "" && (typ == ev.Kind || subtype == ev.Kind) {
+	if typ, subtype, err := wire.UnmarshalKind(ev.Raw); err == nil && typ != "" && (typ == ev.Kind || subtype == ev.Kind) &&
+		bytes.Contains(ev.Raw, []byte(`"session_id"`)) {
 		e.line(jsontext.CompactValid(ev.Raw), nil)
 		return
 	}
