@@ -438,13 +438,18 @@ func stats(u *event.Usage) gemini.StreamStats {
 }
 
 func modelStats(u *event.Usage) gemini.ModelStats {
-	return gemini.ModelStats{
+	m := gemini.ModelStats{
 		TotalTokens:  u.InputTokens + u.OutputTokens,
 		InputTokens:  u.InputTokens,
 		OutputTokens: max(u.OutputTokens-u.ReasoningTokens, 0),
-		Cached:       u.CacheReadTokens,
-		Input:        max(u.InputTokens-u.CacheReadTokens, 0),
 	}
+	if u.Has&event.HasCacheRead != 0 {
+		// The cached part and the rest; null (not known) where the
+		// source gave no cache read count.
+		cached, input := u.CacheReadTokens, max(u.InputTokens-u.CacheReadTokens, 0)
+		m.Cached, m.Input = &cached, &input
+	}
+	return m
 }
 
 // Close ends the stream. An assistant message left open is a cut: it is

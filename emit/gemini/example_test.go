@@ -28,5 +28,5 @@ func Example() {
 	// {"type":"message","timestamp":"","role":"assistant","content":"Hello.","delta":true}
 	// {"type":"tool_use","timestamp":"","tool_name":"read_file","tool_id":"c1","parameters":{"file_path":"a"}}
 	// warning: gemini cannot carry stop reasons
-	// {"type":"result","timestamp":"","status":"success","stats":{"total_tokens":13,"input_tokens":10,"output_tokens":3,"cached":0,"input":10,"tool_calls":1}}
+	// {"type":"result","timestamp":"","status":"success","stats":{"total_tokens":13,"input_tokens":10,"output_tokens":3,"cached":null,"input":null,"tool_calls":1}}
 }

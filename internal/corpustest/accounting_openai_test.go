@@ -516,10 +516,6 @@ var knownGaps = []struct {
 	// apart by id), which this test does not know as one.
 	{"claude", "message ids", "emit/claude (the unknown form msg_<hex>_<N>)"},
 	{"agui", "message ids", "emit/agui (turn-N ids)"},
-	// Gemini CLI's stream-json stats always have "cached", which its
-	// reader takes as said: a source without a cache read count gets a
-	// cached 0 (the wire declaration has no "not said" for it).
-	{"gemini", "usage counts cache_read", "emit/gemini and parse/gemini (stats.cached)"},
 }
 
 var gapSeen sync.Map

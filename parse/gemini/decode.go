@@ -581,10 +581,12 @@ func (d *Decoder) result(line []byte, l *gemini.Result) {
 	if s := l.Stats; s != nil {
 		// The per-model counts stay in Meta: stream-json has no turns
 		// to give them to.
-		// Gemini CLI writes the three counts of every stats object.
-		end.Usage = &event.Usage{
-			InputTokens: s.InputTokens, OutputTokens: s.OutputTokens, CacheReadTokens: s.Cached,
-			Has: event.HasTokens | event.HasCacheRead,
+		// Gemini CLI writes every count of a stats object; cached is null
+		// where a converter did not know it.
+		end.Usage = &event.Usage{InputTokens: s.InputTokens, OutputTokens: s.OutputTokens, Has: event.HasTokens}
+		if s.Cached != nil {
+			end.Usage.CacheReadTokens = *s.Cached
+			end.Usage.Has |= event.HasCacheRead
 		}
 		if s.DurationMS != nil {
 			end.DurationMS = *s.DurationMS

@@ -236,24 +236,37 @@ func (c *checker) stats(s *gemini.StreamStats, p pos) {
 	if len(s.Models) == 0 {
 		return
 	}
-	var sum gemini.ModelStats
+	var total, input, output, cached, uncached int64
+	known := s.Cached != nil && s.Input != nil // the cached part, null where not known
 	for _, m := range s.Models {
-		sum.TotalTokens += m.Stats.TotalTokens
-		sum.InputTokens += m.Stats.InputTokens
-		sum.OutputTokens += m.Stats.OutputTokens
-		sum.Cached += m.Stats.Cached
-		sum.Input += m.Stats.Input
+		total += m.Stats.TotalTokens
+		input += m.Stats.InputTokens
+		output += m.Stats.OutputTokens
+		if m.Stats.Cached == nil || m.Stats.Input == nil {
+			known = false
+		} else {
+			cached += *m.Stats.Cached
+			uncached += *m.Stats.Input
+		}
 	}
-	for _, f := range []struct {
+	sums := []struct {
 		name       string
 		total, sum int64
 	}{
-		{"total_tokens", s.TotalTokens, sum.TotalTokens},
-		{"input_tokens", s.InputTokens, sum.InputTokens},
-		{"output_tokens", s.OutputTokens, sum.OutputTokens},
-		{"cached", s.Cached, sum.Cached},
-		{"input", s.Input, sum.Input},
-	} {
+		{"total_tokens", s.TotalTokens, total},
+		{"input_tokens", s.InputTokens, input},
+		{"output_tokens", s.OutputTokens, output},
+	}
+	if known {
+		sums = append(sums, struct {
+			name       string
+			total, sum int64
+		}{"cached", *s.Cached, cached}, struct {
+			name       string
+			total, sum int64
+		}{"input", *s.Input, uncached})
+	}
+	for _, f := range sums {
 		if f.total != f.sum {
 			c.v.Report(ruleStats, p, "stats %s %d is not the sum of its models' (%d)", f.name, f.total, f.sum)
 		}

@@ -878,9 +878,19 @@ func readStreamStats(r *jsontext.Reader, v *StreamStats) {
 			case "output_tokens":
 				jsontext.ReadInt(r, &v.OutputTokens)
 			case "cached":
-				jsontext.ReadInt(r, &v.Cached)
+				if r.Null() {
+					v.Cached = nil
+				} else {
+					jsontext.Ensure(&v.Cached)
+					jsontext.ReadInt(r, v.Cached)
+				}
 			case "input":
-				jsontext.ReadInt(r, &v.Input)
+				if r.Null() {
+					v.Input = nil
+				} else {
+					jsontext.Ensure(&v.Input)
+					jsontext.ReadInt(r, v.Input)
+				}
 			case "duration_ms":
 				if r.Null() {
 					v.DurationMS = nil
@@ -935,9 +945,19 @@ func readModelStats(r *jsontext.Reader, v *ModelStats) {
 			case "output_tokens":
 				jsontext.ReadInt(r, &v.OutputTokens)
 			case "cached":
-				jsontext.ReadInt(r, &v.Cached)
+				if r.Null() {
+					v.Cached = nil
+				} else {
+					jsontext.Ensure(&v.Cached)
+					jsontext.ReadInt(r, v.Cached)
+				}
 			case "input":
-				jsontext.ReadInt(r, &v.Input)
+				if r.Null() {
+					v.Input = nil
+				} else {
+					jsontext.Ensure(&v.Input)
+					jsontext.ReadInt(r, v.Input)
+				}
 			default:
 				r.SkipUnknown(key, foldedModelStats)
 			}
