@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	wire "github.com/agentstream/agentstream/parse/claude"
 )
@@ -115,10 +116,11 @@ func appendResult(b []byte, r *wire.Result, result, uuid []byte) ([]byte, bool) 
 		b = append(b, `,"usage":{"input_tokens":null,"output_tokens":null}`...)
 		return appendResultEnd(b, r, uuid), true
 	}
+	// A count the source did not give is null, its unknown form.
 	b = append(b, `,"usage":{"input_tokens":`...)
-	b = strconv.AppendInt(b, u.InputTokens, 10)
+	b = appendCount(b, u.InputTokens, u.Has&event.HasInput != 0)
 	b = append(b, `,"output_tokens":`...)
-	b = strconv.AppendInt(b, u.OutputTokens, 10)
+	b = appendCount(b, u.OutputTokens, u.Has&event.HasOutput != 0)
 	if u.CacheCreationInputTokens != 0 {
 		b = append(b, `,"cache_creation_input_tokens":`...)
 		b = strconv.AppendInt(b, u.CacheCreationInputTokens, 10)
@@ -168,4 +170,12 @@ func appendTextBlock(b []byte, text string, omitEmpty bool) []byte {
 	}
 	b = append(b, `{"type":"text","text":`...)
 	return append(jsontext.AppendMarshalString(b, text), '}')
+}
+
+// appendCount appends n, or null when the source did not give it.
+func appendCount(b []byte, n int64, given bool) []byte {
+	if !given {
+		return append(b, "null"...)
+	}
+	return strconv.AppendInt(b, n, 10)
 }

@@ -67,7 +67,7 @@ func TestAppendResultAsMarshal(t *testing.T) {
 			r := wire.Result{
 				Type: wire.TypeResult, Subtype: s, IsError: j%2 == 0, DurationMS: int64(j) * 1000, DurationAPIMS: -3,
 				NumTurns: i, SessionID: s, TotalCostUSD: &f, ModelUsage: map[string]wire.ModelUsage{},
-				PermissionDenials: []any{}, UUID: s + "u", Usage: &messages.Usage{InputTokens: int64(j), OutputTokens: 7},
+				PermissionDenials: []any{}, UUID: s + "u", Usage: &messages.Usage{InputTokens: int64(j), OutputTokens: 7, Has: event.HasTokens},
 			}
 			switch j % 4 {
 			case 0:
@@ -104,6 +104,20 @@ func TestAppendResultAsMarshal(t *testing.T) {
 					t.Errorf("%q %v: with the result text given: %s, want %s", s, f, got, want)
 				}
 			}
+		}
+	}
+	// A count the source did not give: null, its unknown form, never 0.
+	for _, tt := range []struct {
+		u    messages.Usage
+		want string
+	}{
+		{messages.Usage{OutputTokens: 5, Has: event.HasOutput}, `"usage":{"input_tokens":null,"output_tokens":5}`},
+		{messages.Usage{InputTokens: 5, Has: event.HasInput}, `"usage":{"input_tokens":5,"output_tokens":null}`},
+		{messages.Usage{}, `"usage":{"input_tokens":null,"output_tokens":null}`},
+	} {
+		r := wire.Result{Usage: &tt.u}
+		if got, _ := appendResult(nil, &r, nil, nil); !strings.Contains(string(got), tt.want) {
+			t.Errorf("usage %+v: %s, want it to hold %s", tt.u, got, tt.want)
 		}
 	}
 	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {

@@ -1124,7 +1124,7 @@ func (e *Encoder) result(ev *event.RunEnd) {
 		e.rs.usage = messages.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheCreationInputTokens: u.CacheWriteTokens, CacheReadInputTokens: u.CacheReadTokens,
-			ServiceTier: u.ServiceTier,
+			ServiceTier: u.ServiceTier, Has: u.Has,
 		}
 		r.Usage = &e.rs.usage
 	}

@@ -39,7 +39,7 @@ func refMetaFinal(ev *event.RunEnd) []byte {
 		m.CumulativeUsage = &agentmeta.Usage{
 			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 			CacheReadInputTokens: u.CacheReadTokens, CacheCreationInputTokens: u.CacheWriteTokens,
-			ReasoningOutputTokens: u.ReasoningTokens, ServiceTier: u.ServiceTier,
+			ReasoningOutputTokens: u.ReasoningTokens, ServiceTier: u.ServiceTier, Has: u.Has,
 		}
 	}
 	return marshalNoHTML(m)

@@ -506,6 +506,39 @@ func (u *Usage) field(name string) *int64 {
 	})
 }
 
+// MarshalJSON encodes u as encoding/json encodes its fields, with
+// input_tokens and output_tokens null, their unknown form, when Has does
+// not give them (never a made-up 0).
+func (u Usage) MarshalJSON() ([]byte, error) {
+	type plain struct {
+		InputTokens              *int64 `json:"input_tokens"`
+		OutputTokens             *int64 `json:"output_tokens"`
+		CacheReadInputTokens     int64  `json:"cache_read_input_tokens,omitempty"`
+		CacheCreationInputTokens int64  `json:"cache_creation_input_tokens,omitempty"`
+		ReasoningOutputTokens    int64  `json:"reasoning_output_tokens,omitempty"`
+		ServiceTier              string `json:"service_tier,omitempty"`
+	}
+	p := plain{
+		CacheReadInputTokens: u.CacheReadInputTokens, CacheCreationInputTokens: u.CacheCreationInputTokens,
+		ReasoningOutputTokens: u.ReasoningOutputTokens, ServiceTier: u.ServiceTier,
+	}
+	if u.Has&event.HasInput != 0 {
+		p.InputTokens = &u.InputTokens
+	}
+	if u.Has&event.HasOutput != 0 {
+		p.OutputTokens = &u.OutputTokens
+	}
+	// Unescaped: the encoder that called escapes HTML, or not, as it is
+	// set to.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(p); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
 // UnmarshalJSON decodes a usage object as readUsage does, so that Has is
 // set whichever reader decodes it.
 func (u *Usage) UnmarshalJSON(b []byte) error {
