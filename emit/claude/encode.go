@@ -86,8 +86,8 @@ type Encoder struct {
 // starts without.
 type runState struct {
 	sessionOf string // the session id of sessionJSON
-	// rs holds what the result line's pointer fields point to: moved
-	// to the heap, they were four allocations a run.
+	// rs holds what the result line's pointer fields point to, so that
+	// they are not moved to the heap one by one for every run.
 	rs struct {
 		stop, res string
 	}
