@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/messages"
 	wire "github.com/agentstream/agentstream/parse/claude"
 )
 
@@ -72,13 +73,15 @@ func (e *Encoder) appendInit(b []byte, cwd, model string, tools []string) []byte
 }
 
 // appendResult appends the result line r, as Marshal writes
-// wire.Result with an empty ModelUsage and PermissionDenials, a Usage
-// and a TotalCostUSD; result, when not nil, is the JSON of its result
-// text, written in place of r.Result; uuid, when not nil, is its uuid
-// (hex digits and dashes, which need no escape), written in place of
-// r.UUID. It reports false when r does not marshal (its cost is NaN or
-// infinite).
-func appendResult(b []byte, r *wire.Result, result, uuid []byte) ([]byte, bool) {
+// wire.Result with an empty ModelUsage and PermissionDenials and a
+// TotalCostUSD, but for its usage: u as messages.AppendUsage writes a
+// message's (the counts the source gave, in Claude Code's key order; nil
+// is the unknown form), in place of r.Usage. result, when not nil, is
+// the JSON of its result text, written in place of r.Result; uuid, when
+// not nil, is its uuid (hex digits and dashes, which need no escape),
+// written in place of r.UUID. It reports false when r does not marshal
+// (its cost is NaN or infinite).
+func appendResult(b []byte, r *wire.Result, u *event.Usage, result, uuid []byte) ([]byte, bool) {
 	b = append(b, `{"type":`...)
 	b = jsontext.AppendMarshalString(b, r.Type)
 	b = append(b, `,"subtype":`...)
@@ -111,29 +114,7 @@ func appendResult(b []byte, r *wire.Result, result, uuid []byte) ([]byte, bool) 
 			return b, false
 		}
 	}
-	u := r.Usage
-	if u == nil {
-		b = append(b, `,"usage":{"input_tokens":null,"output_tokens":null}`...)
-		return appendResultEnd(b, r, uuid), true
-	}
-	// A count the source did not give is null, its unknown form.
-	b = append(b, `,"usage":{"input_tokens":`...)
-	b = appendCount(b, u.InputTokens, u.Has&event.HasInput != 0)
-	b = append(b, `,"output_tokens":`...)
-	b = appendCount(b, u.OutputTokens, u.Has&event.HasOutput != 0)
-	if u.CacheCreationInputTokens != 0 {
-		b = append(b, `,"cache_creation_input_tokens":`...)
-		b = strconv.AppendInt(b, u.CacheCreationInputTokens, 10)
-	}
-	if u.CacheReadInputTokens != 0 {
-		b = append(b, `,"cache_read_input_tokens":`...)
-		b = strconv.AppendInt(b, u.CacheReadInputTokens, 10)
-	}
-	if u.ServiceTier != "" {
-		b = append(b, `,"service_tier":`...)
-		b = jsontext.AppendMarshalString(b, u.ServiceTier)
-	}
-	b = append(b, '}')
+	b = messages.AppendUsage(append(b, `,"usage":`...), u)
 	return appendResultEnd(b, r, uuid), true
 }
 
@@ -170,12 +151,4 @@ func appendTextBlock(b []byte, text string, omitEmpty bool) []byte {
 	}
 	b = append(b, `{"type":"text","text":`...)
 	return append(jsontext.AppendMarshalString(b, text), '}')
-}
-
-// appendCount appends n, or null when the source did not give it.
-func appendCount(b []byte, n int64, given bool) []byte {
-	if !given {
-		return append(b, "null"...)
-	}
-	return strconv.AppendInt(b, n, 10)
 }

@@ -67,62 +67,72 @@ func TestAppendResultAsMarshal(t *testing.T) {
 			r := wire.Result{
 				Type: wire.TypeResult, Subtype: s, IsError: j%2 == 0, DurationMS: int64(j) * 1000, DurationAPIMS: -3,
 				NumTurns: i, SessionID: s, TotalCostUSD: &f, ModelUsage: map[string]wire.ModelUsage{},
-				PermissionDenials: []any{}, UUID: s + "u", Usage: &messages.Usage{InputTokens: int64(j), OutputTokens: 7, Has: event.HasTokens},
+				PermissionDenials: []any{}, UUID: s + "u",
 			}
+			u := &event.Usage{InputTokens: int64(j), OutputTokens: 7, Has: event.HasTokens}
 			switch j % 4 {
 			case 0:
 				r.Result, r.StopReason, r.Errors = &s, &s, []string{s, "x"}
-				r.Usage.CacheCreationInputTokens, r.Usage.ServiceTier = 3, s
+				u.CacheWriteTokens, u.ServiceTier, u.Has = 3, s, u.Has|event.HasCacheWrite
 			case 1:
 				r.Errors = []string{}
-				r.Usage.CacheReadInputTokens = 4
+				u.CacheReadTokens, u.Has = 0, u.Has|event.HasCacheRead // a 0 said
 			case 2:
 				empty := ""
 				r.Result = &empty
+				u = nil
 			}
-			want, err := messages.Marshal(r)
+			// The usage as AppendUsage writes a message's (checked
+			// against Marshal in internal/messages) in Marshal's null.
+			marshal := func(r wire.Result) ([]byte, error) {
+				b, err := messages.Marshal(r)
+				return bytes.Replace(b, []byte(`"usage":null`), append([]byte(`"usage":`), messages.AppendUsage(nil, u)...), 1), err
+			}
+			want, err := marshal(r)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, ok := appendResult(nil, &r, nil, nil)
+			got, ok := appendResult(nil, &r, u, nil, nil)
 			if diff := cmp.Diff(string(want), string(got)); !ok || diff != "" {
 				t.Errorf("%q %v (-Marshal +appendResult):\n%s", s, f, diff)
 			}
 			// The uuid given apart, as the encoder gives its own.
 			uuid := r.UUID
 			r.UUID = "0b1a3c4d-5e6f-4a0b-8c9d-0e1f2a3b4c5d"
-			want2, _ := messages.Marshal(r)
+			want2, _ := marshal(r)
 			r2 := r
 			r2.UUID = "not this one"
-			if got, _ := appendResult(nil, &r2, nil, []byte(r.UUID)); string(got) != string(want2) {
+			if got, _ := appendResult(nil, &r2, u, nil, []byte(r.UUID)); string(got) != string(want2) {
 				t.Errorf("%q %v: with the uuid given: %s, want %s", s, f, got, want2)
 			}
 			r.UUID = uuid
 			if r.Result != nil {
 				text, _ := messages.Marshal(*r.Result)
-				if got, _ := appendResult(nil, &r, text, nil); string(got) != string(want) {
+				if got, _ := appendResult(nil, &r, u, text, nil); string(got) != string(want) {
 					t.Errorf("%q %v: with the result text given: %s, want %s", s, f, got, want)
 				}
 			}
 		}
 	}
-	// A count the source did not give: null, its unknown form, never 0.
+	// A count the source did not give: null, its unknown form, never 0;
+	// a cache count it gave, 0 among them, written.
 	for _, tt := range []struct {
-		u    messages.Usage
+		u    *event.Usage
 		want string
 	}{
-		{messages.Usage{OutputTokens: 5, Has: event.HasOutput}, `"usage":{"input_tokens":null,"output_tokens":5}`},
-		{messages.Usage{InputTokens: 5, Has: event.HasInput}, `"usage":{"input_tokens":5,"output_tokens":null}`},
-		{messages.Usage{}, `"usage":{"input_tokens":null,"output_tokens":null}`},
+		{&event.Usage{OutputTokens: 5, Has: event.HasOutput}, `"usage":{"input_tokens":null,"output_tokens":5}`},
+		{&event.Usage{InputTokens: 5, Has: event.HasInput}, `"usage":{"input_tokens":5,"output_tokens":null}`},
+		{&event.Usage{InputTokens: 5, OutputTokens: 1, Has: event.HasTokens | event.HasCacheRead}, `"usage":{"input_tokens":5,"cache_read_input_tokens":0,"output_tokens":1}`},
+		{&event.Usage{}, `"usage":{"input_tokens":null,"output_tokens":null}`},
+		{nil, `"usage":{"input_tokens":null,"output_tokens":null}`},
 	} {
-		r := wire.Result{Usage: &tt.u}
-		if got, _ := appendResult(nil, &r, nil, nil); !strings.Contains(string(got), tt.want) {
+		if got, _ := appendResult(nil, &wire.Result{}, tt.u, nil, nil); !strings.Contains(string(got), tt.want) {
 			t.Errorf("usage %+v: %s, want it to hold %s", tt.u, got, tt.want)
 		}
 	}
 	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		r := wire.Result{TotalCostUSD: &f, Usage: &messages.Usage{}}
-		if _, ok := appendResult(nil, &r, nil, nil); ok {
+		r := wire.Result{TotalCostUSD: &f}
+		if _, ok := appendResult(nil, &r, &event.Usage{}, nil, nil); ok {
 			t.Errorf("appendResult with cost %v: ok", f)
 		}
 	}

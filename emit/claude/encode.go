@@ -86,11 +86,10 @@ type Encoder struct {
 // starts without.
 type runState struct {
 	sessionOf string // the session id of sessionJSON
-	// rs holds what the result line's pointer fields point to: moved
-	// to the heap, they were four allocations a run.
+	// rs holds what the result line's pointer fields point to, so that
+	// they are not moved to the heap one by one for every run.
 	rs struct {
 		stop, res string
-		usage     messages.Usage
 	}
 	main      string // the main agent's scope
 	haveMain  bool
@@ -1120,20 +1119,12 @@ func (e *Encoder) result(ev *event.RunEnd) {
 	if u == nil && e.turnCounted {
 		u = &e.turnUsage
 	}
-	if u != nil {
-		e.rs.usage = messages.Usage{
-			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
-			CacheCreationInputTokens: u.CacheWriteTokens, CacheReadInputTokens: u.CacheReadTokens,
-			ServiceTier: u.ServiceTier, Has: u.Has,
-		}
-		r.Usage = &e.rs.usage
-	}
 	var uuid [36]byte
 	var text []byte
 	if splice {
 		text = e.lastText // already JSON as Marshal writes it
 	}
-	b, ok := appendResult(e.out[:0], &r, text, e.appendUUID(uuid[:0]))
+	b, ok := appendResult(e.out[:0], &r, u, text, e.appendUUID(uuid[:0]))
 	if !ok {
 		_, err := messages.Marshal(r.TotalCostUSD) // the error encoding/json gives
 		e.line(nil, err)

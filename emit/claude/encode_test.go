@@ -1158,3 +1158,55 @@ func TestAbandoned(t *testing.T) {
 		t.Errorf("without partial: the dropped message is not reported: %q", warnings)
 	}
 }
+
+// TestResultUsageCounts: the usage of a made result line has the counts
+// the source gave, a 0 among them, and no count it did not give (input
+// or output null, a cache count absent), as the assistant lines' usage.
+func TestResultUsageCounts(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		turn *event.Usage // the turn's usage, summed when the run end has none
+		run  *event.Usage
+		want string
+	}{
+		{
+			name: "cache counts of 0 said",
+			turn: &event.Usage{InputTokens: 3, OutputTokens: 4, Has: event.HasTokens | event.HasCacheRead | event.HasCacheWrite},
+			want: `{"input_tokens":3,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":4}`,
+		},
+		{
+			name: "run usage of output only",
+			run:  &event.Usage{OutputTokens: 5, Has: event.HasOutput},
+			want: `{"input_tokens":null,"output_tokens":5}`,
+		},
+		{
+			name: "no usage",
+			want: `{"input_tokens":null,"output_tokens":null}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			evs := []event.Event{
+				&event.SessionStart{Agent: "s", SessionID: "s"},
+				&event.TurnStart{Agent: "s", MessageID: "msg_1"},
+				&event.Delta{Agent: "s", Kind: event.Text, Text: "hi"},
+				&event.TurnEnd{Agent: "s", MessageID: "msg_1", StopReason: "end_turn", Usage: tt.turn},
+				&event.RunEnd{Agent: "s", StopReason: "end_turn", Usage: tt.run},
+			}
+			out, _ := encode(t, &Config{}, evs)
+			lines := bytes.Split(bytes.TrimSpace(out), []byte("\n"))
+			var res struct {
+				Type  string          `json:"type"`
+				Usage json.RawMessage `json:"usage"`
+			}
+			if err := json.Unmarshal(lines[len(lines)-1], &res); err != nil || res.Type != wire.TypeResult {
+				t.Fatalf("last line is no result line (%v): %s", err, lines[len(lines)-1])
+			}
+			if diff := cmp.Diff(tt.want, string(res.Usage)); diff != "" {
+				t.Errorf("result usage (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -598,10 +598,9 @@ func (d *Decoder) endUsage() *event.Usage {
 	var u *event.Usage
 	switch {
 	case d.total != nil && *d.total != d.prev:
-		t := *d.total
-		u = &t
-		u.Sub(&d.prev)
-		d.prev = t
+		grew := *d.total
+		grew.Sub(&d.prev)
+		u, d.prev = &grew, *d.total
 	case d.total == nil && d.records != nil:
 		u = d.records
 	}

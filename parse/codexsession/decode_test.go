@@ -286,3 +286,47 @@ func TestHeldCalls(t *testing.T) {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
 }
+
+// TestTurnUsageOfManyTurns: each turn's usage is what the cumulative token
+// count grew by since the turn before, in every turn of a session, not
+// only the first two.
+func TestTurnUsageOfManyTurns(t *testing.T) {
+	t.Parallel()
+	count := func(in, cached, out int) string {
+		return fmt.Sprintf(`{"timestamp":"t8","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":%d,"cached_input_tokens":%d,"output_tokens":%d,"reasoning_output_tokens":0}}}}`, in, cached, out)
+	}
+	var in strings.Builder
+	for _, l := range []string{
+		metaLine, ctxLine,
+		startedLine, count(100, 10, 5), doneLine,
+		startedLine, count(250, 30, 12), doneLine,
+		startedLine, count(450, 60, 20), doneLine,
+		startedLine, count(700, 100, 29), doneLine,
+	} {
+		in.WriteString(l + "\n")
+	}
+	d := NewDecoder(strings.NewReader(in.String()), nil)
+	var got []event.Usage
+	for {
+		ev, err := d.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if te, ok := ev.(*event.TurnEnd); ok && te.Usage != nil {
+			got = append(got, *te.Usage)
+		}
+	}
+	has := event.HasTokens | event.HasCacheRead | event.HasReasoning
+	want := []event.Usage{
+		{InputTokens: 100, CacheReadTokens: 10, OutputTokens: 5, Has: has},
+		{InputTokens: 150, CacheReadTokens: 20, OutputTokens: 7, Has: has},
+		{InputTokens: 200, CacheReadTokens: 30, OutputTokens: 8, Has: has},
+		{InputTokens: 250, CacheReadTokens: 40, OutputTokens: 9, Has: has},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("turns' usage (-want +got):\n%s", diff)
+	}
+}
