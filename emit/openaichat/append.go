@@ -44,9 +44,9 @@ func appendChunk(b []byte, c *wire.Chunk) ([]byte, error) {
 		b = append(b, ']')
 	}
 	if u := c.Usage; u != nil {
-		b = num(b, `,"usage":{"prompt_tokens":`, u.PromptTokens)
-		b = num(b, `,"completion_tokens":`, u.CompletionTokens)
-		b = num(b, `,"total_tokens":`, u.TotalTokens)
+		b = optNum(b, `,"usage":{"prompt_tokens":`, u.PromptTokens)
+		b = optNum(b, `,"completion_tokens":`, u.CompletionTokens)
+		b = optNum(b, `,"total_tokens":`, u.TotalTokens)
 		if d := u.PromptTokensDetails; d != nil {
 			b = optNum(b, `,"prompt_tokens_details":{"cached_tokens":`, d.CachedTokens)
 			b = append(b, '}')

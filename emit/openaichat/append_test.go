@@ -13,13 +13,14 @@ import (
 func chunks(s string, n int64) []wire.Chunk {
 	p := &s
 	empty := ""
-	u := wire.UsageOf(openai.Usage{Prompt: n, Cached: n / 2, Output: n + 1, Reasoning: n / 3, Has: event.HasCacheRead | event.HasReasoning})
+	u := wire.UsageOf(openai.Usage{Prompt: n, Cached: n / 2, Output: n + 1, Reasoning: n / 3, Has: event.HasTokens | event.HasCacheRead | event.HasReasoning})
 	full := wire.Delta{Role: s, Content: p, Refusal: p, ReasoningContent: p, Reasoning: p, ToolCalls: []wire.ToolCallDelta{
 		{Index: int(n), ID: s, Type: s, Function: wire.Function{Name: s, Arguments: s}}, {Function: wire.Function{Arguments: s}},
 	}}
 	return []wire.Chunk{
 		{ID: s, Object: s, Created: n, Model: s, ServiceTier: s, SystemFingerprint: p, Choices: []wire.Choice{{Index: int(n), Delta: full, FinishReason: p}, {}}, Usage: u},
-		{ID: s, Object: s, Model: s, Choices: []wire.Choice{}, Usage: &wire.Usage{PromptTokens: n}},
+		{ID: s, Object: s, Model: s, Choices: []wire.Choice{}, Usage: &wire.Usage{PromptTokens: &n}},
+		{ID: s, Usage: wire.UsageOf(openai.Usage{Output: n, Has: event.HasOutput})},
 		{ID: s, Choices: nil},
 		{ID: s, Choices: []wire.Choice{{Delta: wire.Delta{Role: s, Content: &empty}}}},
 		{ID: s, Choices: []wire.Choice{{Delta: wire.Delta{ToolCalls: []wire.ToolCallDelta{{Index: 1, ID: s, Function: wire.Function{Name: s}}}}}}},

@@ -133,11 +133,11 @@ func appendResponse(b []byte, r *outResponse) []byte {
 		b = str(b, `,"service_tier":`, r.ServiceTier)
 	}
 	if u := r.Usage; u != nil {
-		b = num(b, `,"usage":{"input_tokens":`, u.InputTokens)
+		b = optNum(b, `,"usage":{"input_tokens":`, u.InputTokens)
 		b = optNum(b, `,"input_tokens_details":{"cached_tokens":`, u.InputTokensDetails.CachedTokens)
-		b = num(b, `},"output_tokens":`, u.OutputTokens)
+		b = optNum(b, `},"output_tokens":`, u.OutputTokens)
 		b = optNum(b, `,"output_tokens_details":{"reasoning_tokens":`, u.OutputTokensDetails.ReasoningTokens)
-		b = num(b, `},"total_tokens":`, u.TotalTokens)
+		b = optNum(b, `},"total_tokens":`, u.TotalTokens)
 		b = append(b, '}')
 	} else {
 		b = append(b, `,"usage":null`...)

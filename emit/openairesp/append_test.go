@@ -40,7 +40,7 @@ func shapes(s string, n int64, raw json.RawMessage) []any {
 func sameAsMarshal(t *testing.T, s string, n int64, raw json.RawMessage) {
 	t.Helper()
 	raws := []json.RawMessage{raw, raw}
-	u := wire.UsageOf(openai.Usage{Prompt: n, Cached: n / 2, Output: n + 1, Reasoning: n / 3, Has: event.HasCacheRead | event.HasReasoning})
+	u := wire.UsageOf(openai.Usage{Prompt: n, Cached: n / 2, Output: n + 1, Reasoning: n / 3, Has: event.HasTokens | event.HasCacheRead | event.HasReasoning})
 	for _, r := range []outResponse{
 		{ID: s, Object: "response", CreatedAt: n, Status: s, Model: s, Output: raws, ServiceTier: s, Usage: u},
 		{ID: s, Object: s, Status: s, Error: &openai.APIError{Code: s, Message: s}, IncompleteDetails: &incomplete{Reason: s}, Output: nil},

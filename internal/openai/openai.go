@@ -144,8 +144,25 @@ func (u Usage) Event() *event.Usage {
 	}
 	return &event.Usage{
 		InputTokens: in, CacheReadTokens: u.Cached, OutputTokens: u.Output, ReasoningTokens: u.Reasoning,
-		Has: event.HasTokens | u.Has&(event.HasCacheRead|event.HasReasoning),
+		Has: u.Has,
 	}
+}
+
+// Tokens returns the prompt, output and total counts to write: each nil,
+// written null (the unknown form), where the source did not give it; the
+// total only when both are given.
+func (u *Usage) Tokens() (prompt, output, total *int64) {
+	if u.Has&event.HasInput != 0 {
+		prompt = &u.Prompt
+	}
+	if u.Has&event.HasOutput != 0 {
+		output = &u.Output
+	}
+	if prompt != nil && output != nil {
+		t := u.Prompt + u.Output
+		total = &t
+	}
+	return prompt, output, total
 }
 
 // FromEvent returns the OpenAI counts of a canonical usage: the prompt
@@ -156,7 +173,7 @@ func (u Usage) Event() *event.Usage {
 func FromEvent(u *event.Usage) (o Usage, lost bool) {
 	return Usage{
 		Prompt: u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens, Cached: u.CacheReadTokens,
-		Output: u.OutputTokens, Reasoning: u.ReasoningTokens, Has: u.Has & (event.HasCacheRead | event.HasReasoning),
+		Output: u.OutputTokens, Reasoning: u.ReasoningTokens, Has: u.Has & (event.HasTokens | event.HasCacheRead | event.HasReasoning),
 	}, u.CacheWriteTokens != 0
 }
 

@@ -36,7 +36,7 @@ func TestStopTables(t *testing.T) {
 
 func TestUsage(t *testing.T) {
 	t.Parallel()
-	u := Usage{Prompt: 100, Cached: 30, Output: 50, Reasoning: 20, Has: event.HasCacheRead | event.HasReasoning}
+	u := Usage{Prompt: 100, Cached: 30, Output: 50, Reasoning: 20, Has: event.HasTokens | event.HasCacheRead | event.HasReasoning}
 	want := &event.Usage{InputTokens: 70, CacheReadTokens: 30, OutputTokens: 50, ReasoningTokens: 20, Has: event.HasInput | event.HasOutput | event.HasCacheRead | event.HasReasoning}
 	if diff := cmp.Diff(want, u.Event()); diff != "" {
 		t.Errorf("Event (-want +got):\n%s", diff)
@@ -46,12 +46,20 @@ func TestUsage(t *testing.T) {
 		t.Errorf("FromEvent lost %v (-want +got):\n%s", lost, diff)
 	}
 	// Counts the source did not say stay unsaid, both ways.
-	bare := Usage{Prompt: 100, Output: 50}
+	bare := Usage{Prompt: 100, Output: 50, Has: event.HasTokens}
 	if diff := cmp.Diff(&event.Usage{InputTokens: 100, OutputTokens: 50, Has: event.HasTokens}, bare.Event()); diff != "" {
 		t.Errorf("Event without details (-want +got):\n%s", diff)
 	}
 	if back, _ := FromEvent(bare.Event()); back != bare {
 		t.Errorf("FromEvent without details = %+v, want %+v", back, bare)
+	}
+	// An output count alone: no prompt or total is made up (null).
+	only := Usage{Output: 5, Has: event.HasOutput}
+	if diff := cmp.Diff(&event.Usage{OutputTokens: 5, Has: event.HasOutput}, only.Event()); diff != "" {
+		t.Errorf("Event of an output count alone (-want +got):\n%s", diff)
+	}
+	if p, o, tot := only.Tokens(); p != nil || o == nil || *o != 5 || tot != nil {
+		t.Errorf("Tokens of an output count alone = %v %v %v, want nil 5 nil", p, o, tot)
 	}
 	if _, lost := FromEvent(&event.Usage{CacheWriteTokens: 1, Has: event.HasCacheWrite}); !lost {
 		t.Error("cache writes are not reported lost")

@@ -288,11 +288,26 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "prompt_tokens":
-				jsontext.ReadInt(r, &v.PromptTokens)
+				if r.Null() {
+					v.PromptTokens = nil
+				} else {
+					jsontext.Ensure(&v.PromptTokens)
+					jsontext.ReadInt(r, v.PromptTokens)
+				}
 			case "completion_tokens":
-				jsontext.ReadInt(r, &v.CompletionTokens)
+				if r.Null() {
+					v.CompletionTokens = nil
+				} else {
+					jsontext.Ensure(&v.CompletionTokens)
+					jsontext.ReadInt(r, v.CompletionTokens)
+				}
 			case "total_tokens":
-				jsontext.ReadInt(r, &v.TotalTokens)
+				if r.Null() {
+					v.TotalTokens = nil
+				} else {
+					jsontext.Ensure(&v.TotalTokens)
+					jsontext.ReadInt(r, v.TotalTokens)
+				}
 			case "prompt_tokens_details":
 				if r.Null() {
 					v.PromptTokensDetails = nil

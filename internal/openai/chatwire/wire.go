@@ -92,9 +92,9 @@ type Function struct {
 
 // Usage is the usage chunk's counts.
 type Usage struct {
-	PromptTokens            int64              `json:"prompt_tokens"`
-	CompletionTokens        int64              `json:"completion_tokens"`
-	TotalTokens             int64              `json:"total_tokens"`
+	PromptTokens            *int64             `json:"prompt_tokens"`
+	CompletionTokens        *int64             `json:"completion_tokens"`
+	TotalTokens             *int64             `json:"total_tokens"`
 	PromptTokensDetails     *PromptDetails     `json:"prompt_tokens_details,omitempty"`
 	CompletionTokensDetails *CompletionDetails `json:"completion_tokens_details,omitempty"`
 }
@@ -112,7 +112,13 @@ type CompletionDetails struct {
 // Counts returns u in the shared terms: the cached and reasoning counts
 // only when their details say them (not null).
 func (u *Usage) Counts() openai.Usage {
-	o := openai.Usage{Prompt: u.PromptTokens, Output: u.CompletionTokens}
+	var o openai.Usage
+	if u.PromptTokens != nil {
+		o.Prompt, o.Has = *u.PromptTokens, o.Has|event.HasInput
+	}
+	if u.CompletionTokens != nil {
+		o.Output, o.Has = *u.CompletionTokens, o.Has|event.HasOutput
+	}
 	if d := u.PromptTokensDetails; d != nil && d.CachedTokens != nil {
 		o.Cached, o.Has = *d.CachedTokens, o.Has|event.HasCacheRead
 	}
@@ -125,7 +131,8 @@ func (u *Usage) Counts() openai.Usage {
 // UsageOf returns the wire usage of shared counts: details only for the
 // counts said (the API leaves them out where it has none).
 func UsageOf(o openai.Usage) *Usage {
-	u := &Usage{PromptTokens: o.Prompt, CompletionTokens: o.Output, TotalTokens: o.Prompt + o.Output}
+	u := &Usage{}
+	u.PromptTokens, u.CompletionTokens, u.TotalTokens = o.Tokens()
 	if o.Has&event.HasCacheRead != 0 {
 		u.PromptTokensDetails = &PromptDetails{CachedTokens: &o.Cached}
 	}

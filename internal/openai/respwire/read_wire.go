@@ -180,7 +180,12 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "input_tokens":
-				jsontext.ReadInt(r, &v.InputTokens)
+				if r.Null() {
+					v.InputTokens = nil
+				} else {
+					jsontext.Ensure(&v.InputTokens)
+					jsontext.ReadInt(r, v.InputTokens)
+				}
 			case "input_tokens_details":
 				if !r.Null() {
 					if r.Object() {
@@ -206,7 +211,12 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 					}
 				}
 			case "output_tokens":
-				jsontext.ReadInt(r, &v.OutputTokens)
+				if r.Null() {
+					v.OutputTokens = nil
+				} else {
+					jsontext.Ensure(&v.OutputTokens)
+					jsontext.ReadInt(r, v.OutputTokens)
+				}
 			case "output_tokens_details":
 				if !r.Null() {
 					if r.Object() {
@@ -232,7 +242,12 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 					}
 				}
 			case "total_tokens":
-				jsontext.ReadInt(r, &v.TotalTokens)
+				if r.Null() {
+					v.TotalTokens = nil
+				} else {
+					jsontext.Ensure(&v.TotalTokens)
+					jsontext.ReadInt(r, v.TotalTokens)
+				}
 			default:
 				r.SkipUnknown(key, foldedUsage)
 			}

@@ -131,22 +131,28 @@ type Response struct {
 
 // Usage is a response's token counts.
 type Usage struct {
-	InputTokens        int64 `json:"input_tokens"`
+	InputTokens        *int64 `json:"input_tokens"`
 	InputTokensDetails struct {
 		CachedTokens *int64 `json:"cached_tokens"`
 	} `json:"input_tokens_details"`
-	OutputTokens        int64 `json:"output_tokens"`
+	OutputTokens        *int64 `json:"output_tokens"`
 	OutputTokensDetails struct {
 		ReasoningTokens *int64 `json:"reasoning_tokens"`
 	} `json:"output_tokens_details"`
-	TotalTokens int64 `json:"total_tokens"`
+	TotalTokens *int64 `json:"total_tokens"`
 }
 
 // Counts returns u in the shared terms: the cached and reasoning counts
 // only when the body says them (a count null or absent is unknown, the
 // form agentstream writes for a count its source did not give).
 func (u *Usage) Counts() openai.Usage {
-	o := openai.Usage{Prompt: u.InputTokens, Output: u.OutputTokens}
+	var o openai.Usage
+	if u.InputTokens != nil {
+		o.Prompt, o.Has = *u.InputTokens, o.Has|event.HasInput
+	}
+	if u.OutputTokens != nil {
+		o.Output, o.Has = *u.OutputTokens, o.Has|event.HasOutput
+	}
 	if n := u.InputTokensDetails.CachedTokens; n != nil {
 		o.Cached, o.Has = *n, o.Has|event.HasCacheRead
 	}
@@ -160,7 +166,8 @@ func (u *Usage) Counts() openai.Usage {
 // count not said is nil, written in the unknown form null (the API's
 // schema requires both details objects and their counts).
 func UsageOf(o openai.Usage) *Usage {
-	u := &Usage{InputTokens: o.Prompt, OutputTokens: o.Output, TotalTokens: o.Prompt + o.Output}
+	u := &Usage{}
+	u.InputTokens, u.OutputTokens, u.TotalTokens = o.Tokens()
 	if o.Has&event.HasCacheRead != 0 {
 		u.InputTokensDetails.CachedTokens = &o.Cached
 	}
