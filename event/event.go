@@ -303,6 +303,9 @@ type ModelUsage struct {
 // Usage counts tokens. Has says which counts the source gave: a count
 // whose bit is clear was not said (it reads 0, which is no count of zero),
 // and writers leave it out or write their format's unknown form for it.
+// A caller that builds a Usage sets Has for every count it gives
+// (HasTokens for input and output): a Usage with counts and no Has says
+// none of them, and encoders write none.
 type Usage struct {
 	InputTokens      int64
 	OutputTokens     int64
