@@ -723,12 +723,21 @@ func (e *Encoder) respond(reason string, u *event.Usage) {
 		if out < 0 {
 			out = u.OutputTokens
 		}
-		au := &wire.Usage{
-			InputTokens: u.InputTokens, OutputTokens: out,
-			TotalTokens: u.InputTokens + u.OutputTokens + u.CacheReadTokens + u.CacheWriteTokens,
-		}
+		total := u.InputTokens + u.OutputTokens + u.CacheReadTokens + u.CacheWriteTokens
 		if out == u.OutputTokens {
-			au.TotalTokens = u.InputTokens + out + u.ReasoningTokens + u.CacheReadTokens + u.CacheWriteTokens
+			total = u.InputTokens + out + u.ReasoningTokens + u.CacheReadTokens + u.CacheWriteTokens
+		}
+		// A count the source did not give is null, never a made-up 0;
+		// the total is known only with both.
+		au := &wire.Usage{}
+		if u.Has&event.HasInput != 0 {
+			au.InputTokens = &u.InputTokens
+		}
+		if u.Has&event.HasOutput != 0 {
+			au.OutputTokens = &out
+		}
+		if u.Has&event.HasTokens == event.HasTokens {
+			au.TotalTokens = &total
 		}
 		if u.Has&event.HasReasoning != 0 {
 			au.ThoughtTokens = &u.ReasoningTokens

@@ -77,6 +77,18 @@ func TestEncode(t *testing.T) {
 `,
 		},
 		{
+			name: "only the output count given: inputTokens and totalTokens null, not 0",
+			evs:  join(start[:0], []event.Event{&event.RunEnd{StopReason: "end_turn", Usage: &event.Usage{OutputTokens: 3, CacheReadTokens: 4, Has: event.HasOutput | event.HasCacheRead}}}),
+			want: `{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn","usage":{"inputTokens":null,"outputTokens":3,"totalTokens":null,"cachedReadTokens":4}}}
+`,
+		},
+		{
+			name: "only the input count given: outputTokens and totalTokens null, not 0",
+			evs:  join(start[:0], []event.Event{&event.RunEnd{StopReason: "end_turn", Usage: &event.Usage{InputTokens: 5, Has: event.HasInput}}}),
+			want: `{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn","usage":{"inputTokens":5,"outputTokens":null,"totalTokens":null}}}
+`,
+		},
+		{
 			name:   "no stop reason",
 			evs:    join(start, text("hi"), []event.Event{&event.TurnEnd{}}),
 			want:   sess + `{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"go"}}}}` + "\n" + sess + `{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}` + "\n",

@@ -369,22 +369,26 @@ func (e *Encoder) closeTurn() {
 		return
 	}
 	// The counts the source gave; one it did not is left out, as Codex
-	// before 0.16x leaves out those it does not count.
-	e.buf = append(e.buf[:0], `{"type":"turn.completed","usage":{"input_tokens":`...)
-	e.buf = strconv.AppendInt(e.buf, u.InputTokens, 10)
+	// before 0.16x leaves out those it does not count (the input and
+	// output counts too, rather than a made-up 0).
+	e.buf = append(e.buf[:0], `{"type":"turn.completed","usage":{`...)
+	e.buf = e.count(e.buf, `,"input_tokens":`, u.InputTokens, u.Has&event.HasInput)
 	e.buf = e.count(e.buf, `,"cached_input_tokens":`, u.CacheReadTokens, u.Has&event.HasCacheRead)
 	e.buf = e.count(e.buf, `,"cache_write_input_tokens":`, u.CacheWriteTokens, u.Has&event.HasCacheWrite)
-	e.buf = append(e.buf, `,"output_tokens":`...)
-	e.buf = strconv.AppendInt(e.buf, u.OutputTokens, 10)
+	e.buf = e.count(e.buf, `,"output_tokens":`, u.OutputTokens, u.Has&event.HasOutput)
 	e.buf = e.count(e.buf, `,"reasoning_output_tokens":`, u.ReasoningTokens, u.Has&event.HasReasoning)
 	e.buf = append(e.buf, `}}`...)
 	e.writeBuf()
 }
 
-// count appends key and n when has is set.
+// count appends key and n when has is set; key starts with a comma,
+// left out when b ends an object's opening brace.
 func (e *Encoder) count(b []byte, key string, n int64, has event.Counts) []byte {
 	if has == 0 {
 		return b
+	}
+	if b[len(b)-1] == '{' {
+		key = key[1:]
 	}
 	return strconv.AppendInt(append(b, key...), n, 10)
 }

@@ -476,6 +476,26 @@ func TestEncode(t *testing.T) {
 			warnings: []string{"codex cannot carry message ids and models of turns"},
 		},
 		{
+			name: "only the output count given: input_tokens left out, not 0",
+			in: []event.Event{
+				&event.TurnEnd{Usage: &event.Usage{OutputTokens: 7, Has: event.HasOutput}},
+			},
+			want: `{"type":"thread.started","thread_id":"agentstream"}
+{"type":"turn.started"}
+{"type":"turn.completed","usage":{"output_tokens":7}}
+`,
+		},
+		{
+			name: "only the input and cache read counts given: output_tokens left out, not 0",
+			in: []event.Event{
+				&event.TurnEnd{Usage: &event.Usage{InputTokens: 9, CacheReadTokens: 4, Has: event.HasInput | event.HasCacheRead}},
+			},
+			want: `{"type":"thread.started","thread_id":"agentstream"}
+{"type":"turn.started"}
+{"type":"turn.completed","usage":{"input_tokens":9,"cached_input_tokens":4}}
+`,
+		},
+		{
 			name: "exit codes and statuses",
 			in: []event.Event{
 				&event.ToolCall{ID: "c", Name: "command_execution", Input: json.RawMessage(`{"command":"false"}`)},

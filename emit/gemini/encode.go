@@ -428,7 +428,8 @@ func (e *Encoder) result(r *event.RunEnd) gemini.Result {
 // stats writes a usage as stream-json counts: input_tokens the input as
 // the source counts it, cached its cache reads, output_tokens the output
 // without the reasoning (Gemini counts thoughts apart), total_tokens input
-// and output.
+// and output. A count the source did not give is null (total_tokens
+// without both), never a made-up 0.
 func stats(u *event.Usage) gemini.StreamStats {
 	m := modelStats(u)
 	return gemini.StreamStats{
@@ -438,16 +439,29 @@ func stats(u *event.Usage) gemini.StreamStats {
 }
 
 func modelStats(u *event.Usage) gemini.ModelStats {
-	m := gemini.ModelStats{
-		TotalTokens:  u.InputTokens + u.OutputTokens,
-		InputTokens:  u.InputTokens,
-		OutputTokens: max(u.OutputTokens-u.ReasoningTokens, 0),
+	var m gemini.ModelStats
+	if u.Has&event.HasInput != 0 {
+		in := u.InputTokens
+		m.InputTokens = &in
+	}
+	if u.Has&event.HasOutput != 0 {
+		out := max(u.OutputTokens-u.ReasoningTokens, 0)
+		m.OutputTokens = &out
+	}
+	if u.Has&event.HasTokens == event.HasTokens {
+		total := u.InputTokens + u.OutputTokens
+		m.TotalTokens = &total
 	}
 	if u.Has&event.HasCacheRead != 0 {
 		// The cached part and the rest; null (not known) where the
-		// source gave no cache read count.
-		cached, input := u.CacheReadTokens, max(u.InputTokens-u.CacheReadTokens, 0)
-		m.Cached, m.Input = &cached, &input
+		// source gave no cache read count (the rest also where it gave
+		// no input count).
+		cached := u.CacheReadTokens
+		m.Cached = &cached
+		if u.Has&event.HasInput != 0 {
+			input := max(u.InputTokens-u.CacheReadTokens, 0)
+			m.Input = &input
+		}
 	}
 	return m
 }

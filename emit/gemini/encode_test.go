@@ -163,6 +163,26 @@ func TestEncode(t *testing.T) {
 			},
 		},
 		{
+			name: "only the output count given: input_tokens and total_tokens null, not 0",
+			evs: []event.Event{
+				&event.TurnStart{Agent: a, Model: "m"},
+				&event.TurnEnd{Agent: a, Usage: &event.Usage{OutputTokens: 5, CacheReadTokens: 2, Has: event.HasOutput | event.HasCacheRead}},
+				&event.RunEnd{Agent: a, Usage: &event.Usage{OutputTokens: 5, CacheReadTokens: 2, Has: event.HasOutput | event.HasCacheRead}},
+			},
+			want: `{"type":"init","timestamp":"","session_id":"run","model":""}
+{"type":"result","timestamp":"","status":"success","stats":{"total_tokens":null,"input_tokens":null,"output_tokens":5,"cached":2,"input":null,"tool_calls":0,"models":{"m":{"total_tokens":null,"input_tokens":null,"output_tokens":5,"cached":2,"input":null}}}}
+`,
+		},
+		{
+			name: "only the input count given: output_tokens and total_tokens null, not 0",
+			evs: []event.Event{
+				&event.RunEnd{Agent: a, Usage: &event.Usage{InputTokens: 7, Has: event.HasInput}},
+			},
+			want: `{"type":"init","timestamp":"","session_id":"run","model":""}
+{"type":"result","timestamp":"","status":"success","stats":{"total_tokens":null,"input_tokens":7,"output_tokens":null,"cached":null,"input":null,"tool_calls":0}}
+`,
+		},
+		{
 			name: "a fatal error is the result's; a subagent is not written; no usage, no stats",
 			evs: []event.Event{
 				&event.SessionStart{Agent: a, SessionID: "s"},

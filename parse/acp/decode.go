@@ -505,12 +505,23 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 		d.active, d.ended = false, true
 		end := &event.RunEnd{Agent: d.cfg.Agent, StopReason: r.StopReason, CostUSD: d.cost, Meta: bytes.Clone(msg), MetaKind: MetaKind}
 		if u := r.Usage; u != nil {
-			eu := &event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Has: event.HasTokens}
+			// A count null or absent is not given.
+			eu := &event.Usage{}
+			if u.InputTokens != nil {
+				eu.InputTokens = *u.InputTokens
+				eu.Has |= event.HasInput
+			}
+			if u.OutputTokens != nil {
+				eu.OutputTokens = *u.OutputTokens
+				eu.Has |= event.HasOutput
+			}
 			if u.ThoughtTokens != nil {
 				// ACP's output count leaves out thoughts; the event
-				// model's includes them.
+				// model's includes them (when it is known).
 				eu.ReasoningTokens = *u.ThoughtTokens
-				eu.OutputTokens += *u.ThoughtTokens
+				if eu.Has&event.HasOutput != 0 {
+					eu.OutputTokens += *u.ThoughtTokens
+				}
 				eu.Has |= event.HasReasoning
 			}
 			if u.CachedReadTokens != nil {

@@ -398,3 +398,31 @@ func TestResultParts(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageNotGiven: a count null or absent in the prompt response's usage
+// is not given (Usage.Has), not 0; thoughts are added to the output count
+// only when it is known.
+func TestUsageNotGiven(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in string
+		want     *event.Usage
+	}{
+		{"input null", `{"inputTokens":null,"outputTokens":3,"totalTokens":null}`, &event.Usage{OutputTokens: 3, Has: event.HasOutput}},
+		{"output absent", `{"inputTokens":5,"thoughtTokens":2}`, &event.Usage{InputTokens: 5, ReasoningTokens: 2, Has: event.HasInput | event.HasReasoning}},
+		{"both", `{"inputTokens":5,"outputTokens":1,"totalTokens":8,"thoughtTokens":2}`, &event.Usage{InputTokens: 5, OutputTokens: 3, ReasoningTokens: 2, Has: event.HasInput | event.HasOutput | event.HasReasoning}},
+	}
+	for _, tt := range tests {
+		resp := `{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn","usage":` + tt.in + `}}`
+		evs, _ := eventtest.EventsAndProblems(t, newDecoder(strings.NewReader(lines(newResp, resp))))
+		var got *event.Usage
+		for _, ev := range evs {
+			if e, ok := ev.(*event.RunEnd); ok {
+				got = e.Usage
+			}
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: usage (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}

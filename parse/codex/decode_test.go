@@ -156,6 +156,18 @@ func TestDecode(t *testing.T) {
 			},
 		},
 		{
+			name: "a count left out is not given, not 0",
+			cfg:  &Config{UsagePerTurn: true},
+			in: thread +
+				`{"type":"turn.completed","usage":{"output_tokens":7}}` + "\n" +
+				`{"type":"turn.completed","usage":{"input_tokens":9,"output_tokens":null}}` + "\n",
+			want: []event.Event{
+				&event.SessionStart{Agent: "T", SessionID: "T"},
+				&event.TurnEnd{Agent: "T", Usage: &event.Usage{OutputTokens: 7, Has: event.HasOutput}},
+				&event.TurnEnd{Agent: "T", Usage: &event.Usage{InputTokens: 9, Has: event.HasInput}},
+			},
+		},
+		{
 			name: "UsagePerTurn takes counts as they are",
 			cfg:  &Config{UsagePerTurn: true},
 			in: thread +

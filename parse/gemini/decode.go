@@ -581,9 +581,17 @@ func (d *Decoder) result(line []byte, l *gemini.Result) {
 	if s := l.Stats; s != nil {
 		// The per-model counts stay in Meta: stream-json has no turns
 		// to give them to.
-		// Gemini CLI writes every count of a stats object; cached is null
+		// Gemini CLI writes every count of a stats object; one is null
 		// where a converter did not know it.
-		end.Usage = &event.Usage{InputTokens: s.InputTokens, OutputTokens: s.OutputTokens, Has: event.HasTokens}
+		end.Usage = &event.Usage{}
+		if s.InputTokens != nil {
+			end.Usage.InputTokens = *s.InputTokens
+			end.Usage.Has |= event.HasInput
+		}
+		if s.OutputTokens != nil {
+			end.Usage.OutputTokens = *s.OutputTokens
+			end.Usage.Has |= event.HasOutput
+		}
 		if s.Cached != nil {
 			end.Usage.CacheReadTokens = *s.Cached
 			end.Usage.Has |= event.HasCacheRead

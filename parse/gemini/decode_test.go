@@ -240,6 +240,17 @@ func TestMapping(t *testing.T) {
 		problems []string
 	}{
 		{
+			name: "a null count is not given, not 0",
+			in:   init + prompt + `{"type":"result","timestamp":"t9","status":"success","stats":{"total_tokens":null,"input_tokens":null,"output_tokens":10,"cached":null,"input":null,"tool_calls":0}}` + "\n",
+			want: []event.Event{
+				start,
+				&event.RunEnd{
+					Agent: "s1", Usage: &event.Usage{OutputTokens: 10, Has: event.HasOutput},
+					Meta: json.RawMessage(`{"type":"result","timestamp":"t9","status":"success","stats":{"total_tokens":null,"input_tokens":null,"output_tokens":10,"cached":null,"input":null,"tool_calls":0}}`), MetaKind: gemini.MetaKind,
+				},
+			},
+		},
+		{
 			name: "deltas are one block until another line",
 			in: init + prompt + `{"type":"message","timestamp":"t2","role":"assistant","content":"a","delta":true}
 {"type":"message","timestamp":"t3","role":"assistant","content":"b","delta":true}

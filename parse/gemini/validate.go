@@ -231,46 +231,34 @@ func (c *checker) line(line []byte, p pos) {
 	}
 }
 
-// stats checks a result's totals against its per-model counts.
+// stats checks a result's totals against its per-model counts: each
+// count where it and every model's are known (null is a count a converter
+// did not know).
 func (c *checker) stats(s *gemini.StreamStats, p pos) {
 	if len(s.Models) == 0 {
 		return
 	}
-	var total, input, output, cached, uncached int64
-	known := s.Cached != nil && s.Input != nil // the cached part, null where not known
-	for _, m := range s.Models {
-		total += m.Stats.TotalTokens
-		input += m.Stats.InputTokens
-		output += m.Stats.OutputTokens
-		if m.Stats.Cached == nil || m.Stats.Input == nil {
-			known = false
-		} else {
-			cached += *m.Stats.Cached
-			uncached += *m.Stats.Input
+	sum := func(name string, total *int64, count func(*gemini.ModelStats) *int64) {
+		if total == nil {
+			return
+		}
+		var n int64
+		for i := range s.Models {
+			v := count(&s.Models[i].Stats)
+			if v == nil {
+				return
+			}
+			n += *v
+		}
+		if *total != n {
+			c.v.Report(ruleStats, p, "stats %s %d is not the sum of its models' (%d)", name, *total, n)
 		}
 	}
-	sums := []struct {
-		name       string
-		total, sum int64
-	}{
-		{"total_tokens", s.TotalTokens, total},
-		{"input_tokens", s.InputTokens, input},
-		{"output_tokens", s.OutputTokens, output},
-	}
-	if known {
-		sums = append(sums, struct {
-			name       string
-			total, sum int64
-		}{"cached", *s.Cached, cached}, struct {
-			name       string
-			total, sum int64
-		}{"input", *s.Input, uncached})
-	}
-	for _, f := range sums {
-		if f.total != f.sum {
-			c.v.Report(ruleStats, p, "stats %s %d is not the sum of its models' (%d)", f.name, f.total, f.sum)
-		}
-	}
+	sum("total_tokens", s.TotalTokens, func(m *gemini.ModelStats) *int64 { return m.TotalTokens })
+	sum("input_tokens", s.InputTokens, func(m *gemini.ModelStats) *int64 { return m.InputTokens })
+	sum("output_tokens", s.OutputTokens, func(m *gemini.ModelStats) *int64 { return m.OutputTokens })
+	sum("cached", s.Cached, func(m *gemini.ModelStats) *int64 { return m.Cached })
+	sum("input", s.Input, func(m *gemini.ModelStats) *int64 { return m.Input })
 }
 
 // output checks a --output-format json object.

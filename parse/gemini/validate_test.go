@@ -74,6 +74,9 @@ func TestCheck(t *testing.T) {
 			"GEM006 2 stats output_tokens 1 is not the sum of its models' (0)",
 			"GEM006 2 stats input 2 is not the sum of its models' (1)",
 		}},
+		{"stats, null counts compared only where known", init + `{"type":"result","timestamp":"t","status":"success","stats":{"total_tokens":null,"input_tokens":null,"output_tokens":1,"cached":null,"input":null,"tool_calls":0,"models":{"a":{"total_tokens":null,"input_tokens":null,"output_tokens":0,"cached":null,"input":null}}}}` + "\n", []string{
+			"GEM006 2 stats output_tokens 1 is not the sum of its models' (0)",
+		}},
 		{"json output", "{\n  \"session_id\": \"s\",\n  \"answer\": 1\n}\n", []string{
 			`GEM007 1 json output with a member "answer" the format does not have`,
 		}},

@@ -276,11 +276,13 @@ type PromptResponse struct {
 
 // Usage is a prompt turn's token count (unstable in schema v1).
 // OutputTokens does not include ThoughtTokens: TotalTokens is the sum of
-// all of them.
+// all of them. InputTokens, OutputTokens and TotalTokens are null (nil)
+// where a writer converting another format was not given the count (its
+// unknown form, never a made-up 0; TotalTokens without both).
 type Usage struct {
-	InputTokens       int64  `json:"inputTokens"`
-	OutputTokens      int64  `json:"outputTokens"`
-	TotalTokens       int64  `json:"totalTokens"`
+	InputTokens       *int64 `json:"inputTokens"`
+	OutputTokens      *int64 `json:"outputTokens"`
+	TotalTokens       *int64 `json:"totalTokens"`
 	ThoughtTokens     *int64 `json:"thoughtTokens,omitempty"`
 	CachedReadTokens  *int64 `json:"cachedReadTokens,omitempty"`
 	CachedWriteTokens *int64 `json:"cachedWriteTokens,omitempty"`

@@ -864,11 +864,26 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "inputTokens":
-				jsontext.ReadInt(r, &v.InputTokens)
+				if r.Null() {
+					v.InputTokens = nil
+				} else {
+					jsontext.Ensure(&v.InputTokens)
+					jsontext.ReadInt(r, v.InputTokens)
+				}
 			case "outputTokens":
-				jsontext.ReadInt(r, &v.OutputTokens)
+				if r.Null() {
+					v.OutputTokens = nil
+				} else {
+					jsontext.Ensure(&v.OutputTokens)
+					jsontext.ReadInt(r, v.OutputTokens)
+				}
 			case "totalTokens":
-				jsontext.ReadInt(r, &v.TotalTokens)
+				if r.Null() {
+					v.TotalTokens = nil
+				} else {
+					jsontext.Ensure(&v.TotalTokens)
+					jsontext.ReadInt(r, v.TotalTokens)
+				}
 			case "thoughtTokens":
 				if r.Null() {
 					v.ThoughtTokens = nil

@@ -127,20 +127,27 @@ func readItemText(r *jsontext.Reader, t *ItemText) {
 // Usage is a usage object: token counts, cumulative per thread in
 // turn.completed, as a rollout's token_count and token_usage_record carry
 // them too. Codex before 0.16x writes only input, cached input and
-// output (a count absent is nil, as is one agentstream was not told).
+// output (a count absent is nil, as is one agentstream was not told, the
+// input and output counts too).
 //
 //wire:order
 type Usage struct {
-	InputTokens           int64  `json:"input_tokens"`
+	InputTokens           *int64 `json:"input_tokens,omitempty"`
 	CachedInputTokens     *int64 `json:"cached_input_tokens,omitempty"`
 	CacheWriteInputTokens *int64 `json:"cache_write_input_tokens,omitempty"`
-	OutputTokens          int64  `json:"output_tokens"`
+	OutputTokens          *int64 `json:"output_tokens,omitempty"`
 	ReasoningOutputTokens *int64 `json:"reasoning_output_tokens,omitempty"`
 }
 
 // Event returns u's counts as a canonical usage, with the counts it gives.
 func (u *Usage) Event() event.Usage {
-	e := event.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Has: event.HasTokens}
+	var e event.Usage
+	if n := u.InputTokens; n != nil {
+		e.InputTokens, e.Has = *n, e.Has|event.HasInput
+	}
+	if n := u.OutputTokens; n != nil {
+		e.OutputTokens, e.Has = *n, e.Has|event.HasOutput
+	}
 	if n := u.CachedInputTokens; n != nil {
 		e.CacheReadTokens, e.Has = *n, e.Has|event.HasCacheRead
 	}

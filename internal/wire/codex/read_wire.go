@@ -216,7 +216,12 @@ func ReadUsage(r *jsontext.Reader, v *Usage) bool {
 func readUsage(r *jsontext.Reader, v *Usage) {
 	if r.Object() {
 		if r.KeyIs(`"input_tokens":`) {
-			jsontext.ReadInt(r, &v.InputTokens)
+			if r.Peek() == 'n' && r.Null() {
+				v.InputTokens = nil
+			} else {
+				jsontext.Ensure(&v.InputTokens)
+				jsontext.ReadInt(r, v.InputTokens)
+			}
 			if r.ObjectEnd() {
 				return
 			}
@@ -244,7 +249,12 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 			}
 		}
 		if r.KeyIs(`"output_tokens":`) {
-			jsontext.ReadInt(r, &v.OutputTokens)
+			if r.Peek() == 'n' && r.Null() {
+				v.OutputTokens = nil
+			} else {
+				jsontext.Ensure(&v.OutputTokens)
+				jsontext.ReadInt(r, v.OutputTokens)
+			}
 			if r.ObjectEnd() {
 				return
 			}
@@ -319,7 +329,12 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 			}
 			switch f {
 			case 0:
-				jsontext.ReadInt(r, &v.InputTokens)
+				if r.Peek() == 'n' && r.Null() {
+					v.InputTokens = nil
+				} else {
+					jsontext.Ensure(&v.InputTokens)
+					jsontext.ReadInt(r, v.InputTokens)
+				}
 			case 1:
 				if r.Peek() == 'n' && r.Null() {
 					v.CachedInputTokens = nil
@@ -335,7 +350,12 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 					jsontext.ReadInt(r, v.CacheWriteInputTokens)
 				}
 			case 3:
-				jsontext.ReadInt(r, &v.OutputTokens)
+				if r.Peek() == 'n' && r.Null() {
+					v.OutputTokens = nil
+				} else {
+					jsontext.Ensure(&v.OutputTokens)
+					jsontext.ReadInt(r, v.OutputTokens)
+				}
 			case 4:
 				if r.Peek() == 'n' && r.Null() {
 					v.ReasoningOutputTokens = nil

@@ -872,11 +872,26 @@ func readStreamStats(r *jsontext.Reader, v *StreamStats) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "total_tokens":
-				jsontext.ReadInt(r, &v.TotalTokens)
+				if r.Null() {
+					v.TotalTokens = nil
+				} else {
+					jsontext.Ensure(&v.TotalTokens)
+					jsontext.ReadInt(r, v.TotalTokens)
+				}
 			case "input_tokens":
-				jsontext.ReadInt(r, &v.InputTokens)
+				if r.Null() {
+					v.InputTokens = nil
+				} else {
+					jsontext.Ensure(&v.InputTokens)
+					jsontext.ReadInt(r, v.InputTokens)
+				}
 			case "output_tokens":
-				jsontext.ReadInt(r, &v.OutputTokens)
+				if r.Null() {
+					v.OutputTokens = nil
+				} else {
+					jsontext.Ensure(&v.OutputTokens)
+					jsontext.ReadInt(r, v.OutputTokens)
+				}
 			case "cached":
 				if r.Null() {
 					v.Cached = nil
@@ -939,11 +954,26 @@ func readModelStats(r *jsontext.Reader, v *ModelStats) {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
 			switch string(key) {
 			case "total_tokens":
-				jsontext.ReadInt(r, &v.TotalTokens)
+				if r.Null() {
+					v.TotalTokens = nil
+				} else {
+					jsontext.Ensure(&v.TotalTokens)
+					jsontext.ReadInt(r, v.TotalTokens)
+				}
 			case "input_tokens":
-				jsontext.ReadInt(r, &v.InputTokens)
+				if r.Null() {
+					v.InputTokens = nil
+				} else {
+					jsontext.Ensure(&v.InputTokens)
+					jsontext.ReadInt(r, v.InputTokens)
+				}
 			case "output_tokens":
-				jsontext.ReadInt(r, &v.OutputTokens)
+				if r.Null() {
+					v.OutputTokens = nil
+				} else {
+					jsontext.Ensure(&v.OutputTokens)
+					jsontext.ReadInt(r, v.OutputTokens)
+				}
 			case "cached":
 				if r.Null() {
 					v.Cached = nil

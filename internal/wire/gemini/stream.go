@@ -162,13 +162,14 @@ type Result struct {
 // rest, OutputTokens the candidates; thought tokens are in none of them
 // (TotalTokens counts them). Models has the same counts per model, in the
 // order the CLI lists them (0.61.0 writes it; older versions do not).
-// Gemini CLI writes every count; Cached and Input are null where a writer
-// converting another format does not know the cached part (its unknown
-// form, never a made-up 0).
+// Gemini CLI writes every count; a count is null where a writer converting
+// another format does not know it (its unknown form, never a made-up 0):
+// Cached and Input without the cached part, InputTokens and OutputTokens
+// without theirs, TotalTokens without both.
 type StreamStats struct {
-	TotalTokens  int64  `json:"total_tokens"`
-	InputTokens  int64  `json:"input_tokens"`
-	OutputTokens int64  `json:"output_tokens"`
+	TotalTokens  *int64 `json:"total_tokens"`
+	InputTokens  *int64 `json:"input_tokens"`
+	OutputTokens *int64 `json:"output_tokens"`
 	Cached       *int64 `json:"cached"`
 	Input        *int64 `json:"input"`
 	DurationMS   *int64 `json:"duration_ms,omitempty"`
@@ -178,9 +179,9 @@ type StreamStats struct {
 
 // ModelStats are one model's counts in StreamStats.
 type ModelStats struct {
-	TotalTokens  int64  `json:"total_tokens"`
-	InputTokens  int64  `json:"input_tokens"`
-	OutputTokens int64  `json:"output_tokens"`
+	TotalTokens  *int64 `json:"total_tokens"`
+	InputTokens  *int64 `json:"input_tokens"`
+	OutputTokens *int64 `json:"output_tokens"`
 	Cached       *int64 `json:"cached"`
 	Input        *int64 `json:"input"`
 }
