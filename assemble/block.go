@@ -1,6 +1,10 @@
 package assemble
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/agentstream/agentstream/event"
+)
 
 // Block types. The first thirteen are the JSON envelope's type names (a
 // tool_result block carries its images, so tool_result_image never appears
@@ -140,11 +144,33 @@ type Todo struct {
 	Status string `json:"status"`
 }
 
-// Usage counts tokens.
+// Usage counts tokens. Has says which the source gave (event.Usage.Has):
+// an input or output count it did not give is written null.
 type Usage struct {
-	InputTokens      int64 `json:"input_tokens"`
-	OutputTokens     int64 `json:"output_tokens"`
-	CacheReadTokens  int64 `json:"cache_read_tokens,omitempty"`
-	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
-	ReasoningTokens  int64 `json:"reasoning_tokens,omitempty"`
+	InputTokens      int64        `json:"input_tokens"`
+	OutputTokens     int64        `json:"output_tokens"`
+	CacheReadTokens  int64        `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int64        `json:"cache_write_tokens,omitempty"`
+	ReasoningTokens  int64        `json:"reasoning_tokens,omitempty"`
+	Has              event.Counts `json:"-"`
+}
+
+// MarshalJSON writes u as its tags say, with input_tokens and
+// output_tokens null where Has does not give them (never a made-up 0).
+func (u Usage) MarshalJSON() ([]byte, error) {
+	type plain struct {
+		InputTokens      *int64 `json:"input_tokens"`
+		OutputTokens     *int64 `json:"output_tokens"`
+		CacheReadTokens  int64  `json:"cache_read_tokens,omitempty"`
+		CacheWriteTokens int64  `json:"cache_write_tokens,omitempty"`
+		ReasoningTokens  int64  `json:"reasoning_tokens,omitempty"`
+	}
+	p := plain{CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens, ReasoningTokens: u.ReasoningTokens}
+	if u.Has&event.HasInput != 0 {
+		p.InputTokens = &u.InputTokens
+	}
+	if u.Has&event.HasOutput != 0 {
+		p.OutputTokens = &u.OutputTokens
+	}
+	return json.Marshal(p)
 }

@@ -101,6 +101,6 @@ func usage(u *event.Usage) *Usage {
 	}
 	return &Usage{
 		InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CacheReadTokens,
-		CacheWriteTokens: u.CacheWriteTokens, ReasoningTokens: u.ReasoningTokens,
+		CacheWriteTokens: u.CacheWriteTokens, ReasoningTokens: u.ReasoningTokens, Has: u.Has,
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
@@ -153,9 +154,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 	}
 	if u := b.Usage; u != nil {
 		dst = append(dst, `,"usage":{"input_tokens":`...)
-		dst = strconv.AppendInt(dst, u.InputTokens, 10)
+		dst = appendCount(dst, u.InputTokens, u.Has&event.HasInput != 0)
 		dst = append(dst, `,"output_tokens":`...)
-		dst = strconv.AppendInt(dst, u.OutputTokens, 10)
+		dst = appendCount(dst, u.OutputTokens, u.Has&event.HasOutput != 0)
 		dst = appendIntField(dst, `,"cache_read_tokens":`, u.CacheReadTokens)
 		dst = appendIntField(dst, `,"cache_write_tokens":`, u.CacheWriteTokens)
 		dst = appendIntField(dst, `,"reasoning_tokens":`, u.ReasoningTokens)
@@ -261,4 +262,12 @@ func appendFloat(dst []byte, f float64) ([]byte, bool) {
 		return dst, false
 	}
 	return jsontext.AppendMarshalFloat(dst, f), true
+}
+
+// appendCount appends n, or null when the source did not give it.
+func appendCount(dst []byte, n int64, given bool) []byte {
+	if !given {
+		return append(dst, "null"...)
+	}
+	return strconv.AppendInt(dst, n, 10)
 }

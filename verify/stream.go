@@ -182,6 +182,7 @@ func (s *Stream) Add(side int, b *assemble.Block) error {
 			ag.usage.CacheReadTokens += u.CacheReadTokens
 			ag.usage.CacheWriteTokens += u.CacheWriteTokens
 			ag.usage.ReasoningTokens += u.ReasoningTokens
+			ag.usage.Has |= u.Has
 		}
 		if b.Text == "" {
 			return nil
