@@ -12,6 +12,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/slab"
 	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
@@ -43,7 +44,7 @@ type Decoder struct {
 
 	jr  jsontext.Reader      // decodes data in one pass
 	se  messages.StreamEvent // the event being decoded, reused
-	str texts                // the strings jr makes
+	str slab.Strings         // the strings jr makes
 }
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -58,7 +59,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	d.sse = frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes)
 	d.b = messages.NewBuilder(d.emit, d.cfg.MaxEventBytes)
 	d.b.StreamOnly() // a Messages API body has no snapshots
-	d.jr.SetStrings(d.str.string)
+	d.jr.SetStrings(d.str.String)
 	return d
 }
 

@@ -1,9 +1,8 @@
 package codex
 
 import (
-	"strings"
-
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/slab"
 )
 
 // alloc hands out the decoder's events and the text they keep with few
@@ -26,8 +25,8 @@ type alloc struct {
 	calls   batch[event.ToolCall]
 	results batch[toolResult]
 	errors  batch[event.Error]
-	text    slab   // the strings
-	raw     []byte // the raw JSON slab
+	text    slab.Strings // the strings
+	raw     []byte       // the raw JSON slab
 }
 
 // turnEnd is a TurnEnd with room for its usage.
@@ -73,41 +72,6 @@ func (p *batch[T]) new() *T {
 	return v
 }
 
-const (
-	// slabSize is the size of a slab (the first is firstSlab, and each
-	// next twice the last up to slabSize, as batches grow); strings and
-	// raw texts over maxSlabText get an allocation of their own, so that
-	// a full-sized slab holds at least 16 of them and a long text does not
-	// keep a slab's worth of others alive.
-	slabSize    = 4 << 10
-	firstSlab   = 512
-	maxSlabText = slabSize / 16
-)
-
-// slab copies short strings into a shared slab. The zero value is ready
-// to use.
-type slab struct{ b strings.Builder }
-
-// string returns b as a string.
-func (p *slab) string(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	if len(b) > maxSlabText {
-		return string(b)
-	}
-	if p.b.Cap()-p.b.Len() < len(b) {
-		// A new slab: the old one's bytes stay as they are, in the
-		// strings already handed out (Builder.Grow would copy them).
-		size := nextSlab(p.b.Cap())
-		p.b = strings.Builder{}
-		p.b.Grow(size)
-	}
-	start := p.b.Len()
-	p.b.Write(b)
-	return p.b.String()[start:]
-}
-
 // bytes returns a copy of the concatenation of parts, its capacity cut
 // at its length (an append to it cannot write into the slab).
 func (a *alloc) bytes(parts ...[]byte) []byte {
@@ -115,7 +79,7 @@ func (a *alloc) bytes(parts ...[]byte) []byte {
 	for _, p := range parts {
 		n += len(p)
 	}
-	if n > maxSlabText {
+	if n > slab.MaxText {
 		b := make([]byte, 0, n)
 		for _, p := range parts {
 			b = append(b, p...)
@@ -123,7 +87,7 @@ func (a *alloc) bytes(parts ...[]byte) []byte {
 		return b
 	}
 	if cap(a.raw)-len(a.raw) < n {
-		a.raw = make([]byte, 0, nextSlab(cap(a.raw)))
+		a.raw = make([]byte, 0, slab.Next(cap(a.raw)))
 	}
 	start := len(a.raw)
 	for _, p := range parts {
@@ -131,7 +95,3 @@ func (a *alloc) bytes(parts ...[]byte) []byte {
 	}
 	return a.raw[start:len(a.raw):len(a.raw)]
 }
-
-// nextSlab returns the size of the slab after one of size last (0 for
-// none).
-func nextSlab(last int) int { return min(max(2*last, firstSlab), slabSize) }

@@ -1,10 +1,9 @@
 package xmlstream
 
 import (
-	"strings"
-
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/deltabatch"
+	"github.com/agentstream/agentstream/internal/slab"
 )
 
 // deltas makes the Delta events of text and thinking, the decoder's most
@@ -21,34 +20,10 @@ import (
 // per slab.
 type deltas struct {
 	batch deltabatch.Batch
-	slab  strings.Builder
+	slab  slab.Strings
 }
-
-const (
-	// slabSize is the size of a text slab; texts over maxSlabText get a
-	// string of their own, so that a slab holds at least 16 of them and
-	// a long text does not keep a slab's worth of others alive.
-	slabSize    = 4 << 10
-	maxSlabText = slabSize / 16
-)
 
 // make returns a new Delta of agent and kind whose text is b's bytes.
 func (p *deltas) make(agent string, kind event.BlockKind, b []byte) *event.Delta {
-	return p.batch.New(agent, kind, p.text(b))
-}
-
-// text returns b as a string.
-func (p *deltas) text(b []byte) string {
-	if len(b) > maxSlabText {
-		return string(b)
-	}
-	if p.slab.Cap()-p.slab.Len() < len(b) {
-		// A new slab: the old one's bytes stay as they are, in the strings
-		// already handed out (Builder.Grow would copy them).
-		p.slab = strings.Builder{}
-		p.slab.Grow(slabSize)
-	}
-	start := p.slab.Len()
-	p.slab.Write(b)
-	return p.slab.String()[start:]
+	return p.batch.New(agent, kind, p.slab.String(b))
 }

@@ -1,0 +1,39 @@
+package slab
+
+import (
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// TestStrings: every string is its bytes, later writes never change an
+// earlier string, short strings share a slab, and a long one does not.
+func TestStrings(t *testing.T) {
+	t.Parallel()
+	var s Strings
+	var got, want []string
+	for i := range 2000 {
+		b := []byte(strings.Repeat(string(rune('a'+i%26)), i%40))
+		got = append(got, s.String(b))
+		want = append(want, string(b))
+		if len(b) > 0 {
+			b[0] = 0 // the caller's buffer is reused
+		}
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("string %d = %q, want %q", i, got[i], want[i])
+		}
+	}
+	a, b := s.String([]byte("ab")), s.String([]byte("cd"))
+	if unsafe.StringData(b) != (*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(a)), 2)) {
+		t.Error("two short strings are not in one slab")
+	}
+	long := make([]byte, MaxText+1)
+	if l := s.String(long); len(l) != MaxText+1 || unsafe.StringData(l) == (*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(b)), 2)) {
+		t.Error("a long string went into the slab")
+	}
+	if Next(0) != First || Next(First) != 2*First || Next(Size) != Size {
+		t.Errorf("Next: %d %d %d", Next(0), Next(First), Next(Size))
+	}
+}
