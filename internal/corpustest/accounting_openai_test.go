@@ -504,18 +504,18 @@ func TestAccountingOpenAI(t *testing.T) {
 	}
 }
 
-// knownGaps are problems that are other packages' to fix, each with its
-// owner: the AG-UI encoder makes up message ids (turn-N); claude's
-// unknown message id form. The test fails when one no longer happens,
-// so that the list empties as the fixes land.
+// knownGaps are the documented unknown forms of ids a target requires,
+// which this test does not tell from made-up ids: where the source names
+// no message id, claude writes msg_<hex>_<N> (Claude Code's readers tell
+// messages apart by id) and agui names the step turn-N (STEP_STARTED
+// requires a stepName); docs/conversion-matrix.md and the formats' pages
+// list both. The test fails when one no longer happens, so that the list
+// stays true.
 var knownGaps = []struct {
 	encoder, problem, owner string
 }{
-	// claude writes msg_<hex>_<N> where the source names no message id:
-	// its documented unknown form (Claude Code's readers tell messages
-	// apart by id), which this test does not know as one.
 	{"claude", "message ids", "emit/claude (the unknown form msg_<hex>_<N>)"},
-	{"agui", "message ids", "emit/agui (turn-N ids)"},
+	{"agui", "message ids", "emit/agui (the unknown step name turn-N)"},
 }
 
 var gapSeen sync.Map
