@@ -1,10 +1,6 @@
 package assemble
 
-import (
-	"encoding/json"
-
-	"github.com/agentstream/agentstream/event"
-)
+import "encoding/json"
 
 // Block types. The first thirteen are the JSON envelope's type names (a
 // tool_result block carries its images, so tool_result_image never appears
@@ -144,33 +140,12 @@ type Todo struct {
 	Status string `json:"status"`
 }
 
-// Usage counts tokens. Has says which the source gave (event.Usage.Has):
-// an input or output count it did not give is written null.
+// Usage counts tokens. An input or output count the source did not give
+// is nil, written null (never a made-up 0).
 type Usage struct {
-	InputTokens      int64        `json:"input_tokens"`
-	OutputTokens     int64        `json:"output_tokens"`
-	CacheReadTokens  int64        `json:"cache_read_tokens,omitempty"`
-	CacheWriteTokens int64        `json:"cache_write_tokens,omitempty"`
-	ReasoningTokens  int64        `json:"reasoning_tokens,omitempty"`
-	Has              event.Counts `json:"-"`
-}
-
-// MarshalJSON writes u as its tags say, with input_tokens and
-// output_tokens null where Has does not give them (never a made-up 0).
-func (u Usage) MarshalJSON() ([]byte, error) {
-	type plain struct {
-		InputTokens      *int64 `json:"input_tokens"`
-		OutputTokens     *int64 `json:"output_tokens"`
-		CacheReadTokens  int64  `json:"cache_read_tokens,omitempty"`
-		CacheWriteTokens int64  `json:"cache_write_tokens,omitempty"`
-		ReasoningTokens  int64  `json:"reasoning_tokens,omitempty"`
-	}
-	p := plain{CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens, ReasoningTokens: u.ReasoningTokens}
-	if u.Has&event.HasInput != 0 {
-		p.InputTokens = &u.InputTokens
-	}
-	if u.Has&event.HasOutput != 0 {
-		p.OutputTokens = &u.OutputTokens
-	}
-	return json.Marshal(p)
+	InputTokens      *int64 `json:"input_tokens"`
+	OutputTokens     *int64 `json:"output_tokens"`
+	CacheReadTokens  int64  `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int64  `json:"cache_write_tokens,omitempty"`
+	ReasoningTokens  int64  `json:"reasoning_tokens,omitempty"`
 }

@@ -99,8 +99,14 @@ func usage(u *event.Usage) *Usage {
 	if u == nil {
 		return nil
 	}
-	return &Usage{
-		InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CacheReadTokens,
-		CacheWriteTokens: u.CacheWriteTokens, ReasoningTokens: u.ReasoningTokens, Has: u.Has,
+	b := &Usage{CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens, ReasoningTokens: u.ReasoningTokens}
+	if u.Has&event.HasInput != 0 {
+		in := u.InputTokens // a copy: the event may be reused
+		b.InputTokens = &in
 	}
+	if u.Has&event.HasOutput != 0 {
+		out := u.OutputTokens
+		b.OutputTokens = &out
+	}
+	return b
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/agentstream/agentstream/assemble"
-	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
@@ -154,9 +153,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 	}
 	if u := b.Usage; u != nil {
 		dst = append(dst, `,"usage":{"input_tokens":`...)
-		dst = appendCount(dst, u.InputTokens, u.Has&event.HasInput != 0)
+		dst = appendCount(dst, u.InputTokens)
 		dst = append(dst, `,"output_tokens":`...)
-		dst = appendCount(dst, u.OutputTokens, u.Has&event.HasOutput != 0)
+		dst = appendCount(dst, u.OutputTokens)
 		dst = appendIntField(dst, `,"cache_read_tokens":`, u.CacheReadTokens)
 		dst = appendIntField(dst, `,"cache_write_tokens":`, u.CacheWriteTokens)
 		dst = appendIntField(dst, `,"reasoning_tokens":`, u.ReasoningTokens)
@@ -264,10 +263,10 @@ func appendFloat(dst []byte, f float64) ([]byte, bool) {
 	return jsontext.AppendMarshalFloat(dst, f), true
 }
 
-// appendCount appends n, or null when the source did not give it.
-func appendCount(dst []byte, n int64, given bool) []byte {
-	if !given {
+// appendCount appends *n, or null when the source did not give it.
+func appendCount(dst []byte, n *int64) []byte {
+	if n == nil {
 		return append(dst, "null"...)
 	}
-	return strconv.AppendInt(dst, n, 10)
+	return strconv.AppendInt(dst, *n, 10)
 }

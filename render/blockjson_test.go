@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/assemble"
-	"github.com/agentstream/agentstream/event"
 )
 
 // encodeWant is what JSON.Block wrote before it had appendBlock, and must
@@ -80,7 +79,7 @@ func fullBlock() *assemble.Block {
 		Todos:   []assemble.Todo{{Text: "t", Status: "done"}, {}},
 		Kind:    "k", Fatal: true,
 		MessageID: "msg", StopReason: "end_turn", Turns: -3, DurationMS: math.MaxInt64, CostUSD: ptr(0.0123),
-		Usage:  &assemble.Usage{InputTokens: 1, OutputTokens: 2, CacheReadTokens: 3, CacheWriteTokens: 4, ReasoningTokens: 5, Has: event.HasTokens | event.HasCacheRead | event.HasCacheWrite | event.HasReasoning},
+		Usage:  &assemble.Usage{InputTokens: ptr[int64](1), OutputTokens: ptr[int64](2), CacheReadTokens: 3, CacheWriteTokens: 4, ReasoningTokens: 5},
 		Errors: []string{"e1", ""}, Result: "r",
 		Raw: json.RawMessage("\t[\"x\" ,\r\n1]\n"), Truncated: true,
 	}
@@ -138,7 +137,7 @@ func TestBlockJSONMatchesEncodingJSON(t *testing.T) {
 			Todos: []assemble.Todo{}, Errors: []string{}, Raw: json.RawMessage{},
 		}},
 		{"empty content", &assemble.Block{Content: ptr(""), ExitCode: ptr(0), CostUSD: ptr(0.0), Usage: &assemble.Usage{}}},
-		{"output count alone", &assemble.Block{Usage: &assemble.Usage{OutputTokens: 5, Has: event.HasOutput}}},
+		{"output count alone", &assemble.Block{Usage: &assemble.Usage{OutputTokens: ptr[int64](5)}}},
 		{"negative zero cost", &assemble.Block{CostUSD: ptr(math.Copysign(0, -1))}},
 		{"tiny cost", &assemble.Block{CostUSD: ptr(1e-7)}},
 		{"cost at the small cut", &assemble.Block{CostUSD: ptr(1e-6)}},
@@ -252,7 +251,7 @@ func FuzzBlockJSON(f *testing.F) {
 			b.CostUSD, b.DurationMS = &cost, n
 		}
 		if on(9) {
-			b.Usage = &assemble.Usage{InputTokens: n, OutputTokens: -n, CacheReadTokens: n, ReasoningTokens: 1}
+			b.Usage = &assemble.Usage{InputTokens: &n, OutputTokens: ptr(-n), CacheReadTokens: n, ReasoningTokens: 1}
 		}
 		if on(10) {
 			b.Input, b.Raw = nil, raw2
@@ -316,7 +315,7 @@ func depth(src []byte) int {
 // give is null, never a made-up 0.
 func TestBlockJSONCountNotGiven(t *testing.T) {
 	t.Parallel()
-	got, _ := appendBlock(nil, &assemble.Block{Type: "turn_end", Usage: &assemble.Usage{OutputTokens: 5, Has: event.HasOutput}})
+	got, _ := appendBlock(nil, &assemble.Block{Type: "turn_end", Usage: &assemble.Usage{OutputTokens: ptr[int64](5)}})
 	if want := `"usage":{"input_tokens":null,"output_tokens":5}`; !strings.Contains(string(got), want) {
 		t.Errorf("%s, want it to hold %s", got, want)
 	}

@@ -177,12 +177,11 @@ func (s *Stream) Add(side int, b *assemble.Block) error {
 			if ag.usage == nil {
 				ag.usage = &assemble.Usage{}
 			}
-			ag.usage.InputTokens += u.InputTokens
-			ag.usage.OutputTokens += u.OutputTokens
+			ag.usage.InputTokens = addCount(ag.usage.InputTokens, u.InputTokens)
+			ag.usage.OutputTokens = addCount(ag.usage.OutputTokens, u.OutputTokens)
 			ag.usage.CacheReadTokens += u.CacheReadTokens
 			ag.usage.CacheWriteTokens += u.CacheWriteTokens
 			ag.usage.ReasoningTokens += u.ReasoningTokens
-			ag.usage.Has |= u.Has
 		}
 		if b.Text == "" {
 			return nil
@@ -410,4 +409,16 @@ func present(field string, b *assemble.Block, main string) bool {
 		return true
 	}
 	return b.Type == field // a block type
+}
+
+// addCount adds n to sum: nil (not given) only while no part gave one.
+func addCount(sum, n *int64) *int64 {
+	if n == nil {
+		return sum
+	}
+	t := *n
+	if sum != nil {
+		t += *sum
+	}
+	return &t
 }

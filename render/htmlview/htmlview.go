@@ -690,7 +690,7 @@ func endLine(b *assemble.Block) string {
 		parts = append(parts, render.FormatDuration(b.DurationMS))
 	}
 	if u := b.Usage; u != nil {
-		parts = append(parts, render.FormatCount(u.InputTokens)+" in / "+render.FormatCount(u.OutputTokens)+" out tokens")
+		parts = append(parts, countOf(u.InputTokens)+" in / "+countOf(u.OutputTokens)+" out tokens")
 	}
 	if b.CostUSD != nil {
 		parts = append(parts, fmt.Sprintf("$%.4f", *b.CostUSD))
@@ -773,4 +773,12 @@ func oneLine(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
+}
+
+// countOf formats a token count, "?" for one the source did not give.
+func countOf(n *int64) string {
+	if n == nil {
+		return "?"
+	}
+	return render.FormatCount(*n)
 }
