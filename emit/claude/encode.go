@@ -555,8 +555,8 @@ func (e *Encoder) preInit(ev event.Event) bool {
 		return false
 	}
 	typ, subtype, err := wire.UnmarshalKind(raw)
-	if err != nil || typ == "" || (kind != "" && typ != kind && subtype != kind) {
-		return false
+	if err != nil || typ == "" || (kind != "" && (typ != kind && subtype != kind || !namesSession(raw))) {
+		return false // a notice of another format's line (a session log's) is not written as it came
 	}
 	e.line(jsontext.CompactValid(raw), nil)
 	return true
@@ -1000,13 +1000,26 @@ func (e *Encoder) noteUsage(ev event.Event) {
 	}
 }
 
+// namesSession reports whether the object raw has a session_id member of
+// its own (not one nested deeper), as every stream-json line has. Only a
+// notice whose type is its kind gets here: rare enough for encoding/json.
+func namesSession(raw []byte) bool {
+	if !bytes.Contains(raw, []byte(`"session_id"`)) {
+		return false
+	}
+	var line struct {
+		SessionID *string `json:"session_id"`
+	}
+	return json.Unmarshal(raw, &line) == nil && line.SessionID != nil
+}
+
 // notice writes ev: as its source line when that is a stream-json line of
 // its kind (every stream-json line names its session_id; a session log's
 // lines, sessionId, are another format's), else as an informational
 // system line.
 func (e *Encoder) notice(a *agent, ev *event.Notice) {
 	if typ, subtype, err := wire.UnmarshalKind(ev.Raw); err == nil && typ != "" && (typ == ev.Kind || subtype == ev.Kind) &&
-		bytes.Contains(ev.Raw, []byte(`"session_id"`)) {
+		namesSession(ev.Raw) {
 		e.line(jsontext.CompactValid(ev.Raw), nil)
 		return
 	}

@@ -1210,3 +1210,41 @@ func TestResultUsageCounts(t *testing.T) {
 		})
 	}
 }
+
+// TestNoticeSourceLine: a notice's source line is written as it came only
+// when it is a stream-json line (a session_id of its own); another
+// format's line of that type, even one naming session_id deeper down, is
+// written as an informational system line.
+func TestNoticeSourceLine(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, raw string
+		verbatim  bool
+	}{
+		{"stream-json", `{"type":"system","subtype":"api_retry","attempt":1,"session_id":"s"}`, true},
+		{"session log", `{"type":"queue-operation","operation":"enqueue","sessionId":"s"}`, false},
+		{"nested session_id", `{"type":"plan","item":{"session_id":"s"}}`, false},
+		{"session_id in a string", `{"type":"plan","text":"\"session_id\""}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var kind string
+			var head struct{ Type, Subtype string }
+			if err := json.Unmarshal([]byte(tt.raw), &head); err != nil {
+				t.Fatal(err)
+			}
+			kind = head.Type
+			if head.Subtype != "" {
+				kind = head.Subtype
+			}
+			out, _ := encode(t, &Config{}, []event.Event{&event.Notice{Agent: "s", Kind: kind, Message: "m", Raw: json.RawMessage(tt.raw)}})
+			if got := strings.Contains(string(out), tt.raw); got != tt.verbatim {
+				t.Errorf("written as it came: %v, want %v:\n%s", got, tt.verbatim, out)
+			}
+			if !tt.verbatim && !strings.Contains(string(out), `"subtype":"informational"`) {
+				t.Errorf("no informational line:\n%s", out)
+			}
+		})
+	}
+}
