@@ -368,6 +368,27 @@ func (c *Counts) UnmarshalText(b []byte) error {
 
 // Add adds v's token counts to u's: the sum has a count when either part
 // has it. ServiceTier is left alone: callers decide which tier a sum has.
+// Given returns the field of u that count c (one bit) is, when Has gives
+// it, else nil: what a writer writes, null or left out where nil.
+func (u *Usage) Given(c Counts) *int64 {
+	if u.Has&c == 0 {
+		return nil
+	}
+	switch c {
+	case HasInput:
+		return &u.InputTokens
+	case HasOutput:
+		return &u.OutputTokens
+	case HasCacheRead:
+		return &u.CacheReadTokens
+	case HasCacheWrite:
+		return &u.CacheWriteTokens
+	case HasReasoning:
+		return &u.ReasoningTokens
+	}
+	return nil
+}
+
 func (u *Usage) Add(v *Usage) {
 	u.InputTokens += v.InputTokens
 	u.OutputTokens += v.OutputTokens

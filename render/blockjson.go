@@ -153,9 +153,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 	}
 	if u := b.Usage; u != nil {
 		dst = append(dst, `,"usage":{"input_tokens":`...)
-		dst = appendCount(dst, u.InputTokens)
+		dst = jsontext.AppendOptInt(dst, u.InputTokens)
 		dst = append(dst, `,"output_tokens":`...)
-		dst = appendCount(dst, u.OutputTokens)
+		dst = jsontext.AppendOptInt(dst, u.OutputTokens)
 		dst = appendIntField(dst, `,"cache_read_tokens":`, u.CacheReadTokens)
 		dst = appendIntField(dst, `,"cache_write_tokens":`, u.CacheWriteTokens)
 		dst = appendIntField(dst, `,"reasoning_tokens":`, u.ReasoningTokens)
@@ -261,12 +261,4 @@ func appendFloat(dst []byte, f float64) ([]byte, bool) {
 		return dst, false
 	}
 	return jsontext.AppendMarshalFloat(dst, f), true
-}
-
-// appendCount appends *n, or null when the source did not give it.
-func appendCount(dst []byte, n *int64) []byte {
-	if n == nil {
-		return append(dst, "null"...)
-	}
-	return strconv.AppendInt(dst, *n, 10)
 }

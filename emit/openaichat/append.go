@@ -129,10 +129,7 @@ func num(b []byte, key string, n int64) []byte {
 
 // optNum appends a *int64 field: null when nil.
 func optNum(b []byte, key string, n *int64) []byte {
-	if n == nil {
-		return append(append(b, key...), "null"...)
-	}
-	return num(b, key, *n)
+	return jsontext.AppendOptInt(append(b, key...), n)
 }
 
 // optStr appends an omitempty *string field: absent when nil.

@@ -169,10 +169,7 @@ func num(b []byte, key string, n int64) []byte {
 // optNum appends a *int64 field: null (the unknown form of a count the
 // schema requires) when nil.
 func optNum(b []byte, key string, n *int64) []byte {
-	if n == nil {
-		return append(append(b, key...), "null"...)
-	}
-	return num(b, key, *n)
+	return jsontext.AppendOptInt(append(b, key...), n)
 }
 
 func optStr(b []byte, key string, s *string) []byte {

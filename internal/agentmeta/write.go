@@ -135,8 +135,8 @@ func (s *Spelling) AppendFinal(b []byte, ev *event.RunEnd) ([]byte, bool) {
 	b = strconv.AppendInt(append(b, k[kTotalSteps]...), int64(ev.Turns), 10)
 	b = append(append(append(append(b, k[kGeneratedFiles]...), "null"...), k[kCost]...), "null"...)
 	if u := ev.Usage; u != nil {
-		b = appendCount(append(append(append(b, k[kCumulativeUsage]...), '{'), k[kInputTokens]...), u.InputTokens, u.Has&event.HasInput != 0)
-		b = appendCount(append(b, k[kOutputTokens]...), u.OutputTokens, u.Has&event.HasOutput != 0)
+		b = jsontext.AppendOptInt(append(append(append(b, k[kCumulativeUsage]...), '{'), k[kInputTokens]...), u.Given(event.HasInput))
+		b = jsontext.AppendOptInt(append(b, k[kOutputTokens]...), u.Given(event.HasOutput))
 		b = s.int(b, kCacheRead, u.CacheReadTokens)
 		b = s.int(b, kCacheCreation, u.CacheWriteTokens)
 		b = s.int(b, kReasoning, u.ReasoningTokens)
@@ -209,13 +209,4 @@ func FinalOf(ev *event.RunEnd) Final {
 		}
 	}
 	return m
-}
-
-// appendCount appends n, or null, the unknown form of input_tokens and
-// output_tokens, when the source did not give it.
-func appendCount(b []byte, n int64, given bool) []byte {
-	if !given {
-		return append(b, "null"...)
-	}
-	return strconv.AppendInt(b, n, 10)
 }

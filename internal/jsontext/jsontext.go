@@ -7,7 +7,19 @@
 // encoding/json to encoding/json.
 package jsontext
 
-import "unicode/utf8"
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// AppendOptInt appends *n, or null when n is nil (a count the source did
+// not give, in the unknown form of a field the format requires).
+func AppendOptInt(b []byte, n *int64) []byte {
+	if n == nil {
+		return append(b, "null"...)
+	}
+	return strconv.AppendInt(b, *n, 10)
+}
 
 // AppendString appends s to b as a JSON string. Invalid UTF-8 is written as
 // \ufffd, since JSON text cannot hold it.

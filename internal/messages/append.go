@@ -132,7 +132,7 @@ func AppendUsage(b []byte, u *event.Usage) []byte {
 		return append(b, `{"input_tokens":null,"output_tokens":null}`...)
 	}
 	b = append(b, `{"input_tokens":`...)
-	b = appendOptInt(b, said(u, &u.InputTokens, event.HasInput))
+	b = jsontext.AppendOptInt(b, u.Given(event.HasInput))
 	if u.Has&event.HasCacheWrite != 0 {
 		b = append(b, `,"cache_creation_input_tokens":`...)
 		b = strconv.AppendInt(b, u.CacheWriteTokens, 10)
@@ -142,7 +142,7 @@ func AppendUsage(b []byte, u *event.Usage) []byte {
 		b = strconv.AppendInt(b, u.CacheReadTokens, 10)
 	}
 	b = append(b, `,"output_tokens":`...)
-	b = appendOptInt(b, said(u, &u.OutputTokens, event.HasOutput))
+	b = jsontext.AppendOptInt(b, u.Given(event.HasOutput))
 	if u.ServiceTier != "" {
 		b = append(b, `,"service_tier":`...)
 		b = jsontext.AppendMarshalString(b, u.ServiceTier)
@@ -214,7 +214,7 @@ func appendMessageStart(b []byte, m *outMessage) []byte {
 	b = appendOptString(b, m.StopSequence)
 	u := &m.Usage
 	b = append(b, `,"usage":{"input_tokens":`...)
-	b = appendOptInt(b, u.InputTokens)
+	b = jsontext.AppendOptInt(b, u.InputTokens)
 	if u.CacheCreationInputTokens != nil {
 		b = append(b, `,"cache_creation_input_tokens":`...)
 		b = strconv.AppendInt(b, *u.CacheCreationInputTokens, 10)
@@ -224,7 +224,7 @@ func appendMessageStart(b []byte, m *outMessage) []byte {
 		b = strconv.AppendInt(b, *u.CacheReadInputTokens, 10)
 	}
 	b = append(b, `,"output_tokens":`...)
-	b = appendOptInt(b, u.OutputTokens)
+	b = jsontext.AppendOptInt(b, u.OutputTokens)
 	if u.ServiceTier != "" {
 		b = append(b, `,"service_tier":`...)
 		b = jsontext.AppendMarshalString(b, u.ServiceTier)
@@ -255,7 +255,7 @@ func appendMessageDelta(b []byte, md *messageDelta) []byte {
 		b = append(strconv.AppendInt(b, *u.CacheReadInputTokens, 10), ',')
 	}
 	b = append(b, `"output_tokens":`...)
-	b = appendOptInt(b, u.OutputTokens)
+	b = jsontext.AppendOptInt(b, u.OutputTokens)
 	return append(b, "}}"...)
 }
 
@@ -264,11 +264,4 @@ func appendOptString(b []byte, s *string) []byte {
 		return append(b, "null"...)
 	}
 	return jsontext.AppendMarshalString(b, *s)
-}
-
-func appendOptInt(b []byte, n *int64) []byte {
-	if n == nil {
-		return append(b, "null"...)
-	}
-	return strconv.AppendInt(b, *n, 10)
 }

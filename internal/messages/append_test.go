@@ -85,8 +85,8 @@ func checkAppendDelta(t *testing.T, s string) {
 			m := newMessage(s, s+"m", raw)
 			if u != nil {
 				m.Usage = outUsage{
-					said(u, &u.InputTokens, event.HasInput), said(u, &u.CacheWriteTokens, event.HasCacheWrite),
-					said(u, &u.CacheReadTokens, event.HasCacheRead), said(u, &u.OutputTokens, event.HasOutput), u.ServiceTier,
+					u.Given(event.HasInput), u.Given(event.HasCacheWrite),
+					u.Given(event.HasCacheRead), u.Given(event.HasOutput), u.ServiceTier,
 				}
 			}
 			if diff := cmp.Diff(string(marshal(m)), string(AppendMessage(nil, s, s+"m", u, blocks[:n]...))); diff != "" {

@@ -489,8 +489,8 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 	s.start = u
 	if u != nil {
 		m.Usage = outUsage{
-			InputTokens: said(u, &u.InputTokens, event.HasInput), CacheCreationInputTokens: said(u, &u.CacheWriteTokens, event.HasCacheWrite),
-			CacheReadInputTokens: said(u, &u.CacheReadTokens, event.HasCacheRead), OutputTokens: said(u, &u.OutputTokens, event.HasOutput),
+			InputTokens: u.Given(event.HasInput), CacheCreationInputTokens: u.Given(event.HasCacheWrite),
+			CacheReadInputTokens: u.Given(event.HasCacheRead), OutputTokens: u.Given(event.HasOutput),
 			ServiceTier: u.ServiceTier,
 		}
 	}
@@ -559,15 +559,6 @@ func (s *Streamer) writeMessageEnd(stopReason string, u *event.Usage) {
 	}
 }
 
-// said returns n, a count of u, when u has count c, else nil: a count the
-// source did not say is written as its unknown form or not at all.
-func said(u *event.Usage, n *int64, c event.Counts) *int64 {
-	if u.Has&c == 0 {
-		return nil
-	}
-	return n
-}
-
 // writeMessageDelta writes the message_delta of the open message.
 func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
 	md := messageDelta{Type: EventMessageDelta}
@@ -577,12 +568,12 @@ func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
 	if u == nil && s.start != nil {
 		// No final count: the one known at the start stands (clients
 		// take message_delta's output_tokens as the message's).
-		md.Usage.OutputTokens = said(s.start, &s.start.OutputTokens, event.HasOutput)
+		md.Usage.OutputTokens = s.start.Given(event.HasOutput)
 	}
 	if u != nil {
 		md.Usage = outUsageEnd{
-			InputTokens: said(u, &u.InputTokens, event.HasInput), CacheCreationInputTokens: said(u, &u.CacheWriteTokens, event.HasCacheWrite),
-			CacheReadInputTokens: said(u, &u.CacheReadTokens, event.HasCacheRead), OutputTokens: said(u, &u.OutputTokens, event.HasOutput),
+			InputTokens: u.Given(event.HasInput), CacheCreationInputTokens: u.Given(event.HasCacheWrite),
+			CacheReadInputTokens: u.Given(event.HasCacheRead), OutputTokens: u.Given(event.HasOutput),
 		}
 	}
 	if s.err == nil && s.Event != nil {
