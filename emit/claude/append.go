@@ -13,8 +13,9 @@ import (
 
 // The lines below are written by appending, as messages.Marshal writes
 // their structs (encoding/json, field order and omitempty included):
-// reflection would weigh on conversions into stream-json, where init,
-// result and tool result lines are a third of the lines of a codex log. encode_test.go checks each against messages.Marshal.
+// reflection would weigh on conversions into stream-json, where a log of
+// many short runs (Codex's) makes init, result and tool result lines
+// common. encode_test.go checks each against messages.Marshal.
 
 // compactJSON returns raw as json.Compact writes it, and whether raw is
 // valid JSON (as json.Valid has it), checked in one pass where a

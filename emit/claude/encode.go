@@ -572,8 +572,7 @@ func (e *Encoder) newRun() {
 		e.result(&event.RunEnd{})
 	}
 	// The buffers, the map and the slice are kept for reuse: a log of
-	// many short runs (perf20's codex-20.jsonl has 7119) grew them
-	// again for each.
+	// many short runs would grow them again for each.
 	var reuse *agent
 	if e.haveMain {
 		reuse = e.mainAgent
