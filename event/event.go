@@ -389,6 +389,15 @@ func (u *Usage) Given(c Counts) *int64 {
 	return nil
 }
 
+// Set sets count c (one bit) of u to *n and marks it given, when n is not
+// nil (a count a reader found, not null); nil leaves u as it is.
+func (u *Usage) Set(c Counts, n *int64) {
+	if n != nil {
+		u.Has |= c
+		*u.Given(c) = *n
+	}
+}
+
 func (u *Usage) Add(v *Usage) {
 	u.InputTokens += v.InputTokens
 	u.OutputTokens += v.OutputTokens

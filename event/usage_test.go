@@ -14,3 +14,16 @@ func TestUsageGiven(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageSet: Set gives a count found, and leaves one not found alone.
+func TestUsageSet(t *testing.T) {
+	t.Parallel()
+	var u Usage
+	n, m := int64(7), int64(9)
+	u.Set(HasCacheRead, &n)
+	u.Set(HasOutput, nil)
+	u.Set(HasReasoning, &m)
+	if want := (Usage{CacheReadTokens: 7, ReasoningTokens: 9, Has: HasCacheRead | HasReasoning}); u != want {
+		t.Errorf("got %+v, want %+v", u, want)
+	}
+}

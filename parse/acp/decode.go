@@ -507,14 +507,8 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 		if u := r.Usage; u != nil {
 			// A count null or absent is not given.
 			eu := &event.Usage{}
-			if u.InputTokens != nil {
-				eu.InputTokens = *u.InputTokens
-				eu.Has |= event.HasInput
-			}
-			if u.OutputTokens != nil {
-				eu.OutputTokens = *u.OutputTokens
-				eu.Has |= event.HasOutput
-			}
+			eu.Set(event.HasInput, u.InputTokens)
+			eu.Set(event.HasOutput, u.OutputTokens)
 			if u.ThoughtTokens != nil {
 				// ACP's output count leaves out thoughts; the event
 				// model's includes them (when it is known).
@@ -524,14 +518,8 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 				}
 				eu.Has |= event.HasReasoning
 			}
-			if u.CachedReadTokens != nil {
-				eu.CacheReadTokens = *u.CachedReadTokens
-				eu.Has |= event.HasCacheRead
-			}
-			if u.CachedWriteTokens != nil {
-				eu.CacheWriteTokens = *u.CachedWriteTokens
-				eu.Has |= event.HasCacheWrite
-			}
+			eu.Set(event.HasCacheRead, u.CachedReadTokens)
+			eu.Set(event.HasCacheWrite, u.CachedWriteTokens)
 			end.Usage = eu
 		}
 		d.emit(end)

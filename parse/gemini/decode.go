@@ -584,18 +584,9 @@ func (d *Decoder) result(line []byte, l *gemini.Result) {
 		// Gemini CLI writes every count of a stats object; one is null
 		// where a converter did not know it.
 		end.Usage = &event.Usage{}
-		if s.InputTokens != nil {
-			end.Usage.InputTokens = *s.InputTokens
-			end.Usage.Has |= event.HasInput
-		}
-		if s.OutputTokens != nil {
-			end.Usage.OutputTokens = *s.OutputTokens
-			end.Usage.Has |= event.HasOutput
-		}
-		if s.Cached != nil {
-			end.Usage.CacheReadTokens = *s.Cached
-			end.Usage.Has |= event.HasCacheRead
-		}
+		end.Usage.Set(event.HasInput, s.InputTokens)
+		end.Usage.Set(event.HasOutput, s.OutputTokens)
+		end.Usage.Set(event.HasCacheRead, s.Cached)
 		if s.DurationMS != nil {
 			end.DurationMS = *s.DurationMS
 		}

@@ -142,21 +142,11 @@ type Usage struct {
 // Event returns u's counts as a canonical usage, with the counts it gives.
 func (u *Usage) Event() event.Usage {
 	var e event.Usage
-	if n := u.InputTokens; n != nil {
-		e.InputTokens, e.Has = *n, e.Has|event.HasInput
-	}
-	if n := u.OutputTokens; n != nil {
-		e.OutputTokens, e.Has = *n, e.Has|event.HasOutput
-	}
-	if n := u.CachedInputTokens; n != nil {
-		e.CacheReadTokens, e.Has = *n, e.Has|event.HasCacheRead
-	}
-	if n := u.CacheWriteInputTokens; n != nil {
-		e.CacheWriteTokens, e.Has = *n, e.Has|event.HasCacheWrite
-	}
-	if n := u.ReasoningOutputTokens; n != nil {
-		e.ReasoningTokens, e.Has = *n, e.Has|event.HasReasoning
-	}
+	e.Set(event.HasInput, u.InputTokens)
+	e.Set(event.HasOutput, u.OutputTokens)
+	e.Set(event.HasCacheRead, u.CachedInputTokens)
+	e.Set(event.HasCacheWrite, u.CacheWriteInputTokens)
+	e.Set(event.HasReasoning, u.ReasoningOutputTokens)
 	return e
 }
 
