@@ -82,6 +82,9 @@
 // decoded into a new element's second field. The generated reader reads
 // it so, with no call to UnmarshalJSON, which stays for encoding/json; the
 // package's tests check that the two agree.
+//
+// With -write it writes write_wire.go instead: byte-exact JSON writers
+// of the struct types marked //wire:write (see write.go).
 package main
 
 import (

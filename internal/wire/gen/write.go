@@ -15,7 +15,7 @@ package main
 // encoding/json, as the dynamic value needs), raw JSON not tagged
 // wire:"compact" (compacted and checked by encoding/json), or another
 // package's type that has no AppendT (written by encoding/json); the error
-// is encoding/json's. A field of another package's type pkg.T is written
+// is encoding/json's, and b then holds part of the value. A field of another package's type pkg.T is written
 // by pkg.AppendT when that package has one (returning only b).
 //
 //	wire:"compact"
@@ -40,6 +40,7 @@ import (
 	"go/token"
 	"maps"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,6 +95,9 @@ func GenerateWrite(dir string) ([]byte, error) {
 	}
 	var body bytes.Buffer
 	for _, s := range marked {
+		if err := omitsZero(s, g.structs[s]); err != nil {
+			return nil, err
+		}
 		if err := w.writeStruct(&body, s); err != nil {
 			return nil, err
 		}
@@ -148,6 +152,24 @@ func (w *writer) marks(f *ast.File) {
 			}
 		}
 	}
+}
+
+// omitsZero returns an error for a field of st (or of a struct type
+// written in its declaration) with the json option omitzero, which the
+// writers do not know.
+func omitsZero(s string, st *ast.StructType) error {
+	var err error
+	ast.Inspect(st, func(n ast.Node) bool {
+		if f, ok := n.(*ast.Field); ok && f.Tag != nil && err == nil {
+			tag, _ := strconv.Unquote(f.Tag.Value)
+			_, opts, _ := strings.Cut(reflect.StructTag(tag).Get("json"), ",")
+			if slices.Contains(strings.Split(opts, ","), "omitzero") {
+				err = fmt.Errorf("%s: the json option omitzero is not written", s)
+			}
+		}
+		return err == nil
+	})
+	return err
 }
 
 // writerName returns the name of the writer of struct s.

@@ -62,6 +62,7 @@ func TestGenerateWriteRefuses(t *testing.T) {
 		{"unmarked struct", mark + "type T struct { U U `json:\"u\"` }\ntype U struct{ N int }", "struct U is written: mark it"},
 		{"other mode", mark + "type T struct { U U `json:\"u\"` }\n//wire:write nohtml\ntype U struct{ N int }", "in one package"},
 		{"compact on a string", mark + "type T struct { S string `json:\"s\" wire:\"compact\"` }", "want intern=Prefix"},
+		{"omitzero", mark + "type T struct { A struct{ N int `json:\"n,omitzero\"` } `json:\"a\"` }", "omitzero is not written"},
 		{"nothing marked", "type T struct{ N int }", "no struct type marked"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
