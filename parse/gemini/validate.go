@@ -1,14 +1,12 @@
 package gemini
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
 	"slices"
 
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/wire/gemini"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
@@ -47,20 +45,9 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 
 func (c *checker) check(r io.Reader, cfg *format.CheckConfig) {
 	v := c.v
-	lines := frame.NewLines(bufio.NewReaderSize(r, 64<<10), cfg.Source, v.MaxBytes())
 	var whole []byte
 	wholeLine := 0
-	for {
-		raw, num, _, err := lines.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			if wirecheck.IsProblem(err) {
-				continue // the decoder reports it
-			}
-			return
-		}
+	for raw, p := range v.Lines(r) {
 		line := bytes.TrimSpace(raw)
 		if wholeLine > 0 {
 			whole = append(append(whole, raw...), '\n')
@@ -73,17 +60,17 @@ func (c *checker) check(r io.Reader, cfg *format.CheckConfig) {
 			continue
 		}
 		if c.lines == 0 && string(line) == "{" {
-			wholeLine = num
+			wholeLine = p.Line
 			whole = append(append(whole, line...), '\n')
 			continue
 		}
 		if c.lines == 0 && isOutputObject(line) {
-			c.output(line, pos{Line: num, Col: 1})
+			c.output(line, p)
 			return
 		}
-		c.line(line, pos{Line: num, Col: 1})
+		c.line(line, p)
 	}
-	if wholeLine > 0 && json.Valid(whole) {
+	if v.Err() == nil && wholeLine > 0 && json.Valid(whole) {
 		c.output(whole, pos{Line: wholeLine, Col: 1})
 	}
 }
