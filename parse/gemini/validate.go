@@ -39,11 +39,10 @@ type pos = wirecheck.Pos
 
 // check checks Gemini CLI output against the rules.
 func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
-	c := &checker{v: &wirecheck.Checker{Rep: rep, Cfg: cfg}}
-	c.check(r, cfg)
+	(&checker{v: &wirecheck.Checker{Rep: rep, Cfg: cfg}}).check(r)
 }
 
-func (c *checker) check(r io.Reader, cfg *format.CheckConfig) {
+func (c *checker) check(r io.Reader) {
 	v := c.v
 	var whole []byte
 	wholeLine := 0
@@ -128,7 +127,7 @@ func (c *checker) line(line []byte, p pos) {
 			c.v.Report(ruleFields, p, "%s line whose %s is not a string", typ, k)
 			return "", false
 		}
-		if len(allowed) > 0 && !contains(allowed, s) {
+		if len(allowed) > 0 && !slices.Contains(allowed, s) {
 			c.v.Report(ruleFields, p, "%s line whose %s is %q, not one of %q", typ, k, s, allowed)
 		}
 		return s, true
@@ -291,13 +290,4 @@ func memberNames(obj []byte) []string {
 		}
 	}
 	return names
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
