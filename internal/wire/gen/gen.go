@@ -83,8 +83,10 @@ type generator struct {
 	used        map[string]bool   // the paths of the imports a reader calls
 }
 
-// Generate returns the source of the readers of the package in dir.
-func Generate(dir string) ([]byte, error) {
+// load parses the package in dir, leaving out its tests and the file
+// skip (the generator's own output), and collects its declarations;
+// each, if not nil, sees each file too.
+func load(dir, skip string, each func(*ast.File)) (*generator, error) {
 	fset := token.NewFileSet()
 	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
@@ -93,19 +95,27 @@ func Generate(dir string) ([]byte, error) {
 	slices.Sort(names)
 	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, members: map[string]*ast.ArrayType{}, ordered: map[string]bool{}, fastInterns: map[string]bool{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
 	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == Out {
+		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == skip {
 			continue
 		}
-		src, err := os.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution|parser.ParseComments)
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
 			return nil, err
 		}
 		g.pkg = f.Name.Name
 		g.collect(f)
+		if each != nil {
+			each(f)
+		}
+	}
+	return g, nil
+}
+
+// Generate returns the source of the readers of the package in dir.
+func Generate(dir string) ([]byte, error) {
+	g, err := load(dir, Out, nil)
+	if err != nil {
+		return nil, err
 	}
 	if len(g.order) == 0 {
 		return nil, fmt.Errorf("%s: no struct types", dir)
