@@ -93,3 +93,34 @@ func TestCaps(t *testing.T) {
 		break
 	}
 }
+
+// TestThreadUsage: a thread's cumulative usage is kept until the thread
+// is forgotten past the cap, even while it runs; counted again from
+// then on, and kept when it starts again.
+func TestThreadUsage(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	turn := func(input int) {
+		fmt.Fprintf(&b, `{"type":"turn.started"}`+"\n"+`{"type":"turn.completed","usage":{"input_tokens":%d,"output_tokens":1}}`+"\n", input)
+	}
+	b.WriteString(`{"type":"thread.started","thread_id":"th"}` + "\n")
+	turn(10)
+	for i := range maxOpen { // th is forgotten at the last
+		fmt.Fprintf(&b, `{"type":"item.completed","item":{"id":"c%d","type":"collab_tool_call","tool":"spawn_agent","sender_thread_id":"th","receiver_thread_ids":["t%d"],"agents_states":{},"status":"completed"}}`+"\n", i, i)
+	}
+	turn(15)
+	turn(20)
+	b.WriteString(`{"type":"thread.started","thread_id":"th"}` + "\n")
+	turn(26)
+	b.WriteString(`{"type":"thread.started","thread_id":"new"}` + "\n")
+	turn(3)
+	var got []int64
+	for _, it := range eventtest.Collect(NewDecoder(strings.NewReader(b.String()), &Config{Source: "in"})) {
+		if e, ok := it.Event.(*event.TurnEnd); ok {
+			got = append(got, e.Usage.InputTokens)
+		}
+	}
+	if want := []int64{10, 15, 5, 6, 3}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("input tokens per turn %v, want %v", got, want)
+	}
+}
