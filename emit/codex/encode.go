@@ -55,14 +55,14 @@ type Encoder struct {
 	content  bool   // an item was written in the open turn
 	nextID   int
 
-	blocks   []kindBlock                    // open text and thinking blocks of the main agent (see blockOf)
-	free     []*textBlock                   // blocks to reuse
-	in       input                          // a tool call's input, reused
-	calls    map[string]*call               // tool calls written as item.started, by call id
-	callIDs  *openset.Set[string]           // the ids in calls, oldest first: at most maxOpen
-	todo     *todoItem                      // the open todo_list item of the turn
-	fileIDs  map[string]string              // FileChange.ID -> item id, between item.started and item.completed
-	fileKeys *openset.Set[string]           // the ids in fileIDs, oldest first: at most maxOpen
+	blocks   []kindBlock          // open text and thinking blocks of the main agent (see blockOf)
+	free     []*textBlock         // blocks to reuse
+	in       input                // a tool call's input, reused
+	calls    map[string]*call     // tool calls written as item.started, by call id
+	callIDs  *openset.Set[string] // the ids in calls, oldest first: at most maxOpen
+	todo     *todoItem            // the open todo_list item of the turn
+	fileIDs  map[string]string    // FileChange.ID -> item id, between item.started and item.completed
+	fileKeys *openset.Set[string] // the ids in fileIDs, oldest first: at most maxOpen
 	// emptyChild: the agent scope "" is a subagent's, not the main
 	// thread's (the only scope other than the main one that matters).
 	emptyChild bool
