@@ -124,3 +124,41 @@ func TestThreadUsage(t *testing.T) {
 		t.Errorf("input tokens per turn %v, want %v", got, want)
 	}
 }
+
+// TestThreadsSameHash: threads whose ids hash alike are told apart by
+// their ids, and each is let go of alone.
+func TestThreadsSameHash(t *testing.T) {
+	t.Parallel()
+	var ts threads
+	ts.add("a")
+	a, h := ts.lookup("a")
+	for _, id := range []string{"b", "c"} { // chained in front of a, as add chains
+		ts.m[h] = &thread{id: id, hash: h, next: ts.m[h]}
+	}
+	found := func() string {
+		var s []string
+		for _, id := range []string{"a", "b", "c"} {
+			if th := ts.get(id, ts.m[h]); th != nil && th.id == id {
+				s = append(s, id)
+			}
+		}
+		return strings.Join(s, " ")
+	}
+	if got := found(); got != "a b c" {
+		t.Fatalf("found %q, want a b c", got)
+	}
+	b := ts.get("b", ts.m[h])
+	ts.unlink(b) // in the middle
+	if got := found(); got != "a c" {
+		t.Errorf("after b: found %q, want a c", got)
+	}
+	c := ts.get("c", ts.m[h])
+	ts.unlink(c) // the head, a after it
+	if got := found(); got != "a" {
+		t.Errorf("after c: found %q, want a", got)
+	}
+	ts.unlink(a) // alone
+	if got := found(); got != "" || len(ts.m) != 0 {
+		t.Errorf("after a: found %q, %d hashes; want none", got, len(ts.m))
+	}
+}
