@@ -58,6 +58,9 @@ type Encoder struct {
 	blocks   []kindBlock          // open text and thinking blocks of the main agent (see blockOf)
 	free     []*textBlock         // blocks to reuse
 	in       input                // a tool call's input, reused
+	fields   [6]field             // an item's members, reused
+	num      []byte               // an exit code's digits, reused
+	spare    *call                // a call answered, for reuse
 	calls    map[string]*call     // tool calls written as item.started, by call id
 	callIDs  *openset.Set[string] // the ids in calls, oldest first: at most maxOpen
 	todo     *todoItem            // the open todo_list item of the turn

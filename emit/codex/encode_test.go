@@ -812,7 +812,7 @@ func TestAppendName(t *testing.T) {
 	var keys []string
 	var c call
 	for _, fs := range [][]field{
-		c.commandFields("", nil, ""), c.mcpFields(nil, nil, ""), c.collabFields(nil, ""),
+		c.commandFields(nil, "", nil, ""), c.mcpFields(nil, nil, ""), c.collabFields(nil, ""),
 		{str("text", ""), str("message", ""), raw("changes", nil), raw("items", nil), raw("id", nil), raw("query", nil), raw("action", nil)},
 	} {
 		for _, f := range fs {
