@@ -37,13 +37,13 @@ type Encoder struct {
 
 	open    *blockKey // the block open in the XML (&openKey) or nil
 	openKey blockKey
-	live    *openset.Set[blockKey] // blocks open in the source
-	started bool                   // an agent scope has been written or implied
-	cur     string                 // the current agent scope
-	seen    *openset.Set[string]   // agents that have had a scope
-	calls   map[string]string      // tool call id -> agent, for the ids in callIDs
-	callIDs *openset.Set[string]   // the tool calls kept, oldest first
-	failed  bool                   // the producer's error line was written: no [DONE]
+	live    *openset.Small[blockKey] // blocks open in the source
+	started bool                     // an agent scope has been written or implied
+	cur     string                   // the current agent scope
+	seen    *openset.Set[string]     // agents that have had a scope
+	calls   map[string]string        // tool call id -> agent, for the ids in callIDs
+	callIDs *openset.Set[string]     // the tool calls kept, oldest first
+	failed  bool                     // the producer's error line was written: no [DONE]
 
 	// An agent's events that came while one of its subagents had the
 	// scope (see hold): XML can put them in the agent's scope only once
@@ -71,7 +71,7 @@ type blockKey struct {
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{
-		w: w, live: openset.New[blockKey](maxOpen), seen: openset.New[string](maxOpen),
+		w: w, live: openset.NewSmall[blockKey](maxOpen), seen: openset.New[string](maxOpen),
 		calls: map[string]string{}, callIDs: openset.New[string](maxOpen), py: pySpelling,
 	}
 	if cfg != nil {
@@ -86,7 +86,7 @@ func (e *Encoder) warn(what string) {
 
 // keep adds k to set; beyond the cap the oldest entry is forgotten
 // (returned), which is warned about once.
-func keep[K comparable](e *Encoder, set *openset.Set[K], k K) (old K, out bool) {
+func keep[K comparable](e *Encoder, set interface{ Add(K) (K, bool) }, k K) (old K, out bool) {
 	old, out = set.Add(k)
 	if out {
 		e.warn(fmt.Sprintf("more than %d open blocks, agents or tool calls waiting for a result (the oldest is forgotten)", maxOpen))
