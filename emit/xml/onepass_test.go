@@ -20,6 +20,35 @@ var onePassStrings = append([]string{
 	"abcdefgh<ijklmnop>&'", "]]>abcdefgh]]>", "abcdefghijklmnopqrstuvwxyz\xe9", "text]]", ">",
 }, pyStrings...)
 
+// refPyJSON is pyJSON as it was, a string at a time through
+// json.Unmarshal (refAppendPyString).
+func refPyJSON(raw []byte) []byte {
+	if !json.Valid(raw) {
+		raw, _ = json.Marshal(string(raw))
+	}
+	var out []byte
+	for i := 0; i < len(raw); {
+		switch c := raw[i]; c {
+		case ' ', '\t', '\n', '\r':
+			i++
+		case ',':
+			out = append(out, ", "...)
+			i++
+		case ':':
+			out = append(out, ": "...)
+			i++
+		case '"':
+			end := stringEnd(raw, i)
+			out = refAppendPyString(out, raw[i:end])
+			i = end
+		default:
+			out = append(out, c)
+			i++
+		}
+	}
+	return out
+}
+
 // formatted is formatter's escaping of s (the reference of the one-pass
 // writers below).
 func formatted(s []byte) []byte { return appendFormatted(nil, s) }
@@ -44,7 +73,7 @@ func checkToolCall(t *testing.T, id, name, input string, server bool) {
 		tag = wire.TagServerToolCall
 	}
 	elem := `<` + tag + ` id="` + htmlEscape(id) + `" name="` + htmlEscape(name) + `" arguments="` +
-		htmlEscape(string(pyJSON(inputJSON(json.RawMessage(input))))) + `"></` + tag + `>`
+		htmlEscape(string(refPyJSON(inputJSON(json.RawMessage(input))))) + `"></` + tag + `>`
 	want := "data: " + string(formatted([]byte(elem))) + "\n\n"
 	got := encodeOne(t, &event.ToolCall{ID: id, Name: name, Input: json.RawMessage(input), Server: server})
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -90,6 +119,18 @@ func checkSpellings(t *testing.T, s string) {
 	}
 }
 
+func TestPyJSON(t *testing.T) {
+	t.Parallel()
+	for _, s := range append(append([]string{}, onePassStrings...), chunkStrings...) {
+		in, _ := json.Marshal(map[string]any{"k": s, s: []string{s, "plain", s + "x"}})
+		for _, raw := range []string{s, string(in)} {
+			if diff := cmp.Diff(string(refPyJSON([]byte(raw))), string(pyJSON([]byte(raw)))); diff != "" {
+				t.Fatalf("pyJSON(%q) (-passes +one pass):\n%s", raw, diff)
+			}
+		}
+	}
+}
+
 func TestOnePassWriters(t *testing.T) {
 	t.Parallel()
 	inputs := append(append([]string{}, onePassStrings...), chunkStrings...)
@@ -109,6 +150,9 @@ func FuzzOnePassWriters(f *testing.F) {
 		f.Add(s, onePassStrings[(i+3)%len(onePassStrings)], chunkStrings[i%len(chunkStrings)])
 	}
 	f.Fuzz(func(t *testing.T, a, b, input string) {
+		if diff := cmp.Diff(string(refPyJSON([]byte(input))), string(pyJSON([]byte(input)))); diff != "" {
+			t.Fatalf("pyJSON(%q) (-passes +one pass):\n%s", input, diff)
+		}
 		checkSpellings(t, a)
 		checkToolCall(t, a, b, input, strings.HasPrefix(b, "s"))
 		checkErrorObject(t, a, b)

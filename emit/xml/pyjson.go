@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 
@@ -49,6 +50,16 @@ func appendReformat(out, raw []byte, comma, colon string, sp *pySpell) []byte {
 			out = append(out, colon...)
 			i++
 		case '"':
+			if end := plainStringEnd(raw, i); end > 0 {
+				// Written as it is, but for what HTML escapes.
+				if sp.html {
+					out = appendASCIIData(out, raw[i:end])
+				} else {
+					out = append(out, raw[i:end]...)
+				}
+				i = end
+				continue
+			}
 			end := stringEnd(raw, i)
 			out = appendPyString(out, raw[i:end], sp)
 			i = end
@@ -71,6 +82,34 @@ func stringEnd(raw []byte, i int) int {
 		}
 	}
 	return len(raw)
+}
+
+// plainStringEnd returns the index after the JSON string whose opening
+// quote is raw[i] when the string holds only printable ASCII but the
+// backslash (Python writes it as it is), else -1. It looks at eight
+// bytes at a time.
+func plainStringEnd(raw []byte, i int) int {
+	for j := i + 1; ; j++ {
+		for j+8 <= len(raw) {
+			w := load8(raw, j)
+			q, bs := w^(ones8*'"'), w^(ones8*'\\')
+			// The lowest mark is exact (see pyStops).
+			if m := ((q - ones8) | (bs - ones8) | (w - ones8*0x20) | w | (w + ones8)) & highs8; m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			j += 8
+		}
+		if j >= len(raw) {
+			return -1
+		}
+		switch c := raw[j]; {
+		case c == '"':
+			return j + 1
+		case c == '\\' || c < 0x20 || c >= 0x7f:
+			return -1
+		}
+	}
 }
 
 // appendPyString appends the JSON string token tok as Python writes it,
