@@ -7,7 +7,7 @@ import (
 
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
-	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
 
@@ -38,7 +38,7 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 			return
 		}
 		p := wirecheck.Pos{Line: m.Line, Col: 1}
-		if m.Type == messages.EventPing || m.Data == "" {
+		if m.Type == anthropic.EventPing || m.Data == "" {
 			continue
 		}
 		var t struct {
