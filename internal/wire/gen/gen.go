@@ -71,6 +71,7 @@ type generator struct {
 	structs map[string]*ast.StructType
 	order   []string // the struct types, in declaration order
 	unm     map[string]bool
+	marsh   map[string]bool           // the types with MarshalJSON or MarshalText
 	members map[string]*ast.ArrayType // the slice types marked wire:members
 	ordered map[string]bool           // the struct types marked wire:order
 	// the intern prefixes of fields of wire:order structs, whose intern
@@ -93,7 +94,7 @@ func load(dir, skip string, each func(*ast.File)) (*generator, error) {
 		return nil, err
 	}
 	slices.Sort(names)
-	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, members: map[string]*ast.ArrayType{}, ordered: map[string]bool{}, fastInterns: map[string]bool{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
+	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, marsh: map[string]bool{}, members: map[string]*ast.ArrayType{}, ordered: map[string]bool{}, fastInterns: map[string]bool{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == skip {
 			continue
@@ -190,8 +191,8 @@ func hasFields(st *ast.StructType) bool {
 	return false
 }
 
-// collect notes the struct types, the types with UnmarshalJSON and the
-// string constants of f.
+// collect notes the struct types, the types with UnmarshalJSON, those
+// with MarshalJSON or MarshalText, and the string constants of f.
 func (g *generator) collect(f *ast.File) {
 	for _, im := range f.Imports {
 		path, err := strconv.Unquote(im.Path.Value)
@@ -210,13 +211,18 @@ func (g *generator) collect(f *ast.File) {
 			if d.Recv == nil {
 				g.funcs[d.Name.Name] = true
 			}
-			if d.Recv != nil && d.Name.Name == "UnmarshalJSON" && len(d.Recv.List) == 1 {
+			if d.Recv != nil && len(d.Recv.List) == 1 {
 				t := d.Recv.List[0].Type
 				if s, ok := t.(*ast.StarExpr); ok {
 					t = s.X
 				}
 				if id, ok := t.(*ast.Ident); ok {
-					g.unm[id.Name] = true
+					switch d.Name.Name {
+					case "UnmarshalJSON":
+						g.unm[id.Name] = true
+					case "MarshalJSON", "MarshalText":
+						g.marsh[id.Name] = true
+					}
 				}
 			}
 		case *ast.GenDecl:

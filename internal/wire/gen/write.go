@@ -26,9 +26,9 @@ package main
 //
 // A struct type a marked one writes must be marked too, in the same
 // mode. Other types (floats, which encoding/json may refuse, maps, types
-// with their own MarshalJSON, struct types written in a field's
-// declaration, ...) are an error: the declaration needs a type the
-// writer learns first.
+// with their own MarshalJSON or MarshalText, a struct type embedding one,
+// ...) are an error: the declaration needs a type the writer learns
+// first.
 
 import (
 	"bytes"
@@ -196,6 +196,9 @@ func (w *writer) failing(s string) (bool, error) {
 
 // fieldsFail reports whether writing a field of struct st may fail.
 func (w *writer) fieldsFail(s string, st *ast.StructType) (bool, error) {
+	if m := w.marshaler(s, st); m != "" {
+		return false, fmt.Errorf("%s: %s has its own MarshalJSON or MarshalText, which encoding/json calls", s, m)
+	}
 	fields, err := w.fieldsInOrder(s, st)
 	if err != nil {
 		return false, err
@@ -209,6 +212,30 @@ func (w *writer) fieldsFail(s string, st *ast.StructType) (bool, error) {
 		fails = fails || ff
 	}
 	return fails, nil
+}
+
+// marshaler returns the type, struct s or one it embeds (whose methods
+// are its own), with a MarshalJSON or MarshalText method, or "".
+func (w *writer) marshaler(s string, st *ast.StructType) string {
+	if w.marsh[s] {
+		return s
+	}
+	for _, f := range st.Fields.List {
+		t := f.Type
+		if p, ok := t.(*ast.StarExpr); ok {
+			t = p.X
+		}
+		if id, ok := t.(*ast.Ident); ok && len(f.Names) == 0 {
+			if est := w.structs[id.Name]; est != nil {
+				if m := w.marshaler(id.Name, est); m != "" {
+					return m
+				}
+			} else if w.marsh[id.Name] {
+				return id.Name
+			}
+		}
+	}
+	return ""
 }
 
 func (w *writer) typeFails(t *typ, compact bool) (bool, error) {
