@@ -9,13 +9,14 @@ import (
 	"testing"
 )
 
-// TestGeneratedFilesFresh regenerates every read_wire.go of the module
-// (the sample package's is the generator's golden output) and fails when
-// one differs from the file checked in: run go generate ./... after
-// changing a declaration or the generator.
+// TestGeneratedFilesFresh regenerates every read_wire.go and
+// write_wire.go of the module (the sample package's are the generators'
+// golden output) and fails when one differs from the file checked in:
+// run go generate ./... after changing a declaration or the generator.
 func TestGeneratedFilesFresh(t *testing.T) {
 	t.Parallel()
-	n := 0
+	generate := map[string]func(string) ([]byte, error){Out: Generate, OutWrite: GenerateWrite}
+	found := map[string]int{}
 	err := filepath.WalkDir("../../..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -23,15 +24,16 @@ func TestGeneratedFilesFresh(t *testing.T) {
 		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "../../.." {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || d.Name() != Out {
+		gen := generate[d.Name()]
+		if d.IsDir() || gen == nil {
 			return nil
 		}
-		n++
+		found[d.Name()]++
 		have, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
-		want, err := Generate(filepath.Dir(path))
+		want, err := gen(filepath.Dir(path))
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
 			return nil
@@ -44,8 +46,9 @@ func TestGeneratedFilesFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n == 0 {
-		t.Fatal("no generated file found")
+	// The sample's and the formats'.
+	if found[Out] < 2 || found[OutWrite] < 2 {
+		t.Fatalf("generated files found: %v, want the sample's and the formats' of each generator", found)
 	}
 }
 

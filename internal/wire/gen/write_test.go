@@ -1,53 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// TestGeneratedWritersFresh regenerates every write_wire.go of the
-// module (the sample package's is the golden output) and fails when one
-// differs from the file checked in: run go generate ./... after changing
-// a declaration or the generator.
-func TestGeneratedWritersFresh(t *testing.T) {
-	t.Parallel()
-	n := 0
-	err := filepath.WalkDir("../../..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "../../.." {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || d.Name() != OutWrite {
-			return nil
-		}
-		n++
-		have, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		want, err := GenerateWrite(filepath.Dir(path))
-		if err != nil {
-			t.Errorf("%s: %v", path, err)
-			return nil
-		}
-		if !bytes.Equal(have, want) {
-			t.Errorf("%s is stale: run go generate in its directory", path)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n < 4 {
-		t.Fatalf("%d generated writers found, want the sample's and the formats'", n)
-	}
-}
 
 // TestGenerateWriteRefuses: a declaration the generator cannot write
 // exactly as encoding/json does is an error, not a writer that differs.
