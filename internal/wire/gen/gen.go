@@ -517,9 +517,16 @@ func readerName(s string) string {
 // hasReader reports whether the package of the module at import path
 // path has a function named fn.
 func (g *generator) hasReader(path, fn string) bool {
+	dir := g.pkgDir(path)
+	return dir != "" && hasFunc(dir, fn)
+}
+
+// pkgDir returns the directory of the package of the module at import
+// path path, or "" if it is not one.
+func (g *generator) pkgDir(path string) string {
 	root, err := filepath.Abs(g.dir)
 	if err != nil {
-		return false
+		return ""
 	}
 	for {
 		mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
@@ -528,13 +535,13 @@ func (g *generator) hasReader(path, fn string) bool {
 			module := strings.TrimSpace(strings.TrimPrefix(line, "module"))
 			rest, ok := strings.CutPrefix(path, module+"/")
 			if !ok {
-				return false
+				return ""
 			}
-			return hasFunc(filepath.Join(root, filepath.FromSlash(rest)), fn)
+			return filepath.Join(root, filepath.FromSlash(rest))
 		}
 		up := filepath.Dir(root)
 		if up == root {
-			return false
+			return ""
 		}
 		root = up
 	}

@@ -14,9 +14,11 @@ package main
 // whose value encoding/json may refuse: one with an any field (written by
 // encoding/json, as the dynamic value needs), raw JSON not tagged
 // wire:"compact" (compacted and checked by encoding/json), or another
-// package's type that has no AppendT (written by encoding/json); the error
-// is encoding/json's, and b then holds part of the value. A field of another package's type pkg.T is written
-// by pkg.AppendT when that package has one (returning only b).
+// package's type that package does not mark (written by encoding/json),
+// or whose writer returns an error; the error is encoding/json's, and b
+// then holds part of the value. A field of another package's type pkg.T
+// is written by pkg.AppendT when that package marks T in the same mode
+// (in the other mode it is an error).
 //
 //	wire:"compact"
 //
@@ -253,7 +255,8 @@ func (w *writer) typeFails(t *typ, compact bool) (bool, error) {
 		}
 		return w.failing(t.name)
 	case kForeign:
-		return w.foreignWriter(t.name) == "", nil
+		fw, fails, err := w.foreignWriter(t.name)
+		return fw == "" || fails, err
 	case kAnon:
 		return w.fieldsFail(t.name, t.st)
 	case kPtr, kSlice:
@@ -262,15 +265,36 @@ func (w *writer) typeFails(t *typ, compact bool) (bool, error) {
 	return false, fmt.Errorf("type %s is not written", t.name)
 }
 
-// foreignWriter returns pkg.AppendT, the writer of pkg.T, or "" when
-// that package has none.
-func (w *writer) foreignWriter(name string) string {
+// foreignWriter returns pkg.AppendT, the writer of pkg.T, and whether
+// it returns an error, or "" when that package does not mark T
+// //wire:write. T marked in the other mode is an error: its writer
+// escapes strings otherwise.
+func (w *writer) foreignWriter(name string) (string, bool, error) {
 	pkg, t, _ := strings.Cut(name, ".")
-	if !w.hasReader(w.generator.imports[pkg], "Append"+t) {
-		return ""
+	path := w.generator.imports[pkg]
+	dir := w.pkgDir(path)
+	if dir == "" {
+		return "", false, nil
 	}
-	w.imports[w.generator.imports[pkg]] = pkg
-	return pkg + ".Append" + t
+	fw := &writer{mode: map[string]bool{}, fails: map[string]bool{}, imports: map[string]string{}}
+	g, err := load(dir, OutWrite, fw.marks)
+	if err != nil {
+		return "", false, err
+	}
+	fw.generator = g
+	html, ok := fw.mode[t]
+	if !ok {
+		return "", false, nil
+	}
+	if html != w.html {
+		return "", false, fmt.Errorf("%s is written by %s.Append%s in the other mode (//wire:write, //wire:write nohtml)", name, pkg, t)
+	}
+	fails, err := fw.failing(t)
+	if err != nil {
+		return "", false, err
+	}
+	w.imports[path] = pkg
+	return pkg + ".Append" + t, fails, nil
 }
 
 // writeStruct writes the writer of struct s.
@@ -437,9 +461,15 @@ func (w *writer) value(out *bytes.Buffer, x string, t *typ, compact, set bool, d
 			fmt.Fprintf(out, "b = %s\n", f)
 		}
 	case kForeign:
-		if fw := w.foreignWriter(t.name); fw != "" {
+		fw, fails, err := w.foreignWriter(t.name)
+		switch {
+		case err != nil:
+			return err
+		case fw != "" && fails:
+			call(fmt.Sprintf("%s(b, %s)", fw, addr(x)))
+		case fw != "":
 			fmt.Fprintf(out, "b = %s(b, %s)\n", fw, addr(x))
-		} else {
+		default:
 			w.imports[jsontext] = "jsontext"
 			call(fmt.Sprintf("jsontext.AppendMarshal(b, %s, %t)", addr(x), w.html))
 		}

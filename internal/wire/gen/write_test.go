@@ -41,3 +41,44 @@ func TestGenerateWriteRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestGenerateWriteForeign: a field of another package's type is written
+// by that package's writer when it marks the type in the same mode (with
+// its error when it returns one), by encoding/json when it does not mark
+// it, and is an error when it marks it in the other mode.
+func TestGenerateWriteForeign(t *testing.T) {
+	t.Parallel()
+	const p = "package p\n\nimport \"m/q\"\n\n//wire:write\ntype T struct { U q.U `json:\"u\"` }\n"
+	for _, tt := range []struct{ name, q, want, err string }{
+		{"same mode", "//wire:write\ntype U struct{ S string }", "b = q.AppendU(b, &v.U)\n", ""},
+		{"same mode, may fail", "//wire:write\ntype U struct{ A any }", "if b, err = q.AppendU(b, &v.U); err != nil {", ""},
+		{"not marked", "type U struct{ S string }", "jsontext.AppendMarshal(b, &v.U, true)", ""},
+		{"other mode", "//wire:write nohtml\ntype U struct{ S string }", "", "q.U is written by q.AppendU in the other mode"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			for name, src := range map[string]string{
+				"go.mod": "module m\n",
+				"p/p.go": p,
+				"q/q.go": "package q\n\n" + tt.q + "\n\nfunc ReadU(any, *U) {}\n",
+			} {
+				if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			src, err := GenerateWrite(filepath.Join(dir, "p"))
+			switch {
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Errorf("GenerateWrite = %v, want an error with %q", err, tt.err)
+			case tt.err == "" && err != nil:
+				t.Errorf("GenerateWrite: %v", err)
+			case tt.err == "" && !strings.Contains(string(src), tt.want):
+				t.Errorf("GenerateWrite wrote\n%s\nwant it to have %q", src, tt.want)
+			}
+		})
+	}
+}
