@@ -59,25 +59,14 @@ type writer struct {
 
 // GenerateWrite returns the source of the writers of the package in dir.
 func GenerateWrite(dir string) ([]byte, error) {
-	w := &writer{mode: map[string]bool{}, fails: map[string]bool{}, imports: map[string]string{}}
-	g, err := load(dir, OutWrite, w.marks)
+	w, marked, err := loadWriter(dir)
 	if err != nil {
 		return nil, err
-	}
-	w.generator = g
-	var marked []string
-	for _, s := range g.order {
-		if html, ok := w.mode[s]; ok {
-			marked = append(marked, s)
-			if len(marked) > 1 && html != w.html {
-				return nil, fmt.Errorf("%s: //wire:write and //wire:write nohtml in one package", s)
-			}
-			w.html = html
-		}
 	}
 	if len(marked) == 0 {
 		return nil, fmt.Errorf("%s: no struct type marked //wire:write", dir)
 	}
+	g := w.generator
 	var body bytes.Buffer
 	for _, s := range marked {
 		if err := omitsZero(s, g.structs[s]); err != nil {
@@ -110,6 +99,43 @@ func GenerateWrite(dir string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %v\n%s", dir, err, out.Bytes())
 	}
 	return src, nil
+}
+
+// loadWriter loads the package in dir and returns its writer and the
+// struct types it marks, each known to fail or not.
+func loadWriter(dir string) (*writer, []string, error) {
+	w := &writer{mode: map[string]bool{}, fails: map[string]bool{}, imports: map[string]string{}}
+	g, err := load(dir, OutWrite, w.marks)
+	if err != nil {
+		return nil, nil, err
+	}
+	w.generator = g
+	var marked []string
+	for _, s := range g.order {
+		if html, ok := w.mode[s]; ok {
+			marked = append(marked, s)
+			if len(marked) > 1 && html != w.html {
+				return nil, nil, fmt.Errorf("%s: //wire:write and //wire:write nohtml in one package", s)
+			}
+			w.html = html
+		}
+	}
+	// A writer fails when a field of its may, or a struct it writes
+	// fails: looked at again until nothing changes, as structs may write
+	// each other.
+	for changed := true; changed; {
+		changed = false
+		for _, s := range marked {
+			fails, err := w.fieldsFail(s, g.structs[s])
+			if err != nil {
+				return nil, nil, err
+			}
+			if fails && !w.fails[s] {
+				w.fails[s], changed = true, true
+			}
+		}
+	}
+	return w, marked, nil
 }
 
 // marks notes the struct types of f marked //wire:write.
@@ -185,17 +211,6 @@ func (w *writer) fieldsInOrder(s string, st *ast.StructType) ([]field, error) {
 	return fields, nil
 }
 
-// failing reports whether the writer of struct s returns an error.
-func (w *writer) failing(s string) (bool, error) {
-	if f, ok := w.fails[s]; ok {
-		return f, nil
-	}
-	w.fails[s] = false // while s is looked at: a cycle adds nothing
-	fails, err := w.fieldsFail(s, w.structs[s])
-	w.fails[s] = fails
-	return fails, err
-}
-
 // fieldsFail reports whether writing a field of struct st may fail.
 func (w *writer) fieldsFail(s string, st *ast.StructType) (bool, error) {
 	if m := w.marshaler(s, st); m != "" {
@@ -253,7 +268,7 @@ func (w *writer) typeFails(t *typ, compact bool) (bool, error) {
 		if !ok || html != w.html {
 			return false, fmt.Errorf("struct %s is written: mark it //wire:write as the others", t.name)
 		}
-		return w.failing(t.name)
+		return w.fails[t.name], nil
 	case kForeign:
 		fw, fails, err := w.foreignWriter(t.name)
 		return fw == "" || fails, err
@@ -276,12 +291,10 @@ func (w *writer) foreignWriter(name string) (string, bool, error) {
 	if dir == "" {
 		return "", false, nil
 	}
-	fw := &writer{mode: map[string]bool{}, fails: map[string]bool{}, imports: map[string]string{}}
-	g, err := load(dir, OutWrite, fw.marks)
+	fw, _, err := loadWriter(dir)
 	if err != nil {
 		return "", false, err
 	}
-	fw.generator = g
 	html, ok := fw.mode[t]
 	if !ok {
 		return "", false, nil
@@ -289,20 +302,13 @@ func (w *writer) foreignWriter(name string) (string, bool, error) {
 	if html != w.html {
 		return "", false, fmt.Errorf("%s is written by %s.Append%s in the other mode (//wire:write, //wire:write nohtml)", name, pkg, t)
 	}
-	fails, err := fw.failing(t)
-	if err != nil {
-		return "", false, err
-	}
 	w.imports[path] = pkg
-	return pkg + ".Append" + t, fails, nil
+	return pkg + ".Append" + t, fw.fails[t], nil
 }
 
 // writeStruct writes the writer of struct s.
 func (w *writer) writeStruct(out *bytes.Buffer, s string) error {
-	fails, err := w.failing(s)
-	if err != nil {
-		return err
-	}
+	fails := w.fails[s]
 	how := "json.Marshal"
 	if !w.html {
 		how = "an Encoder with SetEscapeHTML(false)"

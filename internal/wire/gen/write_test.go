@@ -52,6 +52,7 @@ func TestGenerateWriteForeign(t *testing.T) {
 	for _, tt := range []struct{ name, q, want, err string }{
 		{"same mode", "//wire:write\ntype U struct{ S string }", "b = q.AppendU(b, &v.U)\n", ""},
 		{"same mode, may fail", "//wire:write\ntype U struct{ A any }", "if b, err = q.AppendU(b, &v.U); err != nil {", ""},
+		{"same mode, fails in a struct", "//wire:write\ntype U struct{ V V }\n//wire:write\ntype V struct{ A any }", "if b, err = q.AppendU(b, &v.U); err != nil {", ""},
 		{"not marked", "type U struct{ S string }", "jsontext.AppendMarshal(b, &v.U, true)", ""},
 		{"other mode", "//wire:write nohtml\ntype U struct{ S string }", "", "q.U is written by q.AppendU in the other mode"},
 	} {
@@ -80,5 +81,26 @@ func TestGenerateWriteForeign(t *testing.T) {
 				t.Errorf("GenerateWrite wrote\n%s\nwant it to have %q", src, tt.want)
 			}
 		})
+	}
+}
+
+// TestGenerateWriteCycle: of two structs that write each other, both
+// writers return the error one of them may meet, whichever is declared
+// first.
+func TestGenerateWriteCycle(t *testing.T) {
+	t.Parallel()
+	const src = "package p\n\n//wire:write\ntype A struct { B *B; X any }\n\n//wire:write\ntype B struct { A *A }\n"
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := GenerateWrite(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"func AppendA(b []byte, v *A) ([]byte, error) {", "func AppendB(b []byte, v *B) ([]byte, error) {"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("GenerateWrite wrote\n%s\nwant it to have %q", out, want)
+		}
 	}
 }
