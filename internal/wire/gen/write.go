@@ -110,6 +110,11 @@ func loadWriter(dir string) (*writer, []string, error) {
 		return nil, nil, err
 	}
 	w.generator = g
+	for _, s := range slices.Sorted(maps.Keys(w.mode)) {
+		if g.structs[s] == nil {
+			return nil, nil, fmt.Errorf("%s: //wire:write marks a type that is not a struct type (or is generic)", s)
+		}
+	}
 	var marked []string
 	for _, s := range g.order {
 		if html, ok := w.mode[s]; ok {

@@ -25,6 +25,8 @@ func TestGenerateWriteRefuses(t *testing.T) {
 		{"other mode", mark + "type T struct { U U `json:\"u\"` }\n//wire:write nohtml\ntype U struct{ N int }", "in one package"},
 		{"compact on a string", mark + "type T struct { S string `json:\"s\" wire:\"compact\"` }", "want intern=Prefix"},
 		{"omitzero", mark + "type T struct { A struct{ N int `json:\"n,omitzero\"` } `json:\"a\"` }", "omitzero is not written"},
+		{"not a struct", mark + "type T []string\n" + mark + "type U struct{ N int }", "T: //wire:write marks a type that is not a struct"},
+		{"generic", mark + "type T[E any] struct{ N int }\n" + mark + "type U struct{ N int }", "T: //wire:write marks a type that is not a struct"},
 		{"nothing marked", "type T struct{ N int }", "no struct type marked"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
