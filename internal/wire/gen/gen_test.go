@@ -68,12 +68,17 @@ func TestGenerateRefuses(t *testing.T) {
 		{"wire tag on int", "type T struct { N int64 `json:\"n\" wire:\"intern=Type\"` }", "want intern=Prefix"},
 		{"buf on a string", "type T struct { S string `json:\"s\" wire:\"buf=b\"`; b string }", "want intern=Prefix"},
 		{"unknown wire tag", "type T struct { S string `json:\"s\" wire:\"fast\"` }", "want intern=Prefix"},
+		{"parse on a string", "type U struct{ N int }\ntype T struct { S string `json:\"s\" wire:\"parse=p\"`; p *U }", "T.S: wire tag \"parse=p\""},
+		{"parse to an exported field", "type U struct{ N int }\ntype T struct { R json.RawMessage `json:\"r\" wire:\"parse=P\"`; P *U }", "T.R: wire tag \"parse=P\""},
+		{"parse to a struct", "type U struct{ N int }\ntype T struct { R json.RawMessage `json:\"r\" wire:\"parse=p\"`; p U }", "T.R: wire tag \"parse=p\""},
+		{"parse to no field", "type T struct { R json.RawMessage `json:\"r\" wire:\"parse=p\"` }", "T.R: wire tag \"parse=p\""},
+		{"parse to an UnmarshalJSON", "type U struct{ N int }\nfunc (*U) UnmarshalJSON([]byte) error { return nil }\ntype T struct { R json.RawMessage `json:\"r\" wire:\"parse=p\"`; p *U }", "T.R: wire tag \"parse=p\""},
 		{"no structs", "const C = 1", "no struct types"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			src := "package p\n\nimport \"time\"\n\nvar _ time.Duration\n\n" + tt.src + "\n"
+			src := "package p\n\nimport (\n\t\"encoding/json\"\n\t\"time\"\n)\n\nvar (\n\t_ time.Duration\n\t_ json.RawMessage\n)\n\n" + tt.src + "\n"
 			if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}
