@@ -325,6 +325,9 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 				return fmt.Errorf("%s: the json option string is not read", name)
 			}
 		}
+		if key != "" && !validKey(key) {
+			return fmt.Errorf("%s: json key %q: encoding/json ignores it (and uses the field's name)", name, key)
+		}
 		if len(f.Names) == 0 { // embedded
 			id, ok := f.Type.(*ast.Ident)
 			if !ok {
@@ -384,6 +387,17 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 		}
 	}
 	return nil
+}
+
+// validKey reports whether encoding/json takes key, a json tag's name:
+// letters, digits and punctuation but for quotes and backslash.
+func validKey(key string) bool {
+	for _, c := range key {
+		if !unicode.IsLetter(c) && !unicode.IsDigit(c) && !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c) {
+			return false
+		}
+	}
+	return true
 }
 
 // parseTarget returns the struct type that field name of st points to,

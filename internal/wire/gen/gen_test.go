@@ -64,6 +64,7 @@ func TestGenerateRefuses(t *testing.T) {
 		{"pointer to slice", "type T struct { P *[]string `json:\"p\"` }", "*[]string is not read"},
 		{"other package", "type T struct { D time.Duration `json:\"d\"` }", "time.Duration is not read"},
 		{"string option", "type T struct { N int64 `json:\"n,string\"` }", "option string"},
+		{"key encoding/json ignores", "type T struct { N int64 `json:\"a\\\\b\"` }", `json key "a\\b"`},
 		{"embedded pointer", "type E struct{}\ntype T struct { *E }", "embedded *E"},
 		{"wire tag on int", "type T struct { N int64 `json:\"n\" wire:\"intern=Type\"` }", "want intern=Prefix"},
 		{"buf on a string", "type T struct { S string `json:\"s\" wire:\"buf=b\"`; b string }", "want intern=Prefix"},
