@@ -340,6 +340,10 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 				continue
 			}
 			if !ast.IsExported(id.Name) {
+				if g.structs[id.Name] != nil {
+					// encoding/json reads and writes it under the key.
+					return fmt.Errorf("%s: embedded %s with a json key: not read", name, id.Name)
+				}
 				continue
 			}
 			f = &ast.Field{Names: []*ast.Ident{id}, Type: f.Type}

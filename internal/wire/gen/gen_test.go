@@ -65,6 +65,7 @@ func TestGenerateRefuses(t *testing.T) {
 		{"other package", "type T struct { D time.Duration `json:\"d\"` }", "time.Duration is not read"},
 		{"string option", "type T struct { N int64 `json:\"n,string\"` }", "option string"},
 		{"key encoding/json ignores", "type T struct { N int64 `json:\"a\\\\b\"` }", `json key "a\\b"`},
+		{"unexported embedded struct with a key", "type e struct{ N int }\ntype T struct { e `json:\"e\"` }", "embedded e with a json key"},
 		{"embedded pointer", "type E struct{}\ntype T struct { *E }", "embedded *E"},
 		{"wire tag on int", "type T struct { N int64 `json:\"n\" wire:\"intern=Type\"` }", "want intern=Prefix"},
 		{"buf on a string", "type T struct { S string `json:\"s\" wire:\"buf=b\"`; b string }", "want intern=Prefix"},
