@@ -406,7 +406,7 @@ func validKey(key string) bool {
 
 // parseTarget returns the struct type that field name of st points to,
 // if name is an unexported field of a pointer to a struct type of the
-// package, else "".
+// package that gets a reader, else "".
 func (g *generator) parseTarget(st *ast.StructType, name string) string {
 	if ast.IsExported(name) {
 		return ""
@@ -417,7 +417,7 @@ func (g *generator) parseTarget(st *ast.StructType, name string) string {
 				continue
 			}
 			if p, ok := f.Type.(*ast.StarExpr); ok {
-				if id, ok := p.X.(*ast.Ident); ok && g.structs[id.Name] != nil && !g.unm[id.Name] {
+				if id, ok := p.X.(*ast.Ident); ok && g.structs[id.Name] != nil && !g.unm[id.Name] && hasFields(g.structs[id.Name]) {
 					return id.Name
 				}
 			}

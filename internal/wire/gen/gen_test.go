@@ -73,6 +73,7 @@ func TestGenerateRefuses(t *testing.T) {
 		{"parse on a string", "type U struct{ N int }\ntype T struct { S string `json:\"s\" wire:\"parse=p\"`; p *U }", "T.S: wire tag \"parse=p\""},
 		{"parse to an exported field", "type U struct{ N int }\ntype T struct { R json.RawMessage `json:\"r\" wire:\"parse=P\"`; P *U }", "T.R: wire tag \"parse=P\""},
 		{"parse to a struct", "type U struct{ N int }\ntype T struct { R json.RawMessage `json:\"r\" wire:\"parse=p\"`; p U }", "T.R: wire tag \"parse=p\""},
+		{"parse to a struct with no reader", "type u struct{ n int }\ntype T struct { R json.RawMessage `json:\"r\" wire:\"parse=p\"`; p *u }", "T.R: wire tag \"parse=p\""},
 		{"parse to no field", "type T struct { R json.RawMessage `json:\"r\" wire:\"parse=p\"` }", "T.R: wire tag \"parse=p\""},
 		{"parse to an UnmarshalJSON", "type U struct{ N int }\nfunc (*U) UnmarshalJSON([]byte) error { return nil }\ntype T struct { R json.RawMessage `json:\"r\" wire:\"parse=p\"`; p *U }", "T.R: wire tag \"parse=p\""},
 		{"no structs", "const C = 1", "no struct types"},
