@@ -72,6 +72,7 @@ type generator struct {
 	order   []string // the struct types, in declaration order
 	unm     map[string]bool
 	marsh   map[string]bool           // the types with MarshalJSON or MarshalText
+	unmarsh map[string]bool           // the types with UnmarshalJSON or UnmarshalText
 	members map[string]*ast.ArrayType // the slice types marked wire:members
 	ordered map[string]bool           // the struct types marked wire:order
 	// the intern prefixes of fields of wire:order structs, whose intern
@@ -94,7 +95,7 @@ func load(dir, skip string, each func(*ast.File)) (*generator, error) {
 		return nil, err
 	}
 	slices.Sort(names)
-	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, marsh: map[string]bool{}, members: map[string]*ast.ArrayType{}, ordered: map[string]bool{}, fastInterns: map[string]bool{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
+	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, marsh: map[string]bool{}, unmarsh: map[string]bool{}, members: map[string]*ast.ArrayType{}, ordered: map[string]bool{}, fastInterns: map[string]bool{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == skip {
 			continue
@@ -139,6 +140,9 @@ func Generate(dir string) ([]byte, error) {
 	for _, s := range g.order {
 		if g.unm[s] || !hasFields(g.structs[s]) {
 			continue
+		}
+		if m := g.method(g.unmarsh, s, g.structs[s]); m != "" {
+			return nil, fmt.Errorf("%s: %s has its own UnmarshalJSON or UnmarshalText, which encoding/json calls", s, m)
 		}
 		if err := g.reader(&body, s); err != nil {
 			return nil, err
@@ -192,7 +196,7 @@ func hasFields(st *ast.StructType) bool {
 }
 
 // collect notes the struct types, the types with UnmarshalJSON, those
-// with MarshalJSON or MarshalText, and the string constants of f.
+// with (Un)MarshalJSON or (Un)MarshalText, and the string constants of f.
 func (g *generator) collect(f *ast.File) {
 	for _, im := range f.Imports {
 		path, err := strconv.Unquote(im.Path.Value)
@@ -220,6 +224,9 @@ func (g *generator) collect(f *ast.File) {
 					switch d.Name.Name {
 					case "UnmarshalJSON":
 						g.unm[id.Name] = true
+						g.unmarsh[id.Name] = true
+					case "UnmarshalText":
+						g.unmarsh[id.Name] = true
 					case "MarshalJSON", "MarshalText":
 						g.marsh[id.Name] = true
 					}
@@ -391,6 +398,30 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 		}
 	}
 	return nil
+}
+
+// method returns the type in set (one with a method encoding/json
+// calls), struct s or one it embeds (whose methods are its own), or "".
+func (g *generator) method(set map[string]bool, s string, st *ast.StructType) string {
+	if set[s] {
+		return s
+	}
+	for _, f := range st.Fields.List {
+		t := f.Type
+		if p, ok := t.(*ast.StarExpr); ok {
+			t = p.X
+		}
+		if id, ok := t.(*ast.Ident); ok && len(f.Names) == 0 {
+			if est := g.structs[id.Name]; est != nil {
+				if m := g.method(set, id.Name, est); m != "" {
+					return m
+				}
+			} else if set[id.Name] {
+				return id.Name
+			}
+		}
+	}
+	return ""
 }
 
 // validKey reports whether encoding/json takes key, a json tag's name:

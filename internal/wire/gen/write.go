@@ -218,7 +218,7 @@ func (w *writer) fieldsInOrder(s string, st *ast.StructType) ([]field, error) {
 
 // fieldsFail reports whether writing a field of struct st may fail.
 func (w *writer) fieldsFail(s string, st *ast.StructType) (bool, error) {
-	if m := w.marshaler(s, st); m != "" {
+	if m := w.method(w.marsh, s, st); m != "" {
 		return false, fmt.Errorf("%s: %s has its own MarshalJSON or MarshalText, which encoding/json calls", s, m)
 	}
 	fields, err := w.fieldsInOrder(s, st)
@@ -234,30 +234,6 @@ func (w *writer) fieldsFail(s string, st *ast.StructType) (bool, error) {
 		fails = fails || ff
 	}
 	return fails, nil
-}
-
-// marshaler returns the type, struct s or one it embeds (whose methods
-// are its own), with a MarshalJSON or MarshalText method, or "".
-func (w *writer) marshaler(s string, st *ast.StructType) string {
-	if w.marsh[s] {
-		return s
-	}
-	for _, f := range st.Fields.List {
-		t := f.Type
-		if p, ok := t.(*ast.StarExpr); ok {
-			t = p.X
-		}
-		if id, ok := t.(*ast.Ident); ok && len(f.Names) == 0 {
-			if est := w.structs[id.Name]; est != nil {
-				if m := w.marshaler(id.Name, est); m != "" {
-					return m
-				}
-			} else if w.marsh[id.Name] {
-				return id.Name
-			}
-		}
-	}
-	return ""
 }
 
 func (w *writer) typeFails(t *typ, compact bool) (bool, error) {
