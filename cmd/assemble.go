@@ -182,9 +182,13 @@ func runAssembleJSON(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 	o.in.flush = w.Flush
 	err := eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
 		keep := render.NewAgentFilter(o.agent)
+		seen := keep.Event
+		if keep.All() {
+			seen = nil // it shows every block and has no agent to look for
+		}
 		// Each block is written before the next event: the assembler may
 		// reuse them.
-		stop := assembleInput(in, rep, keep.Event, true, func(bs []*assemble.Block) error {
+		stop := assembleInput(in, rep, seen, true, func(bs []*assemble.Block) error {
 			for _, b := range bs {
 				if !keep.Shows(b.Agent) {
 					continue
