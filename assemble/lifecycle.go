@@ -169,7 +169,7 @@ func (l *Lifecycle[B]) endAgent(agent string, abandon bool) {
 	}
 	for _, s := range [...]*slot[B]{first, second} {
 		switch {
-		case s == nil:
+		case s == nil, s.seq == 0: // none, or ended by the hook of the first
 		case abandon:
 			l.hooks.Abandon(l.remove(s))
 		default:
