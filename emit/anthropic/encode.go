@@ -10,6 +10,7 @@ import (
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/messages"
 	"github.com/agentstream/agentstream/internal/openset"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // Config configures an Encoder. The zero value is ready to use.
@@ -108,13 +109,13 @@ func (e *Encoder) event(typ string, data []byte) error {
 	if e.err != nil {
 		return e.err
 	}
-	if typ == messages.EventMessageStop && e.toolStop {
+	if typ == anthropic.EventMessageStop && e.toolStop {
 		e.stopHeld = true
 		return nil
 	}
 	if e.stopHeld {
 		e.stopHeld = false
-		if e.writeEvent(messages.EventMessageStop, []byte(`{"type":"message_stop"}`)) != nil {
+		if e.writeEvent(anthropic.EventMessageStop, []byte(`{"type":"message_stop"}`)) != nil {
 			return e.err
 		}
 	}
@@ -305,7 +306,7 @@ func (e *Encoder) lateSignatures(r *event.RunEnd) {
 			continue
 		}
 		for _, b := range m.Content {
-			if b.Type == messages.BlockThinking {
+			if b.Type == anthropic.BlockThinking {
 				sigs = append(sigs, b.Signature)
 			}
 		}
@@ -435,7 +436,7 @@ func (e *Encoder) runEnd(ev *event.RunEnd) {
 // API's error object, which ended the response it interrupted): its type,
 // or its Raw object's, is one of the API's.
 func isAPIError(ev *event.Error) bool {
-	var a messages.APIError
+	var a anthropic.APIError
 	if json.Unmarshal(ev.Raw, &a) == nil && messages.IsAPIErrorType(a.Type) {
 		return true
 	}
@@ -448,7 +449,7 @@ func isAPIError(ev *event.Error) bool {
 // one built by messages.ToAPIError.
 func (e *Encoder) errorEvent(ev *event.Error) {
 	obj := json.RawMessage(compact(ev.Raw))
-	var a messages.APIError
+	var a anthropic.APIError
 	if json.Unmarshal(obj, &a) != nil || !messages.IsAPIErrorType(a.Type) {
 		a = messages.ToAPIError(ev.Type, ev.Message)
 		obj, _ = messages.Marshal(a) // strings always marshal
@@ -456,7 +457,7 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	data, err := messages.Marshal(struct {
 		Type  string          `json:"type"`
 		Error json.RawMessage `json:"error"`
-	}{messages.EventError, obj})
+	}{anthropic.EventError, obj})
 	if err != nil {
 		e.err = fmt.Errorf("anthropic: %w", err)
 		return
@@ -470,7 +471,7 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	e.st.Abort()
 	e.start = nil
 	e.stopped, e.failed = true, true
-	e.event(messages.EventError, data)
+	e.event(anthropic.EventError, data)
 }
 
 // Cut ends a stream whose input was cut off (event.Cutter): the message
@@ -538,7 +539,7 @@ func (e *Encoder) Close() error {
 func (e *Encoder) endStop() {
 	if e.stopHeld && e.err == nil {
 		e.stopHeld = false
-		e.writeEvent(messages.EventMessageStop, []byte(`{"type":"message_stop"}`))
+		e.writeEvent(anthropic.EventMessageStop, []byte(`{"type":"message_stop"}`))
 	}
 }
 
