@@ -7,7 +7,8 @@ import (
 	"io"
 )
 
-// The collab tools (collab_tool_call.tool): Codex's subagent operations.
+// CollabTools returns the tools a collab_tool_call item names (its tool
+// field): Codex's subagent operations.
 func CollabTools() []string { return []string{"spawn_agent", "send_input", "wait", "close_agent"} }
 
 // ErrorItemType is the event.Error Type of an error item, telling it apart
