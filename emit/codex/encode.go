@@ -13,7 +13,8 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
-	wire "github.com/agentstream/agentstream/parse/codex"
+	wire "github.com/agentstream/agentstream/internal/wire/codex"
+	parse "github.com/agentstream/agentstream/parse/codex"
 )
 
 // defaultThreadID is the thread id written when the stream names none and
@@ -208,7 +209,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.RunEnd:
 		e.runEnd(ev)
 	case *event.Notice:
-		if ev.Kind == wire.PlanNoticeKind {
+		if ev.Kind == parse.PlanNoticeKind {
 			e.newItem(wire.TypeItemCompleted, wire.ItemPlan, str("text", ev.Message))
 		} else {
 			e.warn("notices (" + ev.Kind + ")")
@@ -422,7 +423,7 @@ func (e *Encoder) runEnd(ev *event.RunEnd) {
 }
 
 func (e *Encoder) errorEvent(ev *event.Error) {
-	if ev.Type == wire.ErrorItemType {
+	if ev.Type == parse.ErrorItemType {
 		e.openTurn()
 		e.newItem(wire.TypeItemCompleted, wire.ItemError, str("message", ev.Message))
 		return

@@ -16,7 +16,8 @@ import (
 	emitjsonenv "github.com/agentstream/agentstream/emit/jsonenv"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
-	wire "github.com/agentstream/agentstream/parse/codex"
+	wire "github.com/agentstream/agentstream/internal/wire/codex"
+	parse "github.com/agentstream/agentstream/parse/codex"
 	parsejsonenv "github.com/agentstream/agentstream/parse/jsonenv"
 )
 
@@ -29,7 +30,7 @@ func samples(t testing.TB, pattern string) []string {
 }
 
 func decode(t testing.TB, data []byte) []event.Event {
-	d := wire.NewDecoder(bytes.NewReader(data), nil)
+	d := parse.NewDecoder(bytes.NewReader(data), nil)
 	var evs []event.Event
 	for {
 		ev, err := d.Next()
@@ -784,7 +785,7 @@ func TestCutBeforeFirstTurn(t *testing.T) {
 			if diff := cmp.Diff(tt.want, out.String()); diff != "" {
 				t.Errorf("output (-want +got):\n%s", diff)
 			}
-			d := wire.NewDecoder(bytes.NewReader(out.Bytes()), nil)
+			d := parse.NewDecoder(bytes.NewReader(out.Bytes()), nil)
 			back := false
 			for {
 				_, err := d.Next()

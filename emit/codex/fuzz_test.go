@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
-	wire "github.com/agentstream/agentstream/parse/codex"
+	parse "github.com/agentstream/agentstream/parse/codex"
 )
 
 // FuzzRoundTrip: whatever the decoder makes of an input, the encoder
@@ -35,7 +35,7 @@ func FuzzRoundTrip(f *testing.F) {
 
 // pass decodes data, skipping problems, and encodes what it read.
 func pass(t *testing.T, data []byte) []byte {
-	d := wire.NewDecoder(bytes.NewReader(data), &wire.Config{MaxEventBytes: 4096})
+	d := parse.NewDecoder(bytes.NewReader(data), &parse.Config{MaxEventBytes: 4096})
 	var out bytes.Buffer
 	e := NewEncoder(&out, nil)
 	for {

@@ -8,7 +8,8 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
-	wire "github.com/agentstream/agentstream/parse/codex"
+	wire "github.com/agentstream/agentstream/internal/wire/codex"
+	parse "github.com/agentstream/agentstream/parse/codex"
 )
 
 // shellTools are the tool names written as command_execution items when
@@ -78,7 +79,7 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 			e.warn("the in_progress state of todo items")
 		}
 		e.writeTodo("", items)
-	case slices.Contains(wire.CollabTools(), ev.Name):
+	case slices.Contains(parse.CollabTools(), ev.Name):
 		// Codex's own collab tools, read from a Codex stream, go back
 		// as they came. Other formats' subagent tools (Claude's Agent,
 		// Task) take the default branch: collab_tool_call is not among

@@ -6,7 +6,7 @@
 // thinking deltas delta.reasoning_content (as DeepSeek-style servers send
 // them); a tool call becomes tool_calls deltas at the next index: the
 // first with id, type function, name and empty arguments, then the
-// arguments in pieces of at most openai.MaxDelta bytes. Long text deltas
+// arguments in pieces of at most 64 bytes. Long text deltas
 // are split the same way. The turn's end is a chunk with the
 // finish_reason (canonical stop reason mapped: end_turn and stop_sequence
 // to stop, tool_use to tool_calls, max_tokens to length, refusal to

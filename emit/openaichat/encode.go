@@ -14,7 +14,12 @@ import (
 )
 
 // Config configures an Encoder. The zero value is ready to use.
-type Config = openai.EncoderConfig
+type Config struct {
+	// Agent is the scope of events whose agent is empty.
+	Agent string
+	// Warn receives what the body cannot carry. Nil discards it.
+	Warn func(error)
+}
 
 // Encoder writes canonical events as Chat Completions streaming bodies.
 type Encoder struct {
@@ -39,7 +44,10 @@ type Encoder struct {
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	return &Encoder{b: openai.NewEncoder(w, wire.Name, cfg)}
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	return &Encoder{b: openai.NewEncoder(w, wire.Name, cfg.Agent, cfg.Warn)}
 }
 
 func (e *Encoder) warn(what string) { e.b.Warn(what) }

@@ -4,7 +4,7 @@
 //
 // Each event carries a sequence_number, 0 at response.created. A text
 // block is a message item with one output_text part, streamed as
-// response.output_text.delta events of at most openai.MaxDelta bytes;
+// response.output_text.delta events of at most 64 bytes;
 // its citations become annotations (the source's annotation when it was
 // one, else a url_citation; citations without a URL are lost). A thinking
 // block is a reasoning item with one summary_text part, its signature the

@@ -16,7 +16,7 @@ import (
 func TestBoundedState(t *testing.T) {
 	t.Parallel()
 	const n = 1_000_000
-	e := NewEncoder(io.Discard, "test", nil)
+	e := NewEncoder(io.Discard, "test", "", nil)
 	e.Agent(&event.TurnStart{Agent: "main"})
 	e.Begin("r", "m", "r_%d")
 	peak := 0

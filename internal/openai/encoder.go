@@ -8,25 +8,17 @@ import (
 	"github.com/agentstream/agentstream/internal/openset"
 )
 
-// EncoderConfig configures an OpenAI encoder (emit/openaichat's and
-// emit/openairesp's Config). The zero value is ready to use.
-type EncoderConfig struct {
-	// Agent is the scope of events whose agent is empty.
-	Agent string
-	// Warn receives what the body cannot carry. Nil discards it.
-	Warn func(error)
-}
-
 // Encoder is the state both OpenAI encoders keep: the output, the main
 // agent (the first event's), the model the session named, and the turn
 // being written (one completion or response).
 type Encoder struct {
 	W    io.Writer
-	Cfg  EncoderConfig
 	Name string // the format's name, in warnings
 	Err  error
 	Buf  []byte // the message being written
 
+	agent  string      // the scope of events whose agent is empty
+	warn   func(error) // receives what the body cannot carry; nil discards it
 	losses event.Losses
 	main   string
 	seen   bool
@@ -49,24 +41,21 @@ type Encoder struct {
 }
 
 // NewEncoder returns the shared state of an encoder of format name
-// writing to w. cfg may be nil.
-func NewEncoder(w io.Writer, name string, cfg *EncoderConfig) Encoder {
-	e := Encoder{W: w, Name: name}
-	if cfg != nil {
-		e.Cfg = *cfg
-	}
-	return e
+// writing to w: agent is the scope of events whose agent is empty, warn
+// receives what the body cannot carry (nil discards it).
+func NewEncoder(w io.Writer, name, agent string, warn func(error)) Encoder {
+	return Encoder{W: w, Name: name, agent: agent, warn: warn}
 }
 
 // Warn reports once that the format cannot carry what.
-func (e *Encoder) Warn(what string) { e.losses.Report(e.Cfg.Warn, e.Name, what) }
+func (e *Encoder) Warn(what string) { e.losses.Report(e.warn, e.Name, what) }
 
-// Agent returns ev's agent (Config.Agent when it names none) and whether
+// Agent returns ev's agent (the encoder's agent when it names none) and whether
 // it is the main agent, the first event's.
 func (e *Encoder) Agent(ev event.Event) (agent string, main bool) {
 	agent = ev.AgentID()
 	if agent == "" {
-		agent = e.Cfg.Agent
+		agent = e.agent
 	}
 	if !e.seen {
 		e.seen, e.main = true, agent

@@ -214,12 +214,12 @@ func (d *Decoder) decode(line []byte) error {
 		d.emit(ev)
 	case wire.TypeTurnCompleted:
 		d.endTurn()
-		u := (*Usage)(l.Usage)
-		if u != nil && *u == (Usage{}) && !bytes.Contains(line, []byte(`_tokens"`)) {
+		u := l.Usage
+		if u != nil && *u == (wire.Usage{}) && !bytes.Contains(line, []byte(`_tokens"`)) {
 			u = nil // "usage":{}, no count at all: the usage is unknown
 		}
 		d.emit(d.turnEnd(u))
-	case TypeTurnFailed:
+	case wire.TypeTurnFailed:
 		d.endTurn()
 		msg := "turn failed"
 		if l.Error != nil && l.Error.Message != "" {
@@ -228,7 +228,7 @@ func (d *Decoder) decode(line []byte) error {
 		e := d.al.ends.new()
 		e.end.Agent, e.end.Error = d.agent, msg
 		d.emit(&e.end)
-	case TypeError:
+	case wire.TypeError:
 		if l.Message == nil {
 			d.unknown(l.Type, line)
 			return nil
@@ -236,7 +236,7 @@ func (d *Decoder) decode(line []byte) error {
 		ev := d.al.errors.new()
 		ev.Agent, ev.Message, ev.Raw = d.agent, *l.Message, d.al.bytes(line)
 		d.emit(ev)
-	case TypeItemStarted, TypeItemUpdated, TypeItemCompleted:
+	case wire.TypeItemStarted, wire.TypeItemUpdated, wire.TypeItemCompleted:
 		return d.item(l, line)
 	default:
 		if k := d.cfg.Foreign.Of(line); k != "" {
@@ -278,13 +278,13 @@ func (d *Decoder) endTurn() {
 // turn's. Counts are cumulative per thread; one that goes down means the
 // producer restarted counting (or counts per turn), and the counts are
 // then taken as they are.
-func (d *Decoder) turnEnd(u *Usage) *event.TurnEnd {
+func (d *Decoder) turnEnd(u *wire.Usage) *event.TurnEnd {
 	e := d.al.ends.new()
 	e.end.Agent = d.agent
 	if u == nil {
 		return &e.end
 	}
-	cur := (*wire.Usage)(u).Event()
+	cur := u.Event()
 	e.usage = cur
 	if !d.cfg.UsagePerTurn {
 		prev := d.threads.lastUsage(d.agent)
@@ -321,7 +321,7 @@ func (d *Decoder) item(l *wire.Line, line []byte) error {
 	if o != nil && o.kind != kind {
 		o = nil // the id was reused by an item of another type: a new item
 	}
-	complete := phase == TypeItemCompleted
+	complete := phase == wire.TypeItemCompleted
 	switch {
 	case o == nil && complete:
 		// Completed at once (most messages): done with before the next
@@ -332,15 +332,15 @@ func (d *Decoder) item(l *wire.Line, line []byte) error {
 		o = d.newOpen(kind)
 	}
 	switch kind {
-	case ItemPlan, ItemError, ItemWebSearch, ItemCollabToolCall:
+	case wire.ItemPlan, wire.ItemError, wire.ItemWebSearch, wire.ItemCollabToolCall:
 		o.raw = bytes.Clone(raw) // events carry it, or their input is made of it
 	}
 	switch kind {
-	case ItemAgentMessage, ItemReasoning, ItemPlan, ItemError:
+	case wire.ItemAgentMessage, wire.ItemReasoning, wire.ItemPlan, wire.ItemError:
 		if complete {
 			d.finish(o, it)
 		}
-	case ItemFileChange:
+	case wire.ItemFileChange:
 		if !complete && !o.called {
 			// Its start is an event of its own (status in_progress), as
 			// Codex writes it: a round trip keeps the item.started line.
@@ -350,24 +350,24 @@ func (d *Decoder) item(l *wire.Line, line []byte) error {
 		if complete {
 			d.finish(o, it)
 		}
-	case ItemCommandExecution, ItemMCPToolCall:
+	case wire.ItemCommandExecution, wire.ItemMCPToolCall:
 		d.call(o, it)
 		if complete {
 			d.finish(o, it)
 		}
-	case ItemWebSearch:
+	case wire.ItemWebSearch:
 		// The query is known only at completion in recent versions.
 		if complete {
 			d.call(o, it)
 			d.finish(o, it)
 		}
-	case ItemCollabToolCall:
+	case wire.ItemCollabToolCall:
 		d.call(o, it)
 		d.receivers(it)
 		if complete {
 			d.finish(o, it)
 		}
-	case ItemTodoList:
+	case wire.ItemTodoList:
 		d.todo(it)
 	default:
 		d.unknown(kind, line)
@@ -379,7 +379,7 @@ func (d *Decoder) item(l *wire.Line, line []byte) error {
 			d.order = slices.DeleteFunc(d.order, func(o string) bool { return o == id })
 			d.free = append(d.free, found)
 		}
-		if kind == ItemTodoList {
+		if kind == wire.ItemTodoList {
 			delete(d.todos, id)
 		}
 		return nil
@@ -430,21 +430,21 @@ func (d *Decoder) call(o *openItem, it *wire.Item) {
 	ev := d.al.calls.new()
 	ev.Agent, ev.ID, ev.Name = d.agent, it.ID, o.kind
 	switch o.kind {
-	case ItemCommandExecution:
+	case wire.ItemCommandExecution:
 		cmd := it.Command
 		if len(cmd) == 0 {
 			cmd = json.RawMessage(`""`)
 		}
 		ev.Input = d.al.bytes([]byte(`{"command":`), cmd, []byte(`}`))
-	case ItemMCPToolCall:
+	case wire.ItemMCPToolCall:
 		ev.Name, ev.MCPServer = it.Tool, it.Server
 		ev.Input = json.RawMessage("{}")
 		if len(it.Arguments) > 0 {
 			ev.Input = d.al.bytes(it.Arguments)
 		}
-	case ItemWebSearch:
+	case wire.ItemWebSearch:
 		ev.Input = object(&d.jr, o.raw, "id", "type", "item_type", "status")
-	case ItemCollabToolCall:
+	case wire.ItemCollabToolCall:
 		ev.Name = it.Tool
 		ev.Input = object(&d.jr, o.raw, "id", "type", "item_type", "status", "tool", "agents_states")
 	}
@@ -552,9 +552,9 @@ func (d *Decoder) todo(it *wire.Item) {
 // (of one cut off, o.last).
 func (d *Decoder) finish(o *openItem, it *wire.Item) {
 	switch o.kind {
-	case ItemAgentMessage, ItemReasoning:
+	case wire.ItemAgentMessage, wire.ItemReasoning:
 		kind := event.Text
-		if o.kind == ItemReasoning {
+		if o.kind == wire.ItemReasoning {
 			kind = event.Thinking
 		}
 		// The three events from one struct: each is a field of its
@@ -568,18 +568,18 @@ func (d *Decoder) finish(o *openItem, it *wire.Item) {
 		} else {
 			d.emit(&b.start, &b.end)
 		}
-	case ItemPlan:
+	case wire.ItemPlan:
 		d.emit(&event.Notice{Agent: d.agent, Kind: PlanNoticeKind, Message: it.Text, Raw: o.raw})
-	case ItemError:
+	case wire.ItemError:
 		d.emit(&event.Error{Agent: d.agent, Message: it.Message, Type: ErrorItemType, Raw: o.raw})
-	case ItemFileChange:
+	case wire.ItemFileChange:
 		d.emit(fileChange(d.agent, it))
-	case ItemCommandExecution:
+	case wire.ItemCommandExecution:
 		// The event, its exit code and its output from one struct; the
 		// exit code is read into lineBufs.
 		r := d.al.results.new()
 		r.ev.Agent, r.ev.ID, r.ev.Name = d.agent, it.ID, o.kind
-		r.ev.Status, r.ev.IsError = it.Status, it.Status == StatusFailed || it.Status == wire.StatusDeclined
+		r.ev.Status, r.ev.IsError = it.Status, it.Status == wire.StatusFailed || it.Status == wire.StatusDeclined
 		if it.ExitCode != nil {
 			r.code = *it.ExitCode
 			r.ev.ExitCode = &r.code
@@ -589,10 +589,10 @@ func (d *Decoder) finish(o *openItem, it *wire.Item) {
 			r.ev.Content = r.part[:1:1]
 		}
 		d.emit(&r.ev)
-	case ItemMCPToolCall:
+	case wire.ItemMCPToolCall:
 		ev := &event.ToolResult{
 			Agent: d.agent, ID: it.ID, Name: it.Tool, Status: it.Status,
-			IsError: it.Status == StatusFailed || it.Error != nil,
+			IsError: it.Status == wire.StatusFailed || it.Error != nil,
 		}
 		if r := it.Result; r != nil {
 			n := len(r.Content)
@@ -613,12 +613,12 @@ func (d *Decoder) finish(o *openItem, it *wire.Item) {
 			ev.Content = append(ev.Content, event.Part{Type: "text", Text: it.Error.Message})
 		}
 		d.emit(ev)
-	case ItemWebSearch:
+	case wire.ItemWebSearch:
 		d.emit(&event.ToolResult{Agent: d.agent, ID: it.ID, Name: o.kind, Status: it.Status})
-	case ItemCollabToolCall:
+	case wire.ItemCollabToolCall:
 		ev := &event.ToolResult{
 			Agent: d.agent, ID: it.ID, Name: it.Tool, Status: it.Status,
-			IsError: it.Status == StatusFailed,
+			IsError: it.Status == wire.StatusFailed,
 		}
 		if len(it.AgentsStates) > 0 && string(it.AgentsStates) != "null" {
 			ev.Structured = bytes.Clone(it.AgentsStates)
@@ -727,7 +727,7 @@ func receiver(it *wire.Item, id []byte) bool {
 
 // agentMessagesSlow is agentMessages with encoding/json, for any input.
 func agentMessagesSlow(it *wire.Item) []event.Part {
-	var states map[string]AgentState
+	var states map[string]wire.AgentState
 	if json.Unmarshal(it.AgentsStates, &states) != nil {
 		return nil
 	}
@@ -840,8 +840,8 @@ func mcpPartSlow(raw json.RawMessage) event.Part {
 // emitted, its result never comes.
 func (d *Decoder) abandon(o *openItem) {
 	switch o.kind {
-	case ItemCommandExecution, ItemMCPToolCall, ItemCollabToolCall, ItemTodoList:
-	case ItemWebSearch:
+	case wire.ItemCommandExecution, wire.ItemMCPToolCall, wire.ItemCollabToolCall, wire.ItemTodoList:
+	case wire.ItemWebSearch:
 		d.call(o, &o.last)
 	default:
 		d.finish(o, &o.last)

@@ -47,6 +47,7 @@
 // inside a turn or an item yields the same, then a ParseError wrapping
 // event.ErrTruncated naming them.
 //
-// The type strings and structs in wire.go are this format's wire
-// vocabulary, shared with package emit/codex.
+// The wire vocabulary (type strings and structs) is declared in the
+// module's internal/wire/codex, shared with package emit/codex; what a
+// caller sees are events.
 package codex

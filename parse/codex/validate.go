@@ -45,7 +45,7 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 		case wire.TypeTurnStarted:
 			t := p
 			turn = &t
-		case wire.TypeTurnCompleted, TypeTurnFailed:
+		case wire.TypeTurnCompleted, wire.TypeTurnFailed:
 			if turn == nil {
 				v.Report(ruleTurn, p, "%s without a turn.started", l.Type)
 			}
@@ -57,12 +57,12 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 				}
 			}
 			open, turn = open[:0], nil
-		case TypeItemStarted, TypeItemUpdated, TypeItemCompleted:
+		case wire.TypeItemStarted, wire.TypeItemUpdated, wire.TypeItemCompleted:
 			it := &l.Item.Item
 			if !l.Item.OK || it.ID == "" {
 				continue // the decoder reports it
 			}
-			if turn == nil && it.Type != ItemError {
+			if turn == nil && it.Type != wire.ItemError {
 				// (Codex writes a warning as an error item whenever it
 				// has one: before turn.started too.)
 				v.Report(ruleTurn, p, "%s of item %s outside a turn", l.Type, it.ID)
@@ -75,15 +75,15 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 			switch {
 			case st.completed != nil:
 				v.Report(ruleItem, p, "%s of item %s, which was completed at line %d", l.Type, it.ID, st.completed.Line)
-			case l.Type == TypeItemStarted && st.started != nil:
+			case l.Type == wire.TypeItemStarted && st.started != nil:
 				v.Report(ruleItem, p, "second item.started of item %s (first at line %d)", it.ID, st.started.Line)
-			case l.Type == TypeItemUpdated && st.started == nil:
+			case l.Type == wire.TypeItemUpdated && st.started == nil:
 				v.Report(ruleItem, p, "item.updated of item %s before its item.started", it.ID)
-			case l.Type == TypeItemStarted:
+			case l.Type == wire.TypeItemStarted:
 				q := p
 				st.started = &q
 				open = append(open, it.ID)
-			case l.Type == TypeItemCompleted:
+			case l.Type == wire.TypeItemCompleted:
 				q := p
 				st.completed = &q
 			}

@@ -5,36 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-
-	wire "github.com/agentstream/agentstream/internal/wire/codex"
 )
 
-// The wire vocabulary of this format, declared in internal/wire/codex,
-// as package emit/codex writes it.
-const (
-	TypeTurnFailed    = wire.TypeTurnFailed
-	TypeItemStarted   = wire.TypeItemStarted
-	TypeItemUpdated   = wire.TypeItemUpdated
-	TypeItemCompleted = wire.TypeItemCompleted
-	TypeError         = wire.TypeError
-
-	ItemAgentMessage     = wire.ItemAgentMessage
-	ItemReasoning        = wire.ItemReasoning
-	ItemCommandExecution = wire.ItemCommandExecution
-	ItemFileChange       = wire.ItemFileChange
-	ItemMCPToolCall      = wire.ItemMCPToolCall
-	ItemWebSearch        = wire.ItemWebSearch
-	ItemTodoList         = wire.ItemTodoList
-	ItemError            = wire.ItemError
-	ItemPlan             = wire.ItemPlan
-	ItemCollabToolCall   = wire.ItemCollabToolCall
-
-	StatusInProgress = wire.StatusInProgress
-	StatusCompleted  = wire.StatusCompleted
-	StatusFailed     = wire.StatusFailed
-)
-
-// The collab tools (collab_tool_call.tool): Codex's subagent operations.
+// CollabTools returns the tools a collab_tool_call item names (its tool
+// field): Codex's subagent operations.
 func CollabTools() []string { return []string{"spawn_agent", "send_input", "wait", "close_agent"} }
 
 // ErrorItemType is the event.Error Type of an error item, telling it apart
@@ -43,17 +17,6 @@ const ErrorItemType = "error_item"
 
 // PlanNoticeKind is the event.Notice Kind of a plan item.
 const PlanNoticeKind = "plan"
-
-// Usage is turn.completed's usage: token counts, cumulative per thread.
-// Codex before 0.16x writes only the first, second and fourth. It is the
-// usage object codex-session's token counts share.
-type Usage wire.Usage
-
-// TodoItem is one entry of a todo_list.
-type TodoItem wire.TodoItem
-
-// AgentState is one value of collab_tool_call's agents_states.
-type AgentState wire.AgentState
 
 // field is one member of a JSON object, in order.
 type field struct {

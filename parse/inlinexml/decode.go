@@ -11,7 +11,7 @@ import (
 // and yields canonical events. See the package documentation for the
 // grammar and tolerance rules.
 type Decoder struct {
-	*rewrite.Plain
+	p *rewrite.Plain
 }
 
 // NewDecoder returns a decoder reading model text from r. cfg may be nil.
@@ -22,6 +22,9 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	ids := 0
 	return &Decoder{rewrite.NewPlain(r, newScanner(compile(cfg), &ids), cfg.Source, cfg.Agent)}
 }
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Decoder) Next() (event.Event, error) { return d.p.Next() }
 
 // Wrap returns a decoder that yields dec's events with the content of every
 // Text block read as inline XML tool protocol text: thinking, text, tool

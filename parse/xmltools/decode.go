@@ -13,7 +13,7 @@ import (
 // yields canonical events. See the package documentation for the grammar
 // and tolerance rules.
 type Decoder struct {
-	*rewrite.Plain
+	p *rewrite.Plain
 }
 
 // NewDecoder returns a decoder reading model text from r. cfg may be nil.
@@ -24,6 +24,9 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	c := *cfg
 	return &Decoder{rewrite.NewPlain(r, newScanner(&c), c.Source, c.Agent)}
 }
+
+// Next returns the next event. See event.Decoder for the error contract.
+func (d *Decoder) Next() (event.Event, error) { return d.p.Next() }
 
 // Wrap returns a decoder that yields dec's events with the content of every
 // Text block read as XML tool transport text; every other event passes

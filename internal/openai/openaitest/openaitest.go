@@ -15,16 +15,23 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/event/eventtest"
-	"github.com/agentstream/agentstream/internal/openai"
 )
+
+// Config is the shape of emit/openaichat's and emit/openairesp's Config.
+type Config interface {
+	~struct {
+		Agent string
+		Warn  func(error)
+	}
+}
 
 // Encode writes evs with an encoder of newEnc, failing t on an error, and
 // returns the output and the warnings.
-func Encode[E event.Encoder](t testing.TB, newEnc func(io.Writer, *openai.EncoderConfig) E, evs []event.Event) ([]byte, []string) {
+func Encode[EC Config, E event.Encoder](t testing.TB, newEnc func(io.Writer, *EC) E, evs []event.Event) ([]byte, []string) {
 	t.Helper()
 	var out bytes.Buffer
 	var warnings []string
-	eventtest.Encode(t, newEnc(&out, &openai.EncoderConfig{Warn: eventtest.Warnings(t, &warnings)}), evs)
+	eventtest.Encode(t, newEnc(&out, &EC{Warn: eventtest.Warnings(t, &warnings)}), evs)
 	return out.Bytes(), warnings
 }
 
@@ -32,7 +39,7 @@ func Encode[E event.Encoder](t testing.TB, newEnc func(io.Writer, *openai.Encode
 // hand-bad, read with newDec, written and read again, gives the same
 // events (written(read) are the events the encoder is expected to write
 // back; nil: all of them).
-func EncoderCorpus[D event.Decoder, C any, E event.Encoder](t *testing.T, dir string, newDec func(io.Reader, *C) D, newEnc func(io.Writer, *openai.EncoderConfig) E, written func([]eventtest.Item) []eventtest.Item) {
+func EncoderCorpus[D event.Decoder, C any, E event.Encoder, EC Config](t *testing.T, dir string, newDec func(io.Reader, *C) D, newEnc func(io.Writer, *EC) E, written func([]eventtest.Item) []eventtest.Item) {
 	t.Parallel()
 	for _, file := range eventtest.Corpus(t, dir, "*.sse") {
 		if strings.Contains(file, "hand-bad") {
@@ -60,7 +67,7 @@ func EncoderCorpus[D event.Decoder, C any, E event.Encoder](t *testing.T, dir st
 // BenchEncode measures an encoder of newEnc writing the events of the
 // recordings of dir but those named hand-bad, read with newDec; the
 // bytes are the recordings'.
-func BenchEncode[D event.Decoder, C any, E event.Encoder](b *testing.B, dir string, newDec func(io.Reader, *C) D, newEnc func(io.Writer, *openai.EncoderConfig) E) {
+func BenchEncode[D event.Decoder, C any, E event.Encoder, EC Config](b *testing.B, dir string, newDec func(io.Reader, *C) D, newEnc func(io.Writer, *EC) E) {
 	var evs []event.Event
 	var n int64
 	for _, file := range eventtest.Corpus(b, dir, "*.sse") {
@@ -88,7 +95,7 @@ func BenchEncode[D event.Decoder, C any, E event.Encoder](b *testing.B, dir stri
 // NoAllocPerDelta checks that an encoder of newEnc writes a text or
 // thinking delta, in pieces, without allocating (but for the growth of
 // what it keeps of a block). The test must not be parallel.
-func NoAllocPerDelta[E event.Encoder](t *testing.T, newEnc func(io.Writer, *openai.EncoderConfig) E) {
+func NoAllocPerDelta[E event.Encoder, EC Config](t *testing.T, newEnc func(io.Writer, *EC) E) {
 	for _, kind := range []event.BlockKind{event.Text, event.Thinking} {
 		enc := newEnc(io.Discard, nil)
 		enc.Encode(&event.TurnStart{MessageID: "m", Model: "model"})
