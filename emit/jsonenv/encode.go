@@ -15,9 +15,9 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/agentmeta"
-	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
+	wire "github.com/agentstream/agentstream/internal/wire/jsonenv"
 )
 
 // Config configures an Encoder. The zero value is ready to use.

@@ -20,7 +20,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/format"
-	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
+	wire "github.com/agentstream/agentstream/internal/wire/jsonenv"
 	parse "github.com/agentstream/agentstream/parse/jsonenv"
 )
 

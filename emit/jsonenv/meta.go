@@ -6,8 +6,8 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/agentmeta"
-	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	wire "github.com/agentstream/agentstream/internal/wire/jsonenv"
 )
 
 // ownMeta reports whether a meta_init or meta_final payload is the

@@ -11,8 +11,8 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/agentmeta"
-	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	wire "github.com/agentstream/agentstream/internal/wire/jsonenv"
 )
 
 // refMetaInit is the meta_init payload through encoding/json, as the

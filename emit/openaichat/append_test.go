@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/internal/openai"
-	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
+	"github.com/agentstream/agentstream/internal/wire/openai"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/chatwire"
 )
 
 // chunks returns chunks of every shape the encoder writes, with strings

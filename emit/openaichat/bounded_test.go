@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/agentstream/agentstream/event"
-	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
 	"github.com/agentstream/agentstream/internal/openset"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/chatwire"
 )
 
 // TestBoundedState: the encoder's state per choice, per agent and per

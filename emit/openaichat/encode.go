@@ -8,9 +8,10 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/internal/openai"
-	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
+	"github.com/agentstream/agentstream/internal/openaistream"
 	"github.com/agentstream/agentstream/internal/openset"
+	"github.com/agentstream/agentstream/internal/wire/openai"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/chatwire"
 )
 
 // Config configures an Encoder. The zero value is ready to use.
@@ -23,7 +24,7 @@ type Config struct {
 
 // Encoder writes canonical events as Chat Completions streaming bodies.
 type Encoder struct {
-	b openai.Encoder // output, main agent, the completion being written
+	b openaistream.Encoder // output, main agent, the completion being written
 
 	tools   map[int]int     // tool calls written in this completion, by choice
 	cur     int             // the choice the event being written belongs to
@@ -47,7 +48,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	if cfg == nil {
 		cfg = &Config{}
 	}
-	return &Encoder{b: openai.NewEncoder(w, wire.Name, cfg.Agent, cfg.Warn)}
+	return &Encoder{b: openaistream.NewEncoder(w, wire.Name, cfg.Agent, cfg.Warn)}
 }
 
 func (e *Encoder) warn(what string) { e.b.Warn(what) }

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/internal/openai"
-	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
+	"github.com/agentstream/agentstream/internal/wire/openai"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/chatwire"
 )
 
 // tricky are texts whose JSON escaping differs between writers: quotes,

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/internal/openai"
+	"github.com/agentstream/agentstream/internal/wire/openai"
 )
 
 // appendJSON appends v, one of the output shapes of wire.go, to b as

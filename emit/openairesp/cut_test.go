@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentstream/agentstream/event"
-	wire "github.com/agentstream/agentstream/internal/openai/respwire"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/respwire"
 )
 
 // TestCutWhileOthersRun: a response whose turn the source ended is not

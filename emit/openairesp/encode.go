@@ -10,8 +10,9 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/internal/openai"
-	wire "github.com/agentstream/agentstream/internal/openai/respwire"
+	"github.com/agentstream/agentstream/internal/openaistream"
+	"github.com/agentstream/agentstream/internal/wire/openai"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/respwire"
 )
 
 // Config configures an Encoder. The zero value is ready to use.
@@ -24,7 +25,7 @@ type Config struct {
 
 // Encoder writes canonical events as Responses API streaming bodies.
 type Encoder struct {
-	b openai.Encoder // output, main agent, the response being written
+	b openaistream.Encoder // output, main agent, the response being written
 
 	seq    int64
 	index  int               // next output_index
@@ -36,7 +37,7 @@ type Encoder struct {
 	spare  *block          // the memory of the last block finished
 	ended  *event.TurnEnd  // a turn end without stop reason: an error may take its place
 	// waiting is the end of a main agent's turn that is not over for the
-	// run (openai.Encoder.Waits): written when the main agent goes on,
+	// run (openaistream.Encoder.Waits): written when the main agent goes on,
 	// when the other agents' turns end, or at Close; a cut before then
 	// leaves the response unfinished.
 	waiting *event.TurnEnd
@@ -83,7 +84,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	if cfg == nil {
 		cfg = &Config{}
 	}
-	return &Encoder{b: openai.NewEncoder(w, wire.Name, cfg.Agent, cfg.Warn)}
+	return &Encoder{b: openaistream.NewEncoder(w, wire.Name, cfg.Agent, cfg.Warn)}
 }
 
 func (e *Encoder) warn(what string) { e.b.Warn(what) }

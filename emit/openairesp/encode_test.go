@@ -11,9 +11,9 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/event/eventtest"
-	"github.com/agentstream/agentstream/internal/openai"
-	"github.com/agentstream/agentstream/internal/openai/openaitest"
-	wire "github.com/agentstream/agentstream/internal/openai/respwire"
+	"github.com/agentstream/agentstream/internal/openaistream/openaitest"
+	"github.com/agentstream/agentstream/internal/wire/openai"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/respwire"
 	parse "github.com/agentstream/agentstream/parse/openairesp"
 )
 

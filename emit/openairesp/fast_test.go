@@ -8,8 +8,8 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 
-	"github.com/agentstream/agentstream/internal/openai"
-	wire "github.com/agentstream/agentstream/internal/openai/respwire"
+	"github.com/agentstream/agentstream/internal/wire/openai"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/respwire"
 )
 
 // TestFastDeltas: the delta events, which the encoder writes without

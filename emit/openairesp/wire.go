@@ -5,8 +5,8 @@ package openairesp
 import (
 	"encoding/json"
 
-	"github.com/agentstream/agentstream/internal/openai"
-	wire "github.com/agentstream/agentstream/internal/openai/respwire"
+	"github.com/agentstream/agentstream/internal/wire/openai"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/respwire"
 )
 
 // Output shapes, field order as the API writes them.

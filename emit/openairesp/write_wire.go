@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
-	wire "github.com/agentstream/agentstream/internal/openai/respwire"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/respwire"
 )
 
 // appendOutResponse appends v as an Encoder with SetEscapeHTML(false) writes it.

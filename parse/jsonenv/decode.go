@@ -16,10 +16,10 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/deltabatch"
-	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
+	wire "github.com/agentstream/agentstream/internal/wire/jsonenv"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )

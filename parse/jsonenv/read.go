@@ -3,8 +3,8 @@ package jsonenv
 import (
 	"bytes"
 
-	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	wire "github.com/agentstream/agentstream/internal/wire/jsonenv"
 )
 
 // unmarshalEnvelope decodes an envelope (valid UTF-8, as badutf8.Fix

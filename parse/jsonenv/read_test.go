@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event/eventtest"
-	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
+	wire "github.com/agentstream/agentstream/internal/wire/jsonenv"
 	"github.com/agentstream/agentstream/internal/wire/wiretest"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 )

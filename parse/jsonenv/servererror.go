@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentstream/agentstream/event"
-	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
+	wire "github.com/agentstream/agentstream/internal/wire/jsonenv"
 )
 
 // serverError makes the event of the producer's fatal error line. The line

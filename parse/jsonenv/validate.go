@@ -12,8 +12,8 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
-	wire "github.com/agentstream/agentstream/internal/jsonenvwire"
 	"github.com/agentstream/agentstream/internal/openset"
+	wire "github.com/agentstream/agentstream/internal/wire/jsonenv"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
 

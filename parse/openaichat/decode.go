@@ -13,10 +13,11 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/internal/openai"
-	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
+	"github.com/agentstream/agentstream/internal/openaistream"
 	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
+	"github.com/agentstream/agentstream/internal/wire/openai"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/chatwire"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -37,7 +38,7 @@ type Config struct {
 // concatenated) and yields canonical events. See the package
 // documentation for the grammar and tolerance rules.
 type Decoder struct {
-	drv openai.Driver // the read loop; its Decode is d.decode
+	drv openaistream.Driver // the read loop; its Decode is d.decode
 	cfg Config
 
 	resp   *response // the response being read; nil between responses
@@ -90,7 +91,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	if d.cfg.MaxOpen <= 0 {
 		d.cfg.MaxOpen = openset.DefaultMax
 	}
-	d.drv = openai.NewDriver(r, d.cfg.Source, &d.cfg.MaxEventBytes, d.decode, d.truncation)
+	d.drv = openaistream.NewDriver(r, d.cfg.Source, &d.cfg.MaxEventBytes, d.decode, d.truncation)
 	d.drv.More = d.more
 	return d
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/internal/openai/openaitest"
+	"github.com/agentstream/agentstream/internal/openaistream/openaitest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

@@ -5,7 +5,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
-	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/chatwire"
 )
 
 // Format describes the Chat Completions streaming body to the rest of

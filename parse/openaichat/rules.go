@@ -9,10 +9,10 @@ import (
 
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
-	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
 	"github.com/agentstream/agentstream/internal/openset"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/chatwire"
 
-	"github.com/agentstream/agentstream/internal/openai"
+	"github.com/agentstream/agentstream/internal/openaistream"
 )
 
 // Rule ids of the format's own validate rules.
@@ -39,7 +39,7 @@ func rules() []format.Rule {
 // copy of it the rules read (a large chunk's choices one at a time).
 func check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
 	var k checkState
-	openai.Messages(r, c, func(m frame.RawMessage) { k.message(m, rep) })
+	openaistream.Messages(r, c, func(m frame.RawMessage) { k.message(m, rep) })
 	if k.open {
 		rep.Report(ruleDone, k.line, 1, "the body ends without data: [DONE]")
 	}

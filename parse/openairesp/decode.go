@@ -15,9 +15,10 @@ import (
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/internal/openai"
-	wire "github.com/agentstream/agentstream/internal/openai/respwire"
+	"github.com/agentstream/agentstream/internal/openaistream"
 	"github.com/agentstream/agentstream/internal/openset"
+	"github.com/agentstream/agentstream/internal/wire/openai"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/respwire"
 )
 
 // Config configures a Decoder. The zero value is ready to use.
@@ -38,7 +39,7 @@ type Config struct {
 // concatenated) and yields canonical events. See the package
 // documentation for the grammar and tolerance rules.
 type Decoder struct {
-	drv openai.Driver // the read loop; its Decode is d.decode
+	drv openaistream.Driver // the read loop; its Decode is d.decode
 	cfg Config
 
 	resp  *response
@@ -95,7 +96,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	if d.cfg.MaxOpen <= 0 {
 		d.cfg.MaxOpen = openset.DefaultMax
 	}
-	d.drv = openai.NewDriver(r, d.cfg.Source, &d.cfg.MaxEventBytes, d.decode, d.truncation)
+	d.drv = openaistream.NewDriver(r, d.cfg.Source, &d.cfg.MaxEventBytes, d.decode, d.truncation)
 	return d
 }
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
-	wire "github.com/agentstream/agentstream/internal/openai/respwire"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/respwire"
 )
 
 // Name is the format's name, and the event.Unknown.Format of its items.

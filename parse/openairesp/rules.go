@@ -10,9 +10,9 @@ import (
 
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
-	"github.com/agentstream/agentstream/internal/openai"
-	wire "github.com/agentstream/agentstream/internal/openai/respwire"
+	"github.com/agentstream/agentstream/internal/openaistream"
 	"github.com/agentstream/agentstream/internal/openset"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/respwire"
 )
 
 // Rule ids of the format's own validate rules.
@@ -29,7 +29,7 @@ const (
 func check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
 	k := checkState{seq: -1}
 	k.openItems()
-	openai.Messages(r, c, func(m frame.RawMessage) { k.message(m, rep) })
+	openaistream.Messages(r, c, func(m frame.RawMessage) { k.message(m, rep) })
 	if k.open {
 		rep.Report(ruleOrder, k.line, 1, "the body ends without response.completed, response.incomplete, response.failed or error")
 	}

@@ -4,7 +4,7 @@ package respwire
 
 import (
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/internal/openai"
+	"github.com/agentstream/agentstream/internal/wire/openai"
 )
 
 // ReadStreamEvent reads a whole StreamEvent into v as json.Unmarshal does, or fails r, for

@@ -1,14 +1,14 @@
 package chatwire
 
-//go:generate go run ../../wire/gen
-//go:generate go run ../../wire/gen -write
+//go:generate go run ../../gen
+//go:generate go run ../../gen -write
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/internal/openai"
+	"github.com/agentstream/agentstream/internal/wire/openai"
 )
 
 // Name is the format's name, and the event.Unknown.Format of its items.

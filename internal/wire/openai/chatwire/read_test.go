@@ -11,12 +11,12 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/internal/openai/openaitest"
+	"github.com/agentstream/agentstream/internal/openaistream/openaitest"
 	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
 func seeds(t testing.TB) [][]byte {
-	return openaitest.Payloads(t, "../../../testdata/openai-chat",
+	return openaitest.Payloads(t, "../../../../testdata/openai-chat",
 		`{"id":"a","id":"b","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"x\n\u00e9\ud800","content":null}}]}`,
 		`{"id":"a","choices":[{"index":0,"delta":{"content":"x"}}],"choices":[{"index":1}]}`,
 		`{"id":"a","choices":[{"index":0,"delta":{"content":"x"},"delta":{"refusal":"y"}}]}`,

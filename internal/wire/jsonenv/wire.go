@@ -1,11 +1,11 @@
-// Package jsonenvwire is the wire vocabulary of the JSON envelope stream
+// Package jsonenv is the wire vocabulary of the JSON envelope stream
 // (format jsonenv), written once for its decoder (parse/jsonenv) and its
 // encoder (emit/jsonenv): the envelope, its type strings, and the payloads
 // both sides read or write. The meta_init and meta_final payloads, which
 // the xml format shares, are package internal/agentmeta's.
-package jsonenvwire
+package jsonenv
 
-//go:generate go run ../wire/gen
+//go:generate go run ../gen
 
 import "encoding/json"
 

@@ -4,12 +4,12 @@ import (
 	"testing"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/internal/openai/openaitest"
+	"github.com/agentstream/agentstream/internal/openaistream/openaitest"
 	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
 func seeds(t testing.TB) [][]byte {
-	return openaitest.Payloads(t, "../../../testdata/openai-responses",
+	return openaitest.Payloads(t, "../../../../testdata/openai-responses",
 		`{"type":"response.output_text.delta","type":"x","sequence_number":1,"sequence_number":null,"delta":"a\u00e9\ud800","output_index":2}`,
 		`{"type":"response.output_item.done","item":{"id":"i","type":"function_call","arguments":{"a":1},"error":null,"output":null,"code":"c"} }`,
 		`{"type":"response.output_item.done","item":{"type":"message","content":[{"type":"output_text","text":"t","annotations":[{"type":"url_citation","url":"u","start_index":1,"index":null}]}],"summary":null}}`,

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/internal/openai"
+	"github.com/agentstream/agentstream/internal/wire/openai"
 )
 
 // Reader decodes chunks for the decoder's hot path: in one pass with

@@ -4,7 +4,7 @@ package chatwire
 
 import (
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/internal/openai"
+	"github.com/agentstream/agentstream/internal/wire/openai"
 )
 
 // ReadChunk reads a whole Chunk into v as json.Unmarshal does, or fails r, for
