@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -435,11 +436,32 @@ func (e *Encoder) runEnd(ev *event.RunEnd) {
 // API's error object, which ended the response it interrupted): its type,
 // or its Raw object's, is one of the API's.
 func isAPIError(ev *event.Error) bool {
-	var a messages.APIError
-	if json.Unmarshal(ev.Raw, &a) == nil && messages.IsAPIErrorType(a.Type) {
+	if messages.IsAPIErrorType(ev.Type) {
 		return true
 	}
-	return messages.IsAPIErrorType(ev.Type)
+	var a messages.APIError
+	return mayHoldAPIErrorType(ev.Raw) && json.Unmarshal(ev.Raw, &a) == nil && messages.IsAPIErrorType(a.Type)
+}
+
+// mayHoldAPIErrorType reports whether raw may be an object whose type is
+// one of the API's error types: false when raw has no escape and none of
+// its strings is one (without an escape, a JSON text's strings are what
+// lies between its quotes), so that the errors of other formats are not
+// decoded to be told apart.
+func mayHoldAPIErrorType(raw []byte) bool {
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		return true
+	}
+	for in := false; ; in = !in {
+		i := bytes.IndexByte(raw, '"')
+		if i < 0 {
+			return false
+		}
+		if in && messages.IsAPIErrorType(string(raw[:i])) {
+			return true
+		}
+		raw = raw[i+1:]
+	}
 }
 
 // errorEvent writes an error event, which ends the response it

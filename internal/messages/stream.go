@@ -495,6 +495,11 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 		}
 	}
 	if s.err == nil && s.Event != nil {
+		if s.buf == nil {
+			// EndTurn let the last one go: room for a message_start
+			// and the events after it at once, not grown by appends.
+			s.buf = make([]byte, 0, 256)
+		}
 		s.buf = appendMessageStart(s.buf[:0], &m)
 		s.writeBuf(EventMessageStart)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
+	"github.com/agentstream/agentstream/internal/slab"
 	"github.com/agentstream/agentstream/internal/textlist"
 	wire "github.com/agentstream/agentstream/internal/wire/aisdk"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
@@ -45,9 +46,16 @@ type Config struct {
 // package documentation for the grammar and tolerance rules.
 type Decoder struct {
 	jr     jsontext.Reader // reads the wire structs in one pass
+	str    slab.Strings    // the strings jr makes (ids, deltas)
 	chunk  wire.Chunk      // the chunk being decoded
 	delta  string          // the chunk's delta
 	deltas deltabatch.Batch
+	// The structural events of a step, which come as often as its
+	// deltas, in batches too.
+	turnStarts  batch[event.TurnStart]
+	turnEnds    batch[event.TurnEnd]
+	blockStarts batch[event.BlockStart]
+	blockEnds   batch[event.BlockEnd]
 	cfg    Config
 	sse    *frame.SSE
 	st     decoderstate.State
@@ -57,7 +65,7 @@ type Decoder struct {
 	off  int64
 	bad  badutf8.Once
 
-	open     map[event.BlockKind]string // the id of the open text and reasoning part
+	open     [2]openPart                // the open text and reasoning part (partOf)
 	inputs   []*toolInput               // tool calls whose input is streaming, oldest first
 	inBytes  int                        // their input so far
 	step     bool                       // a start-step is not yet finished
@@ -69,6 +77,20 @@ type Decoder struct {
 	anything bool                       // a chunk arrived
 }
 
+// openPart is the id of a text or reasoning part, if one is open.
+type openPart struct {
+	id string
+	ok bool
+}
+
+// partOf is the open part of kind (a text or reasoning part).
+func (d *Decoder) partOf(kind event.BlockKind) *openPart {
+	if kind == event.Thinking {
+		return &d.open[1]
+	}
+	return &d.open[0]
+}
+
 type toolInput struct {
 	id, name string
 	server   bool
@@ -78,7 +100,7 @@ type toolInput struct {
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
-	d := &Decoder{open: map[event.BlockKind]string{}}
+	d := &Decoder{}
 	if cfg != nil {
 		d.cfg = *cfg
 	}
@@ -89,6 +111,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg.MaxOpen = openset.DefaultMax
 	}
 	d.sse = frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.jr.SetStrings(d.str.String)
 	d.calls, d.names = openset.New[string](d.cfg.MaxOpen), map[string]string{}
 	return d
 }
@@ -236,19 +259,22 @@ func (d *Decoder) decode(data []byte) error {
 	case wire.TypeStartStep:
 		d.endStep()
 		d.step = true
-		d.emit(&event.TurnStart{Agent: agent})
+		ts := d.turnStarts.new()
+		ts.Agent = agent
+		d.emit(ts)
 	case wire.TypeFinishStep:
 		d.closeBlocks()
 		d.endStep()
 	case wire.TypeTextStart, wire.TypeReasoningStart:
 		kind := kindOf(c.Type)
 		d.closeBlock(kind)
-		d.open[kind] = c.ID
-		d.emit(&event.BlockStart{Agent: agent, Kind: kind})
+		*d.partOf(kind) = openPart{c.ID, true}
+		bs := d.blockStarts.new()
+		bs.Agent, bs.Kind = agent, kind
+		d.emit(bs)
 	case wire.TypeTextDelta, wire.TypeReasoningDelta:
 		kind := kindOf(c.Type)
-		id, ok := d.open[kind]
-		if !ok || id != c.ID {
+		if p := d.partOf(kind); !p.ok || p.id != c.ID {
 			return d.errorf(event.ErrSyntax, "%s for part %q, which is not open", c.Type, c.ID)
 		}
 		if c.Delta != nil && *c.Delta != "" {
@@ -256,7 +282,7 @@ func (d *Decoder) decode(data []byte) error {
 		}
 	case wire.TypeTextEnd, wire.TypeReasoningEnd:
 		kind := kindOf(c.Type)
-		if id, ok := d.open[kind]; !ok || id != c.ID {
+		if p := d.partOf(kind); !p.ok || p.id != c.ID {
 			return d.errorf(event.ErrSyntax, "%s for part %q, which is not open", c.Type, c.ID)
 		}
 		d.closeBlock(kind)
@@ -288,7 +314,7 @@ func (d *Decoder) decode(data []byte) error {
 		d.emit(&event.Error{Agent: agent, Message: msg, Raw: raw()})
 	case wire.TypeAbort:
 		d.ended = true
-		d.open = map[event.BlockKind]string{} // the Error ends them
+		d.open = [2]openPart{} // the Error ends them
 		msg := "aborted"
 		if c.Reason != nil && *c.Reason != "" {
 			msg = *c.Reason
@@ -312,7 +338,7 @@ func (d *Decoder) decode(data []byte) error {
 		d.emit(re)
 	case wire.TypeResetStep:
 		// The step's open parts are given up: the ones it finished stay.
-		d.open = map[event.BlockKind]string{}
+		d.open = [2]openPart{}
 		d.dropInputs()
 		d.emit(&event.Notice{Agent: agent, Kind: event.NoticeAbandoned, Message: "reset-step: the step is begun again", Raw: raw()})
 	default:
@@ -388,9 +414,11 @@ func (d *Decoder) flushSources() {
 
 // closeBlock ends the open part of kind, if any.
 func (d *Decoder) closeBlock(kind event.BlockKind) {
-	if _, ok := d.open[kind]; ok {
-		delete(d.open, kind)
-		d.emit(&event.BlockEnd{Agent: d.cfg.Agent, Kind: kind})
+	if p := d.partOf(kind); p.ok {
+		*p = openPart{}
+		be := d.blockEnds.new()
+		be.Agent, be.Kind = d.cfg.Agent, kind
+		d.emit(be)
 	}
 }
 
@@ -404,7 +432,9 @@ func (d *Decoder) closeBlocks() {
 func (d *Decoder) endStep() {
 	if d.step {
 		d.step = false
-		d.emit(&event.TurnEnd{Agent: d.cfg.Agent})
+		te := d.turnEnds.new()
+		te.Agent = d.cfg.Agent
+		d.emit(te)
 	}
 }
 
@@ -522,8 +552,8 @@ func (d *Decoder) truncation() error {
 	}
 	var open []string
 	for _, kind := range []event.BlockKind{event.Text, event.Thinking} {
-		if id, ok := d.open[kind]; ok {
-			open = append(open, fmt.Sprintf("%s part %q", partName(kind), id))
+		if p := d.partOf(kind); p.ok {
+			open = append(open, fmt.Sprintf("%s part %q", partName(kind), p.id))
 		}
 	}
 	for _, t := range d.inputs {
@@ -546,4 +576,21 @@ func partName(kind event.BlockKind) string {
 		return "reasoning"
 	}
 	return "text"
+}
+
+// batch hands out new values of T from slices of deltabatch.Len, as
+// deltabatch.Batch hands out Deltas: each once, never written again by
+// the decoder, so that an event stays as if allocated alone (a kept
+// event keeps its batch alive).
+type batch[T any] struct {
+	s    []T
+	used int
+}
+
+func (b *batch[T]) new() *T {
+	if b.used == len(b.s) {
+		b.s, b.used = make([]T, deltabatch.Len), 0
+	}
+	b.used++
+	return &b.s[b.used-1]
 }

@@ -85,7 +85,11 @@ var FinishReasons = []string{
 // Chunk is one UI message chunk, every type's fields in one struct: Type
 // says which apply (Fields lists them per type). Optional fields are
 // omitted when absent; the pointers tell an empty string from an absent
-// one where the schema requires the field.
+// one where the schema requires the field. The SDK writes a chunk's keys
+// in the order declared here (type, id, delta; type, toolCallId,
+// toolName, ...), so the reader asks for them in that order.
+//
+//wire:order
 type Chunk struct {
 	Type string `json:"type" wire:"intern=Type"`
 
