@@ -56,6 +56,7 @@ type Decoder struct {
 	turnEnds    batch[event.TurnEnd]
 	blockStarts batch[event.BlockStart]
 	blockEnds   batch[event.BlockEnd]
+
 	cfg    Config
 	sse    *frame.SSE
 	st     decoderstate.State
