@@ -57,25 +57,25 @@ type Decoder struct {
 	blockStarts batch[event.BlockStart]
 	blockEnds   batch[event.BlockEnd]
 
-	cfg    Config
-	sse    *frame.SSE
-	st     decoderstate.State
-	cut    error // the framer's report of an input cut inside an SSE message
+	cfg Config
+	sse *frame.SSE
+	st  decoderstate.State
+	cut error // the framer's report of an input cut inside an SSE message
 
 	line int // position of the message being decoded
 	off  int64
 	bad  badutf8.Once
 
-	open     [2]openPart                // the open text and reasoning part (partOf)
-	inputs   []*toolInput               // tool calls whose input is streaming, oldest first
-	inBytes  int                        // their input so far
-	step     bool                       // a start-step is not yet finished
-	ended    bool                       // finish or abort arrived
-	capped   bool                       // ErrTooManyOpen was reported
-	sources  []event.Citation           // sources in a row, until the next other chunk
-	calls    *openset.Set[string]       // tool calls not yet answered, at most MaxOpen
-	names    map[string]string          // their names, which their results take
-	anything bool                       // a chunk arrived
+	open     [2]openPart          // the open text and reasoning part (partOf)
+	inputs   []*toolInput         // tool calls whose input is streaming, oldest first
+	inBytes  int                  // their input so far
+	step     bool                 // a start-step is not yet finished
+	ended    bool                 // finish or abort arrived
+	capped   bool                 // ErrTooManyOpen was reported
+	sources  []event.Citation     // sources in a row, until the next other chunk
+	calls    *openset.Set[string] // tool calls not yet answered, at most MaxOpen
+	names    map[string]string    // their names, which their results take
+	anything bool                 // a chunk arrived
 }
 
 // openPart is the id of a text or reasoning part, if one is open.
