@@ -48,7 +48,6 @@ type Decoder struct {
 	jr     jsontext.Reader // reads the wire structs in one pass
 	str    slab.Strings    // the strings jr makes (ids, deltas)
 	chunk  wire.Chunk      // the chunk being decoded
-	delta  string          // the chunk's delta
 	deltas deltabatch.Batch
 	// The structural events of a step, which come as often as its
 	// deltas, in batches too.
@@ -224,14 +223,11 @@ func (d *Decoder) decode(data []byte) error {
 		return nil
 	}
 	// The chunk is the decoder's, reused: nothing an event keeps points
-	// into it (its strings and the values its pointers point to are
-	// fresh each time, as it is cleared first).
+	// into it (its strings are fresh each time; the values its pointers
+	// point to are its own, read from, never kept, but for a source's
+	// URL and Title, fresh each time).
 	c := &d.chunk
-	// Delta points to the decoder's string, so that reading a delta
-	// allocates no pointer: absent, it reads as empty, which is read as
-	// absent (a delta adds text only when it has some).
-	d.delta = ""
-	*c = wire.Chunk{Delta: &d.delta}
+	*c = wire.Chunk{}
 	if err := jsontext.DecodeValid(&d.jr, data, c, wire.ReadChunk); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
@@ -248,6 +244,11 @@ func (d *Decoder) decode(data []byte) error {
 	// json.Compact does, returning data itself (borrowed: copied here)
 	// when it has no white space to drop.
 	raw := func() json.RawMessage {
+		// An SSE data line holds no line break: without a space or a
+		// tab it has no white space to drop.
+		if bytes.IndexByte(data, ' ') < 0 && bytes.IndexByte(data, '\t') < 0 {
+			return bytes.Clone(data)
+		}
 		c := jsontext.CompactValid(data)
 		if len(c) == len(data) {
 			c = bytes.Clone(c)

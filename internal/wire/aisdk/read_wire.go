@@ -37,7 +37,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 			if r.Peek() == 'n' && r.Null() {
 				v.Delta = nil
 			} else {
-				jsontext.Ensure(&v.Delta)
+				jsontext.EnsureIn(&v.Delta, &v.delta)
 				if !(r.Peek() == 'n' && r.Null()) {
 					*v.Delta = r.String()
 				}
@@ -50,7 +50,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 			if r.Peek() == 'n' && r.Null() {
 				v.ErrorText = nil
 			} else {
-				jsontext.Ensure(&v.ErrorText)
+				jsontext.EnsureIn(&v.ErrorText, &v.errorText)
 				if !(r.Peek() == 'n' && r.Null()) {
 					*v.ErrorText = r.String()
 				}
@@ -71,7 +71,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 			if r.Peek() == 'n' && r.Null() {
 				v.ToolName = nil
 			} else {
-				jsontext.Ensure(&v.ToolName)
+				jsontext.EnsureIn(&v.ToolName, &v.toolName)
 				if !(r.Peek() == 'n' && r.Null()) {
 					*v.ToolName = r.String()
 				}
@@ -84,7 +84,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 			if r.Peek() == 'n' && r.Null() {
 				v.InputTextDelta = nil
 			} else {
-				jsontext.Ensure(&v.InputTextDelta)
+				jsontext.EnsureIn(&v.InputTextDelta, &v.inputTextDelta)
 				if !(r.Peek() == 'n' && r.Null()) {
 					*v.InputTextDelta = r.String()
 				}
@@ -109,7 +109,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 			if r.Peek() == 'n' && r.Null() {
 				v.ProviderExecuted = nil
 			} else {
-				jsontext.Ensure(&v.ProviderExecuted)
+				jsontext.EnsureIn(&v.ProviderExecuted, &v.providerExecuted)
 				jsontext.ReadBool(r, v.ProviderExecuted)
 			}
 			if r.ObjectEnd() {
@@ -120,7 +120,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 			if r.Peek() == 'n' && r.Null() {
 				v.Dynamic = nil
 			} else {
-				jsontext.Ensure(&v.Dynamic)
+				jsontext.EnsureIn(&v.Dynamic, &v.dynamic)
 				jsontext.ReadBool(r, v.Dynamic)
 			}
 			if r.ObjectEnd() {
@@ -131,7 +131,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 			if r.Peek() == 'n' && r.Null() {
 				v.Preliminary = nil
 			} else {
-				jsontext.Ensure(&v.Preliminary)
+				jsontext.EnsureIn(&v.Preliminary, &v.preliminary)
 				jsontext.ReadBool(r, v.Preliminary)
 			}
 			if r.ObjectEnd() {
@@ -150,7 +150,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 			if r.Peek() == 'n' && r.Null() {
 				v.SourceID = nil
 			} else {
-				jsontext.Ensure(&v.SourceID)
+				jsontext.EnsureIn(&v.SourceID, &v.sourceID)
 				if !(r.Peek() == 'n' && r.Null()) {
 					*v.SourceID = r.String()
 				}
@@ -189,7 +189,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 			if r.Peek() == 'n' && r.Null() {
 				v.MediaType = nil
 			} else {
-				jsontext.Ensure(&v.MediaType)
+				jsontext.EnsureIn(&v.MediaType, &v.mediaType)
 				if !(r.Peek() == 'n' && r.Null()) {
 					*v.MediaType = r.String()
 				}
@@ -202,7 +202,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 			if r.Peek() == 'n' && r.Null() {
 				v.Filename = nil
 			} else {
-				jsontext.Ensure(&v.Filename)
+				jsontext.EnsureIn(&v.Filename, &v.filename)
 				if !(r.Peek() == 'n' && r.Null()) {
 					*v.Filename = r.String()
 				}
@@ -221,7 +221,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 			if r.Peek() == 'n' && r.Null() {
 				v.Transient = nil
 			} else {
-				jsontext.Ensure(&v.Transient)
+				jsontext.EnsureIn(&v.Transient, &v.transient)
 				jsontext.ReadBool(r, v.Transient)
 			}
 			if r.ObjectEnd() {
@@ -232,7 +232,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 			if r.Peek() == 'n' && r.Null() {
 				v.MessageID = nil
 			} else {
-				jsontext.Ensure(&v.MessageID)
+				jsontext.EnsureIn(&v.MessageID, &v.messageID)
 				if !(r.Peek() == 'n' && r.Null()) {
 					*v.MessageID = r.String()
 				}
@@ -259,7 +259,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 			if r.Peek() == 'n' && r.Null() {
 				v.Reason = nil
 			} else {
-				jsontext.Ensure(&v.Reason)
+				jsontext.EnsureIn(&v.Reason, &v.reason)
 				if !(r.Peek() == 'n' && r.Null()) {
 					*v.Reason = r.String()
 				}
@@ -504,7 +504,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 				if r.Peek() == 'n' && r.Null() {
 					v.Delta = nil
 				} else {
-					jsontext.Ensure(&v.Delta)
+					jsontext.EnsureIn(&v.Delta, &v.delta)
 					if !(r.Peek() == 'n' && r.Null()) {
 						*v.Delta = r.String()
 					}
@@ -513,7 +513,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 				if r.Peek() == 'n' && r.Null() {
 					v.ErrorText = nil
 				} else {
-					jsontext.Ensure(&v.ErrorText)
+					jsontext.EnsureIn(&v.ErrorText, &v.errorText)
 					if !(r.Peek() == 'n' && r.Null()) {
 						*v.ErrorText = r.String()
 					}
@@ -526,7 +526,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 				if r.Peek() == 'n' && r.Null() {
 					v.ToolName = nil
 				} else {
-					jsontext.Ensure(&v.ToolName)
+					jsontext.EnsureIn(&v.ToolName, &v.toolName)
 					if !(r.Peek() == 'n' && r.Null()) {
 						*v.ToolName = r.String()
 					}
@@ -535,7 +535,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 				if r.Peek() == 'n' && r.Null() {
 					v.InputTextDelta = nil
 				} else {
-					jsontext.Ensure(&v.InputTextDelta)
+					jsontext.EnsureIn(&v.InputTextDelta, &v.inputTextDelta)
 					if !(r.Peek() == 'n' && r.Null()) {
 						*v.InputTextDelta = r.String()
 					}
@@ -548,21 +548,21 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 				if r.Peek() == 'n' && r.Null() {
 					v.ProviderExecuted = nil
 				} else {
-					jsontext.Ensure(&v.ProviderExecuted)
+					jsontext.EnsureIn(&v.ProviderExecuted, &v.providerExecuted)
 					jsontext.ReadBool(r, v.ProviderExecuted)
 				}
 			case 10:
 				if r.Peek() == 'n' && r.Null() {
 					v.Dynamic = nil
 				} else {
-					jsontext.Ensure(&v.Dynamic)
+					jsontext.EnsureIn(&v.Dynamic, &v.dynamic)
 					jsontext.ReadBool(r, v.Dynamic)
 				}
 			case 11:
 				if r.Peek() == 'n' && r.Null() {
 					v.Preliminary = nil
 				} else {
-					jsontext.Ensure(&v.Preliminary)
+					jsontext.EnsureIn(&v.Preliminary, &v.preliminary)
 					jsontext.ReadBool(r, v.Preliminary)
 				}
 			case 12:
@@ -573,7 +573,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 				if r.Peek() == 'n' && r.Null() {
 					v.SourceID = nil
 				} else {
-					jsontext.Ensure(&v.SourceID)
+					jsontext.EnsureIn(&v.SourceID, &v.sourceID)
 					if !(r.Peek() == 'n' && r.Null()) {
 						*v.SourceID = r.String()
 					}
@@ -600,7 +600,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 				if r.Peek() == 'n' && r.Null() {
 					v.MediaType = nil
 				} else {
-					jsontext.Ensure(&v.MediaType)
+					jsontext.EnsureIn(&v.MediaType, &v.mediaType)
 					if !(r.Peek() == 'n' && r.Null()) {
 						*v.MediaType = r.String()
 					}
@@ -609,7 +609,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 				if r.Peek() == 'n' && r.Null() {
 					v.Filename = nil
 				} else {
-					jsontext.Ensure(&v.Filename)
+					jsontext.EnsureIn(&v.Filename, &v.filename)
 					if !(r.Peek() == 'n' && r.Null()) {
 						*v.Filename = r.String()
 					}
@@ -620,14 +620,14 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 				if r.Peek() == 'n' && r.Null() {
 					v.Transient = nil
 				} else {
-					jsontext.Ensure(&v.Transient)
+					jsontext.EnsureIn(&v.Transient, &v.transient)
 					jsontext.ReadBool(r, v.Transient)
 				}
 			case 20:
 				if r.Peek() == 'n' && r.Null() {
 					v.MessageID = nil
 				} else {
-					jsontext.Ensure(&v.MessageID)
+					jsontext.EnsureIn(&v.MessageID, &v.messageID)
 					if !(r.Peek() == 'n' && r.Null()) {
 						*v.MessageID = r.String()
 					}
@@ -642,7 +642,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 				if r.Peek() == 'n' && r.Null() {
 					v.Reason = nil
 				} else {
-					jsontext.Ensure(&v.Reason)
+					jsontext.EnsureIn(&v.Reason, &v.reason)
 					if !(r.Peek() == 'n' && r.Null()) {
 						*v.Reason = r.String()
 					}

@@ -95,42 +95,49 @@ type Chunk struct {
 
 	// text-*, reasoning-* (required); data-* (optional)
 	ID    string  `json:"id,omitempty"`
-	Delta *string `json:"delta,omitempty"`
+	Delta *string `json:"delta,omitempty" wire:"buf=delta"`
 
 	// error, tool-input-error, tool-output-error
-	ErrorText *string `json:"errorText,omitempty"`
+	ErrorText *string `json:"errorText,omitempty" wire:"buf=errorText"`
 
 	// tool-*
 	ToolCallID       string          `json:"toolCallId,omitempty"`
-	ToolName         *string         `json:"toolName,omitempty"`
-	InputTextDelta   *string         `json:"inputTextDelta,omitempty"`
+	ToolName         *string         `json:"toolName,omitempty" wire:"buf=toolName"`
+	InputTextDelta   *string         `json:"inputTextDelta,omitempty" wire:"buf=inputTextDelta"`
 	Input            json.RawMessage `json:"input,omitempty"`
 	Output           json.RawMessage `json:"output,omitempty"`
-	ProviderExecuted *bool           `json:"providerExecuted,omitempty"`
-	Dynamic          *bool           `json:"dynamic,omitempty"`
-	Preliminary      *bool           `json:"preliminary,omitempty"`
+	ProviderExecuted *bool           `json:"providerExecuted,omitempty" wire:"buf=providerExecuted"`
+	Dynamic          *bool           `json:"dynamic,omitempty" wire:"buf=dynamic"`
+	Preliminary      *bool           `json:"preliminary,omitempty" wire:"buf=preliminary"`
 	ApprovalID       string          `json:"approvalId,omitempty"`
 
 	// source-url, source-document, file
-	SourceID  *string `json:"sourceId,omitempty"`
+	SourceID  *string `json:"sourceId,omitempty" wire:"buf=sourceID"`
 	URL       *string `json:"url,omitempty"`
 	Title     *string `json:"title,omitempty"`
-	MediaType *string `json:"mediaType,omitempty"`
-	Filename  *string `json:"filename,omitempty"`
+	MediaType *string `json:"mediaType,omitempty" wire:"buf=mediaType"`
+	Filename  *string `json:"filename,omitempty" wire:"buf=filename"`
 
 	// data-*
 	Data      json.RawMessage `json:"data,omitempty"`
-	Transient *bool           `json:"transient,omitempty"`
+	Transient *bool           `json:"transient,omitempty" wire:"buf=transient"`
 
 	// start, finish, message-metadata
-	MessageID       *string         `json:"messageId,omitempty"`
+	MessageID       *string         `json:"messageId,omitempty" wire:"buf=messageID"`
 	MessageMetadata json.RawMessage `json:"messageMetadata,omitempty"`
 	FinishReason    string          `json:"finishReason,omitempty"`
 
 	// abort
-	Reason *string `json:"reason,omitempty"`
+	Reason *string `json:"reason,omitempty" wire:"buf=reason"`
 
 	ProviderMetadata json.RawMessage `json:"providerMetadata,omitempty"`
+
+	// What the generated reader points the pointers tagged wire:"buf"
+	// at, instead of allocating: the chunk's own, valid while it is not
+	// copied or reused. (URL and Title, which a citation keeps, are
+	// allocated.)
+	delta, errorText, toolName, inputTextDelta, sourceID, mediaType, filename, messageID, reason string
+	providerExecuted, dynamic, preliminary, transient                                            bool
 }
 
 // IsData reports whether typ is an application data part's type.
