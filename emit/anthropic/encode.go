@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/agentmeta"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 	"github.com/agentstream/agentstream/internal/openset"
 )
@@ -444,23 +445,32 @@ func isAPIError(ev *event.Error) bool {
 }
 
 // mayHoldAPIErrorType reports whether raw may be an object whose type is
-// one of the API's error types: false when raw has no escape and none of
-// its strings is one (without an escape, a JSON text's strings are what
-// lies between its quotes), so that the errors of other formats are not
-// decoded to be told apart.
+// one of the API's error types: false when none of its strings is one,
+// so that the errors of other formats are not decoded to be told apart.
+// Only a string with an escape is decoded; a text that is not JSON may
+// (json.Unmarshal then refuses it).
 func mayHoldAPIErrorType(raw []byte) bool {
-	if bytes.IndexByte(raw, '\\') >= 0 {
-		return true
-	}
-	for in := false; ; in = !in {
+	var r jsontext.Reader
+	for {
 		i := bytes.IndexByte(raw, '"')
 		if i < 0 {
 			return false
 		}
-		if in && messages.IsAPIErrorType(string(raw[:i])) {
+		end := jsontext.StringEnd(raw, i)
+		if end < 0 {
 			return true
 		}
-		raw = raw[i+1:]
+		s := raw[i+1 : end-1]
+		if bytes.IndexByte(s, '\\') >= 0 {
+			r.Reset(raw[i:end])
+			if s = r.Str(); r.Failed() {
+				return true
+			}
+		}
+		if messages.IsAPIErrorType(string(s)) {
+			return true
+		}
+		raw = raw[end:]
 	}
 }
 
@@ -469,20 +479,20 @@ func mayHoldAPIErrorType(raw []byte) bool {
 // Raw when that is an API error object of one of the API's types, else
 // one built by messages.ToAPIError.
 func (e *Encoder) errorEvent(ev *event.Error) {
-	obj := json.RawMessage(compact(ev.Raw))
+	var obj []byte
 	var a messages.APIError
-	if json.Unmarshal(obj, &a) != nil || !messages.IsAPIErrorType(a.Type) {
-		a = messages.ToAPIError(ev.Type, ev.Message)
-		obj, _ = messages.Marshal(a) // strings always marshal
+	if mayHoldAPIErrorType(ev.Raw) {
+		obj = compact(ev.Raw)
+		if json.Unmarshal(obj, &a) != nil || !messages.IsAPIErrorType(a.Type) {
+			obj = nil
+		}
 	}
-	data, err := messages.Marshal(struct {
-		Type  string          `json:"type"`
-		Error json.RawMessage `json:"error"`
-	}{messages.EventError, obj})
-	if err != nil {
-		e.err = fmt.Errorf("anthropic: %w", err)
-		return
+	if obj == nil {
+		obj, _ = messages.Marshal(messages.ToAPIError(ev.Type, ev.Message)) // strings always marshal
 	}
+	// obj is compact JSON: as Marshal writes {"type":"error","error":obj}.
+	data := jsontext.AppendMarshalString([]byte(`{"type":`), messages.EventError)
+	data = append(append(append(data, `,"error":`...), obj...), '}')
 	if e.st.InTurn() && e.start != nil {
 		// The message it ends said its usage at its start: readers
 		// count it, so the run's usage left for the last message does
@@ -564,14 +574,11 @@ func (e *Encoder) endStop() {
 	}
 }
 
+// compact returns raw without insignificant white space, as Marshal
+// writes a json.RawMessage, or raw itself when it is not JSON.
 func compact(raw []byte) []byte {
-	var m json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
+	if !json.Valid(raw) {
 		return raw
 	}
-	b, err := messages.Marshal(m)
-	if err != nil {
-		return raw
-	}
-	return b
+	return jsontext.CompactValid(raw)
 }
