@@ -45,10 +45,12 @@ type Encoder struct {
 	cfg    Config
 	err    error
 	losses event.Losses // what was warned about
-	st     messages.Streamer
-	main   string
-	seen   bool
-	buf    []byte
+	// unknownLoss is the loss of an Unknown event of Format unknown.
+	unknown, unknownLoss string
+	st                   messages.Streamer
+	main                 string
+	seen                 bool
+	buf                  []byte
 
 	// held is a turn's end not written yet: the next event decides how
 	// it ends (see releaseEnd).
@@ -259,7 +261,11 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.Notice:
 		e.warn("notices")
 	case *event.Unknown:
-		e.warn("unknown " + ev.Format + " events")
+		if ev.Format != e.unknown || e.unknownLoss == "" {
+			// Made once per format in a row, not per event.
+			e.unknown, e.unknownLoss = ev.Format, "unknown "+ev.Format+" events"
+		}
+		e.warn(e.unknownLoss)
 	default:
 		e.warn(messages.Loss(ev))
 	}

@@ -55,6 +55,11 @@ type Decoder struct {
 	turnEnds    batch[event.TurnEnd]
 	blockStarts batch[event.BlockStart]
 	blockEnds   batch[event.BlockEnd]
+	// And the start and finish of each message, with the chunks' Raw
+	// texts (clone).
+	sessionStarts batch[event.SessionStart]
+	runEnds       batch[event.RunEnd]
+	raws          []byte
 
 	cfg Config
 	sse *frame.SSE
@@ -197,10 +202,33 @@ func (d *Decoder) message(m frame.RawMessage) {
 	if !jsontext.IsASCII(data) && !utf8.Valid(data) {
 		data, _, warn = d.bad.Fix(data)
 	}
-	d.st.Problem(d.decode(bytes.TrimSpace(data)))
+	if n := len(data); n > 0 && (isSpaceByte(data[0]) || isSpaceByte(data[n-1])) {
+		data = bytes.TrimSpace(data)
+	}
+	d.st.Problem(d.decode(data))
 	if warn {
 		d.st.Problem(badutf8.Warning(d.cfg.Source, m.Line, 1, m.Offset))
 	}
+}
+
+// isSpaceByte reports whether b may begin or end a character that
+// bytes.TrimSpace trims: ASCII white space or any byte of a multi-byte
+// UTF-8 sequence.
+func isSpaceByte(b byte) bool { return b <= ' ' || b >= utf8.RuneSelf }
+
+// clone copies a chunk's text into the decoder's slab of them, as
+// slab.Strings copies strings: each copy capped at its length (nothing
+// appends into the next) and never written again.
+func (d *Decoder) clone(b []byte) []byte {
+	if len(b) > slab.MaxText {
+		return bytes.Clone(b)
+	}
+	if cap(d.raws)-len(d.raws) < len(b) {
+		d.raws = make([]byte, 0, slab.Next(cap(d.raws)))
+	}
+	start := len(d.raws)
+	d.raws = append(d.raws, b...)
+	return d.raws[start:len(d.raws):len(d.raws)]
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
@@ -247,17 +275,19 @@ func (d *Decoder) decode(data []byte) error {
 		// An SSE data line holds no line break: without a space or a
 		// tab it has no white space to drop.
 		if bytes.IndexByte(data, ' ') < 0 && bytes.IndexByte(data, '\t') < 0 {
-			return bytes.Clone(data)
+			return d.clone(data)
 		}
 		c := jsontext.CompactValid(data)
 		if len(c) == len(data) {
-			c = bytes.Clone(c)
+			c = d.clone(c)
 		}
 		return c
 	}
 	switch c.Type {
 	case wire.TypeStart:
-		d.emit(&event.SessionStart{Agent: agent, Meta: raw(), MetaKind: MetaKind})
+		ss := d.sessionStarts.new()
+		ss.Agent, ss.Meta, ss.MetaKind = agent, raw(), MetaKind
+		d.emit(ss)
 	case wire.TypeStartStep:
 		d.endStep()
 		d.step = true
@@ -331,7 +361,8 @@ func (d *Decoder) decode(data []byte) error {
 		d.closeBlocks()
 		d.endStep()
 		d.ended = true
-		re := &event.RunEnd{Agent: agent, Meta: raw(), MetaKind: MetaKind}
+		re := d.runEnds.new()
+		re.Agent, re.Meta, re.MetaKind = agent, raw(), MetaKind
 		if c.FinishReason == wire.FinishError {
 			re.IsError = true
 		} else {
