@@ -310,16 +310,14 @@ type blockEntry struct {
 }
 
 type acc struct {
-	row                 Row
-	runs                map[string]bool
-	models              map[string]bool
-	unpriced            map[string]bool
-	stream, table, cost bool
-	sum                 float64
+	row    Row
+	runs   map[string]bool
+	models map[string]bool
+	pricing
 }
 
 func newAcc(k string) *acc {
-	return &acc{row: Row{Key: k}, runs: map[string]bool{}, models: map[string]bool{}, unpriced: map[string]bool{}}
+	return &acc{row: Row{Key: k}, runs: map[string]bool{}, models: map[string]bool{}}
 }
 
 // NewSummary returns an empty summary grouping by by, dating in loc
@@ -409,12 +407,11 @@ func (s *Summary) add(e *Entry, k string) {
 		}
 		s.groups[k] = g
 	}
-	c, priced := 0.0, false
-	src := ""
+	c, src := 0.0, ""
 	if e.CostUSD != nil {
-		c, priced, src = *e.CostUSD, true, SourceStream
+		c, src = *e.CostUSD, SourceStream
 	} else if v, ok := s.prices.Cost(e.Model, e.Tokens); ok {
-		c, priced, src = v, true, SourceTable
+		c, src = v, SourceTable
 	}
 	for _, a := range []*acc{g, s.all} {
 		a.row.Messages++
@@ -433,17 +430,11 @@ func (s *Summary) add(e *Entry, k string) {
 				a.row.Last = &t
 			}
 		}
-		if !priced {
-			a.unpriced[cmp.Or(ModelName(e.Model), NoModel)] = true
+		if src == "" {
+			a.miss(cmp.Or(ModelName(e.Model), NoModel))
 			continue
 		}
-		a.sum += c
-		a.cost = true
-		if src == SourceStream {
-			a.stream = true
-		} else {
-			a.table = true
-		}
+		a.add(c, src)
 	}
 }
 
@@ -477,24 +468,7 @@ func (s *Summary) Rows() (rows []Row, total Row) {
 	finish := func(a *acc) Row {
 		r := a.row
 		r.Runs = len(a.runs)
-		if a.cost {
-			v := a.sum
-			r.CostUSD = &v
-		}
-		switch {
-		case a.stream && a.table:
-			r.CostSource = SourceMixed
-		case a.stream:
-			r.CostSource = SourceStream
-		case a.table:
-			r.CostSource = SourceTable
-		default:
-			r.CostSource = SourceNone
-		}
-		for m := range a.unpriced {
-			r.Unpriced = append(r.Unpriced, m)
-		}
-		slices.Sort(r.Unpriced)
+		a.fill(&r)
 		for m := range a.models {
 			r.Models = append(r.Models, m)
 		}

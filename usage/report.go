@@ -60,20 +60,16 @@ const NoModel = "(no model)"
 // from prices.
 func Report(runs []Run, by string, prices *Prices) (rows []Row, total Row, err error) {
 	type acc struct {
-		row      Row
-		runs     map[int]bool
-		stream   bool
-		table    bool
-		unpriced map[string]bool
-		cost     float64
-		priced   bool
+		row  Row
+		runs map[int]bool
+		pricing
 	}
 	groups := map[string]*acc{}
 	var keys []string
 	get := func(k string) *acc {
 		g := groups[k]
 		if g == nil {
-			g = &acc{row: Row{Key: k}, runs: map[int]bool{}, unpriced: map[string]bool{}}
+			g = &acc{row: Row{Key: k}, runs: map[int]bool{}}
 			groups[k] = g
 			keys = append(keys, k)
 		}
@@ -92,7 +88,7 @@ func Report(runs []Run, by string, prices *Prices) (rows []Row, total Row, err e
 	default:
 		return nil, Row{}, fmt.Errorf("--by must be run, model, day or agent, not %q", by)
 	}
-	all := &acc{row: Row{Key: "total"}, runs: map[int]bool{}, unpriced: map[string]bool{}}
+	all := &acc{row: Row{Key: "total"}, runs: map[int]bool{}}
 	for i := range runs {
 		r := &runs[i]
 		// The groups this run's messages fall in.
@@ -109,13 +105,11 @@ func Report(runs []Run, by string, prices *Prices) (rows []Row, total Row, err e
 			g := get(k)
 			g.runs[i] = true
 			if whole {
-				g.cost += *r.CostUSD
-				g.priced, g.stream = true, true
+				g.add(*r.CostUSD, SourceStream)
 			}
 		}
 		if r.CostUSD != nil {
-			all.cost += *r.CostUSD
-			all.priced, all.stream = true, true
+			all.add(*r.CostUSD, SourceStream)
 		}
 		all.runs[i] = true
 		for j := range r.Messages {
@@ -135,35 +129,17 @@ func Report(runs []Run, by string, prices *Prices) (rows []Row, total Row, err e
 			}
 			for _, a := range targets {
 				if !ok {
-					a.unpriced[cmp.Or(m.Model, NoModel)] = true
+					a.miss(cmp.Or(m.Model, NoModel))
 					continue
 				}
-				a.cost += c
-				a.priced, a.table = true, true
+				a.add(c, SourceTable)
 			}
 		}
 	}
 	finish := func(a *acc) Row {
 		row := a.row
 		row.Runs = len(a.runs)
-		if a.priced {
-			v := a.cost
-			row.CostUSD = &v
-		}
-		switch {
-		case a.stream && a.table:
-			row.CostSource = SourceMixed
-		case a.stream:
-			row.CostSource = SourceStream
-		case a.table:
-			row.CostSource = SourceTable
-		default:
-			row.CostSource = SourceNone
-		}
-		for m := range a.unpriced {
-			row.Unpriced = append(row.Unpriced, m)
-		}
-		slices.Sort(row.Unpriced)
+		a.fill(&row)
 		return row
 	}
 	if by != ByRun {
@@ -173,4 +149,54 @@ func Report(runs []Run, by string, prices *Prices) (rows []Row, total Row, err e
 		rows = append(rows, finish(groups[k]))
 	}
 	return rows, finish(all), nil
+}
+
+// pricing is what a row's cost is made of: the costs added, where they
+// came from, and the models that had no price.
+type pricing struct {
+	cost          float64
+	priced        bool
+	stream, table bool
+	unpriced      map[string]bool
+}
+
+// add adds cost c, from src (SourceStream or SourceTable).
+func (p *pricing) add(c float64, src string) {
+	p.cost += c
+	p.priced = true
+	if src == SourceStream {
+		p.stream = true
+	} else {
+		p.table = true
+	}
+}
+
+// miss records that model had no price.
+func (p *pricing) miss(model string) {
+	if p.unpriced == nil {
+		p.unpriced = map[string]bool{}
+	}
+	p.unpriced[model] = true
+}
+
+// fill sets r's CostUSD, CostSource and Unpriced.
+func (p *pricing) fill(r *Row) {
+	if p.priced {
+		v := p.cost
+		r.CostUSD = &v
+	}
+	switch {
+	case p.stream && p.table:
+		r.CostSource = SourceMixed
+	case p.stream:
+		r.CostSource = SourceStream
+	case p.table:
+		r.CostSource = SourceTable
+	default:
+		r.CostSource = SourceNone
+	}
+	for m := range p.unpriced {
+		r.Unpriced = append(r.Unpriced, m)
+	}
+	slices.Sort(r.Unpriced)
 }

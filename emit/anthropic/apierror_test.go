@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // apiErrorSamples are error objects and texts that are not JSON: API
@@ -45,7 +46,7 @@ func TestMayHoldAPIErrorType(t *testing.T) {
 }
 
 func checkMayHold(t *testing.T, raw []byte) {
-	var a messages.APIError
+	var a anthropic.APIError
 	if json.Unmarshal(raw, &a) == nil && messages.IsAPIErrorType(a.Type) && !mayHoldAPIErrorType(raw) {
 		t.Errorf("mayHoldAPIErrorType(%s) = false for an API error of type %q", raw, a.Type)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 	"github.com/agentstream/agentstream/internal/openset"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // Config configures an Encoder. The zero value is ready to use.
@@ -112,13 +113,13 @@ func (e *Encoder) event(typ string, data []byte) error {
 	if e.err != nil {
 		return e.err
 	}
-	if typ == messages.EventMessageStop && e.toolStop {
+	if typ == anthropic.EventMessageStop && e.toolStop {
 		e.stopHeld = true
 		return nil
 	}
 	if e.stopHeld {
 		e.stopHeld = false
-		if e.writeEvent(messages.EventMessageStop, []byte(`{"type":"message_stop"}`)) != nil {
+		if e.writeEvent(anthropic.EventMessageStop, []byte(`{"type":"message_stop"}`)) != nil {
 			return e.err
 		}
 	}
@@ -313,7 +314,7 @@ func (e *Encoder) lateSignatures(r *event.RunEnd) {
 			continue
 		}
 		for _, b := range m.Content {
-			if b.Type == messages.BlockThinking {
+			if b.Type == anthropic.BlockThinking {
 				sigs = append(sigs, b.Signature)
 			}
 		}
@@ -446,7 +447,7 @@ func isAPIError(ev *event.Error) bool {
 	if messages.IsAPIErrorType(ev.Type) {
 		return true
 	}
-	var a messages.APIError
+	var a anthropic.APIError
 	return mayHoldAPIErrorType(ev.Raw) && json.Unmarshal(ev.Raw, &a) == nil && messages.IsAPIErrorType(a.Type)
 }
 
@@ -486,7 +487,7 @@ func mayHoldAPIErrorType(raw []byte) bool {
 // one built by messages.ToAPIError.
 func (e *Encoder) errorEvent(ev *event.Error) {
 	var obj []byte
-	var a messages.APIError
+	var a anthropic.APIError
 	if mayHoldAPIErrorType(ev.Raw) {
 		obj = compact(ev.Raw)
 		if json.Unmarshal(obj, &a) != nil || !messages.IsAPIErrorType(a.Type) {
@@ -497,7 +498,7 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 		obj, _ = messages.Marshal(messages.ToAPIError(ev.Type, ev.Message)) // strings always marshal
 	}
 	// obj is compact JSON: as Marshal writes {"type":"error","error":obj}.
-	data := jsontext.AppendMarshalString([]byte(`{"type":`), messages.EventError)
+	data := jsontext.AppendMarshalString([]byte(`{"type":`), anthropic.EventError)
 	data = append(append(append(data, `,"error":`...), obj...), '}')
 	if e.st.InTurn() && e.start != nil {
 		// The message it ends said its usage at its start: readers
@@ -508,7 +509,7 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	e.st.Abort()
 	e.start = nil
 	e.stopped, e.failed = true, true
-	e.event(messages.EventError, data)
+	e.event(anthropic.EventError, data)
 }
 
 // Cut ends a stream whose input was cut off (event.Cutter): the message
@@ -576,7 +577,7 @@ func (e *Encoder) Close() error {
 func (e *Encoder) endStop() {
 	if e.stopHeld && e.err == nil {
 		e.stopHeld = false
-		e.writeEvent(messages.EventMessageStop, []byte(`{"type":"message_stop"}`))
+		e.writeEvent(anthropic.EventMessageStop, []byte(`{"type":"message_stop"}`))
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 	wire "github.com/agentstream/agentstream/parse/claude"
 )
 
@@ -202,7 +203,7 @@ func oldToolResult(e *Encoder, a *agent, ev *event.ToolResult) []byte {
 		ToolUseResult json.RawMessage `json:"tool_use_result,omitempty"`
 	}{Type: wire.TypeUser, header: e.header(a)}
 	line.Message.Role = "user"
-	line.Message.Content = []block{{ToolUseID: ev.ID, Type: messages.BlockToolResult, Content: content, IsError: isError(a, ev)}}
+	line.Message.Content = []block{{ToolUseID: ev.ID, Type: anthropic.BlockToolResult, Content: content, IsError: isError(a, ev)}}
 	if len(ev.Structured) > 0 && json.Valid(ev.Structured) {
 		line.ToolUseResult = jsontext.Compact(ev.Structured)
 	}
@@ -292,8 +293,8 @@ func FuzzCompactJSON(f *testing.F) {
 // oldNoteText is what noteText kept before it passed over blocks of
 // other types: the text, as JSON, of a text block, else prev.
 func oldNoteText(block, prev []byte) []byte {
-	var b messages.Block
-	if messages.UnmarshalBlock(block, &b) == nil && b.Type == messages.BlockText && b.Text != nil {
+	var b anthropic.Block
+	if anthropic.UnmarshalBlock(block, &b) == nil && b.Type == anthropic.BlockText && b.Text != nil {
 		return jsontext.AppendMarshalString(nil, *b.Text)
 	}
 	return prev
@@ -347,8 +348,8 @@ func TestResultOfRawBlock(t *testing.T) {
 		evs  []event.Event
 		want string
 	}{
-		{[]event.Event{&event.Unknown{Agent: "a", Format: messages.Format, Raw: []byte("{\"type\":\"text\",\"text\":\"x\u2028y\\u00e9\"}")}}, `"result":"x\u2028yé"`},
-		{[]event.Event{&event.Unknown{Agent: "a", Format: messages.Format, Raw: []byte("{\"type\":\"text\",\"text\":\"x\u2028y\"}")}}, `"result":"x\u2028y"`},
+		{[]event.Event{&event.Unknown{Agent: "a", Format: anthropic.Format, Raw: []byte("{\"type\":\"text\",\"text\":\"x\u2028y\\u00e9\"}")}}, `"result":"x\u2028yé"`},
+		{[]event.Event{&event.Unknown{Agent: "a", Format: anthropic.Format, Raw: []byte("{\"type\":\"text\",\"text\":\"x\u2028y\"}")}}, `"result":"x\u2028y"`},
 		{[]event.Event{&event.Delta{Agent: "a", Kind: event.Text, Text: "x\u2028y\xff"}, end}, `"result":"x\u2028y` + "\ufffd" + `"`},
 		{[]event.Event{&event.Delta{Agent: "a", Kind: event.Text, Text: "x\u2028yé"}, end}, `"result":"x\u2028yé"`},
 	} {

@@ -17,6 +17,7 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 	"github.com/agentstream/agentstream/internal/openset"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 	wire "github.com/agentstream/agentstream/parse/claude"
 )
 
@@ -486,7 +487,7 @@ func (e *Encoder) encode(ev event.Event) error {
 		}
 		return e.err
 	}
-	if u, ok := ev.(*event.Unknown); ok && u.Format == messages.Format {
+	if u, ok := ev.(*event.Unknown); ok && u.Format == anthropic.Format {
 		e.rawBlocks = true // it may become a block of the Streamer's: see rawBlocks
 	}
 	handled, err := a.st.Add(ev)
@@ -795,7 +796,7 @@ func (e *Encoder) noteText(block []byte) {
 	if r.Object() {
 		if k, _ := r.Key(); string(k) == "type" {
 			switch typ := r.Str(); {
-			case string(typ) == messages.BlockText:
+			case string(typ) == anthropic.BlockText:
 				if k, _ := r.Key(); string(k) == "text" && r.Peek() == '"' {
 					text := r.Skip()
 					if _, more := r.Key(); !more && r.End() {
@@ -808,8 +809,8 @@ func (e *Encoder) noteText(block []byte) {
 			}
 		}
 	}
-	var b messages.Block
-	if messages.UnmarshalBlock(block, &b) == nil && b.Type == messages.BlockText && b.Text != nil {
+	var b anthropic.Block
+	if anthropic.UnmarshalBlock(block, &b) == nil && b.Type == anthropic.BlockText && b.Text != nil {
 		e.lastText = jsontext.AppendMarshalString(e.lastText[:0], *b.Text)
 	}
 }

@@ -48,7 +48,7 @@ func (w *metaWriter) spelling(f form) *agentmeta.Spelling {
 				if f == quoted && !strings.ContainsAny(v, "<>&") {
 					return w.str(b, v, f)
 				}
-				w.tmp = appendHTMLString(w.tmp[:0], v)
+				w.tmp = jsontext.AppendHTMLString(w.tmp[:0], v)
 				return w.text(b, w.tmp, f)
 			},
 		}
@@ -143,32 +143,6 @@ func (w *metaWriter) text(b, t []byte, f form) []byte {
 		}
 	}
 	return append(b, t[start:]...)
-}
-
-// appendHTMLString appends s as json.Marshal writes a string: as
-// jsontext.AppendMarshalString, and <, > and & escaped. Splitting s at
-// those ASCII bytes splits no character (nor a run of invalid bytes, each
-// of which is written on its own).
-func appendHTMLString(b []byte, s string) []byte {
-	b = append(b, '"')
-	for {
-		i := strings.IndexAny(s, "<>&")
-		if i < 0 {
-			break
-		}
-		b = jsontext.AppendMarshalEscaped(b, s[:i])
-		switch s[i] {
-		case '<':
-			b = append(b, `\u003c`...)
-		case '>':
-			b = append(b, `\u003e`...)
-		default:
-			b = append(b, `\u0026`...)
-		}
-		s = s[i+1:]
-	}
-	b = jsontext.AppendMarshalEscaped(b, s)
-	return append(b, '"')
 }
 
 // initSize and finalSize are the lengths of the event's strings that

@@ -1,5 +1,7 @@
 package openairesp
 
+//go:generate go run ../../internal/wire/gen -write
+
 import (
 	"encoding/json"
 
@@ -9,6 +11,7 @@ import (
 
 // Output shapes, field order as the API writes them.
 type (
+	//wire:write nohtml
 	outResponse struct {
 		ID                string            `json:"id"`
 		Object            string            `json:"object"`
@@ -17,24 +20,28 @@ type (
 		Error             *openai.APIError  `json:"error"`
 		IncompleteDetails *incomplete       `json:"incomplete_details"`
 		Model             string            `json:"model"`
-		Output            []json.RawMessage `json:"output"`
+		Output            []json.RawMessage `json:"output" wire:"compact"`
 		ServiceTier       string            `json:"service_tier,omitempty"` // the source's, when an OpenAI tier
 		Usage             *wire.Usage       `json:"usage"`
 	}
+	//wire:write nohtml
 	incomplete struct {
 		Reason string `json:"reason"`
 	}
+	//wire:write nohtml
 	respEvent struct {
 		Type     string      `json:"type"`
 		Seq      int64       `json:"sequence_number"`
 		Response outResponse `json:"response"`
 	}
+	//wire:write nohtml
 	itemEvent struct {
 		Type        string          `json:"type"`
 		Seq         int64           `json:"sequence_number"`
 		OutputIndex int             `json:"output_index"`
-		Item        json.RawMessage `json:"item"`
+		Item        json.RawMessage `json:"item" wire:"compact"`
 	}
+	//wire:write nohtml
 	annotationEvent struct {
 		Type            string          `json:"type"`
 		Seq             int64           `json:"sequence_number"`
@@ -42,8 +49,9 @@ type (
 		OutputIndex     int             `json:"output_index"`
 		ContentIndex    int             `json:"content_index"`
 		AnnotationIndex int             `json:"annotation_index"`
-		Annotation      json.RawMessage `json:"annotation"`
+		Annotation      json.RawMessage `json:"annotation" wire:"compact"`
 	}
+	//wire:write nohtml
 	argsDone struct {
 		Type        string `json:"type"`
 		Seq         int64  `json:"sequence_number"`
@@ -51,6 +59,7 @@ type (
 		OutputIndex int    `json:"output_index"`
 		Arguments   string `json:"arguments"`
 	}
+	//wire:write nohtml
 	inputDone struct {
 		Type        string `json:"type"`
 		Seq         int64  `json:"sequence_number"`
@@ -58,6 +67,7 @@ type (
 		OutputIndex int    `json:"output_index"`
 		Input       string `json:"input"`
 	}
+	//wire:write nohtml
 	errorEvent struct {
 		Type    string `json:"type"`
 		Seq     int64  `json:"sequence_number"`
@@ -65,27 +75,31 @@ type (
 		Message string `json:"message"`
 		Param   any    `json:"param"`
 	}
+	//wire:write nohtml
 	messageItem struct {
 		ID      string            `json:"id"`
 		Type    string            `json:"type"`
 		Status  string            `json:"status"`
 		Role    string            `json:"role"`
-		Content []json.RawMessage `json:"content"`
+		Content []json.RawMessage `json:"content" wire:"compact"`
 	}
+	//wire:write nohtml
 	toolSearchItem struct {
 		ID        string          `json:"id"`
 		Type      string          `json:"type"`
 		CallID    string          `json:"call_id"`
 		Execution string          `json:"execution"`
 		Status    string          `json:"status"`
-		Arguments json.RawMessage `json:"arguments"`
+		Arguments json.RawMessage `json:"arguments" wire:"compact"`
 	}
+	//wire:write nohtml
 	reasoningItem struct {
 		ID               string            `json:"id"`
 		Type             string            `json:"type"`
-		Summary          []json.RawMessage `json:"summary"`
+		Summary          []json.RawMessage `json:"summary" wire:"compact"`
 		EncryptedContent string            `json:"encrypted_content,omitempty"`
 	}
+	//wire:write nohtml
 	functionItem struct {
 		ID        string `json:"id"`
 		Type      string `json:"type"`
@@ -94,6 +108,7 @@ type (
 		CallID    string `json:"call_id"`
 		Name      string `json:"name"`
 	}
+	//wire:write nohtml
 	customItem struct {
 		ID     string `json:"id"`
 		Type   string `json:"type"`
@@ -102,6 +117,7 @@ type (
 		Name   string `json:"name"`
 		Input  string `json:"input"`
 	}
+	//wire:write nohtml
 	mcpItem struct {
 		ID          string  `json:"id"`
 		Type        string  `json:"type"`

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // appendDelta appends the content_block_delta of text for a block of
@@ -29,12 +30,12 @@ func appendEscapedDelta(b []byte, index int, kind event.BlockKind, esc []byte) [
 // appendDeltaHead appends a content_block_delta up to its text's first
 // byte.
 func appendDeltaHead(b []byte, index int, kind event.BlockKind) []byte {
-	b = append(b, deltaEventHead...)
+	b = append(b, anthropic.DeltaEventHead...)
 	b = strconv.AppendInt(b, int64(index), 10)
 	if kind == event.Thinking {
-		return append(b, thinkingDeltaHead+`"`...)
+		return append(b, anthropic.ThinkingDeltaHead+`"`...)
 	}
-	return append(b, textDeltaHead+`"`...)
+	return append(b, anthropic.TextDeltaHead+`"`...)
 }
 
 // incompleteTail returns how many of the last bytes of s are the start of
@@ -188,9 +189,9 @@ func appendBlockStop(b []byte, index int) []byte {
 // appendInputDelta appends the input_json_delta of frag, as Marshal
 // writes blockDelta of an inputDelta.
 func appendInputDelta(b []byte, index int, frag string) []byte {
-	b = append(b, deltaEventHead...)
+	b = append(b, anthropic.DeltaEventHead...)
 	b = strconv.AppendInt(b, int64(index), 10)
-	b = append(b, inputDeltaHead...)
+	b = append(b, anthropic.InputDeltaHead...)
 	b = jsontext.AppendMarshalString(b, frag)
 	return append(b, "}}"...)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // The delta types appendDelta writes without reflection.
@@ -30,11 +31,11 @@ var appendSeeds = []string{
 
 func checkAppendDelta(t *testing.T, s string) {
 	for _, kind := range []event.BlockKind{event.Text, event.Thinking} {
-		var d any = textDelta{Type: DeltaText, Text: s}
+		var d any = textDelta{Type: anthropic.DeltaText, Text: s}
 		if kind == event.Thinking {
-			d = thinkingDelta{Type: DeltaThinking, Thinking: s}
+			d = thinkingDelta{Type: anthropic.DeltaThinking, Thinking: s}
 		}
-		want := marshal(blockDelta{Type: EventContentBlockDelta, Index: 7, Delta: d})
+		want := marshal(blockDelta{Type: anthropic.EventContentBlockDelta, Index: 7, Delta: d})
 		got, start, end := appendDelta(nil, 7, kind, s)
 		if diff := cmp.Diff(string(want), string(got)); diff != "" {
 			t.Errorf("%q as %v (-Marshal +appendDelta):\n%s", s, kind, diff)
@@ -55,7 +56,7 @@ func checkAppendDelta(t *testing.T, s string) {
 		for _, part := range []string{s[:i], s[i:]} {
 			b.appendText(part, jsontext.AppendMarshalEscaped(nil, part))
 		}
-		tb := textBlock{Type: BlockText, Text: s}
+		tb := textBlock{Type: anthropic.BlockText, Text: s}
 		if diff := cmp.Diff(string(marshal(tb)), string(appendTextBlock(nil, b.escaped(), nil))); diff != "" {
 			t.Errorf("%q cut at %d (-Marshal +appendTextBlock):\n%s", s, i, diff)
 		}
@@ -64,13 +65,13 @@ func checkAppendDelta(t *testing.T, s string) {
 		if diff := cmp.Diff(string(marshal(tb)), string(appendTextBlock(nil, b.escaped(), cites))); diff != "" {
 			t.Errorf("%q cut at %d, with citations (-Marshal +appendTextBlock):\n%s", s, i, diff)
 		}
-		th := thinkingBlock{Type: BlockThinking, Thinking: s, Signature: s + "sig"}
+		th := thinkingBlock{Type: anthropic.BlockThinking, Thinking: s, Signature: s + "sig"}
 		if diff := cmp.Diff(string(marshal(th)), string(appendThinkingBlock(nil, b.escaped(), th.Signature))); diff != "" {
 			t.Errorf("%q cut at %d (-Marshal +appendThinkingBlock):\n%s", s, i, diff)
 		}
 	}
-	tb := textBlock{Type: BlockText, Text: s}
-	blocks := [][]byte{marshal(tb), marshal(toolBlock{Type: BlockToolUse, ID: s, Name: s, Input: []byte(`{"a":1}`)})}
+	tb := textBlock{Type: anthropic.BlockText, Text: s}
+	blocks := [][]byte{marshal(tb), marshal(toolBlock{Type: anthropic.BlockToolUse, ID: s, Name: s, Input: []byte(`{"a":1}`)})}
 	for n := range len(blocks) + 1 {
 		raw := make([]json.RawMessage, n)
 		for i := range n {
@@ -118,15 +119,15 @@ func TestAppendStreamEvents(t *testing.T) {
 	for _, s := range appendSeeds {
 		for _, server := range []string{"", s} {
 			input := marshal(map[string]string{"k": s})
-			want := marshal(toolBlock{Type: BlockToolUse, ID: s, Name: s, Input: input, ServerName: server})
-			if diff := cmp.Diff(string(want), string(appendToolBlock(nil, BlockToolUse, s, s, input, server))); diff != "" {
+			want := marshal(toolBlock{Type: anthropic.BlockToolUse, ID: s, Name: s, Input: input, ServerName: server})
+			if diff := cmp.Diff(string(want), string(appendToolBlock(nil, anthropic.BlockToolUse, s, s, input, server))); diff != "" {
 				t.Errorf("appendToolBlock(%q) (-Marshal +append):\n%s", s, diff)
 			}
 		}
-		want := marshal(blockDelta{Type: EventContentBlockDelta, Index: 3, Delta: struct {
+		want := marshal(blockDelta{Type: anthropic.EventContentBlockDelta, Index: 3, Delta: struct {
 			Type        string `json:"type"`
 			PartialJSON string `json:"partial_json"`
-		}{DeltaInputJSON, s}})
+		}{anthropic.DeltaInputJSON, s}})
 		if diff := cmp.Diff(string(want), string(appendInputDelta(nil, 3, s))); diff != "" {
 			t.Errorf("appendInputDelta(%q) (-Marshal +append):\n%s", s, diff)
 		}
@@ -135,16 +136,16 @@ func TestAppendStreamEvents(t *testing.T) {
 		want any
 		got  []byte
 	}{
-		{blockStop{Type: EventContentBlockStop, Index: 12}, appendBlockStop(nil, 12)},
+		{blockStop{Type: anthropic.EventContentBlockStop, Index: 12}, appendBlockStop(nil, 12)},
 		{
-			blockStart{Type: EventContentBlockStart, Index: 7, ContentBlock: textBlock{Type: BlockText}},
+			blockStart{Type: anthropic.EventContentBlockStart, Index: 7, ContentBlock: textBlock{Type: anthropic.BlockText}},
 			append(append(appendBlockStartHead(nil, 7), emptyTextBlock...), '}'),
 		},
 		{
-			blockStart{Type: EventContentBlockStart, Index: 0, ContentBlock: thinkingBlock{Type: BlockThinking}},
+			blockStart{Type: anthropic.EventContentBlockStart, Index: 0, ContentBlock: thinkingBlock{Type: anthropic.BlockThinking}},
 			append(append(appendBlockStartHead(nil, 0), emptyThinkingBlock...), '}'),
 		},
-		{typeOnly{Type: EventMessageStop}, []byte(`{"type":"message_stop"}`)},
+		{typeOnly{Type: anthropic.EventMessageStop}, []byte(`{"type":"message_stop"}`)},
 	} {
 		if diff := cmp.Diff(string(marshal(tt.want)), string(tt.got)); diff != "" {
 			t.Errorf("%T (-Marshal +append):\n%s", tt.want, diff)
@@ -160,12 +161,12 @@ func checkBlockText(t *testing.T, a, b string) {
 	s := &Streamer{}
 	s.Block = func(_ MessageInfo, block []byte) error {
 		calls++
-		var bl Block
-		if err := UnmarshalBlock(block, &bl); err != nil {
+		var bl anthropic.Block
+		if err := anthropic.UnmarshalBlock(block, &bl); err != nil {
 			t.Fatalf("block %q: %v", block, err)
 		}
 		var want []byte // the text's JSON as the block has it
-		if bl.Type == BlockText && len(bl.Citations) == 0 {
+		if bl.Type == anthropic.BlockText && len(bl.Citations) == 0 {
 			var raw struct{ Text json.RawMessage }
 			json.Unmarshal(block, &raw)
 			want = raw.Text
@@ -227,11 +228,11 @@ func TestAppendMessageEnds(t *testing.T) {
 				if j%2 == 1 {
 					m.Usage.ServiceTier = str
 				}
-				want := marshal(messageStart{Type: EventMessageStart, Message: m})
+				want := marshal(messageStart{Type: anthropic.EventMessageStart, Message: m})
 				if diff := cmp.Diff(string(want), string(appendMessageStart(nil, &m))); diff != "" {
 					t.Errorf("message_start (-Marshal +appendMessageStart):\n%s", diff)
 				}
-				md := messageDelta{Type: EventMessageDelta, Delta: outDelta{StopReason: opt, StopSequence: strs[(i+2)%len(strs)]}}
+				md := messageDelta{Type: anthropic.EventMessageDelta, Delta: outDelta{StopReason: opt, StopSequence: strs[(i+2)%len(strs)]}}
 				md.Usage = outUsageEnd{
 					OutputTokens: num, InputTokens: ints[(j+1)%len(ints)],
 					CacheCreationInputTokens: ints[(j+2)%len(ints)], CacheReadInputTokens: ints[(j+3)%len(ints)],

@@ -17,6 +17,7 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // keepMessages is how many finished messages a Builder remembers, so that
@@ -59,8 +60,8 @@ type Builder struct {
 type message struct {
 	agent, id, model string
 	streamed         bool // message_start seen: blocks come as stream events
-	startUsage       *Usage
-	deltaUsage       *Usage
+	startUsage       *anthropic.Usage
+	deltaUsage       *anthropic.Usage
 	stopReason       string
 	delta            bool // message_delta seen: how the message ended is known
 	ended            bool
@@ -142,14 +143,14 @@ func digestInput(s []byte) inputDigest {
 }
 
 func (b *block) kind() event.BlockKind {
-	if b.typ == BlockThinking {
+	if b.typ == anthropic.BlockThinking {
 		return event.Thinking
 	}
 	return event.Text
 }
 
 func (b *block) isTool() bool {
-	return b.typ == BlockToolUse || b.typ == BlockServerToolUse || b.typ == BlockMCPToolUse
+	return b.typ == anthropic.BlockToolUse || b.typ == anthropic.BlockServerToolUse || b.typ == anthropic.BlockMCPToolUse
 }
 
 // NewBuilder returns a builder that passes the events it makes to emit.
@@ -211,16 +212,16 @@ func (p Problem) Unwrap() error { return event.ErrSyntax }
 // outside a message.
 func outside(what string) error {
 	switch what {
-	case EventContentBlockStart:
-		return Problem(EventContentBlockStart + " outside a message")
-	case EventContentBlockDelta:
-		return Problem(EventContentBlockDelta + " outside a message")
-	case EventContentBlockStop:
-		return Problem(EventContentBlockStop + " outside a message")
-	case EventMessageDelta:
-		return Problem(EventMessageDelta + " outside a message")
-	case EventMessageStop:
-		return Problem(EventMessageStop + " outside a message")
+	case anthropic.EventContentBlockStart:
+		return Problem(anthropic.EventContentBlockStart + " outside a message")
+	case anthropic.EventContentBlockDelta:
+		return Problem(anthropic.EventContentBlockDelta + " outside a message")
+	case anthropic.EventContentBlockStop:
+		return Problem(anthropic.EventContentBlockStop + " outside a message")
+	case anthropic.EventMessageDelta:
+		return Problem(anthropic.EventMessageDelta + " outside a message")
+	case anthropic.EventMessageStop:
+		return Problem(anthropic.EventMessageStop + " outside a message")
 	}
 	return Problem(what + " outside a message")
 }
@@ -265,29 +266,29 @@ func (b *Builder) remember(m *message) {
 // the event's JSON text, which Unknown and Error events keep. An error
 // event ends agent's open message, then emits the error; a type this
 // package does not know becomes an Unknown.
-func (b *Builder) StreamEvent(agent string, se *StreamEvent, raw []byte) error {
+func (b *Builder) StreamEvent(agent string, se *anthropic.StreamEvent, raw []byte) error {
 	index := -1
 	if se.Index != nil {
 		index = *se.Index
 	}
 	switch se.Type {
-	case EventMessageStart:
+	case anthropic.EventMessageStart:
 		if se.Message == nil {
 			return problemf("message_start without a message")
 		}
 		return b.MessageStart(agent, se.Message)
-	case EventContentBlockStart:
+	case anthropic.EventContentBlockStart:
 		return b.BlockStart(agent, index, se.ContentBlock)
-	case EventContentBlockDelta:
-		return b.blockDelta(agent, index, se.Delta, se.parsedDelta(), raw)
-	case EventContentBlockStop:
+	case anthropic.EventContentBlockDelta:
+		return b.blockDelta(agent, index, se.Delta, se.ParsedDelta(), raw)
+	case anthropic.EventContentBlockStop:
 		return b.BlockStop(agent, index)
-	case EventMessageDelta:
-		return b.messageDelta(agent, se.Delta, se.parsedDelta(), se.Usage)
-	case EventMessageStop:
+	case anthropic.EventMessageDelta:
+		return b.messageDelta(agent, se.Delta, se.ParsedDelta(), se.Usage)
+	case anthropic.EventMessageStop:
 		return b.MessageStop(agent)
-	case EventPing:
-	case EventError:
+	case anthropic.EventPing:
+	case anthropic.EventError:
 		obj, e := errorObject(raw)
 		// The turn the error cut short ends first, then the error says
 		// why.
@@ -295,14 +296,14 @@ func (b *Builder) StreamEvent(agent string, se *StreamEvent, raw []byte) error {
 		typ, msg := fromAPIError(e)
 		b.emit(&event.Error{Agent: agent, Message: msg, Type: typ, Fatal: true, Raw: bytes.Clone(obj)})
 	default:
-		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: se.Type, Raw: bytes.Clone(raw)})
+		b.emit(&event.Unknown{Agent: agent, Format: anthropic.Format, Type: se.Type, Raw: bytes.Clone(raw)})
 	}
 	return nil
 }
 
 // MessageStart handles message_start. A message still open for the agent
 // is closed first and reported.
-func (b *Builder) MessageStart(agent string, m *Message) error {
+func (b *Builder) MessageStart(agent string, m *anthropic.Message) error {
 	var problem error
 	if cur := b.turns[agent]; cur != nil {
 		if cur.id == m.ID && m.ID != "" {
@@ -360,7 +361,7 @@ func (b *Builder) current(agent, what string) (*message, error) {
 
 // BlockStart handles content_block_start.
 func (b *Builder) BlockStart(agent string, index int, raw json.RawMessage) error {
-	m, err := b.current(agent, EventContentBlockStart)
+	m, err := b.current(agent, anthropic.EventContentBlockStart)
 	if err != nil {
 		return err
 	}
@@ -370,20 +371,20 @@ func (b *Builder) BlockStart(agent string, index int, raw json.RawMessage) error
 		}
 		return problemf("second content_block_start for block %d", index)
 	}
-	var cb Block
-	if err := UnmarshalBlock(raw, &cb); err != nil {
-		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: EventContentBlockStart, Raw: bytes.Clone(raw)})
+	var cb anthropic.Block
+	if err := anthropic.UnmarshalBlock(raw, &cb); err != nil {
+		b.emit(&event.Unknown{Agent: agent, Format: anthropic.Format, Type: anthropic.EventContentBlockStart, Raw: bytes.Clone(raw)})
 		m.blocks[index] = &block{done: true}
 		return problemf("content block %d: %s", index, jsontext.Problem(err))
 	}
 	bl := &block{typ: cb.Type}
 	m.blocks[index] = bl
 	switch cb.Type {
-	case BlockText, BlockThinking:
+	case anthropic.BlockText, anthropic.BlockThinking:
 		bl.open = true
 		b.emit(&event.BlockStart{Agent: agent, Kind: bl.kind()})
 		s := deref(cb.Text)
-		if cb.Type == BlockThinking {
+		if cb.Type == anthropic.BlockThinking {
 			s = deref(cb.Thinking)
 			bl.sig = deref(cb.Signature)
 		}
@@ -391,10 +392,10 @@ func (b *Builder) BlockStart(agent string, index int, raw json.RawMessage) error
 		for _, c := range cb.Citations {
 			bl.citations = append(bl.citations, citation(c))
 		}
-	case BlockToolUse, BlockServerToolUse, BlockMCPToolUse:
+	case anthropic.BlockToolUse, anthropic.BlockServerToolUse, anthropic.BlockMCPToolUse:
 		bl.open = true
 		bl.id, bl.name, bl.mcp = cb.ID, cb.Name, cb.ServerName
-		bl.server = cb.Type == BlockServerToolUse
+		bl.server = cb.Type == anthropic.BlockServerToolUse
 		bl.start = bytes.Clone(cb.Input)
 	default:
 		// Everything else arrives whole in content_block_start; deltas
@@ -423,8 +424,8 @@ func (b *Builder) BlockDelta(agent string, index int, raw json.RawMessage, ev []
 
 // blockDelta is BlockDelta with the delta already decoded from raw, if
 // pre is not nil.
-func (b *Builder) blockDelta(agent string, index int, raw json.RawMessage, pre *wireDelta, ev []byte) error {
-	m, err := b.current(agent, EventContentBlockDelta)
+func (b *Builder) blockDelta(agent string, index int, raw json.RawMessage, pre *anthropic.Delta, ev []byte) error {
+	m, err := b.current(agent, anthropic.EventContentBlockDelta)
 	if err != nil {
 		return err
 	}
@@ -437,7 +438,7 @@ func (b *Builder) blockDelta(agent string, index int, raw json.RawMessage, pre *
 		m.lastIndex, m.lastBlock = index, bl
 	}
 	if bl.whole {
-		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: EventContentBlockDelta, Raw: bytes.Clone(ev)})
+		b.emit(&event.Unknown{Agent: agent, Format: anthropic.Format, Type: anthropic.EventContentBlockDelta, Raw: bytes.Clone(ev)})
 		return nil
 	}
 	if bl.done {
@@ -445,21 +446,21 @@ func (b *Builder) blockDelta(agent string, index int, raw json.RawMessage, pre *
 	}
 	d := pre
 	if d == nil {
-		d = new(wireDelta)
+		d = new(anthropic.Delta)
 		if err := json.Unmarshal(raw, d); err != nil {
 			return problemf("delta of block %d: %s", index, jsontext.Problem(err))
 		}
 	}
 	switch {
-	case d.Type == DeltaText && bl.typ == BlockText:
+	case d.Type == anthropic.DeltaText && bl.typ == anthropic.BlockText:
 		b.appendText(agent, bl, d.Text)
-	case d.Type == DeltaThinking && bl.typ == BlockThinking:
+	case d.Type == anthropic.DeltaThinking && bl.typ == anthropic.BlockThinking:
 		b.appendText(agent, bl, d.Thinking)
-	case d.Type == DeltaSignature && bl.typ == BlockThinking:
+	case d.Type == anthropic.DeltaSignature && bl.typ == anthropic.BlockThinking:
 		bl.sig += d.Signature
-	case d.Type == DeltaCitations && bl.typ == BlockText:
+	case d.Type == anthropic.DeltaCitations && bl.typ == anthropic.BlockText:
 		bl.citations = append(bl.citations, citation(d.Citation))
-	case d.Type == DeltaInputJSON && bl.isTool():
+	case d.Type == anthropic.DeltaInputJSON && bl.isTool():
 		if bl.input.Len()+len(d.PartialJSON) > b.max {
 			bl.done, bl.open = true, false
 			return event.Errorf(event.ErrTooLarge, "input of tool call %s larger than %d bytes (raise the cap, MaxEventBytes)", bl.id, b.max)
@@ -474,18 +475,18 @@ func (b *Builder) blockDelta(agent string, index int, raw json.RawMessage, pre *
 		default:
 			bl.deltas = append(bl.deltas, len(d.PartialJSON))
 		}
-	case d.Type == DeltaText || d.Type == DeltaThinking || d.Type == DeltaSignature ||
-		d.Type == DeltaCitations || d.Type == DeltaInputJSON:
+	case d.Type == anthropic.DeltaText || d.Type == anthropic.DeltaThinking || d.Type == anthropic.DeltaSignature ||
+		d.Type == anthropic.DeltaCitations || d.Type == anthropic.DeltaInputJSON:
 		return problemf("%s for a %s block", d.Type, bl.typ)
 	default:
-		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: EventContentBlockDelta, Raw: bytes.Clone(ev)})
+		b.emit(&event.Unknown{Agent: agent, Format: anthropic.Format, Type: anthropic.EventContentBlockDelta, Raw: bytes.Clone(ev)})
 	}
 	return nil
 }
 
 // BlockStop handles content_block_stop.
 func (b *Builder) BlockStop(agent string, index int) error {
-	m, err := b.current(agent, EventContentBlockStop)
+	m, err := b.current(agent, anthropic.EventContentBlockStop)
 	if err != nil {
 		return err
 	}
@@ -504,13 +505,13 @@ func (b *Builder) BlockStop(agent string, index int) error {
 func (b *Builder) finish(agent string, bl *block, input json.RawMessage) {
 	bl.open, bl.done = false, true
 	switch {
-	case bl.typ == BlockText:
+	case bl.typ == anthropic.BlockText:
 		b.emit(&event.BlockEnd{Agent: agent, Kind: event.Text})
 		if len(bl.citations) > 0 {
 			b.emit(&event.Citations{Agent: agent, Items: bl.citations})
 			bl.citations = nil
 		}
-	case bl.typ == BlockThinking:
+	case bl.typ == anthropic.BlockThinking:
 		b.emit(&event.BlockEnd{Agent: agent, Kind: event.Thinking, Signature: bl.sig})
 	case bl.isTool():
 		var deltas []int
@@ -548,18 +549,18 @@ func (bl *block) assembledInput() json.RawMessage {
 }
 
 // MessageDelta handles message_delta.
-func (b *Builder) MessageDelta(agent string, raw json.RawMessage, usage *Usage) error {
+func (b *Builder) MessageDelta(agent string, raw json.RawMessage, usage *anthropic.Usage) error {
 	return b.messageDelta(agent, raw, nil, usage)
 }
 
 // messageDelta is MessageDelta with the delta ReadStreamEvent decoded
 // from raw, if it did (parsed non-nil), which saves decoding it again.
-func (b *Builder) messageDelta(agent string, raw json.RawMessage, parsed *wireDelta, usage *Usage) error {
-	m, err := b.current(agent, EventMessageDelta)
+func (b *Builder) messageDelta(agent string, raw json.RawMessage, parsed *anthropic.Delta, usage *anthropic.Usage) error {
+	m, err := b.current(agent, anthropic.EventMessageDelta)
 	if err != nil {
 		return err
 	}
-	var d wireDelta
+	var d anthropic.Delta
 	switch {
 	case parsed != nil:
 		d = *parsed
@@ -580,7 +581,7 @@ func (b *Builder) messageDelta(agent string, raw json.RawMessage, parsed *wireDe
 
 // MessageStop handles message_stop: the turn ends.
 func (b *Builder) MessageStop(agent string) error {
-	m, err := b.current(agent, EventMessageStop)
+	m, err := b.current(agent, anthropic.EventMessageStop)
 	if err != nil {
 		return err
 	}
@@ -662,11 +663,11 @@ func (b *Builder) abandon(m *message) {
 	b.closeTurn(m, "", "")
 }
 
-func mergeUsage(start, delta *Usage) *event.Usage {
+func mergeUsage(start, delta *anthropic.Usage) *event.Usage {
 	if !start.HasCounts() && !delta.HasCounts() {
 		return nil
 	}
-	var u Usage
+	var u anthropic.Usage
 	if start != nil {
 		u = *start
 	}
@@ -689,22 +690,6 @@ func mergeUsage(start, delta *Usage) *event.Usage {
 		u.Has |= d.Has
 	}
 	return u.Event()
-}
-
-// HasCounts reports whether u gives a token count: a usage object whose
-// counts are all null or absent (the unknown form) gives none.
-func (u *Usage) HasCounts() bool { return u != nil && u.Has != 0 }
-
-// Event returns u as a canonical usage.
-func (u *Usage) Event() *event.Usage {
-	if !u.HasCounts() {
-		return nil
-	}
-	return &event.Usage{
-		InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
-		CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
-		ServiceTier: u.ServiceTier, Has: u.Has,
-	}
 }
 
 // Truncate is called at the end of the input. For every streamed message
@@ -786,7 +771,7 @@ func insideBlocks(tools, types []string, count map[string]int) string {
 // is checked against the snapshot instead of being emitted again; a block
 // the stream has not shown is emitted now. A new message id closes the
 // agent's previous message.
-func (b *Builder) Snapshot(agent string, m *Message) error {
+func (b *Builder) Snapshot(agent string, m *anthropic.Message) error {
 	var problems []error
 	msg := b.msgs[m.ID]
 	if m.ID == "" || msg == nil {
@@ -815,16 +800,16 @@ func (b *Builder) Snapshot(agent string, m *Message) error {
 // claude writer marks "aborted": true: what arrived of a text or thinking
 // block the input was cut off inside. The block is emitted without its
 // end, so that it stays truncated, as it was in the source.
-func (b *Builder) SnapshotAborted(agent string, m *Message) error {
+func (b *Builder) SnapshotAborted(agent string, m *anthropic.Message) error {
 	b.aborted = true
 	defer func() { b.aborted = false }()
 	return b.Snapshot(agent, m)
 }
 
 func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage) error {
-	var cb Block
-	if err := UnmarshalBlock(raw, &cb); err != nil {
-		b.emit(&event.Unknown{Agent: agent, Format: Format, Type: "", Raw: bytes.Clone(raw)})
+	var cb anthropic.Block
+	if err := anthropic.UnmarshalBlock(raw, &cb); err != nil {
+		b.emit(&event.Unknown{Agent: agent, Format: anthropic.Format, Type: "", Raw: bytes.Clone(raw)})
 		return problemf("content block of message %s: %s", publicID(msg.id), jsontext.Problem(err))
 	}
 	idx, bl := -1, (*block)(nil)
@@ -855,9 +840,9 @@ func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage)
 	}
 	bl.snap = true
 	switch {
-	case bl.typ == BlockText || bl.typ == BlockThinking:
+	case bl.typ == anthropic.BlockText || bl.typ == anthropic.BlockThinking:
 		want := deref(cb.Text)
-		if bl.typ == BlockThinking {
+		if bl.typ == anthropic.BlockThinking {
 			want = deref(cb.Thinking)
 			if bl.sig == "" {
 				bl.sig = deref(cb.Signature)
@@ -985,7 +970,7 @@ func withoutDefaults(snap json.RawMessage) json.RawMessage {
 func (b *Builder) ToolAnswered(id string) { delete(b.names, id) }
 
 // wholeBlock emits the events of a complete content block.
-func (b *Builder) wholeBlock(agent string, cb *Block, raw json.RawMessage) {
+func (b *Builder) wholeBlock(agent string, cb *anthropic.Block, raw json.RawMessage) {
 	for _, ev := range BlockEvents(agent, cb, raw) {
 		switch ev := ev.(type) {
 		case *event.BlockEnd:
@@ -1006,9 +991,9 @@ func (b *Builder) wholeBlock(agent string, cb *Block, raw json.RawMessage) {
 
 // BlockEvents returns the canonical events of a complete content block.
 // raw is the block's JSON text, kept in Unknown and ToolResult events.
-func BlockEvents(agent string, cb *Block, raw json.RawMessage) []event.Event {
+func BlockEvents(agent string, cb *anthropic.Block, raw json.RawMessage) []event.Event {
 	switch cb.Type {
-	case BlockText:
+	case anthropic.BlockText:
 		evs := []event.Event{&event.BlockStart{Agent: agent, Kind: event.Text}}
 		if t := deref(cb.Text); t != "" {
 			evs = append(evs, &event.Delta{Agent: agent, Kind: event.Text, Text: t})
@@ -1022,22 +1007,22 @@ func BlockEvents(agent string, cb *Block, raw json.RawMessage) []event.Event {
 			evs = append(evs, c)
 		}
 		return evs
-	case BlockThinking:
+	case anthropic.BlockThinking:
 		evs := []event.Event{&event.BlockStart{Agent: agent, Kind: event.Thinking}}
 		if t := deref(cb.Thinking); t != "" {
 			evs = append(evs, &event.Delta{Agent: agent, Kind: event.Thinking, Text: t})
 		}
 		return append(evs, &event.BlockEnd{Agent: agent, Kind: event.Thinking, Signature: deref(cb.Signature)})
-	case BlockToolUse, BlockServerToolUse, BlockMCPToolUse:
+	case anthropic.BlockToolUse, anthropic.BlockServerToolUse, anthropic.BlockMCPToolUse:
 		input := cb.Input
 		if len(input) == 0 || !json.Valid(input) {
 			input = json.RawMessage("{}")
 		}
 		return []event.Event{&event.ToolCall{
 			Agent: agent, ID: cb.ID, Name: cb.Name, Input: bytes.Clone(input),
-			Server: cb.Type == BlockServerToolUse, MCPServer: cb.ServerName,
+			Server: cb.Type == anthropic.BlockServerToolUse, MCPServer: cb.ServerName,
 		}}
-	case blockMCPToolResult, BlockToolResult:
+	case anthropic.BlockMCPToolResult, anthropic.BlockToolResult:
 		// An MCP tool's result inside the assistant's message: the beta
 		// block type, or tool_result as emit/anthropic writes it for
 		// clients without the beta.
@@ -1047,14 +1032,14 @@ func BlockEvents(agent string, cb *Block, raw json.RawMessage) []event.Event {
 			IsError: cb.IsError != nil && *cb.IsError,
 		}}
 	}
-	if isServerToolResult(cb.Type) {
+	if anthropic.IsServerToolResult(cb.Type) {
 		ev := &event.ToolResult{Agent: agent, ID: cb.ToolUseID, Name: cb.Type, Server: true}
 		if len(cb.Content) > 0 {
 			ev.Content = []event.Part{{Type: "text", Text: string(cb.Content)}}
 		}
 		return []event.Event{ev}
 	}
-	return []event.Event{&event.Unknown{Agent: agent, Format: Format, Type: cb.Type, Raw: bytes.Clone(raw)}}
+	return []event.Event{&event.Unknown{Agent: agent, Format: anthropic.Format, Type: cb.Type, Raw: bytes.Clone(raw)}}
 }
 
 // ResultParts converts tool result content (a string, or an array of
@@ -1093,9 +1078,9 @@ func ResultParts(content json.RawMessage) ([]event.Part, error) {
 	}
 	parts := make([]event.Part, 0, len(blocks))
 	for _, raw := range blocks {
-		var cb Block
-		if r.Reset(raw); !readBlock(&r, &cb) || !r.End() {
-			cb = Block{}
+		var cb anthropic.Block
+		if r.Reset(raw); !anthropic.ReadBlock(&r, &cb) || !r.End() {
+			cb = anthropic.Block{}
 			if json.Unmarshal(raw, &cb) != nil {
 				parts = append(parts, event.Part{Type: "text", Text: string(raw)})
 				continue
@@ -1108,11 +1093,11 @@ func ResultParts(content json.RawMessage) ([]event.Part, error) {
 
 // blockPart returns the part of a tool result that block cb, decoded
 // from raw, is.
-func blockPart(cb *Block, raw []byte) event.Part {
+func blockPart(cb *anthropic.Block, raw []byte) event.Part {
 	switch {
-	case cb.Type == BlockText && cb.Text != nil:
+	case cb.Type == anthropic.BlockText && cb.Text != nil:
 		return event.Part{Type: "text", Text: *cb.Text}
-	case cb.Type == BlockImage && cb.Source != nil:
+	case cb.Type == anthropic.BlockImage && cb.Source != nil:
 		p := event.Part{Type: "image", MediaType: cb.Source.MediaType}
 		if cb.Source.Type == "base64" {
 			p.Source = "data:" + cb.Source.MediaType + ";base64," + cb.Source.Data
@@ -1133,7 +1118,7 @@ var citationFields = map[string]bool{
 // citation converts a citation object; Raw keeps it when it has fields
 // the canonical citation does not.
 func citation(raw json.RawMessage) event.Citation {
-	var c citationObject
+	var c anthropic.Citation
 	if json.Unmarshal(raw, &c) != nil {
 		return event.Citation{Raw: event.JSONText(string(raw))}
 	}

@@ -12,13 +12,14 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // step is one call on a Builder.
 type step func(b *Builder) error
 
 func start(id string) step {
-	return func(b *Builder) error { return b.MessageStart("a", &Message{ID: id, Model: "m"}) }
+	return func(b *Builder) error { return b.MessageStart("a", &anthropic.Message{ID: id, Model: "m"}) }
 }
 
 func cbStart(i int, cb string) step {
@@ -38,7 +39,7 @@ func messageStop() step { return func(b *Builder) error { return b.MessageStop("
 
 func snapshot(id string, blocks ...string) step {
 	return func(b *Builder) error {
-		m := &Message{ID: id, Model: "m"}
+		m := &anthropic.Message{ID: id, Model: "m"}
 		for _, c := range blocks {
 			m.Content = append(m.Content, json.RawMessage(c))
 		}
@@ -286,7 +287,7 @@ func TestBuilder(t *testing.T) {
 func TestBuilderInputCap(t *testing.T) {
 	t.Parallel()
 	b := NewBuilder(func(event.Event) {}, 8)
-	b.MessageStart("a", &Message{ID: "m"})
+	b.MessageStart("a", &anthropic.Message{ID: "m"})
 	b.BlockStart("a", 0, json.RawMessage(`{"type":"tool_use","id":"t","name":"n","input":{}}`))
 	err := b.BlockDelta("a", 0, json.RawMessage(`{"type":"input_json_delta","partial_json":"{\"long\": 12345}"}`), nil)
 	if !errors.Is(err, event.ErrTooLarge) || !strings.Contains(err.Error(), "tool call t") {
@@ -324,7 +325,7 @@ func TestStreamEvent(t *testing.T) {
 			name:   "unknown type",
 			events: []string{`{"type":"message_frobnicate","x":1}`},
 			want: []event.Event{&event.Unknown{
-				Agent: "a", Format: Format, Type: "message_frobnicate", Raw: []byte(`{"type":"message_frobnicate","x":1}`),
+				Agent: "a", Format: anthropic.Format, Type: "message_frobnicate", Raw: []byte(`{"type":"message_frobnicate","x":1}`),
 			}},
 		},
 		{
@@ -381,7 +382,7 @@ func TestStreamEvent(t *testing.T) {
 
 func streamEvent(t *testing.T, b *Builder, agent, raw string) error {
 	t.Helper()
-	var se StreamEvent
+	var se anthropic.StreamEvent
 	if err := json.Unmarshal([]byte(raw), &se); err != nil {
 		t.Fatal(err)
 	}
@@ -452,7 +453,7 @@ func TestDeltasOwnMemory(t *testing.T) {
 			got = append(got, d)
 		}
 	}, 1<<20)
-	b.MessageStart("a", &Message{ID: "m"})
+	b.MessageStart("a", &anthropic.Message{ID: "m"})
 	b.BlockStart("a", 0, json.RawMessage(`{"type":"text","text":""}`))
 	n := 2*deltabatch.Len + 1
 	for i := range n {
@@ -475,7 +476,7 @@ func TestDeltasOwnMemory(t *testing.T) {
 // exactly when it is a field of citationObject.
 func TestCitationFields(t *testing.T) {
 	t.Parallel()
-	names := jsontext.FieldNames(citationObject{})
+	names := jsontext.FieldNames(anthropic.Citation{})
 	for _, name := range names {
 		if !citationFields[name] {
 			t.Errorf("citationObject field %q is not in citationFields", name)

@@ -1,16 +1,16 @@
-// Package messages holds the Anthropic Messages API streaming vocabulary
-// and the translation between it and canonical events, shared by four
-// format packages: parse/anthropic and emit/anthropic (the raw SSE body of
-// one API call), and parse/claude and emit/claude (Claude Code's
-// stream-json, whose stream_event lines wrap exactly these events and whose
-// assistant lines carry these content blocks).
+// Package messages is the translation between the Anthropic Messages API
+// stream (its wire vocabulary is package internal/wire/anthropic) and
+// canonical events, shared by four format packages: parse/anthropic and
+// emit/anthropic (the raw SSE body of one API call), and parse/claude and
+// emit/claude (Claude Code's stream-json, whose stream_event lines wrap
+// exactly these events and whose assistant lines carry these content
+// blocks).
 //
 // The house rule is that format packages never import each other and that
 // a wire vocabulary is written once. Claude Code's stream-json embeds the
 // Messages API vocabulary verbatim, so instead of letting parse/claude
-// import parse/anthropic, the shared vocabulary lives here, in a package
-// named for what it is, and nobody outside it switches on
-// "content_block_delta".
+// import parse/anthropic, the shared translation lives here, in a package
+// named for what it is.
 //
 // The package has two halves:
 //

@@ -1,8 +1,11 @@
 package messages
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // apiErrorTypes are the error.type values the Messages API sends, which
@@ -39,9 +42,9 @@ var errorTypeRules = []struct {
 // with message msg: typ itself when it is one of the API's error types,
 // else the type the rules find in typ, then in msg, else api_error; the
 // original type, when replaced, leads the message ("server_error: ...").
-func ToAPIError(typ, msg string) APIError {
+func ToAPIError(typ, msg string) anthropic.APIError {
 	if IsAPIErrorType(typ) {
-		return APIError{Type: typ, Message: msg}
+		return anthropic.APIError{Type: typ, Message: msg}
 	}
 	mapped := matchErrorType(typ)
 	if mapped == "" {
@@ -53,7 +56,7 @@ func ToAPIError(typ, msg string) APIError {
 	if typ != "" {
 		msg = typ + ": " + msg
 	}
-	return APIError{Type: mapped, Message: msg}
+	return anthropic.APIError{Type: mapped, Message: msg}
 }
 
 func matchErrorType(s string) string {
@@ -93,7 +96,7 @@ func containsWord(s, w string) bool {
 // of another format ("server_error: ...") that ToAPIError maps to the
 // error's own type gives back that type and the message after it. Other
 // errors are returned as they are.
-func fromAPIError(e APIError) (typ, msg string) {
+func fromAPIError(e anthropic.APIError) (typ, msg string) {
 	orig, rest, ok := strings.Cut(e.Message, ": ")
 	if !ok || orig == "" || !isTypeName(orig) || ToAPIError(orig, rest) != e {
 		return e.Type, e.Message
@@ -110,4 +113,18 @@ func isTypeName(s string) bool {
 		}
 	}
 	return true
+}
+
+// errorObject returns the error object of an error event ({"type":
+// "overloaded_error", "message": ...}), verbatim, and its fields: the
+// payload canonical Error events carry in Raw, as the other formats do.
+func errorObject(ev []byte) (json.RawMessage, anthropic.APIError) {
+	var e struct {
+		Error json.RawMessage `json:"error"`
+	}
+	var a anthropic.APIError
+	if json.Unmarshal(ev, &e) == nil && len(e.Error) > 0 && json.Unmarshal(e.Error, &a) == nil {
+		return e.Error, a
+	}
+	return nil, a
 }

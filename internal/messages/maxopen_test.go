@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // TestBuilderMaxOpen: beyond maxOpen agents with a message open, the
@@ -22,7 +23,7 @@ func TestBuilderMaxOpen(t *testing.T) {
 	for i := range maxOpen + 2 {
 		agent := fmt.Sprintf("a%d", i)
 		got = got[:0]
-		if err := b.MessageStart(agent, &Message{ID: "m" + agent}); err != nil {
+		if err := b.MessageStart(agent, &anthropic.Message{ID: "m" + agent}); err != nil {
 			problems = append(problems, err)
 		}
 		b.BlockStart(agent, 0, json.RawMessage(`{"type":"text","text":""}`))

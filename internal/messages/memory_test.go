@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // heapAfter returns the live heap once steps have run on a fresh builder,
@@ -38,7 +39,7 @@ func TestBuilderMemory(t *testing.T) {
 		return func(b *Builder) {
 			for m := range 2 {
 				id := fmt.Sprintf("msg_%d", m)
-				b.MessageStart("a", &Message{ID: id})
+				b.MessageStart("a", &anthropic.Message{ID: id})
 				for i := range blocks {
 					b.BlockStart("a", i, json.RawMessage(`{"type":"text","text":""}`))
 					d := json.RawMessage(`{"type":"text_delta","text":"` + chunk + `"}`)
@@ -67,7 +68,7 @@ func TestBuilderNames(t *testing.T) {
 	t.Parallel()
 	b := NewBuilder(func(event.Event) {}, 1<<20)
 	for m := range 100 {
-		b.MessageStart("a", &Message{ID: fmt.Sprintf("msg_%d", m)})
+		b.MessageStart("a", &anthropic.Message{ID: fmt.Sprintf("msg_%d", m)})
 		for i := range 3 {
 			b.BlockStart("a", i, json.RawMessage(fmt.Sprintf(`{"type":"server_tool_use","id":"t%d_%d","name":"web_search","input":{}}`, m, i)))
 			b.BlockStop("a", i)

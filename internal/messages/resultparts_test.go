@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // resultPartsJSON is ResultParts as it was written with encoding/json
@@ -31,7 +32,7 @@ func resultPartsJSON(content json.RawMessage) ([]event.Part, error) {
 	}
 	parts := make([]event.Part, 0, len(blocks))
 	for _, raw := range blocks {
-		var cb Block
+		var cb anthropic.Block
 		if json.Unmarshal(raw, &cb) != nil {
 			parts = append(parts, event.Part{Type: "text", Text: string(raw)})
 			continue

@@ -11,6 +11,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // Streamer turns the canonical events of one agent into Messages API
@@ -209,9 +210,9 @@ func (s *Streamer) LateSignature(index int, sig string) error {
 	if !s.inMsg || sig == "" {
 		return s.err
 	}
-	s.write(EventContentBlockDelta, blockDelta{
-		Type: EventContentBlockDelta, Index: index,
-		Delta: signatureDelta{Type: DeltaSignature, Signature: sig},
+	s.write(anthropic.EventContentBlockDelta, blockDelta{
+		Type: anthropic.EventContentBlockDelta, Index: index,
+		Delta: signatureDelta{Type: anthropic.DeltaSignature, Signature: sig},
 	})
 	return s.err
 }
@@ -501,7 +502,7 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 			s.buf = make([]byte, 0, 256)
 		}
 		s.buf = appendMessageStart(s.buf[:0], &m)
-		s.writeBuf(EventMessageStart)
+		s.writeBuf(anthropic.EventMessageStart)
 	}
 }
 
@@ -560,13 +561,13 @@ func (s *Streamer) CutTurn(stopReason string, u *event.Usage) error {
 func (s *Streamer) writeMessageEnd(stopReason string, u *event.Usage) {
 	s.writeMessageDelta(stopReason, u)
 	if s.err == nil && s.Event != nil {
-		s.err = s.Event(EventMessageStop, []byte(`{"type":"message_stop"}`))
+		s.err = s.Event(anthropic.EventMessageStop, []byte(`{"type":"message_stop"}`))
 	}
 }
 
 // writeMessageDelta writes the message_delta of the open message.
 func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
-	md := messageDelta{Type: EventMessageDelta}
+	md := messageDelta{Type: anthropic.EventMessageDelta}
 	if stopReason != "" {
 		md.Delta.StopReason = &stopReason
 	}
@@ -583,7 +584,7 @@ func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
 	}
 	if s.err == nil && s.Event != nil {
 		s.buf = appendMessageDelta(s.buf[:0], &md)
-		s.writeBuf(EventMessageDelta)
+		s.writeBuf(anthropic.EventMessageDelta)
 	}
 }
 
@@ -677,7 +678,7 @@ func (s *Streamer) startBlock(kind event.BlockKind) {
 			cb = emptyThinkingBlock
 		}
 		s.buf = append(append(appendBlockStartHead(s.buf[:0], b.index), cb...), '}')
-		s.writeBuf(EventContentBlockStart)
+		s.writeBuf(anthropic.EventContentBlockStart)
 	}
 }
 
@@ -694,9 +695,9 @@ func (s *Streamer) endBlock(kind event.BlockKind, sig string) {
 			s.forgot += dropped
 		}
 		if sig != "" {
-			s.write(EventContentBlockDelta, blockDelta{
-				Type: EventContentBlockDelta, Index: b.index,
-				Delta: signatureDelta{Type: DeltaSignature, Signature: sig},
+			s.write(anthropic.EventContentBlockDelta, blockDelta{
+				Type: anthropic.EventContentBlockDelta, Index: b.index,
+				Delta: signatureDelta{Type: anthropic.DeltaSignature, Signature: sig},
 			})
 		}
 		s.textBlock(b, sig)
@@ -741,9 +742,9 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 		for _, c := range ev.Items {
 			raw := citationJSON(c)
 			s.held.citations = append(s.held.citations, raw)
-			s.write(EventContentBlockDelta, blockDelta{
-				Type: EventContentBlockDelta, Index: s.held.index,
-				Delta: citationDelta{Type: DeltaCitations, Citation: raw},
+			s.write(anthropic.EventContentBlockDelta, blockDelta{
+				Type: anthropic.EventContentBlockDelta, Index: s.held.index,
+				Delta: citationDelta{Type: anthropic.DeltaCitations, Citation: raw},
 			})
 		}
 		s.release()
@@ -755,7 +756,7 @@ func (s *Streamer) Add(ev event.Event) (bool, error) {
 		}
 		s.wholeBlock(s.resultBlock(ev))
 	case *event.Unknown:
-		if ev.Format != Format || !s.unknown(ev) {
+		if ev.Format != anthropic.Format || !s.unknown(ev) {
 			s.release()
 			return false, s.err
 		}
@@ -850,7 +851,7 @@ func (s *Streamer) fits(b *streamBlock, text string, escaped []byte) bool {
 }
 
 // writeDelta writes the content_block_delta in s.buf.
-func (s *Streamer) writeDelta() { s.writeBuf(EventContentBlockDelta) }
+func (s *Streamer) writeDelta() { s.writeBuf(anthropic.EventContentBlockDelta) }
 
 // writeBuf writes the stream event in s.buf, of type typ.
 func (s *Streamer) writeBuf(typ string) {
@@ -871,7 +872,7 @@ func (s *Streamer) keepBuf() {
 func (s *Streamer) stop(index int) {
 	if s.err == nil && s.Event != nil {
 		s.buf = appendBlockStop(s.buf[:0], index)
-		s.writeBuf(EventContentBlockStop)
+		s.writeBuf(anthropic.EventContentBlockStop)
 	}
 }
 
@@ -951,7 +952,7 @@ func (s *Streamer) AssistantResult(ev *event.ToolResult) bool {
 func (s *Streamer) toolCall(ev *event.ToolCall) {
 	s.ensureTurn()
 	s.tools = true
-	typ := BlockToolUse
+	typ := anthropic.BlockToolUse
 	if !ev.Server && ev.MCPServer == "" {
 		if s.pending == nil {
 			s.pending = openset.New[string](s.MaxCalls)
@@ -962,10 +963,10 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	}
 	switch {
 	case ev.Server:
-		typ = BlockServerToolUse
+		typ = anthropic.BlockServerToolUse
 	case ev.MCPServer != "":
 		if s.MCPBeta {
-			typ = BlockMCPToolUse
+			typ = anthropic.BlockMCPToolUse
 		}
 		if s.mcp == nil {
 			s.mcp = openset.New[string](s.MaxCalls)
@@ -992,10 +993,10 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 		if s.err == nil {
 			s.buf = appendToolBlock(appendBlockStartHead(s.buf[:0], idx), typ, ev.ID, ev.Name, []byte("{}"), ev.MCPServer)
 			s.buf = append(s.buf, '}')
-			s.writeBuf(EventContentBlockStart)
+			s.writeBuf(anthropic.EventContentBlockStart)
 			if partial := ev.PartialInput(); partial != "" {
 				s.buf = appendInputDelta(s.buf[:0], idx, partial)
-				s.writeBuf(EventContentBlockDelta)
+				s.writeBuf(anthropic.EventContentBlockDelta)
 			}
 		}
 		return
@@ -1003,10 +1004,10 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	if s.err == nil && s.Event != nil {
 		s.buf = appendToolBlock(appendBlockStartHead(s.buf[:0], idx), typ, ev.ID, ev.Name, []byte("{}"), ev.MCPServer)
 		s.buf = append(s.buf, '}')
-		s.writeBuf(EventContentBlockStart)
+		s.writeBuf(anthropic.EventContentBlockStart)
 		for _, frag := range inputFragments(input, ev) {
 			s.buf = appendInputDelta(s.buf[:0], idx, frag)
-			s.writeBuf(EventContentBlockDelta)
+			s.writeBuf(anthropic.EventContentBlockDelta)
 		}
 	}
 	if s.err == nil && s.Block != nil {
@@ -1049,7 +1050,7 @@ func (s *Streamer) wholeBlock(raw json.RawMessage) {
 	s.ensureTurn()
 	b := &streamBlock{index: s.index, whole: raw}
 	s.index++
-	s.write(EventContentBlockStart, blockStart{Type: EventContentBlockStart, Index: b.index, ContentBlock: raw})
+	s.write(anthropic.EventContentBlockStart, blockStart{Type: anthropic.EventContentBlockStart, Index: b.index, ContentBlock: raw})
 	s.held = b
 }
 
@@ -1068,7 +1069,7 @@ func (s *Streamer) unknown(ev *event.Unknown) bool {
 	switch {
 	case typ == "":
 		return false
-	case typ == EventContentBlockDelta:
+	case typ == anthropic.EventContentBlockDelta:
 		if !s.inMsg || s.index == 0 {
 			return false // no block to attach it to
 		}
@@ -1097,7 +1098,7 @@ func (s *Streamer) unknown(ev *event.Unknown) bool {
 			s.err = s.Event(typ, jsontext.Compact(ev.Raw))
 		}
 	default:
-		if UnmarshalBlock(ev.Raw, new(Block)) != nil {
+		if anthropic.UnmarshalBlock(ev.Raw, new(anthropic.Block)) != nil {
 			// A block of a known type the reader could not take:
 			// written back, it would be as unreadable.
 			return false
@@ -1110,7 +1111,7 @@ func (s *Streamer) unknown(ev *event.Unknown) bool {
 
 func isKnownDelta(typ string) bool {
 	switch typ {
-	case DeltaText, DeltaInputJSON, DeltaThinking, DeltaSignature, DeltaCitations:
+	case anthropic.DeltaText, anthropic.DeltaInputJSON, anthropic.DeltaThinking, anthropic.DeltaSignature, anthropic.DeltaCitations:
 		return true
 	}
 	return false
@@ -1126,7 +1127,7 @@ func (s *Streamer) resultBlock(ev *event.ToolResult) json.RawMessage {
 	if mcp && !ev.Server && !s.MCPBeta {
 		var r resultBlock
 		json.Unmarshal(b, &r)
-		r.Type = BlockToolResult
+		r.Type = anthropic.BlockToolResult
 		b = marshal(r)
 	}
 	return b
@@ -1142,17 +1143,17 @@ func assistantResultBlock(ev *event.ToolResult, mcp bool) json.RawMessage {
 		var parts []any
 		for _, p := range ev.Content {
 			if p.Type == "text" {
-				parts = append(parts, textBlock{Type: BlockText, Text: p.Text})
+				parts = append(parts, textBlock{Type: anthropic.BlockText, Text: p.Text})
 			}
 		}
 		if parts == nil {
 			parts = []any{}
 		}
 		isErr := ev.IsError
-		return marshal(resultBlock{Type: blockMCPToolResult, ToolUseID: ev.ID, Content: marshal(parts), IsError: &isErr})
+		return marshal(resultBlock{Type: anthropic.BlockMCPToolResult, ToolUseID: ev.ID, Content: marshal(parts), IsError: &isErr})
 	}
 	typ := ev.Name
-	if !isServerToolResult(typ) {
+	if !anthropic.IsServerToolResult(typ) {
 		typ = strings.TrimSuffix(typ, "_tool_result") + "_tool_result"
 		if typ == "_tool_result" {
 			typ = "server_tool_result"
@@ -1178,7 +1179,7 @@ func citationJSON(c event.Citation) json.RawMessage {
 	if len(c.Raw) > 0 && json.Valid(c.Raw) {
 		return jsontext.Compact(c.Raw)
 	}
-	return marshal(citationObject{
+	return marshal(anthropic.Citation{
 		Type: c.Type, CitedText: c.CitedText, DocumentIndex: c.DocumentIndex,
 		DocumentTitle: c.DocumentTitle, StartCharIndex: c.StartCharIndex, EndCharIndex: c.EndCharIndex,
 		StartPageNumber: c.StartPageNumber, EndPageNumber: c.EndPageNumber, URL: c.URL, Title: c.Title,

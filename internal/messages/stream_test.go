@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // TestMarshalError: what encoding/json cannot write is an error, not a
@@ -17,7 +18,7 @@ import (
 func TestMarshalError(t *testing.T) {
 	t.Parallel()
 	for name, v := range map[string]any{
-		"invalid raw JSON": toolBlock{Type: BlockToolUse, Input: json.RawMessage("{bad")},
+		"invalid raw JSON": toolBlock{Type: anthropic.BlockToolUse, Input: json.RawMessage("{bad")},
 		"NaN":              math.NaN(),
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -111,7 +112,7 @@ func TestManyEmptyFragments(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(b.MessageStart("a", &Message{ID: "m1", Model: "m"}))
+	must(b.MessageStart("a", &anthropic.Message{ID: "m1", Model: "m"}))
 	must(b.BlockStart("a", 0, json.RawMessage(`{"type":"tool_use","id":"t1","name":"X","input":{}}`)))
 	for range 100 {
 		must(b.BlockDelta("a", 0, json.RawMessage(`{"type":"input_json_delta","partial_json":""}`), nil))
@@ -288,7 +289,7 @@ func TestBlockNotText(t *testing.T) {
 		&event.Delta{Kind: event.Text, Text: "a"},
 		&event.Delta{Kind: event.Thinking, Text: "b"},
 		&event.ToolCall{ID: "c", Name: "n", Input: json.RawMessage(`{"type":"text"}`)},
-		&event.Unknown{Format: Format, Raw: json.RawMessage(`{"type":"text","text":"u"}`)},
+		&event.Unknown{Format: anthropic.Format, Raw: json.RawMessage(`{"type":"text","text":"u"}`)},
 		&event.Delta{Kind: event.Text, Text: "c"},
 	} {
 		if _, err := s.Add(ev); err != nil {

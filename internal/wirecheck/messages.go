@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // The rules of the Messages API stream events, shared by the anthropic and
@@ -43,16 +43,16 @@ type msgBlock struct {
 
 // deltaBlocks says which block types each delta type belongs to.
 var deltaBlocks = map[string][]string{
-	messages.DeltaText:      {messages.BlockText},
-	messages.DeltaCitations: {messages.BlockText},
-	messages.DeltaThinking:  {messages.BlockThinking},
-	messages.DeltaSignature: {messages.BlockThinking},
-	messages.DeltaInputJSON: {messages.BlockToolUse, messages.BlockServerToolUse, messages.BlockMCPToolUse},
+	anthropic.DeltaText:      {anthropic.BlockText},
+	anthropic.DeltaCitations: {anthropic.BlockText},
+	anthropic.DeltaThinking:  {anthropic.BlockThinking},
+	anthropic.DeltaSignature: {anthropic.BlockThinking},
+	anthropic.DeltaInputJSON: {anthropic.BlockToolUse, anthropic.BlockServerToolUse, anthropic.BlockMCPToolUse},
 }
 
 // Event checks the stream event raw, read at p.
 func (o *Order) Event(v *Checker, p Pos, raw []byte) {
-	var se messages.StreamEvent
+	var se anthropic.StreamEvent
 	if json.Unmarshal(raw, &se) != nil {
 		return // the decoder reports it
 	}
@@ -75,12 +75,12 @@ func (o *Order) Event(v *Checker, p Pos, raw []byte) {
 		return *se.Index, true
 	}
 	switch se.Type {
-	case messages.EventMessageStart:
+	case anthropic.EventMessageStart:
 		if o.open {
 			v.Report(RuleOrder, p, "message_start while the message started at line %d has no message_stop", o.start.Line)
 		}
 		*o = Order{open: true, start: p, blocks: map[int]*msgBlock{}}
-	case messages.EventContentBlockStart:
+	case anthropic.EventContentBlockStart:
 		i, ok := index()
 		if !ok {
 			return
@@ -101,7 +101,7 @@ func (o *Order) Event(v *Checker, p Pos, raw []byte) {
 		json.Unmarshal(se.ContentBlock, &b)
 		o.blocks[i] = &msgBlock{typ: b.Type}
 		o.cur, o.next = &i, i+1
-	case messages.EventContentBlockDelta:
+	case anthropic.EventContentBlockDelta:
 		i, ok := index()
 		if !ok {
 			return
@@ -122,7 +122,7 @@ func (o *Order) Event(v *Checker, p Pos, raw []byte) {
 		if want, known := deltaBlocks[d.Type]; known && !slices.Contains(want, b.typ) {
 			v.Report(RuleDelta, p, "%s for block %d, a %s block", d.Type, i, b.typ)
 		}
-	case messages.EventContentBlockStop:
+	case anthropic.EventContentBlockStop:
 		i, ok := index()
 		if !ok {
 			return
@@ -139,7 +139,7 @@ func (o *Order) Event(v *Checker, p Pos, raw []byte) {
 				o.cur = nil
 			}
 		}
-	case messages.EventMessageDelta:
+	case anthropic.EventMessageDelta:
 		if outside() {
 			return
 		}
@@ -147,7 +147,7 @@ func (o *Order) Event(v *Checker, p Pos, raw []byte) {
 			v.Report(RuleOrder, p, "message_delta while block %d has no content_block_stop", *o.cur)
 		}
 		o.ended = true
-	case messages.EventMessageStop:
+	case anthropic.EventMessageStop:
 		if outside() {
 			return
 		}
@@ -158,7 +158,7 @@ func (o *Order) Event(v *Checker, p Pos, raw []byte) {
 			v.Report(RuleOrder, p, "message_stop without a message_delta (which carries the stop reason)")
 		}
 		o.open = false
-	case messages.EventError:
+	case anthropic.EventError:
 		o.open = false // the response ends with the error
 	}
 }

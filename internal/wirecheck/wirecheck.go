@@ -8,10 +8,13 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
+	"iter"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
+	"github.com/agentstream/agentstream/frame"
 )
 
 // Pos is a position in the input: 1-based line and column.
@@ -21,7 +24,34 @@ type Pos struct{ Line, Col int }
 type Checker struct {
 	Rep format.Reporter
 	Cfg *format.CheckConfig
+	err error // the read failure that ended Lines
 }
+
+// Lines yields each line of r (frame.Lines, capped at MaxBytes) and its
+// position, until the input ends or a read fails (Err). A line over the
+// cap is skipped: the decoder reports it.
+func (c *Checker) Lines(r io.Reader) iter.Seq2[[]byte, Pos] {
+	return func(yield func([]byte, Pos) bool) {
+		lines := frame.NewLines(r, c.Cfg.Source, c.MaxBytes())
+		for {
+			line, num, _, err := lines.Next()
+			switch {
+			case err == io.EOF:
+				return
+			case err != nil:
+				if !IsProblem(err) {
+					c.err = err
+					return
+				}
+			case !yield(line, Pos{Line: num, Col: 1}):
+				return
+			}
+		}
+	}
+}
+
+// Err is the read failure that ended Lines, nil when the input ended.
+func (c *Checker) Err() error { return c.err }
 
 // Report reports a violation of rule at p.
 func (c *Checker) Report(rule string, p Pos, msg string, args ...any) {

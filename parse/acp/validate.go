@@ -1,12 +1,10 @@
 package acp
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
 
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/openset"
 	wire "github.com/agentstream/agentstream/internal/wire/acp"
 	"github.com/agentstream/agentstream/internal/wirecheck"
@@ -57,20 +55,8 @@ type checkState struct {
 
 func (st *checkState) check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 	v := &wirecheck.Checker{Rep: rep, Cfg: cfg}
-	lines := frame.NewLines(bufio.NewReaderSize(r, 64<<10), cfg.Source, v.MaxBytes())
 	requests, tools := &st.requests, &st.tools
-	for {
-		line, num, _, err := lines.Next()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			if wirecheck.IsProblem(err) {
-				continue // the decoder reports it
-			}
-			return
-		}
-		p := wirecheck.Pos{Line: num, Col: 1}
+	for line, p := range v.Lines(r) {
 		var tl struct {
 			wire.Message
 			Dir *string         `json:"dir"`

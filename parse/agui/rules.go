@@ -1,13 +1,12 @@
 package agui
 
 import (
+	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"strconv"
 	"strings"
 
-	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/openset"
@@ -53,21 +52,8 @@ func check(r io.Reader, c *format.CheckConfig, rep format.Reporter) {
 
 func (k *checkState) check(r io.Reader, c *format.CheckConfig) {
 	k.reset()
-	sse := frame.NewSSE(r, c.Source, c.MaxEventBytes)
-	for {
-		m, err := sse.Next()
-		var perr *event.ParseError
-		switch {
-		case err == nil:
-			k.message(m)
-			continue
-		case errors.As(err, &perr):
-			if errors.Is(err, event.ErrTruncated) {
-				return
-			}
-			continue
-		}
-		return
+	for m := range frame.NewSSE(r, c.Source, c.MaxEventBytes).Messages() {
+		k.message(m)
 	}
 }
 
@@ -179,17 +165,17 @@ type fields struct {
 // optional lists the optional members a null may not stand in for.
 var optional = []string{"subagentRunId", "role", "name", "parentMessageId", "description", "parentSubagentRunId", "parentToolCallId", "code", "outcome", "metadata"}
 
-func (k *checkState) message(m frame.Message) {
-	data := strings.TrimSpace(m.Data)
-	if data == "" {
+func (k *checkState) message(m frame.RawMessage) {
+	data := bytes.TrimSpace(m.Data)
+	if len(data) == 0 {
 		return
 	}
 	var raw map[string]json.RawMessage
-	if json.Unmarshal([]byte(data), &raw) != nil {
+	if json.Unmarshal(data, &raw) != nil {
 		return
 	}
 	var f fields
-	if json.Unmarshal([]byte(data), &f) != nil && f.Type == "" {
+	if json.Unmarshal(data, &f) != nil && f.Type == "" {
 		return
 	}
 	if f.Type == "" {

@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/internal/messages"
 	"github.com/agentstream/agentstream/internal/slab"
 	"github.com/agentstream/agentstream/internal/textlist"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
@@ -42,9 +43,9 @@ type Decoder struct {
 	off  int64
 	bad  badutf8.Once // the invalid UTF-8 warning
 
-	jr  jsontext.Reader      // decodes data in one pass
-	se  messages.StreamEvent // the event being decoded, reused
-	str slab.Strings         // the strings jr makes
+	jr  jsontext.Reader       // decodes data in one pass
+	se  anthropic.StreamEvent // the event being decoded, reused
+	str slab.Strings          // the strings jr makes
 }
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -75,11 +76,11 @@ func Detect(h format.Head) bool {
 		typ, _ = format.String(h.Fields(), "type")
 	}
 	switch typ {
-	case messages.EventMessageStart, messages.EventPing, messages.EventContentBlockStart,
-		messages.EventContentBlockDelta, messages.EventContentBlockStop, messages.EventMessageDelta,
-		messages.EventMessageStop:
+	case anthropic.EventMessageStart, anthropic.EventPing, anthropic.EventContentBlockStart,
+		anthropic.EventContentBlockDelta, anthropic.EventContentBlockStop, anthropic.EventMessageDelta,
+		anthropic.EventMessageStop:
 		return true
-	case messages.EventError:
+	case anthropic.EventError:
 		// An error event alone: the Messages API's {"type":"error","error":{...}}.
 		_, ok := h.Fields()["error"]
 		return ok
@@ -157,7 +158,7 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 }
 
 func (d *Decoder) decode(m frame.RawMessage) error {
-	if m.Type == messages.EventPing {
+	if m.Type == anthropic.EventPing {
 		return nil
 	}
 	if len(m.Data) == 0 || m.Data[0] != '{' && len(bytes.TrimSpace(m.Data)) == 0 {
@@ -185,7 +186,7 @@ func (d *Decoder) decode(m frame.RawMessage) error {
 	if typ == "" {
 		typ = m.Type
 	}
-	if !messages.IsStreamEvent(typ) {
+	if !anthropic.IsStreamEvent(typ) {
 		if k := d.cfg.Foreign.Of(raw); k != "" {
 			// A line of another format, not an event of a newer API.
 			what := "an event"
@@ -195,7 +196,7 @@ func (d *Decoder) decode(m frame.RawMessage) error {
 			return d.errorf(event.ErrSyntax, "%s of another format (it looks like %s); skipped", what, k)
 		}
 		// An event type of a newer API: kept as it is.
-		d.emit(&event.Unknown{Agent: d.cfg.Agent, Format: messages.Format, Type: typ, Raw: bytes.Clone(raw)})
+		d.emit(&event.Unknown{Agent: d.cfg.Agent, Format: anthropic.Format, Type: typ, Raw: bytes.Clone(raw)})
 		return nil
 	}
 	if err != nil {
@@ -223,10 +224,10 @@ func isTypeError(err error) bool {
 // unmarshal decodes a stream event as json.Unmarshal does, in one pass
 // when jsontext.Reader can, else with encoding/json, which gives the
 // errors. raw is valid UTF-8 (message made it so).
-func (d *Decoder) unmarshal(raw []byte, se *messages.StreamEvent) error {
-	if messages.ReadDeltaEvent(&d.jr, raw, se) {
+func (d *Decoder) unmarshal(raw []byte, se *anthropic.StreamEvent) error {
+	if anthropic.ReadDeltaEvent(&d.jr, raw, se) {
 		return nil
 	}
-	*se = messages.StreamEvent{}
-	return jsontext.DecodeValid(&d.jr, raw, se, messages.ReadStreamEvent)
+	*se = anthropic.StreamEvent{}
+	return jsontext.DecodeValid(&d.jr, raw, se, anthropic.ReadStreamEvent)
 }

@@ -1,13 +1,12 @@
 package anthropic
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
 
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
-	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
 
@@ -24,32 +23,22 @@ func rules() []format.Rule {
 // check checks the wire rules of a Messages API SSE body.
 func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 	v := &wirecheck.Checker{Rep: rep, Cfg: cfg}
-	f := frame.NewSSE(bufio.NewReaderSize(r, 64<<10), cfg.Source, v.MaxBytes())
 	var o wirecheck.Order
-	for {
-		m, err := f.Next()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			if wirecheck.IsProblem(err) {
-				continue // the decoder reports it
-			}
-			return
-		}
+	// Messages skips those over the cap or cut: the decoder reports them.
+	for m := range frame.NewSSE(r, cfg.Source, v.MaxBytes()).Messages() {
 		p := wirecheck.Pos{Line: m.Line, Col: 1}
-		if m.Type == messages.EventPing || m.Data == "" {
+		if m.Type == anthropic.EventPing || len(m.Data) == 0 {
 			continue
 		}
 		var t struct {
 			Type string `json:"type"`
 		}
-		if json.Unmarshal([]byte(m.Data), &t) != nil {
+		if json.Unmarshal(m.Data, &t) != nil {
 			continue // the decoder reports it
 		}
 		if m.Type != "" && t.Type != m.Type {
 			v.Report(ruleEventName, p, "event: %s carries data of type %s", m.Type, t.Type)
 		}
-		o.Event(v, p, []byte(m.Data))
+		o.Event(v, p, m.Data)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/agentstream/agentstream/internal/messages"
 	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
@@ -63,14 +64,14 @@ type Decoder struct {
 	finished bool                 // a result line was seen after the last content
 	bad      badutf8.Once         // the invalid UTF-8 warning
 
-	jr         jsontext.Reader      // decodes lines in one pass
-	lastID     string               // the session id of the last line
-	lastStatus string               // the status of the last status line
-	blocks     []json.RawMessage    // a user line's content blocks, reused
-	inits      InitReader           // reads init lines, the lists of the last kept
-	se         messages.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
-	res        Result               // the fields of a result line read with the line
-	resOK      bool                 // res is the line's (its type came before them)
+	jr         jsontext.Reader       // decodes lines in one pass
+	lastID     string                // the session id of the last line
+	lastStatus string                // the status of the last status line
+	blocks     []json.RawMessage     // a user line's content blocks, reused
+	inits      InitReader            // reads init lines, the lists of the last kept
+	se         anthropic.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
+	res        Result                // the fields of a result line read with the line
+	resOK      bool                  // res is the line's (its type came before them)
 	// models is a result line's modelUsage, read with the line, when
 	// modelsOK: what json.Unmarshal of the line into a Result gives
 	// (see readRunField); else runModels decodes the line.
@@ -669,7 +670,7 @@ func (d *Decoder) lineModel(l *Line) string {
 	case l.Type == TypeAssistant && l.msgOK:
 		m.Model = l.msg.Model
 	case l.Type == TypeStreamEvent && l.eventOK:
-		if d.se.Type == messages.EventMessageStart && d.se.Message != nil {
+		if d.se.Type == anthropic.EventMessageStart && d.se.Message != nil {
 			m.Model = d.se.Message.Model
 		}
 	case l.Type == TypeAssistant:
@@ -679,7 +680,7 @@ func (d *Decoder) lineModel(l *Line) string {
 			Type    string          `json:"type"`
 			Message json.RawMessage `json:"message"`
 		}
-		if json.Unmarshal(l.Event, &se) == nil && se.Type == messages.EventMessageStart {
+		if json.Unmarshal(l.Event, &se) == nil && se.Type == anthropic.EventMessageStart {
 			json.Unmarshal(se.Message, &m)
 		}
 	}
@@ -722,9 +723,9 @@ func (d *Decoder) init(raw []byte) error {
 	return nil
 }
 
-func (d *Decoder) streamEvent(agent string, raw json.RawMessage, pre *messages.StreamEvent) error {
+func (d *Decoder) streamEvent(agent string, raw json.RawMessage, pre *anthropic.StreamEvent) error {
 	if pre == nil {
-		pre = new(messages.StreamEvent)
+		pre = new(anthropic.StreamEvent)
 		if err := json.Unmarshal(raw, pre); err != nil {
 			return d.errorf(event.ErrSyntax, "stream_event: %s", jsontext.Problem(err))
 		}
@@ -734,7 +735,7 @@ func (d *Decoder) streamEvent(agent string, raw json.RawMessage, pre *messages.S
 
 func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 	// A copy: the builder keeps m, and l stays on decode's stack.
-	m := new(messages.Message)
+	m := new(anthropic.Message)
 	if pm := l.parsedMessage(); pm != nil {
 		*m = *pm
 	} else {
@@ -751,7 +752,7 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 		// Claude Code's report of an API error, dressed as a message.
 		var text []string
 		for _, c := range m.Content {
-			var cb messages.Block
+			var cb anthropic.Block
 			if json.Unmarshal(c, &cb) == nil && cb.Text != nil {
 				text = append(text, *cb.Text)
 			}
@@ -762,7 +763,7 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 		msg := strings.Join(text, "\n")
 		// Raw is the error as an error object, as other formats carry
 		// it; the line itself is no error payload.
-		obj, _ := messages.Marshal(messages.APIError{Type: errType, Message: msg}) // strings always marshal
+		obj, _ := messages.Marshal(anthropic.APIError{Type: errType, Message: msg}) // strings always marshal
 		d.emit(&event.Error{Agent: agent, Message: msg, Type: errType, Fatal: true, Raw: obj})
 		return nil
 	}
@@ -804,8 +805,8 @@ func (d *Decoder) user(agent string, l *Line, raw []byte) error {
 	results := 0
 	var problem error
 	for _, c := range blocks {
-		var cb messages.Block
-		if messages.UnmarshalBlock(c, &cb) != nil || cb.Type != messages.BlockToolResult {
+		var cb anthropic.Block
+		if anthropic.UnmarshalBlock(c, &cb) != nil || cb.Type != anthropic.BlockToolResult {
 			continue
 		}
 		ev := &event.ToolResult{Agent: agent, ID: cb.ToolUseID, IsError: cb.IsError != nil && *cb.IsError}

@@ -9,7 +9,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // unmarshalLine decodes a line as json.Unmarshal does, in one pass when
@@ -55,7 +55,7 @@ func (d *Decoder) readDeltaLine(raw []byte, l *Line) bool {
 		return false
 	}
 	r := &d.jr
-	end := messages.ReadDeltaEventAt(r, raw, len(streamEventHead), &d.se)
+	end := anthropic.ReadDeltaEventAt(r, raw, len(streamEventHead), &d.se)
 	if end < 0 || !hasPrefix(raw[end:], sessionIDHead) {
 		return false
 	}
@@ -135,7 +135,7 @@ func readResultField(r *jsontext.Reader, key []byte, res *Result) bool {
 			res.Usage = nil
 			break
 		}
-		messages.ReadUsage(r, jsontext.Ensure(&res.Usage))
+		anthropic.ReadUsage(r, jsontext.Ensure(&res.Usage))
 	case "errors":
 		if r.Null() {
 			res.Errors = nil
@@ -288,8 +288,8 @@ func isSyntaxError(err error) bool {
 // unmarshalMessage decodes an assistant line's message as json.Unmarshal
 // does, in one pass when jsontext.Reader can, else with encoding/json.
 // raw is a value of a line that went through badutf8.Fix.
-func (d *Decoder) unmarshalMessage(raw []byte, m *messages.Message) error {
-	return jsontext.DecodeValid(&d.jr, raw, m, messages.ReadMessage)
+func (d *Decoder) unmarshalMessage(raw []byte, m *anthropic.Message) error {
+	return jsontext.DecodeValid(&d.jr, raw, m, anthropic.ReadMessage)
 }
 
 // readLine decodes a line into l in one pass. It decodes an assistant
@@ -338,8 +338,8 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 				continue
 			}
 			off, depth := r.Offset(), r.Depth()
-			l.msg = messages.Message{}
-			if messages.ReadMessage(r, &l.msg) {
+			l.msg = anthropic.Message{}
+			if anthropic.ReadMessage(r, &l.msg) {
 				l.Message, l.msgOK = r.Since(off), true
 				continue
 			}
@@ -352,13 +352,13 @@ func (d *Decoder) readLine(r *jsontext.Reader, l *Line) bool {
 		case "event":
 			r.Peek()
 			off, depth := r.Offset(), r.Depth()
-			d.se, l.eventOK = messages.StreamEvent{}, false
-			if messages.ReadStreamEvent(r, &d.se) {
+			d.se, l.eventOK = anthropic.StreamEvent{}, false
+			if anthropic.ReadStreamEvent(r, &d.se) {
 				l.Event, l.eventOK = r.Since(off), true
 				continue
 			}
 			r.Rewind(off, depth)
-			d.se = messages.StreamEvent{}
+			d.se = anthropic.StreamEvent{}
 			l.Event = r.Skip()
 		default:
 			if isResultField(string(key)) {
@@ -445,7 +445,7 @@ func isLineField(name string) bool {
 
 // parsedMessage returns the assistant message unmarshalLine decoded, or
 // nil.
-func (l *Line) parsedMessage() *messages.Message {
+func (l *Line) parsedMessage() *anthropic.Message {
 	if !l.msgOK {
 		return nil
 	}
@@ -454,7 +454,7 @@ func (l *Line) parsedMessage() *messages.Message {
 
 // parsedEvent returns the stream event of l that unmarshalLine decoded,
 // or nil.
-func (d *Decoder) parsedEvent(l *Line) *messages.StreamEvent {
+func (d *Decoder) parsedEvent(l *Line) *anthropic.StreamEvent {
 	if !l.eventOK {
 		return nil
 	}

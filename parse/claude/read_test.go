@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
@@ -53,16 +53,16 @@ func compareLine(t *testing.T, data []byte) bool {
 	var d Decoder
 	return wiretest.OnePass(t, data, d.readLine, func(got, want *Line) {
 		if got.eventOK {
-			var we messages.StreamEvent
+			var we anthropic.StreamEvent
 			if err := json.Unmarshal(want.Event, &we); err != nil {
 				t.Fatalf("%s: event decoded in one pass, json.Unmarshal says %v", data, err)
 			}
-			if diff := cmp.Diff(we, d.se, cmpopts.IgnoreUnexported(messages.StreamEvent{})); diff != "" {
+			if diff := cmp.Diff(we, d.se, cmpopts.IgnoreUnexported(anthropic.StreamEvent{})); diff != "" {
 				t.Errorf("%s: event differs (-json +one pass):\n%s", data, diff)
 			}
 		}
 		if got.msgOK {
-			var wm messages.Message
+			var wm anthropic.Message
 			if err := json.Unmarshal(want.Message, &wm); err != nil {
 				t.Fatalf("%s: message decoded in one pass, json.Unmarshal says %v", data, err)
 			}
@@ -79,7 +79,7 @@ func compareLine(t *testing.T, data []byte) bool {
 		if got.noAborted && abortedLine(data) {
 			t.Errorf("%s: readLine says no aborted key, abortedLine says aborted", data)
 		}
-		got.eventOK, got.msg, got.msgOK, got.noAborted = false, messages.Message{}, false, false
+		got.eventOK, got.msg, got.msgOK, got.noAborted = false, anthropic.Message{}, false, false
 		want.UUID = ""
 	})
 }
@@ -207,7 +207,7 @@ func compareDeltaLine(t *testing.T, data []byte) bool {
 	if !slow.readLine(&slow.jr, &want) || !slow.jr.End() {
 		t.Fatalf("%s: readDeltaLine reads a line readLine does not", data)
 	}
-	opts := cmp.Options{cmp.AllowUnexported(Line{}, messages.Message{}, messages.StreamEvent{}), cmpopts.EquateEmpty()}
+	opts := cmp.Options{cmp.AllowUnexported(Line{}, anthropic.Message{}, anthropic.StreamEvent{}), cmpopts.EquateEmpty()}
 	if diff := cmp.Diff(want, got, opts); diff != "" {
 		t.Errorf("%s: line differs (-readLine +readDeltaLine):\n%s", data, diff)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // oddLines are lines the one-pass readers of UnmarshalInit and
@@ -193,14 +193,14 @@ func checkStreamEvent(t *testing.T, raw []byte) {
 	if !utf8.Valid(raw) || json.Unmarshal(raw, &l) != nil || len(l.Event) == 0 {
 		return
 	}
-	var want, got messages.StreamEvent
+	var want, got anthropic.StreamEvent
 	wantErr := json.Unmarshal(l.Event, &want)
 	var r jsontext.Reader
 	r.ResetValid(l.Event)
-	if !messages.ReadStreamEvent(&r, &got) || !r.End() {
+	if !anthropic.ReadStreamEvent(&r, &got) || !r.End() {
 		return // left to encoding/json
 	}
-	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(messages.StreamEvent{})); wantErr != nil || diff != "" {
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(anthropic.StreamEvent{})); wantErr != nil || diff != "" {
 		t.Errorf("ReadStreamEvent(%q) (-json.Unmarshal +got), error %v:\n%s", l.Event, wantErr, diff)
 	}
 }

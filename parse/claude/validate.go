@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
 
@@ -29,22 +28,11 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 	if peekNonBlank(br) == '[' {
 		return // --output-format json: one array, no stream events
 	}
-	lines := frame.NewLines(br, cfg.Source, v.MaxBytes())
 	order := map[string]*wirecheck.Order{}
 	var last wirecheck.Pos
 	result := false
 	any := false
-	for {
-		line, num, _, err := lines.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			if wirecheck.IsProblem(err) {
-				continue // the decoder reports it
-			}
-			return
-		}
+	for line, p := range v.Lines(br) {
 		// The decoder accepts several JSON values on one line; so does this.
 		dec := json.NewDecoder(bytes.NewReader(line))
 		for dec.More() {
@@ -52,7 +40,6 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 			if dec.Decode(&l) != nil {
 				break // the decoder reports it
 			}
-			p := wirecheck.Pos{Line: num, Col: 1}
 			any, last = true, p
 			switch l.Type {
 			case TypeStreamEvent:
@@ -73,7 +60,7 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 			}
 		}
 	}
-	if any && !result {
+	if v.Err() == nil && any && !result {
 		v.Report(ruleResult, last, "stream has no result line (the run did not finish, or the stream was cut)")
 	}
 }

@@ -3,7 +3,7 @@ package claude
 import (
 	"encoding/json"
 
-	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // Line types and subtypes: the wire vocabulary of Claude Code's
@@ -54,9 +54,9 @@ type Line struct {
 	SubagentType    string          `json:"subagent_type,omitempty"`
 	TaskDescription string          `json:"task_description,omitempty"`
 
-	eventOK bool             // Event was decoded by unmarshalLine, into Decoder.se
-	msg     messages.Message // Message of an assistant line, decoded by unmarshalLine
-	msgOK   bool             // msg is set
+	eventOK bool              // Event was decoded by unmarshalLine, into Decoder.se
+	msg     anthropic.Message // Message of an assistant line, decoded by unmarshalLine
+	msgOK   bool              // msg is set
 	// noAborted is set when unmarshalLine read the line in one pass and
 	// it has no top-level key json.Unmarshal would match to "aborted".
 	noAborted bool
@@ -94,7 +94,7 @@ type Result struct {
 	StopReason        *string               `json:"stop_reason"`
 	SessionID         string                `json:"session_id"`
 	TotalCostUSD      *float64              `json:"total_cost_usd"`
-	Usage             *messages.Usage       `json:"usage"`
+	Usage             *anthropic.Usage      `json:"usage"`
 	ModelUsage        map[string]ModelUsage `json:"modelUsage"`
 	PermissionDenials []any                 `json:"permission_denials"`
 	Errors            []string              `json:"errors,omitempty"`

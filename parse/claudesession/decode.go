@@ -15,6 +15,7 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 	"github.com/agentstream/agentstream/internal/openset"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 	wire "github.com/agentstream/agentstream/internal/wire/claude"
 	"github.com/agentstream/agentstream/parse/internal/logline"
 )
@@ -79,7 +80,7 @@ type scope struct {
 	msgID    string // the open message; "" when none
 	model    string
 	stop     string
-	usage    *messages.Usage
+	usage    *anthropic.Usage
 	lastUUID string
 	turns    int
 	sum      *event.Usage
@@ -441,7 +442,7 @@ func isToolResult(l *wire.SessionLine) bool {
 		return false
 	}
 	for _, b := range l.Message.Content.Blocks {
-		if b.Type == messages.BlockToolResult {
+		if b.Type == anthropic.BlockToolResult {
 			return true
 		}
 	}
@@ -501,7 +502,7 @@ func (d *Decoder) assistant(agent string, s *scope, l *wire.SessionLine, raw []b
 			errType = "unknown"
 		}
 		msg := strings.Join(text, "\n")
-		obj, _ := messages.Marshal(messages.APIError{Type: errType, Message: msg}) // strings always marshal
+		obj, _ := messages.Marshal(anthropic.APIError{Type: errType, Message: msg}) // strings always marshal
 		d.closeTurn(agent, s)
 		// Its stop reason and (empty) usage are what the run ended with.
 		if m.StopReason != nil {
@@ -585,15 +586,15 @@ func (d *Decoder) user(agent string, s *scope, l *wire.SessionLine, raw []byte) 
 	for i := range blocks {
 		cb := &blocks[i]
 		switch cb.Type {
-		case messages.BlockText:
+		case anthropic.BlockText:
 			if cb.Text != nil {
 				text = append(text, *cb.Text)
 			}
 			continue
-		case messages.BlockImage:
+		case anthropic.BlockImage:
 			images++
 			continue
-		case messages.BlockToolResult:
+		case anthropic.BlockToolResult:
 		default:
 			continue
 		}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // Usage is what one assistant line of a session log says of the model
@@ -75,7 +75,7 @@ type usageMessage struct {
 // usageCount is a message's usage with its cache writes by duration,
 // where the line gives them.
 type usageCount struct {
-	messages.Usage
+	anthropic.Usage
 	CacheCreation *struct {
 		Ephemeral5m int64 `json:"ephemeral_5m_input_tokens"`
 		Ephemeral1h int64 `json:"ephemeral_1h_input_tokens"`

@@ -1,12 +1,10 @@
 package codex
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
 
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame"
 	wire "github.com/agentstream/agentstream/internal/wire/codex"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
@@ -35,26 +33,14 @@ type codexItem struct {
 // turns.
 func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 	v := &wirecheck.Checker{Rep: rep, Cfg: cfg}
-	lines := frame.NewLines(bufio.NewReaderSize(r, 64<<10), cfg.Source, v.MaxBytes())
 	items := map[string]*codexItem{}
 	var open []string // items started and not completed, in order
 	var turn *pos
-	for {
-		line, num, _, err := lines.Next()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			if wirecheck.IsProblem(err) {
-				continue // the decoder reports it
-			}
-			return
-		}
+	for line, p := range v.Lines(r) {
 		var l wire.Line
 		if json.Unmarshal(line, &l) != nil {
 			continue // the decoder reports it
 		}
-		p := pos{Line: num, Col: 1}
 		switch l.Type {
 		case wire.TypeTurnStarted:
 			t := p

@@ -36,7 +36,7 @@ func TestBoundedState(t *testing.T) {
 	})
 	var got violations
 	c := &checker{v: &wirecheck.Checker{Rep: &got, Cfg: &format.CheckConfig{Source: "x"}}}
-	c.check(in, &format.CheckConfig{Source: "x"})
+	c.check(in)
 	if u, a := c.uses.Len(), c.answered.Len(); u > openset.DefaultMax || a > openset.DefaultMax {
 		t.Errorf("held %d uses and %d results after %d lines; want at most %d of each", u, a, n, openset.DefaultMax)
 	}

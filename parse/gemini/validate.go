@@ -1,14 +1,12 @@
 package gemini
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
 	"slices"
 
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/wire/gemini"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
@@ -41,26 +39,14 @@ type pos = wirecheck.Pos
 
 // check checks Gemini CLI output against the rules.
 func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
-	c := &checker{v: &wirecheck.Checker{Rep: rep, Cfg: cfg}}
-	c.check(r, cfg)
+	(&checker{v: &wirecheck.Checker{Rep: rep, Cfg: cfg}}).check(r)
 }
 
-func (c *checker) check(r io.Reader, cfg *format.CheckConfig) {
+func (c *checker) check(r io.Reader) {
 	v := c.v
-	lines := frame.NewLines(bufio.NewReaderSize(r, 64<<10), cfg.Source, v.MaxBytes())
 	var whole []byte
 	wholeLine := 0
-	for {
-		raw, num, _, err := lines.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			if wirecheck.IsProblem(err) {
-				continue // the decoder reports it
-			}
-			return
-		}
+	for raw, p := range v.Lines(r) {
 		line := bytes.TrimSpace(raw)
 		if wholeLine > 0 {
 			whole = append(append(whole, raw...), '\n')
@@ -73,17 +59,17 @@ func (c *checker) check(r io.Reader, cfg *format.CheckConfig) {
 			continue
 		}
 		if c.lines == 0 && string(line) == "{" {
-			wholeLine = num
+			wholeLine = p.Line
 			whole = append(append(whole, line...), '\n')
 			continue
 		}
 		if c.lines == 0 && isOutputObject(line) {
-			c.output(line, pos{Line: num, Col: 1})
+			c.output(line, p)
 			return
 		}
-		c.line(line, pos{Line: num, Col: 1})
+		c.line(line, p)
 	}
-	if wholeLine > 0 && json.Valid(whole) {
+	if v.Err() == nil && wholeLine > 0 && json.Valid(whole) {
 		c.output(whole, pos{Line: wholeLine, Col: 1})
 	}
 }
@@ -141,7 +127,7 @@ func (c *checker) line(line []byte, p pos) {
 			c.v.Report(ruleFields, p, "%s line whose %s is not a string", typ, k)
 			return "", false
 		}
-		if len(allowed) > 0 && !contains(allowed, s) {
+		if len(allowed) > 0 && !slices.Contains(allowed, s) {
 			c.v.Report(ruleFields, p, "%s line whose %s is %q, not one of %q", typ, k, s, allowed)
 		}
 		return s, true
@@ -304,13 +290,4 @@ func memberNames(obj []byte) []string {
 		}
 	}
 	return names
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -223,9 +224,9 @@ func TestCheck(t *testing.T) {
 	t.Parallel()
 	tool := func(idx int, first bool) string {
 		if first {
-			return chunk("c", `[{"index":0,"delta":{"tool_calls":[{"index":`+itoa(idx)+`,"id":"t","type":"function","function":{"name":"a","arguments":""}}]}}]`, "")
+			return chunk("c", `[{"index":0,"delta":{"tool_calls":[{"index":`+strconv.Itoa(idx)+`,"id":"t","type":"function","function":{"name":"a","arguments":""}}]}}]`, "")
 		}
-		return chunk("c", `[{"index":0,"delta":{"tool_calls":[{"index":`+itoa(idx)+`,"function":{"arguments":"{}"}}]}}]`, "")
+		return chunk("c", `[{"index":0,"delta":{"tool_calls":[{"index":`+strconv.Itoa(idx)+`,"function":{"arguments":"{}"}}]}}]`, "")
 	}
 	fin := chunk("c", `[{"index":0,"delta":{},"finish_reason":"stop"}]`, "")
 	use := chunk("c", `[]`, `,"usage":{"prompt_tokens":1,"completion_tokens":1}`)

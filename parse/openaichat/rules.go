@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
@@ -145,7 +146,7 @@ func (k *checkState) message(m frame.RawMessage, rep format.Reporter) {
 func (k *checkState) checkChoice(ch *wire.Choice, line int, rep format.Reporter) {
 	st := k.choice(ch.Index, line, rep)
 	if st.finished {
-		rep.Report(ruleOrder, line, 1, "choice "+itoa(ch.Index)+" has a chunk after its finish_reason")
+		rep.Report(ruleOrder, line, 1, "choice "+strconv.Itoa(ch.Index)+" has a chunk after its finish_reason")
 	}
 	if k.usage {
 		rep.Report(ruleOrder, line, 1, "choice chunk after the usage chunk")
@@ -156,12 +157,12 @@ func (k *checkState) checkChoice(ch *wire.Choice, line int, rep format.Reporter)
 		case tc.Index == n:
 			st.tools = n + 1
 			if tc.ID == "" || tc.Function.Name == "" || tc.Type != wire.TypeFunc {
-				rep.Report(ruleIndex, line, 1, "the first delta of tool call "+itoa(tc.Index)+" lacks its id, type function or name")
+				rep.Report(ruleIndex, line, 1, "the first delta of tool call "+strconv.Itoa(tc.Index)+" lacks its id, type function or name")
 			}
 		case st.again && n == 0 && tc.Index > 0:
 			st.tools = tc.Index + 1 // perhaps a choice let go of: its calls are not known
 		case tc.Index > n || tc.Index < 0:
-			rep.Report(ruleIndex, line, 1, "tool call index "+itoa(tc.Index)+" skips index "+itoa(n))
+			rep.Report(ruleIndex, line, 1, "tool call index "+strconv.Itoa(tc.Index)+" skips index "+strconv.Itoa(n))
 			st.tools = tc.Index + 1
 		}
 	}
@@ -171,5 +172,3 @@ func (k *checkState) checkChoice(ch *wire.Choice, line int, rep format.Reporter)
 }
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
-
-func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }

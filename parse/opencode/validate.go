@@ -1,12 +1,10 @@
 package opencode
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
 
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame"
 	wire "github.com/agentstream/agentstream/internal/wire/opencode"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
@@ -37,25 +35,13 @@ var partTypes = map[string]string{
 // check checks the rules of opencode run --format json output.
 func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 	v := &wirecheck.Checker{Rep: rep, Cfg: cfg}
-	lines := frame.NewLines(bufio.NewReaderSize(r, 64<<10), cfg.Source, v.MaxBytes())
 	var session string
 	var step *wirecheck.Pos
-	for {
-		line, num, _, err := lines.Next()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			if wirecheck.IsProblem(err) {
-				continue // the decoder reports it
-			}
-			return
-		}
+	for line, p := range v.Lines(r) {
 		var l wire.Line
 		if json.Unmarshal(line, &l) != nil || !lineTypes[l.Type] {
 			continue // the decoder reports it, or keeps it as unknown
 		}
-		p := wirecheck.Pos{Line: num, Col: 1}
 		if l.Timestamp == nil {
 			v.Report(ruleLine, p, "%s line without a numeric timestamp", l.Type)
 		}

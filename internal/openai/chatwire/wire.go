@@ -1,6 +1,7 @@
 package chatwire
 
 //go:generate go run ../../wire/gen
+//go:generate go run ../../wire/gen -write
 
 import (
 	"strconv"
@@ -31,6 +32,8 @@ const (
 
 // Chunk is one chat.completion.chunk (or a mid-stream error object). It
 // is decoded in one pass: only the fields read are declared.
+//
+//wire:write nohtml
 type Chunk struct {
 	ID                string           `json:"id"`
 	Object            string           `json:"object" wire:"intern=Object"`
@@ -55,6 +58,8 @@ func (c *Chunk) Lazy() int { return c.lazy }
 func (c *Chunk) ErrorJSON() []byte { return c.errorJSON }
 
 // Choice is one choice of a chunk.
+//
+//wire:write nohtml
 type Choice struct {
 	Index        int     `json:"index"`
 	Delta        Delta   `json:"delta"`
@@ -63,6 +68,8 @@ type Choice struct {
 }
 
 // Delta is a choice's delta.
+//
+//wire:write nohtml
 type Delta struct {
 	Role    string  `json:"role,omitempty" wire:"intern=Role"`
 	Content *string `json:"content,omitempty"`
@@ -77,6 +84,8 @@ type Delta struct {
 }
 
 // ToolCallDelta is one piece of a tool call, keyed by Index.
+//
+//wire:write nohtml
 type ToolCallDelta struct {
 	Index    int      `json:"index"`
 	ID       string   `json:"id,omitempty"`
@@ -85,12 +94,16 @@ type ToolCallDelta struct {
 }
 
 // Function is a tool call's name and (a piece of) its arguments.
+//
+//wire:write nohtml
 type Function struct {
 	Name      string `json:"name,omitempty"`
 	Arguments string `json:"arguments"`
 }
 
 // Usage is the usage chunk's counts.
+//
+//wire:write nohtml
 type Usage struct {
 	PromptTokens            *int64             `json:"prompt_tokens"`
 	CompletionTokens        *int64             `json:"completion_tokens"`
@@ -100,11 +113,15 @@ type Usage struct {
 }
 
 // PromptDetails breaks prompt_tokens down.
+//
+//wire:write nohtml
 type PromptDetails struct {
 	CachedTokens *int64 `json:"cached_tokens"`
 }
 
 // CompletionDetails breaks completion_tokens down.
+//
+//wire:write nohtml
 type CompletionDetails struct {
 	ReasoningTokens *int64 `json:"reasoning_tokens"`
 }

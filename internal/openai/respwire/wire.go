@@ -1,6 +1,7 @@
 package respwire
 
 //go:generate go run ../../wire/gen
+//go:generate go run ../../wire/gen -write
 
 import (
 	"encoding/json"
@@ -130,6 +131,8 @@ type Response struct {
 }
 
 // Usage is a response's token counts.
+//
+//wire:write nohtml
 type Usage struct {
 	InputTokens        *int64 `json:"input_tokens"`
 	InputTokensDetails struct {

@@ -4,7 +4,7 @@ package claude
 
 import (
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // ReadSessionLine reads a whole SessionLine into v as json.Unmarshal does, or fails r, for
@@ -127,7 +127,7 @@ func readSessionMessage(r *jsontext.Reader, v *SessionMessage) {
 				if r.Null() {
 					v.Usage = nil
 				} else {
-					messages.ReadUsage(r, jsontext.Ensure(&v.Usage))
+					anthropic.ReadUsage(r, jsontext.Ensure(&v.Usage))
 				}
 			default:
 				r.SkipUnknown(key, foldedSessionMessage)

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
-	"github.com/agentstream/agentstream/internal/messages"
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
 // The line types of a session log (SessionLine.Type), the most frequent
@@ -56,12 +56,12 @@ type SessionLine struct {
 
 // SessionMessage is the message of a user or assistant line.
 type SessionMessage struct {
-	ID         string          `json:"id"`
-	Role       string          `json:"role"`
-	Model      string          `json:"model"`
-	Content    Content         `json:"content"` // a string or content blocks
-	StopReason *string         `json:"stop_reason"`
-	Usage      *messages.Usage `json:"usage"`
+	ID         string           `json:"id"`
+	Role       string           `json:"role"`
+	Model      string           `json:"model"`
+	Content    Content          `json:"content"` // a string or content blocks
+	StopReason *string          `json:"stop_reason"`
+	Usage      *anthropic.Usage `json:"usage"`
 }
 
 // Attachment is an attachment line's attachment.
@@ -72,8 +72,8 @@ type Attachment struct {
 // Content is a message's content, decoded with its line: a string, or
 // content blocks.
 type Content struct {
-	Text   *string          `json:"-"` // the string, if content is one
-	Blocks []messages.Block `json:"-"` // the blocks, if content is an array
+	Text   *string           `json:"-"` // the string, if content is one
+	Blocks []anthropic.Block `json:"-"` // the blocks, if content is an array
 	// Raw is the blocks' JSON text. The one-pass reader borrows it: it
 	// points into the line read, valid as long as the line's bytes are.
 	Raw json.RawMessage `json:"-"`
@@ -115,8 +115,8 @@ func readContent(r *jsontext.Reader, c *Content) {
 			if r.Failed() {
 				return
 			}
-			var cb messages.Block
-			if messages.UnmarshalBlock(raw, &cb) != nil {
+			var cb anthropic.Block
+			if anthropic.UnmarshalBlock(raw, &cb) != nil {
 				r.Fail()
 				return
 			}
@@ -124,7 +124,7 @@ func readContent(r *jsontext.Reader, c *Content) {
 		}
 		c.Raw = r.Since(off)
 		if c.Blocks == nil {
-			c.Blocks = []messages.Block{}
+			c.Blocks = []anthropic.Block{}
 		}
 	default:
 		r.Skip() // null, or a value Content ignores

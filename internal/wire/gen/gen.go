@@ -58,6 +58,9 @@ type field struct {
 	buf    string // the field a nil pointer is pointed at instead of a new value, or ""
 	depth  int    // of embedding
 	tagged bool   // the json tag names it
+	omit   bool   // omitempty (written only when not empty)
+	// raw JSON the writer appends as is (wire:"compact"; see write.go)
+	compact bool
 }
 
 type generator struct {
@@ -328,7 +331,7 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 			if err != nil {
 				return fmt.Errorf("%s.%s: %v", name, n.Name, err)
 			}
-			fd := field{json: key, path: prefix + n.Name, typ: t, depth: depth, tagged: key != ""}
+			fd := field{json: key, path: prefix + n.Name, typ: t, depth: depth, tagged: key != "", omit: slices.Contains(strings.Split(opts, ","), "omitempty")}
 			if fd.json == "" {
 				fd.json = n.Name
 			}
@@ -343,6 +346,8 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 				switch {
 				case w == "borrow" && base.kind == kRaw:
 					fd.borrow = true
+				case w == "compact" && base.kind == kRaw:
+					fd.compact = true
 				case isText && token.IsIdentifier(text):
 					fd.text = text
 				case isBuf && token.IsIdentifier(buf) && !ast.IsExported(buf) && t.kind == kPtr:

@@ -82,6 +82,9 @@
 // decoded into a new element's second field. The generated reader reads
 // it so, with no call to UnmarshalJSON, which stays for encoding/json; the
 // package's tests check that the two agree.
+//
+// With -write it writes write_wire.go instead: byte-exact JSON writers
+// of the struct types marked //wire:write (see write.go).
 package main
 
 import (
@@ -94,16 +97,19 @@ import (
 const Out = "read_wire.go"
 
 func main() {
-	dir := "."
+	dir, gen, out := ".", Generate, Out
+	if len(os.Args) > 1 && os.Args[1] == "-write" { // the writers: see write.go
+		gen, out, os.Args = GenerateWrite, OutWrite, os.Args[1:]
+	}
 	if len(os.Args) > 1 {
 		dir = os.Args[1]
 	}
-	src, err := Generate(dir)
+	src, err := gen(dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
-	if err := os.WriteFile(filepath.Join(dir, Out), src, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, out), src, 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}

@@ -268,41 +268,43 @@ func readLog(name string) ([]*obj, error) {
 	return out, nil
 }
 
-// writer writes the lines of one generated log.
-type writer struct {
-	f       *os.File
-	buf     bytes.Buffer
-	written int64
+// readLogs reads the logs in src whose names match pattern, but for the
+// truncated ones; what names them in the error when there are none.
+func readLogs(src, pattern, what string) ([][]*obj, error) {
+	names, err := filepath.Glob(filepath.Join(src, pattern))
+	if err != nil || len(names) == 0 {
+		return nil, fmt.Errorf("no %s in %s", what, src)
+	}
+	var logs [][]*obj
+	for _, n := range names {
+		if strings.Contains(n, "truncated") {
+			continue
+		}
+		l, err := readLog(n)
+		if err != nil {
+			return nil, err
+		}
+		logs = append(logs, l)
+	}
+	return logs, nil
 }
 
-func create(name string) (*writer, error) {
+// writeLog writes lines to the log name and adds its size to total.
+func writeLog(name string, lines []*obj, total *int64) error {
+	var buf bytes.Buffer
+	for _, c := range lines {
+		b, err := json.Marshal(c)
+		if err != nil {
+			return err
+		}
+		buf.Write(b)
+		buf.WriteByte('\n')
+	}
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return nil, err
-	}
-	f, err := os.Create(name)
-	return &writer{f: f}, err
-}
-
-func (w *writer) line(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
 		return err
 	}
-	w.buf.Write(b)
-	w.buf.WriteByte('\n')
-	w.written += int64(len(b) + 1)
-	if w.buf.Len() > 1<<20 {
-		_, err = w.f.Write(w.buf.Bytes())
-		w.buf.Reset()
-	}
-	return err
-}
-
-func (w *writer) close() error {
-	if _, err := w.f.Write(w.buf.Bytes()); err != nil {
-		return err
-	}
-	return w.f.Close()
+	*total += int64(buf.Len())
+	return os.WriteFile(name, buf.Bytes(), 0o666)
 }
 
 // clone copies a JSON value deeply, renaming ids with the suffix sfx.
@@ -382,20 +384,9 @@ var epoch = time.Date(2026, 1, 5, 8, 0, 0, 0, time.UTC)
 // the subagent's transcript in the session's subagents folder; every
 // tenth session is resumed in a log of its own that copies its history.
 func growClaude(src, projects string, size int64) error {
-	names, err := filepath.Glob(filepath.Join(src, "claude-*.session.jsonl"))
-	if err != nil || len(names) == 0 {
-		return fmt.Errorf("no Claude session logs in %s", src)
-	}
-	var logs [][]*obj
-	for _, n := range names {
-		if strings.Contains(n, "truncated") {
-			continue
-		}
-		l, err := readLog(n)
-		if err != nil {
-			return err
-		}
-		logs = append(logs, l)
+	logs, err := readLogs(src, "claude-*.session.jsonl", "Claude session logs")
+	if err != nil {
+		return err
 	}
 	sub, err := readLog(filepath.Join(src, "claude-subagent.session-1.jsonl"))
 	if err != nil {
@@ -406,10 +397,6 @@ func growClaude(src, projects string, size int64) error {
 		session := fmt.Sprintf("5e55%04x-0000-4000-8000-%012x", s, s)
 		project := fmt.Sprintf("-home-dev-project-%d", s%40)
 		t := epoch.Add(time.Duration(s) * 37 * time.Minute)
-		w, err := create(filepath.Join(projects, project, session+".jsonl"))
-		if err != nil {
-			return err
-		}
 		var hist []*obj
 		turns := 20 + s%60
 		for k := range turns {
@@ -423,47 +410,27 @@ func growClaude(src, projects string, size int64) error {
 					c.set("timestamp", t.Format("2006-01-02T15:04:05.000Z"))
 				}
 				t = t.Add(time.Second)
-				if err := w.line(c); err != nil {
-					return err
-				}
 				hist = append(hist, c)
 			}
 			if k%7 == 3 {
-				sw, err := create(filepath.Join(projects, project, session, "subagents", fmt.Sprintf("agent-a%d%d.jsonl", s, k)))
-				if err != nil {
-					return err
-				}
+				var lines []*obj
 				for _, l := range sub {
 					c := clone(l, fmt.Sprintf("_%d_%d_sub", s, k)).(*obj)
 					c.set("sessionId", session)
 					c.set("timestamp", t.Format("2006-01-02T15:04:05.000Z"))
 					t = t.Add(time.Second)
-					if err := sw.line(c); err != nil {
-						return err
-					}
+					lines = append(lines, c)
 				}
-				total += sw.written
-				if err := sw.close(); err != nil {
+				if err := writeLog(filepath.Join(projects, project, session, "subagents", fmt.Sprintf("agent-a%d%d.jsonl", s, k)), lines, &total); err != nil {
 					return err
 				}
 			}
 		}
-		total += w.written
-		if err := w.close(); err != nil {
+		if err := writeLog(filepath.Join(projects, project, session+".jsonl"), hist, &total); err != nil {
 			return err
 		}
 		if s%10 == 9 {
-			rw, err := create(filepath.Join(projects, project, session+"-resumed.jsonl"))
-			if err != nil {
-				return err
-			}
-			for _, c := range hist {
-				if err := rw.line(c); err != nil {
-					return err
-				}
-			}
-			total += rw.written
-			if err := rw.close(); err != nil {
+			if err := writeLog(filepath.Join(projects, project, session+"-resumed.jsonl"), hist, &total); err != nil {
 				return err
 			}
 		}
@@ -475,30 +442,16 @@ func growClaude(src, projects string, size int64) error {
 // a recorded rollout's turns with their token counts added up, a second
 // per line.
 func growCodex(src, sessions string, size int64) error {
-	names, err := filepath.Glob(filepath.Join(src, "codex-*.session.jsonl"))
-	if err != nil || len(names) == 0 {
-		return fmt.Errorf("no Codex rollouts in %s", src)
-	}
-	var logs [][]*obj
-	for _, n := range names {
-		if strings.Contains(n, "truncated") {
-			continue
-		}
-		l, err := readLog(n)
-		if err != nil {
-			return err
-		}
-		logs = append(logs, l)
+	logs, err := readLogs(src, "codex-*.session.jsonl", "Codex rollouts")
+	if err != nil {
+		return err
 	}
 	var total int64
 	for s := 0; total < size; s++ {
 		thread := fmt.Sprintf("019a%04x-0000-7000-8000-%012x", s, s)
 		t := epoch.Add(time.Duration(s) * 41 * time.Minute)
 		name := filepath.Join(sessions, t.Format("2006/01/02"), "rollout-"+t.Format("2006-01-02T15-04-05")+"-"+thread+".jsonl")
-		w, err := create(name)
-		if err != nil {
-			return err
-		}
+		var lines []*obj
 		sum := map[string]int64{}
 		turns := 10 + s%40
 		for k := range turns {
@@ -536,13 +489,10 @@ func growCodex(src, sessions string, size int64) error {
 					}
 					info.set("total_token_usage", tot)
 				}
-				if err := w.line(c); err != nil {
-					return err
-				}
+				lines = append(lines, c)
 			}
 		}
-		total += w.written
-		if err := w.close(); err != nil {
+		if err := writeLog(name, lines, &total); err != nil {
 			return err
 		}
 	}

@@ -702,6 +702,278 @@ func foldedTail(key string) bool {
 	return false
 }
 
+// ReadWritten reads a whole Written into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadWritten(r *jsontext.Reader, v *Written) bool {
+	if !r.Null() {
+		readWritten(r, v)
+	}
+	return !r.Failed()
+}
+
+func readWritten(r *jsontext.Reader, v *Written) {
+	if r.Object() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			switch string(key) {
+			case "opt":
+				if r.Null() {
+					v.Opt = nil
+				} else {
+					jsontext.Ensure(&v.Opt)
+					r.StringField(v.Opt)
+				}
+			case "opt_b":
+				jsontext.ReadBool(r, &v.OptB)
+			case "text":
+				r.StringField(&v.Text)
+			case "final":
+				jsontext.ReadBool(r, &v.Final)
+			case "n":
+				jsontext.ReadInt(r, &v.N)
+			case "small":
+				jsontext.ReadInt(r, &v.Small)
+			case "int":
+				jsontext.ReadInt(r, &v.Int)
+			case "opt_n":
+				if r.Null() {
+					v.OptN = nil
+				} else {
+					jsontext.Ensure(&v.OptN)
+					jsontext.ReadInt(r, v.OptN)
+				}
+			case "opt_i":
+				jsontext.ReadInt(r, &v.OptI)
+			case "opt_s":
+				r.StringField(&v.OptS)
+			case "raw":
+				jsontext.ReadRaw(r, &v.Raw)
+			case "compact":
+				jsontext.ReadRaw(r, &v.Compact)
+			case "raws":
+				if r.Null() {
+					v.Raws = nil
+				} else if r.Array() {
+					s0 := v.Raws[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						jsontext.ReadRaw(r, &s0[len(s0)-1])
+					}
+					v.Raws = jsontext.NotNil(s0)
+				}
+			case "any":
+				jsontext.ReadAny(r, &v.Any)
+			case "opt_any":
+				jsontext.ReadAny(r, &v.OptAny)
+			case "names":
+				if r.Null() {
+					v.Names = nil
+				} else if r.Array() {
+					s0 := v.Names[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						r.StringField(&s0[len(s0)-1])
+					}
+					v.Names = jsontext.NotNil(s0)
+				}
+			case "opt_names":
+				if r.Null() {
+					v.OptNames = nil
+				} else if r.Array() {
+					s0 := v.OptNames[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						r.StringField(&s0[len(s0)-1])
+					}
+					v.OptNames = jsontext.NotNil(s0)
+				}
+			case "usage":
+				if !r.Null() {
+					readUsage(r, &v.Usage)
+				}
+			case "opt_usage":
+				if r.Null() {
+					v.OptUsage = nil
+				} else {
+					readUsage(r, jsontext.Ensure(&v.OptUsage))
+				}
+			case "parts":
+				if r.Null() {
+					v.Parts = nil
+				} else if r.Array() {
+					s0 := v.Parts[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						if !r.Null() {
+							readPart(r, &s0[len(s0)-1])
+						}
+					}
+					v.Parts = jsontext.NotNil(s0)
+				}
+			case "ptr_parts":
+				if r.Null() {
+					v.PtrParts = nil
+				} else if r.Array() {
+					s0 := v.PtrParts[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						if r.Null() {
+							s0[len(s0)-1] = nil
+						} else {
+							readPart(r, jsontext.Ensure(&s0[len(s0)-1]))
+						}
+					}
+					v.PtrParts = jsontext.NotNil(s0)
+				}
+			case "grid":
+				if r.Null() {
+					v.Grid = nil
+				} else if r.Array() {
+					s0 := v.Grid[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						if r.Null() {
+							s0[len(s0)-1] = nil
+						} else if r.Array() {
+							s1 := s0[len(s0)-1][:0]
+							for r.More() {
+								s1 = jsontext.Extend(s1)
+								jsontext.ReadInt(r, &s1[len(s1)-1])
+							}
+							s0[len(s0)-1] = jsontext.NotNil(s1)
+						}
+					}
+					v.Grid = jsontext.NotNil(s0)
+				}
+			case "sparse":
+				if !r.Null() {
+					readSparse(r, &v.Sparse)
+				}
+			case "anon":
+				if !r.Null() {
+					if r.Object() {
+						for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+							switch string(key) {
+							case "iD":
+								r.StringField(&v.Anon.ID)
+							case "deep":
+								if r.Null() {
+									v.Anon.Deep = nil
+								} else {
+									jsontext.Ensure(&v.Anon.Deep)
+									if r.Object() {
+										for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+											switch string(key) {
+											case "n":
+												if r.Null() {
+													v.Anon.Deep.N = nil
+												} else if r.Array() {
+													s0 := v.Anon.Deep.N[:0]
+													for r.More() {
+														s0 = jsontext.Extend(s0)
+														jsontext.ReadInt(r, &s0[len(s0)-1])
+													}
+													v.Anon.Deep.N = jsontext.NotNil(s0)
+												}
+											default:
+												r.SkipUnknown(key, func(key string) bool {
+													switch key {
+													case "n":
+														return true
+													}
+													return false
+												})
+											}
+										}
+									}
+								}
+							default:
+								r.SkipField(key, func(key string) bool {
+									switch key {
+									case "id", "deep":
+										return true
+									}
+									return false
+								})
+							}
+						}
+					}
+				}
+			case "Untagged":
+				r.StringField(&v.Untagged)
+			case "last":
+				if r.Null() {
+					v.Last = nil
+				} else {
+					jsontext.Ensure(&v.Last)
+					r.StringField(v.Last)
+				}
+			default:
+				r.SkipField(key, foldedWritten)
+			}
+		}
+	}
+}
+
+// foldedWritten reports whether a lower-cased key is one of Written's, lower-cased.
+func foldedWritten(key string) bool {
+	switch key {
+	case "opt", "opt_b", "text", "final", "n", "small", "int", "opt_n", "opt_i", "opt_s", "raw", "compact", "raws", "any", "opt_any", "names", "opt_names", "usage", "opt_usage", "parts", "ptr_parts", "grid", "sparse", "anon", "untagged", "last":
+		return true
+	}
+	return false
+}
+
+// ReadSparse reads a whole Sparse into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadSparse(r *jsontext.Reader, v *Sparse) bool {
+	if !r.Null() {
+		readSparse(r, v)
+	}
+	return !r.Failed()
+}
+
+func readSparse(r *jsontext.Reader, v *Sparse) {
+	if r.Object() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			switch string(key) {
+			case "a":
+				r.StringField(&v.A)
+			case "b":
+				if r.Null() {
+					v.B = nil
+				} else {
+					jsontext.Ensure(&v.B)
+					jsontext.ReadInt(r, v.B)
+				}
+			case "c":
+				if r.Null() {
+					v.C = nil
+				} else if r.Array() {
+					s0 := v.C[:0]
+					for r.More() {
+						s0 = jsontext.Extend(s0)
+						if !r.Null() {
+							readUsage(r, &s0[len(s0)-1])
+						}
+					}
+					v.C = jsontext.NotNil(s0)
+				}
+			default:
+				r.SkipUnknown(key, foldedSparse)
+			}
+		}
+	}
+}
+
+// foldedSparse reports whether a lower-cased key is one of Sparse's, lower-cased.
+func foldedSparse(key string) bool {
+	switch key {
+	case "a", "b", "c":
+		return true
+	}
+	return false
+}
+
 // ReadMember reads a whole Member into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
 func ReadMember(r *jsontext.Reader, v *Member) bool {

@@ -4,6 +4,7 @@
 package sample
 
 //go:generate go run ..
+//go:generate go run .. -write
 
 import (
 	"bytes"
@@ -26,6 +27,7 @@ const KindRun = "run"
 // each is compared first with the one after the last read.
 //
 //wire:order
+//wire:write
 type Ordered struct {
 	Type  string            `json:"type" wire:"intern=Type+Kind"`
 	ID    string            `json:"id"`
@@ -84,6 +86,8 @@ type Event struct {
 }
 
 // Usage has lower-case keys only.
+//
+//wire:write
 type Usage struct {
 	Input  int64 `json:"input"`
 	Output int64 `json:"output"`
@@ -91,6 +95,8 @@ type Usage struct {
 
 // Part has camelCase keys and embeds structs, whose fields are its own
 // unless Part has a field of the same key.
+//
+//wire:write
 type Part struct {
 	Head
 	Tail
@@ -99,6 +105,8 @@ type Part struct {
 }
 
 // Head is embedded in Part.
+//
+//wire:write
 type Head struct {
 	Kind      string `json:"kind"` // Part's own Kind wins
 	CreatedAt *int64 `json:"createdAt,omitempty"`
@@ -108,10 +116,60 @@ type Head struct {
 
 // Tail is embedded in Part beside Head: of a key both have at one depth,
 // the one field tagged wins; with none tagged, there is no field.
+//
+//wire:write
 type Tail struct {
 	Both  string
 	Pick  string
 	Extra string `json:"extra"`
+}
+
+// Written has a field of each kind the writers write: its first fields
+// are omitempty, so the writer finds the comma before a key at run time.
+//
+//wire:write
+type Written struct {
+	Opt      *string           `json:"opt,omitempty"`
+	OptB     bool              `json:"opt_b,omitempty"`
+	Text     string            `json:"text"`
+	Final    bool              `json:"final"`
+	N        int64             `json:"n"`
+	Small    int8              `json:"small"`
+	Int      int               `json:"int"`
+	OptN     *int64            `json:"opt_n,omitempty"`
+	OptI     int               `json:"opt_i,omitempty"`
+	OptS     string            `json:"opt_s,omitempty"`
+	Raw      json.RawMessage   `json:"raw,omitempty"`
+	Compact  json.RawMessage   `json:"compact" wire:"compact"`
+	Raws     []json.RawMessage `json:"raws" wire:"compact"`
+	Any      any               `json:"any"`
+	OptAny   any               `json:"opt_any,omitempty"`
+	Names    []string          `json:"names"`
+	OptNames []string          `json:"opt_names,omitempty"`
+	Usage    Usage             `json:"usage"`
+	OptUsage *Usage            `json:"opt_usage,omitempty"`
+	Parts    []Part            `json:"parts"`
+	PtrParts []*Part           `json:"ptr_parts"`
+	Grid     [][]int64         `json:"grid"`
+	Sparse   Sparse            `json:"sparse"`
+	Anon     struct {
+		ID   string `json:"iD,omitempty"`
+		Deep *struct {
+			N []int64 `json:"n,omitempty"`
+		} `json:"deep"`
+	} `json:"anon,omitempty"`
+	Untagged string
+	Skipped  string  `json:"-"`
+	Last     *string `json:"last,omitempty"`
+}
+
+// Sparse has only omitempty fields: its writer may write {}.
+//
+//wire:write
+type Sparse struct {
+	A string  `json:"a,omitempty"`
+	B *int64  `json:"b,omitempty"`
+	C []Usage `json:"c,omitempty"`
 }
 
 // Words is a type with its own UnmarshalJSON: a string of words, or

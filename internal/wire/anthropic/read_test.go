@@ -1,4 +1,4 @@
-package messages
+package anthropic
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // readSeeds returns the data of every SSE message of the anthropic
 // recordings, and hand-made odd events.
 func readSeeds(t testing.TB) [][]byte {
-	seeds := eventtest.Lines(t, "../../testdata/anthropic/*.sse", "data: ")
+	seeds := eventtest.Lines(t, "../../../testdata/anthropic/*.sse", "data: ")
 	for _, s := range []string{
 		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\u00e9\ud83d\ude00\ud800x\"\\\/\b\f\n\r\t"}}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"` + "\xff\xfe" + `"}}`,
@@ -105,7 +105,7 @@ func compareRead(t *testing.T, data []byte) bool {
 		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
 	}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(StreamEvent{})); got.parsed {
-		var wd wireDelta
+		var wd Delta
 		if err := json.Unmarshal(want.Delta, &wd); err != nil {
 			t.Fatalf("%s: delta decoded in one pass, json.Unmarshal says %v", data, err)
 		}
@@ -115,7 +115,7 @@ func compareRead(t *testing.T, data []byte) bool {
 	} else if diff != "" {
 		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
 	}
-	got.delta, got.parsed = wireDelta{}, false
+	got.delta, got.parsed = Delta{}, false
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(StreamEvent{})); diff != "" {
 		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
 	}
@@ -262,7 +262,7 @@ func TestReadersKnowEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range []any{StreamEvent{}, wireDelta{}, Usage{}, Message{}, Block{}} {
+	for _, v := range []any{StreamEvent{}, Delta{}, Usage{}, Message{}, Block{}} {
 		for _, name := range jsontext.FieldNames(v) {
 			if !bytes.Contains(src, []byte(`"`+name+`"`)) {
 				t.Errorf("%T field %q is not read by read.go", v, name)

@@ -1,4 +1,4 @@
-package messages
+package anthropic
 
 import (
 	"bytes"
@@ -80,7 +80,7 @@ func ReadStreamEvent(r *jsontext.Reader, se *StreamEvent) bool {
 func readDelta(r *jsontext.Reader, se *StreamEvent) {
 	r.Peek() // past white space: raw values start at their first byte
 	off, depth := r.Offset(), r.Depth()
-	se.delta, se.parsed = wireDelta{}, false
+	se.delta, se.parsed = Delta{}, false
 	if r.Null() {
 		se.Delta, se.parsed = r.Since(off), true
 		return
@@ -92,12 +92,12 @@ func readDelta(r *jsontext.Reader, se *StreamEvent) {
 			return
 		}
 		r.Rewind(off, depth)
-		se.delta = wireDelta{}
+		se.delta = Delta{}
 	}
 	se.Delta = r.Skip()
 }
 
-func readDeltaObject(r *jsontext.Reader, d *wireDelta) {
+func readDeltaObject(r *jsontext.Reader, d *Delta) {
 	r.Object()
 	for key, ok := r.Key(); ok; key, ok = r.Key() {
 		switch string(key) {
@@ -129,10 +129,10 @@ func readDeltaObject(r *jsontext.Reader, d *wireDelta) {
 // the API writes them and Streamer does: the head, the index, the
 // delta's head, its string, and "}}".
 const (
-	deltaEventHead    = `{"type":"content_block_delta","index":`
-	textDeltaHead     = `,"delta":{"type":"text_delta","text":`
-	thinkingDeltaHead = `,"delta":{"type":"thinking_delta","thinking":`
-	inputDeltaHead    = `,"delta":{"type":"input_json_delta","partial_json":`
+	DeltaEventHead    = `{"type":"content_block_delta","index":`
+	TextDeltaHead     = `,"delta":{"type":"text_delta","text":`
+	ThinkingDeltaHead = `,"delta":{"type":"thinking_delta","thinking":`
+	InputDeltaHead    = `,"delta":{"type":"input_json_delta","partial_json":`
 )
 
 // ReadDeltaEvent decodes raw, a content_block_delta of text, thinking or
@@ -156,10 +156,10 @@ func ReadDeltaEvent(r *jsontext.Reader, raw []byte, se *StreamEvent) bool {
 // ReadDeltaEvent would report false. The raw fields of se are slices of
 // raw; r is left anywhere in it.
 func ReadDeltaEventAt(r *jsontext.Reader, raw []byte, at int, se *StreamEvent) int {
-	if at > len(raw) || !hasPrefix(raw[at:], deltaEventHead) {
+	if at > len(raw) || !hasPrefix(raw[at:], DeltaEventHead) {
 		return -1
 	}
-	rest := raw[at+len(deltaEventHead):]
+	rest := raw[at+len(DeltaEventHead):]
 	// The index: digits, at most 9 (an int), no leading zero.
 	index, n := 0, 0
 	for ; n < len(rest) && n < 9 && '0' <= rest[n] && rest[n] <= '9'; n++ {
@@ -171,12 +171,12 @@ func ReadDeltaEventAt(r *jsontext.Reader, raw []byte, at int, se *StreamEvent) i
 	rest = rest[n:]
 	var typ, head string
 	switch {
-	case hasPrefix(rest, textDeltaHead):
-		typ, head = DeltaText, textDeltaHead
-	case hasPrefix(rest, thinkingDeltaHead):
-		typ, head = DeltaThinking, thinkingDeltaHead
-	case hasPrefix(rest, inputDeltaHead):
-		typ, head = DeltaInputJSON, inputDeltaHead
+	case hasPrefix(rest, TextDeltaHead):
+		typ, head = DeltaText, TextDeltaHead
+	case hasPrefix(rest, ThinkingDeltaHead):
+		typ, head = DeltaThinking, ThinkingDeltaHead
+	case hasPrefix(rest, InputDeltaHead):
+		typ, head = DeltaInputJSON, InputDeltaHead
 	default:
 		return -1
 	}
@@ -190,7 +190,7 @@ func ReadDeltaEventAt(r *jsontext.Reader, raw []byte, at int, se *StreamEvent) i
 	*se = StreamEvent{
 		Type:  EventContentBlockDelta,
 		Delta: raw[delta : end-1],
-		delta: wireDelta{Type: typ}, parsed: true, idx: index,
+		delta: Delta{Type: typ}, parsed: true, idx: index,
 	}
 	se.Index = &se.idx
 	switch typ {
@@ -241,8 +241,8 @@ func ReadUsage(r *jsontext.Reader, u *Usage) {
 	}
 }
 
-// parsedDelta returns the delta ReadStreamEvent decoded, or nil.
-func (se *StreamEvent) parsedDelta() *wireDelta {
+// ParsedDelta returns the delta ReadStreamEvent decoded, or nil.
+func (se *StreamEvent) ParsedDelta() *Delta {
 	if !se.parsed {
 		return nil
 	}
@@ -335,7 +335,7 @@ func ReadMessage(r *jsontext.Reader, m *Message) bool {
 func UnmarshalBlock(raw []byte, cb *Block) error {
 	var r jsontext.Reader
 	r.Reset(raw)
-	if readBlock(&r, cb) && r.End() {
+	if ReadBlock(&r, cb) && r.End() {
 		return nil
 	}
 	// Decoded apart, so that cb stays on its caller's stack on the hot
@@ -350,7 +350,11 @@ func UnmarshalBlock(raw []byte, cb *Block) error {
 	return err
 }
 
-func readBlock(r *jsontext.Reader, cb *Block) bool {
+// ReadBlock decodes the content block r is at into cb in one pass, as
+// json.Unmarshal would, and reports whether it could: false (r failed)
+// for input it leaves to encoding/json, such as citations or a source.
+// Its raw fields are copies.
+func ReadBlock(r *jsontext.Reader, cb *Block) bool {
 	if !r.Object() {
 		return false
 	}

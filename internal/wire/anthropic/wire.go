@@ -1,4 +1,4 @@
-package messages
+package anthropic
 
 import (
 	"encoding/json"
@@ -26,11 +26,11 @@ const (
 const (
 	BlockText             = "text"
 	BlockThinking         = "thinking"
-	blockRedactedThinking = "redacted_thinking"
+	BlockRedactedThinking = "redacted_thinking"
 	BlockToolUse          = "tool_use"
 	BlockServerToolUse    = "server_tool_use"
 	BlockMCPToolUse       = "mcp_tool_use"
-	blockMCPToolResult    = "mcp_tool_result"
+	BlockMCPToolResult    = "mcp_tool_result"
 	BlockToolResult       = "tool_result" // user side
 	BlockImage            = "image"       // user side
 )
@@ -51,17 +51,17 @@ const (
 func readsFields(typ string) bool {
 	switch typ {
 	case "", BlockText, BlockThinking, BlockToolUse, BlockServerToolUse, BlockMCPToolUse,
-		blockMCPToolResult, BlockToolResult, BlockImage:
+		BlockMCPToolResult, BlockToolResult, BlockImage:
 		return true
 	}
-	return isServerToolResult(typ)
+	return IsServerToolResult(typ)
 }
 
-// isServerToolResult reports whether a content block type is the result of
+// IsServerToolResult reports whether a content block type is the result of
 // a server tool (web_search_tool_result, code_execution_tool_result, ...).
-func isServerToolResult(typ string) bool {
+func IsServerToolResult(typ string) bool {
 	return len(typ) > len("_tool_result") && typ[len(typ)-len("_tool_result"):] == "_tool_result" &&
-		typ != blockMCPToolResult
+		typ != BlockMCPToolResult
 }
 
 // IsStreamEvent reports whether typ names a stream event rather than a
@@ -86,9 +86,9 @@ type StreamEvent struct {
 	Usage        *Usage          `json:"usage,omitempty"`         // message_delta
 	Error        *APIError       `json:"error,omitempty"`         // error
 
-	delta  wireDelta // Delta decoded by ReadStreamEvent
-	parsed bool      // delta is set
-	idx    int       // what Index points to, set by ReadStreamEvent
+	delta  Delta // Delta decoded by ReadStreamEvent
+	parsed bool  // delta is set
+	idx    int   // what Index points to, set by ReadStreamEvent
 }
 
 // Message is a Messages API message object: the message_start payload, or
@@ -121,11 +121,11 @@ type Block struct {
 	Content   json.RawMessage `json:"content,omitempty"`
 	IsError   *bool           `json:"is_error,omitempty"`
 	// image
-	Source *imageSource `json:"source,omitempty"`
+	Source *ImageSource `json:"source,omitempty"`
 }
 
-// imageSource is an image block's source.
-type imageSource struct {
+// ImageSource is an image block's source.
+type ImageSource struct {
 	Type      string `json:"type"` // base64 or url
 	MediaType string `json:"media_type,omitempty"`
 	Data      string `json:"data,omitempty"`
@@ -134,7 +134,7 @@ type imageSource struct {
 
 // Delta is the union of the delta fields this package reads: a
 // content_block_delta's delta, or a message_delta's.
-type wireDelta struct {
+type Delta struct {
 	Type        string          `json:"type"`
 	Text        string          `json:"text"`
 	PartialJSON string          `json:"partial_json"`
@@ -180,15 +180,31 @@ func (u *Usage) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, &plain)
 }
 
+// HasCounts reports whether u gives a token count: a usage object whose
+// counts are all null or absent (the unknown form) gives none.
+func (u *Usage) HasCounts() bool { return u != nil && u.Has != 0 }
+
+// Event returns u as a canonical usage.
+func (u *Usage) Event() *event.Usage {
+	if !u.HasCounts() {
+		return nil
+	}
+	return &event.Usage{
+		InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+		CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens,
+		ServiceTier: u.ServiceTier, Has: u.Has,
+	}
+}
+
 // APIError is the error object of an error event.
 type APIError struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
 }
 
-// citationObject is a citation object of a text block, the fields this
+// Citation is a citation object of a text block, the fields this
 // package reads and writes (others are kept in event.Citation.Raw).
-type citationObject struct {
+type Citation struct {
 	Type            string  `json:"type"`
 	CitedText       string  `json:"cited_text"`
 	DocumentIndex   *int64  `json:"document_index,omitempty"`
@@ -199,18 +215,4 @@ type citationObject struct {
 	EndPageNumber   *int64  `json:"end_page_number,omitempty"`
 	URL             *string `json:"url,omitempty"`
 	Title           *string `json:"title,omitempty"`
-}
-
-// errorObject returns the error object of an error event ({"type":
-// "overloaded_error", "message": ...}), verbatim, and its fields: the
-// payload canonical Error events carry in Raw, as the other formats do.
-func errorObject(ev []byte) (json.RawMessage, APIError) {
-	var e struct {
-		Error json.RawMessage `json:"error"`
-	}
-	var a APIError
-	if json.Unmarshal(ev, &e) == nil && len(e.Error) > 0 && json.Unmarshal(e.Error, &a) == nil {
-		return e.Error, a
-	}
-	return nil, a
 }

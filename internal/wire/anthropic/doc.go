@@ -1,0 +1,9 @@
+// Package anthropic is the wire vocabulary of the Anthropic Messages API,
+// declared once: its stream events (StreamEvent and what they hold: the
+// message, its content blocks, deltas, usage and errors) and their type
+// strings. The format anthropic (the SSE body of one API call) is these
+// events; Claude Code's stream-json (package internal/wire/claude) wraps
+// them in its stream_event lines and carries these content blocks in its
+// assistant lines. The translation between them and canonical events is
+// package internal/messages.
+package anthropic
