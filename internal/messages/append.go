@@ -30,7 +30,7 @@ func appendEscapedDelta(b []byte, index int, kind event.BlockKind, esc []byte) [
 // appendDeltaHead appends a content_block_delta up to its text's first
 // byte.
 func appendDeltaHead(b []byte, index int, kind event.BlockKind) []byte {
-	b = append(b, anthropic.DeltaEventHead...)
+	b = append(b, anthropic.ContentBlockDeltaHead...)
 	b = strconv.AppendInt(b, int64(index), 10)
 	if kind == event.Thinking {
 		return append(b, anthropic.ThinkingDeltaHead+`"`...)
@@ -189,7 +189,7 @@ func appendBlockStop(b []byte, index int) []byte {
 // appendInputDelta appends the input_json_delta of frag, as Marshal
 // writes blockDelta of an inputDelta.
 func appendInputDelta(b []byte, index int, frag string) []byte {
-	b = append(b, anthropic.DeltaEventHead...)
+	b = append(b, anthropic.ContentBlockDeltaHead...)
 	b = strconv.AppendInt(b, int64(index), 10)
 	b = append(b, anthropic.InputDeltaHead...)
 	b = jsontext.AppendMarshalString(b, frag)

@@ -6,4 +6,12 @@
 // them in its stream_event lines and carries these content blocks in its
 // assistant lines. The translation between them and canonical events is
 // package internal/messages.
+//
+// The one-pass readers in read_wire.go are generated from these
+// declarations by internal/wire/gen; read.go adds the reader of the
+// delta events as the API writes them (two constant heads around the
+// index), the usage reader (which notes the counts given) and
+// UnmarshalBlock.
 package anthropic
+
+//go:generate go run ../gen

@@ -1,10 +1,8 @@
 package anthropic
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
 	"testing"
 	"unicode/utf8"
 
@@ -12,6 +10,7 @@ import (
 
 	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
 // readSeeds returns the data of every SSE message of the anthropic
@@ -64,62 +63,39 @@ func readSeeds(t testing.TB) [][]byte {
 // comparison, and that the hot shapes take the one-pass path.
 func TestReadStreamEventSeeds(t *testing.T) {
 	t.Parallel()
-	fast := 0
-	for _, s := range readSeeds(t) {
-		if compareRead(t, s) {
-			fast++
-		}
-	}
-	if fast < 100 {
-		t.Errorf("only %d events decoded in one pass", fast)
-	}
+	wiretest.OnePassSeeds(t, readSeeds(t), 100, compareRead)
 }
 
-func FuzzReadStreamEvent(f *testing.F) {
-	for _, s := range readSeeds(f) {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) { compareRead(t, data) })
-}
+func FuzzReadStreamEvent(f *testing.F) { wiretest.FuzzOnePass(f, readSeeds(f), compareRead) }
 
 // compareRead checks that what ReadStreamEvent decodes is what
-// json.Unmarshal gives, and reports whether it decoded data.
+// json.Unmarshal gives, the delta it decodes too, and that ReadDeltaEvent
+// agrees with it; it reports whether ReadStreamEvent decoded data.
 func compareRead(t *testing.T, data []byte) bool {
 	t.Helper()
 	if utf8.Valid(data) {
 		compareFrom(t, data)
 	}
-	var r jsontext.Reader
-	r.Reset(data)
-	var got StreamEvent
-	if !ReadStreamEvent(&r, &got) || !r.End() {
-		return false
-	}
-	if got.Index != nil {
-		// Index points into got (its storage): compared as its value.
-		i := *got.Index
-		got.Index, got.idx = &i, 0
-	}
-	var want StreamEvent
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatalf("%s: one pass decodes what json.Unmarshal refuses: %v", data, err)
-	}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(StreamEvent{})); got.parsed {
+	return wiretest.OnePass(t, data, ReadStreamEvent, func(got, _ *StreamEvent) {
 		var wd Delta
-		if err := json.Unmarshal(want.Delta, &wd); err != nil {
-			t.Fatalf("%s: delta decoded in one pass, json.Unmarshal says %v", data, err)
+		err := json.Unmarshal(got.Delta, &wd)
+		switch {
+		case got.delta != nil && err != nil:
+			t.Errorf("%s: delta decoded in one pass, json.Unmarshal says %v", data, err)
+		case got.delta != nil:
+			if d := cmp.Diff(wd, *got.delta); d != "" {
+				t.Errorf("%s: delta differs (-json +one pass):\n%s", data, d)
+			}
 		}
-		if d := cmp.Diff(wd, got.delta); d != "" {
-			t.Errorf("%s: delta differs (-json +one pass):\n%s", data, d)
+		if got.Index != nil {
+			if got.Index != &got.idx {
+				t.Errorf("%s: Index does not point to idx", data)
+			}
+			i := *got.Index // compared as its value
+			got.Index = &i
 		}
-	} else if diff != "" {
-		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
-	}
-	got.delta, got.parsed = Delta{}, false
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(StreamEvent{})); diff != "" {
-		t.Errorf("%s: differs (-json +one pass):\n%s", data, diff)
-	}
-	return true
+		got.delta, got.idx = nil, 0
+	})
 }
 
 // compareFrom checks that ReadDeltaEvent, where it takes data, decodes
@@ -253,20 +229,12 @@ func FuzzUnmarshalBlock(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { compareBlock(t, data) })
 }
 
-// TestReadersKnowEveryField: a field added to a wire struct must be read
-// by its one-pass reader too, which would otherwise skip it (a
-// tripwire on the reader's source: every JSON name appears in it).
-func TestReadersKnowEveryField(t *testing.T) {
+// TestReadersReadEveryField: each field of the declarations, set alone,
+// is read by the generated readers.
+func TestReadersReadEveryField(t *testing.T) {
 	t.Parallel()
-	src, err := os.ReadFile("read.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range []any{StreamEvent{}, Delta{}, Usage{}, Message{}, Block{}} {
-		for _, name := range jsontext.FieldNames(v) {
-			if !bytes.Contains(src, []byte(`"`+name+`"`)) {
-				t.Errorf("%T field %q is not read by read.go", v, name)
-			}
-		}
-	}
+	wiretest.ReadsEveryField(t, ReadStreamEvent)
+	wiretest.ReadsEveryField(t, ReadDelta)
+	wiretest.ReadsEveryField(t, ReadBlock)
+	wiretest.ReadsEveryField(t, ReadCitation)
 }

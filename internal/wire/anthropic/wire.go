@@ -77,36 +77,43 @@ func IsStreamEvent(typ string) bool {
 
 // StreamEvent is one Messages API stream event. Only the fields of its
 // type are set.
+//
+//wire:order
 type StreamEvent struct {
-	Type         string          `json:"type"`
-	Message      *Message        `json:"message,omitempty"`       // message_start
-	Index        *int            `json:"index,omitempty"`         // content_block_*
-	ContentBlock json.RawMessage `json:"content_block,omitempty"` // content_block_start
-	Delta        json.RawMessage `json:"delta,omitempty"`         // content_block_delta, message_delta
-	Usage        *Usage          `json:"usage,omitempty"`         // message_delta
-	Error        *APIError       `json:"error,omitempty"`         // error
+	Type         string          `json:"type" wire:"intern=Event"`
+	Message      *Message        `json:"message,omitempty"`                     // message_start
+	Index        *int            `json:"index,omitempty" wire:"buf=idx"`        // content_block_*
+	ContentBlock json.RawMessage `json:"content_block,omitempty" wire:"borrow"` // content_block_start
+	Delta        json.RawMessage `json:"delta,omitempty" wire:"parse=delta"`    // content_block_delta, message_delta
+	Usage        *Usage          `json:"usage,omitempty"`                       // message_delta
+	Error        *APIError       `json:"error,omitempty"`                       // error
 
-	delta  Delta // Delta decoded by ReadStreamEvent
-	parsed bool  // delta is set
-	idx    int   // what Index points to, set by ReadStreamEvent
+	delta *Delta // Delta decoded by the reader, or nil (see ParsedDelta)
+	idx   int    // what Index points to
 }
 
 // Message is a Messages API message object: the message_start payload, or
-// Claude Code's assistant line message.
+// Claude Code's assistant line message. Its content blocks point into the
+// text read.
+//
+//wire:order
 type Message struct {
 	ID           string            `json:"id"`
 	Type         string            `json:"type"`
 	Role         string            `json:"role"`
 	Model        string            `json:"model"`
-	Content      []json.RawMessage `json:"content"`
+	Content      []json.RawMessage `json:"content" wire:"borrow"`
 	StopReason   *string           `json:"stop_reason"`
 	StopSequence *string           `json:"stop_sequence"`
 	Usage        *Usage            `json:"usage,omitempty"`
 }
 
-// Block is the union of the content block fields this package reads.
+// Block is the union of the content block fields read. Its raw fields are
+// copies: blocks outlive their line.
+//
+//wire:order
 type Block struct {
-	Type      string            `json:"type"`
+	Type      string            `json:"type" wire:"intern=Block"`
 	Text      *string           `json:"text,omitempty"`
 	Citations []json.RawMessage `json:"citations,omitempty"`
 	Thinking  *string           `json:"thinking,omitempty"`
@@ -132,15 +139,17 @@ type ImageSource struct {
 	URL       string `json:"url,omitempty"`
 }
 
-// Delta is the union of the delta fields this package reads: a
-// content_block_delta's delta, or a message_delta's.
+// Delta is the union of the delta fields read: a content_block_delta's
+// delta, or a message_delta's.
+//
+//wire:order
 type Delta struct {
-	Type        string          `json:"type"`
+	Type        string          `json:"type" wire:"intern=Delta"`
 	Text        string          `json:"text"`
 	PartialJSON string          `json:"partial_json"`
 	Thinking    string          `json:"thinking"`
 	Signature   string          `json:"signature"`
-	Citation    json.RawMessage `json:"citation"`
+	Citation    json.RawMessage `json:"citation" wire:"borrow"`
 	// message_delta
 	StopReason   *string `json:"stop_reason"`
 	StopSequence *string `json:"stop_sequence"`

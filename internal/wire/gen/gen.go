@@ -56,6 +56,8 @@ type field struct {
 	borrow bool   // raw JSON points into the input instead of being copied
 	text   string // the field that gets the value's text, borrowed, or ""
 	buf    string // the field a nil pointer is pointed at instead of a new value, or ""
+	parse  string // the field the value is also decoded into, or ""
+	parseT string // the struct type that field points to
 	depth  int    // of embedding
 	tagged bool   // the json tag names it
 	omit   bool   // omitempty (written only when not empty)
@@ -81,8 +83,10 @@ type generator struct {
 	used        map[string]bool   // the paths of the imports a reader calls
 }
 
-// Generate returns the source of the readers of the package in dir.
-func Generate(dir string) ([]byte, error) {
+// load parses the package in dir, leaving out its tests and the file
+// skip (the generator's own output), and collects its declarations;
+// each, if not nil, sees each file too.
+func load(dir, skip string, each func(*ast.File)) (*generator, error) {
 	fset := token.NewFileSet()
 	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
@@ -91,19 +95,27 @@ func Generate(dir string) ([]byte, error) {
 	slices.Sort(names)
 	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, members: map[string]*ast.ArrayType{}, ordered: map[string]bool{}, fastInterns: map[string]bool{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
 	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == Out {
+		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == skip {
 			continue
 		}
-		src, err := os.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution|parser.ParseComments)
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
 			return nil, err
 		}
 		g.pkg = f.Name.Name
 		g.collect(f)
+		if each != nil {
+			each(f)
+		}
+	}
+	return g, nil
+}
+
+// Generate returns the source of the readers of the package in dir.
+func Generate(dir string) ([]byte, error) {
+	g, err := load(dir, Out, nil)
+	if err != nil {
+		return nil, err
 	}
 	if len(g.order) == 0 {
 		return nil, fmt.Errorf("%s: no struct types", dir)
@@ -343,6 +355,7 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 				p, ok := strings.CutPrefix(w, "intern=")
 				text, isText := strings.CutPrefix(w, "text=")
 				buf, isBuf := strings.CutPrefix(w, "buf=")
+				parse, isParse := strings.CutPrefix(w, "parse=")
 				switch {
 				case w == "borrow" && base.kind == kRaw:
 					fd.borrow = true
@@ -352,17 +365,41 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 					fd.text = text
 				case isBuf && token.IsIdentifier(buf) && !ast.IsExported(buf) && t.kind == kPtr:
 					fd.buf = buf
+				case isParse && t.kind == kRaw && g.parseTarget(st, parse) != "":
+					fd.parse, fd.parseT = parse, g.parseTarget(st, parse)
 				case ok && p != "" && base.kind == kString && !slices.Contains(strings.Split(p, "+"), ""):
 					fd.intern = p
 					g.interns[p] = true
 				default:
-					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix[+Prefix...] on a field of strings, borrow on raw JSON, text=field, or buf=field on a pointer", name, n.Name, w)
+					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix[+Prefix...] on a field of strings, borrow on raw JSON, text=field, buf=field on a pointer, or parse=field on raw JSON (field a pointer to a struct of the package)", name, n.Name, w)
 				}
 			}
 			*out = append(*out, fd)
 		}
 	}
 	return nil
+}
+
+// parseTarget returns the struct type that field name of st points to,
+// if name is an unexported field of a pointer to a struct type of the
+// package, else "".
+func (g *generator) parseTarget(st *ast.StructType, name string) string {
+	if ast.IsExported(name) {
+		return ""
+	}
+	for _, f := range st.Fields.List {
+		for _, n := range f.Names {
+			if n.Name != name {
+				continue
+			}
+			if p, ok := f.Type.(*ast.StarExpr); ok {
+				if id, ok := p.X.(*ast.Ident); ok && g.structs[id.Name] != nil && !g.unm[id.Name] {
+					return id.Name
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // resolve returns the type e names.
@@ -633,6 +670,16 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 func (g *generator) field(w *bytes.Buffer, x string, f field, o opts) error {
 	if f.buf != "" {
 		o.buf = x + "." + f.buf
+	}
+	if f.parse != "" {
+		// An object the reader of the parse field's type reads is
+		// decoded into it; any other value, or one that fails that
+		// reader, leaves it nil and is kept as raw JSON only, for a
+		// second decoding to give the error.
+		p := x + "." + f.parse
+		fmt.Fprintf(w, "{\nobj := r.Peek() == '{'\noff, depth := r.Offset(), r.Depth()\nif obj {\np := jsontext.Ensure(&%s)\n*p = %s{}\n%s(r, p)\nif r.Failed() {\nr.Rewind(off, depth)\n%s = nil\n}\n} else {\n%s = nil\n}\n", p, f.parseT, readerName(f.parseT), p, p)
+		fmt.Fprintf(w, "if %s != nil {\n%s.%s = r.Since(off)\n} else {\n%s.%s = r.Skip()\n}\n}\n", p, x, f.path, x, f.path)
+		return nil
 	}
 	if f.text == "" {
 		return g.read(w, x+"."+f.path, f.typ, o, 0)

@@ -60,7 +60,16 @@
 // instead: a struct reused from line to line holds its values without an
 // allocation per line. The pointer then points into the struct, valid as
 // long as the struct is neither copied nor reused, which the caller keeps
-// in mind. Two comment
+// in mind;
+//
+//	wire:"parse=field"
+//
+// on a field of raw JSON makes its reader, which points it into the text
+// read as borrow does, also decode the value, when it is an object the
+// reader of field's type reads, into field (of the same struct,
+// unexported, a pointer to a struct type of the package; the value it
+// points to is reused), and set field to nil otherwise: the one who
+// decodes the raw value again gets the error. Two comment
 // directives mark a type:
 //
 //	//wire:order

@@ -36,10 +36,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/format"
-	"go/parser"
-	"go/token"
 	"maps"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -60,26 +57,12 @@ type writer struct {
 
 // GenerateWrite returns the source of the writers of the package in dir.
 func GenerateWrite(dir string) ([]byte, error) {
-	fset := token.NewFileSet()
-	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	w := &writer{mode: map[string]bool{}, fails: map[string]bool{}, imports: map[string]string{}}
+	g, err := load(dir, OutWrite, w.marks)
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(names)
-	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, members: map[string]*ast.ArrayType{}, ordered: map[string]bool{}, fastInterns: map[string]bool{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
-	w := &writer{generator: g, mode: map[string]bool{}, fails: map[string]bool{}, imports: map[string]string{}}
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == OutWrite {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution|parser.ParseComments)
-		if err != nil {
-			return nil, err
-		}
-		g.pkg = f.Name.Name
-		g.collect(f)
-		w.marks(f)
-	}
+	w.generator = g
 	var marked []string
 	for _, s := range g.order {
 		if html, ok := w.mode[s]; ok {

@@ -532,6 +532,27 @@ func readEvent(r *jsontext.Reader, v *Event) {
 				}
 			case "Untagged":
 				r.StringField(&v.Untagged)
+			case "parsed":
+				{
+					obj := r.Peek() == '{'
+					off, depth := r.Offset(), r.Depth()
+					if obj {
+						p := jsontext.Ensure(&v.parsed)
+						*p = Usage{}
+						readUsage(r, p)
+						if r.Failed() {
+							r.Rewind(off, depth)
+							v.parsed = nil
+						}
+					} else {
+						v.parsed = nil
+					}
+					if v.parsed != nil {
+						v.Parsed = r.Since(off)
+					} else {
+						v.Parsed = r.Skip()
+					}
+				}
 			default:
 				r.SkipField(key, foldedEvent)
 			}
@@ -542,7 +563,7 @@ func readEvent(r *jsontext.Reader, v *Event) {
 // foldedEvent reports whether a lower-cased key is one of Event's, lower-cased.
 func foldedEvent(key string) bool {
 	switch key {
-	case "type", "text", "final", "n", "small", "int", "f", "opt", "opt_n", "opt_b", "opt_f", "raw", "opt_raw", "raws", "any", "names", "types", "usage", "opt_usage", "parts", "ptr_parts", "grid", "words", "opt_words", "anon", "anons", "members", "untagged":
+	case "type", "text", "final", "n", "small", "int", "f", "opt", "opt_n", "opt_b", "opt_f", "raw", "opt_raw", "raws", "any", "names", "types", "usage", "opt_usage", "parts", "ptr_parts", "grid", "words", "opt_words", "anon", "anons", "members", "untagged", "parsed":
 		return true
 	}
 	return false

@@ -83,6 +83,10 @@ type Event struct {
 	Members  Members `json:"members"`
 	Untagged string
 	Skipped  string `json:"-"`
+	// Parsed is also decoded into parsed by the generated reader, when
+	// it is an object of Usage's, which encoding/json leaves nil.
+	Parsed json.RawMessage `json:"parsed" wire:"parse=parsed"`
+	parsed *Usage
 }
 
 // Usage has lower-case keys only.

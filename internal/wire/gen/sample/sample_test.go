@@ -34,6 +34,8 @@ var seeds = []string{
 	`{"small":128}`, `{"small":-129}`, `{"n":1.0}`, `{"n":1e2}`, `{"n":"1"}`, `{"n":9223372036854775808}`, `{"int":-9223372036854775808}`,
 	`{"f":1e400}`, `{"f":"1"}`, `{"final":"true"}`, `{"text":1}`, `{"usage":[]}`, `{"parts":{}}`, `{"words":"bad"}`, `{"words":1}`,
 	`{"te\u0078t":"x"}`, `{"text":"x",}`, `{"text" : "x" , "n" : 1 }`, ` { } `, `null`, `[]`, `"x"`, `{`, `{"a":}`, `{"a":1}x`,
+	`{"parsed":{"input":1}}`, `{"parsed" : {"output":2} , "n":1}`, `{"parsed":{"input":"x"}}`, `{"parsed":{"Input":1}}`,
+	`{"parsed":[1]}`, `{"parsed":null}`, `{"parsed":{"input":1},"parsed":{"output":2}}`, `{"parsed":{"input":1},"parsed":5}`,
 	"{\"text\":\"bad \xff byte\"}", "{\"k\xffey\":1}", `{"ſ":1}`, `{"parts":[{"\u212aind":"x"}]}`,
 }
 
@@ -76,7 +78,13 @@ func compare[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) b
 				t.Errorf("%q: Spent points to a new Usage, not to spent", data)
 			}
 		}
-		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(Ordered{})); diff != "" {
+		if e, ok := any(&got).(*Event); ok {
+			var u Usage
+			if err := json.Unmarshal(e.Parsed, &u); e.parsed != nil && (err != nil || u != *e.parsed) {
+				t.Errorf("%q: parsed %+v, json.Unmarshal of %s gives %+v, %v", data, *e.parsed, e.Parsed, u, err)
+			}
+		}
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(Ordered{}, Event{})); diff != "" {
 			t.Errorf("%q (valid %v): (-json.Unmarshal +reader):\n%s", data, valid, diff)
 		}
 	}
@@ -110,7 +118,7 @@ func full(t testing.TB) []byte {
 		Parts:    []Part{{Head: Head{CreatedAt: &one, Pick: "p"}, Tail: Tail{Extra: "e"}, PartID: "id", Kind: "k"}},
 		PtrParts: []*Part{{Kind: "k"}}, Grid: [][]int64{{1}, {}}, Words: Words{"w"}, OptWords: &Words{"v"},
 		Members:  Members{{Key: "k", Value: Usage{Input: 1}}},
-		Untagged: "u",
+		Untagged: "u", Parsed: json.RawMessage(`{"input":1}`),
 	}
 	out, err := json.Marshal(e)
 	if err != nil {
