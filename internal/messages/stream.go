@@ -561,7 +561,8 @@ func (s *Streamer) CutTurn(stopReason string, u *event.Usage) error {
 func (s *Streamer) writeMessageEnd(stopReason string, u *event.Usage) {
 	s.writeMessageDelta(stopReason, u)
 	if s.err == nil && s.Event != nil {
-		s.err = s.Event(anthropic.EventMessageStop, []byte(`{"type":"message_stop"}`))
+		s.buf = append(s.buf[:0], `{"type":"message_stop"}`...) // not a []byte of its own per message
+		s.writeBuf(anthropic.EventMessageStop)
 	}
 }
 
