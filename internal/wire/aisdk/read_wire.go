@@ -212,7 +212,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 			}
 		}
 		if r.KeyIs(`"data":`) {
-			jsontext.ReadRaw(r, &v.Data)
+			v.Data = r.Skip()
 			if r.ObjectEnd() {
 				return
 			}
@@ -242,7 +242,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 			}
 		}
 		if r.KeyIs(`"messageMetadata":`) {
-			jsontext.ReadRaw(r, &v.MessageMetadata)
+			v.MessageMetadata = r.Skip()
 			if r.ObjectEnd() {
 				return
 			}
@@ -269,7 +269,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 			}
 		}
 		if r.KeyIs(`"providerMetadata":`) {
-			jsontext.ReadRaw(r, &v.ProviderMetadata)
+			v.ProviderMetadata = r.Skip()
 			if r.ObjectEnd() {
 				return
 			}
@@ -615,7 +615,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 					}
 				}
 			case 18:
-				jsontext.ReadRaw(r, &v.Data)
+				v.Data = r.Skip()
 			case 19:
 				if r.Peek() == 'n' && r.Null() {
 					v.Transient = nil
@@ -633,7 +633,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 					}
 				}
 			case 21:
-				jsontext.ReadRaw(r, &v.MessageMetadata)
+				v.MessageMetadata = r.Skip()
 			case 22:
 				if !(r.Peek() == 'n' && r.Null()) {
 					v.FinishReason = r.String()
@@ -648,7 +648,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 					}
 				}
 			case 24:
-				jsontext.ReadRaw(r, &v.ProviderMetadata)
+				v.ProviderMetadata = r.Skip()
 			}
 			next = f + 1
 		}

@@ -119,23 +119,24 @@ type Chunk struct {
 	Filename  *string `json:"filename,omitempty" wire:"buf=filename"`
 
 	// data-*
-	Data      json.RawMessage `json:"data,omitempty"`
+	Data      json.RawMessage `json:"data,omitempty" wire:"borrow"`
 	Transient *bool           `json:"transient,omitempty" wire:"buf=transient"`
 
 	// start, finish, message-metadata
 	MessageID       *string         `json:"messageId,omitempty" wire:"buf=messageID"`
-	MessageMetadata json.RawMessage `json:"messageMetadata,omitempty"`
+	MessageMetadata json.RawMessage `json:"messageMetadata,omitempty" wire:"borrow"`
 	FinishReason    string          `json:"finishReason,omitempty"`
 
 	// abort
 	Reason *string `json:"reason,omitempty" wire:"buf=reason"`
 
-	ProviderMetadata json.RawMessage `json:"providerMetadata,omitempty"`
+	ProviderMetadata json.RawMessage `json:"providerMetadata,omitempty" wire:"borrow"`
 
 	// What the generated reader points the pointers tagged wire:"buf"
 	// at, instead of allocating: the chunk's own, valid while it is not
 	// copied or reused. (URL and Title, which a citation keeps, are
-	// allocated.)
+	// allocated.) The raw JSON tagged wire:"borrow", which a decoder
+	// keeps whole in the chunk's Raw, points into the text read.
 	delta, errorText, toolName, inputTextDelta, sourceID, mediaType, filename, messageID, reason string
 	providerExecuted, dynamic, preliminary, transient                                            bool
 }
