@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // Assembler builds blocks from events. Memory is bounded by the open
@@ -24,21 +25,30 @@ import (
 type Assembler struct {
 	// MaxOpen caps the blocks held at once (DefaultMaxOpen if <= 0).
 	MaxOpen int
+	// Reuse, set before the first Add, lets the Assembler write its next
+	// blocks into those it returned: the blocks and the slice Add and Flush
+	// return are then valid only until the next call of either. It suits a
+	// consumer that writes each block at once (`assemble -o json`), which
+	// then allocates nothing per block.
+	Reuse bool
 
 	max    int
-	blocks *Lifecycle[*openBlock]
+	blocks *Lifecycle[*item]
 	// held is the last completed text block per agent, waiting for
 	// citations; order keeps agents in the order their blocks completed.
-	held     map[string]*Block
+	held     map[string]*item
 	order    []string
 	out      []*Block // blocks completed by the event being added
+	lent     []*item  // with Reuse, the items of out, taken back at the next call
+	spare    []*item  // with Reuse, zeroed items for the next blocks
 	evicted  int      // blocks closed early to stay within MaxOpen
 	reported bool     // ErrTooManyOpen was returned
 	// changes holds file changes that have started, by agent and id,
 	// until they complete.
-	changes map[openKey]*Block
+	changes map[openKey]*item
 	// free holds closed blocks' text buffers for the next blocks.
 	free [][]byte
+	jr   jsontext.Reader // reads the raw JSON of Unknown events
 }
 
 // statusInProgress is the status of a file change that has only started.
@@ -60,35 +70,41 @@ type openKey struct {
 	kind  event.BlockKind
 }
 
-type openBlock struct {
-	block *Block
-	// The text: one, while the block has had a single delta (its text is
-	// then the delta's string, not copied); buf, not nil, from a second
-	// delta on.
+// item is a block with room for what its pointer fields point at and,
+// while it streams, for its text: one allocation per block, which an
+// Assembler with Reuse recycles.
+type item struct {
+	Block
+	content string
+	usage   Usage
+	in, out int64
+	// The streamed text: one, while the block has had a single delta (its
+	// text is then the delta's string, not copied); buf, not nil, from a
+	// second delta on.
 	one  string
 	buf  []byte
 	over bool
 }
 
 // textLen returns the length of the text so far.
-func (ob *openBlock) textLen() int {
-	if ob.buf != nil {
-		return len(ob.buf)
+func (it *item) textLen() int {
+	if it.buf != nil {
+		return len(it.buf)
 	}
-	return len(ob.one)
+	return len(it.one)
 }
 
 // write appends a delta's text.
-func (ob *openBlock) write(a *Assembler, s string) {
+func (it *item) write(a *Assembler, s string) {
 	switch {
 	case s == "":
-	case ob.buf != nil:
-		ob.buf = append(ob.buf, s...)
-	case ob.one == "":
-		ob.one = s
+	case it.buf != nil:
+		it.buf = append(it.buf, s...)
+	case it.one == "":
+		it.one = s
 	default:
-		ob.buf = append(append(a.buffer(), ob.one...), s...) // not nil: s is not empty
-		ob.one = ""
+		it.buf = append(append(a.buffer(), it.one...), s...) // not nil: s is not empty
+		it.one = ""
 	}
 }
 
@@ -96,25 +112,74 @@ func (ob *openBlock) write(a *Assembler, s string) {
 // block: the string is made once, of its final size, where a
 // strings.Builder grew it by doubling (an allocation and a copy each
 // time).
-func (ob *openBlock) text(a *Assembler) string {
-	if ob.buf == nil {
-		return ob.one
+func (it *item) text(a *Assembler) string {
+	if it.buf == nil {
+		return it.one
 	}
-	s := string(ob.buf)
-	ob.release(a)
+	s := string(it.buf)
+	it.release(a)
 	return s
 }
 
 // release gives the block's buffer back for the next block.
-func (ob *openBlock) release(a *Assembler) {
-	if ob.buf == nil {
+func (it *item) release(a *Assembler) {
+	if it.buf == nil {
 		return
 	}
-	if cap(ob.buf) <= maxKeptBuffer && len(a.free) < maxFreeBuffers {
-		a.free = append(a.free, ob.buf[:0])
+	if cap(it.buf) <= maxKeptBuffer && len(a.free) < maxFreeBuffers {
+		a.free = append(a.free, it.buf[:0])
 	}
-	ob.buf = nil
+	it.buf = nil
 }
+
+// item returns an empty item, a spare one if there is one.
+func (a *Assembler) item() *item {
+	if n := len(a.spare); n > 0 {
+		it := a.spare[n-1]
+		a.spare = a.spare[:n-1]
+		return it
+	}
+	return new(item)
+}
+
+// emit adds it to the blocks the current call returns.
+func (a *Assembler) emit(it *item) {
+	a.out = append(a.out, &it.Block)
+	if a.Reuse {
+		a.lent = append(a.lent, it)
+	}
+}
+
+// begin starts a call of Add or Flush: with Reuse, the blocks the last
+// one returned are taken back.
+func (a *Assembler) begin() {
+	if !a.Reuse {
+		a.out = nil
+		return
+	}
+	for _, it := range a.lent {
+		if len(a.spare) < maxSpare {
+			*it = item{}
+			a.spare = append(a.spare, it)
+		}
+	}
+	clear(a.lent)
+	clear(a.out)
+	a.lent, a.out = a.lent[:0], a.out[:0]
+}
+
+// done ends a call of Add or Flush, returning its blocks.
+func (a *Assembler) done() []*Block {
+	out := a.out
+	if !a.Reuse {
+		a.out = nil
+	}
+	return out
+}
+
+// maxSpare caps the spare items of an Assembler with Reuse: an event
+// completes a few blocks at most, Flush up to MaxOpen.
+const maxSpare = 64
 
 // buffer returns an empty text buffer, a freed one if there is one.
 func (a *Assembler) buffer() []byte {
@@ -140,8 +205,8 @@ func New(max int) *Assembler {
 	if max <= 0 {
 		max = event.DefaultMaxBytes
 	}
-	a := &Assembler{max: max, held: map[string]*Block{}, changes: map[openKey]*Block{}}
-	a.blocks = NewLifecycle(Hooks[*openBlock]{Open: a.startBlock, End: a.finish, Abandon: func(ob *openBlock) { ob.release(a) }})
+	a := &Assembler{max: max, held: map[string]*item{}, changes: map[openKey]*item{}}
+	a.blocks = NewLifecycle(Hooks[*item]{Open: a.startBlock, End: a.finish, Abandon: func(it *item) { it.release(a) }})
 	return a
 }
 
@@ -151,7 +216,7 @@ var ErrBlockTooLarge = fmt.Errorf("block %w", event.ErrTooLarge)
 
 // Add feeds one event and returns the blocks it completed, in order.
 func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
-	a.out = nil
+	a.begin()
 	agent := ev.AgentID()
 	if _, ok := ev.(*event.Citations); !ok {
 		a.release(agent)
@@ -161,22 +226,23 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 	case *event.BlockStart, *event.BlockEnd:
 		a.blocks.Event(ev)
 	case *event.Delta:
-		ob := a.blocks.Delta(ev)
-		if ob.over {
+		it := a.blocks.Delta(ev)
+		if it.over {
 			break
 		}
-		if ob.textLen()+len(ev.Text) > a.max {
-			ob.over = true
-			ob.block.Truncated = true
+		if it.textLen()+len(ev.Text) > a.max {
+			it.over = true
+			it.Truncated = true
 			err = fmt.Errorf("%w: %s block of agent %q is over %d bytes; the rest is dropped", ErrBlockTooLarge, ev.Kind, agent, a.max)
 			break
 		}
-		ob.write(a, ev.Text)
+		it.write(a, ev.Text)
 	case *event.Citations:
 		b := a.held[agent]
 		if b == nil {
 			// No text block to attach to: keep the citations in an empty one.
-			b = &Block{Agent: agent, Type: TypeText}
+			b = a.item()
+			b.Agent, b.Type = agent, TypeText
 			a.hold(b)
 		}
 		for _, c := range ev.Items {
@@ -191,21 +257,21 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 		// An abandon drops the agent's open blocks (given up and begun
 		// again: the notice says so); an error cuts them short, before it.
 		a.blocks.Event(ev)
-		a.out = append(a.out, FromEvent(ev))
+		a.emit(a.from(ev))
 	case *event.FileChange:
 		k := openKey{agent, event.BlockKind(ev.ID)}
 		if ev.Status == statusInProgress && (len(a.changes) < a.maxOpen() || a.changes[k] != nil) {
 			// Its start: the block is the completed change, which
 			// replaces it; one never completed comes out at the end.
 			// Beyond MaxOpen started changes, a start is a block.
-			a.changes[k] = FromEvent(ev)
+			a.changes[k] = a.from(ev)
 			break
 		}
 		delete(a.changes, k)
-		a.out = append(a.out, FromEvent(ev))
+		a.emit(a.from(ev))
 	default:
-		if b := FromEvent(ev); b != nil {
-			a.out = append(a.out, b)
+		if it := a.from(ev); it != nil {
+			a.emit(it)
 		}
 	}
 	if err == nil && a.evicted > 0 && !a.reported {
@@ -213,9 +279,7 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 		err = fmt.Errorf("%w: more than %d (agents and kinds of block being streamed, and text blocks waiting for "+
 			"citations); the oldest are closed early and marked truncated", ErrTooManyOpen, a.maxOpen())
 	}
-	out := a.out
-	a.out = nil
-	return out, err
+	return a.done(), err
 }
 
 func (a *Assembler) maxOpen() int {
@@ -227,9 +291,11 @@ func (a *Assembler) maxOpen() int {
 
 // startBlock opens a block, closing the oldest block first if MaxOpen are
 // held already.
-func (a *Assembler) startBlock(agent string, kind event.BlockKind) *openBlock {
+func (a *Assembler) startBlock(agent string, kind event.BlockKind) *item {
 	a.makeRoom()
-	return &openBlock{block: &Block{Agent: agent, Type: string(kind)}}
+	it := a.item()
+	it.Agent, it.Type = agent, string(kind)
+	return it
 }
 
 // makeRoom closes held or open blocks, oldest first, until one more fits.
@@ -248,20 +314,20 @@ func (a *Assembler) makeRoom() {
 
 // finish closes an open block, at its end e or cut short (e nil); a text
 // block that ended is held for citations.
-func (a *Assembler) finish(ob *openBlock, e *event.BlockEnd) {
+func (a *Assembler) finish(it *item, e *event.BlockEnd) {
 	if e != nil {
-		ob.block.Signature = e.Signature
+		it.Signature = e.Signature
 	}
-	ob.block.Text = ob.text(a)
-	ob.block.Truncated = ob.block.Truncated || e == nil
-	if ob.block.Type == TypeText && e != nil {
-		a.hold(ob.block)
+	it.Text = it.text(a)
+	it.Truncated = it.Truncated || e == nil
+	if it.Type == TypeText && e != nil {
+		a.hold(it)
 		return
 	}
-	a.out = append(a.out, ob.block)
+	a.emit(it)
 }
 
-func (a *Assembler) hold(b *Block) {
+func (a *Assembler) hold(b *item) {
 	a.makeRoom()
 	a.held[b.Agent] = b
 	a.order = append(a.order, b.Agent)
@@ -281,28 +347,26 @@ func (a *Assembler) release(agent string) {
 	if i := slices.Index(a.order, agent); i >= 0 {
 		a.order = slices.Delete(a.order, i, i+1)
 	}
-	a.out = append(a.out, b)
+	a.emit(b)
 }
 
 // Flush returns what is left at the end of the stream: held text blocks,
 // then blocks still open, marked truncated, in a deterministic order.
 func (a *Assembler) Flush() []*Block {
-	a.out = nil
+	a.begin()
 	for len(a.order) > 0 {
 		a.release(a.order[0])
 	}
-	a.blocks.CutAll(func(x, y *openBlock) int {
-		return cmp.Or(strings.Compare(x.block.Agent, y.block.Agent), strings.Compare(x.block.Type, y.block.Type))
+	a.blocks.CutAll(func(x, y *item) int {
+		return cmp.Or(strings.Compare(x.Agent, y.Agent), strings.Compare(x.Type, y.Type))
 	})
-	out := a.out
-	a.out = nil
 	for _, k := range slices.SortedFunc(maps.Keys(a.changes), func(x, y openKey) int {
 		return cmp.Or(strings.Compare(x.agent, y.agent), strings.Compare(string(x.kind), string(y.kind)))
 	}) {
 		b := a.changes[k]
 		delete(a.changes, k)
 		b.Truncated = true
-		out = append(out, b)
+		a.emit(b)
 	}
-	return out
+	return a.done()
 }

@@ -4,109 +4,124 @@ import (
 	"fmt"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // FromEvent returns the block a complete (non-streamed) event makes, or
 // nil for events that make none (BlockStart, Delta, BlockEnd, Citations and
 // TurnStart, which Assembler handles or which carry nothing to show).
 func FromEvent(ev event.Event) *Block {
-	agent := ev.AgentID()
-	switch ev := ev.(type) {
-	case *event.SessionStart:
-		return &Block{
-			Agent: agent, Type: TypeMetaInit, SessionID: ev.SessionID, ParentAgent: ev.ParentAgent,
-			ParentToolID: ev.ParentToolID, Model: ev.Model, Tools: ev.Tools, Cwd: ev.Cwd, Prompt: ev.Prompt,
-			Name: ev.Name, Description: ev.Description, Raw: ev.Meta,
-		}
-	case *event.ToolCall:
-		t := TypeToolCall
-		if ev.Server {
-			t = TypeServerToolCall
-		}
-		return &Block{Agent: agent, Type: t, ID: ev.ID, Name: ev.Name, Input: ev.Input, MCPServer: ev.MCPServer, Truncated: ev.Truncated}
-	case *event.ToolResult:
-		t := TypeToolResult
-		if ev.Server {
-			t = TypeServerToolResult
-		}
-		b := &Block{
-			Agent: agent, Type: t, ID: ev.ID, Name: ev.Name, IsError: ev.IsError, ExitCode: ev.ExitCode,
-			Status: ev.Status, Structured: ev.Structured,
-		}
-		text, images := "", []Image(nil)
-		n := 0
-		for _, p := range ev.Content {
-			if p.Type == "image" {
-				images = append(images, Image{Src: p.Source, MediaType: p.MediaType})
-				continue
-			}
-			if n > 0 {
-				text += "\n"
-			}
-			text += p.Text
-			n++
-		}
-		b.Content, b.Images = &text, images
-		return b
-	case *event.AwaitingTools:
-		b := &Block{Agent: agent, Type: TypeAwaitingTools}
-		for _, t := range ev.Tools {
-			b.Pending = append(b.Pending, Pending{ID: t.ID, Name: t.Name, Input: t.Input})
-		}
-		return b
-	case *event.Files:
-		b := &Block{Agent: agent, Type: TypeMetaFiles}
-		for _, f := range ev.Files {
-			b.Files = append(b.Files, File{ID: f.ID, Name: f.Name, Location: f.Location})
-		}
-		return b
-	case *event.FileChange:
-		b := &Block{Agent: agent, Type: TypeFileChange, ID: ev.ID, Status: ev.Status}
-		for _, c := range ev.Changes {
-			b.Changes = append(b.Changes, Change{Path: c.Path, Kind: c.Kind})
-		}
-		return b
-	case *event.TodoList:
-		b := &Block{Agent: agent, Type: TypeTodoList, ID: ev.ID}
-		for _, t := range ev.Items {
-			b.Todos = append(b.Todos, Todo{Text: t.Text, Status: t.Status})
-		}
-		return b
-	case *event.Error:
-		return &Block{Agent: agent, Type: TypeError, Text: ev.Message, Kind: ev.Type, Fatal: ev.Fatal, Raw: ev.Raw}
-	case *event.TurnEnd:
-		return &Block{
-			Agent: agent, Type: TypeTurnEnd, MessageID: ev.MessageID, StopReason: ev.StopReason,
-			Usage: usage(ev.Usage), CostUSD: ev.CostUSD, Text: ev.Error, IsError: ev.Error != "",
-		}
-	case *event.RunEnd:
-		return &Block{
-			Agent: agent, Type: TypeMetaFinal, StopReason: ev.StopReason, Turns: ev.Turns,
-			DurationMS: ev.DurationMS, CostUSD: ev.CostUSD, Usage: usage(ev.Usage), IsError: ev.IsError,
-			Errors: ev.Errors, Result: ev.Result, Raw: ev.Meta,
-		}
-	case *event.Notice:
-		return &Block{Agent: agent, Type: TypeNotice, Kind: ev.Kind, Text: ev.Message, Raw: ev.Raw}
-	case *event.Unknown:
-		return &Block{Agent: agent, Type: TypeUnknown, Kind: ev.Type, Name: ev.Format, Raw: rawJSON(ev.Raw)}
+	it := new(item)
+	if !it.from(ev, new(jsontext.Reader)) {
+		return nil
+	}
+	return &it.Block
+}
+
+// from returns the block ev makes, in an item of a's, or nil.
+func (a *Assembler) from(ev event.Event) *item {
+	switch ev.(type) {
 	case *event.BlockStart, *event.Delta, *event.BlockEnd, *event.Citations, *event.TurnStart:
 		return nil
 	}
-	return &Block{Agent: agent, Type: TypeUnknown, Kind: fmt.Sprintf("%T", ev)}
+	it := a.item()
+	it.from(ev, &a.jr)
+	return it
 }
 
-func usage(u *event.Usage) *Usage {
-	if u == nil {
-		return nil
+// from fills the empty it with the block ev makes, reading raw JSON with
+// jr. Only the fields the block has are written (it is zero), not a whole
+// Block.
+func (it *item) from(ev event.Event, jr *jsontext.Reader) bool {
+	b := &it.Block
+	b.Agent = ev.AgentID()
+	switch ev := ev.(type) {
+	case *event.SessionStart:
+		b.Type, b.SessionID, b.ParentAgent, b.ParentToolID = TypeMetaInit, ev.SessionID, ev.ParentAgent, ev.ParentToolID
+		b.Model, b.Tools, b.Cwd, b.Prompt = ev.Model, ev.Tools, ev.Cwd, ev.Prompt
+		b.Name, b.Description, b.Raw = ev.Name, ev.Description, ev.Meta
+	case *event.ToolCall:
+		b.Type = TypeToolCall
+		if ev.Server {
+			b.Type = TypeServerToolCall
+		}
+		b.ID, b.Name, b.Input, b.MCPServer, b.Truncated = ev.ID, ev.Name, ev.Input, ev.MCPServer, ev.Truncated
+	case *event.ToolResult:
+		b.Type = TypeToolResult
+		if ev.Server {
+			b.Type = TypeServerToolResult
+		}
+		b.ID, b.Name, b.IsError, b.ExitCode, b.Status, b.Structured = ev.ID, ev.Name, ev.IsError, ev.ExitCode, ev.Status, ev.Structured
+		n := 0
+		for _, p := range ev.Content {
+			if p.Type == "image" {
+				b.Images = append(b.Images, Image{Src: p.Source, MediaType: p.MediaType})
+				continue
+			}
+			if n > 0 {
+				it.content += "\n"
+			}
+			it.content += p.Text
+			n++
+		}
+		b.Content = &it.content
+	case *event.AwaitingTools:
+		b.Type = TypeAwaitingTools
+		for _, t := range ev.Tools {
+			b.Pending = append(b.Pending, Pending{ID: t.ID, Name: t.Name, Input: t.Input})
+		}
+	case *event.Files:
+		b.Type = TypeMetaFiles
+		for _, f := range ev.Files {
+			b.Files = append(b.Files, File{ID: f.ID, Name: f.Name, Location: f.Location})
+		}
+	case *event.FileChange:
+		b.Type, b.ID, b.Status = TypeFileChange, ev.ID, ev.Status
+		for _, c := range ev.Changes {
+			b.Changes = append(b.Changes, Change{Path: c.Path, Kind: c.Kind})
+		}
+	case *event.TodoList:
+		b.Type, b.ID = TypeTodoList, ev.ID
+		for _, t := range ev.Items {
+			b.Todos = append(b.Todos, Todo{Text: t.Text, Status: t.Status})
+		}
+	case *event.Error:
+		b.Type, b.Text, b.Kind, b.Fatal, b.Raw = TypeError, ev.Message, ev.Type, ev.Fatal, ev.Raw
+	case *event.TurnEnd:
+		b.Type, b.MessageID, b.StopReason, b.CostUSD = TypeTurnEnd, ev.MessageID, ev.StopReason, ev.CostUSD
+		b.Text, b.IsError = ev.Error, ev.Error != ""
+		it.setUsage(ev.Usage)
+	case *event.RunEnd:
+		b.Type, b.StopReason, b.Turns, b.DurationMS, b.CostUSD = TypeMetaFinal, ev.StopReason, ev.Turns, ev.DurationMS, ev.CostUSD
+		b.IsError, b.Errors, b.Result, b.Raw = ev.IsError, ev.Errors, ev.Result, ev.Meta
+		it.setUsage(ev.Usage)
+	case *event.Notice:
+		b.Type, b.Kind, b.Text, b.Raw = TypeNotice, ev.Kind, ev.Message, ev.Raw
+	case *event.Unknown:
+		b.Type, b.Kind, b.Name, b.Raw = TypeUnknown, ev.Type, ev.Format, rawJSON(jr, ev.Raw)
+	case *event.BlockStart, *event.Delta, *event.BlockEnd, *event.Citations, *event.TurnStart:
+		b.Agent = ""
+		return false
+	default:
+		b.Type, b.Kind = TypeUnknown, fmt.Sprintf("%T", ev)
 	}
-	b := &Usage{CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens, ReasoningTokens: u.ReasoningTokens}
+	return true
+}
+
+// setUsage points the block's Usage at a copy of u (the event may be
+// reused) in it, unless u is nil.
+func (it *item) setUsage(u *event.Usage) {
+	if u == nil {
+		return
+	}
+	it.usage = Usage{CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens, ReasoningTokens: u.ReasoningTokens}
 	if u.Has&event.HasInput != 0 {
-		in := u.InputTokens // a copy: the event may be reused
-		b.InputTokens = &in
+		it.in = u.InputTokens
+		it.usage.InputTokens = &it.in
 	}
 	if u.Has&event.HasOutput != 0 {
-		out := u.OutputTokens
-		b.OutputTokens = &out
+		it.out = u.OutputTokens
+		it.usage.OutputTokens = &it.out
 	}
-	return b
+	it.Usage = &it.usage
 }

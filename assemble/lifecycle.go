@@ -22,7 +22,10 @@ type Lifecycle[B any] struct {
 	// order holds the open blocks in the order they opened, and stale
 	// entries of blocks ended since (dropped at the front, or all at once
 	// when they outnumber the open blocks).
-	order []*slot[B]
+	order []opened[B]
+	// spare holds slots of ended blocks for the next blocks; an entry of
+	// order whose slot was reused since is stale, its seq not the slot's.
+	spare []*slot[B]
 	// last is the block the last Delta went to: most deltas go to the
 	// block of the delta before, which is then not looked up in open (a
 	// map keyed by two strings, hashed per delta).
@@ -50,6 +53,15 @@ type slot[B any] struct {
 	seq   uint64 // 0 once ended
 	block B
 }
+
+// opened is an entry of Lifecycle.order: the block of s opened seq-th,
+// still open while s.seq is seq.
+type opened[B any] struct {
+	s   *slot[B]
+	seq uint64
+}
+
+func (o opened[B]) open() bool { return o.s.seq == o.seq }
 
 // NewLifecycle returns a Lifecycle calling h.
 func NewLifecycle[B any](h Hooks[B]) *Lifecycle[B] {
@@ -113,11 +125,11 @@ func (l *Lifecycle[B]) Len() int { return len(l.open) }
 // CutOldest ends the block opened longest ago, cut short.
 func (l *Lifecycle[B]) CutOldest() {
 	for len(l.order) > 0 {
-		s := l.order[0]
-		l.order[0] = nil
+		o := l.order[0]
+		l.order[0] = opened[B]{}
 		l.order = l.order[1:]
-		if s.seq != 0 {
-			l.end(s, nil)
+		if o.open() {
+			l.end(o.s, nil)
 			return
 		}
 	}
@@ -130,9 +142,9 @@ func (l *Lifecycle[B]) CutAgent(agent string) { l.endAgent(agent, false) }
 // (the order they opened when cmp is nil), and returns them in that order.
 func (l *Lifecycle[B]) CutAll(cmp func(x, y B) int) []B {
 	var bs []B
-	for _, s := range l.order {
-		if s.seq != 0 {
-			bs = append(bs, s.block)
+	for _, o := range l.order {
+		if o.open() {
+			bs = append(bs, o.s.block)
 		}
 	}
 	if cmp != nil {
@@ -157,10 +169,9 @@ func (l *Lifecycle[B]) endAgent(agent string, abandon bool) {
 	}
 	for _, s := range [...]*slot[B]{first, second} {
 		switch {
-		case s == nil:
+		case s == nil, s.seq == 0: // none, or ended by the hook of the first
 		case abandon:
-			l.remove(s)
-			l.hooks.Abandon(s.block)
+			l.hooks.Abandon(l.remove(s))
 		default:
 			l.end(s, nil)
 		}
@@ -170,25 +181,41 @@ func (l *Lifecycle[B]) endAgent(agent string, abandon bool) {
 func (l *Lifecycle[B]) start(k openKey) *slot[B] {
 	b := l.hooks.Open(k.agent, k.kind)
 	l.seq++
-	s := &slot[B]{key: k, seq: l.seq, block: b}
+	var s *slot[B]
+	if n := len(l.spare); n > 0 {
+		s, l.spare = l.spare[n-1], l.spare[:n-1]
+	} else {
+		s = new(slot[B])
+	}
+	*s = slot[B]{key: k, seq: l.seq, block: b}
 	l.open[k] = s
-	l.order = append(l.order, s)
+	l.order = append(l.order, opened[B]{s, l.seq})
 	return s
 }
 
 func (l *Lifecycle[B]) end(s *slot[B], e *event.BlockEnd) {
-	l.remove(s)
-	l.hooks.End(s.block, e)
+	l.hooks.End(l.remove(s), e)
 }
 
-// remove takes s out of the open blocks.
-func (l *Lifecycle[B]) remove(s *slot[B]) {
+// remove takes s out of the open blocks, keeps it for a next block, and
+// returns its block.
+func (l *Lifecycle[B]) remove(s *slot[B]) B {
 	delete(l.open, s.key)
-	s.seq = 0
+	b := s.block
+	var zero B
+	s.seq, s.block = 0, zero
+	if len(l.spare) < maxSpareSlots {
+		l.spare = append(l.spare, s)
+	}
 	if l.last == s {
 		l.last = nil
 	}
 	if len(l.order) > 2*len(l.open)+16 {
-		l.order = slices.DeleteFunc(l.order, func(s *slot[B]) bool { return s.seq == 0 })
+		l.order = slices.DeleteFunc(l.order, func(o opened[B]) bool { return !o.open() })
 	}
+	return b
 }
+
+// maxSpareSlots caps the slots a Lifecycle keeps for next blocks: a few
+// agents stream at once.
+const maxSpareSlots = 16

@@ -182,7 +182,13 @@ func runAssembleJSON(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 	o.in.flush = w.Flush
 	err := eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
 		keep := render.NewAgentFilter(o.agent)
-		stop := assembleInput(in, rep, keep.Event, func(bs []*assemble.Block) error {
+		seen := keep.Event
+		if keep.All() {
+			seen = nil // it shows every block and has no agent to look for
+		}
+		// Each block is written before the next event: the assembler may
+		// reuse them.
+		stop := assembleInput(in, rep, seen, true, func(bs []*assemble.Block) error {
 			for _, b := range bs {
 				if !keep.Shows(b.Agent) {
 					continue
@@ -221,10 +227,12 @@ func noAgentMatched(rep *reporter, name, want string, f *render.AgentFilter) {
 
 // assembleInput reads the events of in through eachEvent and assembles
 // them, calling seen with each event and write with each group of blocks
-// as it completes; what was assembled is written even when the input
-// stopped early. It returns what stopped the input, or nil.
-func assembleInput(in *input, rep *reporter, seen func(event.Event), write func([]*assemble.Block) error) error {
+// as it completes (valid only during the call when reuse is set:
+// assemble.Assembler.Reuse); what was assembled is written even when the
+// input stopped early. It returns what stopped the input, or nil.
+func assembleInput(in *input, rep *reporter, seen func(event.Event), reuse bool, write func([]*assemble.Block) error) error {
 	asm := assemble.New(in.o.maxEventBytes)
+	asm.Reuse = reuse
 	stop := eachEvent(in.decoder(), rep, func(ev event.Event) error {
 		if seen != nil {
 			seen(ev)

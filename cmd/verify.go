@@ -256,7 +256,7 @@ func readSide(ctx context.Context, ios *IOStreams, o *verifyOptions, from, name 
 			if !yield(nil) {
 				return errStopped
 			}
-			stop := assembleInput(in, rep, nil, func(bs []*assemble.Block) error {
+			stop := assembleInput(in, rep, nil, false, func(bs []*assemble.Block) error {
 				for _, b := range bs {
 					if b != nil && !yield(b) {
 						return errStopped

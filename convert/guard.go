@@ -43,7 +43,7 @@ func Guard(enc event.Encoder, to Format, warn func(error)) event.Encoder {
 	if warn == nil {
 		return enc
 	}
-	return &guard{enc: enc, to: to, warn: warn, open: map[callKey]string{}}
+	return &guard{enc: enc, to: to, warn: warn}
 }
 
 // maxOpenCalls bounds the unanswered calls a guard remembers: past it a
@@ -55,13 +55,38 @@ const maxOpenCalls = 1024
 type callKey struct{ agent, id string }
 
 type guard struct {
-	enc       event.Encoder
-	to        Format
-	warn      func(error)
-	open      map[callKey]string // unanswered client tool calls: id -> name
-	order     []callKey
+	enc  event.Encoder
+	to   Format
+	warn func(error)
+	// open are the unanswered client tool calls, oldest first; index
+	// holds their keys once there are more than fewCalls (a run
+	// usually waits for one or two: they are found without hashing).
+	open      []openCall
+	index     map[callKey]struct{}
 	uncounted int  // unanswered calls past maxOpenCalls
 	freeText  bool // a free-text input was reported
+}
+
+type openCall struct {
+	key  callKey
+	name string
+}
+
+// fewCalls is how many open calls are looked for one by one.
+const fewCalls = 8
+
+// has reports whether key is an open call.
+func (g *guard) has(key callKey) bool {
+	if g.index != nil {
+		_, ok := g.index[key]
+		return ok
+	}
+	for _, c := range g.open {
+		if c.key == key {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *guard) Encode(ev event.Event) error {
@@ -91,22 +116,35 @@ func (g *guard) call(c *event.ToolCall) {
 		return // its result is streamed only when the producer is asked to
 	}
 	key := callKey{c.Agent, c.ID}
-	if _, ok := g.open[key]; ok {
+	if g.has(key) {
 		return
 	}
 	if len(g.open) >= maxOpenCalls {
 		g.uncounted++
 		return
 	}
-	g.open[key] = c.Name
-	g.order = append(g.order, key)
+	g.open = append(g.open, openCall{key, c.Name})
+	switch {
+	case g.index != nil:
+		g.index[key] = struct{}{}
+	case len(g.open) > fewCalls:
+		g.index = make(map[callKey]struct{}, 2*fewCalls)
+		for _, c := range g.open {
+			g.index[c.key] = struct{}{}
+		}
+	}
 }
 
 func (g *guard) answer(agent, id string) {
 	key := callKey{agent, id}
-	if _, ok := g.open[key]; ok {
-		delete(g.open, key)
-		g.order = slices.DeleteFunc(g.order, func(k callKey) bool { return k == key })
+	if g.has(key) {
+		g.open = slices.DeleteFunc(g.open, func(c openCall) bool { return c.key == key })
+		if g.index != nil {
+			delete(g.index, key)
+			if len(g.open) == 0 {
+				g.index = nil // back to looking one by one
+			}
+		}
 		return
 	}
 	if g.uncounted > 0 {
@@ -130,13 +168,13 @@ func (g *guard) Close() error {
 	if n > 0 && !slices.Contains(g.to.Skips, ruleToolAnswered) {
 		var what string
 		switch {
-		case len(g.order) == 0:
+		case len(g.open) == 0:
 			// Only calls past the cap, whose ids are not kept.
 			what = fmt.Sprintf("%d tool calls have no result in the input: the output leaves them unanswered", n)
 		case n == 1:
-			what = fmt.Sprintf("tool call %s (%s) has no result in the input: the output leaves it unanswered", g.order[0].id, g.open[g.order[0]])
+			what = fmt.Sprintf("tool call %s (%s) has no result in the input: the output leaves it unanswered", g.open[0].key.id, g.open[0].name)
 		default:
-			what = fmt.Sprintf("%d tool calls have no result in the input (the first: %s, %s): the output leaves them unanswered", n, g.order[0].id, g.open[g.order[0]])
+			what = fmt.Sprintf("%d tool calls have no result in the input (the first: %s, %s): the output leaves them unanswered", n, g.open[0].key.id, g.open[0].name)
 		}
 		g.warn(&RuleError{Format: g.to.Name, Rules: append([]string{ruleToolAnswered}, g.to.Unanswered...), What: what})
 	}

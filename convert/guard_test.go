@@ -24,6 +24,20 @@ func TestGuard(t *testing.T) {
 	}
 	result := &event.ToolResult{Agent: "a", ID: "t1", Name: "ls"}
 	pending := &event.AwaitingTools{Agent: "a", Tools: []event.PendingTool{{ID: "t1", Name: "ls"}}}
+	// More calls open at once than the guard looks for one by one: ten
+	// calls (one repeated), answered but for t3, newest first; then all
+	// answered and one more made, which is unanswered.
+	var many, again []event.Event
+	for i := range 10 {
+		many = append(many, call(fmt.Sprint("t", i), `{}`))
+	}
+	many = append(many, call("t5", `{}`))
+	for i := 9; i >= 0; i-- {
+		again = append(again, &event.ToolResult{Agent: "a", ID: fmt.Sprint("t", i)})
+		if i != 3 {
+			many = append(many, &event.ToolResult{Agent: "a", ID: fmt.Sprint("t", i)})
+		}
+	}
 	run := format.Format{Name: "run"}
 	response := format.Format{Name: "response", Skips: []string{"GEN007", "GEN008"}}
 	items := format.Format{Name: "items", Lacks: []format.Content{format.AwaitingTools}, Unanswered: []string{"ITM001"}}
@@ -40,6 +54,8 @@ func TestGuard(t *testing.T) {
 		{"pending", run, []event.Event{call("t1", `{}`), pending}, nil},
 		{"pending, lacked", items, []event.Event{call("t1", `{}`), pending}, []string{"items output breaks validate GEN007, ITM001: tool call t1 (ls) has no result in the input: the output leaves it unanswered"}},
 		{"free text", run, []event.Event{call("t1", `"*** Begin Patch"`), call("t2", `"more"`), result, &event.ToolResult{Agent: "a", ID: "t2"}}, []string{"run output breaks validate GEN008: the input of tool call t1 (ls) is not a JSON object (a custom tool's free text): written as it is"}},
+		{"many, one unanswered", run, many, []string{"run output breaks validate GEN007: tool call t3 (ls) has no result in the input: the output leaves it unanswered"}},
+		{"many, then one", run, append(append(append([]event.Event{}, many[:11]...), again...), call("t10", `{}`)), []string{"run output breaks validate GEN007: tool call t10 (ls) has no result in the input: the output leaves it unanswered"}},
 		{"server call", run, []event.Event{&event.ToolCall{Agent: "a", ID: "s1", Name: "web_search", Input: json.RawMessage(`{}`), Server: true}}, nil},
 	}
 	for _, tt := range tests {

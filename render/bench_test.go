@@ -28,6 +28,7 @@ func BenchmarkAssembleJSON(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				asm := assemble.New(0)
+				asm.Reuse = true // as assemble -o json
 				j := render.NewJSON(io.Discard)
 				for _, ev := range evs {
 					blocks, err := asm.Add(ev)

@@ -18,9 +18,12 @@ import (
 // appendCompact does not follow), a cost that is NaN or infinite (which
 // encoding/json rejects).
 func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
+	return appendBlockRest(jsontext.AppendMarshalString(append(dst, `{"agent":`...), b.Agent), b)
+}
+
+// appendBlockRest appends what appendBlock appends after the agent.
+func appendBlockRest(dst []byte, b *assemble.Block) ([]byte, bool) {
 	ok := true
-	dst = append(dst, `{"agent":`...)
-	dst = jsontext.AppendMarshalString(dst, b.Agent)
 	dst = append(dst, `,"type":`...)
 	dst = jsontext.AppendMarshalString(dst, b.Type)
 	dst = appendStringField(dst, `,"text":`, b.Text)
@@ -37,7 +40,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 	}
 	dst = appendStringField(dst, `,"id":`, b.ID)
 	dst = appendStringField(dst, `,"name":`, b.Name)
-	dst, ok = appendRawField(dst, `,"input":`, b.Input, ok)
+	if len(b.Input) > 0 {
+		dst, ok = appendRaw(dst, `,"input":`, b.Input, ok)
+	}
 	dst = appendStringField(dst, `,"mcp_server":`, b.MCPServer)
 	if b.Content != nil {
 		dst = append(dst, `,"content":`...)
@@ -63,7 +68,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 		dst = strconv.AppendInt(dst, int64(*b.ExitCode), 10)
 	}
 	dst = appendStringField(dst, `,"status":`, b.Status)
-	dst, ok = appendRawField(dst, `,"structured":`, b.Structured, ok)
+	if len(b.Structured) > 0 {
+		dst, ok = appendRaw(dst, `,"structured":`, b.Structured, ok)
+	}
 
 	dst = appendStringField(dst, `,"session_id":`, b.SessionID)
 	dst = appendStringField(dst, `,"parent_agent":`, b.ParentAgent)
@@ -87,7 +94,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 			dst = jsontext.AppendMarshalString(dst, p.ID)
 			dst = append(dst, `,"name":`...)
 			dst = jsontext.AppendMarshalString(dst, p.Name)
-			dst, ok = appendRawField(dst, `,"input":`, p.Input, ok)
+			if len(p.Input) > 0 {
+				dst, ok = appendRaw(dst, `,"input":`, p.Input, ok)
+			}
 			dst = append(dst, '}')
 		}
 		dst = append(dst, ']')
@@ -166,7 +175,9 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 		dst = appendStrings(dst, b.Errors)
 	}
 	dst = appendStringField(dst, `,"result":`, b.Result)
-	dst, ok = appendRawField(dst, `,"raw":`, b.Raw, ok)
+	if len(b.Raw) > 0 {
+		dst, ok = appendRaw(dst, `,"raw":`, b.Raw, ok)
+	}
 	dst = appendBoolField(dst, `,"truncated":true`, b.Truncated)
 	return append(dst, '}'), ok
 }
@@ -189,11 +200,15 @@ func appendCitation(dst []byte, c *assemble.Citation) []byte {
 }
 
 // appendStringField appends key (`,"name":`) and s unless s is empty
-// (omitempty).
+// (omitempty). Most fields of a block are empty: the test is inlined.
 func appendStringField(dst []byte, key, s string) []byte {
 	if s == "" {
 		return dst
 	}
+	return appendKeyString(dst, key, s)
+}
+
+func appendKeyString(dst []byte, key, s string) []byte {
 	return jsontext.AppendMarshalString(append(dst, key...), s)
 }
 
@@ -242,13 +257,10 @@ func appendStrings(dst []byte, ss []string) []byte {
 	return append(dst, ']')
 }
 
-// appendRawField appends key and raw compacted unless raw is empty
-// (omitempty); ok becomes false if raw is not JSON appendCompact vouches
-// for.
-func appendRawField(dst []byte, key string, raw json.RawMessage, ok bool) ([]byte, bool) {
-	if len(raw) == 0 {
-		return dst, ok
-	}
+// appendRaw appends key and raw compacted (the caller leaves out an empty
+// raw: omitempty); ok becomes false if raw is not JSON appendCompact
+// vouches for.
+func appendRaw(dst []byte, key string, raw json.RawMessage, ok bool) ([]byte, bool) {
 	dst, valid := appendCompact(append(dst, key...), raw)
 	return dst, ok && valid
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // JSON writes blocks as NDJSON, one object per block (docs/blocks.md).
@@ -16,6 +17,11 @@ type JSON struct {
 	// encBuf; made when first needed.
 	enc    *json.Encoder
 	encBuf bytes.Buffer
+	// agent is the last block's agent and agentJSON its start, up to the
+	// agent's id as a JSON string: most blocks are of the agent of the
+	// block before.
+	agent     string
+	agentJSON []byte
 }
 
 // maxKeptJSONBuffer is the largest block buffer a JSON keeps for the next
@@ -37,7 +43,11 @@ func (j *JSON) Block(b *assemble.Block) error {
 	if n := sizeHint(b); cap(buf) < n {
 		buf = make([]byte, 0, n)
 	}
-	buf, ok := appendBlock(buf, b)
+	if b.Agent != j.agent || j.agentJSON == nil {
+		j.agent = b.Agent
+		j.agentJSON = jsontext.AppendMarshalString(append(j.agentJSON[:0], `{"agent":`...), b.Agent)
+	}
+	buf, ok := appendBlockRest(append(buf, j.agentJSON...), b)
 	if cap(buf) <= maxKeptJSONBuffer {
 		j.buf = buf[:0]
 	} else {

@@ -101,10 +101,11 @@ type compactor struct {
 	i, start int
 }
 
-// space skips whitespace, leaving it out of dst.
+// space skips whitespace, leaving it out of dst. Most tokens have none
+// before them: one comparison tells (whitespace is at most ' ').
 func (c *compactor) space() {
 	j := c.i
-	for j < len(c.src) && (c.src[j] == ' ' || c.src[j] == '\n' || c.src[j] == '\r' || c.src[j] == '\t') {
+	for j < len(c.src) && c.src[j] <= ' ' && (c.src[j] == ' ' || c.src[j] == '\n' || c.src[j] == '\r' || c.src[j] == '\t') {
 		j++
 	}
 	if j != c.i {

@@ -81,12 +81,13 @@ func (e *Encoder) appendInit(b []byte, cwd, model string, tools []string) []byte
 // the JSON of its result text, written in place of r.Result; uuid, when
 // not nil, is its uuid (hex digits and dashes, which need no escape),
 // written in place of r.UUID. It reports false when r does not marshal
-// (its cost is NaN or infinite).
-func appendResult(b []byte, r *wire.Result, u *event.Usage, result, uuid []byte) ([]byte, bool) {
+// (its cost is NaN or infinite). session, when not nil, is r.SessionID
+// as a JSON string.
+func appendResult(b []byte, r *wire.Result, u *event.Usage, result, uuid, session []byte) ([]byte, bool) {
 	b = append(b, `{"type":`...)
-	b = jsontext.AppendMarshalString(b, r.Type)
+	b = appendName(b, r.Type)
 	b = append(b, `,"subtype":`...)
-	b = jsontext.AppendMarshalString(b, r.Subtype)
+	b = appendName(b, r.Subtype)
 	b = append(b, `,"is_error":`...)
 	b = strconv.AppendBool(b, r.IsError)
 	b = append(b, `,"duration_ms":`...)
@@ -105,7 +106,11 @@ func appendResult(b []byte, r *wire.Result, u *event.Usage, result, uuid []byte)
 	b = append(b, `,"stop_reason":`...)
 	b = appendOptString(b, r.StopReason)
 	b = append(b, `,"session_id":`...)
-	b = jsontext.AppendMarshalString(b, r.SessionID)
+	if session != nil {
+		b = append(b, session...)
+	} else {
+		b = jsontext.AppendMarshalString(b, r.SessionID)
+	}
 	b = append(b, `,"total_cost_usd":`...)
 	if r.TotalCostUSD == nil {
 		b = append(b, "null"...) // unknown: the source gave none
@@ -133,6 +138,16 @@ func appendResultEnd(b []byte, r *wire.Result, uuid []byte) []byte {
 		b = jsontext.AppendMarshalString(b, r.UUID)
 	}
 	return append(b, '}')
+}
+
+// appendName appends s as a JSON string: the type and subtypes of the
+// lines the encoder makes, which need no escape, as they are.
+func appendName(b []byte, s string) []byte {
+	switch s {
+	case wire.TypeResult, wire.SubtypeSuccess, wire.SubtypeErrorDuring:
+		return append(append(append(b, '"'), s...), '"')
+	}
+	return jsontext.AppendMarshalString(b, s)
 }
 
 // appendOptString appends s as a JSON string, or null.

@@ -93,7 +93,7 @@ func TestAppendResultAsMarshal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, ok := appendResult(nil, &r, u, nil, nil)
+			got, ok := appendResult(nil, &r, u, nil, nil, nil)
 			if diff := cmp.Diff(string(want), string(got)); !ok || diff != "" {
 				t.Errorf("%q %v (-Marshal +appendResult):\n%s", s, f, diff)
 			}
@@ -103,13 +103,18 @@ func TestAppendResultAsMarshal(t *testing.T) {
 			want2, _ := marshal(r)
 			r2 := r
 			r2.UUID = "not this one"
-			if got, _ := appendResult(nil, &r2, u, nil, []byte(r.UUID)); string(got) != string(want2) {
+			if got, _ := appendResult(nil, &r2, u, nil, []byte(r.UUID), nil); string(got) != string(want2) {
 				t.Errorf("%q %v: with the uuid given: %s, want %s", s, f, got, want2)
 			}
 			r.UUID = uuid
+			// The session id given apart as JSON, as the encoder keeps it.
+			session, _ := messages.Marshal(r.SessionID)
+			if got, _ := appendResult(nil, &r, u, nil, nil, session); string(got) != string(want) {
+				t.Errorf("%q %v: with the session given: %s, want %s", s, f, got, want)
+			}
 			if r.Result != nil {
 				text, _ := messages.Marshal(*r.Result)
-				if got, _ := appendResult(nil, &r, u, text, nil); string(got) != string(want) {
+				if got, _ := appendResult(nil, &r, u, text, nil, nil); string(got) != string(want) {
 					t.Errorf("%q %v: with the result text given: %s, want %s", s, f, got, want)
 				}
 			}
@@ -127,13 +132,13 @@ func TestAppendResultAsMarshal(t *testing.T) {
 		{&event.Usage{}, `"usage":{"input_tokens":null,"output_tokens":null}`},
 		{nil, `"usage":{"input_tokens":null,"output_tokens":null}`},
 	} {
-		if got, _ := appendResult(nil, &wire.Result{}, tt.u, nil, nil); !strings.Contains(string(got), tt.want) {
+		if got, _ := appendResult(nil, &wire.Result{}, tt.u, nil, nil, nil); !strings.Contains(string(got), tt.want) {
 			t.Errorf("usage %+v: %s, want it to hold %s", tt.u, got, tt.want)
 		}
 	}
 	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		r := wire.Result{TotalCostUSD: &f}
-		if _, ok := appendResult(nil, &r, &event.Usage{}, nil, nil); ok {
+		if _, ok := appendResult(nil, &r, &event.Usage{}, nil, nil, nil); ok {
 			t.Errorf("appendResult with cost %v: ok", f)
 		}
 	}

@@ -186,11 +186,16 @@ func (e *Encoder) writeLine(b []byte) {
 // appendSession appends the session id as a JSON string: escaped once
 // per session id, not once per line.
 func (e *Encoder) appendSession(b []byte) []byte {
+	return append(b, e.sessionText()...)
+}
+
+// sessionText returns the session id as a JSON string (see appendSession).
+func (e *Encoder) sessionText() []byte {
 	if len(e.sessionJSON) == 0 || e.sessionOf != e.session {
 		e.sessionJSON = jsontext.AppendMarshalString(e.sessionJSON[:0], e.session)
 		e.sessionOf = e.session
 	}
-	return append(b, e.sessionJSON...)
+	return e.sessionJSON
 }
 
 // appendHeader appends the fields every line ends with, as Marshal
@@ -580,8 +585,11 @@ func (e *Encoder) newRun() {
 	}
 	clear(e.agents)
 	clear(e.order)
+	clear(e.errs)
 	e.order, e.lastText, e.sessionJSON, e.reuse = e.order[:0], e.lastText[:0], e.sessionJSON[:0], reuse
+	errs := e.errs[:0]
 	e.runState = runState{}
+	e.errs = errs
 }
 
 // endSubagents ends the open messages of the subagents started by tool
@@ -1137,7 +1145,7 @@ func (e *Encoder) result(ev *event.RunEnd) {
 	if splice {
 		text = e.lastText // already JSON as Marshal writes it
 	}
-	b, ok := appendResult(e.out[:0], &r, u, text, e.appendUUID(uuid[:0]))
+	b, ok := appendResult(e.out[:0], &r, u, text, e.appendUUID(uuid[:0]), e.sessionText())
 	if !ok {
 		_, err := messages.Marshal(r.TotalCostUSD) // the error encoding/json gives
 		e.line(nil, err)

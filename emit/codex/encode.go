@@ -55,14 +55,17 @@ type Encoder struct {
 	content  bool   // an item was written in the open turn
 	nextID   int
 
-	blocks   map[event.BlockKind]*textBlock // open text and thinking blocks of the main agent
-	free     []*textBlock                   // blocks to reuse
-	in       input                          // a tool call's input, reused
-	calls    map[string]*call               // tool calls written as item.started, by call id
-	callIDs  *openset.Set[string]           // the ids in calls, oldest first: at most maxOpen
-	todo     *todoItem                      // the open todo_list item of the turn
-	fileIDs  map[string]string              // FileChange.ID -> item id, between item.started and item.completed
-	fileKeys *openset.Set[string]           // the ids in fileIDs, oldest first: at most maxOpen
+	blocks   []kindBlock          // open text and thinking blocks of the main agent (see blockOf)
+	free     []*textBlock         // blocks to reuse
+	in       input                // a tool call's input, reused
+	fields   [6]field             // an item's members, reused
+	num      []byte               // an exit code's digits, reused
+	spare    *call                // a call answered, for reuse
+	calls    map[string]*call     // tool calls written as item.started, by call id
+	callIDs  *openset.Set[string] // the ids in calls, oldest first: at most maxOpen
+	todo     *todoItem            // the open todo_list item of the turn
+	fileIDs  map[string]string    // FileChange.ID -> item id, between item.started and item.completed
+	fileKeys *openset.Set[string] // the ids in fileIDs, oldest first: at most maxOpen
 	// emptyChild: the agent scope "" is a subagent's, not the main
 	// thread's (the only scope other than the main one that matters).
 	emptyChild bool
@@ -116,7 +119,7 @@ var openLoss = fmt.Sprintf("more than %d tool calls or file changes waiting for 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{
-		w: w, blocks: map[event.BlockKind]*textBlock{}, calls: map[string]*call{}, callIDs: openset.New[string](maxOpen),
+		w: w, calls: map[string]*call{}, callIDs: openset.New[string](maxOpen),
 		fileIDs: map[string]string{}, fileKeys: openset.New[string](maxOpen),
 	}
 	if cfg != nil {
@@ -206,7 +209,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.runEnd(ev)
 	case *event.Notice:
 		if ev.Kind == wire.PlanNoticeKind {
-			e.item(wire.TypeItemCompleted, e.newID(), wire.ItemPlan, str("text", ev.Message))
+			e.newItem(wire.TypeItemCompleted, wire.ItemPlan, str("text", ev.Message))
 		} else {
 			e.warn("notices (" + ev.Kind + ")")
 		}
@@ -234,7 +237,7 @@ func isError(ev event.Event) bool {
 // continuation.
 func (e *Encoder) cutShort() {
 	for _, kind := range []event.BlockKind{event.Thinking, event.Text} {
-		if e.blocks[kind] != nil {
+		if e.blockOf(kind) != nil {
 			e.block(kind)
 		}
 	}
@@ -421,7 +424,7 @@ func (e *Encoder) runEnd(ev *event.RunEnd) {
 func (e *Encoder) errorEvent(ev *event.Error) {
 	if ev.Type == wire.ErrorItemType {
 		e.openTurn()
-		e.item(wire.TypeItemCompleted, e.newID(), wire.ItemError, str("message", ev.Message))
+		e.newItem(wire.TypeItemCompleted, wire.ItemError, str("message", ev.Message))
 		return
 	}
 	if ev.Type == turnFailedErrorType {
@@ -474,16 +477,33 @@ func (t *textBlock) text() string {
 // openBlock returns the open block of kind, opening it (with the buffer
 // of an ended block, reused) if it is not.
 func (e *Encoder) openBlock(kind event.BlockKind) *textBlock {
-	b := e.blocks[kind]
+	b := e.blockOf(kind)
 	if b == nil {
 		if n := len(e.free); n > 0 {
 			b, e.free = e.free[n-1], e.free[:n-1]
 		} else {
 			b = new(textBlock)
 		}
-		e.blocks[kind] = b
+		e.blocks = append(e.blocks, kindBlock{kind, b})
 	}
 	return b
+}
+
+// kindBlock is an open block and its kind.
+type kindBlock struct {
+	kind event.BlockKind
+	b    *textBlock
+}
+
+// blockOf returns the open block of kind, or nil. A turn has a block
+// or two open at once: they are looked at one by one.
+func (e *Encoder) blockOf(kind event.BlockKind) *textBlock {
+	for _, k := range e.blocks {
+		if k.kind == kind {
+			return k.b
+		}
+	}
+	return nil
 }
 
 // appendText adds s to a block's text, up to Config.MaxBlockBytes; what
@@ -503,8 +523,8 @@ func (e *Encoder) appendText(b *textBlock, s string) {
 
 // block writes a text or thinking block as a completed item.
 func (e *Encoder) block(kind event.BlockKind) {
-	b := e.blocks[kind]
-	delete(e.blocks, kind)
+	b := e.blockOf(kind)
+	e.blocks = slices.DeleteFunc(e.blocks, func(k kindBlock) bool { return k.kind == kind })
 	text := ""
 	if b != nil {
 		text = b.text()
@@ -519,7 +539,7 @@ func (e *Encoder) block(kind event.BlockKind) {
 		e.warn("blocks of kind " + string(kind))
 	}
 	e.openTurn()
-	e.item(wire.TypeItemCompleted, e.newID(), typ, str("text", text))
+	e.newItem(wire.TypeItemCompleted, typ, str("text", text))
 }
 
 func (e *Encoder) fileChange(ev *event.FileChange) {
@@ -669,16 +689,32 @@ func raw(key string, v []byte) field { return field{key: key, value: v} }
 
 // item writes one item event.
 func (e *Encoder) item(phase, id, typ string, fields ...field) {
+	e.writeItem(phase, id, false, typ, fields)
+}
+
+// newItem writes an item event of an item of its own: the next new id
+// (see newID), written without making it a string.
+func (e *Encoder) newItem(phase, typ string, fields ...field) {
+	e.writeItem(phase, "", true, typ, fields)
+}
+
+func (e *Encoder) writeItem(phase, id string, newID bool, typ string, fields []field) {
 	e.content = true
 	e.buf = append(e.buf[:0], `{"type":`...)
-	e.buf = jsontext.AppendString(e.buf, phase)
+	e.buf = appendName(e.buf, phase)
 	e.buf = append(e.buf, `,"item":{"id":`...)
-	e.buf = jsontext.AppendString(e.buf, id)
+	if newID {
+		e.buf = strconv.AppendInt(append(e.buf, `"item_`...), int64(e.nextID), 10)
+		e.buf = append(e.buf, '"')
+		e.nextID++
+	} else {
+		e.buf = jsontext.AppendString(e.buf, id)
+	}
 	e.buf = append(e.buf, `,"type":`...)
-	e.buf = jsontext.AppendString(e.buf, typ)
+	e.buf = appendName(e.buf, typ)
 	for _, f := range fields {
 		e.buf = append(e.buf, ',')
-		e.buf = jsontext.AppendString(e.buf, f.key)
+		e.buf = appendName(e.buf, f.key)
 		e.buf = append(e.buf, ':')
 		if f.isStr {
 			e.buf = jsontext.AppendString(e.buf, f.text)
@@ -688,6 +724,15 @@ func (e *Encoder) item(phase, id, typ string, fields ...field) {
 	}
 	e.buf = append(e.buf, `}}`...)
 	e.writeBuf()
+}
+
+// appendName appends s, a name of the format's own (an event or item
+// type, a member's key; lower-case letters, digits, '_' and '.'), as a
+// JSON string: it has nothing to escape and is copied as it is.
+func appendName(b []byte, s string) []byte {
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // writeBuf writes e.buf as one line.
@@ -720,7 +765,7 @@ func (e *Encoder) Cut() error {
 		return e.err
 	}
 	for _, kind := range []event.BlockKind{event.Thinking, event.Text} {
-		if e.blocks[kind] != nil {
+		if e.blockOf(kind) != nil {
 			e.block(kind)
 		}
 	}
@@ -750,7 +795,7 @@ func (e *Encoder) Close() error {
 	}
 	var open []string
 	for _, kind := range []event.BlockKind{event.Thinking, event.Text} {
-		if e.blocks[kind] != nil {
+		if e.blockOf(kind) != nil {
 			open = append(open, string(kind))
 			e.block(kind)
 		}

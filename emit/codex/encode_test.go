@@ -15,6 +15,7 @@ import (
 
 	emitjsonenv "github.com/agentstream/agentstream/emit/jsonenv"
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	wire "github.com/agentstream/agentstream/parse/codex"
 	parsejsonenv "github.com/agentstream/agentstream/parse/jsonenv"
 )
@@ -691,9 +692,9 @@ func TestMaxBlockBytes(t *testing.T) {
 					t.Fatalf("Encode(%T): %v", ev, err)
 				}
 			}
-			for kind, b := range e.blocks {
-				if b.len() > 8 {
-					t.Errorf("%s block holds %d bytes, over the cap of 8", kind, b.len())
+			for _, k := range e.blocks {
+				if k.b.len() > 8 {
+					t.Errorf("%s block holds %d bytes, over the cap of 8", k.kind, k.b.len())
 				}
 			}
 			_ = e.Close()
@@ -796,5 +797,31 @@ func TestCutBeforeFirstTurn(t *testing.T) {
 				t.Errorf("read back: cut %v, want %v", back, tt.cut)
 			}
 		})
+	}
+}
+
+// TestAppendName: the names the encoder writes with appendName, its
+// event and item types and the members' keys, need no escape.
+func TestAppendName(t *testing.T) {
+	t.Parallel()
+	names := []string{
+		wire.TypeItemStarted, wire.TypeItemUpdated, wire.TypeItemCompleted,
+		wire.ItemAgentMessage, wire.ItemReasoning, wire.ItemCommandExecution, wire.ItemFileChange, wire.ItemMCPToolCall,
+		wire.ItemWebSearch, wire.ItemTodoList, wire.ItemError, wire.ItemPlan, wire.ItemCollabToolCall,
+	}
+	var keys []string
+	var c call
+	for _, fs := range [][]field{
+		c.commandFields(nil, "", nil, ""), c.mcpFields(nil, nil, ""), c.collabFields(nil, ""),
+		{str("text", ""), str("message", ""), raw("changes", nil), raw("items", nil), raw("id", nil), raw("query", nil), raw("action", nil)},
+	} {
+		for _, f := range fs {
+			keys = append(keys, f.key)
+		}
+	}
+	for _, s := range append(names, keys...) {
+		if got, want := string(appendName(nil, s)), string(jsontext.AppendString(nil, s)); got != want {
+			t.Errorf("appendName(%q) = %s, want %s", s, got, want)
+		}
 	}
 }

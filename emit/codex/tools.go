@@ -31,14 +31,19 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	}
 	in := &e.in
 	in.read(ev.Input) // empty unless the input is an object
-	c := &call{}
+	c := e.spare
+	if c != nil {
+		e.spare = nil
+	} else {
+		c = &call{}
+	}
 	switch {
 	case ev.MCPServer == "" && slices.Contains(shellTools, ev.Name) && in.get("command") != nil:
 		if in.len() > 1 {
 			e.warn("shell tool inputs other than the command")
 		}
 		c.kind, c.item, c.command = wire.ItemCommandExecution, e.callID(ev.ID), e.shellCommand(in.get("command"))
-		e.item(wire.TypeItemStarted, c.item, c.kind, c.commandFields("", nil, wire.StatusInProgress)...)
+		e.item(wire.TypeItemStarted, c.item, c.kind, c.commandFields(e.fields[:0], "", null, wire.StatusInProgress)...)
 	case ev.MCPServer != "" || strings.HasPrefix(ev.Name, "mcp__"):
 		c.kind, c.item, c.server, c.tool = wire.ItemMCPToolCall, e.callID(ev.ID), ev.MCPServer, ev.Name
 		if c.server == "" {
@@ -127,7 +132,7 @@ func (e *Encoder) toolResult(ev *event.ToolResult) {
 	}
 	switch c.kind {
 	case wire.ItemCommandExecution:
-		e.item(wire.TypeItemCompleted, c.item, c.kind, c.completedCommandFields(e.text(ev), ev.ExitCode, status)...)
+		e.item(wire.TypeItemCompleted, c.item, c.kind, e.completedCommandFields(c, e.text(ev), ev.ExitCode, status)...)
 	case wire.ItemMCPToolCall:
 		e.item(wire.TypeItemCompleted, c.item, c.kind, c.completedMCPFields(e, ev, status)...)
 	case wire.ItemWebSearch:
@@ -151,6 +156,8 @@ func (e *Encoder) toolResult(ev *event.ToolResult) {
 		}
 		e.item(wire.TypeItemCompleted, c.item, c.kind, c.collabFields(states, status)...)
 	}
+	*c = call{}
+	e.spare = c // answered: nothing refers to it any more
 }
 
 // text joins the text parts of a result, warning about images.
@@ -172,27 +179,23 @@ func (e *Encoder) text(ev *event.ToolResult) string {
 	return b.String()
 }
 
-func (c *call) commandFields(output string, exit *int, status string) []field {
-	code := null
-	if exit != nil {
-		code = strconv.AppendInt(nil, int64(*exit), 10)
-	}
-	return []field{
-		raw("command", c.command), str("aggregated_output", output), raw("exit_code", code),
-		str("status", status),
-	}
+// commandFields appends the members of a command_execution to f, code
+// its exit code as JSON.
+func (c *call) commandFields(f []field, output string, code []byte, status string) []field {
+	return append(f, raw("command", c.command), str("aggregated_output", output), raw("exit_code", code), str("status", status))
 }
 
 // completedCommandFields are the members of a completed
 // command_execution: exit_code only when the source has one (the Codex
 // SDK declares it a number, absent while unknown; item.started keeps
 // Codex's null).
-func (c *call) completedCommandFields(output string, exit *int, status string) []field {
-	f := c.commandFields(output, exit, status)
+func (e *Encoder) completedCommandFields(c *call, output string, exit *int, status string) []field {
 	if exit == nil {
-		f = slices.DeleteFunc(f, func(f field) bool { return f.key == "exit_code" })
+		f := c.commandFields(e.fields[:0], output, nil, status)
+		return slices.DeleteFunc(f, func(f field) bool { return f.key == "exit_code" })
 	}
-	return f
+	e.num = strconv.AppendInt(e.num[:0], int64(*exit), 10)
+	return c.commandFields(e.fields[:0], output, e.num, status)
 }
 
 // completedMCPFields are the members of a completed mcp_tool_call:

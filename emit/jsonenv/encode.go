@@ -46,12 +46,12 @@ type Encoder struct {
 	w     io.Writer
 	cfg   Config
 	buf   []byte
-	out   []byte                  // the framed envelope, reused
-	chunk []byte                  // a long payload's chunk, escaped, reused
-	meta  []byte                  // a payload built from an event's fields, reused
-	mw    metaWriter              // builds it
-	jr    jsontext.Reader         // reads an error's source object
-	open  *openset.Set[[2]string] // open streamed blocks by (agent, type)
+	out   []byte                    // the framed envelope, reused
+	chunk []byte                    // a long payload's chunk, escaped, reused
+	meta  []byte                    // a payload built from an event's fields, reused
+	mw    metaWriter                // builds it
+	jr    jsontext.Reader           // reads an error's source object
+	open  *openset.Small[[2]string] // open streamed blocks by (agent, type)
 	// letGo counts the blocks let go of past MaxOpen while open.
 	letGo int
 	// began is the block begin noted open last, while it still is
@@ -80,7 +80,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	if cfg != nil {
 		e.cfg = *cfg
 	}
-	e.open = openset.New[[2]string](e.cfg.MaxOpen)
+	e.open = openset.NewSmall[[2]string](e.cfg.MaxOpen)
 	e.cut = openset.New[[2]string](e.cfg.MaxOpen)
 	if e.cfg.MaxChunkBytes <= 0 {
 		e.cfg.MaxChunkBytes = format.DefaultMaxChunkBytes

@@ -8,7 +8,7 @@ import (
 	wire "github.com/agentstream/agentstream/internal/openai/chatwire"
 )
 
-// chunks returns chunks of every shape appendChunk writes, with strings
+// chunks returns chunks of every shape the encoder writes, with strings
 // s and numbers n.
 func chunks(s string, n int64) []wire.Chunk {
 	p := &s
@@ -33,14 +33,14 @@ func sameAsMarshal(t *testing.T, s string, n int64) {
 	t.Helper()
 	for _, c := range chunks(s, n) {
 		want, werr := openai.Marshal(c)
-		got, gerr := appendChunk([]byte("prefix"), &c)
+		got, gerr := wire.AppendChunk([]byte("prefix"), &c)
 		if (werr != nil) != (gerr != nil) || werr == nil && string(got) != "prefix"+string(want) {
-			t.Errorf("%q %d:\nappendChunk %s (%v)\nMarshal     %s (%v)", s, n, got, gerr, want, werr)
+			t.Errorf("%q %d:\nAppendChunk %s (%v)\nMarshal     %s (%v)", s, n, got, gerr, want, werr)
 		}
 	}
 }
 
-// TestAppendChunk: appendChunk writes every chunk byte for byte as
+// TestAppendChunk: wire.AppendChunk writes every chunk byte for byte as
 // encoding/json does.
 func TestAppendChunk(t *testing.T) {
 	t.Parallel()

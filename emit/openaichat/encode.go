@@ -58,7 +58,7 @@ func (e *Encoder) chunk(choices []wire.Choice, usage *wire.Usage) error {
 		c.Choices = []wire.Choice{}
 	}
 	b := append(e.b.Buf[:0], "data: "...)
-	b, err := appendChunk(b, &c)
+	b, err := wire.AppendChunk(b, &c)
 	e.b.Buf = b
 	if err != nil {
 		e.b.Err = fmt.Errorf("%s: %w", wire.Name, err)

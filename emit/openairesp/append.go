@@ -64,9 +64,9 @@ func appendRaw(b []byte, raw json.RawMessage) []byte {
 }
 
 // appendRaws appends a list of raw values (null when nil).
-func appendRaws(b []byte, raws []json.RawMessage) (_ []byte, ok bool) {
+func appendRaws(b []byte, raws []json.RawMessage) []byte {
 	if raws == nil {
-		return append(b, "null"...), true
+		return append(b, "null"...)
 	}
 	b = append(b, '[')
 	for i, raw := range raws {
@@ -75,7 +75,7 @@ func appendRaws(b []byte, raws []json.RawMessage) (_ []byte, ok bool) {
 		}
 		b = appendRaw(b, raw)
 	}
-	return append(b, ']'), true
+	return append(b, ']')
 }
 
 // head appends the start of an event: its type and sequence number.

@@ -303,7 +303,7 @@ func (e *Encoder) finishPart(b *block) {
 			anns = []json.RawMessage{}
 		}
 		head := append(e.scratch[:0], `{"type":`+quotedOutputText+`,"annotations":`...)
-		head, _ = appendRaws(head, anns)
+		head = appendRaws(head, anns)
 		e.scratch = append(head, `,"logprobs":[],"text":`...)
 		raw, esc = b.appendPart(string(e.scratch))
 		e.itemField(wire.EvTextDone, b, `,"content_index":`, ci, `,"text":`, esc, `,"logprobs":[]}`)

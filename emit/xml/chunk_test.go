@@ -130,7 +130,7 @@ func checkPyString(t *testing.T, tok []byte) {
 	if len(tok) < 2 || tok[0] != '"' || tok[len(tok)-1] != '"' {
 		return // appendPyString is given string tokens only (stringEnd)
 	}
-	got := appendPyString([]byte("x"), tok)
+	got := appendPyString([]byte("x"), tok, &pyJSONOnly)
 	want := refAppendPyString([]byte("x"), tok)
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Fatalf("appendPyString(%q) (-json.Unmarshal +jsontext):\n%s", tok, diff)

@@ -32,19 +32,18 @@ type Encoder struct {
 	turns  agentmeta.Turns // what of the turns is reported lost
 	buf    []byte
 	meta   []byte             // scratch for an error object or a chunk built here
-	args   []byte             // scratch for a tool call's arguments
 	py     agentmeta.Spelling // writes the meta_init and meta_final built here
 	err    error
 
 	open    *blockKey // the block open in the XML (&openKey) or nil
 	openKey blockKey
-	live    *openset.Set[blockKey] // blocks open in the source
-	started bool                   // an agent scope has been written or implied
-	cur     string                 // the current agent scope
-	seen    *openset.Set[string]   // agents that have had a scope
-	calls   map[string]string      // tool call id -> agent, for the ids in callIDs
-	callIDs *openset.Set[string]   // the tool calls kept, oldest first
-	failed  bool                   // the producer's error line was written: no [DONE]
+	live    *openset.Small[blockKey] // blocks open in the source
+	started bool                     // an agent scope has been written or implied
+	cur     string                   // the current agent scope
+	seen    *openset.Set[string]     // agents that have had a scope
+	calls   map[string]string        // tool call id -> agent, for the ids in callIDs
+	callIDs *openset.Set[string]     // the tool calls kept, oldest first
+	failed  bool                     // the producer's error line was written: no [DONE]
 
 	// An agent's events that came while one of its subagents had the
 	// scope (see hold): XML can put them in the agent's scope only once
@@ -72,7 +71,7 @@ type blockKey struct {
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{
-		w: w, live: openset.New[blockKey](maxOpen), seen: openset.New[string](maxOpen),
+		w: w, live: openset.NewSmall[blockKey](maxOpen), seen: openset.New[string](maxOpen),
 		calls: map[string]string{}, callIDs: openset.New[string](maxOpen), py: pySpelling,
 	}
 	if cfg != nil {
@@ -87,7 +86,7 @@ func (e *Encoder) warn(what string) {
 
 // keep adds k to set; beyond the cap the oldest entry is forgotten
 // (returned), which is warned about once.
-func keep[K comparable](e *Encoder, set *openset.Set[K], k K) (old K, out bool) {
+func keep[K comparable](e *Encoder, set interface{ Add(K) (K, bool) }, k K) (old K, out bool) {
 	old, out = set.Add(k)
 	if out {
 		e.warn(fmt.Sprintf("more than %d open blocks, agents or tool calls waiting for a result (the oldest is forgotten)", maxOpen))
@@ -210,8 +209,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		// XML has no turn boundaries; the blocks imply them.
 	case *event.TurnEnd:
 		if ev.Error != "" {
-			e.meta = appendErrorJSON(e.meta[:0], "turn_failed", ev.Error)
-			e.errorBlock(e.meta)
+			e.errorObject("turn_failed", ev.Error)
 		}
 	case *event.RunEnd:
 		e.metaFinal(ev)
@@ -586,15 +584,16 @@ func (e *Encoder) toolCall(agent string, ev *event.ToolCall) {
 		delete(e.calls, old)
 	}
 	e.calls[ev.ID] = agent
-	e.args = appendReformat(e.args[:0], inputJSON(ev.Input), ", ", ": ") // pyJSON
-	b := append(append(append(e.meta[:0], '<'), tag...), ` id="`...)
-	b = appendHTML(b, ev.ID)
+	// The element as formatter writes it, in one pass over each part:
+	// the arguments are pyJSON's, HTML-escaped, backslashes doubled.
+	b := append(append(append(e.buf[:0], "data: <"...), tag...), ` id="`...)
+	b = appendHTMLFormatted(b, ev.ID)
 	b = append(b, `" name="`...)
-	b = appendHTML(b, ev.Name)
+	b = appendHTMLFormatted(b, ev.Name)
 	b = append(b, `" arguments="`...)
-	b = appendHTML(b, e.args)
-	e.meta = append(append(append(b, `"></`...), tag...), '>')
-	e.formatterBytes(e.meta)
+	b = appendReformat(b, inputJSON(ev.Input), ", ", ": ", &pyHTMLFormatted)
+	e.buf = append(append(append(b, `"></`...), tag...), ">\n\n"...)
+	e.write(e.buf)
 }
 
 // inputJSON is the tool input, {} when there is none (where the producer
@@ -748,12 +747,28 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 			return
 		}
 	}
-	data := []byte(ev.Raw)
-	if len(data) == 0 {
-		e.meta = appendErrorJSON(e.meta[:0], ev.Type, ev.Message)
-		data = e.meta
+	if len(ev.Raw) == 0 {
+		e.errorObject(ev.Type, ev.Message)
+		return
 	}
-	e.errorBlock(data)
+	e.errorBlock(ev.Raw)
+}
+
+// errorObject writes errorBlock of appendErrorJSON(typ, msg). With no
+// "]]>" in either (which cdata would split), that is appendErrorJSON with
+// its backslashes doubled, written in one pass.
+func (e *Encoder) errorObject(typ, msg string) {
+	if strings.Contains(typ, "]]>") || strings.Contains(msg, "]]>") {
+		e.meta = appendErrorJSON(e.meta[:0], typ, msg)
+		e.errorBlock(e.meta)
+		return
+	}
+	b := append(e.buf[:0], "data: <"+wire.TagError+"><![CDATA["+`{"type": `...)
+	b = appendPy(b, typ, &pyFormatted)
+	b = append(b, `, "message": `...)
+	b = appendPy(b, msg, &pyFormatted)
+	e.buf = append(b, "}]]></"+wire.TagError+">\n\n"...)
+	e.write(e.buf)
 }
 
 // serverErrorLine reports whether b is the server's JSON error line.

@@ -159,23 +159,38 @@ func appendMetaString(b, raw []byte, i int) ([]byte, int, bool) {
 		case c == '"':
 			return append(append(b, raw[start:i]...), "&quot;"...), i + 1, true
 		case c == '\\':
-			if i+1 >= len(raw) {
-				return b, i, false
-			}
-			switch raw[i+1] {
-			case '"':
-				b = append(append(b, raw[start:i+1]...), "&quot;"...)
-				i += 2
-				start = i
-			case '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(raw) || hexDigit[raw[i+2]]&hexDigit[raw[i+3]]&hexDigit[raw[i+4]]&hexDigit[raw[i+5]] == 0 {
+			// A run of escapes, and the plain byte or two between
+			// them, read here: Python's ensure_ascii writes
+			// "\u00dcn\u00efc" for text with accents, where a new
+			// word at each escape cost more than the escape.
+			for {
+				if i+1 >= len(raw) {
 					return b, i, false
 				}
-				i += 6
-			default:
-				return b, i, false
+				switch raw[i+1] {
+				case '"':
+					b = append(append(b, raw[start:i+1]...), "&quot;"...)
+					i += 2
+					start = i
+				case '\\', '/', 'b', 'f', 'n', 'r', 't':
+					i += 2
+				case 'u':
+					if i+6 > len(raw) {
+						return b, i, false
+					}
+					if h := raw[i+2 : i+6]; hexDigit[h[0]]&hexDigit[h[1]]&hexDigit[h[2]]&hexDigit[h[3]] == 0 {
+						return b, i, false
+					}
+					i += 6
+				default:
+					return b, i, false
+				}
+				for k := 0; k < 2 && i < len(raw) && metaStrSpecial[raw[i]] == 0; k++ {
+					i++
+				}
+				if i >= len(raw) || raw[i] != '\\' {
+					break
+				}
 			}
 		case c < 0x20:
 			return b, i, false

@@ -48,6 +48,9 @@ var onePassInputs = []string{
 	strings.Repeat("[", 511) + strings.Repeat("]", 511), strings.Repeat("[", 512) + strings.Repeat("]", 512),
 	strings.Repeat("[{\"a\":", 300) + "1" + strings.Repeat("}]", 300),
 	edgeChars,
+	// Runs of escapes, with a byte or two and the other stops between them.
+	`"\u00dcn\u00efc\u00f6d\u00e9 x \ud83e\udd8a.\n\"q\"\\"`, `"\u00dcnn\"<\u00e9&'"`, `"\u00dc\u12"`, `"\u00dcn\u12`,
+	`"\u00dcn\`, `"\n\u00e9é\t"`, `"\u00dc"`, `"\\\\\\"`,
 	"\"\xc1\xbf\"", "\"\xe0\x9f\xbf\"", "\"\xc2\"", "\"\xe1\x80\"", "\"\xe1\x80", "\"\xf4\x90\x80\x80\"",
 	`{"long": "` + strings.Repeat(`plain text, \"quoted\" \\ \u00e9 & more `, 20) + `"}`,
 }

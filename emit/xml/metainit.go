@@ -1,6 +1,7 @@
 package xml
 
 import (
+	"math/bits"
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/internal/agentmeta"
@@ -39,7 +40,7 @@ var pyPlain = func() (t [256]bool) {
 // appendPyQuoted appends s as a JSON string as json.dumps writes it with
 // ensure_ascii; invalid UTF-8 is written as \ufffd, one a byte, as
 // encoding/json replaces it before marshal's rewriting.
-func appendPyQuoted(out []byte, s string) []byte { return appendPy(out, s, false) }
+func appendPyQuoted(out []byte, s string) []byte { return appendPy(out, s, &pyJSONOnly) }
 
 // pyPlainHTML marks the bytes appendPyQuotedHTML writes as they are:
 // those of pyPlain but what htmlEscape escapes.
@@ -53,17 +54,45 @@ var pyPlainHTML = func() (t [256]bool) {
 // appendPyQuotedHTML appends htmlEscape of what appendPyQuoted writes
 // for s, in one pass: appendPyQuoted's output is ASCII, so only its
 // quotes and s's & < > ' change.
-func appendPyQuotedHTML(out []byte, s string) []byte { return appendPy(out, s, true) }
+func appendPyQuotedHTML(out []byte, s string) []byte { return appendPy(out, s, &pyHTML) }
 
-// appendPy is appendPyQuoted, or with html appendPyQuotedHTML.
-func appendPy(out []byte, s string, html bool) []byte {
-	plain, quote, escQuote := &pyPlain, `"`, `\"`
-	if html {
-		plain, quote, escQuote = &pyPlainHTML, "&quot;", `\&quot;`
-	}
-	out = append(out, quote...)
+// pySpell is how appendPy writes a string: which bytes go as they are,
+// the quotes, and the backslash that starts an escape (doubled when the
+// formatter's escaping comes on top: it doubles every backslash, and
+// appendPy's output holds no line break for it to escape).
+type pySpell struct {
+	plain           *[256]bool
+	html            bool // pyPlainHTML: & < > ' " as htmlEscape writes them
+	quote, escQuote string
+	bs              string
+}
+
+var (
+	pyJSONOnly = pySpell{&pyPlain, false, `"`, `\"`, `\`}
+	pyHTML     = pySpell{&pyPlainHTML, true, "&quot;", `\&quot;`, `\`}
+	// pyFormatted is formatter's escaping of appendPyQuoted's output;
+	// pyHTMLFormatted of appendPyQuotedHTML's.
+	pyFormatted     = pySpell{&pyPlain, false, `"`, `\\"`, `\\`}
+	pyHTMLFormatted = pySpell{&pyPlainHTML, true, "&quot;", `\\&quot;`, `\\`}
+)
+
+// appendPy appends s as a JSON string spelled as sp says. The runs of
+// plain bytes between the others are found eight bytes at a time.
+func appendPy(out []byte, s string, sp *pySpell) []byte {
+	plain := sp.plain
+	out = append(out, sp.quote...)
 	start := 0
 	for i := 0; i < len(s); {
+		for i+8 <= len(s) {
+			if m := pyStops(load8(s, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if plain[c] {
 			i++
@@ -72,30 +101,27 @@ func appendPy(out []byte, s string, html bool) []byte {
 		out = append(out, s[start:i]...)
 		switch c {
 		case '"':
-			out = append(out, escQuote...)
+			out = append(out, sp.escQuote...)
 		case '\\':
-			out = append(out, '\\', '\\')
+			out = append(append(out, sp.bs...), sp.bs...)
 		case '\n':
-			out = append(out, '\\', 'n')
+			out = append(append(out, sp.bs...), 'n')
 		case '\r':
-			out = append(out, '\\', 'r')
+			out = append(append(out, sp.bs...), 'r')
 		case '\t':
-			out = append(out, '\\', 't')
+			out = append(append(out, sp.bs...), 't')
 		case '\b':
-			out = append(out, '\\', 'b')
+			out = append(append(out, sp.bs...), 'b')
 		case '\f':
-			out = append(out, '\\', 'f')
+			out = append(append(out, sp.bs...), 'f')
 		case '&', '<', '>', '\'': // only in html: pyPlain has them
 			out = append(out, htmlEntity(c)...)
 		default:
-			if c < utf8.RuneSelf {
-				out = appendU(out, rune(c))
-				i++
-				start = i
-				continue
+			r, n := rune(c), 1
+			if c >= utf8.RuneSelf {
+				r, n = utf8.DecodeRuneInString(s[i:])
 			}
-			r, n := utf8.DecodeRuneInString(s[i:])
-			out = appendU(out, r)
+			out = appendUPrefix(out, r, sp.bs)
 			i += n
 			start = i
 			continue
@@ -103,5 +129,25 @@ func appendPy(out []byte, s string, html bool) []byte {
 		i++
 		start = i
 	}
-	return append(append(out, s[start:]...), quote...)
+	return append(append(out, s[start:]...), sp.quote...)
+}
+
+// pyStops marks the high bit of each byte of w, eight bytes of a string,
+// that appendPy may not copy as it is: those metaStrStops marks, and
+// DEL (0x7f, which w+ones carries into the high bit). The lowest mark is
+// exact, those above it may not be.
+func pyStops(w uint64) uint64 {
+	return metaStrStops(w) | (w+ones8)&highs8
+}
+
+const (
+	ones8  = 0x0101010101010101
+	highs8 = 0x8080808080808080
+)
+
+// load8 returns s[i:i+8] as a little-endian word (one load).
+func load8[T string | []byte](s T, i int) uint64 {
+	t := s[i : i+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 }

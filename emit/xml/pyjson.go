@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 
@@ -26,11 +27,13 @@ func compactASCII(raw []byte) []byte {
 }
 
 func reformat(raw []byte, comma, colon string) []byte {
-	return appendReformat(make([]byte, 0, len(raw)+len(raw)/8), raw, comma, colon)
+	return appendReformat(make([]byte, 0, len(raw)+len(raw)/8), raw, comma, colon, &pyJSONOnly)
 }
 
-// appendReformat appends reformat(raw, comma, colon) to out.
-func appendReformat(out, raw []byte, comma, colon string) []byte {
+// appendReformat appends reformat(raw, comma, colon) to out, its strings
+// spelled as sp says (and so the whole text: what is outside strings
+// holds nothing that HTML or the formatter escapes).
+func appendReformat(out, raw []byte, comma, colon string, sp *pySpell) []byte {
 	if !validJSON(raw) {
 		s, _ := json.Marshal(string(raw))
 		raw = s
@@ -47,8 +50,18 @@ func appendReformat(out, raw []byte, comma, colon string) []byte {
 			out = append(out, colon...)
 			i++
 		case '"':
+			if end := plainStringEnd(raw, i); end > 0 {
+				// Written as it is, but for what HTML escapes.
+				if sp.html {
+					out = appendASCIIData(out, raw[i:end])
+				} else {
+					out = append(out, raw[i:end]...)
+				}
+				i = end
+				continue
+			}
 			end := stringEnd(raw, i)
-			out = appendPyString(out, raw[i:end])
+			out = appendPyString(out, raw[i:end], sp)
 			i = end
 		default:
 			out = append(out, c)
@@ -71,8 +84,37 @@ func stringEnd(raw []byte, i int) int {
 	return len(raw)
 }
 
-// appendPyString appends the JSON string token tok as Python writes it.
-func appendPyString(out, tok []byte) []byte {
+// plainStringEnd returns the index after the JSON string whose opening
+// quote is raw[i] when the string holds only printable ASCII but the
+// backslash (Python writes it as it is), else -1. It looks at eight
+// bytes at a time.
+func plainStringEnd(raw []byte, i int) int {
+	for j := i + 1; ; j++ {
+		for j+8 <= len(raw) {
+			w := load8(raw, j)
+			q, bs := w^(ones8*'"'), w^(ones8*'\\')
+			// The lowest mark is exact (see pyStops).
+			if m := ((q - ones8) | (bs - ones8) | (w - ones8*0x20) | w | (w + ones8)) & highs8; m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			j += 8
+		}
+		if j >= len(raw) {
+			return -1
+		}
+		switch c := raw[j]; {
+		case c == '"':
+			return j + 1
+		case c == '\\' || c < 0x20 || c >= 0x7f:
+			return -1
+		}
+	}
+}
+
+// appendPyString appends the JSON string token tok as Python writes it,
+// spelled as sp says.
+func appendPyString(out, tok []byte, sp *pySpell) []byte {
 	plain := true
 	for _, c := range tok[1 : len(tok)-1] {
 		if c == '\\' || c < 0x20 || c >= 0x7f {
@@ -81,6 +123,9 @@ func appendPyString(out, tok []byte) []byte {
 		}
 	}
 	if plain {
+		if sp.html {
+			return appendHTML(out, tok)
+		}
 		return append(out, tok...)
 	}
 	// jsontext reads the token as json.Unmarshal would, in a fraction of
@@ -89,13 +134,23 @@ func appendPyString(out, tok []byte) []byte {
 	var r jsontext.Reader
 	r.Reset(tok)
 	if b := r.Str(); !r.Failed() && r.End() {
-		return appendPyQuoted(out, string(b))
+		return appendPy(out, string(b), sp)
 	}
 	var s string
 	if json.Unmarshal(tok, &s) != nil {
+		// The token as it is, spelled as sp says (not for a token of
+		// valid JSON, which is all appendReformat gives).
+		switch {
+		case sp.bs != `\` && sp.html:
+			return appendHTMLFormatted(out, string(tok))
+		case sp.bs != `\`:
+			return appendFormatted(out, tok)
+		case sp.html:
+			return appendHTML(out, tok)
+		}
 		return append(out, tok...)
 	}
-	return appendPyQuoted(out, s)
+	return appendPy(out, s, sp)
 }
 
 // appendMetaData appends JSON text as the data attribute of a meta
@@ -192,9 +247,12 @@ var metaPlain = func() (t [256]byte) {
 
 // appendU appends the \u escape of r, a surrogate pair above U+FFFF, as
 // json.dumps writes a character outside ASCII.
-func appendU(out []byte, r rune) []byte {
+func appendU(out []byte, r rune) []byte { return appendUPrefix(out, r, `\`) }
+
+// appendUPrefix is appendU with bs, one backslash or two, before each u.
+func appendUPrefix(out []byte, r rune, bs string) []byte {
 	u := func(out []byte, r rune) []byte {
-		return append(out, '\\', 'u', hexLower[r>>12&0xf], hexLower[r>>8&0xf], hexLower[r>>4&0xf], hexLower[r&0xf])
+		return append(append(out, bs...), 'u', hexLower[r>>12&0xf], hexLower[r>>8&0xf], hexLower[r>>4&0xf], hexLower[r&0xf])
 	}
 	if r > 0xffff {
 		r -= 0x10000
@@ -237,6 +295,32 @@ func appendHTML[T string | []byte](b []byte, s T) []byte {
 		if c := s[i]; htmlSpecial[c] == 1 {
 			b = append(append(b, s[start:i]...), htmlEntity(c)...)
 			start = i + 1
+		}
+	}
+	return append(b, s[start:]...)
+}
+
+// appendHTMLFormatted appends formatter's escaping of htmlEscape(s): the
+// bytes of both sets escaped in one pass (neither escaping writes a byte
+// the other escapes).
+func appendHTMLFormatted(b []byte, s string) []byte {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if htmlSpecial[c] == 0 && formatterSpecial[c] == 0 {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		start = i + 1
+		switch c {
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		default:
+			b = append(b, htmlEntity(c)...)
 		}
 	}
 	return append(b, s[start:]...)

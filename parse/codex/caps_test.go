@@ -93,3 +93,72 @@ func TestCaps(t *testing.T) {
 		break
 	}
 }
+
+// TestThreadUsage: a thread's cumulative usage is kept until the thread
+// is forgotten past the cap, even while it runs; counted again from
+// then on, and kept when it starts again.
+func TestThreadUsage(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	turn := func(input int) {
+		fmt.Fprintf(&b, `{"type":"turn.started"}`+"\n"+`{"type":"turn.completed","usage":{"input_tokens":%d,"output_tokens":1}}`+"\n", input)
+	}
+	b.WriteString(`{"type":"thread.started","thread_id":"th"}` + "\n")
+	turn(10)
+	for i := range maxOpen { // th is forgotten at the last
+		fmt.Fprintf(&b, `{"type":"item.completed","item":{"id":"c%d","type":"collab_tool_call","tool":"spawn_agent","sender_thread_id":"th","receiver_thread_ids":["t%d"],"agents_states":{},"status":"completed"}}`+"\n", i, i)
+	}
+	turn(15)
+	turn(20)
+	b.WriteString(`{"type":"thread.started","thread_id":"th"}` + "\n")
+	turn(26)
+	b.WriteString(`{"type":"thread.started","thread_id":"new"}` + "\n")
+	turn(3)
+	var got []int64
+	for _, it := range eventtest.Collect(NewDecoder(strings.NewReader(b.String()), &Config{Source: "in"})) {
+		if e, ok := it.Event.(*event.TurnEnd); ok {
+			got = append(got, e.Usage.InputTokens)
+		}
+	}
+	if want := []int64{10, 15, 5, 6, 3}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("input tokens per turn %v, want %v", got, want)
+	}
+}
+
+// TestThreadsSameHash: threads whose ids hash alike are told apart by
+// their ids, and each is let go of alone.
+func TestThreadsSameHash(t *testing.T) {
+	t.Parallel()
+	var ts threads
+	ts.add("a")
+	a, h := ts.lookup("a")
+	for _, id := range []string{"b", "c"} { // chained in front of a, as add chains
+		ts.m[h] = &thread{id: id, hash: h, next: ts.m[h]}
+	}
+	found := func() string {
+		var s []string
+		for _, id := range []string{"a", "b", "c"} {
+			if th := ts.get(id, ts.m[h]); th != nil && th.id == id {
+				s = append(s, id)
+			}
+		}
+		return strings.Join(s, " ")
+	}
+	if got := found(); got != "a b c" {
+		t.Fatalf("found %q, want a b c", got)
+	}
+	b := ts.get("b", ts.m[h])
+	ts.unlink(b) // in the middle
+	if got := found(); got != "a c" {
+		t.Errorf("after b: found %q, want a c", got)
+	}
+	c := ts.get("c", ts.m[h])
+	ts.unlink(c) // the head, a after it
+	if got := found(); got != "a" {
+		t.Errorf("after c: found %q, want a", got)
+	}
+	ts.unlink(a) // alone
+	if got := found(); got != "" || len(ts.m) != 0 {
+		t.Errorf("after a: found %q, %d hashes; want none", got, len(ts.m))
+	}
+}

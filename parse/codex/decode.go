@@ -49,9 +49,8 @@ type Decoder struct {
 	turn    bool                        // inside a turn
 	open    map[string]*openItem        // items seen but not completed, by id
 	order   []string                    // ids of open, in order of arrival
-	usage   map[string]event.Usage      // last cumulative usage per thread
 	todos   map[string][]event.TodoItem // last list emitted per todo_list id
-	threads *openset.Set[string]        // agent scopes opened, at most maxOpen
+	threads threads                     // agent scopes opened, at most maxOpen, and their usage
 	capped  bool                        // a cap was reported
 	bad     badutf8.Once                // the invalid UTF-8 warning
 
@@ -79,10 +78,8 @@ type openItem struct {
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	d := &Decoder{
-		open:    map[string]*openItem{},
-		usage:   map[string]event.Usage{},
-		todos:   map[string][]event.TodoItem{},
-		threads: openset.New[string](maxOpen),
+		open:  map[string]*openItem{},
+		todos: map[string][]event.TodoItem{},
 	}
 	if cfg != nil {
 		d.cfg = *cfg
@@ -290,13 +287,13 @@ func (d *Decoder) turnEnd(u *Usage) *event.TurnEnd {
 	cur := (*wire.Usage)(u).Event()
 	e.usage = cur
 	if !d.cfg.UsagePerTurn {
-		prev := d.usage[d.agent]
+		prev := d.threads.lastUsage(d.agent)
 		if cur.InputTokens >= prev.InputTokens && cur.CacheReadTokens >= prev.CacheReadTokens &&
 			cur.CacheWriteTokens >= prev.CacheWriteTokens && cur.OutputTokens >= prev.OutputTokens &&
 			cur.ReasoningTokens >= prev.ReasoningTokens {
 			e.usage.Sub(&prev)
 		}
-		d.usage[d.agent] = cur
+		d.threads.setUsage(d.agent, cur)
 	}
 	e.end.Usage = &e.usage
 	return &e.end
@@ -316,7 +313,10 @@ func (d *Decoder) item(l *wire.Line, line []byte) error {
 	it.ID = firstID(raw, it.ID)
 	kind := it.Kind()
 	id := it.ID
-	found := d.open[id] // the one lookup by id of the line
+	var found *openItem
+	if len(d.open) > 0 { // most items complete on the line that starts them
+		found = d.open[id] // the one lookup by id of the line
+	}
 	o := found
 	if o != nil && o.kind != kind {
 		o = nil // the id was reused by an item of another type: a new item
@@ -876,18 +876,11 @@ func (d *Decoder) tooMany(what string) {
 // beyond maxOpen threads the one seen longest ago is forgotten (a later
 // collab call naming it opens its scope again).
 func (d *Decoder) thread(agent string) bool {
-	n := d.threads.Len()
-	old, out := d.threads.Add(agent) // a no-op for one held
-	if !out && d.threads.Len() == n {
-		return false
+	added, old, out := d.threads.add(agent)
+	if out && !d.capped { // formatted only for the one report
+		d.tooMany(fmt.Sprintf("more than %d threads; forgot the oldest, %q", maxOpen, old))
 	}
-	if out {
-		delete(d.usage, old)
-		if !d.capped { // formatted only for the one report
-			d.tooMany(fmt.Sprintf("more than %d threads; forgot the oldest, %q", maxOpen, old))
-		}
-	}
-	return true
+	return added
 }
 
 // truncation reports what is still open at the end of the input: the

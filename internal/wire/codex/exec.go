@@ -132,11 +132,16 @@ func readItemText(r *jsontext.Reader, t *ItemText) {
 //
 //wire:order
 type Usage struct {
-	InputTokens           *int64 `json:"input_tokens,omitempty"`
-	CachedInputTokens     *int64 `json:"cached_input_tokens,omitempty"`
-	CacheWriteInputTokens *int64 `json:"cache_write_input_tokens,omitempty"`
-	OutputTokens          *int64 `json:"output_tokens,omitempty"`
-	ReasoningOutputTokens *int64 `json:"reasoning_output_tokens,omitempty"`
+	InputTokens           *int64 `json:"input_tokens,omitempty" wire:"buf=input"`
+	CachedInputTokens     *int64 `json:"cached_input_tokens,omitempty" wire:"buf=cached"`
+	CacheWriteInputTokens *int64 `json:"cache_write_input_tokens,omitempty" wire:"buf=cacheWrite"`
+	OutputTokens          *int64 `json:"output_tokens,omitempty" wire:"buf=output"`
+	ReasoningOutputTokens *int64 `json:"reasoning_output_tokens,omitempty" wire:"buf=reasoning"`
+
+	// What the counts point to when the one-pass reader set them
+	// (wire:"buf"): the usage's own, valid while it is not copied or
+	// reused (its readers take the counts with Event at once).
+	input, cached, cacheWrite, output, reasoning int64
 }
 
 // Event returns u's counts as a canonical usage, with the counts it gives.

@@ -37,7 +37,7 @@ func compare[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) b
 			t.Errorf("%s: payload text %s, want %s", data, l.PayloadText(), text.Payload)
 		}
 	}
-	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(RolloutLine{}, Line{}, Item{})); diff != "" {
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(RolloutLine{}, Line{}, Item{}, Usage{})); diff != "" {
 		t.Errorf("%s: (-json.Unmarshal +reader):\n%s", data, diff)
 	}
 	return true

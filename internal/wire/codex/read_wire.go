@@ -219,7 +219,7 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 			if r.Peek() == 'n' && r.Null() {
 				v.InputTokens = nil
 			} else {
-				jsontext.Ensure(&v.InputTokens)
+				jsontext.EnsureIn(&v.InputTokens, &v.input)
 				jsontext.ReadInt(r, v.InputTokens)
 			}
 			if r.ObjectEnd() {
@@ -230,7 +230,7 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 			if r.Peek() == 'n' && r.Null() {
 				v.CachedInputTokens = nil
 			} else {
-				jsontext.Ensure(&v.CachedInputTokens)
+				jsontext.EnsureIn(&v.CachedInputTokens, &v.cached)
 				jsontext.ReadInt(r, v.CachedInputTokens)
 			}
 			if r.ObjectEnd() {
@@ -241,7 +241,7 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 			if r.Peek() == 'n' && r.Null() {
 				v.CacheWriteInputTokens = nil
 			} else {
-				jsontext.Ensure(&v.CacheWriteInputTokens)
+				jsontext.EnsureIn(&v.CacheWriteInputTokens, &v.cacheWrite)
 				jsontext.ReadInt(r, v.CacheWriteInputTokens)
 			}
 			if r.ObjectEnd() {
@@ -252,7 +252,7 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 			if r.Peek() == 'n' && r.Null() {
 				v.OutputTokens = nil
 			} else {
-				jsontext.Ensure(&v.OutputTokens)
+				jsontext.EnsureIn(&v.OutputTokens, &v.output)
 				jsontext.ReadInt(r, v.OutputTokens)
 			}
 			if r.ObjectEnd() {
@@ -263,7 +263,7 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 			if r.Peek() == 'n' && r.Null() {
 				v.ReasoningOutputTokens = nil
 			} else {
-				jsontext.Ensure(&v.ReasoningOutputTokens)
+				jsontext.EnsureIn(&v.ReasoningOutputTokens, &v.reasoning)
 				jsontext.ReadInt(r, v.ReasoningOutputTokens)
 			}
 			if r.ObjectEnd() {
@@ -332,35 +332,35 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 				if r.Peek() == 'n' && r.Null() {
 					v.InputTokens = nil
 				} else {
-					jsontext.Ensure(&v.InputTokens)
+					jsontext.EnsureIn(&v.InputTokens, &v.input)
 					jsontext.ReadInt(r, v.InputTokens)
 				}
 			case 1:
 				if r.Peek() == 'n' && r.Null() {
 					v.CachedInputTokens = nil
 				} else {
-					jsontext.Ensure(&v.CachedInputTokens)
+					jsontext.EnsureIn(&v.CachedInputTokens, &v.cached)
 					jsontext.ReadInt(r, v.CachedInputTokens)
 				}
 			case 2:
 				if r.Peek() == 'n' && r.Null() {
 					v.CacheWriteInputTokens = nil
 				} else {
-					jsontext.Ensure(&v.CacheWriteInputTokens)
+					jsontext.EnsureIn(&v.CacheWriteInputTokens, &v.cacheWrite)
 					jsontext.ReadInt(r, v.CacheWriteInputTokens)
 				}
 			case 3:
 				if r.Peek() == 'n' && r.Null() {
 					v.OutputTokens = nil
 				} else {
-					jsontext.Ensure(&v.OutputTokens)
+					jsontext.EnsureIn(&v.OutputTokens, &v.output)
 					jsontext.ReadInt(r, v.OutputTokens)
 				}
 			case 4:
 				if r.Peek() == 'n' && r.Null() {
 					v.ReasoningOutputTokens = nil
 				} else {
-					jsontext.Ensure(&v.ReasoningOutputTokens)
+					jsontext.EnsureIn(&v.ReasoningOutputTokens, &v.reasoning)
 					jsontext.ReadInt(r, v.ReasoningOutputTokens)
 				}
 			}

@@ -71,6 +71,8 @@ type generator struct {
 	structs map[string]*ast.StructType
 	order   []string // the struct types, in declaration order
 	unm     map[string]bool
+	marsh   map[string]bool           // the types with MarshalJSON or MarshalText
+	unmarsh map[string]bool           // the types with UnmarshalJSON or UnmarshalText
 	members map[string]*ast.ArrayType // the slice types marked wire:members
 	ordered map[string]bool           // the struct types marked wire:order
 	// the intern prefixes of fields of wire:order structs, whose intern
@@ -93,7 +95,7 @@ func load(dir, skip string, each func(*ast.File)) (*generator, error) {
 		return nil, err
 	}
 	slices.Sort(names)
-	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, members: map[string]*ast.ArrayType{}, ordered: map[string]bool{}, fastInterns: map[string]bool{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
+	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, marsh: map[string]bool{}, unmarsh: map[string]bool{}, members: map[string]*ast.ArrayType{}, ordered: map[string]bool{}, fastInterns: map[string]bool{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}}
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == skip {
 			continue
@@ -138,6 +140,9 @@ func Generate(dir string) ([]byte, error) {
 	for _, s := range g.order {
 		if g.unm[s] || !hasFields(g.structs[s]) {
 			continue
+		}
+		if m := g.method(g.unmarsh, s, g.structs[s]); m != "" {
+			return nil, fmt.Errorf("%s: %s has its own UnmarshalJSON or UnmarshalText, which encoding/json calls", s, m)
 		}
 		if err := g.reader(&body, s); err != nil {
 			return nil, err
@@ -190,8 +195,8 @@ func hasFields(st *ast.StructType) bool {
 	return false
 }
 
-// collect notes the struct types, the types with UnmarshalJSON and the
-// string constants of f.
+// collect notes the struct types, the types with UnmarshalJSON, those
+// with (Un)MarshalJSON or (Un)MarshalText, and the string constants of f.
 func (g *generator) collect(f *ast.File) {
 	for _, im := range f.Imports {
 		path, err := strconv.Unquote(im.Path.Value)
@@ -210,13 +215,21 @@ func (g *generator) collect(f *ast.File) {
 			if d.Recv == nil {
 				g.funcs[d.Name.Name] = true
 			}
-			if d.Recv != nil && d.Name.Name == "UnmarshalJSON" && len(d.Recv.List) == 1 {
+			if d.Recv != nil && len(d.Recv.List) == 1 {
 				t := d.Recv.List[0].Type
 				if s, ok := t.(*ast.StarExpr); ok {
 					t = s.X
 				}
 				if id, ok := t.(*ast.Ident); ok {
-					g.unm[id.Name] = true
+					switch d.Name.Name {
+					case "UnmarshalJSON":
+						g.unm[id.Name] = true
+						g.unmarsh[id.Name] = true
+					case "UnmarshalText":
+						g.unmarsh[id.Name] = true
+					case "MarshalJSON", "MarshalText":
+						g.marsh[id.Name] = true
+					}
 				}
 			}
 		case *ast.GenDecl:
@@ -319,6 +332,9 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 				return fmt.Errorf("%s: the json option string is not read", name)
 			}
 		}
+		if key != "" && !validKey(key) {
+			return fmt.Errorf("%s: json key %q: encoding/json ignores it (and uses the field's name)", name, key)
+		}
 		if len(f.Names) == 0 { // embedded
 			id, ok := f.Type.(*ast.Ident)
 			if !ok {
@@ -331,6 +347,10 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 				continue
 			}
 			if !ast.IsExported(id.Name) {
+				if g.structs[id.Name] != nil {
+					// encoding/json reads and writes it under the key.
+					return fmt.Errorf("%s: embedded %s with a json key: not read", name, id.Name)
+				}
 				continue
 			}
 			f = &ast.Field{Names: []*ast.Ident{id}, Type: f.Type}
@@ -380,9 +400,44 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 	return nil
 }
 
+// method returns the type in set (one with a method encoding/json
+// calls), struct s or one it embeds (whose methods are its own), or "".
+func (g *generator) method(set map[string]bool, s string, st *ast.StructType) string {
+	if set[s] {
+		return s
+	}
+	for _, f := range st.Fields.List {
+		t := f.Type
+		if p, ok := t.(*ast.StarExpr); ok {
+			t = p.X
+		}
+		if id, ok := t.(*ast.Ident); ok && len(f.Names) == 0 {
+			if est := g.structs[id.Name]; est != nil {
+				if m := g.method(set, id.Name, est); m != "" {
+					return m
+				}
+			} else if set[id.Name] {
+				return id.Name
+			}
+		}
+	}
+	return ""
+}
+
+// validKey reports whether encoding/json takes key, a json tag's name:
+// letters, digits and punctuation but for quotes and backslash.
+func validKey(key string) bool {
+	for _, c := range key {
+		if !unicode.IsLetter(c) && !unicode.IsDigit(c) && !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c) {
+			return false
+		}
+	}
+	return true
+}
+
 // parseTarget returns the struct type that field name of st points to,
 // if name is an unexported field of a pointer to a struct type of the
-// package, else "".
+// package that gets a reader, else "".
 func (g *generator) parseTarget(st *ast.StructType, name string) string {
 	if ast.IsExported(name) {
 		return ""
@@ -393,7 +448,7 @@ func (g *generator) parseTarget(st *ast.StructType, name string) string {
 				continue
 			}
 			if p, ok := f.Type.(*ast.StarExpr); ok {
-				if id, ok := p.X.(*ast.Ident); ok && g.structs[id.Name] != nil && !g.unm[id.Name] {
+				if id, ok := p.X.(*ast.Ident); ok && g.structs[id.Name] != nil && !g.unm[id.Name] && hasFields(g.structs[id.Name]) {
 					return id.Name
 				}
 			}
@@ -511,9 +566,16 @@ func readerName(s string) string {
 // hasReader reports whether the package of the module at import path
 // path has a function named fn.
 func (g *generator) hasReader(path, fn string) bool {
+	dir := g.pkgDir(path)
+	return dir != "" && hasFunc(dir, fn)
+}
+
+// pkgDir returns the directory of the package of the module at import
+// path path, or "" if it is not one.
+func (g *generator) pkgDir(path string) string {
 	root, err := filepath.Abs(g.dir)
 	if err != nil {
-		return false
+		return ""
 	}
 	for {
 		mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
@@ -522,13 +584,13 @@ func (g *generator) hasReader(path, fn string) bool {
 			module := strings.TrimSpace(strings.TrimPrefix(line, "module"))
 			rest, ok := strings.CutPrefix(path, module+"/")
 			if !ok {
-				return false
+				return ""
 			}
-			return hasFunc(filepath.Join(root, filepath.FromSlash(rest)), fn)
+			return filepath.Join(root, filepath.FromSlash(rest))
 		}
 		up := filepath.Dir(root)
 		if up == root {
-			return false
+			return ""
 		}
 		root = up
 	}

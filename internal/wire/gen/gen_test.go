@@ -9,13 +9,14 @@ import (
 	"testing"
 )
 
-// TestGeneratedFilesFresh regenerates every read_wire.go of the module
-// (the sample package's is the generator's golden output) and fails when
-// one differs from the file checked in: run go generate ./... after
-// changing a declaration or the generator.
+// TestGeneratedFilesFresh regenerates every read_wire.go and
+// write_wire.go of the module (the sample package's are the generators'
+// golden output) and fails when one differs from the file checked in:
+// run go generate ./... after changing a declaration or the generator.
 func TestGeneratedFilesFresh(t *testing.T) {
 	t.Parallel()
-	n := 0
+	generate := map[string]func(string) ([]byte, error){Out: Generate, OutWrite: GenerateWrite}
+	found := map[string]int{}
 	err := filepath.WalkDir("../../..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -23,15 +24,16 @@ func TestGeneratedFilesFresh(t *testing.T) {
 		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "../../.." {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || d.Name() != Out {
+		gen := generate[d.Name()]
+		if d.IsDir() || gen == nil {
 			return nil
 		}
-		n++
+		found[d.Name()]++
 		have, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
-		want, err := Generate(filepath.Dir(path))
+		want, err := gen(filepath.Dir(path))
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
 			return nil
@@ -44,8 +46,9 @@ func TestGeneratedFilesFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n == 0 {
-		t.Fatal("no generated file found")
+	// The sample's and the formats'.
+	if found[Out] < 2 || found[OutWrite] < 2 {
+		t.Fatalf("generated files found: %v, want the sample's and the formats' of each generator", found)
 	}
 }
 
@@ -61,16 +64,27 @@ func TestGenerateRefuses(t *testing.T) {
 		{"pointer to slice", "type T struct { P *[]string `json:\"p\"` }", "*[]string is not read"},
 		{"other package", "type T struct { D time.Duration `json:\"d\"` }", "time.Duration is not read"},
 		{"string option", "type T struct { N int64 `json:\"n,string\"` }", "option string"},
+		{"key encoding/json ignores", "type T struct { N int64 `json:\"a\\\\b\"` }", `json key "a\\b"`},
+		{"unexported embedded struct with a key", "type e struct{ N int }\ntype T struct { e `json:\"e\"` }", "embedded e with a json key"},
+		{"own UnmarshalText", "type T struct{ N int }\nfunc (*T) UnmarshalText([]byte) error { return nil }", "T has its own UnmarshalJSON or UnmarshalText"},
+		{"embeds an UnmarshalJSON", "type W []string\nfunc (*W) UnmarshalJSON([]byte) error { return nil }\ntype T struct { W; N int }", "T: W has its own UnmarshalJSON"},
+		{"embeds an UnmarshalText", "type E struct{ M int }\nfunc (E) UnmarshalText([]byte) error { return nil }\ntype T struct { E; N int }", "E has its own UnmarshalJSON or UnmarshalText"},
 		{"embedded pointer", "type E struct{}\ntype T struct { *E }", "embedded *E"},
 		{"wire tag on int", "type T struct { N int64 `json:\"n\" wire:\"intern=Type\"` }", "want intern=Prefix"},
 		{"buf on a string", "type T struct { S string `json:\"s\" wire:\"buf=b\"`; b string }", "want intern=Prefix"},
 		{"unknown wire tag", "type T struct { S string `json:\"s\" wire:\"fast\"` }", "want intern=Prefix"},
+		{"parse on a string", "type U struct{ N int }\ntype T struct { S string `json:\"s\" wire:\"parse=p\"`; p *U }", "T.S: wire tag \"parse=p\""},
+		{"parse to an exported field", "type U struct{ N int }\ntype T struct { R json.RawMessage `json:\"r\" wire:\"parse=P\"`; P *U }", "T.R: wire tag \"parse=P\""},
+		{"parse to a struct", "type U struct{ N int }\ntype T struct { R json.RawMessage `json:\"r\" wire:\"parse=p\"`; p U }", "T.R: wire tag \"parse=p\""},
+		{"parse to a struct with no reader", "type u struct{ n int }\ntype T struct { R json.RawMessage `json:\"r\" wire:\"parse=p\"`; p *u }", "T.R: wire tag \"parse=p\""},
+		{"parse to no field", "type T struct { R json.RawMessage `json:\"r\" wire:\"parse=p\"` }", "T.R: wire tag \"parse=p\""},
+		{"parse to an UnmarshalJSON", "type U struct{ N int }\nfunc (*U) UnmarshalJSON([]byte) error { return nil }\ntype T struct { R json.RawMessage `json:\"r\" wire:\"parse=p\"`; p *U }", "T.R: wire tag \"parse=p\""},
 		{"no structs", "const C = 1", "no struct types"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			src := "package p\n\nimport \"time\"\n\nvar _ time.Duration\n\n" + tt.src + "\n"
+			src := "package p\n\nimport (\n\t\"encoding/json\"\n\t\"time\"\n)\n\nvar (\n\t_ time.Duration\n\t_ json.RawMessage\n)\n\n" + tt.src + "\n"
 			if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}

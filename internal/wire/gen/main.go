@@ -29,7 +29,9 @@
 // unused), and
 // pointers to and slices of those. Anything
 // else is an error: the declaration needs a type the generator learns
-// first.
+// first. So is a struct type with its own UnmarshalText, or one embedding
+// a type with UnmarshalJSON or UnmarshalText (its method is the
+// struct's, and encoding/json calls it).
 //
 // One struct tag adds to the json one:
 //

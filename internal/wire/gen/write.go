@@ -14,9 +14,11 @@ package main
 // whose value encoding/json may refuse: one with an any field (written by
 // encoding/json, as the dynamic value needs), raw JSON not tagged
 // wire:"compact" (compacted and checked by encoding/json), or another
-// package's type that has no AppendT (written by encoding/json); the error
-// is encoding/json's, and b then holds part of the value. A field of another package's type pkg.T is written
-// by pkg.AppendT when that package has one (returning only b).
+// package's type that package does not mark (written by encoding/json),
+// or whose writer returns an error; the error is encoding/json's, and b
+// then holds part of the value. A field of another package's type pkg.T
+// is written by pkg.AppendT when that package marks T in the same mode
+// (in the other mode it is an error).
 //
 //	wire:"compact"
 //
@@ -26,9 +28,9 @@ package main
 //
 // A struct type a marked one writes must be marked too, in the same
 // mode. Other types (floats, which encoding/json may refuse, maps, types
-// with their own MarshalJSON, struct types written in a field's
-// declaration, ...) are an error: the declaration needs a type the
-// writer learns first.
+// with their own MarshalJSON or MarshalText, a struct type embedding one,
+// ...) are an error: the declaration needs a type the writer learns
+// first.
 
 import (
 	"bytes"
@@ -57,25 +59,14 @@ type writer struct {
 
 // GenerateWrite returns the source of the writers of the package in dir.
 func GenerateWrite(dir string) ([]byte, error) {
-	w := &writer{mode: map[string]bool{}, fails: map[string]bool{}, imports: map[string]string{}}
-	g, err := load(dir, OutWrite, w.marks)
+	w, marked, err := loadWriter(dir)
 	if err != nil {
 		return nil, err
-	}
-	w.generator = g
-	var marked []string
-	for _, s := range g.order {
-		if html, ok := w.mode[s]; ok {
-			marked = append(marked, s)
-			if len(marked) > 1 && html != w.html {
-				return nil, fmt.Errorf("%s: //wire:write and //wire:write nohtml in one package", s)
-			}
-			w.html = html
-		}
 	}
 	if len(marked) == 0 {
 		return nil, fmt.Errorf("%s: no struct type marked //wire:write", dir)
 	}
+	g := w.generator
 	var body bytes.Buffer
 	for _, s := range marked {
 		if err := omitsZero(s, g.structs[s]); err != nil {
@@ -108,6 +99,48 @@ func GenerateWrite(dir string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %v\n%s", dir, err, out.Bytes())
 	}
 	return src, nil
+}
+
+// loadWriter loads the package in dir and returns its writer and the
+// struct types it marks, each known to fail or not.
+func loadWriter(dir string) (*writer, []string, error) {
+	w := &writer{mode: map[string]bool{}, fails: map[string]bool{}, imports: map[string]string{}}
+	g, err := load(dir, OutWrite, w.marks)
+	if err != nil {
+		return nil, nil, err
+	}
+	w.generator = g
+	for _, s := range slices.Sorted(maps.Keys(w.mode)) {
+		if g.structs[s] == nil {
+			return nil, nil, fmt.Errorf("%s: //wire:write marks a type that is not a struct type (or is generic)", s)
+		}
+	}
+	var marked []string
+	for _, s := range g.order {
+		if html, ok := w.mode[s]; ok {
+			marked = append(marked, s)
+			if len(marked) > 1 && html != w.html {
+				return nil, nil, fmt.Errorf("%s: //wire:write and //wire:write nohtml in one package", s)
+			}
+			w.html = html
+		}
+	}
+	// A writer fails when a field of its may, or a struct it writes
+	// fails: looked at again until nothing changes, as structs may write
+	// each other.
+	for changed := true; changed; {
+		changed = false
+		for _, s := range marked {
+			fails, err := w.fieldsFail(s, g.structs[s])
+			if err != nil {
+				return nil, nil, err
+			}
+			if fails && !w.fails[s] {
+				w.fails[s], changed = true, true
+			}
+		}
+	}
+	return w, marked, nil
 }
 
 // marks notes the struct types of f marked //wire:write.
@@ -183,19 +216,11 @@ func (w *writer) fieldsInOrder(s string, st *ast.StructType) ([]field, error) {
 	return fields, nil
 }
 
-// failing reports whether the writer of struct s returns an error.
-func (w *writer) failing(s string) (bool, error) {
-	if f, ok := w.fails[s]; ok {
-		return f, nil
-	}
-	w.fails[s] = false // while s is looked at: a cycle adds nothing
-	fails, err := w.fieldsFail(s, w.structs[s])
-	w.fails[s] = fails
-	return fails, err
-}
-
 // fieldsFail reports whether writing a field of struct st may fail.
 func (w *writer) fieldsFail(s string, st *ast.StructType) (bool, error) {
+	if m := w.method(w.marsh, s, st); m != "" {
+		return false, fmt.Errorf("%s: %s has its own MarshalJSON or MarshalText, which encoding/json calls", s, m)
+	}
 	fields, err := w.fieldsInOrder(s, st)
 	if err != nil {
 		return false, err
@@ -224,9 +249,10 @@ func (w *writer) typeFails(t *typ, compact bool) (bool, error) {
 		if !ok || html != w.html {
 			return false, fmt.Errorf("struct %s is written: mark it //wire:write as the others", t.name)
 		}
-		return w.failing(t.name)
+		return w.fails[t.name], nil
 	case kForeign:
-		return w.foreignWriter(t.name) == "", nil
+		fw, fails, err := w.foreignWriter(t.name)
+		return fw == "" || fails, err
 	case kAnon:
 		return w.fieldsFail(t.name, t.st)
 	case kPtr, kSlice:
@@ -235,23 +261,35 @@ func (w *writer) typeFails(t *typ, compact bool) (bool, error) {
 	return false, fmt.Errorf("type %s is not written", t.name)
 }
 
-// foreignWriter returns pkg.AppendT, the writer of pkg.T, or "" when
-// that package has none.
-func (w *writer) foreignWriter(name string) string {
+// foreignWriter returns pkg.AppendT, the writer of pkg.T, and whether
+// it returns an error, or "" when that package does not mark T
+// //wire:write. T marked in the other mode is an error: its writer
+// escapes strings otherwise.
+func (w *writer) foreignWriter(name string) (string, bool, error) {
 	pkg, t, _ := strings.Cut(name, ".")
-	if !w.hasReader(w.generator.imports[pkg], "Append"+t) {
-		return ""
+	path := w.generator.imports[pkg]
+	dir := w.pkgDir(path)
+	if dir == "" {
+		return "", false, nil
 	}
-	w.imports[w.generator.imports[pkg]] = pkg
-	return pkg + ".Append" + t
+	fw, _, err := loadWriter(dir)
+	if err != nil {
+		return "", false, err
+	}
+	html, ok := fw.mode[t]
+	if !ok {
+		return "", false, nil
+	}
+	if html != w.html {
+		return "", false, fmt.Errorf("%s is written by %s.Append%s in the other mode (//wire:write, //wire:write nohtml)", name, pkg, t)
+	}
+	w.imports[path] = pkg
+	return pkg + ".Append" + t, fw.fails[t], nil
 }
 
 // writeStruct writes the writer of struct s.
 func (w *writer) writeStruct(out *bytes.Buffer, s string) error {
-	fails, err := w.failing(s)
-	if err != nil {
-		return err
-	}
+	fails := w.fails[s]
 	how := "json.Marshal"
 	if !w.html {
 		how = "an Encoder with SetEscapeHTML(false)"
@@ -410,9 +448,15 @@ func (w *writer) value(out *bytes.Buffer, x string, t *typ, compact, set bool, d
 			fmt.Fprintf(out, "b = %s\n", f)
 		}
 	case kForeign:
-		if fw := w.foreignWriter(t.name); fw != "" {
+		fw, fails, err := w.foreignWriter(t.name)
+		switch {
+		case err != nil:
+			return err
+		case fw != "" && fails:
+			call(fmt.Sprintf("%s(b, %s)", fw, addr(x)))
+		case fw != "":
 			fmt.Fprintf(out, "b = %s(b, %s)\n", fw, addr(x))
-		} else {
+		default:
 			w.imports[jsontext] = "jsontext"
 			call(fmt.Sprintf("jsontext.AppendMarshal(b, %s, %t)", addr(x), w.html))
 		}
