@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/agentmeta"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/wire/anthropic"
@@ -44,10 +46,12 @@ type Encoder struct {
 	cfg    Config
 	err    error
 	losses event.Losses // what was warned about
-	st     messages.Streamer
-	main   string
-	seen   bool
-	buf    []byte
+	// unknownLoss is the loss of an Unknown event of Format unknown.
+	unknown, unknownLoss string
+	st                   messages.Streamer
+	main                 string
+	seen                 bool
+	buf                  []byte
 
 	// held is a turn's end not written yet: the next event decides how
 	// it ends (see releaseEnd).
@@ -258,7 +262,11 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.Notice:
 		e.warn("notices")
 	case *event.Unknown:
-		e.warn("unknown " + ev.Format + " events")
+		if ev.Format != e.unknown || e.unknownLoss == "" {
+			// Made once per format in a row, not per event.
+			e.unknown, e.unknownLoss = ev.Format, "unknown "+ev.Format+" events"
+		}
+		e.warn(e.unknownLoss)
 	default:
 		e.warn(messages.Loss(ev))
 	}
@@ -436,11 +444,41 @@ func (e *Encoder) runEnd(ev *event.RunEnd) {
 // API's error object, which ended the response it interrupted): its type,
 // or its Raw object's, is one of the API's.
 func isAPIError(ev *event.Error) bool {
-	var a anthropic.APIError
-	if json.Unmarshal(ev.Raw, &a) == nil && messages.IsAPIErrorType(a.Type) {
+	if messages.IsAPIErrorType(ev.Type) {
 		return true
 	}
-	return messages.IsAPIErrorType(ev.Type)
+	var a anthropic.APIError
+	return mayHoldAPIErrorType(ev.Raw) && json.Unmarshal(ev.Raw, &a) == nil && messages.IsAPIErrorType(a.Type)
+}
+
+// mayHoldAPIErrorType reports whether raw may be an object whose type is
+// one of the API's error types: false when none of its strings is one,
+// so that the errors of other formats are not decoded to be told apart.
+// Only a string with an escape is decoded; a text that is not JSON may
+// (json.Unmarshal then refuses it).
+func mayHoldAPIErrorType(raw []byte) bool {
+	var r jsontext.Reader
+	for {
+		i := bytes.IndexByte(raw, '"')
+		if i < 0 {
+			return false
+		}
+		end := jsontext.StringEnd(raw, i)
+		if end < 0 {
+			return true
+		}
+		s := raw[i+1 : end-1]
+		if bytes.IndexByte(s, '\\') >= 0 {
+			r.Reset(raw[i:end])
+			if s = r.Str(); r.Failed() {
+				return true
+			}
+		}
+		if messages.IsAPIErrorType(string(s)) {
+			return true
+		}
+		raw = raw[end:]
+	}
 }
 
 // errorEvent writes an error event, which ends the response it
@@ -448,20 +486,20 @@ func isAPIError(ev *event.Error) bool {
 // Raw when that is an API error object of one of the API's types, else
 // one built by messages.ToAPIError.
 func (e *Encoder) errorEvent(ev *event.Error) {
-	obj := json.RawMessage(compact(ev.Raw))
+	var obj []byte
 	var a anthropic.APIError
-	if json.Unmarshal(obj, &a) != nil || !messages.IsAPIErrorType(a.Type) {
-		a = messages.ToAPIError(ev.Type, ev.Message)
-		obj, _ = messages.Marshal(a) // strings always marshal
+	if mayHoldAPIErrorType(ev.Raw) {
+		obj = compact(ev.Raw)
+		if json.Unmarshal(obj, &a) != nil || !messages.IsAPIErrorType(a.Type) {
+			obj = nil
+		}
 	}
-	data, err := messages.Marshal(struct {
-		Type  string          `json:"type"`
-		Error json.RawMessage `json:"error"`
-	}{anthropic.EventError, obj})
-	if err != nil {
-		e.err = fmt.Errorf("anthropic: %w", err)
-		return
+	if obj == nil {
+		obj, _ = messages.Marshal(messages.ToAPIError(ev.Type, ev.Message)) // strings always marshal
 	}
+	// obj is compact JSON: as Marshal writes {"type":"error","error":obj}.
+	data := jsontext.AppendMarshalString([]byte(`{"type":`), anthropic.EventError)
+	data = append(append(append(data, `,"error":`...), obj...), '}')
 	if e.st.InTurn() && e.start != nil {
 		// The message it ends said its usage at its start: readers
 		// count it, so the run's usage left for the last message does
@@ -543,14 +581,11 @@ func (e *Encoder) endStop() {
 	}
 }
 
+// compact returns raw without insignificant white space, as Marshal
+// writes a json.RawMessage, or raw itself when it is not JSON.
 func compact(raw []byte) []byte {
-	var m json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
+	if !json.Valid(raw) {
 		return raw
 	}
-	b, err := messages.Marshal(m)
-	if err != nil {
-		return raw
-	}
-	return b
+	return jsontext.CompactValid(raw)
 }

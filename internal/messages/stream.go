@@ -496,6 +496,11 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 		}
 	}
 	if s.err == nil && s.Event != nil {
+		if s.buf == nil {
+			// EndTurn let the last one go: room for a message_start
+			// and the events after it at once, not grown by appends.
+			s.buf = make([]byte, 0, 256)
+		}
 		s.buf = appendMessageStart(s.buf[:0], &m)
 		s.writeBuf(anthropic.EventMessageStart)
 	}
@@ -556,7 +561,8 @@ func (s *Streamer) CutTurn(stopReason string, u *event.Usage) error {
 func (s *Streamer) writeMessageEnd(stopReason string, u *event.Usage) {
 	s.writeMessageDelta(stopReason, u)
 	if s.err == nil && s.Event != nil {
-		s.err = s.Event(anthropic.EventMessageStop, []byte(`{"type":"message_stop"}`))
+		s.buf = append(s.buf[:0], `{"type":"message_stop"}`...) // not a []byte of its own per message
+		s.writeBuf(anthropic.EventMessageStop)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/slab"
 	wire "github.com/agentstream/agentstream/internal/wire/acp"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
@@ -44,6 +45,7 @@ type Config struct {
 // yields canonical events. See the package documentation.
 type Decoder struct {
 	jr      jsontext.Reader // reads the wire structs in one pass
+	str     slab.Strings    // the strings jr makes
 	lineBuf wire.Line       // the line agentLine reads
 	deltas  deltabatch.Batch
 	noLine  bool // read every line as a Message (tests compare)
@@ -93,6 +95,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg = *cfg
 	}
 	d.lines = frame.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.jr.SetStrings(d.str.String)
 	return d
 }
 

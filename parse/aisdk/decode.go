@@ -16,6 +16,7 @@ import (
 	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
+	"github.com/agentstream/agentstream/internal/slab"
 	"github.com/agentstream/agentstream/internal/textlist"
 	wire "github.com/agentstream/agentstream/internal/wire/aisdk"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
@@ -45,28 +46,54 @@ type Config struct {
 // package documentation for the grammar and tolerance rules.
 type Decoder struct {
 	jr     jsontext.Reader // reads the wire structs in one pass
+	str    slab.Strings    // the strings jr makes (ids, deltas)
 	chunk  wire.Chunk      // the chunk being decoded
-	delta  string          // the chunk's delta
 	deltas deltabatch.Batch
-	cfg    Config
-	sse    *frame.SSE
-	st     decoderstate.State
-	cut    error // the framer's report of an input cut inside an SSE message
+	// The structural events of a step, which come as often as its
+	// deltas, in batches too.
+	turnStarts  batch[event.TurnStart]
+	turnEnds    batch[event.TurnEnd]
+	blockStarts batch[event.BlockStart]
+	blockEnds   batch[event.BlockEnd]
+	// And the start and finish of each message, with the chunks' Raw
+	// texts (clone).
+	sessionStarts batch[event.SessionStart]
+	runEnds       batch[event.RunEnd]
+	raws          []byte
+
+	cfg Config
+	sse *frame.SSE
+	st  decoderstate.State
+	cut error // the framer's report of an input cut inside an SSE message
 
 	line int // position of the message being decoded
 	off  int64
 	bad  badutf8.Once
 
-	open     map[event.BlockKind]string // the id of the open text and reasoning part
-	inputs   []*toolInput               // tool calls whose input is streaming, oldest first
-	inBytes  int                        // their input so far
-	step     bool                       // a start-step is not yet finished
-	ended    bool                       // finish or abort arrived
-	capped   bool                       // ErrTooManyOpen was reported
-	sources  []event.Citation           // sources in a row, until the next other chunk
-	calls    *openset.Set[string]       // tool calls not yet answered, at most MaxOpen
-	names    map[string]string          // their names, which their results take
-	anything bool                       // a chunk arrived
+	open     [2]openPart          // the open text and reasoning part (partOf)
+	inputs   []*toolInput         // tool calls whose input is streaming, oldest first
+	inBytes  int                  // their input so far
+	step     bool                 // a start-step is not yet finished
+	ended    bool                 // finish or abort arrived
+	capped   bool                 // ErrTooManyOpen was reported
+	sources  []event.Citation     // sources in a row, until the next other chunk
+	calls    *openset.Set[string] // tool calls not yet answered, at most MaxOpen
+	names    map[string]string    // their names, which their results take
+	anything bool                 // a chunk arrived
+}
+
+// openPart is the id of a text or reasoning part, if one is open.
+type openPart struct {
+	id string
+	ok bool
+}
+
+// partOf is the open part of kind (a text or reasoning part).
+func (d *Decoder) partOf(kind event.BlockKind) *openPart {
+	if kind == event.Thinking {
+		return &d.open[1]
+	}
+	return &d.open[0]
 }
 
 type toolInput struct {
@@ -78,7 +105,7 @@ type toolInput struct {
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
-	d := &Decoder{open: map[event.BlockKind]string{}}
+	d := &Decoder{}
 	if cfg != nil {
 		d.cfg = *cfg
 	}
@@ -89,6 +116,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg.MaxOpen = openset.DefaultMax
 	}
 	d.sse = frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.jr.SetStrings(d.str.String)
 	d.calls, d.names = openset.New[string](d.cfg.MaxOpen), map[string]string{}
 	return d
 }
@@ -174,10 +202,33 @@ func (d *Decoder) message(m frame.RawMessage) {
 	if !jsontext.IsASCII(data) && !utf8.Valid(data) {
 		data, _, warn = d.bad.Fix(data)
 	}
-	d.st.Problem(d.decode(bytes.TrimSpace(data)))
+	if n := len(data); n > 0 && (isSpaceByte(data[0]) || isSpaceByte(data[n-1])) {
+		data = bytes.TrimSpace(data)
+	}
+	d.st.Problem(d.decode(data))
 	if warn {
 		d.st.Problem(badutf8.Warning(d.cfg.Source, m.Line, 1, m.Offset))
 	}
+}
+
+// isSpaceByte reports whether b may begin or end a character that
+// bytes.TrimSpace trims: ASCII white space or any byte of a multi-byte
+// UTF-8 sequence.
+func isSpaceByte(b byte) bool { return b <= ' ' || b >= utf8.RuneSelf }
+
+// clone copies a chunk's text into the decoder's slab of them, as
+// slab.Strings copies strings: each copy capped at its length (nothing
+// appends into the next) and never written again.
+func (d *Decoder) clone(b []byte) []byte {
+	if len(b) > slab.MaxText {
+		return bytes.Clone(b)
+	}
+	if cap(d.raws)-len(d.raws) < len(b) {
+		d.raws = make([]byte, 0, slab.Next(cap(d.raws)))
+	}
+	start := len(d.raws)
+	d.raws = append(d.raws, b...)
+	return d.raws[start:len(d.raws):len(d.raws)]
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
@@ -200,14 +251,11 @@ func (d *Decoder) decode(data []byte) error {
 		return nil
 	}
 	// The chunk is the decoder's, reused: nothing an event keeps points
-	// into it (its strings and the values its pointers point to are
-	// fresh each time, as it is cleared first).
+	// into it (its strings are fresh each time; the values its pointers
+	// point to are its own, read from, never kept, but for a source's
+	// URL and Title, fresh each time).
 	c := &d.chunk
-	// Delta points to the decoder's string, so that reading a delta
-	// allocates no pointer: absent, it reads as empty, which is read as
-	// absent (a delta adds text only when it has some).
-	d.delta = ""
-	*c = wire.Chunk{Delta: &d.delta}
+	*c = wire.Chunk{}
 	if err := jsontext.DecodeValid(&d.jr, data, c, wire.ReadChunk); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
@@ -224,31 +272,41 @@ func (d *Decoder) decode(data []byte) error {
 	// json.Compact does, returning data itself (borrowed: copied here)
 	// when it has no white space to drop.
 	raw := func() json.RawMessage {
+		// An SSE data line holds no line break: without a space or a
+		// tab it has no white space to drop.
+		if bytes.IndexByte(data, ' ') < 0 && bytes.IndexByte(data, '\t') < 0 {
+			return d.clone(data)
+		}
 		c := jsontext.CompactValid(data)
 		if len(c) == len(data) {
-			c = bytes.Clone(c)
+			c = d.clone(c)
 		}
 		return c
 	}
 	switch c.Type {
 	case wire.TypeStart:
-		d.emit(&event.SessionStart{Agent: agent, Meta: raw(), MetaKind: MetaKind})
+		ss := d.sessionStarts.new()
+		ss.Agent, ss.Meta, ss.MetaKind = agent, raw(), MetaKind
+		d.emit(ss)
 	case wire.TypeStartStep:
 		d.endStep()
 		d.step = true
-		d.emit(&event.TurnStart{Agent: agent})
+		ts := d.turnStarts.new()
+		ts.Agent = agent
+		d.emit(ts)
 	case wire.TypeFinishStep:
 		d.closeBlocks()
 		d.endStep()
 	case wire.TypeTextStart, wire.TypeReasoningStart:
 		kind := kindOf(c.Type)
 		d.closeBlock(kind)
-		d.open[kind] = c.ID
-		d.emit(&event.BlockStart{Agent: agent, Kind: kind})
+		*d.partOf(kind) = openPart{c.ID, true}
+		bs := d.blockStarts.new()
+		bs.Agent, bs.Kind = agent, kind
+		d.emit(bs)
 	case wire.TypeTextDelta, wire.TypeReasoningDelta:
 		kind := kindOf(c.Type)
-		id, ok := d.open[kind]
-		if !ok || id != c.ID {
+		if p := d.partOf(kind); !p.ok || p.id != c.ID {
 			return d.errorf(event.ErrSyntax, "%s for part %q, which is not open", c.Type, c.ID)
 		}
 		if c.Delta != nil && *c.Delta != "" {
@@ -256,7 +314,7 @@ func (d *Decoder) decode(data []byte) error {
 		}
 	case wire.TypeTextEnd, wire.TypeReasoningEnd:
 		kind := kindOf(c.Type)
-		if id, ok := d.open[kind]; !ok || id != c.ID {
+		if p := d.partOf(kind); !p.ok || p.id != c.ID {
 			return d.errorf(event.ErrSyntax, "%s for part %q, which is not open", c.Type, c.ID)
 		}
 		d.closeBlock(kind)
@@ -288,7 +346,7 @@ func (d *Decoder) decode(data []byte) error {
 		d.emit(&event.Error{Agent: agent, Message: msg, Raw: raw()})
 	case wire.TypeAbort:
 		d.ended = true
-		d.open = map[event.BlockKind]string{} // the Error ends them
+		d.open = [2]openPart{} // the Error ends them
 		msg := "aborted"
 		if c.Reason != nil && *c.Reason != "" {
 			msg = *c.Reason
@@ -303,7 +361,8 @@ func (d *Decoder) decode(data []byte) error {
 		d.closeBlocks()
 		d.endStep()
 		d.ended = true
-		re := &event.RunEnd{Agent: agent, Meta: raw(), MetaKind: MetaKind}
+		re := d.runEnds.new()
+		re.Agent, re.Meta, re.MetaKind = agent, raw(), MetaKind
 		if c.FinishReason == wire.FinishError {
 			re.IsError = true
 		} else {
@@ -312,7 +371,7 @@ func (d *Decoder) decode(data []byte) error {
 		d.emit(re)
 	case wire.TypeResetStep:
 		// The step's open parts are given up: the ones it finished stay.
-		d.open = map[event.BlockKind]string{}
+		d.open = [2]openPart{}
 		d.dropInputs()
 		d.emit(&event.Notice{Agent: agent, Kind: event.NoticeAbandoned, Message: "reset-step: the step is begun again", Raw: raw()})
 	default:
@@ -388,9 +447,11 @@ func (d *Decoder) flushSources() {
 
 // closeBlock ends the open part of kind, if any.
 func (d *Decoder) closeBlock(kind event.BlockKind) {
-	if _, ok := d.open[kind]; ok {
-		delete(d.open, kind)
-		d.emit(&event.BlockEnd{Agent: d.cfg.Agent, Kind: kind})
+	if p := d.partOf(kind); p.ok {
+		*p = openPart{}
+		be := d.blockEnds.new()
+		be.Agent, be.Kind = d.cfg.Agent, kind
+		d.emit(be)
 	}
 }
 
@@ -404,7 +465,9 @@ func (d *Decoder) closeBlocks() {
 func (d *Decoder) endStep() {
 	if d.step {
 		d.step = false
-		d.emit(&event.TurnEnd{Agent: d.cfg.Agent})
+		te := d.turnEnds.new()
+		te.Agent = d.cfg.Agent
+		d.emit(te)
 	}
 }
 
@@ -522,8 +585,8 @@ func (d *Decoder) truncation() error {
 	}
 	var open []string
 	for _, kind := range []event.BlockKind{event.Text, event.Thinking} {
-		if id, ok := d.open[kind]; ok {
-			open = append(open, fmt.Sprintf("%s part %q", partName(kind), id))
+		if p := d.partOf(kind); p.ok {
+			open = append(open, fmt.Sprintf("%s part %q", partName(kind), p.id))
 		}
 	}
 	for _, t := range d.inputs {
@@ -546,4 +609,21 @@ func partName(kind event.BlockKind) string {
 		return "reasoning"
 	}
 	return "text"
+}
+
+// batch hands out new values of T from slices of deltabatch.Len, as
+// deltabatch.Batch hands out Deltas: each once, never written again by
+// the decoder, so that an event stays as if allocated alone (a kept
+// event keeps its batch alive).
+type batch[T any] struct {
+	s    []T
+	used int
+}
+
+func (b *batch[T]) new() *T {
+	if b.used == len(b.s) {
+		b.s, b.used = make([]T, deltabatch.Len), 0
+	}
+	b.used++
+	return &b.s[b.used-1]
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/slab"
 	"github.com/agentstream/agentstream/internal/wire/gemini"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
@@ -43,6 +44,7 @@ const maxTools = 1024
 // canonical events. See the package documentation.
 type Decoder struct {
 	jr     jsontext.Reader // reads the wire structs in one pass
+	str    slab.Strings    // the strings jr makes
 	bufs   lineStructs     // what the wire structs are read into, line after line
 	deltas deltabatch.Batch
 	cfg    Config
@@ -90,6 +92,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	}
 	d.agent = d.cfg.Agent
 	d.lines = frame.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.jr.SetStrings(d.str.String)
 	return d
 }
 

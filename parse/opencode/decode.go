@@ -10,6 +10,7 @@ import (
 	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
+	"github.com/agentstream/agentstream/internal/slab"
 	wire "github.com/agentstream/agentstream/internal/wire/opencode"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
@@ -35,6 +36,7 @@ type Decoder struct {
 	deltas  deltabatch.Batch
 	lineBuf wire.Line       // the line being decoded
 	jr      jsontext.Reader // reads the wire structs in one pass
+	str     slab.Strings    // the strings jr makes
 	cfg     Config
 	lines   *frame.Lines
 	st      decoderstate.State
@@ -57,6 +59,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg = *cfg
 	}
 	d.lines = frame.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.jr.SetStrings(d.str.String)
 	return d
 }
 

@@ -17,138 +17,640 @@ func ReadChunk(r *jsontext.Reader, v *Chunk) bool {
 
 func readChunk(r *jsontext.Reader, v *Chunk) {
 	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				if !r.Null() {
-					v.Type = internType(r.Str())
+		if r.KeyIs(`"type":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.Type = internTypeNext(r)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"id":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.ID = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"delta":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Delta = nil
+			} else {
+				jsontext.EnsureIn(&v.Delta, &v.delta)
+				if !(r.Peek() == 'n' && r.Null()) {
+					*v.Delta = r.String()
 				}
-			case "id":
-				r.StringField(&v.ID)
-			case "delta":
-				if r.Null() {
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"errorText":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.ErrorText = nil
+			} else {
+				jsontext.EnsureIn(&v.ErrorText, &v.errorText)
+				if !(r.Peek() == 'n' && r.Null()) {
+					*v.ErrorText = r.String()
+				}
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"toolCallId":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.ToolCallID = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"toolName":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.ToolName = nil
+			} else {
+				jsontext.EnsureIn(&v.ToolName, &v.toolName)
+				if !(r.Peek() == 'n' && r.Null()) {
+					*v.ToolName = r.String()
+				}
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"inputTextDelta":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.InputTextDelta = nil
+			} else {
+				jsontext.EnsureIn(&v.InputTextDelta, &v.inputTextDelta)
+				if !(r.Peek() == 'n' && r.Null()) {
+					*v.InputTextDelta = r.String()
+				}
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"input":`) {
+			jsontext.ReadRaw(r, &v.Input)
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"output":`) {
+			jsontext.ReadRaw(r, &v.Output)
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"providerExecuted":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.ProviderExecuted = nil
+			} else {
+				jsontext.EnsureIn(&v.ProviderExecuted, &v.providerExecuted)
+				jsontext.ReadBool(r, v.ProviderExecuted)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"dynamic":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Dynamic = nil
+			} else {
+				jsontext.EnsureIn(&v.Dynamic, &v.dynamic)
+				jsontext.ReadBool(r, v.Dynamic)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"preliminary":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Preliminary = nil
+			} else {
+				jsontext.EnsureIn(&v.Preliminary, &v.preliminary)
+				jsontext.ReadBool(r, v.Preliminary)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"approvalId":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.ApprovalID = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"sourceId":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.SourceID = nil
+			} else {
+				jsontext.EnsureIn(&v.SourceID, &v.sourceID)
+				if !(r.Peek() == 'n' && r.Null()) {
+					*v.SourceID = r.String()
+				}
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"url":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.URL = nil
+			} else {
+				jsontext.Ensure(&v.URL)
+				if !(r.Peek() == 'n' && r.Null()) {
+					*v.URL = r.String()
+				}
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"title":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Title = nil
+			} else {
+				jsontext.Ensure(&v.Title)
+				if !(r.Peek() == 'n' && r.Null()) {
+					*v.Title = r.String()
+				}
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"mediaType":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.MediaType = nil
+			} else {
+				jsontext.EnsureIn(&v.MediaType, &v.mediaType)
+				if !(r.Peek() == 'n' && r.Null()) {
+					*v.MediaType = r.String()
+				}
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"filename":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Filename = nil
+			} else {
+				jsontext.EnsureIn(&v.Filename, &v.filename)
+				if !(r.Peek() == 'n' && r.Null()) {
+					*v.Filename = r.String()
+				}
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"data":`) {
+			v.Data = r.Skip()
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"transient":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Transient = nil
+			} else {
+				jsontext.EnsureIn(&v.Transient, &v.transient)
+				jsontext.ReadBool(r, v.Transient)
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"messageId":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.MessageID = nil
+			} else {
+				jsontext.EnsureIn(&v.MessageID, &v.messageID)
+				if !(r.Peek() == 'n' && r.Null()) {
+					*v.MessageID = r.String()
+				}
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"messageMetadata":`) {
+			v.MessageMetadata = r.Skip()
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"finishReason":`) {
+			if !(r.Peek() == 'n' && r.Null()) {
+				v.FinishReason = r.String()
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"reason":`) {
+			if r.Peek() == 'n' && r.Null() {
+				v.Reason = nil
+			} else {
+				jsontext.EnsureIn(&v.Reason, &v.reason)
+				if !(r.Peek() == 'n' && r.Null()) {
+					*v.Reason = r.String()
+				}
+			}
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		if r.KeyIs(`"providerMetadata":`) {
+			v.ProviderMetadata = r.Skip()
+			if r.ObjectEnd() {
+				return
+			}
+		}
+		next := 0
+		for {
+			f := -1
+			switch next {
+			case 0:
+				if r.KeyIs(`"type":`) {
+					f = 0
+				} else if r.KeyIs(`"id":`) {
+					f = 1
+				}
+			case 1:
+				if r.KeyIs(`"id":`) {
+					f = 1
+				} else if r.KeyIs(`"delta":`) {
+					f = 2
+				}
+			case 2:
+				if r.KeyIs(`"delta":`) {
+					f = 2
+				} else if r.KeyIs(`"errorText":`) {
+					f = 3
+				}
+			case 3:
+				if r.KeyIs(`"errorText":`) {
+					f = 3
+				} else if r.KeyIs(`"toolCallId":`) {
+					f = 4
+				}
+			case 4:
+				if r.KeyIs(`"toolCallId":`) {
+					f = 4
+				} else if r.KeyIs(`"toolName":`) {
+					f = 5
+				}
+			case 5:
+				if r.KeyIs(`"toolName":`) {
+					f = 5
+				} else if r.KeyIs(`"inputTextDelta":`) {
+					f = 6
+				}
+			case 6:
+				if r.KeyIs(`"inputTextDelta":`) {
+					f = 6
+				} else if r.KeyIs(`"input":`) {
+					f = 7
+				}
+			case 7:
+				if r.KeyIs(`"input":`) {
+					f = 7
+				} else if r.KeyIs(`"output":`) {
+					f = 8
+				}
+			case 8:
+				if r.KeyIs(`"output":`) {
+					f = 8
+				} else if r.KeyIs(`"providerExecuted":`) {
+					f = 9
+				}
+			case 9:
+				if r.KeyIs(`"providerExecuted":`) {
+					f = 9
+				} else if r.KeyIs(`"dynamic":`) {
+					f = 10
+				}
+			case 10:
+				if r.KeyIs(`"dynamic":`) {
+					f = 10
+				} else if r.KeyIs(`"preliminary":`) {
+					f = 11
+				}
+			case 11:
+				if r.KeyIs(`"preliminary":`) {
+					f = 11
+				} else if r.KeyIs(`"approvalId":`) {
+					f = 12
+				}
+			case 12:
+				if r.KeyIs(`"approvalId":`) {
+					f = 12
+				} else if r.KeyIs(`"sourceId":`) {
+					f = 13
+				}
+			case 13:
+				if r.KeyIs(`"sourceId":`) {
+					f = 13
+				} else if r.KeyIs(`"url":`) {
+					f = 14
+				}
+			case 14:
+				if r.KeyIs(`"url":`) {
+					f = 14
+				} else if r.KeyIs(`"title":`) {
+					f = 15
+				}
+			case 15:
+				if r.KeyIs(`"title":`) {
+					f = 15
+				} else if r.KeyIs(`"mediaType":`) {
+					f = 16
+				}
+			case 16:
+				if r.KeyIs(`"mediaType":`) {
+					f = 16
+				} else if r.KeyIs(`"filename":`) {
+					f = 17
+				}
+			case 17:
+				if r.KeyIs(`"filename":`) {
+					f = 17
+				} else if r.KeyIs(`"data":`) {
+					f = 18
+				}
+			case 18:
+				if r.KeyIs(`"data":`) {
+					f = 18
+				} else if r.KeyIs(`"transient":`) {
+					f = 19
+				}
+			case 19:
+				if r.KeyIs(`"transient":`) {
+					f = 19
+				} else if r.KeyIs(`"messageId":`) {
+					f = 20
+				}
+			case 20:
+				if r.KeyIs(`"messageId":`) {
+					f = 20
+				} else if r.KeyIs(`"messageMetadata":`) {
+					f = 21
+				}
+			case 21:
+				if r.KeyIs(`"messageMetadata":`) {
+					f = 21
+				} else if r.KeyIs(`"finishReason":`) {
+					f = 22
+				}
+			case 22:
+				if r.KeyIs(`"finishReason":`) {
+					f = 22
+				} else if r.KeyIs(`"reason":`) {
+					f = 23
+				}
+			case 23:
+				if r.KeyIs(`"reason":`) {
+					f = 23
+				} else if r.KeyIs(`"providerMetadata":`) {
+					f = 24
+				}
+			case 24:
+				if r.KeyIs(`"providerMetadata":`) {
+					f = 24
+				}
+			}
+			if f < 0 {
+				if r.ObjectEnd() {
+					break
+				}
+				key, ok := r.KeyFold()
+				if !ok {
+					break
+				}
+				switch string(key) {
+				case "type":
+					f = 0
+				case "id":
+					f = 1
+				case "delta":
+					f = 2
+				case "errorText":
+					f = 3
+				case "toolCallId":
+					f = 4
+				case "toolName":
+					f = 5
+				case "inputTextDelta":
+					f = 6
+				case "input":
+					f = 7
+				case "output":
+					f = 8
+				case "providerExecuted":
+					f = 9
+				case "dynamic":
+					f = 10
+				case "preliminary":
+					f = 11
+				case "approvalId":
+					f = 12
+				case "sourceId":
+					f = 13
+				case "url":
+					f = 14
+				case "title":
+					f = 15
+				case "mediaType":
+					f = 16
+				case "filename":
+					f = 17
+				case "data":
+					f = 18
+				case "transient":
+					f = 19
+				case "messageId":
+					f = 20
+				case "messageMetadata":
+					f = 21
+				case "finishReason":
+					f = 22
+				case "reason":
+					f = 23
+				case "providerMetadata":
+					f = 24
+				default:
+					r.SkipField(key, foldedChunk)
+					continue
+				}
+			}
+			switch f {
+			case 0:
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.Type = internTypeNext(r)
+				}
+			case 1:
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.ID = r.String()
+				}
+			case 2:
+				if r.Peek() == 'n' && r.Null() {
 					v.Delta = nil
 				} else {
-					jsontext.Ensure(&v.Delta)
-					r.StringField(v.Delta)
+					jsontext.EnsureIn(&v.Delta, &v.delta)
+					if !(r.Peek() == 'n' && r.Null()) {
+						*v.Delta = r.String()
+					}
 				}
-			case "errorText":
-				if r.Null() {
+			case 3:
+				if r.Peek() == 'n' && r.Null() {
 					v.ErrorText = nil
 				} else {
-					jsontext.Ensure(&v.ErrorText)
-					r.StringField(v.ErrorText)
+					jsontext.EnsureIn(&v.ErrorText, &v.errorText)
+					if !(r.Peek() == 'n' && r.Null()) {
+						*v.ErrorText = r.String()
+					}
 				}
-			case "toolCallId":
-				r.StringField(&v.ToolCallID)
-			case "toolName":
-				if r.Null() {
+			case 4:
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.ToolCallID = r.String()
+				}
+			case 5:
+				if r.Peek() == 'n' && r.Null() {
 					v.ToolName = nil
 				} else {
-					jsontext.Ensure(&v.ToolName)
-					r.StringField(v.ToolName)
+					jsontext.EnsureIn(&v.ToolName, &v.toolName)
+					if !(r.Peek() == 'n' && r.Null()) {
+						*v.ToolName = r.String()
+					}
 				}
-			case "inputTextDelta":
-				if r.Null() {
+			case 6:
+				if r.Peek() == 'n' && r.Null() {
 					v.InputTextDelta = nil
 				} else {
-					jsontext.Ensure(&v.InputTextDelta)
-					r.StringField(v.InputTextDelta)
+					jsontext.EnsureIn(&v.InputTextDelta, &v.inputTextDelta)
+					if !(r.Peek() == 'n' && r.Null()) {
+						*v.InputTextDelta = r.String()
+					}
 				}
-			case "input":
+			case 7:
 				jsontext.ReadRaw(r, &v.Input)
-			case "output":
+			case 8:
 				jsontext.ReadRaw(r, &v.Output)
-			case "providerExecuted":
-				if r.Null() {
+			case 9:
+				if r.Peek() == 'n' && r.Null() {
 					v.ProviderExecuted = nil
 				} else {
-					jsontext.Ensure(&v.ProviderExecuted)
+					jsontext.EnsureIn(&v.ProviderExecuted, &v.providerExecuted)
 					jsontext.ReadBool(r, v.ProviderExecuted)
 				}
-			case "dynamic":
-				if r.Null() {
+			case 10:
+				if r.Peek() == 'n' && r.Null() {
 					v.Dynamic = nil
 				} else {
-					jsontext.Ensure(&v.Dynamic)
+					jsontext.EnsureIn(&v.Dynamic, &v.dynamic)
 					jsontext.ReadBool(r, v.Dynamic)
 				}
-			case "preliminary":
-				if r.Null() {
+			case 11:
+				if r.Peek() == 'n' && r.Null() {
 					v.Preliminary = nil
 				} else {
-					jsontext.Ensure(&v.Preliminary)
+					jsontext.EnsureIn(&v.Preliminary, &v.preliminary)
 					jsontext.ReadBool(r, v.Preliminary)
 				}
-			case "approvalId":
-				r.StringField(&v.ApprovalID)
-			case "sourceId":
-				if r.Null() {
+			case 12:
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.ApprovalID = r.String()
+				}
+			case 13:
+				if r.Peek() == 'n' && r.Null() {
 					v.SourceID = nil
 				} else {
-					jsontext.Ensure(&v.SourceID)
-					r.StringField(v.SourceID)
+					jsontext.EnsureIn(&v.SourceID, &v.sourceID)
+					if !(r.Peek() == 'n' && r.Null()) {
+						*v.SourceID = r.String()
+					}
 				}
-			case "url":
-				if r.Null() {
+			case 14:
+				if r.Peek() == 'n' && r.Null() {
 					v.URL = nil
 				} else {
 					jsontext.Ensure(&v.URL)
-					r.StringField(v.URL)
+					if !(r.Peek() == 'n' && r.Null()) {
+						*v.URL = r.String()
+					}
 				}
-			case "title":
-				if r.Null() {
+			case 15:
+				if r.Peek() == 'n' && r.Null() {
 					v.Title = nil
 				} else {
 					jsontext.Ensure(&v.Title)
-					r.StringField(v.Title)
+					if !(r.Peek() == 'n' && r.Null()) {
+						*v.Title = r.String()
+					}
 				}
-			case "mediaType":
-				if r.Null() {
+			case 16:
+				if r.Peek() == 'n' && r.Null() {
 					v.MediaType = nil
 				} else {
-					jsontext.Ensure(&v.MediaType)
-					r.StringField(v.MediaType)
+					jsontext.EnsureIn(&v.MediaType, &v.mediaType)
+					if !(r.Peek() == 'n' && r.Null()) {
+						*v.MediaType = r.String()
+					}
 				}
-			case "filename":
-				if r.Null() {
+			case 17:
+				if r.Peek() == 'n' && r.Null() {
 					v.Filename = nil
 				} else {
-					jsontext.Ensure(&v.Filename)
-					r.StringField(v.Filename)
+					jsontext.EnsureIn(&v.Filename, &v.filename)
+					if !(r.Peek() == 'n' && r.Null()) {
+						*v.Filename = r.String()
+					}
 				}
-			case "data":
-				jsontext.ReadRaw(r, &v.Data)
-			case "transient":
-				if r.Null() {
+			case 18:
+				v.Data = r.Skip()
+			case 19:
+				if r.Peek() == 'n' && r.Null() {
 					v.Transient = nil
 				} else {
-					jsontext.Ensure(&v.Transient)
+					jsontext.EnsureIn(&v.Transient, &v.transient)
 					jsontext.ReadBool(r, v.Transient)
 				}
-			case "messageId":
-				if r.Null() {
+			case 20:
+				if r.Peek() == 'n' && r.Null() {
 					v.MessageID = nil
 				} else {
-					jsontext.Ensure(&v.MessageID)
-					r.StringField(v.MessageID)
+					jsontext.EnsureIn(&v.MessageID, &v.messageID)
+					if !(r.Peek() == 'n' && r.Null()) {
+						*v.MessageID = r.String()
+					}
 				}
-			case "messageMetadata":
-				jsontext.ReadRaw(r, &v.MessageMetadata)
-			case "finishReason":
-				r.StringField(&v.FinishReason)
-			case "reason":
-				if r.Null() {
+			case 21:
+				v.MessageMetadata = r.Skip()
+			case 22:
+				if !(r.Peek() == 'n' && r.Null()) {
+					v.FinishReason = r.String()
+				}
+			case 23:
+				if r.Peek() == 'n' && r.Null() {
 					v.Reason = nil
 				} else {
-					jsontext.Ensure(&v.Reason)
-					r.StringField(v.Reason)
+					jsontext.EnsureIn(&v.Reason, &v.reason)
+					if !(r.Peek() == 'n' && r.Null()) {
+						*v.Reason = r.String()
+					}
 				}
-			case "providerMetadata":
-				jsontext.ReadRaw(r, &v.ProviderMetadata)
-			default:
-				r.SkipField(key, foldedChunk)
+			case 24:
+				v.ProviderMetadata = r.Skip()
 			}
+			next = f + 1
 		}
 	}
 }
@@ -211,6 +713,108 @@ func foldedFieldset(key string) bool {
 		return true
 	}
 	return false
+}
+
+// internTypeNext reads a string as internType(r.Str()) does.
+func internTypeNext(r *jsontext.Reader) string {
+	switch r.StringByte() {
+	case 's':
+		if r.StringIs(`"` + TypeStart + `"`) {
+			return TypeStart
+		}
+		if r.StringIs(`"` + TypeStartStep + `"`) {
+			return TypeStartStep
+		}
+		if r.StringIs(`"` + TypeSourceURL + `"`) {
+			return TypeSourceURL
+		}
+		if r.StringIs(`"` + TypeSourceDocument + `"`) {
+			return TypeSourceDocument
+		}
+		if r.StringIs(`"` + TypeSteeringMessage + `"`) {
+			return TypeSteeringMessage
+		}
+	case 'f':
+		if r.StringIs(`"` + TypeFinish + `"`) {
+			return TypeFinish
+		}
+		if r.StringIs(`"` + TypeFinishStep + `"`) {
+			return TypeFinishStep
+		}
+		if r.StringIs(`"` + TypeFile + `"`) {
+			return TypeFile
+		}
+	case 'a':
+		if r.StringIs(`"` + TypeAbort + `"`) {
+			return TypeAbort
+		}
+	case 'r':
+		if r.StringIs(`"` + TypeResetStep + `"`) {
+			return TypeResetStep
+		}
+		if r.StringIs(`"` + TypeReasoningStart + `"`) {
+			return TypeReasoningStart
+		}
+		if r.StringIs(`"` + TypeReasoningDelta + `"`) {
+			return TypeReasoningDelta
+		}
+		if r.StringIs(`"` + TypeReasoningEnd + `"`) {
+			return TypeReasoningEnd
+		}
+		if r.StringIs(`"` + TypeReasoningFile + `"`) {
+			return TypeReasoningFile
+		}
+	case 't':
+		if r.StringIs(`"` + TypeTextStart + `"`) {
+			return TypeTextStart
+		}
+		if r.StringIs(`"` + TypeTextDelta + `"`) {
+			return TypeTextDelta
+		}
+		if r.StringIs(`"` + TypeTextEnd + `"`) {
+			return TypeTextEnd
+		}
+		if r.StringIs(`"` + TypeToolInputStart + `"`) {
+			return TypeToolInputStart
+		}
+		if r.StringIs(`"` + TypeToolInputDelta + `"`) {
+			return TypeToolInputDelta
+		}
+		if r.StringIs(`"` + TypeToolInputAvailable + `"`) {
+			return TypeToolInputAvailable
+		}
+		if r.StringIs(`"` + TypeToolInputError + `"`) {
+			return TypeToolInputError
+		}
+		if r.StringIs(`"` + TypeToolOutputAvailable + `"`) {
+			return TypeToolOutputAvailable
+		}
+		if r.StringIs(`"` + TypeToolOutputError + `"`) {
+			return TypeToolOutputError
+		}
+		if r.StringIs(`"` + TypeToolOutputDenied + `"`) {
+			return TypeToolOutputDenied
+		}
+		if r.StringIs(`"` + TypeToolApprovalRequest + `"`) {
+			return TypeToolApprovalRequest
+		}
+		if r.StringIs(`"` + TypeToolApprovalResponse + `"`) {
+			return TypeToolApprovalResponse
+		}
+	case 'e':
+		if r.StringIs(`"` + TypeError + `"`) {
+			return TypeError
+		}
+	case 'm':
+		if r.StringIs(`"` + TypeMessageMetadata + `"`) {
+			return TypeMessageMetadata
+		}
+	case 'c':
+		if r.StringIs(`"` + TypeCustom + `"`) {
+			return TypeCustom
+		}
+	}
+	return internType(r.Str())
 }
 
 // internType returns the constant Type* equal to b, or b as a new string.

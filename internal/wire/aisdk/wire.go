@@ -85,48 +85,60 @@ var FinishReasons = []string{
 // Chunk is one UI message chunk, every type's fields in one struct: Type
 // says which apply (Fields lists them per type). Optional fields are
 // omitted when absent; the pointers tell an empty string from an absent
-// one where the schema requires the field.
+// one where the schema requires the field. The SDK writes a chunk's keys
+// in the order declared here (type, id, delta; type, toolCallId,
+// toolName, ...), so the reader asks for them in that order.
+//
+//wire:order
 type Chunk struct {
 	Type string `json:"type" wire:"intern=Type"`
 
 	// text-*, reasoning-* (required); data-* (optional)
 	ID    string  `json:"id,omitempty"`
-	Delta *string `json:"delta,omitempty"`
+	Delta *string `json:"delta,omitempty" wire:"buf=delta"`
 
 	// error, tool-input-error, tool-output-error
-	ErrorText *string `json:"errorText,omitempty"`
+	ErrorText *string `json:"errorText,omitempty" wire:"buf=errorText"`
 
 	// tool-*
 	ToolCallID       string          `json:"toolCallId,omitempty"`
-	ToolName         *string         `json:"toolName,omitempty"`
-	InputTextDelta   *string         `json:"inputTextDelta,omitempty"`
+	ToolName         *string         `json:"toolName,omitempty" wire:"buf=toolName"`
+	InputTextDelta   *string         `json:"inputTextDelta,omitempty" wire:"buf=inputTextDelta"`
 	Input            json.RawMessage `json:"input,omitempty"`
 	Output           json.RawMessage `json:"output,omitempty"`
-	ProviderExecuted *bool           `json:"providerExecuted,omitempty"`
-	Dynamic          *bool           `json:"dynamic,omitempty"`
-	Preliminary      *bool           `json:"preliminary,omitempty"`
+	ProviderExecuted *bool           `json:"providerExecuted,omitempty" wire:"buf=providerExecuted"`
+	Dynamic          *bool           `json:"dynamic,omitempty" wire:"buf=dynamic"`
+	Preliminary      *bool           `json:"preliminary,omitempty" wire:"buf=preliminary"`
 	ApprovalID       string          `json:"approvalId,omitempty"`
 
 	// source-url, source-document, file
-	SourceID  *string `json:"sourceId,omitempty"`
+	SourceID  *string `json:"sourceId,omitempty" wire:"buf=sourceID"`
 	URL       *string `json:"url,omitempty"`
 	Title     *string `json:"title,omitempty"`
-	MediaType *string `json:"mediaType,omitempty"`
-	Filename  *string `json:"filename,omitempty"`
+	MediaType *string `json:"mediaType,omitempty" wire:"buf=mediaType"`
+	Filename  *string `json:"filename,omitempty" wire:"buf=filename"`
 
 	// data-*
-	Data      json.RawMessage `json:"data,omitempty"`
-	Transient *bool           `json:"transient,omitempty"`
+	Data      json.RawMessage `json:"data,omitempty" wire:"borrow"`
+	Transient *bool           `json:"transient,omitempty" wire:"buf=transient"`
 
 	// start, finish, message-metadata
-	MessageID       *string         `json:"messageId,omitempty"`
-	MessageMetadata json.RawMessage `json:"messageMetadata,omitempty"`
+	MessageID       *string         `json:"messageId,omitempty" wire:"buf=messageID"`
+	MessageMetadata json.RawMessage `json:"messageMetadata,omitempty" wire:"borrow"`
 	FinishReason    string          `json:"finishReason,omitempty"`
 
 	// abort
-	Reason *string `json:"reason,omitempty"`
+	Reason *string `json:"reason,omitempty" wire:"buf=reason"`
 
-	ProviderMetadata json.RawMessage `json:"providerMetadata,omitempty"`
+	ProviderMetadata json.RawMessage `json:"providerMetadata,omitempty" wire:"borrow"`
+
+	// What the generated reader points the pointers tagged wire:"buf"
+	// at, instead of allocating: the chunk's own, valid while it is not
+	// copied or reused. (URL and Title, which a citation keeps, are
+	// allocated.) The raw JSON tagged wire:"borrow", which a decoder
+	// keeps whole in the chunk's Raw, points into the text read.
+	delta, errorText, toolName, inputTextDelta, sourceID, mediaType, filename, messageID, reason string
+	providerExecuted, dynamic, preliminary, transient                                            bool
 }
 
 // IsData reports whether typ is an application data part's type.
