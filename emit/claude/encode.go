@@ -387,17 +387,12 @@ func (a *agent) newID() string {
 	p := &a.idPrefix
 	if p[0] == 0 {
 		// Hashed once per agent, written in one piece.
-		var seed []byte
+		var buf [64]byte
+		seed := append(buf[:0], a.id...)
 		if a.gen > 0 {
-			var buf [64]byte
-			seed = strconv.AppendInt(append(append(buf[:0], a.id...), 0), int64(a.gen), 10)
+			seed = strconv.AppendInt(append(seed, 0), int64(a.gen), 10)
 		}
-		var h [sha256.Size]byte
-		if seed != nil {
-			h = sha256.Sum256(seed)
-		} else {
-			h = sha256.Sum256([]byte(a.id))
-		}
+		h := sha256.Sum256(seed)
 		copy(p[:], "msg_")
 		binary.LittleEndian.PutUint64(p[4:], hex8(h[:4]))
 		binary.LittleEndian.PutUint32(p[12:], uint32(hex8(h[4:])))
