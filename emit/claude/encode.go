@@ -556,7 +556,7 @@ func (e *Encoder) preInit(ev event.Event) bool {
 		return false
 	}
 	typ, subtype, err := wire.UnmarshalKind(raw)
-	if err != nil || typ == "" || (kind != "" && (typ != kind && subtype != kind || !namesSession(raw))) {
+	if err != nil || typ == "" || (kind != "" && (typ != kind && subtype != kind || !e.namesSession(raw))) {
 		return false // a notice of another format's line (a session log's) is not written as it came
 	}
 	e.line(jsontext.CompactValid(raw), nil)
@@ -1004,11 +1004,38 @@ func (e *Encoder) noteUsage(ev event.Event) {
 }
 
 // namesSession reports whether the object raw has a session_id member of
-// its own (not one nested deeper), as every stream-json line has. Only a
-// notice whose type is its kind gets here: rare enough for encoding/json.
-func namesSession(raw []byte) bool {
+// its own (not one nested deeper), as every stream-json line has: as
+// json.Unmarshal into struct{SessionID *string `json:"session_id"`}
+// would find it set. Its notices are common in Claude Code's logs: read
+// by the encoder's Reader, encoding/json the judge of what it refuses
+// (a key with capitals, escapes or other bytes that may match
+// session_id only case-insensitively, bad JSON).
+func (e *Encoder) namesSession(raw []byte) bool {
 	if !bytes.Contains(raw, []byte(`"session_id"`)) {
 		return false
+	}
+	r, set := &e.jr, false
+	r.Reset(raw)
+	for ok := r.Object(); ok; {
+		var k []byte
+		if k, ok = r.KeyFold(); !ok {
+			break
+		}
+		switch {
+		case string(k) != "session_id":
+			r.SkipUnknown(k, isSessionID)
+		case r.Peek() == '"':
+			set = r.Skip() != nil
+		default:
+			// null leaves the pointer nil; another type is an error
+			set = false
+			if !r.Null() {
+				r.Fail()
+			}
+		}
+	}
+	if r.End() {
+		return set
 	}
 	var line struct {
 		SessionID *string `json:"session_id"`
@@ -1016,13 +1043,15 @@ func namesSession(raw []byte) bool {
 	return json.Unmarshal(raw, &line) == nil && line.SessionID != nil
 }
 
+func isSessionID(key string) bool { return key == "session_id" }
+
 // notice writes ev: as its source line when that is a stream-json line of
 // its kind (every stream-json line names its session_id; a session log's
 // lines, sessionId, are another format's), else as an informational
 // system line.
 func (e *Encoder) notice(a *agent, ev *event.Notice) {
 	if typ, subtype, err := wire.UnmarshalKind(ev.Raw); err == nil && typ != "" && (typ == ev.Kind || subtype == ev.Kind) &&
-		namesSession(ev.Raw) {
+		e.namesSession(ev.Raw) {
 		e.line(jsontext.CompactValid(ev.Raw), nil)
 		return
 	}
