@@ -50,9 +50,12 @@ type Encoder struct {
 	jr     jsontext.Reader
 	inits  wire.InitReader // reads the source's init lines
 	block  []byte          // an error line's block, reused
+	errsJSON []byte        // a made result line's errors, reused
 	spare  []byte          // the agents' Streamers' block buffer, reused (see messages.Streamer.Spare)
-	// blockOf is the text of block.
-	blockOf string
+	// errTexts are the JSON strings of the last error texts: a log of
+	// many runs repeats its errors, each written in two assistant lines
+	// (Codex reports a failed turn twice) and in the result's errors.
+	errTexts escapedTexts
 	// reuse is the last run's main agent, which newRun keeps for the
 	// next run's, with its Streamer and their closures: a log of many
 	// tiny runs made them anew for each.
@@ -973,11 +976,8 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 			e.errs = append(e.errs, text)
 		}
 	}
-	if e.blockOf != text || len(e.block) == 0 {
-		// Codex reports a failed turn twice (its error, then
-		// turn.failed), with one text: it is escaped once.
-		e.block, e.blockOf = appendTextBlock(e.block[:0], text, false), text
-	}
+	// As appendTextBlock writes it (text is not empty).
+	e.block = append(e.errTexts.append(append(e.block[:0], `{"type":"text","text":`...), text), '}')
 	id := e.uuid()
 	// Claude Code's synthetic messages count no tokens: usage 0 is
 	// what they say, not a made-up value.
@@ -1169,7 +1169,12 @@ func (e *Encoder) result(ev *event.RunEnd) {
 	if splice {
 		text = e.lastText // already JSON as Marshal writes it
 	}
-	b, ok := appendResult(e.out[:0], &r, u, text, e.appendUUID(uuid[:0]), e.sessionText())
+	var errs []byte
+	if len(r.Errors) > 0 {
+		e.errsJSON = e.errTexts.appendStrings(e.errsJSON[:0], r.Errors)
+		errs = e.errsJSON
+	}
+	b, ok := appendResult(e.out[:0], &r, u, text, e.appendUUID(uuid[:0]), e.sessionText(), errs)
 	if !ok {
 		_, err := messages.Marshal(r.TotalCostUSD) // the error encoding/json gives
 		e.line(nil, err)
