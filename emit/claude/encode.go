@@ -41,17 +41,17 @@ type Config struct {
 
 // Encoder writes canonical events as Claude Code stream-json.
 type Encoder struct {
-	w      io.Writer
-	cfg    Config
-	err    error
-	losses event.Losses // what was warned about
-	out    []byte       // the line being written, reused
-	ids    lineIDs      // derives the lines' uuids
-	jr     jsontext.Reader
-	inits  wire.InitReader // reads the source's init lines
-	block  []byte          // an error line's block, reused
-	errsJSON []byte        // a made result line's errors, reused
-	spare  []byte          // the agents' Streamers' block buffer, reused (see messages.Streamer.Spare)
+	w        io.Writer
+	cfg      Config
+	err      error
+	losses   event.Losses // what was warned about
+	out      []byte       // the line being written, reused
+	ids      lineIDs      // derives the lines' uuids
+	jr       jsontext.Reader
+	inits    wire.InitReader // reads the source's init lines
+	block    []byte          // an error line's block, reused
+	errsJSON []byte          // a made result line's errors, reused
+	spare    []byte          // the agents' Streamers' block buffer, reused (see messages.Streamer.Spare)
 	// errTexts are the JSON strings of the last error texts: a log of
 	// many runs repeats its errors, each written in two assistant lines
 	// (Codex reports a failed turn twice) and in the result's errors.
