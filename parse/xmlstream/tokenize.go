@@ -284,18 +284,22 @@ func (v *validDoc) piece(b []byte, end bool) []byte {
 	}
 	n := len(b)
 	// A piece ending in ASCII (most do) holds nothing back: completeRunes
-	// and the append are skipped, and utf8.Valid is called here, with
+	// and the append are skipped, and the piece is checked here, with
 	// Replace only for invalid bytes (no calls' overhead per message).
 	if !end && n > 0 && b[n-1] >= utf8.RuneSelf {
 		n = completeRunes(b)
 		v.part = append(v.part, b[n:]...)
 	}
-	if utf8.Valid(b[:n]) {
+	if n < longPiece && validText(b[:n]) || n >= longPiece && utf8.Valid(b[:n]) {
 		return b[:n]
 	}
 	v.bad++ // Replace makes it longer: each invalid byte becomes three
 	return validUTF8(b[:n])
 }
+
+// longPiece is the length from which validDoc checks a piece with
+// utf8.Valid, not validText: a meta element, whose JSON is ASCII.
+const longPiece = 256
 
 // validUTF8 returns b with every byte that does not belong to a valid
 // UTF-8 sequence replaced by U+FFFD, each on its own, so that the result
