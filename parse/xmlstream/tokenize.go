@@ -32,12 +32,13 @@ func (d *Decoder) feed(data []byte) {
 
 // plainDelta emits data as one Delta of the open text or thinking block
 // when it is what most messages are: nothing held over from the last one,
-// no '<', no partial character at its end. What stepText, run and flushText would do with
-// it, without the copies into buf and text. It reports whether it did.
+// no '<'. (data is valid UTF-8, validDoc's: no character is cut at its
+// end.) What stepText, run and flushText would do with it, without the
+// copies into buf and text. It reports whether it did.
 func (d *Decoder) plainDelta(data []byte) bool {
 	n := len(data)
 	if d.st != stText || d.stray || d.first || d.textRun != 0 || len(d.text) != 0 || d.pos != len(d.buf) ||
-		n == 0 || data[n-1] >= utf8.RuneSelf && completeRunes(data) != n || bytes.IndexByte(data, '<') >= 0 {
+		n == 0 || bytes.IndexByte(data, '<') >= 0 {
 		return false
 	}
 	d.buf, d.pos = d.buf[:0], 0
