@@ -8,7 +8,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
-	wire "github.com/agentstream/agentstream/parse/claude"
+	wire "github.com/agentstream/agentstream/internal/wire/claude"
 )
 
 // The lines below are written by appending, as messages.Marshal writes

@@ -14,7 +14,7 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 	"github.com/agentstream/agentstream/internal/wire/anthropic"
-	wire "github.com/agentstream/agentstream/parse/claude"
+	wire "github.com/agentstream/agentstream/internal/wire/claude"
 )
 
 // oddStrings are strings whose escaping Marshal and the appenders must

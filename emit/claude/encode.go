@@ -18,7 +18,8 @@ import (
 	"github.com/agentstream/agentstream/internal/messages"
 	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/wire/anthropic"
-	wire "github.com/agentstream/agentstream/parse/claude"
+	wire "github.com/agentstream/agentstream/internal/wire/claude"
+	parse "github.com/agentstream/agentstream/parse/claude"
 )
 
 // Config configures an Encoder. The zero value is ready to use.
@@ -517,7 +518,7 @@ func (e *Encoder) encode(ev event.Event) error {
 		e.notice(a, ev)
 	case *event.Unknown:
 		switch raw := bytes.TrimSpace(ev.Raw); {
-		case ev.Format != wire.MetaKind:
+		case ev.Format != parse.MetaKind:
 			e.warn("unknown " + ev.Format + " events")
 		case wire.IsKnownType(ev.Type) || ev.Type == "" || len(raw) == 0 || raw[0] != '{':
 			// A line of a known type the reader could not take: written
@@ -547,7 +548,7 @@ func (e *Encoder) preInit(ev event.Event) bool {
 	case *event.Notice:
 		raw, kind = ev.Raw, ev.Kind
 	case *event.Unknown:
-		if ev.Format != wire.MetaKind || wire.IsKnownType(ev.Type) {
+		if ev.Format != parse.MetaKind || wire.IsKnownType(ev.Type) {
 			return false
 		}
 		raw = ev.Raw
@@ -709,7 +710,7 @@ func (e *Encoder) init(s *event.SessionStart) {
 		return
 	}
 	e.inited = true
-	if s != nil && s.MetaKind == wire.MetaKind && len(s.Meta) > 0 {
+	if s != nil && s.MetaKind == parse.MetaKind && len(s.Meta) > 0 {
 		var in wire.Init
 		if e.inits.Unmarshal(s.Meta, &in) == nil && in.SessionID != "" {
 			e.session = in.SessionID
@@ -1069,7 +1070,7 @@ func (e *Encoder) runEnd(a *agent, ev *event.RunEnd) {
 		return
 	}
 	e.closeTurns(ev.StopReason)
-	if ev.MetaKind == wire.MetaKind {
+	if ev.MetaKind == parse.MetaKind {
 		if line, ok := e.compactJSON(ev.Meta); ok {
 			e.line(line, nil)
 			e.resultOut = true

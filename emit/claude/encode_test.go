@@ -21,7 +21,8 @@ import (
 	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
-	wire "github.com/agentstream/agentstream/parse/claude"
+	wire "github.com/agentstream/agentstream/internal/wire/claude"
+	parse "github.com/agentstream/agentstream/parse/claude"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -40,7 +41,7 @@ func decode(t testing.TB, file string) []event.Event {
 // decodeBytes reads stream-json from data, named source.
 func decodeBytes(t testing.TB, source string, data []byte) []event.Event {
 	t.Helper()
-	d := wire.NewDecoder(bytes.NewReader(data), &wire.Config{Source: source})
+	d := parse.NewDecoder(bytes.NewReader(data), &parse.Config{Source: source})
 	var evs []event.Event
 	for {
 		ev, err := d.Next()
@@ -247,7 +248,7 @@ func TestConsumerAccepts(t *testing.T) {
 					}
 				}
 				// And our own reader takes it without a problem.
-				d := wire.NewDecoder(bytes.NewReader(out), nil)
+				d := parse.NewDecoder(bytes.NewReader(out), nil)
 				for {
 					_, err := d.Next()
 					if err == io.EOF {
@@ -339,7 +340,7 @@ func TestEveryEventType(t *testing.T) {
 	} else if wantOut, err := os.ReadFile(golden); err != nil || !bytes.Equal(out, wantOut) {
 		t.Errorf("output differs from %s (run go test -update and review the diff)", golden)
 	}
-	d := wire.NewDecoder(bytes.NewReader(out), nil)
+	d := parse.NewDecoder(bytes.NewReader(out), nil)
 	for {
 		_, err := d.Next()
 		if err == io.EOF {
@@ -434,8 +435,8 @@ func FuzzEncoder(f *testing.F) {
 	eventtest.FuzzPieces(f, files, "\n", 512, false)
 	f.Fuzz(func(t *testing.T, data []byte, partial bool) {
 		var out bytes.Buffer
-		in := func(r io.Reader) event.Decoder { return wire.NewDecoder(r, &wire.Config{MaxEventBytes: 4096}) }
-		back := func(r io.Reader) event.Decoder { return wire.NewDecoder(r, nil) }
+		in := func(r io.Reader) event.Decoder { return parse.NewDecoder(r, &parse.Config{MaxEventBytes: 4096}) }
+		back := func(r io.Reader) event.Decoder { return parse.NewDecoder(r, nil) }
 		eventtest.RoundTrip(t, data, in, back, NewEncoder(&out, &Config{Partial: partial}), &out)
 	})
 }
@@ -450,7 +451,7 @@ func TestInvalidToolInput(t *testing.T) {
 			out, _ := encode(t, &Config{Partial: partial}, []event.Event{
 				&event.ToolCall{Agent: "a", ID: "toolu_1", Name: "Bash", Input: []byte("{bad")},
 			})
-			d := wire.NewDecoder(bytes.NewReader(out), nil)
+			d := parse.NewDecoder(bytes.NewReader(out), nil)
 			var got []json.RawMessage
 			for {
 				ev, err := d.Next()
@@ -538,7 +539,7 @@ func TestMaxBlockBytes(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/partial=%v", tt.name, partial), func(t *testing.T) {
 				t.Parallel()
 				out, warnings := encode(t, &Config{MaxBlockBytes: 16, Partial: partial}, tt.evs)
-				d := wire.NewDecoder(bytes.NewReader(out), nil)
+				d := parse.NewDecoder(bytes.NewReader(out), nil)
 				var got []string
 				text := ""
 				for {
@@ -634,7 +635,7 @@ func TestRunFailed(t *testing.T) {
 			t.Parallel()
 			out, _ := encode(t, &Config{}, append(slices.Clone(start), tt.evs...))
 			var got want
-			d := wire.NewDecoder(bytes.NewReader(out), nil)
+			d := parse.NewDecoder(bytes.NewReader(out), nil)
 			for {
 				ev, err := d.Next()
 				if err == io.EOF {
@@ -675,7 +676,7 @@ func TestImageMediaType(t *testing.T) {
 		&event.ToolResult{ID: "t1", Name: "Screenshot", Content: parts},
 	})
 	var got []event.Part
-	d := wire.NewDecoder(bytes.NewReader(out), nil)
+	d := parse.NewDecoder(bytes.NewReader(out), nil)
 	for {
 		ev, err := d.Next()
 		if err == io.EOF {
@@ -724,7 +725,7 @@ func TestSubagent(t *testing.T) {
 			}
 			out, warnings := encode(t, &Config{}, evs)
 			var starts []string
-			d := wire.NewDecoder(bytes.NewReader(out), nil)
+			d := parse.NewDecoder(bytes.NewReader(out), nil)
 			for {
 				ev, err := d.Next()
 				if err == io.EOF {
@@ -766,7 +767,7 @@ func TestMaxBlockBytesReadBack(t *testing.T) {
 	if len(warnings) != 1 {
 		t.Errorf("warnings = %q, want one", warnings)
 	}
-	d := wire.NewDecoder(bytes.NewReader(out), &wire.Config{MaxEventBytes: max})
+	d := parse.NewDecoder(bytes.NewReader(out), &parse.Config{MaxEventBytes: max})
 	got := ""
 	for {
 		ev, err := d.Next()
@@ -938,7 +939,7 @@ func TestBigBlocks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		evs := eventtest.Events(eventtest.All(wire.NewDecoder(bytes.NewReader(data), nil)))
+		evs := eventtest.Events(eventtest.All(parse.NewDecoder(bytes.NewReader(data), nil)))
 		for _, partial := range []bool{false, true} {
 			var outs [2]bytes.Buffer
 			for i, big := range []int{1 << 30, 0} {
@@ -997,7 +998,7 @@ func TestUnknownBlockReadsBack(t *testing.T) {
 	}
 	unknowns := func(t *testing.T, data []byte) (evs []event.Event, got, problems []string) {
 		t.Helper()
-		for _, it := range eventtest.All(wire.NewDecoder(bytes.NewReader(data), nil)) {
+		for _, it := range eventtest.All(parse.NewDecoder(bytes.NewReader(data), nil)) {
 			switch {
 			case it.Err != "" && !strings.Contains(it.Err, "stream ended before the result line"):
 				problems = append(problems, it.Err)

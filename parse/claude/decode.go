@@ -17,6 +17,7 @@ import (
 	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
 	"github.com/agentstream/agentstream/internal/wire/anthropic"
+	wire "github.com/agentstream/agentstream/internal/wire/claude"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
@@ -68,12 +69,12 @@ type Decoder struct {
 	lastID     string                // the session id of the last line
 	lastStatus string                // the status of the last status line
 	blocks     []json.RawMessage     // a user line's content blocks, reused
-	inits      InitReader            // reads init lines, the lists of the last kept
+	inits      wire.InitReader       // reads init lines, the lists of the last kept
 	se         anthropic.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
-	res        Result                // the fields of a result line read with the line
+	res        wire.Result           // the fields of a result line read with the line
 	resOK      bool                  // res is the line's (its type came before them)
 	// models is a result line's modelUsage, read with the line, when
-	// modelsOK: what json.Unmarshal of the line into a Result gives
+	// modelsOK: what json.Unmarshal of the line into a wire.Result gives
 	// (see readRunField); else runModels decodes the line.
 	models     []modelEntry
 	modelsOK   bool
@@ -106,10 +107,6 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	return d
 }
 
-var knownTypes = map[string]bool{
-	TypeSystem: true, TypeAssistant: true, TypeUser: true, TypeResult: true, TypeStreamEvent: true,
-}
-
 // Detect reports whether an input whose first unit is h is Claude Code
 // stream-json: a JSON object (not SSE) whose type is system, assistant,
 // user, result or stream_event, or a top-level JSON array
@@ -125,7 +122,7 @@ func Detect(h format.Head) bool {
 	// The first object only (two may be fused on one line, or the line
 	// cut short).
 	typ, _ := format.String(format.Head{Payload: p}.Fields(), "type")
-	return knownTypes[typ]
+	return wire.IsKnownType(typ)
 }
 
 // Next returns the next event. See event.Decoder for the error contract.
@@ -519,7 +516,7 @@ func (d *Decoder) decode(raw []byte) error {
 	if warn {
 		d.addProblem(badutf8.Warning(d.cfg.Source, d.line, i+1, d.off+int64(i)))
 	}
-	var l Line
+	var l line
 	if err := d.unmarshalLine(raw, &l); err != nil {
 		var te *json.UnmarshalTypeError
 		var se *json.SyntaxError
@@ -538,12 +535,12 @@ func (d *Decoder) decode(raw []byte) error {
 		typ, _ := head.Type.(string)
 		d.releaseHeld()
 		d.emit(&event.Unknown{Agent: d.main(), Format: MetaKind, Type: typ, Raw: bytes.Clone(raw)})
-		if typ != "" && !knownTypes[typ] {
+		if typ != "" && !wire.IsKnownType(typ) {
 			return nil
 		}
 		return d.errorf(event.ErrSyntax, "%s line: %s", typ, jsontext.Problem(err))
 	}
-	if l.Type == typeKeepAlive {
+	if l.Type == wire.TypeKeepAlive {
 		return nil
 	}
 	d.release(&l)
@@ -555,12 +552,12 @@ func (d *Decoder) decode(raw []byte) error {
 	if l.ParentToolUseID != nil && *l.ParentToolUseID != "" {
 		agent = d.subagent(&l, raw)
 	}
-	if l.Type == TypeAssistant || l.Type == TypeUser || l.Type == TypeStreamEvent {
+	if l.Type == wire.TypeAssistant || l.Type == wire.TypeUser || l.Type == wire.TypeStreamEvent {
 		d.finished = false
 	}
 	switch l.Type {
-	case TypeSystem:
-		if l.Subtype == SubtypeInit {
+	case wire.TypeSystem:
+		if l.Subtype == wire.SubtypeInit {
 			return d.init(raw)
 		}
 		msg, ok := d.quickSummary(&l, raw)
@@ -568,13 +565,13 @@ func (d *Decoder) decode(raw []byte) error {
 			msg = d.summary(&l, raw)
 		}
 		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: msg, Raw: bytes.Clone(raw)})
-	case TypeStreamEvent:
+	case wire.TypeStreamEvent:
 		return d.streamEvent(agent, l.Event, d.parsedEvent(&l))
-	case TypeAssistant:
+	case wire.TypeAssistant:
 		return d.assistant(agent, &l, raw)
-	case TypeUser:
+	case wire.TypeUser:
 		return d.user(agent, &l, raw)
-	case TypeResult:
+	case wire.TypeResult:
 		return d.result(raw)
 	case "tool_progress", "tool_use_summary", "auth_status", "rate_limit_event", "prompt_suggestion",
 		"conversation_reset", "active_goal", "control_request", "control_response", "control_cancel_request":
@@ -606,7 +603,7 @@ func (d *Decoder) main() string {
 
 // subagent returns the scope of a line of a subagent, and opens it the
 // first time it appears.
-func (d *Decoder) subagent(l *Line, raw []byte) string {
+func (d *Decoder) subagent(l *line, raw []byte) string {
 	id := *l.ParentToolUseID
 	if d.started.Has(id) {
 		return id
@@ -620,14 +617,14 @@ func (d *Decoder) subagent(l *Line, raw []byte) string {
 		Agent: id, ParentAgent: parent, ParentToolID: id, SessionID: l.SessionID,
 		Name: l.SubagentType, Description: l.TaskDescription,
 	}
-	if l.Type == TypeUser {
+	if l.Type == wire.TypeUser {
 		var m userMessage
 		if json.Unmarshal(l.Message, &m) == nil {
 			ev.Prompt = userText(m.Content)
 		}
 	}
 	ev.Model = d.lineModel(l)
-	if l.Type == TypeUser {
+	if l.Type == wire.TypeUser {
 		// Opened by its prompt: its model is on its first message.
 		d.hold(ev)
 	}
@@ -644,7 +641,7 @@ const maxHeldLines = 8
 // is a line of the subagent, or after maxHeldLines lines: Claude Code's
 // status lines (task_progress, ...) and the end of the parent's message
 // come between a subagent's prompt and its first message.
-func (d *Decoder) release(l *Line) {
+func (d *Decoder) release(l *line) {
 	h := d.held
 	if h == nil {
 		return
@@ -662,20 +659,20 @@ func (d *Decoder) release(l *Line) {
 // message_start stream event; "" for Claude Code's synthetic messages.
 // What the line's one-pass read decoded is taken as it is (it decoded
 // what json.Unmarshal does); else the model is decoded from the line.
-func (d *Decoder) lineModel(l *Line) string {
+func (d *Decoder) lineModel(l *line) string {
 	var m struct {
 		Model string `json:"model"`
 	}
 	switch {
-	case l.Type == TypeAssistant && l.msgOK:
+	case l.Type == wire.TypeAssistant && l.msgOK:
 		m.Model = l.msg.Model
-	case l.Type == TypeStreamEvent && l.eventOK:
+	case l.Type == wire.TypeStreamEvent && l.eventOK:
 		if d.se.Type == anthropic.EventMessageStart && d.se.Message != nil {
 			m.Model = d.se.Message.Model
 		}
-	case l.Type == TypeAssistant:
+	case l.Type == wire.TypeAssistant:
 		json.Unmarshal(l.Message, &m)
-	case l.Type == TypeStreamEvent:
+	case l.Type == wire.TypeStreamEvent:
 		var se struct {
 			Type    string          `json:"type"`
 			Message json.RawMessage `json:"message"`
@@ -684,14 +681,14 @@ func (d *Decoder) lineModel(l *Line) string {
 			json.Unmarshal(se.Message, &m)
 		}
 	}
-	if m.Model == SyntheticModel {
+	if m.Model == wire.SyntheticModel {
 		return ""
 	}
 	return m.Model
 }
 
 func (d *Decoder) init(raw []byte) error {
-	var in Init
+	var in wire.Init
 	if err := d.unmarshalInit(raw, &in); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
@@ -710,7 +707,7 @@ func (d *Decoder) init(raw []byte) error {
 	if d.started.Has(agent) {
 		// Claude Code repeats init at the start of every query.
 		d.emit(&event.Notice{
-			Agent: agent, Kind: SubtypeInit, Message: fmt.Sprintf("session %s, model %s", in.SessionID, in.Model),
+			Agent: agent, Kind: wire.SubtypeInit, Message: fmt.Sprintf("session %s, model %s", in.SessionID, in.Model),
 			Raw: bytes.Clone(raw),
 		})
 		return nil
@@ -733,7 +730,7 @@ func (d *Decoder) streamEvent(agent string, raw json.RawMessage, pre *anthropic.
 	return d.position(d.b.StreamEvent(agent, pre, raw))
 }
 
-func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
+func (d *Decoder) assistant(agent string, l *line, raw []byte) error {
 	// A copy: the builder keeps m, and l stays on decode's stack.
 	m := new(anthropic.Message)
 	if pm := l.parsedMessage(); pm != nil {
@@ -748,7 +745,7 @@ func (d *Decoder) assistant(agent string, l *Line, raw []byte) error {
 	if len(l.Error) > 0 { // (Unmarshal of nothing allocates its error)
 		json.Unmarshal(l.Error, &errType)
 	}
-	if m.Model == SyntheticModel || errType != "" {
+	if m.Model == wire.SyntheticModel || errType != "" {
 		// Claude Code's report of an API error, dressed as a message.
 		var text []string
 		for _, c := range m.Content {
@@ -786,7 +783,7 @@ func abortedLine(raw []byte) bool {
 	return json.Unmarshal(raw, &l) == nil && l.Aborted
 }
 
-func (d *Decoder) user(agent string, l *Line, raw []byte) error {
+func (d *Decoder) user(agent string, l *line, raw []byte) error {
 	var m userMessage
 	blocks, ok := d.readUser(l.Message, &m)
 	if !ok {
@@ -850,7 +847,7 @@ func (d *Decoder) isPrompt(agent string) bool {
 }
 
 func (d *Decoder) result(raw []byte) error {
-	var r Result
+	var r wire.Result
 	if d.resOK {
 		r = d.res // read with the line
 	} else if err := d.unmarshalResult(raw, &r); err != nil {

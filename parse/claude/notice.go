@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
+	wire "github.com/agentstream/agentstream/internal/wire/claude"
 )
 
 // notice holds the fields summaries are made of, across line types.
@@ -54,7 +55,7 @@ type compact struct {
 }
 
 // summary returns a one-line human summary of a status line.
-func summary(l *Line, raw []byte) string {
+func summary(l *line, raw []byte) string {
 	var n notice
 	json.Unmarshal(raw, &n)
 	return summaryOf(l, &n)
@@ -62,7 +63,7 @@ func summary(l *Line, raw []byte) string {
 
 // summary is summary for a line that went through badutf8.Fix: its
 // notice is read in one pass where readNotice can.
-func (d *Decoder) summary(l *Line, raw []byte) string {
+func (d *Decoder) summary(l *line, raw []byte) string {
 	var n notice
 	d.jr.ResetValid(raw)
 	if !readNotice(&d.jr, &n) || !d.jr.End() {
@@ -74,9 +75,9 @@ func (d *Decoder) summary(l *Line, raw []byte) string {
 
 // summaryOf returns the summary of l, whose fields summaries are made of
 // are n.
-func summaryOf(l *Line, n *notice) string {
+func summaryOf(l *line, n *notice) string {
 	kind := l.Subtype
-	if l.Type != TypeSystem {
+	if l.Type != wire.TypeSystem {
 		kind = l.Type
 	}
 	s := ""
@@ -329,8 +330,8 @@ func deref(s *string) string {
 // it cannot decide as encoding/json would (summary then decodes the line
 // with it). They are most of the lines that are not stream events, so
 // they are read without encoding/json's reflection and allocation.
-func (d *Decoder) quickSummary(l *Line, raw []byte) (string, bool) {
-	if l.Type != TypeSystem || (l.Subtype != "status" && l.Subtype != "thinking_tokens") {
+func (d *Decoder) quickSummary(l *line, raw []byte) (string, bool) {
+	if l.Type != wire.TypeSystem || (l.Subtype != "status" && l.Subtype != "thinking_tokens") {
 		return "", false
 	}
 	r := &d.jr

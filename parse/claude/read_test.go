@@ -12,6 +12,7 @@ import (
 	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/wire/anthropic"
+	wire "github.com/agentstream/agentstream/internal/wire/claude"
 	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
@@ -51,7 +52,7 @@ func lineSeeds(t testing.TB) [][]byte {
 func compareLine(t *testing.T, data []byte) bool {
 	t.Helper()
 	var d Decoder
-	return wiretest.OnePass(t, data, d.readLine, func(got, want *Line) {
+	return wiretest.OnePass(t, data, d.readLine, func(got, want *line) {
 		if got.eventOK {
 			var we anthropic.StreamEvent
 			if err := json.Unmarshal(want.Event, &we); err != nil {
@@ -70,7 +71,7 @@ func compareLine(t *testing.T, data []byte) bool {
 				t.Errorf("%s: message differs (-json +one pass):\n%s", data, diff)
 			}
 		}
-		if got.Type == TypeResult && d.resOK && d.modelsOK {
+		if got.Type == wire.TypeResult && d.resOK && d.modelsOK {
 			// What result takes instead of runModels' decoding.
 			if diff := cmp.Diff(runModels(data), eventModels(d.models)); diff != "" {
 				t.Errorf("%s: modelUsage differs (-json +one pass):\n%s", data, diff)
@@ -109,16 +110,16 @@ func TestReadResult(t *testing.T) {
 			continue
 		}
 		var d Decoder
-		var got Result
+		var got wire.Result
 		d.jr.Reset(s)
 		if !readResult(&d.jr, &got) || !d.jr.End() {
 			continue
 		}
 		fast++
-		var want Result
+		var want wire.Result
 		json.Unmarshal(s, &want)
 		// Only what result reads is decoded.
-		want = Result{
+		want = wire.Result{
 			IsError: want.IsError, DurationMS: want.DurationMS, NumTurns: want.NumTurns, Result: want.Result,
 			StopReason: want.StopReason, TotalCostUSD: want.TotalCostUSD, Usage: want.Usage, Errors: want.Errors,
 		}
@@ -126,7 +127,7 @@ func TestReadResult(t *testing.T) {
 			t.Errorf("%s: differs (-json +one pass):\n%s", s, diff)
 		}
 		// Read with the line, as the decoder does.
-		var l Line
+		var l line
 		d.jr.Reset(s)
 		if d.readLine(&d.jr, &l) && d.jr.End() && d.resOK {
 			inline++
@@ -148,10 +149,10 @@ func TestReadResult(t *testing.T) {
 func TestReadLineKnowsEveryField(t *testing.T) {
 	t.Parallel()
 	var d Decoder
-	wiretest.ReadsEveryField(t, d.readLine, ".uuid") // Line.UUID: nothing reads it (wire.go)
+	wiretest.ReadsEveryField(t, d.readLine, ".Line.uuid") // Line.UUID: nothing reads it (wire.go)
 	// and the list SkipUnknown checks keys against:
-	for _, name := range jsontext.FieldNames(Line{}) {
-		if !isLineField(name) {
+	for _, name := range jsontext.FieldNames(wire.Line{}) {
+		if !wire.IsLineField(name) {
 			t.Errorf("Line field %q is not read by readLine", name)
 		}
 	}
@@ -195,10 +196,10 @@ func compareDeltaLine(t *testing.T, data []byte) bool {
 		return false // the decoder's lines are made valid first
 	}
 	var fast, slow Decoder
-	var got, want Line
+	var got, want line
 	fast.jr.ResetValid(data)
 	if !fast.readDeltaLine(data, &got) {
-		if diff := cmp.Diff(Line{}, got, cmp.AllowUnexported(Line{})); diff != "" {
+		if diff := cmp.Diff(line{}, got, cmp.AllowUnexported(line{})); diff != "" {
 			t.Errorf("%s: readDeltaLine refused the line but set it:\n%s", data, diff)
 		}
 		return false
@@ -207,7 +208,7 @@ func compareDeltaLine(t *testing.T, data []byte) bool {
 	if !slow.readLine(&slow.jr, &want) || !slow.jr.End() {
 		t.Fatalf("%s: readDeltaLine reads a line readLine does not", data)
 	}
-	opts := cmp.Options{cmp.AllowUnexported(Line{}, anthropic.Message{}, anthropic.StreamEvent{}), cmpopts.EquateEmpty()}
+	opts := cmp.Options{cmp.AllowUnexported(line{}, anthropic.Message{}, anthropic.StreamEvent{}), cmpopts.EquateEmpty()}
 	if diff := cmp.Diff(want, got, opts); diff != "" {
 		t.Errorf("%s: line differs (-readLine +readDeltaLine):\n%s", data, diff)
 	}

@@ -6,15 +6,16 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	wire "github.com/agentstream/agentstream/internal/wire/claude"
 )
 
-// ModelUsageOf returns a result line's modelUsage (the Meta of a RunEnd
+// modelUsageOf returns a result line's modelUsage (the Meta of a RunEnd
 // of MetaKind) by model name, sorted by name; nil when it has none. It
 // counts what the whole run used of each model, subagents included,
 // where the line's usage counts the main agent's last model call only.
-func ModelUsageOf(meta json.RawMessage) (names []string, usage []ModelUsage) {
-	var r Result
-	if len(meta) == 0 || json.Unmarshal(meta, &r) != nil || r.Type != TypeResult || len(r.ModelUsage) == 0 {
+func modelUsageOf(meta json.RawMessage) (names []string, usage []wire.ModelUsage) {
+	var r wire.Result
+	if len(meta) == 0 || json.Unmarshal(meta, &r) != nil || r.Type != wire.TypeResult || len(r.ModelUsage) == 0 {
 		return nil, nil
 	}
 	for name := range r.ModelUsage {
@@ -29,10 +30,10 @@ func ModelUsageOf(meta json.RawMessage) (names []string, usage []ModelUsage) {
 
 // runModels returns a result line's modelUsage as event.RunEnd.Models,
 // sorted by model name; nil when the line has none (or does not decode
-// into a Result). A model's cost is always set: the wire field is a
+// into a wire.Result). A model's cost is always set: the wire field is a
 // number Claude Code always writes.
 func runModels(line []byte) []event.ModelUsage {
-	names, mu := ModelUsageOf(line)
+	names, mu := modelUsageOf(line)
 	models := make([]modelEntry, len(names))
 	for i, u := range mu {
 		models[i] = modelEntry{names[i], u}
@@ -43,7 +44,7 @@ func runModels(line []byte) []event.ModelUsage {
 // modelEntry is one model's entry in result.modelUsage.
 type modelEntry struct {
 	name  string
-	usage ModelUsage
+	usage wire.ModelUsage
 }
 
 // eventModels returns models, sorted by name, as event.RunEnd.Models;

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/agentstream/agentstream/format"
+	wire "github.com/agentstream/agentstream/internal/wire/claude"
 	"github.com/agentstream/agentstream/internal/wirecheck"
 )
 
@@ -36,13 +37,13 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 		// The decoder accepts several JSON values on one line; so does this.
 		dec := json.NewDecoder(bytes.NewReader(line))
 		for dec.More() {
-			var l Line
+			var l wire.Line
 			if dec.Decode(&l) != nil {
 				break // the decoder reports it
 			}
 			any, last = true, p
 			switch l.Type {
-			case TypeStreamEvent:
+			case wire.TypeStreamEvent:
 				scope := ""
 				if l.ParentToolUseID != nil {
 					scope = *l.ParentToolUseID
@@ -53,7 +54,7 @@ func check(r io.Reader, cfg *format.CheckConfig, rep format.Reporter) {
 					order[scope] = o
 				}
 				o.Event(v, p, l.Event)
-			case TypeResult:
+			case wire.TypeResult:
 				if l.ParentToolUseID == nil || *l.ParentToolUseID == "" {
 					result = true
 				}

@@ -32,12 +32,13 @@ func (d *Decoder) feed(data []byte) {
 
 // plainDelta emits data as one Delta of the open text or thinking block
 // when it is what most messages are: nothing held over from the last one,
-// no '<', no partial character at its end. What stepText, run and flushText would do with
-// it, without the copies into buf and text. It reports whether it did.
+// no '<'. (data is valid UTF-8, validDoc's: no character is cut at its
+// end.) What stepText, run and flushText would do with it, without the
+// copies into buf and text. It reports whether it did.
 func (d *Decoder) plainDelta(data []byte) bool {
 	n := len(data)
 	if d.st != stText || d.stray || d.first || d.textRun != 0 || len(d.text) != 0 || d.pos != len(d.buf) ||
-		n == 0 || data[n-1] >= utf8.RuneSelf && completeRunes(data) != n || bytes.IndexByte(data, '<') >= 0 {
+		n == 0 || bytes.IndexByte(data, '<') >= 0 {
 		return false
 	}
 	d.buf, d.pos = d.buf[:0], 0
@@ -284,18 +285,22 @@ func (v *validDoc) piece(b []byte, end bool) []byte {
 	}
 	n := len(b)
 	// A piece ending in ASCII (most do) holds nothing back: completeRunes
-	// and the append are skipped, and utf8.Valid is called here, with
+	// and the append are skipped, and the piece is checked here, with
 	// Replace only for invalid bytes (no calls' overhead per message).
 	if !end && n > 0 && b[n-1] >= utf8.RuneSelf {
 		n = completeRunes(b)
 		v.part = append(v.part, b[n:]...)
 	}
-	if utf8.Valid(b[:n]) {
+	if n < longPiece && validText(b[:n]) || n >= longPiece && utf8.Valid(b[:n]) {
 		return b[:n]
 	}
 	v.bad++ // Replace makes it longer: each invalid byte becomes three
 	return validUTF8(b[:n])
 }
+
+// longPiece is the length from which validDoc checks a piece with
+// utf8.Valid, not validText: a meta element, whose JSON is ASCII.
+const longPiece = 256
 
 // validUTF8 returns b with every byte that does not belong to a valid
 // UTF-8 sequence replaced by U+FFFD, each on its own, so that the result

@@ -1,10 +1,16 @@
-// Package claude is the wire vocabulary of Claude Code's session log
-// (~/.claude/projects/<project>/<session>.jsonl, the format
-// claude-session, read by parse/claudesession), declared once: its lines
-// (SessionLine) and the messages they carry (SessionMessage, whose
-// content blocks are the Messages API's, package internal/wire/anthropic). The
-// one-pass readers in read_wire.go are generated from these declarations
-// by internal/wire/gen.
+// Package claude is the wire vocabulary of Claude Code, declared once:
+// its stream-json lines (the format claude, read by parse/claude and
+// written by emit/claude: Line, Init, Result, ModelUsage and the line
+// types) and its session log (~/.claude/projects/<project>/<session>.jsonl,
+// the format claude-session, read by parse/claudesession: SessionLine and
+// the messages it carries, SessionMessage). Message content blocks are the
+// Messages API's, package internal/wire/anthropic.
+//
+// The one-pass readers in read_wire.go are generated from these
+// declarations by internal/wire/gen. The stream-json structs marked
+// //wire:hand are read by streamread.go and by parse/claude's line
+// reader, written by hand: Result has a map (modelUsage) the generator
+// does not read, and the init reader keeps what it read of the last init.
 package claude
 
 //go:generate go run ../gen

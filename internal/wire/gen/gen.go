@@ -239,7 +239,7 @@ func (g *generator) collect(f *ast.File) {
 					if at, ok := s.Type.(*ast.ArrayType); ok && at.Len == nil && (directive(d.Doc, "wire:members") || directive(s.Doc, "wire:members")) {
 						g.members[s.Name.Name] = at
 					}
-					if st, ok := s.Type.(*ast.StructType); ok && s.TypeParams == nil && s.Assign == 0 {
+					if st, ok := s.Type.(*ast.StructType); ok && s.TypeParams == nil && s.Assign == 0 && !directive(d.Doc, "wire:hand") && !directive(s.Doc, "wire:hand") {
 						g.structs[s.Name.Name] = st
 						g.order = append(g.order, s.Name.Name)
 						g.ordered[s.Name.Name] = directive(d.Doc, "wire:order") || directive(s.Doc, "wire:order")

@@ -71,7 +71,7 @@
 // reader of field's type reads, into field (of the same struct,
 // unexported, a pointer to a struct type of the package; the value it
 // points to is reused), and set field to nil otherwise: the one who
-// decodes the raw value again gets the error. Two comment
+// decodes the raw value again gets the error. Comment
 // directives mark a type:
 //
 //	//wire:order
