@@ -167,9 +167,16 @@ func (l *Lifecycle[B]) endAgent(agent string, abandon bool) {
 	if first != nil && second != nil && !l.hooks.ThinkingFirst && second.seq < first.seq {
 		first, second = second, first
 	}
-	for _, s := range [...]*slot[B]{first, second} {
+	slots := [...]*slot[B]{first, second}
+	var seqs [len(slots)]uint64 // each slot's block, before a hook may end it and reuse its slot
+	for i, s := range slots {
+		if s != nil {
+			seqs[i] = s.seq
+		}
+	}
+	for i, s := range slots {
 		switch {
-		case s == nil, s.seq == 0: // none, or ended by the hook of the first
+		case s == nil, s.seq != seqs[i]: // none, or ended by the hook of the first
 		case abandon:
 			l.hooks.Abandon(l.remove(s))
 		default:

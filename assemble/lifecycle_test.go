@@ -152,3 +152,32 @@ func TestLifecycleBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestEndAgentHookReusesSlot: when ending an agent's first block makes its
+// hook end the second and start a block of another agent (which takes the
+// second's slot), the agent's end leaves that new block open.
+func TestEndAgentHookReusesSlot(t *testing.T) {
+	t.Parallel()
+	var tr trace
+	h := tr.hooks(false, true)
+	var l *Lifecycle[string]
+	end := h.End
+	h.End = func(b string, e *event.BlockEnd) {
+		end(b, e)
+		if b == "a/thinking" {
+			l.Event(&event.BlockEnd{Agent: "a", Kind: event.Text})
+			l.Event(&event.BlockStart{Agent: "b", Kind: event.Text})
+		}
+	}
+	l = NewLifecycle(h)
+	l.Event(&event.BlockStart{Agent: "a", Kind: event.Thinking})
+	l.Event(&event.BlockStart{Agent: "a", Kind: event.Text})
+	l.Event(&event.Error{Agent: "a"})
+	if _, ok := l.Get("b", event.Text); !ok {
+		t.Errorf("b's text block ended with a's blocks: %q", tr.calls)
+	}
+	want := []string{"open a/thinking", "open a/text", "cut a/thinking", "end a/text", "open b/text"}
+	if diff := cmp.Diff(want, tr.calls); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+}

@@ -1,7 +1,6 @@
 package jsonenv
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/agentstream/agentstream/event"
@@ -26,11 +25,8 @@ func ownMeta(kind string, meta []byte) bool {
 func marshalMetaFinal(ev *event.RunEnd) []byte { return marshalNoHTML(agentmeta.FinalOf(ev)) }
 
 func marshalNoHTML(v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	b, _ := jsontext.AppendMarshal(nil, v, false)
+	return b
 }
 
 // awaitingPayload writes the awaiting_frontend_tools array as the producer

@@ -15,7 +15,7 @@ import (
 // call stays within openset.DefaultMax entries (one more for choice 0's
 // tool calls) for 200,000 choices of one completion, 1,000,000
 // subagents with a turn open and 200,000 tool calls without a result (the
-// shared state is counted at 1,000,000 in internal/openai),
+// shared state is counted at 1,000,000 in internal/openaistream),
 // generated one event at a time.
 func TestBoundedState(t *testing.T) {
 	t.Parallel()

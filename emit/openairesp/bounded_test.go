@@ -14,7 +14,7 @@ import (
 // TestBoundedState: the encoder's state per agent and per call stays
 // within openset.DefaultMax entries for 1,000,000 subagents with a turn
 // open and 200,000 tool calls of one turn (the shared state is counted
-// at 1,000,000 in internal/openai) without a result, generated
+// at 1,000,000 in internal/openaistream) without a result, generated
 // one event at a time; the output items it keeps for the response's
 // final event stay within maxOutput bytes (then none are kept, warned).
 func TestBoundedState(t *testing.T) {

@@ -140,8 +140,8 @@ func appendMetaString(b, raw []byte, i int) ([]byte, int, bool) {
 	start := i
 	for {
 		// The plain run up to the next byte to look at: eight bytes at
-		// a time, inline (a call per run cost a tenth more: a payload's
-		// strings have a backslash every 15 bytes on average).
+		// a time, inline rather than a call per run (a payload's strings
+		// are short runs between backslashes).
 		for i+8 <= len(raw) {
 			if m := metaStrStops(binary.LittleEndian.Uint64(raw[i:])); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3

@@ -396,9 +396,6 @@ const (
 // marshal is json.Marshal without HTML escaping, rewritten as Python's
 // json.dumps.
 func marshal(v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
-	return pyJSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	b, _ := jsontext.AppendMarshal(nil, v, false)
+	return pyJSON(b)
 }

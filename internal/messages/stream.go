@@ -342,13 +342,7 @@ func (b *streamBlock) escaped() []byte {
 // It fails where encoding/json does: a json.RawMessage that is not valid
 // JSON, a NaN or infinite float.
 func Marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return jsontext.AppendMarshal(nil, v, false)
 }
 
 // marshal is Marshal for values made of strings, numbers, and JSON text

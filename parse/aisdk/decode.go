@@ -272,9 +272,10 @@ func (d *Decoder) decode(data []byte) error {
 	// json.Compact does, returning data itself (borrowed: copied here)
 	// when it has no white space to drop.
 	raw := func() json.RawMessage {
-		// An SSE data line holds no line break: without a space or a
-		// tab it has no white space to drop.
-		if bytes.IndexByte(data, ' ') < 0 && bytes.IndexByte(data, '\t') < 0 {
+		// Without a space, a tab or a line break (the framer joins a
+		// message's data lines with one; a carriage return ends a line)
+		// it has no white space to drop.
+		if bytes.IndexByte(data, ' ') < 0 && bytes.IndexByte(data, '\t') < 0 && bytes.IndexByte(data, '\n') < 0 {
 			return d.clone(data)
 		}
 		c := jsontext.CompactValid(data)

@@ -80,6 +80,10 @@ func TestDecode(t *testing.T) {
 		{"error is a failed run", sse(`{"type":"start"}`, `{"type":"finish","finishReason":"error"}`), one(start, finish("error"))},
 		{"no finish reason, no stop reason", sse(`{"type":"start"}`, `{"type":"finish"}`), one(start, finish(""))},
 		{
+			"a chunk in several data lines is compacted", "data: {\"type\":\"start\",\ndata: \"messageId\":\"m\"}\n\n" + sse(`{"type":"finish"}`),
+			one(ev(&event.SessionStart{Agent: a, Meta: json.RawMessage(`{"type":"start","messageId":"m"}`), MetaKind: MetaKind}), finish("")),
+		},
+		{
 			"finish ends the open step and parts", sse(`{"type":"start"}`, `{"type":"start-step"}`, `{"type":"text-start","id":"t"}`, `{"type":"text-delta","id":"t","delta":"hi"}`, `{"type":"finish"}`),
 			join(one(start, step), text("hi"), one(stepEnd, finish(""))),
 		},

@@ -12,6 +12,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // The stream-json event types (JsonStreamEventType).
@@ -280,13 +282,7 @@ func kindOf(b []byte) string {
 // Marshal is json.Marshal as JavaScript's JSON.stringify writes: <, > and
 // & are not escaped.
 func Marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return jsontext.AppendMarshal(nil, v, false)
 }
 
 // IsObject reports whether b is a JSON object.

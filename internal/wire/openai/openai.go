@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -225,13 +224,7 @@ const TurnFailed = "turn_failed"
 
 // Marshal returns v as JSON without HTML escaping, as the APIs write it.
 func Marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return jsontext.AppendMarshal(nil, v, false)
 }
 
 // Lost returns what the OpenAI encoders warn about an event of a kind
