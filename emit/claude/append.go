@@ -48,6 +48,46 @@ func appendStrings(b []byte, s []string) []byte {
 	return append(b, ']')
 }
 
+// escapedTexts keeps the JSON strings of the last few texts of at most
+// maxEscapedText bytes it was given, to write them again without escaping them anew.
+type escapedTexts struct {
+	text [4]string
+	json [4][]byte
+	next int // the entry to replace next
+}
+
+// maxEscapedText is the size of the longest text escapedTexts keeps.
+const maxEscapedText = 1 << 10
+
+// append appends s as a JSON string.
+func (c *escapedTexts) append(b []byte, s string) []byte {
+	for i, t := range c.text {
+		if t == s && c.json[i] != nil {
+			return append(b, c.json[i]...)
+		}
+	}
+	if len(s) > maxEscapedText {
+		return jsontext.AppendMarshalString(b, s)
+	}
+	i := c.next
+	c.next = (i + 1) % len(c.text)
+	c.text[i], c.json[i] = s, jsontext.AppendMarshalString(c.json[i][:0], s)
+	return append(b, c.json[i]...)
+}
+
+// appendStrings appends s as a JSON array of strings, as appendStrings
+// does.
+func (c *escapedTexts) appendStrings(b []byte, s []string) []byte {
+	b = append(b, '[')
+	for i, v := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = c.append(b, v)
+	}
+	return append(b, ']')
+}
+
 // appendInit appends the system/init line in, as Marshal writes
 // wire.Init, of which it sets Cwd, Model, Tools, SessionID and UUID (the
 // others are agentstream's defaults, see init).
@@ -82,8 +122,8 @@ func (e *Encoder) appendInit(b []byte, cwd, model string, tools []string) []byte
 // not nil, is its uuid (hex digits and dashes, which need no escape),
 // written in place of r.UUID. It reports false when r does not marshal
 // (its cost is NaN or infinite). session, when not nil, is r.SessionID
-// as a JSON string.
-func appendResult(b []byte, r *wire.Result, u *event.Usage, result, uuid, session []byte) ([]byte, bool) {
+// as a JSON string; errs, when not nil, is r.Errors as a JSON array.
+func appendResult(b []byte, r *wire.Result, u *event.Usage, result, uuid, session, errs []byte) ([]byte, bool) {
 	b = append(b, `{"type":`...)
 	b = appendName(b, r.Type)
 	b = append(b, `,"subtype":`...)
@@ -121,15 +161,19 @@ func appendResult(b []byte, r *wire.Result, u *event.Usage, result, uuid, sessio
 		}
 	}
 	b = messages.AppendUsage(append(b, `,"usage":`...), u)
-	return appendResultEnd(b, r, uuid), true
+	return appendResultEnd(b, r, uuid, errs), true
 }
 
 // appendResultEnd appends what follows a result line's usage.
-func appendResultEnd(b []byte, r *wire.Result, uuid []byte) []byte {
+func appendResultEnd(b []byte, r *wire.Result, uuid, errs []byte) []byte {
 	b = append(b, `,"modelUsage":{},"permission_denials":[]`...)
 	if len(r.Errors) > 0 {
 		b = append(b, `,"errors":`...)
-		b = appendStrings(b, r.Errors)
+		if errs != nil {
+			b = append(b, errs...)
+		} else {
+			b = appendStrings(b, r.Errors)
+		}
 	}
 	b = append(b, `,"uuid":`...)
 	if uuid != nil {

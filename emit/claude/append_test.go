@@ -93,7 +93,7 @@ func TestAppendResultAsMarshal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, ok := appendResult(nil, &r, u, nil, nil, nil)
+			got, ok := appendResult(nil, &r, u, nil, nil, nil, nil)
 			if diff := cmp.Diff(string(want), string(got)); !ok || diff != "" {
 				t.Errorf("%q %v (-Marshal +appendResult):\n%s", s, f, diff)
 			}
@@ -103,18 +103,23 @@ func TestAppendResultAsMarshal(t *testing.T) {
 			want2, _ := marshal(r)
 			r2 := r
 			r2.UUID = "not this one"
-			if got, _ := appendResult(nil, &r2, u, nil, []byte(r.UUID), nil); string(got) != string(want2) {
+			if got, _ := appendResult(nil, &r2, u, nil, []byte(r.UUID), nil, nil); string(got) != string(want2) {
 				t.Errorf("%q %v: with the uuid given: %s, want %s", s, f, got, want2)
 			}
 			r.UUID = uuid
 			// The session id given apart as JSON, as the encoder keeps it.
 			session, _ := messages.Marshal(r.SessionID)
-			if got, _ := appendResult(nil, &r, u, nil, nil, session); string(got) != string(want) {
+			if got, _ := appendResult(nil, &r, u, nil, nil, session, nil); string(got) != string(want) {
 				t.Errorf("%q %v: with the session given: %s, want %s", s, f, got, want)
+			}
+			// The errors given apart as JSON, as the encoder keeps them.
+			var texts escapedTexts
+			if got, _ := appendResult(nil, &r, u, nil, nil, nil, texts.appendStrings(nil, r.Errors)); len(r.Errors) > 0 && string(got) != string(want) {
+				t.Errorf("%q %v: with the errors given: %s, want %s", s, f, got, want)
 			}
 			if r.Result != nil {
 				text, _ := messages.Marshal(*r.Result)
-				if got, _ := appendResult(nil, &r, u, text, nil, nil); string(got) != string(want) {
+				if got, _ := appendResult(nil, &r, u, text, nil, nil, nil); string(got) != string(want) {
 					t.Errorf("%q %v: with the result text given: %s, want %s", s, f, got, want)
 				}
 			}
@@ -132,13 +137,13 @@ func TestAppendResultAsMarshal(t *testing.T) {
 		{&event.Usage{}, `"usage":{"input_tokens":null,"output_tokens":null}`},
 		{nil, `"usage":{"input_tokens":null,"output_tokens":null}`},
 	} {
-		if got, _ := appendResult(nil, &wire.Result{}, tt.u, nil, nil, nil); !strings.Contains(string(got), tt.want) {
+		if got, _ := appendResult(nil, &wire.Result{}, tt.u, nil, nil, nil, nil); !strings.Contains(string(got), tt.want) {
 			t.Errorf("usage %+v: %s, want it to hold %s", tt.u, got, tt.want)
 		}
 	}
 	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		r := wire.Result{TotalCostUSD: &f}
-		if _, ok := appendResult(nil, &r, &event.Usage{}, nil, nil, nil); ok {
+		if _, ok := appendResult(nil, &r, &event.Usage{}, nil, nil, nil, nil); ok {
 			t.Errorf("appendResult with cost %v: ok", f)
 		}
 	}
@@ -368,6 +373,26 @@ func TestResultOfRawBlock(t *testing.T) {
 		}
 		if !strings.Contains(out.String(), tc.want) {
 			t.Errorf("%#v: no %s in\n%s", tc.evs[0], tc.want, out.String())
+		}
+	}
+}
+
+// TestEscapedTexts: escapedTexts writes every text as
+// jsontext.AppendMarshalString does, kept or not, however the texts
+// repeat and whatever their lengths.
+func TestEscapedTexts(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("\"é<", maxEscapedText)
+	texts := []string{"", "a", "a\"b", "\u2028\x00\xff", long, "a", "b", "c", "d", "e", "a", long, "", "d", "c", long[1:], "e"}
+	var c escapedTexts
+	for round := range 3 {
+		for i, s := range texts {
+			if got, want := string(c.append([]byte("x"), s)), "x"+string(jsontext.AppendMarshalString(nil, s)); got != want {
+				t.Fatalf("round %d, text %d: %q, want %q", round, i, got, want)
+			}
+		}
+		if got, want := string(c.appendStrings(nil, texts)), string(appendStrings(nil, texts)); got != want {
+			t.Fatalf("round %d: array %q, want %q", round, got, want)
 		}
 	}
 }

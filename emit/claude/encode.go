@@ -42,18 +42,21 @@ type Config struct {
 
 // Encoder writes canonical events as Claude Code stream-json.
 type Encoder struct {
-	w      io.Writer
-	cfg    Config
-	err    error
-	losses event.Losses // what was warned about
-	out    []byte       // the line being written, reused
-	ids    lineIDs      // derives the lines' uuids
-	jr     jsontext.Reader
-	inits  wire.InitReader // reads the source's init lines
-	block  []byte          // an error line's block, reused
-	spare  []byte          // the agents' Streamers' block buffer, reused (see messages.Streamer.Spare)
-	// blockOf is the text of block.
-	blockOf string
+	w        io.Writer
+	cfg      Config
+	err      error
+	losses   event.Losses // what was warned about
+	out      []byte       // the line being written, reused
+	ids      lineIDs      // derives the lines' uuids
+	jr       jsontext.Reader
+	inits    wire.InitReader // reads the source's init lines
+	block    []byte          // an error line's block, reused
+	errsJSON []byte          // a made result line's errors, reused
+	spare    []byte          // the agents' Streamers' block buffer, reused (see messages.Streamer.Spare)
+	// errTexts are the JSON strings of the last error texts: a log of
+	// many runs repeats its errors, each written in two assistant lines
+	// (Codex reports a failed turn twice) and in the result's errors.
+	errTexts escapedTexts
 	// reuse is the last run's main agent, which newRun keeps for the
 	// next run's, with its Streamer and their closures: a log of many
 	// tiny runs made them anew for each.
@@ -388,17 +391,12 @@ func (a *agent) newID() string {
 	p := &a.idPrefix
 	if p[0] == 0 {
 		// Hashed once per agent, written in one piece.
-		var seed []byte
+		var buf [64]byte
+		seed := append(buf[:0], a.id...)
 		if a.gen > 0 {
-			var buf [64]byte
-			seed = strconv.AppendInt(append(append(buf[:0], a.id...), 0), int64(a.gen), 10)
+			seed = strconv.AppendInt(append(seed, 0), int64(a.gen), 10)
 		}
-		var h [sha256.Size]byte
-		if seed != nil {
-			h = sha256.Sum256(seed)
-		} else {
-			h = sha256.Sum256([]byte(a.id))
-		}
+		h := sha256.Sum256(seed)
 		copy(p[:], "msg_")
 		binary.LittleEndian.PutUint64(p[4:], hex8(h[:4]))
 		binary.LittleEndian.PutUint32(p[12:], uint32(hex8(h[4:])))
@@ -562,7 +560,7 @@ func (e *Encoder) preInit(ev event.Event) bool {
 		return false
 	}
 	typ, subtype, err := wire.UnmarshalKind(raw)
-	if err != nil || typ == "" || (kind != "" && (typ != kind && subtype != kind || !namesSession(raw))) {
+	if err != nil || typ == "" || (kind != "" && (typ != kind && subtype != kind || !e.namesSession(raw))) {
 		return false // a notice of another format's line (a session log's) is not written as it came
 	}
 	e.line(jsontext.CompactValid(raw), nil)
@@ -979,11 +977,8 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 			e.errs = append(e.errs, text)
 		}
 	}
-	if e.blockOf != text || len(e.block) == 0 {
-		// Codex reports a failed turn twice (its error, then
-		// turn.failed), with one text: it is escaped once.
-		e.block, e.blockOf = appendTextBlock(e.block[:0], text, false), text
-	}
+	// As appendTextBlock writes it (text is not empty).
+	e.block = append(e.errTexts.append(append(e.block[:0], `{"type":"text","text":`...), text), '}')
 	id := e.uuid()
 	// Claude Code's synthetic messages count no tokens: usage 0 is
 	// what they say, not a made-up value.
@@ -1010,11 +1005,38 @@ func (e *Encoder) noteUsage(ev event.Event) {
 }
 
 // namesSession reports whether the object raw has a session_id member of
-// its own (not one nested deeper), as every stream-json line has. Only a
-// notice whose type is its kind gets here: rare enough for encoding/json.
-func namesSession(raw []byte) bool {
+// its own (not one nested deeper), as every stream-json line has: as
+// json.Unmarshal into struct{SessionID *string `json:"session_id"`}
+// would find it set. Its notices are common in Claude Code's logs: read
+// by the encoder's Reader, encoding/json the judge of what it refuses
+// (a key with capitals, escapes or other bytes that may match
+// session_id only case-insensitively, bad JSON).
+func (e *Encoder) namesSession(raw []byte) bool {
 	if !bytes.Contains(raw, []byte(`"session_id"`)) {
 		return false
+	}
+	r, set := &e.jr, false
+	r.Reset(raw)
+	for ok := r.Object(); ok; {
+		var k []byte
+		if k, ok = r.KeyFold(); !ok {
+			break
+		}
+		switch {
+		case string(k) != "session_id":
+			r.SkipUnknown(k, isSessionID)
+		case r.Peek() == '"':
+			set = r.Skip() != nil
+		default:
+			// null leaves the pointer nil; another type is an error
+			set = false
+			if !r.Null() {
+				r.Fail()
+			}
+		}
+	}
+	if r.End() {
+		return set
 	}
 	var line struct {
 		SessionID *string `json:"session_id"`
@@ -1022,13 +1044,15 @@ func namesSession(raw []byte) bool {
 	return json.Unmarshal(raw, &line) == nil && line.SessionID != nil
 }
 
+func isSessionID(key string) bool { return key == "session_id" }
+
 // notice writes ev: as its source line when that is a stream-json line of
 // its kind (every stream-json line names its session_id; a session log's
 // lines, sessionId, are another format's), else as an informational
 // system line.
 func (e *Encoder) notice(a *agent, ev *event.Notice) {
 	if typ, subtype, err := wire.UnmarshalKind(ev.Raw); err == nil && typ != "" && (typ == ev.Kind || subtype == ev.Kind) &&
-		namesSession(ev.Raw) {
+		e.namesSession(ev.Raw) {
 		e.line(jsontext.CompactValid(ev.Raw), nil)
 		return
 	}
@@ -1146,7 +1170,12 @@ func (e *Encoder) result(ev *event.RunEnd) {
 	if splice {
 		text = e.lastText // already JSON as Marshal writes it
 	}
-	b, ok := appendResult(e.out[:0], &r, u, text, e.appendUUID(uuid[:0]), e.sessionText())
+	var errs []byte
+	if len(r.Errors) > 0 {
+		e.errsJSON = e.errTexts.appendStrings(e.errsJSON[:0], r.Errors)
+		errs = e.errsJSON
+	}
+	b, ok := appendResult(e.out[:0], &r, u, text, e.appendUUID(uuid[:0]), e.sessionText(), errs)
 	if !ok {
 		_, err := messages.Marshal(r.TotalCostUSD) // the error encoding/json gives
 		e.line(nil, err)

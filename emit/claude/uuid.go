@@ -9,14 +9,22 @@ import (
 
 // lineIDs derives the lines' uuids: the first 16 bytes of the SHA-256 of
 // the session id, "/" and the line's number, written as a version 4
-// uuid. The message is built in a buffer kept from line to line.
+// uuid. The message is built in a buffer kept from line to line; for
+// the line after the last, of the same session, only its number's
+// digits change, counted up in place.
 type lineIDs struct {
-	msg []byte
+	msg     []byte
+	session string // the session id msg starts with
+	n       int    // the number msg ends with
 }
 
 // appendUUID appends the uuid of line n (at least 1) of session.
 func (l *lineIDs) appendUUID(b []byte, session string, n int) []byte {
-	l.msg = strconv.AppendInt(append(append(l.msg[:0], session...), '/'), int64(n), 10)
+	if n != l.n+1 || session != l.session || len(l.msg) == 0 || !l.next() {
+		l.msg = strconv.AppendInt(append(append(l.msg[:0], session...), '/'), int64(n), 10)
+		l.session = session
+	}
+	l.n = n
 	sum := sha256.Sum256(l.msg)
 	sum[6] = sum[6]&0x0f | 0x40
 	sum[8] = sum[8]&0x3f | 0x80
@@ -34,6 +42,21 @@ func (l *lineIDs) appendUUID(b []byte, session string, n int) []byte {
 	le.PutUint64(u[28:], hex8(sum[12:]))
 	u[8], u[13], u[18], u[23] = '-', '-', '-', '-'
 	return append(b, u[:36]...)
+}
+
+// next adds one to the number msg ends with, in place. It reports false,
+// leaving msg as it was, when that would make the number one digit longer.
+func (l *lineIDs) next() bool {
+	for i := len(l.msg) - 1; l.msg[i] != '/'; i-- {
+		if l.msg[i] != '9' {
+			l.msg[i]++
+			for i++; i < len(l.msg); i++ {
+				l.msg[i] = '0'
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // hex8 returns the eight lower-case hex digits of the first four bytes

@@ -34,6 +34,16 @@ func TestLineIDs(t *testing.T) {
 			}
 		}
 	}
+	// Line after line, as the encoder asks: the number counted up in
+	// place, across the lengths 1 to 4 digits.
+	for _, s := range []string{"0199a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b", "a/9", ""} {
+		for n := 1; n <= 1100; n++ {
+			if got, w := string(l.appendUUID(nil, s, n)), want(s, n); got != w {
+				t.Fatalf("session %q, line %d in order: %s, want %s", s, n, got, w)
+			}
+			checked++
+		}
+	}
 	if checked < 1000 {
 		t.Fatalf("only %d uuids checked", checked)
 	}
