@@ -16,34 +16,101 @@ func ReadMessage(r *jsontext.Reader, v *Message) bool {
 }
 
 func readMessage(r *jsontext.Reader, v *Message) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "jsonrpc":
-				if !r.Null() {
-					v.JSONRPC = internVersion(r.Str())
-				}
-			case "id":
-				jsontext.ReadRaw(r, &v.ID)
-			case "method":
-				if !r.Null() {
-					v.Method = internMethod(r.Str())
-				}
-			case "params":
-				jsontext.ReadRaw(r, &v.Params)
-			case "result":
-				jsontext.ReadRaw(r, &v.Result)
-			case "error":
-				if r.Null() {
-					v.Error = nil
-				} else {
-					readError(r, jsontext.Ensure(&v.Error))
-				}
-			default:
-				r.SkipUnknown(key, foldedMessage)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"jsonrpc":`) {
+		if r.KeyIs(`"id":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.JSONRPC = internVersion(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"method":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.ID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"method":`) {
+		if r.KeyIs(`"params":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if !r.Null() {
+		v.Method = internMethod(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"params":`) {
+		if r.KeyIs(`"result":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Params)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"result":`) {
+		if r.KeyIs(`"error":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	jsontext.ReadRaw(r, &v.Result)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"error":`) {
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Error = nil
+	} else {
+		readError(r, jsontext.Ensure(&v.Error))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "jsonrpc":
+		goto f0
+	case "id":
+		goto f1
+	case "method":
+		goto f2
+	case "params":
+		goto f3
+	case "result":
+		goto f4
+	case "error":
+		goto f5
+	}
+	r.SkipUnknown(key, foldedMessage)
+	goto find
 }
 
 // foldedMessage reports whether a lower-cased key is one of Message's, lower-cased.
@@ -65,20 +132,54 @@ func ReadError(r *jsontext.Reader, v *Error) bool {
 }
 
 func readError(r *jsontext.Reader, v *Error) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "code":
-				jsontext.ReadInt(r, &v.Code)
-			case "message":
-				r.StringField(&v.Message)
-			case "data":
-				jsontext.ReadRaw(r, &v.Data)
-			default:
-				r.SkipUnknown(key, foldedError)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"code":`) {
+		if r.KeyIs(`"message":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	jsontext.ReadInt(r, &v.Code)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"message":`) {
+		if r.KeyIs(`"data":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Message)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"data":`) {
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Data)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "code":
+		goto f0
+	case "message":
+		goto f1
+	case "data":
+		goto f2
+	}
+	r.SkipUnknown(key, foldedError)
+	goto find
 }
 
 // foldedError reports whether a lower-cased key is one of Error's, lower-cased.
@@ -100,18 +201,41 @@ func ReadTranscriptLine(r *jsontext.Reader, v *TranscriptLine) bool {
 }
 
 func readTranscriptLine(r *jsontext.Reader, v *TranscriptLine) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "dir":
-				r.StringField(&v.Dir)
-			case "msg":
-				jsontext.ReadRaw(r, &v.Msg)
-			default:
-				r.SkipUnknown(key, foldedTranscriptLine)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"dir":`) {
+		if r.KeyIs(`"msg":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Dir)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"msg":`) {
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.Msg)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "dir":
+		goto f0
+	case "msg":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedTranscriptLine)
+	goto find
 }
 
 // foldedTranscriptLine reports whether a lower-cased key is one of TranscriptLine's, lower-cased.
@@ -133,43 +257,132 @@ func ReadProbe(r *jsontext.Reader, v *Probe) bool {
 }
 
 func readProbe(r *jsontext.Reader, v *Probe) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "jsonrpc":
-				if !r.Null() {
-					v.Message.JSONRPC = internVersion(r.Str())
-				}
-			case "id":
-				jsontext.ReadRaw(r, &v.Message.ID)
-			case "method":
-				if !r.Null() {
-					v.Message.Method = internMethod(r.Str())
-				}
-			case "params":
-				jsontext.ReadRaw(r, &v.Message.Params)
-			case "result":
-				jsontext.ReadRaw(r, &v.Message.Result)
-			case "error":
-				if r.Null() {
-					v.Message.Error = nil
-				} else {
-					readError(r, jsontext.Ensure(&v.Message.Error))
-				}
-			case "dir":
-				if r.Null() {
-					v.Dir = nil
-				} else {
-					jsontext.Ensure(&v.Dir)
-					r.StringField(v.Dir)
-				}
-			case "msg":
-				jsontext.ReadRaw(r, &v.Msg)
-			default:
-				r.SkipUnknown(key, foldedProbe)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"jsonrpc":`) {
+		if r.KeyIs(`"id":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Message.JSONRPC = internVersion(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"method":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.Message.ID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"method":`) {
+		if r.KeyIs(`"params":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if !r.Null() {
+		v.Message.Method = internMethod(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"params":`) {
+		if r.KeyIs(`"result":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Message.Params)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"result":`) {
+		if r.KeyIs(`"error":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	jsontext.ReadRaw(r, &v.Message.Result)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"error":`) {
+		if r.KeyIs(`"dir":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Message.Error = nil
+	} else {
+		readError(r, jsontext.Ensure(&v.Message.Error))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"dir":`) {
+		if r.KeyIs(`"msg":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Dir = nil
+	} else {
+		jsontext.Ensure(&v.Dir)
+		r.StringField(v.Dir)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"msg":`) {
+		goto find
+	}
+f7:
+	jsontext.ReadRaw(r, &v.Msg)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "jsonrpc":
+		goto f0
+	case "id":
+		goto f1
+	case "method":
+		goto f2
+	case "params":
+		goto f3
+	case "result":
+		goto f4
+	case "error":
+		goto f5
+	case "dir":
+		goto f6
+	case "msg":
+		goto f7
+	}
+	r.SkipUnknown(key, foldedProbe)
+	goto find
 }
 
 // foldedProbe reports whether a lower-cased key is one of Probe's, lower-cased.
@@ -191,20 +404,54 @@ func ReadResultProbe(r *jsontext.Reader, v *ResultProbe) bool {
 }
 
 func readResultProbe(r *jsontext.Reader, v *ResultProbe) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "protocolVersion":
-				jsontext.ReadRaw(r, &v.ProtocolVersion)
-			case "sessionId":
-				jsontext.ReadRaw(r, &v.SessionID)
-			case "stopReason":
-				jsontext.ReadRaw(r, &v.StopReason)
-			default:
-				r.SkipField(key, foldedResultProbe)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"protocolVersion":`) {
+		if r.KeyIs(`"sessionId":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	jsontext.ReadRaw(r, &v.ProtocolVersion)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"sessionId":`) {
+		if r.KeyIs(`"stopReason":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.SessionID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"stopReason":`) {
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.StopReason)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "protocolVersion":
+		goto f0
+	case "sessionId":
+		goto f1
+	case "stopReason":
+		goto f2
+	}
+	r.SkipField(key, foldedResultProbe)
+	goto find
 }
 
 // foldedResultProbe reports whether a lower-cased key is one of ResultProbe's, lower-cased.
@@ -226,20 +473,54 @@ func ReadSessionNotification(r *jsontext.Reader, v *SessionNotification) bool {
 }
 
 func readSessionNotification(r *jsontext.Reader, v *SessionNotification) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "sessionId":
-				r.StringField(&v.SessionID)
-			case "update":
-				jsontext.ReadRaw(r, &v.Update)
-			case "_meta":
-				jsontext.ReadRaw(r, &v.Meta)
-			default:
-				r.SkipField(key, foldedSessionNotification)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"sessionId":`) {
+		if r.KeyIs(`"update":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.SessionID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"update":`) {
+		if r.KeyIs(`"_meta":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.Update)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"_meta":`) {
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Meta)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "sessionId":
+		goto f0
+	case "update":
+		goto f1
+	case "_meta":
+		goto f2
+	}
+	r.SkipField(key, foldedSessionNotification)
+	goto find
 }
 
 // foldedSessionNotification reports whether a lower-cased key is one of SessionNotification's, lower-cased.
@@ -261,95 +542,250 @@ func ReadUpdate(r *jsontext.Reader, v *Update) bool {
 }
 
 func readUpdate(r *jsontext.Reader, v *Update) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "sessionUpdate":
-				if !r.Null() {
-					v.SessionUpdate = internUpdate(r.Str())
-				}
-			case "content":
-				jsontext.ReadRaw(r, &v.Content)
-			case "messageId":
-				r.StringField(&v.MessageID)
-			case "toolCallId":
-				r.StringField(&v.ToolCallID)
-			case "title":
-				if r.Null() {
-					v.Title = nil
-				} else {
-					jsontext.Ensure(&v.Title)
-					r.StringField(v.Title)
-				}
-			case "kind":
-				if r.Null() {
-					v.Kind = nil
-				} else {
-					jsontext.Ensure(&v.Kind)
-					r.StringField(v.Kind)
-				}
-			case "status":
-				if r.Null() {
-					v.Status = nil
-				} else {
-					jsontext.Ensure(&v.Status)
-					r.StringField(v.Status)
-				}
-			case "locations":
-				if r.Null() {
-					v.Locations = nil
-				} else if r.Array() {
-					s0 := v.Locations[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							readLocation(r, &s0[len(s0)-1])
-						}
-					}
-					v.Locations = jsontext.NotNil(s0)
-				}
-			case "rawInput":
-				jsontext.ReadRaw(r, &v.RawInput)
-			case "rawOutput":
-				jsontext.ReadRaw(r, &v.RawOutput)
-			case "entries":
-				if r.Null() {
-					v.Entries = nil
-				} else if r.Array() {
-					s0 := v.Entries[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							readPlanEntry(r, &s0[len(s0)-1])
-						}
-					}
-					v.Entries = jsontext.NotNil(s0)
-				}
-			case "used":
-				if r.Null() {
-					v.Used = nil
-				} else {
-					jsontext.Ensure(&v.Used)
-					jsontext.ReadInt(r, v.Used)
-				}
-			case "size":
-				if r.Null() {
-					v.Size = nil
-				} else {
-					jsontext.Ensure(&v.Size)
-					jsontext.ReadInt(r, v.Size)
-				}
-			case "cost":
-				if r.Null() {
-					v.Cost = nil
-				} else {
-					readCost(r, jsontext.Ensure(&v.Cost))
-				}
-			default:
-				r.SkipField(key, foldedUpdate)
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"sessionUpdate":`) {
+		if r.KeyIs(`"content":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.SessionUpdate = internUpdate(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"content":`) {
+		if r.KeyIs(`"messageId":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.Content)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"messageId":`) {
+		if r.KeyIs(`"toolCallId":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.MessageID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"toolCallId":`) {
+		if r.KeyIs(`"title":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	r.StringField(&v.ToolCallID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"title":`) {
+		if r.KeyIs(`"kind":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Title = nil
+	} else {
+		jsontext.Ensure(&v.Title)
+		r.StringField(v.Title)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"kind":`) {
+		if r.KeyIs(`"status":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Kind = nil
+	} else {
+		jsontext.Ensure(&v.Kind)
+		r.StringField(v.Kind)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"status":`) {
+		if r.KeyIs(`"locations":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Status = nil
+	} else {
+		jsontext.Ensure(&v.Status)
+		r.StringField(v.Status)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"locations":`) {
+		if r.KeyIs(`"rawInput":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.Locations = nil
+	} else if r.Array() {
+		s0 := v.Locations[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				readLocation(r, &s0[len(s0)-1])
 			}
 		}
+		v.Locations = jsontext.NotNil(s0)
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawInput":`) {
+		if r.KeyIs(`"rawOutput":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	jsontext.ReadRaw(r, &v.RawInput)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawOutput":`) {
+		if r.KeyIs(`"entries":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	jsontext.ReadRaw(r, &v.RawOutput)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"entries":`) {
+		if r.KeyIs(`"used":`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	if r.Null() {
+		v.Entries = nil
+	} else if r.Array() {
+		s0 := v.Entries[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				readPlanEntry(r, &s0[len(s0)-1])
+			}
+		}
+		v.Entries = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"used":`) {
+		if r.KeyIs(`"size":`) {
+			goto f12
+		}
+		goto find
+	}
+f11:
+	if r.Null() {
+		v.Used = nil
+	} else {
+		jsontext.Ensure(&v.Used)
+		jsontext.ReadInt(r, v.Used)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"size":`) {
+		if r.KeyIs(`"cost":`) {
+			goto f13
+		}
+		goto find
+	}
+f12:
+	if r.Null() {
+		v.Size = nil
+	} else {
+		jsontext.Ensure(&v.Size)
+		jsontext.ReadInt(r, v.Size)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"cost":`) {
+		goto find
+	}
+f13:
+	if r.Null() {
+		v.Cost = nil
+	} else {
+		readCost(r, jsontext.Ensure(&v.Cost))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "sessionUpdate":
+		goto f0
+	case "content":
+		goto f1
+	case "messageId":
+		goto f2
+	case "toolCallId":
+		goto f3
+	case "title":
+		goto f4
+	case "kind":
+		goto f5
+	case "status":
+		goto f6
+	case "locations":
+		goto f7
+	case "rawInput":
+		goto f8
+	case "rawOutput":
+		goto f9
+	case "entries":
+		goto f10
+	case "used":
+		goto f11
+	case "size":
+		goto f12
+	case "cost":
+		goto f13
+	}
+	r.SkipField(key, foldedUpdate)
+	goto find
 }
 
 // foldedUpdate reports whether a lower-cased key is one of Update's, lower-cased.
@@ -371,20 +807,54 @@ func ReadChunk(r *jsontext.Reader, v *Chunk) bool {
 }
 
 func readChunk(r *jsontext.Reader, v *Chunk) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "sessionUpdate":
-				r.StringField(&v.SessionUpdate)
-			case "messageId":
-				r.StringField(&v.MessageID)
-			case "content":
-				jsontext.ReadRaw(r, &v.Content)
-			default:
-				r.SkipField(key, foldedChunk)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"sessionUpdate":`) {
+		if r.KeyIs(`"messageId":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.SessionUpdate)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"messageId":`) {
+		if r.KeyIs(`"content":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.MessageID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"content":`) {
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Content)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "sessionUpdate":
+		goto f0
+	case "messageId":
+		goto f1
+	case "content":
+		goto f2
+	}
+	r.SkipField(key, foldedChunk)
+	goto find
 }
 
 // foldedChunk reports whether a lower-cased key is one of Chunk's, lower-cased.
@@ -406,57 +876,157 @@ func ReadToolCall(r *jsontext.Reader, v *ToolCall) bool {
 }
 
 func readToolCall(r *jsontext.Reader, v *ToolCall) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "sessionUpdate":
-				r.StringField(&v.SessionUpdate)
-			case "toolCallId":
-				r.StringField(&v.ToolCallID)
-			case "title":
-				if r.Null() {
-					v.Title = nil
-				} else {
-					jsontext.Ensure(&v.Title)
-					r.StringField(v.Title)
-				}
-			case "kind":
-				r.StringField(&v.Kind)
-			case "status":
-				r.StringField(&v.Status)
-			case "content":
-				if r.Null() {
-					v.Content = nil
-				} else if r.Array() {
-					s0 := v.Content[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						jsontext.ReadRaw(r, &s0[len(s0)-1])
-					}
-					v.Content = jsontext.NotNil(s0)
-				}
-			case "locations":
-				if r.Null() {
-					v.Locations = nil
-				} else if r.Array() {
-					s0 := v.Locations[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							readLocation(r, &s0[len(s0)-1])
-						}
-					}
-					v.Locations = jsontext.NotNil(s0)
-				}
-			case "rawInput":
-				jsontext.ReadRaw(r, &v.RawInput)
-			case "rawOutput":
-				jsontext.ReadRaw(r, &v.RawOutput)
-			default:
-				r.SkipField(key, foldedToolCall)
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"sessionUpdate":`) {
+		if r.KeyIs(`"toolCallId":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.SessionUpdate)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"toolCallId":`) {
+		if r.KeyIs(`"title":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.ToolCallID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"title":`) {
+		if r.KeyIs(`"kind":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.Title = nil
+	} else {
+		jsontext.Ensure(&v.Title)
+		r.StringField(v.Title)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"kind":`) {
+		if r.KeyIs(`"status":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	r.StringField(&v.Kind)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"status":`) {
+		if r.KeyIs(`"content":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	r.StringField(&v.Status)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"content":`) {
+		if r.KeyIs(`"locations":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Content = nil
+	} else if r.Array() {
+		s0 := v.Content[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			jsontext.ReadRaw(r, &s0[len(s0)-1])
+		}
+		v.Content = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"locations":`) {
+		if r.KeyIs(`"rawInput":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Locations = nil
+	} else if r.Array() {
+		s0 := v.Locations[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				readLocation(r, &s0[len(s0)-1])
 			}
 		}
+		v.Locations = jsontext.NotNil(s0)
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawInput":`) {
+		if r.KeyIs(`"rawOutput":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	jsontext.ReadRaw(r, &v.RawInput)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawOutput":`) {
+		goto find
+	}
+f8:
+	jsontext.ReadRaw(r, &v.RawOutput)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "sessionUpdate":
+		goto f0
+	case "toolCallId":
+		goto f1
+	case "title":
+		goto f2
+	case "kind":
+		goto f3
+	case "status":
+		goto f4
+	case "content":
+		goto f5
+	case "locations":
+		goto f6
+	case "rawInput":
+		goto f7
+	case "rawOutput":
+		goto f8
+	}
+	r.SkipField(key, foldedToolCall)
+	goto find
 }
 
 // foldedToolCall reports whether a lower-cased key is one of ToolCall's, lower-cased.
@@ -478,29 +1048,52 @@ func ReadPlan(r *jsontext.Reader, v *Plan) bool {
 }
 
 func readPlan(r *jsontext.Reader, v *Plan) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "sessionUpdate":
-				r.StringField(&v.SessionUpdate)
-			case "entries":
-				if r.Null() {
-					v.Entries = nil
-				} else if r.Array() {
-					s0 := v.Entries[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							readPlanEntry(r, &s0[len(s0)-1])
-						}
-					}
-					v.Entries = jsontext.NotNil(s0)
-				}
-			default:
-				r.SkipField(key, foldedPlan)
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"sessionUpdate":`) {
+		if r.KeyIs(`"entries":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.SessionUpdate)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"entries":`) {
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Entries = nil
+	} else if r.Array() {
+		s0 := v.Entries[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				readPlanEntry(r, &s0[len(s0)-1])
 			}
 		}
+		v.Entries = jsontext.NotNil(s0)
 	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "sessionUpdate":
+		goto f0
+	case "entries":
+		goto f1
+	}
+	r.SkipField(key, foldedPlan)
+	goto find
 }
 
 // foldedPlan reports whether a lower-cased key is one of Plan's, lower-cased.
@@ -522,26 +1115,82 @@ func ReadContentBlock(r *jsontext.Reader, v *ContentBlock) bool {
 }
 
 func readContentBlock(r *jsontext.Reader, v *ContentBlock) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				if !r.Null() {
-					v.Type = internBlock(r.Str())
-				}
-			case "text":
-				r.StringField(&v.Text)
-			case "data":
-				r.StringField(&v.Data)
-			case "mimeType":
-				r.StringField(&v.MimeType)
-			case "uri":
-				r.StringField(&v.URI)
-			default:
-				r.SkipField(key, foldedContentBlock)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"text":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Type = internBlock(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"text":`) {
+		if r.KeyIs(`"data":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Text)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"data":`) {
+		if r.KeyIs(`"mimeType":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.Data)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"mimeType":`) {
+		if r.KeyIs(`"uri":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	r.StringField(&v.MimeType)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"uri":`) {
+		goto find
+	}
+f4:
+	r.StringField(&v.URI)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "text":
+		goto f1
+	case "data":
+		goto f2
+	case "mimeType":
+		goto f3
+	case "uri":
+		goto f4
+	}
+	r.SkipField(key, foldedContentBlock)
+	goto find
 }
 
 // foldedContentBlock reports whether a lower-cased key is one of ContentBlock's, lower-cased.
@@ -563,18 +1212,41 @@ func ReadTextBlock(r *jsontext.Reader, v *TextBlock) bool {
 }
 
 func readTextBlock(r *jsontext.Reader, v *TextBlock) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "text":
-				r.StringField(&v.Text)
-			default:
-				r.SkipUnknown(key, foldedTextBlock)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"text":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"text":`) {
+		goto find
+	}
+f1:
+	r.StringField(&v.Text)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "text":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedTextBlock)
+	goto find
 }
 
 // foldedTextBlock reports whether a lower-cased key is one of TextBlock's, lower-cased.
@@ -596,20 +1268,54 @@ func ReadImageBlock(r *jsontext.Reader, v *ImageBlock) bool {
 }
 
 func readImageBlock(r *jsontext.Reader, v *ImageBlock) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "data":
-				r.StringField(&v.Data)
-			case "mimeType":
-				r.StringField(&v.MimeType)
-			default:
-				r.SkipField(key, foldedImageBlock)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"data":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"data":`) {
+		if r.KeyIs(`"mimeType":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Data)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"mimeType":`) {
+		goto find
+	}
+f2:
+	r.StringField(&v.MimeType)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "data":
+		goto f1
+	case "mimeType":
+		goto f2
+	}
+	r.SkipField(key, foldedImageBlock)
+	goto find
 }
 
 // foldedImageBlock reports whether a lower-cased key is one of ImageBlock's, lower-cased.
@@ -631,36 +1337,103 @@ func ReadToolCallContent(r *jsontext.Reader, v *ToolCallContent) bool {
 }
 
 func readToolCallContent(r *jsontext.Reader, v *ToolCallContent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "content":
-				jsontext.ReadRaw(r, &v.Content)
-			case "path":
-				r.StringField(&v.Path)
-			case "oldText":
-				if r.Null() {
-					v.OldText = nil
-				} else {
-					jsontext.Ensure(&v.OldText)
-					r.StringField(v.OldText)
-				}
-			case "newText":
-				if r.Null() {
-					v.NewText = nil
-				} else {
-					jsontext.Ensure(&v.NewText)
-					r.StringField(v.NewText)
-				}
-			case "terminalId":
-				r.StringField(&v.TerminalID)
-			default:
-				r.SkipField(key, foldedToolCallContent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"content":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"content":`) {
+		if r.KeyIs(`"path":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.Content)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"path":`) {
+		if r.KeyIs(`"oldText":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.Path)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"oldText":`) {
+		if r.KeyIs(`"newText":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.OldText = nil
+	} else {
+		jsontext.Ensure(&v.OldText)
+		r.StringField(v.OldText)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"newText":`) {
+		if r.KeyIs(`"terminalId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.NewText = nil
+	} else {
+		jsontext.Ensure(&v.NewText)
+		r.StringField(v.NewText)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"terminalId":`) {
+		goto find
+	}
+f5:
+	r.StringField(&v.TerminalID)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "content":
+		goto f1
+	case "path":
+		goto f2
+	case "oldText":
+		goto f3
+	case "newText":
+		goto f4
+	case "terminalId":
+		goto f5
+	}
+	r.SkipField(key, foldedToolCallContent)
+	goto find
 }
 
 // foldedToolCallContent reports whether a lower-cased key is one of ToolCallContent's, lower-cased.
@@ -682,18 +1455,41 @@ func ReadWrappedContent(r *jsontext.Reader, v *WrappedContent) bool {
 }
 
 func readWrappedContent(r *jsontext.Reader, v *WrappedContent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "content":
-				jsontext.ReadAny(r, &v.Content)
-			default:
-				r.SkipUnknown(key, foldedWrappedContent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"content":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"content":`) {
+		goto find
+	}
+f1:
+	jsontext.ReadAny(r, &v.Content)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "content":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedWrappedContent)
+	goto find
 }
 
 // foldedWrappedContent reports whether a lower-cased key is one of WrappedContent's, lower-cased.
@@ -715,23 +1511,46 @@ func ReadLocation(r *jsontext.Reader, v *Location) bool {
 }
 
 func readLocation(r *jsontext.Reader, v *Location) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "path":
-				r.StringField(&v.Path)
-			case "line":
-				if r.Null() {
-					v.Line = nil
-				} else {
-					jsontext.Ensure(&v.Line)
-					jsontext.ReadInt(r, v.Line)
-				}
-			default:
-				r.SkipUnknown(key, foldedLocation)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"path":`) {
+		if r.KeyIs(`"line":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Path)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"line":`) {
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Line = nil
+	} else {
+		jsontext.Ensure(&v.Line)
+		jsontext.ReadInt(r, v.Line)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "path":
+		goto f0
+	case "line":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedLocation)
+	goto find
 }
 
 // foldedLocation reports whether a lower-cased key is one of Location's, lower-cased.
@@ -753,20 +1572,54 @@ func ReadPlanEntry(r *jsontext.Reader, v *PlanEntry) bool {
 }
 
 func readPlanEntry(r *jsontext.Reader, v *PlanEntry) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "content":
-				r.StringField(&v.Content)
-			case "priority":
-				r.StringField(&v.Priority)
-			case "status":
-				r.StringField(&v.Status)
-			default:
-				r.SkipUnknown(key, foldedPlanEntry)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"content":`) {
+		if r.KeyIs(`"priority":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Content)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"priority":`) {
+		if r.KeyIs(`"status":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Priority)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"status":`) {
+		goto find
+	}
+f2:
+	r.StringField(&v.Status)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "content":
+		goto f0
+	case "priority":
+		goto f1
+	case "status":
+		goto f2
+	}
+	r.SkipUnknown(key, foldedPlanEntry)
+	goto find
 }
 
 // foldedPlanEntry reports whether a lower-cased key is one of PlanEntry's, lower-cased.
@@ -788,18 +1641,41 @@ func ReadCost(r *jsontext.Reader, v *Cost) bool {
 }
 
 func readCost(r *jsontext.Reader, v *Cost) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "amount":
-				jsontext.ReadFloat(r, &v.Amount)
-			case "currency":
-				r.StringField(&v.Currency)
-			default:
-				r.SkipUnknown(key, foldedCost)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"amount":`) {
+		if r.KeyIs(`"currency":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	jsontext.ReadFloat(r, &v.Amount)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"currency":`) {
+		goto find
+	}
+f1:
+	r.StringField(&v.Currency)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "amount":
+		goto f0
+	case "currency":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedCost)
+	goto find
 }
 
 // foldedCost reports whether a lower-cased key is one of Cost's, lower-cased.
@@ -821,24 +1697,58 @@ func ReadPromptResponse(r *jsontext.Reader, v *PromptResponse) bool {
 }
 
 func readPromptResponse(r *jsontext.Reader, v *PromptResponse) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "stopReason":
-				r.StringField(&v.StopReason)
-			case "usage":
-				if r.Null() {
-					v.Usage = nil
-				} else {
-					readUsage(r, jsontext.Ensure(&v.Usage))
-				}
-			case "_meta":
-				jsontext.ReadRaw(r, &v.Meta)
-			default:
-				r.SkipField(key, foldedPromptResponse)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"stopReason":`) {
+		if r.KeyIs(`"usage":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.StopReason)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"usage":`) {
+		if r.KeyIs(`"_meta":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Usage = nil
+	} else {
+		readUsage(r, jsontext.Ensure(&v.Usage))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"_meta":`) {
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Meta)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "stopReason":
+		goto f0
+	case "usage":
+		goto f1
+	case "_meta":
+		goto f2
+	}
+	r.SkipField(key, foldedPromptResponse)
+	goto find
 }
 
 // foldedPromptResponse reports whether a lower-cased key is one of PromptResponse's, lower-cased.
@@ -860,56 +1770,123 @@ func ReadUsage(r *jsontext.Reader, v *Usage) bool {
 }
 
 func readUsage(r *jsontext.Reader, v *Usage) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "inputTokens":
-				if r.Null() {
-					v.InputTokens = nil
-				} else {
-					jsontext.Ensure(&v.InputTokens)
-					jsontext.ReadInt(r, v.InputTokens)
-				}
-			case "outputTokens":
-				if r.Null() {
-					v.OutputTokens = nil
-				} else {
-					jsontext.Ensure(&v.OutputTokens)
-					jsontext.ReadInt(r, v.OutputTokens)
-				}
-			case "totalTokens":
-				if r.Null() {
-					v.TotalTokens = nil
-				} else {
-					jsontext.Ensure(&v.TotalTokens)
-					jsontext.ReadInt(r, v.TotalTokens)
-				}
-			case "thoughtTokens":
-				if r.Null() {
-					v.ThoughtTokens = nil
-				} else {
-					jsontext.Ensure(&v.ThoughtTokens)
-					jsontext.ReadInt(r, v.ThoughtTokens)
-				}
-			case "cachedReadTokens":
-				if r.Null() {
-					v.CachedReadTokens = nil
-				} else {
-					jsontext.Ensure(&v.CachedReadTokens)
-					jsontext.ReadInt(r, v.CachedReadTokens)
-				}
-			case "cachedWriteTokens":
-				if r.Null() {
-					v.CachedWriteTokens = nil
-				} else {
-					jsontext.Ensure(&v.CachedWriteTokens)
-					jsontext.ReadInt(r, v.CachedWriteTokens)
-				}
-			default:
-				r.SkipField(key, foldedUsage)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"inputTokens":`) {
+		if r.KeyIs(`"outputTokens":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.InputTokens = nil
+	} else {
+		jsontext.Ensure(&v.InputTokens)
+		jsontext.ReadInt(r, v.InputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"outputTokens":`) {
+		if r.KeyIs(`"totalTokens":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.OutputTokens = nil
+	} else {
+		jsontext.Ensure(&v.OutputTokens)
+		jsontext.ReadInt(r, v.OutputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"totalTokens":`) {
+		if r.KeyIs(`"thoughtTokens":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.TotalTokens = nil
+	} else {
+		jsontext.Ensure(&v.TotalTokens)
+		jsontext.ReadInt(r, v.TotalTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"thoughtTokens":`) {
+		if r.KeyIs(`"cachedReadTokens":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.ThoughtTokens = nil
+	} else {
+		jsontext.Ensure(&v.ThoughtTokens)
+		jsontext.ReadInt(r, v.ThoughtTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"cachedReadTokens":`) {
+		if r.KeyIs(`"cachedWriteTokens":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.CachedReadTokens = nil
+	} else {
+		jsontext.Ensure(&v.CachedReadTokens)
+		jsontext.ReadInt(r, v.CachedReadTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"cachedWriteTokens":`) {
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.CachedWriteTokens = nil
+	} else {
+		jsontext.Ensure(&v.CachedWriteTokens)
+		jsontext.ReadInt(r, v.CachedWriteTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "inputTokens":
+		goto f0
+	case "outputTokens":
+		goto f1
+	case "totalTokens":
+		goto f2
+	case "thoughtTokens":
+		goto f3
+	case "cachedReadTokens":
+		goto f4
+	case "cachedWriteTokens":
+		goto f5
+	}
+	r.SkipField(key, foldedUsage)
+	goto find
 }
 
 // foldedUsage reports whether a lower-cased key is one of Usage's, lower-cased.
@@ -931,68 +1908,102 @@ func ReadNewSessionResponse(r *jsontext.Reader, v *NewSessionResponse) bool {
 }
 
 func readNewSessionResponse(r *jsontext.Reader, v *NewSessionResponse) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "sessionId":
-				r.StringField(&v.SessionID)
-			case "models":
-				if r.Null() {
-					v.Models = nil
-				} else {
-					jsontext.Ensure(&v.Models)
-					if r.Object() {
-						for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-							switch string(key) {
-							case "currentModelId":
-								r.StringField(&v.Models.CurrentModelID)
-							default:
-								r.SkipField(key, func(key string) bool {
-									switch key {
-									case "currentmodelid":
-										return true
-									}
-									return false
-								})
-							}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"sessionId":`) {
+		if r.KeyIs(`"models":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.SessionID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"models":`) {
+		if r.KeyIs(`"configOptions":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Models = nil
+	} else {
+		jsontext.Ensure(&v.Models)
+		if r.Object() {
+			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+				switch string(key) {
+				case "currentModelId":
+					r.StringField(&v.Models.CurrentModelID)
+				default:
+					r.SkipField(key, func(key string) bool {
+						switch key {
+						case "currentmodelid":
+							return true
 						}
-					}
+						return false
+					})
 				}
-			case "configOptions":
-				if r.Null() {
-					v.ConfigOptions = nil
-				} else if r.Array() {
-					s0 := v.ConfigOptions[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							if r.Object() {
-								for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-									switch string(key) {
-									case "category":
-										r.StringField(&s0[len(s0)-1].Category)
-									case "currentValue":
-										jsontext.ReadRaw(r, &s0[len(s0)-1].CurrentValue)
-									default:
-										r.SkipField(key, func(key string) bool {
-											switch key {
-											case "category", "currentvalue":
-												return true
-											}
-											return false
-										})
-									}
-								}
-							}
-						}
-					}
-					v.ConfigOptions = jsontext.NotNil(s0)
-				}
-			default:
-				r.SkipField(key, foldedNewSessionResponse)
 			}
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"configOptions":`) {
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.ConfigOptions = nil
+	} else if r.Array() {
+		s0 := v.ConfigOptions[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				if r.Object() {
+					for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+						switch string(key) {
+						case "category":
+							r.StringField(&s0[len(s0)-1].Category)
+						case "currentValue":
+							jsontext.ReadRaw(r, &s0[len(s0)-1].CurrentValue)
+						default:
+							r.SkipField(key, func(key string) bool {
+								switch key {
+								case "category", "currentvalue":
+									return true
+								}
+								return false
+							})
+						}
+					}
+				}
+			}
+		}
+		v.ConfigOptions = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "sessionId":
+		goto f0
+	case "models":
+		goto f1
+	case "configOptions":
+		goto f2
+	}
+	r.SkipField(key, foldedNewSessionResponse)
+	goto find
 }
 
 // foldedNewSessionResponse reports whether a lower-cased key is one of NewSessionResponse's, lower-cased.
@@ -1014,22 +2025,67 @@ func ReadSessionMeta(r *jsontext.Reader, v *SessionMeta) bool {
 }
 
 func readSessionMeta(r *jsontext.Reader, v *SessionMeta) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "initialize":
-				jsontext.ReadRaw(r, &v.Initialize)
-			case "session/load":
-				jsontext.ReadRaw(r, &v.SessionLoad)
-			case "session/new":
-				jsontext.ReadRaw(r, &v.SessionNew)
-			case "session/resume":
-				jsontext.ReadRaw(r, &v.SessionResume)
-			default:
-				r.SkipUnknown(key, foldedSessionMeta)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"initialize":`) {
+		if r.KeyIs(`"session/load":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	jsontext.ReadRaw(r, &v.Initialize)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"session/load":`) {
+		if r.KeyIs(`"session/new":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.SessionLoad)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"session/new":`) {
+		if r.KeyIs(`"session/resume":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.SessionNew)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"session/resume":`) {
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.SessionResume)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "initialize":
+		goto f0
+	case "session/load":
+		goto f1
+	case "session/new":
+		goto f2
+	case "session/resume":
+		goto f3
+	}
+	r.SkipUnknown(key, foldedSessionMeta)
+	goto find
 }
 
 // foldedSessionMeta reports whether a lower-cased key is one of SessionMeta's, lower-cased.
@@ -1051,16 +2107,28 @@ func ReadInitializeResponse(r *jsontext.Reader, v *InitializeResponse) bool {
 }
 
 func readInitializeResponse(r *jsontext.Reader, v *InitializeResponse) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "protocolVersion":
-				jsontext.ReadRaw(r, &v.ProtocolVersion)
-			default:
-				r.SkipField(key, foldedInitializeResponse)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"protocolVersion":`) {
+		goto find
+	}
+f0:
+	jsontext.ReadRaw(r, &v.ProtocolVersion)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "protocolVersion":
+		goto f0
+	}
+	r.SkipField(key, foldedInitializeResponse)
+	goto find
 }
 
 // foldedInitializeResponse reports whether a lower-cased key is one of InitializeResponse's, lower-cased.
@@ -1082,27 +2150,50 @@ func ReadPromptRequest(r *jsontext.Reader, v *PromptRequest) bool {
 }
 
 func readPromptRequest(r *jsontext.Reader, v *PromptRequest) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "sessionId":
-				r.StringField(&v.SessionID)
-			case "prompt":
-				if r.Null() {
-					v.Prompt = nil
-				} else if r.Array() {
-					s0 := v.Prompt[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						jsontext.ReadRaw(r, &s0[len(s0)-1])
-					}
-					v.Prompt = jsontext.NotNil(s0)
-				}
-			default:
-				r.SkipField(key, foldedPromptRequest)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"sessionId":`) {
+		if r.KeyIs(`"prompt":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.SessionID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"prompt":`) {
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Prompt = nil
+	} else if r.Array() {
+		s0 := v.Prompt[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			jsontext.ReadRaw(r, &s0[len(s0)-1])
+		}
+		v.Prompt = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "sessionId":
+		goto f0
+	case "prompt":
+		goto f1
+	}
+	r.SkipField(key, foldedPromptRequest)
+	goto find
 }
 
 // foldedPromptRequest reports whether a lower-cased key is one of PromptRequest's, lower-cased.
@@ -1124,42 +2215,65 @@ func ReadPermissionRequest(r *jsontext.Reader, v *PermissionRequest) bool {
 }
 
 func readPermissionRequest(r *jsontext.Reader, v *PermissionRequest) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "sessionId":
-				r.StringField(&v.SessionID)
-			case "toolCall":
-				if !r.Null() {
-					if r.Object() {
-						for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-							switch string(key) {
-							case "toolCallId":
-								r.StringField(&v.ToolCall.ToolCallID)
-							case "title":
-								if r.Null() {
-									v.ToolCall.Title = nil
-								} else {
-									jsontext.Ensure(&v.ToolCall.Title)
-									r.StringField(v.ToolCall.Title)
-								}
-							default:
-								r.SkipField(key, func(key string) bool {
-									switch key {
-									case "toolcallid", "title":
-										return true
-									}
-									return false
-								})
-							}
-						}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"sessionId":`) {
+		if r.KeyIs(`"toolCall":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.SessionID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"toolCall":`) {
+		goto find
+	}
+f1:
+	if !r.Null() {
+		if r.Object() {
+			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+				switch string(key) {
+				case "toolCallId":
+					r.StringField(&v.ToolCall.ToolCallID)
+				case "title":
+					if r.Null() {
+						v.ToolCall.Title = nil
+					} else {
+						jsontext.Ensure(&v.ToolCall.Title)
+						r.StringField(v.ToolCall.Title)
 					}
+				default:
+					r.SkipField(key, func(key string) bool {
+						switch key {
+						case "toolcallid", "title":
+							return true
+						}
+						return false
+					})
 				}
-			default:
-				r.SkipField(key, foldedPermissionRequest)
 			}
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "sessionId":
+		goto f0
+	case "toolCall":
+		goto f1
+	}
+	r.SkipField(key, foldedPermissionRequest)
+	goto find
 }
 
 // foldedPermissionRequest reports whether a lower-cased key is one of PermissionRequest's, lower-cased.
@@ -1181,49 +2295,127 @@ func ReadLine(r *jsontext.Reader, v *Line) bool {
 }
 
 func readLine(r *jsontext.Reader, v *Line) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "jsonrpc":
-				if !r.Null() {
-					v.JSONRPC = internVersion(r.Str())
-				}
-			case "id":
-				jsontext.ReadRaw(r, &v.ID)
-			case "method":
-				if !r.Null() {
-					v.Method = internMethod(r.Str())
-				}
-			case "params":
-				if r.Null() {
-					v.Params = nil
-				} else {
-					readLineParams(r, jsontext.Ensure(&v.Params))
-				}
-			case "result":
-				if r.Null() {
-					v.Result = nil
-				} else {
-					readLineResult(r, jsontext.Ensure(&v.Result))
-				}
-			case "error":
-				if r.Null() {
-					v.Error = nil
-				} else {
-					readError(r, jsontext.Ensure(&v.Error))
-				}
-			case "dir":
-				if r.Null() {
-					v.Dir = nil
-				} else {
-					jsontext.Ensure(&v.Dir)
-					r.StringField(v.Dir)
-				}
-			default:
-				r.SkipUnknown(key, foldedLine)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"jsonrpc":`) {
+		if r.KeyIs(`"id":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.JSONRPC = internVersion(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"method":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.ID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"method":`) {
+		if r.KeyIs(`"params":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if !r.Null() {
+		v.Method = internMethod(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"params":`) {
+		if r.KeyIs(`"result":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.Params = nil
+	} else {
+		readLineParams(r, jsontext.Ensure(&v.Params))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"result":`) {
+		if r.KeyIs(`"error":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Result = nil
+	} else {
+		readLineResult(r, jsontext.Ensure(&v.Result))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"error":`) {
+		if r.KeyIs(`"dir":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Error = nil
+	} else {
+		readError(r, jsontext.Ensure(&v.Error))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"dir":`) {
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Dir = nil
+	} else {
+		jsontext.Ensure(&v.Dir)
+		r.StringField(v.Dir)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "jsonrpc":
+		goto f0
+	case "id":
+		goto f1
+	case "method":
+		goto f2
+	case "params":
+		goto f3
+	case "result":
+		goto f4
+	case "error":
+		goto f5
+	case "dir":
+		goto f6
+	}
+	r.SkipUnknown(key, foldedLine)
+	goto find
 }
 
 // foldedLine reports whether a lower-cased key is one of Line's, lower-cased.
@@ -1245,22 +2437,45 @@ func ReadLineParams(r *jsontext.Reader, v *LineParams) bool {
 }
 
 func readLineParams(r *jsontext.Reader, v *LineParams) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "sessionId":
-				r.StringField(&v.SessionID)
-			case "update":
-				if r.Null() {
-					v.Update = nil
-				} else {
-					readUpdate(r, jsontext.Ensure(&v.Update))
-				}
-			default:
-				r.SkipField(key, foldedLineParams)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"sessionId":`) {
+		if r.KeyIs(`"update":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.SessionID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"update":`) {
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Update = nil
+	} else {
+		readUpdate(r, jsontext.Ensure(&v.Update))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "sessionId":
+		goto f0
+	case "update":
+		goto f1
+	}
+	r.SkipField(key, foldedLineParams)
+	goto find
 }
 
 // foldedLineParams reports whether a lower-cased key is one of LineParams's, lower-cased.
@@ -1282,78 +2497,145 @@ func ReadLineResult(r *jsontext.Reader, v *LineResult) bool {
 }
 
 func readLineResult(r *jsontext.Reader, v *LineResult) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "protocolVersion":
-				jsontext.ReadRaw(r, &v.ProtocolVersion)
-			case "sessionId":
-				jsontext.ReadRaw(r, &v.SessionID)
-			case "stopReason":
-				jsontext.ReadRaw(r, &v.StopReason)
-			case "models":
-				if r.Null() {
-					v.Models = nil
-				} else {
-					jsontext.Ensure(&v.Models)
-					if r.Object() {
-						for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-							switch string(key) {
-							case "currentModelId":
-								r.StringField(&v.Models.CurrentModelID)
-							default:
-								r.SkipField(key, func(key string) bool {
-									switch key {
-									case "currentmodelid":
-										return true
-									}
-									return false
-								})
-							}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"protocolVersion":`) {
+		if r.KeyIs(`"sessionId":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	jsontext.ReadRaw(r, &v.ProtocolVersion)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"sessionId":`) {
+		if r.KeyIs(`"stopReason":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.SessionID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"stopReason":`) {
+		if r.KeyIs(`"models":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.StopReason)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"models":`) {
+		if r.KeyIs(`"configOptions":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.Models = nil
+	} else {
+		jsontext.Ensure(&v.Models)
+		if r.Object() {
+			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+				switch string(key) {
+				case "currentModelId":
+					r.StringField(&v.Models.CurrentModelID)
+				default:
+					r.SkipField(key, func(key string) bool {
+						switch key {
+						case "currentmodelid":
+							return true
 						}
-					}
+						return false
+					})
 				}
-			case "configOptions":
-				if r.Null() {
-					v.ConfigOptions = nil
-				} else if r.Array() {
-					s0 := v.ConfigOptions[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							if r.Object() {
-								for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-									switch string(key) {
-									case "category":
-										r.StringField(&s0[len(s0)-1].Category)
-									case "currentValue":
-										jsontext.ReadRaw(r, &s0[len(s0)-1].CurrentValue)
-									default:
-										r.SkipField(key, func(key string) bool {
-											switch key {
-											case "category", "currentvalue":
-												return true
-											}
-											return false
-										})
-									}
-								}
-							}
-						}
-					}
-					v.ConfigOptions = jsontext.NotNil(s0)
-				}
-			case "usage":
-				if r.Null() {
-					v.Usage = nil
-				} else {
-					readUsage(r, jsontext.Ensure(&v.Usage))
-				}
-			default:
-				r.SkipField(key, foldedLineResult)
 			}
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"configOptions":`) {
+		if r.KeyIs(`"usage":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.ConfigOptions = nil
+	} else if r.Array() {
+		s0 := v.ConfigOptions[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				if r.Object() {
+					for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+						switch string(key) {
+						case "category":
+							r.StringField(&s0[len(s0)-1].Category)
+						case "currentValue":
+							jsontext.ReadRaw(r, &s0[len(s0)-1].CurrentValue)
+						default:
+							r.SkipField(key, func(key string) bool {
+								switch key {
+								case "category", "currentvalue":
+									return true
+								}
+								return false
+							})
+						}
+					}
+				}
+			}
+		}
+		v.ConfigOptions = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"usage":`) {
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Usage = nil
+	} else {
+		readUsage(r, jsontext.Ensure(&v.Usage))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "protocolVersion":
+		goto f0
+	case "sessionId":
+		goto f1
+	case "stopReason":
+		goto f2
+	case "models":
+		goto f3
+	case "configOptions":
+		goto f4
+	case "usage":
+		goto f5
+	}
+	r.SkipField(key, foldedLineResult)
+	goto find
 }
 
 // foldedLineResult reports whether a lower-cased key is one of LineResult's, lower-cased.

@@ -16,18 +16,41 @@ func ReadLegacyThinkingContent(r *jsontext.Reader, v *LegacyThinkingContent) boo
 }
 
 func readLegacyThinkingContent(r *jsontext.Reader, v *LegacyThinkingContent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "delta":
-				r.StringField(&v.Delta)
-			default:
-				r.SkipUnknown(key, foldedLegacyThinkingContent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"delta":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"delta":`) {
+		goto find
+	}
+f1:
+	r.StringField(&v.Delta)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "delta":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedLegacyThinkingContent)
+	goto find
 }
 
 // foldedLegacyThinkingContent reports whether a lower-cased key is one of LegacyThinkingContent's, lower-cased.
@@ -49,16 +72,28 @@ func ReadHeader(r *jsontext.Reader, v *Header) bool {
 }
 
 func readHeader(r *jsontext.Reader, v *Header) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			default:
-				r.SkipUnknown(key, foldedHeader)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	}
+	r.SkipUnknown(key, foldedHeader)
+	goto find
 }
 
 // foldedHeader reports whether a lower-cased key is one of Header's, lower-cased.
@@ -80,25 +115,59 @@ func ReadBase(r *jsontext.Reader, v *Base) bool {
 }
 
 func readBase(r *jsontext.Reader, v *Base) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "timestamp":
-				if r.Null() {
-					v.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Timestamp)
-					jsontext.ReadInt(r, v.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Metadata)
-			default:
-				r.SkipField(key, foldedBase)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Timestamp)
+		jsontext.ReadInt(r, v.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "timestamp":
+		goto f0
+	case "rawEvent":
+		goto f1
+	case "metadata":
+		goto f2
+	}
+	r.SkipField(key, foldedBase)
+	goto find
 }
 
 // foldedBase reports whether a lower-cased key is one of Base's, lower-cased.
@@ -120,21 +189,33 @@ func ReadAttributable(r *jsontext.Reader, v *Attributable) bool {
 }
 
 func readAttributable(r *jsontext.Reader, v *Attributable) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "subagentRunId":
-				if r.Null() {
-					v.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.SubagentRunID)
-					r.StringField(v.SubagentRunID)
-				}
-			default:
-				r.SkipField(key, foldedAttributable)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.SubagentRunID)
+		r.StringField(v.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "subagentRunId":
+		goto f0
+	}
+	r.SkipField(key, foldedAttributable)
+	goto find
 }
 
 // foldedAttributable reports whether a lower-cased key is one of Attributable's, lower-cased.
@@ -156,50 +237,139 @@ func ReadTextMessageStartEvent(r *jsontext.Reader, v *TextMessageStartEvent) boo
 }
 
 func readTextMessageStartEvent(r *jsontext.Reader, v *TextMessageStartEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "messageId":
-				r.StringField(&v.MessageID)
-			case "role":
-				if r.Null() {
-					v.Role = nil
-				} else {
-					jsontext.Ensure(&v.Role)
-					r.StringField(v.Role)
-				}
-			case "name":
-				if r.Null() {
-					v.Name = nil
-				} else {
-					jsontext.Ensure(&v.Name)
-					r.StringField(v.Name)
-				}
-			default:
-				r.SkipField(key, foldedTextMessageStartEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"messageId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"messageId":`) {
+		if r.KeyIs(`"role":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.MessageID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"role":`) {
+		if r.KeyIs(`"name":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Role = nil
+	} else {
+		jsontext.Ensure(&v.Role)
+		r.StringField(v.Role)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"name":`) {
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.Name = nil
+	} else {
+		jsontext.Ensure(&v.Name)
+		r.StringField(v.Name)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "messageId":
+		goto f5
+	case "role":
+		goto f6
+	case "name":
+		goto f7
+	}
+	r.SkipField(key, foldedTextMessageStartEvent)
+	goto find
 }
 
 // foldedTextMessageStartEvent reports whether a lower-cased key is one of TextMessageStartEvent's, lower-cased.
@@ -221,38 +391,116 @@ func ReadTextMessageContentEvent(r *jsontext.Reader, v *TextMessageContentEvent)
 }
 
 func readTextMessageContentEvent(r *jsontext.Reader, v *TextMessageContentEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "messageId":
-				r.StringField(&v.MessageID)
-			case "delta":
-				r.StringField(&v.Delta)
-			default:
-				r.SkipField(key, foldedTextMessageContentEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"messageId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"messageId":`) {
+		if r.KeyIs(`"delta":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.MessageID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"delta":`) {
+		goto find
+	}
+f6:
+	r.StringField(&v.Delta)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "messageId":
+		goto f5
+	case "delta":
+		goto f6
+	}
+	r.SkipField(key, foldedTextMessageContentEvent)
+	goto find
 }
 
 // foldedTextMessageContentEvent reports whether a lower-cased key is one of TextMessageContentEvent's, lower-cased.
@@ -274,36 +522,103 @@ func ReadTextMessageEndEvent(r *jsontext.Reader, v *TextMessageEndEvent) bool {
 }
 
 func readTextMessageEndEvent(r *jsontext.Reader, v *TextMessageEndEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "messageId":
-				r.StringField(&v.MessageID)
-			default:
-				r.SkipField(key, foldedTextMessageEndEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"messageId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"messageId":`) {
+		goto find
+	}
+f5:
+	r.StringField(&v.MessageID)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "messageId":
+		goto f5
+	}
+	r.SkipField(key, foldedTextMessageEndEvent)
+	goto find
 }
 
 // foldedTextMessageEndEvent reports whether a lower-cased key is one of TextMessageEndEvent's, lower-cased.
@@ -325,62 +640,162 @@ func ReadTextMessageChunkEvent(r *jsontext.Reader, v *TextMessageChunkEvent) boo
 }
 
 func readTextMessageChunkEvent(r *jsontext.Reader, v *TextMessageChunkEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "messageId":
-				if r.Null() {
-					v.MessageID = nil
-				} else {
-					jsontext.Ensure(&v.MessageID)
-					r.StringField(v.MessageID)
-				}
-			case "role":
-				if r.Null() {
-					v.Role = nil
-				} else {
-					jsontext.Ensure(&v.Role)
-					r.StringField(v.Role)
-				}
-			case "delta":
-				if r.Null() {
-					v.Delta = nil
-				} else {
-					jsontext.Ensure(&v.Delta)
-					r.StringField(v.Delta)
-				}
-			case "name":
-				if r.Null() {
-					v.Name = nil
-				} else {
-					jsontext.Ensure(&v.Name)
-					r.StringField(v.Name)
-				}
-			default:
-				r.SkipField(key, foldedTextMessageChunkEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"messageId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"messageId":`) {
+		if r.KeyIs(`"role":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.MessageID = nil
+	} else {
+		jsontext.Ensure(&v.MessageID)
+		r.StringField(v.MessageID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"role":`) {
+		if r.KeyIs(`"delta":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Role = nil
+	} else {
+		jsontext.Ensure(&v.Role)
+		r.StringField(v.Role)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"delta":`) {
+		if r.KeyIs(`"name":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.Delta = nil
+	} else {
+		jsontext.Ensure(&v.Delta)
+		r.StringField(v.Delta)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"name":`) {
+		goto find
+	}
+f8:
+	if r.Null() {
+		v.Name = nil
+	} else {
+		jsontext.Ensure(&v.Name)
+		r.StringField(v.Name)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "messageId":
+		goto f5
+	case "role":
+		goto f6
+	case "delta":
+		goto f7
+	case "name":
+		goto f8
+	}
+	r.SkipField(key, foldedTextMessageChunkEvent)
+	goto find
 }
 
 // foldedTextMessageChunkEvent reports whether a lower-cased key is one of TextMessageChunkEvent's, lower-cased.
@@ -402,45 +817,134 @@ func ReadToolCallStartEvent(r *jsontext.Reader, v *ToolCallStartEvent) bool {
 }
 
 func readToolCallStartEvent(r *jsontext.Reader, v *ToolCallStartEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "toolCallId":
-				r.StringField(&v.ToolCallID)
-			case "toolCallName":
-				r.StringField(&v.ToolCallName)
-			case "parentMessageId":
-				if r.Null() {
-					v.ParentMessageID = nil
-				} else {
-					jsontext.Ensure(&v.ParentMessageID)
-					r.StringField(v.ParentMessageID)
-				}
-			default:
-				r.SkipField(key, foldedToolCallStartEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"toolCallId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"toolCallId":`) {
+		if r.KeyIs(`"toolCallName":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.ToolCallID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"toolCallName":`) {
+		if r.KeyIs(`"parentMessageId":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	r.StringField(&v.ToolCallName)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"parentMessageId":`) {
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.ParentMessageID = nil
+	} else {
+		jsontext.Ensure(&v.ParentMessageID)
+		r.StringField(v.ParentMessageID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "toolCallId":
+		goto f5
+	case "toolCallName":
+		goto f6
+	case "parentMessageId":
+		goto f7
+	}
+	r.SkipField(key, foldedToolCallStartEvent)
+	goto find
 }
 
 // foldedToolCallStartEvent reports whether a lower-cased key is one of ToolCallStartEvent's, lower-cased.
@@ -462,38 +966,116 @@ func ReadToolCallArgsEvent(r *jsontext.Reader, v *ToolCallArgsEvent) bool {
 }
 
 func readToolCallArgsEvent(r *jsontext.Reader, v *ToolCallArgsEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "toolCallId":
-				r.StringField(&v.ToolCallID)
-			case "delta":
-				r.StringField(&v.Delta)
-			default:
-				r.SkipField(key, foldedToolCallArgsEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"toolCallId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"toolCallId":`) {
+		if r.KeyIs(`"delta":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.ToolCallID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"delta":`) {
+		goto find
+	}
+f6:
+	r.StringField(&v.Delta)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "toolCallId":
+		goto f5
+	case "delta":
+		goto f6
+	}
+	r.SkipField(key, foldedToolCallArgsEvent)
+	goto find
 }
 
 // foldedToolCallArgsEvent reports whether a lower-cased key is one of ToolCallArgsEvent's, lower-cased.
@@ -515,36 +1097,103 @@ func ReadToolCallEndEvent(r *jsontext.Reader, v *ToolCallEndEvent) bool {
 }
 
 func readToolCallEndEvent(r *jsontext.Reader, v *ToolCallEndEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "toolCallId":
-				r.StringField(&v.ToolCallID)
-			default:
-				r.SkipField(key, foldedToolCallEndEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"toolCallId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"toolCallId":`) {
+		goto find
+	}
+f5:
+	r.StringField(&v.ToolCallID)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "toolCallId":
+		goto f5
+	}
+	r.SkipField(key, foldedToolCallEndEvent)
+	goto find
 }
 
 // foldedToolCallEndEvent reports whether a lower-cased key is one of ToolCallEndEvent's, lower-cased.
@@ -566,62 +1215,162 @@ func ReadToolCallChunkEvent(r *jsontext.Reader, v *ToolCallChunkEvent) bool {
 }
 
 func readToolCallChunkEvent(r *jsontext.Reader, v *ToolCallChunkEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "toolCallId":
-				if r.Null() {
-					v.ToolCallID = nil
-				} else {
-					jsontext.Ensure(&v.ToolCallID)
-					r.StringField(v.ToolCallID)
-				}
-			case "toolCallName":
-				if r.Null() {
-					v.ToolCallName = nil
-				} else {
-					jsontext.Ensure(&v.ToolCallName)
-					r.StringField(v.ToolCallName)
-				}
-			case "parentMessageId":
-				if r.Null() {
-					v.ParentMessageID = nil
-				} else {
-					jsontext.Ensure(&v.ParentMessageID)
-					r.StringField(v.ParentMessageID)
-				}
-			case "delta":
-				if r.Null() {
-					v.Delta = nil
-				} else {
-					jsontext.Ensure(&v.Delta)
-					r.StringField(v.Delta)
-				}
-			default:
-				r.SkipField(key, foldedToolCallChunkEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"toolCallId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"toolCallId":`) {
+		if r.KeyIs(`"toolCallName":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.ToolCallID = nil
+	} else {
+		jsontext.Ensure(&v.ToolCallID)
+		r.StringField(v.ToolCallID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"toolCallName":`) {
+		if r.KeyIs(`"parentMessageId":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.ToolCallName = nil
+	} else {
+		jsontext.Ensure(&v.ToolCallName)
+		r.StringField(v.ToolCallName)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"parentMessageId":`) {
+		if r.KeyIs(`"delta":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.ParentMessageID = nil
+	} else {
+		jsontext.Ensure(&v.ParentMessageID)
+		r.StringField(v.ParentMessageID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"delta":`) {
+		goto find
+	}
+f8:
+	if r.Null() {
+		v.Delta = nil
+	} else {
+		jsontext.Ensure(&v.Delta)
+		r.StringField(v.Delta)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "toolCallId":
+		goto f5
+	case "toolCallName":
+		goto f6
+	case "parentMessageId":
+		goto f7
+	case "delta":
+		goto f8
+	}
+	r.SkipField(key, foldedToolCallChunkEvent)
+	goto find
 }
 
 // foldedToolCallChunkEvent reports whether a lower-cased key is one of ToolCallChunkEvent's, lower-cased.
@@ -643,47 +1392,147 @@ func ReadToolCallResultEvent(r *jsontext.Reader, v *ToolCallResultEvent) bool {
 }
 
 func readToolCallResultEvent(r *jsontext.Reader, v *ToolCallResultEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "messageId":
-				r.StringField(&v.MessageID)
-			case "toolCallId":
-				r.StringField(&v.ToolCallID)
-			case "content":
-				jsontext.ReadRaw(r, &v.Content)
-			case "role":
-				if r.Null() {
-					v.Role = nil
-				} else {
-					jsontext.Ensure(&v.Role)
-					r.StringField(v.Role)
-				}
-			default:
-				r.SkipField(key, foldedToolCallResultEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"messageId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"messageId":`) {
+		if r.KeyIs(`"toolCallId":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.MessageID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"toolCallId":`) {
+		if r.KeyIs(`"content":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	r.StringField(&v.ToolCallID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"content":`) {
+		if r.KeyIs(`"role":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	jsontext.ReadRaw(r, &v.Content)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"role":`) {
+		goto find
+	}
+f8:
+	if r.Null() {
+		v.Role = nil
+	} else {
+		jsontext.Ensure(&v.Role)
+		r.StringField(v.Role)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "messageId":
+		goto f5
+	case "toolCallId":
+		goto f6
+	case "content":
+		goto f7
+	case "role":
+		goto f8
+	}
+	r.SkipField(key, foldedToolCallResultEvent)
+	goto find
 }
 
 // foldedToolCallResultEvent reports whether a lower-cased key is one of ToolCallResultEvent's, lower-cased.
@@ -705,38 +1554,94 @@ func ReadPart(r *jsontext.Reader, v *Part) bool {
 }
 
 func readPart(r *jsontext.Reader, v *Part) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "id":
-				if r.Null() {
-					v.ID = nil
-				} else {
-					jsontext.Ensure(&v.ID)
-					r.StringField(v.ID)
-				}
-			case "text":
-				if r.Null() {
-					v.Text = nil
-				} else {
-					jsontext.Ensure(&v.Text)
-					r.StringField(v.Text)
-				}
-			case "source":
-				if r.Null() {
-					v.Source = nil
-				} else {
-					readSource(r, jsontext.Ensure(&v.Source))
-				}
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Metadata)
-			default:
-				r.SkipUnknown(key, foldedPart)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"id":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"text":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.ID = nil
+	} else {
+		jsontext.Ensure(&v.ID)
+		r.StringField(v.ID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"text":`) {
+		if r.KeyIs(`"source":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.Text = nil
+	} else {
+		jsontext.Ensure(&v.Text)
+		r.StringField(v.Text)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"source":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.Source = nil
+	} else {
+		readSource(r, jsontext.Ensure(&v.Source))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		goto find
+	}
+f4:
+	jsontext.ReadRaw(r, &v.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "id":
+		goto f1
+	case "text":
+		goto f2
+	case "source":
+		goto f3
+	case "metadata":
+		goto f4
+	}
+	r.SkipUnknown(key, foldedPart)
+	goto find
 }
 
 // foldedPart reports whether a lower-cased key is one of Part's, lower-cased.
@@ -758,32 +1663,77 @@ func ReadSource(r *jsontext.Reader, v *Source) bool {
 }
 
 func readSource(r *jsontext.Reader, v *Source) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "value":
-				r.StringField(&v.Value)
-			case "mimeType":
-				if r.Null() {
-					v.MimeType = nil
-				} else {
-					jsontext.Ensure(&v.MimeType)
-					r.StringField(v.MimeType)
-				}
-			case "provider":
-				if r.Null() {
-					v.Provider = nil
-				} else {
-					jsontext.Ensure(&v.Provider)
-					r.StringField(v.Provider)
-				}
-			default:
-				r.SkipField(key, foldedSource)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"value":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"value":`) {
+		if r.KeyIs(`"mimeType":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Value)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"mimeType":`) {
+		if r.KeyIs(`"provider":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.MimeType = nil
+	} else {
+		jsontext.Ensure(&v.MimeType)
+		r.StringField(v.MimeType)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"provider":`) {
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.Provider = nil
+	} else {
+		jsontext.Ensure(&v.Provider)
+		r.StringField(v.Provider)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "value":
+		goto f1
+	case "mimeType":
+		goto f2
+	case "provider":
+		goto f3
+	}
+	r.SkipField(key, foldedSource)
+	goto find
 }
 
 // foldedSource reports whether a lower-cased key is one of Source's, lower-cased.
@@ -805,47 +1755,147 @@ func ReadRunStartedEvent(r *jsontext.Reader, v *RunStartedEvent) bool {
 }
 
 func readRunStartedEvent(r *jsontext.Reader, v *RunStartedEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "threadId":
-				r.StringField(&v.ThreadID)
-			case "runId":
-				r.StringField(&v.RunID)
-			case "protocolVersion":
-				if r.Null() {
-					v.ProtocolVersion = nil
-				} else {
-					jsontext.Ensure(&v.ProtocolVersion)
-					r.StringField(v.ProtocolVersion)
-				}
-			case "parentRunId":
-				if r.Null() {
-					v.ParentRunID = nil
-				} else {
-					jsontext.Ensure(&v.ParentRunID)
-					r.StringField(v.ParentRunID)
-				}
-			case "input":
-				jsontext.ReadRaw(r, &v.Input)
-			default:
-				r.SkipField(key, foldedRunStartedEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"threadId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"threadId":`) {
+		if r.KeyIs(`"runId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	r.StringField(&v.ThreadID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"runId":`) {
+		if r.KeyIs(`"protocolVersion":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.RunID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"protocolVersion":`) {
+		if r.KeyIs(`"parentRunId":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.ProtocolVersion = nil
+	} else {
+		jsontext.Ensure(&v.ProtocolVersion)
+		r.StringField(v.ProtocolVersion)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"parentRunId":`) {
+		if r.KeyIs(`"input":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.ParentRunID = nil
+	} else {
+		jsontext.Ensure(&v.ParentRunID)
+		r.StringField(v.ParentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"input":`) {
+		goto find
+	}
+f8:
+	jsontext.ReadRaw(r, &v.Input)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "threadId":
+		goto f4
+	case "runId":
+		goto f5
+	case "protocolVersion":
+		goto f6
+	case "parentRunId":
+		goto f7
+	case "input":
+		goto f8
+	}
+	r.SkipField(key, foldedRunStartedEvent)
+	goto find
 }
 
 // foldedRunStartedEvent reports whether a lower-cased key is one of RunStartedEvent's, lower-cased.
@@ -867,52 +1917,152 @@ func ReadRunFinishedEvent(r *jsontext.Reader, v *RunFinishedEvent) bool {
 }
 
 func readRunFinishedEvent(r *jsontext.Reader, v *RunFinishedEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "threadId":
-				r.StringField(&v.ThreadID)
-			case "runId":
-				r.StringField(&v.RunID)
-			case "result":
-				jsontext.ReadRaw(r, &v.Result)
-			case "outcome":
-				if r.Null() {
-					v.Outcome = nil
-				} else {
-					readOutcome(r, jsontext.Ensure(&v.Outcome))
-				}
-			case "usage":
-				if r.Null() {
-					v.Usage = nil
-				} else if r.Array() {
-					s0 := v.Usage[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							readTokenUsage(r, &s0[len(s0)-1])
-						}
-					}
-					v.Usage = jsontext.NotNil(s0)
-				}
-			default:
-				r.SkipField(key, foldedRunFinishedEvent)
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"threadId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"threadId":`) {
+		if r.KeyIs(`"runId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	r.StringField(&v.ThreadID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"runId":`) {
+		if r.KeyIs(`"result":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.RunID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"result":`) {
+		if r.KeyIs(`"outcome":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	jsontext.ReadRaw(r, &v.Result)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"outcome":`) {
+		if r.KeyIs(`"usage":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.Outcome = nil
+	} else {
+		readOutcome(r, jsontext.Ensure(&v.Outcome))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"usage":`) {
+		goto find
+	}
+f8:
+	if r.Null() {
+		v.Usage = nil
+	} else if r.Array() {
+		s0 := v.Usage[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				readTokenUsage(r, &s0[len(s0)-1])
 			}
 		}
+		v.Usage = jsontext.NotNil(s0)
 	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "threadId":
+		goto f4
+	case "runId":
+		goto f5
+	case "result":
+		goto f6
+	case "outcome":
+		goto f7
+	case "usage":
+		goto f8
+	}
+	r.SkipField(key, foldedRunFinishedEvent)
+	goto find
 }
 
 // foldedRunFinishedEvent reports whether a lower-cased key is one of RunFinishedEvent's, lower-cased.
@@ -934,40 +2084,85 @@ func ReadOutcome(r *jsontext.Reader, v *Outcome) bool {
 }
 
 func readOutcome(r *jsontext.Reader, v *Outcome) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "pendingToolCallIds":
-				if r.Null() {
-					v.PendingToolCallIDs = nil
-				} else if r.Array() {
-					s0 := v.PendingToolCallIDs[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						r.StringField(&s0[len(s0)-1])
-					}
-					v.PendingToolCallIDs = jsontext.NotNil(s0)
-				}
-			case "interrupts":
-				jsontext.ReadRaw(r, &v.Interrupts)
-			case "interruptIds":
-				if r.Null() {
-					v.InterruptIDs = nil
-				} else if r.Array() {
-					s0 := v.InterruptIDs[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						r.StringField(&s0[len(s0)-1])
-					}
-					v.InterruptIDs = jsontext.NotNil(s0)
-				}
-			default:
-				r.SkipField(key, foldedOutcome)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"pendingToolCallIds":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"pendingToolCallIds":`) {
+		if r.KeyIs(`"interrupts":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.PendingToolCallIDs = nil
+	} else if r.Array() {
+		s0 := v.PendingToolCallIDs[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			r.StringField(&s0[len(s0)-1])
+		}
+		v.PendingToolCallIDs = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"interrupts":`) {
+		if r.KeyIs(`"interruptIds":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Interrupts)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"interruptIds":`) {
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.InterruptIDs = nil
+	} else if r.Array() {
+		s0 := v.InterruptIDs[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			r.StringField(&s0[len(s0)-1])
+		}
+		v.InterruptIDs = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "pendingToolCallIds":
+		goto f1
+	case "interrupts":
+		goto f2
+	case "interruptIds":
+		goto f3
+	}
+	r.SkipField(key, foldedOutcome)
+	goto find
 }
 
 // foldedOutcome reports whether a lower-cased key is one of Outcome's, lower-cased.
@@ -989,70 +2184,159 @@ func ReadTokenUsage(r *jsontext.Reader, v *TokenUsage) bool {
 }
 
 func readTokenUsage(r *jsontext.Reader, v *TokenUsage) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "provider":
-				if r.Null() {
-					v.Provider = nil
-				} else {
-					jsontext.Ensure(&v.Provider)
-					r.StringField(v.Provider)
-				}
-			case "model":
-				if r.Null() {
-					v.Model = nil
-				} else {
-					jsontext.Ensure(&v.Model)
-					r.StringField(v.Model)
-				}
-			case "inputTokens":
-				if r.Null() {
-					v.InputTokens = nil
-				} else {
-					jsontext.Ensure(&v.InputTokens)
-					jsontext.ReadInt(r, v.InputTokens)
-				}
-			case "outputTokens":
-				if r.Null() {
-					v.OutputTokens = nil
-				} else {
-					jsontext.Ensure(&v.OutputTokens)
-					jsontext.ReadInt(r, v.OutputTokens)
-				}
-			case "totalTokens":
-				if r.Null() {
-					v.TotalTokens = nil
-				} else {
-					jsontext.Ensure(&v.TotalTokens)
-					jsontext.ReadInt(r, v.TotalTokens)
-				}
-			case "reasoningTokens":
-				if r.Null() {
-					v.ReasoningTokens = nil
-				} else {
-					jsontext.Ensure(&v.ReasoningTokens)
-					jsontext.ReadInt(r, v.ReasoningTokens)
-				}
-			case "cachedInputTokens":
-				if r.Null() {
-					v.CachedInputTokens = nil
-				} else {
-					jsontext.Ensure(&v.CachedInputTokens)
-					jsontext.ReadInt(r, v.CachedInputTokens)
-				}
-			case "cacheWriteInputTokens":
-				if r.Null() {
-					v.CacheWriteInputTokens = nil
-				} else {
-					jsontext.Ensure(&v.CacheWriteInputTokens)
-					jsontext.ReadInt(r, v.CacheWriteInputTokens)
-				}
-			default:
-				r.SkipField(key, foldedTokenUsage)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"provider":`) {
+		if r.KeyIs(`"model":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.Provider = nil
+	} else {
+		jsontext.Ensure(&v.Provider)
+		r.StringField(v.Provider)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"model":`) {
+		if r.KeyIs(`"inputTokens":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Model = nil
+	} else {
+		jsontext.Ensure(&v.Model)
+		r.StringField(v.Model)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"inputTokens":`) {
+		if r.KeyIs(`"outputTokens":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.InputTokens = nil
+	} else {
+		jsontext.Ensure(&v.InputTokens)
+		jsontext.ReadInt(r, v.InputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"outputTokens":`) {
+		if r.KeyIs(`"totalTokens":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.OutputTokens = nil
+	} else {
+		jsontext.Ensure(&v.OutputTokens)
+		jsontext.ReadInt(r, v.OutputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"totalTokens":`) {
+		if r.KeyIs(`"reasoningTokens":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.TotalTokens = nil
+	} else {
+		jsontext.Ensure(&v.TotalTokens)
+		jsontext.ReadInt(r, v.TotalTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"reasoningTokens":`) {
+		if r.KeyIs(`"cachedInputTokens":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.ReasoningTokens = nil
+	} else {
+		jsontext.Ensure(&v.ReasoningTokens)
+		jsontext.ReadInt(r, v.ReasoningTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"cachedInputTokens":`) {
+		if r.KeyIs(`"cacheWriteInputTokens":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.CachedInputTokens = nil
+	} else {
+		jsontext.Ensure(&v.CachedInputTokens)
+		jsontext.ReadInt(r, v.CachedInputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"cacheWriteInputTokens":`) {
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.CacheWriteInputTokens = nil
+	} else {
+		jsontext.Ensure(&v.CacheWriteInputTokens)
+		jsontext.ReadInt(r, v.CacheWriteInputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "provider":
+		goto f0
+	case "model":
+		goto f1
+	case "inputTokens":
+		goto f2
+	case "outputTokens":
+		goto f3
+	case "totalTokens":
+		goto f4
+	case "reasoningTokens":
+		goto f5
+	case "cachedInputTokens":
+		goto f6
+	case "cacheWriteInputTokens":
+		goto f7
+	}
+	r.SkipField(key, foldedTokenUsage)
+	goto find
 }
 
 // foldedTokenUsage reports whether a lower-cased key is one of TokenUsage's, lower-cased.
@@ -1074,49 +2358,127 @@ func ReadRunErrorEvent(r *jsontext.Reader, v *RunErrorEvent) bool {
 }
 
 func readRunErrorEvent(r *jsontext.Reader, v *RunErrorEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "message":
-				r.StringField(&v.Message)
-			case "code":
-				if r.Null() {
-					v.Code = nil
-				} else {
-					jsontext.Ensure(&v.Code)
-					r.StringField(v.Code)
-				}
-			case "usage":
-				if r.Null() {
-					v.Usage = nil
-				} else if r.Array() {
-					s0 := v.Usage[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							readTokenUsage(r, &s0[len(s0)-1])
-						}
-					}
-					v.Usage = jsontext.NotNil(s0)
-				}
-			default:
-				r.SkipField(key, foldedRunErrorEvent)
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"message":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"message":`) {
+		if r.KeyIs(`"code":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	r.StringField(&v.Message)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"code":`) {
+		if r.KeyIs(`"usage":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Code = nil
+	} else {
+		jsontext.Ensure(&v.Code)
+		r.StringField(v.Code)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"usage":`) {
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Usage = nil
+	} else if r.Array() {
+		s0 := v.Usage[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				readTokenUsage(r, &s0[len(s0)-1])
 			}
 		}
+		v.Usage = jsontext.NotNil(s0)
 	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "message":
+		goto f4
+	case "code":
+		goto f5
+	case "usage":
+		goto f6
+	}
+	r.SkipField(key, foldedRunErrorEvent)
+	goto find
 }
 
 // foldedRunErrorEvent reports whether a lower-cased key is one of RunErrorEvent's, lower-cased.
@@ -1138,36 +2500,103 @@ func ReadStepStartedEvent(r *jsontext.Reader, v *StepStartedEvent) bool {
 }
 
 func readStepStartedEvent(r *jsontext.Reader, v *StepStartedEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "stepName":
-				r.StringField(&v.StepName)
-			default:
-				r.SkipField(key, foldedStepStartedEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"stepName":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"stepName":`) {
+		goto find
+	}
+f5:
+	r.StringField(&v.StepName)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "stepName":
+		goto f5
+	}
+	r.SkipField(key, foldedStepStartedEvent)
+	goto find
 }
 
 // foldedStepStartedEvent reports whether a lower-cased key is one of StepStartedEvent's, lower-cased.
@@ -1189,36 +2618,103 @@ func ReadStepFinishedEvent(r *jsontext.Reader, v *StepFinishedEvent) bool {
 }
 
 func readStepFinishedEvent(r *jsontext.Reader, v *StepFinishedEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "stepName":
-				r.StringField(&v.StepName)
-			default:
-				r.SkipField(key, foldedStepFinishedEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"stepName":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"stepName":`) {
+		goto find
+	}
+f5:
+	r.StringField(&v.StepName)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "stepName":
+		goto f5
+	}
+	r.SkipField(key, foldedStepFinishedEvent)
+	goto find
 }
 
 // foldedStepFinishedEvent reports whether a lower-cased key is one of StepFinishedEvent's, lower-cased.
@@ -1240,36 +2736,103 @@ func ReadReasoningStartEvent(r *jsontext.Reader, v *ReasoningStartEvent) bool {
 }
 
 func readReasoningStartEvent(r *jsontext.Reader, v *ReasoningStartEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "messageId":
-				r.StringField(&v.MessageID)
-			default:
-				r.SkipField(key, foldedReasoningStartEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"messageId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"messageId":`) {
+		goto find
+	}
+f5:
+	r.StringField(&v.MessageID)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "messageId":
+		goto f5
+	}
+	r.SkipField(key, foldedReasoningStartEvent)
+	goto find
 }
 
 // foldedReasoningStartEvent reports whether a lower-cased key is one of ReasoningStartEvent's, lower-cased.
@@ -1291,38 +2854,116 @@ func ReadReasoningMessageStartEvent(r *jsontext.Reader, v *ReasoningMessageStart
 }
 
 func readReasoningMessageStartEvent(r *jsontext.Reader, v *ReasoningMessageStartEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "messageId":
-				r.StringField(&v.MessageID)
-			case "role":
-				r.StringField(&v.Role)
-			default:
-				r.SkipField(key, foldedReasoningMessageStartEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"messageId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"messageId":`) {
+		if r.KeyIs(`"role":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.MessageID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"role":`) {
+		goto find
+	}
+f6:
+	r.StringField(&v.Role)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "messageId":
+		goto f5
+	case "role":
+		goto f6
+	}
+	r.SkipField(key, foldedReasoningMessageStartEvent)
+	goto find
 }
 
 // foldedReasoningMessageStartEvent reports whether a lower-cased key is one of ReasoningMessageStartEvent's, lower-cased.
@@ -1344,38 +2985,116 @@ func ReadReasoningMessageContentEvent(r *jsontext.Reader, v *ReasoningMessageCon
 }
 
 func readReasoningMessageContentEvent(r *jsontext.Reader, v *ReasoningMessageContentEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "messageId":
-				r.StringField(&v.MessageID)
-			case "delta":
-				r.StringField(&v.Delta)
-			default:
-				r.SkipField(key, foldedReasoningMessageContentEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"messageId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"messageId":`) {
+		if r.KeyIs(`"delta":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.MessageID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"delta":`) {
+		goto find
+	}
+f6:
+	r.StringField(&v.Delta)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "messageId":
+		goto f5
+	case "delta":
+		goto f6
+	}
+	r.SkipField(key, foldedReasoningMessageContentEvent)
+	goto find
 }
 
 // foldedReasoningMessageContentEvent reports whether a lower-cased key is one of ReasoningMessageContentEvent's, lower-cased.
@@ -1397,36 +3116,103 @@ func ReadReasoningMessageEndEvent(r *jsontext.Reader, v *ReasoningMessageEndEven
 }
 
 func readReasoningMessageEndEvent(r *jsontext.Reader, v *ReasoningMessageEndEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "messageId":
-				r.StringField(&v.MessageID)
-			default:
-				r.SkipField(key, foldedReasoningMessageEndEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"messageId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"messageId":`) {
+		goto find
+	}
+f5:
+	r.StringField(&v.MessageID)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "messageId":
+		goto f5
+	}
+	r.SkipField(key, foldedReasoningMessageEndEvent)
+	goto find
 }
 
 // foldedReasoningMessageEndEvent reports whether a lower-cased key is one of ReasoningMessageEndEvent's, lower-cased.
@@ -1448,48 +3234,126 @@ func ReadReasoningMessageChunkEvent(r *jsontext.Reader, v *ReasoningMessageChunk
 }
 
 func readReasoningMessageChunkEvent(r *jsontext.Reader, v *ReasoningMessageChunkEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "messageId":
-				if r.Null() {
-					v.MessageID = nil
-				} else {
-					jsontext.Ensure(&v.MessageID)
-					r.StringField(v.MessageID)
-				}
-			case "delta":
-				if r.Null() {
-					v.Delta = nil
-				} else {
-					jsontext.Ensure(&v.Delta)
-					r.StringField(v.Delta)
-				}
-			default:
-				r.SkipField(key, foldedReasoningMessageChunkEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"messageId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"messageId":`) {
+		if r.KeyIs(`"delta":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.MessageID = nil
+	} else {
+		jsontext.Ensure(&v.MessageID)
+		r.StringField(v.MessageID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"delta":`) {
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Delta = nil
+	} else {
+		jsontext.Ensure(&v.Delta)
+		r.StringField(v.Delta)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "messageId":
+		goto f5
+	case "delta":
+		goto f6
+	}
+	r.SkipField(key, foldedReasoningMessageChunkEvent)
+	goto find
 }
 
 // foldedReasoningMessageChunkEvent reports whether a lower-cased key is one of ReasoningMessageChunkEvent's, lower-cased.
@@ -1511,36 +3375,103 @@ func ReadReasoningEndEvent(r *jsontext.Reader, v *ReasoningEndEvent) bool {
 }
 
 func readReasoningEndEvent(r *jsontext.Reader, v *ReasoningEndEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "messageId":
-				r.StringField(&v.MessageID)
-			default:
-				r.SkipField(key, foldedReasoningEndEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"messageId":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"messageId":`) {
+		goto find
+	}
+f5:
+	r.StringField(&v.MessageID)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "messageId":
+		goto f5
+	}
+	r.SkipField(key, foldedReasoningEndEvent)
+	goto find
 }
 
 // foldedReasoningEndEvent reports whether a lower-cased key is one of ReasoningEndEvent's, lower-cased.
@@ -1562,40 +3493,129 @@ func ReadReasoningEncryptedValueEvent(r *jsontext.Reader, v *ReasoningEncryptedV
 }
 
 func readReasoningEncryptedValueEvent(r *jsontext.Reader, v *ReasoningEncryptedValueEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "subtype":
-				r.StringField(&v.Subtype)
-			case "entityId":
-				r.StringField(&v.EntityID)
-			case "encryptedValue":
-				r.StringField(&v.EncryptedValue)
-			default:
-				r.SkipField(key, foldedReasoningEncryptedValueEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"subtype":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subtype":`) {
+		if r.KeyIs(`"entityId":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.Subtype)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"entityId":`) {
+		if r.KeyIs(`"encryptedValue":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	r.StringField(&v.EntityID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"encryptedValue":`) {
+		goto find
+	}
+f7:
+	r.StringField(&v.EncryptedValue)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "subtype":
+		goto f5
+	case "entityId":
+		goto f6
+	case "encryptedValue":
+		goto f7
+	}
+	r.SkipField(key, foldedReasoningEncryptedValueEvent)
+	goto find
 }
 
 // foldedReasoningEncryptedValueEvent reports whether a lower-cased key is one of ReasoningEncryptedValueEvent's, lower-cased.
@@ -1617,59 +3637,170 @@ func ReadSubagentStartedEvent(r *jsontext.Reader, v *SubagentStartedEvent) bool 
 }
 
 func readSubagentStartedEvent(r *jsontext.Reader, v *SubagentStartedEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				r.StringField(&v.SubagentRunID)
-			case "name":
-				r.StringField(&v.Name)
-			case "description":
-				if r.Null() {
-					v.Description = nil
-				} else {
-					jsontext.Ensure(&v.Description)
-					r.StringField(v.Description)
-				}
-			case "parentSubagentRunId":
-				if r.Null() {
-					v.ParentSubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.ParentSubagentRunID)
-					r.StringField(v.ParentSubagentRunID)
-				}
-			case "parentToolCallId":
-				if r.Null() {
-					v.ParentToolCallID = nil
-				} else {
-					jsontext.Ensure(&v.ParentToolCallID)
-					r.StringField(v.ParentToolCallID)
-				}
-			case "parentMessageId":
-				if r.Null() {
-					v.ParentMessageID = nil
-				} else {
-					jsontext.Ensure(&v.ParentMessageID)
-					r.StringField(v.ParentMessageID)
-				}
-			default:
-				r.SkipField(key, foldedSubagentStartedEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"name":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	r.StringField(&v.SubagentRunID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"name":`) {
+		if r.KeyIs(`"description":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.Name)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"description":`) {
+		if r.KeyIs(`"parentSubagentRunId":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Description = nil
+	} else {
+		jsontext.Ensure(&v.Description)
+		r.StringField(v.Description)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"parentSubagentRunId":`) {
+		if r.KeyIs(`"parentToolCallId":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.ParentSubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.ParentSubagentRunID)
+		r.StringField(v.ParentSubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"parentToolCallId":`) {
+		if r.KeyIs(`"parentMessageId":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	if r.Null() {
+		v.ParentToolCallID = nil
+	} else {
+		jsontext.Ensure(&v.ParentToolCallID)
+		r.StringField(v.ParentToolCallID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"parentMessageId":`) {
+		goto find
+	}
+f9:
+	if r.Null() {
+		v.ParentMessageID = nil
+	} else {
+		jsontext.Ensure(&v.ParentMessageID)
+		r.StringField(v.ParentMessageID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "name":
+		goto f5
+	case "description":
+		goto f6
+	case "parentSubagentRunId":
+		goto f7
+	case "parentToolCallId":
+		goto f8
+	case "parentMessageId":
+		goto f9
+	}
+	r.SkipField(key, foldedSubagentStartedEvent)
+	goto find
 }
 
 // foldedSubagentStartedEvent reports whether a lower-cased key is one of SubagentStartedEvent's, lower-cased.
@@ -1691,37 +3822,115 @@ func ReadSubagentFinishedEvent(r *jsontext.Reader, v *SubagentFinishedEvent) boo
 }
 
 func readSubagentFinishedEvent(r *jsontext.Reader, v *SubagentFinishedEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				r.StringField(&v.SubagentRunID)
-			case "result":
-				jsontext.ReadRaw(r, &v.Result)
-			case "outcome":
-				if r.Null() {
-					v.Outcome = nil
-				} else {
-					readOutcome(r, jsontext.Ensure(&v.Outcome))
-				}
-			default:
-				r.SkipField(key, foldedSubagentFinishedEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"result":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	r.StringField(&v.SubagentRunID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"result":`) {
+		if r.KeyIs(`"outcome":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	jsontext.ReadRaw(r, &v.Result)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"outcome":`) {
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Outcome = nil
+	} else {
+		readOutcome(r, jsontext.Ensure(&v.Outcome))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "result":
+		goto f5
+	case "outcome":
+		goto f6
+	}
+	r.SkipField(key, foldedSubagentFinishedEvent)
+	goto find
 }
 
 // foldedSubagentFinishedEvent reports whether a lower-cased key is one of SubagentFinishedEvent's, lower-cased.
@@ -1743,38 +3952,116 @@ func ReadSubagentErrorEvent(r *jsontext.Reader, v *SubagentErrorEvent) bool {
 }
 
 func readSubagentErrorEvent(r *jsontext.Reader, v *SubagentErrorEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				r.StringField(&v.SubagentRunID)
-			case "message":
-				r.StringField(&v.Message)
-			case "code":
-				if r.Null() {
-					v.Code = nil
-				} else {
-					jsontext.Ensure(&v.Code)
-					r.StringField(v.Code)
-				}
-			default:
-				r.SkipField(key, foldedSubagentErrorEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"message":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	r.StringField(&v.SubagentRunID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"message":`) {
+		if r.KeyIs(`"code":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.Message)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"code":`) {
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Code = nil
+	} else {
+		jsontext.Ensure(&v.Code)
+		r.StringField(v.Code)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "message":
+		goto f5
+	case "code":
+		goto f6
+	}
+	r.SkipField(key, foldedSubagentErrorEvent)
+	goto find
 }
 
 // foldedSubagentErrorEvent reports whether a lower-cased key is one of SubagentErrorEvent's, lower-cased.
@@ -1796,43 +4083,121 @@ func ReadRawEvent(r *jsontext.Reader, v *RawEvent) bool {
 }
 
 func readRawEvent(r *jsontext.Reader, v *RawEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "event":
-				jsontext.ReadRaw(r, &v.Event)
-			case "source":
-				if r.Null() {
-					v.Source = nil
-				} else {
-					jsontext.Ensure(&v.Source)
-					r.StringField(v.Source)
-				}
-			default:
-				r.SkipField(key, foldedRawEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"event":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"event":`) {
+		if r.KeyIs(`"source":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	jsontext.ReadRaw(r, &v.Event)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"source":`) {
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Source = nil
+	} else {
+		jsontext.Ensure(&v.Source)
+		r.StringField(v.Source)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "event":
+		goto f5
+	case "source":
+		goto f6
+	}
+	r.SkipField(key, foldedRawEvent)
+	goto find
 }
 
 // foldedRawEvent reports whether a lower-cased key is one of RawEvent's, lower-cased.
@@ -1854,38 +4219,116 @@ func ReadCustomEvent(r *jsontext.Reader, v *CustomEvent) bool {
 }
 
 func readCustomEvent(r *jsontext.Reader, v *CustomEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				if r.Null() {
-					v.Base.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Base.Timestamp)
-					jsontext.ReadInt(r, v.Base.Timestamp)
-				}
-			case "rawEvent":
-				jsontext.ReadRaw(r, &v.Base.RawEvent)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Base.Metadata)
-			case "subagentRunId":
-				if r.Null() {
-					v.Attributable.SubagentRunID = nil
-				} else {
-					jsontext.Ensure(&v.Attributable.SubagentRunID)
-					r.StringField(v.Attributable.SubagentRunID)
-				}
-			case "name":
-				r.StringField(&v.Name)
-			case "value":
-				jsontext.ReadRaw(r, &v.Value)
-			default:
-				r.SkipField(key, foldedCustomEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"rawEvent":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Base.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Base.Timestamp)
+		jsontext.ReadInt(r, v.Base.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"rawEvent":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Base.RawEvent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"subagentRunId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Base.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subagentRunId":`) {
+		if r.KeyIs(`"name":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Attributable.SubagentRunID = nil
+	} else {
+		jsontext.Ensure(&v.Attributable.SubagentRunID)
+		r.StringField(v.Attributable.SubagentRunID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"name":`) {
+		if r.KeyIs(`"value":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.Name)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"value":`) {
+		goto find
+	}
+f6:
+	jsontext.ReadRaw(r, &v.Value)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "rawEvent":
+		goto f2
+	case "metadata":
+		goto f3
+	case "subagentRunId":
+		goto f4
+	case "name":
+		goto f5
+	case "value":
+		goto f6
+	}
+	r.SkipField(key, foldedCustomEvent)
+	goto find
 }
 
 // foldedCustomEvent reports whether a lower-cased key is one of CustomEvent's, lower-cased.
@@ -1907,20 +4350,54 @@ func ReadErrorValue(r *jsontext.Reader, v *ErrorValue) bool {
 }
 
 func readErrorValue(r *jsontext.Reader, v *ErrorValue) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "message":
-				r.StringField(&v.Message)
-			case "type":
-				r.StringField(&v.Type)
-			case "fatal":
-				jsontext.ReadBool(r, &v.Fatal)
-			default:
-				r.SkipUnknown(key, foldedErrorValue)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"message":`) {
+		if r.KeyIs(`"type":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Message)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"fatal":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"fatal":`) {
+		goto find
+	}
+f2:
+	jsontext.ReadBool(r, &v.Fatal)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "message":
+		goto f0
+	case "type":
+		goto f1
+	case "fatal":
+		goto f2
+	}
+	r.SkipUnknown(key, foldedErrorValue)
+	goto find
 }
 
 // foldedErrorValue reports whether a lower-cased key is one of ErrorValue's, lower-cased.

@@ -16,643 +16,492 @@ func ReadChunk(r *jsontext.Reader, v *Chunk) bool {
 }
 
 func readChunk(r *jsontext.Reader, v *Chunk) {
-	if r.Object() {
-		if r.KeyIs(`"type":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Type = internTypeNext(r)
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
 		if r.KeyIs(`"id":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.ID = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f1
 		}
+		goto find
+	}
+f0:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Type = internTypeNext(r)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"id":`) {
 		if r.KeyIs(`"delta":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Delta = nil
-			} else {
-				jsontext.EnsureIn(&v.Delta, &v.delta)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.Delta = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f2
 		}
+		goto find
+	}
+f1:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ID = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"delta":`) {
 		if r.KeyIs(`"errorText":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.ErrorText = nil
-			} else {
-				jsontext.EnsureIn(&v.ErrorText, &v.errorText)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.ErrorText = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f3
 		}
-		if r.KeyIs(`"toolCallId":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.ToolCallID = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"toolName":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.ToolName = nil
-			} else {
-				jsontext.EnsureIn(&v.ToolName, &v.toolName)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.ToolName = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"inputTextDelta":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.InputTextDelta = nil
-			} else {
-				jsontext.EnsureIn(&v.InputTextDelta, &v.inputTextDelta)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.InputTextDelta = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"input":`) {
-			jsontext.ReadRaw(r, &v.Input)
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"output":`) {
-			jsontext.ReadRaw(r, &v.Output)
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"providerExecuted":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.ProviderExecuted = nil
-			} else {
-				jsontext.EnsureIn(&v.ProviderExecuted, &v.providerExecuted)
-				jsontext.ReadBool(r, v.ProviderExecuted)
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"dynamic":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Dynamic = nil
-			} else {
-				jsontext.EnsureIn(&v.Dynamic, &v.dynamic)
-				jsontext.ReadBool(r, v.Dynamic)
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"preliminary":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Preliminary = nil
-			} else {
-				jsontext.EnsureIn(&v.Preliminary, &v.preliminary)
-				jsontext.ReadBool(r, v.Preliminary)
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"approvalId":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.ApprovalID = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"sourceId":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.SourceID = nil
-			} else {
-				jsontext.EnsureIn(&v.SourceID, &v.sourceID)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.SourceID = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"url":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.URL = nil
-			} else {
-				jsontext.Ensure(&v.URL)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.URL = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"title":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Title = nil
-			} else {
-				jsontext.Ensure(&v.Title)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.Title = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"mediaType":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.MediaType = nil
-			} else {
-				jsontext.EnsureIn(&v.MediaType, &v.mediaType)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.MediaType = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"filename":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Filename = nil
-			} else {
-				jsontext.EnsureIn(&v.Filename, &v.filename)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.Filename = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"data":`) {
-			v.Data = r.Skip()
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"transient":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Transient = nil
-			} else {
-				jsontext.EnsureIn(&v.Transient, &v.transient)
-				jsontext.ReadBool(r, v.Transient)
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"messageId":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.MessageID = nil
-			} else {
-				jsontext.EnsureIn(&v.MessageID, &v.messageID)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.MessageID = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"messageMetadata":`) {
-			v.MessageMetadata = r.Skip()
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"finishReason":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.FinishReason = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"reason":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Reason = nil
-			} else {
-				jsontext.EnsureIn(&v.Reason, &v.reason)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.Reason = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"providerMetadata":`) {
-			v.ProviderMetadata = r.Skip()
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		next := 0
-		for {
-			f := -1
-			switch next {
-			case 0:
-				if r.KeyIs(`"type":`) {
-					f = 0
-				} else if r.KeyIs(`"id":`) {
-					f = 1
-				}
-			case 1:
-				if r.KeyIs(`"id":`) {
-					f = 1
-				} else if r.KeyIs(`"delta":`) {
-					f = 2
-				}
-			case 2:
-				if r.KeyIs(`"delta":`) {
-					f = 2
-				} else if r.KeyIs(`"errorText":`) {
-					f = 3
-				}
-			case 3:
-				if r.KeyIs(`"errorText":`) {
-					f = 3
-				} else if r.KeyIs(`"toolCallId":`) {
-					f = 4
-				}
-			case 4:
-				if r.KeyIs(`"toolCallId":`) {
-					f = 4
-				} else if r.KeyIs(`"toolName":`) {
-					f = 5
-				}
-			case 5:
-				if r.KeyIs(`"toolName":`) {
-					f = 5
-				} else if r.KeyIs(`"inputTextDelta":`) {
-					f = 6
-				}
-			case 6:
-				if r.KeyIs(`"inputTextDelta":`) {
-					f = 6
-				} else if r.KeyIs(`"input":`) {
-					f = 7
-				}
-			case 7:
-				if r.KeyIs(`"input":`) {
-					f = 7
-				} else if r.KeyIs(`"output":`) {
-					f = 8
-				}
-			case 8:
-				if r.KeyIs(`"output":`) {
-					f = 8
-				} else if r.KeyIs(`"providerExecuted":`) {
-					f = 9
-				}
-			case 9:
-				if r.KeyIs(`"providerExecuted":`) {
-					f = 9
-				} else if r.KeyIs(`"dynamic":`) {
-					f = 10
-				}
-			case 10:
-				if r.KeyIs(`"dynamic":`) {
-					f = 10
-				} else if r.KeyIs(`"preliminary":`) {
-					f = 11
-				}
-			case 11:
-				if r.KeyIs(`"preliminary":`) {
-					f = 11
-				} else if r.KeyIs(`"approvalId":`) {
-					f = 12
-				}
-			case 12:
-				if r.KeyIs(`"approvalId":`) {
-					f = 12
-				} else if r.KeyIs(`"sourceId":`) {
-					f = 13
-				}
-			case 13:
-				if r.KeyIs(`"sourceId":`) {
-					f = 13
-				} else if r.KeyIs(`"url":`) {
-					f = 14
-				}
-			case 14:
-				if r.KeyIs(`"url":`) {
-					f = 14
-				} else if r.KeyIs(`"title":`) {
-					f = 15
-				}
-			case 15:
-				if r.KeyIs(`"title":`) {
-					f = 15
-				} else if r.KeyIs(`"mediaType":`) {
-					f = 16
-				}
-			case 16:
-				if r.KeyIs(`"mediaType":`) {
-					f = 16
-				} else if r.KeyIs(`"filename":`) {
-					f = 17
-				}
-			case 17:
-				if r.KeyIs(`"filename":`) {
-					f = 17
-				} else if r.KeyIs(`"data":`) {
-					f = 18
-				}
-			case 18:
-				if r.KeyIs(`"data":`) {
-					f = 18
-				} else if r.KeyIs(`"transient":`) {
-					f = 19
-				}
-			case 19:
-				if r.KeyIs(`"transient":`) {
-					f = 19
-				} else if r.KeyIs(`"messageId":`) {
-					f = 20
-				}
-			case 20:
-				if r.KeyIs(`"messageId":`) {
-					f = 20
-				} else if r.KeyIs(`"messageMetadata":`) {
-					f = 21
-				}
-			case 21:
-				if r.KeyIs(`"messageMetadata":`) {
-					f = 21
-				} else if r.KeyIs(`"finishReason":`) {
-					f = 22
-				}
-			case 22:
-				if r.KeyIs(`"finishReason":`) {
-					f = 22
-				} else if r.KeyIs(`"reason":`) {
-					f = 23
-				}
-			case 23:
-				if r.KeyIs(`"reason":`) {
-					f = 23
-				} else if r.KeyIs(`"providerMetadata":`) {
-					f = 24
-				}
-			case 24:
-				if r.KeyIs(`"providerMetadata":`) {
-					f = 24
-				}
-			}
-			if f < 0 {
-				if r.ObjectEnd() {
-					break
-				}
-				key, ok := r.KeyFold()
-				if !ok {
-					break
-				}
-				switch string(key) {
-				case "type":
-					f = 0
-				case "id":
-					f = 1
-				case "delta":
-					f = 2
-				case "errorText":
-					f = 3
-				case "toolCallId":
-					f = 4
-				case "toolName":
-					f = 5
-				case "inputTextDelta":
-					f = 6
-				case "input":
-					f = 7
-				case "output":
-					f = 8
-				case "providerExecuted":
-					f = 9
-				case "dynamic":
-					f = 10
-				case "preliminary":
-					f = 11
-				case "approvalId":
-					f = 12
-				case "sourceId":
-					f = 13
-				case "url":
-					f = 14
-				case "title":
-					f = 15
-				case "mediaType":
-					f = 16
-				case "filename":
-					f = 17
-				case "data":
-					f = 18
-				case "transient":
-					f = 19
-				case "messageId":
-					f = 20
-				case "messageMetadata":
-					f = 21
-				case "finishReason":
-					f = 22
-				case "reason":
-					f = 23
-				case "providerMetadata":
-					f = 24
-				default:
-					r.SkipField(key, foldedChunk)
-					continue
-				}
-			}
-			switch f {
-			case 0:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Type = internTypeNext(r)
-				}
-			case 1:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.ID = r.String()
-				}
-			case 2:
-				if r.Peek() == 'n' && r.Null() {
-					v.Delta = nil
-				} else {
-					jsontext.EnsureIn(&v.Delta, &v.delta)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.Delta = r.String()
-					}
-				}
-			case 3:
-				if r.Peek() == 'n' && r.Null() {
-					v.ErrorText = nil
-				} else {
-					jsontext.EnsureIn(&v.ErrorText, &v.errorText)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.ErrorText = r.String()
-					}
-				}
-			case 4:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.ToolCallID = r.String()
-				}
-			case 5:
-				if r.Peek() == 'n' && r.Null() {
-					v.ToolName = nil
-				} else {
-					jsontext.EnsureIn(&v.ToolName, &v.toolName)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.ToolName = r.String()
-					}
-				}
-			case 6:
-				if r.Peek() == 'n' && r.Null() {
-					v.InputTextDelta = nil
-				} else {
-					jsontext.EnsureIn(&v.InputTextDelta, &v.inputTextDelta)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.InputTextDelta = r.String()
-					}
-				}
-			case 7:
-				jsontext.ReadRaw(r, &v.Input)
-			case 8:
-				jsontext.ReadRaw(r, &v.Output)
-			case 9:
-				if r.Peek() == 'n' && r.Null() {
-					v.ProviderExecuted = nil
-				} else {
-					jsontext.EnsureIn(&v.ProviderExecuted, &v.providerExecuted)
-					jsontext.ReadBool(r, v.ProviderExecuted)
-				}
-			case 10:
-				if r.Peek() == 'n' && r.Null() {
-					v.Dynamic = nil
-				} else {
-					jsontext.EnsureIn(&v.Dynamic, &v.dynamic)
-					jsontext.ReadBool(r, v.Dynamic)
-				}
-			case 11:
-				if r.Peek() == 'n' && r.Null() {
-					v.Preliminary = nil
-				} else {
-					jsontext.EnsureIn(&v.Preliminary, &v.preliminary)
-					jsontext.ReadBool(r, v.Preliminary)
-				}
-			case 12:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.ApprovalID = r.String()
-				}
-			case 13:
-				if r.Peek() == 'n' && r.Null() {
-					v.SourceID = nil
-				} else {
-					jsontext.EnsureIn(&v.SourceID, &v.sourceID)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.SourceID = r.String()
-					}
-				}
-			case 14:
-				if r.Peek() == 'n' && r.Null() {
-					v.URL = nil
-				} else {
-					jsontext.Ensure(&v.URL)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.URL = r.String()
-					}
-				}
-			case 15:
-				if r.Peek() == 'n' && r.Null() {
-					v.Title = nil
-				} else {
-					jsontext.Ensure(&v.Title)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.Title = r.String()
-					}
-				}
-			case 16:
-				if r.Peek() == 'n' && r.Null() {
-					v.MediaType = nil
-				} else {
-					jsontext.EnsureIn(&v.MediaType, &v.mediaType)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.MediaType = r.String()
-					}
-				}
-			case 17:
-				if r.Peek() == 'n' && r.Null() {
-					v.Filename = nil
-				} else {
-					jsontext.EnsureIn(&v.Filename, &v.filename)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.Filename = r.String()
-					}
-				}
-			case 18:
-				v.Data = r.Skip()
-			case 19:
-				if r.Peek() == 'n' && r.Null() {
-					v.Transient = nil
-				} else {
-					jsontext.EnsureIn(&v.Transient, &v.transient)
-					jsontext.ReadBool(r, v.Transient)
-				}
-			case 20:
-				if r.Peek() == 'n' && r.Null() {
-					v.MessageID = nil
-				} else {
-					jsontext.EnsureIn(&v.MessageID, &v.messageID)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.MessageID = r.String()
-					}
-				}
-			case 21:
-				v.MessageMetadata = r.Skip()
-			case 22:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.FinishReason = r.String()
-				}
-			case 23:
-				if r.Peek() == 'n' && r.Null() {
-					v.Reason = nil
-				} else {
-					jsontext.EnsureIn(&v.Reason, &v.reason)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.Reason = r.String()
-					}
-				}
-			case 24:
-				v.ProviderMetadata = r.Skip()
-			}
-			next = f + 1
+		goto find
+	}
+f2:
+	if r.Peek() == 'n' && r.Null() {
+		v.Delta = nil
+	} else {
+		jsontext.EnsureIn(&v.Delta, &v.delta)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.Delta = r.String()
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"errorText":`) {
+		if r.KeyIs(`"toolCallId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Peek() == 'n' && r.Null() {
+		v.ErrorText = nil
+	} else {
+		jsontext.EnsureIn(&v.ErrorText, &v.errorText)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.ErrorText = r.String()
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"toolCallId":`) {
+		if r.KeyIs(`"toolName":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ToolCallID = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"toolName":`) {
+		if r.KeyIs(`"inputTextDelta":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Peek() == 'n' && r.Null() {
+		v.ToolName = nil
+	} else {
+		jsontext.EnsureIn(&v.ToolName, &v.toolName)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.ToolName = r.String()
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"inputTextDelta":`) {
+		if r.KeyIs(`"input":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Peek() == 'n' && r.Null() {
+		v.InputTextDelta = nil
+	} else {
+		jsontext.EnsureIn(&v.InputTextDelta, &v.inputTextDelta)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.InputTextDelta = r.String()
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"input":`) {
+		if r.KeyIs(`"output":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	jsontext.ReadRaw(r, &v.Input)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"output":`) {
+		if r.KeyIs(`"providerExecuted":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	jsontext.ReadRaw(r, &v.Output)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"providerExecuted":`) {
+		if r.KeyIs(`"dynamic":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	if r.Peek() == 'n' && r.Null() {
+		v.ProviderExecuted = nil
+	} else {
+		jsontext.EnsureIn(&v.ProviderExecuted, &v.providerExecuted)
+		jsontext.ReadBool(r, v.ProviderExecuted)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"dynamic":`) {
+		if r.KeyIs(`"preliminary":`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	if r.Peek() == 'n' && r.Null() {
+		v.Dynamic = nil
+	} else {
+		jsontext.EnsureIn(&v.Dynamic, &v.dynamic)
+		jsontext.ReadBool(r, v.Dynamic)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"preliminary":`) {
+		if r.KeyIs(`"approvalId":`) {
+			goto f12
+		}
+		goto find
+	}
+f11:
+	if r.Peek() == 'n' && r.Null() {
+		v.Preliminary = nil
+	} else {
+		jsontext.EnsureIn(&v.Preliminary, &v.preliminary)
+		jsontext.ReadBool(r, v.Preliminary)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"approvalId":`) {
+		if r.KeyIs(`"sourceId":`) {
+			goto f13
+		}
+		goto find
+	}
+f12:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ApprovalID = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"sourceId":`) {
+		if r.KeyIs(`"url":`) {
+			goto f14
+		}
+		goto find
+	}
+f13:
+	if r.Peek() == 'n' && r.Null() {
+		v.SourceID = nil
+	} else {
+		jsontext.EnsureIn(&v.SourceID, &v.sourceID)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.SourceID = r.String()
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"url":`) {
+		if r.KeyIs(`"title":`) {
+			goto f15
+		}
+		goto find
+	}
+f14:
+	if r.Peek() == 'n' && r.Null() {
+		v.URL = nil
+	} else {
+		jsontext.Ensure(&v.URL)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.URL = r.String()
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"title":`) {
+		if r.KeyIs(`"mediaType":`) {
+			goto f16
+		}
+		goto find
+	}
+f15:
+	if r.Peek() == 'n' && r.Null() {
+		v.Title = nil
+	} else {
+		jsontext.Ensure(&v.Title)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.Title = r.String()
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"mediaType":`) {
+		if r.KeyIs(`"filename":`) {
+			goto f17
+		}
+		goto find
+	}
+f16:
+	if r.Peek() == 'n' && r.Null() {
+		v.MediaType = nil
+	} else {
+		jsontext.EnsureIn(&v.MediaType, &v.mediaType)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.MediaType = r.String()
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"filename":`) {
+		if r.KeyIs(`"data":`) {
+			goto f18
+		}
+		goto find
+	}
+f17:
+	if r.Peek() == 'n' && r.Null() {
+		v.Filename = nil
+	} else {
+		jsontext.EnsureIn(&v.Filename, &v.filename)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.Filename = r.String()
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"data":`) {
+		if r.KeyIs(`"transient":`) {
+			goto f19
+		}
+		if r.KeyIs(`"messageId":`) {
+			goto f20
+		}
+		if r.KeyIs(`"messageMetadata":`) {
+			goto f21
+		}
+		if r.KeyIs(`"finishReason":`) {
+			goto f22
+		}
+		if r.KeyIs(`"reason":`) {
+			goto f23
+		}
+		if r.KeyIs(`"providerMetadata":`) {
+			goto f24
+		}
+		goto find
+	}
+f18:
+	v.Data = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"transient":`) {
+		if r.KeyIs(`"messageId":`) {
+			goto f20
+		}
+		if r.KeyIs(`"messageMetadata":`) {
+			goto f21
+		}
+		if r.KeyIs(`"finishReason":`) {
+			goto f22
+		}
+		if r.KeyIs(`"reason":`) {
+			goto f23
+		}
+		if r.KeyIs(`"providerMetadata":`) {
+			goto f24
+		}
+		goto find
+	}
+f19:
+	if r.Peek() == 'n' && r.Null() {
+		v.Transient = nil
+	} else {
+		jsontext.EnsureIn(&v.Transient, &v.transient)
+		jsontext.ReadBool(r, v.Transient)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"messageId":`) {
+		if r.KeyIs(`"messageMetadata":`) {
+			goto f21
+		}
+		if r.KeyIs(`"finishReason":`) {
+			goto f22
+		}
+		if r.KeyIs(`"reason":`) {
+			goto f23
+		}
+		if r.KeyIs(`"providerMetadata":`) {
+			goto f24
+		}
+		goto find
+	}
+f20:
+	if r.Peek() == 'n' && r.Null() {
+		v.MessageID = nil
+	} else {
+		jsontext.EnsureIn(&v.MessageID, &v.messageID)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.MessageID = r.String()
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"messageMetadata":`) {
+		if r.KeyIs(`"finishReason":`) {
+			goto f22
+		}
+		if r.KeyIs(`"reason":`) {
+			goto f23
+		}
+		if r.KeyIs(`"providerMetadata":`) {
+			goto f24
+		}
+		goto find
+	}
+f21:
+	v.MessageMetadata = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"finishReason":`) {
+		if r.KeyIs(`"reason":`) {
+			goto f23
+		}
+		if r.KeyIs(`"providerMetadata":`) {
+			goto f24
+		}
+		goto find
+	}
+f22:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.FinishReason = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"reason":`) {
+		if r.KeyIs(`"providerMetadata":`) {
+			goto f24
+		}
+		goto find
+	}
+f23:
+	if r.Peek() == 'n' && r.Null() {
+		v.Reason = nil
+	} else {
+		jsontext.EnsureIn(&v.Reason, &v.reason)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.Reason = r.String()
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"providerMetadata":`) {
+		goto find
+	}
+f24:
+	v.ProviderMetadata = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "id":
+		goto f1
+	case "delta":
+		goto f2
+	case "errorText":
+		goto f3
+	case "toolCallId":
+		goto f4
+	case "toolName":
+		goto f5
+	case "inputTextDelta":
+		goto f6
+	case "input":
+		goto f7
+	case "output":
+		goto f8
+	case "providerExecuted":
+		goto f9
+	case "dynamic":
+		goto f10
+	case "preliminary":
+		goto f11
+	case "approvalId":
+		goto f12
+	case "sourceId":
+		goto f13
+	case "url":
+		goto f14
+	case "title":
+		goto f15
+	case "mediaType":
+		goto f16
+	case "filename":
+		goto f17
+	case "data":
+		goto f18
+	case "transient":
+		goto f19
+	case "messageId":
+		goto f20
+	case "messageMetadata":
+		goto f21
+	case "finishReason":
+		goto f22
+	case "reason":
+		goto f23
+	case "providerMetadata":
+		goto f24
+	}
+	r.SkipField(key, foldedChunk)
+	goto find
 }
 
 // foldedChunk reports whether a lower-cased key is one of Chunk's, lower-cased.
@@ -674,36 +523,59 @@ func ReadFieldset(r *jsontext.Reader, v *Fieldset) bool {
 }
 
 func readFieldset(r *jsontext.Reader, v *Fieldset) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "Required":
-				if r.Null() {
-					v.Required = nil
-				} else if r.Array() {
-					s0 := v.Required[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						r.StringField(&s0[len(s0)-1])
-					}
-					v.Required = jsontext.NotNil(s0)
-				}
-			case "Optional":
-				if r.Null() {
-					v.Optional = nil
-				} else if r.Array() {
-					s0 := v.Optional[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						r.StringField(&s0[len(s0)-1])
-					}
-					v.Optional = jsontext.NotNil(s0)
-				}
-			default:
-				r.SkipField(key, foldedFieldset)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"Required":`) {
+		if r.KeyIs(`"Optional":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.Required = nil
+	} else if r.Array() {
+		s0 := v.Required[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			r.StringField(&s0[len(s0)-1])
+		}
+		v.Required = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"Optional":`) {
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Optional = nil
+	} else if r.Array() {
+		s0 := v.Optional[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			r.StringField(&s0[len(s0)-1])
+		}
+		v.Optional = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "Required":
+		goto f0
+	case "Optional":
+		goto f1
+	}
+	r.SkipField(key, foldedFieldset)
+	goto find
 }
 
 // foldedFieldset reports whether a lower-cased key is one of Fieldset's, lower-cased.

@@ -16,219 +16,190 @@ func ReadStreamEvent(r *jsontext.Reader, v *StreamEvent) bool {
 }
 
 func readStreamEvent(r *jsontext.Reader, v *StreamEvent) {
-	if r.Object() {
-		if r.KeyIs(`"type":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Type = internEventNext(r)
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
 		if r.KeyIs(`"message":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Message = nil
-			} else {
-				readMessage(r, jsontext.Ensure(&v.Message))
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f1
 		}
 		if r.KeyIs(`"index":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Index = nil
-			} else {
-				jsontext.EnsureIn(&v.Index, &v.idx)
-				jsontext.ReadInt(r, v.Index)
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f2
 		}
 		if r.KeyIs(`"content_block":`) {
-			v.ContentBlock = r.Skip()
-			if r.ObjectEnd() {
-				return
-			}
+			goto f3
 		}
 		if r.KeyIs(`"delta":`) {
-			{
-				obj := r.Peek() == '{'
-				off, depth := r.Offset(), r.Depth()
-				if obj {
-					p := jsontext.Ensure(&v.delta)
-					*p = Delta{}
-					readDelta(r, p)
-					if r.Failed() {
-						r.Rewind(off, depth)
-						v.delta = nil
-					}
-				} else {
-					v.delta = nil
-				}
-				if v.delta != nil {
-					v.Delta = r.Since(off)
-				} else {
-					v.Delta = r.Skip()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f4
 		}
 		if r.KeyIs(`"usage":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Usage = nil
-			} else {
-				jsontext.Ensure(&v.Usage)
-				readUsage(r, v.Usage)
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f5
 		}
 		if r.KeyIs(`"error":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Error = nil
-			} else {
-				readAPIError(r, jsontext.Ensure(&v.Error))
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f6
 		}
-		next := 0
-		for {
-			f := -1
-			switch next {
-			case 0:
-				if r.KeyIs(`"type":`) {
-					f = 0
-				} else if r.KeyIs(`"message":`) {
-					f = 1
-				}
-			case 1:
-				if r.KeyIs(`"message":`) {
-					f = 1
-				} else if r.KeyIs(`"index":`) {
-					f = 2
-				}
-			case 2:
-				if r.KeyIs(`"index":`) {
-					f = 2
-				} else if r.KeyIs(`"content_block":`) {
-					f = 3
-				}
-			case 3:
-				if r.KeyIs(`"content_block":`) {
-					f = 3
-				} else if r.KeyIs(`"delta":`) {
-					f = 4
-				}
-			case 4:
-				if r.KeyIs(`"delta":`) {
-					f = 4
-				} else if r.KeyIs(`"usage":`) {
-					f = 5
-				}
-			case 5:
-				if r.KeyIs(`"usage":`) {
-					f = 5
-				} else if r.KeyIs(`"error":`) {
-					f = 6
-				}
-			case 6:
-				if r.KeyIs(`"error":`) {
-					f = 6
-				}
+		goto find
+	}
+f0:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Type = internEventNext(r)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"message":`) {
+		if r.KeyIs(`"index":`) {
+			goto f2
+		}
+		if r.KeyIs(`"content_block":`) {
+			goto f3
+		}
+		if r.KeyIs(`"delta":`) {
+			goto f4
+		}
+		if r.KeyIs(`"usage":`) {
+			goto f5
+		}
+		if r.KeyIs(`"error":`) {
+			goto f6
+		}
+		goto find
+	}
+f1:
+	if r.Peek() == 'n' && r.Null() {
+		v.Message = nil
+	} else {
+		readMessage(r, jsontext.Ensure(&v.Message))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"index":`) {
+		if r.KeyIs(`"content_block":`) {
+			goto f3
+		}
+		if r.KeyIs(`"delta":`) {
+			goto f4
+		}
+		if r.KeyIs(`"usage":`) {
+			goto f5
+		}
+		if r.KeyIs(`"error":`) {
+			goto f6
+		}
+		goto find
+	}
+f2:
+	if r.Peek() == 'n' && r.Null() {
+		v.Index = nil
+	} else {
+		jsontext.EnsureIn(&v.Index, &v.idx)
+		jsontext.ReadInt(r, v.Index)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"content_block":`) {
+		if r.KeyIs(`"delta":`) {
+			goto f4
+		}
+		if r.KeyIs(`"usage":`) {
+			goto f5
+		}
+		if r.KeyIs(`"error":`) {
+			goto f6
+		}
+		goto find
+	}
+f3:
+	v.ContentBlock = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"delta":`) {
+		if r.KeyIs(`"usage":`) {
+			goto f5
+		}
+		if r.KeyIs(`"error":`) {
+			goto f6
+		}
+		goto find
+	}
+f4:
+	{
+		obj := r.Peek() == '{'
+		off, depth := r.Offset(), r.Depth()
+		if obj {
+			p := jsontext.Ensure(&v.delta)
+			*p = Delta{}
+			readDelta(r, p)
+			if r.Failed() {
+				r.Rewind(off, depth)
+				v.delta = nil
 			}
-			if f < 0 {
-				if r.ObjectEnd() {
-					break
-				}
-				key, ok := r.KeyFold()
-				if !ok {
-					break
-				}
-				switch string(key) {
-				case "type":
-					f = 0
-				case "message":
-					f = 1
-				case "index":
-					f = 2
-				case "content_block":
-					f = 3
-				case "delta":
-					f = 4
-				case "usage":
-					f = 5
-				case "error":
-					f = 6
-				default:
-					r.SkipUnknown(key, foldedStreamEvent)
-					continue
-				}
-			}
-			switch f {
-			case 0:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Type = internEventNext(r)
-				}
-			case 1:
-				if r.Peek() == 'n' && r.Null() {
-					v.Message = nil
-				} else {
-					readMessage(r, jsontext.Ensure(&v.Message))
-				}
-			case 2:
-				if r.Peek() == 'n' && r.Null() {
-					v.Index = nil
-				} else {
-					jsontext.EnsureIn(&v.Index, &v.idx)
-					jsontext.ReadInt(r, v.Index)
-				}
-			case 3:
-				v.ContentBlock = r.Skip()
-			case 4:
-				{
-					obj := r.Peek() == '{'
-					off, depth := r.Offset(), r.Depth()
-					if obj {
-						p := jsontext.Ensure(&v.delta)
-						*p = Delta{}
-						readDelta(r, p)
-						if r.Failed() {
-							r.Rewind(off, depth)
-							v.delta = nil
-						}
-					} else {
-						v.delta = nil
-					}
-					if v.delta != nil {
-						v.Delta = r.Since(off)
-					} else {
-						v.Delta = r.Skip()
-					}
-				}
-			case 5:
-				if r.Peek() == 'n' && r.Null() {
-					v.Usage = nil
-				} else {
-					jsontext.Ensure(&v.Usage)
-					readUsage(r, v.Usage)
-				}
-			case 6:
-				if r.Peek() == 'n' && r.Null() {
-					v.Error = nil
-				} else {
-					readAPIError(r, jsontext.Ensure(&v.Error))
-				}
-			}
-			next = f + 1
+		} else {
+			v.delta = nil
+		}
+		if v.delta != nil {
+			v.Delta = r.Since(off)
+		} else {
+			v.Delta = r.Skip()
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"usage":`) {
+		if r.KeyIs(`"error":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Peek() == 'n' && r.Null() {
+		v.Usage = nil
+	} else {
+		jsontext.Ensure(&v.Usage)
+		readUsage(r, v.Usage)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"error":`) {
+		goto find
+	}
+f6:
+	if r.Peek() == 'n' && r.Null() {
+		v.Error = nil
+	} else {
+		readAPIError(r, jsontext.Ensure(&v.Error))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "message":
+		goto f1
+	case "index":
+		goto f2
+	case "content_block":
+		goto f3
+	case "delta":
+		goto f4
+	case "usage":
+		goto f5
+	case "error":
+		goto f6
+	}
+	r.SkipUnknown(key, foldedStreamEvent)
+	goto find
 }
 
 // foldedStreamEvent reports whether a lower-cased key is one of StreamEvent's, lower-cased.
@@ -250,229 +221,200 @@ func ReadMessage(r *jsontext.Reader, v *Message) bool {
 }
 
 func readMessage(r *jsontext.Reader, v *Message) {
-	if r.Object() {
-		if r.KeyIs(`"id":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.ID = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"id":`) {
 		if r.KeyIs(`"type":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Type = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f1
 		}
+		goto find
+	}
+f0:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ID = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
 		if r.KeyIs(`"role":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Role = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f2
 		}
 		if r.KeyIs(`"model":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Model = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f3
 		}
 		if r.KeyIs(`"content":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Content = nil
-			} else if r.Array() {
-				s0 := v.Content[:0]
-				for r.More() {
-					s0 = jsontext.Extend(s0)
-					s0[len(s0)-1] = r.Skip()
-				}
-				v.Content = jsontext.NotNil(s0)
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f4
 		}
 		if r.KeyIs(`"stop_reason":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.StopReason = nil
-			} else {
-				jsontext.Ensure(&v.StopReason)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.StopReason = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f5
 		}
 		if r.KeyIs(`"stop_sequence":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.StopSequence = nil
-			} else {
-				jsontext.Ensure(&v.StopSequence)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.StopSequence = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f6
 		}
 		if r.KeyIs(`"usage":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Usage = nil
-			} else {
-				jsontext.Ensure(&v.Usage)
-				readUsage(r, v.Usage)
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f7
 		}
-		next := 0
-		for {
-			f := -1
-			switch next {
-			case 0:
-				if r.KeyIs(`"id":`) {
-					f = 0
-				} else if r.KeyIs(`"type":`) {
-					f = 1
-				}
-			case 1:
-				if r.KeyIs(`"type":`) {
-					f = 1
-				} else if r.KeyIs(`"role":`) {
-					f = 2
-				}
-			case 2:
-				if r.KeyIs(`"role":`) {
-					f = 2
-				} else if r.KeyIs(`"model":`) {
-					f = 3
-				}
-			case 3:
-				if r.KeyIs(`"model":`) {
-					f = 3
-				} else if r.KeyIs(`"content":`) {
-					f = 4
-				}
-			case 4:
-				if r.KeyIs(`"content":`) {
-					f = 4
-				} else if r.KeyIs(`"stop_reason":`) {
-					f = 5
-				}
-			case 5:
-				if r.KeyIs(`"stop_reason":`) {
-					f = 5
-				} else if r.KeyIs(`"stop_sequence":`) {
-					f = 6
-				}
-			case 6:
-				if r.KeyIs(`"stop_sequence":`) {
-					f = 6
-				} else if r.KeyIs(`"usage":`) {
-					f = 7
-				}
-			case 7:
-				if r.KeyIs(`"usage":`) {
-					f = 7
-				}
-			}
-			if f < 0 {
-				if r.ObjectEnd() {
-					break
-				}
-				key, ok := r.KeyFold()
-				if !ok {
-					break
-				}
-				switch string(key) {
-				case "id":
-					f = 0
-				case "type":
-					f = 1
-				case "role":
-					f = 2
-				case "model":
-					f = 3
-				case "content":
-					f = 4
-				case "stop_reason":
-					f = 5
-				case "stop_sequence":
-					f = 6
-				case "usage":
-					f = 7
-				default:
-					r.SkipUnknown(key, foldedMessage)
-					continue
-				}
-			}
-			switch f {
-			case 0:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.ID = r.String()
-				}
-			case 1:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Type = r.String()
-				}
-			case 2:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Role = r.String()
-				}
-			case 3:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Model = r.String()
-				}
-			case 4:
-				if r.Peek() == 'n' && r.Null() {
-					v.Content = nil
-				} else if r.Array() {
-					s0 := v.Content[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						s0[len(s0)-1] = r.Skip()
-					}
-					v.Content = jsontext.NotNil(s0)
-				}
-			case 5:
-				if r.Peek() == 'n' && r.Null() {
-					v.StopReason = nil
-				} else {
-					jsontext.Ensure(&v.StopReason)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.StopReason = r.String()
-					}
-				}
-			case 6:
-				if r.Peek() == 'n' && r.Null() {
-					v.StopSequence = nil
-				} else {
-					jsontext.Ensure(&v.StopSequence)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.StopSequence = r.String()
-					}
-				}
-			case 7:
-				if r.Peek() == 'n' && r.Null() {
-					v.Usage = nil
-				} else {
-					jsontext.Ensure(&v.Usage)
-					readUsage(r, v.Usage)
-				}
-			}
-			next = f + 1
+		goto find
+	}
+f1:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Type = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"role":`) {
+		if r.KeyIs(`"model":`) {
+			goto f3
+		}
+		if r.KeyIs(`"content":`) {
+			goto f4
+		}
+		if r.KeyIs(`"stop_reason":`) {
+			goto f5
+		}
+		if r.KeyIs(`"stop_sequence":`) {
+			goto f6
+		}
+		if r.KeyIs(`"usage":`) {
+			goto f7
+		}
+		goto find
+	}
+f2:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Role = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"model":`) {
+		if r.KeyIs(`"content":`) {
+			goto f4
+		}
+		if r.KeyIs(`"stop_reason":`) {
+			goto f5
+		}
+		if r.KeyIs(`"stop_sequence":`) {
+			goto f6
+		}
+		if r.KeyIs(`"usage":`) {
+			goto f7
+		}
+		goto find
+	}
+f3:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Model = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"content":`) {
+		if r.KeyIs(`"stop_reason":`) {
+			goto f5
+		}
+		if r.KeyIs(`"stop_sequence":`) {
+			goto f6
+		}
+		if r.KeyIs(`"usage":`) {
+			goto f7
+		}
+		goto find
+	}
+f4:
+	if r.Peek() == 'n' && r.Null() {
+		v.Content = nil
+	} else if r.Array() {
+		s0 := v.Content[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			s0[len(s0)-1] = r.Skip()
+		}
+		v.Content = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"stop_reason":`) {
+		if r.KeyIs(`"stop_sequence":`) {
+			goto f6
+		}
+		if r.KeyIs(`"usage":`) {
+			goto f7
+		}
+		goto find
+	}
+f5:
+	if r.Peek() == 'n' && r.Null() {
+		v.StopReason = nil
+	} else {
+		jsontext.Ensure(&v.StopReason)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.StopReason = r.String()
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"stop_sequence":`) {
+		if r.KeyIs(`"usage":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Peek() == 'n' && r.Null() {
+		v.StopSequence = nil
+	} else {
+		jsontext.Ensure(&v.StopSequence)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.StopSequence = r.String()
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"usage":`) {
+		goto find
+	}
+f7:
+	if r.Peek() == 'n' && r.Null() {
+		v.Usage = nil
+	} else {
+		jsontext.Ensure(&v.Usage)
+		readUsage(r, v.Usage)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "id":
+		goto f0
+	case "type":
+		goto f1
+	case "role":
+		goto f2
+	case "model":
+		goto f3
+	case "content":
+		goto f4
+	case "stop_reason":
+		goto f5
+	case "stop_sequence":
+		goto f6
+	case "usage":
+		goto f7
+	}
+	r.SkipUnknown(key, foldedMessage)
+	goto find
 }
 
 // foldedMessage reports whether a lower-cased key is one of Message's, lower-cased.
@@ -494,335 +436,278 @@ func ReadBlock(r *jsontext.Reader, v *Block) bool {
 }
 
 func readBlock(r *jsontext.Reader, v *Block) {
-	if r.Object() {
-		if r.KeyIs(`"type":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Type = internBlockNext(r)
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
 		if r.KeyIs(`"text":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Text = nil
-			} else {
-				jsontext.Ensure(&v.Text)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.Text = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f1
 		}
+		goto find
+	}
+f0:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Type = internBlockNext(r)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"text":`) {
 		if r.KeyIs(`"citations":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Citations = nil
-			} else if r.Array() {
-				s0 := v.Citations[:0]
-				for r.More() {
-					s0 = jsontext.Extend(s0)
-					jsontext.ReadRaw(r, &s0[len(s0)-1])
-				}
-				v.Citations = jsontext.NotNil(s0)
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f2
 		}
-		if r.KeyIs(`"thinking":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Thinking = nil
-			} else {
-				jsontext.Ensure(&v.Thinking)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.Thinking = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"signature":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Signature = nil
-			} else {
-				jsontext.Ensure(&v.Signature)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.Signature = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"id":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.ID = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"name":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Name = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"input":`) {
-			jsontext.ReadRaw(r, &v.Input)
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"server_name":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.ServerName = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"tool_use_id":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.ToolUseID = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"content":`) {
-			jsontext.ReadRaw(r, &v.Content)
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"is_error":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.IsError = nil
-			} else {
-				jsontext.Ensure(&v.IsError)
-				jsontext.ReadBool(r, v.IsError)
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		if r.KeyIs(`"source":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Source = nil
-			} else {
-				readImageSource(r, jsontext.Ensure(&v.Source))
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
-		next := 0
-		for {
-			f := -1
-			switch next {
-			case 0:
-				if r.KeyIs(`"type":`) {
-					f = 0
-				} else if r.KeyIs(`"text":`) {
-					f = 1
-				}
-			case 1:
-				if r.KeyIs(`"text":`) {
-					f = 1
-				} else if r.KeyIs(`"citations":`) {
-					f = 2
-				}
-			case 2:
-				if r.KeyIs(`"citations":`) {
-					f = 2
-				} else if r.KeyIs(`"thinking":`) {
-					f = 3
-				}
-			case 3:
-				if r.KeyIs(`"thinking":`) {
-					f = 3
-				} else if r.KeyIs(`"signature":`) {
-					f = 4
-				}
-			case 4:
-				if r.KeyIs(`"signature":`) {
-					f = 4
-				} else if r.KeyIs(`"id":`) {
-					f = 5
-				}
-			case 5:
-				if r.KeyIs(`"id":`) {
-					f = 5
-				} else if r.KeyIs(`"name":`) {
-					f = 6
-				}
-			case 6:
-				if r.KeyIs(`"name":`) {
-					f = 6
-				} else if r.KeyIs(`"input":`) {
-					f = 7
-				}
-			case 7:
-				if r.KeyIs(`"input":`) {
-					f = 7
-				} else if r.KeyIs(`"server_name":`) {
-					f = 8
-				}
-			case 8:
-				if r.KeyIs(`"server_name":`) {
-					f = 8
-				} else if r.KeyIs(`"tool_use_id":`) {
-					f = 9
-				}
-			case 9:
-				if r.KeyIs(`"tool_use_id":`) {
-					f = 9
-				} else if r.KeyIs(`"content":`) {
-					f = 10
-				}
-			case 10:
-				if r.KeyIs(`"content":`) {
-					f = 10
-				} else if r.KeyIs(`"is_error":`) {
-					f = 11
-				}
-			case 11:
-				if r.KeyIs(`"is_error":`) {
-					f = 11
-				} else if r.KeyIs(`"source":`) {
-					f = 12
-				}
-			case 12:
-				if r.KeyIs(`"source":`) {
-					f = 12
-				}
-			}
-			if f < 0 {
-				if r.ObjectEnd() {
-					break
-				}
-				key, ok := r.KeyFold()
-				if !ok {
-					break
-				}
-				switch string(key) {
-				case "type":
-					f = 0
-				case "text":
-					f = 1
-				case "citations":
-					f = 2
-				case "thinking":
-					f = 3
-				case "signature":
-					f = 4
-				case "id":
-					f = 5
-				case "name":
-					f = 6
-				case "input":
-					f = 7
-				case "server_name":
-					f = 8
-				case "tool_use_id":
-					f = 9
-				case "content":
-					f = 10
-				case "is_error":
-					f = 11
-				case "source":
-					f = 12
-				default:
-					r.SkipUnknown(key, foldedBlock)
-					continue
-				}
-			}
-			switch f {
-			case 0:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Type = internBlockNext(r)
-				}
-			case 1:
-				if r.Peek() == 'n' && r.Null() {
-					v.Text = nil
-				} else {
-					jsontext.Ensure(&v.Text)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.Text = r.String()
-					}
-				}
-			case 2:
-				if r.Peek() == 'n' && r.Null() {
-					v.Citations = nil
-				} else if r.Array() {
-					s0 := v.Citations[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						jsontext.ReadRaw(r, &s0[len(s0)-1])
-					}
-					v.Citations = jsontext.NotNil(s0)
-				}
-			case 3:
-				if r.Peek() == 'n' && r.Null() {
-					v.Thinking = nil
-				} else {
-					jsontext.Ensure(&v.Thinking)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.Thinking = r.String()
-					}
-				}
-			case 4:
-				if r.Peek() == 'n' && r.Null() {
-					v.Signature = nil
-				} else {
-					jsontext.Ensure(&v.Signature)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.Signature = r.String()
-					}
-				}
-			case 5:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.ID = r.String()
-				}
-			case 6:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Name = r.String()
-				}
-			case 7:
-				jsontext.ReadRaw(r, &v.Input)
-			case 8:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.ServerName = r.String()
-				}
-			case 9:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.ToolUseID = r.String()
-				}
-			case 10:
-				jsontext.ReadRaw(r, &v.Content)
-			case 11:
-				if r.Peek() == 'n' && r.Null() {
-					v.IsError = nil
-				} else {
-					jsontext.Ensure(&v.IsError)
-					jsontext.ReadBool(r, v.IsError)
-				}
-			case 12:
-				if r.Peek() == 'n' && r.Null() {
-					v.Source = nil
-				} else {
-					readImageSource(r, jsontext.Ensure(&v.Source))
-				}
-			}
-			next = f + 1
+		goto find
+	}
+f1:
+	if r.Peek() == 'n' && r.Null() {
+		v.Text = nil
+	} else {
+		jsontext.Ensure(&v.Text)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.Text = r.String()
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"citations":`) {
+		if r.KeyIs(`"thinking":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Peek() == 'n' && r.Null() {
+		v.Citations = nil
+	} else if r.Array() {
+		s0 := v.Citations[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			jsontext.ReadRaw(r, &s0[len(s0)-1])
+		}
+		v.Citations = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"thinking":`) {
+		if r.KeyIs(`"signature":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Peek() == 'n' && r.Null() {
+		v.Thinking = nil
+	} else {
+		jsontext.Ensure(&v.Thinking)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.Thinking = r.String()
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"signature":`) {
+		if r.KeyIs(`"id":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Peek() == 'n' && r.Null() {
+		v.Signature = nil
+	} else {
+		jsontext.Ensure(&v.Signature)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.Signature = r.String()
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"name":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ID = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"name":`) {
+		if r.KeyIs(`"input":`) {
+			goto f7
+		}
+		if r.KeyIs(`"server_name":`) {
+			goto f8
+		}
+		if r.KeyIs(`"tool_use_id":`) {
+			goto f9
+		}
+		if r.KeyIs(`"content":`) {
+			goto f10
+		}
+		if r.KeyIs(`"is_error":`) {
+			goto f11
+		}
+		if r.KeyIs(`"source":`) {
+			goto f12
+		}
+		goto find
+	}
+f6:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Name = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"input":`) {
+		if r.KeyIs(`"server_name":`) {
+			goto f8
+		}
+		if r.KeyIs(`"tool_use_id":`) {
+			goto f9
+		}
+		if r.KeyIs(`"content":`) {
+			goto f10
+		}
+		if r.KeyIs(`"is_error":`) {
+			goto f11
+		}
+		if r.KeyIs(`"source":`) {
+			goto f12
+		}
+		goto find
+	}
+f7:
+	jsontext.ReadRaw(r, &v.Input)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"server_name":`) {
+		if r.KeyIs(`"tool_use_id":`) {
+			goto f9
+		}
+		if r.KeyIs(`"content":`) {
+			goto f10
+		}
+		if r.KeyIs(`"is_error":`) {
+			goto f11
+		}
+		if r.KeyIs(`"source":`) {
+			goto f12
+		}
+		goto find
+	}
+f8:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ServerName = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"tool_use_id":`) {
+		if r.KeyIs(`"content":`) {
+			goto f10
+		}
+		if r.KeyIs(`"is_error":`) {
+			goto f11
+		}
+		if r.KeyIs(`"source":`) {
+			goto f12
+		}
+		goto find
+	}
+f9:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ToolUseID = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"content":`) {
+		if r.KeyIs(`"is_error":`) {
+			goto f11
+		}
+		if r.KeyIs(`"source":`) {
+			goto f12
+		}
+		goto find
+	}
+f10:
+	jsontext.ReadRaw(r, &v.Content)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"is_error":`) {
+		if r.KeyIs(`"source":`) {
+			goto f12
+		}
+		goto find
+	}
+f11:
+	if r.Peek() == 'n' && r.Null() {
+		v.IsError = nil
+	} else {
+		jsontext.Ensure(&v.IsError)
+		jsontext.ReadBool(r, v.IsError)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"source":`) {
+		goto find
+	}
+f12:
+	if r.Peek() == 'n' && r.Null() {
+		v.Source = nil
+	} else {
+		readImageSource(r, jsontext.Ensure(&v.Source))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "text":
+		goto f1
+	case "citations":
+		goto f2
+	case "thinking":
+		goto f3
+	case "signature":
+		goto f4
+	case "id":
+		goto f5
+	case "name":
+		goto f6
+	case "input":
+		goto f7
+	case "server_name":
+		goto f8
+	case "tool_use_id":
+		goto f9
+	case "content":
+		goto f10
+	case "is_error":
+		goto f11
+	case "source":
+		goto f12
+	}
+	r.SkipUnknown(key, foldedBlock)
+	goto find
 }
 
 // foldedBlock reports whether a lower-cased key is one of Block's, lower-cased.
@@ -844,22 +729,67 @@ func ReadImageSource(r *jsontext.Reader, v *ImageSource) bool {
 }
 
 func readImageSource(r *jsontext.Reader, v *ImageSource) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "media_type":
-				r.StringField(&v.MediaType)
-			case "data":
-				r.StringField(&v.Data)
-			case "url":
-				r.StringField(&v.URL)
-			default:
-				r.SkipUnknown(key, foldedImageSource)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"media_type":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"media_type":`) {
+		if r.KeyIs(`"data":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.MediaType)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"data":`) {
+		if r.KeyIs(`"url":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.Data)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"url":`) {
+		goto find
+	}
+f3:
+	r.StringField(&v.URL)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "media_type":
+		goto f1
+	case "data":
+		goto f2
+	case "url":
+		goto f3
+	}
+	r.SkipUnknown(key, foldedImageSource)
+	goto find
 }
 
 // foldedImageSource reports whether a lower-cased key is one of ImageSource's, lower-cased.
@@ -881,205 +811,188 @@ func ReadDelta(r *jsontext.Reader, v *Delta) bool {
 }
 
 func readDelta(r *jsontext.Reader, v *Delta) {
-	if r.Object() {
-		if r.KeyIs(`"type":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Type = internDeltaNext(r)
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
 		if r.KeyIs(`"text":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Text = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f1
 		}
+		goto find
+	}
+f0:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Type = internDeltaNext(r)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"text":`) {
 		if r.KeyIs(`"partial_json":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.PartialJSON = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f2
 		}
 		if r.KeyIs(`"thinking":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Thinking = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f3
 		}
 		if r.KeyIs(`"signature":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Signature = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f4
 		}
 		if r.KeyIs(`"citation":`) {
-			v.Citation = r.Skip()
-			if r.ObjectEnd() {
-				return
-			}
+			goto f5
 		}
 		if r.KeyIs(`"stop_reason":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.StopReason = nil
-			} else {
-				jsontext.Ensure(&v.StopReason)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.StopReason = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f6
 		}
 		if r.KeyIs(`"stop_sequence":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.StopSequence = nil
-			} else {
-				jsontext.Ensure(&v.StopSequence)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.StopSequence = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f7
 		}
-		next := 0
-		for {
-			f := -1
-			switch next {
-			case 0:
-				if r.KeyIs(`"type":`) {
-					f = 0
-				} else if r.KeyIs(`"text":`) {
-					f = 1
-				}
-			case 1:
-				if r.KeyIs(`"text":`) {
-					f = 1
-				} else if r.KeyIs(`"partial_json":`) {
-					f = 2
-				}
-			case 2:
-				if r.KeyIs(`"partial_json":`) {
-					f = 2
-				} else if r.KeyIs(`"thinking":`) {
-					f = 3
-				}
-			case 3:
-				if r.KeyIs(`"thinking":`) {
-					f = 3
-				} else if r.KeyIs(`"signature":`) {
-					f = 4
-				}
-			case 4:
-				if r.KeyIs(`"signature":`) {
-					f = 4
-				} else if r.KeyIs(`"citation":`) {
-					f = 5
-				}
-			case 5:
-				if r.KeyIs(`"citation":`) {
-					f = 5
-				} else if r.KeyIs(`"stop_reason":`) {
-					f = 6
-				}
-			case 6:
-				if r.KeyIs(`"stop_reason":`) {
-					f = 6
-				} else if r.KeyIs(`"stop_sequence":`) {
-					f = 7
-				}
-			case 7:
-				if r.KeyIs(`"stop_sequence":`) {
-					f = 7
-				}
-			}
-			if f < 0 {
-				if r.ObjectEnd() {
-					break
-				}
-				key, ok := r.KeyFold()
-				if !ok {
-					break
-				}
-				switch string(key) {
-				case "type":
-					f = 0
-				case "text":
-					f = 1
-				case "partial_json":
-					f = 2
-				case "thinking":
-					f = 3
-				case "signature":
-					f = 4
-				case "citation":
-					f = 5
-				case "stop_reason":
-					f = 6
-				case "stop_sequence":
-					f = 7
-				default:
-					r.SkipUnknown(key, foldedDelta)
-					continue
-				}
-			}
-			switch f {
-			case 0:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Type = internDeltaNext(r)
-				}
-			case 1:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Text = r.String()
-				}
-			case 2:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.PartialJSON = r.String()
-				}
-			case 3:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Thinking = r.String()
-				}
-			case 4:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Signature = r.String()
-				}
-			case 5:
-				v.Citation = r.Skip()
-			case 6:
-				if r.Peek() == 'n' && r.Null() {
-					v.StopReason = nil
-				} else {
-					jsontext.Ensure(&v.StopReason)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.StopReason = r.String()
-					}
-				}
-			case 7:
-				if r.Peek() == 'n' && r.Null() {
-					v.StopSequence = nil
-				} else {
-					jsontext.Ensure(&v.StopSequence)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.StopSequence = r.String()
-					}
-				}
-			}
-			next = f + 1
+		goto find
+	}
+f1:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Text = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"partial_json":`) {
+		if r.KeyIs(`"thinking":`) {
+			goto f3
+		}
+		if r.KeyIs(`"signature":`) {
+			goto f4
+		}
+		if r.KeyIs(`"citation":`) {
+			goto f5
+		}
+		if r.KeyIs(`"stop_reason":`) {
+			goto f6
+		}
+		if r.KeyIs(`"stop_sequence":`) {
+			goto f7
+		}
+		goto find
+	}
+f2:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.PartialJSON = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"thinking":`) {
+		if r.KeyIs(`"signature":`) {
+			goto f4
+		}
+		if r.KeyIs(`"citation":`) {
+			goto f5
+		}
+		if r.KeyIs(`"stop_reason":`) {
+			goto f6
+		}
+		if r.KeyIs(`"stop_sequence":`) {
+			goto f7
+		}
+		goto find
+	}
+f3:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Thinking = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"signature":`) {
+		if r.KeyIs(`"citation":`) {
+			goto f5
+		}
+		if r.KeyIs(`"stop_reason":`) {
+			goto f6
+		}
+		if r.KeyIs(`"stop_sequence":`) {
+			goto f7
+		}
+		goto find
+	}
+f4:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Signature = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"citation":`) {
+		if r.KeyIs(`"stop_reason":`) {
+			goto f6
+		}
+		if r.KeyIs(`"stop_sequence":`) {
+			goto f7
+		}
+		goto find
+	}
+f5:
+	v.Citation = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"stop_reason":`) {
+		if r.KeyIs(`"stop_sequence":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Peek() == 'n' && r.Null() {
+		v.StopReason = nil
+	} else {
+		jsontext.Ensure(&v.StopReason)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.StopReason = r.String()
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"stop_sequence":`) {
+		goto find
+	}
+f7:
+	if r.Peek() == 'n' && r.Null() {
+		v.StopSequence = nil
+	} else {
+		jsontext.Ensure(&v.StopSequence)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.StopSequence = r.String()
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "text":
+		goto f1
+	case "partial_json":
+		goto f2
+	case "thinking":
+		goto f3
+	case "signature":
+		goto f4
+	case "citation":
+		goto f5
+	case "stop_reason":
+		goto f6
+	case "stop_sequence":
+		goto f7
+	}
+	r.SkipUnknown(key, foldedDelta)
+	goto find
 }
 
 // foldedDelta reports whether a lower-cased key is one of Delta's, lower-cased.
@@ -1101,18 +1014,41 @@ func ReadAPIError(r *jsontext.Reader, v *APIError) bool {
 }
 
 func readAPIError(r *jsontext.Reader, v *APIError) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "message":
-				r.StringField(&v.Message)
-			default:
-				r.SkipUnknown(key, foldedAPIError)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"message":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"message":`) {
+		goto find
+	}
+f1:
+	r.StringField(&v.Message)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "message":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedAPIError)
+	goto find
 }
 
 // foldedAPIError reports whether a lower-cased key is one of APIError's, lower-cased.
@@ -1134,74 +1070,185 @@ func ReadCitation(r *jsontext.Reader, v *Citation) bool {
 }
 
 func readCitation(r *jsontext.Reader, v *Citation) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "cited_text":
-				r.StringField(&v.CitedText)
-			case "document_index":
-				if r.Null() {
-					v.DocumentIndex = nil
-				} else {
-					jsontext.Ensure(&v.DocumentIndex)
-					jsontext.ReadInt(r, v.DocumentIndex)
-				}
-			case "document_title":
-				if r.Null() {
-					v.DocumentTitle = nil
-				} else {
-					jsontext.Ensure(&v.DocumentTitle)
-					r.StringField(v.DocumentTitle)
-				}
-			case "start_char_index":
-				if r.Null() {
-					v.StartCharIndex = nil
-				} else {
-					jsontext.Ensure(&v.StartCharIndex)
-					jsontext.ReadInt(r, v.StartCharIndex)
-				}
-			case "end_char_index":
-				if r.Null() {
-					v.EndCharIndex = nil
-				} else {
-					jsontext.Ensure(&v.EndCharIndex)
-					jsontext.ReadInt(r, v.EndCharIndex)
-				}
-			case "start_page_number":
-				if r.Null() {
-					v.StartPageNumber = nil
-				} else {
-					jsontext.Ensure(&v.StartPageNumber)
-					jsontext.ReadInt(r, v.StartPageNumber)
-				}
-			case "end_page_number":
-				if r.Null() {
-					v.EndPageNumber = nil
-				} else {
-					jsontext.Ensure(&v.EndPageNumber)
-					jsontext.ReadInt(r, v.EndPageNumber)
-				}
-			case "url":
-				if r.Null() {
-					v.URL = nil
-				} else {
-					jsontext.Ensure(&v.URL)
-					r.StringField(v.URL)
-				}
-			case "title":
-				if r.Null() {
-					v.Title = nil
-				} else {
-					jsontext.Ensure(&v.Title)
-					r.StringField(v.Title)
-				}
-			default:
-				r.SkipUnknown(key, foldedCitation)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"cited_text":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"cited_text":`) {
+		if r.KeyIs(`"document_index":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.CitedText)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"document_index":`) {
+		if r.KeyIs(`"document_title":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.DocumentIndex = nil
+	} else {
+		jsontext.Ensure(&v.DocumentIndex)
+		jsontext.ReadInt(r, v.DocumentIndex)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"document_title":`) {
+		if r.KeyIs(`"start_char_index":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.DocumentTitle = nil
+	} else {
+		jsontext.Ensure(&v.DocumentTitle)
+		r.StringField(v.DocumentTitle)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"start_char_index":`) {
+		if r.KeyIs(`"end_char_index":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.StartCharIndex = nil
+	} else {
+		jsontext.Ensure(&v.StartCharIndex)
+		jsontext.ReadInt(r, v.StartCharIndex)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"end_char_index":`) {
+		if r.KeyIs(`"start_page_number":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.EndCharIndex = nil
+	} else {
+		jsontext.Ensure(&v.EndCharIndex)
+		jsontext.ReadInt(r, v.EndCharIndex)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"start_page_number":`) {
+		if r.KeyIs(`"end_page_number":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.StartPageNumber = nil
+	} else {
+		jsontext.Ensure(&v.StartPageNumber)
+		jsontext.ReadInt(r, v.StartPageNumber)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"end_page_number":`) {
+		if r.KeyIs(`"url":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.EndPageNumber = nil
+	} else {
+		jsontext.Ensure(&v.EndPageNumber)
+		jsontext.ReadInt(r, v.EndPageNumber)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"url":`) {
+		if r.KeyIs(`"title":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	if r.Null() {
+		v.URL = nil
+	} else {
+		jsontext.Ensure(&v.URL)
+		r.StringField(v.URL)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"title":`) {
+		goto find
+	}
+f9:
+	if r.Null() {
+		v.Title = nil
+	} else {
+		jsontext.Ensure(&v.Title)
+		r.StringField(v.Title)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "cited_text":
+		goto f1
+	case "document_index":
+		goto f2
+	case "document_title":
+		goto f3
+	case "start_char_index":
+		goto f4
+	case "end_char_index":
+		goto f5
+	case "start_page_number":
+		goto f6
+	case "end_page_number":
+		goto f7
+	case "url":
+		goto f8
+	case "title":
+		goto f9
+	}
+	r.SkipUnknown(key, foldedCitation)
+	goto find
 }
 
 // foldedCitation reports whether a lower-cased key is one of Citation's, lower-cased.

@@ -17,73 +17,316 @@ func ReadSessionLine(r *jsontext.Reader, v *SessionLine) bool {
 }
 
 func readSessionLine(r *jsontext.Reader, v *SessionLine) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				if !r.Null() {
-					v.Type = internSession(r.Str())
-				}
-			case "subtype":
-				r.StringField(&v.Subtype)
-			case "uuid":
-				r.StringField(&v.UUID)
-			case "parentUuid":
-				if r.Null() {
-					v.ParentUUID = nil
-				} else {
-					jsontext.Ensure(&v.ParentUUID)
-					r.StringField(v.ParentUUID)
-				}
-			case "logicalParentUuid":
-				r.StringField(&v.LogicalParentUUID)
-			case "isSidechain":
-				jsontext.ReadBool(r, &v.IsSidechain)
-			case "agentId":
-				r.StringField(&v.AgentID)
-			case "sessionId":
-				r.StringField(&v.SessionID)
-			case "cwd":
-				r.StringField(&v.Cwd)
-			case "version":
-				r.StringField(&v.Version)
-			case "gitBranch":
-				r.StringField(&v.GitBranch)
-			case "message":
-				if r.Null() {
-					v.Message = nil
-				} else {
-					readSessionMessage(r, jsontext.Ensure(&v.Message))
-				}
-			case "toolUseResult":
-				v.ToolUseResult = r.Skip()
-			case "isApiErrorMessage":
-				jsontext.ReadBool(r, &v.IsAPIErrorMessage)
-			case "error":
-				v.Error = r.Skip()
-			case "isMeta":
-				jsontext.ReadBool(r, &v.IsMeta)
-			case "isCompactSummary":
-				jsontext.ReadBool(r, &v.IsCompactSummary)
-			case "summary":
-				r.StringField(&v.Summary)
-			case "content":
-				v.Content = r.Skip()
-			case "operation":
-				r.StringField(&v.Operation)
-			case "attachment":
-				if r.Null() {
-					v.Attachment = nil
-				} else {
-					readAttachment(r, jsontext.Ensure(&v.Attachment))
-				}
-			case "lastPrompt":
-				r.StringField(&v.LastPrompt)
-			default:
-				r.SkipField(key, foldedSessionLine)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"subtype":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Type = internSession(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"subtype":`) {
+		if r.KeyIs(`"uuid":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Subtype)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"uuid":`) {
+		if r.KeyIs(`"parentUuid":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.UUID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"parentUuid":`) {
+		if r.KeyIs(`"logicalParentUuid":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.ParentUUID = nil
+	} else {
+		jsontext.Ensure(&v.ParentUUID)
+		r.StringField(v.ParentUUID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"logicalParentUuid":`) {
+		if r.KeyIs(`"isSidechain":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	r.StringField(&v.LogicalParentUUID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"isSidechain":`) {
+		if r.KeyIs(`"agentId":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	jsontext.ReadBool(r, &v.IsSidechain)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"agentId":`) {
+		if r.KeyIs(`"sessionId":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	r.StringField(&v.AgentID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"sessionId":`) {
+		if r.KeyIs(`"cwd":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	r.StringField(&v.SessionID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"cwd":`) {
+		if r.KeyIs(`"version":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	r.StringField(&v.Cwd)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"version":`) {
+		if r.KeyIs(`"gitBranch":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	r.StringField(&v.Version)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"gitBranch":`) {
+		if r.KeyIs(`"message":`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	r.StringField(&v.GitBranch)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"message":`) {
+		if r.KeyIs(`"toolUseResult":`) {
+			goto f12
+		}
+		goto find
+	}
+f11:
+	if r.Null() {
+		v.Message = nil
+	} else {
+		readSessionMessage(r, jsontext.Ensure(&v.Message))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"toolUseResult":`) {
+		if r.KeyIs(`"isApiErrorMessage":`) {
+			goto f13
+		}
+		goto find
+	}
+f12:
+	v.ToolUseResult = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"isApiErrorMessage":`) {
+		if r.KeyIs(`"error":`) {
+			goto f14
+		}
+		goto find
+	}
+f13:
+	jsontext.ReadBool(r, &v.IsAPIErrorMessage)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"error":`) {
+		if r.KeyIs(`"isMeta":`) {
+			goto f15
+		}
+		goto find
+	}
+f14:
+	v.Error = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"isMeta":`) {
+		if r.KeyIs(`"isCompactSummary":`) {
+			goto f16
+		}
+		goto find
+	}
+f15:
+	jsontext.ReadBool(r, &v.IsMeta)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"isCompactSummary":`) {
+		if r.KeyIs(`"summary":`) {
+			goto f17
+		}
+		goto find
+	}
+f16:
+	jsontext.ReadBool(r, &v.IsCompactSummary)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"summary":`) {
+		if r.KeyIs(`"content":`) {
+			goto f18
+		}
+		goto find
+	}
+f17:
+	r.StringField(&v.Summary)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"content":`) {
+		if r.KeyIs(`"operation":`) {
+			goto f19
+		}
+		goto find
+	}
+f18:
+	v.Content = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"operation":`) {
+		if r.KeyIs(`"attachment":`) {
+			goto f20
+		}
+		goto find
+	}
+f19:
+	r.StringField(&v.Operation)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"attachment":`) {
+		if r.KeyIs(`"lastPrompt":`) {
+			goto f21
+		}
+		goto find
+	}
+f20:
+	if r.Null() {
+		v.Attachment = nil
+	} else {
+		readAttachment(r, jsontext.Ensure(&v.Attachment))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"lastPrompt":`) {
+		goto find
+	}
+f21:
+	r.StringField(&v.LastPrompt)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "subtype":
+		goto f1
+	case "uuid":
+		goto f2
+	case "parentUuid":
+		goto f3
+	case "logicalParentUuid":
+		goto f4
+	case "isSidechain":
+		goto f5
+	case "agentId":
+		goto f6
+	case "sessionId":
+		goto f7
+	case "cwd":
+		goto f8
+	case "version":
+		goto f9
+	case "gitBranch":
+		goto f10
+	case "message":
+		goto f11
+	case "toolUseResult":
+		goto f12
+	case "isApiErrorMessage":
+		goto f13
+	case "error":
+		goto f14
+	case "isMeta":
+		goto f15
+	case "isCompactSummary":
+		goto f16
+	case "summary":
+		goto f17
+	case "content":
+		goto f18
+	case "operation":
+		goto f19
+	case "attachment":
+		goto f20
+	case "lastPrompt":
+		goto f21
+	}
+	r.SkipField(key, foldedSessionLine)
+	goto find
 }
 
 // foldedSessionLine reports whether a lower-cased key is one of SessionLine's, lower-cased.
@@ -105,35 +348,102 @@ func ReadSessionMessage(r *jsontext.Reader, v *SessionMessage) bool {
 }
 
 func readSessionMessage(r *jsontext.Reader, v *SessionMessage) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "id":
-				r.StringField(&v.ID)
-			case "role":
-				r.StringField(&v.Role)
-			case "model":
-				r.StringField(&v.Model)
-			case "content":
-				readContent(r, &v.Content)
-			case "stop_reason":
-				if r.Null() {
-					v.StopReason = nil
-				} else {
-					jsontext.Ensure(&v.StopReason)
-					r.StringField(v.StopReason)
-				}
-			case "usage":
-				if r.Null() {
-					v.Usage = nil
-				} else {
-					anthropic.ReadUsage(r, jsontext.Ensure(&v.Usage))
-				}
-			default:
-				r.SkipUnknown(key, foldedSessionMessage)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"role":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.ID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"role":`) {
+		if r.KeyIs(`"model":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Role)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"model":`) {
+		if r.KeyIs(`"content":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.Model)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"content":`) {
+		if r.KeyIs(`"stop_reason":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	readContent(r, &v.Content)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"stop_reason":`) {
+		if r.KeyIs(`"usage":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.StopReason = nil
+	} else {
+		jsontext.Ensure(&v.StopReason)
+		r.StringField(v.StopReason)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"usage":`) {
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Usage = nil
+	} else {
+		anthropic.ReadUsage(r, jsontext.Ensure(&v.Usage))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "id":
+		goto f0
+	case "role":
+		goto f1
+	case "model":
+		goto f2
+	case "content":
+		goto f3
+	case "stop_reason":
+		goto f4
+	case "usage":
+		goto f5
+	}
+	r.SkipUnknown(key, foldedSessionMessage)
+	goto find
 }
 
 // foldedSessionMessage reports whether a lower-cased key is one of SessionMessage's, lower-cased.
@@ -155,16 +465,28 @@ func ReadAttachment(r *jsontext.Reader, v *Attachment) bool {
 }
 
 func readAttachment(r *jsontext.Reader, v *Attachment) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			default:
-				r.SkipUnknown(key, foldedAttachment)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	}
+	r.SkipUnknown(key, foldedAttachment)
+	goto find
 }
 
 // foldedAttachment reports whether a lower-cased key is one of Attachment's, lower-cased.

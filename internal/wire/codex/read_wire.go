@@ -16,183 +16,172 @@ func ReadLine(r *jsontext.Reader, v *Line) bool {
 }
 
 func readLine(r *jsontext.Reader, v *Line) {
-	if r.Object() {
-		if r.KeyIs(`"type":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Type = internTypeNext(r)
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
 		if r.KeyIs(`"item":`) {
-			readItemText(r, &v.Item)
-			if r.ObjectEnd() {
-				return
-			}
+			goto f1
 		}
 		if r.KeyIs(`"thread_id":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.ThreadID = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f2
 		}
 		if r.KeyIs(`"session_id":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.SessionID = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f3
 		}
 		if r.KeyIs(`"usage":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Usage = nil
-			} else {
-				readUsage(r, jsontext.EnsureIn(&v.Usage, &v.usage))
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f4
 		}
 		if r.KeyIs(`"error":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Error = nil
-			} else {
-				readErrorMessage(r, jsontext.EnsureIn(&v.Error, &v.err))
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f5
 		}
 		if r.KeyIs(`"message":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Message = nil
-			} else {
-				jsontext.Ensure(&v.Message)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.Message = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f6
 		}
-		next := 0
-		for {
-			f := -1
-			switch next {
-			case 0:
-				if r.KeyIs(`"type":`) {
-					f = 0
-				} else if r.KeyIs(`"item":`) {
-					f = 1
-				}
-			case 1:
-				if r.KeyIs(`"item":`) {
-					f = 1
-				} else if r.KeyIs(`"thread_id":`) {
-					f = 2
-				}
-			case 2:
-				if r.KeyIs(`"thread_id":`) {
-					f = 2
-				} else if r.KeyIs(`"session_id":`) {
-					f = 3
-				}
-			case 3:
-				if r.KeyIs(`"session_id":`) {
-					f = 3
-				} else if r.KeyIs(`"usage":`) {
-					f = 4
-				}
-			case 4:
-				if r.KeyIs(`"usage":`) {
-					f = 4
-				} else if r.KeyIs(`"error":`) {
-					f = 5
-				}
-			case 5:
-				if r.KeyIs(`"error":`) {
-					f = 5
-				} else if r.KeyIs(`"message":`) {
-					f = 6
-				}
-			case 6:
-				if r.KeyIs(`"message":`) {
-					f = 6
-				}
-			}
-			if f < 0 {
-				if r.ObjectEnd() {
-					break
-				}
-				key, ok := r.KeyFold()
-				if !ok {
-					break
-				}
-				switch string(key) {
-				case "type":
-					f = 0
-				case "item":
-					f = 1
-				case "thread_id":
-					f = 2
-				case "session_id":
-					f = 3
-				case "usage":
-					f = 4
-				case "error":
-					f = 5
-				case "message":
-					f = 6
-				default:
-					r.SkipUnknown(key, foldedLine)
-					continue
-				}
-			}
-			switch f {
-			case 0:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Type = internTypeNext(r)
-				}
-			case 1:
-				readItemText(r, &v.Item)
-			case 2:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.ThreadID = r.String()
-				}
-			case 3:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.SessionID = r.String()
-				}
-			case 4:
-				if r.Peek() == 'n' && r.Null() {
-					v.Usage = nil
-				} else {
-					readUsage(r, jsontext.EnsureIn(&v.Usage, &v.usage))
-				}
-			case 5:
-				if r.Peek() == 'n' && r.Null() {
-					v.Error = nil
-				} else {
-					readErrorMessage(r, jsontext.EnsureIn(&v.Error, &v.err))
-				}
-			case 6:
-				if r.Peek() == 'n' && r.Null() {
-					v.Message = nil
-				} else {
-					jsontext.Ensure(&v.Message)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.Message = r.String()
-					}
-				}
-			}
-			next = f + 1
+		goto find
+	}
+f0:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Type = internTypeNext(r)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"item":`) {
+		if r.KeyIs(`"thread_id":`) {
+			goto f2
+		}
+		if r.KeyIs(`"session_id":`) {
+			goto f3
+		}
+		if r.KeyIs(`"usage":`) {
+			goto f4
+		}
+		if r.KeyIs(`"error":`) {
+			goto f5
+		}
+		if r.KeyIs(`"message":`) {
+			goto f6
+		}
+		goto find
+	}
+f1:
+	readItemText(r, &v.Item)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"thread_id":`) {
+		if r.KeyIs(`"session_id":`) {
+			goto f3
+		}
+		if r.KeyIs(`"usage":`) {
+			goto f4
+		}
+		if r.KeyIs(`"error":`) {
+			goto f5
+		}
+		if r.KeyIs(`"message":`) {
+			goto f6
+		}
+		goto find
+	}
+f2:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ThreadID = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"session_id":`) {
+		if r.KeyIs(`"usage":`) {
+			goto f4
+		}
+		if r.KeyIs(`"error":`) {
+			goto f5
+		}
+		if r.KeyIs(`"message":`) {
+			goto f6
+		}
+		goto find
+	}
+f3:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.SessionID = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"usage":`) {
+		if r.KeyIs(`"error":`) {
+			goto f5
+		}
+		if r.KeyIs(`"message":`) {
+			goto f6
+		}
+		goto find
+	}
+f4:
+	if r.Peek() == 'n' && r.Null() {
+		v.Usage = nil
+	} else {
+		readUsage(r, jsontext.EnsureIn(&v.Usage, &v.usage))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"error":`) {
+		if r.KeyIs(`"message":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Peek() == 'n' && r.Null() {
+		v.Error = nil
+	} else {
+		readErrorMessage(r, jsontext.EnsureIn(&v.Error, &v.err))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"message":`) {
+		goto find
+	}
+f6:
+	if r.Peek() == 'n' && r.Null() {
+		v.Message = nil
+	} else {
+		jsontext.Ensure(&v.Message)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.Message = r.String()
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "item":
+		goto f1
+	case "thread_id":
+		goto f2
+	case "session_id":
+		goto f3
+	case "usage":
+		goto f4
+	case "error":
+		goto f5
+	case "message":
+		goto f6
+	}
+	r.SkipUnknown(key, foldedLine)
+	goto find
 }
 
 // foldedLine reports whether a lower-cased key is one of Line's, lower-cased.
@@ -214,159 +203,123 @@ func ReadUsage(r *jsontext.Reader, v *Usage) bool {
 }
 
 func readUsage(r *jsontext.Reader, v *Usage) {
-	if r.Object() {
-		if r.KeyIs(`"input_tokens":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.InputTokens = nil
-			} else {
-				jsontext.EnsureIn(&v.InputTokens, &v.input)
-				jsontext.ReadInt(r, v.InputTokens)
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"input_tokens":`) {
 		if r.KeyIs(`"cached_input_tokens":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.CachedInputTokens = nil
-			} else {
-				jsontext.EnsureIn(&v.CachedInputTokens, &v.cached)
-				jsontext.ReadInt(r, v.CachedInputTokens)
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f1
 		}
 		if r.KeyIs(`"cache_write_input_tokens":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.CacheWriteInputTokens = nil
-			} else {
-				jsontext.EnsureIn(&v.CacheWriteInputTokens, &v.cacheWrite)
-				jsontext.ReadInt(r, v.CacheWriteInputTokens)
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f2
 		}
 		if r.KeyIs(`"output_tokens":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.OutputTokens = nil
-			} else {
-				jsontext.EnsureIn(&v.OutputTokens, &v.output)
-				jsontext.ReadInt(r, v.OutputTokens)
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f3
 		}
 		if r.KeyIs(`"reasoning_output_tokens":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.ReasoningOutputTokens = nil
-			} else {
-				jsontext.EnsureIn(&v.ReasoningOutputTokens, &v.reasoning)
-				jsontext.ReadInt(r, v.ReasoningOutputTokens)
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f4
 		}
-		next := 0
-		for {
-			f := -1
-			switch next {
-			case 0:
-				if r.KeyIs(`"input_tokens":`) {
-					f = 0
-				} else if r.KeyIs(`"cached_input_tokens":`) {
-					f = 1
-				}
-			case 1:
-				if r.KeyIs(`"cached_input_tokens":`) {
-					f = 1
-				} else if r.KeyIs(`"cache_write_input_tokens":`) {
-					f = 2
-				}
-			case 2:
-				if r.KeyIs(`"cache_write_input_tokens":`) {
-					f = 2
-				} else if r.KeyIs(`"output_tokens":`) {
-					f = 3
-				}
-			case 3:
-				if r.KeyIs(`"output_tokens":`) {
-					f = 3
-				} else if r.KeyIs(`"reasoning_output_tokens":`) {
-					f = 4
-				}
-			case 4:
-				if r.KeyIs(`"reasoning_output_tokens":`) {
-					f = 4
-				}
-			}
-			if f < 0 {
-				if r.ObjectEnd() {
-					break
-				}
-				key, ok := r.KeyFold()
-				if !ok {
-					break
-				}
-				switch string(key) {
-				case "input_tokens":
-					f = 0
-				case "cached_input_tokens":
-					f = 1
-				case "cache_write_input_tokens":
-					f = 2
-				case "output_tokens":
-					f = 3
-				case "reasoning_output_tokens":
-					f = 4
-				default:
-					r.SkipUnknown(key, foldedUsage)
-					continue
-				}
-			}
-			switch f {
-			case 0:
-				if r.Peek() == 'n' && r.Null() {
-					v.InputTokens = nil
-				} else {
-					jsontext.EnsureIn(&v.InputTokens, &v.input)
-					jsontext.ReadInt(r, v.InputTokens)
-				}
-			case 1:
-				if r.Peek() == 'n' && r.Null() {
-					v.CachedInputTokens = nil
-				} else {
-					jsontext.EnsureIn(&v.CachedInputTokens, &v.cached)
-					jsontext.ReadInt(r, v.CachedInputTokens)
-				}
-			case 2:
-				if r.Peek() == 'n' && r.Null() {
-					v.CacheWriteInputTokens = nil
-				} else {
-					jsontext.EnsureIn(&v.CacheWriteInputTokens, &v.cacheWrite)
-					jsontext.ReadInt(r, v.CacheWriteInputTokens)
-				}
-			case 3:
-				if r.Peek() == 'n' && r.Null() {
-					v.OutputTokens = nil
-				} else {
-					jsontext.EnsureIn(&v.OutputTokens, &v.output)
-					jsontext.ReadInt(r, v.OutputTokens)
-				}
-			case 4:
-				if r.Peek() == 'n' && r.Null() {
-					v.ReasoningOutputTokens = nil
-				} else {
-					jsontext.EnsureIn(&v.ReasoningOutputTokens, &v.reasoning)
-					jsontext.ReadInt(r, v.ReasoningOutputTokens)
-				}
-			}
-			next = f + 1
-		}
+		goto find
 	}
+f0:
+	if r.Peek() == 'n' && r.Null() {
+		v.InputTokens = nil
+	} else {
+		jsontext.EnsureIn(&v.InputTokens, &v.input)
+		jsontext.ReadInt(r, v.InputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"cached_input_tokens":`) {
+		if r.KeyIs(`"cache_write_input_tokens":`) {
+			goto f2
+		}
+		if r.KeyIs(`"output_tokens":`) {
+			goto f3
+		}
+		if r.KeyIs(`"reasoning_output_tokens":`) {
+			goto f4
+		}
+		goto find
+	}
+f1:
+	if r.Peek() == 'n' && r.Null() {
+		v.CachedInputTokens = nil
+	} else {
+		jsontext.EnsureIn(&v.CachedInputTokens, &v.cached)
+		jsontext.ReadInt(r, v.CachedInputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"cache_write_input_tokens":`) {
+		if r.KeyIs(`"output_tokens":`) {
+			goto f3
+		}
+		if r.KeyIs(`"reasoning_output_tokens":`) {
+			goto f4
+		}
+		goto find
+	}
+f2:
+	if r.Peek() == 'n' && r.Null() {
+		v.CacheWriteInputTokens = nil
+	} else {
+		jsontext.EnsureIn(&v.CacheWriteInputTokens, &v.cacheWrite)
+		jsontext.ReadInt(r, v.CacheWriteInputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"output_tokens":`) {
+		if r.KeyIs(`"reasoning_output_tokens":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Peek() == 'n' && r.Null() {
+		v.OutputTokens = nil
+	} else {
+		jsontext.EnsureIn(&v.OutputTokens, &v.output)
+		jsontext.ReadInt(r, v.OutputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"reasoning_output_tokens":`) {
+		goto find
+	}
+f4:
+	if r.Peek() == 'n' && r.Null() {
+		v.ReasoningOutputTokens = nil
+	} else {
+		jsontext.EnsureIn(&v.ReasoningOutputTokens, &v.reasoning)
+		jsontext.ReadInt(r, v.ReasoningOutputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "input_tokens":
+		goto f0
+	case "cached_input_tokens":
+		goto f1
+	case "cache_write_input_tokens":
+		goto f2
+	case "output_tokens":
+		goto f3
+	case "reasoning_output_tokens":
+		goto f4
+	}
+	r.SkipUnknown(key, foldedUsage)
+	goto find
 }
 
 // foldedUsage reports whether a lower-cased key is one of Usage's, lower-cased.
@@ -388,16 +341,28 @@ func ReadErrorMessage(r *jsontext.Reader, v *ErrorMessage) bool {
 }
 
 func readErrorMessage(r *jsontext.Reader, v *ErrorMessage) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "message":
-				r.StringField(&v.Message)
-			default:
-				r.SkipUnknown(key, foldedErrorMessage)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"message":`) {
+		goto find
+	}
+f0:
+	r.StringField(&v.Message)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "message":
+		goto f0
+	}
+	r.SkipUnknown(key, foldedErrorMessage)
+	goto find
 }
 
 // foldedErrorMessage reports whether a lower-cased key is one of ErrorMessage's, lower-cased.
@@ -419,527 +384,419 @@ func ReadItem(r *jsontext.Reader, v *Item) bool {
 }
 
 func readItem(r *jsontext.Reader, v *Item) {
-	if r.Object() {
-		if r.KeyIs(`"id":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.ID = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"id":`) {
 		if r.KeyIs(`"type":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Type = internItemNext(r)
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f1
 		}
+		goto find
+	}
+f0:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ID = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
 		if r.KeyIs(`"text":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Text = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f2
 		}
+		goto find
+	}
+f1:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Type = internItemNext(r)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"text":`) {
 		if r.KeyIs(`"command":`) {
-			v.Command = r.Skip()
-			if r.ObjectEnd() {
-				return
-			}
+			goto f3
 		}
+		goto find
+	}
+f2:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Text = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"command":`) {
 		if r.KeyIs(`"aggregated_output":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.AggregatedOutput = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f4
 		}
+		goto find
+	}
+f3:
+	v.Command = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"aggregated_output":`) {
 		if r.KeyIs(`"exit_code":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.ExitCode = nil
-			} else {
-				jsontext.EnsureIn(&v.ExitCode, &v.exitCode)
-				jsontext.ReadInt(r, v.ExitCode)
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f5
 		}
+		goto find
+	}
+f4:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.AggregatedOutput = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"exit_code":`) {
 		if r.KeyIs(`"status":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Status = internStatusNext(r)
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f6
 		}
+		goto find
+	}
+f5:
+	if r.Peek() == 'n' && r.Null() {
+		v.ExitCode = nil
+	} else {
+		jsontext.EnsureIn(&v.ExitCode, &v.exitCode)
+		jsontext.ReadInt(r, v.ExitCode)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"status":`) {
 		if r.KeyIs(`"changes":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Changes = nil
-			} else if r.Array() {
-				s0 := v.Changes[:0]
-				for r.More() {
-					s0 = jsontext.Extend(s0)
-					if !(r.Peek() == 'n' && r.Null()) {
-						readFileUpdateChange(r, &s0[len(s0)-1])
-					}
-				}
-				v.Changes = jsontext.NotNil(s0)
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f7
 		}
+		goto find
+	}
+f6:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Status = internStatusNext(r)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"changes":`) {
 		if r.KeyIs(`"server":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Peek() == 'n' && r.Null() {
+		v.Changes = nil
+	} else if r.Array() {
+		s0 := v.Changes[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
 			if !(r.Peek() == 'n' && r.Null()) {
-				v.Server = r.String()
-			}
-			if r.ObjectEnd() {
-				return
+				readFileUpdateChange(r, &s0[len(s0)-1])
 			}
 		}
+		v.Changes = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"server":`) {
 		if r.KeyIs(`"tool":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Tool = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f9
 		}
+		goto find
+	}
+f8:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Server = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"tool":`) {
 		if r.KeyIs(`"arguments":`) {
-			v.Arguments = r.Skip()
-			if r.ObjectEnd() {
-				return
-			}
+			goto f10
 		}
+		goto find
+	}
+f9:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Tool = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"arguments":`) {
 		if r.KeyIs(`"result":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Result = nil
-			} else {
-				readMCPResult(r, jsontext.Ensure(&v.Result))
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f11
 		}
+		goto find
+	}
+f10:
+	v.Arguments = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"result":`) {
 		if r.KeyIs(`"error":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Error = nil
-			} else {
-				readErrorMessage(r, jsontext.EnsureIn(&v.Error, &v.err))
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f12
 		}
+		goto find
+	}
+f11:
+	if r.Peek() == 'n' && r.Null() {
+		v.Result = nil
+	} else {
+		readMCPResult(r, jsontext.Ensure(&v.Result))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"error":`) {
 		if r.KeyIs(`"query":`) {
-			v.Query = r.Skip()
-			if r.ObjectEnd() {
-				return
-			}
+			goto f13
 		}
+		goto find
+	}
+f12:
+	if r.Peek() == 'n' && r.Null() {
+		v.Error = nil
+	} else {
+		readErrorMessage(r, jsontext.EnsureIn(&v.Error, &v.err))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"query":`) {
 		if r.KeyIs(`"action":`) {
-			v.Action = r.Skip()
-			if r.ObjectEnd() {
-				return
-			}
+			goto f14
 		}
+		goto find
+	}
+f13:
+	v.Query = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"action":`) {
 		if r.KeyIs(`"items":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Items = nil
-			} else if r.Array() {
-				s0 := v.Items[:0]
-				for r.More() {
-					s0 = jsontext.Extend(s0)
-					if !(r.Peek() == 'n' && r.Null()) {
-						readTodoItem(r, &s0[len(s0)-1])
-					}
-				}
-				v.Items = jsontext.NotNil(s0)
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f15
 		}
+		goto find
+	}
+f14:
+	v.Action = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"items":`) {
 		if r.KeyIs(`"message":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Message = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f16
 		}
 		if r.KeyIs(`"sender_thread_id":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.SenderThreadID = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f17
 		}
 		if r.KeyIs(`"receiver_thread_ids":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.ReceiverThreadIDs = nil
-			} else if r.Array() {
-				s0 := v.ReceiverThreadIDs[:0]
-				for r.More() {
-					s0 = jsontext.Extend(s0)
-					if !(r.Peek() == 'n' && r.Null()) {
-						s0[len(s0)-1] = r.String()
-					}
-				}
-				v.ReceiverThreadIDs = jsontext.NotNil(s0)
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f18
 		}
 		if r.KeyIs(`"prompt":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Prompt = nil
-			} else {
-				jsontext.Ensure(&v.Prompt)
-				if !(r.Peek() == 'n' && r.Null()) {
-					*v.Prompt = r.String()
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f19
 		}
 		if r.KeyIs(`"agents_states":`) {
-			v.AgentsStates = r.Skip()
-			if r.ObjectEnd() {
-				return
-			}
+			goto f20
 		}
 		if r.KeyIs(`"item_type":`) {
+			goto f21
+		}
+		goto find
+	}
+f15:
+	if r.Peek() == 'n' && r.Null() {
+		v.Items = nil
+	} else if r.Array() {
+		s0 := v.Items[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
 			if !(r.Peek() == 'n' && r.Null()) {
-				v.ItemType = internItemNext(r)
-			}
-			if r.ObjectEnd() {
-				return
+				readTodoItem(r, &s0[len(s0)-1])
 			}
 		}
-		next := 0
-		for {
-			f := -1
-			switch next {
-			case 0:
-				if r.KeyIs(`"id":`) {
-					f = 0
-				} else if r.KeyIs(`"type":`) {
-					f = 1
-				}
-			case 1:
-				if r.KeyIs(`"type":`) {
-					f = 1
-				} else if r.KeyIs(`"text":`) {
-					f = 2
-				}
-			case 2:
-				if r.KeyIs(`"text":`) {
-					f = 2
-				} else if r.KeyIs(`"command":`) {
-					f = 3
-				}
-			case 3:
-				if r.KeyIs(`"command":`) {
-					f = 3
-				} else if r.KeyIs(`"aggregated_output":`) {
-					f = 4
-				}
-			case 4:
-				if r.KeyIs(`"aggregated_output":`) {
-					f = 4
-				} else if r.KeyIs(`"exit_code":`) {
-					f = 5
-				}
-			case 5:
-				if r.KeyIs(`"exit_code":`) {
-					f = 5
-				} else if r.KeyIs(`"status":`) {
-					f = 6
-				}
-			case 6:
-				if r.KeyIs(`"status":`) {
-					f = 6
-				} else if r.KeyIs(`"changes":`) {
-					f = 7
-				}
-			case 7:
-				if r.KeyIs(`"changes":`) {
-					f = 7
-				} else if r.KeyIs(`"server":`) {
-					f = 8
-				}
-			case 8:
-				if r.KeyIs(`"server":`) {
-					f = 8
-				} else if r.KeyIs(`"tool":`) {
-					f = 9
-				}
-			case 9:
-				if r.KeyIs(`"tool":`) {
-					f = 9
-				} else if r.KeyIs(`"arguments":`) {
-					f = 10
-				}
-			case 10:
-				if r.KeyIs(`"arguments":`) {
-					f = 10
-				} else if r.KeyIs(`"result":`) {
-					f = 11
-				}
-			case 11:
-				if r.KeyIs(`"result":`) {
-					f = 11
-				} else if r.KeyIs(`"error":`) {
-					f = 12
-				}
-			case 12:
-				if r.KeyIs(`"error":`) {
-					f = 12
-				} else if r.KeyIs(`"query":`) {
-					f = 13
-				}
-			case 13:
-				if r.KeyIs(`"query":`) {
-					f = 13
-				} else if r.KeyIs(`"action":`) {
-					f = 14
-				}
-			case 14:
-				if r.KeyIs(`"action":`) {
-					f = 14
-				} else if r.KeyIs(`"items":`) {
-					f = 15
-				}
-			case 15:
-				if r.KeyIs(`"items":`) {
-					f = 15
-				} else if r.KeyIs(`"message":`) {
-					f = 16
-				}
-			case 16:
-				if r.KeyIs(`"message":`) {
-					f = 16
-				} else if r.KeyIs(`"sender_thread_id":`) {
-					f = 17
-				}
-			case 17:
-				if r.KeyIs(`"sender_thread_id":`) {
-					f = 17
-				} else if r.KeyIs(`"receiver_thread_ids":`) {
-					f = 18
-				}
-			case 18:
-				if r.KeyIs(`"receiver_thread_ids":`) {
-					f = 18
-				} else if r.KeyIs(`"prompt":`) {
-					f = 19
-				}
-			case 19:
-				if r.KeyIs(`"prompt":`) {
-					f = 19
-				} else if r.KeyIs(`"agents_states":`) {
-					f = 20
-				}
-			case 20:
-				if r.KeyIs(`"agents_states":`) {
-					f = 20
-				} else if r.KeyIs(`"item_type":`) {
-					f = 21
-				}
-			case 21:
-				if r.KeyIs(`"item_type":`) {
-					f = 21
-				}
+		v.Items = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"message":`) {
+		if r.KeyIs(`"sender_thread_id":`) {
+			goto f17
+		}
+		if r.KeyIs(`"receiver_thread_ids":`) {
+			goto f18
+		}
+		if r.KeyIs(`"prompt":`) {
+			goto f19
+		}
+		if r.KeyIs(`"agents_states":`) {
+			goto f20
+		}
+		if r.KeyIs(`"item_type":`) {
+			goto f21
+		}
+		goto find
+	}
+f16:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Message = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"sender_thread_id":`) {
+		if r.KeyIs(`"receiver_thread_ids":`) {
+			goto f18
+		}
+		if r.KeyIs(`"prompt":`) {
+			goto f19
+		}
+		if r.KeyIs(`"agents_states":`) {
+			goto f20
+		}
+		if r.KeyIs(`"item_type":`) {
+			goto f21
+		}
+		goto find
+	}
+f17:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.SenderThreadID = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"receiver_thread_ids":`) {
+		if r.KeyIs(`"prompt":`) {
+			goto f19
+		}
+		if r.KeyIs(`"agents_states":`) {
+			goto f20
+		}
+		if r.KeyIs(`"item_type":`) {
+			goto f21
+		}
+		goto find
+	}
+f18:
+	if r.Peek() == 'n' && r.Null() {
+		v.ReceiverThreadIDs = nil
+	} else if r.Array() {
+		s0 := v.ReceiverThreadIDs[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !(r.Peek() == 'n' && r.Null()) {
+				s0[len(s0)-1] = r.String()
 			}
-			if f < 0 {
-				if r.ObjectEnd() {
-					break
-				}
-				key, ok := r.KeyFold()
-				if !ok {
-					break
-				}
-				switch string(key) {
-				case "id":
-					f = 0
-				case "type":
-					f = 1
-				case "text":
-					f = 2
-				case "command":
-					f = 3
-				case "aggregated_output":
-					f = 4
-				case "exit_code":
-					f = 5
-				case "status":
-					f = 6
-				case "changes":
-					f = 7
-				case "server":
-					f = 8
-				case "tool":
-					f = 9
-				case "arguments":
-					f = 10
-				case "result":
-					f = 11
-				case "error":
-					f = 12
-				case "query":
-					f = 13
-				case "action":
-					f = 14
-				case "items":
-					f = 15
-				case "message":
-					f = 16
-				case "sender_thread_id":
-					f = 17
-				case "receiver_thread_ids":
-					f = 18
-				case "prompt":
-					f = 19
-				case "agents_states":
-					f = 20
-				case "item_type":
-					f = 21
-				default:
-					r.SkipUnknown(key, foldedItem)
-					continue
-				}
-			}
-			switch f {
-			case 0:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.ID = r.String()
-				}
-			case 1:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Type = internItemNext(r)
-				}
-			case 2:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Text = r.String()
-				}
-			case 3:
-				v.Command = r.Skip()
-			case 4:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.AggregatedOutput = r.String()
-				}
-			case 5:
-				if r.Peek() == 'n' && r.Null() {
-					v.ExitCode = nil
-				} else {
-					jsontext.EnsureIn(&v.ExitCode, &v.exitCode)
-					jsontext.ReadInt(r, v.ExitCode)
-				}
-			case 6:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Status = internStatusNext(r)
-				}
-			case 7:
-				if r.Peek() == 'n' && r.Null() {
-					v.Changes = nil
-				} else if r.Array() {
-					s0 := v.Changes[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !(r.Peek() == 'n' && r.Null()) {
-							readFileUpdateChange(r, &s0[len(s0)-1])
-						}
-					}
-					v.Changes = jsontext.NotNil(s0)
-				}
-			case 8:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Server = r.String()
-				}
-			case 9:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Tool = r.String()
-				}
-			case 10:
-				v.Arguments = r.Skip()
-			case 11:
-				if r.Peek() == 'n' && r.Null() {
-					v.Result = nil
-				} else {
-					readMCPResult(r, jsontext.Ensure(&v.Result))
-				}
-			case 12:
-				if r.Peek() == 'n' && r.Null() {
-					v.Error = nil
-				} else {
-					readErrorMessage(r, jsontext.EnsureIn(&v.Error, &v.err))
-				}
-			case 13:
-				v.Query = r.Skip()
-			case 14:
-				v.Action = r.Skip()
-			case 15:
-				if r.Peek() == 'n' && r.Null() {
-					v.Items = nil
-				} else if r.Array() {
-					s0 := v.Items[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !(r.Peek() == 'n' && r.Null()) {
-							readTodoItem(r, &s0[len(s0)-1])
-						}
-					}
-					v.Items = jsontext.NotNil(s0)
-				}
-			case 16:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Message = r.String()
-				}
-			case 17:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.SenderThreadID = r.String()
-				}
-			case 18:
-				if r.Peek() == 'n' && r.Null() {
-					v.ReceiverThreadIDs = nil
-				} else if r.Array() {
-					s0 := v.ReceiverThreadIDs[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !(r.Peek() == 'n' && r.Null()) {
-							s0[len(s0)-1] = r.String()
-						}
-					}
-					v.ReceiverThreadIDs = jsontext.NotNil(s0)
-				}
-			case 19:
-				if r.Peek() == 'n' && r.Null() {
-					v.Prompt = nil
-				} else {
-					jsontext.Ensure(&v.Prompt)
-					if !(r.Peek() == 'n' && r.Null()) {
-						*v.Prompt = r.String()
-					}
-				}
-			case 20:
-				v.AgentsStates = r.Skip()
-			case 21:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.ItemType = internItemNext(r)
-				}
-			}
-			next = f + 1
+		}
+		v.ReceiverThreadIDs = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"prompt":`) {
+		if r.KeyIs(`"agents_states":`) {
+			goto f20
+		}
+		if r.KeyIs(`"item_type":`) {
+			goto f21
+		}
+		goto find
+	}
+f19:
+	if r.Peek() == 'n' && r.Null() {
+		v.Prompt = nil
+	} else {
+		jsontext.Ensure(&v.Prompt)
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.Prompt = r.String()
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"agents_states":`) {
+		if r.KeyIs(`"item_type":`) {
+			goto f21
+		}
+		goto find
+	}
+f20:
+	v.AgentsStates = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"item_type":`) {
+		goto find
+	}
+f21:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ItemType = internItemNext(r)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "id":
+		goto f0
+	case "type":
+		goto f1
+	case "text":
+		goto f2
+	case "command":
+		goto f3
+	case "aggregated_output":
+		goto f4
+	case "exit_code":
+		goto f5
+	case "status":
+		goto f6
+	case "changes":
+		goto f7
+	case "server":
+		goto f8
+	case "tool":
+		goto f9
+	case "arguments":
+		goto f10
+	case "result":
+		goto f11
+	case "error":
+		goto f12
+	case "query":
+		goto f13
+	case "action":
+		goto f14
+	case "items":
+		goto f15
+	case "message":
+		goto f16
+	case "sender_thread_id":
+		goto f17
+	case "receiver_thread_ids":
+		goto f18
+	case "prompt":
+		goto f19
+	case "agents_states":
+		goto f20
+	case "item_type":
+		goto f21
+	}
+	r.SkipUnknown(key, foldedItem)
+	goto find
 }
 
 // foldedItem reports whether a lower-cased key is one of Item's, lower-cased.
@@ -961,18 +818,41 @@ func ReadFileUpdateChange(r *jsontext.Reader, v *FileUpdateChange) bool {
 }
 
 func readFileUpdateChange(r *jsontext.Reader, v *FileUpdateChange) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "path":
-				r.StringField(&v.Path)
-			case "kind":
-				r.StringField(&v.Kind)
-			default:
-				r.SkipUnknown(key, foldedFileUpdateChange)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"path":`) {
+		if r.KeyIs(`"kind":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Path)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"kind":`) {
+		goto find
+	}
+f1:
+	r.StringField(&v.Kind)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "path":
+		goto f0
+	case "kind":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedFileUpdateChange)
+	goto find
 }
 
 // foldedFileUpdateChange reports whether a lower-cased key is one of FileUpdateChange's, lower-cased.
@@ -994,27 +874,50 @@ func ReadMCPResult(r *jsontext.Reader, v *MCPResult) bool {
 }
 
 func readMCPResult(r *jsontext.Reader, v *MCPResult) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "content":
-				if r.Null() {
-					v.Content = nil
-				} else if r.Array() {
-					s0 := v.Content[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						s0[len(s0)-1] = r.Skip()
-					}
-					v.Content = jsontext.NotNil(s0)
-				}
-			case "structured_content":
-				v.StructuredContent = r.Skip()
-			default:
-				r.SkipUnknown(key, foldedMCPResult)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"content":`) {
+		if r.KeyIs(`"structured_content":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.Content = nil
+	} else if r.Array() {
+		s0 := v.Content[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			s0[len(s0)-1] = r.Skip()
+		}
+		v.Content = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"structured_content":`) {
+		goto find
+	}
+f1:
+	v.StructuredContent = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "content":
+		goto f0
+	case "structured_content":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedMCPResult)
+	goto find
 }
 
 // foldedMCPResult reports whether a lower-cased key is one of MCPResult's, lower-cased.
@@ -1036,18 +939,41 @@ func ReadTodoItem(r *jsontext.Reader, v *TodoItem) bool {
 }
 
 func readTodoItem(r *jsontext.Reader, v *TodoItem) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "text":
-				r.StringField(&v.Text)
-			case "completed":
-				jsontext.ReadBool(r, &v.Completed)
-			default:
-				r.SkipUnknown(key, foldedTodoItem)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"text":`) {
+		if r.KeyIs(`"completed":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Text)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"completed":`) {
+		goto find
+	}
+f1:
+	jsontext.ReadBool(r, &v.Completed)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "text":
+		goto f0
+	case "completed":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedTodoItem)
+	goto find
 }
 
 // foldedTodoItem reports whether a lower-cased key is one of TodoItem's, lower-cased.
@@ -1069,23 +995,46 @@ func ReadAgentState(r *jsontext.Reader, v *AgentState) bool {
 }
 
 func readAgentState(r *jsontext.Reader, v *AgentState) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "status":
-				r.StringField(&v.Status)
-			case "message":
-				if r.Null() {
-					v.Message = nil
-				} else {
-					jsontext.Ensure(&v.Message)
-					r.StringField(v.Message)
-				}
-			default:
-				r.SkipUnknown(key, foldedAgentState)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"status":`) {
+		if r.KeyIs(`"message":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Status)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"message":`) {
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Message = nil
+	} else {
+		jsontext.Ensure(&v.Message)
+		r.StringField(v.Message)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "status":
+		goto f0
+	case "message":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedAgentState)
+	goto find
 }
 
 // foldedAgentState reports whether a lower-cased key is one of AgentState's, lower-cased.
@@ -1107,31 +1056,65 @@ func ReadRolloutLine(r *jsontext.Reader, v *RolloutLine) bool {
 }
 
 func readRolloutLine(r *jsontext.Reader, v *RolloutLine) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "timestamp":
-				r.StringField(&v.Timestamp)
-			case "type":
-				if !r.Null() {
-					v.Type = internLine(r.Str())
-				}
-			case "payload":
-				{
-					r.Peek()
-					off := r.Offset()
-					if !r.Null() {
-						readPayload(r, &v.Payload)
-					}
-					if !r.Failed() {
-						v.payloadText = r.Since(off)
-					}
-				}
-			default:
-				r.SkipUnknown(key, foldedRolloutLine)
-			}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"type":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Timestamp)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"payload":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if !r.Null() {
+		v.Type = internLine(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"payload":`) {
+		goto find
+	}
+f2:
+	{
+		r.Peek()
+		off := r.Offset()
+		if !r.Null() {
+			readPayload(r, &v.Payload)
+		}
+		if !r.Failed() {
+			v.payloadText = r.Since(off)
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "timestamp":
+		goto f0
+	case "type":
+		goto f1
+	case "payload":
+		goto f2
+	}
+	r.SkipUnknown(key, foldedRolloutLine)
+	goto find
 }
 
 // foldedRolloutLine reports whether a lower-cased key is one of RolloutLine's, lower-cased.
@@ -1153,87 +1136,341 @@ func ReadPayload(r *jsontext.Reader, v *Payload) bool {
 }
 
 func readPayload(r *jsontext.Reader, v *Payload) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				if !r.Null() {
-					v.Type = internResponseMsg(r.Str())
-				}
-			case "id":
-				r.StringField(&v.ID)
-			case "cwd":
-				r.StringField(&v.Cwd)
-			case "source":
-				jsontext.ReadRaw(r, &v.Source)
-			case "model":
-				r.StringField(&v.Model)
-			case "role":
-				if !r.Null() {
-					v.Role = internVocab(r.Str())
-				}
-			case "content":
-				readParts(r, &v.Content)
-			case "summary":
-				readParts(r, &v.Summary)
-			case "name":
-				r.StringField(&v.Name)
-			case "arguments":
-				jsontext.ReadRaw(r, &v.Arguments)
-			case "input":
-				r.StringField(&v.Input)
-			case "call_id":
-				r.StringField(&v.CallID)
-			case "output":
-				jsontext.ReadRaw(r, &v.Output)
-			case "status":
-				if !r.Null() {
-					v.Status = internVocab(r.Str())
-				}
-			case "action":
-				jsontext.ReadRaw(r, &v.Action)
-			case "tools":
-				jsontext.ReadRaw(r, &v.Tools)
-			case "encrypted_content":
-				if r.Null() {
-					v.EncryptedContent = nil
-				} else {
-					jsontext.Ensure(&v.EncryptedContent)
-					r.StringField(v.EncryptedContent)
-				}
-			case "item":
-				if r.Null() {
-					v.Item = nil
-				} else {
-					readCompletedItem(r, jsontext.Ensure(&v.Item))
-				}
-			case "info":
-				if r.Null() {
-					v.Info = nil
-				} else {
-					readTokenInfo(r, jsontext.Ensure(&v.Info))
-				}
-			case "error":
-				if r.Null() {
-					v.Error = nil
-				} else {
-					readTaskError(r, jsontext.Ensure(&v.Error))
-				}
-			case "message":
-				r.StringField(&v.Message)
-			case "reason":
-				r.StringField(&v.Reason)
-			case "usage":
-				if r.Null() {
-					v.Usage = nil
-				} else {
-					readUsage(r, jsontext.Ensure(&v.Usage))
-				}
-			default:
-				r.SkipUnknown(key, foldedPayload)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"id":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Type = internResponseMsg(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"cwd":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.ID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"cwd":`) {
+		if r.KeyIs(`"source":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.Cwd)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"source":`) {
+		if r.KeyIs(`"model":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Source)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"model":`) {
+		if r.KeyIs(`"role":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	r.StringField(&v.Model)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"role":`) {
+		if r.KeyIs(`"content":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if !r.Null() {
+		v.Role = internVocab(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"content":`) {
+		if r.KeyIs(`"summary":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	readParts(r, &v.Content)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"summary":`) {
+		if r.KeyIs(`"name":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	readParts(r, &v.Summary)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"name":`) {
+		if r.KeyIs(`"arguments":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	r.StringField(&v.Name)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"arguments":`) {
+		if r.KeyIs(`"input":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	jsontext.ReadRaw(r, &v.Arguments)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"input":`) {
+		if r.KeyIs(`"call_id":`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	r.StringField(&v.Input)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"call_id":`) {
+		if r.KeyIs(`"output":`) {
+			goto f12
+		}
+		goto find
+	}
+f11:
+	r.StringField(&v.CallID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"output":`) {
+		if r.KeyIs(`"status":`) {
+			goto f13
+		}
+		goto find
+	}
+f12:
+	jsontext.ReadRaw(r, &v.Output)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"status":`) {
+		if r.KeyIs(`"action":`) {
+			goto f14
+		}
+		goto find
+	}
+f13:
+	if !r.Null() {
+		v.Status = internVocab(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"action":`) {
+		if r.KeyIs(`"tools":`) {
+			goto f15
+		}
+		goto find
+	}
+f14:
+	jsontext.ReadRaw(r, &v.Action)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"tools":`) {
+		if r.KeyIs(`"encrypted_content":`) {
+			goto f16
+		}
+		goto find
+	}
+f15:
+	jsontext.ReadRaw(r, &v.Tools)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"encrypted_content":`) {
+		if r.KeyIs(`"item":`) {
+			goto f17
+		}
+		goto find
+	}
+f16:
+	if r.Null() {
+		v.EncryptedContent = nil
+	} else {
+		jsontext.Ensure(&v.EncryptedContent)
+		r.StringField(v.EncryptedContent)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"item":`) {
+		if r.KeyIs(`"info":`) {
+			goto f18
+		}
+		goto find
+	}
+f17:
+	if r.Null() {
+		v.Item = nil
+	} else {
+		readCompletedItem(r, jsontext.Ensure(&v.Item))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"info":`) {
+		if r.KeyIs(`"error":`) {
+			goto f19
+		}
+		goto find
+	}
+f18:
+	if r.Null() {
+		v.Info = nil
+	} else {
+		readTokenInfo(r, jsontext.Ensure(&v.Info))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"error":`) {
+		if r.KeyIs(`"message":`) {
+			goto f20
+		}
+		goto find
+	}
+f19:
+	if r.Null() {
+		v.Error = nil
+	} else {
+		readTaskError(r, jsontext.Ensure(&v.Error))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"message":`) {
+		if r.KeyIs(`"reason":`) {
+			goto f21
+		}
+		goto find
+	}
+f20:
+	r.StringField(&v.Message)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"reason":`) {
+		if r.KeyIs(`"usage":`) {
+			goto f22
+		}
+		goto find
+	}
+f21:
+	r.StringField(&v.Reason)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"usage":`) {
+		goto find
+	}
+f22:
+	if r.Null() {
+		v.Usage = nil
+	} else {
+		readUsage(r, jsontext.Ensure(&v.Usage))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "id":
+		goto f1
+	case "cwd":
+		goto f2
+	case "source":
+		goto f3
+	case "model":
+		goto f4
+	case "role":
+		goto f5
+	case "content":
+		goto f6
+	case "summary":
+		goto f7
+	case "name":
+		goto f8
+	case "arguments":
+		goto f9
+	case "input":
+		goto f10
+	case "call_id":
+		goto f11
+	case "output":
+		goto f12
+	case "status":
+		goto f13
+	case "action":
+		goto f14
+	case "tools":
+		goto f15
+	case "encrypted_content":
+		goto f16
+	case "item":
+		goto f17
+	case "info":
+		goto f18
+	case "error":
+		goto f19
+	case "message":
+		goto f20
+	case "reason":
+		goto f21
+	case "usage":
+		goto f22
+	}
+	r.SkipUnknown(key, foldedPayload)
+	goto find
 }
 
 // foldedPayload reports whether a lower-cased key is one of Payload's, lower-cased.
@@ -1255,20 +1492,43 @@ func ReadTextPart(r *jsontext.Reader, v *TextPart) bool {
 }
 
 func readTextPart(r *jsontext.Reader, v *TextPart) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				if !r.Null() {
-					v.Type = internVocab(r.Str())
-				}
-			case "text":
-				r.StringField(&v.Text)
-			default:
-				r.SkipUnknown(key, foldedTextPart)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"text":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Type = internVocab(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"text":`) {
+		goto find
+	}
+f1:
+	r.StringField(&v.Text)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "text":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedTextPart)
+	goto find
 }
 
 // foldedTextPart reports whether a lower-cased key is one of TextPart's, lower-cased.
@@ -1290,42 +1550,109 @@ func ReadCompletedItem(r *jsontext.Reader, v *CompletedItem) bool {
 }
 
 func readCompletedItem(r *jsontext.Reader, v *CompletedItem) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "id":
-				r.StringField(&v.ID)
-			case "command":
-				if r.Null() {
-					v.Command = nil
-				} else if r.Array() {
-					s0 := v.Command[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						r.StringField(&s0[len(s0)-1])
-					}
-					v.Command = jsontext.NotNil(s0)
-				}
-			case "status":
-				if !r.Null() {
-					v.Status = internVocab(r.Str())
-				}
-			case "aggregated_output":
-				r.StringField(&v.AggregatedOutput)
-			case "exit_code":
-				if r.Null() {
-					v.ExitCode = nil
-				} else {
-					jsontext.Ensure(&v.ExitCode)
-					jsontext.ReadInt(r, v.ExitCode)
-				}
-			default:
-				r.SkipUnknown(key, foldedCompletedItem)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"id":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"command":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.ID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"command":`) {
+		if r.KeyIs(`"status":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.Command = nil
+	} else if r.Array() {
+		s0 := v.Command[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			r.StringField(&s0[len(s0)-1])
+		}
+		v.Command = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"status":`) {
+		if r.KeyIs(`"aggregated_output":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if !r.Null() {
+		v.Status = internVocab(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"aggregated_output":`) {
+		if r.KeyIs(`"exit_code":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	r.StringField(&v.AggregatedOutput)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"exit_code":`) {
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.ExitCode = nil
+	} else {
+		jsontext.Ensure(&v.ExitCode)
+		jsontext.ReadInt(r, v.ExitCode)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "id":
+		goto f1
+	case "command":
+		goto f2
+	case "status":
+		goto f3
+	case "aggregated_output":
+		goto f4
+	case "exit_code":
+		goto f5
+	}
+	r.SkipUnknown(key, foldedCompletedItem)
+	goto find
 }
 
 // foldedCompletedItem reports whether a lower-cased key is one of CompletedItem's, lower-cased.
@@ -1347,26 +1674,49 @@ func ReadTokenInfo(r *jsontext.Reader, v *TokenInfo) bool {
 }
 
 func readTokenInfo(r *jsontext.Reader, v *TokenInfo) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "total_token_usage":
-				if r.Null() {
-					v.TotalTokenUsage = nil
-				} else {
-					readUsage(r, jsontext.Ensure(&v.TotalTokenUsage))
-				}
-			case "last_token_usage":
-				if r.Null() {
-					v.LastTokenUsage = nil
-				} else {
-					readUsage(r, jsontext.Ensure(&v.LastTokenUsage))
-				}
-			default:
-				r.SkipUnknown(key, foldedTokenInfo)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"total_token_usage":`) {
+		if r.KeyIs(`"last_token_usage":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.TotalTokenUsage = nil
+	} else {
+		readUsage(r, jsontext.Ensure(&v.TotalTokenUsage))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"last_token_usage":`) {
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.LastTokenUsage = nil
+	} else {
+		readUsage(r, jsontext.Ensure(&v.LastTokenUsage))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "total_token_usage":
+		goto f0
+	case "last_token_usage":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedTokenInfo)
+	goto find
 }
 
 // foldedTokenInfo reports whether a lower-cased key is one of TokenInfo's, lower-cased.
@@ -1388,18 +1738,41 @@ func ReadTaskError(r *jsontext.Reader, v *TaskError) bool {
 }
 
 func readTaskError(r *jsontext.Reader, v *TaskError) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "message":
-				r.StringField(&v.Message)
-			case "codex_error_info":
-				jsontext.ReadRaw(r, &v.CodexErrorInfo)
-			default:
-				r.SkipUnknown(key, foldedTaskError)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"message":`) {
+		if r.KeyIs(`"codex_error_info":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Message)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"codex_error_info":`) {
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.CodexErrorInfo)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "message":
+		goto f0
+	case "codex_error_info":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedTaskError)
+	goto find
 }
 
 // foldedTaskError reports whether a lower-cased key is one of TaskError's, lower-cased.
@@ -1421,23 +1794,46 @@ func ReadFunctionOutput(r *jsontext.Reader, v *FunctionOutput) bool {
 }
 
 func readFunctionOutput(r *jsontext.Reader, v *FunctionOutput) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "content":
-				r.StringField(&v.Content)
-			case "success":
-				if r.Null() {
-					v.Success = nil
-				} else {
-					jsontext.Ensure(&v.Success)
-					jsontext.ReadBool(r, v.Success)
-				}
-			default:
-				r.SkipUnknown(key, foldedFunctionOutput)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"content":`) {
+		if r.KeyIs(`"success":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Content)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"success":`) {
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Success = nil
+	} else {
+		jsontext.Ensure(&v.Success)
+		jsontext.ReadBool(r, v.Success)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "content":
+		goto f0
+	case "success":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedFunctionOutput)
+	goto find
 }
 
 // foldedFunctionOutput reports whether a lower-cased key is one of FunctionOutput's, lower-cased.

@@ -16,37 +16,115 @@ func ReadSessionHeader(r *jsontext.Reader, v *SessionHeader) bool {
 }
 
 func readSessionHeader(r *jsontext.Reader, v *SessionHeader) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "sessionId":
-				r.StringField(&v.SessionID)
-			case "projectHash":
-				r.StringField(&v.ProjectHash)
-			case "startTime":
-				r.StringField(&v.StartTime)
-			case "lastUpdated":
-				r.StringField(&v.LastUpdated)
-			case "summary":
-				r.StringField(&v.Summary)
-			case "directories":
-				if r.Null() {
-					v.Directories = nil
-				} else if r.Array() {
-					s0 := v.Directories[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						r.StringField(&s0[len(s0)-1])
-					}
-					v.Directories = jsontext.NotNil(s0)
-				}
-			case "kind":
-				r.StringField(&v.Kind)
-			default:
-				r.SkipField(key, foldedSessionHeader)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"sessionId":`) {
+		if r.KeyIs(`"projectHash":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.SessionID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"projectHash":`) {
+		if r.KeyIs(`"startTime":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.ProjectHash)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"startTime":`) {
+		if r.KeyIs(`"lastUpdated":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.StartTime)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"lastUpdated":`) {
+		if r.KeyIs(`"summary":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	r.StringField(&v.LastUpdated)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"summary":`) {
+		if r.KeyIs(`"directories":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	r.StringField(&v.Summary)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"directories":`) {
+		if r.KeyIs(`"kind":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Directories = nil
+	} else if r.Array() {
+		s0 := v.Directories[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			r.StringField(&s0[len(s0)-1])
+		}
+		v.Directories = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"kind":`) {
+		goto find
+	}
+f6:
+	r.StringField(&v.Kind)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "sessionId":
+		goto f0
+	case "projectHash":
+		goto f1
+	case "startTime":
+		goto f2
+	case "lastUpdated":
+		goto f3
+	case "summary":
+		goto f4
+	case "directories":
+		goto f5
+	case "kind":
+		goto f6
+	}
+	r.SkipField(key, foldedSessionHeader)
+	goto find
 }
 
 // foldedSessionHeader reports whether a lower-cased key is one of SessionHeader's, lower-cased.
@@ -68,58 +146,158 @@ func ReadRecord(r *jsontext.Reader, v *Record) bool {
 }
 
 func readRecord(r *jsontext.Reader, v *Record) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "id":
-				r.StringField(&v.ID)
-			case "timestamp":
-				r.StringField(&v.Timestamp)
-			case "type":
-				r.StringField(&v.Type)
-			case "content":
-				jsontext.ReadRaw(r, &v.Content)
-			case "displayContent":
-				jsontext.ReadRaw(r, &v.DisplayContent)
-			case "toolCalls":
-				if r.Null() {
-					v.ToolCalls = nil
-				} else if r.Array() {
-					s0 := v.ToolCalls[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							readToolCallRecord(r, &s0[len(s0)-1])
-						}
-					}
-					v.ToolCalls = jsontext.NotNil(s0)
-				}
-			case "thoughts":
-				if r.Null() {
-					v.Thoughts = nil
-				} else if r.Array() {
-					s0 := v.Thoughts[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							readThought(r, &s0[len(s0)-1])
-						}
-					}
-					v.Thoughts = jsontext.NotNil(s0)
-				}
-			case "tokens":
-				if r.Null() {
-					v.Tokens = nil
-				} else {
-					readTokensSummary(r, jsontext.Ensure(&v.Tokens))
-				}
-			case "model":
-				r.StringField(&v.Model)
-			default:
-				r.SkipField(key, foldedRecord)
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.ID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"type":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Timestamp)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"content":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"content":`) {
+		if r.KeyIs(`"displayContent":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Content)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"displayContent":`) {
+		if r.KeyIs(`"toolCalls":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	jsontext.ReadRaw(r, &v.DisplayContent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"toolCalls":`) {
+		if r.KeyIs(`"thoughts":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.ToolCalls = nil
+	} else if r.Array() {
+		s0 := v.ToolCalls[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				readToolCallRecord(r, &s0[len(s0)-1])
 			}
 		}
+		v.ToolCalls = jsontext.NotNil(s0)
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"thoughts":`) {
+		if r.KeyIs(`"tokens":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Thoughts = nil
+	} else if r.Array() {
+		s0 := v.Thoughts[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				readThought(r, &s0[len(s0)-1])
+			}
+		}
+		v.Thoughts = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"tokens":`) {
+		if r.KeyIs(`"model":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.Tokens = nil
+	} else {
+		readTokensSummary(r, jsontext.Ensure(&v.Tokens))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"model":`) {
+		goto find
+	}
+f8:
+	r.StringField(&v.Model)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "id":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "type":
+		goto f2
+	case "content":
+		goto f3
+	case "displayContent":
+		goto f4
+	case "toolCalls":
+		goto f5
+	case "thoughts":
+		goto f6
+	case "tokens":
+		goto f7
+	case "model":
+		goto f8
+	}
+	r.SkipField(key, foldedRecord)
+	goto find
 }
 
 // foldedRecord reports whether a lower-cased key is one of Record's, lower-cased.
@@ -141,34 +319,145 @@ func ReadToolCallRecord(r *jsontext.Reader, v *ToolCallRecord) bool {
 }
 
 func readToolCallRecord(r *jsontext.Reader, v *ToolCallRecord) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "id":
-				r.StringField(&v.ID)
-			case "name":
-				r.StringField(&v.Name)
-			case "args":
-				jsontext.ReadRaw(r, &v.Args)
-			case "result":
-				jsontext.ReadRaw(r, &v.Result)
-			case "status":
-				r.StringField(&v.Status)
-			case "timestamp":
-				r.StringField(&v.Timestamp)
-			case "agentId":
-				r.StringField(&v.AgentID)
-			case "displayName":
-				r.StringField(&v.DisplayName)
-			case "description":
-				r.StringField(&v.Description)
-			case "resultDisplay":
-				jsontext.ReadRaw(r, &v.ResultDisplay)
-			default:
-				r.SkipField(key, foldedToolCallRecord)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"name":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.ID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"name":`) {
+		if r.KeyIs(`"args":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Name)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"args":`) {
+		if r.KeyIs(`"result":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Args)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"result":`) {
+		if r.KeyIs(`"status":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadRaw(r, &v.Result)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"status":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	r.StringField(&v.Status)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"agentId":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.Timestamp)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"agentId":`) {
+		if r.KeyIs(`"displayName":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	r.StringField(&v.AgentID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"displayName":`) {
+		if r.KeyIs(`"description":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	r.StringField(&v.DisplayName)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"description":`) {
+		if r.KeyIs(`"resultDisplay":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	r.StringField(&v.Description)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"resultDisplay":`) {
+		goto find
+	}
+f9:
+	jsontext.ReadRaw(r, &v.ResultDisplay)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "id":
+		goto f0
+	case "name":
+		goto f1
+	case "args":
+		goto f2
+	case "result":
+		goto f3
+	case "status":
+		goto f4
+	case "timestamp":
+		goto f5
+	case "agentId":
+		goto f6
+	case "displayName":
+		goto f7
+	case "description":
+		goto f8
+	case "resultDisplay":
+		goto f9
+	}
+	r.SkipField(key, foldedToolCallRecord)
+	goto find
 }
 
 // foldedToolCallRecord reports whether a lower-cased key is one of ToolCallRecord's, lower-cased.
@@ -190,20 +479,54 @@ func ReadThought(r *jsontext.Reader, v *Thought) bool {
 }
 
 func readThought(r *jsontext.Reader, v *Thought) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "subject":
-				r.StringField(&v.Subject)
-			case "description":
-				r.StringField(&v.Description)
-			case "timestamp":
-				r.StringField(&v.Timestamp)
-			default:
-				r.SkipUnknown(key, foldedThought)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"subject":`) {
+		if r.KeyIs(`"description":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Subject)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"description":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Description)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		goto find
+	}
+f2:
+	r.StringField(&v.Timestamp)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "subject":
+		goto f0
+	case "description":
+		goto f1
+	case "timestamp":
+		goto f2
+	}
+	r.SkipUnknown(key, foldedThought)
+	goto find
 }
 
 // foldedThought reports whether a lower-cased key is one of Thought's, lower-cased.
@@ -225,36 +548,103 @@ func ReadTokensSummary(r *jsontext.Reader, v *TokensSummary) bool {
 }
 
 func readTokensSummary(r *jsontext.Reader, v *TokensSummary) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "input":
-				jsontext.ReadInt(r, &v.Input)
-			case "output":
-				jsontext.ReadInt(r, &v.Output)
-			case "cached":
-				jsontext.ReadInt(r, &v.Cached)
-			case "thoughts":
-				if r.Null() {
-					v.Thoughts = nil
-				} else {
-					jsontext.Ensure(&v.Thoughts)
-					jsontext.ReadInt(r, v.Thoughts)
-				}
-			case "tool":
-				if r.Null() {
-					v.Tool = nil
-				} else {
-					jsontext.Ensure(&v.Tool)
-					jsontext.ReadInt(r, v.Tool)
-				}
-			case "total":
-				jsontext.ReadInt(r, &v.Total)
-			default:
-				r.SkipUnknown(key, foldedTokensSummary)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"input":`) {
+		if r.KeyIs(`"output":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	jsontext.ReadInt(r, &v.Input)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"output":`) {
+		if r.KeyIs(`"cached":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadInt(r, &v.Output)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"cached":`) {
+		if r.KeyIs(`"thoughts":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadInt(r, &v.Cached)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"thoughts":`) {
+		if r.KeyIs(`"tool":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.Thoughts = nil
+	} else {
+		jsontext.Ensure(&v.Thoughts)
+		jsontext.ReadInt(r, v.Thoughts)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"tool":`) {
+		if r.KeyIs(`"total":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Tool = nil
+	} else {
+		jsontext.Ensure(&v.Tool)
+		jsontext.ReadInt(r, v.Tool)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"total":`) {
+		goto find
+	}
+f5:
+	jsontext.ReadInt(r, &v.Total)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "input":
+		goto f0
+	case "output":
+		goto f1
+	case "cached":
+		goto f2
+	case "thoughts":
+		goto f3
+	case "tool":
+		goto f4
+	case "total":
+		goto f5
+	}
+	r.SkipUnknown(key, foldedTokensSummary)
+	goto find
 }
 
 // foldedTokensSummary reports whether a lower-cased key is one of TokensSummary's, lower-cased.
@@ -276,35 +666,80 @@ func ReadPart(r *jsontext.Reader, v *Part) bool {
 }
 
 func readPart(r *jsontext.Reader, v *Part) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "text":
-				if r.Null() {
-					v.Text = nil
-				} else {
-					jsontext.Ensure(&v.Text)
-					r.StringField(v.Text)
-				}
-			case "thought":
-				jsontext.ReadBool(r, &v.Thought)
-			case "functionCall":
-				if r.Null() {
-					v.FunctionCall = nil
-				} else {
-					readFunctionCall(r, jsontext.Ensure(&v.FunctionCall))
-				}
-			case "functionResponse":
-				if r.Null() {
-					v.FunctionResponse = nil
-				} else {
-					readFunctionResponse(r, jsontext.Ensure(&v.FunctionResponse))
-				}
-			default:
-				r.SkipField(key, foldedPart)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"text":`) {
+		if r.KeyIs(`"thought":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.Text = nil
+	} else {
+		jsontext.Ensure(&v.Text)
+		r.StringField(v.Text)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"thought":`) {
+		if r.KeyIs(`"functionCall":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadBool(r, &v.Thought)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"functionCall":`) {
+		if r.KeyIs(`"functionResponse":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.FunctionCall = nil
+	} else {
+		readFunctionCall(r, jsontext.Ensure(&v.FunctionCall))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"functionResponse":`) {
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.FunctionResponse = nil
+	} else {
+		readFunctionResponse(r, jsontext.Ensure(&v.FunctionResponse))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "text":
+		goto f0
+	case "thought":
+		goto f1
+	case "functionCall":
+		goto f2
+	case "functionResponse":
+		goto f3
+	}
+	r.SkipField(key, foldedPart)
+	goto find
 }
 
 // foldedPart reports whether a lower-cased key is one of Part's, lower-cased.
@@ -326,20 +761,54 @@ func ReadFunctionCall(r *jsontext.Reader, v *FunctionCall) bool {
 }
 
 func readFunctionCall(r *jsontext.Reader, v *FunctionCall) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "id":
-				r.StringField(&v.ID)
-			case "name":
-				r.StringField(&v.Name)
-			case "args":
-				jsontext.ReadRaw(r, &v.Args)
-			default:
-				r.SkipUnknown(key, foldedFunctionCall)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"name":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.ID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"name":`) {
+		if r.KeyIs(`"args":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Name)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"args":`) {
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Args)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "id":
+		goto f0
+	case "name":
+		goto f1
+	case "args":
+		goto f2
+	}
+	r.SkipUnknown(key, foldedFunctionCall)
+	goto find
 }
 
 // foldedFunctionCall reports whether a lower-cased key is one of FunctionCall's, lower-cased.
@@ -361,20 +830,54 @@ func ReadFunctionResponse(r *jsontext.Reader, v *FunctionResponse) bool {
 }
 
 func readFunctionResponse(r *jsontext.Reader, v *FunctionResponse) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "id":
-				r.StringField(&v.ID)
-			case "name":
-				r.StringField(&v.Name)
-			case "response":
-				jsontext.ReadRaw(r, &v.Response)
-			default:
-				r.SkipUnknown(key, foldedFunctionResponse)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"name":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.ID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"name":`) {
+		if r.KeyIs(`"response":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Name)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"response":`) {
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Response)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "id":
+		goto f0
+	case "name":
+		goto f1
+	case "response":
+		goto f2
+	}
+	r.SkipUnknown(key, foldedFunctionResponse)
+	goto find
 }
 
 // foldedFunctionResponse reports whether a lower-cased key is one of FunctionResponse's, lower-cased.
@@ -396,18 +899,41 @@ func ReadHead(r *jsontext.Reader, v *Head) bool {
 }
 
 func readHead(r *jsontext.Reader, v *Head) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "timestamp":
-				r.StringField(&v.Timestamp)
-			default:
-				r.SkipUnknown(key, foldedHead)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		goto find
+	}
+f1:
+	r.StringField(&v.Timestamp)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedHead)
+	goto find
 }
 
 // foldedHead reports whether a lower-cased key is one of Head's, lower-cased.
@@ -429,18 +955,41 @@ func ReadProbe(r *jsontext.Reader, v *Probe) bool {
 }
 
 func readProbe(r *jsontext.Reader, v *Probe) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				v.Type = r.Skip()
-			case "timestamp":
-				v.Timestamp = r.Skip()
-			default:
-				r.SkipUnknown(key, foldedProbe)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	v.Type = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		goto find
+	}
+f1:
+	v.Timestamp = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedProbe)
+	goto find
 }
 
 // foldedProbe reports whether a lower-cased key is one of Probe's, lower-cased.
@@ -462,18 +1011,41 @@ func ReadWritten(r *jsontext.Reader, v *Written) bool {
 }
 
 func readWritten(r *jsontext.Reader, v *Written) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "Type":
-				jsontext.ReadRaw(r, &v.Type)
-			case "Timestamp":
-				jsontext.ReadRaw(r, &v.Timestamp)
-			default:
-				r.SkipField(key, foldedWritten)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"Type":`) {
+		if r.KeyIs(`"Timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	jsontext.ReadRaw(r, &v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"Timestamp":`) {
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.Timestamp)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "Type":
+		goto f0
+	case "Timestamp":
+		goto f1
+	}
+	r.SkipField(key, foldedWritten)
+	goto find
 }
 
 // foldedWritten reports whether a lower-cased key is one of Written's, lower-cased.
@@ -495,36 +1067,81 @@ func ReadInit(r *jsontext.Reader, v *Init) bool {
 }
 
 func readInit(r *jsontext.Reader, v *Init) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				{
-					r.Peek()
-					off := r.Offset()
-					r.StringField(&v.Type)
-					if !r.Failed() {
-						v.typeText = r.Since(off)
-					}
-				}
-			case "timestamp":
-				{
-					r.Peek()
-					off := r.Offset()
-					r.StringField(&v.Timestamp)
-					if !r.Failed() {
-						v.timestampText = r.Since(off)
-					}
-				}
-			case "session_id":
-				r.StringField(&v.SessionID)
-			case "model":
-				r.StringField(&v.Model)
-			default:
-				r.SkipUnknown(key, foldedInit)
-			}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	{
+		r.Peek()
+		off := r.Offset()
+		r.StringField(&v.Type)
+		if !r.Failed() {
+			v.typeText = r.Since(off)
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"session_id":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	{
+		r.Peek()
+		off := r.Offset()
+		r.StringField(&v.Timestamp)
+		if !r.Failed() {
+			v.timestampText = r.Since(off)
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"session_id":`) {
+		if r.KeyIs(`"model":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.SessionID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"model":`) {
+		goto find
+	}
+f3:
+	r.StringField(&v.Model)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "session_id":
+		goto f2
+	case "model":
+		goto f3
+	}
+	r.SkipUnknown(key, foldedInit)
+	goto find
 }
 
 // foldedInit reports whether a lower-cased key is one of Init's, lower-cased.
@@ -546,45 +1163,101 @@ func ReadMessage(r *jsontext.Reader, v *Message) bool {
 }
 
 func readMessage(r *jsontext.Reader, v *Message) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				{
-					r.Peek()
-					off := r.Offset()
-					r.StringField(&v.Type)
-					if !r.Failed() {
-						v.typeText = r.Since(off)
-					}
-				}
-			case "timestamp":
-				{
-					r.Peek()
-					off := r.Offset()
-					r.StringField(&v.Timestamp)
-					if !r.Failed() {
-						v.timestampText = r.Since(off)
-					}
-				}
-			case "role":
-				if !r.Null() {
-					v.Role = internRole(r.Str())
-				}
-			case "content":
-				r.StringField(&v.Content)
-			case "delta":
-				if r.Null() {
-					v.Delta = nil
-				} else {
-					jsontext.Ensure(&v.Delta)
-					jsontext.ReadBool(r, v.Delta)
-				}
-			default:
-				r.SkipUnknown(key, foldedMessage)
-			}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	{
+		r.Peek()
+		off := r.Offset()
+		r.StringField(&v.Type)
+		if !r.Failed() {
+			v.typeText = r.Since(off)
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"role":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	{
+		r.Peek()
+		off := r.Offset()
+		r.StringField(&v.Timestamp)
+		if !r.Failed() {
+			v.timestampText = r.Since(off)
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"role":`) {
+		if r.KeyIs(`"content":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if !r.Null() {
+		v.Role = internRole(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"content":`) {
+		if r.KeyIs(`"delta":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	r.StringField(&v.Content)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"delta":`) {
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Delta = nil
+	} else {
+		jsontext.Ensure(&v.Delta)
+		jsontext.ReadBool(r, v.Delta)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "role":
+		goto f2
+	case "content":
+		goto f3
+	case "delta":
+		goto f4
+	}
+	r.SkipUnknown(key, foldedMessage)
+	goto find
 }
 
 // foldedMessage reports whether a lower-cased key is one of Message's, lower-cased.
@@ -606,38 +1279,94 @@ func ReadToolUse(r *jsontext.Reader, v *ToolUse) bool {
 }
 
 func readToolUse(r *jsontext.Reader, v *ToolUse) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				{
-					r.Peek()
-					off := r.Offset()
-					r.StringField(&v.Type)
-					if !r.Failed() {
-						v.typeText = r.Since(off)
-					}
-				}
-			case "timestamp":
-				{
-					r.Peek()
-					off := r.Offset()
-					r.StringField(&v.Timestamp)
-					if !r.Failed() {
-						v.timestampText = r.Since(off)
-					}
-				}
-			case "tool_name":
-				r.StringField(&v.ToolName)
-			case "tool_id":
-				r.StringField(&v.ToolID)
-			case "parameters":
-				jsontext.ReadRaw(r, &v.Parameters)
-			default:
-				r.SkipUnknown(key, foldedToolUse)
-			}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	{
+		r.Peek()
+		off := r.Offset()
+		r.StringField(&v.Type)
+		if !r.Failed() {
+			v.typeText = r.Since(off)
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"tool_name":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	{
+		r.Peek()
+		off := r.Offset()
+		r.StringField(&v.Timestamp)
+		if !r.Failed() {
+			v.timestampText = r.Since(off)
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"tool_name":`) {
+		if r.KeyIs(`"tool_id":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.ToolName)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"tool_id":`) {
+		if r.KeyIs(`"parameters":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	r.StringField(&v.ToolID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"parameters":`) {
+		goto find
+	}
+f4:
+	jsontext.ReadRaw(r, &v.Parameters)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "tool_name":
+		goto f2
+	case "tool_id":
+		goto f3
+	case "parameters":
+		goto f4
+	}
+	r.SkipUnknown(key, foldedToolUse)
+	goto find
 }
 
 // foldedToolUse reports whether a lower-cased key is one of ToolUse's, lower-cased.
@@ -659,49 +1388,116 @@ func ReadToolResult(r *jsontext.Reader, v *ToolResult) bool {
 }
 
 func readToolResult(r *jsontext.Reader, v *ToolResult) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				{
-					r.Peek()
-					off := r.Offset()
-					r.StringField(&v.Type)
-					if !r.Failed() {
-						v.typeText = r.Since(off)
-					}
-				}
-			case "timestamp":
-				{
-					r.Peek()
-					off := r.Offset()
-					r.StringField(&v.Timestamp)
-					if !r.Failed() {
-						v.timestampText = r.Since(off)
-					}
-				}
-			case "tool_id":
-				r.StringField(&v.ToolID)
-			case "status":
-				r.StringField(&v.Status)
-			case "output":
-				if r.Null() {
-					v.Output = nil
-				} else {
-					jsontext.Ensure(&v.Output)
-					r.StringField(v.Output)
-				}
-			case "error":
-				if r.Null() {
-					v.Error = nil
-				} else {
-					readErrorInfo(r, jsontext.Ensure(&v.Error))
-				}
-			default:
-				r.SkipUnknown(key, foldedToolResult)
-			}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	{
+		r.Peek()
+		off := r.Offset()
+		r.StringField(&v.Type)
+		if !r.Failed() {
+			v.typeText = r.Since(off)
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"tool_id":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	{
+		r.Peek()
+		off := r.Offset()
+		r.StringField(&v.Timestamp)
+		if !r.Failed() {
+			v.timestampText = r.Since(off)
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"tool_id":`) {
+		if r.KeyIs(`"status":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.ToolID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"status":`) {
+		if r.KeyIs(`"output":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	r.StringField(&v.Status)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"output":`) {
+		if r.KeyIs(`"error":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Output = nil
+	} else {
+		jsontext.Ensure(&v.Output)
+		r.StringField(v.Output)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"error":`) {
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Error = nil
+	} else {
+		readErrorInfo(r, jsontext.Ensure(&v.Error))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "tool_id":
+		goto f2
+	case "status":
+		goto f3
+	case "output":
+		goto f4
+	case "error":
+		goto f5
+	}
+	r.SkipUnknown(key, foldedToolResult)
+	goto find
 }
 
 // foldedToolResult reports whether a lower-cased key is one of ToolResult's, lower-cased.
@@ -723,18 +1519,41 @@ func ReadErrorInfo(r *jsontext.Reader, v *ErrorInfo) bool {
 }
 
 func readErrorInfo(r *jsontext.Reader, v *ErrorInfo) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "message":
-				r.StringField(&v.Message)
-			default:
-				r.SkipUnknown(key, foldedErrorInfo)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"message":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"message":`) {
+		goto find
+	}
+f1:
+	r.StringField(&v.Message)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "message":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedErrorInfo)
+	goto find
 }
 
 // foldedErrorInfo reports whether a lower-cased key is one of ErrorInfo's, lower-cased.
@@ -756,36 +1575,81 @@ func ReadError(r *jsontext.Reader, v *Error) bool {
 }
 
 func readError(r *jsontext.Reader, v *Error) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				{
-					r.Peek()
-					off := r.Offset()
-					r.StringField(&v.Type)
-					if !r.Failed() {
-						v.typeText = r.Since(off)
-					}
-				}
-			case "timestamp":
-				{
-					r.Peek()
-					off := r.Offset()
-					r.StringField(&v.Timestamp)
-					if !r.Failed() {
-						v.timestampText = r.Since(off)
-					}
-				}
-			case "severity":
-				r.StringField(&v.Severity)
-			case "message":
-				r.StringField(&v.Message)
-			default:
-				r.SkipUnknown(key, foldedError)
-			}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	{
+		r.Peek()
+		off := r.Offset()
+		r.StringField(&v.Type)
+		if !r.Failed() {
+			v.typeText = r.Since(off)
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"severity":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	{
+		r.Peek()
+		off := r.Offset()
+		r.StringField(&v.Timestamp)
+		if !r.Failed() {
+			v.timestampText = r.Since(off)
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"severity":`) {
+		if r.KeyIs(`"message":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.Severity)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"message":`) {
+		goto find
+	}
+f3:
+	r.StringField(&v.Message)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "severity":
+		goto f2
+	case "message":
+		goto f3
+	}
+	r.SkipUnknown(key, foldedError)
+	goto find
 }
 
 // foldedError reports whether a lower-cased key is one of Error's, lower-cased.
@@ -807,46 +1671,102 @@ func ReadResult(r *jsontext.Reader, v *Result) bool {
 }
 
 func readResult(r *jsontext.Reader, v *Result) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				{
-					r.Peek()
-					off := r.Offset()
-					r.StringField(&v.Type)
-					if !r.Failed() {
-						v.typeText = r.Since(off)
-					}
-				}
-			case "timestamp":
-				{
-					r.Peek()
-					off := r.Offset()
-					r.StringField(&v.Timestamp)
-					if !r.Failed() {
-						v.timestampText = r.Since(off)
-					}
-				}
-			case "status":
-				r.StringField(&v.Status)
-			case "error":
-				if r.Null() {
-					v.Error = nil
-				} else {
-					readErrorInfo(r, jsontext.Ensure(&v.Error))
-				}
-			case "stats":
-				if r.Null() {
-					v.Stats = nil
-				} else {
-					readStreamStats(r, jsontext.Ensure(&v.Stats))
-				}
-			default:
-				r.SkipUnknown(key, foldedResult)
-			}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	{
+		r.Peek()
+		off := r.Offset()
+		r.StringField(&v.Type)
+		if !r.Failed() {
+			v.typeText = r.Since(off)
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"status":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	{
+		r.Peek()
+		off := r.Offset()
+		r.StringField(&v.Timestamp)
+		if !r.Failed() {
+			v.timestampText = r.Since(off)
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"status":`) {
+		if r.KeyIs(`"error":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.Status)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"error":`) {
+		if r.KeyIs(`"stats":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.Error = nil
+	} else {
+		readErrorInfo(r, jsontext.Ensure(&v.Error))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"stats":`) {
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Stats = nil
+	} else {
+		readStreamStats(r, jsontext.Ensure(&v.Stats))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "status":
+		goto f2
+	case "error":
+		goto f3
+	case "stats":
+		goto f4
+	}
+	r.SkipUnknown(key, foldedResult)
+	goto find
 }
 
 // foldedResult reports whether a lower-cased key is one of Result's, lower-cased.
@@ -868,67 +1788,156 @@ func ReadStreamStats(r *jsontext.Reader, v *StreamStats) bool {
 }
 
 func readStreamStats(r *jsontext.Reader, v *StreamStats) {
-	if r.Object() {
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"total_tokens":`) {
+		if r.KeyIs(`"input_tokens":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.TotalTokens = nil
+	} else {
+		jsontext.Ensure(&v.TotalTokens)
+		jsontext.ReadInt(r, v.TotalTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"input_tokens":`) {
+		if r.KeyIs(`"output_tokens":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.InputTokens = nil
+	} else {
+		jsontext.Ensure(&v.InputTokens)
+		jsontext.ReadInt(r, v.InputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"output_tokens":`) {
+		if r.KeyIs(`"cached":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.OutputTokens = nil
+	} else {
+		jsontext.Ensure(&v.OutputTokens)
+		jsontext.ReadInt(r, v.OutputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"cached":`) {
+		if r.KeyIs(`"input":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.Cached = nil
+	} else {
+		jsontext.Ensure(&v.Cached)
+		jsontext.ReadInt(r, v.Cached)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"input":`) {
+		if r.KeyIs(`"duration_ms":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Input = nil
+	} else {
+		jsontext.Ensure(&v.Input)
+		jsontext.ReadInt(r, v.Input)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"duration_ms":`) {
+		if r.KeyIs(`"tool_calls":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.DurationMS = nil
+	} else {
+		jsontext.Ensure(&v.DurationMS)
+		jsontext.ReadInt(r, v.DurationMS)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"tool_calls":`) {
+		if r.KeyIs(`"models":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	jsontext.ReadInt(r, &v.ToolCalls)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"models":`) {
+		goto find
+	}
+f7:
+	if !r.Null() && r.Object() {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "total_tokens":
-				if r.Null() {
-					v.TotalTokens = nil
-				} else {
-					jsontext.Ensure(&v.TotalTokens)
-					jsontext.ReadInt(r, v.TotalTokens)
-				}
-			case "input_tokens":
-				if r.Null() {
-					v.InputTokens = nil
-				} else {
-					jsontext.Ensure(&v.InputTokens)
-					jsontext.ReadInt(r, v.InputTokens)
-				}
-			case "output_tokens":
-				if r.Null() {
-					v.OutputTokens = nil
-				} else {
-					jsontext.Ensure(&v.OutputTokens)
-					jsontext.ReadInt(r, v.OutputTokens)
-				}
-			case "cached":
-				if r.Null() {
-					v.Cached = nil
-				} else {
-					jsontext.Ensure(&v.Cached)
-					jsontext.ReadInt(r, v.Cached)
-				}
-			case "input":
-				if r.Null() {
-					v.Input = nil
-				} else {
-					jsontext.Ensure(&v.Input)
-					jsontext.ReadInt(r, v.Input)
-				}
-			case "duration_ms":
-				if r.Null() {
-					v.DurationMS = nil
-				} else {
-					jsontext.Ensure(&v.DurationMS)
-					jsontext.ReadInt(r, v.DurationMS)
-				}
-			case "tool_calls":
-				jsontext.ReadInt(r, &v.ToolCalls)
-			case "models":
-				if !r.Null() && r.Object() {
-					for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-						v.Models = append(v.Models, NamedModel{Name: string(key)})
-						if !r.Null() {
-							readModelStats(r, &v.Models[len(v.Models)-1].Stats)
-						}
-					}
-				}
-			default:
-				r.SkipUnknown(key, foldedStreamStats)
+			v.Models = append(v.Models, NamedModel{Name: string(key)})
+			if !r.Null() {
+				readModelStats(r, &v.Models[len(v.Models)-1].Stats)
 			}
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "total_tokens":
+		goto f0
+	case "input_tokens":
+		goto f1
+	case "output_tokens":
+		goto f2
+	case "cached":
+		goto f3
+	case "input":
+		goto f4
+	case "duration_ms":
+		goto f5
+	case "tool_calls":
+		goto f6
+	case "models":
+		goto f7
+	}
+	r.SkipUnknown(key, foldedStreamStats)
+	goto find
 }
 
 // foldedStreamStats reports whether a lower-cased key is one of StreamStats's, lower-cased.
@@ -950,49 +1959,105 @@ func ReadModelStats(r *jsontext.Reader, v *ModelStats) bool {
 }
 
 func readModelStats(r *jsontext.Reader, v *ModelStats) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "total_tokens":
-				if r.Null() {
-					v.TotalTokens = nil
-				} else {
-					jsontext.Ensure(&v.TotalTokens)
-					jsontext.ReadInt(r, v.TotalTokens)
-				}
-			case "input_tokens":
-				if r.Null() {
-					v.InputTokens = nil
-				} else {
-					jsontext.Ensure(&v.InputTokens)
-					jsontext.ReadInt(r, v.InputTokens)
-				}
-			case "output_tokens":
-				if r.Null() {
-					v.OutputTokens = nil
-				} else {
-					jsontext.Ensure(&v.OutputTokens)
-					jsontext.ReadInt(r, v.OutputTokens)
-				}
-			case "cached":
-				if r.Null() {
-					v.Cached = nil
-				} else {
-					jsontext.Ensure(&v.Cached)
-					jsontext.ReadInt(r, v.Cached)
-				}
-			case "input":
-				if r.Null() {
-					v.Input = nil
-				} else {
-					jsontext.Ensure(&v.Input)
-					jsontext.ReadInt(r, v.Input)
-				}
-			default:
-				r.SkipUnknown(key, foldedModelStats)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"total_tokens":`) {
+		if r.KeyIs(`"input_tokens":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.TotalTokens = nil
+	} else {
+		jsontext.Ensure(&v.TotalTokens)
+		jsontext.ReadInt(r, v.TotalTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"input_tokens":`) {
+		if r.KeyIs(`"output_tokens":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.InputTokens = nil
+	} else {
+		jsontext.Ensure(&v.InputTokens)
+		jsontext.ReadInt(r, v.InputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"output_tokens":`) {
+		if r.KeyIs(`"cached":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.OutputTokens = nil
+	} else {
+		jsontext.Ensure(&v.OutputTokens)
+		jsontext.ReadInt(r, v.OutputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"cached":`) {
+		if r.KeyIs(`"input":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.Cached = nil
+	} else {
+		jsontext.Ensure(&v.Cached)
+		jsontext.ReadInt(r, v.Cached)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"input":`) {
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Input = nil
+	} else {
+		jsontext.Ensure(&v.Input)
+		jsontext.ReadInt(r, v.Input)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "total_tokens":
+		goto f0
+	case "input_tokens":
+		goto f1
+	case "output_tokens":
+		goto f2
+	case "cached":
+		goto f3
+	case "input":
+		goto f4
+	}
+	r.SkipUnknown(key, foldedModelStats)
+	goto find
 }
 
 // foldedModelStats reports whether a lower-cased key is one of ModelStats's, lower-cased.
@@ -1014,20 +2079,43 @@ func ReadNamedModel(r *jsontext.Reader, v *NamedModel) bool {
 }
 
 func readNamedModel(r *jsontext.Reader, v *NamedModel) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "Name":
-				r.StringField(&v.Name)
-			case "Stats":
-				if !r.Null() {
-					readModelStats(r, &v.Stats)
-				}
-			default:
-				r.SkipField(key, foldedNamedModel)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"Name":`) {
+		if r.KeyIs(`"Stats":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Name)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"Stats":`) {
+		goto find
+	}
+f1:
+	if !r.Null() {
+		readModelStats(r, &v.Stats)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "Name":
+		goto f0
+	case "Stats":
+		goto f1
+	}
+	r.SkipField(key, foldedNamedModel)
+	goto find
 }
 
 // foldedNamedModel reports whether a lower-cased key is one of NamedModel's, lower-cased.
@@ -1049,40 +2137,85 @@ func ReadOutput(r *jsontext.Reader, v *Output) bool {
 }
 
 func readOutput(r *jsontext.Reader, v *Output) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "session_id":
-				if r.Null() {
-					v.SessionID = nil
-				} else {
-					jsontext.Ensure(&v.SessionID)
-					r.StringField(v.SessionID)
-				}
-			case "response":
-				if r.Null() {
-					v.Response = nil
-				} else {
-					jsontext.Ensure(&v.Response)
-					r.StringField(v.Response)
-				}
-			case "stats":
-				if r.Null() {
-					v.Stats = nil
-				} else {
-					readSessionMetrics(r, jsontext.Ensure(&v.Stats))
-				}
-			case "error":
-				if r.Null() {
-					v.Error = nil
-				} else {
-					readJSONError(r, jsontext.Ensure(&v.Error))
-				}
-			default:
-				r.SkipUnknown(key, foldedOutput)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"session_id":`) {
+		if r.KeyIs(`"response":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.SessionID = nil
+	} else {
+		jsontext.Ensure(&v.SessionID)
+		r.StringField(v.SessionID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"response":`) {
+		if r.KeyIs(`"stats":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Response = nil
+	} else {
+		jsontext.Ensure(&v.Response)
+		r.StringField(v.Response)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"stats":`) {
+		if r.KeyIs(`"error":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.Stats = nil
+	} else {
+		readSessionMetrics(r, jsontext.Ensure(&v.Stats))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"error":`) {
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.Error = nil
+	} else {
+		readJSONError(r, jsontext.Ensure(&v.Error))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "session_id":
+		goto f0
+	case "response":
+		goto f1
+	case "stats":
+		goto f2
+	case "error":
+		goto f3
+	}
+	r.SkipUnknown(key, foldedOutput)
+	goto find
 }
 
 // foldedOutput reports whether a lower-cased key is one of Output's, lower-cased.
@@ -1104,20 +2237,54 @@ func ReadJSONError(r *jsontext.Reader, v *JSONError) bool {
 }
 
 func readJSONError(r *jsontext.Reader, v *JSONError) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "message":
-				r.StringField(&v.Message)
-			case "code":
-				jsontext.ReadRaw(r, &v.Code)
-			default:
-				r.SkipUnknown(key, foldedJSONError)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"message":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"message":`) {
+		if r.KeyIs(`"code":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Message)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"code":`) {
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Code)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "message":
+		goto f1
+	case "code":
+		goto f2
+	}
+	r.SkipUnknown(key, foldedJSONError)
+	goto find
 }
 
 // foldedJSONError reports whether a lower-cased key is one of JSONError's, lower-cased.
@@ -1139,27 +2306,61 @@ func ReadSessionMetrics(r *jsontext.Reader, v *SessionMetrics) bool {
 }
 
 func readSessionMetrics(r *jsontext.Reader, v *SessionMetrics) {
-	if r.Object() {
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"models":`) {
+		if r.KeyIs(`"tools":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() && r.Object() {
 		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "models":
-				if !r.Null() && r.Object() {
-					for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-						v.Models = append(v.Models, NamedMetrics{Name: string(key)})
-						if !r.Null() {
-							readModelMetrics(r, &v.Models[len(v.Models)-1].Metrics)
-						}
-					}
-				}
-			case "tools":
-				jsontext.ReadRaw(r, &v.Tools)
-			case "files":
-				jsontext.ReadRaw(r, &v.Files)
-			default:
-				r.SkipUnknown(key, foldedSessionMetrics)
+			v.Models = append(v.Models, NamedMetrics{Name: string(key)})
+			if !r.Null() {
+				readModelMetrics(r, &v.Models[len(v.Models)-1].Metrics)
 			}
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"tools":`) {
+		if r.KeyIs(`"files":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.Tools)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"files":`) {
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Files)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "models":
+		goto f0
+	case "tools":
+		goto f1
+	case "files":
+		goto f2
+	}
+	r.SkipUnknown(key, foldedSessionMetrics)
+	goto find
 }
 
 // foldedSessionMetrics reports whether a lower-cased key is one of SessionMetrics's, lower-cased.
@@ -1181,20 +2382,43 @@ func ReadNamedMetrics(r *jsontext.Reader, v *NamedMetrics) bool {
 }
 
 func readNamedMetrics(r *jsontext.Reader, v *NamedMetrics) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "Name":
-				r.StringField(&v.Name)
-			case "Metrics":
-				if !r.Null() {
-					readModelMetrics(r, &v.Metrics)
-				}
-			default:
-				r.SkipField(key, foldedNamedMetrics)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"Name":`) {
+		if r.KeyIs(`"Metrics":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Name)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"Metrics":`) {
+		goto find
+	}
+f1:
+	if !r.Null() {
+		readModelMetrics(r, &v.Metrics)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "Name":
+		goto f0
+	case "Metrics":
+		goto f1
+	}
+	r.SkipField(key, foldedNamedMetrics)
+	goto find
 }
 
 // foldedNamedMetrics reports whether a lower-cased key is one of NamedMetrics's, lower-cased.
@@ -1216,24 +2440,58 @@ func ReadModelMetrics(r *jsontext.Reader, v *ModelMetrics) bool {
 }
 
 func readModelMetrics(r *jsontext.Reader, v *ModelMetrics) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "api":
-				if !r.Null() {
-					readAPIMetrics(r, &v.API)
-				}
-			case "tokens":
-				if !r.Null() {
-					readTokenMetrics(r, &v.Tokens)
-				}
-			case "roles":
-				jsontext.ReadRaw(r, &v.Roles)
-			default:
-				r.SkipUnknown(key, foldedModelMetrics)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"api":`) {
+		if r.KeyIs(`"tokens":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		readAPIMetrics(r, &v.API)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"tokens":`) {
+		if r.KeyIs(`"roles":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if !r.Null() {
+		readTokenMetrics(r, &v.Tokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"roles":`) {
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Roles)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "api":
+		goto f0
+	case "tokens":
+		goto f1
+	case "roles":
+		goto f2
+	}
+	r.SkipUnknown(key, foldedModelMetrics)
+	goto find
 }
 
 // foldedModelMetrics reports whether a lower-cased key is one of ModelMetrics's, lower-cased.
@@ -1255,20 +2513,54 @@ func ReadAPIMetrics(r *jsontext.Reader, v *APIMetrics) bool {
 }
 
 func readAPIMetrics(r *jsontext.Reader, v *APIMetrics) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "totalRequests":
-				jsontext.ReadInt(r, &v.TotalRequests)
-			case "totalErrors":
-				jsontext.ReadInt(r, &v.TotalErrors)
-			case "totalLatencyMs":
-				jsontext.ReadInt(r, &v.TotalLatencyMs)
-			default:
-				r.SkipField(key, foldedAPIMetrics)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"totalRequests":`) {
+		if r.KeyIs(`"totalErrors":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	jsontext.ReadInt(r, &v.TotalRequests)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"totalErrors":`) {
+		if r.KeyIs(`"totalLatencyMs":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadInt(r, &v.TotalErrors)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"totalLatencyMs":`) {
+		goto find
+	}
+f2:
+	jsontext.ReadInt(r, &v.TotalLatencyMs)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "totalRequests":
+		goto f0
+	case "totalErrors":
+		goto f1
+	case "totalLatencyMs":
+		goto f2
+	}
+	r.SkipField(key, foldedAPIMetrics)
+	goto find
 }
 
 // foldedAPIMetrics reports whether a lower-cased key is one of APIMetrics's, lower-cased.
@@ -1290,28 +2582,106 @@ func ReadTokenMetrics(r *jsontext.Reader, v *TokenMetrics) bool {
 }
 
 func readTokenMetrics(r *jsontext.Reader, v *TokenMetrics) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "input":
-				jsontext.ReadInt(r, &v.Input)
-			case "prompt":
-				jsontext.ReadInt(r, &v.Prompt)
-			case "candidates":
-				jsontext.ReadInt(r, &v.Candidates)
-			case "total":
-				jsontext.ReadInt(r, &v.Total)
-			case "cached":
-				jsontext.ReadInt(r, &v.Cached)
-			case "thoughts":
-				jsontext.ReadInt(r, &v.Thoughts)
-			case "tool":
-				jsontext.ReadInt(r, &v.Tool)
-			default:
-				r.SkipUnknown(key, foldedTokenMetrics)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"input":`) {
+		if r.KeyIs(`"prompt":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	jsontext.ReadInt(r, &v.Input)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"prompt":`) {
+		if r.KeyIs(`"candidates":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadInt(r, &v.Prompt)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"candidates":`) {
+		if r.KeyIs(`"total":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadInt(r, &v.Candidates)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"total":`) {
+		if r.KeyIs(`"cached":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadInt(r, &v.Total)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"cached":`) {
+		if r.KeyIs(`"thoughts":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	jsontext.ReadInt(r, &v.Cached)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"thoughts":`) {
+		if r.KeyIs(`"tool":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	jsontext.ReadInt(r, &v.Thoughts)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"tool":`) {
+		goto find
+	}
+f6:
+	jsontext.ReadInt(r, &v.Tool)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "input":
+		goto f0
+	case "prompt":
+		goto f1
+	case "candidates":
+		goto f2
+	case "total":
+		goto f3
+	case "cached":
+		goto f4
+	case "thoughts":
+		goto f5
+	case "tool":
+		goto f6
+	}
+	r.SkipUnknown(key, foldedTokenMetrics)
+	goto find
 }
 
 // foldedTokenMetrics reports whether a lower-cased key is one of TokenMetrics's, lower-cased.

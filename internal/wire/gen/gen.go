@@ -629,7 +629,7 @@ func (g *generator) reader(w *bytes.Buffer, s string) error {
 		fmt.Fprintf(w, "\n// Read%s reads a whole %s into v as json.Unmarshal does, or fails r, for\n// jsontext.Decode.\nfunc Read%s(r *jsontext.Reader, v *%s) bool {\n\tif !r.Null() {\n\t\t%s(r, v)\n\t}\n\treturn !r.Failed()\n}\n", s, s, s, s, rn)
 	}
 	fmt.Fprintf(w, "\nfunc %s(r *jsontext.Reader, v *%s) {\n", rn, s)
-	folded, err := g.object(w, s, g.structs[s], "v")
+	folded, err := g.object(w, s, g.structs[s], "v", true)
 	if err != nil {
 		return err
 	}
@@ -640,11 +640,25 @@ func (g *generator) reader(w *bytes.Buffer, s string) error {
 	return nil
 }
 
+// lastTries is how many of the keys that follow the one asked for a
+// wire:order struct's reader asks for when it is not next, when no more
+// follow; else only the one after it is, before the key is read and looked
+// up, which costs as much as several comparisons.
+const lastTries = 6
+
 // object writes the statements that read an object into the struct x
 // (of type st, named name), and returns the body of the function that
 // reports whether a lower-cased key is one of st's lower-cased, if the
-// statements call folded<name>.
-func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x string) (string, error) {
+// statements call folded<name>. Of a reader's own struct (top), they are
+// the reader's body: each field's key is asked for in declaration order,
+// one comparison with a constant (KeyIs), and the object's end after
+// each value; a key that is not the one asked for is compared with the
+// next one or few (lastTries), else read and looked up, and the fields
+// after its own are asked for next. A producer that writes its keys in
+// that order, some left out, costs a comparison per key and at most a
+// look-up per gap. A struct written in a field's declaration is read by
+// the look-up alone.
+func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x string, top bool) (string, error) {
 	fields, err := g.fields(name, st)
 	if err != nil {
 		return "", err
@@ -658,71 +672,55 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 			lower = false
 		}
 	}
-	w.WriteString("if r.Object() {\n")
-	const keyFn = "KeyFold"
-	if g.ordered[name] {
-		// Each key is first compared with the one of the field
-		// declared after the last one read, and with the one after
-		// that (KeyIs); only a key out of that order is read and
-		// looked up.
-		// First, straight through: each field's key asked for in
-		// declaration order, and the object's end after each value.
+	if !top {
+		w.WriteString("if r.Object() {\nfor key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {\nswitch string(key) {\n")
 		for _, f := range fields {
-			if !plainKey(f.json) {
-				continue
-			}
-			fmt.Fprintf(w, "if r.KeyIs(`\"%s\":`) {\n", f.json)
-			if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow, peek: true}); err != nil {
+			fmt.Fprintf(w, "case %q:\n", f.json)
+			if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow, peek: g.ordered[name]}); err != nil {
 				return "", err
 			}
-			w.WriteString("if r.ObjectEnd() {\nreturn\n}\n}\n")
-		}
-		w.WriteString("next := 0\nfor {\nf := -1\nswitch next {\n")
-		for i := range fields {
-			// The next field, or the one after it when the next is
-			// left out.
-			var tries []string
-			for j := i; j < min(i+2, len(fields)); j++ {
-				if plainKey(fields[j].json) {
-					tries = append(tries, fmt.Sprintf("if r.KeyIs(`\"%s\":`) {\nf = %d\n}", fields[j].json, j))
-				}
-			}
-			if len(tries) > 0 {
-				fmt.Fprintf(w, "case %d:\n%s\n", i, strings.Join(tries, " else "))
-			}
-		}
-		fmt.Fprintf(w, "}\nif f < 0 {\nif r.ObjectEnd() {\nbreak\n}\nkey, ok := r.%s()\nif !ok {\nbreak\n}\nswitch string(key) {\n", keyFn)
-		for i, f := range fields {
-			fmt.Fprintf(w, "case %q:\nf = %d\n", f.json, i)
 		}
 		w.WriteString("default:\n")
 		folded, err := g.skip(w, name, fields, lower)
 		if err != nil {
 			return "", err
 		}
-		w.WriteString("continue\n}\n}\nswitch f {\n")
-		for i, f := range fields {
-			fmt.Fprintf(w, "case %d:\n", i)
-			if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow, peek: true}); err != nil {
-				return "", err
-			}
-		}
-		w.WriteString("}\nnext = f + 1\n}\n}\n")
+		w.WriteString("}\n}\n}\n")
 		return folded, nil
 	}
-	fmt.Fprintf(w, "for key, ok := r.%s(); ok; key, ok = r.%s() {\nswitch string(key) {\n", keyFn, keyFn)
-	for _, f := range fields {
-		fmt.Fprintf(w, "case %q:\n", f.json)
-		if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow}); err != nil {
+	w.WriteString("if !r.Object() {\nreturn\n}\n")
+	for i, f := range fields {
+		if !plainKey(f.json) {
+			w.WriteString("goto find\n")
+		} else {
+			tries := 1
+			if g.ordered[name] && len(fields)-i-1 <= lastTries {
+				tries = lastTries
+			}
+			fmt.Fprintf(w, "if !r.KeyIs(`\"%s\":`) {\n", f.json)
+			for j := i + 1; j < min(i+1+tries, len(fields)); j++ {
+				if plainKey(fields[j].json) {
+					fmt.Fprintf(w, "if r.KeyIs(`\"%s\":`) {\ngoto f%d\n}\n", fields[j].json, j)
+				}
+			}
+			w.WriteString("goto find\n}\n")
+		}
+		fmt.Fprintf(w, "f%d:\n", i)
+		if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow, peek: g.ordered[name]}); err != nil {
 			return "", err
 		}
+		w.WriteString("if r.ObjectEnd() {\nreturn\n}\n")
 	}
-	w.WriteString("default:\n")
+	w.WriteString("find:\nkey, ok := r.KeyFold()\nif !ok {\nreturn\n}\nswitch string(key) {\n")
+	for i, f := range fields {
+		fmt.Fprintf(w, "case %q:\ngoto f%d\n", f.json, i)
+	}
+	w.WriteString("}\n")
 	folded, err := g.skip(w, name, fields, lower)
 	if err != nil {
 		return "", err
 	}
-	w.WriteString("}\n}\n}\n")
+	w.WriteString("goto find\n")
 	return folded, nil
 }
 
@@ -877,7 +875,7 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, o opts, depth int) e
 			fmt.Fprintf(w, "%s(r, %s)\n", foreignReader(t.elem.name), ensure)
 		case kAnon:
 			fmt.Fprintf(w, "%s\n", ensure)
-			if _, err := g.object(w, t.elem.name, t.elem.st, x); err != nil {
+			if _, err := g.object(w, t.elem.name, t.elem.st, x, false); err != nil {
 				return err
 			}
 		default:
@@ -896,7 +894,7 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, o opts, depth int) e
 		fmt.Fprintf(w, "}\n%s = jsontext.NotNil(%s)\n}\n", x, s)
 	case kAnon:
 		w.WriteString("if !" + o.null() + " {\n")
-		if _, err := g.object(w, t.name, t.st, x); err != nil {
+		if _, err := g.object(w, t.name, t.st, x, false); err != nil {
 			return err
 		}
 		w.WriteString("}\n")

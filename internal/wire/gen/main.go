@@ -77,13 +77,14 @@
 //	//wire:order
 //
 // on a struct type whose producer writes its keys in the order of the
-// declaration (some left out): the reader first asks for each key in
-// that order, straight through, and for the object's end after each
-// value; then compares each key left with the ones declared after the
-// last key read (jsontext.Reader.KeyIs),
-// reads and looks up only a key out of that order, tells a value from
-// null by its first byte, and compares the strings of an intern prefix
-// with the input before reading them; and
+// declaration (some left out), the hot path of its producer: its reader
+// tells a value from null by its first byte, compares the strings of an
+// intern prefix with the input before reading them, and, near the
+// struct's end, compares a key that is not the one asked for with each
+// declared after it before looking it up. (Every reader asks
+// for the keys of its struct in declaration order, one comparison each
+// (jsontext.Reader.KeyIs), and reads and looks up only a key out of that
+// order.) And
 //
 //	//wire:members
 //

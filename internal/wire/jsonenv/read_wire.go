@@ -16,16 +16,28 @@ func ReadRollbackPayload(r *jsontext.Reader, v *RollbackPayload) bool {
 }
 
 func readRollbackPayload(r *jsontext.Reader, v *RollbackPayload) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "message":
-				r.StringField(&v.Message)
-			default:
-				r.SkipUnknown(key, foldedRollbackPayload)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"message":`) {
+		goto find
+	}
+f0:
+	r.StringField(&v.Message)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "message":
+		goto f0
+	}
+	r.SkipUnknown(key, foldedRollbackPayload)
+	goto find
 }
 
 // foldedRollbackPayload reports whether a lower-cased key is one of RollbackPayload's, lower-cased.
@@ -47,115 +59,303 @@ func ReadEnvelope(r *jsontext.Reader, v *Envelope) bool {
 }
 
 func readEnvelope(r *jsontext.Reader, v *Envelope) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				if !r.Null() {
-					v.Type = internType(r.Str())
-				}
-			case "agent":
-				r.StringField(&v.Agent)
-			case "final":
-				jsontext.ReadBool(r, &v.Final)
-			case "delta":
-				r.StringField(&v.Delta)
-			case "id":
-				if r.Null() {
-					v.ID = nil
-				} else {
-					jsontext.Ensure(&v.ID)
-					r.StringField(v.ID)
-				}
-			case "name":
-				if r.Null() {
-					v.Name = nil
-				} else {
-					jsontext.Ensure(&v.Name)
-					r.StringField(v.Name)
-				}
-			case "src":
-				if r.Null() {
-					v.Src = nil
-				} else {
-					jsontext.Ensure(&v.Src)
-					r.StringField(v.Src)
-				}
-			case "media_type":
-				if r.Null() {
-					v.MediaType = nil
-				} else {
-					jsontext.Ensure(&v.MediaType)
-					r.StringField(v.MediaType)
-				}
-			case "citation_type":
-				if r.Null() {
-					v.CitationType = nil
-				} else {
-					jsontext.Ensure(&v.CitationType)
-					r.StringField(v.CitationType)
-				}
-			case "document_index":
-				if r.Null() {
-					v.DocumentIndex = nil
-				} else {
-					jsontext.Ensure(&v.DocumentIndex)
-					jsontext.ReadInt(r, v.DocumentIndex)
-				}
-			case "document_title":
-				if r.Null() {
-					v.DocumentTitle = nil
-				} else {
-					jsontext.Ensure(&v.DocumentTitle)
-					r.StringField(v.DocumentTitle)
-				}
-			case "start_char_index":
-				if r.Null() {
-					v.StartCharIndex = nil
-				} else {
-					jsontext.Ensure(&v.StartCharIndex)
-					jsontext.ReadInt(r, v.StartCharIndex)
-				}
-			case "end_char_index":
-				if r.Null() {
-					v.EndCharIndex = nil
-				} else {
-					jsontext.Ensure(&v.EndCharIndex)
-					jsontext.ReadInt(r, v.EndCharIndex)
-				}
-			case "start_page_number":
-				if r.Null() {
-					v.StartPageNumber = nil
-				} else {
-					jsontext.Ensure(&v.StartPageNumber)
-					jsontext.ReadInt(r, v.StartPageNumber)
-				}
-			case "end_page_number":
-				if r.Null() {
-					v.EndPageNumber = nil
-				} else {
-					jsontext.Ensure(&v.EndPageNumber)
-					jsontext.ReadInt(r, v.EndPageNumber)
-				}
-			case "url":
-				if r.Null() {
-					v.URL = nil
-				} else {
-					jsontext.Ensure(&v.URL)
-					r.StringField(v.URL)
-				}
-			case "title":
-				if r.Null() {
-					v.Title = nil
-				} else {
-					jsontext.Ensure(&v.Title)
-					r.StringField(v.Title)
-				}
-			default:
-				r.SkipUnknown(key, foldedEnvelope)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"agent":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Type = internType(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"agent":`) {
+		if r.KeyIs(`"final":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Agent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"final":`) {
+		if r.KeyIs(`"delta":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadBool(r, &v.Final)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"delta":`) {
+		if r.KeyIs(`"id":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	r.StringField(&v.Delta)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"name":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.ID = nil
+	} else {
+		jsontext.Ensure(&v.ID)
+		r.StringField(v.ID)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"name":`) {
+		if r.KeyIs(`"src":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Name = nil
+	} else {
+		jsontext.Ensure(&v.Name)
+		r.StringField(v.Name)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"src":`) {
+		if r.KeyIs(`"media_type":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Src = nil
+	} else {
+		jsontext.Ensure(&v.Src)
+		r.StringField(v.Src)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"media_type":`) {
+		if r.KeyIs(`"citation_type":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.MediaType = nil
+	} else {
+		jsontext.Ensure(&v.MediaType)
+		r.StringField(v.MediaType)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"citation_type":`) {
+		if r.KeyIs(`"document_index":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	if r.Null() {
+		v.CitationType = nil
+	} else {
+		jsontext.Ensure(&v.CitationType)
+		r.StringField(v.CitationType)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"document_index":`) {
+		if r.KeyIs(`"document_title":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	if r.Null() {
+		v.DocumentIndex = nil
+	} else {
+		jsontext.Ensure(&v.DocumentIndex)
+		jsontext.ReadInt(r, v.DocumentIndex)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"document_title":`) {
+		if r.KeyIs(`"start_char_index":`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	if r.Null() {
+		v.DocumentTitle = nil
+	} else {
+		jsontext.Ensure(&v.DocumentTitle)
+		r.StringField(v.DocumentTitle)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"start_char_index":`) {
+		if r.KeyIs(`"end_char_index":`) {
+			goto f12
+		}
+		goto find
+	}
+f11:
+	if r.Null() {
+		v.StartCharIndex = nil
+	} else {
+		jsontext.Ensure(&v.StartCharIndex)
+		jsontext.ReadInt(r, v.StartCharIndex)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"end_char_index":`) {
+		if r.KeyIs(`"start_page_number":`) {
+			goto f13
+		}
+		goto find
+	}
+f12:
+	if r.Null() {
+		v.EndCharIndex = nil
+	} else {
+		jsontext.Ensure(&v.EndCharIndex)
+		jsontext.ReadInt(r, v.EndCharIndex)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"start_page_number":`) {
+		if r.KeyIs(`"end_page_number":`) {
+			goto f14
+		}
+		goto find
+	}
+f13:
+	if r.Null() {
+		v.StartPageNumber = nil
+	} else {
+		jsontext.Ensure(&v.StartPageNumber)
+		jsontext.ReadInt(r, v.StartPageNumber)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"end_page_number":`) {
+		if r.KeyIs(`"url":`) {
+			goto f15
+		}
+		goto find
+	}
+f14:
+	if r.Null() {
+		v.EndPageNumber = nil
+	} else {
+		jsontext.Ensure(&v.EndPageNumber)
+		jsontext.ReadInt(r, v.EndPageNumber)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"url":`) {
+		if r.KeyIs(`"title":`) {
+			goto f16
+		}
+		goto find
+	}
+f15:
+	if r.Null() {
+		v.URL = nil
+	} else {
+		jsontext.Ensure(&v.URL)
+		r.StringField(v.URL)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"title":`) {
+		goto find
+	}
+f16:
+	if r.Null() {
+		v.Title = nil
+	} else {
+		jsontext.Ensure(&v.Title)
+		r.StringField(v.Title)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "agent":
+		goto f1
+	case "final":
+		goto f2
+	case "delta":
+		goto f3
+	case "id":
+		goto f4
+	case "name":
+		goto f5
+	case "src":
+		goto f6
+	case "media_type":
+		goto f7
+	case "citation_type":
+		goto f8
+	case "document_index":
+		goto f9
+	case "document_title":
+		goto f10
+	case "start_char_index":
+		goto f11
+	case "end_char_index":
+		goto f12
+	case "start_page_number":
+		goto f13
+	case "end_page_number":
+		goto f14
+	case "url":
+		goto f15
+	case "title":
+		goto f16
+	}
+	r.SkipUnknown(key, foldedEnvelope)
+	goto find
 }
 
 // foldedEnvelope reports whether a lower-cased key is one of Envelope's, lower-cased.
@@ -177,20 +377,54 @@ func ReadPendingTool(r *jsontext.Reader, v *PendingTool) bool {
 }
 
 func readPendingTool(r *jsontext.Reader, v *PendingTool) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "tool_use_id":
-				r.StringField(&v.ToolUseID)
-			case "name":
-				r.StringField(&v.Name)
-			case "input":
-				jsontext.ReadRaw(r, &v.Input)
-			default:
-				r.SkipUnknown(key, foldedPendingTool)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"tool_use_id":`) {
+		if r.KeyIs(`"name":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.ToolUseID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"name":`) {
+		if r.KeyIs(`"input":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Name)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"input":`) {
+		goto find
+	}
+f2:
+	jsontext.ReadRaw(r, &v.Input)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "tool_use_id":
+		goto f0
+	case "name":
+		goto f1
+	case "input":
+		goto f2
+	}
+	r.SkipUnknown(key, foldedPendingTool)
+	goto find
 }
 
 // foldedPendingTool reports whether a lower-cased key is one of PendingTool's, lower-cased.
@@ -212,27 +446,39 @@ func ReadMetaFiles(r *jsontext.Reader, v *MetaFiles) bool {
 }
 
 func readMetaFiles(r *jsontext.Reader, v *MetaFiles) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "files":
-				if r.Null() {
-					v.Files = nil
-				} else if r.Array() {
-					s0 := v.Files[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							readFileMeta(r, &s0[len(s0)-1])
-						}
-					}
-					v.Files = jsontext.NotNil(s0)
-				}
-			default:
-				r.SkipUnknown(key, foldedMetaFiles)
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"files":`) {
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.Files = nil
+	} else if r.Array() {
+		s0 := v.Files[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				readFileMeta(r, &s0[len(s0)-1])
 			}
 		}
+		v.Files = jsontext.NotNil(s0)
 	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "files":
+		goto f0
+	}
+	r.SkipUnknown(key, foldedMetaFiles)
+	goto find
 }
 
 // foldedMetaFiles reports whether a lower-cased key is one of MetaFiles's, lower-cased.
@@ -254,20 +500,54 @@ func ReadFileMeta(r *jsontext.Reader, v *FileMeta) bool {
 }
 
 func readFileMeta(r *jsontext.Reader, v *FileMeta) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "file_id":
-				r.StringField(&v.FileID)
-			case "filename":
-				r.StringField(&v.Filename)
-			case "storage_location":
-				r.StringField(&v.StorageLocation)
-			default:
-				r.SkipUnknown(key, foldedFileMeta)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"file_id":`) {
+		if r.KeyIs(`"filename":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.FileID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"filename":`) {
+		if r.KeyIs(`"storage_location":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Filename)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"storage_location":`) {
+		goto find
+	}
+f2:
+	r.StringField(&v.StorageLocation)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "file_id":
+		goto f0
+	case "filename":
+		goto f1
+	case "storage_location":
+		goto f2
+	}
+	r.SkipUnknown(key, foldedFileMeta)
+	goto find
 }
 
 // foldedFileMeta reports whether a lower-cased key is one of FileMeta's, lower-cased.
@@ -289,18 +569,41 @@ func ReadErrorPayload(r *jsontext.Reader, v *ErrorPayload) bool {
 }
 
 func readErrorPayload(r *jsontext.Reader, v *ErrorPayload) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				r.StringField(&v.Type)
-			case "message":
-				r.StringField(&v.Message)
-			default:
-				r.SkipUnknown(key, foldedErrorPayload)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"message":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"message":`) {
+		goto find
+	}
+f1:
+	r.StringField(&v.Message)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "message":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedErrorPayload)
+	goto find
 }
 
 // foldedErrorPayload reports whether a lower-cased key is one of ErrorPayload's, lower-cased.
@@ -322,20 +625,54 @@ func ReadServerError(r *jsontext.Reader, v *ServerError) bool {
 }
 
 func readServerError(r *jsontext.Reader, v *ServerError) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "error":
-				r.StringField(&v.Error)
-			case "message":
-				r.StringField(&v.Message)
-			case "traceback":
-				r.StringField(&v.Traceback)
-			default:
-				r.SkipUnknown(key, foldedServerError)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"error":`) {
+		if r.KeyIs(`"message":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Error)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"message":`) {
+		if r.KeyIs(`"traceback":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Message)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"traceback":`) {
+		goto find
+	}
+f2:
+	r.StringField(&v.Traceback)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "error":
+		goto f0
+	case "message":
+		goto f1
+	case "traceback":
+		goto f2
+	}
+	r.SkipUnknown(key, foldedServerError)
+	goto find
 }
 
 // foldedServerError reports whether a lower-cased key is one of ServerError's, lower-cased.

@@ -16,39 +16,95 @@ func ReadLine(r *jsontext.Reader, v *Line) bool {
 }
 
 func readLine(r *jsontext.Reader, v *Line) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				if !r.Null() {
-					v.Type = internType(r.Str())
-				}
-			case "timestamp":
-				if r.Null() {
-					v.Timestamp = nil
-				} else {
-					jsontext.Ensure(&v.Timestamp)
-					jsontext.ReadInt(r, v.Timestamp)
-				}
-			case "sessionID":
-				r.StringField(&v.SessionID)
-			case "part":
-				if r.Null() {
-					v.Part = nil
-				} else {
-					readPart(r, jsontext.Ensure(&v.Part))
-				}
-			case "error":
-				if r.Null() {
-					v.Error = nil
-				} else {
-					readError(r, jsontext.Ensure(&v.Error))
-				}
-			default:
-				r.SkipField(key, foldedLine)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"timestamp":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Type = internType(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"timestamp":`) {
+		if r.KeyIs(`"sessionID":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Timestamp = nil
+	} else {
+		jsontext.Ensure(&v.Timestamp)
+		jsontext.ReadInt(r, v.Timestamp)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"sessionID":`) {
+		if r.KeyIs(`"part":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.SessionID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"part":`) {
+		if r.KeyIs(`"error":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.Part = nil
+	} else {
+		readPart(r, jsontext.Ensure(&v.Part))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"error":`) {
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Error = nil
+	} else {
+		readError(r, jsontext.Ensure(&v.Error))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "timestamp":
+		goto f1
+	case "sessionID":
+		goto f2
+	case "part":
+		goto f3
+	case "error":
+		goto f4
+	}
+	r.SkipField(key, foldedLine)
+	goto find
 }
 
 // foldedLine reports whether a lower-cased key is one of Line's, lower-cased.
@@ -70,57 +126,190 @@ func ReadPart(r *jsontext.Reader, v *Part) bool {
 }
 
 func readPart(r *jsontext.Reader, v *Part) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "id":
-				r.StringField(&v.ID)
-			case "messageID":
-				r.StringField(&v.MessageID)
-			case "sessionID":
-				r.StringField(&v.SessionID)
-			case "type":
-				if !r.Null() {
-					v.Type = internPart(r.Str())
-				}
-			case "text":
-				r.StringField(&v.Text)
-			case "time":
-				if r.Null() {
-					v.Time = nil
-				} else {
-					readTime(r, jsontext.Ensure(&v.Time))
-				}
-			case "reason":
-				r.StringField(&v.Reason)
-			case "tokens":
-				if r.Null() {
-					v.Tokens = nil
-				} else {
-					readTokens(r, jsontext.Ensure(&v.Tokens))
-				}
-			case "cost":
-				if r.Null() {
-					v.Cost = nil
-				} else {
-					jsontext.Ensure(&v.Cost)
-					jsontext.ReadFloat(r, v.Cost)
-				}
-			case "tool":
-				r.StringField(&v.Tool)
-			case "callID":
-				r.StringField(&v.CallID)
-			case "state":
-				if r.Null() {
-					v.State = nil
-				} else {
-					readToolState(r, jsontext.Ensure(&v.State))
-				}
-			default:
-				r.SkipField(key, foldedPart)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"messageID":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.ID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"messageID":`) {
+		if r.KeyIs(`"sessionID":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.MessageID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"sessionID":`) {
+		if r.KeyIs(`"type":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.SessionID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"text":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if !r.Null() {
+		v.Type = internPart(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"text":`) {
+		if r.KeyIs(`"time":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	r.StringField(&v.Text)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"time":`) {
+		if r.KeyIs(`"reason":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Time = nil
+	} else {
+		readTime(r, jsontext.Ensure(&v.Time))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"reason":`) {
+		if r.KeyIs(`"tokens":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	r.StringField(&v.Reason)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"tokens":`) {
+		if r.KeyIs(`"cost":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.Tokens = nil
+	} else {
+		readTokens(r, jsontext.Ensure(&v.Tokens))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"cost":`) {
+		if r.KeyIs(`"tool":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	if r.Null() {
+		v.Cost = nil
+	} else {
+		jsontext.Ensure(&v.Cost)
+		jsontext.ReadFloat(r, v.Cost)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"tool":`) {
+		if r.KeyIs(`"callID":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	r.StringField(&v.Tool)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"callID":`) {
+		if r.KeyIs(`"state":`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	r.StringField(&v.CallID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"state":`) {
+		goto find
+	}
+f11:
+	if r.Null() {
+		v.State = nil
+	} else {
+		readToolState(r, jsontext.Ensure(&v.State))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "id":
+		goto f0
+	case "messageID":
+		goto f1
+	case "sessionID":
+		goto f2
+	case "type":
+		goto f3
+	case "text":
+		goto f4
+	case "time":
+		goto f5
+	case "reason":
+		goto f6
+	case "tokens":
+		goto f7
+	case "cost":
+		goto f8
+	case "tool":
+		goto f9
+	case "callID":
+		goto f10
+	case "state":
+		goto f11
+	}
+	r.SkipField(key, foldedPart)
+	goto find
 }
 
 // foldedPart reports whether a lower-cased key is one of Part's, lower-cased.
@@ -142,28 +331,51 @@ func ReadTime(r *jsontext.Reader, v *Time) bool {
 }
 
 func readTime(r *jsontext.Reader, v *Time) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "start":
-				if r.Null() {
-					v.Start = nil
-				} else {
-					jsontext.Ensure(&v.Start)
-					jsontext.ReadInt(r, v.Start)
-				}
-			case "end":
-				if r.Null() {
-					v.End = nil
-				} else {
-					jsontext.Ensure(&v.End)
-					jsontext.ReadInt(r, v.End)
-				}
-			default:
-				r.SkipUnknown(key, foldedTime)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"start":`) {
+		if r.KeyIs(`"end":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.Start = nil
+	} else {
+		jsontext.Ensure(&v.Start)
+		jsontext.ReadInt(r, v.Start)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"end":`) {
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.End = nil
+	} else {
+		jsontext.Ensure(&v.End)
+		jsontext.ReadInt(r, v.End)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "start":
+		goto f0
+	case "end":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedTime)
+	goto find
 }
 
 // foldedTime reports whether a lower-cased key is one of Time's, lower-cased.
@@ -185,31 +397,87 @@ func ReadTokens(r *jsontext.Reader, v *Tokens) bool {
 }
 
 func readTokens(r *jsontext.Reader, v *Tokens) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "total":
-				if r.Null() {
-					v.Total = nil
-				} else {
-					jsontext.Ensure(&v.Total)
-					jsontext.ReadInt(r, v.Total)
-				}
-			case "input":
-				jsontext.ReadInt(r, &v.Input)
-			case "output":
-				jsontext.ReadInt(r, &v.Output)
-			case "reasoning":
-				jsontext.ReadInt(r, &v.Reasoning)
-			case "cache":
-				if !r.Null() {
-					readCache(r, &v.Cache)
-				}
-			default:
-				r.SkipUnknown(key, foldedTokens)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"total":`) {
+		if r.KeyIs(`"input":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.Total = nil
+	} else {
+		jsontext.Ensure(&v.Total)
+		jsontext.ReadInt(r, v.Total)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"input":`) {
+		if r.KeyIs(`"output":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadInt(r, &v.Input)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"output":`) {
+		if r.KeyIs(`"reasoning":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadInt(r, &v.Output)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"reasoning":`) {
+		if r.KeyIs(`"cache":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadInt(r, &v.Reasoning)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"cache":`) {
+		goto find
+	}
+f4:
+	if !r.Null() {
+		readCache(r, &v.Cache)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "total":
+		goto f0
+	case "input":
+		goto f1
+	case "output":
+		goto f2
+	case "reasoning":
+		goto f3
+	case "cache":
+		goto f4
+	}
+	r.SkipUnknown(key, foldedTokens)
+	goto find
 }
 
 // foldedTokens reports whether a lower-cased key is one of Tokens's, lower-cased.
@@ -231,18 +499,41 @@ func ReadCache(r *jsontext.Reader, v *Cache) bool {
 }
 
 func readCache(r *jsontext.Reader, v *Cache) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "read":
-				jsontext.ReadInt(r, &v.Read)
-			case "write":
-				jsontext.ReadInt(r, &v.Write)
-			default:
-				r.SkipUnknown(key, foldedCache)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"read":`) {
+		if r.KeyIs(`"write":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	jsontext.ReadInt(r, &v.Read)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"write":`) {
+		goto find
+	}
+f1:
+	jsontext.ReadInt(r, &v.Write)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "read":
+		goto f0
+	case "write":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedCache)
+	goto find
 }
 
 // foldedCache reports whether a lower-cased key is one of Cache's, lower-cased.
@@ -264,42 +555,120 @@ func ReadToolState(r *jsontext.Reader, v *ToolState) bool {
 }
 
 func readToolState(r *jsontext.Reader, v *ToolState) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "status":
-				r.StringField(&v.Status)
-			case "input":
-				jsontext.ReadRaw(r, &v.Input)
-			case "output":
-				if r.Null() {
-					v.Output = nil
-				} else {
-					jsontext.Ensure(&v.Output)
-					r.StringField(v.Output)
-				}
-			case "error":
-				if r.Null() {
-					v.Error = nil
-				} else {
-					jsontext.Ensure(&v.Error)
-					r.StringField(v.Error)
-				}
-			case "title":
-				r.StringField(&v.Title)
-			case "metadata":
-				jsontext.ReadRaw(r, &v.Metadata)
-			case "time":
-				if r.Null() {
-					v.Time = nil
-				} else {
-					readTime(r, jsontext.Ensure(&v.Time))
-				}
-			default:
-				r.SkipUnknown(key, foldedToolState)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"status":`) {
+		if r.KeyIs(`"input":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Status)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"input":`) {
+		if r.KeyIs(`"output":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.Input)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"output":`) {
+		if r.KeyIs(`"error":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.Output = nil
+	} else {
+		jsontext.Ensure(&v.Output)
+		r.StringField(v.Output)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"error":`) {
+		if r.KeyIs(`"title":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.Error = nil
+	} else {
+		jsontext.Ensure(&v.Error)
+		r.StringField(v.Error)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"title":`) {
+		if r.KeyIs(`"metadata":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	r.StringField(&v.Title)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"metadata":`) {
+		if r.KeyIs(`"time":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	jsontext.ReadRaw(r, &v.Metadata)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"time":`) {
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Time = nil
+	} else {
+		readTime(r, jsontext.Ensure(&v.Time))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "status":
+		goto f0
+	case "input":
+		goto f1
+	case "output":
+		goto f2
+	case "error":
+		goto f3
+	case "title":
+		goto f4
+	case "metadata":
+		goto f5
+	case "time":
+		goto f6
+	}
+	r.SkipUnknown(key, foldedToolState)
+	goto find
 }
 
 // foldedToolState reports whether a lower-cased key is one of ToolState's, lower-cased.
@@ -321,18 +690,41 @@ func ReadError(r *jsontext.Reader, v *Error) bool {
 }
 
 func readError(r *jsontext.Reader, v *Error) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "name":
-				r.StringField(&v.Name)
-			case "data":
-				jsontext.ReadRaw(r, &v.Data)
-			default:
-				r.SkipUnknown(key, foldedError)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"name":`) {
+		if r.KeyIs(`"data":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Name)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"data":`) {
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.Data)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "name":
+		goto f0
+	case "data":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedError)
+	goto find
 }
 
 // foldedError reports whether a lower-cased key is one of Error's, lower-cased.
@@ -354,32 +746,77 @@ func ReadErrorData(r *jsontext.Reader, v *ErrorData) bool {
 }
 
 func readErrorData(r *jsontext.Reader, v *ErrorData) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "message":
-				r.StringField(&v.Message)
-			case "statusCode":
-				if r.Null() {
-					v.StatusCode = nil
-				} else {
-					jsontext.Ensure(&v.StatusCode)
-					jsontext.ReadInt(r, v.StatusCode)
-				}
-			case "isRetryable":
-				if r.Null() {
-					v.IsRetryable = nil
-				} else {
-					jsontext.Ensure(&v.IsRetryable)
-					jsontext.ReadBool(r, v.IsRetryable)
-				}
-			case "responseBody":
-				r.StringField(&v.ResponseBody)
-			default:
-				r.SkipField(key, foldedErrorData)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"message":`) {
+		if r.KeyIs(`"statusCode":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Message)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"statusCode":`) {
+		if r.KeyIs(`"isRetryable":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.StatusCode = nil
+	} else {
+		jsontext.Ensure(&v.StatusCode)
+		jsontext.ReadInt(r, v.StatusCode)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"isRetryable":`) {
+		if r.KeyIs(`"responseBody":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.IsRetryable = nil
+	} else {
+		jsontext.Ensure(&v.IsRetryable)
+		jsontext.ReadBool(r, v.IsRetryable)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"responseBody":`) {
+		goto find
+	}
+f3:
+	r.StringField(&v.ResponseBody)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "message":
+		goto f0
+	case "statusCode":
+		goto f1
+	case "isRetryable":
+		goto f2
+	case "responseBody":
+		goto f3
+	}
+	r.SkipField(key, foldedErrorData)
+	goto find
 }
 
 // foldedErrorData reports whether a lower-cased key is one of ErrorData's, lower-cased.
@@ -401,21 +838,33 @@ func ReadExitMetadata(r *jsontext.Reader, v *ExitMetadata) bool {
 }
 
 func readExitMetadata(r *jsontext.Reader, v *ExitMetadata) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "exit":
-				if r.Null() {
-					v.Exit = nil
-				} else {
-					jsontext.Ensure(&v.Exit)
-					jsontext.ReadInt(r, v.Exit)
-				}
-			default:
-				r.SkipUnknown(key, foldedExitMetadata)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"exit":`) {
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.Exit = nil
+	} else {
+		jsontext.Ensure(&v.Exit)
+		jsontext.ReadInt(r, v.Exit)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "exit":
+		goto f0
+	}
+	r.SkipUnknown(key, foldedExitMetadata)
+	goto find
 }
 
 // foldedExitMetadata reports whether a lower-cased key is one of ExitMetadata's, lower-cased.

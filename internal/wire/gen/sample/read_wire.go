@@ -16,261 +16,226 @@ func ReadOrdered(r *jsontext.Reader, v *Ordered) bool {
 }
 
 func readOrdered(r *jsontext.Reader, v *Ordered) {
-	if r.Object() {
-		if r.KeyIs(`"type":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Type = internTypeKindNext(r)
-			}
-			if r.ObjectEnd() {
-				return
-			}
-		}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
 		if r.KeyIs(`"id":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.ID = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f1
 		}
+		goto find
+	}
+f0:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Type = internTypeKindNext(r)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"id":`) {
 		if r.KeyIs(`"body":`) {
-			v.Body = r.Skip()
-			if r.ObjectEnd() {
-				return
-			}
+			goto f2
 		}
+		goto find
+	}
+f1:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ID = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"body":`) {
 		if r.KeyIs(`"usage":`) {
-			{
-				r.Peek()
-				off := r.Offset()
-				if r.Peek() == 'n' && r.Null() {
-					v.Usage = nil
-				} else {
-					readUsage(r, jsontext.Ensure(&v.Usage))
-				}
-				if !r.Failed() {
-					v.usageText = r.Since(off)
-				}
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f3
 		}
+		goto find
+	}
+f2:
+	v.Body = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"usage":`) {
 		if r.KeyIs(`"raws":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Raws = nil
-			} else if r.Array() {
-				s0 := v.Raws[:0]
-				for r.More() {
-					s0 = jsontext.Extend(s0)
-					s0[len(s0)-1] = r.Skip()
-				}
-				v.Raws = jsontext.NotNil(s0)
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f4
 		}
 		if r.KeyIs(`"Kind":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Kind = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f5
 		}
 		if r.KeyIs(`"Both":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Tail.Both = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f6
 		}
 		if r.KeyIs(`"Pick":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Tail.Pick = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f7
 		}
 		if r.KeyIs(`"extra":`) {
-			if !(r.Peek() == 'n' && r.Null()) {
-				v.Tail.Extra = r.String()
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f8
 		}
 		if r.KeyIs(`"spent":`) {
-			if r.Peek() == 'n' && r.Null() {
-				v.Spent = nil
-			} else {
-				readUsage(r, jsontext.EnsureIn(&v.Spent, &v.spent))
-			}
-			if r.ObjectEnd() {
-				return
-			}
+			goto f9
 		}
-		next := 0
-		for {
-			f := -1
-			switch next {
-			case 0:
-				if r.KeyIs(`"type":`) {
-					f = 0
-				} else if r.KeyIs(`"id":`) {
-					f = 1
-				}
-			case 1:
-				if r.KeyIs(`"id":`) {
-					f = 1
-				} else if r.KeyIs(`"body":`) {
-					f = 2
-				}
-			case 2:
-				if r.KeyIs(`"body":`) {
-					f = 2
-				} else if r.KeyIs(`"usage":`) {
-					f = 3
-				}
-			case 3:
-				if r.KeyIs(`"usage":`) {
-					f = 3
-				} else if r.KeyIs(`"raws":`) {
-					f = 4
-				}
-			case 4:
-				if r.KeyIs(`"raws":`) {
-					f = 4
-				} else if r.KeyIs(`"Kind":`) {
-					f = 5
-				}
-			case 5:
-				if r.KeyIs(`"Kind":`) {
-					f = 5
-				} else if r.KeyIs(`"Both":`) {
-					f = 6
-				}
-			case 6:
-				if r.KeyIs(`"Both":`) {
-					f = 6
-				} else if r.KeyIs(`"Pick":`) {
-					f = 7
-				}
-			case 7:
-				if r.KeyIs(`"Pick":`) {
-					f = 7
-				} else if r.KeyIs(`"extra":`) {
-					f = 8
-				}
-			case 8:
-				if r.KeyIs(`"extra":`) {
-					f = 8
-				} else if r.KeyIs(`"spent":`) {
-					f = 9
-				}
-			case 9:
-				if r.KeyIs(`"spent":`) {
-					f = 9
-				}
-			}
-			if f < 0 {
-				if r.ObjectEnd() {
-					break
-				}
-				key, ok := r.KeyFold()
-				if !ok {
-					break
-				}
-				switch string(key) {
-				case "type":
-					f = 0
-				case "id":
-					f = 1
-				case "body":
-					f = 2
-				case "usage":
-					f = 3
-				case "raws":
-					f = 4
-				case "Kind":
-					f = 5
-				case "Both":
-					f = 6
-				case "Pick":
-					f = 7
-				case "extra":
-					f = 8
-				case "spent":
-					f = 9
-				default:
-					r.SkipField(key, foldedOrdered)
-					continue
-				}
-			}
-			switch f {
-			case 0:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Type = internTypeKindNext(r)
-				}
-			case 1:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.ID = r.String()
-				}
-			case 2:
-				v.Body = r.Skip()
-			case 3:
-				{
-					r.Peek()
-					off := r.Offset()
-					if r.Peek() == 'n' && r.Null() {
-						v.Usage = nil
-					} else {
-						readUsage(r, jsontext.Ensure(&v.Usage))
-					}
-					if !r.Failed() {
-						v.usageText = r.Since(off)
-					}
-				}
-			case 4:
-				if r.Peek() == 'n' && r.Null() {
-					v.Raws = nil
-				} else if r.Array() {
-					s0 := v.Raws[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						s0[len(s0)-1] = r.Skip()
-					}
-					v.Raws = jsontext.NotNil(s0)
-				}
-			case 5:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Kind = r.String()
-				}
-			case 6:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Tail.Both = r.String()
-				}
-			case 7:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Tail.Pick = r.String()
-				}
-			case 8:
-				if !(r.Peek() == 'n' && r.Null()) {
-					v.Tail.Extra = r.String()
-				}
-			case 9:
-				if r.Peek() == 'n' && r.Null() {
-					v.Spent = nil
-				} else {
-					readUsage(r, jsontext.EnsureIn(&v.Spent, &v.spent))
-				}
-			}
-			next = f + 1
+		goto find
+	}
+f3:
+	{
+		r.Peek()
+		off := r.Offset()
+		if r.Peek() == 'n' && r.Null() {
+			v.Usage = nil
+		} else {
+			readUsage(r, jsontext.Ensure(&v.Usage))
+		}
+		if !r.Failed() {
+			v.usageText = r.Since(off)
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"raws":`) {
+		if r.KeyIs(`"Kind":`) {
+			goto f5
+		}
+		if r.KeyIs(`"Both":`) {
+			goto f6
+		}
+		if r.KeyIs(`"Pick":`) {
+			goto f7
+		}
+		if r.KeyIs(`"extra":`) {
+			goto f8
+		}
+		if r.KeyIs(`"spent":`) {
+			goto f9
+		}
+		goto find
+	}
+f4:
+	if r.Peek() == 'n' && r.Null() {
+		v.Raws = nil
+	} else if r.Array() {
+		s0 := v.Raws[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			s0[len(s0)-1] = r.Skip()
+		}
+		v.Raws = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"Kind":`) {
+		if r.KeyIs(`"Both":`) {
+			goto f6
+		}
+		if r.KeyIs(`"Pick":`) {
+			goto f7
+		}
+		if r.KeyIs(`"extra":`) {
+			goto f8
+		}
+		if r.KeyIs(`"spent":`) {
+			goto f9
+		}
+		goto find
+	}
+f5:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Kind = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"Both":`) {
+		if r.KeyIs(`"Pick":`) {
+			goto f7
+		}
+		if r.KeyIs(`"extra":`) {
+			goto f8
+		}
+		if r.KeyIs(`"spent":`) {
+			goto f9
+		}
+		goto find
+	}
+f6:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Tail.Both = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"Pick":`) {
+		if r.KeyIs(`"extra":`) {
+			goto f8
+		}
+		if r.KeyIs(`"spent":`) {
+			goto f9
+		}
+		goto find
+	}
+f7:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Tail.Pick = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"extra":`) {
+		if r.KeyIs(`"spent":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Tail.Extra = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"spent":`) {
+		goto find
+	}
+f9:
+	if r.Peek() == 'n' && r.Null() {
+		v.Spent = nil
+	} else {
+		readUsage(r, jsontext.EnsureIn(&v.Spent, &v.spent))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "id":
+		goto f1
+	case "body":
+		goto f2
+	case "usage":
+		goto f3
+	case "raws":
+		goto f4
+	case "Kind":
+		goto f5
+	case "Both":
+		goto f6
+	case "Pick":
+		goto f7
+	case "extra":
+		goto f8
+	case "spent":
+		goto f9
+	}
+	r.SkipField(key, foldedOrdered)
+	goto find
 }
 
 // foldedOrdered reports whether a lower-cased key is one of Ordered's, lower-cased.
@@ -292,272 +257,592 @@ func ReadEvent(r *jsontext.Reader, v *Event) bool {
 }
 
 func readEvent(r *jsontext.Reader, v *Event) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				if !r.Null() {
-					v.Type = internType(r.Str())
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"text":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Type = internType(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"text":`) {
+		if r.KeyIs(`"final":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Text)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"final":`) {
+		if r.KeyIs(`"n":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadBool(r, &v.Final)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"n":`) {
+		if r.KeyIs(`"small":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadInt(r, &v.N)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"small":`) {
+		if r.KeyIs(`"int":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	jsontext.ReadInt(r, &v.Small)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"int":`) {
+		if r.KeyIs(`"f":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	jsontext.ReadInt(r, &v.Int)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"f":`) {
+		if r.KeyIs(`"opt":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	jsontext.ReadFloat(r, &v.F)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"opt":`) {
+		if r.KeyIs(`"opt_n":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.Opt = nil
+	} else {
+		jsontext.Ensure(&v.Opt)
+		r.StringField(v.Opt)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"opt_n":`) {
+		if r.KeyIs(`"opt_b":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	if r.Null() {
+		v.OptN = nil
+	} else {
+		jsontext.Ensure(&v.OptN)
+		jsontext.ReadInt(r, v.OptN)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"opt_b":`) {
+		if r.KeyIs(`"opt_f":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	if r.Null() {
+		v.OptB = nil
+	} else {
+		jsontext.Ensure(&v.OptB)
+		jsontext.ReadBool(r, v.OptB)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"opt_f":`) {
+		if r.KeyIs(`"raw":`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	if r.Null() {
+		v.OptF = nil
+	} else {
+		jsontext.Ensure(&v.OptF)
+		jsontext.ReadFloat(r, v.OptF)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"raw":`) {
+		if r.KeyIs(`"opt_raw":`) {
+			goto f12
+		}
+		goto find
+	}
+f11:
+	jsontext.ReadRaw(r, &v.Raw)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"opt_raw":`) {
+		if r.KeyIs(`"raws":`) {
+			goto f13
+		}
+		goto find
+	}
+f12:
+	if r.Null() {
+		v.OptRaw = nil
+	} else {
+		jsontext.Ensure(&v.OptRaw)
+		jsontext.ReadRaw(r, v.OptRaw)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"raws":`) {
+		if r.KeyIs(`"any":`) {
+			goto f14
+		}
+		goto find
+	}
+f13:
+	if r.Null() {
+		v.Raws = nil
+	} else if r.Array() {
+		s0 := v.Raws[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			jsontext.ReadRaw(r, &s0[len(s0)-1])
+		}
+		v.Raws = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"any":`) {
+		if r.KeyIs(`"names":`) {
+			goto f15
+		}
+		goto find
+	}
+f14:
+	jsontext.ReadAny(r, &v.Any)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"names":`) {
+		if r.KeyIs(`"types":`) {
+			goto f16
+		}
+		goto find
+	}
+f15:
+	if r.Null() {
+		v.Names = nil
+	} else if r.Array() {
+		s0 := v.Names[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			r.StringField(&s0[len(s0)-1])
+		}
+		v.Names = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"types":`) {
+		if r.KeyIs(`"usage":`) {
+			goto f17
+		}
+		goto find
+	}
+f16:
+	if r.Null() {
+		v.Types = nil
+	} else if r.Array() {
+		s0 := v.Types[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				s0[len(s0)-1] = internType(r.Str())
+			}
+		}
+		v.Types = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"usage":`) {
+		if r.KeyIs(`"opt_usage":`) {
+			goto f18
+		}
+		goto find
+	}
+f17:
+	if !r.Null() {
+		readUsage(r, &v.Usage)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"opt_usage":`) {
+		if r.KeyIs(`"parts":`) {
+			goto f19
+		}
+		goto find
+	}
+f18:
+	if r.Null() {
+		v.OptUsage = nil
+	} else {
+		readUsage(r, jsontext.Ensure(&v.OptUsage))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"parts":`) {
+		if r.KeyIs(`"ptr_parts":`) {
+			goto f20
+		}
+		goto find
+	}
+f19:
+	if r.Null() {
+		v.Parts = nil
+	} else if r.Array() {
+		s0 := v.Parts[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				readPart(r, &s0[len(s0)-1])
+			}
+		}
+		v.Parts = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"ptr_parts":`) {
+		if r.KeyIs(`"grid":`) {
+			goto f21
+		}
+		goto find
+	}
+f20:
+	if r.Null() {
+		v.PtrParts = nil
+	} else if r.Array() {
+		s0 := v.PtrParts[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if r.Null() {
+				s0[len(s0)-1] = nil
+			} else {
+				readPart(r, jsontext.Ensure(&s0[len(s0)-1]))
+			}
+		}
+		v.PtrParts = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"grid":`) {
+		if r.KeyIs(`"words":`) {
+			goto f22
+		}
+		goto find
+	}
+f21:
+	if r.Null() {
+		v.Grid = nil
+	} else if r.Array() {
+		s0 := v.Grid[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if r.Null() {
+				s0[len(s0)-1] = nil
+			} else if r.Array() {
+				s1 := s0[len(s0)-1][:0]
+				for r.More() {
+					s1 = jsontext.Extend(s1)
+					jsontext.ReadInt(r, &s1[len(s1)-1])
 				}
-			case "text":
-				r.StringField(&v.Text)
-			case "final":
-				jsontext.ReadBool(r, &v.Final)
-			case "n":
-				jsontext.ReadInt(r, &v.N)
-			case "small":
-				jsontext.ReadInt(r, &v.Small)
-			case "int":
-				jsontext.ReadInt(r, &v.Int)
-			case "f":
-				jsontext.ReadFloat(r, &v.F)
-			case "opt":
-				if r.Null() {
-					v.Opt = nil
-				} else {
-					jsontext.Ensure(&v.Opt)
-					r.StringField(v.Opt)
-				}
-			case "opt_n":
-				if r.Null() {
-					v.OptN = nil
-				} else {
-					jsontext.Ensure(&v.OptN)
-					jsontext.ReadInt(r, v.OptN)
-				}
-			case "opt_b":
-				if r.Null() {
-					v.OptB = nil
-				} else {
-					jsontext.Ensure(&v.OptB)
-					jsontext.ReadBool(r, v.OptB)
-				}
-			case "opt_f":
-				if r.Null() {
-					v.OptF = nil
-				} else {
-					jsontext.Ensure(&v.OptF)
-					jsontext.ReadFloat(r, v.OptF)
-				}
-			case "raw":
-				jsontext.ReadRaw(r, &v.Raw)
-			case "opt_raw":
-				if r.Null() {
-					v.OptRaw = nil
-				} else {
-					jsontext.Ensure(&v.OptRaw)
-					jsontext.ReadRaw(r, v.OptRaw)
-				}
-			case "raws":
-				if r.Null() {
-					v.Raws = nil
-				} else if r.Array() {
-					s0 := v.Raws[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						jsontext.ReadRaw(r, &s0[len(s0)-1])
-					}
-					v.Raws = jsontext.NotNil(s0)
-				}
-			case "any":
-				jsontext.ReadAny(r, &v.Any)
-			case "names":
-				if r.Null() {
-					v.Names = nil
-				} else if r.Array() {
-					s0 := v.Names[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						r.StringField(&s0[len(s0)-1])
-					}
-					v.Names = jsontext.NotNil(s0)
-				}
-			case "types":
-				if r.Null() {
-					v.Types = nil
-				} else if r.Array() {
-					s0 := v.Types[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							s0[len(s0)-1] = internType(r.Str())
-						}
-					}
-					v.Types = jsontext.NotNil(s0)
-				}
-			case "usage":
-				if !r.Null() {
-					readUsage(r, &v.Usage)
-				}
-			case "opt_usage":
-				if r.Null() {
-					v.OptUsage = nil
-				} else {
-					readUsage(r, jsontext.Ensure(&v.OptUsage))
-				}
-			case "parts":
-				if r.Null() {
-					v.Parts = nil
-				} else if r.Array() {
-					s0 := v.Parts[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							readPart(r, &s0[len(s0)-1])
-						}
-					}
-					v.Parts = jsontext.NotNil(s0)
-				}
-			case "ptr_parts":
-				if r.Null() {
-					v.PtrParts = nil
-				} else if r.Array() {
-					s0 := v.PtrParts[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if r.Null() {
-							s0[len(s0)-1] = nil
-						} else {
-							readPart(r, jsontext.Ensure(&s0[len(s0)-1]))
-						}
-					}
-					v.PtrParts = jsontext.NotNil(s0)
-				}
-			case "grid":
-				if r.Null() {
-					v.Grid = nil
-				} else if r.Array() {
-					s0 := v.Grid[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if r.Null() {
-							s0[len(s0)-1] = nil
-						} else if r.Array() {
-							s1 := s0[len(s0)-1][:0]
-							for r.More() {
-								s1 = jsontext.Extend(s1)
-								jsontext.ReadInt(r, &s1[len(s1)-1])
-							}
-							s0[len(s0)-1] = jsontext.NotNil(s1)
-						}
-					}
-					v.Grid = jsontext.NotNil(s0)
-				}
-			case "words":
-				jsontext.ReadUnmarshaler(r, &v.Words)
-			case "opt_words":
-				if r.Null() {
-					v.OptWords = nil
-				} else {
-					jsontext.Ensure(&v.OptWords)
-					jsontext.ReadUnmarshaler(r, v.OptWords)
-				}
-			case "anon":
-				if r.Null() {
-					v.Anon = nil
-				} else {
-					jsontext.Ensure(&v.Anon)
-					if r.Object() {
-						for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-							switch string(key) {
-							case "iD":
-								r.StringField(&v.Anon.ID)
-							case "deep":
-								if !r.Null() {
-									if r.Object() {
-										for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-											switch string(key) {
-											case "n":
-												jsontext.ReadInt(r, &v.Anon.Deep.N)
-											default:
-												r.SkipUnknown(key, func(key string) bool {
-													switch key {
-													case "n":
-														return true
-													}
-													return false
-												})
-											}
+				s0[len(s0)-1] = jsontext.NotNil(s1)
+			}
+		}
+		v.Grid = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"words":`) {
+		if r.KeyIs(`"opt_words":`) {
+			goto f23
+		}
+		goto find
+	}
+f22:
+	jsontext.ReadUnmarshaler(r, &v.Words)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"opt_words":`) {
+		if r.KeyIs(`"anon":`) {
+			goto f24
+		}
+		goto find
+	}
+f23:
+	if r.Null() {
+		v.OptWords = nil
+	} else {
+		jsontext.Ensure(&v.OptWords)
+		jsontext.ReadUnmarshaler(r, v.OptWords)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"anon":`) {
+		if r.KeyIs(`"anons":`) {
+			goto f25
+		}
+		goto find
+	}
+f24:
+	if r.Null() {
+		v.Anon = nil
+	} else {
+		jsontext.Ensure(&v.Anon)
+		if r.Object() {
+			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+				switch string(key) {
+				case "iD":
+					r.StringField(&v.Anon.ID)
+				case "deep":
+					if !r.Null() {
+						if r.Object() {
+							for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+								switch string(key) {
+								case "n":
+									jsontext.ReadInt(r, &v.Anon.Deep.N)
+								default:
+									r.SkipUnknown(key, func(key string) bool {
+										switch key {
+										case "n":
+											return true
 										}
-									}
-								}
-							default:
-								r.SkipField(key, func(key string) bool {
-									switch key {
-									case "id", "deep":
-										return true
-									}
-									return false
-								})
-							}
-						}
-					}
-				}
-			case "anons":
-				if r.Null() {
-					v.Anons = nil
-				} else if r.Array() {
-					s0 := v.Anons[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							if r.Object() {
-								for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-									switch string(key) {
-									case "k":
-										jsontext.ReadInt(r, &s0[len(s0)-1].K)
-									default:
-										r.SkipUnknown(key, func(key string) bool {
-											switch key {
-											case "k":
-												return true
-											}
-											return false
-										})
-									}
+										return false
+									})
 								}
 							}
 						}
 					}
-					v.Anons = jsontext.NotNil(s0)
-				}
-			case "members":
-				if !r.Null() && r.Object() {
-					for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-						v.Members = append(v.Members, Member{Key: string(key)})
-						if !r.Null() {
-							readUsage(r, &v.Members[len(v.Members)-1].Value)
+				default:
+					r.SkipField(key, func(key string) bool {
+						switch key {
+						case "id", "deep":
+							return true
 						}
-					}
+						return false
+					})
 				}
-			case "Untagged":
-				r.StringField(&v.Untagged)
-			case "parsed":
-				{
-					obj := r.Peek() == '{'
-					off, depth := r.Offset(), r.Depth()
-					if obj {
-						p := jsontext.Ensure(&v.parsed)
-						*p = Usage{}
-						readUsage(r, p)
-						if r.Failed() {
-							r.Rewind(off, depth)
-							v.parsed = nil
-						}
-					} else {
-						v.parsed = nil
-					}
-					if v.parsed != nil {
-						v.Parsed = r.Since(off)
-					} else {
-						v.Parsed = r.Skip()
-					}
-				}
-			default:
-				r.SkipField(key, foldedEvent)
 			}
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"anons":`) {
+		if r.KeyIs(`"members":`) {
+			goto f26
+		}
+		goto find
+	}
+f25:
+	if r.Null() {
+		v.Anons = nil
+	} else if r.Array() {
+		s0 := v.Anons[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				if r.Object() {
+					for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+						switch string(key) {
+						case "k":
+							jsontext.ReadInt(r, &s0[len(s0)-1].K)
+						default:
+							r.SkipUnknown(key, func(key string) bool {
+								switch key {
+								case "k":
+									return true
+								}
+								return false
+							})
+						}
+					}
+				}
+			}
+		}
+		v.Anons = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"members":`) {
+		if r.KeyIs(`"Untagged":`) {
+			goto f27
+		}
+		goto find
+	}
+f26:
+	if !r.Null() && r.Object() {
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			v.Members = append(v.Members, Member{Key: string(key)})
+			if !r.Null() {
+				readUsage(r, &v.Members[len(v.Members)-1].Value)
+			}
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"Untagged":`) {
+		if r.KeyIs(`"parsed":`) {
+			goto f28
+		}
+		goto find
+	}
+f27:
+	r.StringField(&v.Untagged)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"parsed":`) {
+		goto find
+	}
+f28:
+	{
+		obj := r.Peek() == '{'
+		off, depth := r.Offset(), r.Depth()
+		if obj {
+			p := jsontext.Ensure(&v.parsed)
+			*p = Usage{}
+			readUsage(r, p)
+			if r.Failed() {
+				r.Rewind(off, depth)
+				v.parsed = nil
+			}
+		} else {
+			v.parsed = nil
+		}
+		if v.parsed != nil {
+			v.Parsed = r.Since(off)
+		} else {
+			v.Parsed = r.Skip()
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "text":
+		goto f1
+	case "final":
+		goto f2
+	case "n":
+		goto f3
+	case "small":
+		goto f4
+	case "int":
+		goto f5
+	case "f":
+		goto f6
+	case "opt":
+		goto f7
+	case "opt_n":
+		goto f8
+	case "opt_b":
+		goto f9
+	case "opt_f":
+		goto f10
+	case "raw":
+		goto f11
+	case "opt_raw":
+		goto f12
+	case "raws":
+		goto f13
+	case "any":
+		goto f14
+	case "names":
+		goto f15
+	case "types":
+		goto f16
+	case "usage":
+		goto f17
+	case "opt_usage":
+		goto f18
+	case "parts":
+		goto f19
+	case "ptr_parts":
+		goto f20
+	case "grid":
+		goto f21
+	case "words":
+		goto f22
+	case "opt_words":
+		goto f23
+	case "anon":
+		goto f24
+	case "anons":
+		goto f25
+	case "members":
+		goto f26
+	case "Untagged":
+		goto f27
+	case "parsed":
+		goto f28
+	}
+	r.SkipField(key, foldedEvent)
+	goto find
 }
 
 // foldedEvent reports whether a lower-cased key is one of Event's, lower-cased.
@@ -579,18 +864,41 @@ func ReadUsage(r *jsontext.Reader, v *Usage) bool {
 }
 
 func readUsage(r *jsontext.Reader, v *Usage) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "input":
-				jsontext.ReadInt(r, &v.Input)
-			case "output":
-				jsontext.ReadInt(r, &v.Output)
-			default:
-				r.SkipUnknown(key, foldedUsage)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"input":`) {
+		if r.KeyIs(`"output":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	jsontext.ReadInt(r, &v.Input)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"output":`) {
+		goto find
+	}
+f1:
+	jsontext.ReadInt(r, &v.Output)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "input":
+		goto f0
+	case "output":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedUsage)
+	goto find
 }
 
 // foldedUsage reports whether a lower-cased key is one of Usage's, lower-cased.
@@ -612,29 +920,85 @@ func ReadPart(r *jsontext.Reader, v *Part) bool {
 }
 
 func readPart(r *jsontext.Reader, v *Part) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "kind":
-				r.StringField(&v.Kind)
-			case "createdAt":
-				if r.Null() {
-					v.Head.CreatedAt = nil
-				} else {
-					jsontext.Ensure(&v.Head.CreatedAt)
-					jsontext.ReadInt(r, v.Head.CreatedAt)
-				}
-			case "Pick":
-				r.StringField(&v.Head.Pick)
-			case "extra":
-				r.StringField(&v.Tail.Extra)
-			case "partId":
-				r.StringField(&v.PartID)
-			default:
-				r.SkipField(key, foldedPart)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"kind":`) {
+		if r.KeyIs(`"createdAt":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Kind)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"createdAt":`) {
+		if r.KeyIs(`"Pick":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Head.CreatedAt = nil
+	} else {
+		jsontext.Ensure(&v.Head.CreatedAt)
+		jsontext.ReadInt(r, v.Head.CreatedAt)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"Pick":`) {
+		if r.KeyIs(`"extra":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.Head.Pick)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"extra":`) {
+		if r.KeyIs(`"partId":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	r.StringField(&v.Tail.Extra)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"partId":`) {
+		goto find
+	}
+f4:
+	r.StringField(&v.PartID)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "kind":
+		goto f0
+	case "createdAt":
+		goto f1
+	case "Pick":
+		goto f2
+	case "extra":
+		goto f3
+	case "partId":
+		goto f4
+	}
+	r.SkipField(key, foldedPart)
+	goto find
 }
 
 // foldedPart reports whether a lower-cased key is one of Part's, lower-cased.
@@ -656,27 +1020,72 @@ func ReadHead(r *jsontext.Reader, v *Head) bool {
 }
 
 func readHead(r *jsontext.Reader, v *Head) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "kind":
-				r.StringField(&v.Kind)
-			case "createdAt":
-				if r.Null() {
-					v.CreatedAt = nil
-				} else {
-					jsontext.Ensure(&v.CreatedAt)
-					jsontext.ReadInt(r, v.CreatedAt)
-				}
-			case "Both":
-				r.StringField(&v.Both)
-			case "Pick":
-				r.StringField(&v.Pick)
-			default:
-				r.SkipField(key, foldedHead)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"kind":`) {
+		if r.KeyIs(`"createdAt":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Kind)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"createdAt":`) {
+		if r.KeyIs(`"Both":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.CreatedAt = nil
+	} else {
+		jsontext.Ensure(&v.CreatedAt)
+		jsontext.ReadInt(r, v.CreatedAt)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"Both":`) {
+		if r.KeyIs(`"Pick":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.Both)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"Pick":`) {
+		goto find
+	}
+f3:
+	r.StringField(&v.Pick)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "kind":
+		goto f0
+	case "createdAt":
+		goto f1
+	case "Both":
+		goto f2
+	case "Pick":
+		goto f3
+	}
+	r.SkipField(key, foldedHead)
+	goto find
 }
 
 // foldedHead reports whether a lower-cased key is one of Head's, lower-cased.
@@ -698,20 +1107,54 @@ func ReadTail(r *jsontext.Reader, v *Tail) bool {
 }
 
 func readTail(r *jsontext.Reader, v *Tail) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "Both":
-				r.StringField(&v.Both)
-			case "Pick":
-				r.StringField(&v.Pick)
-			case "extra":
-				r.StringField(&v.Extra)
-			default:
-				r.SkipField(key, foldedTail)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"Both":`) {
+		if r.KeyIs(`"Pick":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Both)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"Pick":`) {
+		if r.KeyIs(`"extra":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Pick)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"extra":`) {
+		goto find
+	}
+f2:
+	r.StringField(&v.Extra)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "Both":
+		goto f0
+	case "Pick":
+		goto f1
+	case "extra":
+		goto f2
+	}
+	r.SkipField(key, foldedTail)
+	goto find
 }
 
 // foldedTail reports whether a lower-cased key is one of Tail's, lower-cased.
@@ -733,206 +1176,493 @@ func ReadWritten(r *jsontext.Reader, v *Written) bool {
 }
 
 func readWritten(r *jsontext.Reader, v *Written) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "opt":
-				if r.Null() {
-					v.Opt = nil
-				} else {
-					jsontext.Ensure(&v.Opt)
-					r.StringField(v.Opt)
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"opt":`) {
+		if r.KeyIs(`"opt_b":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.Opt = nil
+	} else {
+		jsontext.Ensure(&v.Opt)
+		r.StringField(v.Opt)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"opt_b":`) {
+		if r.KeyIs(`"text":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadBool(r, &v.OptB)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"text":`) {
+		if r.KeyIs(`"final":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.Text)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"final":`) {
+		if r.KeyIs(`"n":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadBool(r, &v.Final)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"n":`) {
+		if r.KeyIs(`"small":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	jsontext.ReadInt(r, &v.N)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"small":`) {
+		if r.KeyIs(`"int":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	jsontext.ReadInt(r, &v.Small)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"int":`) {
+		if r.KeyIs(`"opt_n":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	jsontext.ReadInt(r, &v.Int)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"opt_n":`) {
+		if r.KeyIs(`"opt_i":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.OptN = nil
+	} else {
+		jsontext.Ensure(&v.OptN)
+		jsontext.ReadInt(r, v.OptN)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"opt_i":`) {
+		if r.KeyIs(`"opt_s":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	jsontext.ReadInt(r, &v.OptI)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"opt_s":`) {
+		if r.KeyIs(`"raw":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	r.StringField(&v.OptS)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"raw":`) {
+		if r.KeyIs(`"compact":`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	jsontext.ReadRaw(r, &v.Raw)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"compact":`) {
+		if r.KeyIs(`"raws":`) {
+			goto f12
+		}
+		goto find
+	}
+f11:
+	jsontext.ReadRaw(r, &v.Compact)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"raws":`) {
+		if r.KeyIs(`"any":`) {
+			goto f13
+		}
+		goto find
+	}
+f12:
+	if r.Null() {
+		v.Raws = nil
+	} else if r.Array() {
+		s0 := v.Raws[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			jsontext.ReadRaw(r, &s0[len(s0)-1])
+		}
+		v.Raws = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"any":`) {
+		if r.KeyIs(`"opt_any":`) {
+			goto f14
+		}
+		goto find
+	}
+f13:
+	jsontext.ReadAny(r, &v.Any)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"opt_any":`) {
+		if r.KeyIs(`"names":`) {
+			goto f15
+		}
+		goto find
+	}
+f14:
+	jsontext.ReadAny(r, &v.OptAny)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"names":`) {
+		if r.KeyIs(`"opt_names":`) {
+			goto f16
+		}
+		goto find
+	}
+f15:
+	if r.Null() {
+		v.Names = nil
+	} else if r.Array() {
+		s0 := v.Names[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			r.StringField(&s0[len(s0)-1])
+		}
+		v.Names = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"opt_names":`) {
+		if r.KeyIs(`"usage":`) {
+			goto f17
+		}
+		goto find
+	}
+f16:
+	if r.Null() {
+		v.OptNames = nil
+	} else if r.Array() {
+		s0 := v.OptNames[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			r.StringField(&s0[len(s0)-1])
+		}
+		v.OptNames = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"usage":`) {
+		if r.KeyIs(`"opt_usage":`) {
+			goto f18
+		}
+		goto find
+	}
+f17:
+	if !r.Null() {
+		readUsage(r, &v.Usage)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"opt_usage":`) {
+		if r.KeyIs(`"parts":`) {
+			goto f19
+		}
+		goto find
+	}
+f18:
+	if r.Null() {
+		v.OptUsage = nil
+	} else {
+		readUsage(r, jsontext.Ensure(&v.OptUsage))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"parts":`) {
+		if r.KeyIs(`"ptr_parts":`) {
+			goto f20
+		}
+		goto find
+	}
+f19:
+	if r.Null() {
+		v.Parts = nil
+	} else if r.Array() {
+		s0 := v.Parts[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				readPart(r, &s0[len(s0)-1])
+			}
+		}
+		v.Parts = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"ptr_parts":`) {
+		if r.KeyIs(`"grid":`) {
+			goto f21
+		}
+		goto find
+	}
+f20:
+	if r.Null() {
+		v.PtrParts = nil
+	} else if r.Array() {
+		s0 := v.PtrParts[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if r.Null() {
+				s0[len(s0)-1] = nil
+			} else {
+				readPart(r, jsontext.Ensure(&s0[len(s0)-1]))
+			}
+		}
+		v.PtrParts = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"grid":`) {
+		if r.KeyIs(`"sparse":`) {
+			goto f22
+		}
+		goto find
+	}
+f21:
+	if r.Null() {
+		v.Grid = nil
+	} else if r.Array() {
+		s0 := v.Grid[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if r.Null() {
+				s0[len(s0)-1] = nil
+			} else if r.Array() {
+				s1 := s0[len(s0)-1][:0]
+				for r.More() {
+					s1 = jsontext.Extend(s1)
+					jsontext.ReadInt(r, &s1[len(s1)-1])
 				}
-			case "opt_b":
-				jsontext.ReadBool(r, &v.OptB)
-			case "text":
-				r.StringField(&v.Text)
-			case "final":
-				jsontext.ReadBool(r, &v.Final)
-			case "n":
-				jsontext.ReadInt(r, &v.N)
-			case "small":
-				jsontext.ReadInt(r, &v.Small)
-			case "int":
-				jsontext.ReadInt(r, &v.Int)
-			case "opt_n":
-				if r.Null() {
-					v.OptN = nil
-				} else {
-					jsontext.Ensure(&v.OptN)
-					jsontext.ReadInt(r, v.OptN)
-				}
-			case "opt_i":
-				jsontext.ReadInt(r, &v.OptI)
-			case "opt_s":
-				r.StringField(&v.OptS)
-			case "raw":
-				jsontext.ReadRaw(r, &v.Raw)
-			case "compact":
-				jsontext.ReadRaw(r, &v.Compact)
-			case "raws":
-				if r.Null() {
-					v.Raws = nil
-				} else if r.Array() {
-					s0 := v.Raws[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						jsontext.ReadRaw(r, &s0[len(s0)-1])
-					}
-					v.Raws = jsontext.NotNil(s0)
-				}
-			case "any":
-				jsontext.ReadAny(r, &v.Any)
-			case "opt_any":
-				jsontext.ReadAny(r, &v.OptAny)
-			case "names":
-				if r.Null() {
-					v.Names = nil
-				} else if r.Array() {
-					s0 := v.Names[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						r.StringField(&s0[len(s0)-1])
-					}
-					v.Names = jsontext.NotNil(s0)
-				}
-			case "opt_names":
-				if r.Null() {
-					v.OptNames = nil
-				} else if r.Array() {
-					s0 := v.OptNames[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						r.StringField(&s0[len(s0)-1])
-					}
-					v.OptNames = jsontext.NotNil(s0)
-				}
-			case "usage":
-				if !r.Null() {
-					readUsage(r, &v.Usage)
-				}
-			case "opt_usage":
-				if r.Null() {
-					v.OptUsage = nil
-				} else {
-					readUsage(r, jsontext.Ensure(&v.OptUsage))
-				}
-			case "parts":
-				if r.Null() {
-					v.Parts = nil
-				} else if r.Array() {
-					s0 := v.Parts[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							readPart(r, &s0[len(s0)-1])
-						}
-					}
-					v.Parts = jsontext.NotNil(s0)
-				}
-			case "ptr_parts":
-				if r.Null() {
-					v.PtrParts = nil
-				} else if r.Array() {
-					s0 := v.PtrParts[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if r.Null() {
-							s0[len(s0)-1] = nil
-						} else {
-							readPart(r, jsontext.Ensure(&s0[len(s0)-1]))
-						}
-					}
-					v.PtrParts = jsontext.NotNil(s0)
-				}
-			case "grid":
-				if r.Null() {
-					v.Grid = nil
-				} else if r.Array() {
-					s0 := v.Grid[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if r.Null() {
-							s0[len(s0)-1] = nil
-						} else if r.Array() {
-							s1 := s0[len(s0)-1][:0]
-							for r.More() {
-								s1 = jsontext.Extend(s1)
-								jsontext.ReadInt(r, &s1[len(s1)-1])
-							}
-							s0[len(s0)-1] = jsontext.NotNil(s1)
-						}
-					}
-					v.Grid = jsontext.NotNil(s0)
-				}
-			case "sparse":
-				if !r.Null() {
-					readSparse(r, &v.Sparse)
-				}
-			case "anon":
-				if !r.Null() {
-					if r.Object() {
-						for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-							switch string(key) {
-							case "iD":
-								r.StringField(&v.Anon.ID)
-							case "deep":
-								if r.Null() {
-									v.Anon.Deep = nil
-								} else {
-									jsontext.Ensure(&v.Anon.Deep)
-									if r.Object() {
-										for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-											switch string(key) {
-											case "n":
-												if r.Null() {
-													v.Anon.Deep.N = nil
-												} else if r.Array() {
-													s0 := v.Anon.Deep.N[:0]
-													for r.More() {
-														s0 = jsontext.Extend(s0)
-														jsontext.ReadInt(r, &s0[len(s0)-1])
-													}
-													v.Anon.Deep.N = jsontext.NotNil(s0)
-												}
-											default:
-												r.SkipUnknown(key, func(key string) bool {
-													switch key {
-													case "n":
-														return true
-													}
-													return false
-												})
-											}
+				s0[len(s0)-1] = jsontext.NotNil(s1)
+			}
+		}
+		v.Grid = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"sparse":`) {
+		if r.KeyIs(`"anon":`) {
+			goto f23
+		}
+		goto find
+	}
+f22:
+	if !r.Null() {
+		readSparse(r, &v.Sparse)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"anon":`) {
+		if r.KeyIs(`"Untagged":`) {
+			goto f24
+		}
+		goto find
+	}
+f23:
+	if !r.Null() {
+		if r.Object() {
+			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+				switch string(key) {
+				case "iD":
+					r.StringField(&v.Anon.ID)
+				case "deep":
+					if r.Null() {
+						v.Anon.Deep = nil
+					} else {
+						jsontext.Ensure(&v.Anon.Deep)
+						if r.Object() {
+							for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+								switch string(key) {
+								case "n":
+									if r.Null() {
+										v.Anon.Deep.N = nil
+									} else if r.Array() {
+										s0 := v.Anon.Deep.N[:0]
+										for r.More() {
+											s0 = jsontext.Extend(s0)
+											jsontext.ReadInt(r, &s0[len(s0)-1])
 										}
+										v.Anon.Deep.N = jsontext.NotNil(s0)
 									}
+								default:
+									r.SkipUnknown(key, func(key string) bool {
+										switch key {
+										case "n":
+											return true
+										}
+										return false
+									})
 								}
-							default:
-								r.SkipField(key, func(key string) bool {
-									switch key {
-									case "id", "deep":
-										return true
-									}
-									return false
-								})
 							}
 						}
 					}
+				default:
+					r.SkipField(key, func(key string) bool {
+						switch key {
+						case "id", "deep":
+							return true
+						}
+						return false
+					})
 				}
-			case "Untagged":
-				r.StringField(&v.Untagged)
-			case "last":
-				if r.Null() {
-					v.Last = nil
-				} else {
-					jsontext.Ensure(&v.Last)
-					r.StringField(v.Last)
-				}
-			default:
-				r.SkipField(key, foldedWritten)
 			}
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"Untagged":`) {
+		if r.KeyIs(`"last":`) {
+			goto f25
+		}
+		goto find
+	}
+f24:
+	r.StringField(&v.Untagged)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"last":`) {
+		goto find
+	}
+f25:
+	if r.Null() {
+		v.Last = nil
+	} else {
+		jsontext.Ensure(&v.Last)
+		r.StringField(v.Last)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "opt":
+		goto f0
+	case "opt_b":
+		goto f1
+	case "text":
+		goto f2
+	case "final":
+		goto f3
+	case "n":
+		goto f4
+	case "small":
+		goto f5
+	case "int":
+		goto f6
+	case "opt_n":
+		goto f7
+	case "opt_i":
+		goto f8
+	case "opt_s":
+		goto f9
+	case "raw":
+		goto f10
+	case "compact":
+		goto f11
+	case "raws":
+		goto f12
+	case "any":
+		goto f13
+	case "opt_any":
+		goto f14
+	case "names":
+		goto f15
+	case "opt_names":
+		goto f16
+	case "usage":
+		goto f17
+	case "opt_usage":
+		goto f18
+	case "parts":
+		goto f19
+	case "ptr_parts":
+		goto f20
+	case "grid":
+		goto f21
+	case "sparse":
+		goto f22
+	case "anon":
+		goto f23
+	case "Untagged":
+		goto f24
+	case "last":
+		goto f25
+	}
+	r.SkipField(key, foldedWritten)
+	goto find
 }
 
 // foldedWritten reports whether a lower-cased key is one of Written's, lower-cased.
@@ -954,36 +1684,70 @@ func ReadSparse(r *jsontext.Reader, v *Sparse) bool {
 }
 
 func readSparse(r *jsontext.Reader, v *Sparse) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "a":
-				r.StringField(&v.A)
-			case "b":
-				if r.Null() {
-					v.B = nil
-				} else {
-					jsontext.Ensure(&v.B)
-					jsontext.ReadInt(r, v.B)
-				}
-			case "c":
-				if r.Null() {
-					v.C = nil
-				} else if r.Array() {
-					s0 := v.C[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							readUsage(r, &s0[len(s0)-1])
-						}
-					}
-					v.C = jsontext.NotNil(s0)
-				}
-			default:
-				r.SkipUnknown(key, foldedSparse)
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"a":`) {
+		if r.KeyIs(`"b":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.A)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"b":`) {
+		if r.KeyIs(`"c":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.B = nil
+	} else {
+		jsontext.Ensure(&v.B)
+		jsontext.ReadInt(r, v.B)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"c":`) {
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.C = nil
+	} else if r.Array() {
+		s0 := v.C[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				readUsage(r, &s0[len(s0)-1])
 			}
 		}
+		v.C = jsontext.NotNil(s0)
 	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "a":
+		goto f0
+	case "b":
+		goto f1
+	case "c":
+		goto f2
+	}
+	r.SkipUnknown(key, foldedSparse)
+	goto find
 }
 
 // foldedSparse reports whether a lower-cased key is one of Sparse's, lower-cased.
@@ -1005,20 +1769,43 @@ func ReadMember(r *jsontext.Reader, v *Member) bool {
 }
 
 func readMember(r *jsontext.Reader, v *Member) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "Key":
-				r.StringField(&v.Key)
-			case "Value":
-				if !r.Null() {
-					readUsage(r, &v.Value)
-				}
-			default:
-				r.SkipField(key, foldedMember)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"Key":`) {
+		if r.KeyIs(`"Value":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Key)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"Value":`) {
+		goto find
+	}
+f1:
+	if !r.Null() {
+		readUsage(r, &v.Value)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "Key":
+		goto f0
+	case "Value":
+		goto f1
+	}
+	r.SkipField(key, foldedMember)
+	goto find
 }
 
 // foldedMember reports whether a lower-cased key is one of Member's, lower-cased.

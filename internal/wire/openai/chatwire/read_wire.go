@@ -17,58 +17,158 @@ func ReadChunk(r *jsontext.Reader, v *Chunk) bool {
 }
 
 func readChunk(r *jsontext.Reader, v *Chunk) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "id":
-				r.StringField(&v.ID)
-			case "object":
-				if !r.Null() {
-					v.Object = internObject(r.Str())
-				}
-			case "created":
-				jsontext.ReadInt(r, &v.Created)
-			case "model":
-				r.StringField(&v.Model)
-			case "service_tier":
-				r.StringField(&v.ServiceTier)
-			case "system_fingerprint":
-				if r.Null() {
-					v.SystemFingerprint = nil
-				} else {
-					jsontext.Ensure(&v.SystemFingerprint)
-					r.StringField(v.SystemFingerprint)
-				}
-			case "choices":
-				if r.Null() {
-					v.Choices = nil
-				} else if r.Array() {
-					s0 := v.Choices[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							readChoice(r, &s0[len(s0)-1])
-						}
-					}
-					v.Choices = jsontext.NotNil(s0)
-				}
-			case "usage":
-				if r.Null() {
-					v.Usage = nil
-				} else {
-					readUsage(r, jsontext.Ensure(&v.Usage))
-				}
-			case "error":
-				if r.Null() {
-					v.Error = nil
-				} else {
-					openai.ReadAPIError(r, jsontext.Ensure(&v.Error))
-				}
-			default:
-				r.SkipUnknown(key, foldedChunk)
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"object":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.ID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"object":`) {
+		if r.KeyIs(`"created":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if !r.Null() {
+		v.Object = internObject(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"created":`) {
+		if r.KeyIs(`"model":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadInt(r, &v.Created)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"model":`) {
+		if r.KeyIs(`"service_tier":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	r.StringField(&v.Model)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"service_tier":`) {
+		if r.KeyIs(`"system_fingerprint":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	r.StringField(&v.ServiceTier)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"system_fingerprint":`) {
+		if r.KeyIs(`"choices":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.SystemFingerprint = nil
+	} else {
+		jsontext.Ensure(&v.SystemFingerprint)
+		r.StringField(v.SystemFingerprint)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"choices":`) {
+		if r.KeyIs(`"usage":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Choices = nil
+	} else if r.Array() {
+		s0 := v.Choices[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				readChoice(r, &s0[len(s0)-1])
 			}
 		}
+		v.Choices = jsontext.NotNil(s0)
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"usage":`) {
+		if r.KeyIs(`"error":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.Usage = nil
+	} else {
+		readUsage(r, jsontext.Ensure(&v.Usage))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"error":`) {
+		goto find
+	}
+f8:
+	if r.Null() {
+		v.Error = nil
+	} else {
+		openai.ReadAPIError(r, jsontext.Ensure(&v.Error))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "id":
+		goto f0
+	case "object":
+		goto f1
+	case "created":
+		goto f2
+	case "model":
+		goto f3
+	case "service_tier":
+		goto f4
+	case "system_fingerprint":
+		goto f5
+	case "choices":
+		goto f6
+	case "usage":
+		goto f7
+	case "error":
+		goto f8
+	}
+	r.SkipUnknown(key, foldedChunk)
+	goto find
 }
 
 // foldedChunk reports whether a lower-cased key is one of Chunk's, lower-cased.
@@ -90,31 +190,76 @@ func ReadChoice(r *jsontext.Reader, v *Choice) bool {
 }
 
 func readChoice(r *jsontext.Reader, v *Choice) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "index":
-				jsontext.ReadInt(r, &v.Index)
-			case "delta":
-				if !r.Null() {
-					readDelta(r, &v.Delta)
-				}
-			case "logprobs":
-				jsontext.ReadAny(r, &v.Logprobs)
-			case "finish_reason":
-				if r.Null() {
-					v.FinishReason = nil
-				} else {
-					jsontext.Ensure(&v.FinishReason)
-					if !r.Null() {
-						*v.FinishReason = internFinish(r.Str())
-					}
-				}
-			default:
-				r.SkipUnknown(key, foldedChoice)
-			}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"index":`) {
+		if r.KeyIs(`"delta":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	jsontext.ReadInt(r, &v.Index)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"delta":`) {
+		if r.KeyIs(`"logprobs":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if !r.Null() {
+		readDelta(r, &v.Delta)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"logprobs":`) {
+		if r.KeyIs(`"finish_reason":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadAny(r, &v.Logprobs)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"finish_reason":`) {
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.FinishReason = nil
+	} else {
+		jsontext.Ensure(&v.FinishReason)
+		if !r.Null() {
+			*v.FinishReason = internFinish(r.Str())
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "index":
+		goto f0
+	case "delta":
+		goto f1
+	case "logprobs":
+		goto f2
+	case "finish_reason":
+		goto f3
+	}
+	r.SkipUnknown(key, foldedChoice)
+	goto find
 }
 
 // foldedChoice reports whether a lower-cased key is one of Choice's, lower-cased.
@@ -136,59 +281,126 @@ func ReadDelta(r *jsontext.Reader, v *Delta) bool {
 }
 
 func readDelta(r *jsontext.Reader, v *Delta) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "role":
-				if !r.Null() {
-					v.Role = internRole(r.Str())
-				}
-			case "content":
-				if r.Null() {
-					v.Content = nil
-				} else {
-					jsontext.Ensure(&v.Content)
-					r.StringField(v.Content)
-				}
-			case "refusal":
-				if r.Null() {
-					v.Refusal = nil
-				} else {
-					jsontext.Ensure(&v.Refusal)
-					r.StringField(v.Refusal)
-				}
-			case "reasoning_content":
-				if r.Null() {
-					v.ReasoningContent = nil
-				} else {
-					jsontext.Ensure(&v.ReasoningContent)
-					r.StringField(v.ReasoningContent)
-				}
-			case "reasoning":
-				if r.Null() {
-					v.Reasoning = nil
-				} else {
-					jsontext.Ensure(&v.Reasoning)
-					r.StringField(v.Reasoning)
-				}
-			case "tool_calls":
-				if r.Null() {
-					v.ToolCalls = nil
-				} else if r.Array() {
-					s0 := v.ToolCalls[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						if !r.Null() {
-							readToolCallDelta(r, &s0[len(s0)-1])
-						}
-					}
-					v.ToolCalls = jsontext.NotNil(s0)
-				}
-			default:
-				r.SkipUnknown(key, foldedDelta)
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"role":`) {
+		if r.KeyIs(`"content":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Role = internRole(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"content":`) {
+		if r.KeyIs(`"refusal":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Content = nil
+	} else {
+		jsontext.Ensure(&v.Content)
+		r.StringField(v.Content)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"refusal":`) {
+		if r.KeyIs(`"reasoning_content":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.Refusal = nil
+	} else {
+		jsontext.Ensure(&v.Refusal)
+		r.StringField(v.Refusal)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"reasoning_content":`) {
+		if r.KeyIs(`"reasoning":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.ReasoningContent = nil
+	} else {
+		jsontext.Ensure(&v.ReasoningContent)
+		r.StringField(v.ReasoningContent)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"reasoning":`) {
+		if r.KeyIs(`"tool_calls":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Reasoning = nil
+	} else {
+		jsontext.Ensure(&v.Reasoning)
+		r.StringField(v.Reasoning)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"tool_calls":`) {
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.ToolCalls = nil
+	} else if r.Array() {
+		s0 := v.ToolCalls[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !r.Null() {
+				readToolCallDelta(r, &s0[len(s0)-1])
 			}
 		}
+		v.ToolCalls = jsontext.NotNil(s0)
 	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "role":
+		goto f0
+	case "content":
+		goto f1
+	case "refusal":
+		goto f2
+	case "reasoning_content":
+		goto f3
+	case "reasoning":
+		goto f4
+	case "tool_calls":
+		goto f5
+	}
+	r.SkipUnknown(key, foldedDelta)
+	goto find
 }
 
 // foldedDelta reports whether a lower-cased key is one of Delta's, lower-cased.
@@ -210,26 +422,71 @@ func ReadToolCallDelta(r *jsontext.Reader, v *ToolCallDelta) bool {
 }
 
 func readToolCallDelta(r *jsontext.Reader, v *ToolCallDelta) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "index":
-				jsontext.ReadInt(r, &v.Index)
-			case "id":
-				r.StringField(&v.ID)
-			case "type":
-				if !r.Null() {
-					v.Type = internType(r.Str())
-				}
-			case "function":
-				if !r.Null() {
-					readFunction(r, &v.Function)
-				}
-			default:
-				r.SkipUnknown(key, foldedToolCallDelta)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"index":`) {
+		if r.KeyIs(`"id":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	jsontext.ReadInt(r, &v.Index)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"type":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.ID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"function":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if !r.Null() {
+		v.Type = internType(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"function":`) {
+		goto find
+	}
+f3:
+	if !r.Null() {
+		readFunction(r, &v.Function)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "index":
+		goto f0
+	case "id":
+		goto f1
+	case "type":
+		goto f2
+	case "function":
+		goto f3
+	}
+	r.SkipUnknown(key, foldedToolCallDelta)
+	goto find
 }
 
 // foldedToolCallDelta reports whether a lower-cased key is one of ToolCallDelta's, lower-cased.
@@ -251,18 +508,41 @@ func ReadFunction(r *jsontext.Reader, v *Function) bool {
 }
 
 func readFunction(r *jsontext.Reader, v *Function) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "name":
-				r.StringField(&v.Name)
-			case "arguments":
-				r.StringField(&v.Arguments)
-			default:
-				r.SkipUnknown(key, foldedFunction)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"name":`) {
+		if r.KeyIs(`"arguments":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Name)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"arguments":`) {
+		goto find
+	}
+f1:
+	r.StringField(&v.Arguments)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "name":
+		goto f0
+	case "arguments":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedFunction)
+	goto find
 }
 
 // foldedFunction reports whether a lower-cased key is one of Function's, lower-cased.
@@ -284,47 +564,103 @@ func ReadUsage(r *jsontext.Reader, v *Usage) bool {
 }
 
 func readUsage(r *jsontext.Reader, v *Usage) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "prompt_tokens":
-				if r.Null() {
-					v.PromptTokens = nil
-				} else {
-					jsontext.Ensure(&v.PromptTokens)
-					jsontext.ReadInt(r, v.PromptTokens)
-				}
-			case "completion_tokens":
-				if r.Null() {
-					v.CompletionTokens = nil
-				} else {
-					jsontext.Ensure(&v.CompletionTokens)
-					jsontext.ReadInt(r, v.CompletionTokens)
-				}
-			case "total_tokens":
-				if r.Null() {
-					v.TotalTokens = nil
-				} else {
-					jsontext.Ensure(&v.TotalTokens)
-					jsontext.ReadInt(r, v.TotalTokens)
-				}
-			case "prompt_tokens_details":
-				if r.Null() {
-					v.PromptTokensDetails = nil
-				} else {
-					readPromptDetails(r, jsontext.Ensure(&v.PromptTokensDetails))
-				}
-			case "completion_tokens_details":
-				if r.Null() {
-					v.CompletionTokensDetails = nil
-				} else {
-					readCompletionDetails(r, jsontext.Ensure(&v.CompletionTokensDetails))
-				}
-			default:
-				r.SkipUnknown(key, foldedUsage)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"prompt_tokens":`) {
+		if r.KeyIs(`"completion_tokens":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.PromptTokens = nil
+	} else {
+		jsontext.Ensure(&v.PromptTokens)
+		jsontext.ReadInt(r, v.PromptTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"completion_tokens":`) {
+		if r.KeyIs(`"total_tokens":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.CompletionTokens = nil
+	} else {
+		jsontext.Ensure(&v.CompletionTokens)
+		jsontext.ReadInt(r, v.CompletionTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"total_tokens":`) {
+		if r.KeyIs(`"prompt_tokens_details":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.TotalTokens = nil
+	} else {
+		jsontext.Ensure(&v.TotalTokens)
+		jsontext.ReadInt(r, v.TotalTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"prompt_tokens_details":`) {
+		if r.KeyIs(`"completion_tokens_details":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.PromptTokensDetails = nil
+	} else {
+		readPromptDetails(r, jsontext.Ensure(&v.PromptTokensDetails))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"completion_tokens_details":`) {
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.CompletionTokensDetails = nil
+	} else {
+		readCompletionDetails(r, jsontext.Ensure(&v.CompletionTokensDetails))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "prompt_tokens":
+		goto f0
+	case "completion_tokens":
+		goto f1
+	case "total_tokens":
+		goto f2
+	case "prompt_tokens_details":
+		goto f3
+	case "completion_tokens_details":
+		goto f4
+	}
+	r.SkipUnknown(key, foldedUsage)
+	goto find
 }
 
 // foldedUsage reports whether a lower-cased key is one of Usage's, lower-cased.
@@ -346,21 +682,33 @@ func ReadPromptDetails(r *jsontext.Reader, v *PromptDetails) bool {
 }
 
 func readPromptDetails(r *jsontext.Reader, v *PromptDetails) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "cached_tokens":
-				if r.Null() {
-					v.CachedTokens = nil
-				} else {
-					jsontext.Ensure(&v.CachedTokens)
-					jsontext.ReadInt(r, v.CachedTokens)
-				}
-			default:
-				r.SkipUnknown(key, foldedPromptDetails)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"cached_tokens":`) {
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.CachedTokens = nil
+	} else {
+		jsontext.Ensure(&v.CachedTokens)
+		jsontext.ReadInt(r, v.CachedTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "cached_tokens":
+		goto f0
+	}
+	r.SkipUnknown(key, foldedPromptDetails)
+	goto find
 }
 
 // foldedPromptDetails reports whether a lower-cased key is one of PromptDetails's, lower-cased.
@@ -382,21 +730,33 @@ func ReadCompletionDetails(r *jsontext.Reader, v *CompletionDetails) bool {
 }
 
 func readCompletionDetails(r *jsontext.Reader, v *CompletionDetails) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "reasoning_tokens":
-				if r.Null() {
-					v.ReasoningTokens = nil
-				} else {
-					jsontext.Ensure(&v.ReasoningTokens)
-					jsontext.ReadInt(r, v.ReasoningTokens)
-				}
-			default:
-				r.SkipUnknown(key, foldedCompletionDetails)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"reasoning_tokens":`) {
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.ReasoningTokens = nil
+	} else {
+		jsontext.Ensure(&v.ReasoningTokens)
+		jsontext.ReadInt(r, v.ReasoningTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "reasoning_tokens":
+		goto f0
+	}
+	r.SkipUnknown(key, foldedCompletionDetails)
+	goto find
 }
 
 // foldedCompletionDetails reports whether a lower-cased key is one of CompletionDetails's, lower-cased.

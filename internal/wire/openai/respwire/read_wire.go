@@ -17,69 +17,235 @@ func ReadStreamEvent(r *jsontext.Reader, v *StreamEvent) bool {
 }
 
 func readStreamEvent(r *jsontext.Reader, v *StreamEvent) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				if !r.Null() {
-					v.Type = internEv(r.Str())
-				}
-			case "sequence_number":
-				if r.Null() {
-					v.SequenceNumber = nil
-				} else {
-					jsontext.Ensure(&v.SequenceNumber)
-					jsontext.ReadInt(r, v.SequenceNumber)
-				}
-			case "response":
-				if r.Null() {
-					v.Response = nil
-				} else {
-					readResponse(r, jsontext.Ensure(&v.Response))
-				}
-			case "output_index":
-				jsontext.ReadInt(r, &v.OutputIndex)
-			case "content_index":
-				jsontext.ReadInt(r, &v.ContentIndex)
-			case "item_id":
-				r.StringField(&v.ItemID)
-			case "item":
-				if r.Null() {
-					v.Item = nil
-				} else {
-					jsontext.Ensure(&v.Item)
-					jsontext.ReadUnmarshaler(r, v.Item)
-				}
-			case "part":
-				if r.Null() {
-					v.Part = nil
-				} else {
-					readPart(r, jsontext.Ensure(&v.Part))
-				}
-			case "delta":
-				r.StringField(&v.Delta)
-			case "arguments":
-				r.StringField(&v.Arguments)
-			case "input":
-				r.StringField(&v.Input)
-			case "annotation":
-				if r.Null() {
-					v.Annotation = nil
-				} else {
-					jsontext.Ensure(&v.Annotation)
-					readAnnotation(r, v.Annotation)
-				}
-			case "code":
-				jsontext.ReadAny(r, &v.Code)
-			case "message":
-				r.StringField(&v.Message)
-			case "param":
-				jsontext.ReadAny(r, &v.Param)
-			default:
-				r.SkipUnknown(key, foldedStreamEvent)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"sequence_number":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Type = internEv(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"sequence_number":`) {
+		if r.KeyIs(`"response":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.SequenceNumber = nil
+	} else {
+		jsontext.Ensure(&v.SequenceNumber)
+		jsontext.ReadInt(r, v.SequenceNumber)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"response":`) {
+		if r.KeyIs(`"output_index":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.Response = nil
+	} else {
+		readResponse(r, jsontext.Ensure(&v.Response))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"output_index":`) {
+		if r.KeyIs(`"content_index":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadInt(r, &v.OutputIndex)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"content_index":`) {
+		if r.KeyIs(`"item_id":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	jsontext.ReadInt(r, &v.ContentIndex)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"item_id":`) {
+		if r.KeyIs(`"item":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.ItemID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"item":`) {
+		if r.KeyIs(`"part":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Item = nil
+	} else {
+		jsontext.Ensure(&v.Item)
+		jsontext.ReadUnmarshaler(r, v.Item)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"part":`) {
+		if r.KeyIs(`"delta":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.Part = nil
+	} else {
+		readPart(r, jsontext.Ensure(&v.Part))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"delta":`) {
+		if r.KeyIs(`"arguments":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	r.StringField(&v.Delta)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"arguments":`) {
+		if r.KeyIs(`"input":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	r.StringField(&v.Arguments)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"input":`) {
+		if r.KeyIs(`"annotation":`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	r.StringField(&v.Input)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"annotation":`) {
+		if r.KeyIs(`"code":`) {
+			goto f12
+		}
+		goto find
+	}
+f11:
+	if r.Null() {
+		v.Annotation = nil
+	} else {
+		jsontext.Ensure(&v.Annotation)
+		readAnnotation(r, v.Annotation)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"code":`) {
+		if r.KeyIs(`"message":`) {
+			goto f13
+		}
+		goto find
+	}
+f12:
+	jsontext.ReadAny(r, &v.Code)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"message":`) {
+		if r.KeyIs(`"param":`) {
+			goto f14
+		}
+		goto find
+	}
+f13:
+	r.StringField(&v.Message)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"param":`) {
+		goto find
+	}
+f14:
+	jsontext.ReadAny(r, &v.Param)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "sequence_number":
+		goto f1
+	case "response":
+		goto f2
+	case "output_index":
+		goto f3
+	case "content_index":
+		goto f4
+	case "item_id":
+		goto f5
+	case "item":
+		goto f6
+	case "part":
+		goto f7
+	case "delta":
+		goto f8
+	case "arguments":
+		goto f9
+	case "input":
+		goto f10
+	case "annotation":
+		goto f11
+	case "code":
+		goto f12
+	case "message":
+		goto f13
+	case "param":
+		goto f14
+	}
+	r.SkipUnknown(key, foldedStreamEvent)
+	goto find
 }
 
 // foldedStreamEvent reports whether a lower-cased key is one of StreamEvent's, lower-cased.
@@ -101,60 +267,149 @@ func ReadResponse(r *jsontext.Reader, v *Response) bool {
 }
 
 func readResponse(r *jsontext.Reader, v *Response) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "id":
-				r.StringField(&v.ID)
-			case "created_at":
-				jsontext.ReadRaw(r, &v.CreatedAt)
-			case "model":
-				r.StringField(&v.Model)
-			case "status":
-				if !r.Null() {
-					v.Status = internStatus(r.Str())
-				}
-			case "service_tier":
-				r.StringField(&v.ServiceTier)
-			case "error":
-				if r.Null() {
-					v.Error = nil
-				} else {
-					openai.ReadAPIError(r, jsontext.Ensure(&v.Error))
-				}
-			case "incomplete_details":
-				if r.Null() {
-					v.IncompleteDetails = nil
-				} else {
-					jsontext.Ensure(&v.IncompleteDetails)
-					if r.Object() {
-						for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-							switch string(key) {
-							case "reason":
-								r.StringField(&v.IncompleteDetails.Reason)
-							default:
-								r.SkipUnknown(key, func(key string) bool {
-									switch key {
-									case "reason":
-										return true
-									}
-									return false
-								})
-							}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"id":`) {
+		if r.KeyIs(`"created_at":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.ID)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"created_at":`) {
+		if r.KeyIs(`"model":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadRaw(r, &v.CreatedAt)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"model":`) {
+		if r.KeyIs(`"status":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.Model)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"status":`) {
+		if r.KeyIs(`"service_tier":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if !r.Null() {
+		v.Status = internStatus(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"service_tier":`) {
+		if r.KeyIs(`"error":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	r.StringField(&v.ServiceTier)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"error":`) {
+		if r.KeyIs(`"incomplete_details":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Error = nil
+	} else {
+		openai.ReadAPIError(r, jsontext.Ensure(&v.Error))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"incomplete_details":`) {
+		if r.KeyIs(`"usage":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.IncompleteDetails = nil
+	} else {
+		jsontext.Ensure(&v.IncompleteDetails)
+		if r.Object() {
+			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+				switch string(key) {
+				case "reason":
+					r.StringField(&v.IncompleteDetails.Reason)
+				default:
+					r.SkipUnknown(key, func(key string) bool {
+						switch key {
+						case "reason":
+							return true
 						}
-					}
+						return false
+					})
 				}
-			case "usage":
-				if r.Null() {
-					v.Usage = nil
-				} else {
-					readUsage(r, jsontext.Ensure(&v.Usage))
-				}
-			default:
-				r.SkipUnknown(key, foldedResponse)
 			}
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"usage":`) {
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.Usage = nil
+	} else {
+		readUsage(r, jsontext.Ensure(&v.Usage))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "id":
+		goto f0
+	case "created_at":
+		goto f1
+	case "model":
+		goto f2
+	case "status":
+		goto f3
+	case "service_tier":
+		goto f4
+	case "error":
+		goto f5
+	case "incomplete_details":
+		goto f6
+	case "usage":
+		goto f7
+	}
+	r.SkipUnknown(key, foldedResponse)
+	goto find
 }
 
 // foldedResponse reports whether a lower-cased key is one of Response's, lower-cased.
@@ -176,83 +431,139 @@ func ReadUsage(r *jsontext.Reader, v *Usage) bool {
 }
 
 func readUsage(r *jsontext.Reader, v *Usage) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "input_tokens":
-				if r.Null() {
-					v.InputTokens = nil
-				} else {
-					jsontext.Ensure(&v.InputTokens)
-					jsontext.ReadInt(r, v.InputTokens)
-				}
-			case "input_tokens_details":
-				if !r.Null() {
-					if r.Object() {
-						for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-							switch string(key) {
-							case "cached_tokens":
-								if r.Null() {
-									v.InputTokensDetails.CachedTokens = nil
-								} else {
-									jsontext.Ensure(&v.InputTokensDetails.CachedTokens)
-									jsontext.ReadInt(r, v.InputTokensDetails.CachedTokens)
-								}
-							default:
-								r.SkipUnknown(key, func(key string) bool {
-									switch key {
-									case "cached_tokens":
-										return true
-									}
-									return false
-								})
-							}
-						}
+	if !r.Object() {
+		return
+	}
+	if !r.KeyIs(`"input_tokens":`) {
+		if r.KeyIs(`"input_tokens_details":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.InputTokens = nil
+	} else {
+		jsontext.Ensure(&v.InputTokens)
+		jsontext.ReadInt(r, v.InputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"input_tokens_details":`) {
+		if r.KeyIs(`"output_tokens":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if !r.Null() {
+		if r.Object() {
+			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+				switch string(key) {
+				case "cached_tokens":
+					if r.Null() {
+						v.InputTokensDetails.CachedTokens = nil
+					} else {
+						jsontext.Ensure(&v.InputTokensDetails.CachedTokens)
+						jsontext.ReadInt(r, v.InputTokensDetails.CachedTokens)
 					}
-				}
-			case "output_tokens":
-				if r.Null() {
-					v.OutputTokens = nil
-				} else {
-					jsontext.Ensure(&v.OutputTokens)
-					jsontext.ReadInt(r, v.OutputTokens)
-				}
-			case "output_tokens_details":
-				if !r.Null() {
-					if r.Object() {
-						for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-							switch string(key) {
-							case "reasoning_tokens":
-								if r.Null() {
-									v.OutputTokensDetails.ReasoningTokens = nil
-								} else {
-									jsontext.Ensure(&v.OutputTokensDetails.ReasoningTokens)
-									jsontext.ReadInt(r, v.OutputTokensDetails.ReasoningTokens)
-								}
-							default:
-								r.SkipUnknown(key, func(key string) bool {
-									switch key {
-									case "reasoning_tokens":
-										return true
-									}
-									return false
-								})
-							}
+				default:
+					r.SkipUnknown(key, func(key string) bool {
+						switch key {
+						case "cached_tokens":
+							return true
 						}
-					}
+						return false
+					})
 				}
-			case "total_tokens":
-				if r.Null() {
-					v.TotalTokens = nil
-				} else {
-					jsontext.Ensure(&v.TotalTokens)
-					jsontext.ReadInt(r, v.TotalTokens)
-				}
-			default:
-				r.SkipUnknown(key, foldedUsage)
 			}
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"output_tokens":`) {
+		if r.KeyIs(`"output_tokens_details":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.OutputTokens = nil
+	} else {
+		jsontext.Ensure(&v.OutputTokens)
+		jsontext.ReadInt(r, v.OutputTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"output_tokens_details":`) {
+		if r.KeyIs(`"total_tokens":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if !r.Null() {
+		if r.Object() {
+			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+				switch string(key) {
+				case "reasoning_tokens":
+					if r.Null() {
+						v.OutputTokensDetails.ReasoningTokens = nil
+					} else {
+						jsontext.Ensure(&v.OutputTokensDetails.ReasoningTokens)
+						jsontext.ReadInt(r, v.OutputTokensDetails.ReasoningTokens)
+					}
+				default:
+					r.SkipUnknown(key, func(key string) bool {
+						switch key {
+						case "reasoning_tokens":
+							return true
+						}
+						return false
+					})
+				}
+			}
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"total_tokens":`) {
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.TotalTokens = nil
+	} else {
+		jsontext.Ensure(&v.TotalTokens)
+		jsontext.ReadInt(r, v.TotalTokens)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "input_tokens":
+		goto f0
+	case "input_tokens_details":
+		goto f1
+	case "output_tokens":
+		goto f2
+	case "output_tokens_details":
+		goto f3
+	case "total_tokens":
+		goto f4
+	}
+	r.SkipUnknown(key, foldedUsage)
+	goto find
 }
 
 // foldedUsage reports whether a lower-cased key is one of Usage's, lower-cased.
@@ -274,33 +585,78 @@ func ReadPart(r *jsontext.Reader, v *Part) bool {
 }
 
 func readPart(r *jsontext.Reader, v *Part) {
-	if r.Object() {
-		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-			switch string(key) {
-			case "type":
-				if !r.Null() {
-					v.Type = internPart(r.Str())
-				}
-			case "text":
-				r.StringField(&v.Text)
-			case "refusal":
-				r.StringField(&v.Refusal)
-			case "annotations":
-				if r.Null() {
-					v.Annotations = nil
-				} else if r.Array() {
-					s0 := v.Annotations[:0]
-					for r.More() {
-						s0 = jsontext.Extend(s0)
-						readAnnotation(r, &s0[len(s0)-1])
-					}
-					v.Annotations = jsontext.NotNil(s0)
-				}
-			default:
-				r.SkipUnknown(key, foldedPart)
-			}
-		}
+	if !r.Object() {
+		return
 	}
+	if !r.KeyIs(`"type":`) {
+		if r.KeyIs(`"text":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Type = internPart(r.Str())
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"text":`) {
+		if r.KeyIs(`"refusal":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Text)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"refusal":`) {
+		if r.KeyIs(`"annotations":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	r.StringField(&v.Refusal)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.KeyIs(`"annotations":`) {
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.Annotations = nil
+	} else if r.Array() {
+		s0 := v.Annotations[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			readAnnotation(r, &s0[len(s0)-1])
+		}
+		v.Annotations = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "text":
+		goto f1
+	case "refusal":
+		goto f2
+	case "annotations":
+		goto f3
+	}
+	r.SkipUnknown(key, foldedPart)
+	goto find
 }
 
 // foldedPart reports whether a lower-cased key is one of Part's, lower-cased.
