@@ -32,3 +32,25 @@ func (p *Batch) New(agent string, kind event.BlockKind, text string) *event.Delt
 	ev.Agent, ev.Kind, ev.Text = agent, kind, text
 	return ev
 }
+
+// Of hands out zeroed values of T (other events, a decoder's structs) as
+// Batch hands out Deltas: each once, never written again by the one who
+// hands it out. The first batches hold 2, 4, 8 and 16, so that a decoder
+// of a tiny input allocates little more than it uses, then Len. The zero
+// value is ready to use.
+type Of[T any] struct {
+	b    []T
+	used int // values of b handed out
+}
+
+// New returns a zeroed *T, handed out once. (An index, not b = b[1:]:
+// while the collector runs, writing the slice's pointer takes a write
+// barrier.)
+func (p *Of[T]) New() *T {
+	if p.used == len(p.b) {
+		p.b, p.used = make([]T, min(max(2*len(p.b), 2), Len)), 0
+	}
+	v := &p.b[p.used]
+	p.used++
+	return v
+}

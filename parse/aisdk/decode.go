@@ -51,14 +51,14 @@ type Decoder struct {
 	deltas deltabatch.Batch
 	// The structural events of a step, which come as often as its
 	// deltas, in batches too.
-	turnStarts  batch[event.TurnStart]
-	turnEnds    batch[event.TurnEnd]
-	blockStarts batch[event.BlockStart]
-	blockEnds   batch[event.BlockEnd]
+	turnStarts  deltabatch.Of[event.TurnStart]
+	turnEnds    deltabatch.Of[event.TurnEnd]
+	blockStarts deltabatch.Of[event.BlockStart]
+	blockEnds   deltabatch.Of[event.BlockEnd]
 	// And the start and finish of each message, with the chunks' Raw
 	// texts (clone).
-	sessionStarts batch[event.SessionStart]
-	runEnds       batch[event.RunEnd]
+	sessionStarts deltabatch.Of[event.SessionStart]
+	runEnds       deltabatch.Of[event.RunEnd]
 	raws          []byte
 
 	cfg Config
@@ -286,13 +286,13 @@ func (d *Decoder) decode(data []byte) error {
 	}
 	switch c.Type {
 	case wire.TypeStart:
-		ss := d.sessionStarts.new()
+		ss := d.sessionStarts.New()
 		ss.Agent, ss.Meta, ss.MetaKind = agent, raw(), MetaKind
 		d.emit(ss)
 	case wire.TypeStartStep:
 		d.endStep()
 		d.step = true
-		ts := d.turnStarts.new()
+		ts := d.turnStarts.New()
 		ts.Agent = agent
 		d.emit(ts)
 	case wire.TypeFinishStep:
@@ -302,7 +302,7 @@ func (d *Decoder) decode(data []byte) error {
 		kind := kindOf(c.Type)
 		d.closeBlock(kind)
 		*d.partOf(kind) = openPart{c.ID, true}
-		bs := d.blockStarts.new()
+		bs := d.blockStarts.New()
 		bs.Agent, bs.Kind = agent, kind
 		d.emit(bs)
 	case wire.TypeTextDelta, wire.TypeReasoningDelta:
@@ -362,7 +362,7 @@ func (d *Decoder) decode(data []byte) error {
 		d.closeBlocks()
 		d.endStep()
 		d.ended = true
-		re := d.runEnds.new()
+		re := d.runEnds.New()
 		re.Agent, re.Meta, re.MetaKind = agent, raw(), MetaKind
 		if c.FinishReason == wire.FinishError {
 			re.IsError = true
@@ -450,7 +450,7 @@ func (d *Decoder) flushSources() {
 func (d *Decoder) closeBlock(kind event.BlockKind) {
 	if p := d.partOf(kind); p.ok {
 		*p = openPart{}
-		be := d.blockEnds.new()
+		be := d.blockEnds.New()
 		be.Agent, be.Kind = d.cfg.Agent, kind
 		d.emit(be)
 	}
@@ -466,7 +466,7 @@ func (d *Decoder) closeBlocks() {
 func (d *Decoder) endStep() {
 	if d.step {
 		d.step = false
-		te := d.turnEnds.new()
+		te := d.turnEnds.New()
 		te.Agent = d.cfg.Agent
 		d.emit(te)
 	}
@@ -610,21 +610,4 @@ func partName(kind event.BlockKind) string {
 		return "reasoning"
 	}
 	return "text"
-}
-
-// batch hands out new values of T from slices of deltabatch.Len, as
-// deltabatch.Batch hands out Deltas: each once, never written again by
-// the decoder, so that an event stays as if allocated alone (a kept
-// event keeps its batch alive).
-type batch[T any] struct {
-	s    []T
-	used int
-}
-
-func (b *batch[T]) new() *T {
-	if b.used == len(b.s) {
-		b.s, b.used = make([]T, deltabatch.Len), 0
-	}
-	b.used++
-	return &b.s[b.used-1]
 }

@@ -2,12 +2,13 @@ package codex
 
 import (
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/slab"
 )
 
 // alloc hands out the decoder's events and the text they keep with few
-// allocations: the events of each frequent type come from batches of
-// batchLen, and short strings and raw JSON are copied into slabs shared by
+// allocations: the events of each frequent type come from batches
+// (deltabatch.Of), and short strings and raw JSON are copied into slabs shared by
 // the ones after them. Real Codex runs are a handful of short lines, each
 // of which makes an event or three, so an allocation per event and per
 // string was most of the cost of a line.
@@ -18,13 +19,13 @@ import (
 // others, as if each had been allocated alone. A batch or a slab lives as
 // long as any event made from it. The zero value is ready to use.
 type alloc struct {
-	starts  batch[event.SessionStart]
-	turns   batch[event.TurnStart]
-	ends    batch[turnEnd]
-	blocks  batch[textBlock]
-	calls   batch[event.ToolCall]
-	results batch[toolResult]
-	errors  batch[event.Error]
+	starts  deltabatch.Of[event.SessionStart]
+	turns   deltabatch.Of[event.TurnStart]
+	ends    deltabatch.Of[turnEnd]
+	blocks  deltabatch.Of[textBlock]
+	calls   deltabatch.Of[event.ToolCall]
+	results deltabatch.Of[toolResult]
+	errors  deltabatch.Of[event.Error]
 	text    slab.Strings // the strings
 	raw     []byte       // the raw JSON slab
 }
@@ -47,29 +48,6 @@ type toolResult struct {
 	ev   event.ToolResult
 	code int
 	part [1]event.Part
-}
-
-// batchLen is how many structs a batch holds, once the decoder is past
-// its first few events: the first batches hold 2, 4 and 8, so that a
-// decoder of a tiny input allocates little more than it uses.
-const batchLen = 16
-
-// batch hands out zeroed structs of type T, batchLen to an allocation.
-type batch[T any] struct {
-	b    []T
-	used int // structs of b handed out
-}
-
-// new returns a zeroed *T, handed out once. (An index, not b = b[1:]:
-// while the collector runs, writing the slice's pointer takes a write
-// barrier.)
-func (p *batch[T]) new() *T {
-	if p.used == len(p.b) {
-		p.b, p.used = make([]T, min(max(2*len(p.b), 2), batchLen)), 0
-	}
-	v := &p.b[p.used]
-	p.used++
-	return v
 }
 
 // bytes returns a copy of the concatenation of parts, its capacity cut

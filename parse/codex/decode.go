@@ -204,12 +204,12 @@ func (d *Decoder) decode(line []byte) error {
 			d.agent = d.cfg.Agent
 		}
 		d.thread(d.agent)
-		ev := d.al.starts.new()
+		ev := d.al.starts.New()
 		ev.Agent, ev.SessionID = d.agent, id
 		d.emit(ev)
 	case wire.TypeTurnStarted:
 		d.turn = true
-		ev := d.al.turns.new()
+		ev := d.al.turns.New()
 		ev.Agent = d.agent
 		d.emit(ev)
 	case wire.TypeTurnCompleted:
@@ -225,7 +225,7 @@ func (d *Decoder) decode(line []byte) error {
 		if l.Error != nil && l.Error.Message != "" {
 			msg = l.Error.Message
 		}
-		e := d.al.ends.new()
+		e := d.al.ends.New()
 		e.end.Agent, e.end.Error = d.agent, msg
 		d.emit(&e.end)
 	case wire.TypeError:
@@ -233,7 +233,7 @@ func (d *Decoder) decode(line []byte) error {
 			d.unknown(l.Type, line)
 			return nil
 		}
-		ev := d.al.errors.new()
+		ev := d.al.errors.New()
 		ev.Agent, ev.Message, ev.Raw = d.agent, *l.Message, d.al.bytes(line)
 		d.emit(ev)
 	case wire.TypeItemStarted, wire.TypeItemUpdated, wire.TypeItemCompleted:
@@ -279,7 +279,7 @@ func (d *Decoder) endTurn() {
 // producer restarted counting (or counts per turn), and the counts are
 // then taken as they are.
 func (d *Decoder) turnEnd(u *wire.Usage) *event.TurnEnd {
-	e := d.al.ends.new()
+	e := d.al.ends.New()
 	e.end.Agent = d.agent
 	if u == nil {
 		return &e.end
@@ -427,7 +427,7 @@ func (d *Decoder) call(o *openItem, it *wire.Item) {
 		return
 	}
 	o.called = true
-	ev := d.al.calls.new()
+	ev := d.al.calls.New()
 	ev.Agent, ev.ID, ev.Name = d.agent, it.ID, o.kind
 	switch o.kind {
 	case wire.ItemCommandExecution:
@@ -559,7 +559,7 @@ func (d *Decoder) finish(o *openItem, it *wire.Item) {
 		}
 		// The three events from one struct: each is a field of its
 		// own, which no other event shares.
-		b := d.al.blocks.new()
+		b := d.al.blocks.New()
 		b.start.Agent, b.start.Kind = d.agent, kind
 		b.delta.Agent, b.delta.Kind, b.delta.Text = d.agent, kind, it.Text
 		b.end.Agent, b.end.Kind = d.agent, kind
@@ -577,7 +577,7 @@ func (d *Decoder) finish(o *openItem, it *wire.Item) {
 	case wire.ItemCommandExecution:
 		// The event, its exit code and its output from one struct; the
 		// exit code is read into lineBufs.
-		r := d.al.results.new()
+		r := d.al.results.New()
 		r.ev.Agent, r.ev.ID, r.ev.Name = d.agent, it.ID, o.kind
 		r.ev.Status, r.ev.IsError = it.Status, it.Status == wire.StatusFailed || it.Status == wire.StatusDeclined
 		if it.ExitCode != nil {
