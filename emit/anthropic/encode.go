@@ -444,11 +444,14 @@ func (e *Encoder) runEnd(ev *event.RunEnd) {
 // API's error object, which ended the response it interrupted): its type,
 // or its Raw object's, is one of the API's.
 func isAPIError(ev *event.Error) bool {
-	if messages.IsAPIErrorType(ev.Type) {
-		return true
-	}
+	return messages.IsAPIErrorType(ev.Type) || rawAPIError(ev.Raw)
+}
+
+// rawAPIError reports whether raw is an API error object of one of the
+// API's types.
+func rawAPIError(raw []byte) bool {
 	var a anthropic.APIError
-	return mayHoldAPIErrorType(ev.Raw) && json.Unmarshal(ev.Raw, &a) == nil && messages.IsAPIErrorType(a.Type)
+	return mayHoldAPIErrorType(raw) && json.Unmarshal(raw, &a) == nil && messages.IsAPIErrorType(a.Type)
 }
 
 // mayHoldAPIErrorType reports whether raw may be an object whose type is
@@ -487,14 +490,9 @@ func mayHoldAPIErrorType(raw []byte) bool {
 // one built by messages.ToAPIError.
 func (e *Encoder) errorEvent(ev *event.Error) {
 	var obj []byte
-	var a anthropic.APIError
-	if mayHoldAPIErrorType(ev.Raw) {
+	if rawAPIError(ev.Raw) {
 		obj = compact(ev.Raw)
-		if json.Unmarshal(obj, &a) != nil || !messages.IsAPIErrorType(a.Type) {
-			obj = nil
-		}
-	}
-	if obj == nil {
+	} else {
 		obj, _ = messages.Marshal(messages.ToAPIError(ev.Type, ev.Message)) // strings always marshal
 	}
 	// obj is compact JSON: as Marshal writes {"type":"error","error":obj}.
