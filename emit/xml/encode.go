@@ -840,17 +840,23 @@ func appendFormatted[T string | []byte](b []byte, s T) []byte {
 		if i < 0 {
 			return append(b, s...)
 		}
-		b = append(b, s[:i]...)
-		switch s[i] {
-		case '\\':
-			b = append(b, '\\', '\\')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		}
+		b = appendFormatterEscape(append(b, s[:i]...), s[i])
 		s = s[i+1:]
 	}
+}
+
+// appendFormatterEscape appends what the formatter writes for c, one of
+// the bytes it escapes (a backslash, a line feed, a carriage return).
+func appendFormatterEscape(b []byte, c byte) []byte {
+	switch c {
+	case '\\':
+		return append(b, '\\', '\\')
+	case '\n':
+		return append(b, '\\', 'n')
+	case '\r':
+		return append(b, '\\', 'r')
+	}
+	return b
 }
 
 // agentLayer writes a chunk agent.py puts on the queue itself: unescaped.

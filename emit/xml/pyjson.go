@@ -312,14 +312,9 @@ func appendHTMLFormatted(b []byte, s string) []byte {
 		}
 		b = append(b, s[start:i]...)
 		start = i + 1
-		switch c {
-		case '\\':
-			b = append(b, '\\', '\\')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		default:
+		if formatterSpecial[c] != 0 {
+			b = appendFormatterEscape(b, c)
+		} else {
 			b = append(b, htmlEntity(c)...)
 		}
 	}
