@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"math/bits"
 	"strconv"
@@ -16,6 +15,7 @@ type lineIDs struct {
 	msg     []byte
 	session string // the session id msg starts with
 	n       int    // the number msg ends with
+	sums    blockSum
 }
 
 // appendUUID appends the uuid of line n (at least 1) of session.
@@ -25,7 +25,7 @@ func (l *lineIDs) appendUUID(b []byte, session string, n int) []byte {
 		l.session = session
 	}
 	l.n = n
-	sum := sha256.Sum256(l.msg)
+	sum := l.sums.sum(l.msg)
 	sum[6] = sum[6]&0x0f | 0x40
 	sum[8] = sum[8]&0x3f | 0x80
 	// 8-4-4-4-12 hex digits: each four bytes' eight digits made and
