@@ -35,39 +35,53 @@ const stateMagic = "sha\x03"
 
 // sum returns the SHA-256 of msg.
 func (s *blockSum) sum(msg []byte) [sha256.Size]byte {
-	if len(msg) > maxOneBlock || !s.usable() {
+	if len(msg) > maxOneBlock {
 		return sha256.Sum256(msg)
 	}
-	return s.oneBlock(msg)
+	n := copy(s.block[:], msg)
+	pad(&s.block, n)
+	return s.padded(&s.block, n)
 }
 
-// oneBlock returns the SHA-256 of msg, at most maxOneBlock bytes, read
-// from the state of s.h after its one padded block.
-func (s *blockSum) oneBlock(msg []byte) (sum [sha256.Size]byte) {
-	n := copy(s.block[:], msg)
-	s.block[n] = 0x80
-	clear(s.block[n+1 : maxOneBlock+1])
-	binary.BigEndian.PutUint64(s.block[maxOneBlock+1:], uint64(n)*8)
+// pad writes the padding of a message of n bytes, at most maxOneBlock,
+// after it in block.
+func pad(block *[sha256.BlockSize]byte, n int) {
+	block[n] = 0x80
+	clear(block[n+1 : maxOneBlock+1])
+	binary.BigEndian.PutUint64(block[maxOneBlock+1:], uint64(n)*8)
+}
+
+// padded returns the SHA-256 of block[:n], which pad padded, read from
+// the state of s.h after the block.
+func (s *blockSum) padded(block *[sha256.BlockSize]byte, n int) (sum [sha256.Size]byte) {
+	if !s.checked {
+		s.check()
+	}
+	if !s.ok {
+		return sha256.Sum256(block[:n])
+	}
 	s.h.Reset()
-	s.h.Write(s.block[:])
+	s.h.Write(block[:])
 	s.buf, _ = s.state.AppendBinary(s.buf[:0])
 	copy(sum[:], s.buf[len(stateMagic):])
 	return sum
 }
 
-// usable reports whether oneBlock gives sha256.Sum256's sums, checked on
-// first use.
-func (s *blockSum) usable() bool {
-	if !s.checked {
-		s.checked = true
-		h := sha256.New()
-		if state, ok := h.(encoding.BinaryAppender); ok {
-			s.h, s.state = h, state
-			probe := []byte("agentstream")
-			sum := s.oneBlock(probe)
-			s.ok = len(s.buf) >= len(stateMagic)+sha256.Size && string(s.buf[:len(stateMagic)]) == stateMagic &&
-				sum == sha256.Sum256(probe)
-		}
+// check finds whether the digest's marshalled state reads as padded
+// reads it, comparing a sum with sha256.Sum256's.
+func (s *blockSum) check() {
+	s.checked = true
+	h := sha256.New()
+	state, ok := h.(encoding.BinaryAppender)
+	if !ok {
+		return
 	}
-	return s.ok
+	s.h, s.state, s.ok = h, state, true
+	// In a block of its own: the caller's may be s.block.
+	var block [sha256.BlockSize]byte
+	probe := "agentstream"
+	pad(&block, copy(block[:], probe))
+	sum := s.padded(&block, len(probe))
+	s.ok = len(s.buf) >= len(stateMagic)+sha256.Size && string(s.buf[:len(stateMagic)]) == stateMagic &&
+		sum == sha256.Sum256([]byte(probe))
 }
