@@ -2,7 +2,6 @@ package claude
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -252,7 +251,7 @@ func (e *Encoder) scope(id string) *agent {
 		}
 		a.st = &messages.Streamer{
 			Block:         func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
-			NewID:         a.newID,
+			NewID:         func() string { return a.newID(&e.ids.sums) },
 			MaxBlockBytes: textCap(e.cfg.MaxBlockBytes),
 			Cut:           func() { e.warn("text beyond MaxEventBytes in one block") },
 			Spare:         &e.spare,
@@ -385,8 +384,8 @@ func textCap(limit int) int {
 
 // newID returns the id of the agent's next message whose source gives
 // none: msg_, 12 hex digits of the hash of the agent's id, _ and the
-// message's number.
-func (a *agent) newID() string {
+// message's number. sums hashes.
+func (a *agent) newID(sums *blockSum) string {
 	a.msgs++
 	p := &a.idPrefix
 	if p[0] == 0 {
@@ -396,7 +395,7 @@ func (a *agent) newID() string {
 		if a.gen > 0 {
 			seed = strconv.AppendInt(append(seed, 0), int64(a.gen), 10)
 		}
-		h := sha256.Sum256(seed)
+		h := sums.sum(seed)
 		copy(p[:], "msg_")
 		binary.LittleEndian.PutUint64(p[4:], hex8(h[:4]))
 		binary.LittleEndian.PutUint32(p[12:], uint32(hex8(h[4:])))

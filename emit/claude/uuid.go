@@ -9,23 +9,35 @@ import (
 
 // lineIDs derives the lines' uuids: the first 16 bytes of the SHA-256 of
 // the session id, "/" and the line's number, written as a version 4
-// uuid. The message is built in a buffer kept from line to line; for
-// the line after the last, of the same session, only its number's
-// digits change, counted up in place.
+// uuid. The message is built in a buffer kept from line to line, padded
+// there as the one SHA-256 block it makes when it fits one (see
+// blockSum); for the line after the last, of the same session, only its
+// number's digits change, counted up in place, and the padding stays.
 type lineIDs struct {
-	msg     []byte
-	session string // the session id msg starts with
-	n       int    // the number msg ends with
+	msg     []byte                 // block[:len(msg)] when it fits one block padded
+	block   [sha256.BlockSize]byte // msg, padded
+	session string                 // the session id msg starts with
+	n       int                    // the number msg ends with
+	sums    blockSum
 }
 
 // appendUUID appends the uuid of line n (at least 1) of session.
 func (l *lineIDs) appendUUID(b []byte, session string, n int) []byte {
 	if n != l.n+1 || session != l.session || len(l.msg) == 0 || !l.next() {
-		l.msg = strconv.AppendInt(append(append(l.msg[:0], session...), '/'), int64(n), 10)
+		// Beyond the block's room, append moves msg elsewhere.
+		l.msg = strconv.AppendInt(append(append(l.block[:0], session...), '/'), int64(n), 10)
 		l.session = session
+		if len(l.msg) <= maxOneBlock {
+			pad(&l.block, len(l.msg))
+		}
 	}
 	l.n = n
-	sum := sha256.Sum256(l.msg)
+	var sum [sha256.Size]byte
+	if len(l.msg) <= maxOneBlock {
+		sum = l.sums.padded(&l.block, len(l.msg))
+	} else {
+		sum = sha256.Sum256(l.msg)
+	}
 	sum[6] = sum[6]&0x0f | 0x40
 	sum[8] = sum[8]&0x3f | 0x80
 	// 8-4-4-4-12 hex digits: each four bytes' eight digits made and

@@ -510,22 +510,7 @@ func (s *Streamer) ensureTurn() {
 // message_delta then message_stop. Without an open message it does
 // nothing.
 func (s *Streamer) EndTurn(stopReason string, u *event.Usage) error {
-	s.release()
-	if s.open != nil {
-		s.endBlock(s.open.kind, "")
-		s.release()
-	}
-	if !s.inMsg {
-		return s.err
-	}
-	if s.Event != nil {
-		// In a function of its own: its stop reason, whose address it
-		// takes, is allocated only when a stream event is wanted.
-		s.writeMessageEnd(stopReason, u)
-	}
-	s.msg, s.inMsg, s.tools = MessageInfo{}, false, false
-	s.buf = nil // an agent whose turn is over keeps no buffer
-	return s.err
+	return s.endTurn(stopReason, u, true)
 }
 
 // CutTurn ends the open message as a stream cut after the source ended
@@ -534,6 +519,11 @@ func (s *Streamer) EndTurn(stopReason string, u *event.Usage) error {
 // source gave, and no message_stop follows, so that a reader sees the
 // body cut. A block still open ends, as EndTurn ends it.
 func (s *Streamer) CutTurn(stopReason string, u *event.Usage) error {
+	return s.endTurn(stopReason, u, false)
+}
+
+// endTurn is EndTurn, or CutTurn without stop (no message_stop).
+func (s *Streamer) endTurn(stopReason string, u *event.Usage, stop bool) error {
 	s.release()
 	if s.open != nil {
 		s.endBlock(s.open.kind, "")
@@ -544,20 +534,14 @@ func (s *Streamer) CutTurn(stopReason string, u *event.Usage) error {
 	}
 	if s.Event != nil {
 		s.writeMessageDelta(stopReason, u)
+		if stop && s.err == nil {
+			s.buf = append(s.buf[:0], `{"type":"message_stop"}`...) // not a []byte of its own per message
+			s.writeBuf(anthropic.EventMessageStop)
+		}
 	}
 	s.msg, s.inMsg, s.tools = MessageInfo{}, false, false
-	s.buf = nil
+	s.buf = nil // an agent whose turn is over keeps no buffer
 	return s.err
-}
-
-// writeMessageEnd writes the message_delta and message_stop that end
-// the open message.
-func (s *Streamer) writeMessageEnd(stopReason string, u *event.Usage) {
-	s.writeMessageDelta(stopReason, u)
-	if s.err == nil && s.Event != nil {
-		s.buf = append(s.buf[:0], `{"type":"message_stop"}`...) // not a []byte of its own per message
-		s.writeBuf(anthropic.EventMessageStop)
-	}
 }
 
 // writeMessageDelta writes the message_delta of the open message.
