@@ -12,6 +12,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openaistream"
 	"github.com/agentstream/agentstream/internal/openset"
@@ -45,7 +46,8 @@ type Decoder struct {
 	undone string    // the id of the response its usage chunk ended, until [DONE] or the next chunk
 	cr     wire.Reader
 	chunk  wire.Chunk // the chunk being read
-	capped bool       // event.ErrTooManyOpen was reported
+	deltas deltabatch.Batch
+	capped bool // event.ErrTooManyOpen was reported
 
 	lazy     bool        // the chunk's choices are read one at a time (more)
 	one      wire.Choice // the one being read
@@ -56,6 +58,7 @@ type Decoder struct {
 // response is the state of one streamed completion.
 type response struct {
 	id      string
+	raw     string // the id as the chunks write it (id is "" for one agentstream made up)
 	model   string
 	created int64          // Unix seconds; 0 when the chunk says none
 	tier    string         // the last service_tier said
@@ -208,11 +211,11 @@ func (d *Decoder) decode(m frame.RawMessage) error {
 		d.drv.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: c.Object, Raw: bytes.Clone(data)})
 		return nil
 	}
-	if d.resp != nil && openai.Given(c.ID) != d.resp.id {
+	if d.resp != nil && c.ID != d.resp.raw && openai.Given(c.ID) != d.resp.id {
 		d.endResponse() // a new completion without [DONE] between
 	}
 	if d.resp == nil {
-		d.resp = &response{id: openai.Given(c.ID), model: c.Model, created: c.Created}
+		d.resp = &response{id: openai.Given(c.ID), raw: c.ID, model: c.Model, created: c.Created}
 	}
 	if c.ServiceTier != "" {
 		d.resp.tier = c.ServiceTier
@@ -378,7 +381,7 @@ func (d *Decoder) delta(c *choice, kind event.BlockKind, text string, refusal bo
 		c.open, c.refusal = kind, refusal
 		d.drv.Emit(&event.BlockStart{Agent: c.agent, Kind: kind, Refusal: refusal})
 	}
-	d.drv.Emit(&event.Delta{Agent: c.agent, Kind: kind, Text: text})
+	d.drv.Emit(d.deltas.New(c.agent, kind, text))
 }
 
 func (d *Decoder) closeBlock(c *choice) {
