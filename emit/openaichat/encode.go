@@ -243,7 +243,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.Unknown:
 		e.unknown(ev)
 	default:
-		e.warn(openai.Lost(ev))
+		e.warn(event.Lost(ev))
 	}
 	return e.b.Err
 }

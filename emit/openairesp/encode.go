@@ -575,7 +575,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.end(ev.StopReason, u)
 		e.warn("run summaries")
 	default:
-		e.warn(openai.Lost(ev))
+		e.warn(event.Lost(ev))
 	}
 	return e.b.Err
 }
