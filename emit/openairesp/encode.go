@@ -89,8 +89,6 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 
 func (e *Encoder) warn(what string) { e.b.Warn(what) }
 
-func (e *Encoder) newID(prefix string) string { return e.b.NewID(prefix + "_agentstream_%04d") }
-
 func (e *Encoder) nextSeq() int64 {
 	s := e.seq
 	e.seq++
@@ -124,7 +122,7 @@ func (e *Encoder) response(status string) outResponse {
 }
 
 func (e *Encoder) begin(id, model string, created int64) {
-	e.b.Begin(id, model, "resp_agentstream_%04d")
+	e.b.Begin(id, model, "resp_agentstream_")
 	e.b.Created = created
 	e.seq, e.index, e.output, e.outBytes, e.tools = 0, 0, nil, 0, 0
 	r := e.response(openai.StatusInProgress)
@@ -272,7 +270,7 @@ func (e *Encoder) startText(id string, refusal bool) *block {
 	e.releaseCall(nil)
 	e.ensureTurn()
 	if id == "" {
-		id = e.newID("msg")
+		id = e.b.NewID("msg_agentstream_")
 	}
 	b := e.newBlock(id)
 	e.scratch = appendMessageItem(e.scratch[:0], &messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusInProgress, Role: "assistant", Content: []json.RawMessage{}})
@@ -427,7 +425,7 @@ func (e *Encoder) startThinking(id string) *block {
 	e.releaseCall(nil)
 	e.ensureTurn()
 	if id == "" {
-		id = e.newID("rs")
+		id = e.b.NewID("rs_agentstream_")
 	}
 	b := e.newBlock(id)
 	e.scratch = appendReasoningItem(e.scratch[:0], &reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: []json.RawMessage{}})
@@ -760,7 +758,7 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	}
 	id := ev.ItemID
 	if id == "" {
-		id = e.newID("fc")
+		id = e.b.NewID("fc_agentstream_")
 	}
 	if ev.Name == wire.ToolSearchTool && input[0] == '{' {
 		// Codex's client tool search: an item of its own, whose
