@@ -312,7 +312,7 @@ func (e *Encoder) finishPart(b *block) {
 	ci := len(b.parts)
 	var raw, esc []byte
 	if b.refusal {
-		raw, esc = b.appendPart(`{"type":` + quotedRefusal + `,"refusal":`)
+		raw, esc = b.appendPart([]byte(`{"type":` + quotedRefusal + `,"refusal":`))
 		e.itemField(wire.EvRefusalDone, b, `,"content_index":`, ci, `,"refusal":`, esc, "}")
 	} else {
 		anns := b.annotations
@@ -322,7 +322,7 @@ func (e *Encoder) finishPart(b *block) {
 		head := append(e.scratch[:0], `{"type":`+quotedOutputText+`,"annotations":`...)
 		head = appendRaws(head, anns)
 		e.scratch = append(head, `,"logprobs":[],"text":`...)
-		raw, esc = b.appendPart(string(e.scratch))
+		raw, esc = b.appendPart(e.scratch)
 		e.itemField(wire.EvTextDone, b, `,"content_index":`, ci, `,"text":`, esc, `,"logprobs":[]}`)
 	}
 	e.itemField(wire.EvPartDone, b, `,"content_index":`, ci, `,"part":`, raw, "}")
@@ -363,7 +363,7 @@ func (e *Encoder) freeBlock(b *block) {
 // appendPart returns a part whose last field is its text: head (the
 // part up to that field's value), the current part's text as a JSON
 // string, and '}'; and the escaped text in it.
-func (b *block) appendPart(head string) (part, esc []byte) {
+func (b *block) appendPart(head []byte) (part, esc []byte) {
 	p := make([]byte, 0, len(head)+len(b.esc)+3)
 	p = append(p, head...)
 	start := len(p)
@@ -452,7 +452,7 @@ func (e *Encoder) endSummary(sig string) {
 	}
 	b.ended, b.sig = true, sig
 	si := len(b.parts)
-	raw, esc := b.appendPart(`{"type":` + quotedSummaryText + `,"text":`)
+	raw, esc := b.appendPart([]byte(`{"type":` + quotedSummaryText + `,"text":`))
 	e.itemField(wire.EvSummaryDone, b, `,"summary_index":`, si, `,"text":`, esc, "}")
 	e.itemField(wire.EvSummaryPartDone, b, `,"summary_index":`, si, `,"part":`, raw, "}")
 	b.parts = append(b.parts, raw)

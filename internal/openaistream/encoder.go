@@ -71,7 +71,8 @@ func (e *Encoder) Main() string { return e.main }
 // writes it; the formats' documented unknown form, openai.Made).
 func (e *Encoder) NewID(prefix string) string {
 	e.n++
-	b := append(make([]byte, 0, len(prefix)+8), prefix...)
+	var buf [48]byte
+	b := append(buf[:0], prefix...)
 	for k := 1000; k > 1 && e.n < k; k /= 10 {
 		b = append(b, '0')
 	}
