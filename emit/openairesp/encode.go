@@ -239,8 +239,8 @@ func (e *Encoder) doneItem(idx int, raw []byte) {
 	e.itemEvent(wire.EvItemDone, idx, raw)
 }
 
-// itemEvent writes an event of type typ about output item idx, raw, as
-// appendJSON writes an itemEvent.
+// itemEvent writes an event of type typ about output item idx, raw: an
+// itemEvent.
 func (e *Encoder) itemEvent(typ string, idx int, raw []byte) {
 	seq := e.nextSeq()
 	if e.b.Err != nil {
