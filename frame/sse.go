@@ -67,7 +67,7 @@ type SSE struct {
 	// types take turns: content_block_delta, ping, ...), reused.
 	types [8]string
 	typeN int
-	msg     msgState
+	msg   msgState
 	// data is the message's data lines, each followed by "\n", reused
 	// from one message to the next; a message's only data line, while it
 	// lies whole in the read buffer, is msg.alias instead.
