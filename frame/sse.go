@@ -63,7 +63,11 @@ type SSE struct {
 
 	lastID  string // the last id: seen, kept across messages
 	lastTyp string // the last event: seen, reused while it repeats
-	msg     msgState
+	// types are the last event types made into strings (a stream's few
+	// types take turns: content_block_delta, ping, ...), reused.
+	types [8]string
+	typeN int
+	msg   msgState
 	// data is the message's data lines, each followed by "\n", reused
 	// from one message to the next; a message's only data line, while it
 	// lies whole in the read buffer, is msg.alias instead.
@@ -238,7 +242,7 @@ func (s *SSE) quick() (RawMessage, bool) {
 	m := RawMessage{ID: s.lastID, Data: value, Line: s.lines + 1, Offset: s.off}
 	if lines == 3 {
 		if string(typ) != s.lastTyp {
-			s.lastTyp = string(typ)
+			s.lastTyp = s.typeOf(typ)
 		}
 		m.Type = s.lastTyp
 	}
@@ -246,6 +250,23 @@ func (s *SSE) quick() (RawMessage, bool) {
 	s.off += int64(i + 2)
 	s.lines += lines
 	return m, true
+}
+
+// typeOf returns typ as a string: one of the types seen last when it is
+// one of them, else a new one, which it keeps in place of the oldest
+// when it is short (a type is a name; the cap keeps what is held small).
+func (s *SSE) typeOf(typ []byte) string {
+	for _, t := range s.types {
+		if string(typ) == t {
+			return t
+		}
+	}
+	t := string(typ)
+	if len(t) <= 64 {
+		s.types[s.typeN%len(s.types)] = t
+		s.typeN++
+	}
+	return t
 }
 
 // nextLine reads up to the end of the current line. It reports ended when
@@ -368,7 +389,7 @@ func (s *SSE) handle(line []byte) (RawMessage, bool, error) {
 		m.dirty = true
 	case "event":
 		if string(value) != s.lastTyp {
-			s.lastTyp = string(value)
+			s.lastTyp = s.typeOf(value)
 		}
 		m.typ = s.lastTyp
 		m.dirty = true

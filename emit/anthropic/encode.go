@@ -268,7 +268,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 		e.warn(e.unknownLoss)
 	default:
-		e.warn(messages.Loss(ev))
+		e.warn(event.Lost(ev))
 	}
 	return e.err
 }

@@ -531,7 +531,7 @@ func (e *Encoder) encode(ev event.Event) error {
 			}
 		}
 	default:
-		e.warn(messages.Loss(ev))
+		e.warn(event.Lost(ev))
 	}
 	return e.err
 }

@@ -82,7 +82,7 @@ func (e *Encoder) delta(d wire.Delta, finish *string) error {
 }
 
 func (e *Encoder) begin(id, model string, created int64) {
-	e.b.Begin(id, model, "chatcmpl-agentstream-%04d")
+	e.b.Begin(id, model, "chatcmpl-agentstream-")
 	e.b.Created = created
 	e.cur = 0
 	clear(e.tools)
@@ -243,7 +243,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.Unknown:
 		e.unknown(ev)
 	default:
-		e.warn(openai.Lost(ev))
+		e.warn(event.Lost(ev))
 	}
 	return e.b.Err
 }

@@ -8,34 +8,19 @@ import (
 	"github.com/agentstream/agentstream/internal/wire/openai"
 )
 
-// appendJSON appends v, one of the output shapes of wire.go, to b as
-// openai.Marshal writes it, by the writers generated from wire.go's
-// declarations; a value of another type goes through openai.Marshal.
-// TestAppendJSON and FuzzAppendJSON compare the two.
+// appendJSON appends v, one of the events of wire.go that Encoder.event
+// writes, to b as openai.Marshal writes it, by the writers generated from
+// wire.go's declarations (the encoder calls the items' writers itself); a
+// value of another type goes through openai.Marshal. TestAppendJSON and
+// FuzzAppendJSON compare the two.
 func appendJSON(b []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
-	case json.RawMessage:
-		return appendRaw(b, v), nil
-	case itemEvent:
-		return appendItemEvent(b, &v), nil
 	case annotationEvent:
 		return appendAnnotationEvent(b, &v), nil
 	case argsDone:
 		return appendArgsDone(b, &v), nil
 	case inputDone:
 		return appendInputDone(b, &v), nil
-	case messageItem:
-		return appendMessageItem(b, &v), nil
-	case toolSearchItem:
-		return appendToolSearchItem(b, &v), nil
-	case reasoningItem:
-		return appendReasoningItem(b, &v), nil
-	case functionItem:
-		return appendFunctionItem(b, &v), nil
-	case customItem:
-		return appendCustomItem(b, &v), nil
-	case mcpItem:
-		return appendMcpItem(b, &v), nil
 	case respEvent:
 		return appendRespEvent(b, &v)
 	case errorEvent:

@@ -10,7 +10,7 @@ import (
 	wire "github.com/agentstream/agentstream/internal/wire/openai/respwire"
 )
 
-// shapes returns a value of every output shape appendJSON writes, its
+// shapes returns a value of every output shape appendShape writes, its
 // strings s, its numbers n, its raw values raw (compact, valid JSON, as
 // the encoder's are).
 func shapes(s string, n int64, raw json.RawMessage) []any {
@@ -51,15 +51,40 @@ func sameAsMarshal(t *testing.T, s string, n int64, raw json.RawMessage) {
 	}
 	for _, v := range shapes(s, n, raw) {
 		want, werr := openai.Marshal(v)
-		got, gerr := appendJSON([]byte("prefix"), v)
+		got, gerr := appendShape([]byte("prefix"), v)
 		if (werr != nil) != (gerr != nil) || werr == nil && string(got) != "prefix"+string(want) {
-			t.Errorf("%T %q %d %s:\nappendJSON %s (%v)\nMarshal    %s (%v)", v, s, n, raw, got, gerr, want, werr)
+			t.Errorf("%T %q %d %s:\nwritten %s (%v)\nMarshal %s (%v)", v, s, n, raw, got, gerr, want, werr)
 		}
 	}
 }
 
-// TestAppendJSON: appendJSON writes every shape byte for byte as
-// encoding/json does.
+// appendShape appends v as the encoder writes it: a raw value, an item
+// or an item event by its writer, which the encoder calls itself, any
+// other shape by appendJSON.
+func appendShape(b []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case json.RawMessage:
+		return appendRaw(b, v), nil
+	case itemEvent:
+		return appendItemEvent(b, &v), nil
+	case messageItem:
+		return appendMessageItem(b, &v), nil
+	case toolSearchItem:
+		return appendToolSearchItem(b, &v), nil
+	case reasoningItem:
+		return appendReasoningItem(b, &v), nil
+	case functionItem:
+		return appendFunctionItem(b, &v), nil
+	case customItem:
+		return appendCustomItem(b, &v), nil
+	case mcpItem:
+		return appendMcpItem(b, &v), nil
+	}
+	return appendJSON(b, v)
+}
+
+// TestAppendJSON: the encoder's writers (appendShape) write every shape
+// byte for byte as encoding/json does.
 func TestAppendJSON(t *testing.T) {
 	t.Parallel()
 	for _, s := range []string{"", "plain", `"q" \ / <a href="x">&amp;</a>`, "\x00\x01\b\f\n\r\t\x1f\x7f", "line\u2028sep\u2029", "bad \xff\xfe utf8 \xc3", "é日👩‍💻"} {

@@ -89,8 +89,6 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 
 func (e *Encoder) warn(what string) { e.b.Warn(what) }
 
-func (e *Encoder) newID(prefix string) string { return e.b.NewID(prefix + "_agentstream_%04d") }
-
 func (e *Encoder) nextSeq() int64 {
 	s := e.seq
 	e.seq++
@@ -124,7 +122,7 @@ func (e *Encoder) response(status string) outResponse {
 }
 
 func (e *Encoder) begin(id, model string, created int64) {
-	e.b.Begin(id, model, "resp_agentstream_%04d")
+	e.b.Begin(id, model, "resp_agentstream_")
 	e.b.Created = created
 	e.seq, e.index, e.output, e.outBytes, e.tools = 0, 0, nil, 0, 0
 	r := e.response(openai.StatusInProgress)
@@ -217,24 +215,18 @@ func (e *Encoder) flush() {
 	e.releaseCall(nil)
 }
 
-func (e *Encoder) addItem(item any) int {
-	raw, err := appendJSON(e.scratch[:0], item)
-	e.scratch = raw
-	if err != nil {
-		e.b.Err = err
-	}
+// addItem writes the added event of the next output item, raw (its
+// JSON), and returns the item's output index.
+func (e *Encoder) addItem(raw []byte) int {
 	idx := e.index
 	e.index++
-	e.event(wire.EvItemAdded, itemEvent{Type: wire.EvItemAdded, Seq: e.nextSeq(), OutputIndex: idx, Item: raw})
+	e.itemEvent(wire.EvItemAdded, idx, raw)
 	return idx
 }
 
-func (e *Encoder) doneItem(idx int, item any) {
-	raw, err := appendJSON(nil, item) // kept for the response's output
-	if err != nil {
-		e.b.Err = err
-		return
-	}
+// doneItem writes the done event of output item idx, raw, and keeps a
+// copy of raw for the response's output.
+func (e *Encoder) doneItem(idx int, raw []byte) {
 	if e.outBytes += len(raw); e.outBytes > maxOutput {
 		// The final event could not be read back (a reader's cap on one
 		// SSE message); the items were each written done.
@@ -242,9 +234,24 @@ func (e *Encoder) doneItem(idx int, item any) {
 		clear(e.output)
 		e.output = e.output[:0:0]
 	} else {
-		e.output = append(e.output, raw)
+		e.output = append(e.output, bytes.Clone(raw))
 	}
-	e.event(wire.EvItemDone, itemEvent{Type: wire.EvItemDone, Seq: e.nextSeq(), OutputIndex: idx, Item: raw})
+	e.itemEvent(wire.EvItemDone, idx, raw)
+}
+
+// itemEvent writes an event of type typ about output item idx, raw: an
+// itemEvent.
+func (e *Encoder) itemEvent(typ string, idx int, raw []byte) {
+	seq := e.nextSeq()
+	if e.b.Err != nil {
+		return
+	}
+	b := append(e.b.Buf[:0], "event: "...)
+	b = append(b, typ...)
+	b = append(b, "\ndata: "...)
+	b = appendItemEvent(b, &itemEvent{Type: typ, Seq: seq, OutputIndex: idx, Item: raw})
+	e.b.Buf = append(b, "\n\n"...)
+	e.b.Write()
 }
 
 // startText returns the open text part. A block of the message item
@@ -263,10 +270,11 @@ func (e *Encoder) startText(id string, refusal bool) *block {
 	e.releaseCall(nil)
 	e.ensureTurn()
 	if id == "" {
-		id = e.newID("msg")
+		id = e.b.NewID("msg_agentstream_")
 	}
 	b := e.newBlock(id)
-	b.index = e.addItem(messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusInProgress, Role: "assistant", Content: []json.RawMessage{}})
+	e.scratch = appendMessageItem(e.scratch[:0], &messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusInProgress, Role: "assistant", Content: []json.RawMessage{}})
+	b.index = e.addItem(e.scratch)
 	e.text = b
 	e.newPart(b, refusal)
 	return b
@@ -304,7 +312,7 @@ func (e *Encoder) finishPart(b *block) {
 	ci := len(b.parts)
 	var raw, esc []byte
 	if b.refusal {
-		raw, esc = b.appendPart(`{"type":` + quotedRefusal + `,"refusal":`)
+		raw, esc = b.appendPart([]byte(`{"type":` + quotedRefusal + `,"refusal":`))
 		e.itemField(wire.EvRefusalDone, b, `,"content_index":`, ci, `,"refusal":`, esc, "}")
 	} else {
 		anns := b.annotations
@@ -314,7 +322,7 @@ func (e *Encoder) finishPart(b *block) {
 		head := append(e.scratch[:0], `{"type":`+quotedOutputText+`,"annotations":`...)
 		head = appendRaws(head, anns)
 		e.scratch = append(head, `,"logprobs":[],"text":`...)
-		raw, esc = b.appendPart(string(e.scratch))
+		raw, esc = b.appendPart(e.scratch)
 		e.itemField(wire.EvTextDone, b, `,"content_index":`, ci, `,"text":`, esc, `,"logprobs":[]}`)
 	}
 	e.itemField(wire.EvPartDone, b, `,"content_index":`, ci, `,"part":`, raw, "}")
@@ -355,7 +363,7 @@ func (e *Encoder) freeBlock(b *block) {
 // appendPart returns a part whose last field is its text: head (the
 // part up to that field's value), the current part's text as a JSON
 // string, and '}'; and the escaped text in it.
-func (b *block) appendPart(head string) (part, esc []byte) {
+func (b *block) appendPart(head []byte) (part, esc []byte) {
 	p := make([]byte, 0, len(head)+len(b.esc)+3)
 	p = append(p, head...)
 	start := len(p)
@@ -397,7 +405,8 @@ func (e *Encoder) finishText() {
 	}
 	e.text = nil
 	e.finishPart(b)
-	e.doneItem(b.index, messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusCompleted, Role: "assistant", Content: b.parts})
+	e.scratch = appendMessageItem(e.scratch[:0], &messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusCompleted, Role: "assistant", Content: b.parts})
+	e.doneItem(b.index, e.scratch)
 	e.freeBlock(b)
 }
 
@@ -416,10 +425,11 @@ func (e *Encoder) startThinking(id string) *block {
 	e.releaseCall(nil)
 	e.ensureTurn()
 	if id == "" {
-		id = e.newID("rs")
+		id = e.b.NewID("rs_agentstream_")
 	}
 	b := e.newBlock(id)
-	b.index = e.addItem(reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: []json.RawMessage{}})
+	e.scratch = appendReasoningItem(e.scratch[:0], &reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: []json.RawMessage{}})
+	b.index = e.addItem(e.scratch)
 	e.think = b
 	e.newSummary(b)
 	return b
@@ -442,7 +452,7 @@ func (e *Encoder) endSummary(sig string) {
 	}
 	b.ended, b.sig = true, sig
 	si := len(b.parts)
-	raw, esc := b.appendPart(`{"type":` + quotedSummaryText + `,"text":`)
+	raw, esc := b.appendPart([]byte(`{"type":` + quotedSummaryText + `,"text":`))
 	e.itemField(wire.EvSummaryDone, b, `,"summary_index":`, si, `,"text":`, esc, "}")
 	e.itemField(wire.EvSummaryPartDone, b, `,"summary_index":`, si, `,"part":`, raw, "}")
 	b.parts = append(b.parts, raw)
@@ -456,7 +466,8 @@ func (e *Encoder) finishThinking() {
 	}
 	e.endSummary("")
 	e.think = nil
-	e.doneItem(b.index, reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: b.parts, EncryptedContent: b.sig})
+	e.scratch = appendReasoningItem(e.scratch[:0], &reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: b.parts, EncryptedContent: b.sig})
+	e.doneItem(b.index, e.scratch)
 	e.freeBlock(b)
 }
 
@@ -562,7 +573,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.end(ev.StopReason, u)
 		e.warn("run summaries")
 	default:
-		e.warn(openai.Lost(ev))
+		e.warn(event.Lost(ev))
 	}
 	return e.b.Err
 }
@@ -637,7 +648,7 @@ func (e *Encoder) deltas(typ, id string, idx int, midKey string, mid int, s, end
 		if blk != nil && !blk.escBad {
 			esc := b[start+1 : len(b)-1]
 			blk.esc = append(blk.esc, esc...)
-			blk.escBad = replaced(esc)
+			blk.escBad = len(esc) != len(p) && replaced(esc) // escaped as it is: no escape at all
 		}
 		b = append(b, end...)
 		e.b.Buf = append(b, "}\n\n"...)
@@ -747,7 +758,7 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	}
 	id := ev.ItemID
 	if id == "" {
-		id = e.newID("fc")
+		id = e.b.NewID("fc_agentstream_")
 	}
 	if ev.Name == wire.ToolSearchTool && input[0] == '{' {
 		// Codex's client tool search: an item of its own, whose
@@ -757,24 +768,28 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 			_, e.b.Err = openai.Marshal(item) // encoding/json's error
 			return
 		}
-		idx := e.addItem(item)
-		e.doneItem(idx, item)
+		e.scratch = appendToolSearchItem(e.scratch[:0], &item)
+		e.doneItem(e.addItem(e.scratch), e.scratch)
 		return
 	}
 	var free string
 	if input[0] == '"' && json.Unmarshal(input, &free) == nil {
 		// Free text, not JSON arguments: a custom tool call.
-		idx := e.addItem(customItem{ID: id, Type: wire.ItemCustomToolCall, Status: openai.StatusInProgress, CallID: ev.ID, Name: ev.Name})
+		e.scratch = appendCustomItem(e.scratch[:0], &customItem{ID: id, Type: wire.ItemCustomToolCall, Status: openai.StatusInProgress, CallID: ev.ID, Name: ev.Name})
+		idx := e.addItem(e.scratch)
 		e.argDeltas(wire.EvCustomInputDelta, id, idx, free)
 		e.event(wire.EvCustomInputDone, inputDone{Type: wire.EvCustomInputDone, Seq: e.nextSeq(), ItemID: id, OutputIndex: idx, Input: free})
-		e.doneItem(idx, customItem{ID: id, Type: wire.ItemCustomToolCall, Status: openai.StatusCompleted, CallID: ev.ID, Name: ev.Name, Input: free})
+		e.scratch = appendCustomItem(e.scratch[:0], &customItem{ID: id, Type: wire.ItemCustomToolCall, Status: openai.StatusCompleted, CallID: ev.ID, Name: ev.Name, Input: free})
+		e.doneItem(idx, e.scratch)
 		return
 	}
 	args := string(jsontext.Compact(input))
-	idx := e.addItem(functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusInProgress, CallID: ev.ID, Name: ev.Name})
+	e.scratch = appendFunctionItem(e.scratch[:0], &functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusInProgress, CallID: ev.ID, Name: ev.Name})
+	idx := e.addItem(e.scratch)
 	e.argDeltas(wire.EvArgsDelta, id, idx, args)
 	e.event(wire.EvArgsDone, argsDone{Type: wire.EvArgsDone, Seq: e.nextSeq(), ItemID: id, OutputIndex: idx, Arguments: args})
-	e.doneItem(idx, functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusCompleted, Arguments: args, CallID: ev.ID, Name: ev.Name})
+	e.scratch = appendFunctionItem(e.scratch[:0], &functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusCompleted, Arguments: args, CallID: ev.ID, Name: ev.Name})
+	e.doneItem(idx, e.scratch)
 }
 
 func (e *Encoder) argDeltas(typ, id string, idx int, s string) {
@@ -796,8 +811,8 @@ func (e *Encoder) releaseCall(r *event.ToolResult) {
 			e.warn("server tool calls of other providers")
 			return
 		}
-		idx := e.addItem(json.RawMessage(jsontext.Compact(r.Structured)))
-		e.doneItem(idx, json.RawMessage(jsontext.Compact(r.Structured)))
+		raw := jsontext.Compact(r.Structured)
+		e.doneItem(e.addItem(raw), raw)
 		return
 	}
 	args := string(jsontext.Compact(c.Input))
@@ -805,7 +820,8 @@ func (e *Encoder) releaseCall(r *event.ToolResult) {
 		args = "{}"
 	}
 	item := mcpItem{ID: c.ID, Type: wire.ItemMCPCall, ServerLabel: c.MCPServer, Name: c.Name}
-	idx := e.addItem(item)
+	e.scratch = appendMcpItem(e.scratch[:0], &item)
+	idx := e.addItem(e.scratch)
 	e.argDeltas(wire.EvMCPArgsDelta, c.ID, idx, args)
 	e.event(wire.EvMCPArgsDone, argsDone{Type: wire.EvMCPArgsDone, Seq: e.nextSeq(), ItemID: c.ID, OutputIndex: idx, Arguments: args})
 	item.Arguments = args
@@ -824,7 +840,8 @@ func (e *Encoder) releaseCall(r *event.ToolResult) {
 			item.Output = &s
 		}
 	}
-	e.doneItem(idx, item)
+	e.scratch = appendMcpItem(e.scratch[:0], &item)
+	e.doneItem(idx, e.scratch)
 }
 
 // unknown writes back an item or event of this format the decoder kept.
@@ -845,8 +862,7 @@ func (e *Encoder) unknown(ev *event.Unknown) {
 	e.flush()
 	e.ensureTurn()
 	raw := json.RawMessage(jsontext.Compact(ev.Raw))
-	idx := e.addItem(raw)
-	e.doneItem(idx, raw)
+	e.doneItem(e.addItem(raw), raw)
 }
 
 // errorEvent writes an error event, which ends the response it

@@ -905,23 +905,6 @@ func jsonSize(r rune, rest string) int {
 	return utf8.RuneLen(r)
 }
 
-// Loss names what a Messages API stream cannot carry of ev, an event
-// that neither Streamer.Add nor its encoder writes, for the encoder's
-// warning.
-func Loss(ev event.Event) string {
-	switch ev.(type) {
-	case *event.AwaitingTools:
-		return "awaiting tools"
-	case *event.Files:
-		return "generated files"
-	case *event.FileChange:
-		return "file changes"
-	case *event.TodoList:
-		return "todo lists"
-	}
-	return fmt.Sprintf("events of type %T", ev)
-}
-
 // AssistantResult reports whether a tool result is part of the assistant's
 // message (a server tool's or an MCP tool's) rather than the client's.
 func (s *Streamer) AssistantResult(ev *event.ToolResult) bool {

@@ -18,7 +18,7 @@ func TestBoundedState(t *testing.T) {
 	const n = 1_000_000
 	e := NewEncoder(io.Discard, "test", "", nil)
 	e.Agent(&event.TurnStart{Agent: "main"})
-	e.Begin("r", "m", "r_%d")
+	e.Begin("r", "m", "r_")
 	peak := 0
 	for i := range n {
 		a := "a" + strconv.Itoa(i)

@@ -1,8 +1,8 @@
 package openaistream
 
 import (
-	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/openset"
@@ -66,18 +66,24 @@ func (e *Encoder) Agent(ev event.Event) (agent string, main bool) {
 // Main returns the main agent.
 func (e *Encoder) Main() string { return e.main }
 
-// NewID returns an id made by agentstream: format applied to the number
-// of ids made so far, this one included.
-func (e *Encoder) NewID(format string) string {
+// NewID returns an id made by agentstream: prefix and the number of ids
+// made so far, this one included, in four digits at least (as %04d
+// writes it; the formats' documented unknown form, openai.Made).
+func (e *Encoder) NewID(prefix string) string {
 	e.n++
-	return fmt.Sprintf(format, e.n)
+	var buf [48]byte
+	b := append(buf[:0], prefix...)
+	for k := 1000; k > 1 && e.n < k; k /= 10 {
+		b = append(b, '0')
+	}
+	return string(strconv.AppendInt(b, int64(e.n), 10))
 }
 
-// Begin opens a turn with id (made with idFormat when empty) and model
+// Begin opens a turn with id (made with idPrefix when empty) and model
 // (the session's when empty).
-func (e *Encoder) Begin(id, model, idFormat string) {
+func (e *Encoder) Begin(id, model, idPrefix string) {
 	if id == "" {
-		id = e.NewID(idFormat)
+		id = e.NewID(idPrefix)
 	}
 	if model == "" {
 		model = e.model

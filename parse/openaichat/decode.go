@@ -12,6 +12,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openaistream"
 	"github.com/agentstream/agentstream/internal/openset"
@@ -45,7 +46,14 @@ type Decoder struct {
 	undone string    // the id of the response its usage chunk ended, until [DONE] or the next chunk
 	cr     wire.Reader
 	chunk  wire.Chunk // the chunk being read
-	capped bool       // event.ErrTooManyOpen was reported
+	// The events of a completion, which come as often as its
+	// deltas in short completions, in batches.
+	deltas      deltabatch.Batch
+	turnStarts  deltabatch.Of[event.TurnStart]
+	turnEnds    deltabatch.Of[event.TurnEnd]
+	blockStarts deltabatch.Of[event.BlockStart]
+	blockEnds   deltabatch.Of[event.BlockEnd]
+	capped      bool // event.ErrTooManyOpen was reported
 
 	lazy     bool        // the chunk's choices are read one at a time (more)
 	one      wire.Choice // the one being read
@@ -56,6 +64,7 @@ type Decoder struct {
 // response is the state of one streamed completion.
 type response struct {
 	id      string
+	raw     string // the id as the chunks write it (id is "" for one agentstream made up)
 	model   string
 	created int64          // Unix seconds; 0 when the chunk says none
 	tier    string         // the last service_tier said
@@ -208,11 +217,11 @@ func (d *Decoder) decode(m frame.RawMessage) error {
 		d.drv.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: c.Object, Raw: bytes.Clone(data)})
 		return nil
 	}
-	if d.resp != nil && openai.Given(c.ID) != d.resp.id {
+	if d.resp != nil && c.ID != d.resp.raw && openai.Given(c.ID) != d.resp.id {
 		d.endResponse() // a new completion without [DONE] between
 	}
 	if d.resp == nil {
-		d.resp = &response{id: openai.Given(c.ID), model: c.Model, created: c.Created}
+		d.resp = &response{id: openai.Given(c.ID), raw: c.ID, model: c.Model, created: c.Created}
 	}
 	if c.ServiceTier != "" {
 		d.resp.tier = c.ServiceTier
@@ -317,7 +326,9 @@ func (d *Decoder) scope(index int) (c *choice, problem string) {
 	agent := wire.ChoiceAgent(d.cfg.Agent, index)
 	c = &choice{index: index, agent: agent}
 	r.choices.add(index, c)
-	d.drv.Emit(&event.TurnStart{Agent: agent, MessageID: r.id, Model: r.model, Created: r.created})
+	ts := d.turnStarts.New()
+	ts.Agent, ts.MessageID, ts.Model, ts.Created = agent, r.id, r.model, r.created
+	d.drv.Emit(ts)
 	return c, problem
 }
 
@@ -376,14 +387,18 @@ func (d *Decoder) delta(c *choice, kind event.BlockKind, text string, refusal bo
 	if c.open != kind || c.refusal != refusal {
 		d.closeBlock(c)
 		c.open, c.refusal = kind, refusal
-		d.drv.Emit(&event.BlockStart{Agent: c.agent, Kind: kind, Refusal: refusal})
+		bs := d.blockStarts.New()
+		bs.Agent, bs.Kind, bs.Refusal = c.agent, kind, refusal
+		d.drv.Emit(bs)
 	}
-	d.drv.Emit(&event.Delta{Agent: c.agent, Kind: kind, Text: text})
+	d.drv.Emit(d.deltas.New(c.agent, kind, text))
 }
 
 func (d *Decoder) closeBlock(c *choice) {
 	if c.open != "" {
-		d.drv.Emit(&event.BlockEnd{Agent: c.agent, Kind: c.open})
+		be := d.blockEnds.New()
+		be.Agent, be.Kind = c.agent, c.open
+		d.drv.Emit(be)
 		c.open, c.refusal = "", false
 	}
 }
@@ -464,7 +479,8 @@ func (d *Decoder) endResponse() {
 
 // turnEnd returns the TurnEnd of choice c of r.
 func (d *Decoder) turnEnd(r *response, c *choice) *event.TurnEnd {
-	te := &event.TurnEnd{Agent: c.agent, MessageID: r.id}
+	te := d.turnEnds.New()
+	te.Agent, te.MessageID = c.agent, r.id
 	if c.finish != nil {
 		te.StopReason = openai.StopFromFinish(*c.finish)
 	}

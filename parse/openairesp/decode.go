@@ -14,6 +14,7 @@ import (
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/frame"
+	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openaistream"
 	"github.com/agentstream/agentstream/internal/openset"
@@ -42,11 +43,12 @@ type Decoder struct {
 	drv openaistream.Driver // the read loop; its Decode is d.decode
 	cfg Config
 
-	resp  *response
-	seq   int64 // last sequence_number; -1 before the first
-	er    wire.Reader
-	ev    wire.StreamEvent   // the event being read
-	items map[int]*itemState // the items of the response being read, kept from one to the next
+	resp   *response
+	seq    int64 // last sequence_number; -1 before the first
+	er     wire.Reader
+	ev     wire.StreamEvent // the event being read
+	deltas deltabatch.Batch
+	items  map[int]*itemState // the items of the response being read, kept from one to the next
 
 	capped bool              // event.ErrTooManyOpen was reported
 	capErr *event.ParseError // that report, until it is returned
@@ -310,7 +312,7 @@ func (d *Decoder) event(ev *wire.StreamEvent, data []byte) error {
 		d.ensure()
 		d.openText(ev.OutputIndex, typ == wire.EvRefusalDelta)
 		if ev.Delta != "" {
-			d.drv.Emit(&event.Delta{Agent: a, Kind: event.Text, Text: ev.Delta})
+			d.drv.Emit(d.deltas.New(a, event.Text, ev.Delta))
 		}
 	case typ == wire.EvAnnotation:
 		r := d.ensure()
@@ -334,7 +336,7 @@ func (d *Decoder) event(ev *wire.StreamEvent, data []byte) error {
 			d.openThinking(ev.OutputIndex)
 		}
 		if ev.Delta != "" {
-			d.drv.Emit(&event.Delta{Agent: a, Kind: event.Thinking, Text: ev.Delta})
+			d.drv.Emit(d.deltas.New(a, event.Thinking, ev.Delta))
 		}
 	case typ == wire.EvSummaryPartDone || typ == wire.EvSummaryDone || typ == wire.EvReasoningDone:
 		r := d.ensure()

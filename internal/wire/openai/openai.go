@@ -2,7 +2,6 @@ package openai
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -225,24 +224,6 @@ const TurnFailed = "turn_failed"
 // Marshal returns v as JSON without HTML escaping, as the APIs write it.
 func Marshal(v any) ([]byte, error) {
 	return jsontext.AppendMarshal(nil, v, false)
-}
-
-// Lost returns what the OpenAI encoders warn about an event of a kind
-// neither body carries (notices, generated files, ...).
-func Lost(ev event.Event) string {
-	switch ev.(type) {
-	case *event.Notice:
-		return "notices"
-	case *event.AwaitingTools:
-		return "awaiting tools"
-	case *event.Files:
-		return "generated files"
-	case *event.FileChange:
-		return "file changes"
-	case *event.TodoList:
-		return "todo lists"
-	}
-	return fmt.Sprintf("events of type %T", ev)
 }
 
 // Aside reports whether ev is an event of the main agent that neither
