@@ -157,14 +157,15 @@ func (a *Assembler) begin() {
 		a.out = nil
 		return
 	}
-	for _, it := range a.lent {
+	for i, it := range a.lent {
 		if len(a.spare) < maxSpare {
 			*it = item{}
 			a.spare = append(a.spare, it)
 		}
+		// A loop, not clear: an event returns a block or two, and clear
+		// calls the runtime.
+		a.lent[i], a.out[i] = nil, nil
 	}
-	clear(a.lent)
-	clear(a.out)
 	a.lent, a.out = a.lent[:0], a.out[:0]
 }
 
