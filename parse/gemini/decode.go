@@ -523,14 +523,15 @@ func (d *Decoder) toolUse(l *gemini.ToolUse) {
 
 // remember keeps a tool call's name until its result.
 func (d *Decoder) remember(id, name string) {
-	if _, ok := d.tools[id]; !ok {
-		if len(d.toolIDs) >= maxTools {
-			delete(d.tools, d.toolIDs[0])
-			d.toolIDs = d.toolIDs[1:]
-		}
-		d.toolIDs = append(d.toolIDs, id)
+	n := len(d.tools)
+	if d.tools[id] = name; len(d.tools) == n {
+		return // known already
 	}
-	d.tools[id] = name
+	if len(d.toolIDs) >= maxTools {
+		delete(d.tools, d.toolIDs[0])
+		d.toolIDs = d.toolIDs[1:]
+	}
+	d.toolIDs = append(d.toolIDs, id)
 }
 
 // toolResult is a ToolResult with room for its one part: one allocation.
@@ -541,7 +542,7 @@ type toolResult struct {
 
 func (d *Decoder) toolResult(l *gemini.ToolResult) {
 	d.closeText()
-	tr := &toolResult{ToolResult: event.ToolResult{Agent: d.agent, ID: l.ToolID, Name: d.tools[l.ToolID], IsError: l.Status == gemini.StatusError}}
+	tr := &toolResult{ToolResult: event.ToolResult{Agent: d.agent, ID: l.ToolID, IsError: l.Status == gemini.StatusError}}
 	r := &tr.ToolResult
 	if name, ok := d.tools[l.ToolID]; ok {
 		r.Name = name
