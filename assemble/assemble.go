@@ -36,7 +36,7 @@ type Assembler struct {
 	blocks *Lifecycle[*item]
 	// held is the last completed text block per agent, waiting for
 	// citations; order keeps agents in the order their blocks completed.
-	held     map[string]*item
+	held     smallMap[string, *item]
 	order    []string
 	out      []*Block // blocks completed by the event being added
 	lent     []*item  // with Reuse, the items of out, taken back at the next call
@@ -157,14 +157,15 @@ func (a *Assembler) begin() {
 		a.out = nil
 		return
 	}
-	for _, it := range a.lent {
+	for i, it := range a.lent {
 		if len(a.spare) < maxSpare {
 			*it = item{}
 			a.spare = append(a.spare, it)
 		}
+		// A loop, not clear: an event returns a block or two, and clear
+		// calls the runtime.
+		a.lent[i], a.out[i] = nil, nil
 	}
-	clear(a.lent)
-	clear(a.out)
 	a.lent, a.out = a.lent[:0], a.out[:0]
 }
 
@@ -205,7 +206,7 @@ func New(max int) *Assembler {
 	if max <= 0 {
 		max = event.DefaultMaxBytes
 	}
-	a := &Assembler{max: max, held: map[string]*item{}, changes: map[openKey]*item{}}
+	a := &Assembler{max: max, changes: map[openKey]*item{}}
 	a.blocks = NewLifecycle(Hooks[*item]{Open: a.startBlock, End: a.finish, Abandon: func(it *item) { it.release(a) }})
 	return a
 }
@@ -238,7 +239,7 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 		}
 		it.write(a, ev.Text)
 	case *event.Citations:
-		b := a.held[agent]
+		b := a.held.get(agent)
 		if b == nil {
 			// No text block to attach to: keep the citations in an empty one.
 			b = a.item()
@@ -302,7 +303,7 @@ func (a *Assembler) startBlock(agent string, kind event.BlockKind) *item {
 // A held text block is complete: releasing it early only means citations
 // that would have followed it start a block of their own.
 func (a *Assembler) makeRoom() {
-	for a.blocks.Len()+len(a.held) >= a.maxOpen() {
+	for a.blocks.Len()+a.held.len() >= a.maxOpen() {
 		a.evicted++
 		if len(a.order) > 0 {
 			a.release(a.order[0])
@@ -329,21 +330,21 @@ func (a *Assembler) finish(it *item, e *event.BlockEnd) {
 
 func (a *Assembler) hold(b *item) {
 	a.makeRoom()
-	a.held[b.Agent] = b
+	a.held.set(b.Agent, b)
 	a.order = append(a.order, b.Agent)
 }
 
 // release emits the held text block of agent.
 func (a *Assembler) release(agent string) {
-	if len(a.held) == 0 {
+	if a.held.len() == 0 {
 		// Most events come with no text block held: no lookup.
 		return
 	}
-	b := a.held[agent]
+	b := a.held.get(agent)
 	if b == nil {
 		return
 	}
-	delete(a.held, agent)
+	a.held.delete(agent)
 	if i := slices.Index(a.order, agent); i >= 0 {
 		a.order = slices.Delete(a.order, i, i+1)
 	}

@@ -18,7 +18,7 @@ import (
 // are its own (Hooks). Memory: the open blocks, which the user caps.
 type Lifecycle[B any] struct {
 	hooks Hooks[B]
-	open  map[openKey]*slot[B]
+	open  smallMap[openKey, *slot[B]]
 	// order holds the open blocks in the order they opened, and stale
 	// entries of blocks ended since (dropped at the front, or all at once
 	// when they outnumber the open blocks).
@@ -65,7 +65,7 @@ func (o opened[B]) open() bool { return o.s.seq == o.seq }
 
 // NewLifecycle returns a Lifecycle calling h.
 func NewLifecycle[B any](h Hooks[B]) *Lifecycle[B] {
-	return &Lifecycle[B]{hooks: h, open: map[openKey]*slot[B]{}}
+	return &Lifecycle[B]{hooks: h}
 }
 
 // Event applies what ev does to the blocks of its agent and returns the
@@ -76,13 +76,13 @@ func (l *Lifecycle[B]) Event(ev event.Event) (b B, ok bool) {
 		return l.Delta(ev), true
 	case *event.BlockStart:
 		k := openKey{ev.AgentID(), ev.Kind}
-		if s := l.open[k]; s != nil {
+		if s := l.open.get(k); s != nil {
 			// A block opened twice: the first one ended without its end.
 			l.end(s, nil)
 		}
 		l.start(k)
 	case *event.BlockEnd:
-		if s := l.open[openKey{ev.AgentID(), ev.Kind}]; s != nil {
+		if s := l.open.get(openKey{ev.AgentID(), ev.Kind}); s != nil {
 			l.end(s, ev)
 		}
 	case *event.Error:
@@ -103,7 +103,7 @@ func (l *Lifecycle[B]) Delta(e *event.Delta) B {
 	s := l.last
 	if s == nil || s.key.kind != e.Kind || s.key.agent != e.Agent {
 		k := openKey{e.Agent, e.Kind}
-		if s = l.open[k]; s == nil {
+		if s = l.open.get(k); s == nil {
 			s = l.start(k)
 		}
 		l.last = s
@@ -113,14 +113,14 @@ func (l *Lifecycle[B]) Delta(e *event.Delta) B {
 
 // Get returns the open block of agent and kind.
 func (l *Lifecycle[B]) Get(agent string, kind event.BlockKind) (b B, ok bool) {
-	if s := l.open[openKey{agent, kind}]; s != nil {
+	if s := l.open.get(openKey{agent, kind}); s != nil {
 		return s.block, true
 	}
 	return b, false
 }
 
 // Len returns the number of open blocks.
-func (l *Lifecycle[B]) Len() int { return len(l.open) }
+func (l *Lifecycle[B]) Len() int { return l.open.len() }
 
 // CutOldest ends the block opened longest ago, cut short.
 func (l *Lifecycle[B]) CutOldest() {
@@ -150,7 +150,7 @@ func (l *Lifecycle[B]) CutAll(cmp func(x, y B) int) []B {
 	if cmp != nil {
 		slices.SortFunc(bs, cmp)
 	}
-	clear(l.open)
+	l.open.clear()
 	clear(l.order)
 	l.order, l.last = l.order[:0], nil
 	for _, b := range bs {
@@ -163,7 +163,7 @@ func (l *Lifecycle[B]) CutAll(cmp func(x, y B) int) []B {
 // is text or thinking (event.BlockKind): one of another kind is ended only
 // by its own end, a restart or CutAll.
 func (l *Lifecycle[B]) endAgent(agent string, abandon bool) {
-	first, second := l.open[openKey{agent, event.Thinking}], l.open[openKey{agent, event.Text}]
+	first, second := l.open.get(openKey{agent, event.Thinking}), l.open.get(openKey{agent, event.Text})
 	if first != nil && second != nil && !l.hooks.ThinkingFirst && second.seq < first.seq {
 		first, second = second, first
 	}
@@ -195,7 +195,7 @@ func (l *Lifecycle[B]) start(k openKey) *slot[B] {
 		s = new(slot[B])
 	}
 	*s = slot[B]{key: k, seq: l.seq, block: b}
-	l.open[k] = s
+	l.open.set(k, s)
 	l.order = append(l.order, opened[B]{s, l.seq})
 	return s
 }
@@ -207,7 +207,7 @@ func (l *Lifecycle[B]) end(s *slot[B], e *event.BlockEnd) {
 // remove takes s out of the open blocks, keeps it for a next block, and
 // returns its block.
 func (l *Lifecycle[B]) remove(s *slot[B]) B {
-	delete(l.open, s.key)
+	l.open.delete(s.key)
 	b := s.block
 	var zero B
 	s.seq, s.block = 0, zero
@@ -217,7 +217,7 @@ func (l *Lifecycle[B]) remove(s *slot[B]) B {
 	if l.last == s {
 		l.last = nil
 	}
-	if len(l.order) > 2*len(l.open)+16 {
+	if len(l.order) > 2*l.open.len()+16 {
 		l.order = slices.DeleteFunc(l.order, func(o opened[B]) bool { return !o.open() })
 	}
 	return b

@@ -147,8 +147,8 @@ func TestLifecycleBounded(t *testing.T) {
 			l.Event(&event.BlockEnd{Agent: a, Kind: event.Thinking})
 		}
 		tr.calls = tr.calls[:0]
-		if len(l.order) > 2*len(l.open)+16 || len(l.open) != 1 {
-			t.Fatalf("after %d blocks: %d open, order of %d", i+1, len(l.open), len(l.order))
+		if len(l.order) > 2*l.open.len()+16 || l.open.len() != 1 {
+			t.Fatalf("after %d blocks: %d open, order of %d", i+1, l.open.len(), len(l.order))
 		}
 	}
 }

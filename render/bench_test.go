@@ -21,7 +21,10 @@ import (
 // merged, as converttest.Recording merges them), so that what the
 // assembler spends per delta is measured.
 func BenchmarkAssembleJSON(b *testing.B) {
-	for _, name := range []string{"claude/partial-long-text.jsonl", "claude/partial-multi-tool.jsonl", "codex/multi-shell.jsonl"} {
+	for _, name := range []string{
+		"claude/partial-long-text.jsonl", "claude/partial-multi-tool.jsonl", "codex/multi-shell.jsonl",
+		"gemini/read-file.jsonl", "xml/tooluse.sse", "aisdk/ai-7.0.173-tool-call.sse",
+	} {
 		b.Run(name, func(b *testing.B) {
 			data, evs := decoded(b, "../testdata/"+name)
 			b.SetBytes(int64(len(data)))

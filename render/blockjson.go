@@ -24,19 +24,11 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 // appendBlockRest appends what appendBlock appends after the agent.
 func appendBlockRest(dst []byte, b *assemble.Block) ([]byte, bool) {
 	ok := true
-	dst = append(dst, `,"type":`...)
-	dst = jsontext.AppendMarshalString(dst, b.Type)
+	dst = appendKeyString(dst, `,"type":`, b.Type)
 	dst = appendStringField(dst, `,"text":`, b.Text)
 	dst = appendStringField(dst, `,"signature":`, b.Signature)
 	if len(b.Citations) > 0 {
-		dst = append(dst, `,"citations":[`...)
-		for i := range b.Citations {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendCitation(dst, &b.Citations[i])
-		}
-		dst = append(dst, ']')
+		dst = appendList(dst, `,"citations":[`, b.Citations, appendCitation)
 	}
 	dst = appendStringField(dst, `,"id":`, b.ID)
 	dst = appendStringField(dst, `,"name":`, b.Name)
@@ -45,22 +37,12 @@ func appendBlockRest(dst []byte, b *assemble.Block) ([]byte, bool) {
 	}
 	dst = appendStringField(dst, `,"mcp_server":`, b.MCPServer)
 	if b.Content != nil {
-		dst = append(dst, `,"content":`...)
-		dst = jsontext.AppendMarshalString(dst, *b.Content)
+		dst = appendKeyString(dst, `,"content":`, *b.Content)
 	}
 	if len(b.Images) > 0 {
-		dst = append(dst, `,"images":[`...)
-		for i, im := range b.Images {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, `{"src":`...)
-			dst = jsontext.AppendMarshalString(dst, im.Src)
-			dst = append(dst, `,"media_type":`...)
-			dst = jsontext.AppendMarshalString(dst, im.MediaType)
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
+		dst = appendList(dst, `,"images":[`, b.Images, func(dst []byte, im *assemble.Image) []byte {
+			return append(appendPair(dst, `{"src":`, im.Src, `,"media_type":`, im.MediaType), '}')
+		})
 	}
 	dst = appendBoolField(dst, `,"is_error":true`, b.IsError)
 	if b.ExitCode != nil {
@@ -77,23 +59,20 @@ func appendBlockRest(dst []byte, b *assemble.Block) ([]byte, bool) {
 	dst = appendStringField(dst, `,"parent_tool_id":`, b.ParentToolID)
 	dst = appendStringField(dst, `,"model":`, b.Model)
 	if len(b.Tools) > 0 {
-		dst = append(dst, `,"tools":`...)
-		dst = appendStrings(dst, b.Tools)
+		dst = appendList(dst, `,"tools":[`, b.Tools, appendString)
 	}
 	dst = appendStringField(dst, `,"cwd":`, b.Cwd)
 	dst = appendStringField(dst, `,"prompt":`, b.Prompt)
 	dst = appendStringField(dst, `,"description":`, b.Description)
 
 	if len(b.Pending) > 0 {
+		// appendList's shape, written out: an input may make ok false.
 		dst = append(dst, `,"pending":[`...)
 		for i, p := range b.Pending {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = append(dst, `{"id":`...)
-			dst = jsontext.AppendMarshalString(dst, p.ID)
-			dst = append(dst, `,"name":`...)
-			dst = jsontext.AppendMarshalString(dst, p.Name)
+			dst = appendPair(dst, `{"id":`, p.ID, `,"name":`, p.Name)
 			if len(p.Input) > 0 {
 				dst, ok = appendRaw(dst, `,"input":`, p.Input, ok)
 			}
@@ -102,48 +81,20 @@ func appendBlockRest(dst []byte, b *assemble.Block) ([]byte, bool) {
 		dst = append(dst, ']')
 	}
 	if len(b.Files) > 0 {
-		dst = append(dst, `,"files":[`...)
-		for i, f := range b.Files {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, `{"file_id":`...)
-			dst = jsontext.AppendMarshalString(dst, f.ID)
-			dst = append(dst, `,"filename":`...)
-			dst = jsontext.AppendMarshalString(dst, f.Name)
-			dst = append(dst, `,"storage_location":`...)
-			dst = jsontext.AppendMarshalString(dst, f.Location)
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
+		dst = appendList(dst, `,"files":[`, b.Files, func(dst []byte, f *assemble.File) []byte {
+			dst = appendPair(dst, `{"file_id":`, f.ID, `,"filename":`, f.Name)
+			return append(appendKeyString(dst, `,"storage_location":`, f.Location), '}')
+		})
 	}
 	if len(b.Changes) > 0 {
-		dst = append(dst, `,"changes":[`...)
-		for i, c := range b.Changes {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, `{"path":`...)
-			dst = jsontext.AppendMarshalString(dst, c.Path)
-			dst = append(dst, `,"kind":`...)
-			dst = jsontext.AppendMarshalString(dst, c.Kind)
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
+		dst = appendList(dst, `,"changes":[`, b.Changes, func(dst []byte, c *assemble.Change) []byte {
+			return append(appendPair(dst, `{"path":`, c.Path, `,"kind":`, c.Kind), '}')
+		})
 	}
 	if len(b.Todos) > 0 {
-		dst = append(dst, `,"todos":[`...)
-		for i, t := range b.Todos {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, `{"text":`...)
-			dst = jsontext.AppendMarshalString(dst, t.Text)
-			dst = append(dst, `,"status":`...)
-			dst = jsontext.AppendMarshalString(dst, t.Status)
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
+		dst = appendList(dst, `,"todos":[`, b.Todos, func(dst []byte, t *assemble.Todo) []byte {
+			return append(appendPair(dst, `{"text":`, t.Text, `,"status":`, t.Status), '}')
+		})
 	}
 
 	dst = appendStringField(dst, `,"kind":`, b.Kind)
@@ -171,8 +122,7 @@ func appendBlockRest(dst []byte, b *assemble.Block) ([]byte, bool) {
 		dst = append(dst, '}')
 	}
 	if len(b.Errors) > 0 {
-		dst = append(dst, `,"errors":`...)
-		dst = appendStrings(dst, b.Errors)
+		dst = appendList(dst, `,"errors":[`, b.Errors, appendString)
 	}
 	dst = appendStringField(dst, `,"result":`, b.Result)
 	if len(b.Raw) > 0 {
@@ -184,10 +134,7 @@ func appendBlockRest(dst []byte, b *assemble.Block) ([]byte, bool) {
 
 // appendCitation appends c as encoding/json encodes it.
 func appendCitation(dst []byte, c *assemble.Citation) []byte {
-	dst = append(dst, `{"type":`...)
-	dst = jsontext.AppendMarshalString(dst, c.Type)
-	dst = append(dst, `,"cited_text":`...)
-	dst = jsontext.AppendMarshalString(dst, c.CitedText)
+	dst = appendPair(dst, `{"type":`, c.Type, `,"cited_text":`, c.CitedText)
 	dst = appendOptInt(dst, `,"document_index":`, c.DocumentIndex)
 	dst = appendOptString(dst, `,"document_title":`, c.DocumentTitle)
 	dst = appendOptInt(dst, `,"start_char_index":`, c.StartCharIndex)
@@ -217,7 +164,7 @@ func appendOptString(dst []byte, key string, s *string) []byte {
 	if s == nil {
 		return dst
 	}
-	return jsontext.AppendMarshalString(append(dst, key...), *s)
+	return appendKeyString(dst, key, *s)
 }
 
 // appendIntField appends key and n unless n is 0 (omitempty).
@@ -245,16 +192,25 @@ func appendBoolField(dst []byte, field string, v bool) []byte {
 	return append(dst, field...)
 }
 
-// appendStrings appends a non-empty list of strings.
-func appendStrings(dst []byte, ss []string) []byte {
-	dst = append(dst, '[')
-	for i, s := range ss {
+// appendList appends key (`,"name":[`) and the elements of list, each
+// written by elem, and the closing bracket.
+func appendList[E any](dst []byte, key string, list []E, elem func([]byte, *E) []byte) []byte {
+	dst = append(dst, key...)
+	for i := range list {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = jsontext.AppendMarshalString(dst, s)
+		dst = elem(dst, &list[i])
 	}
 	return append(dst, ']')
+}
+
+func appendString(dst []byte, s *string) []byte { return jsontext.AppendMarshalString(dst, *s) }
+
+// appendPair appends key1 (`{"name":`) and s1, key2 (`,"name":`) and s2:
+// the start of an object of strings.
+func appendPair(dst []byte, key1, s1, key2, s2 string) []byte {
+	return appendKeyString(appendKeyString(dst, key1, s1), key2, s2)
 }
 
 // appendRaw appends key and raw compacted (the caller leaves out an empty

@@ -13,146 +13,125 @@ const maxRawDepth = 256
 // judges it. On false, dst may hold part of src: the caller drops it and
 // lets encoding/json report the error. It also gives up on nesting deeper
 // than maxRawDepth.
+//
+// Its position is in locals (src[start:i] is read and not yet copied to
+// dst) and its states are labels, and whitespace is looked for with one
+// comparison before a call: most raw JSON is compact already.
 func appendCompact(dst, src []byte) ([]byte, bool) {
-	c := compactor{dst: dst, src: src}
-	// closers[d] is the byte that closes the container at depth d+1.
-	var closers [maxRawDepth]byte
-	depth := 0
-	c.space()
-	for {
-		// A value starts at c.i.
-		if c.i >= len(src) {
-			return c.dst, false
+	var object [maxRawDepth]bool // object[d]: the container at depth d+1 is an object
+	depth, i, start := 0, 0, 0
+	if i < len(src) && src[i] <= ' ' {
+		dst, i, start = skipSpace(dst, src, i, start)
+	}
+value: // a value starts at i
+	if i >= len(src) {
+		return dst, false
+	}
+	switch src[i] {
+	case '{', '[':
+		if depth == maxRawDepth {
+			return dst, false
 		}
-		switch src[c.i] {
-		case '{', '[':
-			if depth == maxRawDepth {
-				return c.dst, false
-			}
-			closer := src[c.i] + 2 // '{'+2 is '}', '['+2 is ']'
-			closers[depth] = closer
-			depth++
-			c.i++
-			c.space()
-			if c.i < len(src) && src[c.i] == closer {
-				c.i++
-				depth--
-				break
-			}
-			if closer == '}' && !c.key() {
-				return c.dst, false
-			}
-			continue
-		case '"':
-			if !c.str() {
-				return c.dst, false
-			}
-		case 't':
-			if !c.literal("true") {
-				return c.dst, false
-			}
-		case 'f':
-			if !c.literal("false") {
-				return c.dst, false
-			}
-		case 'n':
-			if !c.literal("null") {
-				return c.dst, false
-			}
-		default:
-			if !c.number() {
-				return c.dst, false
-			}
+		closer := src[i] + 2 // '{'+2 is '}', '['+2 is ']'
+		if i++; i < len(src) && src[i] <= ' ' {
+			dst, i, start = skipSpace(dst, src, i, start)
 		}
-		// A value ended: close containers until one goes on.
-		for {
-			c.space()
-			if depth == 0 {
-				if c.i != len(src) {
-					return c.dst, false
-				}
-				return append(c.dst, src[c.start:]...), true
-			}
-			if c.i >= len(src) {
-				return c.dst, false
-			}
-			if src[c.i] == closers[depth-1] {
-				c.i++
-				depth--
-				continue
-			}
-			if src[c.i] != ',' {
-				return c.dst, false
-			}
-			c.i++
-			c.space()
-			if closers[depth-1] == '}' && !c.key() {
-				return c.dst, false
-			}
+		if i < len(src) && src[i] == closer {
+			i++
 			break
 		}
+		object[depth] = closer == '}'
+		depth++
+		if closer == ']' {
+			goto value
+		}
+		goto key
+	case '"':
+		if i = jsontext.StringEnd(src, i); i < 0 {
+			return dst, false
+		}
+	case 't':
+		if !hasLiteral(src, i, "true") {
+			return dst, false
+		}
+		i += len("true")
+	case 'f':
+		if !hasLiteral(src, i, "false") {
+			return dst, false
+		}
+		i += len("false")
+	case 'n':
+		if !hasLiteral(src, i, "null") {
+			return dst, false
+		}
+		i += len("null")
+	default:
+		if i = jsontext.NumberEnd(src, i); i < 0 {
+			return dst, false
+		}
 	}
+ended: // a value ended before i: close containers until one goes on
+	if i < len(src) && src[i] <= ' ' {
+		dst, i, start = skipSpace(dst, src, i, start)
+	}
+	if depth == 0 {
+		if i != len(src) {
+			return dst, false
+		}
+		return append(dst, src[start:]...), true
+	}
+	if i >= len(src) {
+		return dst, false
+	}
+	switch c := src[i]; {
+	case c == ',':
+		if i++; i < len(src) && src[i] <= ' ' {
+			dst, i, start = skipSpace(dst, src, i, start)
+		}
+		if object[depth-1] {
+			goto key
+		}
+		goto value
+	case c == '}' && object[depth-1], c == ']' && !object[depth-1]:
+		i++
+		depth--
+		goto ended
+	}
+	return dst, false
+key: // an object's key starts at i
+	if i >= len(src) || src[i] != '"' {
+		return dst, false
+	}
+	if i = jsontext.StringEnd(src, i); i < 0 {
+		return dst, false
+	}
+	if i < len(src) && src[i] <= ' ' {
+		dst, i, start = skipSpace(dst, src, i, start)
+	}
+	if i >= len(src) || src[i] != ':' {
+		return dst, false
+	}
+	if i++; i < len(src) && src[i] <= ' ' {
+		dst, i, start = skipSpace(dst, src, i, start)
+	}
+	goto value
 }
 
-// compactor is appendCompact's position: src[start:i] is read and not yet
-// copied to dst.
-type compactor struct {
-	dst, src []byte
-	i, start int
-}
-
-// space skips whitespace, leaving it out of dst. Most tokens have none
-// before them: one comparison tells (whitespace is at most ' ').
-func (c *compactor) space() {
-	j := c.i
-	for j < len(c.src) && c.src[j] <= ' ' && (c.src[j] == ' ' || c.src[j] == '\n' || c.src[j] == '\r' || c.src[j] == '\t') {
+// skipSpace skips the whitespace at src[i:], leaving it out of dst: what
+// was read before it, src[start:i], is copied first.
+func skipSpace(dst, src []byte, i, start int) ([]byte, int, int) {
+	j := i
+	for j < len(src) && (src[j] == ' ' || src[j] == '\n' || src[j] == '\r' || src[j] == '\t') {
 		j++
 	}
-	if j != c.i {
-		c.dst = append(c.dst, c.src[c.start:c.i]...)
-		c.i, c.start = j, j
+	if j == i {
+		return dst, i, start
 	}
+	return append(dst, src[start:i]...), j, j
 }
 
-// key reads an object's key and its colon, and the whitespace after it.
-func (c *compactor) key() bool {
-	if c.i >= len(c.src) || c.src[c.i] != '"' || !c.str() {
-		return false
-	}
-	c.space()
-	if c.i >= len(c.src) || c.src[c.i] != ':' {
-		return false
-	}
-	c.i++
-	c.space()
-	return true
-}
-
-// str reads a string, its opening quote at c.i.
-func (c *compactor) str() bool {
-	i := jsontext.StringEnd(c.src, c.i)
-	if i < 0 {
-		return false
-	}
-	c.i = i
-	return true
-}
-
-// literal reads true, false or null.
-func (c *compactor) literal(lit string) bool {
-	if len(c.src)-c.i < len(lit) || string(c.src[c.i:c.i+len(lit)]) != lit {
-		return false
-	}
-	c.i += len(lit)
-	return true
-}
-
-// number reads a number; what may follow it is checked by the caller.
-func (c *compactor) number() bool {
-	i := jsontext.NumberEnd(c.src, c.i)
-	if i < 0 {
-		return false
-	}
-	c.i = i
-	return true
+// hasLiteral reports whether src[i:] starts with lit (true, false or
+// null).
+func hasLiteral(src []byte, i int, lit string) bool {
+	return len(src)-i >= len(lit) && string(src[i:i+len(lit)]) == lit
 }

@@ -523,19 +523,27 @@ func (d *Decoder) toolUse(l *gemini.ToolUse) {
 
 // remember keeps a tool call's name until its result.
 func (d *Decoder) remember(id, name string) {
-	if _, ok := d.tools[id]; !ok {
-		if len(d.toolIDs) >= maxTools {
-			delete(d.tools, d.toolIDs[0])
-			d.toolIDs = d.toolIDs[1:]
-		}
-		d.toolIDs = append(d.toolIDs, id)
+	n := len(d.tools)
+	if d.tools[id] = name; len(d.tools) == n {
+		return // known already
 	}
-	d.tools[id] = name
+	if len(d.toolIDs) >= maxTools {
+		delete(d.tools, d.toolIDs[0])
+		d.toolIDs = d.toolIDs[1:]
+	}
+	d.toolIDs = append(d.toolIDs, id)
+}
+
+// toolResult is a ToolResult with room for its one part: one allocation.
+type toolResult struct {
+	event.ToolResult
+	part [1]event.Part
 }
 
 func (d *Decoder) toolResult(l *gemini.ToolResult) {
 	d.closeText()
-	r := &event.ToolResult{Agent: d.agent, ID: l.ToolID, Name: d.tools[l.ToolID], IsError: l.Status == gemini.StatusError}
+	tr := &toolResult{ToolResult: event.ToolResult{Agent: d.agent, ID: l.ToolID, IsError: l.Status == gemini.StatusError}}
+	r := &tr.ToolResult
 	if name, ok := d.tools[l.ToolID]; ok {
 		r.Name = name
 		delete(d.tools, l.ToolID)
@@ -550,7 +558,8 @@ func (d *Decoder) toolResult(l *gemini.ToolResult) {
 		r.Status = l.Status
 	}
 	if l.Output != nil {
-		r.Content = []event.Part{{Type: "text", Text: *l.Output}}
+		tr.part[0] = event.Part{Type: "text", Text: *l.Output}
+		r.Content = tr.part[:]
 	}
 	if l.Error != nil {
 		r.Structured, _ = gemini.Marshal(l.Error)
@@ -563,11 +572,20 @@ func (d *Decoder) errorLine(line []byte, l *gemini.Error) {
 	d.emit(&event.Error{Agent: d.agent, Message: l.Message, Type: l.Severity, Raw: bytes.Clone(line)})
 }
 
+// runEnd is a RunEnd with room for its usage and its one error: one
+// allocation.
+type runEnd struct {
+	event.RunEnd
+	usage  event.Usage
+	errors [1]string
+}
+
 func (d *Decoder) result(line []byte, l *gemini.Result) {
 	d.closeText()
-	end := &event.RunEnd{
+	re := &runEnd{RunEnd: event.RunEnd{
 		Agent: d.agent, IsError: l.Status == gemini.StatusError, Meta: bytes.Clone(line), MetaKind: MetaKind,
-	}
+	}}
+	end := &re.RunEnd
 	if l.Error != nil {
 		if end.IsError {
 			// The error that ended the run (status error): an Error
@@ -579,14 +597,15 @@ func (d *Decoder) result(line []byte, l *gemini.Result) {
 		// (RunEnd.Errors): as an event of its own, written back as an
 		// error line beside the result that still holds it, it would
 		// double at every pass.
-		end.Errors = []string{l.Error.Message}
+		re.errors[0] = l.Error.Message
+		end.Errors = re.errors[:]
 	}
 	if s := l.Stats; s != nil {
 		// The per-model counts stay in Meta: stream-json has no turns
 		// to give them to.
 		// Gemini CLI writes every count of a stats object; one is null
 		// where a converter did not know it.
-		end.Usage = &event.Usage{}
+		end.Usage = &re.usage
 		end.Usage.Set(event.HasInput, s.InputTokens)
 		end.Usage.Set(event.HasOutput, s.OutputTokens)
 		end.Usage.Set(event.HasCacheRead, s.Cached)

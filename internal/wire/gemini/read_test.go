@@ -29,7 +29,7 @@ func compare[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) b
 		t.Fatalf("%s: the reader decodes what json.Unmarshal refuses: %v", data, err)
 	}
 	// The unexported text of type and timestamp is the reader's alone.
-	ignore := cmpopts.IgnoreUnexported(Init{}, Message{}, ToolUse{}, ToolResult{}, Error{}, Result{})
+	ignore := cmpopts.IgnoreUnexported(Init{}, Message{}, ToolUse{}, ToolResult{}, Error{}, Result{}, StreamStats{}, ModelStats{})
 	if diff := cmp.Diff(want, got, ignore); diff != "" {
 		t.Errorf("%s: (-json.Unmarshal +reader):\n%s", data, diff)
 	}

@@ -1233,7 +1233,7 @@ f4:
 	if r.Null() {
 		v.Delta = nil
 	} else {
-		jsontext.Ensure(&v.Delta)
+		jsontext.EnsureIn(&v.Delta, &v.delta)
 		jsontext.ReadBool(r, v.Delta)
 	}
 	if r.ObjectEnd() {
@@ -1459,7 +1459,7 @@ f4:
 	if r.Null() {
 		v.Output = nil
 	} else {
-		jsontext.Ensure(&v.Output)
+		jsontext.EnsureIn(&v.Output, &v.output)
 		r.StringField(v.Output)
 	}
 	if r.ObjectEnd() {
@@ -1472,7 +1472,7 @@ f5:
 	if r.Null() {
 		v.Error = nil
 	} else {
-		readErrorInfo(r, jsontext.Ensure(&v.Error))
+		readErrorInfo(r, jsontext.EnsureIn(&v.Error, &v.err))
 	}
 	if r.ObjectEnd() {
 		return
@@ -1731,7 +1731,7 @@ f3:
 	if r.Null() {
 		v.Error = nil
 	} else {
-		readErrorInfo(r, jsontext.Ensure(&v.Error))
+		readErrorInfo(r, jsontext.EnsureIn(&v.Error, &v.err))
 	}
 	if r.ObjectEnd() {
 		return
@@ -1743,7 +1743,7 @@ f4:
 	if r.Null() {
 		v.Stats = nil
 	} else {
-		readStreamStats(r, jsontext.Ensure(&v.Stats))
+		readStreamStats(r, jsontext.EnsureIn(&v.Stats, &v.stats))
 	}
 	if r.ObjectEnd() {
 		return
@@ -1801,7 +1801,7 @@ f0:
 	if r.Null() {
 		v.TotalTokens = nil
 	} else {
-		jsontext.Ensure(&v.TotalTokens)
+		jsontext.EnsureIn(&v.TotalTokens, &v.totalTokens)
 		jsontext.ReadInt(r, v.TotalTokens)
 	}
 	if r.ObjectEnd() {
@@ -1817,7 +1817,7 @@ f1:
 	if r.Null() {
 		v.InputTokens = nil
 	} else {
-		jsontext.Ensure(&v.InputTokens)
+		jsontext.EnsureIn(&v.InputTokens, &v.inputTokens)
 		jsontext.ReadInt(r, v.InputTokens)
 	}
 	if r.ObjectEnd() {
@@ -1833,7 +1833,7 @@ f2:
 	if r.Null() {
 		v.OutputTokens = nil
 	} else {
-		jsontext.Ensure(&v.OutputTokens)
+		jsontext.EnsureIn(&v.OutputTokens, &v.outputTokens)
 		jsontext.ReadInt(r, v.OutputTokens)
 	}
 	if r.ObjectEnd() {
@@ -1849,7 +1849,7 @@ f3:
 	if r.Null() {
 		v.Cached = nil
 	} else {
-		jsontext.Ensure(&v.Cached)
+		jsontext.EnsureIn(&v.Cached, &v.cached)
 		jsontext.ReadInt(r, v.Cached)
 	}
 	if r.ObjectEnd() {
@@ -1865,7 +1865,7 @@ f4:
 	if r.Null() {
 		v.Input = nil
 	} else {
-		jsontext.Ensure(&v.Input)
+		jsontext.EnsureIn(&v.Input, &v.input)
 		jsontext.ReadInt(r, v.Input)
 	}
 	if r.ObjectEnd() {
@@ -1881,7 +1881,7 @@ f5:
 	if r.Null() {
 		v.DurationMS = nil
 	} else {
-		jsontext.Ensure(&v.DurationMS)
+		jsontext.EnsureIn(&v.DurationMS, &v.durationMS)
 		jsontext.ReadInt(r, v.DurationMS)
 	}
 	if r.ObjectEnd() {
@@ -1972,7 +1972,7 @@ f0:
 	if r.Null() {
 		v.TotalTokens = nil
 	} else {
-		jsontext.Ensure(&v.TotalTokens)
+		jsontext.EnsureIn(&v.TotalTokens, &v.totalTokens)
 		jsontext.ReadInt(r, v.TotalTokens)
 	}
 	if r.ObjectEnd() {
@@ -1988,7 +1988,7 @@ f1:
 	if r.Null() {
 		v.InputTokens = nil
 	} else {
-		jsontext.Ensure(&v.InputTokens)
+		jsontext.EnsureIn(&v.InputTokens, &v.inputTokens)
 		jsontext.ReadInt(r, v.InputTokens)
 	}
 	if r.ObjectEnd() {
@@ -2004,7 +2004,7 @@ f2:
 	if r.Null() {
 		v.OutputTokens = nil
 	} else {
-		jsontext.Ensure(&v.OutputTokens)
+		jsontext.EnsureIn(&v.OutputTokens, &v.outputTokens)
 		jsontext.ReadInt(r, v.OutputTokens)
 	}
 	if r.ObjectEnd() {
@@ -2020,7 +2020,7 @@ f3:
 	if r.Null() {
 		v.Cached = nil
 	} else {
-		jsontext.Ensure(&v.Cached)
+		jsontext.EnsureIn(&v.Cached, &v.cached)
 		jsontext.ReadInt(r, v.Cached)
 	}
 	if r.ObjectEnd() {
@@ -2033,7 +2033,7 @@ f4:
 	if r.Null() {
 		v.Input = nil
 	} else {
-		jsontext.Ensure(&v.Input)
+		jsontext.EnsureIn(&v.Input, &v.input)
 		jsontext.ReadInt(r, v.Input)
 	}
 	if r.ObjectEnd() {

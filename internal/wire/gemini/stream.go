@@ -103,9 +103,10 @@ type Message struct {
 	Timestamp string `json:"timestamp" wire:"text=timestampText"`
 	Role      string `json:"role" wire:"intern=Role"`
 	Content   string `json:"content"`
-	Delta     *bool  `json:"delta,omitempty"`
+	Delta     *bool  `json:"delta,omitempty" wire:"buf=delta"`
 
 	typeText, timestampText json.RawMessage // as written, when the generated reader read them
+	delta                   bool            // what Delta points at, when the generated reader read it
 }
 
 // ToolUse is a tool call (ToolUseEvent); Parameters is a JSON object.
@@ -125,10 +126,12 @@ type ToolResult struct {
 	Timestamp string     `json:"timestamp" wire:"text=timestampText"`
 	ToolID    string     `json:"tool_id"`
 	Status    string     `json:"status"`
-	Output    *string    `json:"output,omitempty"`
-	Error     *ErrorInfo `json:"error,omitempty"`
+	Output    *string    `json:"output,omitempty" wire:"buf=output"`
+	Error     *ErrorInfo `json:"error,omitempty" wire:"buf=err"`
 
 	typeText, timestampText json.RawMessage // as written, when the generated reader read them
+	output                  string          // what Output and Error point at, when the generated reader read them
+	err                     ErrorInfo
 }
 
 // ErrorInfo is the error of a tool result or a failed run.
@@ -153,10 +156,12 @@ type Result struct {
 	Type      string       `json:"type" wire:"text=typeText"`
 	Timestamp string       `json:"timestamp" wire:"text=timestampText"`
 	Status    string       `json:"status"`
-	Error     *ErrorInfo   `json:"error,omitempty"`
-	Stats     *StreamStats `json:"stats,omitempty"`
+	Error     *ErrorInfo   `json:"error,omitempty" wire:"buf=err"`
+	Stats     *StreamStats `json:"stats,omitempty" wire:"buf=stats"`
 
 	typeText, timestampText json.RawMessage // as written, when the generated reader read them
+	err                     ErrorInfo       // what Error and Stats point at, when the generated reader read them
+	stats                   StreamStats
 }
 
 // StreamStats are a run's token counts (StreamStats): InputTokens is the
@@ -169,23 +174,32 @@ type Result struct {
 // Cached and Input without the cached part, InputTokens and OutputTokens
 // without theirs, TotalTokens without both.
 type StreamStats struct {
-	TotalTokens  *int64 `json:"total_tokens"`
-	InputTokens  *int64 `json:"input_tokens"`
-	OutputTokens *int64 `json:"output_tokens"`
-	Cached       *int64 `json:"cached"`
-	Input        *int64 `json:"input"`
-	DurationMS   *int64 `json:"duration_ms,omitempty"`
+	TotalTokens  *int64 `json:"total_tokens" wire:"buf=totalTokens"`
+	InputTokens  *int64 `json:"input_tokens" wire:"buf=inputTokens"`
+	OutputTokens *int64 `json:"output_tokens" wire:"buf=outputTokens"`
+	Cached       *int64 `json:"cached" wire:"buf=cached"`
+	Input        *int64 `json:"input" wire:"buf=input"`
+	DurationMS   *int64 `json:"duration_ms,omitempty" wire:"buf=durationMS"`
 	ToolCalls    int64  `json:"tool_calls"`
 	Models       Models `json:"models,omitempty"`
+
+	// What the pointers point at, when the generated reader read them.
+	totalTokens, inputTokens, outputTokens, cached, input, durationMS int64
 }
 
-// ModelStats are one model's counts in StreamStats.
+// ModelStats are one model's counts in StreamStats. Read by the generated
+// reader, its pointers point into the element of Models it was read into
+// (an element copied as Models grew keeps pointing at the one it was
+// copied from, which nothing writes again).
 type ModelStats struct {
-	TotalTokens  *int64 `json:"total_tokens"`
-	InputTokens  *int64 `json:"input_tokens"`
-	OutputTokens *int64 `json:"output_tokens"`
-	Cached       *int64 `json:"cached"`
-	Input        *int64 `json:"input"`
+	TotalTokens  *int64 `json:"total_tokens" wire:"buf=totalTokens"`
+	InputTokens  *int64 `json:"input_tokens" wire:"buf=inputTokens"`
+	OutputTokens *int64 `json:"output_tokens" wire:"buf=outputTokens"`
+	Cached       *int64 `json:"cached" wire:"buf=cached"`
+	Input        *int64 `json:"input" wire:"buf=input"`
+
+	// What the pointers point at, when the generated reader read them.
+	totalTokens, inputTokens, outputTokens, cached, input int64
 }
 
 // Models are the per-model counts of StreamStats, in their order on the
