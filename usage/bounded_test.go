@@ -94,3 +94,9 @@ func TestBoundedChoices(t *testing.T) {
 		t.Errorf("%d turns, %d messages; want a turn for each choice, no usage", r.Turns, len(r.Messages))
 	}
 }
+
+// held returns the number of entries the counter holds.
+func (c *Counter) held() int {
+	return len(c.parents) + len(c.order) + len(c.model) + len(c.turn) + c.open.Len() + len(c.msgs) +
+		len(c.byID) + len(c.counted) + len(c.ends) + len(c.turnCost) + len(c.byModel)
+}

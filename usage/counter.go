@@ -328,9 +328,3 @@ func (c *Counter) Agent(id string) (Tokens, bool) {
 	}
 	return t, found
 }
-
-// held returns the number of entries the counter holds, for its tests.
-func (c *Counter) held() int {
-	return len(c.parents) + len(c.order) + len(c.model) + len(c.turn) + c.open.Len() + len(c.msgs) +
-		len(c.byID) + len(c.counted) + len(c.ends) + len(c.turnCost) + len(c.byModel)
-}

@@ -391,9 +391,6 @@ func (s *Summary) name(n string) int32 {
 // more calls than it holds: its rows then leave the rest out.
 func (s *Summary) Err() error { return s.err }
 
-// Groups returns the number of groups held (and, by block, of entries).
-func (s *Summary) Groups() int { return len(s.groups) + len(s.block) }
-
 func (s *Summary) add(e *Entry, k string) {
 	g := s.groups[k]
 	if g == nil {

@@ -114,3 +114,8 @@ func TestMaxPerRule(t *testing.T) {
 		t.Errorf("last violation %q, want %q (first %q)", got[len(got)-1], want, got[0])
 	}
 }
+
+// held returns the number of entries the tracker holds.
+func (t *tracker) held() int {
+	return len(t.agents) + t.seen.Len() + len(t.calls) + t.open.Len() + t.pend.Len() + len(t.turns) + t.opened.Len()
+}

@@ -355,11 +355,6 @@ func (t *tracker) init(v *checker) {
 	t.capped = map[string]bool{}
 }
 
-// held returns the number of entries the tracker holds.
-func (t *tracker) held() int {
-	return len(t.agents) + t.seen.Len() + len(t.calls) + t.open.Len() + t.pend.Len() + len(t.turns) + t.opened.Len()
-}
-
 // letGo reports, once for each rule, that the tracker let go of state.
 func (t *tracker) letGo(rule string, p pos, msg string, args ...any) {
 	if t.capped[rule] {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentstream/agentstream/emit/internal/ssejson"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/openset"
 	wire "github.com/agentstream/agentstream/internal/wire/agui"
@@ -27,11 +28,9 @@ type Config struct {
 // Encoder writes canonical events as an AG-UI event stream. See the
 // package documentation for the mapping.
 type Encoder struct {
-	w      io.Writer
+	out    *ssejson.Writer
 	cfg    Config
 	losses event.Losses
-	buf    bytes.Buffer
-	je     *json.Encoder
 	err    error
 
 	seen      bool   // the first event has set main
@@ -92,12 +91,10 @@ func (a *agent) quiet() bool { return a.text == "" && a.thinking == "" && a.step
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, agents: map[string]*agent{}}
+	e := &Encoder{out: ssejson.New(w, wire.Name), agents: map[string]*agent{}}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
-	e.je = json.NewEncoder(&e.buf)
-	e.je.SetEscapeHTML(false)
 	return e
 }
 
@@ -105,30 +102,16 @@ func (e *Encoder) warn(what string) { e.losses.Report(e.cfg.Warn, wire.Name, wha
 
 // write writes one event as an SSE message.
 func (e *Encoder) write(v any) {
-	if e.err != nil {
-		return
+	if e.err == nil {
+		e.err = e.out.JSON(v)
 	}
-	e.buf.Reset()
-	e.buf.WriteString("data: ")
-	if err := e.je.Encode(v); err != nil {
-		e.err = fmt.Errorf("%s: %w", wire.Name, err)
-		return
-	}
-	e.buf.Truncate(e.buf.Len() - 1) // the Encoder's newline
-	e.buf.WriteString("\n\n")
-	_, e.err = e.w.Write(e.buf.Bytes())
 }
 
 // writeRaw writes data, a JSON object, as an SSE message, verbatim.
 func (e *Encoder) writeRaw(data []byte) {
-	if e.err != nil {
-		return
+	if e.err == nil {
+		e.err = e.out.Raw(data)
 	}
-	e.buf.Reset()
-	e.buf.WriteString("data: ")
-	e.buf.Write(data)
-	e.buf.WriteString("\n\n")
-	_, e.err = e.w.Write(e.buf.Bytes())
 }
 
 func (e *Encoder) newID() string {

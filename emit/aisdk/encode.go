@@ -1,7 +1,6 @@
 package aisdk
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentstream/agentstream/emit/internal/ssejson"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/openset"
 	wire "github.com/agentstream/agentstream/internal/wire/aisdk"
@@ -23,10 +23,9 @@ type Config struct {
 
 // Encoder writes canonical events as a UI message stream.
 type Encoder struct {
-	w      io.Writer
+	out    *ssejson.Writer
 	cfg    Config
 	losses event.Losses
-	buf    bytes.Buffer
 	err    error
 
 	seen     bool   // an event has come: main is set
@@ -45,7 +44,7 @@ type Encoder struct {
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w, open: map[event.BlockKind]string{}, calls: openset.New[string](0)}
+	e := &Encoder{out: ssejson.New(w, wire.Name), open: map[event.BlockKind]string{}, calls: openset.New[string](0)}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
@@ -56,29 +55,16 @@ func (e *Encoder) lost(what string) { e.losses.Report(e.cfg.Warn, wire.Name, wha
 
 // raw writes one SSE message whose data is b.
 func (e *Encoder) raw(b []byte) {
-	if e.err != nil {
-		return
+	if e.err == nil {
+		e.err = e.out.Raw(b)
 	}
-	e.buf.Reset()
-	e.buf.WriteString("data: ")
-	e.buf.Write(b)
-	e.buf.WriteString("\n\n")
-	_, e.err = e.w.Write(e.buf.Bytes())
 }
 
 // chunk writes c.
 func (e *Encoder) chunk(c *wire.Chunk) {
-	if e.err != nil {
-		return
+	if e.err == nil {
+		e.err = e.out.JSON(c)
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(c); err != nil {
-		e.err = fmt.Errorf("%s: %w", wire.Name, err)
-		return
-	}
-	e.raw(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }
 
 // verbatim reports whether raw is a chunk of one of types, to be written

@@ -11,12 +11,10 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/slab"
 	wire "github.com/agentstream/agentstream/internal/wire/acp"
-	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
 
@@ -50,12 +48,8 @@ type Decoder struct {
 	deltas  deltabatch.Batch
 	noLine  bool // read every line as a Message (tests compare)
 	cfg     Config
-	lines   *frame.Lines
+	in      decoderstate.Lines
 	st      decoderstate.State
-	bad     badutf8.Once
-
-	line int
-	off  int64
 
 	requests map[string]string // client requests waiting for a response: id -> method
 	initMsg  json.RawMessage   // the initialize response
@@ -94,7 +88,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	if cfg != nil {
 		d.cfg = *cfg
 	}
-	d.lines = frame.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.in = decoderstate.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
 	d.jr.SetStrings(d.str.String)
 	return d
 }
@@ -142,41 +136,22 @@ func Detect(h format.Head) bool {
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readLine, d.finish) }
 
-func (d *Decoder) readLine() {
-	line, num, off, err := d.lines.Next()
-	switch {
-	case err == io.EOF:
-		d.st.End()
-	case err != nil:
-		if _, ok := err.(*event.ParseError); ok {
-			d.st.Problem(err)
-			return
-		}
-		d.st.Fail(err)
-	default:
-		d.line, d.off = num, off
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			return
-		}
-		line, i, warn := d.bad.Fix(line)
-		err := d.decode(line)
-		if err != nil && d.lines.Unterminated() && errors.Is(err, event.ErrSyntax) {
-			// The input ends inside its last line: a cut, not a bad
-			// line; finish reports it.
-			d.cutLine = d.errorf(event.ErrTruncated, "stream ends inside line %d", num)
-			err = nil
-		}
-		d.st.Problem(err)
-		if warn {
-			d.st.Problem(badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i)))
-		}
+func (d *Decoder) readLine() { d.in.Read(&d.st, d.decodeLine) }
+
+// decodeLine decodes a line; a syntax error in a last line that the input
+// ends inside is a cut, not a bad line: finish reports it.
+func (d *Decoder) decodeLine(line []byte) error {
+	err := d.decode(bytes.TrimSpace(line))
+	if err != nil && d.in.Unterminated() && errors.Is(err, event.ErrSyntax) {
+		d.cutLine = d.errorf(event.ErrTruncated, "stream ends inside line %d", d.in.Line)
+		return nil
 	}
+	return err
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
 	return &event.ParseError{
-		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
+		Source: d.cfg.Source, Line: d.in.Line, Column: 1, Offset: d.in.Offset,
 		Err: event.Errorf(sentinel, format, args...),
 	}
 }

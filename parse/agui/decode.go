@@ -126,21 +126,12 @@ func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readMessage, 
 
 func (d *Decoder) readMessage() {
 	m, err := d.sse.Next()
-	var perr *event.ParseError
-	switch {
-	case err == nil:
-		d.line, d.off = m.Line, m.Offset
-		d.decode(m)
-	case err == io.EOF:
-		d.st.End()
-	case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
-		d.cut = err
-		d.st.End()
-	case errors.As(err, &perr):
-		d.st.Problem(err)
-	default:
-		d.st.Fail(err)
+	if err != nil {
+		d.cut = d.st.ReadError(err)
+		return
 	}
+	d.line, d.off = m.Line, m.Offset
+	d.decode(m)
 }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {

@@ -95,21 +95,13 @@ func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readMessage, 
 // comes before the warning about invalid UTF-8 it held.
 func (d *Decoder) readMessage() {
 	m, err := d.sse.NextRaw()
-	switch {
-	case err == nil:
-		d.message(m)
-	case err == io.EOF:
-		d.st.End()
-	case isParseError(err) && errors.Is(err, event.ErrTruncated):
-		// The input ended inside an SSE message: what it held is
-		// lost. One truncation is reported, after what is flushed.
-		d.st.End()
-		d.cut = err
-	case isParseError(err):
-		d.st.Problem(err)
-	default:
-		d.st.Fail(err)
+	if err != nil {
+		// An input that ends inside an SSE message loses what it
+		// held: one truncation is reported, after what is flushed.
+		d.cut = d.st.ReadError(err)
+		return
 	}
+	d.message(m)
 }
 
 // message decodes an SSE message of the input. Its data is borrowed
@@ -127,13 +119,6 @@ func (d *Decoder) message(m frame.RawMessage) {
 	if warn {
 		d.st.Problem(badutf8.Warning(d.cfg.Source, m.Line, 1, m.Offset))
 	}
-}
-
-// isParseError reports whether err is a *event.ParseError (apart, so
-// that the target of errors.As is allocated only for an error).
-func isParseError(err error) bool {
-	var perr *event.ParseError
-	return errors.As(err, &perr)
 }
 
 // truncation reports what the end of the input cut off, after emitting

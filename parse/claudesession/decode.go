@@ -3,7 +3,6 @@ package claudesession
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -37,8 +36,8 @@ type Decoder struct {
 	cfg     Config
 	lines   *logline.Lines
 	out     logline.Out
-	splices []splice // subagent transcripts to read, by position in the output
-	cut     bool     // the input ends inside a line
+	splices logline.Splices // subagent transcripts to read, by position in the output
+	cut     bool            // the input ends inside a line
 
 	child *childSpec // set when this decoder reads a subagent's transcript
 
@@ -58,13 +57,6 @@ type Decoder struct {
 
 	jr       jsontext.Reader // decodes lines in one pass, its strings made by str
 	interned [4]string       // the session fields of the last line (str)
-}
-
-// splice is a subagent's transcript, read when the output reaches at.
-type splice struct {
-	at   int
-	dec  *Decoder
-	file io.Closer
 }
 
 // childSpec is what the parent knows of the subagent whose transcript a
@@ -160,33 +152,21 @@ func Detect(h format.Head) bool {
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) {
 	for {
-		if len(d.splices) > 0 && d.splices[0].at == d.out.Returned() {
-			s := &d.splices[0]
-			ev, err := s.dec.Next()
-			if err == io.EOF {
-				s.file.Close()
-				d.splices[0] = splice{}
-				d.splices = d.splices[1:]
-				continue
-			}
-			if err != nil {
-				var perr *event.ParseError
-				if !errors.As(err, &perr) {
-					// The subagent's file failed: say so, and go on
-					// with the parent.
-					s.file.Close()
-					d.splices = d.splices[1:]
-					return nil, &event.ParseError{
-						Source: d.cfg.Source, Line: d.lines.Line, Offset: -1,
-						Err: event.Errorf(event.ErrSyntax, "reading a subagent transcript: %v", err),
-					}
-				}
-			}
+		if ev, ok, err := d.splices.Next(&d.out, d.spliceFailed); ok {
 			return ev, err
 		}
 		if ok, ev, err := d.out.Step(d.lines, d.decode, d.finish); ok {
 			return ev, err
 		}
+	}
+}
+
+// spliceFailed is the problem of a subagent transcript whose reading
+// failed: said, and the parent goes on.
+func (d *Decoder) spliceFailed(_ event.Decoder, err error) error {
+	return &event.ParseError{
+		Source: d.cfg.Source, Line: d.lines.Line, Offset: -1,
+		Err: event.Errorf(event.ErrSyntax, "reading a subagent transcript: %v", err),
 	}
 }
 
@@ -675,8 +655,7 @@ func (d *Decoder) subagent(parent, toolID string, in *agentInput, structured jso
 	cfg.Source = name
 	child := NewDecoder(rc, &cfg)
 	child.child = spec
-	d.out.Release()
-	d.splices = append(d.splices, splice{at: d.out.Returned() + d.out.Pending(), dec: child, file: rc})
+	d.splices.Add(&d.out, child, rc)
 }
 
 // finish handles the end of the input: open messages end, the main

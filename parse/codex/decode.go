@@ -12,12 +12,10 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
 	"github.com/agentstream/agentstream/internal/textlist"
 	wire "github.com/agentstream/agentstream/internal/wire/codex"
-	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
 
@@ -38,12 +36,9 @@ type Config struct {
 // Decoder reads codex exec --json output and yields canonical events. See
 // the package documentation for the grammar and tolerance rules.
 type Decoder struct {
-	cfg   Config
-	lines *frame.Lines
-	st    decoderstate.State // what Next returns
-
-	line int // position of the line being decoded
-	off  int64
+	cfg Config
+	in  decoderstate.Lines
+	st  decoderstate.State // what Next returns
 
 	agent   string                      // current thread
 	turn    bool                        // inside a turn
@@ -52,7 +47,6 @@ type Decoder struct {
 	todos   map[string][]event.TodoItem // last list emitted per todo_list id
 	threads threads                     // agent scopes opened, at most maxOpen, and their usage
 	capped  bool                        // a cap was reported
-	bad     badutf8.Once                // the invalid UTF-8 warning
 
 	jr    jsontext.Reader // decodes lines in one pass
 	ln    wire.Line       // the line being decoded, reused
@@ -84,7 +78,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	if cfg != nil {
 		d.cfg = *cfg
 	}
-	d.lines = frame.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.in = decoderstate.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
 	d.jr.SetStrings(d.str)
 	d.agent = d.cfg.Agent
 	return d
@@ -113,35 +107,7 @@ func Detect(h format.Head) bool {
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readLine, d.truncation) }
 
-// readLine decodes the next line of input; a problem it has comes before
-// the warning about invalid UTF-8 it held.
-func (d *Decoder) readLine() {
-	line, num, off, err := d.lines.Next()
-	switch {
-	case err == io.EOF:
-		d.st.End()
-	case err != nil:
-		if _, ok := err.(*event.ParseError); ok {
-			d.st.Problem(err)
-			return
-		}
-		d.st.Fail(err)
-	default:
-		d.line, d.off = num, off
-		if len(line) == 0 || line[0] != '{' && len(bytes.TrimSpace(line)) == 0 {
-			return // blank (a line that opens an object is not)
-		}
-		var i int
-		var warn bool
-		if !jsontext.IsASCII(line) { // ASCII is valid UTF-8: nothing to fix
-			line, i, warn = d.bad.Fix(line)
-		}
-		d.st.Problem(d.decode(line))
-		if warn {
-			d.st.Problem(badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i)))
-		}
-	}
-}
+func (d *Decoder) readLine() { d.in.Read(&d.st, d.decode) }
 
 // All returns an iterator over the events and problems of the stream, as
 // Next yields them, ending before io.EOF.
@@ -166,7 +132,7 @@ func (d *Decoder) All() iter.Seq2[event.Event, error] {
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
 	return &event.ParseError{
-		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
+		Source: d.cfg.Source, Line: d.in.Line, Column: 1, Offset: d.in.Offset,
 		Err: event.Errorf(sentinel, format, args...),
 	}
 }
@@ -902,7 +868,7 @@ func (d *Decoder) truncation() error {
 		return nil
 	}
 	return &event.ParseError{
-		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
+		Source: d.cfg.Source, Line: d.in.Line, Column: 1, Offset: d.in.Offset,
 		Err: event.Errorf(event.ErrTruncated, "stream ended inside %s", textlist.Join(open, ", ")),
 	}
 }

@@ -35,8 +35,8 @@ type Decoder struct {
 	out   logline.Out
 	cut   bool // the input ends inside a line
 
-	splices []splice   // subagent rollouts to read, by position in the output
-	child   *childSpec // set when this decoder reads a subagent's rollout
+	splices logline.Splices // subagent rollouts to read, by position in the output
+	child   *childSpec      // set when this decoder reads a subagent's rollout
 
 	agent     string
 	heldLines int  // lines read since the session's start was held (until its prompt or first content)
@@ -110,11 +110,8 @@ func Detect(h format.Head) bool {
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) {
 	for {
-		if len(d.splices) > 0 && d.splices[0].at == d.out.Returned() {
-			if ev, ok, err := d.fromSplice(); ok {
-				return ev, err
-			}
-			continue
+		if ev, ok, err := d.splices.Next(&d.out, d.spliceFailed); ok {
+			return ev, err
 		}
 		if ok, ev, err := d.out.Step(d.lines, d.decodeLine, d.finish); ok {
 			return ev, err

@@ -2,8 +2,6 @@ package codexsession
 
 import (
 	"encoding/json"
-	"errors"
-	"io"
 
 	"github.com/agentstream/agentstream/event"
 )
@@ -28,13 +26,6 @@ const maxDepth = 8
 type childSpec struct {
 	parent, tool, name string
 	depth              int // 0 for a subagent of the main thread
-}
-
-// splice is a subagent's rollout, read when the output reaches at.
-type splice struct {
-	at   int
-	dec  *Decoder
-	file io.Closer
 }
 
 // spawned arranges for the rollout of the thread a spawn_agent call
@@ -73,26 +64,11 @@ func (d *Decoder) spawned(c *call, out string) {
 	cfg.Source, cfg.Agent = name, res.AgentID
 	child := NewDecoder(rc, &cfg)
 	child.child = spec
-	d.out.Release()
-	d.splices = append(d.splices, splice{at: d.out.Returned() + d.out.Pending(), dec: child, file: rc})
+	d.splices.Add(&d.out, child, rc)
 }
 
-// fromSplice returns the next event or problem of the subagent rollout
-// due now; false when that rollout has ended.
-func (d *Decoder) fromSplice() (ev event.Event, ok bool, err error) {
-	s := &d.splices[0]
-	ev, err = s.dec.Next()
-	var perr *event.ParseError
-	switch {
-	case err == nil || errors.As(err, &perr):
-		return ev, true, err
-	case err != io.EOF:
-		// The subagent's file failed: say so, and go on with the parent.
-		err = d.errorf(event.ErrSyntax, "reading the rollout of subagent %s: %v", s.dec.agent, err)
-		ev = nil
-	}
-	s.file.Close()
-	d.splices[0] = splice{}
-	d.splices = d.splices[1:]
-	return ev, err != io.EOF, err
+// spliceFailed is the problem of a subagent rollout whose reading failed:
+// said, and the parent goes on.
+func (d *Decoder) spliceFailed(dec event.Decoder, err error) error {
+	return d.errorf(event.ErrSyntax, "reading the rollout of subagent %s: %v", dec.(*Decoder).agent, err)
 }

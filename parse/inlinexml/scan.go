@@ -215,14 +215,7 @@ func (s *scanner) step(o *rewrite.Out, c byte, at rewrite.Pos) {
 			s.step(o, c, at)
 			return
 		}
-		if len(s.stray) == 0 {
-			s.strayAt = at
-		}
-		s.nstray++
-		if len(s.stray) < 40 {
-			s.stray = append(s.stray, c)
-		}
-		s.raw = append(s.raw, c)
+		s.strayByte(c, at)
 	case sParam, sResult:
 		if c == '<' {
 			s.startTag(c, at)
@@ -340,14 +333,7 @@ func (s *scanner) literal(o *rewrite.Out, c byte, at rewrite.Pos) {
 			s.lay.TextByte(o, c)
 			return
 		}
-		if len(s.stray) == 0 {
-			s.strayAt = at
-		}
-		s.nstray++
-		if len(s.stray) < 40 {
-			s.stray = append(s.stray, c)
-		}
-		s.raw = append(s.raw, c)
+		s.strayByte(c, at)
 	case sParam, sResult:
 		s.raw = append(s.raw, c)
 		s.value = append(s.value, c)
@@ -417,6 +403,20 @@ func (s *scanner) tag(o *rewrite.Out, kind int) {
 		s.value = s.value[:0]
 		s.st = sParam
 	}
+}
+
+// strayByte keeps c, text between a tool call's parameters, for
+// reportStray (its first 40 bytes, and their count), and in the call's raw
+// text.
+func (s *scanner) strayByte(c byte, at rewrite.Pos) {
+	if len(s.stray) == 0 {
+		s.strayAt = at
+	}
+	s.nstray++
+	if len(s.stray) < 40 {
+		s.stray = append(s.stray, c)
+	}
+	s.raw = append(s.raw, c)
 }
 
 func (s *scanner) reportStray(o *rewrite.Out) {

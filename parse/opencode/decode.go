@@ -7,12 +7,10 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/slab"
 	wire "github.com/agentstream/agentstream/internal/wire/opencode"
-	"github.com/agentstream/agentstream/parse/internal/badutf8"
 	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
 
@@ -38,12 +36,8 @@ type Decoder struct {
 	jr      jsontext.Reader // reads the wire structs in one pass
 	str     slab.Strings    // the strings jr makes
 	cfg     Config
-	lines   *frame.Lines
+	in      decoderstate.Lines
 	st      decoderstate.State
-	bad     badutf8.Once
-
-	line int // position of the line being decoded
-	off  int64
 
 	started    bool   // the SessionStart was emitted
 	step       bool   // inside a step: step_start without its step_finish yet
@@ -58,7 +52,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 	if cfg != nil {
 		d.cfg = *cfg
 	}
-	d.lines = frame.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
+	d.in = decoderstate.NewLines(r, d.cfg.Source, d.cfg.MaxEventBytes)
 	d.jr.SetStrings(d.str.String)
 	return d
 }
@@ -94,36 +88,11 @@ func Detect(h format.Head) bool {
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readLine, d.truncation) }
 
-// readLine decodes the next line of input; a problem it has comes before
-// the warning about invalid UTF-8 it held.
-func (d *Decoder) readLine() {
-	line, num, off, err := d.lines.Next()
-	switch {
-	case err == io.EOF:
-		d.st.End()
-	case err != nil:
-		if _, ok := err.(*event.ParseError); ok {
-			d.st.Problem(err)
-			return
-		}
-		d.st.Fail(err)
-	default:
-		d.line, d.off = num, off
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			return
-		}
-		line, i, warn := d.bad.Fix(line)
-		d.st.Problem(d.decode(line))
-		if warn {
-			d.st.Problem(badutf8.Warning(d.cfg.Source, num, i+1, off+int64(i)))
-		}
-	}
-}
+func (d *Decoder) readLine() { d.in.Read(&d.st, d.decode) }
 
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
 	return &event.ParseError{
-		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
+		Source: d.cfg.Source, Line: d.in.Line, Column: 1, Offset: d.in.Offset,
 		Err: event.Errorf(sentinel, format, args...),
 	}
 }
@@ -140,7 +109,7 @@ func orLine(typ string) string {
 }
 
 func (d *Decoder) decode(line []byte) error {
-	if line[0] != '{' {
+	if line = bytes.TrimSpace(line); line[0] != '{' {
 		return d.errorf(event.ErrSyntax, "expected a JSON object")
 	}
 	// The decoder's line, cleared: what events keep of it (the part

@@ -165,22 +165,14 @@ func (d *Decoder) readMessage() {
 		return
 	}
 	m, err := d.fr.next()
-	switch {
-	case err == nil:
-		d.line, d.off = m.line, m.off
-		d.message(m)
-	case err == io.EOF:
-		d.out.End()
-	case isParseError(err) && errors.Is(err, event.ErrTruncated):
-		// The input ended inside an SSE message: what it held is
-		// lost. One truncation is reported, after what is flushed.
-		d.out.End()
-		d.cut = err
-	case isParseError(err):
-		d.out.Problem(err)
-	default:
-		d.out.Fail(err)
+	if err != nil {
+		// An input that ends inside an SSE message loses what it
+		// held: one truncation is reported, after what is flushed.
+		d.cut = d.out.ReadError(err)
+		return
 	}
+	d.line, d.off = m.line, m.off
+	d.message(m)
 }
 
 // isParseError is errors.As in a function of its own: the target it needs
