@@ -633,6 +633,17 @@ func TestCorpus(t *testing.T) {
 					t.Errorf("%s: problems differ:\n%s", r.name, diff)
 				}
 			}
+			// Without textMessage (a decoder with a docTap takes the
+			// general path for every message): the same events.
+			slow := NewDecoder(bytes.NewReader(in), &Config{Source: "in"})
+			slow.docTap = func([]byte, bool) {}
+			got2, problems2 := eventtest.EventsAndProblems(t, slow)
+			if diff := cmp.Diff(got, got2); diff != "" {
+				t.Errorf("without textMessage: events differ:\n%s", diff)
+			}
+			if diff := cmp.Diff(problems, problems2); diff != "" {
+				t.Errorf("without textMessage: problems differ:\n%s", diff)
+			}
 			if !bytes.ContainsRune(in, '\r') {
 				// The same stream with CR line ends reads the same.
 				cr := bytes.ReplaceAll(in, []byte("\n"), []byte("\r"))

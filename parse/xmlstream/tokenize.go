@@ -47,6 +47,29 @@ func (d *Decoder) plainDelta(data []byte) bool {
 	return true
 }
 
+// textMessage decodes m as message would when it is what most messages
+// are, a piece of the open text or thinking block: after a message that
+// left nothing over, of the current producer's escaping (known), with no
+// '<', no '\\' and valid UTF-8; not [DONE] and not an error line. Such a
+// message is one Delta as it is, what unescape, validDoc, feed and
+// plainDelta would make of it, without their calls and the checks of
+// what it is not. It reports whether it did.
+func (d *Decoder) textMessage(m message) bool {
+	b := m.data
+	if m.cont || d.pendingErr != nil || d.st != stText || d.stray || d.first || d.textRun != 0 ||
+		len(d.text) != 0 || d.pos != len(d.buf) || len(d.doc.part) != 0 || d.docTap != nil ||
+		!d.esc.sure && !d.esc.forced || len(b) == 0 || b[0] == '{' || string(b) == "[DONE]" ||
+		bytes.IndexByte(b, '\\') >= 0 || bytes.IndexByte(b, '<') >= 0 || !validText(b) {
+		return false
+	}
+	d.data, d.ended = true, false
+	d.esc.last = clsFormatter
+	d.buf, d.pos = d.buf[:0], 0
+	d.sc.work += int64(len(b))
+	d.emit(d.deltas.make(d.agent(), d.kind, b))
+	return true
+}
+
 func (d *Decoder) rest() []byte { return d.buf[d.pos:] }
 
 func (d *Decoder) consume(n int) {
