@@ -8,6 +8,7 @@ package agentmeta
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
@@ -575,7 +576,9 @@ func isUsageField(name string) bool { return name == "service_tier" || new(Usage
 func isNumber(c byte) bool { return c == '-' || '0' <= c && c <= '9' }
 
 // skipAny skips a value that encoding/json would decode into an any: as
-// Skip, but numbers must also fit a float64.
+// Skip, but numbers must also fit a float64. Only an exponent or more
+// than 300 characters can take one past 1.8e308, so only such numbers
+// are converted to see.
 func skipAny(r *jsontext.Reader) {
 	switch c := r.Peek(); {
 	case c == '{':
@@ -589,7 +592,11 @@ func skipAny(r *jsontext.Reader) {
 			skipAny(r)
 		}
 	case isNumber(c):
-		r.Float()
+		if b := r.Skip(); len(b) > 300 || bytes.ContainsAny(b, "eE") {
+			if _, err := strconv.ParseFloat(string(b), 64); err != nil {
+				r.Fail()
+			}
+		}
 	default:
 		r.Skip()
 	}

@@ -211,6 +211,9 @@ func (d *Decoder) agent() string {
 
 // message decodes one SSE message.
 func (d *Decoder) message(m message) {
+	if d.textMessage(m) {
+		return
+	}
 	if d.pendingErr != nil {
 		if m.cont {
 			// The old "Error: ..." line was plain text and could hold

@@ -633,6 +633,7 @@ func TestCorpus(t *testing.T) {
 					t.Errorf("%s: problems differ:\n%s", r.name, diff)
 				}
 			}
+			checkGeneralPath(t, in)
 			if !bytes.ContainsRune(in, '\r') {
 				// The same stream with CR line ends reads the same.
 				cr := bytes.ReplaceAll(in, []byte("\n"), []byte("\r"))
@@ -651,6 +652,23 @@ func TestCorpus(t *testing.T) {
 				t.Errorf("one byte per message: events differ:\n%s", diff)
 			}
 		})
+	}
+}
+
+// checkGeneralPath checks that in decodes to the same events and
+// problems without textMessage: a decoder with a docTap takes the
+// general path for every message.
+func checkGeneralPath(t *testing.T, in []byte) {
+	t.Helper()
+	got, problems := decodeAll(t, bytes.NewReader(in), nil)
+	slow := NewDecoder(bytes.NewReader(in), &Config{Source: "in"})
+	slow.docTap = func([]byte, bool) {}
+	got2, problems2 := eventtest.EventsAndProblems(t, slow)
+	if diff := cmp.Diff(got, got2); diff != "" {
+		t.Errorf("without textMessage: events differ:\n%s", diff)
+	}
+	if diff := cmp.Diff(problems, problems2); diff != "" {
+		t.Errorf("without textMessage: problems differ:\n%s", diff)
 	}
 }
 
@@ -764,6 +782,7 @@ func FuzzDecoder(f *testing.F) {
 	f.Add([]byte(sse(`<citations><citation type="x">a]]>b</citation>`, `<content-block-error><![CDATA[`)))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		fuzzcheck.Check(t, in, func(r io.Reader) event.Decoder { return NewDecoder(r, &Config{MaxEventBytes: 4096}) })
+		checkGeneralPath(t, in)
 	})
 }
 

@@ -305,49 +305,52 @@ func unescapeEntities(b []byte, scratch *[]byte) string {
 func unescapeTo(out, b []byte) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	out = out[:len(b)]
-	i, j := 0, 0 // b[:i] is read, out[:j] written; j <= i
-	for i < len(b) {
+	size := len(out)
+	// b is what is left to read, out what is left to write (len(out) >=
+	// len(b)): moved on, not indexed, so that the compiler drops the
+	// bounds checks of the loads and stores.
+	for len(b) > 0 {
 		// Find the next '&' (or the end), copying what comes before it.
 		near := false
-		for t := 0; t < 2 && i+8 <= len(b); t++ {
-			w := binary.LittleEndian.Uint64(b[i:])
-			binary.LittleEndian.PutUint64(out[j:], w) // j+8 <= i+8 <= len(out)
+		for t := 0; t < 2 && len(b) >= 8 && len(out) >= 8; t++ {
+			w := binary.LittleEndian.Uint64(b)
+			binary.LittleEndian.PutUint64(out, w)
 			// The bytes of x that are zero are the '&' of w; the mask
 			// has the high bit of the first of them set (of later ones
 			// too, maybe, through a borrow: only the first counts).
 			x := w ^ (ones * '&')
 			if m := (x - ones) &^ x & highs; m != 0 {
 				k := bits.TrailingZeros64(m) >> 3
-				i, j = i+k, j+k
+				b, out = b[k:], out[k:]
 				near = true
 				break
 			}
-			i, j = i+8, j+8
+			b, out = b[8:], out[8:]
 		}
 		if !near {
-			k := bytes.IndexByte(b[i:], '&')
+			k := bytes.IndexByte(b, '&')
 			if k < 0 {
-				return j + copy(out[j:], b[i:])
+				return size - len(out) + copy(out, b)
 			}
-			j += copy(out[j:], b[i:i+k])
-			i += k
+			copy(out, b[:k])
+			b, out = b[k:], out[k:]
 		}
-		// b[i] is '&'.
-		if len(b)-i >= 6 && string(b[i:i+6]) == "&quot;" {
-			out[j] = '"'
-			i, j = i+6, j+1
+		// b[0] is '&'.
+		if len(b) >= 6 && string(b[:6]) == "&quot;" {
+			out[0] = '"'
+			b, out = b[6:], out[1:]
 			continue
 		}
-		n, r := entity(b[i:])
+		n, r := entity(b)
 		if n == 0 {
-			out[j] = '&'
-			i, j = i+1, j+1
+			out[0] = '&'
+			b, out = b[1:], out[1:]
 			continue
 		}
-		j += copy(out[j:], r) // len(r) < n
-		i += n
+		k := copy(out, r) // len(r) < n
+		b, out = b[n:], out[k:]
 	}
-	return j
+	return size - len(out)
 }
 
 func entity(b []byte) (int, string) {

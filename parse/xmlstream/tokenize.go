@@ -19,9 +19,6 @@ func (d *Decoder) feed(data []byte) {
 	if d.pos > 0 && d.pos == len(d.buf) {
 		d.buf, d.pos = d.buf[:0], 0
 	}
-	if d.plainDelta(data) {
-		return
-	}
 	if d.st == stClose && d.holdCut < 0 {
 		d.holdCut = len(d.hold) // what the earlier messages held
 	}
@@ -30,20 +27,29 @@ func (d *Decoder) feed(data []byte) {
 	d.flushText()
 }
 
-// plainDelta emits data as one Delta of the open text or thinking block
-// when it is what most messages are: nothing held over from the last one,
-// no '<'. (data is valid UTF-8, validDoc's: no character is cut at its
-// end.) What stepText, run and flushText would do with it, without the
-// copies into buf and text. It reports whether it did.
-func (d *Decoder) plainDelta(data []byte) bool {
-	n := len(data)
-	if d.st != stText || d.stray || d.first || d.textRun != 0 || len(d.text) != 0 || d.pos != len(d.buf) ||
-		n == 0 || bytes.IndexByte(data, '<') >= 0 {
+// textMessage decodes m as message would when it is what most messages
+// are, a piece of the open text or thinking block: after a message that
+// left nothing over, with no '<', in an escaping known for sure (so that
+// unescape only undoes it, the same each time it is called), and valid
+// UTF-8 once unescaped; not [DONE] and not an error line. Such a message
+// is one Delta of its unescaped text, what validDoc, feed, run and
+// flushText would make of it, without their calls, the copies into buf
+// and text, and the checks of what it is not. It reports whether it did.
+func (d *Decoder) textMessage(m message) bool {
+	b := m.data
+	if m.cont || d.pendingErr != nil || d.st != stText || d.stray || d.first || d.textRun != 0 ||
+		len(d.text) != 0 || d.pos != len(d.buf) || len(d.doc.part) != 0 || d.docTap != nil ||
+		!d.esc.sure && !d.esc.forced || len(b) == 0 || b[0] == '{' || string(b) == "[DONE]" ||
+		bytes.IndexByte(b, '<') >= 0 {
 		return false
 	}
+	if b = d.esc.unescape(m, true); !validText(b) {
+		return false
+	}
+	d.data, d.ended = true, false
 	d.buf, d.pos = d.buf[:0], 0
-	d.sc.work += int64(n)
-	d.emit(d.deltas.make(d.agent(), d.kind, data))
+	d.sc.work += int64(len(b))
+	d.emit(d.deltas.make(d.agent(), d.kind, b))
 	return true
 }
 

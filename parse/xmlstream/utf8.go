@@ -14,55 +14,55 @@ import (
 // utf8.Valid, four words at a time: validDoc calls it for long pieces.)
 func validText(b []byte) bool {
 	const highs = 0x8080808080808080
-	i := 0
 	for {
-		for i+8 <= len(b) {
-			if m := binary.LittleEndian.Uint64(b[i:]) & highs; m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
+		// (b is moved on, not indexed: the compiler then drops the
+		// bounds checks of the loads.)
+		for len(b) >= 8 {
+			if m := binary.LittleEndian.Uint64(b) & highs; m != 0 {
+				b = b[bits.TrailingZeros64(m)>>3:]
 				goto multi
 			}
-			i += 8
+			b = b[8:]
 		}
-		for ; i < len(b); i++ {
-			if b[i] >= utf8.RuneSelf {
-				goto multi
-			}
+		for len(b) > 0 && b[0] < utf8.RuneSelf {
+			b = b[1:]
 		}
-		return true
+		if len(b) == 0 {
+			return true
+		}
 	multi:
-		// b[i] starts a sequence of two to four bytes, with
+		// b[0] starts a sequence of two to four bytes, with
 		// utf8.DecodeRune's rules (no overlong form, no surrogate,
 		// nothing past U+10FFFF), or is invalid.
-		c, rest := b[i], b[i+1:]
 		lo, hi := byte(0x80), byte(0xBF) // the range of the second byte
-		switch {
+		switch c := b[0]; {
 		case c < 0xC2:
 			return false
 		case c < 0xE0:
-			if len(rest) < 1 || rest[0]&0xC0 != 0x80 {
+			if len(b) < 2 || b[1]&0xC0 != 0x80 {
 				return false
 			}
-			i += 2
+			b = b[2:]
 		case c < 0xF0:
 			if c == 0xE0 {
 				lo = 0xA0
 			} else if c == 0xED {
 				hi = 0x9F
 			}
-			if len(rest) < 2 || rest[0] < lo || hi < rest[0] || rest[1]&0xC0 != 0x80 {
+			if len(b) < 3 || b[1] < lo || hi < b[1] || b[2]&0xC0 != 0x80 {
 				return false
 			}
-			i += 3
+			b = b[3:]
 		case c < 0xF5:
 			if c == 0xF0 {
 				lo = 0x90
 			} else if c == 0xF4 {
 				hi = 0x8F
 			}
-			if len(rest) < 3 || rest[0] < lo || hi < rest[0] || rest[1]&0xC0 != 0x80 || rest[2]&0xC0 != 0x80 {
+			if len(b) < 4 || b[1] < lo || hi < b[1] || b[2]&0xC0 != 0x80 || b[3]&0xC0 != 0x80 {
 				return false
 			}
-			i += 4
+			b = b[4:]
 		default:
 			return false
 		}
