@@ -51,6 +51,7 @@ type Encoder struct {
 	meta  []byte                    // a payload built from an event's fields, reused
 	mw    metaWriter                // builds it
 	jr    jsontext.Reader           // reads an error's source object
+	errp  wire.ErrorPayload         // what jr read
 	open  *openset.Small[[2]string] // open streamed blocks by (agent, type)
 	// letGo counts the blocks let go of past MaxOpen while open.
 	letGo int
@@ -72,6 +73,7 @@ type Encoder struct {
 	headOf    [2]string
 	agentJSON []byte
 	jsonOf    string
+	typeHeads [][2]string // typeHead's, by type
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -92,16 +94,31 @@ func (e *Encoder) warn(what string) {
 	e.losses.Report(e.cfg.Warn, "jsonenv", what)
 }
 
-// extras are the fields after delta, in order.
+// extras are the fields after delta, in order: a string or a number,
+// or nothing (an optional field not set). Their keys are this file's
+// constants, which JSON writes as they are.
 type extra struct {
 	key string
-	str *string
-	num *int64
+	str string
+	num int64
+	is  byte // 's' a string, 'n' a number, 0 not written
 }
 
-func str(k, v string) extra            { return extra{key: k, str: &v} }
-func optStr(k string, v *string) extra { return extra{key: k, str: v} }
-func optNum(k string, v *int64) extra  { return extra{key: k, num: v} }
+func str(k, v string) extra { return extra{key: k, str: v, is: 's'} }
+
+func optStr(k string, v *string) extra {
+	if v == nil {
+		return extra{}
+	}
+	return str(k, *v)
+}
+
+func optNum(k string, v *int64) extra {
+	if v == nil {
+		return extra{}
+	}
+	return extra{key: k, num: *v, is: 'n'}
+}
 
 // DefaultAgent is the agent written for events of a source that names no
 // agent when Config.Agent is empty: an envelope's agent is never empty
@@ -200,7 +217,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.payload(wire.TypeMetaFiles, agent, data, true)
 	case *event.Error:
 		e.interrupt(agent)
-		if raw, ok := sourceError(&e.jr, ev); ok {
+		if raw, ok := sourceError(&e.jr, &e.errp, ev); ok {
 			e.payload(wire.TypeError, agent, string(raw), true)
 			break
 		}
@@ -462,11 +479,30 @@ func (e *Encoder) headFor(typ, agent string) []byte {
 	if agent != e.jsonOf || len(e.agentJSON) == 0 {
 		e.agentJSON, e.jsonOf = jsontext.AppendString(e.agentJSON[:0], agent), agent
 	}
-	h := jsontext.AppendString(append(e.head[:0], `{"type":`...), typ)
-	h = append(append(h, `,"agent":`...), e.agentJSON...)
+	h := append(append(e.head[:0], e.typeHead(typ)...), e.agentJSON...)
 	e.head, e.headOf = append(h, `,"final":`...), [2]string{typ, agent}
 	return e.head
 }
+
+// typeHead returns `{"type":T,"agent":` for typ, escaped once: the runs
+// of a log of many short ones (Codex's) change the head at almost every
+// envelope, among a handful of types.
+func (e *Encoder) typeHead(typ string) string {
+	for _, t := range e.typeHeads {
+		if t[0] == typ {
+			return t[1]
+		}
+	}
+	h := string(append(jsontext.AppendString([]byte(`{"type":`), typ), `,"agent":`...))
+	if len(e.typeHeads) < maxTypeHeads {
+		e.typeHeads = append(e.typeHeads, [2]string{typ, h})
+	}
+	return h
+}
+
+// maxTypeHeads caps the types typeHead keeps: more than the envelope's
+// own (an unknown block kind's type comes from its source).
+const maxTypeHeads = 32
 
 // same reports whether k is {a, b}: two string compares inline, where
 // k == [2]string{a, b} calls the generic array equality (type:.eq).
@@ -475,16 +511,11 @@ func same(k [2]string, a, b string) bool { return k[0] == a && k[1] == b }
 // appendTail appends an envelope's extras and its end.
 func appendTail(b []byte, extras []extra) []byte {
 	for _, x := range extras {
-		if x.str == nil && x.num == nil {
-			continue
-		}
-		b = append(b, ',')
-		b = jsontext.AppendString(b, x.key)
-		b = append(b, ':')
-		if x.str != nil {
-			b = jsontext.AppendString(b, *x.str)
-		} else {
-			b = strconv.AppendInt(b, *x.num, 10)
+		switch x.is {
+		case 's':
+			b = jsontext.AppendString(append(append(append(b, ',', '"'), x.key...), '"', ':'), x.str)
+		case 'n':
+			b = strconv.AppendInt(append(append(append(b, ',', '"'), x.key...), '"', ':'), x.num, 10)
 		}
 	}
 	return append(b, '}')
