@@ -45,7 +45,7 @@ type Config struct {
 type Encoder struct {
 	w     io.Writer
 	cfg   Config
-	buf   []byte
+	tail  []byte                    // a payload's extras and end, escaped
 	out   []byte                    // the framed envelope, reused
 	chunk []byte                    // a long payload's chunk, escaped, reused
 	meta  []byte                    // a payload built from an event's fields, reused
@@ -387,7 +387,7 @@ func (e *Encoder) built(typ, agent string, size int, build func([]byte, form) []
 	}
 	if budget < maxRuneJSON || size <= budget && len(e.meta) <= budget {
 		if e.err == nil {
-			b := e.appendHead(e.frameStart(), typ, agent, true)
+			b := appendHead(e.frameStart(), e.headFor(typ, agent), true)
 			e.out = append(append(append(b, '"'), e.meta...), '"', '}')
 			e.frameEnd()
 		}
@@ -405,24 +405,21 @@ func (e *Encoder) budget(typ, agent string) int {
 }
 
 // payload writes data as one or more envelopes of at most MaxChunkBytes;
-// the last carries final.
+// the last carries final. The extras and the envelope's end are escaped
+// once, into e.tail, for every envelope of it.
 func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) {
-	var budget int
-	if len(extras) == 0 {
-		budget = e.budget(typ, agent)
-	} else {
-		e.buf = e.appendEnvelope(e.buf[:0], typ, agent, false, "", extras)
-		budget = e.cfg.MaxChunkBytes - len(e.buf)
-	}
-	if budget < maxRuneJSON {
-		// The fixed fields alone leave no room for one character: write
-		// the payload whole (the documented exception).
-		e.envelope(typ, agent, final, data, extras...)
-		return
-	}
-	if len(data) <= budget/maxRuneJSON {
-		// Fits even if every byte were escaped (a delta).
-		e.envelope(typ, agent, final, data, extras...)
+	e.tail = appendTail(e.tail[:0], extras)
+	head := e.headFor(typ, agent) // (written by payload only: kept)
+	budget := e.cfg.MaxChunkBytes - len(head) - len(`false,"delta":""`) - len(e.tail)
+	if budget < maxRuneJSON || len(data) <= budget/maxRuneJSON {
+		// Fits even if every byte were escaped (a delta), or the fixed
+		// fields alone leave no room for one character: written whole
+		// (the documented exception).
+		if e.err == nil {
+			b := jsontext.AppendString(appendHead(e.frameStart(), head, final), data)
+			e.out = append(b, e.tail...)
+			e.frameEnd()
+		}
 		return
 	}
 	// Each chunk is escaped once, into e.chunk, as far as the budget
@@ -434,9 +431,8 @@ func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) 
 		e.chunk, n = jsontext.AppendStringPrefix(e.chunk[:0], data, budget, valid)
 		last := n == len(data)
 		if e.err == nil {
-			b := e.appendHead(e.frameStart(), typ, agent, final && last)
-			b = append(append(append(b, '"'), e.chunk...), '"')
-			e.out = appendTail(b, extras)
+			b := appendHead(e.frameStart(), head, final && last)
+			e.out = append(append(append(append(b, '"'), e.chunk...), '"'), e.tail...)
 			e.frameEnd()
 		}
 		if last {
@@ -454,19 +450,15 @@ func (e *Encoder) envelope(typ, agent string, final bool, delta string, extras .
 	if e.err != nil {
 		return
 	}
-	e.out = e.appendEnvelope(e.frameStart(), typ, agent, final, delta, extras)
+	b := jsontext.AppendString(appendHead(e.frameStart(), e.headFor(typ, agent), final), delta)
+	e.out = appendTail(b, extras)
 	e.frameEnd()
 }
 
-func (e *Encoder) appendEnvelope(b []byte, typ, agent string, final bool, delta string, extras []extra) []byte {
-	b = e.appendHead(b, typ, agent, final)
-	b = jsontext.AppendString(b, delta)
-	return appendTail(b, extras)
-}
-
-// appendHead appends an envelope up to its delta's value.
-func (e *Encoder) appendHead(b []byte, typ, agent string, final bool) []byte {
-	b = strconv.AppendBool(append(b, e.headFor(typ, agent)...), final)
+// appendHead appends an envelope of head (headFor's) up to its delta's
+// value.
+func appendHead(b, head []byte, final bool) []byte {
+	b = strconv.AppendBool(append(b, head...), final)
 	return append(b, `,"delta":`...)
 }
 
