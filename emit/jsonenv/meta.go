@@ -64,22 +64,20 @@ func sourceError(r *jsontext.Reader, p *wire.ErrorPayload, ev *event.Error) ([]b
 		return nil, false
 	}
 	ok := jsontext.Decode(r, ev.Raw, p, wire.ReadErrorPayload) == nil && p.Type == ev.Type && p.Message == ev.Message
-	if *p = (wire.ErrorPayload{}); ok || ev.Fatal && serverErrorLine(ev) {
-		return ev.Raw, true
+	if *p = (wire.ErrorPayload{}); !ok && ev.Fatal {
+		// The producer's server error line ({"error", "message",
+		// "traceback"}): verbatim, so that its traceback stays and the
+		// decoder reads it back as the fatal error it was.
+		var se struct {
+			Error     *string `json:"error"`
+			Message   string  `json:"message"`
+			Traceback *string `json:"traceback"`
+		}
+		ok = json.Unmarshal(ev.Raw, &se) == nil && se.Error != nil && se.Traceback != nil &&
+			*se.Error == ev.Type && se.Message == ev.Message
 	}
-	return nil, false
-}
-
-// serverErrorLine reports whether ev's Raw is the producer's server error
-// line ({"error", "message", "traceback"}) of its type and message: kept
-// verbatim, so that its traceback stays and the decoder reads it back as
-// the fatal error it was.
-func serverErrorLine(ev *event.Error) bool {
-	var se struct {
-		Error     *string `json:"error"`
-		Message   string  `json:"message"`
-		Traceback *string `json:"traceback"`
+	if !ok {
+		return nil, false
 	}
-	return json.Unmarshal(ev.Raw, &se) == nil && se.Error != nil && se.Traceback != nil &&
-		*se.Error == ev.Type && se.Message == ev.Message
+	return ev.Raw, true
 }
