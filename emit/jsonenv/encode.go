@@ -326,7 +326,9 @@ func (e *Encoder) toolResult(agent string, ev *event.ToolResult) {
 // interrupt marks the agent's open blocks as cut short by an error or an
 // abandon: they get no BlockEnd and are no longer open.
 func (e *Encoder) interrupt(agent string) {
-	e.began = [2]string{}
+	if e.began = [2]string{}; e.open.Len() == 0 {
+		return // (All makes an iterator, two allocations)
+	}
 	// In key order, not the set's map order: past the cap, which block
 	// e.cut lets go of must be the same on every run.
 	var keys [][2]string
