@@ -45,12 +45,13 @@ type Config struct {
 type Encoder struct {
 	w     io.Writer
 	cfg   Config
-	buf   []byte
+	tail  []byte                    // a payload's extras and end, escaped
 	out   []byte                    // the framed envelope, reused
 	chunk []byte                    // a long payload's chunk, escaped, reused
 	meta  []byte                    // a payload built from an event's fields, reused
 	mw    metaWriter                // builds it
 	jr    jsontext.Reader           // reads an error's source object
+	errp  wire.ErrorPayload         // what jr read
 	open  *openset.Small[[2]string] // open streamed blocks by (agent, type)
 	// letGo counts the blocks let go of past MaxOpen while open.
 	letGo int
@@ -72,6 +73,7 @@ type Encoder struct {
 	headOf    [2]string
 	agentJSON []byte
 	jsonOf    string
+	typeHeads [][2]string // typeHead's, by type
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -92,16 +94,31 @@ func (e *Encoder) warn(what string) {
 	e.losses.Report(e.cfg.Warn, "jsonenv", what)
 }
 
-// extras are the fields after delta, in order.
+// extras are the fields after delta, in order: a string or a number,
+// or nothing (an optional field not set). Their keys are this file's
+// constants, which JSON writes as they are.
 type extra struct {
 	key string
-	str *string
-	num *int64
+	str string
+	num int64
+	is  byte // 's' a string, 'n' a number, 0 not written
 }
 
-func str(k, v string) extra            { return extra{key: k, str: &v} }
-func optStr(k string, v *string) extra { return extra{key: k, str: v} }
-func optNum(k string, v *int64) extra  { return extra{key: k, num: v} }
+func str(k, v string) extra { return extra{key: k, str: v, is: 's'} }
+
+func optStr(k string, v *string) extra {
+	if v == nil {
+		return extra{}
+	}
+	return str(k, *v)
+}
+
+func optNum(k string, v *int64) extra {
+	if v == nil {
+		return extra{}
+	}
+	return extra{key: k, num: *v, is: 'n'}
+}
 
 // DefaultAgent is the agent written for events of a source that names no
 // agent when Config.Agent is empty: an envelope's agent is never empty
@@ -200,7 +217,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.payload(wire.TypeMetaFiles, agent, data, true)
 	case *event.Error:
 		e.interrupt(agent)
-		if raw, ok := sourceError(&e.jr, ev); ok {
+		if raw, ok := sourceError(&e.jr, &e.errp, ev); ok {
 			e.payload(wire.TypeError, agent, string(raw), true)
 			break
 		}
@@ -309,7 +326,9 @@ func (e *Encoder) toolResult(agent string, ev *event.ToolResult) {
 // interrupt marks the agent's open blocks as cut short by an error or an
 // abandon: they get no BlockEnd and are no longer open.
 func (e *Encoder) interrupt(agent string) {
-	e.began = [2]string{}
+	if e.began = [2]string{}; e.open.Len() == 0 {
+		return // (All makes an iterator, two allocations)
+	}
 	// In key order, not the set's map order: past the cap, which block
 	// e.cut lets go of must be the same on every run.
 	var keys [][2]string
@@ -370,7 +389,7 @@ func (e *Encoder) built(typ, agent string, size int, build func([]byte, form) []
 	}
 	if budget < maxRuneJSON || size <= budget && len(e.meta) <= budget {
 		if e.err == nil {
-			b := e.appendHead(e.frameStart(), typ, agent, true)
+			b := appendHead(e.frameStart(), e.headFor(typ, agent), true)
 			e.out = append(append(append(b, '"'), e.meta...), '"', '}')
 			e.frameEnd()
 		}
@@ -388,24 +407,21 @@ func (e *Encoder) budget(typ, agent string) int {
 }
 
 // payload writes data as one or more envelopes of at most MaxChunkBytes;
-// the last carries final.
+// the last carries final. The extras and the envelope's end are escaped
+// once, into e.tail, for every envelope of it.
 func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) {
-	var budget int
-	if len(extras) == 0 {
-		budget = e.budget(typ, agent)
-	} else {
-		e.buf = e.appendEnvelope(e.buf[:0], typ, agent, false, "", extras)
-		budget = e.cfg.MaxChunkBytes - len(e.buf)
-	}
-	if budget < maxRuneJSON {
-		// The fixed fields alone leave no room for one character: write
-		// the payload whole (the documented exception).
-		e.envelope(typ, agent, final, data, extras...)
-		return
-	}
-	if len(data) <= budget/maxRuneJSON {
-		// Fits even if every byte were escaped (a delta).
-		e.envelope(typ, agent, final, data, extras...)
+	e.tail = appendTail(e.tail[:0], extras)
+	head := e.headFor(typ, agent) // (written by payload only: kept)
+	budget := e.cfg.MaxChunkBytes - len(head) - len(`false,"delta":""`) - len(e.tail)
+	if budget < maxRuneJSON || len(data) <= budget/maxRuneJSON {
+		// Fits even if every byte were escaped (a delta), or the fixed
+		// fields alone leave no room for one character: written whole
+		// (the documented exception).
+		if e.err == nil {
+			b := jsontext.AppendString(appendHead(e.frameStart(), head, final), data)
+			e.out = append(b, e.tail...)
+			e.frameEnd()
+		}
 		return
 	}
 	// Each chunk is escaped once, into e.chunk, as far as the budget
@@ -417,9 +433,8 @@ func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) 
 		e.chunk, n = jsontext.AppendStringPrefix(e.chunk[:0], data, budget, valid)
 		last := n == len(data)
 		if e.err == nil {
-			b := e.appendHead(e.frameStart(), typ, agent, final && last)
-			b = append(append(append(b, '"'), e.chunk...), '"')
-			e.out = appendTail(b, extras)
+			b := appendHead(e.frameStart(), head, final && last)
+			e.out = append(append(append(append(b, '"'), e.chunk...), '"'), e.tail...)
 			e.frameEnd()
 		}
 		if last {
@@ -437,19 +452,15 @@ func (e *Encoder) envelope(typ, agent string, final bool, delta string, extras .
 	if e.err != nil {
 		return
 	}
-	e.out = e.appendEnvelope(e.frameStart(), typ, agent, final, delta, extras)
+	b := jsontext.AppendString(appendHead(e.frameStart(), e.headFor(typ, agent), final), delta)
+	e.out = appendTail(b, extras)
 	e.frameEnd()
 }
 
-func (e *Encoder) appendEnvelope(b []byte, typ, agent string, final bool, delta string, extras []extra) []byte {
-	b = e.appendHead(b, typ, agent, final)
-	b = jsontext.AppendString(b, delta)
-	return appendTail(b, extras)
-}
-
-// appendHead appends an envelope up to its delta's value.
-func (e *Encoder) appendHead(b []byte, typ, agent string, final bool) []byte {
-	b = strconv.AppendBool(append(b, e.headFor(typ, agent)...), final)
+// appendHead appends an envelope of head (headFor's) up to its delta's
+// value.
+func appendHead(b, head []byte, final bool) []byte {
+	b = strconv.AppendBool(append(b, head...), final)
 	return append(b, `,"delta":`...)
 }
 
@@ -462,11 +473,30 @@ func (e *Encoder) headFor(typ, agent string) []byte {
 	if agent != e.jsonOf || len(e.agentJSON) == 0 {
 		e.agentJSON, e.jsonOf = jsontext.AppendString(e.agentJSON[:0], agent), agent
 	}
-	h := jsontext.AppendString(append(e.head[:0], `{"type":`...), typ)
-	h = append(append(h, `,"agent":`...), e.agentJSON...)
+	h := append(append(e.head[:0], e.typeHead(typ)...), e.agentJSON...)
 	e.head, e.headOf = append(h, `,"final":`...), [2]string{typ, agent}
 	return e.head
 }
+
+// typeHead returns `{"type":T,"agent":` for typ, escaped once: the runs
+// of a log of many short ones (Codex's) change the head at almost every
+// envelope, among a handful of types.
+func (e *Encoder) typeHead(typ string) string {
+	for _, t := range e.typeHeads {
+		if t[0] == typ {
+			return t[1]
+		}
+	}
+	h := string(append(jsontext.AppendString([]byte(`{"type":`), typ), `,"agent":`...))
+	if len(e.typeHeads) < maxTypeHeads {
+		e.typeHeads = append(e.typeHeads, [2]string{typ, h})
+	}
+	return h
+}
+
+// maxTypeHeads caps the types typeHead keeps: more than the envelope's
+// own (an unknown block kind's type comes from its source).
+const maxTypeHeads = 32
 
 // same reports whether k is {a, b}: two string compares inline, where
 // k == [2]string{a, b} calls the generic array equality (type:.eq).
@@ -475,16 +505,11 @@ func same(k [2]string, a, b string) bool { return k[0] == a && k[1] == b }
 // appendTail appends an envelope's extras and its end.
 func appendTail(b []byte, extras []extra) []byte {
 	for _, x := range extras {
-		if x.str == nil && x.num == nil {
-			continue
-		}
-		b = append(b, ',')
-		b = jsontext.AppendString(b, x.key)
-		b = append(b, ':')
-		if x.str != nil {
-			b = jsontext.AppendString(b, *x.str)
-		} else {
-			b = strconv.AppendInt(b, *x.num, 10)
+		switch x.is {
+		case 's':
+			b = jsontext.AppendString(append(append(append(b, ',', '"'), x.key...), '"', ':'), x.str)
+		case 'n':
+			b = strconv.AppendInt(append(append(append(b, ',', '"'), x.key...), '"', ':'), x.num, 10)
 		}
 	}
 	return append(b, '}')

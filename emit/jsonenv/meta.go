@@ -58,24 +58,26 @@ func awaitingPayload(tools []event.PendingTool) string {
 // are the event's), or the producer's server error line. Otherwise the
 // encoder builds {"type", "message"} from the event: Raw from other
 // formats (a whole Codex line, say) is not an error payload. r is the
-// reader that reads Raw.
-func sourceError(r *jsontext.Reader, ev *event.Error) ([]byte, bool) {
-	var p wire.ErrorPayload
-	if len(ev.Raw) > 0 && jsontext.Decode(r, ev.Raw, &p, wire.ReadErrorPayload) == nil &&
-		p.Type == ev.Type && p.Message == ev.Message {
-		return ev.Raw, true
+// reader that reads Raw, p scratch for what it reads (left zero).
+func sourceError(r *jsontext.Reader, p *wire.ErrorPayload, ev *event.Error) ([]byte, bool) {
+	if len(ev.Raw) == 0 {
+		return nil, false
 	}
-	// The producer's server error line ({"error", "message", "traceback"}):
-	// verbatim, so that its traceback stays and the decoder reads it back
-	// as the fatal error it was.
-	var se struct {
-		Error     *string `json:"error"`
-		Message   string  `json:"message"`
-		Traceback *string `json:"traceback"`
+	ok := jsontext.Decode(r, ev.Raw, p, wire.ReadErrorPayload) == nil && p.Type == ev.Type && p.Message == ev.Message
+	if *p = (wire.ErrorPayload{}); !ok && ev.Fatal {
+		// The producer's server error line ({"error", "message",
+		// "traceback"}): verbatim, so that its traceback stays and the
+		// decoder reads it back as the fatal error it was.
+		var se struct {
+			Error     *string `json:"error"`
+			Message   string  `json:"message"`
+			Traceback *string `json:"traceback"`
+		}
+		ok = json.Unmarshal(ev.Raw, &se) == nil && se.Error != nil && se.Traceback != nil &&
+			*se.Error == ev.Type && se.Message == ev.Message
 	}
-	if ev.Fatal && len(ev.Raw) > 0 && json.Unmarshal(ev.Raw, &se) == nil && se.Error != nil && se.Traceback != nil &&
-		*se.Error == ev.Type && se.Message == ev.Message {
-		return ev.Raw, true
+	if !ok {
+		return nil, false
 	}
-	return nil, false
+	return ev.Raw, true
 }

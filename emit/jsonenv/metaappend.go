@@ -1,7 +1,9 @@
 package jsonenv
 
 import (
+	"math/bits"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/agentmeta"
@@ -84,28 +86,48 @@ func (w *metaWriter) str(b []byte, s string, f form) []byte {
 	if f == plain {
 		return jsontext.AppendMarshalString(b, s)
 	}
-	if q, ok := appendQuotedASCII(b, s); ok {
-		return q
-	}
-	w.tmp = jsontext.AppendMarshalString(w.tmp[:0], s)
-	return w.text(b, w.tmp, f)
+	return appendQuoted(b, s)
 }
 
-// appendQuotedASCII appends ASCII s in the quoted form of a JSON string
-// in one pass: each byte JSON escapes, escaped twice. It reports false
-// for s with a byte of 0x80 or more (left to the two passes, which check
-// its UTF-8), with b's bytes past len(b) undefined.
-func appendQuotedASCII(b []byte, s string) ([]byte, bool) {
+// appendQuoted appends s in the quoted form of a JSON string as
+// jsontext.AppendMarshalString writes it, in one pass: each escape
+// escaped twice.
+func appendQuoted(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '\\', '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
+		for i+8 <= len(s) { // the plain run, eight bytes at a time
+			t := s[i : i+8] // one load
+			w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+				uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+			if m := asciiStops(w); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c-0x20 < 0x60 && c != '"' && c != '\\' {
 			continue
 		}
-		if c >= 0x80 {
-			return b, false
+		if c >= utf8.RuneSelf {
+			// A character is written as it is unless it is invalid
+			// (each byte written as U+FFFD) or U+2028 or U+2029,
+			// which encoding/json escapes.
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				b = append(append(b, s[start:i]...), `\\ufffd`...)
+				start = i + 1
+			} else if r == '\u2028' || r == '\u2029' {
+				b = append(append(b, s[start:i]...), '\\', '\\', 'u', '2', '0', '2', hex[r&0xf])
+				start = i + n
+			}
+			i += n - 1
+			continue
 		}
 		b = append(b, s[start:i]...)
 		start = i + 1
@@ -126,7 +148,20 @@ func appendQuotedASCII(b []byte, s string) ([]byte, bool) {
 			b = append(b, '\\', '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 		}
 	}
-	return append(append(b, s[start:]...), '\\', '"'), true
+	return append(append(b, s[start:]...), '\\', '"')
+}
+
+// asciiStops marks the high bit of each byte of w, eight bytes, that a
+// JSON string does not hold as it is or that is not ASCII: '"', '\\',
+// control bytes and bytes of 0x80 or more. The lowest mark is exact, those
+// above it may not be (a borrow carries into the byte above).
+func asciiStops(w uint64) uint64 {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	q, bs := w^(ones*'"'), w^(ones*'\\')
+	return ((q - ones) | (bs - ones) | (w - ones*0x20) | w) & highs
 }
 
 // text appends JSON text t (valid UTF-8 with no control character, as

@@ -111,7 +111,7 @@ func checkMetaFinal(t *testing.T, w *metaWriter, ev *event.RunEnd) {
 
 func checkErrorPayload(t *testing.T, w *metaWriter, r *jsontext.Reader, ev *event.Error) {
 	t.Helper()
-	got, ok := sourceError(r, ev)
+	got, ok := sourceError(r, new(wire.ErrorPayload), ev)
 	if !ok {
 		got = w.appendErrorObject([]byte("scratch")[:0], ev.Type, ev.Message, plain)
 		checkQuoted(t, got, w.appendErrorObject(nil, ev.Type, ev.Message, quoted))

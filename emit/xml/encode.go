@@ -495,10 +495,12 @@ func (e *Encoder) cut(agent string, ev event.Event) {
 		e.closeOpen()
 		open = true
 	}
-	for k := range e.live.All() {
-		if k.agent == agent {
-			e.live.Remove(k)
-			open = true
+	if e.live.Len() > 0 { // (All makes an iterator, two allocations)
+		for k := range e.live.All() {
+			if k.agent == agent {
+				e.live.Remove(k)
+				open = true
+			}
 		}
 	}
 	if n, ok := ev.(*event.Notice); ok && open && n.Kind == event.NoticeAbandoned {
