@@ -173,24 +173,9 @@ func (d *Decoder) read() {
 		d.message(m)
 		return
 	}
-	d.readError(err)
-}
-
-// readError ends the input or reports what the framer returned instead
-// of a message (apart from read, whose perr would escape on every call).
-func (d *Decoder) readError(err error) {
-	var perr *event.ParseError
-	switch {
-	case err == io.EOF:
-		d.st.End()
-	case errors.As(err, &perr) && errors.Is(err, event.ErrTruncated):
-		d.st.End()
-		d.cut = err
-	case errors.As(err, &perr):
-		d.st.Problem(err)
-	default:
-		d.st.Fail(err)
-	}
+	// An input that ends inside a message loses what it held: one
+	// truncation is reported, after what is flushed.
+	d.cut = d.st.ReadError(err)
 }
 
 // message decodes one SSE message. Its data is borrowed from the framer:
