@@ -151,7 +151,7 @@ f6:
 	if r.Peek() == 'n' && r.Null() {
 		v.Message = nil
 	} else {
-		jsontext.Ensure(&v.Message)
+		jsontext.EnsureIn(&v.Message, &v.msg)
 		if !(r.Peek() == 'n' && r.Null()) {
 			*v.Message = r.String()
 		}
