@@ -90,18 +90,3 @@ func appendEscaped(b []byte, s string, lineSeparators bool) []byte {
 	}
 	return append(b, s[start:]...)
 }
-
-// EscapedLen returns how many bytes AppendString writes for the rune r
-// that takes width bytes of its input (an invalid byte, decoded as
-// utf8.RuneError of width 1, is written as the 6 bytes \ufffd).
-func EscapedLen(r rune, width int) int {
-	switch {
-	case r == '"' || r == '\\' || r == '\n' || r == '\r' || r == '\t' || r == '\b' || r == '\f':
-		return 2
-	case r < 0x20:
-		return 6
-	case r == utf8.RuneError && width == 1:
-		return 6
-	}
-	return width
-}

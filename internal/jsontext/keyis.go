@@ -27,6 +27,25 @@ func (r *Reader) KeyIs(q string) bool {
 	return true
 }
 
+// Follows reports whether the input at the Reader goes on with a+b, and
+// if so reads it, as a reader that knows where it is asks for what comes
+// next in compact JSON: a member's key and its ':' (`"type":` right after
+// an object's '{', `,"type":` after a member's value), leaving the Reader
+// where Key would have, or a string of a vocabulary, quotes included
+// (StringIs). The text is split in two, a its first eight bytes (all of
+// it when shorter) and b the rest: inlined, with constants, each part is
+// one comparison of a word or less, where one of more than eight bytes
+// is a call.
+func (r *Reader) Follows(a, b string) bool {
+	i := r.i
+	n := i + len(a) + len(b)
+	if r.bad || n > len(r.b) || string(r.b[i:i+len(a)]) != a || string(r.b[i+len(a):n]) != b {
+		return false
+	}
+	r.i, r.first = n, false
+	return true
+}
+
 // ObjectEnd reads the '}' that closes the object being read if it comes
 // next, as compact JSON writes it, reporting whether it did; otherwise it
 // reads nothing and Key reads on (white space before the '}' included).
@@ -57,24 +76,31 @@ func (r *Reader) StringIs(q string) bool {
 }
 
 // IsASCII reports whether every byte of b is ASCII (below 0x80): such
-// text is valid UTF-8. It looks at sixteen bytes at a time, and at the
-// last few in one word.
+// text is valid UTF-8. It ors the words of 32 bytes at a time together,
+// testing once per 32, and the last few bytes in one word.
 func IsASCII(b []byte) bool {
-	for len(b) >= 16 {
-		if (binary.LittleEndian.Uint64(b)|binary.LittleEndian.Uint64(b[8:]))&highs != 0 {
+	n := len(b)
+	if n < 8 {
+		for _, c := range b {
+			if c >= 0x80 {
+				return false
+			}
+		}
+		return true
+	}
+	acc := binary.LittleEndian.Uint64(b[n-8:])
+	i := 0
+	for ; i+32 <= n; i += 32 {
+		t := b[i : i+32 : i+32]
+		if (acc|binary.LittleEndian.Uint64(t)|binary.LittleEndian.Uint64(t[8:])|
+			binary.LittleEndian.Uint64(t[16:])|binary.LittleEndian.Uint64(t[24:]))&highs != 0 {
 			return false
 		}
-		b = b[16:]
 	}
-	if len(b) >= 8 {
-		return (binary.LittleEndian.Uint64(b)|binary.LittleEndian.Uint64(b[len(b)-8:]))&highs == 0
+	for ; i+8 <= n; i += 8 {
+		acc |= binary.LittleEndian.Uint64(b[i : i+8 : i+8])
 	}
-	for _, c := range b {
-		if c >= 0x80 {
-			return false
-		}
-	}
-	return true
+	return acc&highs == 0
 }
 
 // StringByte returns the first byte of the next value's text if it is a

@@ -25,6 +25,16 @@ func checkKeyIs(t *testing.T, data []byte) {
 			got := r.KeyIs(`"` + k + `":`)
 			after := r
 			r = before
+			q := `"` + k + `":`
+			if !r.first {
+				q = "," + q
+			}
+			for n := range len(q) + 1 { // Follows(a, b) reads a+b, wherever it is split
+				if r.Follows(q[:n], q[n:]) != got || r.i != after.i || r.first != after.first || r.bad != after.bad || r.depth != after.depth {
+					t.Fatalf("%q: Follows(%q, %q) differs from KeyIs", data, q[:n], q[n:])
+				}
+				r = before
+			}
 			key, ok := r.Key()
 			want := ok && string(key) == k
 			switch {

@@ -115,7 +115,11 @@ func (r *Reader) End() bool {
 // Peek returns the first byte of the next value (0 at the end or after a
 // failure).
 func (r *Reader) Peek() byte {
-	r.ws()
+	// Compact JSON has the value right there: one look.
+	if i := r.i; i < len(r.b) && r.b[i] > ' ' && !r.bad {
+		return r.b[i]
+	}
+	r.wsLoop()
 	if r.bad || r.i >= len(r.b) {
 		return 0
 	}
@@ -355,35 +359,37 @@ func (r *Reader) Bool() bool {
 
 // Int reads an integer that fits in an int64. A number with a fraction or
 // an exponent fails, as encoding/json refuses it for an integer field.
+// (The loop works on locals, stored back once: on the Reader's fields the
+// compiler stored and loaded them again at each digit.)
 func (r *Reader) Int() int64 {
 	r.ws()
-	neg := false
-	if r.i < len(r.b) && r.b[r.i] == '-' {
-		neg = true
-		r.i++
+	b, i := r.b, r.i
+	neg := i < len(b) && b[i] == '-'
+	if neg {
+		i++
 	}
-	digits := r.i
+	digits := i
 	var n uint64
-	for r.i < len(r.b) && '0' <= r.b[r.i] && r.b[r.i] <= '9' {
+	for ; i < len(b) && b[i]-'0' <= 9; i++ {
 		if n > (1<<63)/10 {
 			r.bad = true
 			return 0
 		}
-		n = n*10 + uint64(r.b[r.i]-'0')
-		r.i++
+		n = n*10 + uint64(b[i]-'0')
 	}
 	switch {
-	case r.i == digits, r.i-digits > 1 && r.b[digits] == '0', n > 1<<63, !neg && n == 1<<63:
+	case i == digits, i-digits > 1 && b[digits] == '0', n > 1<<63, !neg && n == 1<<63:
 		r.bad = true
 		return 0
 	}
-	if r.i < len(r.b) {
-		switch r.b[r.i] {
+	if i < len(b) {
+		switch b[i] {
 		case '.', 'e', 'E':
 			r.bad = true
 			return 0
 		}
 	}
+	r.i = i
 	if neg {
 		return -int64(n)
 	}

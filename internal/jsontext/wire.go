@@ -10,7 +10,7 @@ import "encoding/json"
 // ReadInt reads an integer into an integer field: null leaves it as it
 // is; one that does not fit the field's type fails.
 func ReadInt[T ~int | ~int8 | ~int16 | ~int32 | ~int64](r *Reader, p *T) {
-	if r.Null() {
+	if r.Peek() == 'n' && r.Null() {
 		return
 	}
 	n := r.Int()

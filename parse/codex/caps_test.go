@@ -3,6 +3,8 @@ package codex
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -125,40 +127,45 @@ func TestThreadUsage(t *testing.T) {
 	}
 }
 
-// TestThreadsSameHash: threads whose ids hash alike are told apart by
-// their ids, and each is let go of alone.
-func TestThreadsSameHash(t *testing.T) {
+// TestThreadsTable: threads whose hashes collide, in the table's last
+// slots too (where probing wraps around), are found by their ids after
+// any sequence of adds and removes, as a map of the same ids finds them.
+func TestThreadsTable(t *testing.T) {
 	t.Parallel()
 	var ts threads
-	ts.add("a")
-	a, h := ts.lookup("a")
-	for _, id := range []string{"b", "c"} { // chained in front of a, as add chains
-		ts.m[h] = &thread{id: id, hash: h, next: ts.m[h]}
-	}
-	found := func() string {
-		var s []string
-		for _, id := range []string{"a", "b", "c"} {
-			if th := ts.get(id, ts.m[h]); th != nil && th.id == id {
-				s = append(s, id)
+	ts.hash("") // makes the table
+	last := uint64(len(ts.slots) - 1)
+	hashes := []uint64{0, 1, last, last - 1, last + 1 + 7} // of slots 0, 1, last, last-1, 7
+	rng := rand.New(rand.NewPCG(1, 2))
+	want := map[string]*thread{}
+	for range 20000 {
+		id := strconv.Itoa(rng.IntN(40))
+		h := hashes[rng.IntN(len(hashes))]
+		if th, ok := want[id]; ok {
+			h = th.hash
+		}
+		i := ts.slot(id, h)
+		switch th := want[id]; {
+		case ts.slots[i] != th:
+			t.Fatalf("slot of %s holds %v, want %v", id, ts.slots[i], th)
+		case th == nil:
+			th = &thread{id: id, hash: h}
+			ts.slots[i], want[id] = th, th
+		default:
+			ts.remove(th)
+			delete(want, id)
+		}
+		n := 0
+		for _, th := range ts.slots {
+			if th != nil {
+				n++
+				if ts.slots[ts.slot(th.id, th.hash)] != th {
+					t.Fatalf("%s not found in the table", th.id)
+				}
 			}
 		}
-		return strings.Join(s, " ")
-	}
-	if got := found(); got != "a b c" {
-		t.Fatalf("found %q, want a b c", got)
-	}
-	b := ts.get("b", ts.m[h])
-	ts.unlink(b) // in the middle
-	if got := found(); got != "a c" {
-		t.Errorf("after b: found %q, want a c", got)
-	}
-	c := ts.get("c", ts.m[h])
-	ts.unlink(c) // the head, a after it
-	if got := found(); got != "a" {
-		t.Errorf("after c: found %q, want a", got)
-	}
-	ts.unlink(a) // alone
-	if got := found(); got != "" || len(ts.m) != 0 {
-		t.Errorf("after a: found %q, %d hashes; want none", got, len(ts.m))
+		if n != len(want) {
+			t.Fatalf("the table holds %d threads, want %d", n, len(want))
+		}
 	}
 }

@@ -14,16 +14,19 @@ import (
 // A log of many short runs starts a thread for each: a thread is looked
 // up once when it starts, and its turns' usage is reached through cur,
 // not by its id again. The threads are found by the hash of their id,
-// taken once: the one forgotten, a thousand runs old, is let go of
-// without reading its id again.
+// taken once, in a table of their own (open addressing, linear probing,
+// at most half full): the one forgotten, a thousand runs old, is found
+// by its hash and pointer, without reading its id again, and a look-up
+// is a probe or two where a Go map's insert and delete cost several
+// times that per run.
 type threads struct {
 	seed  maphash.Seed
-	m     map[uint64]*thread // by the hash of the id; those of one hash chained (next)
-	order []*thread          // oldest first
-	spare *thread            // the last one forgotten, for the next new one
-	// cur is the thread of the decoder's agent, if it is one of m.
+	slots []*thread // by the hash of the id; len a power of two, twice maxOpen or more
+	order []*thread // oldest first
+	spare *thread   // the last one forgotten, for the next new one
+	// cur is the thread of the decoder's agent, if it is one of slots.
 	cur *thread
-	// other is the usage of agents that are not in m (Config.Agent
+	// other is the usage of agents that are not in slots (Config.Agent
 	// before any thread.started, a thread forgotten while it runs).
 	other map[string]event.Usage
 }
@@ -31,41 +34,37 @@ type threads struct {
 type thread struct {
 	id    string
 	hash  uint64
-	next  *thread // the next one of the same hash
 	usage event.Usage
 }
 
-// lookup returns the thread id, if held, and the hash of id.
-func (t *threads) lookup(id string) (*thread, uint64) {
-	th, _, h := t.lookupHead(id)
-	return th, h
-}
+// slotsLen is the size of the table: at most half full.
+const slotsLen = 2 * maxOpen
 
-// lookupHead is lookup, and also returns the first thread of id's hash.
-func (t *threads) lookupHead(id string) (th, head *thread, h uint64) {
-	if t.m == nil {
-		t.seed, t.m = maphash.MakeSeed(), map[uint64]*thread{}
+// hash returns the hash of id, making the table on the first call.
+func (t *threads) hash(id string) uint64 {
+	if t.slots == nil {
+		t.seed, t.slots = maphash.MakeSeed(), make([]*thread, slotsLen)
 	}
-	h = maphash.String(t.seed, id)
-	head = t.m[h]
-	return t.get(id, head), head, h
+	return maphash.String(t.seed, id)
 }
 
-// get returns the thread id of the chain that starts at th, if held.
-func (t *threads) get(id string, th *thread) *thread {
-	for ; th != nil; th = th.next {
-		if th.id == id {
-			return th
+// slot returns the slot of the thread id, whose hash is h, if held, else
+// the empty slot where it goes.
+func (t *threads) slot(id string, h uint64) int {
+	mask := len(t.slots) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		if th := t.slots[i]; th == nil || th.hash == h && th.id == id {
+			return i
 		}
 	}
-	return nil
 }
 
 // add adds id, reporting whether it was new, and, when that made one
 // more than maxOpen, the id forgotten.
 func (t *threads) add(id string) (added bool, old string, out bool) {
-	found, head, h := t.lookupHead(id)
-	if found != nil {
+	h := t.hash(id)
+	i := t.slot(id, h)
+	if t.slots[i] != nil {
 		return false, "", false
 	}
 	th := t.spare
@@ -73,14 +72,14 @@ func (t *threads) add(id string) (added bool, old string, out bool) {
 		th = &thread{}
 	}
 	t.spare = nil
-	*th = thread{id: id, hash: h, next: head}
+	*th = thread{id: id, hash: h}
 	if len(t.other) > 0 {
 		if u, ok := t.other[id]; ok {
 			th.usage = u
 			delete(t.other, id)
 		}
 	}
-	t.m[h] = th
+	t.slots[i] = th
 	t.order = append(t.order, th)
 	t.cur = th // a thread.started's: its turns come next
 	if len(t.order) <= maxOpen {
@@ -89,7 +88,7 @@ func (t *threads) add(id string) (added bool, old string, out bool) {
 	gone := t.order[0]
 	t.order[0] = nil
 	t.order = t.order[1:]
-	t.unlink(gone)
+	t.remove(gone)
 	if t.cur == gone {
 		t.cur = nil
 	}
@@ -97,22 +96,23 @@ func (t *threads) add(id string) (added bool, old string, out bool) {
 	return true, gone.id, true
 }
 
-// unlink takes th out of m.
-func (t *threads) unlink(th *thread) {
-	head := t.m[th.hash]
-	switch {
-	case head == th && th.next == nil:
-		delete(t.m, th.hash)
-	case head == th:
-		t.m[th.hash] = th.next
-	default:
-		for p := head; p != nil; p = p.next {
-			if p.next == th {
-				p.next = th.next
-				break
-			}
+// remove takes th out of the table, moving the threads probed past it
+// back (backward-shift deletion: the table keeps no tombstones).
+func (t *threads) remove(th *thread) {
+	mask := len(t.slots) - 1
+	i := int(th.hash) & mask
+	for t.slots[i] != th {
+		i = (i + 1) & mask
+	}
+	for j := (i + 1) & mask; t.slots[j] != nil; j = (j + 1) & mask {
+		// The thread at j moves into the hole at i unless its own
+		// slot lies after i (cyclically), where probing starts.
+		if home := int(t.slots[j].hash) & mask; (j-home)&mask >= (j-i)&mask {
+			t.slots[i] = t.slots[j]
+			i = j
 		}
 	}
+	t.slots[i] = nil
 }
 
 // lastUsage returns the last cumulative usage of agent (zero if none).
@@ -140,7 +140,10 @@ func (t *threads) find(agent string) *thread {
 	if c := t.cur; c != nil && c.id == agent {
 		return c
 	}
-	th, _ := t.lookup(agent)
+	if t.slots == nil {
+		return nil
+	}
+	th := t.slots[t.slot(agent, t.hash(agent))]
 	if th != nil {
 		t.cur = th
 	}

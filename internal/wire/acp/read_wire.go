@@ -19,8 +19,8 @@ func readMessage(r *jsontext.Reader, v *Message) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"jsonrpc":`) {
-		if r.KeyIs(`"id":`) {
+	if !r.Follows(`"jsonrpc`, `":`) {
+		if r.Follows(`"id":`, ``) {
 			goto f1
 		}
 		goto find
@@ -32,8 +32,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"method":`) {
+	if !r.Follows(`,"id":`, ``) {
+		if r.Follows(`,"method`, `":`) {
 			goto f2
 		}
 		goto find
@@ -43,8 +43,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"method":`) {
-		if r.KeyIs(`"params":`) {
+	if !r.Follows(`,"method`, `":`) {
+		if r.Follows(`,"params`, `":`) {
 			goto f3
 		}
 		goto find
@@ -56,8 +56,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"params":`) {
-		if r.KeyIs(`"result":`) {
+	if !r.Follows(`,"params`, `":`) {
+		if r.Follows(`,"result`, `":`) {
 			goto f4
 		}
 		goto find
@@ -67,8 +67,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"result":`) {
-		if r.KeyIs(`"error":`) {
+	if !r.Follows(`,"result`, `":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f5
 		}
 		goto find
@@ -78,7 +78,7 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"error":`) {
+	if !r.Follows(`,"error"`, `:`) {
 		goto find
 	}
 f5:
@@ -135,8 +135,8 @@ func readError(r *jsontext.Reader, v *Error) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"code":`) {
-		if r.KeyIs(`"message":`) {
+	if !r.Follows(`"code":`, ``) {
+		if r.Follows(`"message`, `":`) {
 			goto f1
 		}
 		goto find
@@ -146,8 +146,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
-		if r.KeyIs(`"data":`) {
+	if !r.Follows(`,"messag`, `e":`) {
+		if r.Follows(`,"data":`, ``) {
 			goto f2
 		}
 		goto find
@@ -157,7 +157,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"data":`) {
+	if !r.Follows(`,"data":`, ``) {
 		goto find
 	}
 f2:
@@ -204,8 +204,8 @@ func readTranscriptLine(r *jsontext.Reader, v *TranscriptLine) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"dir":`) {
-		if r.KeyIs(`"msg":`) {
+	if !r.Follows(`"dir":`, ``) {
+		if r.Follows(`"msg":`, ``) {
 			goto f1
 		}
 		goto find
@@ -215,7 +215,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"msg":`) {
+	if !r.Follows(`,"msg":`, ``) {
 		goto find
 	}
 f1:
@@ -260,8 +260,8 @@ func readProbe(r *jsontext.Reader, v *Probe) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"jsonrpc":`) {
-		if r.KeyIs(`"id":`) {
+	if !r.Follows(`"jsonrpc`, `":`) {
+		if r.Follows(`"id":`, ``) {
 			goto f1
 		}
 		goto find
@@ -273,8 +273,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"method":`) {
+	if !r.Follows(`,"id":`, ``) {
+		if r.Follows(`,"method`, `":`) {
 			goto f2
 		}
 		goto find
@@ -284,8 +284,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"method":`) {
-		if r.KeyIs(`"params":`) {
+	if !r.Follows(`,"method`, `":`) {
+		if r.Follows(`,"params`, `":`) {
 			goto f3
 		}
 		goto find
@@ -297,8 +297,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"params":`) {
-		if r.KeyIs(`"result":`) {
+	if !r.Follows(`,"params`, `":`) {
+		if r.Follows(`,"result`, `":`) {
 			goto f4
 		}
 		goto find
@@ -308,8 +308,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"result":`) {
-		if r.KeyIs(`"error":`) {
+	if !r.Follows(`,"result`, `":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f5
 		}
 		goto find
@@ -319,8 +319,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"error":`) {
-		if r.KeyIs(`"dir":`) {
+	if !r.Follows(`,"error"`, `:`) {
+		if r.Follows(`,"dir":`, ``) {
 			goto f6
 		}
 		goto find
@@ -334,8 +334,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"dir":`) {
-		if r.KeyIs(`"msg":`) {
+	if !r.Follows(`,"dir":`, ``) {
+		if r.Follows(`,"msg":`, ``) {
 			goto f7
 		}
 		goto find
@@ -350,7 +350,7 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"msg":`) {
+	if !r.Follows(`,"msg":`, ``) {
 		goto find
 	}
 f7:
@@ -407,8 +407,8 @@ func readResultProbe(r *jsontext.Reader, v *ResultProbe) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"protocolVersion":`) {
-		if r.KeyIs(`"sessionId":`) {
+	if !r.Follows(`"protoco`, `lVersion":`) {
+		if r.Follows(`"session`, `Id":`) {
 			goto f1
 		}
 		goto find
@@ -418,8 +418,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"sessionId":`) {
-		if r.KeyIs(`"stopReason":`) {
+	if !r.Follows(`,"sessio`, `nId":`) {
+		if r.Follows(`,"stopRe`, `ason":`) {
 			goto f2
 		}
 		goto find
@@ -429,7 +429,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"stopReason":`) {
+	if !r.Follows(`,"stopRe`, `ason":`) {
 		goto find
 	}
 f2:
@@ -476,8 +476,8 @@ func readSessionNotification(r *jsontext.Reader, v *SessionNotification) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"sessionId":`) {
-		if r.KeyIs(`"update":`) {
+	if !r.Follows(`"session`, `Id":`) {
+		if r.Follows(`"update"`, `:`) {
 			goto f1
 		}
 		goto find
@@ -487,8 +487,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"update":`) {
-		if r.KeyIs(`"_meta":`) {
+	if !r.Follows(`,"update`, `":`) {
+		if r.Follows(`,"_meta"`, `:`) {
 			goto f2
 		}
 		goto find
@@ -498,7 +498,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"_meta":`) {
+	if !r.Follows(`,"_meta"`, `:`) {
 		goto find
 	}
 f2:
@@ -545,8 +545,8 @@ func readUpdate(r *jsontext.Reader, v *Update) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"sessionUpdate":`) {
-		if r.KeyIs(`"content":`) {
+	if !r.Follows(`"session`, `Update":`) {
+		if r.Follows(`"content`, `":`) {
 			goto f1
 		}
 		goto find
@@ -558,8 +558,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
-		if r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.Follows(`,"messag`, `eId":`) {
 			goto f2
 		}
 		goto find
@@ -569,8 +569,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"messageId":`) {
-		if r.KeyIs(`"toolCallId":`) {
+	if !r.Follows(`,"messag`, `eId":`) {
+		if r.Follows(`,"toolCa`, `llId":`) {
 			goto f3
 		}
 		goto find
@@ -580,8 +580,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"toolCallId":`) {
-		if r.KeyIs(`"title":`) {
+	if !r.Follows(`,"toolCa`, `llId":`) {
+		if r.Follows(`,"title"`, `:`) {
 			goto f4
 		}
 		goto find
@@ -591,8 +591,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"title":`) {
-		if r.KeyIs(`"kind":`) {
+	if !r.Follows(`,"title"`, `:`) {
+		if r.Follows(`,"kind":`, ``) {
 			goto f5
 		}
 		goto find
@@ -607,8 +607,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"kind":`) {
-		if r.KeyIs(`"status":`) {
+	if !r.Follows(`,"kind":`, ``) {
+		if r.Follows(`,"status`, `":`) {
 			goto f6
 		}
 		goto find
@@ -623,8 +623,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"status":`) {
-		if r.KeyIs(`"locations":`) {
+	if !r.Follows(`,"status`, `":`) {
+		if r.Follows(`,"locati`, `ons":`) {
 			goto f7
 		}
 		goto find
@@ -639,8 +639,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"locations":`) {
-		if r.KeyIs(`"rawInput":`) {
+	if !r.Follows(`,"locati`, `ons":`) {
+		if r.Follows(`,"rawInp`, `ut":`) {
 			goto f8
 		}
 		goto find
@@ -661,8 +661,8 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawInput":`) {
-		if r.KeyIs(`"rawOutput":`) {
+	if !r.Follows(`,"rawInp`, `ut":`) {
+		if r.Follows(`,"rawOut`, `put":`) {
 			goto f9
 		}
 		goto find
@@ -672,8 +672,8 @@ f8:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawOutput":`) {
-		if r.KeyIs(`"entries":`) {
+	if !r.Follows(`,"rawOut`, `put":`) {
+		if r.Follows(`,"entrie`, `s":`) {
 			goto f10
 		}
 		goto find
@@ -683,8 +683,8 @@ f9:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"entries":`) {
-		if r.KeyIs(`"used":`) {
+	if !r.Follows(`,"entrie`, `s":`) {
+		if r.Follows(`,"used":`, ``) {
 			goto f11
 		}
 		goto find
@@ -705,8 +705,8 @@ f10:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"used":`) {
-		if r.KeyIs(`"size":`) {
+	if !r.Follows(`,"used":`, ``) {
+		if r.Follows(`,"size":`, ``) {
 			goto f12
 		}
 		goto find
@@ -721,8 +721,8 @@ f11:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"size":`) {
-		if r.KeyIs(`"cost":`) {
+	if !r.Follows(`,"size":`, ``) {
+		if r.Follows(`,"cost":`, ``) {
 			goto f13
 		}
 		goto find
@@ -737,7 +737,7 @@ f12:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"cost":`) {
+	if !r.Follows(`,"cost":`, ``) {
 		goto find
 	}
 f13:
@@ -810,8 +810,8 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"sessionUpdate":`) {
-		if r.KeyIs(`"messageId":`) {
+	if !r.Follows(`"session`, `Update":`) {
+		if r.Follows(`"message`, `Id":`) {
 			goto f1
 		}
 		goto find
@@ -821,8 +821,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"messageId":`) {
-		if r.KeyIs(`"content":`) {
+	if !r.Follows(`,"messag`, `eId":`) {
+		if r.Follows(`,"conten`, `t":`) {
 			goto f2
 		}
 		goto find
@@ -832,7 +832,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
+	if !r.Follows(`,"conten`, `t":`) {
 		goto find
 	}
 f2:
@@ -879,8 +879,8 @@ func readToolCall(r *jsontext.Reader, v *ToolCall) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"sessionUpdate":`) {
-		if r.KeyIs(`"toolCallId":`) {
+	if !r.Follows(`"session`, `Update":`) {
+		if r.Follows(`"toolCal`, `lId":`) {
 			goto f1
 		}
 		goto find
@@ -890,8 +890,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"toolCallId":`) {
-		if r.KeyIs(`"title":`) {
+	if !r.Follows(`,"toolCa`, `llId":`) {
+		if r.Follows(`,"title"`, `:`) {
 			goto f2
 		}
 		goto find
@@ -901,8 +901,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"title":`) {
-		if r.KeyIs(`"kind":`) {
+	if !r.Follows(`,"title"`, `:`) {
+		if r.Follows(`,"kind":`, ``) {
 			goto f3
 		}
 		goto find
@@ -917,8 +917,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"kind":`) {
-		if r.KeyIs(`"status":`) {
+	if !r.Follows(`,"kind":`, ``) {
+		if r.Follows(`,"status`, `":`) {
 			goto f4
 		}
 		goto find
@@ -928,8 +928,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"status":`) {
-		if r.KeyIs(`"content":`) {
+	if !r.Follows(`,"status`, `":`) {
+		if r.Follows(`,"conten`, `t":`) {
 			goto f5
 		}
 		goto find
@@ -939,8 +939,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
-		if r.KeyIs(`"locations":`) {
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.Follows(`,"locati`, `ons":`) {
 			goto f6
 		}
 		goto find
@@ -959,8 +959,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"locations":`) {
-		if r.KeyIs(`"rawInput":`) {
+	if !r.Follows(`,"locati`, `ons":`) {
+		if r.Follows(`,"rawInp`, `ut":`) {
 			goto f7
 		}
 		goto find
@@ -981,8 +981,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawInput":`) {
-		if r.KeyIs(`"rawOutput":`) {
+	if !r.Follows(`,"rawInp`, `ut":`) {
+		if r.Follows(`,"rawOut`, `put":`) {
 			goto f8
 		}
 		goto find
@@ -992,7 +992,7 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawOutput":`) {
+	if !r.Follows(`,"rawOut`, `put":`) {
 		goto find
 	}
 f8:
@@ -1051,8 +1051,8 @@ func readPlan(r *jsontext.Reader, v *Plan) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"sessionUpdate":`) {
-		if r.KeyIs(`"entries":`) {
+	if !r.Follows(`"session`, `Update":`) {
+		if r.Follows(`"entries`, `":`) {
 			goto f1
 		}
 		goto find
@@ -1062,7 +1062,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"entries":`) {
+	if !r.Follows(`,"entrie`, `s":`) {
 		goto find
 	}
 f1:
@@ -1118,8 +1118,8 @@ func readContentBlock(r *jsontext.Reader, v *ContentBlock) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"text":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"text":`, ``) {
 			goto f1
 		}
 		goto find
@@ -1131,8 +1131,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"text":`) {
-		if r.KeyIs(`"data":`) {
+	if !r.Follows(`,"text":`, ``) {
+		if r.Follows(`,"data":`, ``) {
 			goto f2
 		}
 		goto find
@@ -1142,8 +1142,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"data":`) {
-		if r.KeyIs(`"mimeType":`) {
+	if !r.Follows(`,"data":`, ``) {
+		if r.Follows(`,"mimeTy`, `pe":`) {
 			goto f3
 		}
 		goto find
@@ -1153,8 +1153,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"mimeType":`) {
-		if r.KeyIs(`"uri":`) {
+	if !r.Follows(`,"mimeTy`, `pe":`) {
+		if r.Follows(`,"uri":`, ``) {
 			goto f4
 		}
 		goto find
@@ -1164,7 +1164,7 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"uri":`) {
+	if !r.Follows(`,"uri":`, ``) {
 		goto find
 	}
 f4:
@@ -1215,8 +1215,8 @@ func readTextBlock(r *jsontext.Reader, v *TextBlock) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"text":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"text":`, ``) {
 			goto f1
 		}
 		goto find
@@ -1226,7 +1226,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"text":`) {
+	if !r.Follows(`,"text":`, ``) {
 		goto find
 	}
 f1:
@@ -1271,8 +1271,8 @@ func readImageBlock(r *jsontext.Reader, v *ImageBlock) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"data":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"data":`, ``) {
 			goto f1
 		}
 		goto find
@@ -1282,8 +1282,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"data":`) {
-		if r.KeyIs(`"mimeType":`) {
+	if !r.Follows(`,"data":`, ``) {
+		if r.Follows(`,"mimeTy`, `pe":`) {
 			goto f2
 		}
 		goto find
@@ -1293,7 +1293,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"mimeType":`) {
+	if !r.Follows(`,"mimeTy`, `pe":`) {
 		goto find
 	}
 f2:
@@ -1340,8 +1340,8 @@ func readToolCallContent(r *jsontext.Reader, v *ToolCallContent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"content":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"content`, `":`) {
 			goto f1
 		}
 		goto find
@@ -1351,8 +1351,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
-		if r.KeyIs(`"path":`) {
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.Follows(`,"path":`, ``) {
 			goto f2
 		}
 		goto find
@@ -1362,8 +1362,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"path":`) {
-		if r.KeyIs(`"oldText":`) {
+	if !r.Follows(`,"path":`, ``) {
+		if r.Follows(`,"oldTex`, `t":`) {
 			goto f3
 		}
 		goto find
@@ -1373,8 +1373,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"oldText":`) {
-		if r.KeyIs(`"newText":`) {
+	if !r.Follows(`,"oldTex`, `t":`) {
+		if r.Follows(`,"newTex`, `t":`) {
 			goto f4
 		}
 		goto find
@@ -1389,8 +1389,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"newText":`) {
-		if r.KeyIs(`"terminalId":`) {
+	if !r.Follows(`,"newTex`, `t":`) {
+		if r.Follows(`,"termin`, `alId":`) {
 			goto f5
 		}
 		goto find
@@ -1405,7 +1405,7 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"terminalId":`) {
+	if !r.Follows(`,"termin`, `alId":`) {
 		goto find
 	}
 f5:
@@ -1458,8 +1458,8 @@ func readWrappedContent(r *jsontext.Reader, v *WrappedContent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"content":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"content`, `":`) {
 			goto f1
 		}
 		goto find
@@ -1469,7 +1469,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
+	if !r.Follows(`,"conten`, `t":`) {
 		goto find
 	}
 f1:
@@ -1514,8 +1514,8 @@ func readLocation(r *jsontext.Reader, v *Location) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"path":`) {
-		if r.KeyIs(`"line":`) {
+	if !r.Follows(`"path":`, ``) {
+		if r.Follows(`"line":`, ``) {
 			goto f1
 		}
 		goto find
@@ -1525,7 +1525,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"line":`) {
+	if !r.Follows(`,"line":`, ``) {
 		goto find
 	}
 f1:
@@ -1575,8 +1575,8 @@ func readPlanEntry(r *jsontext.Reader, v *PlanEntry) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
-		if r.KeyIs(`"priority":`) {
+	if !r.Follows(`"content`, `":`) {
+		if r.Follows(`"priorit`, `y":`) {
 			goto f1
 		}
 		goto find
@@ -1586,8 +1586,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"priority":`) {
-		if r.KeyIs(`"status":`) {
+	if !r.Follows(`,"priori`, `ty":`) {
+		if r.Follows(`,"status`, `":`) {
 			goto f2
 		}
 		goto find
@@ -1597,7 +1597,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"status":`) {
+	if !r.Follows(`,"status`, `":`) {
 		goto find
 	}
 f2:
@@ -1644,8 +1644,8 @@ func readCost(r *jsontext.Reader, v *Cost) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"amount":`) {
-		if r.KeyIs(`"currency":`) {
+	if !r.Follows(`"amount"`, `:`) {
+		if r.Follows(`"currenc`, `y":`) {
 			goto f1
 		}
 		goto find
@@ -1655,7 +1655,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"currency":`) {
+	if !r.Follows(`,"curren`, `cy":`) {
 		goto find
 	}
 f1:
@@ -1700,8 +1700,8 @@ func readPromptResponse(r *jsontext.Reader, v *PromptResponse) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"stopReason":`) {
-		if r.KeyIs(`"usage":`) {
+	if !r.Follows(`"stopRea`, `son":`) {
+		if r.Follows(`"usage":`, ``) {
 			goto f1
 		}
 		goto find
@@ -1711,8 +1711,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"usage":`) {
-		if r.KeyIs(`"_meta":`) {
+	if !r.Follows(`,"usage"`, `:`) {
+		if r.Follows(`,"_meta"`, `:`) {
 			goto f2
 		}
 		goto find
@@ -1726,7 +1726,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"_meta":`) {
+	if !r.Follows(`,"_meta"`, `:`) {
 		goto find
 	}
 f2:
@@ -1773,8 +1773,8 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"inputTokens":`) {
-		if r.KeyIs(`"outputTokens":`) {
+	if !r.Follows(`"inputTo`, `kens":`) {
+		if r.Follows(`"outputT`, `okens":`) {
 			goto f1
 		}
 		goto find
@@ -1789,8 +1789,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"outputTokens":`) {
-		if r.KeyIs(`"totalTokens":`) {
+	if !r.Follows(`,"output`, `Tokens":`) {
+		if r.Follows(`,"totalT`, `okens":`) {
 			goto f2
 		}
 		goto find
@@ -1805,8 +1805,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"totalTokens":`) {
-		if r.KeyIs(`"thoughtTokens":`) {
+	if !r.Follows(`,"totalT`, `okens":`) {
+		if r.Follows(`,"though`, `tTokens":`) {
 			goto f3
 		}
 		goto find
@@ -1821,8 +1821,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"thoughtTokens":`) {
-		if r.KeyIs(`"cachedReadTokens":`) {
+	if !r.Follows(`,"though`, `tTokens":`) {
+		if r.Follows(`,"cached`, `ReadTokens":`) {
 			goto f4
 		}
 		goto find
@@ -1837,8 +1837,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"cachedReadTokens":`) {
-		if r.KeyIs(`"cachedWriteTokens":`) {
+	if !r.Follows(`,"cached`, `ReadTokens":`) {
+		if r.Follows(`,"cached`, `WriteTokens":`) {
 			goto f5
 		}
 		goto find
@@ -1853,7 +1853,7 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"cachedWriteTokens":`) {
+	if !r.Follows(`,"cached`, `WriteTokens":`) {
 		goto find
 	}
 f5:
@@ -1911,8 +1911,8 @@ func readNewSessionResponse(r *jsontext.Reader, v *NewSessionResponse) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"sessionId":`) {
-		if r.KeyIs(`"models":`) {
+	if !r.Follows(`"session`, `Id":`) {
+		if r.Follows(`"models"`, `:`) {
 			goto f1
 		}
 		goto find
@@ -1922,8 +1922,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"models":`) {
-		if r.KeyIs(`"configOptions":`) {
+	if !r.Follows(`,"models`, `":`) {
+		if r.Follows(`,"config`, `Options":`) {
 			goto f2
 		}
 		goto find
@@ -1953,7 +1953,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"configOptions":`) {
+	if !r.Follows(`,"config`, `Options":`) {
 		goto find
 	}
 f2:
@@ -2028,8 +2028,8 @@ func readSessionMeta(r *jsontext.Reader, v *SessionMeta) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"initialize":`) {
-		if r.KeyIs(`"session/load":`) {
+	if !r.Follows(`"initial`, `ize":`) {
+		if r.Follows(`"session`, `/load":`) {
 			goto f1
 		}
 		goto find
@@ -2039,8 +2039,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"session/load":`) {
-		if r.KeyIs(`"session/new":`) {
+	if !r.Follows(`,"sessio`, `n/load":`) {
+		if r.Follows(`,"sessio`, `n/new":`) {
 			goto f2
 		}
 		goto find
@@ -2050,8 +2050,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"session/new":`) {
-		if r.KeyIs(`"session/resume":`) {
+	if !r.Follows(`,"sessio`, `n/new":`) {
+		if r.Follows(`,"sessio`, `n/resume":`) {
 			goto f3
 		}
 		goto find
@@ -2061,7 +2061,7 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"session/resume":`) {
+	if !r.Follows(`,"sessio`, `n/resume":`) {
 		goto find
 	}
 f3:
@@ -2110,7 +2110,7 @@ func readInitializeResponse(r *jsontext.Reader, v *InitializeResponse) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"protocolVersion":`) {
+	if !r.Follows(`"protoco`, `lVersion":`) {
 		goto find
 	}
 f0:
@@ -2153,8 +2153,8 @@ func readPromptRequest(r *jsontext.Reader, v *PromptRequest) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"sessionId":`) {
-		if r.KeyIs(`"prompt":`) {
+	if !r.Follows(`"session`, `Id":`) {
+		if r.Follows(`"prompt"`, `:`) {
 			goto f1
 		}
 		goto find
@@ -2164,7 +2164,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"prompt":`) {
+	if !r.Follows(`,"prompt`, `":`) {
 		goto find
 	}
 f1:
@@ -2218,8 +2218,8 @@ func readPermissionRequest(r *jsontext.Reader, v *PermissionRequest) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"sessionId":`) {
-		if r.KeyIs(`"toolCall":`) {
+	if !r.Follows(`"session`, `Id":`) {
+		if r.Follows(`"toolCal`, `l":`) {
 			goto f1
 		}
 		goto find
@@ -2229,7 +2229,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"toolCall":`) {
+	if !r.Follows(`,"toolCa`, `ll":`) {
 		goto find
 	}
 f1:
@@ -2298,8 +2298,8 @@ func readLine(r *jsontext.Reader, v *Line) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"jsonrpc":`) {
-		if r.KeyIs(`"id":`) {
+	if !r.Follows(`"jsonrpc`, `":`) {
+		if r.Follows(`"id":`, ``) {
 			goto f1
 		}
 		goto find
@@ -2311,8 +2311,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"method":`) {
+	if !r.Follows(`,"id":`, ``) {
+		if r.Follows(`,"method`, `":`) {
 			goto f2
 		}
 		goto find
@@ -2322,8 +2322,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"method":`) {
-		if r.KeyIs(`"params":`) {
+	if !r.Follows(`,"method`, `":`) {
+		if r.Follows(`,"params`, `":`) {
 			goto f3
 		}
 		goto find
@@ -2335,8 +2335,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"params":`) {
-		if r.KeyIs(`"result":`) {
+	if !r.Follows(`,"params`, `":`) {
+		if r.Follows(`,"result`, `":`) {
 			goto f4
 		}
 		goto find
@@ -2350,8 +2350,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"result":`) {
-		if r.KeyIs(`"error":`) {
+	if !r.Follows(`,"result`, `":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f5
 		}
 		goto find
@@ -2365,8 +2365,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"error":`) {
-		if r.KeyIs(`"dir":`) {
+	if !r.Follows(`,"error"`, `:`) {
+		if r.Follows(`,"dir":`, ``) {
 			goto f6
 		}
 		goto find
@@ -2380,7 +2380,7 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"dir":`) {
+	if !r.Follows(`,"dir":`, ``) {
 		goto find
 	}
 f6:
@@ -2440,8 +2440,8 @@ func readLineParams(r *jsontext.Reader, v *LineParams) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"sessionId":`) {
-		if r.KeyIs(`"update":`) {
+	if !r.Follows(`"session`, `Id":`) {
+		if r.Follows(`"update"`, `:`) {
 			goto f1
 		}
 		goto find
@@ -2451,7 +2451,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"update":`) {
+	if !r.Follows(`,"update`, `":`) {
 		goto find
 	}
 f1:
@@ -2500,8 +2500,8 @@ func readLineResult(r *jsontext.Reader, v *LineResult) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"protocolVersion":`) {
-		if r.KeyIs(`"sessionId":`) {
+	if !r.Follows(`"protoco`, `lVersion":`) {
+		if r.Follows(`"session`, `Id":`) {
 			goto f1
 		}
 		goto find
@@ -2511,8 +2511,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"sessionId":`) {
-		if r.KeyIs(`"stopReason":`) {
+	if !r.Follows(`,"sessio`, `nId":`) {
+		if r.Follows(`,"stopRe`, `ason":`) {
 			goto f2
 		}
 		goto find
@@ -2522,8 +2522,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"stopReason":`) {
-		if r.KeyIs(`"models":`) {
+	if !r.Follows(`,"stopRe`, `ason":`) {
+		if r.Follows(`,"models`, `":`) {
 			goto f3
 		}
 		goto find
@@ -2533,8 +2533,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"models":`) {
-		if r.KeyIs(`"configOptions":`) {
+	if !r.Follows(`,"models`, `":`) {
+		if r.Follows(`,"config`, `Options":`) {
 			goto f4
 		}
 		goto find
@@ -2564,8 +2564,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"configOptions":`) {
-		if r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"config`, `Options":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f5
 		}
 		goto find
@@ -2603,7 +2603,7 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"usage"`, `:`) {
 		goto find
 	}
 f5:

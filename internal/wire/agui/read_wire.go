@@ -19,8 +19,8 @@ func readLegacyThinkingContent(r *jsontext.Reader, v *LegacyThinkingContent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"delta":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"delta":`, ``) {
 			goto f1
 		}
 		goto find
@@ -30,7 +30,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"delta"`, `:`) {
 		goto find
 	}
 f1:
@@ -75,7 +75,7 @@ func readHeader(r *jsontext.Reader, v *Header) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
+	if !r.Follows(`"type":`, ``) {
 		goto find
 	}
 f0:
@@ -118,8 +118,8 @@ func readBase(r *jsontext.Reader, v *Base) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`"timesta`, `mp":`) {
+		if r.Follows(`"rawEven`, `t":`) {
 			goto f1
 		}
 		goto find
@@ -134,8 +134,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f2
 		}
 		goto find
@@ -145,7 +145,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
 		goto find
 	}
 f2:
@@ -192,7 +192,7 @@ func readAttributable(r *jsontext.Reader, v *Attributable) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`"subagen`, `tRunId":`) {
 		goto find
 	}
 f0:
@@ -240,8 +240,8 @@ func readTextMessageStartEvent(r *jsontext.Reader, v *TextMessageStartEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -251,8 +251,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -267,8 +267,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -278,8 +278,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -289,8 +289,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
 		goto find
@@ -305,8 +305,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"messageId":`) {
-		if r.KeyIs(`"role":`) {
+	if !r.Follows(`,"messag`, `eId":`) {
+		if r.Follows(`,"role":`, ``) {
 			goto f6
 		}
 		goto find
@@ -316,8 +316,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"role":`) {
-		if r.KeyIs(`"name":`) {
+	if !r.Follows(`,"role":`, ``) {
+		if r.Follows(`,"name":`, ``) {
 			goto f7
 		}
 		goto find
@@ -332,7 +332,7 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"name":`) {
+	if !r.Follows(`,"name":`, ``) {
 		goto find
 	}
 f7:
@@ -394,8 +394,8 @@ func readTextMessageContentEvent(r *jsontext.Reader, v *TextMessageContentEvent)
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -405,8 +405,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -421,8 +421,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -432,8 +432,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -443,8 +443,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
 		goto find
@@ -459,8 +459,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"messageId":`) {
-		if r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"messag`, `eId":`) {
+		if r.Follows(`,"delta"`, `:`) {
 			goto f6
 		}
 		goto find
@@ -470,7 +470,7 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"delta"`, `:`) {
 		goto find
 	}
 f6:
@@ -525,8 +525,8 @@ func readTextMessageEndEvent(r *jsontext.Reader, v *TextMessageEndEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -536,8 +536,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -552,8 +552,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -563,8 +563,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -574,8 +574,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
 		goto find
@@ -590,7 +590,7 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"messag`, `eId":`) {
 		goto find
 	}
 f5:
@@ -643,8 +643,8 @@ func readTextMessageChunkEvent(r *jsontext.Reader, v *TextMessageChunkEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -654,8 +654,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -670,8 +670,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -681,8 +681,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -692,8 +692,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
 		goto find
@@ -708,8 +708,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"messageId":`) {
-		if r.KeyIs(`"role":`) {
+	if !r.Follows(`,"messag`, `eId":`) {
+		if r.Follows(`,"role":`, ``) {
 			goto f6
 		}
 		goto find
@@ -724,8 +724,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"role":`) {
-		if r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"role":`, ``) {
+		if r.Follows(`,"delta"`, `:`) {
 			goto f7
 		}
 		goto find
@@ -740,8 +740,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"delta":`) {
-		if r.KeyIs(`"name":`) {
+	if !r.Follows(`,"delta"`, `:`) {
+		if r.Follows(`,"name":`, ``) {
 			goto f8
 		}
 		goto find
@@ -756,7 +756,7 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"name":`) {
+	if !r.Follows(`,"name":`, ``) {
 		goto find
 	}
 f8:
@@ -820,8 +820,8 @@ func readToolCallStartEvent(r *jsontext.Reader, v *ToolCallStartEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -831,8 +831,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -847,8 +847,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -858,8 +858,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -869,8 +869,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"toolCallId":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"toolCa`, `llId":`) {
 			goto f5
 		}
 		goto find
@@ -885,8 +885,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"toolCallId":`) {
-		if r.KeyIs(`"toolCallName":`) {
+	if !r.Follows(`,"toolCa`, `llId":`) {
+		if r.Follows(`,"toolCa`, `llName":`) {
 			goto f6
 		}
 		goto find
@@ -896,8 +896,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"toolCallName":`) {
-		if r.KeyIs(`"parentMessageId":`) {
+	if !r.Follows(`,"toolCa`, `llName":`) {
+		if r.Follows(`,"parent`, `MessageId":`) {
 			goto f7
 		}
 		goto find
@@ -907,7 +907,7 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"parentMessageId":`) {
+	if !r.Follows(`,"parent`, `MessageId":`) {
 		goto find
 	}
 f7:
@@ -969,8 +969,8 @@ func readToolCallArgsEvent(r *jsontext.Reader, v *ToolCallArgsEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -980,8 +980,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -996,8 +996,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -1007,8 +1007,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -1018,8 +1018,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"toolCallId":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"toolCa`, `llId":`) {
 			goto f5
 		}
 		goto find
@@ -1034,8 +1034,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"toolCallId":`) {
-		if r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"toolCa`, `llId":`) {
+		if r.Follows(`,"delta"`, `:`) {
 			goto f6
 		}
 		goto find
@@ -1045,7 +1045,7 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"delta"`, `:`) {
 		goto find
 	}
 f6:
@@ -1100,8 +1100,8 @@ func readToolCallEndEvent(r *jsontext.Reader, v *ToolCallEndEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -1111,8 +1111,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -1127,8 +1127,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -1138,8 +1138,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -1149,8 +1149,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"toolCallId":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"toolCa`, `llId":`) {
 			goto f5
 		}
 		goto find
@@ -1165,7 +1165,7 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"toolCallId":`) {
+	if !r.Follows(`,"toolCa`, `llId":`) {
 		goto find
 	}
 f5:
@@ -1218,8 +1218,8 @@ func readToolCallChunkEvent(r *jsontext.Reader, v *ToolCallChunkEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -1229,8 +1229,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -1245,8 +1245,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -1256,8 +1256,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -1267,8 +1267,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"toolCallId":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"toolCa`, `llId":`) {
 			goto f5
 		}
 		goto find
@@ -1283,8 +1283,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"toolCallId":`) {
-		if r.KeyIs(`"toolCallName":`) {
+	if !r.Follows(`,"toolCa`, `llId":`) {
+		if r.Follows(`,"toolCa`, `llName":`) {
 			goto f6
 		}
 		goto find
@@ -1299,8 +1299,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"toolCallName":`) {
-		if r.KeyIs(`"parentMessageId":`) {
+	if !r.Follows(`,"toolCa`, `llName":`) {
+		if r.Follows(`,"parent`, `MessageId":`) {
 			goto f7
 		}
 		goto find
@@ -1315,8 +1315,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"parentMessageId":`) {
-		if r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"parent`, `MessageId":`) {
+		if r.Follows(`,"delta"`, `:`) {
 			goto f8
 		}
 		goto find
@@ -1331,7 +1331,7 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"delta"`, `:`) {
 		goto find
 	}
 f8:
@@ -1395,8 +1395,8 @@ func readToolCallResultEvent(r *jsontext.Reader, v *ToolCallResultEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -1406,8 +1406,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -1422,8 +1422,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -1433,8 +1433,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -1444,8 +1444,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
 		goto find
@@ -1460,8 +1460,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"messageId":`) {
-		if r.KeyIs(`"toolCallId":`) {
+	if !r.Follows(`,"messag`, `eId":`) {
+		if r.Follows(`,"toolCa`, `llId":`) {
 			goto f6
 		}
 		goto find
@@ -1471,8 +1471,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"toolCallId":`) {
-		if r.KeyIs(`"content":`) {
+	if !r.Follows(`,"toolCa`, `llId":`) {
+		if r.Follows(`,"conten`, `t":`) {
 			goto f7
 		}
 		goto find
@@ -1482,8 +1482,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
-		if r.KeyIs(`"role":`) {
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.Follows(`,"role":`, ``) {
 			goto f8
 		}
 		goto find
@@ -1493,7 +1493,7 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"role":`) {
+	if !r.Follows(`,"role":`, ``) {
 		goto find
 	}
 f8:
@@ -1557,8 +1557,8 @@ func readPart(r *jsontext.Reader, v *Part) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"id":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"id":`, ``) {
 			goto f1
 		}
 		goto find
@@ -1568,8 +1568,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"text":`) {
+	if !r.Follows(`,"id":`, ``) {
+		if r.Follows(`,"text":`, ``) {
 			goto f2
 		}
 		goto find
@@ -1584,8 +1584,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"text":`) {
-		if r.KeyIs(`"source":`) {
+	if !r.Follows(`,"text":`, ``) {
+		if r.Follows(`,"source`, `":`) {
 			goto f3
 		}
 		goto find
@@ -1600,8 +1600,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"source":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"source`, `":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f4
 		}
 		goto find
@@ -1615,7 +1615,7 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
 		goto find
 	}
 f4:
@@ -1666,8 +1666,8 @@ func readSource(r *jsontext.Reader, v *Source) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"value":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"value":`, ``) {
 			goto f1
 		}
 		goto find
@@ -1677,8 +1677,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"value":`) {
-		if r.KeyIs(`"mimeType":`) {
+	if !r.Follows(`,"value"`, `:`) {
+		if r.Follows(`,"mimeTy`, `pe":`) {
 			goto f2
 		}
 		goto find
@@ -1688,8 +1688,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"mimeType":`) {
-		if r.KeyIs(`"provider":`) {
+	if !r.Follows(`,"mimeTy`, `pe":`) {
+		if r.Follows(`,"provid`, `er":`) {
 			goto f3
 		}
 		goto find
@@ -1704,7 +1704,7 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"provider":`) {
+	if !r.Follows(`,"provid`, `er":`) {
 		goto find
 	}
 f3:
@@ -1758,8 +1758,8 @@ func readRunStartedEvent(r *jsontext.Reader, v *RunStartedEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -1769,8 +1769,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -1785,8 +1785,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -1796,8 +1796,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"threadId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"thread`, `Id":`) {
 			goto f4
 		}
 		goto find
@@ -1807,8 +1807,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"threadId":`) {
-		if r.KeyIs(`"runId":`) {
+	if !r.Follows(`,"thread`, `Id":`) {
+		if r.Follows(`,"runId"`, `:`) {
 			goto f5
 		}
 		goto find
@@ -1818,8 +1818,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"runId":`) {
-		if r.KeyIs(`"protocolVersion":`) {
+	if !r.Follows(`,"runId"`, `:`) {
+		if r.Follows(`,"protoc`, `olVersion":`) {
 			goto f6
 		}
 		goto find
@@ -1829,8 +1829,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"protocolVersion":`) {
-		if r.KeyIs(`"parentRunId":`) {
+	if !r.Follows(`,"protoc`, `olVersion":`) {
+		if r.Follows(`,"parent`, `RunId":`) {
 			goto f7
 		}
 		goto find
@@ -1845,8 +1845,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"parentRunId":`) {
-		if r.KeyIs(`"input":`) {
+	if !r.Follows(`,"parent`, `RunId":`) {
+		if r.Follows(`,"input"`, `:`) {
 			goto f8
 		}
 		goto find
@@ -1861,7 +1861,7 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"input":`) {
+	if !r.Follows(`,"input"`, `:`) {
 		goto find
 	}
 f8:
@@ -1920,8 +1920,8 @@ func readRunFinishedEvent(r *jsontext.Reader, v *RunFinishedEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -1931,8 +1931,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -1947,8 +1947,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -1958,8 +1958,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"threadId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"thread`, `Id":`) {
 			goto f4
 		}
 		goto find
@@ -1969,8 +1969,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"threadId":`) {
-		if r.KeyIs(`"runId":`) {
+	if !r.Follows(`,"thread`, `Id":`) {
+		if r.Follows(`,"runId"`, `:`) {
 			goto f5
 		}
 		goto find
@@ -1980,8 +1980,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"runId":`) {
-		if r.KeyIs(`"result":`) {
+	if !r.Follows(`,"runId"`, `:`) {
+		if r.Follows(`,"result`, `":`) {
 			goto f6
 		}
 		goto find
@@ -1991,8 +1991,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"result":`) {
-		if r.KeyIs(`"outcome":`) {
+	if !r.Follows(`,"result`, `":`) {
+		if r.Follows(`,"outcom`, `e":`) {
 			goto f7
 		}
 		goto find
@@ -2002,8 +2002,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"outcome":`) {
-		if r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"outcom`, `e":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f8
 		}
 		goto find
@@ -2017,7 +2017,7 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"usage"`, `:`) {
 		goto find
 	}
 f8:
@@ -2087,8 +2087,8 @@ func readOutcome(r *jsontext.Reader, v *Outcome) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"pendingToolCallIds":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"pending`, `ToolCallIds":`) {
 			goto f1
 		}
 		goto find
@@ -2098,8 +2098,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"pendingToolCallIds":`) {
-		if r.KeyIs(`"interrupts":`) {
+	if !r.Follows(`,"pendin`, `gToolCallIds":`) {
+		if r.Follows(`,"interr`, `upts":`) {
 			goto f2
 		}
 		goto find
@@ -2118,8 +2118,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"interrupts":`) {
-		if r.KeyIs(`"interruptIds":`) {
+	if !r.Follows(`,"interr`, `upts":`) {
+		if r.Follows(`,"interr`, `uptIds":`) {
 			goto f3
 		}
 		goto find
@@ -2129,7 +2129,7 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"interruptIds":`) {
+	if !r.Follows(`,"interr`, `uptIds":`) {
 		goto find
 	}
 f3:
@@ -2187,8 +2187,8 @@ func readTokenUsage(r *jsontext.Reader, v *TokenUsage) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"provider":`) {
-		if r.KeyIs(`"model":`) {
+	if !r.Follows(`"provide`, `r":`) {
+		if r.Follows(`"model":`, ``) {
 			goto f1
 		}
 		goto find
@@ -2203,8 +2203,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"model":`) {
-		if r.KeyIs(`"inputTokens":`) {
+	if !r.Follows(`,"model"`, `:`) {
+		if r.Follows(`,"inputT`, `okens":`) {
 			goto f2
 		}
 		goto find
@@ -2219,8 +2219,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"inputTokens":`) {
-		if r.KeyIs(`"outputTokens":`) {
+	if !r.Follows(`,"inputT`, `okens":`) {
+		if r.Follows(`,"output`, `Tokens":`) {
 			goto f3
 		}
 		goto find
@@ -2235,8 +2235,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"outputTokens":`) {
-		if r.KeyIs(`"totalTokens":`) {
+	if !r.Follows(`,"output`, `Tokens":`) {
+		if r.Follows(`,"totalT`, `okens":`) {
 			goto f4
 		}
 		goto find
@@ -2251,8 +2251,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"totalTokens":`) {
-		if r.KeyIs(`"reasoningTokens":`) {
+	if !r.Follows(`,"totalT`, `okens":`) {
+		if r.Follows(`,"reason`, `ingTokens":`) {
 			goto f5
 		}
 		goto find
@@ -2267,8 +2267,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"reasoningTokens":`) {
-		if r.KeyIs(`"cachedInputTokens":`) {
+	if !r.Follows(`,"reason`, `ingTokens":`) {
+		if r.Follows(`,"cached`, `InputTokens":`) {
 			goto f6
 		}
 		goto find
@@ -2283,8 +2283,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"cachedInputTokens":`) {
-		if r.KeyIs(`"cacheWriteInputTokens":`) {
+	if !r.Follows(`,"cached`, `InputTokens":`) {
+		if r.Follows(`,"cacheW`, `riteInputTokens":`) {
 			goto f7
 		}
 		goto find
@@ -2299,7 +2299,7 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"cacheWriteInputTokens":`) {
+	if !r.Follows(`,"cacheW`, `riteInputTokens":`) {
 		goto find
 	}
 f7:
@@ -2361,8 +2361,8 @@ func readRunErrorEvent(r *jsontext.Reader, v *RunErrorEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -2372,8 +2372,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -2388,8 +2388,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -2399,8 +2399,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"message":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"messag`, `e":`) {
 			goto f4
 		}
 		goto find
@@ -2410,8 +2410,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
-		if r.KeyIs(`"code":`) {
+	if !r.Follows(`,"messag`, `e":`) {
+		if r.Follows(`,"code":`, ``) {
 			goto f5
 		}
 		goto find
@@ -2421,8 +2421,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"code":`) {
-		if r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"code":`, ``) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f6
 		}
 		goto find
@@ -2437,7 +2437,7 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"usage"`, `:`) {
 		goto find
 	}
 f6:
@@ -2503,8 +2503,8 @@ func readStepStartedEvent(r *jsontext.Reader, v *StepStartedEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -2514,8 +2514,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -2530,8 +2530,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -2541,8 +2541,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -2552,8 +2552,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"stepName":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"stepNa`, `me":`) {
 			goto f5
 		}
 		goto find
@@ -2568,7 +2568,7 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"stepName":`) {
+	if !r.Follows(`,"stepNa`, `me":`) {
 		goto find
 	}
 f5:
@@ -2621,8 +2621,8 @@ func readStepFinishedEvent(r *jsontext.Reader, v *StepFinishedEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -2632,8 +2632,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -2648,8 +2648,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -2659,8 +2659,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -2670,8 +2670,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"stepName":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"stepNa`, `me":`) {
 			goto f5
 		}
 		goto find
@@ -2686,7 +2686,7 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"stepName":`) {
+	if !r.Follows(`,"stepNa`, `me":`) {
 		goto find
 	}
 f5:
@@ -2739,8 +2739,8 @@ func readReasoningStartEvent(r *jsontext.Reader, v *ReasoningStartEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -2750,8 +2750,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -2766,8 +2766,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -2777,8 +2777,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -2788,8 +2788,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
 		goto find
@@ -2804,7 +2804,7 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"messag`, `eId":`) {
 		goto find
 	}
 f5:
@@ -2857,8 +2857,8 @@ func readReasoningMessageStartEvent(r *jsontext.Reader, v *ReasoningMessageStart
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -2868,8 +2868,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -2884,8 +2884,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -2895,8 +2895,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -2906,8 +2906,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
 		goto find
@@ -2922,8 +2922,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"messageId":`) {
-		if r.KeyIs(`"role":`) {
+	if !r.Follows(`,"messag`, `eId":`) {
+		if r.Follows(`,"role":`, ``) {
 			goto f6
 		}
 		goto find
@@ -2933,7 +2933,7 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"role":`) {
+	if !r.Follows(`,"role":`, ``) {
 		goto find
 	}
 f6:
@@ -2988,8 +2988,8 @@ func readReasoningMessageContentEvent(r *jsontext.Reader, v *ReasoningMessageCon
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -2999,8 +2999,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -3015,8 +3015,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -3026,8 +3026,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -3037,8 +3037,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
 		goto find
@@ -3053,8 +3053,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"messageId":`) {
-		if r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"messag`, `eId":`) {
+		if r.Follows(`,"delta"`, `:`) {
 			goto f6
 		}
 		goto find
@@ -3064,7 +3064,7 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"delta"`, `:`) {
 		goto find
 	}
 f6:
@@ -3119,8 +3119,8 @@ func readReasoningMessageEndEvent(r *jsontext.Reader, v *ReasoningMessageEndEven
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -3130,8 +3130,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -3146,8 +3146,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -3157,8 +3157,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -3168,8 +3168,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
 		goto find
@@ -3184,7 +3184,7 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"messag`, `eId":`) {
 		goto find
 	}
 f5:
@@ -3237,8 +3237,8 @@ func readReasoningMessageChunkEvent(r *jsontext.Reader, v *ReasoningMessageChunk
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -3248,8 +3248,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -3264,8 +3264,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -3275,8 +3275,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -3286,8 +3286,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
 		goto find
@@ -3302,8 +3302,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"messageId":`) {
-		if r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"messag`, `eId":`) {
+		if r.Follows(`,"delta"`, `:`) {
 			goto f6
 		}
 		goto find
@@ -3318,7 +3318,7 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"delta"`, `:`) {
 		goto find
 	}
 f6:
@@ -3378,8 +3378,8 @@ func readReasoningEndEvent(r *jsontext.Reader, v *ReasoningEndEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -3389,8 +3389,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -3405,8 +3405,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -3416,8 +3416,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -3427,8 +3427,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
 		goto find
@@ -3443,7 +3443,7 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"messag`, `eId":`) {
 		goto find
 	}
 f5:
@@ -3496,8 +3496,8 @@ func readReasoningEncryptedValueEvent(r *jsontext.Reader, v *ReasoningEncryptedV
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -3507,8 +3507,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -3523,8 +3523,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -3534,8 +3534,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -3545,8 +3545,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"subtype":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"subtyp`, `e":`) {
 			goto f5
 		}
 		goto find
@@ -3561,8 +3561,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subtype":`) {
-		if r.KeyIs(`"entityId":`) {
+	if !r.Follows(`,"subtyp`, `e":`) {
+		if r.Follows(`,"entity`, `Id":`) {
 			goto f6
 		}
 		goto find
@@ -3572,8 +3572,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"entityId":`) {
-		if r.KeyIs(`"encryptedValue":`) {
+	if !r.Follows(`,"entity`, `Id":`) {
+		if r.Follows(`,"encryp`, `tedValue":`) {
 			goto f7
 		}
 		goto find
@@ -3583,7 +3583,7 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"encryptedValue":`) {
+	if !r.Follows(`,"encryp`, `tedValue":`) {
 		goto find
 	}
 f7:
@@ -3640,8 +3640,8 @@ func readSubagentStartedEvent(r *jsontext.Reader, v *SubagentStartedEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -3651,8 +3651,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -3667,8 +3667,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -3678,8 +3678,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -3689,8 +3689,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"name":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"name":`, ``) {
 			goto f5
 		}
 		goto find
@@ -3700,8 +3700,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"name":`) {
-		if r.KeyIs(`"description":`) {
+	if !r.Follows(`,"name":`, ``) {
+		if r.Follows(`,"descri`, `ption":`) {
 			goto f6
 		}
 		goto find
@@ -3711,8 +3711,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"description":`) {
-		if r.KeyIs(`"parentSubagentRunId":`) {
+	if !r.Follows(`,"descri`, `ption":`) {
+		if r.Follows(`,"parent`, `SubagentRunId":`) {
 			goto f7
 		}
 		goto find
@@ -3727,8 +3727,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"parentSubagentRunId":`) {
-		if r.KeyIs(`"parentToolCallId":`) {
+	if !r.Follows(`,"parent`, `SubagentRunId":`) {
+		if r.Follows(`,"parent`, `ToolCallId":`) {
 			goto f8
 		}
 		goto find
@@ -3743,8 +3743,8 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"parentToolCallId":`) {
-		if r.KeyIs(`"parentMessageId":`) {
+	if !r.Follows(`,"parent`, `ToolCallId":`) {
+		if r.Follows(`,"parent`, `MessageId":`) {
 			goto f9
 		}
 		goto find
@@ -3759,7 +3759,7 @@ f8:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"parentMessageId":`) {
+	if !r.Follows(`,"parent`, `MessageId":`) {
 		goto find
 	}
 f9:
@@ -3825,8 +3825,8 @@ func readSubagentFinishedEvent(r *jsontext.Reader, v *SubagentFinishedEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -3836,8 +3836,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -3852,8 +3852,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -3863,8 +3863,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -3874,8 +3874,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"result":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"result`, `":`) {
 			goto f5
 		}
 		goto find
@@ -3885,8 +3885,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"result":`) {
-		if r.KeyIs(`"outcome":`) {
+	if !r.Follows(`,"result`, `":`) {
+		if r.Follows(`,"outcom`, `e":`) {
 			goto f6
 		}
 		goto find
@@ -3896,7 +3896,7 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"outcome":`) {
+	if !r.Follows(`,"outcom`, `e":`) {
 		goto find
 	}
 f6:
@@ -3955,8 +3955,8 @@ func readSubagentErrorEvent(r *jsontext.Reader, v *SubagentErrorEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -3966,8 +3966,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -3982,8 +3982,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -3993,8 +3993,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -4004,8 +4004,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"message":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"messag`, `e":`) {
 			goto f5
 		}
 		goto find
@@ -4015,8 +4015,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
-		if r.KeyIs(`"code":`) {
+	if !r.Follows(`,"messag`, `e":`) {
+		if r.Follows(`,"code":`, ``) {
 			goto f6
 		}
 		goto find
@@ -4026,7 +4026,7 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"code":`) {
+	if !r.Follows(`,"code":`, ``) {
 		goto find
 	}
 f6:
@@ -4086,8 +4086,8 @@ func readRawEvent(r *jsontext.Reader, v *RawEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -4097,8 +4097,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -4113,8 +4113,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -4124,8 +4124,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -4135,8 +4135,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"event":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"event"`, `:`) {
 			goto f5
 		}
 		goto find
@@ -4151,8 +4151,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"event":`) {
-		if r.KeyIs(`"source":`) {
+	if !r.Follows(`,"event"`, `:`) {
+		if r.Follows(`,"source`, `":`) {
 			goto f6
 		}
 		goto find
@@ -4162,7 +4162,7 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"source":`) {
+	if !r.Follows(`,"source`, `":`) {
 		goto find
 	}
 f6:
@@ -4222,8 +4222,8 @@ func readCustomEvent(r *jsontext.Reader, v *CustomEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -4233,8 +4233,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"rawEvent":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
 		goto find
@@ -4249,8 +4249,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"rawEvent":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
 		goto find
@@ -4260,8 +4260,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"subagentRunId":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
 		goto find
@@ -4271,8 +4271,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subagentRunId":`) {
-		if r.KeyIs(`"name":`) {
+	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Follows(`,"name":`, ``) {
 			goto f5
 		}
 		goto find
@@ -4287,8 +4287,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"name":`) {
-		if r.KeyIs(`"value":`) {
+	if !r.Follows(`,"name":`, ``) {
+		if r.Follows(`,"value"`, `:`) {
 			goto f6
 		}
 		goto find
@@ -4298,7 +4298,7 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"value":`) {
+	if !r.Follows(`,"value"`, `:`) {
 		goto find
 	}
 f6:
@@ -4353,8 +4353,8 @@ func readErrorValue(r *jsontext.Reader, v *ErrorValue) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
-		if r.KeyIs(`"type":`) {
+	if !r.Follows(`"message`, `":`) {
+		if r.Follows(`"type":`, ``) {
 			goto f1
 		}
 		goto find
@@ -4364,8 +4364,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"fatal":`) {
+	if !r.Follows(`,"type":`, ``) {
+		if r.Follows(`,"fatal"`, `:`) {
 			goto f2
 		}
 		goto find
@@ -4375,7 +4375,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"fatal":`) {
+	if !r.Follows(`,"fatal"`, `:`) {
 		goto find
 	}
 f2:

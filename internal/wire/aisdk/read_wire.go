@@ -19,8 +19,8 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"id":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"id":`, ``) {
 			goto f1
 		}
 		goto find
@@ -32,8 +32,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"id":`, ``) {
+		if r.Follows(`,"delta"`, `:`) {
 			goto f2
 		}
 		goto find
@@ -45,8 +45,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"delta":`) {
-		if r.KeyIs(`"errorText":`) {
+	if !r.Follows(`,"delta"`, `:`) {
+		if r.Follows(`,"errorT`, `ext":`) {
 			goto f3
 		}
 		goto find
@@ -63,8 +63,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"errorText":`) {
-		if r.KeyIs(`"toolCallId":`) {
+	if !r.Follows(`,"errorT`, `ext":`) {
+		if r.Follows(`,"toolCa`, `llId":`) {
 			goto f4
 		}
 		goto find
@@ -81,8 +81,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"toolCallId":`) {
-		if r.KeyIs(`"toolName":`) {
+	if !r.Follows(`,"toolCa`, `llId":`) {
+		if r.Follows(`,"toolNa`, `me":`) {
 			goto f5
 		}
 		goto find
@@ -94,8 +94,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"toolName":`) {
-		if r.KeyIs(`"inputTextDelta":`) {
+	if !r.Follows(`,"toolNa`, `me":`) {
+		if r.Follows(`,"inputT`, `extDelta":`) {
 			goto f6
 		}
 		goto find
@@ -112,8 +112,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"inputTextDelta":`) {
-		if r.KeyIs(`"input":`) {
+	if !r.Follows(`,"inputT`, `extDelta":`) {
+		if r.Follows(`,"input"`, `:`) {
 			goto f7
 		}
 		goto find
@@ -130,8 +130,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"input":`) {
-		if r.KeyIs(`"output":`) {
+	if !r.Follows(`,"input"`, `:`) {
+		if r.Follows(`,"output`, `":`) {
 			goto f8
 		}
 		goto find
@@ -141,8 +141,8 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"output":`) {
-		if r.KeyIs(`"providerExecuted":`) {
+	if !r.Follows(`,"output`, `":`) {
+		if r.Follows(`,"provid`, `erExecuted":`) {
 			goto f9
 		}
 		goto find
@@ -152,8 +152,8 @@ f8:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"providerExecuted":`) {
-		if r.KeyIs(`"dynamic":`) {
+	if !r.Follows(`,"provid`, `erExecuted":`) {
+		if r.Follows(`,"dynami`, `c":`) {
 			goto f10
 		}
 		goto find
@@ -168,8 +168,8 @@ f9:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"dynamic":`) {
-		if r.KeyIs(`"preliminary":`) {
+	if !r.Follows(`,"dynami`, `c":`) {
+		if r.Follows(`,"prelim`, `inary":`) {
 			goto f11
 		}
 		goto find
@@ -184,8 +184,8 @@ f10:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"preliminary":`) {
-		if r.KeyIs(`"approvalId":`) {
+	if !r.Follows(`,"prelim`, `inary":`) {
+		if r.Follows(`,"approv`, `alId":`) {
 			goto f12
 		}
 		goto find
@@ -200,8 +200,8 @@ f11:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"approvalId":`) {
-		if r.KeyIs(`"sourceId":`) {
+	if !r.Follows(`,"approv`, `alId":`) {
+		if r.Follows(`,"source`, `Id":`) {
 			goto f13
 		}
 		goto find
@@ -213,8 +213,8 @@ f12:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"sourceId":`) {
-		if r.KeyIs(`"url":`) {
+	if !r.Follows(`,"source`, `Id":`) {
+		if r.Follows(`,"url":`, ``) {
 			goto f14
 		}
 		goto find
@@ -231,8 +231,8 @@ f13:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"url":`) {
-		if r.KeyIs(`"title":`) {
+	if !r.Follows(`,"url":`, ``) {
+		if r.Follows(`,"title"`, `:`) {
 			goto f15
 		}
 		goto find
@@ -249,8 +249,8 @@ f14:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"title":`) {
-		if r.KeyIs(`"mediaType":`) {
+	if !r.Follows(`,"title"`, `:`) {
+		if r.Follows(`,"mediaT`, `ype":`) {
 			goto f16
 		}
 		goto find
@@ -267,8 +267,8 @@ f15:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"mediaType":`) {
-		if r.KeyIs(`"filename":`) {
+	if !r.Follows(`,"mediaT`, `ype":`) {
+		if r.Follows(`,"filena`, `me":`) {
 			goto f17
 		}
 		goto find
@@ -285,8 +285,8 @@ f16:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"filename":`) {
-		if r.KeyIs(`"data":`) {
+	if !r.Follows(`,"filena`, `me":`) {
+		if r.Follows(`,"data":`, ``) {
 			goto f18
 		}
 		goto find
@@ -303,23 +303,23 @@ f17:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"data":`) {
-		if r.KeyIs(`"transient":`) {
+	if !r.Follows(`,"data":`, ``) {
+		if r.Follows(`,"transi`, `ent":`) {
 			goto f19
 		}
-		if r.KeyIs(`"messageId":`) {
+		if r.Follows(`,"messag`, `eId":`) {
 			goto f20
 		}
-		if r.KeyIs(`"messageMetadata":`) {
+		if r.Follows(`,"messag`, `eMetadata":`) {
 			goto f21
 		}
-		if r.KeyIs(`"finishReason":`) {
+		if r.Follows(`,"finish`, `Reason":`) {
 			goto f22
 		}
-		if r.KeyIs(`"reason":`) {
+		if r.Follows(`,"reason`, `":`) {
 			goto f23
 		}
-		if r.KeyIs(`"providerMetadata":`) {
+		if r.Follows(`,"provid`, `erMetadata":`) {
 			goto f24
 		}
 		goto find
@@ -329,20 +329,20 @@ f18:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"transient":`) {
-		if r.KeyIs(`"messageId":`) {
+	if !r.Follows(`,"transi`, `ent":`) {
+		if r.Follows(`,"messag`, `eId":`) {
 			goto f20
 		}
-		if r.KeyIs(`"messageMetadata":`) {
+		if r.Follows(`,"messag`, `eMetadata":`) {
 			goto f21
 		}
-		if r.KeyIs(`"finishReason":`) {
+		if r.Follows(`,"finish`, `Reason":`) {
 			goto f22
 		}
-		if r.KeyIs(`"reason":`) {
+		if r.Follows(`,"reason`, `":`) {
 			goto f23
 		}
-		if r.KeyIs(`"providerMetadata":`) {
+		if r.Follows(`,"provid`, `erMetadata":`) {
 			goto f24
 		}
 		goto find
@@ -357,17 +357,17 @@ f19:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"messageId":`) {
-		if r.KeyIs(`"messageMetadata":`) {
+	if !r.Follows(`,"messag`, `eId":`) {
+		if r.Follows(`,"messag`, `eMetadata":`) {
 			goto f21
 		}
-		if r.KeyIs(`"finishReason":`) {
+		if r.Follows(`,"finish`, `Reason":`) {
 			goto f22
 		}
-		if r.KeyIs(`"reason":`) {
+		if r.Follows(`,"reason`, `":`) {
 			goto f23
 		}
-		if r.KeyIs(`"providerMetadata":`) {
+		if r.Follows(`,"provid`, `erMetadata":`) {
 			goto f24
 		}
 		goto find
@@ -384,14 +384,14 @@ f20:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"messageMetadata":`) {
-		if r.KeyIs(`"finishReason":`) {
+	if !r.Follows(`,"messag`, `eMetadata":`) {
+		if r.Follows(`,"finish`, `Reason":`) {
 			goto f22
 		}
-		if r.KeyIs(`"reason":`) {
+		if r.Follows(`,"reason`, `":`) {
 			goto f23
 		}
-		if r.KeyIs(`"providerMetadata":`) {
+		if r.Follows(`,"provid`, `erMetadata":`) {
 			goto f24
 		}
 		goto find
@@ -401,11 +401,11 @@ f21:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"finishReason":`) {
-		if r.KeyIs(`"reason":`) {
+	if !r.Follows(`,"finish`, `Reason":`) {
+		if r.Follows(`,"reason`, `":`) {
 			goto f23
 		}
-		if r.KeyIs(`"providerMetadata":`) {
+		if r.Follows(`,"provid`, `erMetadata":`) {
 			goto f24
 		}
 		goto find
@@ -417,8 +417,8 @@ f22:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"reason":`) {
-		if r.KeyIs(`"providerMetadata":`) {
+	if !r.Follows(`,"reason`, `":`) {
+		if r.Follows(`,"provid`, `erMetadata":`) {
 			goto f24
 		}
 		goto find
@@ -435,7 +435,7 @@ f23:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"providerMetadata":`) {
+	if !r.Follows(`,"provid`, `erMetadata":`) {
 		goto find
 	}
 f24:
@@ -526,8 +526,8 @@ func readFieldset(r *jsontext.Reader, v *Fieldset) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"Required":`) {
-		if r.KeyIs(`"Optional":`) {
+	if !r.Follows(`"Require`, `d":`) {
+		if r.Follows(`"Optiona`, `l":`) {
 			goto f1
 		}
 		goto find
@@ -546,7 +546,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"Optional":`) {
+	if !r.Follows(`,"Option`, `al":`) {
 		goto find
 	}
 f1:
@@ -591,98 +591,98 @@ func foldedFieldset(key string) bool {
 func internTypeNext(r *jsontext.Reader) string {
 	switch r.StringByte() {
 	case 's':
-		if r.StringIs(`"` + TypeStart + `"`) {
+		if r.Follows(`"start"`, ``) {
 			return TypeStart
 		}
-		if r.StringIs(`"` + TypeStartStep + `"`) {
+		if r.Follows(`"start-s`, `tep"`) {
 			return TypeStartStep
 		}
-		if r.StringIs(`"` + TypeSourceURL + `"`) {
+		if r.Follows(`"source-`, `url"`) {
 			return TypeSourceURL
 		}
-		if r.StringIs(`"` + TypeSourceDocument + `"`) {
+		if r.Follows(`"source-`, `document"`) {
 			return TypeSourceDocument
 		}
-		if r.StringIs(`"` + TypeSteeringMessage + `"`) {
+		if r.Follows(`"steerin`, `g-message"`) {
 			return TypeSteeringMessage
 		}
 	case 'f':
-		if r.StringIs(`"` + TypeFinish + `"`) {
+		if r.Follows(`"finish"`, ``) {
 			return TypeFinish
 		}
-		if r.StringIs(`"` + TypeFinishStep + `"`) {
+		if r.Follows(`"finish-`, `step"`) {
 			return TypeFinishStep
 		}
-		if r.StringIs(`"` + TypeFile + `"`) {
+		if r.Follows(`"file"`, ``) {
 			return TypeFile
 		}
 	case 'a':
-		if r.StringIs(`"` + TypeAbort + `"`) {
+		if r.Follows(`"abort"`, ``) {
 			return TypeAbort
 		}
 	case 'r':
-		if r.StringIs(`"` + TypeResetStep + `"`) {
+		if r.Follows(`"reset-s`, `tep"`) {
 			return TypeResetStep
 		}
-		if r.StringIs(`"` + TypeReasoningStart + `"`) {
+		if r.Follows(`"reasoni`, `ng-start"`) {
 			return TypeReasoningStart
 		}
-		if r.StringIs(`"` + TypeReasoningDelta + `"`) {
+		if r.Follows(`"reasoni`, `ng-delta"`) {
 			return TypeReasoningDelta
 		}
-		if r.StringIs(`"` + TypeReasoningEnd + `"`) {
+		if r.Follows(`"reasoni`, `ng-end"`) {
 			return TypeReasoningEnd
 		}
-		if r.StringIs(`"` + TypeReasoningFile + `"`) {
+		if r.Follows(`"reasoni`, `ng-file"`) {
 			return TypeReasoningFile
 		}
 	case 't':
-		if r.StringIs(`"` + TypeTextStart + `"`) {
+		if r.Follows(`"text-st`, `art"`) {
 			return TypeTextStart
 		}
-		if r.StringIs(`"` + TypeTextDelta + `"`) {
+		if r.Follows(`"text-de`, `lta"`) {
 			return TypeTextDelta
 		}
-		if r.StringIs(`"` + TypeTextEnd + `"`) {
+		if r.Follows(`"text-en`, `d"`) {
 			return TypeTextEnd
 		}
-		if r.StringIs(`"` + TypeToolInputStart + `"`) {
+		if r.Follows(`"tool-in`, `put-start"`) {
 			return TypeToolInputStart
 		}
-		if r.StringIs(`"` + TypeToolInputDelta + `"`) {
+		if r.Follows(`"tool-in`, `put-delta"`) {
 			return TypeToolInputDelta
 		}
-		if r.StringIs(`"` + TypeToolInputAvailable + `"`) {
+		if r.Follows(`"tool-in`, `put-available"`) {
 			return TypeToolInputAvailable
 		}
-		if r.StringIs(`"` + TypeToolInputError + `"`) {
+		if r.Follows(`"tool-in`, `put-error"`) {
 			return TypeToolInputError
 		}
-		if r.StringIs(`"` + TypeToolOutputAvailable + `"`) {
+		if r.Follows(`"tool-ou`, `tput-available"`) {
 			return TypeToolOutputAvailable
 		}
-		if r.StringIs(`"` + TypeToolOutputError + `"`) {
+		if r.Follows(`"tool-ou`, `tput-error"`) {
 			return TypeToolOutputError
 		}
-		if r.StringIs(`"` + TypeToolOutputDenied + `"`) {
+		if r.Follows(`"tool-ou`, `tput-denied"`) {
 			return TypeToolOutputDenied
 		}
-		if r.StringIs(`"` + TypeToolApprovalRequest + `"`) {
+		if r.Follows(`"tool-ap`, `proval-request"`) {
 			return TypeToolApprovalRequest
 		}
-		if r.StringIs(`"` + TypeToolApprovalResponse + `"`) {
+		if r.Follows(`"tool-ap`, `proval-response"`) {
 			return TypeToolApprovalResponse
 		}
 	case 'e':
-		if r.StringIs(`"` + TypeError + `"`) {
+		if r.Follows(`"error"`, ``) {
 			return TypeError
 		}
 	case 'm':
-		if r.StringIs(`"` + TypeMessageMetadata + `"`) {
+		if r.Follows(`"message`, `-metadata"`) {
 			return TypeMessageMetadata
 		}
 	case 'c':
-		if r.StringIs(`"` + TypeCustom + `"`) {
+		if r.Follows(`"custom"`, ``) {
 			return TypeCustom
 		}
 	}

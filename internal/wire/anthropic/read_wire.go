@@ -19,23 +19,23 @@ func readStreamEvent(r *jsontext.Reader, v *StreamEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"message":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"message`, `":`) {
 			goto f1
 		}
-		if r.KeyIs(`"index":`) {
+		if r.Follows(`"index":`, ``) {
 			goto f2
 		}
-		if r.KeyIs(`"content_block":`) {
+		if r.Follows(`"content`, `_block":`) {
 			goto f3
 		}
-		if r.KeyIs(`"delta":`) {
+		if r.Follows(`"delta":`, ``) {
 			goto f4
 		}
-		if r.KeyIs(`"usage":`) {
+		if r.Follows(`"usage":`, ``) {
 			goto f5
 		}
-		if r.KeyIs(`"error":`) {
+		if r.Follows(`"error":`, ``) {
 			goto f6
 		}
 		goto find
@@ -47,20 +47,20 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
-		if r.KeyIs(`"index":`) {
+	if !r.Follows(`,"messag`, `e":`) {
+		if r.Follows(`,"index"`, `:`) {
 			goto f2
 		}
-		if r.KeyIs(`"content_block":`) {
+		if r.Follows(`,"conten`, `t_block":`) {
 			goto f3
 		}
-		if r.KeyIs(`"delta":`) {
+		if r.Follows(`,"delta"`, `:`) {
 			goto f4
 		}
-		if r.KeyIs(`"usage":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f5
 		}
-		if r.KeyIs(`"error":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f6
 		}
 		goto find
@@ -74,17 +74,17 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"index":`) {
-		if r.KeyIs(`"content_block":`) {
+	if !r.Follows(`,"index"`, `:`) {
+		if r.Follows(`,"conten`, `t_block":`) {
 			goto f3
 		}
-		if r.KeyIs(`"delta":`) {
+		if r.Follows(`,"delta"`, `:`) {
 			goto f4
 		}
-		if r.KeyIs(`"usage":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f5
 		}
-		if r.KeyIs(`"error":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f6
 		}
 		goto find
@@ -99,14 +99,14 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"content_block":`) {
-		if r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"conten`, `t_block":`) {
+		if r.Follows(`,"delta"`, `:`) {
 			goto f4
 		}
-		if r.KeyIs(`"usage":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f5
 		}
-		if r.KeyIs(`"error":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f6
 		}
 		goto find
@@ -116,11 +116,11 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"delta":`) {
-		if r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"delta"`, `:`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f5
 		}
-		if r.KeyIs(`"error":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f6
 		}
 		goto find
@@ -149,8 +149,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"usage":`) {
-		if r.KeyIs(`"error":`) {
+	if !r.Follows(`,"usage"`, `:`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f6
 		}
 		goto find
@@ -165,7 +165,7 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"error":`) {
+	if !r.Follows(`,"error"`, `:`) {
 		goto find
 	}
 f6:
@@ -224,8 +224,8 @@ func readMessage(r *jsontext.Reader, v *Message) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"type":`) {
+	if !r.Follows(`"id":`, ``) {
+		if r.Follows(`"type":`, ``) {
 			goto f1
 		}
 		goto find
@@ -237,23 +237,23 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"role":`) {
+	if !r.Follows(`,"type":`, ``) {
+		if r.Follows(`,"role":`, ``) {
 			goto f2
 		}
-		if r.KeyIs(`"model":`) {
+		if r.Follows(`,"model"`, `:`) {
 			goto f3
 		}
-		if r.KeyIs(`"content":`) {
+		if r.Follows(`,"conten`, `t":`) {
 			goto f4
 		}
-		if r.KeyIs(`"stop_reason":`) {
+		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f5
 		}
-		if r.KeyIs(`"stop_sequence":`) {
+		if r.Follows(`,"stop_s`, `equence":`) {
 			goto f6
 		}
-		if r.KeyIs(`"usage":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f7
 		}
 		goto find
@@ -265,20 +265,20 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"role":`) {
-		if r.KeyIs(`"model":`) {
+	if !r.Follows(`,"role":`, ``) {
+		if r.Follows(`,"model"`, `:`) {
 			goto f3
 		}
-		if r.KeyIs(`"content":`) {
+		if r.Follows(`,"conten`, `t":`) {
 			goto f4
 		}
-		if r.KeyIs(`"stop_reason":`) {
+		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f5
 		}
-		if r.KeyIs(`"stop_sequence":`) {
+		if r.Follows(`,"stop_s`, `equence":`) {
 			goto f6
 		}
-		if r.KeyIs(`"usage":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f7
 		}
 		goto find
@@ -290,17 +290,17 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"model":`) {
-		if r.KeyIs(`"content":`) {
+	if !r.Follows(`,"model"`, `:`) {
+		if r.Follows(`,"conten`, `t":`) {
 			goto f4
 		}
-		if r.KeyIs(`"stop_reason":`) {
+		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f5
 		}
-		if r.KeyIs(`"stop_sequence":`) {
+		if r.Follows(`,"stop_s`, `equence":`) {
 			goto f6
 		}
-		if r.KeyIs(`"usage":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f7
 		}
 		goto find
@@ -312,14 +312,14 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
-		if r.KeyIs(`"stop_reason":`) {
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f5
 		}
-		if r.KeyIs(`"stop_sequence":`) {
+		if r.Follows(`,"stop_s`, `equence":`) {
 			goto f6
 		}
-		if r.KeyIs(`"usage":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f7
 		}
 		goto find
@@ -338,11 +338,11 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"stop_reason":`) {
-		if r.KeyIs(`"stop_sequence":`) {
+	if !r.Follows(`,"stop_r`, `eason":`) {
+		if r.Follows(`,"stop_s`, `equence":`) {
 			goto f6
 		}
-		if r.KeyIs(`"usage":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f7
 		}
 		goto find
@@ -359,8 +359,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"stop_sequence":`) {
-		if r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"stop_s`, `equence":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f7
 		}
 		goto find
@@ -377,7 +377,7 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"usage"`, `:`) {
 		goto find
 	}
 f7:
@@ -439,8 +439,8 @@ func readBlock(r *jsontext.Reader, v *Block) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"text":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"text":`, ``) {
 			goto f1
 		}
 		goto find
@@ -452,8 +452,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"text":`) {
-		if r.KeyIs(`"citations":`) {
+	if !r.Follows(`,"text":`, ``) {
+		if r.Follows(`,"citati`, `ons":`) {
 			goto f2
 		}
 		goto find
@@ -470,8 +470,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"citations":`) {
-		if r.KeyIs(`"thinking":`) {
+	if !r.Follows(`,"citati`, `ons":`) {
+		if r.Follows(`,"thinki`, `ng":`) {
 			goto f3
 		}
 		goto find
@@ -490,8 +490,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"thinking":`) {
-		if r.KeyIs(`"signature":`) {
+	if !r.Follows(`,"thinki`, `ng":`) {
+		if r.Follows(`,"signat`, `ure":`) {
 			goto f4
 		}
 		goto find
@@ -508,8 +508,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"signature":`) {
-		if r.KeyIs(`"id":`) {
+	if !r.Follows(`,"signat`, `ure":`) {
+		if r.Follows(`,"id":`, ``) {
 			goto f5
 		}
 		goto find
@@ -526,8 +526,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"name":`) {
+	if !r.Follows(`,"id":`, ``) {
+		if r.Follows(`,"name":`, ``) {
 			goto f6
 		}
 		goto find
@@ -539,23 +539,23 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"name":`) {
-		if r.KeyIs(`"input":`) {
+	if !r.Follows(`,"name":`, ``) {
+		if r.Follows(`,"input"`, `:`) {
 			goto f7
 		}
-		if r.KeyIs(`"server_name":`) {
+		if r.Follows(`,"server`, `_name":`) {
 			goto f8
 		}
-		if r.KeyIs(`"tool_use_id":`) {
+		if r.Follows(`,"tool_u`, `se_id":`) {
 			goto f9
 		}
-		if r.KeyIs(`"content":`) {
+		if r.Follows(`,"conten`, `t":`) {
 			goto f10
 		}
-		if r.KeyIs(`"is_error":`) {
+		if r.Follows(`,"is_err`, `or":`) {
 			goto f11
 		}
-		if r.KeyIs(`"source":`) {
+		if r.Follows(`,"source`, `":`) {
 			goto f12
 		}
 		goto find
@@ -567,20 +567,20 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"input":`) {
-		if r.KeyIs(`"server_name":`) {
+	if !r.Follows(`,"input"`, `:`) {
+		if r.Follows(`,"server`, `_name":`) {
 			goto f8
 		}
-		if r.KeyIs(`"tool_use_id":`) {
+		if r.Follows(`,"tool_u`, `se_id":`) {
 			goto f9
 		}
-		if r.KeyIs(`"content":`) {
+		if r.Follows(`,"conten`, `t":`) {
 			goto f10
 		}
-		if r.KeyIs(`"is_error":`) {
+		if r.Follows(`,"is_err`, `or":`) {
 			goto f11
 		}
-		if r.KeyIs(`"source":`) {
+		if r.Follows(`,"source`, `":`) {
 			goto f12
 		}
 		goto find
@@ -590,17 +590,17 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"server_name":`) {
-		if r.KeyIs(`"tool_use_id":`) {
+	if !r.Follows(`,"server`, `_name":`) {
+		if r.Follows(`,"tool_u`, `se_id":`) {
 			goto f9
 		}
-		if r.KeyIs(`"content":`) {
+		if r.Follows(`,"conten`, `t":`) {
 			goto f10
 		}
-		if r.KeyIs(`"is_error":`) {
+		if r.Follows(`,"is_err`, `or":`) {
 			goto f11
 		}
-		if r.KeyIs(`"source":`) {
+		if r.Follows(`,"source`, `":`) {
 			goto f12
 		}
 		goto find
@@ -612,14 +612,14 @@ f8:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"tool_use_id":`) {
-		if r.KeyIs(`"content":`) {
+	if !r.Follows(`,"tool_u`, `se_id":`) {
+		if r.Follows(`,"conten`, `t":`) {
 			goto f10
 		}
-		if r.KeyIs(`"is_error":`) {
+		if r.Follows(`,"is_err`, `or":`) {
 			goto f11
 		}
-		if r.KeyIs(`"source":`) {
+		if r.Follows(`,"source`, `":`) {
 			goto f12
 		}
 		goto find
@@ -631,11 +631,11 @@ f9:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
-		if r.KeyIs(`"is_error":`) {
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.Follows(`,"is_err`, `or":`) {
 			goto f11
 		}
-		if r.KeyIs(`"source":`) {
+		if r.Follows(`,"source`, `":`) {
 			goto f12
 		}
 		goto find
@@ -645,8 +645,8 @@ f10:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"is_error":`) {
-		if r.KeyIs(`"source":`) {
+	if !r.Follows(`,"is_err`, `or":`) {
+		if r.Follows(`,"source`, `":`) {
 			goto f12
 		}
 		goto find
@@ -661,7 +661,7 @@ f11:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"source":`) {
+	if !r.Follows(`,"source`, `":`) {
 		goto find
 	}
 f12:
@@ -732,8 +732,8 @@ func readImageSource(r *jsontext.Reader, v *ImageSource) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"media_type":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"media_t`, `ype":`) {
 			goto f1
 		}
 		goto find
@@ -743,8 +743,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"media_type":`) {
-		if r.KeyIs(`"data":`) {
+	if !r.Follows(`,"media_`, `type":`) {
+		if r.Follows(`,"data":`, ``) {
 			goto f2
 		}
 		goto find
@@ -754,8 +754,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"data":`) {
-		if r.KeyIs(`"url":`) {
+	if !r.Follows(`,"data":`, ``) {
+		if r.Follows(`,"url":`, ``) {
 			goto f3
 		}
 		goto find
@@ -765,7 +765,7 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"url":`) {
+	if !r.Follows(`,"url":`, ``) {
 		goto find
 	}
 f3:
@@ -814,8 +814,8 @@ func readDelta(r *jsontext.Reader, v *Delta) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"text":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"text":`, ``) {
 			goto f1
 		}
 		goto find
@@ -827,23 +827,23 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"text":`) {
-		if r.KeyIs(`"partial_json":`) {
+	if !r.Follows(`,"text":`, ``) {
+		if r.Follows(`,"partia`, `l_json":`) {
 			goto f2
 		}
-		if r.KeyIs(`"thinking":`) {
+		if r.Follows(`,"thinki`, `ng":`) {
 			goto f3
 		}
-		if r.KeyIs(`"signature":`) {
+		if r.Follows(`,"signat`, `ure":`) {
 			goto f4
 		}
-		if r.KeyIs(`"citation":`) {
+		if r.Follows(`,"citati`, `on":`) {
 			goto f5
 		}
-		if r.KeyIs(`"stop_reason":`) {
+		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f6
 		}
-		if r.KeyIs(`"stop_sequence":`) {
+		if r.Follows(`,"stop_s`, `equence":`) {
 			goto f7
 		}
 		goto find
@@ -855,20 +855,20 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"partial_json":`) {
-		if r.KeyIs(`"thinking":`) {
+	if !r.Follows(`,"partia`, `l_json":`) {
+		if r.Follows(`,"thinki`, `ng":`) {
 			goto f3
 		}
-		if r.KeyIs(`"signature":`) {
+		if r.Follows(`,"signat`, `ure":`) {
 			goto f4
 		}
-		if r.KeyIs(`"citation":`) {
+		if r.Follows(`,"citati`, `on":`) {
 			goto f5
 		}
-		if r.KeyIs(`"stop_reason":`) {
+		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f6
 		}
-		if r.KeyIs(`"stop_sequence":`) {
+		if r.Follows(`,"stop_s`, `equence":`) {
 			goto f7
 		}
 		goto find
@@ -880,17 +880,17 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"thinking":`) {
-		if r.KeyIs(`"signature":`) {
+	if !r.Follows(`,"thinki`, `ng":`) {
+		if r.Follows(`,"signat`, `ure":`) {
 			goto f4
 		}
-		if r.KeyIs(`"citation":`) {
+		if r.Follows(`,"citati`, `on":`) {
 			goto f5
 		}
-		if r.KeyIs(`"stop_reason":`) {
+		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f6
 		}
-		if r.KeyIs(`"stop_sequence":`) {
+		if r.Follows(`,"stop_s`, `equence":`) {
 			goto f7
 		}
 		goto find
@@ -902,14 +902,14 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"signature":`) {
-		if r.KeyIs(`"citation":`) {
+	if !r.Follows(`,"signat`, `ure":`) {
+		if r.Follows(`,"citati`, `on":`) {
 			goto f5
 		}
-		if r.KeyIs(`"stop_reason":`) {
+		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f6
 		}
-		if r.KeyIs(`"stop_sequence":`) {
+		if r.Follows(`,"stop_s`, `equence":`) {
 			goto f7
 		}
 		goto find
@@ -921,11 +921,11 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"citation":`) {
-		if r.KeyIs(`"stop_reason":`) {
+	if !r.Follows(`,"citati`, `on":`) {
+		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f6
 		}
-		if r.KeyIs(`"stop_sequence":`) {
+		if r.Follows(`,"stop_s`, `equence":`) {
 			goto f7
 		}
 		goto find
@@ -935,8 +935,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"stop_reason":`) {
-		if r.KeyIs(`"stop_sequence":`) {
+	if !r.Follows(`,"stop_r`, `eason":`) {
+		if r.Follows(`,"stop_s`, `equence":`) {
 			goto f7
 		}
 		goto find
@@ -953,7 +953,7 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"stop_sequence":`) {
+	if !r.Follows(`,"stop_s`, `equence":`) {
 		goto find
 	}
 f7:
@@ -1017,8 +1017,8 @@ func readAPIError(r *jsontext.Reader, v *APIError) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"message":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"message`, `":`) {
 			goto f1
 		}
 		goto find
@@ -1028,7 +1028,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
+	if !r.Follows(`,"messag`, `e":`) {
 		goto find
 	}
 f1:
@@ -1073,8 +1073,8 @@ func readCitation(r *jsontext.Reader, v *Citation) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"cited_text":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"cited_t`, `ext":`) {
 			goto f1
 		}
 		goto find
@@ -1084,8 +1084,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"cited_text":`) {
-		if r.KeyIs(`"document_index":`) {
+	if !r.Follows(`,"cited_`, `text":`) {
+		if r.Follows(`,"docume`, `nt_index":`) {
 			goto f2
 		}
 		goto find
@@ -1095,8 +1095,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"document_index":`) {
-		if r.KeyIs(`"document_title":`) {
+	if !r.Follows(`,"docume`, `nt_index":`) {
+		if r.Follows(`,"docume`, `nt_title":`) {
 			goto f3
 		}
 		goto find
@@ -1111,8 +1111,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"document_title":`) {
-		if r.KeyIs(`"start_char_index":`) {
+	if !r.Follows(`,"docume`, `nt_title":`) {
+		if r.Follows(`,"start_`, `char_index":`) {
 			goto f4
 		}
 		goto find
@@ -1127,8 +1127,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"start_char_index":`) {
-		if r.KeyIs(`"end_char_index":`) {
+	if !r.Follows(`,"start_`, `char_index":`) {
+		if r.Follows(`,"end_ch`, `ar_index":`) {
 			goto f5
 		}
 		goto find
@@ -1143,8 +1143,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"end_char_index":`) {
-		if r.KeyIs(`"start_page_number":`) {
+	if !r.Follows(`,"end_ch`, `ar_index":`) {
+		if r.Follows(`,"start_`, `page_number":`) {
 			goto f6
 		}
 		goto find
@@ -1159,8 +1159,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"start_page_number":`) {
-		if r.KeyIs(`"end_page_number":`) {
+	if !r.Follows(`,"start_`, `page_number":`) {
+		if r.Follows(`,"end_pa`, `ge_number":`) {
 			goto f7
 		}
 		goto find
@@ -1175,8 +1175,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"end_page_number":`) {
-		if r.KeyIs(`"url":`) {
+	if !r.Follows(`,"end_pa`, `ge_number":`) {
+		if r.Follows(`,"url":`, ``) {
 			goto f8
 		}
 		goto find
@@ -1191,8 +1191,8 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"url":`) {
-		if r.KeyIs(`"title":`) {
+	if !r.Follows(`,"url":`, ``) {
+		if r.Follows(`,"title"`, `:`) {
 			goto f9
 		}
 		goto find
@@ -1207,7 +1207,7 @@ f8:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"title":`) {
+	if !r.Follows(`,"title"`, `:`) {
 		goto find
 	}
 f9:
@@ -1264,35 +1264,35 @@ func foldedCitation(key string) bool {
 func internBlockNext(r *jsontext.Reader) string {
 	switch r.StringByte() {
 	case 't':
-		if r.StringIs(`"` + BlockText + `"`) {
+		if r.Follows(`"text"`, ``) {
 			return BlockText
 		}
-		if r.StringIs(`"` + BlockThinking + `"`) {
+		if r.Follows(`"thinkin`, `g"`) {
 			return BlockThinking
 		}
-		if r.StringIs(`"` + BlockToolUse + `"`) {
+		if r.Follows(`"tool_us`, `e"`) {
 			return BlockToolUse
 		}
-		if r.StringIs(`"` + BlockToolResult + `"`) {
+		if r.Follows(`"tool_re`, `sult"`) {
 			return BlockToolResult
 		}
 	case 'r':
-		if r.StringIs(`"` + BlockRedactedThinking + `"`) {
+		if r.Follows(`"redacte`, `d_thinking"`) {
 			return BlockRedactedThinking
 		}
 	case 's':
-		if r.StringIs(`"` + BlockServerToolUse + `"`) {
+		if r.Follows(`"server_`, `tool_use"`) {
 			return BlockServerToolUse
 		}
 	case 'm':
-		if r.StringIs(`"` + BlockMCPToolUse + `"`) {
+		if r.Follows(`"mcp_too`, `l_use"`) {
 			return BlockMCPToolUse
 		}
-		if r.StringIs(`"` + BlockMCPToolResult + `"`) {
+		if r.Follows(`"mcp_too`, `l_result"`) {
 			return BlockMCPToolResult
 		}
 	case 'i':
-		if r.StringIs(`"` + BlockImage + `"`) {
+		if r.Follows(`"image"`, ``) {
 			return BlockImage
 		}
 	}
@@ -1328,22 +1328,22 @@ func internBlock(b []byte) string {
 func internDeltaNext(r *jsontext.Reader) string {
 	switch r.StringByte() {
 	case 't':
-		if r.StringIs(`"` + DeltaText + `"`) {
+		if r.Follows(`"text_de`, `lta"`) {
 			return DeltaText
 		}
-		if r.StringIs(`"` + DeltaThinking + `"`) {
+		if r.Follows(`"thinkin`, `g_delta"`) {
 			return DeltaThinking
 		}
 	case 'i':
-		if r.StringIs(`"` + DeltaInputJSON + `"`) {
+		if r.Follows(`"input_j`, `son_delta"`) {
 			return DeltaInputJSON
 		}
 	case 's':
-		if r.StringIs(`"` + DeltaSignature + `"`) {
+		if r.Follows(`"signatu`, `re_delta"`) {
 			return DeltaSignature
 		}
 	case 'c':
-		if r.StringIs(`"` + DeltaCitations + `"`) {
+		if r.Follows(`"citatio`, `ns_delta"`) {
 			return DeltaCitations
 		}
 	}
@@ -1371,31 +1371,31 @@ func internDelta(b []byte) string {
 func internEventNext(r *jsontext.Reader) string {
 	switch r.StringByte() {
 	case 'm':
-		if r.StringIs(`"` + EventMessageStart + `"`) {
+		if r.Follows(`"message`, `_start"`) {
 			return EventMessageStart
 		}
-		if r.StringIs(`"` + EventMessageDelta + `"`) {
+		if r.Follows(`"message`, `_delta"`) {
 			return EventMessageDelta
 		}
-		if r.StringIs(`"` + EventMessageStop + `"`) {
+		if r.Follows(`"message`, `_stop"`) {
 			return EventMessageStop
 		}
 	case 'c':
-		if r.StringIs(`"` + EventContentBlockStart + `"`) {
+		if r.Follows(`"content`, `_block_start"`) {
 			return EventContentBlockStart
 		}
-		if r.StringIs(`"` + EventContentBlockDelta + `"`) {
+		if r.Follows(`"content`, `_block_delta"`) {
 			return EventContentBlockDelta
 		}
-		if r.StringIs(`"` + EventContentBlockStop + `"`) {
+		if r.Follows(`"content`, `_block_stop"`) {
 			return EventContentBlockStop
 		}
 	case 'p':
-		if r.StringIs(`"` + EventPing + `"`) {
+		if r.Follows(`"ping"`, ``) {
 			return EventPing
 		}
 	case 'e':
-		if r.StringIs(`"` + EventError + `"`) {
+		if r.Follows(`"error"`, ``) {
 			return EventError
 		}
 	}

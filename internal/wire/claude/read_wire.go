@@ -20,8 +20,8 @@ func readSessionLine(r *jsontext.Reader, v *SessionLine) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"subtype":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"subtype`, `":`) {
 			goto f1
 		}
 		goto find
@@ -33,8 +33,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"subtype":`) {
-		if r.KeyIs(`"uuid":`) {
+	if !r.Follows(`,"subtyp`, `e":`) {
+		if r.Follows(`,"uuid":`, ``) {
 			goto f2
 		}
 		goto find
@@ -44,8 +44,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"uuid":`) {
-		if r.KeyIs(`"parentUuid":`) {
+	if !r.Follows(`,"uuid":`, ``) {
+		if r.Follows(`,"parent`, `Uuid":`) {
 			goto f3
 		}
 		goto find
@@ -55,8 +55,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"parentUuid":`) {
-		if r.KeyIs(`"logicalParentUuid":`) {
+	if !r.Follows(`,"parent`, `Uuid":`) {
+		if r.Follows(`,"logica`, `lParentUuid":`) {
 			goto f4
 		}
 		goto find
@@ -71,8 +71,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"logicalParentUuid":`) {
-		if r.KeyIs(`"isSidechain":`) {
+	if !r.Follows(`,"logica`, `lParentUuid":`) {
+		if r.Follows(`,"isSide`, `chain":`) {
 			goto f5
 		}
 		goto find
@@ -82,8 +82,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"isSidechain":`) {
-		if r.KeyIs(`"agentId":`) {
+	if !r.Follows(`,"isSide`, `chain":`) {
+		if r.Follows(`,"agentI`, `d":`) {
 			goto f6
 		}
 		goto find
@@ -93,8 +93,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"agentId":`) {
-		if r.KeyIs(`"sessionId":`) {
+	if !r.Follows(`,"agentI`, `d":`) {
+		if r.Follows(`,"sessio`, `nId":`) {
 			goto f7
 		}
 		goto find
@@ -104,8 +104,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"sessionId":`) {
-		if r.KeyIs(`"cwd":`) {
+	if !r.Follows(`,"sessio`, `nId":`) {
+		if r.Follows(`,"cwd":`, ``) {
 			goto f8
 		}
 		goto find
@@ -115,8 +115,8 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"cwd":`) {
-		if r.KeyIs(`"version":`) {
+	if !r.Follows(`,"cwd":`, ``) {
+		if r.Follows(`,"versio`, `n":`) {
 			goto f9
 		}
 		goto find
@@ -126,8 +126,8 @@ f8:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"version":`) {
-		if r.KeyIs(`"gitBranch":`) {
+	if !r.Follows(`,"versio`, `n":`) {
+		if r.Follows(`,"gitBra`, `nch":`) {
 			goto f10
 		}
 		goto find
@@ -137,8 +137,8 @@ f9:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"gitBranch":`) {
-		if r.KeyIs(`"message":`) {
+	if !r.Follows(`,"gitBra`, `nch":`) {
+		if r.Follows(`,"messag`, `e":`) {
 			goto f11
 		}
 		goto find
@@ -148,8 +148,8 @@ f10:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
-		if r.KeyIs(`"toolUseResult":`) {
+	if !r.Follows(`,"messag`, `e":`) {
+		if r.Follows(`,"toolUs`, `eResult":`) {
 			goto f12
 		}
 		goto find
@@ -163,8 +163,8 @@ f11:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"toolUseResult":`) {
-		if r.KeyIs(`"isApiErrorMessage":`) {
+	if !r.Follows(`,"toolUs`, `eResult":`) {
+		if r.Follows(`,"isApiE`, `rrorMessage":`) {
 			goto f13
 		}
 		goto find
@@ -174,8 +174,8 @@ f12:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"isApiErrorMessage":`) {
-		if r.KeyIs(`"error":`) {
+	if !r.Follows(`,"isApiE`, `rrorMessage":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f14
 		}
 		goto find
@@ -185,8 +185,8 @@ f13:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"error":`) {
-		if r.KeyIs(`"isMeta":`) {
+	if !r.Follows(`,"error"`, `:`) {
+		if r.Follows(`,"isMeta`, `":`) {
 			goto f15
 		}
 		goto find
@@ -196,8 +196,8 @@ f14:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"isMeta":`) {
-		if r.KeyIs(`"isCompactSummary":`) {
+	if !r.Follows(`,"isMeta`, `":`) {
+		if r.Follows(`,"isComp`, `actSummary":`) {
 			goto f16
 		}
 		goto find
@@ -207,8 +207,8 @@ f15:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"isCompactSummary":`) {
-		if r.KeyIs(`"summary":`) {
+	if !r.Follows(`,"isComp`, `actSummary":`) {
+		if r.Follows(`,"summar`, `y":`) {
 			goto f17
 		}
 		goto find
@@ -218,8 +218,8 @@ f16:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"summary":`) {
-		if r.KeyIs(`"content":`) {
+	if !r.Follows(`,"summar`, `y":`) {
+		if r.Follows(`,"conten`, `t":`) {
 			goto f18
 		}
 		goto find
@@ -229,8 +229,8 @@ f17:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
-		if r.KeyIs(`"operation":`) {
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.Follows(`,"operat`, `ion":`) {
 			goto f19
 		}
 		goto find
@@ -240,8 +240,8 @@ f18:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"operation":`) {
-		if r.KeyIs(`"attachment":`) {
+	if !r.Follows(`,"operat`, `ion":`) {
+		if r.Follows(`,"attach`, `ment":`) {
 			goto f20
 		}
 		goto find
@@ -251,8 +251,8 @@ f19:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"attachment":`) {
-		if r.KeyIs(`"lastPrompt":`) {
+	if !r.Follows(`,"attach`, `ment":`) {
+		if r.Follows(`,"lastPr`, `ompt":`) {
 			goto f21
 		}
 		goto find
@@ -266,7 +266,7 @@ f20:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"lastPrompt":`) {
+	if !r.Follows(`,"lastPr`, `ompt":`) {
 		goto find
 	}
 f21:
@@ -351,8 +351,8 @@ func readSessionMessage(r *jsontext.Reader, v *SessionMessage) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"role":`) {
+	if !r.Follows(`"id":`, ``) {
+		if r.Follows(`"role":`, ``) {
 			goto f1
 		}
 		goto find
@@ -362,8 +362,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"role":`) {
-		if r.KeyIs(`"model":`) {
+	if !r.Follows(`,"role":`, ``) {
+		if r.Follows(`,"model"`, `:`) {
 			goto f2
 		}
 		goto find
@@ -373,8 +373,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"model":`) {
-		if r.KeyIs(`"content":`) {
+	if !r.Follows(`,"model"`, `:`) {
+		if r.Follows(`,"conten`, `t":`) {
 			goto f3
 		}
 		goto find
@@ -384,8 +384,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
-		if r.KeyIs(`"stop_reason":`) {
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f4
 		}
 		goto find
@@ -395,8 +395,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"stop_reason":`) {
-		if r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"stop_r`, `eason":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f5
 		}
 		goto find
@@ -411,7 +411,7 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"usage"`, `:`) {
 		goto find
 	}
 f5:
@@ -468,7 +468,7 @@ func readAttachment(r *jsontext.Reader, v *Attachment) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
+	if !r.Follows(`"type":`, ``) {
 		goto find
 	}
 f0:

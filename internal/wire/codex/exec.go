@@ -61,12 +61,14 @@ type Line struct {
 	SessionID string        `json:"session_id"` // session.created
 	Usage     *Usage        `json:"usage" wire:"buf=usage"`
 	Error     *ErrorMessage `json:"error" wire:"buf=err"`
-	Message   *string       `json:"message"`
+	Message   *string       `json:"message" wire:"buf=msg"`
 
-	// What Usage and Error point to when the one-pass reader set them
-	// (wire:"buf"): the line's, valid while it is not copied or reused.
+	// What Usage, Error and Message point to when the one-pass reader
+	// set them (wire:"buf"): the line's, valid while it is not copied or
+	// reused.
 	usage Usage
 	err   ErrorMessage
+	msg   string
 }
 
 // ItemText is a line's item: its text, and the Item it decodes to. A

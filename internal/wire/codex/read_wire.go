@@ -19,23 +19,23 @@ func readLine(r *jsontext.Reader, v *Line) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"item":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"item":`, ``) {
 			goto f1
 		}
-		if r.KeyIs(`"thread_id":`) {
+		if r.Follows(`"thread_`, `id":`) {
 			goto f2
 		}
-		if r.KeyIs(`"session_id":`) {
+		if r.Follows(`"session`, `_id":`) {
 			goto f3
 		}
-		if r.KeyIs(`"usage":`) {
+		if r.Follows(`"usage":`, ``) {
 			goto f4
 		}
-		if r.KeyIs(`"error":`) {
+		if r.Follows(`"error":`, ``) {
 			goto f5
 		}
-		if r.KeyIs(`"message":`) {
+		if r.Follows(`"message`, `":`) {
 			goto f6
 		}
 		goto find
@@ -47,20 +47,20 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"item":`) {
-		if r.KeyIs(`"thread_id":`) {
+	if !r.Follows(`,"item":`, ``) {
+		if r.Follows(`,"thread`, `_id":`) {
 			goto f2
 		}
-		if r.KeyIs(`"session_id":`) {
+		if r.Follows(`,"sessio`, `n_id":`) {
 			goto f3
 		}
-		if r.KeyIs(`"usage":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f4
 		}
-		if r.KeyIs(`"error":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f5
 		}
-		if r.KeyIs(`"message":`) {
+		if r.Follows(`,"messag`, `e":`) {
 			goto f6
 		}
 		goto find
@@ -70,17 +70,17 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"thread_id":`) {
-		if r.KeyIs(`"session_id":`) {
+	if !r.Follows(`,"thread`, `_id":`) {
+		if r.Follows(`,"sessio`, `n_id":`) {
 			goto f3
 		}
-		if r.KeyIs(`"usage":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f4
 		}
-		if r.KeyIs(`"error":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f5
 		}
-		if r.KeyIs(`"message":`) {
+		if r.Follows(`,"messag`, `e":`) {
 			goto f6
 		}
 		goto find
@@ -92,14 +92,14 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"session_id":`) {
-		if r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"sessio`, `n_id":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f4
 		}
-		if r.KeyIs(`"error":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f5
 		}
-		if r.KeyIs(`"message":`) {
+		if r.Follows(`,"messag`, `e":`) {
 			goto f6
 		}
 		goto find
@@ -111,11 +111,11 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"usage":`) {
-		if r.KeyIs(`"error":`) {
+	if !r.Follows(`,"usage"`, `:`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f5
 		}
-		if r.KeyIs(`"message":`) {
+		if r.Follows(`,"messag`, `e":`) {
 			goto f6
 		}
 		goto find
@@ -129,8 +129,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"error":`) {
-		if r.KeyIs(`"message":`) {
+	if !r.Follows(`,"error"`, `:`) {
+		if r.Follows(`,"messag`, `e":`) {
 			goto f6
 		}
 		goto find
@@ -144,14 +144,14 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
+	if !r.Follows(`,"messag`, `e":`) {
 		goto find
 	}
 f6:
 	if r.Peek() == 'n' && r.Null() {
 		v.Message = nil
 	} else {
-		jsontext.Ensure(&v.Message)
+		jsontext.EnsureIn(&v.Message, &v.msg)
 		if !(r.Peek() == 'n' && r.Null()) {
 			*v.Message = r.String()
 		}
@@ -206,17 +206,17 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"input_tokens":`) {
-		if r.KeyIs(`"cached_input_tokens":`) {
+	if !r.Follows(`"input_t`, `okens":`) {
+		if r.Follows(`"cached_`, `input_tokens":`) {
 			goto f1
 		}
-		if r.KeyIs(`"cache_write_input_tokens":`) {
+		if r.Follows(`"cache_w`, `rite_input_tokens":`) {
 			goto f2
 		}
-		if r.KeyIs(`"output_tokens":`) {
+		if r.Follows(`"output_`, `tokens":`) {
 			goto f3
 		}
-		if r.KeyIs(`"reasoning_output_tokens":`) {
+		if r.Follows(`"reasoni`, `ng_output_tokens":`) {
 			goto f4
 		}
 		goto find
@@ -231,14 +231,14 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"cached_input_tokens":`) {
-		if r.KeyIs(`"cache_write_input_tokens":`) {
+	if !r.Follows(`,"cached`, `_input_tokens":`) {
+		if r.Follows(`,"cache_`, `write_input_tokens":`) {
 			goto f2
 		}
-		if r.KeyIs(`"output_tokens":`) {
+		if r.Follows(`,"output`, `_tokens":`) {
 			goto f3
 		}
-		if r.KeyIs(`"reasoning_output_tokens":`) {
+		if r.Follows(`,"reason`, `ing_output_tokens":`) {
 			goto f4
 		}
 		goto find
@@ -253,11 +253,11 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"cache_write_input_tokens":`) {
-		if r.KeyIs(`"output_tokens":`) {
+	if !r.Follows(`,"cache_`, `write_input_tokens":`) {
+		if r.Follows(`,"output`, `_tokens":`) {
 			goto f3
 		}
-		if r.KeyIs(`"reasoning_output_tokens":`) {
+		if r.Follows(`,"reason`, `ing_output_tokens":`) {
 			goto f4
 		}
 		goto find
@@ -272,8 +272,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"output_tokens":`) {
-		if r.KeyIs(`"reasoning_output_tokens":`) {
+	if !r.Follows(`,"output`, `_tokens":`) {
+		if r.Follows(`,"reason`, `ing_output_tokens":`) {
 			goto f4
 		}
 		goto find
@@ -288,7 +288,7 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"reasoning_output_tokens":`) {
+	if !r.Follows(`,"reason`, `ing_output_tokens":`) {
 		goto find
 	}
 f4:
@@ -344,7 +344,7 @@ func readErrorMessage(r *jsontext.Reader, v *ErrorMessage) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
+	if !r.Follows(`"message`, `":`) {
 		goto find
 	}
 f0:
@@ -387,8 +387,8 @@ func readItem(r *jsontext.Reader, v *Item) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"type":`) {
+	if !r.Follows(`"id":`, ``) {
+		if r.Follows(`"type":`, ``) {
 			goto f1
 		}
 		goto find
@@ -400,8 +400,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"text":`) {
+	if !r.Follows(`,"type":`, ``) {
+		if r.Follows(`,"text":`, ``) {
 			goto f2
 		}
 		goto find
@@ -413,8 +413,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"text":`) {
-		if r.KeyIs(`"command":`) {
+	if !r.Follows(`,"text":`, ``) {
+		if r.Follows(`,"comman`, `d":`) {
 			goto f3
 		}
 		goto find
@@ -426,8 +426,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"command":`) {
-		if r.KeyIs(`"aggregated_output":`) {
+	if !r.Follows(`,"comman`, `d":`) {
+		if r.Follows(`,"aggreg`, `ated_output":`) {
 			goto f4
 		}
 		goto find
@@ -437,8 +437,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"aggregated_output":`) {
-		if r.KeyIs(`"exit_code":`) {
+	if !r.Follows(`,"aggreg`, `ated_output":`) {
+		if r.Follows(`,"exit_c`, `ode":`) {
 			goto f5
 		}
 		goto find
@@ -450,8 +450,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"exit_code":`) {
-		if r.KeyIs(`"status":`) {
+	if !r.Follows(`,"exit_c`, `ode":`) {
+		if r.Follows(`,"status`, `":`) {
 			goto f6
 		}
 		goto find
@@ -466,8 +466,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"status":`) {
-		if r.KeyIs(`"changes":`) {
+	if !r.Follows(`,"status`, `":`) {
+		if r.Follows(`,"change`, `s":`) {
 			goto f7
 		}
 		goto find
@@ -479,8 +479,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"changes":`) {
-		if r.KeyIs(`"server":`) {
+	if !r.Follows(`,"change`, `s":`) {
+		if r.Follows(`,"server`, `":`) {
 			goto f8
 		}
 		goto find
@@ -501,8 +501,8 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"server":`) {
-		if r.KeyIs(`"tool":`) {
+	if !r.Follows(`,"server`, `":`) {
+		if r.Follows(`,"tool":`, ``) {
 			goto f9
 		}
 		goto find
@@ -514,8 +514,8 @@ f8:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"tool":`) {
-		if r.KeyIs(`"arguments":`) {
+	if !r.Follows(`,"tool":`, ``) {
+		if r.Follows(`,"argume`, `nts":`) {
 			goto f10
 		}
 		goto find
@@ -527,8 +527,8 @@ f9:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"arguments":`) {
-		if r.KeyIs(`"result":`) {
+	if !r.Follows(`,"argume`, `nts":`) {
+		if r.Follows(`,"result`, `":`) {
 			goto f11
 		}
 		goto find
@@ -538,8 +538,8 @@ f10:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"result":`) {
-		if r.KeyIs(`"error":`) {
+	if !r.Follows(`,"result`, `":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f12
 		}
 		goto find
@@ -553,8 +553,8 @@ f11:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"error":`) {
-		if r.KeyIs(`"query":`) {
+	if !r.Follows(`,"error"`, `:`) {
+		if r.Follows(`,"query"`, `:`) {
 			goto f13
 		}
 		goto find
@@ -568,8 +568,8 @@ f12:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"query":`) {
-		if r.KeyIs(`"action":`) {
+	if !r.Follows(`,"query"`, `:`) {
+		if r.Follows(`,"action`, `":`) {
 			goto f14
 		}
 		goto find
@@ -579,8 +579,8 @@ f13:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"action":`) {
-		if r.KeyIs(`"items":`) {
+	if !r.Follows(`,"action`, `":`) {
+		if r.Follows(`,"items"`, `:`) {
 			goto f15
 		}
 		goto find
@@ -590,23 +590,23 @@ f14:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"items":`) {
-		if r.KeyIs(`"message":`) {
+	if !r.Follows(`,"items"`, `:`) {
+		if r.Follows(`,"messag`, `e":`) {
 			goto f16
 		}
-		if r.KeyIs(`"sender_thread_id":`) {
+		if r.Follows(`,"sender`, `_thread_id":`) {
 			goto f17
 		}
-		if r.KeyIs(`"receiver_thread_ids":`) {
+		if r.Follows(`,"receiv`, `er_thread_ids":`) {
 			goto f18
 		}
-		if r.KeyIs(`"prompt":`) {
+		if r.Follows(`,"prompt`, `":`) {
 			goto f19
 		}
-		if r.KeyIs(`"agents_states":`) {
+		if r.Follows(`,"agents`, `_states":`) {
 			goto f20
 		}
-		if r.KeyIs(`"item_type":`) {
+		if r.Follows(`,"item_t`, `ype":`) {
 			goto f21
 		}
 		goto find
@@ -627,20 +627,20 @@ f15:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
-		if r.KeyIs(`"sender_thread_id":`) {
+	if !r.Follows(`,"messag`, `e":`) {
+		if r.Follows(`,"sender`, `_thread_id":`) {
 			goto f17
 		}
-		if r.KeyIs(`"receiver_thread_ids":`) {
+		if r.Follows(`,"receiv`, `er_thread_ids":`) {
 			goto f18
 		}
-		if r.KeyIs(`"prompt":`) {
+		if r.Follows(`,"prompt`, `":`) {
 			goto f19
 		}
-		if r.KeyIs(`"agents_states":`) {
+		if r.Follows(`,"agents`, `_states":`) {
 			goto f20
 		}
-		if r.KeyIs(`"item_type":`) {
+		if r.Follows(`,"item_t`, `ype":`) {
 			goto f21
 		}
 		goto find
@@ -652,17 +652,17 @@ f16:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"sender_thread_id":`) {
-		if r.KeyIs(`"receiver_thread_ids":`) {
+	if !r.Follows(`,"sender`, `_thread_id":`) {
+		if r.Follows(`,"receiv`, `er_thread_ids":`) {
 			goto f18
 		}
-		if r.KeyIs(`"prompt":`) {
+		if r.Follows(`,"prompt`, `":`) {
 			goto f19
 		}
-		if r.KeyIs(`"agents_states":`) {
+		if r.Follows(`,"agents`, `_states":`) {
 			goto f20
 		}
-		if r.KeyIs(`"item_type":`) {
+		if r.Follows(`,"item_t`, `ype":`) {
 			goto f21
 		}
 		goto find
@@ -674,14 +674,14 @@ f17:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"receiver_thread_ids":`) {
-		if r.KeyIs(`"prompt":`) {
+	if !r.Follows(`,"receiv`, `er_thread_ids":`) {
+		if r.Follows(`,"prompt`, `":`) {
 			goto f19
 		}
-		if r.KeyIs(`"agents_states":`) {
+		if r.Follows(`,"agents`, `_states":`) {
 			goto f20
 		}
-		if r.KeyIs(`"item_type":`) {
+		if r.Follows(`,"item_t`, `ype":`) {
 			goto f21
 		}
 		goto find
@@ -702,11 +702,11 @@ f18:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"prompt":`) {
-		if r.KeyIs(`"agents_states":`) {
+	if !r.Follows(`,"prompt`, `":`) {
+		if r.Follows(`,"agents`, `_states":`) {
 			goto f20
 		}
-		if r.KeyIs(`"item_type":`) {
+		if r.Follows(`,"item_t`, `ype":`) {
 			goto f21
 		}
 		goto find
@@ -723,8 +723,8 @@ f19:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"agents_states":`) {
-		if r.KeyIs(`"item_type":`) {
+	if !r.Follows(`,"agents`, `_states":`) {
+		if r.Follows(`,"item_t`, `ype":`) {
 			goto f21
 		}
 		goto find
@@ -734,7 +734,7 @@ f20:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"item_type":`) {
+	if !r.Follows(`,"item_t`, `ype":`) {
 		goto find
 	}
 f21:
@@ -821,8 +821,8 @@ func readFileUpdateChange(r *jsontext.Reader, v *FileUpdateChange) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"path":`) {
-		if r.KeyIs(`"kind":`) {
+	if !r.Follows(`"path":`, ``) {
+		if r.Follows(`"kind":`, ``) {
 			goto f1
 		}
 		goto find
@@ -832,7 +832,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"kind":`) {
+	if !r.Follows(`,"kind":`, ``) {
 		goto find
 	}
 f1:
@@ -877,8 +877,8 @@ func readMCPResult(r *jsontext.Reader, v *MCPResult) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
-		if r.KeyIs(`"structured_content":`) {
+	if !r.Follows(`"content`, `":`) {
+		if r.Follows(`"structu`, `red_content":`) {
 			goto f1
 		}
 		goto find
@@ -897,7 +897,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"structured_content":`) {
+	if !r.Follows(`,"struct`, `ured_content":`) {
 		goto find
 	}
 f1:
@@ -942,8 +942,8 @@ func readTodoItem(r *jsontext.Reader, v *TodoItem) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"text":`) {
-		if r.KeyIs(`"completed":`) {
+	if !r.Follows(`"text":`, ``) {
+		if r.Follows(`"complet`, `ed":`) {
 			goto f1
 		}
 		goto find
@@ -953,7 +953,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"completed":`) {
+	if !r.Follows(`,"comple`, `ted":`) {
 		goto find
 	}
 f1:
@@ -998,8 +998,8 @@ func readAgentState(r *jsontext.Reader, v *AgentState) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"status":`) {
-		if r.KeyIs(`"message":`) {
+	if !r.Follows(`"status"`, `:`) {
+		if r.Follows(`"message`, `":`) {
 			goto f1
 		}
 		goto find
@@ -1009,7 +1009,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
+	if !r.Follows(`,"messag`, `e":`) {
 		goto find
 	}
 f1:
@@ -1059,8 +1059,8 @@ func readRolloutLine(r *jsontext.Reader, v *RolloutLine) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"type":`) {
+	if !r.Follows(`"timesta`, `mp":`) {
+		if r.Follows(`"type":`, ``) {
 			goto f1
 		}
 		goto find
@@ -1070,8 +1070,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"payload":`) {
+	if !r.Follows(`,"type":`, ``) {
+		if r.Follows(`,"payloa`, `d":`) {
 			goto f2
 		}
 		goto find
@@ -1083,7 +1083,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"payload":`) {
+	if !r.Follows(`,"payloa`, `d":`) {
 		goto find
 	}
 f2:
@@ -1139,8 +1139,8 @@ func readPayload(r *jsontext.Reader, v *Payload) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"id":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"id":`, ``) {
 			goto f1
 		}
 		goto find
@@ -1152,8 +1152,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"cwd":`) {
+	if !r.Follows(`,"id":`, ``) {
+		if r.Follows(`,"cwd":`, ``) {
 			goto f2
 		}
 		goto find
@@ -1163,8 +1163,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"cwd":`) {
-		if r.KeyIs(`"source":`) {
+	if !r.Follows(`,"cwd":`, ``) {
+		if r.Follows(`,"source`, `":`) {
 			goto f3
 		}
 		goto find
@@ -1174,8 +1174,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"source":`) {
-		if r.KeyIs(`"model":`) {
+	if !r.Follows(`,"source`, `":`) {
+		if r.Follows(`,"model"`, `:`) {
 			goto f4
 		}
 		goto find
@@ -1185,8 +1185,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"model":`) {
-		if r.KeyIs(`"role":`) {
+	if !r.Follows(`,"model"`, `:`) {
+		if r.Follows(`,"role":`, ``) {
 			goto f5
 		}
 		goto find
@@ -1196,8 +1196,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"role":`) {
-		if r.KeyIs(`"content":`) {
+	if !r.Follows(`,"role":`, ``) {
+		if r.Follows(`,"conten`, `t":`) {
 			goto f6
 		}
 		goto find
@@ -1209,8 +1209,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
-		if r.KeyIs(`"summary":`) {
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.Follows(`,"summar`, `y":`) {
 			goto f7
 		}
 		goto find
@@ -1220,8 +1220,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"summary":`) {
-		if r.KeyIs(`"name":`) {
+	if !r.Follows(`,"summar`, `y":`) {
+		if r.Follows(`,"name":`, ``) {
 			goto f8
 		}
 		goto find
@@ -1231,8 +1231,8 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"name":`) {
-		if r.KeyIs(`"arguments":`) {
+	if !r.Follows(`,"name":`, ``) {
+		if r.Follows(`,"argume`, `nts":`) {
 			goto f9
 		}
 		goto find
@@ -1242,8 +1242,8 @@ f8:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"arguments":`) {
-		if r.KeyIs(`"input":`) {
+	if !r.Follows(`,"argume`, `nts":`) {
+		if r.Follows(`,"input"`, `:`) {
 			goto f10
 		}
 		goto find
@@ -1253,8 +1253,8 @@ f9:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"input":`) {
-		if r.KeyIs(`"call_id":`) {
+	if !r.Follows(`,"input"`, `:`) {
+		if r.Follows(`,"call_i`, `d":`) {
 			goto f11
 		}
 		goto find
@@ -1264,8 +1264,8 @@ f10:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"call_id":`) {
-		if r.KeyIs(`"output":`) {
+	if !r.Follows(`,"call_i`, `d":`) {
+		if r.Follows(`,"output`, `":`) {
 			goto f12
 		}
 		goto find
@@ -1275,8 +1275,8 @@ f11:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"output":`) {
-		if r.KeyIs(`"status":`) {
+	if !r.Follows(`,"output`, `":`) {
+		if r.Follows(`,"status`, `":`) {
 			goto f13
 		}
 		goto find
@@ -1286,8 +1286,8 @@ f12:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"status":`) {
-		if r.KeyIs(`"action":`) {
+	if !r.Follows(`,"status`, `":`) {
+		if r.Follows(`,"action`, `":`) {
 			goto f14
 		}
 		goto find
@@ -1299,8 +1299,8 @@ f13:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"action":`) {
-		if r.KeyIs(`"tools":`) {
+	if !r.Follows(`,"action`, `":`) {
+		if r.Follows(`,"tools"`, `:`) {
 			goto f15
 		}
 		goto find
@@ -1310,8 +1310,8 @@ f14:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"tools":`) {
-		if r.KeyIs(`"encrypted_content":`) {
+	if !r.Follows(`,"tools"`, `:`) {
+		if r.Follows(`,"encryp`, `ted_content":`) {
 			goto f16
 		}
 		goto find
@@ -1321,8 +1321,8 @@ f15:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"encrypted_content":`) {
-		if r.KeyIs(`"item":`) {
+	if !r.Follows(`,"encryp`, `ted_content":`) {
+		if r.Follows(`,"item":`, ``) {
 			goto f17
 		}
 		goto find
@@ -1337,8 +1337,8 @@ f16:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"item":`) {
-		if r.KeyIs(`"info":`) {
+	if !r.Follows(`,"item":`, ``) {
+		if r.Follows(`,"info":`, ``) {
 			goto f18
 		}
 		goto find
@@ -1352,8 +1352,8 @@ f17:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"info":`) {
-		if r.KeyIs(`"error":`) {
+	if !r.Follows(`,"info":`, ``) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f19
 		}
 		goto find
@@ -1367,8 +1367,8 @@ f18:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"error":`) {
-		if r.KeyIs(`"message":`) {
+	if !r.Follows(`,"error"`, `:`) {
+		if r.Follows(`,"messag`, `e":`) {
 			goto f20
 		}
 		goto find
@@ -1382,8 +1382,8 @@ f19:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
-		if r.KeyIs(`"reason":`) {
+	if !r.Follows(`,"messag`, `e":`) {
+		if r.Follows(`,"reason`, `":`) {
 			goto f21
 		}
 		goto find
@@ -1393,8 +1393,8 @@ f20:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"reason":`) {
-		if r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"reason`, `":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f22
 		}
 		goto find
@@ -1404,7 +1404,7 @@ f21:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"usage"`, `:`) {
 		goto find
 	}
 f22:
@@ -1495,8 +1495,8 @@ func readTextPart(r *jsontext.Reader, v *TextPart) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"text":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"text":`, ``) {
 			goto f1
 		}
 		goto find
@@ -1508,7 +1508,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"text":`) {
+	if !r.Follows(`,"text":`, ``) {
 		goto find
 	}
 f1:
@@ -1553,8 +1553,8 @@ func readCompletedItem(r *jsontext.Reader, v *CompletedItem) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"id":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"id":`, ``) {
 			goto f1
 		}
 		goto find
@@ -1564,8 +1564,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"command":`) {
+	if !r.Follows(`,"id":`, ``) {
+		if r.Follows(`,"comman`, `d":`) {
 			goto f2
 		}
 		goto find
@@ -1575,8 +1575,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"command":`) {
-		if r.KeyIs(`"status":`) {
+	if !r.Follows(`,"comman`, `d":`) {
+		if r.Follows(`,"status`, `":`) {
 			goto f3
 		}
 		goto find
@@ -1595,8 +1595,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"status":`) {
-		if r.KeyIs(`"aggregated_output":`) {
+	if !r.Follows(`,"status`, `":`) {
+		if r.Follows(`,"aggreg`, `ated_output":`) {
 			goto f4
 		}
 		goto find
@@ -1608,8 +1608,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"aggregated_output":`) {
-		if r.KeyIs(`"exit_code":`) {
+	if !r.Follows(`,"aggreg`, `ated_output":`) {
+		if r.Follows(`,"exit_c`, `ode":`) {
 			goto f5
 		}
 		goto find
@@ -1619,7 +1619,7 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"exit_code":`) {
+	if !r.Follows(`,"exit_c`, `ode":`) {
 		goto find
 	}
 f5:
@@ -1677,8 +1677,8 @@ func readTokenInfo(r *jsontext.Reader, v *TokenInfo) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"total_token_usage":`) {
-		if r.KeyIs(`"last_token_usage":`) {
+	if !r.Follows(`"total_t`, `oken_usage":`) {
+		if r.Follows(`"last_to`, `ken_usage":`) {
 			goto f1
 		}
 		goto find
@@ -1692,7 +1692,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"last_token_usage":`) {
+	if !r.Follows(`,"last_t`, `oken_usage":`) {
 		goto find
 	}
 f1:
@@ -1741,8 +1741,8 @@ func readTaskError(r *jsontext.Reader, v *TaskError) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
-		if r.KeyIs(`"codex_error_info":`) {
+	if !r.Follows(`"message`, `":`) {
+		if r.Follows(`"codex_e`, `rror_info":`) {
 			goto f1
 		}
 		goto find
@@ -1752,7 +1752,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"codex_error_info":`) {
+	if !r.Follows(`,"codex_`, `error_info":`) {
 		goto find
 	}
 f1:
@@ -1797,8 +1797,8 @@ func readFunctionOutput(r *jsontext.Reader, v *FunctionOutput) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
-		if r.KeyIs(`"success":`) {
+	if !r.Follows(`"content`, `":`) {
+		if r.Follows(`"success`, `":`) {
 			goto f1
 		}
 		goto find
@@ -1808,7 +1808,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"success":`) {
+	if !r.Follows(`,"succes`, `s":`) {
 		goto find
 	}
 f1:
@@ -1849,45 +1849,45 @@ func foldedFunctionOutput(key string) bool {
 func internItemNext(r *jsontext.Reader) string {
 	switch r.StringByte() {
 	case 'a':
-		if r.StringIs(`"` + ItemAgentMessage + `"`) {
+		if r.Follows(`"agent_m`, `essage"`) {
 			return ItemAgentMessage
 		}
-		if r.StringIs(`"` + ItemAssistantMessage + `"`) {
+		if r.Follows(`"assista`, `nt_message"`) {
 			return ItemAssistantMessage
 		}
 	case 'c':
-		if r.StringIs(`"` + ItemCommandExecution + `"`) {
+		if r.Follows(`"command`, `_execution"`) {
 			return ItemCommandExecution
 		}
-		if r.StringIs(`"` + ItemCollabToolCall + `"`) {
+		if r.Follows(`"collab_`, `tool_call"`) {
 			return ItemCollabToolCall
 		}
 	case 'r':
-		if r.StringIs(`"` + ItemReasoning + `"`) {
+		if r.Follows(`"reasoni`, `ng"`) {
 			return ItemReasoning
 		}
 	case 'f':
-		if r.StringIs(`"` + ItemFileChange + `"`) {
+		if r.Follows(`"file_ch`, `ange"`) {
 			return ItemFileChange
 		}
 	case 'm':
-		if r.StringIs(`"` + ItemMCPToolCall + `"`) {
+		if r.Follows(`"mcp_too`, `l_call"`) {
 			return ItemMCPToolCall
 		}
 	case 'w':
-		if r.StringIs(`"` + ItemWebSearch + `"`) {
+		if r.Follows(`"web_sea`, `rch"`) {
 			return ItemWebSearch
 		}
 	case 't':
-		if r.StringIs(`"` + ItemTodoList + `"`) {
+		if r.Follows(`"todo_li`, `st"`) {
 			return ItemTodoList
 		}
 	case 'e':
-		if r.StringIs(`"` + ItemError + `"`) {
+		if r.Follows(`"error"`, ``) {
 			return ItemError
 		}
 	case 'p':
-		if r.StringIs(`"` + ItemPlan + `"`) {
+		if r.Follows(`"plan"`, ``) {
 			return ItemPlan
 		}
 	}
@@ -1993,19 +1993,19 @@ func internResponseMsg(b []byte) string {
 func internStatusNext(r *jsontext.Reader) string {
 	switch r.StringByte() {
 	case 'c':
-		if r.StringIs(`"` + StatusCompleted + `"`) {
+		if r.Follows(`"complet`, `ed"`) {
 			return StatusCompleted
 		}
 	case 'i':
-		if r.StringIs(`"` + StatusInProgress + `"`) {
+		if r.Follows(`"in_prog`, `ress"`) {
 			return StatusInProgress
 		}
 	case 'f':
-		if r.StringIs(`"` + StatusFailed + `"`) {
+		if r.Follows(`"failed"`, ``) {
 			return StatusFailed
 		}
 	case 'd':
-		if r.StringIs(`"` + StatusDeclined + `"`) {
+		if r.Follows(`"decline`, `d"`) {
 			return StatusDeclined
 		}
 	}
@@ -2031,34 +2031,34 @@ func internStatus(b []byte) string {
 func internTypeNext(r *jsontext.Reader) string {
 	switch r.StringByte() {
 	case 'i':
-		if r.StringIs(`"` + TypeItemCompleted + `"`) {
+		if r.Follows(`"item.co`, `mpleted"`) {
 			return TypeItemCompleted
 		}
-		if r.StringIs(`"` + TypeItemStarted + `"`) {
+		if r.Follows(`"item.st`, `arted"`) {
 			return TypeItemStarted
 		}
-		if r.StringIs(`"` + TypeItemUpdated + `"`) {
+		if r.Follows(`"item.up`, `dated"`) {
 			return TypeItemUpdated
 		}
 	case 't':
-		if r.StringIs(`"` + TypeTurnStarted + `"`) {
+		if r.Follows(`"turn.st`, `arted"`) {
 			return TypeTurnStarted
 		}
-		if r.StringIs(`"` + TypeThreadStarted + `"`) {
+		if r.Follows(`"thread.`, `started"`) {
 			return TypeThreadStarted
 		}
-		if r.StringIs(`"` + TypeTurnCompleted + `"`) {
+		if r.Follows(`"turn.co`, `mpleted"`) {
 			return TypeTurnCompleted
 		}
-		if r.StringIs(`"` + TypeTurnFailed + `"`) {
+		if r.Follows(`"turn.fa`, `iled"`) {
 			return TypeTurnFailed
 		}
 	case 'e':
-		if r.StringIs(`"` + TypeError + `"`) {
+		if r.Follows(`"error"`, ``) {
 			return TypeError
 		}
 	case 's':
-		if r.StringIs(`"` + TypeSessionCreated + `"`) {
+		if r.Follows(`"session`, `.created"`) {
 			return TypeSessionCreated
 		}
 	}

@@ -19,8 +19,8 @@ func readSessionHeader(r *jsontext.Reader, v *SessionHeader) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"sessionId":`) {
-		if r.KeyIs(`"projectHash":`) {
+	if !r.Follows(`"session`, `Id":`) {
+		if r.Follows(`"project`, `Hash":`) {
 			goto f1
 		}
 		goto find
@@ -30,8 +30,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"projectHash":`) {
-		if r.KeyIs(`"startTime":`) {
+	if !r.Follows(`,"projec`, `tHash":`) {
+		if r.Follows(`,"startT`, `ime":`) {
 			goto f2
 		}
 		goto find
@@ -41,8 +41,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"startTime":`) {
-		if r.KeyIs(`"lastUpdated":`) {
+	if !r.Follows(`,"startT`, `ime":`) {
+		if r.Follows(`,"lastUp`, `dated":`) {
 			goto f3
 		}
 		goto find
@@ -52,8 +52,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"lastUpdated":`) {
-		if r.KeyIs(`"summary":`) {
+	if !r.Follows(`,"lastUp`, `dated":`) {
+		if r.Follows(`,"summar`, `y":`) {
 			goto f4
 		}
 		goto find
@@ -63,8 +63,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"summary":`) {
-		if r.KeyIs(`"directories":`) {
+	if !r.Follows(`,"summar`, `y":`) {
+		if r.Follows(`,"direct`, `ories":`) {
 			goto f5
 		}
 		goto find
@@ -74,8 +74,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"directories":`) {
-		if r.KeyIs(`"kind":`) {
+	if !r.Follows(`,"direct`, `ories":`) {
+		if r.Follows(`,"kind":`, ``) {
 			goto f6
 		}
 		goto find
@@ -94,7 +94,7 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"kind":`) {
+	if !r.Follows(`,"kind":`, ``) {
 		goto find
 	}
 f6:
@@ -149,8 +149,8 @@ func readRecord(r *jsontext.Reader, v *Record) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"id":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -160,8 +160,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"type":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"type":`, ``) {
 			goto f2
 		}
 		goto find
@@ -171,8 +171,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"content":`) {
+	if !r.Follows(`,"type":`, ``) {
+		if r.Follows(`,"conten`, `t":`) {
 			goto f3
 		}
 		goto find
@@ -182,8 +182,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
-		if r.KeyIs(`"displayContent":`) {
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.Follows(`,"displa`, `yContent":`) {
 			goto f4
 		}
 		goto find
@@ -193,8 +193,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"displayContent":`) {
-		if r.KeyIs(`"toolCalls":`) {
+	if !r.Follows(`,"displa`, `yContent":`) {
+		if r.Follows(`,"toolCa`, `lls":`) {
 			goto f5
 		}
 		goto find
@@ -204,8 +204,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"toolCalls":`) {
-		if r.KeyIs(`"thoughts":`) {
+	if !r.Follows(`,"toolCa`, `lls":`) {
+		if r.Follows(`,"though`, `ts":`) {
 			goto f6
 		}
 		goto find
@@ -226,8 +226,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"thoughts":`) {
-		if r.KeyIs(`"tokens":`) {
+	if !r.Follows(`,"though`, `ts":`) {
+		if r.Follows(`,"tokens`, `":`) {
 			goto f7
 		}
 		goto find
@@ -248,8 +248,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"tokens":`) {
-		if r.KeyIs(`"model":`) {
+	if !r.Follows(`,"tokens`, `":`) {
+		if r.Follows(`,"model"`, `:`) {
 			goto f8
 		}
 		goto find
@@ -263,7 +263,7 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"model":`) {
+	if !r.Follows(`,"model"`, `:`) {
 		goto find
 	}
 f8:
@@ -322,8 +322,8 @@ func readToolCallRecord(r *jsontext.Reader, v *ToolCallRecord) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"name":`) {
+	if !r.Follows(`"id":`, ``) {
+		if r.Follows(`"name":`, ``) {
 			goto f1
 		}
 		goto find
@@ -333,8 +333,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"name":`) {
-		if r.KeyIs(`"args":`) {
+	if !r.Follows(`,"name":`, ``) {
+		if r.Follows(`,"args":`, ``) {
 			goto f2
 		}
 		goto find
@@ -344,8 +344,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"args":`) {
-		if r.KeyIs(`"result":`) {
+	if !r.Follows(`,"args":`, ``) {
+		if r.Follows(`,"result`, `":`) {
 			goto f3
 		}
 		goto find
@@ -355,8 +355,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"result":`) {
-		if r.KeyIs(`"status":`) {
+	if !r.Follows(`,"result`, `":`) {
+		if r.Follows(`,"status`, `":`) {
 			goto f4
 		}
 		goto find
@@ -366,8 +366,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"status":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`,"status`, `":`) {
+		if r.Follows(`,"timest`, `amp":`) {
 			goto f5
 		}
 		goto find
@@ -377,8 +377,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"agentId":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"agentI`, `d":`) {
 			goto f6
 		}
 		goto find
@@ -388,8 +388,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"agentId":`) {
-		if r.KeyIs(`"displayName":`) {
+	if !r.Follows(`,"agentI`, `d":`) {
+		if r.Follows(`,"displa`, `yName":`) {
 			goto f7
 		}
 		goto find
@@ -399,8 +399,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"displayName":`) {
-		if r.KeyIs(`"description":`) {
+	if !r.Follows(`,"displa`, `yName":`) {
+		if r.Follows(`,"descri`, `ption":`) {
 			goto f8
 		}
 		goto find
@@ -410,8 +410,8 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"description":`) {
-		if r.KeyIs(`"resultDisplay":`) {
+	if !r.Follows(`,"descri`, `ption":`) {
+		if r.Follows(`,"result`, `Display":`) {
 			goto f9
 		}
 		goto find
@@ -421,7 +421,7 @@ f8:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"resultDisplay":`) {
+	if !r.Follows(`,"result`, `Display":`) {
 		goto find
 	}
 f9:
@@ -482,8 +482,8 @@ func readThought(r *jsontext.Reader, v *Thought) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"subject":`) {
-		if r.KeyIs(`"description":`) {
+	if !r.Follows(`"subject`, `":`) {
+		if r.Follows(`"descrip`, `tion":`) {
 			goto f1
 		}
 		goto find
@@ -493,8 +493,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"description":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`,"descri`, `ption":`) {
+		if r.Follows(`,"timest`, `amp":`) {
 			goto f2
 		}
 		goto find
@@ -504,7 +504,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
 		goto find
 	}
 f2:
@@ -551,8 +551,8 @@ func readTokensSummary(r *jsontext.Reader, v *TokensSummary) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"input":`) {
-		if r.KeyIs(`"output":`) {
+	if !r.Follows(`"input":`, ``) {
+		if r.Follows(`"output"`, `:`) {
 			goto f1
 		}
 		goto find
@@ -562,8 +562,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"output":`) {
-		if r.KeyIs(`"cached":`) {
+	if !r.Follows(`,"output`, `":`) {
+		if r.Follows(`,"cached`, `":`) {
 			goto f2
 		}
 		goto find
@@ -573,8 +573,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"cached":`) {
-		if r.KeyIs(`"thoughts":`) {
+	if !r.Follows(`,"cached`, `":`) {
+		if r.Follows(`,"though`, `ts":`) {
 			goto f3
 		}
 		goto find
@@ -584,8 +584,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"thoughts":`) {
-		if r.KeyIs(`"tool":`) {
+	if !r.Follows(`,"though`, `ts":`) {
+		if r.Follows(`,"tool":`, ``) {
 			goto f4
 		}
 		goto find
@@ -600,8 +600,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"tool":`) {
-		if r.KeyIs(`"total":`) {
+	if !r.Follows(`,"tool":`, ``) {
+		if r.Follows(`,"total"`, `:`) {
 			goto f5
 		}
 		goto find
@@ -616,7 +616,7 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"total":`) {
+	if !r.Follows(`,"total"`, `:`) {
 		goto find
 	}
 f5:
@@ -669,8 +669,8 @@ func readPart(r *jsontext.Reader, v *Part) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"text":`) {
-		if r.KeyIs(`"thought":`) {
+	if !r.Follows(`"text":`, ``) {
+		if r.Follows(`"thought`, `":`) {
 			goto f1
 		}
 		goto find
@@ -685,8 +685,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"thought":`) {
-		if r.KeyIs(`"functionCall":`) {
+	if !r.Follows(`,"though`, `t":`) {
+		if r.Follows(`,"functi`, `onCall":`) {
 			goto f2
 		}
 		goto find
@@ -696,8 +696,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"functionCall":`) {
-		if r.KeyIs(`"functionResponse":`) {
+	if !r.Follows(`,"functi`, `onCall":`) {
+		if r.Follows(`,"functi`, `onResponse":`) {
 			goto f3
 		}
 		goto find
@@ -711,7 +711,7 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"functionResponse":`) {
+	if !r.Follows(`,"functi`, `onResponse":`) {
 		goto find
 	}
 f3:
@@ -764,8 +764,8 @@ func readFunctionCall(r *jsontext.Reader, v *FunctionCall) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"name":`) {
+	if !r.Follows(`"id":`, ``) {
+		if r.Follows(`"name":`, ``) {
 			goto f1
 		}
 		goto find
@@ -775,8 +775,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"name":`) {
-		if r.KeyIs(`"args":`) {
+	if !r.Follows(`,"name":`, ``) {
+		if r.Follows(`,"args":`, ``) {
 			goto f2
 		}
 		goto find
@@ -786,7 +786,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"args":`) {
+	if !r.Follows(`,"args":`, ``) {
 		goto find
 	}
 f2:
@@ -833,8 +833,8 @@ func readFunctionResponse(r *jsontext.Reader, v *FunctionResponse) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"name":`) {
+	if !r.Follows(`"id":`, ``) {
+		if r.Follows(`"name":`, ``) {
 			goto f1
 		}
 		goto find
@@ -844,8 +844,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"name":`) {
-		if r.KeyIs(`"response":`) {
+	if !r.Follows(`,"name":`, ``) {
+		if r.Follows(`,"respon`, `se":`) {
 			goto f2
 		}
 		goto find
@@ -855,7 +855,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"response":`) {
+	if !r.Follows(`,"respon`, `se":`) {
 		goto find
 	}
 f2:
@@ -902,8 +902,8 @@ func readHead(r *jsontext.Reader, v *Head) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -913,7 +913,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
 		goto find
 	}
 f1:
@@ -958,8 +958,8 @@ func readProbe(r *jsontext.Reader, v *Probe) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -969,7 +969,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
 		goto find
 	}
 f1:
@@ -1014,8 +1014,8 @@ func readWritten(r *jsontext.Reader, v *Written) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"Type":`) {
-		if r.KeyIs(`"Timestamp":`) {
+	if !r.Follows(`"Type":`, ``) {
+		if r.Follows(`"Timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -1025,7 +1025,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"Timestamp":`) {
+	if !r.Follows(`,"Timest`, `amp":`) {
 		goto find
 	}
 f1:
@@ -1070,8 +1070,8 @@ func readInit(r *jsontext.Reader, v *Init) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -1088,8 +1088,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"session_id":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"sessio`, `n_id":`) {
 			goto f2
 		}
 		goto find
@@ -1106,8 +1106,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"session_id":`) {
-		if r.KeyIs(`"model":`) {
+	if !r.Follows(`,"sessio`, `n_id":`) {
+		if r.Follows(`,"model"`, `:`) {
 			goto f3
 		}
 		goto find
@@ -1117,7 +1117,7 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"model":`) {
+	if !r.Follows(`,"model"`, `:`) {
 		goto find
 	}
 f3:
@@ -1166,8 +1166,8 @@ func readMessage(r *jsontext.Reader, v *Message) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -1184,8 +1184,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"role":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"role":`, ``) {
 			goto f2
 		}
 		goto find
@@ -1202,8 +1202,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"role":`) {
-		if r.KeyIs(`"content":`) {
+	if !r.Follows(`,"role":`, ``) {
+		if r.Follows(`,"conten`, `t":`) {
 			goto f3
 		}
 		goto find
@@ -1215,8 +1215,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
-		if r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.Follows(`,"delta"`, `:`) {
 			goto f4
 		}
 		goto find
@@ -1226,7 +1226,7 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"delta"`, `:`) {
 		goto find
 	}
 f4:
@@ -1282,8 +1282,8 @@ func readToolUse(r *jsontext.Reader, v *ToolUse) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -1300,8 +1300,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"tool_name":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"tool_n`, `ame":`) {
 			goto f2
 		}
 		goto find
@@ -1318,8 +1318,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"tool_name":`) {
-		if r.KeyIs(`"tool_id":`) {
+	if !r.Follows(`,"tool_n`, `ame":`) {
+		if r.Follows(`,"tool_i`, `d":`) {
 			goto f3
 		}
 		goto find
@@ -1329,8 +1329,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"tool_id":`) {
-		if r.KeyIs(`"parameters":`) {
+	if !r.Follows(`,"tool_i`, `d":`) {
+		if r.Follows(`,"parame`, `ters":`) {
 			goto f4
 		}
 		goto find
@@ -1340,7 +1340,7 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"parameters":`) {
+	if !r.Follows(`,"parame`, `ters":`) {
 		goto find
 	}
 f4:
@@ -1391,8 +1391,8 @@ func readToolResult(r *jsontext.Reader, v *ToolResult) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -1409,8 +1409,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"tool_id":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"tool_i`, `d":`) {
 			goto f2
 		}
 		goto find
@@ -1427,8 +1427,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"tool_id":`) {
-		if r.KeyIs(`"status":`) {
+	if !r.Follows(`,"tool_i`, `d":`) {
+		if r.Follows(`,"status`, `":`) {
 			goto f3
 		}
 		goto find
@@ -1438,8 +1438,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"status":`) {
-		if r.KeyIs(`"output":`) {
+	if !r.Follows(`,"status`, `":`) {
+		if r.Follows(`,"output`, `":`) {
 			goto f4
 		}
 		goto find
@@ -1449,8 +1449,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"output":`) {
-		if r.KeyIs(`"error":`) {
+	if !r.Follows(`,"output`, `":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f5
 		}
 		goto find
@@ -1465,7 +1465,7 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"error":`) {
+	if !r.Follows(`,"error"`, `:`) {
 		goto find
 	}
 f5:
@@ -1522,8 +1522,8 @@ func readErrorInfo(r *jsontext.Reader, v *ErrorInfo) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"message":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"message`, `":`) {
 			goto f1
 		}
 		goto find
@@ -1533,7 +1533,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
+	if !r.Follows(`,"messag`, `e":`) {
 		goto find
 	}
 f1:
@@ -1578,8 +1578,8 @@ func readError(r *jsontext.Reader, v *Error) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -1596,8 +1596,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"severity":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"severi`, `ty":`) {
 			goto f2
 		}
 		goto find
@@ -1614,8 +1614,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"severity":`) {
-		if r.KeyIs(`"message":`) {
+	if !r.Follows(`,"severi`, `ty":`) {
+		if r.Follows(`,"messag`, `e":`) {
 			goto f3
 		}
 		goto find
@@ -1625,7 +1625,7 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
+	if !r.Follows(`,"messag`, `e":`) {
 		goto find
 	}
 f3:
@@ -1674,8 +1674,8 @@ func readResult(r *jsontext.Reader, v *Result) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -1692,8 +1692,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"status":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"status`, `":`) {
 			goto f2
 		}
 		goto find
@@ -1710,8 +1710,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"status":`) {
-		if r.KeyIs(`"error":`) {
+	if !r.Follows(`,"status`, `":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f3
 		}
 		goto find
@@ -1721,8 +1721,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"error":`) {
-		if r.KeyIs(`"stats":`) {
+	if !r.Follows(`,"error"`, `:`) {
+		if r.Follows(`,"stats"`, `:`) {
 			goto f4
 		}
 		goto find
@@ -1736,7 +1736,7 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"stats":`) {
+	if !r.Follows(`,"stats"`, `:`) {
 		goto find
 	}
 f4:
@@ -1791,8 +1791,8 @@ func readStreamStats(r *jsontext.Reader, v *StreamStats) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"total_tokens":`) {
-		if r.KeyIs(`"input_tokens":`) {
+	if !r.Follows(`"total_t`, `okens":`) {
+		if r.Follows(`"input_t`, `okens":`) {
 			goto f1
 		}
 		goto find
@@ -1807,8 +1807,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"input_tokens":`) {
-		if r.KeyIs(`"output_tokens":`) {
+	if !r.Follows(`,"input_`, `tokens":`) {
+		if r.Follows(`,"output`, `_tokens":`) {
 			goto f2
 		}
 		goto find
@@ -1823,8 +1823,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"output_tokens":`) {
-		if r.KeyIs(`"cached":`) {
+	if !r.Follows(`,"output`, `_tokens":`) {
+		if r.Follows(`,"cached`, `":`) {
 			goto f3
 		}
 		goto find
@@ -1839,8 +1839,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"cached":`) {
-		if r.KeyIs(`"input":`) {
+	if !r.Follows(`,"cached`, `":`) {
+		if r.Follows(`,"input"`, `:`) {
 			goto f4
 		}
 		goto find
@@ -1855,8 +1855,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"input":`) {
-		if r.KeyIs(`"duration_ms":`) {
+	if !r.Follows(`,"input"`, `:`) {
+		if r.Follows(`,"durati`, `on_ms":`) {
 			goto f5
 		}
 		goto find
@@ -1871,8 +1871,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"duration_ms":`) {
-		if r.KeyIs(`"tool_calls":`) {
+	if !r.Follows(`,"durati`, `on_ms":`) {
+		if r.Follows(`,"tool_c`, `alls":`) {
 			goto f6
 		}
 		goto find
@@ -1887,8 +1887,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"tool_calls":`) {
-		if r.KeyIs(`"models":`) {
+	if !r.Follows(`,"tool_c`, `alls":`) {
+		if r.Follows(`,"models`, `":`) {
 			goto f7
 		}
 		goto find
@@ -1898,7 +1898,7 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"models":`) {
+	if !r.Follows(`,"models`, `":`) {
 		goto find
 	}
 f7:
@@ -1962,8 +1962,8 @@ func readModelStats(r *jsontext.Reader, v *ModelStats) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"total_tokens":`) {
-		if r.KeyIs(`"input_tokens":`) {
+	if !r.Follows(`"total_t`, `okens":`) {
+		if r.Follows(`"input_t`, `okens":`) {
 			goto f1
 		}
 		goto find
@@ -1978,8 +1978,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"input_tokens":`) {
-		if r.KeyIs(`"output_tokens":`) {
+	if !r.Follows(`,"input_`, `tokens":`) {
+		if r.Follows(`,"output`, `_tokens":`) {
 			goto f2
 		}
 		goto find
@@ -1994,8 +1994,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"output_tokens":`) {
-		if r.KeyIs(`"cached":`) {
+	if !r.Follows(`,"output`, `_tokens":`) {
+		if r.Follows(`,"cached`, `":`) {
 			goto f3
 		}
 		goto find
@@ -2010,8 +2010,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"cached":`) {
-		if r.KeyIs(`"input":`) {
+	if !r.Follows(`,"cached`, `":`) {
+		if r.Follows(`,"input"`, `:`) {
 			goto f4
 		}
 		goto find
@@ -2026,7 +2026,7 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"input":`) {
+	if !r.Follows(`,"input"`, `:`) {
 		goto find
 	}
 f4:
@@ -2082,8 +2082,8 @@ func readNamedModel(r *jsontext.Reader, v *NamedModel) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"Name":`) {
-		if r.KeyIs(`"Stats":`) {
+	if !r.Follows(`"Name":`, ``) {
+		if r.Follows(`"Stats":`, ``) {
 			goto f1
 		}
 		goto find
@@ -2093,7 +2093,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"Stats":`) {
+	if !r.Follows(`,"Stats"`, `:`) {
 		goto find
 	}
 f1:
@@ -2140,8 +2140,8 @@ func readOutput(r *jsontext.Reader, v *Output) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"session_id":`) {
-		if r.KeyIs(`"response":`) {
+	if !r.Follows(`"session`, `_id":`) {
+		if r.Follows(`"respons`, `e":`) {
 			goto f1
 		}
 		goto find
@@ -2156,8 +2156,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"response":`) {
-		if r.KeyIs(`"stats":`) {
+	if !r.Follows(`,"respon`, `se":`) {
+		if r.Follows(`,"stats"`, `:`) {
 			goto f2
 		}
 		goto find
@@ -2172,8 +2172,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"stats":`) {
-		if r.KeyIs(`"error":`) {
+	if !r.Follows(`,"stats"`, `:`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f3
 		}
 		goto find
@@ -2187,7 +2187,7 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"error":`) {
+	if !r.Follows(`,"error"`, `:`) {
 		goto find
 	}
 f3:
@@ -2240,8 +2240,8 @@ func readJSONError(r *jsontext.Reader, v *JSONError) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"message":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"message`, `":`) {
 			goto f1
 		}
 		goto find
@@ -2251,8 +2251,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
-		if r.KeyIs(`"code":`) {
+	if !r.Follows(`,"messag`, `e":`) {
+		if r.Follows(`,"code":`, ``) {
 			goto f2
 		}
 		goto find
@@ -2262,7 +2262,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"code":`) {
+	if !r.Follows(`,"code":`, ``) {
 		goto find
 	}
 f2:
@@ -2309,8 +2309,8 @@ func readSessionMetrics(r *jsontext.Reader, v *SessionMetrics) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"models":`) {
-		if r.KeyIs(`"tools":`) {
+	if !r.Follows(`"models"`, `:`) {
+		if r.Follows(`"tools":`, ``) {
 			goto f1
 		}
 		goto find
@@ -2327,8 +2327,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"tools":`) {
-		if r.KeyIs(`"files":`) {
+	if !r.Follows(`,"tools"`, `:`) {
+		if r.Follows(`,"files"`, `:`) {
 			goto f2
 		}
 		goto find
@@ -2338,7 +2338,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"files":`) {
+	if !r.Follows(`,"files"`, `:`) {
 		goto find
 	}
 f2:
@@ -2385,8 +2385,8 @@ func readNamedMetrics(r *jsontext.Reader, v *NamedMetrics) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"Name":`) {
-		if r.KeyIs(`"Metrics":`) {
+	if !r.Follows(`"Name":`, ``) {
+		if r.Follows(`"Metrics`, `":`) {
 			goto f1
 		}
 		goto find
@@ -2396,7 +2396,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"Metrics":`) {
+	if !r.Follows(`,"Metric`, `s":`) {
 		goto find
 	}
 f1:
@@ -2443,8 +2443,8 @@ func readModelMetrics(r *jsontext.Reader, v *ModelMetrics) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"api":`) {
-		if r.KeyIs(`"tokens":`) {
+	if !r.Follows(`"api":`, ``) {
+		if r.Follows(`"tokens"`, `:`) {
 			goto f1
 		}
 		goto find
@@ -2456,8 +2456,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"tokens":`) {
-		if r.KeyIs(`"roles":`) {
+	if !r.Follows(`,"tokens`, `":`) {
+		if r.Follows(`,"roles"`, `:`) {
 			goto f2
 		}
 		goto find
@@ -2469,7 +2469,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"roles":`) {
+	if !r.Follows(`,"roles"`, `:`) {
 		goto find
 	}
 f2:
@@ -2516,8 +2516,8 @@ func readAPIMetrics(r *jsontext.Reader, v *APIMetrics) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"totalRequests":`) {
-		if r.KeyIs(`"totalErrors":`) {
+	if !r.Follows(`"totalRe`, `quests":`) {
+		if r.Follows(`"totalEr`, `rors":`) {
 			goto f1
 		}
 		goto find
@@ -2527,8 +2527,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"totalErrors":`) {
-		if r.KeyIs(`"totalLatencyMs":`) {
+	if !r.Follows(`,"totalE`, `rrors":`) {
+		if r.Follows(`,"totalL`, `atencyMs":`) {
 			goto f2
 		}
 		goto find
@@ -2538,7 +2538,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"totalLatencyMs":`) {
+	if !r.Follows(`,"totalL`, `atencyMs":`) {
 		goto find
 	}
 f2:
@@ -2585,8 +2585,8 @@ func readTokenMetrics(r *jsontext.Reader, v *TokenMetrics) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"input":`) {
-		if r.KeyIs(`"prompt":`) {
+	if !r.Follows(`"input":`, ``) {
+		if r.Follows(`"prompt"`, `:`) {
 			goto f1
 		}
 		goto find
@@ -2596,8 +2596,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"prompt":`) {
-		if r.KeyIs(`"candidates":`) {
+	if !r.Follows(`,"prompt`, `":`) {
+		if r.Follows(`,"candid`, `ates":`) {
 			goto f2
 		}
 		goto find
@@ -2607,8 +2607,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"candidates":`) {
-		if r.KeyIs(`"total":`) {
+	if !r.Follows(`,"candid`, `ates":`) {
+		if r.Follows(`,"total"`, `:`) {
 			goto f3
 		}
 		goto find
@@ -2618,8 +2618,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"total":`) {
-		if r.KeyIs(`"cached":`) {
+	if !r.Follows(`,"total"`, `:`) {
+		if r.Follows(`,"cached`, `":`) {
 			goto f4
 		}
 		goto find
@@ -2629,8 +2629,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"cached":`) {
-		if r.KeyIs(`"thoughts":`) {
+	if !r.Follows(`,"cached`, `":`) {
+		if r.Follows(`,"though`, `ts":`) {
 			goto f5
 		}
 		goto find
@@ -2640,8 +2640,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"thoughts":`) {
-		if r.KeyIs(`"tool":`) {
+	if !r.Follows(`,"though`, `ts":`) {
+		if r.Follows(`,"tool":`, ``) {
 			goto f6
 		}
 		goto find
@@ -2651,7 +2651,7 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"tool":`) {
+	if !r.Follows(`,"tool":`, ``) {
 		goto find
 	}
 f6:

@@ -651,7 +651,7 @@ const lastTries = 6
 // reports whether a lower-cased key is one of st's lower-cased, if the
 // statements call folded<name>. Of a reader's own struct (top), they are
 // the reader's body: each field's key is asked for in declaration order,
-// one comparison with a constant (KeyIs), and the object's end after
+// one comparison with a constant (Follows), and the object's end after
 // each value; a key that is not the one asked for is compared with the
 // next one or few (lastTries), else read and looked up, and the fields
 // after its own are asked for next. A producer that writes its keys in
@@ -697,10 +697,16 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 			if g.ordered[name] && len(fields)-i-1 <= lastTries {
 				tries = lastTries
 			}
-			fmt.Fprintf(w, "if !r.KeyIs(`\"%s\":`) {\n", f.json)
+			// The first member follows the '{', the others a value
+			// and a ','.
+			comma := ","
+			if i == 0 {
+				comma = ""
+			}
+			fmt.Fprintf(w, "if !r.Follows(%s) {\n", follows(comma+`"`+f.json+`":`))
 			for j := i + 1; j < min(i+1+tries, len(fields)); j++ {
 				if plainKey(fields[j].json) {
-					fmt.Fprintf(w, "if r.KeyIs(`\"%s\":`) {\ngoto f%d\n}\n", fields[j].json, j)
+					fmt.Fprintf(w, "if r.Follows(%s) {\ngoto f%d\n}\n", follows(comma+`"`+fields[j].json+`":`), j)
 				}
 			}
 			w.WriteString("goto find\n}\n")
@@ -752,7 +758,7 @@ func (g *generator) field(w *bytes.Buffer, x string, f field, o opts) error {
 	return nil
 }
 
-// plainKey reports whether KeyIs can look for key: ASCII with nothing
+// plainKey reports whether Follows can look for key: ASCII with nothing
 // JSON escapes.
 func plainKey(key string) bool {
 	for i := range len(key) {
@@ -761,6 +767,13 @@ func plainKey(key string) bool {
 		}
 	}
 	return true
+}
+
+// follows returns the arguments of Follows for the text q: q split
+// after its eighth byte, each part a raw string literal.
+func follows(q string) string {
+	k := min(8, len(q))
+	return "`" + q[:k] + "`, `" + q[k:] + "`"
 }
 
 // skip writes the statement that skips the value of a key that matched
@@ -954,7 +967,7 @@ func (g *generator) internFunc(w *bytes.Buffer, prefixes string) {
 		// string of the vocabulary is not scanned, nor switched on.
 		fmt.Fprintf(w, "\n// intern%sNext reads a string as intern%s(r.Str()) does.\nfunc intern%sNext(r *jsontext.Reader) string {\n\tswitch r.StringByte() {\n", name, name, name)
 		var firsts []byte
-		byFirst := map[byte][]string{}
+		byFirst := map[byte][][2]string{}
 		for _, c := range consts {
 			if c[1] == "" || !plainKey(c[1]) {
 				continue
@@ -962,12 +975,12 @@ func (g *generator) internFunc(w *bytes.Buffer, prefixes string) {
 			if byFirst[c[1][0]] == nil {
 				firsts = append(firsts, c[1][0])
 			}
-			byFirst[c[1][0]] = append(byFirst[c[1][0]], c[0])
+			byFirst[c[1][0]] = append(byFirst[c[1][0]], c)
 		}
 		for _, b := range firsts {
 			fmt.Fprintf(w, "\tcase %q:\n", b)
 			for _, c := range byFirst[b] {
-				fmt.Fprintf(w, "\t\tif r.StringIs(`\"` + %s + `\"`) {\n\t\t\treturn %s\n\t\t}\n", c, c)
+				fmt.Fprintf(w, "\t\tif r.Follows(%s) {\n\t\t\treturn %s\n\t\t}\n", follows(`"`+c[1]+`"`), c[0])
 			}
 		}
 		fmt.Fprintf(w, "\t}\n\treturn intern%s(r.Str())\n}\n", name)

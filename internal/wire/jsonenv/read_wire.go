@@ -19,7 +19,7 @@ func readRollbackPayload(r *jsontext.Reader, v *RollbackPayload) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
+	if !r.Follows(`"message`, `":`) {
 		goto find
 	}
 f0:
@@ -62,8 +62,8 @@ func readEnvelope(r *jsontext.Reader, v *Envelope) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"agent":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"agent":`, ``) {
 			goto f1
 		}
 		goto find
@@ -75,8 +75,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"agent":`) {
-		if r.KeyIs(`"final":`) {
+	if !r.Follows(`,"agent"`, `:`) {
+		if r.Follows(`,"final"`, `:`) {
 			goto f2
 		}
 		goto find
@@ -86,8 +86,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"final":`) {
-		if r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"final"`, `:`) {
+		if r.Follows(`,"delta"`, `:`) {
 			goto f3
 		}
 		goto find
@@ -97,8 +97,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"delta":`) {
-		if r.KeyIs(`"id":`) {
+	if !r.Follows(`,"delta"`, `:`) {
+		if r.Follows(`,"id":`, ``) {
 			goto f4
 		}
 		goto find
@@ -108,8 +108,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"name":`) {
+	if !r.Follows(`,"id":`, ``) {
+		if r.Follows(`,"name":`, ``) {
 			goto f5
 		}
 		goto find
@@ -124,8 +124,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"name":`) {
-		if r.KeyIs(`"src":`) {
+	if !r.Follows(`,"name":`, ``) {
+		if r.Follows(`,"src":`, ``) {
 			goto f6
 		}
 		goto find
@@ -140,8 +140,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"src":`) {
-		if r.KeyIs(`"media_type":`) {
+	if !r.Follows(`,"src":`, ``) {
+		if r.Follows(`,"media_`, `type":`) {
 			goto f7
 		}
 		goto find
@@ -156,8 +156,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"media_type":`) {
-		if r.KeyIs(`"citation_type":`) {
+	if !r.Follows(`,"media_`, `type":`) {
+		if r.Follows(`,"citati`, `on_type":`) {
 			goto f8
 		}
 		goto find
@@ -172,8 +172,8 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"citation_type":`) {
-		if r.KeyIs(`"document_index":`) {
+	if !r.Follows(`,"citati`, `on_type":`) {
+		if r.Follows(`,"docume`, `nt_index":`) {
 			goto f9
 		}
 		goto find
@@ -188,8 +188,8 @@ f8:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"document_index":`) {
-		if r.KeyIs(`"document_title":`) {
+	if !r.Follows(`,"docume`, `nt_index":`) {
+		if r.Follows(`,"docume`, `nt_title":`) {
 			goto f10
 		}
 		goto find
@@ -204,8 +204,8 @@ f9:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"document_title":`) {
-		if r.KeyIs(`"start_char_index":`) {
+	if !r.Follows(`,"docume`, `nt_title":`) {
+		if r.Follows(`,"start_`, `char_index":`) {
 			goto f11
 		}
 		goto find
@@ -220,8 +220,8 @@ f10:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"start_char_index":`) {
-		if r.KeyIs(`"end_char_index":`) {
+	if !r.Follows(`,"start_`, `char_index":`) {
+		if r.Follows(`,"end_ch`, `ar_index":`) {
 			goto f12
 		}
 		goto find
@@ -236,8 +236,8 @@ f11:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"end_char_index":`) {
-		if r.KeyIs(`"start_page_number":`) {
+	if !r.Follows(`,"end_ch`, `ar_index":`) {
+		if r.Follows(`,"start_`, `page_number":`) {
 			goto f13
 		}
 		goto find
@@ -252,8 +252,8 @@ f12:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"start_page_number":`) {
-		if r.KeyIs(`"end_page_number":`) {
+	if !r.Follows(`,"start_`, `page_number":`) {
+		if r.Follows(`,"end_pa`, `ge_number":`) {
 			goto f14
 		}
 		goto find
@@ -268,8 +268,8 @@ f13:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"end_page_number":`) {
-		if r.KeyIs(`"url":`) {
+	if !r.Follows(`,"end_pa`, `ge_number":`) {
+		if r.Follows(`,"url":`, ``) {
 			goto f15
 		}
 		goto find
@@ -284,8 +284,8 @@ f14:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"url":`) {
-		if r.KeyIs(`"title":`) {
+	if !r.Follows(`,"url":`, ``) {
+		if r.Follows(`,"title"`, `:`) {
 			goto f16
 		}
 		goto find
@@ -300,7 +300,7 @@ f15:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"title":`) {
+	if !r.Follows(`,"title"`, `:`) {
 		goto find
 	}
 f16:
@@ -380,8 +380,8 @@ func readPendingTool(r *jsontext.Reader, v *PendingTool) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"tool_use_id":`) {
-		if r.KeyIs(`"name":`) {
+	if !r.Follows(`"tool_us`, `e_id":`) {
+		if r.Follows(`"name":`, ``) {
 			goto f1
 		}
 		goto find
@@ -391,8 +391,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"name":`) {
-		if r.KeyIs(`"input":`) {
+	if !r.Follows(`,"name":`, ``) {
+		if r.Follows(`,"input"`, `:`) {
 			goto f2
 		}
 		goto find
@@ -402,7 +402,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"input":`) {
+	if !r.Follows(`,"input"`, `:`) {
 		goto find
 	}
 f2:
@@ -449,7 +449,7 @@ func readMetaFiles(r *jsontext.Reader, v *MetaFiles) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"files":`) {
+	if !r.Follows(`"files":`, ``) {
 		goto find
 	}
 f0:
@@ -503,8 +503,8 @@ func readFileMeta(r *jsontext.Reader, v *FileMeta) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"file_id":`) {
-		if r.KeyIs(`"filename":`) {
+	if !r.Follows(`"file_id`, `":`) {
+		if r.Follows(`"filenam`, `e":`) {
 			goto f1
 		}
 		goto find
@@ -514,8 +514,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"filename":`) {
-		if r.KeyIs(`"storage_location":`) {
+	if !r.Follows(`,"filena`, `me":`) {
+		if r.Follows(`,"storag`, `e_location":`) {
 			goto f2
 		}
 		goto find
@@ -525,7 +525,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"storage_location":`) {
+	if !r.Follows(`,"storag`, `e_location":`) {
 		goto find
 	}
 f2:
@@ -572,8 +572,8 @@ func readErrorPayload(r *jsontext.Reader, v *ErrorPayload) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"message":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"message`, `":`) {
 			goto f1
 		}
 		goto find
@@ -583,7 +583,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
+	if !r.Follows(`,"messag`, `e":`) {
 		goto find
 	}
 f1:
@@ -628,8 +628,8 @@ func readServerError(r *jsontext.Reader, v *ServerError) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"error":`) {
-		if r.KeyIs(`"message":`) {
+	if !r.Follows(`"error":`, ``) {
+		if r.Follows(`"message`, `":`) {
 			goto f1
 		}
 		goto find
@@ -639,8 +639,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
-		if r.KeyIs(`"traceback":`) {
+	if !r.Follows(`,"messag`, `e":`) {
+		if r.Follows(`,"traceb`, `ack":`) {
 			goto f2
 		}
 		goto find
@@ -650,7 +650,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"traceback":`) {
+	if !r.Follows(`,"traceb`, `ack":`) {
 		goto find
 	}
 f2:

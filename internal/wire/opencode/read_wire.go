@@ -19,8 +19,8 @@ func readLine(r *jsontext.Reader, v *Line) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"timestamp":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"timesta`, `mp":`) {
 			goto f1
 		}
 		goto find
@@ -32,8 +32,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"timestamp":`) {
-		if r.KeyIs(`"sessionID":`) {
+	if !r.Follows(`,"timest`, `amp":`) {
+		if r.Follows(`,"sessio`, `nID":`) {
 			goto f2
 		}
 		goto find
@@ -48,8 +48,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"sessionID":`) {
-		if r.KeyIs(`"part":`) {
+	if !r.Follows(`,"sessio`, `nID":`) {
+		if r.Follows(`,"part":`, ``) {
 			goto f3
 		}
 		goto find
@@ -59,8 +59,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"part":`) {
-		if r.KeyIs(`"error":`) {
+	if !r.Follows(`,"part":`, ``) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f4
 		}
 		goto find
@@ -74,7 +74,7 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"error":`) {
+	if !r.Follows(`,"error"`, `:`) {
 		goto find
 	}
 f4:
@@ -129,8 +129,8 @@ func readPart(r *jsontext.Reader, v *Part) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"messageID":`) {
+	if !r.Follows(`"id":`, ``) {
+		if r.Follows(`"message`, `ID":`) {
 			goto f1
 		}
 		goto find
@@ -140,8 +140,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"messageID":`) {
-		if r.KeyIs(`"sessionID":`) {
+	if !r.Follows(`,"messag`, `eID":`) {
+		if r.Follows(`,"sessio`, `nID":`) {
 			goto f2
 		}
 		goto find
@@ -151,8 +151,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"sessionID":`) {
-		if r.KeyIs(`"type":`) {
+	if !r.Follows(`,"sessio`, `nID":`) {
+		if r.Follows(`,"type":`, ``) {
 			goto f3
 		}
 		goto find
@@ -162,8 +162,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"text":`) {
+	if !r.Follows(`,"type":`, ``) {
+		if r.Follows(`,"text":`, ``) {
 			goto f4
 		}
 		goto find
@@ -175,8 +175,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"text":`) {
-		if r.KeyIs(`"time":`) {
+	if !r.Follows(`,"text":`, ``) {
+		if r.Follows(`,"time":`, ``) {
 			goto f5
 		}
 		goto find
@@ -186,8 +186,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"time":`) {
-		if r.KeyIs(`"reason":`) {
+	if !r.Follows(`,"time":`, ``) {
+		if r.Follows(`,"reason`, `":`) {
 			goto f6
 		}
 		goto find
@@ -201,8 +201,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"reason":`) {
-		if r.KeyIs(`"tokens":`) {
+	if !r.Follows(`,"reason`, `":`) {
+		if r.Follows(`,"tokens`, `":`) {
 			goto f7
 		}
 		goto find
@@ -212,8 +212,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"tokens":`) {
-		if r.KeyIs(`"cost":`) {
+	if !r.Follows(`,"tokens`, `":`) {
+		if r.Follows(`,"cost":`, ``) {
 			goto f8
 		}
 		goto find
@@ -227,8 +227,8 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"cost":`) {
-		if r.KeyIs(`"tool":`) {
+	if !r.Follows(`,"cost":`, ``) {
+		if r.Follows(`,"tool":`, ``) {
 			goto f9
 		}
 		goto find
@@ -243,8 +243,8 @@ f8:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"tool":`) {
-		if r.KeyIs(`"callID":`) {
+	if !r.Follows(`,"tool":`, ``) {
+		if r.Follows(`,"callID`, `":`) {
 			goto f10
 		}
 		goto find
@@ -254,8 +254,8 @@ f9:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"callID":`) {
-		if r.KeyIs(`"state":`) {
+	if !r.Follows(`,"callID`, `":`) {
+		if r.Follows(`,"state"`, `:`) {
 			goto f11
 		}
 		goto find
@@ -265,7 +265,7 @@ f10:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"state":`) {
+	if !r.Follows(`,"state"`, `:`) {
 		goto find
 	}
 f11:
@@ -334,8 +334,8 @@ func readTime(r *jsontext.Reader, v *Time) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"start":`) {
-		if r.KeyIs(`"end":`) {
+	if !r.Follows(`"start":`, ``) {
+		if r.Follows(`"end":`, ``) {
 			goto f1
 		}
 		goto find
@@ -350,7 +350,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"end":`) {
+	if !r.Follows(`,"end":`, ``) {
 		goto find
 	}
 f1:
@@ -400,8 +400,8 @@ func readTokens(r *jsontext.Reader, v *Tokens) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"total":`) {
-		if r.KeyIs(`"input":`) {
+	if !r.Follows(`"total":`, ``) {
+		if r.Follows(`"input":`, ``) {
 			goto f1
 		}
 		goto find
@@ -416,8 +416,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"input":`) {
-		if r.KeyIs(`"output":`) {
+	if !r.Follows(`,"input"`, `:`) {
+		if r.Follows(`,"output`, `":`) {
 			goto f2
 		}
 		goto find
@@ -427,8 +427,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"output":`) {
-		if r.KeyIs(`"reasoning":`) {
+	if !r.Follows(`,"output`, `":`) {
+		if r.Follows(`,"reason`, `ing":`) {
 			goto f3
 		}
 		goto find
@@ -438,8 +438,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"reasoning":`) {
-		if r.KeyIs(`"cache":`) {
+	if !r.Follows(`,"reason`, `ing":`) {
+		if r.Follows(`,"cache"`, `:`) {
 			goto f4
 		}
 		goto find
@@ -449,7 +449,7 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"cache":`) {
+	if !r.Follows(`,"cache"`, `:`) {
 		goto find
 	}
 f4:
@@ -502,8 +502,8 @@ func readCache(r *jsontext.Reader, v *Cache) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"read":`) {
-		if r.KeyIs(`"write":`) {
+	if !r.Follows(`"read":`, ``) {
+		if r.Follows(`"write":`, ``) {
 			goto f1
 		}
 		goto find
@@ -513,7 +513,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"write":`) {
+	if !r.Follows(`,"write"`, `:`) {
 		goto find
 	}
 f1:
@@ -558,8 +558,8 @@ func readToolState(r *jsontext.Reader, v *ToolState) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"status":`) {
-		if r.KeyIs(`"input":`) {
+	if !r.Follows(`"status"`, `:`) {
+		if r.Follows(`"input":`, ``) {
 			goto f1
 		}
 		goto find
@@ -569,8 +569,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"input":`) {
-		if r.KeyIs(`"output":`) {
+	if !r.Follows(`,"input"`, `:`) {
+		if r.Follows(`,"output`, `":`) {
 			goto f2
 		}
 		goto find
@@ -580,8 +580,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"output":`) {
-		if r.KeyIs(`"error":`) {
+	if !r.Follows(`,"output`, `":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f3
 		}
 		goto find
@@ -596,8 +596,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"error":`) {
-		if r.KeyIs(`"title":`) {
+	if !r.Follows(`,"error"`, `:`) {
+		if r.Follows(`,"title"`, `:`) {
 			goto f4
 		}
 		goto find
@@ -612,8 +612,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"title":`) {
-		if r.KeyIs(`"metadata":`) {
+	if !r.Follows(`,"title"`, `:`) {
+		if r.Follows(`,"metada`, `ta":`) {
 			goto f5
 		}
 		goto find
@@ -623,8 +623,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"metadata":`) {
-		if r.KeyIs(`"time":`) {
+	if !r.Follows(`,"metada`, `ta":`) {
+		if r.Follows(`,"time":`, ``) {
 			goto f6
 		}
 		goto find
@@ -634,7 +634,7 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"time":`) {
+	if !r.Follows(`,"time":`, ``) {
 		goto find
 	}
 f6:
@@ -693,8 +693,8 @@ func readError(r *jsontext.Reader, v *Error) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"name":`) {
-		if r.KeyIs(`"data":`) {
+	if !r.Follows(`"name":`, ``) {
+		if r.Follows(`"data":`, ``) {
 			goto f1
 		}
 		goto find
@@ -704,7 +704,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"data":`) {
+	if !r.Follows(`,"data":`, ``) {
 		goto find
 	}
 f1:
@@ -749,8 +749,8 @@ func readErrorData(r *jsontext.Reader, v *ErrorData) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
-		if r.KeyIs(`"statusCode":`) {
+	if !r.Follows(`"message`, `":`) {
+		if r.Follows(`"statusC`, `ode":`) {
 			goto f1
 		}
 		goto find
@@ -760,8 +760,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"statusCode":`) {
-		if r.KeyIs(`"isRetryable":`) {
+	if !r.Follows(`,"status`, `Code":`) {
+		if r.Follows(`,"isRetr`, `yable":`) {
 			goto f2
 		}
 		goto find
@@ -776,8 +776,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"isRetryable":`) {
-		if r.KeyIs(`"responseBody":`) {
+	if !r.Follows(`,"isRetr`, `yable":`) {
+		if r.Follows(`,"respon`, `seBody":`) {
 			goto f3
 		}
 		goto find
@@ -792,7 +792,7 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"responseBody":`) {
+	if !r.Follows(`,"respon`, `seBody":`) {
 		goto find
 	}
 f3:
@@ -841,7 +841,7 @@ func readExitMetadata(r *jsontext.Reader, v *ExitMetadata) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"exit":`) {
+	if !r.Follows(`"exit":`, ``) {
 		goto find
 	}
 f0:

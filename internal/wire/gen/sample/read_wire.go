@@ -19,8 +19,8 @@ func readOrdered(r *jsontext.Reader, v *Ordered) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"id":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"id":`, ``) {
 			goto f1
 		}
 		goto find
@@ -32,8 +32,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"body":`) {
+	if !r.Follows(`,"id":`, ``) {
+		if r.Follows(`,"body":`, ``) {
 			goto f2
 		}
 		goto find
@@ -45,8 +45,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"body":`) {
-		if r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"body":`, ``) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f3
 		}
 		goto find
@@ -56,23 +56,23 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"usage":`) {
-		if r.KeyIs(`"raws":`) {
+	if !r.Follows(`,"usage"`, `:`) {
+		if r.Follows(`,"raws":`, ``) {
 			goto f4
 		}
-		if r.KeyIs(`"Kind":`) {
+		if r.Follows(`,"Kind":`, ``) {
 			goto f5
 		}
-		if r.KeyIs(`"Both":`) {
+		if r.Follows(`,"Both":`, ``) {
 			goto f6
 		}
-		if r.KeyIs(`"Pick":`) {
+		if r.Follows(`,"Pick":`, ``) {
 			goto f7
 		}
-		if r.KeyIs(`"extra":`) {
+		if r.Follows(`,"extra"`, `:`) {
 			goto f8
 		}
-		if r.KeyIs(`"spent":`) {
+		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
 		goto find
@@ -93,20 +93,20 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"raws":`) {
-		if r.KeyIs(`"Kind":`) {
+	if !r.Follows(`,"raws":`, ``) {
+		if r.Follows(`,"Kind":`, ``) {
 			goto f5
 		}
-		if r.KeyIs(`"Both":`) {
+		if r.Follows(`,"Both":`, ``) {
 			goto f6
 		}
-		if r.KeyIs(`"Pick":`) {
+		if r.Follows(`,"Pick":`, ``) {
 			goto f7
 		}
-		if r.KeyIs(`"extra":`) {
+		if r.Follows(`,"extra"`, `:`) {
 			goto f8
 		}
-		if r.KeyIs(`"spent":`) {
+		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
 		goto find
@@ -125,17 +125,17 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"Kind":`) {
-		if r.KeyIs(`"Both":`) {
+	if !r.Follows(`,"Kind":`, ``) {
+		if r.Follows(`,"Both":`, ``) {
 			goto f6
 		}
-		if r.KeyIs(`"Pick":`) {
+		if r.Follows(`,"Pick":`, ``) {
 			goto f7
 		}
-		if r.KeyIs(`"extra":`) {
+		if r.Follows(`,"extra"`, `:`) {
 			goto f8
 		}
-		if r.KeyIs(`"spent":`) {
+		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
 		goto find
@@ -147,14 +147,14 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"Both":`) {
-		if r.KeyIs(`"Pick":`) {
+	if !r.Follows(`,"Both":`, ``) {
+		if r.Follows(`,"Pick":`, ``) {
 			goto f7
 		}
-		if r.KeyIs(`"extra":`) {
+		if r.Follows(`,"extra"`, `:`) {
 			goto f8
 		}
-		if r.KeyIs(`"spent":`) {
+		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
 		goto find
@@ -166,11 +166,11 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"Pick":`) {
-		if r.KeyIs(`"extra":`) {
+	if !r.Follows(`,"Pick":`, ``) {
+		if r.Follows(`,"extra"`, `:`) {
 			goto f8
 		}
-		if r.KeyIs(`"spent":`) {
+		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
 		goto find
@@ -182,8 +182,8 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"extra":`) {
-		if r.KeyIs(`"spent":`) {
+	if !r.Follows(`,"extra"`, `:`) {
+		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
 		goto find
@@ -195,7 +195,7 @@ f8:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"spent":`) {
+	if !r.Follows(`,"spent"`, `:`) {
 		goto find
 	}
 f9:
@@ -260,8 +260,8 @@ func readEvent(r *jsontext.Reader, v *Event) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"text":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"text":`, ``) {
 			goto f1
 		}
 		goto find
@@ -273,8 +273,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"text":`) {
-		if r.KeyIs(`"final":`) {
+	if !r.Follows(`,"text":`, ``) {
+		if r.Follows(`,"final"`, `:`) {
 			goto f2
 		}
 		goto find
@@ -284,8 +284,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"final":`) {
-		if r.KeyIs(`"n":`) {
+	if !r.Follows(`,"final"`, `:`) {
+		if r.Follows(`,"n":`, ``) {
 			goto f3
 		}
 		goto find
@@ -295,8 +295,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"n":`) {
-		if r.KeyIs(`"small":`) {
+	if !r.Follows(`,"n":`, ``) {
+		if r.Follows(`,"small"`, `:`) {
 			goto f4
 		}
 		goto find
@@ -306,8 +306,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"small":`) {
-		if r.KeyIs(`"int":`) {
+	if !r.Follows(`,"small"`, `:`) {
+		if r.Follows(`,"int":`, ``) {
 			goto f5
 		}
 		goto find
@@ -317,8 +317,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"int":`) {
-		if r.KeyIs(`"f":`) {
+	if !r.Follows(`,"int":`, ``) {
+		if r.Follows(`,"f":`, ``) {
 			goto f6
 		}
 		goto find
@@ -328,8 +328,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"f":`) {
-		if r.KeyIs(`"opt":`) {
+	if !r.Follows(`,"f":`, ``) {
+		if r.Follows(`,"opt":`, ``) {
 			goto f7
 		}
 		goto find
@@ -339,8 +339,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"opt":`) {
-		if r.KeyIs(`"opt_n":`) {
+	if !r.Follows(`,"opt":`, ``) {
+		if r.Follows(`,"opt_n"`, `:`) {
 			goto f8
 		}
 		goto find
@@ -355,8 +355,8 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"opt_n":`) {
-		if r.KeyIs(`"opt_b":`) {
+	if !r.Follows(`,"opt_n"`, `:`) {
+		if r.Follows(`,"opt_b"`, `:`) {
 			goto f9
 		}
 		goto find
@@ -371,8 +371,8 @@ f8:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"opt_b":`) {
-		if r.KeyIs(`"opt_f":`) {
+	if !r.Follows(`,"opt_b"`, `:`) {
+		if r.Follows(`,"opt_f"`, `:`) {
 			goto f10
 		}
 		goto find
@@ -387,8 +387,8 @@ f9:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"opt_f":`) {
-		if r.KeyIs(`"raw":`) {
+	if !r.Follows(`,"opt_f"`, `:`) {
+		if r.Follows(`,"raw":`, ``) {
 			goto f11
 		}
 		goto find
@@ -403,8 +403,8 @@ f10:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"raw":`) {
-		if r.KeyIs(`"opt_raw":`) {
+	if !r.Follows(`,"raw":`, ``) {
+		if r.Follows(`,"opt_ra`, `w":`) {
 			goto f12
 		}
 		goto find
@@ -414,8 +414,8 @@ f11:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"opt_raw":`) {
-		if r.KeyIs(`"raws":`) {
+	if !r.Follows(`,"opt_ra`, `w":`) {
+		if r.Follows(`,"raws":`, ``) {
 			goto f13
 		}
 		goto find
@@ -430,8 +430,8 @@ f12:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"raws":`) {
-		if r.KeyIs(`"any":`) {
+	if !r.Follows(`,"raws":`, ``) {
+		if r.Follows(`,"any":`, ``) {
 			goto f14
 		}
 		goto find
@@ -450,8 +450,8 @@ f13:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"any":`) {
-		if r.KeyIs(`"names":`) {
+	if !r.Follows(`,"any":`, ``) {
+		if r.Follows(`,"names"`, `:`) {
 			goto f15
 		}
 		goto find
@@ -461,8 +461,8 @@ f14:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"names":`) {
-		if r.KeyIs(`"types":`) {
+	if !r.Follows(`,"names"`, `:`) {
+		if r.Follows(`,"types"`, `:`) {
 			goto f16
 		}
 		goto find
@@ -481,8 +481,8 @@ f15:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"types":`) {
-		if r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"types"`, `:`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f17
 		}
 		goto find
@@ -503,8 +503,8 @@ f16:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"usage":`) {
-		if r.KeyIs(`"opt_usage":`) {
+	if !r.Follows(`,"usage"`, `:`) {
+		if r.Follows(`,"opt_us`, `age":`) {
 			goto f18
 		}
 		goto find
@@ -516,8 +516,8 @@ f17:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"opt_usage":`) {
-		if r.KeyIs(`"parts":`) {
+	if !r.Follows(`,"opt_us`, `age":`) {
+		if r.Follows(`,"parts"`, `:`) {
 			goto f19
 		}
 		goto find
@@ -531,8 +531,8 @@ f18:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"parts":`) {
-		if r.KeyIs(`"ptr_parts":`) {
+	if !r.Follows(`,"parts"`, `:`) {
+		if r.Follows(`,"ptr_pa`, `rts":`) {
 			goto f20
 		}
 		goto find
@@ -553,8 +553,8 @@ f19:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"ptr_parts":`) {
-		if r.KeyIs(`"grid":`) {
+	if !r.Follows(`,"ptr_pa`, `rts":`) {
+		if r.Follows(`,"grid":`, ``) {
 			goto f21
 		}
 		goto find
@@ -577,8 +577,8 @@ f20:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"grid":`) {
-		if r.KeyIs(`"words":`) {
+	if !r.Follows(`,"grid":`, ``) {
+		if r.Follows(`,"words"`, `:`) {
 			goto f22
 		}
 		goto find
@@ -606,8 +606,8 @@ f21:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"words":`) {
-		if r.KeyIs(`"opt_words":`) {
+	if !r.Follows(`,"words"`, `:`) {
+		if r.Follows(`,"opt_wo`, `rds":`) {
 			goto f23
 		}
 		goto find
@@ -617,8 +617,8 @@ f22:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"opt_words":`) {
-		if r.KeyIs(`"anon":`) {
+	if !r.Follows(`,"opt_wo`, `rds":`) {
+		if r.Follows(`,"anon":`, ``) {
 			goto f24
 		}
 		goto find
@@ -633,8 +633,8 @@ f23:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"anon":`) {
-		if r.KeyIs(`"anons":`) {
+	if !r.Follows(`,"anon":`, ``) {
+		if r.Follows(`,"anons"`, `:`) {
 			goto f25
 		}
 		goto find
@@ -683,8 +683,8 @@ f24:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"anons":`) {
-		if r.KeyIs(`"members":`) {
+	if !r.Follows(`,"anons"`, `:`) {
+		if r.Follows(`,"member`, `s":`) {
 			goto f26
 		}
 		goto find
@@ -720,8 +720,8 @@ f25:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"members":`) {
-		if r.KeyIs(`"Untagged":`) {
+	if !r.Follows(`,"member`, `s":`) {
+		if r.Follows(`,"Untagg`, `ed":`) {
 			goto f27
 		}
 		goto find
@@ -738,8 +738,8 @@ f26:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"Untagged":`) {
-		if r.KeyIs(`"parsed":`) {
+	if !r.Follows(`,"Untagg`, `ed":`) {
+		if r.Follows(`,"parsed`, `":`) {
 			goto f28
 		}
 		goto find
@@ -749,7 +749,7 @@ f27:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"parsed":`) {
+	if !r.Follows(`,"parsed`, `":`) {
 		goto find
 	}
 f28:
@@ -867,8 +867,8 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"input":`) {
-		if r.KeyIs(`"output":`) {
+	if !r.Follows(`"input":`, ``) {
+		if r.Follows(`"output"`, `:`) {
 			goto f1
 		}
 		goto find
@@ -878,7 +878,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"output":`) {
+	if !r.Follows(`,"output`, `":`) {
 		goto find
 	}
 f1:
@@ -923,8 +923,8 @@ func readPart(r *jsontext.Reader, v *Part) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"kind":`) {
-		if r.KeyIs(`"createdAt":`) {
+	if !r.Follows(`"kind":`, ``) {
+		if r.Follows(`"created`, `At":`) {
 			goto f1
 		}
 		goto find
@@ -934,8 +934,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"createdAt":`) {
-		if r.KeyIs(`"Pick":`) {
+	if !r.Follows(`,"create`, `dAt":`) {
+		if r.Follows(`,"Pick":`, ``) {
 			goto f2
 		}
 		goto find
@@ -950,8 +950,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"Pick":`) {
-		if r.KeyIs(`"extra":`) {
+	if !r.Follows(`,"Pick":`, ``) {
+		if r.Follows(`,"extra"`, `:`) {
 			goto f3
 		}
 		goto find
@@ -961,8 +961,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"extra":`) {
-		if r.KeyIs(`"partId":`) {
+	if !r.Follows(`,"extra"`, `:`) {
+		if r.Follows(`,"partId`, `":`) {
 			goto f4
 		}
 		goto find
@@ -972,7 +972,7 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"partId":`) {
+	if !r.Follows(`,"partId`, `":`) {
 		goto find
 	}
 f4:
@@ -1023,8 +1023,8 @@ func readHead(r *jsontext.Reader, v *Head) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"kind":`) {
-		if r.KeyIs(`"createdAt":`) {
+	if !r.Follows(`"kind":`, ``) {
+		if r.Follows(`"created`, `At":`) {
 			goto f1
 		}
 		goto find
@@ -1034,8 +1034,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"createdAt":`) {
-		if r.KeyIs(`"Both":`) {
+	if !r.Follows(`,"create`, `dAt":`) {
+		if r.Follows(`,"Both":`, ``) {
 			goto f2
 		}
 		goto find
@@ -1050,8 +1050,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"Both":`) {
-		if r.KeyIs(`"Pick":`) {
+	if !r.Follows(`,"Both":`, ``) {
+		if r.Follows(`,"Pick":`, ``) {
 			goto f3
 		}
 		goto find
@@ -1061,7 +1061,7 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"Pick":`) {
+	if !r.Follows(`,"Pick":`, ``) {
 		goto find
 	}
 f3:
@@ -1110,8 +1110,8 @@ func readTail(r *jsontext.Reader, v *Tail) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"Both":`) {
-		if r.KeyIs(`"Pick":`) {
+	if !r.Follows(`"Both":`, ``) {
+		if r.Follows(`"Pick":`, ``) {
 			goto f1
 		}
 		goto find
@@ -1121,8 +1121,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"Pick":`) {
-		if r.KeyIs(`"extra":`) {
+	if !r.Follows(`,"Pick":`, ``) {
+		if r.Follows(`,"extra"`, `:`) {
 			goto f2
 		}
 		goto find
@@ -1132,7 +1132,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"extra":`) {
+	if !r.Follows(`,"extra"`, `:`) {
 		goto find
 	}
 f2:
@@ -1179,8 +1179,8 @@ func readWritten(r *jsontext.Reader, v *Written) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"opt":`) {
-		if r.KeyIs(`"opt_b":`) {
+	if !r.Follows(`"opt":`, ``) {
+		if r.Follows(`"opt_b":`, ``) {
 			goto f1
 		}
 		goto find
@@ -1195,8 +1195,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"opt_b":`) {
-		if r.KeyIs(`"text":`) {
+	if !r.Follows(`,"opt_b"`, `:`) {
+		if r.Follows(`,"text":`, ``) {
 			goto f2
 		}
 		goto find
@@ -1206,8 +1206,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"text":`) {
-		if r.KeyIs(`"final":`) {
+	if !r.Follows(`,"text":`, ``) {
+		if r.Follows(`,"final"`, `:`) {
 			goto f3
 		}
 		goto find
@@ -1217,8 +1217,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"final":`) {
-		if r.KeyIs(`"n":`) {
+	if !r.Follows(`,"final"`, `:`) {
+		if r.Follows(`,"n":`, ``) {
 			goto f4
 		}
 		goto find
@@ -1228,8 +1228,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"n":`) {
-		if r.KeyIs(`"small":`) {
+	if !r.Follows(`,"n":`, ``) {
+		if r.Follows(`,"small"`, `:`) {
 			goto f5
 		}
 		goto find
@@ -1239,8 +1239,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"small":`) {
-		if r.KeyIs(`"int":`) {
+	if !r.Follows(`,"small"`, `:`) {
+		if r.Follows(`,"int":`, ``) {
 			goto f6
 		}
 		goto find
@@ -1250,8 +1250,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"int":`) {
-		if r.KeyIs(`"opt_n":`) {
+	if !r.Follows(`,"int":`, ``) {
+		if r.Follows(`,"opt_n"`, `:`) {
 			goto f7
 		}
 		goto find
@@ -1261,8 +1261,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"opt_n":`) {
-		if r.KeyIs(`"opt_i":`) {
+	if !r.Follows(`,"opt_n"`, `:`) {
+		if r.Follows(`,"opt_i"`, `:`) {
 			goto f8
 		}
 		goto find
@@ -1277,8 +1277,8 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"opt_i":`) {
-		if r.KeyIs(`"opt_s":`) {
+	if !r.Follows(`,"opt_i"`, `:`) {
+		if r.Follows(`,"opt_s"`, `:`) {
 			goto f9
 		}
 		goto find
@@ -1288,8 +1288,8 @@ f8:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"opt_s":`) {
-		if r.KeyIs(`"raw":`) {
+	if !r.Follows(`,"opt_s"`, `:`) {
+		if r.Follows(`,"raw":`, ``) {
 			goto f10
 		}
 		goto find
@@ -1299,8 +1299,8 @@ f9:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"raw":`) {
-		if r.KeyIs(`"compact":`) {
+	if !r.Follows(`,"raw":`, ``) {
+		if r.Follows(`,"compac`, `t":`) {
 			goto f11
 		}
 		goto find
@@ -1310,8 +1310,8 @@ f10:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"compact":`) {
-		if r.KeyIs(`"raws":`) {
+	if !r.Follows(`,"compac`, `t":`) {
+		if r.Follows(`,"raws":`, ``) {
 			goto f12
 		}
 		goto find
@@ -1321,8 +1321,8 @@ f11:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"raws":`) {
-		if r.KeyIs(`"any":`) {
+	if !r.Follows(`,"raws":`, ``) {
+		if r.Follows(`,"any":`, ``) {
 			goto f13
 		}
 		goto find
@@ -1341,8 +1341,8 @@ f12:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"any":`) {
-		if r.KeyIs(`"opt_any":`) {
+	if !r.Follows(`,"any":`, ``) {
+		if r.Follows(`,"opt_an`, `y":`) {
 			goto f14
 		}
 		goto find
@@ -1352,8 +1352,8 @@ f13:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"opt_any":`) {
-		if r.KeyIs(`"names":`) {
+	if !r.Follows(`,"opt_an`, `y":`) {
+		if r.Follows(`,"names"`, `:`) {
 			goto f15
 		}
 		goto find
@@ -1363,8 +1363,8 @@ f14:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"names":`) {
-		if r.KeyIs(`"opt_names":`) {
+	if !r.Follows(`,"names"`, `:`) {
+		if r.Follows(`,"opt_na`, `mes":`) {
 			goto f16
 		}
 		goto find
@@ -1383,8 +1383,8 @@ f15:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"opt_names":`) {
-		if r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"opt_na`, `mes":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f17
 		}
 		goto find
@@ -1403,8 +1403,8 @@ f16:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"usage":`) {
-		if r.KeyIs(`"opt_usage":`) {
+	if !r.Follows(`,"usage"`, `:`) {
+		if r.Follows(`,"opt_us`, `age":`) {
 			goto f18
 		}
 		goto find
@@ -1416,8 +1416,8 @@ f17:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"opt_usage":`) {
-		if r.KeyIs(`"parts":`) {
+	if !r.Follows(`,"opt_us`, `age":`) {
+		if r.Follows(`,"parts"`, `:`) {
 			goto f19
 		}
 		goto find
@@ -1431,8 +1431,8 @@ f18:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"parts":`) {
-		if r.KeyIs(`"ptr_parts":`) {
+	if !r.Follows(`,"parts"`, `:`) {
+		if r.Follows(`,"ptr_pa`, `rts":`) {
 			goto f20
 		}
 		goto find
@@ -1453,8 +1453,8 @@ f19:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"ptr_parts":`) {
-		if r.KeyIs(`"grid":`) {
+	if !r.Follows(`,"ptr_pa`, `rts":`) {
+		if r.Follows(`,"grid":`, ``) {
 			goto f21
 		}
 		goto find
@@ -1477,8 +1477,8 @@ f20:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"grid":`) {
-		if r.KeyIs(`"sparse":`) {
+	if !r.Follows(`,"grid":`, ``) {
+		if r.Follows(`,"sparse`, `":`) {
 			goto f22
 		}
 		goto find
@@ -1506,8 +1506,8 @@ f21:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"sparse":`) {
-		if r.KeyIs(`"anon":`) {
+	if !r.Follows(`,"sparse`, `":`) {
+		if r.Follows(`,"anon":`, ``) {
 			goto f23
 		}
 		goto find
@@ -1519,8 +1519,8 @@ f22:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"anon":`) {
-		if r.KeyIs(`"Untagged":`) {
+	if !r.Follows(`,"anon":`, ``) {
+		if r.Follows(`,"Untagg`, `ed":`) {
 			goto f24
 		}
 		goto find
@@ -1578,8 +1578,8 @@ f23:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"Untagged":`) {
-		if r.KeyIs(`"last":`) {
+	if !r.Follows(`,"Untagg`, `ed":`) {
+		if r.Follows(`,"last":`, ``) {
 			goto f25
 		}
 		goto find
@@ -1589,7 +1589,7 @@ f24:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"last":`) {
+	if !r.Follows(`,"last":`, ``) {
 		goto find
 	}
 f25:
@@ -1687,8 +1687,8 @@ func readSparse(r *jsontext.Reader, v *Sparse) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"a":`) {
-		if r.KeyIs(`"b":`) {
+	if !r.Follows(`"a":`, ``) {
+		if r.Follows(`"b":`, ``) {
 			goto f1
 		}
 		goto find
@@ -1698,8 +1698,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"b":`) {
-		if r.KeyIs(`"c":`) {
+	if !r.Follows(`,"b":`, ``) {
+		if r.Follows(`,"c":`, ``) {
 			goto f2
 		}
 		goto find
@@ -1714,7 +1714,7 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"c":`) {
+	if !r.Follows(`,"c":`, ``) {
 		goto find
 	}
 f2:
@@ -1772,8 +1772,8 @@ func readMember(r *jsontext.Reader, v *Member) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"Key":`) {
-		if r.KeyIs(`"Value":`) {
+	if !r.Follows(`"Key":`, ``) {
+		if r.Follows(`"Value":`, ``) {
 			goto f1
 		}
 		goto find
@@ -1783,7 +1783,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"Value":`) {
+	if !r.Follows(`,"Value"`, `:`) {
 		goto find
 	}
 f1:
@@ -1832,14 +1832,14 @@ func internType(b []byte) string {
 func internTypeKindNext(r *jsontext.Reader) string {
 	switch r.StringByte() {
 	case 't':
-		if r.StringIs(`"` + TypeText + `"`) {
+		if r.Follows(`"text"`, ``) {
 			return TypeText
 		}
-		if r.StringIs(`"` + TypeTool + `"`) {
+		if r.Follows(`"tool_us`, `e"`) {
 			return TypeTool
 		}
 	case 'r':
-		if r.StringIs(`"` + KindRun + `"`) {
+		if r.Follows(`"run"`, ``) {
 			return KindRun
 		}
 	}

@@ -20,8 +20,8 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"object":`) {
+	if !r.Follows(`"id":`, ``) {
+		if r.Follows(`"object"`, `:`) {
 			goto f1
 		}
 		goto find
@@ -31,8 +31,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"object":`) {
-		if r.KeyIs(`"created":`) {
+	if !r.Follows(`,"object`, `":`) {
+		if r.Follows(`,"create`, `d":`) {
 			goto f2
 		}
 		goto find
@@ -44,8 +44,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"created":`) {
-		if r.KeyIs(`"model":`) {
+	if !r.Follows(`,"create`, `d":`) {
+		if r.Follows(`,"model"`, `:`) {
 			goto f3
 		}
 		goto find
@@ -55,8 +55,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"model":`) {
-		if r.KeyIs(`"service_tier":`) {
+	if !r.Follows(`,"model"`, `:`) {
+		if r.Follows(`,"servic`, `e_tier":`) {
 			goto f4
 		}
 		goto find
@@ -66,8 +66,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"service_tier":`) {
-		if r.KeyIs(`"system_fingerprint":`) {
+	if !r.Follows(`,"servic`, `e_tier":`) {
+		if r.Follows(`,"system`, `_fingerprint":`) {
 			goto f5
 		}
 		goto find
@@ -77,8 +77,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"system_fingerprint":`) {
-		if r.KeyIs(`"choices":`) {
+	if !r.Follows(`,"system`, `_fingerprint":`) {
+		if r.Follows(`,"choice`, `s":`) {
 			goto f6
 		}
 		goto find
@@ -93,8 +93,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"choices":`) {
-		if r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"choice`, `s":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f7
 		}
 		goto find
@@ -115,8 +115,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"usage":`) {
-		if r.KeyIs(`"error":`) {
+	if !r.Follows(`,"usage"`, `:`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f8
 		}
 		goto find
@@ -130,7 +130,7 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"error":`) {
+	if !r.Follows(`,"error"`, `:`) {
 		goto find
 	}
 f8:
@@ -193,8 +193,8 @@ func readChoice(r *jsontext.Reader, v *Choice) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"index":`) {
-		if r.KeyIs(`"delta":`) {
+	if !r.Follows(`"index":`, ``) {
+		if r.Follows(`"delta":`, ``) {
 			goto f1
 		}
 		goto find
@@ -204,8 +204,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"delta":`) {
-		if r.KeyIs(`"logprobs":`) {
+	if !r.Follows(`,"delta"`, `:`) {
+		if r.Follows(`,"logpro`, `bs":`) {
 			goto f2
 		}
 		goto find
@@ -217,8 +217,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"logprobs":`) {
-		if r.KeyIs(`"finish_reason":`) {
+	if !r.Follows(`,"logpro`, `bs":`) {
+		if r.Follows(`,"finish`, `_reason":`) {
 			goto f3
 		}
 		goto find
@@ -228,7 +228,7 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"finish_reason":`) {
+	if !r.Follows(`,"finish`, `_reason":`) {
 		goto find
 	}
 f3:
@@ -284,8 +284,8 @@ func readDelta(r *jsontext.Reader, v *Delta) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"role":`) {
-		if r.KeyIs(`"content":`) {
+	if !r.Follows(`"role":`, ``) {
+		if r.Follows(`"content`, `":`) {
 			goto f1
 		}
 		goto find
@@ -297,8 +297,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"content":`) {
-		if r.KeyIs(`"refusal":`) {
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.Follows(`,"refusa`, `l":`) {
 			goto f2
 		}
 		goto find
@@ -313,8 +313,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"refusal":`) {
-		if r.KeyIs(`"reasoning_content":`) {
+	if !r.Follows(`,"refusa`, `l":`) {
+		if r.Follows(`,"reason`, `ing_content":`) {
 			goto f3
 		}
 		goto find
@@ -329,8 +329,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"reasoning_content":`) {
-		if r.KeyIs(`"reasoning":`) {
+	if !r.Follows(`,"reason`, `ing_content":`) {
+		if r.Follows(`,"reason`, `ing":`) {
 			goto f4
 		}
 		goto find
@@ -345,8 +345,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"reasoning":`) {
-		if r.KeyIs(`"tool_calls":`) {
+	if !r.Follows(`,"reason`, `ing":`) {
+		if r.Follows(`,"tool_c`, `alls":`) {
 			goto f5
 		}
 		goto find
@@ -361,7 +361,7 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"tool_calls":`) {
+	if !r.Follows(`,"tool_c`, `alls":`) {
 		goto find
 	}
 f5:
@@ -425,8 +425,8 @@ func readToolCallDelta(r *jsontext.Reader, v *ToolCallDelta) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"index":`) {
-		if r.KeyIs(`"id":`) {
+	if !r.Follows(`"index":`, ``) {
+		if r.Follows(`"id":`, ``) {
 			goto f1
 		}
 		goto find
@@ -436,8 +436,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"type":`) {
+	if !r.Follows(`,"id":`, ``) {
+		if r.Follows(`,"type":`, ``) {
 			goto f2
 		}
 		goto find
@@ -447,8 +447,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"function":`) {
+	if !r.Follows(`,"type":`, ``) {
+		if r.Follows(`,"functi`, `on":`) {
 			goto f3
 		}
 		goto find
@@ -460,7 +460,7 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"function":`) {
+	if !r.Follows(`,"functi`, `on":`) {
 		goto find
 	}
 f3:
@@ -511,8 +511,8 @@ func readFunction(r *jsontext.Reader, v *Function) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"name":`) {
-		if r.KeyIs(`"arguments":`) {
+	if !r.Follows(`"name":`, ``) {
+		if r.Follows(`"argumen`, `ts":`) {
 			goto f1
 		}
 		goto find
@@ -522,7 +522,7 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"arguments":`) {
+	if !r.Follows(`,"argume`, `nts":`) {
 		goto find
 	}
 f1:
@@ -567,8 +567,8 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"prompt_tokens":`) {
-		if r.KeyIs(`"completion_tokens":`) {
+	if !r.Follows(`"prompt_`, `tokens":`) {
+		if r.Follows(`"complet`, `ion_tokens":`) {
 			goto f1
 		}
 		goto find
@@ -583,8 +583,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"completion_tokens":`) {
-		if r.KeyIs(`"total_tokens":`) {
+	if !r.Follows(`,"comple`, `tion_tokens":`) {
+		if r.Follows(`,"total_`, `tokens":`) {
 			goto f2
 		}
 		goto find
@@ -599,8 +599,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"total_tokens":`) {
-		if r.KeyIs(`"prompt_tokens_details":`) {
+	if !r.Follows(`,"total_`, `tokens":`) {
+		if r.Follows(`,"prompt`, `_tokens_details":`) {
 			goto f3
 		}
 		goto find
@@ -615,8 +615,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"prompt_tokens_details":`) {
-		if r.KeyIs(`"completion_tokens_details":`) {
+	if !r.Follows(`,"prompt`, `_tokens_details":`) {
+		if r.Follows(`,"comple`, `tion_tokens_details":`) {
 			goto f4
 		}
 		goto find
@@ -630,7 +630,7 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"completion_tokens_details":`) {
+	if !r.Follows(`,"comple`, `tion_tokens_details":`) {
 		goto find
 	}
 f4:
@@ -685,7 +685,7 @@ func readPromptDetails(r *jsontext.Reader, v *PromptDetails) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"cached_tokens":`) {
+	if !r.Follows(`"cached_`, `tokens":`) {
 		goto find
 	}
 f0:
@@ -733,7 +733,7 @@ func readCompletionDetails(r *jsontext.Reader, v *CompletionDetails) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"reasoning_tokens":`) {
+	if !r.Follows(`"reasoni`, `ng_tokens":`) {
 		goto find
 	}
 f0:

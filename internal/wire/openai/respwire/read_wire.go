@@ -20,8 +20,8 @@ func readStreamEvent(r *jsontext.Reader, v *StreamEvent) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"sequence_number":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"sequenc`, `e_number":`) {
 			goto f1
 		}
 		goto find
@@ -33,8 +33,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"sequence_number":`) {
-		if r.KeyIs(`"response":`) {
+	if !r.Follows(`,"sequen`, `ce_number":`) {
+		if r.Follows(`,"respon`, `se":`) {
 			goto f2
 		}
 		goto find
@@ -49,8 +49,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"response":`) {
-		if r.KeyIs(`"output_index":`) {
+	if !r.Follows(`,"respon`, `se":`) {
+		if r.Follows(`,"output`, `_index":`) {
 			goto f3
 		}
 		goto find
@@ -64,8 +64,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"output_index":`) {
-		if r.KeyIs(`"content_index":`) {
+	if !r.Follows(`,"output`, `_index":`) {
+		if r.Follows(`,"conten`, `t_index":`) {
 			goto f4
 		}
 		goto find
@@ -75,8 +75,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"content_index":`) {
-		if r.KeyIs(`"item_id":`) {
+	if !r.Follows(`,"conten`, `t_index":`) {
+		if r.Follows(`,"item_i`, `d":`) {
 			goto f5
 		}
 		goto find
@@ -86,8 +86,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"item_id":`) {
-		if r.KeyIs(`"item":`) {
+	if !r.Follows(`,"item_i`, `d":`) {
+		if r.Follows(`,"item":`, ``) {
 			goto f6
 		}
 		goto find
@@ -97,8 +97,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"item":`) {
-		if r.KeyIs(`"part":`) {
+	if !r.Follows(`,"item":`, ``) {
+		if r.Follows(`,"part":`, ``) {
 			goto f7
 		}
 		goto find
@@ -113,8 +113,8 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"part":`) {
-		if r.KeyIs(`"delta":`) {
+	if !r.Follows(`,"part":`, ``) {
+		if r.Follows(`,"delta"`, `:`) {
 			goto f8
 		}
 		goto find
@@ -128,8 +128,8 @@ f7:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"delta":`) {
-		if r.KeyIs(`"arguments":`) {
+	if !r.Follows(`,"delta"`, `:`) {
+		if r.Follows(`,"argume`, `nts":`) {
 			goto f9
 		}
 		goto find
@@ -139,8 +139,8 @@ f8:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"arguments":`) {
-		if r.KeyIs(`"input":`) {
+	if !r.Follows(`,"argume`, `nts":`) {
+		if r.Follows(`,"input"`, `:`) {
 			goto f10
 		}
 		goto find
@@ -150,8 +150,8 @@ f9:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"input":`) {
-		if r.KeyIs(`"annotation":`) {
+	if !r.Follows(`,"input"`, `:`) {
+		if r.Follows(`,"annota`, `tion":`) {
 			goto f11
 		}
 		goto find
@@ -161,8 +161,8 @@ f10:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"annotation":`) {
-		if r.KeyIs(`"code":`) {
+	if !r.Follows(`,"annota`, `tion":`) {
+		if r.Follows(`,"code":`, ``) {
 			goto f12
 		}
 		goto find
@@ -177,8 +177,8 @@ f11:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"code":`) {
-		if r.KeyIs(`"message":`) {
+	if !r.Follows(`,"code":`, ``) {
+		if r.Follows(`,"messag`, `e":`) {
 			goto f13
 		}
 		goto find
@@ -188,8 +188,8 @@ f12:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"message":`) {
-		if r.KeyIs(`"param":`) {
+	if !r.Follows(`,"messag`, `e":`) {
+		if r.Follows(`,"param"`, `:`) {
 			goto f14
 		}
 		goto find
@@ -199,7 +199,7 @@ f13:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"param":`) {
+	if !r.Follows(`,"param"`, `:`) {
 		goto find
 	}
 f14:
@@ -270,8 +270,8 @@ func readResponse(r *jsontext.Reader, v *Response) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"id":`) {
-		if r.KeyIs(`"created_at":`) {
+	if !r.Follows(`"id":`, ``) {
+		if r.Follows(`"created`, `_at":`) {
 			goto f1
 		}
 		goto find
@@ -281,8 +281,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"created_at":`) {
-		if r.KeyIs(`"model":`) {
+	if !r.Follows(`,"create`, `d_at":`) {
+		if r.Follows(`,"model"`, `:`) {
 			goto f2
 		}
 		goto find
@@ -292,8 +292,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"model":`) {
-		if r.KeyIs(`"status":`) {
+	if !r.Follows(`,"model"`, `:`) {
+		if r.Follows(`,"status`, `":`) {
 			goto f3
 		}
 		goto find
@@ -303,8 +303,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"status":`) {
-		if r.KeyIs(`"service_tier":`) {
+	if !r.Follows(`,"status`, `":`) {
+		if r.Follows(`,"servic`, `e_tier":`) {
 			goto f4
 		}
 		goto find
@@ -316,8 +316,8 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"service_tier":`) {
-		if r.KeyIs(`"error":`) {
+	if !r.Follows(`,"servic`, `e_tier":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f5
 		}
 		goto find
@@ -327,8 +327,8 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"error":`) {
-		if r.KeyIs(`"incomplete_details":`) {
+	if !r.Follows(`,"error"`, `:`) {
+		if r.Follows(`,"incomp`, `lete_details":`) {
 			goto f6
 		}
 		goto find
@@ -342,8 +342,8 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"incomplete_details":`) {
-		if r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"incomp`, `lete_details":`) {
+		if r.Follows(`,"usage"`, `:`) {
 			goto f7
 		}
 		goto find
@@ -373,7 +373,7 @@ f6:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"usage":`) {
+	if !r.Follows(`,"usage"`, `:`) {
 		goto find
 	}
 f7:
@@ -434,8 +434,8 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"input_tokens":`) {
-		if r.KeyIs(`"input_tokens_details":`) {
+	if !r.Follows(`"input_t`, `okens":`) {
+		if r.Follows(`"input_t`, `okens_details":`) {
 			goto f1
 		}
 		goto find
@@ -450,8 +450,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"input_tokens_details":`) {
-		if r.KeyIs(`"output_tokens":`) {
+	if !r.Follows(`,"input_`, `tokens_details":`) {
+		if r.Follows(`,"output`, `_tokens":`) {
 			goto f2
 		}
 		goto find
@@ -483,8 +483,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"output_tokens":`) {
-		if r.KeyIs(`"output_tokens_details":`) {
+	if !r.Follows(`,"output`, `_tokens":`) {
+		if r.Follows(`,"output`, `_tokens_details":`) {
 			goto f3
 		}
 		goto find
@@ -499,8 +499,8 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"output_tokens_details":`) {
-		if r.KeyIs(`"total_tokens":`) {
+	if !r.Follows(`,"output`, `_tokens_details":`) {
+		if r.Follows(`,"total_`, `tokens":`) {
 			goto f4
 		}
 		goto find
@@ -532,7 +532,7 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"total_tokens":`) {
+	if !r.Follows(`,"total_`, `tokens":`) {
 		goto find
 	}
 f4:
@@ -588,8 +588,8 @@ func readPart(r *jsontext.Reader, v *Part) {
 	if !r.Object() {
 		return
 	}
-	if !r.KeyIs(`"type":`) {
-		if r.KeyIs(`"text":`) {
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"text":`, ``) {
 			goto f1
 		}
 		goto find
@@ -601,8 +601,8 @@ f0:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"text":`) {
-		if r.KeyIs(`"refusal":`) {
+	if !r.Follows(`,"text":`, ``) {
+		if r.Follows(`,"refusa`, `l":`) {
 			goto f2
 		}
 		goto find
@@ -612,8 +612,8 @@ f1:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"refusal":`) {
-		if r.KeyIs(`"annotations":`) {
+	if !r.Follows(`,"refusa`, `l":`) {
+		if r.Follows(`,"annota`, `tions":`) {
 			goto f3
 		}
 		goto find
@@ -623,7 +623,7 @@ f2:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.KeyIs(`"annotations":`) {
+	if !r.Follows(`,"annota`, `tions":`) {
 		goto find
 	}
 f3:
