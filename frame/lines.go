@@ -94,9 +94,15 @@ func (l *Lines) Next() (line []byte, num int, offset int64, err error) {
 // trim returns the line in b without its terminator (and the byte order
 // mark on the first line), noting whether it had one.
 func (l *Lines) trim(b []byte) []byte {
-	l.open = !bytes.HasSuffix(b, []byte("\n"))
-	b = bytes.TrimSuffix(b, []byte("\n"))
-	b = bytes.TrimSuffix(b, []byte("\r"))
+	n := len(b)
+	l.open = n == 0 || b[n-1] != '\n'
+	if !l.open {
+		n--
+	}
+	if n > 0 && b[n-1] == '\r' {
+		n--
+	}
+	b = b[:n]
 	if l.line == 1 {
 		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	}
