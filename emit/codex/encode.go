@@ -645,10 +645,25 @@ func (e *Encoder) unknownItem(line []byte) {
 	if json.Unmarshal(line, &l) != nil {
 		return
 	}
-	if n, err := strconv.Atoi(strings.TrimPrefix(l.Item.ID, "item_")); err == nil && n >= e.nextID &&
-		strings.HasPrefix(l.Item.ID, "item_") {
+	if n, ok := itemNumber(l.Item.ID); ok && n >= e.nextID {
 		e.nextID = n + 1
 	}
+}
+
+// itemNumber returns N of an id item_N, as strconv.Atoi reads N. Ids of
+// other shapes are turned down before Atoi, whose error allocates.
+func itemNumber(id string) (int, bool) {
+	s, ok := strings.CutPrefix(id, "item_")
+	if !ok {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && c != '+' && c != '-' {
+			return 0, false
+		}
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
 }
 
 // callID returns the item id of a tool call: the call's own id, which
@@ -659,7 +674,7 @@ func (e *Encoder) callID(id string) string {
 	if _, taken := e.calls[id]; id == "" || taken {
 		return e.newID()
 	}
-	if n, err := strconv.Atoi(strings.TrimPrefix(id, "item_")); err == nil && strings.HasPrefix(id, "item_") {
+	if n, ok := itemNumber(id); ok {
 		if n < e.nextID {
 			return e.newID() // perhaps an id this encoder made
 		}
