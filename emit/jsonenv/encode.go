@@ -255,10 +255,6 @@ func (e *Encoder) Encode(ev event.Event) error {
 		} else {
 			e.warn("notices (" + ev.Kind + ")")
 		}
-	case *event.FileChange:
-		e.warn("file changes")
-	case *event.TodoList:
-		e.warn("todo lists")
 	case *event.Unknown:
 		if ev.Format == "jsonenv" {
 			// Verbatim but compact: an SSE message may spread one JSON
@@ -272,8 +268,8 @@ func (e *Encoder) Encode(ev event.Event) error {
 		} else {
 			e.warn("unknown " + ev.Format + " events")
 		}
-	default:
-		e.warn(fmt.Sprintf("events of type %T", ev))
+	default: // file changes, todo lists, ...
+		e.warn(event.Lost(ev))
 	}
 	return e.err
 }
