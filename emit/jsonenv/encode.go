@@ -484,15 +484,20 @@ func (e *Encoder) typeHead(typ string) string {
 		}
 	}
 	h := string(append(jsontext.AppendString([]byte(`{"type":`), typ), `,"agent":`...))
-	if len(e.typeHeads) < maxTypeHeads {
+	if len(e.typeHeads) < maxTypeHeads && len(typ) <= maxTypeHeadLen {
 		e.typeHeads = append(e.typeHeads, [2]string{typ, h})
 	}
 	return h
 }
 
 // maxTypeHeads caps the types typeHead keeps: more than the envelope's
-// own (an unknown block kind's type comes from its source).
-const maxTypeHeads = 32
+// own (an unknown block kind's type comes from its source), each of
+// maxTypeHeadLen bytes at most (a type is a name: the caps keep what is
+// held small, whatever types the events bring).
+const (
+	maxTypeHeads   = 32
+	maxTypeHeadLen = 64
+)
 
 // same reports whether k is {a, b}: two string compares inline, where
 // k == [2]string{a, b} calls the generic array equality (type:.eq).
