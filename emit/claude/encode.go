@@ -16,6 +16,7 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 	"github.com/agentstream/agentstream/internal/openset"
+	"github.com/agentstream/agentstream/internal/slab"
 	"github.com/agentstream/agentstream/internal/wire/anthropic"
 	wire "github.com/agentstream/agentstream/internal/wire/claude"
 	parse "github.com/agentstream/agentstream/parse/claude"
@@ -47,6 +48,7 @@ type Encoder struct {
 	losses   event.Losses // what was warned about
 	out      []byte       // the line being written, reused
 	ids      lineIDs      // derives the lines' uuids
+	strs     slab.Strings // the message ids made (newID, errorLine's), in slabs, not allocated one by one
 	jr       jsontext.Reader
 	inits    wire.InitReader // reads the source's init lines
 	block    []byte          // an error line's block, reused
@@ -152,7 +154,7 @@ func (e *Encoder) warn(what string) {
 // counter so that output is deterministic.
 func (e *Encoder) uuid() string {
 	var u [36]byte
-	return string(e.appendUUID(u[:0]))
+	return e.strs.String(e.appendUUID(u[:0]))
 }
 
 // appendUUID appends the next line's uuid (see uuid) without allocating.
@@ -251,7 +253,7 @@ func (e *Encoder) scope(id string) *agent {
 		}
 		a.st = &messages.Streamer{
 			Block:         func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
-			NewID:         func() string { return a.newID(&e.ids.sums) },
+			NewID:         func() string { return a.newID(&e.ids.sums, &e.strs) },
 			MaxBlockBytes: textCap(e.cfg.MaxBlockBytes),
 			Cut:           func() { e.warn("text beyond MaxEventBytes in one block") },
 			Spare:         &e.spare,
@@ -384,8 +386,8 @@ func textCap(limit int) int {
 
 // newID returns the id of the agent's next message whose source gives
 // none: msg_, 12 hex digits of the hash of the agent's id, _ and the
-// message's number. sums hashes.
-func (a *agent) newID(sums *blockSum) string {
+// message's number. sums hashes; the id is copied into strs.
+func (a *agent) newID(sums *blockSum, strs *slab.Strings) string {
 	a.msgs++
 	p := &a.idPrefix
 	if p[0] == 0 {
@@ -402,7 +404,7 @@ func (a *agent) newID(sums *blockSum) string {
 		p[16] = '_'
 	}
 	var id [len(a.idPrefix) + 20]byte
-	return string(strconv.AppendInt(append(id[:0], p[:]...), int64(a.msgs), 10))
+	return strs.String(strconv.AppendInt(append(id[:0], p[:]...), int64(a.msgs), 10))
 }
 
 // Encode writes the lines of ev.
