@@ -73,10 +73,10 @@ type Encoder struct {
 	// line (defaultBigBlock; tests change it).
 	bigBlock int
 
-	agents   map[string]*agent
-	order    []*agent // agents in order of appearance (and those let go of, marked gone)
-	n        int      // lines written, for derived uuids
-	lastText []byte   // the main agent's last text, as a JSON string (for the result line)
+	agents   map[string]*agent // the subagents (the main agent is mainAgent: a run of one agent fills no map)
+	order    []*agent          // agents in order of appearance (and those let go of, marked gone)
+	n        int               // lines written, for derived uuids
+	lastText []byte            // the main agent's last text, as a JSON string (for the result line)
 	// rawBlocks is set once an Unknown event went to a Streamer, which
 	// may write it as a block as it came. Until then every text block
 	// noteText keeps was escaped by jsontext.AppendMarshalString, and
@@ -234,7 +234,7 @@ func (e *Encoder) scope(id string) *agent {
 		// lookup (a string hash) for them.
 		return a
 	}
-	if a := e.agents[id]; a != nil {
+	if a := e.agent(id); a != nil {
 		e.last = a
 		return a
 	}
@@ -268,13 +268,21 @@ func (e *Encoder) scope(id string) *agent {
 	}
 	if id != e.main {
 		e.hold(a)
+		e.agents[id] = a
 	} else {
 		e.mainAgent = a
 	}
-	e.agents[id] = a
 	e.order = append(e.order, a)
 	e.last = a
 	return a
+}
+
+// agent returns agent id, nil until scope makes it.
+func (e *Encoder) agent(id string) *agent {
+	if m := e.mainAgent; m != nil && m.id == id {
+		return m
+	}
+	return e.agents[id]
 }
 
 // maxAgents caps the agents other than the main one that the encoder
@@ -697,7 +705,7 @@ func (e *Encoder) parentTool(s *event.SessionStart) string {
 	if id == "" {
 		id = e.main
 	}
-	if p := e.agents[id]; p != nil && p.calls != nil {
+	if p := e.agent(id); p != nil && p.calls != nil {
 		last, _ := p.calls.Newest()
 		return last
 	}
@@ -1229,7 +1237,7 @@ func (e *Encoder) Close() error {
 		return e.err
 	}
 	open := 0
-	for _, a := range e.agents {
+	for a := range e.agentsInOrder() {
 		if a.st.Open() {
 			open++
 		}
