@@ -140,18 +140,24 @@ func JSONText(s string) json.RawMessage {
 // ready to use.
 type Losses struct {
 	seen map[string]bool
+	last string // the what reported last, reported before: no lookup for a run of one
 }
 
 // Report passes &LossError{format, what} to warn the first time what is
 // reported. A nil warn discards it.
 func (l *Losses) Report(warn func(error), format, what string) {
-	if warn == nil || l.seen[what] {
+	if warn == nil || l.seen != nil && what == l.last {
+		return
+	}
+	if l.seen[what] {
+		l.last = what
 		return
 	}
 	if l.seen == nil {
 		l.seen = map[string]bool{}
 	}
 	l.seen[what] = true
+	l.last = what
 	warn(&LossError{Format: format, What: what})
 }
 

@@ -63,8 +63,10 @@ func (s *blockSum) padded(block *[sha256.BlockSize]byte, n int) (sum [sha256.Siz
 	s.h.Reset()
 	s.h.Write(block[:])
 	s.buf, _ = s.state.AppendBinary(s.buf[:0])
-	copy(sum[:], s.buf[len(stateMagic):])
-	return sum
+	if len(s.buf) < len(stateMagic)+sha256.Size {
+		return sum // check, which calls padded first, finds it so
+	}
+	return [sha256.Size]byte(s.buf[len(stateMagic):]) // a fixed-size move, not a copy call
 }
 
 // check finds whether the digest's marshalled state reads as padded

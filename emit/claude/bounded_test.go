@@ -81,7 +81,7 @@ func TestBoundedCalls(t *testing.T) {
 	if caps := capWarnings(t, warnings); len(caps) != 1 {
 		t.Errorf("cap warnings %q, want one", caps)
 	}
-	main := e.agents[e.main]
+	main := e.mainAgent
 	for i := hostile.N - maxCalls; i < hostile.N; i++ {
 		if err := e.Encode(&event.ToolResult{ID: hostile.CallID(i)}); err != nil {
 			t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/messages"
 	"github.com/agentstream/agentstream/internal/openset"
+	"github.com/agentstream/agentstream/internal/slab"
 	"github.com/agentstream/agentstream/internal/wire/anthropic"
 	wire "github.com/agentstream/agentstream/internal/wire/claude"
 	parse "github.com/agentstream/agentstream/parse/claude"
@@ -47,6 +48,7 @@ type Encoder struct {
 	losses   event.Losses // what was warned about
 	out      []byte       // the line being written, reused
 	ids      lineIDs      // derives the lines' uuids
+	strs     slab.Strings // the message ids made (newID, errorLine's), in slabs, not allocated one by one
 	jr       jsontext.Reader
 	inits    wire.InitReader // reads the source's init lines
 	block    []byte          // an error line's block, reused
@@ -71,10 +73,10 @@ type Encoder struct {
 	// line (defaultBigBlock; tests change it).
 	bigBlock int
 
-	agents   map[string]*agent
-	order    []*agent // agents in order of appearance (and those let go of, marked gone)
-	n        int      // lines written, for derived uuids
-	lastText []byte   // the main agent's last text, as a JSON string (for the result line)
+	agents   map[string]*agent // the subagents (the main agent is mainAgent: a run of one agent fills no map)
+	order    []*agent          // agents in order of appearance (and those let go of, marked gone)
+	n        int               // lines written, for derived uuids
+	lastText []byte            // the main agent's last text, as a JSON string (for the result line)
 	// rawBlocks is set once an Unknown event went to a Streamer, which
 	// may write it as a block as it came. Until then every text block
 	// noteText keeps was escaped by jsontext.AppendMarshalString, and
@@ -152,7 +154,7 @@ func (e *Encoder) warn(what string) {
 // counter so that output is deterministic.
 func (e *Encoder) uuid() string {
 	var u [36]byte
-	return string(e.appendUUID(u[:0]))
+	return e.strs.String(e.appendUUID(u[:0]))
 }
 
 // appendUUID appends the next line's uuid (see uuid) without allocating.
@@ -232,7 +234,7 @@ func (e *Encoder) scope(id string) *agent {
 		// lookup (a string hash) for them.
 		return a
 	}
-	if a := e.agents[id]; a != nil {
+	if a := e.agent(id); a != nil {
 		e.last = a
 		return a
 	}
@@ -251,7 +253,7 @@ func (e *Encoder) scope(id string) *agent {
 		}
 		a.st = &messages.Streamer{
 			Block:         func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
-			NewID:         func() string { return a.newID(&e.ids.sums) },
+			NewID:         func() string { return a.newID(&e.ids.sums, &e.strs) },
 			MaxBlockBytes: textCap(e.cfg.MaxBlockBytes),
 			Cut:           func() { e.warn("text beyond MaxEventBytes in one block") },
 			Spare:         &e.spare,
@@ -266,13 +268,21 @@ func (e *Encoder) scope(id string) *agent {
 	}
 	if id != e.main {
 		e.hold(a)
+		e.agents[id] = a
 	} else {
 		e.mainAgent = a
 	}
-	e.agents[id] = a
 	e.order = append(e.order, a)
 	e.last = a
 	return a
+}
+
+// agent returns agent id, nil until scope makes it.
+func (e *Encoder) agent(id string) *agent {
+	if m := e.mainAgent; m != nil && m.id == id {
+		return m
+	}
+	return e.agents[id]
 }
 
 // maxAgents caps the agents other than the main one that the encoder
@@ -384,8 +394,8 @@ func textCap(limit int) int {
 
 // newID returns the id of the agent's next message whose source gives
 // none: msg_, 12 hex digits of the hash of the agent's id, _ and the
-// message's number. sums hashes.
-func (a *agent) newID(sums *blockSum) string {
+// message's number. sums hashes; the id is copied into strs.
+func (a *agent) newID(sums *blockSum, strs *slab.Strings) string {
 	a.msgs++
 	p := &a.idPrefix
 	if p[0] == 0 {
@@ -402,7 +412,7 @@ func (a *agent) newID(sums *blockSum) string {
 		p[16] = '_'
 	}
 	var id [len(a.idPrefix) + 20]byte
-	return string(strconv.AppendInt(append(id[:0], p[:]...), int64(a.msgs), 10))
+	return strs.String(strconv.AppendInt(append(id[:0], p[:]...), int64(a.msgs), 10))
 }
 
 // Encode writes the lines of ev.
@@ -695,7 +705,7 @@ func (e *Encoder) parentTool(s *event.SessionStart) string {
 	if id == "" {
 		id = e.main
 	}
-	if p := e.agents[id]; p != nil && p.calls != nil {
+	if p := e.agent(id); p != nil && p.calls != nil {
 		last, _ := p.calls.Newest()
 		return last
 	}
@@ -1227,7 +1237,7 @@ func (e *Encoder) Close() error {
 		return e.err
 	}
 	open := 0
-	for _, a := range e.agents {
+	for a := range e.agentsInOrder() {
 		if a.st.Open() {
 			open++
 		}

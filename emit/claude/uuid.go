@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"strconv"
 )
 
@@ -41,8 +42,9 @@ func (l *lineIDs) appendUUID(b []byte, session string, n int) []byte {
 	sum[6] = sum[6]&0x0f | 0x40
 	sum[8] = sum[8]&0x3f | 0x80
 	// 8-4-4-4-12 hex digits: each four bytes' eight digits made and
-	// written at once, the dashes written over after.
-	var u [36 + 4]byte
+	// written at once, the dashes written over after, in place in b.
+	b = slices.Grow(b, 36)
+	u := b[len(b) : len(b)+36]
 	le := binary.LittleEndian
 	le.PutUint64(u[0:], hex8(sum[0:]))
 	d := hex8(sum[4:])
@@ -53,7 +55,7 @@ func (l *lineIDs) appendUUID(b []byte, session string, n int) []byte {
 	le.PutUint32(u[24:], uint32(d>>32))
 	le.PutUint64(u[28:], hex8(sum[12:]))
 	u[8], u[13], u[18], u[23] = '-', '-', '-', '-'
-	return append(b, u[:36]...)
+	return b[:len(b)+36]
 }
 
 // next adds one to the number msg ends with, in place. It reports false,
