@@ -3,6 +3,7 @@ package jsonenv
 import (
 	"io"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/agentstream/agentstream/event"
@@ -60,5 +61,31 @@ func TestBoundedState(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTypeHeadsBounded: the heads typeHead keeps for reuse are of short
+// types only, whatever the block kinds the events bring (an unknown
+// kind's type comes from its source, as long as it is), and each event
+// still gets its own type.
+func TestTypeHeadsBounded(t *testing.T) {
+	t.Parallel()
+	var out strings.Builder
+	e := NewEncoder(&out, &Config{NDJSON: true})
+	for i := range 2 * maxTypeHeads {
+		kind := event.BlockKind(strings.Repeat("k", 1000) + strconv.Itoa(i))
+		for _, ev := range []event.Event{&event.BlockStart{Agent: "a", Kind: kind}, &event.Delta{Agent: "a", Kind: kind, Text: "x"}} {
+			if err := e.Encode(ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if want := `{"type":"` + string(kind) + `"`; !strings.Contains(out.String(), want) {
+			t.Fatalf("no envelope of type %.20q...", kind)
+		}
+	}
+	for _, h := range e.typeHeads {
+		if len(h[0]) >= 1000 {
+			t.Errorf("kept the head of a type of %d bytes for reuse", len(h[0]))
+		}
 	}
 }

@@ -255,10 +255,6 @@ func (e *Encoder) Encode(ev event.Event) error {
 		} else {
 			e.warn("notices (" + ev.Kind + ")")
 		}
-	case *event.FileChange:
-		e.warn("file changes")
-	case *event.TodoList:
-		e.warn("todo lists")
 	case *event.Unknown:
 		if ev.Format == "jsonenv" {
 			// Verbatim but compact: an SSE message may spread one JSON
@@ -272,8 +268,8 @@ func (e *Encoder) Encode(ev event.Event) error {
 		} else {
 			e.warn("unknown " + ev.Format + " events")
 		}
-	default:
-		e.warn(fmt.Sprintf("events of type %T", ev))
+	default: // file changes, todo lists, ...
+		e.warn(event.Lost(ev))
 	}
 	return e.err
 }
@@ -488,15 +484,20 @@ func (e *Encoder) typeHead(typ string) string {
 		}
 	}
 	h := string(append(jsontext.AppendString([]byte(`{"type":`), typ), `,"agent":`...))
-	if len(e.typeHeads) < maxTypeHeads {
+	if len(e.typeHeads) < maxTypeHeads && len(typ) <= maxTypeHeadLen {
 		e.typeHeads = append(e.typeHeads, [2]string{typ, h})
 	}
 	return h
 }
 
 // maxTypeHeads caps the types typeHead keeps: more than the envelope's
-// own (an unknown block kind's type comes from its source).
-const maxTypeHeads = 32
+// own (an unknown block kind's type comes from its source), each of
+// maxTypeHeadLen bytes at most (a type is a name: the caps keep what is
+// held small, whatever types the events bring).
+const (
+	maxTypeHeads   = 32
+	maxTypeHeadLen = 64
+)
 
 // same reports whether k is {a, b}: two string compares inline, where
 // k == [2]string{a, b} calls the generic array equality (type:.eq).

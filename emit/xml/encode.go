@@ -217,18 +217,14 @@ func (e *Encoder) Encode(ev event.Event) error {
 		if ev.Kind != event.NoticeAbandoned { // (cut warns about what it gave up)
 			e.warn("notices (" + ev.Kind + ")")
 		}
-	case *event.FileChange:
-		e.warn("file changes")
-	case *event.TodoList:
-		e.warn("todo lists")
 	case *event.Unknown:
 		if ev.Format == "xml" {
 			e.message(ev.Raw)
 		} else {
 			e.warn("unknown " + ev.Format + " events")
 		}
-	default:
-		e.warn(fmt.Sprintf("events of type %T", ev))
+	default: // file changes, todo lists, ...
+		e.warn(event.Lost(ev))
 	}
 	return e.err
 }

@@ -82,9 +82,9 @@
 // intern prefix with the input before reading them, and, near the
 // struct's end, compares a key that is not the one asked for with each
 // declared after it before looking it up. (Every reader asks
-// for the keys of its struct in declaration order, one comparison each
-// (jsontext.Reader.KeyIs), and reads and looks up only a key out of that
-// order.) And
+// for the keys of its struct in declaration order, each with the comma
+// before it, one comparison (jsontext.Reader.Follows), and reads and
+// looks up only a key out of that order.) And
 //
 //	//wire:members
 //
