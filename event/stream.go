@@ -161,25 +161,6 @@ func (l *Losses) Report(warn func(error), format, what string) {
 	warn(&LossError{Format: format, What: what})
 }
 
-// Lost names what ev, an event of a kind an encoder's format cannot
-// carry, held, for the encoder's Losses report: "notices", "todo lists",
-// ..., else "events of type *event.X".
-func Lost(ev Event) string {
-	switch ev.(type) {
-	case *Notice:
-		return "notices"
-	case *AwaitingTools:
-		return "awaiting tools"
-	case *Files:
-		return "generated files"
-	case *FileChange:
-		return "file changes"
-	case *TodoList:
-		return "todo lists"
-	}
-	return fmt.Sprintf("events of type %T", ev)
-}
-
 // DefaultMaxBytes is the default cap on one SSE event, one NDJSON line, and
 // one reassembled block: 16 MiB. Large enough for a tool result image as a
 // data URI; small enough that one corrupt or hostile message or line

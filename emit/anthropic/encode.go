@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentstream/agentstream/emit/internal/lost"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/jsontext"
@@ -268,7 +269,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		}
 		e.warn(e.unknownLoss)
 	default:
-		e.warn(event.Lost(ev))
+		e.warn(lost.Kind(ev))
 	}
 	return e.err
 }

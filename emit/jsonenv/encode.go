@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentstream/agentstream/emit/internal/lost"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
 	"github.com/agentstream/agentstream/internal/agentmeta"
@@ -269,7 +270,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.warn("unknown " + ev.Format + " events")
 		}
 	default: // file changes, todo lists, ...
-		e.warn(event.Lost(ev))
+		e.warn(lost.Kind(ev))
 	}
 	return e.err
 }

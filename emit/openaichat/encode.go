@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/agentstream/agentstream/emit/internal/lost"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openaistream"
@@ -243,7 +244,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.Unknown:
 		e.unknown(ev)
 	default:
-		e.warn(event.Lost(ev))
+		e.warn(lost.Kind(ev))
 	}
 	return e.b.Err
 }

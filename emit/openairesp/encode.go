@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentstream/agentstream/emit/internal/lost"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openaistream"
@@ -573,7 +574,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.end(ev.StopReason, u)
 		e.warn("run summaries")
 	default:
-		e.warn(event.Lost(ev))
+		e.warn(lost.Kind(ev))
 	}
 	return e.b.Err
 }

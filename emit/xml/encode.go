@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentstream/agentstream/emit/internal/lost"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/openset"
@@ -224,7 +225,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.warn("unknown " + ev.Format + " events")
 		}
 	default: // file changes, todo lists, ...
-		e.warn(event.Lost(ev))
+		e.warn(lost.Kind(ev))
 	}
 	return e.err
 }
