@@ -37,8 +37,12 @@ type thread struct {
 	usage event.Usage
 }
 
-// slotsLen is the size of the table: at most half full.
+// slotsLen is the size of the table: at most half full, and a power of
+// two, as slot's mask needs (the constant below fails to compile when it
+// is not).
 const slotsLen = 2 * maxOpen
+
+const _ uint = -(slotsLen & (slotsLen - 1))
 
 // hash returns the hash of id, making the table on the first call.
 func (t *threads) hash(id string) uint64 {
