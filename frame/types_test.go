@@ -3,6 +3,7 @@ package frame
 import (
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestTypesReused: each message keeps its event type whether the framer
@@ -19,6 +20,7 @@ func TestTypesReused(t *testing.T) {
 		want = append(want, typ)
 	}
 	s := NewSSE(strings.NewReader(in.String()), "in", 0)
+	first := map[string]*byte{} // where each short type's string was made
 	for i, w := range want {
 		m, err := s.NextRaw()
 		if err != nil {
@@ -26,6 +28,18 @@ func TestTypesReused(t *testing.T) {
 		}
 		if m.Type != w {
 			t.Errorf("message %d: type %q, want %q", i, m.Type, w)
+		}
+		if len(w) > 64 || i%5 == 4 || i >= 25 {
+			// Too long to keep, a new type each time, or past the
+			// first 25 messages, whose new types have pushed the
+			// first ones out of the eight kept.
+			continue
+		}
+		p := unsafe.StringData(m.Type)
+		if q, ok := first[w]; !ok {
+			first[w] = p
+		} else if p != q {
+			t.Errorf("message %d: type %q made anew, not reused", i, w)
 		}
 	}
 	for _, typ := range s.types {
