@@ -33,9 +33,10 @@ func (r *Reader) KeyIs(q string) bool {
 // an object's '{', `,"type":` after a member's value), leaving the Reader
 // where Key would have, or a string of a vocabulary, quotes included
 // (StringIs). The text is split in two, a its first eight bytes (all of
-// it when shorter) and b the rest: inlined, with constants, each part is
-// one comparison of a word or less, where one of more than eight bytes
-// is a call.
+// it when shorter) and b the rest: inlined, with constants, a part of
+// eight bytes or less is one comparison of a word, where one of more than
+// eight bytes is a call (so a text of up to sixteen bytes takes two
+// comparisons and no call).
 func (r *Reader) Follows(a, b string) bool {
 	i := r.i
 	n := i + len(a) + len(b)
