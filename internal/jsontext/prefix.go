@@ -12,17 +12,12 @@ import (
 // that prefix. valid says s is valid UTF-8: its non-ASCII bytes are then
 // copied as they are, in the runs between the bytes that need escaping,
 // instead of decoded one character at a time.
-//
-// A payload of JSON text has a quote or a backslash every few bytes: the
-// runs between them are copied eight bytes at a time into room made
-// once, a whole word stored and as much of it kept as is plain, with no
-// call per run (a call to the run scanner, which checked UTF-8 again,
-// and an append per run made this twice as long on xml -> jsonenv).
 // emit/jsonenv cuts long payloads into envelopes with it.
 func AppendStringPrefix(b []byte, s string, budget int, valid bool) ([]byte, int) {
 	plain := &plainASCIITable
+	var nonASCII uint64 = highs // the bytes escapeRun stops at beside stops'
 	if valid {
-		plain = &plainValidTable
+		plain, nonASCII = &plainValidTable, 0
 	}
 	o := len(b)
 	limit := o + budget // o when the budget is spent
@@ -30,48 +25,18 @@ func AppendStringPrefix(b []byte, s string, budget int, valid bool) ([]byte, int
 	out := slices.Grow(b, budget+8)[:o+budget+8]
 	i := 0
 	for i < len(s) {
-		// A run that is written as it is: a byte each, up to the budget.
-		if i+8 <= len(s) {
-			w := word(s, i)
-			binary.LittleEndian.PutUint64(out[o:], w)
-			k := 8
-			m := asciiStops(w)
-			if valid {
-				m = stops(w)
-			}
-			if m != 0 {
-				k = first(m)
-			}
-			k = min(k, limit-o)
-			o, i = o+k, i+k
-			if k == 8 {
-				continue
-			}
-		} else {
-			for i < len(s) && o < limit && plain[s[i]] == 1 {
-				out[o] = s[i]
-				o, i = o+1, i+1
-			}
-			if i == len(s) {
-				break
-			}
+		o, i = escapeRun(out, s, o, i, limit, nonASCII)
+		// The last bytes, fewer than eight, and what escapeRun leaves:
+		// a character to escape, or one that does not fit.
+		for i < len(s) && o < limit && plain[s[i]] == 1 {
+			out[o] = s[i]
+			o, i = o+1, i+1
 		}
-		c := s[i]
-		if plain[c] == 1 {
-			break // the budget is spent
-		}
-		if c == '"' || c == '\\' {
-			// The common case in a payload of JSON text, written here
-			// as AppendString writes it, without a call per character.
-			if o+2 > limit {
-				break
-			}
-			out[o], out[o+1] = '\\', c
-			o, i = o+2, i+1
-			continue
+		if i == len(s) || plain[s[i]] == 1 {
+			break // s or the budget is spent
 		}
 		w := 1
-		if c >= utf8.RuneSelf {
+		if s[i] >= utf8.RuneSelf {
 			_, w = utf8.DecodeRuneInString(s[i:])
 		}
 		// The character as AppendString escapes it, quotes cut off.
@@ -92,6 +57,55 @@ func AppendStringPrefix(b []byte, s string, budget int, valid bool) ([]byte, int
 		}
 	}
 	return out[:o], i
+}
+
+// escapeRun writes s from i into out from o as AppendStringPrefix does,
+// while eight bytes of s are left, up to limit (out has eight bytes of
+// room past it): the bytes written as they are, and the quotes and
+// backslashes, the common escapes in a payload of JSON text. It stops at
+// any other byte stops marks, or nonASCII (highs or none) does, and
+// returns where it stopped, limit when the budget is spent. A whole word
+// is stored and as much of it kept as is plain. It has no call, so its
+// values stay in registers (with the calls of the rarer escapes in the
+// same loop, the compiler kept them on the stack); the budget is tested
+// once a word while there is room for a run and an escape.
+func escapeRun(out []byte, s string, o, i, limit int, nonASCII uint64) (int, int) {
+	for i+8 <= len(s) {
+		w := word(s, i)
+		binary.LittleEndian.PutUint64(out[o:], w)
+		k := 8
+		if m := stops(w) | w&nonASCII; m != 0 {
+			k = first(m)
+		}
+		if o+9 <= limit {
+			// Room for the run and an escape after it: no budget test.
+			o, i = o+k, i+k
+			if k < 8 {
+				c := s[i]
+				if c != '"' && c != '\\' {
+					break
+				}
+				out[o], out[o+1] = '\\', c
+				o, i = o+2, i+1
+			}
+			continue
+		}
+		// The last bytes of the budget.
+		if k > limit-o {
+			return limit, i + limit - o
+		}
+		o, i = o+k, i+k
+		if k == 8 {
+			continue
+		}
+		c := s[i]
+		if c != '"' && c != '\\' || o+2 > limit {
+			break
+		}
+		out[o], out[o+1] = '\\', c
+		o, i = o+2, i+1
+	}
+	return o, i
 }
 
 // plainASCIITable and plainValidTable mark the bytes a JSON string holds

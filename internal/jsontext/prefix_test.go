@@ -60,8 +60,8 @@ func FuzzAppendStringPrefix(f *testing.F) {
 	})
 }
 
-// TestPrefixStops: the masks AppendStringPrefix scans with (asciiStops,
-// stops when valid) mark a byte of every value at every place exactly
+// TestPrefixStops: the masks escapeRun scans with (stops and the
+// non-ASCII bytes, stops alone when valid) mark a byte of every value at every place exactly
 // when plainASCIITable (plainValidTable) does not mark it plain, plain
 // bytes around it.
 func TestPrefixStops(t *testing.T) {
@@ -75,10 +75,11 @@ func TestPrefixStops(t *testing.T) {
 			for p := range 8 {
 				w := []byte("abcdefgh")
 				w[p] = byte(c)
-				m := asciiStops(word(w, 0))
+				var nonASCII uint64 = highs
 				if valid {
-					m = stops(word(w, 0))
+					nonASCII = 0
 				}
+				m := stops(word(w, 0)) | word(w, 0)&nonASCII
 				got := -1
 				if m != 0 {
 					got = bits.TrailingZeros64(m) >> 3

@@ -727,19 +727,16 @@ func StringEnd(b []byte, i int) int {
 		// at a new word: Python's json.dumps writes every character
 		// outside ASCII as \uXXXX (the xml and jsonenv producers' meta
 		// payloads).
+		// The \u escape is tested first, its digits read in place.
 		for {
-			if i+1 >= len(b) {
-				return -1
-			}
-			switch b[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if hex4(b[i+2:]) < 0 {
+			if i+5 < len(b) && b[i+1] == 'u' {
+				if h := b[i+2 : i+6]; (hexValue[h[0]]|hexValue[h[1]]|hexValue[h[2]]|hexValue[h[3]])&0x80 != 0 {
 					return -1
 				}
 				i += 6
-			default:
+			} else if i+1 < len(b) && oneLetterEscape[b[i+1]] != 0 {
+				i += 2
+			} else {
 				return -1
 			}
 			if i >= len(b) || b[i] != '\\' {
@@ -749,6 +746,9 @@ func StringEnd(b []byte, i int) int {
 	}
 	return -1
 }
+
+// oneLetterEscape marks the bytes c of the escapes \c but \u.
+var oneLetterEscape = [256]byte{'"': 1, '\\': 1, '/': 1, 'b': 1, 'f': 1, 'n': 1, 'r': 1, 't': 1}
 
 // number checks a number's syntax.
 func (r *Reader) number() {

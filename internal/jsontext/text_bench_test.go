@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"testing"
+	"unicode/utf8"
 )
 
 // The benchmarks below run on the text of the make perf rows that are
@@ -41,8 +42,9 @@ func perfTexts(tb testing.TB) []struct {
 }
 
 // perfStrings returns the strings the encoders escape on those rows: the
-// envelopes' deltas, the jsonenv meta_final payload (a JSON text) and the
-// xml meta_final's result (the run's whole answer), with their JSON text.
+// envelopes' deltas, the jsonenv meta_final payload (a JSON text), the
+// xml meta_final's result (the run's whole answer) and its whole payload,
+// with their JSON text.
 func perfStrings(tb testing.TB) []struct {
 	name   string
 	strs   []string
@@ -55,7 +57,8 @@ func perfStrings(tb testing.TB) []struct {
 		deltas, quotedDeltas = append(deltas, s), append(quotedDeltas, q)
 	}
 	qp, payload := stringField(tb, perfFile(tb, "jsonenv-meta_final.json"), "delta")
-	qr, result := stringField(tb, perfFile(tb, "xml-meta_final.json"), "result")
+	xmlMeta := perfFile(tb, "xml-meta_final.json")
+	qr, result := stringField(tb, xmlMeta, "result")
 	return []struct {
 		name   string
 		strs   []string
@@ -64,6 +67,9 @@ func perfStrings(tb testing.TB) []struct {
 		{"deltas", deltas, quotedDeltas},
 		{"payload", []string{payload}, [][]byte{qp}},
 		{"result", []string{result}, [][]byte{qr}},
+		// The xml meta_final payload as emit/jsonenv writes it: a JSON
+		// text with a \u escape every few bytes, in a string.
+		{"xml-payload", []string{string(xmlMeta)}, [][]byte{AppendString(nil, string(xmlMeta))}},
 	}
 }
 
@@ -168,6 +174,16 @@ func BenchmarkPerfEscape(b *testing.B) {
 		run("AppendString", AppendString)
 		run("AppendMarshalString", AppendMarshalString)
 		run("AppendMarshalEscaped", AppendMarshalEscaped)
+		run("AppendStringPrefix", func(b []byte, s string) []byte {
+			// Cut into chunks as emit/jsonenv cuts a payload.
+			valid := utf8.ValidString(s)
+			for len(s) > 0 {
+				var n int
+				b, n = AppendStringPrefix(b[:0], s, 4000, valid)
+				s = s[n:]
+			}
+			return b
+		})
 		n := 0
 		run("utf8Run", func(b []byte, s string) []byte {
 			for len(s) > 0 {
