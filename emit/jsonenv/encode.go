@@ -380,7 +380,7 @@ func (e *Encoder) begin(agent string, kind event.BlockKind) {
 // length of the event's strings in it, which its quoted form is at least
 // as long as: a payload that cannot fit is built plain only.
 func (e *Encoder) built(typ, agent string, size int, build func([]byte, form) []byte) {
-	budget := e.budget(typ, agent)
+	budget := e.budget(e.headFor(typ, agent), len("}"))
 	if size <= budget || budget < maxRuneJSON {
 		e.meta = build(e.meta[:0], quoted)
 	}
@@ -397,10 +397,11 @@ func (e *Encoder) built(typ, agent string, size int, build func([]byte, form) []
 }
 
 // budget returns the room for a payload's escaped text in one envelope
-// of typ and agent (no extras): MaxChunkBytes less the fixed fields with
-// "final":false, the longer of the two.
-func (e *Encoder) budget(typ, agent string) int {
-	return e.cfg.MaxChunkBytes - len(e.headFor(typ, agent)) - len(`false,"delta":""}`)
+// of head (headFor's) and a tail (the extras and the closing brace) of
+// tail bytes: MaxChunkBytes less the fixed fields with "final":false,
+// the longer of the two.
+func (e *Encoder) budget(head []byte, tail int) int {
+	return e.cfg.MaxChunkBytes - len(head) - len(`false,"delta":""`) - tail
 }
 
 // payload writes data as one or more envelopes of at most MaxChunkBytes;
@@ -409,7 +410,7 @@ func (e *Encoder) budget(typ, agent string) int {
 func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) {
 	e.tail = appendTail(e.tail[:0], extras)
 	head := e.headFor(typ, agent) // (written by payload only: kept)
-	budget := e.cfg.MaxChunkBytes - len(head) - len(`false,"delta":""`) - len(e.tail)
+	budget := e.budget(head, len(e.tail))
 	if budget < maxRuneJSON || len(data) <= budget/maxRuneJSON {
 		// Fits even if every byte were escaped (a delta), or the fixed
 		// fields alone leave no room for one character: written whole
