@@ -101,9 +101,7 @@ func (e *Encoder) event(typ string, v any) {
 	if e.b.Err != nil {
 		return
 	}
-	b := append(e.b.Buf[:0], "event: "...)
-	b = append(b, typ...)
-	b = append(b, "\ndata: "...)
+	b := appendEventHead(e.b.Buf[:0], typ)
 	b, err := appendJSON(b, v)
 	e.b.Buf = b
 	if err != nil {
@@ -112,6 +110,13 @@ func (e *Encoder) event(typ string, v any) {
 	}
 	e.b.Buf = append(b, "\n\n"...)
 	e.b.Write()
+}
+
+// appendEventHead appends an SSE message's event line of typ and the
+// start of its data line.
+func appendEventHead(b []byte, typ string) []byte {
+	b = append(append(b, "event: "...), typ...)
+	return append(b, "\ndata: "...)
 }
 
 func (e *Encoder) response(status string) outResponse {
@@ -144,9 +149,7 @@ func (e *Encoder) respEvents(r *outResponse, types ...string) {
 		case r.Error != nil:
 			e.event(typ, respEvent{Type: typ, Seq: seq, Response: *r})
 		default:
-			b := append(e.b.Buf[:0], "event: "...)
-			b = append(b, typ...)
-			b = append(b, "\ndata: "...)
+			b := appendEventHead(e.b.Buf[:0], typ)
 			b = head(b, typ, seq)
 			b = append(b, `,"response":`...)
 			b = append(b, e.scratch...)
@@ -247,9 +250,7 @@ func (e *Encoder) itemEvent(typ string, idx int, raw []byte) {
 	if e.b.Err != nil {
 		return
 	}
-	b := append(e.b.Buf[:0], "event: "...)
-	b = append(b, typ...)
-	b = append(b, "\ndata: "...)
+	b := appendEventHead(e.b.Buf[:0], typ)
 	b = appendItemEvent(b, &itemEvent{Type: typ, Seq: seq, OutputIndex: idx, Item: raw})
 	e.b.Buf = append(b, "\n\n"...)
 	e.b.Write()
@@ -386,9 +387,7 @@ func (e *Encoder) itemField(typ string, b *block, idxKey string, idx int, key st
 	if e.b.Err != nil {
 		return
 	}
-	buf := append(e.b.Buf[:0], "event: "...)
-	buf = append(buf, typ...)
-	buf = append(buf, "\ndata: "...)
+	buf := appendEventHead(e.b.Buf[:0], typ)
 	buf = itemHead(buf, typ, seq, b.id, b.index)
 	buf = num(buf, idxKey, int64(idx))
 	buf = append(buf, key...)
@@ -620,9 +619,7 @@ func (e *Encoder) deltas(typ, id string, idx int, midKey string, mid int, s, end
 	k := deltaKey{typ, id, idx, midKey, mid}
 	if k != e.dkey || e.dhead == nil {
 		e.dkey = k
-		h := append(e.dhead[:0], "event: "...)
-		h = append(h, typ...)
-		h = append(h, "\ndata: {\"type\":"...)
+		h := append(appendEventHead(e.dhead[:0], typ), `{"type":`...)
 		h = jsontext.AppendMarshalString(h, typ)
 		h = append(h, `,"sequence_number":`...)
 		e.dsplit = len(h)
