@@ -492,7 +492,7 @@ func mayHoldAPIErrorType(raw []byte) bool {
 func (e *Encoder) errorEvent(ev *event.Error) {
 	var obj []byte
 	if rawAPIError(ev.Raw) {
-		obj = compact(ev.Raw)
+		obj = jsontext.CompactValid(ev.Raw) // rawAPIError unmarshalled it: valid JSON
 	} else {
 		obj, _ = messages.Marshal(messages.ToAPIError(ev.Type, ev.Message)) // strings always marshal
 	}
@@ -578,13 +578,4 @@ func (e *Encoder) endStop() {
 		e.stopHeld = false
 		e.writeEvent(anthropic.EventMessageStop, []byte(`{"type":"message_stop"}`))
 	}
-}
-
-// compact returns raw without insignificant white space, as Marshal
-// writes a json.RawMessage, or raw itself when it is not JSON.
-func compact(raw []byte) []byte {
-	if !json.Valid(raw) {
-		return raw
-	}
-	return jsontext.CompactValid(raw)
 }
