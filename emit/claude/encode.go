@@ -1067,7 +1067,7 @@ func (e *Encoder) notice(a *agent, ev *event.Notice) {
 		return
 	}
 	// As Marshal writes struct{Type, Subtype, Content, Level string; header}.
-	b := append(e.out[:0], `{"type":"system","subtype":"informational","content":`...)
+	b := append(e.out[:0], `{"type":"`+wire.TypeSystem+`","subtype":"`+wire.SubtypeInformational+`","content":`...)
 	b = jsontext.AppendMarshalString(b, ev.Kind+": "+ev.Message)
 	b = append(b, `,"level":"info"`...)
 	e.writeLine(e.appendHeader(b, a))
