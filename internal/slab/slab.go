@@ -49,3 +49,31 @@ func (s *Strings) String(b []byte) string {
 	s.b.Write(b)
 	return s.b.String()[start:]
 }
+
+// Bytes copies short byte strings (raw JSON a decoder keeps) into slabs,
+// as Strings copies strings. The zero value is ready to use.
+type Bytes struct{ b []byte }
+
+// Copy returns a copy of the concatenation of parts, its capacity cut at
+// its length (an append to it cannot write into the slab).
+func (s *Bytes) Copy(parts ...[]byte) []byte {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	if n > MaxText {
+		b := make([]byte, 0, n)
+		for _, p := range parts {
+			b = append(b, p...)
+		}
+		return b
+	}
+	if cap(s.b)-len(s.b) < n {
+		s.b = make([]byte, 0, Next(cap(s.b)))
+	}
+	start := len(s.b)
+	for _, p := range parts {
+		s.b = append(s.b, p...)
+	}
+	return s.b[start:len(s.b):len(s.b)]
+}

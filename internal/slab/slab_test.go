@@ -37,3 +37,36 @@ func TestStrings(t *testing.T) {
 		t.Errorf("Next: %d %d %d", Next(0), Next(First), Next(Size))
 	}
 }
+
+// TestBytes: every copy is its parts, later copies never change an
+// earlier one nor can an append to one, short copies share a slab, and a
+// long one does not.
+func TestBytes(t *testing.T) {
+	t.Parallel()
+	var s Bytes
+	var got [][]byte
+	var want []string
+	for i := range 2000 {
+		p := []byte(strings.Repeat(string(rune('a'+i%26)), i%40))
+		q := []byte(strings.Repeat("z", i%3))
+		b := s.Copy(p, q)
+		if cap(b) != len(b) {
+			t.Fatalf("copy %d: cap %d, len %d", i, cap(b), len(b))
+		}
+		got, want = append(got, b), append(want, string(p)+string(q))
+	}
+	long := s.Copy([]byte(strings.Repeat("L", MaxText+1)))
+	after := s.Copy([]byte("x"))
+	for i := range got {
+		if string(got[i]) != want[i] {
+			t.Fatalf("copy %d = %q, want %q", i, got[i], want[i])
+		}
+	}
+	if len(long) != MaxText+1 || unsafe.SliceData(after) == unsafe.SliceData(long[len(long)-1:]) {
+		t.Error("a long copy shares a slab")
+	}
+	a, b := s.Copy([]byte("ab")), s.Copy([]byte("cd"))
+	if unsafe.SliceData(b) != (*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(a)), 2)) {
+		t.Error("short copies do not share a slab")
+	}
+}

@@ -56,10 +56,10 @@ type Decoder struct {
 	blockStarts deltabatch.Of[event.BlockStart]
 	blockEnds   deltabatch.Of[event.BlockEnd]
 	// And the start and finish of each message, with the chunks' Raw
-	// texts (clone).
+	// texts (raws).
 	sessionStarts deltabatch.Of[event.SessionStart]
 	runEnds       deltabatch.Of[event.RunEnd]
-	raws          []byte
+	raws          slab.Bytes
 
 	cfg Config
 	sse *frame.SSE
@@ -201,21 +201,6 @@ func (d *Decoder) message(m frame.RawMessage) {
 // UTF-8 sequence.
 func isSpaceByte(b byte) bool { return b <= ' ' || b >= utf8.RuneSelf }
 
-// clone copies a chunk's text into the decoder's slab of them, as
-// slab.Strings copies strings: each copy capped at its length (nothing
-// appends into the next) and never written again.
-func (d *Decoder) clone(b []byte) []byte {
-	if len(b) > slab.MaxText {
-		return bytes.Clone(b)
-	}
-	if cap(d.raws)-len(d.raws) < len(b) {
-		d.raws = make([]byte, 0, slab.Next(cap(d.raws)))
-	}
-	start := len(d.raws)
-	d.raws = append(d.raws, b...)
-	return d.raws[start:len(d.raws):len(d.raws)]
-}
-
 func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.ParseError {
 	return &event.ParseError{
 		Source: d.cfg.Source, Line: d.line, Column: 1, Offset: d.off,
@@ -261,11 +246,11 @@ func (d *Decoder) decode(data []byte) error {
 		// message's data lines with one; a carriage return ends a line)
 		// it has no white space to drop.
 		if bytes.IndexByte(data, ' ') < 0 && bytes.IndexByte(data, '\t') < 0 && bytes.IndexByte(data, '\n') < 0 {
-			return d.clone(data)
+			return d.raws.Copy(data)
 		}
 		c := jsontext.CompactValid(data)
 		if len(c) == len(data) {
-			c = d.clone(c)
+			c = d.raws.Copy(c)
 		}
 		return c
 	}

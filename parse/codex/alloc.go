@@ -27,7 +27,7 @@ type alloc struct {
 	results deltabatch.Of[toolResult]
 	errors  deltabatch.Of[event.Error]
 	text    slab.Strings // the strings
-	raw     []byte       // the raw JSON slab
+	raw     slab.Bytes   // the raw JSON
 }
 
 // turnEnd is a TurnEnd with room for its usage.
@@ -48,28 +48,4 @@ type toolResult struct {
 	ev   event.ToolResult
 	code int
 	part [1]event.Part
-}
-
-// bytes returns a copy of the concatenation of parts, its capacity cut
-// at its length (an append to it cannot write into the slab).
-func (a *alloc) bytes(parts ...[]byte) []byte {
-	n := 0
-	for _, p := range parts {
-		n += len(p)
-	}
-	if n > slab.MaxText {
-		b := make([]byte, 0, n)
-		for _, p := range parts {
-			b = append(b, p...)
-		}
-		return b
-	}
-	if cap(a.raw)-len(a.raw) < n {
-		a.raw = make([]byte, 0, slab.Next(cap(a.raw)))
-	}
-	start := len(a.raw)
-	for _, p := range parts {
-		a.raw = append(a.raw, p...)
-	}
-	return a.raw[start:len(a.raw):len(a.raw)]
 }

@@ -200,7 +200,7 @@ func (d *Decoder) decode(line []byte) error {
 			return nil
 		}
 		ev := d.al.errors.New()
-		ev.Agent, ev.Message, ev.Raw = d.agent, *l.Message, d.al.bytes(line)
+		ev.Agent, ev.Message, ev.Raw = d.agent, *l.Message, d.al.raw.Copy(line)
 		d.emit(ev)
 	case wire.TypeItemStarted, wire.TypeItemUpdated, wire.TypeItemCompleted:
 		return d.item(l, line)
@@ -401,12 +401,12 @@ func (d *Decoder) call(o *openItem, it *wire.Item) {
 		if len(cmd) == 0 {
 			cmd = json.RawMessage(`""`)
 		}
-		ev.Input = d.al.bytes([]byte(`{"command":`), cmd, []byte(`}`))
+		ev.Input = d.al.raw.Copy([]byte(`{"command":`), cmd, []byte(`}`))
 	case wire.ItemMCPToolCall:
 		ev.Name, ev.MCPServer = it.Tool, it.Server
 		ev.Input = json.RawMessage("{}")
 		if len(it.Arguments) > 0 {
-			ev.Input = d.al.bytes(it.Arguments)
+			ev.Input = d.al.raw.Copy(it.Arguments)
 		}
 	case wire.ItemWebSearch:
 		ev.Input = object(&d.jr, o.raw, "id", "type", "item_type", "status")
