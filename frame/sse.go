@@ -145,11 +145,11 @@ func (s *SSE) Next() (Message, error) {
 // NextRaw is Next with the message's data borrowed (see RawMessage): a
 // decoder that copies out only what it keeps of the data saves a copy of
 // every message.
-func (s *SSE) NextRaw() (RawMessage, error) {
+func (s *SSE) NextRaw() (m RawMessage, err error) {
 	if s.err != nil {
 		return RawMessage{}, s.err
 	}
-	if m, ok := s.quick(); ok {
+	if s.quick(&m) {
 		return m, nil
 	}
 	for {
@@ -187,59 +187,56 @@ func (s *SSE) Messages() iter.Seq[RawMessage] {
 	}
 }
 
-// quick reads the message most streams are made of, one data: line and
-// a blank line, or an event: line, a data: line and a blank line (the
-// typed events of the Messages and Responses APIs), all LF-ended, when it
-// lies whole in the read buffer at a message boundary: it gives what
-// nextLine, handle and dispatch give for it, in one look at its bytes
-// (each looked at once by the LF and CR finders, as there), without their
-// per-line bookkeeping. Anything else is left to them.
-func (s *SSE) quick() (RawMessage, bool) {
+// quick reads into m the message most streams are made of, one data:
+// line and a blank line, or an event: line, a data: line and a blank line
+// (the typed events of the Messages and Responses APIs), all LF-ended,
+// when it lies whole in the read buffer at a message boundary: it gives
+// what nextLine, handle and dispatch give for it, in one look at its
+// bytes, without their per-line bookkeeping. Anything else is left to
+// them. (It finds its LFs itself: the LF finder, which does not know of
+// them, looks from where nextLine next begins; when quick gives up, the
+// bytes of its lines are looked at again, once.)
+func (s *SSE) quick(m *RawMessage) bool {
 	// s.off == 0: the byte order mark is nextLine's to handle.
 	if s.lastCR || s.lineN != 0 || s.msg.start != 0 || s.off == 0 {
-		return RawMessage{}, false
+		return false
 	}
 	b, _ := s.br.Peek(s.br.Buffered())
 	if len(b) < 7 {
-		return RawMessage{}, false
+		return false
 	}
 	var typ []byte
 	at, lines := 0, 2 // where the data: line starts; the message's lines
-	i := s.lf.index(b, s.off, '\n')
 	if string(b[:6]) == "event:" {
+		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
-			return RawMessage{}, false
+			return false
 		}
 		typ, at, lines = b[6:i], i+1, 3
 		if len(typ) > 0 && typ[0] == ' ' {
 			typ = typ[1:]
 		}
-		// The finder found the event line's LF: the data line's is
-		// looked for here, once.
-		i = bytes.IndexByte(b[at:], '\n')
-		if i >= 0 {
-			i += at
-		}
 	}
 	if len(b)-at < 7 || string(b[at:at+5]) != "data:" {
-		return RawMessage{}, false
+		return false
 	}
+	i := bytes.IndexByte(b[at+5:], '\n')
 	// The message's size is its lines and the LFs.
-	if i < 0 || i+1 >= len(b) || b[i+1] != '\n' || i+2 > s.max {
-		return RawMessage{}, false
+	if i += at + 5; i < at+5 || i+1 >= len(b) || b[i+1] != '\n' || i+2 > s.max {
+		return false
 	}
 	// The CR finder has mostly looked past the message already (to the
 	// end of the buffer, finding none): then it need not be asked.
 	if s.cr.at <= s.off+int64(i) {
 		if cr := s.cr.index(b, s.off, '\r'); cr >= 0 && cr <= i {
-			return RawMessage{}, false
+			return false
 		}
 	}
 	value := b[at+5 : i]
 	if len(value) > 0 && value[0] == ' ' {
 		value = value[1:]
 	}
-	m := RawMessage{ID: s.lastID, Data: value, Line: s.lines + 1, Offset: s.off}
+	*m = RawMessage{ID: s.lastID, Data: value, Line: s.lines + 1, Offset: s.off}
 	if lines == 3 {
 		if string(typ) != s.lastTyp {
 			s.lastTyp = s.typeOf(typ)
@@ -249,7 +246,7 @@ func (s *SSE) quick() (RawMessage, bool) {
 	s.br.Discard(i + 2)
 	s.off += int64(i + 2)
 	s.lines += lines
-	return m, true
+	return true
 }
 
 // typeOf returns typ as a string: one of the types seen last when it is
