@@ -1,7 +1,6 @@
 package frame
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -45,8 +44,15 @@ type RawMessage struct {
 type SSE struct {
 	source string
 	max    int
-	br     *bufio.Reader
+	rd     io.Reader
 	err    error
+	// buf[r:w] is the input read and not yet consumed, and rerr the
+	// error that ended the reads, returned once it is consumed. (The
+	// buffer is the framer's own, not a bufio.Reader's: a message costs
+	// two index updates, not a Peek and a Discard.)
+	buf  []byte
+	r, w int
+	rerr error
 
 	line   []byte // the current line, up to max bytes
 	lineN  int    // the current line's length so far
@@ -129,7 +135,7 @@ func NewSSE(r io.Reader, source string, max int) *SSE {
 	if max <= 0 {
 		max = event.DefaultMaxBytes
 	}
-	return &SSE{source: source, max: max, br: bufio.NewReaderSize(r, 64<<10)}
+	return &SSE{source: source, max: max, rd: r, buf: make([]byte, 64<<10)}
 }
 
 // Next returns the next message, or io.EOF at the end of the input. A
@@ -201,7 +207,7 @@ func (s *SSE) quick(m *RawMessage) bool {
 	if s.lastCR || s.lineN != 0 || s.msg.start != 0 || s.off == 0 {
 		return false
 	}
-	b, _ := s.br.Peek(s.br.Buffered())
+	b := s.buf[s.r:s.w]
 	if len(b) < 7 {
 		return false
 	}
@@ -243,7 +249,7 @@ func (s *SSE) quick(m *RawMessage) bool {
 		}
 		m.Type = s.lastTyp
 	}
-	s.br.Discard(i + 2)
+	s.r += i + 2
 	s.off += int64(i + 2)
 	s.lines += lines
 	return true
@@ -269,18 +275,18 @@ func (s *SSE) typeOf(typ []byte) string {
 // nextLine reads up to the end of the current line. It reports ended when
 // the line is complete; line holds its first max+1 bytes at most.
 func (s *SSE) nextLine() (line []byte, ended bool, err error) {
-	if s.br.Buffered() == 0 {
+	if s.r == s.w {
 		s.own() // the read below reuses the buffer the alias points into
-		if _, err := s.br.Peek(1); err != nil {
+		if err := s.fill(); err != nil {
 			return nil, false, err
 		}
 	}
-	b, _ := s.br.Peek(s.br.Buffered())
+	b := s.buf[s.r:s.w]
 	if s.lastCR {
 		s.lastCR = false
 		if b[0] == '\n' {
 			// The LF of a CRLF: the line already ended.
-			s.br.Discard(1)
+			s.r++
 			s.off++
 			if s.msg.start != 0 {
 				s.msg.size++
@@ -300,12 +306,12 @@ func (s *SSE) nextLine() (line []byte, ended bool, err error) {
 		// A byte order mark starts the input: it is no part of the line.
 		// Wait for three bytes (or the end of the line) to tell.
 		if len(b) < 3 && bytes.HasPrefix([]byte("\xef\xbb\xbf"), b) {
-			if _, err := s.br.Peek(3); err == nil || s.br.Buffered() > len(b) {
+			if err := s.fill(); err == nil {
 				return nil, false, nil
 			}
 		}
 		if bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
-			s.br.Discard(3)
+			s.r += 3
 			s.off += 3
 			return nil, false, nil
 		}
@@ -326,11 +332,11 @@ func (s *SSE) nextLine() (line []byte, ended bool, err error) {
 		s.line = appendGrow(s.line, b[:n], s.max+1)
 	}
 	if i < 0 {
-		s.br.Discard(n)
+		s.r += n
 		s.off += int64(n)
 		return nil, false, nil
 	}
-	s.br.Discard(n + 1)
+	s.r += n + 1
 	s.off += int64(n + 1)
 	s.msg.size++
 	s.lastCR = b[i] == '\r'
@@ -345,6 +351,36 @@ func (s *SSE) nextLine() (line []byte, ended bool, err error) {
 		line = nil
 	}
 	return line, true, nil
+}
+
+// fill reads more input after buf[r:w], moved to the buffer's start
+// (which holds at least the three bytes of a byte order mark). It
+// returns nil when at least one byte more was read, else the error
+// that ended the reads (io.ErrNoProgress after many empty ones, as
+// bufio's).
+func (s *SSE) fill() error {
+	if s.rerr != nil {
+		return s.rerr
+	}
+	if s.r > 0 {
+		s.w = copy(s.buf, s.buf[s.r:s.w])
+		s.r = 0
+	}
+	for range 100 {
+		n, err := s.rd.Read(s.buf[s.w:])
+		s.w += max(n, 0)
+		if err != nil {
+			s.rerr = err
+		}
+		if n > 0 {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	s.rerr = io.ErrNoProgress
+	return s.rerr
 }
 
 // handle processes a complete line. It reports done with the message or
