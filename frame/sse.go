@@ -368,10 +368,7 @@ func (s *SSE) fill() error {
 	}
 	for range 100 {
 		n, err := s.rd.Read(s.buf[s.w:])
-		s.w += max(n, 0)
-		if err != nil {
-			s.rerr = err
-		}
+		s.w, s.rerr = s.w+max(n, 0), err
 		if n > 0 {
 			return nil
 		}
