@@ -231,3 +231,47 @@ func TestSSEMessages(t *testing.T) {
 		})
 	}
 }
+
+// emptyReader reads nothing, and says nothing is wrong.
+type emptyReader struct{}
+
+func (emptyReader) Read([]byte) (int, error) { return 0, nil }
+
+// TestSSEReads: the framer's own buffer takes what each read gives, the
+// bytes that come with an error first, then the error; a reader that
+// keeps giving nothing ends in io.ErrNoProgress.
+func TestSSEReads(t *testing.T) {
+	t.Parallel()
+	boom := errors.New("boom")
+	tests := []struct {
+		name string
+		r    io.Reader
+		want []string
+		err  error
+	}{
+		{"data with EOF", iotest.DataErrReader(strings.NewReader("data: a\n\ndata: b\n\n")), []string{"a", "b"}, io.EOF},
+		{"one byte a read", iotest.OneByteReader(strings.NewReader("\xef\xbb\xbfdata: a\n\nevent: e\ndata: b\n\n")), []string{"a", "b"}, io.EOF},
+		{"then an error", io.MultiReader(strings.NewReader("data: a\n\ndata: b\n\n"), iotest.ErrReader(boom)), []string{"a", "b"}, boom},
+		{"no progress", io.MultiReader(strings.NewReader("data: a\n\n"), emptyReader{}), []string{"a"}, io.ErrNoProgress},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := frame.NewSSE(tt.r, "in", 0)
+			var got []string
+			for {
+				m, err := s.NextRaw()
+				if err != nil {
+					if !errors.Is(err, tt.err) {
+						t.Errorf("error %v, want %v", err, tt.err)
+					}
+					break
+				}
+				got = append(got, string(m.Data))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("messages (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

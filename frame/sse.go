@@ -1,7 +1,6 @@
 package frame
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -45,8 +44,15 @@ type RawMessage struct {
 type SSE struct {
 	source string
 	max    int
-	br     *bufio.Reader
+	rd     io.Reader
 	err    error
+	// buf[r:w] is the input read and not yet consumed, and rerr the
+	// error that ended the reads, returned once it is consumed. (The
+	// buffer is the framer's own, not a bufio.Reader's: a message costs
+	// two index updates, not a Peek and a Discard.)
+	buf  []byte
+	r, w int
+	rerr error
 
 	line   []byte // the current line, up to max bytes
 	lineN  int    // the current line's length so far
@@ -129,7 +135,7 @@ func NewSSE(r io.Reader, source string, max int) *SSE {
 	if max <= 0 {
 		max = event.DefaultMaxBytes
 	}
-	return &SSE{source: source, max: max, br: bufio.NewReaderSize(r, 64<<10)}
+	return &SSE{source: source, max: max, rd: r, buf: make([]byte, 64<<10)}
 }
 
 // Next returns the next message, or io.EOF at the end of the input. A
@@ -145,11 +151,11 @@ func (s *SSE) Next() (Message, error) {
 // NextRaw is Next with the message's data borrowed (see RawMessage): a
 // decoder that copies out only what it keeps of the data saves a copy of
 // every message.
-func (s *SSE) NextRaw() (RawMessage, error) {
+func (s *SSE) NextRaw() (m RawMessage, err error) {
 	if s.err != nil {
 		return RawMessage{}, s.err
 	}
-	if m, ok := s.quick(); ok {
+	if s.quick(&m) {
 		return m, nil
 	}
 	for {
@@ -187,69 +193,66 @@ func (s *SSE) Messages() iter.Seq[RawMessage] {
 	}
 }
 
-// quick reads the message most streams are made of, one data: line and
-// a blank line, or an event: line, a data: line and a blank line (the
-// typed events of the Messages and Responses APIs), all LF-ended, when it
-// lies whole in the read buffer at a message boundary: it gives what
-// nextLine, handle and dispatch give for it, in one look at its bytes
-// (each looked at once by the LF and CR finders, as there), without their
-// per-line bookkeeping. Anything else is left to them.
-func (s *SSE) quick() (RawMessage, bool) {
+// quick reads into m the message most streams are made of, one data:
+// line and a blank line, or an event: line, a data: line and a blank line
+// (the typed events of the Messages and Responses APIs), all LF-ended,
+// when it lies whole in the read buffer at a message boundary: it gives
+// what nextLine, handle and dispatch give for it, in one look at its
+// bytes, without their per-line bookkeeping. Anything else is left to
+// them. (It finds its LFs itself: the LF finder, which does not know of
+// them, looks from where nextLine next begins; when quick gives up, the
+// bytes of its lines are looked at again, once.)
+func (s *SSE) quick(m *RawMessage) bool {
 	// s.off == 0: the byte order mark is nextLine's to handle.
 	if s.lastCR || s.lineN != 0 || s.msg.start != 0 || s.off == 0 {
-		return RawMessage{}, false
+		return false
 	}
-	b, _ := s.br.Peek(s.br.Buffered())
+	b := s.buf[s.r:s.w]
 	if len(b) < 7 {
-		return RawMessage{}, false
+		return false
 	}
 	var typ []byte
 	at, lines := 0, 2 // where the data: line starts; the message's lines
-	i := s.lf.index(b, s.off, '\n')
 	if string(b[:6]) == "event:" {
+		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
-			return RawMessage{}, false
+			return false
 		}
 		typ, at, lines = b[6:i], i+1, 3
 		if len(typ) > 0 && typ[0] == ' ' {
 			typ = typ[1:]
 		}
-		// The finder found the event line's LF: the data line's is
-		// looked for here, once.
-		i = bytes.IndexByte(b[at:], '\n')
-		if i >= 0 {
-			i += at
-		}
 	}
 	if len(b)-at < 7 || string(b[at:at+5]) != "data:" {
-		return RawMessage{}, false
+		return false
 	}
+	i := bytes.IndexByte(b[at+5:], '\n')
 	// The message's size is its lines and the LFs.
-	if i < 0 || i+1 >= len(b) || b[i+1] != '\n' || i+2 > s.max {
-		return RawMessage{}, false
+	if i += at + 5; i < at+5 || i+1 >= len(b) || b[i+1] != '\n' || i+2 > s.max {
+		return false
 	}
 	// The CR finder has mostly looked past the message already (to the
 	// end of the buffer, finding none): then it need not be asked.
 	if s.cr.at <= s.off+int64(i) {
 		if cr := s.cr.index(b, s.off, '\r'); cr >= 0 && cr <= i {
-			return RawMessage{}, false
+			return false
 		}
 	}
 	value := b[at+5 : i]
 	if len(value) > 0 && value[0] == ' ' {
 		value = value[1:]
 	}
-	m := RawMessage{ID: s.lastID, Data: value, Line: s.lines + 1, Offset: s.off}
+	*m = RawMessage{ID: s.lastID, Data: value, Line: s.lines + 1, Offset: s.off}
 	if lines == 3 {
 		if string(typ) != s.lastTyp {
 			s.lastTyp = s.typeOf(typ)
 		}
 		m.Type = s.lastTyp
 	}
-	s.br.Discard(i + 2)
+	s.r += i + 2
 	s.off += int64(i + 2)
 	s.lines += lines
-	return m, true
+	return true
 }
 
 // typeOf returns typ as a string: one of the types seen last when it is
@@ -272,18 +275,18 @@ func (s *SSE) typeOf(typ []byte) string {
 // nextLine reads up to the end of the current line. It reports ended when
 // the line is complete; line holds its first max+1 bytes at most.
 func (s *SSE) nextLine() (line []byte, ended bool, err error) {
-	if s.br.Buffered() == 0 {
+	if s.r == s.w {
 		s.own() // the read below reuses the buffer the alias points into
-		if _, err := s.br.Peek(1); err != nil {
+		if err := s.fill(); err != nil {
 			return nil, false, err
 		}
 	}
-	b, _ := s.br.Peek(s.br.Buffered())
+	b := s.buf[s.r:s.w]
 	if s.lastCR {
 		s.lastCR = false
 		if b[0] == '\n' {
 			// The LF of a CRLF: the line already ended.
-			s.br.Discard(1)
+			s.r++
 			s.off++
 			if s.msg.start != 0 {
 				s.msg.size++
@@ -303,12 +306,12 @@ func (s *SSE) nextLine() (line []byte, ended bool, err error) {
 		// A byte order mark starts the input: it is no part of the line.
 		// Wait for three bytes (or the end of the line) to tell.
 		if len(b) < 3 && bytes.HasPrefix([]byte("\xef\xbb\xbf"), b) {
-			if _, err := s.br.Peek(3); err == nil || s.br.Buffered() > len(b) {
+			if err := s.fill(); err == nil {
 				return nil, false, nil
 			}
 		}
 		if bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
-			s.br.Discard(3)
+			s.r += 3
 			s.off += 3
 			return nil, false, nil
 		}
@@ -329,11 +332,11 @@ func (s *SSE) nextLine() (line []byte, ended bool, err error) {
 		s.line = appendGrow(s.line, b[:n], s.max+1)
 	}
 	if i < 0 {
-		s.br.Discard(n)
+		s.r += n
 		s.off += int64(n)
 		return nil, false, nil
 	}
-	s.br.Discard(n + 1)
+	s.r += n + 1
 	s.off += int64(n + 1)
 	s.msg.size++
 	s.lastCR = b[i] == '\r'
@@ -348,6 +351,33 @@ func (s *SSE) nextLine() (line []byte, ended bool, err error) {
 		line = nil
 	}
 	return line, true, nil
+}
+
+// fill reads more input after buf[r:w], moved to the buffer's start
+// (which holds at least the three bytes of a byte order mark). It
+// returns nil when at least one byte more was read, else the error
+// that ended the reads (io.ErrNoProgress after many empty ones, as
+// bufio's).
+func (s *SSE) fill() error {
+	if s.rerr != nil {
+		return s.rerr
+	}
+	if s.r > 0 {
+		s.w = copy(s.buf, s.buf[s.r:s.w])
+		s.r = 0
+	}
+	for range 100 {
+		n, err := s.rd.Read(s.buf[s.w:])
+		s.w, s.rerr = s.w+max(n, 0), err
+		if n > 0 {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	s.rerr = io.ErrNoProgress
+	return s.rerr
 }
 
 // handle processes a complete line. It reports done with the message or

@@ -238,26 +238,10 @@ func (d *Decoder) decode(data []byte) error {
 		d.flushSources()
 	}
 	agent := d.cfg.Agent
-	// data decoded: it is valid JSON, which CompactValid compacts as
-	// json.Compact does, returning data itself (borrowed: copied here)
-	// when it has no white space to drop.
-	raw := func() json.RawMessage {
-		// Without a space, a tab or a line break (the framer joins a
-		// message's data lines with one; a carriage return ends a line)
-		// it has no white space to drop.
-		if bytes.IndexByte(data, ' ') < 0 && bytes.IndexByte(data, '\t') < 0 && bytes.IndexByte(data, '\n') < 0 {
-			return d.raws.Copy(data)
-		}
-		c := jsontext.CompactValid(data)
-		if len(c) == len(data) {
-			c = d.raws.Copy(c)
-		}
-		return c
-	}
 	switch c.Type {
 	case wire.TypeStart:
 		ss := d.sessionStarts.New()
-		ss.Agent, ss.Meta, ss.MetaKind = agent, raw(), MetaKind
+		ss.Agent, ss.Meta, ss.MetaKind = agent, d.raw(data), MetaKind
 		d.emit(ss)
 	case wire.TypeStartStep:
 		d.endStep()
@@ -307,14 +291,14 @@ func (d *Decoder) decode(data []byte) error {
 	case wire.TypeSourceURL, wire.TypeSourceDocument:
 		// Consecutive sources are one Citations: the text before them
 		// has them all.
-		d.sources = append(d.sources, source(c, raw()))
+		d.sources = append(d.sources, source(c, d.raw(data)))
 	case wire.TypeError:
 		msg := ""
 		if c.ErrorText != nil {
 			msg = *c.ErrorText
 		}
 		d.closeBlocks()
-		d.emit(&event.Error{Agent: agent, Message: msg, Raw: raw()})
+		d.emit(&event.Error{Agent: agent, Message: msg, Raw: d.raw(data)})
 	case wire.TypeAbort:
 		d.ended = true
 		d.open = [2]openPart{} // the Error ends them
@@ -322,7 +306,7 @@ func (d *Decoder) decode(data []byte) error {
 		if c.Reason != nil && *c.Reason != "" {
 			msg = *c.Reason
 		}
-		d.emit(&event.Error{Agent: agent, Message: msg, Type: ErrorAbort, Fatal: true, Raw: raw()})
+		d.emit(&event.Error{Agent: agent, Message: msg, Type: ErrorAbort, Fatal: true, Raw: d.raw(data)})
 		if d.step {
 			// The stream stops here: so does its step.
 			d.step = false
@@ -333,7 +317,7 @@ func (d *Decoder) decode(data []byte) error {
 		d.endStep()
 		d.ended = true
 		re := d.runEnds.New()
-		re.Agent, re.Meta, re.MetaKind = agent, raw(), MetaKind
+		re.Agent, re.Meta, re.MetaKind = agent, d.raw(data), MetaKind
 		if c.FinishReason == wire.FinishError {
 			re.IsError = true
 		} else {
@@ -344,13 +328,30 @@ func (d *Decoder) decode(data []byte) error {
 		// The step's open parts are given up: the ones it finished stay.
 		d.open = [2]openPart{}
 		d.dropInputs()
-		d.emit(&event.Notice{Agent: agent, Kind: event.NoticeAbandoned, Message: "reset-step: the step is begun again", Raw: raw()})
+		d.emit(&event.Notice{Agent: agent, Kind: event.NoticeAbandoned, Message: "reset-step: the step is begun again", Raw: d.raw(data)})
 	default:
 		// data-*, file, reasoning-file, message-metadata, custom,
 		// tool-approval-*, steering-message and types to come: data.
-		d.emit(&event.Unknown{Agent: agent, Format: Name, Type: c.Type, Raw: raw()})
+		d.emit(&event.Unknown{Agent: agent, Format: Name, Type: c.Type, Raw: d.raw(data)})
 	}
 	return nil
+}
+
+// raw is the chunk's Raw: data, decoded, is valid JSON, which
+// CompactValid compacts as json.Compact does, returning data itself
+// (borrowed: copied here) when it has no white space to drop.
+func (d *Decoder) raw(data []byte) json.RawMessage {
+	// Without a space, a tab or a line break (the framer joins a
+	// message's data lines with one; a carriage return ends a line) it
+	// has no white space to drop.
+	if bytes.IndexByte(data, ' ') < 0 && bytes.IndexByte(data, '\t') < 0 && bytes.IndexByte(data, '\n') < 0 {
+		return d.raws.Copy(data)
+	}
+	c := jsontext.CompactValid(data)
+	if len(c) == len(data) {
+		c = d.raws.Copy(c)
+	}
+	return c
 }
 
 // The statuses and error types this decoder gives what has no field of
