@@ -356,8 +356,7 @@ func indexIn[T string | []byte](s T, set string) int {
 
 // indexFormatter is indexIn(s, formatterSpecial), the formatter's
 // search of every delta, looking at eight bytes at a time (a delta's
-// text is mostly free of backslashes and line breaks), the last ones too
-// when s has eight: the last eight bytes, shifted past those looked at.
+// text is mostly free of backslashes and line breaks).
 func indexFormatter[T string | []byte](s T) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
@@ -365,15 +364,8 @@ func indexFormatter[T string | []byte](s T) int {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
-	if len(s) < 8 {
-		return indexIn(s, formatterSpecial)
-	}
-	if i == len(s) {
-		return -1
-	}
-	// The bytes shifted in are zeros, which no test marks.
-	if m := formatterStops(load8(s, len(s)-8) >> (8 * (i + 8 - len(s)))); m != 0 {
-		return i + bits.TrailingZeros64(m)>>3
+	if j := indexIn(s[i:], formatterSpecial); j >= 0 {
+		return i + j
 	}
 	return -1
 }
