@@ -194,10 +194,7 @@ func appendMetaString(b, raw []byte, i int) ([]byte, int, bool) {
 				case '\\', '/', 'b', 'f', 'n', 'r', 't':
 					i += 2
 				case 'u':
-					if i+6 > len(raw) {
-						return b, i, false
-					}
-					if h := raw[i+2 : i+6]; hexDigit[h[0]]&hexDigit[h[1]]&hexDigit[h[2]]&hexDigit[h[3]] == 0 {
+					if i+6 > len(raw) || !hex4(binary.LittleEndian.Uint32(raw[i+2:])) {
 						return b, i, false
 					}
 					i += 6
@@ -279,16 +276,6 @@ func metaStrStops(w uint64) uint64 {
 }
 
 const hexLower = "0123456789abcdef"
-
-// hexDigit marks the hexadecimal digits.
-var hexDigit = func() (t [256]byte) {
-	for c := range 256 {
-		if c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' {
-			t[c] = 1
-		}
-	}
-	return t
-}()
 
 // metaStrSpecial marks the bytes metaStrStops marks.
 var metaStrSpecial = func() (t [256]byte) {

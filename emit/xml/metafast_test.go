@@ -159,9 +159,9 @@ func TestMetaStrStops(t *testing.T) {
 	}
 }
 
-// TestHex4: hex4 takes four bytes exactly when hexDigit marks each, for
-// every value at every place, with digits, letters and other bytes
-// around it.
+// TestHex4: hex4 takes four bytes exactly when each is a hexadecimal
+// digit, for every value at every place, with digits, letters and other
+// bytes around it.
 func TestHex4(t *testing.T) {
 	t.Parallel()
 	for _, around := range []string{"0000", "fFaA", "9g/:", "\xff\x80@`"} {
@@ -169,7 +169,7 @@ func TestHex4(t *testing.T) {
 			for p := range 4 {
 				w := []byte(around)
 				w[p] = byte(c)
-				want := hexDigit[w[0]]&hexDigit[w[1]]&hexDigit[w[2]]&hexDigit[w[3]] == 1
+				want := !bytes.ContainsFunc(w, func(r rune) bool { return !strings.ContainsRune("0123456789abcdefABCDEF", r) })
 				if got := hex4(binary.LittleEndian.Uint32(w)); got != want {
 					t.Errorf("hex4(%q) = %v, want %v", w, got, want)
 				}
