@@ -451,28 +451,28 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 // delta), then a buffer once a second delta comes.
 type textBlock struct {
 	one string // the text while it is one delta's; buf is empty then
-	buf bytes.Buffer
+	buf []byte
 }
 
-func (t *textBlock) len() int { return len(t.one) + t.buf.Len() }
+func (t *textBlock) len() int { return len(t.one) + len(t.buf) }
 
 func (t *textBlock) add(s string) {
-	if t.one == "" && t.buf.Len() == 0 {
+	if t.one == "" && len(t.buf) == 0 {
 		t.one = s
 		return
 	}
 	if t.one != "" {
-		t.buf.WriteString(t.one)
+		t.buf = append(t.buf, t.one...)
 		t.one = ""
 	}
-	t.buf.WriteString(s)
+	t.buf = append(t.buf, s...)
 }
 
 func (t *textBlock) text() string {
-	if t.buf.Len() == 0 {
+	if len(t.buf) == 0 {
 		return t.one
 	}
-	return t.buf.String()
+	return string(t.buf)
 }
 
 // openBlock returns the open block of kind, opening it (with the buffer
@@ -529,8 +529,7 @@ func (e *Encoder) block(kind event.BlockKind) {
 	text := ""
 	if b != nil {
 		text = b.text()
-		b.one = ""
-		b.buf.Reset()
+		b.one, b.buf = "", b.buf[:0]
 		e.free = append(e.free, b)
 	}
 	typ := wire.ItemAgentMessage

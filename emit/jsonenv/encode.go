@@ -46,7 +46,7 @@ type Config struct {
 type Encoder struct {
 	w     io.Writer
 	cfg   Config
-	tail  []byte                    // a payload's extras and end, escaped
+	tail  []byte                    // a payload's extras, escaped
 	out   []byte                    // the framed envelope, reused
 	chunk []byte                    // a long payload's chunk, escaped, reused
 	meta  []byte                    // a payload built from an event's fields, reused
@@ -380,13 +380,14 @@ func (e *Encoder) begin(agent string, kind event.BlockKind) {
 // length of the event's strings in it, which its quoted form is at least
 // as long as: a payload that cannot fit is built plain only.
 func (e *Encoder) built(typ, agent string, size int, build func([]byte, form) []byte) {
-	budget := e.budget(e.headFor(typ, agent), len("}"))
+	head := e.headFor(typ, agent)
+	budget := e.budget(head, len("}"))
 	if size <= budget || budget < maxRuneJSON {
 		e.meta = build(e.meta[:0], quoted)
 	}
 	if budget < maxRuneJSON || size <= budget && len(e.meta) <= budget {
 		if e.err == nil {
-			b := appendHead(e.frameStart(), e.headFor(typ, agent), true)
+			b := appendHead(e.frameStart(), head, true)
 			e.out = append(append(append(b, '"'), e.meta...), '"', '}')
 			e.frameEnd()
 		}
@@ -405,19 +406,21 @@ func (e *Encoder) budget(head []byte, tail int) int {
 }
 
 // payload writes data as one or more envelopes of at most MaxChunkBytes;
-// the last carries final. The extras and the envelope's end are escaped
-// once, into e.tail, for every envelope of it.
+// the last carries final. The extras are escaped once, into e.tail, for
+// every envelope of it.
 func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) {
-	e.tail = appendTail(e.tail[:0], extras)
+	if e.tail = e.tail[:0]; len(extras) > 0 {
+		e.tail = appendExtras(e.tail, extras)
+	}
 	head := e.headFor(typ, agent) // (written by payload only: kept)
-	budget := e.budget(head, len(e.tail))
+	budget := e.budget(head, len(e.tail)+len("}"))
 	if budget < maxRuneJSON || len(data) <= budget/maxRuneJSON {
 		// Fits even if every byte were escaped (a delta), or the fixed
 		// fields alone leave no room for one character: written whole
 		// (the documented exception).
 		if e.err == nil {
 			b := jsontext.AppendString(appendHead(e.frameStart(), head, final), data)
-			e.out = append(b, e.tail...)
+			e.out = append(append(b, e.tail...), '}')
 			e.frameEnd()
 		}
 		return
@@ -432,7 +435,7 @@ func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) 
 		last := n == len(data)
 		if e.err == nil {
 			b := appendHead(e.frameStart(), head, final && last)
-			e.out = append(append(append(append(b, '"'), e.chunk...), '"'), e.tail...)
+			e.out = append(append(append(append(append(b, '"'), e.chunk...), '"'), e.tail...), '}')
 			e.frameEnd()
 		}
 		if last {
@@ -451,7 +454,7 @@ func (e *Encoder) envelope(typ, agent string, final bool, delta string, extras .
 		return
 	}
 	b := jsontext.AppendString(appendHead(e.frameStart(), e.headFor(typ, agent), final), delta)
-	e.out = appendTail(b, extras)
+	e.out = append(appendExtras(b, extras), '}')
 	e.frameEnd()
 }
 
@@ -505,8 +508,8 @@ const (
 // k == [2]string{a, b} calls the generic array equality (type:.eq).
 func same(k [2]string, a, b string) bool { return k[0] == a && k[1] == b }
 
-// appendTail appends an envelope's extras and its end.
-func appendTail(b []byte, extras []extra) []byte {
+// appendExtras appends an envelope's extras.
+func appendExtras(b []byte, extras []extra) []byte {
 	for _, x := range extras {
 		switch x.is {
 		case 's':
@@ -515,7 +518,7 @@ func appendTail(b []byte, extras []extra) []byte {
 			b = strconv.AppendInt(append(append(append(b, ',', '"'), x.key...), '"', ':'), x.num, 10)
 		}
 	}
-	return append(b, '}')
+	return b
 }
 
 // line writes one framed envelope.

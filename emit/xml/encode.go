@@ -104,7 +104,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if agent == "" {
 		agent = e.cfg.Agent
 	}
-	if e.hold(agent, ev) {
+	// An event of the agent in scope (most) is neither held nor changes
+	// the scope: hold and scope are called for the others.
+	if e.started && agent != e.cur && e.hold(agent, ev) {
 		return e.err
 	}
 	if interrupts(ev) {
@@ -135,7 +137,9 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.closeOpen()
 		}
 	}
-	e.scope(agent, ev)
+	if !e.started || agent != e.cur {
+		e.scope(agent, ev)
+	}
 	switch ev := ev.(type) {
 	case *event.BlockStart:
 		k := blockKey{agent, ev.Kind}

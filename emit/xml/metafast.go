@@ -164,6 +164,25 @@ func appendMetaString(b, raw []byte, i int) ([]byte, int, bool) {
 			// "\u00dcn\u00efc" for text with accents, where a new
 			// word at each escape cost more than the escape.
 			for {
+				if i+8 <= len(raw) {
+					// A \uXXXX (most) and the two bytes after it read as
+					// one word: the next escape right after it, or after
+					// one plain byte, is read here, anything else by the
+					// loop above.
+					w := binary.LittleEndian.Uint64(raw[i:])
+					if uint16(w) == '\\'|'u'<<8 && hex4(uint32(w>>16)) {
+						switch b6, b7 := byte(w>>48), byte(w>>56); {
+						case b6 == '\\':
+							i += 6
+							continue
+						case b7 == '\\' && metaStrSpecial[b6] == 0:
+							i += 7
+							continue
+						}
+						i += 6
+						break
+					}
+				}
 				if i+1 >= len(raw) {
 					return b, i, false
 				}
@@ -175,10 +194,7 @@ func appendMetaString(b, raw []byte, i int) ([]byte, int, bool) {
 				case '\\', '/', 'b', 'f', 'n', 'r', 't':
 					i += 2
 				case 'u':
-					if i+6 > len(raw) {
-						return b, i, false
-					}
-					if h := raw[i+2 : i+6]; hexDigit[h[0]]&hexDigit[h[1]]&hexDigit[h[2]]&hexDigit[h[3]] == 0 {
+					if i+6 > len(raw) || !hex4(binary.LittleEndian.Uint32(raw[i+2:])) {
 						return b, i, false
 					}
 					i += 6
@@ -228,6 +244,16 @@ func appendMetaString(b, raw []byte, i int) ([]byte, int, bool) {
 	}
 }
 
+// hex4 reports whether the four bytes of x are hexadecimal digits: of
+// bytes under 0x80, no sum below carries out of its byte.
+func hex4(x uint32) bool {
+	const highs = 0x80808080
+	lower := x | 0x20202020
+	digit := (x + 0x50505050) &^ (x + 0x46464646)         // '0' to '9'
+	alpha := (lower + 0x1f1f1f1f) &^ (lower + 0x19191919) // 'a' to 'f', any case
+	return x&highs == 0 && (digit|alpha)&highs == highs
+}
+
 // metaStrStops marks the high bit of each byte of w, eight bytes of a
 // JSON string, that a JSON string cannot hold as it is or that
 // appendASCIIData does not copy as it is: '"', '\\', control bytes,
@@ -250,16 +276,6 @@ func metaStrStops(w uint64) uint64 {
 }
 
 const hexLower = "0123456789abcdef"
-
-// hexDigit marks the hexadecimal digits.
-var hexDigit = func() (t [256]byte) {
-	for c := range 256 {
-		if c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' {
-			t[c] = 1
-		}
-	}
-	return t
-}()
 
 // metaStrSpecial marks the bytes metaStrStops marks.
 var metaStrSpecial = func() (t [256]byte) {

@@ -51,6 +51,8 @@ var onePassInputs = []string{
 	// Runs of escapes, with a byte or two and the other stops between them.
 	`"\u00dcn\u00efc\u00f6d\u00e9 x \ud83e\udd8a.\n\"q\"\\"`, `"\u00dcnn\"<\u00e9&'"`, `"\u00dc\u12"`, `"\u00dcn\u12`,
 	`"\u00dcn\`, `"\n\u00e9é\t"`, `"\u00dc"`, `"\\\\\\"`,
+	`"\u00dc\u00e9"`, `"\u00dcn\u00e9x"`, `"\u00dcnn\u00e9"`, `"\u00dc"n"`, `"\u00dcn"x"`, `"\u00dc\u00g9"`,
+	`"\u00dcn\q"`, `"\u00dc\"x"`, `"\u0Af9\uFfFf"`, `"\u00dc` + "\x01" + `\n"`, `"\u00dc&\n"`, `"\u00dc\u00d"`,
 	"\"\xc1\xbf\"", "\"\xe0\x9f\xbf\"", "\"\xc2\"", "\"\xe1\x80\"", "\"\xe1\x80", "\"\xf4\x90\x80\x80\"",
 	`{"long": "` + strings.Repeat(`plain text, \"quoted\" \\ \u00e9 & more `, 20) + `"}`,
 }
@@ -152,6 +154,25 @@ func TestMetaStrStops(t *testing.T) {
 			}
 			if got != want {
 				t.Errorf("metaStrStops(%q) marks byte %d first, want %d", w, got, want)
+			}
+		}
+	}
+}
+
+// TestHex4: hex4 takes four bytes exactly when each is a hexadecimal
+// digit, for every value at every place, with digits, letters and other
+// bytes around it.
+func TestHex4(t *testing.T) {
+	t.Parallel()
+	for _, around := range []string{"0000", "fFaA", "9g/:", "\xff\x80@`"} {
+		for c := range 256 {
+			for p := range 4 {
+				w := []byte(around)
+				w[p] = byte(c)
+				want := !bytes.ContainsFunc(w, func(r rune) bool { return !strings.ContainsRune("0123456789abcdefABCDEF", r) })
+				if got := hex4(binary.LittleEndian.Uint32(w)); got != want {
+					t.Errorf("hex4(%q) = %v, want %v", w, got, want)
+				}
 			}
 		}
 	}

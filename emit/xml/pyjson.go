@@ -358,26 +358,25 @@ func indexIn[T string | []byte](s T, set string) int {
 // search of every delta, looking at eight bytes at a time (a delta's
 // text is mostly free of backslashes and line breaks).
 func indexFormatter[T string | []byte](s T) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		t := s[i : i+8] // one bounds check, one load
-		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-		// A byte of bs, lf or cr is zero where w has that byte; the
-		// test has a high bit set if any byte is.
-		bs, lf, cr := w^(ones*'\\'), w^(ones*'\n'), w^(ones*'\r')
-		if ((bs-ones)&^bs|(lf-ones)&^lf|(cr-ones)&^cr)&highs != 0 {
-			break
+		if m := formatterStops(load8(s, i)); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
 	if j := indexIn(s[i:], formatterSpecial); j >= 0 {
 		return i + j
 	}
 	return -1
+}
+
+// formatterStops marks the high bit of each byte of w, eight bytes, that
+// is a backslash, LF or CR: a byte of bs, lf or cr is zero where w has
+// that byte. The lowest mark is exact, those above it may not be (a
+// borrow carries into the byte above).
+func formatterStops(w uint64) uint64 {
+	bs, lf, cr := w^(ones8*'\\'), w^(ones8*'\n'), w^(ones8*'\r')
+	return ((bs-ones8)&^bs | (lf-ones8)&^lf | (cr-ones8)&^cr) & highs8
 }
 
 // htmlSpecial and formatterSpecial are byte sets for indexIn (checked
