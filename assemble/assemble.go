@@ -43,7 +43,7 @@ type Assembler struct {
 	order []string
 	// children holds, by parent agent, the subagents started since the
 	// parent's last event (up to MaxOpen of them); last is the agent of
-	// the last event.
+	// the last event while it holds any.
 	children  map[string][]string
 	nchildren int
 	last      string
@@ -229,10 +229,12 @@ var ErrBlockTooLarge = fmt.Errorf("block %w", event.ErrTooLarge)
 func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 	a.begin()
 	agent := ev.AgentID()
-	if len(a.children) > 0 && agent != a.last {
-		a.releaseChildren(agent)
+	if len(a.children) > 0 {
+		if agent != a.last {
+			a.releaseChildren(agent)
+		}
+		a.last = agent
 	}
-	a.last = agent
 	if _, ok := ev.(*event.Citations); !ok {
 		a.release(agent)
 	}
@@ -275,6 +277,7 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 			}
 			a.children[p] = append(a.children[p], agent)
 			a.nchildren++
+			a.last = agent
 		}
 		a.emit(a.from(ev))
 	case *event.Notice, *event.Error:
