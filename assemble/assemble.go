@@ -18,10 +18,13 @@ import (
 
 // Assembler builds blocks from events. Memory is bounded by the open
 // blocks: one per (agent, kind) being streamed, plus the last text block of
-// each agent, held until it is known whether citations follow it. Both
-// count towards MaxOpen: beyond it the block opened longest ago is closed
-// early (a held text block is released, a streamed one ends marked
-// truncated) and Add reports ErrTooManyOpen, once.
+// each agent, held until it is known whether citations follow it: at the
+// agent's next event, or, for a subagent, at its parent's next event (the
+// parent goes on once its subagent is done; a subagent often ends with its
+// answer and no event after it). Both count towards MaxOpen: beyond it the
+// block opened longest ago is closed early (a held text block is released,
+// a streamed one ends marked truncated) and Add reports ErrTooManyOpen,
+// once.
 type Assembler struct {
 	// MaxOpen caps the blocks held at once (DefaultMaxOpen if <= 0).
 	MaxOpen int
@@ -36,8 +39,15 @@ type Assembler struct {
 	blocks *Lifecycle[*item]
 	// held is the last completed text block per agent, waiting for
 	// citations; order keeps agents in the order their blocks completed.
-	held     smallMap[string, *item]
-	order    []string
+	held  smallMap[string, *item]
+	order []string
+	// children holds, by parent agent, the subagents started since the
+	// parent's last event (up to MaxOpen of them); last is the agent of
+	// the last event while it holds any.
+	children  map[string][]string
+	nchildren int
+	last      string
+
 	out      []*Block // blocks completed by the event being added
 	lent     []*item  // with Reuse, the items of out, taken back at the next call
 	spare    []*item  // with Reuse, zeroed items for the next blocks
@@ -219,6 +229,12 @@ var ErrBlockTooLarge = fmt.Errorf("block %w", event.ErrTooLarge)
 func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 	a.begin()
 	agent := ev.AgentID()
+	if len(a.children) > 0 {
+		if agent != a.last {
+			a.releaseChildren(agent)
+		}
+		a.last = agent
+	}
 	if _, ok := ev.(*event.Citations); !ok {
 		a.release(agent)
 	}
@@ -254,6 +270,16 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 				StartPageNumber: c.StartPageNumber, EndPageNumber: c.EndPageNumber, URL: c.URL, Title: c.Title,
 			})
 		}
+	case *event.SessionStart:
+		if p := ev.ParentAgent; p != "" && p != agent && a.nchildren < a.maxOpen() {
+			if a.children == nil {
+				a.children = map[string][]string{}
+			}
+			a.children[p] = append(a.children[p], agent)
+			a.nchildren++
+			a.last = agent
+		}
+		a.emit(a.from(ev))
 	case *event.Notice, *event.Error:
 		// An abandon drops the agent's open blocks (given up and begun
 		// again: the notice says so); an error cuts them short, before it.
@@ -349,6 +375,21 @@ func (a *Assembler) release(agent string) {
 		a.order = slices.Delete(a.order, i, i+1)
 	}
 	a.emit(b)
+}
+
+// releaseChildren emits the held text blocks of the subagents parent
+// started, and of theirs: parent goes on, so they are done.
+func (a *Assembler) releaseChildren(parent string) {
+	kids, ok := a.children[parent]
+	if !ok {
+		return
+	}
+	delete(a.children, parent)
+	a.nchildren -= len(kids)
+	for _, c := range kids {
+		a.release(c)
+		a.releaseChildren(c)
+	}
 }
 
 // Flush returns what is left at the end of the stream: held text blocks,

@@ -2,6 +2,7 @@ package assemble_test
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -124,6 +125,28 @@ func TestAssemble(t *testing.T) {
 			want: []*assemble.Block{
 				{Agent: "a", Type: "file_change", ID: "f1", Status: "completed", Changes: []assemble.Change{{Path: "p", Kind: "add"}}},
 				{Agent: "a", Type: "file_change", ID: "f2", Status: "in_progress", Changes: []assemble.Change{{Path: "q", Kind: "add"}}, Truncated: true},
+			},
+		},
+		{
+			name: "a subagent's last text block comes out when its parent goes on",
+			in: slices.Concat([]event.Event{
+				&event.ToolCall{Agent: "p", ID: "t", Name: "task"},
+				&event.SessionStart{Agent: "c", ParentAgent: "p"},
+			}, text("c", "child"), []event.Event{
+				&event.SessionStart{Agent: "g", ParentAgent: "c"},
+			}, text("g", "grandchild"), []event.Event{
+				&event.ToolResult{Agent: "p", ID: "t", Name: "task"},
+				&event.Citations{Agent: "c", Items: []event.Citation{{Type: "char_location", CitedText: "late"}}},
+			}),
+			want: []*assemble.Block{
+				{Agent: "p", Type: "tool_call", ID: "t", Name: "task"},
+				{Agent: "c", Type: "meta_init", ParentAgent: "p"},
+				{Agent: "g", Type: "meta_init", ParentAgent: "c"},
+				{Agent: "c", Type: "text", Text: "child"},
+				{Agent: "g", Type: "text", Text: "grandchild"},
+				{Agent: "p", Type: "tool_result", ID: "t", Name: "task", Content: ptr("")},
+				// Citations after the parent went on have no block to join.
+				{Agent: "c", Type: "text", Citations: []assemble.Citation{{Type: "char_location", CitedText: "late"}}},
 			},
 		},
 		{

@@ -73,6 +73,39 @@ func TestMaxOpenHeld(t *testing.T) {
 	}
 }
 
+// TestSubagentsDoNotPileUp: a stream of many runs, each with a subagent
+// that ends with a text block and no event after it, holds no more than
+// one run's blocks: each is let go when its parent goes on, so MaxOpen is
+// never reached.
+func TestSubagentsDoNotPileUp(t *testing.T) {
+	t.Parallel()
+	a := assemble.New(0)
+	a.MaxOpen = 4
+	for i := range 3 * a.MaxOpen {
+		p, c := fmt.Sprint("p", i), fmt.Sprint("c", i)
+		for _, ev := range []event.Event{
+			&event.SessionStart{Agent: p},
+			&event.ToolCall{Agent: p, ID: "t"},
+			&event.SessionStart{Agent: c, ParentAgent: p},
+			&event.Delta{Agent: c, Kind: event.Text, Text: "done"},
+			&event.BlockEnd{Agent: c, Kind: event.Text},
+			&event.ToolResult{Agent: p, ID: "t"},
+			&event.RunEnd{Agent: p},
+		} {
+			bs, err := a.Add(ev)
+			if err != nil {
+				t.Fatalf("run %d: %v", i, err)
+			}
+			if _, ok := ev.(*event.ToolResult); ok && (len(bs) != 2 || bs[0].Agent != c || bs[0].Type != assemble.TypeText) {
+				t.Fatalf("run %d: the parent's tool result gave %d blocks, want the subagent's text block then the result", i, len(bs))
+			}
+		}
+	}
+	if left := a.Flush(); len(left) != 0 {
+		t.Errorf("%d blocks left at the end, want none", len(left))
+	}
+}
+
 // TestOpenLimit: the limit counts blocks between their start and end (or
 // their cut), per agent and kind, and refuses the one beyond it.
 func TestOpenLimit(t *testing.T) {

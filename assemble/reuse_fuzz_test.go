@@ -68,7 +68,7 @@ func FuzzReuse(f *testing.F) {
 			case 13:
 				ev = &event.Unknown{Agent: agent, Format: "f", Type: "t", Raw: json.RawMessage(`{"i": ` + strconv.Itoa(i) + `}`)}
 			case 14:
-				ev = &event.SessionStart{Agent: agent, SessionID: id}
+				ev = &event.SessionStart{Agent: agent, SessionID: id, ParentAgent: id} // a subagent of agent id, or a run
 			case 15:
 				ev = &event.TurnStart{Agent: agent}
 			}

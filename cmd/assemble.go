@@ -182,15 +182,15 @@ func runAssembleJSON(ctx context.Context, ios *IOStreams, o *assembleOptions, in
 	o.in.flush = w.Flush
 	err := eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
 		keep := render.NewAgentFilter(o.agent)
-		seen := keep.Event
-		if keep.All() {
+		seen, all := keep.Event, keep.All()
+		if all {
 			seen = nil // it shows every block and has no agent to look for
 		}
 		// Each block is written before the next event: the assembler may
 		// reuse them.
 		stop := assembleInput(in, rep, seen, true, func(bs []*assemble.Block) error {
 			for _, b := range bs {
-				if !keep.Shows(b.Agent) {
+				if !all && !keep.Shows(b.Agent) {
 					continue
 				}
 				if err := bw.Block(b); err != nil {
@@ -242,8 +242,10 @@ func assembleInput(in *input, rep *reporter, seen func(event.Event), reuse bool,
 		if aerr != nil && !rep.problem(fmt.Errorf("%s: %w", in.name, aerr)) {
 			stop = errStrictStop
 		}
-		if err := write(bs); err != nil {
-			return err
+		if len(bs) > 0 {
+			if err := write(bs); err != nil {
+				return err
+			}
 		}
 		return stop
 	})

@@ -24,7 +24,11 @@ func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 // appendBlockRest appends what appendBlock appends after the agent.
 func appendBlockRest(dst []byte, b *assemble.Block) ([]byte, bool) {
 	ok := true
-	dst = appendKeyString(dst, `,"type":`, b.Type)
+	if t := typeJSON(b.Type); t != "" {
+		dst = append(dst, t...)
+	} else {
+		dst = appendKeyString(dst, `,"type":`, b.Type)
+	}
 	dst = appendStringField(dst, `,"text":`, b.Text)
 	dst = appendStringField(dst, `,"signature":`, b.Signature)
 	if len(b.Citations) > 0 {
@@ -130,6 +134,35 @@ func appendBlockRest(dst []byte, b *assemble.Block) ([]byte, bool) {
 	}
 	dst = appendBoolField(dst, `,"truncated":true`, b.Truncated)
 	return append(dst, '}'), ok
+}
+
+// typeJSON returns `,"type":` and the block type t as encoding/json writes
+// them, for the types package assemble names: written as they are, not
+// escaped for every block. It returns "" for any other type.
+func typeJSON(t string) string {
+	switch t {
+	case assemble.TypeText:
+		return `,"type":"text"`
+	case assemble.TypeThinking:
+		return `,"type":"thinking"`
+	case assemble.TypeToolCall:
+		return `,"type":"tool_call"`
+	case assemble.TypeToolResult:
+		return `,"type":"tool_result"`
+	case assemble.TypeTurnEnd:
+		return `,"type":"turn_end"`
+	case assemble.TypeMetaInit:
+		return `,"type":"meta_init"`
+	case assemble.TypeMetaFinal:
+		return `,"type":"meta_final"`
+	case assemble.TypeError:
+		return `,"type":"error"`
+	case assemble.TypeNotice:
+		return `,"type":"notice"`
+	case assemble.TypeUnknown:
+		return `,"type":"unknown"`
+	}
+	return ""
 }
 
 // appendCitation appends c as encoding/json encodes it.

@@ -217,6 +217,7 @@ func FuzzBlockJSON(f *testing.F) {
 	f.Add("", "", []byte(" null "), []byte(`"\u2028"`), 1e-7, int64(-1), uint16(0xffff))
 	f.Add("\xff", "\u2029", []byte("[\"\xff\" ,\t1e5]"), []byte(`01`), math.Inf(1), int64(0), uint16(0x5555))
 	f.Add("a<b>", "c&d", []byte(`-0.0e-0`), []byte("\"a\x01\""), 1e21, int64(math.MaxInt64), uint16(0x0f0f))
+	f.Add("main", assemble.TypeToolResult, []byte(`{}`), []byte(`[]`), 0.0, int64(1), uint16(0x0004))
 	f.Fuzz(func(t *testing.T, s1, s2 string, raw1, raw2 []byte, cost float64, n int64, bits uint16) {
 		on := func(i int) bool { return bits&(1<<i) != 0 }
 		b := &assemble.Block{Agent: s1, Type: s2, Input: raw1, Structured: raw2, Raw: raw1, Turns: int(n)}
@@ -273,6 +274,14 @@ func FuzzCompact(f *testing.F) {
 		`{"a": [1, -2.5e+3, true, false, null, {}, []], "b" : "x\ny"}`, " 0 ", `"\u00e9\/"`, `[1,]`, `{"a" 1}`, "\"\x01\"",
 		`01`, `1.e5`, `-`, `[[[]]]`, `{"a":{"b":{}}}`, "[\"\xff\xfe\"]", `"\ud800"`, `nul`, `truex`, `1 2`,
 	} {
+		f.Add([]byte(s))
+	}
+	// Objects and arrays nested past a word of the depth's bits.
+	for _, n := range []int{63, 64, 65, 130, maxRawDepth, maxRawDepth + 1} {
+		s := strings.Repeat(`{"a":[`, n/2) + strings.Repeat(`]}`, n/2)
+		if n%2 == 1 {
+			s = "[" + s + "]"
+		}
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
