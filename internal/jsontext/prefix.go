@@ -70,42 +70,38 @@ func AppendStringPrefix(b []byte, s string, budget int, valid bool) ([]byte, int
 // same loop, the compiler kept them on the stack); the budget is tested
 // once a word while there is room for a run and an escape.
 func escapeRun(out []byte, s string, o, i, limit int, nonASCII uint64) (int, int) {
-	for i+8 <= len(s) {
-		w := word(s, i)
-		binary.LittleEndian.PutUint64(out[o:], w)
-		k := 8
-		if m := stops(w) | w&nonASCII; m != 0 {
-			k = first(m)
-		}
-		if o+9 <= limit {
-			// Room for the run and an escape after it: no budget test.
-			o, i = o+k, i+k
-			if k < 8 {
-				c := s[i]
-				if c != '"' && c != '\\' {
-					break
-				}
-				out[o], out[o+1] = '\\', c
-				o, i = o+2, i+1
+	// t is s from i, and d out from o up to limit and the word past it
+	// (limit-o is len(d)-8), both resliced as they are read and written:
+	// with their lengths tested in the loop, the loads and stores need
+	// no bounds checks.
+	t, d := s[i:], out[o:limit+8]
+	for len(t) >= 8 && len(d) >= 8 {
+		w := word(t, 0)
+		binary.LittleEndian.PutUint64(d, w)
+		m := stops(w) | w&nonASCII
+		if m == 0 {
+			if len(d) < 16 { // the budget ends in the word
+				return limit, len(s) - len(t) + len(d) - 8
 			}
+			t, d = t[8:], d[8:]
 			continue
 		}
-		// The last bytes of the budget.
-		if k > limit-o {
-			return limit, i + limit - o
+		k := first(m)
+		if k > len(d)-8 { // the budget ends in the run
+			return limit, len(s) - len(t) + len(d) - 8
 		}
-		o, i = o+k, i+k
-		if k == 8 {
+		t, d = t[k:], d[k:]
+		// An escape fits, with the word stored past it, while there is
+		// room for one more run and an escape; the budget is tested
+		// only in its last bytes.
+		if c := t[0]; (c == '"' || c == '\\') && len(d) >= 10 {
+			d[0], d[1] = '\\', c
+			t, d = t[1:], d[2:]
 			continue
 		}
-		c := s[i]
-		if c != '"' && c != '\\' || o+2 > limit {
-			break
-		}
-		out[o], out[o+1] = '\\', c
-		o, i = o+2, i+1
+		break
 	}
-	return o, i
+	return limit + 8 - len(d), len(s) - len(t)
 }
 
 // plainASCIITable and plainValidTable mark the bytes a JSON string holds

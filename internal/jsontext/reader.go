@@ -700,26 +700,29 @@ func StringEnd(b []byte, i int) int {
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
-	i++
-	for i < len(b) {
+	// t is the rest of b, resliced as it is read: with its length
+	// tested, the loads need no bounds checks. The index of t[0] in b
+	// is len(b)-len(t).
+	t := b[i+1:]
+	for len(t) > 0 {
 		// The run up to the next stop; one ended within a word (the
 		// runs between a JSON text's escapes in a string, between
 		// Python's \u escapes) is found here, saving plainLen's call.
-		if i+8 <= len(b) {
-			if m := stops(word(b, i)); m != 0 {
-				i += first(m)
+		if len(t) >= 8 {
+			if m := stops(word(t, 0)); m != 0 {
+				t = t[first(m):]
 			} else {
-				i += 8 + plainLen(b[i+8:])
+				t = t[8+plainLen(t[8:]):]
 			}
 		} else {
-			i += plainLen(b[i:])
+			t = t[plainLen(t):]
 		}
-		if i >= len(b) {
+		if len(t) == 0 {
 			break
 		}
-		switch c := b[i]; {
+		switch c := t[0]; {
 		case c == '"':
-			return i + 1
+			return len(b) - len(t) + 1
 		case c < 0x20:
 			return -1
 		}
@@ -729,17 +732,17 @@ func StringEnd(b []byte, i int) int {
 		// payloads).
 		// The \u escape is tested first, its digits read in place.
 		for {
-			if i+5 < len(b) && b[i+1] == 'u' {
-				if h := b[i+2 : i+6]; (hexValue[h[0]]|hexValue[h[1]]|hexValue[h[2]]|hexValue[h[3]])&0x80 != 0 {
+			if len(t) >= 6 && t[1] == 'u' {
+				if (hexValue[t[2]]|hexValue[t[3]]|hexValue[t[4]]|hexValue[t[5]])&0x80 != 0 {
 					return -1
 				}
-				i += 6
-			} else if i+1 < len(b) && oneLetterEscape[b[i+1]] != 0 {
-				i += 2
+				t = t[6:]
+			} else if len(t) >= 2 && oneLetterEscape[t[1]] != 0 {
+				t = t[2:]
 			} else {
 				return -1
 			}
-			if i >= len(b) || b[i] != '\\' {
+			if len(t) == 0 || t[0] != '\\' {
 				break
 			}
 		}

@@ -67,13 +67,13 @@ func first(mask uint64) int { return bits.TrailingZeros64(mask) >> 3 }
 // byte.
 func plainLen(b []byte) int {
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
+	for ; i <= len(b)-8; i += 8 {
 		if m := stops(word(b, i)); m != 0 {
 			return i + first(m)
 		}
 	}
 	if i < len(b) && len(b) >= 8 {
-		return i + first(stops(tail(word(b, len(b)-8), i, len(b))))
+		return i + first(stops(tail(word(b[len(b)-8:], 0), i, len(b))))
 	}
 	for ; i < len(b); i++ {
 		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
@@ -87,13 +87,13 @@ func plainLen(b []byte) int {
 // JSON string holds as they are (no '"', '\\' or control byte).
 func asciiPlainLen[T string | []byte](s T) int {
 	i := 0
-	for ; i+8 <= len(s); i += 8 {
+	for ; i <= len(s)-8; i += 8 {
 		if m := asciiStops(word(s, i)); m != 0 {
 			return i + first(m)
 		}
 	}
 	if i < len(s) && len(s) >= 8 {
-		return i + first(asciiStops(tail(word(s, len(s)-8), i, len(s))))
+		return i + first(asciiStops(tail(word(s[len(s)-8:], 0), i, len(s))))
 	}
 	for ; i < len(s); i++ {
 		if c := s[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
@@ -108,7 +108,7 @@ func asciiPlainLen[T string | []byte](s T) int {
 // unless caps.
 func keyLen(b []byte, caps bool) int {
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
+	for ; i <= len(b)-8; i += 8 {
 		w := word(b, i)
 		m := asciiStops(w)
 		if !caps {
@@ -154,7 +154,7 @@ scan:
 			if i++; i < len(s) && plainASCII[s[i]] == 0 {
 				continue // a run of one, between two characters or before a stop
 			}
-			for i+8 <= len(s) {
+			for i <= len(s)-8 {
 				if m := asciiStops(word(s, i)); m != 0 {
 					i += first(m)
 					continue scan
@@ -162,7 +162,7 @@ scan:
 				i += 8
 			}
 			if i < len(s) && len(s) >= 8 {
-				i += first(asciiStops(tail(word(s, len(s)-8), i, len(s))))
+				i += first(asciiStops(tail(word(s[len(s)-8:], 0), i, len(s))))
 			}
 			continue
 		case c < 0xe0:

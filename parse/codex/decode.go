@@ -42,8 +42,7 @@ type Decoder struct {
 
 	agent   string                      // current thread
 	turn    bool                        // inside a turn
-	open    map[string]*openItem        // items seen but not completed, by id
-	order   []string                    // ids of open, in order of arrival
+	open    []openEntry                 // items seen but not completed, in order of arrival
 	todos   map[string][]event.TodoItem // last list emitted per todo_list id
 	threads threads                     // agent scopes opened, at most maxOpen, and their usage
 	capped  bool                        // a cap was reported
@@ -60,6 +59,14 @@ type Decoder struct {
 // keeps apart (their usage, whether their scope was opened).
 const maxOpen = openset.DefaultMax
 
+// openEntry is an open item and its id. Codex has an item or two open
+// at a time: the decoder finds one by a scan of a few, where a map took
+// a hash and an insert and a delete per item.
+type openEntry struct {
+	id string
+	o  *openItem
+}
+
 // openItem is what the decoder remembers of an item between item.started
 // and item.completed.
 type openItem struct {
@@ -71,10 +78,7 @@ type openItem struct {
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
-	d := &Decoder{
-		open:  map[string]*openItem{},
-		todos: map[string][]event.TodoItem{},
-	}
+	d := &Decoder{todos: map[string][]event.TodoItem{}}
 	if cfg != nil {
 		d.cfg = *cfg
 	}
@@ -230,14 +234,13 @@ func orNone(typ string) string {
 // the end of the input, before the turn's end.
 func (d *Decoder) endTurn() {
 	d.turn = false
-	for _, id := range d.order {
-		o := d.open[id]
-		d.abandon(o)
-		d.free = append(d.free, o)
-		delete(d.todos, id)
+	for _, e := range d.open {
+		d.abandon(e.o)
+		d.free = append(d.free, e.o)
+		delete(d.todos, e.id)
 	}
 	clear(d.open)
-	d.order = d.order[:0]
+	d.open = d.open[:0]
 }
 
 // turnUsage turns the cumulative counts of turn.completed into this
@@ -280,8 +283,9 @@ func (d *Decoder) item(l *wire.Line, line []byte) error {
 	kind := it.Kind()
 	id := it.ID
 	var found *openItem
-	if len(d.open) > 0 { // most items complete on the line that starts them
-		found = d.open[id] // the one lookup by id of the line
+	at := slices.IndexFunc(d.open, func(e openEntry) bool { return e.id == id })
+	if at >= 0 {
+		found = d.open[at].o
 	}
 	o := found
 	if o != nil && o.kind != kind {
@@ -341,8 +345,7 @@ func (d *Decoder) item(l *wire.Line, line []byte) error {
 	}
 	if complete {
 		if found != nil {
-			delete(d.open, id)
-			d.order = slices.DeleteFunc(d.order, func(o string) bool { return o == id })
+			d.open = slices.Delete(d.open, at, at+1)
 			d.free = append(d.free, found)
 		}
 		if kind == wire.ItemTodoList {
@@ -353,14 +356,14 @@ func (d *Decoder) item(l *wire.Line, line []byte) error {
 	o.last = *it // kept past the line: copied only then, a big struct
 	keep(&o.last)
 	if found == nil {
-		d.order = append(d.order, id)
-		if len(d.order) > maxOpen {
+		d.open = append(d.open, openEntry{id, o})
+		if len(d.open) > maxOpen {
 			d.letGo()
 		}
 	} else if found != o {
 		d.free = append(d.free, found) // the id was reused by an item of another type
+		d.open[at].o = o
 	}
-	d.open[id] = o
 	return nil
 }
 
@@ -817,10 +820,9 @@ func (d *Decoder) abandon(o *openItem) {
 // letGo keeps the open items within maxOpen: the one open longest is
 // abandoned, reported once.
 func (d *Decoder) letGo() {
-	id := d.order[0]
-	d.order = d.order[1:]
-	o := d.open[id]
-	delete(d.open, id)
+	id, o := d.open[0].id, d.open[0].o
+	d.open[0] = openEntry{}
+	d.open = d.open[1:]
 	delete(d.todos, id)
 	d.abandon(o)
 	if !d.capped { // formatted only for the one report
@@ -854,13 +856,11 @@ func (d *Decoder) thread(agent string) bool {
 // names the turn or the items.
 func (d *Decoder) truncation() error {
 	var open []string
-	for _, id := range d.order {
-		o := d.open[id]
-		open = append(open, fmt.Sprintf("%s %q", o.kind, id))
-		d.abandon(o)
+	for _, e := range d.open {
+		open = append(open, fmt.Sprintf("%s %q", e.o.kind, e.id))
+		d.abandon(e.o)
 	}
-	clear(d.open)
-	d.order = nil
+	d.open = nil
 	if d.turn {
 		open = append([]string{fmt.Sprintf("a turn of thread %q", d.agent)}, open...)
 	}
