@@ -43,11 +43,11 @@ type Config struct {
 
 // Encoder writes canonical events as Claude Code stream-json.
 type Encoder struct {
-	w        io.Writer
-	cfg      Config
-	err      error
-	losses   event.Losses // what was warned about
-	out      []byte       // the line being written when not in the output's buffer (see lineBuf), reused
+	w      io.Writer
+	cfg    Config
+	err    error
+	losses event.Losses // what was warned about
+	out    []byte       // the line being written when not in the output's buffer (see lineBuf), reused
 	// buffered is w when it lends its free space to build a line in
 	// (a bufio.Writer), and lent the space lineBuf took last.
 	buffered interface{ AvailableBuffer() []byte }
@@ -130,7 +130,6 @@ type agent struct {
 	calls    *openset.Set[string] // its client tool calls without a result yet, at most maxCalls
 	names    map[string]string    // tool name of each call in calls (and of a few answered since)
 	st       *messages.Streamer
-	msgs     int
 	idPrefix [17]byte // msg_, 12 hex digits of the hash of id and _, see newID (0 until made)
 	// gen is the number of agents let go of before this one was made:
 	// part of what its message ids are derived from, so that an agent
@@ -278,7 +277,7 @@ func (e *Encoder) scope(id string) *agent {
 		}
 		a.st = &messages.Streamer{
 			Block:         func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
-			NewID:         func() string { return a.newID(&e.ids.sums, &e.strs) },
+			NewID:         func(n int) string { return a.newID(n, &e.ids.sums, &e.strs) },
 			MaxBlockBytes: textCap(e.cfg.MaxBlockBytes),
 			Cut:           func() { e.warn("text beyond MaxEventBytes in one block") },
 			Spare:         &e.spare,
@@ -417,11 +416,10 @@ func textCap(limit int) int {
 	return max(limit-lineRoom, limit/2)
 }
 
-// newID returns the id of the agent's next message whose source gives
-// none: msg_, 12 hex digits of the hash of the agent's id, _ and the
-// message's number. sums hashes; the id is copied into strs.
-func (a *agent) newID(sums *blockSum, strs *slab.Strings) string {
-	a.msgs++
+// newID returns the id of the agent's n-th message whose source gives
+// none: msg_, 12 hex digits of the hash of the agent's id, _ and n. sums
+// hashes; the id is copied into strs.
+func (a *agent) newID(n int, sums *blockSum, strs *slab.Strings) string {
 	p := &a.idPrefix
 	if p[0] == 0 {
 		// Hashed once per agent, written in one piece.
@@ -437,7 +435,7 @@ func (a *agent) newID(sums *blockSum, strs *slab.Strings) string {
 		p[16] = '_'
 	}
 	var id [len(a.idPrefix) + 20]byte
-	return strs.String(strconv.AppendInt(append(id[:0], p[:]...), int64(a.msgs), 10))
+	return strs.String(strconv.AppendInt(append(id[:0], p[:]...), int64(n), 10))
 }
 
 // Encode writes the lines of ev.

@@ -34,8 +34,11 @@ type Streamer struct {
 	Block func(msg MessageInfo, block []byte) error
 	// Model names the model of messages whose TurnStart names none.
 	Model string
-	// NewID returns the id of a message whose source gives none.
-	NewID func() string
+	// NewID returns the id of the n-th message (from 1) whose source
+	// gives none. It is called when the id is first needed: at the
+	// message's start when Event is set, else at its first block (a
+	// message with no block, an error's turn say, makes no id).
+	NewID func(n int) string
 	// MaxBlockBytes, when positive, caps the text of one text or
 	// thinking block as written in JSON (escapes counted): what is beyond
 	// it is dropped, from the deltas as from the block, never splitting a
@@ -68,6 +71,8 @@ type Streamer struct {
 
 	msg   MessageInfo // the open message, if inMsg
 	inMsg bool
+	idDue bool         // msg.ID is NewID(made)'s, not made yet (see info)
+	made  int          // messages begun without an id
 	start *event.Usage // usage given at the open message's start
 	// unsigned holds the content indexes of its thinking blocks written
 	// without a signature, the last MaxUnsigned of them (see
@@ -254,7 +259,7 @@ func (s *Streamer) block(b any) {
 		s.err = err
 		return
 	}
-	s.err = s.Block(s.msg, data)
+	s.err = s.Block(s.info(), data)
 }
 
 // textBlock writes the completed text or thinking block b, with the
@@ -281,7 +286,7 @@ func (s *Streamer) textBlock(b *streamBlock, sig string) {
 		s.text = data[b.head-1 : len(data)-1] // from the head's closing quote to the block's
 	}
 	s.notText = b.kind == event.Thinking
-	s.err = s.Block(s.msg, data)
+	s.err = s.Block(s.info(), data)
 	s.text, s.notText = nil, false
 	s.keepSpare(data) // Block is done with it
 }
@@ -467,13 +472,17 @@ func (s *Streamer) StartTurnUsage(id, model string, u *event.Usage) error {
 }
 
 func (s *Streamer) begin(id, model string, u *event.Usage) {
-	if id == "" && s.NewID != nil {
-		id = s.NewID()
+	due := id == "" && s.NewID != nil
+	if due {
+		s.made++
+		if s.Event != nil {
+			id, due = s.NewID(s.made), false // message_start names it
+		}
 	}
 	if model == "" {
 		model = s.Model
 	}
-	s.msg, s.inMsg = MessageInfo{ID: id, Model: model, Usage: u}, true
+	s.msg, s.inMsg, s.idDue = MessageInfo{ID: id, Model: model, Usage: u}, true, due
 	s.messages++
 	s.index, s.tools = 0, false
 	s.unsigned, s.forgot = s.unsigned[:0], 0
@@ -539,7 +548,7 @@ func (s *Streamer) endTurn(stopReason string, u *event.Usage, stop bool) error {
 			s.writeBuf(anthropic.EventMessageStop)
 		}
 	}
-	s.msg, s.inMsg, s.tools = MessageInfo{}, false, false
+	s.msg, s.inMsg, s.idDue, s.tools = MessageInfo{}, false, false, false
 	s.buf = nil // an agent whose turn is over keeps no buffer
 	return s.err
 }
@@ -575,7 +584,7 @@ func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
 func (s *Streamer) Abandon() bool {
 	s.release()
 	open := s.inMsg
-	s.msg, s.inMsg, s.open, s.tools = MessageInfo{}, false, nil, false
+	s.msg, s.inMsg, s.idDue, s.open, s.tools = MessageInfo{}, false, false, nil, false
 	s.buf = nil
 	return open
 }
@@ -583,7 +592,7 @@ func (s *Streamer) Abandon() bool {
 // Abort forgets the open message without ending it (after an error event
 // took its place).
 func (s *Streamer) Abort() {
-	s.msg, s.inMsg, s.open, s.held, s.tools = MessageInfo{}, false, nil, nil, false
+	s.msg, s.inMsg, s.idDue, s.open, s.held, s.tools = MessageInfo{}, false, false, nil, nil, false
 }
 
 // Pending returns the message and the content block, as it stands, of
@@ -594,9 +603,17 @@ func (s *Streamer) Pending() (MessageInfo, []byte, bool) {
 		return MessageInfo{}, nil, false
 	}
 	if b.kind == event.Thinking {
-		return s.msg, appendThinkingBlock(nil, b.escaped(), ""), true
+		return s.info(), appendThinkingBlock(nil, b.escaped(), ""), true
 	}
-	return s.msg, appendTextBlock(nil, b.escaped(), nil), true
+	return s.info(), appendTextBlock(nil, b.escaped(), nil), true
+}
+
+// info returns the open message, its id made if it was due.
+func (s *Streamer) info() MessageInfo {
+	if s.idDue {
+		s.msg.ID, s.idDue = s.NewID(s.made), false
+	}
+	return s.msg
 }
 
 // Flush writes the held content_block_stop, if any. Callers call it
@@ -976,7 +993,7 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 		// In Spare's buffer, kept across messages, where s.buf is not.
 		b := appendToolBlock(s.spare(), typ, ev.ID, ev.Name, input, ev.MCPServer)
 		s.notText = true
-		s.err = s.Block(s.msg, b)
+		s.err = s.Block(s.info(), b)
 		s.notText = false
 		s.keepSpare(b)
 	}

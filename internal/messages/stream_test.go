@@ -253,7 +253,7 @@ func TestReset(t *testing.T) {
 	}
 	n := 0
 	newStreamer := func() *Streamer {
-		return &Streamer{Model: "m", Spare: &spare, NewID: func() string { n++; return fmt.Sprint("id", n) }}
+		return &Streamer{Model: "m", Spare: &spare, NewID: func(i int) string { n++; return fmt.Sprint("id", i) }}
 	}
 	s := newStreamer()
 	run(s, first)
@@ -306,5 +306,41 @@ func TestBlockNotText(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("blocks (-want +got):\n%s", diff)
+	}
+}
+
+// TestIDWhenNeeded: without Event, a message's id is made at its first
+// block, not at its start: a message with no block makes none, and is
+// counted all the same (n is the message's number among those the
+// source gave no id). With Event, message_start names it at once.
+func TestIDWhenNeeded(t *testing.T) {
+	t.Parallel()
+	for _, withEvents := range []bool{false, true} {
+		var made []int
+		var ids []string
+		s := &Streamer{NewID: func(n int) string { made = append(made, n); return fmt.Sprint("id", n) }}
+		s.Block = func(m MessageInfo, _ []byte) error { ids = append(ids, m.ID); return nil }
+		if withEvents {
+			s.Event = func(string, []byte) error { return nil }
+		}
+		for _, ev := range []event.Event{
+			&event.TurnStart{}, &event.TurnEnd{}, // no block
+			&event.TurnStart{}, &event.Delta{Kind: event.Text, Text: "a"}, &event.Delta{Kind: event.Thinking, Text: "b"}, &event.TurnEnd{},
+			&event.TurnStart{MessageID: "given"}, &event.Delta{Kind: event.Text, Text: "c"}, &event.TurnEnd{},
+		} {
+			if _, err := s.Add(ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		wantMade := []int{2}
+		if withEvents {
+			wantMade = []int{1, 2}
+		}
+		if diff := cmp.Diff(wantMade, made); diff != "" {
+			t.Errorf("events %v: NewID called with (-want +got):\n%s", withEvents, diff)
+		}
+		if diff := cmp.Diff([]string{"id2", "id2", "given"}, ids); diff != "" {
+			t.Errorf("events %v: block ids (-want +got):\n%s", withEvents, diff)
+		}
 	}
 }
