@@ -1,7 +1,6 @@
 package messages
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -500,8 +499,9 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 	}
 	if s.err == nil && s.Event != nil {
 		if s.buf == nil {
-			// EndTurn let the last one go: room for a message_start
-			// and the events after it at once, not grown by appends.
+			// The first message, or the last one's buffer grew large:
+			// room for a message_start and the events after it at
+			// once, not grown by appends.
 			s.buf = make([]byte, 0, 256)
 		}
 		s.buf = appendMessageStart(s.buf[:0], &m)
@@ -549,8 +549,18 @@ func (s *Streamer) endTurn(stopReason string, u *event.Usage, stop bool) error {
 		}
 	}
 	s.msg, s.inMsg, s.idDue, s.tools = MessageInfo{}, false, false, false
-	s.buf = nil // an agent whose turn is over keeps no buffer
+	s.dropBuf()
 	return s.err
+}
+
+// dropBuf lets s.buf go at the end of a message, unless s writes stream
+// events, in a buffer each message needs (one Streamer in emit/anthropic,
+// the main agent's in emit/claude --partial): the Streamers of agents
+// whose turn is over (emit/claude's subagents, many) keep none.
+func (s *Streamer) dropBuf() {
+	if s.Event == nil {
+		s.buf = nil
+	}
 }
 
 // writeMessageDelta writes the message_delta of the open message.
@@ -585,7 +595,7 @@ func (s *Streamer) Abandon() bool {
 	s.release()
 	open := s.inMsg
 	s.msg, s.inMsg, s.idDue, s.open, s.tools = MessageInfo{}, false, false, nil, false
-	s.buf = nil
+	s.dropBuf()
 	return open
 }
 
@@ -984,9 +994,15 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 		s.buf = appendToolBlock(appendBlockStartHead(s.buf[:0], idx), typ, ev.ID, ev.Name, []byte("{}"), ev.MCPServer)
 		s.buf = append(s.buf, '}')
 		s.writeBuf(anthropic.EventContentBlockStart)
-		for _, frag := range inputFragments(input, ev) {
-			s.buf = appendInputDelta(s.buf[:0], idx, frag)
+		in := string(input)
+		cuts := ev.InputDeltas
+		if !inputCuts(in, ev) {
+			cuts = []int{len(in)}
+		}
+		for _, n := range cuts {
+			s.buf = appendInputDelta(s.buf[:0], idx, in[:n])
 			s.writeBuf(anthropic.EventContentBlockDelta)
+			in = in[n:]
 		}
 	}
 	if s.err == nil && s.Block != nil {
@@ -1000,27 +1016,21 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	s.stop(idx)
 }
 
-// inputFragments splits a tool call's input as its source streamed it
-// (ev.InputDeltas), or returns it whole when the lengths do not cut the
-// input written at character boundaries.
-func inputFragments(input json.RawMessage, ev *event.ToolCall) []string {
-	whole := []string{string(input)}
-	if len(ev.InputDeltas) < 2 || !bytes.Equal(input, ev.Input) {
-		return whole
+// inputCuts reports whether ev.InputDeltas, the lengths of the pieces
+// its source streamed the input in, cut in, the input written, at
+// character boundaries into pieces that make all of it: its deltas are
+// then those pieces, else the whole input in one.
+func inputCuts(in string, ev *event.ToolCall) bool {
+	if len(ev.InputDeltas) < 2 || in != string(ev.Input) {
+		return false
 	}
-	frags := make([]string, 0, len(ev.InputDeltas))
-	rest := string(input)
 	for _, n := range ev.InputDeltas {
-		if n < 0 || n > len(rest) || n < len(rest) && !utf8.RuneStart(rest[n]) {
-			return whole
+		if n < 0 || n > len(in) || n < len(in) && !utf8.RuneStart(in[n]) {
+			return false
 		}
-		frags = append(frags, rest[:n])
-		rest = rest[n:]
+		in = in[n:]
 	}
-	if rest != "" {
-		return whole
-	}
-	return frags
+	return in == ""
 }
 
 // wholeBlock writes a block that has no deltas: its content_block_start

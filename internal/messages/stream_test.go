@@ -74,6 +74,10 @@ func TestStreamerHoldsText(t *testing.T) {
 	}
 }
 
+// TestInputFragments: a tool call's input_json_delta events are the
+// pieces its source streamed the input in (ToolCall.InputDeltas) when
+// they cut the input at character boundaries into all of it, else the
+// whole input in one.
 func TestInputFragments(t *testing.T) {
 	t.Parallel()
 	in := json.RawMessage(`{"a":"é"}`) // é is two bytes, at 6 and 7
@@ -92,7 +96,24 @@ func TestInputFragments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got := inputFragments(in, &event.ToolCall{Input: in, InputDeltas: tt.deltas})
+			var got []string
+			s := &Streamer{Event: func(typ string, data []byte) error {
+				var d struct {
+					Delta struct {
+						PartialJSON *string `json:"partial_json"`
+					} `json:"delta"`
+				}
+				if err := json.Unmarshal(data, &d); err != nil {
+					t.Fatal(err)
+				}
+				if typ == anthropic.EventContentBlockDelta && d.Delta.PartialJSON != nil {
+					got = append(got, *d.Delta.PartialJSON)
+				}
+				return nil
+			}}
+			if _, err := s.Add(&event.ToolCall{ID: "c", Name: "n", Input: in, InputDeltas: tt.deltas}); err != nil {
+				t.Fatal(err)
+			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("fragments (-want +got):\n%s", diff)
 			}
