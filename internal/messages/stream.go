@@ -448,15 +448,6 @@ type (
 	}
 )
 
-// newMessage returns the message object of a message_start, or of an
-// assistant snapshot carrying content (see AppendMessage).
-func newMessage(id, model string, content []json.RawMessage) outMessage {
-	if content == nil {
-		content = []json.RawMessage{}
-	}
-	return outMessage{ID: id, Type: "message", Role: "assistant", Model: model, Content: content}
-}
-
 // StartTurnUsage opens a message (TurnStart), ending an open one first,
 // with the usage the source gives at the message's start (nil if none),
 // written in message_start and repeated in a message_delta that has no
@@ -488,10 +479,10 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 	if s.pending != nil {
 		s.pending.Clear()
 	}
-	m := newMessage(id, model, nil)
 	s.start = u
+	var mu outUsage
 	if u != nil {
-		m.Usage = outUsage{
+		mu = outUsage{
 			InputTokens: u.Given(event.HasInput), CacheCreationInputTokens: u.Given(event.HasCacheWrite),
 			CacheReadInputTokens: u.Given(event.HasCacheRead), OutputTokens: u.Given(event.HasOutput),
 			ServiceTier: u.ServiceTier,
@@ -504,7 +495,7 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 			// once, not grown by appends.
 			s.buf = make([]byte, 0, 256)
 		}
-		s.buf = appendMessageStart(s.buf[:0], &m)
+		s.buf = appendMessageStart(s.buf[:0], id, model, &mu)
 		s.writeBuf(anthropic.EventMessageStart)
 	}
 }
@@ -565,23 +556,24 @@ func (s *Streamer) dropBuf() {
 
 // writeMessageDelta writes the message_delta of the open message.
 func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
-	md := messageDelta{Type: anthropic.EventMessageDelta}
+	var stop *string
 	if stopReason != "" {
-		md.Delta.StopReason = &stopReason
+		stop = &stopReason
 	}
+	var mu outUsageEnd
 	if u == nil && s.start != nil {
 		// No final count: the one known at the start stands (clients
 		// take message_delta's output_tokens as the message's).
-		md.Usage.OutputTokens = s.start.Given(event.HasOutput)
+		mu.OutputTokens = s.start.Given(event.HasOutput)
 	}
 	if u != nil {
-		md.Usage = outUsageEnd{
+		mu = outUsageEnd{
 			InputTokens: u.Given(event.HasInput), CacheCreationInputTokens: u.Given(event.HasCacheWrite),
 			CacheReadInputTokens: u.Given(event.HasCacheRead), OutputTokens: u.Given(event.HasOutput),
 		}
 	}
 	if s.err == nil && s.Event != nil {
-		s.buf = appendMessageDelta(s.buf[:0], &md)
+		s.buf = appendMessageDelta(s.buf[:0], stop, &mu)
 		s.writeBuf(anthropic.EventMessageDelta)
 	}
 }
