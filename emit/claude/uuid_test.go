@@ -52,6 +52,7 @@ func TestLineIDs(t *testing.T) {
 // BenchmarkLineIDs: the uuids of the lines of one session, in order, as
 // the encoder asks for them.
 func BenchmarkLineIDs(b *testing.B) {
+	b.ReportAllocs()
 	var l lineIDs
 	buf := make([]byte, 0, 64)
 	n := 0

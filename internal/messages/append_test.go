@@ -254,3 +254,37 @@ func newMessage(id, model string, content []json.RawMessage) outMessage {
 	}
 	return outMessage{ID: id, Type: "message", Role: "assistant", Model: model, Content: content}
 }
+
+// The shapes of the stream events the Streamer writes without encoding/json
+// (appendMessageStart, appendMessageDelta, appendBlockStop, AppendMessage's
+// message object): the tests compare what those write with Marshal of
+// these. Field order is the API's.
+type (
+	outMessage struct {
+		ID           string            `json:"id"`
+		Type         string            `json:"type"`
+		Role         string            `json:"role"`
+		Model        string            `json:"model"`
+		Content      []json.RawMessage `json:"content"`
+		StopReason   *string           `json:"stop_reason"`
+		StopSequence *string           `json:"stop_sequence"`
+		Usage        outUsage          `json:"usage"`
+	}
+	messageStart struct {
+		Type    string     `json:"type"`
+		Message outMessage `json:"message"`
+	}
+	blockStop struct {
+		Type  string `json:"type"`
+		Index int    `json:"index"`
+	}
+	messageDelta struct {
+		Type  string      `json:"type"`
+		Delta outDelta    `json:"delta"`
+		Usage outUsageEnd `json:"usage"`
+	}
+	outDelta struct {
+		StopReason   *string `json:"stop_reason"`
+		StopSequence *string `json:"stop_sequence"`
+	}
+)

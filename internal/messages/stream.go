@@ -358,16 +358,6 @@ func marshal(v any) []byte {
 
 // Wire shapes for writing; field order is the API's.
 type (
-	outMessage struct {
-		ID           string            `json:"id"`
-		Type         string            `json:"type"`
-		Role         string            `json:"role"`
-		Model        string            `json:"model"`
-		Content      []json.RawMessage `json:"content"`
-		StopReason   *string           `json:"stop_reason"`
-		StopSequence *string           `json:"stop_sequence"`
-		Usage        outUsage          `json:"usage"`
-	}
 	// outUsage is a message's usage; with no count known it is the
 	// unknown form, {"input_tokens":null,"output_tokens":null}.
 	outUsage struct {
@@ -376,10 +366,6 @@ type (
 		CacheReadInputTokens     *int64 `json:"cache_read_input_tokens,omitempty"`
 		OutputTokens             *int64 `json:"output_tokens"`
 		ServiceTier              string `json:"service_tier,omitempty"`
-	}
-	messageStart struct {
-		Type    string     `json:"type"`
-		Message outMessage `json:"message"`
 	}
 	blockStart struct {
 		Type         string `json:"type"`
@@ -390,19 +376,6 @@ type (
 		Type  string `json:"type"`
 		Index int    `json:"index"`
 		Delta any    `json:"delta"`
-	}
-	blockStop struct {
-		Type  string `json:"type"`
-		Index int    `json:"index"`
-	}
-	messageDelta struct {
-		Type  string      `json:"type"`
-		Delta outDelta    `json:"delta"`
-		Usage outUsageEnd `json:"usage"`
-	}
-	outDelta struct {
-		StopReason   *string `json:"stop_reason"`
-		StopSequence *string `json:"stop_sequence"`
 	}
 	// outUsageEnd is message_delta's usage: output_tokens null when no
 	// count is known, the others absent.
