@@ -43,11 +43,15 @@ type Config struct {
 
 // Encoder writes canonical events as Claude Code stream-json.
 type Encoder struct {
-	w        io.Writer
-	cfg      Config
-	err      error
-	losses   event.Losses // what was warned about
-	out      []byte       // the line being written, reused
+	w      io.Writer
+	cfg    Config
+	err    error
+	losses event.Losses // what was warned about
+	out    []byte       // the line being written when not in the output's buffer (see lineBuf), reused
+	// buffered is w when it lends its free space to build a line in
+	// (a bufio.Writer), and lent the space lineBuf took last.
+	buffered interface{ AvailableBuffer() []byte }
+	lent     []byte
 	ids      lineIDs      // derives the lines' uuids
 	strs     slab.Strings // the message ids made (newID, errorLine's), in slabs, not allocated one by one
 	jr       jsontext.Reader
@@ -126,7 +130,6 @@ type agent struct {
 	calls    *openset.Set[string] // its client tool calls without a result yet, at most maxCalls
 	names    map[string]string    // tool name of each call in calls (and of a few answered since)
 	st       *messages.Streamer
-	msgs     int
 	idPrefix [17]byte // msg_, 12 hex digits of the hash of id and _, see newID (0 until made)
 	// gen is the number of agents let go of before this one was made:
 	// part of what its message ids are derived from, so that an agent
@@ -138,6 +141,7 @@ type agent struct {
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{w: w, agents: map[string]*agent{}, bigBlock: defaultBigBlock}
+	e.buffered, _ = w.(interface{ AvailableBuffer() []byte })
 	if cfg != nil {
 		e.cfg = *cfg
 	}
@@ -173,19 +177,38 @@ func (e *Encoder) line(b []byte, err error) {
 		e.err = fmt.Errorf("claude: %w", err)
 		return
 	}
-	e.writeLine(append(e.out[:0], b...))
+	e.writeLine(append(e.lineBuf(len(b)), b...))
 }
 
-// writeLine writes b, a line without its newline built on e.out (which
-// it becomes, for reuse).
+// lineRoomAvail is the free space lineBuf wants in the output's buffer
+// besides the size it is told of: room for a line's other fields.
+const lineRoomAvail = 2 << 10
+
+// lineBuf returns an empty buffer to build a line of about size bytes
+// and more in, for writeLine: the free space of the output's buffer when
+// it has room, where the line is written by writeLine's Write without
+// being copied, else e.out. A line that outgrows the space moves to a
+// buffer of its own, written as any other.
+func (e *Encoder) lineBuf(size int) []byte {
+	if e.buffered != nil {
+		if b := e.buffered.AvailableBuffer(); cap(b) >= size+lineRoomAvail {
+			e.lent = b
+			return b
+		}
+	}
+	return e.out[:0]
+}
+
+// writeLine writes b, a line without its newline built on lineBuf's
+// buffer; a buffer other than the output's is kept for reuse as e.out.
 func (e *Encoder) writeLine(b []byte) {
 	if e.err != nil {
 		return
 	}
-	e.out = append(b, '\n')
-	_, e.err = e.w.Write(e.out)
-	if cap(e.out) > 64<<10 {
-		e.out = nil // a rare large line: not kept
+	b = append(b, '\n')
+	_, e.err = e.w.Write(b)
+	if cap(b) <= 64<<10 && (cap(e.lent) == 0 || &b[0] != &e.lent[:1][0]) {
+		e.out = b[:0] // a rare large line is not kept
 	}
 }
 
@@ -254,7 +277,7 @@ func (e *Encoder) scope(id string) *agent {
 		}
 		a.st = &messages.Streamer{
 			Block:         func(m messages.MessageInfo, block []byte) error { return e.snapshot(a, m, block) },
-			NewID:         func() string { return a.newID(&e.ids.sums, &e.strs) },
+			NewID:         func(n int) string { return a.newID(n, &e.ids.sums, &e.strs) },
 			MaxBlockBytes: textCap(e.cfg.MaxBlockBytes),
 			Cut:           func() { e.warn("text beyond MaxEventBytes in one block") },
 			Spare:         &e.spare,
@@ -349,7 +372,7 @@ func (e *Encoder) noteQuiet(a *agent) {
 func (e *Encoder) letGo(a *agent) {
 	e.warn(agentsLoss)
 	if m, block, ok := a.st.Pending(); ok {
-		b := e.appendAssistant(e.out[:0], a, m, block)
+		b := e.appendAssistant(e.lineBuf(len(block)), a, m, block)
 		e.writeLine(append(b, `,"aborted":true}`...))
 	} else if err := a.st.Flush(); err != nil && e.err == nil {
 		e.err = err
@@ -393,11 +416,10 @@ func textCap(limit int) int {
 	return max(limit-lineRoom, limit/2)
 }
 
-// newID returns the id of the agent's next message whose source gives
-// none: msg_, 12 hex digits of the hash of the agent's id, _ and the
-// message's number. sums hashes; the id is copied into strs.
-func (a *agent) newID(sums *blockSum, strs *slab.Strings) string {
-	a.msgs++
+// newID returns the id of the agent's n-th message whose source gives
+// none: msg_, 12 hex digits of the hash of the agent's id, _ and n. sums
+// hashes; the id is copied into strs.
+func (a *agent) newID(n int, sums *blockSum, strs *slab.Strings) string {
 	p := &a.idPrefix
 	if p[0] == 0 {
 		// Hashed once per agent, written in one piece.
@@ -413,7 +435,7 @@ func (a *agent) newID(sums *blockSum, strs *slab.Strings) string {
 		p[16] = '_'
 	}
 	var id [len(a.idPrefix) + 20]byte
-	return strs.String(strconv.AppendInt(append(id[:0], p[:]...), int64(a.msgs), 10))
+	return strs.String(strconv.AppendInt(append(id[:0], p[:]...), int64(n), 10))
 }
 
 // Encode writes the lines of ev.
@@ -674,7 +696,7 @@ func (e *Encoder) sessionStart(a *agent, s *event.SessionStart) {
 			// The subagent's prompt, as Claude Code echoes it: as Marshal
 			// writes struct{Type; Message{Role; Content}; header;
 			// SubagentType, TaskDescription string `json:",omitempty"`}.
-			b := append(e.out[:0], `{"type":"user","message":{"role":"user","content":[`...)
+			b := append(e.lineBuf(len(s.Prompt)), `{"type":"user","message":{"role":"user","content":[`...)
 			b = append(appendTextBlock(b, s.Prompt, false), "]}"...)
 			b = e.appendHeader(b, a)
 			if s.Name != "" {
@@ -750,7 +772,7 @@ func (e *Encoder) init(s *event.SessionStart) {
 	}
 	// A source with no session id gets "": the unknown form, never a
 	// made-up id.
-	e.writeLine(e.appendInit(e.out[:0], cwd, model, tools))
+	e.writeLine(e.appendInit(e.lineBuf(0), cwd, model, tools))
 }
 
 func (e *Encoder) streamEvent(a *agent, data []byte) error {
@@ -760,7 +782,7 @@ func (e *Encoder) streamEvent(a *agent, data []byte) error {
 	}
 	// As Marshal writes struct{Type; Event json.RawMessage; header}: data
 	// is compact JSON.
-	b := append(e.out[:0], `{"type":`...)
+	b := append(e.lineBuf(len(data)), `{"type":`...)
 	b = jsontext.AppendMarshalString(b, wire.TypeStreamEvent)
 	b = append(b, `,"event":`...)
 	b = append(b, data...)
@@ -777,7 +799,7 @@ func (e *Encoder) snapshot(a *agent, m messages.MessageInfo, block []byte) error
 		}
 	}
 	if len(block) <= e.bigBlock {
-		e.writeLine(append(e.appendAssistant(e.out[:0], a, m, block), '}'))
+		e.writeLine(append(e.appendAssistant(e.lineBuf(len(block)), a, m, block), '}'))
 		return e.err
 	}
 	// A large block is written from where it is, not copied into the
@@ -854,7 +876,7 @@ func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 	if ev.ExitCode != nil || ev.Status != "" {
 		e.warn("tool result exit codes and status")
 	}
-	b := append(e.out[:0], `{"type":"user","message":{"role":"user","content":[{"tool_use_id":`...)
+	b := append(e.lineBuf(0), `{"type":"user","message":{"role":"user","content":[{"tool_use_id":`...)
 	b = jsontext.AppendMarshalString(b, ev.ID)
 	b = append(b, `,"type":"tool_result","content":`...)
 	b = e.appendResultContent(b, ev.Content)
@@ -992,7 +1014,7 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 	id := e.uuid()
 	// Claude Code's synthetic messages count no tokens: usage 0 is
 	// what they say, not a made-up value.
-	b := e.appendAssistant(e.out[:0], a, messages.MessageInfo{ID: id, Model: wire.SyntheticModel, Usage: &noUsage}, e.block)
+	b := e.appendAssistant(e.lineBuf(len(e.block)), a, messages.MessageInfo{ID: id, Model: wire.SyntheticModel, Usage: &noUsage}, e.block)
 	b = append(b, `,"error":`...)
 	b = jsontext.AppendMarshalString(b, errType)
 	e.writeLine(append(b, '}'))
@@ -1067,7 +1089,7 @@ func (e *Encoder) notice(a *agent, ev *event.Notice) {
 		return
 	}
 	// As Marshal writes struct{Type, Subtype, Content, Level string; header}.
-	b := append(e.out[:0], `{"type":"`+wire.TypeSystem+`","subtype":"`+wire.SubtypeInformational+`","content":`...)
+	b := append(e.lineBuf(len(ev.Message)), `{"type":"`+wire.TypeSystem+`","subtype":"`+wire.SubtypeInformational+`","content":`...)
 	b = jsontext.AppendMarshalString(b, ev.Kind+": "+ev.Message)
 	b = append(b, `,"level":"info"`...)
 	e.writeLine(e.appendHeader(b, a))
@@ -1185,7 +1207,7 @@ func (e *Encoder) result(ev *event.RunEnd) {
 		e.errsJSON = e.errTexts.appendStrings(e.errsJSON[:0], r.Errors)
 		errs = e.errsJSON
 	}
-	b, ok := appendResult(e.out[:0], &r, u, text, e.appendUUID(uuid[:0]), e.sessionText(), errs)
+	b, ok := appendResult(e.lineBuf(len(text)), &r, u, text, e.appendUUID(uuid[:0]), e.sessionText(), errs)
 	if !ok {
 		_, err := messages.Marshal(r.TotalCostUSD) // the error encoding/json gives
 		e.line(nil, err)
@@ -1224,7 +1246,7 @@ func (e *Encoder) writePending() {
 			continue
 		}
 		if m, block, ok := a.st.Pending(); ok {
-			b := e.appendAssistant(e.out[:0], a, m, block)
+			b := e.appendAssistant(e.lineBuf(len(block)), a, m, block)
 			e.writeLine(append(b, `,"aborted":true}`...))
 		}
 	}

@@ -1249,3 +1249,43 @@ func TestNoticeSourceLine(t *testing.T) {
 		})
 	}
 }
+
+// TestLinesInOutputBuffer: lines built in a bufio.Writer's free space
+// (lineBuf) are the lines built apart and copied, whatever room the
+// buffer has left at each line.
+func TestLinesInOutputBuffer(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob(filepath.Join(corpus, "*.json*"))
+	if len(files) == 0 {
+		t.Fatal("no recordings")
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs := eventtest.Events(eventtest.All(parse.NewDecoder(bytes.NewReader(data), nil)))
+		for _, partial := range []bool{false, true} {
+			var apart bytes.Buffer
+			run := func(w io.Writer) {
+				e := NewEncoder(w, &Config{Partial: partial})
+				for _, ev := range evs {
+					e.Encode(ev)
+				}
+				e.Close()
+			}
+			run(struct{ io.Writer }{&apart}) // no AvailableBuffer: every line copied
+			for _, size := range []int{lineRoomAvail + 100, 4 << 10, 64 << 10} {
+				var out bytes.Buffer
+				w := bufio.NewWriterSize(&out, size)
+				run(w)
+				if err := w.Flush(); err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(apart.String(), out.String()); diff != "" {
+					t.Errorf("%s, partial %v, buffer %d: lines differ (-apart +in the buffer):\n%s", file, partial, size, diff)
+				}
+			}
+		}
+	}
+}

@@ -48,3 +48,16 @@ func TestLineIDs(t *testing.T) {
 		t.Fatalf("only %d uuids checked", checked)
 	}
 }
+
+// BenchmarkLineIDs: the uuids of the lines of one session, in order, as
+// the encoder asks for them.
+func BenchmarkLineIDs(b *testing.B) {
+	b.ReportAllocs()
+	var l lineIDs
+	buf := make([]byte, 0, 64)
+	n := 0
+	for b.Loop() {
+		n++
+		buf = l.appendUUID(buf[:0], "0199a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b", n)
+	}
+}

@@ -196,25 +196,16 @@ func appendInputDelta(b []byte, index int, frag string) []byte {
 	return append(b, "}}"...)
 }
 
-// appendMessageStart appends the message_start of m, a message with no
-// content yet, as Marshal writes messageStart: once per message, which
-// for sources of many short messages (an OpenAI completion each) is as
-// often as their deltas.
-func appendMessageStart(b []byte, m *outMessage) []byte {
-	b = append(b, `{"type":"message_start","message":{"id":`...)
-	b = jsontext.AppendMarshalString(b, m.ID)
-	b = append(b, `,"type":`...)
-	b = jsontext.AppendMarshalString(b, m.Type)
-	b = append(b, `,"role":`...)
-	b = jsontext.AppendMarshalString(b, m.Role)
-	b = append(b, `,"model":`...)
-	b = jsontext.AppendMarshalString(b, m.Model)
-	b = append(b, `,"content":[],"stop_reason":`...)
-	b = appendOptString(b, m.StopReason)
-	b = append(b, `,"stop_sequence":`...)
-	b = appendOptString(b, m.StopSequence)
-	u := &m.Usage
-	b = append(b, `,"usage":{"input_tokens":`...)
+// appendMessageStart appends the message_start of a message with no
+// content yet, id, model and usage u, as Marshal writes messageStart:
+// once per message, which for sources of many short messages (an OpenAI
+// completion each) is as often as their deltas.
+func appendMessageStart(b []byte, id, model string, u *outUsage) []byte {
+	b = append(b, `{"type":"`+anthropic.EventMessageStart+`","message":{"id":`...)
+	b = jsontext.AppendMarshalString(b, id)
+	b = append(b, `,"type":"message","role":"assistant","model":`...)
+	b = jsontext.AppendMarshalString(b, model)
+	b = append(b, `,"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":`...)
 	b = jsontext.AppendOptInt(b, u.InputTokens)
 	if u.CacheCreationInputTokens != nil {
 		b = append(b, `,"cache_creation_input_tokens":`...)
@@ -233,16 +224,13 @@ func appendMessageStart(b []byte, m *outMessage) []byte {
 	return append(b, "}}}"...)
 }
 
-// appendMessageDelta appends md as Marshal writes it: once per message.
-func appendMessageDelta(b []byte, md *messageDelta) []byte {
-	b = append(b, `{"type":`...)
-	b = jsontext.AppendMarshalString(b, md.Type)
-	b = append(b, `,"delta":{"stop_reason":`...)
-	b = appendOptString(b, md.Delta.StopReason)
-	b = append(b, `,"stop_sequence":`...)
-	b = appendOptString(b, md.Delta.StopSequence)
-	b = append(b, `},"usage":{`...)
-	u := &md.Usage
+// appendMessageDelta appends the message_delta of stop reason
+// stopReason and usage u as Marshal writes messageDelta (a stop_sequence
+// is never known): once per message.
+func appendMessageDelta(b []byte, stopReason *string, u *outUsageEnd) []byte {
+	b = append(b, `{"type":"`+anthropic.EventMessageDelta+`","delta":{"stop_reason":`...)
+	b = appendOptString(b, stopReason)
+	b = append(b, `,"stop_sequence":null},"usage":{`...)
 	if u.InputTokens != nil {
 		b = append(b, `"input_tokens":`...)
 		b = append(strconv.AppendInt(b, *u.InputTokens, 10), ',')

@@ -208,8 +208,9 @@ func FuzzBlockText(f *testing.F) {
 }
 
 // TestAppendMessageEnds: message_start and message_delta, written without
-// reflection, are what Marshal writes for messageStart and messageDelta,
-// for every combination of known and unknown fields.
+// reflection, are what Marshal writes for messageStart (of a message with
+// no content, stop reason or stop sequence yet) and messageDelta (with no
+// stop sequence), for every combination of known and unknown fields.
 func TestAppendMessageEnds(t *testing.T) {
 	t.Parallel()
 	n := func(v int64) *int64 { return &v }
@@ -217,10 +218,9 @@ func TestAppendMessageEnds(t *testing.T) {
 	strs := []*string{nil, s(""), s("end_turn"), s(appendSeeds[len(appendSeeds)-1])}
 	ints := []*int64{nil, n(0), n(42), n(-1)}
 	for _, str := range append(appendSeeds, "msg_01") {
-		for i, opt := range strs {
+		for _, opt := range strs {
 			for j, num := range ints {
-				m := newMessage(str, str+"model", nil)
-				m.StopReason, m.StopSequence = opt, strs[(i+1)%len(strs)]
+				m := newMessage(str, str+"model", nil) // no stop reason or sequence yet
 				m.Usage = outUsage{
 					InputTokens: num, CacheCreationInputTokens: ints[(j+1)%len(ints)],
 					CacheReadInputTokens: ints[(j+2)%len(ints)], OutputTokens: ints[(j+3)%len(ints)],
@@ -229,19 +229,62 @@ func TestAppendMessageEnds(t *testing.T) {
 					m.Usage.ServiceTier = str
 				}
 				want := marshal(messageStart{Type: anthropic.EventMessageStart, Message: m})
-				if diff := cmp.Diff(string(want), string(appendMessageStart(nil, &m))); diff != "" {
+				if diff := cmp.Diff(string(want), string(appendMessageStart(nil, m.ID, m.Model, &m.Usage))); diff != "" {
 					t.Errorf("message_start (-Marshal +appendMessageStart):\n%s", diff)
 				}
-				md := messageDelta{Type: anthropic.EventMessageDelta, Delta: outDelta{StopReason: opt, StopSequence: strs[(i+2)%len(strs)]}}
+				md := messageDelta{Type: anthropic.EventMessageDelta, Delta: outDelta{StopReason: opt}}
 				md.Usage = outUsageEnd{
 					OutputTokens: num, InputTokens: ints[(j+1)%len(ints)],
 					CacheCreationInputTokens: ints[(j+2)%len(ints)], CacheReadInputTokens: ints[(j+3)%len(ints)],
 				}
 				want = marshal(md)
-				if diff := cmp.Diff(string(want), string(appendMessageDelta(nil, &md))); diff != "" {
+				if diff := cmp.Diff(string(want), string(appendMessageDelta(nil, md.Delta.StopReason, &md.Usage))); diff != "" {
 					t.Errorf("message_delta (-Marshal +appendMessageDelta):\n%s", diff)
 				}
 			}
 		}
 	}
 }
+
+// newMessage returns the message object of a message_start, or of an
+// assistant snapshot carrying content (see AppendMessage).
+func newMessage(id, model string, content []json.RawMessage) outMessage {
+	if content == nil {
+		content = []json.RawMessage{}
+	}
+	return outMessage{ID: id, Type: "message", Role: "assistant", Model: model, Content: content}
+}
+
+// The shapes of the stream events the Streamer writes without encoding/json
+// (appendMessageStart, appendMessageDelta, appendBlockStop, AppendMessage's
+// message object): the tests compare what those write with Marshal of
+// these. Field order is the API's.
+type (
+	outMessage struct {
+		ID           string            `json:"id"`
+		Type         string            `json:"type"`
+		Role         string            `json:"role"`
+		Model        string            `json:"model"`
+		Content      []json.RawMessage `json:"content"`
+		StopReason   *string           `json:"stop_reason"`
+		StopSequence *string           `json:"stop_sequence"`
+		Usage        outUsage          `json:"usage"`
+	}
+	messageStart struct {
+		Type    string     `json:"type"`
+		Message outMessage `json:"message"`
+	}
+	blockStop struct {
+		Type  string `json:"type"`
+		Index int    `json:"index"`
+	}
+	messageDelta struct {
+		Type  string      `json:"type"`
+		Delta outDelta    `json:"delta"`
+		Usage outUsageEnd `json:"usage"`
+	}
+	outDelta struct {
+		StopReason   *string `json:"stop_reason"`
+		StopSequence *string `json:"stop_sequence"`
+	}
+)

@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"hash/maphash"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -812,17 +813,17 @@ func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage)
 		b.emit(&event.Unknown{Agent: agent, Format: anthropic.Format, Type: "", Raw: bytes.Clone(raw)})
 		return problemf("content block of message %s: %s", publicID(msg.id), jsontext.Problem(err))
 	}
-	idx, bl := -1, (*block)(nil)
-	for _, i := range slices.Sorted(maps.Keys(msg.blocks)) {
-		c := msg.blocks[i]
-		if !c.snap && c.typ == cb.Type && (!c.isTool() || c.id == cb.ID) {
+	// The block of the lowest index that it may be, the blocks' indexes
+	// compared as the map gives them, not sorted.
+	idx, bl, top := -1, (*block)(nil), math.MinInt
+	for i, c := range msg.blocks {
+		top = max(top, i)
+		if !c.snap && c.typ == cb.Type && (!c.isTool() || c.id == cb.ID) && (bl == nil || i < idx) {
 			idx, bl = i, c
-			break
 		}
 	}
 	if bl == nil {
-		for _, i := range slices.Sorted(maps.Keys(msg.blocks)) {
-			c := msg.blocks[i]
+		for _, c := range msg.blocks {
 			if c.typ == cb.Type && ((c.isTool() && c.id == cb.ID) || (!c.isTool() && msg.streamed)) {
 				// A repeated snapshot of a block already seen.
 				return nil
@@ -832,7 +833,7 @@ func (b *Builder) snapshotBlock(agent string, msg *message, raw json.RawMessage)
 		// the next index so a late stream of it is not repeated.
 		idx = 0
 		if len(msg.blocks) > 0 {
-			idx = slices.Max(slices.Collect(maps.Keys(msg.blocks))) + 1
+			idx = top + 1
 		}
 		msg.blocks[idx] = &block{typ: cb.Type, snap: true, done: true, id: cb.ID}
 		b.wholeBlock(agent, &cb, raw)

@@ -1,7 +1,6 @@
 package messages
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -34,8 +33,11 @@ type Streamer struct {
 	Block func(msg MessageInfo, block []byte) error
 	// Model names the model of messages whose TurnStart names none.
 	Model string
-	// NewID returns the id of a message whose source gives none.
-	NewID func() string
+	// NewID returns the id of the n-th message (from 1) whose source
+	// gives none. It is called when the id is first needed: at the
+	// message's start when Event is set, else at its first block (a
+	// message with no block, an error's turn say, makes no id).
+	NewID func(n int) string
 	// MaxBlockBytes, when positive, caps the text of one text or
 	// thinking block as written in JSON (escapes counted): what is beyond
 	// it is dropped, from the deltas as from the block, never splitting a
@@ -68,6 +70,8 @@ type Streamer struct {
 
 	msg   MessageInfo // the open message, if inMsg
 	inMsg bool
+	idDue bool         // msg.ID is NewID(made)'s, not made yet (see info)
+	made  int          // messages begun without an id
 	start *event.Usage // usage given at the open message's start
 	// unsigned holds the content indexes of its thinking blocks written
 	// without a signature, the last MaxUnsigned of them (see
@@ -254,7 +258,7 @@ func (s *Streamer) block(b any) {
 		s.err = err
 		return
 	}
-	s.err = s.Block(s.msg, data)
+	s.err = s.Block(s.info(), data)
 }
 
 // textBlock writes the completed text or thinking block b, with the
@@ -281,7 +285,7 @@ func (s *Streamer) textBlock(b *streamBlock, sig string) {
 		s.text = data[b.head-1 : len(data)-1] // from the head's closing quote to the block's
 	}
 	s.notText = b.kind == event.Thinking
-	s.err = s.Block(s.msg, data)
+	s.err = s.Block(s.info(), data)
 	s.text, s.notText = nil, false
 	s.keepSpare(data) // Block is done with it
 }
@@ -354,16 +358,6 @@ func marshal(v any) []byte {
 
 // Wire shapes for writing; field order is the API's.
 type (
-	outMessage struct {
-		ID           string            `json:"id"`
-		Type         string            `json:"type"`
-		Role         string            `json:"role"`
-		Model        string            `json:"model"`
-		Content      []json.RawMessage `json:"content"`
-		StopReason   *string           `json:"stop_reason"`
-		StopSequence *string           `json:"stop_sequence"`
-		Usage        outUsage          `json:"usage"`
-	}
 	// outUsage is a message's usage; with no count known it is the
 	// unknown form, {"input_tokens":null,"output_tokens":null}.
 	outUsage struct {
@@ -372,10 +366,6 @@ type (
 		CacheReadInputTokens     *int64 `json:"cache_read_input_tokens,omitempty"`
 		OutputTokens             *int64 `json:"output_tokens"`
 		ServiceTier              string `json:"service_tier,omitempty"`
-	}
-	messageStart struct {
-		Type    string     `json:"type"`
-		Message outMessage `json:"message"`
 	}
 	blockStart struct {
 		Type         string `json:"type"`
@@ -386,19 +376,6 @@ type (
 		Type  string `json:"type"`
 		Index int    `json:"index"`
 		Delta any    `json:"delta"`
-	}
-	blockStop struct {
-		Type  string `json:"type"`
-		Index int    `json:"index"`
-	}
-	messageDelta struct {
-		Type  string      `json:"type"`
-		Delta outDelta    `json:"delta"`
-		Usage outUsageEnd `json:"usage"`
-	}
-	outDelta struct {
-		StopReason   *string `json:"stop_reason"`
-		StopSequence *string `json:"stop_sequence"`
 	}
 	// outUsageEnd is message_delta's usage: output_tokens null when no
 	// count is known, the others absent.
@@ -444,15 +421,6 @@ type (
 	}
 )
 
-// newMessage returns the message object of a message_start, or of an
-// assistant snapshot carrying content (see AppendMessage).
-func newMessage(id, model string, content []json.RawMessage) outMessage {
-	if content == nil {
-		content = []json.RawMessage{}
-	}
-	return outMessage{ID: id, Type: "message", Role: "assistant", Model: model, Content: content}
-}
-
 // StartTurnUsage opens a message (TurnStart), ending an open one first,
 // with the usage the source gives at the message's start (nil if none),
 // written in message_start and repeated in a message_delta that has no
@@ -467,23 +435,27 @@ func (s *Streamer) StartTurnUsage(id, model string, u *event.Usage) error {
 }
 
 func (s *Streamer) begin(id, model string, u *event.Usage) {
-	if id == "" && s.NewID != nil {
-		id = s.NewID()
+	due := id == "" && s.NewID != nil
+	if due {
+		s.made++
+		if s.Event != nil {
+			id, due = s.NewID(s.made), false // message_start names it
+		}
 	}
 	if model == "" {
 		model = s.Model
 	}
-	s.msg, s.inMsg = MessageInfo{ID: id, Model: model, Usage: u}, true
+	s.msg, s.inMsg, s.idDue = MessageInfo{ID: id, Model: model, Usage: u}, true, due
 	s.messages++
 	s.index, s.tools = 0, false
 	s.unsigned, s.forgot = s.unsigned[:0], 0
 	if s.pending != nil {
 		s.pending.Clear()
 	}
-	m := newMessage(id, model, nil)
 	s.start = u
+	var mu outUsage
 	if u != nil {
-		m.Usage = outUsage{
+		mu = outUsage{
 			InputTokens: u.Given(event.HasInput), CacheCreationInputTokens: u.Given(event.HasCacheWrite),
 			CacheReadInputTokens: u.Given(event.HasCacheRead), OutputTokens: u.Given(event.HasOutput),
 			ServiceTier: u.ServiceTier,
@@ -491,11 +463,12 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 	}
 	if s.err == nil && s.Event != nil {
 		if s.buf == nil {
-			// EndTurn let the last one go: room for a message_start
-			// and the events after it at once, not grown by appends.
+			// The first message, or the last one's buffer grew large:
+			// room for a message_start and the events after it at
+			// once, not grown by appends.
 			s.buf = make([]byte, 0, 256)
 		}
-		s.buf = appendMessageStart(s.buf[:0], &m)
+		s.buf = appendMessageStart(s.buf[:0], id, model, &mu)
 		s.writeBuf(anthropic.EventMessageStart)
 	}
 }
@@ -539,30 +512,41 @@ func (s *Streamer) endTurn(stopReason string, u *event.Usage, stop bool) error {
 			s.writeBuf(anthropic.EventMessageStop)
 		}
 	}
-	s.msg, s.inMsg, s.tools = MessageInfo{}, false, false
-	s.buf = nil // an agent whose turn is over keeps no buffer
+	s.msg, s.inMsg, s.idDue, s.tools = MessageInfo{}, false, false, false
+	s.dropBuf()
 	return s.err
+}
+
+// dropBuf lets s.buf go at the end of a message, unless s writes stream
+// events, in a buffer each message needs (one Streamer in emit/anthropic,
+// the main agent's in emit/claude --partial): the Streamers of agents
+// whose turn is over (emit/claude's subagents, many) keep none.
+func (s *Streamer) dropBuf() {
+	if s.Event == nil {
+		s.buf = nil
+	}
 }
 
 // writeMessageDelta writes the message_delta of the open message.
 func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
-	md := messageDelta{Type: anthropic.EventMessageDelta}
+	var stop *string
 	if stopReason != "" {
-		md.Delta.StopReason = &stopReason
+		stop = &stopReason
 	}
+	var mu outUsageEnd
 	if u == nil && s.start != nil {
 		// No final count: the one known at the start stands (clients
 		// take message_delta's output_tokens as the message's).
-		md.Usage.OutputTokens = s.start.Given(event.HasOutput)
+		mu.OutputTokens = s.start.Given(event.HasOutput)
 	}
 	if u != nil {
-		md.Usage = outUsageEnd{
+		mu = outUsageEnd{
 			InputTokens: u.Given(event.HasInput), CacheCreationInputTokens: u.Given(event.HasCacheWrite),
 			CacheReadInputTokens: u.Given(event.HasCacheRead), OutputTokens: u.Given(event.HasOutput),
 		}
 	}
 	if s.err == nil && s.Event != nil {
-		s.buf = appendMessageDelta(s.buf[:0], &md)
+		s.buf = appendMessageDelta(s.buf[:0], stop, &mu)
 		s.writeBuf(anthropic.EventMessageDelta)
 	}
 }
@@ -575,15 +559,15 @@ func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
 func (s *Streamer) Abandon() bool {
 	s.release()
 	open := s.inMsg
-	s.msg, s.inMsg, s.open, s.tools = MessageInfo{}, false, nil, false
-	s.buf = nil
+	s.msg, s.inMsg, s.idDue, s.open, s.tools = MessageInfo{}, false, false, nil, false
+	s.dropBuf()
 	return open
 }
 
 // Abort forgets the open message without ending it (after an error event
 // took its place).
 func (s *Streamer) Abort() {
-	s.msg, s.inMsg, s.open, s.held, s.tools = MessageInfo{}, false, nil, nil, false
+	s.msg, s.inMsg, s.idDue, s.open, s.held, s.tools = MessageInfo{}, false, false, nil, nil, false
 }
 
 // Pending returns the message and the content block, as it stands, of
@@ -594,9 +578,17 @@ func (s *Streamer) Pending() (MessageInfo, []byte, bool) {
 		return MessageInfo{}, nil, false
 	}
 	if b.kind == event.Thinking {
-		return s.msg, appendThinkingBlock(nil, b.escaped(), ""), true
+		return s.info(), appendThinkingBlock(nil, b.escaped(), ""), true
 	}
-	return s.msg, appendTextBlock(nil, b.escaped(), nil), true
+	return s.info(), appendTextBlock(nil, b.escaped(), nil), true
+}
+
+// info returns the open message, its id made if it was due.
+func (s *Streamer) info() MessageInfo {
+	if s.idDue {
+		s.msg.ID, s.idDue = s.NewID(s.made), false
+	}
+	return s.msg
 }
 
 // Flush writes the held content_block_stop, if any. Callers call it
@@ -967,43 +959,43 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 		s.buf = appendToolBlock(appendBlockStartHead(s.buf[:0], idx), typ, ev.ID, ev.Name, []byte("{}"), ev.MCPServer)
 		s.buf = append(s.buf, '}')
 		s.writeBuf(anthropic.EventContentBlockStart)
-		for _, frag := range inputFragments(input, ev) {
-			s.buf = appendInputDelta(s.buf[:0], idx, frag)
+		in := string(input)
+		cuts := ev.InputDeltas
+		if !inputCuts(in, ev) {
+			cuts = []int{len(in)}
+		}
+		for _, n := range cuts {
+			s.buf = appendInputDelta(s.buf[:0], idx, in[:n])
 			s.writeBuf(anthropic.EventContentBlockDelta)
+			in = in[n:]
 		}
 	}
 	if s.err == nil && s.Block != nil {
 		// In Spare's buffer, kept across messages, where s.buf is not.
 		b := appendToolBlock(s.spare(), typ, ev.ID, ev.Name, input, ev.MCPServer)
 		s.notText = true
-		s.err = s.Block(s.msg, b)
+		s.err = s.Block(s.info(), b)
 		s.notText = false
 		s.keepSpare(b)
 	}
 	s.stop(idx)
 }
 
-// inputFragments splits a tool call's input as its source streamed it
-// (ev.InputDeltas), or returns it whole when the lengths do not cut the
-// input written at character boundaries.
-func inputFragments(input json.RawMessage, ev *event.ToolCall) []string {
-	whole := []string{string(input)}
-	if len(ev.InputDeltas) < 2 || !bytes.Equal(input, ev.Input) {
-		return whole
+// inputCuts reports whether ev.InputDeltas, the lengths of the pieces
+// its source streamed the input in, cut in, the input written, at
+// character boundaries into pieces that make all of it: its deltas are
+// then those pieces, else the whole input in one.
+func inputCuts(in string, ev *event.ToolCall) bool {
+	if len(ev.InputDeltas) < 2 || in != string(ev.Input) {
+		return false
 	}
-	frags := make([]string, 0, len(ev.InputDeltas))
-	rest := string(input)
 	for _, n := range ev.InputDeltas {
-		if n < 0 || n > len(rest) || n < len(rest) && !utf8.RuneStart(rest[n]) {
-			return whole
+		if n < 0 || n > len(in) || n < len(in) && !utf8.RuneStart(in[n]) {
+			return false
 		}
-		frags = append(frags, rest[:n])
-		rest = rest[n:]
+		in = in[n:]
 	}
-	if rest != "" {
-		return whole
-	}
-	return frags
+	return in == ""
 }
 
 // wholeBlock writes a block that has no deltas: its content_block_start

@@ -74,6 +74,10 @@ func TestStreamerHoldsText(t *testing.T) {
 	}
 }
 
+// TestInputFragments: a tool call's input_json_delta events are the
+// pieces its source streamed the input in (ToolCall.InputDeltas) when
+// they cut the input at character boundaries into all of it, else the
+// whole input in one.
 func TestInputFragments(t *testing.T) {
 	t.Parallel()
 	in := json.RawMessage(`{"a":"é"}`) // é is two bytes, at 6 and 7
@@ -92,7 +96,24 @@ func TestInputFragments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got := inputFragments(in, &event.ToolCall{Input: in, InputDeltas: tt.deltas})
+			var got []string
+			s := &Streamer{Event: func(typ string, data []byte) error {
+				var d struct {
+					Delta struct {
+						PartialJSON *string `json:"partial_json"`
+					} `json:"delta"`
+				}
+				if err := json.Unmarshal(data, &d); err != nil {
+					t.Fatal(err)
+				}
+				if typ == anthropic.EventContentBlockDelta && d.Delta.PartialJSON != nil {
+					got = append(got, *d.Delta.PartialJSON)
+				}
+				return nil
+			}}
+			if _, err := s.Add(&event.ToolCall{ID: "c", Name: "n", Input: in, InputDeltas: tt.deltas}); err != nil {
+				t.Fatal(err)
+			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("fragments (-want +got):\n%s", diff)
 			}
@@ -253,7 +274,7 @@ func TestReset(t *testing.T) {
 	}
 	n := 0
 	newStreamer := func() *Streamer {
-		return &Streamer{Model: "m", Spare: &spare, NewID: func() string { n++; return fmt.Sprint("id", n) }}
+		return &Streamer{Model: "m", Spare: &spare, NewID: func(i int) string { n++; return fmt.Sprint("id", i) }}
 	}
 	s := newStreamer()
 	run(s, first)
@@ -306,5 +327,41 @@ func TestBlockNotText(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("blocks (-want +got):\n%s", diff)
+	}
+}
+
+// TestIDWhenNeeded: without Event, a message's id is made at its first
+// block, not at its start: a message with no block makes none, and is
+// counted all the same (n is the message's number among those the
+// source gave no id). With Event, message_start names it at once.
+func TestIDWhenNeeded(t *testing.T) {
+	t.Parallel()
+	for _, withEvents := range []bool{false, true} {
+		var made []int
+		var ids []string
+		s := &Streamer{NewID: func(n int) string { made = append(made, n); return fmt.Sprint("id", n) }}
+		s.Block = func(m MessageInfo, _ []byte) error { ids = append(ids, m.ID); return nil }
+		if withEvents {
+			s.Event = func(string, []byte) error { return nil }
+		}
+		for _, ev := range []event.Event{
+			&event.TurnStart{}, &event.TurnEnd{}, // no block
+			&event.TurnStart{}, &event.Delta{Kind: event.Text, Text: "a"}, &event.Delta{Kind: event.Thinking, Text: "b"}, &event.TurnEnd{},
+			&event.TurnStart{MessageID: "given"}, &event.Delta{Kind: event.Text, Text: "c"}, &event.TurnEnd{},
+		} {
+			if _, err := s.Add(ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		wantMade := []int{2}
+		if withEvents {
+			wantMade = []int{1, 2}
+		}
+		if diff := cmp.Diff(wantMade, made); diff != "" {
+			t.Errorf("events %v: NewID called with (-want +got):\n%s", withEvents, diff)
+		}
+		if diff := cmp.Diff([]string{"id2", "id2", "given"}, ids); diff != "" {
+			t.Errorf("events %v: block ids (-want +got):\n%s", withEvents, diff)
+		}
 	}
 }
