@@ -110,7 +110,8 @@ func (d *Decoder) readMessage() {
 func (d *Decoder) message(m frame.RawMessage) {
 	d.line, d.off = m.Line, m.Offset
 	warn := false
-	if !utf8.Valid(m.Data) || !utf8.ValidString(m.Type) {
+	// (A type the API sends, which most messages name, is valid.)
+	if !badutf8.Valid(m.Data) || !anthropic.IsStreamEvent(m.Type) && !utf8.ValidString(m.Type) {
 		data, _, w1 := d.bad.Fix(m.Data)
 		typ, _, w2 := d.bad.Fix([]byte(m.Type))
 		m.Data, m.Type, warn = data, string(typ), w1 || w2
