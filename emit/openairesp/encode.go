@@ -50,6 +50,7 @@ type Encoder struct {
 	dhead    []byte
 	dsplit   int
 	outBytes int // the bytes of the turn's items, kept in output up to maxOutput
+	jr       jsontext.Reader
 }
 
 // maxOutput caps the bytes of the output items the encoder keeps for a
@@ -714,7 +715,7 @@ func annotation(c event.Citation) json.RawMessage {
 	switch c.Type {
 	case "url_citation", "file_citation", "container_file_citation", "file_path":
 		if len(c.Raw) > 0 && json.Valid(c.Raw) {
-			return jsontext.Compact(c.Raw)
+			return jsontext.CompactValid(c.Raw)
 		}
 	}
 	if c.URL == nil {
@@ -761,7 +762,7 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	if ev.Name == wire.ToolSearchTool && input[0] == '{' {
 		// Codex's client tool search: an item of its own, whose
 		// arguments are an object, written whole as the API does.
-		item := toolSearchItem{ID: id, Type: wire.ItemToolSearch, CallID: ev.ID, Execution: "client", Status: openai.StatusCompleted, Arguments: jsontext.Compact(input)}
+		item := toolSearchItem{ID: id, Type: wire.ItemToolSearch, CallID: ev.ID, Execution: "client", Status: openai.StatusCompleted, Arguments: e.compact(input)}
 		if !json.Valid(input) {
 			_, e.b.Err = openai.Marshal(item) // encoding/json's error
 			return
@@ -781,13 +782,22 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 		e.doneItem(idx, e.scratch)
 		return
 	}
-	args := string(jsontext.Compact(input))
+	args := string(e.compact(input))
 	e.scratch = appendFunctionItem(e.scratch[:0], &functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusInProgress, CallID: ev.ID, Name: ev.Name})
 	idx := e.addItem(e.scratch)
 	e.argDeltas(wire.EvArgsDelta, id, idx, args)
 	e.event(wire.EvArgsDone, argsDone{Type: wire.EvArgsDone, Seq: e.nextSeq(), ItemID: id, OutputIndex: idx, Arguments: args})
 	e.scratch = appendFunctionItem(e.scratch[:0], &functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusCompleted, Arguments: args, CallID: ev.ID, Name: ev.Name})
 	e.doneItem(idx, e.scratch)
+}
+
+// compact returns raw without insignificant white space, or raw itself
+// when it is not valid JSON, as jsontext.Compact does, read in one pass.
+func (e *Encoder) compact(raw []byte) []byte {
+	if !jsontext.Valid(&e.jr, raw) {
+		return raw
+	}
+	return jsontext.CompactValid(raw)
 }
 
 func (e *Encoder) argDeltas(typ, id string, idx int, s string) {
@@ -809,11 +819,11 @@ func (e *Encoder) releaseCall(r *event.ToolResult) {
 			e.warn("server tool calls of other providers")
 			return
 		}
-		raw := jsontext.Compact(r.Structured)
+		raw := jsontext.CompactValid(r.Structured) // it unmarshalled
 		e.doneItem(e.addItem(raw), raw)
 		return
 	}
-	args := string(jsontext.Compact(c.Input))
+	args := string(e.compact(c.Input))
 	if len(c.Input) == 0 {
 		args = "{}"
 	}
@@ -859,7 +869,7 @@ func (e *Encoder) unknown(ev *event.Unknown) {
 	}
 	e.flush()
 	e.ensureTurn()
-	raw := json.RawMessage(jsontext.Compact(ev.Raw))
+	raw := json.RawMessage(jsontext.CompactValid(ev.Raw)) // it unmarshalled
 	e.doneItem(e.addItem(raw), raw)
 }
 
