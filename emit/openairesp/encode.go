@@ -44,11 +44,12 @@ type Encoder struct {
 	waiting *event.TurnEnd
 
 	scratch []byte // an item being added, reused
-	// dhead is the delta events of dkey up to their delta, without their
-	// sequence number, which goes at dsplit.
-	dkey     deltaKey
+	// dhead is the delta events of part dpart (see block.part) up to
+	// their delta, without their sequence number, which goes at dsplit.
+	dpart    int
 	dhead    []byte
 	dsplit   int
+	parts    int // the parts begun, which number them
 	outBytes int // the bytes of the turn's items, kept in output up to maxOutput
 	jr       jsontext.Reader
 }
@@ -79,6 +80,7 @@ type block struct {
 	done        bool // the current part's done events are written
 	annotations []json.RawMessage
 	sig         string // a reasoning item's encrypted_content
+	part        int    // the current part's number among the encoder's (from 1)
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -287,6 +289,8 @@ func (e *Encoder) startText(id string, refusal bool) *block {
 func (e *Encoder) newPart(b *block, refusal bool) {
 	b.reset()
 	b.refusal, b.ended, b.done, b.annotations = refusal, false, false, nil
+	e.parts++
+	b.part = e.parts
 	p := emptyTextPart
 	if refusal {
 		p = emptyRefusalPart
@@ -440,6 +444,8 @@ func (e *Encoder) startThinking(id string) *block {
 func (e *Encoder) newSummary(b *block) {
 	b.reset()
 	b.ended, b.sig = false, ""
+	e.parts++
+	b.part = e.parts
 	e.itemField(wire.EvSummaryPartAdded, b, `,"summary_index":`, len(b.parts), `,"part":`, []byte(emptySummaryPart), "}")
 }
 
@@ -617,9 +623,11 @@ func (e *Encoder) continuesText(ev event.Event) bool {
 // the delta), without allocating; and appends the escaped pieces to
 // blk.esc, when blk is not nil.
 func (e *Encoder) deltas(typ, id string, idx int, midKey string, mid int, s, end string, blk *block) {
-	k := deltaKey{typ, id, idx, midKey, mid}
-	if k != e.dkey || e.dhead == nil {
-		e.dkey = k
+	if blk == nil || blk.part != e.dpart {
+		e.dpart = 0 // the arguments of a call come in one call
+		if blk != nil {
+			e.dpart = blk.part
+		}
 		h := append(appendEventHead(e.dhead[:0], typ), `{"type":`...)
 		h = jsontext.AppendMarshalString(h, typ)
 		h = append(h, `,"sequence_number":`...)
@@ -647,7 +655,9 @@ func (e *Encoder) deltas(typ, id string, idx int, midKey string, mid int, s, end
 		if blk != nil && !blk.escBad {
 			esc := b[start+1 : len(b)-1]
 			blk.esc = append(blk.esc, esc...)
-			blk.escBad = len(esc) != len(p) && replaced(esc) // escaped as it is: no escape at all
+			// An invalid byte written as \ufffd makes the text 5 bytes
+			// longer; other escapes, 1 to 5.
+			blk.escBad = len(esc) >= len(p)+5 && replaced(esc)
 		}
 		b = append(b, end...)
 		e.b.Buf = append(b, "}\n\n"...)
@@ -675,16 +685,6 @@ func replaced(esc []byte) bool {
 		i += j
 	}
 	return false
-}
-
-// deltaKey is what the delta events of one part have in common (the
-// arguments of deltas but the text): their bytes but the sequence number
-// and the delta, kept in dhead.
-type deltaKey struct {
-	typ, id string
-	idx     int
-	midKey  string
-	mid     int
 }
 
 // citations writes annotations into the text part that just ended.
