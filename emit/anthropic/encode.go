@@ -166,6 +166,11 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.errorEvent(e.heldErr)
 		e.heldErr = nil
 	}
+	if _, ok := ev.(*event.Delta); ok && e.held == nil {
+		// The most frequent event, which none of what follows concerns.
+		_, err := e.st.Add(ev)
+		return err
+	}
 	if r, ok := ev.(*event.RunEnd); ok {
 		e.lateSignatures(r)
 	}
