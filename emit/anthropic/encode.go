@@ -466,7 +466,6 @@ func rawAPIError(raw []byte) bool {
 // Only a string with an escape is decoded; a text that is not JSON may
 // (json.Unmarshal then refuses it).
 func mayHoldAPIErrorType(raw []byte) bool {
-	var r jsontext.Reader
 	for {
 		i := bytes.IndexByte(raw, '"')
 		if i < 0 {
@@ -478,6 +477,7 @@ func mayHoldAPIErrorType(raw []byte) bool {
 		}
 		s := raw[i+1 : end-1]
 		if bytes.IndexByte(s, '\\') >= 0 {
+			var r jsontext.Reader // allocated (it escapes) only for a string with an escape
 			r.Reset(raw[i:end])
 			if s = r.Str(); r.Failed() {
 				return true
