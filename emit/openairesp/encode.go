@@ -68,13 +68,13 @@ type block struct {
 	id    string
 	index int
 	parts []json.RawMessage // the parts done
-	text  []byte            // the current part's text
-	// esc is the first escOf bytes of text escaped as a JSON string's,
-	// from its escaped deltas, while no delta had an invalid byte
-	// (escBad false): the escaped whole is then their concatenation.
+	// esc is the current part's text escaped as a JSON string's, the
+	// concatenation of its escaped deltas, while no delta had an invalid
+	// byte (which a split character may be); from the first that had
+	// one (escBad), text holds the text.
 	esc         []byte
-	escOf       int
 	escBad      bool
+	text        []byte
 	refusal     bool // the current part is a refusal
 	ended       bool // the current part's block ended (a text part's citations may follow)
 	done        bool // the current part's done events are written
@@ -346,7 +346,7 @@ const (
 
 // reset empties the current part's text.
 func (b *block) reset() {
-	b.text, b.esc, b.escOf, b.escBad = b.text[:0], b.esc[:0], 0, false
+	b.text, b.esc, b.escBad = b.text[:0], b.esc[:0], false
 }
 
 // newBlock returns a block of item id, with the memory of the last one
@@ -374,7 +374,7 @@ func (b *block) appendPart(head []byte) (part, esc []byte) {
 	p := make([]byte, 0, len(head)+len(b.esc)+3)
 	p = append(p, head...)
 	start := len(p)
-	if !b.escBad && b.escOf == len(b.text) {
+	if !b.escBad {
 		p = append(append(append(p, '"'), b.esc...), '"')
 	} else {
 		p = jsontext.AppendMarshalString(p, string(b.text))
@@ -592,7 +592,7 @@ func (e *Encoder) delta(ev *event.Delta) {
 	} else {
 		b = e.startText("", false)
 	}
-	b.text = append(b.text, ev.Text...)
+	bad, n := b.escBad, len(b.esc)
 	switch {
 	case ev.Kind == event.Thinking:
 		e.deltas(wire.EvSummaryDelta, b.id, b.index, `"summary_index":`, len(b.parts), ev.Text, "", b)
@@ -601,7 +601,16 @@ func (e *Encoder) delta(ev *event.Delta) {
 	default:
 		e.deltas(wire.EvTextDelta, b.id, b.index, `"content_index":`, len(b.parts), ev.Text, `,"logprobs":[]`, b)
 	}
-	b.escOf = len(b.text)
+	if b.escBad {
+		if !bad {
+			// The deltas before this one were valid: their text is
+			// what their escaped text says.
+			var s string
+			json.Unmarshal(append(append([]byte{'"'}, b.esc[:n]...), '"'), &s)
+			b.text = append(b.text[:0], s...)
+		}
+		b.text = append(b.text, ev.Text...)
+	}
 }
 
 // continuesText reports whether ev belongs to the message item whose
