@@ -456,8 +456,11 @@ func isAPIError(ev *event.Error) bool {
 // rawAPIError reports whether raw is an API error object of one of the
 // API's types.
 func rawAPIError(raw []byte) bool {
-	var a anthropic.APIError
-	return mayHoldAPIErrorType(raw) && json.Unmarshal(raw, &a) == nil && messages.IsAPIErrorType(a.Type)
+	if !mayHoldAPIErrorType(raw) {
+		return false
+	}
+	var a anthropic.APIError // allocated (it escapes) only past the check
+	return json.Unmarshal(raw, &a) == nil && messages.IsAPIErrorType(a.Type)
 }
 
 // mayHoldAPIErrorType reports whether raw may be an object whose type is
