@@ -166,6 +166,11 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.errorEvent(e.heldErr)
 		e.heldErr = nil
 	}
+	if _, ok := ev.(*event.Delta); ok && e.held == nil {
+		// The most frequent event, which none of what follows concerns.
+		_, err := e.st.Add(ev)
+		return err
+	}
 	if r, ok := ev.(*event.RunEnd); ok {
 		e.lateSignatures(r)
 	}
@@ -451,8 +456,11 @@ func isAPIError(ev *event.Error) bool {
 // rawAPIError reports whether raw is an API error object of one of the
 // API's types.
 func rawAPIError(raw []byte) bool {
-	var a anthropic.APIError
-	return mayHoldAPIErrorType(raw) && json.Unmarshal(raw, &a) == nil && messages.IsAPIErrorType(a.Type)
+	if !mayHoldAPIErrorType(raw) {
+		return false
+	}
+	var a anthropic.APIError // allocated (it escapes) only past the check
+	return json.Unmarshal(raw, &a) == nil && messages.IsAPIErrorType(a.Type)
 }
 
 // mayHoldAPIErrorType reports whether raw may be an object whose type is
@@ -461,7 +469,6 @@ func rawAPIError(raw []byte) bool {
 // Only a string with an escape is decoded; a text that is not JSON may
 // (json.Unmarshal then refuses it).
 func mayHoldAPIErrorType(raw []byte) bool {
-	var r jsontext.Reader
 	for {
 		i := bytes.IndexByte(raw, '"')
 		if i < 0 {
@@ -473,6 +480,7 @@ func mayHoldAPIErrorType(raw []byte) bool {
 		}
 		s := raw[i+1 : end-1]
 		if bytes.IndexByte(s, '\\') >= 0 {
+			var r jsontext.Reader // allocated (it escapes) only for a string with an escape
 			r.Reset(raw[i:end])
 			if s = r.Str(); r.Failed() {
 				return true

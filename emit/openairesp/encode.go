@@ -44,12 +44,14 @@ type Encoder struct {
 	waiting *event.TurnEnd
 
 	scratch []byte // an item being added, reused
-	// dhead is the delta events of dkey up to their delta, without their
-	// sequence number, which goes at dsplit.
-	dkey     deltaKey
+	// dhead is the delta events of part dpart (see block.part) up to
+	// their delta, without their sequence number, which goes at dsplit.
+	dpart    int
 	dhead    []byte
 	dsplit   int
+	parts    int // the parts begun, which number them
 	outBytes int // the bytes of the turn's items, kept in output up to maxOutput
+	jr       jsontext.Reader
 }
 
 // maxOutput caps the bytes of the output items the encoder keeps for a
@@ -66,18 +68,19 @@ type block struct {
 	id    string
 	index int
 	parts []json.RawMessage // the parts done
-	text  []byte            // the current part's text
-	// esc is the first escOf bytes of text escaped as a JSON string's,
-	// from its escaped deltas, while no delta had an invalid byte
-	// (escBad false): the escaped whole is then their concatenation.
+	// esc is the current part's text escaped as a JSON string's, the
+	// concatenation of its escaped deltas, while no delta had an invalid
+	// byte (which a split character may be); from the first that had
+	// one (escBad), text holds the text.
 	esc         []byte
-	escOf       int
 	escBad      bool
+	text        []byte
 	refusal     bool // the current part is a refusal
 	ended       bool // the current part's block ended (a text part's citations may follow)
 	done        bool // the current part's done events are written
 	annotations []json.RawMessage
 	sig         string // a reasoning item's encrypted_content
+	part        int    // the current part's number among the encoder's (from 1)
 }
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
@@ -286,6 +289,8 @@ func (e *Encoder) startText(id string, refusal bool) *block {
 func (e *Encoder) newPart(b *block, refusal bool) {
 	b.reset()
 	b.refusal, b.ended, b.done, b.annotations = refusal, false, false, nil
+	e.parts++
+	b.part = e.parts
 	p := emptyTextPart
 	if refusal {
 		p = emptyRefusalPart
@@ -341,7 +346,7 @@ const (
 
 // reset empties the current part's text.
 func (b *block) reset() {
-	b.text, b.esc, b.escOf, b.escBad = b.text[:0], b.esc[:0], 0, false
+	b.text, b.esc, b.escBad = b.text[:0], b.esc[:0], false
 }
 
 // newBlock returns a block of item id, with the memory of the last one
@@ -369,7 +374,7 @@ func (b *block) appendPart(head []byte) (part, esc []byte) {
 	p := make([]byte, 0, len(head)+len(b.esc)+3)
 	p = append(p, head...)
 	start := len(p)
-	if !b.escBad && b.escOf == len(b.text) {
+	if !b.escBad {
 		p = append(append(append(p, '"'), b.esc...), '"')
 	} else {
 		p = jsontext.AppendMarshalString(p, string(b.text))
@@ -439,6 +444,8 @@ func (e *Encoder) startThinking(id string) *block {
 func (e *Encoder) newSummary(b *block) {
 	b.reset()
 	b.ended, b.sig = false, ""
+	e.parts++
+	b.part = e.parts
 	e.itemField(wire.EvSummaryPartAdded, b, `,"summary_index":`, len(b.parts), `,"part":`, []byte(emptySummaryPart), "}")
 }
 
@@ -585,7 +592,7 @@ func (e *Encoder) delta(ev *event.Delta) {
 	} else {
 		b = e.startText("", false)
 	}
-	b.text = append(b.text, ev.Text...)
+	bad, n := b.escBad, len(b.esc)
 	switch {
 	case ev.Kind == event.Thinking:
 		e.deltas(wire.EvSummaryDelta, b.id, b.index, `"summary_index":`, len(b.parts), ev.Text, "", b)
@@ -594,7 +601,16 @@ func (e *Encoder) delta(ev *event.Delta) {
 	default:
 		e.deltas(wire.EvTextDelta, b.id, b.index, `"content_index":`, len(b.parts), ev.Text, `,"logprobs":[]`, b)
 	}
-	b.escOf = len(b.text)
+	if b.escBad {
+		if !bad {
+			// The deltas before this one were valid: their text is
+			// what their escaped text says.
+			var s string
+			json.Unmarshal(append(append([]byte{'"'}, b.esc[:n]...), '"'), &s)
+			b.text = append(b.text[:0], s...)
+		}
+		b.text = append(b.text, ev.Text...)
+	}
 }
 
 // continuesText reports whether ev belongs to the message item whose
@@ -616,9 +632,11 @@ func (e *Encoder) continuesText(ev event.Event) bool {
 // the delta), without allocating; and appends the escaped pieces to
 // blk.esc, when blk is not nil.
 func (e *Encoder) deltas(typ, id string, idx int, midKey string, mid int, s, end string, blk *block) {
-	k := deltaKey{typ, id, idx, midKey, mid}
-	if k != e.dkey || e.dhead == nil {
-		e.dkey = k
+	if blk == nil || blk.part != e.dpart {
+		e.dpart = 0 // the arguments of a call come in one call
+		if blk != nil {
+			e.dpart = blk.part
+		}
 		h := append(appendEventHead(e.dhead[:0], typ), `{"type":`...)
 		h = jsontext.AppendMarshalString(h, typ)
 		h = append(h, `,"sequence_number":`...)
@@ -646,7 +664,9 @@ func (e *Encoder) deltas(typ, id string, idx int, midKey string, mid int, s, end
 		if blk != nil && !blk.escBad {
 			esc := b[start+1 : len(b)-1]
 			blk.esc = append(blk.esc, esc...)
-			blk.escBad = len(esc) != len(p) && replaced(esc) // escaped as it is: no escape at all
+			// An invalid byte written as \ufffd makes the text 5 bytes
+			// longer; other escapes, 1 to 5.
+			blk.escBad = len(esc) >= len(p)+5 && replaced(esc)
 		}
 		b = append(b, end...)
 		e.b.Buf = append(b, "}\n\n"...)
@@ -674,16 +694,6 @@ func replaced(esc []byte) bool {
 		i += j
 	}
 	return false
-}
-
-// deltaKey is what the delta events of one part have in common (the
-// arguments of deltas but the text): their bytes but the sequence number
-// and the delta, kept in dhead.
-type deltaKey struct {
-	typ, id string
-	idx     int
-	midKey  string
-	mid     int
 }
 
 // citations writes annotations into the text part that just ended.
@@ -714,7 +724,7 @@ func annotation(c event.Citation) json.RawMessage {
 	switch c.Type {
 	case "url_citation", "file_citation", "container_file_citation", "file_path":
 		if len(c.Raw) > 0 && json.Valid(c.Raw) {
-			return jsontext.Compact(c.Raw)
+			return jsontext.CompactValid(c.Raw)
 		}
 	}
 	if c.URL == nil {
@@ -761,7 +771,7 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	if ev.Name == wire.ToolSearchTool && input[0] == '{' {
 		// Codex's client tool search: an item of its own, whose
 		// arguments are an object, written whole as the API does.
-		item := toolSearchItem{ID: id, Type: wire.ItemToolSearch, CallID: ev.ID, Execution: "client", Status: openai.StatusCompleted, Arguments: jsontext.Compact(input)}
+		item := toolSearchItem{ID: id, Type: wire.ItemToolSearch, CallID: ev.ID, Execution: "client", Status: openai.StatusCompleted, Arguments: e.compact(input)}
 		if !json.Valid(input) {
 			_, e.b.Err = openai.Marshal(item) // encoding/json's error
 			return
@@ -781,13 +791,22 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 		e.doneItem(idx, e.scratch)
 		return
 	}
-	args := string(jsontext.Compact(input))
+	args := string(e.compact(input))
 	e.scratch = appendFunctionItem(e.scratch[:0], &functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusInProgress, CallID: ev.ID, Name: ev.Name})
 	idx := e.addItem(e.scratch)
 	e.argDeltas(wire.EvArgsDelta, id, idx, args)
 	e.event(wire.EvArgsDone, argsDone{Type: wire.EvArgsDone, Seq: e.nextSeq(), ItemID: id, OutputIndex: idx, Arguments: args})
 	e.scratch = appendFunctionItem(e.scratch[:0], &functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusCompleted, Arguments: args, CallID: ev.ID, Name: ev.Name})
 	e.doneItem(idx, e.scratch)
+}
+
+// compact returns raw without insignificant white space, or raw itself
+// when it is not valid JSON, as jsontext.Compact does, read in one pass.
+func (e *Encoder) compact(raw []byte) []byte {
+	if !jsontext.Valid(&e.jr, raw) {
+		return raw
+	}
+	return jsontext.CompactValid(raw)
 }
 
 func (e *Encoder) argDeltas(typ, id string, idx int, s string) {
@@ -809,11 +828,11 @@ func (e *Encoder) releaseCall(r *event.ToolResult) {
 			e.warn("server tool calls of other providers")
 			return
 		}
-		raw := jsontext.Compact(r.Structured)
+		raw := jsontext.CompactValid(r.Structured) // it unmarshalled
 		e.doneItem(e.addItem(raw), raw)
 		return
 	}
-	args := string(jsontext.Compact(c.Input))
+	args := string(e.compact(c.Input))
 	if len(c.Input) == 0 {
 		args = "{}"
 	}
@@ -859,7 +878,7 @@ func (e *Encoder) unknown(ev *event.Unknown) {
 	}
 	e.flush()
 	e.ensureTurn()
-	raw := json.RawMessage(jsontext.Compact(ev.Raw))
+	raw := json.RawMessage(jsontext.CompactValid(ev.Raw)) // it unmarshalled
 	e.doneItem(e.addItem(raw), raw)
 }
 

@@ -3,6 +3,7 @@ package openairesp
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -184,4 +185,70 @@ func TestServiceTier(t *testing.T) {
 			t.Errorf("tier %q: warned %v, want %v (%q)", tt.tier, warned, tt.warned, warnings)
 		}
 	}
+}
+
+// TestDeltaHeads: each delta event names the item and part the last
+// added event of a part named (the head the encoder keeps for the
+// deltas of a part is made again for each part): the parts of one item,
+// a reasoning item between two message items (whose block memory is
+// reused), a refusal part.
+func TestDeltaHeads(t *testing.T) {
+	t.Parallel()
+	in := []event.Event{
+		&event.TurnStart{MessageID: "r1", Model: "m"},
+		&event.BlockStart{Kind: event.Text, ID: "m1"},
+		&event.Delta{Kind: event.Text, Text: "a"},
+		&event.BlockEnd{Kind: event.Text},
+		&event.BlockStart{Kind: event.Text, ID: "m1"},
+		&event.Delta{Kind: event.Text, Text: "b"},
+		&event.BlockEnd{Kind: event.Text},
+		&event.Delta{Kind: event.Thinking, Text: "c"},
+		&event.BlockEnd{Kind: event.Thinking},
+		&event.Delta{Kind: event.Text, Text: "d"},
+		&event.BlockEnd{Kind: event.Text},
+		&event.BlockStart{Kind: event.Text, Refusal: true},
+		&event.Delta{Kind: event.Text, Text: "e"},
+		&event.BlockEnd{Kind: event.Text},
+		&event.TurnEnd{MessageID: "r1", StopReason: "end_turn"},
+	}
+	out, _ := openaitest.Encode(t, NewEncoder, in)
+	type head struct {
+		Type         string `json:"type"`
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		ContentIndex *int   `json:"content_index"`
+		SummaryIndex *int   `json:"summary_index"`
+		Delta        string `json:"delta"`
+	}
+	where := func(h head) string {
+		return fmt.Sprintf("%s %d %v %v", h.ItemID, h.OutputIndex, deref(h.ContentIndex), deref(h.SummaryIndex))
+	}
+	var part string
+	var deltas []string
+	for _, msg := range strings.Split(strings.TrimSpace(string(out)), "\n\n") {
+		_, data, _ := strings.Cut(msg, "\ndata: ")
+		var h head
+		if err := json.Unmarshal([]byte(data), &h); err != nil {
+			t.Fatal(err)
+		}
+		switch h.Type {
+		case wire.EvPartAdded, wire.EvSummaryPartAdded:
+			part = where(h)
+		case wire.EvTextDelta, wire.EvSummaryDelta, wire.EvRefusalDelta:
+			if got := where(h); got != part {
+				t.Errorf("%s %q at %s, its part at %s", h.Type, h.Delta, got, part)
+			}
+			deltas = append(deltas, h.Delta)
+		}
+	}
+	if want := []string{"a", "b", "c", "d", "e"}; !slices.Equal(deltas, want) {
+		t.Errorf("deltas %q, want %q", deltas, want)
+	}
+}
+
+func deref(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }

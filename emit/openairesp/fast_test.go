@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/agentstream/agentstream/event"
@@ -67,7 +68,7 @@ func TestFastDone(t *testing.T) {
 			for _, refusal := range []bool{false, true} {
 				for _, a := range anns {
 					fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
-					b := &block{id: id, index: idx, refusal: refusal, annotations: a, parts: []json.RawMessage{json.RawMessage(`{}`)}}
+					b := &block{id: id, index: idx, refusal: refusal, annotations: a, parts: []json.RawMessage{json.RawMessage(`{}`)}, escBad: true}
 					b.text = append(b.text, s...)
 					fast.finishPart(b)
 					var p any
@@ -96,7 +97,7 @@ func TestFastDone(t *testing.T) {
 				}
 			}
 			fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
-			fast.think = &block{id: id, index: idx}
+			fast.think = &block{id: id, index: idx, escBad: true}
 			fast.think.text = append(fast.think.text, s...)
 			fast.endSummary("")
 			p := part{Type: wire.PartSummaryText, Text: s}
@@ -121,7 +122,7 @@ func TestPartOfDeltas(t *testing.T) {
 	t.Parallel()
 	pieces := []string{
 		"", "plain", `"q" \ <a>&amp;`, "\x00\x1f\x7f", "\u2028", "é日👩‍💻", "\xe2\x82", "\xac and on", "\xff", `\ufffd \\ufffd`, "\ufffd",
-		string(bytes.Repeat([]byte("€"), 40)),
+		string(bytes.Repeat([]byte("€"), 40)), strings.Repeat("x", 100) + "\xff",
 	}
 	for _, a := range pieces {
 		for _, b := range pieces {

@@ -110,7 +110,8 @@ func (d *Decoder) readMessage() {
 func (d *Decoder) message(m frame.RawMessage) {
 	d.line, d.off = m.Line, m.Offset
 	warn := false
-	if !utf8.Valid(m.Data) || !utf8.ValidString(m.Type) {
+	// (A type the API sends, which most messages name, is valid.)
+	if !badutf8.Valid(m.Data) || !anthropic.IsStreamEvent(m.Type) && !utf8.ValidString(m.Type) {
 		data, _, w1 := d.bad.Fix(m.Data)
 		typ, _, w2 := d.bad.Fix([]byte(m.Type))
 		m.Data, m.Type, warn = data, string(typ), w1 || w2
@@ -153,10 +154,17 @@ func (d *Decoder) decode(m frame.RawMessage) error {
 		return d.errorf(event.ErrSyntax, "%s event without data", m.Type)
 	}
 	// The data (the framer's, borrowed) and the event are reused: what
-	// the builder keeps of them, it copies.
+	// the builder keeps of them, it copies. The data, valid UTF-8
+	// (message made it so), is decoded as json.Unmarshal does, in one
+	// pass when jsontext.Reader can, else with encoding/json, which
+	// gives the errors.
 	raw := m.Data
 	se := &d.se
-	err := d.unmarshal(raw, se)
+	if anthropic.ReadDeltaEvent(&d.jr, raw, se) {
+		return d.streamEvent(se, raw) // a content_block_delta
+	}
+	*se = anthropic.StreamEvent{}
+	err := jsontext.DecodeValid(&d.jr, raw, se, anthropic.ReadStreamEvent)
 	if err != nil && !isTypeError(err) {
 		return d.errorf(event.ErrSyntax, "data is not a JSON object: %s", jsontext.Problem(err))
 	}
@@ -188,31 +196,26 @@ func (d *Decoder) decode(m frame.RawMessage) error {
 		return d.errorf(event.ErrSyntax, "%s event: %s", typ, jsontext.Problem(err))
 	}
 	se.Type = typ // from the SSE event: field when the data has none
-	if err := d.b.StreamEvent(d.cfg.Agent, se, raw); err != nil {
-		sentinel := event.ErrSyntax
-		for _, e := range []error{event.ErrTooLarge, event.ErrTooManyOpen} {
-			if errors.Is(err, e) {
-				sentinel = e
-			}
-		}
-		return d.errorf(sentinel, "%s", err.Error())
+	return d.streamEvent(se, raw)
+}
+
+// streamEvent hands a stream event, decoded from raw, to the builder.
+func (d *Decoder) streamEvent(se *anthropic.StreamEvent, raw []byte) error {
+	err := d.b.StreamEvent(d.cfg.Agent, se, raw)
+	if err == nil {
+		return nil
 	}
-	return nil
+	sentinel := event.ErrSyntax
+	for _, e := range []error{event.ErrTooLarge, event.ErrTooManyOpen} {
+		if errors.Is(err, e) {
+			sentinel = e
+		}
+	}
+	return d.errorf(sentinel, "%s", err.Error())
 }
 
 // isTypeError reports whether err is a *json.UnmarshalTypeError.
 func isTypeError(err error) bool {
 	var te *json.UnmarshalTypeError
 	return errors.As(err, &te)
-}
-
-// unmarshal decodes a stream event as json.Unmarshal does, in one pass
-// when jsontext.Reader can, else with encoding/json, which gives the
-// errors. raw is valid UTF-8 (message made it so).
-func (d *Decoder) unmarshal(raw []byte, se *anthropic.StreamEvent) error {
-	if anthropic.ReadDeltaEvent(&d.jr, raw, se) {
-		return nil
-	}
-	*se = anthropic.StreamEvent{}
-	return jsontext.DecodeValid(&d.jr, raw, se, anthropic.ReadStreamEvent)
 }

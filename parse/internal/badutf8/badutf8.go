@@ -40,7 +40,7 @@ func Warning(source string, line, col int, off int64) *event.ParseError {
 // replaced. A decoder passes each unit of its input through Fix before
 // decoding it, so that what it keeps verbatim (raw JSON) is valid too.
 func (o *Once) Fix(b []byte) (out []byte, i int, warn bool) {
-	if utf8.Valid(b) {
+	if Valid(b) {
 		return b, 0, false
 	}
 	i = FirstInvalid(b)
@@ -55,7 +55,7 @@ func (o *Once) Fix(b []byte) (out []byte, i int, warn bool) {
 // replaces a run with one), so that the result does not depend on where
 // the input was cut. It returns b itself when b is valid.
 func Replace(b []byte) []byte {
-	if utf8.Valid(b) {
+	if Valid(b) {
 		return b
 	}
 	out := make([]byte, 0, len(b)+8)
