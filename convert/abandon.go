@@ -136,10 +136,12 @@ func (h *AbandonHold) Encode(ev event.Event) error {
 		h.open[k] = true
 	case *event.Delta:
 		k := blockKey{agent, ev.Kind}
-		if _, ok := h.open[k]; !ok {
-			h.open[k] = true // a delta opens its block (as assemble has it)
+		t, ok := h.open[k]
+		if !ok {
+			t = true
+			h.open[k] = t // a delta opens its block (as assemble has it)
 		}
-		e.key, e.tentative = k, h.open[k]
+		e.key, e.tentative = k, t
 	case *event.BlockEnd:
 		h.settle(blockKey{agent, ev.Kind})
 	case *event.Error:
