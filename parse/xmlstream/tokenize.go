@@ -43,7 +43,7 @@ func (d *Decoder) textMessage(m message) bool {
 		bytes.IndexByte(b, '<') >= 0 {
 		return false
 	}
-	if b = d.esc.unescape(m, true); !validText(b) {
+	if b = d.esc.text(b); !validText(b) {
 		return false
 	}
 	d.data, d.ended = true, false
