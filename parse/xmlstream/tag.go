@@ -322,6 +322,14 @@ func unescapeTo(out, b []byte) int {
 			if m := (x - ones) &^ x & highs; m != 0 {
 				k := bits.TrailingZeros64(m) >> 3
 				b, out = b[k:], out[k:]
+				if len(b) >= 8 && binary.LittleEndian.Uint64(b)&(1<<48-1) == quotWord {
+					// The commonest entity, decoded here, and the
+					// run after it looked at as a new one.
+					out[0] = '"'
+					b, out = b[6:], out[1:]
+					t = -1
+					continue
+				}
 				near = true
 				break
 			}
