@@ -152,6 +152,16 @@ func Detect(h format.Head) bool {
 
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) {
+	if d.out.Idle() {
+		// The usual message, a delta, returned without the queue.
+		if m, ok := d.fr.quick(); ok {
+			d.line, d.off = m.line, m.off
+			if ev := d.textDelta(m); ev != nil {
+				return ev, nil
+			}
+			d.other(m)
+		}
+	}
 	return d.out.Next(d.readMessage, func() error { d.finish(); return nil })
 }
 
@@ -211,9 +221,15 @@ func (d *Decoder) agent() string {
 
 // message decodes one SSE message.
 func (d *Decoder) message(m message) {
-	if d.textMessage(m) {
+	if ev := d.textDelta(m); ev != nil {
+		d.emit(ev)
 		return
 	}
+	d.other(m)
+}
+
+// other decodes m, a message textDelta did not take.
+func (d *Decoder) other(m message) {
 	if d.pendingErr != nil {
 		if m.cont {
 			// The old "Error: ..." line was plain text and could hold

@@ -89,7 +89,7 @@ func (e *escaper) unescape(m message, inText bool) []byte {
 }
 
 // text is unescape(m, true) for a message m (data b) of the open block
-// once the generation is known (sure or forced), as textMessage has it:
+// once the generation is known (sure or forced), as textDelta has it:
 // without unescape's tests of what such a message is not.
 func (e *escaper) text(b []byte) []byte {
 	e.last = clsFormatter
