@@ -154,12 +154,12 @@ func Detect(h format.Head) bool {
 func (d *Decoder) Next() (event.Event, error) {
 	if d.out.Idle() {
 		// The usual message, a delta, returned without the queue.
-		if m, ok := d.fr.quick(); ok {
-			d.line, d.off = m.line, m.off
-			if ev := d.textDelta(m); ev != nil {
+		if b, off, ok := d.fr.quick(); ok {
+			d.line, d.off = d.fr.line-1, off
+			if ev := d.textDelta(b); ev != nil {
 				return ev, nil
 			}
-			d.other(m)
+			d.other(message{data: b, line: d.line, off: off})
 		}
 	}
 	return d.out.Next(d.readMessage, func() error { d.finish(); return nil })
@@ -167,11 +167,11 @@ func (d *Decoder) Next() (event.Event, error) {
 
 // readMessage decodes the next SSE message of the input.
 func (d *Decoder) readMessage() {
-	if m, ok := d.fr.quick(); ok {
+	if b, off, ok := d.fr.quick(); ok {
 		// The usual message, without next's error result and the
 		// switch on it.
-		d.line, d.off = m.line, m.off
-		d.message(m)
+		d.line, d.off = d.fr.line-1, off
+		d.message(message{data: b, line: d.line, off: off})
 		return
 	}
 	m, err := d.fr.next()
@@ -221,9 +221,11 @@ func (d *Decoder) agent() string {
 
 // message decodes one SSE message.
 func (d *Decoder) message(m message) {
-	if ev := d.textDelta(m); ev != nil {
-		d.emit(ev)
-		return
+	if !m.cont {
+		if ev := d.textDelta(m.data); ev != nil {
+			d.emit(ev)
+			return
+		}
 	}
 	d.other(m)
 }

@@ -27,8 +27,8 @@ func (d *Decoder) feed(data []byte) {
 	d.flushText()
 }
 
-// textDelta decodes m as message would when it is what most messages
-// are, a piece of the open text or thinking block: after a message that
+// textDelta decodes b, a message's data (not a continuation), as message
+// would when it is what most messages are, a piece of the open text or thinking block: after a message that
 // left nothing over, with no '<', in an escaping known for sure (so that
 // unescape only undoes it, the same each time it is called), and valid
 // UTF-8 once unescaped; not [DONE] and not an error line. Such a message
@@ -37,9 +37,8 @@ func (d *Decoder) feed(data []byte) {
 // and text, and the checks of what it is not. It returns the Delta, not
 // emitted (Next returns it without the queue), or nil for any other
 // message.
-func (d *Decoder) textDelta(m message) *event.Delta {
-	b := m.data
-	if m.cont || d.pendingErr != nil || d.st != stText || d.stray || d.first || d.textRun != 0 ||
+func (d *Decoder) textDelta(b []byte) *event.Delta {
+	if d.pendingErr != nil || d.st != stText || d.stray || d.first || d.textRun != 0 ||
 		len(d.text) != 0 || d.pos != len(d.buf) || len(d.doc.part) != 0 || d.docTap != nil ||
 		!d.esc.sure && !d.esc.forced || len(b) == 0 || b[0] == '{' || string(b) == "[DONE]" ||
 		bytes.IndexByte(b, '<') >= 0 {
