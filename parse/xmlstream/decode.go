@@ -42,6 +42,9 @@ type Decoder struct {
 	// between blocks, is a cut. data:
 	// a message was read; ended: what was read last ends the stream.
 	data, ended bool
+	// inText: the last message was one textDelta took, so the state it
+	// tests is as it needs it.
+	inText bool
 
 	line int // position of the message being decoded
 	off  int64
@@ -232,6 +235,7 @@ func (d *Decoder) message(m message) {
 
 // other decodes m, a message textDelta did not take.
 func (d *Decoder) other(m message) {
+	d.inText = false
 	if d.pendingErr != nil {
 		if m.cont {
 			// The old "Error: ..." line was plain text and could hold
@@ -337,6 +341,7 @@ func (d *Decoder) serverError(data []byte) *event.Error {
 // finish handles the end of the input: what is open is emitted as far as
 // it was read and reported as truncated.
 func (d *Decoder) finish() {
+	d.inText = false
 	d.flushPart()
 	d.eof = true
 	var open string

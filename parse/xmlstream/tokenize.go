@@ -38,16 +38,20 @@ func (d *Decoder) feed(data []byte) {
 // emitted (Next returns it without the queue), or nil for any other
 // message.
 func (d *Decoder) textDelta(b []byte) *event.Delta {
-	if d.pendingErr != nil || d.st != stText || d.stray || d.first || d.textRun != 0 ||
+	// The decoder's state is tested only after another message: one
+	// that textDelta took leaves it as it was.
+	if !d.inText && (d.pendingErr != nil || d.st != stText || d.stray || d.first || d.textRun != 0 ||
 		len(d.text) != 0 || d.pos != len(d.buf) || len(d.doc.part) != 0 || d.docTap != nil ||
-		!d.esc.sure && !d.esc.forced || len(b) == 0 || b[0] == '{' || string(b) == "[DONE]" ||
-		bytes.IndexByte(b, '<') >= 0 {
+		!d.esc.sure && !d.esc.forced) {
+		return nil
+	}
+	if len(b) == 0 || b[0] == '{' || string(b) == "[DONE]" || bytes.IndexByte(b, '<') >= 0 {
 		return nil
 	}
 	if b = d.esc.text(b); !validText(b) {
 		return nil
 	}
-	d.data, d.ended = true, false
+	d.data, d.ended, d.inText = true, false, true
 	d.buf, d.pos = d.buf[:0], 0
 	d.sc.work += int64(len(b))
 	return d.deltas.make(d.agent(), d.kind, b)
