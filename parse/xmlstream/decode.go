@@ -42,6 +42,9 @@ type Decoder struct {
 	// between blocks, is a cut. data:
 	// a message was read; ended: what was read last ends the stream.
 	data, ended bool
+	// inText: the last message was one textDelta took, so the state it
+	// tests is as it needs it.
+	inText bool
 
 	line int // position of the message being decoded
 	off  int64
@@ -152,16 +155,26 @@ func Detect(h format.Head) bool {
 
 // Next returns the next event. See event.Decoder for the error contract.
 func (d *Decoder) Next() (event.Event, error) {
+	if d.out.Idle() {
+		// The usual message, a delta, returned without the queue.
+		if b, off, ok := d.fr.quick(); ok {
+			d.line, d.off = d.fr.line-1, off
+			if ev := d.textDelta(b); ev != nil {
+				return ev, nil
+			}
+			d.other(message{data: b, line: d.line, off: off})
+		}
+	}
 	return d.out.Next(d.readMessage, func() error { d.finish(); return nil })
 }
 
 // readMessage decodes the next SSE message of the input.
 func (d *Decoder) readMessage() {
-	if m, ok := d.fr.quick(); ok {
+	if b, off, ok := d.fr.quick(); ok {
 		// The usual message, without next's error result and the
 		// switch on it.
-		d.line, d.off = m.line, m.off
-		d.message(m)
+		d.line, d.off = d.fr.line-1, off
+		d.message(message{data: b, line: d.line, off: off})
 		return
 	}
 	m, err := d.fr.next()
@@ -211,9 +224,18 @@ func (d *Decoder) agent() string {
 
 // message decodes one SSE message.
 func (d *Decoder) message(m message) {
-	if d.textMessage(m) {
-		return
+	if !m.cont {
+		if ev := d.textDelta(m.data); ev != nil {
+			d.emit(ev)
+			return
+		}
 	}
+	d.other(m)
+}
+
+// other decodes m, a message textDelta did not take.
+func (d *Decoder) other(m message) {
+	d.inText = false
 	if d.pendingErr != nil {
 		if m.cont {
 			// The old "Error: ..." line was plain text and could hold
@@ -319,6 +341,7 @@ func (d *Decoder) serverError(data []byte) *event.Error {
 // finish handles the end of the input: what is open is emitted as far as
 // it was read and reported as truncated.
 func (d *Decoder) finish() {
+	d.inText = false
 	d.flushPart()
 	d.eof = true
 	var open string

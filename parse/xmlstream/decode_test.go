@@ -656,7 +656,7 @@ func TestCorpus(t *testing.T) {
 }
 
 // checkGeneralPath checks that in decodes to the same events and
-// problems without textMessage: a decoder with a docTap takes the
+// problems without textDelta: a decoder with a docTap takes the
 // general path for every message.
 func checkGeneralPath(t *testing.T, in []byte) {
 	t.Helper()
@@ -665,10 +665,10 @@ func checkGeneralPath(t *testing.T, in []byte) {
 	slow.docTap = func([]byte, bool) {}
 	got2, problems2 := eventtest.EventsAndProblems(t, slow)
 	if diff := cmp.Diff(got, got2); diff != "" {
-		t.Errorf("without textMessage: events differ:\n%s", diff)
+		t.Errorf("without textDelta: events differ:\n%s", diff)
 	}
 	if diff := cmp.Diff(problems, problems2); diff != "" {
-		t.Errorf("without textMessage: problems differ:\n%s", diff)
+		t.Errorf("without textDelta: problems differ:\n%s", diff)
 	}
 }
 

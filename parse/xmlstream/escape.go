@@ -88,6 +88,23 @@ func (e *escaper) unescape(m message, inText bool) []byte {
 	return m.data
 }
 
+// text is unescape(m, true) for a message m (data b) of the open block
+// once the generation is known (sure or forced), as textDelta has it:
+// without unescape's tests of what such a message is not.
+func (e *escaper) text(b []byte) []byte {
+	e.last = clsFormatter
+	if bytes.IndexByte(b, '\\') < 0 {
+		return b
+	}
+	switch e.gen {
+	case escFull:
+		return e.full(b)
+	case escNewline:
+		return e.newline(b)
+	}
+	return b
+}
+
 // detect updates the generation from what m shows. Only messages with a
 // backslash decode differently across generations, so a late decision
 // costs nothing before the first of them.

@@ -48,6 +48,7 @@ type framer struct {
 	seen bool // a data line has been read
 	junk bool // a line before the first data line was not SSE: reported
 	cut  bool // the input ended inside a line
+	fast bool // quick read the last message: its first tests hold
 }
 
 func newFramer(r io.Reader, src string, max int) *framer {
@@ -201,6 +202,7 @@ func classifyLine(b []byte) (lineKind, []byte) {
 // lines: the decoder tries quick first (readMessage).
 func (f *framer) next() (message, error) {
 	f.sync()
+	f.fast = false
 	for {
 		b, num, off, err := f.readLine()
 		if err != nil {
@@ -293,19 +295,21 @@ func (f *framer) next() (message, error) {
 	}
 }
 
-// quick returns the next message when it is the usual one, a data line
-// and a blank line, LF-ended, both already in the reader's buffer, as
-// next would return it, reporting whether it did. Its data lies in the
+// quick returns the next message's data and offset (its line is the
+// one before f.line) when it is the usual one, a data line and a blank
+// line, LF-ended, both already in the reader's buffer, as next would
+// return it, reporting whether it did. Its data lies in the
 // reader's buffer, valid until the next call (as readLine's lines).
 // quick reads the buffer through win, what one Peek showed of it, and
 // tells the reader what it read (Discard) only when next needs the
 // reader (sync): one Peek and one Discard for a run of messages, not
 // readLine's ReadSlice, classifyLine and blankNext's ReadByte for each.
-func (f *framer) quick() (message, bool) {
+func (f *framer) quick() (data []byte, off int64, ok bool) {
 	// Not on the first line (a byte order mark), not between the lines
-	// of a message, nor after blank lines that are data (next's extra).
-	if f.crlf != 2 || f.line == 0 || f.active || f.cut || f.seen && f.nl > 2 {
-		return message{}, false
+	// of a message, nor after blank lines that are data (next's extra):
+	// all true after quick read one, until next runs.
+	if !f.fast && (f.crlf != 2 || f.line == 0 || f.active || f.cut || f.seen && f.nl > 2) {
+		return nil, 0, false
 	}
 	if len(f.win) == 0 {
 		f.sync()
@@ -313,23 +317,23 @@ func (f *framer) quick() (message, bool) {
 	}
 	b := f.win
 	if len(b) < len("data:\n\n") || string(b[:5]) != "data:" {
-		return message{}, false
+		return nil, 0, false
 	}
 	i := bytes.IndexByte(b, '\n')
 	if i < 0 || i+1 >= len(b) || b[i+1] != '\n' || i > f.max {
-		return message{}, false // readLine deals with a line over the cap
+		return nil, 0, false // readLine deals with a line over the cap
 	}
 	v := b[5:i]
 	if len(v) > 0 && v[0] == ' ' {
 		v = v[1:]
 	}
-	m := message{data: v, line: f.line + 1, off: f.off}
+	off = f.off
 	f.win = b[i+2:]
 	f.read += i + 2
 	f.line += 2
 	f.off += int64(i + 2)
-	f.seen, f.nl = true, 2
-	return m, true
+	f.seen, f.nl, f.fast = true, 2, true
+	return v, off, true
 }
 
 // sync discards from the reader what quick read of its buffer.

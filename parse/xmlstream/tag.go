@@ -322,6 +322,14 @@ func unescapeTo(out, b []byte) int {
 			if m := (x - ones) &^ x & highs; m != 0 {
 				k := bits.TrailingZeros64(m) >> 3
 				b, out = b[k:], out[k:]
+				if len(b) >= 8 && binary.LittleEndian.Uint64(b)&(1<<48-1) == quotWord {
+					// The commonest entity, decoded here, and the
+					// run after it looked at as a new one.
+					out[0] = '"'
+					b, out = b[6:], out[1:]
+					t = -1
+					continue
+				}
 				near = true
 				break
 			}
@@ -335,8 +343,9 @@ func unescapeTo(out, b []byte) int {
 			copy(out, b[:k])
 			b, out = b[k:], out[k:]
 		}
-		// b[0] is '&'.
-		if len(b) >= 6 && string(b[:6]) == "&quot;" {
+		// b[0] is '&'; &quot; is tested in one load (entity reads the
+		// last bytes of b).
+		if len(b) >= 8 && binary.LittleEndian.Uint64(b)&(1<<48-1) == quotWord {
 			out[0] = '"'
 			b, out = b[6:], out[1:]
 			continue
@@ -352,6 +361,9 @@ func unescapeTo(out, b []byte) int {
 	}
 	return size - len(out)
 }
+
+// quotWord is "&quot;" read as the low six bytes of a little-endian word.
+const quotWord = 0x3b746f757126
 
 func entity(b []byte) (int, string) {
 	// The named entities first, without looking for the ';' (the same

@@ -27,30 +27,34 @@ func (d *Decoder) feed(data []byte) {
 	d.flushText()
 }
 
-// textMessage decodes m as message would when it is what most messages
-// are, a piece of the open text or thinking block: after a message that
+// textDelta decodes b, a message's data (not a continuation), as message
+// would when it is what most messages are, a piece of the open text or thinking block: after a message that
 // left nothing over, with no '<', in an escaping known for sure (so that
 // unescape only undoes it, the same each time it is called), and valid
 // UTF-8 once unescaped; not [DONE] and not an error line. Such a message
 // is one Delta of its unescaped text, what validDoc, feed, run and
 // flushText would make of it, without their calls, the copies into buf
-// and text, and the checks of what it is not. It reports whether it did.
-func (d *Decoder) textMessage(m message) bool {
-	b := m.data
-	if m.cont || d.pendingErr != nil || d.st != stText || d.stray || d.first || d.textRun != 0 ||
+// and text, and the checks of what it is not. It returns the Delta, not
+// emitted (Next returns it without the queue), or nil for any other
+// message.
+func (d *Decoder) textDelta(b []byte) *event.Delta {
+	// The decoder's state is tested only after another message: one
+	// that textDelta took leaves it as it was.
+	if !d.inText && (d.pendingErr != nil || d.st != stText || d.stray || d.first || d.textRun != 0 ||
 		len(d.text) != 0 || d.pos != len(d.buf) || len(d.doc.part) != 0 || d.docTap != nil ||
-		!d.esc.sure && !d.esc.forced || len(b) == 0 || b[0] == '{' || string(b) == "[DONE]" ||
-		bytes.IndexByte(b, '<') >= 0 {
-		return false
+		!d.esc.sure && !d.esc.forced) {
+		return nil
 	}
-	if b = d.esc.unescape(m, true); !validText(b) {
-		return false
+	if len(b) == 0 || b[0] == '{' || string(b) == "[DONE]" || bytes.IndexByte(b, '<') >= 0 {
+		return nil
 	}
-	d.data, d.ended = true, false
+	if b = d.esc.text(b); !validText(b) {
+		return nil
+	}
+	d.data, d.ended, d.inText = true, false, true
 	d.buf, d.pos = d.buf[:0], 0
 	d.sc.work += int64(len(b))
-	d.emit(d.deltas.make(d.agent(), d.kind, b))
-	return true
+	return d.deltas.make(d.agent(), d.kind, b)
 }
 
 func (d *Decoder) rest() []byte { return d.buf[d.pos:] }

@@ -14,6 +14,7 @@ import (
 // utf8.Valid, four words at a time: validDoc calls it for long pieces.)
 func validText(b []byte) bool {
 	const highs = 0x8080808080808080
+	all := b
 	for {
 		// (b is moved on, not indexed: the compiler then drops the
 		// bounds checks of the loads.)
@@ -24,11 +25,25 @@ func validText(b []byte) bool {
 			}
 			b = b[8:]
 		}
-		for len(b) > 0 && b[0] < utf8.RuneSelf {
-			b = b[1:]
-		}
 		if len(b) == 0 {
 			return true
+		}
+		if len(all) >= 8 {
+			// The last bytes, in the word that ends all, shifted down
+			// past the bytes before them (checked already).
+			w := binary.LittleEndian.Uint64(all[len(all)-8:]) >> (64 - 8*len(b))
+			m := w & highs
+			if m == 0 {
+				return true
+			}
+			b = b[bits.TrailingZeros64(m)>>3:]
+		} else {
+			for len(b) > 0 && b[0] < utf8.RuneSelf {
+				b = b[1:]
+			}
+			if len(b) == 0 {
+				return true
+			}
 		}
 	multi:
 		// b[0] starts a sequence of two to four bytes, with

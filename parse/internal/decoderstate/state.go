@@ -61,6 +61,12 @@ func (s *State) Fail(err error) { s.err = err }
 // End notes that the input has ended.
 func (s *State) End() { s.done = true }
 
+// Idle reports whether Next would read: nothing is queued, no problem,
+// error or end is pending.
+func (s *State) Idle() bool {
+	return len(s.queue) == 0 && len(s.problems) == 0 && s.err == nil && !s.done
+}
+
 // Next returns the decoder's next event or error: a queued event, else a
 // queued problem, else the sticky error. With nothing queued it calls read
 // to decode one more unit of input, and once the input has ended it calls

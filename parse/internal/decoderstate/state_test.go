@@ -66,3 +66,37 @@ func TestOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestIdle: Idle is true exactly when Next would read: nothing queued,
+// no problem, error or end pending.
+func TestIdle(t *testing.T) {
+	t.Parallel()
+	read := func() { t.Fatal("Next read while not idle") }
+	finish := func() error { return nil }
+	steps := []struct {
+		name string
+		do   func(s *State)
+		want bool
+	}{
+		{"new", func(*State) {}, true},
+		{"emitted", func(s *State) { s.Emit(&event.Notice{}) }, false},
+		{"event returned", func(s *State) { _, _ = s.Next(read, finish) }, true},
+		{"nil problem", func(s *State) { s.Problem(nil) }, true},
+		{"problem", func(s *State) { s.Problem(errors.New("p")) }, false},
+		{"problem returned", func(s *State) { _, _ = s.Next(read, finish) }, true},
+		{"problem here", func(s *State) { s.ProblemHere(errors.New("h")) }, false},
+		{"problem here returned", func(s *State) { _, _ = s.Next(read, finish) }, true},
+		{"ended", func(s *State) { s.End() }, false},
+	}
+	var s State
+	for _, st := range steps {
+		st.do(&s)
+		if got := s.Idle(); got != st.want {
+			t.Errorf("%s: Idle() = %v, want %v", st.name, got, st.want)
+		}
+	}
+	var f State
+	if f.Fail(errors.New("f")); f.Idle() {
+		t.Error("failed: Idle() = true, want false")
+	}
+}
