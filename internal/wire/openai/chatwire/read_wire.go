@@ -87,8 +87,7 @@ f5:
 	if r.Null() {
 		v.SystemFingerprint = nil
 	} else {
-		jsontext.Ensure(&v.SystemFingerprint)
-		r.StringField(v.SystemFingerprint)
+		*jsontext.Ensure(&v.SystemFingerprint) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -224,7 +223,11 @@ f1:
 		goto find
 	}
 f2:
-	jsontext.ReadAny(r, &v.Logprobs)
+	if r.Null() {
+		v.Logprobs = nil
+	} else {
+		jsontext.ReadAny(r, &v.Logprobs)
+	}
 	if r.ObjectEnd() {
 		return
 	}
@@ -307,8 +310,7 @@ f1:
 	if r.Null() {
 		v.Content = nil
 	} else {
-		jsontext.Ensure(&v.Content)
-		r.StringField(v.Content)
+		*jsontext.Ensure(&v.Content) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -323,8 +325,7 @@ f2:
 	if r.Null() {
 		v.Refusal = nil
 	} else {
-		jsontext.Ensure(&v.Refusal)
-		r.StringField(v.Refusal)
+		*jsontext.Ensure(&v.Refusal) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -339,8 +340,7 @@ f3:
 	if r.Null() {
 		v.ReasoningContent = nil
 	} else {
-		jsontext.Ensure(&v.ReasoningContent)
-		r.StringField(v.ReasoningContent)
+		*jsontext.Ensure(&v.ReasoningContent) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -355,8 +355,7 @@ f4:
 	if r.Null() {
 		v.Reasoning = nil
 	} else {
-		jsontext.Ensure(&v.Reasoning)
-		r.StringField(v.Reasoning)
+		*jsontext.Ensure(&v.Reasoning) = r.String()
 	}
 	if r.ObjectEnd() {
 		return

@@ -184,7 +184,11 @@ f11:
 		goto find
 	}
 f12:
-	jsontext.ReadAny(r, &v.Code)
+	if r.Null() {
+		v.Code = nil
+	} else {
+		jsontext.ReadAny(r, &v.Code)
+	}
 	if r.ObjectEnd() {
 		return
 	}
@@ -203,7 +207,11 @@ f13:
 		goto find
 	}
 f14:
-	jsontext.ReadAny(r, &v.Param)
+	if r.Null() {
+		v.Param = nil
+	} else {
+		jsontext.ReadAny(r, &v.Param)
+	}
 	if r.ObjectEnd() {
 		return
 	}
