@@ -344,8 +344,7 @@ f6:
 	if r.Null() {
 		v.Dir = nil
 	} else {
-		jsontext.Ensure(&v.Dir)
-		r.StringField(v.Dir)
+		*jsontext.Ensure(&v.Dir) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -601,8 +600,7 @@ f4:
 	if r.Null() {
 		v.Title = nil
 	} else {
-		jsontext.Ensure(&v.Title)
-		r.StringField(v.Title)
+		*jsontext.Ensure(&v.Title) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -617,8 +615,7 @@ f5:
 	if r.Null() {
 		v.Kind = nil
 	} else {
-		jsontext.Ensure(&v.Kind)
-		r.StringField(v.Kind)
+		*jsontext.Ensure(&v.Kind) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -633,8 +630,7 @@ f6:
 	if r.Null() {
 		v.Status = nil
 	} else {
-		jsontext.Ensure(&v.Status)
-		r.StringField(v.Status)
+		*jsontext.Ensure(&v.Status) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -911,8 +907,7 @@ f2:
 	if r.Null() {
 		v.Title = nil
 	} else {
-		jsontext.Ensure(&v.Title)
-		r.StringField(v.Title)
+		*jsontext.Ensure(&v.Title) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1383,8 +1378,7 @@ f3:
 	if r.Null() {
 		v.OldText = nil
 	} else {
-		jsontext.Ensure(&v.OldText)
-		r.StringField(v.OldText)
+		*jsontext.Ensure(&v.OldText) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1399,8 +1393,7 @@ f4:
 	if r.Null() {
 		v.NewText = nil
 	} else {
-		jsontext.Ensure(&v.NewText)
-		r.StringField(v.NewText)
+		*jsontext.Ensure(&v.NewText) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1473,7 +1466,11 @@ f0:
 		goto find
 	}
 f1:
-	jsontext.ReadAny(r, &v.Content)
+	if r.Null() {
+		v.Content = nil
+	} else {
+		jsontext.ReadAny(r, &v.Content)
+	}
 	if r.ObjectEnd() {
 		return
 	}
@@ -2243,8 +2240,7 @@ f1:
 					if r.Null() {
 						v.ToolCall.Title = nil
 					} else {
-						jsontext.Ensure(&v.ToolCall.Title)
-						r.StringField(v.ToolCall.Title)
+						*jsontext.Ensure(&v.ToolCall.Title) = r.String()
 					}
 				default:
 					r.SkipField(key, func(key string) bool {
@@ -2387,8 +2383,7 @@ f6:
 	if r.Null() {
 		v.Dir = nil
 	} else {
-		jsontext.Ensure(&v.Dir)
-		r.StringField(v.Dir)
+		*jsontext.Ensure(&v.Dir) = r.String()
 	}
 	if r.ObjectEnd() {
 		return

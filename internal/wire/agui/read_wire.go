@@ -199,8 +199,7 @@ f0:
 	if r.Null() {
 		v.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.SubagentRunID)
-		r.StringField(v.SubagentRunID)
+		*jsontext.Ensure(&v.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -299,8 +298,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -326,8 +324,7 @@ f6:
 	if r.Null() {
 		v.Role = nil
 	} else {
-		jsontext.Ensure(&v.Role)
-		r.StringField(v.Role)
+		*jsontext.Ensure(&v.Role) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -339,8 +336,7 @@ f7:
 	if r.Null() {
 		v.Name = nil
 	} else {
-		jsontext.Ensure(&v.Name)
-		r.StringField(v.Name)
+		*jsontext.Ensure(&v.Name) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -453,8 +449,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -584,8 +579,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -702,8 +696,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -718,8 +711,7 @@ f5:
 	if r.Null() {
 		v.MessageID = nil
 	} else {
-		jsontext.Ensure(&v.MessageID)
-		r.StringField(v.MessageID)
+		*jsontext.Ensure(&v.MessageID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -734,8 +726,7 @@ f6:
 	if r.Null() {
 		v.Role = nil
 	} else {
-		jsontext.Ensure(&v.Role)
-		r.StringField(v.Role)
+		*jsontext.Ensure(&v.Role) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -750,8 +741,7 @@ f7:
 	if r.Null() {
 		v.Delta = nil
 	} else {
-		jsontext.Ensure(&v.Delta)
-		r.StringField(v.Delta)
+		*jsontext.Ensure(&v.Delta) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -763,8 +753,7 @@ f8:
 	if r.Null() {
 		v.Name = nil
 	} else {
-		jsontext.Ensure(&v.Name)
-		r.StringField(v.Name)
+		*jsontext.Ensure(&v.Name) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -879,8 +868,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -914,8 +902,7 @@ f7:
 	if r.Null() {
 		v.ParentMessageID = nil
 	} else {
-		jsontext.Ensure(&v.ParentMessageID)
-		r.StringField(v.ParentMessageID)
+		*jsontext.Ensure(&v.ParentMessageID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1028,8 +1015,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1159,8 +1145,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1277,8 +1262,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1293,8 +1277,7 @@ f5:
 	if r.Null() {
 		v.ToolCallID = nil
 	} else {
-		jsontext.Ensure(&v.ToolCallID)
-		r.StringField(v.ToolCallID)
+		*jsontext.Ensure(&v.ToolCallID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1309,8 +1292,7 @@ f6:
 	if r.Null() {
 		v.ToolCallName = nil
 	} else {
-		jsontext.Ensure(&v.ToolCallName)
-		r.StringField(v.ToolCallName)
+		*jsontext.Ensure(&v.ToolCallName) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1325,8 +1307,7 @@ f7:
 	if r.Null() {
 		v.ParentMessageID = nil
 	} else {
-		jsontext.Ensure(&v.ParentMessageID)
-		r.StringField(v.ParentMessageID)
+		*jsontext.Ensure(&v.ParentMessageID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1338,8 +1319,7 @@ f8:
 	if r.Null() {
 		v.Delta = nil
 	} else {
-		jsontext.Ensure(&v.Delta)
-		r.StringField(v.Delta)
+		*jsontext.Ensure(&v.Delta) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1454,8 +1434,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1500,8 +1479,7 @@ f8:
 	if r.Null() {
 		v.Role = nil
 	} else {
-		jsontext.Ensure(&v.Role)
-		r.StringField(v.Role)
+		*jsontext.Ensure(&v.Role) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1578,8 +1556,7 @@ f1:
 	if r.Null() {
 		v.ID = nil
 	} else {
-		jsontext.Ensure(&v.ID)
-		r.StringField(v.ID)
+		*jsontext.Ensure(&v.ID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1594,8 +1571,7 @@ f2:
 	if r.Null() {
 		v.Text = nil
 	} else {
-		jsontext.Ensure(&v.Text)
-		r.StringField(v.Text)
+		*jsontext.Ensure(&v.Text) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1698,8 +1674,7 @@ f2:
 	if r.Null() {
 		v.MimeType = nil
 	} else {
-		jsontext.Ensure(&v.MimeType)
-		r.StringField(v.MimeType)
+		*jsontext.Ensure(&v.MimeType) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1711,8 +1686,7 @@ f3:
 	if r.Null() {
 		v.Provider = nil
 	} else {
-		jsontext.Ensure(&v.Provider)
-		r.StringField(v.Provider)
+		*jsontext.Ensure(&v.Provider) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1839,8 +1813,7 @@ f6:
 	if r.Null() {
 		v.ProtocolVersion = nil
 	} else {
-		jsontext.Ensure(&v.ProtocolVersion)
-		r.StringField(v.ProtocolVersion)
+		*jsontext.Ensure(&v.ProtocolVersion) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1855,8 +1828,7 @@ f7:
 	if r.Null() {
 		v.ParentRunID = nil
 	} else {
-		jsontext.Ensure(&v.ParentRunID)
-		r.StringField(v.ParentRunID)
+		*jsontext.Ensure(&v.ParentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -2197,8 +2169,7 @@ f0:
 	if r.Null() {
 		v.Provider = nil
 	} else {
-		jsontext.Ensure(&v.Provider)
-		r.StringField(v.Provider)
+		*jsontext.Ensure(&v.Provider) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -2213,8 +2184,7 @@ f1:
 	if r.Null() {
 		v.Model = nil
 	} else {
-		jsontext.Ensure(&v.Model)
-		r.StringField(v.Model)
+		*jsontext.Ensure(&v.Model) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -2431,8 +2401,7 @@ f5:
 	if r.Null() {
 		v.Code = nil
 	} else {
-		jsontext.Ensure(&v.Code)
-		r.StringField(v.Code)
+		*jsontext.Ensure(&v.Code) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -2562,8 +2531,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -2680,8 +2648,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -2798,8 +2765,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -2916,8 +2882,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -3047,8 +3012,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -3178,8 +3142,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -3296,8 +3259,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -3312,8 +3274,7 @@ f5:
 	if r.Null() {
 		v.MessageID = nil
 	} else {
-		jsontext.Ensure(&v.MessageID)
-		r.StringField(v.MessageID)
+		*jsontext.Ensure(&v.MessageID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -3325,8 +3286,7 @@ f6:
 	if r.Null() {
 		v.Delta = nil
 	} else {
-		jsontext.Ensure(&v.Delta)
-		r.StringField(v.Delta)
+		*jsontext.Ensure(&v.Delta) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -3437,8 +3397,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -3555,8 +3514,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -3721,8 +3679,7 @@ f6:
 	if r.Null() {
 		v.Description = nil
 	} else {
-		jsontext.Ensure(&v.Description)
-		r.StringField(v.Description)
+		*jsontext.Ensure(&v.Description) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -3737,8 +3694,7 @@ f7:
 	if r.Null() {
 		v.ParentSubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.ParentSubagentRunID)
-		r.StringField(v.ParentSubagentRunID)
+		*jsontext.Ensure(&v.ParentSubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -3753,8 +3709,7 @@ f8:
 	if r.Null() {
 		v.ParentToolCallID = nil
 	} else {
-		jsontext.Ensure(&v.ParentToolCallID)
-		r.StringField(v.ParentToolCallID)
+		*jsontext.Ensure(&v.ParentToolCallID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -3766,8 +3721,7 @@ f9:
 	if r.Null() {
 		v.ParentMessageID = nil
 	} else {
-		jsontext.Ensure(&v.ParentMessageID)
-		r.StringField(v.ParentMessageID)
+		*jsontext.Ensure(&v.ParentMessageID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -4033,8 +3987,7 @@ f6:
 	if r.Null() {
 		v.Code = nil
 	} else {
-		jsontext.Ensure(&v.Code)
-		r.StringField(v.Code)
+		*jsontext.Ensure(&v.Code) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -4145,8 +4098,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -4169,8 +4121,7 @@ f6:
 	if r.Null() {
 		v.Source = nil
 	} else {
-		jsontext.Ensure(&v.Source)
-		r.StringField(v.Source)
+		*jsontext.Ensure(&v.Source) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -4281,8 +4232,7 @@ f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
 	} else {
-		jsontext.Ensure(&v.Attributable.SubagentRunID)
-		r.StringField(v.Attributable.SubagentRunID)
+		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return

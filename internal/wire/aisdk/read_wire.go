@@ -55,10 +55,7 @@ f2:
 	if r.Peek() == 'n' && r.Null() {
 		v.Delta = nil
 	} else {
-		jsontext.EnsureIn(&v.Delta, &v.delta)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.Delta = r.String()
-		}
+		*jsontext.EnsureIn(&v.Delta, &v.delta) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -73,10 +70,7 @@ f3:
 	if r.Peek() == 'n' && r.Null() {
 		v.ErrorText = nil
 	} else {
-		jsontext.EnsureIn(&v.ErrorText, &v.errorText)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.ErrorText = r.String()
-		}
+		*jsontext.EnsureIn(&v.ErrorText, &v.errorText) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -104,10 +98,7 @@ f5:
 	if r.Peek() == 'n' && r.Null() {
 		v.ToolName = nil
 	} else {
-		jsontext.EnsureIn(&v.ToolName, &v.toolName)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.ToolName = r.String()
-		}
+		*jsontext.EnsureIn(&v.ToolName, &v.toolName) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -122,10 +113,7 @@ f6:
 	if r.Peek() == 'n' && r.Null() {
 		v.InputTextDelta = nil
 	} else {
-		jsontext.EnsureIn(&v.InputTextDelta, &v.inputTextDelta)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.InputTextDelta = r.String()
-		}
+		*jsontext.EnsureIn(&v.InputTextDelta, &v.inputTextDelta) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -223,10 +211,7 @@ f13:
 	if r.Peek() == 'n' && r.Null() {
 		v.SourceID = nil
 	} else {
-		jsontext.EnsureIn(&v.SourceID, &v.sourceID)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.SourceID = r.String()
-		}
+		*jsontext.EnsureIn(&v.SourceID, &v.sourceID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -241,10 +226,7 @@ f14:
 	if r.Peek() == 'n' && r.Null() {
 		v.URL = nil
 	} else {
-		jsontext.Ensure(&v.URL)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.URL = r.String()
-		}
+		*jsontext.Ensure(&v.URL) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -259,10 +241,7 @@ f15:
 	if r.Peek() == 'n' && r.Null() {
 		v.Title = nil
 	} else {
-		jsontext.Ensure(&v.Title)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.Title = r.String()
-		}
+		*jsontext.Ensure(&v.Title) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -277,10 +256,7 @@ f16:
 	if r.Peek() == 'n' && r.Null() {
 		v.MediaType = nil
 	} else {
-		jsontext.EnsureIn(&v.MediaType, &v.mediaType)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.MediaType = r.String()
-		}
+		*jsontext.EnsureIn(&v.MediaType, &v.mediaType) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -295,10 +271,7 @@ f17:
 	if r.Peek() == 'n' && r.Null() {
 		v.Filename = nil
 	} else {
-		jsontext.EnsureIn(&v.Filename, &v.filename)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.Filename = r.String()
-		}
+		*jsontext.EnsureIn(&v.Filename, &v.filename) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -376,10 +349,7 @@ f20:
 	if r.Peek() == 'n' && r.Null() {
 		v.MessageID = nil
 	} else {
-		jsontext.EnsureIn(&v.MessageID, &v.messageID)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.MessageID = r.String()
-		}
+		*jsontext.EnsureIn(&v.MessageID, &v.messageID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -427,10 +397,7 @@ f23:
 	if r.Peek() == 'n' && r.Null() {
 		v.Reason = nil
 	} else {
-		jsontext.EnsureIn(&v.Reason, &v.reason)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.Reason = r.String()
-		}
+		*jsontext.EnsureIn(&v.Reason, &v.reason) = r.String()
 	}
 	if r.ObjectEnd() {
 		return

@@ -351,10 +351,7 @@ f5:
 	if r.Peek() == 'n' && r.Null() {
 		v.StopReason = nil
 	} else {
-		jsontext.Ensure(&v.StopReason)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.StopReason = r.String()
-		}
+		*jsontext.Ensure(&v.StopReason) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -369,10 +366,7 @@ f6:
 	if r.Peek() == 'n' && r.Null() {
 		v.StopSequence = nil
 	} else {
-		jsontext.Ensure(&v.StopSequence)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.StopSequence = r.String()
-		}
+		*jsontext.Ensure(&v.StopSequence) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -462,10 +456,7 @@ f1:
 	if r.Peek() == 'n' && r.Null() {
 		v.Text = nil
 	} else {
-		jsontext.Ensure(&v.Text)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.Text = r.String()
-		}
+		*jsontext.Ensure(&v.Text) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -500,10 +491,7 @@ f3:
 	if r.Peek() == 'n' && r.Null() {
 		v.Thinking = nil
 	} else {
-		jsontext.Ensure(&v.Thinking)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.Thinking = r.String()
-		}
+		*jsontext.Ensure(&v.Thinking) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -518,10 +506,7 @@ f4:
 	if r.Peek() == 'n' && r.Null() {
 		v.Signature = nil
 	} else {
-		jsontext.Ensure(&v.Signature)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.Signature = r.String()
-		}
+		*jsontext.Ensure(&v.Signature) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -945,10 +930,7 @@ f6:
 	if r.Peek() == 'n' && r.Null() {
 		v.StopReason = nil
 	} else {
-		jsontext.Ensure(&v.StopReason)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.StopReason = r.String()
-		}
+		*jsontext.Ensure(&v.StopReason) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -960,10 +942,7 @@ f7:
 	if r.Peek() == 'n' && r.Null() {
 		v.StopSequence = nil
 	} else {
-		jsontext.Ensure(&v.StopSequence)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.StopSequence = r.String()
-		}
+		*jsontext.Ensure(&v.StopSequence) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1121,8 +1100,7 @@ f3:
 	if r.Null() {
 		v.DocumentTitle = nil
 	} else {
-		jsontext.Ensure(&v.DocumentTitle)
-		r.StringField(v.DocumentTitle)
+		*jsontext.Ensure(&v.DocumentTitle) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1201,8 +1179,7 @@ f8:
 	if r.Null() {
 		v.URL = nil
 	} else {
-		jsontext.Ensure(&v.URL)
-		r.StringField(v.URL)
+		*jsontext.Ensure(&v.URL) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1214,8 +1191,7 @@ f9:
 	if r.Null() {
 		v.Title = nil
 	} else {
-		jsontext.Ensure(&v.Title)
-		r.StringField(v.Title)
+		*jsontext.Ensure(&v.Title) = r.String()
 	}
 	if r.ObjectEnd() {
 		return

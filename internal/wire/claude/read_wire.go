@@ -65,8 +65,7 @@ f3:
 	if r.Null() {
 		v.ParentUUID = nil
 	} else {
-		jsontext.Ensure(&v.ParentUUID)
-		r.StringField(v.ParentUUID)
+		*jsontext.Ensure(&v.ParentUUID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -405,8 +404,7 @@ f4:
 	if r.Null() {
 		v.StopReason = nil
 	} else {
-		jsontext.Ensure(&v.StopReason)
-		r.StringField(v.StopReason)
+		*jsontext.Ensure(&v.StopReason) = r.String()
 	}
 	if r.ObjectEnd() {
 		return

@@ -151,10 +151,7 @@ f6:
 	if r.Peek() == 'n' && r.Null() {
 		v.Message = nil
 	} else {
-		jsontext.EnsureIn(&v.Message, &v.msg)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.Message = r.String()
-		}
+		*jsontext.EnsureIn(&v.Message, &v.msg) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -715,10 +712,7 @@ f19:
 	if r.Peek() == 'n' && r.Null() {
 		v.Prompt = nil
 	} else {
-		jsontext.Ensure(&v.Prompt)
-		if !(r.Peek() == 'n' && r.Null()) {
-			*v.Prompt = r.String()
-		}
+		*jsontext.Ensure(&v.Prompt) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1016,8 +1010,7 @@ f1:
 	if r.Null() {
 		v.Message = nil
 	} else {
-		jsontext.Ensure(&v.Message)
-		r.StringField(v.Message)
+		*jsontext.Ensure(&v.Message) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1331,8 +1324,7 @@ f16:
 	if r.Null() {
 		v.EncryptedContent = nil
 	} else {
-		jsontext.Ensure(&v.EncryptedContent)
-		r.StringField(v.EncryptedContent)
+		*jsontext.Ensure(&v.EncryptedContent) = r.String()
 	}
 	if r.ObjectEnd() {
 		return

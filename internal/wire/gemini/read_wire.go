@@ -679,8 +679,7 @@ f0:
 	if r.Null() {
 		v.Text = nil
 	} else {
-		jsontext.Ensure(&v.Text)
-		r.StringField(v.Text)
+		*jsontext.Ensure(&v.Text) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1459,8 +1458,7 @@ f4:
 	if r.Null() {
 		v.Output = nil
 	} else {
-		jsontext.EnsureIn(&v.Output, &v.output)
-		r.StringField(v.Output)
+		*jsontext.EnsureIn(&v.Output, &v.output) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -2150,8 +2148,7 @@ f0:
 	if r.Null() {
 		v.SessionID = nil
 	} else {
-		jsontext.Ensure(&v.SessionID)
-		r.StringField(v.SessionID)
+		*jsontext.Ensure(&v.SessionID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -2166,8 +2163,7 @@ f1:
 	if r.Null() {
 		v.Response = nil
 	} else {
-		jsontext.Ensure(&v.Response)
-		r.StringField(v.Response)
+		*jsontext.Ensure(&v.Response) = r.String()
 	}
 	if r.ObjectEnd() {
 		return

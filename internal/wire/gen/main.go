@@ -62,7 +62,28 @@
 // instead: a struct reused from line to line holds its values without an
 // allocation per line. The pointer then points into the struct, valid as
 // long as the struct is neither copied nor reused, which the caller keeps
-// in mind;
+// in mind. On a slice field, field (unexported, of the slice's type) keeps
+// the memory of the last slice read into a nil one, whose elements the
+// next such read zeroes and reuses;
+//
+//	wire:"keep=field"
+//
+// on a field of strings, of *string or of int64 keeps in field (unexported:
+// a string, a *string, or a struct{text string; n int64}) the last value
+// read, and its text: while the input repeats it (a completion's id, its
+// model, its creation time), it is one comparison, no allocation. A struct
+// with buf= slices or keep= fields (or holding one) gets a function
+// ResetS(v *S) (resetS, unexported, for an unexported S), which sets *v
+// to S{} but for those fields, for the caller that reads value after value
+// into one;
+//
+//	wire:"whole" (or wire:"whole,borrow")
+//
+// on a field of raw JSON with the json tag "-", of a struct type whose
+// UnmarshalJSON decodes the struct's fields as a plain struct would and
+// sets that field to a copy of its JSON, makes the generator read the
+// struct as such (and null, which that method gets, not at all: it goes
+// to encoding/json); with borrow the field points into the text read;
 //
 //	wire:"parse=field"
 //
@@ -84,7 +105,14 @@
 // declared after it before looking it up. (Every reader asks
 // for the keys of its struct in declaration order, each with the comma
 // before it, one comparison (jsontext.Reader.Follows), and reads and
-// looks up only a key out of that order.) And
+// looks up only a key out of that order.) With it,
+//
+//	//wire:spaced
+//
+// says that some producers write white space between members (Python's
+// json.dumps): where a member is not the one asked for and a ", " comes
+// next, the member is looked up at once, not compared with each declared
+// after it first. And
 //
 //	//wire:members
 //

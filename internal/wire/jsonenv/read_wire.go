@@ -118,8 +118,7 @@ f4:
 	if r.Null() {
 		v.ID = nil
 	} else {
-		jsontext.Ensure(&v.ID)
-		r.StringField(v.ID)
+		*jsontext.Ensure(&v.ID) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -134,8 +133,7 @@ f5:
 	if r.Null() {
 		v.Name = nil
 	} else {
-		jsontext.Ensure(&v.Name)
-		r.StringField(v.Name)
+		*jsontext.Ensure(&v.Name) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -150,8 +148,7 @@ f6:
 	if r.Null() {
 		v.Src = nil
 	} else {
-		jsontext.Ensure(&v.Src)
-		r.StringField(v.Src)
+		*jsontext.Ensure(&v.Src) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -166,8 +163,7 @@ f7:
 	if r.Null() {
 		v.MediaType = nil
 	} else {
-		jsontext.Ensure(&v.MediaType)
-		r.StringField(v.MediaType)
+		*jsontext.Ensure(&v.MediaType) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -182,8 +178,7 @@ f8:
 	if r.Null() {
 		v.CitationType = nil
 	} else {
-		jsontext.Ensure(&v.CitationType)
-		r.StringField(v.CitationType)
+		*jsontext.Ensure(&v.CitationType) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -214,8 +209,7 @@ f10:
 	if r.Null() {
 		v.DocumentTitle = nil
 	} else {
-		jsontext.Ensure(&v.DocumentTitle)
-		r.StringField(v.DocumentTitle)
+		*jsontext.Ensure(&v.DocumentTitle) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -294,8 +288,7 @@ f15:
 	if r.Null() {
 		v.URL = nil
 	} else {
-		jsontext.Ensure(&v.URL)
-		r.StringField(v.URL)
+		*jsontext.Ensure(&v.URL) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -307,8 +300,7 @@ f16:
 	if r.Null() {
 		v.Title = nil
 	} else {
-		jsontext.Ensure(&v.Title)
-		r.StringField(v.Title)
+		*jsontext.Ensure(&v.Title) = r.String()
 	}
 	if r.ObjectEnd() {
 		return

@@ -590,8 +590,7 @@ f2:
 	if r.Null() {
 		v.Output = nil
 	} else {
-		jsontext.Ensure(&v.Output)
-		r.StringField(v.Output)
+		*jsontext.Ensure(&v.Output) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -606,8 +605,7 @@ f3:
 	if r.Null() {
 		v.Error = nil
 	} else {
-		jsontext.Ensure(&v.Error)
-		r.StringField(v.Error)
+		*jsontext.Ensure(&v.Error) = r.String()
 	}
 	if r.ObjectEnd() {
 		return

@@ -3,6 +3,8 @@
 package sample
 
 import (
+	"encoding/json"
+
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
@@ -57,6 +59,10 @@ f2:
 		return
 	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"raws":`, ``) {
 			goto f4
 		}
@@ -94,6 +100,10 @@ f3:
 		return
 	}
 	if !r.Follows(`,"raws":`, ``) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"Kind":`, ``) {
 			goto f5
 		}
@@ -126,6 +136,10 @@ f4:
 		return
 	}
 	if !r.Follows(`,"Kind":`, ``) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"Both":`, ``) {
 			goto f6
 		}
@@ -148,6 +162,10 @@ f5:
 		return
 	}
 	if !r.Follows(`,"Both":`, ``) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"Pick":`, ``) {
 			goto f7
 		}
@@ -167,6 +185,10 @@ f6:
 		return
 	}
 	if !r.Follows(`,"Pick":`, ``) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"extra"`, `:`) {
 			goto f8
 		}
@@ -183,6 +205,10 @@ f7:
 		return
 	}
 	if !r.Follows(`,"extra"`, `:`) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
@@ -349,8 +375,7 @@ f7:
 	if r.Null() {
 		v.Opt = nil
 	} else {
-		jsontext.Ensure(&v.Opt)
-		r.StringField(v.Opt)
+		*jsontext.Ensure(&v.Opt) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -457,7 +482,11 @@ f13:
 		goto find
 	}
 f14:
-	jsontext.ReadAny(r, &v.Any)
+	if r.Null() {
+		v.Any = nil
+	} else {
+		jsontext.ReadAny(r, &v.Any)
+	}
 	if r.ObjectEnd() {
 		return
 	}
@@ -1189,8 +1218,7 @@ f0:
 	if r.Null() {
 		v.Opt = nil
 	} else {
-		jsontext.Ensure(&v.Opt)
-		r.StringField(v.Opt)
+		*jsontext.Ensure(&v.Opt) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1348,7 +1376,11 @@ f12:
 		goto find
 	}
 f13:
-	jsontext.ReadAny(r, &v.Any)
+	if r.Null() {
+		v.Any = nil
+	} else {
+		jsontext.ReadAny(r, &v.Any)
+	}
 	if r.ObjectEnd() {
 		return
 	}
@@ -1359,7 +1391,11 @@ f13:
 		goto find
 	}
 f14:
-	jsontext.ReadAny(r, &v.OptAny)
+	if r.Null() {
+		v.OptAny = nil
+	} else {
+		jsontext.ReadAny(r, &v.OptAny)
+	}
 	if r.ObjectEnd() {
 		return
 	}
@@ -1596,8 +1632,7 @@ f25:
 	if r.Null() {
 		v.Last = nil
 	} else {
-		jsontext.Ensure(&v.Last)
-		r.StringField(v.Last)
+		*jsontext.Ensure(&v.Last) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -1817,6 +1852,441 @@ func foldedMember(key string) bool {
 	return false
 }
 
+// ReadReused reads a whole Reused into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadReused(r *jsontext.Reader, v *Reused) bool {
+	if !r.Null() {
+		readReused(r, v)
+	}
+	return !r.Failed()
+}
+
+// ResetReused sets *v to Reused{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= slices.
+func ResetReused(v *Reused) {
+	k0, k1, k2, k3, k4, k5 := v.kept, v.keptPtr, v.n, v.nested.items, v.nested.name, v.parts
+	*v = Reused{}
+	v.kept, v.keptPtr, v.n, v.nested.items, v.nested.name, v.parts = k0, k1, k2, k3, k4, k5
+}
+
+func readReused(r *jsontext.Reader, v *Reused) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"keep":`, ``) {
+		if r.Follows(`"keep_pt`, `r":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Keep = keepString(r, &v.kept)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"keep_p`, `tr":`) {
+		if r.Follows(`,"parts"`, `:`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.KeepPtr = nil
+	} else {
+		v.KeepPtr = keepStringPtr(r, &v.keptPtr)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"parts"`, `:`) {
+		if r.Follows(`,"nested`, `":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.Parts = nil
+	} else if r.Array() {
+		s0 := v.Parts[:0]
+		fresh0 := v.Parts == nil
+		if fresh0 {
+			s0 = v.parts[:0]
+		}
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if fresh0 {
+				clear(s0[len(s0)-1:])
+			}
+			if !r.Null() {
+				readPart(r, &s0[len(s0)-1])
+			}
+		}
+		if fresh0 {
+			v.parts = s0
+			s0 = s0[:len(s0):len(s0)]
+		}
+		v.Parts = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"nested`, `":`) {
+		if r.Follows(`,"wholes`, `":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.Nested = nil
+	} else {
+		if v.Nested == nil {
+			ResetNested(&v.nested)
+			v.Nested = &v.nested
+		}
+		readNested(r, v.Nested)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"wholes`, `":`) {
+		if r.Follows(`,"whole"`, `:`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Wholes = nil
+	} else if r.Array() {
+		s0 := v.Wholes[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			readWhole(r, &s0[len(s0)-1])
+		}
+		v.Wholes = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"whole"`, `:`) {
+		if r.Follows(`,"lent":`, ``) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Whole = nil
+	} else {
+		readWhole(r, jsontext.Ensure(&v.Whole))
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"lent":`, ``) {
+		if r.Follows(`,"any":`, ``) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	readLent(r, &v.Lent)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"any":`, ``) {
+		if r.Follows(`,"n":`, ``) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.Any = nil
+	} else {
+		jsontext.ReadAny(r, &v.Any)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"n":`, ``) {
+		if r.Follows(`,"label"`, `:`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	if !r.Null() {
+		v.N = keepInt(r, &v.n)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"label"`, `:`) {
+		goto find
+	}
+f9:
+	if !r.Null() {
+		v.Label = keepString(r, &v.nested.name)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "keep":
+		goto f0
+	case "keep_ptr":
+		goto f1
+	case "parts":
+		goto f2
+	case "nested":
+		goto f3
+	case "wholes":
+		goto f4
+	case "whole":
+		goto f5
+	case "lent":
+		goto f6
+	case "any":
+		goto f7
+	case "n":
+		goto f8
+	case "label":
+		goto f9
+	}
+	r.SkipUnknown(key, foldedReused)
+	goto find
+}
+
+// foldedReused reports whether a lower-cased key is one of Reused's, lower-cased.
+func foldedReused(key string) bool {
+	switch key {
+	case "keep", "keep_ptr", "parts", "nested", "wholes", "whole", "lent", "any", "n", "label":
+		return true
+	}
+	return false
+}
+
+// ReadNested reads a whole Nested into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadNested(r *jsontext.Reader, v *Nested) bool {
+	if !r.Null() {
+		readNested(r, v)
+	}
+	return !r.Failed()
+}
+
+// ResetNested sets *v to Nested{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= slices.
+func ResetNested(v *Nested) {
+	k0, k1 := v.items, v.name
+	*v = Nested{}
+	v.items, v.name = k0, k1
+}
+
+func readNested(r *jsontext.Reader, v *Nested) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"items":`, ``) {
+		if r.Follows(`"name":`, ``) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.Items = nil
+	} else if r.Array() {
+		s0 := v.Items[:0]
+		fresh0 := v.Items == nil
+		if fresh0 {
+			s0 = v.items[:0]
+		}
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if fresh0 {
+				clear(s0[len(s0)-1:])
+			}
+			readWhole(r, &s0[len(s0)-1])
+		}
+		if fresh0 {
+			v.items = s0
+			s0 = s0[:len(s0):len(s0)]
+		}
+		v.Items = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"name":`, ``) {
+		goto find
+	}
+f1:
+	if !r.Null() {
+		v.Name = keepString(r, &v.name)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "items":
+		goto f0
+	case "name":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedNested)
+	goto find
+}
+
+// foldedNested reports whether a lower-cased key is one of Nested's, lower-cased.
+func foldedNested(key string) bool {
+	switch key {
+	case "items", "name":
+		return true
+	}
+	return false
+}
+
+// ReadWhole reads a whole Whole into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadWhole(r *jsontext.Reader, v *Whole) bool {
+	readWhole(r, v)
+	return !r.Failed()
+}
+
+func readWhole(r *jsontext.Reader, v *Whole) {
+	if r.Peek() == 'n' {
+		r.Fail()
+		return
+	}
+	off := r.Offset()
+	readWholeObject(r, v)
+	if !r.Failed() {
+		v.Raw = append(json.RawMessage(nil), r.Since(off)...)
+	}
+}
+
+func readWholeObject(r *jsontext.Reader, v *Whole) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"kind":`, ``) {
+		if r.Follows(`"n":`, ``) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Kind)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"n":`, ``) {
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.N = nil
+	} else {
+		jsontext.Ensure(&v.N)
+		jsontext.ReadInt(r, v.N)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "kind":
+		goto f0
+	case "n":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedWhole)
+	goto find
+}
+
+// foldedWhole reports whether a lower-cased key is one of Whole's, lower-cased.
+func foldedWhole(key string) bool {
+	switch key {
+	case "kind", "n":
+		return true
+	}
+	return false
+}
+
+// ReadLent reads a whole Lent into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadLent(r *jsontext.Reader, v *Lent) bool {
+	readLent(r, v)
+	return !r.Failed()
+}
+
+func readLent(r *jsontext.Reader, v *Lent) {
+	if r.Peek() == 'n' {
+		r.Fail()
+		return
+	}
+	off := r.Offset()
+	readLentObject(r, v)
+	if !r.Failed() {
+		v.Raw = r.Since(off)
+	}
+}
+
+func readLentObject(r *jsontext.Reader, v *Lent) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"kind":`, ``) {
+		goto find
+	}
+f0:
+	r.StringField(&v.Kind)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "kind":
+		goto f0
+	}
+	r.SkipUnknown(key, foldedLent)
+	goto find
+}
+
+// foldedLent reports whether a lower-cased key is one of Lent's, lower-cased.
+func foldedLent(key string) bool {
+	switch key {
+	case "kind":
+		return true
+	}
+	return false
+}
+
 // internType returns the constant Type* equal to b, or b as a new string.
 func internType(b []byte) string {
 	switch string(b) {
@@ -1855,6 +2325,57 @@ func internTypeKind(b []byte) string {
 		return TypeTool
 	case KindRun:
 		return KindRun
+	}
+	return string(b)
+}
+
+// keepStringPtr is keepString for a *string field: *last is a new string
+// when the value differs, so that a pointer handed out before keeps its
+// value.
+func keepStringPtr(r *jsontext.Reader, last **string) *string {
+	if b := r.Str(); *last == nil || string(b) != **last {
+		s := string(b)
+		*last = &s
+	}
+	return *last
+}
+
+// keepInt reads an integer as jsontext.ReadInt does, but for null, which
+// its caller reads. last keeps the text and value of the last one read: a
+// value repeated from one read to the next (a creation time) is one
+// comparison.
+func keepInt(r *jsontext.Reader, last *struct {
+	text string
+	n    int64
+}) int64 {
+	r.Peek() // past white space
+	off := r.Offset()
+	if t := last.text; t != "" && r.StringIs(t) {
+		if b := r.Peek(); b == ',' || b == '}' {
+			return last.n
+		}
+		r.Rewind(off, r.Depth()) // a longer number
+	}
+	n := r.Int()
+	if text := r.Since(off); !r.Failed() && string(text) != last.text {
+		last.text, last.n = string(text), n
+	}
+	return n
+}
+
+// keepString reads a string. *last is the text of the last one read,
+// quotes included, if it had no escape: a value repeated from one read to
+// the next (an id, a model) is one comparison, no scan, no allocation.
+func keepString(r *jsontext.Reader, last *string) string {
+	r.Peek() // past white space
+	if t := *last; t != "" && r.StringIs(t) {
+		return t[1 : len(t)-1]
+	}
+	off := r.Offset()
+	b := r.Str()
+	if raw := r.Since(off); len(raw) == len(b)+2 && string(raw[1:len(raw)-1]) == string(b) {
+		*last = string(raw)
+		return (*last)[1 : len(b)+1]
 	}
 	return string(b)
 }

@@ -27,6 +27,7 @@ const KindRun = "run"
 // each is compared first with the one after the last read.
 //
 //wire:order
+//wire:spaced
 //wire:write
 type Ordered struct {
 	Type  string            `json:"type" wire:"intern=Type+Kind"`
@@ -255,4 +256,72 @@ func (m Members) MarshalJSON() ([]byte, error) {
 		b = append(append(append(b, k...), ':'), v...)
 	}
 	return append(b, '}'), nil
+}
+
+// Reused is read value after value into one struct, reset with
+// ResetReused in between: its reader keeps the last strings of Keep and
+// KeepPtr and the memory of Parts and of Nested's Items.
+type Reused struct {
+	Keep    string  `json:"keep" wire:"keep=kept"`
+	KeepPtr *string `json:"keep_ptr" wire:"keep=keptPtr"`
+	Parts   []Part  `json:"parts" wire:"buf=parts"`
+	Nested  *Nested `json:"nested" wire:"buf=nested"`
+	Wholes  []Whole `json:"wholes"`
+	Whole   *Whole  `json:"whole"`
+	Lent    Lent    `json:"lent"`
+	Any     any     `json:"any"`
+	N       int64   `json:"n" wire:"keep=n"`
+	// Label shares its last value with Nested's Name.
+	Label string `json:"label" wire:"keep=nested.name"`
+	kept  string
+	n     struct {
+		text string
+		n    int64
+	}
+	keptPtr *string
+	parts   []Part
+	nested  Nested
+}
+
+// Nested is what Reused.Nested points to; its Items' memory is reused.
+type Nested struct {
+	Items []Whole `json:"items" wire:"buf=items"`
+	Name  string  `json:"name" wire:"keep=name"`
+	items []Whole
+	name  string
+}
+
+// Whole keeps its JSON, a copy, as its UnmarshalJSON does: its reader
+// does so too (wire:"whole").
+type Whole struct {
+	Kind string          `json:"kind"`
+	N    *int64          `json:"n"`
+	Raw  json.RawMessage `json:"-" wire:"whole"`
+}
+
+// UnmarshalJSON decodes w and keeps its JSON.
+func (w *Whole) UnmarshalJSON(b []byte) error {
+	type plain Whole
+	if err := json.Unmarshal(b, (*plain)(w)); err != nil {
+		return err
+	}
+	w.Raw = append(json.RawMessage(nil), b...)
+	return nil
+}
+
+// Lent is Whole with its JSON pointing into the text read by the
+// generated reader (wire:"whole,borrow").
+type Lent struct {
+	Kind string          `json:"kind"`
+	Raw  json.RawMessage `json:"-" wire:"whole,borrow"`
+}
+
+// UnmarshalJSON decodes l and keeps its JSON.
+func (l *Lent) UnmarshalJSON(b []byte) error {
+	type plain Lent
+	if err := json.Unmarshal(b, (*plain)(l)); err != nil {
+		return err
+	}
+	l.Raw = append(json.RawMessage(nil), b...)
+	return nil
 }

@@ -36,6 +36,13 @@ var seeds = []string{
 	`{"te\u0078t":"x"}`, `{"text":"x",}`, `{"text" : "x" , "n" : 1 }`, ` { } `, `null`, `[]`, `"x"`, `{`, `{"a":}`, `{"a":1}x`,
 	`{"parsed":{"input":1}}`, `{"parsed" : {"output":2} , "n":1}`, `{"parsed":{"input":"x"}}`, `{"parsed":{"Input":1}}`,
 	`{"parsed":[1]}`, `{"parsed":null}`, `{"parsed":{"input":1},"parsed":{"output":2}}`, `{"parsed":{"input":1},"parsed":5}`,
+	`{"keep":"a","keep_ptr":"b","parts":[{"kind":"k"},null,{"partId":"p"}],"nested":{"items":[{"kind":"x","n":1},{"n":null}]},"wholes":[{"kind":"w"},{}],"whole":{"n":2},"lent":{"kind":"l"},"any":null}`,
+	`{"keep":"a","keep":null,"keep_ptr":null,"parts":[{}],"parts":[{"kind":"b"},{}],"nested":null,"nested":{"items":null},"whole":null}`,
+	`{"keep":"a\u00e9","keep_ptr":"b","parts":[],"nested":{"items":[]},"wholes":null,"lent":{"kind":"m", "x":1}}`,
+	`{"n":12,"keep":"a\"b"}`, `{"n":123,"keep":"a","keep_ptr":"a"}`, `{"n":12 ,"keep":"a" }`, `{"n":12}`, `{"n":12e1}`, `{"n":12.5}`,
+	`{"keep":"a\u0062"}`, `{"keep":"ab"}`, `{"keep":"a\/"}`, `{"keep":"a/"}`, "{\"keep\":\"a\xff\"}",
+	`{"label":"x","nested":{"name":"x"}}`, `{"nested":{"name":"y"},"label":"y"}`, `{"label":"y","label":"z","nested":{"name":"z","name":null}}`,
+	`{"wholes":[null]}`, `{"lent":null}`, `{"whole":{"kind":1}}`, `{"nested":{"items":[{"kind":"a"}]},"nested":{"items":[{"n":1},{}]}}`,
 	"{\"text\":\"bad \xff byte\"}", "{\"k\xffey\":1}", `{"ſ":1}`, `{"parts":[{"\u212aind":"x"}]}`,
 }
 
@@ -84,7 +91,7 @@ func compare[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) b
 				t.Errorf("%q: parsed %+v, json.Unmarshal of %s gives %+v, %v", data, *e.parsed, e.Parsed, u, err)
 			}
 		}
-		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(Ordered{}, Event{})); diff != "" {
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(Ordered{}, Event{}, Reused{}, Nested{})); diff != "" {
 			t.Errorf("%q (valid %v): (-json.Unmarshal +reader):\n%s", data, valid, diff)
 		}
 	}
@@ -96,6 +103,7 @@ func compareAll(t *testing.T, data []byte) int {
 	for _, read := range []bool{
 		compare(t, data, ReadEvent), compare(t, data, ReadPart), compare(t, data, ReadUsage),
 		compare(t, data, ReadHead), compare(t, data, ReadTail), compare(t, data, ReadOrdered),
+		compare(t, data, ReadReused), compare(t, data, ReadWhole),
 	} {
 		if read {
 			n++
@@ -162,4 +170,44 @@ func TestGeneratedReadsEveryField(t *testing.T) {
 	wiretest.ReadsEveryField(t, ReadEvent)
 	wiretest.ReadsEveryField(t, ReadPart)
 	wiretest.ReadsEveryField(t, ReadOrdered)
+	wiretest.ReadsEveryField(t, ReadReused)
+}
+
+// reuse decodes a, then b into the same Reused (ResetReused before
+// each, as a decoder reuses one), and compares b's with json.Unmarshal's.
+func reuse(t *testing.T, a, b []byte) {
+	var r jsontext.Reader
+	var v Reused
+	ResetReused(&v)
+	jsontext.Decode(&r, a, &v, ReadReused)
+	ResetReused(&v)
+	err := jsontext.Decode(&r, b, &v, ReadReused)
+	var want Reused
+	werr := json.Unmarshal(b, &want)
+	if (err == nil) != (werr == nil) {
+		t.Fatalf("%q after %q: error %v, json.Unmarshal's %v", b, a, err, werr)
+	}
+	if diff := cmp.Diff(want, v, cmpopts.IgnoreUnexported(Reused{}, Nested{})); err == nil && diff != "" {
+		t.Errorf("%q after %q (-json.Unmarshal +reader):\n%s", b, a, diff)
+	}
+}
+
+// TestGeneratedReuse: a value read into the memory of the value before
+// (keep= strings, buf= slices and pointers) is what json.Unmarshal gives.
+func TestGeneratedReuse(t *testing.T) {
+	t.Parallel()
+	for i, a := range seeds {
+		for _, b := range seeds[i:] {
+			reuse(t, []byte(a), []byte(b))
+			reuse(t, []byte(b), []byte(a))
+		}
+	}
+}
+
+// FuzzGeneratedReuse is TestGeneratedReuse on any two inputs.
+func FuzzGeneratedReuse(f *testing.F) {
+	for i, s := range seeds {
+		f.Add([]byte(s), []byte(seeds[(i+1)%len(seeds)]))
+	}
+	f.Fuzz(reuse)
 }

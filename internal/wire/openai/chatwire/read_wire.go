@@ -16,6 +16,14 @@ func ReadChunk(r *jsontext.Reader, v *Chunk) bool {
 	return !r.Failed()
 }
 
+// ResetChunk sets *v to Chunk{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= slices.
+func ResetChunk(v *Chunk) {
+	k0, k1, k2, k3, k4, k5 := v.choices, v.created, v.fprint, v.id, v.model, v.tier
+	*v = Chunk{}
+	v.choices, v.created, v.fprint, v.id, v.model, v.tier = k0, k1, k2, k3, k4, k5
+}
+
 func readChunk(r *jsontext.Reader, v *Chunk) {
 	if !r.Object() {
 		return
@@ -27,7 +35,9 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 		goto find
 	}
 f0:
-	r.StringField(&v.ID)
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ID = keepString(r, &v.id)
+	}
 	if r.ObjectEnd() {
 		return
 	}
@@ -38,77 +48,158 @@ f0:
 		goto find
 	}
 f1:
-	if !r.Null() {
-		v.Object = internObject(r.Str())
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Object = internObjectNext(r)
 	}
 	if r.ObjectEnd() {
 		return
 	}
 	if !r.Follows(`,"create`, `d":`) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"model"`, `:`) {
 			goto f3
+		}
+		if r.Follows(`,"servic`, `e_tier":`) {
+			goto f4
+		}
+		if r.Follows(`,"system`, `_fingerprint":`) {
+			goto f5
+		}
+		if r.Follows(`,"choice`, `s":`) {
+			goto f6
+		}
+		if r.Follows(`,"usage"`, `:`) {
+			goto f7
+		}
+		if r.Follows(`,"error"`, `:`) {
+			goto f8
 		}
 		goto find
 	}
 f2:
-	jsontext.ReadInt(r, &v.Created)
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Created = keepInt(r, &v.created)
+	}
 	if r.ObjectEnd() {
 		return
 	}
 	if !r.Follows(`,"model"`, `:`) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"servic`, `e_tier":`) {
 			goto f4
+		}
+		if r.Follows(`,"system`, `_fingerprint":`) {
+			goto f5
+		}
+		if r.Follows(`,"choice`, `s":`) {
+			goto f6
+		}
+		if r.Follows(`,"usage"`, `:`) {
+			goto f7
+		}
+		if r.Follows(`,"error"`, `:`) {
+			goto f8
 		}
 		goto find
 	}
 f3:
-	r.StringField(&v.Model)
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Model = keepString(r, &v.model)
+	}
 	if r.ObjectEnd() {
 		return
 	}
 	if !r.Follows(`,"servic`, `e_tier":`) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"system`, `_fingerprint":`) {
 			goto f5
+		}
+		if r.Follows(`,"choice`, `s":`) {
+			goto f6
+		}
+		if r.Follows(`,"usage"`, `:`) {
+			goto f7
+		}
+		if r.Follows(`,"error"`, `:`) {
+			goto f8
 		}
 		goto find
 	}
 f4:
-	r.StringField(&v.ServiceTier)
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ServiceTier = keepString(r, &v.tier)
+	}
 	if r.ObjectEnd() {
 		return
 	}
 	if !r.Follows(`,"system`, `_fingerprint":`) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"choice`, `s":`) {
 			goto f6
+		}
+		if r.Follows(`,"usage"`, `:`) {
+			goto f7
+		}
+		if r.Follows(`,"error"`, `:`) {
+			goto f8
 		}
 		goto find
 	}
 f5:
-	if r.Null() {
+	if r.Peek() == 'n' && r.Null() {
 		v.SystemFingerprint = nil
 	} else {
-		jsontext.Ensure(&v.SystemFingerprint)
-		r.StringField(v.SystemFingerprint)
+		v.SystemFingerprint = keepStringPtr(r, &v.fprint)
 	}
 	if r.ObjectEnd() {
 		return
 	}
 	if !r.Follows(`,"choice`, `s":`) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"usage"`, `:`) {
 			goto f7
+		}
+		if r.Follows(`,"error"`, `:`) {
+			goto f8
 		}
 		goto find
 	}
 f6:
-	if r.Null() {
+	if r.Peek() == 'n' && r.Null() {
 		v.Choices = nil
 	} else if r.Array() {
 		s0 := v.Choices[:0]
+		fresh0 := v.Choices == nil
+		if fresh0 {
+			s0 = v.choices[:0]
+		}
 		for r.More() {
 			s0 = jsontext.Extend(s0)
-			if !r.Null() {
+			if fresh0 {
+				ResetChoice(&s0[len(s0)-1])
+			}
+			if !(r.Peek() == 'n' && r.Null()) {
 				readChoice(r, &s0[len(s0)-1])
 			}
+		}
+		if fresh0 {
+			v.choices = s0
+			s0 = s0[:len(s0):len(s0)]
 		}
 		v.Choices = jsontext.NotNil(s0)
 	}
@@ -116,13 +207,17 @@ f6:
 		return
 	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f8
 		}
 		goto find
 	}
 f7:
-	if r.Null() {
+	if r.Peek() == 'n' && r.Null() {
 		v.Usage = nil
 	} else {
 		readUsage(r, jsontext.Ensure(&v.Usage))
@@ -134,10 +229,17 @@ f7:
 		goto find
 	}
 f8:
-	if r.Null() {
-		v.Error = nil
-	} else {
-		openai.ReadAPIError(r, jsontext.Ensure(&v.Error))
+	{
+		r.Peek()
+		off := r.Offset()
+		if r.Peek() == 'n' && r.Null() {
+			v.Error = nil
+		} else {
+			openai.ReadAPIError(r, jsontext.Ensure(&v.Error))
+		}
+		if !r.Failed() {
+			v.errorJSON = r.Since(off)
+		}
 	}
 	if r.ObjectEnd() {
 		return
@@ -189,6 +291,14 @@ func ReadChoice(r *jsontext.Reader, v *Choice) bool {
 	return !r.Failed()
 }
 
+// ResetChoice sets *v to Choice{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= slices.
+func ResetChoice(v *Choice) {
+	k0 := v.Delta.toolCalls
+	*v = Choice{}
+	v.Delta.toolCalls = k0
+}
+
 func readChoice(r *jsontext.Reader, v *Choice) {
 	if !r.Object() {
 		return
@@ -196,6 +306,12 @@ func readChoice(r *jsontext.Reader, v *Choice) {
 	if !r.Follows(`"index":`, ``) {
 		if r.Follows(`"delta":`, ``) {
 			goto f1
+		}
+		if r.Follows(`"logprob`, `s":`) {
+			goto f2
+		}
+		if r.Follows(`"finish_`, `reason":`) {
+			goto f3
 		}
 		goto find
 	}
@@ -205,26 +321,41 @@ f0:
 		return
 	}
 	if !r.Follows(`,"delta"`, `:`) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"logpro`, `bs":`) {
 			goto f2
+		}
+		if r.Follows(`,"finish`, `_reason":`) {
+			goto f3
 		}
 		goto find
 	}
 f1:
-	if !r.Null() {
+	if !(r.Peek() == 'n' && r.Null()) {
 		readDelta(r, &v.Delta)
 	}
 	if r.ObjectEnd() {
 		return
 	}
 	if !r.Follows(`,"logpro`, `bs":`) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"finish`, `_reason":`) {
 			goto f3
 		}
 		goto find
 	}
 f2:
-	jsontext.ReadAny(r, &v.Logprobs)
+	if r.Peek() == 'n' && r.Null() {
+		v.Logprobs = nil
+	} else {
+		jsontext.ReadAny(r, &v.Logprobs)
+	}
 	if r.ObjectEnd() {
 		return
 	}
@@ -232,12 +363,12 @@ f2:
 		goto find
 	}
 f3:
-	if r.Null() {
+	if r.Peek() == 'n' && r.Null() {
 		v.FinishReason = nil
 	} else {
 		jsontext.Ensure(&v.FinishReason)
-		if !r.Null() {
-			*v.FinishReason = internFinish(r.Str())
+		if !(r.Peek() == 'n' && r.Null()) {
+			*v.FinishReason = internFinishNext(r)
 		}
 	}
 	if r.ObjectEnd() {
@@ -280,6 +411,14 @@ func ReadDelta(r *jsontext.Reader, v *Delta) bool {
 	return !r.Failed()
 }
 
+// ResetDelta sets *v to Delta{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= slices.
+func ResetDelta(v *Delta) {
+	k0 := v.toolCalls
+	*v = Delta{}
+	v.toolCalls = k0
+}
+
 func readDelta(r *jsontext.Reader, v *Delta) {
 	if !r.Object() {
 		return
@@ -288,75 +427,117 @@ func readDelta(r *jsontext.Reader, v *Delta) {
 		if r.Follows(`"content`, `":`) {
 			goto f1
 		}
+		if r.Follows(`"refusal`, `":`) {
+			goto f2
+		}
+		if r.Follows(`"reasoni`, `ng_content":`) {
+			goto f3
+		}
+		if r.Follows(`"reasoni`, `ng":`) {
+			goto f4
+		}
+		if r.Follows(`"tool_ca`, `lls":`) {
+			goto f5
+		}
 		goto find
 	}
 f0:
-	if !r.Null() {
-		v.Role = internRole(r.Str())
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Role = internRoleNext(r)
 	}
 	if r.ObjectEnd() {
 		return
 	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"refusa`, `l":`) {
 			goto f2
+		}
+		if r.Follows(`,"reason`, `ing_content":`) {
+			goto f3
+		}
+		if r.Follows(`,"reason`, `ing":`) {
+			goto f4
+		}
+		if r.Follows(`,"tool_c`, `alls":`) {
+			goto f5
 		}
 		goto find
 	}
 f1:
-	if r.Null() {
+	if r.Peek() == 'n' && r.Null() {
 		v.Content = nil
 	} else {
-		jsontext.Ensure(&v.Content)
-		r.StringField(v.Content)
+		*jsontext.EnsureIn(&v.Content, &v.content) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
 	}
 	if !r.Follows(`,"refusa`, `l":`) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"reason`, `ing_content":`) {
 			goto f3
+		}
+		if r.Follows(`,"reason`, `ing":`) {
+			goto f4
+		}
+		if r.Follows(`,"tool_c`, `alls":`) {
+			goto f5
 		}
 		goto find
 	}
 f2:
-	if r.Null() {
+	if r.Peek() == 'n' && r.Null() {
 		v.Refusal = nil
 	} else {
-		jsontext.Ensure(&v.Refusal)
-		r.StringField(v.Refusal)
+		*jsontext.EnsureIn(&v.Refusal, &v.refusal) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
 	}
 	if !r.Follows(`,"reason`, `ing_content":`) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"reason`, `ing":`) {
 			goto f4
+		}
+		if r.Follows(`,"tool_c`, `alls":`) {
+			goto f5
 		}
 		goto find
 	}
 f3:
-	if r.Null() {
+	if r.Peek() == 'n' && r.Null() {
 		v.ReasoningContent = nil
 	} else {
-		jsontext.Ensure(&v.ReasoningContent)
-		r.StringField(v.ReasoningContent)
+		*jsontext.EnsureIn(&v.ReasoningContent, &v.reasoningContent) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
 	}
 	if !r.Follows(`,"reason`, `ing":`) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
 		if r.Follows(`,"tool_c`, `alls":`) {
 			goto f5
 		}
 		goto find
 	}
 f4:
-	if r.Null() {
+	if r.Peek() == 'n' && r.Null() {
 		v.Reasoning = nil
 	} else {
-		jsontext.Ensure(&v.Reasoning)
-		r.StringField(v.Reasoning)
+		*jsontext.EnsureIn(&v.Reasoning, &v.reasoning) = r.String()
 	}
 	if r.ObjectEnd() {
 		return
@@ -365,15 +546,26 @@ f4:
 		goto find
 	}
 f5:
-	if r.Null() {
+	if r.Peek() == 'n' && r.Null() {
 		v.ToolCalls = nil
 	} else if r.Array() {
 		s0 := v.ToolCalls[:0]
+		fresh0 := v.ToolCalls == nil
+		if fresh0 {
+			s0 = v.toolCalls[:0]
+		}
 		for r.More() {
 			s0 = jsontext.Extend(s0)
-			if !r.Null() {
+			if fresh0 {
+				clear(s0[len(s0)-1:])
+			}
+			if !(r.Peek() == 'n' && r.Null()) {
 				readToolCallDelta(r, &s0[len(s0)-1])
 			}
+		}
+		if fresh0 {
+			v.toolCalls = s0
+			s0 = s0[:len(s0):len(s0)]
 		}
 		v.ToolCalls = jsontext.NotNil(s0)
 	}
@@ -768,6 +960,29 @@ func foldedCompletionDetails(key string) bool {
 	return false
 }
 
+// internFinishNext reads a string as internFinish(r.Str()) does.
+func internFinishNext(r *jsontext.Reader) string {
+	switch r.StringByte() {
+	case 's':
+		if r.Follows(`"stop"`, ``) {
+			return FinishStop
+		}
+	case 'l':
+		if r.Follows(`"length"`, ``) {
+			return FinishLength
+		}
+	case 't':
+		if r.Follows(`"tool_ca`, `lls"`) {
+			return FinishToolCalls
+		}
+	case 'c':
+		if r.Follows(`"content`, `_filter"`) {
+			return FinishContentFilter
+		}
+	}
+	return internFinish(r.Str())
+}
+
 // internFinish returns the constant Finish* equal to b, or b as a new string.
 func internFinish(b []byte) string {
 	switch string(b) {
@@ -783,6 +998,17 @@ func internFinish(b []byte) string {
 	return string(b)
 }
 
+// internObjectNext reads a string as internObject(r.Str()) does.
+func internObjectNext(r *jsontext.Reader) string {
+	switch r.StringByte() {
+	case 'c':
+		if r.Follows(`"chat.co`, `mpletion.chunk"`) {
+			return ObjectChunk
+		}
+	}
+	return internObject(r.Str())
+}
+
 // internObject returns the constant Object* equal to b, or b as a new string.
 func internObject(b []byte) string {
 	switch string(b) {
@@ -790,6 +1016,17 @@ func internObject(b []byte) string {
 		return ObjectChunk
 	}
 	return string(b)
+}
+
+// internRoleNext reads a string as internRole(r.Str()) does.
+func internRoleNext(r *jsontext.Reader) string {
+	switch r.StringByte() {
+	case 'a':
+		if r.Follows(`"assista`, `nt"`) {
+			return RoleAsst
+		}
+	}
+	return internRole(r.Str())
 }
 
 // internRole returns the constant Role* equal to b, or b as a new string.
@@ -806,6 +1043,57 @@ func internType(b []byte) string {
 	switch string(b) {
 	case TypeFunc:
 		return TypeFunc
+	}
+	return string(b)
+}
+
+// keepStringPtr is keepString for a *string field: *last is a new string
+// when the value differs, so that a pointer handed out before keeps its
+// value.
+func keepStringPtr(r *jsontext.Reader, last **string) *string {
+	if b := r.Str(); *last == nil || string(b) != **last {
+		s := string(b)
+		*last = &s
+	}
+	return *last
+}
+
+// keepInt reads an integer as jsontext.ReadInt does, but for null, which
+// its caller reads. last keeps the text and value of the last one read: a
+// value repeated from one read to the next (a creation time) is one
+// comparison.
+func keepInt(r *jsontext.Reader, last *struct {
+	text string
+	n    int64
+}) int64 {
+	r.Peek() // past white space
+	off := r.Offset()
+	if t := last.text; t != "" && r.StringIs(t) {
+		if b := r.Peek(); b == ',' || b == '}' {
+			return last.n
+		}
+		r.Rewind(off, r.Depth()) // a longer number
+	}
+	n := r.Int()
+	if text := r.Since(off); !r.Failed() && string(text) != last.text {
+		last.text, last.n = string(text), n
+	}
+	return n
+}
+
+// keepString reads a string. *last is the text of the last one read,
+// quotes included, if it had no escape: a value repeated from one read to
+// the next (an id, a model) is one comparison, no scan, no allocation.
+func keepString(r *jsontext.Reader, last *string) string {
+	r.Peek() // past white space
+	if t := *last; t != "" && r.StringIs(t) {
+		return t[1 : len(t)-1]
+	}
+	off := r.Offset()
+	b := r.Str()
+	if raw := r.Since(off); len(raw) == len(b)+2 && string(raw[1:len(raw)-1]) == string(b) {
+		*last = string(raw)
+		return (*last)[1 : len(b)+1]
 	}
 	return string(b)
 }

@@ -31,20 +31,33 @@ const (
 )
 
 // Chunk is one chat.completion.chunk (or a mid-stream error object). It
-// is decoded in one pass: only the fields read are declared.
+// is decoded in one pass: only the fields read are declared, in the
+// order OpenAI writes them (with white space between members by some
+// servers). Reader reads chunk after chunk into one: the
+// strings that repeat from chunk to chunk (id, model, ...) are kept while
+// they do, and the choices and their text reuse the last chunk's memory.
 //
+//wire:order
+//wire:spaced
 //wire:write nohtml
 type Chunk struct {
-	ID                string           `json:"id"`
+	ID                string           `json:"id" wire:"keep=id"`
 	Object            string           `json:"object" wire:"intern=Object"`
-	Created           int64            `json:"created,omitempty"` // written only when the source said it
-	Model             string           `json:"model"`
-	ServiceTier       string           `json:"service_tier,omitempty"`
-	SystemFingerprint *string          `json:"system_fingerprint,omitempty"`
-	Choices           []Choice         `json:"choices"`
+	Created           int64            `json:"created,omitempty" wire:"keep=created"` // written only when the source said it
+	Model             string           `json:"model" wire:"keep=model"`
+	ServiceTier       string           `json:"service_tier,omitempty" wire:"keep=tier"`
+	SystemFingerprint *string          `json:"system_fingerprint,omitempty" wire:"keep=fprint"`
+	Choices           []Choice         `json:"choices" wire:"buf=choices"`
 	Usage             *Usage           `json:"usage,omitempty"`
-	Error             *openai.APIError `json:"error,omitempty"`
+	Error             *openai.APIError `json:"error,omitempty" wire:"text=errorJSON"`
 
+	id, model, tier string // the texts of the last ones read
+	created         struct {
+		text string
+		n    int64
+	}
+	fprint    *string
+	choices   []Choice
 	errorJSON []byte // the error object's text, when Reader read it
 	lazy      int    // the choices Reader left to NextChoice
 }
@@ -55,10 +68,17 @@ func (c *Chunk) Lazy() int { return c.lazy }
 
 // ErrorJSON returns the text of the chunk's error object when Reader
 // decoded it in one pass (valid until its next Decode), else nil.
-func (c *Chunk) ErrorJSON() []byte { return c.errorJSON }
+func (c *Chunk) ErrorJSON() []byte {
+	if c.Error == nil {
+		return nil
+	}
+	return c.errorJSON
+}
 
 // Choice is one choice of a chunk.
 //
+//wire:order
+//wire:spaced
 //wire:write nohtml
 type Choice struct {
 	Index        int     `json:"index"`
@@ -67,20 +87,24 @@ type Choice struct {
 	FinishReason *string `json:"finish_reason" wire:"intern=Finish"`
 }
 
-// Delta is a choice's delta.
+// Delta is a choice's delta. Reader points its strings at its own
+// fields and reads its tool calls into the last chunk's memory.
 //
+//wire:order
+//wire:spaced
 //wire:write nohtml
 type Delta struct {
 	Role    string  `json:"role,omitempty" wire:"intern=Role"`
-	Content *string `json:"content,omitempty"`
-	Refusal *string `json:"refusal,omitempty"`
+	Content *string `json:"content,omitempty" wire:"buf=content"`
+	Refusal *string `json:"refusal,omitempty" wire:"buf=refusal"`
 	// ReasoningContent is DeepSeek's (and vLLM's) reasoning delta;
 	// Reasoning is OpenRouter's and Ollama's name for it.
-	ReasoningContent *string         `json:"reasoning_content,omitempty"`
-	Reasoning        *string         `json:"reasoning,omitempty"`
-	ToolCalls        []ToolCallDelta `json:"tool_calls,omitempty"`
+	ReasoningContent *string         `json:"reasoning_content,omitempty" wire:"buf=reasoningContent"`
+	Reasoning        *string         `json:"reasoning,omitempty" wire:"buf=reasoning"`
+	ToolCalls        []ToolCallDelta `json:"tool_calls,omitempty" wire:"buf=toolCalls"`
 
-	text [4]string // where Reader keeps the strings the pointers above point to
+	content, refusal, reasoningContent, reasoning string
+	toolCalls                                     []ToolCallDelta
 }
 
 // ToolCallDelta is one piece of a tool call, keyed by Index.

@@ -1,7 +1,11 @@
 package respwire
 
 import (
+	"encoding/json"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openaistream/openaitest"
@@ -32,24 +36,27 @@ func seeds(t testing.TB) [][]byte {
 
 // read decodes data in one pass, reporting whether it could.
 func read(data []byte, ev *StreamEvent) bool {
-	var er Reader
-	er.data = data
-	er.jr.Reset(data)
-	return er.read(ev) && er.jr.End()
+	var r jsontext.Reader
+	r.Reset(data)
+	return ReadStreamEvent(&r, ev) && r.End()
 }
 
-func TestReadSeeds(t *testing.T) { openaitest.ReadSeeds(t, seeds(t), 200, read) }
+// unexported leaves out what the generated reader keeps from event to
+// event.
+func unexported() cmp.Option { return cmpopts.IgnoreUnexported(StreamEvent{}, Response{}, Item{}) }
+
+func TestReadSeeds(t *testing.T) { openaitest.ReadSeeds(t, seeds(t), 200, read, unexported()) }
 
 func TestDecodeReuse(t *testing.T) {
 	var er Reader
-	openaitest.DecodeReuse(t, seeds(t), er.Decode)
+	openaitest.DecodeReuse(t, seeds(t), er.Decode, unexported())
 }
 
 func FuzzRead(f *testing.F) {
 	for _, s := range seeds(f) {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) { openaitest.SameAsJSON(t, data, read) })
+	f.Fuzz(func(t *testing.T, data []byte) { openaitest.SameAsJSON(t, data, read, unexported()) })
 }
 
 // TestReadsEveryField: the Reader reads every field of StreamEvent, down
@@ -59,5 +66,27 @@ func TestReadsEveryField(t *testing.T) {
 	wiretest.ReadsEveryField(t, func(r *jsontext.Reader, ev *StreamEvent) bool {
 		data := r.Skip()
 		return !r.Failed() && read(data, ev)
+	})
+}
+
+// FuzzDecodeAfter: an event decoded after another, into the memory the
+// Reader reuses and with the values it keeps while they repeat (item id,
+// response id, model), is what json.Unmarshal gives.
+func FuzzDecodeAfter(f *testing.F) {
+	s := seeds(f)
+	for i := range s {
+		f.Add(s[i], s[(i+1)%len(s)])
+	}
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		var er Reader
+		var got, want StreamEvent
+		er.Decode(a, &got)
+		if er.Decode(b, &got) != nil {
+			return
+		}
+		json.Unmarshal(b, &want)
+		if diff := cmp.Diff(want, got, unexported()); diff != "" {
+			t.Errorf("%s after %s (-json +Decode):\n%s", b, a, diff)
+		}
 	})
 }

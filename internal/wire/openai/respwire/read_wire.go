@@ -3,6 +3,8 @@
 package respwire
 
 import (
+	"encoding/json"
+
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/wire/openai"
 )
@@ -14,6 +16,14 @@ func ReadStreamEvent(r *jsontext.Reader, v *StreamEvent) bool {
 		readStreamEvent(r, v)
 	}
 	return !r.Failed()
+}
+
+// ResetStreamEvent sets *v to StreamEvent{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= slices.
+func ResetStreamEvent(v *StreamEvent) {
+	k0, k1, k2 := v.item.id, v.resp.id, v.resp.model
+	*v = StreamEvent{}
+	v.item.id, v.resp.id, v.resp.model = k0, k1, k2
 }
 
 func readStreamEvent(r *jsontext.Reader, v *StreamEvent) {
@@ -34,7 +44,7 @@ f0:
 		return
 	}
 	if !r.Follows(`,"sequen`, `ce_number":`) {
-		if r.Follows(`,"respon`, `se":`) {
+		if r.Follows(`,"item_i`, `d":`) {
 			goto f2
 		}
 		goto find
@@ -43,23 +53,21 @@ f1:
 	if r.Null() {
 		v.SequenceNumber = nil
 	} else {
-		jsontext.Ensure(&v.SequenceNumber)
+		jsontext.EnsureIn(&v.SequenceNumber, &v.seq)
 		jsontext.ReadInt(r, v.SequenceNumber)
 	}
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.Follows(`,"respon`, `se":`) {
+	if !r.Follows(`,"item_i`, `d":`) {
 		if r.Follows(`,"output`, `_index":`) {
 			goto f3
 		}
 		goto find
 	}
 f2:
-	if r.Null() {
-		v.Response = nil
-	} else {
-		readResponse(r, jsontext.Ensure(&v.Response))
+	if !r.Null() {
+		v.ItemID = keepString(r, &v.item.id)
 	}
 	if r.ObjectEnd() {
 		return
@@ -76,7 +84,7 @@ f3:
 		return
 	}
 	if !r.Follows(`,"conten`, `t_index":`) {
-		if r.Follows(`,"item_i`, `d":`) {
+		if r.Follows(`,"delta"`, `:`) {
 			goto f5
 		}
 		goto find
@@ -86,56 +94,67 @@ f4:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.Follows(`,"item_i`, `d":`) {
-		if r.Follows(`,"item":`, ``) {
+	if !r.Follows(`,"delta"`, `:`) {
+		if r.Follows(`,"respon`, `se":`) {
 			goto f6
 		}
 		goto find
 	}
 f5:
-	r.StringField(&v.ItemID)
+	r.StringField(&v.Delta)
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.Follows(`,"item":`, ``) {
-		if r.Follows(`,"part":`, ``) {
+	if !r.Follows(`,"respon`, `se":`) {
+		if r.Follows(`,"item":`, ``) {
 			goto f7
 		}
 		goto find
 	}
 f6:
 	if r.Null() {
-		v.Item = nil
+		v.Response = nil
 	} else {
-		jsontext.Ensure(&v.Item)
-		jsontext.ReadUnmarshaler(r, v.Item)
+		if v.Response == nil {
+			ResetResponse(&v.resp)
+			v.Response = &v.resp
+		}
+		readResponse(r, v.Response)
 	}
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.Follows(`,"part":`, ``) {
-		if r.Follows(`,"delta"`, `:`) {
+	if !r.Follows(`,"item":`, ``) {
+		if r.Follows(`,"part":`, ``) {
 			goto f8
 		}
 		goto find
 	}
 f7:
 	if r.Null() {
-		v.Part = nil
+		v.Item = nil
 	} else {
-		readPart(r, jsontext.Ensure(&v.Part))
+		if v.Item == nil {
+			ResetItem(&v.item)
+			v.Item = &v.item
+		}
+		readItem(r, v.Item)
 	}
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.Follows(`,"delta"`, `:`) {
+	if !r.Follows(`,"part":`, ``) {
 		if r.Follows(`,"argume`, `nts":`) {
 			goto f9
 		}
 		goto find
 	}
 f8:
-	r.StringField(&v.Delta)
+	if r.Null() {
+		v.Part = nil
+	} else {
+		readPart(r, jsontext.EnsureIn(&v.Part, &v.part))
+	}
 	if r.ObjectEnd() {
 		return
 	}
@@ -171,8 +190,7 @@ f11:
 	if r.Null() {
 		v.Annotation = nil
 	} else {
-		jsontext.Ensure(&v.Annotation)
-		readAnnotation(r, v.Annotation)
+		readAnnotation(r, jsontext.Ensure(&v.Annotation))
 	}
 	if r.ObjectEnd() {
 		return
@@ -184,7 +202,11 @@ f11:
 		goto find
 	}
 f12:
-	jsontext.ReadAny(r, &v.Code)
+	if r.Null() {
+		v.Code = nil
+	} else {
+		jsontext.ReadAny(r, &v.Code)
+	}
 	if r.ObjectEnd() {
 		return
 	}
@@ -203,7 +225,11 @@ f13:
 		goto find
 	}
 f14:
-	jsontext.ReadAny(r, &v.Param)
+	if r.Null() {
+		v.Param = nil
+	} else {
+		jsontext.ReadAny(r, &v.Param)
+	}
 	if r.ObjectEnd() {
 		return
 	}
@@ -217,19 +243,19 @@ find:
 		goto f0
 	case "sequence_number":
 		goto f1
-	case "response":
+	case "item_id":
 		goto f2
 	case "output_index":
 		goto f3
 	case "content_index":
 		goto f4
-	case "item_id":
-		goto f5
-	case "item":
-		goto f6
-	case "part":
-		goto f7
 	case "delta":
+		goto f5
+	case "response":
+		goto f6
+	case "item":
+		goto f7
+	case "part":
 		goto f8
 	case "arguments":
 		goto f9
@@ -251,7 +277,7 @@ find:
 // foldedStreamEvent reports whether a lower-cased key is one of StreamEvent's, lower-cased.
 func foldedStreamEvent(key string) bool {
 	switch key {
-	case "type", "sequence_number", "response", "output_index", "content_index", "item_id", "item", "part", "delta", "arguments", "input", "annotation", "code", "message", "param":
+	case "type", "sequence_number", "item_id", "output_index", "content_index", "delta", "response", "item", "part", "arguments", "input", "annotation", "code", "message", "param":
 		return true
 	}
 	return false
@@ -266,6 +292,14 @@ func ReadResponse(r *jsontext.Reader, v *Response) bool {
 	return !r.Failed()
 }
 
+// ResetResponse sets *v to Response{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= slices.
+func ResetResponse(v *Response) {
+	k0, k1 := v.id, v.model
+	*v = Response{}
+	v.id, v.model = k0, k1
+}
+
 func readResponse(r *jsontext.Reader, v *Response) {
 	if !r.Object() {
 		return
@@ -277,63 +311,43 @@ func readResponse(r *jsontext.Reader, v *Response) {
 		goto find
 	}
 f0:
-	r.StringField(&v.ID)
+	if !r.Null() {
+		v.ID = keepString(r, &v.id)
+	}
 	if r.ObjectEnd() {
 		return
 	}
 	if !r.Follows(`,"create`, `d_at":`) {
-		if r.Follows(`,"model"`, `:`) {
+		if r.Follows(`,"status`, `":`) {
 			goto f2
 		}
 		goto find
 	}
 f1:
-	jsontext.ReadRaw(r, &v.CreatedAt)
+	v.CreatedAt = r.Skip()
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.Follows(`,"model"`, `:`) {
-		if r.Follows(`,"status`, `":`) {
+	if !r.Follows(`,"status`, `":`) {
+		if r.Follows(`,"error"`, `:`) {
 			goto f3
 		}
 		goto find
 	}
 f2:
-	r.StringField(&v.Model)
-	if r.ObjectEnd() {
-		return
-	}
-	if !r.Follows(`,"status`, `":`) {
-		if r.Follows(`,"servic`, `e_tier":`) {
-			goto f4
-		}
-		goto find
-	}
-f3:
 	if !r.Null() {
 		v.Status = internStatus(r.Str())
 	}
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.Follows(`,"servic`, `e_tier":`) {
-		if r.Follows(`,"error"`, `:`) {
-			goto f5
-		}
-		goto find
-	}
-f4:
-	r.StringField(&v.ServiceTier)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
 		if r.Follows(`,"incomp`, `lete_details":`) {
-			goto f6
+			goto f4
 		}
 		goto find
 	}
-f5:
+f3:
 	if r.Null() {
 		v.Error = nil
 	} else {
@@ -343,12 +357,12 @@ f5:
 		return
 	}
 	if !r.Follows(`,"incomp`, `lete_details":`) {
-		if r.Follows(`,"usage"`, `:`) {
-			goto f7
+		if r.Follows(`,"model"`, `:`) {
+			goto f5
 		}
 		goto find
 	}
-f6:
+f4:
 	if r.Null() {
 		v.IncompleteDetails = nil
 	} else {
@@ -370,6 +384,30 @@ f6:
 			}
 		}
 	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"model"`, `:`) {
+		if r.Follows(`,"servic`, `e_tier":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if !r.Null() {
+		v.Model = keepString(r, &v.model)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"servic`, `e_tier":`) {
+		if r.Follows(`,"usage"`, `:`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	r.StringField(&v.ServiceTier)
 	if r.ObjectEnd() {
 		return
 	}
@@ -395,15 +433,15 @@ find:
 		goto f0
 	case "created_at":
 		goto f1
-	case "model":
-		goto f2
 	case "status":
-		goto f3
-	case "service_tier":
-		goto f4
+		goto f2
 	case "error":
-		goto f5
+		goto f3
 	case "incomplete_details":
+		goto f4
+	case "model":
+		goto f5
+	case "service_tier":
 		goto f6
 	case "usage":
 		goto f7
@@ -415,7 +453,7 @@ find:
 // foldedResponse reports whether a lower-cased key is one of Response's, lower-cased.
 func foldedResponse(key string) bool {
 	switch key {
-	case "id", "created_at", "model", "status", "service_tier", "error", "incomplete_details", "usage":
+	case "id", "created_at", "status", "error", "incomplete_details", "model", "service_tier", "usage":
 		return true
 	}
 	return false
@@ -575,6 +613,411 @@ func foldedUsage(key string) bool {
 	return false
 }
 
+// ReadItem reads a whole Item into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadItem(r *jsontext.Reader, v *Item) bool {
+	readItem(r, v)
+	return !r.Failed()
+}
+
+// ResetItem sets *v to Item{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= slices.
+func ResetItem(v *Item) {
+	k0 := v.id
+	*v = Item{}
+	v.id = k0
+}
+
+func readItem(r *jsontext.Reader, v *Item) {
+	if r.Peek() == 'n' {
+		r.Fail()
+		return
+	}
+	off := r.Offset()
+	readItemObject(r, v)
+	if !r.Failed() {
+		v.Raw = r.Since(off)
+	}
+}
+
+func readItemObject(r *jsontext.Reader, v *Item) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"id":`, ``) {
+		if r.Follows(`"type":`, ``) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ID = keepString(r, &v.id)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"type":`, ``) {
+		if r.Follows(`,"status`, `":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Type = internItemStatusNext(r)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"status`, `":`) {
+		if r.Follows(`,"conten`, `t":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Status = internItemStatusNext(r)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.Follows(`,"argume`, `nts":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Peek() == 'n' && r.Null() {
+		v.Content = nil
+	} else if r.Array() {
+		s0 := v.Content[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !(r.Peek() == 'n' && r.Null()) {
+				readPart(r, &s0[len(s0)-1])
+			}
+		}
+		v.Content = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"argume`, `nts":`) {
+		if r.Follows(`,"call_i`, `d":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	v.Arguments = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"call_i`, `d":`) {
+		if r.Follows(`,"name":`, ``) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.CallID = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"name":`, ``) {
+		if r.Follows(`,"summar`, `y":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Name = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"summar`, `y":`) {
+		if r.Follows(`,"encryp`, `ted_content":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Peek() == 'n' && r.Null() {
+		v.Summary = nil
+	} else if r.Array() {
+		s0 := v.Summary[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if !(r.Peek() == 'n' && r.Null()) {
+				readPart(r, &s0[len(s0)-1])
+			}
+		}
+		v.Summary = jsontext.NotNil(s0)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"encryp`, `ted_content":`) {
+		if r.Follows(`,"input"`, `:`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.EncryptedContent = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"input"`, `:`) {
+		if r.Follows(`,"server`, `_label":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Input = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"server`, `_label":`) {
+		if r.Follows(`,"output`, `":`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ServerLabel = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"output`, `":`) {
+		if r.Follows(`,"error"`, `:`) {
+			goto f12
+		}
+		goto find
+	}
+f11:
+	if r.Peek() == 'n' && r.Null() {
+		v.Output = nil
+	} else {
+		*jsontext.Ensure(&v.Output) = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"error"`, `:`) {
+		if r.Follows(`,"action`, `":`) {
+			goto f13
+		}
+		goto find
+	}
+f12:
+	v.Error = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"action`, `":`) {
+		if r.Follows(`,"querie`, `s":`) {
+			goto f14
+		}
+		if r.Follows(`,"result`, `s":`) {
+			goto f15
+		}
+		if r.Follows(`,"code":`, ``) {
+			goto f16
+		}
+		if r.Follows(`,"contai`, `ner_id":`) {
+			goto f17
+		}
+		if r.Follows(`,"output`, `s":`) {
+			goto f18
+		}
+		if r.Follows(`,"result`, `":`) {
+			goto f19
+		}
+		goto find
+	}
+f13:
+	v.Action = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"querie`, `s":`) {
+		if r.Follows(`,"result`, `s":`) {
+			goto f15
+		}
+		if r.Follows(`,"code":`, ``) {
+			goto f16
+		}
+		if r.Follows(`,"contai`, `ner_id":`) {
+			goto f17
+		}
+		if r.Follows(`,"output`, `s":`) {
+			goto f18
+		}
+		if r.Follows(`,"result`, `":`) {
+			goto f19
+		}
+		goto find
+	}
+f14:
+	v.Queries = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"result`, `s":`) {
+		if r.Follows(`,"code":`, ``) {
+			goto f16
+		}
+		if r.Follows(`,"contai`, `ner_id":`) {
+			goto f17
+		}
+		if r.Follows(`,"output`, `s":`) {
+			goto f18
+		}
+		if r.Follows(`,"result`, `":`) {
+			goto f19
+		}
+		goto find
+	}
+f15:
+	v.Results = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"code":`, ``) {
+		if r.Follows(`,"contai`, `ner_id":`) {
+			goto f17
+		}
+		if r.Follows(`,"output`, `s":`) {
+			goto f18
+		}
+		if r.Follows(`,"result`, `":`) {
+			goto f19
+		}
+		goto find
+	}
+f16:
+	if r.Peek() == 'n' && r.Null() {
+		v.Code = nil
+	} else {
+		*jsontext.Ensure(&v.Code) = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"contai`, `ner_id":`) {
+		if r.Follows(`,"output`, `s":`) {
+			goto f18
+		}
+		if r.Follows(`,"result`, `":`) {
+			goto f19
+		}
+		goto find
+	}
+f17:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ContainerID = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"output`, `s":`) {
+		if r.Follows(`,"result`, `":`) {
+			goto f19
+		}
+		goto find
+	}
+f18:
+	v.Outputs = r.Skip()
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"result`, `":`) {
+		goto find
+	}
+f19:
+	if r.Peek() == 'n' && r.Null() {
+		v.Result = nil
+	} else {
+		*jsontext.Ensure(&v.Result) = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "id":
+		goto f0
+	case "type":
+		goto f1
+	case "status":
+		goto f2
+	case "content":
+		goto f3
+	case "arguments":
+		goto f4
+	case "call_id":
+		goto f5
+	case "name":
+		goto f6
+	case "summary":
+		goto f7
+	case "encrypted_content":
+		goto f8
+	case "input":
+		goto f9
+	case "server_label":
+		goto f10
+	case "output":
+		goto f11
+	case "error":
+		goto f12
+	case "action":
+		goto f13
+	case "queries":
+		goto f14
+	case "results":
+		goto f15
+	case "code":
+		goto f16
+	case "container_id":
+		goto f17
+	case "outputs":
+		goto f18
+	case "result":
+		goto f19
+	}
+	r.SkipUnknown(key, foldedItem)
+	goto find
+}
+
+// foldedItem reports whether a lower-cased key is one of Item's, lower-cased.
+func foldedItem(key string) bool {
+	switch key {
+	case "id", "type", "status", "content", "arguments", "call_id", "name", "summary", "encrypted_content", "input", "server_label", "output", "error", "action", "queries", "results", "code", "container_id", "outputs", "result":
+		return true
+	}
+	return false
+}
+
 // ReadPart reads a whole Part into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
 func ReadPart(r *jsontext.Reader, v *Part) bool {
@@ -589,45 +1032,35 @@ func readPart(r *jsontext.Reader, v *Part) {
 		return
 	}
 	if !r.Follows(`"type":`, ``) {
-		if r.Follows(`"text":`, ``) {
+		if r.Follows(`"annotat`, `ions":`) {
 			goto f1
 		}
-		goto find
-	}
-f0:
-	if !r.Null() {
-		v.Type = internPart(r.Str())
-	}
-	if r.ObjectEnd() {
-		return
-	}
-	if !r.Follows(`,"text":`, ``) {
-		if r.Follows(`,"refusa`, `l":`) {
+		if r.Follows(`"text":`, ``) {
 			goto f2
 		}
-		goto find
-	}
-f1:
-	r.StringField(&v.Text)
-	if r.ObjectEnd() {
-		return
-	}
-	if !r.Follows(`,"refusa`, `l":`) {
-		if r.Follows(`,"annota`, `tions":`) {
+		if r.Follows(`"refusal`, `":`) {
 			goto f3
 		}
 		goto find
 	}
-f2:
-	r.StringField(&v.Refusal)
+f0:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Type = internPartNext(r)
+	}
 	if r.ObjectEnd() {
 		return
 	}
 	if !r.Follows(`,"annota`, `tions":`) {
+		if r.Follows(`,"text":`, ``) {
+			goto f2
+		}
+		if r.Follows(`,"refusa`, `l":`) {
+			goto f3
+		}
 		goto find
 	}
-f3:
-	if r.Null() {
+f1:
+	if r.Peek() == 'n' && r.Null() {
 		v.Annotations = nil
 	} else if r.Array() {
 		s0 := v.Annotations[:0]
@@ -640,6 +1073,29 @@ f3:
 	if r.ObjectEnd() {
 		return
 	}
+	if !r.Follows(`,"text":`, ``) {
+		if r.Follows(`,"refusa`, `l":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Text = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"refusa`, `l":`) {
+		goto find
+	}
+f3:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Refusal = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
 find:
 	key, ok := r.KeyFold()
 	if !ok {
@@ -648,11 +1104,11 @@ find:
 	switch string(key) {
 	case "type":
 		goto f0
-	case "text":
-		goto f1
-	case "refusal":
-		goto f2
 	case "annotations":
+		goto f1
+	case "text":
+		goto f2
+	case "refusal":
 		goto f3
 	}
 	r.SkipUnknown(key, foldedPart)
@@ -662,7 +1118,165 @@ find:
 // foldedPart reports whether a lower-cased key is one of Part's, lower-cased.
 func foldedPart(key string) bool {
 	switch key {
-	case "type", "text", "refusal", "annotations":
+	case "type", "annotations", "text", "refusal":
+		return true
+	}
+	return false
+}
+
+// ReadAnnotation reads a whole Annotation into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadAnnotation(r *jsontext.Reader, v *Annotation) bool {
+	readAnnotation(r, v)
+	return !r.Failed()
+}
+
+func readAnnotation(r *jsontext.Reader, v *Annotation) {
+	if r.Peek() == 'n' {
+		r.Fail()
+		return
+	}
+	off := r.Offset()
+	readAnnotationObject(r, v)
+	if !r.Failed() {
+		v.Raw = append(json.RawMessage(nil), r.Since(off)...)
+	}
+}
+
+func readAnnotationObject(r *jsontext.Reader, v *Annotation) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"url":`, ``) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"url":`, ``) {
+		if r.Follows(`,"title"`, `:`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.URL = nil
+	} else {
+		*jsontext.Ensure(&v.URL) = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"title"`, `:`) {
+		if r.Follows(`,"start_`, `index":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.Title = nil
+	} else {
+		*jsontext.Ensure(&v.Title) = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"start_`, `index":`) {
+		if r.Follows(`,"end_in`, `dex":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.StartIndex = nil
+	} else {
+		jsontext.Ensure(&v.StartIndex)
+		jsontext.ReadInt(r, v.StartIndex)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"end_in`, `dex":`) {
+		if r.Follows(`,"filena`, `me":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.EndIndex = nil
+	} else {
+		jsontext.Ensure(&v.EndIndex)
+		jsontext.ReadInt(r, v.EndIndex)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"filena`, `me":`) {
+		if r.Follows(`,"index"`, `:`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Filename = nil
+	} else {
+		*jsontext.Ensure(&v.Filename) = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+	if !r.Follows(`,"index"`, `:`) {
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Index = nil
+	} else {
+		jsontext.Ensure(&v.Index)
+		jsontext.ReadInt(r, v.Index)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "url":
+		goto f1
+	case "title":
+		goto f2
+	case "start_index":
+		goto f3
+	case "end_index":
+		goto f4
+	case "filename":
+		goto f5
+	case "index":
+		goto f6
+	}
+	r.SkipUnknown(key, foldedAnnotation)
+	goto find
+}
+
+// foldedAnnotation reports whether a lower-cased key is one of Annotation's, lower-cased.
+func foldedAnnotation(key string) bool {
+	switch key {
+	case "type", "url", "title", "start_index", "end_index", "filename", "index":
 		return true
 	}
 	return false
@@ -737,6 +1351,120 @@ func internEv(b []byte) string {
 	return string(b)
 }
 
+// internItemStatusNext reads a string as internItemStatus(r.Str()) does.
+func internItemStatusNext(r *jsontext.Reader) string {
+	switch r.StringByte() {
+	case 'm':
+		if r.Follows(`"message`, `"`) {
+			return ItemMessage
+		}
+		if r.Follows(`"mcp_cal`, `l"`) {
+			return ItemMCPCall
+		}
+		if r.Follows(`"mcp_lis`, `t_tools"`) {
+			return ItemMCPListTools
+		}
+	case 'r':
+		if r.Follows(`"reasoni`, `ng"`) {
+			return ItemReasoning
+		}
+	case 'f':
+		if r.Follows(`"functio`, `n_call"`) {
+			return ItemFunctionCall
+		}
+		if r.Follows(`"file_se`, `arch_call"`) {
+			return ItemFileSearch
+		}
+	case 'c':
+		if r.Follows(`"custom_`, `tool_call"`) {
+			return ItemCustomToolCall
+		}
+		if r.Follows(`"code_in`, `terpreter_call"`) {
+			return ItemCodeInterp
+		}
+		if r.Follows(`"complet`, `ed"`) {
+			return StatusCompleted
+		}
+	case 'w':
+		if r.Follows(`"web_sea`, `rch_call"`) {
+			return ItemWebSearch
+		}
+	case 'i':
+		if r.Follows(`"image_g`, `eneration_call"`) {
+			return ItemImageGen
+		}
+		if r.Follows(`"in_prog`, `ress"`) {
+			return StatusInProgress
+		}
+	case 'l':
+		if r.Follows(`"local_s`, `hell_call"`) {
+			return ItemLocalShell
+		}
+	case 't':
+		if r.Follows(`"tool_se`, `arch_call"`) {
+			return ItemToolSearch
+		}
+	}
+	return internItemStatus(r.Str())
+}
+
+// internItemStatus returns the constant Item* or Status* equal to b, or b as a new string.
+func internItemStatus(b []byte) string {
+	switch string(b) {
+	case ItemMessage:
+		return ItemMessage
+	case ItemReasoning:
+		return ItemReasoning
+	case ItemFunctionCall:
+		return ItemFunctionCall
+	case ItemCustomToolCall:
+		return ItemCustomToolCall
+	case ItemWebSearch:
+		return ItemWebSearch
+	case ItemFileSearch:
+		return ItemFileSearch
+	case ItemCodeInterp:
+		return ItemCodeInterp
+	case ItemImageGen:
+		return ItemImageGen
+	case ItemMCPCall:
+		return ItemMCPCall
+	case ItemMCPListTools:
+		return ItemMCPListTools
+	case ItemLocalShell:
+		return ItemLocalShell
+	case ItemToolSearch:
+		return ItemToolSearch
+	case StatusInProgress:
+		return StatusInProgress
+	case StatusCompleted:
+		return StatusCompleted
+	}
+	return string(b)
+}
+
+// internPartNext reads a string as internPart(r.Str()) does.
+func internPartNext(r *jsontext.Reader) string {
+	switch r.StringByte() {
+	case 'o':
+		if r.Follows(`"output_`, `text"`) {
+			return PartOutputText
+		}
+	case 'r':
+		if r.Follows(`"refusal`, `"`) {
+			return PartRefusal
+		}
+		if r.Follows(`"reasoni`, `ng_text"`) {
+			return PartReasoning
+		}
+	case 's':
+		if r.Follows(`"summary`, `_text"`) {
+			return PartSummaryText
+		}
+	}
+	return internPart(r.Str())
+}
+
 // internPart returns the constant Part* equal to b, or b as a new string.
 func internPart(b []byte) string {
 	switch string(b) {
@@ -759,6 +1487,23 @@ func internStatus(b []byte) string {
 		return StatusInProgress
 	case StatusCompleted:
 		return StatusCompleted
+	}
+	return string(b)
+}
+
+// keepString reads a string. *last is the text of the last one read,
+// quotes included, if it had no escape: a value repeated from one read to
+// the next (an id, a model) is one comparison, no scan, no allocation.
+func keepString(r *jsontext.Reader, last *string) string {
+	r.Peek() // past white space
+	if t := *last; t != "" && r.StringIs(t) {
+		return t[1 : len(t)-1]
+	}
+	off := r.Offset()
+	b := r.Str()
+	if raw := r.Since(off); len(raw) == len(b)+2 && string(raw[1:len(raw)-1]) == string(b) {
+		*last = string(raw)
+		return (*last)[1 : len(b)+1]
 	}
 	return string(b)
 }

@@ -95,17 +95,20 @@ func IsServerItem(typ string) bool {
 }
 
 // StreamEvent is one Responses API stream event: the union of the fields
-// of the event types read, decoded in one pass.
+// of the event types read, decoded in one pass, in the order the API
+// writes them. Reader reads event after event into one: its
+// SequenceNumber, Response, Item and Part point into it, and the item id,
+// response id and model are kept while they repeat.
 type StreamEvent struct {
 	Type           string      `json:"type" wire:"intern=Ev"`
-	SequenceNumber *int64      `json:"sequence_number"`
-	Response       *Response   `json:"response"`
+	SequenceNumber *int64      `json:"sequence_number" wire:"buf=seq"`
+	ItemID         string      `json:"item_id" wire:"keep=item.id"` // the last item's id while it repeats
 	OutputIndex    int         `json:"output_index"`
 	ContentIndex   int         `json:"content_index"`
-	ItemID         string      `json:"item_id"`
-	Item           *Item       `json:"item"`
-	Part           *Part       `json:"part"`
 	Delta          string      `json:"delta"`
+	Response       *Response   `json:"response" wire:"buf=resp"`
+	Item           *Item       `json:"item" wire:"buf=item"`
+	Part           *Part       `json:"part" wire:"buf=part"`
 	Arguments      string      `json:"arguments"`
 	Input          string      `json:"input"`
 	Annotation     *Annotation `json:"annotation"`
@@ -113,21 +116,28 @@ type StreamEvent struct {
 	Code    any    `json:"code"`
 	Message string `json:"message"`
 	Param   any    `json:"param"`
+
+	seq  int64
+	resp Response
+	item Item
+	part Part
 }
 
 // Response is the response object of the lifecycle events; only the
 // fields read are declared (its output is the items already streamed).
 type Response struct {
-	ID                string           `json:"id"`
-	CreatedAt         json.RawMessage  `json:"created_at"` // Unix seconds; kept raw: any JSON is tolerated
-	Model             string           `json:"model"`
+	ID                string           `json:"id" wire:"keep=id"`
+	CreatedAt         json.RawMessage  `json:"created_at" wire:"borrow"` // Unix seconds; kept raw: any JSON is tolerated
 	Status            string           `json:"status" wire:"intern=Status"`
-	ServiceTier       string           `json:"service_tier"`
 	Error             *openai.APIError `json:"error"`
 	IncompleteDetails *struct {
 		Reason string `json:"reason"`
 	} `json:"incomplete_details"`
-	Usage *Usage `json:"usage"`
+	Model       string `json:"model" wire:"keep=model"`
+	ServiceTier string `json:"service_tier"`
+	Usage       *Usage `json:"usage"`
+
+	id, model string
 }
 
 // Usage is a response's token counts.
@@ -181,29 +191,34 @@ func UsageOf(o openai.Usage) *Usage {
 }
 
 // Item is an output item: the union of the fields of the item types
-// read. Raw is the item's JSON, verbatim.
+// read. Raw is the item's JSON, verbatim: Reader points it and the raw
+// fields into the event's text.
+//
+//wire:order
 type Item struct {
-	ID               string          `json:"id"`
-	Type             string          `json:"type"`
-	Status           string          `json:"status"`
+	ID               string          `json:"id" wire:"keep=id"`
+	Type             string          `json:"type" wire:"intern=Item+Status"`
+	Status           string          `json:"status" wire:"intern=Item+Status"`
 	Content          []Part          `json:"content"`
-	Summary          []Part          `json:"summary"`
-	EncryptedContent string          `json:"encrypted_content"`
+	Arguments        json.RawMessage `json:"arguments" wire:"borrow"` // a string, but an object in some vendors' items
 	CallID           string          `json:"call_id"`
 	Name             string          `json:"name"`
-	Arguments        json.RawMessage `json:"arguments"` // a string, but an object in some vendors' items
+	Summary          []Part          `json:"summary"`
+	EncryptedContent string          `json:"encrypted_content"`
 	Input            string          `json:"input"`
 	ServerLabel      string          `json:"server_label"`
 	Output           *string         `json:"output"`
-	Error            json.RawMessage `json:"error"`
-	Action           json.RawMessage `json:"action"`
-	Queries          json.RawMessage `json:"queries"`
-	Results          json.RawMessage `json:"results"`
+	Error            json.RawMessage `json:"error" wire:"borrow"`
+	Action           json.RawMessage `json:"action" wire:"borrow"`
+	Queries          json.RawMessage `json:"queries" wire:"borrow"`
+	Results          json.RawMessage `json:"results" wire:"borrow"`
 	Code             *string         `json:"code"`
 	ContainerID      string          `json:"container_id"`
-	Outputs          json.RawMessage `json:"outputs"`
+	Outputs          json.RawMessage `json:"outputs" wire:"borrow"`
 	Result           *string         `json:"result"`
-	Raw              json.RawMessage `json:"-"`
+	Raw              json.RawMessage `json:"-" wire:"whole,borrow"`
+
+	id string
 }
 
 // UnmarshalJSON decodes an item and keeps its JSON.
@@ -217,11 +232,13 @@ func (it *Item) UnmarshalJSON(b []byte) error {
 }
 
 // Part is a content part (output_text, refusal) or a summary part.
+//
+//wire:order
 type Part struct {
 	Type        string       `json:"type" wire:"intern=Part"`
+	Annotations []Annotation `json:"annotations"`
 	Text        string       `json:"text"`
 	Refusal     string       `json:"refusal"`
-	Annotations []Annotation `json:"annotations"`
 }
 
 // Annotation is a citation of an output_text part (url_citation,
@@ -234,7 +251,7 @@ type Annotation struct {
 	EndIndex   *int64          `json:"end_index"`
 	Filename   *string         `json:"filename"`
 	Index      *int64          `json:"index"`
-	Raw        json.RawMessage `json:"-"`
+	Raw        json.RawMessage `json:"-" wire:"whole"`
 }
 
 // UnmarshalJSON decodes an annotation and keeps its JSON.
