@@ -273,6 +273,11 @@ func FuzzCompact(f *testing.F) {
 	for _, s := range []string{
 		`{"a": [1, -2.5e+3, true, false, null, {}, []], "b" : "x\ny"}`, " 0 ", `"\u00e9\/"`, `[1,]`, `{"a" 1}`, "\"\x01\"",
 		`01`, `1.e5`, `-`, `[[[]]]`, `{"a":{"b":{}}}`, "[\"\xff\xfe\"]", `"\ud800"`, `nul`, `truex`, `1 2`,
+		// Strings that end in, at the end of and after a first word, in the
+		// last bytes of src, with a control byte, an escape or bytes with
+		// the high bit set in a word (stringEnd).
+		`{"type":"finish","finishReason":"stop"}`, `["1234567","12345678","123456789"]`, `"12345678`,
+		"[\"1234\x1f678\"]", `["1234\"678\"", "abcdefghijk\\"]`, "[\"\xe2\x80\xa8\xff\xff\xff\xff\xff\xff\"]",
 	} {
 		f.Add([]byte(s))
 	}

@@ -1,6 +1,11 @@
 package render
 
-import "github.com/agentstream/agentstream/internal/jsontext"
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
+)
 
 // maxRawDepth is the deepest nesting appendCompact follows; deeper JSON
 // text is left to encoding/json (whose own limit is 10000).
@@ -47,7 +52,7 @@ value: // a value starts at i
 		}
 		goto key
 	case '"':
-		if i = jsontext.StringEnd(src, i); i < 0 {
+		if i = stringEnd(src, i); i < 0 {
 			return dst, false
 		}
 	case 't':
@@ -102,7 +107,7 @@ key: // an object's key starts at i
 	if i >= len(src) || src[i] != '"' {
 		return dst, false
 	}
-	if i = jsontext.StringEnd(src, i); i < 0 {
+	if i = stringEnd(src, i); i < 0 {
 		return dst, false
 	}
 	if i < len(src) && src[i] <= ' ' {
@@ -134,4 +139,30 @@ func skipSpace(dst, src []byte, i, start int) ([]byte, int, int) {
 // null).
 func hasLiteral(src []byte, i int, lit string) bool {
 	return len(src)-i >= len(lit) && string(src[i:i+len(lit)]) == lit
+}
+
+// stringEnd returns the index after the string that starts at src[i], a
+// quote, or -1, as jsontext.StringEnd does. One without escapes is read
+// here: a word at a time (the subtractions flag no byte before the first
+// quote, backslash or control byte), then its last bytes one by one; an
+// escape is StringEnd's.
+func stringEnd(src []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	j := i + 1
+	for ; j+8 <= len(src); j += 8 {
+		w := binary.LittleEndian.Uint64(src[j:])
+		q, bs := w^(ones*'"'), w^(ones*'\\')
+		if m := ((q - ones) | (bs - ones) | (w - ones*0x20)) &^ w & highs; m != 0 {
+			j += bits.TrailingZeros64(m) >> 3
+			goto stop
+		}
+	}
+	for j < len(src) && src[j] >= 0x20 && src[j] != '"' && src[j] != '\\' {
+		j++
+	}
+stop:
+	if j < len(src) && src[j] == '"' {
+		return j + 1
+	}
+	return jsontext.StringEnd(src, i)
 }

@@ -73,6 +73,19 @@ func TestDecode(t *testing.T) {
 			"text", sse(`{"type":"start"}`, `{"type":"start-step"}`) + hi + sse(`{"type":"finish-step"}`, `{"type":"finish","finishReason":"stop"}`, "[DONE]"),
 			join(one(start, step), text("hi"), one(stepEnd, finish("stop"))),
 		},
+		{
+			// The decoder shares a string read again (string): ids and
+			// deltas that spell each other, two parts taking turns.
+			"interleaved parts, deltas that spell the ids",
+			sse(`{"type":"start"}`, `{"type":"text-start","id":"t"}`, `{"type":"reasoning-start","id":"r"}`,
+				`{"type":"text-delta","id":"t","delta":"r"}`, `{"type":"reasoning-delta","id":"r","delta":"t"}`,
+				`{"type":"text-delta","id":"t","delta":"x"}`, `{"type":"text-end","id":"t"}`, `{"type":"reasoning-end","id":"r"}`,
+				`{"type":"finish"}`),
+			one(start, ev(&event.BlockStart{Agent: a, Kind: event.Text}), ev(&event.BlockStart{Agent: a, Kind: event.Thinking}),
+				ev(&event.Delta{Agent: a, Kind: event.Text, Text: "r"}), ev(&event.Delta{Agent: a, Kind: event.Thinking, Text: "t"}),
+				ev(&event.Delta{Agent: a, Kind: event.Text, Text: "x"}), ev(&event.BlockEnd{Agent: a, Kind: event.Text}),
+				ev(&event.BlockEnd{Agent: a, Kind: event.Thinking}), finish("")),
+		},
 		{"every finish reason maps", sse(`{"type":"start"}`, `{"type":"finish","finishReason":"length"}`), one(start, finish("length"))},
 		{"content-filter", sse(`{"type":"start"}`, `{"type":"finish","finishReason":"content-filter"}`), one(start, finish("content-filter"))},
 		{"tool-calls", sse(`{"type":"start"}`, `{"type":"finish","finishReason":"tool-calls"}`), one(start, finish("tool-calls"))},
