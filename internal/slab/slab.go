@@ -8,7 +8,7 @@
 // of it.
 package slab
 
-import "strings"
+import "unsafe"
 
 const (
 	// Size is the size of a full slab; the first is First, and each next
@@ -28,7 +28,7 @@ func Next(last int) int { return min(max(2*last, First), Size) }
 
 // Strings copies short strings into slabs. The zero value is ready to
 // use.
-type Strings struct{ b strings.Builder }
+type Strings struct{ b []byte }
 
 // String returns b as a string.
 func (s *Strings) String(b []byte) string {
@@ -38,16 +38,16 @@ func (s *Strings) String(b []byte) string {
 	if len(b) > MaxText {
 		return string(b)
 	}
-	if s.b.Cap()-s.b.Len() < len(b) {
+	if cap(s.b)-len(s.b) < len(b) {
 		// A new slab: the old one's bytes stay as they are, in the
-		// strings already handed out (Builder.Grow would copy them).
-		size := Next(s.b.Cap())
-		s.b = strings.Builder{}
-		s.b.Grow(size)
+		// strings already handed out.
+		s.b = make([]byte, 0, Next(cap(s.b)))
 	}
-	start := s.b.Len()
-	s.b.Write(b)
-	return s.b.String()[start:]
+	start := len(s.b)
+	s.b = append(s.b, b...)
+	// A slab's bytes are never written again (see the package doc), so
+	// they can be a string's, as strings.Builder hands out its bytes.
+	return unsafe.String(&s.b[start], len(b))
 }
 
 // Bytes copies short byte strings (raw JSON a decoder keeps) into slabs,
