@@ -146,20 +146,20 @@ func TestThreadsTable(t *testing.T) {
 		}
 		i := ts.slot(id, h)
 		switch th := want[id]; {
-		case ts.slots[i] != th:
-			t.Fatalf("slot of %s holds %v, want %v", id, ts.slots[i], th)
+		case ts.slots[i].th != th:
+			t.Fatalf("slot of %s holds %v, want %v", id, ts.slots[i].th, th)
 		case th == nil:
 			th = &thread{id: id, hash: h}
-			ts.slots[i], want[id] = th, th
+			ts.slots[i], want[id] = slot{h, th}, th
 		default:
 			ts.remove(th)
 			delete(want, id)
 		}
 		n := 0
-		for _, th := range ts.slots {
-			if th != nil {
+		for _, s := range ts.slots {
+			if th := s.th; th != nil {
 				n++
-				if ts.slots[ts.slot(th.id, th.hash)] != th {
+				if s.hash != th.hash || ts.slots[ts.slot(th.id, th.hash)].th != th {
 					t.Fatalf("%s not found in the table", th.id)
 				}
 			}
