@@ -23,9 +23,9 @@ import (
 // (scattered in memory) they pass over.
 type threads struct {
 	seed  maphash.Seed
-	slots []slot    // by the hash of the id; len a power of two, twice maxOpen or more
-	order []*thread // oldest first
-	spare *thread   // the last one forgotten, for the next new one
+	slots []slot  // by the hash of the id; len a power of two, twice maxOpen or more
+	order []slot  // oldest first
+	spare *thread // the last one forgotten, for the next new one
 	// cur is the thread of the decoder's agent, if it is one of slots.
 	cur *thread
 	// other is the usage of agents that are not in slots (Config.Agent
@@ -35,7 +35,6 @@ type threads struct {
 
 type thread struct {
 	id    string
-	hash  uint64
 	usage event.Usage
 }
 
@@ -72,19 +71,21 @@ func (t *threads) slot(id string, h uint64) int {
 }
 
 // add adds id, reporting whether it was new, and, when that made one
-// more than maxOpen, the id forgotten.
-func (t *threads) add(id string) (added bool, old string, out bool) {
+// more than maxOpen, the thread forgotten, which is t's to reuse after
+// the next add (its id is read only to report it: its memory, a
+// thousand runs old, is not read otherwise).
+func (t *threads) add(id string) (added bool, old *thread) {
 	h := t.hash(id)
 	i := t.slot(id, h)
 	if t.slots[i].th != nil {
-		return false, "", false
+		return false, nil
 	}
 	th := t.spare
 	if th == nil {
 		th = &thread{}
 	}
 	t.spare = nil
-	*th = thread{id: id, hash: h}
+	*th = thread{id: id}
 	if len(t.other) > 0 {
 		if u, ok := t.other[id]; ok {
 			th.usage = u
@@ -92,28 +93,26 @@ func (t *threads) add(id string) (added bool, old string, out bool) {
 		}
 	}
 	t.slots[i] = slot{h, th}
-	t.order = append(t.order, th)
+	t.order = append(t.order, slot{h, th})
 	t.cur = th // a thread.started's: its turns come next
 	if len(t.order) <= maxOpen {
-		return true, "", false
+		return true, nil
 	}
 	gone := t.order[0]
-	t.order[0] = nil
+	t.order[0] = slot{}
 	t.order = t.order[1:]
 	t.remove(gone)
-	if t.cur == gone {
-		t.cur = nil
-	}
-	t.spare = gone
-	return true, gone.id, true
+	t.spare = gone.th
+	return true, gone.th
 }
 
-// remove takes th out of the table, moving the threads probed past it
-// back (backward-shift deletion: the table keeps no tombstones).
-func (t *threads) remove(th *thread) {
+// remove takes g, a thread and its hash, out of the table, moving the
+// threads probed past it back (backward-shift deletion: the table keeps
+// no tombstones).
+func (t *threads) remove(g slot) {
 	mask := len(t.slots) - 1
-	i := int(th.hash) & mask
-	for t.slots[i].th != th {
+	i := int(g.hash) & mask
+	for t.slots[i].th != g.th {
 		i = (i + 1) & mask
 	}
 	for j := (i + 1) & mask; t.slots[j].th != nil; j = (j + 1) & mask {
