@@ -22,8 +22,9 @@ type blockSum struct {
 	state   encoding.BinaryAppender // h
 	buf     []byte                  // h's marshalled state, reused
 	block   [sha256.BlockSize]byte
-	checked bool // whether ok is known
-	ok      bool // whether the marshalled state reads as expected
+	out     [sha256.Size]byte // the sum padded returns when not read from buf
+	checked bool              // whether ok is known
+	ok      bool              // whether the marshalled state reads as expected
 }
 
 // maxOneBlock is the length of the longest message that is one block
@@ -40,7 +41,7 @@ func (s *blockSum) sum(msg []byte) [sha256.Size]byte {
 	}
 	n := copy(s.block[:], msg)
 	pad(&s.block, n)
-	return s.padded(&s.block, n)
+	return *s.padded(&s.block, n)
 }
 
 // pad writes the padding of a message of n bytes, at most maxOneBlock,
@@ -52,21 +53,24 @@ func pad(block *[sha256.BlockSize]byte, n int) {
 }
 
 // padded returns the SHA-256 of block[:n], which pad padded, read from
-// the state of s.h after the block.
-func (s *blockSum) padded(block *[sha256.BlockSize]byte, n int) (sum [sha256.Size]byte) {
+// the state of s.h after the block: in s's own memory, until the next
+// call (not copied out for the caller to copy again).
+func (s *blockSum) padded(block *[sha256.BlockSize]byte, n int) *[sha256.Size]byte {
 	if !s.checked {
 		s.check()
 	}
 	if !s.ok {
-		return sha256.Sum256(block[:n])
+		s.out = sha256.Sum256(block[:n])
+		return &s.out
 	}
 	s.h.Reset()
 	s.h.Write(block[:])
 	s.buf, _ = s.state.AppendBinary(s.buf[:0])
 	if len(s.buf) < len(stateMagic)+sha256.Size {
-		return sum // check, which calls padded first, finds it so
+		clear(s.out[:])
+		return &s.out // check, which calls padded first, finds it so
 	}
-	return [sha256.Size]byte(s.buf[len(stateMagic):]) // a fixed-size move, not a copy call
+	return (*[sha256.Size]byte)(s.buf[len(stateMagic):])
 }
 
 // check finds whether the digest's marshalled state reads as padded
@@ -83,7 +87,7 @@ func (s *blockSum) check() {
 	var block [sha256.BlockSize]byte
 	probe := "agentstream"
 	pad(&block, copy(block[:], probe))
-	sum := s.padded(&block, len(probe))
+	sum := *s.padded(&block, len(probe))
 	s.ok = len(s.buf) >= len(stateMagic)+sha256.Size && string(s.buf[:len(stateMagic)]) == stateMagic &&
 		sum == sha256.Sum256([]byte(probe))
 }

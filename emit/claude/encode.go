@@ -230,15 +230,13 @@ func (e *Encoder) sessionText() []byte {
 // appendHeader appends the fields every line ends with, as Marshal
 // writes header, and the line's closing brace.
 func (e *Encoder) appendHeader(b []byte, a *agent) []byte {
-	b = append(b, `,"parent_tool_use_id":`...)
 	if a.parent == nil {
-		b = append(b, "null"...)
+		b = append(b, `,"parent_tool_use_id":null,"session_id":`...)
 	} else {
-		b = jsontext.AppendMarshalString(b, *a.parent)
+		b = append(b, `,"parent_tool_use_id":`...)
+		b = append(jsontext.AppendMarshalString(b, *a.parent), `,"session_id":`...)
 	}
-	b = append(b, `,"session_id":`...)
-	b = e.appendSession(b)
-	b = append(b, `,"uuid":"`...)
+	b = append(e.appendSession(b), `,"uuid":"`...)
 	return append(e.appendUUID(b), `"}`...)
 }
 

@@ -33,16 +33,18 @@ func (l *lineIDs) appendUUID(b []byte, session string, n int) []byte {
 		}
 	}
 	l.n = n
-	var sum [sha256.Size]byte
+	var sum *[sha256.Size]byte
 	if len(l.msg) <= maxOneBlock {
 		sum = l.sums.padded(&l.block, len(l.msg))
 	} else {
-		sum = sha256.Sum256(l.msg)
+		s := sha256.Sum256(l.msg)
+		sum = &s
 	}
-	sum[6] = sum[6]&0x0f | 0x40
-	sum[8] = sum[8]&0x3f | 0x80
 	// 8-4-4-4-12 hex digits: each four bytes' eight digits made and
-	// written at once, the dashes written over after, in place in b.
+	// written at once, the dashes written over after, in place in b,
+	// then the version (4) and variant (binary 10) bits over the digits
+	// of the high halves of bytes 6 and 8: the sum is read as it is,
+	// not changed first.
 	b = slices.Grow(b, 36)
 	u := b[len(b) : len(b)+36]
 	le := binary.LittleEndian
@@ -55,6 +57,7 @@ func (l *lineIDs) appendUUID(b []byte, session string, n int) []byte {
 	le.PutUint32(u[24:], uint32(d>>32))
 	le.PutUint64(u[28:], hex8(sum[12:]))
 	u[8], u[13], u[18], u[23] = '-', '-', '-', '-'
+	u[14], u[19] = '4', "89ab"[sum[8]>>4&3]
 	return b[:len(b)+36]
 }
 

@@ -68,6 +68,13 @@ type Streamer struct {
 	// TooMany, if set, is called each time a call is let go of.
 	TooMany func()
 
+	streamState
+}
+
+// streamState is what a Streamer starts without: Reset zeroes it in
+// place (not a whole Streamer built aside and copied over it), but for
+// the buffers and sets it keeps.
+type streamState struct {
 	msg   MessageInfo // the open message, if inMsg
 	inMsg bool
 	idDue bool         // msg.ID is NewID(made)'s, not made yet (see info)
@@ -129,11 +136,8 @@ func (s *Streamer) Reset() {
 	if mcp != nil {
 		mcp.Clear()
 	}
-	*s = Streamer{
-		Event: s.Event, Block: s.Block, Model: s.Model, NewID: s.NewID, MaxBlockBytes: s.MaxBlockBytes, Cut: s.Cut,
-		Spare: s.Spare, MCPBeta: s.MCPBeta, MaxCalls: s.MaxCalls, TooMany: s.TooMany,
-		pending: pending, mcp: mcp, free: free, unsigned: unsigned,
-	}
+	s.streamState = streamState{}
+	s.pending, s.mcp, s.free, s.unsigned = pending, mcp, free, unsigned
 }
 
 // InTurn reports whether a message is open.

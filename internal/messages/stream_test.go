@@ -159,7 +159,7 @@ func TestDeltaSize(t *testing.T) {
 		s := &Streamer{Event: func(string, []byte) error { return nil }, MaxBlockBytes: 1 << 20}
 		s.Add(&event.BlockStart{Kind: event.Text})
 		s.Add(&event.Delta{Kind: event.Text, Text: text})
-		c := &Streamer{MaxBlockBytes: 1 << 20, open: &streamBlock{}}
+		c := &Streamer{MaxBlockBytes: 1 << 20, streamState: streamState{open: &streamBlock{}}}
 		c.capText(text)
 		if s.open.n != c.open.n {
 			t.Errorf("%q: delta counts %d bytes, capText %d", text, s.open.n, c.open.n)

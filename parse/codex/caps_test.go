@@ -137,29 +137,29 @@ func TestThreadsTable(t *testing.T) {
 	last := uint64(len(ts.slots) - 1)
 	hashes := []uint64{0, 1, last, last - 1, last + 1 + 7} // of slots 0, 1, last, last-1, 7
 	rng := rand.New(rand.NewPCG(1, 2))
-	want := map[string]*thread{}
+	want := map[string]slot{}
 	for range 20000 {
 		id := strconv.Itoa(rng.IntN(40))
 		h := hashes[rng.IntN(len(hashes))]
-		if th, ok := want[id]; ok {
-			h = th.hash
+		if s, ok := want[id]; ok {
+			h = s.hash
 		}
 		i := ts.slot(id, h)
-		switch th := want[id]; {
-		case ts.slots[i] != th:
-			t.Fatalf("slot of %s holds %v, want %v", id, ts.slots[i], th)
-		case th == nil:
-			th = &thread{id: id, hash: h}
-			ts.slots[i], want[id] = th, th
+		switch s := want[id]; {
+		case ts.slots[i].th != s.th:
+			t.Fatalf("slot of %s holds %v, want %v", id, ts.slots[i].th, s.th)
+		case s.th == nil:
+			s = slot{h, &thread{id: id}}
+			ts.slots[i], want[id] = s, s
 		default:
-			ts.remove(th)
+			ts.remove(s)
 			delete(want, id)
 		}
 		n := 0
-		for _, th := range ts.slots {
-			if th != nil {
+		for _, s := range ts.slots {
+			if th := s.th; th != nil {
 				n++
-				if ts.slots[ts.slot(th.id, th.hash)] != th {
+				if s != want[th.id] || ts.slots[ts.slot(th.id, s.hash)] != s {
 					t.Fatalf("%s not found in the table", th.id)
 				}
 			}

@@ -18,12 +18,14 @@ import (
 // at most half full): the one forgotten, a thousand runs old, is found
 // by its hash and pointer, without reading its id again, and a look-up
 // is a probe or two where a Go map's insert and delete cost several
-// times that per run.
+// times that per run. Each slot holds its thread's hash beside it, so
+// that probing and deleting read the table alone, not the threads
+// (scattered in memory) they pass over.
 type threads struct {
 	seed  maphash.Seed
-	slots []*thread // by the hash of the id; len a power of two, twice maxOpen or more
-	order []*thread // oldest first
-	spare *thread   // the last one forgotten, for the next new one
+	slots []slot  // by the hash of the id; len a power of two, twice maxOpen or more
+	order []slot  // oldest first
+	spare *thread // the last one forgotten, for the next new one
 	// cur is the thread of the decoder's agent, if it is one of slots.
 	cur *thread
 	// other is the usage of agents that are not in slots (Config.Agent
@@ -33,8 +35,13 @@ type threads struct {
 
 type thread struct {
 	id    string
-	hash  uint64
 	usage event.Usage
+}
+
+// slot is a thread in the table and the hash of its id (th nil: empty).
+type slot struct {
+	hash uint64
+	th   *thread
 }
 
 // slotsLen is the size of the table: at most half full, and a power of
@@ -47,7 +54,7 @@ const _ uint = -(slotsLen & (slotsLen - 1))
 // hash returns the hash of id, making the table on the first call.
 func (t *threads) hash(id string) uint64 {
 	if t.slots == nil {
-		t.seed, t.slots = maphash.MakeSeed(), make([]*thread, slotsLen)
+		t.seed, t.slots = maphash.MakeSeed(), make([]slot, slotsLen)
 	}
 	return maphash.String(t.seed, id)
 }
@@ -57,58 +64,58 @@ func (t *threads) hash(id string) uint64 {
 func (t *threads) slot(id string, h uint64) int {
 	mask := len(t.slots) - 1
 	for i := int(h) & mask; ; i = (i + 1) & mask {
-		if th := t.slots[i]; th == nil || th.hash == h && th.id == id {
+		if s := t.slots[i]; s.th == nil || s.hash == h && s.th.id == id {
 			return i
 		}
 	}
 }
 
 // add adds id, reporting whether it was new, and, when that made one
-// more than maxOpen, the id forgotten.
-func (t *threads) add(id string) (added bool, old string, out bool) {
+// more than maxOpen, the thread forgotten, which is t's to reuse after
+// the next add (its id is read only to report it: its memory, a
+// thousand runs old, is not read otherwise).
+func (t *threads) add(id string) (added bool, old *thread) {
 	h := t.hash(id)
 	i := t.slot(id, h)
-	if t.slots[i] != nil {
-		return false, "", false
+	if t.slots[i].th != nil {
+		return false, nil
 	}
 	th := t.spare
 	if th == nil {
 		th = &thread{}
 	}
 	t.spare = nil
-	*th = thread{id: id, hash: h}
+	*th = thread{id: id}
 	if len(t.other) > 0 {
 		if u, ok := t.other[id]; ok {
 			th.usage = u
 			delete(t.other, id)
 		}
 	}
-	t.slots[i] = th
-	t.order = append(t.order, th)
+	t.slots[i] = slot{h, th}
+	t.order = append(t.order, slot{h, th})
 	t.cur = th // a thread.started's: its turns come next
 	if len(t.order) <= maxOpen {
-		return true, "", false
+		return true, nil
 	}
 	gone := t.order[0]
-	t.order[0] = nil
+	t.order[0] = slot{}
 	t.order = t.order[1:]
 	t.remove(gone)
-	if t.cur == gone {
-		t.cur = nil
-	}
-	t.spare = gone
-	return true, gone.id, true
+	t.spare = gone.th
+	return true, gone.th
 }
 
-// remove takes th out of the table, moving the threads probed past it
-// back (backward-shift deletion: the table keeps no tombstones).
-func (t *threads) remove(th *thread) {
+// remove takes g, a thread and its hash, out of the table, moving the
+// threads probed past it back (backward-shift deletion: the table keeps
+// no tombstones).
+func (t *threads) remove(g slot) {
 	mask := len(t.slots) - 1
-	i := int(th.hash) & mask
-	for t.slots[i] != th {
+	i := int(g.hash) & mask
+	for t.slots[i].th != g.th {
 		i = (i + 1) & mask
 	}
-	for j := (i + 1) & mask; t.slots[j] != nil; j = (j + 1) & mask {
+	for j := (i + 1) & mask; t.slots[j].th != nil; j = (j + 1) & mask {
 		// The thread at j moves into the hole at i unless its own
 		// slot lies after i (cyclically), where probing starts.
 		if home := int(t.slots[j].hash) & mask; (j-home)&mask >= (j-i)&mask {
@@ -116,7 +123,7 @@ func (t *threads) remove(th *thread) {
 			i = j
 		}
 	}
-	t.slots[i] = nil
+	t.slots[i] = slot{}
 }
 
 // lastUsage returns the last cumulative usage of agent (zero if none).
@@ -147,7 +154,7 @@ func (t *threads) find(agent string) *thread {
 	if t.slots == nil {
 		return nil
 	}
-	th := t.slots[t.slot(agent, t.hash(agent))]
+	th := t.slots[t.slot(agent, t.hash(agent))].th
 	if th != nil {
 		t.cur = th
 	}
