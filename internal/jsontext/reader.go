@@ -742,6 +742,12 @@ func StringEnd(b []byte, i int) int {
 			} else {
 				return -1
 			}
+			// A byte that stands for itself between two escapes (the
+			// "n" of Python's "\u00dcn\u00ef") is passed here too,
+			// where the loop would look at a new word for it.
+			if len(t) >= 2 && t[1] == '\\' && plainValidTable[t[0]] == 1 {
+				t = t[1:]
+			}
 			if len(t) == 0 || t[0] != '\\' {
 				break
 			}

@@ -270,6 +270,12 @@ func TestStringEnd(t *testing.T) {
 		{`"\u00dcn\u00ef\ud83e\udd8a and a longer plain run"`, 0, 50},
 		{`"\\\/\b\f\n\r\t"`, 0, 16},
 		{"\"bad \xff byte\"", 0, 12}, // invalid UTF-8 passes, as encoding/json's scanner lets it
+		// One byte between two escapes: a character, the end, a control.
+		{`"\u00e9c\u00e9d\n"`, 0, 18},
+		{"\"\\u00e9\xc3\\n\"", 0, 11},
+		{`"\n"\n"`, 0, 4},
+		{"\"\\n\x01\\n\"", 0, -1},
+		{`"\n\\n"`, 0, 7},
 		{`"open`, 0, -1},
 		{`"\x"`, 0, -1},
 		{`"\u12g4"`, 0, -1},

@@ -19,13 +19,22 @@ func (r *Reader) StrValid() []byte {
 	// a word or a few: the first word is looked at here, saving
 	// plainLen's call for the shortest.
 	var i int
-	if start+8 <= len(b) {
+	switch {
+	case start+8 <= len(b):
 		if m := stops(word(b, start)); m != 0 {
 			i = start + first(m)
-		} else {
+		} else if start+16 > len(b) {
 			i = start + 8 + plainLen(b[start+8:])
+		} else if m := stops(word(b, start+8)); m != 0 {
+			i = start + 8 + first(m)
+		} else {
+			i = start + 16 + plainLen(b[start+16:])
 		}
-	} else {
+	case len(b) >= 8:
+		// A string in the input's last eight bytes (the last value of
+		// a message), read in one word as tail reads it.
+		i = start + first(stops(tail(word(b[len(b)-8:], 0), start, len(b))))
+	default:
 		i = start + plainLen(b[start:])
 	}
 	switch {

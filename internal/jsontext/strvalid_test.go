@@ -23,6 +23,9 @@ var strSeeds = []string{
 	`"abc\`, `"\`, `"0123456789abcdef\n0123456`, `"0123456789abcdef\n0123456"`, `"\u00e9\"0123456789abcdefghijklmno\\p"`,
 	`"\ud83e\udd8a\ud83e\udd8a\ud83e\udd8a\ud83e"`, `"\uD800\uDBFF\uDFFF"`,
 	"\"a\\nb\xc3\xa9cdefghij\\tk\xe2\x80\x94lmnopqrstu\\u00e9\xf0\x9f\xa6\x8a\"", "\"\\n1234567\\t\"",
+	// A string in the input's last eight bytes, and one that ends in its
+	// second word or after it.
+	`      "short"`, `     "ab\ncd"`, "      \"a\x01\"", `    "abc`, `"0123456789ab"`, `"01234567\n9"`, `"0123456789abcdef0"`,
 }
 
 // TestStrMatchesJSON: Str and StrValid read each seed as encoding/json
