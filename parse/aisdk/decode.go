@@ -221,11 +221,12 @@ func (d *Decoder) decode(data []byte) error {
 		return nil
 	}
 	// The chunk is the decoder's, reused: nothing an event keeps points
-	// into it (its strings are fresh each time; the values its pointers
-	// point to are its own, read from, never kept, but for a source's
-	// URL and Title, fresh each time).
+	// into it (its strings are fresh each time or its last ids' text,
+	// never changed; the values its pointers point to are its own, read
+	// from, never kept, but for a source's URL and Title, fresh each
+	// time).
 	c := &d.chunk
-	*c = wire.Chunk{}
+	wire.ResetChunk(c)
 	if err := jsontext.DecodeValid(&d.jr, data, c, wire.ReadChunk); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {

@@ -38,7 +38,7 @@ f0:
 		if r.Follows(`,"body":`, ``) {
 			goto f2
 		}
-		goto find
+		goto gap
 	}
 f1:
 	if !(r.Peek() == 'n' && r.Null()) {
@@ -51,7 +51,7 @@ f1:
 		if r.Follows(`,"usage"`, `:`) {
 			goto f3
 		}
-		goto find
+		goto gap
 	}
 f2:
 	v.Body = r.Skip()
@@ -81,7 +81,7 @@ f2:
 		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
-		goto find
+		goto gap
 	}
 f3:
 	{
@@ -119,7 +119,7 @@ f3:
 		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
-		goto find
+		goto gap
 	}
 f4:
 	if r.Peek() == 'n' && r.Null() {
@@ -152,7 +152,7 @@ f4:
 		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
-		goto find
+		goto gap
 	}
 f5:
 	if !(r.Peek() == 'n' && r.Null()) {
@@ -175,7 +175,7 @@ f5:
 		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
-		goto find
+		goto gap
 	}
 f6:
 	if !(r.Peek() == 'n' && r.Null()) {
@@ -195,7 +195,7 @@ f6:
 		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
-		goto find
+		goto gap
 	}
 f7:
 	if !(r.Peek() == 'n' && r.Null()) {
@@ -212,7 +212,7 @@ f7:
 		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
-		goto find
+		goto gap
 	}
 f8:
 	if !(r.Peek() == 'n' && r.Null()) {
@@ -222,7 +222,7 @@ f8:
 		return
 	}
 	if !r.Follows(`,"spent"`, `:`) {
-		goto find
+		goto gap
 	}
 f9:
 	if r.Peek() == 'n' && r.Null() {
@@ -232,6 +232,52 @@ f9:
 	}
 	if r.ObjectEnd() {
 		return
+	}
+gap:
+	if at := r.Offset(); r.Follows(`,`, ``) {
+		switch r.StringByte() {
+		case 't':
+			if r.Follows(`"type":`, ``) {
+				goto f0
+			}
+		case 'i':
+			if r.Follows(`"id":`, ``) {
+				goto f1
+			}
+		case 'b':
+			if r.Follows(`"body":`, ``) {
+				goto f2
+			}
+		case 'u':
+			if r.Follows(`"usage":`, ``) {
+				goto f3
+			}
+		case 'r':
+			if r.Follows(`"raws":`, ``) {
+				goto f4
+			}
+		case 'K':
+			if r.Follows(`"Kind":`, ``) {
+				goto f5
+			}
+		case 'B':
+			if r.Follows(`"Both":`, ``) {
+				goto f6
+			}
+		case 'P':
+			if r.Follows(`"Pick":`, ``) {
+				goto f7
+			}
+		case 'e':
+			if r.Follows(`"extra":`, ``) {
+				goto f8
+			}
+		case 's':
+			if r.Follows(`"spent":`, ``) {
+				goto f9
+			}
+		}
+		r.Rewind(at, r.Depth())
 	}
 find:
 	key, ok := r.KeyFold()
@@ -1862,11 +1908,19 @@ func ReadReused(r *jsontext.Reader, v *Reused) bool {
 }
 
 // ResetReused sets *v to Reused{} but for what its reader reuses from one value to
-// the next: the last strings of keep= fields, the memory of buf= slices.
+// the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetReused(v *Reused) {
-	k0, k1, k2, k3, k4, k5 := v.kept, v.keptPtr, v.n, v.nested.items, v.nested.name, v.parts
-	*v = Reused{}
-	v.kept, v.keptPtr, v.n, v.nested.items, v.nested.name, v.parts = k0, k1, k2, k3, k4, k5
+	v.Keep = ""
+	v.KeepPtr = nil
+	v.Parts = nil
+	v.Nested = nil
+	v.Wholes = nil
+	v.Whole = nil
+	v.Lent = Lent{}
+	v.Any = nil
+	v.N = 0
+	v.Label = ""
+	ResetNested(&v.nested)
 }
 
 func readReused(r *jsontext.Reader, v *Reused) {
@@ -2087,11 +2141,10 @@ func ReadNested(r *jsontext.Reader, v *Nested) bool {
 }
 
 // ResetNested sets *v to Nested{} but for what its reader reuses from one value to
-// the next: the last strings of keep= fields, the memory of buf= slices.
+// the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetNested(v *Nested) {
-	k0, k1 := v.items, v.name
-	*v = Nested{}
-	v.items, v.name = k0, k1
+	v.Items = nil
+	v.Name = ""
 }
 
 func readNested(r *jsontext.Reader, v *Nested) {

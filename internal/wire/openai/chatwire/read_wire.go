@@ -17,11 +17,19 @@ func ReadChunk(r *jsontext.Reader, v *Chunk) bool {
 }
 
 // ResetChunk sets *v to Chunk{} but for what its reader reuses from one value to
-// the next: the last strings of keep= fields, the memory of buf= slices.
+// the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetChunk(v *Chunk) {
-	k0, k1, k2, k3, k4, k5 := v.choices, v.created, v.fprint, v.id, v.model, v.tier
-	*v = Chunk{}
-	v.choices, v.created, v.fprint, v.id, v.model, v.tier = k0, k1, k2, k3, k4, k5
+	v.ID = ""
+	v.Object = ""
+	v.Created = 0
+	v.Model = ""
+	v.ServiceTier = ""
+	v.SystemFingerprint = nil
+	v.Choices = nil
+	v.Usage = nil
+	v.Error = nil
+	v.errorJSON = nil
+	v.lazy = 0
 }
 
 func readChunk(r *jsontext.Reader, v *Chunk) {
@@ -292,11 +300,12 @@ func ReadChoice(r *jsontext.Reader, v *Choice) bool {
 }
 
 // ResetChoice sets *v to Choice{} but for what its reader reuses from one value to
-// the next: the last strings of keep= fields, the memory of buf= slices.
+// the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetChoice(v *Choice) {
-	k0 := v.Delta.toolCalls
-	*v = Choice{}
-	v.Delta.toolCalls = k0
+	v.Index = 0
+	ResetDelta(&v.Delta)
+	v.Logprobs = nil
+	v.FinishReason = nil
 }
 
 func readChoice(r *jsontext.Reader, v *Choice) {
@@ -412,11 +421,14 @@ func ReadDelta(r *jsontext.Reader, v *Delta) bool {
 }
 
 // ResetDelta sets *v to Delta{} but for what its reader reuses from one value to
-// the next: the last strings of keep= fields, the memory of buf= slices.
+// the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetDelta(v *Delta) {
-	k0 := v.toolCalls
-	*v = Delta{}
-	v.toolCalls = k0
+	v.Role = ""
+	v.Content = nil
+	v.Refusal = nil
+	v.ReasoningContent = nil
+	v.Reasoning = nil
+	v.ToolCalls = nil
 }
 
 func readDelta(r *jsontext.Reader, v *Delta) {

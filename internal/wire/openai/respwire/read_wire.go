@@ -19,11 +19,25 @@ func ReadStreamEvent(r *jsontext.Reader, v *StreamEvent) bool {
 }
 
 // ResetStreamEvent sets *v to StreamEvent{} but for what its reader reuses from one value to
-// the next: the last strings of keep= fields, the memory of buf= slices.
+// the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetStreamEvent(v *StreamEvent) {
-	k0, k1, k2 := v.item.id, v.resp.id, v.resp.model
-	*v = StreamEvent{}
-	v.item.id, v.resp.id, v.resp.model = k0, k1, k2
+	v.Type = ""
+	v.SequenceNumber = nil
+	v.ItemID = ""
+	v.OutputIndex = 0
+	v.ContentIndex = 0
+	v.Delta = ""
+	v.Response = nil
+	v.Item = nil
+	v.Part = nil
+	v.Arguments = ""
+	v.Input = ""
+	v.Annotation = nil
+	v.Code = nil
+	v.Message = ""
+	v.Param = nil
+	ResetResponse(&v.resp)
+	ResetItem(&v.item)
 }
 
 func readStreamEvent(r *jsontext.Reader, v *StreamEvent) {
@@ -293,11 +307,16 @@ func ReadResponse(r *jsontext.Reader, v *Response) bool {
 }
 
 // ResetResponse sets *v to Response{} but for what its reader reuses from one value to
-// the next: the last strings of keep= fields, the memory of buf= slices.
+// the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetResponse(v *Response) {
-	k0, k1 := v.id, v.model
-	*v = Response{}
-	v.id, v.model = k0, k1
+	v.ID = ""
+	v.CreatedAt = nil
+	v.Status = ""
+	v.Error = nil
+	v.IncompleteDetails = nil
+	v.Model = ""
+	v.ServiceTier = ""
+	v.Usage = nil
 }
 
 func readResponse(r *jsontext.Reader, v *Response) {
@@ -621,11 +640,29 @@ func ReadItem(r *jsontext.Reader, v *Item) bool {
 }
 
 // ResetItem sets *v to Item{} but for what its reader reuses from one value to
-// the next: the last strings of keep= fields, the memory of buf= slices.
+// the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetItem(v *Item) {
-	k0 := v.id
-	*v = Item{}
-	v.id = k0
+	v.ID = ""
+	v.Type = ""
+	v.Status = ""
+	v.Content = nil
+	v.Arguments = nil
+	v.CallID = ""
+	v.Name = ""
+	v.Summary = nil
+	v.EncryptedContent = ""
+	v.Input = ""
+	v.ServerLabel = ""
+	v.Output = nil
+	v.Error = nil
+	v.Action = nil
+	v.Queries = nil
+	v.Results = nil
+	v.Code = nil
+	v.ContainerID = ""
+	v.Outputs = nil
+	v.Result = nil
+	v.Raw = nil
 }
 
 func readItem(r *jsontext.Reader, v *Item) {
