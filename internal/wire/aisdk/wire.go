@@ -141,7 +141,7 @@ type Chunk struct {
 	// keeps whole in the chunk's Raw, points into the text read. The
 	// part and tool call ids are read with the last one's text kept
 	// (wire:"keep"): a part's chunks repeat it, one comparison each.
-	id, toolCallID string
+	id, toolCallID                                                                               string
 	delta, errorText, toolName, inputTextDelta, sourceID, mediaType, filename, messageID, reason string
 	providerExecuted, dynamic, preliminary, transient                                            bool
 }
