@@ -633,10 +633,10 @@ f0:
 		}
 		v.Required = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"Option`, `al":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:

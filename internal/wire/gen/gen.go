@@ -748,9 +748,10 @@ const lastTries = 6
 // reports whether a lower-cased key is one of st's lower-cased, if the
 // statements call folded<name>. Of a reader's own struct (top), they are
 // the reader's body: each field's key is asked for in declaration order,
-// one comparison with a constant (Follows), and the object's end after
-// each value; a key that is not the one asked for is compared with the
-// next one or few (lastTries), else read and looked up, and the fields
+// one comparison with a constant (Follows), and the object's end where
+// it is not next; a key that is not the one asked for is compared with
+// the next one or few (lastTries), or in a wire:sparse struct with those
+// of its first byte (gapSwitch), else read and looked up, and the fields
 // after its own are asked for next. A producer that writes its keys in
 // that order, some left out, costs a comparison per key and at most a
 // look-up per gap. A struct written in a field's declaration is read by
@@ -802,6 +803,13 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 				comma = ""
 			}
 			fmt.Fprintf(w, "if !r.Follows(%s) {\n", follows(comma+`"`+f.json+`":`))
+			if i > 0 && !g.sparse[name] {
+				// The object's end is looked for only where
+				// the key asked for is not next (after each
+				// value in a sparse struct, whose values have
+				// few members).
+				w.WriteString("if r.ObjectEnd() {\nreturn\n}\n")
+			}
 			if g.spaced[name] && tries > 1 && i > 0 && i+1 < len(fields) {
 				// A producer that writes white space between
 				// members (Python's json.dumps) has each looked up,
@@ -824,7 +832,9 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 		if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow, peek: g.ordered[name]}); err != nil {
 			return "", err
 		}
-		w.WriteString("if r.ObjectEnd() {\nreturn\n}\n")
+		if i == len(fields)-1 || g.sparse[name] {
+			w.WriteString("if r.ObjectEnd() {\nreturn\n}\n")
+		}
 	}
 	if gap {
 		gapSwitch(w, fields)

@@ -46,10 +46,10 @@ f0:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ID = keepString(r, &v.id)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"object`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"create`, `d":`) {
 			goto f2
 		}
@@ -59,10 +59,10 @@ f1:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Object = internObjectNext(r)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"create`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -91,10 +91,10 @@ f2:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Created = keepInt(r, &v.created)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"model"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -120,10 +120,10 @@ f3:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Model = keepString(r, &v.model)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"servic`, `e_tier":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -146,10 +146,10 @@ f4:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ServiceTier = keepString(r, &v.tier)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"system`, `_fingerprint":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -171,10 +171,10 @@ f5:
 	} else {
 		v.SystemFingerprint = keepStringPtr(r, &v.fprint)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"choice`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -211,10 +211,10 @@ f6:
 		}
 		v.Choices = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -230,10 +230,10 @@ f7:
 	} else {
 		readUsage(r, jsontext.Ensure(&v.Usage))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f8:
@@ -326,10 +326,10 @@ func readChoice(r *jsontext.Reader, v *Choice) {
 	}
 f0:
 	jsontext.ReadInt(r, &v.Index)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"delta"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -346,10 +346,10 @@ f1:
 	if !(r.Peek() == 'n' && r.Null()) {
 		readDelta(r, &v.Delta)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"logpro`, `bs":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -365,10 +365,10 @@ f2:
 	} else {
 		jsontext.ReadAny(r, &v.Logprobs)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"finish`, `_reason":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f3:
@@ -457,10 +457,10 @@ f0:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Role = internRoleNext(r)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -485,10 +485,10 @@ f1:
 	} else {
 		*jsontext.EnsureIn(&v.Content, &v.content) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"refusa`, `l":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -510,10 +510,10 @@ f2:
 	} else {
 		*jsontext.EnsureIn(&v.Refusal, &v.refusal) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"reason`, `ing_content":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -532,10 +532,10 @@ f3:
 	} else {
 		*jsontext.EnsureIn(&v.ReasoningContent, &v.reasoningContent) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"reason`, `ing":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -551,10 +551,10 @@ f4:
 	} else {
 		*jsontext.EnsureIn(&v.Reasoning, &v.reasoning) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"tool_c`, `alls":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:
@@ -637,10 +637,10 @@ func readToolCallDelta(r *jsontext.Reader, v *ToolCallDelta) {
 	}
 f0:
 	jsontext.ReadInt(r, &v.Index)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"id":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"type":`, ``) {
 			goto f2
 		}
@@ -648,10 +648,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.ID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"type":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"functi`, `on":`) {
 			goto f3
 		}
@@ -661,10 +661,10 @@ f2:
 	if !r.Null() {
 		v.Type = internType(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"functi`, `on":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f3:
@@ -723,10 +723,10 @@ func readFunction(r *jsontext.Reader, v *Function) {
 	}
 f0:
 	r.StringField(&v.Name)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"argume`, `nts":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -784,10 +784,10 @@ f0:
 		jsontext.Ensure(&v.PromptTokens)
 		jsontext.ReadInt(r, v.PromptTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"comple`, `tion_tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"total_`, `tokens":`) {
 			goto f2
 		}
@@ -800,10 +800,10 @@ f1:
 		jsontext.Ensure(&v.CompletionTokens)
 		jsontext.ReadInt(r, v.CompletionTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"total_`, `tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"prompt`, `_tokens_details":`) {
 			goto f3
 		}
@@ -816,10 +816,10 @@ f2:
 		jsontext.Ensure(&v.TotalTokens)
 		jsontext.ReadInt(r, v.TotalTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"prompt`, `_tokens_details":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"comple`, `tion_tokens_details":`) {
 			goto f4
 		}
@@ -831,10 +831,10 @@ f3:
 	} else {
 		readPromptDetails(r, jsontext.Ensure(&v.PromptTokensDetails))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"comple`, `tion_tokens_details":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f4:

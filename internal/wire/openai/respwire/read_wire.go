@@ -54,10 +54,10 @@ f0:
 	if !r.Null() {
 		v.Type = internEv(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"sequen`, `ce_number":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"item_i`, `d":`) {
 			goto f2
 		}
@@ -70,10 +70,10 @@ f1:
 		jsontext.EnsureIn(&v.SequenceNumber, &v.seq)
 		jsontext.ReadInt(r, v.SequenceNumber)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"item_i`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `_index":`) {
 			goto f3
 		}
@@ -83,10 +83,10 @@ f2:
 	if !r.Null() {
 		v.ItemID = keepString(r, &v.item.id)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `_index":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"conten`, `t_index":`) {
 			goto f4
 		}
@@ -94,10 +94,10 @@ f2:
 	}
 f3:
 	jsontext.ReadInt(r, &v.OutputIndex)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t_index":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"delta"`, `:`) {
 			goto f5
 		}
@@ -105,10 +105,10 @@ f3:
 	}
 f4:
 	jsontext.ReadInt(r, &v.ContentIndex)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"delta"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"respon`, `se":`) {
 			goto f6
 		}
@@ -116,10 +116,10 @@ f4:
 	}
 f5:
 	r.StringField(&v.Delta)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"respon`, `se":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"item":`, ``) {
 			goto f7
 		}
@@ -135,10 +135,10 @@ f6:
 		}
 		readResponse(r, v.Response)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"item":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"part":`, ``) {
 			goto f8
 		}
@@ -154,10 +154,10 @@ f7:
 		}
 		readItem(r, v.Item)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"part":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"argume`, `nts":`) {
 			goto f9
 		}
@@ -169,10 +169,10 @@ f8:
 	} else {
 		readPart(r, jsontext.EnsureIn(&v.Part, &v.part))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"argume`, `nts":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"input"`, `:`) {
 			goto f10
 		}
@@ -180,10 +180,10 @@ f8:
 	}
 f9:
 	r.StringField(&v.Arguments)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"input"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"annota`, `tion":`) {
 			goto f11
 		}
@@ -191,10 +191,10 @@ f9:
 	}
 f10:
 	r.StringField(&v.Input)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"annota`, `tion":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"code":`, ``) {
 			goto f12
 		}
@@ -206,10 +206,10 @@ f11:
 	} else {
 		readAnnotation(r, jsontext.Ensure(&v.Annotation))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"code":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `e":`) {
 			goto f13
 		}
@@ -221,10 +221,10 @@ f12:
 	} else {
 		jsontext.ReadAny(r, &v.Code)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"param"`, `:`) {
 			goto f14
 		}
@@ -232,10 +232,10 @@ f12:
 	}
 f13:
 	r.StringField(&v.Message)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"param"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f14:
@@ -333,10 +333,10 @@ f0:
 	if !r.Null() {
 		v.ID = keepString(r, &v.id)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"create`, `d_at":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"status`, `":`) {
 			goto f2
 		}
@@ -344,10 +344,10 @@ f0:
 	}
 f1:
 	v.CreatedAt = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"status`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f3
 		}
@@ -357,10 +357,10 @@ f2:
 	if !r.Null() {
 		v.Status = internStatus(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"incomp`, `lete_details":`) {
 			goto f4
 		}
@@ -372,10 +372,10 @@ f3:
 	} else {
 		openai.ReadAPIError(r, jsontext.Ensure(&v.Error))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"incomp`, `lete_details":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"model"`, `:`) {
 			goto f5
 		}
@@ -403,10 +403,10 @@ f4:
 			}
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"model"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"servic`, `e_tier":`) {
 			goto f6
 		}
@@ -416,10 +416,10 @@ f5:
 	if !r.Null() {
 		v.Model = keepString(r, &v.model)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"servic`, `e_tier":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"usage"`, `:`) {
 			goto f7
 		}
@@ -427,10 +427,10 @@ f5:
 	}
 f6:
 	r.StringField(&v.ServiceTier)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f7:
@@ -504,10 +504,10 @@ f0:
 		jsontext.Ensure(&v.InputTokens)
 		jsontext.ReadInt(r, v.InputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"input_`, `tokens_details":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `_tokens":`) {
 			goto f2
 		}
@@ -537,10 +537,10 @@ f1:
 			}
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `_tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `_tokens_details":`) {
 			goto f3
 		}
@@ -553,10 +553,10 @@ f2:
 		jsontext.Ensure(&v.OutputTokens)
 		jsontext.ReadInt(r, v.OutputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `_tokens_details":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"total_`, `tokens":`) {
 			goto f4
 		}
@@ -586,10 +586,10 @@ f3:
 			}
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"total_`, `tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f4:
@@ -691,10 +691,10 @@ f0:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ID = keepString(r, &v.id)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"type":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"status`, `":`) {
 			goto f2
 		}
@@ -704,10 +704,10 @@ f1:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Type = internItemStatusNext(r)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"status`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"conten`, `t":`) {
 			goto f3
 		}
@@ -717,10 +717,10 @@ f2:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Status = internItemStatusNext(r)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"argume`, `nts":`) {
 			goto f4
 		}
@@ -739,10 +739,10 @@ f3:
 		}
 		v.Content = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"argume`, `nts":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"call_i`, `d":`) {
 			goto f5
 		}
@@ -750,10 +750,10 @@ f3:
 	}
 f4:
 	v.Arguments = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"call_i`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"name":`, ``) {
 			goto f6
 		}
@@ -763,10 +763,10 @@ f5:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.CallID = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"name":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"summar`, `y":`) {
 			goto f7
 		}
@@ -776,10 +776,10 @@ f6:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Name = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"summar`, `y":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"encryp`, `ted_content":`) {
 			goto f8
 		}
@@ -798,10 +798,10 @@ f7:
 		}
 		v.Summary = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"encryp`, `ted_content":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"input"`, `:`) {
 			goto f9
 		}
@@ -811,10 +811,10 @@ f8:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.EncryptedContent = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"input"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"server`, `_label":`) {
 			goto f10
 		}
@@ -824,10 +824,10 @@ f9:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Input = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"server`, `_label":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `":`) {
 			goto f11
 		}
@@ -837,10 +837,10 @@ f10:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ServerLabel = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f12
 		}
@@ -852,10 +852,10 @@ f11:
 	} else {
 		*jsontext.Ensure(&v.Output) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"action`, `":`) {
 			goto f13
 		}
@@ -863,10 +863,10 @@ f11:
 	}
 f12:
 	v.Error = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"action`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"querie`, `s":`) {
 			goto f14
 		}
@@ -889,10 +889,10 @@ f12:
 	}
 f13:
 	v.Action = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"querie`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"result`, `s":`) {
 			goto f15
 		}
@@ -912,10 +912,10 @@ f13:
 	}
 f14:
 	v.Queries = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"result`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"code":`, ``) {
 			goto f16
 		}
@@ -932,10 +932,10 @@ f14:
 	}
 f15:
 	v.Results = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"code":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"contai`, `ner_id":`) {
 			goto f17
 		}
@@ -953,10 +953,10 @@ f16:
 	} else {
 		*jsontext.Ensure(&v.Code) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"contai`, `ner_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `s":`) {
 			goto f18
 		}
@@ -969,10 +969,10 @@ f17:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ContainerID = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"result`, `":`) {
 			goto f19
 		}
@@ -980,10 +980,10 @@ f17:
 	}
 f18:
 	v.Outputs = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"result`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f19:
@@ -1084,10 +1084,10 @@ f0:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Type = internPartNext(r)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"annota`, `tions":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"text":`, ``) {
 			goto f2
 		}
@@ -1107,10 +1107,10 @@ f1:
 		}
 		v.Annotations = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"text":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"refusa`, `l":`) {
 			goto f3
 		}
@@ -1120,10 +1120,10 @@ f2:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Text = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"refusa`, `l":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f3:
@@ -1192,10 +1192,10 @@ func readAnnotationObject(r *jsontext.Reader, v *Annotation) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"url":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"title"`, `:`) {
 			goto f2
 		}
@@ -1207,10 +1207,10 @@ f1:
 	} else {
 		*jsontext.Ensure(&v.URL) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"title"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"start_`, `index":`) {
 			goto f3
 		}
@@ -1222,10 +1222,10 @@ f2:
 	} else {
 		*jsontext.Ensure(&v.Title) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"start_`, `index":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"end_in`, `dex":`) {
 			goto f4
 		}
@@ -1238,10 +1238,10 @@ f3:
 		jsontext.Ensure(&v.StartIndex)
 		jsontext.ReadInt(r, v.StartIndex)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"end_in`, `dex":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"filena`, `me":`) {
 			goto f5
 		}
@@ -1254,10 +1254,10 @@ f4:
 		jsontext.Ensure(&v.EndIndex)
 		jsontext.ReadInt(r, v.EndIndex)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"filena`, `me":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"index"`, `:`) {
 			goto f6
 		}
@@ -1269,10 +1269,10 @@ f5:
 	} else {
 		*jsontext.Ensure(&v.Filename) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"index"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
