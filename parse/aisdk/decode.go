@@ -225,13 +225,13 @@ func (d *Decoder) decode(data []byte) error {
 		return nil
 	}
 	// The chunk is the decoder's, reused: nothing an event keeps points
-	// into it (its strings are made by string, never written again; the
-	// values its pointers point to are its own, read from, never kept,
-	// but for a source's URL and Title, fresh each time). It is read as
-	// jsontext.DecodeValid reads it, whose calls cost as much as reading
-	// a short chunk.
+	// into it (its strings are fresh each time or its last ids' text,
+	// never changed; the values its pointers point to are its own, read
+	// from, never kept, but for a source's URL and Title, fresh each
+	// time). It is read as jsontext.DecodeValid reads it, whose calls
+	// cost as much as reading a short chunk.
 	c := &d.chunk
-	*c = wire.Chunk{}
+	wire.ResetChunk(c)
 	if d.jr.ResetValid(data); !wire.ReadChunk(&d.jr, c) || !d.jr.End() {
 		*c = wire.Chunk{}
 		if err := json.Unmarshal(data, c); err != nil {

@@ -29,10 +29,10 @@ f0:
 	if !r.Null() {
 		v.JSONRPC = internVersion(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"id":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"method`, `":`) {
 			goto f2
 		}
@@ -40,10 +40,10 @@ f0:
 	}
 f1:
 	jsontext.ReadRaw(r, &v.ID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"method`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"params`, `":`) {
 			goto f3
 		}
@@ -53,10 +53,10 @@ f2:
 	if !r.Null() {
 		v.Method = internMethod(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"params`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"result`, `":`) {
 			goto f4
 		}
@@ -64,10 +64,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Params)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"result`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f5
 		}
@@ -75,10 +75,10 @@ f3:
 	}
 f4:
 	jsontext.ReadRaw(r, &v.Result)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:
@@ -143,10 +143,10 @@ func readError(r *jsontext.Reader, v *Error) {
 	}
 f0:
 	jsontext.ReadInt(r, &v.Code)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"data":`, ``) {
 			goto f2
 		}
@@ -154,10 +154,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Message)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"data":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -212,10 +212,10 @@ func readTranscriptLine(r *jsontext.Reader, v *TranscriptLine) {
 	}
 f0:
 	r.StringField(&v.Dir)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"msg":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -270,10 +270,10 @@ f0:
 	if !r.Null() {
 		v.Message.JSONRPC = internVersion(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"id":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"method`, `":`) {
 			goto f2
 		}
@@ -281,10 +281,10 @@ f0:
 	}
 f1:
 	jsontext.ReadRaw(r, &v.Message.ID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"method`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"params`, `":`) {
 			goto f3
 		}
@@ -294,10 +294,10 @@ f2:
 	if !r.Null() {
 		v.Message.Method = internMethod(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"params`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"result`, `":`) {
 			goto f4
 		}
@@ -305,10 +305,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Message.Params)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"result`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f5
 		}
@@ -316,10 +316,10 @@ f3:
 	}
 f4:
 	jsontext.ReadRaw(r, &v.Message.Result)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"dir":`, ``) {
 			goto f6
 		}
@@ -331,10 +331,10 @@ f5:
 	} else {
 		readError(r, jsontext.Ensure(&v.Message.Error))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"dir":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"msg":`, ``) {
 			goto f7
 		}
@@ -346,10 +346,10 @@ f6:
 	} else {
 		*jsontext.Ensure(&v.Dir) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"msg":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f7:
@@ -414,10 +414,10 @@ func readResultProbe(r *jsontext.Reader, v *ResultProbe) {
 	}
 f0:
 	jsontext.ReadRaw(r, &v.ProtocolVersion)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"sessio`, `nId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"stopRe`, `ason":`) {
 			goto f2
 		}
@@ -425,10 +425,10 @@ f0:
 	}
 f1:
 	jsontext.ReadRaw(r, &v.SessionID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"stopRe`, `ason":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -483,10 +483,10 @@ func readSessionNotification(r *jsontext.Reader, v *SessionNotification) {
 	}
 f0:
 	r.StringField(&v.SessionID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"update`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"_meta"`, `:`) {
 			goto f2
 		}
@@ -494,10 +494,10 @@ f0:
 	}
 f1:
 	jsontext.ReadRaw(r, &v.Update)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"_meta"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -554,10 +554,10 @@ f0:
 	if !r.Null() {
 		v.SessionUpdate = internUpdate(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `eId":`) {
 			goto f2
 		}
@@ -565,10 +565,10 @@ f0:
 	}
 f1:
 	jsontext.ReadRaw(r, &v.Content)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `eId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"toolCa`, `llId":`) {
 			goto f3
 		}
@@ -576,10 +576,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.MessageID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"toolCa`, `llId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"title"`, `:`) {
 			goto f4
 		}
@@ -587,10 +587,10 @@ f2:
 	}
 f3:
 	r.StringField(&v.ToolCallID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"title"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"kind":`, ``) {
 			goto f5
 		}
@@ -602,10 +602,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Title) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"kind":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"status`, `":`) {
 			goto f6
 		}
@@ -617,10 +617,10 @@ f5:
 	} else {
 		*jsontext.Ensure(&v.Kind) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"status`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"locati`, `ons":`) {
 			goto f7
 		}
@@ -632,10 +632,10 @@ f6:
 	} else {
 		*jsontext.Ensure(&v.Status) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"locati`, `ons":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawInp`, `ut":`) {
 			goto f8
 		}
@@ -654,10 +654,10 @@ f7:
 		}
 		v.Locations = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawInp`, `ut":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawOut`, `put":`) {
 			goto f9
 		}
@@ -665,10 +665,10 @@ f7:
 	}
 f8:
 	jsontext.ReadRaw(r, &v.RawInput)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawOut`, `put":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"entrie`, `s":`) {
 			goto f10
 		}
@@ -676,10 +676,10 @@ f8:
 	}
 f9:
 	jsontext.ReadRaw(r, &v.RawOutput)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"entrie`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"used":`, ``) {
 			goto f11
 		}
@@ -698,10 +698,10 @@ f10:
 		}
 		v.Entries = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"used":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"size":`, ``) {
 			goto f12
 		}
@@ -714,10 +714,10 @@ f11:
 		jsontext.Ensure(&v.Used)
 		jsontext.ReadInt(r, v.Used)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"size":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"cost":`, ``) {
 			goto f13
 		}
@@ -730,10 +730,10 @@ f12:
 		jsontext.Ensure(&v.Size)
 		jsontext.ReadInt(r, v.Size)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"cost":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f13:
@@ -814,10 +814,10 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 	}
 f0:
 	r.StringField(&v.SessionUpdate)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `eId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"conten`, `t":`) {
 			goto f2
 		}
@@ -825,10 +825,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.MessageID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -883,10 +883,10 @@ func readToolCall(r *jsontext.Reader, v *ToolCall) {
 	}
 f0:
 	r.StringField(&v.SessionUpdate)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"toolCa`, `llId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"title"`, `:`) {
 			goto f2
 		}
@@ -894,10 +894,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.ToolCallID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"title"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"kind":`, ``) {
 			goto f3
 		}
@@ -909,10 +909,10 @@ f2:
 	} else {
 		*jsontext.Ensure(&v.Title) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"kind":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"status`, `":`) {
 			goto f4
 		}
@@ -920,10 +920,10 @@ f2:
 	}
 f3:
 	r.StringField(&v.Kind)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"status`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"conten`, `t":`) {
 			goto f5
 		}
@@ -931,10 +931,10 @@ f3:
 	}
 f4:
 	r.StringField(&v.Status)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"locati`, `ons":`) {
 			goto f6
 		}
@@ -951,10 +951,10 @@ f5:
 		}
 		v.Content = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"locati`, `ons":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawInp`, `ut":`) {
 			goto f7
 		}
@@ -973,10 +973,10 @@ f6:
 		}
 		v.Locations = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawInp`, `ut":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawOut`, `put":`) {
 			goto f8
 		}
@@ -984,10 +984,10 @@ f6:
 	}
 f7:
 	jsontext.ReadRaw(r, &v.RawInput)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawOut`, `put":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f8:
@@ -1054,10 +1054,10 @@ func readPlan(r *jsontext.Reader, v *Plan) {
 	}
 f0:
 	r.StringField(&v.SessionUpdate)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"entrie`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -1123,10 +1123,10 @@ f0:
 	if !r.Null() {
 		v.Type = internBlock(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"text":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"data":`, ``) {
 			goto f2
 		}
@@ -1134,10 +1134,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Text)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"data":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"mimeTy`, `pe":`) {
 			goto f3
 		}
@@ -1145,10 +1145,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.Data)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"mimeTy`, `pe":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"uri":`, ``) {
 			goto f4
 		}
@@ -1156,10 +1156,10 @@ f2:
 	}
 f3:
 	r.StringField(&v.MimeType)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"uri":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f4:
@@ -1218,10 +1218,10 @@ func readTextBlock(r *jsontext.Reader, v *TextBlock) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"text":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -1274,10 +1274,10 @@ func readImageBlock(r *jsontext.Reader, v *ImageBlock) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"data":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"mimeTy`, `pe":`) {
 			goto f2
 		}
@@ -1285,10 +1285,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Data)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"mimeTy`, `pe":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -1343,10 +1343,10 @@ func readToolCallContent(r *jsontext.Reader, v *ToolCallContent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"path":`, ``) {
 			goto f2
 		}
@@ -1354,10 +1354,10 @@ f0:
 	}
 f1:
 	jsontext.ReadRaw(r, &v.Content)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"path":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"oldTex`, `t":`) {
 			goto f3
 		}
@@ -1365,10 +1365,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.Path)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"oldTex`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"newTex`, `t":`) {
 			goto f4
 		}
@@ -1380,10 +1380,10 @@ f3:
 	} else {
 		*jsontext.Ensure(&v.OldText) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"newTex`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"termin`, `alId":`) {
 			goto f5
 		}
@@ -1395,10 +1395,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.NewText) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"termin`, `alId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:
@@ -1459,10 +1459,10 @@ func readWrappedContent(r *jsontext.Reader, v *WrappedContent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -1519,10 +1519,10 @@ func readLocation(r *jsontext.Reader, v *Location) {
 	}
 f0:
 	r.StringField(&v.Path)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"line":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -1580,10 +1580,10 @@ func readPlanEntry(r *jsontext.Reader, v *PlanEntry) {
 	}
 f0:
 	r.StringField(&v.Content)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"priori`, `ty":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"status`, `":`) {
 			goto f2
 		}
@@ -1591,10 +1591,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Priority)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"status`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -1649,10 +1649,10 @@ func readCost(r *jsontext.Reader, v *Cost) {
 	}
 f0:
 	jsontext.ReadFloat(r, &v.Amount)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"curren`, `cy":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -1705,10 +1705,10 @@ func readPromptResponse(r *jsontext.Reader, v *PromptResponse) {
 	}
 f0:
 	r.StringField(&v.StopReason)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"_meta"`, `:`) {
 			goto f2
 		}
@@ -1720,10 +1720,10 @@ f1:
 	} else {
 		readUsage(r, jsontext.Ensure(&v.Usage))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"_meta"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -1783,10 +1783,10 @@ f0:
 		jsontext.Ensure(&v.InputTokens)
 		jsontext.ReadInt(r, v.InputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `Tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"totalT`, `okens":`) {
 			goto f2
 		}
@@ -1799,10 +1799,10 @@ f1:
 		jsontext.Ensure(&v.OutputTokens)
 		jsontext.ReadInt(r, v.OutputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"totalT`, `okens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"though`, `tTokens":`) {
 			goto f3
 		}
@@ -1815,10 +1815,10 @@ f2:
 		jsontext.Ensure(&v.TotalTokens)
 		jsontext.ReadInt(r, v.TotalTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"though`, `tTokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"cached`, `ReadTokens":`) {
 			goto f4
 		}
@@ -1831,10 +1831,10 @@ f3:
 		jsontext.Ensure(&v.ThoughtTokens)
 		jsontext.ReadInt(r, v.ThoughtTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"cached`, `ReadTokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"cached`, `WriteTokens":`) {
 			goto f5
 		}
@@ -1847,10 +1847,10 @@ f4:
 		jsontext.Ensure(&v.CachedReadTokens)
 		jsontext.ReadInt(r, v.CachedReadTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"cached`, `WriteTokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:
@@ -1916,10 +1916,10 @@ func readNewSessionResponse(r *jsontext.Reader, v *NewSessionResponse) {
 	}
 f0:
 	r.StringField(&v.SessionID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"models`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"config`, `Options":`) {
 			goto f2
 		}
@@ -1947,10 +1947,10 @@ f1:
 			}
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"config`, `Options":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -2033,10 +2033,10 @@ func readSessionMeta(r *jsontext.Reader, v *SessionMeta) {
 	}
 f0:
 	jsontext.ReadRaw(r, &v.Initialize)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"sessio`, `n/load":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"sessio`, `n/new":`) {
 			goto f2
 		}
@@ -2044,10 +2044,10 @@ f0:
 	}
 f1:
 	jsontext.ReadRaw(r, &v.SessionLoad)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"sessio`, `n/new":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"sessio`, `n/resume":`) {
 			goto f3
 		}
@@ -2055,10 +2055,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.SessionNew)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"sessio`, `n/resume":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f3:
@@ -2158,10 +2158,10 @@ func readPromptRequest(r *jsontext.Reader, v *PromptRequest) {
 	}
 f0:
 	r.StringField(&v.SessionID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"prompt`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -2223,10 +2223,10 @@ func readPermissionRequest(r *jsontext.Reader, v *PermissionRequest) {
 	}
 f0:
 	r.StringField(&v.SessionID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"toolCa`, `ll":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -2304,10 +2304,10 @@ f0:
 	if !r.Null() {
 		v.JSONRPC = internVersion(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"id":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"method`, `":`) {
 			goto f2
 		}
@@ -2315,10 +2315,10 @@ f0:
 	}
 f1:
 	jsontext.ReadRaw(r, &v.ID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"method`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"params`, `":`) {
 			goto f3
 		}
@@ -2328,10 +2328,10 @@ f2:
 	if !r.Null() {
 		v.Method = internMethod(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"params`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"result`, `":`) {
 			goto f4
 		}
@@ -2343,10 +2343,10 @@ f3:
 	} else {
 		readLineParams(r, jsontext.Ensure(&v.Params))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"result`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f5
 		}
@@ -2358,10 +2358,10 @@ f4:
 	} else {
 		readLineResult(r, jsontext.Ensure(&v.Result))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"dir":`, ``) {
 			goto f6
 		}
@@ -2373,10 +2373,10 @@ f5:
 	} else {
 		readError(r, jsontext.Ensure(&v.Error))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"dir":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
@@ -2443,10 +2443,10 @@ func readLineParams(r *jsontext.Reader, v *LineParams) {
 	}
 f0:
 	r.StringField(&v.SessionID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"update`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -2503,10 +2503,10 @@ func readLineResult(r *jsontext.Reader, v *LineResult) {
 	}
 f0:
 	jsontext.ReadRaw(r, &v.ProtocolVersion)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"sessio`, `nId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"stopRe`, `ason":`) {
 			goto f2
 		}
@@ -2514,10 +2514,10 @@ f0:
 	}
 f1:
 	jsontext.ReadRaw(r, &v.SessionID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"stopRe`, `ason":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"models`, `":`) {
 			goto f3
 		}
@@ -2525,10 +2525,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.StopReason)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"models`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"config`, `Options":`) {
 			goto f4
 		}
@@ -2556,10 +2556,10 @@ f3:
 			}
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"config`, `Options":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"usage"`, `:`) {
 			goto f5
 		}
@@ -2595,10 +2595,10 @@ f4:
 		}
 		v.ConfigOptions = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:

@@ -27,10 +27,10 @@ func readLegacyThinkingContent(r *jsontext.Reader, v *LegacyThinkingContent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"delta"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -131,10 +131,10 @@ f0:
 		jsontext.Ensure(&v.Timestamp)
 		jsontext.ReadInt(r, v.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f2
 		}
@@ -142,10 +142,10 @@ f0:
 	}
 f1:
 	jsontext.ReadRaw(r, &v.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -247,10 +247,10 @@ func readTextMessageStartEvent(r *jsontext.Reader, v *TextMessageStartEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -263,10 +263,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -274,10 +274,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -285,10 +285,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
@@ -300,10 +300,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `eId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"role":`, ``) {
 			goto f6
 		}
@@ -311,10 +311,10 @@ f4:
 	}
 f5:
 	r.StringField(&v.MessageID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"role":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"name":`, ``) {
 			goto f7
 		}
@@ -326,10 +326,10 @@ f6:
 	} else {
 		*jsontext.Ensure(&v.Role) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"name":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f7:
@@ -398,10 +398,10 @@ func readTextMessageContentEvent(r *jsontext.Reader, v *TextMessageContentEvent)
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -414,10 +414,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -425,10 +425,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -436,10 +436,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
@@ -451,10 +451,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `eId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"delta"`, `:`) {
 			goto f6
 		}
@@ -462,10 +462,10 @@ f4:
 	}
 f5:
 	r.StringField(&v.MessageID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"delta"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
@@ -528,10 +528,10 @@ func readTextMessageEndEvent(r *jsontext.Reader, v *TextMessageEndEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -544,10 +544,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -555,10 +555,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -566,10 +566,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
@@ -581,10 +581,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `eId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:
@@ -645,10 +645,10 @@ func readTextMessageChunkEvent(r *jsontext.Reader, v *TextMessageChunkEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -661,10 +661,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -672,10 +672,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -683,10 +683,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
@@ -698,10 +698,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `eId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"role":`, ``) {
 			goto f6
 		}
@@ -713,10 +713,10 @@ f5:
 	} else {
 		*jsontext.Ensure(&v.MessageID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"role":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"delta"`, `:`) {
 			goto f7
 		}
@@ -728,10 +728,10 @@ f6:
 	} else {
 		*jsontext.Ensure(&v.Role) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"delta"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"name":`, ``) {
 			goto f8
 		}
@@ -743,10 +743,10 @@ f7:
 	} else {
 		*jsontext.Ensure(&v.Delta) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"name":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f8:
@@ -817,10 +817,10 @@ func readToolCallStartEvent(r *jsontext.Reader, v *ToolCallStartEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -833,10 +833,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -844,10 +844,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -855,10 +855,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"toolCa`, `llId":`) {
 			goto f5
 		}
@@ -870,10 +870,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"toolCa`, `llId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"toolCa`, `llName":`) {
 			goto f6
 		}
@@ -881,10 +881,10 @@ f4:
 	}
 f5:
 	r.StringField(&v.ToolCallID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"toolCa`, `llName":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"parent`, `MessageId":`) {
 			goto f7
 		}
@@ -892,10 +892,10 @@ f5:
 	}
 f6:
 	r.StringField(&v.ToolCallName)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"parent`, `MessageId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f7:
@@ -964,10 +964,10 @@ func readToolCallArgsEvent(r *jsontext.Reader, v *ToolCallArgsEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -980,10 +980,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -991,10 +991,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -1002,10 +1002,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"toolCa`, `llId":`) {
 			goto f5
 		}
@@ -1017,10 +1017,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"toolCa`, `llId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"delta"`, `:`) {
 			goto f6
 		}
@@ -1028,10 +1028,10 @@ f4:
 	}
 f5:
 	r.StringField(&v.ToolCallID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"delta"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
@@ -1094,10 +1094,10 @@ func readToolCallEndEvent(r *jsontext.Reader, v *ToolCallEndEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -1110,10 +1110,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -1121,10 +1121,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -1132,10 +1132,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"toolCa`, `llId":`) {
 			goto f5
 		}
@@ -1147,10 +1147,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"toolCa`, `llId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:
@@ -1211,10 +1211,10 @@ func readToolCallChunkEvent(r *jsontext.Reader, v *ToolCallChunkEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -1227,10 +1227,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -1238,10 +1238,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -1249,10 +1249,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"toolCa`, `llId":`) {
 			goto f5
 		}
@@ -1264,10 +1264,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"toolCa`, `llId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"toolCa`, `llName":`) {
 			goto f6
 		}
@@ -1279,10 +1279,10 @@ f5:
 	} else {
 		*jsontext.Ensure(&v.ToolCallID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"toolCa`, `llName":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"parent`, `MessageId":`) {
 			goto f7
 		}
@@ -1294,10 +1294,10 @@ f6:
 	} else {
 		*jsontext.Ensure(&v.ToolCallName) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"parent`, `MessageId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"delta"`, `:`) {
 			goto f8
 		}
@@ -1309,10 +1309,10 @@ f7:
 	} else {
 		*jsontext.Ensure(&v.ParentMessageID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"delta"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f8:
@@ -1383,10 +1383,10 @@ func readToolCallResultEvent(r *jsontext.Reader, v *ToolCallResultEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -1399,10 +1399,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -1410,10 +1410,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -1421,10 +1421,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
@@ -1436,10 +1436,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `eId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"toolCa`, `llId":`) {
 			goto f6
 		}
@@ -1447,10 +1447,10 @@ f4:
 	}
 f5:
 	r.StringField(&v.MessageID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"toolCa`, `llId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"conten`, `t":`) {
 			goto f7
 		}
@@ -1458,10 +1458,10 @@ f5:
 	}
 f6:
 	r.StringField(&v.ToolCallID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"role":`, ``) {
 			goto f8
 		}
@@ -1469,10 +1469,10 @@ f6:
 	}
 f7:
 	jsontext.ReadRaw(r, &v.Content)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"role":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f8:
@@ -1543,10 +1543,10 @@ func readPart(r *jsontext.Reader, v *Part) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"id":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"text":`, ``) {
 			goto f2
 		}
@@ -1558,10 +1558,10 @@ f1:
 	} else {
 		*jsontext.Ensure(&v.ID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"text":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"source`, `":`) {
 			goto f3
 		}
@@ -1573,10 +1573,10 @@ f2:
 	} else {
 		*jsontext.Ensure(&v.Text) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"source`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f4
 		}
@@ -1588,10 +1588,10 @@ f3:
 	} else {
 		readSource(r, jsontext.Ensure(&v.Source))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f4:
@@ -1650,10 +1650,10 @@ func readSource(r *jsontext.Reader, v *Source) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"value"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"mimeTy`, `pe":`) {
 			goto f2
 		}
@@ -1661,10 +1661,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Value)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"mimeTy`, `pe":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"provid`, `er":`) {
 			goto f3
 		}
@@ -1676,10 +1676,10 @@ f2:
 	} else {
 		*jsontext.Ensure(&v.MimeType) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"provid`, `er":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f3:
@@ -1740,10 +1740,10 @@ func readRunStartedEvent(r *jsontext.Reader, v *RunStartedEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -1756,10 +1756,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -1767,10 +1767,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"thread`, `Id":`) {
 			goto f4
 		}
@@ -1778,10 +1778,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"thread`, `Id":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"runId"`, `:`) {
 			goto f5
 		}
@@ -1789,10 +1789,10 @@ f3:
 	}
 f4:
 	r.StringField(&v.ThreadID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"runId"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"protoc`, `olVersion":`) {
 			goto f6
 		}
@@ -1800,10 +1800,10 @@ f4:
 	}
 f5:
 	r.StringField(&v.RunID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"protoc`, `olVersion":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"parent`, `RunId":`) {
 			goto f7
 		}
@@ -1815,10 +1815,10 @@ f6:
 	} else {
 		*jsontext.Ensure(&v.ProtocolVersion) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"parent`, `RunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"input"`, `:`) {
 			goto f8
 		}
@@ -1830,10 +1830,10 @@ f7:
 	} else {
 		*jsontext.Ensure(&v.ParentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"input"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f8:
@@ -1900,10 +1900,10 @@ func readRunFinishedEvent(r *jsontext.Reader, v *RunFinishedEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -1916,10 +1916,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -1927,10 +1927,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"thread`, `Id":`) {
 			goto f4
 		}
@@ -1938,10 +1938,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"thread`, `Id":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"runId"`, `:`) {
 			goto f5
 		}
@@ -1949,10 +1949,10 @@ f3:
 	}
 f4:
 	r.StringField(&v.ThreadID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"runId"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"result`, `":`) {
 			goto f6
 		}
@@ -1960,10 +1960,10 @@ f4:
 	}
 f5:
 	r.StringField(&v.RunID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"result`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"outcom`, `e":`) {
 			goto f7
 		}
@@ -1971,10 +1971,10 @@ f5:
 	}
 f6:
 	jsontext.ReadRaw(r, &v.Result)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"outcom`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"usage"`, `:`) {
 			goto f8
 		}
@@ -1986,10 +1986,10 @@ f7:
 	} else {
 		readOutcome(r, jsontext.Ensure(&v.Outcome))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f8:
@@ -2067,10 +2067,10 @@ func readOutcome(r *jsontext.Reader, v *Outcome) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"pendin`, `gToolCallIds":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"interr`, `upts":`) {
 			goto f2
 		}
@@ -2087,10 +2087,10 @@ f1:
 		}
 		v.PendingToolCallIDs = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"interr`, `upts":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"interr`, `uptIds":`) {
 			goto f3
 		}
@@ -2098,10 +2098,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Interrupts)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"interr`, `uptIds":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f3:
@@ -2171,10 +2171,10 @@ f0:
 	} else {
 		*jsontext.Ensure(&v.Provider) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"model"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"inputT`, `okens":`) {
 			goto f2
 		}
@@ -2186,10 +2186,10 @@ f1:
 	} else {
 		*jsontext.Ensure(&v.Model) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"inputT`, `okens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `Tokens":`) {
 			goto f3
 		}
@@ -2202,10 +2202,10 @@ f2:
 		jsontext.Ensure(&v.InputTokens)
 		jsontext.ReadInt(r, v.InputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `Tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"totalT`, `okens":`) {
 			goto f4
 		}
@@ -2218,10 +2218,10 @@ f3:
 		jsontext.Ensure(&v.OutputTokens)
 		jsontext.ReadInt(r, v.OutputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"totalT`, `okens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"reason`, `ingTokens":`) {
 			goto f5
 		}
@@ -2234,10 +2234,10 @@ f4:
 		jsontext.Ensure(&v.TotalTokens)
 		jsontext.ReadInt(r, v.TotalTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"reason`, `ingTokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"cached`, `InputTokens":`) {
 			goto f6
 		}
@@ -2250,10 +2250,10 @@ f5:
 		jsontext.Ensure(&v.ReasoningTokens)
 		jsontext.ReadInt(r, v.ReasoningTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"cached`, `InputTokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"cacheW`, `riteInputTokens":`) {
 			goto f7
 		}
@@ -2266,10 +2266,10 @@ f6:
 		jsontext.Ensure(&v.CachedInputTokens)
 		jsontext.ReadInt(r, v.CachedInputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"cacheW`, `riteInputTokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f7:
@@ -2339,10 +2339,10 @@ func readRunErrorEvent(r *jsontext.Reader, v *RunErrorEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -2355,10 +2355,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -2366,10 +2366,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `e":`) {
 			goto f4
 		}
@@ -2377,10 +2377,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"code":`, ``) {
 			goto f5
 		}
@@ -2388,10 +2388,10 @@ f3:
 	}
 f4:
 	r.StringField(&v.Message)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"code":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"usage"`, `:`) {
 			goto f6
 		}
@@ -2403,10 +2403,10 @@ f5:
 	} else {
 		*jsontext.Ensure(&v.Code) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
@@ -2480,10 +2480,10 @@ func readStepStartedEvent(r *jsontext.Reader, v *StepStartedEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -2496,10 +2496,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -2507,10 +2507,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -2518,10 +2518,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"stepNa`, `me":`) {
 			goto f5
 		}
@@ -2533,10 +2533,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"stepNa`, `me":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:
@@ -2597,10 +2597,10 @@ func readStepFinishedEvent(r *jsontext.Reader, v *StepFinishedEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -2613,10 +2613,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -2624,10 +2624,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -2635,10 +2635,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"stepNa`, `me":`) {
 			goto f5
 		}
@@ -2650,10 +2650,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"stepNa`, `me":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:
@@ -2714,10 +2714,10 @@ func readReasoningStartEvent(r *jsontext.Reader, v *ReasoningStartEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -2730,10 +2730,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -2741,10 +2741,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -2752,10 +2752,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
@@ -2767,10 +2767,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `eId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:
@@ -2831,10 +2831,10 @@ func readReasoningMessageStartEvent(r *jsontext.Reader, v *ReasoningMessageStart
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -2847,10 +2847,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -2858,10 +2858,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -2869,10 +2869,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
@@ -2884,10 +2884,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `eId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"role":`, ``) {
 			goto f6
 		}
@@ -2895,10 +2895,10 @@ f4:
 	}
 f5:
 	r.StringField(&v.MessageID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"role":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
@@ -2961,10 +2961,10 @@ func readReasoningMessageContentEvent(r *jsontext.Reader, v *ReasoningMessageCon
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -2977,10 +2977,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -2988,10 +2988,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -2999,10 +2999,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
@@ -3014,10 +3014,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `eId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"delta"`, `:`) {
 			goto f6
 		}
@@ -3025,10 +3025,10 @@ f4:
 	}
 f5:
 	r.StringField(&v.MessageID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"delta"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
@@ -3091,10 +3091,10 @@ func readReasoningMessageEndEvent(r *jsontext.Reader, v *ReasoningMessageEndEven
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -3107,10 +3107,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -3118,10 +3118,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -3129,10 +3129,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
@@ -3144,10 +3144,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `eId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:
@@ -3208,10 +3208,10 @@ func readReasoningMessageChunkEvent(r *jsontext.Reader, v *ReasoningMessageChunk
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -3224,10 +3224,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -3235,10 +3235,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -3246,10 +3246,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
@@ -3261,10 +3261,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `eId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"delta"`, `:`) {
 			goto f6
 		}
@@ -3276,10 +3276,10 @@ f5:
 	} else {
 		*jsontext.Ensure(&v.MessageID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"delta"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
@@ -3346,10 +3346,10 @@ func readReasoningEndEvent(r *jsontext.Reader, v *ReasoningEndEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -3362,10 +3362,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -3373,10 +3373,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -3384,10 +3384,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `eId":`) {
 			goto f5
 		}
@@ -3399,10 +3399,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `eId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:
@@ -3463,10 +3463,10 @@ func readReasoningEncryptedValueEvent(r *jsontext.Reader, v *ReasoningEncryptedV
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -3479,10 +3479,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -3490,10 +3490,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -3501,10 +3501,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subtyp`, `e":`) {
 			goto f5
 		}
@@ -3516,10 +3516,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subtyp`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"entity`, `Id":`) {
 			goto f6
 		}
@@ -3527,10 +3527,10 @@ f4:
 	}
 f5:
 	r.StringField(&v.Subtype)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"entity`, `Id":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"encryp`, `tedValue":`) {
 			goto f7
 		}
@@ -3538,10 +3538,10 @@ f5:
 	}
 f6:
 	r.StringField(&v.EntityID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"encryp`, `tedValue":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f7:
@@ -3606,10 +3606,10 @@ func readSubagentStartedEvent(r *jsontext.Reader, v *SubagentStartedEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -3622,10 +3622,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -3633,10 +3633,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -3644,10 +3644,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"name":`, ``) {
 			goto f5
 		}
@@ -3655,10 +3655,10 @@ f3:
 	}
 f4:
 	r.StringField(&v.SubagentRunID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"name":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"descri`, `ption":`) {
 			goto f6
 		}
@@ -3666,10 +3666,10 @@ f4:
 	}
 f5:
 	r.StringField(&v.Name)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"descri`, `ption":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"parent`, `SubagentRunId":`) {
 			goto f7
 		}
@@ -3681,10 +3681,10 @@ f6:
 	} else {
 		*jsontext.Ensure(&v.Description) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"parent`, `SubagentRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"parent`, `ToolCallId":`) {
 			goto f8
 		}
@@ -3696,10 +3696,10 @@ f7:
 	} else {
 		*jsontext.Ensure(&v.ParentSubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"parent`, `ToolCallId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"parent`, `MessageId":`) {
 			goto f9
 		}
@@ -3711,10 +3711,10 @@ f8:
 	} else {
 		*jsontext.Ensure(&v.ParentToolCallID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"parent`, `MessageId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f9:
@@ -3787,10 +3787,10 @@ func readSubagentFinishedEvent(r *jsontext.Reader, v *SubagentFinishedEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -3803,10 +3803,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -3814,10 +3814,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -3825,10 +3825,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"result`, `":`) {
 			goto f5
 		}
@@ -3836,10 +3836,10 @@ f3:
 	}
 f4:
 	r.StringField(&v.SubagentRunID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"result`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"outcom`, `e":`) {
 			goto f6
 		}
@@ -3847,10 +3847,10 @@ f4:
 	}
 f5:
 	jsontext.ReadRaw(r, &v.Result)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"outcom`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
@@ -3917,10 +3917,10 @@ func readSubagentErrorEvent(r *jsontext.Reader, v *SubagentErrorEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -3933,10 +3933,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -3944,10 +3944,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -3955,10 +3955,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `e":`) {
 			goto f5
 		}
@@ -3966,10 +3966,10 @@ f3:
 	}
 f4:
 	r.StringField(&v.SubagentRunID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"code":`, ``) {
 			goto f6
 		}
@@ -3977,10 +3977,10 @@ f4:
 	}
 f5:
 	r.StringField(&v.Message)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"code":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
@@ -4047,10 +4047,10 @@ func readRawEvent(r *jsontext.Reader, v *RawEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -4063,10 +4063,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -4074,10 +4074,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -4085,10 +4085,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"event"`, `:`) {
 			goto f5
 		}
@@ -4100,10 +4100,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"event"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"source`, `":`) {
 			goto f6
 		}
@@ -4111,10 +4111,10 @@ f4:
 	}
 f5:
 	jsontext.ReadRaw(r, &v.Event)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"source`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
@@ -4181,10 +4181,10 @@ func readCustomEvent(r *jsontext.Reader, v *CustomEvent) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"rawEve`, `nt":`) {
 			goto f2
 		}
@@ -4197,10 +4197,10 @@ f1:
 		jsontext.Ensure(&v.Base.Timestamp)
 		jsontext.ReadInt(r, v.Base.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"rawEve`, `nt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f3
 		}
@@ -4208,10 +4208,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Base.RawEvent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"subage`, `ntRunId":`) {
 			goto f4
 		}
@@ -4219,10 +4219,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subage`, `ntRunId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"name":`, ``) {
 			goto f5
 		}
@@ -4234,10 +4234,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Attributable.SubagentRunID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"name":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"value"`, `:`) {
 			goto f6
 		}
@@ -4245,10 +4245,10 @@ f4:
 	}
 f5:
 	r.StringField(&v.Name)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"value"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
@@ -4311,10 +4311,10 @@ func readErrorValue(r *jsontext.Reader, v *ErrorValue) {
 	}
 f0:
 	r.StringField(&v.Message)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"type":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"fatal"`, `:`) {
 			goto f2
 		}
@@ -4322,10 +4322,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"fatal"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:

@@ -20,6 +20,8 @@ func compareLine(t *testing.T, data []byte) bool {
 			want.delta, want.errorText, want.toolName, want.inputTextDelta = got.delta, got.errorText, got.toolName, got.inputTextDelta
 			want.sourceID, want.mediaType, want.filename, want.messageID, want.reason = got.sourceID, got.mediaType, got.filename, got.messageID, got.reason
 			want.providerExecuted, want.dynamic, want.preliminary, want.transient = got.providerExecuted, got.dynamic, got.preliminary, got.transient
+			// The last ids' text, kept by the reader (keep=).
+			want.id, want.toolCallID = got.id, got.toolCallID
 		}),
 	} {
 		read = read || ok

@@ -15,6 +15,36 @@ func ReadChunk(r *jsontext.Reader, v *Chunk) bool {
 	return !r.Failed()
 }
 
+// ResetChunk sets *v to Chunk{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= fields.
+func ResetChunk(v *Chunk) {
+	v.Type = ""
+	v.ID = ""
+	v.Delta = nil
+	v.ErrorText = nil
+	v.ToolCallID = ""
+	v.ToolName = nil
+	v.InputTextDelta = nil
+	v.Input = nil
+	v.Output = nil
+	v.ProviderExecuted = nil
+	v.Dynamic = nil
+	v.Preliminary = nil
+	v.ApprovalID = ""
+	v.SourceID = nil
+	v.URL = nil
+	v.Title = nil
+	v.MediaType = nil
+	v.Filename = nil
+	v.Data = nil
+	v.Transient = nil
+	v.MessageID = nil
+	v.MessageMetadata = nil
+	v.FinishReason = ""
+	v.Reason = nil
+	v.ProviderMetadata = nil
+}
+
 func readChunk(r *jsontext.Reader, v *Chunk) {
 	if !r.Object() {
 		return
@@ -36,11 +66,11 @@ f0:
 		if r.Follows(`,"delta"`, `:`) {
 			goto f2
 		}
-		goto find
+		goto gap
 	}
 f1:
 	if !(r.Peek() == 'n' && r.Null()) {
-		v.ID = r.String()
+		v.ID = keepString(r, &v.id)
 	}
 	if r.ObjectEnd() {
 		return
@@ -49,7 +79,7 @@ f1:
 		if r.Follows(`,"errorT`, `ext":`) {
 			goto f3
 		}
-		goto find
+		goto gap
 	}
 f2:
 	if r.Peek() == 'n' && r.Null() {
@@ -64,7 +94,7 @@ f2:
 		if r.Follows(`,"toolCa`, `llId":`) {
 			goto f4
 		}
-		goto find
+		goto gap
 	}
 f3:
 	if r.Peek() == 'n' && r.Null() {
@@ -79,11 +109,11 @@ f3:
 		if r.Follows(`,"toolNa`, `me":`) {
 			goto f5
 		}
-		goto find
+		goto gap
 	}
 f4:
 	if !(r.Peek() == 'n' && r.Null()) {
-		v.ToolCallID = r.String()
+		v.ToolCallID = keepString(r, &v.toolCallID)
 	}
 	if r.ObjectEnd() {
 		return
@@ -92,7 +122,7 @@ f4:
 		if r.Follows(`,"inputT`, `extDelta":`) {
 			goto f6
 		}
-		goto find
+		goto gap
 	}
 f5:
 	if r.Peek() == 'n' && r.Null() {
@@ -107,7 +137,7 @@ f5:
 		if r.Follows(`,"input"`, `:`) {
 			goto f7
 		}
-		goto find
+		goto gap
 	}
 f6:
 	if r.Peek() == 'n' && r.Null() {
@@ -122,7 +152,7 @@ f6:
 		if r.Follows(`,"output`, `":`) {
 			goto f8
 		}
-		goto find
+		goto gap
 	}
 f7:
 	jsontext.ReadRaw(r, &v.Input)
@@ -133,7 +163,7 @@ f7:
 		if r.Follows(`,"provid`, `erExecuted":`) {
 			goto f9
 		}
-		goto find
+		goto gap
 	}
 f8:
 	jsontext.ReadRaw(r, &v.Output)
@@ -144,7 +174,7 @@ f8:
 		if r.Follows(`,"dynami`, `c":`) {
 			goto f10
 		}
-		goto find
+		goto gap
 	}
 f9:
 	if r.Peek() == 'n' && r.Null() {
@@ -160,7 +190,7 @@ f9:
 		if r.Follows(`,"prelim`, `inary":`) {
 			goto f11
 		}
-		goto find
+		goto gap
 	}
 f10:
 	if r.Peek() == 'n' && r.Null() {
@@ -176,7 +206,7 @@ f10:
 		if r.Follows(`,"approv`, `alId":`) {
 			goto f12
 		}
-		goto find
+		goto gap
 	}
 f11:
 	if r.Peek() == 'n' && r.Null() {
@@ -192,7 +222,7 @@ f11:
 		if r.Follows(`,"source`, `Id":`) {
 			goto f13
 		}
-		goto find
+		goto gap
 	}
 f12:
 	if !(r.Peek() == 'n' && r.Null()) {
@@ -205,7 +235,7 @@ f12:
 		if r.Follows(`,"url":`, ``) {
 			goto f14
 		}
-		goto find
+		goto gap
 	}
 f13:
 	if r.Peek() == 'n' && r.Null() {
@@ -220,7 +250,7 @@ f13:
 		if r.Follows(`,"title"`, `:`) {
 			goto f15
 		}
-		goto find
+		goto gap
 	}
 f14:
 	if r.Peek() == 'n' && r.Null() {
@@ -235,7 +265,7 @@ f14:
 		if r.Follows(`,"mediaT`, `ype":`) {
 			goto f16
 		}
-		goto find
+		goto gap
 	}
 f15:
 	if r.Peek() == 'n' && r.Null() {
@@ -250,7 +280,7 @@ f15:
 		if r.Follows(`,"filena`, `me":`) {
 			goto f17
 		}
-		goto find
+		goto gap
 	}
 f16:
 	if r.Peek() == 'n' && r.Null() {
@@ -265,7 +295,7 @@ f16:
 		if r.Follows(`,"data":`, ``) {
 			goto f18
 		}
-		goto find
+		goto gap
 	}
 f17:
 	if r.Peek() == 'n' && r.Null() {
@@ -295,7 +325,7 @@ f17:
 		if r.Follows(`,"provid`, `erMetadata":`) {
 			goto f24
 		}
-		goto find
+		goto gap
 	}
 f18:
 	v.Data = r.Skip()
@@ -318,7 +348,7 @@ f18:
 		if r.Follows(`,"provid`, `erMetadata":`) {
 			goto f24
 		}
-		goto find
+		goto gap
 	}
 f19:
 	if r.Peek() == 'n' && r.Null() {
@@ -343,7 +373,7 @@ f19:
 		if r.Follows(`,"provid`, `erMetadata":`) {
 			goto f24
 		}
-		goto find
+		goto gap
 	}
 f20:
 	if r.Peek() == 'n' && r.Null() {
@@ -364,7 +394,7 @@ f20:
 		if r.Follows(`,"provid`, `erMetadata":`) {
 			goto f24
 		}
-		goto find
+		goto gap
 	}
 f21:
 	v.MessageMetadata = r.Skip()
@@ -378,11 +408,11 @@ f21:
 		if r.Follows(`,"provid`, `erMetadata":`) {
 			goto f24
 		}
-		goto find
+		goto gap
 	}
 f22:
 	if !(r.Peek() == 'n' && r.Null()) {
-		v.FinishReason = r.String()
+		v.FinishReason = internFinishNext(r)
 	}
 	if r.ObjectEnd() {
 		return
@@ -391,7 +421,7 @@ f22:
 		if r.Follows(`,"provid`, `erMetadata":`) {
 			goto f24
 		}
-		goto find
+		goto gap
 	}
 f23:
 	if r.Peek() == 'n' && r.Null() {
@@ -403,12 +433,105 @@ f23:
 		return
 	}
 	if !r.Follows(`,"provid`, `erMetadata":`) {
-		goto find
+		goto gap
 	}
 f24:
 	v.ProviderMetadata = r.Skip()
 	if r.ObjectEnd() {
 		return
+	}
+gap:
+	if at := r.Offset(); r.Follows(`,`, ``) {
+		switch r.StringByte() {
+		case 't':
+			if r.Follows(`"type":`, ``) {
+				goto f0
+			}
+			if r.Follows(`"toolCal`, `lId":`) {
+				goto f4
+			}
+			if r.Follows(`"toolNam`, `e":`) {
+				goto f5
+			}
+			if r.Follows(`"title":`, ``) {
+				goto f15
+			}
+			if r.Follows(`"transie`, `nt":`) {
+				goto f19
+			}
+		case 'i':
+			if r.Follows(`"id":`, ``) {
+				goto f1
+			}
+			if r.Follows(`"inputTe`, `xtDelta":`) {
+				goto f6
+			}
+			if r.Follows(`"input":`, ``) {
+				goto f7
+			}
+		case 'd':
+			if r.Follows(`"delta":`, ``) {
+				goto f2
+			}
+			if r.Follows(`"dynamic`, `":`) {
+				goto f10
+			}
+			if r.Follows(`"data":`, ``) {
+				goto f18
+			}
+		case 'e':
+			if r.Follows(`"errorTe`, `xt":`) {
+				goto f3
+			}
+		case 'o':
+			if r.Follows(`"output"`, `:`) {
+				goto f8
+			}
+		case 'p':
+			if r.Follows(`"provide`, `rExecuted":`) {
+				goto f9
+			}
+			if r.Follows(`"prelimi`, `nary":`) {
+				goto f11
+			}
+			if r.Follows(`"provide`, `rMetadata":`) {
+				goto f24
+			}
+		case 'a':
+			if r.Follows(`"approva`, `lId":`) {
+				goto f12
+			}
+		case 's':
+			if r.Follows(`"sourceI`, `d":`) {
+				goto f13
+			}
+		case 'u':
+			if r.Follows(`"url":`, ``) {
+				goto f14
+			}
+		case 'm':
+			if r.Follows(`"mediaTy`, `pe":`) {
+				goto f16
+			}
+			if r.Follows(`"message`, `Id":`) {
+				goto f20
+			}
+			if r.Follows(`"message`, `Metadata":`) {
+				goto f21
+			}
+		case 'f':
+			if r.Follows(`"filenam`, `e":`) {
+				goto f17
+			}
+			if r.Follows(`"finishR`, `eason":`) {
+				goto f22
+			}
+		case 'r':
+			if r.Follows(`"reason"`, `:`) {
+				goto f23
+			}
+		}
+		r.Rewind(at, r.Depth())
 	}
 find:
 	key, ok := r.KeyFold()
@@ -510,10 +633,10 @@ f0:
 		}
 		v.Required = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"Option`, `al":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -552,6 +675,68 @@ func foldedFieldset(key string) bool {
 		return true
 	}
 	return false
+}
+
+// internFinishNext reads a string as internFinish(r.Str()) does.
+func internFinishNext(r *jsontext.Reader) string {
+	switch r.StringByte() {
+	case 's':
+		if r.Follows(`"stop"`, ``) {
+			return FinishStop
+		}
+	case 'l':
+		if r.Follows(`"length"`, ``) {
+			return FinishLength
+		}
+	case 'c':
+		if r.Follows(`"content`, `-filter"`) {
+			return FinishContentFilter
+		}
+	case 't':
+		if r.Follows(`"tool-ca`, `lls"`) {
+			return FinishToolCalls
+		}
+	case 'e':
+		if r.Follows(`"error"`, ``) {
+			return FinishError
+		}
+	case 'o':
+		if r.Follows(`"other"`, ``) {
+			return FinishOther
+		}
+	case 'u':
+		if r.Follows(`"unknown`, `"`) {
+			return FinishUnknown
+		}
+	case 'i':
+		if r.Follows(`"interru`, `pted"`) {
+			return FinishInterrupted
+		}
+	}
+	return internFinish(r.Str())
+}
+
+// internFinish returns the constant Finish* equal to b, or b as a new string.
+func internFinish(b []byte) string {
+	switch string(b) {
+	case FinishStop:
+		return FinishStop
+	case FinishLength:
+		return FinishLength
+	case FinishContentFilter:
+		return FinishContentFilter
+	case FinishToolCalls:
+		return FinishToolCalls
+	case FinishError:
+		return FinishError
+	case FinishOther:
+		return FinishOther
+	case FinishUnknown:
+		return FinishUnknown
+	case FinishInterrupted:
+		return FinishInterrupted
+	}
+	return string(b)
 }
 
 // internTypeNext reads a string as internType(r.Str()) does.
@@ -717,6 +902,23 @@ func internType(b []byte) string {
 		return TypeCustom
 	case TypeSteeringMessage:
 		return TypeSteeringMessage
+	}
+	return string(b)
+}
+
+// keepString reads a string. *last is the text of the last one read,
+// quotes included, if it had no escape: a value repeated from one read to
+// the next (an id, a model) is one comparison, no scan, no allocation.
+func keepString(r *jsontext.Reader, last *string) string {
+	r.Peek() // past white space
+	if t := *last; t != "" && r.StringIs(t) {
+		return t[1 : len(t)-1]
+	}
+	off := r.Offset()
+	b := r.Str()
+	if raw := r.Since(off); len(raw) == len(b)+2 && string(raw[1:len(raw)-1]) == string(b) {
+		*last = string(raw)
+		return (*last)[1 : len(b)+1]
 	}
 	return string(b)
 }

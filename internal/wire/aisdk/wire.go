@@ -87,21 +87,23 @@ var FinishReasons = []string{
 // omitted when absent; the pointers tell an empty string from an absent
 // one where the schema requires the field. The SDK writes a chunk's keys
 // in the order declared here (type, id, delta; type, toolCallId,
-// toolName, ...), so the reader asks for them in that order.
+// toolName, ...), so the reader asks for them in that order; each type
+// has few of them, so a key out of that order is told by its first byte.
 //
 //wire:order
+//wire:sparse
 type Chunk struct {
 	Type string `json:"type" wire:"intern=Type"`
 
 	// text-*, reasoning-* (required); data-* (optional)
-	ID    string  `json:"id,omitempty"`
+	ID    string  `json:"id,omitempty" wire:"keep=id"`
 	Delta *string `json:"delta,omitempty" wire:"buf=delta"`
 
 	// error, tool-input-error, tool-output-error
 	ErrorText *string `json:"errorText,omitempty" wire:"buf=errorText"`
 
 	// tool-*
-	ToolCallID       string          `json:"toolCallId,omitempty"`
+	ToolCallID       string          `json:"toolCallId,omitempty" wire:"keep=toolCallID"`
 	ToolName         *string         `json:"toolName,omitempty" wire:"buf=toolName"`
 	InputTextDelta   *string         `json:"inputTextDelta,omitempty" wire:"buf=inputTextDelta"`
 	Input            json.RawMessage `json:"input,omitempty"`
@@ -125,7 +127,7 @@ type Chunk struct {
 	// start, finish, message-metadata
 	MessageID       *string         `json:"messageId,omitempty" wire:"buf=messageID"`
 	MessageMetadata json.RawMessage `json:"messageMetadata,omitempty" wire:"borrow"`
-	FinishReason    string          `json:"finishReason,omitempty"`
+	FinishReason    string          `json:"finishReason,omitempty" wire:"intern=Finish"`
 
 	// abort
 	Reason *string `json:"reason,omitempty" wire:"buf=reason"`
@@ -136,7 +138,10 @@ type Chunk struct {
 	// at, instead of allocating: the chunk's own, valid while it is not
 	// copied or reused. (URL and Title, which a citation keeps, are
 	// allocated.) The raw JSON tagged wire:"borrow", which a decoder
-	// keeps whole in the chunk's Raw, points into the text read.
+	// keeps whole in the chunk's Raw, points into the text read. The
+	// part and tool call ids are read with the last one's text kept
+	// (wire:"keep"): a part's chunks repeat it, one comparison each.
+	id, toolCallID                                                                               string
 	delta, errorText, toolName, inputTextDelta, sourceID, mediaType, filename, messageID, reason string
 	providerExecuted, dynamic, preliminary, transient                                            bool
 }

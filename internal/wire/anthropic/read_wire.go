@@ -44,10 +44,10 @@ f0:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Type = internEventNext(r)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"index"`, `:`) {
 			goto f2
 		}
@@ -71,10 +71,10 @@ f1:
 	} else {
 		readMessage(r, jsontext.Ensure(&v.Message))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"index"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"conten`, `t_block":`) {
 			goto f3
 		}
@@ -96,10 +96,10 @@ f2:
 		jsontext.EnsureIn(&v.Index, &v.idx)
 		jsontext.ReadInt(r, v.Index)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t_block":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"delta"`, `:`) {
 			goto f4
 		}
@@ -113,10 +113,10 @@ f2:
 	}
 f3:
 	v.ContentBlock = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"delta"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"usage"`, `:`) {
 			goto f5
 		}
@@ -146,10 +146,10 @@ f4:
 			v.Delta = r.Skip()
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f6
 		}
@@ -162,10 +162,10 @@ f5:
 		jsontext.Ensure(&v.Usage)
 		readUsage(r, v.Usage)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
@@ -234,10 +234,10 @@ f0:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ID = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"type":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"role":`, ``) {
 			goto f2
 		}
@@ -262,10 +262,10 @@ f1:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Type = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"role":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"model"`, `:`) {
 			goto f3
 		}
@@ -287,10 +287,10 @@ f2:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Role = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"model"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"conten`, `t":`) {
 			goto f4
 		}
@@ -309,10 +309,10 @@ f3:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Model = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f5
 		}
@@ -335,10 +335,10 @@ f4:
 		}
 		v.Content = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"stop_r`, `eason":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"stop_s`, `equence":`) {
 			goto f6
 		}
@@ -353,10 +353,10 @@ f5:
 	} else {
 		*jsontext.Ensure(&v.StopReason) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"stop_s`, `equence":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"usage"`, `:`) {
 			goto f7
 		}
@@ -368,10 +368,10 @@ f6:
 	} else {
 		*jsontext.Ensure(&v.StopSequence) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f7:
@@ -443,10 +443,10 @@ f0:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Type = internBlockNext(r)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"text":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"citati`, `ons":`) {
 			goto f2
 		}
@@ -458,10 +458,10 @@ f1:
 	} else {
 		*jsontext.Ensure(&v.Text) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"citati`, `ons":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"thinki`, `ng":`) {
 			goto f3
 		}
@@ -478,10 +478,10 @@ f2:
 		}
 		v.Citations = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"thinki`, `ng":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"signat`, `ure":`) {
 			goto f4
 		}
@@ -493,10 +493,10 @@ f3:
 	} else {
 		*jsontext.Ensure(&v.Thinking) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"signat`, `ure":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"id":`, ``) {
 			goto f5
 		}
@@ -508,10 +508,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.Signature) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"id":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"name":`, ``) {
 			goto f6
 		}
@@ -521,10 +521,10 @@ f5:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ID = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"name":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"input"`, `:`) {
 			goto f7
 		}
@@ -549,10 +549,10 @@ f6:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Name = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"input"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"server`, `_name":`) {
 			goto f8
 		}
@@ -572,10 +572,10 @@ f6:
 	}
 f7:
 	jsontext.ReadRaw(r, &v.Input)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"server`, `_name":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"tool_u`, `se_id":`) {
 			goto f9
 		}
@@ -594,10 +594,10 @@ f8:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ServerName = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"tool_u`, `se_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"conten`, `t":`) {
 			goto f10
 		}
@@ -613,10 +613,10 @@ f9:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ToolUseID = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"is_err`, `or":`) {
 			goto f11
 		}
@@ -627,10 +627,10 @@ f9:
 	}
 f10:
 	jsontext.ReadRaw(r, &v.Content)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"is_err`, `or":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"source`, `":`) {
 			goto f12
 		}
@@ -643,10 +643,10 @@ f11:
 		jsontext.Ensure(&v.IsError)
 		jsontext.ReadBool(r, v.IsError)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"source`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f12:
@@ -725,10 +725,10 @@ func readImageSource(r *jsontext.Reader, v *ImageSource) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"media_`, `type":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"data":`, ``) {
 			goto f2
 		}
@@ -736,10 +736,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.MediaType)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"data":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"url":`, ``) {
 			goto f3
 		}
@@ -747,10 +747,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.Data)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"url":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f3:
@@ -809,10 +809,10 @@ f0:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Type = internDeltaNext(r)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"text":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"partia`, `l_json":`) {
 			goto f2
 		}
@@ -837,10 +837,10 @@ f1:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Text = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"partia`, `l_json":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"thinki`, `ng":`) {
 			goto f3
 		}
@@ -862,10 +862,10 @@ f2:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.PartialJSON = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"thinki`, `ng":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"signat`, `ure":`) {
 			goto f4
 		}
@@ -884,10 +884,10 @@ f3:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Thinking = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"signat`, `ure":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"citati`, `on":`) {
 			goto f5
 		}
@@ -903,10 +903,10 @@ f4:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Signature = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"citati`, `on":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f6
 		}
@@ -917,10 +917,10 @@ f4:
 	}
 f5:
 	v.Citation = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"stop_r`, `eason":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"stop_s`, `equence":`) {
 			goto f7
 		}
@@ -932,10 +932,10 @@ f6:
 	} else {
 		*jsontext.Ensure(&v.StopReason) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"stop_s`, `equence":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f7:
@@ -1004,10 +1004,10 @@ func readAPIError(r *jsontext.Reader, v *APIError) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -1060,10 +1060,10 @@ func readCitation(r *jsontext.Reader, v *Citation) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"cited_`, `text":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"docume`, `nt_index":`) {
 			goto f2
 		}
@@ -1071,10 +1071,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.CitedText)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"docume`, `nt_index":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"docume`, `nt_title":`) {
 			goto f3
 		}
@@ -1087,10 +1087,10 @@ f2:
 		jsontext.Ensure(&v.DocumentIndex)
 		jsontext.ReadInt(r, v.DocumentIndex)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"docume`, `nt_title":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"start_`, `char_index":`) {
 			goto f4
 		}
@@ -1102,10 +1102,10 @@ f3:
 	} else {
 		*jsontext.Ensure(&v.DocumentTitle) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"start_`, `char_index":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"end_ch`, `ar_index":`) {
 			goto f5
 		}
@@ -1118,10 +1118,10 @@ f4:
 		jsontext.Ensure(&v.StartCharIndex)
 		jsontext.ReadInt(r, v.StartCharIndex)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"end_ch`, `ar_index":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"start_`, `page_number":`) {
 			goto f6
 		}
@@ -1134,10 +1134,10 @@ f5:
 		jsontext.Ensure(&v.EndCharIndex)
 		jsontext.ReadInt(r, v.EndCharIndex)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"start_`, `page_number":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"end_pa`, `ge_number":`) {
 			goto f7
 		}
@@ -1150,10 +1150,10 @@ f6:
 		jsontext.Ensure(&v.StartPageNumber)
 		jsontext.ReadInt(r, v.StartPageNumber)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"end_pa`, `ge_number":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"url":`, ``) {
 			goto f8
 		}
@@ -1166,10 +1166,10 @@ f7:
 		jsontext.Ensure(&v.EndPageNumber)
 		jsontext.ReadInt(r, v.EndPageNumber)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"url":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"title"`, `:`) {
 			goto f9
 		}
@@ -1181,10 +1181,10 @@ f8:
 	} else {
 		*jsontext.Ensure(&v.URL) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"title"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f9:

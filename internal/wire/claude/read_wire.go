@@ -30,10 +30,10 @@ f0:
 	if !r.Null() {
 		v.Type = internSession(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"subtyp`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"uuid":`, ``) {
 			goto f2
 		}
@@ -41,10 +41,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Subtype)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"uuid":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"parent`, `Uuid":`) {
 			goto f3
 		}
@@ -52,10 +52,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.UUID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"parent`, `Uuid":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"logica`, `lParentUuid":`) {
 			goto f4
 		}
@@ -67,10 +67,10 @@ f3:
 	} else {
 		*jsontext.Ensure(&v.ParentUUID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"logica`, `lParentUuid":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"isSide`, `chain":`) {
 			goto f5
 		}
@@ -78,10 +78,10 @@ f3:
 	}
 f4:
 	r.StringField(&v.LogicalParentUUID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"isSide`, `chain":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"agentI`, `d":`) {
 			goto f6
 		}
@@ -89,10 +89,10 @@ f4:
 	}
 f5:
 	jsontext.ReadBool(r, &v.IsSidechain)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"agentI`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"sessio`, `nId":`) {
 			goto f7
 		}
@@ -100,10 +100,10 @@ f5:
 	}
 f6:
 	r.StringField(&v.AgentID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"sessio`, `nId":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"cwd":`, ``) {
 			goto f8
 		}
@@ -111,10 +111,10 @@ f6:
 	}
 f7:
 	r.StringField(&v.SessionID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"cwd":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"versio`, `n":`) {
 			goto f9
 		}
@@ -122,10 +122,10 @@ f7:
 	}
 f8:
 	r.StringField(&v.Cwd)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"versio`, `n":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"gitBra`, `nch":`) {
 			goto f10
 		}
@@ -133,10 +133,10 @@ f8:
 	}
 f9:
 	r.StringField(&v.Version)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"gitBra`, `nch":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `e":`) {
 			goto f11
 		}
@@ -144,10 +144,10 @@ f9:
 	}
 f10:
 	r.StringField(&v.GitBranch)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"toolUs`, `eResult":`) {
 			goto f12
 		}
@@ -159,10 +159,10 @@ f11:
 	} else {
 		readSessionMessage(r, jsontext.Ensure(&v.Message))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"toolUs`, `eResult":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"isApiE`, `rrorMessage":`) {
 			goto f13
 		}
@@ -170,10 +170,10 @@ f11:
 	}
 f12:
 	v.ToolUseResult = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"isApiE`, `rrorMessage":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f14
 		}
@@ -181,10 +181,10 @@ f12:
 	}
 f13:
 	jsontext.ReadBool(r, &v.IsAPIErrorMessage)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"isMeta`, `":`) {
 			goto f15
 		}
@@ -192,10 +192,10 @@ f13:
 	}
 f14:
 	v.Error = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"isMeta`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"isComp`, `actSummary":`) {
 			goto f16
 		}
@@ -203,10 +203,10 @@ f14:
 	}
 f15:
 	jsontext.ReadBool(r, &v.IsMeta)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"isComp`, `actSummary":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"summar`, `y":`) {
 			goto f17
 		}
@@ -214,10 +214,10 @@ f15:
 	}
 f16:
 	jsontext.ReadBool(r, &v.IsCompactSummary)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"summar`, `y":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"conten`, `t":`) {
 			goto f18
 		}
@@ -225,10 +225,10 @@ f16:
 	}
 f17:
 	r.StringField(&v.Summary)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"operat`, `ion":`) {
 			goto f19
 		}
@@ -236,10 +236,10 @@ f17:
 	}
 f18:
 	v.Content = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"operat`, `ion":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"attach`, `ment":`) {
 			goto f20
 		}
@@ -247,10 +247,10 @@ f18:
 	}
 f19:
 	r.StringField(&v.Operation)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"attach`, `ment":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"lastPr`, `ompt":`) {
 			goto f21
 		}
@@ -262,10 +262,10 @@ f20:
 	} else {
 		readAttachment(r, jsontext.Ensure(&v.Attachment))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"lastPr`, `ompt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f21:
@@ -358,10 +358,10 @@ func readSessionMessage(r *jsontext.Reader, v *SessionMessage) {
 	}
 f0:
 	r.StringField(&v.ID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"role":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"model"`, `:`) {
 			goto f2
 		}
@@ -369,10 +369,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Role)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"model"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"conten`, `t":`) {
 			goto f3
 		}
@@ -380,10 +380,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.Model)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f4
 		}
@@ -391,10 +391,10 @@ f2:
 	}
 f3:
 	readContent(r, &v.Content)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"stop_r`, `eason":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"usage"`, `:`) {
 			goto f5
 		}
@@ -406,10 +406,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.StopReason) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:

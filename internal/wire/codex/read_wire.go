@@ -44,10 +44,10 @@ f0:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Type = internTypeNext(r)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"item":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"thread`, `_id":`) {
 			goto f2
 		}
@@ -67,10 +67,10 @@ f0:
 	}
 f1:
 	readItemText(r, &v.Item)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"thread`, `_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"sessio`, `n_id":`) {
 			goto f3
 		}
@@ -89,10 +89,10 @@ f2:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ThreadID = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"sessio`, `n_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"usage"`, `:`) {
 			goto f4
 		}
@@ -108,10 +108,10 @@ f3:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.SessionID = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f5
 		}
@@ -126,10 +126,10 @@ f4:
 	} else {
 		readUsage(r, jsontext.EnsureIn(&v.Usage, &v.usage))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `e":`) {
 			goto f6
 		}
@@ -141,10 +141,10 @@ f5:
 	} else {
 		readErrorMessage(r, jsontext.EnsureIn(&v.Error, &v.err))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
@@ -225,10 +225,10 @@ f0:
 		jsontext.EnsureIn(&v.InputTokens, &v.input)
 		jsontext.ReadInt(r, v.InputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"cached`, `_input_tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"cache_`, `write_input_tokens":`) {
 			goto f2
 		}
@@ -247,10 +247,10 @@ f1:
 		jsontext.EnsureIn(&v.CachedInputTokens, &v.cached)
 		jsontext.ReadInt(r, v.CachedInputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"cache_`, `write_input_tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `_tokens":`) {
 			goto f3
 		}
@@ -266,10 +266,10 @@ f2:
 		jsontext.EnsureIn(&v.CacheWriteInputTokens, &v.cacheWrite)
 		jsontext.ReadInt(r, v.CacheWriteInputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `_tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"reason`, `ing_output_tokens":`) {
 			goto f4
 		}
@@ -282,10 +282,10 @@ f3:
 		jsontext.EnsureIn(&v.OutputTokens, &v.output)
 		jsontext.ReadInt(r, v.OutputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"reason`, `ing_output_tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f4:
@@ -394,10 +394,10 @@ f0:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ID = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"type":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"text":`, ``) {
 			goto f2
 		}
@@ -407,10 +407,10 @@ f1:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Type = internItemNext(r)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"text":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"comman`, `d":`) {
 			goto f3
 		}
@@ -420,10 +420,10 @@ f2:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Text = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"comman`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"aggreg`, `ated_output":`) {
 			goto f4
 		}
@@ -431,10 +431,10 @@ f2:
 	}
 f3:
 	v.Command = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"aggreg`, `ated_output":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"exit_c`, `ode":`) {
 			goto f5
 		}
@@ -444,10 +444,10 @@ f4:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.AggregatedOutput = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"exit_c`, `ode":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"status`, `":`) {
 			goto f6
 		}
@@ -460,10 +460,10 @@ f5:
 		jsontext.EnsureIn(&v.ExitCode, &v.exitCode)
 		jsontext.ReadInt(r, v.ExitCode)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"status`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"change`, `s":`) {
 			goto f7
 		}
@@ -473,10 +473,10 @@ f6:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Status = internStatusNext(r)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"change`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"server`, `":`) {
 			goto f8
 		}
@@ -495,10 +495,10 @@ f7:
 		}
 		v.Changes = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"server`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"tool":`, ``) {
 			goto f9
 		}
@@ -508,10 +508,10 @@ f8:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Server = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"tool":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"argume`, `nts":`) {
 			goto f10
 		}
@@ -521,10 +521,10 @@ f9:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Tool = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"argume`, `nts":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"result`, `":`) {
 			goto f11
 		}
@@ -532,10 +532,10 @@ f9:
 	}
 f10:
 	v.Arguments = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"result`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f12
 		}
@@ -547,10 +547,10 @@ f11:
 	} else {
 		readMCPResult(r, jsontext.Ensure(&v.Result))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"query"`, `:`) {
 			goto f13
 		}
@@ -562,10 +562,10 @@ f12:
 	} else {
 		readErrorMessage(r, jsontext.EnsureIn(&v.Error, &v.err))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"query"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"action`, `":`) {
 			goto f14
 		}
@@ -573,10 +573,10 @@ f12:
 	}
 f13:
 	v.Query = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"action`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"items"`, `:`) {
 			goto f15
 		}
@@ -584,10 +584,10 @@ f13:
 	}
 f14:
 	v.Action = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"items"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `e":`) {
 			goto f16
 		}
@@ -621,10 +621,10 @@ f15:
 		}
 		v.Items = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"sender`, `_thread_id":`) {
 			goto f17
 		}
@@ -646,10 +646,10 @@ f16:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Message = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"sender`, `_thread_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"receiv`, `er_thread_ids":`) {
 			goto f18
 		}
@@ -668,10 +668,10 @@ f17:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.SenderThreadID = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"receiv`, `er_thread_ids":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"prompt`, `":`) {
 			goto f19
 		}
@@ -696,10 +696,10 @@ f18:
 		}
 		v.ReceiverThreadIDs = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"prompt`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"agents`, `_states":`) {
 			goto f20
 		}
@@ -714,10 +714,10 @@ f19:
 	} else {
 		*jsontext.Ensure(&v.Prompt) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"agents`, `_states":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"item_t`, `ype":`) {
 			goto f21
 		}
@@ -725,10 +725,10 @@ f19:
 	}
 f20:
 	v.AgentsStates = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"item_t`, `ype":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f21:
@@ -823,10 +823,10 @@ func readFileUpdateChange(r *jsontext.Reader, v *FileUpdateChange) {
 	}
 f0:
 	r.StringField(&v.Path)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"kind":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -888,10 +888,10 @@ f0:
 		}
 		v.Content = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"struct`, `ured_content":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -944,10 +944,10 @@ func readTodoItem(r *jsontext.Reader, v *TodoItem) {
 	}
 f0:
 	r.StringField(&v.Text)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"comple`, `ted":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -1000,10 +1000,10 @@ func readAgentState(r *jsontext.Reader, v *AgentState) {
 	}
 f0:
 	r.StringField(&v.Status)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -1060,10 +1060,10 @@ func readRolloutLine(r *jsontext.Reader, v *RolloutLine) {
 	}
 f0:
 	r.StringField(&v.Timestamp)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"type":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"payloa`, `d":`) {
 			goto f2
 		}
@@ -1073,10 +1073,10 @@ f1:
 	if !r.Null() {
 		v.Type = internLine(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"payloa`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -1142,10 +1142,10 @@ f0:
 	if !r.Null() {
 		v.Type = internResponseMsg(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"id":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"cwd":`, ``) {
 			goto f2
 		}
@@ -1153,10 +1153,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.ID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"cwd":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"source`, `":`) {
 			goto f3
 		}
@@ -1164,10 +1164,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.Cwd)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"source`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"model"`, `:`) {
 			goto f4
 		}
@@ -1175,10 +1175,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Source)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"model"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"role":`, ``) {
 			goto f5
 		}
@@ -1186,10 +1186,10 @@ f3:
 	}
 f4:
 	r.StringField(&v.Model)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"role":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"conten`, `t":`) {
 			goto f6
 		}
@@ -1199,10 +1199,10 @@ f5:
 	if !r.Null() {
 		v.Role = internVocab(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"summar`, `y":`) {
 			goto f7
 		}
@@ -1210,10 +1210,10 @@ f5:
 	}
 f6:
 	readParts(r, &v.Content)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"summar`, `y":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"name":`, ``) {
 			goto f8
 		}
@@ -1221,10 +1221,10 @@ f6:
 	}
 f7:
 	readParts(r, &v.Summary)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"name":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"argume`, `nts":`) {
 			goto f9
 		}
@@ -1232,10 +1232,10 @@ f7:
 	}
 f8:
 	r.StringField(&v.Name)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"argume`, `nts":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"input"`, `:`) {
 			goto f10
 		}
@@ -1243,10 +1243,10 @@ f8:
 	}
 f9:
 	jsontext.ReadRaw(r, &v.Arguments)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"input"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"call_i`, `d":`) {
 			goto f11
 		}
@@ -1254,10 +1254,10 @@ f9:
 	}
 f10:
 	r.StringField(&v.Input)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"call_i`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `":`) {
 			goto f12
 		}
@@ -1265,10 +1265,10 @@ f10:
 	}
 f11:
 	r.StringField(&v.CallID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"status`, `":`) {
 			goto f13
 		}
@@ -1276,10 +1276,10 @@ f11:
 	}
 f12:
 	jsontext.ReadRaw(r, &v.Output)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"status`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"action`, `":`) {
 			goto f14
 		}
@@ -1289,10 +1289,10 @@ f13:
 	if !r.Null() {
 		v.Status = internVocab(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"action`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"tools"`, `:`) {
 			goto f15
 		}
@@ -1300,10 +1300,10 @@ f13:
 	}
 f14:
 	jsontext.ReadRaw(r, &v.Action)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"tools"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"encryp`, `ted_content":`) {
 			goto f16
 		}
@@ -1311,10 +1311,10 @@ f14:
 	}
 f15:
 	jsontext.ReadRaw(r, &v.Tools)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"encryp`, `ted_content":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"item":`, ``) {
 			goto f17
 		}
@@ -1326,10 +1326,10 @@ f16:
 	} else {
 		*jsontext.Ensure(&v.EncryptedContent) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"item":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"info":`, ``) {
 			goto f18
 		}
@@ -1341,10 +1341,10 @@ f17:
 	} else {
 		readCompletedItem(r, jsontext.Ensure(&v.Item))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"info":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f19
 		}
@@ -1356,10 +1356,10 @@ f18:
 	} else {
 		readTokenInfo(r, jsontext.Ensure(&v.Info))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `e":`) {
 			goto f20
 		}
@@ -1371,10 +1371,10 @@ f19:
 	} else {
 		readTaskError(r, jsontext.Ensure(&v.Error))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"reason`, `":`) {
 			goto f21
 		}
@@ -1382,10 +1382,10 @@ f19:
 	}
 f20:
 	r.StringField(&v.Message)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"reason`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"usage"`, `:`) {
 			goto f22
 		}
@@ -1393,10 +1393,10 @@ f20:
 	}
 f21:
 	r.StringField(&v.Reason)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f22:
@@ -1497,10 +1497,10 @@ f0:
 	if !r.Null() {
 		v.Type = internVocab(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"text":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -1553,10 +1553,10 @@ func readCompletedItem(r *jsontext.Reader, v *CompletedItem) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"id":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"comman`, `d":`) {
 			goto f2
 		}
@@ -1564,10 +1564,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.ID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"comman`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"status`, `":`) {
 			goto f3
 		}
@@ -1584,10 +1584,10 @@ f2:
 		}
 		v.Command = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"status`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"aggreg`, `ated_output":`) {
 			goto f4
 		}
@@ -1597,10 +1597,10 @@ f3:
 	if !r.Null() {
 		v.Status = internVocab(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"aggreg`, `ated_output":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"exit_c`, `ode":`) {
 			goto f5
 		}
@@ -1608,10 +1608,10 @@ f3:
 	}
 f4:
 	r.StringField(&v.AggregatedOutput)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"exit_c`, `ode":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:
@@ -1681,10 +1681,10 @@ f0:
 	} else {
 		readUsage(r, jsontext.Ensure(&v.TotalTokenUsage))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"last_t`, `oken_usage":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -1741,10 +1741,10 @@ func readTaskError(r *jsontext.Reader, v *TaskError) {
 	}
 f0:
 	r.StringField(&v.Message)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"codex_`, `error_info":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -1797,10 +1797,10 @@ func readFunctionOutput(r *jsontext.Reader, v *FunctionOutput) {
 	}
 f0:
 	r.StringField(&v.Content)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"succes`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:

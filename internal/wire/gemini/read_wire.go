@@ -27,10 +27,10 @@ func readSessionHeader(r *jsontext.Reader, v *SessionHeader) {
 	}
 f0:
 	r.StringField(&v.SessionID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"projec`, `tHash":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"startT`, `ime":`) {
 			goto f2
 		}
@@ -38,10 +38,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.ProjectHash)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"startT`, `ime":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"lastUp`, `dated":`) {
 			goto f3
 		}
@@ -49,10 +49,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.StartTime)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"lastUp`, `dated":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"summar`, `y":`) {
 			goto f4
 		}
@@ -60,10 +60,10 @@ f2:
 	}
 f3:
 	r.StringField(&v.LastUpdated)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"summar`, `y":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"direct`, `ories":`) {
 			goto f5
 		}
@@ -71,10 +71,10 @@ f3:
 	}
 f4:
 	r.StringField(&v.Summary)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"direct`, `ories":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"kind":`, ``) {
 			goto f6
 		}
@@ -91,10 +91,10 @@ f5:
 		}
 		v.Directories = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"kind":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
@@ -157,10 +157,10 @@ func readRecord(r *jsontext.Reader, v *Record) {
 	}
 f0:
 	r.StringField(&v.ID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"type":`, ``) {
 			goto f2
 		}
@@ -168,10 +168,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Timestamp)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"type":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"conten`, `t":`) {
 			goto f3
 		}
@@ -179,10 +179,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"displa`, `yContent":`) {
 			goto f4
 		}
@@ -190,10 +190,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Content)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"displa`, `yContent":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"toolCa`, `lls":`) {
 			goto f5
 		}
@@ -201,10 +201,10 @@ f3:
 	}
 f4:
 	jsontext.ReadRaw(r, &v.DisplayContent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"toolCa`, `lls":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"though`, `ts":`) {
 			goto f6
 		}
@@ -223,10 +223,10 @@ f5:
 		}
 		v.ToolCalls = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"though`, `ts":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"tokens`, `":`) {
 			goto f7
 		}
@@ -245,10 +245,10 @@ f6:
 		}
 		v.Thoughts = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"tokens`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"model"`, `:`) {
 			goto f8
 		}
@@ -260,10 +260,10 @@ f7:
 	} else {
 		readTokensSummary(r, jsontext.Ensure(&v.Tokens))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"model"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f8:
@@ -330,10 +330,10 @@ func readToolCallRecord(r *jsontext.Reader, v *ToolCallRecord) {
 	}
 f0:
 	r.StringField(&v.ID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"name":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"args":`, ``) {
 			goto f2
 		}
@@ -341,10 +341,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Name)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"args":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"result`, `":`) {
 			goto f3
 		}
@@ -352,10 +352,10 @@ f1:
 	}
 f2:
 	jsontext.ReadRaw(r, &v.Args)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"result`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"status`, `":`) {
 			goto f4
 		}
@@ -363,10 +363,10 @@ f2:
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Result)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"status`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"timest`, `amp":`) {
 			goto f5
 		}
@@ -374,10 +374,10 @@ f3:
 	}
 f4:
 	r.StringField(&v.Status)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"agentI`, `d":`) {
 			goto f6
 		}
@@ -385,10 +385,10 @@ f4:
 	}
 f5:
 	r.StringField(&v.Timestamp)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"agentI`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"displa`, `yName":`) {
 			goto f7
 		}
@@ -396,10 +396,10 @@ f5:
 	}
 f6:
 	r.StringField(&v.AgentID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"displa`, `yName":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"descri`, `ption":`) {
 			goto f8
 		}
@@ -407,10 +407,10 @@ f6:
 	}
 f7:
 	r.StringField(&v.DisplayName)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"descri`, `ption":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"result`, `Display":`) {
 			goto f9
 		}
@@ -418,10 +418,10 @@ f7:
 	}
 f8:
 	r.StringField(&v.Description)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"result`, `Display":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f9:
@@ -490,10 +490,10 @@ func readThought(r *jsontext.Reader, v *Thought) {
 	}
 f0:
 	r.StringField(&v.Subject)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"descri`, `ption":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"timest`, `amp":`) {
 			goto f2
 		}
@@ -501,10 +501,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Description)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -559,10 +559,10 @@ func readTokensSummary(r *jsontext.Reader, v *TokensSummary) {
 	}
 f0:
 	jsontext.ReadInt(r, &v.Input)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"cached`, `":`) {
 			goto f2
 		}
@@ -570,10 +570,10 @@ f0:
 	}
 f1:
 	jsontext.ReadInt(r, &v.Output)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"cached`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"though`, `ts":`) {
 			goto f3
 		}
@@ -581,10 +581,10 @@ f1:
 	}
 f2:
 	jsontext.ReadInt(r, &v.Cached)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"though`, `ts":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"tool":`, ``) {
 			goto f4
 		}
@@ -597,10 +597,10 @@ f3:
 		jsontext.Ensure(&v.Thoughts)
 		jsontext.ReadInt(r, v.Thoughts)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"tool":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"total"`, `:`) {
 			goto f5
 		}
@@ -613,10 +613,10 @@ f4:
 		jsontext.Ensure(&v.Tool)
 		jsontext.ReadInt(r, v.Tool)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"total"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:
@@ -681,10 +681,10 @@ f0:
 	} else {
 		*jsontext.Ensure(&v.Text) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"though`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"functi`, `onCall":`) {
 			goto f2
 		}
@@ -692,10 +692,10 @@ f0:
 	}
 f1:
 	jsontext.ReadBool(r, &v.Thought)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"functi`, `onCall":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"functi`, `onResponse":`) {
 			goto f3
 		}
@@ -707,10 +707,10 @@ f2:
 	} else {
 		readFunctionCall(r, jsontext.Ensure(&v.FunctionCall))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"functi`, `onResponse":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f3:
@@ -771,10 +771,10 @@ func readFunctionCall(r *jsontext.Reader, v *FunctionCall) {
 	}
 f0:
 	r.StringField(&v.ID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"name":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"args":`, ``) {
 			goto f2
 		}
@@ -782,10 +782,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Name)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"args":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -840,10 +840,10 @@ func readFunctionResponse(r *jsontext.Reader, v *FunctionResponse) {
 	}
 f0:
 	r.StringField(&v.ID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"name":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"respon`, `se":`) {
 			goto f2
 		}
@@ -851,10 +851,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Name)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"respon`, `se":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -909,10 +909,10 @@ func readHead(r *jsontext.Reader, v *Head) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -965,10 +965,10 @@ func readProbe(r *jsontext.Reader, v *Probe) {
 	}
 f0:
 	v.Type = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -1021,10 +1021,10 @@ func readWritten(r *jsontext.Reader, v *Written) {
 	}
 f0:
 	jsontext.ReadRaw(r, &v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"Timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -1084,10 +1084,10 @@ f0:
 			v.typeText = r.Since(off)
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"sessio`, `n_id":`) {
 			goto f2
 		}
@@ -1102,10 +1102,10 @@ f1:
 			v.timestampText = r.Since(off)
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"sessio`, `n_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"model"`, `:`) {
 			goto f3
 		}
@@ -1113,10 +1113,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.SessionID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"model"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f3:
@@ -1180,10 +1180,10 @@ f0:
 			v.typeText = r.Since(off)
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"role":`, ``) {
 			goto f2
 		}
@@ -1198,10 +1198,10 @@ f1:
 			v.timestampText = r.Since(off)
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"role":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"conten`, `t":`) {
 			goto f3
 		}
@@ -1211,10 +1211,10 @@ f2:
 	if !r.Null() {
 		v.Role = internRole(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"delta"`, `:`) {
 			goto f4
 		}
@@ -1222,10 +1222,10 @@ f2:
 	}
 f3:
 	r.StringField(&v.Content)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"delta"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f4:
@@ -1296,10 +1296,10 @@ f0:
 			v.typeText = r.Since(off)
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"tool_n`, `ame":`) {
 			goto f2
 		}
@@ -1314,10 +1314,10 @@ f1:
 			v.timestampText = r.Since(off)
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"tool_n`, `ame":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"tool_i`, `d":`) {
 			goto f3
 		}
@@ -1325,10 +1325,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.ToolName)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"tool_i`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"parame`, `ters":`) {
 			goto f4
 		}
@@ -1336,10 +1336,10 @@ f2:
 	}
 f3:
 	r.StringField(&v.ToolID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"parame`, `ters":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f4:
@@ -1405,10 +1405,10 @@ f0:
 			v.typeText = r.Since(off)
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"tool_i`, `d":`) {
 			goto f2
 		}
@@ -1423,10 +1423,10 @@ f1:
 			v.timestampText = r.Since(off)
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"tool_i`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"status`, `":`) {
 			goto f3
 		}
@@ -1434,10 +1434,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.ToolID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"status`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `":`) {
 			goto f4
 		}
@@ -1445,10 +1445,10 @@ f2:
 	}
 f3:
 	r.StringField(&v.Status)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f5
 		}
@@ -1460,10 +1460,10 @@ f4:
 	} else {
 		*jsontext.EnsureIn(&v.Output, &v.output) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:
@@ -1528,10 +1528,10 @@ func readErrorInfo(r *jsontext.Reader, v *ErrorInfo) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -1591,10 +1591,10 @@ f0:
 			v.typeText = r.Since(off)
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"severi`, `ty":`) {
 			goto f2
 		}
@@ -1609,10 +1609,10 @@ f1:
 			v.timestampText = r.Since(off)
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"severi`, `ty":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `e":`) {
 			goto f3
 		}
@@ -1620,10 +1620,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.Severity)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f3:
@@ -1687,10 +1687,10 @@ f0:
 			v.typeText = r.Since(off)
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"status`, `":`) {
 			goto f2
 		}
@@ -1705,10 +1705,10 @@ f1:
 			v.timestampText = r.Since(off)
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"status`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f3
 		}
@@ -1716,10 +1716,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.Status)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"stats"`, `:`) {
 			goto f4
 		}
@@ -1731,10 +1731,10 @@ f3:
 	} else {
 		readErrorInfo(r, jsontext.EnsureIn(&v.Error, &v.err))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"stats"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f4:
@@ -1802,10 +1802,10 @@ f0:
 		jsontext.EnsureIn(&v.TotalTokens, &v.totalTokens)
 		jsontext.ReadInt(r, v.TotalTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"input_`, `tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `_tokens":`) {
 			goto f2
 		}
@@ -1818,10 +1818,10 @@ f1:
 		jsontext.EnsureIn(&v.InputTokens, &v.inputTokens)
 		jsontext.ReadInt(r, v.InputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `_tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"cached`, `":`) {
 			goto f3
 		}
@@ -1834,10 +1834,10 @@ f2:
 		jsontext.EnsureIn(&v.OutputTokens, &v.outputTokens)
 		jsontext.ReadInt(r, v.OutputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"cached`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"input"`, `:`) {
 			goto f4
 		}
@@ -1850,10 +1850,10 @@ f3:
 		jsontext.EnsureIn(&v.Cached, &v.cached)
 		jsontext.ReadInt(r, v.Cached)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"input"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"durati`, `on_ms":`) {
 			goto f5
 		}
@@ -1866,10 +1866,10 @@ f4:
 		jsontext.EnsureIn(&v.Input, &v.input)
 		jsontext.ReadInt(r, v.Input)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"durati`, `on_ms":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"tool_c`, `alls":`) {
 			goto f6
 		}
@@ -1882,10 +1882,10 @@ f5:
 		jsontext.EnsureIn(&v.DurationMS, &v.durationMS)
 		jsontext.ReadInt(r, v.DurationMS)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"tool_c`, `alls":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"models`, `":`) {
 			goto f7
 		}
@@ -1893,10 +1893,10 @@ f5:
 	}
 f6:
 	jsontext.ReadInt(r, &v.ToolCalls)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"models`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f7:
@@ -1973,10 +1973,10 @@ f0:
 		jsontext.EnsureIn(&v.TotalTokens, &v.totalTokens)
 		jsontext.ReadInt(r, v.TotalTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"input_`, `tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `_tokens":`) {
 			goto f2
 		}
@@ -1989,10 +1989,10 @@ f1:
 		jsontext.EnsureIn(&v.InputTokens, &v.inputTokens)
 		jsontext.ReadInt(r, v.InputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `_tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"cached`, `":`) {
 			goto f3
 		}
@@ -2005,10 +2005,10 @@ f2:
 		jsontext.EnsureIn(&v.OutputTokens, &v.outputTokens)
 		jsontext.ReadInt(r, v.OutputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"cached`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"input"`, `:`) {
 			goto f4
 		}
@@ -2021,10 +2021,10 @@ f3:
 		jsontext.EnsureIn(&v.Cached, &v.cached)
 		jsontext.ReadInt(r, v.Cached)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"input"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f4:
@@ -2088,10 +2088,10 @@ func readNamedModel(r *jsontext.Reader, v *NamedModel) {
 	}
 f0:
 	r.StringField(&v.Name)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"Stats"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -2150,10 +2150,10 @@ f0:
 	} else {
 		*jsontext.Ensure(&v.SessionID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"respon`, `se":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"stats"`, `:`) {
 			goto f2
 		}
@@ -2165,10 +2165,10 @@ f1:
 	} else {
 		*jsontext.Ensure(&v.Response) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"stats"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f3
 		}
@@ -2180,10 +2180,10 @@ f2:
 	} else {
 		readSessionMetrics(r, jsontext.Ensure(&v.Stats))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f3:
@@ -2244,10 +2244,10 @@ func readJSONError(r *jsontext.Reader, v *JSONError) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"code":`, ``) {
 			goto f2
 		}
@@ -2255,10 +2255,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Message)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"code":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -2320,10 +2320,10 @@ f0:
 			}
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"tools"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"files"`, `:`) {
 			goto f2
 		}
@@ -2331,10 +2331,10 @@ f0:
 	}
 f1:
 	jsontext.ReadRaw(r, &v.Tools)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"files"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -2389,10 +2389,10 @@ func readNamedMetrics(r *jsontext.Reader, v *NamedMetrics) {
 	}
 f0:
 	r.StringField(&v.Name)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"Metric`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -2449,10 +2449,10 @@ f0:
 	if !r.Null() {
 		readAPIMetrics(r, &v.API)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"tokens`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"roles"`, `:`) {
 			goto f2
 		}
@@ -2462,10 +2462,10 @@ f1:
 	if !r.Null() {
 		readTokenMetrics(r, &v.Tokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"roles"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -2520,10 +2520,10 @@ func readAPIMetrics(r *jsontext.Reader, v *APIMetrics) {
 	}
 f0:
 	jsontext.ReadInt(r, &v.TotalRequests)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"totalE`, `rrors":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"totalL`, `atencyMs":`) {
 			goto f2
 		}
@@ -2531,10 +2531,10 @@ f0:
 	}
 f1:
 	jsontext.ReadInt(r, &v.TotalErrors)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"totalL`, `atencyMs":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -2589,10 +2589,10 @@ func readTokenMetrics(r *jsontext.Reader, v *TokenMetrics) {
 	}
 f0:
 	jsontext.ReadInt(r, &v.Input)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"prompt`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"candid`, `ates":`) {
 			goto f2
 		}
@@ -2600,10 +2600,10 @@ f0:
 	}
 f1:
 	jsontext.ReadInt(r, &v.Prompt)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"candid`, `ates":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"total"`, `:`) {
 			goto f3
 		}
@@ -2611,10 +2611,10 @@ f1:
 	}
 f2:
 	jsontext.ReadInt(r, &v.Candidates)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"total"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"cached`, `":`) {
 			goto f4
 		}
@@ -2622,10 +2622,10 @@ f2:
 	}
 f3:
 	jsontext.ReadInt(r, &v.Total)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"cached`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"though`, `ts":`) {
 			goto f5
 		}
@@ -2633,10 +2633,10 @@ f3:
 	}
 f4:
 	jsontext.ReadInt(r, &v.Cached)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"though`, `ts":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"tool":`, ``) {
 			goto f6
 		}
@@ -2644,10 +2644,10 @@ f4:
 	}
 f5:
 	jsontext.ReadInt(r, &v.Thoughts)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"tool":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:

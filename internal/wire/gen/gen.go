@@ -77,6 +77,7 @@ type generator struct {
 	members map[string]*ast.ArrayType // the slice types marked wire:members
 	ordered map[string]bool           // the struct types marked wire:order
 	spaced  map[string]bool           // the struct types marked wire:spaced
+	sparse  map[string]bool           // the struct types marked wire:sparse
 	// the intern prefixes of fields of wire:order structs, whose intern
 	// functions read the string themselves
 	fastInterns map[string]bool
@@ -103,7 +104,7 @@ func load(dir, skip string, each func(*ast.File)) (*generator, error) {
 		return nil, err
 	}
 	slices.Sort(names)
-	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, marsh: map[string]bool{}, unmarsh: map[string]bool{}, members: map[string]*ast.ArrayType{}, ordered: map[string]bool{}, spaced: map[string]bool{}, fastInterns: map[string]bool{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}, whole: map[string]string{}, wholeCpy: map[string]bool{}, keeps: map[string]bool{}}
+	g := &generator{dir: dir, structs: map[string]*ast.StructType{}, unm: map[string]bool{}, marsh: map[string]bool{}, unmarsh: map[string]bool{}, members: map[string]*ast.ArrayType{}, ordered: map[string]bool{}, spaced: map[string]bool{}, sparse: map[string]bool{}, fastInterns: map[string]bool{}, interns: map[string]bool{}, funcs: map[string]bool{}, imports: map[string]string{}, used: map[string]bool{}, whole: map[string]string{}, wholeCpy: map[string]bool{}, keeps: map[string]bool{}}
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") || filepath.Base(name) == skip {
 			continue
@@ -276,6 +277,7 @@ func (g *generator) collect(f *ast.File) {
 						g.order = append(g.order, s.Name.Name)
 						g.ordered[s.Name.Name] = directive(d.Doc, "wire:order") || directive(s.Doc, "wire:order")
 						g.spaced[s.Name.Name] = directive(d.Doc, "wire:spaced") || directive(s.Doc, "wire:spaced")
+						g.sparse[s.Name.Name] = directive(d.Doc, "wire:sparse") || directive(s.Doc, "wire:sparse")
 					}
 				case *ast.ValueSpec:
 					if d.Tok != token.CONST {
@@ -699,12 +701,18 @@ func (g *generator) reader(w *bytes.Buffer, s string) error {
 		fmt.Fprintf(w, "\n// Read%s reads a whole %s into v as json.Unmarshal does, or fails r, for\n// jsontext.Decode.\nfunc Read%s(r *jsontext.Reader, v *%s) bool {\n%s\treturn !r.Failed()\n}\n", s, s, s, s, call)
 	}
 	if state := g.state(s, map[string]bool{}); len(state) > 0 {
-		fmt.Fprintf(w, "\n// %s sets *v to %s{} but for what its reader reuses from one value to\n// the next: the last strings of keep= fields, the memory of buf= slices.\nfunc %s(v *%s) {\n", resetName(s), s, resetName(s), s)
-		var keep, vals []string
-		for i, p := range state {
-			keep, vals = append(keep, fmt.Sprintf("k%d", i)), append(vals, "v."+p)
+		fmt.Fprintf(w, "\n// %s sets *v to %s{} but for what its reader reuses from one value to\n// the next: the last strings of keep= fields, the memory of buf= fields.\nfunc %s(v *%s) {\n", resetName(s), s, resetName(s), s)
+		if zero, ok := g.zeroFields(s, state); ok {
+			// Field by field: fewer bytes stored than the whole
+			// struct, and no copies of what stays.
+			fmt.Fprintf(w, "%s}\n", zero)
+		} else {
+			var keep, vals []string
+			for i, p := range state {
+				keep, vals = append(keep, fmt.Sprintf("k%d", i)), append(vals, "v."+p)
+			}
+			fmt.Fprintf(w, "%s := %s\n*v = %s{}\n%s = %s\n}\n", strings.Join(keep, ", "), strings.Join(vals, ", "), s, strings.Join(vals, ", "), strings.Join(keep, ", "))
 		}
-		fmt.Fprintf(w, "%s := %s\n*v = %s{}\n%s = %s\n}\n", strings.Join(keep, ", "), strings.Join(vals, ", "), s, strings.Join(vals, ", "), strings.Join(keep, ", "))
 	}
 	if whole != "" {
 		// As its UnmarshalJSON: the fields as the plain struct's, and
@@ -740,9 +748,10 @@ const lastTries = 6
 // reports whether a lower-cased key is one of st's lower-cased, if the
 // statements call folded<name>. Of a reader's own struct (top), they are
 // the reader's body: each field's key is asked for in declaration order,
-// one comparison with a constant (Follows), and the object's end after
-// each value; a key that is not the one asked for is compared with the
-// next one or few (lastTries), else read and looked up, and the fields
+// one comparison with a constant (Follows), and the object's end where
+// it is not next; a key that is not the one asked for is compared with
+// the next one or few (lastTries), or in a wire:sparse struct with those
+// of its first byte (gapSwitch), else read and looked up, and the fields
 // after its own are asked for next. A producer that writes its keys in
 // that order, some left out, costs a comparison per key and at most a
 // look-up per gap. A struct written in a field's declaration is read by
@@ -778,6 +787,7 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 		return folded, nil
 	}
 	w.WriteString("if !r.Object() {\nreturn\n}\n")
+	gap := false // a key was not the one asked for after a value
 	for i, f := range fields {
 		if !plainKey(f.json) {
 			w.WriteString("goto find\n")
@@ -793,6 +803,13 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 				comma = ""
 			}
 			fmt.Fprintf(w, "if !r.Follows(%s) {\n", follows(comma+`"`+f.json+`":`))
+			if i > 0 && !g.sparse[name] {
+				// The object's end is looked for only where
+				// the key asked for is not next (after each
+				// value in a sparse struct, whose values have
+				// few members).
+				w.WriteString("if r.ObjectEnd() {\nreturn\n}\n")
+			}
 			if g.spaced[name] && tries > 1 && i > 0 && i+1 < len(fields) {
 				// A producer that writes white space between
 				// members (Python's json.dumps) has each looked up,
@@ -804,13 +821,23 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 					fmt.Fprintf(w, "if r.Follows(%s) {\ngoto f%d\n}\n", follows(comma+`"`+fields[j].json+`":`), j)
 				}
 			}
-			w.WriteString("goto find\n}\n")
+			if i == 0 || !g.sparse[name] {
+				w.WriteString("goto find\n}\n")
+			} else {
+				w.WriteString("goto gap\n}\n")
+				gap = true
+			}
 		}
 		fmt.Fprintf(w, "f%d:\n", i)
 		if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow, peek: g.ordered[name]}); err != nil {
 			return "", err
 		}
-		w.WriteString("if r.ObjectEnd() {\nreturn\n}\n")
+		if i == len(fields)-1 || g.sparse[name] {
+			w.WriteString("if r.ObjectEnd() {\nreturn\n}\n")
+		}
+	}
+	if gap {
+		gapSwitch(w, fields)
 	}
 	w.WriteString("find:\nkey, ok := r.KeyFold()\nif !ok {\nreturn\n}\nswitch string(key) {\n")
 	for i, f := range fields {
@@ -1241,4 +1268,109 @@ func (g *generator) internFunc(w *bytes.Buffer, prefixes string) {
 		fmt.Fprintf(w, "\tcase %s:\n\t\treturn %s\n", c[0], c[0])
 	}
 	w.WriteString("\t}\n\treturn string(b)\n}\n")
+}
+
+// gapSwitch writes the statements that read a key other than the one
+// asked for after a value: told by its first byte, it is compared with
+// the fields' keys of that byte, one look each, the one that matches
+// read next; a producer that leaves out most fields of a struct (one for
+// many types) pays no look-up. Any other key is looked up (find).
+func gapSwitch(w *bytes.Buffer, fields []field) {
+	var firsts []byte
+	byFirst := map[byte][]int{}
+	for i, f := range fields {
+		if f.json != "" && plainKey(f.json) {
+			if byFirst[f.json[0]] == nil {
+				firsts = append(firsts, f.json[0])
+			}
+			byFirst[f.json[0]] = append(byFirst[f.json[0]], i)
+		}
+	}
+	w.WriteString("gap:\nif at := r.Offset(); r.Follows(`,`, ``) {\nswitch r.StringByte() {\n")
+	for _, b := range firsts {
+		fmt.Fprintf(w, "case %q:\n", b)
+		for _, j := range byFirst[b] {
+			fmt.Fprintf(w, "if r.Follows(%s) {\ngoto f%d\n}\n", follows(`"`+fields[j].json+`":`), j)
+		}
+	}
+	w.WriteString("}\nr.Rewind(at, r.Depth())\n}\n")
+}
+
+// zeroFields returns the statements that zero each field of struct s but
+// state, its reader's, and the values its buf= pointers point at (which
+// the reader zeroes when it points one there), a struct held by value
+// with state reset by its own function; and false where a field is
+// embedded or of a type whose zero it does not write.
+func (g *generator) zeroFields(s string, state []string) (string, bool) {
+	leave, held := map[string]bool{}, map[string]bool{}
+	for _, p := range state {
+		first, _, sel := strings.Cut(p, ".")
+		leave[first], held[first] = true, sel
+	}
+	fields, err := g.fields(s, g.structs[s])
+	if err != nil {
+		return "", false
+	}
+	for _, f := range fields {
+		if f.buf != "" {
+			leave[f.buf] = true
+		}
+	}
+	var b strings.Builder
+	for _, f := range g.structs[s].Fields.List {
+		if len(f.Names) == 0 {
+			return "", false
+		}
+		for _, n := range f.Names {
+			if id, ok := f.Type.(*ast.Ident); ok && held[n.Name] && g.structs[id.Name] != nil {
+				// A struct held by value, with state of its own.
+				fmt.Fprintf(&b, "%s(&v.%s)\n", resetName(id.Name), n.Name)
+				continue
+			}
+			if held[n.Name] {
+				return "", false
+			}
+			if leave[n.Name] || n.Name == "_" {
+				continue
+			}
+			zero := g.zero(f.Type)
+			if zero == "" {
+				return "", false
+			}
+			fmt.Fprintf(&b, "v.%s = %s\n", n.Name, zero)
+		}
+	}
+	return b.String(), true
+}
+
+// zero returns the zero value of type e as Go source, or "" for a type
+// it does not know.
+func (g *generator) zero(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		switch e.Name {
+		case "string":
+			return `""`
+		case "bool":
+			return "false"
+		case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "byte", "rune":
+			return "0"
+		case "any", "error":
+			return "nil"
+		}
+		if g.structs[e.Name] != nil {
+			return e.Name + "{}"
+		}
+	case *ast.StarExpr, *ast.MapType, *ast.InterfaceType, *ast.FuncType, *ast.ChanType:
+		return "nil"
+	case *ast.ArrayType:
+		if e.Len == nil {
+			return "nil"
+		}
+	case *ast.SelectorExpr:
+		if types.ExprString(e) == "json.RawMessage" {
+			return "nil"
+		}
+	}
+	return ""
 }

@@ -112,7 +112,14 @@
 // says that some producers write white space between members (Python's
 // json.dumps): where a member is not the one asked for and a ", " comes
 // next, the member is looked up at once, not compared with each declared
-// after it first. And
+// after it first.
+//
+//	//wire:sparse
+//
+// on a struct of many types' fields, most absent from each value (a chunk
+// whose type says which apply): where a member is not the one asked for,
+// it is told by its key's first byte and compared with the keys of that
+// byte, one comparison each, before it is looked up. And
 //
 //	//wire:members
 //

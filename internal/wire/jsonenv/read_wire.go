@@ -72,10 +72,10 @@ f0:
 	if !r.Null() {
 		v.Type = internType(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"agent"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"final"`, `:`) {
 			goto f2
 		}
@@ -83,10 +83,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Agent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"final"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"delta"`, `:`) {
 			goto f3
 		}
@@ -94,10 +94,10 @@ f1:
 	}
 f2:
 	jsontext.ReadBool(r, &v.Final)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"delta"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"id":`, ``) {
 			goto f4
 		}
@@ -105,10 +105,10 @@ f2:
 	}
 f3:
 	r.StringField(&v.Delta)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"id":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"name":`, ``) {
 			goto f5
 		}
@@ -120,10 +120,10 @@ f4:
 	} else {
 		*jsontext.Ensure(&v.ID) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"name":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"src":`, ``) {
 			goto f6
 		}
@@ -135,10 +135,10 @@ f5:
 	} else {
 		*jsontext.Ensure(&v.Name) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"src":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"media_`, `type":`) {
 			goto f7
 		}
@@ -150,10 +150,10 @@ f6:
 	} else {
 		*jsontext.Ensure(&v.Src) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"media_`, `type":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"citati`, `on_type":`) {
 			goto f8
 		}
@@ -165,10 +165,10 @@ f7:
 	} else {
 		*jsontext.Ensure(&v.MediaType) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"citati`, `on_type":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"docume`, `nt_index":`) {
 			goto f9
 		}
@@ -180,10 +180,10 @@ f8:
 	} else {
 		*jsontext.Ensure(&v.CitationType) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"docume`, `nt_index":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"docume`, `nt_title":`) {
 			goto f10
 		}
@@ -196,10 +196,10 @@ f9:
 		jsontext.Ensure(&v.DocumentIndex)
 		jsontext.ReadInt(r, v.DocumentIndex)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"docume`, `nt_title":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"start_`, `char_index":`) {
 			goto f11
 		}
@@ -211,10 +211,10 @@ f10:
 	} else {
 		*jsontext.Ensure(&v.DocumentTitle) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"start_`, `char_index":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"end_ch`, `ar_index":`) {
 			goto f12
 		}
@@ -227,10 +227,10 @@ f11:
 		jsontext.Ensure(&v.StartCharIndex)
 		jsontext.ReadInt(r, v.StartCharIndex)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"end_ch`, `ar_index":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"start_`, `page_number":`) {
 			goto f13
 		}
@@ -243,10 +243,10 @@ f12:
 		jsontext.Ensure(&v.EndCharIndex)
 		jsontext.ReadInt(r, v.EndCharIndex)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"start_`, `page_number":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"end_pa`, `ge_number":`) {
 			goto f14
 		}
@@ -259,10 +259,10 @@ f13:
 		jsontext.Ensure(&v.StartPageNumber)
 		jsontext.ReadInt(r, v.StartPageNumber)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"end_pa`, `ge_number":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"url":`, ``) {
 			goto f15
 		}
@@ -275,10 +275,10 @@ f14:
 		jsontext.Ensure(&v.EndPageNumber)
 		jsontext.ReadInt(r, v.EndPageNumber)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"url":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"title"`, `:`) {
 			goto f16
 		}
@@ -290,10 +290,10 @@ f15:
 	} else {
 		*jsontext.Ensure(&v.URL) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"title"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f16:
@@ -380,10 +380,10 @@ func readPendingTool(r *jsontext.Reader, v *PendingTool) {
 	}
 f0:
 	r.StringField(&v.ToolUseID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"name":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"input"`, `:`) {
 			goto f2
 		}
@@ -391,10 +391,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Name)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"input"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -503,10 +503,10 @@ func readFileMeta(r *jsontext.Reader, v *FileMeta) {
 	}
 f0:
 	r.StringField(&v.FileID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"filena`, `me":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"storag`, `e_location":`) {
 			goto f2
 		}
@@ -514,10 +514,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Filename)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"storag`, `e_location":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -572,10 +572,10 @@ func readErrorPayload(r *jsontext.Reader, v *ErrorPayload) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -628,10 +628,10 @@ func readServerError(r *jsontext.Reader, v *ServerError) {
 	}
 f0:
 	r.StringField(&v.Error)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"traceb`, `ack":`) {
 			goto f2
 		}
@@ -639,10 +639,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Message)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"traceb`, `ack":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:

@@ -29,10 +29,10 @@ f0:
 	if !r.Null() {
 		v.Type = internType(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"timest`, `amp":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"sessio`, `nID":`) {
 			goto f2
 		}
@@ -45,10 +45,10 @@ f1:
 		jsontext.Ensure(&v.Timestamp)
 		jsontext.ReadInt(r, v.Timestamp)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"sessio`, `nID":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"part":`, ``) {
 			goto f3
 		}
@@ -56,10 +56,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.SessionID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"part":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f4
 		}
@@ -71,10 +71,10 @@ f3:
 	} else {
 		readPart(r, jsontext.Ensure(&v.Part))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f4:
@@ -137,10 +137,10 @@ func readPart(r *jsontext.Reader, v *Part) {
 	}
 f0:
 	r.StringField(&v.ID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `eID":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"sessio`, `nID":`) {
 			goto f2
 		}
@@ -148,10 +148,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.MessageID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"sessio`, `nID":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"type":`, ``) {
 			goto f3
 		}
@@ -159,10 +159,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.SessionID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"type":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"text":`, ``) {
 			goto f4
 		}
@@ -172,10 +172,10 @@ f3:
 	if !r.Null() {
 		v.Type = internPart(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"text":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"time":`, ``) {
 			goto f5
 		}
@@ -183,10 +183,10 @@ f3:
 	}
 f4:
 	r.StringField(&v.Text)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"time":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"reason`, `":`) {
 			goto f6
 		}
@@ -198,10 +198,10 @@ f5:
 	} else {
 		readTime(r, jsontext.Ensure(&v.Time))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"reason`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"tokens`, `":`) {
 			goto f7
 		}
@@ -209,10 +209,10 @@ f5:
 	}
 f6:
 	r.StringField(&v.Reason)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"tokens`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"cost":`, ``) {
 			goto f8
 		}
@@ -224,10 +224,10 @@ f7:
 	} else {
 		readTokens(r, jsontext.Ensure(&v.Tokens))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"cost":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"tool":`, ``) {
 			goto f9
 		}
@@ -240,10 +240,10 @@ f8:
 		jsontext.Ensure(&v.Cost)
 		jsontext.ReadFloat(r, v.Cost)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"tool":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"callID`, `":`) {
 			goto f10
 		}
@@ -251,10 +251,10 @@ f8:
 	}
 f9:
 	r.StringField(&v.Tool)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"callID`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"state"`, `:`) {
 			goto f11
 		}
@@ -262,10 +262,10 @@ f9:
 	}
 f10:
 	r.StringField(&v.CallID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"state"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f11:
@@ -347,10 +347,10 @@ f0:
 		jsontext.Ensure(&v.Start)
 		jsontext.ReadInt(r, v.Start)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"end":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -413,10 +413,10 @@ f0:
 		jsontext.Ensure(&v.Total)
 		jsontext.ReadInt(r, v.Total)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"input"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `":`) {
 			goto f2
 		}
@@ -424,10 +424,10 @@ f0:
 	}
 f1:
 	jsontext.ReadInt(r, &v.Input)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"reason`, `ing":`) {
 			goto f3
 		}
@@ -435,10 +435,10 @@ f1:
 	}
 f2:
 	jsontext.ReadInt(r, &v.Output)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"reason`, `ing":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"cache"`, `:`) {
 			goto f4
 		}
@@ -446,10 +446,10 @@ f2:
 	}
 f3:
 	jsontext.ReadInt(r, &v.Reasoning)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"cache"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f4:
@@ -510,10 +510,10 @@ func readCache(r *jsontext.Reader, v *Cache) {
 	}
 f0:
 	jsontext.ReadInt(r, &v.Read)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"write"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -566,10 +566,10 @@ func readToolState(r *jsontext.Reader, v *ToolState) {
 	}
 f0:
 	r.StringField(&v.Status)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"input"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `":`) {
 			goto f2
 		}
@@ -577,10 +577,10 @@ f0:
 	}
 f1:
 	jsontext.ReadRaw(r, &v.Input)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f3
 		}
@@ -592,10 +592,10 @@ f2:
 	} else {
 		*jsontext.Ensure(&v.Output) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"title"`, `:`) {
 			goto f4
 		}
@@ -607,10 +607,10 @@ f3:
 	} else {
 		*jsontext.Ensure(&v.Error) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"title"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"metada`, `ta":`) {
 			goto f5
 		}
@@ -618,10 +618,10 @@ f3:
 	}
 f4:
 	r.StringField(&v.Title)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"metada`, `ta":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"time":`, ``) {
 			goto f6
 		}
@@ -629,10 +629,10 @@ f4:
 	}
 f5:
 	jsontext.ReadRaw(r, &v.Metadata)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"time":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
@@ -699,10 +699,10 @@ func readError(r *jsontext.Reader, v *Error) {
 	}
 f0:
 	r.StringField(&v.Name)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"data":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -755,10 +755,10 @@ func readErrorData(r *jsontext.Reader, v *ErrorData) {
 	}
 f0:
 	r.StringField(&v.Message)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"status`, `Code":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"isRetr`, `yable":`) {
 			goto f2
 		}
@@ -771,10 +771,10 @@ f1:
 		jsontext.Ensure(&v.StatusCode)
 		jsontext.ReadInt(r, v.StatusCode)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"isRetr`, `yable":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"respon`, `seBody":`) {
 			goto f3
 		}
@@ -787,10 +787,10 @@ f2:
 		jsontext.Ensure(&v.IsRetryable)
 		jsontext.ReadBool(r, v.IsRetryable)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"respon`, `seBody":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f3:

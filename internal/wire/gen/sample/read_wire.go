@@ -38,7 +38,7 @@ f0:
 		if r.Follows(`,"body":`, ``) {
 			goto f2
 		}
-		goto find
+		goto gap
 	}
 f1:
 	if !(r.Peek() == 'n' && r.Null()) {
@@ -51,7 +51,7 @@ f1:
 		if r.Follows(`,"usage"`, `:`) {
 			goto f3
 		}
-		goto find
+		goto gap
 	}
 f2:
 	v.Body = r.Skip()
@@ -81,7 +81,7 @@ f2:
 		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
-		goto find
+		goto gap
 	}
 f3:
 	{
@@ -119,7 +119,7 @@ f3:
 		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
-		goto find
+		goto gap
 	}
 f4:
 	if r.Peek() == 'n' && r.Null() {
@@ -152,7 +152,7 @@ f4:
 		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
-		goto find
+		goto gap
 	}
 f5:
 	if !(r.Peek() == 'n' && r.Null()) {
@@ -175,7 +175,7 @@ f5:
 		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
-		goto find
+		goto gap
 	}
 f6:
 	if !(r.Peek() == 'n' && r.Null()) {
@@ -195,7 +195,7 @@ f6:
 		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
-		goto find
+		goto gap
 	}
 f7:
 	if !(r.Peek() == 'n' && r.Null()) {
@@ -212,7 +212,7 @@ f7:
 		if r.Follows(`,"spent"`, `:`) {
 			goto f9
 		}
-		goto find
+		goto gap
 	}
 f8:
 	if !(r.Peek() == 'n' && r.Null()) {
@@ -222,7 +222,7 @@ f8:
 		return
 	}
 	if !r.Follows(`,"spent"`, `:`) {
-		goto find
+		goto gap
 	}
 f9:
 	if r.Peek() == 'n' && r.Null() {
@@ -232,6 +232,52 @@ f9:
 	}
 	if r.ObjectEnd() {
 		return
+	}
+gap:
+	if at := r.Offset(); r.Follows(`,`, ``) {
+		switch r.StringByte() {
+		case 't':
+			if r.Follows(`"type":`, ``) {
+				goto f0
+			}
+		case 'i':
+			if r.Follows(`"id":`, ``) {
+				goto f1
+			}
+		case 'b':
+			if r.Follows(`"body":`, ``) {
+				goto f2
+			}
+		case 'u':
+			if r.Follows(`"usage":`, ``) {
+				goto f3
+			}
+		case 'r':
+			if r.Follows(`"raws":`, ``) {
+				goto f4
+			}
+		case 'K':
+			if r.Follows(`"Kind":`, ``) {
+				goto f5
+			}
+		case 'B':
+			if r.Follows(`"Both":`, ``) {
+				goto f6
+			}
+		case 'P':
+			if r.Follows(`"Pick":`, ``) {
+				goto f7
+			}
+		case 'e':
+			if r.Follows(`"extra":`, ``) {
+				goto f8
+			}
+		case 's':
+			if r.Follows(`"spent":`, ``) {
+				goto f9
+			}
+		}
+		r.Rewind(at, r.Depth())
 	}
 find:
 	key, ok := r.KeyFold()
@@ -296,10 +342,10 @@ f0:
 	if !r.Null() {
 		v.Type = internType(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"text":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"final"`, `:`) {
 			goto f2
 		}
@@ -307,10 +353,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Text)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"final"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"n":`, ``) {
 			goto f3
 		}
@@ -318,10 +364,10 @@ f1:
 	}
 f2:
 	jsontext.ReadBool(r, &v.Final)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"n":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"small"`, `:`) {
 			goto f4
 		}
@@ -329,10 +375,10 @@ f2:
 	}
 f3:
 	jsontext.ReadInt(r, &v.N)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"small"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"int":`, ``) {
 			goto f5
 		}
@@ -340,10 +386,10 @@ f3:
 	}
 f4:
 	jsontext.ReadInt(r, &v.Small)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"int":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"f":`, ``) {
 			goto f6
 		}
@@ -351,10 +397,10 @@ f4:
 	}
 f5:
 	jsontext.ReadInt(r, &v.Int)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"f":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"opt":`, ``) {
 			goto f7
 		}
@@ -362,10 +408,10 @@ f5:
 	}
 f6:
 	jsontext.ReadFloat(r, &v.F)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"opt":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"opt_n"`, `:`) {
 			goto f8
 		}
@@ -377,10 +423,10 @@ f7:
 	} else {
 		*jsontext.Ensure(&v.Opt) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"opt_n"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"opt_b"`, `:`) {
 			goto f9
 		}
@@ -393,10 +439,10 @@ f8:
 		jsontext.Ensure(&v.OptN)
 		jsontext.ReadInt(r, v.OptN)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"opt_b"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"opt_f"`, `:`) {
 			goto f10
 		}
@@ -409,10 +455,10 @@ f9:
 		jsontext.Ensure(&v.OptB)
 		jsontext.ReadBool(r, v.OptB)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"opt_f"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"raw":`, ``) {
 			goto f11
 		}
@@ -425,10 +471,10 @@ f10:
 		jsontext.Ensure(&v.OptF)
 		jsontext.ReadFloat(r, v.OptF)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"raw":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"opt_ra`, `w":`) {
 			goto f12
 		}
@@ -436,10 +482,10 @@ f10:
 	}
 f11:
 	jsontext.ReadRaw(r, &v.Raw)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"opt_ra`, `w":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"raws":`, ``) {
 			goto f13
 		}
@@ -452,10 +498,10 @@ f12:
 		jsontext.Ensure(&v.OptRaw)
 		jsontext.ReadRaw(r, v.OptRaw)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"raws":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"any":`, ``) {
 			goto f14
 		}
@@ -472,10 +518,10 @@ f13:
 		}
 		v.Raws = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"any":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"names"`, `:`) {
 			goto f15
 		}
@@ -487,10 +533,10 @@ f14:
 	} else {
 		jsontext.ReadAny(r, &v.Any)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"names"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"types"`, `:`) {
 			goto f16
 		}
@@ -507,10 +553,10 @@ f15:
 		}
 		v.Names = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"types"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"usage"`, `:`) {
 			goto f17
 		}
@@ -529,10 +575,10 @@ f16:
 		}
 		v.Types = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"opt_us`, `age":`) {
 			goto f18
 		}
@@ -542,10 +588,10 @@ f17:
 	if !r.Null() {
 		readUsage(r, &v.Usage)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"opt_us`, `age":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"parts"`, `:`) {
 			goto f19
 		}
@@ -557,10 +603,10 @@ f18:
 	} else {
 		readUsage(r, jsontext.Ensure(&v.OptUsage))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"parts"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"ptr_pa`, `rts":`) {
 			goto f20
 		}
@@ -579,10 +625,10 @@ f19:
 		}
 		v.Parts = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"ptr_pa`, `rts":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"grid":`, ``) {
 			goto f21
 		}
@@ -603,10 +649,10 @@ f20:
 		}
 		v.PtrParts = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"grid":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"words"`, `:`) {
 			goto f22
 		}
@@ -632,10 +678,10 @@ f21:
 		}
 		v.Grid = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"words"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"opt_wo`, `rds":`) {
 			goto f23
 		}
@@ -643,10 +689,10 @@ f21:
 	}
 f22:
 	jsontext.ReadUnmarshaler(r, &v.Words)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"opt_wo`, `rds":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"anon":`, ``) {
 			goto f24
 		}
@@ -659,10 +705,10 @@ f23:
 		jsontext.Ensure(&v.OptWords)
 		jsontext.ReadUnmarshaler(r, v.OptWords)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"anon":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"anons"`, `:`) {
 			goto f25
 		}
@@ -709,10 +755,10 @@ f24:
 			}
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"anons"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"member`, `s":`) {
 			goto f26
 		}
@@ -746,10 +792,10 @@ f25:
 		}
 		v.Anons = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"member`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"Untagg`, `ed":`) {
 			goto f27
 		}
@@ -764,10 +810,10 @@ f26:
 			}
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"Untagg`, `ed":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"parsed`, `":`) {
 			goto f28
 		}
@@ -775,10 +821,10 @@ f26:
 	}
 f27:
 	r.StringField(&v.Untagged)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"parsed`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f28:
@@ -904,10 +950,10 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 	}
 f0:
 	jsontext.ReadInt(r, &v.Input)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -960,10 +1006,10 @@ func readPart(r *jsontext.Reader, v *Part) {
 	}
 f0:
 	r.StringField(&v.Kind)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"create`, `dAt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"Pick":`, ``) {
 			goto f2
 		}
@@ -976,10 +1022,10 @@ f1:
 		jsontext.Ensure(&v.Head.CreatedAt)
 		jsontext.ReadInt(r, v.Head.CreatedAt)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"Pick":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"extra"`, `:`) {
 			goto f3
 		}
@@ -987,10 +1033,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.Head.Pick)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"extra"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"partId`, `":`) {
 			goto f4
 		}
@@ -998,10 +1044,10 @@ f2:
 	}
 f3:
 	r.StringField(&v.Tail.Extra)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"partId`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f4:
@@ -1060,10 +1106,10 @@ func readHead(r *jsontext.Reader, v *Head) {
 	}
 f0:
 	r.StringField(&v.Kind)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"create`, `dAt":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"Both":`, ``) {
 			goto f2
 		}
@@ -1076,10 +1122,10 @@ f1:
 		jsontext.Ensure(&v.CreatedAt)
 		jsontext.ReadInt(r, v.CreatedAt)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"Both":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"Pick":`, ``) {
 			goto f3
 		}
@@ -1087,10 +1133,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.Both)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"Pick":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f3:
@@ -1147,10 +1193,10 @@ func readTail(r *jsontext.Reader, v *Tail) {
 	}
 f0:
 	r.StringField(&v.Both)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"Pick":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"extra"`, `:`) {
 			goto f2
 		}
@@ -1158,10 +1204,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.Pick)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"extra"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -1220,10 +1266,10 @@ f0:
 	} else {
 		*jsontext.Ensure(&v.Opt) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"opt_b"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"text":`, ``) {
 			goto f2
 		}
@@ -1231,10 +1277,10 @@ f0:
 	}
 f1:
 	jsontext.ReadBool(r, &v.OptB)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"text":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"final"`, `:`) {
 			goto f3
 		}
@@ -1242,10 +1288,10 @@ f1:
 	}
 f2:
 	r.StringField(&v.Text)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"final"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"n":`, ``) {
 			goto f4
 		}
@@ -1253,10 +1299,10 @@ f2:
 	}
 f3:
 	jsontext.ReadBool(r, &v.Final)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"n":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"small"`, `:`) {
 			goto f5
 		}
@@ -1264,10 +1310,10 @@ f3:
 	}
 f4:
 	jsontext.ReadInt(r, &v.N)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"small"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"int":`, ``) {
 			goto f6
 		}
@@ -1275,10 +1321,10 @@ f4:
 	}
 f5:
 	jsontext.ReadInt(r, &v.Small)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"int":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"opt_n"`, `:`) {
 			goto f7
 		}
@@ -1286,10 +1332,10 @@ f5:
 	}
 f6:
 	jsontext.ReadInt(r, &v.Int)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"opt_n"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"opt_i"`, `:`) {
 			goto f8
 		}
@@ -1302,10 +1348,10 @@ f7:
 		jsontext.Ensure(&v.OptN)
 		jsontext.ReadInt(r, v.OptN)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"opt_i"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"opt_s"`, `:`) {
 			goto f9
 		}
@@ -1313,10 +1359,10 @@ f7:
 	}
 f8:
 	jsontext.ReadInt(r, &v.OptI)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"opt_s"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"raw":`, ``) {
 			goto f10
 		}
@@ -1324,10 +1370,10 @@ f8:
 	}
 f9:
 	r.StringField(&v.OptS)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"raw":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"compac`, `t":`) {
 			goto f11
 		}
@@ -1335,10 +1381,10 @@ f9:
 	}
 f10:
 	jsontext.ReadRaw(r, &v.Raw)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"compac`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"raws":`, ``) {
 			goto f12
 		}
@@ -1346,10 +1392,10 @@ f10:
 	}
 f11:
 	jsontext.ReadRaw(r, &v.Compact)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"raws":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"any":`, ``) {
 			goto f13
 		}
@@ -1366,10 +1412,10 @@ f12:
 		}
 		v.Raws = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"any":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"opt_an`, `y":`) {
 			goto f14
 		}
@@ -1381,10 +1427,10 @@ f13:
 	} else {
 		jsontext.ReadAny(r, &v.Any)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"opt_an`, `y":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"names"`, `:`) {
 			goto f15
 		}
@@ -1396,10 +1442,10 @@ f14:
 	} else {
 		jsontext.ReadAny(r, &v.OptAny)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"names"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"opt_na`, `mes":`) {
 			goto f16
 		}
@@ -1416,10 +1462,10 @@ f15:
 		}
 		v.Names = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"opt_na`, `mes":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"usage"`, `:`) {
 			goto f17
 		}
@@ -1436,10 +1482,10 @@ f16:
 		}
 		v.OptNames = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"opt_us`, `age":`) {
 			goto f18
 		}
@@ -1449,10 +1495,10 @@ f17:
 	if !r.Null() {
 		readUsage(r, &v.Usage)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"opt_us`, `age":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"parts"`, `:`) {
 			goto f19
 		}
@@ -1464,10 +1510,10 @@ f18:
 	} else {
 		readUsage(r, jsontext.Ensure(&v.OptUsage))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"parts"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"ptr_pa`, `rts":`) {
 			goto f20
 		}
@@ -1486,10 +1532,10 @@ f19:
 		}
 		v.Parts = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"ptr_pa`, `rts":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"grid":`, ``) {
 			goto f21
 		}
@@ -1510,10 +1556,10 @@ f20:
 		}
 		v.PtrParts = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"grid":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"sparse`, `":`) {
 			goto f22
 		}
@@ -1539,10 +1585,10 @@ f21:
 		}
 		v.Grid = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"sparse`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"anon":`, ``) {
 			goto f23
 		}
@@ -1552,10 +1598,10 @@ f22:
 	if !r.Null() {
 		readSparse(r, &v.Sparse)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"anon":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"Untagg`, `ed":`) {
 			goto f24
 		}
@@ -1611,10 +1657,10 @@ f23:
 			}
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"Untagg`, `ed":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"last":`, ``) {
 			goto f25
 		}
@@ -1622,10 +1668,10 @@ f23:
 	}
 f24:
 	r.StringField(&v.Untagged)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"last":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f25:
@@ -1730,10 +1776,10 @@ func readSparse(r *jsontext.Reader, v *Sparse) {
 	}
 f0:
 	r.StringField(&v.A)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"b":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"c":`, ``) {
 			goto f2
 		}
@@ -1746,10 +1792,10 @@ f1:
 		jsontext.Ensure(&v.B)
 		jsontext.ReadInt(r, v.B)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"c":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f2:
@@ -1815,10 +1861,10 @@ func readMember(r *jsontext.Reader, v *Member) {
 	}
 f0:
 	r.StringField(&v.Key)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"Value"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -1862,11 +1908,19 @@ func ReadReused(r *jsontext.Reader, v *Reused) bool {
 }
 
 // ResetReused sets *v to Reused{} but for what its reader reuses from one value to
-// the next: the last strings of keep= fields, the memory of buf= slices.
+// the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetReused(v *Reused) {
-	k0, k1, k2, k3, k4, k5 := v.kept, v.keptPtr, v.n, v.nested.items, v.nested.name, v.parts
-	*v = Reused{}
-	v.kept, v.keptPtr, v.n, v.nested.items, v.nested.name, v.parts = k0, k1, k2, k3, k4, k5
+	v.Keep = ""
+	v.KeepPtr = nil
+	v.Parts = nil
+	v.Nested = nil
+	v.Wholes = nil
+	v.Whole = nil
+	v.Lent = Lent{}
+	v.Any = nil
+	v.N = 0
+	v.Label = ""
+	ResetNested(&v.nested)
 }
 
 func readReused(r *jsontext.Reader, v *Reused) {
@@ -1883,10 +1937,10 @@ f0:
 	if !r.Null() {
 		v.Keep = keepString(r, &v.kept)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"keep_p`, `tr":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"parts"`, `:`) {
 			goto f2
 		}
@@ -1898,10 +1952,10 @@ f1:
 	} else {
 		v.KeepPtr = keepStringPtr(r, &v.keptPtr)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"parts"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"nested`, `":`) {
 			goto f3
 		}
@@ -1931,10 +1985,10 @@ f2:
 		}
 		v.Parts = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"nested`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"wholes`, `":`) {
 			goto f4
 		}
@@ -1950,10 +2004,10 @@ f3:
 		}
 		readNested(r, v.Nested)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"wholes`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"whole"`, `:`) {
 			goto f5
 		}
@@ -1970,10 +2024,10 @@ f4:
 		}
 		v.Wholes = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"whole"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"lent":`, ``) {
 			goto f6
 		}
@@ -1985,10 +2039,10 @@ f5:
 	} else {
 		readWhole(r, jsontext.Ensure(&v.Whole))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"lent":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"any":`, ``) {
 			goto f7
 		}
@@ -1996,10 +2050,10 @@ f5:
 	}
 f6:
 	readLent(r, &v.Lent)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"any":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"n":`, ``) {
 			goto f8
 		}
@@ -2011,10 +2065,10 @@ f7:
 	} else {
 		jsontext.ReadAny(r, &v.Any)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"n":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"label"`, `:`) {
 			goto f9
 		}
@@ -2024,10 +2078,10 @@ f8:
 	if !r.Null() {
 		v.N = keepInt(r, &v.n)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"label"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f9:
@@ -2087,11 +2141,10 @@ func ReadNested(r *jsontext.Reader, v *Nested) bool {
 }
 
 // ResetNested sets *v to Nested{} but for what its reader reuses from one value to
-// the next: the last strings of keep= fields, the memory of buf= slices.
+// the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetNested(v *Nested) {
-	k0, k1 := v.items, v.name
-	*v = Nested{}
-	v.items, v.name = k0, k1
+	v.Items = nil
+	v.Name = ""
 }
 
 func readNested(r *jsontext.Reader, v *Nested) {
@@ -2126,10 +2179,10 @@ f0:
 		}
 		v.Items = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"name":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -2194,10 +2247,10 @@ func readWholeObject(r *jsontext.Reader, v *Whole) {
 	}
 f0:
 	r.StringField(&v.Kind)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"n":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:

@@ -24,10 +24,12 @@ const (
 const KindRun = "run"
 
 // Ordered is a line whose producer writes its keys in the order declared:
-// each is compared first with the one after the last read.
+// each is compared first with the one after the last read, and one out
+// of order with those of its first byte.
 //
 //wire:order
 //wire:spaced
+//wire:sparse
 //wire:write
 type Ordered struct {
 	Type  string            `json:"type" wire:"intern=Type+Kind"`

@@ -17,11 +17,19 @@ func ReadChunk(r *jsontext.Reader, v *Chunk) bool {
 }
 
 // ResetChunk sets *v to Chunk{} but for what its reader reuses from one value to
-// the next: the last strings of keep= fields, the memory of buf= slices.
+// the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetChunk(v *Chunk) {
-	k0, k1, k2, k3, k4, k5 := v.choices, v.created, v.fprint, v.id, v.model, v.tier
-	*v = Chunk{}
-	v.choices, v.created, v.fprint, v.id, v.model, v.tier = k0, k1, k2, k3, k4, k5
+	v.ID = ""
+	v.Object = ""
+	v.Created = 0
+	v.Model = ""
+	v.ServiceTier = ""
+	v.SystemFingerprint = nil
+	v.Choices = nil
+	v.Usage = nil
+	v.Error = nil
+	v.errorJSON = nil
+	v.lazy = 0
 }
 
 func readChunk(r *jsontext.Reader, v *Chunk) {
@@ -38,10 +46,10 @@ f0:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ID = keepString(r, &v.id)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"object`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"create`, `d":`) {
 			goto f2
 		}
@@ -51,10 +59,10 @@ f1:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Object = internObjectNext(r)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"create`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -83,10 +91,10 @@ f2:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Created = keepInt(r, &v.created)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"model"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -112,10 +120,10 @@ f3:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Model = keepString(r, &v.model)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"servic`, `e_tier":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -138,10 +146,10 @@ f4:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ServiceTier = keepString(r, &v.tier)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"system`, `_fingerprint":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -163,10 +171,10 @@ f5:
 	} else {
 		v.SystemFingerprint = keepStringPtr(r, &v.fprint)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"choice`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -203,10 +211,10 @@ f6:
 		}
 		v.Choices = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -222,10 +230,10 @@ f7:
 	} else {
 		readUsage(r, jsontext.Ensure(&v.Usage))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f8:
@@ -292,11 +300,12 @@ func ReadChoice(r *jsontext.Reader, v *Choice) bool {
 }
 
 // ResetChoice sets *v to Choice{} but for what its reader reuses from one value to
-// the next: the last strings of keep= fields, the memory of buf= slices.
+// the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetChoice(v *Choice) {
-	k0 := v.Delta.toolCalls
-	*v = Choice{}
-	v.Delta.toolCalls = k0
+	v.Index = 0
+	ResetDelta(&v.Delta)
+	v.Logprobs = nil
+	v.FinishReason = nil
 }
 
 func readChoice(r *jsontext.Reader, v *Choice) {
@@ -317,10 +326,10 @@ func readChoice(r *jsontext.Reader, v *Choice) {
 	}
 f0:
 	jsontext.ReadInt(r, &v.Index)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"delta"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -337,10 +346,10 @@ f1:
 	if !(r.Peek() == 'n' && r.Null()) {
 		readDelta(r, &v.Delta)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"logpro`, `bs":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -356,10 +365,10 @@ f2:
 	} else {
 		jsontext.ReadAny(r, &v.Logprobs)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"finish`, `_reason":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f3:
@@ -412,11 +421,14 @@ func ReadDelta(r *jsontext.Reader, v *Delta) bool {
 }
 
 // ResetDelta sets *v to Delta{} but for what its reader reuses from one value to
-// the next: the last strings of keep= fields, the memory of buf= slices.
+// the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetDelta(v *Delta) {
-	k0 := v.toolCalls
-	*v = Delta{}
-	v.toolCalls = k0
+	v.Role = ""
+	v.Content = nil
+	v.Refusal = nil
+	v.ReasoningContent = nil
+	v.Reasoning = nil
+	v.ToolCalls = nil
 }
 
 func readDelta(r *jsontext.Reader, v *Delta) {
@@ -445,10 +457,10 @@ f0:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Role = internRoleNext(r)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -473,10 +485,10 @@ f1:
 	} else {
 		*jsontext.EnsureIn(&v.Content, &v.content) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"refusa`, `l":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -498,10 +510,10 @@ f2:
 	} else {
 		*jsontext.EnsureIn(&v.Refusal, &v.refusal) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"reason`, `ing_content":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -520,10 +532,10 @@ f3:
 	} else {
 		*jsontext.EnsureIn(&v.ReasoningContent, &v.reasoningContent) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"reason`, `ing":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
@@ -539,10 +551,10 @@ f4:
 	} else {
 		*jsontext.EnsureIn(&v.Reasoning, &v.reasoning) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"tool_c`, `alls":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f5:
@@ -625,10 +637,10 @@ func readToolCallDelta(r *jsontext.Reader, v *ToolCallDelta) {
 	}
 f0:
 	jsontext.ReadInt(r, &v.Index)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"id":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"type":`, ``) {
 			goto f2
 		}
@@ -636,10 +648,10 @@ f0:
 	}
 f1:
 	r.StringField(&v.ID)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"type":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"functi`, `on":`) {
 			goto f3
 		}
@@ -649,10 +661,10 @@ f2:
 	if !r.Null() {
 		v.Type = internType(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"functi`, `on":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f3:
@@ -711,10 +723,10 @@ func readFunction(r *jsontext.Reader, v *Function) {
 	}
 f0:
 	r.StringField(&v.Name)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"argume`, `nts":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f1:
@@ -772,10 +784,10 @@ f0:
 		jsontext.Ensure(&v.PromptTokens)
 		jsontext.ReadInt(r, v.PromptTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"comple`, `tion_tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"total_`, `tokens":`) {
 			goto f2
 		}
@@ -788,10 +800,10 @@ f1:
 		jsontext.Ensure(&v.CompletionTokens)
 		jsontext.ReadInt(r, v.CompletionTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"total_`, `tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"prompt`, `_tokens_details":`) {
 			goto f3
 		}
@@ -804,10 +816,10 @@ f2:
 		jsontext.Ensure(&v.TotalTokens)
 		jsontext.ReadInt(r, v.TotalTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"prompt`, `_tokens_details":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"comple`, `tion_tokens_details":`) {
 			goto f4
 		}
@@ -819,10 +831,10 @@ f3:
 	} else {
 		readPromptDetails(r, jsontext.Ensure(&v.PromptTokensDetails))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"comple`, `tion_tokens_details":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f4:

@@ -19,11 +19,25 @@ func ReadStreamEvent(r *jsontext.Reader, v *StreamEvent) bool {
 }
 
 // ResetStreamEvent sets *v to StreamEvent{} but for what its reader reuses from one value to
-// the next: the last strings of keep= fields, the memory of buf= slices.
+// the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetStreamEvent(v *StreamEvent) {
-	k0, k1, k2 := v.item.id, v.resp.id, v.resp.model
-	*v = StreamEvent{}
-	v.item.id, v.resp.id, v.resp.model = k0, k1, k2
+	v.Type = ""
+	v.SequenceNumber = nil
+	v.ItemID = ""
+	v.OutputIndex = 0
+	v.ContentIndex = 0
+	v.Delta = ""
+	v.Response = nil
+	v.Item = nil
+	v.Part = nil
+	v.Arguments = ""
+	v.Input = ""
+	v.Annotation = nil
+	v.Code = nil
+	v.Message = ""
+	v.Param = nil
+	ResetResponse(&v.resp)
+	ResetItem(&v.item)
 }
 
 func readStreamEvent(r *jsontext.Reader, v *StreamEvent) {
@@ -40,10 +54,10 @@ f0:
 	if !r.Null() {
 		v.Type = internEv(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"sequen`, `ce_number":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"item_i`, `d":`) {
 			goto f2
 		}
@@ -56,10 +70,10 @@ f1:
 		jsontext.EnsureIn(&v.SequenceNumber, &v.seq)
 		jsontext.ReadInt(r, v.SequenceNumber)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"item_i`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `_index":`) {
 			goto f3
 		}
@@ -69,10 +83,10 @@ f2:
 	if !r.Null() {
 		v.ItemID = keepString(r, &v.item.id)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `_index":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"conten`, `t_index":`) {
 			goto f4
 		}
@@ -80,10 +94,10 @@ f2:
 	}
 f3:
 	jsontext.ReadInt(r, &v.OutputIndex)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t_index":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"delta"`, `:`) {
 			goto f5
 		}
@@ -91,10 +105,10 @@ f3:
 	}
 f4:
 	jsontext.ReadInt(r, &v.ContentIndex)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"delta"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"respon`, `se":`) {
 			goto f6
 		}
@@ -102,10 +116,10 @@ f4:
 	}
 f5:
 	r.StringField(&v.Delta)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"respon`, `se":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"item":`, ``) {
 			goto f7
 		}
@@ -121,10 +135,10 @@ f6:
 		}
 		readResponse(r, v.Response)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"item":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"part":`, ``) {
 			goto f8
 		}
@@ -140,10 +154,10 @@ f7:
 		}
 		readItem(r, v.Item)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"part":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"argume`, `nts":`) {
 			goto f9
 		}
@@ -155,10 +169,10 @@ f8:
 	} else {
 		readPart(r, jsontext.EnsureIn(&v.Part, &v.part))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"argume`, `nts":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"input"`, `:`) {
 			goto f10
 		}
@@ -166,10 +180,10 @@ f8:
 	}
 f9:
 	r.StringField(&v.Arguments)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"input"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"annota`, `tion":`) {
 			goto f11
 		}
@@ -177,10 +191,10 @@ f9:
 	}
 f10:
 	r.StringField(&v.Input)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"annota`, `tion":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"code":`, ``) {
 			goto f12
 		}
@@ -192,10 +206,10 @@ f11:
 	} else {
 		readAnnotation(r, jsontext.Ensure(&v.Annotation))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"code":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"messag`, `e":`) {
 			goto f13
 		}
@@ -207,10 +221,10 @@ f12:
 	} else {
 		jsontext.ReadAny(r, &v.Code)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"param"`, `:`) {
 			goto f14
 		}
@@ -218,10 +232,10 @@ f12:
 	}
 f13:
 	r.StringField(&v.Message)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"param"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f14:
@@ -293,11 +307,16 @@ func ReadResponse(r *jsontext.Reader, v *Response) bool {
 }
 
 // ResetResponse sets *v to Response{} but for what its reader reuses from one value to
-// the next: the last strings of keep= fields, the memory of buf= slices.
+// the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetResponse(v *Response) {
-	k0, k1 := v.id, v.model
-	*v = Response{}
-	v.id, v.model = k0, k1
+	v.ID = ""
+	v.CreatedAt = nil
+	v.Status = ""
+	v.Error = nil
+	v.IncompleteDetails = nil
+	v.Model = ""
+	v.ServiceTier = ""
+	v.Usage = nil
 }
 
 func readResponse(r *jsontext.Reader, v *Response) {
@@ -314,10 +333,10 @@ f0:
 	if !r.Null() {
 		v.ID = keepString(r, &v.id)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"create`, `d_at":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"status`, `":`) {
 			goto f2
 		}
@@ -325,10 +344,10 @@ f0:
 	}
 f1:
 	v.CreatedAt = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"status`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f3
 		}
@@ -338,10 +357,10 @@ f2:
 	if !r.Null() {
 		v.Status = internStatus(r.Str())
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"incomp`, `lete_details":`) {
 			goto f4
 		}
@@ -353,10 +372,10 @@ f3:
 	} else {
 		openai.ReadAPIError(r, jsontext.Ensure(&v.Error))
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"incomp`, `lete_details":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"model"`, `:`) {
 			goto f5
 		}
@@ -384,10 +403,10 @@ f4:
 			}
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"model"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"servic`, `e_tier":`) {
 			goto f6
 		}
@@ -397,10 +416,10 @@ f5:
 	if !r.Null() {
 		v.Model = keepString(r, &v.model)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"servic`, `e_tier":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"usage"`, `:`) {
 			goto f7
 		}
@@ -408,10 +427,10 @@ f5:
 	}
 f6:
 	r.StringField(&v.ServiceTier)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f7:
@@ -485,10 +504,10 @@ f0:
 		jsontext.Ensure(&v.InputTokens)
 		jsontext.ReadInt(r, v.InputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"input_`, `tokens_details":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `_tokens":`) {
 			goto f2
 		}
@@ -518,10 +537,10 @@ f1:
 			}
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `_tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `_tokens_details":`) {
 			goto f3
 		}
@@ -534,10 +553,10 @@ f2:
 		jsontext.Ensure(&v.OutputTokens)
 		jsontext.ReadInt(r, v.OutputTokens)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `_tokens_details":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"total_`, `tokens":`) {
 			goto f4
 		}
@@ -567,10 +586,10 @@ f3:
 			}
 		}
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"total_`, `tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f4:
@@ -621,11 +640,29 @@ func ReadItem(r *jsontext.Reader, v *Item) bool {
 }
 
 // ResetItem sets *v to Item{} but for what its reader reuses from one value to
-// the next: the last strings of keep= fields, the memory of buf= slices.
+// the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetItem(v *Item) {
-	k0 := v.id
-	*v = Item{}
-	v.id = k0
+	v.ID = ""
+	v.Type = ""
+	v.Status = ""
+	v.Content = nil
+	v.Arguments = nil
+	v.CallID = ""
+	v.Name = ""
+	v.Summary = nil
+	v.EncryptedContent = ""
+	v.Input = ""
+	v.ServerLabel = ""
+	v.Output = nil
+	v.Error = nil
+	v.Action = nil
+	v.Queries = nil
+	v.Results = nil
+	v.Code = nil
+	v.ContainerID = ""
+	v.Outputs = nil
+	v.Result = nil
+	v.Raw = nil
 }
 
 func readItem(r *jsontext.Reader, v *Item) {
@@ -654,10 +691,10 @@ f0:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ID = keepString(r, &v.id)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"type":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"status`, `":`) {
 			goto f2
 		}
@@ -667,10 +704,10 @@ f1:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Type = internItemStatusNext(r)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"status`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"conten`, `t":`) {
 			goto f3
 		}
@@ -680,10 +717,10 @@ f2:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Status = internItemStatusNext(r)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"argume`, `nts":`) {
 			goto f4
 		}
@@ -702,10 +739,10 @@ f3:
 		}
 		v.Content = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"argume`, `nts":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"call_i`, `d":`) {
 			goto f5
 		}
@@ -713,10 +750,10 @@ f3:
 	}
 f4:
 	v.Arguments = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"call_i`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"name":`, ``) {
 			goto f6
 		}
@@ -726,10 +763,10 @@ f5:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.CallID = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"name":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"summar`, `y":`) {
 			goto f7
 		}
@@ -739,10 +776,10 @@ f6:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Name = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"summar`, `y":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"encryp`, `ted_content":`) {
 			goto f8
 		}
@@ -761,10 +798,10 @@ f7:
 		}
 		v.Summary = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"encryp`, `ted_content":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"input"`, `:`) {
 			goto f9
 		}
@@ -774,10 +811,10 @@ f8:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.EncryptedContent = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"input"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"server`, `_label":`) {
 			goto f10
 		}
@@ -787,10 +824,10 @@ f9:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Input = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"server`, `_label":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `":`) {
 			goto f11
 		}
@@ -800,10 +837,10 @@ f10:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ServerLabel = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"error"`, `:`) {
 			goto f12
 		}
@@ -815,10 +852,10 @@ f11:
 	} else {
 		*jsontext.Ensure(&v.Output) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"action`, `":`) {
 			goto f13
 		}
@@ -826,10 +863,10 @@ f11:
 	}
 f12:
 	v.Error = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"action`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"querie`, `s":`) {
 			goto f14
 		}
@@ -852,10 +889,10 @@ f12:
 	}
 f13:
 	v.Action = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"querie`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"result`, `s":`) {
 			goto f15
 		}
@@ -875,10 +912,10 @@ f13:
 	}
 f14:
 	v.Queries = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"result`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"code":`, ``) {
 			goto f16
 		}
@@ -895,10 +932,10 @@ f14:
 	}
 f15:
 	v.Results = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"code":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"contai`, `ner_id":`) {
 			goto f17
 		}
@@ -916,10 +953,10 @@ f16:
 	} else {
 		*jsontext.Ensure(&v.Code) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"contai`, `ner_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"output`, `s":`) {
 			goto f18
 		}
@@ -932,10 +969,10 @@ f17:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ContainerID = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"output`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"result`, `":`) {
 			goto f19
 		}
@@ -943,10 +980,10 @@ f17:
 	}
 f18:
 	v.Outputs = r.Skip()
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"result`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f19:
@@ -1047,10 +1084,10 @@ f0:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Type = internPartNext(r)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"annota`, `tions":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"text":`, ``) {
 			goto f2
 		}
@@ -1070,10 +1107,10 @@ f1:
 		}
 		v.Annotations = jsontext.NotNil(s0)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"text":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"refusa`, `l":`) {
 			goto f3
 		}
@@ -1083,10 +1120,10 @@ f2:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Text = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"refusa`, `l":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f3:
@@ -1155,10 +1192,10 @@ func readAnnotationObject(r *jsontext.Reader, v *Annotation) {
 	}
 f0:
 	r.StringField(&v.Type)
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"url":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"title"`, `:`) {
 			goto f2
 		}
@@ -1170,10 +1207,10 @@ f1:
 	} else {
 		*jsontext.Ensure(&v.URL) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"title"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"start_`, `index":`) {
 			goto f3
 		}
@@ -1185,10 +1222,10 @@ f2:
 	} else {
 		*jsontext.Ensure(&v.Title) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"start_`, `index":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"end_in`, `dex":`) {
 			goto f4
 		}
@@ -1201,10 +1238,10 @@ f3:
 		jsontext.Ensure(&v.StartIndex)
 		jsontext.ReadInt(r, v.StartIndex)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"end_in`, `dex":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"filena`, `me":`) {
 			goto f5
 		}
@@ -1217,10 +1254,10 @@ f4:
 		jsontext.Ensure(&v.EndIndex)
 		jsontext.ReadInt(r, v.EndIndex)
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"filena`, `me":`) {
+		if r.ObjectEnd() {
+			return
+		}
 		if r.Follows(`,"index"`, `:`) {
 			goto f6
 		}
@@ -1232,10 +1269,10 @@ f5:
 	} else {
 		*jsontext.Ensure(&v.Filename) = r.String()
 	}
-	if r.ObjectEnd() {
-		return
-	}
 	if !r.Follows(`,"index"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
 		goto find
 	}
 f6:
