@@ -19,9 +19,12 @@ import (
 // Assembler builds blocks from events. Memory is bounded by the open
 // blocks: one per (agent, kind) being streamed, plus the last text block of
 // each agent, held until it is known whether citations follow it: at the
-// agent's next event, or, for a subagent, at its parent's next event (the
-// parent goes on once its subagent is done; a subagent often ends with its
-// answer and no event after it). Both count towards MaxOpen: beyond it the
+// agent's next event, or, for a subagent whose parent had no event since
+// it started, at its parent's next event (the parent goes on once its
+// subagent is done; a subagent often ends with its answer and no event
+// after it). A subagent whose parent had an event while it ran (a progress
+// notice) keeps its last text block until its own next event or Flush.
+// Both count towards MaxOpen: beyond it the
 // block opened longest ago is closed early (a held text block is released,
 // a streamed one ends marked truncated) and Add reports ErrTooManyOpen,
 // once.
