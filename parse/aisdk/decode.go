@@ -45,13 +45,9 @@ type Config struct {
 // Decoder reads a UI message stream and yields canonical events. See the
 // package documentation for the grammar and tolerance rules.
 type Decoder struct {
-	jr  jsontext.Reader // reads the wire structs in one pass
-	str slab.Strings    // the strings jr makes (ids, deltas)
-	// recent holds the last two strings jr made, the one used last
-	// first: a part's or a tool call's id comes again in each of its
-	// chunks, and is then not copied again (string).
-	recent [2]string
-	chunk  wire.Chunk // the chunk being decoded
+	jr     jsontext.Reader // reads the wire structs in one pass
+	str    slab.Strings    // the strings jr makes (ids, deltas)
+	chunk  wire.Chunk      // the chunk being decoded
 	deltas deltabatch.Batch
 	// The structural events of a step, which come as often as its
 	// deltas, in batches too.
@@ -120,7 +116,7 @@ func NewDecoder(r io.Reader, cfg *Config) *Decoder {
 		d.cfg.MaxOpen = openset.DefaultMax
 	}
 	d.sse = frame.NewSSE(r, d.cfg.Source, d.cfg.MaxEventBytes)
-	d.jr.SetStrings(d.string)
+	d.jr.SetStrings(d.str.String)
 	d.calls, d.names = openset.New[string](d.cfg.MaxOpen), map[string]string{}
 	return d
 }
@@ -344,24 +340,6 @@ func (d *Decoder) decode(data []byte) error {
 		d.emit(&event.Unknown{Agent: agent, Format: Name, Type: c.Type, Raw: d.raw(data)})
 	}
 	return nil
-}
-
-// string makes the strings jr reads: one of the last two again when b
-// spells it (strings are never written after they are made, so an event
-// holding one shared sees what a copy would hold), else a copy in the
-// slab.
-func (d *Decoder) string(b []byte) string {
-	r := &d.recent
-	if string(b) == r[0] {
-		return r[0]
-	}
-	if string(b) == r[1] {
-		r[0], r[1] = r[1], r[0]
-		return r[0]
-	}
-	s := d.str.String(b)
-	d.recent = [2]string{s, d.recent[0]}
-	return s
 }
 
 // raw is the chunk's Raw: data, decoded, is valid JSON, which
