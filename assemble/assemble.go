@@ -19,12 +19,10 @@ import (
 // Assembler builds blocks from events. Memory is bounded by the open
 // blocks: one per (agent, kind) being streamed, plus the last text block of
 // each agent, held until it is known whether citations follow it: at the
-// agent's next event, or, for a subagent whose parent had no event since
-// it started, at its parent's next event (the parent goes on once its
-// subagent is done; a subagent often ends with its answer and no event
-// after it). A subagent whose parent had an event while it ran (a progress
-// notice) keeps its last text block until its own next event or Flush.
-// Both count towards MaxOpen: beyond it the
+// agent's next event, or, for a subagent (a SessionStart naming its
+// parent), at its parent's next event after the block (the parent goes on
+// once its subagent is done; a subagent often ends with its answer and no
+// event after it). Both count towards MaxOpen: beyond it the
 // block opened longest ago is closed early (a held text block is released,
 // a streamed one ends marked truncated) and Add reports ErrTooManyOpen,
 // once.
@@ -44,12 +42,13 @@ type Assembler struct {
 	// citations; order keeps agents in the order their blocks completed.
 	held  smallMap[string, *item]
 	order []string
-	// children holds, by parent agent, the subagents started since the
-	// parent's last event (up to MaxOpen of them); last is the agent of
-	// the last event while it holds any.
-	children  map[string][]string
-	nchildren int
-	last      string
+	// parents maps the last MaxOpen subagents started to their parent
+	// (porder, oldest first); waiting holds, by parent, its subagents
+	// whose text block is held; last is the agent of the last event.
+	parents map[string]string
+	porder  []string
+	waiting map[string][]string
+	last    string
 
 	out      []*Block // blocks completed by the event being added
 	lent     []*item  // with Reuse, the items of out, taken back at the next call
@@ -232,15 +231,13 @@ var ErrBlockTooLarge = fmt.Errorf("block %w", event.ErrTooLarge)
 func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 	a.begin()
 	agent := ev.AgentID()
-	if len(a.children) > 0 {
-		if agent != a.last {
-			a.releaseChildren(agent)
-		}
-		a.last = agent
-	}
-	if _, ok := ev.(*event.Citations); !ok {
+	_, cites := ev.(*event.Citations)
+	if len(a.waiting) > 0 && agent != a.last {
+		a.releaseFamily(agent, !cites)
+	} else if !cites {
 		a.release(agent)
 	}
+	a.last = agent
 	var err error
 	switch ev := ev.(type) {
 	case *event.BlockStart, *event.BlockEnd:
@@ -274,13 +271,8 @@ func (a *Assembler) Add(ev event.Event) ([]*Block, error) {
 			})
 		}
 	case *event.SessionStart:
-		if p := ev.ParentAgent; p != "" && p != agent && a.nchildren < a.maxOpen() {
-			if a.children == nil {
-				a.children = map[string][]string{}
-			}
-			a.children[p] = append(a.children[p], agent)
-			a.nchildren++
-			a.last = agent
+		if p := ev.ParentAgent; p != "" && p != agent {
+			a.adopt(agent, p)
 		}
 		a.emit(a.from(ev))
 	case *event.Notice, *event.Error:
@@ -361,6 +353,9 @@ func (a *Assembler) hold(b *item) {
 	a.makeRoom()
 	a.held.set(b.Agent, b)
 	a.order = append(a.order, b.Agent)
+	if p, ok := a.parents[b.Agent]; ok {
+		a.waiting[p] = append(a.waiting[p], b.Agent)
+	}
 }
 
 // release emits the held text block of agent.
@@ -377,22 +372,81 @@ func (a *Assembler) release(agent string) {
 	if i := slices.Index(a.order, agent); i >= 0 {
 		a.order = slices.Delete(a.order, i, i+1)
 	}
+	a.unwait(agent)
 	a.emit(b)
 }
 
-// releaseChildren emits the held text blocks of the subagents parent
-// started, and of theirs: parent goes on, so they are done.
-func (a *Assembler) releaseChildren(parent string) {
-	kids, ok := a.children[parent]
+// adopt notes that child is a subagent of parent. Only the last MaxOpen
+// are kept: the oldest is forgotten (its held block, if any, then waits
+// for its own next event or Flush).
+func (a *Assembler) adopt(child, parent string) {
+	if a.parents == nil {
+		a.parents, a.waiting = map[string]string{}, map[string][]string{}
+	}
+	if _, ok := a.parents[child]; ok {
+		a.unwait(child)
+		a.porder = slices.DeleteFunc(a.porder, func(c string) bool { return c == child })
+	} else if len(a.porder) >= a.maxOpen() {
+		a.unwait(a.porder[0])
+		delete(a.parents, a.porder[0])
+		a.porder = a.porder[1:]
+	}
+	a.parents[child] = parent
+	a.porder = append(a.porder, child)
+	if a.held.get(child) != nil {
+		a.waiting[parent] = append(a.waiting[parent], child)
+	}
+}
+
+// unwait takes child out of its parent's waiting list.
+func (a *Assembler) unwait(child string) {
+	p, ok := a.parents[child]
 	if !ok {
 		return
 	}
-	delete(a.children, parent)
-	a.nchildren -= len(kids)
-	for _, c := range kids {
-		a.release(c)
-		a.releaseChildren(c)
+	kids := a.waiting[p]
+	if i := slices.Index(kids, child); i >= 0 {
+		kids = slices.Delete(kids, i, i+1)
 	}
+	if len(kids) == 0 {
+		delete(a.waiting, p)
+	} else {
+		a.waiting[p] = kids
+	}
+}
+
+// releaseFamily emits the held text blocks of agent's subagents, and of
+// theirs (agent goes on, so they are done), with agent's own if self, in
+// the order the blocks completed.
+func (a *Assembler) releaseFamily(agent string, self bool) {
+	var set []string
+	if self {
+		set = append(set, agent)
+	}
+	set = a.family(agent, set)
+	if len(set) <= 1 {
+		for _, x := range set {
+			a.release(x)
+		}
+		return
+	}
+	for _, x := range slices.Clone(a.order) {
+		if slices.Contains(set, x) {
+			a.release(x)
+		}
+	}
+}
+
+// family appends to set the subagents of parent whose text block is held,
+// and theirs, taking them out of waiting.
+func (a *Assembler) family(parent string, set []string) []string {
+	kids := a.waiting[parent]
+	delete(a.waiting, parent)
+	for _, c := range kids {
+		set = append(set, c)
+		set = a.family(c, set)
+	}
+	return set
 }
 
 // Flush returns what is left at the end of the stream: held text blocks,

@@ -150,6 +150,22 @@ func TestAssemble(t *testing.T) {
 			},
 		},
 		{
+			name: "a subagent whose parent wrote while it ran comes out in completion order",
+			in: slices.Concat([]event.Event{
+				&event.ToolCall{Agent: "p", ID: "t", Name: "task"},
+				&event.SessionStart{Agent: "c", ParentAgent: "p"},
+			}, text("p", "wait"), text("c", "found"), []event.Event{
+				&event.ToolResult{Agent: "p", ID: "t", Name: "task"},
+			}),
+			want: []*assemble.Block{
+				{Agent: "p", Type: "tool_call", ID: "t", Name: "task"},
+				{Agent: "c", Type: "meta_init", ParentAgent: "p"},
+				{Agent: "p", Type: "text", Text: "wait"},
+				{Agent: "c", Type: "text", Text: "found"},
+				{Agent: "p", Type: "tool_result", ID: "t", Name: "task", Content: ptr("")},
+			},
+		},
+		{
 			name: "tool result parts",
 			in: []event.Event{&event.ToolResult{Agent: "a", ID: "t", Name: "n", Content: []event.Part{
 				{Type: "text", Text: "one"}, {Type: "image", Source: "s", MediaType: "image/png"}, {Type: "text", Text: "two"},

@@ -76,33 +76,69 @@ func TestMaxOpenHeld(t *testing.T) {
 // TestSubagentsDoNotPileUp: a stream of many runs, each with a subagent
 // that ends with a text block and no event after it, holds no more than
 // one run's blocks: each is let go when its parent goes on, so MaxOpen is
-// never reached.
+// never reached; also when the parent has an event of its own (a progress
+// notice) while its subagent runs.
 func TestSubagentsDoNotPileUp(t *testing.T) {
+	t.Parallel()
+	for _, notice := range []bool{false, true} {
+		a := assemble.New(0)
+		a.MaxOpen = 4
+		for i := range 3 * a.MaxOpen {
+			p, c := fmt.Sprint("p", i), fmt.Sprint("c", i)
+			evs := []event.Event{
+				&event.SessionStart{Agent: p},
+				&event.ToolCall{Agent: p, ID: "t"},
+				&event.SessionStart{Agent: c, ParentAgent: p},
+			}
+			if notice {
+				evs = append(evs, &event.Notice{Agent: p, Message: "running"})
+			}
+			evs = append(evs,
+				&event.Delta{Agent: c, Kind: event.Text, Text: "done"},
+				&event.BlockEnd{Agent: c, Kind: event.Text},
+				&event.ToolResult{Agent: p, ID: "t"},
+				&event.RunEnd{Agent: p},
+			)
+			for _, ev := range evs {
+				bs, err := a.Add(ev)
+				if err != nil {
+					t.Fatalf("notice %v, run %d: %v", notice, i, err)
+				}
+				if _, ok := ev.(*event.ToolResult); ok && (len(bs) != 2 || bs[0].Agent != c || bs[0].Type != assemble.TypeText) {
+					t.Fatalf("notice %v, run %d: the parent's tool result gave %d blocks, want the subagent's text block then the result", notice, i, len(bs))
+				}
+			}
+		}
+		if left := a.Flush(); len(left) != 0 {
+			t.Errorf("notice %v: %d blocks left at the end, want none", notice, len(left))
+		}
+	}
+}
+
+// TestSubagentsRemembered: only the last MaxOpen subagents' parents are
+// kept; an older subagent's held block waits for Flush, and nothing is
+// lost or written twice.
+func TestSubagentsRemembered(t *testing.T) {
 	t.Parallel()
 	a := assemble.New(0)
 	a.MaxOpen = 4
-	for i := range 3 * a.MaxOpen {
-		p, c := fmt.Sprint("p", i), fmt.Sprint("c", i)
-		for _, ev := range []event.Event{
-			&event.SessionStart{Agent: p},
-			&event.ToolCall{Agent: p, ID: "t"},
-			&event.SessionStart{Agent: c, ParentAgent: p},
-			&event.Delta{Agent: c, Kind: event.Text, Text: "done"},
-			&event.BlockEnd{Agent: c, Kind: event.Text},
-			&event.ToolResult{Agent: p, ID: "t"},
-			&event.RunEnd{Agent: p},
-		} {
-			bs, err := a.Add(ev)
-			if err != nil {
-				t.Fatalf("run %d: %v", i, err)
-			}
-			if _, ok := ev.(*event.ToolResult); ok && (len(bs) != 2 || bs[0].Agent != c || bs[0].Type != assemble.TypeText) {
-				t.Fatalf("run %d: the parent's tool result gave %d blocks, want the subagent's text block then the result", i, len(bs))
-			}
-		}
+	var got int
+	add := func(ev event.Event) {
+		bs, _ := a.Add(ev)
+		got += len(bs)
 	}
-	if left := a.Flush(); len(left) != 0 {
-		t.Errorf("%d blocks left at the end, want none", len(left))
+	add(&event.SessionStart{Agent: "p"})
+	for i := range 10 {
+		c := fmt.Sprint("c", i)
+		add(&event.SessionStart{Agent: c, ParentAgent: "q"})
+		add(&event.Delta{Agent: c, Kind: event.Text, Text: "x"})
+		add(&event.BlockEnd{Agent: c, Kind: event.Text})
+	}
+	add(&event.ToolResult{Agent: "q", ID: "t"})
+	got += len(a.Flush())
+	// p's and the ten subagents' session starts, ten text blocks, the result.
+	if want := 1 + 10 + 10 + 1; got != want {
+		t.Errorf("%d blocks, want %d", got, want)
 	}
 }
 
