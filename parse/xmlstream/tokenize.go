@@ -48,7 +48,7 @@ func (d *Decoder) textDelta(b []byte) *event.Delta {
 	if len(b) == 0 || b[0] == '{' || string(b) == "[DONE]" || bytes.IndexByte(b, '<') >= 0 {
 		return nil
 	}
-	if b = d.esc.text(b); !validText(b) {
+	if b = d.esc.text(b); !badutf8.Valid(b) {
 		return nil
 	}
 	d.data, d.ended, d.inText = true, false, true
@@ -301,16 +301,12 @@ func (v *validDoc) piece(b []byte, end bool) []byte {
 		n = completeRunes(b)
 		v.part = append(v.part, b[n:]...)
 	}
-	if n < longPiece && validText(b[:n]) || n >= longPiece && utf8.Valid(b[:n]) {
+	if badutf8.Valid(b[:n]) {
 		return b[:n]
 	}
 	v.bad++ // Replace makes it longer: each invalid byte becomes three
 	return validUTF8(b[:n])
 }
-
-// longPiece is the length from which validDoc checks a piece with
-// utf8.Valid, not validText: a meta element, whose JSON is ASCII.
-const longPiece = 256
 
 // validUTF8 returns b with every byte that does not belong to a valid
 // UTF-8 sequence replaced by U+FFFD, each on its own, so that the result
