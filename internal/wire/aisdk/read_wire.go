@@ -70,7 +70,7 @@ f0:
 	}
 f1:
 	if !(r.Peek() == 'n' && r.Null()) {
-		v.ID = keepString(r, &v.id)
+		v.ID = r.KeepString(&v.id)
 	}
 	if r.ObjectEnd() {
 		return
@@ -113,7 +113,7 @@ f3:
 	}
 f4:
 	if !(r.Peek() == 'n' && r.Null()) {
-		v.ToolCallID = keepString(r, &v.toolCallID)
+		v.ToolCallID = r.KeepString(&v.toolCallID)
 	}
 	if r.ObjectEnd() {
 		return
@@ -902,23 +902,6 @@ func internType(b []byte) string {
 		return TypeCustom
 	case TypeSteeringMessage:
 		return TypeSteeringMessage
-	}
-	return string(b)
-}
-
-// keepString reads a string. *last is the text of the last one read,
-// quotes included, if it had no escape: a value repeated from one read to
-// the next (an id, a model) is one comparison, no scan, no allocation.
-func keepString(r *jsontext.Reader, last *string) string {
-	r.Peek() // past white space
-	if t := *last; t != "" && r.StringIs(t) {
-		return t[1 : len(t)-1]
-	}
-	off := r.Offset()
-	b := r.Str()
-	if raw := r.Since(off); len(raw) == len(b)+2 && string(raw[1:len(raw)-1]) == string(b) {
-		*last = string(raw)
-		return (*last)[1 : len(b)+1]
 	}
 	return string(b)
 }

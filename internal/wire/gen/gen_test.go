@@ -79,7 +79,7 @@ func TestGenerateRefuses(t *testing.T) {
 		{"parse to a struct with no reader", "type u struct{ n int }\ntype T struct { R json.RawMessage `json:\"r\" wire:\"parse=p\"`; p *u }", "T.R: wire tag \"parse=p\""},
 		{"parse to no field", "type T struct { R json.RawMessage `json:\"r\" wire:\"parse=p\"` }", "T.R: wire tag \"parse=p\""},
 		{"parse to an UnmarshalJSON", "type U struct{ N int }\nfunc (*U) UnmarshalJSON([]byte) error { return nil }\ntype T struct { R json.RawMessage `json:\"r\" wire:\"parse=p\"`; p *U }", "T.R: wire tag \"parse=p\""},
-		{"keep on an int", "type T struct { N int `json:\"n\" wire:\"keep=k\"`; k struct{text string; n int64} }", "T.N: wire tag \"keep=k\""},
+		{"keep on an int", "type T struct { N int `json:\"n\" wire:\"keep=k\"`; k jsontext.KeptInt }", "T.N: wire tag \"keep=k\""},
 		{"keep to a field of another type", "type T struct { S string `json:\"s\" wire:\"keep=k\"`; k *string }", "T.S: wire tag \"keep=k\""},
 		{"keep to an exported field", "type T struct { S string `json:\"s\" wire:\"keep=K\"`; K string }", "T.S: wire tag \"keep=K\""},
 		{"buf on a slice of another type", "type T struct { S []string `json:\"s\" wire:\"buf=b\"`; b []int64 }", "T.S: wire tag \"buf=b\""},

@@ -69,7 +69,7 @@
 //	wire:"keep=field"
 //
 // on a field of strings, of *string or of int64 keeps in field (unexported:
-// a string, a *string, or a struct{text string; n int64}) the last value
+// a string, a *string, or a jsontext.KeptInt) the last value
 // read, and its text: while the input repeats it (a completion's id, its
 // model, its creation time), it is one comparison, no allocation. A struct
 // with buf= slices or keep= fields (or holding one) gets a function

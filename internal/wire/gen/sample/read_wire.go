@@ -1935,7 +1935,7 @@ func readReused(r *jsontext.Reader, v *Reused) {
 	}
 f0:
 	if !r.Null() {
-		v.Keep = keepString(r, &v.kept)
+		v.Keep = r.KeepString(&v.kept)
 	}
 	if !r.Follows(`,"keep_p`, `tr":`) {
 		if r.ObjectEnd() {
@@ -1950,7 +1950,7 @@ f1:
 	if r.Null() {
 		v.KeepPtr = nil
 	} else {
-		v.KeepPtr = keepStringPtr(r, &v.keptPtr)
+		v.KeepPtr = r.KeepStringPtr(&v.keptPtr)
 	}
 	if !r.Follows(`,"parts"`, `:`) {
 		if r.ObjectEnd() {
@@ -2076,7 +2076,7 @@ f7:
 	}
 f8:
 	if !r.Null() {
-		v.N = keepInt(r, &v.n)
+		v.N = r.KeepInt(&v.n)
 	}
 	if !r.Follows(`,"label"`, `:`) {
 		if r.ObjectEnd() {
@@ -2086,7 +2086,7 @@ f8:
 	}
 f9:
 	if !r.Null() {
-		v.Label = keepString(r, &v.nested.name)
+		v.Label = r.KeepString(&v.nested.name)
 	}
 	if r.ObjectEnd() {
 		return
@@ -2187,7 +2187,7 @@ f0:
 	}
 f1:
 	if !r.Null() {
-		v.Name = keepString(r, &v.name)
+		v.Name = r.KeepString(&v.name)
 	}
 	if r.ObjectEnd() {
 		return
@@ -2378,57 +2378,6 @@ func internTypeKind(b []byte) string {
 		return TypeTool
 	case KindRun:
 		return KindRun
-	}
-	return string(b)
-}
-
-// keepStringPtr is keepString for a *string field: *last is a new string
-// when the value differs, so that a pointer handed out before keeps its
-// value.
-func keepStringPtr(r *jsontext.Reader, last **string) *string {
-	if b := r.Str(); *last == nil || string(b) != **last {
-		s := string(b)
-		*last = &s
-	}
-	return *last
-}
-
-// keepInt reads an integer as jsontext.ReadInt does, but for null, which
-// its caller reads. last keeps the text and value of the last one read: a
-// value repeated from one read to the next (a creation time) is one
-// comparison.
-func keepInt(r *jsontext.Reader, last *struct {
-	text string
-	n    int64
-}) int64 {
-	r.Peek() // past white space
-	off := r.Offset()
-	if t := last.text; t != "" && r.StringIs(t) {
-		if b := r.Peek(); b == ',' || b == '}' {
-			return last.n
-		}
-		r.Rewind(off, r.Depth()) // a longer number
-	}
-	n := r.Int()
-	if text := r.Since(off); !r.Failed() && string(text) != last.text {
-		last.text, last.n = string(text), n
-	}
-	return n
-}
-
-// keepString reads a string. *last is the text of the last one read,
-// quotes included, if it had no escape: a value repeated from one read to
-// the next (an id, a model) is one comparison, no scan, no allocation.
-func keepString(r *jsontext.Reader, last *string) string {
-	r.Peek() // past white space
-	if t := *last; t != "" && r.StringIs(t) {
-		return t[1 : len(t)-1]
-	}
-	off := r.Offset()
-	b := r.Str()
-	if raw := r.Since(off); len(raw) == len(b)+2 && string(raw[1:len(raw)-1]) == string(b) {
-		*last = string(raw)
-		return (*last)[1 : len(b)+1]
 	}
 	return string(b)
 }

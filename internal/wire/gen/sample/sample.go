@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // The type strings of Event, interned.
@@ -274,12 +276,9 @@ type Reused struct {
 	Any     any     `json:"any"`
 	N       int64   `json:"n" wire:"keep=n"`
 	// Label shares its last value with Nested's Name.
-	Label string `json:"label" wire:"keep=nested.name"`
-	kept  string
-	n     struct {
-		text string
-		n    int64
-	}
+	Label   string `json:"label" wire:"keep=nested.name"`
+	kept    string
+	n       jsontext.KeptInt
 	keptPtr *string
 	parts   []Part
 	nested  Nested

@@ -44,7 +44,7 @@ func readChunk(r *jsontext.Reader, v *Chunk) {
 	}
 f0:
 	if !(r.Peek() == 'n' && r.Null()) {
-		v.ID = keepString(r, &v.id)
+		v.ID = r.KeepString(&v.id)
 	}
 	if !r.Follows(`,"object`, `":`) {
 		if r.ObjectEnd() {
@@ -89,7 +89,7 @@ f1:
 	}
 f2:
 	if !(r.Peek() == 'n' && r.Null()) {
-		v.Created = keepInt(r, &v.created)
+		v.Created = r.KeepInt(&v.created)
 	}
 	if !r.Follows(`,"model"`, `:`) {
 		if r.ObjectEnd() {
@@ -118,7 +118,7 @@ f2:
 	}
 f3:
 	if !(r.Peek() == 'n' && r.Null()) {
-		v.Model = keepString(r, &v.model)
+		v.Model = r.KeepString(&v.model)
 	}
 	if !r.Follows(`,"servic`, `e_tier":`) {
 		if r.ObjectEnd() {
@@ -144,7 +144,7 @@ f3:
 	}
 f4:
 	if !(r.Peek() == 'n' && r.Null()) {
-		v.ServiceTier = keepString(r, &v.tier)
+		v.ServiceTier = r.KeepString(&v.tier)
 	}
 	if !r.Follows(`,"system`, `_fingerprint":`) {
 		if r.ObjectEnd() {
@@ -169,7 +169,7 @@ f5:
 	if r.Peek() == 'n' && r.Null() {
 		v.SystemFingerprint = nil
 	} else {
-		v.SystemFingerprint = keepStringPtr(r, &v.fprint)
+		v.SystemFingerprint = r.KeepStringPtr(&v.fprint)
 	}
 	if !r.Follows(`,"choice`, `s":`) {
 		if r.ObjectEnd() {
@@ -1055,57 +1055,6 @@ func internType(b []byte) string {
 	switch string(b) {
 	case TypeFunc:
 		return TypeFunc
-	}
-	return string(b)
-}
-
-// keepStringPtr is keepString for a *string field: *last is a new string
-// when the value differs, so that a pointer handed out before keeps its
-// value.
-func keepStringPtr(r *jsontext.Reader, last **string) *string {
-	if b := r.Str(); *last == nil || string(b) != **last {
-		s := string(b)
-		*last = &s
-	}
-	return *last
-}
-
-// keepInt reads an integer as jsontext.ReadInt does, but for null, which
-// its caller reads. last keeps the text and value of the last one read: a
-// value repeated from one read to the next (a creation time) is one
-// comparison.
-func keepInt(r *jsontext.Reader, last *struct {
-	text string
-	n    int64
-}) int64 {
-	r.Peek() // past white space
-	off := r.Offset()
-	if t := last.text; t != "" && r.StringIs(t) {
-		if b := r.Peek(); b == ',' || b == '}' {
-			return last.n
-		}
-		r.Rewind(off, r.Depth()) // a longer number
-	}
-	n := r.Int()
-	if text := r.Since(off); !r.Failed() && string(text) != last.text {
-		last.text, last.n = string(text), n
-	}
-	return n
-}
-
-// keepString reads a string. *last is the text of the last one read,
-// quotes included, if it had no escape: a value repeated from one read to
-// the next (an id, a model) is one comparison, no scan, no allocation.
-func keepString(r *jsontext.Reader, last *string) string {
-	r.Peek() // past white space
-	if t := *last; t != "" && r.StringIs(t) {
-		return t[1 : len(t)-1]
-	}
-	off := r.Offset()
-	b := r.Str()
-	if raw := r.Since(off); len(raw) == len(b)+2 && string(raw[1:len(raw)-1]) == string(b) {
-		*last = string(raw)
-		return (*last)[1 : len(b)+1]
 	}
 	return string(b)
 }

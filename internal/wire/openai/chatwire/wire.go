@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/wire/openai"
 )
 
@@ -52,14 +53,11 @@ type Chunk struct {
 	Error             *openai.APIError `json:"error,omitempty" wire:"text=errorJSON"`
 
 	id, model, tier string // the texts of the last ones read
-	created         struct {
-		text string
-		n    int64
-	}
-	fprint    *string
-	choices   []Choice
-	errorJSON []byte // the error object's text, when Reader read it
-	lazy      int    // the choices Reader left to NextChoice
+	created         jsontext.KeptInt
+	fprint          *string
+	choices         []Choice
+	errorJSON       []byte // the error object's text, when Reader read it
+	lazy            int    // the choices Reader left to NextChoice
 }
 
 // Lazy returns how many choices Reader.Decode left to Reader.NextChoice

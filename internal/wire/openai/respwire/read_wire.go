@@ -81,7 +81,7 @@ f1:
 	}
 f2:
 	if !r.Null() {
-		v.ItemID = keepString(r, &v.item.id)
+		v.ItemID = r.KeepString(&v.item.id)
 	}
 	if !r.Follows(`,"output`, `_index":`) {
 		if r.ObjectEnd() {
@@ -331,7 +331,7 @@ func readResponse(r *jsontext.Reader, v *Response) {
 	}
 f0:
 	if !r.Null() {
-		v.ID = keepString(r, &v.id)
+		v.ID = r.KeepString(&v.id)
 	}
 	if !r.Follows(`,"create`, `d_at":`) {
 		if r.ObjectEnd() {
@@ -414,7 +414,7 @@ f4:
 	}
 f5:
 	if !r.Null() {
-		v.Model = keepString(r, &v.model)
+		v.Model = r.KeepString(&v.model)
 	}
 	if !r.Follows(`,"servic`, `e_tier":`) {
 		if r.ObjectEnd() {
@@ -689,7 +689,7 @@ func readItemObject(r *jsontext.Reader, v *Item) {
 	}
 f0:
 	if !(r.Peek() == 'n' && r.Null()) {
-		v.ID = keepString(r, &v.id)
+		v.ID = r.KeepString(&v.id)
 	}
 	if !r.Follows(`,"type":`, ``) {
 		if r.ObjectEnd() {
@@ -1524,23 +1524,6 @@ func internStatus(b []byte) string {
 		return StatusInProgress
 	case StatusCompleted:
 		return StatusCompleted
-	}
-	return string(b)
-}
-
-// keepString reads a string. *last is the text of the last one read,
-// quotes included, if it had no escape: a value repeated from one read to
-// the next (an id, a model) is one comparison, no scan, no allocation.
-func keepString(r *jsontext.Reader, last *string) string {
-	r.Peek() // past white space
-	if t := *last; t != "" && r.StringIs(t) {
-		return t[1 : len(t)-1]
-	}
-	off := r.Offset()
-	b := r.Str()
-	if raw := r.Since(off); len(raw) == len(b)+2 && string(raw[1:len(raw)-1]) == string(b) {
-		*last = string(raw)
-		return (*last)[1 : len(b)+1]
 	}
 	return string(b)
 }
