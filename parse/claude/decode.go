@@ -141,7 +141,7 @@ func (d *Decoder) read() {
 	case err == nil:
 	case err == io.EOF:
 		d.ended = true
-	case isParseError(err):
+	case decoderstate.IsParseError(err):
 		if list, ok := err.(problemList); ok {
 			for _, e := range list {
 				d.addProblem(e)

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/agentstream/agentstream/event"
-
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/wire/anthropic"
 	wire "github.com/agentstream/agentstream/internal/wire/claude"
@@ -271,16 +269,8 @@ func isResultField(name string) bool {
 	return false
 }
 
-// isParseError and isSyntaxError are errors.As in a function of their
-// own: the target it needs escapes, and is allocated only when called.
-func isParseError(err error) bool {
-	if _, ok := err.(*event.ParseError); ok {
-		return true
-	}
-	var perr *event.ParseError
-	return errors.As(err, &perr)
-}
-
+// isSyntaxError is errors.As in a function of its own: the target it
+// needs escapes, and is allocated only when called.
 func isSyntaxError(err error) bool {
 	var serr *json.SyntaxError
 	return errors.As(err, &serr)

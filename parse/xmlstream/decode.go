@@ -3,7 +3,6 @@ package xmlstream
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
@@ -186,13 +185,6 @@ func (d *Decoder) readMessage() {
 	}
 	d.line, d.off = m.line, m.off
 	d.message(m)
-}
-
-// isParseError is errors.As in a function of its own: the target it needs
-// escapes, and is allocated only when there is an error.
-func isParseError(err error) bool {
-	var perr *event.ParseError
-	return errors.As(err, &perr)
 }
 
 func (d *Decoder) emit(ev event.Event) { d.out.Emit(ev) }

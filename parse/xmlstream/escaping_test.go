@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
 
 // TestEscapingKeepsJSON: auto detection never picks a generation that
@@ -65,7 +66,7 @@ func TestEscapingKeepsJSON(t *testing.T) {
 						warnings = append(warnings, err)
 						continue
 					}
-					if !isParseError(err) {
+					if !decoderstate.IsParseError(err) {
 						break
 					}
 					t.Errorf("problem: %v", err)

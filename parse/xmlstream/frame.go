@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
 
 // message is one SSE message of the producer's framing.
@@ -206,7 +207,7 @@ func (f *framer) next() (message, error) {
 	for {
 		b, num, off, err := f.readLine()
 		if err != nil {
-			if isParseError(err) {
+			if decoderstate.IsParseError(err) {
 				if f.active {
 					f.tooLarge, f.reported = true, true
 				}

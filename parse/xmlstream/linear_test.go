@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
 
 // unterminated is issue 18's input: messages of many tag starts that
@@ -24,7 +26,7 @@ func work(t testing.TB, in []byte, cfg *Config) int64 {
 		if err == io.EOF {
 			return d.sc.work
 		}
-		if err != nil && !isParseError(err) {
+		if err != nil && !decoderstate.IsParseError(err) {
 			t.Fatal(err)
 		}
 	}

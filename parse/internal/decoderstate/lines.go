@@ -58,11 +58,10 @@ func (l *Lines) Read(st *State, decode func(line []byte) error) {
 // Any other *event.ParseError is a problem (a unit over the cap), and any
 // other error the decoder's answer from now on.
 func (s *State) ReadError(err error) (cut error) {
-	var perr *event.ParseError
 	switch {
 	case err == io.EOF:
 		s.End()
-	case !errors.As(err, &perr):
+	case !IsParseError(err):
 		s.Fail(err)
 	case errors.Is(err, event.ErrTruncated):
 		s.End()
@@ -71,4 +70,16 @@ func (s *State) ReadError(err error) (cut error) {
 		s.Problem(err)
 	}
 	return nil
+}
+
+// IsParseError reports whether err is or wraps a *event.ParseError: a
+// positioned problem of the input, not a failure to read it. It is
+// errors.As in a function of its own: the target it needs escapes, and is
+// allocated only when the error is not one itself.
+func IsParseError(err error) bool {
+	if _, ok := err.(*event.ParseError); ok {
+		return true
+	}
+	var perr *event.ParseError
+	return errors.As(err, &perr)
 }

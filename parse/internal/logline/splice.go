@@ -1,10 +1,10 @@
 package logline
 
 import (
-	"errors"
 	"io"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/parse/internal/decoderstate"
 )
 
 // Splices are the logs of subagents that a decoder reads in the middle of
@@ -33,7 +33,7 @@ func (s *Splices) Next(o *Out, failed func(dec event.Decoder, err error) error) 
 	for len(s.q) > 0 && s.q[0].at == o.Returned() {
 		sp := s.q[0]
 		ev, err = sp.dec.Next()
-		if err == nil || isParseError(err) {
+		if err == nil || decoderstate.IsParseError(err) {
 			return ev, true, err
 		}
 		sp.file.Close()
@@ -44,11 +44,4 @@ func (s *Splices) Next(o *Out, failed func(dec event.Decoder, err error) error) 
 		}
 	}
 	return nil, false, nil
-}
-
-// isParseError is errors.As in a function of its own: the target it needs
-// escapes, and is allocated only when there is an error.
-func isParseError(err error) bool {
-	var perr *event.ParseError
-	return errors.As(err, &perr)
 }
