@@ -79,8 +79,9 @@ type SSE struct {
 	// lies whole in the read buffer, is msg.alias instead.
 	data []byte
 
-	// lf and cr find the line ends in the buffered input, each byte
-	// looked at once by each.
+	// lf and cr find the line ends in the buffered input for the general
+	// path (nextLine), each byte looked at once by each; quick, the usual
+	// message's path, searches its own few bytes with IndexByte.
 	lf, cr finder
 }
 

@@ -2,31 +2,6 @@ package jsontext
 
 import "encoding/binary"
 
-// KeyIs reports whether the next member of the object being read has the
-// key of q, q being that key quoted and followed by a colon (`"type":`),
-// written as compact JSON writes it (the key's quote right after the '{'
-// or the ','), and if so reads the key and the ':', leaving the Reader
-// where Key would have. Otherwise it reads nothing: the caller goes on
-// with Key. The key must be one Key returns as it is (ASCII, no capital,
-// nothing a JSON string escapes).
-//
-// A decoder that knows the order in which a producer writes its keys
-// asks for each in turn, one comparison where Key scans the key and the
-// caller's switch compares it again; a key out of that order, or written
-// otherwise, is read by the decoder's general loop, as before. KeyIs is
-// small enough to be inlined, so that the comparison is with a constant.
-func (r *Reader) KeyIs(q string) bool {
-	i := r.i
-	if !r.first {
-		i++ // past the ','
-	}
-	if r.bad || len(r.b)-i < len(q) || string(r.b[i:i+len(q)]) != q || !r.first && r.b[i-1] != ',' {
-		return false
-	}
-	r.i, r.first = i+len(q), false
-	return true
-}
-
 // Follows reports whether the input at the Reader goes on with a+b, and
 // if so reads it, as a reader that knows where it is asks for what comes
 // next in compact JSON: a member's key and its ':' (`"type":` right after
@@ -51,7 +26,7 @@ func (r *Reader) Follows(a, b string) bool {
 // next, as compact JSON writes it, reporting whether it did; otherwise it
 // reads nothing and Key reads on (white space before the '}' included).
 // It is inlined: the end of an object a decoder read in the producer's
-// order (KeyIs) costs one test.
+// order (Follows) costs one test.
 func (r *Reader) ObjectEnd() bool {
 	if r.bad || r.i >= len(r.b) || r.b[r.i] != '}' {
 		return false

@@ -29,7 +29,9 @@ func NewLines(r io.Reader, source string, max int) Lines {
 // Read reads the next line into st: unless it is blank, decode gets it as
 // it was read, with invalid UTF-8 replaced (see badutf8), and the problem
 // decode returns comes before the warning about that UTF-8. What the
-// framer returns instead of a line goes to st.ReadError.
+// framer returns instead of a line goes to st.ReadError, whose cut is not
+// kept: frame.Lines returns a last line without its newline as a line,
+// never a cut (a framer that did would need it kept for finish).
 func (l *Lines) Read(st *State, decode func(line []byte) error) {
 	line, num, off, err := l.Next()
 	if err != nil {
