@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentstream/agentstream/emit/internal/lost"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
@@ -222,7 +223,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.warn("unknown " + ev.Format + " events")
 		}
 	default:
-		e.warn(fmt.Sprintf("events of type %T", ev))
+		e.warn(lost.Kind(ev))
 	}
 	return e.err
 }
