@@ -771,11 +771,12 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 	if ev.Name == wire.ToolSearchTool && input[0] == '{' {
 		// Codex's client tool search: an item of its own, whose
 		// arguments are an object, written whole as the API does.
-		item := toolSearchItem{ID: id, Type: wire.ItemToolSearch, CallID: ev.ID, Execution: "client", Status: openai.StatusCompleted, Arguments: e.compact(input)}
-		if !json.Valid(input) {
+		item := toolSearchItem{ID: id, Type: wire.ItemToolSearch, CallID: ev.ID, Execution: "client", Status: openai.StatusCompleted, Arguments: input}
+		if !jsontext.Valid(&e.jr, input) {
 			_, e.b.Err = openai.Marshal(item) // encoding/json's error
 			return
 		}
+		item.Arguments = jsontext.CompactValid(input)
 		e.scratch = appendToolSearchItem(e.scratch[:0], &item)
 		e.doneItem(e.addItem(e.scratch), e.scratch)
 		return
@@ -801,7 +802,8 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 }
 
 // compact returns raw without insignificant white space, or raw itself
-// when it is not valid JSON, as jsontext.Compact does, read in one pass.
+// when it is not valid JSON, as jsontext.Compact does: checked by e's
+// reader, then compacted.
 func (e *Encoder) compact(raw []byte) []byte {
 	if !jsontext.Valid(&e.jr, raw) {
 		return raw
