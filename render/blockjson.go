@@ -137,30 +137,30 @@ func appendBlockRest(dst []byte, b *assemble.Block) ([]byte, bool) {
 }
 
 // typeJSON returns `,"type":` and the block type t as encoding/json writes
-// them, for the types package assemble names: written as they are, not
-// escaped for every block. It returns "" for any other type.
+// them, for the types package assemble names (plain ASCII: written as they
+// are, not escaped for every block). It returns "" for any other type.
 func typeJSON(t string) string {
 	switch t {
 	case assemble.TypeText:
-		return `,"type":"text"`
+		return `,"type":"` + assemble.TypeText + `"`
 	case assemble.TypeThinking:
-		return `,"type":"thinking"`
+		return `,"type":"` + assemble.TypeThinking + `"`
 	case assemble.TypeToolCall:
-		return `,"type":"tool_call"`
+		return `,"type":"` + assemble.TypeToolCall + `"`
 	case assemble.TypeToolResult:
-		return `,"type":"tool_result"`
+		return `,"type":"` + assemble.TypeToolResult + `"`
 	case assemble.TypeTurnEnd:
-		return `,"type":"turn_end"`
+		return `,"type":"` + assemble.TypeTurnEnd + `"`
 	case assemble.TypeMetaInit:
-		return `,"type":"meta_init"`
+		return `,"type":"` + assemble.TypeMetaInit + `"`
 	case assemble.TypeMetaFinal:
-		return `,"type":"meta_final"`
+		return `,"type":"` + assemble.TypeMetaFinal + `"`
 	case assemble.TypeError:
-		return `,"type":"error"`
+		return `,"type":"` + assemble.TypeError + `"`
 	case assemble.TypeNotice:
-		return `,"type":"notice"`
+		return `,"type":"` + assemble.TypeNotice + `"`
 	case assemble.TypeUnknown:
-		return `,"type":"unknown"`
+		return `,"type":"` + assemble.TypeUnknown + `"`
 	}
 	return ""
 }
