@@ -424,16 +424,13 @@ func (a *Assembler) releaseFamily(agent string, self bool) {
 		set = append(set, agent)
 	}
 	set = a.family(agent, set)
-	if len(set) <= 1 {
-		for _, x := range set {
-			a.release(x)
-		}
-		return
+	if len(set) > 1 {
+		slices.SortFunc(set, func(x, y string) int {
+			return cmp.Compare(slices.Index(a.order, x), slices.Index(a.order, y))
+		})
 	}
-	for _, x := range slices.Clone(a.order) {
-		if slices.Contains(set, x) {
-			a.release(x)
-		}
+	for _, x := range set {
+		a.release(x)
 	}
 }
 
