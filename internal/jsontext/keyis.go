@@ -15,7 +15,12 @@ import "encoding/binary"
 func (r *Reader) Follows(a, b string) bool {
 	i := r.i
 	n := i + len(a) + len(b)
-	if r.bad || n > len(r.b) || string(r.b[i:i+len(a)]) != a || string(r.b[i+len(a):n]) != b {
+	if r.bad || uint(n) > uint(len(r.b)) {
+		return false
+	}
+	// One bounds check: t's length and capacity are constants, so
+	// its two parts need none.
+	if t := r.b[i:n:n]; string(t[:len(a)]) != a || string(t[len(a):]) != b {
 		return false
 	}
 	r.i, r.first = n, false
