@@ -21,6 +21,12 @@ type Lines struct {
 	off    int64
 	err    error
 	open   bool // the last line returned had no line end (the input ended in it)
+	// ahead is what the read buffer held after the last line read from
+	// br, left in br (Peek): Next returns the whole lines in it from it,
+	// with one IndexByte each, and discards them from br before reading
+	// it again. used is how much of ahead was returned.
+	ahead []byte
+	used  int
 }
 
 // Unterminated reports whether the last line Next returned had no line
@@ -47,14 +53,24 @@ func (l *Lines) Next() (line []byte, num int, offset int64, err error) {
 		return nil, 0, 0, l.err
 	}
 	start := l.off
+	// The whole line, its terminator included, is in the read buffer:
+	// returned in place, with no copy (its capacity cut, so that an
+	// append cannot write over the input after it).
+	if i := bytes.IndexByte(l.ahead[l.used:], '\n'); i >= 0 && i <= l.max+1 {
+		chunk := l.ahead[l.used : l.used+i+1 : l.used+i+1]
+		l.used += i + 1
+		l.off += int64(i + 1)
+		l.line++
+		return l.trim(chunk), l.line, start, nil
+	}
+	l.br.Discard(l.used) // within what was buffered: no read
+	l.ahead, l.used = nil, 0
 	chunk, err := l.br.ReadSlice('\n')
 	if err == nil && len(chunk) <= l.max+2 {
-		// The whole line, its terminator included, is in the read
-		// buffer: returned in place, with no copy (its capacity cut, so
-		// that an append cannot write over the input after it).
 		l.off += int64(len(chunk))
 		l.line++
-		return l.trim(chunk[:len(chunk):len(chunk)]), l.line, start, nil
+		l.ahead, _ = l.br.Peek(l.br.Buffered()) // no read either
+		return l.first(chunk[:len(chunk):len(chunk)]), l.line, start, nil
 	}
 	l.buf = l.buf[:0]
 	if cap(l.buf) > keepBuffer {
@@ -88,11 +104,11 @@ func (l *Lines) Next() (line []byte, num int, offset int64, err error) {
 			Err: event.Errorf(event.ErrTooLarge, "line longer than %d bytes (raise the cap, MaxEventBytes)", l.max),
 		}
 	}
-	return l.trim(l.buf), l.line, start, nil
+	return l.first(l.buf), l.line, start, nil
 }
 
-// trim returns the line in b without its terminator (and the byte order
-// mark on the first line), noting whether it had one.
+// trim returns the line in b without its terminator, noting whether it
+// had one.
 func (l *Lines) trim(b []byte) []byte {
 	n := len(b)
 	l.open = n == 0 || b[n-1] != '\n'
@@ -102,7 +118,14 @@ func (l *Lines) trim(b []byte) []byte {
 	if n > 0 && b[n-1] == '\r' {
 		n--
 	}
-	b = b[:n]
+	return b[:n]
+}
+
+// first is trim for a line read from br, the input's first if l.line is
+// 1, whose byte order mark it drops. (A line of ahead is never the
+// first.)
+func (l *Lines) first(b []byte) []byte {
+	b = l.trim(b)
 	if l.line == 1 {
 		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	}

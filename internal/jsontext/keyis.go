@@ -15,7 +15,12 @@ import "encoding/binary"
 func (r *Reader) Follows(a, b string) bool {
 	i := r.i
 	n := i + len(a) + len(b)
-	if r.bad || n > len(r.b) || string(r.b[i:i+len(a)]) != a || string(r.b[i+len(a):n]) != b {
+	if r.bad || uint(n) > uint(len(r.b)) {
+		return false
+	}
+	// One bounds check: t's length and capacity are constants, so
+	// its two parts need none.
+	if t := r.b[i:n:n]; string(t[:len(a)]) != a || string(t[len(a):]) != b {
 		return false
 	}
 	r.i, r.first = n, false
@@ -53,30 +58,38 @@ func (r *Reader) StringIs(q string) bool {
 
 // IsASCII reports whether every byte of b is ASCII (below 0x80): such
 // text is valid UTF-8. It ors the words of 32 bytes at a time together,
-// testing once per 32, and the last few bytes in one word.
+// testing once per 32, and the last 32 bytes (which may overlap the ones
+// before) the same way, where a shorter b is read a word at a time.
 func IsASCII(b []byte) bool {
 	n := len(b)
-	if n < 8 {
-		for _, c := range b {
-			if c >= 0x80 {
-				return false
+	if n < 32 {
+		if n < 8 {
+			for _, c := range b {
+				if c >= 0x80 {
+					return false
+				}
 			}
+			return true
 		}
-		return true
+		acc := binary.LittleEndian.Uint64(b[n-8:])
+		for i := 0; i+8 <= n; i += 8 {
+			acc |= binary.LittleEndian.Uint64(b[i : i+8 : i+8])
+		}
+		return acc&highs == 0
 	}
-	acc := binary.LittleEndian.Uint64(b[n-8:])
-	i := 0
-	for ; i+32 <= n; i += 32 {
-		t := b[i : i+32 : i+32]
-		if (acc|binary.LittleEndian.Uint64(t)|binary.LittleEndian.Uint64(t[8:])|
-			binary.LittleEndian.Uint64(t[16:])|binary.LittleEndian.Uint64(t[24:]))&highs != 0 {
+	for i := 0; i+32 < n; i += 32 {
+		if or32(b[i:i+32:i+32])&highs != 0 {
 			return false
 		}
 	}
-	for ; i+8 <= n; i += 8 {
-		acc |= binary.LittleEndian.Uint64(b[i : i+8 : i+8])
-	}
-	return acc&highs == 0
+	return or32(b[n-32:])&highs == 0
+}
+
+// or32 returns the or of the four words of b's first 32 bytes.
+func or32(b []byte) uint64 {
+	b = b[:32:32]
+	return binary.LittleEndian.Uint64(b) | binary.LittleEndian.Uint64(b[8:]) |
+		binary.LittleEndian.Uint64(b[16:]) | binary.LittleEndian.Uint64(b[24:])
 }
 
 // StringByte returns the first byte of the next value's text if it is a

@@ -10,6 +10,19 @@ import "encoding/json"
 // ReadInt reads an integer into an integer field: null leaves it as it
 // is; one that does not fit the field's type fails.
 func ReadInt[T ~int | ~int8 | ~int16 | ~int32 | ~int64](r *Reader, p *T) {
+	// A count or an exit code: digits right there, fewer than 19 (no
+	// overflow to check), not a float's, read in one loop; anything else
+	// (a sign, white space, a leading zero, null) as Int reads it.
+	if b, i := r.b, r.i; i < len(b) && b[i]-'0' <= 9 {
+		n, j := int64(b[i]-'0'), i+1
+		for ; n != 0 && j < len(b) && j-i < 18 && b[j]-'0' <= 9; j++ {
+			n = n*10 + int64(b[j]-'0')
+		}
+		if j < len(b) && b[j]-'0' > 9 && b[j] != '.' && b[j] != 'e' && b[j] != 'E' && int64(T(n)) == n {
+			r.i, *p = j, T(n)
+			return
+		}
+	}
 	if r.Peek() == 'n' && r.Null() {
 		return
 	}

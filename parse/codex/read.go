@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"slices"
 
-	"github.com/agentstream/agentstream/internal/jsontext"
 	wire "github.com/agentstream/agentstream/internal/wire/codex"
 )
 
@@ -13,10 +12,18 @@ import (
 // with the generated reader when it can, else with encoding/json, which
 // gives the errors. The line went through badutf8.Fix: it is valid UTF-8,
 // whose strings the Reader need not check again. The item's text and its
-// raw members point into line.
+// raw members point into line. (It is jsontext.DecodeValid written out:
+// the generic function is not inlined, and calls the reader through a
+// func value.)
 func (d *Decoder) unmarshalLine(line []byte, l *wire.Line) error {
 	resetLine(l)
-	return jsontext.DecodeValid(&d.jr, line, l, wire.ReadLine)
+	r := &d.jr
+	r.ResetValid(line)
+	if wire.ReadLine(r, l) && r.End() {
+		return nil
+	}
+	*l = wire.Line{}
+	return json.Unmarshal(line, l)
 }
 
 // resetLine zeroes l for the next line, but for its item's Item, most of
