@@ -72,7 +72,18 @@ value: // a value starts at i
 		}
 		i += len("null")
 	default:
-		if i = jsontext.NumberEnd(src, i); i < 0 {
+		// An integer without a sign is read here; any other number,
+		// or what is not one, is NumberEnd's.
+		j := i
+		if c := src[i]; c == '0' {
+			j++
+		} else if c-'1' < 9 {
+			for j++; j < len(src) && src[j]-'0' < 10; j++ {
+			}
+		}
+		if j > i && (j == len(src) || src[j]-'0' >= 10 && src[j] != '.' && src[j]|0x20 != 'e') {
+			i = j
+		} else if i = jsontext.NumberEnd(src, i); i < 0 {
 			return dst, false
 		}
 	}

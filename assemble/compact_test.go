@@ -24,6 +24,9 @@ func FuzzCompact(f *testing.F) {
 		// the high bit set in a word (stringEnd).
 		`{"type":"finish","finishReason":"stop"}`, `["1234567","12345678","123456789"]`, `"12345678`,
 		"[\"1234\x1f678\"]", `["1234\"678\"", "abcdefghijk\\"]`, "[\"\xe2\x80\xa8\xff\xff\xff\xff\xff\xff\"]",
+		// Integers, read without NumberEnd, and the numbers that start
+		// like them.
+		`[0,7,12,3e1,40.5,0E2,1E+2,90]`, `09`, `0`, `123`, `1x`, `{"a":0}`,
 	} {
 		f.Add([]byte(s))
 	}
