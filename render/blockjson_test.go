@@ -175,6 +175,12 @@ func TestBlockJSONMatchesEncodingJSON(t *testing.T) {
 		{"invalid input", &assemble.Block{Type: assemble.TypeToolCall, Input: json.RawMessage(`{"a":}`)}},
 		{"invalid structured", &assemble.Block{Structured: json.RawMessage(`nul`)}},
 		{"invalid pending input", &assemble.Block{Pending: []assemble.Pending{{ID: "1", Input: json.RawMessage(`[`)}}}},
+		// An assembled unknown block's payload, noted as checked: copied.
+		{"raw noted", unknown(`{"type":"x","n":[1,{}]}`, nil)},
+		{"raw noted, not JSON", unknown(`{"type":`, nil)},
+		// A payload put in after the assembler noted another: checked.
+		{"raw replaced", unknown(`{"type":"x"}`, func(json.RawMessage) json.RawMessage { return json.RawMessage(`{"type":}`) })},
+		{"raw cut short", unknown(`{"type":"x"}`, func(r json.RawMessage) json.RawMessage { return r[:len(r)-1] })},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -266,6 +272,16 @@ func FuzzBlockJSON(f *testing.F) {
 			t.Errorf("JSON.Block wrote %q (error %q), encoding/json %q (error %q)", gotOut, gotErr, wantOut, wantErr)
 		}
 	})
+}
+
+// unknown returns the block an Assembler makes of an unknown event with
+// payload raw, its Raw then changed by edit unless edit is nil.
+func unknown(raw string, edit func(json.RawMessage) json.RawMessage) *assemble.Block {
+	b := assemble.FromEvent(&event.Unknown{Agent: "main", Format: "f", Type: "x", Raw: json.RawMessage(raw)})
+	if edit != nil {
+		b.Raw = edit(b.Raw)
+	}
+	return b
 }
 
 // payloadDepth is the deepest nesting Block.AppendPayload follows.
