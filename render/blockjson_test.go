@@ -227,6 +227,9 @@ func FuzzBlockJSON(f *testing.F) {
 	f.Add("\xff", "\u2029", []byte("[\"\xff\" ,\t1e5]"), []byte(`01`), math.Inf(1), int64(0), uint16(0x5555))
 	f.Add("a<b>", "c&d", []byte(`-0.0e-0`), []byte("\"a\x01\""), 1e21, int64(math.MaxInt64), uint16(0x0f0f))
 	f.Add("main", assemble.TypeToolResult, []byte(`{}`), []byte(`[]`), 0.0, int64(1), uint16(0x0004))
+	f.Add("main", assemble.TypeUnknown, []byte(`{"a":[1,"x"]}`), []byte(`[]`), 0.0, int64(1), uint16(0x0800))
+	f.Add("main", assemble.TypeUnknown, []byte(`{"a":[1,"x"]}`), []byte(`{`), 0.0, int64(1), uint16(0x1800))
+	f.Add("main", assemble.TypeUnknown, []byte(`not json`), []byte(`{`), 0.0, int64(1), uint16(0x1800))
 	f.Fuzz(func(t *testing.T, s1, s2 string, raw1, raw2 []byte, cost float64, n int64, bits uint16) {
 		on := func(i int) bool { return bits&(1<<i) != 0 }
 		b := &assemble.Block{Agent: s1, Type: s2, Input: raw1, Structured: raw2, Raw: raw1, Turns: int(n)}
@@ -265,6 +268,15 @@ func FuzzBlockJSON(f *testing.F) {
 		}
 		if on(10) {
 			b.Input, b.Raw = nil, raw2
+		}
+		if on(11) {
+			// What an assembler makes of an unknown event's payload raw1,
+			// with its note; cut short after it if bit 12 is set.
+			u := assemble.FromEvent(&event.Unknown{Raw: raw1})
+			b.Raw, b.Checked = u.Raw, u.Checked
+			if on(12) && len(b.Raw) > 0 {
+				b.Raw = b.Raw[:len(b.Raw)-1]
+			}
 		}
 		wantOut, wantErr := encodeWant(b)
 		gotOut, gotErr := blockGot(t, nil, b)
