@@ -228,8 +228,8 @@ func FuzzBlockJSON(f *testing.F) {
 	f.Add("a<b>", "c&d", []byte(`-0.0e-0`), []byte("\"a\x01\""), 1e21, int64(math.MaxInt64), uint16(0x0f0f))
 	f.Add("main", assemble.TypeToolResult, []byte(`{}`), []byte(`[]`), 0.0, int64(1), uint16(0x0004))
 	f.Add("main", assemble.TypeUnknown, []byte(`{"a":[1,"x"]}`), []byte(`[]`), 0.0, int64(1), uint16(0x0800))
-	f.Add("main", assemble.TypeUnknown, []byte(`{"a":[1,"x"]}`), []byte(`{`), 0.0, int64(1), uint16(0x1800))
-	f.Add("main", assemble.TypeUnknown, []byte(`not json`), []byte(`{`), 0.0, int64(1), uint16(0x1800))
+	f.Add("main", assemble.TypeUnknown, []byte(`{"a":[1,"x"]}`), []byte(`[]`), 0.0, int64(1), uint16(0x1800))
+	f.Add("main", assemble.TypeUnknown, []byte(`not json`), []byte(`[]`), 0.0, int64(1), uint16(0x1800))
 	f.Fuzz(func(t *testing.T, s1, s2 string, raw1, raw2 []byte, cost float64, n int64, bits uint16) {
 		on := func(i int) bool { return bits&(1<<i) != 0 }
 		b := &assemble.Block{Agent: s1, Type: s2, Input: raw1, Structured: raw2, Raw: raw1, Turns: int(n)}
