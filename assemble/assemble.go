@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // Assembler builds blocks from events. Memory is bounded by the open
@@ -60,7 +59,6 @@ type Assembler struct {
 	changes map[openKey]*item
 	// free holds closed blocks' text buffers for the next blocks.
 	free [][]byte
-	jr   jsontext.Reader // reads the raw JSON of Unknown events
 }
 
 // statusInProgress is the status of a file change that has only started.

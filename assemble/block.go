@@ -92,6 +92,58 @@ type Block struct {
 
 	// Truncated marks a block the stream ended inside of.
 	Truncated bool `json:"truncated,omitempty"`
+
+	// Checked notes the payload the Assembler checked and compacted when
+	// it made the block (an unknown event's Raw), which AppendPayload then
+	// copies instead of checking it again. It is bookkeeping, not content:
+	// never written, equal to any other, and void once the payload is not
+	// those bytes.
+	Checked Checked `json:"-"`
+}
+
+// Checked is a Block's note of the payload its Assembler checked: where
+// it starts and its length.
+type Checked struct {
+	p *byte
+	n int
+}
+
+// Equal reports true: a note is not part of what a block says, so
+// go-cmp compares blocks without it.
+func (Checked) Equal(Checked) bool { return true }
+
+// AppendPayload appends p, one of b's JSON payloads (Input, Structured,
+// Raw, a Pending's Input), as encoding/json writes a json.RawMessage that
+// it does not escape HTML in: with the white space between its tokens
+// removed. It reports false, with dst holding part of p, when it cannot
+// vouch for p as one valid JSON value (encoding/json is then the judge):
+// p is not JSON, or nests deeper than it follows. The payload b.Checked
+// notes is copied as it is.
+func (b *Block) AppendPayload(dst []byte, p json.RawMessage) ([]byte, bool) {
+	if len(p) > 0 && len(p) == b.Checked.n && &p[0] == b.Checked.p {
+		return append(dst, p...), true
+	}
+	return appendCompact(dst, p)
+}
+
+// setRaw sets Raw to raw, or to raw as a JSON string when raw is not
+// JSON (an event is not written after it is handed out, so raw is not
+// copied). It is checked once, by appendCompact: Checked notes a Raw
+// that is valid JSON without white space.
+func (b *Block) setRaw(raw []byte) {
+	if len(raw) == 0 {
+		return
+	}
+	c, ok := appendCompact(nil, raw)
+	switch {
+	case ok && len(c) == len(raw):
+	case ok || json.Valid(raw): // white space, or deeper than appendCompact follows
+		b.Raw = raw
+		return
+	default:
+		c, _ = json.Marshal(string(raw))
+	}
+	b.Raw, b.Checked = c, Checked{&c[0], len(c)}
 }
 
 // Citation is one citation of a text block.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/agentstream/agentstream/event"
-	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // FromEvent returns the block a complete (non-streamed) event makes, or
@@ -12,7 +11,7 @@ import (
 // TurnStart, which Assembler handles or which carry nothing to show).
 func FromEvent(ev event.Event) *Block {
 	it := new(item)
-	if !it.from(ev, new(jsontext.Reader)) {
+	if !it.from(ev) {
 		return nil
 	}
 	return &it.Block
@@ -25,14 +24,13 @@ func (a *Assembler) from(ev event.Event) *item {
 		return nil
 	}
 	it := a.item()
-	it.from(ev, &a.jr)
+	it.from(ev)
 	return it
 }
 
-// from fills the empty it with the block ev makes, reading raw JSON with
-// jr. Only the fields the block has are written (it is zero), not a whole
-// Block.
-func (it *item) from(ev event.Event, jr *jsontext.Reader) bool {
+// from fills the empty it with the block ev makes. Only the fields the
+// block has are written (it is zero), not a whole Block.
+func (it *item) from(ev event.Event) bool {
 	b := &it.Block
 	b.Agent = ev.AgentID()
 	switch ev := ev.(type) {
@@ -98,7 +96,8 @@ func (it *item) from(ev event.Event, jr *jsontext.Reader) bool {
 	case *event.Notice:
 		b.Type, b.Kind, b.Text, b.Raw = TypeNotice, ev.Kind, ev.Message, ev.Raw
 	case *event.Unknown:
-		b.Type, b.Kind, b.Name, b.Raw = TypeUnknown, ev.Type, ev.Format, rawJSON(jr, ev.Raw)
+		b.Type, b.Kind, b.Name = TypeUnknown, ev.Type, ev.Format
+		b.setRaw(ev.Raw)
 	case *event.BlockStart, *event.Delta, *event.BlockEnd, *event.Citations, *event.TurnStart:
 		b.Agent = ""
 		return false

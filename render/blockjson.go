@@ -15,7 +15,7 @@ import (
 // json.RawMessage fields compacted. It reports false, with dst holding
 // part of the block, where it leaves b to encoding/json: a RawMessage it
 // cannot show valid (encoding/json then fails, or accepts what
-// appendCompact does not follow), a cost that is NaN or infinite (which
+// Block.AppendPayload does not follow), a cost that is NaN or infinite (which
 // encoding/json rejects).
 func appendBlock(dst []byte, b *assemble.Block) ([]byte, bool) {
 	return appendBlockRest(jsontext.AppendMarshalString(append(dst, `{"agent":`...), b.Agent), b)
@@ -37,7 +37,7 @@ func appendBlockRest(dst []byte, b *assemble.Block) ([]byte, bool) {
 	dst = appendStringField(dst, `,"id":`, b.ID)
 	dst = appendStringField(dst, `,"name":`, b.Name)
 	if len(b.Input) > 0 {
-		dst, ok = appendRaw(dst, `,"input":`, b.Input, ok)
+		dst, ok = appendRaw(dst, b, `,"input":`, b.Input, ok)
 	}
 	dst = appendStringField(dst, `,"mcp_server":`, b.MCPServer)
 	if b.Content != nil {
@@ -55,7 +55,7 @@ func appendBlockRest(dst []byte, b *assemble.Block) ([]byte, bool) {
 	}
 	dst = appendStringField(dst, `,"status":`, b.Status)
 	if len(b.Structured) > 0 {
-		dst, ok = appendRaw(dst, `,"structured":`, b.Structured, ok)
+		dst, ok = appendRaw(dst, b, `,"structured":`, b.Structured, ok)
 	}
 
 	dst = appendStringField(dst, `,"session_id":`, b.SessionID)
@@ -78,7 +78,7 @@ func appendBlockRest(dst []byte, b *assemble.Block) ([]byte, bool) {
 			}
 			dst = appendPair(dst, `{"id":`, p.ID, `,"name":`, p.Name)
 			if len(p.Input) > 0 {
-				dst, ok = appendRaw(dst, `,"input":`, p.Input, ok)
+				dst, ok = appendRaw(dst, b, `,"input":`, p.Input, ok)
 			}
 			dst = append(dst, '}')
 		}
@@ -130,7 +130,7 @@ func appendBlockRest(dst []byte, b *assemble.Block) ([]byte, bool) {
 	}
 	dst = appendStringField(dst, `,"result":`, b.Result)
 	if len(b.Raw) > 0 {
-		dst, ok = appendRaw(dst, `,"raw":`, b.Raw, ok)
+		dst, ok = appendRaw(dst, b, `,"raw":`, b.Raw, ok)
 	}
 	dst = appendBoolField(dst, `,"truncated":true`, b.Truncated)
 	return append(dst, '}'), ok
@@ -246,11 +246,11 @@ func appendPair(dst []byte, key1, s1, key2, s2 string) []byte {
 	return appendKeyString(appendKeyString(dst, key1, s1), key2, s2)
 }
 
-// appendRaw appends key and raw compacted (the caller leaves out an empty
-// raw: omitempty); ok becomes false if raw is not JSON appendCompact
-// vouches for.
-func appendRaw(dst []byte, key string, raw json.RawMessage, ok bool) ([]byte, bool) {
-	dst, valid := appendCompact(append(dst, key...), raw)
+// appendRaw appends key and raw, a payload of b, compacted (the caller
+// leaves out an empty raw: omitempty); ok becomes false if raw is not JSON
+// b.AppendPayload vouches for.
+func appendRaw(dst []byte, b *assemble.Block, key string, raw json.RawMessage, ok bool) ([]byte, bool) {
+	dst, valid := b.AppendPayload(append(dst, key...), raw)
 	return dst, ok && valid
 }
 

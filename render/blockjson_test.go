@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentstream/agentstream/assemble"
+	"github.com/agentstream/agentstream/event"
 )
 
 // encodeWant is what JSON.Block wrote before it had appendBlock, and must
@@ -82,6 +83,8 @@ func fullBlock() *assemble.Block {
 		Usage:  &assemble.Usage{InputTokens: ptr[int64](1), OutputTokens: ptr[int64](2), CacheReadTokens: 3, CacheWriteTokens: 4, ReasoningTokens: 5},
 		Errors: []string{"e1", ""}, Result: "r",
 		Raw: json.RawMessage("\t[\"x\" ,\r\n1]\n"), Truncated: true,
+		// A note of another payload: the writer checks this block's.
+		Checked: assemble.FromEvent(&event.Unknown{Raw: json.RawMessage(`[]`)}).Checked,
 	}
 }
 
@@ -152,8 +155,8 @@ func TestBlockJSONMatchesEncodingJSON(t *testing.T) {
 		{"raw number", &assemble.Block{Raw: json.RawMessage("-0.5E-07")}},
 		{"raw string", &assemble.Block{Raw: json.RawMessage(`"a\u00E9\"\\\/\b\f\n\r\t"`)}},
 		{"raw nested", &assemble.Block{Raw: json.RawMessage(`{"a":{"b":[{"c":[]} , {}]}, "d" : "e f"}`)}},
-		{"raw deep", &assemble.Block{Raw: deep(maxRawDepth)}},
-		{"raw deeper than appendCompact follows", &assemble.Block{Raw: deep(maxRawDepth + 1)}},
+		{"raw deep", &assemble.Block{Raw: deep(payloadDepth)}},
+		{"raw deeper than AppendPayload follows", &assemble.Block{Raw: deep(payloadDepth + 1)}},
 		{"raw deeper than encoding/json follows", &assemble.Block{Raw: deep(10001)}},
 		{"raw invalid", &assemble.Block{Raw: json.RawMessage(`{`)}},
 		{"raw two values", &assemble.Block{Raw: json.RawMessage(`1 2`)}},
@@ -172,6 +175,12 @@ func TestBlockJSONMatchesEncodingJSON(t *testing.T) {
 		{"invalid input", &assemble.Block{Type: assemble.TypeToolCall, Input: json.RawMessage(`{"a":}`)}},
 		{"invalid structured", &assemble.Block{Structured: json.RawMessage(`nul`)}},
 		{"invalid pending input", &assemble.Block{Pending: []assemble.Pending{{ID: "1", Input: json.RawMessage(`[`)}}}},
+		// An assembled unknown block's payload, noted as checked: copied.
+		{"raw noted", unknown(`{"type":"x","n":[1,{}]}`, nil)},
+		{"raw noted, not JSON", unknown(`{"type":`, nil)},
+		// A payload put in after the assembler noted another: checked.
+		{"raw replaced", unknown(`{"type":"x"}`, func(json.RawMessage) json.RawMessage { return json.RawMessage(`{"type":}`) })},
+		{"raw cut short", unknown(`{"type":"x"}`, func(r json.RawMessage) json.RawMessage { return r[:len(r)-1] })},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -218,6 +227,9 @@ func FuzzBlockJSON(f *testing.F) {
 	f.Add("\xff", "\u2029", []byte("[\"\xff\" ,\t1e5]"), []byte(`01`), math.Inf(1), int64(0), uint16(0x5555))
 	f.Add("a<b>", "c&d", []byte(`-0.0e-0`), []byte("\"a\x01\""), 1e21, int64(math.MaxInt64), uint16(0x0f0f))
 	f.Add("main", assemble.TypeToolResult, []byte(`{}`), []byte(`[]`), 0.0, int64(1), uint16(0x0004))
+	f.Add("main", assemble.TypeUnknown, []byte(`{"a":[1,"x"]}`), []byte(`[]`), 0.0, int64(1), uint16(0x0800))
+	f.Add("main", assemble.TypeUnknown, []byte(`{"a":[1,"x"]}`), []byte(`[]`), 0.0, int64(1), uint16(0x1800))
+	f.Add("main", assemble.TypeUnknown, []byte(`not json`), []byte(`[]`), 0.0, int64(1), uint16(0x1800))
 	f.Fuzz(func(t *testing.T, s1, s2 string, raw1, raw2 []byte, cost float64, n int64, bits uint16) {
 		on := func(i int) bool { return bits&(1<<i) != 0 }
 		b := &assemble.Block{Agent: s1, Type: s2, Input: raw1, Structured: raw2, Raw: raw1, Turns: int(n)}
@@ -257,6 +269,15 @@ func FuzzBlockJSON(f *testing.F) {
 		if on(10) {
 			b.Input, b.Raw = nil, raw2
 		}
+		if on(11) {
+			// What an assembler makes of an unknown event's payload raw1,
+			// with its note; cut short after it if bit 12 is set.
+			u := assemble.FromEvent(&event.Unknown{Raw: raw1})
+			b.Raw, b.Checked = u.Raw, u.Checked
+			if on(12) && len(b.Raw) > 0 {
+				b.Raw = b.Raw[:len(b.Raw)-1]
+			}
+		}
 		wantOut, wantErr := encodeWant(b)
 		gotOut, gotErr := blockGot(t, nil, b)
 		if gotOut != wantOut || gotErr != wantErr {
@@ -265,65 +286,18 @@ func FuzzBlockJSON(f *testing.F) {
 	})
 }
 
-// FuzzCompact checks appendCompact against json.Compact, which is what
-// encoding/json does to a json.RawMessage: the same bytes when it accepts
-// src, and it rejects what json.Compact rejects; it may reject valid JSON
-// only when nested deeper than it follows.
-func FuzzCompact(f *testing.F) {
-	for _, s := range []string{
-		`{"a": [1, -2.5e+3, true, false, null, {}, []], "b" : "x\ny"}`, " 0 ", `"\u00e9\/"`, `[1,]`, `{"a" 1}`, "\"\x01\"",
-		`01`, `1.e5`, `-`, `[[[]]]`, `{"a":{"b":{}}}`, "[\"\xff\xfe\"]", `"\ud800"`, `nul`, `truex`, `1 2`,
-		// Strings that end in, at the end of and after a first word, in the
-		// last bytes of src, with a control byte, an escape or bytes with
-		// the high bit set in a word (stringEnd).
-		`{"type":"finish","finishReason":"stop"}`, `["1234567","12345678","123456789"]`, `"12345678`,
-		"[\"1234\x1f678\"]", `["1234\"678\"", "abcdefghijk\\"]`, "[\"\xe2\x80\xa8\xff\xff\xff\xff\xff\xff\"]",
-	} {
-		f.Add([]byte(s))
+// unknown returns the block an Assembler makes of an unknown event with
+// payload raw, its Raw then changed by edit unless edit is nil.
+func unknown(raw string, edit func(json.RawMessage) json.RawMessage) *assemble.Block {
+	b := assemble.FromEvent(&event.Unknown{Agent: "main", Format: "f", Type: "x", Raw: json.RawMessage(raw)})
+	if edit != nil {
+		b.Raw = edit(b.Raw)
 	}
-	// Objects and arrays nested past a word of the depth's bits.
-	for _, n := range []int{63, 64, 65, 130, maxRawDepth, maxRawDepth + 1} {
-		s := strings.Repeat(`{"a":[`, n/2) + strings.Repeat(`]}`, n/2)
-		if n%2 == 1 {
-			s = "[" + s + "]"
-		}
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, src []byte) {
-		var want bytes.Buffer
-		wantErr := json.Compact(&want, src)
-		got, ok := appendCompact([]byte("prefix"), src)
-		switch {
-		case ok && wantErr != nil:
-			t.Fatalf("appendCompact accepted %q, json.Compact: %v", src, wantErr)
-		case ok && string(got) != "prefix"+want.String():
-			t.Fatalf("appendCompact(%q) = %q, json.Compact %q", src, got[len("prefix"):], want.Bytes())
-		case !ok && wantErr == nil && depth(src) <= maxRawDepth:
-			t.Fatalf("appendCompact rejected %q, which json.Compact accepts", src)
-		}
-	})
+	return b
 }
 
-// depth returns how deeply valid JSON text nests.
-func depth(src []byte) int {
-	d, max, in := 0, 0, false
-	for i := 0; i < len(src); i++ {
-		switch c := src[i]; {
-		case in && c == '\\':
-			i++
-		case c == '"':
-			in = !in
-		case !in && (c == '[' || c == '{'):
-			d++
-			if d > max {
-				max = d
-			}
-		case !in && (c == ']' || c == '}'):
-			d--
-		}
-	}
-	return max
-}
+// payloadDepth is the deepest nesting Block.AppendPayload follows.
+const payloadDepth = 256
 
 // TestBlockJSONCountNotGiven: an input or output count the source did not
 // give is null, never a made-up 0.

@@ -239,7 +239,7 @@ func (d *Decoder) decode(data []byte) error {
 		}
 	}
 	d.anything = true
-	if c.Type != wire.TypeSourceURL && c.Type != wire.TypeSourceDocument {
+	if len(d.sources) > 0 && c.Type != wire.TypeSourceURL && c.Type != wire.TypeSourceDocument {
 		d.flushSources()
 	}
 	agent := d.cfg.Agent

@@ -1,4 +1,4 @@
-package render
+package assemble
 
 import (
 	"encoding/binary"
@@ -17,7 +17,8 @@ const maxRawDepth = 256
 // reports whether src is one valid JSON value as encoding/json's scanner
 // judges it. On false, dst may hold part of src: the caller drops it and
 // lets encoding/json report the error. It also gives up on nesting deeper
-// than maxRawDepth.
+// than maxRawDepth. Given a nil dst, it returns src itself (not a copy)
+// when it has no white space but at its start.
 //
 // Its position is in locals (src[start:i] is read and not yet copied to
 // dst) and its states are labels, and whitespace is looked for with one
@@ -71,7 +72,18 @@ value: // a value starts at i
 		}
 		i += len("null")
 	default:
-		if i = jsontext.NumberEnd(src, i); i < 0 {
+		// An integer without a sign is read here; any other number,
+		// or what is not one, is NumberEnd's.
+		j := i
+		if c := src[i]; c == '0' {
+			j++
+		} else if c-'1' < 9 {
+			for j++; j < len(src) && src[j]-'0' < 10; j++ {
+			}
+		}
+		if j > i && (j == len(src) || src[j]-'0' >= 10 && src[j] != '.' && src[j]|0x20 != 'e') {
+			i = j
+		} else if i = jsontext.NumberEnd(src, i); i < 0 {
 			return dst, false
 		}
 	}
@@ -82,6 +94,9 @@ ended: // a value ended before i: close containers until one goes on
 	if depth == 0 {
 		if i != len(src) {
 			return dst, false
+		}
+		if dst == nil {
+			return src[start:], true
 		}
 		return append(dst, src[start:]...), true
 	}
