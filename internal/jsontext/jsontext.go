@@ -42,8 +42,15 @@ func AppendMarshalEscaped(b []byte, s string) []byte {
 }
 
 func appendString(b []byte, s string, lineSeparators bool) []byte {
-	b = append(b, '"')
-	return append(appendEscaped(b, s, lineSeparators), '"')
+	// Most strings the encoders write (ids, model names, type names)
+	// are plain ASCII: measured and copied with the quotes, without
+	// appendEscaped's loop.
+	n := asciiPlainLen(s)
+	b = append(append(b, '"'), s[:n]...)
+	if n < len(s) {
+		b = appendEscaped(b, s[n:], lineSeparators)
+	}
+	return append(b, '"')
 }
 
 func appendEscaped(b []byte, s string, lineSeparators bool) []byte {
