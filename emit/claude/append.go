@@ -131,11 +131,11 @@ func appendResult(b []byte, r *wire.Result, u *event.Usage, result, uuid, sessio
 	b = append(b, `,"is_error":`...)
 	b = strconv.AppendBool(b, r.IsError)
 	b = append(b, `,"duration_ms":`...)
-	b = strconv.AppendInt(b, r.DurationMS, 10)
+	b = jsontext.AppendInt(b, r.DurationMS)
 	b = append(b, `,"duration_api_ms":`...)
-	b = strconv.AppendInt(b, r.DurationAPIMS, 10)
+	b = jsontext.AppendInt(b, r.DurationAPIMS)
 	b = append(b, `,"num_turns":`...)
-	b = strconv.AppendInt(b, int64(r.NumTurns), 10)
+	b = jsontext.AppendInt(b, int64(r.NumTurns))
 	switch {
 	case result != nil:
 		b = append(append(b, `,"result":`...), result...)

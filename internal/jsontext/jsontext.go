@@ -18,7 +18,17 @@ func AppendOptInt(b []byte, n *int64) []byte {
 	if n == nil {
 		return append(b, "null"...)
 	}
-	return strconv.AppendInt(b, *n, 10)
+	return AppendInt(b, *n)
+}
+
+// AppendInt appends n in base 10, as strconv.AppendInt does: a single
+// digit (most of the counts and indexes the encoders write) without its
+// call.
+func AppendInt(b []byte, n int64) []byte {
+	if uint64(n) < 10 {
+		return append(b, byte('0'+n))
+	}
+	return strconv.AppendInt(b, n, 10)
 }
 
 // AppendString appends s to b as a JSON string. Invalid UTF-8 is written as
