@@ -50,8 +50,8 @@ type Encoder struct {
 	losses event.Losses // what was warned about
 	out    []byte       // the line being written when not in the output's buffer (see lineBuf), reused
 	// buffered is w when it lends its free space to build a line in
-	// (a bufio.Writer, called directly, not through an interface), and
-	// lent the space lineBuf took last.
+	// (a bufio.Writer: its AvailableBuffer inlined), and lent the space
+	// lineBuf took last.
 	buffered *bufio.Writer
 	lent     []byte
 	ids      lineIDs      // derives the lines' uuids
@@ -208,11 +208,7 @@ func (e *Encoder) writeLine(b []byte) {
 		return
 	}
 	b = append(b, '\n')
-	if e.buffered != nil {
-		_, e.err = e.buffered.Write(b)
-	} else {
-		_, e.err = e.w.Write(b)
-	}
+	_, e.err = e.w.Write(b)
 	if cap(b) <= 64<<10 && (cap(e.lent) == 0 || &b[0] != &e.lent[:1][0]) {
 		e.out = b[:0] // a rare large line is not kept
 	}
