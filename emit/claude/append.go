@@ -144,7 +144,7 @@ func appendResult(b []byte, r *wire.Result, u *event.Usage, result, uuid, sessio
 		b = jsontext.AppendMarshalString(b, *r.Result)
 	}
 	b = append(b, `,"stop_reason":`...)
-	b = appendOptString(b, r.StopReason)
+	b = jsontext.AppendOptString(b, r.StopReason)
 	b = append(b, `,"session_id":`...)
 	if session != nil {
 		b = append(b, session...)
@@ -192,14 +192,6 @@ func appendName(b []byte, s string) []byte {
 		return append(append(append(b, '"'), s...), '"')
 	}
 	return jsontext.AppendMarshalString(b, s)
-}
-
-// appendOptString appends s as a JSON string, or null.
-func appendOptString(b []byte, s *string) []byte {
-	if s == nil {
-		return append(b, "null"...)
-	}
-	return jsontext.AppendMarshalString(b, *s)
 }
 
 // appendTextBlock appends {"type":"text","text":text}, as Marshal writes

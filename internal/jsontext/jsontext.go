@@ -21,9 +21,17 @@ func AppendOptInt(b []byte, n *int64) []byte {
 	return AppendInt(b, *n)
 }
 
-// AppendInt appends n in base 10, as strconv.AppendInt does: a single
-// digit (most of the counts and indexes the encoders write) without its
-// call.
+// AppendOptString appends *s as a JSON string (as AppendMarshalString),
+// or null when s is nil.
+func AppendOptString(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return AppendMarshalString(b, *s)
+}
+
+// AppendInt appends n in base 10 as strconv.AppendInt does, a single
+// digit (most counts and indexes written) without its call.
 func AppendInt(b []byte, n int64) []byte {
 	if uint64(n) < 10 {
 		return append(b, byte('0'+n))
@@ -52,9 +60,8 @@ func AppendMarshalEscaped(b []byte, s string) []byte {
 }
 
 func appendString(b []byte, s string, lineSeparators bool) []byte {
-	// Most strings the encoders write (ids, model names, type names)
-	// are plain ASCII: measured and copied with the quotes, without
-	// appendEscaped's loop.
+	// Most strings written (ids, names) are plain ASCII: copied with the
+	// quotes, without appendEscaped's loop.
 	n := asciiPlainLen(s)
 	b = append(append(b, '"'), s[:n]...)
 	if n < len(s) {

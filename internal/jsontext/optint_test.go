@@ -27,3 +27,14 @@ func TestAppendInt(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendOptString(t *testing.T) {
+	t.Parallel()
+	s := "end_turn \"x\"\u2028"
+	if got, want := string(AppendOptString([]byte("x:"), &s)), `x:"end_turn \"x\"\u2028"`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := string(AppendOptString([]byte("x:"), nil)); got != "x:null" {
+		t.Errorf("nil: got %q", got)
+	}
+}

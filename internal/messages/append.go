@@ -228,7 +228,7 @@ func appendMessageStart(b []byte, id, model string, u *outUsage) []byte {
 // is never known): once per message.
 func appendMessageDelta(b []byte, stopReason *string, u *outUsageEnd) []byte {
 	b = append(b, `{"type":"`+anthropic.EventMessageDelta+`","delta":{"stop_reason":`...)
-	b = appendOptString(b, stopReason)
+	b = jsontext.AppendOptString(b, stopReason)
 	b = append(b, `,"stop_sequence":null},"usage":{`...)
 	if u.InputTokens != nil {
 		b = append(b, `"input_tokens":`...)
@@ -245,11 +245,4 @@ func appendMessageDelta(b []byte, stopReason *string, u *outUsageEnd) []byte {
 	b = append(b, `"output_tokens":`...)
 	b = jsontext.AppendOptInt(b, u.OutputTokens)
 	return append(b, "}}"...)
-}
-
-func appendOptString(b []byte, s *string) []byte {
-	if s == nil {
-		return append(b, "null"...)
-	}
-	return jsontext.AppendMarshalString(b, *s)
 }
