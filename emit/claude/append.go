@@ -131,11 +131,11 @@ func appendResult(b []byte, r *wire.Result, u *event.Usage, result, uuid, sessio
 	b = append(b, `,"is_error":`...)
 	b = strconv.AppendBool(b, r.IsError)
 	b = append(b, `,"duration_ms":`...)
-	b = strconv.AppendInt(b, r.DurationMS, 10)
+	b = jsontext.AppendInt(b, r.DurationMS)
 	b = append(b, `,"duration_api_ms":`...)
-	b = strconv.AppendInt(b, r.DurationAPIMS, 10)
+	b = jsontext.AppendInt(b, r.DurationAPIMS)
 	b = append(b, `,"num_turns":`...)
-	b = strconv.AppendInt(b, int64(r.NumTurns), 10)
+	b = jsontext.AppendInt(b, int64(r.NumTurns))
 	switch {
 	case result != nil:
 		b = append(append(b, `,"result":`...), result...)
@@ -144,7 +144,7 @@ func appendResult(b []byte, r *wire.Result, u *event.Usage, result, uuid, sessio
 		b = jsontext.AppendMarshalString(b, *r.Result)
 	}
 	b = append(b, `,"stop_reason":`...)
-	b = appendOptString(b, r.StopReason)
+	b = jsontext.AppendOptString(b, r.StopReason)
 	b = append(b, `,"session_id":`...)
 	if session != nil {
 		b = append(b, session...)
@@ -192,14 +192,6 @@ func appendName(b []byte, s string) []byte {
 		return append(append(append(b, '"'), s...), '"')
 	}
 	return jsontext.AppendMarshalString(b, s)
-}
-
-// appendOptString appends s as a JSON string, or null.
-func appendOptString(b []byte, s *string) []byte {
-	if s == nil {
-		return append(b, "null"...)
-	}
-	return jsontext.AppendMarshalString(b, *s)
 }
 
 // appendTextBlock appends {"type":"text","text":text}, as Marshal writes

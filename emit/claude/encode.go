@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
@@ -49,8 +50,9 @@ type Encoder struct {
 	losses event.Losses // what was warned about
 	out    []byte       // the line being written when not in the output's buffer (see lineBuf), reused
 	// buffered is w when it lends its free space to build a line in
-	// (a bufio.Writer), and lent the space lineBuf took last.
-	buffered interface{ AvailableBuffer() []byte }
+	// (a bufio.Writer: its AvailableBuffer inlined), and lent the space
+	// lineBuf took last.
+	buffered *bufio.Writer
 	lent     []byte
 	ids      lineIDs      // derives the lines' uuids
 	strs     slab.Strings // the message ids made (newID, errorLine's), in slabs, not allocated one by one
@@ -141,7 +143,7 @@ type agent struct {
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{w: w, agents: map[string]*agent{}, bigBlock: defaultBigBlock}
-	e.buffered, _ = w.(interface{ AvailableBuffer() []byte })
+	e.buffered, _ = w.(*bufio.Writer)
 	if cfg != nil {
 		e.cfg = *cfg
 	}

@@ -18,7 +18,25 @@ func AppendOptInt(b []byte, n *int64) []byte {
 	if n == nil {
 		return append(b, "null"...)
 	}
-	return strconv.AppendInt(b, *n, 10)
+	return AppendInt(b, *n)
+}
+
+// AppendOptString appends *s as a JSON string (as AppendMarshalString),
+// or null when s is nil.
+func AppendOptString(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return AppendMarshalString(b, *s)
+}
+
+// AppendInt appends n in base 10 as strconv.AppendInt does, a single
+// digit (most counts and indexes written) without its call.
+func AppendInt(b []byte, n int64) []byte {
+	if uint64(n) < 10 {
+		return append(b, byte('0'+n))
+	}
+	return strconv.AppendInt(b, n, 10)
 }
 
 // AppendString appends s to b as a JSON string. Invalid UTF-8 is written as
@@ -42,8 +60,14 @@ func AppendMarshalEscaped(b []byte, s string) []byte {
 }
 
 func appendString(b []byte, s string, lineSeparators bool) []byte {
-	b = append(b, '"')
-	return append(appendEscaped(b, s, lineSeparators), '"')
+	// Most strings written (ids, names) are plain ASCII: copied with the
+	// quotes, without appendEscaped's loop.
+	n := asciiPlainLen(s)
+	b = append(append(b, '"'), s[:n]...)
+	if n < len(s) {
+		b = appendEscaped(b, s[n:], lineSeparators)
+	}
+	return append(b, '"')
 }
 
 func appendEscaped(b []byte, s string, lineSeparators bool) []byte {

@@ -2,7 +2,6 @@ package messages
 
 import (
 	"encoding/json"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
@@ -31,7 +30,7 @@ func appendEscapedDelta(b []byte, index int, kind event.BlockKind, esc []byte) [
 // byte.
 func appendDeltaHead(b []byte, index int, kind event.BlockKind) []byte {
 	b = append(b, anthropic.ContentBlockDeltaHead...)
-	b = strconv.AppendInt(b, int64(index), 10)
+	b = jsontext.AppendInt(b, int64(index))
 	if kind == event.Thinking {
 		return append(b, anthropic.ThinkingDeltaHead+`"`...)
 	}
@@ -136,11 +135,11 @@ func AppendUsage(b []byte, u *event.Usage) []byte {
 	b = jsontext.AppendOptInt(b, u.Given(event.HasInput))
 	if u.Has&event.HasCacheWrite != 0 {
 		b = append(b, `,"cache_creation_input_tokens":`...)
-		b = strconv.AppendInt(b, u.CacheWriteTokens, 10)
+		b = jsontext.AppendInt(b, u.CacheWriteTokens)
 	}
 	if u.Has&event.HasCacheRead != 0 {
 		b = append(b, `,"cache_read_input_tokens":`...)
-		b = strconv.AppendInt(b, u.CacheReadTokens, 10)
+		b = jsontext.AppendInt(b, u.CacheReadTokens)
 	}
 	b = append(b, `,"output_tokens":`...)
 	b = jsontext.AppendOptInt(b, u.Given(event.HasOutput))
@@ -174,7 +173,7 @@ func appendToolBlock(b []byte, typ, id, name string, input []byte, server string
 // as Marshal writes blockStart.
 func appendBlockStartHead(b []byte, index int) []byte {
 	b = append(b, `{"type":"content_block_start","index":`...)
-	b = strconv.AppendInt(b, int64(index), 10)
+	b = jsontext.AppendInt(b, int64(index))
 	return append(b, `,"content_block":`...)
 }
 
@@ -182,7 +181,7 @@ func appendBlockStartHead(b []byte, index int) []byte {
 // blockStop.
 func appendBlockStop(b []byte, index int) []byte {
 	b = append(b, `{"type":"content_block_stop","index":`...)
-	b = strconv.AppendInt(b, int64(index), 10)
+	b = jsontext.AppendInt(b, int64(index))
 	return append(b, '}')
 }
 
@@ -190,7 +189,7 @@ func appendBlockStop(b []byte, index int) []byte {
 // writes blockDelta of an inputDelta.
 func appendInputDelta(b []byte, index int, frag string) []byte {
 	b = append(b, anthropic.ContentBlockDeltaHead...)
-	b = strconv.AppendInt(b, int64(index), 10)
+	b = jsontext.AppendInt(b, int64(index))
 	b = append(b, anthropic.InputDeltaHead...)
 	b = jsontext.AppendMarshalString(b, frag)
 	return append(b, "}}"...)
@@ -209,11 +208,11 @@ func appendMessageStart(b []byte, id, model string, u *outUsage) []byte {
 	b = jsontext.AppendOptInt(b, u.InputTokens)
 	if u.CacheCreationInputTokens != nil {
 		b = append(b, `,"cache_creation_input_tokens":`...)
-		b = strconv.AppendInt(b, *u.CacheCreationInputTokens, 10)
+		b = jsontext.AppendInt(b, *u.CacheCreationInputTokens)
 	}
 	if u.CacheReadInputTokens != nil {
 		b = append(b, `,"cache_read_input_tokens":`...)
-		b = strconv.AppendInt(b, *u.CacheReadInputTokens, 10)
+		b = jsontext.AppendInt(b, *u.CacheReadInputTokens)
 	}
 	b = append(b, `,"output_tokens":`...)
 	b = jsontext.AppendOptInt(b, u.OutputTokens)
@@ -229,28 +228,21 @@ func appendMessageStart(b []byte, id, model string, u *outUsage) []byte {
 // is never known): once per message.
 func appendMessageDelta(b []byte, stopReason *string, u *outUsageEnd) []byte {
 	b = append(b, `{"type":"`+anthropic.EventMessageDelta+`","delta":{"stop_reason":`...)
-	b = appendOptString(b, stopReason)
+	b = jsontext.AppendOptString(b, stopReason)
 	b = append(b, `,"stop_sequence":null},"usage":{`...)
 	if u.InputTokens != nil {
 		b = append(b, `"input_tokens":`...)
-		b = append(strconv.AppendInt(b, *u.InputTokens, 10), ',')
+		b = append(jsontext.AppendInt(b, *u.InputTokens), ',')
 	}
 	if u.CacheCreationInputTokens != nil {
 		b = append(b, `"cache_creation_input_tokens":`...)
-		b = append(strconv.AppendInt(b, *u.CacheCreationInputTokens, 10), ',')
+		b = append(jsontext.AppendInt(b, *u.CacheCreationInputTokens), ',')
 	}
 	if u.CacheReadInputTokens != nil {
 		b = append(b, `"cache_read_input_tokens":`...)
-		b = append(strconv.AppendInt(b, *u.CacheReadInputTokens, 10), ',')
+		b = append(jsontext.AppendInt(b, *u.CacheReadInputTokens), ',')
 	}
 	b = append(b, `"output_tokens":`...)
 	b = jsontext.AppendOptInt(b, u.OutputTokens)
 	return append(b, "}}"...)
-}
-
-func appendOptString(b []byte, s *string) []byte {
-	if s == nil {
-		return append(b, "null"...)
-	}
-	return jsontext.AppendMarshalString(b, *s)
 }
