@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
@@ -714,7 +715,7 @@ func (d *Decoder) init(raw []byte) error {
 	}
 	d.open(agent)
 	d.emit(&event.SessionStart{
-		Agent: agent, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools,
+		Agent: agent, SessionID: in.SessionID, Model: in.Model, Tools: slices.Clone(in.Tools), // shared with the next init's
 		Cwd: in.Cwd, Meta: bytes.Clone(raw), MetaKind: MetaKind,
 	})
 	return nil

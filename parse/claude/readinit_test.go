@@ -104,12 +104,12 @@ type initResult struct {
 	Err                   string
 }
 
-// checkInit checks wire.UnmarshalInit against json.Unmarshal on raw.
+// checkInit checks a new wire.InitReader against json.Unmarshal on raw.
 func checkInit(t *testing.T, raw []byte) {
 	t.Helper()
 	var in, want wire.Init
 	wantErr := json.Unmarshal(raw, &want)
-	err := wire.UnmarshalInit(raw, &in)
+	err := new(wire.InitReader).Unmarshal(raw, &in)
 	w := initResult{Cwd: want.Cwd, SessionID: want.SessionID, Model: want.Model, Tools: want.Tools}
 	g := initResult{Cwd: in.Cwd, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools}
 	if wantErr != nil {
@@ -120,6 +120,9 @@ func checkInit(t *testing.T, raw []byte) {
 	}
 	if diff := cmp.Diff(w, g); diff != "" {
 		t.Errorf("UnmarshalInit(%q) (-json.Unmarshal +got):\n%s", raw, diff)
+	}
+	if diff := cmp.Diff(want, in, cmpopts.IgnoreUnexported(wire.Init{})); err == nil && diff != "" {
+		t.Errorf("InitReader.Unmarshal(%q), every field (-json.Unmarshal +got):\n%s", raw, diff)
 	}
 	if (w.Tools == nil) != (g.Tools == nil) {
 		t.Errorf("UnmarshalInit(%q): tools %#v, json.Unmarshal %#v", raw, g.Tools, w.Tools)

@@ -496,6 +496,380 @@ func foldedAttachment(key string) bool {
 	return false
 }
 
+// ReadInit reads a whole Init into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadInit(r *jsontext.Reader, v *Init) bool {
+	if !r.Null() {
+		readInit(r, v)
+	}
+	return !r.Failed()
+}
+
+// ResetInit sets *v to Init{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= fields.
+func ResetInit(v *Init) {
+	v.Type = ""
+	v.Subtype = ""
+	v.Cwd = ""
+	v.SessionID = ""
+	v.Tools = nil
+	v.MCPServers = nil
+	v.Model = ""
+	v.PermissionMode = ""
+	v.SlashCommands = nil
+	v.APIKeySource = ""
+	v.ClaudeCodeVersion = ""
+	v.OutputStyle = ""
+	v.Agents = nil
+	v.Skills = nil
+	v.Plugins = nil
+	v.UUID = ""
+}
+
+func readInit(r *jsontext.Reader, v *Init) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"subtype`, `":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Type = internTypeNext(r)
+	}
+	if !r.Follows(`,"subtyp`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"cwd":`, ``) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Subtype = internSubtypeNext(r)
+	}
+	if !r.Follows(`,"cwd":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"sessio`, `n_id":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Cwd = r.KeepString(&v.cwd)
+	}
+	if !r.Follows(`,"sessio`, `n_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"tools"`, `:`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.SessionID = r.KeepString(&v.sessionID)
+	}
+	if !r.Follows(`,"tools"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"mcp_se`, `rvers":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Peek() == 'n' && r.Null() {
+		v.Tools = nil
+	} else if v.Tools != nil {
+		r.Fail()
+	} else {
+		v.Tools = keepStrings(r, &v.tools)
+	}
+	if !r.Follows(`,"mcp_se`, `rvers":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"model"`, `:`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Peek() == 'n' && r.Null() {
+		v.MCPServers = nil
+	} else if r.Array() {
+		s0 := v.MCPServers[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if r.Peek() == 'n' && r.Null() {
+				s0[len(s0)-1] = nil
+			} else {
+				jsontext.ReadAny(r, &s0[len(s0)-1])
+			}
+		}
+		v.MCPServers = jsontext.NotNil(s0)
+	}
+	if !r.Follows(`,"model"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"permis`, `sionMode":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Model = r.KeepString(&v.model)
+	}
+	if !r.Follows(`,"permis`, `sionMode":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"slash_`, `commands":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.PermissionMode = r.KeepString(&v.permissionMode)
+	}
+	if !r.Follows(`,"slash_`, `commands":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"apiKey`, `Source":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	if r.Peek() == 'n' && r.Null() {
+		v.SlashCommands = nil
+	} else if v.SlashCommands != nil {
+		r.Fail()
+	} else {
+		v.SlashCommands = keepStrings(r, &v.slashCommands)
+	}
+	if !r.Follows(`,"apiKey`, `Source":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"claude`, `_code_version":`) {
+			goto f10
+		}
+		if r.Follows(`,"output`, `_style":`) {
+			goto f11
+		}
+		if r.Follows(`,"agents`, `":`) {
+			goto f12
+		}
+		if r.Follows(`,"skills`, `":`) {
+			goto f13
+		}
+		if r.Follows(`,"plugin`, `s":`) {
+			goto f14
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f15
+		}
+		goto find
+	}
+f9:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.APIKeySource = r.KeepString(&v.apiKeySource)
+	}
+	if !r.Follows(`,"claude`, `_code_version":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"output`, `_style":`) {
+			goto f11
+		}
+		if r.Follows(`,"agents`, `":`) {
+			goto f12
+		}
+		if r.Follows(`,"skills`, `":`) {
+			goto f13
+		}
+		if r.Follows(`,"plugin`, `s":`) {
+			goto f14
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f15
+		}
+		goto find
+	}
+f10:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ClaudeCodeVersion = r.KeepString(&v.version)
+	}
+	if !r.Follows(`,"output`, `_style":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"agents`, `":`) {
+			goto f12
+		}
+		if r.Follows(`,"skills`, `":`) {
+			goto f13
+		}
+		if r.Follows(`,"plugin`, `s":`) {
+			goto f14
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f15
+		}
+		goto find
+	}
+f11:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.OutputStyle = r.KeepString(&v.outputStyle)
+	}
+	if !r.Follows(`,"agents`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"skills`, `":`) {
+			goto f13
+		}
+		if r.Follows(`,"plugin`, `s":`) {
+			goto f14
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f15
+		}
+		goto find
+	}
+f12:
+	if r.Peek() == 'n' && r.Null() {
+		v.Agents = nil
+	} else if v.Agents != nil {
+		r.Fail()
+	} else {
+		v.Agents = keepStrings(r, &v.agents)
+	}
+	if !r.Follows(`,"skills`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"plugin`, `s":`) {
+			goto f14
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f15
+		}
+		goto find
+	}
+f13:
+	if r.Peek() == 'n' && r.Null() {
+		v.Skills = nil
+	} else if v.Skills != nil {
+		r.Fail()
+	} else {
+		v.Skills = keepStrings(r, &v.skills)
+	}
+	if !r.Follows(`,"plugin`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f15
+		}
+		goto find
+	}
+f14:
+	if r.Peek() == 'n' && r.Null() {
+		v.Plugins = nil
+	} else if r.Array() {
+		s0 := v.Plugins[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if r.Peek() == 'n' && r.Null() {
+				s0[len(s0)-1] = nil
+			} else {
+				jsontext.ReadAny(r, &s0[len(s0)-1])
+			}
+		}
+		v.Plugins = jsontext.NotNil(s0)
+	}
+	if !r.Follows(`,"uuid":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f15:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.UUID = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "subtype":
+		goto f1
+	case "cwd":
+		goto f2
+	case "session_id":
+		goto f3
+	case "tools":
+		goto f4
+	case "mcp_servers":
+		goto f5
+	case "model":
+		goto f6
+	case "permissionMode":
+		goto f7
+	case "slash_commands":
+		goto f8
+	case "apiKeySource":
+		goto f9
+	case "claude_code_version":
+		goto f10
+	case "output_style":
+		goto f11
+	case "agents":
+		goto f12
+	case "skills":
+		goto f13
+	case "plugins":
+		goto f14
+	case "uuid":
+		goto f15
+	}
+	r.SkipField(key, foldedInit)
+	goto find
+}
+
+// foldedInit reports whether a lower-cased key is one of Init's, lower-cased.
+func foldedInit(key string) bool {
+	switch key {
+	case "type", "subtype", "cwd", "session_id", "tools", "mcp_servers", "model", "permissionmode", "slash_commands", "apikeysource", "claude_code_version", "output_style", "agents", "skills", "plugins", "uuid":
+		return true
+	}
+	return false
+}
+
 // internSession returns the constant Session* equal to b, or b as a new string.
 func internSession(b []byte) string {
 	switch string(b) {
@@ -515,4 +889,129 @@ func internSession(b []byte) string {
 		return SessionSummary
 	}
 	return string(b)
+}
+
+// internSubtypeNext reads a string as internSubtype(r.Str()) does.
+func internSubtypeNext(r *jsontext.Reader) string {
+	switch r.StringByte() {
+	case 'c':
+		if r.Follows(`"compact`, `_boundary"`) {
+			return SubtypeCompactBoundary
+		}
+	case 'i':
+		if r.Follows(`"init"`, ``) {
+			return SubtypeInit
+		}
+		if r.Follows(`"informa`, `tional"`) {
+			return SubtypeInformational
+		}
+	case 's':
+		if r.Follows(`"success`, `"`) {
+			return SubtypeSuccess
+		}
+	case 'e':
+		if r.Follows(`"error_d`, `uring_execution"`) {
+			return SubtypeErrorDuring
+		}
+	}
+	return internSubtype(r.Str())
+}
+
+// internSubtype returns the constant Subtype* equal to b, or b as a new string.
+func internSubtype(b []byte) string {
+	switch string(b) {
+	case SubtypeCompactBoundary:
+		return SubtypeCompactBoundary
+	case SubtypeInit:
+		return SubtypeInit
+	case SubtypeSuccess:
+		return SubtypeSuccess
+	case SubtypeInformational:
+		return SubtypeInformational
+	case SubtypeErrorDuring:
+		return SubtypeErrorDuring
+	}
+	return string(b)
+}
+
+// internTypeNext reads a string as internType(r.Str()) does.
+func internTypeNext(r *jsontext.Reader) string {
+	switch r.StringByte() {
+	case 's':
+		if r.Follows(`"system"`, ``) {
+			return TypeSystem
+		}
+		if r.Follows(`"stream_`, `event"`) {
+			return TypeStreamEvent
+		}
+	case 'a':
+		if r.Follows(`"assista`, `nt"`) {
+			return TypeAssistant
+		}
+	case 'u':
+		if r.Follows(`"user"`, ``) {
+			return TypeUser
+		}
+	case 'r':
+		if r.Follows(`"result"`, ``) {
+			return TypeResult
+		}
+	case 'k':
+		if r.Follows(`"keep_al`, `ive"`) {
+			return TypeKeepAlive
+		}
+	}
+	return internType(r.Str())
+}
+
+// internType returns the constant Type* equal to b, or b as a new string.
+func internType(b []byte) string {
+	switch string(b) {
+	case TypeSystem:
+		return TypeSystem
+	case TypeAssistant:
+		return TypeAssistant
+	case TypeUser:
+		return TypeUser
+	case TypeResult:
+		return TypeResult
+	case TypeStreamEvent:
+		return TypeStreamEvent
+	case TypeKeepAlive:
+		return TypeKeepAlive
+	}
+	return string(b)
+}
+
+// keptStrings is the last list of strings a keep= field read, and its
+// text.
+type keptStrings struct {
+	text string
+	list []string
+}
+
+// keepStrings reads a list of strings that is not null into a nil slice
+// as json.Unmarshal does. A list whose text is the last one's is the last
+// list, read with one comparison: a producer that repeats a long list
+// (the tools of every init) has it scanned once. The list is shared with
+// the last value read, and the next: the caller copies a list it hands
+// on to be kept.
+func keepStrings(r *jsontext.Reader, last *keptStrings) []string {
+	r.Peek() // past white space
+	if last.text != "" && r.StringIs(last.text) {
+		return last.list
+	}
+	off := r.Offset()
+	var s []string
+	if r.Array() {
+		s = make([]string, 0, len(last.list))
+		for r.More() {
+			s = append(s, "")
+			r.StringField(&s[len(s)-1])
+		}
+	}
+	if !r.Failed() {
+		last.text, last.list = string(r.Since(off)), s
+	}
+	return s
 }

@@ -3,6 +3,7 @@ package claude
 import (
 	"encoding/json"
 
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
@@ -52,26 +53,67 @@ type Line struct {
 	TaskDescription string          `json:"task_description,omitempty"`
 }
 
-// Init is the system/init line.
+// Init is the system/init line. Claude Code writes its keys in this
+// order, and the same lists and settings in every init of a log: the
+// reader keeps them (keep=), each read again with one comparison while
+// it repeats.
 //
-//wire:hand
+//wire:order
 type Init struct {
-	Type              string   `json:"type"`
-	Subtype           string   `json:"subtype"`
-	Cwd               string   `json:"cwd"`
-	SessionID         string   `json:"session_id"`
-	Tools             []string `json:"tools"`
+	Type              string   `json:"type" wire:"intern=Type"`
+	Subtype           string   `json:"subtype" wire:"intern=Subtype"`
+	Cwd               string   `json:"cwd" wire:"keep=cwd"`
+	SessionID         string   `json:"session_id" wire:"keep=sessionID"`
+	Tools             []string `json:"tools" wire:"keep=tools"`
 	MCPServers        []any    `json:"mcp_servers"`
-	Model             string   `json:"model"`
-	PermissionMode    string   `json:"permissionMode"`
-	SlashCommands     []string `json:"slash_commands"`
-	APIKeySource      string   `json:"apiKeySource"`
-	ClaudeCodeVersion string   `json:"claude_code_version"`
-	OutputStyle       string   `json:"output_style"`
-	Agents            []string `json:"agents"`
-	Skills            []string `json:"skills"`
+	Model             string   `json:"model" wire:"keep=model"`
+	PermissionMode    string   `json:"permissionMode" wire:"keep=permissionMode"`
+	SlashCommands     []string `json:"slash_commands" wire:"keep=slashCommands"`
+	APIKeySource      string   `json:"apiKeySource" wire:"keep=apiKeySource"`
+	ClaudeCodeVersion string   `json:"claude_code_version" wire:"keep=version"`
+	OutputStyle       string   `json:"output_style" wire:"keep=outputStyle"`
+	Agents            []string `json:"agents" wire:"keep=agents"`
+	Skills            []string `json:"skills" wire:"keep=skills"`
 	Plugins           []any    `json:"plugins"`
 	UUID              string   `json:"uuid"`
+
+	// what the reader keeps of the last init (see InitReader)
+	cwd, sessionID, model, permissionMode, apiKeySource, version, outputStyle string
+	tools, slashCommands, agents, skills                                      keptStrings
+}
+
+// An InitReader decodes system/init lines as json.Unmarshal does, with
+// its error, keeping what it read of the last: what repeats from one
+// init to the next (the lists of tools and commands, the settings) is
+// read with one comparison, and a list repeated is the last one's, shared
+// with the Init before: a caller that keeps a list copies it. The zero
+// value is ready to use.
+type InitReader struct {
+	r    jsontext.Reader
+	last Init // the last init read, whose keep= fields the next compares with
+}
+
+// Unmarshal decodes raw into in, a zero Init.
+func (ir *InitReader) Unmarshal(raw []byte, in *Init) error {
+	ir.r.Reset(raw)
+	return ir.unmarshal(raw, in)
+}
+
+// UnmarshalValid is Unmarshal for a line whose strings are valid UTF-8
+// (a line that went through badutf8.Fix): they are not checked again.
+func (ir *InitReader) UnmarshalValid(raw []byte, in *Init) error {
+	ir.r.ResetValid(raw)
+	return ir.unmarshal(raw, in)
+}
+
+// unmarshal is Unmarshal once ir.r is reset to raw.
+func (ir *InitReader) unmarshal(raw []byte, in *Init) error {
+	ResetInit(&ir.last)
+	if ReadInit(&ir.r, &ir.last) && ir.r.End() {
+		*in = ir.last
+		return nil
+	}
+	return json.Unmarshal(raw, in)
 }
 
 // Result is the result line.

@@ -1920,6 +1920,7 @@ func ResetReused(v *Reused) {
 	v.Any = nil
 	v.N = 0
 	v.Label = ""
+	v.List = nil
 	ResetNested(&v.nested)
 }
 
@@ -2082,11 +2083,28 @@ f8:
 		if r.ObjectEnd() {
 			return
 		}
+		if r.Follows(`,"list":`, ``) {
+			goto f10
+		}
 		goto find
 	}
 f9:
 	if !r.Null() {
 		v.Label = r.KeepString(&v.nested.name)
+	}
+	if !r.Follows(`,"list":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f10:
+	if r.Null() {
+		v.List = nil
+	} else if v.List != nil {
+		r.Fail()
+	} else {
+		v.List = keepStrings(r, &v.list)
 	}
 	if r.ObjectEnd() {
 		return
@@ -2117,6 +2135,8 @@ find:
 		goto f8
 	case "label":
 		goto f9
+	case "list":
+		goto f10
 	}
 	r.SkipUnknown(key, foldedReused)
 	goto find
@@ -2125,7 +2145,7 @@ find:
 // foldedReused reports whether a lower-cased key is one of Reused's, lower-cased.
 func foldedReused(key string) bool {
 	switch key {
-	case "keep", "keep_ptr", "parts", "nested", "wholes", "whole", "lent", "any", "n", "label":
+	case "keep", "keep_ptr", "parts", "nested", "wholes", "whole", "lent", "any", "n", "label", "list":
 		return true
 	}
 	return false
@@ -2380,4 +2400,37 @@ func internTypeKind(b []byte) string {
 		return KindRun
 	}
 	return string(b)
+}
+
+// keptStrings is the last list of strings a keep= field read, and its
+// text.
+type keptStrings struct {
+	text string
+	list []string
+}
+
+// keepStrings reads a list of strings that is not null into a nil slice
+// as json.Unmarshal does. A list whose text is the last one's is the last
+// list, read with one comparison: a producer that repeats a long list
+// (the tools of every init) has it scanned once. The list is shared with
+// the last value read, and the next: the caller copies a list it hands
+// on to be kept.
+func keepStrings(r *jsontext.Reader, last *keptStrings) []string {
+	r.Peek() // past white space
+	if last.text != "" && r.StringIs(last.text) {
+		return last.list
+	}
+	off := r.Offset()
+	var s []string
+	if r.Array() {
+		s = make([]string, 0, len(last.list))
+		for r.More() {
+			s = append(s, "")
+			r.StringField(&s[len(s)-1])
+		}
+	}
+	if !r.Failed() {
+		last.text, last.list = string(r.Since(off)), s
+	}
+	return s
 }

@@ -263,8 +263,8 @@ func (m Members) MarshalJSON() ([]byte, error) {
 }
 
 // Reused is read value after value into one struct, reset with
-// ResetReused in between: its reader keeps the last strings of Keep and
-// KeepPtr and the memory of Parts and of Nested's Items.
+// ResetReused in between: its reader keeps the last strings of Keep,
+// KeepPtr and List and the memory of Parts and of Nested's Items.
 type Reused struct {
 	Keep    string  `json:"keep" wire:"keep=kept"`
 	KeepPtr *string `json:"keep_ptr" wire:"keep=keptPtr"`
@@ -276,8 +276,11 @@ type Reused struct {
 	Any     any     `json:"any"`
 	N       int64   `json:"n" wire:"keep=n"`
 	// Label shares its last value with Nested's Name.
-	Label   string `json:"label" wire:"keep=nested.name"`
+	Label string `json:"label" wire:"keep=nested.name"`
+	// List is the last List while its text repeats.
+	List    []string `json:"list" wire:"keep=list"`
 	kept    string
+	list    keptStrings
 	n       jsontext.KeptInt
 	keptPtr *string
 	parts   []Part

@@ -43,6 +43,9 @@ var seeds = []string{
 	`{"keep":"a\u0062"}`, `{"keep":"ab"}`, `{"keep":"a\/"}`, `{"keep":"a/"}`, "{\"keep\":\"a\xff\"}",
 	`{"label":"x","nested":{"name":"x"}}`, `{"nested":{"name":"y"},"label":"y"}`, `{"label":"y","label":"z","nested":{"name":"z","name":null}}`,
 	`{"wholes":[null]}`, `{"lent":null}`, `{"whole":{"kind":1}}`, `{"nested":{"items":[{"kind":"a"}]},"nested":{"items":[{"n":1},{}]}}`,
+	`{"list":["a","b"]}`, `{"list":["a","b"],"n":1}`, `{"list":["a",null]}`, `{"list":[]}`, `{"list":null}`, `{"list":"a"}`,
+	`{"list":[1]}`, `{"list":["a"],"list":["b",null]}`, `{"list":[],"list":["b"]}`, `{"list":null,"list":["a","b"]}`,
+	`{"list":["a\u0062"]}`, `{"list":[ "a" ,"b"]}`, `{"List":["a","b"]}`, "{\"list\":[\"\xff\"]}",
 	"{\"text\":\"bad \xff byte\"}", "{\"k\xffey\":1}", `{"ſ":1}`, `{"parts":[{"\u212aind":"x"}]}`,
 }
 
@@ -210,4 +213,27 @@ func FuzzGeneratedReuse(f *testing.F) {
 		f.Add([]byte(s), []byte(seeds[(i+1)%len(seeds)]))
 	}
 	f.Fuzz(reuse)
+}
+
+// TestKeepStringsShares: a keep= list read again with the same text is
+// the last list, not a new one.
+func TestKeepStringsShares(t *testing.T) {
+	t.Parallel()
+	var r jsontext.Reader
+	var v Reused
+	line := []byte(`{"list":["alpha","beta"]}`)
+	if err := jsontext.Decode(&r, line, &v, ReadReused); err != nil {
+		t.Fatal(err)
+	}
+	first := v.List
+	ResetReused(&v)
+	if err := jsontext.Decode(&r, line, &v, ReadReused); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(first, v.List); diff != "" {
+		t.Fatalf("second read (-first +second):\n%s", diff)
+	}
+	if &first[0] != &v.List[0] {
+		t.Errorf("second read: a new list, want the first's")
+	}
 }
