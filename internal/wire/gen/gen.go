@@ -34,6 +34,7 @@ const (
 	kAnon    // a struct type written in the field's declaration
 	kMembers // a slice type marked wire:members
 	kForeign // pkg.T of another package, read by pkg.ReadT
+	kMap     // map[string]T
 )
 
 // typ is a field's type.
@@ -64,6 +65,8 @@ type field struct {
 	omit   bool   // omitempty (written only when not empty)
 	// raw JSON the writer appends as is (wire:"compact"; see write.go)
 	compact bool
+	// the fields of wire:"also" structs that get the value too
+	also []string
 }
 
 type generator struct {
@@ -376,6 +379,44 @@ func (g *generator) fields(name string, st *ast.StructType) ([]field, error) {
 			out = append(out, tagged[0])
 		}
 	}
+	return g.alsoFields(name, st, out)
+}
+
+// alsoFields adds to out, the fields of struct name, those of the
+// structs it holds in unexported fields tagged wire:"also", as selectors
+// through them: a key of both is read once and its value copied (also).
+func (g *generator) alsoFields(name string, st *ast.StructType, out []field) ([]field, error) {
+	for _, f := range st.Fields.List {
+		tag := ""
+		if f.Tag != nil {
+			tag, _ = strconv.Unquote(f.Tag.Value)
+		}
+		if reflect.StructTag(tag).Get("wire") != "also" {
+			continue
+		}
+		id, ok := f.Type.(*ast.Ident)
+		if !ok || len(f.Names) != 1 || ast.IsExported(f.Names[0].Name) || g.structs[id.Name] == nil || g.unm[id.Name] {
+			return nil, fmt.Errorf("%s: wire tag \"also\" on %s: want an unexported field of a struct type of the package", name, types.ExprString(f.Type))
+		}
+		inner, err := g.fields(id.Name, g.structs[id.Name])
+		if err != nil {
+			return nil, err
+		}
+	next:
+		for _, in := range inner {
+			in.path = f.Names[0].Name + "." + in.path
+			for i := range out {
+				if out[i].json == in.json && out[i].typ.name == in.typ.name {
+					out[i].also = append(out[i].also, in.path)
+					continue next
+				}
+				if strings.EqualFold(out[i].json, in.json) {
+					return nil, fmt.Errorf("%s: key %q of %s is also %s's %q", name, in.json, id.Name, name, out[i].json)
+				}
+			}
+			out = append(out, in)
+		}
+	}
 	return out, nil
 }
 
@@ -541,7 +582,8 @@ func (g *generator) fieldType(st *ast.StructType, name string) string {
 
 // parseTarget returns the struct type that field name of st points to,
 // if name is an unexported field of a pointer to a struct type of the
-// package that gets a reader, else "".
+// package that gets a reader, or to a type pkg.T of another package of
+// the module that has a ReadT, else "".
 func (g *generator) parseTarget(st *ast.StructType, name string) string {
 	if ast.IsExported(name) {
 		return ""
@@ -554,6 +596,9 @@ func (g *generator) parseTarget(st *ast.StructType, name string) string {
 			if p, ok := f.Type.(*ast.StarExpr); ok {
 				if id, ok := p.X.(*ast.Ident); ok && g.structs[id.Name] != nil && !g.unm[id.Name] && hasFields(g.structs[id.Name]) {
 					return id.Name
+				}
+				if t, err := g.resolve(p.X); err == nil && t.kind == kForeign {
+					return t.name
 				}
 			}
 		}
@@ -610,6 +655,15 @@ func (g *generator) resolve(e ast.Expr) (*typ, error) {
 			return nil, fmt.Errorf("type %s is not read", name)
 		}
 		return &typ{kind: kPtr, name: name, elem: elem}, nil
+	case *ast.MapType:
+		if types.ExprString(e.Key) != "string" {
+			break
+		}
+		elem, err := g.resolve(e.Value)
+		if err != nil {
+			return nil, err
+		}
+		return &typ{kind: kMap, name: name, elem: elem}, nil
 	case *ast.ArrayType:
 		if e.Len != nil || name == "[]byte" || name == "[]uint8" {
 			break
@@ -893,6 +947,17 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 // struct x, and, for a field tagged text=Name, set x.Name to the value's
 // text, pointing into the input.
 func (g *generator) field(w *bytes.Buffer, x string, f field, o opts) error {
+	if err := g.value(w, x, f, o); err != nil {
+		return err
+	}
+	for _, p := range f.also {
+		fmt.Fprintf(w, "%s.%s = %s.%s\n", x, p, x, f.path)
+	}
+	return nil
+}
+
+// value writes the statements of field that read the value.
+func (g *generator) value(w *bytes.Buffer, x string, f field, o opts) error {
 	parent := x + "." + f.path[:strings.LastIndex(f.path, ".")+1]
 	if f.buf != "" {
 		o.buf = parent + f.buf
@@ -906,7 +971,11 @@ func (g *generator) field(w *bytes.Buffer, x string, f field, o opts) error {
 		// reader, leaves it nil and is kept as raw JSON only, for a
 		// second decoding to give the error.
 		p := x + "." + f.parse
-		fmt.Fprintf(w, "{\nobj := r.Peek() == '{'\noff, depth := r.Offset(), r.Depth()\nif obj {\np := jsontext.Ensure(&%s)\n*p = %s{}\n%s(r, p)\nif r.Failed() {\nr.Rewind(off, depth)\n%s = nil\n}\n} else {\n%s = nil\n}\n", p, f.parseT, readerName(f.parseT), p, p)
+		read := readerName(f.parseT)
+		if strings.Contains(f.parseT, ".") {
+			read = foreignReader(f.parseT)
+		}
+		fmt.Fprintf(w, "{\nobj := r.Peek() == '{'\noff, depth := r.Offset(), r.Depth()\nif obj {\np := jsontext.Ensure(&%s)\n*p = %s{}\n%s(r, p)\nif r.Failed() {\nr.Rewind(off, depth)\n%s = nil\n}\n} else {\n%s = nil\n}\n", p, f.parseT, read, p, p)
 		fmt.Fprintf(w, "if %s != nil {\n%s.%s = r.Since(off)\n} else {\n%s.%s = r.Skip()\n}\n}\n", p, x, f.path, x, f.path)
 		return nil
 	}
@@ -1175,6 +1244,17 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, o opts, depth int) e
 			return err
 		}
 		w.WriteString("}\n")
+	case kMap:
+		// As encoding/json: null makes it nil; an object's members are
+		// added to it (made if nil), each value decoded into a new
+		// element, the last of a repeated key winning. Keys with escapes
+		// or outside ASCII go to encoding/json.
+		e := fmt.Sprintf("e%d", depth)
+		fmt.Fprintf(w, "if "+o.null()+" {\n%s = nil\n} else if r.Object() {\nif %s == nil {\n%s = %s{}\n}\nfor key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {\nvar %s %s\n", x, x, x, t.name, e, t.elem.name)
+		if err := g.read(w, e, t.elem, opts{}, depth+1); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%s[string(key)] = %s\n}\n}\n", x, e)
 	case kMembers:
 		// As the type's UnmarshalJSON: null leaves it, and each member
 		// of an object is appended, in order, its value decoded into a

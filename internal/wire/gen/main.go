@@ -20,7 +20,7 @@
 // which gives the error.
 //
 // The field types read are string, bool, the signed integers, float64,
-// json.RawMessage, any, the package's struct types (embedded ones
+// json.RawMessage, any, maps of string keys, the package's struct types (embedded ones
 // flattened as encoding/json does, and struct types written in a field's
 // declaration), types of the package with an UnmarshalJSON method (which
 // get the value's text), a type pkg.T of another package of the module
@@ -94,9 +94,20 @@
 // on a field of raw JSON makes its reader, which points it into the text
 // read as borrow does, also decode the value, when it is an object the
 // reader of field's type reads, into field (of the same struct,
-// unexported, a pointer to a struct type of the package; the value it
-// points to is reused), and set field to nil otherwise: the one who
-// decodes the raw value again gets the error. Comment
+// unexported, a pointer to a struct type of the package, or to a type
+// pkg.T of another package that has a ReadT; the value it points to is
+// reused), and set field to nil otherwise: the one who decodes the raw
+// value again gets the error;
+//
+//	wire:"also"
+//
+// on an unexported field of a struct type of the package (which
+// encoding/json leaves alone) makes the reader read the object into that
+// field too, as json.Unmarshal of the same object into its type would,
+// in the same pass: a key of both (same key, same type) is read once and
+// the value copied. The reader fails where either decoding would: a line
+// of several types read once into the union of what each type needs
+// (Claude Code's stream-json line and its result line). Comment
 // directives mark a type:
 //
 //	//wire:order

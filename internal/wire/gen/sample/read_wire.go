@@ -2151,6 +2151,196 @@ func foldedReused(key string) bool {
 	return false
 }
 
+// ReadJoined reads a whole Joined into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadJoined(r *jsontext.Reader, v *Joined) bool {
+	if !r.Null() {
+		readJoined(r, v)
+	}
+	return !r.Failed()
+}
+
+func readJoined(r *jsontext.Reader, v *Joined) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"kind":`, ``) {
+		if r.Follows(`"id":`, ``) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Kind = internType(r.Str())
+	}
+	v.extra.Kind = v.Kind
+	if !r.Follows(`,"id":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"n":`, ``) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.ID)
+	if !r.Follows(`,"n":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"models`, `":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.extra.N = nil
+	} else {
+		jsontext.Ensure(&v.extra.N)
+		jsontext.ReadInt(r, v.extra.N)
+	}
+	if !r.Follows(`,"models`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.extra.Models = nil
+	} else if r.Object() {
+		if v.extra.Models == nil {
+			v.extra.Models = map[string]Usage{}
+		}
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			var e0 Usage
+			if !r.Null() {
+				readUsage(r, &e0)
+			}
+			v.extra.Models[string(key)] = e0
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "kind":
+		goto f0
+	case "id":
+		goto f1
+	case "n":
+		goto f2
+	case "models":
+		goto f3
+	}
+	r.SkipUnknown(key, foldedJoined)
+	goto find
+}
+
+// foldedJoined reports whether a lower-cased key is one of Joined's, lower-cased.
+func foldedJoined(key string) bool {
+	switch key {
+	case "kind", "id", "n", "models":
+		return true
+	}
+	return false
+}
+
+// ReadExtra reads a whole Extra into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadExtra(r *jsontext.Reader, v *Extra) bool {
+	if !r.Null() {
+		readExtra(r, v)
+	}
+	return !r.Failed()
+}
+
+func readExtra(r *jsontext.Reader, v *Extra) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"kind":`, ``) {
+		if r.Follows(`"n":`, ``) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Kind)
+	if !r.Follows(`,"n":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"models`, `":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.N = nil
+	} else {
+		jsontext.Ensure(&v.N)
+		jsontext.ReadInt(r, v.N)
+	}
+	if !r.Follows(`,"models`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.Models = nil
+	} else if r.Object() {
+		if v.Models == nil {
+			v.Models = map[string]Usage{}
+		}
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			var e0 Usage
+			if !r.Null() {
+				readUsage(r, &e0)
+			}
+			v.Models[string(key)] = e0
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "kind":
+		goto f0
+	case "n":
+		goto f1
+	case "models":
+		goto f2
+	}
+	r.SkipUnknown(key, foldedExtra)
+	goto find
+}
+
+// foldedExtra reports whether a lower-cased key is one of Extra's, lower-cased.
+func foldedExtra(key string) bool {
+	switch key {
+	case "kind", "n", "models":
+		return true
+	}
+	return false
+}
+
 // ReadNested reads a whole Nested into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
 func ReadNested(r *jsontext.Reader, v *Nested) bool {

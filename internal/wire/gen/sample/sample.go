@@ -287,6 +287,21 @@ type Reused struct {
 	nested  Nested
 }
 
+// Joined is read with Extra from the same object (wire:"also"): the key
+// of both, kind, is read once into both.
+type Joined struct {
+	Kind  string `json:"kind" wire:"intern=Type"`
+	ID    string `json:"id"`
+	extra Extra  `wire:"also"`
+}
+
+// Extra is what Joined's reader also reads.
+type Extra struct {
+	Kind   string           `json:"kind"`
+	N      *int64           `json:"n"`
+	Models map[string]Usage `json:"models"`
+}
+
 // Nested is what Reused.Nested points to; its Items' memory is reused.
 type Nested struct {
 	Items []Whole `json:"items" wire:"buf=items"`

@@ -43,6 +43,9 @@ var seeds = []string{
 	`{"keep":"a\u0062"}`, `{"keep":"ab"}`, `{"keep":"a\/"}`, `{"keep":"a/"}`, "{\"keep\":\"a\xff\"}",
 	`{"label":"x","nested":{"name":"x"}}`, `{"nested":{"name":"y"},"label":"y"}`, `{"label":"y","label":"z","nested":{"name":"z","name":null}}`,
 	`{"wholes":[null]}`, `{"lent":null}`, `{"whole":{"kind":1}}`, `{"nested":{"items":[{"kind":"a"}]},"nested":{"items":[{"n":1},{}]}}`,
+	`{"kind":"text","id":"a","n":1,"models":{"a":{"input":1},"b":null,"a":{"output":2}}}`, `{"models":null,"kind":"x","kind":null}`,
+	`{"models":{"a":1}}`, `{"models":[]}`, `{"models":{"\u0061":{}}}`, `{"models":{"A":{}},"models":{"b":{"input":3}},"models":{"A":null}}`,
+	`{"Kind":"y","n":1}`, `{"N":2}`, `{"models":{"a":{"Input":1}}}`, `{"n":"1","id":"x"}`, `{"models":{}}`, `{"models":{"é":{}}}`,
 	`{"list":["a","b"]}`, `{"list":["a","b"],"n":1}`, `{"list":["a",null]}`, `{"list":[]}`, `{"list":null}`, `{"list":"a"}`,
 	`{"list":[1]}`, `{"list":["a"],"list":["b",null]}`, `{"list":[],"list":["b"]}`, `{"list":null,"list":["a","b"]}`,
 	`{"list":["a\u0062"]}`, `{"list":[ "a" ,"b"]}`, `{"List":["a","b"]}`, "{\"list\":[\"\xff\"]}",
@@ -94,7 +97,16 @@ func compare[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) b
 				t.Errorf("%q: parsed %+v, json.Unmarshal of %s gives %+v, %v", data, *e.parsed, e.Parsed, u, err)
 			}
 		}
-		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(Ordered{}, Event{}, Reused{}, Nested{})); diff != "" {
+		if j, ok := any(&got).(*Joined); ok {
+			var e Extra
+			if err := json.Unmarshal(data, &e); err != nil {
+				t.Fatalf("%q: Joined's reader reads what json.Unmarshal into Extra refuses: %v", data, err)
+			}
+			if diff := cmp.Diff(e, j.extra); diff != "" {
+				t.Errorf("%q: Joined's Extra (-json.Unmarshal +reader):\n%s", data, diff)
+			}
+		}
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(Ordered{}, Event{}, Reused{}, Nested{}, Joined{})); diff != "" {
 			t.Errorf("%q (valid %v): (-json.Unmarshal +reader):\n%s", data, valid, diff)
 		}
 	}
@@ -106,7 +118,7 @@ func compareAll(t *testing.T, data []byte) int {
 	for _, read := range []bool{
 		compare(t, data, ReadEvent), compare(t, data, ReadPart), compare(t, data, ReadUsage),
 		compare(t, data, ReadHead), compare(t, data, ReadTail), compare(t, data, ReadOrdered),
-		compare(t, data, ReadReused), compare(t, data, ReadWhole),
+		compare(t, data, ReadReused), compare(t, data, ReadWhole), compare(t, data, ReadJoined), compare(t, data, ReadExtra),
 	} {
 		if read {
 			n++
@@ -174,6 +186,8 @@ func TestGeneratedReadsEveryField(t *testing.T) {
 	wiretest.ReadsEveryField(t, ReadPart)
 	wiretest.ReadsEveryField(t, ReadOrdered)
 	wiretest.ReadsEveryField(t, ReadReused)
+	wiretest.ReadsEveryField(t, ReadJoined)
+	wiretest.ReadsEveryField(t, ReadExtra)
 }
 
 // reuse decodes a, then b into the same Reused (ResetReused before
