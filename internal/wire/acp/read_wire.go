@@ -448,8 +448,11 @@ find:
 		goto f1
 	case "stopReason":
 		goto f2
+	case "protocolversion", "sessionid", "stopreason":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedResultProbe)
+	r.SkipUnknown(key, foldedResultProbe)
 	goto find
 }
 
@@ -517,8 +520,11 @@ find:
 		goto f1
 	case "_meta":
 		goto f2
+	case "sessionid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedSessionNotification)
+	r.SkipUnknown(key, foldedSessionNotification)
 	goto find
 }
 
@@ -779,8 +785,11 @@ find:
 		goto f12
 	case "cost":
 		goto f13
+	case "sessionupdate", "messageid", "toolcallid", "rawinput", "rawoutput":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedUpdate)
+	r.SkipUnknown(key, foldedUpdate)
 	goto find
 }
 
@@ -848,8 +857,11 @@ find:
 		goto f1
 	case "content":
 		goto f2
+	case "sessionupdate", "messageid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedChunk)
+	r.SkipUnknown(key, foldedChunk)
 	goto find
 }
 
@@ -1019,8 +1031,11 @@ find:
 		goto f7
 	case "rawOutput":
 		goto f8
+	case "sessionupdate", "toolcallid", "rawinput", "rawoutput":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedToolCall)
+	r.SkipUnknown(key, foldedToolCall)
 	goto find
 }
 
@@ -1086,8 +1101,11 @@ find:
 		goto f0
 	case "entries":
 		goto f1
+	case "sessionupdate":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedPlan)
+	r.SkipUnknown(key, foldedPlan)
 	goto find
 }
 
@@ -1183,8 +1201,11 @@ find:
 		goto f3
 	case "uri":
 		goto f4
+	case "mimetype":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedContentBlock)
+	r.SkipUnknown(key, foldedContentBlock)
 	goto find
 }
 
@@ -1308,8 +1329,11 @@ find:
 		goto f1
 	case "mimeType":
 		goto f2
+	case "mimetype":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedImageBlock)
+	r.SkipUnknown(key, foldedImageBlock)
 	goto find
 }
 
@@ -1424,8 +1448,11 @@ find:
 		goto f4
 	case "terminalId":
 		goto f5
+	case "oldtext", "newtext", "terminalid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedToolCallContent)
+	r.SkipUnknown(key, foldedToolCallContent)
 	goto find
 }
 
@@ -1743,8 +1770,11 @@ find:
 		goto f1
 	case "_meta":
 		goto f2
+	case "stopreason":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedPromptResponse)
+	r.SkipUnknown(key, foldedPromptResponse)
 	goto find
 }
 
@@ -1881,8 +1911,11 @@ find:
 		goto f4
 	case "cachedWriteTokens":
 		goto f5
+	case "inputtokens", "outputtokens", "totaltokens", "thoughttokens", "cachedreadtokens", "cachedwritetokens":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedUsage)
+	r.SkipUnknown(key, foldedUsage)
 	goto find
 }
 
@@ -1935,8 +1968,10 @@ f1:
 				switch string(key) {
 				case "currentModelId":
 					r.StringField(&v.Models.CurrentModelID)
+				case "currentmodelid":
+					r.Fail()
 				default:
-					r.SkipField(key, func(key string) bool {
+					r.SkipUnknown(key, func(key string) bool {
 						switch key {
 						case "currentmodelid":
 							return true
@@ -1968,8 +2003,10 @@ f2:
 							r.StringField(&s0[len(s0)-1].Category)
 						case "currentValue":
 							jsontext.ReadRaw(r, &s0[len(s0)-1].CurrentValue)
+						case "currentvalue":
+							r.Fail()
 						default:
-							r.SkipField(key, func(key string) bool {
+							r.SkipUnknown(key, func(key string) bool {
 								switch key {
 								case "category", "currentvalue":
 									return true
@@ -1998,8 +2035,11 @@ find:
 		goto f1
 	case "configOptions":
 		goto f2
+	case "sessionid", "configoptions":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedNewSessionResponse)
+	r.SkipUnknown(key, foldedNewSessionResponse)
 	goto find
 }
 
@@ -2123,8 +2163,11 @@ find:
 	switch string(key) {
 	case "protocolVersion":
 		goto f0
+	case "protocolversion":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedInitializeResponse)
+	r.SkipUnknown(key, foldedInitializeResponse)
 	goto find
 }
 
@@ -2188,8 +2231,11 @@ find:
 		goto f0
 	case "prompt":
 		goto f1
+	case "sessionid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedPromptRequest)
+	r.SkipUnknown(key, foldedPromptRequest)
 	goto find
 }
 
@@ -2242,8 +2288,10 @@ f1:
 					} else {
 						*jsontext.Ensure(&v.ToolCall.Title) = r.String()
 					}
+				case "toolcallid":
+					r.Fail()
 				default:
-					r.SkipField(key, func(key string) bool {
+					r.SkipUnknown(key, func(key string) bool {
 						switch key {
 						case "toolcallid", "title":
 							return true
@@ -2267,8 +2315,11 @@ find:
 		goto f0
 	case "toolCall":
 		goto f1
+	case "sessionid", "toolcall":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedPermissionRequest)
+	r.SkipUnknown(key, foldedPermissionRequest)
 	goto find
 }
 
@@ -2468,8 +2519,11 @@ find:
 		goto f0
 	case "update":
 		goto f1
+	case "sessionid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedLineParams)
+	r.SkipUnknown(key, foldedLineParams)
 	goto find
 }
 
@@ -2544,8 +2598,10 @@ f3:
 				switch string(key) {
 				case "currentModelId":
 					r.StringField(&v.Models.CurrentModelID)
+				case "currentmodelid":
+					r.Fail()
 				default:
-					r.SkipField(key, func(key string) bool {
+					r.SkipUnknown(key, func(key string) bool {
 						switch key {
 						case "currentmodelid":
 							return true
@@ -2580,8 +2636,10 @@ f4:
 							r.StringField(&s0[len(s0)-1].Category)
 						case "currentValue":
 							jsontext.ReadRaw(r, &s0[len(s0)-1].CurrentValue)
+						case "currentvalue":
+							r.Fail()
 						default:
-							r.SkipField(key, func(key string) bool {
+							r.SkipUnknown(key, func(key string) bool {
 								switch key {
 								case "category", "currentvalue":
 									return true
@@ -2628,8 +2686,11 @@ find:
 		goto f4
 	case "usage":
 		goto f5
+	case "protocolversion", "sessionid", "stopreason", "configoptions":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedLineResult)
+	r.SkipUnknown(key, foldedLineResult)
 	goto find
 }
 

@@ -165,8 +165,11 @@ find:
 		goto f1
 	case "metadata":
 		goto f2
+	case "rawevent":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedBase)
+	r.SkipUnknown(key, foldedBase)
 	goto find
 }
 
@@ -212,8 +215,11 @@ find:
 	switch string(key) {
 	case "subagentRunId":
 		goto f0
+	case "subagentrunid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedAttributable)
+	r.SkipUnknown(key, foldedAttributable)
 	goto find
 }
 
@@ -363,8 +369,11 @@ find:
 		goto f6
 	case "name":
 		goto f7
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedTextMessageStartEvent)
+	r.SkipUnknown(key, foldedTextMessageStartEvent)
 	goto find
 }
 
@@ -493,8 +502,11 @@ find:
 		goto f5
 	case "delta":
 		goto f6
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedTextMessageContentEvent)
+	r.SkipUnknown(key, foldedTextMessageContentEvent)
 	goto find
 }
 
@@ -610,8 +622,11 @@ find:
 		goto f4
 	case "messageId":
 		goto f5
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedTextMessageEndEvent)
+	r.SkipUnknown(key, foldedTextMessageEndEvent)
 	goto find
 }
 
@@ -782,8 +797,11 @@ find:
 		goto f7
 	case "name":
 		goto f8
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedTextMessageChunkEvent)
+	r.SkipUnknown(key, foldedTextMessageChunkEvent)
 	goto find
 }
 
@@ -929,8 +947,11 @@ find:
 		goto f6
 	case "parentMessageId":
 		goto f7
+	case "rawevent", "subagentrunid", "toolcallid", "toolcallname", "parentmessageid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedToolCallStartEvent)
+	r.SkipUnknown(key, foldedToolCallStartEvent)
 	goto find
 }
 
@@ -1059,8 +1080,11 @@ find:
 		goto f5
 	case "delta":
 		goto f6
+	case "rawevent", "subagentrunid", "toolcallid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedToolCallArgsEvent)
+	r.SkipUnknown(key, foldedToolCallArgsEvent)
 	goto find
 }
 
@@ -1176,8 +1200,11 @@ find:
 		goto f4
 	case "toolCallId":
 		goto f5
+	case "rawevent", "subagentrunid", "toolcallid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedToolCallEndEvent)
+	r.SkipUnknown(key, foldedToolCallEndEvent)
 	goto find
 }
 
@@ -1348,8 +1375,11 @@ find:
 		goto f7
 	case "delta":
 		goto f8
+	case "rawevent", "subagentrunid", "toolcallid", "toolcallname", "parentmessageid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedToolCallChunkEvent)
+	r.SkipUnknown(key, foldedToolCallChunkEvent)
 	goto find
 }
 
@@ -1508,8 +1538,11 @@ find:
 		goto f7
 	case "role":
 		goto f8
+	case "rawevent", "subagentrunid", "messageid", "toolcallid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedToolCallResultEvent)
+	r.SkipUnknown(key, foldedToolCallResultEvent)
 	goto find
 }
 
@@ -1705,8 +1738,11 @@ find:
 		goto f2
 	case "provider":
 		goto f3
+	case "mimetype":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedSource)
+	r.SkipUnknown(key, foldedSource)
 	goto find
 }
 
@@ -1865,8 +1901,11 @@ find:
 		goto f7
 	case "input":
 		goto f8
+	case "rawevent", "threadid", "runid", "protocolversion", "parentrunid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedRunStartedEvent)
+	r.SkipUnknown(key, foldedRunStartedEvent)
 	goto find
 }
 
@@ -2032,8 +2071,11 @@ find:
 		goto f7
 	case "usage":
 		goto f8
+	case "rawevent", "threadid", "runid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedRunFinishedEvent)
+	r.SkipUnknown(key, foldedRunFinishedEvent)
 	goto find
 }
 
@@ -2132,8 +2174,11 @@ find:
 		goto f2
 	case "interruptIds":
 		goto f3
+	case "pendingtoolcallids", "interruptids":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedOutcome)
+	r.SkipUnknown(key, foldedOutcome)
 	goto find
 }
 
@@ -2304,8 +2349,11 @@ find:
 		goto f6
 	case "cacheWriteInputTokens":
 		goto f7
+	case "inputtokens", "outputtokens", "totaltokens", "reasoningtokens", "cachedinputtokens", "cachewriteinputtokens":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedTokenUsage)
+	r.SkipUnknown(key, foldedTokenUsage)
 	goto find
 }
 
@@ -2445,8 +2493,11 @@ find:
 		goto f5
 	case "usage":
 		goto f6
+	case "rawevent":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedRunErrorEvent)
+	r.SkipUnknown(key, foldedRunErrorEvent)
 	goto find
 }
 
@@ -2562,8 +2613,11 @@ find:
 		goto f4
 	case "stepName":
 		goto f5
+	case "rawevent", "subagentrunid", "stepname":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedStepStartedEvent)
+	r.SkipUnknown(key, foldedStepStartedEvent)
 	goto find
 }
 
@@ -2679,8 +2733,11 @@ find:
 		goto f4
 	case "stepName":
 		goto f5
+	case "rawevent", "subagentrunid", "stepname":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedStepFinishedEvent)
+	r.SkipUnknown(key, foldedStepFinishedEvent)
 	goto find
 }
 
@@ -2796,8 +2853,11 @@ find:
 		goto f4
 	case "messageId":
 		goto f5
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedReasoningStartEvent)
+	r.SkipUnknown(key, foldedReasoningStartEvent)
 	goto find
 }
 
@@ -2926,8 +2986,11 @@ find:
 		goto f5
 	case "role":
 		goto f6
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedReasoningMessageStartEvent)
+	r.SkipUnknown(key, foldedReasoningMessageStartEvent)
 	goto find
 }
 
@@ -3056,8 +3119,11 @@ find:
 		goto f5
 	case "delta":
 		goto f6
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedReasoningMessageContentEvent)
+	r.SkipUnknown(key, foldedReasoningMessageContentEvent)
 	goto find
 }
 
@@ -3173,8 +3239,11 @@ find:
 		goto f4
 	case "messageId":
 		goto f5
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedReasoningMessageEndEvent)
+	r.SkipUnknown(key, foldedReasoningMessageEndEvent)
 	goto find
 }
 
@@ -3311,8 +3380,11 @@ find:
 		goto f5
 	case "delta":
 		goto f6
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedReasoningMessageChunkEvent)
+	r.SkipUnknown(key, foldedReasoningMessageChunkEvent)
 	goto find
 }
 
@@ -3428,8 +3500,11 @@ find:
 		goto f4
 	case "messageId":
 		goto f5
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedReasoningEndEvent)
+	r.SkipUnknown(key, foldedReasoningEndEvent)
 	goto find
 }
 
@@ -3571,8 +3646,11 @@ find:
 		goto f6
 	case "encryptedValue":
 		goto f7
+	case "rawevent", "subagentrunid", "entityid", "encryptedvalue":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedReasoningEncryptedValueEvent)
+	r.SkipUnknown(key, foldedReasoningEncryptedValueEvent)
 	goto find
 }
 
@@ -3752,8 +3830,11 @@ find:
 		goto f8
 	case "parentMessageId":
 		goto f9
+	case "rawevent", "subagentrunid", "parentsubagentrunid", "parenttoolcallid", "parentmessageid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedSubagentStartedEvent)
+	r.SkipUnknown(key, foldedSubagentStartedEvent)
 	goto find
 }
 
@@ -3882,8 +3963,11 @@ find:
 		goto f5
 	case "outcome":
 		goto f6
+	case "rawevent", "subagentrunid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedSubagentFinishedEvent)
+	r.SkipUnknown(key, foldedSubagentFinishedEvent)
 	goto find
 }
 
@@ -4012,8 +4096,11 @@ find:
 		goto f5
 	case "code":
 		goto f6
+	case "rawevent", "subagentrunid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedSubagentErrorEvent)
+	r.SkipUnknown(key, foldedSubagentErrorEvent)
 	goto find
 }
 
@@ -4146,8 +4233,11 @@ find:
 		goto f5
 	case "source":
 		goto f6
+	case "rawevent", "subagentrunid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedRawEvent)
+	r.SkipUnknown(key, foldedRawEvent)
 	goto find
 }
 
@@ -4276,8 +4366,11 @@ find:
 		goto f5
 	case "value":
 		goto f6
+	case "rawevent", "subagentrunid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedCustomEvent)
+	r.SkipUnknown(key, foldedCustomEvent)
 	goto find
 }
 

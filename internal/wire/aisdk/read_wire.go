@@ -589,8 +589,11 @@ find:
 		goto f23
 	case "providerMetadata":
 		goto f24
+	case "errortext", "toolcallid", "toolname", "inputtextdelta", "providerexecuted", "approvalid", "sourceid", "mediatype", "messageid", "messagemetadata", "finishreason", "providermetadata":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedChunk)
+	r.SkipUnknown(key, foldedChunk)
 	goto find
 }
 
@@ -663,8 +666,11 @@ find:
 		goto f0
 	case "Optional":
 		goto f1
+	case "required", "optional":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedFieldset)
+	r.SkipUnknown(key, foldedFieldset)
 	goto find
 }
 

@@ -3,12 +3,14 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/agentstream/agentstream/internal/wire/anthropic"
 	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
@@ -55,6 +57,9 @@ func TestReadersReadEveryField(t *testing.T) {
 	wiretest.ReadsEveryField(t, ReadSessionLine)
 	wiretest.ReadsEveryField(t, ReadSessionMessage)
 	wiretest.ReadsEveryField(t, ReadInit)
+	wiretest.ReadsEveryField(t, ReadLine, ".uuid")
+	wiretest.ReadsEveryField(t, ReadStreamLine, ".Line.uuid")
+	wiretest.ReadsEveryField(t, ReadResult)
 }
 
 // initSeeds are the init lines of stream-json recordings and odd ones.
@@ -121,4 +126,105 @@ func FuzzReadInit(f *testing.F) {
 		f.Add(seeds[(i+1)%len(seeds)], s)
 	}
 	f.Fuzz(func(t *testing.T, prev, data []byte) { compareInit(t, prev, data) })
+}
+
+// streamSeeds are the lines of stream-json recordings and odd ones.
+func streamSeeds(t testing.TB) [][]byte {
+	files, _ := filepath.Glob("../../../testdata/claude/*.jsonl")
+	if len(files) == 0 {
+		t.Fatal("no stream-json recordings")
+	}
+	return wiretest.JSONLines(t, files,
+		`{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}},"event":{"type":"ping"},"session_id":"s"}`,
+		`{"type":"stream_event","parent_tool_use_id":"t","parent_tool_use_id":null,"session_id":null}`,
+		`{"type":"stream_event","event":"x"}`,
+		`{"type":"assistant","Message":{}}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"Session_ID":"x"}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"permissionMode":"x"}`,
+		`{"type":5}`,
+		`{"type":"result","modelUsage":{"b":{"inputTokens":1,"costUSD":0.5},"a":null,"b":{"outputTokens":2,"x":{}}}}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"modelUsage":null}`,
+		`{"type":"result","modelUsage":{"m":{"inputtokens":1}}}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1.5}}}`,
+		`{"type":"result","modelUsage":{"m":{"costUSD":1e400}}}`,
+		`{"type":"result","modelUsage":{"m":"x"}}`,
+		`{"type":"result","modelUsage":[],"num_turns":1}`,
+		`{"type":"result","modelUsage":{"m\u0041":{}}}`,
+		`{"type":"result","modelusage":{"m":{"inputTokens":1}}}`,
+		`{"modelUsage":{"m":{"inputTokens":1}},"type":"result"}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"duration_api_ms":1.5}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"permission_denials":{}}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"permission_denials":[1,{"a":null}],"duration_api_ms":null}`,
+		`{"type":"result","modelUsage":{"m":{"inputTokens":1}},"Duration_API_MS":"x"}`,
+		`{"type":"assistant","message":{"content":[]},"ABORTED":true,"x":"aborted"}`,
+		`{"type":"assistant","message":{"content":[]},"aborted":true}`,
+		`{"type":"result","num_turns":2,"usage":{"input_tokens":1,"server_tool_use":{"Web":1}},"usage":{"output_tokens":2},"total_cost_usd":0.25,"errors":["a"],"errors":null,"modelUsage":{"m":{"inputTokens":1}}}`,
+		`{"type":"result","Num_Turns":2}`, `{"type":"result","Type":"x"}`, `{"type":"user","is_error":"x"}`,
+		`{"type":"result","num_turns":1.5,"total_cost_usd":1e400,"result":"r","stop_reason":null}`,
+		`{"type":"user","message":{"role":"user","content":"hi"}}`, `{"type":"assistant","aborted":"x"}`, `{"type":"assistant","aborted":false,"aborted":true}`,
+		`{"type":"assistant","Aborted":true}`, `{"type":"assistant","uuid":5}`, `{"type":"assistant","uuid":null,"UUID":"x"}`, `{"type":"user","message":{"content":[{"type":"text","text":"a"}]}}`,
+	)
+}
+
+// compareStreamLine checks ReadStreamLine with json.Unmarshal into a
+// StreamLine (a Line), and what it decodes with the line with
+// json.Unmarshal of the same text: the event, the message, the line into
+// a Result.
+func compareStreamLine(t *testing.T, data []byte) bool {
+	t.Helper()
+	return wiretest.OnePass(t, data, ReadStreamLine, func(got, want *StreamLine) {
+		if got.event != nil {
+			var we anthropic.StreamEvent
+			if err := json.Unmarshal(want.Event, &we); err != nil {
+				t.Fatalf("%s: event decoded in one pass, json.Unmarshal says %v", data, err)
+			}
+			if diff := cmp.Diff(we, *got.event, cmpopts.IgnoreUnexported(anthropic.StreamEvent{})); diff != "" {
+				t.Errorf("%s: event differs (-json +one pass):\n%s", data, diff)
+			}
+		}
+		if got.message != nil {
+			var wm anthropic.Message
+			if err := json.Unmarshal(want.Message, &wm); err != nil {
+				t.Fatalf("%s: message decoded in one pass, json.Unmarshal says %v", data, err)
+			}
+			if diff := cmp.Diff(wm, *got.message); diff != "" {
+				t.Errorf("%s: message differs (-json +one pass):\n%s", data, diff)
+			}
+		}
+		var wr Result
+		var wm Mark
+		if err := errors.Join(json.Unmarshal(data, &wr), json.Unmarshal(data, &wm)); err != nil {
+			t.Fatalf("%s: read in one pass, json.Unmarshal into a Result or a Mark says %v", data, err)
+		}
+		wr.UUID = "" // checked, not set
+		if diff := cmp.Diff(wr, got.result); diff != "" {
+			t.Errorf("%s: result fields differ (-json +one pass):\n%s", data, diff)
+		}
+		if wm != got.mark {
+			t.Errorf("%s: mark %+v, json.Unmarshal %+v", data, got.mark, wm)
+		}
+		got.event, got.message, got.result, got.mark, got.sessionID = nil, nil, Result{}, Mark{}, ""
+		want.UUID = "" // checked, not set
+	})
+}
+
+func TestReadStreamLineSeeds(t *testing.T) {
+	t.Parallel()
+	wiretest.OnePassSeeds(t, streamSeeds(t), 500, compareStreamLine)
+}
+
+func FuzzReadStreamLine(f *testing.F) { wiretest.FuzzOnePass(f, streamSeeds(f), compareStreamLine) }
+
+// TestUnmarshalKind: UnmarshalKind is json.Unmarshal into a Line, type,
+// subtype and error.
+func TestUnmarshalKind(t *testing.T) {
+	t.Parallel()
+	for _, raw := range streamSeeds(t) {
+		var l Line
+		wantErr := json.Unmarshal(raw, &l)
+		typ, sub, err := UnmarshalKind(raw)
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() || typ != l.Type || sub != l.Subtype {
+			t.Errorf("UnmarshalKind(%q) = %q, %q, %v; json.Unmarshal: %q, %q, %v", raw, typ, sub, err, l.Type, l.Subtype, wantErr)
+		}
+	}
 }

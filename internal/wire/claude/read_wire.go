@@ -323,8 +323,11 @@ find:
 		goto f20
 	case "lastPrompt":
 		goto f21
+	case "parentuuid", "logicalparentuuid", "issidechain", "agentid", "sessionid", "gitbranch", "tooluseresult", "isapierrormessage", "ismeta", "iscompactsummary", "lastprompt":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedSessionLine)
+	r.SkipUnknown(key, foldedSessionLine)
 	goto find
 }
 
@@ -491,6 +494,736 @@ find:
 func foldedAttachment(key string) bool {
 	switch key {
 	case "type":
+		return true
+	}
+	return false
+}
+
+// ReadLine reads a whole Line into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadLine(r *jsontext.Reader, v *Line) bool {
+	if !r.Null() {
+		readLine(r, v)
+	}
+	return !r.Failed()
+}
+
+// ResetLine sets *v to Line{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= fields.
+func ResetLine(v *Line) {
+	v.Type = ""
+	v.Subtype = ""
+	v.Message = nil
+	v.Event = nil
+	v.ParentToolUseID = nil
+	v.SessionID = ""
+	v.UUID = ""
+	v.Error = nil
+	v.ToolUseResult = nil
+	v.SubagentType = ""
+	v.TaskDescription = ""
+	v.message = nil
+	v.event = nil
+}
+
+func readLine(r *jsontext.Reader, v *Line) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"subtype`, `":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Type = internTypeNext(r)
+	}
+	if !r.Follows(`,"subtyp`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"messag`, `e":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if !r.Null() {
+		v.Subtype = internSubtypeNext(r)
+	}
+	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"event"`, `:`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	{
+		obj := r.Peek() == '{'
+		off, depth := r.Offset(), r.Depth()
+		if obj {
+			p := jsontext.Ensure(&v.message)
+			*p = anthropic.Message{}
+			anthropic.ReadMessage(r, p)
+			if r.Failed() {
+				r.Rewind(off, depth)
+				v.message = nil
+			}
+		} else {
+			v.message = nil
+		}
+		if v.message != nil {
+			v.Message = r.Since(off)
+		} else {
+			v.Message = r.Skip()
+		}
+	}
+	if !r.Follows(`,"event"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"parent`, `_tool_use_id":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	{
+		obj := r.Peek() == '{'
+		off, depth := r.Offset(), r.Depth()
+		if obj {
+			p := jsontext.Ensure(&v.event)
+			*p = anthropic.StreamEvent{}
+			anthropic.ReadStreamEvent(r, p)
+			if r.Failed() {
+				r.Rewind(off, depth)
+				v.event = nil
+			}
+		} else {
+			v.event = nil
+		}
+		if v.event != nil {
+			v.Event = r.Since(off)
+		} else {
+			v.Event = r.Skip()
+		}
+	}
+	if !r.Follows(`,"parent`, `_tool_use_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"sessio`, `n_id":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.ParentToolUseID = nil
+	} else {
+		*jsontext.Ensure(&v.ParentToolUseID) = r.String()
+	}
+	if !r.Follows(`,"sessio`, `n_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if !r.Null() {
+		v.SessionID = r.KeepString(&v.sessionID)
+	}
+	if !r.Follows(`,"uuid":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"error"`, `:`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if !r.Null() {
+		r.Str()
+	}
+	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"tool_u`, `se_result":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	v.Error = r.Skip()
+	if !r.Follows(`,"tool_u`, `se_result":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"subage`, `nt_type":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	v.ToolUseResult = r.Skip()
+	if !r.Follows(`,"subage`, `nt_type":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"task_d`, `escription":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	r.StringField(&v.SubagentType)
+	if !r.Follows(`,"task_d`, `escription":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f10:
+	r.StringField(&v.TaskDescription)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "subtype":
+		goto f1
+	case "message":
+		goto f2
+	case "event":
+		goto f3
+	case "parent_tool_use_id":
+		goto f4
+	case "session_id":
+		goto f5
+	case "uuid":
+		goto f6
+	case "error":
+		goto f7
+	case "tool_use_result":
+		goto f8
+	case "subagent_type":
+		goto f9
+	case "task_description":
+		goto f10
+	}
+	r.SkipUnknown(key, foldedLine)
+	goto find
+}
+
+// foldedLine reports whether a lower-cased key is one of Line's, lower-cased.
+func foldedLine(key string) bool {
+	switch key {
+	case "type", "subtype", "message", "event", "parent_tool_use_id", "session_id", "uuid", "error", "tool_use_result", "subagent_type", "task_description":
+		return true
+	}
+	return false
+}
+
+// ReadStreamLine reads a whole StreamLine into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadStreamLine(r *jsontext.Reader, v *StreamLine) bool {
+	if !r.Null() {
+		readStreamLine(r, v)
+	}
+	return !r.Failed()
+}
+
+// ResetStreamLine sets *v to StreamLine{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= fields.
+func ResetStreamLine(v *StreamLine) {
+	k0 := v.Line.sessionID
+	*v = StreamLine{}
+	v.Line.sessionID = k0
+}
+
+func readStreamLine(r *jsontext.Reader, v *StreamLine) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"subtype`, `":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Line.Type = internTypeNext(r)
+	}
+	v.result.Type = v.Line.Type
+	if !r.Follows(`,"subtyp`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"messag`, `e":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if !r.Null() {
+		v.Line.Subtype = internSubtypeNext(r)
+	}
+	v.result.Subtype = v.Line.Subtype
+	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"event"`, `:`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	{
+		obj := r.Peek() == '{'
+		off, depth := r.Offset(), r.Depth()
+		if obj {
+			p := jsontext.Ensure(&v.message)
+			*p = anthropic.Message{}
+			anthropic.ReadMessage(r, p)
+			if r.Failed() {
+				r.Rewind(off, depth)
+				v.message = nil
+			}
+		} else {
+			v.message = nil
+		}
+		if v.message != nil {
+			v.Line.Message = r.Since(off)
+		} else {
+			v.Line.Message = r.Skip()
+		}
+	}
+	if !r.Follows(`,"event"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"parent`, `_tool_use_id":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	{
+		obj := r.Peek() == '{'
+		off, depth := r.Offset(), r.Depth()
+		if obj {
+			p := jsontext.Ensure(&v.event)
+			*p = anthropic.StreamEvent{}
+			anthropic.ReadStreamEvent(r, p)
+			if r.Failed() {
+				r.Rewind(off, depth)
+				v.event = nil
+			}
+		} else {
+			v.event = nil
+		}
+		if v.event != nil {
+			v.Line.Event = r.Since(off)
+		} else {
+			v.Line.Event = r.Skip()
+		}
+	}
+	if !r.Follows(`,"parent`, `_tool_use_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"sessio`, `n_id":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Line.ParentToolUseID = nil
+	} else {
+		*jsontext.Ensure(&v.Line.ParentToolUseID) = r.String()
+	}
+	if !r.Follows(`,"sessio`, `n_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if !r.Null() {
+		v.Line.SessionID = r.KeepString(&v.Line.sessionID)
+	}
+	v.result.SessionID = v.Line.SessionID
+	if !r.Follows(`,"uuid":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"error"`, `:`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if !r.Null() {
+		r.Str()
+	}
+	v.result.UUID = v.Line.UUID
+	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"tool_u`, `se_result":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	v.Line.Error = r.Skip()
+	if !r.Follows(`,"tool_u`, `se_result":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"subage`, `nt_type":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	v.Line.ToolUseResult = r.Skip()
+	if !r.Follows(`,"subage`, `nt_type":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"task_d`, `escription":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	r.StringField(&v.Line.SubagentType)
+	if !r.Follows(`,"task_d`, `escription":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"is_err`, `or":`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	r.StringField(&v.Line.TaskDescription)
+	if !r.Follows(`,"is_err`, `or":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"durati`, `on_ms":`) {
+			goto f12
+		}
+		goto find
+	}
+f11:
+	jsontext.ReadBool(r, &v.result.IsError)
+	if !r.Follows(`,"durati`, `on_ms":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"durati`, `on_api_ms":`) {
+			goto f13
+		}
+		goto find
+	}
+f12:
+	jsontext.ReadInt(r, &v.result.DurationMS)
+	if !r.Follows(`,"durati`, `on_api_ms":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"num_tu`, `rns":`) {
+			goto f14
+		}
+		goto find
+	}
+f13:
+	jsontext.ReadInt(r, &v.result.DurationAPIMS)
+	if !r.Follows(`,"num_tu`, `rns":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"result`, `":`) {
+			goto f15
+		}
+		goto find
+	}
+f14:
+	jsontext.ReadInt(r, &v.result.NumTurns)
+	if !r.Follows(`,"result`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"stop_r`, `eason":`) {
+			goto f16
+		}
+		goto find
+	}
+f15:
+	if r.Null() {
+		v.result.Result = nil
+	} else {
+		*jsontext.Ensure(&v.result.Result) = r.String()
+	}
+	if !r.Follows(`,"stop_r`, `eason":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"total_`, `cost_usd":`) {
+			goto f17
+		}
+		goto find
+	}
+f16:
+	if r.Null() {
+		v.result.StopReason = nil
+	} else {
+		*jsontext.Ensure(&v.result.StopReason) = r.String()
+	}
+	if !r.Follows(`,"total_`, `cost_usd":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"usage"`, `:`) {
+			goto f18
+		}
+		goto find
+	}
+f17:
+	if r.Null() {
+		v.result.TotalCostUSD = nil
+	} else {
+		jsontext.Ensure(&v.result.TotalCostUSD)
+		jsontext.ReadFloat(r, v.result.TotalCostUSD)
+	}
+	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"modelU`, `sage":`) {
+			goto f19
+		}
+		goto find
+	}
+f18:
+	if r.Null() {
+		v.result.Usage = nil
+	} else {
+		anthropic.ReadUsage(r, jsontext.Ensure(&v.result.Usage))
+	}
+	if !r.Follows(`,"modelU`, `sage":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"permis`, `sion_denials":`) {
+			goto f20
+		}
+		goto find
+	}
+f19:
+	if r.Null() {
+		v.result.ModelUsage = nil
+	} else if r.Object() {
+		if v.result.ModelUsage == nil {
+			v.result.ModelUsage = map[string]ModelUsage{}
+		}
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			var e0 ModelUsage
+			if !r.Null() {
+				readModelUsage(r, &e0)
+			}
+			v.result.ModelUsage[string(key)] = e0
+		}
+	}
+	if !r.Follows(`,"permis`, `sion_denials":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"errors`, `":`) {
+			goto f21
+		}
+		goto find
+	}
+f20:
+	if r.Null() {
+		v.result.PermissionDenials = nil
+	} else if r.Array() {
+		s0 := v.result.PermissionDenials[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if r.Null() {
+				s0[len(s0)-1] = nil
+			} else {
+				jsontext.ReadAny(r, &s0[len(s0)-1])
+			}
+		}
+		v.result.PermissionDenials = jsontext.NotNil(s0)
+	}
+	if !r.Follows(`,"errors`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"aborte`, `d":`) {
+			goto f22
+		}
+		goto find
+	}
+f21:
+	if r.Null() {
+		v.result.Errors = nil
+	} else if r.Array() {
+		s0 := v.result.Errors[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			r.StringField(&s0[len(s0)-1])
+		}
+		v.result.Errors = jsontext.NotNil(s0)
+	}
+	if !r.Follows(`,"aborte`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f22:
+	jsontext.ReadBool(r, &v.mark.Aborted)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "subtype":
+		goto f1
+	case "message":
+		goto f2
+	case "event":
+		goto f3
+	case "parent_tool_use_id":
+		goto f4
+	case "session_id":
+		goto f5
+	case "uuid":
+		goto f6
+	case "error":
+		goto f7
+	case "tool_use_result":
+		goto f8
+	case "subagent_type":
+		goto f9
+	case "task_description":
+		goto f10
+	case "is_error":
+		goto f11
+	case "duration_ms":
+		goto f12
+	case "duration_api_ms":
+		goto f13
+	case "num_turns":
+		goto f14
+	case "result":
+		goto f15
+	case "stop_reason":
+		goto f16
+	case "total_cost_usd":
+		goto f17
+	case "usage":
+		goto f18
+	case "modelUsage":
+		goto f19
+	case "permission_denials":
+		goto f20
+	case "errors":
+		goto f21
+	case "aborted":
+		goto f22
+	case "modelusage":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedStreamLine)
+	goto find
+}
+
+// foldedStreamLine reports whether a lower-cased key is one of StreamLine's, lower-cased.
+func foldedStreamLine(key string) bool {
+	switch key {
+	case "type", "subtype", "message", "event", "parent_tool_use_id", "session_id", "uuid", "error", "tool_use_result", "subagent_type", "task_description", "is_error", "duration_ms", "duration_api_ms", "num_turns", "result", "stop_reason", "total_cost_usd", "usage", "modelusage", "permission_denials", "errors", "aborted":
+		return true
+	}
+	return false
+}
+
+// ReadMark reads a whole Mark into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadMark(r *jsontext.Reader, v *Mark) bool {
+	if !r.Null() {
+		readMark(r, v)
+	}
+	return !r.Failed()
+}
+
+func readMark(r *jsontext.Reader, v *Mark) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"aborted`, `":`) {
+		goto find
+	}
+f0:
+	jsontext.ReadBool(r, &v.Aborted)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "aborted":
+		goto f0
+	}
+	r.SkipUnknown(key, foldedMark)
+	goto find
+}
+
+// foldedMark reports whether a lower-cased key is one of Mark's, lower-cased.
+func foldedMark(key string) bool {
+	switch key {
+	case "aborted":
 		return true
 	}
 	return false
@@ -856,8 +1589,11 @@ find:
 		goto f14
 	case "uuid":
 		goto f15
+	case "permissionmode", "apikeysource":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedInit)
+	r.SkipUnknown(key, foldedInit)
 	goto find
 }
 
@@ -865,6 +1601,397 @@ find:
 func foldedInit(key string) bool {
 	switch key {
 	case "type", "subtype", "cwd", "session_id", "tools", "mcp_servers", "model", "permissionmode", "slash_commands", "apikeysource", "claude_code_version", "output_style", "agents", "skills", "plugins", "uuid":
+		return true
+	}
+	return false
+}
+
+// ReadResult reads a whole Result into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadResult(r *jsontext.Reader, v *Result) bool {
+	if !r.Null() {
+		readResult(r, v)
+	}
+	return !r.Failed()
+}
+
+func readResult(r *jsontext.Reader, v *Result) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"subtype`, `":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if !r.Follows(`,"subtyp`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"is_err`, `or":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Subtype)
+	if !r.Follows(`,"is_err`, `or":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"durati`, `on_ms":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadBool(r, &v.IsError)
+	if !r.Follows(`,"durati`, `on_ms":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"durati`, `on_api_ms":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadInt(r, &v.DurationMS)
+	if !r.Follows(`,"durati`, `on_api_ms":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"num_tu`, `rns":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	jsontext.ReadInt(r, &v.DurationAPIMS)
+	if !r.Follows(`,"num_tu`, `rns":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"result`, `":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	jsontext.ReadInt(r, &v.NumTurns)
+	if !r.Follows(`,"result`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"stop_r`, `eason":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Result = nil
+	} else {
+		*jsontext.Ensure(&v.Result) = r.String()
+	}
+	if !r.Follows(`,"stop_r`, `eason":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"sessio`, `n_id":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.StopReason = nil
+	} else {
+		*jsontext.Ensure(&v.StopReason) = r.String()
+	}
+	if !r.Follows(`,"sessio`, `n_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"total_`, `cost_usd":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	r.StringField(&v.SessionID)
+	if !r.Follows(`,"total_`, `cost_usd":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"usage"`, `:`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	if r.Null() {
+		v.TotalCostUSD = nil
+	} else {
+		jsontext.Ensure(&v.TotalCostUSD)
+		jsontext.ReadFloat(r, v.TotalCostUSD)
+	}
+	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"modelU`, `sage":`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	if r.Null() {
+		v.Usage = nil
+	} else {
+		anthropic.ReadUsage(r, jsontext.Ensure(&v.Usage))
+	}
+	if !r.Follows(`,"modelU`, `sage":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"permis`, `sion_denials":`) {
+			goto f12
+		}
+		goto find
+	}
+f11:
+	if r.Null() {
+		v.ModelUsage = nil
+	} else if r.Object() {
+		if v.ModelUsage == nil {
+			v.ModelUsage = map[string]ModelUsage{}
+		}
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			var e0 ModelUsage
+			if !r.Null() {
+				readModelUsage(r, &e0)
+			}
+			v.ModelUsage[string(key)] = e0
+		}
+	}
+	if !r.Follows(`,"permis`, `sion_denials":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"errors`, `":`) {
+			goto f13
+		}
+		goto find
+	}
+f12:
+	if r.Null() {
+		v.PermissionDenials = nil
+	} else if r.Array() {
+		s0 := v.PermissionDenials[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if r.Null() {
+				s0[len(s0)-1] = nil
+			} else {
+				jsontext.ReadAny(r, &s0[len(s0)-1])
+			}
+		}
+		v.PermissionDenials = jsontext.NotNil(s0)
+	}
+	if !r.Follows(`,"errors`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f14
+		}
+		goto find
+	}
+f13:
+	if r.Null() {
+		v.Errors = nil
+	} else if r.Array() {
+		s0 := v.Errors[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			r.StringField(&s0[len(s0)-1])
+		}
+		v.Errors = jsontext.NotNil(s0)
+	}
+	if !r.Follows(`,"uuid":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f14:
+	r.StringField(&v.UUID)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "subtype":
+		goto f1
+	case "is_error":
+		goto f2
+	case "duration_ms":
+		goto f3
+	case "duration_api_ms":
+		goto f4
+	case "num_turns":
+		goto f5
+	case "result":
+		goto f6
+	case "stop_reason":
+		goto f7
+	case "session_id":
+		goto f8
+	case "total_cost_usd":
+		goto f9
+	case "usage":
+		goto f10
+	case "modelUsage":
+		goto f11
+	case "permission_denials":
+		goto f12
+	case "errors":
+		goto f13
+	case "uuid":
+		goto f14
+	case "modelusage":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedResult)
+	goto find
+}
+
+// foldedResult reports whether a lower-cased key is one of Result's, lower-cased.
+func foldedResult(key string) bool {
+	switch key {
+	case "type", "subtype", "is_error", "duration_ms", "duration_api_ms", "num_turns", "result", "stop_reason", "session_id", "total_cost_usd", "usage", "modelusage", "permission_denials", "errors", "uuid":
+		return true
+	}
+	return false
+}
+
+// ReadModelUsage reads a whole ModelUsage into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadModelUsage(r *jsontext.Reader, v *ModelUsage) bool {
+	if !r.Null() {
+		readModelUsage(r, v)
+	}
+	return !r.Failed()
+}
+
+func readModelUsage(r *jsontext.Reader, v *ModelUsage) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"inputTo`, `kens":`) {
+		if r.Follows(`"outputT`, `okens":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	jsontext.ReadInt(r, &v.InputTokens)
+	if !r.Follows(`,"output`, `Tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"cacheR`, `eadInputTokens":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadInt(r, &v.OutputTokens)
+	if !r.Follows(`,"cacheR`, `eadInputTokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"cacheC`, `reationInputTokens":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadInt(r, &v.CacheReadInputTokens)
+	if !r.Follows(`,"cacheC`, `reationInputTokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"webSea`, `rchRequests":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadInt(r, &v.CacheCreationInputTokens)
+	if !r.Follows(`,"webSea`, `rchRequests":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"costUS`, `D":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	jsontext.ReadInt(r, &v.WebSearchRequests)
+	if !r.Follows(`,"costUS`, `D":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f5:
+	jsontext.ReadFloat(r, &v.CostUSD)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "inputTokens":
+		goto f0
+	case "outputTokens":
+		goto f1
+	case "cacheReadInputTokens":
+		goto f2
+	case "cacheCreationInputTokens":
+		goto f3
+	case "webSearchRequests":
+		goto f4
+	case "costUSD":
+		goto f5
+	case "inputtokens", "outputtokens", "cachereadinputtokens", "cachecreationinputtokens", "websearchrequests", "costusd":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedModelUsage)
+	goto find
+}
+
+// foldedModelUsage reports whether a lower-cased key is one of ModelUsage's, lower-cased.
+func foldedModelUsage(key string) bool {
+	switch key {
+	case "inputtokens", "outputtokens", "cachereadinputtokens", "cachecreationinputtokens", "websearchrequests", "costusd":
 		return true
 	}
 	return false
@@ -909,9 +2036,16 @@ func internSubtypeNext(r *jsontext.Reader) string {
 		if r.Follows(`"success`, `"`) {
 			return SubtypeSuccess
 		}
+		if r.Follows(`"status"`, ``) {
+			return SubtypeStatus
+		}
 	case 'e':
 		if r.Follows(`"error_d`, `uring_execution"`) {
 			return SubtypeErrorDuring
+		}
+	case 't':
+		if r.Follows(`"thinkin`, `g_tokens"`) {
+			return SubtypeThinkingTokens
 		}
 	}
 	return internSubtype(r.Str())
@@ -930,6 +2064,10 @@ func internSubtype(b []byte) string {
 		return SubtypeInformational
 	case SubtypeErrorDuring:
 		return SubtypeErrorDuring
+	case SubtypeStatus:
+		return SubtypeStatus
+	case SubtypeThinkingTokens:
+		return SubtypeThinkingTokens
 	}
 	return string(b)
 }

@@ -19,10 +19,12 @@ const (
 	TypeStreamEvent = "stream_event"
 	TypeKeepAlive   = "keep_alive"
 
-	SubtypeInit          = "init"
-	SubtypeSuccess       = "success"
-	SubtypeInformational = "informational"
-	SubtypeErrorDuring   = "error_during_execution"
+	SubtypeInit           = "init"
+	SubtypeSuccess        = "success"
+	SubtypeInformational  = "informational"
+	SubtypeErrorDuring    = "error_during_execution"
+	SubtypeStatus         = "status"
+	SubtypeThinkingTokens = "thinking_tokens"
 )
 
 // IsKnownType reports whether typ is a line type parse/claude decodes (as
@@ -36,21 +38,68 @@ func IsKnownType(typ string) bool {
 }
 
 // Line is the union of the top-level fields of a line that parse/claude
-// reads. Fields whose JSON type differs between line types are raw.
-//
-//wire:hand
+// reads. Fields whose JSON type differs between line types are raw; the
+// reader also decodes an object of a message or of an event, which point
+// into the text read, as the Messages API's message and stream event
+// (ParsedMessage, ParsedEvent).
 type Line struct {
-	Type            string          `json:"type"`
-	Subtype         string          `json:"subtype,omitempty"`
-	UUID            string          `json:"uuid,omitempty"` // not set by the one-pass decoding: nothing reads it
-	SessionID       string          `json:"session_id,omitempty"`
+	Type            string          `json:"type" wire:"intern=Type"`
+	Subtype         string          `json:"subtype,omitempty" wire:"intern=Subtype"`
+	Message         json.RawMessage `json:"message,omitempty" wire:"parse=message"`
+	Event           json.RawMessage `json:"event,omitempty" wire:"parse=event"`
 	ParentToolUseID *string         `json:"parent_tool_use_id,omitempty"`
-	Message         json.RawMessage `json:"message,omitempty"`
-	Event           json.RawMessage `json:"event,omitempty"`
-	Error           json.RawMessage `json:"error,omitempty"`
-	ToolUseResult   json.RawMessage `json:"tool_use_result,omitempty"`
+	SessionID       string          `json:"session_id,omitempty" wire:"keep=sessionID"`
+	UUID            string          `json:"uuid,omitempty" wire:"check"` // checked, not set by the reader: nothing reads it
+	Error           json.RawMessage `json:"error,omitempty" wire:"borrow"`
+	ToolUseResult   json.RawMessage `json:"tool_use_result,omitempty" wire:"borrow"`
 	SubagentType    string          `json:"subagent_type,omitempty"`
 	TaskDescription string          `json:"task_description,omitempty"`
+
+	sessionID string                 // the last session id read (keep=)
+	message   *anthropic.Message     // Message decoded by the reader, or nil
+	event     *anthropic.StreamEvent // Event decoded by the reader, or nil
+}
+
+// ParsedMessage returns the message the reader decoded, or nil (the line
+// was decoded otherwise, or its message is no Messages API message: a
+// second decoding of Message gives the error).
+func (l *Line) ParsedMessage() *anthropic.Message { return l.message }
+
+// ParsedEvent returns the stream event the reader decoded, or nil, as
+// ParsedMessage.
+func (l *Line) ParsedEvent() *anthropic.StreamEvent { return l.event }
+
+// UnmarshalKind decodes a line's type and subtype as json.Unmarshal
+// into a Line does, with its error.
+func UnmarshalKind(raw []byte) (typ, subtype string, err error) {
+	var r jsontext.Reader
+	var l Line
+	err = jsontext.Decode(&r, raw, &l, ReadLine)
+	return l.Type, l.Subtype, err
+}
+
+// StreamLine is a line as parse/claude reads it, in one pass: Line, the
+// fields of a result line (Result), which a line of another type lacks,
+// and agentstream's mark of an assistant line (Mark). The reader fails
+// where json.Unmarshal of the line into a Line, a Result or a Mark does.
+type StreamLine struct {
+	Line
+	result Result `wire:"also"`
+	mark   Mark   `wire:"also"`
+}
+
+// Result returns the line as json.Unmarshal into a Result decodes it (but
+// for its uuid, which nothing reads).
+func (l *StreamLine) Result() *Result { return &l.result }
+
+// Aborted reports whether the line is marked "aborted": true.
+func (l *StreamLine) Aborted() bool { return l.mark.Aborted }
+
+// Mark is what agentstream's claude writer adds to an assistant line
+// holding what arrived of a block the input was cut off inside:
+// "aborted": true. Claude Code writes no such key.
+type Mark struct {
+	Aborted bool `json:"aborted"`
 }
 
 // Init is the system/init line. Claude Code writes its keys in this
@@ -117,8 +166,6 @@ func (ir *InitReader) unmarshal(raw []byte, in *Init) error {
 }
 
 // Result is the result line.
-//
-//wire:hand
 type Result struct {
 	Type              string                `json:"type"`
 	Subtype           string                `json:"subtype"`
@@ -138,8 +185,6 @@ type Result struct {
 }
 
 // ModelUsage is one model's entry in result.modelUsage.
-//
-//wire:hand
 type ModelUsage struct {
 	InputTokens              int64   `json:"inputTokens"`
 	OutputTokens             int64   `json:"outputTokens"`

@@ -122,8 +122,11 @@ find:
 		goto f5
 	case "kind":
 		goto f6
+	case "sessionid", "projecthash", "starttime", "lastupdated":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedSessionHeader)
+	r.SkipUnknown(key, foldedSessionHeader)
 	goto find
 }
 
@@ -295,8 +298,11 @@ find:
 		goto f7
 	case "model":
 		goto f8
+	case "displaycontent", "toolcalls":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedRecord)
+	r.SkipUnknown(key, foldedRecord)
 	goto find
 }
 
@@ -455,8 +461,11 @@ find:
 		goto f8
 	case "resultDisplay":
 		goto f9
+	case "agentid", "displayname", "resultdisplay":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedToolCallRecord)
+	r.SkipUnknown(key, foldedToolCallRecord)
 	goto find
 }
 
@@ -736,8 +745,11 @@ find:
 		goto f2
 	case "functionResponse":
 		goto f3
+	case "functioncall", "functionresponse":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedPart)
+	r.SkipUnknown(key, foldedPart)
 	goto find
 }
 
@@ -1042,8 +1054,11 @@ find:
 		goto f0
 	case "Timestamp":
 		goto f1
+	case "type", "timestamp":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedWritten)
+	r.SkipUnknown(key, foldedWritten)
 	goto find
 }
 
@@ -2111,8 +2126,11 @@ find:
 		goto f0
 	case "Stats":
 		goto f1
+	case "name", "stats":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedNamedModel)
+	r.SkipUnknown(key, foldedNamedModel)
 	goto find
 }
 
@@ -2412,8 +2430,11 @@ find:
 		goto f0
 	case "Metrics":
 		goto f1
+	case "name", "metrics":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedNamedMetrics)
+	r.SkipUnknown(key, foldedNamedMetrics)
 	goto find
 }
 
@@ -2554,8 +2575,11 @@ find:
 		goto f1
 	case "totalLatencyMs":
 		goto f2
+	case "totalrequests", "totalerrors", "totallatencyms":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedAPIMetrics)
+	r.SkipUnknown(key, foldedAPIMetrics)
 	goto find
 }
 

@@ -66,7 +66,8 @@ type field struct {
 	// raw JSON the writer appends as is (wire:"compact"; see write.go)
 	compact bool
 	// the fields of wire:"also" structs that get the value too
-	also []string
+	also  []string
+	check bool // a string nobody reads: its type checked, the field not set
 }
 
 type generator struct {
@@ -312,7 +313,7 @@ func (g *generator) collect(f *ast.File) {
 					if at, ok := s.Type.(*ast.ArrayType); ok && at.Len == nil && (directive(d.Doc, "wire:members") || directive(s.Doc, "wire:members")) {
 						g.members[s.Name.Name] = at
 					}
-					if st, ok := s.Type.(*ast.StructType); ok && s.TypeParams == nil && s.Assign == 0 && !directive(d.Doc, "wire:hand") && !directive(s.Doc, "wire:hand") {
+					if st, ok := s.Type.(*ast.StructType); ok && s.TypeParams == nil && s.Assign == 0 {
 						g.structs[s.Name.Name] = st
 						g.order = append(g.order, s.Name.Name)
 						g.ordered[s.Name.Name] = directive(d.Doc, "wire:order") || directive(s.Doc, "wire:order")
@@ -499,6 +500,8 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 					fd.buf = buf
 				case w == "borrow" && base.kind == kRaw:
 					fd.borrow = true
+				case w == "check" && t.kind == kString:
+					fd.check = true
 				case w == "compact" && base.kind == kRaw:
 					fd.compact = true
 				case isText && token.IsIdentifier(text):
@@ -511,7 +514,7 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 					fd.intern = p
 					g.interns[p] = true
 				default:
-					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix[+Prefix...] on a field of strings, borrow on raw JSON, text=field, buf=field on a pointer or a slice, keep=field on a string or *string (field unexported, of its type) or on a []string (field a keptStrings), or parse=field on raw JSON (field a pointer to a struct of the package)", name, n.Name, w)
+					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix[+Prefix...] on a field of strings, borrow on raw JSON, text=field, buf=field on a pointer or a slice, keep=field on a string or *string (field unexported, of its type) or on a []string (field a keptStrings), check on a string, or parse=field on raw JSON (field a pointer to a struct of the package)", name, n.Name, w)
 				}
 			}
 			*out = append(*out, fd)
@@ -852,22 +855,33 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 	if err != nil {
 		return "", err
 	}
-	// Where all fields' keys are lower case, only a key that has
-	// capitals can match a field case-insensitively: the others are
-	// skipped without a look (see skip).
-	lower := true
+	// Where all fields' keys are ASCII, only a key that has capitals, or
+	// that is a field's key with capitals lower-cased (folds, given
+	// their cases, which fail), can match a field case-insensitively:
+	// the others are skipped without a look (see skip).
+	lower, exact := true, map[string]bool{}
 	for _, f := range fields {
-		if strings.ToLower(f.json) != f.json || !isASCII(f.json) {
+		exact[f.json] = true
+		if !isASCII(f.json) {
 			lower = false
+		}
+	}
+	var folds []string
+	for _, f := range fields {
+		if k := strings.ToLower(f.json); lower && !exact[k] && !slices.Contains(folds, strconv.Quote(k)) {
+			folds = append(folds, strconv.Quote(k))
 		}
 	}
 	if !top {
 		w.WriteString("if r.Object() {\nfor key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {\nswitch string(key) {\n")
 		for _, f := range fields {
 			fmt.Fprintf(w, "case %q:\n", f.json)
-			if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow, peek: g.ordered[name]}); err != nil {
+			if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow, peek: g.ordered[name], check: f.check}); err != nil {
 				return "", err
 			}
+		}
+		if len(folds) > 0 {
+			fmt.Fprintf(w, "case %s:\nr.Fail()\n", strings.Join(folds, ", "))
 		}
 		w.WriteString("default:\n")
 		folded, err := g.skip(w, name, fields, lower)
@@ -920,7 +934,7 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 			}
 		}
 		fmt.Fprintf(w, "f%d:\n", i)
-		if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow, peek: g.ordered[name]}); err != nil {
+		if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow, peek: g.ordered[name], check: f.check}); err != nil {
 			return "", err
 		}
 		if i == len(fields)-1 || g.sparse[name] {
@@ -933,6 +947,9 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 	w.WriteString("find:\nkey, ok := r.KeyFold()\nif !ok {\nreturn\n}\nswitch string(key) {\n")
 	for i, f := range fields {
 		fmt.Fprintf(w, "case %q:\ngoto f%d\n", f.json, i)
+	}
+	if len(folds) > 0 {
+		fmt.Fprintf(w, "case %s:\nr.Fail()\nreturn\n", strings.Join(folds, ", "))
 	}
 	w.WriteString("}\n")
 	folded, err := g.skip(w, name, fields, lower)
@@ -1013,8 +1030,9 @@ func follows(q string) string {
 // (see object).
 func (g *generator) skip(w *bytes.Buffer, name string, fields []field, lower bool) (string, error) {
 	// A key matched case-insensitively is left to encoding/json: with
-	// the fields' keys all lower case, one with capitals only
-	// (SkipUnknown), else any (SkipField).
+	// the fields' keys all ASCII, one with capitals only (SkipUnknown;
+	// object fails the lower-cased keys of fields), else any
+	// (SkipField).
 	var folded strings.Builder
 	seen := map[string]bool{}
 	var keys []string
@@ -1113,6 +1131,8 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, o opts, depth int) e
 	switch t.kind {
 	case kString:
 		switch {
+		case o.check:
+			w.WriteString("if !" + o.null() + " {\nr.Str()\n}\n")
 		case o.keep != "":
 			fmt.Fprintf(w, "if !"+o.null()+" {\n%s = r.KeepString(&%s)\n}\n", x, o.keep)
 		case g.fastInterns[o.intern]:
@@ -1277,6 +1297,7 @@ type opts struct {
 	peek   bool   // a field of a wire:order struct (see null)
 	buf    string // the variable a nil pointer is pointed at, or a slice's memory, or ""
 	keep   string // the variable that keeps the last string read, or ""
+	check  bool   // a string checked, not set
 }
 
 // null returns the expression that reads a null if one comes next: in a

@@ -99,6 +99,12 @@
 // reused), and set field to nil otherwise: the one who decodes the raw
 // value again gets the error;
 //
+//	wire:"check"
+//
+// on a string field that nothing reads (a line's uuid) makes its reader
+// check the value's type as json.Unmarshal would and leave the field as
+// it is, with no string made;
+//
 //	wire:"also"
 //
 // on an unexported field of a struct type of the package (which

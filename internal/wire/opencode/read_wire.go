@@ -102,8 +102,11 @@ find:
 		goto f3
 	case "error":
 		goto f4
+	case "sessionid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedLine)
+	r.SkipUnknown(key, foldedLine)
 	goto find
 }
 
@@ -307,8 +310,11 @@ find:
 		goto f10
 	case "state":
 		goto f11
+	case "messageid", "sessionid", "callid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedPart)
+	r.SkipUnknown(key, foldedPart)
 	goto find
 }
 
@@ -812,8 +818,11 @@ find:
 		goto f2
 	case "responseBody":
 		goto f3
+	case "statuscode", "isretryable", "responsebody":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedErrorData)
+	r.SkipUnknown(key, foldedErrorData)
 	goto find
 }
 

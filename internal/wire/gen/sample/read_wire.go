@@ -305,8 +305,11 @@ find:
 		goto f8
 	case "spent":
 		goto f9
+	case "kind", "both", "pick":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedOrdered)
+	r.SkipUnknown(key, foldedOrdered)
 	goto find
 }
 
@@ -743,8 +746,10 @@ f24:
 							}
 						}
 					}
+				case "id":
+					r.Fail()
 				default:
-					r.SkipField(key, func(key string) bool {
+					r.SkipUnknown(key, func(key string) bool {
 						switch key {
 						case "id", "deep":
 							return true
@@ -915,8 +920,11 @@ find:
 		goto f27
 	case "parsed":
 		goto f28
+	case "untagged":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedEvent)
+	r.SkipUnknown(key, foldedEvent)
 	goto find
 }
 
@@ -1071,8 +1079,11 @@ find:
 		goto f3
 	case "partId":
 		goto f4
+	case "createdat", "pick", "partid":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedPart)
+	r.SkipUnknown(key, foldedPart)
 	goto find
 }
 
@@ -1158,8 +1169,11 @@ find:
 		goto f2
 	case "Pick":
 		goto f3
+	case "createdat", "both", "pick":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedHead)
+	r.SkipUnknown(key, foldedHead)
 	goto find
 }
 
@@ -1227,8 +1241,11 @@ find:
 		goto f1
 	case "extra":
 		goto f2
+	case "both", "pick":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedTail)
+	r.SkipUnknown(key, foldedTail)
 	goto find
 }
 
@@ -1645,8 +1662,10 @@ f23:
 							}
 						}
 					}
+				case "id":
+					r.Fail()
 				default:
-					r.SkipField(key, func(key string) bool {
+					r.SkipUnknown(key, func(key string) bool {
 						switch key {
 						case "id", "deep":
 							return true
@@ -1741,8 +1760,11 @@ find:
 		goto f24
 	case "last":
 		goto f25
+	case "untagged":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedWritten)
+	r.SkipUnknown(key, foldedWritten)
 	goto find
 }
 
@@ -1884,8 +1906,11 @@ find:
 		goto f0
 	case "Value":
 		goto f1
+	case "key", "value":
+		r.Fail()
+		return
 	}
-	r.SkipField(key, foldedMember)
+	r.SkipUnknown(key, foldedMember)
 	goto find
 }
 
@@ -2179,23 +2204,36 @@ f0:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"n":`, ``) {
+		if r.Follows(`,"note":`, ``) {
 			goto f2
 		}
 		goto find
 	}
 f1:
 	r.StringField(&v.ID)
-	if !r.Follows(`,"n":`, ``) {
+	if !r.Follows(`,"note":`, ``) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"models`, `":`) {
+		if r.Follows(`,"n":`, ``) {
 			goto f3
 		}
 		goto find
 	}
 f2:
+	if !r.Null() {
+		r.Str()
+	}
+	if !r.Follows(`,"n":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"models`, `":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
 	if r.Null() {
 		v.extra.N = nil
 	} else {
@@ -2208,7 +2246,7 @@ f2:
 		}
 		goto find
 	}
-f3:
+f4:
 	if r.Null() {
 		v.extra.Models = nil
 	} else if r.Object() {
@@ -2236,10 +2274,12 @@ find:
 		goto f0
 	case "id":
 		goto f1
-	case "n":
+	case "note":
 		goto f2
-	case "models":
+	case "n":
 		goto f3
+	case "models":
+		goto f4
 	}
 	r.SkipUnknown(key, foldedJoined)
 	goto find
@@ -2248,7 +2288,7 @@ find:
 // foldedJoined reports whether a lower-cased key is one of Joined's, lower-cased.
 func foldedJoined(key string) bool {
 	switch key {
-	case "kind", "id", "n", "models":
+	case "kind", "id", "note", "n", "models":
 		return true
 	}
 	return false

@@ -292,6 +292,7 @@ type Reused struct {
 type Joined struct {
 	Kind  string `json:"kind" wire:"intern=Type"`
 	ID    string `json:"id"`
+	Note  string `json:"note" wire:"check"` // not set, nobody reads it
 	extra Extra  `wire:"also"`
 }
 

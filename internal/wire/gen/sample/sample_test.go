@@ -45,7 +45,7 @@ var seeds = []string{
 	`{"wholes":[null]}`, `{"lent":null}`, `{"whole":{"kind":1}}`, `{"nested":{"items":[{"kind":"a"}]},"nested":{"items":[{"n":1},{}]}}`,
 	`{"kind":"text","id":"a","n":1,"models":{"a":{"input":1},"b":null,"a":{"output":2}}}`, `{"models":null,"kind":"x","kind":null}`,
 	`{"models":{"a":1}}`, `{"models":[]}`, `{"models":{"\u0061":{}}}`, `{"models":{"A":{}},"models":{"b":{"input":3}},"models":{"A":null}}`,
-	`{"Kind":"y","n":1}`, `{"N":2}`, `{"models":{"a":{"Input":1}}}`, `{"n":"1","id":"x"}`, `{"models":{}}`, `{"models":{"é":{}}}`,
+	`{"Kind":"y","n":1}`, `{"note":"x","id":"a"}`, `{"note":null}`, `{"note":1}`, `{"NOTE":"x"}`, "{\"note\":\"\xff\"}", `{"N":2}`, `{"models":{"a":{"Input":1}}}`, `{"n":"1","id":"x"}`, `{"models":{}}`, `{"models":{"é":{}}}`,
 	`{"list":["a","b"]}`, `{"list":["a","b"],"n":1}`, `{"list":["a",null]}`, `{"list":[]}`, `{"list":null}`, `{"list":"a"}`,
 	`{"list":[1]}`, `{"list":["a"],"list":["b",null]}`, `{"list":[],"list":["b"]}`, `{"list":null,"list":["a","b"]}`,
 	`{"list":["a\u0062"]}`, `{"list":[ "a" ,"b"]}`, `{"List":["a","b"]}`, "{\"list\":[\"\xff\"]}",
@@ -105,6 +105,10 @@ func compare[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) b
 			if diff := cmp.Diff(e, j.extra); diff != "" {
 				t.Errorf("%q: Joined's Extra (-json.Unmarshal +reader):\n%s", data, diff)
 			}
+			if j.Note != "" {
+				t.Errorf("%q: Joined's Note (wire:\"check\") set to %q", data, j.Note)
+			}
+			any(&want).(*Joined).Note = ""
 		}
 		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(Ordered{}, Event{}, Reused{}, Nested{}, Joined{})); diff != "" {
 			t.Errorf("%q (valid %v): (-json.Unmarshal +reader):\n%s", data, valid, diff)
@@ -186,7 +190,7 @@ func TestGeneratedReadsEveryField(t *testing.T) {
 	wiretest.ReadsEveryField(t, ReadPart)
 	wiretest.ReadsEveryField(t, ReadOrdered)
 	wiretest.ReadsEveryField(t, ReadReused)
-	wiretest.ReadsEveryField(t, ReadJoined)
+	wiretest.ReadsEveryField(t, ReadJoined, ".note")
 	wiretest.ReadsEveryField(t, ReadExtra)
 }
 
