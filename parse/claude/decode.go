@@ -66,13 +66,13 @@ type Decoder struct {
 	finished bool                 // a result line was seen after the last content
 	bad      badutf8.Once         // the invalid UTF-8 warning
 
-	jr         jsontext.Reader       // decodes lines in one pass
-	lastID     string                // the session id of the last line
-	lastStatus string                // the status of the last status line
-	blocks     []json.RawMessage     // a user line's content blocks, reused
-	inits      wire.InitReader       // reads init lines, the lists of the last kept
-	sl         wire.StreamLine       // the line read in one pass, reused
-	se         anthropic.StreamEvent // the event of a content_block_delta line (readDeltaLine)
+	jr     jsontext.Reader       // decodes lines in one pass
+	lastID string                // the session id of the last line
+	notice wire.Notice           // the last status line's, whose status the next repeats
+	blocks []json.RawMessage     // a user line's content blocks, reused
+	inits  wire.InitReader       // reads init lines, the lists of the last kept
+	sl     wire.StreamLine       // the line read in one pass, reused
+	se     anthropic.StreamEvent // the event of a content_block_delta line (readDeltaLine)
 	// res is a result line's fields, read with the line in one pass (as
 	// json.Unmarshal into a wire.Result decodes them), or nil
 	res *wire.Result
@@ -557,11 +557,7 @@ func (d *Decoder) decode(raw []byte) error {
 		if l.Subtype == wire.SubtypeInit {
 			return d.init(raw)
 		}
-		msg, ok := d.quickSummary(&l, raw)
-		if !ok {
-			msg = d.summary(&l, raw)
-		}
-		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: msg, Raw: bytes.Clone(raw)})
+		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: d.summary(&l, raw), Raw: bytes.Clone(raw)})
 	case wire.TypeStreamEvent:
 		return d.streamEvent(agent, l.Event, l.ev)
 	case wire.TypeAssistant:

@@ -448,6 +448,8 @@ find:
 		goto f1
 	case "stopReason":
 		goto f2
+	}
+	switch string(key) {
 	case "protocolversion", "sessionid", "stopreason":
 		r.Fail()
 		return
@@ -520,6 +522,8 @@ find:
 		goto f1
 	case "_meta":
 		goto f2
+	}
+	switch string(key) {
 	case "sessionid":
 		r.Fail()
 		return
@@ -785,6 +789,8 @@ find:
 		goto f12
 	case "cost":
 		goto f13
+	}
+	switch string(key) {
 	case "sessionupdate", "messageid", "toolcallid", "rawinput", "rawoutput":
 		r.Fail()
 		return
@@ -857,6 +863,8 @@ find:
 		goto f1
 	case "content":
 		goto f2
+	}
+	switch string(key) {
 	case "sessionupdate", "messageid":
 		r.Fail()
 		return
@@ -1031,6 +1039,8 @@ find:
 		goto f7
 	case "rawOutput":
 		goto f8
+	}
+	switch string(key) {
 	case "sessionupdate", "toolcallid", "rawinput", "rawoutput":
 		r.Fail()
 		return
@@ -1101,6 +1111,8 @@ find:
 		goto f0
 	case "entries":
 		goto f1
+	}
+	switch string(key) {
 	case "sessionupdate":
 		r.Fail()
 		return
@@ -1201,6 +1213,8 @@ find:
 		goto f3
 	case "uri":
 		goto f4
+	}
+	switch string(key) {
 	case "mimetype":
 		r.Fail()
 		return
@@ -1329,6 +1343,8 @@ find:
 		goto f1
 	case "mimeType":
 		goto f2
+	}
+	switch string(key) {
 	case "mimetype":
 		r.Fail()
 		return
@@ -1448,6 +1464,8 @@ find:
 		goto f4
 	case "terminalId":
 		goto f5
+	}
+	switch string(key) {
 	case "oldtext", "newtext", "terminalid":
 		r.Fail()
 		return
@@ -1770,6 +1788,8 @@ find:
 		goto f1
 	case "_meta":
 		goto f2
+	}
+	switch string(key) {
 	case "stopreason":
 		r.Fail()
 		return
@@ -1911,6 +1931,8 @@ find:
 		goto f4
 	case "cachedWriteTokens":
 		goto f5
+	}
+	switch string(key) {
 	case "inputtokens", "outputtokens", "totaltokens", "thoughttokens", "cachedreadtokens", "cachedwritetokens":
 		r.Fail()
 		return
@@ -2035,6 +2057,8 @@ find:
 		goto f1
 	case "configOptions":
 		goto f2
+	}
+	switch string(key) {
 	case "sessionid", "configoptions":
 		r.Fail()
 		return
@@ -2163,6 +2187,8 @@ find:
 	switch string(key) {
 	case "protocolVersion":
 		goto f0
+	}
+	switch string(key) {
 	case "protocolversion":
 		r.Fail()
 		return
@@ -2231,6 +2257,8 @@ find:
 		goto f0
 	case "prompt":
 		goto f1
+	}
+	switch string(key) {
 	case "sessionid":
 		r.Fail()
 		return
@@ -2315,6 +2343,8 @@ find:
 		goto f0
 	case "toolCall":
 		goto f1
+	}
+	switch string(key) {
 	case "sessionid", "toolcall":
 		r.Fail()
 		return
@@ -2519,6 +2549,8 @@ find:
 		goto f0
 	case "update":
 		goto f1
+	}
+	switch string(key) {
 	case "sessionid":
 		r.Fail()
 		return
@@ -2686,6 +2718,8 @@ find:
 		goto f4
 	case "usage":
 		goto f5
+	}
+	switch string(key) {
 	case "protocolversion", "sessionid", "stopreason", "configoptions":
 		r.Fail()
 		return

@@ -165,6 +165,8 @@ find:
 		goto f1
 	case "metadata":
 		goto f2
+	}
+	switch string(key) {
 	case "rawevent":
 		r.Fail()
 		return
@@ -215,6 +217,8 @@ find:
 	switch string(key) {
 	case "subagentRunId":
 		goto f0
+	}
+	switch string(key) {
 	case "subagentrunid":
 		r.Fail()
 		return
@@ -369,6 +373,8 @@ find:
 		goto f6
 	case "name":
 		goto f7
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "messageid":
 		r.Fail()
 		return
@@ -502,6 +508,8 @@ find:
 		goto f5
 	case "delta":
 		goto f6
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "messageid":
 		r.Fail()
 		return
@@ -622,6 +630,8 @@ find:
 		goto f4
 	case "messageId":
 		goto f5
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "messageid":
 		r.Fail()
 		return
@@ -797,6 +807,8 @@ find:
 		goto f7
 	case "name":
 		goto f8
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "messageid":
 		r.Fail()
 		return
@@ -947,6 +959,8 @@ find:
 		goto f6
 	case "parentMessageId":
 		goto f7
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "toolcallid", "toolcallname", "parentmessageid":
 		r.Fail()
 		return
@@ -1080,6 +1094,8 @@ find:
 		goto f5
 	case "delta":
 		goto f6
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "toolcallid":
 		r.Fail()
 		return
@@ -1200,6 +1216,8 @@ find:
 		goto f4
 	case "toolCallId":
 		goto f5
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "toolcallid":
 		r.Fail()
 		return
@@ -1375,6 +1393,8 @@ find:
 		goto f7
 	case "delta":
 		goto f8
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "toolcallid", "toolcallname", "parentmessageid":
 		r.Fail()
 		return
@@ -1538,6 +1558,8 @@ find:
 		goto f7
 	case "role":
 		goto f8
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "messageid", "toolcallid":
 		r.Fail()
 		return
@@ -1738,6 +1760,8 @@ find:
 		goto f2
 	case "provider":
 		goto f3
+	}
+	switch string(key) {
 	case "mimetype":
 		r.Fail()
 		return
@@ -1901,6 +1925,8 @@ find:
 		goto f7
 	case "input":
 		goto f8
+	}
+	switch string(key) {
 	case "rawevent", "threadid", "runid", "protocolversion", "parentrunid":
 		r.Fail()
 		return
@@ -2071,6 +2097,8 @@ find:
 		goto f7
 	case "usage":
 		goto f8
+	}
+	switch string(key) {
 	case "rawevent", "threadid", "runid":
 		r.Fail()
 		return
@@ -2174,6 +2202,8 @@ find:
 		goto f2
 	case "interruptIds":
 		goto f3
+	}
+	switch string(key) {
 	case "pendingtoolcallids", "interruptids":
 		r.Fail()
 		return
@@ -2349,6 +2379,8 @@ find:
 		goto f6
 	case "cacheWriteInputTokens":
 		goto f7
+	}
+	switch string(key) {
 	case "inputtokens", "outputtokens", "totaltokens", "reasoningtokens", "cachedinputtokens", "cachewriteinputtokens":
 		r.Fail()
 		return
@@ -2493,6 +2525,8 @@ find:
 		goto f5
 	case "usage":
 		goto f6
+	}
+	switch string(key) {
 	case "rawevent":
 		r.Fail()
 		return
@@ -2613,6 +2647,8 @@ find:
 		goto f4
 	case "stepName":
 		goto f5
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "stepname":
 		r.Fail()
 		return
@@ -2733,6 +2769,8 @@ find:
 		goto f4
 	case "stepName":
 		goto f5
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "stepname":
 		r.Fail()
 		return
@@ -2853,6 +2891,8 @@ find:
 		goto f4
 	case "messageId":
 		goto f5
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "messageid":
 		r.Fail()
 		return
@@ -2986,6 +3026,8 @@ find:
 		goto f5
 	case "role":
 		goto f6
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "messageid":
 		r.Fail()
 		return
@@ -3119,6 +3161,8 @@ find:
 		goto f5
 	case "delta":
 		goto f6
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "messageid":
 		r.Fail()
 		return
@@ -3239,6 +3283,8 @@ find:
 		goto f4
 	case "messageId":
 		goto f5
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "messageid":
 		r.Fail()
 		return
@@ -3380,6 +3426,8 @@ find:
 		goto f5
 	case "delta":
 		goto f6
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "messageid":
 		r.Fail()
 		return
@@ -3500,6 +3548,8 @@ find:
 		goto f4
 	case "messageId":
 		goto f5
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "messageid":
 		r.Fail()
 		return
@@ -3646,6 +3696,8 @@ find:
 		goto f6
 	case "encryptedValue":
 		goto f7
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "entityid", "encryptedvalue":
 		r.Fail()
 		return
@@ -3830,6 +3882,8 @@ find:
 		goto f8
 	case "parentMessageId":
 		goto f9
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid", "parentsubagentrunid", "parenttoolcallid", "parentmessageid":
 		r.Fail()
 		return
@@ -3963,6 +4017,8 @@ find:
 		goto f5
 	case "outcome":
 		goto f6
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid":
 		r.Fail()
 		return
@@ -4096,6 +4152,8 @@ find:
 		goto f5
 	case "code":
 		goto f6
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid":
 		r.Fail()
 		return
@@ -4233,6 +4291,8 @@ find:
 		goto f5
 	case "source":
 		goto f6
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid":
 		r.Fail()
 		return
@@ -4366,6 +4426,8 @@ find:
 		goto f5
 	case "value":
 		goto f6
+	}
+	switch string(key) {
 	case "rawevent", "subagentrunid":
 		r.Fail()
 		return

@@ -589,6 +589,8 @@ find:
 		goto f23
 	case "providerMetadata":
 		goto f24
+	}
+	switch string(key) {
 	case "errortext", "toolcallid", "toolname", "inputtextdelta", "providerexecuted", "approvalid", "sourceid", "mediatype", "messageid", "messagemetadata", "finishreason", "providermetadata":
 		r.Fail()
 		return
@@ -666,6 +668,8 @@ find:
 		goto f0
 	case "Optional":
 		goto f1
+	}
+	switch string(key) {
 	case "required", "optional":
 		r.Fail()
 		return

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/wire/anthropic"
 	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
@@ -60,6 +61,7 @@ func TestReadersReadEveryField(t *testing.T) {
 	wiretest.ReadsEveryField(t, ReadLine, ".uuid")
 	wiretest.ReadsEveryField(t, ReadStreamLine, ".Line.uuid")
 	wiretest.ReadsEveryField(t, ReadResult)
+	wiretest.ReadsEveryField(t, ReadNotice)
 }
 
 // initSeeds are the init lines of stream-json recordings and odd ones.
@@ -228,3 +230,45 @@ func TestUnmarshalKind(t *testing.T) {
 		}
 	}
 }
+
+// noticeSeeds are the lines of stream-json recordings and odd status
+// lines.
+func noticeSeeds(t testing.TB) [][]byte {
+	seeds := streamSeeds(t)
+	for _, s := range []string{
+		`{"type":"system","subtype":"api_retry","attempt":1,"max_retries":2,"retry_delay_ms":5.5e2,"error_status":null,"error":{"x":1}}`,
+		`{"type":"system","subtype":"api_retry","attempt":1.5,"error_status":"x","error":5}`,
+		`{"type":"system","subtype":"api_retry","Attempt":3,"ERROR":"e","error_status":529,"error_status":null}`,
+		`{"type":"system","subtype":"task_progress","usage":{"tool_uses":2,"Tool_Uses":3},"usage":{"total_tokens":1}}`,
+		`{"type":"system","subtype":"task_progress","usage":null,"usage":5,"description":null}`,
+		`{"type":"system","subtype":"task_updated","patch":{"status":"done","error":"e","x":[1]},"patch":{"error":null}}`,
+		`{"type":"system","subtype":"task_updated","patch":"x"}`,
+		`{"type":"system","subtype":"compact_boundary","compact_metadata":{"trigger":"auto","pre_tokens":5}}`,
+		`{"type":"system","subtype":"compact_boundary","compact_metadata":null,"rate_limit_info":null}`,
+		`{"type":"system","subtype":"x","content":"c","content":null,"message":"m","elapsed_time_seconds":1e400}`,
+		`{"type":"system","subtype":"x","status":null,"status":"s","estimated_tokens":-0}`,
+	} {
+		seeds = append(seeds, []byte(s))
+	}
+	return seeds
+}
+
+// compareNotice checks ReadNotice with json.Unmarshal, after a status
+// line (whose status the reader keeps).
+func compareNotice(t *testing.T, data []byte) bool {
+	t.Helper()
+	return wiretest.OnePass(t, data, func(r *jsontext.Reader, n *Notice) bool {
+		var prev jsontext.Reader
+		prev.Reset([]byte(`{"type":"system","subtype":"status","status":"compacting"}`))
+		ReadNotice(&prev, n)
+		ResetNotice(n)
+		return ReadNotice(r, n)
+	}, func(got, _ *Notice) { got.status = nil })
+}
+
+func TestReadNoticeSeeds(t *testing.T) {
+	t.Parallel()
+	wiretest.OnePassSeeds(t, noticeSeeds(t), 500, compareNotice)
+}
+
+func FuzzReadNotice(f *testing.F) { wiretest.FuzzOnePass(f, noticeSeeds(f), compareNotice) }

@@ -323,6 +323,8 @@ find:
 		goto f20
 	case "lastPrompt":
 		goto f21
+	}
+	switch string(key) {
 	case "parentuuid", "logicalparentuuid", "issidechain", "agentid", "sessionid", "gitbranch", "tooluseresult", "isapierrormessage", "ismeta", "iscompactsummary", "lastprompt":
 		r.Fail()
 		return
@@ -1169,6 +1171,8 @@ find:
 		goto f21
 	case "aborted":
 		goto f22
+	}
+	switch string(key) {
 	case "modelusage":
 		r.Fail()
 		return
@@ -1589,6 +1593,8 @@ find:
 		goto f14
 	case "uuid":
 		goto f15
+	}
+	switch string(key) {
 	case "permissionmode", "apikeysource":
 		r.Fail()
 		return
@@ -1869,6 +1875,8 @@ find:
 		goto f13
 	case "uuid":
 		goto f14
+	}
+	switch string(key) {
 	case "modelusage":
 		r.Fail()
 		return
@@ -1980,6 +1988,8 @@ find:
 		goto f4
 	case "costUSD":
 		goto f5
+	}
+	switch string(key) {
 	case "inputtokens", "outputtokens", "cachereadinputtokens", "cachecreationinputtokens", "websearchrequests", "costusd":
 		r.Fail()
 		return
@@ -1992,6 +2002,572 @@ find:
 func foldedModelUsage(key string) bool {
 	switch key {
 	case "inputtokens", "outputtokens", "cachereadinputtokens", "cachecreationinputtokens", "websearchrequests", "costusd":
+		return true
+	}
+	return false
+}
+
+// ReadNotice reads a whole Notice into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadNotice(r *jsontext.Reader, v *Notice) bool {
+	if !r.Null() {
+		readNotice(r, v)
+	}
+	return !r.Failed()
+}
+
+// ResetNotice sets *v to Notice{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= fields.
+func ResetNotice(v *Notice) {
+	v.Status = nil
+	v.Attempt = 0
+	v.MaxRetries = 0
+	v.RetryDelayMS = 0
+	v.ErrorStatus = nil
+	v.Error = nil
+	v.EstimatedTokens = 0
+	v.Description = ""
+	v.SubagentType = ""
+	v.Summary = ""
+	v.LastToolName = ""
+	v.Patch = nil
+	v.HookName = ""
+	v.HookEvent = ""
+	v.Outcome = ""
+	v.Content = nil
+	v.Text = ""
+	v.Message = ""
+	v.ToolName = ""
+	v.ElapsedSeconds = 0
+	v.CompactMetadata = nil
+	v.RateLimitInfo = nil
+	v.Usage = nil
+	v.State = ""
+	v.Suggestion = ""
+}
+
+func readNotice(r *jsontext.Reader, v *Notice) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"status"`, `:`) {
+		if r.Follows(`"attempt`, `":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.Status = nil
+	} else {
+		v.Status = r.KeepStringPtr(&v.status)
+	}
+	if !r.Follows(`,"attemp`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"max_re`, `tries":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadInt(r, &v.Attempt)
+	if !r.Follows(`,"max_re`, `tries":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"retry_`, `delay_ms":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadInt(r, &v.MaxRetries)
+	if !r.Follows(`,"retry_`, `delay_ms":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"error_`, `status":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadFloat(r, &v.RetryDelayMS)
+	if !r.Follows(`,"error_`, `status":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"error"`, `:`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.ErrorStatus = nil
+	} else {
+		jsontext.Ensure(&v.ErrorStatus)
+		jsontext.ReadInt(r, v.ErrorStatus)
+	}
+	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"estima`, `ted_tokens":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Error = nil
+	} else {
+		jsontext.ReadAny(r, &v.Error)
+	}
+	if !r.Follows(`,"estima`, `ted_tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"descri`, `ption":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	jsontext.ReadInt(r, &v.EstimatedTokens)
+	if !r.Follows(`,"descri`, `ption":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"subage`, `nt_type":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	r.StringField(&v.Description)
+	if !r.Follows(`,"subage`, `nt_type":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"summar`, `y":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	r.StringField(&v.SubagentType)
+	if !r.Follows(`,"summar`, `y":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"last_t`, `ool_name":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	r.StringField(&v.Summary)
+	if !r.Follows(`,"last_t`, `ool_name":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"patch"`, `:`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	r.StringField(&v.LastToolName)
+	if !r.Follows(`,"patch"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"hook_n`, `ame":`) {
+			goto f12
+		}
+		goto find
+	}
+f11:
+	if r.Null() {
+		v.Patch = nil
+	} else {
+		readNoticePatch(r, jsontext.Ensure(&v.Patch))
+	}
+	if !r.Follows(`,"hook_n`, `ame":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"hook_e`, `vent":`) {
+			goto f13
+		}
+		goto find
+	}
+f12:
+	r.StringField(&v.HookName)
+	if !r.Follows(`,"hook_e`, `vent":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"outcom`, `e":`) {
+			goto f14
+		}
+		goto find
+	}
+f13:
+	r.StringField(&v.HookEvent)
+	if !r.Follows(`,"outcom`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"conten`, `t":`) {
+			goto f15
+		}
+		goto find
+	}
+f14:
+	r.StringField(&v.Outcome)
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"text":`, ``) {
+			goto f16
+		}
+		goto find
+	}
+f15:
+	if r.Null() {
+		v.Content = nil
+	} else {
+		jsontext.ReadAny(r, &v.Content)
+	}
+	if !r.Follows(`,"text":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"messag`, `e":`) {
+			goto f17
+		}
+		goto find
+	}
+f16:
+	r.StringField(&v.Text)
+	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"tool_n`, `ame":`) {
+			goto f18
+		}
+		goto find
+	}
+f17:
+	r.StringField(&v.Message)
+	if !r.Follows(`,"tool_n`, `ame":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"elapse`, `d_time_seconds":`) {
+			goto f19
+		}
+		goto find
+	}
+f18:
+	r.StringField(&v.ToolName)
+	if !r.Follows(`,"elapse`, `d_time_seconds":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"compac`, `t_metadata":`) {
+			goto f20
+		}
+		goto find
+	}
+f19:
+	jsontext.ReadFloat(r, &v.ElapsedSeconds)
+	if !r.Follows(`,"compac`, `t_metadata":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"rate_l`, `imit_info":`) {
+			goto f21
+		}
+		goto find
+	}
+f20:
+	if r.Null() {
+		v.CompactMetadata = nil
+	} else {
+		readNoticeCompact(r, jsontext.Ensure(&v.CompactMetadata))
+	}
+	if !r.Follows(`,"rate_l`, `imit_info":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"usage"`, `:`) {
+			goto f22
+		}
+		goto find
+	}
+f21:
+	if r.Null() {
+		v.RateLimitInfo = nil
+	} else {
+		jsontext.Ensure(&v.RateLimitInfo)
+		if r.Object() {
+			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+				switch string(key) {
+				case "status":
+					r.StringField(&v.RateLimitInfo.Status)
+				case "rateLimitType":
+					r.StringField(&v.RateLimitInfo.RateLimitType)
+				case "ratelimittype":
+					r.Fail()
+				default:
+					r.SkipUnknown(key, func(key string) bool {
+						switch key {
+						case "status", "ratelimittype":
+							return true
+						}
+						return false
+					})
+				}
+			}
+		}
+	}
+	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"state"`, `:`) {
+			goto f23
+		}
+		goto find
+	}
+f22:
+	if r.Null() {
+		v.Usage = nil
+	} else {
+		jsontext.Ensure(&v.Usage)
+		if r.Object() {
+			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+				switch string(key) {
+				case "tool_uses":
+					jsontext.ReadInt(r, &v.Usage.ToolUses)
+				default:
+					r.SkipUnknown(key, func(key string) bool {
+						switch key {
+						case "tool_uses":
+							return true
+						}
+						return false
+					})
+				}
+			}
+		}
+	}
+	if !r.Follows(`,"state"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"sugges`, `tion":`) {
+			goto f24
+		}
+		goto find
+	}
+f23:
+	r.StringField(&v.State)
+	if !r.Follows(`,"sugges`, `tion":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f24:
+	r.StringField(&v.Suggestion)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "status":
+		goto f0
+	case "attempt":
+		goto f1
+	case "max_retries":
+		goto f2
+	case "retry_delay_ms":
+		goto f3
+	case "error_status":
+		goto f4
+	case "error":
+		goto f5
+	case "estimated_tokens":
+		goto f6
+	case "description":
+		goto f7
+	case "subagent_type":
+		goto f8
+	case "summary":
+		goto f9
+	case "last_tool_name":
+		goto f10
+	case "patch":
+		goto f11
+	case "hook_name":
+		goto f12
+	case "hook_event":
+		goto f13
+	case "outcome":
+		goto f14
+	case "content":
+		goto f15
+	case "text":
+		goto f16
+	case "message":
+		goto f17
+	case "tool_name":
+		goto f18
+	case "elapsed_time_seconds":
+		goto f19
+	case "compact_metadata":
+		goto f20
+	case "rate_limit_info":
+		goto f21
+	case "usage":
+		goto f22
+	case "state":
+		goto f23
+	case "suggestion":
+		goto f24
+	}
+	r.SkipUnknown(key, foldedNotice)
+	goto find
+}
+
+// foldedNotice reports whether a lower-cased key is one of Notice's, lower-cased.
+func foldedNotice(key string) bool {
+	switch key {
+	case "status", "attempt", "max_retries", "retry_delay_ms", "error_status", "error", "estimated_tokens", "description", "subagent_type", "summary", "last_tool_name", "patch", "hook_name", "hook_event", "outcome", "content", "text", "message", "tool_name", "elapsed_time_seconds", "compact_metadata", "rate_limit_info", "usage", "state", "suggestion":
+		return true
+	}
+	return false
+}
+
+// ReadNoticePatch reads a whole NoticePatch into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadNoticePatch(r *jsontext.Reader, v *NoticePatch) bool {
+	if !r.Null() {
+		readNoticePatch(r, v)
+	}
+	return !r.Failed()
+}
+
+func readNoticePatch(r *jsontext.Reader, v *NoticePatch) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"status"`, `:`) {
+		if r.Follows(`"error":`, ``) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Status)
+	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Error)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "status":
+		goto f0
+	case "error":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedNoticePatch)
+	goto find
+}
+
+// foldedNoticePatch reports whether a lower-cased key is one of NoticePatch's, lower-cased.
+func foldedNoticePatch(key string) bool {
+	switch key {
+	case "status", "error":
+		return true
+	}
+	return false
+}
+
+// ReadNoticeCompact reads a whole NoticeCompact into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadNoticeCompact(r *jsontext.Reader, v *NoticeCompact) bool {
+	if !r.Null() {
+		readNoticeCompact(r, v)
+	}
+	return !r.Failed()
+}
+
+func readNoticeCompact(r *jsontext.Reader, v *NoticeCompact) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"trigger`, `":`) {
+		if r.Follows(`"pre_tok`, `ens":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Trigger)
+	if !r.Follows(`,"pre_to`, `kens":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadInt(r, &v.PreTokens)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "trigger":
+		goto f0
+	case "pre_tokens":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedNoticeCompact)
+	goto find
+}
+
+// foldedNoticeCompact reports whether a lower-cased key is one of NoticeCompact's, lower-cased.
+func foldedNoticeCompact(key string) bool {
+	switch key {
+	case "trigger", "pre_tokens":
 		return true
 	}
 	return false

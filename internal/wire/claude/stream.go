@@ -193,3 +193,54 @@ type ModelUsage struct {
 	WebSearchRequests        int64   `json:"webSearchRequests"`
 	CostUSD                  float64 `json:"costUSD"`
 }
+
+// Notice is the union of the fields of the system lines (and of the few
+// other line types a decoder summarizes) that a one-line summary is made
+// of: api_retry's attempt, status's status, task_progress's usage, and so
+// on.
+type Notice struct {
+	Status          *string        `json:"status" wire:"keep=status"` // a status line's repeats
+	Attempt         int            `json:"attempt"`
+	MaxRetries      int            `json:"max_retries"`
+	RetryDelayMS    float64        `json:"retry_delay_ms"`
+	ErrorStatus     *int           `json:"error_status"`
+	Error           any            `json:"error"`
+	EstimatedTokens int64          `json:"estimated_tokens"`
+	Description     string         `json:"description"`
+	SubagentType    string         `json:"subagent_type"`
+	Summary         string         `json:"summary"`
+	LastToolName    string         `json:"last_tool_name"`
+	Patch           *NoticePatch   `json:"patch"`
+	HookName        string         `json:"hook_name"`
+	HookEvent       string         `json:"hook_event"`
+	Outcome         string         `json:"outcome"`
+	Content         any            `json:"content"`
+	Text            string         `json:"text"`
+	Message         string         `json:"message"`
+	ToolName        string         `json:"tool_name"`
+	ElapsedSeconds  float64        `json:"elapsed_time_seconds"`
+	CompactMetadata *NoticeCompact `json:"compact_metadata"`
+	RateLimitInfo   *struct {
+		Status        string `json:"status"`
+		RateLimitType string `json:"rateLimitType"`
+	} `json:"rate_limit_info"`
+	Usage *struct {
+		ToolUses int `json:"tool_uses"`
+	} `json:"usage"`
+	State      string `json:"state"`
+	Suggestion string `json:"suggestion"`
+
+	status *string // the last status read (keep=)
+}
+
+// NoticePatch is a task_updated line's patch.
+type NoticePatch struct {
+	Status string `json:"status"`
+	Error  string `json:"error"`
+}
+
+// NoticeCompact is a compact_boundary line's compact_metadata.
+type NoticeCompact struct {
+	Trigger   string `json:"trigger"`
+	PreTokens int64  `json:"pre_tokens"`
+}

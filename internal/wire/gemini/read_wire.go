@@ -122,6 +122,8 @@ find:
 		goto f5
 	case "kind":
 		goto f6
+	}
+	switch string(key) {
 	case "sessionid", "projecthash", "starttime", "lastupdated":
 		r.Fail()
 		return
@@ -298,6 +300,8 @@ find:
 		goto f7
 	case "model":
 		goto f8
+	}
+	switch string(key) {
 	case "displaycontent", "toolcalls":
 		r.Fail()
 		return
@@ -461,6 +465,8 @@ find:
 		goto f8
 	case "resultDisplay":
 		goto f9
+	}
+	switch string(key) {
 	case "agentid", "displayname", "resultdisplay":
 		r.Fail()
 		return
@@ -745,6 +751,8 @@ find:
 		goto f2
 	case "functionResponse":
 		goto f3
+	}
+	switch string(key) {
 	case "functioncall", "functionresponse":
 		r.Fail()
 		return
@@ -1054,6 +1062,8 @@ find:
 		goto f0
 	case "Timestamp":
 		goto f1
+	}
+	switch string(key) {
 	case "type", "timestamp":
 		r.Fail()
 		return
@@ -2126,6 +2136,8 @@ find:
 		goto f0
 	case "Stats":
 		goto f1
+	}
+	switch string(key) {
 	case "name", "stats":
 		r.Fail()
 		return
@@ -2430,6 +2442,8 @@ find:
 		goto f0
 	case "Metrics":
 		goto f1
+	}
+	switch string(key) {
 	case "name", "metrics":
 		r.Fail()
 		return
@@ -2575,6 +2589,8 @@ find:
 		goto f1
 	case "totalLatencyMs":
 		goto f2
+	}
+	switch string(key) {
 	case "totalrequests", "totalerrors", "totallatencyms":
 		r.Fail()
 		return

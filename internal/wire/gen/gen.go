@@ -948,10 +948,11 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 	for i, f := range fields {
 		fmt.Fprintf(w, "case %q:\ngoto f%d\n", f.json, i)
 	}
-	if len(folds) > 0 {
-		fmt.Fprintf(w, "case %s:\nr.Fail()\nreturn\n", strings.Join(folds, ", "))
-	}
 	w.WriteString("}\n")
+	if len(folds) > 0 {
+		// Apart from the fields' switch, which they leave as it was.
+		fmt.Fprintf(w, "switch string(key) {\ncase %s:\nr.Fail()\nreturn\n}\n", strings.Join(folds, ", "))
+	}
 	folded, err := g.skip(w, name, fields, lower)
 	if err != nil {
 		return "", err

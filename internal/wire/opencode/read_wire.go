@@ -102,6 +102,8 @@ find:
 		goto f3
 	case "error":
 		goto f4
+	}
+	switch string(key) {
 	case "sessionid":
 		r.Fail()
 		return
@@ -310,6 +312,8 @@ find:
 		goto f10
 	case "state":
 		goto f11
+	}
+	switch string(key) {
 	case "messageid", "sessionid", "callid":
 		r.Fail()
 		return
@@ -818,6 +822,8 @@ find:
 		goto f2
 	case "responseBody":
 		goto f3
+	}
+	switch string(key) {
 	case "statuscode", "isretryable", "responsebody":
 		r.Fail()
 		return

@@ -305,6 +305,8 @@ find:
 		goto f8
 	case "spent":
 		goto f9
+	}
+	switch string(key) {
 	case "kind", "both", "pick":
 		r.Fail()
 		return
@@ -920,6 +922,8 @@ find:
 		goto f27
 	case "parsed":
 		goto f28
+	}
+	switch string(key) {
 	case "untagged":
 		r.Fail()
 		return
@@ -1079,6 +1083,8 @@ find:
 		goto f3
 	case "partId":
 		goto f4
+	}
+	switch string(key) {
 	case "createdat", "pick", "partid":
 		r.Fail()
 		return
@@ -1169,6 +1175,8 @@ find:
 		goto f2
 	case "Pick":
 		goto f3
+	}
+	switch string(key) {
 	case "createdat", "both", "pick":
 		r.Fail()
 		return
@@ -1241,6 +1249,8 @@ find:
 		goto f1
 	case "extra":
 		goto f2
+	}
+	switch string(key) {
 	case "both", "pick":
 		r.Fail()
 		return
@@ -1760,6 +1770,8 @@ find:
 		goto f24
 	case "last":
 		goto f25
+	}
+	switch string(key) {
 	case "untagged":
 		r.Fail()
 		return
@@ -1906,6 +1918,8 @@ find:
 		goto f0
 	case "Value":
 		goto f1
+	}
+	switch string(key) {
 	case "key", "value":
 		r.Fail()
 		return
