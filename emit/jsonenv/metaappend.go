@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
@@ -56,19 +55,6 @@ func (w *metaWriter) spelling(f form) *agentmeta.Spelling {
 		}
 	}
 	return s
-}
-
-// appendMetaInit appends the meta_init payload metaInitPayload builds
-// from ev's fields.
-func (w *metaWriter) appendMetaInit(b []byte, ev *event.SessionStart, f form) []byte {
-	return w.spelling(f).AppendInit(b, ev.Agent, ev)
-}
-
-// appendMetaFinal appends the meta_final payload built from ev's fields,
-// or reports false for a cost encoding/json cannot write:
-// marshalMetaFinal then writes what encoding/json does.
-func (w *metaWriter) appendMetaFinal(b []byte, ev *event.RunEnd, f form) ([]byte, bool) {
-	return w.spelling(f).AppendFinal(b, ev)
 }
 
 // errorKeys are the keys of wire.ErrorPayload in each form.
@@ -178,26 +164,4 @@ func (w *metaWriter) text(b, t []byte, f form) []byte {
 		}
 	}
 	return append(b, t[start:]...)
-}
-
-// initSize and finalSize are the lengths of the event's strings that
-// appendMetaInit and appendMetaFinal write (Encoder.built's size).
-func initSize(ev *event.SessionStart) int {
-	n := len(ev.Prompt) + len(ev.Agent) + len(ev.ParentAgent) + len(ev.Model) + len(ev.SessionID) + len(ev.Cwd) +
-		len(ev.ParentToolID) + len(ev.Name) + len(ev.Description)
-	for _, t := range ev.Tools {
-		n += len(t)
-	}
-	return n
-}
-
-func finalSize(ev *event.RunEnd) int {
-	n := len(ev.StopReason) + len(ev.Result)
-	if ev.Usage != nil {
-		n += len(ev.Usage.ServiceTier)
-	}
-	for _, s := range ev.Errors {
-		n += len(s)
-	}
-	return n
 }
