@@ -66,13 +66,13 @@ type Decoder struct {
 	finished bool                 // a result line was seen after the last content
 	bad      badutf8.Once         // the invalid UTF-8 warning
 
-	jr     jsontext.Reader       // decodes lines in one pass
-	lastID string                // the session id of the last line
-	notice wire.Notice           // the last status line's, whose status the next repeats
-	blocks []json.RawMessage     // a user line's content blocks, reused
-	inits  wire.InitReader       // reads init lines, the lists of the last kept
-	sl     wire.StreamLine       // the line read in one pass, reused
-	se     anthropic.StreamEvent // the event of a content_block_delta line (readDeltaLine)
+	jr      jsontext.Reader       // decodes lines in one pass
+	lastID  string                // the session id of the last line
+	notice  wire.Notice           // the last status line's, whose status the next repeats
+	userMsg wire.UserMessage      // a user line's message, its blocks' memory reused
+	inits   wire.InitReader       // reads init lines, the lists of the last kept
+	sl      wire.StreamLine       // the line read in one pass, reused
+	se      anthropic.StreamEvent // the event of a content_block_delta line (readDeltaLine)
 	// res is a result line's fields, read with the line in one pass (as
 	// json.Unmarshal into a wire.Result decodes them), or nil
 	res *wire.Result
@@ -611,7 +611,7 @@ func (d *Decoder) subagent(l *line, raw []byte) string {
 		Name: l.SubagentType, Description: l.TaskDescription,
 	}
 	if l.Type == wire.TypeUser {
-		var m userMessage
+		var m wire.UserMessage
 		if json.Unmarshal(l.Message, &m) == nil {
 			ev.Prompt = userText(m.Content)
 		}
@@ -775,11 +775,11 @@ func abortedLine(raw []byte) bool {
 }
 
 func (d *Decoder) user(agent string, l *line, raw []byte) error {
-	var m userMessage
-	blocks, ok := d.readUser(l.Message, &m)
+	m := &d.userMsg
+	blocks, ok := d.readUser(l.Message, m)
 	if !ok {
-		m = userMessage{}
-		if err := json.Unmarshal(l.Message, &m); err != nil {
+		*m = wire.UserMessage{}
+		if err := json.Unmarshal(l.Message, m); err != nil {
 			d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 			return d.errorf(event.ErrSyntax, "user message: %s", jsontext.Problem(err))
 		}

@@ -105,55 +105,21 @@ func (d *Decoder) unmarshalMessage(raw []byte, m *anthropic.Message) error {
 	return jsontext.DecodeValid(&d.jr, raw, m, anthropic.ReadMessage)
 }
 
-// readUser decodes a user line's message into m as json.Unmarshal does,
-// and the elements of its content when that is an array, as
-// json.Unmarshal into []json.RawMessage gives them (but in raw, not
-// copies: d.blocks, valid until the next call), in one pass. It reports
-// false where it cannot (the caller decodes raw with encoding/json).
-func (d *Decoder) readUser(raw []byte, m *userMessage) ([]json.RawMessage, bool) {
-	r := &d.jr
-	r.ResetValid(raw) // a value of a line that went through badutf8.Fix
-	if !r.Object() {
+// readUser decodes a user line's message into m as json.Unmarshal does
+// (wire.ReadUserMessage), and the elements of its content when that is
+// an array, as json.Unmarshal into []json.RawMessage gives them (but in
+// raw, not copies, valid until the next call). It reports false where it
+// cannot (the caller decodes raw with encoding/json).
+func (d *Decoder) readUser(raw []byte, m *wire.UserMessage) ([]json.RawMessage, bool) {
+	d.jr.ResetValid(raw) // a value of a line that went through badutf8.Fix
+	wire.ResetUserMessage(m)
+	if !wire.ReadUserMessage(&d.jr, m) || !d.jr.End() {
 		return nil, false
 	}
-	d.blocks = d.blocks[:0]
-	isArray := false
-	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-		switch string(key) {
-		case "role":
-			if !r.Null() {
-				r.Str() // a string, not kept
-			}
-		case "content":
-			if r.Peek() == 'n' {
-				r.Fail() // null: left to encoding/json
-				break
-			}
-			off := r.Offset() // Peek read the white space before the value
-			d.blocks, isArray = d.blocks[:0], r.Peek() == '['
-			if !isArray {
-				m.Content = r.Skip()
-				continue
-			}
-			r.Array()
-			for r.More() {
-				d.blocks = append(d.blocks, r.Skip())
-			}
-			m.Content = r.Since(off)
-		default:
-			r.SkipUnknown(key, func(name string) bool { return name == "role" || name == "content" })
-		}
+	if b := m.Blocks(); b != nil || len(m.Content) == 0 || m.Content[0] != '[' {
+		return b, true
 	}
-	if !r.End() {
-		return nil, false
-	}
-	if !isArray {
-		return nil, true
-	}
-	if len(d.blocks) == 0 {
-		return []json.RawMessage{}, true
-	}
-	return d.blocks, true
+	return []json.RawMessage{}, true
 }
 
 // intern returns b as a string, the one it returned last if that is

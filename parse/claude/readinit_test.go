@@ -213,7 +213,7 @@ func checkUser(t *testing.T, raw []byte) {
 	if !utf8.Valid(raw) || json.Unmarshal(raw, &l) != nil || len(l.Message) == 0 {
 		return
 	}
-	var want, got userMessage
+	var want, got wire.UserMessage
 	wantErr := json.Unmarshal(l.Message, &want)
 	var wantBlocks []json.RawMessage
 	if wantErr == nil && len(want.Content) > 0 && want.Content[0] == '[' {

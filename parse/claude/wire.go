@@ -1,8 +1,6 @@
 package claude
 
 import (
-	"encoding/json"
-
 	"github.com/agentstream/agentstream/internal/wire/anthropic"
 	wire "github.com/agentstream/agentstream/internal/wire/claude"
 )
@@ -23,10 +21,4 @@ type line struct {
 	// claude writer marks what arrived of a block the input was cut off
 	// inside (Claude Code writes no such key)
 	aborted bool
-}
-
-// userMessage is the message of a user line.
-type userMessage struct {
-	Role    string          `json:"role"`
-	Content json.RawMessage `json:"content"` // a string or content blocks
 }

@@ -62,6 +62,7 @@ func TestReadersReadEveryField(t *testing.T) {
 	wiretest.ReadsEveryField(t, ReadStreamLine, ".Line.uuid")
 	wiretest.ReadsEveryField(t, ReadResult)
 	wiretest.ReadsEveryField(t, ReadNotice)
+	wiretest.ReadsEveryField(t, ReadUserMessage, ".role")
 }
 
 // initSeeds are the init lines of stream-json recordings and odd ones.
@@ -272,3 +273,37 @@ func TestReadNoticeSeeds(t *testing.T) {
 }
 
 func FuzzReadNotice(f *testing.F) { wiretest.FuzzOnePass(f, noticeSeeds(f), compareNotice) }
+
+// compareUserMessage checks ReadUserMessage with json.Unmarshal on the
+// message of a user line of the seeds.
+func compareUserMessage(t *testing.T, data []byte) bool {
+	t.Helper()
+	var l struct{ Message json.RawMessage }
+	if json.Unmarshal(data, &l) != nil || len(l.Message) == 0 {
+		l.Message = data
+	}
+	return wiretest.OnePass(t, l.Message, ReadUserMessage, func(got, want *UserMessage) {
+		want.Role = "" // checked, not set
+		if len(want.Content) > 0 && want.Content[0] == '[' {
+			var wb []json.RawMessage
+			if err := json.Unmarshal(want.Content, &wb); err != nil {
+				t.Fatalf("%s: content %v", data, err)
+			}
+			if diff := cmp.Diff(wb, got.Blocks(), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("%s: content's elements (-json +one pass):\n%s", data, diff)
+			}
+		} else if got.Blocks() != nil {
+			t.Errorf("%s: elements of content that is no array: %q", data, got.Blocks())
+		}
+		got.blocks = nil
+	})
+}
+
+func TestReadUserMessageSeeds(t *testing.T) {
+	t.Parallel()
+	seeds := append(streamSeeds(t), []byte(`{"role":5}`), []byte(`{"role":null,"content":null}`), []byte(`{"Content":"x"}`),
+		[]byte(`{"content":[1,{}],"content":"s"}`), []byte(`{"ROLE":"user"}`), []byte(`[]`))
+	wiretest.OnePassSeeds(t, seeds, 100, compareUserMessage)
+}
+
+func FuzzReadUserMessage(f *testing.F) { wiretest.FuzzOnePass(f, streamSeeds(f), compareUserMessage) }

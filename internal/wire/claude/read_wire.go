@@ -2007,6 +2007,81 @@ func foldedModelUsage(key string) bool {
 	return false
 }
 
+// ReadUserMessage reads a whole UserMessage into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadUserMessage(r *jsontext.Reader, v *UserMessage) bool {
+	if !r.Null() {
+		readUserMessage(r, v)
+	}
+	return !r.Failed()
+}
+
+// ResetUserMessage sets *v to UserMessage{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= fields.
+func ResetUserMessage(v *UserMessage) {
+	v.Role = ""
+	v.Content = nil
+}
+
+func readUserMessage(r *jsontext.Reader, v *UserMessage) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"role":`, ``) {
+		if r.Follows(`"content`, `":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		r.Str()
+	}
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f1:
+	v.blocks = v.blocks[:0]
+	if r.Peek() == '[' {
+		off := r.Offset()
+		r.Array()
+		for r.More() {
+			v.blocks = append(v.blocks, r.Skip())
+		}
+		v.Content = r.Since(off)
+	} else {
+		v.Content = r.Skip()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "role":
+		goto f0
+	case "content":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedUserMessage)
+	goto find
+}
+
+// foldedUserMessage reports whether a lower-cased key is one of UserMessage's, lower-cased.
+func foldedUserMessage(key string) bool {
+	switch key {
+	case "role", "content":
+		return true
+	}
+	return false
+}
+
 // ReadNotice reads a whole Notice into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
 func ReadNotice(r *jsontext.Reader, v *Notice) bool {

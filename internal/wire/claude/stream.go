@@ -194,6 +194,24 @@ type ModelUsage struct {
 	CostUSD                  float64 `json:"costUSD"`
 }
 
+// UserMessage is a user line's message: its content is the prompt, a
+// string, or content blocks (tool results), an array.
+type UserMessage struct {
+	Role    string          `json:"role" wire:"check"` // checked, not set by the reader: nothing reads it
+	Content json.RawMessage `json:"content" wire:"elems=blocks"`
+
+	blocks []json.RawMessage // Content's elements, read with it (Blocks)
+}
+
+// Blocks returns the elements of the content the reader read, when it is
+// an array (nil otherwise), pointing into the text read.
+func (m *UserMessage) Blocks() []json.RawMessage {
+	if len(m.Content) == 0 || m.Content[0] != '[' {
+		return nil
+	}
+	return m.blocks
+}
+
 // Notice is the union of the fields of the system lines (and of the few
 // other line types a decoder summarizes) that a one-line summary is made
 // of: api_retry's attempt, status's status, task_progress's usage, and so

@@ -67,7 +67,8 @@ type field struct {
 	compact bool
 	// the fields of wire:"also" structs that get the value too
 	also  []string
-	check bool // a string nobody reads: its type checked, the field not set
+	check bool   // a string nobody reads: its type checked, the field not set
+	elems string // the field that gets an array's elements' text, or ""
 }
 
 type generator struct {
@@ -491,6 +492,7 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 				buf, isBuf := strings.CutPrefix(w, "buf=")
 				parse, isParse := strings.CutPrefix(w, "parse=")
 				keep, isKeep := strings.CutPrefix(w, "keep=")
+				elems, isElems := strings.CutPrefix(w, "elems=")
 				switch {
 				case isKeep && (t.kind == kString || t.kind == kPtr && t.elem.kind == kString) && g.fieldType(st, keep) == t.name,
 					isKeep && t.name == "int64" && g.fieldType(st, keep) == "jsontext.KeptInt",
@@ -502,6 +504,8 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 					fd.borrow = true
 				case w == "check" && t.kind == kString:
 					fd.check = true
+				case isElems && t.kind == kRaw && g.fieldType(st, elems) == "[]json.RawMessage":
+					fd.elems, fd.borrow = elems, true
 				case w == "compact" && base.kind == kRaw:
 					fd.compact = true
 				case isText && token.IsIdentifier(text):
@@ -514,7 +518,7 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 					fd.intern = p
 					g.interns[p] = true
 				default:
-					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix[+Prefix...] on a field of strings, borrow on raw JSON, text=field, buf=field on a pointer or a slice, keep=field on a string or *string (field unexported, of its type) or on a []string (field a keptStrings), check on a string, or parse=field on raw JSON (field a pointer to a struct of the package)", name, n.Name, w)
+					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix[+Prefix...] on a field of strings, borrow on raw JSON, text=field, buf=field on a pointer or a slice, keep=field on a string or *string (field unexported, of its type) or on a []string (field a keptStrings), check on a string, elems=field on raw JSON (field a []json.RawMessage), or parse=field on raw JSON (field a pointer to a struct of the package)", name, n.Name, w)
 				}
 			}
 			*out = append(*out, fd)
@@ -997,6 +1001,13 @@ func (g *generator) value(w *bytes.Buffer, x string, f field, o opts) error {
 		fmt.Fprintf(w, "if %s != nil {\n%s.%s = r.Since(off)\n} else {\n%s.%s = r.Skip()\n}\n}\n", p, x, f.path, x, f.path)
 		return nil
 	}
+	if f.elems != "" {
+		// The value's text, borrowed, and an array's elements', in the
+		// memory of the last array's.
+		e := parent + f.elems
+		fmt.Fprintf(w, "%s = %s[:0]\nif r.Peek() == '[' {\noff := r.Offset()\nr.Array()\nfor r.More() {\n%s = append(%s, r.Skip())\n}\n%s.%s = r.Since(off)\n} else {\n%s.%s = r.Skip()\n}\n", e, e, e, e, x, f.path, x, f.path)
+		return nil
+	}
 	if f.text == "" {
 		return g.read(w, x+"."+f.path, f.typ, o, 0)
 	}
@@ -1091,6 +1102,8 @@ func (g *generator) state(s string, seen map[string]bool) []string {
 		switch {
 		case f.keep != "":
 			out = append(out, parent+f.keep)
+		case f.elems != "":
+			out = append(out, parent+f.elems)
 		case f.buf != "" && f.typ.kind == kSlice:
 			out = append(out, parent+f.buf)
 		case f.buf != "" && f.typ.elem.kind == kStruct:

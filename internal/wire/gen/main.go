@@ -105,6 +105,16 @@
 // check the value's type as json.Unmarshal would and leave the field as
 // it is, with no string made;
 //
+//	wire:"elems=field"
+//
+// on a field of raw JSON makes its reader point it into the text read, as
+// borrow does, and, when the value is an array, set field (unexported, a
+// []json.RawMessage, whose memory the next array reuses: ResetS keeps it)
+// to its elements' text, pointing into the text read as well: the
+// elements of an array of content blocks, in the pass that reads them.
+// field is the last array's elements, valid only while the raw field
+// holds an array;
+//
 //	wire:"also"
 //
 // on an unexported field of a struct type of the package (which

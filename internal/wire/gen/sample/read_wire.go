@@ -1960,6 +1960,7 @@ func ResetReused(v *Reused) {
 	v.N = 0
 	v.Label = ""
 	v.List = nil
+	v.Blocks = nil
 	ResetNested(&v.nested)
 }
 
@@ -2135,6 +2136,9 @@ f9:
 		if r.ObjectEnd() {
 			return
 		}
+		if r.Follows(`,"blocks`, `":`) {
+			goto f11
+		}
 		goto find
 	}
 f10:
@@ -2144,6 +2148,24 @@ f10:
 		r.Fail()
 	} else {
 		v.List = keepStrings(r, &v.list)
+	}
+	if !r.Follows(`,"blocks`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f11:
+	v.blocks = v.blocks[:0]
+	if r.Peek() == '[' {
+		off := r.Offset()
+		r.Array()
+		for r.More() {
+			v.blocks = append(v.blocks, r.Skip())
+		}
+		v.Blocks = r.Since(off)
+	} else {
+		v.Blocks = r.Skip()
 	}
 	if r.ObjectEnd() {
 		return
@@ -2176,6 +2198,8 @@ find:
 		goto f9
 	case "list":
 		goto f10
+	case "blocks":
+		goto f11
 	}
 	r.SkipUnknown(key, foldedReused)
 	goto find
@@ -2184,7 +2208,7 @@ find:
 // foldedReused reports whether a lower-cased key is one of Reused's, lower-cased.
 func foldedReused(key string) bool {
 	switch key {
-	case "keep", "keep_ptr", "parts", "nested", "wholes", "whole", "lent", "any", "n", "label", "list":
+	case "keep", "keep_ptr", "parts", "nested", "wholes", "whole", "lent", "any", "n", "label", "list", "blocks":
 		return true
 	}
 	return false

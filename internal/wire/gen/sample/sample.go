@@ -278,8 +278,11 @@ type Reused struct {
 	// Label shares its last value with Nested's Name.
 	Label string `json:"label" wire:"keep=nested.name"`
 	// List is the last List while its text repeats.
-	List    []string `json:"list" wire:"keep=list"`
+	List []string `json:"list" wire:"keep=list"`
+	// Blocks' elements, when it is an array, are in blocks.
+	Blocks  json.RawMessage `json:"blocks" wire:"elems=blocks"`
 	kept    string
+	blocks  []json.RawMessage
 	list    keptStrings
 	n       jsontext.KeptInt
 	keptPtr *string

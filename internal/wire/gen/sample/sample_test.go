@@ -46,6 +46,8 @@ var seeds = []string{
 	`{"kind":"text","id":"a","n":1,"models":{"a":{"input":1},"b":null,"a":{"output":2}}}`, `{"models":null,"kind":"x","kind":null}`,
 	`{"models":{"a":1}}`, `{"models":[]}`, `{"models":{"\u0061":{}}}`, `{"models":{"A":{}},"models":{"b":{"input":3}},"models":{"A":null}}`,
 	`{"Kind":"y","n":1}`, `{"note":"x","id":"a"}`, `{"note":null}`, `{"note":1}`, `{"NOTE":"x"}`, "{\"note\":\"\xff\"}", `{"N":2}`, `{"models":{"a":{"Input":1}}}`, `{"n":"1","id":"x"}`, `{"models":{}}`, `{"models":{"é":{}}}`,
+	`{"blocks":[{"a":1}, "x" ,[]]}`, `{"blocks":[]}`, `{"blocks":"s"}`, `{"blocks":null}`, `{"blocks":[1],"blocks":[2,3]}`,
+	`{"blocks":[1,}`, `{"Blocks":[1]}`, `{"blocks":[{"a":[1,{"b":2}]},null]}`,
 	`{"list":["a","b"]}`, `{"list":["a","b"],"n":1}`, `{"list":["a",null]}`, `{"list":[]}`, `{"list":null}`, `{"list":"a"}`,
 	`{"list":[1]}`, `{"list":["a"],"list":["b",null]}`, `{"list":[],"list":["b"]}`, `{"list":null,"list":["a","b"]}`,
 	`{"list":["a\u0062"]}`, `{"list":[ "a" ,"b"]}`, `{"List":["a","b"]}`, "{\"list\":[\"\xff\"]}",
@@ -96,6 +98,9 @@ func compare[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) b
 			if err := json.Unmarshal(e.Parsed, &u); e.parsed != nil && (err != nil || u != *e.parsed) {
 				t.Errorf("%q: parsed %+v, json.Unmarshal of %s gives %+v, %v", data, *e.parsed, e.Parsed, u, err)
 			}
+		}
+		if u, ok := any(&got).(*Reused); ok {
+			checkBlocks(t, data, u)
 		}
 		if j, ok := any(&got).(*Joined); ok {
 			var e Extra
@@ -202,6 +207,11 @@ func reuse(t *testing.T, a, b []byte) {
 	ResetReused(&v)
 	jsontext.Decode(&r, a, &v, ReadReused)
 	ResetReused(&v)
+	r.Reset(b)
+	if ReadReused(&r, &v) && r.End() { // (blocks is the reader's only)
+		checkBlocks(t, b, &v)
+	}
+	ResetReused(&v)
 	err := jsontext.Decode(&r, b, &v, ReadReused)
 	var want Reused
 	werr := json.Unmarshal(b, &want)
@@ -253,5 +263,21 @@ func TestKeepStringsShares(t *testing.T) {
 	}
 	if &first[0] != &v.List[0] {
 		t.Errorf("second read: a new list, want the first's")
+	}
+}
+
+// checkBlocks checks that the elements of Blocks, when it is an array,
+// are what json.Unmarshal into []json.RawMessage gives.
+func checkBlocks(t *testing.T, data []byte, v *Reused) {
+	t.Helper()
+	if len(v.Blocks) == 0 || v.Blocks[0] != '[' {
+		return
+	}
+	var want []json.RawMessage
+	if err := json.Unmarshal(v.Blocks, &want); err != nil {
+		t.Fatalf("%q: blocks %s: %v", data, v.Blocks, err)
+	}
+	if diff := cmp.Diff(want, v.blocks, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("%q: blocks' elements (-json.Unmarshal +reader):\n%s", data, diff)
 	}
 }
