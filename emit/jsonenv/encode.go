@@ -158,9 +158,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.payload(wire.TypeMetaInit, agent, string(ev.Meta), true)
 			break
 		}
-		e.built(wire.TypeMetaInit, agent, agentmeta.InitSize(ev), func(b []byte, f form) []byte {
-			return e.mw.spelling(f).AppendInit(b, ev.Agent, ev)
-		})
+		e.built(wire.TypeMetaInit, agent, agentmeta.InitSize(ev), func(b []byte, f form) []byte { return e.mw.appendMetaInit(b, ev, f) })
 	case *event.BlockStart:
 		e.begin(agent, ev.Kind)
 	case *event.Delta:
@@ -244,7 +242,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.payload(wire.TypeMetaFinal, agent, string(marshalMetaFinal(ev)), true)
 		default:
 			e.built(wire.TypeMetaFinal, agent, agentmeta.FinalSize(ev), func(b []byte, f form) []byte {
-				b, _ = e.mw.spelling(f).AppendFinal(b, ev) // a cost it cannot write is the case above
+				b, _ = e.mw.appendMetaFinal(b, ev, f)
 				return b
 			})
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
@@ -55,6 +56,20 @@ func (w *metaWriter) spelling(f form) *agentmeta.Spelling {
 		}
 	}
 	return s
+}
+
+// appendMetaInit appends the meta_init payload built from ev's fields.
+// (Encode calls it and appendMetaFinal in closures kept small: Encode
+// stays small enough for its hot callees to be inlined.)
+func (w *metaWriter) appendMetaInit(b []byte, ev *event.SessionStart, f form) []byte {
+	return w.spelling(f).AppendInit(b, ev.Agent, ev)
+}
+
+// appendMetaFinal appends the meta_final payload built from ev's fields,
+// or reports false for a cost encoding/json cannot write:
+// marshalMetaFinal then writes what encoding/json does.
+func (w *metaWriter) appendMetaFinal(b []byte, ev *event.RunEnd, f form) ([]byte, bool) {
+	return w.spelling(f).AppendFinal(b, ev)
 }
 
 // errorKeys are the keys of wire.ErrorPayload in each form.
