@@ -158,7 +158,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.payload(wire.TypeMetaInit, agent, string(ev.Meta), true)
 			break
 		}
-		e.built(wire.TypeMetaInit, agent, initSize(ev), func(b []byte, f form) []byte { return e.mw.appendMetaInit(b, ev, f) })
+		e.built(wire.TypeMetaInit, agent, agentmeta.InitSize(ev), func(b []byte, f form) []byte { return e.mw.appendMetaInit(b, ev, f) })
 	case *event.BlockStart:
 		e.begin(agent, ev.Kind)
 	case *event.Delta:
@@ -241,7 +241,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		case ev.CostUSD != nil && (math.IsNaN(*ev.CostUSD) || math.IsInf(*ev.CostUSD, 0)):
 			e.payload(wire.TypeMetaFinal, agent, string(marshalMetaFinal(ev)), true)
 		default:
-			e.built(wire.TypeMetaFinal, agent, finalSize(ev), func(b []byte, f form) []byte {
+			e.built(wire.TypeMetaFinal, agent, agentmeta.FinalSize(ev), func(b []byte, f form) []byte {
 				b, _ = e.mw.appendMetaFinal(b, ev, f)
 				return b
 			})

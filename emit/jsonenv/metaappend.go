@@ -58,8 +58,9 @@ func (w *metaWriter) spelling(f form) *agentmeta.Spelling {
 	return s
 }
 
-// appendMetaInit appends the meta_init payload metaInitPayload builds
-// from ev's fields.
+// appendMetaInit appends the meta_init payload built from ev's fields.
+// (Encode calls it and appendMetaFinal in closures kept small: Encode
+// stays small enough for its hot callees to be inlined.)
 func (w *metaWriter) appendMetaInit(b []byte, ev *event.SessionStart, f form) []byte {
 	return w.spelling(f).AppendInit(b, ev.Agent, ev)
 }
@@ -178,26 +179,4 @@ func (w *metaWriter) text(b, t []byte, f form) []byte {
 		}
 	}
 	return append(b, t[start:]...)
-}
-
-// initSize and finalSize are the lengths of the event's strings that
-// appendMetaInit and appendMetaFinal write (Encoder.built's size).
-func initSize(ev *event.SessionStart) int {
-	n := len(ev.Prompt) + len(ev.Agent) + len(ev.ParentAgent) + len(ev.Model) + len(ev.SessionID) + len(ev.Cwd) +
-		len(ev.ParentToolID) + len(ev.Name) + len(ev.Description)
-	for _, t := range ev.Tools {
-		n += len(t)
-	}
-	return n
-}
-
-func finalSize(ev *event.RunEnd) int {
-	n := len(ev.StopReason) + len(ev.Result)
-	if ev.Usage != nil {
-		n += len(ev.Usage.ServiceTier)
-	}
-	for _, s := range ev.Errors {
-		n += len(s)
-	}
-	return n
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // refMetaInit is the meta_init payload through encoding/json, as the
-// encoder wrote it before appendMetaInit.
+// encoder wrote it before AppendInit.
 func refMetaInit(ev *event.SessionStart) []byte {
 	m := agentmeta.Init{
 		Format: "json", AgentUUID: ev.Agent, Model: ev.Model, SessionID: ev.SessionID,
@@ -85,27 +85,27 @@ func checkQuoted(t *testing.T, plain, q []byte) {
 
 func checkMetaInit(t *testing.T, w *metaWriter, ev *event.SessionStart) {
 	t.Helper()
-	got := w.appendMetaInit([]byte("x")[:0], ev, plain)
+	got := w.spelling(plain).AppendInit([]byte("x")[:0], ev.Agent, ev)
 	if diff := cmp.Diff(string(refMetaInit(ev)), string(got)); diff != "" {
-		t.Fatalf("appendMetaInit(%+v) (-encoding/json +append):\n%s", ev, diff)
+		t.Fatalf("AppendInit(%+v) (-encoding/json +append):\n%s", ev, diff)
 	}
-	checkQuoted(t, got, w.appendMetaInit(nil, ev, quoted))
+	checkQuoted(t, got, w.spelling(quoted).AppendInit(nil, ev.Agent, ev))
 }
 
 func checkMetaFinal(t *testing.T, w *metaWriter, ev *event.RunEnd) {
 	t.Helper()
-	got, ok := w.appendMetaFinal(nil, ev, plain)
+	got, ok := w.spelling(plain).AppendFinal(nil, ev)
 	if !ok {
 		if c := ev.CostUSD; c == nil || !math.IsNaN(*c) && !math.IsInf(*c, 0) {
-			t.Fatalf("appendMetaFinal(%+v) declined", ev)
+			t.Fatalf("AppendFinal(%+v) declined", ev)
 		}
 		got = marshalMetaFinal(ev)
 	} else {
-		q, _ := w.appendMetaFinal(nil, ev, quoted)
+		q, _ := w.spelling(quoted).AppendFinal(nil, ev)
 		checkQuoted(t, got, q)
 	}
 	if diff := cmp.Diff(string(refMetaFinal(ev)), string(got)); diff != "" {
-		t.Fatalf("appendMetaFinal(%+v) (-encoding/json +append):\n%s", ev, diff)
+		t.Fatalf("AppendFinal(%+v) (-encoding/json +append):\n%s", ev, diff)
 	}
 }
 
@@ -225,14 +225,14 @@ func TestBuiltEnvelopes(t *testing.T) {
 				var text []byte
 				switch ev := ev.(type) {
 				case *event.SessionStart:
-					typ, text = wire.TypeMetaInit, w.appendMetaInit(nil, ev, plain)
+					typ, text = wire.TypeMetaInit, w.spelling(plain).AppendInit(nil, ev.Agent, ev)
 				case *event.Error:
 					typ, text = wire.TypeError, w.appendErrorObject(nil, ev.Type, ev.Message, plain)
 				case *event.TurnEnd:
 					typ, text = wire.TypeError, w.appendErrorObject(nil, "turn_failed", ev.Error, plain)
 				case *event.RunEnd:
 					typ = wire.TypeMetaFinal
-					text, _ = w.appendMetaFinal(nil, ev, plain)
+					text, _ = w.spelling(plain).AppendFinal(nil, ev)
 				}
 				ref.payload(typ, "ag", string(text), true)
 				if diff := cmp.Diff(want.String(), got.String()); diff != "" {

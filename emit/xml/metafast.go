@@ -12,8 +12,7 @@ import (
 // payloads the producers write: valid JSON with no line break between
 // tokens and valid UTF-8 in its strings. It checks raw's grammar as it
 // escapes it, where appendMetaDataPasses checks it first (validJSON, a
-// whole pass: half of the meta element's instructions on xml -> xml). It
-// reports false for any other raw, with b's bytes past len(b)
+// second whole pass over the payload). It reports false for any other raw, with b's bytes past len(b)
 // undefined: appendMetaData's passes then write it.
 func appendMetaOnePass(b, raw []byte) ([]byte, bool) {
 	// Open containers, a bit each, 1 for an object; deeper nesting is
@@ -218,9 +217,10 @@ func appendMetaString(b, raw []byte, i int) ([]byte, int, bool) {
 			var r rune
 			var n int
 			// Characters of two bytes, and of three with no special
-			// case (E0 and ED restrict the second byte), inline:
-			// utf8.DecodeRune's call and appendU's cost 10M
-			// instructions of 968M on jsonenv -> xml.
+			// case (E0 and ED restrict the second byte), are decoded
+			// inline, and those below U+10000 escaped inline, without
+			// utf8.DecodeRune's or appendU's call: most non-ASCII text
+			// in agent output is of these.
 			switch {
 			case c >= 0xc2 && c < 0xe0 && i+1 < len(raw) && raw[i+1]&0xc0 == 0x80:
 				r, n = rune(c&0x1f)<<6|rune(raw[i+1]&0x3f), 2

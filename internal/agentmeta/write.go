@@ -193,6 +193,29 @@ func (s *Spelling) list(b []byte, i int, list []string) []byte {
 	return append(b, ']')
 }
 
+// InitSize and FinalSize are the lengths of the event's strings that
+// AppendInit and AppendFinal write: with the keys' a bound on what a
+// target writes, escapes aside.
+func InitSize(ev *event.SessionStart) int {
+	n := len(ev.Prompt) + len(ev.Agent) + len(ev.ParentAgent) + len(ev.Model) + len(ev.SessionID) + len(ev.Cwd) +
+		len(ev.ParentToolID) + len(ev.Name) + len(ev.Description)
+	for _, t := range ev.Tools {
+		n += len(t)
+	}
+	return n
+}
+
+func FinalSize(ev *event.RunEnd) int {
+	n := len(ev.StopReason) + len(ev.Result)
+	if ev.Usage != nil {
+		n += len(ev.Usage.ServiceTier)
+	}
+	for _, s := range ev.Errors {
+		n += len(s)
+	}
+	return n
+}
+
 // FinalOf returns the meta_final payload of ev's fields, for
 // encoding/json: what AppendFinal writes, and what a target writes when
 // AppendFinal declines.

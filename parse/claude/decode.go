@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
@@ -65,20 +66,16 @@ type Decoder struct {
 	finished bool                 // a result line was seen after the last content
 	bad      badutf8.Once         // the invalid UTF-8 warning
 
-	jr         jsontext.Reader       // decodes lines in one pass
-	lastID     string                // the session id of the last line
-	lastStatus string                // the status of the last status line
-	blocks     []json.RawMessage     // a user line's content blocks, reused
-	inits      wire.InitReader       // reads init lines, the lists of the last kept
-	se         anthropic.StreamEvent // the event of a stream_event line read with the line (Line.eventOK)
-	res        wire.Result           // the fields of a result line read with the line
-	resOK      bool                  // res is the line's (its type came before them)
-	// models is a result line's modelUsage, read with the line, when
-	// modelsOK: what json.Unmarshal of the line into a wire.Result gives
-	// (see readRunField); else runModels decodes the line.
-	models     []modelEntry
-	modelsOK   bool
-	modelsSeen bool // a modelUsage key was read
+	jr      jsontext.Reader       // decodes lines in one pass
+	lastID  string                // the session id of the last line
+	notice  wire.Notice           // the last status line's, whose status the next repeats
+	userMsg wire.UserMessage      // a user line's message, its blocks' memory reused
+	inits   wire.InitReader       // reads init lines, the lists of the last kept
+	sl      wire.StreamLine       // the line read in one pass, reused
+	se      anthropic.StreamEvent // the event of a content_block_delta line (readDeltaLine)
+	// res is a result line's fields, read with the line in one pass (as
+	// json.Unmarshal into a wire.Result decodes them), or nil
+	res *wire.Result
 }
 
 type toolInfo struct{ agent, name string }
@@ -560,13 +557,9 @@ func (d *Decoder) decode(raw []byte) error {
 		if l.Subtype == wire.SubtypeInit {
 			return d.init(raw)
 		}
-		msg, ok := d.quickSummary(&l, raw)
-		if !ok {
-			msg = d.summary(&l, raw)
-		}
-		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: msg, Raw: bytes.Clone(raw)})
+		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: d.summary(&l, raw), Raw: bytes.Clone(raw)})
 	case wire.TypeStreamEvent:
-		return d.streamEvent(agent, l.Event, d.parsedEvent(&l))
+		return d.streamEvent(agent, l.Event, l.ev)
 	case wire.TypeAssistant:
 		return d.assistant(agent, &l, raw)
 	case wire.TypeUser:
@@ -618,7 +611,7 @@ func (d *Decoder) subagent(l *line, raw []byte) string {
 		Name: l.SubagentType, Description: l.TaskDescription,
 	}
 	if l.Type == wire.TypeUser {
-		var m userMessage
+		var m wire.UserMessage
 		if json.Unmarshal(l.Message, &m) == nil {
 			ev.Prompt = userText(m.Content)
 		}
@@ -664,11 +657,11 @@ func (d *Decoder) lineModel(l *line) string {
 		Model string `json:"model"`
 	}
 	switch {
-	case l.Type == wire.TypeAssistant && l.msgOK:
+	case l.Type == wire.TypeAssistant && l.msg != nil:
 		m.Model = l.msg.Model
-	case l.Type == wire.TypeStreamEvent && l.eventOK:
-		if d.se.Type == anthropic.EventMessageStart && d.se.Message != nil {
-			m.Model = d.se.Message.Model
+	case l.Type == wire.TypeStreamEvent && l.ev != nil:
+		if l.ev.Type == anthropic.EventMessageStart && l.ev.Message != nil {
+			m.Model = l.ev.Message.Model
 		}
 	case l.Type == wire.TypeAssistant:
 		json.Unmarshal(l.Message, &m)
@@ -714,7 +707,7 @@ func (d *Decoder) init(raw []byte) error {
 	}
 	d.open(agent)
 	d.emit(&event.SessionStart{
-		Agent: agent, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools,
+		Agent: agent, SessionID: in.SessionID, Model: in.Model, Tools: slices.Clone(in.Tools), // shared with the next init's
 		Cwd: in.Cwd, Meta: bytes.Clone(raw), MetaKind: MetaKind,
 	})
 	return nil
@@ -731,11 +724,10 @@ func (d *Decoder) streamEvent(agent string, raw json.RawMessage, pre *anthropic.
 }
 
 func (d *Decoder) assistant(agent string, l *line, raw []byte) error {
-	// A copy: the builder keeps m, and l stays on decode's stack.
-	m := new(anthropic.Message)
-	if pm := l.parsedMessage(); pm != nil {
-		*m = *pm
-	} else {
+	// The builder keeps m: the reader's, a new one for each line.
+	m := l.msg
+	if m == nil {
+		m = new(anthropic.Message)
 		if err := d.unmarshalMessage(l.Message, m); err != nil {
 			d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 			return d.errorf(event.ErrSyntax, "assistant message: %s", jsontext.Problem(err))
@@ -764,15 +756,14 @@ func (d *Decoder) assistant(agent string, l *line, raw []byte) error {
 		d.emit(&event.Error{Agent: agent, Message: msg, Type: errType, Fatal: true, Raw: obj})
 		return nil
 	}
-	if !l.noAborted && abortedLine(raw) {
+	if l.aborted {
 		return d.position(d.b.SnapshotAborted(agent, m))
 	}
 	return d.position(d.b.Snapshot(agent, m))
 }
 
-// abortedLine reports whether raw, an assistant line, is marked
-// "aborted": true, as agentstream's claude writer marks what arrived of a
-// block the input was cut off inside (Claude Code writes no such key).
+// abortedLine reports whether raw, a line not read in one pass, is
+// marked "aborted": true (line.aborted).
 func abortedLine(raw []byte) bool {
 	if !bytes.Contains(raw, []byte(`"aborted"`)) {
 		return false
@@ -784,11 +775,11 @@ func abortedLine(raw []byte) bool {
 }
 
 func (d *Decoder) user(agent string, l *line, raw []byte) error {
-	var m userMessage
-	blocks, ok := d.readUser(l.Message, &m)
+	m := &d.userMsg
+	blocks, ok := d.readUser(l.Message, m)
 	if !ok {
-		m = userMessage{}
-		if err := json.Unmarshal(l.Message, &m); err != nil {
+		*m = wire.UserMessage{}
+		if err := json.Unmarshal(l.Message, m); err != nil {
 			d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
 			return d.errorf(event.ErrSyntax, "user message: %s", jsontext.Problem(err))
 		}
@@ -847,13 +838,16 @@ func (d *Decoder) isPrompt(agent string) bool {
 }
 
 func (d *Decoder) result(raw []byte) error {
-	var r wire.Result
-	if d.resOK {
-		r = d.res // read with the line
-	} else if err := d.unmarshalResult(raw, &r); err != nil {
-		var te *json.UnmarshalTypeError
-		if !errors.As(err, &te) {
-			return d.errorf(event.ErrSyntax, "result: %s", jsontext.Problem(err))
+	r := d.res // read with the line
+	if r == nil {
+		// A field of another type: what encoding/json decodes of the
+		// others.
+		r = new(wire.Result)
+		if err := json.Unmarshal(raw, r); err != nil {
+			var te *json.UnmarshalTypeError
+			if !errors.As(err, &te) {
+				return d.errorf(event.ErrSyntax, "result: %s", jsontext.Problem(err))
+			}
 		}
 	}
 	main := d.main()
@@ -873,8 +867,8 @@ func (d *Decoder) result(raw []byte) error {
 		CostUSD: r.TotalCostUSD, Usage: r.Usage.Event(), IsError: r.IsError, Errors: r.Errors,
 		Meta: bytes.Clone(raw), MetaKind: MetaKind,
 	}
-	if d.resOK && d.modelsOK {
-		ev.Models = eventModels(d.models)
+	if d.res != nil {
+		ev.Models = modelsOf(r.ModelUsage)
 	} else {
 		ev.Models = runModels(raw)
 	}

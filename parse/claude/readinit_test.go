@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -104,12 +103,12 @@ type initResult struct {
 	Err                   string
 }
 
-// checkInit checks wire.UnmarshalInit against json.Unmarshal on raw.
+// checkInit checks a new wire.InitReader against json.Unmarshal on raw.
 func checkInit(t *testing.T, raw []byte) {
 	t.Helper()
 	var in, want wire.Init
 	wantErr := json.Unmarshal(raw, &want)
-	err := wire.UnmarshalInit(raw, &in)
+	err := new(wire.InitReader).Unmarshal(raw, &in)
 	w := initResult{Cwd: want.Cwd, SessionID: want.SessionID, Model: want.Model, Tools: want.Tools}
 	g := initResult{Cwd: in.Cwd, SessionID: in.SessionID, Model: in.Model, Tools: in.Tools}
 	if wantErr != nil {
@@ -120,6 +119,9 @@ func checkInit(t *testing.T, raw []byte) {
 	}
 	if diff := cmp.Diff(w, g); diff != "" {
 		t.Errorf("UnmarshalInit(%q) (-json.Unmarshal +got):\n%s", raw, diff)
+	}
+	if diff := cmp.Diff(want, in, cmpopts.IgnoreUnexported(wire.Init{})); err == nil && diff != "" {
+		t.Errorf("InitReader.Unmarshal(%q), every field (-json.Unmarshal +got):\n%s", raw, diff)
 	}
 	if (w.Tools == nil) != (g.Tools == nil) {
 		t.Errorf("UnmarshalInit(%q): tools %#v, json.Unmarshal %#v", raw, g.Tools, w.Tools)
@@ -211,7 +213,7 @@ func checkUser(t *testing.T, raw []byte) {
 	if !utf8.Valid(raw) || json.Unmarshal(raw, &l) != nil || len(l.Message) == 0 {
 		return
 	}
-	var want, got userMessage
+	var want, got wire.UserMessage
 	wantErr := json.Unmarshal(l.Message, &want)
 	var wantBlocks []json.RawMessage
 	if wantErr == nil && len(want.Content) > 0 && want.Content[0] == '[' {
@@ -231,67 +233,7 @@ func checkUser(t *testing.T, raw []byte) {
 	}
 }
 
-// checkNotice checks readNotice against json.Unmarshal on raw.
-func checkNotice(t *testing.T, raw []byte) bool {
-	t.Helper()
-	if !utf8.Valid(raw) {
-		return false // the decoder's precondition: its lines went through badutf8.Fix
-	}
-	var r jsontext.Reader
-	r.ResetValid(raw)
-	var got, want notice
-	if !readNotice(&r, &got) || !r.End() {
-		return false
-	}
-	if err := json.Unmarshal(raw, &want); err != nil {
-		var te *json.UnmarshalTypeError
-		if !errors.As(err, &te) {
-			t.Fatalf("readNotice(%q) reads what json.Unmarshal refuses: %v", raw, err)
-		}
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("readNotice(%q) (-json.Unmarshal +got):\n%s", raw, diff)
-	}
-	return true
-}
-
-// TestReadNotice: the recordings' system lines and odd ones are read as
-// json.Unmarshal reads them.
-func TestReadNotice(t *testing.T) {
-	t.Parallel()
-	read := 0
-	for _, raw := range append(lines(t), noticeSeeds()...) {
-		if checkNotice(t, raw) && bytes.Contains(raw, []byte(`"system"`)) {
-			read++
-		}
-	}
-	if read < 90 {
-		t.Errorf("only %d system lines read in one pass", read)
-	}
-}
-
-// noticeSeeds are odd status lines.
-func noticeSeeds() [][]byte {
-	var seeds [][]byte
-	for _, s := range []string{
-		`{"type":"system","subtype":"api_retry","attempt":1,"max_retries":2,"retry_delay_ms":5.5e2,"error_status":null,"error":{"x":1}}`,
-		`{"type":"system","subtype":"api_retry","attempt":1.5,"error_status":"x","error":5}`,
-		`{"type":"system","subtype":"api_retry","Attempt":3,"ERROR":"e","error_status":529,"error_status":null}`,
-		`{"type":"system","subtype":"task_progress","usage":{"tool_uses":2,"Tool_Uses":3},"usage":{"total_tokens":1}}`,
-		`{"type":"system","subtype":"task_progress","usage":null,"usage":5,"description":null}`,
-		`{"type":"system","subtype":"task_updated","patch":{"status":"done","error":"e","x":[1]},"patch":{"error":null}}`,
-		`{"type":"system","subtype":"task_updated","patch":"x"}`,
-		`{"type":"system","subtype":"compact_boundary","compact_metadata":{"trigger":"auto","pre_tokens":5}}`,
-		`{"type":"system","subtype":"compact_boundary","compact_metadata":null,"rate_limit_info":null}`,
-		`{"type":"system","subtype":"x","content":"c","content":null,"message":"m","elapsed_time_seconds":1e400}`,
-		`{"type":"system","subtype":"x","status":null,"status":"s","estimated_tokens":-0}`,
-	} {
-		seeds = append(seeds, []byte(s))
-	}
-	return seeds
-}
-
-// checkSummary checks quickSummary against summary on raw.
+// checkSummary checks the decoder's summary against summary on raw.
 func checkSummary(t *testing.T, raw []byte) {
 	t.Helper()
 	var l line
@@ -300,9 +242,6 @@ func checkSummary(t *testing.T, raw []byte) {
 	}
 	d := NewDecoder(nil, nil)
 	for range 2 { // the second time with the status of the first kept
-		if got, ok := d.quickSummary(&l, raw); ok && got != summary(&l, raw) {
-			t.Errorf("quickSummary(%q) = %q, summary %q", raw, got, summary(&l, raw))
-		}
 		if got := d.summary(&l, raw); got != summary(&l, raw) {
 			t.Errorf("Decoder.summary(%q) = %q, summary %q", raw, got, summary(&l, raw))
 		}
@@ -312,9 +251,6 @@ func checkSummary(t *testing.T, raw []byte) {
 func FuzzUnmarshalInitKind(f *testing.F) {
 	for _, l := range oddLines {
 		f.Add([]byte(l))
-	}
-	for _, l := range noticeSeeds() {
-		f.Add(l)
 	}
 	files, _ := filepath.Glob(filepath.Join(corpus, "*.jsonl"))
 	for _, name := range files {
@@ -329,7 +265,6 @@ func FuzzUnmarshalInitKind(f *testing.F) {
 		checkInit(t, raw)
 		checkKind(t, raw)
 		checkSummary(t, raw)
-		checkNotice(t, raw)
 		checkStreamEvent(t, raw)
 		checkUser(t, raw)
 	})

@@ -1,8 +1,6 @@
 package claude
 
 import (
-	"encoding/json"
-
 	"github.com/agentstream/agentstream/internal/wire/anthropic"
 	wire "github.com/agentstream/agentstream/internal/wire/claude"
 )
@@ -17,16 +15,10 @@ const MetaKind = "claude"
 type line struct {
 	wire.Line
 
-	eventOK bool              // Event was decoded by unmarshalLine, into Decoder.se
-	msg     anthropic.Message // Message of an assistant line, decoded by unmarshalLine
-	msgOK   bool              // msg is set
-	// noAborted is set when unmarshalLine read the line in one pass and
-	// it has no top-level key json.Unmarshal would match to "aborted".
-	noAborted bool
-}
-
-// userMessage is the message of a user line.
-type userMessage struct {
-	Role    string          `json:"role"`
-	Content json.RawMessage `json:"content"` // a string or content blocks
+	ev  *anthropic.StreamEvent // Event, decoded by unmarshalLine, or nil
+	msg *anthropic.Message     // Message of an assistant line, decoded by unmarshalLine, or nil
+	// aborted: the line is marked "aborted": true, as agentstream's
+	// claude writer marks what arrived of a block the input was cut off
+	// inside (Claude Code writes no such key)
+	aborted bool
 }

@@ -449,7 +449,12 @@ find:
 	case "stopReason":
 		goto f2
 	}
-	r.SkipField(key, foldedResultProbe)
+	switch string(key) {
+	case "protocolversion", "sessionid", "stopreason":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedResultProbe)
 	goto find
 }
 
@@ -518,7 +523,12 @@ find:
 	case "_meta":
 		goto f2
 	}
-	r.SkipField(key, foldedSessionNotification)
+	switch string(key) {
+	case "sessionid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedSessionNotification)
 	goto find
 }
 
@@ -780,7 +790,12 @@ find:
 	case "cost":
 		goto f13
 	}
-	r.SkipField(key, foldedUpdate)
+	switch string(key) {
+	case "sessionupdate", "messageid", "toolcallid", "rawinput", "rawoutput":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedUpdate)
 	goto find
 }
 
@@ -849,7 +864,12 @@ find:
 	case "content":
 		goto f2
 	}
-	r.SkipField(key, foldedChunk)
+	switch string(key) {
+	case "sessionupdate", "messageid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedChunk)
 	goto find
 }
 
@@ -1020,7 +1040,12 @@ find:
 	case "rawOutput":
 		goto f8
 	}
-	r.SkipField(key, foldedToolCall)
+	switch string(key) {
+	case "sessionupdate", "toolcallid", "rawinput", "rawoutput":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedToolCall)
 	goto find
 }
 
@@ -1087,7 +1112,12 @@ find:
 	case "entries":
 		goto f1
 	}
-	r.SkipField(key, foldedPlan)
+	switch string(key) {
+	case "sessionupdate":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedPlan)
 	goto find
 }
 
@@ -1184,7 +1214,12 @@ find:
 	case "uri":
 		goto f4
 	}
-	r.SkipField(key, foldedContentBlock)
+	switch string(key) {
+	case "mimetype":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedContentBlock)
 	goto find
 }
 
@@ -1309,7 +1344,12 @@ find:
 	case "mimeType":
 		goto f2
 	}
-	r.SkipField(key, foldedImageBlock)
+	switch string(key) {
+	case "mimetype":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedImageBlock)
 	goto find
 }
 
@@ -1425,7 +1465,12 @@ find:
 	case "terminalId":
 		goto f5
 	}
-	r.SkipField(key, foldedToolCallContent)
+	switch string(key) {
+	case "oldtext", "newtext", "terminalid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedToolCallContent)
 	goto find
 }
 
@@ -1744,7 +1789,12 @@ find:
 	case "_meta":
 		goto f2
 	}
-	r.SkipField(key, foldedPromptResponse)
+	switch string(key) {
+	case "stopreason":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedPromptResponse)
 	goto find
 }
 
@@ -1882,7 +1932,12 @@ find:
 	case "cachedWriteTokens":
 		goto f5
 	}
-	r.SkipField(key, foldedUsage)
+	switch string(key) {
+	case "inputtokens", "outputtokens", "totaltokens", "thoughttokens", "cachedreadtokens", "cachedwritetokens":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedUsage)
 	goto find
 }
 
@@ -1935,8 +1990,10 @@ f1:
 				switch string(key) {
 				case "currentModelId":
 					r.StringField(&v.Models.CurrentModelID)
+				case "currentmodelid":
+					r.Fail()
 				default:
-					r.SkipField(key, func(key string) bool {
+					r.SkipUnknown(key, func(key string) bool {
 						switch key {
 						case "currentmodelid":
 							return true
@@ -1968,8 +2025,10 @@ f2:
 							r.StringField(&s0[len(s0)-1].Category)
 						case "currentValue":
 							jsontext.ReadRaw(r, &s0[len(s0)-1].CurrentValue)
+						case "currentvalue":
+							r.Fail()
 						default:
-							r.SkipField(key, func(key string) bool {
+							r.SkipUnknown(key, func(key string) bool {
 								switch key {
 								case "category", "currentvalue":
 									return true
@@ -1999,7 +2058,12 @@ find:
 	case "configOptions":
 		goto f2
 	}
-	r.SkipField(key, foldedNewSessionResponse)
+	switch string(key) {
+	case "sessionid", "configoptions":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedNewSessionResponse)
 	goto find
 }
 
@@ -2124,7 +2188,12 @@ find:
 	case "protocolVersion":
 		goto f0
 	}
-	r.SkipField(key, foldedInitializeResponse)
+	switch string(key) {
+	case "protocolversion":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedInitializeResponse)
 	goto find
 }
 
@@ -2189,7 +2258,12 @@ find:
 	case "prompt":
 		goto f1
 	}
-	r.SkipField(key, foldedPromptRequest)
+	switch string(key) {
+	case "sessionid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedPromptRequest)
 	goto find
 }
 
@@ -2242,8 +2316,10 @@ f1:
 					} else {
 						*jsontext.Ensure(&v.ToolCall.Title) = r.String()
 					}
+				case "toolcallid":
+					r.Fail()
 				default:
-					r.SkipField(key, func(key string) bool {
+					r.SkipUnknown(key, func(key string) bool {
 						switch key {
 						case "toolcallid", "title":
 							return true
@@ -2268,7 +2344,12 @@ find:
 	case "toolCall":
 		goto f1
 	}
-	r.SkipField(key, foldedPermissionRequest)
+	switch string(key) {
+	case "sessionid", "toolcall":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedPermissionRequest)
 	goto find
 }
 
@@ -2469,7 +2550,12 @@ find:
 	case "update":
 		goto f1
 	}
-	r.SkipField(key, foldedLineParams)
+	switch string(key) {
+	case "sessionid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedLineParams)
 	goto find
 }
 
@@ -2544,8 +2630,10 @@ f3:
 				switch string(key) {
 				case "currentModelId":
 					r.StringField(&v.Models.CurrentModelID)
+				case "currentmodelid":
+					r.Fail()
 				default:
-					r.SkipField(key, func(key string) bool {
+					r.SkipUnknown(key, func(key string) bool {
 						switch key {
 						case "currentmodelid":
 							return true
@@ -2580,8 +2668,10 @@ f4:
 							r.StringField(&s0[len(s0)-1].Category)
 						case "currentValue":
 							jsontext.ReadRaw(r, &s0[len(s0)-1].CurrentValue)
+						case "currentvalue":
+							r.Fail()
 						default:
-							r.SkipField(key, func(key string) bool {
+							r.SkipUnknown(key, func(key string) bool {
 								switch key {
 								case "category", "currentvalue":
 									return true
@@ -2629,7 +2719,12 @@ find:
 	case "usage":
 		goto f5
 	}
-	r.SkipField(key, foldedLineResult)
+	switch string(key) {
+	case "protocolversion", "sessionid", "stopreason", "configoptions":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedLineResult)
 	goto find
 }
 

@@ -166,7 +166,12 @@ find:
 	case "metadata":
 		goto f2
 	}
-	r.SkipField(key, foldedBase)
+	switch string(key) {
+	case "rawevent":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedBase)
 	goto find
 }
 
@@ -213,7 +218,12 @@ find:
 	case "subagentRunId":
 		goto f0
 	}
-	r.SkipField(key, foldedAttributable)
+	switch string(key) {
+	case "subagentrunid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedAttributable)
 	goto find
 }
 
@@ -364,7 +374,12 @@ find:
 	case "name":
 		goto f7
 	}
-	r.SkipField(key, foldedTextMessageStartEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedTextMessageStartEvent)
 	goto find
 }
 
@@ -494,7 +509,12 @@ find:
 	case "delta":
 		goto f6
 	}
-	r.SkipField(key, foldedTextMessageContentEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedTextMessageContentEvent)
 	goto find
 }
 
@@ -611,7 +631,12 @@ find:
 	case "messageId":
 		goto f5
 	}
-	r.SkipField(key, foldedTextMessageEndEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedTextMessageEndEvent)
 	goto find
 }
 
@@ -783,7 +808,12 @@ find:
 	case "name":
 		goto f8
 	}
-	r.SkipField(key, foldedTextMessageChunkEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedTextMessageChunkEvent)
 	goto find
 }
 
@@ -930,7 +960,12 @@ find:
 	case "parentMessageId":
 		goto f7
 	}
-	r.SkipField(key, foldedToolCallStartEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "toolcallid", "toolcallname", "parentmessageid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedToolCallStartEvent)
 	goto find
 }
 
@@ -1060,7 +1095,12 @@ find:
 	case "delta":
 		goto f6
 	}
-	r.SkipField(key, foldedToolCallArgsEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "toolcallid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedToolCallArgsEvent)
 	goto find
 }
 
@@ -1177,7 +1217,12 @@ find:
 	case "toolCallId":
 		goto f5
 	}
-	r.SkipField(key, foldedToolCallEndEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "toolcallid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedToolCallEndEvent)
 	goto find
 }
 
@@ -1349,7 +1394,12 @@ find:
 	case "delta":
 		goto f8
 	}
-	r.SkipField(key, foldedToolCallChunkEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "toolcallid", "toolcallname", "parentmessageid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedToolCallChunkEvent)
 	goto find
 }
 
@@ -1509,7 +1559,12 @@ find:
 	case "role":
 		goto f8
 	}
-	r.SkipField(key, foldedToolCallResultEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "messageid", "toolcallid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedToolCallResultEvent)
 	goto find
 }
 
@@ -1706,7 +1761,12 @@ find:
 	case "provider":
 		goto f3
 	}
-	r.SkipField(key, foldedSource)
+	switch string(key) {
+	case "mimetype":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedSource)
 	goto find
 }
 
@@ -1866,7 +1926,12 @@ find:
 	case "input":
 		goto f8
 	}
-	r.SkipField(key, foldedRunStartedEvent)
+	switch string(key) {
+	case "rawevent", "threadid", "runid", "protocolversion", "parentrunid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedRunStartedEvent)
 	goto find
 }
 
@@ -2033,7 +2098,12 @@ find:
 	case "usage":
 		goto f8
 	}
-	r.SkipField(key, foldedRunFinishedEvent)
+	switch string(key) {
+	case "rawevent", "threadid", "runid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedRunFinishedEvent)
 	goto find
 }
 
@@ -2133,7 +2203,12 @@ find:
 	case "interruptIds":
 		goto f3
 	}
-	r.SkipField(key, foldedOutcome)
+	switch string(key) {
+	case "pendingtoolcallids", "interruptids":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedOutcome)
 	goto find
 }
 
@@ -2305,7 +2380,12 @@ find:
 	case "cacheWriteInputTokens":
 		goto f7
 	}
-	r.SkipField(key, foldedTokenUsage)
+	switch string(key) {
+	case "inputtokens", "outputtokens", "totaltokens", "reasoningtokens", "cachedinputtokens", "cachewriteinputtokens":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedTokenUsage)
 	goto find
 }
 
@@ -2446,7 +2526,12 @@ find:
 	case "usage":
 		goto f6
 	}
-	r.SkipField(key, foldedRunErrorEvent)
+	switch string(key) {
+	case "rawevent":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedRunErrorEvent)
 	goto find
 }
 
@@ -2563,7 +2648,12 @@ find:
 	case "stepName":
 		goto f5
 	}
-	r.SkipField(key, foldedStepStartedEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "stepname":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedStepStartedEvent)
 	goto find
 }
 
@@ -2680,7 +2770,12 @@ find:
 	case "stepName":
 		goto f5
 	}
-	r.SkipField(key, foldedStepFinishedEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "stepname":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedStepFinishedEvent)
 	goto find
 }
 
@@ -2797,7 +2892,12 @@ find:
 	case "messageId":
 		goto f5
 	}
-	r.SkipField(key, foldedReasoningStartEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedReasoningStartEvent)
 	goto find
 }
 
@@ -2927,7 +3027,12 @@ find:
 	case "role":
 		goto f6
 	}
-	r.SkipField(key, foldedReasoningMessageStartEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedReasoningMessageStartEvent)
 	goto find
 }
 
@@ -3057,7 +3162,12 @@ find:
 	case "delta":
 		goto f6
 	}
-	r.SkipField(key, foldedReasoningMessageContentEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedReasoningMessageContentEvent)
 	goto find
 }
 
@@ -3174,7 +3284,12 @@ find:
 	case "messageId":
 		goto f5
 	}
-	r.SkipField(key, foldedReasoningMessageEndEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedReasoningMessageEndEvent)
 	goto find
 }
 
@@ -3312,7 +3427,12 @@ find:
 	case "delta":
 		goto f6
 	}
-	r.SkipField(key, foldedReasoningMessageChunkEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedReasoningMessageChunkEvent)
 	goto find
 }
 
@@ -3429,7 +3549,12 @@ find:
 	case "messageId":
 		goto f5
 	}
-	r.SkipField(key, foldedReasoningEndEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "messageid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedReasoningEndEvent)
 	goto find
 }
 
@@ -3572,7 +3697,12 @@ find:
 	case "encryptedValue":
 		goto f7
 	}
-	r.SkipField(key, foldedReasoningEncryptedValueEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "entityid", "encryptedvalue":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedReasoningEncryptedValueEvent)
 	goto find
 }
 
@@ -3753,7 +3883,12 @@ find:
 	case "parentMessageId":
 		goto f9
 	}
-	r.SkipField(key, foldedSubagentStartedEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid", "parentsubagentrunid", "parenttoolcallid", "parentmessageid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedSubagentStartedEvent)
 	goto find
 }
 
@@ -3883,7 +4018,12 @@ find:
 	case "outcome":
 		goto f6
 	}
-	r.SkipField(key, foldedSubagentFinishedEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedSubagentFinishedEvent)
 	goto find
 }
 
@@ -4013,7 +4153,12 @@ find:
 	case "code":
 		goto f6
 	}
-	r.SkipField(key, foldedSubagentErrorEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedSubagentErrorEvent)
 	goto find
 }
 
@@ -4147,7 +4292,12 @@ find:
 	case "source":
 		goto f6
 	}
-	r.SkipField(key, foldedRawEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedRawEvent)
 	goto find
 }
 
@@ -4277,7 +4427,12 @@ find:
 	case "value":
 		goto f6
 	}
-	r.SkipField(key, foldedCustomEvent)
+	switch string(key) {
+	case "rawevent", "subagentrunid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedCustomEvent)
 	goto find
 }
 

@@ -590,7 +590,12 @@ find:
 	case "providerMetadata":
 		goto f24
 	}
-	r.SkipField(key, foldedChunk)
+	switch string(key) {
+	case "errortext", "toolcallid", "toolname", "inputtextdelta", "providerexecuted", "approvalid", "sourceid", "mediatype", "messageid", "messagemetadata", "finishreason", "providermetadata":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedChunk)
 	goto find
 }
 
@@ -664,7 +669,12 @@ find:
 	case "Optional":
 		goto f1
 	}
-	r.SkipField(key, foldedFieldset)
+	switch string(key) {
+	case "required", "optional":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedFieldset)
 	goto find
 }
 

@@ -7,10 +7,8 @@
 // Messages API's, package internal/wire/anthropic.
 //
 // The one-pass readers in read_wire.go are generated from these
-// declarations by internal/wire/gen. The stream-json structs marked
-// //wire:hand are read by streamread.go and by parse/claude's line
-// reader, written by hand: Result has a map (modelUsage) the generator
-// does not read, and the init reader keeps what it read of the last init.
+// declarations by internal/wire/gen; stream.go adds InitReader and
+// UnmarshalKind, the generated readers' callers for emit/claude.
 package claude
 
 //go:generate go run ../gen

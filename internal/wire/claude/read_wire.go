@@ -324,7 +324,12 @@ find:
 	case "lastPrompt":
 		goto f21
 	}
-	r.SkipField(key, foldedSessionLine)
+	switch string(key) {
+	case "parentuuid", "logicalparentuuid", "issidechain", "agentid", "sessionid", "gitbranch", "tooluseresult", "isapierrormessage", "ismeta", "iscompactsummary", "lastprompt":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedSessionLine)
 	goto find
 }
 
@@ -496,6 +501,2153 @@ func foldedAttachment(key string) bool {
 	return false
 }
 
+// ReadLine reads a whole Line into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadLine(r *jsontext.Reader, v *Line) bool {
+	if !r.Null() {
+		readLine(r, v)
+	}
+	return !r.Failed()
+}
+
+// ResetLine sets *v to Line{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= fields.
+func ResetLine(v *Line) {
+	v.Type = ""
+	v.Subtype = ""
+	v.Message = nil
+	v.Event = nil
+	v.ParentToolUseID = nil
+	v.SessionID = ""
+	v.UUID = ""
+	v.Error = nil
+	v.ToolUseResult = nil
+	v.SubagentType = ""
+	v.TaskDescription = ""
+	v.message = nil
+	v.event = nil
+}
+
+func readLine(r *jsontext.Reader, v *Line) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"subtype`, `":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Type = internTypeNext(r)
+	}
+	if !r.Follows(`,"subtyp`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"messag`, `e":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if !r.Null() {
+		v.Subtype = internSubtypeNext(r)
+	}
+	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"event"`, `:`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	{
+		obj := r.Peek() == '{'
+		off, depth := r.Offset(), r.Depth()
+		if obj {
+			p := jsontext.Ensure(&v.message)
+			*p = anthropic.Message{}
+			anthropic.ReadMessage(r, p)
+			if r.Failed() {
+				r.Rewind(off, depth)
+				v.message = nil
+			}
+		} else {
+			v.message = nil
+		}
+		if v.message != nil {
+			v.Message = r.Since(off)
+		} else {
+			v.Message = r.Skip()
+		}
+	}
+	if !r.Follows(`,"event"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"parent`, `_tool_use_id":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	{
+		obj := r.Peek() == '{'
+		off, depth := r.Offset(), r.Depth()
+		if obj {
+			p := jsontext.Ensure(&v.event)
+			*p = anthropic.StreamEvent{}
+			anthropic.ReadStreamEvent(r, p)
+			if r.Failed() {
+				r.Rewind(off, depth)
+				v.event = nil
+			}
+		} else {
+			v.event = nil
+		}
+		if v.event != nil {
+			v.Event = r.Since(off)
+		} else {
+			v.Event = r.Skip()
+		}
+	}
+	if !r.Follows(`,"parent`, `_tool_use_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"sessio`, `n_id":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.ParentToolUseID = nil
+	} else {
+		*jsontext.Ensure(&v.ParentToolUseID) = r.String()
+	}
+	if !r.Follows(`,"sessio`, `n_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if !r.Null() {
+		v.SessionID = r.KeepString(&v.sessionID)
+	}
+	if !r.Follows(`,"uuid":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"error"`, `:`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if !r.Null() {
+		r.Str()
+	}
+	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"tool_u`, `se_result":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	v.Error = r.Skip()
+	if !r.Follows(`,"tool_u`, `se_result":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"subage`, `nt_type":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	v.ToolUseResult = r.Skip()
+	if !r.Follows(`,"subage`, `nt_type":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"task_d`, `escription":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	r.StringField(&v.SubagentType)
+	if !r.Follows(`,"task_d`, `escription":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f10:
+	r.StringField(&v.TaskDescription)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "subtype":
+		goto f1
+	case "message":
+		goto f2
+	case "event":
+		goto f3
+	case "parent_tool_use_id":
+		goto f4
+	case "session_id":
+		goto f5
+	case "uuid":
+		goto f6
+	case "error":
+		goto f7
+	case "tool_use_result":
+		goto f8
+	case "subagent_type":
+		goto f9
+	case "task_description":
+		goto f10
+	}
+	r.SkipUnknown(key, foldedLine)
+	goto find
+}
+
+// foldedLine reports whether a lower-cased key is one of Line's, lower-cased.
+func foldedLine(key string) bool {
+	switch key {
+	case "type", "subtype", "message", "event", "parent_tool_use_id", "session_id", "uuid", "error", "tool_use_result", "subagent_type", "task_description":
+		return true
+	}
+	return false
+}
+
+// ReadStreamLine reads a whole StreamLine into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadStreamLine(r *jsontext.Reader, v *StreamLine) bool {
+	if !r.Null() {
+		readStreamLine(r, v)
+	}
+	return !r.Failed()
+}
+
+// ResetStreamLine sets *v to StreamLine{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= fields.
+func ResetStreamLine(v *StreamLine) {
+	k0 := v.Line.sessionID
+	*v = StreamLine{}
+	v.Line.sessionID = k0
+}
+
+func readStreamLine(r *jsontext.Reader, v *StreamLine) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"subtype`, `":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Line.Type = internTypeNext(r)
+	}
+	v.result.Type = v.Line.Type
+	if !r.Follows(`,"subtyp`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"messag`, `e":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if !r.Null() {
+		v.Line.Subtype = internSubtypeNext(r)
+	}
+	v.result.Subtype = v.Line.Subtype
+	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"event"`, `:`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	{
+		obj := r.Peek() == '{'
+		off, depth := r.Offset(), r.Depth()
+		if obj {
+			p := jsontext.Ensure(&v.message)
+			*p = anthropic.Message{}
+			anthropic.ReadMessage(r, p)
+			if r.Failed() {
+				r.Rewind(off, depth)
+				v.message = nil
+			}
+		} else {
+			v.message = nil
+		}
+		if v.message != nil {
+			v.Line.Message = r.Since(off)
+		} else {
+			v.Line.Message = r.Skip()
+		}
+	}
+	if !r.Follows(`,"event"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"parent`, `_tool_use_id":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	{
+		obj := r.Peek() == '{'
+		off, depth := r.Offset(), r.Depth()
+		if obj {
+			p := jsontext.Ensure(&v.event)
+			*p = anthropic.StreamEvent{}
+			anthropic.ReadStreamEvent(r, p)
+			if r.Failed() {
+				r.Rewind(off, depth)
+				v.event = nil
+			}
+		} else {
+			v.event = nil
+		}
+		if v.event != nil {
+			v.Line.Event = r.Since(off)
+		} else {
+			v.Line.Event = r.Skip()
+		}
+	}
+	if !r.Follows(`,"parent`, `_tool_use_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"sessio`, `n_id":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.Line.ParentToolUseID = nil
+	} else {
+		*jsontext.Ensure(&v.Line.ParentToolUseID) = r.String()
+	}
+	if !r.Follows(`,"sessio`, `n_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if !r.Null() {
+		v.Line.SessionID = r.KeepString(&v.Line.sessionID)
+	}
+	v.result.SessionID = v.Line.SessionID
+	if !r.Follows(`,"uuid":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"error"`, `:`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if !r.Null() {
+		r.Str()
+	}
+	v.result.UUID = v.Line.UUID
+	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"tool_u`, `se_result":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	v.Line.Error = r.Skip()
+	if !r.Follows(`,"tool_u`, `se_result":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"subage`, `nt_type":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	v.Line.ToolUseResult = r.Skip()
+	if !r.Follows(`,"subage`, `nt_type":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"task_d`, `escription":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	r.StringField(&v.Line.SubagentType)
+	if !r.Follows(`,"task_d`, `escription":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"is_err`, `or":`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	r.StringField(&v.Line.TaskDescription)
+	if !r.Follows(`,"is_err`, `or":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"durati`, `on_ms":`) {
+			goto f12
+		}
+		goto find
+	}
+f11:
+	jsontext.ReadBool(r, &v.result.IsError)
+	if !r.Follows(`,"durati`, `on_ms":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"durati`, `on_api_ms":`) {
+			goto f13
+		}
+		goto find
+	}
+f12:
+	jsontext.ReadInt(r, &v.result.DurationMS)
+	if !r.Follows(`,"durati`, `on_api_ms":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"num_tu`, `rns":`) {
+			goto f14
+		}
+		goto find
+	}
+f13:
+	jsontext.ReadInt(r, &v.result.DurationAPIMS)
+	if !r.Follows(`,"num_tu`, `rns":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"result`, `":`) {
+			goto f15
+		}
+		goto find
+	}
+f14:
+	jsontext.ReadInt(r, &v.result.NumTurns)
+	if !r.Follows(`,"result`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"stop_r`, `eason":`) {
+			goto f16
+		}
+		goto find
+	}
+f15:
+	if r.Null() {
+		v.result.Result = nil
+	} else {
+		*jsontext.Ensure(&v.result.Result) = r.String()
+	}
+	if !r.Follows(`,"stop_r`, `eason":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"total_`, `cost_usd":`) {
+			goto f17
+		}
+		goto find
+	}
+f16:
+	if r.Null() {
+		v.result.StopReason = nil
+	} else {
+		*jsontext.Ensure(&v.result.StopReason) = r.String()
+	}
+	if !r.Follows(`,"total_`, `cost_usd":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"usage"`, `:`) {
+			goto f18
+		}
+		goto find
+	}
+f17:
+	if r.Null() {
+		v.result.TotalCostUSD = nil
+	} else {
+		jsontext.Ensure(&v.result.TotalCostUSD)
+		jsontext.ReadFloat(r, v.result.TotalCostUSD)
+	}
+	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"modelU`, `sage":`) {
+			goto f19
+		}
+		goto find
+	}
+f18:
+	if r.Null() {
+		v.result.Usage = nil
+	} else {
+		anthropic.ReadUsage(r, jsontext.Ensure(&v.result.Usage))
+	}
+	if !r.Follows(`,"modelU`, `sage":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"permis`, `sion_denials":`) {
+			goto f20
+		}
+		goto find
+	}
+f19:
+	if r.Null() {
+		v.result.ModelUsage = nil
+	} else if r.Object() {
+		if v.result.ModelUsage == nil {
+			v.result.ModelUsage = map[string]ModelUsage{}
+		}
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			var e0 ModelUsage
+			if !r.Null() {
+				readModelUsage(r, &e0)
+			}
+			v.result.ModelUsage[string(key)] = e0
+		}
+	}
+	if !r.Follows(`,"permis`, `sion_denials":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"errors`, `":`) {
+			goto f21
+		}
+		goto find
+	}
+f20:
+	if r.Null() {
+		v.result.PermissionDenials = nil
+	} else if r.Array() {
+		s0 := v.result.PermissionDenials[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if r.Null() {
+				s0[len(s0)-1] = nil
+			} else {
+				jsontext.ReadAny(r, &s0[len(s0)-1])
+			}
+		}
+		v.result.PermissionDenials = jsontext.NotNil(s0)
+	}
+	if !r.Follows(`,"errors`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"aborte`, `d":`) {
+			goto f22
+		}
+		goto find
+	}
+f21:
+	if r.Null() {
+		v.result.Errors = nil
+	} else if r.Array() {
+		s0 := v.result.Errors[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			r.StringField(&s0[len(s0)-1])
+		}
+		v.result.Errors = jsontext.NotNil(s0)
+	}
+	if !r.Follows(`,"aborte`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f22:
+	jsontext.ReadBool(r, &v.mark.Aborted)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "subtype":
+		goto f1
+	case "message":
+		goto f2
+	case "event":
+		goto f3
+	case "parent_tool_use_id":
+		goto f4
+	case "session_id":
+		goto f5
+	case "uuid":
+		goto f6
+	case "error":
+		goto f7
+	case "tool_use_result":
+		goto f8
+	case "subagent_type":
+		goto f9
+	case "task_description":
+		goto f10
+	case "is_error":
+		goto f11
+	case "duration_ms":
+		goto f12
+	case "duration_api_ms":
+		goto f13
+	case "num_turns":
+		goto f14
+	case "result":
+		goto f15
+	case "stop_reason":
+		goto f16
+	case "total_cost_usd":
+		goto f17
+	case "usage":
+		goto f18
+	case "modelUsage":
+		goto f19
+	case "permission_denials":
+		goto f20
+	case "errors":
+		goto f21
+	case "aborted":
+		goto f22
+	}
+	switch string(key) {
+	case "modelusage":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedStreamLine)
+	goto find
+}
+
+// foldedStreamLine reports whether a lower-cased key is one of StreamLine's, lower-cased.
+func foldedStreamLine(key string) bool {
+	switch key {
+	case "type", "subtype", "message", "event", "parent_tool_use_id", "session_id", "uuid", "error", "tool_use_result", "subagent_type", "task_description", "is_error", "duration_ms", "duration_api_ms", "num_turns", "result", "stop_reason", "total_cost_usd", "usage", "modelusage", "permission_denials", "errors", "aborted":
+		return true
+	}
+	return false
+}
+
+// ReadMark reads a whole Mark into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadMark(r *jsontext.Reader, v *Mark) bool {
+	if !r.Null() {
+		readMark(r, v)
+	}
+	return !r.Failed()
+}
+
+func readMark(r *jsontext.Reader, v *Mark) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"aborted`, `":`) {
+		goto find
+	}
+f0:
+	jsontext.ReadBool(r, &v.Aborted)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "aborted":
+		goto f0
+	}
+	r.SkipUnknown(key, foldedMark)
+	goto find
+}
+
+// foldedMark reports whether a lower-cased key is one of Mark's, lower-cased.
+func foldedMark(key string) bool {
+	switch key {
+	case "aborted":
+		return true
+	}
+	return false
+}
+
+// ReadInit reads a whole Init into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadInit(r *jsontext.Reader, v *Init) bool {
+	if !r.Null() {
+		readInit(r, v)
+	}
+	return !r.Failed()
+}
+
+// ResetInit sets *v to Init{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= fields.
+func ResetInit(v *Init) {
+	v.Type = ""
+	v.Subtype = ""
+	v.Cwd = ""
+	v.SessionID = ""
+	v.Tools = nil
+	v.MCPServers = nil
+	v.Model = ""
+	v.PermissionMode = ""
+	v.SlashCommands = nil
+	v.APIKeySource = ""
+	v.ClaudeCodeVersion = ""
+	v.OutputStyle = ""
+	v.Agents = nil
+	v.Skills = nil
+	v.Plugins = nil
+	v.UUID = ""
+}
+
+func readInit(r *jsontext.Reader, v *Init) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"subtype`, `":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Type = internTypeNext(r)
+	}
+	if !r.Follows(`,"subtyp`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"cwd":`, ``) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Subtype = internSubtypeNext(r)
+	}
+	if !r.Follows(`,"cwd":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"sessio`, `n_id":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Cwd = r.KeepString(&v.cwd)
+	}
+	if !r.Follows(`,"sessio`, `n_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"tools"`, `:`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.SessionID = r.KeepString(&v.sessionID)
+	}
+	if !r.Follows(`,"tools"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"mcp_se`, `rvers":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Peek() == 'n' && r.Null() {
+		v.Tools = nil
+	} else if v.Tools != nil {
+		r.Fail()
+	} else {
+		v.Tools = keepStrings(r, &v.tools)
+	}
+	if !r.Follows(`,"mcp_se`, `rvers":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"model"`, `:`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Peek() == 'n' && r.Null() {
+		v.MCPServers = nil
+	} else if r.Array() {
+		s0 := v.MCPServers[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if r.Peek() == 'n' && r.Null() {
+				s0[len(s0)-1] = nil
+			} else {
+				jsontext.ReadAny(r, &s0[len(s0)-1])
+			}
+		}
+		v.MCPServers = jsontext.NotNil(s0)
+	}
+	if !r.Follows(`,"model"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"permis`, `sionMode":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Model = r.KeepString(&v.model)
+	}
+	if !r.Follows(`,"permis`, `sionMode":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"slash_`, `commands":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.PermissionMode = r.KeepString(&v.permissionMode)
+	}
+	if !r.Follows(`,"slash_`, `commands":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"apiKey`, `Source":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	if r.Peek() == 'n' && r.Null() {
+		v.SlashCommands = nil
+	} else if v.SlashCommands != nil {
+		r.Fail()
+	} else {
+		v.SlashCommands = keepStrings(r, &v.slashCommands)
+	}
+	if !r.Follows(`,"apiKey`, `Source":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"claude`, `_code_version":`) {
+			goto f10
+		}
+		if r.Follows(`,"output`, `_style":`) {
+			goto f11
+		}
+		if r.Follows(`,"agents`, `":`) {
+			goto f12
+		}
+		if r.Follows(`,"skills`, `":`) {
+			goto f13
+		}
+		if r.Follows(`,"plugin`, `s":`) {
+			goto f14
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f15
+		}
+		goto find
+	}
+f9:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.APIKeySource = r.KeepString(&v.apiKeySource)
+	}
+	if !r.Follows(`,"claude`, `_code_version":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"output`, `_style":`) {
+			goto f11
+		}
+		if r.Follows(`,"agents`, `":`) {
+			goto f12
+		}
+		if r.Follows(`,"skills`, `":`) {
+			goto f13
+		}
+		if r.Follows(`,"plugin`, `s":`) {
+			goto f14
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f15
+		}
+		goto find
+	}
+f10:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.ClaudeCodeVersion = r.KeepString(&v.version)
+	}
+	if !r.Follows(`,"output`, `_style":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"agents`, `":`) {
+			goto f12
+		}
+		if r.Follows(`,"skills`, `":`) {
+			goto f13
+		}
+		if r.Follows(`,"plugin`, `s":`) {
+			goto f14
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f15
+		}
+		goto find
+	}
+f11:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.OutputStyle = r.KeepString(&v.outputStyle)
+	}
+	if !r.Follows(`,"agents`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"skills`, `":`) {
+			goto f13
+		}
+		if r.Follows(`,"plugin`, `s":`) {
+			goto f14
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f15
+		}
+		goto find
+	}
+f12:
+	if r.Peek() == 'n' && r.Null() {
+		v.Agents = nil
+	} else if v.Agents != nil {
+		r.Fail()
+	} else {
+		v.Agents = keepStrings(r, &v.agents)
+	}
+	if !r.Follows(`,"skills`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"plugin`, `s":`) {
+			goto f14
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f15
+		}
+		goto find
+	}
+f13:
+	if r.Peek() == 'n' && r.Null() {
+		v.Skills = nil
+	} else if v.Skills != nil {
+		r.Fail()
+	} else {
+		v.Skills = keepStrings(r, &v.skills)
+	}
+	if !r.Follows(`,"plugin`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f15
+		}
+		goto find
+	}
+f14:
+	if r.Peek() == 'n' && r.Null() {
+		v.Plugins = nil
+	} else if r.Array() {
+		s0 := v.Plugins[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if r.Peek() == 'n' && r.Null() {
+				s0[len(s0)-1] = nil
+			} else {
+				jsontext.ReadAny(r, &s0[len(s0)-1])
+			}
+		}
+		v.Plugins = jsontext.NotNil(s0)
+	}
+	if !r.Follows(`,"uuid":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f15:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.UUID = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "subtype":
+		goto f1
+	case "cwd":
+		goto f2
+	case "session_id":
+		goto f3
+	case "tools":
+		goto f4
+	case "mcp_servers":
+		goto f5
+	case "model":
+		goto f6
+	case "permissionMode":
+		goto f7
+	case "slash_commands":
+		goto f8
+	case "apiKeySource":
+		goto f9
+	case "claude_code_version":
+		goto f10
+	case "output_style":
+		goto f11
+	case "agents":
+		goto f12
+	case "skills":
+		goto f13
+	case "plugins":
+		goto f14
+	case "uuid":
+		goto f15
+	}
+	switch string(key) {
+	case "permissionmode", "apikeysource":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedInit)
+	goto find
+}
+
+// foldedInit reports whether a lower-cased key is one of Init's, lower-cased.
+func foldedInit(key string) bool {
+	switch key {
+	case "type", "subtype", "cwd", "session_id", "tools", "mcp_servers", "model", "permissionmode", "slash_commands", "apikeysource", "claude_code_version", "output_style", "agents", "skills", "plugins", "uuid":
+		return true
+	}
+	return false
+}
+
+// ReadResult reads a whole Result into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadResult(r *jsontext.Reader, v *Result) bool {
+	if !r.Null() {
+		readResult(r, v)
+	}
+	return !r.Failed()
+}
+
+func readResult(r *jsontext.Reader, v *Result) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"type":`, ``) {
+		if r.Follows(`"subtype`, `":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Type)
+	if !r.Follows(`,"subtyp`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"is_err`, `or":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Subtype)
+	if !r.Follows(`,"is_err`, `or":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"durati`, `on_ms":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadBool(r, &v.IsError)
+	if !r.Follows(`,"durati`, `on_ms":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"durati`, `on_api_ms":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadInt(r, &v.DurationMS)
+	if !r.Follows(`,"durati`, `on_api_ms":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"num_tu`, `rns":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	jsontext.ReadInt(r, &v.DurationAPIMS)
+	if !r.Follows(`,"num_tu`, `rns":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"result`, `":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	jsontext.ReadInt(r, &v.NumTurns)
+	if !r.Follows(`,"result`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"stop_r`, `eason":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Result = nil
+	} else {
+		*jsontext.Ensure(&v.Result) = r.String()
+	}
+	if !r.Follows(`,"stop_r`, `eason":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"sessio`, `n_id":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if r.Null() {
+		v.StopReason = nil
+	} else {
+		*jsontext.Ensure(&v.StopReason) = r.String()
+	}
+	if !r.Follows(`,"sessio`, `n_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"total_`, `cost_usd":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	r.StringField(&v.SessionID)
+	if !r.Follows(`,"total_`, `cost_usd":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"usage"`, `:`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	if r.Null() {
+		v.TotalCostUSD = nil
+	} else {
+		jsontext.Ensure(&v.TotalCostUSD)
+		jsontext.ReadFloat(r, v.TotalCostUSD)
+	}
+	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"modelU`, `sage":`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	if r.Null() {
+		v.Usage = nil
+	} else {
+		anthropic.ReadUsage(r, jsontext.Ensure(&v.Usage))
+	}
+	if !r.Follows(`,"modelU`, `sage":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"permis`, `sion_denials":`) {
+			goto f12
+		}
+		goto find
+	}
+f11:
+	if r.Null() {
+		v.ModelUsage = nil
+	} else if r.Object() {
+		if v.ModelUsage == nil {
+			v.ModelUsage = map[string]ModelUsage{}
+		}
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			var e0 ModelUsage
+			if !r.Null() {
+				readModelUsage(r, &e0)
+			}
+			v.ModelUsage[string(key)] = e0
+		}
+	}
+	if !r.Follows(`,"permis`, `sion_denials":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"errors`, `":`) {
+			goto f13
+		}
+		goto find
+	}
+f12:
+	if r.Null() {
+		v.PermissionDenials = nil
+	} else if r.Array() {
+		s0 := v.PermissionDenials[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if r.Null() {
+				s0[len(s0)-1] = nil
+			} else {
+				jsontext.ReadAny(r, &s0[len(s0)-1])
+			}
+		}
+		v.PermissionDenials = jsontext.NotNil(s0)
+	}
+	if !r.Follows(`,"errors`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"uuid":`, ``) {
+			goto f14
+		}
+		goto find
+	}
+f13:
+	if r.Null() {
+		v.Errors = nil
+	} else if r.Array() {
+		s0 := v.Errors[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			r.StringField(&s0[len(s0)-1])
+		}
+		v.Errors = jsontext.NotNil(s0)
+	}
+	if !r.Follows(`,"uuid":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f14:
+	r.StringField(&v.UUID)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "type":
+		goto f0
+	case "subtype":
+		goto f1
+	case "is_error":
+		goto f2
+	case "duration_ms":
+		goto f3
+	case "duration_api_ms":
+		goto f4
+	case "num_turns":
+		goto f5
+	case "result":
+		goto f6
+	case "stop_reason":
+		goto f7
+	case "session_id":
+		goto f8
+	case "total_cost_usd":
+		goto f9
+	case "usage":
+		goto f10
+	case "modelUsage":
+		goto f11
+	case "permission_denials":
+		goto f12
+	case "errors":
+		goto f13
+	case "uuid":
+		goto f14
+	}
+	switch string(key) {
+	case "modelusage":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedResult)
+	goto find
+}
+
+// foldedResult reports whether a lower-cased key is one of Result's, lower-cased.
+func foldedResult(key string) bool {
+	switch key {
+	case "type", "subtype", "is_error", "duration_ms", "duration_api_ms", "num_turns", "result", "stop_reason", "session_id", "total_cost_usd", "usage", "modelusage", "permission_denials", "errors", "uuid":
+		return true
+	}
+	return false
+}
+
+// ReadModelUsage reads a whole ModelUsage into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadModelUsage(r *jsontext.Reader, v *ModelUsage) bool {
+	if !r.Null() {
+		readModelUsage(r, v)
+	}
+	return !r.Failed()
+}
+
+func readModelUsage(r *jsontext.Reader, v *ModelUsage) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"inputTo`, `kens":`) {
+		if r.Follows(`"outputT`, `okens":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	jsontext.ReadInt(r, &v.InputTokens)
+	if !r.Follows(`,"output`, `Tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"cacheR`, `eadInputTokens":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadInt(r, &v.OutputTokens)
+	if !r.Follows(`,"cacheR`, `eadInputTokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"cacheC`, `reationInputTokens":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadInt(r, &v.CacheReadInputTokens)
+	if !r.Follows(`,"cacheC`, `reationInputTokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"webSea`, `rchRequests":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadInt(r, &v.CacheCreationInputTokens)
+	if !r.Follows(`,"webSea`, `rchRequests":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"costUS`, `D":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	jsontext.ReadInt(r, &v.WebSearchRequests)
+	if !r.Follows(`,"costUS`, `D":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f5:
+	jsontext.ReadFloat(r, &v.CostUSD)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "inputTokens":
+		goto f0
+	case "outputTokens":
+		goto f1
+	case "cacheReadInputTokens":
+		goto f2
+	case "cacheCreationInputTokens":
+		goto f3
+	case "webSearchRequests":
+		goto f4
+	case "costUSD":
+		goto f5
+	}
+	switch string(key) {
+	case "inputtokens", "outputtokens", "cachereadinputtokens", "cachecreationinputtokens", "websearchrequests", "costusd":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedModelUsage)
+	goto find
+}
+
+// foldedModelUsage reports whether a lower-cased key is one of ModelUsage's, lower-cased.
+func foldedModelUsage(key string) bool {
+	switch key {
+	case "inputtokens", "outputtokens", "cachereadinputtokens", "cachecreationinputtokens", "websearchrequests", "costusd":
+		return true
+	}
+	return false
+}
+
+// ReadUserMessage reads a whole UserMessage into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadUserMessage(r *jsontext.Reader, v *UserMessage) bool {
+	if !r.Null() {
+		readUserMessage(r, v)
+	}
+	return !r.Failed()
+}
+
+// ResetUserMessage sets *v to UserMessage{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= fields.
+func ResetUserMessage(v *UserMessage) {
+	v.Role = ""
+	v.Content = nil
+}
+
+func readUserMessage(r *jsontext.Reader, v *UserMessage) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"role":`, ``) {
+		if r.Follows(`"content`, `":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		r.Str()
+	}
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f1:
+	v.blocks = v.blocks[:0]
+	if r.Peek() == '[' {
+		off := r.Offset()
+		r.Array()
+		for r.More() {
+			v.blocks = append(v.blocks, r.Skip())
+		}
+		v.Content = r.Since(off)
+	} else {
+		v.Content = r.Skip()
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "role":
+		goto f0
+	case "content":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedUserMessage)
+	goto find
+}
+
+// foldedUserMessage reports whether a lower-cased key is one of UserMessage's, lower-cased.
+func foldedUserMessage(key string) bool {
+	switch key {
+	case "role", "content":
+		return true
+	}
+	return false
+}
+
+// ReadNotice reads a whole Notice into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadNotice(r *jsontext.Reader, v *Notice) bool {
+	if !r.Null() {
+		readNotice(r, v)
+	}
+	return !r.Failed()
+}
+
+// ResetNotice sets *v to Notice{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= fields.
+func ResetNotice(v *Notice) {
+	v.Status = nil
+	v.Attempt = 0
+	v.MaxRetries = 0
+	v.RetryDelayMS = 0
+	v.ErrorStatus = nil
+	v.Error = nil
+	v.EstimatedTokens = 0
+	v.Description = ""
+	v.SubagentType = ""
+	v.Summary = ""
+	v.LastToolName = ""
+	v.Patch = nil
+	v.HookName = ""
+	v.HookEvent = ""
+	v.Outcome = ""
+	v.Content = nil
+	v.Text = ""
+	v.Message = ""
+	v.ToolName = ""
+	v.ElapsedSeconds = 0
+	v.CompactMetadata = nil
+	v.RateLimitInfo = nil
+	v.Usage = nil
+	v.State = ""
+	v.Suggestion = ""
+}
+
+func readNotice(r *jsontext.Reader, v *Notice) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"status"`, `:`) {
+		if r.Follows(`"attempt`, `":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.Status = nil
+	} else {
+		v.Status = r.KeepStringPtr(&v.status)
+	}
+	if !r.Follows(`,"attemp`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"max_re`, `tries":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadInt(r, &v.Attempt)
+	if !r.Follows(`,"max_re`, `tries":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"retry_`, `delay_ms":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	jsontext.ReadInt(r, &v.MaxRetries)
+	if !r.Follows(`,"retry_`, `delay_ms":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"error_`, `status":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadFloat(r, &v.RetryDelayMS)
+	if !r.Follows(`,"error_`, `status":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"error"`, `:`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.ErrorStatus = nil
+	} else {
+		jsontext.Ensure(&v.ErrorStatus)
+		jsontext.ReadInt(r, v.ErrorStatus)
+	}
+	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"estima`, `ted_tokens":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.Error = nil
+	} else {
+		jsontext.ReadAny(r, &v.Error)
+	}
+	if !r.Follows(`,"estima`, `ted_tokens":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"descri`, `ption":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	jsontext.ReadInt(r, &v.EstimatedTokens)
+	if !r.Follows(`,"descri`, `ption":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"subage`, `nt_type":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	r.StringField(&v.Description)
+	if !r.Follows(`,"subage`, `nt_type":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"summar`, `y":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	r.StringField(&v.SubagentType)
+	if !r.Follows(`,"summar`, `y":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"last_t`, `ool_name":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	r.StringField(&v.Summary)
+	if !r.Follows(`,"last_t`, `ool_name":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"patch"`, `:`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	r.StringField(&v.LastToolName)
+	if !r.Follows(`,"patch"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"hook_n`, `ame":`) {
+			goto f12
+		}
+		goto find
+	}
+f11:
+	if r.Null() {
+		v.Patch = nil
+	} else {
+		readNoticePatch(r, jsontext.Ensure(&v.Patch))
+	}
+	if !r.Follows(`,"hook_n`, `ame":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"hook_e`, `vent":`) {
+			goto f13
+		}
+		goto find
+	}
+f12:
+	r.StringField(&v.HookName)
+	if !r.Follows(`,"hook_e`, `vent":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"outcom`, `e":`) {
+			goto f14
+		}
+		goto find
+	}
+f13:
+	r.StringField(&v.HookEvent)
+	if !r.Follows(`,"outcom`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"conten`, `t":`) {
+			goto f15
+		}
+		goto find
+	}
+f14:
+	r.StringField(&v.Outcome)
+	if !r.Follows(`,"conten`, `t":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"text":`, ``) {
+			goto f16
+		}
+		goto find
+	}
+f15:
+	if r.Null() {
+		v.Content = nil
+	} else {
+		jsontext.ReadAny(r, &v.Content)
+	}
+	if !r.Follows(`,"text":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"messag`, `e":`) {
+			goto f17
+		}
+		goto find
+	}
+f16:
+	r.StringField(&v.Text)
+	if !r.Follows(`,"messag`, `e":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"tool_n`, `ame":`) {
+			goto f18
+		}
+		goto find
+	}
+f17:
+	r.StringField(&v.Message)
+	if !r.Follows(`,"tool_n`, `ame":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"elapse`, `d_time_seconds":`) {
+			goto f19
+		}
+		goto find
+	}
+f18:
+	r.StringField(&v.ToolName)
+	if !r.Follows(`,"elapse`, `d_time_seconds":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"compac`, `t_metadata":`) {
+			goto f20
+		}
+		goto find
+	}
+f19:
+	jsontext.ReadFloat(r, &v.ElapsedSeconds)
+	if !r.Follows(`,"compac`, `t_metadata":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"rate_l`, `imit_info":`) {
+			goto f21
+		}
+		goto find
+	}
+f20:
+	if r.Null() {
+		v.CompactMetadata = nil
+	} else {
+		readNoticeCompact(r, jsontext.Ensure(&v.CompactMetadata))
+	}
+	if !r.Follows(`,"rate_l`, `imit_info":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"usage"`, `:`) {
+			goto f22
+		}
+		goto find
+	}
+f21:
+	if r.Null() {
+		v.RateLimitInfo = nil
+	} else {
+		jsontext.Ensure(&v.RateLimitInfo)
+		if r.Object() {
+			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+				switch string(key) {
+				case "status":
+					r.StringField(&v.RateLimitInfo.Status)
+				case "rateLimitType":
+					r.StringField(&v.RateLimitInfo.RateLimitType)
+				case "ratelimittype":
+					r.Fail()
+				default:
+					r.SkipUnknown(key, func(key string) bool {
+						switch key {
+						case "status", "ratelimittype":
+							return true
+						}
+						return false
+					})
+				}
+			}
+		}
+	}
+	if !r.Follows(`,"usage"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"state"`, `:`) {
+			goto f23
+		}
+		goto find
+	}
+f22:
+	if r.Null() {
+		v.Usage = nil
+	} else {
+		jsontext.Ensure(&v.Usage)
+		if r.Object() {
+			for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+				switch string(key) {
+				case "tool_uses":
+					jsontext.ReadInt(r, &v.Usage.ToolUses)
+				default:
+					r.SkipUnknown(key, func(key string) bool {
+						switch key {
+						case "tool_uses":
+							return true
+						}
+						return false
+					})
+				}
+			}
+		}
+	}
+	if !r.Follows(`,"state"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"sugges`, `tion":`) {
+			goto f24
+		}
+		goto find
+	}
+f23:
+	r.StringField(&v.State)
+	if !r.Follows(`,"sugges`, `tion":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f24:
+	r.StringField(&v.Suggestion)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "status":
+		goto f0
+	case "attempt":
+		goto f1
+	case "max_retries":
+		goto f2
+	case "retry_delay_ms":
+		goto f3
+	case "error_status":
+		goto f4
+	case "error":
+		goto f5
+	case "estimated_tokens":
+		goto f6
+	case "description":
+		goto f7
+	case "subagent_type":
+		goto f8
+	case "summary":
+		goto f9
+	case "last_tool_name":
+		goto f10
+	case "patch":
+		goto f11
+	case "hook_name":
+		goto f12
+	case "hook_event":
+		goto f13
+	case "outcome":
+		goto f14
+	case "content":
+		goto f15
+	case "text":
+		goto f16
+	case "message":
+		goto f17
+	case "tool_name":
+		goto f18
+	case "elapsed_time_seconds":
+		goto f19
+	case "compact_metadata":
+		goto f20
+	case "rate_limit_info":
+		goto f21
+	case "usage":
+		goto f22
+	case "state":
+		goto f23
+	case "suggestion":
+		goto f24
+	}
+	r.SkipUnknown(key, foldedNotice)
+	goto find
+}
+
+// foldedNotice reports whether a lower-cased key is one of Notice's, lower-cased.
+func foldedNotice(key string) bool {
+	switch key {
+	case "status", "attempt", "max_retries", "retry_delay_ms", "error_status", "error", "estimated_tokens", "description", "subagent_type", "summary", "last_tool_name", "patch", "hook_name", "hook_event", "outcome", "content", "text", "message", "tool_name", "elapsed_time_seconds", "compact_metadata", "rate_limit_info", "usage", "state", "suggestion":
+		return true
+	}
+	return false
+}
+
+// ReadNoticePatch reads a whole NoticePatch into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadNoticePatch(r *jsontext.Reader, v *NoticePatch) bool {
+	if !r.Null() {
+		readNoticePatch(r, v)
+	}
+	return !r.Failed()
+}
+
+func readNoticePatch(r *jsontext.Reader, v *NoticePatch) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"status"`, `:`) {
+		if r.Follows(`"error":`, ``) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Status)
+	if !r.Follows(`,"error"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.Error)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "status":
+		goto f0
+	case "error":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedNoticePatch)
+	goto find
+}
+
+// foldedNoticePatch reports whether a lower-cased key is one of NoticePatch's, lower-cased.
+func foldedNoticePatch(key string) bool {
+	switch key {
+	case "status", "error":
+		return true
+	}
+	return false
+}
+
+// ReadNoticeCompact reads a whole NoticeCompact into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadNoticeCompact(r *jsontext.Reader, v *NoticeCompact) bool {
+	if !r.Null() {
+		readNoticeCompact(r, v)
+	}
+	return !r.Failed()
+}
+
+func readNoticeCompact(r *jsontext.Reader, v *NoticeCompact) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"trigger`, `":`) {
+		if r.Follows(`"pre_tok`, `ens":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Trigger)
+	if !r.Follows(`,"pre_to`, `kens":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadInt(r, &v.PreTokens)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "trigger":
+		goto f0
+	case "pre_tokens":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedNoticeCompact)
+	goto find
+}
+
+// foldedNoticeCompact reports whether a lower-cased key is one of NoticeCompact's, lower-cased.
+func foldedNoticeCompact(key string) bool {
+	switch key {
+	case "trigger", "pre_tokens":
+		return true
+	}
+	return false
+}
+
 // internSession returns the constant Session* equal to b, or b as a new string.
 func internSession(b []byte) string {
 	switch string(b) {
@@ -515,4 +2667,140 @@ func internSession(b []byte) string {
 		return SessionSummary
 	}
 	return string(b)
+}
+
+// internSubtypeNext reads a string as internSubtype(r.Str()) does.
+func internSubtypeNext(r *jsontext.Reader) string {
+	switch r.StringByte() {
+	case 'c':
+		if r.Follows(`"compact`, `_boundary"`) {
+			return SubtypeCompactBoundary
+		}
+	case 'i':
+		if r.Follows(`"init"`, ``) {
+			return SubtypeInit
+		}
+		if r.Follows(`"informa`, `tional"`) {
+			return SubtypeInformational
+		}
+	case 's':
+		if r.Follows(`"success`, `"`) {
+			return SubtypeSuccess
+		}
+		if r.Follows(`"status"`, ``) {
+			return SubtypeStatus
+		}
+	case 'e':
+		if r.Follows(`"error_d`, `uring_execution"`) {
+			return SubtypeErrorDuring
+		}
+	case 't':
+		if r.Follows(`"thinkin`, `g_tokens"`) {
+			return SubtypeThinkingTokens
+		}
+	}
+	return internSubtype(r.Str())
+}
+
+// internSubtype returns the constant Subtype* equal to b, or b as a new string.
+func internSubtype(b []byte) string {
+	switch string(b) {
+	case SubtypeCompactBoundary:
+		return SubtypeCompactBoundary
+	case SubtypeInit:
+		return SubtypeInit
+	case SubtypeSuccess:
+		return SubtypeSuccess
+	case SubtypeInformational:
+		return SubtypeInformational
+	case SubtypeErrorDuring:
+		return SubtypeErrorDuring
+	case SubtypeStatus:
+		return SubtypeStatus
+	case SubtypeThinkingTokens:
+		return SubtypeThinkingTokens
+	}
+	return string(b)
+}
+
+// internTypeNext reads a string as internType(r.Str()) does.
+func internTypeNext(r *jsontext.Reader) string {
+	switch r.StringByte() {
+	case 's':
+		if r.Follows(`"system"`, ``) {
+			return TypeSystem
+		}
+		if r.Follows(`"stream_`, `event"`) {
+			return TypeStreamEvent
+		}
+	case 'a':
+		if r.Follows(`"assista`, `nt"`) {
+			return TypeAssistant
+		}
+	case 'u':
+		if r.Follows(`"user"`, ``) {
+			return TypeUser
+		}
+	case 'r':
+		if r.Follows(`"result"`, ``) {
+			return TypeResult
+		}
+	case 'k':
+		if r.Follows(`"keep_al`, `ive"`) {
+			return TypeKeepAlive
+		}
+	}
+	return internType(r.Str())
+}
+
+// internType returns the constant Type* equal to b, or b as a new string.
+func internType(b []byte) string {
+	switch string(b) {
+	case TypeSystem:
+		return TypeSystem
+	case TypeAssistant:
+		return TypeAssistant
+	case TypeUser:
+		return TypeUser
+	case TypeResult:
+		return TypeResult
+	case TypeStreamEvent:
+		return TypeStreamEvent
+	case TypeKeepAlive:
+		return TypeKeepAlive
+	}
+	return string(b)
+}
+
+// keptStrings is the last list of strings a keep= field read, and its
+// text.
+type keptStrings struct {
+	text string
+	list []string
+}
+
+// keepStrings reads a list of strings that is not null into a nil slice
+// as json.Unmarshal does. A list whose text is the last one's is the last
+// list, read with one comparison: a producer that repeats a long list
+// (the tools of every init) has it scanned once. The list is shared with
+// the last value read, and the next: the caller copies a list it hands
+// on to be kept.
+func keepStrings(r *jsontext.Reader, last *keptStrings) []string {
+	r.Peek() // past white space
+	if last.text != "" && r.StringIs(last.text) {
+		return last.list
+	}
+	off := r.Offset()
+	var s []string
+	if r.Array() {
+		s = make([]string, 0, len(last.list))
+		for r.More() {
+			s = append(s, "")
+			r.StringField(&s[len(s)-1])
+		}
+	}
+	if !r.Failed() {
+		last.text, last.list = string(r.Since(off)), s
+	}
+	return s
 }

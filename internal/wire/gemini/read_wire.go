@@ -123,7 +123,12 @@ find:
 	case "kind":
 		goto f6
 	}
-	r.SkipField(key, foldedSessionHeader)
+	switch string(key) {
+	case "sessionid", "projecthash", "starttime", "lastupdated":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedSessionHeader)
 	goto find
 }
 
@@ -296,7 +301,12 @@ find:
 	case "model":
 		goto f8
 	}
-	r.SkipField(key, foldedRecord)
+	switch string(key) {
+	case "displaycontent", "toolcalls":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedRecord)
 	goto find
 }
 
@@ -456,7 +466,12 @@ find:
 	case "resultDisplay":
 		goto f9
 	}
-	r.SkipField(key, foldedToolCallRecord)
+	switch string(key) {
+	case "agentid", "displayname", "resultdisplay":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedToolCallRecord)
 	goto find
 }
 
@@ -737,7 +752,12 @@ find:
 	case "functionResponse":
 		goto f3
 	}
-	r.SkipField(key, foldedPart)
+	switch string(key) {
+	case "functioncall", "functionresponse":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedPart)
 	goto find
 }
 
@@ -1043,7 +1063,12 @@ find:
 	case "Timestamp":
 		goto f1
 	}
-	r.SkipField(key, foldedWritten)
+	switch string(key) {
+	case "type", "timestamp":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedWritten)
 	goto find
 }
 
@@ -2112,7 +2137,12 @@ find:
 	case "Stats":
 		goto f1
 	}
-	r.SkipField(key, foldedNamedModel)
+	switch string(key) {
+	case "name", "stats":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedNamedModel)
 	goto find
 }
 
@@ -2413,7 +2443,12 @@ find:
 	case "Metrics":
 		goto f1
 	}
-	r.SkipField(key, foldedNamedMetrics)
+	switch string(key) {
+	case "name", "metrics":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedNamedMetrics)
 	goto find
 }
 
@@ -2555,7 +2590,12 @@ find:
 	case "totalLatencyMs":
 		goto f2
 	}
-	r.SkipField(key, foldedAPIMetrics)
+	switch string(key) {
+	case "totalrequests", "totalerrors", "totallatencyms":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedAPIMetrics)
 	goto find
 }
 

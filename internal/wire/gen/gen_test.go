@@ -57,7 +57,12 @@ func TestGeneratedFilesFresh(t *testing.T) {
 func TestGenerateRefuses(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ name, src, want string }{
-		{"map", "type T struct { M map[string]string `json:\"m\"` }", "map[string]string is not read"},
+		{"map of int keys", "type T struct { M map[int]string `json:\"m\"` }", "map[int]string is not read"},
+		{"map of uint", "type T struct { M map[string]uint `json:\"m\"` }", "uint is not read"},
+		{"also exported", "type U struct{ N int }\ntype T struct { S string; X U `wire:\"also\"` }", "T.X: wire tag \"also\""},
+		{"also on a string", "type T struct { S string; x string `wire:\"also\"` }", "wire tag \"also\" on string"},
+		{"also folds a key", "type U struct{ N int `json:\"Key\"` }\ntype T struct { K string `json:\"key\"`; u U `wire:\"also\"` }", "key \"Key\" of U"},
+		{"also of another type", "type U struct{ N int `json:\"key\"` }\ntype T struct { K string `json:\"key\"`; u U `wire:\"also\"` }", "key \"key\" of U"},
 		{"bytes", "type T struct { B []byte `json:\"b\"` }", "[]byte is not read"},
 		{"uint", "type T struct { U uint `json:\"u\"` }", "uint is not read"},
 		{"float32", "type T struct { F float32 `json:\"f\"` }", "float32 is not read"},

@@ -20,7 +20,7 @@
 // which gives the error.
 //
 // The field types read are string, bool, the signed integers, float64,
-// json.RawMessage, any, the package's struct types (embedded ones
+// json.RawMessage, any, maps of string keys, the package's struct types (embedded ones
 // flattened as encoding/json does, and struct types written in a field's
 // declaration), types of the package with an UnmarshalJSON method (which
 // get the value's text), a type pkg.T of another package of the module
@@ -71,7 +71,11 @@
 // on a field of strings, of *string or of int64 keeps in field (unexported:
 // a string, a *string, or a jsontext.KeptInt) the last value
 // read, and its text: while the input repeats it (a completion's id, its
-// model, its creation time), it is one comparison, no allocation. A struct
+// model, its creation time), it is one comparison, no allocation. On a
+// field of type []string, field is a keptStrings (a type the generated
+// file declares): a list whose text repeats the last one's is that list,
+// shared, one comparison (Claude Code's init repeats its lists of tools
+// and commands in every run); a caller that keeps the list copies it. A struct
 // with buf= slices or keep= fields (or holding one) gets a function
 // ResetS(v *S) (resetS, unexported, for an unexported S), which sets *v
 // to S{} but for those fields, for the caller that reads value after value
@@ -90,9 +94,36 @@
 // on a field of raw JSON makes its reader, which points it into the text
 // read as borrow does, also decode the value, when it is an object the
 // reader of field's type reads, into field (of the same struct,
-// unexported, a pointer to a struct type of the package; the value it
-// points to is reused), and set field to nil otherwise: the one who
-// decodes the raw value again gets the error. Comment
+// unexported, a pointer to a struct type of the package, or to a type
+// pkg.T of another package that has a ReadT; the value it points to is
+// reused), and set field to nil otherwise: the one who decodes the raw
+// value again gets the error;
+//
+//	wire:"check"
+//
+// on a string field that nothing reads (a line's uuid) makes its reader
+// check the value's type as json.Unmarshal would and leave the field as
+// it is, with no string made;
+//
+//	wire:"elems=field"
+//
+// on a field of raw JSON makes its reader point it into the text read, as
+// borrow does, and, when the value is an array, set field (unexported, a
+// []json.RawMessage, whose memory the next array reuses: ResetS keeps it)
+// to its elements' text, pointing into the text read as well: the
+// elements of an array of content blocks, in the pass that reads them.
+// field is the last array's elements, valid only while the raw field
+// holds an array;
+//
+//	wire:"also"
+//
+// on an unexported field of a struct type of the package (which
+// encoding/json leaves alone) makes the reader read the object into that
+// field too, as json.Unmarshal of the same object into its type would,
+// in the same pass: a key of both (same key, same type) is read once and
+// the value copied. The reader fails where either decoding would: a line
+// of several types read once into the union of what each type needs
+// (Claude Code's stream-json line and its result line). Comment
 // directives mark a type:
 //
 //	//wire:order

@@ -20,7 +20,7 @@ func TestGenerateWriteRefuses(t *testing.T) {
 		{"own MarshalText", mark + "type T struct{ N int }\nfunc (*T) MarshalText() ([]byte, error) { return nil, nil }", "T has its own MarshalJSON or MarshalText"},
 		{"embeds a marshaler", mark + "type T struct { E; N int }\n" + mark + "type E struct{ M int }\nfunc (E) MarshalJSON() ([]byte, error) { return nil, nil }", "E has its own MarshalJSON"},
 		{"embeds a text marshaler", mark + "type T struct { Name; N int }\ntype Name string\nfunc (Name) MarshalText() ([]byte, error) { return nil, nil }", "Name has its own"},
-		{"map", mark + "type T struct { M map[string]string `json:\"m\"` }", "map[string]string is not read"},
+		{"map", mark + "type T struct { M map[string]string `json:\"m\"` }", "map[string]string is not written"},
 		{"unmarked struct", mark + "type T struct { U U `json:\"u\"` }\ntype U struct{ N int }", "struct U is written: mark it"},
 		{"other mode", mark + "type T struct { U U `json:\"u\"` }\n//wire:write nohtml\ntype U struct{ N int }", "in one package"},
 		{"compact on a string", mark + "type T struct { S string `json:\"s\" wire:\"compact\"` }", "want intern=Prefix"},

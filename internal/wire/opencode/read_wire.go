@@ -103,7 +103,12 @@ find:
 	case "error":
 		goto f4
 	}
-	r.SkipField(key, foldedLine)
+	switch string(key) {
+	case "sessionid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedLine)
 	goto find
 }
 
@@ -308,7 +313,12 @@ find:
 	case "state":
 		goto f11
 	}
-	r.SkipField(key, foldedPart)
+	switch string(key) {
+	case "messageid", "sessionid", "callid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedPart)
 	goto find
 }
 
@@ -813,7 +823,12 @@ find:
 	case "responseBody":
 		goto f3
 	}
-	r.SkipField(key, foldedErrorData)
+	switch string(key) {
+	case "statuscode", "isretryable", "responsebody":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedErrorData)
 	goto find
 }
 

@@ -306,7 +306,12 @@ find:
 	case "spent":
 		goto f9
 	}
-	r.SkipField(key, foldedOrdered)
+	switch string(key) {
+	case "kind", "both", "pick":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedOrdered)
 	goto find
 }
 
@@ -743,8 +748,10 @@ f24:
 							}
 						}
 					}
+				case "id":
+					r.Fail()
 				default:
-					r.SkipField(key, func(key string) bool {
+					r.SkipUnknown(key, func(key string) bool {
 						switch key {
 						case "id", "deep":
 							return true
@@ -916,7 +923,12 @@ find:
 	case "parsed":
 		goto f28
 	}
-	r.SkipField(key, foldedEvent)
+	switch string(key) {
+	case "untagged":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedEvent)
 	goto find
 }
 
@@ -1072,7 +1084,12 @@ find:
 	case "partId":
 		goto f4
 	}
-	r.SkipField(key, foldedPart)
+	switch string(key) {
+	case "createdat", "pick", "partid":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedPart)
 	goto find
 }
 
@@ -1159,7 +1176,12 @@ find:
 	case "Pick":
 		goto f3
 	}
-	r.SkipField(key, foldedHead)
+	switch string(key) {
+	case "createdat", "both", "pick":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedHead)
 	goto find
 }
 
@@ -1228,7 +1250,12 @@ find:
 	case "extra":
 		goto f2
 	}
-	r.SkipField(key, foldedTail)
+	switch string(key) {
+	case "both", "pick":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedTail)
 	goto find
 }
 
@@ -1645,8 +1672,10 @@ f23:
 							}
 						}
 					}
+				case "id":
+					r.Fail()
 				default:
-					r.SkipField(key, func(key string) bool {
+					r.SkipUnknown(key, func(key string) bool {
 						switch key {
 						case "id", "deep":
 							return true
@@ -1742,7 +1771,12 @@ find:
 	case "last":
 		goto f25
 	}
-	r.SkipField(key, foldedWritten)
+	switch string(key) {
+	case "untagged":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedWritten)
 	goto find
 }
 
@@ -1885,7 +1919,12 @@ find:
 	case "Value":
 		goto f1
 	}
-	r.SkipField(key, foldedMember)
+	switch string(key) {
+	case "key", "value":
+		r.Fail()
+		return
+	}
+	r.SkipUnknown(key, foldedMember)
 	goto find
 }
 
@@ -1920,6 +1959,8 @@ func ResetReused(v *Reused) {
 	v.Any = nil
 	v.N = 0
 	v.Label = ""
+	v.List = nil
+	v.Blocks = nil
 	ResetNested(&v.nested)
 }
 
@@ -2082,11 +2123,49 @@ f8:
 		if r.ObjectEnd() {
 			return
 		}
+		if r.Follows(`,"list":`, ``) {
+			goto f10
+		}
 		goto find
 	}
 f9:
 	if !r.Null() {
 		v.Label = r.KeepString(&v.nested.name)
+	}
+	if !r.Follows(`,"list":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"blocks`, `":`) {
+			goto f11
+		}
+		goto find
+	}
+f10:
+	if r.Null() {
+		v.List = nil
+	} else if v.List != nil {
+		r.Fail()
+	} else {
+		v.List = keepStrings(r, &v.list)
+	}
+	if !r.Follows(`,"blocks`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f11:
+	v.blocks = v.blocks[:0]
+	if r.Peek() == '[' {
+		off := r.Offset()
+		r.Array()
+		for r.More() {
+			v.blocks = append(v.blocks, r.Skip())
+		}
+		v.Blocks = r.Since(off)
+	} else {
+		v.Blocks = r.Skip()
 	}
 	if r.ObjectEnd() {
 		return
@@ -2117,6 +2196,10 @@ find:
 		goto f8
 	case "label":
 		goto f9
+	case "list":
+		goto f10
+	case "blocks":
+		goto f11
 	}
 	r.SkipUnknown(key, foldedReused)
 	goto find
@@ -2125,7 +2208,212 @@ find:
 // foldedReused reports whether a lower-cased key is one of Reused's, lower-cased.
 func foldedReused(key string) bool {
 	switch key {
-	case "keep", "keep_ptr", "parts", "nested", "wholes", "whole", "lent", "any", "n", "label":
+	case "keep", "keep_ptr", "parts", "nested", "wholes", "whole", "lent", "any", "n", "label", "list", "blocks":
+		return true
+	}
+	return false
+}
+
+// ReadJoined reads a whole Joined into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadJoined(r *jsontext.Reader, v *Joined) bool {
+	if !r.Null() {
+		readJoined(r, v)
+	}
+	return !r.Failed()
+}
+
+func readJoined(r *jsontext.Reader, v *Joined) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"kind":`, ``) {
+		if r.Follows(`"id":`, ``) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Kind = internType(r.Str())
+	}
+	v.extra.Kind = v.Kind
+	if !r.Follows(`,"id":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"note":`, ``) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	r.StringField(&v.ID)
+	if !r.Follows(`,"note":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"n":`, ``) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if !r.Null() {
+		r.Str()
+	}
+	if !r.Follows(`,"n":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"models`, `":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.extra.N = nil
+	} else {
+		jsontext.Ensure(&v.extra.N)
+		jsontext.ReadInt(r, v.extra.N)
+	}
+	if !r.Follows(`,"models`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.extra.Models = nil
+	} else if r.Object() {
+		if v.extra.Models == nil {
+			v.extra.Models = map[string]Usage{}
+		}
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			var e0 Usage
+			if !r.Null() {
+				readUsage(r, &e0)
+			}
+			v.extra.Models[string(key)] = e0
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "kind":
+		goto f0
+	case "id":
+		goto f1
+	case "note":
+		goto f2
+	case "n":
+		goto f3
+	case "models":
+		goto f4
+	}
+	r.SkipUnknown(key, foldedJoined)
+	goto find
+}
+
+// foldedJoined reports whether a lower-cased key is one of Joined's, lower-cased.
+func foldedJoined(key string) bool {
+	switch key {
+	case "kind", "id", "note", "n", "models":
+		return true
+	}
+	return false
+}
+
+// ReadExtra reads a whole Extra into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadExtra(r *jsontext.Reader, v *Extra) bool {
+	if !r.Null() {
+		readExtra(r, v)
+	}
+	return !r.Failed()
+}
+
+func readExtra(r *jsontext.Reader, v *Extra) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"kind":`, ``) {
+		if r.Follows(`"n":`, ``) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	r.StringField(&v.Kind)
+	if !r.Follows(`,"n":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"models`, `":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.N = nil
+	} else {
+		jsontext.Ensure(&v.N)
+		jsontext.ReadInt(r, v.N)
+	}
+	if !r.Follows(`,"models`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f2:
+	if r.Null() {
+		v.Models = nil
+	} else if r.Object() {
+		if v.Models == nil {
+			v.Models = map[string]Usage{}
+		}
+		for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
+			var e0 Usage
+			if !r.Null() {
+				readUsage(r, &e0)
+			}
+			v.Models[string(key)] = e0
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "kind":
+		goto f0
+	case "n":
+		goto f1
+	case "models":
+		goto f2
+	}
+	r.SkipUnknown(key, foldedExtra)
+	goto find
+}
+
+// foldedExtra reports whether a lower-cased key is one of Extra's, lower-cased.
+func foldedExtra(key string) bool {
+	switch key {
+	case "kind", "n", "models":
 		return true
 	}
 	return false
@@ -2380,4 +2668,37 @@ func internTypeKind(b []byte) string {
 		return KindRun
 	}
 	return string(b)
+}
+
+// keptStrings is the last list of strings a keep= field read, and its
+// text.
+type keptStrings struct {
+	text string
+	list []string
+}
+
+// keepStrings reads a list of strings that is not null into a nil slice
+// as json.Unmarshal does. A list whose text is the last one's is the last
+// list, read with one comparison: a producer that repeats a long list
+// (the tools of every init) has it scanned once. The list is shared with
+// the last value read, and the next: the caller copies a list it hands
+// on to be kept.
+func keepStrings(r *jsontext.Reader, last *keptStrings) []string {
+	r.Peek() // past white space
+	if last.text != "" && r.StringIs(last.text) {
+		return last.list
+	}
+	off := r.Offset()
+	var s []string
+	if r.Array() {
+		s = make([]string, 0, len(last.list))
+		for r.More() {
+			s = append(s, "")
+			r.StringField(&s[len(s)-1])
+		}
+	}
+	if !r.Failed() {
+		last.text, last.list = string(r.Since(off)), s
+	}
+	return s
 }

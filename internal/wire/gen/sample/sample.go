@@ -263,8 +263,8 @@ func (m Members) MarshalJSON() ([]byte, error) {
 }
 
 // Reused is read value after value into one struct, reset with
-// ResetReused in between: its reader keeps the last strings of Keep and
-// KeepPtr and the memory of Parts and of Nested's Items.
+// ResetReused in between: its reader keeps the last strings of Keep,
+// KeepPtr and List and the memory of Parts and of Nested's Items.
 type Reused struct {
 	Keep    string  `json:"keep" wire:"keep=kept"`
 	KeepPtr *string `json:"keep_ptr" wire:"keep=keptPtr"`
@@ -276,12 +276,34 @@ type Reused struct {
 	Any     any     `json:"any"`
 	N       int64   `json:"n" wire:"keep=n"`
 	// Label shares its last value with Nested's Name.
-	Label   string `json:"label" wire:"keep=nested.name"`
+	Label string `json:"label" wire:"keep=nested.name"`
+	// List is the last List while its text repeats.
+	List []string `json:"list" wire:"keep=list"`
+	// Blocks' elements, when it is an array, are in blocks.
+	Blocks  json.RawMessage `json:"blocks" wire:"elems=blocks"`
 	kept    string
+	blocks  []json.RawMessage
+	list    keptStrings
 	n       jsontext.KeptInt
 	keptPtr *string
 	parts   []Part
 	nested  Nested
+}
+
+// Joined is read with Extra from the same object (wire:"also"): the key
+// of both, kind, is read once into both.
+type Joined struct {
+	Kind  string `json:"kind" wire:"intern=Type"`
+	ID    string `json:"id"`
+	Note  string `json:"note" wire:"check"` // not set, nobody reads it
+	extra Extra  `wire:"also"`
+}
+
+// Extra is what Joined's reader also reads.
+type Extra struct {
+	Kind   string           `json:"kind"`
+	N      *int64           `json:"n"`
+	Models map[string]Usage `json:"models"`
 }
 
 // Nested is what Reused.Nested points to; its Items' memory is reused.

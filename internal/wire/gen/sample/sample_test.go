@@ -43,6 +43,14 @@ var seeds = []string{
 	`{"keep":"a\u0062"}`, `{"keep":"ab"}`, `{"keep":"a\/"}`, `{"keep":"a/"}`, "{\"keep\":\"a\xff\"}",
 	`{"label":"x","nested":{"name":"x"}}`, `{"nested":{"name":"y"},"label":"y"}`, `{"label":"y","label":"z","nested":{"name":"z","name":null}}`,
 	`{"wholes":[null]}`, `{"lent":null}`, `{"whole":{"kind":1}}`, `{"nested":{"items":[{"kind":"a"}]},"nested":{"items":[{"n":1},{}]}}`,
+	`{"kind":"text","id":"a","n":1,"models":{"a":{"input":1},"b":null,"a":{"output":2}}}`, `{"models":null,"kind":"x","kind":null}`,
+	`{"models":{"a":1}}`, `{"models":[]}`, `{"models":{"\u0061":{}}}`, `{"models":{"A":{}},"models":{"b":{"input":3}},"models":{"A":null}}`,
+	`{"Kind":"y","n":1}`, `{"note":"x","id":"a"}`, `{"note":null}`, `{"note":1}`, `{"NOTE":"x"}`, "{\"note\":\"\xff\"}", `{"N":2}`, `{"models":{"a":{"Input":1}}}`, `{"n":"1","id":"x"}`, `{"models":{}}`, `{"models":{"é":{}}}`,
+	`{"blocks":[{"a":1}, "x" ,[]]}`, `{"blocks":[]}`, `{"blocks":"s"}`, `{"blocks":null}`, `{"blocks":[1],"blocks":[2,3]}`,
+	`{"blocks":[1,}`, `{"Blocks":[1]}`, `{"blocks":[{"a":[1,{"b":2}]},null]}`,
+	`{"list":["a","b"]}`, `{"list":["a","b"],"n":1}`, `{"list":["a",null]}`, `{"list":[]}`, `{"list":null}`, `{"list":"a"}`,
+	`{"list":[1]}`, `{"list":["a"],"list":["b",null]}`, `{"list":[],"list":["b"]}`, `{"list":null,"list":["a","b"]}`,
+	`{"list":["a\u0062"]}`, `{"list":[ "a" ,"b"]}`, `{"List":["a","b"]}`, "{\"list\":[\"\xff\"]}",
 	"{\"text\":\"bad \xff byte\"}", "{\"k\xffey\":1}", `{"ſ":1}`, `{"parts":[{"\u212aind":"x"}]}`,
 }
 
@@ -91,7 +99,23 @@ func compare[T any](t *testing.T, data []byte, read func(*jsontext.Reader, *T) b
 				t.Errorf("%q: parsed %+v, json.Unmarshal of %s gives %+v, %v", data, *e.parsed, e.Parsed, u, err)
 			}
 		}
-		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(Ordered{}, Event{}, Reused{}, Nested{})); diff != "" {
+		if u, ok := any(&got).(*Reused); ok {
+			checkBlocks(t, data, u)
+		}
+		if j, ok := any(&got).(*Joined); ok {
+			var e Extra
+			if err := json.Unmarshal(data, &e); err != nil {
+				t.Fatalf("%q: Joined's reader reads what json.Unmarshal into Extra refuses: %v", data, err)
+			}
+			if diff := cmp.Diff(e, j.extra); diff != "" {
+				t.Errorf("%q: Joined's Extra (-json.Unmarshal +reader):\n%s", data, diff)
+			}
+			if j.Note != "" {
+				t.Errorf("%q: Joined's Note (wire:\"check\") set to %q", data, j.Note)
+			}
+			any(&want).(*Joined).Note = ""
+		}
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(Ordered{}, Event{}, Reused{}, Nested{}, Joined{})); diff != "" {
 			t.Errorf("%q (valid %v): (-json.Unmarshal +reader):\n%s", data, valid, diff)
 		}
 	}
@@ -103,7 +127,7 @@ func compareAll(t *testing.T, data []byte) int {
 	for _, read := range []bool{
 		compare(t, data, ReadEvent), compare(t, data, ReadPart), compare(t, data, ReadUsage),
 		compare(t, data, ReadHead), compare(t, data, ReadTail), compare(t, data, ReadOrdered),
-		compare(t, data, ReadReused), compare(t, data, ReadWhole),
+		compare(t, data, ReadReused), compare(t, data, ReadWhole), compare(t, data, ReadJoined), compare(t, data, ReadExtra),
 	} {
 		if read {
 			n++
@@ -171,6 +195,8 @@ func TestGeneratedReadsEveryField(t *testing.T) {
 	wiretest.ReadsEveryField(t, ReadPart)
 	wiretest.ReadsEveryField(t, ReadOrdered)
 	wiretest.ReadsEveryField(t, ReadReused)
+	wiretest.ReadsEveryField(t, ReadJoined, ".note")
+	wiretest.ReadsEveryField(t, ReadExtra)
 }
 
 // reuse decodes a, then b into the same Reused (ResetReused before
@@ -180,6 +206,11 @@ func reuse(t *testing.T, a, b []byte) {
 	var v Reused
 	ResetReused(&v)
 	jsontext.Decode(&r, a, &v, ReadReused)
+	ResetReused(&v)
+	r.Reset(b)
+	if ReadReused(&r, &v) && r.End() { // (blocks is the reader's only)
+		checkBlocks(t, b, &v)
+	}
 	ResetReused(&v)
 	err := jsontext.Decode(&r, b, &v, ReadReused)
 	var want Reused
@@ -210,4 +241,43 @@ func FuzzGeneratedReuse(f *testing.F) {
 		f.Add([]byte(s), []byte(seeds[(i+1)%len(seeds)]))
 	}
 	f.Fuzz(reuse)
+}
+
+// TestKeepStringsShares: a keep= list read again with the same text is
+// the last list, not a new one.
+func TestKeepStringsShares(t *testing.T) {
+	t.Parallel()
+	var r jsontext.Reader
+	var v Reused
+	line := []byte(`{"list":["alpha","beta"]}`)
+	if err := jsontext.Decode(&r, line, &v, ReadReused); err != nil {
+		t.Fatal(err)
+	}
+	first := v.List
+	ResetReused(&v)
+	if err := jsontext.Decode(&r, line, &v, ReadReused); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(first, v.List); diff != "" {
+		t.Fatalf("second read (-first +second):\n%s", diff)
+	}
+	if &first[0] != &v.List[0] {
+		t.Errorf("second read: a new list, want the first's")
+	}
+}
+
+// checkBlocks checks that the elements of Blocks, when it is an array,
+// are what json.Unmarshal into []json.RawMessage gives.
+func checkBlocks(t *testing.T, data []byte, v *Reused) {
+	t.Helper()
+	if len(v.Blocks) == 0 || v.Blocks[0] != '[' {
+		return
+	}
+	var want []json.RawMessage
+	if err := json.Unmarshal(v.Blocks, &want); err != nil {
+		t.Fatalf("%q: blocks %s: %v", data, v.Blocks, err)
+	}
+	if diff := cmp.Diff(want, v.blocks, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("%q: blocks' elements (-json.Unmarshal +reader):\n%s", data, diff)
+	}
 }
