@@ -269,7 +269,29 @@ func compareNotice(t *testing.T, data []byte) bool {
 
 func TestReadNoticeSeeds(t *testing.T) {
 	t.Parallel()
-	wiretest.OnePassSeeds(t, noticeSeeds(t), 500, compareNotice)
+	wiretest.OnePassSeeds(t, noticeSeeds(t), 0, compareNotice)
+	// Every system line the recordings hold is read in one pass (the
+	// floor counts only them: other lines have no notice to read).
+	sys := recordedLines(t, "system")
+	wiretest.OnePassSeeds(t, sys, len(sys), compareNotice)
+}
+
+// recordedLines returns the lines of the stream-json recordings in
+// testdata whose type is typ (at least one).
+func recordedLines(t *testing.T, typ string) [][]byte {
+	t.Helper()
+	files, _ := filepath.Glob("../../../testdata/claude/*.jsonl")
+	var lines [][]byte
+	for _, l := range wiretest.JSONLines(t, files) {
+		var k struct{ Type string }
+		if json.Unmarshal(l, &k) == nil && k.Type == typ {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		t.Fatalf("no %s lines in the recordings", typ)
+	}
+	return lines
 }
 
 func FuzzReadNotice(f *testing.F) { wiretest.FuzzOnePass(f, noticeSeeds(f), compareNotice) }
@@ -303,7 +325,10 @@ func TestReadUserMessageSeeds(t *testing.T) {
 	t.Parallel()
 	seeds := append(streamSeeds(t), []byte(`{"role":5}`), []byte(`{"role":null,"content":null}`), []byte(`{"Content":"x"}`),
 		[]byte(`{"content":[1,{}],"content":"s"}`), []byte(`{"ROLE":"user"}`), []byte(`[]`))
-	wiretest.OnePassSeeds(t, seeds, 100, compareUserMessage)
+	wiretest.OnePassSeeds(t, seeds, 0, compareUserMessage)
+	// Every user line's message the recordings hold is read in one pass.
+	user := recordedLines(t, "user")
+	wiretest.OnePassSeeds(t, user, len(user), compareUserMessage)
 }
 
 func FuzzReadUserMessage(f *testing.F) { wiretest.FuzzOnePass(f, streamSeeds(f), compareUserMessage) }
