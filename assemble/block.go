@@ -96,8 +96,11 @@ type Block struct {
 	// Checked notes the payload the Assembler checked and compacted when
 	// it made the block (an unknown event's Raw), which AppendPayload then
 	// copies instead of checking it again. It is bookkeeping, not content:
-	// never written, equal to any other, and void once the payload is not
-	// those bytes.
+	// never written and equal to any other. It notes where the payload
+	// starts and its length, so it is void once Raw is set to another
+	// slice; a block's payload bytes are not written in place after the
+	// Assembler hands the block out (to change a payload, assign a new
+	// slice), as for every slice a Block holds.
 	Checked Checked `json:"-"`
 }
 
