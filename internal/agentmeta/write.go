@@ -205,6 +205,8 @@ func InitSize(ev *event.SessionStart) int {
 	return n
 }
 
+// FinalSize is InitSize for a run's end: the bytes of the strings
+// AppendFinal writes from ev.
 func FinalSize(ev *event.RunEnd) int {
 	n := len(ev.StopReason) + len(ev.Result)
 	if ev.Usage != nil {

@@ -33,6 +33,9 @@ func (d *Decoder) unmarshalLine(raw []byte, l *line) error {
 // UTF-8 again (ResetValid).
 func (d *Decoder) readLine(raw []byte, l *line) bool {
 	d.jr.ResetValid(raw)
+	// ResetStreamLine sets the parse= pointers (message, event) to nil,
+	// so each line's message is new: the builder keeps the messages it
+	// is handed (assistant), which a reused value would overwrite.
 	wire.ResetStreamLine(&d.sl)
 	if !wire.ReadStreamLine(&d.jr, &d.sl) || !d.jr.End() {
 		return false

@@ -7,8 +7,9 @@
 // Messages API's, package internal/wire/anthropic.
 //
 // The one-pass readers in read_wire.go are generated from these
-// declarations by internal/wire/gen; stream.go adds InitReader and
-// UnmarshalKind, the generated readers' callers for emit/claude.
+// declarations by internal/wire/gen; stream.go adds InitReader (for
+// emit/claude and parse/claude) and UnmarshalKind, the generated readers'
+// callers.
 package claude
 
 //go:generate go run ../gen
