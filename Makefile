@@ -18,9 +18,10 @@ build:
 
 ## test: vet, the six cross builds, every test with the race detector, then the two whole-corpus
 ## sweeps it samples without it: the cut sweep over every line boundary, and every recording read
-## as every other format (what CI runs)
+## as every other format (what CI runs). GORACE turns off the second a race-built binary sleeps at
+## each exit 0 (each test binary, each CLI run of the scripts), waiting for goroutines still running.
 test: vet cross
-	$(GO) test -race -count=1 -pgo=off -timeout 25m $(PKGS)
+	GORACE="atexit_sleep_ms=0 $$GORACE" $(GO) test -race -count=1 -pgo=off -timeout 25m $(PKGS)
 	$(GO) test -count=1 -pgo=off -timeout 25m -run '^TestCutStaysCut$$' ./internal/corpustest/
 	$(GO) test -count=1 -pgo=off -timeout 25m -run '^TestEveryFormatReadAsEveryOther$$' ./cmd/
 
