@@ -59,8 +59,10 @@ screenshots:
 	@$(CHROMIUM); \
 	$(GO) test -tags browser -count=1 -run '^TestBrowserScreenshots$$' ./render/htmlview/ -screenshots $(CURDIR)/docs
 
+# -pgo=off as the builds and tests: with default.pgo, vet compiles every package
+# the binary imports twice (with and without the profile).
 vet:
-	$(GO) vet $(PKGS)
+	$(GO) vet -pgo=off $(PKGS)
 
 ## lint: staticcheck and gofumpt (pinned via go.mod tool directives)
 lint:
