@@ -10,7 +10,7 @@ PKGS     := ./...
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 # make test builds one of each system's two: cross checks that amd64 and arm64
 # compile the same files of the module, and each build compiles the standard
-# library and the dependencies anew (on a cold cache, as long as the tests).
+# library and the dependencies for its platform anew.
 test: PLATFORMS := linux/amd64 darwin/arm64 windows/amd64
 
 .PHONY: all build cross test test-browser screenshots vet lint fuzz bench perf perf-hostile pgo docs clean test-clients test-sdk
