@@ -8,6 +8,10 @@ PKGS     := ./...
 
 # The release targets (.goreleaser.yaml builds the same six).
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+# make test builds one of each system's two: cross checks that amd64 and arm64
+# compile the same files of the module, and each build compiles the standard
+# library and the dependencies for its platform anew.
+test: PLATFORMS := linux/amd64 darwin/arm64 windows/amd64
 
 .PHONY: all build cross test test-browser screenshots vet lint fuzz bench perf perf-hostile pgo docs clean test-clients test-sdk
 
@@ -16,17 +20,23 @@ all: build test
 build:
 	$(GO) build -o bin/agentstream .
 
-## test: vet, the six cross builds, every test with the race detector, then the two whole-corpus
+## test: vet, the cross builds of each system, every test with the race detector, then the two whole-corpus
 ## sweeps it samples without it: the cut sweep over every line boundary, and every recording read
-## as every other format (what CI runs)
+## as every other format (what CI runs). GORACE turns off the second a race-built binary sleeps at
+## each exit 0 (each test binary, each CLI run of the scripts), waiting for goroutines still running.
 test: vet cross
-	$(GO) test -race -count=1 -pgo=off -timeout 25m $(PKGS)
+	GORACE="atexit_sleep_ms=0 $$GORACE" $(GO) test -race -count=1 -pgo=off -timeout 25m $(PKGS)
 	$(GO) test -count=1 -pgo=off -timeout 25m -run '^TestCutStaysCut$$' ./internal/corpustest/
 	$(GO) test -count=1 -pgo=off -timeout 25m -run '^TestEveryFormatReadAsEveryOther$$' ./cmd/
 
-## cross: go build for every release target (compiles only, nothing written)
+## cross: go build for every release target (compiles only, nothing written); first, that
+## amd64 and arm64 compile the same files of the module on each system (what lets test build one)
 cross:
-	@set -e; for p in $(PLATFORMS); do \
+	@set -e; files='{{.ImportPath}} {{.GoFiles}} {{.CgoFiles}} {{.SFiles}}'; for os in linux darwin windows; do \
+		[ "$$(GOOS=$$os GOARCH=amd64 $(GO) list -f "$$files" $(PKGS))" = "$$(GOOS=$$os GOARCH=arm64 $(GO) list -f "$$files" $(PKGS))" ] || \
+		{ echo "cross: $$os/amd64 and $$os/arm64 compile different files of the module: add both to test's PLATFORMS"; exit 1; }; \
+	done; \
+	for p in $(PLATFORMS); do \
 		echo "build $$p"; \
 		GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -pgo=off -o /dev/null $(PKGS); \
 	done
@@ -49,8 +59,10 @@ screenshots:
 	@$(CHROMIUM); \
 	$(GO) test -tags browser -count=1 -run '^TestBrowserScreenshots$$' ./render/htmlview/ -screenshots $(CURDIR)/docs
 
+# -pgo=off as the builds and tests: with default.pgo, vet compiles every package
+# the binary imports twice (with and without the profile).
 vet:
-	$(GO) vet $(PKGS)
+	$(GO) vet -pgo=off $(PKGS)
 
 ## lint: staticcheck and gofumpt (pinned via go.mod tool directives)
 lint:
