@@ -141,7 +141,7 @@ func (c *Reader) runEnd(agent string, b []byte, fast bool) *event.RunEnd {
 		ev.StopReason = *m.StopReason
 	}
 	ev.CostUSD, ev.IsError, ev.Errors, ev.Result = m.TotalCostUSD, m.IsError, m.Errors, m.Result
-	if ev.CostUSD == nil && cost != nil && (cost.Currency == nil || *cost.Currency == "USD") {
+	if ev.CostUSD == nil && cost != nil && (cost.Currency == nil || *cost.Currency == wire.CurrencyUSD) {
 		ev.CostUSD = cost.TotalCost
 	}
 	if u := m.CumulativeUsage; u != nil {

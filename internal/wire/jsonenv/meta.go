@@ -40,9 +40,11 @@ type Init struct {
 // conversation_history, stop_reason, total_steps, generated_files, cost and
 // cumulative_usage; agentstream adds the rest when the source carries them.
 type Final struct {
-	StopReason     *string `json:"stop_reason"` // null when unknown, as the producer writes None
-	TotalSteps     int     `json:"total_steps"`
-	GeneratedFiles any     `json:"generated_files"`
+	StopReason *string `json:"stop_reason"` // null when unknown, as the producer writes None
+	TotalSteps int     `json:"total_steps"`
+	// GeneratedFiles is the producer's list of files, which agentstream
+	// neither reads nor writes: its text, as the payload's.
+	GeneratedFiles json.RawMessage `json:"generated_files" wire:"borrow"`
 	// Cost is the producer's cost breakdown ({"total_cost": ...,
 	// "currency": "USD", and the parts), of which ParsedCost is what
 	// agentstream reads.
@@ -64,8 +66,11 @@ func (f *Final) ParsedCost() *Cost { return f.cost }
 // Cost is what agentstream reads of the cost breakdown.
 type Cost struct {
 	TotalCost *float64 `json:"total_cost"`
-	Currency  *string  `json:"currency"`
+	Currency  *string  `json:"currency" wire:"intern=Currency"`
 }
+
+// CurrencyUSD is the currency of the producer's cost breakdown.
+const CurrencyUSD = "USD"
 
 // Usage is the cumulative_usage object.
 type Usage struct {

@@ -267,11 +267,7 @@ f1:
 		goto find
 	}
 f2:
-	if r.Null() {
-		v.GeneratedFiles = nil
-	} else {
-		jsontext.ReadAny(r, &v.GeneratedFiles)
-	}
+	v.GeneratedFiles = r.Skip()
 	if !r.Follows(`,"cost":`, ``) {
 		if r.ObjectEnd() {
 			return
@@ -463,7 +459,10 @@ f1:
 	if r.Null() {
 		v.Currency = nil
 	} else {
-		*jsontext.Ensure(&v.Currency) = r.String()
+		jsontext.Ensure(&v.Currency)
+		if !r.Null() {
+			*v.Currency = internCurrency(r.Str())
+		}
 	}
 	if r.ObjectEnd() {
 		return
@@ -1160,6 +1159,15 @@ func foldedServerError(key string) bool {
 		return true
 	}
 	return false
+}
+
+// internCurrency returns the constant Currency* equal to b, or b as a new string.
+func internCurrency(b []byte) string {
+	switch string(b) {
+	case CurrencyUSD:
+		return CurrencyUSD
+	}
+	return string(b)
 }
 
 // internType returns the constant Type* equal to b, or b as a new string.
