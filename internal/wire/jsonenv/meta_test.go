@@ -85,4 +85,5 @@ func TestMetaReadersReadEveryField(t *testing.T) {
 	t.Parallel()
 	wiretest.ReadsEveryField(t, ReadInit)
 	wiretest.ReadsEveryField(t, ReadFinal)
+	wiretest.ReadsEveryField(t, ReadCost)
 }
