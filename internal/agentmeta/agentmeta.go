@@ -6,80 +6,33 @@
 package agentmeta
 
 import (
-	"bytes"
 	"encoding/json"
-	"strconv"
+	"slices"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
+	wire "github.com/agentstream/agentstream/internal/wire/jsonenv"
 )
 
 // Kind is the event.SessionStart.MetaKind and event.RunEnd.MetaKind of
 // these payloads.
 const Kind = "anthropic_agent"
 
-// Init is the meta_init payload. The producer writes format, user_query,
-// agent_uuid, parent_agent_uuid, model and message_history; agentstream
-// adds session_id, tools, cwd, parent_tool_use_id, name and description
-// when the source carries them.
-type Init struct {
-	Format          string          `json:"format,omitempty"`
-	UserQuery       json.RawMessage `json:"user_query,omitempty"`
-	AgentUUID       string          `json:"agent_uuid,omitempty"`
-	ParentAgentUUID *string         `json:"parent_agent_uuid"`
-	Model           string          `json:"model,omitempty"`
-	SessionID       string          `json:"session_id,omitempty"`
-	Tools           []string        `json:"tools,omitempty"`
-	Cwd             string          `json:"cwd,omitempty"`
-	ParentToolID    string          `json:"parent_tool_use_id,omitempty"`
-	Name            string          `json:"name,omitempty"`
-	Description     string          `json:"description,omitempty"`
-}
-
-// Final is the meta_final payload. The producer writes
-// conversation_history, stop_reason, total_steps, generated_files, cost and
-// cumulative_usage; agentstream adds the rest when the source carries them.
-type Final struct {
-	StopReason      *string  `json:"stop_reason"` // null when unknown, as the producer writes None
-	TotalSteps      int      `json:"total_steps"`
-	GeneratedFiles  any      `json:"generated_files"`
-	Cost            any      `json:"cost"`
-	CumulativeUsage *Usage   `json:"cumulative_usage,omitempty"`
-	TotalCostUSD    *float64 `json:"total_cost_usd,omitempty"`
-	DurationMS      int64    `json:"duration_ms,omitempty"`
-	IsError         bool     `json:"is_error,omitempty"`
-	Errors          []string `json:"errors,omitempty"`
-	Result          string   `json:"result,omitempty"`
-}
-
-// Usage is the cumulative_usage object.
-type Usage struct {
-	InputTokens              int64 `json:"input_tokens"`
-	OutputTokens             int64 `json:"output_tokens"`
-	CacheReadInputTokens     int64 `json:"cache_read_input_tokens,omitempty"`
-	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens,omitempty"`
-	ReasoningOutputTokens    int64 `json:"reasoning_output_tokens,omitempty"`
-	// ServiceTier is Anthropic's service_tier, which agentstream adds
-	// when the source gives one.
-	ServiceTier string `json:"service_tier,omitempty"`
-	// Has is the counts the object gives (keys not null), as read.
-	Has event.Counts `json:"-"`
-}
+// The payloads, declared with the envelope's wire types.
+type (
+	Init  = wire.Init
+	Final = wire.Final
+	Usage = wire.Usage
+)
 
 // Reader reads the meta_init and meta_final payloads of one stream (a
-// decoder keeps one), with few allocations: the strings of a meta_init
-// that repeat the last one's (its tools list above all: 24 names in each of the xml producer's
-// meta_init) are the last one's strings, not new copies. Strings are
-// immutable, so the events stay independent. The zero value is ready to
-// use.
+// decoder keeps one), with few allocations: each meta_init is read into
+// the same Init, whose keep= fields hold the last one's strings. Strings
+// are immutable, so the events stay independent. The zero value is ready
+// to use.
 type Reader struct {
-	last  Init     // the last meta_init read in one pass, Tools aside
-	tools []string // its tools list, the Reader's own copy
-	// toolsJSON is the JSON text tools was read from (a copy), when it
-	// was read whole: a list whose text is the same is that list.
-	toolsJSON []byte
-	in        []byte // the payload being read
+	init Init // the last meta_init read in one pass
 	// json reads the payloads: its scratch for unescaped strings is
 	// kept from one payload to the next (a new one would grow it from
 	// nothing for each meta_final's result), but not after a payload over
@@ -98,7 +51,6 @@ func (c *Reader) reader(b []byte) *jsontext.Reader {
 		c.json = jsontext.Reader{} // lets go of the scratch the last payload grew
 	}
 	c.big = len(b) > keepScratch
-	c.in = b
 	c.json.ResetValid(b)
 	return &c.json
 }
@@ -111,10 +63,10 @@ func (c *Reader) reader(b []byte) *jsontext.Reader {
 // data must be valid UTF-8, as a decoder's input is once badutf8 has
 // made it so, and is handed over: it becomes Meta as it is, not copied
 // (a payload is as long as the run's result), and the caller must not
-// change it after.
+// change it after; the returned UserQuery points into it.
 //
-// The payload is read in one pass (jsontext.Reader) when it can be; odd
-// input goes to encoding/json, with the same results.
+// The payload is read in one pass (the generated ReadInit) when it can
+// be; odd input goes to encoding/json, with the same results.
 func (c *Reader) SessionStart(agent string, data []byte) (ev *event.SessionStart, m Init, ok bool) {
 	return c.sessionStart(agent, data, true)
 }
@@ -124,178 +76,38 @@ func (c *Reader) SessionStart(agent string, data []byte) (ev *event.SessionStart
 func (c *Reader) sessionStart(agent string, b []byte, fast bool) (ev *event.SessionStart, m Init, ok bool) {
 	ev = &event.SessionStart{Agent: agent, MetaKind: Kind}
 	r := c.reader(b)
-	if fast && c.readInit(r, &m, &ev.Prompt) && r.End() {
+	wire.ResetInit(&c.init)
+	if fast && wire.ReadInit(r, &c.init) && r.End() {
 		// The Reader read valid JSON, which json.Valid accepts: b is
 		// what event.JSONText would keep.
 		ev.Meta = b
-		setInit(ev, &m)
-		c.last = m
-		c.last.Tools = nil
-		return ev, m, true
+		m = Init{
+			Format: c.init.Format, UserQuery: c.init.UserQuery, AgentUUID: c.init.AgentUUID,
+			ParentAgentUUID: c.init.ParentAgentUUID, Model: c.init.Model, SessionID: c.init.SessionID,
+			Tools: slices.Clone(c.init.Tools), // each event has its own
+			Cwd:   c.init.Cwd, ParentToolID: c.init.ParentToolID, Name: c.init.Name, Description: c.init.Description,
+		}
+	} else {
+		ev.Meta = event.JSONText(string(b))
+		if json.Unmarshal(b, &m) != nil {
+			return ev, Init{}, false
+		}
 	}
-	m, ev.Prompt = Init{}, ""
-	ev.Meta = event.JSONText(string(b))
-	if json.Unmarshal(b, &m) != nil {
-		return ev, m, false
-	}
-	setInit(ev, &m)
-	var q string
-	if json.Unmarshal(m.UserQuery, &q) == nil {
-		ev.Prompt = q
-	} else if len(m.UserQuery) > 0 {
-		ev.Prompt = string(m.UserQuery)
-	}
-	return ev, m, true
-}
-
-func setInit(ev *event.SessionStart, m *Init) {
 	ev.Model, ev.SessionID, ev.Tools, ev.Cwd = m.Model, m.SessionID, m.Tools, m.Cwd
 	ev.ParentToolID, ev.Name, ev.Description = m.ParentToolID, m.Name, m.Description
 	if m.ParentAgentUUID != nil {
 		ev.ParentAgent = *m.ParentAgentUUID
 	}
-}
-
-// readInit reads a meta_init payload as json.Unmarshal into Init does,
-// and the prompt user_query gives (a JSON string unquoted, null nothing,
-// anything else its JSON text), or reports false.
-func (c *Reader) readInit(r *jsontext.Reader, m *Init, prompt *string) bool {
-	if !r.Object() {
-		return false
+	// The prompt: a JSON string unquoted, null nothing, anything else
+	// its JSON text.
+	switch q := m.UserQuery; {
+	case len(q) > 0 && q[0] == '"':
+		r.ResetValid(q)
+		ev.Prompt = r.String()
+	case len(q) > 0 && q[0] != 'n':
+		ev.Prompt = string(q)
 	}
-	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-		switch string(key) {
-		case "user_query":
-			switch r.Peek() {
-			case '"':
-				off := r.Offset()
-				*prompt = r.String()
-				m.UserQuery = r.Since(off)
-			case 'n':
-				m.UserQuery, *prompt = r.Skip(), ""
-			default:
-				m.UserQuery = r.Skip()
-				*prompt = string(m.UserQuery)
-			}
-		case "parent_agent_uuid":
-			r.OptStringField(&m.ParentAgentUUID)
-		case "tools":
-			m.Tools = c.readTools(r)
-		default:
-			if f := m.stringField(string(key)); f != nil {
-				stringField(r, f, c.last.stringField(string(key)))
-			} else {
-				r.SkipUnknown(key, isInitField)
-			}
-		}
-	}
-	return !r.Failed()
-}
-
-// stringField returns the string field of m whose key is name, or nil.
-func (m *Init) stringField(name string) *string {
-	return fieldOf(name, []keyed[string]{
-		{"format", &m.Format},
-		{"agent_uuid", &m.AgentUUID},
-		{"model", &m.Model},
-		{"session_id", &m.SessionID},
-		{"cwd", &m.Cwd},
-		{"parent_tool_use_id", &m.ParentToolID},
-		{"name", &m.Name},
-		{"description", &m.Description},
-	})
-}
-
-// keyed is a field of a payload struct and its JSON key.
-type keyed[T any] struct {
-	key string
-	p   *T
-}
-
-// fieldOf returns the field of fields whose key is name, or nil.
-func fieldOf[T any](name string, fields []keyed[T]) *T {
-	for _, f := range fields {
-		if f.key == name {
-			return f.p
-		}
-	}
-	return nil
-}
-
-func isInitField(name string) bool {
-	switch name {
-	case "user_query", "parent_agent_uuid", "tools":
-		return true
-	}
-	return new(Init).stringField(name) != nil
-}
-
-// stringField reads a string into a string field as r.StringField does,
-// reusing last when the string is the same.
-func stringField(r *jsontext.Reader, s, last *string) {
-	if r.Null() {
-		return
-	}
-	if b := r.Str(); string(b) == *last {
-		*s = *last
-	} else {
-		*s = string(b)
-	}
-}
-
-// readTools reads the tools field as readStrings does, into a new slice
-// (each event has its own) whose names are the last list's where they
-// are the same, in the same place: one allocation for a list that
-// repeats the last one, not one per name and per growth of the slice.
-func (c *Reader) readTools(r *jsontext.Reader) []string {
-	if r.Null() {
-		return nil
-	}
-	off := r.Offset() // Null read the white space: the value starts here
-	if j := c.toolsJSON; len(j) > 0 && !r.Failed() && bytes.HasPrefix(c.in[off:], j) {
-		// The same text as the last list: the same names. A JSON array
-		// ends at its own ']', so the prefix is the whole value, and it
-		// was read without failure before: a memcmp instead of reading
-		// every name again.
-		r.Rewind(off+len(j), r.Depth())
-		return append(make([]string, 0, len(c.tools)), c.tools...)
-	}
-	c.toolsJSON = c.toolsJSON[:0] // tools is overwritten below
-	names := c.tools[:0]
-	if r.Array() {
-		for i := 0; r.More(); i++ {
-			b := r.Str()
-			// names[i] is overwritten by this append: it is read first.
-			if i < len(c.tools) && string(b) == c.tools[i] {
-				names = append(names, c.tools[i])
-			} else {
-				names = append(names, string(b))
-			}
-		}
-	}
-	c.tools = names
-	if !r.Failed() {
-		c.toolsJSON = append(c.toolsJSON, r.Since(off)...)
-	}
-	return append(make([]string, 0, len(names)), names...) // [] is an empty slice, not nil
-}
-
-// readStrings reads a []string field: null sets it to nil, an array
-// replaces its elements ([] is an empty slice, not nil).
-func readStrings(r *jsontext.Reader, s []string) []string {
-	if r.Null() {
-		return nil
-	}
-	s = s[:0]
-	if r.Array() {
-		for r.More() {
-			s = append(s, r.String())
-		}
-	}
-	if s == nil {
-		s = []string{}
-	}
-	return s
+	return ev, m, true
 }
 
 // RunEnd maps a meta_final payload onto a RunEnd of agent, keeping the
@@ -303,8 +115,8 @@ func readStrings(r *jsontext.Reader, s []string) []string {
 // "currency": "USD"}) gives CostUSD when total_cost_usd is absent. data
 // is valid UTF-8 and handed over, as in SessionStart.
 //
-// The payload is read in one pass (jsontext.Reader) when it can be; odd
-// input goes to encoding/json, with the same results.
+// The payload is read in one pass (the generated ReadFinal) when it can
+// be; odd input goes to encoding/json, with the same results.
 func (c *Reader) RunEnd(agent string, data []byte) *event.RunEnd {
 	return c.runEnd(agent, data, true)
 }
@@ -314,35 +126,23 @@ func (c *Reader) runEnd(agent string, b []byte, fast bool) *event.RunEnd {
 	ev := &event.RunEnd{Agent: agent, MetaKind: Kind}
 	r := c.reader(b)
 	var m Final
-	var cost costUSD
-	if fast && readFinal(r, &m, &cost) && r.End() {
+	var cost *wire.Cost
+	if fast && wire.ReadFinal(r, &m) && r.End() {
 		ev.Meta = b // valid JSON, as in SessionStart
-		setFinal(ev, &m, cost.usd())
+		cost = m.ParsedCost()
+	} else if ev.Meta = event.JSONText(string(b)); json.Unmarshal(b, &m) != nil {
 		return ev
 	}
-	ev.Meta = event.JSONText(string(b))
-	m = Final{}
-	if json.Unmarshal(b, &m) != nil {
-		return ev
+	if cost == nil && json.Unmarshal(m.Cost, &cost) != nil {
+		cost = nil // not a cost breakdown agentstream reads
 	}
-	var total *float64
-	if c, ok := m.Cost.(map[string]any); ok {
-		if t, ok := c["total_cost"].(float64); ok && (c["currency"] == nil || c["currency"] == "USD") {
-			total = &t
-		}
-	}
-	setFinal(ev, &m, total)
-	return ev
-}
-
-func setFinal(ev *event.RunEnd, m *Final, total *float64) {
 	ev.Turns, ev.DurationMS = m.TotalSteps, m.DurationMS
 	if m.StopReason != nil {
 		ev.StopReason = *m.StopReason
 	}
 	ev.CostUSD, ev.IsError, ev.Errors, ev.Result = m.TotalCostUSD, m.IsError, m.Errors, m.Result
-	if ev.CostUSD == nil {
-		ev.CostUSD = total
+	if ev.CostUSD == nil && cost != nil && (cost.Currency == nil || *cost.Currency == wire.CurrencyUSD) {
+		ev.CostUSD = cost.TotalCost
 	}
 	if u := m.CumulativeUsage; u != nil {
 		ev.Usage = &event.Usage{
@@ -351,255 +151,7 @@ func setFinal(ev *event.RunEnd, m *Final, total *float64) {
 			ReasoningTokens: u.ReasoningOutputTokens, ServiceTier: u.ServiceTier, Has: u.Has,
 		}
 	}
-}
-
-// costUSD is what RunEnd needs of the cost object, read as json.Unmarshal
-// into a map[string]any would hold it (the last of duplicate keys wins).
-type costUSD struct {
-	object   bool
-	total    float64
-	isTotal  bool // total_cost is a number
-	currency int  // 0 absent or null, 1 "USD", 2 anything else
-}
-
-func (c costUSD) usd() *float64 {
-	if c.object && c.isTotal && c.currency < 2 {
-		return &c.total
-	}
-	return nil
-}
-
-// readFinal reads a meta_final payload as json.Unmarshal into Final does
-// (Final.Cost and Final.GeneratedFiles only checked, the cost's total
-// kept in cost), or reports false.
-func readFinal(r *jsontext.Reader, m *Final, cost *costUSD) bool {
-	if !r.Object() {
-		return false
-	}
-	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-		switch string(key) {
-		case "stop_reason":
-			r.OptStringField(&m.StopReason)
-		case "total_steps":
-			if !r.Null() {
-				n := r.Int()
-				if int64(int(n)) != n {
-					r.Fail()
-				}
-				m.TotalSteps = int(n)
-			}
-		case "generated_files":
-			skipAny(r)
-		case "cost":
-			*cost = costUSD{}
-			readCost(r, cost)
-		case "cumulative_usage":
-			if r.Null() {
-				m.CumulativeUsage = nil
-				continue
-			}
-			if m.CumulativeUsage == nil {
-				m.CumulativeUsage = new(Usage)
-			}
-			readUsage(r, m.CumulativeUsage)
-		case "total_cost_usd":
-			if r.Null() {
-				m.TotalCostUSD = nil
-				continue
-			}
-			f := r.Float()
-			m.TotalCostUSD = &f
-		case "duration_ms":
-			if !r.Null() {
-				m.DurationMS = r.Int()
-			}
-		case "is_error":
-			if !r.Null() {
-				m.IsError = r.Bool()
-			}
-		case "errors":
-			m.Errors = readStrings(r, m.Errors)
-		case "result":
-			r.StringField(&m.Result)
-		default:
-			r.SkipUnknown(key, isFinalField)
-		}
-	}
-	return !r.Failed()
-}
-
-func isFinalField(name string) bool {
-	switch name {
-	case "stop_reason", "total_steps", "generated_files", "cost", "cumulative_usage", "total_cost_usd",
-		"duration_ms", "is_error", "errors", "result":
-		return true
-	}
-	return false
-}
-
-// readCost reads the cost, an any field: an object's total_cost and
-// currency are kept.
-func readCost(r *jsontext.Reader, c *costUSD) {
-	if r.Peek() != '{' {
-		skipAny(r)
-		return
-	}
-	c.object = true
-	r.Object()
-	// The keys of a map: exact, so capitals are only other keys.
-	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-		switch string(key) {
-		case "total_cost":
-			if c.isTotal = isNumber(r.Peek()); c.isTotal {
-				c.total = r.Float()
-			} else {
-				skipAny(r)
-			}
-		case "currency":
-			switch r.Peek() {
-			case 'n':
-				r.Null()
-				c.currency = 0
-			case '"':
-				c.currency = 2
-				if string(r.Str()) == "USD" {
-					c.currency = 1
-				}
-			default:
-				c.currency = 2
-				skipAny(r)
-			}
-		default:
-			skipAny(r)
-		}
-	}
-}
-
-func readUsage(r *jsontext.Reader, u *Usage) {
-	if !r.Object() {
-		return
-	}
-	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-		if string(key) == "service_tier" {
-			if !r.Null() {
-				u.ServiceTier = r.String()
-			}
-			continue
-		}
-		n := u.field(string(key))
-		if n == nil {
-			r.SkipUnknown(key, isUsageField)
-		} else if !r.Null() {
-			*n = r.Int()
-			u.Has |= u.count(n)
-		}
-	}
-}
-
-// field returns the field of u whose key is name, or nil.
-func (u *Usage) field(name string) *int64 {
-	return fieldOf(name, []keyed[int64]{
-		{"input_tokens", &u.InputTokens},
-		{"output_tokens", &u.OutputTokens},
-		{"cache_read_input_tokens", &u.CacheReadInputTokens},
-		{"cache_creation_input_tokens", &u.CacheCreationInputTokens},
-		{"reasoning_output_tokens", &u.ReasoningOutputTokens},
-	})
-}
-
-// MarshalJSON encodes u as encoding/json encodes its fields, with
-// input_tokens and output_tokens null, their unknown form, when Has does
-// not give them (never a made-up 0).
-func (u Usage) MarshalJSON() ([]byte, error) {
-	type plain struct {
-		InputTokens              *int64 `json:"input_tokens"`
-		OutputTokens             *int64 `json:"output_tokens"`
-		CacheReadInputTokens     int64  `json:"cache_read_input_tokens,omitempty"`
-		CacheCreationInputTokens int64  `json:"cache_creation_input_tokens,omitempty"`
-		ReasoningOutputTokens    int64  `json:"reasoning_output_tokens,omitempty"`
-		ServiceTier              string `json:"service_tier,omitempty"`
-	}
-	p := plain{
-		CacheReadInputTokens: u.CacheReadInputTokens, CacheCreationInputTokens: u.CacheCreationInputTokens,
-		ReasoningOutputTokens: u.ReasoningOutputTokens, ServiceTier: u.ServiceTier,
-	}
-	if u.Has&event.HasInput != 0 {
-		p.InputTokens = &u.InputTokens
-	}
-	if u.Has&event.HasOutput != 0 {
-		p.OutputTokens = &u.OutputTokens
-	}
-	// Unescaped: the encoder that called escapes HTML, or not, as it is
-	// set to.
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(p); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
-// UnmarshalJSON decodes a usage object as readUsage does, so that Has is
-// set whichever reader decodes it.
-func (u *Usage) UnmarshalJSON(b []byte) error {
-	var r jsontext.Reader
-	r.Reset(b)
-	if r.Null() {
-		return nil
-	}
-	if readUsage(&r, u); r.End() {
-		return nil
-	}
-	// Not a usage object readUsage reads: encoding/json's error.
-	type plain Usage
-	return json.Unmarshal(b, (*plain)(u))
-}
-
-// count returns the count of u that field n is.
-func (u *Usage) count(n *int64) event.Counts {
-	switch n {
-	case &u.InputTokens:
-		return event.HasInput
-	case &u.OutputTokens:
-		return event.HasOutput
-	case &u.CacheReadInputTokens:
-		return event.HasCacheRead
-	case &u.CacheCreationInputTokens:
-		return event.HasCacheWrite
-	}
-	return event.HasReasoning
-}
-
-func isUsageField(name string) bool { return name == "service_tier" || new(Usage).field(name) != nil }
-
-func isNumber(c byte) bool { return c == '-' || '0' <= c && c <= '9' }
-
-// skipAny skips a value that encoding/json would decode into an any: as
-// Skip, but numbers must also fit a float64. Only an exponent or more
-// than 300 characters can take one past 1.8e308, so only such numbers
-// are converted to see.
-func skipAny(r *jsontext.Reader) {
-	switch c := r.Peek(); {
-	case c == '{':
-		r.Object()
-		for _, ok := r.KeyFold(); ok; _, ok = r.KeyFold() {
-			skipAny(r)
-		}
-	case c == '[':
-		r.Array()
-		for r.More() {
-			skipAny(r)
-		}
-	case isNumber(c):
-		if b := r.Skip(); len(b) > 300 || bytes.ContainsAny(b, "eE") {
-			if _, err := strconv.ParseFloat(string(b), 64); err != nil {
-				r.Fail()
-			}
-		}
-	default:
-		r.Skip()
-	}
+	return ev
 }
 
 // Turns reports what the envelope and the XML stream cannot carry of a

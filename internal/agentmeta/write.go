@@ -86,8 +86,8 @@ func SpellKeys(quote, colon, comma, format string) *Keys {
 	for _, t := range []reflect.Type{reflect.TypeFor[Init](), reflect.TypeFor[Final](), reflect.TypeFor[Usage]()} {
 		for j := range t.NumField() {
 			name, _, _ := strings.Cut(t.Field(j).Tag.Get("json"), ",")
-			if name == "-" {
-				continue // not written (Usage.Has)
+			if name == "-" || !t.Field(j).IsExported() {
+				continue // not written (Usage.Has, what Init's reader keeps)
 			}
 			k.key[i] = quote + name + quote + colon
 			if i != kFormat && i != kStopReason && i != kInputTokens {

@@ -6,6 +6,491 @@ import (
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
+// ReadInit reads a whole Init into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadInit(r *jsontext.Reader, v *Init) bool {
+	if !r.Null() {
+		readInit(r, v)
+	}
+	return !r.Failed()
+}
+
+// ResetInit sets *v to Init{} but for what its reader reuses from one value to
+// the next: the last strings of keep= fields, the memory of buf= fields.
+func ResetInit(v *Init) {
+	v.Format = ""
+	v.UserQuery = nil
+	v.AgentUUID = ""
+	v.ParentAgentUUID = nil
+	v.Model = ""
+	v.SessionID = ""
+	v.Tools = nil
+	v.Cwd = ""
+	v.ParentToolID = ""
+	v.Name = ""
+	v.Description = ""
+}
+
+func readInit(r *jsontext.Reader, v *Init) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"format"`, `:`) {
+		if r.Follows(`"user_qu`, `ery":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		v.Format = r.KeepString(&v.format)
+	}
+	if !r.Follows(`,"user_q`, `uery":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"agent_`, `uuid":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	v.UserQuery = r.Skip()
+	if !r.Follows(`,"agent_`, `uuid":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"parent`, `_agent_uuid":`) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if !r.Null() {
+		v.AgentUUID = r.KeepString(&v.agentUUID)
+	}
+	if !r.Follows(`,"parent`, `_agent_uuid":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"model"`, `:`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	if r.Null() {
+		v.ParentAgentUUID = nil
+	} else {
+		*jsontext.Ensure(&v.ParentAgentUUID) = r.String()
+	}
+	if !r.Follows(`,"model"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"sessio`, `n_id":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if !r.Null() {
+		v.Model = r.KeepString(&v.model)
+	}
+	if !r.Follows(`,"sessio`, `n_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"tools"`, `:`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if !r.Null() {
+		v.SessionID = r.KeepString(&v.sessionID)
+	}
+	if !r.Follows(`,"tools"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"cwd":`, ``) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	if r.Null() {
+		v.Tools = nil
+	} else if v.Tools != nil {
+		r.Fail()
+	} else {
+		v.Tools = keepStrings(r, &v.tools)
+	}
+	if !r.Follows(`,"cwd":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"parent`, `_tool_use_id":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	if !r.Null() {
+		v.Cwd = r.KeepString(&v.cwd)
+	}
+	if !r.Follows(`,"parent`, `_tool_use_id":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"name":`, ``) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	if !r.Null() {
+		v.ParentToolID = r.KeepString(&v.parentToolID)
+	}
+	if !r.Follows(`,"name":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"descri`, `ption":`) {
+			goto f10
+		}
+		goto find
+	}
+f9:
+	if !r.Null() {
+		v.Name = r.KeepString(&v.name)
+	}
+	if !r.Follows(`,"descri`, `ption":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f10:
+	if !r.Null() {
+		v.Description = r.KeepString(&v.description)
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "format":
+		goto f0
+	case "user_query":
+		goto f1
+	case "agent_uuid":
+		goto f2
+	case "parent_agent_uuid":
+		goto f3
+	case "model":
+		goto f4
+	case "session_id":
+		goto f5
+	case "tools":
+		goto f6
+	case "cwd":
+		goto f7
+	case "parent_tool_use_id":
+		goto f8
+	case "name":
+		goto f9
+	case "description":
+		goto f10
+	}
+	r.SkipUnknown(key, foldedInit)
+	goto find
+}
+
+// foldedInit reports whether a lower-cased key is one of Init's, lower-cased.
+func foldedInit(key string) bool {
+	switch key {
+	case "format", "user_query", "agent_uuid", "parent_agent_uuid", "model", "session_id", "tools", "cwd", "parent_tool_use_id", "name", "description":
+		return true
+	}
+	return false
+}
+
+// ReadFinal reads a whole Final into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadFinal(r *jsontext.Reader, v *Final) bool {
+	if !r.Null() {
+		readFinal(r, v)
+	}
+	return !r.Failed()
+}
+
+func readFinal(r *jsontext.Reader, v *Final) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"stop_re`, `ason":`) {
+		if r.Follows(`"total_s`, `teps":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.StopReason = nil
+	} else {
+		*jsontext.Ensure(&v.StopReason) = r.String()
+	}
+	if !r.Follows(`,"total_`, `steps":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"genera`, `ted_files":`) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	jsontext.ReadInt(r, &v.TotalSteps)
+	if !r.Follows(`,"genera`, `ted_files":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"cost":`, ``) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	v.GeneratedFiles = r.Skip()
+	if !r.Follows(`,"cost":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"cumula`, `tive_usage":`) {
+			goto f4
+		}
+		goto find
+	}
+f3:
+	{
+		obj := r.Peek() == '{'
+		off, depth := r.Offset(), r.Depth()
+		if obj {
+			p := jsontext.Ensure(&v.cost)
+			*p = Cost{}
+			readCost(r, p)
+			if r.Failed() {
+				r.Rewind(off, depth)
+				v.cost = nil
+			}
+		} else {
+			v.cost = nil
+		}
+		if v.cost != nil {
+			v.Cost = r.Since(off)
+		} else {
+			v.Cost = r.Skip()
+		}
+	}
+	if !r.Follows(`,"cumula`, `tive_usage":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"total_`, `cost_usd":`) {
+			goto f5
+		}
+		goto find
+	}
+f4:
+	if r.Null() {
+		v.CumulativeUsage = nil
+	} else {
+		jsontext.Ensure(&v.CumulativeUsage)
+		readUsage(r, v.CumulativeUsage)
+	}
+	if !r.Follows(`,"total_`, `cost_usd":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"durati`, `on_ms":`) {
+			goto f6
+		}
+		goto find
+	}
+f5:
+	if r.Null() {
+		v.TotalCostUSD = nil
+	} else {
+		jsontext.Ensure(&v.TotalCostUSD)
+		jsontext.ReadFloat(r, v.TotalCostUSD)
+	}
+	if !r.Follows(`,"durati`, `on_ms":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"is_err`, `or":`) {
+			goto f7
+		}
+		goto find
+	}
+f6:
+	jsontext.ReadInt(r, &v.DurationMS)
+	if !r.Follows(`,"is_err`, `or":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"errors`, `":`) {
+			goto f8
+		}
+		goto find
+	}
+f7:
+	jsontext.ReadBool(r, &v.IsError)
+	if !r.Follows(`,"errors`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"result`, `":`) {
+			goto f9
+		}
+		goto find
+	}
+f8:
+	if r.Null() {
+		v.Errors = nil
+	} else if r.Array() {
+		s0 := v.Errors[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			r.StringField(&s0[len(s0)-1])
+		}
+		v.Errors = jsontext.NotNil(s0)
+	}
+	if !r.Follows(`,"result`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f9:
+	r.StringField(&v.Result)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "stop_reason":
+		goto f0
+	case "total_steps":
+		goto f1
+	case "generated_files":
+		goto f2
+	case "cost":
+		goto f3
+	case "cumulative_usage":
+		goto f4
+	case "total_cost_usd":
+		goto f5
+	case "duration_ms":
+		goto f6
+	case "is_error":
+		goto f7
+	case "errors":
+		goto f8
+	case "result":
+		goto f9
+	}
+	r.SkipUnknown(key, foldedFinal)
+	goto find
+}
+
+// foldedFinal reports whether a lower-cased key is one of Final's, lower-cased.
+func foldedFinal(key string) bool {
+	switch key {
+	case "stop_reason", "total_steps", "generated_files", "cost", "cumulative_usage", "total_cost_usd", "duration_ms", "is_error", "errors", "result":
+		return true
+	}
+	return false
+}
+
+// ReadCost reads a whole Cost into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadCost(r *jsontext.Reader, v *Cost) bool {
+	if !r.Null() {
+		readCost(r, v)
+	}
+	return !r.Failed()
+}
+
+func readCost(r *jsontext.Reader, v *Cost) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"total_c`, `ost":`) {
+		if r.Follows(`"currenc`, `y":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if r.Null() {
+		v.TotalCost = nil
+	} else {
+		jsontext.Ensure(&v.TotalCost)
+		jsontext.ReadFloat(r, v.TotalCost)
+	}
+	if !r.Follows(`,"curren`, `cy":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f1:
+	if r.Null() {
+		v.Currency = nil
+	} else {
+		jsontext.Ensure(&v.Currency)
+		if !r.Null() {
+			*v.Currency = internCurrency(r.Str())
+		}
+	}
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "total_cost":
+		goto f0
+	case "currency":
+		goto f1
+	}
+	r.SkipUnknown(key, foldedCost)
+	goto find
+}
+
+// foldedCost reports whether a lower-cased key is one of Cost's, lower-cased.
+func foldedCost(key string) bool {
+	switch key {
+	case "total_cost", "currency":
+		return true
+	}
+	return false
+}
+
 // ReadRollbackPayload reads a whole RollbackPayload into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
 func ReadRollbackPayload(r *jsontext.Reader, v *RollbackPayload) bool {
@@ -676,6 +1161,15 @@ func foldedServerError(key string) bool {
 	return false
 }
 
+// internCurrency returns the constant Currency* equal to b, or b as a new string.
+func internCurrency(b []byte) string {
+	switch string(b) {
+	case CurrencyUSD:
+		return CurrencyUSD
+	}
+	return string(b)
+}
+
 // internType returns the constant Type* equal to b, or b as a new string.
 func internType(b []byte) string {
 	switch string(b) {
@@ -709,4 +1203,37 @@ func internType(b []byte) string {
 		return TypeRollback
 	}
 	return string(b)
+}
+
+// keptStrings is the last list of strings a keep= field read, and its
+// text.
+type keptStrings struct {
+	text string
+	list []string
+}
+
+// keepStrings reads a list of strings that is not null into a nil slice
+// as json.Unmarshal does. A list whose text is the last one's is the last
+// list, read with one comparison: a producer that repeats a long list
+// (the tools of every init) has it scanned once. The list is shared with
+// the last value read, and the next: the caller copies a list it hands
+// on to be kept.
+func keepStrings(r *jsontext.Reader, last *keptStrings) []string {
+	r.Peek() // past white space
+	if last.text != "" && r.StringIs(last.text) {
+		return last.list
+	}
+	off := r.Offset()
+	var s []string
+	if r.Array() {
+		s = make([]string, 0, len(last.list))
+		for r.More() {
+			s = append(s, "")
+			r.StringField(&s[len(s)-1])
+		}
+	}
+	if !r.Failed() {
+		last.text, last.list = string(r.Since(off)), s
+	}
+	return s
 }

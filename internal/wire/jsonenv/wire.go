@@ -1,8 +1,8 @@
 // Package jsonenv is the wire vocabulary of the JSON envelope stream
 // (format jsonenv), written once for its decoder (parse/jsonenv) and its
 // encoder (emit/jsonenv): the envelope, its type strings, and the payloads
-// both sides read or write. The meta_init and meta_final payloads, which
-// the xml format shares, are package internal/agentmeta's.
+// both sides read or write, the meta_init and meta_final payloads too, which
+// the xml format shares (meta.go).
 package jsonenv
 
 //go:generate go run ../gen
