@@ -55,3 +55,35 @@ func (r *Reader) KeepStringPtr(last **string) *string {
 	}
 	return *last
 }
+
+// KeptStrings is the last list of strings KeepStrings read, and its text.
+type KeptStrings struct {
+	text string
+	list []string
+}
+
+// KeepStrings reads a list of strings that is not null (its caller reads
+// null) into a nil slice as json.Unmarshal does. A list whose text is the
+// last one's is the last list, read with one comparison: a producer that
+// repeats a long list (the tools of every init) has it scanned once. The
+// list is shared with the last value read, and the next: the caller
+// copies a list it hands on to be kept.
+func (r *Reader) KeepStrings(last *KeptStrings) []string {
+	r.Peek() // past white space
+	if last.text != "" && r.StringIs(last.text) {
+		return last.list
+	}
+	off := r.Offset()
+	var s []string
+	if r.Array() {
+		s = make([]string, 0, len(last.list))
+		for r.More() {
+			s = append(s, "")
+			r.StringField(&s[len(s)-1])
+		}
+	}
+	if !r.Failed() {
+		last.text, last.list = string(r.Since(off)), s
+	}
+	return s
+}

@@ -109,7 +109,7 @@ func compareInit(t *testing.T, prev, data []byte) bool {
 	return wiretest.OnePass(t, data, ReadInit, func(got, _ *Init) {
 		// What the reader keeps for the next init, not a field.
 		got.cwd, got.sessionID, got.model, got.permissionMode, got.apiKeySource, got.version, got.outputStyle = "", "", "", "", "", "", ""
-		got.tools, got.slashCommands, got.agents, got.skills = keptStrings{}, keptStrings{}, keptStrings{}, keptStrings{}
+		got.tools, got.slashCommands, got.agents, got.skills = jsontext.KeptStrings{}, jsontext.KeptStrings{}, jsontext.KeptStrings{}, jsontext.KeptStrings{}
 	})
 }
 

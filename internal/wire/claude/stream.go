@@ -128,7 +128,7 @@ type Init struct {
 
 	// what the reader keeps of the last init (see InitReader)
 	cwd, sessionID, model, permissionMode, apiKeySource, version, outputStyle string
-	tools, slashCommands, agents, skills                                      keptStrings
+	tools, slashCommands, agents, skills                                      jsontext.KeptStrings
 }
 
 // An InitReader decodes system/init lines as json.Unmarshal does, with

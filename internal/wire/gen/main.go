@@ -72,8 +72,7 @@
 // a string, a *string, or a jsontext.KeptInt) the last value
 // read, and its text: while the input repeats it (a completion's id, its
 // model, its creation time), it is one comparison, no allocation. On a
-// field of type []string, field is a keptStrings (a type the generated
-// file declares): a list whose text repeats the last one's is that list,
+// field of type []string, field is a jsontext.KeptStrings: a list whose text repeats the last one's is that list,
 // shared, one comparison (Claude Code's init repeats its lists of tools
 // and commands in every run); a caller that keeps the list copies it. A struct
 // with buf= slices or keep= fields (or holding one) gets a function

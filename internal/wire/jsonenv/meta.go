@@ -33,7 +33,7 @@ type Init struct {
 	Description     string          `json:"description,omitempty" wire:"keep=description"`
 
 	format, agentUUID, model, sessionID, cwd, parentToolID, name, description string
-	tools                                                                     keptStrings
+	tools                                                                     jsontext.KeptStrings
 }
 
 // Final is the meta_final payload. The producer writes

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/wire/wiretest"
 )
 
@@ -52,7 +53,7 @@ func compareMeta(t *testing.T, data []byte) bool {
 	init := wiretest.OnePass(t, data, ReadInit, func(got, _ *Init) {
 		// What the reader keeps for the next meta_init, not a field.
 		got.format, got.agentUUID, got.model, got.sessionID, got.cwd = "", "", "", "", ""
-		got.parentToolID, got.name, got.description, got.tools = "", "", "", keptStrings{}
+		got.parentToolID, got.name, got.description, got.tools = "", "", "", jsontext.KeptStrings{}
 	})
 	final := wiretest.OnePass(t, data, ReadFinal, func(got, _ *Final) {
 		// The cost the reader parsed, if any, is the raw cost decoded.

@@ -125,7 +125,7 @@ f6:
 	} else if v.Tools != nil {
 		r.Fail()
 	} else {
-		v.Tools = keepStrings(r, &v.tools)
+		v.Tools = r.KeepStrings(&v.tools)
 	}
 	if !r.Follows(`,"cwd":`, ``) {
 		if r.ObjectEnd() {
@@ -1203,37 +1203,4 @@ func internType(b []byte) string {
 		return TypeRollback
 	}
 	return string(b)
-}
-
-// keptStrings is the last list of strings a keep= field read, and its
-// text.
-type keptStrings struct {
-	text string
-	list []string
-}
-
-// keepStrings reads a list of strings that is not null into a nil slice
-// as json.Unmarshal does. A list whose text is the last one's is the last
-// list, read with one comparison: a producer that repeats a long list
-// (the tools of every init) has it scanned once. The list is shared with
-// the last value read, and the next: the caller copies a list it hands
-// on to be kept.
-func keepStrings(r *jsontext.Reader, last *keptStrings) []string {
-	r.Peek() // past white space
-	if last.text != "" && r.StringIs(last.text) {
-		return last.list
-	}
-	off := r.Offset()
-	var s []string
-	if r.Array() {
-		s = make([]string, 0, len(last.list))
-		for r.More() {
-			s = append(s, "")
-			r.StringField(&s[len(s)-1])
-		}
-	}
-	if !r.Failed() {
-		last.text, last.list = string(r.Since(off)), s
-	}
-	return s
 }

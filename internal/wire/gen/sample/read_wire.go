@@ -2147,7 +2147,7 @@ f10:
 	} else if v.List != nil {
 		r.Fail()
 	} else {
-		v.List = keepStrings(r, &v.list)
+		v.List = r.KeepStrings(&v.list)
 	}
 	if !r.Follows(`,"blocks`, `":`) {
 		if r.ObjectEnd() {
@@ -2668,37 +2668,4 @@ func internTypeKind(b []byte) string {
 		return KindRun
 	}
 	return string(b)
-}
-
-// keptStrings is the last list of strings a keep= field read, and its
-// text.
-type keptStrings struct {
-	text string
-	list []string
-}
-
-// keepStrings reads a list of strings that is not null into a nil slice
-// as json.Unmarshal does. A list whose text is the last one's is the last
-// list, read with one comparison: a producer that repeats a long list
-// (the tools of every init) has it scanned once. The list is shared with
-// the last value read, and the next: the caller copies a list it hands
-// on to be kept.
-func keepStrings(r *jsontext.Reader, last *keptStrings) []string {
-	r.Peek() // past white space
-	if last.text != "" && r.StringIs(last.text) {
-		return last.list
-	}
-	off := r.Offset()
-	var s []string
-	if r.Array() {
-		s = make([]string, 0, len(last.list))
-		for r.More() {
-			s = append(s, "")
-			r.StringField(&s[len(s)-1])
-		}
-	}
-	if !r.Failed() {
-		last.text, last.list = string(r.Since(off)), s
-	}
-	return s
 }

@@ -283,7 +283,7 @@ type Reused struct {
 	Blocks  json.RawMessage `json:"blocks" wire:"elems=blocks"`
 	kept    string
 	blocks  []json.RawMessage
-	list    keptStrings
+	list    jsontext.KeptStrings
 	n       jsontext.KeptInt
 	keptPtr *string
 	parts   []Part
