@@ -81,12 +81,8 @@ func (c *Reader) sessionStart(agent string, b []byte, fast bool) (ev *event.Sess
 		// The Reader read valid JSON, which json.Valid accepts: b is
 		// what event.JSONText would keep.
 		ev.Meta = b
-		m = Init{
-			Format: c.init.Format, UserQuery: c.init.UserQuery, AgentUUID: c.init.AgentUUID,
-			ParentAgentUUID: c.init.ParentAgentUUID, Model: c.init.Model, SessionID: c.init.SessionID,
-			Tools: slices.Clone(c.init.Tools), // each event has its own
-			Cwd:   c.init.Cwd, ParentToolID: c.init.ParentToolID, Name: c.init.Name, Description: c.init.Description,
-		}
+		m = c.init
+		m.Tools = slices.Clone(m.Tools) // each event has its own
 	} else {
 		ev.Meta = event.JSONText(string(b))
 		if json.Unmarshal(b, &m) != nil {
