@@ -1197,8 +1197,9 @@ func (g *generator) read(w *bytes.Buffer, x string, t *typ, o opts, depth int) e
 	case kSlice:
 		if o.keep != "" {
 			// A list repeated from the last read is one comparison
-			// (jsontext.Reader.KeepStrings); a second key's list, which encoding/json
-			// decodes into the first's, goes to encoding/json.
+			// (jsontext.Reader.KeepStrings); a second key's list,
+			// which encoding/json decodes into the first's, goes to
+			// encoding/json.
 			fmt.Fprintf(w, "if "+o.null()+" {\n%s = nil\n} else if %s != nil {\nr.Fail()\n} else {\n%s = r.KeepStrings(&%s)\n}\n", x, x, x, o.keep)
 			break
 		}
