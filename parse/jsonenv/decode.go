@@ -90,7 +90,7 @@ type Decoder struct {
 	open     key
 	lastOpen bool
 	deltas   deltabatch.Batch
-	texts    slab.Strings // short delta texts, as package xmlstream keeps them
+	texts    slab.Strings     // short delta texts, as package xmlstream keeps them
 	spare    [][]byte         // payload buffers for reuse (takeSpare)
 	meta     agentmeta.Reader // reads meta_init and meta_final, reusing a run's strings and its scratch
 }
