@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/agentstream/agentstream/emit/internal/lost"
 	"github.com/agentstream/agentstream/event"
@@ -155,7 +156,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	switch ev := ev.(type) {
 	case *event.SessionStart:
 		if ownMeta(ev.MetaKind, ev.Meta) {
-			e.payload(wire.TypeMetaInit, agent, string(ev.Meta), true)
+			e.payload(wire.TypeMetaInit, agent, view(ev.Meta), true)
 			break
 		}
 		e.built(wire.TypeMetaInit, agent, agentmeta.InitSize(ev), func(b []byte, f form) []byte { return e.mw.appendMetaInit(b, ev, f) })
@@ -201,7 +202,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			e.payload(typ, agent, ev.PartialInput(), false, str("id", ev.ID), str("name", ev.Name))
 			break
 		}
-		e.payload(typ, agent, string(ev.Input), true, str("id", ev.ID), str("name", ev.Name))
+		e.payload(typ, agent, view(ev.Input), true, str("id", ev.ID), str("name", ev.Name))
 	case *event.ToolResult:
 		e.toolResult(agent, ev)
 	case *event.AwaitingTools:
@@ -237,7 +238,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	case *event.RunEnd:
 		switch {
 		case ownMeta(ev.MetaKind, ev.Meta):
-			e.payload(wire.TypeMetaFinal, agent, string(ev.Meta), true)
+			e.payload(wire.TypeMetaFinal, agent, view(ev.Meta), true)
 		case ev.CostUSD != nil && (math.IsNaN(*ev.CostUSD) || math.IsInf(*ev.CostUSD, 0)):
 			e.payload(wire.TypeMetaFinal, agent, string(marshalMetaFinal(ev)), true)
 		default:
@@ -444,6 +445,12 @@ func (e *Encoder) payload(typ, agent, data string, final bool, extras ...extra) 
 		data = data[n:]
 	}
 }
+
+// view returns b as a string without a copy, for payload, which reads
+// data and keeps none of it: an event's payload (Meta, a tool call's
+// Input) is never written after the event is handed out, and string(b)
+// copied it whole (a meta_final holds the run's whole conversation).
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // maxRuneJSON is the most bytes one character takes in a JSON string
 // (a control character as \u00XX).

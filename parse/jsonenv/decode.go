@@ -18,6 +18,7 @@ import (
 	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
+	"github.com/agentstream/agentstream/internal/slab"
 	"github.com/agentstream/agentstream/internal/textlist"
 	wire "github.com/agentstream/agentstream/internal/wire/jsonenv"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
@@ -89,6 +90,7 @@ type Decoder struct {
 	open     key
 	lastOpen bool
 	deltas   deltabatch.Batch
+	texts    slab.Strings     // short delta texts, as package xmlstream keeps them
 	spare    [][]byte         // payload buffers for reuse (takeSpare)
 	meta     agentmeta.Reader // reads meta_init and meta_final, reusing a run's strings and its scratch
 }
@@ -423,7 +425,7 @@ func (d *Decoder) streamed(agent string, env *wire.Envelope) {
 		d.open, d.lastOpen = k, true
 	}
 	if len(d.delta) > 0 {
-		d.emit(d.deltas.New(agent, kind, string(d.delta)))
+		d.emit(d.deltas.New(agent, kind, d.texts.String(d.delta)))
 	}
 	if env.Final {
 		d.streams.Remove(k)

@@ -444,3 +444,26 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	}
 }
+
+// TestDeltasIndependent: the Delta events of a long stream keep their own
+// texts while the decoder reads on (its texts share slabs, its structs
+// batches), short texts and long, escaped and not.
+func TestDeltasIndependent(t *testing.T) {
+	t.Parallel()
+	var in strings.Builder
+	want := []event.Event{&event.BlockStart{Agent: "a", Kind: event.Text}}
+	for i := range 2000 {
+		text := strings.Repeat(string(rune('a'+i%26)), i%300) + fmt.Sprintf("é\n%d\"", i)
+		fmt.Fprintf(&in, "data: {\"type\":\"text\",\"agent\":\"a\",\"final\":false,\"delta\":%q}\n\n", text)
+		want = append(want, &event.Delta{Agent: "a", Kind: event.Text, Text: text})
+	}
+	in.WriteString("data: {\"type\":\"text\",\"agent\":\"a\",\"final\":true,\"delta\":\"\"}\n\ndata: [DONE]\n\n")
+	want = append(want, &event.BlockEnd{Agent: "a", Kind: event.Text})
+	got, problems := decodeAll(t, strings.NewReader(in.String()))
+	if len(problems) > 0 {
+		t.Errorf("problems: %q", problems)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
