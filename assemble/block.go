@@ -1,6 +1,11 @@
 package assemble
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/agentstream/agentstream/event"
+)
 
 // Block types. The first thirteen are the JSON envelope's type names (a
 // tool_result block carries its images, so tool_result_image never appears
@@ -93,48 +98,49 @@ type Block struct {
 	// Truncated marks a block the stream ended inside of.
 	Truncated bool `json:"truncated,omitempty"`
 
-	// Checked notes the payload the Assembler checked and compacted when
-	// it made the block (an unknown event's Raw), which AppendPayload then
-	// copies instead of checking it again. It is bookkeeping, not content:
-	// never written and equal to any other. It notes where the payload
-	// starts and its length, so it is void once Raw is set to another
-	// slice; a block's payload bytes are not written in place after the
-	// Assembler hands the block out (to change a payload, assign a new
-	// slice), as for every slice a Block holds.
-	Checked Checked `json:"-"`
+	// Checked notes what is known of the block's payload: what the
+	// event's decoder noted of it, or, for an unknown event's Raw, that
+	// the Assembler checked and compacted it. AppendPayload then copies
+	// it instead of checking it again. Bookkeeping, not content: never
+	// written, equal to any other, void once the field is set to another
+	// slice (event.Checked).
+	Checked event.Checked `json:"-"`
 }
-
-// Checked is a Block's note of the payload its Assembler checked: where
-// it starts and its length.
-type Checked struct {
-	p *byte
-	n int
-}
-
-// Equal reports true: a note is not part of what a block says, so
-// go-cmp compares blocks without it.
-func (Checked) Equal(Checked) bool { return true }
 
 // AppendPayload appends p, one of b's JSON payloads (Input, Structured,
 // Raw, a Pending's Input), as encoding/json writes a json.RawMessage that
 // it does not escape HTML in: with the white space between its tokens
 // removed. It reports false, with dst holding part of p, when it cannot
 // vouch for p as one valid JSON value (encoding/json is then the judge):
-// p is not JSON, or nests deeper than it follows. The payload b.Checked
-// notes is copied as it is.
+// p is not JSON, or nests deeper than it follows. A payload b.Checked
+// notes as compact, or as valid and holding no white space byte at all,
+// is copied as it is.
 func (b *Block) AppendPayload(dst []byte, p json.RawMessage) ([]byte, bool) {
-	if len(p) > 0 && len(p) == b.Checked.n && &p[0] == b.Checked.p {
+	if b.Checked.Compact(p) || b.Checked.Valid(p) && !hasSpace(p) {
 		return append(dst, p...), true
 	}
 	return appendCompact(dst, p)
 }
 
+// hasSpace reports whether p holds a byte of JSON white space anywhere:
+// valid JSON without one is compact (with one, it may be too: a string
+// may hold spaces).
+func hasSpace(p []byte) bool {
+	return bytes.IndexByte(p, ' ') >= 0 || bytes.IndexByte(p, '\n') >= 0 ||
+		bytes.IndexByte(p, '\t') >= 0 || bytes.IndexByte(p, '\r') >= 0
+}
+
 // setRaw sets Raw to raw, or to raw as a JSON string when raw is not
 // JSON (an event is not written after it is handed out, so raw is not
-// copied). It is checked once, by appendCompact: Checked notes a Raw
-// that is valid JSON without white space.
-func (b *Block) setRaw(raw []byte) {
+// copied), and Checked to note, what the event's decoder noted of raw.
+// A raw it does not note is checked once, by appendCompact: Checked
+// notes a Raw that is valid JSON without white space.
+func (b *Block) setRaw(raw []byte, note event.Checked) {
 	if len(raw) == 0 {
+		return
+	}
+	if note.Valid(raw) {
+		b.Raw, b.Checked = raw, note
 		return
 	}
 	c, ok := appendCompact(nil, raw)
@@ -146,7 +152,7 @@ func (b *Block) setRaw(raw []byte) {
 	default:
 		c, _ = json.Marshal(string(raw))
 	}
-	b.Raw, b.Checked = c, Checked{&c[0], len(c)}
+	b.Raw, b.Checked = c, event.CompactJSON(c)
 }
 
 // Citation is one citation of a text block.

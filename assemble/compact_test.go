@@ -102,7 +102,7 @@ func TestUnknownPayloadChecked(t *testing.T) {
 			if string(b.Raw) != tt.want {
 				t.Fatalf("Raw = %q, want %q", b.Raw, tt.want)
 			}
-			if noted := b.Checked != (Checked{}); noted != tt.noted {
+			if noted := b.Checked != (event.Checked{}); noted != tt.noted {
 				t.Fatalf("noted %v, want %v", noted, tt.noted)
 			}
 			want, wantOK := appendCompact([]byte("x"), b.Raw)
@@ -137,5 +137,56 @@ func TestCheckedEqual(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestNotedPayloads: a payload, noted by its event (event.Checked) as
+// valid or compact or not noted, is written as json.Compact writes it, or
+// left to encoding/json only where appendCompact leaves it; its block
+// keeps the note.
+func TestNotedPayloads(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{
+		`{"a":1}`, `{"a": "b c"}`, "{\"a\":\n1}", "[1,\t2]", "\r\n[]", `"x y"`, `{"k":"v\"w x"}`,
+		strings.Repeat("[", maxRawDepth+1) + strings.Repeat("]", maxRawDepth+1),
+	} {
+		p := json.RawMessage(raw)
+		var c bytes.Buffer
+		_ = json.Compact(&c, p)
+		notes := []event.Checked{{}, event.ValidJSON(p)}
+		if c.String() == raw {
+			notes = append(notes, event.CompactJSON(p))
+		}
+		for i, note := range notes {
+			for _, ev := range []event.Event{
+				&event.ToolCall{Input: p, Checked: note},
+				&event.ToolResult{Structured: p, Checked: note},
+				&event.SessionStart{Meta: p, Checked: note},
+				&event.RunEnd{Meta: p, Checked: note},
+				&event.Error{Raw: p, Checked: note},
+				&event.Notice{Raw: p, Checked: note},
+				&event.Unknown{Raw: p, Checked: note},
+			} {
+				b := FromEvent(ev)
+				payload := b.Raw
+				switch ev.(type) {
+				case *event.ToolCall:
+					payload = b.Input
+				case *event.ToolResult:
+					payload = b.Structured
+				}
+				if i > 0 && !b.Checked.Valid(payload) {
+					t.Errorf("%q note %d: %T's block lost its note", raw, i, ev)
+				}
+				got, ok := b.AppendPayload([]byte("x"), payload)
+				_, wantOK := appendCompact(nil, payload)
+				switch {
+				case ok && string(got[1:]) != c.String():
+					t.Errorf("%q note %d: %T's AppendPayload wrote %q, json.Compact %q", raw, i, ev, got[1:], c.String())
+				case !ok && wantOK:
+					t.Errorf("%q note %d: %T's AppendPayload gave up where appendCompact does not", raw, i, ev)
+				}
+			}
+		}
 	}
 }

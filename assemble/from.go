@@ -37,19 +37,20 @@ func (it *item) from(ev event.Event) bool {
 	case *event.SessionStart:
 		b.Type, b.SessionID, b.ParentAgent, b.ParentToolID = TypeMetaInit, ev.SessionID, ev.ParentAgent, ev.ParentToolID
 		b.Model, b.Tools, b.Cwd, b.Prompt = ev.Model, ev.Tools, ev.Cwd, ev.Prompt
-		b.Name, b.Description, b.Raw = ev.Name, ev.Description, ev.Meta
+		b.Name, b.Description, b.Raw, b.Checked = ev.Name, ev.Description, ev.Meta, ev.Checked
 	case *event.ToolCall:
 		b.Type = TypeToolCall
 		if ev.Server {
 			b.Type = TypeServerToolCall
 		}
-		b.ID, b.Name, b.Input, b.MCPServer, b.Truncated = ev.ID, ev.Name, ev.Input, ev.MCPServer, ev.Truncated
+		b.ID, b.Name, b.Input, b.MCPServer, b.Truncated, b.Checked = ev.ID, ev.Name, ev.Input, ev.MCPServer, ev.Truncated, ev.Checked
 	case *event.ToolResult:
 		b.Type = TypeToolResult
 		if ev.Server {
 			b.Type = TypeServerToolResult
 		}
-		b.ID, b.Name, b.IsError, b.ExitCode, b.Status, b.Structured = ev.ID, ev.Name, ev.IsError, ev.ExitCode, ev.Status, ev.Structured
+		b.ID, b.Name, b.IsError, b.ExitCode, b.Status = ev.ID, ev.Name, ev.IsError, ev.ExitCode, ev.Status
+		b.Structured, b.Checked = ev.Structured, ev.Checked
 		n := 0
 		for _, p := range ev.Content {
 			if p.Type == "image" {
@@ -84,20 +85,20 @@ func (it *item) from(ev event.Event) bool {
 			b.Todos = append(b.Todos, Todo{Text: t.Text, Status: t.Status})
 		}
 	case *event.Error:
-		b.Type, b.Text, b.Kind, b.Fatal, b.Raw = TypeError, ev.Message, ev.Type, ev.Fatal, ev.Raw
+		b.Type, b.Text, b.Kind, b.Fatal, b.Raw, b.Checked = TypeError, ev.Message, ev.Type, ev.Fatal, ev.Raw, ev.Checked
 	case *event.TurnEnd:
 		b.Type, b.MessageID, b.StopReason, b.CostUSD = TypeTurnEnd, ev.MessageID, ev.StopReason, ev.CostUSD
 		b.Text, b.IsError = ev.Error, ev.Error != ""
 		it.setUsage(ev.Usage)
 	case *event.RunEnd:
 		b.Type, b.StopReason, b.Turns, b.DurationMS, b.CostUSD = TypeMetaFinal, ev.StopReason, ev.Turns, ev.DurationMS, ev.CostUSD
-		b.IsError, b.Errors, b.Result, b.Raw = ev.IsError, ev.Errors, ev.Result, ev.Meta
+		b.IsError, b.Errors, b.Result, b.Raw, b.Checked = ev.IsError, ev.Errors, ev.Result, ev.Meta, ev.Checked
 		it.setUsage(ev.Usage)
 	case *event.Notice:
-		b.Type, b.Kind, b.Text, b.Raw = TypeNotice, ev.Kind, ev.Message, ev.Raw
+		b.Type, b.Kind, b.Text, b.Raw, b.Checked = TypeNotice, ev.Kind, ev.Message, ev.Raw, ev.Checked
 	case *event.Unknown:
 		b.Type, b.Kind, b.Name = TypeUnknown, ev.Type, ev.Format
-		b.setRaw(ev.Raw)
+		b.setRaw(ev.Raw, ev.Checked)
 	case *event.BlockStart, *event.Delta, *event.BlockEnd, *event.Citations, *event.TurnStart:
 		b.Agent = ""
 		return false

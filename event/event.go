@@ -57,6 +57,7 @@ type SessionStart struct {
 	// use the fields above.
 	Meta     json.RawMessage
 	MetaKind string
+	Checked  Checked `json:"-"` // what the decoder knows of Meta (see Checked)
 }
 
 // BlockStart opens a streamed block of kind Kind in scope Agent.
@@ -140,7 +141,8 @@ type ToolCall struct {
 	// arrived of the arguments (as a JSON string when that does not
 	// parse), never a completed or invented value. Encoders write it as
 	// their format shows a call cut short, or report the loss.
-	Truncated bool `json:",omitempty"`
+	Truncated bool    `json:",omitempty"`
+	Checked   Checked `json:"-"` // what the decoder knows of Input (see Checked)
 }
 
 // PartialInput returns the arguments of a truncated call as they arrived:
@@ -167,6 +169,7 @@ type ToolResult struct {
 	// Structured is the tool's structured output, verbatim (Claude's
 	// tool_use_result, an MCP structured_content).
 	Structured json.RawMessage
+	Checked    Checked `json:"-"` // what the decoder knows of Structured (see Checked)
 }
 
 // Part is one piece of tool result content.
@@ -242,7 +245,8 @@ type Error struct {
 	Type    string // error type or code, e.g. overloaded_error
 	Fatal   bool   // the run stopped because of it
 	// Raw is the producer's error payload, verbatim.
-	Raw json.RawMessage
+	Raw     json.RawMessage
+	Checked Checked `json:"-"` // what the decoder knows of Raw (see Checked)
 }
 
 // TurnStart opens one model turn (one API call).
@@ -290,7 +294,8 @@ type RunEnd struct {
 	// Models is what the producer says each model used over the whole
 	// run, subagents included (Claude's result.modelUsage), sorted by
 	// model name; nil when it does not say.
-	Models []ModelUsage
+	Models  []ModelUsage
+	Checked Checked `json:"-"` // what the decoder knows of Meta (see Checked)
 }
 
 // ModelUsage is one model's share of a run, as the producer reports it.
@@ -423,6 +428,7 @@ type Notice struct {
 	Kind    string // the producer's subtype, e.g. api_retry, task_started
 	Message string // one-line human summary
 	Raw     json.RawMessage
+	Checked Checked `json:"-"` // what the decoder knows of Raw (see Checked)
 }
 
 // NoticeAbandoned is the Kind of a Notice saying that the agent's open
@@ -433,10 +439,11 @@ const NoticeAbandoned = "abandoned"
 
 // Unknown keeps an item the decoder did not recognise, verbatim.
 type Unknown struct {
-	Agent  string
-	Format string // name of the format it was read from
-	Type   string // the item's type as the source named it, if any
-	Raw    []byte
+	Agent   string
+	Format  string // name of the format it was read from
+	Type    string // the item's type as the source named it, if any
+	Raw     []byte
+	Checked Checked `json:"-"` // what the decoder knows of Raw (see Checked)
 }
 
 func (e *SessionStart) AgentID() string  { return e.Agent }

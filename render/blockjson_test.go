@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -29,17 +30,38 @@ func encodeWant(b *assemble.Block) (string, string) {
 
 // blockGot writes b with a JSON writer that has written prev first (so
 // that a reused buffer is exercised), and returns what b added and its
-// error.
+// error. Through bufio.Writers too (whose free space a block that fits is
+// appended to), which must write the same.
 func blockGot(t testing.TB, prev, b *assemble.Block) (string, string) {
+	out, errText := blockVia(t, prev, b, 0)
+	for _, size := range []int{64, 1 << 16} {
+		if o, e := blockVia(t, prev, b, size); o != out || e != errText {
+			t.Errorf("through a bufio.Writer of %d bytes: %q (error %q); directly %q (error %q)", size, o, e, out, errText)
+		}
+	}
+	return out, errText
+}
+
+// blockVia is blockGot through a bufio.Writer of size bytes, or none if 0.
+func blockVia(t testing.TB, prev, b *assemble.Block, size int) (string, string) {
 	var buf bytes.Buffer
-	j := NewJSON(&buf)
+	var w io.Writer = &buf
+	flush := func() {}
+	if size > 0 {
+		bw := bufio.NewWriterSize(&buf, size)
+		w, flush = bw, func() { _ = bw.Flush() }
+	}
+	j := NewJSON(w)
 	if prev != nil {
 		if err := j.Block(prev); err != nil {
 			t.Fatalf("writing the block before: %v", err)
 		}
 	}
+	flush()
 	n := buf.Len()
-	if err := j.Block(b); err != nil {
+	err := j.Block(b)
+	flush()
+	if err != nil {
 		if buf.Len() != n {
 			t.Errorf("a failed block wrote %q", buf.Bytes()[n:])
 		}

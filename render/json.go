@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -12,7 +13,8 @@ import (
 // JSON writes blocks as NDJSON, one object per block (docs/blocks.md).
 type JSON struct {
 	w   io.Writer
-	buf []byte // the block being written, reused
+	bw  *bufio.Writer // w, when it is one
+	buf []byte        // the block being written, reused
 	// enc writes the blocks appendBlock leaves to encoding/json, into
 	// encBuf; made when first needed.
 	enc    *json.Encoder
@@ -30,17 +32,23 @@ const maxKeptJSONBuffer = 64 << 10
 
 // NewJSON returns a JSON block writer.
 func NewJSON(w io.Writer) *JSON {
-	return &JSON{w: w}
+	j := &JSON{w: w}
+	j.bw, _ = w.(*bufio.Writer)
+	return j
 }
 
 // Block writes one block, in one Write: the bytes a json.Encoder with
 // SetEscapeHTML(false) writes for it, or its error (a json.RawMessage field
 // that is not JSON, a NaN cost), in which case nothing is written. Blocks
 // are written by appendBlock, without reflection; those it does not vouch
-// for go through encoding/json.
+// for go through encoding/json. A block that should fit in a bufio.Writer
+// w's free space is appended there (AvailableBuffer: Write's copy is then
+// onto itself).
 func (j *JSON) Block(b *assemble.Block) error {
-	buf := j.buf[:0]
-	if n := sizeHint(b); cap(buf) < n {
+	buf, in := j.buf[:0], false
+	if n := sizeHint(b); j.bw != nil && j.bw.Available() >= n {
+		buf, in = j.bw.AvailableBuffer(), true
+	} else if cap(buf) < n {
 		buf = make([]byte, 0, n)
 	}
 	if b.Agent != j.agent || j.agentJSON == nil {
@@ -48,9 +56,11 @@ func (j *JSON) Block(b *assemble.Block) error {
 		j.agentJSON = jsontext.AppendMarshalString(append(j.agentJSON[:0], `{"agent":`...), b.Agent)
 	}
 	buf, ok := appendBlockRest(append(buf, j.agentJSON...), b)
-	if cap(buf) <= maxKeptJSONBuffer {
+	switch {
+	case in:
+	case cap(buf) <= maxKeptJSONBuffer:
 		j.buf = buf[:0]
-	} else {
+	default:
 		j.buf = nil
 	}
 	if !ok {

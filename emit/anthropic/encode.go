@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -44,6 +45,7 @@ type Config struct {
 // (the first agent seen), concatenated.
 type Encoder struct {
 	w      io.Writer
+	bw     *bufio.Writer // w, when it is one
 	cfg    Config
 	err    error
 	losses event.Losses // what was warned about
@@ -88,6 +90,7 @@ type Encoder struct {
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	e := &Encoder{w: w}
+	e.bw, _ = w.(*bufio.Writer)
 	if cfg != nil {
 		e.cfg = *cfg
 	}
@@ -127,16 +130,26 @@ func (e *Encoder) event(typ string, data []byte) error {
 	return e.writeEvent(typ, data)
 }
 
-// writeEvent writes one SSE message now.
+// writeEvent writes one SSE message now: appended where a bufio.Writer
+// w has room for it (AvailableBuffer: Write's copy is then onto itself),
+// else to e.buf.
 func (e *Encoder) writeEvent(typ string, data []byte) error {
+	n := len("event: \ndata: \n\n") + len(typ) + len(data)
+	in := e.bw != nil && e.bw.Available() >= n
 	// Appended to a local slice, stored once: each store of e.buf
 	// writes a pointer into the heap (a write barrier check).
-	b := append(e.buf[:0], "event: "...)
+	b := e.buf[:0]
+	if in {
+		b = e.bw.AvailableBuffer()
+	}
+	b = append(b, "event: "...)
 	b = append(b, typ...)
 	b = append(b, "\ndata: "...)
 	b = append(b, data...)
 	b = append(b, "\n\n"...)
-	e.buf = b
+	if !in {
+		e.buf = b
+	}
 	_, e.err = e.w.Write(b)
 	return e.err
 }

@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -436,5 +437,43 @@ func TestToolStopAtClose(t *testing.T) {
 	}
 	if i, j := strings.Index(string(out), "event: message_stop"), strings.Index(string(out), `"id":"m2"`); i < 0 || j < i {
 		t.Errorf("the first message_stop does not come before the second message:\n%s", out)
+	}
+}
+
+// TestThroughBufio: through a bufio.Writer, whose free space the encoder
+// appends to where a message fits, the output is the same, whatever the
+// room left (small buffers make messages that do not fit).
+func TestThroughBufio(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob(filepath.Join(corpus, "*-turn*.sse"))
+	if err != nil || len(files) == 0 {
+		t.Fatal("no recordings", err)
+	}
+	for _, name := range append(files, filepath.Join(corpus, "hand-all-types.sse")) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs := decode(t, data)
+		want, _ := encode(t, evs)
+		for _, size := range []int{16, 100, 333, 4096} {
+			var out bytes.Buffer
+			w := bufio.NewWriterSize(&out, size)
+			e := NewEncoder(w, nil)
+			for _, ev := range evs {
+				if err := e.Encode(ev); err != nil {
+					t.Fatalf("%s: Encode(%T): %v", name, ev, err)
+				}
+			}
+			if err := e.Close(); err != nil {
+				t.Fatalf("%s: Close: %v", name, err)
+			}
+			if err := w.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(out.Bytes(), want) {
+				t.Errorf("%s through a bufio.Writer of %d bytes: other output", name, size)
+			}
+		}
 	}
 }

@@ -164,7 +164,8 @@ func (d *Decoder) emit(evs ...event.Event) {
 // unknown keeps a message verbatim. One read while the session's start
 // is held waits behind it: the prompt may still come.
 func (d *Decoder) unknown(typ string, raw []byte) {
-	u := &event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: typ, Raw: bytes.Clone(raw)}
+	p, note := payload(raw)
+	u := &event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: typ, Raw: p, Checked: note}
 	if d.held != nil && len(d.behind) < maxOpen {
 		d.behind = append(d.behind, u)
 		return
@@ -228,7 +229,8 @@ func (d *Decoder) decode(line []byte) error {
 		return d.update(&m, msg)
 	case m.Method != "" && len(m.ID) > 0:
 		d.closeBlocks()
-		d.emit(&event.Notice{Agent: d.cfg.Agent, Kind: m.Method, Message: requestSummary(&m), Raw: bytes.Clone(msg)})
+		raw, note := payload(msg)
+		d.emit(&event.Notice{Agent: d.cfg.Agent, Kind: m.Method, Message: requestSummary(&m), Raw: raw, Checked: note})
 	case m.Method != "":
 		d.unknown(m.Method, msg)
 	default:
@@ -327,17 +329,20 @@ func (d *Decoder) client(m *wire.Message, msg []byte) error {
 			d.held.Prompt = text
 			return nil
 		}
-		d.emit(&event.Notice{Agent: d.cfg.Agent, Kind: m.Method, Message: text, Raw: bytes.Clone(msg)})
+		raw, note := payload(msg)
+		d.emit(&event.Notice{Agent: d.cfg.Agent, Kind: m.Method, Message: text, Raw: raw, Checked: note})
 		return nil
 	case wire.MethodSessionCancel:
-		d.emit(&event.Notice{Agent: d.cfg.Agent, Kind: m.Method, Message: "the client cancelled the prompt", Raw: bytes.Clone(msg)})
+		raw, note := payload(msg)
+		d.emit(&event.Notice{Agent: d.cfg.Agent, Kind: m.Method, Message: "the client cancelled the prompt", Raw: raw, Checked: note})
 		return nil
 	}
 	typ := m.Method
 	if typ == "" {
 		typ = "client response"
 	}
-	d.emit(&event.Notice{Agent: d.cfg.Agent, Kind: typ, Message: "client: " + typ, Raw: bytes.Clone(msg)})
+	raw, note := payload(msg)
+	d.emit(&event.Notice{Agent: d.cfg.Agent, Kind: typ, Message: "client: " + typ, Raw: raw, Checked: note})
 	return nil
 }
 
@@ -448,9 +453,10 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 			d.flushTools()
 			d.active, d.ended = false, true
 		}
+		raw, note := payload(msg)
 		d.emit(&event.Error{
 			Agent: d.cfg.Agent, Message: rpcErr.Message, Type: strconv.FormatInt(rpcErr.Code, 10),
-			Fatal: fatal, Raw: bytes.Clone(msg),
+			Fatal: fatal, Raw: raw, Checked: note,
 		})
 		return nil
 	}
@@ -470,7 +476,7 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 		d.startSession(r.SessionID)
 		d.held.Model = model(&r)
 		d.held.Meta = sessionMeta(d.initMsg, method, msg)
-		d.held.MetaKind = MetaKind
+		d.held.MetaKind, d.held.Checked = MetaKind, event.CompactJSON(d.held.Meta)
 		return nil
 	case wire.MethodSessionPrompt:
 		var r wire.PromptResponse
@@ -481,7 +487,8 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 		d.closeBlocks()
 		d.flushTools()
 		d.active, d.ended = false, true
-		end := &event.RunEnd{Agent: d.cfg.Agent, StopReason: r.StopReason, CostUSD: d.cost, Meta: bytes.Clone(msg), MetaKind: MetaKind}
+		meta, note := payload(msg)
+		end := &event.RunEnd{Agent: d.cfg.Agent, StopReason: r.StopReason, CostUSD: d.cost, Meta: meta, MetaKind: MetaKind, Checked: note}
 		if u := r.Usage; u != nil {
 			// A count null or absent is not given.
 			eu := &event.Usage{}
@@ -507,12 +514,19 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 	return nil
 }
 
+// payload returns a copy of msg, a message the decoder read whole (valid
+// JSON, as every message and line it keeps), and the note that says so.
+func payload(msg []byte) (json.RawMessage, event.Checked) {
+	c := bytes.Clone(msg)
+	return c, event.ValidJSON(c)
+}
+
 // sessionMeta is a session's start's Meta, a wire.SessionMeta: the
 // initialize response (when there was one) and the session/* response
-// that answered method, as json.Marshal writes it (initialize first),
-// built without reflection (encoding/json's compacting of the two
-// messages would cost more than the rest of a session's setup). Both
-// messages are valid JSON (they were decoded).
+// that answered method, as json.Marshal writes it (initialize first):
+// valid, compact JSON, built without reflection (encoding/json's
+// compacting of the two messages would cost more than the rest of a
+// session's setup). Both messages are valid JSON (they were decoded).
 func sessionMeta(initMsg []byte, method string, msg []byte) json.RawMessage {
 	b := make([]byte, 0, len(initMsg)+len(msg)+len(method)+len(wire.MethodInitialize)+8)
 	b = append(b, '{')
@@ -775,7 +789,7 @@ func (d *Decoder) call(id string, t *tool) {
 	if len(t.input) > 0 && string(t.input) != "null" {
 		input = t.input
 	}
-	d.emit(&event.ToolCall{Agent: d.cfg.Agent, ID: id, Name: t.title, Input: input})
+	d.emit(&event.ToolCall{Agent: d.cfg.Agent, ID: id, Name: t.title, Input: input, Checked: event.ValidJSON(input)})
 }
 
 // finishTool emits a tool call's call and, when done, its file changes
@@ -817,7 +831,7 @@ func (d *Decoder) finishTool(id string, t *tool, done bool) {
 		}
 	}
 	if len(t.output) > 0 && string(t.output) != "null" {
-		r.Structured = t.output
+		r.Structured, r.Checked = t.output, event.ValidJSON(t.output)
 	}
 	if len(changes) > 0 {
 		d.emit(&event.FileChange{Agent: agent, ID: id, Changes: changes, Status: t.status})

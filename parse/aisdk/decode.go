@@ -247,6 +247,7 @@ func (d *Decoder) decode(data []byte) error {
 	case wire.TypeStart:
 		ss := d.sessionStarts.New()
 		ss.Agent, ss.Meta, ss.MetaKind = agent, d.raw(data), MetaKind
+		ss.Checked = event.CompactJSON(ss.Meta)
 		d.emit(ss)
 	case wire.TypeStartStep:
 		d.endStep()
@@ -303,7 +304,8 @@ func (d *Decoder) decode(data []byte) error {
 			msg = *c.ErrorText
 		}
 		d.closeBlocks()
-		d.emit(&event.Error{Agent: agent, Message: msg, Raw: d.raw(data)})
+		raw := d.raw(data)
+		d.emit(&event.Error{Agent: agent, Message: msg, Raw: raw, Checked: event.CompactJSON(raw)})
 	case wire.TypeAbort:
 		d.ended = true
 		d.open = [2]openPart{} // the Error ends them
@@ -311,7 +313,8 @@ func (d *Decoder) decode(data []byte) error {
 		if c.Reason != nil && *c.Reason != "" {
 			msg = *c.Reason
 		}
-		d.emit(&event.Error{Agent: agent, Message: msg, Type: ErrorAbort, Fatal: true, Raw: d.raw(data)})
+		raw := d.raw(data)
+		d.emit(&event.Error{Agent: agent, Message: msg, Type: ErrorAbort, Fatal: true, Raw: raw, Checked: event.CompactJSON(raw)})
 		if d.step {
 			// The stream stops here: so does its step.
 			d.step = false
@@ -323,6 +326,7 @@ func (d *Decoder) decode(data []byte) error {
 		d.ended = true
 		re := d.runEnds.New()
 		re.Agent, re.Meta, re.MetaKind = agent, d.raw(data), MetaKind
+		re.Checked = event.CompactJSON(re.Meta)
 		if c.FinishReason == wire.FinishError {
 			re.IsError = true
 		} else {
@@ -333,18 +337,21 @@ func (d *Decoder) decode(data []byte) error {
 		// The step's open parts are given up: the ones it finished stay.
 		d.open = [2]openPart{}
 		d.dropInputs()
-		d.emit(&event.Notice{Agent: agent, Kind: event.NoticeAbandoned, Message: "reset-step: the step is begun again", Raw: d.raw(data)})
+		raw := d.raw(data)
+		d.emit(&event.Notice{Agent: agent, Kind: event.NoticeAbandoned, Message: "reset-step: the step is begun again", Raw: raw, Checked: event.CompactJSON(raw)})
 	default:
 		// data-*, file, reasoning-file, message-metadata, custom,
 		// tool-approval-*, steering-message and types to come: data.
-		d.emit(&event.Unknown{Agent: agent, Format: Name, Type: c.Type, Raw: d.raw(data)})
+		raw := d.raw(data)
+		d.emit(&event.Unknown{Agent: agent, Format: Name, Type: c.Type, Raw: raw, Checked: event.CompactJSON(raw)})
 	}
 	return nil
 }
 
 // raw is the chunk's Raw: data, decoded, is valid JSON, which
 // CompactValid compacts as json.Compact does, returning data itself
-// (borrowed: copied here) when it has no white space to drop.
+// (borrowed: copied here) when it has no white space to drop. So Raw is
+// valid, compact JSON, as its events note (event.CompactJSON).
 func (d *Decoder) raw(data []byte) json.RawMessage {
 	// Without a space, a tab or a line break (the framer joins a
 	// message's data lines with one; a carriage return ends a line) it
@@ -393,6 +400,7 @@ func (d *Decoder) toolOutput(agent string, c *wire.Chunk) *event.ToolResult {
 		tr.Content = []event.Part{{Type: "text", Text: s}}
 	} else if len(c.Output) > 0 {
 		tr.Structured = jsontext.CompactValid(c.Output) // the chunk's own copy, valid
+		tr.Checked = event.CompactJSON(tr.Structured)
 	}
 	return tr
 }
@@ -521,6 +529,7 @@ func (d *Decoder) toolCall(c *wire.Chunk) {
 	if len(c.Input) > 0 {
 		tc.Input = jsontext.CompactValid(c.Input) // the chunk's own copy, valid
 	}
+	tc.Checked = event.CompactJSON(tc.Input)
 	if i := slices.IndexFunc(d.inputs, func(t *toolInput) bool { return t.id == c.ToolCallID }); i >= 0 {
 		t := d.inputs[i]
 		d.inputs = slices.Delete(d.inputs, i, i+1)

@@ -462,9 +462,17 @@ func orNone(s string) string {
 	return fmt.Sprintf("a %q", s)
 }
 
+// payload returns a copy of p, JSON the decoder read whole (valid), and
+// the note that says so.
+func payload(p []byte) (json.RawMessage, event.Checked) {
+	c := bytes.Clone(p)
+	return c, event.ValidJSON(c)
+}
+
 func (d *Decoder) unknown(typ string, line []byte) {
 	d.closeText()
-	d.emit(&event.Unknown{Agent: d.agent, Format: "gemini", Type: typ, Raw: bytes.Clone(line)})
+	raw, note := payload(line)
+	d.emit(&event.Unknown{Agent: d.agent, Format: "gemini", Type: typ, Raw: raw, Checked: note})
 }
 
 func (d *Decoder) init(line []byte, l *gemini.Init) {
@@ -473,9 +481,10 @@ func (d *Decoder) init(line []byte, l *gemini.Init) {
 	if l.SessionID != "" {
 		d.agent = l.SessionID
 	}
+	meta, note := payload(line)
 	d.held = &event.SessionStart{
 		Agent: d.agent, SessionID: l.SessionID, Model: l.Model,
-		Meta: bytes.Clone(line), MetaKind: MetaKind,
+		Meta: meta, MetaKind: MetaKind, Checked: note,
 	}
 }
 
@@ -487,7 +496,8 @@ func (d *Decoder) message(line []byte, l *gemini.Message) {
 			d.release()
 			return
 		}
-		d.emit(&event.Notice{Agent: d.agent, Kind: "user", Message: l.Content, Raw: bytes.Clone(line)})
+		raw, note := payload(line)
+		d.emit(&event.Notice{Agent: d.agent, Kind: "user", Message: l.Content, Raw: raw, Checked: note})
 		return
 	}
 	if l.Role != gemini.RoleAssistant {
@@ -513,12 +523,12 @@ func (d *Decoder) message(line []byte, l *gemini.Message) {
 
 func (d *Decoder) toolUse(l *gemini.ToolUse) {
 	d.closeText()
-	input := json.RawMessage("null")
+	input, note := json.RawMessage("null"), event.Checked{}
 	if l.Parameters != nil {
-		input = bytes.Clone(l.Parameters)
+		input, note = payload(l.Parameters) // read whole by the line's reader
 	}
 	d.remember(l.ToolID, l.ToolName)
-	d.emit(&event.ToolCall{Agent: d.agent, ID: l.ToolID, Name: l.ToolName, Input: input})
+	d.emit(&event.ToolCall{Agent: d.agent, ID: l.ToolID, Name: l.ToolName, Input: input, Checked: note})
 }
 
 // remember keeps a tool call's name until its result.
@@ -563,13 +573,15 @@ func (d *Decoder) toolResult(l *gemini.ToolResult) {
 	}
 	if l.Error != nil {
 		r.Structured, _ = gemini.Marshal(l.Error)
+		r.Checked = event.CompactJSON(r.Structured)
 	}
 	d.emit(r)
 }
 
 func (d *Decoder) errorLine(line []byte, l *gemini.Error) {
 	d.closeText()
-	d.emit(&event.Error{Agent: d.agent, Message: l.Message, Type: l.Severity, Raw: bytes.Clone(line)})
+	raw, note := payload(line)
+	d.emit(&event.Error{Agent: d.agent, Message: l.Message, Type: l.Severity, Raw: raw, Checked: note})
 }
 
 // runEnd is a RunEnd with room for its usage and its one error: one
@@ -582,8 +594,9 @@ type runEnd struct {
 
 func (d *Decoder) result(line []byte, l *gemini.Result) {
 	d.closeText()
+	meta, note := payload(line)
 	re := &runEnd{RunEnd: event.RunEnd{
-		Agent: d.agent, IsError: l.Status == gemini.StatusError, Meta: bytes.Clone(line), MetaKind: MetaKind,
+		Agent: d.agent, IsError: l.Status == gemini.StatusError, Meta: meta, MetaKind: MetaKind, Checked: note,
 	}}
 	end := &re.RunEnd
 	if l.Error != nil {
@@ -591,7 +604,7 @@ func (d *Decoder) result(line []byte, l *gemini.Result) {
 			// The error that ended the run (status error): an Error
 			// event where it happened, as the other formats have it.
 			raw, _ := gemini.Marshal(l.Error)
-			d.emit(&event.Error{Agent: d.agent, Message: l.Error.Message, Type: l.Error.Type, Fatal: true, Raw: raw})
+			d.emit(&event.Error{Agent: d.agent, Message: l.Error.Message, Type: l.Error.Type, Fatal: true, Raw: raw, Checked: event.CompactJSON(raw)})
 		}
 		// An error on a result that did not fail stays the result's
 		// (RunEnd.Errors): as an event of its own, written back as an
@@ -659,10 +672,11 @@ func (d *Decoder) decodeOutput(obj []byte) {
 			&event.Delta{Agent: d.agent, Kind: event.Text, Text: *o.Response},
 			&event.BlockEnd{Agent: d.agent, Kind: event.Text})
 	}
-	end := &event.RunEnd{Agent: d.agent, Meta: bytes.Clone(obj), MetaKind: MetaKindJSON}
+	meta, note := payload(obj)
+	end := &event.RunEnd{Agent: d.agent, Meta: meta, MetaKind: MetaKindJSON, Checked: note}
 	if o.Error != nil {
 		raw, _ := gemini.Marshal(o.Error)
-		d.st.Emit(&event.Error{Agent: d.agent, Message: o.Error.Message, Type: o.Error.Type, Fatal: true, Raw: raw})
+		d.st.Emit(&event.Error{Agent: d.agent, Message: o.Error.Message, Type: o.Error.Type, Fatal: true, Raw: raw, Checked: event.CompactJSON(raw)})
 		end.IsError, end.Errors = true, []string{o.Error.Message}
 	}
 	if o.Stats != nil {

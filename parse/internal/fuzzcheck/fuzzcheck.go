@@ -1,6 +1,7 @@
 // Package fuzzcheck holds the invariants every decoder's fuzz target
-// checks: the events are valid UTF-8 whatever the input, and how the input
-// is split into reads changes nothing (events and problems alike).
+// checks: the events are valid UTF-8 whatever the input, what their notes
+// say of their payloads is true, and how the input is split into reads
+// changes nothing (events and problems alike).
 package fuzzcheck
 
 import (
@@ -58,6 +59,9 @@ func Check(t *testing.T, data []byte, newDec func(io.Reader) event.Decoder) {
 	for _, ev := range evs {
 		if path, ok := ValidUTF8(ev); !ok {
 			t.Errorf("%T has invalid UTF-8 in %s: %#v", ev, path, ev)
+		}
+		if _, err := Notes(ev); err != nil {
+			t.Error(err)
 		}
 	}
 	for name, r := range map[string]io.Reader{
@@ -130,4 +134,46 @@ func walk(v reflect.Value, path string) (string, bool) {
 		}
 	}
 	return "", true
+}
+
+var checkedType = reflect.TypeFor[event.Checked]()
+
+// Notes reports whether ev has a note (event.Checked), and returns an
+// error when the note says what is not true of the payload it notes: that
+// it is valid JSON, or valid, compact JSON (json.Compact gives it back
+// unchanged); or when it notes none of ev's payloads (its json.RawMessage
+// and []byte fields).
+func Notes(ev event.Event) (bool, error) {
+	v := reflect.ValueOf(ev).Elem()
+	var note event.Checked
+	var payloads []string
+	for i := range v.NumField() {
+		f, name := v.Field(i), v.Type().Field(i).Name
+		switch {
+		case f.Type() == checkedType:
+			note = f.Interface().(event.Checked)
+		case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.Uint8:
+			payloads = append(payloads, name)
+		}
+	}
+	if note == (event.Checked{}) {
+		return false, nil
+	}
+	for _, name := range payloads {
+		p := v.FieldByName(name).Bytes()
+		if !note.Valid(p) {
+			continue
+		}
+		if !json.Valid(p) {
+			return true, fmt.Errorf("%T.%s is noted valid JSON and is not: %q", ev, name, p)
+		}
+		if note.Compact(p) {
+			var c bytes.Buffer
+			if json.Compact(&c, p) != nil || !bytes.Equal(c.Bytes(), p) {
+				return true, fmt.Errorf("%T.%s is noted compact JSON and is not: %q", ev, name, p)
+			}
+		}
+		return true, nil
+	}
+	return true, fmt.Errorf("%T has a note of none of its payloads %v", ev, payloads)
 }
