@@ -69,13 +69,10 @@ type Encoder struct {
 	// next run's, with its Streamer and their closures: a log of many
 	// tiny runs made them anew for each.
 	reuse *agent
-	// sessionJSON is sessionOf, a session id, as a JSON string (see
-	// appendSession).
+	// sessionJSON holds sessionOf, a session id, as a JSON string, in
+	// the pieces around it of a line's header (see headerText).
 	sessionJSON []byte
-	// tools are the tools of the last init line made, and toolsJSON
-	// their JSON, kept across runs (see appendInit)
-	tools     []string
-	toolsJSON []byte
+	initLine    initLine // kept across runs (see appendInit)
 	// bigBlock is the size from which a block is not copied into its
 	// line (defaultBigBlock; tests change it).
 	bigBlock int
@@ -222,9 +219,24 @@ func (e *Encoder) appendSession(b []byte) []byte {
 
 // sessionText returns the session id as a JSON string (see appendSession).
 func (e *Encoder) sessionText() []byte {
+	h := e.headerText()
+	return h[len(nullParent+sessionKey) : len(h)-len(uuidKey)]
+}
+
+// What a main agent's line has between its message and its uuid's hex
+// digits: headerText's pieces.
+const (
+	nullParent = `,"parent_tool_use_id":null`
+	sessionKey = `,"session_id":`
+	uuidKey    = `,"uuid":"`
+)
+
+// headerText returns nullParent, sessionKey, the session id as a JSON string
+// and uuidKey in one piece, made once per session id.
+func (e *Encoder) headerText() []byte {
 	if len(e.sessionJSON) == 0 || e.sessionOf != e.session {
-		e.sessionJSON = jsontext.AppendMarshalString(e.sessionJSON[:0], e.session)
-		e.sessionOf = e.session
+		b := jsontext.AppendMarshalString(append(e.sessionJSON[:0], nullParent+sessionKey...), e.session)
+		e.sessionJSON, e.sessionOf = append(b, uuidKey...), e.session
 	}
 	return e.sessionJSON
 }
@@ -232,14 +244,12 @@ func (e *Encoder) sessionText() []byte {
 // appendHeader appends the fields every line ends with, as Marshal
 // writes header, and the line's closing brace.
 func (e *Encoder) appendHeader(b []byte, a *agent) []byte {
-	if a.parent == nil {
-		b = append(b, `,"parent_tool_use_id":null,"session_id":`...)
-	} else {
-		b = append(b, `,"parent_tool_use_id":`...)
-		b = append(jsontext.AppendMarshalString(b, *a.parent), `,"session_id":`...)
+	h := e.headerText()
+	if a.parent != nil {
+		b = jsontext.AppendMarshalString(append(b, `,"parent_tool_use_id":`...), *a.parent)
+		h = h[len(nullParent):]
 	}
-	b = append(e.appendSession(b), `,"uuid":"`...)
-	return append(e.appendUUID(b), `"}`...)
+	return append(e.appendUUID(append(b, h...)), `"}`...)
 }
 
 // appendAssistant appends an assistant line holding block, as Marshal
