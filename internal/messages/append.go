@@ -110,9 +110,13 @@ func appendThinkingBlockEnd(buf []byte, sig string) []byte {
 func AppendMessage(b []byte, id, model string, u *event.Usage, blocks ...[]byte) []byte {
 	b = append(b, `{"id":`...)
 	b = jsontext.AppendMarshalString(b, id)
-	b = append(b, `,"type":"message","role":"assistant","model":`...)
-	b = jsontext.AppendMarshalString(b, model)
-	b = append(b, `,"content":[`...)
+	if model == "" {
+		// No model named (Codex names none): one piece, nothing to escape.
+		b = append(b, `,"type":"message","role":"assistant","model":"","content":[`...)
+	} else {
+		b = append(b, `,"type":"message","role":"assistant","model":`...)
+		b = append(jsontext.AppendMarshalString(b, model), `,"content":[`...)
+	}
 	for i, block := range blocks {
 		if i > 0 {
 			b = append(b, ',')

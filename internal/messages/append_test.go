@@ -83,15 +83,17 @@ func checkAppendDelta(t *testing.T, s string) {
 			{InputTokens: 3, OutputTokens: 4, CacheReadTokens: 5, CacheWriteTokens: 6, ServiceTier: s, Has: all},
 			{OutputTokens: 4, CacheReadTokens: 5, Has: event.HasOutput | event.HasCacheRead}, // counts not said
 		} {
-			m := newMessage(s, s+"m", raw)
-			if u != nil {
-				m.Usage = outUsage{
-					u.Given(event.HasInput), u.Given(event.HasCacheWrite),
-					u.Given(event.HasCacheRead), u.Given(event.HasOutput), u.ServiceTier,
+			for _, model := range []string{s + "m", ""} {
+				m := newMessage(s, model, raw)
+				if u != nil {
+					m.Usage = outUsage{
+						u.Given(event.HasInput), u.Given(event.HasCacheWrite),
+						u.Given(event.HasCacheRead), u.Given(event.HasOutput), u.ServiceTier,
+					}
 				}
-			}
-			if diff := cmp.Diff(string(marshal(m)), string(AppendMessage(nil, s, s+"m", u, blocks[:n]...))); diff != "" {
-				t.Errorf("%q, %d blocks, usage %v (-Marshal +AppendMessage):\n%s", s, n, u, diff)
+				if diff := cmp.Diff(string(marshal(m)), string(AppendMessage(nil, s, model, u, blocks[:n]...))); diff != "" {
+					t.Errorf("%q, model %q, %d blocks, usage %v (-Marshal +AppendMessage):\n%s", s, model, n, u, diff)
+				}
 			}
 		}
 	}
