@@ -55,7 +55,7 @@ type Encoder struct {
 	buffered *bufio.Writer
 	lent     []byte
 	ids      lineIDs      // derives the lines' uuids
-	strs     slab.Strings // the message ids made (newID, errorLine's), in slabs, not allocated one by one
+	strs     slab.Strings // the message ids newID makes, in slabs, not allocated one by one
 	jr       jsontext.Reader
 	inits    wire.InitReader // reads the source's init lines
 	block    []byte          // an error line's block, reused
@@ -154,14 +154,8 @@ func (e *Encoder) warn(what string) {
 	e.losses.Report(e.cfg.Warn, "claude", what)
 }
 
-// uuid returns the next line's uuid, derived from the session id and a
-// counter so that output is deterministic.
-func (e *Encoder) uuid() string {
-	var u [36]byte
-	return e.strs.String(e.appendUUID(u[:0]))
-}
-
-// appendUUID appends the next line's uuid (see uuid) without allocating.
+// appendUUID appends the next line's uuid, derived from the session id
+// and a counter so that output is deterministic.
 func (e *Encoder) appendUUID(b []byte) []byte {
 	e.n++
 	return e.ids.appendUUID(b, e.session, e.n)
@@ -995,8 +989,19 @@ func isError(a *agent, ev *event.ToolResult) *bool {
 // written for a failed turn (event.TurnEnd.Error).
 const TurnFailedErrorType = "turn_failed"
 
-// noUsage is the usage of Claude Code's synthetic messages: none counted.
-var noUsage = event.Usage{Has: event.HasTokens | event.HasCacheRead | event.HasCacheWrite}
+// synthetic is the start of an error line (see errorLine), an assistant
+// line of one of Claude Code's synthetic messages as appendAssistant
+// writes it, in the pieces around the message's id and its block: made
+// once by messages.AppendMessage. Claude Code's synthetic messages count
+// no tokens: usage 0 is what they say, not a made-up value.
+var synthetic = func() (s struct{ head, mid, tail string }) {
+	const id, block = "ID", "{}"
+	noUsage := event.Usage{Has: event.HasTokens | event.HasCacheRead | event.HasCacheWrite}
+	m := string(messages.AppendMessage(nil, id, wire.SyntheticModel, &noUsage, []byte(block)))
+	i, j := strings.Index(m, id), strings.LastIndex(m, block)
+	s.head, s.mid, s.tail = `{"type":"`+wire.TypeAssistant+`","message":`+m[:i], m[i+len(id):j], m[j+len(block):]
+	return s
+}()
 
 // maxErrors caps the error messages a made result line lists.
 const maxErrors = 100
@@ -1021,11 +1026,11 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 	}
 	// As appendTextBlock writes it (text is not empty).
 	e.block = append(e.errTexts.append(append(e.block[:0], `{"type":"text","text":`...), text), '}')
-	id := e.uuid()
-	// Claude Code's synthetic messages count no tokens: usage 0 is
-	// what they say, not a made-up value.
-	b := e.appendAssistant(e.lineBuf(len(e.block)), a, messages.MessageInfo{ID: id, Model: wire.SyntheticModel, Usage: &noUsage}, e.block)
-	b = append(b, `,"error":`...)
+	// The message's id is a uuid made as the lines' are.
+	b := e.appendUUID(append(e.lineBuf(len(e.block)), synthetic.head...))
+	b = append(append(append(b, synthetic.mid...), e.block...), synthetic.tail...)
+	b = e.appendHeader(b, a)
+	b = append(b[:len(b)-1], `,"error":`...)
 	b = jsontext.AppendMarshalString(b, errType)
 	e.writeLine(append(b, '}'))
 }
