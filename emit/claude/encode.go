@@ -447,26 +447,42 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if e.err != nil {
 		return e.err
 	}
-	if d, ok := ev.(*event.Delta); ok && e.inited {
-		// Most events are deltas: what the lines below do with one,
-		// without their tests of the event's type.
-		id := d.Agent
-		if id == "" {
-			id = e.cfg.Agent
+	if e.inited {
+		// Most events are deltas and blocks' starts and ends: what the
+		// lines below do with them, without their tests of the event's
+		// type.
+		switch ev := ev.(type) {
+		case *event.Delta:
+			return e.scope(e.agentOr(ev.Agent)).st.Delta(ev)
+		case *event.BlockStart:
+			return e.blockEdge(e.scope(e.agentOr(ev.Agent)), ev)
+		case *event.BlockEnd:
+			return e.blockEdge(e.scope(e.agentOr(ev.Agent)), ev)
 		}
-		return e.scope(id).st.Delta(d)
 	}
 	err := e.encode(ev)
 	e.noteQuiet(e.last)
 	return err
 }
 
-// encode writes the lines of ev, but for the deltas Encode writes.
-func (e *Encoder) encode(ev event.Event) error {
-	id := ev.AgentID()
+// blockEdge is encode of a block's start or end, for agent a.
+func (e *Encoder) blockEdge(a *agent, ev event.Event) error {
+	_, err := a.st.Add(ev)
+	e.noteQuiet(a)
+	return err
+}
+
+// agentOr returns id, or Config.Agent for an event that names none.
+func (e *Encoder) agentOr(id string) string {
 	if id == "" {
-		id = e.cfg.Agent
+		return e.cfg.Agent
 	}
+	return id
+}
+
+// encode writes the lines of ev, but for those Encode writes.
+func (e *Encoder) encode(ev event.Event) error {
+	id := e.agentOr(ev.AgentID())
 	if s, ok := ev.(*event.SessionStart); ok && s.ParentToolID == "" && s.ParentAgent == "" {
 		if e.haveMain && id != e.main && e.agents[id] == nil {
 			e.newRun()
