@@ -154,13 +154,12 @@ func AppendUsage(b []byte, u *event.Usage) []byte {
 	return append(b, '}')
 }
 
-// appendToolBlock appends a tool use block of type typ, as Marshal
-// writes toolBlock, its input being valid JSON, without encoding/json's
-// reflection: every tool call's block is written here.
+// appendToolBlock appends a tool use block of type typ (one of the
+// Messages API's tool use block types, which need no escape), as
+// Marshal writes toolBlock, its input being valid JSON, without
+// encoding/json's reflection: every tool call's block is written here.
 func appendToolBlock(b []byte, typ, id, name string, input []byte, server string) []byte {
-	b = append(b, `{"type":`...)
-	b = jsontext.AppendMarshalString(b, typ)
-	b = append(b, `,"id":`...)
+	b = append(append(append(b, `{"type":"`...), typ...), `","id":`...)
 	b = jsontext.AppendMarshalString(b, id)
 	b = append(b, `,"name":`...)
 	b = jsontext.AppendMarshalString(b, name)

@@ -120,10 +120,12 @@ func TestAppendStreamEvents(t *testing.T) {
 	t.Parallel()
 	for _, s := range appendSeeds {
 		for _, server := range []string{"", s} {
-			input := marshal(map[string]string{"k": s})
-			want := marshal(toolBlock{Type: anthropic.BlockToolUse, ID: s, Name: s, Input: input, ServerName: server})
-			if diff := cmp.Diff(string(want), string(appendToolBlock(nil, anthropic.BlockToolUse, s, s, input, server))); diff != "" {
-				t.Errorf("appendToolBlock(%q) (-Marshal +append):\n%s", s, diff)
+			for _, typ := range []string{anthropic.BlockToolUse, anthropic.BlockServerToolUse, anthropic.BlockMCPToolUse} {
+				input := marshal(map[string]string{"k": s})
+				want := marshal(toolBlock{Type: typ, ID: s, Name: s, Input: input, ServerName: server})
+				if diff := cmp.Diff(string(want), string(appendToolBlock(nil, typ, s, s, input, server))); diff != "" {
+					t.Errorf("appendToolBlock(%q, %q) (-Marshal +append):\n%s", typ, s, diff)
+				}
 			}
 		}
 		want := marshal(blockDelta{Type: anthropic.EventContentBlockDelta, Index: 3, Delta: struct {
