@@ -108,7 +108,7 @@ func (e *Encoder) appendInit(b []byte, cwd, model string, tools []string) []byte
 		t = jsontext.AppendMarshalString(append(t, `,"mcp_servers":[],"model":`...), model)
 		c.tail = append(t, `,"permissionMode":"default","slash_commands":[],"apiKeySource":"none","claude_code_version":"agentstream","output_style":"default","agents":[],"skills":[],"plugins":[],"uuid":"`...)
 	}
-	b = append(e.appendSession(append(b, c.head...)), c.tail...)
+	b = append(append(append(b, c.head...), e.sessionText()...), c.tail...)
 	return append(e.appendUUID(b), `"}`...)
 }
 

@@ -205,13 +205,8 @@ func (e *Encoder) writeLine(b []byte) {
 	}
 }
 
-// appendSession appends the session id as a JSON string: escaped once
-// per session id, not once per line.
-func (e *Encoder) appendSession(b []byte) []byte {
-	return append(b, e.sessionText()...)
-}
-
-// sessionText returns the session id as a JSON string (see appendSession).
+// sessionText returns the session id as a JSON string: escaped once per
+// session id, not once per line.
 func (e *Encoder) sessionText() []byte {
 	h := e.headerText()
 	return h[len(nullParent+sessionKey) : len(h)-len(uuidKey)]
