@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
@@ -92,25 +93,32 @@ func (c *escapedTexts) appendStrings(b []byte, s []string) []byte {
 // wire.Init, of which it sets Cwd, Model, Tools, SessionID and UUID (the
 // others are agentstream's defaults, see init).
 func (e *Encoder) appendInit(b []byte, cwd, model string, tools []string) []byte {
-	b = append(b, `{"type":"system","subtype":"init","cwd":`...)
-	b = jsontext.AppendMarshalString(b, cwd)
-	b = append(b, `,"session_id":`...)
-	b = e.appendSession(b)
-	b = append(b, `,"tools":`...)
-	if tools == nil {
-		b = append(b, "null"...)
-	} else {
-		if e.toolsJSON == nil || !slices.Equal(tools, e.tools) {
-			// A log of many runs of one agent lists the same tools in
-			// each: they are escaped once.
-			e.tools, e.toolsJSON = slices.Clone(tools), appendStrings(e.toolsJSON[:0], tools)
+	c := &e.initLine
+	if c.head == nil || cwd != c.cwd || model != c.model || (tools == nil) != (c.tools == nil) || !slices.Equal(tools, c.tools) {
+		// A log of many runs of one agent has the same in each: all
+		// but the session id and the uuid is made once.
+		c.cwd, c.model, c.tools = strings.Clone(cwd), strings.Clone(model), slices.Clone(tools)
+		c.head = append(jsontext.AppendMarshalString(append(c.head[:0], `{"type":"system","subtype":"init","cwd":`...), cwd), `,"session_id":`...)
+		t := append(c.tail[:0], `,"tools":`...)
+		if tools == nil {
+			t = append(t, "null"...)
+		} else {
+			t = appendStrings(t, tools)
 		}
-		b = append(b, e.toolsJSON...)
+		t = jsontext.AppendMarshalString(append(t, `,"mcp_servers":[],"model":`...), model)
+		c.tail = append(t, `,"permissionMode":"default","slash_commands":[],"apiKeySource":"none","claude_code_version":"agentstream","output_style":"default","agents":[],"skills":[],"plugins":[],"uuid":"`...)
 	}
-	b = append(b, `,"mcp_servers":[],"model":`...)
-	b = jsontext.AppendMarshalString(b, model)
-	b = append(b, `,"permissionMode":"default","slash_commands":[],"apiKeySource":"none","claude_code_version":"agentstream","output_style":"default","agents":[],"skills":[],"plugins":[],"uuid":"`...)
+	b = append(append(append(b, c.head...), e.sessionText()...), c.tail...)
 	return append(e.appendUUID(b), `"}`...)
+}
+
+// initLine is the init line appendInit made last, but its session id and
+// uuid: head and tail, the JSON before and after the session id, of
+// cwd, model and tools.
+type initLine struct {
+	cwd, model string
+	tools      []string
+	head, tail []byte
 }
 
 // appendResult appends the result line r, as Marshal writes

@@ -23,10 +23,11 @@ var oddStrings = []string{"", "plain", "q\"b\\<&>\u2028\u2029\x01\b\fé", "bad \
 
 func TestAppendInitAsMarshal(t *testing.T) {
 	t.Parallel()
-	for _, s := range oddStrings {
-		for _, tools := range [][]string{nil, {}, {"Bash", s}} {
-			e := NewEncoder(nil, nil)
-			e.session = s
+	e := NewEncoder(nil, nil) // what it keeps of each line made is checked on the next
+	for i := range 2 * len(oddStrings) {
+		s := oddStrings[i/2]
+		for _, tools := range [][]string{nil, {}, {"Bash", s}, {}} {
+			e.session, e.n = s, 0
 			want, err := messages.Marshal(wire.Init{
 				Type: wire.TypeSystem, Subtype: wire.SubtypeInit, Cwd: s, SessionID: s, Tools: tools,
 				MCPServers: []any{}, Model: s + "m", PermissionMode: "default", SlashCommands: []string{},

@@ -55,7 +55,7 @@ type Encoder struct {
 	buffered *bufio.Writer
 	lent     []byte
 	ids      lineIDs      // derives the lines' uuids
-	strs     slab.Strings // the message ids made (newID, errorLine's), in slabs, not allocated one by one
+	strs     slab.Strings // the message ids newID makes, in slabs, not allocated one by one
 	jr       jsontext.Reader
 	inits    wire.InitReader // reads the source's init lines
 	block    []byte          // an error line's block, reused
@@ -69,13 +69,10 @@ type Encoder struct {
 	// next run's, with its Streamer and their closures: a log of many
 	// tiny runs made them anew for each.
 	reuse *agent
-	// sessionJSON is sessionOf, a session id, as a JSON string (see
-	// appendSession).
+	// sessionJSON holds sessionOf, a session id, as a JSON string, in
+	// the pieces around it of a line's header (see headerText).
 	sessionJSON []byte
-	// tools are the tools of the last init line made, and toolsJSON
-	// their JSON, kept across runs (see appendInit)
-	tools     []string
-	toolsJSON []byte
+	initLine    initLine // kept across runs (see appendInit)
 	// bigBlock is the size from which a block is not copied into its
 	// line (defaultBigBlock; tests change it).
 	bigBlock int
@@ -157,14 +154,8 @@ func (e *Encoder) warn(what string) {
 	e.losses.Report(e.cfg.Warn, "claude", what)
 }
 
-// uuid returns the next line's uuid, derived from the session id and a
-// counter so that output is deterministic.
-func (e *Encoder) uuid() string {
-	var u [36]byte
-	return e.strs.String(e.appendUUID(u[:0]))
-}
-
-// appendUUID appends the next line's uuid (see uuid) without allocating.
+// appendUUID appends the next line's uuid, derived from the session id
+// and a counter so that output is deterministic.
 func (e *Encoder) appendUUID(b []byte) []byte {
 	e.n++
 	return e.ids.appendUUID(b, e.session, e.n)
@@ -214,17 +205,27 @@ func (e *Encoder) writeLine(b []byte) {
 	}
 }
 
-// appendSession appends the session id as a JSON string: escaped once
-// per session id, not once per line.
-func (e *Encoder) appendSession(b []byte) []byte {
-	return append(b, e.sessionText()...)
+// sessionText returns the session id as a JSON string: escaped once per
+// session id, not once per line.
+func (e *Encoder) sessionText() []byte {
+	h := e.headerText()
+	return h[len(nullParent+sessionKey) : len(h)-len(uuidKey)]
 }
 
-// sessionText returns the session id as a JSON string (see appendSession).
-func (e *Encoder) sessionText() []byte {
+// What a main agent's line has between its message and its uuid's hex
+// digits: headerText's pieces.
+const (
+	nullParent = `,"parent_tool_use_id":null`
+	sessionKey = `,"session_id":`
+	uuidKey    = `,"uuid":"`
+)
+
+// headerText returns nullParent, sessionKey, the session id as a JSON string
+// and uuidKey in one piece, made once per session id.
+func (e *Encoder) headerText() []byte {
 	if len(e.sessionJSON) == 0 || e.sessionOf != e.session {
-		e.sessionJSON = jsontext.AppendMarshalString(e.sessionJSON[:0], e.session)
-		e.sessionOf = e.session
+		b := jsontext.AppendMarshalString(append(e.sessionJSON[:0], nullParent+sessionKey...), e.session)
+		e.sessionJSON, e.sessionOf = append(b, uuidKey...), e.session
 	}
 	return e.sessionJSON
 }
@@ -232,14 +233,12 @@ func (e *Encoder) sessionText() []byte {
 // appendHeader appends the fields every line ends with, as Marshal
 // writes header, and the line's closing brace.
 func (e *Encoder) appendHeader(b []byte, a *agent) []byte {
-	if a.parent == nil {
-		b = append(b, `,"parent_tool_use_id":null,"session_id":`...)
-	} else {
-		b = append(b, `,"parent_tool_use_id":`...)
-		b = append(jsontext.AppendMarshalString(b, *a.parent), `,"session_id":`...)
+	h := e.headerText()
+	if a.parent != nil {
+		b = jsontext.AppendMarshalString(append(b, `,"parent_tool_use_id":`...), *a.parent)
+		h = h[len(nullParent):]
 	}
-	b = append(e.appendSession(b), `,"uuid":"`...)
-	return append(e.appendUUID(b), `"}`...)
+	return append(e.appendUUID(append(b, h...)), `"}`...)
 }
 
 // appendAssistant appends an assistant line holding block, as Marshal
@@ -443,26 +442,42 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if e.err != nil {
 		return e.err
 	}
-	if d, ok := ev.(*event.Delta); ok && e.inited {
-		// Most events are deltas: what the lines below do with one,
-		// without their tests of the event's type.
-		id := d.Agent
-		if id == "" {
-			id = e.cfg.Agent
+	if e.inited {
+		// Most events are deltas and blocks' starts and ends: what the
+		// lines below do with them, without their tests of the event's
+		// type.
+		switch ev := ev.(type) {
+		case *event.Delta:
+			return e.scope(e.agentOr(ev.Agent)).st.Delta(ev)
+		case *event.BlockStart:
+			return e.blockEdge(e.scope(e.agentOr(ev.Agent)), ev)
+		case *event.BlockEnd:
+			return e.blockEdge(e.scope(e.agentOr(ev.Agent)), ev)
 		}
-		return e.scope(id).st.Delta(d)
 	}
 	err := e.encode(ev)
 	e.noteQuiet(e.last)
 	return err
 }
 
-// encode writes the lines of ev, but for the deltas Encode writes.
-func (e *Encoder) encode(ev event.Event) error {
-	id := ev.AgentID()
+// blockEdge is encode of a block's start or end, for agent a.
+func (e *Encoder) blockEdge(a *agent, ev event.Event) error {
+	_, err := a.st.Add(ev)
+	e.noteQuiet(a)
+	return err
+}
+
+// agentOr returns id, or Config.Agent for an event that names none.
+func (e *Encoder) agentOr(id string) string {
 	if id == "" {
-		id = e.cfg.Agent
+		return e.cfg.Agent
 	}
+	return id
+}
+
+// encode writes the lines of ev, but for those Encode writes.
+func (e *Encoder) encode(ev event.Event) error {
+	id := e.agentOr(ev.AgentID())
 	if s, ok := ev.(*event.SessionStart); ok && s.ParentToolID == "" && s.ParentAgent == "" {
 		if e.haveMain && id != e.main && e.agents[id] == nil {
 			e.newRun()
@@ -985,8 +1000,19 @@ func isError(a *agent, ev *event.ToolResult) *bool {
 // written for a failed turn (event.TurnEnd.Error).
 const TurnFailedErrorType = "turn_failed"
 
-// noUsage is the usage of Claude Code's synthetic messages: none counted.
-var noUsage = event.Usage{Has: event.HasTokens | event.HasCacheRead | event.HasCacheWrite}
+// synthetic is the start of an error line (see errorLine), an assistant
+// line of one of Claude Code's synthetic messages as appendAssistant
+// writes it, in the pieces around the message's id and its block: made
+// once by messages.AppendMessage. Claude Code's synthetic messages count
+// no tokens: usage 0 is what they say, not a made-up value.
+var synthetic = func() (s struct{ head, mid, tail string }) {
+	const id, block = "ID", "{}"
+	noUsage := event.Usage{Has: event.HasTokens | event.HasCacheRead | event.HasCacheWrite}
+	m := string(messages.AppendMessage(nil, id, wire.SyntheticModel, &noUsage, []byte(block)))
+	i, j := strings.Index(m, id), strings.LastIndex(m, block)
+	s.head, s.mid, s.tail = `{"type":"`+wire.TypeAssistant+`","message":`+m[:i], m[i+len(id):j], m[j+len(block):]
+	return s
+}()
 
 // maxErrors caps the error messages a made result line lists.
 const maxErrors = 100
@@ -1011,11 +1037,11 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 	}
 	// As appendTextBlock writes it (text is not empty).
 	e.block = append(e.errTexts.append(append(e.block[:0], `{"type":"text","text":`...), text), '}')
-	id := e.uuid()
-	// Claude Code's synthetic messages count no tokens: usage 0 is
-	// what they say, not a made-up value.
-	b := e.appendAssistant(e.lineBuf(len(e.block)), a, messages.MessageInfo{ID: id, Model: wire.SyntheticModel, Usage: &noUsage}, e.block)
-	b = append(b, `,"error":`...)
+	// The message's id is a uuid made as the lines' are.
+	b := e.appendUUID(append(e.lineBuf(len(e.block)), synthetic.head...))
+	b = append(append(append(b, synthetic.mid...), e.block...), synthetic.tail...)
+	b = e.appendHeader(b, a)
+	b = append(b[:len(b)-1], `,"error":`...)
 	b = jsontext.AppendMarshalString(b, errType)
 	e.writeLine(append(b, '}'))
 }

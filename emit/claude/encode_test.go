@@ -834,6 +834,9 @@ type header struct {
 	UUID            string  `json:"uuid"`
 }
 
+// uuid returns the next line's uuid (see appendUUID).
+func (e *Encoder) uuid() string { return string(e.appendUUID(nil)) }
+
 func (e *Encoder) header(a *agent) header {
 	return header{ParentToolUseID: a.parent, SessionID: e.session, UUID: e.uuid()}
 }
@@ -861,6 +864,23 @@ func TestLinesAsMarshal(t *testing.T) {
 			e.n = 0
 			if diff := cmp.Diff(string(want), string(e.appendAssistant(nil, a, messages.MessageInfo{ID: s, Model: s}, block))+"}"); diff != "" {
 				t.Errorf("%q: assistant line (-Marshal +appendAssistant):\n%s", s, diff)
+			}
+			// An error line: one of Claude Code's synthetic messages, its
+			// id a uuid made as the lines' are.
+			e.n = 0
+			noUsage := event.Usage{Has: event.HasTokens | event.HasCacheRead | event.HasCacheWrite}
+			msg := messages.AppendMessage(nil, e.uuid(), wire.SyntheticModel, &noUsage, appendTextBlock(nil, s+"!", false))
+			want, _ = messages.Marshal(struct {
+				Type    string          `json:"type"`
+				Message json.RawMessage `json:"message"`
+				header
+				Error string `json:"error"`
+			}{Type: wire.TypeAssistant, Message: msg, header: e.header(a), Error: s + "t"})
+			e.n = 0
+			out.Reset()
+			e.errorLine(&agent{id: a.id, parent: a.parent, st: &messages.Streamer{}}, &event.Error{Message: s + "!", Type: s + "t"})
+			if !cmp.Equal(string(want)+"\n", out.String()) {
+				t.Errorf("%q: error line (-Marshal +errorLine):\n%s", s, cmp.Diff(string(want)+"\n", out.String()))
 			}
 			e.n = 0
 			want, _ = messages.Marshal(struct {

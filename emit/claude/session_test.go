@@ -8,7 +8,7 @@ import (
 	"github.com/agentstream/agentstream/internal/messages"
 )
 
-// checkSession checks appendSession, with e's cache as it stands, against
+// checkSession checks sessionText, with e's cache as it stands, against
 // Marshal of the session id.
 func checkSession(t *testing.T, e *Encoder, session string) {
 	t.Helper()
@@ -17,12 +17,12 @@ func checkSession(t *testing.T, e *Encoder, session string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(string(want), string(e.appendSession(nil))); diff != "" {
-		t.Fatalf("appendSession with session %q (-Marshal +append):\n%s", session, diff)
+	if diff := cmp.Diff(string(want), string(e.sessionText())); diff != "" {
+		t.Fatalf("sessionText with session %q (-Marshal +sessionText):\n%s", session, diff)
 	}
 }
 
-func TestAppendSession(t *testing.T) {
+func TestSessionText(t *testing.T) {
 	t.Parallel()
 	e := NewEncoder(nil, nil)
 	for _, s := range append(oddStrings, "", "a", "", "a", "b") {
@@ -36,7 +36,7 @@ func TestAppendSession(t *testing.T) {
 	checkSession(t, e, "x")
 }
 
-func FuzzAppendSession(f *testing.F) {
+func FuzzSessionText(f *testing.F) {
 	for _, s := range oddStrings {
 		f.Add(s, "")
 	}

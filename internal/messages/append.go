@@ -110,9 +110,13 @@ func appendThinkingBlockEnd(buf []byte, sig string) []byte {
 func AppendMessage(b []byte, id, model string, u *event.Usage, blocks ...[]byte) []byte {
 	b = append(b, `{"id":`...)
 	b = jsontext.AppendMarshalString(b, id)
-	b = append(b, `,"type":"message","role":"assistant","model":`...)
-	b = jsontext.AppendMarshalString(b, model)
-	b = append(b, `,"content":[`...)
+	if model == "" {
+		// No model named (Codex names none): one piece, nothing to escape.
+		b = append(b, `,"type":"message","role":"assistant","model":"","content":[`...)
+	} else {
+		b = append(b, `,"type":"message","role":"assistant","model":`...)
+		b = append(jsontext.AppendMarshalString(b, model), `,"content":[`...)
+	}
 	for i, block := range blocks {
 		if i > 0 {
 			b = append(b, ',')
@@ -150,13 +154,12 @@ func AppendUsage(b []byte, u *event.Usage) []byte {
 	return append(b, '}')
 }
 
-// appendToolBlock appends a tool use block of type typ, as Marshal
-// writes toolBlock, its input being valid JSON, without encoding/json's
-// reflection: every tool call's block is written here.
+// appendToolBlock appends a tool use block of type typ (one of the
+// Messages API's tool use block types, which need no escape), as
+// Marshal writes toolBlock, its input being valid JSON, without
+// encoding/json's reflection: every tool call's block is written here.
 func appendToolBlock(b []byte, typ, id, name string, input []byte, server string) []byte {
-	b = append(b, `{"type":`...)
-	b = jsontext.AppendMarshalString(b, typ)
-	b = append(b, `,"id":`...)
+	b = append(append(append(b, `{"type":"`...), typ...), `","id":`...)
 	b = jsontext.AppendMarshalString(b, id)
 	b = append(b, `,"name":`...)
 	b = jsontext.AppendMarshalString(b, name)

@@ -83,15 +83,17 @@ func checkAppendDelta(t *testing.T, s string) {
 			{InputTokens: 3, OutputTokens: 4, CacheReadTokens: 5, CacheWriteTokens: 6, ServiceTier: s, Has: all},
 			{OutputTokens: 4, CacheReadTokens: 5, Has: event.HasOutput | event.HasCacheRead}, // counts not said
 		} {
-			m := newMessage(s, s+"m", raw)
-			if u != nil {
-				m.Usage = outUsage{
-					u.Given(event.HasInput), u.Given(event.HasCacheWrite),
-					u.Given(event.HasCacheRead), u.Given(event.HasOutput), u.ServiceTier,
+			for _, model := range []string{s + "m", ""} {
+				m := newMessage(s, model, raw)
+				if u != nil {
+					m.Usage = outUsage{
+						u.Given(event.HasInput), u.Given(event.HasCacheWrite),
+						u.Given(event.HasCacheRead), u.Given(event.HasOutput), u.ServiceTier,
+					}
 				}
-			}
-			if diff := cmp.Diff(string(marshal(m)), string(AppendMessage(nil, s, s+"m", u, blocks[:n]...))); diff != "" {
-				t.Errorf("%q, %d blocks, usage %v (-Marshal +AppendMessage):\n%s", s, n, u, diff)
+				if diff := cmp.Diff(string(marshal(m)), string(AppendMessage(nil, s, model, u, blocks[:n]...))); diff != "" {
+					t.Errorf("%q, model %q, %d blocks, usage %v (-Marshal +AppendMessage):\n%s", s, model, n, u, diff)
+				}
 			}
 		}
 	}
@@ -118,10 +120,12 @@ func TestAppendStreamEvents(t *testing.T) {
 	t.Parallel()
 	for _, s := range appendSeeds {
 		for _, server := range []string{"", s} {
-			input := marshal(map[string]string{"k": s})
-			want := marshal(toolBlock{Type: anthropic.BlockToolUse, ID: s, Name: s, Input: input, ServerName: server})
-			if diff := cmp.Diff(string(want), string(appendToolBlock(nil, anthropic.BlockToolUse, s, s, input, server))); diff != "" {
-				t.Errorf("appendToolBlock(%q) (-Marshal +append):\n%s", s, diff)
+			for _, typ := range []string{anthropic.BlockToolUse, anthropic.BlockServerToolUse, anthropic.BlockMCPToolUse} {
+				input := marshal(map[string]string{"k": s})
+				want := marshal(toolBlock{Type: typ, ID: s, Name: s, Input: input, ServerName: server})
+				if diff := cmp.Diff(string(want), string(appendToolBlock(nil, typ, s, s, input, server))); diff != "" {
+					t.Errorf("appendToolBlock(%q, %q) (-Marshal +append):\n%s", typ, s, diff)
+				}
 			}
 		}
 		want := marshal(blockDelta{Type: anthropic.EventContentBlockDelta, Index: 3, Delta: struct {

@@ -1,0 +1,92 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// writeSizes records the size of each write it is given.
+type writeSizes struct {
+	sizes []int
+	out   bytes.Buffer
+}
+
+func (w *writeSizes) Write(p []byte) (int, error) {
+	w.sizes = append(w.sizes, len(p))
+	return w.out.Write(p)
+}
+
+// repeatedFile writes a file of testdata file name repeated until it is
+// larger than n bytes, and returns its path.
+func repeatedFile(t *testing.T, name string, n int) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := bytes.Repeat(b, n/len(b)+1)
+	path := filepath.Join(t.TempDir(), filepath.Base(name))
+	if err := os.WriteFile(path, in, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestFileOutputInFullBuffers converts a file of several buffers of input
+// and checks that its output leaves in full buffers, the last alone
+// shorter: a regular file never makes convert wait, so nothing is flushed
+// before each read of it.
+func TestFileOutputInFullBuffers(t *testing.T) {
+	t.Parallel()
+	in := repeatedFile(t, "codex/shell.jsonl", 4*64<<10)
+	var out writeSizes
+	if code := Run(t.Context(), []string{"convert", "--from", "codex", "--to", "claude", in}, &IOStreams{Out: &out, Err: io.Discard}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if len(out.sizes) < 3 {
+		t.Fatalf("%d writes, want the output to fill the buffer at least twice", len(out.sizes))
+	}
+	for i, n := range out.sizes[:len(out.sizes)-1] {
+		if n != 64<<10 {
+			t.Errorf("write %d of %d: %d bytes, want a full buffer (%d)", i+1, len(out.sizes), n, 64<<10)
+		}
+	}
+}
+
+// TestFileThenLive converts a file and then stdin, a pipe: all of the
+// file's output must have left before stdin is read, which waits.
+func TestFileThenLive(t *testing.T) {
+	t.Parallel()
+	in := repeatedFile(t, "codex/shell.jsonl", 3*64<<10)
+	var want bytes.Buffer
+	if code := Run(t.Context(), []string{"convert", "--from", "codex", "--to", "claude", in}, &IOStreams{Out: &want, Err: io.Discard}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	// The result line of the file's run is written when the next input
+	// starts a run (or at the end): all but it is what must come out.
+	wantBefore := want.Bytes()[:bytes.LastIndexByte(want.Bytes()[:want.Len()-1], '\n')+1]
+
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int)
+	go func() {
+		code := Run(t.Context(), []string{"convert", "--from", "codex", "--to", "claude", in, "-"}, &IOStreams{In: inR, Out: outW, Err: io.Discard})
+		outW.Close()
+		done <- code
+	}()
+	out := bufio.NewReader(outR)
+	got := make([]byte, len(wantBefore))
+	if _, err := io.ReadFull(out, got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, wantBefore) {
+		t.Errorf("the file's output before stdin is read differs from its output alone")
+	}
+	inW.Close()
+	io.Copy(io.Discard, out)
+	<-done
+}
