@@ -110,25 +110,11 @@ func runConvert(ctx context.Context, ios *IOStreams, o *convertOptions, inputs [
 		}
 		return w.Flush()
 	}
-	// The output is flushed whenever the input has nothing more
-	// buffered (convert.FlushOnIdle), but for an input that is not live:
-	// a regular file never makes the program wait for more, so its
-	// output leaves in full buffers (the encoders' Flush lets nothing go
-	// for it either: see SetLive), and what remains of it when the next
-	// input is opened.
-	mayWait := true
-	o.in.flush = func() error {
-		if !mayWait {
-			return nil
-		}
-		return flush()
-	}
+	o.in.flush = flush
 	err = eachInput(ctx, ios, &o.in, rep, inputs, func(in *input) error {
 		hold.SetSource(in.format.Format)
 		hold.SetLive(in.live)
-		mayWait = in.live
 		err := convert.Pipe(in.decoder(), enc, &convert.PipeOptions{Problem: problem})
-		mayWait = true
 		read = read || in.count.n > 0
 		return readError(err)
 	})

@@ -46,7 +46,7 @@ type inputOptions struct {
 	// with its timing), whatever the file it is read from.
 	live bool
 	// flush, when set, writes out the command's buffered output; it is
-	// called whenever the input has nothing more buffered (see
+	// called whenever a live input has nothing more buffered (see
 	// convert.FlushOnIdle).
 	flush func() error
 }
@@ -266,10 +266,19 @@ func readInput(ctx context.Context, o *inputOptions, sopts *source.Options, rep 
 		// there as a cut input.
 		r = &stopReader{ctx: ctx, r: rc, name: name, rep: rep}
 	}
-	br := bufio.NewReaderSize(convert.FlushOnIdle(r, o.flush), 64<<10)
+	// The output is flushed whenever a live input has nothing more
+	// buffered (convert.FlushOnIdle). A regular file never makes the
+	// program wait for more: its output leaves in full buffers, and what
+	// remains of it at the end or before the next input's first read.
+	live := o.live || (o.follow != nil && o.follow.on) || source.Live(name, sopts.Stdin)
+	flush := o.flush
+	if !live {
+		flush = nil
+	}
+	br := bufio.NewReaderSize(convert.FlushOnIdle(r, flush), 64<<10)
 	// Detection reads only the first unit, which stays in br.
 	detected, guessed, derr := convert.Detect(br)
-	in := &input{name: name, r: br, o: o, live: o.live || (o.follow != nil && o.follow.on) || source.Live(name, sopts.Stdin)}
+	in := &input{name: name, r: br, o: o, live: live}
 	var unknown *convert.UnknownError
 	switch {
 	case errors.Is(derr, convert.ErrEmpty):

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -36,24 +37,37 @@ func repeatedFile(t *testing.T, name string, n int) string {
 	return path
 }
 
-// TestFileOutputInFullBuffers converts a file of several buffers of input
-// and checks that its output leaves in full buffers, the last alone
-// shorter: a regular file never makes convert wait, so nothing is flushed
-// before each read of it.
+// TestFileOutputInFullBuffers runs each command that writes as it reads
+// on a file of several buffers of input and checks that its output
+// leaves in full buffers, the last alone shorter: a regular file never
+// makes a command wait, so nothing is flushed before each read of it.
 func TestFileOutputInFullBuffers(t *testing.T) {
 	t.Parallel()
 	in := repeatedFile(t, "codex/shell.jsonl", 4*64<<10)
-	var out writeSizes
-	if code := Run(t.Context(), []string{"convert", "--from", "codex", "--to", "claude", in}, &IOStreams{Out: &out, Err: io.Discard}); code != 0 {
-		t.Fatalf("exit %d", code)
-	}
-	if len(out.sizes) < 3 {
-		t.Fatalf("%d writes, want the output to fill the buffer at least twice", len(out.sizes))
-	}
-	for i, n := range out.sizes[:len(out.sizes)-1] {
-		if n != 64<<10 {
-			t.Errorf("write %d of %d: %d bytes, want a full buffer (%d)", i+1, len(out.sizes), n, 64<<10)
-		}
+	for _, tc := range []struct {
+		args  []string
+		short int // writes at the end that may be shorter
+	}{
+		{[]string{"convert", "--from", "codex", "--to", "claude", in}, 1},
+		{[]string{"assemble", "-o", "json", "--from", "codex", in}, 1},
+		// The run's end, then the page's.
+		{[]string{"assemble", "-o", "html", "--from", "codex", in}, 2},
+	} {
+		t.Run(strings.Join(tc.args[:3], " "), func(t *testing.T) {
+			t.Parallel()
+			var out writeSizes
+			if code := Run(t.Context(), tc.args, &IOStreams{Out: &out, Err: io.Discard}); code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+			if len(out.sizes) < 2+tc.short {
+				t.Fatalf("%d writes, want the output to fill the buffer at least twice", len(out.sizes))
+			}
+			for i, n := range out.sizes[:len(out.sizes)-tc.short] {
+				if n != 64<<10 {
+					t.Errorf("write %d of %d: %d bytes, want a full buffer (%d)", i+1, len(out.sizes), n, 64<<10)
+				}
+			}
+		})
 	}
 }
 
