@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -870,7 +871,11 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 			if i == 0 {
 				comma = ""
 			}
-			fmt.Fprintf(w, "if !r.Follows(%s) {\n", follows(comma+`"`+f.json+`":`))
+			cond, read := follow(comma + `"` + f.json + `":`)
+			if read != "" {
+				fmt.Fprintf(w, "// %s, word by word:\n", comma+`"`+f.json+`":`)
+			}
+			fmt.Fprintf(w, "if !%s {\n", cond)
 			if i > 0 && !g.sparse[name] {
 				// The object's end is looked for only where
 				// the key asked for is not next (after each
@@ -886,7 +891,8 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 			}
 			for j := i + 1; j < min(i+1+tries, len(fields)); j++ {
 				if plainKey(fields[j].json) {
-					fmt.Fprintf(w, "if r.Follows(%s) {\ngoto f%d\n}\n", follows(comma+`"`+fields[j].json+`":`), j)
+					cond, read := follow(comma + `"` + fields[j].json + `":`)
+					fmt.Fprintf(w, "if %s {\n%sgoto f%d\n}\n", cond, read, j)
 				}
 			}
 			if i == 0 || !g.sparse[name] {
@@ -895,6 +901,7 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 				w.WriteString("goto gap\n}\n")
 				gap = true
 			}
+			w.WriteString(read)
 		}
 		fmt.Fprintf(w, "f%d:\n", i)
 		if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow, peek: g.ordered[name], check: f.check}); err != nil {
@@ -987,6 +994,28 @@ func plainKey(key string) bool {
 		}
 	}
 	return true
+}
+
+// follow returns the condition that the text q comes next, and the
+// statement that then reads it: Follows for up to sixteen bytes (which
+// reads it), beyond that q's words compared (whose memequal call Follows
+// would make) and read (Advance).
+func follow(q string) (cond, read string) {
+	if len(q) <= 16 {
+		return "r.Follows(" + follows(q) + ")", ""
+	}
+	return "(" + wordsFrom(q, 0) + ")", fmt.Sprintf("r.Advance(%d)\n", len(q))
+}
+
+// wordsFrom returns the comparisons of the words of the text q from its
+// byte o with the input, the last word ending where q does.
+func wordsFrom(q string, o int) string {
+	var conds []string
+	for i := o; i < len(q); i += 8 {
+		i = min(i, len(q)-8)
+		conds = append(conds, fmt.Sprintf("r.Word(%d) == %#x", i, binary.LittleEndian.Uint64([]byte(q[i:i+8]))))
+	}
+	return strings.Join(conds, " && ")
 }
 
 // follows returns the arguments of Follows for the text q: q split
@@ -1301,28 +1330,18 @@ func (g *generator) internFunc(w *bytes.Buffer, prefixes string) {
 	}
 	name := internName(prefixes)
 	if g.fastInterns[prefixes] {
-		// The constants as compact JSON writes them are compared
-		// with the input, those of the value's first byte only: a
-		// string of the vocabulary is not scanned, nor switched on.
-		fmt.Fprintf(w, "\n// intern%sNext reads a string as intern%s(r.Str()) does.\nfunc intern%sNext(r *jsontext.Reader) string {\n\tswitch r.StringByte() {\n", name, name, name)
-		var firsts []byte
-		byFirst := map[byte][][2]string{}
+		// The constants as compact JSON writes them, quotes included,
+		// are compared with the input a word at a time: a string of
+		// the vocabulary is not scanned, nor switched on as a string.
+		fmt.Fprintf(w, "\n// intern%sNext reads a string as intern%s(r.Str()) does.\nfunc intern%sNext(r *jsontext.Reader) string {\n", name, name, name)
+		var quoted [][2]string
 		for _, c := range consts {
-			if c[1] == "" || !plainKey(c[1]) {
-				continue
-			}
-			if byFirst[c[1][0]] == nil {
-				firsts = append(firsts, c[1][0])
-			}
-			byFirst[c[1][0]] = append(byFirst[c[1][0]], c)
-		}
-		for _, b := range firsts {
-			fmt.Fprintf(w, "\tcase %q:\n", b)
-			for _, c := range byFirst[b] {
-				fmt.Fprintf(w, "\t\tif r.Follows(%s) {\n\t\t\treturn %s\n\t\t}\n", follows(`"`+c[1]+`"`), c[0])
+			if c[1] != "" && plainKey(c[1]) {
+				quoted = append(quoted, [2]string{"return " + c[0], `"` + c[1] + `"`})
 			}
 		}
-		fmt.Fprintf(w, "\t}\n\treturn intern%s(r.Str())\n}\n", name)
+		wordSwitch(w, quoted, 0)
+		fmt.Fprintf(w, "\treturn intern%s(r.Str())\n}\n", name)
 	}
 	fmt.Fprintf(w, "\n// intern%s returns the constant %s* equal to b, or b as a new string.\nfunc intern%s(b []byte) string {\n\tswitch string(b) {\n", name, strings.Join(list, "* or "), name)
 	for _, c := range consts {
@@ -1331,30 +1350,76 @@ func (g *generator) internFunc(w *bytes.Buffer, prefixes string) {
 	w.WriteString("\t}\n\treturn string(b)\n}\n")
 }
 
+// wordSwitch writes the statements that read the next text if it is one
+// of cs (each the statement to run then, and the text: a quoted string of
+// a vocabulary, or a key with its ':'), which agree in their first o
+// bytes, and run that statement: a switch on the word at
+// o, then one on the next word for the texts that share it, a text's
+// last word compared where it ends (overlapping the one before). A text
+// shorter than a word is compared with the first word's bytes it covers.
+func wordSwitch(w *bytes.Buffer, cs [][2]string, o int) {
+	var words []string
+	byWord := map[string][][2]string{}
+	for _, c := range cs {
+		if q := c[1]; len(q) >= o+8 {
+			if byWord[q[o:o+8]] == nil {
+				words = append(words, q[o:o+8])
+			}
+			byWord[q[o:o+8]] = append(byWord[q[o:o+8]], c)
+		}
+	}
+	found := func(c [2]string) string { return fmt.Sprintf("r.Advance(%d)\n%s\n", len(c[1]), c[0]) }
+	if len(words) > 0 || o == 0 {
+		if o == 0 {
+			w.WriteString("switch w := r.Word(0); w {\n")
+		} else {
+			fmt.Fprintf(w, "switch r.Word(%d) {\n", o)
+		}
+		for _, k := range words {
+			g := byWord[k]
+			fmt.Fprintf(w, "case %#x: // %s\n", binary.LittleEndian.Uint64([]byte(k)), k)
+			switch {
+			case len(g) == 1 && len(g[0][1]) == o+8:
+				w.WriteString(found(g[0]))
+			case len(g) == 1:
+				// The rest of the one text that starts so.
+				q := g[0][1]
+				fmt.Fprintf(w, "if %s { // %s\n%s}\n", wordsFrom(q, o+8), q[o+8:], found(g[0]))
+			default:
+				wordSwitch(w, g, o+8)
+			}
+		}
+		if slices.ContainsFunc(cs, func(c [2]string) bool { return len(c[1]) < o+8 }) {
+			w.WriteString("default:\n")
+		}
+	}
+	for _, c := range cs {
+		switch q := c[1]; {
+		case len(q) < 8:
+			fmt.Fprintf(w, "if w&%#x == %#x { // %s\n%s}\n", uint64(1)<<(8*len(q))-1, binary.LittleEndian.Uint64([]byte(q+"\x00\x00\x00\x00\x00\x00\x00")), q, found(c))
+		case len(q) < o+8:
+			fmt.Fprintf(w, "if r.Word(%d) == %#x { // %s\n%s}\n", len(q)-8, binary.LittleEndian.Uint64([]byte(q[len(q)-8:])), q[o:], found(c))
+		}
+	}
+	if len(words) > 0 || o == 0 {
+		w.WriteString("}\n")
+	}
+}
+
 // gapSwitch writes the statements that read a key other than the one
-// asked for after a value: told by its first byte, it is compared with
-// the fields' keys of that byte, one look each, the one that matches
-// read next; a producer that leaves out most fields of a struct (one for
+// asked for after a value: told by its words (wordSwitch), the field
+// whose key matches is read next; a producer that leaves out most fields of a struct (one for
 // many types) pays no look-up. Any other key is looked up (find).
 func gapSwitch(w *bytes.Buffer, fields []field) {
-	var firsts []byte
-	byFirst := map[byte][]int{}
+	var keys [][2]string
 	for i, f := range fields {
 		if f.json != "" && plainKey(f.json) {
-			if byFirst[f.json[0]] == nil {
-				firsts = append(firsts, f.json[0])
-			}
-			byFirst[f.json[0]] = append(byFirst[f.json[0]], i)
+			keys = append(keys, [2]string{fmt.Sprintf("goto f%d", i), `"` + f.json + `":`})
 		}
 	}
-	w.WriteString("gap:\nif at := r.Offset(); r.Follows(`,`, ``) {\nswitch r.StringByte() {\n")
-	for _, b := range firsts {
-		fmt.Fprintf(w, "case %q:\n", b)
-		for _, j := range byFirst[b] {
-			fmt.Fprintf(w, "if r.Follows(%s) {\ngoto f%d\n}\n", follows(`"`+fields[j].json+`":`), j)
-		}
-	}
-	w.WriteString("}\nr.Rewind(at, r.Depth())\n}\n")
+	w.WriteString("gap:\nif at := r.Offset(); r.Follows(`,`, ``) {\n")
+	wordSwitch(w, keys, 0)
+	w.WriteString("r.Rewind(at, r.Depth())\n}\n")
 }
 
 // zeroFields returns the statements that zero each field of struct s but

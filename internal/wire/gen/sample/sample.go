@@ -22,8 +22,17 @@ const (
 	TypeSame = "text" // a second name for one value: one case
 )
 
-// The kinds of Ordered, interned with the types of Event.
-const KindRun = "run"
+// The kinds of Ordered, interned with the types of Event: texts shorter
+// than a word, of one word, sharing their first word or two, and longer
+// than three.
+const (
+	KindRun        = "run"
+	KindResult     = "result"
+	KindBlockStart = "content_block_start"
+	KindBlockStop  = "content_block_stop"
+	KindBlockDelta = "content_block_delta"
+	KindAnnotated  = "response.output_text.annotation.added"
+)
 
 // Ordered is a line whose producer writes its keys in the order declared:
 // each is compared first with the one after the last read, and one out
@@ -43,6 +52,8 @@ type Ordered struct {
 	// generated reader sets and encoding/json leaves nil.
 	usageText json.RawMessage
 	Kind      string `json:"Kind"` // a capital: keys are read with KeyFold
+	// A key longer than two words.
+	Detail string `json:"detail_of_the_run"`
 	Tail
 	Spent *Usage `json:"spent" wire:"buf=spent"`
 	// spent is what Spent points to when the generated reader set it,
