@@ -70,6 +70,9 @@ type field struct {
 	also  []string
 	check bool   // a string nobody reads: its type checked, the field not set
 	elems string // the field that gets an array's elements' text, or ""
+	// the bit or'ed into the struct's field hasIn (wire:"has") when the
+	// key is given, its value not null, or ""
+	has, hasIn string
 }
 
 type generator struct {
@@ -173,10 +176,10 @@ func Generate(dir string) ([]byte, error) {
 	}
 	var body bytes.Buffer
 	for _, s := range g.order {
-		if g.unm[s] && g.whole[s] == "" || !hasFields(g.structs[s]) {
+		if g.unm[s] && g.whole[s] == "" && !g.counted(s) || !hasFields(g.structs[s]) {
 			continue
 		}
-		if m := g.method(g.unmarsh, s, g.structs[s]); m != "" && g.whole[m] == "" {
+		if m := g.method(g.unmarsh, s, g.structs[s]); m != "" && g.whole[m] == "" && !g.counted(m) {
 			return nil, fmt.Errorf("%s: %s has its own UnmarshalJSON or UnmarshalText, which encoding/json calls", s, m)
 		}
 		if err := g.reader(&body, s); err != nil {
@@ -453,6 +456,7 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 				parse, isParse := strings.CutPrefix(w, "parse=")
 				keep, isKeep := strings.CutPrefix(w, "keep=")
 				elems, isElems := strings.CutPrefix(w, "elems=")
+				bit, isHas := strings.CutPrefix(w, "has=")
 				switch {
 				case isKeep && (t.kind == kString || t.kind == kPtr && t.elem.kind == kString) && g.fieldType(st, keep) == t.name,
 					isKeep && t.name == "int64" && g.fieldType(st, keep) == "jsontext.KeptInt",
@@ -474,17 +478,55 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 					fd.buf = buf
 				case isParse && t.kind == kRaw && g.parseTarget(st, parse) != "":
 					fd.parse, fd.parseT = parse, g.parseTarget(st, parse)
+				case isHas && g.unm[name] && g.hasSet(st) != "" && (t.kind == kInt || t.kind == kFloat || t.kind == kBool || t.kind == kString) && g.constant(bit):
+					fd.has, fd.hasIn = bit, g.hasSet(st)
 				case ok && p != "" && base.kind == kString && !slices.Contains(strings.Split(p, "+"), ""):
 					fd.intern = p
 					g.interns[p] = true
 				default:
-					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix[+Prefix...] on a field of strings, borrow on raw JSON, text=field, buf=field on a pointer or a slice, keep=field on a string or *string (field unexported, of its type) or on a []string (field a jsontext.KeptStrings), check on a string, elems=field on raw JSON (field a []json.RawMessage), or parse=field on raw JSON (field a pointer to a struct of the package)", name, n.Name, w)
+					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix[+Prefix...] on a field of strings, borrow on raw JSON, text=field, buf=field on a pointer or a slice, keep=field on a string or *string (field unexported, of its type) or on a []string (field a jsontext.KeptStrings), check on a string, elems=field on raw JSON (field a []json.RawMessage), parse=field on raw JSON (field a pointer to a struct of the package), or has=Constant on a field of a struct with a field tagged has (of a type with its own UnmarshalJSON)", name, n.Name, w)
 				}
 			}
 			*out = append(*out, fd)
 		}
 	}
 	return nil
+}
+
+// hasSet returns the name of st's field tagged wire:"has", the set of
+// the keys given that its has=Constant fields add their bit to, or "".
+// Only a type whose own UnmarshalJSON sets it as the reader does (calls
+// it) has one: encoding/json reads no field tagged json:"-".
+func (g *generator) hasSet(st *ast.StructType) string {
+	for _, f := range st.Fields.List {
+		if f.Tag == nil || len(f.Names) != 1 {
+			continue
+		}
+		if tag, err := strconv.Unquote(f.Tag.Value); err == nil && reflect.StructTag(tag).Get("wire") == "has" && reflect.StructTag(tag).Get("json") == "-" {
+			return f.Names[0].Name
+		}
+	}
+	return ""
+}
+
+// counted reports whether struct s has a set of the keys given, which
+// its reader fills beside its fields (hasSet).
+func (g *generator) counted(s string) bool {
+	return g.unm[s] && g.structs[s] != nil && g.hasSet(g.structs[s]) != ""
+}
+
+// constant reports whether c names a constant of the package or, as
+// pkg.Name, of a package it imports (which the readers then use).
+func (g *generator) constant(c string) bool {
+	pkg, name, sel := strings.Cut(c, ".")
+	if !sel {
+		return token.IsIdentifier(c)
+	}
+	if g.imports[pkg] == "" || !token.IsIdentifier(name) || !ast.IsExported(name) {
+		return false
+	}
+	g.used[g.imports[pkg]] = true
+	return true
 }
 
 // method returns the type in set (one with a method encoding/json
@@ -593,7 +635,7 @@ func (g *generator) resolve(e ast.Expr) (*typ, error) {
 		if at, ok := g.members[e.Name]; ok {
 			return g.membersType(name, at)
 		}
-		if g.unm[e.Name] && g.whole[e.Name] == "" {
+		if g.unm[e.Name] && g.whole[e.Name] == "" && !g.counted(e.Name) {
 			return &typ{kind: kUnm, name: name}, nil
 		}
 		if _, ok := g.structs[e.Name]; ok {
@@ -932,11 +974,18 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 }
 
 // field writes the statements that read the value of field f of the
-// struct x, and, for a field tagged text=Name, set x.Name to the value's
-// text, pointing into the input.
+// struct x, and, for a field tagged has=Bit, add Bit to the struct's set
+// of the keys given when the value is not null (which leaves the field as
+// it was, as encoding/json leaves it).
 func (g *generator) field(w *bytes.Buffer, x string, f field, o opts) error {
+	if f.has != "" {
+		fmt.Fprintf(w, "if !%s {\n", o.null())
+	}
 	if err := g.value(w, x, f, o); err != nil {
 		return err
+	}
+	if f.has != "" {
+		fmt.Fprintf(w, "%s.%s%s |= %s\n}\n", x, f.path[:strings.LastIndex(f.path, ".")+1], f.hasIn, f.has)
 	}
 	for _, p := range f.also {
 		fmt.Fprintf(w, "%s.%s = %s.%s\n", x, p, x, f.path)

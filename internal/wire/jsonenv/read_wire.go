@@ -3,6 +3,7 @@
 package jsonenv
 
 import (
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
@@ -324,8 +325,7 @@ f4:
 	if r.Null() {
 		v.CumulativeUsage = nil
 	} else {
-		jsontext.Ensure(&v.CumulativeUsage)
-		readUsage(r, v.CumulativeUsage)
+		readUsage(r, jsontext.Ensure(&v.CumulativeUsage))
 	}
 	// ,"total_cost_usd":, word by word:
 	if !(r.Word(0) == 0x5f6c61746f74222c && r.Word(8) == 0x6473755f74736f63 && r.Word(10) == 0x3a226473755f7473) {
@@ -501,6 +501,140 @@ find:
 func foldedCost(key string) bool {
 	switch key {
 	case "total_cost", "currency":
+		return true
+	}
+	return false
+}
+
+// ReadUsage reads a whole Usage into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadUsage(r *jsontext.Reader, v *Usage) bool {
+	if !r.Null() {
+		readUsage(r, v)
+	}
+	return !r.Failed()
+}
+
+func readUsage(r *jsontext.Reader, v *Usage) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"input_t`, `okens":`) {
+		if r.Follows(`"output_`, `tokens":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		jsontext.ReadInt(r, &v.InputTokens)
+		v.Has |= event.HasInput
+	}
+	// ,"output_tokens":, word by word:
+	if !(r.Word(0) == 0x74757074756f222c && r.Word(8) == 0x22736e656b6f745f && r.Word(9) == 0x3a22736e656b6f74) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Word(0) == 0x5f6568636163222c && r.Word(8) == 0x706e695f64616572 && r.Word(16) == 0x6e656b6f745f7475 && r.Word(19) == 0x3a22736e656b6f74 {
+			r.Advance(27)
+			goto f2
+		}
+		goto find
+	}
+	r.Advance(17)
+f1:
+	if !r.Null() {
+		jsontext.ReadInt(r, &v.OutputTokens)
+		v.Has |= event.HasOutput
+	}
+	// ,"cache_read_input_tokens":, word by word:
+	if !(r.Word(0) == 0x5f6568636163222c && r.Word(8) == 0x706e695f64616572 && r.Word(16) == 0x6e656b6f745f7475 && r.Word(19) == 0x3a22736e656b6f74) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Word(0) == 0x5f6568636163222c && r.Word(8) == 0x6e6f697461657263 && r.Word(16) == 0x745f7475706e695f && r.Word(23) == 0x3a22736e656b6f74 {
+			r.Advance(31)
+			goto f3
+		}
+		goto find
+	}
+	r.Advance(27)
+f2:
+	if !r.Null() {
+		jsontext.ReadInt(r, &v.CacheReadInputTokens)
+		v.Has |= event.HasCacheRead
+	}
+	// ,"cache_creation_input_tokens":, word by word:
+	if !(r.Word(0) == 0x5f6568636163222c && r.Word(8) == 0x6e6f697461657263 && r.Word(16) == 0x745f7475706e695f && r.Word(23) == 0x3a22736e656b6f74) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Word(0) == 0x6e6f73616572222c && r.Word(8) == 0x7074756f5f676e69 && r.Word(16) == 0x6e656b6f745f7475 && r.Word(19) == 0x3a22736e656b6f74 {
+			r.Advance(27)
+			goto f4
+		}
+		goto find
+	}
+	r.Advance(31)
+f3:
+	if !r.Null() {
+		jsontext.ReadInt(r, &v.CacheCreationInputTokens)
+		v.Has |= event.HasCacheWrite
+	}
+	// ,"reasoning_output_tokens":, word by word:
+	if !(r.Word(0) == 0x6e6f73616572222c && r.Word(8) == 0x7074756f5f676e69 && r.Word(16) == 0x6e656b6f745f7475 && r.Word(19) == 0x3a22736e656b6f74) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"servic`, `e_tier":`) {
+			goto f5
+		}
+		goto find
+	}
+	r.Advance(27)
+f4:
+	if !r.Null() {
+		jsontext.ReadInt(r, &v.ReasoningOutputTokens)
+		v.Has |= event.HasReasoning
+	}
+	if !r.Follows(`,"servic`, `e_tier":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.ServiceTier)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "input_tokens":
+		goto f0
+	case "output_tokens":
+		goto f1
+	case "cache_read_input_tokens":
+		goto f2
+	case "cache_creation_input_tokens":
+		goto f3
+	case "reasoning_output_tokens":
+		goto f4
+	case "service_tier":
+		goto f5
+	}
+	r.SkipUnknown(key, foldedUsage)
+	goto find
+}
+
+// foldedUsage reports whether a lower-cased key is one of Usage's, lower-cased.
+func foldedUsage(key string) bool {
+	switch key {
+	case "input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "reasoning_output_tokens", "service_tier":
 		return true
 	}
 	return false

@@ -854,6 +854,9 @@ f27:
 		if r.ObjectEnd() {
 			return
 		}
+		if r.Follows(`,"counte`, `d":`) {
+			goto f29
+		}
 		goto find
 	}
 f28:
@@ -876,6 +879,31 @@ f28:
 		} else {
 			v.Parsed = r.Skip()
 		}
+	}
+	if !r.Follows(`,"counte`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"counts`, `":`) {
+			goto f30
+		}
+		goto find
+	}
+f29:
+	if r.Null() {
+		v.Counted = nil
+	} else {
+		readCounted(r, jsontext.Ensure(&v.Counted))
+	}
+	if !r.Follows(`,"counts`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f30:
+	if !r.Null() {
+		readCounted(r, &v.Counts)
 	}
 	if r.ObjectEnd() {
 		return
@@ -944,6 +972,10 @@ find:
 		goto f27
 	case "parsed":
 		goto f28
+	case "counted":
+		goto f29
+	case "counts":
+		goto f30
 	}
 	switch string(key) {
 	case "untagged":
@@ -957,7 +989,98 @@ find:
 // foldedEvent reports whether a lower-cased key is one of Event's, lower-cased.
 func foldedEvent(key string) bool {
 	switch key {
-	case "type", "text", "final", "n", "small", "int", "f", "opt", "opt_n", "opt_b", "opt_f", "raw", "opt_raw", "raws", "any", "names", "types", "usage", "opt_usage", "parts", "ptr_parts", "grid", "words", "opt_words", "anon", "anons", "members", "untagged", "parsed":
+	case "type", "text", "final", "n", "small", "int", "f", "opt", "opt_n", "opt_b", "opt_f", "raw", "opt_raw", "raws", "any", "names", "types", "usage", "opt_usage", "parts", "ptr_parts", "grid", "words", "opt_words", "anon", "anons", "members", "untagged", "parsed", "counted", "counts":
+		return true
+	}
+	return false
+}
+
+// ReadCounted reads a whole Counted into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadCounted(r *jsontext.Reader, v *Counted) bool {
+	if !r.Null() {
+		readCounted(r, v)
+	}
+	return !r.Failed()
+}
+
+func readCounted(r *jsontext.Reader, v *Counted) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"a":`, ``) {
+		if r.Follows(`"b":`, ``) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		jsontext.ReadInt(r, &v.A)
+		v.Has |= countedA
+	}
+	if !r.Follows(`,"b":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"s":`, ``) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if !r.Null() {
+		jsontext.ReadFloat(r, &v.B)
+		v.Has |= countedB
+	}
+	if !r.Follows(`,"s":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"t":`, ``) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if !r.Null() {
+		r.StringField(&v.S)
+		v.Has |= countedS
+	}
+	if !r.Follows(`,"t":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadBool(r, &v.T)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "a":
+		goto f0
+	case "b":
+		goto f1
+	case "s":
+		goto f2
+	case "t":
+		goto f3
+	}
+	r.SkipUnknown(key, foldedCounted)
+	goto find
+}
+
+// foldedCounted reports whether a lower-cased key is one of Counted's, lower-cased.
+func foldedCounted(key string) bool {
+	switch key {
+	case "a", "b", "s", "t":
 		return true
 	}
 	return false

@@ -103,6 +103,38 @@ type Event struct {
 	// it is an object of Usage's, which encoding/json leaves nil.
 	Parsed json.RawMessage `json:"parsed" wire:"parse=parsed"`
 	parsed *Usage
+	// Counted and Counts note the keys given (wire:"has").
+	Counted *Counted `json:"counted"`
+	Counts  Counted  `json:"counts"`
+}
+
+// Counted notes in Has which of its keys the object gives, not null, as
+// its UnmarshalJSON does with the generated reader (wire:"has").
+type Counted struct {
+	A   int64   `json:"a" wire:"has=countedA"`
+	B   float64 `json:"b,omitempty" wire:"has=countedB"`
+	S   string  `json:"s" wire:"has=countedS"`
+	T   bool    `json:"t"`
+	Has uint8   `json:"-" wire:"has"`
+}
+
+// The bits of Counted.Has.
+const (
+	countedA = 1 << iota
+	countedB
+	countedS
+)
+
+// UnmarshalJSON decodes c as the generated reader does, so that Has is
+// set whichever reader decodes it.
+func (c *Counted) UnmarshalJSON(b []byte) error {
+	var r jsontext.Reader
+	r.Reset(b)
+	if ReadCounted(&r, c) && r.End() {
+		return nil
+	}
+	type plain Counted
+	return json.Unmarshal(b, (*plain)(c))
 }
 
 // Usage has lower-case keys only.
