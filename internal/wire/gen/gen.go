@@ -848,10 +848,11 @@ const lastTries = 6
 // reports whether a lower-cased key is one of st's lower-cased, if the
 // statements call folded<name>. Of a reader's own struct (top), they are
 // the reader's body: each field's key is asked for in declaration order,
-// one comparison with a constant (Follows), and the object's end where
-// it is not next; a key that is not the one asked for is compared with
-// the next one or few (lastTries), or in a wire:sparse struct with those
-// of its first byte (gapSwitch), else read and looked up, and the fields
+// one comparison with a constant (Follows; a key of more than sixteen
+// bytes word by word), and the object's end where it is not next; a key
+// that is not the one asked for is compared with the next one or few
+// (lastTries), or in a wire:sparse struct told by its first word
+// (gapSwitch), else read and looked up, and the fields
 // after its own are asked for next. A producer that writes its keys in
 // that order, some left out, costs a comparison per key and at most a
 // look-up per gap. A struct written in a field's declaration is read by
