@@ -50,7 +50,7 @@ func (r *Reader) Reset(b []byte) {
 
 // ResetValid is Reset for input the caller knows to be valid UTF-8 as a
 // whole (utf8.Valid(b) is true), such as what badutf8.Fix or
-// badutf8.Replace returns: Str, String, StringField and OptStringField
+// badutf8.Replace returns: Str, String and StringField
 // then read strings as StrValid does, without checking the UTF-8 of
 // their bytes again. On such input every method gives exactly what it
 // gives after Reset. On input that is not valid UTF-8 (the precondition
@@ -418,17 +418,6 @@ func (r *Reader) StringField(s *string) {
 	if !r.Null() {
 		*s = r.String()
 	}
-}
-
-// OptStringField reads a string into a *string field: null sets it to
-// nil.
-func (r *Reader) OptStringField(s **string) {
-	if r.Null() {
-		*s = nil
-		return
-	}
-	v := r.String()
-	*s = &v
 }
 
 // OptIntField reads an integer into a *int64 field: null sets it to nil.
