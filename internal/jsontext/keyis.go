@@ -92,13 +92,20 @@ func or32(b []byte) uint64 {
 		binary.LittleEndian.Uint64(b[16:]) | binary.LittleEndian.Uint64(b[24:])
 }
 
-// StringByte returns the first byte of the next value's text if it is a
-// string as compact JSON writes it (its quote next), else 0: the byte a
-// decoder dispatches on before comparing the value with the strings of
-// its vocabulary that start with it (StringIs). It is inlined.
-func (r *Reader) StringByte() byte {
-	if r.bad || r.i+1 >= len(r.b) || r.b[r.i] != '"' {
+// Word returns the eight bytes of the input at the Reader plus k as a
+// little-endian word, or 0 when fewer are left or the Reader has failed
+// (no word of a text with no NUL byte): a decoder tells a string of its
+// vocabulary, or a key with its colon, by switching on its first eight
+// bytes and comparing the rest a word at a time (the last word ending
+// where the text does, overlapping the one before), then reads it
+// (Advance). It is inlined.
+func (r *Reader) Word(k int) uint64 {
+	i := r.i + k
+	if r.bad || uint(i+8) > uint(len(r.b)) {
 		return 0
 	}
-	return r.b[r.i+1]
+	return binary.LittleEndian.Uint64(r.b[i : i+8 : i+8])
 }
+
+// Advance reads the next n bytes, a text the caller compared (Word).
+func (r *Reader) Advance(n int) { r.i, r.first = r.i+n, false }

@@ -1,6 +1,9 @@
 package jsontext
 
-import "testing"
+import (
+	"encoding/binary"
+	"testing"
+)
 
 // KeyIs, the test's oracle for Follows, reports whether the next member of the object being read has the
 // key of q, q being that key quoted and followed by a colon (`"type":`),
@@ -204,16 +207,28 @@ func FuzzIsASCII(f *testing.F) {
 	})
 }
 
-func TestStringByte(t *testing.T) {
+func TestWord(t *testing.T) {
 	t.Parallel()
-	for _, tt := range []struct {
-		in   string
-		want byte
-	}{{`"ab"`, 'a'}, {`""`, '"'}, {`"`, 0}, {` "a"`, 0}, {`1`, 0}, {``, 0}} {
-		var r Reader
-		r.Reset([]byte(tt.in))
-		if got := r.StringByte(); got != tt.want || r.i != 0 {
-			t.Errorf("StringByte(%q) = %q, read to %d; want %q", tt.in, got, r.i, tt.want)
+	const in = `{"type":"text"}`
+	var r Reader
+	r.Reset([]byte(in))
+	r.Object()
+	for k := range len(in) - r.i + 1 {
+		want := uint64(0)
+		if r.i+k+8 <= len(in) {
+			want = binary.LittleEndian.Uint64([]byte(in[r.i+k:]))
 		}
+		if got := r.Word(k); got != want {
+			t.Errorf("Word(%d) at %d = %#x, want %#x", k, r.i, got, want)
+		}
+	}
+	r.Advance(len(`"type":`))
+	if !r.Follows(`"text"}`, ``) || !r.End() {
+		t.Errorf("after Advance the reader is at %d, want the value", r.i)
+	}
+	r.Reset([]byte(in))
+	r.Fail()
+	if got := r.Word(0); got != 0 {
+		t.Errorf("Word(0) after Fail = %#x, want 0", got)
 	}
 }

@@ -50,7 +50,7 @@ func (r *Reader) Reset(b []byte) {
 
 // ResetValid is Reset for input the caller knows to be valid UTF-8 as a
 // whole (utf8.Valid(b) is true), such as what badutf8.Fix or
-// badutf8.Replace returns: Str, String, StringField and OptStringField
+// badutf8.Replace returns: Str, String and StringField
 // then read strings as StrValid does, without checking the UTF-8 of
 // their bytes again. On such input every method gives exactly what it
 // gives after Reset. On input that is not valid UTF-8 (the precondition
@@ -420,17 +420,6 @@ func (r *Reader) StringField(s *string) {
 	}
 }
 
-// OptStringField reads a string into a *string field: null sets it to
-// nil.
-func (r *Reader) OptStringField(s **string) {
-	if r.Null() {
-		*s = nil
-		return
-	}
-	v := r.String()
-	*s = &v
-}
-
 // OptIntField reads an integer into a *int64 field: null sets it to nil.
 func (r *Reader) OptIntField(n **int64) {
 	if r.Null() {
@@ -630,17 +619,30 @@ const hexValue = "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x
 func (r *Reader) Skip() []byte {
 	c := r.Peek()
 	start := r.i
+	if (c == '{' || c == '[') && r.skipLoop() {
+		return r.b[start:r.i]
+	}
+	r.skipWalk(c)
+	if r.bad {
+		return nil
+	}
+	return r.b[start:r.i]
+}
+
+// skipWalk reads the value whose first byte c is next, checking its
+// syntax, member by member.
+func (r *Reader) skipWalk(c byte) {
 	switch {
 	case c == '{':
 		// The keys of a skipped object match no field: any will do.
 		r.Object()
 		for r.skipKey() {
-			r.Skip()
+			r.skipWalk(r.Peek())
 		}
 	case c == '[':
 		r.Array()
 		for r.More() {
-			r.Skip()
+			r.skipWalk(r.Peek())
 		}
 	case c == '"':
 		r.skipString()
@@ -655,10 +657,133 @@ func (r *Reader) Skip() []byte {
 	default:
 		r.bad = true
 	}
-	if r.bad {
-		return nil
+}
+
+// skipLoop reads the object or array next as skipWalk does when it is
+// nested at most 64 deep, in one loop whose only calls are StringEnd and
+// NumberEnd, and reports whether it did; otherwise (bad syntax, deeper
+// nesting) it reads nothing, and skipWalk reads the value. White space
+// costs a test only where there is some.
+func (r *Reader) skipLoop() bool {
+	b, i := r.b, r.i
+	var objects uint64 // bit d set: the container d deep in the stack is an object
+	depth := 0
+	for {
+		// A value at i.
+		if i >= len(b) {
+			return false
+		}
+		switch c := b[i]; {
+		case c == '"':
+			i = StringEnd(b, i)
+		case c == '{' || c == '[':
+			if depth == 64 || r.depth+depth >= maxDepth {
+				return false
+			}
+			depth, i = depth+1, i+1
+			objects <<= 1
+			if c == '{' {
+				objects |= 1
+			}
+			if i < len(b) && isSpace(b[i]) {
+				if j := wsEnd(b, i); j < len(b) && b[j] == c+2 {
+					i = j
+				}
+			}
+			if i < len(b) && b[i] == c+2 { // '}' or ']': empty
+				i++
+				depth--
+				objects >>= 1
+				break
+			}
+			if c == '{' {
+				if i = keyEnd(b, i); i < 0 {
+					return false
+				}
+			}
+			continue
+		case c == '-' || '0' <= c && c <= '9':
+			i = NumberEnd(b, i)
+		case c == 't':
+			i = literalEnd(b, i, "true")
+		case c == 'f':
+			i = literalEnd(b, i, "false")
+		case c == 'n':
+			i = literalEnd(b, i, "null")
+		case isSpace(c):
+			i = wsEnd(b, i)
+			continue
+		default:
+			return false
+		}
+		if i < 0 {
+			return false
+		}
+		// After a value: the containers it ends, then a ',' before the
+		// next value (and its key).
+		for {
+			if depth == 0 {
+				r.i, r.first = i, false
+				return true
+			}
+			if i >= len(b) {
+				return false
+			}
+			object := objects&1 != 0
+			if c := b[i]; c == ',' {
+				if i++; object {
+					if i = keyEnd(b, i); i < 0 {
+						return false
+					}
+				}
+				break
+			} else if c == '}' && object || c == ']' && !object {
+				i++
+				depth--
+				objects >>= 1
+			} else if isSpace(c) {
+				i = wsEnd(b, i)
+			} else {
+				return false
+			}
+		}
 	}
-	return r.b[start:r.i]
+}
+
+// keyEnd returns the index in b after the key at b[i] (white space
+// before it too) and its ':', or -1.
+func keyEnd(b []byte, i int) int {
+	j := StringEnd(b, i)
+	if j < 0 && i < len(b) && isSpace(b[i]) {
+		j = StringEnd(b, wsEnd(b, i))
+	}
+	if j >= 0 && j < len(b) && b[j] != ':' {
+		j = wsEnd(b, j)
+	}
+	if j < 0 || j >= len(b) || b[j] != ':' {
+		return -1
+	}
+	return j + 1
+}
+
+// isSpace reports whether c is JSON white space.
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }
+
+// wsEnd returns the index in b of the first byte from i that is not
+// JSON white space.
+func wsEnd(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// literalEnd returns the index in b after lit at b[i], or -1.
+func literalEnd(b []byte, i int, lit string) int {
+	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
+		return -1
+	}
+	return i + len(lit)
 }
 
 // skipKey reads the next key of an object being skipped, with the ':'

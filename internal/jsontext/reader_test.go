@@ -13,6 +13,9 @@ var skipSeeds = []string{
 	`{"a":[1,-2.5e+3,true,false,null,"x\u00e9\n\"",{"B":{}}],"é":{"\\u0041":[]}}`,
 	` [ ] `, "{ \"a\\\\\" : [ 1 ,\t\"b\\\" \" ] }\n", `"str"`, `0`, `-0.0E-1`, `01`, `1.`, `{"a" 1}`, `{"a":1,}`, `[1,]`, `"\x"`, "\"\x01\"",
 	`{"a":"\ud800"}`, `nul`, `{"a":1}{"b":2}`, `[[[[]]]]`, "\"\xff\"",
+	`{"a":{"b":[1,{"c":null}],"":false},"d":"e"}`, `[{},[],"",-1e2,[{"x":[]}]]`, `{"a":1]`, `[1}`, `{"a":tru}`, `[1,2`, `{"a":1,"b"}`,
+	`{"a":1,"b":2`, `[,1]`, `{,}`, `{"a"::1}`, `[01]`, `["a\q"]`, `[nulll]`, `[1 ]`, `{"a": 1}`,
+	strings.Repeat("[", 64) + strings.Repeat("]", 64), strings.Repeat("[", 65) + strings.Repeat("]", 65), strings.Repeat(`{"a":`, 70) + "1" + strings.Repeat("}", 70),
 }
 
 // checkSkip: Skip accepts exactly what encoding/json accepts as one
@@ -23,6 +26,24 @@ func checkSkip(t *testing.T, data []byte) {
 	raw := r.Skip()
 	ok := r.End()
 	valid := json.Valid(data)
+	// skipLoop reads what skipWalk reads, nested up to 64 deep.
+	var fast, walk Reader
+	fast.Reset(data)
+	walk.Reset(data)
+	if c := fast.Peek(); c == '{' || c == '[' {
+		start := fast.i
+		read := fast.skipLoop()
+		walk.skipWalk(walk.Peek())
+		if read && (walk.bad || fast.i != walk.i || fast.depth != walk.depth || fast.first) {
+			t.Fatalf("%q: skipLoop reads to %d, skipWalk to %d (failed %v)", data, fast.i, walk.i, walk.bad)
+		}
+		if !read && fast.i != start {
+			t.Fatalf("%q: skipLoop gives up at %d, not where it began", data, fast.i)
+		}
+		if !read && valid && !deeper(data, 64) {
+			t.Fatalf("%q: skipLoop gives valid JSON up", data)
+		}
+	}
 	if ok && !valid {
 		t.Fatalf("%q: Skip accepts what json.Valid refuses", data)
 	}
@@ -43,6 +64,27 @@ func checkSkip(t *testing.T, data []byte) {
 			t.Fatalf("%q: Skip returns %q, json %q", data, raw, want)
 		}
 	}
+}
+
+// deeper reports whether JSON text data nests more than n deep.
+func deeper(data []byte, n int) bool {
+	d := 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			i = StringEnd(data, i) - 1
+			if i < 0 {
+				return false
+			}
+		case '{', '[':
+			if d++; d > n {
+				return true
+			}
+		case '}', ']':
+			d--
+		}
+	}
+	return false
 }
 
 func TestSkip(t *testing.T) {

@@ -1,7 +1,7 @@
 package jsontext
 
-// SetStrings makes String, and so StringField, OptStringField and the
-// generated readers' string fields, return f(b) for the bytes b of each
+// SetStrings makes String, and so StringField and the generated
+// readers' string fields, return f(b) for the bytes b of each
 // string other than "", instead of a new string: a decoder may intern
 // the strings its input repeats, or copy short ones into a slab of its
 // own. f must return a string equal to b that nothing changes later (b

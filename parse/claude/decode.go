@@ -776,7 +776,15 @@ func abortedLine(raw []byte) bool {
 
 func (d *Decoder) user(agent string, l *line, raw []byte) error {
 	m := &d.userMsg
-	blocks, ok := d.readUser(l.Message, m)
+	var blocks []json.RawMessage
+	ok := l.msg != nil
+	if ok {
+		// Read with the line as a Messages API message, whose content
+		// is the array of blocks: not read again.
+		blocks = l.msg.Content
+	} else {
+		blocks, ok = d.readUser(l.Message, m)
+	}
 	if !ok {
 		*m = wire.UserMessage{}
 		if err := json.Unmarshal(l.Message, m); err != nil {
@@ -823,6 +831,14 @@ func (d *Decoder) user(agent string, l *line, raw []byte) error {
 	if results == 0 {
 		if l.ParentToolUseID != nil && *l.ParentToolUseID == agent && d.isPrompt(agent) {
 			return nil // the subagent's prompt, in its SessionStart
+		}
+		if l.msg != nil {
+			// The content's text: a message read as a Messages API
+			// message reads as a UserMessage too.
+			if _, ok := d.readUser(l.Message, m); !ok {
+				*m = wire.UserMessage{}
+				_ = json.Unmarshal(l.Message, m)
+			}
 		}
 		text := userText(m.Content)
 		d.emit(&event.Notice{Agent: agent, Kind: "user", Message: firstLine(text), Raw: bytes.Clone(raw)})

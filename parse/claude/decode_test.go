@@ -61,6 +61,10 @@ func TestDecode(t *testing.T) {
 	const (
 		badA = `{"type":"assistant","message":5,"session_id":"s1"}`
 		badU = `{"type":"user","message":5,"session_id":"s1"}`
+		// A user line's content as blocks with no tool result, and as a
+		// string.
+		userBlocks = `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"a\nb"}]},"session_id":"s1"}`
+		userString = `{"type":"user","message":{"role":"user","content":"a\nb"},"session_id":"s1"}`
 	)
 	start := &event.SessionStart{
 		Agent: "s1", SessionID: "s1", Model: "m", Tools: []string{"Bash"}, Cwd: "/w",
@@ -159,6 +163,16 @@ func TestDecode(t *testing.T) {
 				{Event: &event.Unknown{Agent: "s1", Format: "claude", Type: "brand_new", Raw: []byte(`{"type":"brand_new","x":1,"session_id":"s1"}`)}},
 				{Err: "<input>:1:1: stream ended before the result line"},
 			},
+		},
+		{
+			// Read with the line as a Messages API message (blocks),
+			// or not (a string): the same notice.
+			"user text blocks", userBlocks + "\n" + resLine, nil,
+			[]item{{Event: &event.Notice{Agent: "s1", Kind: "user", Message: "a …", Raw: []byte(userBlocks)}}, end[1]},
+		},
+		{
+			"user text", userString + "\n" + resLine, nil,
+			[]item{{Event: &event.Notice{Agent: "s1", Kind: "user", Message: "a …", Raw: []byte(userString)}}, end[1]},
 		},
 		{
 			"synthetic error", `{"type":"assistant","message":{"id":"x","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"API Error: 529"}]},"session_id":"s1","error":"server_error"}` + "\n" + resLine, nil,

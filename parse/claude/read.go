@@ -40,10 +40,7 @@ func (d *Decoder) readLine(raw []byte, l *line) bool {
 	if !wire.ReadStreamLine(&d.jr, &d.sl) || !d.jr.End() {
 		return false
 	}
-	*l = line{Line: d.sl.Line, ev: d.sl.ParsedEvent(), aborted: d.sl.Aborted()}
-	if l.Type == wire.TypeAssistant {
-		l.msg = d.sl.ParsedMessage()
-	}
+	*l = line{Line: d.sl.Line, ev: d.sl.ParsedEvent(), msg: d.sl.ParsedMessage(), aborted: d.sl.Aborted()}
 	d.res = d.sl.Result()
 	return true
 }

@@ -16,7 +16,7 @@ type line struct {
 	wire.Line
 
 	ev  *anthropic.StreamEvent // Event, decoded by unmarshalLine, or nil
-	msg *anthropic.Message     // Message of an assistant line, decoded by unmarshalLine, or nil
+	msg *anthropic.Message     // Message, decoded by unmarshalLine, or nil
 	// aborted: the line is marked "aborted": true, as agentstream's
 	// claude writer marks what arrived of a block the input was cut off
 	// inside (Claude Code writes no such key)

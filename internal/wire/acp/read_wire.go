@@ -406,12 +406,14 @@ func readResultProbe(r *jsontext.Reader, v *ResultProbe) {
 	if !r.Object() {
 		return
 	}
-	if !r.Follows(`"protoco`, `lVersion":`) {
+	// "protocolVersion":, word by word:
+	if !(r.Word(0) == 0x6f636f746f727022 && r.Word(8) == 0x6e6f69737265566c && r.Word(10) == 0x3a226e6f69737265) {
 		if r.Follows(`"session`, `Id":`) {
 			goto f1
 		}
 		goto find
 	}
+	r.Advance(18)
 f0:
 	jsontext.ReadRaw(r, &v.ProtocolVersion)
 	if !r.Follows(`,"sessio`, `nId":`) {
@@ -1853,7 +1855,8 @@ f1:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"though`, `tTokens":`) {
+		if r.Word(0) == 0x6867756f6874222c && r.Word(8) == 0x22736e656b6f5474 && r.Word(9) == 0x3a22736e656b6f54 {
+			r.Advance(17)
 			goto f3
 		}
 		goto find
@@ -1865,15 +1868,18 @@ f2:
 		jsontext.Ensure(&v.TotalTokens)
 		jsontext.ReadInt(r, v.TotalTokens)
 	}
-	if !r.Follows(`,"though`, `tTokens":`) {
+	// ,"thoughtTokens":, word by word:
+	if !(r.Word(0) == 0x6867756f6874222c && r.Word(8) == 0x22736e656b6f5474 && r.Word(9) == 0x3a22736e656b6f54) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"cached`, `ReadTokens":`) {
+		if r.Word(0) == 0x646568636163222c && r.Word(8) == 0x656b6f5464616552 && r.Word(12) == 0x3a22736e656b6f54 {
+			r.Advance(20)
 			goto f4
 		}
 		goto find
 	}
+	r.Advance(17)
 f3:
 	if r.Null() {
 		v.ThoughtTokens = nil
@@ -1881,15 +1887,18 @@ f3:
 		jsontext.Ensure(&v.ThoughtTokens)
 		jsontext.ReadInt(r, v.ThoughtTokens)
 	}
-	if !r.Follows(`,"cached`, `ReadTokens":`) {
+	// ,"cachedReadTokens":, word by word:
+	if !(r.Word(0) == 0x646568636163222c && r.Word(8) == 0x656b6f5464616552 && r.Word(12) == 0x3a22736e656b6f54) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"cached`, `WriteTokens":`) {
+		if r.Word(0) == 0x646568636163222c && r.Word(8) == 0x6b6f546574697257 && r.Word(13) == 0x3a22736e656b6f54 {
+			r.Advance(21)
 			goto f5
 		}
 		goto find
 	}
+	r.Advance(20)
 f4:
 	if r.Null() {
 		v.CachedReadTokens = nil
@@ -1897,12 +1906,14 @@ f4:
 		jsontext.Ensure(&v.CachedReadTokens)
 		jsontext.ReadInt(r, v.CachedReadTokens)
 	}
-	if !r.Follows(`,"cached`, `WriteTokens":`) {
+	// ,"cachedWriteTokens":, word by word:
+	if !(r.Word(0) == 0x646568636163222c && r.Word(8) == 0x6b6f546574697257 && r.Word(13) == 0x3a22736e656b6f54) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(21)
 f5:
 	if r.Null() {
 		v.CachedWriteTokens = nil
@@ -1975,7 +1986,8 @@ f0:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"config`, `Options":`) {
+		if r.Word(0) == 0x6769666e6f63222c && r.Word(8) == 0x22736e6f6974704f && r.Word(9) == 0x3a22736e6f697470 {
+			r.Advance(17)
 			goto f2
 		}
 		goto find
@@ -2004,12 +2016,14 @@ f1:
 			}
 		}
 	}
-	if !r.Follows(`,"config`, `Options":`) {
+	// ,"configOptions":, word by word:
+	if !(r.Word(0) == 0x6769666e6f63222c && r.Word(8) == 0x22736e6f6974704f && r.Word(9) == 0x3a22736e6f697470) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(17)
 f2:
 	if r.Null() {
 		v.ConfigOptions = nil
@@ -2112,19 +2126,22 @@ f1:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"sessio`, `n/resume":`) {
+		if r.Word(0) == 0x6f6973736573222c && r.Word(8) == 0x656d757365722f6e && r.Word(10) == 0x3a22656d75736572 {
+			r.Advance(18)
 			goto f3
 		}
 		goto find
 	}
 f2:
 	jsontext.ReadRaw(r, &v.SessionNew)
-	if !r.Follows(`,"sessio`, `n/resume":`) {
+	// ,"session/resume":, word by word:
+	if !(r.Word(0) == 0x6f6973736573222c && r.Word(8) == 0x656d757365722f6e && r.Word(10) == 0x3a22656d75736572) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(18)
 f3:
 	jsontext.ReadRaw(r, &v.SessionResume)
 	if r.ObjectEnd() {
@@ -2171,9 +2188,11 @@ func readInitializeResponse(r *jsontext.Reader, v *InitializeResponse) {
 	if !r.Object() {
 		return
 	}
-	if !r.Follows(`"protoco`, `lVersion":`) {
+	// "protocolVersion":, word by word:
+	if !(r.Word(0) == 0x6f636f746f727022 && r.Word(8) == 0x6e6f69737265566c && r.Word(10) == 0x3a226e6f69737265) {
 		goto find
 	}
+	r.Advance(18)
 f0:
 	jsontext.ReadRaw(r, &v.ProtocolVersion)
 	if r.ObjectEnd() {
@@ -2581,12 +2600,14 @@ func readLineResult(r *jsontext.Reader, v *LineResult) {
 	if !r.Object() {
 		return
 	}
-	if !r.Follows(`"protoco`, `lVersion":`) {
+	// "protocolVersion":, word by word:
+	if !(r.Word(0) == 0x6f636f746f727022 && r.Word(8) == 0x6e6f69737265566c && r.Word(10) == 0x3a226e6f69737265) {
 		if r.Follows(`"session`, `Id":`) {
 			goto f1
 		}
 		goto find
 	}
+	r.Advance(18)
 f0:
 	jsontext.ReadRaw(r, &v.ProtocolVersion)
 	if !r.Follows(`,"sessio`, `nId":`) {
@@ -2615,7 +2636,8 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"config`, `Options":`) {
+		if r.Word(0) == 0x6769666e6f63222c && r.Word(8) == 0x22736e6f6974704f && r.Word(9) == 0x3a22736e6f697470 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
@@ -2644,7 +2666,8 @@ f3:
 			}
 		}
 	}
-	if !r.Follows(`,"config`, `Options":`) {
+	// ,"configOptions":, word by word:
+	if !(r.Word(0) == 0x6769666e6f63222c && r.Word(8) == 0x22736e6f6974704f && r.Word(9) == 0x3a22736e6f697470) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -2653,6 +2676,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.ConfigOptions = nil

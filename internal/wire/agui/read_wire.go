@@ -288,14 +288,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -304,6 +306,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -444,14 +447,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -460,6 +465,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -579,14 +585,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -595,6 +603,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -701,14 +710,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -717,6 +728,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -878,14 +890,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -894,6 +908,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -915,19 +930,22 @@ f5:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"parent`, `MessageId":`) {
+		if r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x496567617373654d && r.Word(11) == 0x3a22644965676173 {
+			r.Advance(19)
 			goto f7
 		}
 		goto find
 	}
 f6:
 	r.StringField(&v.ToolCallName)
-	if !r.Follows(`,"parent`, `MessageId":`) {
+	// ,"parentMessageId":, word by word:
+	if !(r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x496567617373654d && r.Word(11) == 0x3a22644965676173) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(19)
 f7:
 	if r.Null() {
 		v.ParentMessageID = nil
@@ -1030,14 +1048,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1046,6 +1066,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -1165,14 +1186,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1181,6 +1204,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -1287,14 +1311,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1303,6 +1329,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -1328,7 +1355,8 @@ f5:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"parent`, `MessageId":`) {
+		if r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x496567617373654d && r.Word(11) == 0x3a22644965676173 {
+			r.Advance(19)
 			goto f7
 		}
 		goto find
@@ -1339,7 +1367,8 @@ f6:
 	} else {
 		*jsontext.Ensure(&v.ToolCallName) = r.String()
 	}
-	if !r.Follows(`,"parent`, `MessageId":`) {
+	// ,"parentMessageId":, word by word:
+	if !(r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x496567617373654d && r.Word(11) == 0x3a22644965676173) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1348,6 +1377,7 @@ f6:
 		}
 		goto find
 	}
+	r.Advance(19)
 f7:
 	if r.Null() {
 		v.ParentMessageID = nil
@@ -1464,14 +1494,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1480,6 +1512,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -1853,14 +1886,16 @@ f4:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"protoc`, `olVersion":`) {
+		if r.Word(0) == 0x636f746f7270222c && r.Word(8) == 0x6f69737265566c6f && r.Word(11) == 0x3a226e6f69737265 {
+			r.Advance(19)
 			goto f6
 		}
 		goto find
 	}
 f5:
 	r.StringField(&v.RunID)
-	if !r.Follows(`,"protoc`, `olVersion":`) {
+	// ,"protocolVersion":, word by word:
+	if !(r.Word(0) == 0x636f746f7270222c && r.Word(8) == 0x6f69737265566c6f && r.Word(11) == 0x3a226e6f69737265) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1869,6 +1904,7 @@ f5:
 		}
 		goto find
 	}
+	r.Advance(19)
 f6:
 	if r.Null() {
 		v.ProtocolVersion = nil
@@ -2130,14 +2166,16 @@ func readOutcome(r *jsontext.Reader, v *Outcome) {
 		return
 	}
 	if !r.Follows(`"type":`, ``) {
-		if r.Follows(`"pending`, `ToolCallIds":`) {
+		if r.Word(0) == 0x676e69646e657022 && r.Word(8) == 0x6c6c61436c6f6f54 && r.Word(13) == 0x3a227364496c6c61 {
+			r.Advance(21)
 			goto f1
 		}
 		goto find
 	}
 f0:
 	r.StringField(&v.Type)
-	if !r.Follows(`,"pendin`, `gToolCallIds":`) {
+	// ,"pendingToolCallIds":, word by word:
+	if !(r.Word(0) == 0x6e69646e6570222c && r.Word(8) == 0x6c61436c6f6f5467 && r.Word(14) == 0x3a227364496c6c61) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -2146,6 +2184,7 @@ f0:
 		}
 		goto find
 	}
+	r.Advance(22)
 f1:
 	if r.Null() {
 		v.PendingToolCallIDs = nil
@@ -2297,7 +2336,8 @@ f3:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"reason`, `ingTokens":`) {
+		if r.Word(0) == 0x6e6f73616572222c && r.Word(8) == 0x6e656b6f54676e69 && r.Word(11) == 0x3a22736e656b6f54 {
+			r.Advance(19)
 			goto f5
 		}
 		goto find
@@ -2309,15 +2349,18 @@ f4:
 		jsontext.Ensure(&v.TotalTokens)
 		jsontext.ReadInt(r, v.TotalTokens)
 	}
-	if !r.Follows(`,"reason`, `ingTokens":`) {
+	// ,"reasoningTokens":, word by word:
+	if !(r.Word(0) == 0x6e6f73616572222c && r.Word(8) == 0x6e656b6f54676e69 && r.Word(11) == 0x3a22736e656b6f54) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"cached`, `InputTokens":`) {
+		if r.Word(0) == 0x646568636163222c && r.Word(8) == 0x6b6f547475706e49 && r.Word(13) == 0x3a22736e656b6f54 {
+			r.Advance(21)
 			goto f6
 		}
 		goto find
 	}
+	r.Advance(19)
 f5:
 	if r.Null() {
 		v.ReasoningTokens = nil
@@ -2325,15 +2368,18 @@ f5:
 		jsontext.Ensure(&v.ReasoningTokens)
 		jsontext.ReadInt(r, v.ReasoningTokens)
 	}
-	if !r.Follows(`,"cached`, `InputTokens":`) {
+	// ,"cachedInputTokens":, word by word:
+	if !(r.Word(0) == 0x646568636163222c && r.Word(8) == 0x6b6f547475706e49 && r.Word(13) == 0x3a22736e656b6f54) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"cacheW`, `riteInputTokens":`) {
+		if r.Word(0) == 0x576568636163222c && r.Word(8) == 0x75706e4965746972 && r.Word(16) == 0x22736e656b6f5474 && r.Word(17) == 0x3a22736e656b6f54 {
+			r.Advance(25)
 			goto f7
 		}
 		goto find
 	}
+	r.Advance(21)
 f6:
 	if r.Null() {
 		v.CachedInputTokens = nil
@@ -2341,12 +2387,14 @@ f6:
 		jsontext.Ensure(&v.CachedInputTokens)
 		jsontext.ReadInt(r, v.CachedInputTokens)
 	}
-	if !r.Follows(`,"cacheW`, `riteInputTokens":`) {
+	// ,"cacheWriteInputTokens":, word by word:
+	if !(r.Word(0) == 0x576568636163222c && r.Word(8) == 0x75706e4965746972 && r.Word(16) == 0x22736e656b6f5474 && r.Word(17) == 0x3a22736e656b6f54) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(25)
 f7:
 	if r.Null() {
 		v.CacheWriteInputTokens = nil
@@ -2596,14 +2644,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -2612,6 +2662,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -2718,14 +2769,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -2734,6 +2787,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -2840,14 +2894,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -2856,6 +2912,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -2962,14 +3019,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -2978,6 +3037,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -3097,14 +3157,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -3113,6 +3175,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -3232,14 +3295,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -3248,6 +3313,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -3354,14 +3420,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -3370,6 +3438,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -3497,14 +3566,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -3513,6 +3584,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -3619,14 +3691,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -3635,6 +3709,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -3656,19 +3731,22 @@ f5:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"encryp`, `tedValue":`) {
+		if r.Word(0) == 0x707972636e65222c && r.Word(8) == 0x65756c6156646574 && r.Word(10) == 0x3a2265756c615664 {
+			r.Advance(18)
 			goto f7
 		}
 		goto find
 	}
 f6:
 	r.StringField(&v.EntityID)
-	if !r.Follows(`,"encryp`, `tedValue":`) {
+	// ,"encryptedValue":, word by word:
+	if !(r.Word(0) == 0x707972636e65222c && r.Word(8) == 0x65756c6156646574 && r.Word(10) == 0x3a2265756c615664) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(18)
 f7:
 	r.StringField(&v.EncryptedValue)
 	if r.ObjectEnd() {
@@ -3767,14 +3845,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -3783,6 +3863,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	r.StringField(&v.SubagentRunID)
 	if !r.Follows(`,"name":`, ``) {
@@ -3800,7 +3881,8 @@ f5:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"parent`, `SubagentRunId":`) {
+		if r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x746e656761627553 && r.Word(15) == 0x3a2264496e755274 {
+			r.Advance(23)
 			goto f7
 		}
 		goto find
@@ -3811,42 +3893,50 @@ f6:
 	} else {
 		*jsontext.Ensure(&v.Description) = r.String()
 	}
-	if !r.Follows(`,"parent`, `SubagentRunId":`) {
+	// ,"parentSubagentRunId":, word by word:
+	if !(r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x746e656761627553 && r.Word(15) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"parent`, `ToolCallId":`) {
+		if r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x6c6c61436c6f6f54 && r.Word(12) == 0x3a2264496c6c6143 {
+			r.Advance(20)
 			goto f8
 		}
 		goto find
 	}
+	r.Advance(23)
 f7:
 	if r.Null() {
 		v.ParentSubagentRunID = nil
 	} else {
 		*jsontext.Ensure(&v.ParentSubagentRunID) = r.String()
 	}
-	if !r.Follows(`,"parent`, `ToolCallId":`) {
+	// ,"parentToolCallId":, word by word:
+	if !(r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x6c6c61436c6f6f54 && r.Word(12) == 0x3a2264496c6c6143) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"parent`, `MessageId":`) {
+		if r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x496567617373654d && r.Word(11) == 0x3a22644965676173 {
+			r.Advance(19)
 			goto f9
 		}
 		goto find
 	}
+	r.Advance(20)
 f8:
 	if r.Null() {
 		v.ParentToolCallID = nil
 	} else {
 		*jsontext.Ensure(&v.ParentToolCallID) = r.String()
 	}
-	if !r.Follows(`,"parent`, `MessageId":`) {
+	// ,"parentMessageId":, word by word:
+	if !(r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x496567617373654d && r.Word(11) == 0x3a22644965676173) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(19)
 f9:
 	if r.Null() {
 		v.ParentMessageID = nil
@@ -3953,14 +4043,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -3969,6 +4061,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	r.StringField(&v.SubagentRunID)
 	if !r.Follows(`,"result`, `":`) {
@@ -4088,14 +4181,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -4104,6 +4199,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	r.StringField(&v.SubagentRunID)
 	if !r.Follows(`,"messag`, `e":`) {
@@ -4223,14 +4319,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -4239,6 +4337,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil
@@ -4362,14 +4461,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `ntRunId":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274 {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Base.Metadata)
-	if !r.Follows(`,"subage`, `ntRunId":`) {
+	// ,"subagentRunId":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x2264496e7552746e && r.Word(9) == 0x3a2264496e755274) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -4378,6 +4479,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	if r.Null() {
 		v.Attributable.SubagentRunID = nil

@@ -119,7 +119,8 @@ f4:
 		return
 	}
 	if !r.Follows(`,"toolNa`, `me":`) {
-		if r.Follows(`,"inputT`, `extDelta":`) {
+		if r.Word(0) == 0x547475706e69222c && r.Word(8) == 0x61746c6544747865 && r.Word(10) == 0x3a2261746c654474 {
+			r.Advance(18)
 			goto f6
 		}
 		goto gap
@@ -133,12 +134,14 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.Follows(`,"inputT`, `extDelta":`) {
+	// ,"inputTextDelta":, word by word:
+	if !(r.Word(0) == 0x547475706e69222c && r.Word(8) == 0x61746c6544747865 && r.Word(10) == 0x3a2261746c654474) {
 		if r.Follows(`,"input"`, `:`) {
 			goto f7
 		}
 		goto gap
 	}
+	r.Advance(18)
 f6:
 	if r.Peek() == 'n' && r.Null() {
 		v.InputTextDelta = nil
@@ -160,7 +163,8 @@ f7:
 		return
 	}
 	if !r.Follows(`,"output`, `":`) {
-		if r.Follows(`,"provid`, `erExecuted":`) {
+		if r.Word(0) == 0x6469766f7270222c && r.Word(8) == 0x7475636578457265 && r.Word(12) == 0x3a22646574756365 {
+			r.Advance(20)
 			goto f9
 		}
 		goto gap
@@ -170,12 +174,14 @@ f8:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.Follows(`,"provid`, `erExecuted":`) {
+	// ,"providerExecuted":, word by word:
+	if !(r.Word(0) == 0x6469766f7270222c && r.Word(8) == 0x7475636578457265 && r.Word(12) == 0x3a22646574756365) {
 		if r.Follows(`,"dynami`, `c":`) {
 			goto f10
 		}
 		goto gap
 	}
+	r.Advance(20)
 f9:
 	if r.Peek() == 'n' && r.Null() {
 		v.ProviderExecuted = nil
@@ -313,7 +319,8 @@ f17:
 		if r.Follows(`,"messag`, `eId":`) {
 			goto f20
 		}
-		if r.Follows(`,"messag`, `eMetadata":`) {
+		if r.Word(0) == 0x67617373656d222c && r.Word(8) == 0x7461646174654d65 && r.Word(11) == 0x3a22617461646174 {
+			r.Advance(19)
 			goto f21
 		}
 		if r.Follows(`,"finish`, `Reason":`) {
@@ -322,7 +329,8 @@ f17:
 		if r.Follows(`,"reason`, `":`) {
 			goto f23
 		}
-		if r.Follows(`,"provid`, `erMetadata":`) {
+		if r.Word(0) == 0x6469766f7270222c && r.Word(8) == 0x61646174654d7265 && r.Word(12) == 0x3a22617461646174 {
+			r.Advance(20)
 			goto f24
 		}
 		goto gap
@@ -336,7 +344,8 @@ f18:
 		if r.Follows(`,"messag`, `eId":`) {
 			goto f20
 		}
-		if r.Follows(`,"messag`, `eMetadata":`) {
+		if r.Word(0) == 0x67617373656d222c && r.Word(8) == 0x7461646174654d65 && r.Word(11) == 0x3a22617461646174 {
+			r.Advance(19)
 			goto f21
 		}
 		if r.Follows(`,"finish`, `Reason":`) {
@@ -345,7 +354,8 @@ f18:
 		if r.Follows(`,"reason`, `":`) {
 			goto f23
 		}
-		if r.Follows(`,"provid`, `erMetadata":`) {
+		if r.Word(0) == 0x6469766f7270222c && r.Word(8) == 0x61646174654d7265 && r.Word(12) == 0x3a22617461646174 {
+			r.Advance(20)
 			goto f24
 		}
 		goto gap
@@ -361,7 +371,8 @@ f19:
 		return
 	}
 	if !r.Follows(`,"messag`, `eId":`) {
-		if r.Follows(`,"messag`, `eMetadata":`) {
+		if r.Word(0) == 0x67617373656d222c && r.Word(8) == 0x7461646174654d65 && r.Word(11) == 0x3a22617461646174 {
+			r.Advance(19)
 			goto f21
 		}
 		if r.Follows(`,"finish`, `Reason":`) {
@@ -370,7 +381,8 @@ f19:
 		if r.Follows(`,"reason`, `":`) {
 			goto f23
 		}
-		if r.Follows(`,"provid`, `erMetadata":`) {
+		if r.Word(0) == 0x6469766f7270222c && r.Word(8) == 0x61646174654d7265 && r.Word(12) == 0x3a22617461646174 {
+			r.Advance(20)
 			goto f24
 		}
 		goto gap
@@ -384,18 +396,21 @@ f20:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.Follows(`,"messag`, `eMetadata":`) {
+	// ,"messageMetadata":, word by word:
+	if !(r.Word(0) == 0x67617373656d222c && r.Word(8) == 0x7461646174654d65 && r.Word(11) == 0x3a22617461646174) {
 		if r.Follows(`,"finish`, `Reason":`) {
 			goto f22
 		}
 		if r.Follows(`,"reason`, `":`) {
 			goto f23
 		}
-		if r.Follows(`,"provid`, `erMetadata":`) {
+		if r.Word(0) == 0x6469766f7270222c && r.Word(8) == 0x61646174654d7265 && r.Word(12) == 0x3a22617461646174 {
+			r.Advance(20)
 			goto f24
 		}
 		goto gap
 	}
+	r.Advance(19)
 f21:
 	v.MessageMetadata = r.Skip()
 	if r.ObjectEnd() {
@@ -405,7 +420,8 @@ f21:
 		if r.Follows(`,"reason`, `":`) {
 			goto f23
 		}
-		if r.Follows(`,"provid`, `erMetadata":`) {
+		if r.Word(0) == 0x6469766f7270222c && r.Word(8) == 0x61646174654d7265 && r.Word(12) == 0x3a22617461646174 {
+			r.Advance(20)
 			goto f24
 		}
 		goto gap
@@ -418,7 +434,8 @@ f22:
 		return
 	}
 	if !r.Follows(`,"reason`, `":`) {
-		if r.Follows(`,"provid`, `erMetadata":`) {
+		if r.Word(0) == 0x6469766f7270222c && r.Word(8) == 0x61646174654d7265 && r.Word(12) == 0x3a22617461646174 {
+			r.Advance(20)
 			goto f24
 		}
 		goto gap
@@ -432,9 +449,11 @@ f23:
 	if r.ObjectEnd() {
 		return
 	}
-	if !r.Follows(`,"provid`, `erMetadata":`) {
+	// ,"providerMetadata":, word by word:
+	if !(r.Word(0) == 0x6469766f7270222c && r.Word(8) == 0x61646174654d7265 && r.Word(12) == 0x3a22617461646174) {
 		goto gap
 	}
+	r.Advance(20)
 f24:
 	v.ProviderMetadata = r.Skip()
 	if r.ObjectEnd() {
@@ -442,93 +461,128 @@ f24:
 	}
 gap:
 	if at := r.Offset(); r.Follows(`,`, ``) {
-		switch r.StringByte() {
-		case 't':
-			if r.Follows(`"type":`, ``) {
-				goto f0
-			}
-			if r.Follows(`"toolCal`, `lId":`) {
-				goto f4
-			}
-			if r.Follows(`"toolNam`, `e":`) {
-				goto f5
-			}
-			if r.Follows(`"title":`, ``) {
-				goto f15
-			}
-			if r.Follows(`"transie`, `nt":`) {
-				goto f19
-			}
-		case 'i':
-			if r.Follows(`"id":`, ``) {
-				goto f1
-			}
-			if r.Follows(`"inputTe`, `xtDelta":`) {
-				goto f6
-			}
-			if r.Follows(`"input":`, ``) {
-				goto f7
-			}
-		case 'd':
-			if r.Follows(`"delta":`, ``) {
-				goto f2
-			}
-			if r.Follows(`"dynamic`, `":`) {
-				goto f10
-			}
-			if r.Follows(`"data":`, ``) {
-				goto f18
-			}
-		case 'e':
-			if r.Follows(`"errorTe`, `xt":`) {
+		switch w := r.Word(0); w {
+		case 0x3a2261746c656422: // "delta":
+			r.Advance(8)
+			goto f2
+		case 0x6554726f72726522: // "errorTe
+			if r.Word(4) == 0x3a2274786554726f { // xt":
+				r.Advance(12)
 				goto f3
 			}
-		case 'o':
-			if r.Follows(`"output"`, `:`) {
+		case 0x6c61436c6f6f7422: // "toolCal
+			if r.Word(5) == 0x3a2264496c6c6143 { // lId":
+				r.Advance(13)
+				goto f4
+			}
+		case 0x6d614e6c6f6f7422: // "toolNam
+			if r.Word(3) == 0x3a22656d614e6c6f { // e":
+				r.Advance(11)
+				goto f5
+			}
+		case 0x65547475706e6922: // "inputTe
+			if r.Word(8) == 0x2261746c65447478 && r.Word(9) == 0x3a2261746c654474 { // xtDelta":
+				r.Advance(17)
+				goto f6
+			}
+		case 0x3a227475706e6922: // "input":
+			r.Advance(8)
+			goto f7
+		case 0x2274757074756f22: // "output"
+			if r.Word(1) == 0x3a2274757074756f { // :
+				r.Advance(9)
 				goto f8
 			}
-		case 'p':
-			if r.Follows(`"provide`, `rExecuted":`) {
-				goto f9
+		case 0x656469766f727022: // "provide
+			switch r.Word(8) {
+			case 0x6574756365784572: // rExecute
+				if r.Word(11) == 0x3a22646574756365 { // d":
+					r.Advance(19)
+					goto f9
+				}
+			case 0x7461646174654d72: // rMetadat
+				if r.Word(11) == 0x3a22617461646174 { // a":
+					r.Advance(19)
+					goto f24
+				}
 			}
-			if r.Follows(`"prelimi`, `nary":`) {
+		case 0x63696d616e796422: // "dynamic
+			if r.Word(2) == 0x3a2263696d616e79 { // ":
+				r.Advance(10)
+				goto f10
+			}
+		case 0x696d696c65727022: // "prelimi
+			if r.Word(6) == 0x3a227972616e696d { // nary":
+				r.Advance(14)
 				goto f11
 			}
-			if r.Follows(`"provide`, `rMetadata":`) {
-				goto f24
-			}
-		case 'a':
-			if r.Follows(`"approva`, `lId":`) {
+		case 0x61766f7270706122: // "approva
+			if r.Word(5) == 0x3a2264496c61766f { // lId":
+				r.Advance(13)
 				goto f12
 			}
-		case 's':
-			if r.Follows(`"sourceI`, `d":`) {
+		case 0x49656372756f7322: // "sourceI
+			if r.Word(3) == 0x3a22644965637275 { // d":
+				r.Advance(11)
 				goto f13
 			}
-		case 'u':
-			if r.Follows(`"url":`, ``) {
-				goto f14
-			}
-		case 'm':
-			if r.Follows(`"mediaTy`, `pe":`) {
+		case 0x3a22656c74697422: // "title":
+			r.Advance(8)
+			goto f15
+		case 0x7954616964656d22: // "mediaTy
+			if r.Word(4) == 0x3a22657079546169 { // pe":
+				r.Advance(12)
 				goto f16
 			}
-			if r.Follows(`"message`, `Id":`) {
-				goto f20
-			}
-			if r.Follows(`"message`, `Metadata":`) {
-				goto f21
-			}
-		case 'f':
-			if r.Follows(`"filenam`, `e":`) {
+		case 0x6d616e656c696622: // "filenam
+			if r.Word(3) == 0x3a22656d616e656c { // e":
+				r.Advance(11)
 				goto f17
 			}
-			if r.Follows(`"finishR`, `eason":`) {
+		case 0x6569736e61727422: // "transie
+			if r.Word(4) == 0x3a22746e6569736e { // nt":
+				r.Advance(12)
+				goto f19
+			}
+		case 0x6567617373656d22: // "message
+			switch r.Word(8) {
+			case 0x617461646174654d: // Metadata
+				if r.Word(10) == 0x3a22617461646174 { // ":
+					r.Advance(18)
+					goto f21
+				}
+			default:
+				if r.Word(4) == 0x3a22644965676173 { // Id":
+					r.Advance(12)
+					goto f20
+				}
+			}
+		case 0x526873696e696622: // "finishR
+			if r.Word(7) == 0x3a226e6f73616552 { // eason":
+				r.Advance(15)
 				goto f22
 			}
-		case 'r':
-			if r.Follows(`"reason"`, `:`) {
+		case 0x226e6f7361657222: // "reason"
+			if r.Word(1) == 0x3a226e6f73616572 { // :
+				r.Advance(9)
 				goto f23
+			}
+		default:
+			if w&0xffffffffffffff == 0x3a226570797422 { // "type":
+				r.Advance(7)
+				goto f0
+			}
+			if w&0xffffffffff == 0x3a22646922 { // "id":
+				r.Advance(5)
+				goto f1
+			}
+			if w&0xffffffffffff == 0x3a226c727522 { // "url":
+				r.Advance(6)
+				goto f14
+			}
+			if w&0xffffffffffffff == 0x3a226174616422 { // "data":
+				r.Advance(7)
+				goto f18
 			}
 		}
 		r.Rewind(at, r.Depth())
@@ -689,38 +743,42 @@ func foldedFieldset(key string) bool {
 
 // internFinishNext reads a string as internFinish(r.Str()) does.
 func internFinishNext(r *jsontext.Reader) string {
-	switch r.StringByte() {
-	case 's':
-		if r.Follows(`"stop"`, ``) {
-			return FinishStop
-		}
-	case 'l':
-		if r.Follows(`"length"`, ``) {
-			return FinishLength
-		}
-	case 'c':
-		if r.Follows(`"content`, `-filter"`) {
+	switch w := r.Word(0); w {
+	case 0x226874676e656c22: // "length"
+		r.Advance(8)
+		return FinishLength
+	case 0x746e65746e6f6322: // "content
+		if r.Word(8) == 0x227265746c69662d { // -filter"
+			r.Advance(16)
 			return FinishContentFilter
 		}
-	case 't':
-		if r.Follows(`"tool-ca`, `lls"`) {
+	case 0x61632d6c6f6f7422: // "tool-ca
+		if r.Word(4) == 0x22736c6c61632d6c { // lls"
+			r.Advance(12)
 			return FinishToolCalls
 		}
-	case 'e':
-		if r.Follows(`"error"`, ``) {
-			return FinishError
-		}
-	case 'o':
-		if r.Follows(`"other"`, ``) {
-			return FinishOther
-		}
-	case 'u':
-		if r.Follows(`"unknown`, `"`) {
+	case 0x6e776f6e6b6e7522: // "unknown
+		if r.Word(1) == 0x226e776f6e6b6e75 { // "
+			r.Advance(9)
 			return FinishUnknown
 		}
-	case 'i':
-		if r.Follows(`"interru`, `pted"`) {
+	case 0x75727265746e6922: // "interru
+		if r.Word(5) == 0x2264657470757272 { // pted"
+			r.Advance(13)
 			return FinishInterrupted
+		}
+	default:
+		if w&0xffffffffffff == 0x22706f747322 { // "stop"
+			r.Advance(6)
+			return FinishStop
+		}
+		if w&0xffffffffffffff == 0x22726f72726522 { // "error"
+			r.Advance(7)
+			return FinishError
+		}
+		if w&0xffffffffffffff == 0x22726568746f22 { // "other"
+			r.Advance(7)
+			return FinishOther
 		}
 	}
 	return internFinish(r.Str())
@@ -751,101 +809,158 @@ func internFinish(b []byte) string {
 
 // internTypeNext reads a string as internType(r.Str()) does.
 func internTypeNext(r *jsontext.Reader) string {
-	switch r.StringByte() {
-	case 's':
-		if r.Follows(`"start"`, ``) {
-			return TypeStart
-		}
-		if r.Follows(`"start-s`, `tep"`) {
+	switch w := r.Word(0); w {
+	case 0x226873696e696622: // "finish"
+		r.Advance(8)
+		return TypeFinish
+	case 0x732d747261747322: // "start-s
+		if r.Word(4) == 0x22706574732d7472 { // tep"
+			r.Advance(12)
 			return TypeStartStep
 		}
-		if r.Follows(`"source-`, `url"`) {
-			return TypeSourceURL
-		}
-		if r.Follows(`"source-`, `document"`) {
-			return TypeSourceDocument
-		}
-		if r.Follows(`"steerin`, `g-message"`) {
-			return TypeSteeringMessage
-		}
-	case 'f':
-		if r.Follows(`"finish"`, ``) {
-			return TypeFinish
-		}
-		if r.Follows(`"finish-`, `step"`) {
+	case 0x2d6873696e696622: // "finish-
+		if r.Word(5) == 0x22706574732d6873 { // step"
+			r.Advance(13)
 			return TypeFinishStep
 		}
-		if r.Follows(`"file"`, ``) {
-			return TypeFile
-		}
-	case 'a':
-		if r.Follows(`"abort"`, ``) {
-			return TypeAbort
-		}
-	case 'r':
-		if r.Follows(`"reset-s`, `tep"`) {
+	case 0x732d746573657222: // "reset-s
+		if r.Word(4) == 0x22706574732d7465 { // tep"
+			r.Advance(12)
 			return TypeResetStep
 		}
-		if r.Follows(`"reasoni`, `ng-start"`) {
-			return TypeReasoningStart
-		}
-		if r.Follows(`"reasoni`, `ng-delta"`) {
-			return TypeReasoningDelta
-		}
-		if r.Follows(`"reasoni`, `ng-end"`) {
-			return TypeReasoningEnd
-		}
-		if r.Follows(`"reasoni`, `ng-file"`) {
-			return TypeReasoningFile
-		}
-	case 't':
-		if r.Follows(`"text-st`, `art"`) {
+	case 0x74732d7478657422: // "text-st
+		if r.Word(4) == 0x2274726174732d74 { // art"
+			r.Advance(12)
 			return TypeTextStart
 		}
-		if r.Follows(`"text-de`, `lta"`) {
+	case 0x65642d7478657422: // "text-de
+		if r.Word(4) == 0x2261746c65642d74 { // lta"
+			r.Advance(12)
 			return TypeTextDelta
 		}
-		if r.Follows(`"text-en`, `d"`) {
+	case 0x6e652d7478657422: // "text-en
+		if r.Word(2) == 0x22646e652d747865 { // d"
+			r.Advance(10)
 			return TypeTextEnd
 		}
-		if r.Follows(`"tool-in`, `put-start"`) {
-			return TypeToolInputStart
+	case 0x696e6f7361657222: // "reasoni
+		switch r.Word(8) {
+		case 0x74726174732d676e: // ng-start
+			if r.Word(9) == 0x2274726174732d67 { // "
+				r.Advance(17)
+				return TypeReasoningStart
+			}
+		case 0x61746c65642d676e: // ng-delta
+			if r.Word(9) == 0x2261746c65642d67 { // "
+				r.Advance(17)
+				return TypeReasoningDelta
+			}
+		case 0x22656c69662d676e: // ng-file"
+			r.Advance(16)
+			return TypeReasoningFile
+		default:
+			if r.Word(7) == 0x22646e652d676e69 { // ng-end"
+				r.Advance(15)
+				return TypeReasoningEnd
+			}
 		}
-		if r.Follows(`"tool-in`, `put-delta"`) {
-			return TypeToolInputDelta
+	case 0x6e692d6c6f6f7422: // "tool-in
+		switch r.Word(8) {
+		case 0x726174732d747570: // put-star
+			if r.Word(10) == 0x2274726174732d74 { // t"
+				r.Advance(18)
+				return TypeToolInputStart
+			}
+		case 0x746c65642d747570: // put-delt
+			if r.Word(10) == 0x2261746c65642d74 { // a"
+				r.Advance(18)
+				return TypeToolInputDelta
+			}
+		case 0x696176612d747570: // put-avai
+			if r.Word(14) == 0x22656c62616c6961 { // lable"
+				r.Advance(22)
+				return TypeToolInputAvailable
+			}
+		case 0x6f7272652d747570: // put-erro
+			if r.Word(10) == 0x22726f7272652d74 { // r"
+				r.Advance(18)
+				return TypeToolInputError
+			}
 		}
-		if r.Follows(`"tool-in`, `put-available"`) {
-			return TypeToolInputAvailable
+	case 0x756f2d6c6f6f7422: // "tool-ou
+		switch r.Word(8) {
+		case 0x6176612d74757074: // tput-ava
+			if r.Word(15) == 0x22656c62616c6961 { // ilable"
+				r.Advance(23)
+				return TypeToolOutputAvailable
+			}
+		case 0x7272652d74757074: // tput-err
+			if r.Word(11) == 0x22726f7272652d74 { // or"
+				r.Advance(19)
+				return TypeToolOutputError
+			}
+		case 0x6e65642d74757074: // tput-den
+			if r.Word(12) == 0x226465696e65642d { // ied"
+				r.Advance(20)
+				return TypeToolOutputDenied
+			}
 		}
-		if r.Follows(`"tool-in`, `put-error"`) {
-			return TypeToolInputError
+	case 0x70612d6c6f6f7422: // "tool-ap
+		switch r.Word(8) {
+		case 0x722d6c61766f7270: // proval-r
+			switch r.Word(16) {
+			case 0x2265736e6f707365: // esponse"
+				r.Advance(24)
+				return TypeToolApprovalResponse
+			default:
+				if r.Word(15) == 0x2274736575716572 { // equest"
+					r.Advance(23)
+					return TypeToolApprovalRequest
+				}
+			}
 		}
-		if r.Follows(`"tool-ou`, `tput-available"`) {
-			return TypeToolOutputAvailable
+	case 0x2d656372756f7322: // "source-
+		switch r.Word(8) {
+		case 0x746e656d75636f64: // document
+			if r.Word(9) == 0x22746e656d75636f { // "
+				r.Advance(17)
+				return TypeSourceDocument
+			}
+		default:
+			if r.Word(4) == 0x226c72752d656372 { // url"
+				r.Advance(12)
+				return TypeSourceURL
+			}
 		}
-		if r.Follows(`"tool-ou`, `tput-error"`) {
-			return TypeToolOutputError
-		}
-		if r.Follows(`"tool-ou`, `tput-denied"`) {
-			return TypeToolOutputDenied
-		}
-		if r.Follows(`"tool-ap`, `proval-request"`) {
-			return TypeToolApprovalRequest
-		}
-		if r.Follows(`"tool-ap`, `proval-response"`) {
-			return TypeToolApprovalResponse
-		}
-	case 'e':
-		if r.Follows(`"error"`, ``) {
-			return TypeError
-		}
-	case 'm':
-		if r.Follows(`"message`, `-metadata"`) {
+	case 0x6567617373656d22: // "message
+		if r.Word(8) == 0x7461646174656d2d && r.Word(10) == 0x2261746164617465 { // -metadata"
+			r.Advance(18)
 			return TypeMessageMetadata
 		}
-	case 'c':
-		if r.Follows(`"custom"`, ``) {
-			return TypeCustom
+	case 0x226d6f7473756322: // "custom"
+		r.Advance(8)
+		return TypeCustom
+	case 0x6e69726565747322: // "steerin
+		if r.Word(8) == 0x67617373656d2d67 && r.Word(10) == 0x226567617373656d { // g-message"
+			r.Advance(18)
+			return TypeSteeringMessage
+		}
+	default:
+		if w&0xffffffffffffff == 0x22747261747322 { // "start"
+			r.Advance(7)
+			return TypeStart
+		}
+		if w&0xffffffffffffff == 0x2274726f626122 { // "abort"
+			r.Advance(7)
+			return TypeAbort
+		}
+		if w&0xffffffffffffff == 0x22726f72726522 { // "error"
+			r.Advance(7)
+			return TypeError
+		}
+		if w&0xffffffffffff == 0x22656c696622 { // "file"
+			r.Advance(6)
+			return TypeFile
 		}
 	}
 	return internType(r.Str())

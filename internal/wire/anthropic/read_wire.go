@@ -51,7 +51,8 @@ f0:
 		if r.Follows(`,"index"`, `:`) {
 			goto f2
 		}
-		if r.Follows(`,"conten`, `t_block":`) {
+		if r.Word(0) == 0x6e65746e6f63222c && r.Word(8) == 0x226b636f6c625f74 && r.Word(9) == 0x3a226b636f6c625f {
+			r.Advance(17)
 			goto f3
 		}
 		if r.Follows(`,"delta"`, `:`) {
@@ -75,7 +76,8 @@ f1:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"conten`, `t_block":`) {
+		if r.Word(0) == 0x6e65746e6f63222c && r.Word(8) == 0x226b636f6c625f74 && r.Word(9) == 0x3a226b636f6c625f {
+			r.Advance(17)
 			goto f3
 		}
 		if r.Follows(`,"delta"`, `:`) {
@@ -96,7 +98,8 @@ f2:
 		jsontext.EnsureIn(&v.Index, &v.idx)
 		jsontext.ReadInt(r, v.Index)
 	}
-	if !r.Follows(`,"conten`, `t_block":`) {
+	// ,"content_block":, word by word:
+	if !(r.Word(0) == 0x6e65746e6f63222c && r.Word(8) == 0x226b636f6c625f74 && r.Word(9) == 0x3a226b636f6c625f) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -111,6 +114,7 @@ f2:
 		}
 		goto find
 	}
+	r.Advance(17)
 f3:
 	v.ContentBlock = r.Skip()
 	if !r.Follows(`,"delta"`, `:`) {
@@ -250,7 +254,8 @@ f0:
 		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f5
 		}
-		if r.Follows(`,"stop_s`, `equence":`) {
+		if r.Word(0) == 0x735f706f7473222c && r.Word(8) == 0x2265636e65757165 && r.Word(9) == 0x3a2265636e657571 {
+			r.Advance(17)
 			goto f6
 		}
 		if r.Follows(`,"usage"`, `:`) {
@@ -275,7 +280,8 @@ f1:
 		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f5
 		}
-		if r.Follows(`,"stop_s`, `equence":`) {
+		if r.Word(0) == 0x735f706f7473222c && r.Word(8) == 0x2265636e65757165 && r.Word(9) == 0x3a2265636e657571 {
+			r.Advance(17)
 			goto f6
 		}
 		if r.Follows(`,"usage"`, `:`) {
@@ -297,7 +303,8 @@ f2:
 		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f5
 		}
-		if r.Follows(`,"stop_s`, `equence":`) {
+		if r.Word(0) == 0x735f706f7473222c && r.Word(8) == 0x2265636e65757165 && r.Word(9) == 0x3a2265636e657571 {
+			r.Advance(17)
 			goto f6
 		}
 		if r.Follows(`,"usage"`, `:`) {
@@ -316,7 +323,8 @@ f3:
 		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f5
 		}
-		if r.Follows(`,"stop_s`, `equence":`) {
+		if r.Word(0) == 0x735f706f7473222c && r.Word(8) == 0x2265636e65757165 && r.Word(9) == 0x3a2265636e657571 {
+			r.Advance(17)
 			goto f6
 		}
 		if r.Follows(`,"usage"`, `:`) {
@@ -339,7 +347,8 @@ f4:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"stop_s`, `equence":`) {
+		if r.Word(0) == 0x735f706f7473222c && r.Word(8) == 0x2265636e65757165 && r.Word(9) == 0x3a2265636e657571 {
+			r.Advance(17)
 			goto f6
 		}
 		if r.Follows(`,"usage"`, `:`) {
@@ -353,7 +362,8 @@ f5:
 	} else {
 		*jsontext.Ensure(&v.StopReason) = r.String()
 	}
-	if !r.Follows(`,"stop_s`, `equence":`) {
+	// ,"stop_sequence":, word by word:
+	if !(r.Word(0) == 0x735f706f7473222c && r.Word(8) == 0x2265636e65757165 && r.Word(9) == 0x3a2265636e657571) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -362,6 +372,7 @@ f5:
 		}
 		goto find
 	}
+	r.Advance(17)
 f6:
 	if r.Peek() == 'n' && r.Null() {
 		v.StopSequence = nil
@@ -828,7 +839,8 @@ f0:
 		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f6
 		}
-		if r.Follows(`,"stop_s`, `equence":`) {
+		if r.Word(0) == 0x735f706f7473222c && r.Word(8) == 0x2265636e65757165 && r.Word(9) == 0x3a2265636e657571 {
+			r.Advance(17)
 			goto f7
 		}
 		goto find
@@ -853,7 +865,8 @@ f1:
 		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f6
 		}
-		if r.Follows(`,"stop_s`, `equence":`) {
+		if r.Word(0) == 0x735f706f7473222c && r.Word(8) == 0x2265636e65757165 && r.Word(9) == 0x3a2265636e657571 {
+			r.Advance(17)
 			goto f7
 		}
 		goto find
@@ -875,7 +888,8 @@ f2:
 		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f6
 		}
-		if r.Follows(`,"stop_s`, `equence":`) {
+		if r.Word(0) == 0x735f706f7473222c && r.Word(8) == 0x2265636e65757165 && r.Word(9) == 0x3a2265636e657571 {
+			r.Advance(17)
 			goto f7
 		}
 		goto find
@@ -894,7 +908,8 @@ f3:
 		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f6
 		}
-		if r.Follows(`,"stop_s`, `equence":`) {
+		if r.Word(0) == 0x735f706f7473222c && r.Word(8) == 0x2265636e65757165 && r.Word(9) == 0x3a2265636e657571 {
+			r.Advance(17)
 			goto f7
 		}
 		goto find
@@ -910,7 +925,8 @@ f4:
 		if r.Follows(`,"stop_r`, `eason":`) {
 			goto f6
 		}
-		if r.Follows(`,"stop_s`, `equence":`) {
+		if r.Word(0) == 0x735f706f7473222c && r.Word(8) == 0x2265636e65757165 && r.Word(9) == 0x3a2265636e657571 {
+			r.Advance(17)
 			goto f7
 		}
 		goto find
@@ -921,7 +937,8 @@ f5:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"stop_s`, `equence":`) {
+		if r.Word(0) == 0x735f706f7473222c && r.Word(8) == 0x2265636e65757165 && r.Word(9) == 0x3a2265636e657571 {
+			r.Advance(17)
 			goto f7
 		}
 		goto find
@@ -932,12 +949,14 @@ f6:
 	} else {
 		*jsontext.Ensure(&v.StopReason) = r.String()
 	}
-	if !r.Follows(`,"stop_s`, `equence":`) {
+	// ,"stop_sequence":, word by word:
+	if !(r.Word(0) == 0x735f706f7473222c && r.Word(8) == 0x2265636e65757165 && r.Word(9) == 0x3a2265636e657571) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(17)
 f7:
 	if r.Peek() == 'n' && r.Null() {
 		v.StopSequence = nil
@@ -1064,22 +1083,26 @@ f0:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"docume`, `nt_index":`) {
+		if r.Word(0) == 0x656d75636f64222c && r.Word(8) == 0x7865646e695f746e && r.Word(10) == 0x3a227865646e695f {
+			r.Advance(18)
 			goto f2
 		}
 		goto find
 	}
 f1:
 	r.StringField(&v.CitedText)
-	if !r.Follows(`,"docume`, `nt_index":`) {
+	// ,"document_index":, word by word:
+	if !(r.Word(0) == 0x656d75636f64222c && r.Word(8) == 0x7865646e695f746e && r.Word(10) == 0x3a227865646e695f) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"docume`, `nt_title":`) {
+		if r.Word(0) == 0x656d75636f64222c && r.Word(8) == 0x656c7469745f746e && r.Word(10) == 0x3a22656c7469745f {
+			r.Advance(18)
 			goto f3
 		}
 		goto find
 	}
+	r.Advance(18)
 f2:
 	if r.Null() {
 		v.DocumentIndex = nil
@@ -1087,30 +1110,36 @@ f2:
 		jsontext.Ensure(&v.DocumentIndex)
 		jsontext.ReadInt(r, v.DocumentIndex)
 	}
-	if !r.Follows(`,"docume`, `nt_title":`) {
+	// ,"document_title":, word by word:
+	if !(r.Word(0) == 0x656d75636f64222c && r.Word(8) == 0x656c7469745f746e && r.Word(10) == 0x3a22656c7469745f) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"start_`, `char_index":`) {
+		if r.Word(0) == 0x5f7472617473222c && r.Word(8) == 0x646e695f72616863 && r.Word(12) == 0x3a227865646e695f {
+			r.Advance(20)
 			goto f4
 		}
 		goto find
 	}
+	r.Advance(18)
 f3:
 	if r.Null() {
 		v.DocumentTitle = nil
 	} else {
 		*jsontext.Ensure(&v.DocumentTitle) = r.String()
 	}
-	if !r.Follows(`,"start_`, `char_index":`) {
+	// ,"start_char_index":, word by word:
+	if !(r.Word(0) == 0x5f7472617473222c && r.Word(8) == 0x646e695f72616863 && r.Word(12) == 0x3a227865646e695f) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"end_ch`, `ar_index":`) {
+		if r.Word(0) == 0x68635f646e65222c && r.Word(8) == 0x7865646e695f7261 && r.Word(10) == 0x3a227865646e695f {
+			r.Advance(18)
 			goto f5
 		}
 		goto find
 	}
+	r.Advance(20)
 f4:
 	if r.Null() {
 		v.StartCharIndex = nil
@@ -1118,15 +1147,18 @@ f4:
 		jsontext.Ensure(&v.StartCharIndex)
 		jsontext.ReadInt(r, v.StartCharIndex)
 	}
-	if !r.Follows(`,"end_ch`, `ar_index":`) {
+	// ,"end_char_index":, word by word:
+	if !(r.Word(0) == 0x68635f646e65222c && r.Word(8) == 0x7865646e695f7261 && r.Word(10) == 0x3a227865646e695f) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"start_`, `page_number":`) {
+		if r.Word(0) == 0x5f7472617473222c && r.Word(8) == 0x6d756e5f65676170 && r.Word(13) == 0x3a227265626d756e {
+			r.Advance(21)
 			goto f6
 		}
 		goto find
 	}
+	r.Advance(18)
 f5:
 	if r.Null() {
 		v.EndCharIndex = nil
@@ -1134,15 +1166,18 @@ f5:
 		jsontext.Ensure(&v.EndCharIndex)
 		jsontext.ReadInt(r, v.EndCharIndex)
 	}
-	if !r.Follows(`,"start_`, `page_number":`) {
+	// ,"start_page_number":, word by word:
+	if !(r.Word(0) == 0x5f7472617473222c && r.Word(8) == 0x6d756e5f65676170 && r.Word(13) == 0x3a227265626d756e) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"end_pa`, `ge_number":`) {
+		if r.Word(0) == 0x61705f646e65222c && r.Word(8) == 0x65626d756e5f6567 && r.Word(11) == 0x3a227265626d756e {
+			r.Advance(19)
 			goto f7
 		}
 		goto find
 	}
+	r.Advance(21)
 f6:
 	if r.Null() {
 		v.StartPageNumber = nil
@@ -1150,7 +1185,8 @@ f6:
 		jsontext.Ensure(&v.StartPageNumber)
 		jsontext.ReadInt(r, v.StartPageNumber)
 	}
-	if !r.Follows(`,"end_pa`, `ge_number":`) {
+	// ,"end_page_number":, word by word:
+	if !(r.Word(0) == 0x61705f646e65222c && r.Word(8) == 0x65626d756e5f6567 && r.Word(11) == 0x3a227265626d756e) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1159,6 +1195,7 @@ f6:
 		}
 		goto find
 	}
+	r.Advance(19)
 f7:
 	if r.Null() {
 		v.EndPageNumber = nil
@@ -1238,37 +1275,52 @@ func foldedCitation(key string) bool {
 
 // internBlockNext reads a string as internBlock(r.Str()) does.
 func internBlockNext(r *jsontext.Reader) string {
-	switch r.StringByte() {
-	case 't':
-		if r.Follows(`"text"`, ``) {
-			return BlockText
-		}
-		if r.Follows(`"thinkin`, `g"`) {
+	switch w := r.Word(0); w {
+	case 0x6e696b6e69687422: // "thinkin
+		if r.Word(2) == 0x22676e696b6e6968 { // g"
+			r.Advance(10)
 			return BlockThinking
 		}
-		if r.Follows(`"tool_us`, `e"`) {
-			return BlockToolUse
-		}
-		if r.Follows(`"tool_re`, `sult"`) {
-			return BlockToolResult
-		}
-	case 'r':
-		if r.Follows(`"redacte`, `d_thinking"`) {
+	case 0x6574636164657222: // "redacte
+		if r.Word(8) == 0x696b6e6968745f64 && r.Word(11) == 0x22676e696b6e6968 { // d_thinking"
+			r.Advance(19)
 			return BlockRedactedThinking
 		}
-	case 's':
-		if r.Follows(`"server_`, `tool_use"`) {
+	case 0x73755f6c6f6f7422: // "tool_us
+		if r.Word(2) == 0x226573755f6c6f6f { // e"
+			r.Advance(10)
+			return BlockToolUse
+		}
+	case 0x5f72657672657322: // "server_
+		if r.Word(8) == 0x6573755f6c6f6f74 && r.Word(9) == 0x226573755f6c6f6f { // tool_use"
+			r.Advance(17)
 			return BlockServerToolUse
 		}
-	case 'm':
-		if r.Follows(`"mcp_too`, `l_use"`) {
-			return BlockMCPToolUse
+	case 0x6f6f745f70636d22: // "mcp_too
+		switch r.Word(8) {
+		case 0x746c757365725f6c: // l_result
+			if r.Word(9) == 0x22746c757365725f { // "
+				r.Advance(17)
+				return BlockMCPToolResult
+			}
+		default:
+			if r.Word(6) == 0x226573755f6c6f6f { // l_use"
+				r.Advance(14)
+				return BlockMCPToolUse
+			}
 		}
-		if r.Follows(`"mcp_too`, `l_result"`) {
-			return BlockMCPToolResult
+	case 0x65725f6c6f6f7422: // "tool_re
+		if r.Word(5) == 0x22746c757365725f { // sult"
+			r.Advance(13)
+			return BlockToolResult
 		}
-	case 'i':
-		if r.Follows(`"image"`, ``) {
+	default:
+		if w&0xffffffffffff == 0x227478657422 { // "text"
+			r.Advance(6)
+			return BlockText
+		}
+		if w&0xffffffffffffff == 0x226567616d6922 { // "image"
+			r.Advance(7)
 			return BlockImage
 		}
 	}
@@ -1302,24 +1354,30 @@ func internBlock(b []byte) string {
 
 // internDeltaNext reads a string as internDelta(r.Str()) does.
 func internDeltaNext(r *jsontext.Reader) string {
-	switch r.StringByte() {
-	case 't':
-		if r.Follows(`"text_de`, `lta"`) {
+	switch w := r.Word(0); w {
+	case 0x65645f7478657422: // "text_de
+		if r.Word(4) == 0x2261746c65645f74 { // lta"
+			r.Advance(12)
 			return DeltaText
 		}
-		if r.Follows(`"thinkin`, `g_delta"`) {
-			return DeltaThinking
-		}
-	case 'i':
-		if r.Follows(`"input_j`, `son_delta"`) {
+	case 0x6a5f7475706e6922: // "input_j
+		if r.Word(8) == 0x746c65645f6e6f73 && r.Word(10) == 0x2261746c65645f6e { // son_delta"
+			r.Advance(18)
 			return DeltaInputJSON
 		}
-	case 's':
-		if r.Follows(`"signatu`, `re_delta"`) {
+	case 0x6e696b6e69687422: // "thinkin
+		if r.Word(8) == 0x2261746c65645f67 { // g_delta"
+			r.Advance(16)
+			return DeltaThinking
+		}
+	case 0x7574616e67697322: // "signatu
+		if r.Word(8) == 0x61746c65645f6572 && r.Word(9) == 0x2261746c65645f65 { // re_delta"
+			r.Advance(17)
 			return DeltaSignature
 		}
-	case 'c':
-		if r.Follows(`"citatio`, `ns_delta"`) {
+	case 0x6f69746174696322: // "citatio
+		if r.Word(8) == 0x61746c65645f736e && r.Word(9) == 0x2261746c65645f73 { // ns_delta"
+			r.Advance(17)
 			return DeltaCitations
 		}
 	}
@@ -1345,33 +1403,44 @@ func internDelta(b []byte) string {
 
 // internEventNext reads a string as internEvent(r.Str()) does.
 func internEventNext(r *jsontext.Reader) string {
-	switch r.StringByte() {
-	case 'm':
-		if r.Follows(`"message`, `_start"`) {
+	switch w := r.Word(0); w {
+	case 0x6567617373656d22: // "message
+		if r.Word(7) == 0x2274726174735f65 { // _start"
+			r.Advance(15)
 			return EventMessageStart
 		}
-		if r.Follows(`"message`, `_delta"`) {
+		if r.Word(7) == 0x2261746c65645f65 { // _delta"
+			r.Advance(15)
 			return EventMessageDelta
 		}
-		if r.Follows(`"message`, `_stop"`) {
+		if r.Word(6) == 0x22706f74735f6567 { // _stop"
+			r.Advance(14)
 			return EventMessageStop
 		}
-	case 'c':
-		if r.Follows(`"content`, `_block_start"`) {
-			return EventContentBlockStart
+	case 0x746e65746e6f6322: // "content
+		switch r.Word(8) {
+		case 0x735f6b636f6c625f: // _block_s
+			if r.Word(13) == 0x2274726174735f6b { // tart"
+				r.Advance(21)
+				return EventContentBlockStart
+			}
+			if r.Word(12) == 0x22706f74735f6b63 { // top"
+				r.Advance(20)
+				return EventContentBlockStop
+			}
+		case 0x645f6b636f6c625f: // _block_d
+			if r.Word(13) == 0x2261746c65645f6b { // elta"
+				r.Advance(21)
+				return EventContentBlockDelta
+			}
 		}
-		if r.Follows(`"content`, `_block_delta"`) {
-			return EventContentBlockDelta
-		}
-		if r.Follows(`"content`, `_block_stop"`) {
-			return EventContentBlockStop
-		}
-	case 'p':
-		if r.Follows(`"ping"`, ``) {
+	default:
+		if w&0xffffffffffff == 0x22676e697022 { // "ping"
+			r.Advance(6)
 			return EventPing
 		}
-	case 'e':
-		if r.Follows(`"error"`, ``) {
+		if w&0xffffffffffffff == 0x22726f72726522 { // "error"
+			r.Advance(7)
 			return EventError
 		}
 	}

@@ -56,7 +56,8 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"logica`, `lParentUuid":`) {
+		if r.Word(0) == 0x616369676f6c222c && r.Word(8) == 0x55746e657261506c && r.Word(13) == 0x3a2264697555746e {
+			r.Advance(21)
 			goto f4
 		}
 		goto find
@@ -67,7 +68,8 @@ f3:
 	} else {
 		*jsontext.Ensure(&v.ParentUUID) = r.String()
 	}
-	if !r.Follows(`,"logica`, `lParentUuid":`) {
+	// ,"logicalParentUuid":, word by word:
+	if !(r.Word(0) == 0x616369676f6c222c && r.Word(8) == 0x55746e657261506c && r.Word(13) == 0x3a2264697555746e) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -76,6 +78,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(21)
 f4:
 	r.StringField(&v.LogicalParentUUID)
 	if !r.Follows(`,"isSide`, `chain":`) {
@@ -148,7 +151,8 @@ f10:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"toolUs`, `eResult":`) {
+		if r.Word(0) == 0x73556c6f6f74222c && r.Word(8) == 0x22746c7573655265 && r.Word(9) == 0x3a22746c75736552 {
+			r.Advance(17)
 			goto f12
 		}
 		goto find
@@ -159,18 +163,22 @@ f11:
 	} else {
 		readSessionMessage(r, jsontext.Ensure(&v.Message))
 	}
-	if !r.Follows(`,"toolUs`, `eResult":`) {
+	// ,"toolUseResult":, word by word:
+	if !(r.Word(0) == 0x73556c6f6f74222c && r.Word(8) == 0x22746c7573655265 && r.Word(9) == 0x3a22746c75736552) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"isApiE`, `rrorMessage":`) {
+		if r.Word(0) == 0x456970417369222c && r.Word(8) == 0x7373654d726f7272 && r.Word(13) == 0x3a22656761737365 {
+			r.Advance(21)
 			goto f13
 		}
 		goto find
 	}
+	r.Advance(17)
 f12:
 	v.ToolUseResult = r.Skip()
-	if !r.Follows(`,"isApiE`, `rrorMessage":`) {
+	// ,"isApiErrorMessage":, word by word:
+	if !(r.Word(0) == 0x456970417369222c && r.Word(8) == 0x7373654d726f7272 && r.Word(13) == 0x3a22656761737365) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -179,6 +187,7 @@ f12:
 		}
 		goto find
 	}
+	r.Advance(21)
 f13:
 	jsontext.ReadBool(r, &v.IsAPIErrorMessage)
 	if !r.Follows(`,"error"`, `:`) {
@@ -196,14 +205,16 @@ f14:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"isComp`, `actSummary":`) {
+		if r.Word(0) == 0x706d6f437369222c && r.Word(8) == 0x616d6d7553746361 && r.Word(12) == 0x3a227972616d6d75 {
+			r.Advance(20)
 			goto f16
 		}
 		goto find
 	}
 f15:
 	jsontext.ReadBool(r, &v.IsMeta)
-	if !r.Follows(`,"isComp`, `actSummary":`) {
+	// ,"isCompactSummary":, word by word:
+	if !(r.Word(0) == 0x706d6f437369222c && r.Word(8) == 0x616d6d7553746361 && r.Word(12) == 0x3a227972616d6d75) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -212,6 +223,7 @@ f15:
 		}
 		goto find
 	}
+	r.Advance(20)
 f16:
 	jsontext.ReadBool(r, &v.IsCompactSummary)
 	if !r.Follows(`,"summar`, `y":`) {
@@ -589,7 +601,8 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"parent`, `_tool_use_id":`) {
+		if r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x73755f6c6f6f745f && r.Word(14) == 0x3a2264695f657375 {
+			r.Advance(22)
 			goto f4
 		}
 		goto find
@@ -615,7 +628,8 @@ f3:
 			v.Event = r.Skip()
 		}
 	}
-	if !r.Follows(`,"parent`, `_tool_use_id":`) {
+	// ,"parent_tool_use_id":, word by word:
+	if !(r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x73755f6c6f6f745f && r.Word(14) == 0x3a2264695f657375) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -624,6 +638,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(22)
 f4:
 	if r.Null() {
 		v.ParentToolUseID = nil
@@ -660,41 +675,50 @@ f6:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"tool_u`, `se_result":`) {
+		if r.Word(0) == 0x755f6c6f6f74222c && r.Word(8) == 0x6c757365725f6573 && r.Word(11) == 0x3a22746c75736572 {
+			r.Advance(19)
 			goto f8
 		}
 		goto find
 	}
 f7:
 	v.Error = r.Skip()
-	if !r.Follows(`,"tool_u`, `se_result":`) {
+	// ,"tool_use_result":, word by word:
+	if !(r.Word(0) == 0x755f6c6f6f74222c && r.Word(8) == 0x6c757365725f6573 && r.Word(11) == 0x3a22746c75736572) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `nt_type":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x22657079745f746e && r.Word(9) == 0x3a22657079745f74 {
+			r.Advance(17)
 			goto f9
 		}
 		goto find
 	}
+	r.Advance(19)
 f8:
 	v.ToolUseResult = r.Skip()
-	if !r.Follows(`,"subage`, `nt_type":`) {
+	// ,"subagent_type":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x22657079745f746e && r.Word(9) == 0x3a22657079745f74) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"task_d`, `escription":`) {
+		if r.Word(0) == 0x645f6b736174222c && r.Word(8) == 0x6974706972637365 && r.Word(12) == 0x3a226e6f69747069 {
+			r.Advance(20)
 			goto f10
 		}
 		goto find
 	}
+	r.Advance(17)
 f9:
 	r.StringField(&v.SubagentType)
-	if !r.Follows(`,"task_d`, `escription":`) {
+	// ,"task_description":, word by word:
+	if !(r.Word(0) == 0x645f6b736174222c && r.Word(8) == 0x6974706972637365 && r.Word(12) == 0x3a226e6f69747069) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(20)
 f10:
 	r.StringField(&v.TaskDescription)
 	if r.ObjectEnd() {
@@ -822,7 +846,8 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"parent`, `_tool_use_id":`) {
+		if r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x73755f6c6f6f745f && r.Word(14) == 0x3a2264695f657375 {
+			r.Advance(22)
 			goto f4
 		}
 		goto find
@@ -848,7 +873,8 @@ f3:
 			v.Line.Event = r.Skip()
 		}
 	}
-	if !r.Follows(`,"parent`, `_tool_use_id":`) {
+	// ,"parent_tool_use_id":, word by word:
+	if !(r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x73755f6c6f6f745f && r.Word(14) == 0x3a2264695f657375) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -857,6 +883,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(22)
 f4:
 	if r.Null() {
 		v.Line.ParentToolUseID = nil
@@ -895,36 +922,44 @@ f6:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"tool_u`, `se_result":`) {
+		if r.Word(0) == 0x755f6c6f6f74222c && r.Word(8) == 0x6c757365725f6573 && r.Word(11) == 0x3a22746c75736572 {
+			r.Advance(19)
 			goto f8
 		}
 		goto find
 	}
 f7:
 	v.Line.Error = r.Skip()
-	if !r.Follows(`,"tool_u`, `se_result":`) {
+	// ,"tool_use_result":, word by word:
+	if !(r.Word(0) == 0x755f6c6f6f74222c && r.Word(8) == 0x6c757365725f6573 && r.Word(11) == 0x3a22746c75736572) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `nt_type":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x22657079745f746e && r.Word(9) == 0x3a22657079745f74 {
+			r.Advance(17)
 			goto f9
 		}
 		goto find
 	}
+	r.Advance(19)
 f8:
 	v.Line.ToolUseResult = r.Skip()
-	if !r.Follows(`,"subage`, `nt_type":`) {
+	// ,"subagent_type":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x22657079745f746e && r.Word(9) == 0x3a22657079745f74) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"task_d`, `escription":`) {
+		if r.Word(0) == 0x645f6b736174222c && r.Word(8) == 0x6974706972637365 && r.Word(12) == 0x3a226e6f69747069 {
+			r.Advance(20)
 			goto f10
 		}
 		goto find
 	}
+	r.Advance(17)
 f9:
 	r.StringField(&v.Line.SubagentType)
-	if !r.Follows(`,"task_d`, `escription":`) {
+	// ,"task_description":, word by word:
+	if !(r.Word(0) == 0x645f6b736174222c && r.Word(8) == 0x6974706972637365 && r.Word(12) == 0x3a226e6f69747069) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -933,6 +968,7 @@ f9:
 		}
 		goto find
 	}
+	r.Advance(20)
 f10:
 	r.StringField(&v.Line.TaskDescription)
 	if !r.Follows(`,"is_err`, `or":`) {
@@ -950,14 +986,16 @@ f11:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"durati`, `on_api_ms":`) {
+		if r.Word(0) == 0x697461727564222c && r.Word(8) == 0x6d5f6970615f6e6f && r.Word(11) == 0x3a22736d5f697061 {
+			r.Advance(19)
 			goto f13
 		}
 		goto find
 	}
 f12:
 	jsontext.ReadInt(r, &v.result.DurationMS)
-	if !r.Follows(`,"durati`, `on_api_ms":`) {
+	// ,"duration_api_ms":, word by word:
+	if !(r.Word(0) == 0x697461727564222c && r.Word(8) == 0x6d5f6970615f6e6f && r.Word(11) == 0x3a22736d5f697061) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -966,6 +1004,7 @@ f12:
 		}
 		goto find
 	}
+	r.Advance(19)
 f13:
 	jsontext.ReadInt(r, &v.result.DurationAPIMS)
 	if !r.Follows(`,"num_tu`, `rns":`) {
@@ -998,7 +1037,8 @@ f15:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"total_`, `cost_usd":`) {
+		if r.Word(0) == 0x5f6c61746f74222c && r.Word(8) == 0x6473755f74736f63 && r.Word(10) == 0x3a226473755f7473 {
+			r.Advance(18)
 			goto f17
 		}
 		goto find
@@ -1009,7 +1049,8 @@ f16:
 	} else {
 		*jsontext.Ensure(&v.result.StopReason) = r.String()
 	}
-	if !r.Follows(`,"total_`, `cost_usd":`) {
+	// ,"total_cost_usd":, word by word:
+	if !(r.Word(0) == 0x5f6c61746f74222c && r.Word(8) == 0x6473755f74736f63 && r.Word(10) == 0x3a226473755f7473) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1018,6 +1059,7 @@ f16:
 		}
 		goto find
 	}
+	r.Advance(18)
 f17:
 	if r.Null() {
 		v.result.TotalCostUSD = nil
@@ -1044,7 +1086,8 @@ f18:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"permis`, `sion_denials":`) {
+		if r.Word(0) == 0x73696d726570222c && r.Word(8) == 0x6e65645f6e6f6973 && r.Word(14) == 0x3a22736c61696e65 {
+			r.Advance(22)
 			goto f20
 		}
 		goto find
@@ -1064,7 +1107,8 @@ f19:
 			v.result.ModelUsage[string(key)] = e0
 		}
 	}
-	if !r.Follows(`,"permis`, `sion_denials":`) {
+	// ,"permission_denials":, word by word:
+	if !(r.Word(0) == 0x73696d726570222c && r.Word(8) == 0x6e65645f6e6f6973 && r.Word(14) == 0x3a22736c61696e65) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1073,6 +1117,7 @@ f19:
 		}
 		goto find
 	}
+	r.Advance(22)
 f20:
 	if r.Null() {
 		v.result.PermissionDenials = nil
@@ -1361,7 +1406,8 @@ f5:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"permis`, `sionMode":`) {
+		if r.Word(0) == 0x73696d726570222c && r.Word(8) == 0x65646f4d6e6f6973 && r.Word(10) == 0x3a2265646f4d6e6f {
+			r.Advance(18)
 			goto f7
 		}
 		goto find
@@ -1370,20 +1416,24 @@ f6:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Model = r.KeepString(&v.model)
 	}
-	if !r.Follows(`,"permis`, `sionMode":`) {
+	// ,"permissionMode":, word by word:
+	if !(r.Word(0) == 0x73696d726570222c && r.Word(8) == 0x65646f4d6e6f6973 && r.Word(10) == 0x3a2265646f4d6e6f) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"slash_`, `commands":`) {
+		if r.Word(0) == 0x5f6873616c73222c && r.Word(8) == 0x73646e616d6d6f63 && r.Word(10) == 0x3a2273646e616d6d {
+			r.Advance(18)
 			goto f8
 		}
 		goto find
 	}
+	r.Advance(18)
 f7:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.PermissionMode = r.KeepString(&v.permissionMode)
 	}
-	if !r.Follows(`,"slash_`, `commands":`) {
+	// ,"slash_commands":, word by word:
+	if !(r.Word(0) == 0x5f6873616c73222c && r.Word(8) == 0x73646e616d6d6f63 && r.Word(10) == 0x3a2273646e616d6d) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1392,6 +1442,7 @@ f7:
 		}
 		goto find
 	}
+	r.Advance(18)
 f8:
 	if r.Peek() == 'n' && r.Null() {
 		v.SlashCommands = nil
@@ -1404,7 +1455,8 @@ f8:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"claude`, `_code_version":`) {
+		if r.Word(0) == 0x656475616c63222c && r.Word(8) == 0x65765f65646f635f && r.Word(15) == 0x3a226e6f69737265 {
+			r.Advance(23)
 			goto f10
 		}
 		if r.Follows(`,"output`, `_style":`) {
@@ -1428,7 +1480,8 @@ f9:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.APIKeySource = r.KeepString(&v.apiKeySource)
 	}
-	if !r.Follows(`,"claude`, `_code_version":`) {
+	// ,"claude_code_version":, word by word:
+	if !(r.Word(0) == 0x656475616c63222c && r.Word(8) == 0x65765f65646f635f && r.Word(15) == 0x3a226e6f69737265) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1449,6 +1502,7 @@ f9:
 		}
 		goto find
 	}
+	r.Advance(23)
 f10:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ClaudeCodeVersion = r.KeepString(&v.version)
@@ -1659,14 +1713,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"durati`, `on_api_ms":`) {
+		if r.Word(0) == 0x697461727564222c && r.Word(8) == 0x6d5f6970615f6e6f && r.Word(11) == 0x3a22736d5f697061 {
+			r.Advance(19)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadInt(r, &v.DurationMS)
-	if !r.Follows(`,"durati`, `on_api_ms":`) {
+	// ,"duration_api_ms":, word by word:
+	if !(r.Word(0) == 0x697461727564222c && r.Word(8) == 0x6d5f6970615f6e6f && r.Word(11) == 0x3a22736d5f697061) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1675,6 +1731,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(19)
 f4:
 	jsontext.ReadInt(r, &v.DurationAPIMS)
 	if !r.Follows(`,"num_tu`, `rns":`) {
@@ -1722,14 +1779,16 @@ f7:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"total_`, `cost_usd":`) {
+		if r.Word(0) == 0x5f6c61746f74222c && r.Word(8) == 0x6473755f74736f63 && r.Word(10) == 0x3a226473755f7473 {
+			r.Advance(18)
 			goto f9
 		}
 		goto find
 	}
 f8:
 	r.StringField(&v.SessionID)
-	if !r.Follows(`,"total_`, `cost_usd":`) {
+	// ,"total_cost_usd":, word by word:
+	if !(r.Word(0) == 0x5f6c61746f74222c && r.Word(8) == 0x6473755f74736f63 && r.Word(10) == 0x3a226473755f7473) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1738,6 +1797,7 @@ f8:
 		}
 		goto find
 	}
+	r.Advance(18)
 f9:
 	if r.Null() {
 		v.TotalCostUSD = nil
@@ -1764,7 +1824,8 @@ f10:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"permis`, `sion_denials":`) {
+		if r.Word(0) == 0x73696d726570222c && r.Word(8) == 0x6e65645f6e6f6973 && r.Word(14) == 0x3a22736c61696e65 {
+			r.Advance(22)
 			goto f12
 		}
 		goto find
@@ -1784,7 +1845,8 @@ f11:
 			v.ModelUsage[string(key)] = e0
 		}
 	}
-	if !r.Follows(`,"permis`, `sion_denials":`) {
+	// ,"permission_denials":, word by word:
+	if !(r.Word(0) == 0x73696d726570222c && r.Word(8) == 0x6e65645f6e6f6973 && r.Word(14) == 0x3a22736c61696e65) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1793,6 +1855,7 @@ f11:
 		}
 		goto find
 	}
+	r.Advance(22)
 f12:
 	if r.Null() {
 		v.PermissionDenials = nil
@@ -1919,36 +1982,44 @@ f0:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"cacheR`, `eadInputTokens":`) {
+		if r.Word(0) == 0x526568636163222c && r.Word(8) == 0x7475706e49646165 && r.Word(16) == 0x3a22736e656b6f54 {
+			r.Advance(24)
 			goto f2
 		}
 		goto find
 	}
 f1:
 	jsontext.ReadInt(r, &v.OutputTokens)
-	if !r.Follows(`,"cacheR`, `eadInputTokens":`) {
+	// ,"cacheReadInputTokens":, word by word:
+	if !(r.Word(0) == 0x526568636163222c && r.Word(8) == 0x7475706e49646165 && r.Word(16) == 0x3a22736e656b6f54) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"cacheC`, `reationInputTokens":`) {
+		if r.Word(0) == 0x436568636163222c && r.Word(8) == 0x496e6f6974616572 && r.Word(16) == 0x656b6f547475706e && r.Word(20) == 0x3a22736e656b6f54 {
+			r.Advance(28)
 			goto f3
 		}
 		goto find
 	}
+	r.Advance(24)
 f2:
 	jsontext.ReadInt(r, &v.CacheReadInputTokens)
-	if !r.Follows(`,"cacheC`, `reationInputTokens":`) {
+	// ,"cacheCreationInputTokens":, word by word:
+	if !(r.Word(0) == 0x436568636163222c && r.Word(8) == 0x496e6f6974616572 && r.Word(16) == 0x656b6f547475706e && r.Word(20) == 0x3a22736e656b6f54) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"webSea`, `rchRequests":`) {
+		if r.Word(0) == 0x616553626577222c && r.Word(8) == 0x6575716552686372 && r.Word(13) == 0x3a22737473657571 {
+			r.Advance(21)
 			goto f4
 		}
 		goto find
 	}
+	r.Advance(28)
 f3:
 	jsontext.ReadInt(r, &v.CacheCreationInputTokens)
-	if !r.Follows(`,"webSea`, `rchRequests":`) {
+	// ,"webSearchRequests":, word by word:
+	if !(r.Word(0) == 0x616553626577222c && r.Word(8) == 0x6575716552686372 && r.Word(13) == 0x3a22737473657571) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1957,6 +2028,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(21)
 f4:
 	jsontext.ReadInt(r, &v.WebSearchRequests)
 	if !r.Follows(`,"costUS`, `D":`) {
@@ -2152,14 +2224,16 @@ f1:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"retry_`, `delay_ms":`) {
+		if r.Word(0) == 0x5f7972746572222c && r.Word(8) == 0x736d5f79616c6564 && r.Word(10) == 0x3a22736d5f79616c {
+			r.Advance(18)
 			goto f3
 		}
 		goto find
 	}
 f2:
 	jsontext.ReadInt(r, &v.MaxRetries)
-	if !r.Follows(`,"retry_`, `delay_ms":`) {
+	// ,"retry_delay_ms":, word by word:
+	if !(r.Word(0) == 0x5f7972746572222c && r.Word(8) == 0x736d5f79616c6564 && r.Word(10) == 0x3a22736d5f79616c) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -2168,6 +2242,7 @@ f2:
 		}
 		goto find
 	}
+	r.Advance(18)
 f3:
 	jsontext.ReadFloat(r, &v.RetryDelayMS)
 	if !r.Follows(`,"error_`, `status":`) {
@@ -2190,7 +2265,8 @@ f4:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"estima`, `ted_tokens":`) {
+		if r.Word(0) == 0x616d69747365222c && r.Word(8) == 0x656b6f745f646574 && r.Word(12) == 0x3a22736e656b6f74 {
+			r.Advance(20)
 			goto f6
 		}
 		goto find
@@ -2201,7 +2277,8 @@ f5:
 	} else {
 		jsontext.ReadAny(r, &v.Error)
 	}
-	if !r.Follows(`,"estima`, `ted_tokens":`) {
+	// ,"estimated_tokens":, word by word:
+	if !(r.Word(0) == 0x616d69747365222c && r.Word(8) == 0x656b6f745f646574 && r.Word(12) == 0x3a22736e656b6f74) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -2210,20 +2287,23 @@ f5:
 		}
 		goto find
 	}
+	r.Advance(20)
 f6:
 	jsontext.ReadInt(r, &v.EstimatedTokens)
 	if !r.Follows(`,"descri`, `ption":`) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"subage`, `nt_type":`) {
+		if r.Word(0) == 0x656761627573222c && r.Word(8) == 0x22657079745f746e && r.Word(9) == 0x3a22657079745f74 {
+			r.Advance(17)
 			goto f8
 		}
 		goto find
 	}
 f7:
 	r.StringField(&v.Description)
-	if !r.Follows(`,"subage`, `nt_type":`) {
+	// ,"subagent_type":, word by word:
+	if !(r.Word(0) == 0x656761627573222c && r.Word(8) == 0x22657079745f746e && r.Word(9) == 0x3a22657079745f74) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -2232,20 +2312,23 @@ f7:
 		}
 		goto find
 	}
+	r.Advance(17)
 f8:
 	r.StringField(&v.SubagentType)
 	if !r.Follows(`,"summar`, `y":`) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"last_t`, `ool_name":`) {
+		if r.Word(0) == 0x745f7473616c222c && r.Word(8) == 0x656d616e5f6c6f6f && r.Word(10) == 0x3a22656d616e5f6c {
+			r.Advance(18)
 			goto f10
 		}
 		goto find
 	}
 f9:
 	r.StringField(&v.Summary)
-	if !r.Follows(`,"last_t`, `ool_name":`) {
+	// ,"last_tool_name":, word by word:
+	if !(r.Word(0) == 0x745f7473616c222c && r.Word(8) == 0x656d616e5f6c6f6f && r.Word(10) == 0x3a22656d616e5f6c) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -2254,6 +2337,7 @@ f9:
 		}
 		goto find
 	}
+	r.Advance(18)
 f10:
 	r.StringField(&v.LastToolName)
 	if !r.Follows(`,"patch"`, `:`) {
@@ -2345,40 +2429,48 @@ f17:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"elapse`, `d_time_seconds":`) {
+		if r.Word(0) == 0x657370616c65222c && r.Word(8) == 0x735f656d69745f64 && r.Word(16) == 0x3a2273646e6f6365 {
+			r.Advance(24)
 			goto f19
 		}
 		goto find
 	}
 f18:
 	r.StringField(&v.ToolName)
-	if !r.Follows(`,"elapse`, `d_time_seconds":`) {
+	// ,"elapsed_time_seconds":, word by word:
+	if !(r.Word(0) == 0x657370616c65222c && r.Word(8) == 0x735f656d69745f64 && r.Word(16) == 0x3a2273646e6f6365) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"compac`, `t_metadata":`) {
+		if r.Word(0) == 0x6361706d6f63222c && r.Word(8) == 0x61646174656d5f74 && r.Word(12) == 0x3a22617461646174 {
+			r.Advance(20)
 			goto f20
 		}
 		goto find
 	}
+	r.Advance(24)
 f19:
 	jsontext.ReadFloat(r, &v.ElapsedSeconds)
-	if !r.Follows(`,"compac`, `t_metadata":`) {
+	// ,"compact_metadata":, word by word:
+	if !(r.Word(0) == 0x6361706d6f63222c && r.Word(8) == 0x61646174656d5f74 && r.Word(12) == 0x3a22617461646174) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"rate_l`, `imit_info":`) {
+		if r.Word(0) == 0x6c5f65746172222c && r.Word(8) == 0x666e695f74696d69 && r.Word(11) == 0x3a226f666e695f74 {
+			r.Advance(19)
 			goto f21
 		}
 		goto find
 	}
+	r.Advance(20)
 f20:
 	if r.Null() {
 		v.CompactMetadata = nil
 	} else {
 		readNoticeCompact(r, jsontext.Ensure(&v.CompactMetadata))
 	}
-	if !r.Follows(`,"rate_l`, `imit_info":`) {
+	// ,"rate_limit_info":, word by word:
+	if !(r.Word(0) == 0x6c5f65746172222c && r.Word(8) == 0x666e695f74696d69 && r.Word(11) == 0x3a226f666e695f74) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -2387,6 +2479,7 @@ f20:
 		}
 		goto find
 	}
+	r.Advance(19)
 f21:
 	if r.Null() {
 		v.RateLimitInfo = nil
@@ -2671,32 +2764,39 @@ func internSession(b []byte) string {
 
 // internSubtypeNext reads a string as internSubtype(r.Str()) does.
 func internSubtypeNext(r *jsontext.Reader) string {
-	switch r.StringByte() {
-	case 'c':
-		if r.Follows(`"compact`, `_boundary"`) {
+	switch w := r.Word(0); w {
+	case 0x746361706d6f6322: // "compact
+		if r.Word(8) == 0x7261646e756f625f && r.Word(10) == 0x22797261646e756f { // _boundary"
+			r.Advance(18)
 			return SubtypeCompactBoundary
 		}
-	case 'i':
-		if r.Follows(`"init"`, ``) {
-			return SubtypeInit
-		}
-		if r.Follows(`"informa`, `tional"`) {
-			return SubtypeInformational
-		}
-	case 's':
-		if r.Follows(`"success`, `"`) {
+	case 0x7373656363757322: // "success
+		if r.Word(1) == 0x2273736563637573 { // "
+			r.Advance(9)
 			return SubtypeSuccess
 		}
-		if r.Follows(`"status"`, ``) {
-			return SubtypeStatus
+	case 0x616d726f666e6922: // "informa
+		if r.Word(7) == 0x226c616e6f697461 { // tional"
+			r.Advance(15)
+			return SubtypeInformational
 		}
-	case 'e':
-		if r.Follows(`"error_d`, `uring_execution"`) {
+	case 0x645f726f72726522: // "error_d
+		if r.Word(8) == 0x78655f676e697275 && r.Word(16) == 0x226e6f6974756365 { // uring_execution"
+			r.Advance(24)
 			return SubtypeErrorDuring
 		}
-	case 't':
-		if r.Follows(`"thinkin`, `g_tokens"`) {
+	case 0x2273757461747322: // "status"
+		r.Advance(8)
+		return SubtypeStatus
+	case 0x6e696b6e69687422: // "thinkin
+		if r.Word(8) == 0x736e656b6f745f67 && r.Word(9) == 0x22736e656b6f745f { // g_tokens"
+			r.Advance(17)
 			return SubtypeThinkingTokens
+		}
+	default:
+		if w&0xffffffffffff == 0x2274696e6922 { // "init"
+			r.Advance(6)
+			return SubtypeInit
 		}
 	}
 	return internSubtype(r.Str())
@@ -2725,29 +2825,32 @@ func internSubtype(b []byte) string {
 
 // internTypeNext reads a string as internType(r.Str()) does.
 func internTypeNext(r *jsontext.Reader) string {
-	switch r.StringByte() {
-	case 's':
-		if r.Follows(`"system"`, ``) {
-			return TypeSystem
-		}
-		if r.Follows(`"stream_`, `event"`) {
-			return TypeStreamEvent
-		}
-	case 'a':
-		if r.Follows(`"assista`, `nt"`) {
+	switch w := r.Word(0); w {
+	case 0x226d657473797322: // "system"
+		r.Advance(8)
+		return TypeSystem
+	case 0x6174736973736122: // "assista
+		if r.Word(3) == 0x22746e6174736973 { // nt"
+			r.Advance(11)
 			return TypeAssistant
 		}
-	case 'u':
-		if r.Follows(`"user"`, ``) {
-			return TypeUser
+	case 0x22746c7573657222: // "result"
+		r.Advance(8)
+		return TypeResult
+	case 0x5f6d616572747322: // "stream_
+		if r.Word(6) == 0x22746e6576655f6d { // event"
+			r.Advance(14)
+			return TypeStreamEvent
 		}
-	case 'r':
-		if r.Follows(`"result"`, ``) {
-			return TypeResult
-		}
-	case 'k':
-		if r.Follows(`"keep_al`, `ive"`) {
+	case 0x6c615f7065656b22: // "keep_al
+		if r.Word(4) == 0x226576696c615f70 { // ive"
+			r.Advance(12)
 			return TypeKeepAlive
+		}
+	default:
+		if w&0xffffffffffff == 0x227265737522 { // "user"
+			r.Advance(6)
+			return TypeUser
 		}
 	}
 	return internType(r.Str())

@@ -204,16 +204,19 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 		return
 	}
 	if !r.Follows(`"input_t`, `okens":`) {
-		if r.Follows(`"cached_`, `input_tokens":`) {
+		if r.Word(0) == 0x5f64656863616322 && r.Word(8) == 0x6f745f7475706e69 && r.Word(14) == 0x3a22736e656b6f74 {
+			r.Advance(22)
 			goto f1
 		}
-		if r.Follows(`"cache_w`, `rite_input_tokens":`) {
+		if r.Word(0) == 0x775f656863616322 && r.Word(8) == 0x706e695f65746972 && r.Word(16) == 0x6e656b6f745f7475 && r.Word(19) == 0x3a22736e656b6f74 {
+			r.Advance(27)
 			goto f2
 		}
 		if r.Follows(`"output_`, `tokens":`) {
 			goto f3
 		}
-		if r.Follows(`"reasoni`, `ng_output_tokens":`) {
+		if r.Word(0) == 0x696e6f7361657222 && r.Word(8) == 0x757074756f5f676e && r.Word(16) == 0x736e656b6f745f74 && r.Word(18) == 0x3a22736e656b6f74 {
+			r.Advance(26)
 			goto f4
 		}
 		goto find
@@ -225,21 +228,26 @@ f0:
 		jsontext.EnsureIn(&v.InputTokens, &v.input)
 		jsontext.ReadInt(r, v.InputTokens)
 	}
-	if !r.Follows(`,"cached`, `_input_tokens":`) {
+	// ,"cached_input_tokens":, word by word:
+	if !(r.Word(0) == 0x646568636163222c && r.Word(8) == 0x745f7475706e695f && r.Word(15) == 0x3a22736e656b6f74) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"cache_`, `write_input_tokens":`) {
+		if r.Word(0) == 0x5f6568636163222c && r.Word(8) == 0x6e695f6574697277 && r.Word(16) == 0x656b6f745f747570 && r.Word(20) == 0x3a22736e656b6f74 {
+			r.Advance(28)
 			goto f2
 		}
-		if r.Follows(`,"output`, `_tokens":`) {
+		if r.Word(0) == 0x74757074756f222c && r.Word(8) == 0x22736e656b6f745f && r.Word(9) == 0x3a22736e656b6f74 {
+			r.Advance(17)
 			goto f3
 		}
-		if r.Follows(`,"reason`, `ing_output_tokens":`) {
+		if r.Word(0) == 0x6e6f73616572222c && r.Word(8) == 0x7074756f5f676e69 && r.Word(16) == 0x6e656b6f745f7475 && r.Word(19) == 0x3a22736e656b6f74 {
+			r.Advance(27)
 			goto f4
 		}
 		goto find
 	}
+	r.Advance(23)
 f1:
 	if r.Peek() == 'n' && r.Null() {
 		v.CachedInputTokens = nil
@@ -247,18 +255,22 @@ f1:
 		jsontext.EnsureIn(&v.CachedInputTokens, &v.cached)
 		jsontext.ReadInt(r, v.CachedInputTokens)
 	}
-	if !r.Follows(`,"cache_`, `write_input_tokens":`) {
+	// ,"cache_write_input_tokens":, word by word:
+	if !(r.Word(0) == 0x5f6568636163222c && r.Word(8) == 0x6e695f6574697277 && r.Word(16) == 0x656b6f745f747570 && r.Word(20) == 0x3a22736e656b6f74) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"output`, `_tokens":`) {
+		if r.Word(0) == 0x74757074756f222c && r.Word(8) == 0x22736e656b6f745f && r.Word(9) == 0x3a22736e656b6f74 {
+			r.Advance(17)
 			goto f3
 		}
-		if r.Follows(`,"reason`, `ing_output_tokens":`) {
+		if r.Word(0) == 0x6e6f73616572222c && r.Word(8) == 0x7074756f5f676e69 && r.Word(16) == 0x6e656b6f745f7475 && r.Word(19) == 0x3a22736e656b6f74 {
+			r.Advance(27)
 			goto f4
 		}
 		goto find
 	}
+	r.Advance(28)
 f2:
 	if r.Peek() == 'n' && r.Null() {
 		v.CacheWriteInputTokens = nil
@@ -266,15 +278,18 @@ f2:
 		jsontext.EnsureIn(&v.CacheWriteInputTokens, &v.cacheWrite)
 		jsontext.ReadInt(r, v.CacheWriteInputTokens)
 	}
-	if !r.Follows(`,"output`, `_tokens":`) {
+	// ,"output_tokens":, word by word:
+	if !(r.Word(0) == 0x74757074756f222c && r.Word(8) == 0x22736e656b6f745f && r.Word(9) == 0x3a22736e656b6f74) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"reason`, `ing_output_tokens":`) {
+		if r.Word(0) == 0x6e6f73616572222c && r.Word(8) == 0x7074756f5f676e69 && r.Word(16) == 0x6e656b6f745f7475 && r.Word(19) == 0x3a22736e656b6f74 {
+			r.Advance(27)
 			goto f4
 		}
 		goto find
 	}
+	r.Advance(17)
 f3:
 	if r.Peek() == 'n' && r.Null() {
 		v.OutputTokens = nil
@@ -282,12 +297,14 @@ f3:
 		jsontext.EnsureIn(&v.OutputTokens, &v.output)
 		jsontext.ReadInt(r, v.OutputTokens)
 	}
-	if !r.Follows(`,"reason`, `ing_output_tokens":`) {
+	// ,"reasoning_output_tokens":, word by word:
+	if !(r.Word(0) == 0x6e6f73616572222c && r.Word(8) == 0x7074756f5f676e69 && r.Word(16) == 0x6e656b6f745f7475 && r.Word(19) == 0x3a22736e656b6f74) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(27)
 f4:
 	if r.Peek() == 'n' && r.Null() {
 		v.ReasoningOutputTokens = nil
@@ -424,14 +441,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"aggreg`, `ated_output":`) {
+		if r.Word(0) == 0x676572676761222c && r.Word(8) == 0x74756f5f64657461 && r.Word(13) == 0x3a2274757074756f {
+			r.Advance(21)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	v.Command = r.Skip()
-	if !r.Follows(`,"aggreg`, `ated_output":`) {
+	// ,"aggregated_output":, word by word:
+	if !(r.Word(0) == 0x676572676761222c && r.Word(8) == 0x74756f5f64657461 && r.Word(13) == 0x3a2274757074756f) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -440,6 +459,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(21)
 f4:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.AggregatedOutput = r.String()
@@ -591,16 +611,19 @@ f14:
 		if r.Follows(`,"messag`, `e":`) {
 			goto f16
 		}
-		if r.Follows(`,"sender`, `_thread_id":`) {
+		if r.Word(0) == 0x7265646e6573222c && r.Word(8) == 0x5f6461657268745f && r.Word(12) == 0x3a2264695f646165 {
+			r.Advance(20)
 			goto f17
 		}
-		if r.Follows(`,"receiv`, `er_thread_ids":`) {
+		if r.Word(0) == 0x766965636572222c && r.Word(8) == 0x61657268745f7265 && r.Word(15) == 0x3a227364695f6461 {
+			r.Advance(23)
 			goto f18
 		}
 		if r.Follows(`,"prompt`, `":`) {
 			goto f19
 		}
-		if r.Follows(`,"agents`, `_states":`) {
+		if r.Word(0) == 0x73746e656761222c && r.Word(8) == 0x227365746174735f && r.Word(9) == 0x3a22736574617473 {
+			r.Advance(17)
 			goto f20
 		}
 		if r.Follows(`,"item_t`, `ype":`) {
@@ -625,16 +648,19 @@ f15:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"sender`, `_thread_id":`) {
+		if r.Word(0) == 0x7265646e6573222c && r.Word(8) == 0x5f6461657268745f && r.Word(12) == 0x3a2264695f646165 {
+			r.Advance(20)
 			goto f17
 		}
-		if r.Follows(`,"receiv`, `er_thread_ids":`) {
+		if r.Word(0) == 0x766965636572222c && r.Word(8) == 0x61657268745f7265 && r.Word(15) == 0x3a227364695f6461 {
+			r.Advance(23)
 			goto f18
 		}
 		if r.Follows(`,"prompt`, `":`) {
 			goto f19
 		}
-		if r.Follows(`,"agents`, `_states":`) {
+		if r.Word(0) == 0x73746e656761222c && r.Word(8) == 0x227365746174735f && r.Word(9) == 0x3a22736574617473 {
+			r.Advance(17)
 			goto f20
 		}
 		if r.Follows(`,"item_t`, `ype":`) {
@@ -646,17 +672,20 @@ f16:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Message = r.String()
 	}
-	if !r.Follows(`,"sender`, `_thread_id":`) {
+	// ,"sender_thread_id":, word by word:
+	if !(r.Word(0) == 0x7265646e6573222c && r.Word(8) == 0x5f6461657268745f && r.Word(12) == 0x3a2264695f646165) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"receiv`, `er_thread_ids":`) {
+		if r.Word(0) == 0x766965636572222c && r.Word(8) == 0x61657268745f7265 && r.Word(15) == 0x3a227364695f6461 {
+			r.Advance(23)
 			goto f18
 		}
 		if r.Follows(`,"prompt`, `":`) {
 			goto f19
 		}
-		if r.Follows(`,"agents`, `_states":`) {
+		if r.Word(0) == 0x73746e656761222c && r.Word(8) == 0x227365746174735f && r.Word(9) == 0x3a22736574617473 {
+			r.Advance(17)
 			goto f20
 		}
 		if r.Follows(`,"item_t`, `ype":`) {
@@ -664,18 +693,21 @@ f16:
 		}
 		goto find
 	}
+	r.Advance(20)
 f17:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.SenderThreadID = r.String()
 	}
-	if !r.Follows(`,"receiv`, `er_thread_ids":`) {
+	// ,"receiver_thread_ids":, word by word:
+	if !(r.Word(0) == 0x766965636572222c && r.Word(8) == 0x61657268745f7265 && r.Word(15) == 0x3a227364695f6461) {
 		if r.ObjectEnd() {
 			return
 		}
 		if r.Follows(`,"prompt`, `":`) {
 			goto f19
 		}
-		if r.Follows(`,"agents`, `_states":`) {
+		if r.Word(0) == 0x73746e656761222c && r.Word(8) == 0x227365746174735f && r.Word(9) == 0x3a22736574617473 {
+			r.Advance(17)
 			goto f20
 		}
 		if r.Follows(`,"item_t`, `ype":`) {
@@ -683,6 +715,7 @@ f17:
 		}
 		goto find
 	}
+	r.Advance(23)
 f18:
 	if r.Peek() == 'n' && r.Null() {
 		v.ReceiverThreadIDs = nil
@@ -700,7 +733,8 @@ f18:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"agents`, `_states":`) {
+		if r.Word(0) == 0x73746e656761222c && r.Word(8) == 0x227365746174735f && r.Word(9) == 0x3a22736574617473 {
+			r.Advance(17)
 			goto f20
 		}
 		if r.Follows(`,"item_t`, `ype":`) {
@@ -714,7 +748,8 @@ f19:
 	} else {
 		*jsontext.Ensure(&v.Prompt) = r.String()
 	}
-	if !r.Follows(`,"agents`, `_states":`) {
+	// ,"agents_states":, word by word:
+	if !(r.Word(0) == 0x73746e656761222c && r.Word(8) == 0x227365746174735f && r.Word(9) == 0x3a22736574617473) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -723,6 +758,7 @@ f19:
 		}
 		goto find
 	}
+	r.Advance(17)
 f20:
 	v.AgentsStates = r.Skip()
 	if !r.Follows(`,"item_t`, `ype":`) {
@@ -872,7 +908,8 @@ func readMCPResult(r *jsontext.Reader, v *MCPResult) {
 		return
 	}
 	if !r.Follows(`"content`, `":`) {
-		if r.Follows(`"structu`, `red_content":`) {
+		if r.Word(0) == 0x7574637572747322 && r.Word(8) == 0x746e6f635f646572 && r.Word(13) == 0x3a22746e65746e6f {
+			r.Advance(21)
 			goto f1
 		}
 		goto find
@@ -888,12 +925,14 @@ f0:
 		}
 		v.Content = jsontext.NotNil(s0)
 	}
-	if !r.Follows(`,"struct`, `ured_content":`) {
+	// ,"structured_content":, word by word:
+	if !(r.Word(0) == 0x746375727473222c && r.Word(8) == 0x6e6f635f64657275 && r.Word(14) == 0x3a22746e65746e6f) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(22)
 f1:
 	v.StructuredContent = r.Skip()
 	if r.ObjectEnd() {
@@ -1304,14 +1343,16 @@ f14:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"encryp`, `ted_content":`) {
+		if r.Word(0) == 0x707972636e65222c && r.Word(8) == 0x746e6f635f646574 && r.Word(13) == 0x3a22746e65746e6f {
+			r.Advance(21)
 			goto f16
 		}
 		goto find
 	}
 f15:
 	jsontext.ReadRaw(r, &v.Tools)
-	if !r.Follows(`,"encryp`, `ted_content":`) {
+	// ,"encrypted_content":, word by word:
+	if !(r.Word(0) == 0x707972636e65222c && r.Word(8) == 0x746e6f635f646574 && r.Word(13) == 0x3a22746e65746e6f) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1320,6 +1361,7 @@ f15:
 		}
 		goto find
 	}
+	r.Advance(21)
 f16:
 	if r.Null() {
 		v.EncryptedContent = nil
@@ -1588,7 +1630,8 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"aggreg`, `ated_output":`) {
+		if r.Word(0) == 0x676572676761222c && r.Word(8) == 0x74756f5f64657461 && r.Word(13) == 0x3a2274757074756f {
+			r.Advance(21)
 			goto f4
 		}
 		goto find
@@ -1597,7 +1640,8 @@ f3:
 	if !r.Null() {
 		v.Status = internVocab(r.Str())
 	}
-	if !r.Follows(`,"aggreg`, `ated_output":`) {
+	// ,"aggregated_output":, word by word:
+	if !(r.Word(0) == 0x676572676761222c && r.Word(8) == 0x74756f5f64657461 && r.Word(13) == 0x3a2274757074756f) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1606,6 +1650,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(21)
 f4:
 	r.StringField(&v.AggregatedOutput)
 	if !r.Follows(`,"exit_c`, `ode":`) {
@@ -1669,24 +1714,29 @@ func readTokenInfo(r *jsontext.Reader, v *TokenInfo) {
 	if !r.Object() {
 		return
 	}
-	if !r.Follows(`"total_t`, `oken_usage":`) {
-		if r.Follows(`"last_to`, `ken_usage":`) {
+	// "total_token_usage":, word by word:
+	if !(r.Word(0) == 0x745f6c61746f7422 && r.Word(8) == 0x6173755f6e656b6f && r.Word(12) == 0x3a2265676173755f) {
+		if r.Word(0) == 0x6f745f7473616c22 && r.Word(8) == 0x676173755f6e656b && r.Word(11) == 0x3a2265676173755f {
+			r.Advance(19)
 			goto f1
 		}
 		goto find
 	}
+	r.Advance(20)
 f0:
 	if r.Null() {
 		v.TotalTokenUsage = nil
 	} else {
 		readUsage(r, jsontext.Ensure(&v.TotalTokenUsage))
 	}
-	if !r.Follows(`,"last_t`, `oken_usage":`) {
+	// ,"last_token_usage":, word by word:
+	if !(r.Word(0) == 0x745f7473616c222c && r.Word(8) == 0x6173755f6e656b6f && r.Word(12) == 0x3a2265676173755f) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(20)
 f1:
 	if r.Null() {
 		v.LastTokenUsage = nil
@@ -1734,19 +1784,22 @@ func readTaskError(r *jsontext.Reader, v *TaskError) {
 		return
 	}
 	if !r.Follows(`"message`, `":`) {
-		if r.Follows(`"codex_e`, `rror_info":`) {
+		if r.Word(0) == 0x655f7865646f6322 && r.Word(8) == 0x666e695f726f7272 && r.Word(11) == 0x3a226f666e695f72 {
+			r.Advance(19)
 			goto f1
 		}
 		goto find
 	}
 f0:
 	r.StringField(&v.Message)
-	if !r.Follows(`,"codex_`, `error_info":`) {
+	// ,"codex_error_info":, word by word:
+	if !(r.Word(0) == 0x5f7865646f63222c && r.Word(8) == 0x6e695f726f727265 && r.Word(12) == 0x3a226f666e695f72) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(20)
 f1:
 	jsontext.ReadRaw(r, &v.CodexErrorInfo)
 	if r.ObjectEnd() {
@@ -1839,47 +1892,59 @@ func foldedFunctionOutput(key string) bool {
 
 // internItemNext reads a string as internItem(r.Str()) does.
 func internItemNext(r *jsontext.Reader) string {
-	switch r.StringByte() {
-	case 'a':
-		if r.Follows(`"agent_m`, `essage"`) {
+	switch w := r.Word(0); w {
+	case 0x6d5f746e65676122: // "agent_m
+		if r.Word(7) == 0x226567617373656d { // essage"
+			r.Advance(15)
 			return ItemAgentMessage
 		}
-		if r.Follows(`"assista`, `nt_message"`) {
-			return ItemAssistantMessage
-		}
-	case 'c':
-		if r.Follows(`"command`, `_execution"`) {
+	case 0x646e616d6d6f6322: // "command
+		if r.Word(8) == 0x697475636578655f && r.Word(11) == 0x226e6f6974756365 { // _execution"
+			r.Advance(19)
 			return ItemCommandExecution
 		}
-		if r.Follows(`"collab_`, `tool_call"`) {
-			return ItemCollabToolCall
-		}
-	case 'r':
-		if r.Follows(`"reasoni`, `ng"`) {
+	case 0x696e6f7361657222: // "reasoni
+		if r.Word(3) == 0x22676e696e6f7361 { // ng"
+			r.Advance(11)
 			return ItemReasoning
 		}
-	case 'f':
-		if r.Follows(`"file_ch`, `ange"`) {
+	case 0x6174736973736122: // "assista
+		if r.Word(8) == 0x617373656d5f746e && r.Word(11) == 0x226567617373656d { // nt_message"
+			r.Advance(19)
+			return ItemAssistantMessage
+		}
+	case 0x68635f656c696622: // "file_ch
+		if r.Word(5) == 0x2265676e6168635f { // ange"
+			r.Advance(13)
 			return ItemFileChange
 		}
-	case 'm':
-		if r.Follows(`"mcp_too`, `l_call"`) {
+	case 0x6f6f745f70636d22: // "mcp_too
+		if r.Word(7) == 0x226c6c61635f6c6f { // l_call"
+			r.Advance(15)
 			return ItemMCPToolCall
 		}
-	case 'w':
-		if r.Follows(`"web_sea`, `rch"`) {
+	case 0x6165735f62657722: // "web_sea
+		if r.Word(4) == 0x226863726165735f { // rch"
+			r.Advance(12)
 			return ItemWebSearch
 		}
-	case 't':
-		if r.Follows(`"todo_li`, `st"`) {
+	case 0x696c5f6f646f7422: // "todo_li
+		if r.Word(3) == 0x227473696c5f6f64 { // st"
+			r.Advance(11)
 			return ItemTodoList
 		}
-	case 'e':
-		if r.Follows(`"error"`, ``) {
+	case 0x5f62616c6c6f6322: // "collab_
+		if r.Word(8) == 0x6c61635f6c6f6f74 && r.Word(10) == 0x226c6c61635f6c6f { // tool_call"
+			r.Advance(18)
+			return ItemCollabToolCall
+		}
+	default:
+		if w&0xffffffffffffff == 0x22726f72726522 { // "error"
+			r.Advance(7)
 			return ItemError
 		}
-	case 'p':
-		if r.Follows(`"plan"`, ``) {
+		if w&0xffffffffffff == 0x226e616c7022 { // "plan"
+			r.Advance(6)
 			return ItemPlan
 		}
 	}
@@ -1983,21 +2048,23 @@ func internResponseMsg(b []byte) string {
 
 // internStatusNext reads a string as internStatus(r.Str()) does.
 func internStatusNext(r *jsontext.Reader) string {
-	switch r.StringByte() {
-	case 'c':
-		if r.Follows(`"complet`, `ed"`) {
+	switch w := r.Word(0); w {
+	case 0x74656c706d6f6322: // "complet
+		if r.Word(3) == 0x22646574656c706d { // ed"
+			r.Advance(11)
 			return StatusCompleted
 		}
-	case 'i':
-		if r.Follows(`"in_prog`, `ress"`) {
+	case 0x676f72705f6e6922: // "in_prog
+		if r.Word(5) == 0x2273736572676f72 { // ress"
+			r.Advance(13)
 			return StatusInProgress
 		}
-	case 'f':
-		if r.Follows(`"failed"`, ``) {
-			return StatusFailed
-		}
-	case 'd':
-		if r.Follows(`"decline`, `d"`) {
+	case 0x2264656c69616622: // "failed"
+		r.Advance(8)
+		return StatusFailed
+	case 0x656e696c63656422: // "decline
+		if r.Word(2) == 0x2264656e696c6365 { // d"
+			r.Advance(10)
 			return StatusDeclined
 		}
 	}
@@ -2021,37 +2088,51 @@ func internStatus(b []byte) string {
 
 // internTypeNext reads a string as internType(r.Str()) does.
 func internTypeNext(r *jsontext.Reader) string {
-	switch r.StringByte() {
-	case 'i':
-		if r.Follows(`"item.co`, `mpleted"`) {
+	switch w := r.Word(0); w {
+	case 0x6f632e6d65746922: // "item.co
+		if r.Word(8) == 0x22646574656c706d { // mpleted"
+			r.Advance(16)
 			return TypeItemCompleted
 		}
-		if r.Follows(`"item.st`, `arted"`) {
+	case 0x74732e6d65746922: // "item.st
+		if r.Word(6) == 0x2264657472617473 { // arted"
+			r.Advance(14)
 			return TypeItemStarted
 		}
-		if r.Follows(`"item.up`, `dated"`) {
+	case 0x70752e6d65746922: // "item.up
+		if r.Word(6) == 0x2264657461647075 { // dated"
+			r.Advance(14)
 			return TypeItemUpdated
 		}
-	case 't':
-		if r.Follows(`"turn.st`, `arted"`) {
+	case 0x74732e6e72757422: // "turn.st
+		if r.Word(6) == 0x2264657472617473 { // arted"
+			r.Advance(14)
 			return TypeTurnStarted
 		}
-		if r.Follows(`"thread.`, `started"`) {
+	case 0x2e64616572687422: // "thread.
+		if r.Word(8) == 0x2264657472617473 { // started"
+			r.Advance(16)
 			return TypeThreadStarted
 		}
-		if r.Follows(`"turn.co`, `mpleted"`) {
+	case 0x6f632e6e72757422: // "turn.co
+		if r.Word(8) == 0x22646574656c706d { // mpleted"
+			r.Advance(16)
 			return TypeTurnCompleted
 		}
-		if r.Follows(`"turn.fa`, `iled"`) {
+	case 0x61662e6e72757422: // "turn.fa
+		if r.Word(5) == 0x2264656c6961662e { // iled"
+			r.Advance(13)
 			return TypeTurnFailed
 		}
-	case 'e':
-		if r.Follows(`"error"`, ``) {
-			return TypeError
-		}
-	case 's':
-		if r.Follows(`"session`, `.created"`) {
+	case 0x6e6f697373657322: // "session
+		if r.Word(8) == 0x646574616572632e && r.Word(9) == 0x2264657461657263 { // .created"
+			r.Advance(17)
 			return TypeSessionCreated
+		}
+	default:
+		if w&0xffffffffffffff == 0x22726f72726522 { // "error"
+			r.Advance(7)
+			return TypeError
 		}
 	}
 	return internType(r.Str())

@@ -188,14 +188,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"displa`, `yContent":`) {
+		if r.Word(0) == 0x616c70736964222c && r.Word(8) == 0x746e65746e6f4379 && r.Word(10) == 0x3a22746e65746e6f {
+			r.Advance(18)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadRaw(r, &v.Content)
-	if !r.Follows(`,"displa`, `yContent":`) {
+	// ,"displayContent":, word by word:
+	if !(r.Word(0) == 0x616c70736964222c && r.Word(8) == 0x746e65746e6f4379 && r.Word(10) == 0x3a22746e65746e6f) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -204,6 +206,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(18)
 f4:
 	jsontext.ReadRaw(r, &v.DisplayContent)
 	if !r.Follows(`,"toolCa`, `lls":`) {
@@ -421,19 +424,22 @@ f7:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"result`, `Display":`) {
+		if r.Word(0) == 0x746c75736572222c && r.Word(8) == 0x2279616c70736944 && r.Word(9) == 0x3a2279616c707369 {
+			r.Advance(17)
 			goto f9
 		}
 		goto find
 	}
 f8:
 	r.StringField(&v.Description)
-	if !r.Follows(`,"result`, `Display":`) {
+	// ,"resultDisplay":, word by word:
+	if !(r.Word(0) == 0x746c75736572222c && r.Word(8) == 0x2279616c70736944 && r.Word(9) == 0x3a2279616c707369) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(17)
 f9:
 	jsontext.ReadRaw(r, &v.ResultDisplay)
 	if r.ObjectEnd() {
@@ -711,7 +717,8 @@ f1:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"functi`, `onResponse":`) {
+		if r.Word(0) == 0x6974636e7566222c && r.Word(8) == 0x6e6f707365526e6f && r.Word(12) == 0x3a2265736e6f7073 {
+			r.Advance(20)
 			goto f3
 		}
 		goto find
@@ -722,12 +729,14 @@ f2:
 	} else {
 		readFunctionCall(r, jsontext.Ensure(&v.FunctionCall))
 	}
-	if !r.Follows(`,"functi`, `onResponse":`) {
+	// ,"functionResponse":, word by word:
+	if !(r.Word(0) == 0x6974636e7566222c && r.Word(8) == 0x6e6f707365526e6f && r.Word(12) == 0x3a2265736e6f7073) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(20)
 f3:
 	if r.Null() {
 		v.FunctionResponse = nil
@@ -1831,7 +1840,8 @@ f0:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"output`, `_tokens":`) {
+		if r.Word(0) == 0x74757074756f222c && r.Word(8) == 0x22736e656b6f745f && r.Word(9) == 0x3a22736e656b6f74 {
+			r.Advance(17)
 			goto f2
 		}
 		goto find
@@ -1843,7 +1853,8 @@ f1:
 		jsontext.EnsureIn(&v.InputTokens, &v.inputTokens)
 		jsontext.ReadInt(r, v.InputTokens)
 	}
-	if !r.Follows(`,"output`, `_tokens":`) {
+	// ,"output_tokens":, word by word:
+	if !(r.Word(0) == 0x74757074756f222c && r.Word(8) == 0x22736e656b6f745f && r.Word(9) == 0x3a22736e656b6f74) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -1852,6 +1863,7 @@ f1:
 		}
 		goto find
 	}
+	r.Advance(17)
 f2:
 	if r.Null() {
 		v.OutputTokens = nil
@@ -2002,7 +2014,8 @@ f0:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"output`, `_tokens":`) {
+		if r.Word(0) == 0x74757074756f222c && r.Word(8) == 0x22736e656b6f745f && r.Word(9) == 0x3a22736e656b6f74 {
+			r.Advance(17)
 			goto f2
 		}
 		goto find
@@ -2014,7 +2027,8 @@ f1:
 		jsontext.EnsureIn(&v.InputTokens, &v.inputTokens)
 		jsontext.ReadInt(r, v.InputTokens)
 	}
-	if !r.Follows(`,"output`, `_tokens":`) {
+	// ,"output_tokens":, word by word:
+	if !(r.Word(0) == 0x74757074756f222c && r.Word(8) == 0x22736e656b6f745f && r.Word(9) == 0x3a22736e656b6f74) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -2023,6 +2037,7 @@ f1:
 		}
 		goto find
 	}
+	r.Advance(17)
 f2:
 	if r.Null() {
 		v.OutputTokens = nil
@@ -2559,19 +2574,22 @@ f0:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"totalL`, `atencyMs":`) {
+		if r.Word(0) == 0x4c6c61746f74222c && r.Word(8) == 0x734d79636e657461 && r.Word(10) == 0x3a22734d79636e65 {
+			r.Advance(18)
 			goto f2
 		}
 		goto find
 	}
 f1:
 	jsontext.ReadInt(r, &v.TotalErrors)
-	if !r.Follows(`,"totalL`, `atencyMs":`) {
+	// ,"totalLatencyMs":, word by word:
+	if !(r.Word(0) == 0x4c6c61746f74222c && r.Word(8) == 0x734d79636e657461 && r.Word(10) == 0x3a22734d79636e65) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(18)
 f2:
 	jsontext.ReadInt(r, &v.TotalLatencyMs)
 	if r.ObjectEnd() {

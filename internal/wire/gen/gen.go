@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -69,6 +70,9 @@ type field struct {
 	also  []string
 	check bool   // a string nobody reads: its type checked, the field not set
 	elems string // the field that gets an array's elements' text, or ""
+	// the bit or'ed into the struct's field hasIn (wire:"has") when the
+	// key is given, its value not null, or ""
+	has, hasIn string
 }
 
 type generator struct {
@@ -172,10 +176,10 @@ func Generate(dir string) ([]byte, error) {
 	}
 	var body bytes.Buffer
 	for _, s := range g.order {
-		if g.unm[s] && g.whole[s] == "" || !hasFields(g.structs[s]) {
+		if g.unm[s] && g.whole[s] == "" && !g.counted(s) || !hasFields(g.structs[s]) {
 			continue
 		}
-		if m := g.method(g.unmarsh, s, g.structs[s]); m != "" && g.whole[m] == "" {
+		if m := g.method(g.unmarsh, s, g.structs[s]); m != "" && g.whole[m] == "" && !g.counted(m) {
 			return nil, fmt.Errorf("%s: %s has its own UnmarshalJSON or UnmarshalText, which encoding/json calls", s, m)
 		}
 		if err := g.reader(&body, s); err != nil {
@@ -452,6 +456,7 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 				parse, isParse := strings.CutPrefix(w, "parse=")
 				keep, isKeep := strings.CutPrefix(w, "keep=")
 				elems, isElems := strings.CutPrefix(w, "elems=")
+				bit, isHas := strings.CutPrefix(w, "has=")
 				switch {
 				case isKeep && (t.kind == kString || t.kind == kPtr && t.elem.kind == kString) && g.fieldType(st, keep) == t.name,
 					isKeep && t.name == "int64" && g.fieldType(st, keep) == "jsontext.KeptInt",
@@ -473,17 +478,55 @@ func (g *generator) walk(name string, st *ast.StructType, prefix string, depth i
 					fd.buf = buf
 				case isParse && t.kind == kRaw && g.parseTarget(st, parse) != "":
 					fd.parse, fd.parseT = parse, g.parseTarget(st, parse)
+				case isHas && g.unm[name] && g.hasSet(st) != "" && (t.kind == kInt || t.kind == kFloat || t.kind == kBool || t.kind == kString) && g.constant(bit):
+					fd.has, fd.hasIn = bit, g.hasSet(st)
 				case ok && p != "" && base.kind == kString && !slices.Contains(strings.Split(p, "+"), ""):
 					fd.intern = p
 					g.interns[p] = true
 				default:
-					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix[+Prefix...] on a field of strings, borrow on raw JSON, text=field, buf=field on a pointer or a slice, keep=field on a string or *string (field unexported, of its type) or on a []string (field a jsontext.KeptStrings), check on a string, elems=field on raw JSON (field a []json.RawMessage), or parse=field on raw JSON (field a pointer to a struct of the package)", name, n.Name, w)
+					return fmt.Errorf("%s.%s: wire tag %q: want intern=Prefix[+Prefix...] on a field of strings, borrow on raw JSON, text=field, buf=field on a pointer or a slice, keep=field on a string or *string (field unexported, of its type) or on a []string (field a jsontext.KeptStrings), check on a string, elems=field on raw JSON (field a []json.RawMessage), parse=field on raw JSON (field a pointer to a struct of the package), or has=Constant on a field of a struct with a field tagged has (of a type with its own UnmarshalJSON)", name, n.Name, w)
 				}
 			}
 			*out = append(*out, fd)
 		}
 	}
 	return nil
+}
+
+// hasSet returns the name of st's field tagged wire:"has", the set of
+// the keys given that its has=Constant fields add their bit to, or "".
+// Only a type whose own UnmarshalJSON sets it as the reader does (calls
+// it) has one: encoding/json reads no field tagged json:"-".
+func (g *generator) hasSet(st *ast.StructType) string {
+	for _, f := range st.Fields.List {
+		if f.Tag == nil || len(f.Names) != 1 {
+			continue
+		}
+		if tag, err := strconv.Unquote(f.Tag.Value); err == nil && reflect.StructTag(tag).Get("wire") == "has" && reflect.StructTag(tag).Get("json") == "-" {
+			return f.Names[0].Name
+		}
+	}
+	return ""
+}
+
+// counted reports whether struct s has a set of the keys given, which
+// its reader fills beside its fields (hasSet).
+func (g *generator) counted(s string) bool {
+	return g.unm[s] && g.structs[s] != nil && g.hasSet(g.structs[s]) != ""
+}
+
+// constant reports whether c names a constant of the package or, as
+// pkg.Name, of a package it imports (which the readers then use).
+func (g *generator) constant(c string) bool {
+	pkg, name, sel := strings.Cut(c, ".")
+	if !sel {
+		return token.IsIdentifier(c)
+	}
+	if g.imports[pkg] == "" || !token.IsIdentifier(name) || !ast.IsExported(name) {
+		return false
+	}
+	g.used[g.imports[pkg]] = true
+	return true
 }
 
 // method returns the type in set (one with a method encoding/json
@@ -592,7 +635,7 @@ func (g *generator) resolve(e ast.Expr) (*typ, error) {
 		if at, ok := g.members[e.Name]; ok {
 			return g.membersType(name, at)
 		}
-		if g.unm[e.Name] && g.whole[e.Name] == "" {
+		if g.unm[e.Name] && g.whole[e.Name] == "" && !g.counted(e.Name) {
 			return &typ{kind: kUnm, name: name}, nil
 		}
 		if _, ok := g.structs[e.Name]; ok {
@@ -805,10 +848,11 @@ const lastTries = 6
 // reports whether a lower-cased key is one of st's lower-cased, if the
 // statements call folded<name>. Of a reader's own struct (top), they are
 // the reader's body: each field's key is asked for in declaration order,
-// one comparison with a constant (Follows), and the object's end where
-// it is not next; a key that is not the one asked for is compared with
-// the next one or few (lastTries), or in a wire:sparse struct with those
-// of its first byte (gapSwitch), else read and looked up, and the fields
+// one comparison with a constant (Follows; a key of more than sixteen
+// bytes word by word), and the object's end where it is not next; a key
+// that is not the one asked for is compared with the next one or few
+// (lastTries), or in a wire:sparse struct told by its first word
+// (gapSwitch), else read and looked up, and the fields
 // after its own are asked for next. A producer that writes its keys in
 // that order, some left out, costs a comparison per key and at most a
 // look-up per gap. A struct written in a field's declaration is read by
@@ -870,7 +914,11 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 			if i == 0 {
 				comma = ""
 			}
-			fmt.Fprintf(w, "if !r.Follows(%s) {\n", follows(comma+`"`+f.json+`":`))
+			cond, read := follow(comma + `"` + f.json + `":`)
+			if read != "" {
+				fmt.Fprintf(w, "// %s, word by word:\n", comma+`"`+f.json+`":`)
+			}
+			fmt.Fprintf(w, "if !%s {\n", cond)
 			if i > 0 && !g.sparse[name] {
 				// The object's end is looked for only where
 				// the key asked for is not next (after each
@@ -886,7 +934,8 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 			}
 			for j := i + 1; j < min(i+1+tries, len(fields)); j++ {
 				if plainKey(fields[j].json) {
-					fmt.Fprintf(w, "if r.Follows(%s) {\ngoto f%d\n}\n", follows(comma+`"`+fields[j].json+`":`), j)
+					cond, read := follow(comma + `"` + fields[j].json + `":`)
+					fmt.Fprintf(w, "if %s {\n%sgoto f%d\n}\n", cond, read, j)
 				}
 			}
 			if i == 0 || !g.sparse[name] {
@@ -895,6 +944,7 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 				w.WriteString("goto gap\n}\n")
 				gap = true
 			}
+			w.WriteString(read)
 		}
 		fmt.Fprintf(w, "f%d:\n", i)
 		if err := g.field(w, x, f, opts{intern: f.intern, borrow: f.borrow, peek: g.ordered[name], check: f.check}); err != nil {
@@ -925,11 +975,18 @@ func (g *generator) object(w *bytes.Buffer, name string, st *ast.StructType, x s
 }
 
 // field writes the statements that read the value of field f of the
-// struct x, and, for a field tagged text=Name, set x.Name to the value's
-// text, pointing into the input.
+// struct x, and, for a field tagged has=Bit, add Bit to the struct's set
+// of the keys given when the value is not null (which leaves the field as
+// it was, as encoding/json leaves it).
 func (g *generator) field(w *bytes.Buffer, x string, f field, o opts) error {
+	if f.has != "" {
+		fmt.Fprintf(w, "if !%s {\n", o.null())
+	}
 	if err := g.value(w, x, f, o); err != nil {
 		return err
+	}
+	if f.has != "" {
+		fmt.Fprintf(w, "%s.%s%s |= %s\n}\n", x, f.path[:strings.LastIndex(f.path, ".")+1], f.hasIn, f.has)
 	}
 	for _, p := range f.also {
 		fmt.Fprintf(w, "%s.%s = %s.%s\n", x, p, x, f.path)
@@ -987,6 +1044,28 @@ func plainKey(key string) bool {
 		}
 	}
 	return true
+}
+
+// follow returns the condition that the text q comes next, and the
+// statement that then reads it: Follows for up to sixteen bytes (which
+// reads it), beyond that q's words compared (whose memequal call Follows
+// would make) and read (Advance).
+func follow(q string) (cond, read string) {
+	if len(q) <= 16 {
+		return "r.Follows(" + follows(q) + ")", ""
+	}
+	return "(" + wordsFrom(q, 0) + ")", fmt.Sprintf("r.Advance(%d)\n", len(q))
+}
+
+// wordsFrom returns the comparisons of the words of the text q from its
+// byte o with the input, the last word ending where q does.
+func wordsFrom(q string, o int) string {
+	var conds []string
+	for i := o; i < len(q); i += 8 {
+		i = min(i, len(q)-8)
+		conds = append(conds, fmt.Sprintf("r.Word(%d) == %#x", i, binary.LittleEndian.Uint64([]byte(q[i:i+8]))))
+	}
+	return strings.Join(conds, " && ")
 }
 
 // follows returns the arguments of Follows for the text q: q split
@@ -1301,28 +1380,18 @@ func (g *generator) internFunc(w *bytes.Buffer, prefixes string) {
 	}
 	name := internName(prefixes)
 	if g.fastInterns[prefixes] {
-		// The constants as compact JSON writes them are compared
-		// with the input, those of the value's first byte only: a
-		// string of the vocabulary is not scanned, nor switched on.
-		fmt.Fprintf(w, "\n// intern%sNext reads a string as intern%s(r.Str()) does.\nfunc intern%sNext(r *jsontext.Reader) string {\n\tswitch r.StringByte() {\n", name, name, name)
-		var firsts []byte
-		byFirst := map[byte][][2]string{}
+		// The constants as compact JSON writes them, quotes included,
+		// are compared with the input a word at a time: a string of
+		// the vocabulary is not scanned, nor switched on as a string.
+		fmt.Fprintf(w, "\n// intern%sNext reads a string as intern%s(r.Str()) does.\nfunc intern%sNext(r *jsontext.Reader) string {\n", name, name, name)
+		var quoted [][2]string
 		for _, c := range consts {
-			if c[1] == "" || !plainKey(c[1]) {
-				continue
-			}
-			if byFirst[c[1][0]] == nil {
-				firsts = append(firsts, c[1][0])
-			}
-			byFirst[c[1][0]] = append(byFirst[c[1][0]], c)
-		}
-		for _, b := range firsts {
-			fmt.Fprintf(w, "\tcase %q:\n", b)
-			for _, c := range byFirst[b] {
-				fmt.Fprintf(w, "\t\tif r.Follows(%s) {\n\t\t\treturn %s\n\t\t}\n", follows(`"`+c[1]+`"`), c[0])
+			if c[1] != "" && plainKey(c[1]) {
+				quoted = append(quoted, [2]string{"return " + c[0], `"` + c[1] + `"`})
 			}
 		}
-		fmt.Fprintf(w, "\t}\n\treturn intern%s(r.Str())\n}\n", name)
+		wordSwitch(w, quoted, 0)
+		fmt.Fprintf(w, "\treturn intern%s(r.Str())\n}\n", name)
 	}
 	fmt.Fprintf(w, "\n// intern%s returns the constant %s* equal to b, or b as a new string.\nfunc intern%s(b []byte) string {\n\tswitch string(b) {\n", name, strings.Join(list, "* or "), name)
 	for _, c := range consts {
@@ -1331,30 +1400,76 @@ func (g *generator) internFunc(w *bytes.Buffer, prefixes string) {
 	w.WriteString("\t}\n\treturn string(b)\n}\n")
 }
 
+// wordSwitch writes the statements that read the next text if it is one
+// of cs (each the statement to run then, and the text: a quoted string of
+// a vocabulary, or a key with its ':'), which agree in their first o
+// bytes, and run that statement: a switch on the word at
+// o, then one on the next word for the texts that share it, a text's
+// last word compared where it ends (overlapping the one before). A text
+// shorter than a word is compared with the first word's bytes it covers.
+func wordSwitch(w *bytes.Buffer, cs [][2]string, o int) {
+	var words []string
+	byWord := map[string][][2]string{}
+	for _, c := range cs {
+		if q := c[1]; len(q) >= o+8 {
+			if byWord[q[o:o+8]] == nil {
+				words = append(words, q[o:o+8])
+			}
+			byWord[q[o:o+8]] = append(byWord[q[o:o+8]], c)
+		}
+	}
+	found := func(c [2]string) string { return fmt.Sprintf("r.Advance(%d)\n%s\n", len(c[1]), c[0]) }
+	if len(words) > 0 || o == 0 {
+		if o == 0 {
+			w.WriteString("switch w := r.Word(0); w {\n")
+		} else {
+			fmt.Fprintf(w, "switch r.Word(%d) {\n", o)
+		}
+		for _, k := range words {
+			g := byWord[k]
+			fmt.Fprintf(w, "case %#x: // %s\n", binary.LittleEndian.Uint64([]byte(k)), k)
+			switch {
+			case len(g) == 1 && len(g[0][1]) == o+8:
+				w.WriteString(found(g[0]))
+			case len(g) == 1:
+				// The rest of the one text that starts so.
+				q := g[0][1]
+				fmt.Fprintf(w, "if %s { // %s\n%s}\n", wordsFrom(q, o+8), q[o+8:], found(g[0]))
+			default:
+				wordSwitch(w, g, o+8)
+			}
+		}
+		if slices.ContainsFunc(cs, func(c [2]string) bool { return len(c[1]) < o+8 }) {
+			w.WriteString("default:\n")
+		}
+	}
+	for _, c := range cs {
+		switch q := c[1]; {
+		case len(q) < 8:
+			fmt.Fprintf(w, "if w&%#x == %#x { // %s\n%s}\n", uint64(1)<<(8*len(q))-1, binary.LittleEndian.Uint64([]byte(q+"\x00\x00\x00\x00\x00\x00\x00")), q, found(c))
+		case len(q) < o+8:
+			fmt.Fprintf(w, "if r.Word(%d) == %#x { // %s\n%s}\n", len(q)-8, binary.LittleEndian.Uint64([]byte(q[len(q)-8:])), q[o:], found(c))
+		}
+	}
+	if len(words) > 0 || o == 0 {
+		w.WriteString("}\n")
+	}
+}
+
 // gapSwitch writes the statements that read a key other than the one
-// asked for after a value: told by its first byte, it is compared with
-// the fields' keys of that byte, one look each, the one that matches
-// read next; a producer that leaves out most fields of a struct (one for
+// asked for after a value: told by its words (wordSwitch), the field
+// whose key matches is read next; a producer that leaves out most fields of a struct (one for
 // many types) pays no look-up. Any other key is looked up (find).
 func gapSwitch(w *bytes.Buffer, fields []field) {
-	var firsts []byte
-	byFirst := map[byte][]int{}
+	var keys [][2]string
 	for i, f := range fields {
 		if f.json != "" && plainKey(f.json) {
-			if byFirst[f.json[0]] == nil {
-				firsts = append(firsts, f.json[0])
-			}
-			byFirst[f.json[0]] = append(byFirst[f.json[0]], i)
+			keys = append(keys, [2]string{fmt.Sprintf("goto f%d", i), `"` + f.json + `":`})
 		}
 	}
-	w.WriteString("gap:\nif at := r.Offset(); r.Follows(`,`, ``) {\nswitch r.StringByte() {\n")
-	for _, b := range firsts {
-		fmt.Fprintf(w, "case %q:\n", b)
-		for _, j := range byFirst[b] {
-			fmt.Fprintf(w, "if r.Follows(%s) {\ngoto f%d\n}\n", follows(`"`+fields[j].json+`":`), j)
-		}
-	}
-	w.WriteString("}\nr.Rewind(at, r.Depth())\n}\n")
+	w.WriteString("gap:\nif at := r.Offset(); r.Follows(`,`, ``) {\n")
+	wordSwitch(w, keys, 0)
+	w.WriteString("r.Rewind(at, r.Depth())\n}\n")
 }
 
 // zeroFields returns the statements that zero each field of struct s but

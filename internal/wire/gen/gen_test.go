@@ -89,6 +89,10 @@ func TestGenerateRefuses(t *testing.T) {
 		{"keep to an exported field", "type T struct { S string `json:\"s\" wire:\"keep=K\"`; K string }", "T.S: wire tag \"keep=K\""},
 		{"buf on a slice of another type", "type T struct { S []string `json:\"s\" wire:\"buf=b\"`; b []int64 }", "T.S: wire tag \"buf=b\""},
 		{"whole beside UnmarshalText", "type T struct{ N int; Raw json.RawMessage `json:\"-\" wire:\"whole\"` }\nfunc (*T) UnmarshalText([]byte) error { return nil }", "T has its own UnmarshalJSON or UnmarshalText"},
+		{"has with no set", "type T struct { N int64 `json:\"n\" wire:\"has=c\"` }\nconst c = 1", "T.N: wire tag \"has=c\""},
+		{"has with no UnmarshalJSON", "type T struct { N int64 `json:\"n\" wire:\"has=c\"`; H int `json:\"-\" wire:\"has\"` }\nconst c = 1", "T.N: wire tag \"has=c\""},
+		{"has on a pointer", "type T struct { N *int64 `json:\"n\" wire:\"has=c\"`; H int `json:\"-\" wire:\"has\"` }\nconst c = 1\nfunc (*T) UnmarshalJSON([]byte) error { return nil }", "T.N: wire tag \"has=c\""},
+		{"has of no constant", "type T struct { N int64 `json:\"n\" wire:\"has=x.C\"`; H int `json:\"-\" wire:\"has\"` }\nfunc (*T) UnmarshalJSON([]byte) error { return nil }", "T.N: wire tag \"has=x.C\""},
 		{"no structs", "const C = 1", "no struct types"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

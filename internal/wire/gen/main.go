@@ -40,7 +40,9 @@
 // on a field of strings makes its reader return the package's string
 // constant whose name starts with Prefix (or with one of several,
 // intern=Prefix+Other) when the value equals one (no allocation for a
-// closed vocabulary of type strings), a new string otherwise;
+// closed vocabulary of type strings), a new string otherwise (in a
+// wire:order struct the value is told by a switch on its first eight
+// bytes, then compared a word at a time, before it is scanned);
 //
 //	wire:"borrow"
 //
@@ -122,7 +124,16 @@
 // in the same pass: a key of both (same key, same type) is read once and
 // the value copied. The reader fails where either decoding would: a line
 // of several types read once into the union of what each type needs
-// (Claude Code's stream-json line and its result line). Comment
+// (Claude Code's stream-json line and its result line);
+//
+//	wire:"has=Constant"
+//
+// on a field of a number, a bool or a string, in a struct with a field
+// tagged json:"-" wire:"has" (a set of bits) and its own UnmarshalJSON
+// that calls the generated ReadS, makes the reader or Constant (of the
+// package, or pkg.Name) into that field when the key is given and its
+// value is not null (which leaves the field as it was): which counts a
+// usage object gives, as the struct is read as a plain one. Comment
 // directives mark a type:
 //
 //	//wire:order
@@ -148,8 +159,8 @@
 //
 // on a struct of many types' fields, most absent from each value (a chunk
 // whose type says which apply): where a member is not the one asked for,
-// it is told by its key's first byte and compared with the keys of that
-// byte, one comparison each, before it is looked up. And
+// it is told by a switch on its key's first eight bytes and compared
+// with the key of that word, before it is looked up. And
 //
 //	//wire:members
 //

@@ -74,65 +74,16 @@ const CurrencyUSD = "USD"
 
 // Usage is the cumulative_usage object.
 type Usage struct {
-	InputTokens              int64 `json:"input_tokens"`
-	OutputTokens             int64 `json:"output_tokens"`
-	CacheReadInputTokens     int64 `json:"cache_read_input_tokens,omitempty"`
-	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens,omitempty"`
-	ReasoningOutputTokens    int64 `json:"reasoning_output_tokens,omitempty"`
+	InputTokens              int64 `json:"input_tokens" wire:"has=event.HasInput"`
+	OutputTokens             int64 `json:"output_tokens" wire:"has=event.HasOutput"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens,omitempty" wire:"has=event.HasCacheRead"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens,omitempty" wire:"has=event.HasCacheWrite"`
+	ReasoningOutputTokens    int64 `json:"reasoning_output_tokens,omitempty" wire:"has=event.HasReasoning"`
 	// ServiceTier is Anthropic's service_tier, which agentstream adds
 	// when the source gives one.
 	ServiceTier string `json:"service_tier,omitempty"`
 	// Has is the counts the object gives (keys not null), as read.
-	Has event.Counts `json:"-"`
-}
-
-// readUsage reads a usage object as encoding/json reads a Usage into
-// its fields, and notes in Has the counts given: the one reader of the
-// package that is not generated, as no declaration says "the keys
-// given" (UnmarshalJSON calls it for encoding/json, the generated
-// readers for Final's cumulative_usage).
-func readUsage(r *jsontext.Reader, u *Usage) {
-	if r.Null() || !r.Object() {
-		return
-	}
-	for key, ok := r.KeyFold(); ok; key, ok = r.KeyFold() {
-		if string(key) == "service_tier" {
-			if !r.Null() {
-				u.ServiceTier = r.String()
-			}
-			continue
-		}
-		n, has := u.field(string(key))
-		if n == nil {
-			r.SkipUnknown(key, isUsageField)
-		} else if !r.Null() {
-			*n = r.Int()
-			u.Has |= has
-		}
-	}
-}
-
-// field returns the field of u whose key is name and the count it is,
-// or nil.
-func (u *Usage) field(name string) (*int64, event.Counts) {
-	switch name {
-	case "input_tokens":
-		return &u.InputTokens, event.HasInput
-	case "output_tokens":
-		return &u.OutputTokens, event.HasOutput
-	case "cache_read_input_tokens":
-		return &u.CacheReadInputTokens, event.HasCacheRead
-	case "cache_creation_input_tokens":
-		return &u.CacheCreationInputTokens, event.HasCacheWrite
-	case "reasoning_output_tokens":
-		return &u.ReasoningOutputTokens, event.HasReasoning
-	}
-	return nil, 0
-}
-
-func isUsageField(name string) bool {
-	n, _ := new(Usage).field(name)
-	return name == "service_tier" || n != nil
+	Has event.Counts `json:"-" wire:"has"`
 }
 
 // MarshalJSON encodes u as encoding/json encodes its fields, with
@@ -168,15 +119,15 @@ func (u Usage) MarshalJSON() ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// UnmarshalJSON decodes a usage object as readUsage does, so that Has is
-// set whichever reader decodes it.
+// UnmarshalJSON decodes a usage object as the generated reader does, so
+// that Has is set whichever reader decodes it.
 func (u *Usage) UnmarshalJSON(b []byte) error {
 	var r jsontext.Reader
 	r.Reset(b)
-	if readUsage(&r, u); r.End() {
+	if ReadUsage(&r, u) && r.End() {
 		return nil
 	}
-	// Not a usage object readUsage reads: encoding/json's error.
+	// Not a usage object the reader reads: encoding/json's error.
 	type plain Usage
 	return json.Unmarshal(b, (*plain)(u))
 }

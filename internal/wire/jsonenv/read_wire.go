@@ -3,6 +3,7 @@
 package jsonenv
 
 import (
+	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
@@ -60,7 +61,8 @@ f1:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"parent`, `_agent_uuid":`) {
+		if r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x755f746e6567615f && r.Word(13) == 0x3a22646975755f74 {
+			r.Advance(21)
 			goto f3
 		}
 		goto find
@@ -69,7 +71,8 @@ f2:
 	if !r.Null() {
 		v.AgentUUID = r.KeepString(&v.agentUUID)
 	}
-	if !r.Follows(`,"parent`, `_agent_uuid":`) {
+	// ,"parent_agent_uuid":, word by word:
+	if !(r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x755f746e6567615f && r.Word(13) == 0x3a22646975755f74) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -78,6 +81,7 @@ f2:
 		}
 		goto find
 	}
+	r.Advance(21)
 f3:
 	if r.Null() {
 		v.ParentAgentUUID = nil
@@ -131,7 +135,8 @@ f6:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"parent`, `_tool_use_id":`) {
+		if r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x73755f6c6f6f745f && r.Word(14) == 0x3a2264695f657375 {
+			r.Advance(22)
 			goto f8
 		}
 		goto find
@@ -140,7 +145,8 @@ f7:
 	if !r.Null() {
 		v.Cwd = r.KeepString(&v.cwd)
 	}
-	if !r.Follows(`,"parent`, `_tool_use_id":`) {
+	// ,"parent_tool_use_id":, word by word:
+	if !(r.Word(0) == 0x746e65726170222c && r.Word(8) == 0x73755f6c6f6f745f && r.Word(14) == 0x3a2264695f657375) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -149,6 +155,7 @@ f7:
 		}
 		goto find
 	}
+	r.Advance(22)
 f8:
 	if !r.Null() {
 		v.ParentToolID = r.KeepString(&v.parentToolID)
@@ -250,14 +257,16 @@ f0:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"genera`, `ted_files":`) {
+		if r.Word(0) == 0x6172656e6567222c && r.Word(8) == 0x656c69665f646574 && r.Word(11) == 0x3a2273656c69665f {
+			r.Advance(19)
 			goto f2
 		}
 		goto find
 	}
 f1:
 	jsontext.ReadInt(r, &v.TotalSteps)
-	if !r.Follows(`,"genera`, `ted_files":`) {
+	// ,"generated_files":, word by word:
+	if !(r.Word(0) == 0x6172656e6567222c && r.Word(8) == 0x656c69665f646574 && r.Word(11) == 0x3a2273656c69665f) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -266,13 +275,15 @@ f1:
 		}
 		goto find
 	}
+	r.Advance(19)
 f2:
 	v.GeneratedFiles = r.Skip()
 	if !r.Follows(`,"cost":`, ``) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"cumula`, `tive_usage":`) {
+		if r.Word(0) == 0x616c756d7563222c && r.Word(8) == 0x6173755f65766974 && r.Word(12) == 0x3a2265676173755f {
+			r.Advance(20)
 			goto f4
 		}
 		goto find
@@ -298,23 +309,26 @@ f3:
 			v.Cost = r.Skip()
 		}
 	}
-	if !r.Follows(`,"cumula`, `tive_usage":`) {
+	// ,"cumulative_usage":, word by word:
+	if !(r.Word(0) == 0x616c756d7563222c && r.Word(8) == 0x6173755f65766974 && r.Word(12) == 0x3a2265676173755f) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"total_`, `cost_usd":`) {
+		if r.Word(0) == 0x5f6c61746f74222c && r.Word(8) == 0x6473755f74736f63 && r.Word(10) == 0x3a226473755f7473 {
+			r.Advance(18)
 			goto f5
 		}
 		goto find
 	}
+	r.Advance(20)
 f4:
 	if r.Null() {
 		v.CumulativeUsage = nil
 	} else {
-		jsontext.Ensure(&v.CumulativeUsage)
-		readUsage(r, v.CumulativeUsage)
+		readUsage(r, jsontext.Ensure(&v.CumulativeUsage))
 	}
-	if !r.Follows(`,"total_`, `cost_usd":`) {
+	// ,"total_cost_usd":, word by word:
+	if !(r.Word(0) == 0x5f6c61746f74222c && r.Word(8) == 0x6473755f74736f63 && r.Word(10) == 0x3a226473755f7473) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -323,6 +337,7 @@ f4:
 		}
 		goto find
 	}
+	r.Advance(18)
 f5:
 	if r.Null() {
 		v.TotalCostUSD = nil
@@ -491,6 +506,140 @@ func foldedCost(key string) bool {
 	return false
 }
 
+// ReadUsage reads a whole Usage into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadUsage(r *jsontext.Reader, v *Usage) bool {
+	if !r.Null() {
+		readUsage(r, v)
+	}
+	return !r.Failed()
+}
+
+func readUsage(r *jsontext.Reader, v *Usage) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"input_t`, `okens":`) {
+		if r.Follows(`"output_`, `tokens":`) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		jsontext.ReadInt(r, &v.InputTokens)
+		v.Has |= event.HasInput
+	}
+	// ,"output_tokens":, word by word:
+	if !(r.Word(0) == 0x74757074756f222c && r.Word(8) == 0x22736e656b6f745f && r.Word(9) == 0x3a22736e656b6f74) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Word(0) == 0x5f6568636163222c && r.Word(8) == 0x706e695f64616572 && r.Word(16) == 0x6e656b6f745f7475 && r.Word(19) == 0x3a22736e656b6f74 {
+			r.Advance(27)
+			goto f2
+		}
+		goto find
+	}
+	r.Advance(17)
+f1:
+	if !r.Null() {
+		jsontext.ReadInt(r, &v.OutputTokens)
+		v.Has |= event.HasOutput
+	}
+	// ,"cache_read_input_tokens":, word by word:
+	if !(r.Word(0) == 0x5f6568636163222c && r.Word(8) == 0x706e695f64616572 && r.Word(16) == 0x6e656b6f745f7475 && r.Word(19) == 0x3a22736e656b6f74) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Word(0) == 0x5f6568636163222c && r.Word(8) == 0x6e6f697461657263 && r.Word(16) == 0x745f7475706e695f && r.Word(23) == 0x3a22736e656b6f74 {
+			r.Advance(31)
+			goto f3
+		}
+		goto find
+	}
+	r.Advance(27)
+f2:
+	if !r.Null() {
+		jsontext.ReadInt(r, &v.CacheReadInputTokens)
+		v.Has |= event.HasCacheRead
+	}
+	// ,"cache_creation_input_tokens":, word by word:
+	if !(r.Word(0) == 0x5f6568636163222c && r.Word(8) == 0x6e6f697461657263 && r.Word(16) == 0x745f7475706e695f && r.Word(23) == 0x3a22736e656b6f74) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Word(0) == 0x6e6f73616572222c && r.Word(8) == 0x7074756f5f676e69 && r.Word(16) == 0x6e656b6f745f7475 && r.Word(19) == 0x3a22736e656b6f74 {
+			r.Advance(27)
+			goto f4
+		}
+		goto find
+	}
+	r.Advance(31)
+f3:
+	if !r.Null() {
+		jsontext.ReadInt(r, &v.CacheCreationInputTokens)
+		v.Has |= event.HasCacheWrite
+	}
+	// ,"reasoning_output_tokens":, word by word:
+	if !(r.Word(0) == 0x6e6f73616572222c && r.Word(8) == 0x7074756f5f676e69 && r.Word(16) == 0x6e656b6f745f7475 && r.Word(19) == 0x3a22736e656b6f74) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"servic`, `e_tier":`) {
+			goto f5
+		}
+		goto find
+	}
+	r.Advance(27)
+f4:
+	if !r.Null() {
+		jsontext.ReadInt(r, &v.ReasoningOutputTokens)
+		v.Has |= event.HasReasoning
+	}
+	if !r.Follows(`,"servic`, `e_tier":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f5:
+	r.StringField(&v.ServiceTier)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "input_tokens":
+		goto f0
+	case "output_tokens":
+		goto f1
+	case "cache_read_input_tokens":
+		goto f2
+	case "cache_creation_input_tokens":
+		goto f3
+	case "reasoning_output_tokens":
+		goto f4
+	case "service_tier":
+		goto f5
+	}
+	r.SkipUnknown(key, foldedUsage)
+	goto find
+}
+
+// foldedUsage reports whether a lower-cased key is one of Usage's, lower-cased.
+func foldedUsage(key string) bool {
+	switch key {
+	case "input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "reasoning_output_tokens", "service_tier":
+		return true
+	}
+	return false
+}
+
 // ReadRollbackPayload reads a whole RollbackPayload into v as json.Unmarshal does, or fails r, for
 // jsontext.Decode.
 func ReadRollbackPayload(r *jsontext.Reader, v *RollbackPayload) bool {
@@ -639,7 +788,8 @@ f6:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"citati`, `on_type":`) {
+		if r.Word(0) == 0x697461746963222c && r.Word(8) == 0x22657079745f6e6f && r.Word(9) == 0x3a22657079745f6e {
+			r.Advance(17)
 			goto f8
 		}
 		goto find
@@ -650,30 +800,36 @@ f7:
 	} else {
 		*jsontext.Ensure(&v.MediaType) = r.String()
 	}
-	if !r.Follows(`,"citati`, `on_type":`) {
+	// ,"citation_type":, word by word:
+	if !(r.Word(0) == 0x697461746963222c && r.Word(8) == 0x22657079745f6e6f && r.Word(9) == 0x3a22657079745f6e) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"docume`, `nt_index":`) {
+		if r.Word(0) == 0x656d75636f64222c && r.Word(8) == 0x7865646e695f746e && r.Word(10) == 0x3a227865646e695f {
+			r.Advance(18)
 			goto f9
 		}
 		goto find
 	}
+	r.Advance(17)
 f8:
 	if r.Null() {
 		v.CitationType = nil
 	} else {
 		*jsontext.Ensure(&v.CitationType) = r.String()
 	}
-	if !r.Follows(`,"docume`, `nt_index":`) {
+	// ,"document_index":, word by word:
+	if !(r.Word(0) == 0x656d75636f64222c && r.Word(8) == 0x7865646e695f746e && r.Word(10) == 0x3a227865646e695f) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"docume`, `nt_title":`) {
+		if r.Word(0) == 0x656d75636f64222c && r.Word(8) == 0x656c7469745f746e && r.Word(10) == 0x3a22656c7469745f {
+			r.Advance(18)
 			goto f10
 		}
 		goto find
 	}
+	r.Advance(18)
 f9:
 	if r.Null() {
 		v.DocumentIndex = nil
@@ -681,30 +837,36 @@ f9:
 		jsontext.Ensure(&v.DocumentIndex)
 		jsontext.ReadInt(r, v.DocumentIndex)
 	}
-	if !r.Follows(`,"docume`, `nt_title":`) {
+	// ,"document_title":, word by word:
+	if !(r.Word(0) == 0x656d75636f64222c && r.Word(8) == 0x656c7469745f746e && r.Word(10) == 0x3a22656c7469745f) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"start_`, `char_index":`) {
+		if r.Word(0) == 0x5f7472617473222c && r.Word(8) == 0x646e695f72616863 && r.Word(12) == 0x3a227865646e695f {
+			r.Advance(20)
 			goto f11
 		}
 		goto find
 	}
+	r.Advance(18)
 f10:
 	if r.Null() {
 		v.DocumentTitle = nil
 	} else {
 		*jsontext.Ensure(&v.DocumentTitle) = r.String()
 	}
-	if !r.Follows(`,"start_`, `char_index":`) {
+	// ,"start_char_index":, word by word:
+	if !(r.Word(0) == 0x5f7472617473222c && r.Word(8) == 0x646e695f72616863 && r.Word(12) == 0x3a227865646e695f) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"end_ch`, `ar_index":`) {
+		if r.Word(0) == 0x68635f646e65222c && r.Word(8) == 0x7865646e695f7261 && r.Word(10) == 0x3a227865646e695f {
+			r.Advance(18)
 			goto f12
 		}
 		goto find
 	}
+	r.Advance(20)
 f11:
 	if r.Null() {
 		v.StartCharIndex = nil
@@ -712,15 +874,18 @@ f11:
 		jsontext.Ensure(&v.StartCharIndex)
 		jsontext.ReadInt(r, v.StartCharIndex)
 	}
-	if !r.Follows(`,"end_ch`, `ar_index":`) {
+	// ,"end_char_index":, word by word:
+	if !(r.Word(0) == 0x68635f646e65222c && r.Word(8) == 0x7865646e695f7261 && r.Word(10) == 0x3a227865646e695f) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"start_`, `page_number":`) {
+		if r.Word(0) == 0x5f7472617473222c && r.Word(8) == 0x6d756e5f65676170 && r.Word(13) == 0x3a227265626d756e {
+			r.Advance(21)
 			goto f13
 		}
 		goto find
 	}
+	r.Advance(18)
 f12:
 	if r.Null() {
 		v.EndCharIndex = nil
@@ -728,15 +893,18 @@ f12:
 		jsontext.Ensure(&v.EndCharIndex)
 		jsontext.ReadInt(r, v.EndCharIndex)
 	}
-	if !r.Follows(`,"start_`, `page_number":`) {
+	// ,"start_page_number":, word by word:
+	if !(r.Word(0) == 0x5f7472617473222c && r.Word(8) == 0x6d756e5f65676170 && r.Word(13) == 0x3a227265626d756e) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"end_pa`, `ge_number":`) {
+		if r.Word(0) == 0x61705f646e65222c && r.Word(8) == 0x65626d756e5f6567 && r.Word(11) == 0x3a227265626d756e {
+			r.Advance(19)
 			goto f14
 		}
 		goto find
 	}
+	r.Advance(21)
 f13:
 	if r.Null() {
 		v.StartPageNumber = nil
@@ -744,7 +912,8 @@ f13:
 		jsontext.Ensure(&v.StartPageNumber)
 		jsontext.ReadInt(r, v.StartPageNumber)
 	}
-	if !r.Follows(`,"end_pa`, `ge_number":`) {
+	// ,"end_page_number":, word by word:
+	if !(r.Word(0) == 0x61705f646e65222c && r.Word(8) == 0x65626d756e5f6567 && r.Word(11) == 0x3a227265626d756e) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -753,6 +922,7 @@ f13:
 		}
 		goto find
 	}
+	r.Advance(19)
 f14:
 	if r.Null() {
 		v.EndPageNumber = nil
@@ -992,19 +1162,22 @@ f0:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"storag`, `e_location":`) {
+		if r.Word(0) == 0x6761726f7473222c && r.Word(8) == 0x697461636f6c5f65 && r.Word(12) == 0x3a226e6f69746163 {
+			r.Advance(20)
 			goto f2
 		}
 		goto find
 	}
 f1:
 	r.StringField(&v.Filename)
-	if !r.Follows(`,"storag`, `e_location":`) {
+	// ,"storage_location":, word by word:
+	if !(r.Word(0) == 0x6761726f7473222c && r.Word(8) == 0x697461636f6c5f65 && r.Word(12) == 0x3a226e6f69746163) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(20)
 f2:
 	r.StringField(&v.StorageLocation)
 	if r.ObjectEnd() {

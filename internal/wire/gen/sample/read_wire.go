@@ -59,27 +59,8 @@ f2:
 		return
 	}
 	if !r.Follows(`,"usage"`, `:`) {
-		if at := r.Offset(); r.Follows(`, `, ``) {
-			r.Rewind(at, r.Depth())
-			goto find
-		}
 		if r.Follows(`,"raws":`, ``) {
 			goto f4
-		}
-		if r.Follows(`,"Kind":`, ``) {
-			goto f5
-		}
-		if r.Follows(`,"Both":`, ``) {
-			goto f6
-		}
-		if r.Follows(`,"Pick":`, ``) {
-			goto f7
-		}
-		if r.Follows(`,"extra"`, `:`) {
-			goto f8
-		}
-		if r.Follows(`,"spent"`, `:`) {
-			goto f9
 		}
 		goto gap
 	}
@@ -107,17 +88,21 @@ f3:
 		if r.Follows(`,"Kind":`, ``) {
 			goto f5
 		}
-		if r.Follows(`,"Both":`, ``) {
+		if r.Word(0) == 0x6c6961746564222c && r.Word(8) == 0x5f6568745f666f5f && r.Word(13) == 0x3a226e75725f6568 {
+			r.Advance(21)
 			goto f6
 		}
-		if r.Follows(`,"Pick":`, ``) {
+		if r.Follows(`,"Both":`, ``) {
 			goto f7
 		}
-		if r.Follows(`,"extra"`, `:`) {
+		if r.Follows(`,"Pick":`, ``) {
 			goto f8
 		}
-		if r.Follows(`,"spent"`, `:`) {
+		if r.Follows(`,"extra"`, `:`) {
 			goto f9
+		}
+		if r.Follows(`,"spent"`, `:`) {
+			goto f10
 		}
 		goto gap
 	}
@@ -140,17 +125,21 @@ f4:
 			r.Rewind(at, r.Depth())
 			goto find
 		}
-		if r.Follows(`,"Both":`, ``) {
+		if r.Word(0) == 0x6c6961746564222c && r.Word(8) == 0x5f6568745f666f5f && r.Word(13) == 0x3a226e75725f6568 {
+			r.Advance(21)
 			goto f6
 		}
-		if r.Follows(`,"Pick":`, ``) {
+		if r.Follows(`,"Both":`, ``) {
 			goto f7
 		}
-		if r.Follows(`,"extra"`, `:`) {
+		if r.Follows(`,"Pick":`, ``) {
 			goto f8
 		}
-		if r.Follows(`,"spent"`, `:`) {
+		if r.Follows(`,"extra"`, `:`) {
 			goto f9
+		}
+		if r.Follows(`,"spent"`, `:`) {
+			goto f10
 		}
 		goto gap
 	}
@@ -161,23 +150,51 @@ f5:
 	if r.ObjectEnd() {
 		return
 	}
+	// ,"detail_of_the_run":, word by word:
+	if !(r.Word(0) == 0x6c6961746564222c && r.Word(8) == 0x5f6568745f666f5f && r.Word(13) == 0x3a226e75725f6568) {
+		if at := r.Offset(); r.Follows(`, `, ``) {
+			r.Rewind(at, r.Depth())
+			goto find
+		}
+		if r.Follows(`,"Both":`, ``) {
+			goto f7
+		}
+		if r.Follows(`,"Pick":`, ``) {
+			goto f8
+		}
+		if r.Follows(`,"extra"`, `:`) {
+			goto f9
+		}
+		if r.Follows(`,"spent"`, `:`) {
+			goto f10
+		}
+		goto gap
+	}
+	r.Advance(21)
+f6:
+	if !(r.Peek() == 'n' && r.Null()) {
+		v.Detail = r.String()
+	}
+	if r.ObjectEnd() {
+		return
+	}
 	if !r.Follows(`,"Both":`, ``) {
 		if at := r.Offset(); r.Follows(`, `, ``) {
 			r.Rewind(at, r.Depth())
 			goto find
 		}
 		if r.Follows(`,"Pick":`, ``) {
-			goto f7
-		}
-		if r.Follows(`,"extra"`, `:`) {
 			goto f8
 		}
-		if r.Follows(`,"spent"`, `:`) {
+		if r.Follows(`,"extra"`, `:`) {
 			goto f9
+		}
+		if r.Follows(`,"spent"`, `:`) {
+			goto f10
 		}
 		goto gap
 	}
-f6:
+f7:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Tail.Both = r.String()
 	}
@@ -190,14 +207,14 @@ f6:
 			goto find
 		}
 		if r.Follows(`,"extra"`, `:`) {
-			goto f8
+			goto f9
 		}
 		if r.Follows(`,"spent"`, `:`) {
-			goto f9
+			goto f10
 		}
 		goto gap
 	}
-f7:
+f8:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Tail.Pick = r.String()
 	}
@@ -210,11 +227,11 @@ f7:
 			goto find
 		}
 		if r.Follows(`,"spent"`, `:`) {
-			goto f9
+			goto f10
 		}
 		goto gap
 	}
-f8:
+f9:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.Tail.Extra = r.String()
 	}
@@ -224,7 +241,7 @@ f8:
 	if !r.Follows(`,"spent"`, `:`) {
 		goto gap
 	}
-f9:
+f10:
 	if r.Peek() == 'n' && r.Null() {
 		v.Spent = nil
 	} else {
@@ -235,46 +252,49 @@ f9:
 	}
 gap:
 	if at := r.Offset(); r.Follows(`,`, ``) {
-		switch r.StringByte() {
-		case 't':
-			if r.Follows(`"type":`, ``) {
-				goto f0
-			}
-		case 'i':
-			if r.Follows(`"id":`, ``) {
-				goto f1
-			}
-		case 'b':
-			if r.Follows(`"body":`, ``) {
-				goto f2
-			}
-		case 'u':
-			if r.Follows(`"usage":`, ``) {
-				goto f3
-			}
-		case 'r':
-			if r.Follows(`"raws":`, ``) {
-				goto f4
-			}
-		case 'K':
-			if r.Follows(`"Kind":`, ``) {
-				goto f5
-			}
-		case 'B':
-			if r.Follows(`"Both":`, ``) {
+		switch w := r.Word(0); w {
+		case 0x3a22656761737522: // "usage":
+			r.Advance(8)
+			goto f3
+		case 0x5f6c696174656422: // "detail_
+			if r.Word(8) == 0x725f6568745f666f && r.Word(12) == 0x3a226e75725f6568 { // of_the_run":
+				r.Advance(20)
 				goto f6
 			}
-		case 'P':
-			if r.Follows(`"Pick":`, ``) {
+		case 0x3a22617274786522: // "extra":
+			r.Advance(8)
+			goto f9
+		case 0x3a22746e65707322: // "spent":
+			r.Advance(8)
+			goto f10
+		default:
+			if w&0xffffffffffffff == 0x3a226570797422 { // "type":
+				r.Advance(7)
+				goto f0
+			}
+			if w&0xffffffffff == 0x3a22646922 { // "id":
+				r.Advance(5)
+				goto f1
+			}
+			if w&0xffffffffffffff == 0x3a2279646f6222 { // "body":
+				r.Advance(7)
+				goto f2
+			}
+			if w&0xffffffffffffff == 0x3a227377617222 { // "raws":
+				r.Advance(7)
+				goto f4
+			}
+			if w&0xffffffffffffff == 0x3a22646e694b22 { // "Kind":
+				r.Advance(7)
+				goto f5
+			}
+			if w&0xffffffffffffff == 0x3a2268746f4222 { // "Both":
+				r.Advance(7)
 				goto f7
 			}
-		case 'e':
-			if r.Follows(`"extra":`, ``) {
+			if w&0xffffffffffffff == 0x3a226b63695022 { // "Pick":
+				r.Advance(7)
 				goto f8
-			}
-		case 's':
-			if r.Follows(`"spent":`, ``) {
-				goto f9
 			}
 		}
 		r.Rewind(at, r.Depth())
@@ -297,14 +317,16 @@ find:
 		goto f4
 	case "Kind":
 		goto f5
-	case "Both":
+	case "detail_of_the_run":
 		goto f6
-	case "Pick":
+	case "Both":
 		goto f7
-	case "extra":
+	case "Pick":
 		goto f8
-	case "spent":
+	case "extra":
 		goto f9
+	case "spent":
+		goto f10
 	}
 	switch string(key) {
 	case "kind", "both", "pick":
@@ -318,7 +340,7 @@ find:
 // foldedOrdered reports whether a lower-cased key is one of Ordered's, lower-cased.
 func foldedOrdered(key string) bool {
 	switch key {
-	case "type", "id", "body", "usage", "raws", "kind", "both", "pick", "extra", "spent":
+	case "type", "id", "body", "usage", "raws", "kind", "detail_of_the_run", "both", "pick", "extra", "spent":
 		return true
 	}
 	return false
@@ -832,6 +854,9 @@ f27:
 		if r.ObjectEnd() {
 			return
 		}
+		if r.Follows(`,"counte`, `d":`) {
+			goto f29
+		}
 		goto find
 	}
 f28:
@@ -854,6 +879,31 @@ f28:
 		} else {
 			v.Parsed = r.Skip()
 		}
+	}
+	if !r.Follows(`,"counte`, `d":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"counts`, `":`) {
+			goto f30
+		}
+		goto find
+	}
+f29:
+	if r.Null() {
+		v.Counted = nil
+	} else {
+		readCounted(r, jsontext.Ensure(&v.Counted))
+	}
+	if !r.Follows(`,"counts`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f30:
+	if !r.Null() {
+		readCounted(r, &v.Counts)
 	}
 	if r.ObjectEnd() {
 		return
@@ -922,6 +972,10 @@ find:
 		goto f27
 	case "parsed":
 		goto f28
+	case "counted":
+		goto f29
+	case "counts":
+		goto f30
 	}
 	switch string(key) {
 	case "untagged":
@@ -935,7 +989,98 @@ find:
 // foldedEvent reports whether a lower-cased key is one of Event's, lower-cased.
 func foldedEvent(key string) bool {
 	switch key {
-	case "type", "text", "final", "n", "small", "int", "f", "opt", "opt_n", "opt_b", "opt_f", "raw", "opt_raw", "raws", "any", "names", "types", "usage", "opt_usage", "parts", "ptr_parts", "grid", "words", "opt_words", "anon", "anons", "members", "untagged", "parsed":
+	case "type", "text", "final", "n", "small", "int", "f", "opt", "opt_n", "opt_b", "opt_f", "raw", "opt_raw", "raws", "any", "names", "types", "usage", "opt_usage", "parts", "ptr_parts", "grid", "words", "opt_words", "anon", "anons", "members", "untagged", "parsed", "counted", "counts":
+		return true
+	}
+	return false
+}
+
+// ReadCounted reads a whole Counted into v as json.Unmarshal does, or fails r, for
+// jsontext.Decode.
+func ReadCounted(r *jsontext.Reader, v *Counted) bool {
+	if !r.Null() {
+		readCounted(r, v)
+	}
+	return !r.Failed()
+}
+
+func readCounted(r *jsontext.Reader, v *Counted) {
+	if !r.Object() {
+		return
+	}
+	if !r.Follows(`"a":`, ``) {
+		if r.Follows(`"b":`, ``) {
+			goto f1
+		}
+		goto find
+	}
+f0:
+	if !r.Null() {
+		jsontext.ReadInt(r, &v.A)
+		v.Has |= countedA
+	}
+	if !r.Follows(`,"b":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"s":`, ``) {
+			goto f2
+		}
+		goto find
+	}
+f1:
+	if !r.Null() {
+		jsontext.ReadFloat(r, &v.B)
+		v.Has |= countedB
+	}
+	if !r.Follows(`,"s":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"t":`, ``) {
+			goto f3
+		}
+		goto find
+	}
+f2:
+	if !r.Null() {
+		r.StringField(&v.S)
+		v.Has |= countedS
+	}
+	if !r.Follows(`,"t":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f3:
+	jsontext.ReadBool(r, &v.T)
+	if r.ObjectEnd() {
+		return
+	}
+find:
+	key, ok := r.KeyFold()
+	if !ok {
+		return
+	}
+	switch string(key) {
+	case "a":
+		goto f0
+	case "b":
+		goto f1
+	case "s":
+		goto f2
+	case "t":
+		goto f3
+	}
+	r.SkipUnknown(key, foldedCounted)
+	goto find
+}
+
+// foldedCounted reports whether a lower-cased key is one of Counted's, lower-cased.
+func foldedCounted(key string) bool {
+	switch key {
+	case "a", "b", "s", "t":
 		return true
 	}
 	return false
@@ -2641,16 +2786,44 @@ func internType(b []byte) string {
 
 // internTypeKindNext reads a string as internTypeKind(r.Str()) does.
 func internTypeKindNext(r *jsontext.Reader) string {
-	switch r.StringByte() {
-	case 't':
-		if r.Follows(`"text"`, ``) {
-			return TypeText
-		}
-		if r.Follows(`"tool_us`, `e"`) {
+	switch w := r.Word(0); w {
+	case 0x73755f6c6f6f7422: // "tool_us
+		if r.Word(2) == 0x226573755f6c6f6f { // e"
+			r.Advance(10)
 			return TypeTool
 		}
-	case 'r':
-		if r.Follows(`"run"`, ``) {
+	case 0x22746c7573657222: // "result"
+		r.Advance(8)
+		return KindResult
+	case 0x746e65746e6f6322: // "content
+		switch r.Word(8) {
+		case 0x735f6b636f6c625f: // _block_s
+			if r.Word(13) == 0x2274726174735f6b { // tart"
+				r.Advance(21)
+				return KindBlockStart
+			}
+			if r.Word(12) == 0x22706f74735f6b63 { // top"
+				r.Advance(20)
+				return KindBlockStop
+			}
+		case 0x645f6b636f6c625f: // _block_d
+			if r.Word(13) == 0x2261746c65645f6b { // elta"
+				r.Advance(21)
+				return KindBlockDelta
+			}
+		}
+	case 0x736e6f7073657222: // "respons
+		if r.Word(8) == 0x74757074756f2e65 && r.Word(16) == 0x6e612e747865745f && r.Word(24) == 0x6e6f697461746f6e && r.Word(31) == 0x2264656464612e6e { // e.output_text.annotation.added"
+			r.Advance(39)
+			return KindAnnotated
+		}
+	default:
+		if w&0xffffffffffff == 0x227478657422 { // "text"
+			r.Advance(6)
+			return TypeText
+		}
+		if w&0xffffffffff == 0x226e757222 { // "run"
+			r.Advance(5)
 			return KindRun
 		}
 	}
@@ -2666,6 +2839,16 @@ func internTypeKind(b []byte) string {
 		return TypeTool
 	case KindRun:
 		return KindRun
+	case KindResult:
+		return KindResult
+	case KindBlockStart:
+		return KindBlockStart
+	case KindBlockStop:
+		return KindBlockStop
+	case KindBlockDelta:
+		return KindBlockDelta
+	case KindAnnotated:
+		return KindAnnotated
 	}
 	return string(b)
 }

@@ -22,8 +22,17 @@ const (
 	TypeSame = "text" // a second name for one value: one case
 )
 
-// The kinds of Ordered, interned with the types of Event.
-const KindRun = "run"
+// The kinds of Ordered, interned with the types of Event: texts shorter
+// than a word, of one word, sharing their first word or two, and longer
+// than three.
+const (
+	KindRun        = "run"
+	KindResult     = "result"
+	KindBlockStart = "content_block_start"
+	KindBlockStop  = "content_block_stop"
+	KindBlockDelta = "content_block_delta"
+	KindAnnotated  = "response.output_text.annotation.added"
+)
 
 // Ordered is a line whose producer writes its keys in the order declared:
 // each is compared first with the one after the last read, and one out
@@ -43,6 +52,8 @@ type Ordered struct {
 	// generated reader sets and encoding/json leaves nil.
 	usageText json.RawMessage
 	Kind      string `json:"Kind"` // a capital: keys are read with KeyFold
+	// A key longer than two words.
+	Detail string `json:"detail_of_the_run"`
 	Tail
 	Spent *Usage `json:"spent" wire:"buf=spent"`
 	// spent is what Spent points to when the generated reader set it,
@@ -92,6 +103,38 @@ type Event struct {
 	// it is an object of Usage's, which encoding/json leaves nil.
 	Parsed json.RawMessage `json:"parsed" wire:"parse=parsed"`
 	parsed *Usage
+	// Counted and Counts note the keys given (wire:"has").
+	Counted *Counted `json:"counted"`
+	Counts  Counted  `json:"counts"`
+}
+
+// Counted notes in Has which of its keys the object gives, not null, as
+// its UnmarshalJSON does with the generated reader (wire:"has").
+type Counted struct {
+	A   int64   `json:"a" wire:"has=countedA"`
+	B   float64 `json:"b,omitempty" wire:"has=countedB"`
+	S   string  `json:"s" wire:"has=countedS"`
+	T   bool    `json:"t"`
+	Has uint8   `json:"-" wire:"has"`
+}
+
+// The bits of Counted.Has.
+const (
+	countedA = 1 << iota
+	countedB
+	countedS
+)
+
+// UnmarshalJSON decodes c as the generated reader does, so that Has is
+// set whichever reader decodes it.
+func (c *Counted) UnmarshalJSON(b []byte) error {
+	var r jsontext.Reader
+	r.Reset(b)
+	if ReadCounted(&r, c) && r.End() {
+		return nil
+	}
+	type plain Counted
+	return json.Unmarshal(b, (*plain)(c))
 }
 
 // Usage has lower-case keys only.

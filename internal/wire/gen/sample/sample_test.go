@@ -20,6 +20,14 @@ var seeds = []string{
 	`{"id":"a","type":"text","body":null,"id":"b","kind":"x","KIND":"y","usage":null,"usage":{"output":2},"raws":null}`,
 	`{ "type" : "x" , "body" : "s" , "raws" : [ {} ] }`,
 	`{"type":"run","type":"tool_use","id":"\u0061","body":1,"body":2}`,
+	`{"type":"content_block_stop","id":"a","detail_of_the_run":"d"}`, `{"type":"content_block_start","detail_of_the_run":"d"}`,
+	`{"type":"content_block_delta","id":"a","body":1,"usage":{},"raws":[],"Kind":"k","detail_of_the_run":"d"}`,
+	`{"type":"content_block_st","id":"a"}`, `{"type":"content_block_stops"}`, `{"type":"content_block_"}`, `{"type":"result"}`,
+	`{"type":"response.output_text.annotation.added"}`, `{"type":"response.output_text.annotation.adde"}`, `{"type":"resul"}`,
+	`{"type":"response.output_text.annotation.addex"}`, `{"type":"run"}`, `{"type":"ru"}`, `{"type":"text","detail_of_the_rum":1}`,
+	`{"id":"a","detail_of_the_run":"d","type":"result"}`,
+	`{"counted":{"a":1,"b":null,"s":"x","t":true},"counts":{"b":2.5,"a":null}}`, `{"counted":null,"counts":null}`,
+	`{"counts":{"a":1,"a":null,"s":null}}`, `{"counts":{"A":1}}`, `{"counted":{"a":"1"}}`, `{"counted":{}}`, `{"counts":[]}`, `{"type":"r\u0075n","detail_of_the_run":null}`,
 	`{"type":"text","text":"a\nb\u00e9\ud800","final":true,"n":-12,"small":127,"int":3,"f":1.5e3}`,
 	`{"type":"other","opt":"x","opt_n":0,"opt_b":false,"opt_f":-0.5,"raw":{"a": [1, 2]},"opt_raw":null,"raws":[1,"x",null,{}],"any":{"k":[true,null,1.5]}}`,
 	`{"names":["a",null,"b"],"types":["tool_use","text","x"],"usage":{"input":1,"output":2},"opt_usage":{"input":3}}`,
@@ -279,5 +287,27 @@ func checkBlocks(t *testing.T, data []byte, v *Reused) {
 	}
 	if diff := cmp.Diff(want, v.blocks, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("%q: blocks' elements (-json.Unmarshal +reader):\n%s", data, diff)
+	}
+}
+
+// TestCountedHas: the reader notes the keys given, not null, as the
+// declaration's has= tags say.
+func TestCountedHas(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in   string
+		want uint8
+	}{
+		{`{}`, 0},
+		{`{"a":1,"b":null,"s":"x","t":true}`, countedA | countedS},
+		{`{"b":0,"a":null}`, countedB},
+		{`{"a":1,"a":null}`, countedA},
+		{`{"t":true,"x":{"a":1}}`, 0},
+		{`null`, 0},
+	} {
+		var c Counted
+		if err := json.Unmarshal([]byte(tt.in), &c); err != nil || c.Has != tt.want {
+			t.Errorf("json.Unmarshal(%s) gives Has %b, %v; want %b", tt.in, c.Has, err, tt.want)
+		}
 	}
 }

@@ -42,6 +42,8 @@ func AppendOrdered(b []byte, v *Ordered) ([]byte, error) {
 	}
 	b = append(b, `,"Kind":`...)
 	b = jsontext.AppendHTMLString(b, v.Kind)
+	b = append(b, `,"detail_of_the_run":`...)
+	b = jsontext.AppendHTMLString(b, v.Detail)
 	b = append(b, `,"Both":`...)
 	b = jsontext.AppendHTMLString(b, v.Tail.Both)
 	b = append(b, `,"Pick":`...)

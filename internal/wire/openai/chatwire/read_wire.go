@@ -73,7 +73,8 @@ f1:
 		if r.Follows(`,"servic`, `e_tier":`) {
 			goto f4
 		}
-		if r.Follows(`,"system`, `_fingerprint":`) {
+		if r.Word(0) == 0x6d6574737973222c && r.Word(8) == 0x707265676e69665f && r.Word(14) == 0x3a22746e69727072 {
+			r.Advance(22)
 			goto f5
 		}
 		if r.Follows(`,"choice`, `s":`) {
@@ -102,7 +103,8 @@ f2:
 		if r.Follows(`,"servic`, `e_tier":`) {
 			goto f4
 		}
-		if r.Follows(`,"system`, `_fingerprint":`) {
+		if r.Word(0) == 0x6d6574737973222c && r.Word(8) == 0x707265676e69665f && r.Word(14) == 0x3a22746e69727072 {
+			r.Advance(22)
 			goto f5
 		}
 		if r.Follows(`,"choice`, `s":`) {
@@ -128,7 +130,8 @@ f3:
 			r.Rewind(at, r.Depth())
 			goto find
 		}
-		if r.Follows(`,"system`, `_fingerprint":`) {
+		if r.Word(0) == 0x6d6574737973222c && r.Word(8) == 0x707265676e69665f && r.Word(14) == 0x3a22746e69727072 {
+			r.Advance(22)
 			goto f5
 		}
 		if r.Follows(`,"choice`, `s":`) {
@@ -146,7 +149,8 @@ f4:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.ServiceTier = r.KeepString(&v.tier)
 	}
-	if !r.Follows(`,"system`, `_fingerprint":`) {
+	// ,"system_fingerprint":, word by word:
+	if !(r.Word(0) == 0x6d6574737973222c && r.Word(8) == 0x707265676e69665f && r.Word(14) == 0x3a22746e69727072) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -165,6 +169,7 @@ f4:
 		}
 		goto find
 	}
+	r.Advance(22)
 f5:
 	if r.Peek() == 'n' && r.Null() {
 		v.SystemFingerprint = nil
@@ -337,7 +342,8 @@ f0:
 		if r.Follows(`,"logpro`, `bs":`) {
 			goto f2
 		}
-		if r.Follows(`,"finish`, `_reason":`) {
+		if r.Word(0) == 0x6873696e6966222c && r.Word(8) == 0x226e6f736165725f && r.Word(9) == 0x3a226e6f73616572 {
+			r.Advance(17)
 			goto f3
 		}
 		goto find
@@ -354,7 +360,8 @@ f1:
 			r.Rewind(at, r.Depth())
 			goto find
 		}
-		if r.Follows(`,"finish`, `_reason":`) {
+		if r.Word(0) == 0x6873696e6966222c && r.Word(8) == 0x226e6f736165725f && r.Word(9) == 0x3a226e6f73616572 {
+			r.Advance(17)
 			goto f3
 		}
 		goto find
@@ -365,12 +372,14 @@ f2:
 	} else {
 		jsontext.ReadAny(r, &v.Logprobs)
 	}
-	if !r.Follows(`,"finish`, `_reason":`) {
+	// ,"finish_reason":, word by word:
+	if !(r.Word(0) == 0x6873696e6966222c && r.Word(8) == 0x226e6f736165725f && r.Word(9) == 0x3a226e6f73616572) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(17)
 f3:
 	if r.Peek() == 'n' && r.Null() {
 		v.FinishReason = nil
@@ -442,7 +451,8 @@ func readDelta(r *jsontext.Reader, v *Delta) {
 		if r.Follows(`"refusal`, `":`) {
 			goto f2
 		}
-		if r.Follows(`"reasoni`, `ng_content":`) {
+		if r.Word(0) == 0x696e6f7361657222 && r.Word(8) == 0x65746e6f635f676e && r.Word(12) == 0x3a22746e65746e6f {
+			r.Advance(20)
 			goto f3
 		}
 		if r.Follows(`"reasoni`, `ng":`) {
@@ -468,7 +478,8 @@ f0:
 		if r.Follows(`,"refusa`, `l":`) {
 			goto f2
 		}
-		if r.Follows(`,"reason`, `ing_content":`) {
+		if r.Word(0) == 0x6e6f73616572222c && r.Word(8) == 0x746e6f635f676e69 && r.Word(13) == 0x3a22746e65746e6f {
+			r.Advance(21)
 			goto f3
 		}
 		if r.Follows(`,"reason`, `ing":`) {
@@ -493,7 +504,8 @@ f1:
 			r.Rewind(at, r.Depth())
 			goto find
 		}
-		if r.Follows(`,"reason`, `ing_content":`) {
+		if r.Word(0) == 0x6e6f73616572222c && r.Word(8) == 0x746e6f635f676e69 && r.Word(13) == 0x3a22746e65746e6f {
+			r.Advance(21)
 			goto f3
 		}
 		if r.Follows(`,"reason`, `ing":`) {
@@ -510,7 +522,8 @@ f2:
 	} else {
 		*jsontext.EnsureIn(&v.Refusal, &v.refusal) = r.String()
 	}
-	if !r.Follows(`,"reason`, `ing_content":`) {
+	// ,"reasoning_content":, word by word:
+	if !(r.Word(0) == 0x6e6f73616572222c && r.Word(8) == 0x746e6f635f676e69 && r.Word(13) == 0x3a22746e65746e6f) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -526,6 +539,7 @@ f2:
 		}
 		goto find
 	}
+	r.Advance(21)
 f3:
 	if r.Peek() == 'n' && r.Null() {
 		v.ReasoningContent = nil
@@ -772,7 +786,8 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 		return
 	}
 	if !r.Follows(`"prompt_`, `tokens":`) {
-		if r.Follows(`"complet`, `ion_tokens":`) {
+		if r.Word(0) == 0x74656c706d6f6322 && r.Word(8) == 0x656b6f745f6e6f69 && r.Word(12) == 0x3a22736e656b6f74 {
+			r.Advance(20)
 			goto f1
 		}
 		goto find
@@ -784,7 +799,8 @@ f0:
 		jsontext.Ensure(&v.PromptTokens)
 		jsontext.ReadInt(r, v.PromptTokens)
 	}
-	if !r.Follows(`,"comple`, `tion_tokens":`) {
+	// ,"completion_tokens":, word by word:
+	if !(r.Word(0) == 0x656c706d6f63222c && r.Word(8) == 0x6b6f745f6e6f6974 && r.Word(13) == 0x3a22736e656b6f74) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -793,6 +809,7 @@ f0:
 		}
 		goto find
 	}
+	r.Advance(21)
 f1:
 	if r.Null() {
 		v.CompletionTokens = nil
@@ -804,7 +821,8 @@ f1:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"prompt`, `_tokens_details":`) {
+		if r.Word(0) == 0x74706d6f7270222c && r.Word(8) == 0x5f736e656b6f745f && r.Word(16) == 0x22736c6961746564 && r.Word(17) == 0x3a22736c69617465 {
+			r.Advance(25)
 			goto f3
 		}
 		goto find
@@ -816,27 +834,32 @@ f2:
 		jsontext.Ensure(&v.TotalTokens)
 		jsontext.ReadInt(r, v.TotalTokens)
 	}
-	if !r.Follows(`,"prompt`, `_tokens_details":`) {
+	// ,"prompt_tokens_details":, word by word:
+	if !(r.Word(0) == 0x74706d6f7270222c && r.Word(8) == 0x5f736e656b6f745f && r.Word(16) == 0x22736c6961746564 && r.Word(17) == 0x3a22736c69617465) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"comple`, `tion_tokens_details":`) {
+		if r.Word(0) == 0x656c706d6f63222c && r.Word(8) == 0x6b6f745f6e6f6974 && r.Word(16) == 0x617465645f736e65 && r.Word(21) == 0x3a22736c69617465 {
+			r.Advance(29)
 			goto f4
 		}
 		goto find
 	}
+	r.Advance(25)
 f3:
 	if r.Null() {
 		v.PromptTokensDetails = nil
 	} else {
 		readPromptDetails(r, jsontext.Ensure(&v.PromptTokensDetails))
 	}
-	if !r.Follows(`,"comple`, `tion_tokens_details":`) {
+	// ,"completion_tokens_details":, word by word:
+	if !(r.Word(0) == 0x656c706d6f63222c && r.Word(8) == 0x6b6f745f6e6f6974 && r.Word(16) == 0x617465645f736e65 && r.Word(21) == 0x3a22736c69617465) {
 		if r.ObjectEnd() {
 			return
 		}
 		goto find
 	}
+	r.Advance(29)
 f4:
 	if r.Null() {
 		v.CompletionTokensDetails = nil
@@ -937,9 +960,11 @@ func readCompletionDetails(r *jsontext.Reader, v *CompletionDetails) {
 	if !r.Object() {
 		return
 	}
-	if !r.Follows(`"reasoni`, `ng_tokens":`) {
+	// "reasoning_tokens":, word by word:
+	if !(r.Word(0) == 0x696e6f7361657222 && r.Word(8) == 0x6e656b6f745f676e && r.Word(11) == 0x3a22736e656b6f74) {
 		goto find
 	}
+	r.Advance(19)
 f0:
 	if r.Null() {
 		v.ReasoningTokens = nil
@@ -974,22 +999,24 @@ func foldedCompletionDetails(key string) bool {
 
 // internFinishNext reads a string as internFinish(r.Str()) does.
 func internFinishNext(r *jsontext.Reader) string {
-	switch r.StringByte() {
-	case 's':
-		if r.Follows(`"stop"`, ``) {
-			return FinishStop
-		}
-	case 'l':
-		if r.Follows(`"length"`, ``) {
-			return FinishLength
-		}
-	case 't':
-		if r.Follows(`"tool_ca`, `lls"`) {
+	switch w := r.Word(0); w {
+	case 0x226874676e656c22: // "length"
+		r.Advance(8)
+		return FinishLength
+	case 0x61635f6c6f6f7422: // "tool_ca
+		if r.Word(4) == 0x22736c6c61635f6c { // lls"
+			r.Advance(12)
 			return FinishToolCalls
 		}
-	case 'c':
-		if r.Follows(`"content`, `_filter"`) {
+	case 0x746e65746e6f6322: // "content
+		if r.Word(8) == 0x227265746c69665f { // _filter"
+			r.Advance(16)
 			return FinishContentFilter
+		}
+	default:
+		if w&0xffffffffffff == 0x22706f747322 { // "stop"
+			r.Advance(6)
+			return FinishStop
 		}
 	}
 	return internFinish(r.Str())
@@ -1012,9 +1039,10 @@ func internFinish(b []byte) string {
 
 // internObjectNext reads a string as internObject(r.Str()) does.
 func internObjectNext(r *jsontext.Reader) string {
-	switch r.StringByte() {
-	case 'c':
-		if r.Follows(`"chat.co`, `mpletion.chunk"`) {
+	switch w := r.Word(0); w {
+	case 0x6f632e7461686322: // "chat.co
+		if r.Word(8) == 0x6e6f6974656c706d && r.Word(15) == 0x226b6e7568632e6e { // mpletion.chunk"
+			r.Advance(23)
 			return ObjectChunk
 		}
 	}
@@ -1032,9 +1060,10 @@ func internObject(b []byte) string {
 
 // internRoleNext reads a string as internRole(r.Str()) does.
 func internRoleNext(r *jsontext.Reader) string {
-	switch r.StringByte() {
-	case 'a':
-		if r.Follows(`"assista`, `nt"`) {
+	switch w := r.Word(0); w {
+	case 0x6174736973736122: // "assista
+		if r.Word(3) == 0x22746e6174736973 { // nt"
+			r.Advance(11)
 			return RoleAsst
 		}
 	}

@@ -45,7 +45,8 @@ func readStreamEvent(r *jsontext.Reader, v *StreamEvent) {
 		return
 	}
 	if !r.Follows(`"type":`, ``) {
-		if r.Follows(`"sequenc`, `e_number":`) {
+		if r.Word(0) == 0x636e657571657322 && r.Word(8) == 0x7265626d756e5f65 && r.Word(10) == 0x3a227265626d756e {
+			r.Advance(18)
 			goto f1
 		}
 		goto find
@@ -54,7 +55,8 @@ f0:
 	if !r.Null() {
 		v.Type = internEv(r.Str())
 	}
-	if !r.Follows(`,"sequen`, `ce_number":`) {
+	// ,"sequence_number":, word by word:
+	if !(r.Word(0) == 0x6e6575716573222c && r.Word(8) == 0x65626d756e5f6563 && r.Word(11) == 0x3a227265626d756e) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -63,6 +65,7 @@ f0:
 		}
 		goto find
 	}
+	r.Advance(19)
 f1:
 	if r.Null() {
 		v.SequenceNumber = nil
@@ -87,14 +90,16 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"conten`, `t_index":`) {
+		if r.Word(0) == 0x6e65746e6f63222c && r.Word(8) == 0x227865646e695f74 && r.Word(9) == 0x3a227865646e695f {
+			r.Advance(17)
 			goto f4
 		}
 		goto find
 	}
 f3:
 	jsontext.ReadInt(r, &v.OutputIndex)
-	if !r.Follows(`,"conten`, `t_index":`) {
+	// ,"content_index":, word by word:
+	if !(r.Word(0) == 0x6e65746e6f63222c && r.Word(8) == 0x227865646e695f74 && r.Word(9) == 0x3a227865646e695f) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -103,6 +108,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(17)
 f4:
 	jsontext.ReadInt(r, &v.ContentIndex)
 	if !r.Follows(`,"delta"`, `:`) {
@@ -361,7 +367,8 @@ f2:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"incomp`, `lete_details":`) {
+		if r.Word(0) == 0x706d6f636e69222c && r.Word(8) == 0x7465645f6574656c && r.Word(14) == 0x3a22736c69617465 {
+			r.Advance(22)
 			goto f4
 		}
 		goto find
@@ -372,7 +379,8 @@ f3:
 	} else {
 		openai.ReadAPIError(r, jsontext.Ensure(&v.Error))
 	}
-	if !r.Follows(`,"incomp`, `lete_details":`) {
+	// ,"incomplete_details":, word by word:
+	if !(r.Word(0) == 0x706d6f636e69222c && r.Word(8) == 0x7465645f6574656c && r.Word(14) == 0x3a22736c69617465) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -381,6 +389,7 @@ f3:
 		}
 		goto find
 	}
+	r.Advance(22)
 f4:
 	if r.Null() {
 		v.IncompleteDetails = nil
@@ -492,7 +501,8 @@ func readUsage(r *jsontext.Reader, v *Usage) {
 		return
 	}
 	if !r.Follows(`"input_t`, `okens":`) {
-		if r.Follows(`"input_t`, `okens_details":`) {
+		if r.Word(0) == 0x745f7475706e6922 && r.Word(8) == 0x65645f736e656b6f && r.Word(15) == 0x3a22736c69617465 {
+			r.Advance(23)
 			goto f1
 		}
 		goto find
@@ -504,15 +514,18 @@ f0:
 		jsontext.Ensure(&v.InputTokens)
 		jsontext.ReadInt(r, v.InputTokens)
 	}
-	if !r.Follows(`,"input_`, `tokens_details":`) {
+	// ,"input_tokens_details":, word by word:
+	if !(r.Word(0) == 0x5f7475706e69222c && r.Word(8) == 0x645f736e656b6f74 && r.Word(16) == 0x3a22736c69617465) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"output`, `_tokens":`) {
+		if r.Word(0) == 0x74757074756f222c && r.Word(8) == 0x22736e656b6f745f && r.Word(9) == 0x3a22736e656b6f74 {
+			r.Advance(17)
 			goto f2
 		}
 		goto find
 	}
+	r.Advance(24)
 f1:
 	if !r.Null() {
 		if r.Object() {
@@ -537,15 +550,18 @@ f1:
 			}
 		}
 	}
-	if !r.Follows(`,"output`, `_tokens":`) {
+	// ,"output_tokens":, word by word:
+	if !(r.Word(0) == 0x74757074756f222c && r.Word(8) == 0x22736e656b6f745f && r.Word(9) == 0x3a22736e656b6f74) {
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"output`, `_tokens_details":`) {
+		if r.Word(0) == 0x74757074756f222c && r.Word(8) == 0x5f736e656b6f745f && r.Word(16) == 0x22736c6961746564 && r.Word(17) == 0x3a22736c69617465 {
+			r.Advance(25)
 			goto f3
 		}
 		goto find
 	}
+	r.Advance(17)
 f2:
 	if r.Null() {
 		v.OutputTokens = nil
@@ -553,7 +569,8 @@ f2:
 		jsontext.Ensure(&v.OutputTokens)
 		jsontext.ReadInt(r, v.OutputTokens)
 	}
-	if !r.Follows(`,"output`, `_tokens_details":`) {
+	// ,"output_tokens_details":, word by word:
+	if !(r.Word(0) == 0x74757074756f222c && r.Word(8) == 0x5f736e656b6f745f && r.Word(16) == 0x22736c6961746564 && r.Word(17) == 0x3a22736c69617465) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -562,6 +579,7 @@ f2:
 		}
 		goto find
 	}
+	r.Advance(25)
 f3:
 	if !r.Null() {
 		if r.Object() {
@@ -780,7 +798,8 @@ f6:
 		if r.ObjectEnd() {
 			return
 		}
-		if r.Follows(`,"encryp`, `ted_content":`) {
+		if r.Word(0) == 0x707972636e65222c && r.Word(8) == 0x746e6f635f646574 && r.Word(13) == 0x3a22746e65746e6f {
+			r.Advance(21)
 			goto f8
 		}
 		goto find
@@ -798,7 +817,8 @@ f7:
 		}
 		v.Summary = jsontext.NotNil(s0)
 	}
-	if !r.Follows(`,"encryp`, `ted_content":`) {
+	// ,"encrypted_content":, word by word:
+	if !(r.Word(0) == 0x707972636e65222c && r.Word(8) == 0x746e6f635f646574 && r.Word(13) == 0x3a22746e65746e6f) {
 		if r.ObjectEnd() {
 			return
 		}
@@ -807,6 +827,7 @@ f7:
 		}
 		goto find
 	}
+	r.Advance(21)
 f8:
 	if !(r.Peek() == 'n' && r.Null()) {
 		v.EncryptedContent = r.String()
@@ -1390,56 +1411,76 @@ func internEv(b []byte) string {
 
 // internItemStatusNext reads a string as internItemStatus(r.Str()) does.
 func internItemStatusNext(r *jsontext.Reader) string {
-	switch r.StringByte() {
-	case 'm':
-		if r.Follows(`"message`, `"`) {
+	switch w := r.Word(0); w {
+	case 0x6567617373656d22: // "message
+		if r.Word(1) == 0x226567617373656d { // "
+			r.Advance(9)
 			return ItemMessage
 		}
-		if r.Follows(`"mcp_cal`, `l"`) {
-			return ItemMCPCall
-		}
-		if r.Follows(`"mcp_lis`, `t_tools"`) {
-			return ItemMCPListTools
-		}
-	case 'r':
-		if r.Follows(`"reasoni`, `ng"`) {
+	case 0x696e6f7361657222: // "reasoni
+		if r.Word(3) == 0x22676e696e6f7361 { // ng"
+			r.Advance(11)
 			return ItemReasoning
 		}
-	case 'f':
-		if r.Follows(`"functio`, `n_call"`) {
+	case 0x6f6974636e756622: // "functio
+		if r.Word(7) == 0x226c6c61635f6e6f { // n_call"
+			r.Advance(15)
 			return ItemFunctionCall
 		}
-		if r.Follows(`"file_se`, `arch_call"`) {
-			return ItemFileSearch
-		}
-	case 'c':
-		if r.Follows(`"custom_`, `tool_call"`) {
+	case 0x5f6d6f7473756322: // "custom_
+		if r.Word(8) == 0x6c61635f6c6f6f74 && r.Word(10) == 0x226c6c61635f6c6f { // tool_call"
+			r.Advance(18)
 			return ItemCustomToolCall
 		}
-		if r.Follows(`"code_in`, `terpreter_call"`) {
-			return ItemCodeInterp
-		}
-		if r.Follows(`"complet`, `ed"`) {
-			return StatusCompleted
-		}
-	case 'w':
-		if r.Follows(`"web_sea`, `rch_call"`) {
+	case 0x6165735f62657722: // "web_sea
+		if r.Word(8) == 0x6c6c61635f686372 && r.Word(9) == 0x226c6c61635f6863 { // rch_call"
+			r.Advance(17)
 			return ItemWebSearch
 		}
-	case 'i':
-		if r.Follows(`"image_g`, `eneration_call"`) {
+	case 0x65735f656c696622: // "file_se
+		if r.Word(8) == 0x6c61635f68637261 && r.Word(10) == 0x226c6c61635f6863 { // arch_call"
+			r.Advance(18)
+			return ItemFileSearch
+		}
+	case 0x6e695f65646f6322: // "code_in
+		if r.Word(8) == 0x6574657270726574 && r.Word(15) == 0x226c6c61635f7265 { // terpreter_call"
+			r.Advance(23)
+			return ItemCodeInterp
+		}
+	case 0x675f6567616d6922: // "image_g
+		if r.Word(8) == 0x6f69746172656e65 && r.Word(15) == 0x226c6c61635f6e6f { // eneration_call"
+			r.Advance(23)
 			return ItemImageGen
 		}
-		if r.Follows(`"in_prog`, `ress"`) {
-			return StatusInProgress
+	case 0x6c61635f70636d22: // "mcp_cal
+		if r.Word(2) == 0x226c6c61635f7063 { // l"
+			r.Advance(10)
+			return ItemMCPCall
 		}
-	case 'l':
-		if r.Follows(`"local_s`, `hell_call"`) {
+	case 0x73696c5f70636d22: // "mcp_lis
+		if r.Word(8) == 0x22736c6f6f745f74 { // t_tools"
+			r.Advance(16)
+			return ItemMCPListTools
+		}
+	case 0x735f6c61636f6c22: // "local_s
+		if r.Word(8) == 0x6c61635f6c6c6568 && r.Word(10) == 0x226c6c61635f6c6c { // hell_call"
+			r.Advance(18)
 			return ItemLocalShell
 		}
-	case 't':
-		if r.Follows(`"tool_se`, `arch_call"`) {
+	case 0x65735f6c6f6f7422: // "tool_se
+		if r.Word(8) == 0x6c61635f68637261 && r.Word(10) == 0x226c6c61635f6863 { // arch_call"
+			r.Advance(18)
 			return ItemToolSearch
+		}
+	case 0x676f72705f6e6922: // "in_prog
+		if r.Word(5) == 0x2273736572676f72 { // ress"
+			r.Advance(13)
+			return StatusInProgress
+		}
+	case 0x74656c706d6f6322: // "complet
+		if r.Word(3) == 0x22646574656c706d { // ed"
+			r.Advance(11)
+			return StatusCompleted
 		}
 	}
 	return internItemStatus(r.Str())
@@ -1482,21 +1523,26 @@ func internItemStatus(b []byte) string {
 
 // internPartNext reads a string as internPart(r.Str()) does.
 func internPartNext(r *jsontext.Reader) string {
-	switch r.StringByte() {
-	case 'o':
-		if r.Follows(`"output_`, `text"`) {
+	switch w := r.Word(0); w {
+	case 0x5f74757074756f22: // "output_
+		if r.Word(5) == 0x22747865745f7475 { // text"
+			r.Advance(13)
 			return PartOutputText
 		}
-	case 'r':
-		if r.Follows(`"refusal`, `"`) {
+	case 0x6c61737566657222: // "refusal
+		if r.Word(1) == 0x226c617375666572 { // "
+			r.Advance(9)
 			return PartRefusal
 		}
-		if r.Follows(`"reasoni`, `ng_text"`) {
-			return PartReasoning
-		}
-	case 's':
-		if r.Follows(`"summary`, `_text"`) {
+	case 0x7972616d6d757322: // "summary
+		if r.Word(6) == 0x22747865745f7972 { // _text"
+			r.Advance(14)
 			return PartSummaryText
+		}
+	case 0x696e6f7361657222: // "reasoni
+		if r.Word(8) == 0x22747865745f676e { // ng_text"
+			r.Advance(16)
+			return PartReasoning
 		}
 	}
 	return internPart(r.Str())
