@@ -134,6 +134,7 @@ func TestThreadsTable(t *testing.T) {
 	t.Parallel()
 	var ts threads
 	ts.hash("") // makes the table
+	ts.slots = make([]slot, slotsLen)
 	last := uint64(len(ts.slots) - 1)
 	hashes := []uint64{0, 1, last, last - 1, last + 1 + 7} // of slots 0, 1, last, last-1, 7
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -166,6 +167,29 @@ func TestThreadsTable(t *testing.T) {
 		}
 		if n != len(want) {
 			t.Fatalf("the table holds %d threads, want %d", n, len(want))
+		}
+	}
+}
+
+// TestThreadsForget: past the cap, each new thread forgets the oldest
+// held, however many times order has gone round; the rest are found.
+func TestThreadsForget(t *testing.T) {
+	t.Parallel()
+	var ts threads
+	for i := range 3*maxOpen + 7 {
+		added, old := ts.add(strconv.Itoa(i))
+		switch {
+		case !added:
+			t.Fatalf("thread %d not added", i)
+		case i < maxOpen && old != nil:
+			t.Fatalf("thread %d forgot %s within the cap", i, old.id)
+		case i >= maxOpen && (old == nil || old.id != strconv.Itoa(i-maxOpen)):
+			t.Fatalf("thread %d forgot %v, want %d", i, old, i-maxOpen)
+		}
+	}
+	for i := range 3*maxOpen + 7 {
+		if held := ts.find(strconv.Itoa(i)) != nil; held != (i >= 2*maxOpen+7) {
+			t.Errorf("thread %d held: %v", i, held)
 		}
 	}
 }

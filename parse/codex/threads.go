@@ -23,8 +23,9 @@ import (
 // (scattered in memory) they pass over.
 type threads struct {
 	seed  maphash.Seed
-	slots []slot  // by the hash of the id; len a power of two, twice maxOpen or more
-	order []slot  // oldest first
+	slots []slot  // by the hash of the id; len a power of two, at most half full
+	order []slot  // oldest first from next, once it holds maxOpen (a ring)
+	next  int     // where the next thread goes in a full order: the oldest
 	spare *thread // the last one forgotten, for the next new one
 	// cur is the thread of the decoder's agent, if it is one of slots.
 	cur *thread
@@ -44,19 +45,40 @@ type slot struct {
 	th   *thread
 }
 
-// slotsLen is the size of the table: at most half full, and a power of
-// two, as slot's mask needs (the constant below fails to compile when it
-// is not).
-const slotsLen = 2 * maxOpen
+// The sizes of the table: a short input's first, then twice that as the
+// threads grow, up to slotsLen, at most half full with maxOpen threads.
+// Powers of two, as slot's mask needs (the constant below fails to
+// compile when slotsLen is not).
+const (
+	firstSlots = 16
+	slotsLen   = 2 * maxOpen
+)
 
 const _ uint = -(slotsLen & (slotsLen - 1))
 
 // hash returns the hash of id, making the table on the first call.
 func (t *threads) hash(id string) uint64 {
 	if t.slots == nil {
-		t.seed, t.slots = maphash.MakeSeed(), make([]slot, slotsLen)
+		t.seed, t.slots = maphash.MakeSeed(), make([]slot, firstSlots)
 	}
 	return maphash.String(t.seed, id)
+}
+
+// grow doubles the table, moving each thread to its slot in the new one
+// by its hash.
+func (t *threads) grow() {
+	old := t.slots
+	t.slots = make([]slot, 2*len(old))
+	mask := len(t.slots) - 1
+	for _, s := range old {
+		if s.th != nil {
+			i := int(s.hash) & mask
+			for t.slots[i].th != nil {
+				i = (i + 1) & mask
+			}
+			t.slots[i] = s
+		}
+	}
 }
 
 // slot returns the slot of the thread id, whose hash is h, if held, else
@@ -80,6 +102,10 @@ func (t *threads) add(id string) (added bool, old *thread) {
 	if t.slots[i].th != nil {
 		return false, nil
 	}
+	if 2*(len(t.order)+1) > len(t.slots) && len(t.slots) < slotsLen {
+		t.grow()
+		i = t.slot(id, h)
+	}
 	th := t.spare
 	if th == nil {
 		th = &thread{}
@@ -93,14 +119,16 @@ func (t *threads) add(id string) (added bool, old *thread) {
 		}
 	}
 	t.slots[i] = slot{h, th}
-	t.order = append(t.order, slot{h, th})
 	t.cur = th // a thread.started's: its turns come next
-	if len(t.order) <= maxOpen {
+	if len(t.order) < maxOpen {
+		t.order = append(t.order, slot{h, th})
 		return true, nil
 	}
-	gone := t.order[0]
-	t.order[0] = slot{}
-	t.order = t.order[1:]
+	// The new thread takes the oldest's place in order, which is not
+	// reallocated from run to run once full.
+	gone := t.order[t.next]
+	t.order[t.next] = slot{h, th}
+	t.next = (t.next + 1) % maxOpen
 	t.remove(gone)
 	t.spare = gone.th
 	return true, gone.th
