@@ -196,8 +196,8 @@ func (d *Decoder) decode(line []byte) error {
 			msg = l.Error.Message
 		}
 		e := d.al.ends.New()
-		e.end.Agent, e.end.Error = d.agent, msg
-		d.emit(&e.end)
+		e.Agent, e.Error = d.agent, msg
+		d.emit(e)
 	case wire.TypeError:
 		if l.Message == nil {
 			d.unknown(l.Type, line)
@@ -243,29 +243,29 @@ func (d *Decoder) endTurn() {
 	d.open = d.open[:0]
 }
 
-// turnUsage turns the cumulative counts of turn.completed into this
+// turnEnd turns the cumulative counts of turn.completed into this
 // turn's. Counts are cumulative per thread; one that goes down means the
 // producer restarted counting (or counts per turn), and the counts are
 // then taken as they are.
 func (d *Decoder) turnEnd(u *wire.Usage) *event.TurnEnd {
 	e := d.al.ends.New()
-	e.end.Agent = d.agent
+	e.Agent = d.agent
 	if u == nil {
-		return &e.end
+		return e
 	}
 	cur := u.Event()
-	e.usage = cur
+	e.Usage = d.al.usages.New()
+	*e.Usage = cur
 	if !d.cfg.UsagePerTurn {
 		prev := d.threads.lastUsage(d.agent)
 		if cur.InputTokens >= prev.InputTokens && cur.CacheReadTokens >= prev.CacheReadTokens &&
 			cur.CacheWriteTokens >= prev.CacheWriteTokens && cur.OutputTokens >= prev.OutputTokens &&
 			cur.ReasoningTokens >= prev.ReasoningTokens {
-			e.usage.Sub(&prev)
+			e.Usage.Sub(&prev)
 		}
 		d.threads.setUsage(d.agent, cur)
 	}
-	e.end.Usage = &e.usage
-	return &e.end
+	return e
 }
 
 func (d *Decoder) item(l *wire.Line, line []byte) error {
