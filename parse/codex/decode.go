@@ -51,6 +51,7 @@ type Decoder struct {
 	ln    wire.Line       // the line being decoded, reused
 	bufs  scratch         // agentMessages' scratch
 	al    alloc           // its events and the strings they keep
+	last  string          // the string str made last
 	spare openItem        // an item completed in the line that started it
 	free  []*openItem     // open items completed since, for reuse
 }
