@@ -845,9 +845,9 @@ func (d *Decoder) tooMany(what string) {
 // beyond maxOpen threads the one seen longest ago is forgotten (a later
 // collab call naming it opens its scope again).
 func (d *Decoder) thread(agent string) bool {
-	added, old := d.threads.add(agent)
-	if old != nil && !d.capped { // formatted only for the one report
-		d.tooMany(fmt.Sprintf("more than %d threads; forgot the oldest, %q", maxOpen, old.id))
+	added, forgot, old := d.threads.add(agent)
+	if forgot && !d.capped { // formatted only for the one report
+		d.tooMany(fmt.Sprintf("more than %d threads; forgot the oldest, %q", maxOpen, old))
 	}
 	return added
 }
