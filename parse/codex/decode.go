@@ -47,13 +47,17 @@ type Decoder struct {
 	threads threads                     // agent scopes opened, at most maxOpen, and their usage
 	capped  bool                        // a cap was reported
 
-	jr    jsontext.Reader // decodes lines in one pass
-	ln    wire.Line       // the line being decoded, reused
-	bufs  scratch         // agentMessages' scratch
-	al    alloc           // its events and the strings they keep
-	last  string          // the string str made last
-	spare openItem        // an item completed in the line that started it
-	free  []*openItem     // open items completed since, for reuse
+	jr   jsontext.Reader // decodes lines in one pass
+	ln   wire.Line       // the line being decoded, reused
+	bufs scratch         // agentMessages' scratch
+	al   alloc           // its events and the strings they keep
+	last string          // the string str made last
+	// the message of the last error line and the turn.failed line that
+	// would repeat it (noteError)
+	failedMsg  string
+	failedLine []byte
+	spare      openItem    // an item completed in the line that started it
+	free       []*openItem // open items completed since, for reuse
 }
 
 // maxOpen caps the items open at once and the threads the decoder
@@ -155,6 +159,9 @@ func (d *Decoder) decode(line []byte) error {
 			return d.errorf(event.ErrSyntax, "expected a JSON object")
 		}
 	}
+	if len(line) == len(d.failedLine) && d.failedAgain(line) {
+		return nil
+	}
 	l := &d.ln
 	if err := d.unmarshalLine(line, l); err != nil {
 		if !json.Valid(line) {
@@ -191,14 +198,11 @@ func (d *Decoder) decode(line []byte) error {
 		}
 		d.emit(d.turnEnd(u))
 	case wire.TypeTurnFailed:
-		d.endTurn()
 		msg := "turn failed"
 		if l.Error != nil && l.Error.Message != "" {
 			msg = l.Error.Message
 		}
-		e := d.al.ends.New()
-		e.Agent, e.Error = d.agent, msg
-		d.emit(e)
+		d.failed(msg)
 	case wire.TypeError:
 		if l.Message == nil {
 			d.unknown(l.Type, line)
@@ -207,6 +211,7 @@ func (d *Decoder) decode(line []byte) error {
 		ev := d.al.errors.New()
 		ev.Agent, ev.Message, ev.Raw = d.agent, *l.Message, d.al.raw.Copy(line)
 		d.emit(ev)
+		d.noteError(line, ev.Message)
 	case wire.TypeItemStarted, wire.TypeItemUpdated, wire.TypeItemCompleted:
 		return d.item(l, line)
 	default:
@@ -221,6 +226,52 @@ func (d *Decoder) decode(line []byte) error {
 		d.unknown(l.Type, line)
 	}
 	return nil
+}
+
+// failed ends the turn that failed with msg.
+func (d *Decoder) failed(msg string) {
+	d.endTurn()
+	e := d.al.ends.New()
+	e.Agent, e.Error = d.agent, msg
+	d.emit(e)
+}
+
+// Codex writes the error of a failed turn twice: on an error line, then
+// in the turn.failed line after it, whose message, escaped, is most of
+// the line. When an error line with a message is errorShape, a text T and
+// `"}`, and a turn.failed line is failedShape, T and `"}}`, T is read in
+// the same place in both: after the start of a "message" string, among
+// the members of an object. The message is the last "message" member, a
+// string in both (a null last leaves the error line without one), so the
+// turn.failed line is not read again. (Any other member in T is the error
+// line's, whose type it left as it was, and one the turn.failed line's
+// error object skips.)
+const (
+	errorShape  = `{"type":"error","message":"`
+	failedShape = `{"type":"turn.failed","error":{"message":"`
+)
+
+// noteError keeps msg, the message of the error line line, and the
+// turn.failed line that would repeat it.
+func (d *Decoder) noteError(line []byte, msg string) {
+	d.failedLine, d.failedMsg = d.failedLine[:0], ""
+	text, ok := bytes.CutPrefix(line, []byte(errorShape))
+	if text, ok2 := bytes.CutSuffix(text, []byte(`"}`)); ok && ok2 && msg != "" {
+		d.failedLine = append(append(append(d.failedLine, failedShape...), text...), `"}}`...)
+		d.failedMsg = msg
+	}
+}
+
+// failedAgain ends the turn with the message of the error line before
+// when line is the turn.failed line that repeats it (decode calls it
+// when their lengths are equal: failedLine is empty when there is no
+// message to repeat, and a blank line is not decoded).
+func (d *Decoder) failedAgain(line []byte) bool {
+	if string(line) != string(d.failedLine) {
+		return false
+	}
+	d.failed(d.failedMsg)
+	return true
 }
 
 func orNone(typ string) string {
