@@ -162,6 +162,10 @@ func (d *Decoder) decode(line []byte) error {
 	if len(line) == len(d.failedLine) && d.failedAgain(line) {
 		return nil
 	}
+	if string(line) == turnStartedLine {
+		d.turnStarted()
+		return nil
+	}
 	l := &d.ln
 	if err := d.unmarshalLine(line, l); err != nil {
 		if !json.Valid(line) {
@@ -186,10 +190,7 @@ func (d *Decoder) decode(line []byte) error {
 		ev.Agent, ev.SessionID = d.agent, id
 		d.emit(ev)
 	case wire.TypeTurnStarted:
-		d.turn = true
-		ev := d.al.turns.New()
-		ev.Agent = d.agent
-		d.emit(ev)
+		d.turnStarted()
 	case wire.TypeTurnCompleted:
 		d.endTurn()
 		u := l.Usage
@@ -226,6 +227,18 @@ func (d *Decoder) decode(line []byte) error {
 		d.unknown(l.Type, line)
 	}
 	return nil
+}
+
+// turnStartedLine is a turn.started line as Codex writes it, which decode
+// takes as it is, without reading it: the line has nothing else to read.
+const turnStartedLine = `{"type":"turn.started"}`
+
+// turnStarted starts a turn.
+func (d *Decoder) turnStarted() {
+	d.turn = true
+	ev := d.al.turns.New()
+	ev.Agent = d.agent
+	d.emit(ev)
 }
 
 // failed ends the turn that failed with msg.
