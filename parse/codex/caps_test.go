@@ -134,8 +134,7 @@ func TestThreadUsage(t *testing.T) {
 func TestThreadsTable(t *testing.T) {
 	t.Parallel()
 	var ts threads
-	ts.hash("") // makes the table
-	ts.slots = make([]uint32, slotsLen)
+	ts.hash("")                  // makes the table
 	ts.ring = make([]thread, 40) // id i at ring[i]
 	last := uint64(len(ts.slots) - 1)
 	// Of slots 0, 1, last, last-1, 7, and 1 again with the same low bits.

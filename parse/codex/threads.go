@@ -23,7 +23,7 @@ import (
 // and deleting read the table alone, not the threads they pass over.
 type threads struct {
 	seed  maphash.Seed
-	slots []uint32 // by the hash of the id (see slot); len a power of two, at most half full
+	slots []uint32 // by the hash of the id (see slot)
 	ring  []thread // oldest first from next, once it holds maxOpen
 	next  int      // where the next thread goes in a full ring: the oldest
 	// cur is the place in ring plus one of the decoder's agent's thread,
@@ -42,56 +42,36 @@ type thread struct {
 
 // A slot holds the place in ring plus one of its thread (0: empty) in its
 // low placeBits, and the low bits of the thread's hash above them, which
-// give its place in the table. The table grows from firstSlots to
-// slotsLen, powers of two as the mask of a place needs, at most half full
-// (the constants below fail to compile when slotsLen is not a power of
-// two, or a place in ring does not fit placeBits).
+// give its place in the table: of slotsLen slots (8 KiB), at most half
+// full, a power of two as the mask of a place needs (the constants below
+// fail to compile when it is not, or a place in ring does not fit
+// placeBits).
 const (
-	placeBits  = 11
-	placeMask  = 1<<placeBits - 1
-	firstSlots = 16
-	slotsLen   = 2 * maxOpen
+	placeBits = 11
+	placeMask = 1<<placeBits - 1
+	slotsLen  = 2 * maxOpen
+	slotsMask = slotsLen - 1
 
-	_ uint = -(slotsLen & (slotsLen - 1))
+	_ uint = -(slotsLen & slotsMask)
 	_ uint = placeMask - maxOpen
 )
 
 // newSlot returns the slot of the thread at ring[at], of hash h.
 func newSlot(h uint64, at int) uint32 { return uint32(h)<<placeBits | uint32(at+1) }
 
-// home returns the place in the table where probing for slot s starts.
-func (t *threads) home(s uint32) int { return int(s>>placeBits) & (len(t.slots) - 1) }
-
 // hash returns the hash of id, making the table on the first call.
 func (t *threads) hash(id string) uint64 {
 	if t.slots == nil {
-		t.seed, t.slots = maphash.MakeSeed(), make([]uint32, firstSlots)
+		t.seed, t.slots = maphash.MakeSeed(), make([]uint32, slotsLen)
 	}
 	return maphash.String(t.seed, id)
-}
-
-// grow doubles the table, moving each thread to its place in the new one.
-func (t *threads) grow() {
-	old := t.slots
-	t.slots = make([]uint32, 2*len(old))
-	mask := len(t.slots) - 1
-	for _, s := range old {
-		if s != 0 {
-			i := t.home(s)
-			for t.slots[i] != 0 {
-				i = (i + 1) & mask
-			}
-			t.slots[i] = s
-		}
-	}
 }
 
 // slot returns the place in the table of the thread id, whose hash is h,
 // if held, else the empty one where it goes.
 func (t *threads) slot(id string, h uint64) int {
-	mask := len(t.slots) - 1
 	low := uint32(h) << placeBits
-	for i := int(h) & mask; ; i = (i + 1) & mask {
+	for i := int(h) & slotsMask; ; i = (i + 1) & slotsMask {
 		s := t.slots[i]
 		if s == 0 {
 			return i
@@ -111,10 +91,6 @@ func (t *threads) add(id string) (added, forgot bool, old string) {
 	i := t.slot(id, h)
 	if t.slots[i] != 0 {
 		return false, false, ""
-	}
-	if 2*(len(t.ring)+1) > len(t.slots) && len(t.slots) < slotsLen {
-		t.grow()
-		i = t.slot(id, h)
 	}
 	th := thread{id: id, hash: h}
 	if len(t.other) > 0 {
@@ -144,15 +120,14 @@ func (t *threads) add(id string) (added, forgot bool, old string) {
 // moving the threads probed past it back (backward-shift deletion: the
 // table keeps no tombstones).
 func (t *threads) remove(h uint64, at int) {
-	mask := len(t.slots) - 1
-	i := int(h) & mask
+	i := int(h) & slotsMask
 	for int(t.slots[i]&placeMask) != at+1 {
-		i = (i + 1) & mask
+		i = (i + 1) & slotsMask
 	}
-	for j := (i + 1) & mask; t.slots[j] != 0; j = (j + 1) & mask {
+	for j := (i + 1) & slotsMask; t.slots[j] != 0; j = (j + 1) & slotsMask {
 		// The thread at j moves into the hole at i unless its own
 		// place lies after i (cyclically), where probing starts.
-		if home := t.home(t.slots[j]); (j-home)&mask >= (j-i)&mask {
+		if home := int(t.slots[j]>>placeBits) & slotsMask; (j-home)&slotsMask >= (j-i)&slotsMask {
 			t.slots[i] = t.slots[j]
 			i = j
 		}
