@@ -159,7 +159,8 @@ func (d *Decoder) decode(line []byte) error {
 			return d.errorf(event.ErrSyntax, "expected a JSON object")
 		}
 	}
-	if len(line) == len(d.failedLine) && d.failedAgain(line) {
+	if len(line) == len(d.failedLine) && string(line) == string(d.failedLine) {
+		d.failed(d.failedMsg) // the error line's message again (noteError)
 		return nil
 	}
 	if string(line) == turnStartedLine {
@@ -265,7 +266,8 @@ const (
 )
 
 // noteError keeps msg, the message of the error line line, and the
-// turn.failed line that would repeat it.
+// turn.failed line that would repeat it (none, "", if there is none: a
+// blank line is not decoded).
 func (d *Decoder) noteError(line []byte, msg string) {
 	d.failedLine, d.failedMsg = d.failedLine[:0], ""
 	text, ok := bytes.CutPrefix(line, []byte(errorShape))
@@ -273,18 +275,6 @@ func (d *Decoder) noteError(line []byte, msg string) {
 		d.failedLine = append(append(append(d.failedLine, failedShape...), text...), `"}}`...)
 		d.failedMsg = msg
 	}
-}
-
-// failedAgain ends the turn with the message of the error line before
-// when line is the turn.failed line that repeats it (decode calls it
-// when their lengths are equal: failedLine is empty when there is no
-// message to repeat, and a blank line is not decoded).
-func (d *Decoder) failedAgain(line []byte) bool {
-	if string(line) != string(d.failedLine) {
-		return false
-	}
-	d.failed(d.failedMsg)
-	return true
 }
 
 func orNone(typ string) string {
