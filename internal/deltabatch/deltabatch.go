@@ -3,7 +3,11 @@
 // batches: one allocation per Len events instead of one per event.
 package deltabatch
 
-import "github.com/agentstream/agentstream/event"
+import (
+	"unsafe"
+
+	"github.com/agentstream/agentstream/event"
+)
 
 // Len is how many Delta events a batch holds. A consumer that keeps an
 // event keeps its batch (Len × 48 bytes) alive with it.
@@ -35,20 +39,29 @@ func (p *Batch) New(agent string, kind event.BlockKind, text string) *event.Delt
 
 // Of hands out zeroed values of T (other events, a decoder's structs) as
 // Batch hands out Deltas: each once, never written again by the one who
-// hands it out. The first batches hold 2, 4, 8 and 16, so that a decoder
-// of a tiny input allocates little more than it uses, then Len. The zero
-// value is ready to use.
+// hands it out. A batch is as many values as fit in firstBytes, then
+// twice that, up to fullBytes: so that a decoder of a tiny input allocates
+// little more than it uses, and, each a size of the allocator's own, so
+// that no room is rounded away. The zero value is ready to use.
 type Of[T any] struct {
-	b    []T
-	used int // values of b handed out
+	b     []T
+	used  int // values of b handed out
+	bytes int // the size of b's batch
 }
+
+// The sizes in bytes of Of's first and full batches.
+const (
+	firstBytes = 256
+	fullBytes  = 8 << 10
+)
 
 // New returns a zeroed *T, handed out once. (An index, not b = b[1:]:
 // while the collector runs, writing the slice's pointer takes a write
 // barrier.)
 func (p *Of[T]) New() *T {
 	if p.used == len(p.b) {
-		p.b, p.used = make([]T, min(max(2*len(p.b), 2), Len)), 0
+		p.bytes = min(max(2*p.bytes, firstBytes), fullBytes)
+		p.b, p.used = make([]T, max(p.bytes/max(int(unsafe.Sizeof(*new(T))), 1), 1)), 0
 	}
 	v := &p.b[p.used]
 	p.used++

@@ -21,19 +21,14 @@ import (
 type alloc struct {
 	starts  deltabatch.Of[event.SessionStart]
 	turns   deltabatch.Of[event.TurnStart]
-	ends    deltabatch.Of[turnEnd]
+	ends    deltabatch.Of[event.TurnEnd]
+	usages  deltabatch.Of[event.Usage] // a TurnEnd's, apart: a third of real turns fail, with none
 	blocks  deltabatch.Of[textBlock]
 	calls   deltabatch.Of[event.ToolCall]
 	results deltabatch.Of[toolResult]
 	errors  deltabatch.Of[event.Error]
 	text    slab.Strings // the strings
 	raw     slab.Bytes   // the raw JSON
-}
-
-// turnEnd is a TurnEnd with room for its usage.
-type turnEnd struct {
-	end   event.TurnEnd
-	usage event.Usage
 }
 
 // textBlock is the three events of a whole text or thinking block.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -71,5 +72,38 @@ func TestEventsKept(t *testing.T) {
 			t.Fatalf("event %d handed out twice: %s", i, when[i])
 		}
 		seen[ev] = true
+	}
+}
+
+// TestRepeatedStrings: a string Codex writes again on the next line that
+// has one is made once (the message of an error line and of its
+// turn.failed, an item's id on its two lines).
+func TestRepeatedStrings(t *testing.T) {
+	t.Parallel()
+	in := `{"type":"thread.started","thread_id":"th"}
+{"type":"turn.started"}
+{"type":"error","message":"overloaded, \"retry\""}
+{"type":"turn.failed","error":{"message":"overloaded, \"retry\""}}
+{"type":"item.started","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}
+{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"a\n","exit_code":0,"status":"completed"}}
+`
+	var msg, failed, call, result string
+	for _, it := range eventtest.Collect(NewDecoder(strings.NewReader(in), nil)) {
+		switch ev := it.Event.(type) {
+		case *event.Error:
+			msg = ev.Message
+		case *event.TurnEnd:
+			failed = ev.Error
+		case *event.ToolCall:
+			call = ev.ID
+		case *event.ToolResult:
+			result = ev.ID
+		}
+	}
+	if msg != `overloaded, "retry"` || failed != msg || unsafe.StringData(failed) != unsafe.StringData(msg) {
+		t.Errorf("error %q and turn.failed %q are not one string", msg, failed)
+	}
+	if call != "item_1" || result != call || unsafe.StringData(result) != unsafe.StringData(call) {
+		t.Errorf("the ids %q and %q of an item's two lines are not one string", call, result)
 	}
 }

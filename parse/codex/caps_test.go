@@ -128,44 +128,72 @@ func TestThreadUsage(t *testing.T) {
 }
 
 // TestThreadsTable: threads whose hashes collide, in the table's last
-// slots too (where probing wraps around), are found by their ids after
-// any sequence of adds and removes, as a map of the same ids finds them.
+// slots too (where probing wraps around), and whose hashes differ only
+// above the bits a slot holds, are found by their ids after any sequence
+// of adds and removes, as a map of the same ids finds them.
 func TestThreadsTable(t *testing.T) {
 	t.Parallel()
 	var ts threads
-	ts.hash("") // makes the table
+	ts.hash("")                  // makes the table
+	ts.ring = make([]thread, 40) // id i at ring[i]
 	last := uint64(len(ts.slots) - 1)
-	hashes := []uint64{0, 1, last, last - 1, last + 1 + 7} // of slots 0, 1, last, last-1, 7
+	// Of slots 0, 1, last, last-1, 7, and 1 again with the same low bits.
+	hashes := []uint64{0, 1, last, last - 1, last + 1 + 7, 1<<40 | 1}
 	rng := rand.New(rand.NewPCG(1, 2))
-	want := map[string]slot{}
+	want := map[string]uint64{} // the hashes of the ids held
 	for range 20000 {
-		id := strconv.Itoa(rng.IntN(40))
-		h := hashes[rng.IntN(len(hashes))]
-		if s, ok := want[id]; ok {
-			h = s.hash
+		at := rng.IntN(len(ts.ring))
+		id := strconv.Itoa(at)
+		h, held := want[id]
+		if !held {
+			h = hashes[rng.IntN(len(hashes))]
 		}
 		i := ts.slot(id, h)
-		switch s := want[id]; {
-		case ts.slots[i].th != s.th:
-			t.Fatalf("slot of %s holds %v, want %v", id, ts.slots[i].th, s.th)
-		case s.th == nil:
-			s = slot{h, &thread{id: id}}
-			ts.slots[i], want[id] = s, s
-		default:
-			ts.remove(s)
+		switch {
+		case held && ts.slots[i] != newSlot(h, at), !held && ts.slots[i] != 0:
+			t.Fatalf("slot of %s holds %x (held: %v)", id, ts.slots[i], held)
+		case held:
+			ts.remove(h, at)
 			delete(want, id)
+		default:
+			ts.ring[at] = thread{id: id, hash: h}
+			ts.slots[i], want[id] = newSlot(h, at), h
 		}
 		n := 0
 		for _, s := range ts.slots {
-			if th := s.th; th != nil {
+			if s != 0 {
 				n++
-				if s != want[th.id] || ts.slots[ts.slot(th.id, s.hash)] != s {
+				th := ts.ring[s&placeMask-1]
+				if h, ok := want[th.id]; !ok || h != th.hash || ts.slots[ts.slot(th.id, th.hash)] != s {
 					t.Fatalf("%s not found in the table", th.id)
 				}
 			}
 		}
 		if n != len(want) {
 			t.Fatalf("the table holds %d threads, want %d", n, len(want))
+		}
+	}
+}
+
+// TestThreadsForget: past the cap, each new thread forgets the oldest
+// held, however many times order has gone round; the rest are found.
+func TestThreadsForget(t *testing.T) {
+	t.Parallel()
+	var ts threads
+	for i := range 3*maxOpen + 7 {
+		added, forgot, old := ts.add(strconv.Itoa(i))
+		switch {
+		case !added:
+			t.Fatalf("thread %d not added", i)
+		case i < maxOpen && forgot:
+			t.Fatalf("thread %d forgot %s within the cap", i, old)
+		case i >= maxOpen && (!forgot || old != strconv.Itoa(i-maxOpen)):
+			t.Fatalf("thread %d forgot %q (%v), want %d", i, old, forgot, i-maxOpen)
+		}
+	}
+	for i := range 3*maxOpen + 7 {
+		if held := ts.find(strconv.Itoa(i)) != nil; held != (i >= 2*maxOpen+7) {
+			t.Errorf("thread %d held: %v", i, held)
 		}
 	}
 }

@@ -47,12 +47,17 @@ type Decoder struct {
 	threads threads                     // agent scopes opened, at most maxOpen, and their usage
 	capped  bool                        // a cap was reported
 
-	jr    jsontext.Reader // decodes lines in one pass
-	ln    wire.Line       // the line being decoded, reused
-	bufs  scratch         // agentMessages' scratch
-	al    alloc           // its events and the strings they keep
-	spare openItem        // an item completed in the line that started it
-	free  []*openItem     // open items completed since, for reuse
+	jr   jsontext.Reader // decodes lines in one pass
+	ln   wire.Line       // the line being decoded, reused
+	bufs scratch         // agentMessages' scratch
+	al   alloc           // its events and the strings they keep
+	last string          // the string str made last
+	// the message of the last error line and the turn.failed line that
+	// would repeat it (noteError)
+	failedMsg  string
+	failedLine []byte
+	spare      openItem    // an item completed in the line that started it
+	free       []*openItem // open items completed since, for reuse
 }
 
 // maxOpen caps the items open at once and the threads the decoder
@@ -154,6 +159,14 @@ func (d *Decoder) decode(line []byte) error {
 			return d.errorf(event.ErrSyntax, "expected a JSON object")
 		}
 	}
+	if len(line) == len(d.failedLine) && string(line) == string(d.failedLine) {
+		d.failed(d.failedMsg) // the error line's message again (noteError)
+		return nil
+	}
+	if string(line) == turnStartedLine {
+		d.turnStarted()
+		return nil
+	}
 	l := &d.ln
 	if err := d.unmarshalLine(line, l); err != nil {
 		if !json.Valid(line) {
@@ -178,10 +191,7 @@ func (d *Decoder) decode(line []byte) error {
 		ev.Agent, ev.SessionID = d.agent, id
 		d.emit(ev)
 	case wire.TypeTurnStarted:
-		d.turn = true
-		ev := d.al.turns.New()
-		ev.Agent = d.agent
-		d.emit(ev)
+		d.turnStarted()
 	case wire.TypeTurnCompleted:
 		d.endTurn()
 		u := l.Usage
@@ -190,14 +200,11 @@ func (d *Decoder) decode(line []byte) error {
 		}
 		d.emit(d.turnEnd(u))
 	case wire.TypeTurnFailed:
-		d.endTurn()
 		msg := "turn failed"
 		if l.Error != nil && l.Error.Message != "" {
 			msg = l.Error.Message
 		}
-		e := d.al.ends.New()
-		e.end.Agent, e.end.Error = d.agent, msg
-		d.emit(&e.end)
+		d.failed(msg)
 	case wire.TypeError:
 		if l.Message == nil {
 			d.unknown(l.Type, line)
@@ -206,6 +213,7 @@ func (d *Decoder) decode(line []byte) error {
 		ev := d.al.errors.New()
 		ev.Agent, ev.Message, ev.Raw = d.agent, *l.Message, d.al.raw.Copy(line)
 		d.emit(ev)
+		d.noteError(line, ev.Message)
 	case wire.TypeItemStarted, wire.TypeItemUpdated, wire.TypeItemCompleted:
 		return d.item(l, line)
 	default:
@@ -220,6 +228,53 @@ func (d *Decoder) decode(line []byte) error {
 		d.unknown(l.Type, line)
 	}
 	return nil
+}
+
+// turnStartedLine is a turn.started line as Codex writes it, which decode
+// takes as it is, without reading it: the line has nothing else to read.
+const turnStartedLine = `{"type":"turn.started"}`
+
+// turnStarted starts a turn.
+func (d *Decoder) turnStarted() {
+	d.turn = true
+	ev := d.al.turns.New()
+	ev.Agent = d.agent
+	d.emit(ev)
+}
+
+// failed ends the turn that failed with msg.
+func (d *Decoder) failed(msg string) {
+	d.endTurn()
+	e := d.al.ends.New()
+	e.Agent, e.Error = d.agent, msg
+	d.emit(e)
+}
+
+// Codex writes the error of a failed turn twice: on an error line, then
+// in the turn.failed line after it, whose message, escaped, is most of
+// the line. When an error line with a message is errorShape, a text T and
+// `"}`, and a turn.failed line is failedShape, T and `"}}`, T is read in
+// the same place in both: after the start of a "message" string, among
+// the members of an object. The message is the last "message" member, a
+// string in both (a null last leaves the error line without one), so the
+// turn.failed line is not read again. (Any other member in T is the error
+// line's, whose type it left as it was, and one the turn.failed line's
+// error object skips.)
+const (
+	errorShape  = `{"type":"error","message":"`
+	failedShape = `{"type":"turn.failed","error":{"message":"`
+)
+
+// noteError keeps msg, the message of the error line line, and the
+// turn.failed line that would repeat it (none, "", if there is none: a
+// blank line is not decoded).
+func (d *Decoder) noteError(line []byte, msg string) {
+	d.failedLine, d.failedMsg = d.failedLine[:0], ""
+	text, ok := bytes.CutPrefix(line, []byte(errorShape))
+	if text, ok2 := bytes.CutSuffix(text, []byte(`"}`)); ok && ok2 && msg != "" {
+		d.failedLine = append(append(append(d.failedLine, failedShape...), text...), `"}}`...)
+		d.failedMsg = msg
+	}
 }
 
 func orNone(typ string) string {
@@ -243,29 +298,29 @@ func (d *Decoder) endTurn() {
 	d.open = d.open[:0]
 }
 
-// turnUsage turns the cumulative counts of turn.completed into this
+// turnEnd turns the cumulative counts of turn.completed into this
 // turn's. Counts are cumulative per thread; one that goes down means the
 // producer restarted counting (or counts per turn), and the counts are
 // then taken as they are.
 func (d *Decoder) turnEnd(u *wire.Usage) *event.TurnEnd {
 	e := d.al.ends.New()
-	e.end.Agent = d.agent
+	e.Agent = d.agent
 	if u == nil {
-		return &e.end
+		return e
 	}
 	cur := u.Event()
-	e.usage = cur
+	e.Usage = d.al.usages.New()
+	*e.Usage = cur
 	if !d.cfg.UsagePerTurn {
 		prev := d.threads.lastUsage(d.agent)
 		if cur.InputTokens >= prev.InputTokens && cur.CacheReadTokens >= prev.CacheReadTokens &&
 			cur.CacheWriteTokens >= prev.CacheWriteTokens && cur.OutputTokens >= prev.OutputTokens &&
 			cur.ReasoningTokens >= prev.ReasoningTokens {
-			e.usage.Sub(&prev)
+			e.Usage.Sub(&prev)
 		}
 		d.threads.setUsage(d.agent, cur)
 	}
-	e.end.Usage = &e.usage
-	return &e.end
+	return e
 }
 
 func (d *Decoder) item(l *wire.Line, line []byte) error {
@@ -844,9 +899,9 @@ func (d *Decoder) tooMany(what string) {
 // beyond maxOpen threads the one seen longest ago is forgotten (a later
 // collab call naming it opens its scope again).
 func (d *Decoder) thread(agent string) bool {
-	added, old := d.threads.add(agent)
-	if old != nil && !d.capped { // formatted only for the one report
-		d.tooMany(fmt.Sprintf("more than %d threads; forgot the oldest, %q", maxOpen, old.id))
+	added, forgot, old := d.threads.add(agent)
+	if forgot && !d.capped { // formatted only for the one report
+		d.tooMany(fmt.Sprintf("more than %d threads; forgot the oldest, %q", maxOpen, old))
 	}
 	return added
 }

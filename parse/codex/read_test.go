@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/event/eventtest"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	wire "github.com/agentstream/agentstream/internal/wire/codex"
 	"github.com/agentstream/agentstream/internal/wire/wiretest"
@@ -187,5 +189,52 @@ func fill(v reflect.Value) {
 				fill(v.Field(i))
 			}
 		}
+	}
+}
+
+// TestFailedAgain: a turn.failed line that repeats the error line before
+// it gives the message that line alone gives, whatever the text between
+// the shapes holds (members after the message too), and a line that only
+// looks alike is read.
+func TestFailedAgain(t *testing.T) {
+	t.Parallel()
+	const start = `{"type":"thread.started","thread_id":"th"}` + "\n" + `{"type":"turn.started"}` + "\n"
+	failedErr := func(in string) (msg string, repeated bool) {
+		d := NewDecoder(strings.NewReader(in), nil)
+		for _, it := range eventtest.Collect(d) {
+			if e, ok := it.Event.(*event.TurnEnd); ok {
+				msg = e.Error
+			}
+		}
+		return msg, d.ln.Type == wire.TypeError // the last line read was the error line
+	}
+	tests := []struct {
+		name, text string // the message's text, as written
+		failed     string // the turn.failed line's, if not the same
+		repeated   bool   // the turn.failed line is taken as repeated
+	}{
+		{"plain", `overloaded`, "", true},
+		{"escapes", `{\"error\": \"x\\\"\u00e9\"}`, "", true},
+		{"members after", `a","x":{"message":"b"},"y":"`, "", true},
+		{"message again", `a","message":"b`, "", true},
+		{"message null, then again", `a","message":null,"message":"b`, "", true},
+		{"message null", `a","message":null,"z":"`, "", false}, // an error line without a message
+		{"empty", ``, "", false},
+		{"another message", `overloaded`, `overloaded!`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			failed := tt.failed
+			if failed == "" {
+				failed = tt.text
+			}
+			line := `{"type":"turn.failed","error":{"message":"` + failed + `"}}` + "\n"
+			want, _ := failedErr(start + line)
+			got, repeated := failedErr(start + `{"type":"error","message":"` + tt.text + `"}` + "\n" + line)
+			if got != want || repeated != tt.repeated {
+				t.Errorf("turn.failed's error %q (repeated: %v), want %q (%v)", got, repeated, want, tt.repeated)
+			}
+		})
 	}
 }

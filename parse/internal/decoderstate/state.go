@@ -16,6 +16,10 @@ import (
 // State is what a decoder has made and not yet returned. The zero value is
 // ready to use.
 type State struct {
+	// first is the event queued first, when it was queued with nothing
+	// before it, returned before queue: most units make one event or
+	// two, which then do not go through queue.
+	first    event.Event
 	queue    []item
 	head     int // queue[head:] is yet to be returned
 	problems []error
@@ -32,6 +36,10 @@ type item struct {
 // Emit queues events.
 func (s *State) Emit(evs ...event.Event) {
 	for _, ev := range evs {
+		if s.first == nil && len(s.queue) == 0 {
+			s.first = ev
+			continue
+		}
 		s.queue = append(s.queue, item{ev: ev})
 	}
 }
@@ -64,7 +72,7 @@ func (s *State) End() { s.done = true }
 // Idle reports whether Next would read: nothing is queued, no problem,
 // error or end is pending.
 func (s *State) Idle() bool {
-	return len(s.queue) == 0 && len(s.problems) == 0 && s.err == nil && !s.done
+	return s.first == nil && len(s.queue) == 0 && len(s.problems) == 0 && s.err == nil && !s.done
 }
 
 // Next returns the decoder's next event or error: a queued event, else a
@@ -74,6 +82,10 @@ func (s *State) Idle() bool {
 // ended cleanly), and then returns io.EOF for good.
 func (s *State) Next(read func(), finish func() error) (event.Event, error) {
 	for {
+		if ev := s.first; ev != nil {
+			s.first = nil
+			return ev, nil
+		}
 		if s.head < len(s.queue) {
 			it := s.queue[s.head]
 			s.queue[s.head] = item{}

@@ -34,6 +34,10 @@ func TestOrder(t *testing.T) {
 			func(s *State) { s.Emit(ev("a")); s.Problem(bad); s.ProblemHere(here); s.Emit(ev("b")) },
 			func(s *State) { s.ProblemHere(nil); s.Emit(ev("c")); s.End() },
 		}, []string{"a", "here", "b", "bad unit", "c", "flushed", "cut", "EOF"}},
+		{"problem here first", []func(s *State){
+			func(s *State) { s.ProblemHere(here); s.Emit(ev("a"), ev("b")) },
+			func(s *State) { s.Emit(ev("c")); s.ProblemHere(here); s.Emit(ev("d")); s.End() },
+		}, []string{"here", "a", "b", "c", "here", "d", "flushed", "cut", "EOF"}},
 		{"read error", []func(s *State){
 			func(s *State) { s.Emit(ev("a")); s.Fail(boom) },
 		}, []string{"a", "boom", "boom"}},
