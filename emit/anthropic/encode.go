@@ -94,7 +94,9 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	if cfg != nil {
 		e.cfg = *cfg
 	}
-	e.st.Event = e.event
+	// The Streamer builds SSE messages whole, in the bufio.Writer's free
+	// space when it has room: written without a copy.
+	e.st.Event, e.st.Buffer, e.st.SSE = e.message, e.buffer, true
 	e.st.MCPBeta = e.cfg.MCPBeta
 	e.st.MaxCalls = e.cfg.MaxOpen
 	if e.st.MaxCalls <= 0 {
@@ -112,8 +114,27 @@ func (e *Encoder) warn(what string) {
 	e.losses.Report(e.cfg.Warn, "anthropic", what)
 }
 
-// event writes one SSE message.
-func (e *Encoder) event(typ string, data []byte) error {
+// buffer is the Streamer's Buffer, called before it builds a stream
+// event of type typ and about n bytes: it writes the message_stop held
+// back, unless the event is a message_stop to hold back itself, and
+// returns the bufio.Writer's free space when it has room for n bytes
+// (AvailableBuffer: Write's copy is then onto itself), else nil.
+func (e *Encoder) buffer(typ string, n int) []byte {
+	if e.err != nil {
+		return nil
+	}
+	if typ != anthropic.EventMessageStop || !e.toolStop {
+		e.writeStop()
+	}
+	if e.err == nil && e.bw != nil && e.bw.Available() >= n {
+		return e.bw.AvailableBuffer()
+	}
+	return nil
+}
+
+// message is the Streamer's Event: it writes msg, the SSE message of
+// a stream event of type typ, or holds a message_stop back (toolStop).
+func (e *Encoder) message(typ string, msg []byte) error {
 	if e.err != nil {
 		return e.err
 	}
@@ -121,19 +142,25 @@ func (e *Encoder) event(typ string, data []byte) error {
 		e.stopHeld = true
 		return nil
 	}
+	_, e.err = e.w.Write(msg)
+	return e.err
+}
+
+// writeStop writes the message_stop held back, if any.
+func (e *Encoder) writeStop() {
 	if e.stopHeld {
 		e.stopHeld = false
-		if e.writeEvent(anthropic.EventMessageStop, []byte(`{"type":"message_stop"}`)) != nil {
-			return e.err
-		}
+		e.writeEvent(anthropic.EventMessageStop, []byte(`{"type":"message_stop"}`))
 	}
-	return e.writeEvent(typ, data)
 }
 
 // writeEvent writes one SSE message now: appended where a bufio.Writer
 // w has room for it (AvailableBuffer: Write's copy is then onto itself),
 // else to e.buf.
 func (e *Encoder) writeEvent(typ string, data []byte) error {
+	if e.err != nil {
+		return e.err
+	}
 	n := len("event: \ndata: \n\n") + len(typ) + len(data)
 	in := e.bw != nil && e.bw.Available() >= n
 	// Appended to a local slice, stored once: each store of e.buf
@@ -529,7 +556,8 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	e.st.Abort()
 	e.start = nil
 	e.stopped, e.failed = true, true
-	e.event(anthropic.EventError, data)
+	e.writeStop()
+	e.writeEvent(anthropic.EventError, data)
 }
 
 // Cut ends a stream whose input was cut off (event.Cutter): the message
@@ -589,14 +617,6 @@ func (e *Encoder) Close() error {
 		return e.err
 	}
 	e.endTurn("", nil) // the source named no stop reason: null
-	e.endStop()
+	e.writeStop()      // at the end of the input
 	return e.err
-}
-
-// endStop writes the message_stop held back, at the end of the input.
-func (e *Encoder) endStop() {
-	if e.stopHeld && e.err == nil {
-		e.stopHeld = false
-		e.writeEvent(anthropic.EventMessageStop, []byte(`{"type":"message_stop"}`))
-	}
 }

@@ -52,6 +52,18 @@ type Streamer struct {
 	// the Streamers of an encoder's agents share one buffer, where each
 	// block would grow its own.
 	Spare *[]byte
+	// SSE makes the data Event is given Server-Sent Events messages,
+	// "event: TYPE\ndata: JSON\n\n", as the API streams them, built
+	// whole: the constant parts of a message and its JSON text written
+	// as one piece each.
+	SSE bool
+	// Buffer, if set, is called before each stream event is built, with
+	// its type and about the bytes it takes, and returns the buffer,
+	// empty, to build it in: the free space of the writer Event writes
+	// to (bufio.Writer.AvailableBuffer), where the event is then built
+	// in place, not built aside and copied there. Nil: the Streamer's
+	// own.
+	Buffer func(typ string, n int) []byte
 	// MCPBeta writes MCP tool calls and results in the MCP connector
 	// beta's block types, mcp_tool_use and mcp_tool_result. Without it
 	// they are tool_use (with server_name) and tool_result, which clients
@@ -96,6 +108,7 @@ type streamState struct {
 	mcp      *openset.Set[string] // MCP calls, for their results
 	err      error
 	buf      []byte // the stream event being written, reused
+	lent     bool   // the stream event being written is in Buffer's buffer, not buf
 	text     []byte // see BlockText
 	notText  bool   // see BlockNotText
 	jr       jsontext.Reader
@@ -250,7 +263,22 @@ func (s *Streamer) write(typ string, v any) {
 		s.err = err
 		return
 	}
-	s.err = s.Event(typ, data)
+	s.writeData(typ, data)
+}
+
+// writeData writes the stream event data of type typ, in an SSE
+// message if SSE.
+func (s *Streamer) writeData(typ string, data []byte) {
+	if s.err != nil || s.Event == nil {
+		return
+	}
+	if !s.SSE {
+		s.err = s.Event(typ, data)
+		return
+	}
+	b := s.buffer(typ, len(typ)+len(data)+16)
+	b = append(append(append(append(b, "event: "...), typ...), "\ndata: "...), data...)
+	s.send(typ, b)
 }
 
 func (s *Streamer) block(b any) {
@@ -472,8 +500,7 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 			// once, not grown by appends.
 			s.buf = make([]byte, 0, 256)
 		}
-		s.buf = appendMessageStart(s.buf[:0], id, model, &mu)
-		s.writeBuf(anthropic.EventMessageStart)
+		s.send(anthropic.EventMessageStart, appendMessageStart(s.out(messageStartHead, len(id)+len(model)+256), id, model, &mu))
 	}
 }
 
@@ -512,8 +539,7 @@ func (s *Streamer) endTurn(stopReason string, u *event.Usage, stop bool) error {
 	if s.Event != nil {
 		s.writeMessageDelta(stopReason, u)
 		if stop && s.err == nil {
-			s.buf = append(s.buf[:0], `{"type":"message_stop"}`...) // not a []byte of its own per message
-			s.writeBuf(anthropic.EventMessageStop)
+			s.send(anthropic.EventMessageStop, s.out(messageStopEvent, 64)) // not a []byte of its own per message
 		}
 	}
 	s.msg, s.inMsg, s.idDue, s.tools = MessageInfo{}, false, false, false
@@ -550,8 +576,7 @@ func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
 		}
 	}
 	if s.err == nil && s.Event != nil {
-		s.buf = appendMessageDelta(s.buf[:0], stop, &mu)
-		s.writeBuf(anthropic.EventMessageDelta)
+		s.send(anthropic.EventMessageDelta, appendMessageDelta(s.out(messageDeltaHead, len(stopReason)+256), stop, &mu))
 	}
 }
 
@@ -652,8 +677,7 @@ func (s *Streamer) startBlock(kind event.BlockKind) {
 		if kind == event.Thinking {
 			cb = emptyThinkingBlock
 		}
-		s.buf = append(append(appendBlockStartHead(s.buf[:0], b.index), cb...), '}')
-		s.writeBuf(anthropic.EventContentBlockStart)
+		s.send(anthropic.EventContentBlockStart, append(append(appendBlockStartHead(s.out(blockStartHead, 192), b.index), cb...), '}'))
 	}
 }
 
@@ -772,18 +796,20 @@ func (s *Streamer) delta(kind event.BlockKind, text string) {
 		s.blockDelta(b, kind, text)
 		return
 	}
-	var start, end int
-	s.buf, start, end = appendDelta(s.buf[:0], b.index, kind, text)
-	if s.MaxBlockBytes > 0 && !s.fits(b, text, s.buf[start:end]) {
+	out := s.out(deltaHead, 2*len(text)+128)
+	head := len(out)
+	out, start, end := appendDelta(out, b.index, kind, text)
+	if s.MaxBlockBytes > 0 && !s.fits(b, text, out[start:end]) {
 		if text = s.capText(text); text == "" {
+			s.unlend(out)
 			return
 		}
-		s.buf, start, end = appendDelta(s.buf[:0], b.index, kind, text)
+		out, start, end = appendDelta(out[:head], b.index, kind, text)
 	}
 	if s.Block != nil {
-		b.appendText(text, s.buf[start:end])
+		b.appendText(text, out[start:end])
 	}
-	s.writeDelta()
+	s.send(anthropic.EventContentBlockDelta, out)
 }
 
 // blockDelta is delta where the block is wanted and text completes its
@@ -804,8 +830,7 @@ func (s *Streamer) blockDelta(b *streamBlock, kind event.BlockKind, text string)
 		b.esc = jsontext.AppendMarshalEscaped(b.esc, text)
 	}
 	if s.err == nil && s.Event != nil {
-		s.buf = appendEscapedDelta(s.buf[:0], b.index, kind, b.esc[n:])
-		s.writeDelta()
+		s.send(anthropic.EventContentBlockDelta, appendEscapedDelta(s.out(deltaHead, len(b.esc)-n+128), b.index, kind, b.esc[n:]))
 	}
 }
 
@@ -825,14 +850,47 @@ func (s *Streamer) fits(b *streamBlock, text string, escaped []byte) bool {
 	return true
 }
 
-// writeDelta writes the content_block_delta in s.buf.
-func (s *Streamer) writeDelta() { s.writeBuf(anthropic.EventContentBlockDelta) }
-
-// writeBuf writes the stream event in s.buf, of type typ.
-func (s *Streamer) writeBuf(typ string) {
-	if s.err == nil && s.Event != nil {
-		s.err = s.Event(typ, s.buf)
+// buffer returns the buffer, empty, to build a stream event of type typ
+// and about n bytes in: Buffer's, else s.buf.
+func (s *Streamer) buffer(typ string, n int) []byte {
+	if s.Buffer != nil {
+		if b := s.Buffer(typ, n); b != nil {
+			s.lent = true
+			return b
+		}
 	}
+	return s.buf[:0]
+}
+
+// out returns the buffer to build a stream event that begins with h
+// in, of about n bytes after the SSE message's head, h written.
+func (s *Streamer) out(h *eventHead, n int) []byte {
+	if s.SSE {
+		return append(s.buffer(h.typ, n+len(h.sse)), h.sse...)
+	}
+	return append(s.buffer(h.typ, n+len(h.json)), h.json...)
+}
+
+// send writes the stream event of type typ built in b, which buffer
+// gave, ending its SSE message if SSE.
+func (s *Streamer) send(typ string, b []byte) {
+	if s.SSE {
+		b = append(b, '\n', '\n')
+	}
+	if s.err == nil && s.Event != nil {
+		s.err = s.Event(typ, b)
+	}
+	s.unlend(b)
+}
+
+// unlend ends the use of b, which buffer gave: kept as s.buf if it is
+// the Streamer's.
+func (s *Streamer) unlend(b []byte) {
+	if s.lent {
+		s.lent = false
+		return
+	}
+	s.buf = b
 	s.keepBuf()
 }
 
@@ -846,8 +904,7 @@ func (s *Streamer) keepBuf() {
 // stop writes the content_block_stop of the block at index.
 func (s *Streamer) stop(index int) {
 	if s.err == nil && s.Event != nil {
-		s.buf = appendBlockStop(s.buf[:0], index)
-		s.writeBuf(anthropic.EventContentBlockStop)
+		s.send(anthropic.EventContentBlockStop, appendBlockStop(s.out(blockStopHead, 64), index))
 	}
 }
 
@@ -949,28 +1006,22 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 		// A call the input ended inside of: its block starts, what
 		// arrived of its input streams, and it never stops.
 		if s.err == nil {
-			s.buf = appendToolBlock(appendBlockStartHead(s.buf[:0], idx), typ, ev.ID, ev.Name, []byte("{}"), ev.MCPServer)
-			s.buf = append(s.buf, '}')
-			s.writeBuf(anthropic.EventContentBlockStart)
+			s.toolStart(idx, typ, ev)
 			if partial := ev.PartialInput(); partial != "" {
-				s.buf = appendInputDelta(s.buf[:0], idx, partial)
-				s.writeBuf(anthropic.EventContentBlockDelta)
+				s.inputDelta(idx, partial)
 			}
 		}
 		return
 	}
 	if s.err == nil && s.Event != nil {
-		s.buf = appendToolBlock(appendBlockStartHead(s.buf[:0], idx), typ, ev.ID, ev.Name, []byte("{}"), ev.MCPServer)
-		s.buf = append(s.buf, '}')
-		s.writeBuf(anthropic.EventContentBlockStart)
+		s.toolStart(idx, typ, ev)
 		in := string(input)
 		cuts := ev.InputDeltas
 		if !inputCuts(in, ev) {
 			cuts = []int{len(in)}
 		}
 		for _, n := range cuts {
-			s.buf = appendInputDelta(s.buf[:0], idx, in[:n])
-			s.writeBuf(anthropic.EventContentBlockDelta)
+			s.inputDelta(idx, in[:n])
 			in = in[n:]
 		}
 	}
@@ -983,6 +1034,19 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 		s.keepSpare(b)
 	}
 	s.stop(idx)
+}
+
+// toolStart writes the content_block_start of the tool call ev's block,
+// of type typ at index idx, with its input empty.
+func (s *Streamer) toolStart(idx int, typ string, ev *event.ToolCall) {
+	b := s.out(blockStartHead, len(ev.ID)+len(ev.Name)+len(ev.MCPServer)+192)
+	b = appendToolBlock(appendBlockStartHead(b, idx), typ, ev.ID, ev.Name, []byte("{}"), ev.MCPServer)
+	s.send(anthropic.EventContentBlockStart, append(b, '}'))
+}
+
+// inputDelta writes the input_json_delta of frag, in the block at idx.
+func (s *Streamer) inputDelta(idx int, frag string) {
+	s.send(anthropic.EventContentBlockDelta, appendInputDelta(s.out(deltaHead, 2*len(frag)+128), idx, frag))
 }
 
 // inputCuts reports whether ev.InputDeltas, the lengths of the pieces
@@ -1052,9 +1116,7 @@ func (s *Streamer) unknown(ev *event.Unknown) bool {
 	case strings.HasPrefix(typ, "message_") || strings.HasPrefix(typ, "content_block_"):
 		s.release()
 		s.ensureTurn()
-		if s.err == nil && s.Event != nil {
-			s.err = s.Event(typ, jsontext.Compact(ev.Raw))
-		}
+		s.writeData(typ, jsontext.Compact(ev.Raw))
 	default:
 		if anthropic.UnmarshalBlock(ev.Raw, new(anthropic.Block)) != nil {
 			// A block of a known type the reader could not take:
