@@ -44,8 +44,8 @@ type Config struct {
 // message_start ... message_stop body per model turn of the main agent
 // (the first agent seen), concatenated.
 type Encoder struct {
-	w      io.Writer
-	bw     *bufio.Writer // w, when it is one
+	w      *bufio.Writer // the writer given, or one over it that Encode, Cut and Close flush (own)
+	own    bool
 	cfg    Config
 	err    error
 	losses event.Losses // what was warned about
@@ -63,12 +63,6 @@ type Encoder struct {
 	// ends the response, which a cut that follows it must leave open
 	// (see Cut). The next event of the main agent writes it.
 	heldErr *event.Error
-	// toolStop: the message being ended has tool calls, whose results
-	// the run waits for (a subagent's whole turn, for a Task call); its
-	// message_stop is then stopHeld, written before the next stream
-	// event or at Close, never at Cut: a cut while the tools ran leaves
-	// the message unfinished.
-	toolStop, stopHeld bool
 	// start is the usage the open message started with; sum what the
 	// messages written so far carried, for the run's remainder.
 	start *event.Usage
@@ -89,14 +83,17 @@ type Encoder struct {
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w}
-	e.bw, _ = w.(*bufio.Writer)
+	e := &Encoder{}
+	// The Streamer builds SSE messages whole, in the bufio.Writer's free
+	// space when it has room: written without a copy.
+	e.w, _ = w.(*bufio.Writer)
+	if e.w == nil {
+		e.w, e.own = bufio.NewWriter(w), true
+	}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
-	// The Streamer builds SSE messages whole, in the bufio.Writer's free
-	// space when it has room: written without a copy.
-	e.st.Event, e.st.Buffer, e.st.SSE = e.message, e.buffer, true
+	e.st.W = e.w
 	e.st.MCPBeta = e.cfg.MCPBeta
 	e.st.MaxCalls = e.cfg.MaxOpen
 	if e.st.MaxCalls <= 0 {
@@ -114,44 +111,22 @@ func (e *Encoder) warn(what string) {
 	e.losses.Report(e.cfg.Warn, "anthropic", what)
 }
 
-// buffer is the Streamer's Buffer, called before it builds a stream
-// event of type typ and about n bytes: it writes the message_stop held
-// back, unless the event is a message_stop to hold back itself, and
-// returns the bufio.Writer's free space when it has room for n bytes
-// (AvailableBuffer: Write's copy is then onto itself), else nil.
-func (e *Encoder) buffer(typ string, n int) []byte {
-	if e.err != nil {
-		return nil
+// flush ends a call of Encode, Cut or Close, which returned err: the
+// Streamer's error, a write's, is the encoder's, and a bufio.Writer of
+// its own is flushed.
+func (e *Encoder) flush(err error) error {
+	if e.err == nil {
+		e.err = e.st.Err()
 	}
-	if typ != anthropic.EventMessageStop || !e.toolStop {
-		e.writeStop()
+	if e.own {
+		if ferr := e.w.Flush(); e.err == nil {
+			e.err = ferr
+		}
 	}
-	if e.err == nil && e.bw != nil && e.bw.Available() >= n {
-		return e.bw.AvailableBuffer()
+	if err == nil {
+		err = e.err
 	}
-	return nil
-}
-
-// message is the Streamer's Event: it writes msg, the SSE message of
-// a stream event of type typ, or holds a message_stop back (toolStop).
-func (e *Encoder) message(typ string, msg []byte) error {
-	if e.err != nil {
-		return e.err
-	}
-	if typ == anthropic.EventMessageStop && e.toolStop {
-		e.stopHeld = true
-		return nil
-	}
-	_, e.err = e.w.Write(msg)
-	return e.err
-}
-
-// writeStop writes the message_stop held back, if any.
-func (e *Encoder) writeStop() {
-	if e.stopHeld {
-		e.stopHeld = false
-		e.writeEvent(anthropic.EventMessageStop, []byte(`{"type":"message_stop"}`))
-	}
+	return err
 }
 
 // writeEvent writes one SSE message now: appended where a bufio.Writer
@@ -162,12 +137,12 @@ func (e *Encoder) writeEvent(typ string, data []byte) error {
 		return e.err
 	}
 	n := len("event: \ndata: \n\n") + len(typ) + len(data)
-	in := e.bw != nil && e.bw.Available() >= n
+	in := e.w.Available() >= n
 	// Appended to a local slice, stored once: each store of e.buf
 	// writes a pointer into the heap (a write barrier check).
 	b := e.buf[:0]
 	if in {
-		b = e.bw.AvailableBuffer()
+		b = e.w.AvailableBuffer()
 	}
 	b = append(b, "event: "...)
 	b = append(b, typ...)
@@ -183,6 +158,13 @@ func (e *Encoder) writeEvent(typ string, data []byte) error {
 
 // Encode writes the stream events of ev.
 func (e *Encoder) Encode(ev event.Event) error {
+	if e.own {
+		return e.flush(e.encode(ev))
+	}
+	return e.encode(ev)
+}
+
+func (e *Encoder) encode(ev event.Event) error {
 	if e.err != nil {
 		return e.err
 	}
@@ -426,9 +408,15 @@ func (e *Encoder) endTurn(stop string, u *event.Usage) {
 		e.addSum(written)
 	}
 	e.start = nil
-	e.toolStop = e.st.HadTools()
+	if e.st.HadTools() {
+		// Its tools' results the run waits for (a subagent's whole turn,
+		// for a Task call): its message_stop is written before the next
+		// stream event or at Close, never at Cut: a cut while the tools
+		// ran leaves the message unfinished.
+		e.st.HoldStop(stop, u)
+		return
+	}
 	e.st.EndTurn(stop, u)
-	e.toolStop = false
 }
 
 // addSum counts u as written on a message.
@@ -556,8 +544,9 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	e.st.Abort()
 	e.start = nil
 	e.stopped, e.failed = true, true
-	e.writeStop()
-	e.writeEvent(anthropic.EventError, data)
+	if e.st.WriteStop() == nil {
+		e.writeEvent(anthropic.EventError, data)
+	}
 }
 
 // Cut ends a stream whose input was cut off (event.Cutter): the message
@@ -567,7 +556,9 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 // with the stop reason and usage the source gave, but no message_stop.
 // A non-fatal error that came last is not written into an open message:
 // its error event would end the response as finished (reported).
-func (e *Encoder) Cut() error {
+func (e *Encoder) Cut() error { return e.flush(e.cut()) }
+
+func (e *Encoder) cut() error {
 	if e.err != nil {
 		return e.err
 	}
@@ -598,7 +589,9 @@ func (*Encoder) MarksAbandoned() bool { return true }
 // Close ends the open message. When a block is still open (the input was
 // cut off), it writes no message_stop, like the stream it copies, and
 // reports the truncation.
-func (e *Encoder) Close() error {
+func (e *Encoder) Close() error { return e.flush(e.close()) }
+
+func (e *Encoder) close() error {
 	if e.err != nil {
 		return e.err
 	}
@@ -617,6 +610,6 @@ func (e *Encoder) Close() error {
 		return e.err
 	}
 	e.endTurn("", nil) // the source named no stop reason: null
-	e.writeStop()      // at the end of the input
+	e.st.WriteStop()   // at the end of the input
 	return e.err
 }

@@ -1,6 +1,7 @@
 package messages
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -52,18 +53,12 @@ type Streamer struct {
 	// the Streamers of an encoder's agents share one buffer, where each
 	// block would grow its own.
 	Spare *[]byte
-	// SSE makes the data Event is given Server-Sent Events messages,
-	// "event: TYPE\ndata: JSON\n\n", as the API streams them, built
-	// whole: the constant parts of a message and its JSON text written
-	// as one piece each.
-	SSE bool
-	// Buffer, if set, is called before each stream event is built, with
-	// its type and about the bytes it takes, and returns the buffer,
-	// empty, to build it in: the free space of the writer Event writes
-	// to (bufio.Writer.AvailableBuffer), where the event is then built
-	// in place, not built aside and copied there. Nil: the Streamer's
-	// own.
-	Buffer func(typ string, n int) []byte
+	// W, if set, receives the stream events instead of Event, as the
+	// Server-Sent Events messages the API streams, "event: TYPE\ndata:
+	// JSON\n\n", each built whole (the constant parts of a message and
+	// of its JSON text as one piece) in W's free space where it has room
+	// (AvailableBuffer), not built aside and copied there.
+	W *bufio.Writer
 	// MCPBeta writes MCP tool calls and results in the MCP connector
 	// beta's block types, mcp_tool_use and mcp_tool_result. Without it
 	// they are tool_use (with server_name) and tool_result, which clients
@@ -108,7 +103,8 @@ type streamState struct {
 	mcp      *openset.Set[string] // MCP calls, for their results
 	err      error
 	buf      []byte // the stream event being written, reused
-	lent     bool   // the stream event being written is in Buffer's buffer, not buf
+	lent     bool   // the stream event being written is in W's free space, not buf
+	stopHeld bool   // a message_stop to write before the next stream event (HoldStop)
 	text     []byte // see BlockText
 	notText  bool   // see BlockNotText
 	jr       jsontext.Reader
@@ -255,7 +251,7 @@ func (s *Streamer) HadTools() bool { return s.tools }
 func (s *Streamer) Open() bool { return s.open != nil }
 
 func (s *Streamer) write(typ string, v any) {
-	if s.err != nil || s.Event == nil {
+	if !s.writes() {
 		return
 	}
 	data, err := Marshal(v)
@@ -267,16 +263,16 @@ func (s *Streamer) write(typ string, v any) {
 }
 
 // writeData writes the stream event data of type typ, in an SSE
-// message if SSE.
+// message to W if set.
 func (s *Streamer) writeData(typ string, data []byte) {
-	if s.err != nil || s.Event == nil {
+	if !s.writes() {
 		return
 	}
-	if !s.SSE {
+	if s.W == nil {
 		s.err = s.Event(typ, data)
 		return
 	}
-	b := s.buffer(typ, len(typ)+len(data)+16)
+	b := s.buffer(len(typ) + len(data) + 16)
 	b = append(append(append(append(b, "event: "...), typ...), "\ndata: "...), data...)
 	s.send(typ, b)
 }
@@ -470,7 +466,7 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 	due := id == "" && s.NewID != nil
 	if due {
 		s.made++
-		if s.Event != nil {
+		if s.Event != nil || s.W != nil {
 			id, due = s.NewID(s.made), false // message_start names it
 		}
 	}
@@ -493,7 +489,7 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 			ServiceTier: u.ServiceTier,
 		}
 	}
-	if s.err == nil && s.Event != nil {
+	if s.writes() {
 		if s.buf == nil {
 			// The first message, or the last one's buffer grew large:
 			// room for a message_start and the events after it at
@@ -536,7 +532,7 @@ func (s *Streamer) endTurn(stopReason string, u *event.Usage, stop bool) error {
 	if !s.inMsg {
 		return s.err
 	}
-	if s.Event != nil {
+	if s.Event != nil || s.W != nil {
 		s.writeMessageDelta(stopReason, u)
 		if stop && s.err == nil {
 			s.send(anthropic.EventMessageStop, s.out(messageStopEvent, 64)) // not a []byte of its own per message
@@ -552,7 +548,7 @@ func (s *Streamer) endTurn(stopReason string, u *event.Usage, stop bool) error {
 // the main agent's in emit/claude --partial): the Streamers of agents
 // whose turn is over (emit/claude's subagents, many) keep none.
 func (s *Streamer) dropBuf() {
-	if s.Event == nil {
+	if s.Event == nil && s.W == nil {
 		s.buf = nil
 	}
 }
@@ -575,7 +571,7 @@ func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
 			CacheReadInputTokens: u.Given(event.HasCacheRead), OutputTokens: u.Given(event.HasOutput),
 		}
 	}
-	if s.err == nil && s.Event != nil {
+	if s.writes() {
 		s.send(anthropic.EventMessageDelta, appendMessageDelta(s.out(messageDeltaHead, len(stopReason)+256), stop, &mu))
 	}
 }
@@ -670,7 +666,7 @@ func (s *Streamer) startBlock(kind event.BlockKind) {
 	}
 	s.index++
 	s.open = b
-	if s.err == nil && s.Event != nil {
+	if s.writes() {
 		// As Marshal writes blockStart of an empty textBlock or
 		// thinkingBlock, without encoding/json: one per block.
 		cb := emptyTextBlock
@@ -829,7 +825,7 @@ func (s *Streamer) blockDelta(b *streamBlock, kind event.BlockKind, text string)
 		}
 		b.esc = jsontext.AppendMarshalEscaped(b.esc, text)
 	}
-	if s.err == nil && s.Event != nil {
+	if s.writes() {
 		s.send(anthropic.EventContentBlockDelta, appendEscapedDelta(s.out(deltaHead, len(b.esc)-n+128), b.index, kind, b.esc[n:]))
 	}
 }
@@ -850,38 +846,69 @@ func (s *Streamer) fits(b *streamBlock, text string, escaped []byte) bool {
 	return true
 }
 
-// buffer returns the buffer, empty, to build a stream event of type typ
-// and about n bytes in: Buffer's, else s.buf.
-func (s *Streamer) buffer(typ string, n int) []byte {
-	if s.Buffer != nil {
-		if b := s.Buffer(typ, n); b != nil {
+// writes reports whether stream events are written (to Event or W).
+func (s *Streamer) writes() bool { return s.err == nil && (s.Event != nil || s.W != nil) }
+
+// buffer returns the buffer, empty, to build a stream event of about n
+// bytes in: W's free space when it has room, after the message_stop
+// held back (HoldStop), else s.buf.
+func (s *Streamer) buffer(n int) []byte {
+	if w := s.W; w != nil {
+		if s.stopHeld {
+			s.WriteStop()
+		}
+		if w.Available() >= n {
 			s.lent = true
-			return b
+			return w.AvailableBuffer()
 		}
 	}
 	return s.buf[:0]
 }
 
 // out returns the buffer to build a stream event that begins with h
-// in, of about n bytes after the SSE message's head, h written.
+// in, of about n bytes after its head, h written: as an SSE message's
+// head for W.
 func (s *Streamer) out(h *eventHead, n int) []byte {
-	if s.SSE {
-		return append(s.buffer(h.typ, n+len(h.sse)), h.sse...)
+	if s.W != nil {
+		return append(s.buffer(n+len(h.sse)), h.sse...)
 	}
-	return append(s.buffer(h.typ, n+len(h.json)), h.json...)
+	return append(s.buf[:0], h.json...)
 }
 
 // send writes the stream event of type typ built in b, which buffer
-// gave, ending its SSE message if SSE.
+// gave: to W, its SSE message ended, else to Event.
 func (s *Streamer) send(typ string, b []byte) {
-	if s.SSE {
-		b = append(b, '\n', '\n')
-	}
-	if s.err == nil && s.Event != nil {
+	if s.W != nil {
+		if s.err == nil {
+			_, s.err = s.W.Write(append(b, '\n', '\n'))
+		}
+	} else if s.writes() {
 		s.err = s.Event(typ, b)
 	}
 	s.unlend(b)
 }
+
+// HoldStop ends the open message as EndTurn does, but for its
+// message_stop, which W gets before the next stream event the Streamer
+// writes, or at WriteStop; none if neither comes (the input cut).
+func (s *Streamer) HoldStop(stopReason string, u *event.Usage) error {
+	in := s.inMsg
+	s.endTurn(stopReason, u, false)
+	s.stopHeld = in && s.W != nil
+	return s.err
+}
+
+// WriteStop writes the message_stop held back by HoldStop, if any.
+func (s *Streamer) WriteStop() error {
+	if s.stopHeld && s.err == nil {
+		s.stopHeld = false
+		_, s.err = s.W.WriteString("event: " + anthropic.EventMessageStop + "\ndata: " + `{"type":"message_stop"}` + "\n\n")
+	}
+	return s.err
+}
+
+// Err returns the error that stopped the Streamer writing, if any.
+func (s *Streamer) Err() error { return s.err }
 
 // unlend ends the use of b, which buffer gave: kept as s.buf if it is
 // the Streamer's.
@@ -903,7 +930,7 @@ func (s *Streamer) keepBuf() {
 
 // stop writes the content_block_stop of the block at index.
 func (s *Streamer) stop(index int) {
-	if s.err == nil && s.Event != nil {
+	if s.writes() {
 		s.send(anthropic.EventContentBlockStop, appendBlockStop(s.out(blockStopHead, 64), index))
 	}
 }
@@ -1002,7 +1029,7 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	s.jr.Reset(nil)
 	idx := s.index
 	s.index++
-	if ev.Truncated && s.Event != nil {
+	if ev.Truncated && (s.Event != nil || s.W != nil) {
 		// A call the input ended inside of: its block starts, what
 		// arrived of its input streams, and it never stops.
 		if s.err == nil {
@@ -1013,7 +1040,7 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 		}
 		return
 	}
-	if s.err == nil && s.Event != nil {
+	if s.writes() {
 		s.toolStart(idx, typ, ev)
 		in := string(input)
 		cuts := ev.InputDeltas
