@@ -49,6 +49,11 @@ type Encoder struct {
 	cfg    Config
 	err    error
 	losses event.Losses // what was warned about
+	// warned holds the last few losses reported, checked before losses:
+	// those a run reports for each of its events or turns (its session
+	// metadata, its summary, its unknown events) are told apart there
+	// without a map lookup.
+	warned [8]string
 	// unknownLoss is the loss of an Unknown event of Format unknown.
 	unknown, unknownLoss string
 	st                   messages.Streamer
@@ -108,6 +113,13 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 }
 
 func (e *Encoder) warn(what string) {
+	for _, w := range e.warned {
+		if w == what {
+			return
+		}
+	}
+	copy(e.warned[1:], e.warned[:])
+	e.warned[0] = what
 	e.losses.Report(e.cfg.Warn, "anthropic", what)
 }
 
@@ -165,6 +177,17 @@ func (e *Encoder) Encode(ev event.Event) error {
 }
 
 func (e *Encoder) encode(ev event.Event) error {
+	if d, ok := ev.(*event.Delta); ok && e.seen && e.held == nil && e.heldErr == nil && e.err == nil {
+		// The most frequent event, which none of what follows concerns
+		// when it is the main agent's.
+		agent := d.Agent
+		if agent == "" {
+			agent = e.cfg.Agent
+		}
+		if agent == e.main {
+			return e.st.Delta(d)
+		}
+	}
 	if e.err != nil {
 		return e.err
 	}
@@ -187,11 +210,6 @@ func (e *Encoder) encode(ev event.Event) error {
 	if e.heldErr != nil {
 		e.errorEvent(e.heldErr)
 		e.heldErr = nil
-	}
-	if _, ok := ev.(*event.Delta); ok && e.held == nil {
-		// The most frequent event, which none of what follows concerns.
-		_, err := e.st.Add(ev)
-		return err
 	}
 	if r, ok := ev.(*event.RunEnd); ok {
 		e.lateSignatures(r)

@@ -232,6 +232,10 @@ func appendMessageStart(b []byte, id, model string, u *outUsage) []byte {
 	b = appendStr(b, id)
 	b = append(b, `,"type":"message","role":"assistant","model":`...)
 	b = appendStr(b, model)
+	if *u == (outUsage{}) {
+		// No usage given: its unknown form with the rest, one piece.
+		return append(b, `,"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":null,"output_tokens":null}}}`...)
+	}
 	b = append(b, `,"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":`...)
 	b = jsontext.AppendOptInt(b, u.InputTokens)
 	if u.CacheCreationInputTokens != nil {
@@ -256,6 +260,10 @@ func appendMessageStart(b []byte, id, model string, u *outUsage) []byte {
 // messageDelta (a stop_sequence is never known): once per message.
 func appendMessageDelta(b []byte, stopReason *string, u *outUsageEnd) []byte {
 	b = jsontext.AppendOptString(b, stopReason)
+	if *u == (outUsageEnd{}) {
+		// No count known: output_tokens null, the others absent.
+		return append(b, `,"stop_sequence":null},"usage":{"output_tokens":null}}`...)
+	}
 	b = append(b, `,"stop_sequence":null},"usage":{`...)
 	if u.InputTokens != nil {
 		b = append(b, `"input_tokens":`...)
