@@ -525,6 +525,12 @@ func mayHoldAPIErrorType(raw []byte) bool {
 			return true
 		}
 		s := raw[i+1 : end-1]
+		if len(s) < len("api_error") {
+			// Shorter than the shortest type: so is its text, which an
+			// escape only makes shorter than s.
+			raw = raw[end:]
+			continue
+		}
 		if bytes.IndexByte(s, '\\') >= 0 {
 			var r jsontext.Reader // allocated (it escapes) only for a string with an escape
 			r.Reset(raw[i:end])
