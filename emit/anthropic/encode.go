@@ -113,8 +113,8 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 }
 
 func (e *Encoder) warn(what string) {
-	for _, w := range e.warned {
-		if w == what {
+	for i := range e.warned {
+		if e.warned[i] == what {
 			return
 		}
 	}

@@ -533,10 +533,7 @@ func (s *Streamer) endTurn(stopReason string, u *event.Usage, stop bool) error {
 		return s.err
 	}
 	if s.Event != nil || s.W != nil {
-		s.writeMessageDelta(stopReason, u)
-		if stop && s.err == nil {
-			s.send(anthropic.EventMessageStop, s.out(messageStopEvent, 64)) // not a []byte of its own per message
-		}
+		s.writeMessageDelta(stopReason, u, stop)
 	}
 	s.msg, s.inMsg, s.idDue, s.tools = MessageInfo{}, false, false, false
 	s.dropBuf()
@@ -553,11 +550,12 @@ func (s *Streamer) dropBuf() {
 	}
 }
 
-// writeMessageDelta writes the message_delta of the open message.
-func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
-	var stop *string
+// writeMessageDelta writes the message_delta of the open message, and
+// its message_stop if stop.
+func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage, stop bool) {
+	var reason *string
 	if stopReason != "" {
-		stop = &stopReason
+		reason = &stopReason
 	}
 	var mu outUsageEnd
 	if u == nil && s.start != nil {
@@ -572,7 +570,15 @@ func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
 		}
 	}
 	if s.writes() {
-		s.send(anthropic.EventMessageDelta, appendMessageDelta(s.out(messageDeltaHead, len(stopReason)+256), stop, &mu))
+		b := appendMessageDelta(s.out(messageDeltaHead, len(stopReason)+320), reason, &mu)
+		if stop && s.W != nil {
+			// W's message_stop in the same write.
+			b, stop = append(append(b, "\n\n"...), messageStopEvent.sse...), false
+		}
+		s.send(anthropic.EventMessageDelta, b)
+	}
+	if stop && s.writes() {
+		s.send(anthropic.EventMessageStop, s.out(messageStopEvent, 64)) // not a []byte of its own per message
 	}
 }
 
