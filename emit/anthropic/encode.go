@@ -113,6 +113,12 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 }
 
 func (e *Encoder) warn(what string) {
+	if what != e.warned[0] { // a run of one is told at once
+		e.warnAgain(what)
+	}
+}
+
+func (e *Encoder) warnAgain(what string) {
 	for i := range e.warned {
 		if e.warned[i] == what {
 			return
@@ -177,17 +183,6 @@ func (e *Encoder) Encode(ev event.Event) error {
 }
 
 func (e *Encoder) encode(ev event.Event) error {
-	if d, ok := ev.(*event.Delta); ok && e.seen && e.held == nil && e.heldErr == nil && e.err == nil {
-		// The most frequent event, which none of what follows concerns
-		// when it is the main agent's.
-		agent := d.Agent
-		if agent == "" {
-			agent = e.cfg.Agent
-		}
-		if agent == e.main {
-			return e.st.Delta(d)
-		}
-	}
 	if e.err != nil {
 		return e.err
 	}
@@ -210,6 +205,10 @@ func (e *Encoder) encode(ev event.Event) error {
 	if e.heldErr != nil {
 		e.errorEvent(e.heldErr)
 		e.heldErr = nil
+	}
+	if d, ok := ev.(*event.Delta); ok && e.held == nil {
+		// The most frequent event, which none of what follows concerns.
+		return e.st.Delta(d)
 	}
 	if r, ok := ev.(*event.RunEnd); ok {
 		e.lateSignatures(r)
