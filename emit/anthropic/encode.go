@@ -210,10 +210,17 @@ func (e *Encoder) encode(ev event.Event) error {
 		// The most frequent event, which none of what follows concerns.
 		return e.st.Delta(d)
 	}
-	if r, ok := ev.(*event.RunEnd); ok {
-		e.lateSignatures(r)
+	var u *event.Usage
+	switch x := ev.(type) {
+	case *event.TurnStart:
+		u = x.Usage
+	case *event.TurnEnd:
+		u = x.Usage
+	case *event.RunEnd:
+		e.lateSignatures(x)
+		u = x.Usage
 	}
-	if u := usageOf(ev); u != nil && u.ReasoningTokens != 0 {
+	if u != nil && u.ReasoningTokens != 0 {
 		e.warn("reasoning token counts")
 	}
 	if e.held != nil {
@@ -229,6 +236,26 @@ func (e *Encoder) encode(ev event.Event) error {
 		if x.Error == "" {
 			e.held = x
 			return nil
+		}
+		if e.stopped && !e.st.InTurn() {
+			return nil // the error event that ended the turn told it
+		}
+		// A failed turn ends as the API ends a response cut short: with
+		// an error event instead of message_stop.
+		if err := e.st.Flush(); err != nil {
+			return err
+		}
+		// Typed as the other formats type a failed turn (verify's
+		// turn_failed), which the message keeps and a reader gives back.
+		e.errorEvent(&event.Error{Agent: x.Agent, Message: x.Error, Type: "turn_failed", Fatal: true})
+		return e.err
+	case *event.ToolResult:
+		if !e.st.AssistantResult(x) && e.st.Answered(x.ID) && !e.st.Explicit() {
+			// No turn boundaries in the source: the model's turn is
+			// over once all its tool calls have their results. The
+			// source names no stop reason: null, never a made-up
+			// tool_use.
+			e.endTurn("", nil)
 		}
 	case *event.Notice:
 		if x.Kind == event.NoticeAbandoned && e.st.Abandon() {
@@ -267,26 +294,6 @@ func (e *Encoder) encode(ev event.Event) error {
 		e.errorEvent(x)
 		return e.err
 	}
-	if t, ok := ev.(*event.ToolResult); ok && !e.st.AssistantResult(t) && e.st.Answered(t.ID) && !e.st.Explicit() {
-		// No turn boundaries in the source: the model's turn is over
-		// once all its tool calls have their results. The source names
-		// no stop reason: null, never a made-up tool_use.
-		e.endTurn("", nil)
-	}
-	if te, ok := ev.(*event.TurnEnd); ok && te.Error != "" {
-		if e.stopped && !e.st.InTurn() {
-			return nil // the error event that ended the turn told it
-		}
-		// A failed turn ends as the API ends a response cut short: with
-		// an error event instead of message_stop.
-		if err := e.st.Flush(); err != nil {
-			return err
-		}
-		// Typed as the other formats type a failed turn (verify's
-		// turn_failed), which the message keeps and a reader gives back.
-		e.errorEvent(&event.Error{Agent: te.Agent, Message: te.Error, Type: "turn_failed", Fatal: true})
-		return e.err
-	}
 	handled, err := e.st.Add(ev)
 	if err != nil || handled {
 		return err
@@ -316,19 +323,6 @@ func (e *Encoder) encode(ev event.Event) error {
 		e.warn(lost.Kind(ev))
 	}
 	return e.err
-}
-
-// usageOf returns the usage ev gives, or nil.
-func usageOf(ev event.Event) *event.Usage {
-	switch ev := ev.(type) {
-	case *event.TurnStart:
-		return ev.Usage
-	case *event.TurnEnd:
-		return ev.Usage
-	case *event.RunEnd:
-		return ev.Usage
-	}
-	return nil
 }
 
 // lateSignatures writes the signatures of the open message's thinking
