@@ -49,10 +49,10 @@ type Encoder struct {
 	cfg    Config
 	err    error
 	losses event.Losses // what was warned about
-	// warned holds the last few losses reported, checked before losses:
-	// those a run reports for each of its events or turns (its session
-	// metadata, its summary, its unknown events) are told apart there
-	// without a map lookup.
+	// told holds the losses of each event of a kind (see warnOnce)
+	// reported; warned the last few others reported, checked before
+	// losses' map.
+	told   uint8
 	warned [8]string
 	// unknownLoss is the loss of an Unknown event of Format unknown.
 	unknown, unknownLoss string
@@ -110,6 +110,27 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	// No NewID: a message whose source names no id gets "", the unknown
 	// form, never a made-up one.
 	return e
+}
+
+// The losses reported of each event of a kind, once each (warnOnce).
+const (
+	toldSubagents uint8 = 1 << iota
+	toldNonFatal
+	toldSession
+	toldClientResults
+	toldNotices
+	toldRunSummaries
+)
+
+// warnOnce is warn of a loss reported of each event of a kind, told by
+// its bit in e.told: without warn's search, which the losses of a run's
+// events taken in turn (its session metadata, its summary) go through
+// every time.
+func (e *Encoder) warnOnce(bit uint8, what string) {
+	if e.told&bit == 0 {
+		e.told |= bit
+		e.warn(what)
+	}
 }
 
 func (e *Encoder) warn(what string) {
@@ -199,7 +220,7 @@ func (e *Encoder) encode(ev event.Event) error {
 		agent = e.main
 	}
 	if agent != e.main {
-		e.warn("subagents (only the main agent's turns are written)")
+		e.warnOnce(toldSubagents, "subagents (only the main agent's turns are written)")
 		return nil
 	}
 	if e.heldErr != nil {
@@ -280,7 +301,7 @@ func (e *Encoder) encode(ev event.Event) error {
 			// An error event ends the response and clients raise at
 			// once: what follows a non-fatal error (a Codex error item)
 			// would be lost.
-			e.warn("non-fatal errors (an error event ends the response)")
+			e.warnOnce(toldNonFatal, "non-fatal errors (an error event ends the response)")
 			return nil
 		}
 		// Written where it arrived: a block it cut short gets no
@@ -306,13 +327,13 @@ func (e *Encoder) encode(ev event.Event) error {
 		if ev.Model != "" {
 			e.st.Model = ev.Model
 		}
-		e.warn("session metadata")
+		e.warnOnce(toldSession, "session metadata")
 	case *event.RunEnd:
 		e.runEnd(ev)
 	case *event.ToolResult:
-		e.warn("client tool results (the client sends them in the next request)")
+		e.warnOnce(toldClientResults, "client tool results (the client sends them in the next request)")
 	case *event.Notice:
-		e.warn("notices")
+		e.warnOnce(toldNotices, "notices")
 	case *event.Unknown:
 		if ev.Format != e.unknown || e.unknownLoss == "" {
 			// Made once per format in a row, not per event.
@@ -461,7 +482,7 @@ func (e *Encoder) runUsage(cum *event.Usage) *event.Usage {
 // for a failed run whose failure no error event told yet, with an error
 // event (clients see a failed response, not a finished one).
 func (e *Encoder) runEnd(ev *event.RunEnd) {
-	e.warn("run summaries")
+	e.warnOnce(toldRunSummaries, "run summaries")
 	if ev.IsError {
 		if !e.failed {
 			msg := strings.Join(ev.Errors, "; ")
