@@ -56,14 +56,7 @@ func AppendMarshalString(b []byte, s string) []byte {
 // escapes it, without the quotes: the text of a string being gathered
 // from pieces, escaped where it is kept.
 func AppendMarshalEscaped(b []byte, s string) []byte {
-	// Most texts (a stream's deltas) are plain ASCII: copied whole, as
-	// appendString copies a plain string, without appendEscaped's loop.
-	n := asciiPlainLen(s)
-	b = append(b, s[:n]...)
-	if n < len(s) {
-		b = appendEscaped(b, s[n:], true)
-	}
-	return b
+	return appendEscaped(b, s, true)
 }
 
 func appendString(b []byte, s string, lineSeparators bool) []byte {

@@ -35,25 +35,27 @@ var (
 // without its quotes.
 func appendDelta(b []byte, index int, kind event.BlockKind, text string) (_ []byte, start, end int) {
 	b = appendDeltaHead(b, index, kind)
-	start = len(b)
-	b = jsontext.AppendMarshalEscaped(b, text)
-	end = len(b)
-	return append(b, `"}}`...), start, end
+	start = len(b) + 1
+	// A string, quoted, for AppendMarshalString's copy of a plain ASCII
+	// text, which most deltas are, whole.
+	b = jsontext.AppendMarshalString(b, text)
+	end = len(b) - 1
+	return append(b, "}}"...), start, end
 }
 
 // appendEscapedDelta is appendDelta of a text already escaped (esc).
 func appendEscapedDelta(b []byte, index int, kind event.BlockKind, esc []byte) []byte {
-	return append(append(appendDeltaHead(b, index, kind), esc...), `"}}`...)
+	return append(append(append(appendDeltaHead(b, index, kind), '"'), esc...), `"}}`...)
 }
 
 // appendDeltaHead appends a content_block_delta after deltaHead up to
-// its text's first byte.
+// its text's opening quote.
 func appendDeltaHead(b []byte, index int, kind event.BlockKind) []byte {
 	b = jsontext.AppendInt(b, int64(index))
 	if kind == event.Thinking {
-		return append(b, anthropic.ThinkingDeltaHead+`"`...)
+		return append(b, anthropic.ThinkingDeltaHead...)
 	}
-	return append(b, anthropic.TextDeltaHead+`"`...)
+	return append(b, anthropic.TextDeltaHead...)
 }
 
 // appendStr is jsontext.AppendMarshalString, an empty s (a message
