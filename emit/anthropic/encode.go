@@ -49,17 +49,12 @@ type Encoder struct {
 	cfg    Config
 	err    error
 	losses event.Losses // what was warned about
-	// told holds the losses of each event of a kind (see warnOnce)
-	// reported; warned the last few others reported, checked before
-	// losses' map.
-	told   uint8
-	warned [8]string
+	told   uint8        // the losses of each event of a kind reported (see warnOnce)
 	// unknownLoss is the loss of an Unknown event of Format unknown.
 	unknown, unknownLoss string
 	st                   messages.Streamer
 	main                 string
 	seen                 bool
-	buf                  []byte
 
 	// held is a turn's end not written yet: the next event decides how
 	// it ends (see releaseEnd).
@@ -123,8 +118,8 @@ const (
 )
 
 // warnOnce is warn of a loss reported of each event of a kind, told by
-// its bit in e.told: without warn's search, which the losses of a run's
-// events taken in turn (its session metadata, its summary) go through
+// its bit in e.told: without losses' map, which the losses of a run's
+// events taken in turn (its session metadata, its summary) would look up
 // every time.
 func (e *Encoder) warnOnce(bit uint8, what string) {
 	if e.told&bit == 0 {
@@ -134,19 +129,6 @@ func (e *Encoder) warnOnce(bit uint8, what string) {
 }
 
 func (e *Encoder) warn(what string) {
-	if what != e.warned[0] { // a run of one is told at once
-		e.warnAgain(what)
-	}
-}
-
-func (e *Encoder) warnAgain(what string) {
-	for i := range e.warned {
-		if e.warned[i] == what {
-			return
-		}
-	}
-	copy(e.warned[1:], e.warned[:])
-	e.warned[0] = what
 	e.losses.Report(e.cfg.Warn, "anthropic", what)
 }
 
@@ -166,33 +148,6 @@ func (e *Encoder) flush(err error) error {
 		err = e.err
 	}
 	return err
-}
-
-// writeEvent writes one SSE message now: appended where a bufio.Writer
-// w has room for it (AvailableBuffer: Write's copy is then onto itself),
-// else to e.buf.
-func (e *Encoder) writeEvent(typ string, data []byte) error {
-	if e.err != nil {
-		return e.err
-	}
-	n := len("event: \ndata: \n\n") + len(typ) + len(data)
-	in := e.w.Available() >= n
-	// Appended to a local slice, stored once: each store of e.buf
-	// writes a pointer into the heap (a write barrier check).
-	b := e.buf[:0]
-	if in {
-		b = e.w.AvailableBuffer()
-	}
-	b = append(b, "event: "...)
-	b = append(b, typ...)
-	b = append(b, "\ndata: "...)
-	b = append(b, data...)
-	b = append(b, "\n\n"...)
-	if !in {
-		e.buf = b
-	}
-	_, e.err = e.w.Write(b)
-	return e.err
 }
 
 // Encode writes the stream events of ev.
@@ -582,9 +537,7 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	e.st.Abort()
 	e.start = nil
 	e.stopped, e.failed = true, true
-	if e.st.WriteStop() == nil {
-		e.writeEvent(anthropic.EventError, data)
-	}
+	e.st.WriteEvent(anthropic.EventError, data)
 }
 
 // Cut ends a stream whose input was cut off (event.Cutter): the message

@@ -259,22 +259,23 @@ func (s *Streamer) write(typ string, v any) {
 		s.err = err
 		return
 	}
-	s.writeData(typ, data)
+	s.WriteEvent(typ, data)
 }
 
-// writeData writes the stream event data of type typ, in an SSE
-// message to W if set.
-func (s *Streamer) writeData(typ string, data []byte) {
+// WriteEvent writes a stream event of type typ that the caller made,
+// data (an error event), in an SSE message to W if set.
+func (s *Streamer) WriteEvent(typ string, data []byte) error {
 	if !s.writes() {
-		return
+		return s.err
 	}
 	if s.W == nil {
 		s.err = s.Event(typ, data)
-		return
+		return s.err
 	}
 	b := s.buffer(len(typ) + len(data) + 16)
 	b = append(append(append(append(b, "event: "...), typ...), "\ndata: "...), data...)
 	s.send(typ, b)
+	return s.err
 }
 
 func (s *Streamer) block(b any) {
@@ -1149,7 +1150,7 @@ func (s *Streamer) unknown(ev *event.Unknown) bool {
 	case strings.HasPrefix(typ, "message_") || strings.HasPrefix(typ, "content_block_"):
 		s.release()
 		s.ensureTurn()
-		s.writeData(typ, jsontext.Compact(ev.Raw))
+		s.WriteEvent(typ, jsontext.Compact(ev.Raw))
 	default:
 		if anthropic.UnmarshalBlock(ev.Raw, new(anthropic.Block)) != nil {
 			// A block of a known type the reader could not take:
