@@ -44,8 +44,7 @@ type Config struct {
 // message_start ... message_stop body per model turn of the main agent
 // (the first agent seen), concatenated.
 type Encoder struct {
-	w      *bufio.Writer // the writer given, or one over it that Encode, Cut and Close flush (own)
-	own    bool
+	w      *bufio.Writer // the writer given, or one over it (Streamer.Unbuffered)
 	cfg    Config
 	err    error
 	losses event.Losses // what was warned about
@@ -88,7 +87,7 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	// space when it has room: written without a copy.
 	e.w, _ = w.(*bufio.Writer)
 	if e.w == nil {
-		e.w, e.own = bufio.NewWriter(w), true
+		e.w, e.st.Unbuffered = bufio.NewWriter(w), true
 	}
 	if cfg != nil {
 		e.cfg = *cfg
@@ -132,17 +131,11 @@ func (e *Encoder) warn(what string) {
 	e.losses.Report(e.cfg.Warn, "anthropic", what)
 }
 
-// flush ends a call of Encode, Cut or Close, which returned err: the
-// Streamer's error, a write's, is the encoder's, and a bufio.Writer of
-// its own is flushed.
-func (e *Encoder) flush(err error) error {
+// done ends a call of Cut or Close, which returned err: the
+// Streamer's error, a write's, is the encoder's.
+func (e *Encoder) done(err error) error {
 	if e.err == nil {
 		e.err = e.st.Err()
-	}
-	if e.own {
-		if ferr := e.w.Flush(); e.err == nil {
-			e.err = ferr
-		}
 	}
 	if err == nil {
 		err = e.err
@@ -152,13 +145,6 @@ func (e *Encoder) flush(err error) error {
 
 // Encode writes the stream events of ev.
 func (e *Encoder) Encode(ev event.Event) error {
-	if e.own {
-		return e.flush(e.encode(ev))
-	}
-	return e.encode(ev)
-}
-
-func (e *Encoder) encode(ev event.Event) error {
 	if e.err != nil {
 		return e.err
 	}
@@ -547,7 +533,7 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 // with the stop reason and usage the source gave, but no message_stop.
 // A non-fatal error that came last is not written into an open message:
 // its error event would end the response as finished (reported).
-func (e *Encoder) Cut() error { return e.flush(e.cut()) }
+func (e *Encoder) Cut() error { return e.done(e.cut()) }
 
 func (e *Encoder) cut() error {
 	if e.err != nil {
@@ -580,7 +566,7 @@ func (*Encoder) MarksAbandoned() bool { return true }
 // Close ends the open message. When a block is still open (the input was
 // cut off), it writes no message_stop, like the stream it copies, and
 // reports the truncation.
-func (e *Encoder) Close() error { return e.flush(e.close()) }
+func (e *Encoder) Close() error { return e.done(e.close()) }
 
 func (e *Encoder) close() error {
 	if e.err != nil {

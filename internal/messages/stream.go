@@ -59,6 +59,9 @@ type Streamer struct {
 	// of its JSON text as one piece) in W's free space where it has room
 	// (AvailableBuffer), not built aside and copied there.
 	W *bufio.Writer
+	// Unbuffered flushes W after each stream event: a W made over a
+	// writer that is not buffered, whose output leaves as it is written.
+	Unbuffered bool
 	// MCPBeta writes MCP tool calls and results in the MCP connector
 	// beta's block types, mcp_tool_use and mcp_tool_result. Without it
 	// they are tool_use (with server_name) and tool_result, which clients
@@ -876,8 +879,12 @@ func (s *Streamer) buffer(n int) []byte {
 // in, of about n bytes after its head, h written: as an SSE message's
 // head for W.
 func (s *Streamer) out(h *eventHead, n int) []byte {
-	if s.W != nil {
-		return append(s.buffer(n+len(h.sse)), h.sse...)
+	if w := s.W; w != nil {
+		if n += len(h.sse); !s.stopHeld && w.Available() >= n {
+			s.lent = true // buffer's way, without its call
+			return append(w.AvailableBuffer(), h.sse...)
+		}
+		return append(s.buffer(n), h.sse...)
 	}
 	return append(s.buf[:0], h.json...)
 }
@@ -888,6 +895,7 @@ func (s *Streamer) send(typ string, b []byte) {
 	if s.W != nil {
 		if s.err == nil {
 			_, s.err = s.W.Write(append(b, '\n', '\n'))
+			s.unbuffer()
 		}
 	} else if s.writes() {
 		s.err = s.Event(typ, b)
@@ -910,8 +918,16 @@ func (s *Streamer) WriteStop() error {
 	if s.stopHeld && s.err == nil {
 		s.stopHeld = false
 		_, s.err = s.W.WriteString("event: " + anthropic.EventMessageStop + "\ndata: " + `{"type":"message_stop"}` + "\n\n")
+		s.unbuffer()
 	}
 	return s.err
+}
+
+// unbuffer flushes W if Unbuffered.
+func (s *Streamer) unbuffer() {
+	if s.Unbuffered && s.err == nil {
+		s.err = s.W.Flush()
+	}
 }
 
 // Err returns the error that stopped the Streamer writing, if any.
