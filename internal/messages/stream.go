@@ -906,10 +906,14 @@ func (s *Streamer) send(typ string, b []byte) {
 // HoldStop ends the open message as EndTurn does, but for its
 // message_stop, which W gets before the next stream event the Streamer
 // writes, or at WriteStop; none if neither comes (the input cut).
+// Without W it is EndTurn.
 func (s *Streamer) HoldStop(stopReason string, u *event.Usage) error {
+	if s.W == nil {
+		return s.EndTurn(stopReason, u)
+	}
 	in := s.inMsg
 	s.endTurn(stopReason, u, false)
-	s.stopHeld = in && s.W != nil
+	s.stopHeld = in
 	return s.err
 }
 
