@@ -44,17 +44,16 @@ type Config struct {
 // message_start ... message_stop body per model turn of the main agent
 // (the first agent seen), concatenated.
 type Encoder struct {
-	w      io.Writer
-	bw     *bufio.Writer // w, when it is one
+	w      *bufio.Writer // the writer given, or one over it (Streamer.Unbuffered)
 	cfg    Config
 	err    error
 	losses event.Losses // what was warned about
+	told   uint8        // the losses of each event of a kind reported (see warnOnce)
 	// unknownLoss is the loss of an Unknown event of Format unknown.
 	unknown, unknownLoss string
 	st                   messages.Streamer
 	main                 string
 	seen                 bool
-	buf                  []byte
 
 	// held is a turn's end not written yet: the next event decides how
 	// it ends (see releaseEnd).
@@ -63,12 +62,6 @@ type Encoder struct {
 	// ends the response, which a cut that follows it must leave open
 	// (see Cut). The next event of the main agent writes it.
 	heldErr *event.Error
-	// toolStop: the message being ended has tool calls, whose results
-	// the run waits for (a subagent's whole turn, for a Task call); its
-	// message_stop is then stopHeld, written before the next stream
-	// event or at Close, never at Cut: a cut while the tools ran leaves
-	// the message unfinished.
-	toolStop, stopHeld bool
 	// start is the usage the open message started with; sum what the
 	// messages written so far carried, for the run's remainder.
 	start *event.Usage
@@ -89,12 +82,17 @@ type Encoder struct {
 
 // NewEncoder returns an encoder writing to w. cfg may be nil.
 func NewEncoder(w io.Writer, cfg *Config) *Encoder {
-	e := &Encoder{w: w}
-	e.bw, _ = w.(*bufio.Writer)
+	e := &Encoder{}
+	// The Streamer builds SSE messages whole, in the bufio.Writer's free
+	// space when it has room: written without a copy.
+	e.w, _ = w.(*bufio.Writer)
+	if e.w == nil {
+		e.w, e.st.Unbuffered = bufio.NewWriter(w), true
+	}
 	if cfg != nil {
 		e.cfg = *cfg
 	}
-	e.st.Event = e.event
+	e.st.W = e.w
 	e.st.MCPBeta = e.cfg.MCPBeta
 	e.st.MaxCalls = e.cfg.MaxOpen
 	if e.st.MaxCalls <= 0 {
@@ -108,50 +106,41 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	return e
 }
 
+// The losses reported of each event of a kind, once each (warnOnce).
+const (
+	toldSubagents uint8 = 1 << iota
+	toldNonFatal
+	toldSession
+	toldClientResults
+	toldNotices
+	toldRunSummaries
+)
+
+// warnOnce is warn of a loss reported of each event of a kind, told by
+// its bit in e.told: without losses' map, which the losses of a run's
+// events taken in turn (its session metadata, its summary) would look up
+// every time.
+func (e *Encoder) warnOnce(bit uint8, what string) {
+	if e.told&bit == 0 {
+		e.told |= bit
+		e.warn(what)
+	}
+}
+
 func (e *Encoder) warn(what string) {
 	e.losses.Report(e.cfg.Warn, "anthropic", what)
 }
 
-// event writes one SSE message.
-func (e *Encoder) event(typ string, data []byte) error {
-	if e.err != nil {
-		return e.err
+// done ends a call of Cut or Close, which returned err: the
+// Streamer's error, a write's, is the encoder's.
+func (e *Encoder) done(err error) error {
+	if e.err == nil {
+		e.err = e.st.Err()
 	}
-	if typ == anthropic.EventMessageStop && e.toolStop {
-		e.stopHeld = true
-		return nil
+	if err == nil {
+		err = e.err
 	}
-	if e.stopHeld {
-		e.stopHeld = false
-		if e.writeEvent(anthropic.EventMessageStop, []byte(`{"type":"message_stop"}`)) != nil {
-			return e.err
-		}
-	}
-	return e.writeEvent(typ, data)
-}
-
-// writeEvent writes one SSE message now: appended where a bufio.Writer
-// w has room for it (AvailableBuffer: Write's copy is then onto itself),
-// else to e.buf.
-func (e *Encoder) writeEvent(typ string, data []byte) error {
-	n := len("event: \ndata: \n\n") + len(typ) + len(data)
-	in := e.bw != nil && e.bw.Available() >= n
-	// Appended to a local slice, stored once: each store of e.buf
-	// writes a pointer into the heap (a write barrier check).
-	b := e.buf[:0]
-	if in {
-		b = e.bw.AvailableBuffer()
-	}
-	b = append(b, "event: "...)
-	b = append(b, typ...)
-	b = append(b, "\ndata: "...)
-	b = append(b, data...)
-	b = append(b, "\n\n"...)
-	if !in {
-		e.buf = b
-	}
-	_, e.err = e.w.Write(b)
-	return e.err
+	return err
 }
 
 // Encode writes the stream events of ev.
@@ -172,22 +161,28 @@ func (e *Encoder) Encode(ev event.Event) error {
 		agent = e.main
 	}
 	if agent != e.main {
-		e.warn("subagents (only the main agent's turns are written)")
+		e.warnOnce(toldSubagents, "subagents (only the main agent's turns are written)")
 		return nil
 	}
 	if e.heldErr != nil {
 		e.errorEvent(e.heldErr)
 		e.heldErr = nil
 	}
-	if _, ok := ev.(*event.Delta); ok && e.held == nil {
+	if d, ok := ev.(*event.Delta); ok && e.held == nil {
 		// The most frequent event, which none of what follows concerns.
-		_, err := e.st.Add(ev)
-		return err
+		return e.st.Delta(d)
 	}
-	if r, ok := ev.(*event.RunEnd); ok {
-		e.lateSignatures(r)
+	var u *event.Usage
+	switch x := ev.(type) {
+	case *event.TurnStart:
+		u = x.Usage
+	case *event.TurnEnd:
+		u = x.Usage
+	case *event.RunEnd:
+		e.lateSignatures(x)
+		u = x.Usage
 	}
-	if u := usageOf(ev); u != nil && u.ReasoningTokens != 0 {
+	if u != nil && u.ReasoningTokens != 0 {
 		e.warn("reasoning token counts")
 	}
 	if e.held != nil {
@@ -203,6 +198,26 @@ func (e *Encoder) Encode(ev event.Event) error {
 		if x.Error == "" {
 			e.held = x
 			return nil
+		}
+		if e.stopped && !e.st.InTurn() {
+			return nil // the error event that ended the turn told it
+		}
+		// A failed turn ends as the API ends a response cut short: with
+		// an error event instead of message_stop.
+		if err := e.st.Flush(); err != nil {
+			return err
+		}
+		// Typed as the other formats type a failed turn (verify's
+		// turn_failed), which the message keeps and a reader gives back.
+		e.errorEvent(&event.Error{Agent: x.Agent, Message: x.Error, Type: "turn_failed", Fatal: true})
+		return e.err
+	case *event.ToolResult:
+		if !e.st.AssistantResult(x) && e.st.Answered(x.ID) && !e.st.Explicit() {
+			// No turn boundaries in the source: the model's turn is
+			// over once all its tool calls have their results. The
+			// source names no stop reason: null, never a made-up
+			// tool_use.
+			e.endTurn("", nil)
 		}
 	case *event.Notice:
 		if x.Kind == event.NoticeAbandoned && e.st.Abandon() {
@@ -227,7 +242,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			// An error event ends the response and clients raise at
 			// once: what follows a non-fatal error (a Codex error item)
 			// would be lost.
-			e.warn("non-fatal errors (an error event ends the response)")
+			e.warnOnce(toldNonFatal, "non-fatal errors (an error event ends the response)")
 			return nil
 		}
 		// Written where it arrived: a block it cut short gets no
@@ -239,26 +254,6 @@ func (e *Encoder) Encode(ev event.Event) error {
 			return e.err
 		}
 		e.errorEvent(x)
-		return e.err
-	}
-	if t, ok := ev.(*event.ToolResult); ok && !e.st.AssistantResult(t) && e.st.Answered(t.ID) && !e.st.Explicit() {
-		// No turn boundaries in the source: the model's turn is over
-		// once all its tool calls have their results. The source names
-		// no stop reason: null, never a made-up tool_use.
-		e.endTurn("", nil)
-	}
-	if te, ok := ev.(*event.TurnEnd); ok && te.Error != "" {
-		if e.stopped && !e.st.InTurn() {
-			return nil // the error event that ended the turn told it
-		}
-		// A failed turn ends as the API ends a response cut short: with
-		// an error event instead of message_stop.
-		if err := e.st.Flush(); err != nil {
-			return err
-		}
-		// Typed as the other formats type a failed turn (verify's
-		// turn_failed), which the message keeps and a reader gives back.
-		e.errorEvent(&event.Error{Agent: te.Agent, Message: te.Error, Type: "turn_failed", Fatal: true})
 		return e.err
 	}
 	handled, err := e.st.Add(ev)
@@ -273,13 +268,13 @@ func (e *Encoder) Encode(ev event.Event) error {
 		if ev.Model != "" {
 			e.st.Model = ev.Model
 		}
-		e.warn("session metadata")
+		e.warnOnce(toldSession, "session metadata")
 	case *event.RunEnd:
 		e.runEnd(ev)
 	case *event.ToolResult:
-		e.warn("client tool results (the client sends them in the next request)")
+		e.warnOnce(toldClientResults, "client tool results (the client sends them in the next request)")
 	case *event.Notice:
-		e.warn("notices")
+		e.warnOnce(toldNotices, "notices")
 	case *event.Unknown:
 		if ev.Format != e.unknown || e.unknownLoss == "" {
 			// Made once per format in a row, not per event.
@@ -290,19 +285,6 @@ func (e *Encoder) Encode(ev event.Event) error {
 		e.warn(lost.Kind(ev))
 	}
 	return e.err
-}
-
-// usageOf returns the usage ev gives, or nil.
-func usageOf(ev event.Event) *event.Usage {
-	switch ev := ev.(type) {
-	case *event.TurnStart:
-		return ev.Usage
-	case *event.TurnEnd:
-		return ev.Usage
-	case *event.RunEnd:
-		return ev.Usage
-	}
-	return nil
 }
 
 // lateSignatures writes the signatures of the open message's thinking
@@ -399,9 +381,15 @@ func (e *Encoder) endTurn(stop string, u *event.Usage) {
 		e.addSum(written)
 	}
 	e.start = nil
-	e.toolStop = e.st.HadTools()
+	if e.st.HadTools() {
+		// Its tools' results the run waits for (a subagent's whole turn,
+		// for a Task call): its message_stop is written before the next
+		// stream event or at Close, never at Cut: a cut while the tools
+		// ran leaves the message unfinished.
+		e.st.HoldStop(stop, u)
+		return
+	}
 	e.st.EndTurn(stop, u)
-	e.toolStop = false
 }
 
 // addSum counts u as written on a message.
@@ -435,7 +423,7 @@ func (e *Encoder) runUsage(cum *event.Usage) *event.Usage {
 // for a failed run whose failure no error event told yet, with an error
 // event (clients see a failed response, not a finished one).
 func (e *Encoder) runEnd(ev *event.RunEnd) {
-	e.warn("run summaries")
+	e.warnOnce(toldRunSummaries, "run summaries")
 	if ev.IsError {
 		if !e.failed {
 			msg := strings.Join(ev.Errors, "; ")
@@ -492,6 +480,12 @@ func mayHoldAPIErrorType(raw []byte) bool {
 			return true
 		}
 		s := raw[i+1 : end-1]
+		if len(s) < len("api_error") {
+			// Shorter than the shortest type: so is its text, which an
+			// escape only makes shorter than s.
+			raw = raw[end:]
+			continue
+		}
 		if bytes.IndexByte(s, '\\') >= 0 {
 			var r jsontext.Reader // allocated (it escapes) only for a string with an escape
 			r.Reset(raw[i:end])
@@ -529,7 +523,7 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	e.st.Abort()
 	e.start = nil
 	e.stopped, e.failed = true, true
-	e.event(anthropic.EventError, data)
+	e.st.WriteEvent(anthropic.EventError, data)
 }
 
 // Cut ends a stream whose input was cut off (event.Cutter): the message
@@ -539,7 +533,9 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 // with the stop reason and usage the source gave, but no message_stop.
 // A non-fatal error that came last is not written into an open message:
 // its error event would end the response as finished (reported).
-func (e *Encoder) Cut() error {
+func (e *Encoder) Cut() error { return e.done(e.cut()) }
+
+func (e *Encoder) cut() error {
 	if e.err != nil {
 		return e.err
 	}
@@ -570,7 +566,9 @@ func (*Encoder) MarksAbandoned() bool { return true }
 // Close ends the open message. When a block is still open (the input was
 // cut off), it writes no message_stop, like the stream it copies, and
 // reports the truncation.
-func (e *Encoder) Close() error {
+func (e *Encoder) Close() error { return e.done(e.close()) }
+
+func (e *Encoder) close() error {
 	if e.err != nil {
 		return e.err
 	}
@@ -589,14 +587,6 @@ func (e *Encoder) Close() error {
 		return e.err
 	}
 	e.endTurn("", nil) // the source named no stop reason: null
-	e.endStop()
+	e.st.WriteStop()   // at the end of the input
 	return e.err
-}
-
-// endStop writes the message_stop held back, at the end of the input.
-func (e *Encoder) endStop() {
-	if e.stopHeld && e.err == nil {
-		e.stopHeld = false
-		e.writeEvent(anthropic.EventMessageStop, []byte(`{"type":"message_stop"}`))
-	}
 }

@@ -477,3 +477,34 @@ func TestThroughBufio(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainWriterEachEvent: an encoder given a writer that is no
+// bufio.Writer (it then writes through one of its own) has written all
+// of an event's output when Encode returns, as much as an encoder whose
+// bufio.Writer is flushed after each event.
+func TestPlainWriterEachEvent(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join(corpus, "hand-all-types.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plain, buffered bytes.Buffer
+	w := bufio.NewWriter(&buffered)
+	pe, be := NewEncoder(&plain, nil), NewEncoder(w, nil)
+	for i, ev := range decode(t, data) {
+		perr, berr := pe.Encode(ev), be.Encode(ev)
+		if ferr := w.Flush(); ferr != nil {
+			t.Fatal(ferr)
+		}
+		if (perr == nil) != (berr == nil) || plain.String() != buffered.String() {
+			t.Fatalf("after event %d (%T): %d bytes written (%v), want %d (%v)", i, ev, plain.Len(), perr, buffered.Len(), berr)
+		}
+	}
+	perr, berr := pe.Close(), be.Close()
+	if ferr := w.Flush(); ferr != nil {
+		t.Fatal(ferr)
+	}
+	if (perr == nil) != (berr == nil) || plain.String() != buffered.String() || plain.Len() == 0 {
+		t.Fatalf("after Close: %d bytes written (%v), want %d (%v)", plain.Len(), perr, buffered.Len(), berr)
+	}
+}

@@ -9,32 +9,62 @@ import (
 	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
+// eventHead is how a stream event of type typ, that the Streamer
+// writes without reflection, begins: its JSON text up to what varies
+// (or the whole text, for message_stop), and the SSE message that
+// carries it up to the same byte, as one piece each.
+type eventHead struct{ typ, json, sse string }
+
+func newHead(typ, json string) *eventHead {
+	return &eventHead{typ, json, "event: " + typ + "\ndata: " + json}
+}
+
+var (
+	messageStartHead = newHead(anthropic.EventMessageStart, `{"type":"`+anthropic.EventMessageStart+`","message":{"id":`)
+	messageDeltaHead = newHead(anthropic.EventMessageDelta, `{"type":"`+anthropic.EventMessageDelta+`","delta":{"stop_reason":`)
+	messageStopEvent = newHead(anthropic.EventMessageStop, `{"type":"`+anthropic.EventMessageStop+`"}`)
+	blockStartHead   = newHead(anthropic.EventContentBlockStart, `{"type":"`+anthropic.EventContentBlockStart+`","index":`)
+	blockStopHead    = newHead(anthropic.EventContentBlockStop, `{"type":"`+anthropic.EventContentBlockStop+`","index":`)
+	deltaHead        = newHead(anthropic.EventContentBlockDelta, anthropic.ContentBlockDeltaHead)
+)
+
 // appendDelta appends the content_block_delta of text for a block of
-// kind at index, as Marshal writes blockDelta: the stream event of every
-// text and thinking delta, written without reflection or allocation.
-// start and end bound text as escaped in it, without its quotes.
+// kind at index, as Marshal writes blockDelta, after deltaHead: the
+// stream event of every text and thinking delta, written without
+// reflection or allocation. start and end bound text as escaped in it,
+// without its quotes.
 func appendDelta(b []byte, index int, kind event.BlockKind, text string) (_ []byte, start, end int) {
 	b = appendDeltaHead(b, index, kind)
-	start = len(b)
-	b = jsontext.AppendMarshalEscaped(b, text)
-	end = len(b)
-	return append(b, `"}}`...), start, end
+	start = len(b) + 1
+	// A string, quoted, for AppendMarshalString's copy of a plain ASCII
+	// text, which most deltas are, whole.
+	b = jsontext.AppendMarshalString(b, text)
+	end = len(b) - 1
+	return append(b, "}}"...), start, end
 }
 
 // appendEscapedDelta is appendDelta of a text already escaped (esc).
 func appendEscapedDelta(b []byte, index int, kind event.BlockKind, esc []byte) []byte {
-	return append(append(appendDeltaHead(b, index, kind), esc...), `"}}`...)
+	return append(append(append(appendDeltaHead(b, index, kind), '"'), esc...), `"}}`...)
 }
 
-// appendDeltaHead appends a content_block_delta up to its text's first
-// byte.
+// appendDeltaHead appends a content_block_delta after deltaHead up to
+// its text's opening quote.
 func appendDeltaHead(b []byte, index int, kind event.BlockKind) []byte {
-	b = append(b, anthropic.ContentBlockDeltaHead...)
 	b = jsontext.AppendInt(b, int64(index))
 	if kind == event.Thinking {
-		return append(b, anthropic.ThinkingDeltaHead+`"`...)
+		return append(b, anthropic.ThinkingDeltaHead...)
 	}
-	return append(b, anthropic.TextDeltaHead+`"`...)
+	return append(b, anthropic.TextDeltaHead...)
+}
+
+// appendStr is jsontext.AppendMarshalString, an empty s (a message
+// with no id or model named) written without its call.
+func appendStr(b []byte, s string) []byte {
+	if s == "" {
+		return append(b, `""`...)
+	}
+	return jsontext.AppendMarshalString(b, s)
 }
 
 // incompleteTail returns how many of the last bytes of s are the start of
@@ -172,26 +202,23 @@ func appendToolBlock(b []byte, typ, id, name string, input []byte, server string
 	return append(b, '}')
 }
 
-// appendBlockStartHead appends a content_block_start up to its block,
-// as Marshal writes blockStart.
+// appendBlockStartHead appends a content_block_start after
+// blockStartHead up to its block, as Marshal writes blockStart.
 func appendBlockStartHead(b []byte, index int) []byte {
-	b = append(b, `{"type":"content_block_start","index":`...)
 	b = jsontext.AppendInt(b, int64(index))
 	return append(b, `,"content_block":`...)
 }
 
-// appendBlockStop appends a content_block_stop, as Marshal writes
-// blockStop.
+// appendBlockStop appends a content_block_stop after blockStopHead, as
+// Marshal writes blockStop.
 func appendBlockStop(b []byte, index int) []byte {
-	b = append(b, `{"type":"content_block_stop","index":`...)
 	b = jsontext.AppendInt(b, int64(index))
 	return append(b, '}')
 }
 
-// appendInputDelta appends the input_json_delta of frag, as Marshal
-// writes blockDelta of an inputDelta.
+// appendInputDelta appends the input_json_delta of frag after
+// deltaHead, as Marshal writes blockDelta of an inputDelta.
 func appendInputDelta(b []byte, index int, frag string) []byte {
-	b = append(b, anthropic.ContentBlockDeltaHead...)
 	b = jsontext.AppendInt(b, int64(index))
 	b = append(b, anthropic.InputDeltaHead...)
 	b = jsontext.AppendMarshalString(b, frag)
@@ -199,14 +226,18 @@ func appendInputDelta(b []byte, index int, frag string) []byte {
 }
 
 // appendMessageStart appends the message_start of a message with no
-// content yet, id, model and usage u, as Marshal writes messageStart:
-// once per message, which for sources of many short messages (an OpenAI
-// completion each) is as often as their deltas.
+// content yet, id, model and usage u after messageStartHead, as Marshal
+// writes messageStart: once per message, which for sources of many
+// short messages (an OpenAI completion each) is as often as their
+// deltas.
 func appendMessageStart(b []byte, id, model string, u *outUsage) []byte {
-	b = append(b, `{"type":"`+anthropic.EventMessageStart+`","message":{"id":`...)
-	b = jsontext.AppendMarshalString(b, id)
+	b = appendStr(b, id)
 	b = append(b, `,"type":"message","role":"assistant","model":`...)
-	b = jsontext.AppendMarshalString(b, model)
+	b = appendStr(b, model)
+	if *u == (outUsage{}) {
+		// No usage given: its unknown form with the rest, one piece.
+		return append(b, `,"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":null,"output_tokens":null}}}`...)
+	}
 	b = append(b, `,"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":`...)
 	b = jsontext.AppendOptInt(b, u.InputTokens)
 	if u.CacheCreationInputTokens != nil {
@@ -227,11 +258,14 @@ func appendMessageStart(b []byte, id, model string, u *outUsage) []byte {
 }
 
 // appendMessageDelta appends the message_delta of stop reason
-// stopReason and usage u as Marshal writes messageDelta (a stop_sequence
-// is never known): once per message.
+// stopReason and usage u after messageDeltaHead, as Marshal writes
+// messageDelta (a stop_sequence is never known): once per message.
 func appendMessageDelta(b []byte, stopReason *string, u *outUsageEnd) []byte {
-	b = append(b, `{"type":"`+anthropic.EventMessageDelta+`","delta":{"stop_reason":`...)
 	b = jsontext.AppendOptString(b, stopReason)
+	if *u == (outUsageEnd{}) {
+		// No count known: output_tokens null, the others absent.
+		return append(b, `,"stop_sequence":null},"usage":{"output_tokens":null}}`...)
+	}
 	b = append(b, `,"stop_sequence":null},"usage":{`...)
 	if u.InputTokens != nil {
 		b = append(b, `"input_tokens":`...)

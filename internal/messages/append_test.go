@@ -36,7 +36,7 @@ func checkAppendDelta(t *testing.T, s string) {
 			d = thinkingDelta{Type: anthropic.DeltaThinking, Thinking: s}
 		}
 		want := marshal(blockDelta{Type: anthropic.EventContentBlockDelta, Index: 7, Delta: d})
-		got, start, end := appendDelta(nil, 7, kind, s)
+		got, start, end := appendDelta([]byte(deltaHead.json), 7, kind, s)
 		if diff := cmp.Diff(string(want), string(got)); diff != "" {
 			t.Errorf("%q as %v (-Marshal +appendDelta):\n%s", s, kind, diff)
 		}
@@ -132,7 +132,7 @@ func TestAppendStreamEvents(t *testing.T) {
 			Type        string `json:"type"`
 			PartialJSON string `json:"partial_json"`
 		}{anthropic.DeltaInputJSON, s}})
-		if diff := cmp.Diff(string(want), string(appendInputDelta(nil, 3, s))); diff != "" {
+		if diff := cmp.Diff(string(want), string(appendInputDelta([]byte(deltaHead.json), 3, s))); diff != "" {
 			t.Errorf("appendInputDelta(%q) (-Marshal +append):\n%s", s, diff)
 		}
 	}
@@ -140,16 +140,16 @@ func TestAppendStreamEvents(t *testing.T) {
 		want any
 		got  []byte
 	}{
-		{blockStop{Type: anthropic.EventContentBlockStop, Index: 12}, appendBlockStop(nil, 12)},
+		{blockStop{Type: anthropic.EventContentBlockStop, Index: 12}, appendBlockStop([]byte(blockStopHead.json), 12)},
 		{
 			blockStart{Type: anthropic.EventContentBlockStart, Index: 7, ContentBlock: textBlock{Type: anthropic.BlockText}},
-			append(append(appendBlockStartHead(nil, 7), emptyTextBlock...), '}'),
+			append(append(appendBlockStartHead([]byte(blockStartHead.json), 7), emptyTextBlock...), '}'),
 		},
 		{
 			blockStart{Type: anthropic.EventContentBlockStart, Index: 0, ContentBlock: thinkingBlock{Type: anthropic.BlockThinking}},
-			append(append(appendBlockStartHead(nil, 0), emptyThinkingBlock...), '}'),
+			append(append(appendBlockStartHead([]byte(blockStartHead.json), 0), emptyThinkingBlock...), '}'),
 		},
-		{typeOnly{Type: anthropic.EventMessageStop}, []byte(`{"type":"message_stop"}`)},
+		{typeOnly{Type: anthropic.EventMessageStop}, []byte(messageStopEvent.json)},
 	} {
 		if diff := cmp.Diff(string(marshal(tt.want)), string(tt.got)); diff != "" {
 			t.Errorf("%T (-Marshal +append):\n%s", tt.want, diff)
@@ -233,7 +233,7 @@ func TestAppendMessageEnds(t *testing.T) {
 					m.Usage.ServiceTier = str
 				}
 				want := marshal(messageStart{Type: anthropic.EventMessageStart, Message: m})
-				if diff := cmp.Diff(string(want), string(appendMessageStart(nil, m.ID, m.Model, &m.Usage))); diff != "" {
+				if diff := cmp.Diff(string(want), string(appendMessageStart([]byte(messageStartHead.json), m.ID, m.Model, &m.Usage))); diff != "" {
 					t.Errorf("message_start (-Marshal +appendMessageStart):\n%s", diff)
 				}
 				md := messageDelta{Type: anthropic.EventMessageDelta, Delta: outDelta{StopReason: opt}}
@@ -242,7 +242,7 @@ func TestAppendMessageEnds(t *testing.T) {
 					CacheCreationInputTokens: ints[(j+2)%len(ints)], CacheReadInputTokens: ints[(j+3)%len(ints)],
 				}
 				want = marshal(md)
-				if diff := cmp.Diff(string(want), string(appendMessageDelta(nil, md.Delta.StopReason, &md.Usage))); diff != "" {
+				if diff := cmp.Diff(string(want), string(appendMessageDelta([]byte(messageDeltaHead.json), md.Delta.StopReason, &md.Usage))); diff != "" {
 					t.Errorf("message_delta (-Marshal +appendMessageDelta):\n%s", diff)
 				}
 			}

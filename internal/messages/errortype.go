@@ -2,23 +2,22 @@ package messages
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 
 	"github.com/agentstream/agentstream/internal/wire/anthropic"
 )
 
-// apiErrorTypes are the error.type values the Messages API sends, which
-// clients switch on.
-var apiErrorTypes = []string{
-	"invalid_request_error", "authentication_error", "billing_error", "permission_error",
-	"not_found_error", "request_too_large", "rate_limit_error", "api_error",
-	"overloaded_error", "timeout_error",
-}
-
 // IsAPIErrorType reports whether t is one of the Messages API's error
-// types.
-func IsAPIErrorType(t string) bool { return slices.Contains(apiErrorTypes, t) }
+// types, the error.type values it sends, which clients switch on.
+func IsAPIErrorType(t string) bool {
+	switch t {
+	case "invalid_request_error", "authentication_error", "billing_error", "permission_error",
+		"not_found_error", "request_too_large", "rate_limit_error", "api_error",
+		"overloaded_error", "timeout_error":
+		return true
+	}
+	return false
+}
 
 // errorTypeRules map what other formats say of an error (their type, an
 // HTTP status, words of the message) to an API error type, first match

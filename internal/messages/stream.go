@@ -1,6 +1,7 @@
 package messages
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -52,6 +53,15 @@ type Streamer struct {
 	// the Streamers of an encoder's agents share one buffer, where each
 	// block would grow its own.
 	Spare *[]byte
+	// W, if set, receives the stream events instead of Event, as the
+	// Server-Sent Events messages the API streams, "event: TYPE\ndata:
+	// JSON\n\n", each built whole (the constant parts of a message and
+	// of its JSON text as one piece) in W's free space where it has room
+	// (AvailableBuffer), not built aside and copied there.
+	W *bufio.Writer
+	// Unbuffered flushes W after each stream event: a W made over a
+	// writer that is not buffered, whose output leaves as it is written.
+	Unbuffered bool
 	// MCPBeta writes MCP tool calls and results in the MCP connector
 	// beta's block types, mcp_tool_use and mcp_tool_result. Without it
 	// they are tool_use (with server_name) and tool_result, which clients
@@ -96,6 +106,8 @@ type streamState struct {
 	mcp      *openset.Set[string] // MCP calls, for their results
 	err      error
 	buf      []byte // the stream event being written, reused
+	lent     bool   // the stream event being written is in W's free space, not buf
+	stopHeld bool   // a message_stop to write before the next stream event (HoldStop)
 	text     []byte // see BlockText
 	notText  bool   // see BlockNotText
 	jr       jsontext.Reader
@@ -242,7 +254,7 @@ func (s *Streamer) HadTools() bool { return s.tools }
 func (s *Streamer) Open() bool { return s.open != nil }
 
 func (s *Streamer) write(typ string, v any) {
-	if s.err != nil || s.Event == nil {
+	if !s.writes() {
 		return
 	}
 	data, err := Marshal(v)
@@ -250,7 +262,23 @@ func (s *Streamer) write(typ string, v any) {
 		s.err = err
 		return
 	}
-	s.err = s.Event(typ, data)
+	s.WriteEvent(typ, data)
+}
+
+// WriteEvent writes a stream event of type typ that the caller made,
+// data (an error event), in an SSE message to W if set.
+func (s *Streamer) WriteEvent(typ string, data []byte) error {
+	if !s.writes() {
+		return s.err
+	}
+	if s.W == nil {
+		s.err = s.Event(typ, data)
+		return s.err
+	}
+	b := s.buffer(len(typ) + len(data) + 16)
+	b = append(append(append(append(b, "event: "...), typ...), "\ndata: "...), data...)
+	s.send(typ, b)
+	return s.err
 }
 
 func (s *Streamer) block(b any) {
@@ -442,7 +470,7 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 	due := id == "" && s.NewID != nil
 	if due {
 		s.made++
-		if s.Event != nil {
+		if s.Event != nil || s.W != nil {
 			id, due = s.NewID(s.made), false // message_start names it
 		}
 	}
@@ -465,15 +493,14 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 			ServiceTier: u.ServiceTier,
 		}
 	}
-	if s.err == nil && s.Event != nil {
+	if s.writes() {
 		if s.buf == nil {
 			// The first message, or the last one's buffer grew large:
 			// room for a message_start and the events after it at
 			// once, not grown by appends.
 			s.buf = make([]byte, 0, 256)
 		}
-		s.buf = appendMessageStart(s.buf[:0], id, model, &mu)
-		s.writeBuf(anthropic.EventMessageStart)
+		s.send(anthropic.EventMessageStart, appendMessageStart(s.out(messageStartHead, len(id)+len(model)+256), id, model, &mu))
 	}
 }
 
@@ -509,12 +536,8 @@ func (s *Streamer) endTurn(stopReason string, u *event.Usage, stop bool) error {
 	if !s.inMsg {
 		return s.err
 	}
-	if s.Event != nil {
-		s.writeMessageDelta(stopReason, u)
-		if stop && s.err == nil {
-			s.buf = append(s.buf[:0], `{"type":"message_stop"}`...) // not a []byte of its own per message
-			s.writeBuf(anthropic.EventMessageStop)
-		}
+	if s.Event != nil || s.W != nil {
+		s.writeMessageDelta(stopReason, u, stop)
 	}
 	s.msg, s.inMsg, s.idDue, s.tools = MessageInfo{}, false, false, false
 	s.dropBuf()
@@ -526,16 +549,17 @@ func (s *Streamer) endTurn(stopReason string, u *event.Usage, stop bool) error {
 // the main agent's in emit/claude --partial): the Streamers of agents
 // whose turn is over (emit/claude's subagents, many) keep none.
 func (s *Streamer) dropBuf() {
-	if s.Event == nil {
+	if s.Event == nil && s.W == nil {
 		s.buf = nil
 	}
 }
 
-// writeMessageDelta writes the message_delta of the open message.
-func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
-	var stop *string
+// writeMessageDelta writes the message_delta of the open message, and
+// its message_stop if stop.
+func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage, stop bool) {
+	var reason *string
 	if stopReason != "" {
-		stop = &stopReason
+		reason = &stopReason
 	}
 	var mu outUsageEnd
 	if u == nil && s.start != nil {
@@ -549,9 +573,16 @@ func (s *Streamer) writeMessageDelta(stopReason string, u *event.Usage) {
 			CacheReadInputTokens: u.Given(event.HasCacheRead), OutputTokens: u.Given(event.HasOutput),
 		}
 	}
-	if s.err == nil && s.Event != nil {
-		s.buf = appendMessageDelta(s.buf[:0], stop, &mu)
-		s.writeBuf(anthropic.EventMessageDelta)
+	if s.writes() {
+		b := appendMessageDelta(s.out(messageDeltaHead, len(stopReason)+320), reason, &mu)
+		if stop && s.W != nil {
+			// W's message_stop in the same write.
+			b, stop = append(append(b, "\n\n"...), messageStopEvent.sse...), false
+		}
+		s.send(anthropic.EventMessageDelta, b)
+	}
+	if stop && s.writes() {
+		s.send(anthropic.EventMessageStop, s.out(messageStopEvent, 64)) // not a []byte of its own per message
 	}
 }
 
@@ -645,15 +676,14 @@ func (s *Streamer) startBlock(kind event.BlockKind) {
 	}
 	s.index++
 	s.open = b
-	if s.err == nil && s.Event != nil {
+	if s.writes() {
 		// As Marshal writes blockStart of an empty textBlock or
 		// thinkingBlock, without encoding/json: one per block.
 		cb := emptyTextBlock
 		if kind == event.Thinking {
 			cb = emptyThinkingBlock
 		}
-		s.buf = append(append(appendBlockStartHead(s.buf[:0], b.index), cb...), '}')
-		s.writeBuf(anthropic.EventContentBlockStart)
+		s.send(anthropic.EventContentBlockStart, append(append(appendBlockStartHead(s.out(blockStartHead, 192), b.index), cb...), '}'))
 	}
 }
 
@@ -772,18 +802,20 @@ func (s *Streamer) delta(kind event.BlockKind, text string) {
 		s.blockDelta(b, kind, text)
 		return
 	}
-	var start, end int
-	s.buf, start, end = appendDelta(s.buf[:0], b.index, kind, text)
-	if s.MaxBlockBytes > 0 && !s.fits(b, text, s.buf[start:end]) {
+	out := s.out(deltaHead, 2*len(text)+128)
+	head := len(out)
+	out, start, end := appendDelta(out, b.index, kind, text)
+	if s.MaxBlockBytes > 0 && !s.fits(b, text, out[start:end]) {
 		if text = s.capText(text); text == "" {
+			s.unlend(out)
 			return
 		}
-		s.buf, start, end = appendDelta(s.buf[:0], b.index, kind, text)
+		out, start, end = appendDelta(out[:head], b.index, kind, text)
 	}
 	if s.Block != nil {
-		b.appendText(text, s.buf[start:end])
+		b.appendText(text, out[start:end])
 	}
-	s.writeDelta()
+	s.send(anthropic.EventContentBlockDelta, out)
 }
 
 // blockDelta is delta where the block is wanted and text completes its
@@ -803,9 +835,8 @@ func (s *Streamer) blockDelta(b *streamBlock, kind event.BlockKind, text string)
 		}
 		b.esc = jsontext.AppendMarshalEscaped(b.esc, text)
 	}
-	if s.err == nil && s.Event != nil {
-		s.buf = appendEscapedDelta(s.buf[:0], b.index, kind, b.esc[n:])
-		s.writeDelta()
+	if s.writes() {
+		s.send(anthropic.EventContentBlockDelta, appendEscapedDelta(s.out(deltaHead, len(b.esc)-n+128), b.index, kind, b.esc[n:]))
 	}
 }
 
@@ -825,14 +856,95 @@ func (s *Streamer) fits(b *streamBlock, text string, escaped []byte) bool {
 	return true
 }
 
-// writeDelta writes the content_block_delta in s.buf.
-func (s *Streamer) writeDelta() { s.writeBuf(anthropic.EventContentBlockDelta) }
+// writes reports whether stream events are written (to Event or W).
+func (s *Streamer) writes() bool { return s.err == nil && (s.Event != nil || s.W != nil) }
 
-// writeBuf writes the stream event in s.buf, of type typ.
-func (s *Streamer) writeBuf(typ string) {
-	if s.err == nil && s.Event != nil {
-		s.err = s.Event(typ, s.buf)
+// buffer returns the buffer, empty, to build a stream event of about n
+// bytes in: W's free space when it has room, after the message_stop
+// held back (HoldStop), else s.buf.
+func (s *Streamer) buffer(n int) []byte {
+	if w := s.W; w != nil {
+		if s.stopHeld {
+			s.WriteStop()
+		}
+		if w.Available() >= n {
+			s.lent = true
+			return w.AvailableBuffer()
+		}
 	}
+	return s.buf[:0]
+}
+
+// out returns the buffer to build a stream event that begins with h
+// in, of about n bytes after its head, h written: as an SSE message's
+// head for W.
+func (s *Streamer) out(h *eventHead, n int) []byte {
+	if w := s.W; w != nil {
+		if n += len(h.sse); !s.stopHeld && w.Available() >= n {
+			s.lent = true // buffer's way, without its call
+			return append(w.AvailableBuffer(), h.sse...)
+		}
+		return append(s.buffer(n), h.sse...)
+	}
+	return append(s.buf[:0], h.json...)
+}
+
+// send writes the stream event of type typ built in b, which buffer
+// gave: to W, its SSE message ended, else to Event.
+func (s *Streamer) send(typ string, b []byte) {
+	if s.W != nil {
+		if s.err == nil {
+			_, s.err = s.W.Write(append(b, '\n', '\n'))
+			s.unbuffer()
+		}
+	} else if s.writes() {
+		s.err = s.Event(typ, b)
+	}
+	s.unlend(b)
+}
+
+// HoldStop ends the open message as EndTurn does, but for its
+// message_stop, which W gets before the next stream event the Streamer
+// writes, or at WriteStop; none if neither comes (the input cut).
+// Without W it is EndTurn.
+func (s *Streamer) HoldStop(stopReason string, u *event.Usage) error {
+	if s.W == nil {
+		return s.EndTurn(stopReason, u)
+	}
+	in := s.inMsg
+	s.endTurn(stopReason, u, false)
+	s.stopHeld = in
+	return s.err
+}
+
+// WriteStop writes the message_stop held back by HoldStop, if any.
+func (s *Streamer) WriteStop() error {
+	if s.stopHeld && s.err == nil {
+		s.stopHeld = false
+		_, s.err = s.W.WriteString("event: " + anthropic.EventMessageStop + "\ndata: " + `{"type":"message_stop"}` + "\n\n")
+		s.unbuffer()
+	}
+	return s.err
+}
+
+// unbuffer flushes W if Unbuffered.
+func (s *Streamer) unbuffer() {
+	if s.Unbuffered && s.err == nil {
+		s.err = s.W.Flush()
+	}
+}
+
+// Err returns the error that stopped the Streamer writing, if any.
+func (s *Streamer) Err() error { return s.err }
+
+// unlend ends the use of b, which buffer gave: kept as s.buf if it is
+// the Streamer's.
+func (s *Streamer) unlend(b []byte) {
+	if s.lent {
+		s.lent = false
+		return
+	}
+	s.buf = b
 	s.keepBuf()
 }
 
@@ -845,9 +957,8 @@ func (s *Streamer) keepBuf() {
 
 // stop writes the content_block_stop of the block at index.
 func (s *Streamer) stop(index int) {
-	if s.err == nil && s.Event != nil {
-		s.buf = appendBlockStop(s.buf[:0], index)
-		s.writeBuf(anthropic.EventContentBlockStop)
+	if s.writes() {
+		s.send(anthropic.EventContentBlockStop, appendBlockStop(s.out(blockStopHead, 64), index))
 	}
 }
 
@@ -945,32 +1056,26 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	s.jr.Reset(nil)
 	idx := s.index
 	s.index++
-	if ev.Truncated && s.Event != nil {
+	if ev.Truncated && (s.Event != nil || s.W != nil) {
 		// A call the input ended inside of: its block starts, what
 		// arrived of its input streams, and it never stops.
 		if s.err == nil {
-			s.buf = appendToolBlock(appendBlockStartHead(s.buf[:0], idx), typ, ev.ID, ev.Name, []byte("{}"), ev.MCPServer)
-			s.buf = append(s.buf, '}')
-			s.writeBuf(anthropic.EventContentBlockStart)
+			s.toolStart(idx, typ, ev)
 			if partial := ev.PartialInput(); partial != "" {
-				s.buf = appendInputDelta(s.buf[:0], idx, partial)
-				s.writeBuf(anthropic.EventContentBlockDelta)
+				s.inputDelta(idx, partial)
 			}
 		}
 		return
 	}
-	if s.err == nil && s.Event != nil {
-		s.buf = appendToolBlock(appendBlockStartHead(s.buf[:0], idx), typ, ev.ID, ev.Name, []byte("{}"), ev.MCPServer)
-		s.buf = append(s.buf, '}')
-		s.writeBuf(anthropic.EventContentBlockStart)
+	if s.writes() {
+		s.toolStart(idx, typ, ev)
 		in := string(input)
 		cuts := ev.InputDeltas
 		if !inputCuts(in, ev) {
 			cuts = []int{len(in)}
 		}
 		for _, n := range cuts {
-			s.buf = appendInputDelta(s.buf[:0], idx, in[:n])
-			s.writeBuf(anthropic.EventContentBlockDelta)
+			s.inputDelta(idx, in[:n])
 			in = in[n:]
 		}
 	}
@@ -983,6 +1088,19 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 		s.keepSpare(b)
 	}
 	s.stop(idx)
+}
+
+// toolStart writes the content_block_start of the tool call ev's block,
+// of type typ at index idx, with its input empty.
+func (s *Streamer) toolStart(idx int, typ string, ev *event.ToolCall) {
+	b := s.out(blockStartHead, len(ev.ID)+len(ev.Name)+len(ev.MCPServer)+192)
+	b = appendToolBlock(appendBlockStartHead(b, idx), typ, ev.ID, ev.Name, []byte("{}"), ev.MCPServer)
+	s.send(anthropic.EventContentBlockStart, append(b, '}'))
+}
+
+// inputDelta writes the input_json_delta of frag, in the block at idx.
+func (s *Streamer) inputDelta(idx int, frag string) {
+	s.send(anthropic.EventContentBlockDelta, appendInputDelta(s.out(deltaHead, 2*len(frag)+128), idx, frag))
 }
 
 // inputCuts reports whether ev.InputDeltas, the lengths of the pieces
@@ -1052,9 +1170,7 @@ func (s *Streamer) unknown(ev *event.Unknown) bool {
 	case strings.HasPrefix(typ, "message_") || strings.HasPrefix(typ, "content_block_"):
 		s.release()
 		s.ensureTurn()
-		if s.err == nil && s.Event != nil {
-			s.err = s.Event(typ, jsontext.Compact(ev.Raw))
-		}
+		s.WriteEvent(typ, jsontext.Compact(ev.Raw))
 	default:
 		if anthropic.UnmarshalBlock(ev.Raw, new(anthropic.Block)) != nil {
 			// A block of a known type the reader could not take:
