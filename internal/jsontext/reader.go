@@ -33,10 +33,10 @@ type Reader struct {
 	first bool // the object or array just opened has no member yet
 	depth int
 	valid bool   // the input is valid UTF-8: strings are read by StrValid
+	buf   []byte // scratch for unescaped strings
 	// spaced: white space was read outside strings (Spaced), set where
 	// white space is skipped, a path compact JSON never takes.
 	spaced bool
-	buf   []byte // scratch for unescaped strings
 	// strs makes String's strings, if set (SetStrings).
 	strs func([]byte) string
 }
