@@ -32,11 +32,11 @@ type Reader struct {
 	bad   bool
 	first bool // the object or array just opened has no member yet
 	depth int
-	valid bool   // the input is valid UTF-8: strings are read by StrValid
-	buf   []byte // scratch for unescaped strings
+	valid bool // the input is valid UTF-8: strings are read by StrValid
 	// spaced: white space was read outside strings (Spaced), set where
 	// white space is skipped, a path compact JSON never takes.
 	spaced bool
+	buf    []byte // scratch for unescaped strings
 	// strs makes String's strings, if set (SetStrings).
 	strs func([]byte) string
 }
@@ -710,7 +710,9 @@ func (r *Reader) skipLoop() bool {
 				break
 			}
 			if c == '{' {
-				if i = r.keyEnd(b, i); i < 0 {
+				if j := keyEnd(b, i); j >= 0 {
+					i = j
+				} else if i = r.spacedKeyEnd(b, i); i < 0 {
 					return false
 				}
 			}
@@ -746,7 +748,9 @@ func (r *Reader) skipLoop() bool {
 			object := objects&1 != 0
 			if c := b[i]; c == ',' {
 				if i++; object {
-					if i = r.keyEnd(b, i); i < 0 {
+					if j := keyEnd(b, i); j >= 0 {
+						i = j
+					} else if i = r.spacedKeyEnd(b, i); i < 0 {
 						return false
 					}
 				}
@@ -765,21 +769,28 @@ func (r *Reader) skipLoop() bool {
 	}
 }
 
-// keyEnd returns the index in b after the key at b[i] (white space
-// before it too) and its ':', or -1.
-func (r *Reader) keyEnd(b []byte, i int) int {
+// keyEnd returns the index in b after the key at b[i] and its ':', as
+// compact JSON writes them, or -1 (then spacedKeyEnd reads them).
+func keyEnd(b []byte, i int) int {
 	j := StringEnd(b, i)
-	if j < 0 && i < len(b) && isSpace(b[i]) {
-		j = StringEnd(b, wsEnd(b, i))
-		r.spaced = true
+	if j < 0 || j >= len(b) || b[j] != ':' {
+		return -1
 	}
-	if j >= 0 && j < len(b) && isSpace(b[j]) {
+	return j + 1
+}
+
+// spacedKeyEnd is keyEnd for a key with white space before it or before
+// its ':', which it notes (Spaced), or -1: where keyEnd failed, only
+// white space makes it succeed.
+func (r *Reader) spacedKeyEnd(b []byte, i int) int {
+	j := StringEnd(b, wsEnd(b, i))
+	if j >= 0 {
 		j = wsEnd(b, j)
-		r.spaced = true
 	}
 	if j < 0 || j >= len(b) || b[j] != ':' {
 		return -1
 	}
+	r.spaced = true
 	return j + 1
 }
 
