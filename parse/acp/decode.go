@@ -55,7 +55,7 @@ type Decoder struct {
 	st      decoderstate.State
 
 	requests map[string]string // client requests waiting for a response: id -> method
-	initMsg  json.RawMessage   // the initialize response
+	initMsg  json.RawMessage   // the initialize response, compacted
 	held     *event.SessionStart
 	behind   []event.Event // unknown updates read while the start was held
 	started  bool
@@ -469,7 +469,7 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 	}
 	switch method {
 	case wire.MethodInitialize:
-		d.initMsg = bytes.Clone(msg)
+		d.initMsg = bytes.Clone(d.compacted(msg))
 		return nil
 	case wire.MethodSessionNew, wire.MethodSessionLoad, wire.MethodSessionResume:
 		var r wire.NewSessionResponse
@@ -482,7 +482,7 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 		}
 		d.startSession(r.SessionID)
 		d.held.Model = model(&r)
-		d.held.Meta = sessionMeta(d.initMsg, method, msg)
+		d.held.Meta = sessionMeta(d.initMsg, method, d.compacted(msg))
 		d.held.MetaKind, d.held.Checked = MetaKind, event.CompactJSON(d.held.Meta)
 		return nil
 	case wire.MethodSessionPrompt:
@@ -538,12 +538,22 @@ func (d *Decoder) note(p []byte) event.Checked {
 	return event.ValidJSON(p)
 }
 
+// compacted returns msg, a message of the line being read, as
+// json.Compact writes it: msg itself when the line was compact.
+func (d *Decoder) compacted(msg []byte) []byte {
+	if d.compact {
+		return msg
+	}
+	return jsontext.CompactValid(msg)
+}
+
 // sessionMeta is a session's start's Meta, a wire.SessionMeta: the
 // initialize response (when there was one) and the session/* response
 // that answered method, as json.Marshal writes it (initialize first):
 // valid, compact JSON, built without reflection (encoding/json's
 // compacting of the two messages would cost more than the rest of a
-// session's setup). Both messages are valid JSON (they were decoded).
+// session's setup). Both messages are valid, compact JSON (they were
+// decoded, and compacted where their line was not).
 func sessionMeta(initMsg []byte, method string, msg []byte) json.RawMessage {
 	b := make([]byte, 0, len(initMsg)+len(msg)+len(method)+len(wire.MethodInitialize)+8)
 	b = append(b, '{')
@@ -562,11 +572,10 @@ func sessionMeta(initMsg []byte, method string, msg []byte) json.RawMessage {
 // lineSep begins U+2028 and U+2029 in UTF-8.
 var lineSep = []byte("\xe2\x80")
 
-// appendMarshalRaw appends valid JSON raw as json.Marshal writes a
-// json.RawMessage: compacted, with <, >, & and U+2028, U+2029 escaped.
+// appendMarshalRaw appends valid, compact JSON raw as json.Marshal
+// writes a json.RawMessage: with <, >, & and U+2028, U+2029 escaped.
 func appendMarshalRaw(b, raw []byte) []byte {
 	const hex = "0123456789abcdef"
-	raw = jsontext.CompactValid(raw)
 	if bytes.IndexByte(raw, '<') < 0 && bytes.IndexByte(raw, '>') < 0 && bytes.IndexByte(raw, '&') < 0 &&
 		!bytes.Contains(raw, lineSep) {
 		return append(b, raw...)
