@@ -71,3 +71,15 @@ func FuzzSessionMeta(f *testing.F) {
 		}
 	})
 }
+
+// TestSessionMetaAllocs: sessionMeta makes its Meta in one allocation,
+// the size it ends at, with and without the initialize response.
+func TestSessionMetaAllocs(t *testing.T) {
+	initMsg := []byte(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}`)
+	msg := []byte(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`)
+	for _, init := range [][]byte{initMsg, nil} {
+		if n := testing.AllocsPerRun(10, func() { sessionMeta(init, wire.MethodSessionNew, msg) }); n != 1 {
+			t.Errorf("init %q: %v allocations, want 1", init, n)
+		}
+	}
+}

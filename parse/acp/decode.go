@@ -555,7 +555,8 @@ func (d *Decoder) compacted(msg []byte) []byte {
 // session's setup). Both messages are valid, compact JSON (they were
 // decoded, and compacted where their line was not).
 func sessionMeta(initMsg []byte, method string, msg []byte) json.RawMessage {
-	b := make([]byte, 0, len(initMsg)+len(msg)+len(method)+len(wire.MethodInitialize)+8)
+	// {"initialize":INIT,"METHOD":MSG}: nine bytes around the names and messages.
+	b := make([]byte, 0, len(initMsg)+len(msg)+len(method)+len(wire.MethodInitialize)+9)
 	b = append(b, '{')
 	if initMsg != nil {
 		b = jsontext.AppendMarshalString(b, wire.MethodInitialize)
