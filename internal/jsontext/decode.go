@@ -26,6 +26,7 @@ func decode[T any](r *Reader, data []byte, v *T, read func(*Reader, *T) bool) er
 	}
 	var zero T
 	*v = zero
+	r.spaced = true // unknown: encoding/json read it
 	return json.Unmarshal(data, v)
 }
 

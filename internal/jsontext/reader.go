@@ -32,8 +32,11 @@ type Reader struct {
 	bad   bool
 	first bool // the object or array just opened has no member yet
 	depth int
-	valid bool   // the input is valid UTF-8: strings are read by StrValid
-	buf   []byte // scratch for unescaped strings
+	valid bool // the input is valid UTF-8: strings are read by StrValid
+	// spaced: white space was read outside strings (Spaced), set where
+	// white space is skipped, a path compact JSON never takes.
+	spaced bool
+	buf    []byte // scratch for unescaped strings
 	// strs makes String's strings, if set (SetStrings).
 	strs func([]byte) string
 }
@@ -45,7 +48,7 @@ const maxDepth = 256
 // Reset makes the Reader read b. The byte slices it returns are valid
 // until the next Reset or string read.
 func (r *Reader) Reset(b []byte) {
-	r.b, r.i, r.bad, r.first, r.depth, r.valid = b, 0, false, false, 0, false
+	r.b, r.i, r.bad, r.first, r.depth, r.valid, r.spaced = b, 0, false, false, 0, false, false
 }
 
 // ResetValid is Reset for input the caller knows to be valid UTF-8 as a
@@ -82,6 +85,13 @@ func (r *Reader) Rewind(off, depth int) {
 // what was read last.
 func (r *Reader) Since(off int) []byte { return r.b[off:r.i] }
 
+// Spaced reports whether the input read since Reset had white space
+// outside its strings: after a read of a whole value without failure
+// (End true), it is false exactly when the value is compact JSON, which
+// json.Compact gives back unchanged. A decoder that read a line so knows,
+// at no cost, that every value in it is compact too.
+func (r *Reader) Spaced() bool { return r.spaced }
+
 // Depth returns the current nesting, for Rewind.
 func (r *Reader) Depth() int { return r.depth }
 
@@ -99,6 +109,7 @@ func (r *Reader) wsLoop() {
 		switch r.b[r.i] {
 		case ' ', '\t', '\n', '\r':
 			r.i++
+			r.spaced = true
 		default:
 			return
 		}
@@ -197,6 +208,7 @@ func (r *Reader) key(capitals bool) ([]byte, bool) {
 			sep = true
 			if i++; i < len(b) && b[i] == ' ' {
 				i++
+				r.spaced = true
 			}
 		}
 		if sep && i+9 <= len(b) && b[i] == '"' {
@@ -688,6 +700,7 @@ func (r *Reader) skipLoop() bool {
 			if i < len(b) && isSpace(b[i]) {
 				if j := wsEnd(b, i); j < len(b) && b[j] == c+2 {
 					i = j
+					r.spaced = true
 				}
 			}
 			if i < len(b) && b[i] == c+2 { // '}' or ']': empty
@@ -697,7 +710,9 @@ func (r *Reader) skipLoop() bool {
 				break
 			}
 			if c == '{' {
-				if i = keyEnd(b, i); i < 0 {
+				if j := keyEnd(b, i); j >= 0 {
+					i = j
+				} else if i = r.spacedKeyEnd(b, i); i < 0 {
 					return false
 				}
 			}
@@ -712,6 +727,7 @@ func (r *Reader) skipLoop() bool {
 			i = literalEnd(b, i, "null")
 		case isSpace(c):
 			i = wsEnd(b, i)
+			r.spaced = true
 			continue
 		default:
 			return false
@@ -732,7 +748,9 @@ func (r *Reader) skipLoop() bool {
 			object := objects&1 != 0
 			if c := b[i]; c == ',' {
 				if i++; object {
-					if i = keyEnd(b, i); i < 0 {
+					if j := keyEnd(b, i); j >= 0 {
+						i = j
+					} else if i = r.spacedKeyEnd(b, i); i < 0 {
 						return false
 					}
 				}
@@ -743,6 +761,7 @@ func (r *Reader) skipLoop() bool {
 				objects >>= 1
 			} else if isSpace(c) {
 				i = wsEnd(b, i)
+				r.spaced = true
 			} else {
 				return false
 			}
@@ -750,19 +769,28 @@ func (r *Reader) skipLoop() bool {
 	}
 }
 
-// keyEnd returns the index in b after the key at b[i] (white space
-// before it too) and its ':', or -1.
+// keyEnd returns the index in b after the key at b[i] and its ':', as
+// compact JSON writes them, or -1 (then spacedKeyEnd reads them).
 func keyEnd(b []byte, i int) int {
 	j := StringEnd(b, i)
-	if j < 0 && i < len(b) && isSpace(b[i]) {
-		j = StringEnd(b, wsEnd(b, i))
+	if j < 0 || j >= len(b) || b[j] != ':' {
+		return -1
 	}
-	if j >= 0 && j < len(b) && b[j] != ':' {
+	return j + 1
+}
+
+// spacedKeyEnd is keyEnd for a key with white space before it or before
+// its ':', which it notes (Spaced), or -1: where keyEnd failed, only
+// white space makes it succeed.
+func (r *Reader) spacedKeyEnd(b []byte, i int) int {
+	j := StringEnd(b, wsEnd(b, i))
+	if j >= 0 {
 		j = wsEnd(b, j)
 	}
 	if j < 0 || j >= len(b) || b[j] != ':' {
 		return -1
 	}
+	r.spaced = true
 	return j + 1
 }
 

@@ -47,12 +47,15 @@ type Decoder struct {
 	lineBuf wire.Line       // the line agentLine reads
 	deltas  deltabatch.Batch
 	noLine  bool // read every line as a Message (tests compare)
+	// compact: the line being read has no white space outside its
+	// strings (jsontext.Reader.Spaced), nor has any value in it.
+	compact bool
 	cfg     Config
 	in      decoderstate.Lines
 	st      decoderstate.State
 
 	requests map[string]string // client requests waiting for a response: id -> method
-	initMsg  json.RawMessage   // the initialize response
+	initMsg  json.RawMessage   // the initialize response, compacted
 	held     *event.SessionStart
 	behind   []event.Event // unknown updates read while the start was held
 	started  bool
@@ -76,6 +79,7 @@ type Decoder struct {
 type tool struct {
 	title, kind, status string
 	input, output       json.RawMessage
+	inNote, outNote     event.Checked
 	content             json.RawMessage // the last content list
 	called              bool            // its ToolCall was emitted
 }
@@ -164,7 +168,7 @@ func (d *Decoder) emit(evs ...event.Event) {
 // unknown keeps a message verbatim. One read while the session's start
 // is held waits behind it: the prompt may still come.
 func (d *Decoder) unknown(typ string, raw []byte) {
-	p, note := payload(raw)
+	p, note := d.payload(raw)
 	u := &event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: typ, Raw: p, Checked: note}
 	if d.held != nil && len(d.behind) < maxOpen {
 		d.behind = append(d.behind, u)
@@ -182,7 +186,9 @@ func (d *Decoder) decode(line []byte) error {
 		return err
 	}
 	var probe wire.Probe
-	if err := jsontext.DecodeValid(&d.jr, line, &probe, wire.ReadProbe); err != nil {
+	err := jsontext.DecodeValid(&d.jr, line, &probe, wire.ReadProbe)
+	d.compact = !d.jr.Spaced()
+	if err != nil {
 		if !json.Valid(line) {
 			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
 		}
@@ -229,7 +235,7 @@ func (d *Decoder) decode(line []byte) error {
 		return d.update(&m, msg)
 	case m.Method != "" && len(m.ID) > 0:
 		d.closeBlocks()
-		raw, note := payload(msg)
+		raw, note := d.payload(msg)
 		d.emit(&event.Notice{Agent: d.cfg.Agent, Kind: m.Method, Message: requestSummary(&m), Raw: raw, Checked: note})
 	case m.Method != "":
 		d.unknown(m.Method, msg)
@@ -255,6 +261,7 @@ func (d *Decoder) agentLine(line []byte) (bool, error) {
 	if !wire.ReadLine(&d.jr, l) || !d.jr.End() || l.Dir != nil || l.JSONRPC != wire.Version {
 		return false, nil
 	}
+	d.compact = !d.jr.Spaced()
 	switch {
 	case l.Method == wire.MethodSessionUpdate:
 		if l.Params == nil || l.Params.Update == nil {
@@ -329,11 +336,11 @@ func (d *Decoder) client(m *wire.Message, msg []byte) error {
 			d.held.Prompt = text
 			return nil
 		}
-		raw, note := payload(msg)
+		raw, note := d.payload(msg)
 		d.emit(&event.Notice{Agent: d.cfg.Agent, Kind: m.Method, Message: text, Raw: raw, Checked: note})
 		return nil
 	case wire.MethodSessionCancel:
-		raw, note := payload(msg)
+		raw, note := d.payload(msg)
 		d.emit(&event.Notice{Agent: d.cfg.Agent, Kind: m.Method, Message: "the client cancelled the prompt", Raw: raw, Checked: note})
 		return nil
 	}
@@ -341,7 +348,7 @@ func (d *Decoder) client(m *wire.Message, msg []byte) error {
 	if typ == "" {
 		typ = "client response"
 	}
-	raw, note := payload(msg)
+	raw, note := d.payload(msg)
 	d.emit(&event.Notice{Agent: d.cfg.Agent, Kind: typ, Message: "client: " + typ, Raw: raw, Checked: note})
 	return nil
 }
@@ -453,7 +460,7 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 			d.flushTools()
 			d.active, d.ended = false, true
 		}
-		raw, note := payload(msg)
+		raw, note := d.payload(msg)
 		d.emit(&event.Error{
 			Agent: d.cfg.Agent, Message: rpcErr.Message, Type: strconv.FormatInt(rpcErr.Code, 10),
 			Fatal: fatal, Raw: raw, Checked: note,
@@ -462,7 +469,7 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 	}
 	switch method {
 	case wire.MethodInitialize:
-		d.initMsg = bytes.Clone(msg)
+		d.initMsg = bytes.Clone(d.compacted(msg))
 		return nil
 	case wire.MethodSessionNew, wire.MethodSessionLoad, wire.MethodSessionResume:
 		var r wire.NewSessionResponse
@@ -475,7 +482,7 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 		}
 		d.startSession(r.SessionID)
 		d.held.Model = model(&r)
-		d.held.Meta = sessionMeta(d.initMsg, method, msg)
+		d.held.Meta = sessionMeta(d.initMsg, method, d.compacted(msg))
 		d.held.MetaKind, d.held.Checked = MetaKind, event.CompactJSON(d.held.Meta)
 		return nil
 	case wire.MethodSessionPrompt:
@@ -487,7 +494,7 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 		d.closeBlocks()
 		d.flushTools()
 		d.active, d.ended = false, true
-		meta, note := payload(msg)
+		meta, note := d.payload(msg)
 		end := &event.RunEnd{Agent: d.cfg.Agent, StopReason: r.StopReason, CostUSD: d.cost, Meta: meta, MetaKind: MetaKind, Checked: note}
 		if u := r.Usage; u != nil {
 			// A count null or absent is not given.
@@ -514,11 +521,30 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 	return nil
 }
 
-// payload returns a copy of msg, a message the decoder read whole (valid
-// JSON, as every message and line it keeps), and the note that says so.
-func payload(msg []byte) (json.RawMessage, event.Checked) {
+// payload returns a copy of msg, a message of the line being read, and
+// its note (note).
+func (d *Decoder) payload(msg []byte) (json.RawMessage, event.Checked) {
 	c := bytes.Clone(msg)
-	return c, event.ValidJSON(c)
+	return c, d.note(c)
+}
+
+// note notes p, a copy of a value of the line being read: valid JSON, as
+// every message and line the decoder keeps was read whole; compact too
+// when the line was.
+func (d *Decoder) note(p []byte) event.Checked {
+	if d.compact {
+		return event.CompactJSON(p)
+	}
+	return event.ValidJSON(p)
+}
+
+// compacted returns msg, a message of the line being read, as
+// json.Compact writes it: msg itself when the line was compact.
+func (d *Decoder) compacted(msg []byte) []byte {
+	if d.compact {
+		return msg
+	}
+	return jsontext.CompactValid(msg)
 }
 
 // sessionMeta is a session's start's Meta, a wire.SessionMeta: the
@@ -526,9 +552,11 @@ func payload(msg []byte) (json.RawMessage, event.Checked) {
 // that answered method, as json.Marshal writes it (initialize first):
 // valid, compact JSON, built without reflection (encoding/json's
 // compacting of the two messages would cost more than the rest of a
-// session's setup). Both messages are valid JSON (they were decoded).
+// session's setup). Both messages are valid, compact JSON (they were
+// decoded, and compacted where their line was not).
 func sessionMeta(initMsg []byte, method string, msg []byte) json.RawMessage {
-	b := make([]byte, 0, len(initMsg)+len(msg)+len(method)+len(wire.MethodInitialize)+8)
+	// {"initialize":INIT,"METHOD":MSG}: nine bytes around the names and messages.
+	b := make([]byte, 0, len(initMsg)+len(msg)+len(method)+len(wire.MethodInitialize)+9)
 	b = append(b, '{')
 	if initMsg != nil {
 		b = jsontext.AppendMarshalString(b, wire.MethodInitialize)
@@ -545,11 +573,10 @@ func sessionMeta(initMsg []byte, method string, msg []byte) json.RawMessage {
 // lineSep begins U+2028 and U+2029 in UTF-8.
 var lineSep = []byte("\xe2\x80")
 
-// appendMarshalRaw appends valid JSON raw as json.Marshal writes a
-// json.RawMessage: compacted, with <, >, & and U+2028, U+2029 escaped.
+// appendMarshalRaw appends valid, compact JSON raw as json.Marshal
+// writes a json.RawMessage: with <, >, & and U+2028, U+2029 escaped.
 func appendMarshalRaw(b, raw []byte) []byte {
 	const hex = "0123456789abcdef"
-	raw = jsontext.CompactValid(raw)
 	if bytes.IndexByte(raw, '<') < 0 && bytes.IndexByte(raw, '>') < 0 && bytes.IndexByte(raw, '&') < 0 &&
 		!bytes.Contains(raw, lineSep) {
 		return append(b, raw...)
@@ -764,9 +791,11 @@ func (d *Decoder) toolUpdate(u *wire.Update) {
 	}
 	if u.RawInput != nil {
 		t.input = bytes.Clone(u.RawInput)
+		t.inNote = d.note(t.input)
 	}
 	if u.RawOutput != nil {
 		t.output = bytes.Clone(u.RawOutput)
+		t.outNote = d.note(t.output)
 	}
 	if u.Content != nil {
 		t.content = bytes.Clone(u.Content)
@@ -785,11 +814,12 @@ func (d *Decoder) call(id string, t *tool) {
 		return
 	}
 	t.called = true
-	input := json.RawMessage("{}")
-	if len(t.input) > 0 && string(t.input) != "null" {
-		input = t.input
+	input, note := t.input, t.inNote
+	if len(input) == 0 || string(input) == "null" {
+		input = json.RawMessage("{}")
+		note = event.CompactJSON(input)
 	}
-	d.emit(&event.ToolCall{Agent: d.cfg.Agent, ID: id, Name: t.title, Input: input, Checked: event.ValidJSON(input)})
+	d.emit(&event.ToolCall{Agent: d.cfg.Agent, ID: id, Name: t.title, Input: input, Checked: note})
 }
 
 // finishTool emits a tool call's call and, when done, its file changes
@@ -831,7 +861,7 @@ func (d *Decoder) finishTool(id string, t *tool, done bool) {
 		}
 	}
 	if len(t.output) > 0 && string(t.output) != "null" {
-		r.Structured, r.Checked = t.output, event.ValidJSON(t.output)
+		r.Structured, r.Checked = t.output, t.outNote
 	}
 	if len(changes) > 0 {
 		d.emit(&event.FileChange{Agent: agent, ID: id, Changes: changes, Status: t.status})

@@ -426,3 +426,54 @@ func TestUsageNotGiven(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactNotes: a payload of a line without white space outside its
+// strings is noted compact; one of a line with some, valid only (even
+// where the payload itself has none: the decoder knows of the line). The
+// session's Meta is compact either way, and the same.
+func TestCompactNotes(t *testing.T) {
+	t.Parallel()
+	const initResp = `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true}}}`
+	var metas []string
+	for _, spaced := range []bool{false, true} {
+		in := lines(initResp, newResp, chunk, pending, running, permit, diffDone, plan, endTurn, `{"jsonrpc":"2.0","method":"x/y"}`)
+		if spaced {
+			in = strings.ReplaceAll(in, `,"`, `, "`)
+		}
+		evs, probs := eventtest.EventsAndProblems(t, newDecoder(strings.NewReader(in)))
+		if len(probs) > 0 {
+			t.Fatalf("problems: %q", probs)
+		}
+		notes := 0
+		for _, ev := range evs {
+			var p []byte
+			var c event.Checked
+			switch e := ev.(type) {
+			case *event.ToolCall:
+				p, c = e.Input, e.Checked
+			case *event.ToolResult:
+				p, c = e.Structured, e.Checked
+			case *event.Notice:
+				p, c = e.Raw, e.Checked
+			case *event.RunEnd:
+				p, c = e.Meta, e.Checked
+			case *event.Unknown:
+				p, c = e.Raw, e.Checked
+			case *event.SessionStart:
+				metas = append(metas, string(e.Meta))
+				continue
+			default:
+				continue
+			}
+			if notes++; !c.Valid(p) || c.Compact(p) == spaced {
+				t.Errorf("spaced %v: %T %s noted valid %v, compact %v", spaced, ev, p, c.Valid(p), c.Compact(p))
+			}
+		}
+		if notes != 5 {
+			t.Errorf("spaced %v: %d payloads, want 5", spaced, notes)
+		}
+	}
+	if len(metas) != 2 || metas[0] != metas[1] || !strings.Contains(metas[0], `"initialize":{`) {
+		t.Errorf("Metas %q, want two, the same, with the initialize response", metas)
+	}
+}

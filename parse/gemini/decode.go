@@ -51,6 +51,9 @@ type Decoder struct {
 	lines  *frame.Lines
 	st     decoderstate.State
 	bad    badutf8.Once
+	// compact: the line being read has no white space outside its
+	// strings (jsontext.Reader.Spaced), nor has any value in it.
+	compact bool
 
 	line int
 	off  int64
@@ -339,6 +342,7 @@ func (d *Decoder) decode(line []byte) error {
 	if err := jsontext.DecodeValid(&d.jr, line, h, gemini.ReadProbe); err != nil {
 		return d.errorf(event.ErrSyntax, "not a JSON object: %s", jsontext.Problem(err))
 	}
+	d.compact = !d.jr.Spaced()
 	typ, hasType := "", false
 	switch raw := h.Type; {
 	case len(raw) == 0 || string(raw) == "null":
@@ -452,6 +456,7 @@ func decodeInto[T any, P interface {
 	var zero T
 	*v = zero
 	err := jsontext.DecodeValid(&d.jr, line, (*T)(v), read)
+	d.compact = !d.jr.Spaced()
 	return v.Written(), err
 }
 
@@ -462,16 +467,20 @@ func orNone(s string) string {
 	return fmt.Sprintf("a %q", s)
 }
 
-// payload returns a copy of p, JSON the decoder read whole (valid), and
-// the note that says so.
-func payload(p []byte) (json.RawMessage, event.Checked) {
+// payload returns a copy of p, the line being read or a value in it,
+// and its note: valid JSON, as the decoder read the line whole; compact
+// too when the line was.
+func (d *Decoder) payload(p []byte) (json.RawMessage, event.Checked) {
 	c := bytes.Clone(p)
+	if d.compact {
+		return c, event.CompactJSON(c)
+	}
 	return c, event.ValidJSON(c)
 }
 
 func (d *Decoder) unknown(typ string, line []byte) {
 	d.closeText()
-	raw, note := payload(line)
+	raw, note := d.payload(line)
 	d.emit(&event.Unknown{Agent: d.agent, Format: "gemini", Type: typ, Raw: raw, Checked: note})
 }
 
@@ -481,7 +490,7 @@ func (d *Decoder) init(line []byte, l *gemini.Init) {
 	if l.SessionID != "" {
 		d.agent = l.SessionID
 	}
-	meta, note := payload(line)
+	meta, note := d.payload(line)
 	d.held = &event.SessionStart{
 		Agent: d.agent, SessionID: l.SessionID, Model: l.Model,
 		Meta: meta, MetaKind: MetaKind, Checked: note,
@@ -496,7 +505,7 @@ func (d *Decoder) message(line []byte, l *gemini.Message) {
 			d.release()
 			return
 		}
-		raw, note := payload(line)
+		raw, note := d.payload(line)
 		d.emit(&event.Notice{Agent: d.agent, Kind: "user", Message: l.Content, Raw: raw, Checked: note})
 		return
 	}
@@ -525,7 +534,7 @@ func (d *Decoder) toolUse(l *gemini.ToolUse) {
 	d.closeText()
 	input, note := json.RawMessage("null"), event.Checked{}
 	if l.Parameters != nil {
-		input, note = payload(l.Parameters) // read whole by the line's reader
+		input, note = d.payload(l.Parameters) // read whole by the line's reader
 	}
 	d.remember(l.ToolID, l.ToolName)
 	d.emit(&event.ToolCall{Agent: d.agent, ID: l.ToolID, Name: l.ToolName, Input: input, Checked: note})
@@ -580,7 +589,7 @@ func (d *Decoder) toolResult(l *gemini.ToolResult) {
 
 func (d *Decoder) errorLine(line []byte, l *gemini.Error) {
 	d.closeText()
-	raw, note := payload(line)
+	raw, note := d.payload(line)
 	d.emit(&event.Error{Agent: d.agent, Message: l.Message, Type: l.Severity, Raw: raw, Checked: note})
 }
 
@@ -594,7 +603,7 @@ type runEnd struct {
 
 func (d *Decoder) result(line []byte, l *gemini.Result) {
 	d.closeText()
-	meta, note := payload(line)
+	meta, note := d.payload(line)
 	re := &runEnd{RunEnd: event.RunEnd{
 		Agent: d.agent, IsError: l.Status == gemini.StatusError, Meta: meta, MetaKind: MetaKind, Checked: note,
 	}}
@@ -656,6 +665,7 @@ func (d *Decoder) decodeOutput(obj []byte) {
 		d.st.Problem(d.errorf(event.ErrSyntax, "json output with a field of an unexpected type (%s)", jsontext.Problem(err)))
 		return
 	}
+	d.compact = !d.jr.Spaced()
 	if o.SessionID == nil && o.Response == nil && o.Stats == nil && o.Error == nil {
 		d.st.Problem(d.errorf(event.ErrSyntax, "a JSON object that is no Gemini CLI output (no session_id, response, stats or error)"))
 		return
@@ -672,7 +682,7 @@ func (d *Decoder) decodeOutput(obj []byte) {
 			&event.Delta{Agent: d.agent, Kind: event.Text, Text: *o.Response},
 			&event.BlockEnd{Agent: d.agent, Kind: event.Text})
 	}
-	meta, note := payload(obj)
+	meta, note := d.payload(obj)
 	end := &event.RunEnd{Agent: d.agent, Meta: meta, MetaKind: MetaKindJSON, Checked: note}
 	if o.Error != nil {
 		raw, _ := gemini.Marshal(o.Error)

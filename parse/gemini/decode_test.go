@@ -463,3 +463,51 @@ func TestLimits(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestCompactNotes: a payload of a line without white space outside its
+// strings is noted compact; one of a line with some, valid only (even
+// where the payload itself has none: the decoder knows of the line).
+func TestCompactNotes(t *testing.T) {
+	t.Parallel()
+	for _, spaced := range []bool{false, true} {
+		in := strings.Join([]string{
+			`{"type":"init","timestamp":"t0","session_id":"s1","model":"auto"}`,
+			`{"type":"tool_use","timestamp":"t2","tool_name":"ls","tool_id":"c1","parameters":{"dir":"."}}`,
+			`{"type":"other","timestamp":"t3"}`,
+			`{"type":"error","timestamp":"t4","severity":"warning","message":"m"}`,
+			`{"type":"result","timestamp":"t9","status":"success"}`,
+		}, "\n") + "\n"
+		if spaced {
+			in = strings.ReplaceAll(in, `,"`, `, "`)
+		}
+		evs, probs := eventtest.EventsAndProblems(t, newDecoder(strings.NewReader(in), "in"))
+		if len(probs) > 0 {
+			t.Fatalf("problems: %q", probs)
+		}
+		notes := 0
+		for _, ev := range evs {
+			var p []byte
+			var c event.Checked
+			switch e := ev.(type) {
+			case *event.SessionStart:
+				p, c = e.Meta, e.Checked
+			case *event.ToolCall:
+				p, c = e.Input, e.Checked
+			case *event.Error:
+				p, c = e.Raw, e.Checked
+			case *event.Unknown:
+				p, c = e.Raw, e.Checked
+			case *event.RunEnd:
+				p, c = e.Meta, e.Checked
+			default:
+				continue
+			}
+			if notes++; !c.Valid(p) || c.Compact(p) == spaced {
+				t.Errorf("spaced %v: %T %s noted valid %v, compact %v", spaced, ev, p, c.Valid(p), c.Compact(p))
+			}
+		}
+		if notes != 5 {
+			t.Errorf("spaced %v: %d payloads, want 5", spaced, notes)
+		}
+	}
+}

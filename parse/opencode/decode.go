@@ -44,6 +44,9 @@ type Decoder struct {
 	stepMsg    string // the open step's message id
 	lastReason string // reason of the last step_finish
 	ended      bool   // the run ended: an error line, or a step that finished for good
+	// compact: the line being read has no white space outside its
+	// strings (jsontext.Reader.Spaced), nor has any value in it.
+	compact bool
 }
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -98,7 +101,19 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 }
 
 func (d *Decoder) unknown(typ string, line []byte) {
-	d.st.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: typ, Raw: bytes.Clone(line)})
+	raw, note := d.payload(line)
+	d.st.Emit(&event.Unknown{Agent: d.cfg.Agent, Format: Name, Type: typ, Raw: raw, Checked: note})
+}
+
+// payload returns a copy of p, the line being read or a value in it,
+// and its note: valid JSON, as the line was read whole; compact too when
+// the line was.
+func (d *Decoder) payload(p []byte) (json.RawMessage, event.Checked) {
+	c := bytes.Clone(p)
+	if d.compact {
+		return c, event.CompactJSON(c)
+	}
+	return c, event.ValidJSON(c)
 }
 
 func orLine(typ string) string {
@@ -116,7 +131,9 @@ func (d *Decoder) decode(line []byte) error {
 	// its pointer holds, its strings) is fresh on every line.
 	l := &d.lineBuf
 	*l = wire.Line{}
-	if err := jsontext.DecodeValid(&d.jr, line, l, wire.ReadLine); err != nil {
+	err := jsontext.DecodeValid(&d.jr, line, l, wire.ReadLine)
+	d.compact = !d.jr.Spaced()
+	if err != nil {
 		if !json.Valid(line) {
 			return d.errorf(event.ErrSyntax, "expected a JSON object: %s", jsontext.Problem(err))
 		}
@@ -182,7 +199,8 @@ func (d *Decoder) decode(line []byte) error {
 		d.st.Emit(end)
 	case wire.TypeError:
 		msg, typ := errorText(&d.jr, l.Error)
-		d.st.Emit(&event.Error{Agent: agent, Message: msg, Type: typ, Fatal: true, Raw: json.RawMessage(bytes.Clone(line))})
+		raw, note := d.payload(line)
+		d.st.Emit(&event.Error{Agent: agent, Message: msg, Type: typ, Fatal: true, Raw: raw, Checked: note})
 		if d.step {
 			// The error ended the open step.
 			d.st.Emit(&event.TurnEnd{Agent: agent, MessageID: d.stepMsg, Error: msg})
@@ -225,10 +243,11 @@ func (d *Decoder) tool(p *wire.Part, line []byte) error {
 		return d.errorf(event.ErrSyntax, "tool_use line without a state; kept as unknown")
 	}
 	input := json.RawMessage("{}")
+	note := event.CompactJSON(input)
 	if len(s.Input) > 0 {
-		input = bytes.Clone(s.Input)
+		input, note = d.payload(s.Input)
 	}
-	d.st.Emit(&event.ToolCall{Agent: agent, ID: p.CallID, Name: p.Tool, Input: input})
+	d.st.Emit(&event.ToolCall{Agent: agent, ID: p.CallID, Name: p.Tool, Input: input, Checked: note})
 	r := &event.ToolResult{Agent: agent, ID: p.CallID, Name: p.Tool, Status: s.Status}
 	switch s.Status {
 	case wire.StatusCompleted:
@@ -245,7 +264,7 @@ func (d *Decoder) tool(p *wire.Part, line []byte) error {
 		return d.errorf(event.ErrSyntax, "tool_use %q in state %q, not completed or error: no result read", p.CallID, s.Status)
 	}
 	if len(s.Metadata) > 0 && string(s.Metadata) != "null" {
-		r.Structured = bytes.Clone(s.Metadata)
+		r.Structured, r.Checked = d.payload(s.Metadata)
 		var m wire.ExitMetadata
 		if jsontext.DecodeValid(&d.jr, s.Metadata, &m, wire.ReadExitMetadata) == nil && m.Exit != nil {
 			code := *m.Exit

@@ -296,3 +296,43 @@ func FuzzDecoder(f *testing.F) {
 		fuzzcheck.Check(t, data, newDecoder)
 	})
 }
+
+// TestCompactNotes: a payload of a line without white space outside its
+// strings is noted compact; one of a line with some, valid only (even
+// where the payload itself has none: the decoder knows of the line).
+func TestCompactNotes(t *testing.T) {
+	t.Parallel()
+	for _, spaced := range []bool{false, true} {
+		in := lines(start, tool, calls, apiErr, `{"type":"other","timestamp":6,"sessionID":"s"}`)
+		if spaced {
+			in = strings.ReplaceAll(in, `,"`, `, "`)
+		}
+		evs, probs := eventtest.EventsAndProblems(t, newDecoder(strings.NewReader(in)))
+		if len(probs) > 0 {
+			t.Fatalf("problems: %q", probs)
+		}
+		notes := 0
+		for _, ev := range evs {
+			var p []byte
+			var c event.Checked
+			switch e := ev.(type) {
+			case *event.ToolCall:
+				p, c = e.Input, e.Checked
+			case *event.ToolResult:
+				p, c = e.Structured, e.Checked
+			case *event.Error:
+				p, c = e.Raw, e.Checked
+			case *event.Unknown:
+				p, c = e.Raw, e.Checked
+			default:
+				continue
+			}
+			if notes++; !c.Valid(p) || c.Compact(p) == spaced {
+				t.Errorf("spaced %v: %T %s noted valid %v, compact %v", spaced, ev, p, c.Valid(p), c.Compact(p))
+			}
+		}
+		if notes != 4 {
+			t.Errorf("spaced %v: %d payloads, want 4", spaced, notes)
+		}
+	}
+}
