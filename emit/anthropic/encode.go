@@ -131,22 +131,28 @@ func (e *Encoder) warn(what string) {
 	e.losses.Report(e.cfg.Warn, "anthropic", what)
 }
 
-// done ends a call of Cut or Close, which returned err: the
-// Streamer's error, a write's, is the encoder's.
-func (e *Encoder) done(err error) error {
+// fail returns the encoder's error: the first write error the Streamer
+// met, which every call from then on returns, or the truncation Close
+// found.
+func (e *Encoder) fail() error {
 	if e.err == nil {
 		e.err = e.st.Err()
 	}
-	if err == nil {
-		err = e.err
+	return e.err
+}
+
+// done ends a call of Cut or Close, which returned err.
+func (e *Encoder) done(err error) error {
+	if ferr := e.fail(); err == nil {
+		err = ferr
 	}
 	return err
 }
 
 // Encode writes the stream events of ev.
 func (e *Encoder) Encode(ev event.Event) error {
-	if e.err != nil {
-		return e.err
+	if err := e.fail(); err != nil {
+		return err
 	}
 	agent := ev.AgentID()
 	if agent == "" {
@@ -188,8 +194,8 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if e.held != nil {
 		e.releaseEnd(ev)
 	}
-	if e.err != nil {
-		return e.err
+	if err := e.fail(); err != nil {
+		return err
 	}
 	switch x := ev.(type) {
 	case *event.TurnStart:
@@ -210,7 +216,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		// Typed as the other formats type a failed turn (verify's
 		// turn_failed), which the message keeps and a reader gives back.
 		e.errorEvent(&event.Error{Agent: x.Agent, Message: x.Error, Type: "turn_failed", Fatal: true})
-		return e.err
+		return e.fail()
 	case *event.ToolResult:
 		if !e.st.AssistantResult(x) && e.st.Answered(x.ID) && !e.st.Explicit() {
 			// No turn boundaries in the source: the model's turn is
@@ -225,7 +231,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			// with no block stop, message_delta or message_stop, as the
 			// body the source read did, and the next begins.
 			e.start = nil
-			return e.err
+			return e.fail()
 		}
 	case *event.BlockEnd, *event.Citations:
 		if e.stopped && !e.st.InTurn() {
@@ -251,10 +257,10 @@ func (e *Encoder) Encode(ev event.Event) error {
 		// for the next event: the source's run went on after it.
 		if !x.Fatal {
 			e.heldErr = x
-			return e.err
+			return e.fail()
 		}
 		e.errorEvent(x)
-		return e.err
+		return e.fail()
 	}
 	handled, err := e.st.Add(ev)
 	if err != nil || handled {
@@ -284,7 +290,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 	default:
 		e.warn(lost.Kind(ev))
 	}
-	return e.err
+	return e.fail()
 }
 
 // lateSignatures writes the signatures of the open message's thinking
@@ -536,8 +542,8 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 func (e *Encoder) Cut() error { return e.done(e.cut()) }
 
 func (e *Encoder) cut() error {
-	if e.err != nil {
-		return e.err
+	if err := e.fail(); err != nil {
+		return err
 	}
 	if e.held != nil {
 		held := e.held
@@ -554,8 +560,8 @@ func (e *Encoder) cut() error {
 		e.heldErr = nil
 	}
 	e.st.Flush()
-	if e.err != nil {
-		return e.err
+	if err := e.fail(); err != nil {
+		return err
 	}
 	return fmt.Errorf("anthropic: %w: the input was cut off, no message_stop written", event.ErrTruncated)
 }
@@ -569,8 +575,8 @@ func (*Encoder) MarksAbandoned() bool { return true }
 func (e *Encoder) Close() error { return e.done(e.close()) }
 
 func (e *Encoder) close() error {
-	if e.err != nil {
-		return e.err
+	if err := e.fail(); err != nil {
+		return err
 	}
 	if e.heldErr != nil {
 		e.errorEvent(e.heldErr)
@@ -581,12 +587,12 @@ func (e *Encoder) close() error {
 	}
 	if e.st.Open() {
 		e.st.Flush()
-		if e.err == nil {
+		if e.fail() == nil {
 			e.err = fmt.Errorf("anthropic: %w: a block was left open, no message_stop written", event.ErrTruncated)
 		}
-		return e.err
+		return e.fail()
 	}
 	e.endTurn("", nil) // the source named no stop reason: null
 	e.st.WriteStop()   // at the end of the input
-	return e.err
+	return e.fail()
 }
