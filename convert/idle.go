@@ -10,11 +10,11 @@ import (
 // from r. A decoder reads from its input only once it has used up what it
 // read before, and Pipe encodes each event before it asks for the next:
 // so flush runs exactly when all the input that has arrived is written
-// out and the program is about to wait for more. On a live pipe that is
-// after each line, so every event is written at once; on a file it is
-// once per buffer of input (64 KiB), so the output goes out in large
-// writes. An error from flush is returned by the read, and ends the
-// decoding as any read error does.
+// out and the program is about to wait for more: on a live pipe, after
+// each line, so every event is written at once. (A regular file never
+// makes the program wait: the commands give it no flush, and its output
+// goes out in full buffers.) An error from flush is returned by the
+// read, and ends the decoding as any read error does.
 func FlushOnIdle(r io.Reader, flush func() error) io.Reader {
 	if flush == nil {
 		return r

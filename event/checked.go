@@ -11,23 +11,29 @@ import "math"
 // need not read them again.
 //
 // It is bookkeeping, not content: never marshalled, and equal to any other
-// note (go-cmp compares events without it). It notes where the payload
-// starts and its length, so it is void once the field is set to another
-// slice; like every slice an event holds, a payload's bytes are never
-// written after the event is handed out. It is 16 bytes, which every event
-// with a payload carries: a payload of 4 GiB or more is not noted.
+// note under go-cmp, through its Equal method (reflect.DeepEqual does see
+// it: compare events with go-cmp). It notes where the payload starts and
+// its length, so it is void once the field is set to another slice (and
+// keeps the noted array alive until the note itself is dropped); like
+// every slice an event holds, a payload's bytes are never written after
+// the event is handed out. It is 16 bytes, which every event with a
+// payload carries: a payload of 4 GiB or more is not noted.
+//
+// Nothing checks what a note says: whoever makes one vouches for the
+// bytes, and a consumer writes a payload noted compact as it is.
 type Checked struct {
 	p       *byte
 	n       uint32
 	compact bool
 }
 
-// ValidJSON returns the note of p, valid JSON text (as json.Valid judges
-// it).
+// ValidJSON returns the note of p, which the caller knows to be valid
+// JSON text (as json.Valid judges it); it checks nothing.
 func ValidJSON(p []byte) Checked { return note(p, false) }
 
-// CompactJSON returns the note of p, valid JSON text that is compact:
-// json.Compact would give it back unchanged.
+// CompactJSON returns the note of p, which the caller knows to be valid
+// JSON text that is compact (json.Compact would give it back unchanged);
+// it checks nothing.
 func CompactJSON(p []byte) Checked { return note(p, true) }
 
 func note(p []byte, compact bool) Checked {

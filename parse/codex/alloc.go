@@ -22,7 +22,7 @@ type alloc struct {
 	starts  deltabatch.Of[event.SessionStart]
 	turns   deltabatch.Of[event.TurnStart]
 	ends    deltabatch.Of[event.TurnEnd]
-	usages  deltabatch.Of[event.Usage] // a TurnEnd's, apart: a third of real turns fail, with none
+	usages  deltabatch.Of[event.Usage] // a TurnEnd's, apart: many real turns fail, with none
 	blocks  deltabatch.Of[textBlock]
 	calls   deltabatch.Of[event.ToolCall]
 	results deltabatch.Of[toolResult]
