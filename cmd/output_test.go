@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bufio"
 	"bytes"
 	"io"
 	"os"
@@ -71,6 +70,21 @@ func TestFileOutputInFullBuffers(t *testing.T) {
 	}
 }
 
+// snapshotReader is an empty stdin that keeps, at its first read, what
+// the command had written to out by then.
+type snapshotReader struct {
+	out  *bytes.Buffer
+	snap []byte
+	read bool
+}
+
+func (r *snapshotReader) Read([]byte) (int, error) {
+	if !r.read {
+		r.read, r.snap = true, bytes.Clone(r.out.Bytes())
+	}
+	return 0, io.EOF
+}
+
 // TestFileThenLive converts a file and then stdin, a pipe: all of the
 // file's output must have left before stdin is read, which waits.
 func TestFileThenLive(t *testing.T) {
@@ -84,23 +98,13 @@ func TestFileThenLive(t *testing.T) {
 	// starts a run (or at the end): all but it is what must come out.
 	wantBefore := want.Bytes()[:bytes.LastIndexByte(want.Bytes()[:want.Len()-1], '\n')+1]
 
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	done := make(chan int)
-	go func() {
-		code := Run(t.Context(), []string{"convert", "--from", "codex", "--to", "claude", in, "-"}, &IOStreams{In: inR, Out: outW, Err: io.Discard})
-		outW.Close()
-		done <- code
-	}()
-	out := bufio.NewReader(outR)
-	got := make([]byte, len(wantBefore))
-	if _, err := io.ReadFull(out, got); err != nil {
-		t.Fatal(err)
+	var out bytes.Buffer
+	stdin := &snapshotReader{out: &out}
+	Run(t.Context(), []string{"convert", "--from", "codex", "--to", "claude", in, "-"}, &IOStreams{In: stdin, Out: &out, Err: io.Discard})
+	if !stdin.read {
+		t.Fatal("stdin was not read")
 	}
-	if !bytes.Equal(got, wantBefore) {
-		t.Errorf("the file's output before stdin is read differs from its output alone")
+	if !bytes.Equal(stdin.snap, wantBefore) {
+		t.Errorf("before stdin was read, %d bytes of output had left, want the file's %d", len(stdin.snap), len(wantBefore))
 	}
-	inW.Close()
-	io.Copy(io.Discard, out)
-	<-done
 }
