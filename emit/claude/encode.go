@@ -1006,10 +1006,14 @@ const TurnFailedErrorType = "turn_failed"
 // once by messages.AppendMessage. Claude Code's synthetic messages count
 // no tokens: usage 0 is what they say, not a made-up value.
 var synthetic = func() (s struct{ head, mid, tail string }) {
-	const id, block = "ID", "{}"
+	// Markers that nothing else in the message can hold, each once.
+	const id, block = "@id@", `{"@block@":0}`
 	noUsage := event.Usage{Has: event.HasTokens | event.HasCacheRead | event.HasCacheWrite}
 	m := string(messages.AppendMessage(nil, id, wire.SyntheticModel, &noUsage, []byte(block)))
-	i, j := strings.Index(m, id), strings.LastIndex(m, block)
+	if strings.Count(m, id) != 1 || strings.Count(m, block) != 1 {
+		panic("claude: the synthetic message's markers are not found once each: " + m)
+	}
+	i, j := strings.Index(m, id), strings.Index(m, block)
 	s.head, s.mid, s.tail = `{"type":"`+wire.TypeAssistant+`","message":`+m[:i], m[i+len(id):j], m[j+len(block):]
 	return s
 }()
