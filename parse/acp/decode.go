@@ -524,8 +524,7 @@ func (d *Decoder) answer(id json.RawMessage, rpcErr *wire.Error, res *result, ms
 // payload returns a copy of msg, a message of the line being read, and
 // its note (note).
 func (d *Decoder) payload(msg []byte) (json.RawMessage, event.Checked) {
-	c := bytes.Clone(msg)
-	return c, d.note(c)
+	return decoderstate.Payload(msg, d.compact)
 }
 
 // note notes p, a copy of a value of the line being read: valid JSON, as

@@ -471,11 +471,7 @@ func orNone(s string) string {
 // and its note: valid JSON, as the decoder read the line whole; compact
 // too when the line was.
 func (d *Decoder) payload(p []byte) (json.RawMessage, event.Checked) {
-	c := bytes.Clone(p)
-	if d.compact {
-		return c, event.CompactJSON(c)
-	}
-	return c, event.ValidJSON(c)
+	return decoderstate.Payload(p, d.compact)
 }
 
 func (d *Decoder) unknown(typ string, line []byte) {

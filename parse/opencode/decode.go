@@ -109,11 +109,7 @@ func (d *Decoder) unknown(typ string, line []byte) {
 // and its note: valid JSON, as the line was read whole; compact too when
 // the line was.
 func (d *Decoder) payload(p []byte) (json.RawMessage, event.Checked) {
-	c := bytes.Clone(p)
-	if d.compact {
-		return c, event.CompactJSON(c)
-	}
-	return c, event.ValidJSON(c)
+	return decoderstate.Payload(p, d.compact)
 }
 
 func orLine(typ string) string {

@@ -8,6 +8,8 @@
 package decoderstate
 
 import (
+	"bytes"
+	"encoding/json"
 	"io"
 
 	"github.com/agentstream/agentstream/event"
@@ -116,4 +118,15 @@ func (s *State) Next(read func(), finish func() error) (event.Event, error) {
 		}
 		read()
 	}
+}
+
+// Payload returns a copy of p, a value of a line the decoder read whole,
+// and its note: valid JSON; compact too when the line was (compact: the
+// reader skipped no white space in it, jsontext.Reader.Spaced).
+func Payload(p []byte, compact bool) (json.RawMessage, event.Checked) {
+	c := bytes.Clone(p)
+	if compact {
+		return c, event.CompactJSON(c)
+	}
+	return c, event.ValidJSON(c)
 }
