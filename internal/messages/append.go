@@ -13,10 +13,10 @@ import (
 // writes without reflection, begins: its JSON text up to what varies
 // (or the whole text, for message_stop), and the SSE message that
 // carries it up to the same byte, as one piece each.
-type eventHead struct{ typ, json, sse string }
+type eventHead struct{ json, sse string }
 
 func newHead(typ, json string) *eventHead {
-	return &eventHead{typ, json, "event: " + typ + "\ndata: " + json}
+	return &eventHead{json, "event: " + typ + "\ndata: " + json}
 }
 
 var (

@@ -470,7 +470,7 @@ func (s *Streamer) begin(id, model string, u *event.Usage) {
 	due := id == "" && s.NewID != nil
 	if due {
 		s.made++
-		if s.Event != nil || s.W != nil {
+		if s.streams() {
 			id, due = s.NewID(s.made), false // message_start names it
 		}
 	}
@@ -536,7 +536,7 @@ func (s *Streamer) endTurn(stopReason string, u *event.Usage, stop bool) error {
 	if !s.inMsg {
 		return s.err
 	}
-	if s.Event != nil || s.W != nil {
+	if s.streams() {
 		s.writeMessageDelta(stopReason, u, stop)
 	}
 	s.msg, s.inMsg, s.idDue, s.tools = MessageInfo{}, false, false, false
@@ -857,7 +857,11 @@ func (s *Streamer) fits(b *streamBlock, text string, escaped []byte) bool {
 }
 
 // writes reports whether stream events are written (to Event or W).
-func (s *Streamer) writes() bool { return s.err == nil && (s.Event != nil || s.W != nil) }
+func (s *Streamer) writes() bool { return s.err == nil && s.streams() }
+
+// streams reports whether the Streamer writes stream events (to Event or
+// to W), not only the blocks.
+func (s *Streamer) streams() bool { return s.Event != nil || s.W != nil }
 
 // buffer returns the buffer, empty, to build a stream event of about n
 // bytes in: W's free space when it has room, after the message_stop
@@ -921,7 +925,7 @@ func (s *Streamer) HoldStop(stopReason string, u *event.Usage) error {
 func (s *Streamer) WriteStop() error {
 	if s.stopHeld && s.err == nil {
 		s.stopHeld = false
-		_, s.err = s.W.WriteString("event: " + anthropic.EventMessageStop + "\ndata: " + `{"type":"message_stop"}` + "\n\n")
+		_, s.err = s.W.WriteString(messageStopEvent.sse + "\n\n")
 		s.unbuffer()
 	}
 	return s.err
@@ -1056,7 +1060,7 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	s.jr.Reset(nil)
 	idx := s.index
 	s.index++
-	if ev.Truncated && (s.Event != nil || s.W != nil) {
+	if ev.Truncated && s.streams() {
 		// A call the input ended inside of: its block starts, what
 		// arrived of its input streams, and it never stops.
 		if s.err == nil {

@@ -530,12 +530,7 @@ func (d *Decoder) payload(msg []byte) (json.RawMessage, event.Checked) {
 // note notes p, a copy of a value of the line being read: valid JSON, as
 // every message and line the decoder keeps was read whole; compact too
 // when the line was.
-func (d *Decoder) note(p []byte) event.Checked {
-	if d.compact {
-		return event.CompactJSON(p)
-	}
-	return event.ValidJSON(p)
-}
+func (d *Decoder) note(p []byte) event.Checked { return decoderstate.Note(p, d.compact) }
 
 // compacted returns msg, a message of the line being read, as
 // json.Compact writes it: msg itself when the line was compact.

@@ -159,7 +159,7 @@ func (d *Decoder) decode(line []byte) error {
 			return d.errorf(event.ErrSyntax, "expected a JSON object")
 		}
 	}
-	if len(line) == len(d.failedLine) && string(line) == string(d.failedLine) {
+	if string(line) == string(d.failedLine) {
 		d.failed(d.failedMsg) // the error line's message again (noteError)
 		return nil
 	}

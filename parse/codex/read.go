@@ -14,7 +14,8 @@ import (
 // whose strings the Reader need not check again. The item's text and its
 // raw members point into line. (It is jsontext.DecodeValid written out:
 // the generic function is not inlined, and calls the reader through a
-// func value.)
+// func value. Unlike it, the encoding/json path leaves Spaced as it was:
+// the codex decoder notes no payload by it.)
 func (d *Decoder) unmarshalLine(line []byte, l *wire.Line) error {
 	resetLine(l)
 	r := &d.jr

@@ -125,8 +125,14 @@ func (s *State) Next(read func(), finish func() error) (event.Event, error) {
 // reader skipped no white space in it, jsontext.Reader.Spaced).
 func Payload(p []byte, compact bool) (json.RawMessage, event.Checked) {
 	c := bytes.Clone(p)
+	return c, Note(c, compact)
+}
+
+// Note returns the note of p, a value of a line the decoder read whole:
+// valid JSON; compact too when the line was.
+func Note(p []byte, compact bool) event.Checked {
 	if compact {
-		return c, event.CompactJSON(c)
+		return event.CompactJSON(p)
 	}
-	return c, event.ValidJSON(c)
+	return event.ValidJSON(p)
 }
