@@ -768,10 +768,8 @@ func abortedLine(raw []byte) bool {
 	if !bytes.Contains(raw, []byte(`"aborted"`)) {
 		return false
 	}
-	var l struct {
-		Aborted bool `json:"aborted"`
-	}
-	return json.Unmarshal(raw, &l) == nil && l.Aborted
+	var m wire.Mark
+	return json.Unmarshal(raw, &m) == nil && m.Aborted
 }
 
 func (d *Decoder) user(agent string, l *line, raw []byte) error {
@@ -855,11 +853,13 @@ func (d *Decoder) isPrompt(agent string) bool {
 
 func (d *Decoder) result(raw []byte) error {
 	r := d.res // read with the line
+	var err error
 	if r == nil {
-		// A field of another type: what encoding/json decodes of the
-		// others.
+		// A line the one-pass read did not take (a field of another
+		// type, white space, a key matched only case-insensitively):
+		// what encoding/json decodes of it.
 		r = new(wire.Result)
-		if err := json.Unmarshal(raw, r); err != nil {
+		if err = json.Unmarshal(raw, r); err != nil {
 			var te *json.UnmarshalTypeError
 			if !errors.As(err, &te) {
 				return d.errorf(event.ErrSyntax, "result: %s", jsontext.Problem(err))
@@ -883,10 +883,9 @@ func (d *Decoder) result(raw []byte) error {
 		CostUSD: r.TotalCostUSD, Usage: r.Usage.Event(), IsError: r.IsError, Errors: r.Errors,
 		Meta: bytes.Clone(raw), MetaKind: MetaKind,
 	}
-	if d.res != nil {
+	if err == nil {
+		// A line with a field of another type gives no models.
 		ev.Models = modelsOf(r.ModelUsage)
-	} else {
-		ev.Models = runModels(raw)
 	}
 	if r.Result != nil {
 		ev.Result = *r.Result

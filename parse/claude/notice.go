@@ -48,12 +48,12 @@ func summaryOf(l *line, n *wire.Notice) string {
 		if len(cause) > 0 {
 			s += " (" + strings.Join(cause, " ") + ")"
 		}
-	case "status":
+	case wire.SubtypeStatus:
 		s = "idle"
 		if n.Status != nil {
 			s = *n.Status
 		}
-	case "thinking_tokens":
+	case wire.SubtypeThinkingTokens:
 		s = "~" + strconv.FormatInt(n.EstimatedTokens, 10) + " tokens"
 	case "task_started":
 		s = n.Description

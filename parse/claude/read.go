@@ -22,7 +22,7 @@ func (d *Decoder) unmarshalLine(raw []byte, l *line) error {
 	d.res = nil
 	fallback := new(wire.Line)
 	err := json.Unmarshal(raw, fallback)
-	*l = line{Line: *fallback, aborted: abortedLine(raw)}
+	*l = line{Line: *fallback, aborted: fallback.Type == wire.TypeAssistant && abortedLine(raw)}
 	return err
 }
 

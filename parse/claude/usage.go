@@ -1,24 +1,12 @@
 package claude
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 
 	"github.com/agentstream/agentstream/event"
 	wire "github.com/agentstream/agentstream/internal/wire/claude"
 )
-
-// runModels returns a result line's modelUsage as event.RunEnd.Models,
-// sorted by model name; nil when the line has none (or does not decode
-// into a wire.Result).
-func runModels(line []byte) []event.ModelUsage {
-	var r wire.Result
-	if json.Unmarshal(line, &r) != nil {
-		return nil
-	}
-	return modelsOf(r.ModelUsage)
-}
 
 // modelsOf returns a result line's modelUsage as event.RunEnd.Models,
 // sorted by model name; nil when there are none. A model's cost is

@@ -143,10 +143,11 @@
 // tells a value from null by its first byte, compares the strings of an
 // intern prefix with the input before reading them, and, near the
 // struct's end, compares a key that is not the one asked for with each
-// declared after it before looking it up. (Every reader asks
-// for the keys of its struct in declaration order, each with the comma
-// before it, one comparison (jsontext.Reader.Follows), and reads and
-// looks up only a key out of that order.) With it,
+// declared after it before looking it up. (Every reader asks for the
+// keys of its struct in declaration order, each with the comma before
+// it, one comparison (jsontext.Reader.Follows; a key longer than sixteen
+// bytes word by word), and reads and looks up only a key out of that
+// order.) With it,
 //
 //	//wire:spaced
 //

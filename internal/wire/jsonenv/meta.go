@@ -17,7 +17,7 @@ import (
 // adds session_id, tools, cwd, parent_tool_use_id, name and description
 // when the source carries them. agentmeta.Reader reads each meta_init
 // into the same Init: the keep= fields are the strings of a meta_init
-// that repeat the last one's (its tools list above all: 24 names in each
+// that repeat the last one's (its tools list above all, the same in each
 // of the xml producer's meta_init), the last one's strings, not copies.
 type Init struct {
 	Format          string          `json:"format,omitempty" wire:"keep=format"`

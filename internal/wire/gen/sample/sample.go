@@ -36,7 +36,7 @@ const (
 
 // Ordered is a line whose producer writes its keys in the order declared:
 // each is compared first with the one after the last read, and one out
-// of order with those of its first byte.
+// of order with those of its first eight bytes.
 //
 //wire:order
 //wire:spaced
