@@ -360,7 +360,7 @@ func (e *Encoder) abandon(agent string) {
 // cannot say "cut short", and without it the new block's text would join
 // the old one's when read back.
 func (e *Encoder) begin(agent string, kind event.BlockKind) {
-	if same(e.began, agent, string(kind)) {
+	if same(&e.began, agent, string(kind)) {
 		return // open, and not cut since (agent is never empty: never the zero key)
 	}
 	k := [2]string{agent, string(kind)}
@@ -475,7 +475,7 @@ func appendHead(b, head []byte, final bool) []byte {
 // headFor returns the head of an envelope of typ and agent, up to its
 // final's value, built when the last was of another.
 func (e *Encoder) headFor(typ, agent string) []byte {
-	if same(e.headOf, typ, agent) && len(e.head) > 0 {
+	if same(&e.headOf, typ, agent) && len(e.head) > 0 {
 		return e.head
 	}
 	if agent != e.jsonOf || len(e.agentJSON) == 0 {
@@ -513,7 +513,14 @@ const (
 
 // same reports whether k is {a, b}: two string compares inline, where
 // k == [2]string{a, b} calls the generic array equality (type:.eq).
-func same(k [2]string, a, b string) bool { return k[0] == a && k[1] == b }
+func same(k *[2]string, a, b string) bool { return equal(k[0], a) && equal(k[1], b) }
+
+// equal is a == b, without memequal's call when the two share their
+// bytes: an event's agent and type are mostly the very strings of the
+// event before (a decoder's agent id, a kind's constant).
+func equal(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+}
 
 // appendExtras appends an envelope's extras.
 func appendExtras(b []byte, extras []extra) []byte {
