@@ -151,6 +151,15 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if e.err != nil {
 		return e.err
 	}
+	if d, ok := ev.(*event.Delta); ok && e.seen && d.Agent != "" {
+		// A delta naming its agent once the stream's first event is
+		// seen (most events): agentOf would return its agent, and
+		// turns.Report has nothing to report; written without the
+		// switch on the event's type.
+		e.begin(d.Agent, d.Kind)
+		e.payload(string(d.Kind), d.Agent, d.Text, false)
+		return e.err
+	}
 	agent := e.agentOf(ev)
 	e.turns.Report(ev, e.warn)
 	switch ev := ev.(type) {

@@ -110,6 +110,7 @@ func (k key) is(o key) bool {
 	return equal(k.agent, o.agent) && equal(k.typ, o.typ)
 }
 
+// equal is a == b, testing first whether the two share their bytes.
 func equal(a, b string) bool {
 	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
