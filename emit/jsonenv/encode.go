@@ -151,6 +151,15 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if e.err != nil {
 		return e.err
 	}
+	if d, ok := ev.(*event.Delta); ok && e.seen && d.Agent != "" {
+		// A delta naming its agent once the stream's first event is
+		// seen (most events): agentOf would return its agent, and
+		// turns.Report has nothing to report; written without the
+		// switch on the event's type.
+		e.begin(d.Agent, d.Kind)
+		e.payload(string(d.Kind), d.Agent, d.Text, false)
+		return e.err
+	}
 	agent := e.agentOf(ev)
 	e.turns.Report(ev, e.warn)
 	switch ev := ev.(type) {
@@ -360,7 +369,7 @@ func (e *Encoder) abandon(agent string) {
 // cannot say "cut short", and without it the new block's text would join
 // the old one's when read back.
 func (e *Encoder) begin(agent string, kind event.BlockKind) {
-	if same(e.began, agent, string(kind)) {
+	if same(&e.began, agent, string(kind)) {
 		return // open, and not cut since (agent is never empty: never the zero key)
 	}
 	k := [2]string{agent, string(kind)}
@@ -475,7 +484,7 @@ func appendHead(b, head []byte, final bool) []byte {
 // headFor returns the head of an envelope of typ and agent, up to its
 // final's value, built when the last was of another.
 func (e *Encoder) headFor(typ, agent string) []byte {
-	if same(e.headOf, typ, agent) && len(e.head) > 0 {
+	if same(&e.headOf, typ, agent) && len(e.head) > 0 {
 		return e.head
 	}
 	if agent != e.jsonOf || len(e.agentJSON) == 0 {
@@ -513,7 +522,14 @@ const (
 
 // same reports whether k is {a, b}: two string compares inline, where
 // k == [2]string{a, b} calls the generic array equality (type:.eq).
-func same(k [2]string, a, b string) bool { return k[0] == a && k[1] == b }
+func same(k *[2]string, a, b string) bool { return equal(k[0], a) && equal(k[1], b) }
+
+// equal is a == b, without memequal's call when the two share their
+// bytes: an event's agent and type are mostly the very strings of the
+// event before (a decoder's agent id, a kind's constant).
+func equal(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+}
 
 // appendExtras appends an envelope's extras.
 func appendExtras(b []byte, extras []extra) []byte {

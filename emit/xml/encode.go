@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/agentstream/agentstream/emit/internal/lost"
 	"github.com/agentstream/agentstream/event"
@@ -100,6 +101,20 @@ func (e *Encoder) Encode(ev event.Event) error {
 	if e.err != nil {
 		return e.err
 	}
+	if d, ok := ev.(*event.Delta); ok && e.open != nil {
+		// A delta of the block open in the XML, of the agent in scope
+		// (most events): none of the tests below applies to it (nor
+		// does turns.Report: a delta has nothing to report), so it is
+		// written without them.
+		agent := d.Agent
+		if agent == "" {
+			agent = e.cfg.Agent
+		}
+		if e.started && equal(agent, e.cur) && e.open.kind == d.Kind && equal(agent, e.open.agent) {
+			e.deltaText(d.Text)
+			return e.err
+		}
+	}
 	agent := ev.AgentID()
 	if agent == "" {
 		agent = e.cfg.Agent
@@ -153,16 +168,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 			keep(e, e.live, k)
 			e.openBlock(k)
 		}
-		switch {
-		case ev.Text == "":
-		case ev.Text == "[DONE]" || strings.HasPrefix(ev.Text, "{") && serverErrorLine([]byte(ev.Text)):
-			// A message that reads as the end of the stream or as the
-			// server's error line: split it, the text stays the same.
-			e.formatter(ev.Text[:1])
-			e.formatter(ev.Text[1:])
-		default:
-			e.formatter(ev.Text)
-		}
+		e.deltaText(ev.Text)
 	case *event.BlockEnd:
 		k := blockKey{agent, ev.Kind}
 		e.live.Remove(k)
@@ -820,6 +826,28 @@ func compactLines(raw []byte) []byte {
 		return bytes.ReplaceAll(bytes.ReplaceAll(raw, []byte("\r"), nil), []byte("\n"), []byte(" "))
 	}
 	return buf.Bytes()
+}
+
+// equal is a == b, without memequal's call when the two share their
+// bytes: an event's agent is mostly the very string of the event before
+// (a decoder's agent id).
+func equal(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+}
+
+// deltaText writes the text of a delta of the open block, as formatter
+// does.
+func (e *Encoder) deltaText(s string) {
+	switch {
+	case s == "":
+	case s == "[DONE]" || strings.HasPrefix(s, "{") && serverErrorLine([]byte(s)):
+		// A message that reads as the end of the stream or as the
+		// server's error line: split it, the text stays the same.
+		e.formatter(s[:1])
+		e.formatter(s[1:])
+	default:
+		e.formatter(s)
+	}
 }
 
 // formatter writes a chunk as formatters.py does: every backslash doubled,

@@ -214,32 +214,53 @@ func appendMetaString(b, raw []byte, i int) ([]byte, int, bool) {
 			i++
 			start = i
 		default:
-			var r rune
-			var n int
-			// Characters of two bytes, and of three with no special
-			// case (E0 and ED restrict the second byte), are decoded
-			// inline, and those below U+10000 escaped inline, without
-			// utf8.DecodeRune's or appendU's call: most non-ASCII text
-			// in agent output is of these.
-			switch {
-			case c >= 0xc2 && c < 0xe0 && i+1 < len(raw) && raw[i+1]&0xc0 == 0x80:
-				r, n = rune(c&0x1f)<<6|rune(raw[i+1]&0x3f), 2
-			case c > 0xe0 && c < 0xf0 && c != 0xed && i+2 < len(raw) && raw[i+1]&0xc0 == 0x80 && raw[i+2]&0xc0 == 0x80:
-				r, n = rune(c&0x0f)<<12|rune(raw[i+1]&0x3f)<<6|rune(raw[i+2]&0x3f), 3
-			default:
-				r, n = utf8.DecodeRune(raw[i:])
-			}
-			if r == utf8.RuneError && n == 1 {
+			var ok bool
+			if b, i, ok = appendMetaNonASCII(append(b, raw[start:i]...), raw, i); !ok {
 				return b, i, false
 			}
-			b = append(b, raw[start:i]...)
-			if r > 0xffff {
-				b = appendU(b, r) // a surrogate pair
-			} else {
-				b = append(b, '\\', 'u', hexLower[r>>12], hexLower[r>>8&0xf], hexLower[r>>4&0xf], hexLower[r&0xf])
-			}
-			i += n
 			start = i
+		}
+	}
+}
+
+// appendMetaNonASCII appends the \u escapes of the characters outside
+// ASCII from raw[i] on, with the plain byte between two of them as it is
+// (accented words such as "Ünïcödé", CJK text: a new word at each
+// character cost more than its escape), and returns the index of the
+// next byte to look at. It reports false at invalid UTF-8. (A call of its
+// own: inlined, its loop made appendMetaString's others slower.)
+func appendMetaNonASCII(b, raw []byte, i int) ([]byte, int, bool) {
+	for {
+		var r rune
+		var n int
+		// Characters of two bytes, and of three with no special case
+		// (E0 and ED restrict the second byte), are decoded inline, and
+		// those below U+10000 escaped inline, without utf8.DecodeRune's
+		// or appendU's call: most non-ASCII text in agent output is of
+		// these.
+		switch c := raw[i]; {
+		case c >= 0xc2 && c < 0xe0 && i+1 < len(raw) && raw[i+1]&0xc0 == 0x80:
+			r, n = rune(c&0x1f)<<6|rune(raw[i+1]&0x3f), 2
+		case c > 0xe0 && c < 0xf0 && c != 0xed && i+2 < len(raw) && raw[i+1]&0xc0 == 0x80 && raw[i+2]&0xc0 == 0x80:
+			r, n = rune(c&0x0f)<<12|rune(raw[i+1]&0x3f)<<6|rune(raw[i+2]&0x3f), 3
+		default:
+			r, n = utf8.DecodeRune(raw[i:])
+		}
+		if r == utf8.RuneError && n == 1 {
+			return b, i, false
+		}
+		if r > 0xffff {
+			b = appendU(b, r) // a surrogate pair
+		} else {
+			b = append(b, '\\', 'u', hexLower[r>>12], hexLower[r>>8&0xf], hexLower[r>>4&0xf], hexLower[r&0xf])
+		}
+		i += n
+		if i+1 < len(raw) && metaStrSpecial[raw[i]] == 0 && raw[i+1] >= utf8.RuneSelf {
+			b = append(b, raw[i])
+			i++
+		}
+		if i >= len(raw) || raw[i] < utf8.RuneSelf {
+			return b, i, true
 		}
 	}
 }

@@ -54,6 +54,9 @@ var onePassInputs = []string{
 	`"\u00dc\u00e9"`, `"\u00dcn\u00e9x"`, `"\u00dcnn\u00e9"`, `"\u00dc"n"`, `"\u00dcn"x"`, `"\u00dc\u00g9"`,
 	`"\u00dcn\q"`, `"\u00dc\"x"`, `"\u0Af9\uFfFf"`, `"\u00dc` + "\x01" + `\n"`, `"\u00dc&\n"`, `"\u00dc\u00d"`,
 	"\"\xc1\xbf\"", "\"\xe0\x9f\xbf\"", "\"\xc2\"", "\"\xe1\x80\"", "\"\xe1\x80", "\"\xf4\x90\x80\x80\"",
+	// Runs of characters outside ASCII, and the plain byte or the stop
+	// between them.
+	"\"Ünïcödé — 测试 🦊.\"", "\"éaé\"", "\"éa\xff\"", "\"é<é&é'é\"", "\"é\"é\"", "\"éa", "\"é\\né\"", "\"é\x01é\"",
 	`{"long": "` + strings.Repeat(`plain text, \"quoted\" \\ \u00e9 & more `, 20) + `"}`,
 }
 

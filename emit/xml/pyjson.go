@@ -356,13 +356,26 @@ func indexIn[T string | []byte](s T, set string) int {
 
 // indexFormatter is indexIn(s, formatterSpecial), the formatter's
 // search of every delta, looking at eight bytes at a time (a delta's
-// text is mostly free of backslashes and line breaks).
+// text is mostly free of backslashes and line breaks). The last bytes
+// of an s of eight or more are looked at in its last word, which
+// overlaps the bytes already looked at: none of those is marked, nor
+// does one carry a mark into the bytes after it, so the lowest mark
+// is the first byte to find.
 func indexFormatter[T string | []byte](s T) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		if m := formatterStops(load8(s, i)); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
+	}
+	if i == len(s) {
+		return -1
+	}
+	if i >= 8 {
+		if m := formatterStops(load8(s, len(s)-8)); m != 0 {
+			return len(s) - 8 + bits.TrailingZeros64(m)>>3
+		}
+		return -1
 	}
 	if j := indexIn(s[i:], formatterSpecial); j >= 0 {
 		return i + j

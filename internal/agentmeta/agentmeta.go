@@ -176,9 +176,18 @@ type Turns struct {
 // Report passes to warn what of ev the two formats cannot carry, once
 // per kind when warn is an event.Losses' report.
 func (t *Turns) Report(ev event.Event, warn func(what string)) {
-	agent := ev.AgentID()
+	// A delta, most events, has nothing to report once the main agent
+	// is known: it costs a test here (inlined), not a call and a type
+	// switch.
+	if _, ok := ev.(*event.Delta); !ok || !t.haveMain {
+		t.report(ev, warn)
+	}
+}
+
+// report is Report of any event.
+func (t *Turns) report(ev event.Event, warn func(what string)) {
 	if !t.haveMain {
-		t.main, t.haveMain = agent, true
+		t.main, t.haveMain = ev.AgentID(), true
 	}
 	switch ev := ev.(type) {
 	case *event.SessionStart:
@@ -204,7 +213,7 @@ func (t *Turns) Report(ev event.Event, warn func(what string)) {
 			warn("per-turn usage (meta_final carries the run's cumulative usage only)")
 		}
 	case *event.TurnEnd:
-		if agent == t.main {
+		if ev.Agent == t.main {
 			t.turns++
 			t.stop = ev.StopReason
 			if u := ev.Usage; u != nil {
@@ -224,7 +233,7 @@ func (t *Turns) Report(ev event.Event, warn func(what string)) {
 			warn("per-turn stop reasons (meta_final carries the run's stop reason only)")
 		}
 	case *event.RunEnd:
-		if agent == t.main {
+		if ev.Agent == t.main {
 			t.ended = true
 		}
 	}

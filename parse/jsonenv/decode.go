@@ -10,6 +10,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
@@ -100,6 +101,18 @@ const keepDelta = 64 << 10
 
 type key struct {
 	agent, typ string
+}
+
+// is is k == o, without memequal's calls when the strings share their
+// bytes: an envelope's agent and type are mostly the very strings of the
+// one before (plain keeps the last of each).
+func (k key) is(o key) bool {
+	return equal(k.agent, o.agent) && equal(k.typ, o.typ)
+}
+
+// equal is a == b, testing first whether the two share their bytes.
+func equal(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 type buffer struct {
@@ -412,7 +425,7 @@ func (d *Decoder) streamed(agent string, env *wire.Envelope) {
 	k := key{agent, env.Type}
 	// A block's envelopes come in runs: the one the last envelope went
 	// to is known open without hashing its key.
-	if !d.lastOpen || k != d.open {
+	if !d.lastOpen || !k.is(d.open) {
 		if !d.streams.Has(k) {
 			if env.Final && len(d.delta) == 0 {
 				return // a final marker with no open block carries nothing
