@@ -46,6 +46,7 @@ const maxTools = 1024
 type Decoder struct {
 	jr     jsontext.Reader // reads the wire structs in one pass
 	str    slab.Strings    // the strings jr makes
+	raws   slab.Bytes      // the payloads events keep (payload)
 	bufs   lineStructs     // what the wire structs are read into, line after line
 	deltas deltabatch.Batch
 	// The other events of a run, each line's or two, in batches too.
@@ -479,11 +480,13 @@ func orNone(s string) string {
 	return fmt.Sprintf("a %q", s)
 }
 
-// payload returns a copy of p, the line being read or a value in it,
-// and its note: valid JSON, as the decoder read the line whole; compact
-// too when the line was.
+// payload returns a copy of p, the line being read or a value in it
+// (a short one in a slab shared with the next ones: raws), and its note:
+// valid JSON, as the decoder read the line whole; compact too when the
+// line was.
 func (d *Decoder) payload(p []byte) (json.RawMessage, event.Checked) {
-	return decoderstate.Payload(p, d.compact)
+	c := d.raws.Copy(p)
+	return c, decoderstate.Note(c, d.compact)
 }
 
 func (d *Decoder) unknown(typ string, line []byte) {
