@@ -612,7 +612,7 @@ func (d *Decoder) toolResult(l *gemini.ToolResult) {
 		r.Content = tr.part[:]
 	}
 	if l.Error != nil {
-		r.Structured, _ = gemini.Marshal(l.Error)
+		r.Structured = gemini.AppendErrorInfo(nil, l.Error)
 		r.Checked = event.CompactJSON(r.Structured)
 	}
 	d.emit(r)
@@ -642,7 +642,7 @@ func (d *Decoder) result(line []byte, l *gemini.Result) {
 		if end.IsError {
 			// The error that ended the run (status error): an Error
 			// event where it happened, as the other formats have it.
-			raw, _ := gemini.Marshal(l.Error)
+			raw := gemini.AppendErrorInfo(nil, l.Error)
 			d.emit(&event.Error{Agent: d.agent, Message: l.Error.Message, Type: l.Error.Type, Fatal: true, Raw: raw, Checked: event.CompactJSON(raw)})
 		}
 		// An error on a result that did not fail stays the result's
