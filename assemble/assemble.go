@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/slab"
 )
 
 // Assembler builds blocks from events. Memory is bounded by the open
@@ -59,6 +60,8 @@ type Assembler struct {
 	changes map[openKey]*item
 	// free holds closed blocks' text buffers for the next blocks.
 	free [][]byte
+	// texts holds the short texts of blocks of several deltas.
+	texts slab.Strings
 }
 
 // statusInProgress is the status of a file change that has only started.
@@ -121,12 +124,13 @@ func (it *item) write(a *Assembler, s string) {
 // text returns the block's text and gives its buffer back for the next
 // block: the string is made once, of its final size, where a
 // strings.Builder grew it by doubling (an allocation and a copy each
-// time).
+// time); a short one is copied into a slab shared with the next ones
+// (a stream has many short blocks), not allocated alone.
 func (it *item) text(a *Assembler) string {
 	if it.buf == nil {
 		return it.one
 	}
-	s := string(it.buf)
+	s := a.texts.String(it.buf)
 	it.release(a)
 	return s
 }

@@ -60,6 +60,13 @@ type Decoder struct {
 	sessionStarts deltabatch.Of[event.SessionStart]
 	runEnds       deltabatch.Of[event.RunEnd]
 	raws          slab.Bytes
+	// And the data parts (Unknown), errors and tool calls and results,
+	// a few in every step of many streams.
+	unknowns  deltabatch.Of[event.Unknown]
+	errs      deltabatch.Of[event.Error]
+	toolCalls deltabatch.Of[event.ToolCall]
+	results   deltabatch.Of[event.ToolResult]
+	output    string // a tool output read as a string (toolOutput)
 
 	cfg Config
 	sse *frame.SSE
@@ -69,6 +76,9 @@ type Decoder struct {
 	line int // position of the message being decoded
 	off  int64
 	bad  badutf8.Once
+	// compact: the chunk being decoded was read whole by jr, which found
+	// no white space outside its strings (jsontext.Reader.Spaced).
+	compact bool
 
 	open     [2]openPart          // the open text and reasoning part (partOf)
 	inputs   []*toolInput         // tool calls whose input is streaming, oldest first
@@ -100,7 +110,8 @@ type toolInput struct {
 	id, name string
 	server   bool
 	text     strings.Builder
-	deltas   []int
+	deltas   []int  // the fragments' lengths, in few while they fit
+	few      [4]int // (an input streams in a few fragments)
 }
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -228,7 +239,11 @@ func (d *Decoder) decode(data []byte) error {
 	// cost as much as reading a short chunk.
 	c := &d.chunk
 	wire.ResetChunk(c)
-	if d.jr.ResetValid(data); !wire.ReadChunk(&d.jr, c) || !d.jr.End() {
+	if d.jr.ResetValid(data); wire.ReadChunk(&d.jr, c) && d.jr.End() {
+		// Read whole: the reader saw any white space outside strings.
+		d.compact = !d.jr.Spaced()
+	} else {
+		d.compact = false
 		*c = wire.Chunk{}
 		if err := json.Unmarshal(data, c); err != nil {
 			var te *json.UnmarshalTypeError
@@ -304,8 +319,10 @@ func (d *Decoder) decode(data []byte) error {
 			msg = *c.ErrorText
 		}
 		d.closeBlocks()
-		raw := d.raw(data)
-		d.emit(&event.Error{Agent: agent, Message: msg, Raw: raw, Checked: event.CompactJSON(raw)})
+		e := d.errs.New()
+		e.Agent, e.Message, e.Raw = agent, msg, d.raw(data)
+		e.Checked = event.CompactJSON(e.Raw)
+		d.emit(e)
 	case wire.TypeAbort:
 		d.ended = true
 		d.open = [2]openPart{} // the Error ends them
@@ -342,8 +359,10 @@ func (d *Decoder) decode(data []byte) error {
 	default:
 		// data-*, file, reasoning-file, message-metadata, custom,
 		// tool-approval-*, steering-message and types to come: data.
-		raw := d.raw(data)
-		d.emit(&event.Unknown{Agent: agent, Format: Name, Type: c.Type, Raw: raw, Checked: event.CompactJSON(raw)})
+		u := d.unknowns.New()
+		u.Agent, u.Format, u.Type, u.Raw = agent, Name, c.Type, d.raw(data)
+		u.Checked = event.CompactJSON(u.Raw)
+		d.emit(u)
 	}
 	return nil
 }
@@ -353,10 +372,10 @@ func (d *Decoder) decode(data []byte) error {
 // (borrowed: copied here) when it has no white space to drop. So Raw is
 // valid, compact JSON, as its events note (event.CompactJSON).
 func (d *Decoder) raw(data []byte) json.RawMessage {
-	// Without a space, a tab or a line break (the framer joins a
-	// message's data lines with one; a carriage return ends a line) it
-	// has no white space to drop.
-	if bytes.IndexByte(data, ' ') < 0 && bytes.IndexByte(data, '\t') < 0 && bytes.IndexByte(data, '\n') < 0 {
+	// The chunk's reader found no white space in it (compact), or it
+	// has no space, tab or line break (the framer joins a message's data
+	// lines with one; a carriage return ends a line): nothing to drop.
+	if d.compact || bytes.IndexByte(data, ' ') < 0 && bytes.IndexByte(data, '\t') < 0 && bytes.IndexByte(data, '\n') < 0 {
 		return d.raws.Copy(data)
 	}
 	c := jsontext.CompactValid(data)
@@ -394,10 +413,10 @@ func textPart(s *string) []event.Part {
 // toolOutput is the result of a tool-output-available chunk: a string
 // output is its text, any other JSON value its structured output.
 func (d *Decoder) toolOutput(agent string, c *wire.Chunk) *event.ToolResult {
-	tr := &event.ToolResult{Agent: agent, ID: c.ToolCallID, Server: isTrue(c.ProviderExecuted)}
-	var s string
-	if len(c.Output) > 0 && c.Output[0] == '"' && jsontext.DecodeValid(&d.jr, c.Output, &s, readString) == nil {
-		tr.Content = []event.Part{{Type: "text", Text: s}}
+	tr := d.results.New()
+	tr.Agent, tr.ID, tr.Server = agent, c.ToolCallID, isTrue(c.ProviderExecuted)
+	if len(c.Output) > 0 && c.Output[0] == '"' && jsontext.DecodeValid(&d.jr, c.Output, &d.output, readString) == nil {
+		tr.Content = []event.Part{{Type: "text", Text: d.output}}
 	} else if len(c.Output) > 0 {
 		tr.Structured = jsontext.CompactValid(c.Output) // the chunk's own copy, valid
 		tr.Checked = event.CompactJSON(tr.Structured)
@@ -480,6 +499,7 @@ func (d *Decoder) inputStart(c *wire.Chunk) error {
 	t := d.input(c.ToolCallID)
 	if t == nil {
 		t = &toolInput{id: c.ToolCallID}
+		t.deltas = t.few[:0]
 		d.inputs = append(d.inputs, t)
 	}
 	if c.ToolName != nil {
@@ -521,13 +541,15 @@ func (t *toolInput) call(agent string) *event.ToolCall {
 // tool-input-error chunk. The fragments it streamed in are kept as
 // InputDeltas when they spell the input exactly.
 func (d *Decoder) toolCall(c *wire.Chunk) {
-	tc := &event.ToolCall{Agent: d.cfg.Agent, ID: c.ToolCallID, Server: isTrue(c.ProviderExecuted)}
+	tc := d.toolCalls.New()
+	tc.Agent, tc.ID, tc.Server = d.cfg.Agent, c.ToolCallID, isTrue(c.ProviderExecuted)
 	if c.ToolName != nil {
 		tc.Name = *c.ToolName
 	}
-	tc.Input = json.RawMessage("{}")
 	if len(c.Input) > 0 {
 		tc.Input = jsontext.CompactValid(c.Input) // the chunk's own copy, valid
+	} else {
+		tc.Input = json.RawMessage("{}")
 	}
 	tc.Checked = event.CompactJSON(tc.Input)
 	if i := slices.IndexFunc(d.inputs, func(t *toolInput) bool { return t.id == c.ToolCallID }); i >= 0 {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
@@ -45,12 +46,20 @@ const maxTools = 1024
 type Decoder struct {
 	jr     jsontext.Reader // reads the wire structs in one pass
 	str    slab.Strings    // the strings jr makes
+	raws   slab.Bytes      // the payloads events keep (payload)
 	bufs   lineStructs     // what the wire structs are read into, line after line
 	deltas deltabatch.Batch
-	cfg    Config
-	lines  *frame.Lines
-	st     decoderstate.State
-	bad    badutf8.Once
+	// The other events of a run, each line's or two, in batches too.
+	blockStarts   deltabatch.Of[event.BlockStart]
+	blockEnds     deltabatch.Of[event.BlockEnd]
+	sessionStarts deltabatch.Of[event.SessionStart]
+	toolCalls     deltabatch.Of[event.ToolCall]
+	toolResults   deltabatch.Of[toolResult]
+	runEnds       deltabatch.Of[runEnd]
+	cfg           Config
+	lines         *frame.Lines
+	st            decoderstate.State
+	bad           badutf8.Once
 	// compact: the line being read has no white space outside its
 	// strings (jsontext.Reader.Spaced), nor has any value in it.
 	compact bool
@@ -66,10 +75,12 @@ type Decoder struct {
 	agent    string
 	held     *event.SessionStart // the init's start, waiting for the prompt
 	textOpen bool
-	tools    map[string]string // tool id -> name, calls without a result
-	toolIDs  []string          // their ids, oldest first
-	known    bool              // a line of this format was read
-	ended    bool              // the result line was read
+	// tools are the calls without a result, oldest first, at most
+	// maxTools: a run waits for one or two at a time, looked for in
+	// turn (the newest first) with no hashing.
+	tools []pendingTool
+	known bool // a line of this format was read
+	ended bool // the result line was read
 }
 
 // lineStructs are the structs a line is read into: the probe, then its
@@ -86,7 +97,7 @@ type lineStructs struct {
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
 func NewDecoder(r io.Reader, cfg *Config) *Decoder {
-	d := &Decoder{tools: map[string]string{}}
+	d := &Decoder{}
 	if cfg != nil {
 		d.cfg = *cfg
 	}
@@ -198,7 +209,12 @@ func (d *Decoder) read() {
 	if len(line) == 0 {
 		return
 	}
-	line, i, warn := d.bad.Fix(line)
+	// Most lines are ASCII: one look at their words, where Fix checks
+	// them for UTF-8.
+	i, warn := 0, false
+	if !jsontext.IsASCII(line) {
+		line, i, warn = d.bad.Fix(line)
+	}
 	if !d.started {
 		d.started = true
 		if string(line) == "{" {
@@ -322,7 +338,9 @@ func (d *Decoder) emit(evs ...event.Event) {
 func (d *Decoder) closeText() {
 	if d.textOpen {
 		d.textOpen = false
-		d.emit(&event.BlockEnd{Agent: d.agent, Kind: event.Text})
+		be := d.blockEnds.New()
+		be.Agent, be.Kind = d.agent, event.Text
+		d.emit(be)
 	}
 }
 
@@ -467,11 +485,13 @@ func orNone(s string) string {
 	return fmt.Sprintf("a %q", s)
 }
 
-// payload returns a copy of p, the line being read or a value in it,
-// and its note: valid JSON, as the decoder read the line whole; compact
-// too when the line was.
+// payload returns a copy of p, the line being read or a value in it
+// (a short one in a slab shared with the next ones: raws), and its note:
+// valid JSON, as the decoder read the line whole; compact too when the
+// line was.
 func (d *Decoder) payload(p []byte) (json.RawMessage, event.Checked) {
-	return decoderstate.Payload(p, d.compact)
+	c := d.raws.Copy(p)
+	return c, decoderstate.Note(c, d.compact)
 }
 
 func (d *Decoder) unknown(typ string, line []byte) {
@@ -486,11 +506,11 @@ func (d *Decoder) init(line []byte, l *gemini.Init) {
 	if l.SessionID != "" {
 		d.agent = l.SessionID
 	}
-	meta, note := d.payload(line)
-	d.held = &event.SessionStart{
-		Agent: d.agent, SessionID: l.SessionID, Model: l.Model,
-		Meta: meta, MetaKind: MetaKind, Checked: note,
-	}
+	ss := d.sessionStarts.New()
+	ss.Agent, ss.SessionID, ss.Model = d.agent, l.SessionID, l.Model
+	ss.Meta, ss.Checked = d.payload(line)
+	ss.MetaKind = MetaKind
+	d.held = ss
 }
 
 func (d *Decoder) message(line []byte, l *gemini.Message) {
@@ -516,7 +536,9 @@ func (d *Decoder) message(line []byte, l *gemini.Message) {
 	}
 	if !d.textOpen {
 		d.textOpen = true
-		d.emit(&event.BlockStart{Agent: d.agent, Kind: event.Text})
+		bs := d.blockStarts.New()
+		bs.Agent, bs.Kind = d.agent, event.Text
+		d.emit(bs)
 	}
 	if l.Content != "" {
 		d.emit(d.deltas.New(d.agent, event.Text, l.Content))
@@ -528,28 +550,46 @@ func (d *Decoder) message(line []byte, l *gemini.Message) {
 
 func (d *Decoder) toolUse(l *gemini.ToolUse) {
 	d.closeText()
-	input, note := json.RawMessage("null"), event.Checked{}
+	tc := d.toolCalls.New()
+	tc.Agent, tc.ID, tc.Name = d.agent, l.ToolID, l.ToolName
 	if l.Parameters != nil {
-		input, note = d.payload(l.Parameters) // read whole by the line's reader
+		tc.Input, tc.Checked = d.payload(l.Parameters) // read whole by the line's reader
+	} else {
+		tc.Input = json.RawMessage("null")
 	}
 	d.remember(l.ToolID, l.ToolName)
-	d.emit(&event.ToolCall{Agent: d.agent, ID: l.ToolID, Name: l.ToolName, Input: input, Checked: note})
+	d.emit(tc)
+}
+
+// pendingTool is a tool call waiting for its result, which takes its
+// name.
+type pendingTool struct{ id, name string }
+
+// pending returns the index in d.tools of the call id, or -1.
+func (d *Decoder) pending(id string) int {
+	for i := len(d.tools) - 1; i >= 0; i-- {
+		if d.tools[i].id == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // remember keeps a tool call's name until its result.
 func (d *Decoder) remember(id, name string) {
-	n := len(d.tools)
-	if d.tools[id] = name; len(d.tools) == n {
-		return // known already
+	if i := d.pending(id); i >= 0 {
+		d.tools[i].name = name // known already: it keeps its place
+		return
 	}
-	if len(d.toolIDs) >= maxTools {
-		delete(d.tools, d.toolIDs[0])
-		d.toolIDs = d.toolIDs[1:]
+	if len(d.tools) >= maxTools {
+		d.tools[0] = pendingTool{}
+		d.tools = d.tools[1:]
 	}
-	d.toolIDs = append(d.toolIDs, id)
+	d.tools = append(d.tools, pendingTool{id, name})
 }
 
-// toolResult is a ToolResult with room for its one part: one allocation.
+// toolResult is a ToolResult with room for its one part: no allocation
+// of its own.
 type toolResult struct {
 	event.ToolResult
 	part [1]event.Part
@@ -557,17 +597,12 @@ type toolResult struct {
 
 func (d *Decoder) toolResult(l *gemini.ToolResult) {
 	d.closeText()
-	tr := &toolResult{ToolResult: event.ToolResult{Agent: d.agent, ID: l.ToolID, IsError: l.Status == gemini.StatusError}}
+	tr := d.toolResults.New()
 	r := &tr.ToolResult
-	if name, ok := d.tools[l.ToolID]; ok {
-		r.Name = name
-		delete(d.tools, l.ToolID)
-		for i, id := range d.toolIDs {
-			if id == l.ToolID {
-				d.toolIDs = append(d.toolIDs[:i], d.toolIDs[i+1:]...)
-				break
-			}
-		}
+	r.Agent, r.ID, r.IsError = d.agent, l.ToolID, l.Status == gemini.StatusError
+	if i := d.pending(l.ToolID); i >= 0 {
+		r.Name = d.tools[i].name
+		d.tools = slices.Delete(d.tools, i, i+1)
 	}
 	if l.Status != gemini.StatusSuccess && l.Status != gemini.StatusError {
 		r.Status = l.Status
@@ -577,7 +612,7 @@ func (d *Decoder) toolResult(l *gemini.ToolResult) {
 		r.Content = tr.part[:]
 	}
 	if l.Error != nil {
-		r.Structured, _ = gemini.Marshal(l.Error)
+		r.Structured = gemini.AppendErrorInfo(nil, l.Error)
 		r.Checked = event.CompactJSON(r.Structured)
 	}
 	d.emit(r)
@@ -589,8 +624,8 @@ func (d *Decoder) errorLine(line []byte, l *gemini.Error) {
 	d.emit(&event.Error{Agent: d.agent, Message: l.Message, Type: l.Severity, Raw: raw, Checked: note})
 }
 
-// runEnd is a RunEnd with room for its usage and its one error: one
-// allocation.
+// runEnd is a RunEnd with room for its usage and its one error: no
+// allocation of their own.
 type runEnd struct {
 	event.RunEnd
 	usage  event.Usage
@@ -599,16 +634,15 @@ type runEnd struct {
 
 func (d *Decoder) result(line []byte, l *gemini.Result) {
 	d.closeText()
-	meta, note := d.payload(line)
-	re := &runEnd{RunEnd: event.RunEnd{
-		Agent: d.agent, IsError: l.Status == gemini.StatusError, Meta: meta, MetaKind: MetaKind, Checked: note,
-	}}
+	re := d.runEnds.New()
 	end := &re.RunEnd
+	end.Agent, end.IsError, end.MetaKind = d.agent, l.Status == gemini.StatusError, MetaKind
+	end.Meta, end.Checked = d.payload(line)
 	if l.Error != nil {
 		if end.IsError {
 			// The error that ended the run (status error): an Error
 			// event where it happened, as the other formats have it.
-			raw, _ := gemini.Marshal(l.Error)
+			raw := gemini.AppendErrorInfo(nil, l.Error)
 			d.emit(&event.Error{Agent: d.agent, Message: l.Error.Message, Type: l.Error.Type, Fatal: true, Raw: raw, Checked: event.CompactJSON(raw)})
 		}
 		// An error on a result that did not fail stays the result's

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -509,5 +510,44 @@ func TestCompactNotes(t *testing.T) {
 		if notes != 5 {
 			t.Errorf("spaced %v: %d payloads, want 5", spaced, notes)
 		}
+	}
+}
+
+// TestToolNamesBounded checks that a result takes the name of its call
+// while the decoder remembers the call: the last 1024 calls without a
+// result (the oldest beyond them forgotten), a call's name the last one
+// given for its id, and a call forgotten once its result came.
+func TestToolNamesBounded(t *testing.T) {
+	t.Parallel()
+	const remembered = 1024
+	var in strings.Builder
+	in.WriteString(`{"type":"init","timestamp":"t","session_id":"s","model":"m"}` + "\n")
+	use := func(id int, name string) {
+		in.WriteString(`{"type":"tool_use","timestamp":"t","tool_name":"` + name + `","tool_id":"c` + strconv.Itoa(id) + `","parameters":{}}` + "\n")
+	}
+	result := func(id int) {
+		in.WriteString(`{"type":"tool_result","timestamp":"t","tool_id":"c` + strconv.Itoa(id) + `","status":"success","output":"x"}` + "\n")
+	}
+	for id := range remembered + 1 {
+		use(id, "x") // c0 is forgotten
+	}
+	use(5, "y")
+	for _, id := range []int{0, 5, remembered, remembered, 1} {
+		result(id)
+	}
+	dec := newDecoder(strings.NewReader(in.String()), "names")
+	var got []string
+	for {
+		ev, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if r, ok := ev.(*event.ToolResult); ok {
+			got = append(got, r.ID+":"+r.Name)
+		}
+	}
+	want := []string{"c0:", "c5:y", "c1024:x", "c1024:", "c1:x"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the results' names (-want +got):\n%s", diff)
 	}
 }

@@ -7,6 +7,7 @@
 package gemini
 
 //go:generate go run ../gen
+//go:generate go run ../gen -write
 
 import (
 	"bytes"
@@ -135,6 +136,8 @@ type ToolResult struct {
 }
 
 // ErrorInfo is the error of a tool result or a failed run.
+//
+//wire:write nohtml
 type ErrorInfo struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
