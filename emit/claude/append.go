@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
@@ -20,9 +21,19 @@ import (
 
 // compactJSON returns raw as json.Compact writes it, and whether raw is
 // valid JSON (as json.Valid has it), checked in one pass where a
-// jsontext.Reader can.
+// jsontext.Reader can. A value the Reader read with no white space
+// outside its strings (Spaced) is compact already: raw itself, not
+// scanned again by jsontext.CompactValid.
 func (e *Encoder) compactJSON(raw []byte) ([]byte, bool) {
-	if !jsontext.Valid(&e.jr, raw) {
+	r := &e.jr
+	r.Reset(raw)
+	r.Skip()
+	switch {
+	case r.End():
+		if !r.Spaced() {
+			return raw, true
+		}
+	case !json.Valid(raw):
 		return nil, false
 	}
 	return jsontext.CompactValid(raw), true

@@ -607,10 +607,16 @@ func (e *Encoder) preInit(ev event.Event) bool {
 		return false
 	}
 	typ, subtype, err := wire.UnmarshalKind(raw)
-	if err != nil || typ == "" || (kind != "" && (typ != kind && subtype != kind || !e.namesSession(raw))) {
+	if err != nil || typ == "" || kind != "" && typ != kind && subtype != kind {
+		return false
+	}
+	line, ok := raw, true
+	if kind == "" {
+		line = jsontext.CompactValid(raw)
+	} else if line, ok = e.sessionLine(raw); !ok {
 		return false // a notice of another format's line (a session log's) is not written as it came
 	}
-	e.line(jsontext.CompactValid(raw), nil)
+	e.line(line, nil)
 	return true
 }
 
@@ -1072,10 +1078,12 @@ func (e *Encoder) noteUsage(ev event.Event) {
 // would find it set. Its notices are common in Claude Code's logs: read
 // by the encoder's Reader, encoding/json the judge of what it refuses
 // (a key with capitals, escapes or other bytes that may match
-// session_id only case-insensitively, bad JSON).
-func (e *Encoder) namesSession(raw []byte) bool {
+// session_id only case-insensitively, bad JSON). compact reports, of a
+// line that names it, whether the Reader found raw compact (Spaced), as
+// json.Compact gives it back: false when encoding/json judged the line.
+func (e *Encoder) namesSession(raw []byte) (named, compact bool) {
 	if !bytes.Contains(raw, []byte(`"session_id"`)) {
-		return false
+		return false, false
 	}
 	r, set := &e.jr, false
 	r.Reset(raw)
@@ -1098,12 +1106,23 @@ func (e *Encoder) namesSession(raw []byte) bool {
 		}
 	}
 	if r.End() {
-		return set
+		return set, set && !r.Spaced()
 	}
 	var line struct {
 		SessionID *string `json:"session_id"`
 	}
-	return json.Unmarshal(raw, &line) == nil && line.SessionID != nil
+	return json.Unmarshal(raw, &line) == nil && line.SessionID != nil, false
+}
+
+// sessionLine returns raw, a line that names its session_id (see
+// namesSession), compacted as json.Compact writes it, and whether it
+// names it.
+func (e *Encoder) sessionLine(raw []byte) ([]byte, bool) {
+	named, compact := e.namesSession(raw)
+	if named && !compact {
+		raw = jsontext.CompactValid(raw)
+	}
+	return raw, named
 }
 
 func isSessionID(key string) bool { return key == "session_id" }
@@ -1113,10 +1132,11 @@ func isSessionID(key string) bool { return key == "session_id" }
 // lines, sessionId, are another format's), else as an informational
 // system line.
 func (e *Encoder) notice(a *agent, ev *event.Notice) {
-	if typ, subtype, err := wire.UnmarshalKind(ev.Raw); err == nil && typ != "" && (typ == ev.Kind || subtype == ev.Kind) &&
-		e.namesSession(ev.Raw) {
-		e.line(jsontext.CompactValid(ev.Raw), nil)
-		return
+	if typ, subtype, err := wire.UnmarshalKind(ev.Raw); err == nil && typ != "" && (typ == ev.Kind || subtype == ev.Kind) {
+		if line, ok := e.sessionLine(ev.Raw); ok {
+			e.line(line, nil)
+			return
+		}
 	}
 	// As Marshal writes struct{Type, Subtype, Content, Level string; header}.
 	b := append(e.lineBuf(len(ev.Message)), `{"type":"`+wire.TypeSystem+`","subtype":"`+wire.SubtypeInformational+`","content":`...)
