@@ -87,6 +87,11 @@ type Encoder struct {
 	// its text in lastText is valid UTF-8 with no raw U+2028 or U+2029.
 	rawBlocks bool
 
+	// warned are the last kinds warned about (see warn), of the nWarned
+	// put there in turn.
+	warned  [4]string
+	nWarned int
+
 	// runState is what a run starts without (see newRun): zeroed on
 	// its own, the encoder's buffers are not copied for each run.
 	runState
@@ -150,7 +155,18 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	return e
 }
 
+// warn reports what stream-json cannot carry, once per kind. The kinds
+// reported last are looked for first, without losses' map lookup (a
+// string hash): a log of many runs warns again and again of the same
+// few kinds, in turn (exit codes, usage, reasoning tokens).
 func (e *Encoder) warn(what string) {
+	for _, w := range e.warned[:min(e.nWarned, len(e.warned))] {
+		if w == what {
+			return
+		}
+	}
+	e.warned[e.nWarned%len(e.warned)] = what
+	e.nWarned++
 	e.losses.Report(e.cfg.Warn, "claude", what)
 }
 

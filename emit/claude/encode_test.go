@@ -1309,3 +1309,30 @@ func TestLinesInOutputBuffer(t *testing.T) {
 		}
 	}
 }
+
+// TestWarnOnce: each kind of loss is reported once, however many kinds
+// come in turn (more than warn looks for first) and the empty kind too.
+func TestWarnOnce(t *testing.T) {
+	t.Parallel()
+	var got []string
+	e := NewEncoder(io.Discard, &Config{Warn: func(err error) {
+		var loss *event.LossError
+		if !errors.As(err, &loss) {
+			t.Fatalf("warning is not a *event.LossError: %v", err)
+		}
+		got = append(got, loss.What)
+	}})
+	kinds := []string{"", "a", "b", "c", "d", "e", "f"}
+	for range 3 {
+		for _, k := range kinds {
+			e.warn(k)
+			e.warn(k)
+		}
+		for _, k := range slices.Backward(kinds) {
+			e.warn(k)
+		}
+	}
+	if diff := cmp.Diff(kinds, got); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
