@@ -27,7 +27,8 @@ func TestAppendInitAsMarshal(t *testing.T) {
 	for i := range 2 * len(oddStrings) {
 		s := oddStrings[i/2]
 		for _, tools := range [][]string{nil, {}, {"Bash", s}, {}} {
-			e.session, e.n = s, 0
+			e.n = 0
+			e.setSession(s)
 			want, err := messages.Marshal(wire.Init{
 				Type: wire.TypeSystem, Subtype: wire.SubtypeInit, Cwd: s, SessionID: s, Tools: tools,
 				MCPServers: []any{}, Model: s + "m", PermissionMode: "default", SlashCommands: []string{},
@@ -246,7 +247,7 @@ func TestToolResultAsMarshal(t *testing.T) {
 	for _, ev := range results {
 		var out bytes.Buffer
 		e := NewEncoder(&out, nil)
-		e.session = ev.ID
+		e.setSession(ev.ID)
 		a := &agent{id: "main", names: map[string]string{}}
 		e.n = 0
 		want := oldToolResult(e, a, ev)

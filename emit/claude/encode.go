@@ -69,8 +69,9 @@ type Encoder struct {
 	// next run's, with its Streamer and their closures: a log of many
 	// tiny runs made them anew for each.
 	reuse *agent
-	// sessionJSON holds sessionOf, a session id, as a JSON string, in
-	// the pieces around it of a line's header (see headerText).
+	// sessionJSON holds the session id as a JSON string, in the pieces
+	// around it of a line's header (see headerText), or is empty until
+	// made.
 	sessionJSON []byte
 	initLine    initLine // kept across runs (see appendInit)
 	// bigBlock is the size from which a block is not copied into its
@@ -100,7 +101,6 @@ type Encoder struct {
 // runState is the state of the encoder that a run (a main session)
 // starts without.
 type runState struct {
-	sessionOf string // the session id of sessionJSON
 	// rs holds what the result line's pointer fields point to, so that
 	// they are not moved to the heap one by one for every run.
 	rs struct {
@@ -109,7 +109,7 @@ type runState struct {
 	main      string // the main agent's scope
 	haveMain  bool
 	mainAgent *agent // agents[main], once made (a main agent is never let go of)
-	session   string // session_id written on every line
+	session   string // session_id written on every line (set by setSession)
 	inited    bool
 	last      *agent // the agent scope returned last
 	// subs are the agents other than the main one, in the order they
@@ -174,7 +174,15 @@ func (e *Encoder) warn(what string) {
 // and a counter so that output is deterministic.
 func (e *Encoder) appendUUID(b []byte) []byte {
 	e.n++
-	return e.ids.appendUUID(b, e.session, e.n)
+	return e.ids.appendUUID(b, e.n)
+}
+
+// setSession makes id the session_id of the lines that follow: what is
+// made of it (headerText's JSON text, the uuids' message) is made anew
+// once, not compared with it at every line.
+func (e *Encoder) setSession(id string) {
+	e.session, e.sessionJSON = id, e.sessionJSON[:0]
+	e.ids.setSession(id)
 }
 
 // line writes one line; err is the error of marshalling it, if any.
@@ -237,11 +245,11 @@ const (
 )
 
 // headerText returns nullParent, sessionKey, the session id as a JSON string
-// and uuidKey in one piece, made once per session id.
+// and uuidKey in one piece, made once per session id (see setSession).
 func (e *Encoder) headerText() []byte {
-	if len(e.sessionJSON) == 0 || e.sessionOf != e.session {
-		b := jsontext.AppendMarshalString(append(e.sessionJSON[:0], nullParent+sessionKey...), e.session)
-		e.sessionJSON, e.sessionOf = append(b, uuidKey...), e.session
+	if len(e.sessionJSON) == 0 {
+		b := jsontext.AppendMarshalString(append(e.sessionJSON, nullParent+sessionKey...), e.session)
+		e.sessionJSON = append(b, uuidKey...)
 	}
 	return e.sessionJSON
 }
@@ -782,7 +790,7 @@ func (e *Encoder) init(s *event.SessionStart) {
 	if s != nil && s.MetaKind == parse.MetaKind && len(s.Meta) > 0 {
 		var in wire.Init
 		if e.inits.Unmarshal(s.Meta, &in) == nil && in.SessionID != "" {
-			e.session = in.SessionID
+			e.setSession(in.SessionID)
 			e.line(jsontext.CompactValid(s.Meta), nil)
 			return
 		}
@@ -794,19 +802,21 @@ func (e *Encoder) init(s *event.SessionStart) {
 	// defaults under its own claude_code_version.
 	// (appendInit writes the other keys.)
 	cwd, model, tools := "", "", []string{}
+	session := ""
 	if s != nil {
-		e.session = s.SessionID
-		if e.session == "" {
-			e.session = s.Agent
+		session = s.SessionID
+		if session == "" {
+			session = s.Agent
 		}
 		cwd, model = s.Cwd, s.Model
 		if s.Tools != nil {
 			tools = s.Tools
 		}
 	}
-	if e.session == "" {
-		e.session = e.main
+	if session == "" {
+		session = e.main
 	}
+	e.setSession(session)
 	// A source with no session id gets "": the unknown form, never a
 	// made-up id.
 	e.writeLine(e.appendInit(e.lineBuf(0), cwd, model, tools))

@@ -848,7 +848,7 @@ func TestLinesAsMarshal(t *testing.T) {
 	for _, s := range []string{"", "plain", "q\"b\\<&>\u2028\u2029\x01é", "bad \xff"} {
 		var out bytes.Buffer
 		e := NewEncoder(&out, nil)
-		e.session = s
+		e.setSession(s)
 		sub := s + "parent"
 		for _, a := range []*agent{{id: s}, {id: "sub", parent: &sub}} {
 			block := []byte(`{"type":"text","text":"x"}`)
