@@ -633,11 +633,18 @@ func (s *Streamer) Flush() error {
 	return s.err
 }
 
+// release writes the text block held back (see Streamer) and its
+// content_block_stop, if one is held: a test, inlined where every event
+// starts; the writing is releaseHeld's.
 func (s *Streamer) release() {
-	h := s.held
-	if h == nil {
-		return
+	if s.held != nil {
+		s.releaseHeld()
 	}
+}
+
+// releaseHeld is release of the block held.
+func (s *Streamer) releaseHeld() {
+	h := s.held
 	s.held = nil
 	switch {
 	case h.whole != nil:
