@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
@@ -21,22 +20,13 @@ import (
 
 // compactJSON returns raw as json.Compact writes it, and whether raw is
 // valid JSON (as json.Valid has it), checked in one pass where a
-// jsontext.Reader can. A value the Reader read with no white space
-// outside its strings (Spaced) is compact already: raw itself, not
-// scanned again by jsontext.CompactValid.
-func (e *Encoder) compactJSON(raw []byte) ([]byte, bool) {
-	r := &e.jr
-	r.Reset(raw)
-	r.Skip()
-	switch {
-	case r.End():
-		if !r.Spaced() {
-			return raw, true
-		}
-	case !json.Valid(raw):
-		return nil, false
+// jsontext.Reader can (messages.CompactJSON). A payload its decoder
+// noted compact (note, event.Checked) is raw itself, not read again.
+func (e *Encoder) compactJSON(raw []byte, note event.Checked) ([]byte, bool) {
+	if note.Compact(raw) {
+		return raw, true
 	}
-	return jsontext.CompactValid(raw), true
+	return messages.CompactJSON(&e.jr, raw)
 }
 
 // appendFloat appends f as encoding/json writes a float64, or reports

@@ -279,7 +279,7 @@ func checkCompact(t *testing.T, e *Encoder, raw []byte) {
 	t.Helper()
 	var want bytes.Buffer
 	wantOK := json.Valid(raw) && json.Compact(&want, raw) == nil
-	got, ok := e.compactJSON(slices.Clone(raw))
+	got, ok := e.compactJSON(slices.Clone(raw), event.Checked{})
 	if ok != wantOK || ok && !bytes.Equal(got, want.Bytes()) {
 		t.Errorf("compactJSON(%q) = %q, %v; json.Compact: %q, %v", raw, got, ok, want.Bytes(), wantOK)
 	}
@@ -396,5 +396,20 @@ func TestEscapedTexts(t *testing.T) {
 		if got, want := string(c.appendStrings(nil, texts)), string(appendStrings(nil, texts)); got != want {
 			t.Fatalf("round %d: array %q, want %q", round, got, want)
 		}
+	}
+}
+
+// TestCompactJSONNoted: a payload its decoder noted compact is written
+// as it is, not read again (the decoder vouches for it); a note of other
+// bytes is no note.
+func TestCompactJSONNoted(t *testing.T) {
+	t.Parallel()
+	e := NewEncoder(nil, nil)
+	raw := []byte(`{"a": 1}`) // spaced: only a note makes it go as it is
+	if got, ok := e.compactJSON(raw, event.CompactJSON(raw)); !ok || &got[0] != &raw[0] || len(got) != len(raw) {
+		t.Errorf("noted compact: %q, %v; want the payload itself", got, ok)
+	}
+	if got, ok := e.compactJSON(raw, event.CompactJSON(slices.Clone(raw))); !ok || string(got) != `{"a":1}` {
+		t.Errorf("noted a copy: %q, %v; want it compacted", got, ok)
 	}
 }

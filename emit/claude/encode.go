@@ -596,7 +596,7 @@ func (e *Encoder) encode(ev event.Event) error {
 			// back, it would be as unreadable.
 			e.warn("malformed stream-json lines")
 		default:
-			if line, ok := e.compactJSON(raw); ok {
+			if line, ok := e.compactJSON(raw, ev.Checked); ok {
 				e.line(line, nil) // a line type of a newer Claude Code
 			} else {
 				e.warn("malformed stream-json lines")
@@ -791,7 +791,11 @@ func (e *Encoder) init(s *event.SessionStart) {
 		var in wire.Init
 		if e.inits.Unmarshal(s.Meta, &in) == nil && in.SessionID != "" {
 			e.setSession(in.SessionID)
-			e.line(jsontext.CompactValid(s.Meta), nil)
+			line := s.Meta
+			if !s.Checked.Compact(line) {
+				line = jsontext.CompactValid(line)
+			}
+			e.line(line, nil)
 			return
 		}
 	}
@@ -934,7 +938,7 @@ func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 	b = append(b, "}]}"...)
 	b = e.appendHeader(b, a)
 	if len(ev.Structured) > 0 {
-		if structured, ok := e.compactJSON(ev.Structured); ok {
+		if structured, ok := e.compactJSON(ev.Structured, ev.Checked); ok {
 			b = append(b[:len(b)-1], `,"tool_use_result":`...)
 			b = append(append(b, structured...), '}')
 		}
@@ -990,7 +994,7 @@ func (e *Encoder) wholeBlock(text string) ([]byte, bool) {
 	if !strings.HasPrefix(strings.TrimSpace(text), "{") {
 		return nil, false
 	}
-	return e.compactJSON([]byte(text))
+	return e.compactJSON([]byte(text), event.Checked{})
 }
 
 // appendImageSource appends an image source, as Marshal writes
@@ -1179,7 +1183,7 @@ func (e *Encoder) runEnd(a *agent, ev *event.RunEnd) {
 	}
 	e.closeTurns(ev.StopReason)
 	if ev.MetaKind == parse.MetaKind {
-		if line, ok := e.compactJSON(ev.Meta); ok {
+		if line, ok := e.compactJSON(ev.Meta, ev.Checked); ok {
 			e.line(line, nil)
 			e.resultOut = true
 			return

@@ -1055,16 +1055,25 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 			s.TooMany()
 		}
 	}
-	input := ev.Input
-	if len(input) == 0 {
+	// input as it came, which is streamed; compact, as the block has it.
+	input, compact := ev.Input, ev.Input
+	switch {
+	case len(input) == 0:
 		input = json.RawMessage("{}")
+		compact = input
+	case ev.Checked.Compact(input):
+		// The decoder vouches for it: valid and compact.
+	default:
+		var ok bool
+		compact, ok = CompactJSON(&s.jr, input)
+		s.jr.Reset(nil)
+		if !ok {
+			// A library caller's input that is no JSON: written as a
+			// JSON string, as the decoders keep what a producer sent.
+			input = event.JSONText(string(input))
+			compact = input
+		}
 	}
-	if !jsontext.Valid(&s.jr, input) {
-		// A library caller's input that is no JSON: written as a JSON
-		// string, as the decoders keep what a producer sent.
-		input = event.JSONText(string(input))
-	}
-	s.jr.Reset(nil)
 	idx := s.index
 	s.index++
 	if ev.Truncated && s.streams() {
@@ -1092,7 +1101,7 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	}
 	if s.err == nil && s.Block != nil {
 		// In Spare's buffer, kept across messages, where s.buf is not.
-		b := appendToolBlock(s.spare(), typ, ev.ID, ev.Name, input, ev.MCPServer)
+		b := appendToolBlock(s.spare(), typ, ev.ID, ev.Name, compact, ev.MCPServer)
 		s.notText = true
 		s.err = s.Block(s.info(), b)
 		s.notText = false
