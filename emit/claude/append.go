@@ -194,10 +194,11 @@ func appendResultEnd(b []byte, r *wire.Result, uuid, errs []byte) []byte {
 }
 
 // appendName appends s as a JSON string: the type and subtypes of the
-// lines the encoder makes, which need no escape, as they are.
+// lines the encoder makes, and the error types it gives, which need no
+// escape, as they are.
 func appendName(b []byte, s string) []byte {
 	switch s {
-	case wire.TypeResult, wire.SubtypeSuccess, wire.SubtypeErrorDuring:
+	case wire.TypeResult, wire.SubtypeSuccess, wire.SubtypeErrorDuring, unknownErrorType, TurnFailedErrorType:
 		return append(append(append(b, '"'), s...), '"')
 	}
 	return jsontext.AppendMarshalString(b, s)

@@ -413,3 +413,14 @@ func TestCompactJSONNoted(t *testing.T) {
 		t.Errorf("noted a copy: %q, %v; want it compacted", got, ok)
 	}
 }
+
+// TestAppendName: the names appendName writes as they are are written as
+// jsontext.AppendMarshalString writes them.
+func TestAppendName(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{wire.TypeResult, wire.SubtypeSuccess, wire.SubtypeErrorDuring, unknownErrorType, TurnFailedErrorType, "q\"\n"} {
+		if got, want := appendName(nil, s), jsontext.AppendMarshalString(nil, s); string(got) != string(want) {
+			t.Errorf("appendName(%q) = %s, want %s", s, got, want)
+		}
+	}
+}

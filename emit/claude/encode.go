@@ -1036,6 +1036,9 @@ func isError(a *agent, ev *event.ToolResult) *bool {
 // written for a failed turn (event.TurnEnd.Error).
 const TurnFailedErrorType = "turn_failed"
 
+// unknownErrorType is the error type of an error whose source names none.
+const unknownErrorType = "unknown"
+
 // synthetic is the start of an error line (see errorLine), an assistant
 // line of one of Claude Code's synthetic messages as appendAssistant
 // writes it, in the pieces around the message's id and its block: made
@@ -1063,7 +1066,7 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 	a.st.EndTurn("", nil)
 	errType := ev.Type
 	if errType == "" {
-		errType = "unknown"
+		errType = unknownErrorType
 	}
 	text := ev.Message
 	if text == "" {
@@ -1082,7 +1085,7 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 	b = append(append(append(b, synthetic.mid...), e.block...), synthetic.tail...)
 	b = e.appendHeader(b, a)
 	b = append(b[:len(b)-1], `,"error":`...)
-	b = jsontext.AppendMarshalString(b, errType)
+	b = appendName(b, errType)
 	e.writeLine(append(b, '}'))
 }
 
