@@ -26,6 +26,10 @@ var (
 	blockStartHead   = newHead(anthropic.EventContentBlockStart, `{"type":"`+anthropic.EventContentBlockStart+`","index":`)
 	blockStopHead    = newHead(anthropic.EventContentBlockStop, `{"type":"`+anthropic.EventContentBlockStop+`","index":`)
 	deltaHead        = newHead(anthropic.EventContentBlockDelta, anthropic.ContentBlockDeltaHead)
+
+	// messageStopSSE is the whole SSE message of message_stop, with the
+	// blank line that ends it (see WriteStop).
+	messageStopSSE = messageStopEvent.sse + "\n\n"
 )
 
 // appendDelta appends the content_block_delta of text for a block of

@@ -932,7 +932,7 @@ func (s *Streamer) HoldStop(stopReason string, u *event.Usage) error {
 func (s *Streamer) WriteStop() error {
 	if s.stopHeld && s.err == nil {
 		s.stopHeld = false
-		_, s.err = s.W.WriteString(messageStopEvent.sse + "\n\n")
+		_, s.err = s.W.WriteString(messageStopSSE)
 		s.unbuffer()
 	}
 	return s.err
