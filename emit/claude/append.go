@@ -20,12 +20,13 @@ import (
 
 // compactJSON returns raw as json.Compact writes it, and whether raw is
 // valid JSON (as json.Valid has it), checked in one pass where a
-// jsontext.Reader can.
-func (e *Encoder) compactJSON(raw []byte) ([]byte, bool) {
-	if !jsontext.Valid(&e.jr, raw) {
-		return nil, false
+// jsontext.Reader can (messages.CompactJSON). A payload its decoder
+// noted compact (note, event.Checked) is raw itself, not read again.
+func (e *Encoder) compactJSON(raw []byte, note event.Checked) ([]byte, bool) {
+	if note.Compact(raw) {
+		return raw, true
 	}
-	return jsontext.CompactValid(raw), true
+	return messages.CompactJSON(&e.jr, raw)
 }
 
 // appendFloat appends f as encoding/json writes a float64, or reports
@@ -193,10 +194,11 @@ func appendResultEnd(b []byte, r *wire.Result, uuid, errs []byte) []byte {
 }
 
 // appendName appends s as a JSON string: the type and subtypes of the
-// lines the encoder makes, which need no escape, as they are.
+// lines the encoder makes, and the error types it gives, which need no
+// escape, as they are.
 func appendName(b []byte, s string) []byte {
 	switch s {
-	case wire.TypeResult, wire.SubtypeSuccess, wire.SubtypeErrorDuring:
+	case wire.TypeResult, wire.SubtypeSuccess, wire.SubtypeErrorDuring, unknownErrorType, TurnFailedErrorType:
 		return append(append(append(b, '"'), s...), '"')
 	}
 	return jsontext.AppendMarshalString(b, s)

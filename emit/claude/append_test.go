@@ -27,7 +27,8 @@ func TestAppendInitAsMarshal(t *testing.T) {
 	for i := range 2 * len(oddStrings) {
 		s := oddStrings[i/2]
 		for _, tools := range [][]string{nil, {}, {"Bash", s}, {}} {
-			e.session, e.n = s, 0
+			e.n = 0
+			e.setSession(s)
 			want, err := messages.Marshal(wire.Init{
 				Type: wire.TypeSystem, Subtype: wire.SubtypeInit, Cwd: s, SessionID: s, Tools: tools,
 				MCPServers: []any{}, Model: s + "m", PermissionMode: "default", SlashCommands: []string{},
@@ -246,7 +247,7 @@ func TestToolResultAsMarshal(t *testing.T) {
 	for _, ev := range results {
 		var out bytes.Buffer
 		e := NewEncoder(&out, nil)
-		e.session = ev.ID
+		e.setSession(ev.ID)
 		a := &agent{id: "main", names: map[string]string{}}
 		e.n = 0
 		want := oldToolResult(e, a, ev)
@@ -278,7 +279,7 @@ func checkCompact(t *testing.T, e *Encoder, raw []byte) {
 	t.Helper()
 	var want bytes.Buffer
 	wantOK := json.Valid(raw) && json.Compact(&want, raw) == nil
-	got, ok := e.compactJSON(slices.Clone(raw))
+	got, ok := e.compactJSON(slices.Clone(raw), event.Checked{})
 	if ok != wantOK || ok && !bytes.Equal(got, want.Bytes()) {
 		t.Errorf("compactJSON(%q) = %q, %v; json.Compact: %q, %v", raw, got, ok, want.Bytes(), wantOK)
 	}
@@ -394,6 +395,32 @@ func TestEscapedTexts(t *testing.T) {
 		}
 		if got, want := string(c.appendStrings(nil, texts)), string(appendStrings(nil, texts)); got != want {
 			t.Fatalf("round %d: array %q, want %q", round, got, want)
+		}
+	}
+}
+
+// TestCompactJSONNoted: a payload its decoder noted compact is written
+// as it is, not read again (the decoder vouches for it); a note of other
+// bytes is no note.
+func TestCompactJSONNoted(t *testing.T) {
+	t.Parallel()
+	e := NewEncoder(nil, nil)
+	raw := []byte(`{"a": 1}`) // spaced: only a note makes it go as it is
+	if got, ok := e.compactJSON(raw, event.CompactJSON(raw)); !ok || &got[0] != &raw[0] || len(got) != len(raw) {
+		t.Errorf("noted compact: %q, %v; want the payload itself", got, ok)
+	}
+	if got, ok := e.compactJSON(raw, event.CompactJSON(slices.Clone(raw))); !ok || string(got) != `{"a":1}` {
+		t.Errorf("noted a copy: %q, %v; want it compacted", got, ok)
+	}
+}
+
+// TestAppendName: the names appendName writes as they are are written as
+// jsontext.AppendMarshalString writes them.
+func TestAppendName(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{wire.TypeResult, wire.SubtypeSuccess, wire.SubtypeErrorDuring, unknownErrorType, TurnFailedErrorType, "q\"\n"} {
+		if got, want := appendName(nil, s), jsontext.AppendMarshalString(nil, s); string(got) != string(want) {
+			t.Errorf("appendName(%q) = %s, want %s", s, got, want)
 		}
 	}
 }

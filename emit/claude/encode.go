@@ -69,8 +69,9 @@ type Encoder struct {
 	// next run's, with its Streamer and their closures: a log of many
 	// tiny runs made them anew for each.
 	reuse *agent
-	// sessionJSON holds sessionOf, a session id, as a JSON string, in
-	// the pieces around it of a line's header (see headerText).
+	// sessionJSON holds the session id as a JSON string, in the pieces
+	// around it of a line's header (see headerText), or is empty until
+	// made.
 	sessionJSON []byte
 	initLine    initLine // kept across runs (see appendInit)
 	// bigBlock is the size from which a block is not copied into its
@@ -87,6 +88,11 @@ type Encoder struct {
 	// its text in lastText is valid UTF-8 with no raw U+2028 or U+2029.
 	rawBlocks bool
 
+	// warned are the last kinds warned about (see warn), of the nWarned
+	// put there in turn.
+	warned  [4]string
+	nWarned int
+
 	// runState is what a run starts without (see newRun): zeroed on
 	// its own, the encoder's buffers are not copied for each run.
 	runState
@@ -95,7 +101,6 @@ type Encoder struct {
 // runState is the state of the encoder that a run (a main session)
 // starts without.
 type runState struct {
-	sessionOf string // the session id of sessionJSON
 	// rs holds what the result line's pointer fields point to, so that
 	// they are not moved to the heap one by one for every run.
 	rs struct {
@@ -104,7 +109,7 @@ type runState struct {
 	main      string // the main agent's scope
 	haveMain  bool
 	mainAgent *agent // agents[main], once made (a main agent is never let go of)
-	session   string // session_id written on every line
+	session   string // session_id written on every line (set by setSession)
 	inited    bool
 	last      *agent // the agent scope returned last
 	// subs are the agents other than the main one, in the order they
@@ -150,7 +155,18 @@ func NewEncoder(w io.Writer, cfg *Config) *Encoder {
 	return e
 }
 
+// warn reports what stream-json cannot carry, once per kind. The kinds
+// reported last are looked for first, without losses' map lookup (a
+// string hash): a log of many runs warns again and again of the same
+// few kinds, in turn (exit codes, usage, reasoning tokens).
 func (e *Encoder) warn(what string) {
+	for _, w := range e.warned[:min(e.nWarned, len(e.warned))] {
+		if w == what {
+			return
+		}
+	}
+	e.warned[e.nWarned%len(e.warned)] = what
+	e.nWarned++
 	e.losses.Report(e.cfg.Warn, "claude", what)
 }
 
@@ -158,7 +174,15 @@ func (e *Encoder) warn(what string) {
 // and a counter so that output is deterministic.
 func (e *Encoder) appendUUID(b []byte) []byte {
 	e.n++
-	return e.ids.appendUUID(b, e.session, e.n)
+	return e.ids.appendUUID(b, e.n)
+}
+
+// setSession makes id the session_id of the lines that follow: what is
+// made of it (headerText's JSON text, the uuids' message) is made anew
+// once, not compared with it at every line.
+func (e *Encoder) setSession(id string) {
+	e.session, e.sessionJSON = id, e.sessionJSON[:0]
+	e.ids.setSession(id)
 }
 
 // line writes one line; err is the error of marshalling it, if any.
@@ -221,11 +245,11 @@ const (
 )
 
 // headerText returns nullParent, sessionKey, the session id as a JSON string
-// and uuidKey in one piece, made once per session id.
+// and uuidKey in one piece, made once per session id (see setSession).
 func (e *Encoder) headerText() []byte {
-	if len(e.sessionJSON) == 0 || e.sessionOf != e.session {
-		b := jsontext.AppendMarshalString(append(e.sessionJSON[:0], nullParent+sessionKey...), e.session)
-		e.sessionJSON, e.sessionOf = append(b, uuidKey...), e.session
+	if len(e.sessionJSON) == 0 {
+		b := jsontext.AppendMarshalString(append(e.sessionJSON, nullParent+sessionKey...), e.session)
+		e.sessionJSON = append(b, uuidKey...)
 	}
 	return e.sessionJSON
 }
@@ -572,7 +596,7 @@ func (e *Encoder) encode(ev event.Event) error {
 			// back, it would be as unreadable.
 			e.warn("malformed stream-json lines")
 		default:
-			if line, ok := e.compactJSON(raw); ok {
+			if line, ok := e.compactJSON(raw, ev.Checked); ok {
 				e.line(line, nil) // a line type of a newer Claude Code
 			} else {
 				e.warn("malformed stream-json lines")
@@ -607,10 +631,16 @@ func (e *Encoder) preInit(ev event.Event) bool {
 		return false
 	}
 	typ, subtype, err := wire.UnmarshalKind(raw)
-	if err != nil || typ == "" || (kind != "" && (typ != kind && subtype != kind || !e.namesSession(raw))) {
+	if err != nil || typ == "" || kind != "" && typ != kind && subtype != kind {
+		return false
+	}
+	line, ok := raw, true
+	if kind == "" {
+		line = jsontext.CompactValid(raw)
+	} else if line, ok = e.sessionLine(raw); !ok {
 		return false // a notice of another format's line (a session log's) is not written as it came
 	}
-	e.line(jsontext.CompactValid(raw), nil)
+	e.line(line, nil)
 	return true
 }
 
@@ -760,8 +790,12 @@ func (e *Encoder) init(s *event.SessionStart) {
 	if s != nil && s.MetaKind == parse.MetaKind && len(s.Meta) > 0 {
 		var in wire.Init
 		if e.inits.Unmarshal(s.Meta, &in) == nil && in.SessionID != "" {
-			e.session = in.SessionID
-			e.line(jsontext.CompactValid(s.Meta), nil)
+			e.setSession(in.SessionID)
+			line := s.Meta
+			if !s.Checked.Compact(line) {
+				line = jsontext.CompactValid(line)
+			}
+			e.line(line, nil)
 			return
 		}
 	}
@@ -772,19 +806,21 @@ func (e *Encoder) init(s *event.SessionStart) {
 	// defaults under its own claude_code_version.
 	// (appendInit writes the other keys.)
 	cwd, model, tools := "", "", []string{}
+	session := ""
 	if s != nil {
-		e.session = s.SessionID
-		if e.session == "" {
-			e.session = s.Agent
+		session = s.SessionID
+		if session == "" {
+			session = s.Agent
 		}
 		cwd, model = s.Cwd, s.Model
 		if s.Tools != nil {
 			tools = s.Tools
 		}
 	}
-	if e.session == "" {
-		e.session = e.main
+	if session == "" {
+		session = e.main
 	}
+	e.setSession(session)
 	// A source with no session id gets "": the unknown form, never a
 	// made-up id.
 	e.writeLine(e.appendInit(e.lineBuf(0), cwd, model, tools))
@@ -902,7 +938,7 @@ func (e *Encoder) toolResult(a *agent, ev *event.ToolResult) {
 	b = append(b, "}]}"...)
 	b = e.appendHeader(b, a)
 	if len(ev.Structured) > 0 {
-		if structured, ok := e.compactJSON(ev.Structured); ok {
+		if structured, ok := e.compactJSON(ev.Structured, ev.Checked); ok {
 			b = append(b[:len(b)-1], `,"tool_use_result":`...)
 			b = append(append(b, structured...), '}')
 		}
@@ -958,7 +994,7 @@ func (e *Encoder) wholeBlock(text string) ([]byte, bool) {
 	if !strings.HasPrefix(strings.TrimSpace(text), "{") {
 		return nil, false
 	}
-	return e.compactJSON([]byte(text))
+	return e.compactJSON([]byte(text), event.Checked{})
 }
 
 // appendImageSource appends an image source, as Marshal writes
@@ -1000,6 +1036,9 @@ func isError(a *agent, ev *event.ToolResult) *bool {
 // written for a failed turn (event.TurnEnd.Error).
 const TurnFailedErrorType = "turn_failed"
 
+// unknownErrorType is the error type of an error whose source names none.
+const unknownErrorType = "unknown"
+
 // synthetic is the start of an error line (see errorLine), an assistant
 // line of one of Claude Code's synthetic messages as appendAssistant
 // writes it, in the pieces around the message's id and its block: made
@@ -1027,7 +1066,7 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 	a.st.EndTurn("", nil)
 	errType := ev.Type
 	if errType == "" {
-		errType = "unknown"
+		errType = unknownErrorType
 	}
 	text := ev.Message
 	if text == "" {
@@ -1046,7 +1085,7 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 	b = append(append(append(b, synthetic.mid...), e.block...), synthetic.tail...)
 	b = e.appendHeader(b, a)
 	b = append(b[:len(b)-1], `,"error":`...)
-	b = jsontext.AppendMarshalString(b, errType)
+	b = appendName(b, errType)
 	e.writeLine(append(b, '}'))
 }
 
@@ -1072,10 +1111,12 @@ func (e *Encoder) noteUsage(ev event.Event) {
 // would find it set. Its notices are common in Claude Code's logs: read
 // by the encoder's Reader, encoding/json the judge of what it refuses
 // (a key with capitals, escapes or other bytes that may match
-// session_id only case-insensitively, bad JSON).
-func (e *Encoder) namesSession(raw []byte) bool {
+// session_id only case-insensitively, bad JSON). compact reports, of a
+// line that names it, whether the Reader found raw compact (Spaced), as
+// json.Compact gives it back: false when encoding/json judged the line.
+func (e *Encoder) namesSession(raw []byte) (named, compact bool) {
 	if !bytes.Contains(raw, []byte(`"session_id"`)) {
-		return false
+		return false, false
 	}
 	r, set := &e.jr, false
 	r.Reset(raw)
@@ -1098,12 +1139,23 @@ func (e *Encoder) namesSession(raw []byte) bool {
 		}
 	}
 	if r.End() {
-		return set
+		return set, set && !r.Spaced()
 	}
 	var line struct {
 		SessionID *string `json:"session_id"`
 	}
-	return json.Unmarshal(raw, &line) == nil && line.SessionID != nil
+	return json.Unmarshal(raw, &line) == nil && line.SessionID != nil, false
+}
+
+// sessionLine returns raw, a line that names its session_id (see
+// namesSession), compacted as json.Compact writes it, and whether it
+// names it.
+func (e *Encoder) sessionLine(raw []byte) ([]byte, bool) {
+	named, compact := e.namesSession(raw)
+	if named && !compact {
+		raw = jsontext.CompactValid(raw)
+	}
+	return raw, named
 }
 
 func isSessionID(key string) bool { return key == "session_id" }
@@ -1113,10 +1165,11 @@ func isSessionID(key string) bool { return key == "session_id" }
 // lines, sessionId, are another format's), else as an informational
 // system line.
 func (e *Encoder) notice(a *agent, ev *event.Notice) {
-	if typ, subtype, err := wire.UnmarshalKind(ev.Raw); err == nil && typ != "" && (typ == ev.Kind || subtype == ev.Kind) &&
-		e.namesSession(ev.Raw) {
-		e.line(jsontext.CompactValid(ev.Raw), nil)
-		return
+	if typ, subtype, err := wire.UnmarshalKind(ev.Raw); err == nil && typ != "" && (typ == ev.Kind || subtype == ev.Kind) {
+		if line, ok := e.sessionLine(ev.Raw); ok {
+			e.line(line, nil)
+			return
+		}
 	}
 	// As Marshal writes struct{Type, Subtype, Content, Level string; header}.
 	b := append(e.lineBuf(len(ev.Message)), `{"type":"`+wire.TypeSystem+`","subtype":"`+wire.SubtypeInformational+`","content":`...)
@@ -1133,7 +1186,7 @@ func (e *Encoder) runEnd(a *agent, ev *event.RunEnd) {
 	}
 	e.closeTurns(ev.StopReason)
 	if ev.MetaKind == parse.MetaKind {
-		if line, ok := e.compactJSON(ev.Meta); ok {
+		if line, ok := e.compactJSON(ev.Meta, ev.Checked); ok {
 			e.line(line, nil)
 			e.resultOut = true
 			return

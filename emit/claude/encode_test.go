@@ -848,7 +848,7 @@ func TestLinesAsMarshal(t *testing.T) {
 	for _, s := range []string{"", "plain", "q\"b\\<&>\u2028\u2029\x01é", "bad \xff"} {
 		var out bytes.Buffer
 		e := NewEncoder(&out, nil)
-		e.session = s
+		e.setSession(s)
 		sub := s + "parent"
 		for _, a := range []*agent{{id: s}, {id: "sub", parent: &sub}} {
 			block := []byte(`{"type":"text","text":"x"}`)
@@ -1307,5 +1307,32 @@ func TestLinesInOutputBuffer(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestWarnOnce: each kind of loss is reported once, however many kinds
+// come in turn (more than warn looks for first) and the empty kind too.
+func TestWarnOnce(t *testing.T) {
+	t.Parallel()
+	var got []string
+	e := NewEncoder(io.Discard, &Config{Warn: func(err error) {
+		var loss *event.LossError
+		if !errors.As(err, &loss) {
+			t.Fatalf("warning is not a *event.LossError: %v", err)
+		}
+		got = append(got, loss.What)
+	}})
+	kinds := []string{"", "a", "b", "c", "d", "e", "f"}
+	for range 3 {
+		for _, k := range kinds {
+			e.warn(k)
+			e.warn(k)
+		}
+		for _, k := range slices.Backward(kinds) {
+			e.warn(k)
+		}
+	}
+	if diff := cmp.Diff(kinds, got); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 }

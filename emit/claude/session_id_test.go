@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -45,14 +46,18 @@ func TestNamesSession(t *testing.T) {
 		"{\"session_id\":\"\xff\"}",
 		`{"session_id":"a","big":1e400}`,
 		`{"session_id":"a","n":-0.5e-3,"t":true,"f":false,"z":null}`,
+		`{"session_id":"a","x":{"y": [1]}}`,
+		`{"session_id":"a","x":{"y":[1, 2]},"z":"a b"}`,
 		`{}`,
 		``,
 	}
 	var e Encoder
 	for _, raw := range lines {
-		if got, w := e.namesSession([]byte(raw)), want(raw); got != w {
+		got, compact := e.namesSession([]byte(raw))
+		if w := want(raw); got != w {
 			t.Errorf("namesSession(%s) = %v, want %v", raw, got, w)
 		}
+		checkNamedCompact(t, raw, got, compact)
 	}
 }
 
@@ -66,8 +71,20 @@ func FuzzNamesSession(f *testing.F) {
 		}
 		want := strings.Contains(raw, `"session_id"`) && json.Unmarshal([]byte(raw), &line) == nil && line.SessionID != nil
 		var e Encoder
-		if got := e.namesSession([]byte(raw)); got != want {
+		got, compact := e.namesSession([]byte(raw))
+		if got != want {
 			t.Fatalf("namesSession(%q) = %v, want %v", raw, got, want)
 		}
+		checkNamedCompact(t, raw, got, compact)
 	})
+}
+
+// checkNamedCompact checks namesSession's compact: only for a line it
+// names, and then only when json.Compact gives the line back unchanged.
+func checkNamedCompact(t *testing.T, raw string, named, compact bool) {
+	t.Helper()
+	var c bytes.Buffer
+	if compact && (!named || json.Compact(&c, []byte(raw)) != nil || c.String() != raw) {
+		t.Errorf("namesSession(%q): compact, but named %v, json.Compact %q", raw, named, c.String())
+	}
 }

@@ -12,7 +12,7 @@ import (
 // Marshal of the session id.
 func checkSession(t *testing.T, e *Encoder, session string) {
 	t.Helper()
-	e.session = session
+	e.setSession(session)
 	want, err := messages.Marshal(session)
 	if err != nil {
 		t.Fatal(err)

@@ -14,20 +14,28 @@ import (
 // there as the one SHA-256 block it makes when it fits one (see
 // blockSum); for the line after the last, of the same session, only its
 // number's digits change, counted up in place, and the padding stays.
+// The session is set apart (setSession), when it changes, not compared
+// at every line.
 type lineIDs struct {
-	msg     []byte                 // block[:len(msg)] when it fits one block padded
+	msg     []byte                 // block[:len(msg)] when it fits one block padded; empty until made
 	block   [sha256.BlockSize]byte // msg, padded
 	session string                 // the session id msg starts with
 	n       int                    // the number msg ends with
 	sums    blockSum
 }
 
-// appendUUID appends the uuid of line n (at least 1) of session.
-func (l *lineIDs) appendUUID(b []byte, session string, n int) []byte {
-	if n != l.n+1 || session != l.session || len(l.msg) == 0 || !l.next() {
+// setSession makes session the session id of the uuids that follow.
+func (l *lineIDs) setSession(session string) {
+	if session != l.session {
+		l.session, l.msg = session, l.msg[:0]
+	}
+}
+
+// appendUUID appends the uuid of line n (at least 1) of the session.
+func (l *lineIDs) appendUUID(b []byte, n int) []byte {
+	if n != l.n+1 || len(l.msg) == 0 || !l.next() {
 		// Beyond the block's room, append moves msg elsewhere.
-		l.msg = strconv.AppendInt(append(append(l.block[:0], session...), '/'), int64(n), 10)
-		l.session = session
+		l.msg = strconv.AppendInt(append(append(l.block[:0], l.session...), '/'), int64(n), 10)
 		if len(l.msg) <= maxOneBlock {
 			pad(&l.block, len(l.msg))
 		}

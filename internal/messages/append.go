@@ -26,6 +26,10 @@ var (
 	blockStartHead   = newHead(anthropic.EventContentBlockStart, `{"type":"`+anthropic.EventContentBlockStart+`","index":`)
 	blockStopHead    = newHead(anthropic.EventContentBlockStop, `{"type":"`+anthropic.EventContentBlockStop+`","index":`)
 	deltaHead        = newHead(anthropic.EventContentBlockDelta, anthropic.ContentBlockDeltaHead)
+
+	// messageStopSSE is the whole SSE message of message_stop, with the
+	// blank line that ends it (see WriteStop).
+	messageStopSSE = messageStopEvent.sse + "\n\n"
 )
 
 // appendDelta appends the content_block_delta of text for a block of
@@ -184,17 +188,37 @@ func AppendUsage(b []byte, u *event.Usage) []byte {
 	return append(b, '}')
 }
 
+// CompactJSON returns raw as json.Compact writes it, and whether raw is
+// valid JSON (as json.Valid has it), read in one pass by r (reset to
+// raw) where it can, encoding/json the judge of what r refuses. A value
+// r read with no white space outside its strings (Spaced) is compact
+// already: raw itself, not scanned again by jsontext.CompactValid.
+func CompactJSON(r *jsontext.Reader, raw []byte) ([]byte, bool) {
+	r.Reset(raw)
+	r.Skip()
+	switch {
+	case r.End():
+		if !r.Spaced() {
+			return raw, true
+		}
+	case !json.Valid(raw):
+		return nil, false
+	}
+	return jsontext.CompactValid(raw), true
+}
+
 // appendToolBlock appends a tool use block of type typ (one of the
 // Messages API's tool use block types, which need no escape), as
-// Marshal writes toolBlock, its input being valid JSON, without
-// encoding/json's reflection: every tool call's block is written here.
+// Marshal writes toolBlock, its input being compact, valid JSON,
+// without encoding/json's reflection: every tool call's block is
+// written here.
 func appendToolBlock(b []byte, typ, id, name string, input []byte, server string) []byte {
 	b = append(append(append(b, `{"type":"`...), typ...), `","id":`...)
 	b = jsontext.AppendMarshalString(b, id)
 	b = append(b, `,"name":`...)
 	b = jsontext.AppendMarshalString(b, name)
 	b = append(b, `,"input":`...)
-	b = append(b, jsontext.CompactValid(input)...)
+	b = append(b, input...)
 	if server != "" {
 		b = append(b, `,"server_name":`...)
 		b = jsontext.AppendMarshalString(b, server)

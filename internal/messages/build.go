@@ -523,8 +523,9 @@ func (b *Builder) finish(agent string, bl *block, input json.RawMessage) {
 			}
 		}
 		// What a late snapshot is compared with (none comes to a
-		// StreamOnly builder); the text goes.
-		if b.noDigest {
+		// StreamOnly builder, nor to a block whose snapshot came: the
+		// next ones are repeats, passed over); the text goes.
+		if b.noDigest || bl.snap {
 			bl.inputSum = inputDigest{set: bl.input.Len() > 0}
 		} else {
 			bl.inputSum = digestInput([]byte(bl.input.String()))

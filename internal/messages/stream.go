@@ -633,11 +633,18 @@ func (s *Streamer) Flush() error {
 	return s.err
 }
 
+// release writes the text block held back (see Streamer) and its
+// content_block_stop, if one is held: a test, inlined where every event
+// starts; the writing is releaseHeld's.
 func (s *Streamer) release() {
-	h := s.held
-	if h == nil {
-		return
+	if s.held != nil {
+		s.releaseHeld()
 	}
+}
+
+// releaseHeld is release of the block held.
+func (s *Streamer) releaseHeld() {
+	h := s.held
 	s.held = nil
 	switch {
 	case h.whole != nil:
@@ -925,7 +932,7 @@ func (s *Streamer) HoldStop(stopReason string, u *event.Usage) error {
 func (s *Streamer) WriteStop() error {
 	if s.stopHeld && s.err == nil {
 		s.stopHeld = false
-		_, s.err = s.W.WriteString(messageStopEvent.sse + "\n\n")
+		_, s.err = s.W.WriteString(messageStopSSE)
 		s.unbuffer()
 	}
 	return s.err
@@ -1048,16 +1055,25 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 			s.TooMany()
 		}
 	}
-	input := ev.Input
-	if len(input) == 0 {
+	// input as it came, which is streamed; compact, as the block has it.
+	input, compact := ev.Input, ev.Input
+	switch {
+	case len(input) == 0:
 		input = json.RawMessage("{}")
+		compact = input
+	case ev.Checked.Compact(input):
+		// The decoder vouches for it: valid and compact.
+	default:
+		var ok bool
+		compact, ok = CompactJSON(&s.jr, input)
+		s.jr.Reset(nil)
+		if !ok {
+			// A library caller's input that is no JSON: written as a
+			// JSON string, as the decoders keep what a producer sent.
+			input = event.JSONText(string(input))
+			compact = input
+		}
 	}
-	if !jsontext.Valid(&s.jr, input) {
-		// A library caller's input that is no JSON: written as a JSON
-		// string, as the decoders keep what a producer sent.
-		input = event.JSONText(string(input))
-	}
-	s.jr.Reset(nil)
 	idx := s.index
 	s.index++
 	if ev.Truncated && s.streams() {
@@ -1085,7 +1101,7 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 	}
 	if s.err == nil && s.Block != nil {
 		// In Spare's buffer, kept across messages, where s.buf is not.
-		b := appendToolBlock(s.spare(), typ, ev.ID, ev.Name, input, ev.MCPServer)
+		b := appendToolBlock(s.spare(), typ, ev.ID, ev.Name, compact, ev.MCPServer)
 		s.notText = true
 		s.err = s.Block(s.info(), b)
 		s.notText = false

@@ -365,3 +365,66 @@ func TestIDWhenNeeded(t *testing.T) {
 		}
 	}
 }
+
+// TestToolBlockInput: a tool call's block has its input as json.Compact
+// writes it, whether the input is compact, spaced, noted compact by its
+// decoder, empty or no JSON at all (then a JSON string), while its
+// input_json_delta streams the input as it came.
+func TestToolBlockInput(t *testing.T) {
+	t.Parallel()
+	compact := json.RawMessage(`{"a":[1,"b c"]}`)
+	tests := []struct {
+		name     string
+		input    json.RawMessage
+		note     func([]byte) event.Checked
+		block    string
+		streamed string
+	}{
+		{"compact", compact, nil, `{"a":[1,"b c"]}`, `{"a":[1,"b c"]}`},
+		{"noted compact", compact, event.CompactJSON, `{"a":[1,"b c"]}`, `{"a":[1,"b c"]}`},
+		{"spaced", json.RawMessage(` {"a": [1, "b c"]}` + "\n"), nil, `{"a":[1,"b c"]}`, ` {"a": [1, "b c"]}` + "\n"},
+		{"noted valid, spaced", json.RawMessage(`{"a": 1}`), event.ValidJSON, `{"a":1}`, `{"a": 1}`},
+		{"empty", nil, nil, `{}`, `{}`},
+		{"no JSON", json.RawMessage(`{bad`), nil, `"{bad"`, `"{bad"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var block, streamed string
+			s := &Streamer{
+				Event: func(typ string, data []byte) error {
+					var d struct {
+						Delta struct {
+							PartialJSON *string `json:"partial_json"`
+						} `json:"delta"`
+					}
+					if err := json.Unmarshal(data, &d); err != nil {
+						t.Fatal(err)
+					}
+					if typ == anthropic.EventContentBlockDelta && d.Delta.PartialJSON != nil {
+						streamed += *d.Delta.PartialJSON
+					}
+					return nil
+				},
+				Block: func(_ MessageInfo, b []byte) error {
+					var tb struct{ Input json.RawMessage }
+					if err := json.Unmarshal(b, &tb); err != nil {
+						t.Fatal(err)
+					}
+					block = string(tb.Input)
+					return nil
+				},
+			}
+			ev := &event.ToolCall{ID: "c", Name: "n", Input: tt.input}
+			if tt.note != nil {
+				ev.Checked = tt.note(tt.input)
+			}
+			if _, err := s.Add(ev); err != nil {
+				t.Fatal(err)
+			}
+			if block != tt.block || streamed != tt.streamed {
+				t.Errorf("block input %s, streamed %q; want %s, %q", block, streamed, tt.block, tt.streamed)
+			}
+		})
+	}
+}
