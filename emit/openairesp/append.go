@@ -63,15 +63,27 @@ func appendRaws(b []byte, raws []json.RawMessage) []byte {
 	return append(b, ']')
 }
 
-// head appends the start of an event: its type and sequence number.
-func head(b []byte, typ string, seq int64) []byte {
-	b = jsontext.AppendMarshalString(append(b, `{"type":`...), typ)
-	return num(b, `,"sequence_number":`, seq)
+// appendHead appends the start of an SSE message of type typ up to its
+// data's sequence number, seq.
+func appendHead(b []byte, typ string, seq int64) []byte {
+	return strconv.AppendInt(appendTypeHead(b, typ), seq, 10)
 }
 
-// itemHead appends the start of an event about an item.
-func itemHead(b []byte, typ string, seq int64, id string, idx int) []byte {
-	b = jsontext.AppendMarshalString(append(head(b, typ, seq), `,"item_id":`...), id)
+// appendTypeHead appends the start of an SSE message of type typ up to
+// its data's sequence number: the event line, and the data line's
+// {"type":typ,"sequence_number":. typ is one of respwire's event types,
+// which a JSON string holds as they are (TestEventTypes): copied, not
+// escaped.
+func appendTypeHead(b []byte, typ string) []byte {
+	b = append(append(b, "event: "...), typ...)
+	b = append(append(b, "\ndata: {\"type\":\""...), typ...)
+	return append(b, `","sequence_number":`...)
+}
+
+// appendItemRef appends the fields after the sequence number of an event
+// about item id at output index idx: its item_id and output_index.
+func appendItemRef(b []byte, id string, idx int) []byte {
+	b = jsontext.AppendMarshalString(append(b, `,"item_id":`...), id)
 	return num(b, `,"output_index":`, int64(idx))
 }
 

@@ -67,6 +67,7 @@ const maxOutput = event.DefaultMaxBytes
 type block struct {
 	id    string
 	index int
+	ref   []byte            // the item's id and index in its events (appendItemRef), set by at
 	parts []json.RawMessage // the parts done
 	// esc is the current part's text escaped as a JSON string's, the
 	// concatenation of its escaped deltas, while no delta had an invalid
@@ -152,8 +153,7 @@ func (e *Encoder) respEvents(r *outResponse, types ...string) {
 		case r.Error != nil:
 			e.event(typ, respEvent{Type: typ, Seq: seq, Response: *r})
 		default:
-			b := appendEventHead(e.b.Buf[:0], typ)
-			b = head(b, typ, seq)
+			b := appendHead(e.b.Buf[:0], typ, seq)
 			b = append(b, `,"response":`...)
 			b = append(b, e.scratch...)
 			e.b.Buf = append(b, "}\n\n"...)
@@ -246,16 +246,16 @@ func (e *Encoder) doneItem(idx int, raw []byte) {
 	e.itemEvent(wire.EvItemDone, idx, raw)
 }
 
-// itemEvent writes an event of type typ about output item idx, raw: an
-// itemEvent.
+// itemEvent writes an event of type typ about output item idx, raw, as
+// appendJSON writes an itemEvent (TestItemEvent).
 func (e *Encoder) itemEvent(typ string, idx int, raw []byte) {
 	seq := e.nextSeq()
 	if e.b.Err != nil {
 		return
 	}
-	b := appendEventHead(e.b.Buf[:0], typ)
-	b = appendItemEvent(b, &itemEvent{Type: typ, Seq: seq, OutputIndex: idx, Item: raw})
-	e.b.Buf = append(b, "\n\n"...)
+	b := num(appendHead(e.b.Buf[:0], typ, seq), `,"output_index":`, int64(idx))
+	b = append(append(b, `,"item":`...), raw...)
+	e.b.Buf = append(b, "}\n\n"...)
 	e.b.Write()
 }
 
@@ -279,7 +279,7 @@ func (e *Encoder) startText(id string, refusal bool) *block {
 	}
 	b := e.newBlock(id)
 	e.scratch = appendMessageItem(e.scratch[:0], &messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusInProgress, Role: "assistant", Content: []json.RawMessage{}})
-	b.index = e.addItem(e.scratch)
+	b.at(e.addItem(e.scratch))
 	e.text = b
 	e.newPart(b, refusal)
 	return b
@@ -357,8 +357,15 @@ func (e *Encoder) newBlock(id string) *block {
 		return &block{id: id}
 	}
 	e.spare = nil
-	*b = block{id: id, parts: b.parts[:0], text: b.text[:0], esc: b.esc[:0]}
+	*b = block{id: id, parts: b.parts[:0], text: b.text[:0], esc: b.esc[:0], ref: b.ref[:0]}
 	return b
+}
+
+// at notes that b's item is output item idx: its id and index are
+// written once, for each of its events to copy.
+func (b *block) at(idx int) {
+	b.index = idx
+	b.ref = appendItemRef(b.ref[:0], b.id, idx)
 }
 
 // freeBlock keeps the memory of b, finished, for the next block.
@@ -392,8 +399,7 @@ func (e *Encoder) itemField(typ string, b *block, idxKey string, idx int, key st
 	if e.b.Err != nil {
 		return
 	}
-	buf := appendEventHead(e.b.Buf[:0], typ)
-	buf = itemHead(buf, typ, seq, b.id, b.index)
+	buf := append(appendHead(e.b.Buf[:0], typ, seq), b.ref...)
 	buf = num(buf, idxKey, int64(idx))
 	buf = append(buf, key...)
 	buf = append(buf, val...)
@@ -434,7 +440,7 @@ func (e *Encoder) startThinking(id string) *block {
 	}
 	b := e.newBlock(id)
 	e.scratch = appendReasoningItem(e.scratch[:0], &reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: []json.RawMessage{}})
-	b.index = e.addItem(e.scratch)
+	b.at(e.addItem(e.scratch))
 	e.think = b
 	e.newSummary(b)
 	return b
@@ -637,15 +643,9 @@ func (e *Encoder) deltas(typ, id string, idx int, midKey string, mid int, s, end
 		if blk != nil {
 			e.dpart = blk.part
 		}
-		h := append(appendEventHead(e.dhead[:0], typ), `{"type":`...)
-		h = jsontext.AppendMarshalString(h, typ)
-		h = append(h, `,"sequence_number":`...)
+		h := appendTypeHead(e.dhead[:0], typ)
 		e.dsplit = len(h)
-		h = append(h, `,"item_id":`...)
-		h = jsontext.AppendMarshalString(h, id)
-		h = append(h, `,"output_index":`...)
-		h = strconv.AppendInt(h, int64(idx), 10)
-		h = append(h, ',')
+		h = append(appendItemRef(h, id, idx), ',')
 		if midKey != "" {
 			h = append(h, midKey...)
 			h = strconv.AppendInt(h, int64(mid), 10)

@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/agentstream/agentstream/event"
-
+	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/wire/openai"
 	wire "github.com/agentstream/agentstream/internal/wire/openai/respwire"
 )
@@ -68,7 +72,8 @@ func TestFastDone(t *testing.T) {
 			for _, refusal := range []bool{false, true} {
 				for _, a := range anns {
 					fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
-					b := &block{id: id, index: idx, refusal: refusal, annotations: a, parts: []json.RawMessage{json.RawMessage(`{}`)}, escBad: true}
+					b := &block{id: id, refusal: refusal, annotations: a, parts: []json.RawMessage{json.RawMessage(`{}`)}, escBad: true}
+					b.at(idx)
 					b.text = append(b.text, s...)
 					fast.finishPart(b)
 					var p any
@@ -97,7 +102,8 @@ func TestFastDone(t *testing.T) {
 				}
 			}
 			fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
-			fast.think = &block{id: id, index: idx, escBad: true}
+			fast.think = &block{id: id, escBad: true}
+			fast.think.at(idx)
 			fast.think.text = append(fast.think.text, s...)
 			fast.endSummary("")
 			p := part{Type: wire.PartSummaryText, Text: s}
@@ -149,6 +155,62 @@ func TestPartOfDeltas(t *testing.T) {
 				}
 				if !bytes.Equal(got, want) {
 					t.Errorf("%q + %q: part %s, encoding/json %s", a, b, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestEventTypes: every event type of respwire, which appendTypeHead
+// copies without escaping, is written as it is in a JSON string.
+func TestEventTypes(t *testing.T) {
+	t.Parallel()
+	f, err := parser.ParseFile(token.NewFileSet(), "../../internal/wire/openai/respwire/wire.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range g.Specs {
+			v := spec.(*ast.ValueSpec)
+			for i, name := range v.Names {
+				lit, ok := v.Values[i].(*ast.BasicLit)
+				if !strings.HasPrefix(name.Name, "Ev") || !ok {
+					continue
+				}
+				typ, err := strconv.Unquote(lit.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n++
+				if got := string(jsontext.AppendMarshalString(nil, typ)); got != `"`+typ+`"` {
+					t.Errorf("%s = %s is written %s in a JSON string", name.Name, lit.Value, got)
+				}
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("found %d event types in respwire, want them all", n)
+	}
+}
+
+// TestItemEvent: the item events, which the encoder writes by hand, are
+// the bytes encoding/json writes for itemEvent.
+func TestItemEvent(t *testing.T) {
+	t.Parallel()
+	for _, typ := range []string{wire.EvItemAdded, wire.EvItemDone} {
+		for _, idx := range []int{0, 7, 1234} {
+			for _, raw := range []string{`{}`, `{"id":"é\"<","type":"message","content":[]}`} {
+				fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
+				fast.seq, slow.seq = int64(idx), int64(idx)
+				fast.itemEvent(typ, idx, []byte(raw))
+				slow.event(typ, itemEvent{Type: typ, Seq: slow.nextSeq(), OutputIndex: idx, Item: json.RawMessage(raw)})
+				if got, want := fast.b.W.(*bytes.Buffer).String(), slow.b.W.(*bytes.Buffer).String(); got != want {
+					t.Errorf("itemEvent\n%s\nencoding/json\n%s", got, want)
 				}
 			}
 		}
