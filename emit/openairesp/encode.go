@@ -66,8 +66,9 @@ const maxOutput = event.DefaultMaxBytes
 // blocks of one item id are the parts of one item.
 type block struct {
 	id    string
+	qid   []byte // id as a JSON string
 	index int
-	ref   []byte            // the item's id and index in its events (appendItemRef), set by at
+	ref   []byte            // the item's id and index in its events, set by at
 	parts []json.RawMessage // the parts done
 	// esc is the current part's text escaped as a JSON string's, the
 	// concatenation of its escaped deltas, while no delta had an invalid
@@ -278,7 +279,7 @@ func (e *Encoder) startText(id string, refusal bool) *block {
 		id = e.b.NewID("msg_agentstream_")
 	}
 	b := e.newBlock(id)
-	e.scratch = appendMessageItem(e.scratch[:0], &messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusInProgress, Role: "assistant", Content: []json.RawMessage{}})
+	e.scratch = appendMessageAdded(e.scratch[:0], b)
 	b.at(e.addItem(e.scratch))
 	e.text = b
 	e.newPart(b, refusal)
@@ -354,10 +355,10 @@ func (b *block) reset() {
 func (e *Encoder) newBlock(id string) *block {
 	b := e.spare
 	if b == nil {
-		return &block{id: id}
+		b = &block{}
 	}
 	e.spare = nil
-	*b = block{id: id, parts: b.parts[:0], text: b.text[:0], esc: b.esc[:0], ref: b.ref[:0]}
+	*b = block{id: id, qid: jsontext.AppendMarshalString(b.qid[:0], id), parts: b.parts[:0], text: b.text[:0], esc: b.esc[:0], ref: b.ref[:0]}
 	return b
 }
 
@@ -365,7 +366,8 @@ func (e *Encoder) newBlock(id string) *block {
 // written once, for each of its events to copy.
 func (b *block) at(idx int) {
 	b.index = idx
-	b.ref = appendItemRef(b.ref[:0], b.id, idx)
+	b.ref = append(append(b.ref[:0], `,"item_id":`...), b.qid...)
+	b.ref = num(b.ref, `,"output_index":`, int64(idx))
 }
 
 // freeBlock keeps the memory of b, finished, for the next block.
@@ -408,6 +410,23 @@ func (e *Encoder) itemField(typ string, b *block, idxKey string, idx int, key st
 	e.b.Write()
 }
 
+// appendMessageAdded appends the message item of b as its added event
+// carries it: as appendJSON writes a messageItem of b's id, in progress,
+// role assistant, no content yet (TestMessageItem); written by hand from
+// the id b escaped once.
+func appendMessageAdded(dst []byte, b *block) []byte {
+	dst = append(append(dst, `{"id":`...), b.qid...)
+	return append(dst, `,"type":"`+wire.ItemMessage+`","status":"`+openai.StatusInProgress+`","role":"assistant","content":[]}`...)
+}
+
+// appendMessageDone appends the message item of b, completed, its
+// content b's parts, as appendMessageAdded appends it added.
+func appendMessageDone(dst []byte, b *block) []byte {
+	dst = append(append(dst, `{"id":`...), b.qid...)
+	dst = append(dst, `,"type":"`+wire.ItemMessage+`","status":"`+openai.StatusCompleted+`","role":"assistant","content":`...)
+	return append(appendRaws(dst, b.parts), '}')
+}
+
 // finishText ends the message item being written.
 func (e *Encoder) finishText() {
 	b := e.text
@@ -416,7 +435,7 @@ func (e *Encoder) finishText() {
 	}
 	e.text = nil
 	e.finishPart(b)
-	e.scratch = appendMessageItem(e.scratch[:0], &messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusCompleted, Role: "assistant", Content: b.parts})
+	e.scratch = appendMessageDone(e.scratch[:0], b)
 	e.doneItem(b.index, e.scratch)
 	e.freeBlock(b)
 }

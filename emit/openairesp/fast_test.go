@@ -72,7 +72,8 @@ func TestFastDone(t *testing.T) {
 			for _, refusal := range []bool{false, true} {
 				for _, a := range anns {
 					fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
-					b := &block{id: id, refusal: refusal, annotations: a, parts: []json.RawMessage{json.RawMessage(`{}`)}, escBad: true}
+					b := fast.newBlock(id)
+					b.refusal, b.annotations, b.parts, b.escBad = refusal, a, []json.RawMessage{json.RawMessage(`{}`)}, true
 					b.at(idx)
 					b.text = append(b.text, s...)
 					fast.finishPart(b)
@@ -102,7 +103,8 @@ func TestFastDone(t *testing.T) {
 				}
 			}
 			fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
-			fast.think = &block{id: id, escBad: true}
+			fast.think = fast.newBlock(id)
+			fast.think.escBad = true
 			fast.think.at(idx)
 			fast.think.text = append(fast.think.text, s...)
 			fast.endSummary("")
@@ -211,6 +213,34 @@ func TestItemEvent(t *testing.T) {
 				slow.event(typ, itemEvent{Type: typ, Seq: slow.nextSeq(), OutputIndex: idx, Item: json.RawMessage(raw)})
 				if got, want := fast.b.W.(*bytes.Buffer).String(), slow.b.W.(*bytes.Buffer).String(); got != want {
 					t.Errorf("itemEvent\n%s\nencoding/json\n%s", got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestMessageItem: the message items, which the encoder writes by hand,
+// are the bytes encoding/json writes for messageItem.
+func TestMessageItem(t *testing.T) {
+	t.Parallel()
+	for _, id := range []string{"msg_1", "é\"<\u2028", ""} {
+		for _, parts := range [][]json.RawMessage{nil, {json.RawMessage(`{"type":"output_text","text":"x"}`), json.RawMessage(`{}`)}} {
+			e := NewEncoder(new(bytes.Buffer), nil)
+			b := e.newBlock(id)
+			b.parts = parts
+			for _, c := range []struct {
+				got  []byte
+				want messageItem
+			}{
+				{appendMessageAdded([]byte("prefix"), b), messageItem{ID: id, Type: wire.ItemMessage, Status: openai.StatusInProgress, Role: "assistant", Content: []json.RawMessage{}}},
+				{appendMessageDone([]byte("prefix"), b), messageItem{ID: id, Type: wire.ItemMessage, Status: openai.StatusCompleted, Role: "assistant", Content: parts}},
+			} {
+				want, err := openai.Marshal(c.want)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(c.got) != "prefix"+string(want) {
+					t.Errorf("message item %s, encoding/json %s", c.got, want)
 				}
 			}
 		}
