@@ -51,7 +51,10 @@ type Encoder struct {
 	dsplit   int
 	parts    int // the parts begun, which number them
 	outBytes int // the bytes of the turn's items, kept in output up to maxOutput
-	jr       jsontext.Reader
+	// kept holds the bytes of output's items one after the other: their
+	// memory, reused from turn to turn (see dropOutput).
+	kept []byte
+	jr   jsontext.Reader
 }
 
 // maxOutput caps the bytes of the output items the encoder keeps for a
@@ -135,7 +138,8 @@ func (e *Encoder) response(status string) outResponse {
 func (e *Encoder) begin(id, model string, created int64) {
 	e.b.Begin(id, model, "resp_agentstream_")
 	e.b.Created = created
-	e.seq, e.index, e.output, e.outBytes, e.tools = 0, 0, nil, 0, 0
+	e.seq, e.index, e.outBytes, e.tools = 0, 0, 0, 0
+	e.dropOutput()
 	r := e.response(openai.StatusInProgress)
 	e.respEvents(&r, wire.EvCreated, wire.EvInProgress)
 }
@@ -201,7 +205,8 @@ func (e *Encoder) end(stop string, u *event.Usage) {
 		typ = wire.EvIncomplete
 	}
 	e.respEvents(&r, typ)
-	e.b.Turn, e.output = false, nil
+	e.b.Turn = false
+	e.dropOutput()
 }
 
 // fail ends the turn with response.failed.
@@ -211,7 +216,8 @@ func (e *Encoder) fail(msg string) {
 	r := e.response(openai.StatusFailed)
 	r.Error = &openai.APIError{Code: openai.TurnFailed, Message: msg}
 	e.respEvents(&r, wire.EvFailed)
-	e.b.Turn, e.output = false, nil
+	e.b.Turn = false
+	e.dropOutput()
 }
 
 // flush finishes what waits for a next event: a text item (its
@@ -233,18 +239,38 @@ func (e *Encoder) addItem(raw []byte) int {
 }
 
 // doneItem writes the done event of output item idx, raw, and keeps a
-// copy of raw for the response's output.
+// copy of raw for the response's output, in kept.
 func (e *Encoder) doneItem(idx int, raw []byte) {
 	if e.outBytes += len(raw); e.outBytes > maxOutput {
 		// The final event could not be read back (a reader's cap on one
 		// SSE message); the items were each written done.
 		e.warn(fmt.Sprintf("the output of a response over %d bytes in its final event (written empty there)", maxOutput))
 		clear(e.output)
-		e.output = e.output[:0:0]
+		e.output, e.kept = e.output[:0:0], nil
 	} else {
-		e.output = append(e.output, bytes.Clone(raw))
+		// The items kept before stay where they are when kept grows
+		// into new memory: nothing writes over them until dropOutput.
+		n := len(e.kept)
+		e.kept = append(e.kept, raw...)
+		e.output = append(e.output, e.kept[n:len(e.kept):len(e.kept)])
 	}
 	e.itemEvent(wire.EvItemDone, idx, raw)
+}
+
+// keptMax is the memory of a turn's items that dropOutput keeps for the
+// next turn's at most.
+const keptMax = 1 << 20
+
+// dropOutput forgets the turn's items, when its final event is written
+// or a new turn begins; their memory is kept for the next turn's.
+func (e *Encoder) dropOutput() {
+	clear(e.output)
+	e.output = e.output[:0]
+	if cap(e.kept) > keptMax {
+		e.kept = nil
+	} else {
+		e.kept = e.kept[:0]
+	}
 }
 
 // itemEvent writes an event of type typ about output item idx, raw, as
@@ -914,7 +940,8 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	}
 	out.Seq = e.nextSeq()
 	e.event(wire.EvError, out)
-	e.b.Turn, e.output = false, nil
+	e.b.Turn = false
+	e.dropOutput()
 }
 
 func nilIfEmpty(s string) any {
