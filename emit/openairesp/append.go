@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/wire/openai"
+	wire "github.com/agentstream/agentstream/internal/wire/openai/respwire"
 )
 
 // appendJSON appends v, one of the events of wire.go that Encoder.event
@@ -30,11 +31,51 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 	return append(b, data...), err
 }
 
-// appendResponse appends a response object without an error (whose
-// writer cannot fail).
-func appendResponse(b []byte, r *outResponse) []byte {
-	b, _ = appendOutResponse(b, r)
-	return b
+// appendResponse appends response r, which has no error, as appendJSON
+// writes it (TestAppendJSON's sameResponse): by hand, from its id,
+// object, creation time and model, the turn's, written once per turn
+// (respText).
+func (e *Encoder) appendResponse(b []byte, r *outResponse) []byte {
+	t := &e.resp
+	if r.ID != t.id || r.Object != t.object || r.CreatedAt != t.created || r.Model != t.model || t.head == nil {
+		t.id, t.object, t.created, t.model = r.ID, r.Object, r.CreatedAt, r.Model
+		t.head = jsontext.AppendMarshalString(append(t.head[:0], `{"id":`...), r.ID)
+		t.head = jsontext.AppendMarshalString(append(t.head, `,"object":`...), r.Object)
+		if r.CreatedAt != 0 {
+			t.head = num(t.head, `,"created_at":`, r.CreatedAt)
+		}
+		t.head = append(t.head, `,"status":`...)
+		t.modelJSON = jsontext.AppendMarshalString(append(t.modelJSON[:0], `,"model":`...), r.Model)
+	}
+	b = jsontext.AppendMarshalString(append(b, t.head...), r.Status)
+	b = append(b, `,"error":null,"incomplete_details":`...)
+	if r.IncompleteDetails == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendIncomplete(b, r.IncompleteDetails)
+	}
+	b = append(b, t.modelJSON...)
+	b = appendRaws(append(b, `,"output":`...), r.Output)
+	if r.ServiceTier != "" {
+		b = jsontext.AppendMarshalString(append(b, `,"service_tier":`...), r.ServiceTier)
+	}
+	b = append(b, `,"usage":`...)
+	if r.Usage == nil {
+		b = append(b, "null"...)
+	} else {
+		b = wire.AppendUsage(b, r.Usage)
+	}
+	return append(b, '}')
+}
+
+// respText is what appendResponse writes once per turn: the start of its
+// responses' JSON up to their status ({"id":...,"object":...,
+// "created_at":...,"status":) and their model field, for the response
+// id, object, creation time and model they are of.
+type respText struct {
+	id, object, model string
+	created           int64
+	head, modelJSON   []byte
 }
 
 // appendRaw appends raw, compact, valid JSON as encoding/json writes a

@@ -55,6 +55,7 @@ type Encoder struct {
 	// memory, reused from turn to turn (see dropOutput).
 	kept []byte
 	jr   jsontext.Reader
+	resp respText // the turn's responses' id and model written (appendResponse)
 }
 
 // maxOutput caps the bytes of the output items the encoder keeps for a
@@ -149,7 +150,7 @@ func (e *Encoder) begin(id, model string, created int64) {
 // response's error object goes through encoding/json).
 func (e *Encoder) respEvents(r *outResponse, types ...string) {
 	if r.Error == nil {
-		e.scratch = appendResponse(e.scratch[:0], r)
+		e.scratch = e.appendResponse(e.scratch[:0], r)
 	}
 	for _, typ := range types {
 		seq := e.nextSeq()

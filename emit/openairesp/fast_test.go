@@ -346,6 +346,42 @@ type (
 	}
 )
 
+// TestResponseText: responses of other ids, objects, creation times and
+// models, written one after the other by one encoder (which writes a
+// turn's id and model once), are encoding/json's.
+func TestResponseText(t *testing.T) {
+	t.Parallel()
+	base := outResponse{ID: "resp_1", Object: "response", CreatedAt: 5, Status: openai.StatusInProgress, Model: "m", Output: []json.RawMessage{}}
+	var rs []outResponse
+	for i, change := range []func(*outResponse){
+		func(*outResponse) {},
+		func(r *outResponse) { r.ID = "resp_2\"é" },
+		func(r *outResponse) { r.Object = "other" },
+		func(r *outResponse) { r.CreatedAt = 0 },
+		func(r *outResponse) { r.Model = "" },
+		func(r *outResponse) {
+			r.Status, r.IncompleteDetails = openai.StatusIncomplete, &incomplete{Reason: "max_output_tokens"}
+		},
+	} {
+		r := base
+		r.Output = []json.RawMessage{json.RawMessage(`{"n":` + strconv.Itoa(i) + `}`)}
+		change(&r)
+		rs = append(rs, r, base)
+	}
+	fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
+	for _, r := range rs {
+		fast.respEvents(&r, wire.EvCompleted)
+		want, err := openai.Marshal(respEvent{Type: wire.EvCompleted, Seq: slow.nextSeq(), Response: r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(slow.b.W, "event: %s\ndata: %s\n\n", wire.EvCompleted, want)
+	}
+	if got, want := fast.b.W.(*bytes.Buffer).String(), slow.b.W.(*bytes.Buffer).String(); got != want {
+		t.Errorf("respEvents\n%s\nencoding/json\n%s", got, want)
+	}
+}
+
 // sameResponse checks that the events about r, written from its bytes
 // made once, are encoding/json's.
 func sameResponse(t *testing.T, r outResponse) {
