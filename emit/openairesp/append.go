@@ -106,9 +106,37 @@ func appendRaws(b []byte, raws []json.RawMessage) []byte {
 
 // appendHead appends the start of an SSE message of type typ up to its
 // data's sequence number, seq.
-func appendHead(b []byte, typ string, seq int64) []byte {
-	return strconv.AppendInt(appendTypeHead(b, typ), seq, 10)
+func appendHead(b []byte, typ evType, seq int64) []byte {
+	return strconv.AppendInt(append(b, typ.head...), seq, 10)
 }
+
+// An evType is an event type and the start of its SSE messages up to
+// their data's sequence number (appendTypeHead's), made once.
+type evType struct{ name, head string }
+
+func newEvType(name string) evType {
+	return evType{name, string(appendTypeHead(nil, name))}
+}
+
+// The event types whose events the encoder writes by hand, their start
+// made once (the deltas' start is made once per part, see
+// Encoder.deltas).
+var (
+	evCreated          = newEvType(wire.EvCreated)
+	evInProgress       = newEvType(wire.EvInProgress)
+	evCompleted        = newEvType(wire.EvCompleted)
+	evIncomplete       = newEvType(wire.EvIncomplete)
+	evFailed           = newEvType(wire.EvFailed)
+	evItemAdded        = newEvType(wire.EvItemAdded)
+	evItemDone         = newEvType(wire.EvItemDone)
+	evPartAdded        = newEvType(wire.EvPartAdded)
+	evPartDone         = newEvType(wire.EvPartDone)
+	evTextDone         = newEvType(wire.EvTextDone)
+	evRefusalDone      = newEvType(wire.EvRefusalDone)
+	evSummaryPartAdded = newEvType(wire.EvSummaryPartAdded)
+	evSummaryPartDone  = newEvType(wire.EvSummaryPartDone)
+	evSummaryDone      = newEvType(wire.EvSummaryDone)
+)
 
 // appendTypeHead appends the start of an SSE message of type typ up to
 // its data's sequence number: the event line, and the data line's

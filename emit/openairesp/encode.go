@@ -142,13 +142,13 @@ func (e *Encoder) begin(id, model string, created int64) {
 	e.seq, e.index, e.outBytes, e.tools = 0, 0, 0, 0
 	e.dropOutput()
 	r := e.response(openai.StatusInProgress)
-	e.respEvents(&r, wire.EvCreated, wire.EvInProgress)
+	e.respEvents(&r, evCreated, evInProgress)
 }
 
 // respEvents writes an event of each type in types about response r, as
 // openai.Marshal writes a respEvent, r's bytes made once (a failed
 // response's error object goes through encoding/json).
-func (e *Encoder) respEvents(r *outResponse, types ...string) {
+func (e *Encoder) respEvents(r *outResponse, types ...evType) {
 	if r.Error == nil {
 		e.scratch = e.appendResponse(e.scratch[:0], r)
 	}
@@ -157,7 +157,7 @@ func (e *Encoder) respEvents(r *outResponse, types ...string) {
 		switch {
 		case e.b.Err != nil:
 		case r.Error != nil:
-			e.event(typ, respEvent{Type: typ, Seq: seq, Response: *r})
+			e.event(typ.name, respEvent{Type: typ.name, Seq: seq, Response: *r})
 		default:
 			b := appendHead(e.b.Buf[:0], typ, seq)
 			b = append(b, `,"response":`...)
@@ -201,9 +201,9 @@ func (e *Encoder) end(stop string, u *event.Usage) {
 		}
 		r.ServiceTier = tier
 	}
-	typ := wire.EvCompleted
+	typ := evCompleted
 	if status == openai.StatusIncomplete {
-		typ = wire.EvIncomplete
+		typ = evIncomplete
 	}
 	e.respEvents(&r, typ)
 	e.b.Turn = false
@@ -216,7 +216,7 @@ func (e *Encoder) fail(msg string) {
 	e.ensureTurn()
 	r := e.response(openai.StatusFailed)
 	r.Error = &openai.APIError{Code: openai.TurnFailed, Message: msg}
-	e.respEvents(&r, wire.EvFailed)
+	e.respEvents(&r, evFailed)
 	e.b.Turn = false
 	e.dropOutput()
 }
@@ -235,7 +235,7 @@ func (e *Encoder) flush() {
 func (e *Encoder) addItem(raw []byte) int {
 	idx := e.index
 	e.index++
-	e.itemEvent(wire.EvItemAdded, idx, raw)
+	e.itemEvent(evItemAdded, idx, raw)
 	return idx
 }
 
@@ -255,7 +255,7 @@ func (e *Encoder) doneItem(idx int, raw []byte) {
 		e.kept = append(e.kept, raw...)
 		e.output = append(e.output, e.kept[n:len(e.kept):len(e.kept)])
 	}
-	e.itemEvent(wire.EvItemDone, idx, raw)
+	e.itemEvent(evItemDone, idx, raw)
 }
 
 // keptMax is the memory of a turn's items that dropOutput keeps for the
@@ -276,7 +276,7 @@ func (e *Encoder) dropOutput() {
 
 // itemEvent writes an event of type typ about output item idx, raw, as
 // appendJSON writes an itemEvent (TestItemEvent).
-func (e *Encoder) itemEvent(typ string, idx int, raw []byte) {
+func (e *Encoder) itemEvent(typ evType, idx int, raw []byte) {
 	seq := e.nextSeq()
 	if e.b.Err != nil {
 		return
@@ -323,7 +323,7 @@ func (e *Encoder) newPart(b *block, refusal bool) {
 	if refusal {
 		p = emptyRefusalPart
 	}
-	e.itemField(wire.EvPartAdded, b, `,"content_index":`, len(b.parts), `,"part":`, []byte(p), "}")
+	e.itemField(evPartAdded, b, `,"content_index":`, len(b.parts), `,"part":`, []byte(p), "}")
 }
 
 // The parts the added events of a part carry, as appendJSON writes
@@ -348,7 +348,7 @@ func (e *Encoder) finishPart(b *block) {
 	var raw, esc []byte
 	if b.refusal {
 		raw, esc = b.appendPart([]byte(`{"type":` + quotedRefusal + `,"refusal":`))
-		e.itemField(wire.EvRefusalDone, b, `,"content_index":`, ci, `,"refusal":`, esc, "}")
+		e.itemField(evRefusalDone, b, `,"content_index":`, ci, `,"refusal":`, esc, "}")
 	} else {
 		anns := b.annotations
 		if anns == nil {
@@ -358,9 +358,9 @@ func (e *Encoder) finishPart(b *block) {
 		head = appendRaws(head, anns)
 		e.scratch = append(head, `,"logprobs":[],"text":`...)
 		raw, esc = b.appendPart(e.scratch)
-		e.itemField(wire.EvTextDone, b, `,"content_index":`, ci, `,"text":`, esc, `,"logprobs":[]}`)
+		e.itemField(evTextDone, b, `,"content_index":`, ci, `,"text":`, esc, `,"logprobs":[]}`)
 	}
-	e.itemField(wire.EvPartDone, b, `,"content_index":`, ci, `,"part":`, raw, "}")
+	e.itemField(evPartDone, b, `,"content_index":`, ci, `,"part":`, raw, "}")
 	b.parts = append(b.parts, raw)
 }
 
@@ -423,7 +423,7 @@ func (b *block) appendPart(head []byte) (part, esc []byte) {
 // the item's output index are idxKey with idx, then key with val (JSON
 // already), then tail, which closes the object: the done events of a
 // part, as appendJSON writes them.
-func (e *Encoder) itemField(typ string, b *block, idxKey string, idx int, key string, val []byte, tail string) {
+func (e *Encoder) itemField(typ evType, b *block, idxKey string, idx int, key string, val []byte, tail string) {
 	seq := e.nextSeq()
 	if e.b.Err != nil {
 		return
@@ -498,7 +498,7 @@ func (e *Encoder) newSummary(b *block) {
 	b.ended, b.sig = false, ""
 	e.parts++
 	b.part = e.parts
-	e.itemField(wire.EvSummaryPartAdded, b, `,"summary_index":`, len(b.parts), `,"part":`, []byte(emptySummaryPart), "}")
+	e.itemField(evSummaryPartAdded, b, `,"summary_index":`, len(b.parts), `,"part":`, []byte(emptySummaryPart), "}")
 }
 
 // endSummary writes the done events of the current summary part of the
@@ -512,8 +512,8 @@ func (e *Encoder) endSummary(sig string) {
 	b.ended, b.sig = true, sig
 	si := len(b.parts)
 	raw, esc := b.appendPart([]byte(`{"type":` + quotedSummaryText + `,"text":`))
-	e.itemField(wire.EvSummaryDone, b, `,"summary_index":`, si, `,"text":`, esc, "}")
-	e.itemField(wire.EvSummaryPartDone, b, `,"summary_index":`, si, `,"part":`, raw, "}")
+	e.itemField(evSummaryDone, b, `,"summary_index":`, si, `,"text":`, esc, "}")
+	e.itemField(evSummaryPartDone, b, `,"summary_index":`, si, `,"part":`, raw, "}")
 	b.parts = append(b.parts, raw)
 }
 

@@ -204,13 +204,13 @@ func TestEventTypes(t *testing.T) {
 // the bytes encoding/json writes for itemEvent.
 func TestItemEvent(t *testing.T) {
 	t.Parallel()
-	for _, typ := range []string{wire.EvItemAdded, wire.EvItemDone} {
+	for _, typ := range []evType{evItemAdded, evItemDone} {
 		for _, idx := range []int{0, 7, 1234} {
 			for _, raw := range []string{`{}`, `{"id":"é\"<","type":"message","content":[]}`} {
 				fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
 				fast.seq, slow.seq = int64(idx), int64(idx)
 				fast.itemEvent(typ, idx, []byte(raw))
-				slow.event(typ, itemEvent{Type: typ, Seq: slow.nextSeq(), OutputIndex: idx, Item: json.RawMessage(raw)})
+				slow.event(typ.name, itemEvent{Type: typ.name, Seq: slow.nextSeq(), OutputIndex: idx, Item: json.RawMessage(raw)})
 				if got, want := fast.b.W.(*bytes.Buffer).String(), slow.b.W.(*bytes.Buffer).String(); got != want {
 					t.Errorf("itemEvent\n%s\nencoding/json\n%s", got, want)
 				}
@@ -370,7 +370,7 @@ func TestResponseText(t *testing.T) {
 	}
 	fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
 	for _, r := range rs {
-		fast.respEvents(&r, wire.EvCompleted)
+		fast.respEvents(&r, evCompleted)
 		want, err := openai.Marshal(respEvent{Type: wire.EvCompleted, Seq: slow.nextSeq(), Response: r})
 		if err != nil {
 			t.Fatal(err)
@@ -387,7 +387,7 @@ func TestResponseText(t *testing.T) {
 func sameResponse(t *testing.T, r outResponse) {
 	t.Helper()
 	fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
-	fast.respEvents(&r, wire.EvCreated, wire.EvInProgress)
+	fast.respEvents(&r, evCreated, evInProgress)
 	for _, typ := range []string{wire.EvCreated, wire.EvInProgress} {
 		want, err := openai.Marshal(respEvent{Type: typ, Seq: slow.nextSeq(), Response: r})
 		if err != nil {
