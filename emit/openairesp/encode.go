@@ -685,13 +685,16 @@ func (e *Encoder) continuesText(ev event.Event) bool {
 // blk.esc, when blk is not nil.
 func (e *Encoder) deltas(typ, id string, idx int, midKey string, mid int, s, end string, blk *block) {
 	if blk == nil || blk.part != e.dpart {
-		e.dpart = 0 // the arguments of a call come in one call
-		if blk != nil {
-			e.dpart = blk.part
-		}
 		h := appendTypeHead(e.dhead[:0], typ)
 		e.dsplit = len(h)
-		h = append(appendItemRef(h, id, idx), ',')
+		if blk != nil {
+			e.dpart = blk.part
+			h = append(h, blk.ref...) // id and idx, written once for the item
+		} else {
+			e.dpart = 0 // the arguments of a call come in one call
+			h = appendItemRef(h, id, idx)
+		}
+		h = append(h, ',')
 		if midKey != "" {
 			h = append(h, midKey...)
 			h = strconv.AppendInt(h, int64(mid), 10)
