@@ -132,6 +132,7 @@ var (
 	evPartAdded        = newEvType(wire.EvPartAdded)
 	evPartDone         = newEvType(wire.EvPartDone)
 	evTextDone         = newEvType(wire.EvTextDone)
+	evArgsDone         = newEvType(wire.EvArgsDone)
 	evRefusalDone      = newEvType(wire.EvRefusalDone)
 	evSummaryPartAdded = newEvType(wire.EvSummaryPartAdded)
 	evSummaryPartDone  = newEvType(wire.EvSummaryPartDone)

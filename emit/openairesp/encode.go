@@ -56,6 +56,7 @@ type Encoder struct {
 	kept []byte
 	jr   jsontext.Reader
 	resp respText // the turn's responses' id and model written (appendResponse)
+	call callText // the function call being written (functionCall)
 }
 
 // maxOutput caps the bytes of the output items the encoder keeps for a
@@ -841,13 +842,46 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 		e.doneItem(idx, e.scratch)
 		return
 	}
-	args := string(e.compact(input))
-	e.scratch = appendFunctionItem(e.scratch[:0], &functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusInProgress, CallID: ev.ID, Name: ev.Name})
+	e.functionCall(id, ev, string(e.compact(input)))
+}
+
+// functionCall writes the events of function call ev, id its item's,
+// args its arguments: its item added, its arguments' deltas and done
+// event, its item done. What they share (the item id, the arguments, the
+// call id and name) is escaped once, and the events but the deltas are
+// written by hand: as appendJSON writes itemEvent, argsDone and
+// functionItem (TestFunctionCall).
+func (e *Encoder) functionCall(id string, ev *event.ToolCall, args string) {
+	c := &e.call
+	c.id = jsontext.AppendMarshalString(c.id[:0], id)
+	c.args = jsontext.AppendMarshalString(c.args[:0], args)
+	c.tail = jsontext.AppendMarshalString(append(c.tail[:0], `,"call_id":`...), ev.ID)
+	c.tail = append(jsontext.AppendMarshalString(append(c.tail, `,"name":`...), ev.Name), '}')
+	e.scratch = c.appendItem(e.scratch[:0], openai.StatusInProgress, []byte(`""`))
 	idx := e.addItem(e.scratch)
 	e.argDeltas(wire.EvArgsDelta, id, idx, args)
-	e.event(wire.EvArgsDone, argsDone{Type: wire.EvArgsDone, Seq: e.nextSeq(), ItemID: id, OutputIndex: idx, Arguments: args})
-	e.scratch = appendFunctionItem(e.scratch[:0], &functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusCompleted, Arguments: args, CallID: ev.ID, Name: ev.Name})
+	if seq := e.nextSeq(); e.b.Err == nil {
+		b := append(append(appendHead(e.b.Buf[:0], evArgsDone, seq), `,"item_id":`...), c.id...)
+		b = append(num(b, `,"output_index":`, int64(idx)), `,"arguments":`...)
+		e.b.Buf = append(append(b, c.args...), "}\n\n"...)
+		e.b.Write()
+	}
+	e.scratch = c.appendItem(e.scratch[:0], openai.StatusCompleted, c.args)
 	e.doneItem(idx, e.scratch)
+}
+
+// callText is what the events of a function call share, escaped once
+// (Encoder.functionCall): its item id and its arguments as JSON strings,
+// and the end of its item from its call_id on.
+type callText struct{ id, args, tail []byte }
+
+// appendItem appends the function call's item with status (one of
+// openai's, which need no escaping) and args (a JSON string).
+func (c *callText) appendItem(b []byte, status string, args []byte) []byte {
+	b = append(append(b, `{"id":`...), c.id...)
+	b = append(append(b, `,"type":"`+wire.ItemFunctionCall+`","status":"`...), status...)
+	b = append(append(b, `","arguments":`...), args...)
+	return append(b, c.tail...)
 }
 
 // compact returns raw without insignificant white space, or raw itself

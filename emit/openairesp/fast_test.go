@@ -219,6 +219,43 @@ func TestItemEvent(t *testing.T) {
 	}
 }
 
+// TestFunctionCall: the events of a function call, which the encoder
+// writes by hand but for its deltas, are the bytes encoding/json writes
+// for itemEvent, argsDelta, argsDone and functionItem.
+func TestFunctionCall(t *testing.T) {
+	t.Parallel()
+	tricky := []string{
+		``, `{}`, `{"a":"\u003c\"q\""}`, `plain`, `"q" \ / <a href="x">&amp;</a>`, "\x00\x1f\x7f\n", "line\u2028sep", "bad \xff\xfe utf8 \xc3",
+		"é日👩‍💻 " + strings.Repeat("€", 40),
+	}
+	for _, args := range tricky {
+		for _, s := range []string{"call_1", "é\"<\u2029"} {
+			fast, slow := NewEncoder(new(bytes.Buffer), nil), NewEncoder(new(bytes.Buffer), nil)
+			fast.functionCall("fc_"+s, &event.ToolCall{ID: s, Name: "f" + s}, args)
+			item := functionItem{ID: "fc_" + s, Type: wire.ItemFunctionCall, Status: openai.StatusInProgress, CallID: s, Name: "f" + s}
+			itemEv := func(typ string) {
+				raw, err := openai.Marshal(item)
+				if err != nil {
+					t.Fatal(err)
+				}
+				slow.event(typ, itemEvent{Type: typ, Seq: slow.nextSeq(), Item: raw})
+			}
+			itemEv(wire.EvItemAdded)
+			for rest := args; rest != ""; {
+				var p string
+				p, rest = openai.Cut(rest)
+				slow.event(wire.EvArgsDelta, argsDelta{Type: wire.EvArgsDelta, Seq: slow.nextSeq(), ItemID: item.ID, Delta: p})
+			}
+			slow.event(wire.EvArgsDone, argsDone{Type: wire.EvArgsDone, Seq: slow.nextSeq(), ItemID: item.ID, Arguments: args})
+			item.Status, item.Arguments = openai.StatusCompleted, args
+			itemEv(wire.EvItemDone)
+			if got, want := fast.b.W.(*bytes.Buffer).String(), slow.b.W.(*bytes.Buffer).String(); got != want {
+				t.Errorf("%q: function call events\n%s\nencoding/json\n%s", args, got, want)
+			}
+		}
+	}
+}
+
 // TestMessageItem: the message items, which the encoder writes by hand,
 // are the bytes encoding/json writes for messageItem.
 func TestMessageItem(t *testing.T) {
