@@ -11,9 +11,11 @@ import (
 
 // appendJSON appends v, one of the events of wire.go that Encoder.event
 // writes, to b as openai.Marshal writes it, by the writers generated from
-// wire.go's declarations (the encoder calls the items' writers itself); a
-// value of another type goes through openai.Marshal. TestAppendJSON and
-// FuzzAppendJSON compare the two.
+// wire.go's declarations (the encoder writes the items itself: by their
+// writers, or by hand where it has their fields escaped already, as
+// TestMessageItem and TestFunctionCall check); a value of another type
+// goes through openai.Marshal. TestAppendJSON and FuzzAppendJSON compare
+// the two.
 func appendJSON(b []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
 	case annotationEvent:
@@ -32,9 +34,9 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 }
 
 // appendResponse appends response r, which has no error, as appendJSON
-// writes it (TestAppendJSON's sameResponse): by hand, from its id,
-// object, creation time and model, the turn's, written once per turn
-// (respText).
+// writes it (TestAppendJSON's sameResponse, TestResponseText): by hand,
+// from its id, object, creation time and model, the turn's, written once
+// per turn (respText).
 func (e *Encoder) appendResponse(b []byte, r *outResponse) []byte {
 	t := &e.resp
 	if r.ID != t.id || r.Object != t.object || r.CreatedAt != t.created || r.Model != t.model || t.head == nil {
