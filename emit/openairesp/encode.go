@@ -74,7 +74,11 @@ type block struct {
 	qid   []byte // id as a JSON string
 	index int
 	ref   []byte            // the item's id and index in its events, set by at
-	parts []json.RawMessage // the parts done
+	parts []json.RawMessage // the parts done, in partMem
+	// partMem holds the parts done one after the other: their memory,
+	// reused by the next block (they are copied into the item when it is
+	// done, and let go of then).
+	partMem []byte
 	// esc is the current part's text escaped as a JSON string's, the
 	// concatenation of its escaped deltas, while no delta had an invalid
 	// byte (which a split character may be); from the first that had
@@ -259,16 +263,17 @@ func (e *Encoder) doneItem(idx int, raw []byte) {
 	e.itemEvent(evItemDone, idx, raw)
 }
 
-// keptMax is the memory of a turn's items that dropOutput keeps for the
-// next turn's at most.
-const keptMax = 1 << 20
+// reuseMax is the memory kept for reuse at most: of a turn's items for
+// the next turn's (dropOutput), of a block's parts for the next block's
+// (freeBlock).
+const reuseMax = 1 << 20
 
 // dropOutput forgets the turn's items, when its final event is written
 // or a new turn begins; their memory is kept for the next turn's.
 func (e *Encoder) dropOutput() {
 	clear(e.output)
 	e.output = e.output[:0]
-	if cap(e.kept) > keptMax {
+	if cap(e.kept) > reuseMax {
 		e.kept = nil
 	} else {
 		e.kept = e.kept[:0]
@@ -386,7 +391,10 @@ func (e *Encoder) newBlock(id string) *block {
 		b = &block{}
 	}
 	e.spare = nil
-	*b = block{id: id, qid: jsontext.AppendMarshalString(b.qid[:0], id), parts: b.parts[:0], text: b.text[:0], esc: b.esc[:0], ref: b.ref[:0]}
+	*b = block{
+		id: id, qid: jsontext.AppendMarshalString(b.qid[:0], id), ref: b.ref[:0],
+		parts: b.parts[:0], partMem: b.partMem[:0], text: b.text[:0], esc: b.esc[:0],
+	}
 	return b
 }
 
@@ -401,23 +409,27 @@ func (b *block) at(idx int) {
 // freeBlock keeps the memory of b, finished, for the next block.
 func (e *Encoder) freeBlock(b *block) {
 	clear(b.parts)
+	if cap(b.partMem) > reuseMax {
+		b.partMem = nil
+	}
 	e.spare = b
 }
 
-// appendPart returns a part whose last field is its text: head (the
-// part up to that field's value), the current part's text as a JSON
-// string, and '}'; and the escaped text in it.
+// appendPart returns a part whose last field is its text, made in
+// partMem: head (the part up to that field's value), the current part's
+// text as a JSON string, and '}'; and the escaped text in it. The parts
+// made before stay where they are when partMem grows into new memory.
 func (b *block) appendPart(head []byte) (part, esc []byte) {
-	p := make([]byte, 0, len(head)+len(b.esc)+3)
-	p = append(p, head...)
+	n := len(b.partMem)
+	p := append(b.partMem, head...)
 	start := len(p)
 	if !b.escBad {
 		p = append(append(append(p, '"'), b.esc...), '"')
 	} else {
 		p = jsontext.AppendMarshalString(p, string(b.text))
 	}
-	p = append(p, '}')
-	return p, p[start : len(p)-1]
+	b.partMem = append(p, '}')
+	return b.partMem[n:len(b.partMem):len(b.partMem)], b.partMem[start : len(b.partMem)-1]
 }
 
 // itemField writes an event of type typ about item b whose fields after
