@@ -58,9 +58,11 @@ func sameAsMarshal(t *testing.T, s string, n int64, raw json.RawMessage) {
 	}
 }
 
-// appendShape appends v as the encoder writes it: a raw value, an item
-// or an item event by its writer, which the encoder calls itself, any
-// other shape by appendJSON.
+// appendShape appends v as the encoder's writers write it: a raw value,
+// an item or an item event by its writer (the encoder calls some itself
+// and writes the others by hand, which TestItemEvent, TestMessageItem and
+// TestFunctionCall compare with encoding/json), any other shape by
+// appendJSON.
 func appendShape(b []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
 	case json.RawMessage:

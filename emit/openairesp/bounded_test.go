@@ -35,8 +35,8 @@ func TestBoundedState(t *testing.T) {
 	input := json.RawMessage(`{"path":"` + strings.Repeat("x", 100) + `"}`)
 	for i := range 200_000 {
 		enc(&event.ToolCall{Agent: "m", ID: "c" + strconv.Itoa(i), Name: "f", Input: input})
-		if e.outBytes > maxOutput && len(e.output) > 0 {
-			t.Fatalf("%d output items (%d bytes) kept, over the cap of %d", len(e.output), e.outBytes, maxOutput)
+		if e.outBytes > maxOutput && (len(e.output) > 0 || cap(e.kept) > 0) {
+			t.Fatalf("%d output items (%d bytes, %d in memory) kept, over the cap of %d", len(e.output), e.outBytes, cap(e.kept), maxOutput)
 		}
 	}
 	if peak > openset.DefaultMax {

@@ -51,7 +51,12 @@ type Encoder struct {
 	dsplit   int
 	parts    int // the parts begun, which number them
 	outBytes int // the bytes of the turn's items, kept in output up to maxOutput
-	jr       jsontext.Reader
+	// kept holds the bytes of output's items one after the other: their
+	// memory, reused from turn to turn (see dropOutput).
+	kept []byte
+	jr   jsontext.Reader
+	resp respText // the turn's responses' id and model written (appendResponse)
+	call callText // the function call being written (functionCall)
 }
 
 // maxOutput caps the bytes of the output items the encoder keeps for a
@@ -66,8 +71,14 @@ const maxOutput = event.DefaultMaxBytes
 // blocks of one item id are the parts of one item.
 type block struct {
 	id    string
+	qid   []byte // id as a JSON string
 	index int
-	parts []json.RawMessage // the parts done
+	ref   []byte            // the item's id and index in its events, set by at
+	parts []json.RawMessage // the parts done, in partMem
+	// partMem holds the parts done one after the other: their memory,
+	// reused by the next block (they are copied into the item when it is
+	// done, and let go of then).
+	partMem []byte
 	// esc is the current part's text escaped as a JSON string's, the
 	// concatenation of its escaped deltas, while no delta had an invalid
 	// byte (which a split character may be); from the first that had
@@ -133,27 +144,27 @@ func (e *Encoder) response(status string) outResponse {
 func (e *Encoder) begin(id, model string, created int64) {
 	e.b.Begin(id, model, "resp_agentstream_")
 	e.b.Created = created
-	e.seq, e.index, e.output, e.outBytes, e.tools = 0, 0, nil, 0, 0
+	e.seq, e.index, e.outBytes, e.tools = 0, 0, 0, 0
+	e.dropOutput()
 	r := e.response(openai.StatusInProgress)
-	e.respEvents(&r, wire.EvCreated, wire.EvInProgress)
+	e.respEvents(&r, evCreated, evInProgress)
 }
 
 // respEvents writes an event of each type in types about response r, as
 // openai.Marshal writes a respEvent, r's bytes made once (a failed
 // response's error object goes through encoding/json).
-func (e *Encoder) respEvents(r *outResponse, types ...string) {
+func (e *Encoder) respEvents(r *outResponse, types ...evType) {
 	if r.Error == nil {
-		e.scratch = appendResponse(e.scratch[:0], r)
+		e.scratch = e.appendResponse(e.scratch[:0], r)
 	}
 	for _, typ := range types {
 		seq := e.nextSeq()
 		switch {
 		case e.b.Err != nil:
 		case r.Error != nil:
-			e.event(typ, respEvent{Type: typ, Seq: seq, Response: *r})
+			e.event(typ.name, respEvent{Type: typ.name, Seq: seq, Response: *r})
 		default:
-			b := appendEventHead(e.b.Buf[:0], typ)
-			b = head(b, typ, seq)
+			b := appendHead(e.b.Buf[:0], typ, seq)
 			b = append(b, `,"response":`...)
 			b = append(b, e.scratch...)
 			e.b.Buf = append(b, "}\n\n"...)
@@ -195,12 +206,13 @@ func (e *Encoder) end(stop string, u *event.Usage) {
 		}
 		r.ServiceTier = tier
 	}
-	typ := wire.EvCompleted
+	typ := evCompleted
 	if status == openai.StatusIncomplete {
-		typ = wire.EvIncomplete
+		typ = evIncomplete
 	}
 	e.respEvents(&r, typ)
-	e.b.Turn, e.output = false, nil
+	e.b.Turn = false
+	e.dropOutput()
 }
 
 // fail ends the turn with response.failed.
@@ -209,8 +221,9 @@ func (e *Encoder) fail(msg string) {
 	e.ensureTurn()
 	r := e.response(openai.StatusFailed)
 	r.Error = &openai.APIError{Code: openai.TurnFailed, Message: msg}
-	e.respEvents(&r, wire.EvFailed)
-	e.b.Turn, e.output = false, nil
+	e.respEvents(&r, evFailed)
+	e.b.Turn = false
+	e.dropOutput()
 }
 
 // flush finishes what waits for a next event: a text item (its
@@ -227,35 +240,56 @@ func (e *Encoder) flush() {
 func (e *Encoder) addItem(raw []byte) int {
 	idx := e.index
 	e.index++
-	e.itemEvent(wire.EvItemAdded, idx, raw)
+	e.itemEvent(evItemAdded, idx, raw)
 	return idx
 }
 
 // doneItem writes the done event of output item idx, raw, and keeps a
-// copy of raw for the response's output.
+// copy of raw for the response's output, in kept.
 func (e *Encoder) doneItem(idx int, raw []byte) {
 	if e.outBytes += len(raw); e.outBytes > maxOutput {
 		// The final event could not be read back (a reader's cap on one
 		// SSE message); the items were each written done.
 		e.warn(fmt.Sprintf("the output of a response over %d bytes in its final event (written empty there)", maxOutput))
 		clear(e.output)
-		e.output = e.output[:0:0]
+		e.output, e.kept = e.output[:0:0], nil
 	} else {
-		e.output = append(e.output, bytes.Clone(raw))
+		// The items kept before stay where they are when kept grows
+		// into new memory: nothing writes over them until dropOutput.
+		n := len(e.kept)
+		e.kept = append(e.kept, raw...)
+		e.output = append(e.output, e.kept[n:len(e.kept):len(e.kept)])
 	}
-	e.itemEvent(wire.EvItemDone, idx, raw)
+	e.itemEvent(evItemDone, idx, raw)
 }
 
-// itemEvent writes an event of type typ about output item idx, raw: an
-// itemEvent.
-func (e *Encoder) itemEvent(typ string, idx int, raw []byte) {
+// reuseMax is the memory kept for reuse at most: of a turn's items for
+// the next turn's (dropOutput), of a block's parts for the next block's
+// (freeBlock).
+const reuseMax = 1 << 20
+
+// dropOutput forgets the turn's items, when its final event is written
+// or a new turn begins; their memory is kept for the next turn's.
+func (e *Encoder) dropOutput() {
+	clear(e.output)
+	e.output = e.output[:0]
+	if cap(e.kept) > reuseMax {
+		e.kept = nil
+	} else {
+		e.kept = e.kept[:0]
+	}
+}
+
+// itemEvent writes an event of type typ about output item idx, raw, as
+// appendJSON writes an itemEvent (TestItemEvent).
+func (e *Encoder) itemEvent(typ evType, idx int, raw []byte) {
 	seq := e.nextSeq()
 	if e.b.Err != nil {
 		return
 	}
-	b := appendEventHead(e.b.Buf[:0], typ)
-	b = appendItemEvent(b, &itemEvent{Type: typ, Seq: seq, OutputIndex: idx, Item: raw})
-	e.b.Buf = append(b, "\n\n"...)
+	b := num(appendHead(e.b.Buf[:0], typ, seq), `,"output_index":`, int64(idx))
+	b = append(append(b, `,"item":`...), raw...)
+	e.b.Buf = append(b, "}\n\n"...)
 	e.b.Write()
 }
 
@@ -278,8 +312,8 @@ func (e *Encoder) startText(id string, refusal bool) *block {
 		id = e.b.NewID("msg_agentstream_")
 	}
 	b := e.newBlock(id)
-	e.scratch = appendMessageItem(e.scratch[:0], &messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusInProgress, Role: "assistant", Content: []json.RawMessage{}})
-	b.index = e.addItem(e.scratch)
+	e.scratch = appendMessageAdded(e.scratch[:0], b)
+	b.at(e.addItem(e.scratch))
 	e.text = b
 	e.newPart(b, refusal)
 	return b
@@ -295,7 +329,7 @@ func (e *Encoder) newPart(b *block, refusal bool) {
 	if refusal {
 		p = emptyRefusalPart
 	}
-	e.itemField(wire.EvPartAdded, b, `,"content_index":`, len(b.parts), `,"part":`, []byte(p), "}")
+	e.itemField(evPartAdded, b, `,"content_index":`, len(b.parts), `,"part":`, []byte(p), "}")
 }
 
 // The parts the added events of a part carry, as appendJSON writes
@@ -320,7 +354,7 @@ func (e *Encoder) finishPart(b *block) {
 	var raw, esc []byte
 	if b.refusal {
 		raw, esc = b.appendPart([]byte(`{"type":` + quotedRefusal + `,"refusal":`))
-		e.itemField(wire.EvRefusalDone, b, `,"content_index":`, ci, `,"refusal":`, esc, "}")
+		e.itemField(evRefusalDone, b, `,"content_index":`, ci, `,"refusal":`, esc, "}")
 	} else {
 		anns := b.annotations
 		if anns == nil {
@@ -330,9 +364,9 @@ func (e *Encoder) finishPart(b *block) {
 		head = appendRaws(head, anns)
 		e.scratch = append(head, `,"logprobs":[],"text":`...)
 		raw, esc = b.appendPart(e.scratch)
-		e.itemField(wire.EvTextDone, b, `,"content_index":`, ci, `,"text":`, esc, `,"logprobs":[]}`)
+		e.itemField(evTextDone, b, `,"content_index":`, ci, `,"text":`, esc, `,"logprobs":[]}`)
 	}
-	e.itemField(wire.EvPartDone, b, `,"content_index":`, ci, `,"part":`, raw, "}")
+	e.itemField(evPartDone, b, `,"content_index":`, ci, `,"part":`, raw, "}")
 	b.parts = append(b.parts, raw)
 }
 
@@ -354,52 +388,83 @@ func (b *block) reset() {
 func (e *Encoder) newBlock(id string) *block {
 	b := e.spare
 	if b == nil {
-		return &block{id: id}
+		b = &block{}
 	}
 	e.spare = nil
-	*b = block{id: id, parts: b.parts[:0], text: b.text[:0], esc: b.esc[:0]}
+	*b = block{
+		id: id, qid: jsontext.AppendMarshalString(b.qid[:0], id), ref: b.ref[:0],
+		parts: b.parts[:0], partMem: b.partMem[:0], text: b.text[:0], esc: b.esc[:0],
+	}
 	return b
+}
+
+// at notes that b's item is output item idx: its id and index are
+// written once, for each of its events to copy.
+func (b *block) at(idx int) {
+	b.index = idx
+	b.ref = append(append(b.ref[:0], `,"item_id":`...), b.qid...)
+	b.ref = num(b.ref, `,"output_index":`, int64(idx))
 }
 
 // freeBlock keeps the memory of b, finished, for the next block.
 func (e *Encoder) freeBlock(b *block) {
 	clear(b.parts)
+	if cap(b.partMem) > reuseMax {
+		b.partMem = nil
+	}
 	e.spare = b
 }
 
-// appendPart returns a part whose last field is its text: head (the
-// part up to that field's value), the current part's text as a JSON
-// string, and '}'; and the escaped text in it.
+// appendPart returns a part whose last field is its text, made in
+// partMem: head (the part up to that field's value), the current part's
+// text as a JSON string, and '}'; and the escaped text in it. The parts
+// made before stay where they are when partMem grows into new memory.
 func (b *block) appendPart(head []byte) (part, esc []byte) {
-	p := make([]byte, 0, len(head)+len(b.esc)+3)
-	p = append(p, head...)
+	n := len(b.partMem)
+	p := append(b.partMem, head...)
 	start := len(p)
 	if !b.escBad {
 		p = append(append(append(p, '"'), b.esc...), '"')
 	} else {
 		p = jsontext.AppendMarshalString(p, string(b.text))
 	}
-	p = append(p, '}')
-	return p, p[start : len(p)-1]
+	b.partMem = append(p, '}')
+	return b.partMem[n:len(b.partMem):len(b.partMem)], b.partMem[start : len(b.partMem)-1]
 }
 
 // itemField writes an event of type typ about item b whose fields after
 // the item's output index are idxKey with idx, then key with val (JSON
 // already), then tail, which closes the object: the done events of a
 // part, as appendJSON writes them.
-func (e *Encoder) itemField(typ string, b *block, idxKey string, idx int, key string, val []byte, tail string) {
+func (e *Encoder) itemField(typ evType, b *block, idxKey string, idx int, key string, val []byte, tail string) {
 	seq := e.nextSeq()
 	if e.b.Err != nil {
 		return
 	}
-	buf := appendEventHead(e.b.Buf[:0], typ)
-	buf = itemHead(buf, typ, seq, b.id, b.index)
+	buf := append(appendHead(e.b.Buf[:0], typ, seq), b.ref...)
 	buf = num(buf, idxKey, int64(idx))
 	buf = append(buf, key...)
 	buf = append(buf, val...)
 	buf = append(buf, tail...)
 	e.b.Buf = append(buf, "\n\n"...)
 	e.b.Write()
+}
+
+// appendMessageAdded appends the message item of b as its added event
+// carries it: as appendJSON writes a messageItem of b's id, in progress,
+// role assistant, no content yet (TestMessageItem); written by hand from
+// the id b escaped once.
+func appendMessageAdded(dst []byte, b *block) []byte {
+	dst = append(append(dst, `{"id":`...), b.qid...)
+	return append(dst, `,"type":"`+wire.ItemMessage+`","status":"`+openai.StatusInProgress+`","role":"assistant","content":[]}`...)
+}
+
+// appendMessageDone appends the message item of b, completed, its
+// content b's parts, as appendMessageAdded appends it added.
+func appendMessageDone(dst []byte, b *block) []byte {
+	dst = append(append(dst, `{"id":`...), b.qid...)
+	dst = append(dst, `,"type":"`+wire.ItemMessage+`","status":"`+openai.StatusCompleted+`","role":"assistant","content":`...)
+	return append(appendRaws(dst, b.parts), '}')
 }
 
 // finishText ends the message item being written.
@@ -410,7 +475,7 @@ func (e *Encoder) finishText() {
 	}
 	e.text = nil
 	e.finishPart(b)
-	e.scratch = appendMessageItem(e.scratch[:0], &messageItem{ID: b.id, Type: wire.ItemMessage, Status: openai.StatusCompleted, Role: "assistant", Content: b.parts})
+	e.scratch = appendMessageDone(e.scratch[:0], b)
 	e.doneItem(b.index, e.scratch)
 	e.freeBlock(b)
 }
@@ -434,7 +499,7 @@ func (e *Encoder) startThinking(id string) *block {
 	}
 	b := e.newBlock(id)
 	e.scratch = appendReasoningItem(e.scratch[:0], &reasoningItem{ID: b.id, Type: wire.ItemReasoning, Summary: []json.RawMessage{}})
-	b.index = e.addItem(e.scratch)
+	b.at(e.addItem(e.scratch))
 	e.think = b
 	e.newSummary(b)
 	return b
@@ -446,7 +511,7 @@ func (e *Encoder) newSummary(b *block) {
 	b.ended, b.sig = false, ""
 	e.parts++
 	b.part = e.parts
-	e.itemField(wire.EvSummaryPartAdded, b, `,"summary_index":`, len(b.parts), `,"part":`, []byte(emptySummaryPart), "}")
+	e.itemField(evSummaryPartAdded, b, `,"summary_index":`, len(b.parts), `,"part":`, []byte(emptySummaryPart), "}")
 }
 
 // endSummary writes the done events of the current summary part of the
@@ -460,8 +525,8 @@ func (e *Encoder) endSummary(sig string) {
 	b.ended, b.sig = true, sig
 	si := len(b.parts)
 	raw, esc := b.appendPart([]byte(`{"type":` + quotedSummaryText + `,"text":`))
-	e.itemField(wire.EvSummaryDone, b, `,"summary_index":`, si, `,"text":`, esc, "}")
-	e.itemField(wire.EvSummaryPartDone, b, `,"summary_index":`, si, `,"part":`, raw, "}")
+	e.itemField(evSummaryDone, b, `,"summary_index":`, si, `,"text":`, esc, "}")
+	e.itemField(evSummaryPartDone, b, `,"summary_index":`, si, `,"part":`, raw, "}")
 	b.parts = append(b.parts, raw)
 }
 
@@ -633,18 +698,15 @@ func (e *Encoder) continuesText(ev event.Event) bool {
 // blk.esc, when blk is not nil.
 func (e *Encoder) deltas(typ, id string, idx int, midKey string, mid int, s, end string, blk *block) {
 	if blk == nil || blk.part != e.dpart {
-		e.dpart = 0 // the arguments of a call come in one call
+		h := appendTypeHead(e.dhead[:0], typ)
+		e.dsplit = len(h)
 		if blk != nil {
 			e.dpart = blk.part
+			h = append(h, blk.ref...) // id and idx, written once for the item
+		} else {
+			e.dpart = 0 // the arguments of a call come in one call
+			h = appendItemRef(h, id, idx)
 		}
-		h := append(appendEventHead(e.dhead[:0], typ), `{"type":`...)
-		h = jsontext.AppendMarshalString(h, typ)
-		h = append(h, `,"sequence_number":`...)
-		e.dsplit = len(h)
-		h = append(h, `,"item_id":`...)
-		h = jsontext.AppendMarshalString(h, id)
-		h = append(h, `,"output_index":`...)
-		h = strconv.AppendInt(h, int64(idx), 10)
 		h = append(h, ',')
 		if midKey != "" {
 			h = append(h, midKey...)
@@ -792,13 +854,46 @@ func (e *Encoder) toolCall(ev *event.ToolCall) {
 		e.doneItem(idx, e.scratch)
 		return
 	}
-	args := string(e.compact(input))
-	e.scratch = appendFunctionItem(e.scratch[:0], &functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusInProgress, CallID: ev.ID, Name: ev.Name})
+	e.functionCall(id, ev, string(e.compact(input)))
+}
+
+// functionCall writes the events of function call ev, id its item's,
+// args its arguments: its item added, its arguments' deltas and done
+// event, its item done. What they share (the item id, the arguments, the
+// call id and name) is escaped once, and the events but the deltas are
+// written by hand: as appendJSON writes itemEvent, argsDone and
+// functionItem (TestFunctionCall).
+func (e *Encoder) functionCall(id string, ev *event.ToolCall, args string) {
+	c := &e.call
+	c.id = jsontext.AppendMarshalString(c.id[:0], id)
+	c.args = jsontext.AppendMarshalString(c.args[:0], args)
+	c.tail = jsontext.AppendMarshalString(append(c.tail[:0], `,"call_id":`...), ev.ID)
+	c.tail = append(jsontext.AppendMarshalString(append(c.tail, `,"name":`...), ev.Name), '}')
+	e.scratch = c.appendItem(e.scratch[:0], openai.StatusInProgress, []byte(`""`))
 	idx := e.addItem(e.scratch)
 	e.argDeltas(wire.EvArgsDelta, id, idx, args)
-	e.event(wire.EvArgsDone, argsDone{Type: wire.EvArgsDone, Seq: e.nextSeq(), ItemID: id, OutputIndex: idx, Arguments: args})
-	e.scratch = appendFunctionItem(e.scratch[:0], &functionItem{ID: id, Type: wire.ItemFunctionCall, Status: openai.StatusCompleted, Arguments: args, CallID: ev.ID, Name: ev.Name})
+	if seq := e.nextSeq(); e.b.Err == nil {
+		b := append(append(appendHead(e.b.Buf[:0], evArgsDone, seq), `,"item_id":`...), c.id...)
+		b = append(num(b, `,"output_index":`, int64(idx)), `,"arguments":`...)
+		e.b.Buf = append(append(b, c.args...), "}\n\n"...)
+		e.b.Write()
+	}
+	e.scratch = c.appendItem(e.scratch[:0], openai.StatusCompleted, c.args)
 	e.doneItem(idx, e.scratch)
+}
+
+// callText is what the events of a function call share, escaped once
+// (Encoder.functionCall): its item id and its arguments as JSON strings,
+// and the end of its item from its call_id on.
+type callText struct{ id, args, tail []byte }
+
+// appendItem appends the function call's item with status (one of
+// openai's, which need no escaping) and args (a JSON string).
+func (c *callText) appendItem(b []byte, status string, args []byte) []byte {
+	b = append(append(b, `{"id":`...), c.id...)
+	b = append(append(b, `,"type":"`+wire.ItemFunctionCall+`","status":"`...), status...)
+	b = append(append(b, `","arguments":`...), args...)
+	return append(b, c.tail...)
 }
 
 // compact returns raw without insignificant white space, or raw itself
@@ -895,7 +990,8 @@ func (e *Encoder) errorEvent(ev *event.Error) {
 	}
 	out.Seq = e.nextSeq()
 	e.event(wire.EvError, out)
-	e.b.Turn, e.output = false, nil
+	e.b.Turn = false
+	e.dropOutput()
 }
 
 func nilIfEmpty(s string) any {

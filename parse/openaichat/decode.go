@@ -42,10 +42,16 @@ type Decoder struct {
 	drv openaistream.Driver // the read loop; its Decode is d.decode
 	cfg Config
 
-	resp   *response // the response being read; nil between responses
-	undone string    // the id of the response its usage chunk ended, until [DONE] or the next chunk
-	cr     wire.Reader
-	chunk  wire.Chunk // the chunk being read
+	resp *response // the response being read; nil between responses
+	// spare is the memory of the response ended last, and of its first
+	// choice, for the next (newResponse): a body of many short
+	// completions allocated both for each.
+	spare       *response
+	spareChoice *choice
+	undone      string // the id of the response its usage chunk ended, until [DONE] or the next chunk
+	cr          wire.Reader
+	jr          jsontext.Reader // checks tool arguments (toolInput)
+	chunk       wire.Chunk      // the chunk being read
 	// The events of a completion, which come as often as its
 	// deltas in short completions, in batches.
 	deltas      deltabatch.Batch
@@ -177,7 +183,7 @@ func (d *Decoder) cut(c *choice) {
 	slices.SortStableFunc(c.tools.list, func(a, b *toolCall) int { return a.index - b.index })
 	for i, t := range c.tools.list {
 		last := i == len(c.tools.list)-1
-		input := toolInput(t.args.String())
+		input := d.toolInput(t.args.String())
 		if last {
 			input = cutInput(t.args.String())
 		}
@@ -221,7 +227,7 @@ func (d *Decoder) decode(m frame.RawMessage) error {
 		d.endResponse() // a new completion without [DONE] between
 	}
 	if d.resp == nil {
-		d.resp = &response{id: openai.Given(c.ID), raw: c.ID, model: c.Model, created: c.Created}
+		d.resp = d.newResponse(c)
 	}
 	if c.ServiceTier != "" {
 		d.resp.tier = c.ServiceTier
@@ -324,7 +330,12 @@ func (d *Decoder) scope(index int) (c *choice, problem string) {
 		d.drv.Emit(te)
 	}
 	agent := wire.ChoiceAgent(d.cfg.Agent, index)
-	c = &choice{index: index, agent: agent}
+	if c = d.spareChoice; c != nil {
+		d.spareChoice = nil
+		*c = choice{index: index, agent: agent}
+	} else {
+		c = &choice{index: index, agent: agent}
+	}
 	r.choices.add(index, c)
 	ts := d.turnStarts.New()
 	ts.Agent, ts.MessageID, ts.Model, ts.Created = agent, r.id, r.model, r.created
@@ -412,7 +423,7 @@ func (d *Decoder) toolDelta(c *choice, tc *wire.ToolCallDelta) (problem string, 
 			old := c.tools.removeFirst()
 			problem, sentinel = d.tooMany(fmt.Sprintf("more than %d tool calls in choice %d; emitted the oldest, index %d, with the arguments so far", d.cfg.MaxOpen, c.index, old.index)), event.ErrTooManyOpen
 			c.argBytes -= old.args.Len()
-			d.drv.Emit(&event.ToolCall{Agent: c.agent, ID: old.id, Name: old.name, Input: toolInput(old.args.String())})
+			d.drv.Emit(&event.ToolCall{Agent: c.agent, ID: old.id, Name: old.name, Input: d.toolInput(old.args.String())})
 		}
 		t = &toolCall{index: tc.Index}
 		c.tools.add(tc.Index, t)
@@ -437,17 +448,26 @@ func (d *Decoder) finish(c *choice) {
 	d.closeBlock(c)
 	slices.SortStableFunc(c.tools.list, func(a, b *toolCall) int { return a.index - b.index })
 	for _, t := range c.tools.list {
-		d.drv.Emit(&event.ToolCall{Agent: c.agent, ID: t.id, Name: t.name, Input: toolInput(t.args.String())})
+		d.drv.Emit(&event.ToolCall{Agent: c.agent, ID: t.id, Name: t.name, Input: d.toolInput(t.args.String())})
 	}
 	c.tools, c.argBytes = states[toolCall]{}, 0
 	c.ended = true
 }
 
-func toolInput(args string) json.RawMessage {
+// toolInput returns a tool call's arguments as its Input: {} when there
+// are none, else as event.JSONText returns them (the arguments when they
+// are valid JSON, else them as a JSON string), checked by d's reader in
+// one pass.
+func (d *Decoder) toolInput(args string) json.RawMessage {
 	if args == "" {
 		return json.RawMessage("{}")
 	}
-	return event.JSONText(args)
+	raw := []byte(args) // the event's own copy
+	if jsontext.Valid(&d.jr, raw) {
+		return raw
+	}
+	b, _ := json.Marshal(args)
+	return b
 }
 
 // cutInput is the Input of a call cut inside its arguments: what arrived,
@@ -475,6 +495,23 @@ func (d *Decoder) endResponse() {
 		}
 		d.drv.Emit(d.turnEnd(r, c))
 	}
+	d.spare = r
+}
+
+// newResponse returns the state of the completion chunk c begins, in the
+// memory of the one ended last when there is one (nothing refers to it
+// once it ended: its events hold copies of what they say).
+func (d *Decoder) newResponse(c *wire.Chunk) *response {
+	r := d.spare
+	if r == nil {
+		r = new(response)
+	}
+	d.spare = nil
+	if len(r.choices.list) > 0 {
+		d.spareChoice = r.choices.list[0]
+	}
+	*r = response{id: openai.Given(c.ID), raw: c.ID, model: c.Model, created: c.Created, choices: r.choices.emptied()}
+	return r
 }
 
 // turnEnd returns the TurnEnd of choice c of r.

@@ -264,3 +264,21 @@ func decoder(r io.Reader, source string, max int) event.Decoder {
 // TestCorpus: every recording gives the events of its golden file,
 // however its bytes arrive.
 func TestCorpus(t *testing.T) { openaitest.Corpus(t, corpus, *update, decoder) }
+
+// TestToolInput: a tool call's Input, its arguments checked by the
+// decoder's reader, is what event.JSONText makes of them.
+func TestToolInput(t *testing.T) {
+	t.Parallel()
+	d := NewDecoder(strings.NewReader(""), nil)
+	for _, args := range []string{
+		`{}`, `{"a":[1,2.5e3,"x"],"b":null}`, ` {"a" : true} `, `"s"`, `12`, `[`, `{"a":}`, `{"a":1}{}`,
+		"{\"a\":\"bad \xff\"}", "plain \xff text", strings.Repeat("[", 20000) + strings.Repeat("]", 20000),
+	} {
+		if got, want := d.toolInput(args), event.JSONText(args); string(got) != string(want) {
+			t.Errorf("%.40q: Input %.60s, event.JSONText %.60s", args, got, want)
+		}
+	}
+	if got := d.toolInput(""); string(got) != "{}" {
+		t.Errorf("no arguments: Input %s, want {}", got)
+	}
+}

@@ -38,6 +38,13 @@ func (s *states[T]) add(k int, v *T) {
 	}
 }
 
+// emptied returns s without its states, in its memory (its map, when
+// it had one, is let go of).
+func (s *states[T]) emptied() states[T] {
+	clear(s.list)
+	return states[T]{list: s.list[:0], keys: s.keys[:0]}
+}
+
 // removeFirst removes the state added first and returns it.
 func (s *states[T]) removeFirst() *T {
 	v := s.list[0]
