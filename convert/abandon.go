@@ -59,6 +59,15 @@ type AbandonHold struct {
 	bytes  int               // their cost (see cost)
 	open   map[blockKey]bool // the blocks open in the input whose events are in q (true) or were written (false)
 	leaked int               // the blocks open in open that were written (false)
+	// last is open's entry for the block of the last Delta looked up
+	// (a block's deltas come one after another: each run of them
+	// hashes its key once). It is dropped whenever an entry of open
+	// changes or goes; a new entry changes no other.
+	last struct {
+		key       blockKey
+		tentative bool
+		ok        bool
+	}
 	losses event.Losses
 	err    error // of a release SetSource made, returned by the next Encode
 }
@@ -99,6 +108,7 @@ func (h *AbandonHold) SetSource(from format.Format) {
 	if !h.on {
 		h.err = h.release(len(h.q))
 		clear(h.open)
+		h.last.ok = false
 		h.leaked = 0
 	}
 }
@@ -136,12 +146,15 @@ func (h *AbandonHold) Encode(ev event.Event) error {
 		h.open[k] = true
 	case *event.Delta:
 		k := blockKey{agent, ev.Kind}
-		t, ok := h.open[k]
-		if !ok {
-			t = true
-			h.open[k] = t // a delta opens its block (as assemble has it)
+		if !h.last.ok || h.last.key != k {
+			t, ok := h.open[k]
+			if !ok {
+				t = true
+				h.open[k] = t // a delta opens its block (as assemble has it)
+			}
+			h.last.key, h.last.tentative, h.last.ok = k, t, true
 		}
-		e.key, e.tentative = k, t
+		e.key, e.tentative = k, h.last.tentative
 	case *event.BlockEnd:
 		h.settle(blockKey{agent, ev.Kind})
 	case *event.Error:
@@ -171,6 +184,7 @@ func (h *AbandonHold) settle(k blockKey) {
 		return
 	}
 	delete(h.open, k)
+	h.last.ok = false
 	if !tentative {
 		h.leaked--
 		return
@@ -194,6 +208,7 @@ func (h *AbandonHold) drop(agent string) {
 			continue
 		}
 		delete(h.open, k)
+		h.last.ok = false
 		if !tentative {
 			h.leaked--
 			written = true
@@ -223,6 +238,7 @@ func (h *AbandonHold) drop(agent string) {
 // spill writes everything held, past MaxAbandonHold: the blocks held
 // are written from now on as they come, and can no longer be dropped.
 func (h *AbandonHold) spill() {
+	h.last.ok = false
 	for _, e := range h.q {
 		if !e.tentative || !h.open[e.key] {
 			continue

@@ -117,6 +117,27 @@ func TestAbandonHold(t *testing.T) {
 			warned: []string{"t cannot carry abandoned partial messages (dropped)"},
 		},
 		{
+			name:   "a block's deltas after its end open it again, held anew",
+			from:   abandons,
+			evs:    []event.Event{start("a"), delta("a", "x"), end("a"), delta("a", "y"), abandon("a")},
+			want:   []string{"", "", "start a text, delta a x, end a text", "", "notice a abandoned", "close"},
+			warned: []string{"t cannot carry abandoned partial messages (dropped)"},
+		},
+		{
+			name:   "a delta after its block's abandon opens a new one",
+			from:   abandons,
+			evs:    []event.Event{start("a"), delta("a", "x"), abandon("a"), delta("a", "y"), end("a")},
+			want:   []string{"", "", "notice a abandoned", "", "delta a y, end a text", "close"},
+			warned: []string{"t cannot carry abandoned partial messages (dropped)"},
+		},
+		{
+			name:   "two agents' deltas in turn: each to its own block",
+			from:   abandons,
+			evs:    []event.Event{start("a"), start("b"), delta("a", "x"), delta("b", "y"), delta("a", "z"), abandon("b"), end("a")},
+			want:   []string{"", "", "", "", "", "", "start a text, delta a x, delta a z, notice b abandoned, end a text", "close"},
+			warned: []string{"t cannot carry abandoned partial messages (dropped)"},
+		},
+		{
 			name: "cut: what is held leaves, the block stays open",
 			from: abandons,
 			evs:  []event.Event{start("a"), delta("a", "x")},
