@@ -46,6 +46,11 @@ type Decoder struct {
 	todos   map[string][]event.TodoItem // last list emitted per todo_list id
 	threads threads                     // agent scopes opened, at most maxOpen, and their usage
 	capped  bool                        // a cap was reported
+	// compact: the line being decoded was read whole by the one-pass
+	// reader, which met no white space outside its strings
+	// (unmarshalLine); what the decoder copies of it is then compact JSON
+	// (see event.Checked).
+	compact bool
 
 	jr   jsontext.Reader // decodes lines in one pass
 	ln   wire.Line       // the line being decoded, reused
@@ -79,6 +84,9 @@ type openItem struct {
 	called bool            // its ToolCall was emitted
 	raw    json.RawMessage // its latest state, as written (for the kinds that use it)
 	last   wire.Item       // its latest state, once kept past its line (keep)
+	// compact is Decoder.compact of the line of its latest state: what
+	// its events carry of raw or of the line is compact JSON.
+	compact bool
 }
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -148,9 +156,11 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 
 func (d *Decoder) emit(evs ...event.Event) { d.st.Emit(evs...) }
 
-// unknown keeps a line verbatim.
+// unknown keeps a line verbatim: a line of valid JSON (encoding/json
+// decoded it, or found it valid).
 func (d *Decoder) unknown(typ string, line []byte) {
-	d.emit(&event.Unknown{Agent: d.agent, Format: "codex", Type: typ, Raw: bytes.Clone(line)})
+	raw, note := decoderstate.Payload(line, d.compact)
+	d.emit(&event.Unknown{Agent: d.agent, Format: "codex", Type: typ, Raw: raw, Checked: note})
 }
 
 func (d *Decoder) decode(line []byte) error {
@@ -212,6 +222,7 @@ func (d *Decoder) decode(line []byte) error {
 		}
 		ev := d.al.errors.New()
 		ev.Agent, ev.Message, ev.Raw = d.agent, *l.Message, d.al.raw.Copy(line)
+		ev.Checked = decoderstate.Note(ev.Raw, d.compact)
 		d.emit(ev)
 		d.noteError(line, ev.Message)
 	case wire.TypeItemStarted, wire.TypeItemUpdated, wire.TypeItemCompleted:
@@ -356,6 +367,7 @@ func (d *Decoder) item(l *wire.Line, line []byte) error {
 	case o == nil:
 		o = d.newOpen(kind)
 	}
+	o.compact = d.compact
 	switch kind {
 	case wire.ItemPlan, wire.ItemError, wire.ItemWebSearch, wire.ItemCollabToolCall:
 		o.raw = bytes.Clone(raw) // events carry it, or their input is made of it
@@ -472,6 +484,9 @@ func (d *Decoder) call(o *openItem, it *wire.Item) {
 		ev.Name = it.Tool
 		ev.Input = object(&d.jr, o.raw, "id", "type", "item_type", "status", "tool", "agents_states")
 	}
+	// Each Input is valid JSON made of the item's values as read: one
+	// of them, or some in an object.
+	ev.Checked = decoderstate.Note(ev.Input, o.compact)
 	d.emit(ev)
 }
 
@@ -593,9 +608,15 @@ func (d *Decoder) finish(o *openItem, it *wire.Item) {
 			d.emit(&b.start, &b.end)
 		}
 	case wire.ItemPlan:
-		d.emit(&event.Notice{Agent: d.agent, Kind: PlanNoticeKind, Message: it.Text, Raw: o.raw})
+		d.emit(&event.Notice{
+			Agent: d.agent, Kind: PlanNoticeKind, Message: it.Text,
+			Raw: o.raw, Checked: decoderstate.Note(o.raw, o.compact),
+		})
 	case wire.ItemError:
-		d.emit(&event.Error{Agent: d.agent, Message: it.Message, Type: ErrorItemType, Raw: o.raw})
+		d.emit(&event.Error{
+			Agent: d.agent, Message: it.Message, Type: ErrorItemType,
+			Raw: o.raw, Checked: decoderstate.Note(o.raw, o.compact),
+		})
 	case wire.ItemFileChange:
 		d.emit(fileChange(d.agent, it))
 	case wire.ItemCommandExecution:
@@ -630,7 +651,7 @@ func (d *Decoder) finish(o *openItem, it *wire.Item) {
 				ev.Content = append(ev.Content, mcpPart(&d.jr, c))
 			}
 			if len(r.StructuredContent) > 0 && string(r.StructuredContent) != "null" {
-				ev.Structured = bytes.Clone(r.StructuredContent)
+				ev.Structured, ev.Checked = decoderstate.Payload(r.StructuredContent, o.compact)
 			}
 		}
 		if it.Error != nil {
@@ -645,7 +666,7 @@ func (d *Decoder) finish(o *openItem, it *wire.Item) {
 			IsError: it.Status == wire.StatusFailed,
 		}
 		if len(it.AgentsStates) > 0 && string(it.AgentsStates) != "null" {
-			ev.Structured = bytes.Clone(it.AgentsStates)
+			ev.Structured, ev.Checked = decoderstate.Payload(it.AgentsStates, o.compact)
 			ev.Content = d.agentMessages(it)
 		}
 		d.emit(ev)
