@@ -83,7 +83,7 @@ type openItem struct {
 	kind   string
 	called bool            // its ToolCall was emitted
 	raw    json.RawMessage // its latest state, as written (for the kinds that use it)
-	last   wire.Item       // its latest state, once kept past its line (keep)
+	last   wire.Item       // its latest state, once kept past its line (keep), if abandon reads it (lastRead)
 	// compact is Decoder.compact of the line of its latest state: what
 	// its events carry of raw or of the line is compact JSON.
 	compact bool
@@ -323,13 +323,12 @@ func (d *Decoder) turnEnd(u *wire.Usage) *event.TurnEnd {
 	e.Usage = d.al.usages.New()
 	*e.Usage = cur
 	if !d.cfg.UsagePerTurn {
-		prev := d.threads.lastUsage(d.agent)
+		prev := d.threads.swapUsage(d.agent, cur)
 		if cur.InputTokens >= prev.InputTokens && cur.CacheReadTokens >= prev.CacheReadTokens &&
 			cur.CacheWriteTokens >= prev.CacheWriteTokens && cur.OutputTokens >= prev.OutputTokens &&
 			cur.ReasoningTokens >= prev.ReasoningTokens {
 			e.Usage.Sub(&prev)
 		}
-		d.threads.setUsage(d.agent, cur)
 	}
 	return e
 }
@@ -420,8 +419,10 @@ func (d *Decoder) item(l *wire.Line, line []byte) error {
 		}
 		return nil
 	}
-	o.last = *it // kept past the line: copied only then, a big struct
-	keep(&o.last)
+	if lastRead(kind) {
+		o.last = *it // kept past the line: copied only then, a big struct
+		keep(&o.last)
+	}
 	if found == nil {
 		d.open = append(d.open, openEntry{id, o})
 		if len(d.open) > maxOpen {
@@ -884,13 +885,24 @@ func mcpPartSlow(raw json.RawMessage) event.Part {
 // file change as if complete, a web search's call; a tool call was
 // emitted, its result never comes.
 func (d *Decoder) abandon(o *openItem) {
-	switch o.kind {
-	case wire.ItemCommandExecution, wire.ItemMCPToolCall, wire.ItemCollabToolCall, wire.ItemTodoList:
-	case wire.ItemWebSearch:
+	switch {
+	case !lastRead(o.kind):
+	case o.kind == wire.ItemWebSearch:
 		d.call(o, &o.last)
 	default:
 		d.finish(o, &o.last)
 	}
+}
+
+// lastRead reports whether abandon reads the last state of an open item
+// of kind (openItem.last): not a tool's, whose call was emitted already,
+// nor a todo list's, emitted as it changed.
+func lastRead(kind string) bool {
+	switch kind {
+	case wire.ItemCommandExecution, wire.ItemMCPToolCall, wire.ItemCollabToolCall, wire.ItemTodoList:
+		return false
+	}
+	return true
 }
 
 // letGo keeps the open items within maxOpen: the one open longest is
