@@ -225,8 +225,10 @@ func (d *Decoder) decode(line []byte) error {
 		ev.Checked = decoderstate.Note(ev.Raw, d.compact)
 		d.emit(ev)
 		d.noteError(line, ev.Message)
-	case wire.TypeItemStarted, wire.TypeItemUpdated, wire.TypeItemCompleted:
-		return d.item(l, line)
+	case wire.TypeItemCompleted:
+		return d.item(l, line, true)
+	case wire.TypeItemStarted, wire.TypeItemUpdated:
+		return d.item(l, line, false)
 	default:
 		if k := d.cfg.Foreign.Of(line); k != "" {
 			// A line of another format, not an event of a newer Codex.
@@ -333,7 +335,9 @@ func (d *Decoder) turnEnd(u *wire.Usage) *event.TurnEnd {
 	return e
 }
 
-func (d *Decoder) item(l *wire.Line, line []byte) error {
+// item decodes an item line, whose item is complete when its type is
+// item.completed.
+func (d *Decoder) item(l *wire.Line, line []byte, complete bool) error {
 	phase, raw := l.Type, l.Item.Raw
 	if len(raw) == 0 || raw[0] != '{' {
 		d.unknown(phase, line)
@@ -356,7 +360,6 @@ func (d *Decoder) item(l *wire.Line, line []byte) error {
 	if o != nil && o.kind != kind {
 		o = nil // the id was reused by an item of another type: a new item
 	}
-	complete := phase == wire.TypeItemCompleted
 	switch {
 	case o == nil && complete:
 		// Completed at once (most messages): done with before the next
