@@ -83,7 +83,7 @@ type openItem struct {
 	kind   string
 	called bool            // its ToolCall was emitted
 	raw    json.RawMessage // its latest state, as written (for the kinds that use it)
-	last   wire.Item       // its latest state, once kept past its line (keep), if abandon reads it (lastRead)
+	last   wire.Item       // its latest state, kept past its line (keep) if abandon reads it (lastRead)
 	// compact is Decoder.compact of the line of its latest state: what
 	// its events carry of raw or of the line is compact JSON.
 	compact bool
