@@ -177,6 +177,10 @@ func (d *Decoder) decode(line []byte) error {
 		d.turnStarted()
 		return nil
 	}
+	if id, ok := d.threadID(line); ok {
+		d.threadStarted(id)
+		return nil
+	}
 	l := &d.ln
 	if err := d.unmarshalLine(line, l); err != nil {
 		if !json.Valid(line) {
@@ -192,14 +196,7 @@ func (d *Decoder) decode(line []byte) error {
 		if id == "" {
 			id = l.SessionID
 		}
-		d.agent = id
-		if d.agent == "" {
-			d.agent = d.cfg.Agent
-		}
-		d.thread(d.agent)
-		ev := d.al.starts.New()
-		ev.Agent, ev.SessionID = d.agent, id
-		d.emit(ev)
+		d.threadStarted(id)
 	case wire.TypeTurnStarted:
 		d.turnStarted()
 	case wire.TypeTurnCompleted:
@@ -246,6 +243,39 @@ func (d *Decoder) decode(line []byte) error {
 // turnStartedLine is a turn.started line as Codex writes it, which decode
 // takes as it is, without reading it: the line has nothing else to read.
 const turnStartedLine = `{"type":"turn.started"}`
+
+// threadLine is how Codex starts a thread.started line: the thread id,
+// a string, follows, and then the line's end.
+const threadLine = `{"type":"thread.started","thread_id":`
+
+// threadID returns the thread id of line when line is threadLine, a
+// string and "}", which decode takes without reading the rest of the
+// line (every run of Codex starts a thread); ok is false for any other
+// line, which is read as a whole. The line's last two bytes, the id's
+// closing quote and the brace, are looked at first: most lines (an
+// item's, a turn's end) end in "}}" and are told apart at once.
+func (d *Decoder) threadID(line []byte) (id string, ok bool) {
+	n := len(line)
+	if n < len(threadLine)+3 || line[n-1] != '}' || line[n-2] != '"' || string(line[:len(threadLine)]) != threadLine {
+		return "", false
+	}
+	r := &d.jr
+	r.ResetValid(line[len(threadLine) : n-1]) // a part of a line through badutf8.Fix
+	id = r.String()
+	return id, r.End()
+}
+
+// threadStarted starts the thread id (the decoder's agent when id is "").
+func (d *Decoder) threadStarted(id string) {
+	d.agent = id
+	if d.agent == "" {
+		d.agent = d.cfg.Agent
+	}
+	d.thread(d.agent)
+	ev := d.al.starts.New()
+	ev.Agent, ev.SessionID = d.agent, id
+	d.emit(ev)
+}
 
 // turnStarted starts a turn.
 func (d *Decoder) turnStarted() {

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -234,6 +235,51 @@ func TestFailedAgain(t *testing.T) {
 			got, repeated := failedErr(start + `{"type":"error","message":"` + tt.text + `"}` + "\n" + line)
 			if got != want || repeated != tt.repeated {
 				t.Errorf("turn.failed's error %q (repeated: %v), want %q (%v)", got, repeated, want, tt.repeated)
+			}
+		})
+	}
+}
+
+// TestThreadLine: a thread.started line as Codex writes it, whose id
+// decode takes without reading the line whole (threadID), gives the
+// events the line read whole gives (the same line with a space after its
+// brace, which threadID does not take); a line that only looks alike is
+// read whole, and so gives the same events and problems.
+func TestThreadLine(t *testing.T) {
+	t.Parallel()
+	decode := func(line string) (events []byte, whole bool) {
+		d := NewDecoder(strings.NewReader(line+"\n"), &Config{Source: "in", Agent: "cfg"})
+		var b strings.Builder
+		for _, it := range eventtest.Collect(d) {
+			if it.Err != "" {
+				fmt.Fprintf(&b, "error: %s\n", it.Err)
+			} else {
+				b.Write(dump([]event.Event{it.Event}, nil))
+			}
+		}
+		return []byte(b.String()), d.ln.Type == wire.TypeThreadStarted
+	}
+	tests := []struct {
+		name, id string // the id, as written
+		whole    bool   // the line is read whole
+	}{
+		{"uuid", `"0199a213-81c0-7800-8aa1-bbab2a035a9c"`, false},
+		{"empty", `""`, false},
+		{"escapes", `"a\"b\\c\u00e9\n"`, false},
+		{"not ASCII", `"thé"`, false},
+		{"null", `null`, true},
+		{"members after", `"a","thread_id":"b"`, true},
+		{"session id after", `"","session_id":"s"`, true},
+		{"cut", `"a\"`, false}, // not a line: no type
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			line := `{"type":"thread.started","thread_id":` + tt.id + `}`
+			got, whole := decode(line)
+			want, _ := decode("{ " + line[1:])
+			if diff := cmp.Diff(string(want), string(got)); diff != "" || whole != tt.whole {
+				t.Errorf("%s: read whole %v, want %v; events differ (-want +got):\n%s", line, whole, tt.whole, diff)
 			}
 		})
 	}
