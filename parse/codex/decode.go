@@ -177,9 +177,18 @@ func (d *Decoder) decode(line []byte) error {
 		d.turnStarted()
 		return nil
 	}
-	if id, ok := d.threadID(line); ok {
-		d.threadStarted(id)
-		return nil
+	// A thread.started or an error line as Codex writes it has its string
+	// read alone (lineString); the other lines, most ending in "}}", are
+	// told apart by their last two bytes, without a call.
+	if stringEnd(line) {
+		if id, ok := d.lineString(line, threadPrefix); ok {
+			d.threadStarted(id)
+			return nil
+		}
+		if msg, ok := d.lineString(line, errorPrefix); ok {
+			d.errorLine(line, msg)
+			return nil
+		}
 	}
 	l := &d.ln
 	if err := d.unmarshalLine(line, l); err != nil {
@@ -217,11 +226,7 @@ func (d *Decoder) decode(line []byte) error {
 			d.unknown(l.Type, line)
 			return nil
 		}
-		ev := d.al.errors.New()
-		ev.Agent, ev.Message, ev.Raw = d.agent, *l.Message, d.al.raw.Copy(line)
-		ev.Checked = decoderstate.Note(ev.Raw, d.compact)
-		d.emit(ev)
-		d.noteError(line, ev.Message)
+		d.errorLine(line, *l.Message)
 	case wire.TypeItemCompleted:
 		return d.item(l, line, true)
 	case wire.TypeItemStarted, wire.TypeItemUpdated:
@@ -244,25 +249,38 @@ func (d *Decoder) decode(line []byte) error {
 // takes as it is, without reading it: the line has nothing else to read.
 const turnStartedLine = `{"type":"turn.started"}`
 
-// threadLine is how Codex starts a thread.started line: the thread id,
-// a string, follows, and then the line's end.
-const threadLine = `{"type":"thread.started","thread_id":`
+// threadPrefix and errorPrefix are how Codex starts a thread.started
+// line and an error line: a string follows, the thread id or the
+// message, and then the line's end.
+const (
+	threadPrefix = `{"type":"thread.started","thread_id":`
+	errorPrefix  = `{"type":"error","message":`
+)
 
-// threadID returns the thread id of line when line is threadLine, a
-// string and "}", which decode takes without reading the rest of the
-// line (every run of Codex starts a thread); ok is false for any other
-// line, which is read as a whole. The line's last two bytes, the id's
-// closing quote and the brace, are looked at first: most lines (an
-// item's, a turn's end) end in "}}" and are told apart at once.
-func (d *Decoder) threadID(line []byte) (id string, ok bool) {
+// stringEnd reports whether line ends as one whose last member is a
+// string: in a quote and "}".
+func stringEnd(line []byte) bool {
 	n := len(line)
-	if n < len(threadLine)+3 || line[n-1] != '}' || line[n-2] != '"' || string(line[:len(threadLine)]) != threadLine {
+	return n > 2 && line[n-1] == '}' && line[n-2] == '"'
+}
+
+// lineString returns the string of line when line is prefix, a JSON
+// string and "}", which decode takes without reading the line whole:
+// every run of Codex starts a thread, and many fail with an error line.
+// ok is false for any other line, which is read whole.
+func (d *Decoder) lineString(line []byte, prefix string) (s string, ok bool) {
+	n := len(line)
+	if n < len(prefix)+3 || !stringEnd(line) || string(line[:len(prefix)]) != prefix {
 		return "", false
 	}
 	r := &d.jr
-	r.ResetValid(line[len(threadLine) : n-1]) // a part of a line through badutf8.Fix
-	id = r.String()
-	return id, r.End()
+	r.ResetValid(line[len(prefix) : n-1]) // a part of a line through badutf8.Fix
+	s = r.String()
+	if !r.End() {
+		return "", false
+	}
+	d.compact = !r.Spaced() // (the prefix has no white space)
+	return s, true
 }
 
 // threadStarted starts the thread id (the decoder's agent when id is "").
@@ -275,6 +293,15 @@ func (d *Decoder) threadStarted(id string) {
 	ev := d.al.starts.New()
 	ev.Agent, ev.SessionID = d.agent, id
 	d.emit(ev)
+}
+
+// errorLine emits the error of an error line, whose message is msg.
+func (d *Decoder) errorLine(line []byte, msg string) {
+	ev := d.al.errors.New()
+	ev.Agent, ev.Message, ev.Raw = d.agent, msg, d.al.raw.Copy(line)
+	ev.Checked = decoderstate.Note(ev.Raw, d.compact)
+	d.emit(ev)
+	d.noteError(line, ev.Message)
 }
 
 // turnStarted starts a turn.

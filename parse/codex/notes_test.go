@@ -36,8 +36,10 @@ func TestPayloadNotes(t *testing.T) {
 			in: []string{
 				`{"type":"error","message":"a \"b\" c"}`,
 				`{"type":"error","message":"busy" }`,
+				`{"type":"error","message": "busy"}`,
+				`{"type":"error","message":"busy","code":1}`,
 			},
-			want: []string{"Error compact", "Error valid"},
+			want: []string{"Error compact", "Error valid", "Error valid", "Error compact"},
 		},
 		{
 			name: "mcp",
