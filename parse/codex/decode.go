@@ -46,6 +46,11 @@ type Decoder struct {
 	todos   map[string][]event.TodoItem // last list emitted per todo_list id
 	threads threads                     // agent scopes opened, at most maxOpen, and their usage
 	capped  bool                        // a cap was reported
+	// compact: the line being decoded was read whole by the one-pass
+	// reader, which met no white space outside its strings
+	// (unmarshalLine); what the decoder copies of it is then compact JSON
+	// (see event.Checked).
+	compact bool
 
 	jr   jsontext.Reader // decodes lines in one pass
 	ln   wire.Line       // the line being decoded, reused
@@ -78,7 +83,10 @@ type openItem struct {
 	kind   string
 	called bool            // its ToolCall was emitted
 	raw    json.RawMessage // its latest state, as written (for the kinds that use it)
-	last   wire.Item       // its latest state, once kept past its line (keep)
+	last   wire.Item       // its latest state, kept past its line (keep) if abandon reads it (lastRead)
+	// compact is Decoder.compact of the line of its latest state: what
+	// its events carry of raw or of the line is compact JSON.
+	compact bool
 }
 
 // NewDecoder returns a decoder reading from r. cfg may be nil.
@@ -148,9 +156,11 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 
 func (d *Decoder) emit(evs ...event.Event) { d.st.Emit(evs...) }
 
-// unknown keeps a line verbatim.
+// unknown keeps a line verbatim: a line of valid JSON (encoding/json
+// decoded it, or found it valid).
 func (d *Decoder) unknown(typ string, line []byte) {
-	d.emit(&event.Unknown{Agent: d.agent, Format: "codex", Type: typ, Raw: bytes.Clone(line)})
+	raw, note := decoderstate.Payload(line, d.compact)
+	d.emit(&event.Unknown{Agent: d.agent, Format: "codex", Type: typ, Raw: raw, Checked: note})
 }
 
 func (d *Decoder) decode(line []byte) error {
@@ -167,6 +177,19 @@ func (d *Decoder) decode(line []byte) error {
 		d.turnStarted()
 		return nil
 	}
+	// A thread.started or an error line as Codex writes it has its string
+	// read alone (lineString); the other lines, most ending in "}}", are
+	// told apart by their last two bytes, without a call.
+	if stringEnd(line) {
+		if id, ok := d.lineString(line, threadPrefix); ok {
+			d.threadStarted(id)
+			return nil
+		}
+		if msg, ok := d.lineString(line, errorPrefix); ok {
+			d.errorLine(line, msg)
+			return nil
+		}
+	}
 	l := &d.ln
 	if err := d.unmarshalLine(line, l); err != nil {
 		if !json.Valid(line) {
@@ -182,14 +205,7 @@ func (d *Decoder) decode(line []byte) error {
 		if id == "" {
 			id = l.SessionID
 		}
-		d.agent = id
-		if d.agent == "" {
-			d.agent = d.cfg.Agent
-		}
-		d.thread(d.agent)
-		ev := d.al.starts.New()
-		ev.Agent, ev.SessionID = d.agent, id
-		d.emit(ev)
+		d.threadStarted(id)
 	case wire.TypeTurnStarted:
 		d.turnStarted()
 	case wire.TypeTurnCompleted:
@@ -210,12 +226,11 @@ func (d *Decoder) decode(line []byte) error {
 			d.unknown(l.Type, line)
 			return nil
 		}
-		ev := d.al.errors.New()
-		ev.Agent, ev.Message, ev.Raw = d.agent, *l.Message, d.al.raw.Copy(line)
-		d.emit(ev)
-		d.noteError(line, ev.Message)
-	case wire.TypeItemStarted, wire.TypeItemUpdated, wire.TypeItemCompleted:
-		return d.item(l, line)
+		d.errorLine(line, *l.Message)
+	case wire.TypeItemCompleted:
+		return d.item(l, line, true)
+	case wire.TypeItemStarted, wire.TypeItemUpdated:
+		return d.item(l, line, false)
 	default:
 		if k := d.cfg.Foreign.Of(line); k != "" {
 			// A line of another format, not an event of a newer Codex.
@@ -233,6 +248,61 @@ func (d *Decoder) decode(line []byte) error {
 // turnStartedLine is a turn.started line as Codex writes it, which decode
 // takes as it is, without reading it: the line has nothing else to read.
 const turnStartedLine = `{"type":"turn.started"}`
+
+// threadPrefix and errorPrefix are how Codex starts a thread.started
+// line and an error line: a string follows, the thread id or the
+// message, and then the line's end.
+const (
+	threadPrefix = `{"type":"thread.started","thread_id":`
+	errorPrefix  = `{"type":"error","message":`
+)
+
+// stringEnd reports whether line ends as one whose last member is a
+// string: in a quote and "}".
+func stringEnd(line []byte) bool {
+	n := len(line)
+	return n > 2 && line[n-1] == '}' && line[n-2] == '"'
+}
+
+// lineString returns the string of line when line is prefix, a JSON
+// string and "}", which decode takes without reading the line whole:
+// every run of Codex starts a thread, and many fail with an error line.
+// ok is false for any other line, which is read whole.
+func (d *Decoder) lineString(line []byte, prefix string) (s string, ok bool) {
+	n := len(line)
+	if n < len(prefix)+3 || !stringEnd(line) || string(line[:len(prefix)]) != prefix {
+		return "", false
+	}
+	r := &d.jr
+	r.ResetValid(line[len(prefix) : n-1]) // a part of a line through badutf8.Fix
+	s = r.String()
+	if !r.End() {
+		return "", false
+	}
+	d.compact = !r.Spaced() // (the prefix has no white space)
+	return s, true
+}
+
+// threadStarted starts the thread id (the decoder's agent when id is "").
+func (d *Decoder) threadStarted(id string) {
+	d.agent = id
+	if d.agent == "" {
+		d.agent = d.cfg.Agent
+	}
+	d.thread(d.agent)
+	ev := d.al.starts.New()
+	ev.Agent, ev.SessionID = d.agent, id
+	d.emit(ev)
+}
+
+// errorLine emits the error of an error line, whose message is msg.
+func (d *Decoder) errorLine(line []byte, msg string) {
+	ev := d.al.errors.New()
+	ev.Agent, ev.Message, ev.Raw = d.agent, msg, d.al.raw.Copy(line)
+	ev.Checked = decoderstate.Note(ev.Raw, d.compact)
+	d.emit(ev)
+	d.noteError(line, ev.Message)
+}
 
 // turnStarted starts a turn.
 func (d *Decoder) turnStarted() {
@@ -312,18 +382,19 @@ func (d *Decoder) turnEnd(u *wire.Usage) *event.TurnEnd {
 	e.Usage = d.al.usages.New()
 	*e.Usage = cur
 	if !d.cfg.UsagePerTurn {
-		prev := d.threads.lastUsage(d.agent)
+		prev := d.threads.swapUsage(d.agent, cur)
 		if cur.InputTokens >= prev.InputTokens && cur.CacheReadTokens >= prev.CacheReadTokens &&
 			cur.CacheWriteTokens >= prev.CacheWriteTokens && cur.OutputTokens >= prev.OutputTokens &&
 			cur.ReasoningTokens >= prev.ReasoningTokens {
 			e.Usage.Sub(&prev)
 		}
-		d.threads.setUsage(d.agent, cur)
 	}
 	return e
 }
 
-func (d *Decoder) item(l *wire.Line, line []byte) error {
+// item decodes an item line, whose item is complete when its type is
+// item.completed.
+func (d *Decoder) item(l *wire.Line, line []byte, complete bool) error {
 	phase, raw := l.Type, l.Item.Raw
 	if len(raw) == 0 || raw[0] != '{' {
 		d.unknown(phase, line)
@@ -346,7 +417,6 @@ func (d *Decoder) item(l *wire.Line, line []byte) error {
 	if o != nil && o.kind != kind {
 		o = nil // the id was reused by an item of another type: a new item
 	}
-	complete := phase == wire.TypeItemCompleted
 	switch {
 	case o == nil && complete:
 		// Completed at once (most messages): done with before the next
@@ -356,6 +426,7 @@ func (d *Decoder) item(l *wire.Line, line []byte) error {
 	case o == nil:
 		o = d.newOpen(kind)
 	}
+	o.compact = d.compact
 	switch kind {
 	case wire.ItemPlan, wire.ItemError, wire.ItemWebSearch, wire.ItemCollabToolCall:
 		o.raw = bytes.Clone(raw) // events carry it, or their input is made of it
@@ -408,8 +479,10 @@ func (d *Decoder) item(l *wire.Line, line []byte) error {
 		}
 		return nil
 	}
-	o.last = *it // kept past the line: copied only then, a big struct
-	keep(&o.last)
+	if lastRead(kind) {
+		o.last = *it // kept past the line: copied only then, a big struct
+		keep(&o.last)
+	}
 	if found == nil {
 		d.open = append(d.open, openEntry{id, o})
 		if len(d.open) > maxOpen {
@@ -472,6 +545,9 @@ func (d *Decoder) call(o *openItem, it *wire.Item) {
 		ev.Name = it.Tool
 		ev.Input = object(&d.jr, o.raw, "id", "type", "item_type", "status", "tool", "agents_states")
 	}
+	// Each Input is valid JSON made of the item's values as read: one
+	// of them, or some in an object.
+	ev.Checked = decoderstate.Note(ev.Input, o.compact)
 	d.emit(ev)
 }
 
@@ -593,9 +669,15 @@ func (d *Decoder) finish(o *openItem, it *wire.Item) {
 			d.emit(&b.start, &b.end)
 		}
 	case wire.ItemPlan:
-		d.emit(&event.Notice{Agent: d.agent, Kind: PlanNoticeKind, Message: it.Text, Raw: o.raw})
+		d.emit(&event.Notice{
+			Agent: d.agent, Kind: PlanNoticeKind, Message: it.Text,
+			Raw: o.raw, Checked: decoderstate.Note(o.raw, o.compact),
+		})
 	case wire.ItemError:
-		d.emit(&event.Error{Agent: d.agent, Message: it.Message, Type: ErrorItemType, Raw: o.raw})
+		d.emit(&event.Error{
+			Agent: d.agent, Message: it.Message, Type: ErrorItemType,
+			Raw: o.raw, Checked: decoderstate.Note(o.raw, o.compact),
+		})
 	case wire.ItemFileChange:
 		d.emit(fileChange(d.agent, it))
 	case wire.ItemCommandExecution:
@@ -630,7 +712,7 @@ func (d *Decoder) finish(o *openItem, it *wire.Item) {
 				ev.Content = append(ev.Content, mcpPart(&d.jr, c))
 			}
 			if len(r.StructuredContent) > 0 && string(r.StructuredContent) != "null" {
-				ev.Structured = bytes.Clone(r.StructuredContent)
+				ev.Structured, ev.Checked = decoderstate.Payload(r.StructuredContent, o.compact)
 			}
 		}
 		if it.Error != nil {
@@ -645,7 +727,7 @@ func (d *Decoder) finish(o *openItem, it *wire.Item) {
 			IsError: it.Status == wire.StatusFailed,
 		}
 		if len(it.AgentsStates) > 0 && string(it.AgentsStates) != "null" {
-			ev.Structured = bytes.Clone(it.AgentsStates)
+			ev.Structured, ev.Checked = decoderstate.Payload(it.AgentsStates, o.compact)
 			ev.Content = d.agentMessages(it)
 		}
 		d.emit(ev)
@@ -863,13 +945,24 @@ func mcpPartSlow(raw json.RawMessage) event.Part {
 // file change as if complete, a web search's call; a tool call was
 // emitted, its result never comes.
 func (d *Decoder) abandon(o *openItem) {
-	switch o.kind {
-	case wire.ItemCommandExecution, wire.ItemMCPToolCall, wire.ItemCollabToolCall, wire.ItemTodoList:
-	case wire.ItemWebSearch:
+	switch {
+	case !lastRead(o.kind):
+	case o.kind == wire.ItemWebSearch:
 		d.call(o, &o.last)
 	default:
 		d.finish(o, &o.last)
 	}
+}
+
+// lastRead reports whether abandon reads the last state of an open item
+// of kind (openItem.last): not a tool's, whose call was emitted already,
+// nor a todo list's, emitted as it changed.
+func lastRead(kind string) bool {
+	switch kind {
+	case wire.ItemCommandExecution, wire.ItemMCPToolCall, wire.ItemCollabToolCall, wire.ItemTodoList:
+		return false
+	}
+	return true
 }
 
 // letGo keeps the open items within maxOpen: the one open longest is

@@ -12,17 +12,19 @@ import (
 // with the generated reader when it can, else with encoding/json, which
 // gives the errors. The line went through badutf8.Fix: it is valid UTF-8,
 // whose strings the Reader need not check again. The item's text and its
-// raw members point into line. (It is jsontext.DecodeValid written out:
-// the generic function is not inlined, and calls the reader through a
-// func value. Unlike it, the encoding/json path leaves Spaced as it was:
-// the codex decoder notes no payload by it.)
+// raw members point into line. It sets d.compact: the reader read the
+// line whole and met no white space outside its strings. (It is
+// jsontext.DecodeValid written out: the generic function is not inlined,
+// and calls the reader through a func value.)
 func (d *Decoder) unmarshalLine(line []byte, l *wire.Line) error {
 	resetLine(l)
 	r := &d.jr
 	r.ResetValid(line)
 	if wire.ReadLine(r, l) && r.End() {
+		d.compact = !r.Spaced()
 		return nil
 	}
+	d.compact = false // unknown: encoding/json reads it
 	*l = wire.Line{}
 	return json.Unmarshal(line, l)
 }

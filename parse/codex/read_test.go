@@ -1,7 +1,9 @@
 package codex
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -206,7 +208,7 @@ func TestFailedAgain(t *testing.T) {
 				msg = e.Error
 			}
 		}
-		return msg, d.ln.Type == wire.TypeError // the last line read was the error line
+		return msg, d.ln.Type != wire.TypeTurnFailed // the turn.failed line was not read
 	}
 	tests := []struct {
 		name, text string // the message's text, as written
@@ -236,5 +238,55 @@ func TestFailedAgain(t *testing.T) {
 				t.Errorf("turn.failed's error %q (repeated: %v), want %q (%v)", got, repeated, want, tt.repeated)
 			}
 		})
+	}
+}
+
+// TestStringLines: a thread.started or an error line as Codex writes it,
+// whose string decode takes without reading the line whole (lineString),
+// gives the events the line read whole gives (the same line with a space
+// after its brace, which lineString does not take); a line that only
+// looks alike is read whole, and so gives the same events and problems.
+func TestStringLines(t *testing.T) {
+	t.Parallel()
+	decode := func(line string) (events []byte, whole bool) {
+		d := NewDecoder(strings.NewReader(line+"\n"), &Config{Source: "in", Agent: "cfg"})
+		var b strings.Builder
+		for _, it := range eventtest.Collect(d) {
+			if it.Err != "" {
+				fmt.Fprintf(&b, "error: %s\n", it.Err)
+			} else {
+				b.Write(dump([]event.Event{it.Event}, nil))
+			}
+		}
+		return []byte(b.String()), d.ln.Type != ""
+	}
+	tests := []struct {
+		name, s string // the string, as written
+		whole   bool   // the line is read whole
+	}{
+		{"uuid", `"0199a213-81c0-7800-8aa1-bbab2a035a9c"`, false},
+		{"empty", `""`, false},
+		{"escapes", `"a\"b\\c\u00e9\n"`, false},
+		{"not ASCII", `"thé"`, false},
+		{"space before", ` "a"`, false},
+		{"null", `null`, true},
+		{"members after", `"a","thread_id":"b","message":"c"`, true},
+		{"session id after", `"","session_id":"s"`, true},
+		{"cut", `"a\"`, false}, // not a line: no type
+	}
+	for _, prefix := range []string{threadPrefix, errorPrefix} {
+		for _, tt := range tests {
+			t.Run(prefix+tt.name, func(t *testing.T) {
+				t.Parallel()
+				line := prefix + tt.s + `}`
+				got, whole := decode(line)
+				want, _ := decode("{ " + line[1:])
+				// (An Unknown event keeps the line: the space taken out.)
+				want = bytes.ReplaceAll(want, []byte(`"Raw":"{ `), []byte(`"Raw":"{`))
+				if diff := cmp.Diff(string(want), string(got)); diff != "" || whole != tt.whole {
+					t.Errorf("%s: read whole %v, want %v; events differ (-want +got):\n%s", line, whole, tt.whole, diff)
+				}
+			})
+		}
 	}
 }

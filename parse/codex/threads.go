@@ -135,24 +135,18 @@ func (t *threads) remove(h uint64, at int) {
 	t.slots[i] = 0
 }
 
-// lastUsage returns the last cumulative usage of agent (zero if none).
-func (t *threads) lastUsage(agent string) event.Usage {
+// swapUsage keeps u as the last cumulative usage of agent and returns
+// the one it replaces (zero if none): the agent is looked up once.
+func (t *threads) swapUsage(agent string, u event.Usage) (last event.Usage) {
 	if th := t.find(agent); th != nil {
-		return th.usage
-	}
-	return t.other[agent]
-}
-
-// setUsage keeps u as the last cumulative usage of agent.
-func (t *threads) setUsage(agent string, u event.Usage) {
-	if th := t.find(agent); th != nil {
-		th.usage = u
-		return
+		last, th.usage = th.usage, u
+		return last
 	}
 	if t.other == nil {
 		t.other = map[string]event.Usage{}
 	}
-	t.other[agent] = u
+	last, t.other[agent] = t.other[agent], u
+	return last
 }
 
 // find returns the thread agent, if it is held.
