@@ -22,6 +22,12 @@ type Reader struct {
 	memo   []byte // the members, up to "choices": included
 	memoed header
 	hc     Chunk // the members decoded alone (learn)
+	// The texts of the choices (what follows "choices":) of the latest
+	// chunks whose one choice was one string (sameText).
+	texts [textTemplates]textTemplate
+	older int    // the one of texts learnText replaces
+	probe []byte // a template with "" for its string (learnText)
+	pc    Chunk  // what probe decodes to
 }
 
 // header is what a chunk's members before its choices decode to.
@@ -64,7 +70,8 @@ func (cr *Reader) Decode(data []byte, c *Chunk) error {
 
 // sameHead decodes a chunk that begins with the members memo holds: its
 // header is what they decoded to, its choices array and what follows it
-// (a usage object, the '}') are read as ReadChunk reads them. It reports
+// (a usage object, the '}') are read as ReadChunk reads them, or as a
+// template's text around one string (sameText). It reports
 // false when the rest is anything else (the choices null, another
 // member), or what the one-pass reader gives up on: the caller decodes
 // the chunk the general way.
@@ -73,9 +80,26 @@ func (cr *Reader) Decode(data []byte, c *Chunk) error {
 // key wins: the memo's members decode to the memo's header, and what
 // follows them sets no field of it.
 func (cr *Reader) sameHead(c *Chunk) bool {
-	r := &cr.jr
-	r.Reset(cr.data)
-	r.Rewind(len(cr.memo), 1)
+	rest := cr.data[len(cr.memo):]
+	if !cr.sameText(rest, c) {
+		r := &cr.jr
+		r.Reset(rest)
+		r.Rewind(0, 1) // inside the chunk's object
+		if !readRest(r, c) {
+			return false
+		}
+		cr.learnText(rest, c)
+	}
+	h := &cr.memoed
+	c.ID, c.Object, c.Created, c.Model, c.ServiceTier, c.SystemFingerprint = h.id, h.object, h.created, h.model, h.tier, h.fprint
+	return true
+}
+
+// readRest reads what follows a chunk's "choices": into c as ReadChunk
+// reads it, when it is the choices array, then usage members only, then
+// the chunk's '}'; it reports false on anything else (the choices null,
+// another member), and when r gives up.
+func readRest(r *jsontext.Reader, c *Chunk) bool {
 	if r.Peek() != '[' {
 		return false
 	}
@@ -100,12 +124,7 @@ func (cr *Reader) sameHead(c *Chunk) bool {
 			readUsage(r, jsontext.Ensure(&c.Usage))
 		}
 	}
-	if !r.End() {
-		return false
-	}
-	h := &cr.memoed
-	c.ID, c.Object, c.Created, c.Model, c.ServiceTier, c.SystemFingerprint = h.id, h.object, h.created, h.model, h.tier, h.fprint
-	return true
+	return r.End()
 }
 
 // learn finds the members before the choices of the chunk Decode reads

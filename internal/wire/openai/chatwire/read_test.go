@@ -198,6 +198,22 @@ var memoPairs = [][2]string{
 	{`{"id":"a","choices":[]}`, `{"id":"a","choices":[]}{}`},
 	{`{"id":"a","choices":[]}`, `{"id":"a","choices":[],"error":{"message":"m"}}`},
 	{`{"id":"a","model":"m","choices":[]}`, `{"id":"a","model":"m","choices":[],"model":null}`},
+	// The choice's one string (the Reader's templates of the text around it).
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x"}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content":"y\u00e9\ud800\n"}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x"}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content":null}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x"}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content":1}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x"}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content":"a","b"}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x"}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content": "a"}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x"}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content":"x"}}],"usage":{"prompt_tokens":1}}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x"},"extra":"x"}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content":"x"},"extra":"y"}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x","content":"x"}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content":"x","content":"z"}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x","content":null}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content":"y","content":null}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"refusal":"x"}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"refusal":"y"}}]}`},
+	{`{"id":"a","choices":[{"index":3,"delta":{"reasoning":"x"},"finish_reason":null}]}`, `{"id":"a","choices":[{"index":3,"delta":{"reasoning":"y"},"finish_reason":null}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"reasoning_content":"x"},"logprobs":null}]}`, `{"id":"a","choices":[{"index":0,"delta":{"reasoning_content":""},"logprobs":null}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"arguments":"{"}}]}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"arguments":"}"}}]}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"arguments":"{"}}]}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"arguments":null}}]}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"name":"f","arguments":"{"}}]}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"name":"f","arguments":"}"}}]}}]}`},
 }
 
 // TestDecodeAfterEvery: every chunk decoded after every other one by one
@@ -259,6 +275,22 @@ func FuzzDecodeMemo(f *testing.F) {
 			t.Errorf("%s after %s (-new Reader +Decode):\n%s", b, a, diff)
 		}
 	})
+}
+
+// TestTextUsed: a chunk whose choices are the text of the last one's
+// around another string has only that string read.
+func TestTextUsed(t *testing.T) {
+	t.Parallel()
+	var cr Reader
+	var c Chunk
+	const chunk = `{"id": "a", "choices": [{"index": 0, "delta": {"content": %q}, "finish_reason": null}]}`
+	if err := cr.Decode(fmt.Appendf(nil, chunk, "x"), &c); err != nil {
+		t.Fatal(err)
+	}
+	cr.texts[0].index = 7
+	if err := cr.Decode(fmt.Appendf(nil, chunk, "y"), &c); err != nil || len(c.Choices) != 1 || c.Choices[0].Index != 7 || *c.Choices[0].Delta.Content != "y" {
+		t.Errorf("a chunk of the template's text: %+v, error %v; want the template's choice with y", c.Choices, err)
+	}
 }
 
 // TestMemoUsed: a chunk whose members before the choices repeat the last
