@@ -287,7 +287,7 @@ func TestTextUsed(t *testing.T) {
 	if err := cr.Decode(fmt.Appendf(nil, chunk, "x"), &c); err != nil {
 		t.Fatal(err)
 	}
-	cr.texts[0].index = 7
+	cr.texts[0].index = 7 // the choice's index is the template's
 	if err := cr.Decode(fmt.Appendf(nil, chunk, "y"), &c); err != nil || len(c.Choices) != 1 || c.Choices[0].Index != 7 || *c.Choices[0].Delta.Content != "y" {
 		t.Errorf("a chunk of the template's text: %+v, error %v; want the template's choice with y", c.Choices, err)
 	}

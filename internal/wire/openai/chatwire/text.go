@@ -13,6 +13,11 @@ import "github.com/agentstream/agentstream/internal/jsontext"
 // arguments, compact or with white space), which alternate.
 const textTemplates = 8
 
+// maxTemplate bounds the text of a template (its head and tail): the
+// choices of a chunk around its string are a hundred bytes or so, and
+// the templates a Reader keeps stay small whatever the chunks.
+const maxTemplate = 1 << 10
+
 // textTemplate is the text of a chunk's choices (and what follows them)
 // around the one string it holds, and what that string is.
 type textTemplate struct {
@@ -138,7 +143,7 @@ func (cr *Reader) learnText(rest []byte, c *Chunk) {
 	r.Reset(rest)
 	r.Rewind(0, 1)
 	start, end := lastString(r)
-	if start < 0 || r.Failed() {
+	if start < 0 || r.Failed() || start+len(rest)-end > maxTemplate {
 		return
 	}
 	cr.probe = append(append(append(cr.probe[:0], rest[:start]...), `""`...), rest[end:]...)
