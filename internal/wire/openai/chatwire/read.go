@@ -11,7 +11,8 @@ import (
 // ToolCalls and text pointers are valid until the next Decode.
 type Reader struct {
 	jr   jsontext.Reader
-	data []byte // the chunk's bytes
+	data []byte // the chunk's bytes: the caller's, or own
+	own  []byte // a copy of a lazy chunk's
 	head []byte // a lazy chunk's bytes, or its members before the choices (learn), with [] for its choices
 	one  Choice // a lazy chunk's choice being checked
 	left int    // the choices NextChoice has still to read
@@ -45,14 +46,17 @@ const LazyBytes = 1 << 20
 
 // Decode decodes data into c as json.Unmarshal into a zero Chunk does.
 // The caller may reuse data once it returns (a framer's borrowed
-// message): the Reader keeps its own copy. The members before the
-// choices are decoded once for the chunks of a completion that repeat
-// them (learn, sameHead).
+// message): the Reader keeps a copy of a chunk whose choices it leaves
+// to NextChoice, and reads no other after Decode; ErrorJSON's text is
+// data's. The members before the choices are decoded once for the
+// chunks of a completion that repeat them (learn, sameHead).
 func (cr *Reader) Decode(data []byte, c *Chunk) error {
-	cr.data = append(cr.data[:0], data...)
 	cr.left = 0
 	ResetChunk(c)
-	if len(cr.data) >= LazyBytes {
+	cr.data = data
+	if len(data) >= LazyBytes {
+		cr.own = append(cr.own[:0], data...) // read by NextChoice after
+		cr.data = cr.own
 		if cr.lazy(c) {
 			return nil
 		}
