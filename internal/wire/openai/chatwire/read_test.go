@@ -163,6 +163,9 @@ func FuzzDecodeAfter(f *testing.F) {
 	}
 	f.Add([]byte(`{"id":"a","created":12,"model":"m","system_fingerprint":"f"}`), []byte(`{"id":"a","created":123,"model":"m","system_fingerprint":"f"}`))
 	f.Add([]byte(`{"id": "a", "created": 12, "model": "m"}`), []byte(`{"id": "a", "created": 12 , "model": "m\u0020"}`))
+	for _, pair := range memoPairs {
+		f.Add([]byte(pair[0]), []byte(pair[1]))
+	}
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		var cr Reader
 		var got, want Chunk
@@ -175,4 +178,144 @@ func FuzzDecodeAfter(f *testing.F) {
 			t.Errorf("%s after %s (-json +Decode):\n%s", b, a, diff)
 		}
 	})
+}
+
+// memoPairs are chunks decoded one after the other whose members before
+// the choices are the same bytes (the Reader's memo of them).
+var memoPairs = [][2]string{
+	{`{"id":"a","model":"m","choices":[{"index":0,"delta":{"content":"x"}}]}`, `{"id":"a","model":"m","choices":[{"index":0,"delta":{"content":"y"}}],"usage":{"prompt_tokens":1},"usage":{"completion_tokens":2}}`},
+	{`{"id":"a","choices":[{"index":0}],"id":"b"}`, `{"id":"a","choices":[{"index":1}],"id":"c"}`},
+	{`{"id":"a","choices":[{"index":0}]}`, `{"id":"a","choices":[{"index":1}],"model":"m"}`},
+	{`{"id":"a","choices":[]}`, `{"id":"a","choices":null}`},
+	{`{"id":"a","choices":[]}`, `{"id":"a","choices":[{"index":1.5}]}`},
+	{`{"id":"a","choices":[]}`, `{"id":"a","choices":[],"Usage":{"prompt_tokens":1}}`},
+	{`{"id":"a","choices":[]}`, `{"id":"a","choices":[] , "usage" : null }`},
+	{`{"id":"a","choices":[]}`, `{"id":"a","choices":`},
+	{`{"usage":{"prompt_tokens":1},"choices":[]}`, `{"usage":{"prompt_tokens":1},"choices":[],"usage":{"completion_tokens":2}}`},
+	{`{"error":null,"usage":null,"choices":[]}`, `{"error":null,"usage":null,"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]}}]}`},
+	{`{"Model":"m","choices":[]}`, `{"Model":"m","choices":[]}`},
+	{`{"id":"\u0061","system_fingerprint":"f","service_tier":"t","choices":[]}`, `{"id":"\u0061","system_fingerprint":"f","service_tier":"t","choices":[{}]}`},
+	{`{"id":"a","choices":[]}`, `{"id":"a","choices":[]}{}`},
+	{`{"id":"a","choices":[]}`, `{"id":"a","choices":[],"error":{"message":"m"}}`},
+	{`{"id":"a","model":"m","choices":[]}`, `{"id":"a","model":"m","choices":[],"model":null}`},
+	// The choice's one string (the Reader's templates of the text around it).
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x"}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content":"y\u00e9\ud800\n"}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x"}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content":null}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x"}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content":1}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x"}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content":"a","b"}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x"}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content": "a"}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x"}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content":"x"}}],"usage":{"prompt_tokens":1}}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x"},"extra":"x"}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content":"x"},"extra":"y"}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x","content":"x"}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content":"x","content":"z"}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"content":"x","content":null}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"content":"y","content":null}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"refusal":"x"}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"refusal":"y"}}]}`},
+	{`{"id":"a","choices":[{"index":3,"delta":{"reasoning":"x"},"finish_reason":null}]}`, `{"id":"a","choices":[{"index":3,"delta":{"reasoning":"y"},"finish_reason":null}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"reasoning_content":"x"},"logprobs":null}]}`, `{"id":"a","choices":[{"index":0,"delta":{"reasoning_content":""},"logprobs":null}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"arguments":"{"}}]}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"arguments":"}"}}]}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"arguments":"{"}}]}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"arguments":null}}]}}]}`},
+	{`{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"name":"f","arguments":"{"}}]}}]}`, `{"id":"a","choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"name":"f","arguments":"}"}}]}}]}`},
+}
+
+// TestDecodeAfterEvery: every chunk decoded after every other one by one
+// Reader (whose memo of the members before the choices the first sets
+// and the second may use) gives what a new Reader gives: the same chunk
+// or the same error.
+func TestDecodeAfterEvery(t *testing.T) {
+	t.Parallel()
+	s := seeds(t)
+	for _, pair := range memoPairs {
+		s = append(s, []byte(pair[0]), []byte(pair[1]))
+	}
+	wants := make([]Chunk, len(s))
+	errs := make([]error, len(s))
+	for i := range s {
+		var cr Reader
+		errs[i] = cr.Decode(s[i], &wants[i])
+		wants[i].Choices = slices.Clone(wants[i].Choices)
+	}
+	var cr Reader
+	var got Chunk
+	for i := range s {
+		for j := range s {
+			first := slices.Clone(s[i])
+			cr.Decode(first, &got)
+			clear(first) // the caller's to reuse
+			err := cr.Decode(s[j], &got)
+			if fmt.Sprint(err) != fmt.Sprint(errs[j]) {
+				t.Fatalf("%s after %s: error %v, want %v", s[j], s[i], err, errs[j])
+			}
+			if err != nil {
+				continue
+			}
+			if diff := cmp.Diff(wants[j], got, unexported()); diff != "" {
+				t.Fatalf("%s after %s (-new Reader +Decode):\n%s", s[j], s[i], diff)
+			}
+		}
+	}
+}
+
+// FuzzDecodeMemo: a chunk decoded after another by one Reader gives
+// what a new Reader gives, the same chunk or the same error.
+func FuzzDecodeMemo(f *testing.F) {
+	s := seeds(f)
+	for i := range s {
+		f.Add(s[i], s[(i+1)%len(s)])
+	}
+	for _, pair := range memoPairs {
+		f.Add([]byte(pair[0]), []byte(pair[1]))
+	}
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		var cr, fresh Reader
+		var got, want Chunk
+		a = slices.Clone(a)
+		cr.Decode(a, &got)
+		clear(a) // the caller's to reuse
+		err := cr.Decode(b, &got)
+		werr := fresh.Decode(b, &want)
+		if fmt.Sprint(err) != fmt.Sprint(werr) {
+			t.Fatalf("%s after %s: error %v, want %v", b, a, err, werr)
+		}
+		if diff := cmp.Diff(want, got, unexported()); err == nil && diff != "" {
+			t.Errorf("%s after %s (-new Reader +Decode):\n%s", b, a, diff)
+		}
+	})
+}
+
+// TestTextUsed: a chunk whose choices are the text of the last one's
+// around another string has only that string read.
+func TestTextUsed(t *testing.T) {
+	t.Parallel()
+	var cr Reader
+	var c Chunk
+	const chunk = `{"id": "a", "choices": [{"index": 0, "delta": {"content": %q}, "finish_reason": null}]}`
+	if err := cr.Decode(fmt.Appendf(nil, chunk, "x"), &c); err != nil {
+		t.Fatal(err)
+	}
+	cr.texts[0].index = 7 // the choice's index is the template's
+	if err := cr.Decode(fmt.Appendf(nil, chunk, "y"), &c); err != nil || len(c.Choices) != 1 || c.Choices[0].Index != 7 || *c.Choices[0].Delta.Content != "y" {
+		t.Errorf("a chunk of the template's text: %+v, error %v; want the template's choice with y", c.Choices, err)
+	}
+}
+
+// TestMemoUsed: a chunk whose members before the choices repeat the last
+// one's has only its choices read: its header is the memo's.
+func TestMemoUsed(t *testing.T) {
+	t.Parallel()
+	var cr Reader
+	var c Chunk
+	for _, chunk := range []string{
+		`{"id": "a", "object": "chat.completion.chunk", "model": "m", "choices": [{"index": 0, "delta": {"content": "x"}}]}`,
+		`{"id": "a", "object": "chat.completion.chunk", "model": "m", "choices": [], "usage": {"prompt_tokens": 1}}`,
+	} {
+		if err := cr.Decode([]byte(chunk), &c); err != nil {
+			t.Fatal(err)
+		}
+		if want := `{"id": "a", "object": "chat.completion.chunk", "model": "m", "choices":`; string(cr.memo) != want {
+			t.Errorf("after %s, memo %q, want %q", chunk, cr.memo, want)
+		}
+	}
+	cr.memoed.model = "memo"
+	if err := cr.Decode([]byte(`{"id": "a", "object": "chat.completion.chunk", "model": "m", "choices": []}`), &c); err != nil || c.Model != "memo" {
+		t.Errorf("a chunk with the memo's members: model %q, error %v; want the memo's model", c.Model, err)
+	}
 }

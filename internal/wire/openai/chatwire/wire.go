@@ -65,7 +65,8 @@ type Chunk struct {
 func (c *Chunk) Lazy() int { return c.lazy }
 
 // ErrorJSON returns the text of the chunk's error object when Reader
-// decoded it in one pass (valid until its next Decode), else nil.
+// decoded it in one pass, else nil: a slice of the data decoded, valid
+// as long as that is.
 func (c *Chunk) ErrorJSON() []byte {
 	if c.Error == nil {
 		return nil
