@@ -152,12 +152,14 @@ func (s *SSE) Next() (Message, error) {
 // NextRaw is Next with the message's data borrowed (see RawMessage): a
 // decoder that copies out only what it keeps of the data saves a copy of
 // every message.
-func (s *SSE) NextRaw() (m RawMessage, err error) {
+func (s *SSE) NextRaw() (RawMessage, error) {
 	if s.err != nil {
 		return RawMessage{}, s.err
 	}
-	if s.quick(&m) {
-		return m, nil
+	// The message quick reads begins at the next line.
+	line, off := s.lines+1, s.off
+	if data, typ, ok := s.quick(); ok {
+		return RawMessage{Type: typ, ID: s.lastID, Data: data, Line: line, Offset: off}, nil
 	}
 	for {
 		line, ended, err := s.nextLine()
@@ -194,66 +196,76 @@ func (s *SSE) Messages() iter.Seq[RawMessage] {
 	}
 }
 
-// quick reads into m the message most streams are made of, one data:
-// line and a blank line, or an event: line, a data: line and a blank line
-// (the typed events of the Messages and Responses APIs), all LF-ended,
-// when it lies whole in the read buffer at a message boundary: it gives
-// what nextLine, handle and dispatch give for it, in one look at its
-// bytes, without their per-line bookkeeping. Anything else is left to
-// them. (It finds its LFs itself: the LF finder, which does not know of
-// them, looks from where nextLine next begins; when quick gives up, the
-// bytes of its lines are looked at again, once.)
-func (s *SSE) quick(m *RawMessage) bool {
+// quick reads the message most streams are made of, one data: line and a
+// blank line, or an event: line, a data: line and a blank line (the typed
+// events of the Messages and Responses APIs), all LF-ended, when it lies
+// whole in the read buffer at a message boundary: it returns the data and
+// type that nextLine, handle and dispatch give for it, in one look at its
+// bytes, without their per-line bookkeeping, and consumes it. Anything
+// else is left to them (ok false, nothing consumed). (It finds its LFs
+// itself: the LF finder, which does not know of them, looks from where
+// nextLine next begins; when quick gives up, the bytes of its lines are
+// looked at again, once.)
+func (s *SSE) quick() (data []byte, typ string, ok bool) {
 	// s.off == 0: the byte order mark is nextLine's to handle.
 	if s.lastCR || s.lineN != 0 || s.msg.start != 0 || s.off == 0 {
-		return false
+		return nil, "", false
 	}
 	b := s.buf[s.r:s.w]
-	if len(b) < 7 {
-		return false
-	}
-	var typ []byte
 	at, lines := 0, 2 // where the data: line starts; the message's lines
-	if string(b[:6]) == "event:" {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			return false
-		}
-		typ, at, lines = b[6:i], i+1, 3
-		if len(typ) > 0 && typ[0] == ' ' {
-			typ = typ[1:]
+	var name []byte   // the event: line's value, when it is not s.lastTyp
+	if len(b) > 6 && string(b[:6]) == "event:" {
+		lines = 3
+		// The type most messages have is the one before: compared where
+		// it lies, the line needs no search for its end.
+		if t := s.lastTyp; len(b) > len(t)+8 && b[6] == ' ' && b[len(t)+7] == '\n' && string(b[7:len(t)+7]) == t {
+			at = len(t) + 8
+		} else {
+			i := bytes.IndexByte(b, '\n')
+			if i < 0 {
+				return nil, "", false
+			}
+			name, at = b[6:i], i+1
+			if len(name) > 0 && name[0] == ' ' {
+				name = name[1:]
+			}
 		}
 	}
 	if len(b)-at < 7 || string(b[at:at+5]) != "data:" {
-		return false
+		return nil, "", false
 	}
-	i := bytes.IndexByte(b[at+5:], '\n')
-	// The message's size is its lines and the LFs.
-	if i += at + 5; i < at+5 || i+1 >= len(b) || b[i+1] != '\n' || i+2 > s.max {
-		return false
+	// The data: line's value and what follows it in the buffer: the
+	// value ends at the first LF, a blank line at the LF after it.
+	rest := b[at+5:]
+	i := bytes.IndexByte(rest, '\n')
+	if i < 0 || i+1 >= len(rest) || rest[i+1] != '\n' {
+		return nil, "", false
+	}
+	n := at + 5 + i + 2 // the message's size: its lines and their LFs
+	if n > s.max {
+		return nil, "", false
 	}
 	// The CR finder has mostly looked past the message already (to the
 	// end of the buffer, finding none): then it need not be asked.
-	if s.cr.at <= s.off+int64(i) {
-		if cr := s.cr.index(b, s.off, '\r'); cr >= 0 && cr <= i {
-			return false
+	if s.cr.at < s.off+int64(n) {
+		if cr := s.cr.index(b, s.off, '\r'); cr >= 0 && cr < n {
+			return nil, "", false
 		}
 	}
-	value := b[at+5 : i]
-	if len(value) > 0 && value[0] == ' ' {
-		value = value[1:]
+	data = rest[:i]
+	if i > 0 && data[0] == ' ' {
+		data = data[1:]
 	}
-	*m = RawMessage{ID: s.lastID, Data: value, Line: s.lines + 1, Offset: s.off}
 	if lines == 3 {
-		if string(typ) != s.lastTyp {
-			s.lastTyp = s.typeOf(typ)
+		if name != nil && string(name) != s.lastTyp {
+			s.lastTyp = s.typeOf(name)
 		}
-		m.Type = s.lastTyp
+		typ = s.lastTyp
 	}
-	s.r += i + 2
-	s.off += int64(i + 2)
+	s.r += n
+	s.off += int64(n)
 	s.lines += lines
-	return true
+	return data, typ, true
 }
 
 // typeOf returns typ as a string: one of the types seen last when it is
