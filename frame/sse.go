@@ -74,13 +74,17 @@ type SSE struct {
 	types [8]string
 	typeN int
 	msg   msgState
+	// pos and posAt are the line and offset of the message NextData
+	// returned last.
+	pos   int
+	posAt int64
 	// data is the message's data lines, each followed by "\n", reused
 	// from one message to the next; a message's only data line, while it
 	// lies whole in the read buffer, is msg.alias instead.
 	data []byte
 
 	// lf and cr find the line ends in the buffered input for the general
-	// path (nextLine), each byte looked at once by each; quick, the usual
+	// path (nextLine), each byte looked at once by each; NextData, the usual
 	// message's path, searches its own few bytes with IndexByte.
 	lf, cr finder
 }
@@ -153,14 +157,31 @@ func (s *SSE) Next() (Message, error) {
 // decoder that copies out only what it keeps of the data saves a copy of
 // every message.
 func (s *SSE) NextRaw() (RawMessage, error) {
+	data, typ, err := s.NextData()
+	if err != nil {
+		return RawMessage{}, err
+	}
+	return RawMessage{Type: typ, ID: s.lastID, Data: data, Line: s.pos, Offset: s.posAt}, nil
+}
+
+// Pos returns the line and byte offset of the message NextData returned
+// last (of its first field).
+func (s *SSE) Pos() (line int, offset int64) { return s.pos, s.posAt }
+
+// slow reads, line by line, the message NextData does not read in one
+// look: nextLine, handle and dispatch's way.
+func (s *SSE) slow() ([]byte, string, error) {
 	if s.err != nil {
-		return RawMessage{}, s.err
+		return nil, "", s.err
 	}
-	// The message quick reads begins at the next line.
-	line, off := s.lines+1, s.off
-	if data, typ, ok := s.quick(); ok {
-		return RawMessage{Type: typ, ID: s.lastID, Data: data, Line: line, Offset: off}, nil
-	}
+	m, err := s.read()
+	s.pos, s.posAt = m.Line, m.Offset
+	return m.Data, m.Type, err
+}
+
+// read reads the next message line by line, nextLine, handle and
+// dispatch's way.
+func (s *SSE) read() (RawMessage, error) {
 	for {
 		line, ended, err := s.nextLine()
 		if err != nil {
@@ -196,20 +217,23 @@ func (s *SSE) Messages() iter.Seq[RawMessage] {
 	}
 }
 
-// quick reads the message most streams are made of, one data: line and a
+// NextData is NextRaw for a decoder that needs of a message only its
+// data, borrowed as there, its type, and where it is (Pos): a RawMessage
+// is built and copied in memory, where these come back in registers.
+//
+// It reads the message most streams are made of, one data: line and a
 // blank line, or an event: line, a data: line and a blank line (the typed
 // events of the Messages and Responses APIs), all LF-ended, when it lies
-// whole in the read buffer at a message boundary: it returns the data and
-// type that nextLine, handle and dispatch give for it, in one look at its
-// bytes, without their per-line bookkeeping, and consumes it. Anything
-// else is left to them (ok false, nothing consumed). (It finds its LFs
-// itself: the LF finder, which does not know of them, looks from where
-// nextLine next begins; when quick gives up, the bytes of its lines are
-// looked at again, once.)
-func (s *SSE) quick() (data []byte, typ string, ok bool) {
+// whole in the read buffer at a message boundary, in one look at its
+// bytes, without the per-line bookkeeping of nextLine, handle and
+// dispatch: it gives what they give for it. Anything else is left to them
+// (slow). (It finds its LFs itself: the LF finder, which does not know of
+// them, looks from where nextLine next begins; when NextData gives up, the
+// bytes of its lines are looked at again, once.)
+func (s *SSE) NextData() (data []byte, typ string, err error) {
 	// s.off == 0: the byte order mark is nextLine's to handle.
-	if s.lastCR || s.lineN != 0 || s.msg.start != 0 || s.off == 0 {
-		return nil, "", false
+	if s.lastCR || s.lineN != 0 || s.msg.start != 0 || s.off == 0 || s.err != nil {
+		return s.slow()
 	}
 	b := s.buf[s.r:s.w]
 	at, lines := 0, 2 // where the data: line starts; the message's lines
@@ -223,7 +247,7 @@ func (s *SSE) quick() (data []byte, typ string, ok bool) {
 		} else {
 			i := bytes.IndexByte(b, '\n')
 			if i < 0 {
-				return nil, "", false
+				return s.slow()
 			}
 			name, at = b[6:i], i+1
 			if len(name) > 0 && name[0] == ' ' {
@@ -232,24 +256,24 @@ func (s *SSE) quick() (data []byte, typ string, ok bool) {
 		}
 	}
 	if len(b)-at < 7 || string(b[at:at+5]) != "data:" {
-		return nil, "", false
+		return s.slow()
 	}
 	// The data: line's value and what follows it in the buffer: the
 	// value ends at the first LF, a blank line at the LF after it.
 	rest := b[at+5:]
 	i := bytes.IndexByte(rest, '\n')
 	if i < 0 || i+1 >= len(rest) || rest[i+1] != '\n' {
-		return nil, "", false
+		return s.slow()
 	}
 	n := at + 5 + i + 2 // the message's size: its lines and their LFs
 	if n > s.max {
-		return nil, "", false
+		return s.slow()
 	}
 	// The CR finder has mostly looked past the message already (to the
 	// end of the buffer, finding none): then it need not be asked.
 	if s.cr.at < s.off+int64(n) {
 		if cr := s.cr.index(b, s.off, '\r'); cr >= 0 && cr < n {
-			return nil, "", false
+			return s.slow()
 		}
 	}
 	data = rest[:i]
@@ -262,10 +286,11 @@ func (s *SSE) quick() (data []byte, typ string, ok bool) {
 		}
 		typ = s.lastTyp
 	}
+	s.pos, s.posAt = s.lines+1, s.off
 	s.r += n
 	s.off += int64(n)
 	s.lines += lines
-	return data, typ, true
+	return data, typ, nil
 }
 
 // typeOf returns typ as a string: one of the types seen last when it is
