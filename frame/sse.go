@@ -70,8 +70,10 @@ type SSE struct {
 	lastID  string // the last id: seen, kept across messages
 	lastTyp string // the last event: seen, reused while it repeats
 	// types are the last event types made into strings (a stream's few
-	// types take turns: content_block_delta, ping, ...), reused.
-	types [8]string
+	// types take turns: content_block_delta, ping, ...), reused. A
+	// Responses API stream cycles through about fifteen in every
+	// response: all of them must fit, or each turn makes them anew.
+	types [32]string
 	typeN int
 	msg   msgState
 	// pos and posAt are the line and offset of the message NextData
@@ -297,7 +299,7 @@ func (s *SSE) NextData() (data []byte, typ string, err error) {
 // one of them, else a new one, which it keeps in place of the oldest
 // when it is short (a type is a name; the cap keeps what is held small).
 func (s *SSE) typeOf(typ []byte) string {
-	for _, t := range s.types {
+	for _, t := range s.types[:] {
 		if string(typ) == t {
 			return t
 		}
