@@ -2,6 +2,7 @@ package frame_test
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -273,5 +274,40 @@ func TestSSEReads(t *testing.T) {
 				t.Errorf("messages (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestSSENextData: NextData and Pos give each message's data, type and
+// place, for the shapes it reads in one look and for those it leaves to
+// the line-by-line reading, and its problems, at every read size.
+func TestSSENextData(t *testing.T) {
+	t.Parallel()
+	in := "data: a\n\nevent: e\ndata: b\n\nevent: e\ndata: c\n\nevent:f\ndata:d\n\n" +
+		": c\ndata: x\ndata: y\n\nid: 7\nevent: e\ndata: z\r\n\r\n" +
+		"data: 0123456789012345678901234567890123456789\n\nevent: g\ndata: w\n\ndata: cut"
+	want := []string{
+		"a  1 0", "b e 3 9", "c e 6 27", "d f 9 45", "x\ny  13 65", "z e 16 82",
+		"in:20:1: SSE message larger than 32 bytes (raise the cap, MaxEventBytes)",
+		"w g 22 156",
+		"in:25:1: stream ended inside an SSE message",
+	}
+	for _, n := range readSizes {
+		s := frame.NewSSE(&chunkReader{s: in, n: n}, "in", 32)
+		var got []string
+		for {
+			data, typ, err := s.NextData()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				got = append(got, err.Error())
+				continue
+			}
+			line, off := s.Pos()
+			got = append(got, fmt.Sprintf("%s %s %d %d", data, typ, line, off))
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("read size %d (-want +got):\n%s", n, diff)
+		}
 	}
 }

@@ -119,7 +119,7 @@ func FuzzLines(f *testing.F) {
 }
 
 // TestSSEReadSizesCorpus: every SSE recording, whole, frames the same one
-// byte per read (line by line) as in one read (where SSE.quick takes most
+// byte per read (line by line) as in one read (where SSE.NextData takes most
 // messages).
 func TestSSEReadSizesCorpus(t *testing.T) {
 	t.Parallel()

@@ -70,17 +70,23 @@ type SSE struct {
 	lastID  string // the last id: seen, kept across messages
 	lastTyp string // the last event: seen, reused while it repeats
 	// types are the last event types made into strings (a stream's few
-	// types take turns: content_block_delta, ping, ...), reused.
-	types [8]string
+	// types take turns: content_block_delta, ping, ...), reused. A
+	// Responses API stream cycles through about fifteen in every
+	// response: all of them must fit, or each turn makes them anew.
+	types [32]string
 	typeN int
 	msg   msgState
+	// pos and posAt are the line and offset of the message NextData
+	// returned last.
+	pos   int
+	posAt int64
 	// data is the message's data lines, each followed by "\n", reused
 	// from one message to the next; a message's only data line, while it
 	// lies whole in the read buffer, is msg.alias instead.
 	data []byte
 
 	// lf and cr find the line ends in the buffered input for the general
-	// path (nextLine), each byte looked at once by each; quick, the usual
+	// path (nextLine), each byte looked at once by each; NextData, the usual
 	// message's path, searches its own few bytes with IndexByte.
 	lf, cr finder
 }
@@ -152,13 +158,32 @@ func (s *SSE) Next() (Message, error) {
 // NextRaw is Next with the message's data borrowed (see RawMessage): a
 // decoder that copies out only what it keeps of the data saves a copy of
 // every message.
-func (s *SSE) NextRaw() (m RawMessage, err error) {
+func (s *SSE) NextRaw() (RawMessage, error) {
+	data, typ, err := s.NextData()
+	if err != nil {
+		return RawMessage{}, err
+	}
+	return RawMessage{Type: typ, ID: s.lastID, Data: data, Line: s.pos, Offset: s.posAt}, nil
+}
+
+// Pos returns the line and byte offset of the message NextData returned
+// last (of its first field).
+func (s *SSE) Pos() (line int, offset int64) { return s.pos, s.posAt }
+
+// slow reads, line by line, the message NextData does not read in one
+// look: nextLine, handle and dispatch's way.
+func (s *SSE) slow() ([]byte, string, error) {
 	if s.err != nil {
-		return RawMessage{}, s.err
+		return nil, "", s.err
 	}
-	if s.quick(&m) {
-		return m, nil
-	}
+	m, err := s.read()
+	s.pos, s.posAt = m.Line, m.Offset
+	return m.Data, m.Type, err
+}
+
+// read reads the next message line by line, nextLine, handle and
+// dispatch's way.
+func (s *SSE) read() (RawMessage, error) {
 	for {
 		line, ended, err := s.nextLine()
 		if err != nil {
@@ -194,73 +219,87 @@ func (s *SSE) Messages() iter.Seq[RawMessage] {
 	}
 }
 
-// quick reads into m the message most streams are made of, one data:
-// line and a blank line, or an event: line, a data: line and a blank line
-// (the typed events of the Messages and Responses APIs), all LF-ended,
-// when it lies whole in the read buffer at a message boundary: it gives
-// what nextLine, handle and dispatch give for it, in one look at its
-// bytes, without their per-line bookkeeping. Anything else is left to
-// them. (It finds its LFs itself: the LF finder, which does not know of
-// them, looks from where nextLine next begins; when quick gives up, the
+// NextData is NextRaw for a decoder that needs of a message only its
+// data, borrowed as there, its type, and where it is (Pos): a RawMessage
+// is built and copied in memory, where these come back in registers.
+//
+// It reads the message most streams are made of, one data: line and a
+// blank line, or an event: line, a data: line and a blank line (the typed
+// events of the Messages and Responses APIs), all LF-ended, when it lies
+// whole in the read buffer at a message boundary, in one look at its
+// bytes, without the per-line bookkeeping of nextLine, handle and
+// dispatch: it gives what they give for it. Anything else is left to them
+// (slow). (It finds its LFs itself: the LF finder, which does not know of
+// them, looks from where nextLine next begins; when NextData gives up, the
 // bytes of its lines are looked at again, once.)
-func (s *SSE) quick(m *RawMessage) bool {
+func (s *SSE) NextData() (data []byte, typ string, err error) {
 	// s.off == 0: the byte order mark is nextLine's to handle.
-	if s.lastCR || s.lineN != 0 || s.msg.start != 0 || s.off == 0 {
-		return false
+	if s.lastCR || s.lineN != 0 || s.msg.start != 0 || s.off == 0 || s.err != nil {
+		return s.slow()
 	}
 	b := s.buf[s.r:s.w]
-	if len(b) < 7 {
-		return false
-	}
-	var typ []byte
 	at, lines := 0, 2 // where the data: line starts; the message's lines
-	if string(b[:6]) == "event:" {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			return false
-		}
-		typ, at, lines = b[6:i], i+1, 3
-		if len(typ) > 0 && typ[0] == ' ' {
-			typ = typ[1:]
+	var name []byte   // the event: line's value, when it is not s.lastTyp
+	if len(b) > 6 && string(b[:6]) == "event:" {
+		lines = 3
+		// The type most messages have is the one before: compared where
+		// it lies, the line needs no search for its end.
+		if t := s.lastTyp; len(b) > len(t)+8 && b[6] == ' ' && b[len(t)+7] == '\n' && string(b[7:len(t)+7]) == t {
+			at = len(t) + 8
+		} else {
+			i := bytes.IndexByte(b, '\n')
+			if i < 0 {
+				return s.slow()
+			}
+			name, at = b[6:i], i+1
+			if len(name) > 0 && name[0] == ' ' {
+				name = name[1:]
+			}
 		}
 	}
 	if len(b)-at < 7 || string(b[at:at+5]) != "data:" {
-		return false
+		return s.slow()
 	}
-	i := bytes.IndexByte(b[at+5:], '\n')
-	// The message's size is its lines and the LFs.
-	if i += at + 5; i < at+5 || i+1 >= len(b) || b[i+1] != '\n' || i+2 > s.max {
-		return false
+	// The data: line's value and what follows it in the buffer: the
+	// value ends at the first LF, a blank line at the LF after it.
+	rest := b[at+5:]
+	i := bytes.IndexByte(rest, '\n')
+	if i < 0 || i+1 >= len(rest) || rest[i+1] != '\n' {
+		return s.slow()
+	}
+	n := at + 5 + i + 2 // the message's size: its lines and their LFs
+	if n > s.max {
+		return s.slow()
 	}
 	// The CR finder has mostly looked past the message already (to the
 	// end of the buffer, finding none): then it need not be asked.
-	if s.cr.at <= s.off+int64(i) {
-		if cr := s.cr.index(b, s.off, '\r'); cr >= 0 && cr <= i {
-			return false
+	if s.cr.at < s.off+int64(n) {
+		if cr := s.cr.index(b, s.off, '\r'); cr >= 0 && cr < n {
+			return s.slow()
 		}
 	}
-	value := b[at+5 : i]
-	if len(value) > 0 && value[0] == ' ' {
-		value = value[1:]
+	data = rest[:i]
+	if i > 0 && data[0] == ' ' {
+		data = data[1:]
 	}
-	*m = RawMessage{ID: s.lastID, Data: value, Line: s.lines + 1, Offset: s.off}
 	if lines == 3 {
-		if string(typ) != s.lastTyp {
-			s.lastTyp = s.typeOf(typ)
+		if name != nil && string(name) != s.lastTyp {
+			s.lastTyp = s.typeOf(name)
 		}
-		m.Type = s.lastTyp
+		typ = s.lastTyp
 	}
-	s.r += i + 2
-	s.off += int64(i + 2)
+	s.pos, s.posAt = s.lines+1, s.off
+	s.r += n
+	s.off += int64(n)
 	s.lines += lines
-	return true
+	return data, typ, nil
 }
 
 // typeOf returns typ as a string: one of the types seen last when it is
 // one of them, else a new one, which it keeps in place of the oldest
 // when it is short (a type is a name; the cap keeps what is held small).
 func (s *SSE) typeOf(typ []byte) string {
-	for _, t := range s.types {
+	for _, t := range s.types[:] {
 		if string(typ) == t {
 			return t
 		}

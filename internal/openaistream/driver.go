@@ -16,10 +16,10 @@ import (
 type Driver struct {
 	Source string
 	SSE    *frame.SSE
-	// Decode handles one SSE message, whose data is borrowed until it
-	// returns: it emits events with Emit and returns the message's
-	// problem, if any.
-	Decode func(m frame.RawMessage) error
+	// Decode handles one SSE message, its event type typ and its data,
+	// borrowed until it returns: it emits events with Emit and returns
+	// the message's problem, if any.
+	Decode func(typ string, data []byte) error
 	// Truncation flushes what the end of the input left open and returns
 	// the problem to report then (Cut when nothing is open), or nil.
 	Truncation func() error
@@ -44,7 +44,7 @@ type Driver struct {
 // NewDriver returns the driver of a decoder reading SSE from r, named
 // source. It sets *maxEventBytes, the decoder's cap on one SSE message, to
 // event.DefaultMaxBytes when it is not positive.
-func NewDriver(r io.Reader, source string, maxEventBytes *int, decode func(frame.RawMessage) error, truncation func() error) Driver {
+func NewDriver(r io.Reader, source string, maxEventBytes *int, decode func(typ string, data []byte) error, truncation func() error) Driver {
 	if *maxEventBytes <= 0 {
 		*maxEventBytes = event.DefaultMaxBytes
 	}
@@ -88,10 +88,10 @@ func (d *Driver) Next() (event.Event, error) {
 			d.problem = d.Truncation()
 			continue
 		}
-		m, err := d.SSE.NextRaw()
+		data, typ, err := d.SSE.NextData()
 		if err == nil {
-			d.Line, d.Off = m.Line, m.Offset
-			if err := d.Decode(m); err != nil {
+			d.Line, d.Off = d.SSE.Pos()
+			if err := d.Decode(typ, data); err != nil {
 				d.problem = err
 			}
 			continue

@@ -179,9 +179,10 @@ func Detect(h format.Head) bool {
 func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.read, d.truncation) }
 
 func (d *Decoder) read() {
-	m, err := d.sse.NextRaw()
+	data, _, err := d.sse.NextData()
 	if err == nil {
-		d.message(m)
+		d.line, d.off = d.sse.Pos()
+		d.message(data)
 		return
 	}
 	// An input that ends inside a message loses what it held: one
@@ -189,11 +190,9 @@ func (d *Decoder) read() {
 	d.cut = d.st.ReadError(err)
 }
 
-// message decodes one SSE message. Its data is borrowed from the framer:
-// what events keep of it, they copy.
-func (d *Decoder) message(m frame.RawMessage) {
-	d.line, d.off = m.Line, m.Offset
-	data := m.Data
+// message decodes the data of one SSE message, at d.line and d.off. It is
+// borrowed from the framer: what events keep of it, they copy.
+func (d *Decoder) message(data []byte) {
 	warn := false
 	if !jsontext.IsASCII(data) && !utf8.Valid(data) {
 		data, _, warn = d.bad.Fix(data)
@@ -203,7 +202,7 @@ func (d *Decoder) message(m frame.RawMessage) {
 	}
 	d.st.Problem(d.decode(data))
 	if warn {
-		d.st.Problem(badutf8.Warning(d.cfg.Source, m.Line, 1, m.Offset))
+		d.st.Problem(badutf8.Warning(d.cfg.Source, d.line, 1, d.off))
 	}
 }
 

@@ -94,31 +94,31 @@ func (d *Decoder) Next() (event.Event, error) { return d.st.Next(d.readMessage, 
 // readMessage decodes the next SSE message of the input; a problem it has
 // comes before the warning about invalid UTF-8 it held.
 func (d *Decoder) readMessage() {
-	m, err := d.sse.NextRaw()
+	data, typ, err := d.sse.NextData()
 	if err != nil {
 		// An input that ends inside an SSE message loses what it
 		// held: one truncation is reported, after what is flushed.
 		d.cut = d.st.ReadError(err)
 		return
 	}
-	d.message(m)
+	d.line, d.off = d.sse.Pos()
+	d.message(typ, data)
 }
 
-// message decodes an SSE message of the input. Its data is borrowed
-// from the framer (valid until the next message), never modified: what
-// the events keep of it, they copy.
-func (d *Decoder) message(m frame.RawMessage) {
-	d.line, d.off = m.Line, m.Offset
+// message decodes an SSE message of the input, of type typ, at d.line and
+// d.off. Its data is borrowed from the framer (valid until the next
+// message), never modified: what the events keep of it, they copy.
+func (d *Decoder) message(typ string, data []byte) {
 	warn := false
 	// (A type the API sends, which most messages name, is valid.)
-	if !badutf8.Valid(m.Data) || !anthropic.IsStreamEvent(m.Type) && !utf8.ValidString(m.Type) {
-		data, _, w1 := d.bad.Fix(m.Data)
-		typ, _, w2 := d.bad.Fix([]byte(m.Type))
-		m.Data, m.Type, warn = data, string(typ), w1 || w2
+	if !badutf8.Valid(data) || !anthropic.IsStreamEvent(typ) && !utf8.ValidString(typ) {
+		fixed, _, w1 := d.bad.Fix(data)
+		t, _, w2 := d.bad.Fix([]byte(typ))
+		data, typ, warn = fixed, string(t), w1 || w2
 	}
-	d.st.Problem(d.decode(m))
+	d.st.Problem(d.decode(typ, data))
 	if warn {
-		d.st.Problem(badutf8.Warning(d.cfg.Source, m.Line, 1, m.Offset))
+		d.st.Problem(badutf8.Warning(d.cfg.Source, d.line, 1, d.off))
 	}
 }
 
@@ -143,22 +143,21 @@ func (d *Decoder) errorf(sentinel error, format string, args ...any) *event.Pars
 	}
 }
 
-func (d *Decoder) decode(m frame.RawMessage) error {
-	if m.Type == anthropic.EventPing {
+func (d *Decoder) decode(evType string, raw []byte) error {
+	if evType == anthropic.EventPing {
 		return nil
 	}
-	if len(m.Data) == 0 || m.Data[0] != '{' && len(bytes.TrimSpace(m.Data)) == 0 {
-		if m.Type == "" {
+	if len(raw) == 0 || raw[0] != '{' && len(bytes.TrimSpace(raw)) == 0 {
+		if evType == "" {
 			return nil // a message with no data (id: alone)
 		}
-		return d.errorf(event.ErrSyntax, "%s event without data", m.Type)
+		return d.errorf(event.ErrSyntax, "%s event without data", evType)
 	}
 	// The data (the framer's, borrowed) and the event are reused: what
 	// the builder keeps of them, it copies. The data, valid UTF-8
 	// (message made it so), is decoded as json.Unmarshal does, in one
 	// pass when jsontext.Reader can, else with encoding/json, which
 	// gives the errors.
-	raw := m.Data
 	se := &d.se
 	if anthropic.ReadDeltaEvent(&d.jr, raw, se) {
 		return d.streamEvent(se, raw) // a content_block_delta
@@ -177,7 +176,7 @@ func (d *Decoder) decode(m frame.RawMessage) error {
 		typ, _ = head.Type.(string)
 	}
 	if typ == "" {
-		typ = m.Type
+		typ = evType
 	}
 	if !anthropic.IsStreamEvent(typ) {
 		if k := d.cfg.Foreign.Of(raw); k != "" {

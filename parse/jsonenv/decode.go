@@ -220,12 +220,12 @@ func (d *Decoder) read() ([]byte, error) {
 		// The message's data is borrowed until the next read: what the
 		// events keep of it is copied out (the strings the decoder keeps
 		// are a delta's text, not the whole message's).
-		m, err := d.sse.NextRaw()
+		data, _, err := d.sse.NextData()
 		if err != nil {
 			return nil, err
 		}
-		d.line, d.off = m.Line, m.Offset
-		if string(m.Data) == "[DONE]" {
+		d.line, d.off = d.sse.Pos()
+		if string(data) == "[DONE]" {
 			d.ended = true
 			if d.cfg.StopAtDone {
 				d.sse.Stop()
@@ -233,11 +233,11 @@ func (d *Decoder) read() ([]byte, error) {
 			}
 			continue
 		}
-		if len(m.Data) == 0 {
+		if len(data) == 0 {
 			continue // a message with no data (event: or id: alone)
 		}
 		d.data, d.ended = true, false
-		return m.Data, nil
+		return data, nil
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openaistream"
@@ -193,8 +192,10 @@ func (d *Decoder) cut(c *choice) {
 	c.ended = true
 }
 
-func (d *Decoder) decode(m frame.RawMessage) error {
-	data := bytes.TrimSpace(m.Data)
+// decode decodes the data of one SSE message (its event type, which the
+// API never sends, is not looked at).
+func (d *Decoder) decode(_ string, data []byte) error {
+	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return nil // a message with no data (id: or retry: alone)
 	}

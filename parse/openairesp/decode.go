@@ -13,7 +13,6 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
-	"github.com/agentstream/agentstream/frame"
 	"github.com/agentstream/agentstream/internal/deltabatch"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openaistream"
@@ -161,8 +160,10 @@ func (d *Decoder) truncation() error {
 	return d.drv.Truncated("stream ended without response.completed, inside response %s%s", r.id, what)
 }
 
-func (d *Decoder) decode(m frame.RawMessage) error {
-	data := bytes.TrimSpace(m.Data)
+// decode decodes the data of one SSE message, of event type evType (the
+// data's type when it names none).
+func (d *Decoder) decode(evType string, data []byte) error {
+	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return nil
 	}
@@ -184,7 +185,7 @@ func (d *Decoder) decode(m frame.RawMessage) error {
 		return nil
 	}
 	if ev.Type == "" {
-		ev.Type = m.Type
+		ev.Type = evType
 	}
 	problem := d.sequence(ev)
 	if err := d.event(ev, data); err != nil {
