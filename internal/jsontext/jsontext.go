@@ -56,27 +56,31 @@ func AppendMarshalString(b []byte, s string) []byte {
 // escapes it, without the quotes: the text of a string being gathered
 // from pieces, escaped where it is kept.
 func AppendMarshalEscaped(b []byte, s string) []byte {
-	return appendEscaped(b, s, true)
+	return appendEscaped(b, s, 0, true)
 }
 
 func appendString(b []byte, s string, lineSeparators bool) []byte {
 	// Most strings written (ids, names) are plain ASCII: copied with the
-	// quotes, without appendEscaped's loop.
+	// quotes, without appendEscaped's loop. In the others, appendEscaped
+	// goes on from the ASCII prefix and copies it with the run after it.
 	n := asciiPlainLen(s)
-	b = append(append(b, '"'), s[:n]...)
 	if n < len(s) {
-		b = appendEscaped(b, s[n:], lineSeparators)
+		return append(appendEscaped(append(b, '"'), s, n, lineSeparators), '"')
 	}
+	b = append(append(b, '"'), s...)
 	return append(b, '"')
 }
 
-func appendEscaped(b []byte, s string, lineSeparators bool) []byte {
+// appendEscaped appends s escaped, without quotes. Its first i bytes
+// are known to be written as they are.
+
+func appendEscaped(b []byte, s string, i int, lineSeparators bool) []byte {
 	const hex = "0123456789abcdef"
 	start := 0
 	// Runs of bytes written as they are (plain ASCII and valid
 	// characters) are measured by runLen and copied whole; what ends
 	// one is escaped here.
-	for i := 0; ; {
+	for {
 		if i += runLen(s[i:], lineSeparators); i >= len(s) {
 			break
 		}
