@@ -40,7 +40,10 @@ func (d *Decoder) readLine(raw []byte, l *line) bool {
 	if !wire.ReadStreamLine(&d.jr, &d.sl) || !d.jr.End() {
 		return false
 	}
-	*l = line{Line: d.sl.Line, ev: d.sl.ParsedEvent(), msg: d.sl.ParsedMessage(), aborted: d.sl.Aborted()}
+	*l = line{
+		Line: d.sl.Line, ev: d.sl.ParsedEvent(), msg: d.sl.ParsedMessage(), aborted: d.sl.Aborted(),
+		compact: !d.jr.Spaced(),
+	}
 	d.res = d.sl.Result()
 	return true
 }

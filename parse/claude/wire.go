@@ -21,4 +21,8 @@ type line struct {
 	// claude writer marks what arrived of a block the input was cut off
 	// inside (Claude Code writes no such key)
 	aborted bool
+	// compact: the one-pass read (readLine) read the whole line and met
+	// no white space outside its strings (jsontext.Reader.Spaced), so
+	// the line and every value in it are compact JSON
+	compact bool
 }
