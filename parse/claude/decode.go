@@ -555,7 +555,7 @@ func (d *Decoder) decode(raw []byte) error {
 	switch l.Type {
 	case wire.TypeSystem:
 		if l.Subtype == wire.SubtypeInit {
-			return d.init(raw, l.compact)
+			return d.init(raw, &l)
 		}
 		d.emitNotice(agent, l.Subtype, &l, raw)
 	case wire.TypeStreamEvent:
@@ -695,11 +695,13 @@ func (d *Decoder) lineModel(l *line) string {
 	return m.Model
 }
 
-// init decodes an init line, raw; compact: raw is compact JSON
-// (line.compact).
-func (d *Decoder) init(raw []byte, compact bool) error {
+// init decodes l, an init line, raw: as readLine read it, else with
+// wire.InitReader.
+func (d *Decoder) init(raw []byte, l *line) error {
 	var in wire.Init
-	if err := d.unmarshalInit(raw, &in); err != nil {
+	if l.init != nil {
+		in = *l.init
+	} else if err := d.unmarshalInit(raw, &in); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
 			return d.errorf(event.ErrSyntax, "system/init: %s", jsontext.Problem(err))
@@ -717,7 +719,7 @@ func (d *Decoder) init(raw []byte, compact bool) error {
 	if d.started.Has(agent) {
 		// Claude Code repeats init at the start of every query.
 		n := &event.Notice{Agent: agent, Kind: wire.SubtypeInit, Message: "session " + in.SessionID + ", model " + in.Model}
-		n.Raw, n.Checked = decoderstate.Payload(raw, compact)
+		n.Raw, n.Checked = decoderstate.Payload(raw, l.compact)
 		d.emit(n)
 		return nil
 	}
@@ -726,7 +728,7 @@ func (d *Decoder) init(raw []byte, compact bool) error {
 		Agent: agent, SessionID: in.SessionID, Model: in.Model, Tools: slices.Clone(in.Tools), // shared with the next init's
 		Cwd: in.Cwd, MetaKind: MetaKind,
 	}
-	s.Meta, s.Checked = decoderstate.Payload(raw, compact)
+	s.Meta, s.Checked = decoderstate.Payload(raw, l.compact)
 	d.emit(s)
 	return nil
 }

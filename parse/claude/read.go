@@ -42,7 +42,7 @@ func (d *Decoder) readLine(raw []byte, l *line) bool {
 	}
 	*l = line{
 		Line: d.sl.Line, ev: d.sl.ParsedEvent(), msg: d.sl.ParsedMessage(), aborted: d.sl.Aborted(),
-		compact: !d.jr.Spaced(),
+		compact: !d.jr.Spaced(), init: d.sl.Init(),
 	}
 	d.res = d.sl.Result()
 	return true
