@@ -67,7 +67,7 @@ type Decoder struct {
 	bad      badutf8.Once         // the invalid UTF-8 warning
 
 	jr      jsontext.Reader       // decodes lines in one pass
-	lastID  string                // the session id of the last line
+	lastID  string                // the session id of the last delta line, as KeepString keeps it
 	notice  wire.Notice           // the last status line's, whose status the next repeats
 	userMsg wire.UserMessage      // a user line's message, its blocks' memory reused
 	inits   wire.InitReader       // reads init lines, the lists of the last kept

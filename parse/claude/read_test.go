@@ -76,6 +76,12 @@ func compareDeltaLine(t *testing.T, data []byte) bool {
 	if diff := cmp.Diff(want.ev, got.ev, opts); diff != "" || got.msg != nil {
 		t.Errorf("%s: event differs (-readLine +readDeltaLine), message %v:\n%s", data, got.msg, diff)
 	}
+	// Again, the session id now compared with the last line's.
+	var again line
+	fast.jr.ResetValid(data)
+	if !fast.readDeltaLine(data, &again) || again.SessionID != want.SessionID {
+		t.Errorf("%s: read again, session id %q, want %q", data, again.SessionID, want.SessionID)
+	}
 	return true
 }
 
