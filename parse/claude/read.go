@@ -79,9 +79,8 @@ func (d *Decoder) readDeltaLine(raw []byte, l *line) bool {
 	if r.Failed() || !hasPrefix(raw[tail:], mainAgentTail) {
 		return false
 	}
-	r.Rewind(tail+len(mainAgentTail), 0)
-	r.Str() // the uuid: checked, not kept
-	if r.Failed() || r.Offset() != len(raw)-1 || raw[len(raw)-1] != '}' {
+	// The uuid: its syntax checked, not decoded (nothing reads it).
+	if jsontext.StringEnd(raw, tail+len(mainAgentTail)) != len(raw)-1 || raw[len(raw)-1] != '}' {
 		return false
 	}
 	// l is zero: the fields of the line set one by one spare copying
