@@ -67,7 +67,7 @@ type Decoder struct {
 	bad      badutf8.Once         // the invalid UTF-8 warning
 
 	jr      jsontext.Reader       // decodes lines in one pass
-	lastID  string                // the session id of the last line
+	lastID  string                // the session id of the last delta line, as KeepString keeps it
 	notice  wire.Notice           // the last status line's, whose status the next repeats
 	userMsg wire.UserMessage      // a user line's message, its blocks' memory reused
 	inits   wire.InitReader       // reads init lines, the lists of the last kept
@@ -555,9 +555,9 @@ func (d *Decoder) decode(raw []byte) error {
 	switch l.Type {
 	case wire.TypeSystem:
 		if l.Subtype == wire.SubtypeInit {
-			return d.init(raw)
+			return d.init(raw, &l)
 		}
-		d.emit(&event.Notice{Agent: agent, Kind: l.Subtype, Message: d.summary(&l, raw), Raw: bytes.Clone(raw)})
+		d.emitNotice(agent, l.Subtype, &l, raw)
 	case wire.TypeStreamEvent:
 		return d.streamEvent(agent, l.Event, l.ev)
 	case wire.TypeAssistant:
@@ -565,18 +565,28 @@ func (d *Decoder) decode(raw []byte) error {
 	case wire.TypeUser:
 		return d.user(agent, &l, raw)
 	case wire.TypeResult:
-		return d.result(raw)
+		return d.result(raw, l.compact)
 	case "tool_progress", "tool_use_summary", "auth_status", "rate_limit_event", "prompt_suggestion",
 		"conversation_reset", "active_goal", "control_request", "control_response", "control_cancel_request":
-		d.emit(&event.Notice{Agent: agent, Kind: l.Type, Message: d.summary(&l, raw), Raw: bytes.Clone(raw)})
+		d.emitNotice(agent, l.Type, &l, raw)
 	default:
 		if k := d.cfg.Foreign.Of(raw); k != "" {
 			// A line of another format, not a type of a newer CLI.
 			return d.errorf(event.ErrSyntax, "%s line of another format (it looks like %s); skipped", orLine(l.Type), k)
 		}
-		d.emit(&event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type, Raw: bytes.Clone(raw)})
+		u := &event.Unknown{Agent: agent, Format: MetaKind, Type: l.Type}
+		u.Raw, u.Checked = decoderstate.Payload(raw, l.compact)
+		d.emit(u)
 	}
 	return nil
+}
+
+// emitNotice emits a status line of kind, l, whose text raw is valid JSON
+// (decoded), as a Notice.
+func (d *Decoder) emitNotice(agent, kind string, l *line, raw []byte) {
+	n := &event.Notice{Agent: agent, Kind: kind, Message: d.summary(l, raw)}
+	n.Raw, n.Checked = decoderstate.Payload(raw, l.compact)
+	d.emit(n)
 }
 
 func orLine(typ string) string {
@@ -612,7 +622,12 @@ func (d *Decoder) subagent(l *line, raw []byte) string {
 	}
 	if l.Type == wire.TypeUser {
 		var m wire.UserMessage
-		if json.Unmarshal(l.Message, &m) == nil {
+		_, ok := d.readUser(l.Message, &m)
+		if !ok {
+			m = wire.UserMessage{} // what the reader set is not kept
+			ok = json.Unmarshal(l.Message, &m) == nil
+		}
+		if ok {
 			ev.Prompt = userText(m.Content)
 		}
 	}
@@ -680,9 +695,13 @@ func (d *Decoder) lineModel(l *line) string {
 	return m.Model
 }
 
-func (d *Decoder) init(raw []byte) error {
+// init decodes l, an init line, raw: as readLine read it, else with
+// wire.InitReader.
+func (d *Decoder) init(raw []byte, l *line) error {
 	var in wire.Init
-	if err := d.unmarshalInit(raw, &in); err != nil {
+	if l.init != nil {
+		in = *l.init
+	} else if err := d.unmarshalInit(raw, &in); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
 			return d.errorf(event.ErrSyntax, "system/init: %s", jsontext.Problem(err))
@@ -699,17 +718,18 @@ func (d *Decoder) init(raw []byte) error {
 	agent := d.main()
 	if d.started.Has(agent) {
 		// Claude Code repeats init at the start of every query.
-		d.emit(&event.Notice{
-			Agent: agent, Kind: wire.SubtypeInit, Message: fmt.Sprintf("session %s, model %s", in.SessionID, in.Model),
-			Raw: bytes.Clone(raw),
-		})
+		n := &event.Notice{Agent: agent, Kind: wire.SubtypeInit, Message: "session " + in.SessionID + ", model " + in.Model}
+		n.Raw, n.Checked = decoderstate.Payload(raw, l.compact)
+		d.emit(n)
 		return nil
 	}
 	d.open(agent)
-	d.emit(&event.SessionStart{
+	s := &event.SessionStart{
 		Agent: agent, SessionID: in.SessionID, Model: in.Model, Tools: slices.Clone(in.Tools), // shared with the next init's
-		Cwd: in.Cwd, Meta: bytes.Clone(raw), MetaKind: MetaKind,
-	})
+		Cwd: in.Cwd, MetaKind: MetaKind,
+	}
+	s.Meta, s.Checked = decoderstate.Payload(raw, l.compact)
+	d.emit(s)
 	return nil
 }
 
@@ -741,9 +761,8 @@ func (d *Decoder) assistant(agent string, l *line, raw []byte) error {
 		// Claude Code's report of an API error, dressed as a message.
 		var text []string
 		for _, c := range m.Content {
-			var cb anthropic.Block
-			if json.Unmarshal(c, &cb) == nil && cb.Text != nil {
-				text = append(text, *cb.Text)
+			if t, ok := blockText(c); ok {
+				text = append(text, t)
 			}
 		}
 		if errType == "" {
@@ -760,6 +779,24 @@ func (d *Decoder) assistant(agent string, l *line, raw []byte) error {
 		return d.position(d.b.SnapshotAborted(agent, m))
 	}
 	return d.position(d.b.Snapshot(agent, m))
+}
+
+// blockText returns the text of a content block, as json.Unmarshal into
+// an anthropic.Block gives it, and whether it has one (the block decodes
+// and its text is set). A text block is read in one pass; a block of
+// another type goes to encoding/json: anthropic.UnmarshalBlock reads only
+// the type of some, where json.Unmarshal also decodes their text, or fails.
+func blockText(raw []byte) (string, bool) {
+	var cb anthropic.Block
+	err := anthropic.UnmarshalBlock(raw, &cb)
+	if err == nil && cb.Type != anthropic.BlockText {
+		cb = anthropic.Block{}
+		err = json.Unmarshal(raw, &cb)
+	}
+	if err != nil || cb.Text == nil {
+		return "", false
+	}
+	return *cb.Text, true
 }
 
 // abortedLine reports whether raw, a line not read in one pass, is
@@ -817,7 +854,7 @@ func (d *Decoder) user(agent string, l *line, raw []byte) error {
 			problem = d.errorf(event.ErrSyntax, "content of tool result %s: %s", cb.ToolUseID, jsontext.Problem(err))
 		}
 		if results == 0 && len(l.ToolUseResult) > 0 && string(l.ToolUseResult) != "null" {
-			ev.Structured = bytes.Clone(l.ToolUseResult)
+			ev.Structured, ev.Checked = decoderstate.Payload(l.ToolUseResult, l.compact)
 		}
 		results++
 		d.emit(ev)
@@ -839,7 +876,9 @@ func (d *Decoder) user(agent string, l *line, raw []byte) error {
 			}
 		}
 		text := userText(m.Content)
-		d.emit(&event.Notice{Agent: agent, Kind: "user", Message: firstLine(text), Raw: bytes.Clone(raw)})
+		n := &event.Notice{Agent: agent, Kind: "user", Message: firstLine(text)}
+		n.Raw, n.Checked = decoderstate.Payload(raw, l.compact)
+		d.emit(n)
 	}
 	return problem
 }
@@ -851,7 +890,9 @@ func (d *Decoder) isPrompt(agent string) bool {
 	return ok && s.Agent == agent
 }
 
-func (d *Decoder) result(raw []byte) error {
+// result decodes a result line, raw; compact: raw is compact JSON
+// (line.compact).
+func (d *Decoder) result(raw []byte, compact bool) error {
 	r := d.res // read with the line
 	var err error
 	if r == nil {
@@ -881,8 +922,9 @@ func (d *Decoder) result(raw []byte) error {
 	ev := &event.RunEnd{
 		Agent: main, StopReason: stop, Turns: r.NumTurns, DurationMS: r.DurationMS,
 		CostUSD: r.TotalCostUSD, Usage: r.Usage.Event(), IsError: r.IsError, Errors: r.Errors,
-		Meta: bytes.Clone(raw), MetaKind: MetaKind,
+		MetaKind: MetaKind,
 	}
+	ev.Meta, ev.Checked = decoderstate.Payload(raw, compact)
 	if err == nil {
 		// A line with a field of another type gives no models.
 		ev.Models = modelsOf(r.ModelUsage)
@@ -919,9 +961,11 @@ func (d *Decoder) truncation() error {
 // userText returns the text of user content: a string, or the text
 // blocks joined.
 func userText(content json.RawMessage) string {
-	var s string
-	if json.Unmarshal(content, &s) == nil {
-		return s
+	if len(content) == 0 || content[0] != '[' { // (an array is no string: spare its error)
+		var s string
+		if json.Unmarshal(content, &s) == nil {
+			return s
+		}
 	}
 	parts, _ := messages.ResultParts(content)
 	var text []string

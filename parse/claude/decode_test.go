@@ -533,3 +533,78 @@ func TestScopeMemory(t *testing.T) {
 		t.Errorf("decoder remembers %d scopes, want %d", d.started.Len(), maxOpen)
 	}
 }
+
+// TestCompactNotes: a payload of a line without white space outside its
+// strings is noted compact; one of a line with some, valid only (even
+// where the payload itself has none: the decoder knows of the line). The
+// second init repeats the first's lists, which the init reader compares
+// whole: a line spaced only there is still seen spaced.
+func TestCompactNotes(t *testing.T) {
+	t.Parallel()
+	lines := []string{
+		`{"type":"system","subtype":"init","cwd":"/w","session_id":"s1","tools":["Bash","Read"],"model":"m","slash_commands":["a"],"agents":["x"],"skills":[],"uuid":"u0"}`,
+		`{"type":"system","subtype":"status","status":"requesting","session_id":"s1","uuid":"u1"}`,
+		`{"type":"assistant","message":{"id":"m1","type":"message","role":"assistant","model":"m","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}],"stop_reason":"tool_use"},"parent_tool_use_id":null,"session_id":"s1","uuid":"u2"}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]},"parent_tool_use_id":null,"session_id":"s1","uuid":"u3","tool_use_result":{"stdout":"ok","stderr":""}}`,
+		`{"type":"user","message":{"role":"user","content":"hi"},"parent_tool_use_id":null,"session_id":"s1","uuid":"u4"}`,
+		`{"type":"newer_type","session_id":"s1","uuid":"u5"}`,
+		`{"type":"result","subtype":"success","is_error":false,"duration_ms":1,"num_turns":1,"result":"done","session_id":"s1","uuid":"u6"}`,
+		`{"type":"system","subtype":"init","cwd":"/w","session_id":"s1","tools":["Bash","Read"],"model":"m","slash_commands":["a"],"agents":["x"],"skills":[],"uuid":"u7"}`,
+	}
+	const payloads = 7 // init, status, tool result, user, newer_type, result, init again
+	for _, tt := range []struct {
+		name   string
+		spaced func(i int) bool // line i is written with white space
+	}{
+		{"compact", func(int) bool { return false }},
+		{"spaced", func(int) bool { return true }},
+		{"second init spaced", func(i int) bool { return i == len(lines)-1 }},
+	} {
+		var in strings.Builder
+		for i, l := range lines {
+			if tt.spaced(i) {
+				l = strings.ReplaceAll(l, `,"`, `, "`) // in the init's lists too
+			}
+			in.WriteString(l + "\n")
+		}
+		var spaced []bool // of each payload, in order
+		for i := range lines {
+			if i != 2 { // the assistant line carries none
+				spaced = append(spaced, tt.spaced(i))
+			}
+		}
+		evs, probs := eventtest.EventsAndProblems(t, NewDecoder(strings.NewReader(in.String()), nil))
+		if len(probs) > 0 {
+			t.Fatalf("%s: problems: %q", tt.name, probs)
+		}
+		notes := 0
+		for _, ev := range evs {
+			var p []byte
+			var c event.Checked
+			switch e := ev.(type) {
+			case *event.SessionStart:
+				p, c = e.Meta, e.Checked
+			case *event.Notice:
+				p, c = e.Raw, e.Checked
+			case *event.ToolResult:
+				p, c = e.Structured, e.Checked
+			case *event.Unknown:
+				p, c = e.Raw, e.Checked
+			case *event.RunEnd:
+				p, c = e.Meta, e.Checked
+			default:
+				continue
+			}
+			if notes >= len(spaced) {
+				t.Fatalf("%s: more than %d payloads", tt.name, len(spaced))
+			}
+			if !c.Valid(p) || c.Compact(p) == spaced[notes] {
+				t.Errorf("%s: %T %s noted valid %v, compact %v", tt.name, ev, p, c.Valid(p), c.Compact(p))
+			}
+			notes++
+		}
+		if notes != payloads {
+			t.Errorf("%s: %d payloads, want %d", tt.name, notes, payloads)
+		}
+	}
+}

@@ -9,9 +9,10 @@ import (
 	wire "github.com/agentstream/agentstream/internal/wire/claude"
 )
 
-// unmarshalLine decodes a line as json.Unmarshal into a wire.Line does,
-// in one pass when jsontext.Reader can (readDeltaLine, readLine), else
-// with encoding/json, which gives the errors.
+// unmarshalLine decodes a line into l, a zero line, as json.Unmarshal
+// into a wire.Line does, in one pass when jsontext.Reader can
+// (readDeltaLine, readLine), else with encoding/json, which gives the
+// errors.
 func (d *Decoder) unmarshalLine(raw []byte, l *line) error {
 	d.jr.ResetValid(raw)
 	if d.readDeltaLine(raw, l) || d.readLine(raw, l) {
@@ -40,7 +41,10 @@ func (d *Decoder) readLine(raw []byte, l *line) bool {
 	if !wire.ReadStreamLine(&d.jr, &d.sl) || !d.jr.End() {
 		return false
 	}
-	*l = line{Line: d.sl.Line, ev: d.sl.ParsedEvent(), msg: d.sl.ParsedMessage(), aborted: d.sl.Aborted()}
+	*l = line{
+		Line: d.sl.Line, ev: d.sl.ParsedEvent(), msg: d.sl.ParsedMessage(), aborted: d.sl.Aborted(),
+		compact: !d.jr.Spaced(), init: d.sl.Init(),
+	}
 	d.res = d.sl.Result()
 	return true
 }
@@ -55,11 +59,11 @@ const (
 	mainAgentTail   = `,"parent_tool_use_id":null,"uuid":`
 )
 
-// readDeltaLine decodes raw, d.jr reset to it, into l (and the event into
-// d.se) as wire.ReadStreamLine does, when raw is a delta's stream_event line written
-// exactly as Claude Code writes it, and reports whether it did: matched
-// as constant heads around the event and two strings, it is read without
-// walking its keys. On false, l is untouched.
+// readDeltaLine decodes raw, d.jr reset to it, into l, a zero line (and
+// the event into d.se) as wire.ReadStreamLine does, when raw is a delta's
+// stream_event line written exactly as Claude Code writes it, and reports
+// whether it did: matched as constant heads around the event and two
+// strings, it is read without walking its keys. On false, l is untouched.
 func (d *Decoder) readDeltaLine(raw []byte, l *line) bool {
 	if !hasPrefix(raw, streamEventHead) {
 		return false
@@ -70,18 +74,18 @@ func (d *Decoder) readDeltaLine(raw []byte, l *line) bool {
 		return false
 	}
 	r.Rewind(end+len(sessionIDHead), 0)
-	id := r.Str()
+	session := r.KeepString(&d.lastID) // the last line's: one comparison
 	tail := r.Offset()
 	if r.Failed() || !hasPrefix(raw[tail:], mainAgentTail) {
 		return false
 	}
-	session := d.intern(id) // before the uuid's read reuses id's bytes
-	r.Rewind(tail+len(mainAgentTail), 0)
-	r.Str() // the uuid: checked, not kept
-	if r.Failed() || r.Offset() != len(raw)-1 || raw[len(raw)-1] != '}' {
+	// The uuid: its syntax checked, not decoded (nothing reads it).
+	if jsontext.StringEnd(raw, tail+len(mainAgentTail)) != len(raw)-1 || raw[len(raw)-1] != '}' {
 		return false
 	}
-	*l = line{Line: wire.Line{Type: wire.TypeStreamEvent, SessionID: session, Event: raw[len(streamEventHead):end]}, ev: &d.se}
+	// l is zero: the fields of the line set one by one spare copying
+	// a whole line, on nearly every line of a stream.
+	l.Type, l.SessionID, l.Event, l.ev = wire.TypeStreamEvent, session, raw[len(streamEventHead):end], &d.se
 	d.res = nil // (a stream_event line)
 	return true
 }
@@ -120,15 +124,6 @@ func (d *Decoder) readUser(raw []byte, m *wire.UserMessage) ([]json.RawMessage, 
 		return b, true
 	}
 	return []json.RawMessage{}, true
-}
-
-// intern returns b as a string, the one it returned last if that is
-// equal: a session id repeats on every line.
-func (d *Decoder) intern(b []byte) string {
-	if string(b) != d.lastID {
-		d.lastID = string(b)
-	}
-	return d.lastID
 }
 
 // unmarshalInit decodes an init line that went through badutf8.Fix:

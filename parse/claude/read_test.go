@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"encoding/json"
 	"testing"
 	"unicode/utf8"
 
@@ -75,6 +76,12 @@ func compareDeltaLine(t *testing.T, data []byte) bool {
 	if diff := cmp.Diff(want.ev, got.ev, opts); diff != "" || got.msg != nil {
 		t.Errorf("%s: event differs (-readLine +readDeltaLine), message %v:\n%s", data, got.msg, diff)
 	}
+	// Again, the session id now compared with the last line's.
+	var again line
+	fast.jr.ResetValid(data)
+	if !fast.readDeltaLine(data, &again) || again.SessionID != want.SessionID {
+		t.Errorf("%s: read again, session id %q, want %q", data, again.SessionID, want.SessionID)
+	}
 	return true
 }
 
@@ -86,3 +93,34 @@ func TestReadDeltaLine(t *testing.T) {
 }
 
 func FuzzReadDeltaLine(f *testing.F) { wiretest.FuzzOnePass(f, deltaLineSeeds(f), compareDeltaLine) }
+
+// TestBlockText: blockText gives what json.Unmarshal into an
+// anthropic.Block gives, also for a block of a type whose fields
+// anthropic.UnmarshalBlock does not read.
+func TestBlockText(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{
+		`{"type":"text","text":"a"}`,
+		`{"type":"text","text":"a","text":"b"}`,
+		`{"type":"text"}`,
+		`{"type":"text","text":null}`,
+		`{"type":"text","text":1}`,
+		`{"TYPE":"text","Text":"a"}`,
+		`{"type":"tool_use","id":"t","name":"n","input":{},"text":"a"}`,
+		`{"type":"new_kind","text":"a"}`,
+		`{"type":"new_kind","text":"a","id":{}}`,
+		`{"text":"a"}`,
+		`[]`,
+		`"a"`,
+	} {
+		var cb anthropic.Block
+		wantOK := json.Unmarshal([]byte(raw), &cb) == nil && cb.Text != nil
+		want := ""
+		if wantOK {
+			want = *cb.Text
+		}
+		if got, ok := blockText([]byte(raw)); got != want || ok != wantOK {
+			t.Errorf("blockText(%s) = %q, %v; want %q, %v", raw, got, ok, want, wantOK)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/agentstream/agentstream/event"
@@ -15,7 +14,14 @@ func modelsOf(models map[string]wire.ModelUsage) []event.ModelUsage {
 	if len(models) == 0 {
 		return nil
 	}
-	names := slices.Sorted(maps.Keys(models))
+	// Claude Code names one model, or a few: their names fit on the
+	// stack (they are copied into out).
+	var buf [4]string
+	names := buf[:0]
+	for name := range models {
+		names = append(names, name)
+	}
+	slices.Sort(names)
 	out := make([]event.ModelUsage, len(names))
 	costs := make([]float64, len(names))
 	for i, name := range names {

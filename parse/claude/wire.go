@@ -17,8 +17,15 @@ type line struct {
 
 	ev  *anthropic.StreamEvent // Event, decoded by unmarshalLine, or nil
 	msg *anthropic.Message     // Message, decoded by unmarshalLine, or nil
+	// init is the line as an init line, decoded with it by readLine (its
+	// lists shared with the next init's), or nil
+	init *wire.Init
 	// aborted: the line is marked "aborted": true, as agentstream's
 	// claude writer marks what arrived of a block the input was cut off
 	// inside (Claude Code writes no such key)
 	aborted bool
+	// compact: the one-pass read (readLine) read the whole line and met
+	// no white space outside its strings (jsontext.Reader.Spaced), so
+	// the line and every value in it are compact JSON
+	compact bool
 }

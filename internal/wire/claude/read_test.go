@@ -166,6 +166,11 @@ func streamSeeds(t testing.TB) [][]byte {
 		`{"type":"result","num_turns":1.5,"total_cost_usd":1e400,"result":"r","stop_reason":null}`,
 		`{"type":"user","message":{"role":"user","content":"hi"}}`, `{"type":"assistant","aborted":"x"}`, `{"type":"assistant","aborted":false,"aborted":true}`,
 		`{"type":"assistant","Aborted":true}`, `{"type":"assistant","uuid":5}`, `{"type":"assistant","uuid":null,"UUID":"x"}`, `{"type":"user","message":{"content":[{"type":"text","text":"a"}]}}`,
+		`{"type":"system","subtype":"init","tools":5}`, `{"type":"system","subtype":"init","tools":["a"],"tools":["b"]}`,
+		`{"type":"system","subtype":"init","tools":["a"],"tools":null}`, `{"type":"system","subtype":"init","Tools":["a"],"MODEL":"m"}`,
+		`{"type":"system","subtype":"init","mcp_servers":[{"name":"x","status":"ok"}],"plugins":[1,"a",null,[]]}`,
+		`{"type":"system","subtype":"init","model":null,"cwd":"\u0041","skills":[]}`, `{"type":"system","subtype":"init","agents":["a",1]}`,
+		`{"type":"assistant","model":"m","message":{"content":[]}}`, `{"type":"system","subtype":"status","model":5}`,
 	)
 }
 
@@ -196,8 +201,13 @@ func compareStreamLine(t *testing.T, data []byte) bool {
 		}
 		var wr Result
 		var wm Mark
-		if err := errors.Join(json.Unmarshal(data, &wr), json.Unmarshal(data, &wm)); err != nil {
-			t.Fatalf("%s: read in one pass, json.Unmarshal into a Result or a Mark says %v", data, err)
+		var wi Init
+		if err := errors.Join(json.Unmarshal(data, &wr), json.Unmarshal(data, &wm), json.Unmarshal(data, &wi)); err != nil {
+			t.Fatalf("%s: read in one pass, json.Unmarshal into a Result, a Mark or an Init says %v", data, err)
+		}
+		wi.UUID = "" // checked, not set
+		if diff := cmp.Diff(wi, got.init, cmpopts.IgnoreUnexported(Init{})); diff != "" {
+			t.Errorf("%s: init fields differ (-json +one pass):\n%s", data, diff)
 		}
 		wr.UUID = "" // checked, not set
 		if diff := cmp.Diff(wr, got.result); diff != "" {
@@ -206,7 +216,7 @@ func compareStreamLine(t *testing.T, data []byte) bool {
 		if wm != got.mark {
 			t.Errorf("%s: mark %+v, json.Unmarshal %+v", data, got.mark, wm)
 		}
-		got.event, got.message, got.result, got.mark, got.sessionID = nil, nil, Result{}, Mark{}, ""
+		got.event, got.message, got.result, got.mark, got.init, got.sessionID = nil, nil, Result{}, Mark{}, Init{}, ""
 		want.UUID = "" // checked, not set
 	})
 }

@@ -778,9 +778,9 @@ func ReadStreamLine(r *jsontext.Reader, v *StreamLine) bool {
 // ResetStreamLine sets *v to StreamLine{} but for what its reader reuses from one value to
 // the next: the last strings of keep= fields, the memory of buf= fields.
 func ResetStreamLine(v *StreamLine) {
-	k0 := v.Line.sessionID
+	k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10 := v.Line.sessionID, v.init.agents, v.init.apiKeySource, v.init.cwd, v.init.model, v.init.outputStyle, v.init.permissionMode, v.init.skills, v.init.slashCommands, v.init.tools, v.init.version
 	*v = StreamLine{}
-	v.Line.sessionID = k0
+	v.Line.sessionID, v.init.agents, v.init.apiKeySource, v.init.cwd, v.init.model, v.init.outputStyle, v.init.permissionMode, v.init.skills, v.init.slashCommands, v.init.tools, v.init.version = k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10
 }
 
 func readStreamLine(r *jsontext.Reader, v *StreamLine) {
@@ -798,6 +798,7 @@ f0:
 		v.Line.Type = internTypeNext(r)
 	}
 	v.result.Type = v.Line.Type
+	v.init.Type = v.Line.Type
 	if !r.Follows(`,"subtyp`, `e":`) {
 		if r.ObjectEnd() {
 			return
@@ -812,6 +813,7 @@ f1:
 		v.Line.Subtype = internSubtypeNext(r)
 	}
 	v.result.Subtype = v.Line.Subtype
+	v.init.Subtype = v.Line.Subtype
 	if !r.Follows(`,"messag`, `e":`) {
 		if r.ObjectEnd() {
 			return
@@ -904,6 +906,7 @@ f5:
 		v.Line.SessionID = r.KeepString(&v.Line.sessionID)
 	}
 	v.result.SessionID = v.Line.SessionID
+	v.init.SessionID = v.Line.SessionID
 	if !r.Follows(`,"uuid":`, ``) {
 		if r.ObjectEnd() {
 			return
@@ -918,6 +921,7 @@ f6:
 		r.Str()
 	}
 	v.result.UUID = v.Line.UUID
+	v.init.UUID = v.Line.UUID
 	if !r.Follows(`,"error"`, `:`) {
 		if r.ObjectEnd() {
 			return
@@ -1157,10 +1161,213 @@ f21:
 		if r.ObjectEnd() {
 			return
 		}
+		if r.Follows(`,"cwd":`, ``) {
+			goto f23
+		}
 		goto find
 	}
 f22:
 	jsontext.ReadBool(r, &v.mark.Aborted)
+	if !r.Follows(`,"cwd":`, ``) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"tools"`, `:`) {
+			goto f24
+		}
+		goto find
+	}
+f23:
+	if !r.Null() {
+		v.init.Cwd = r.KeepString(&v.init.cwd)
+	}
+	if !r.Follows(`,"tools"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"mcp_se`, `rvers":`) {
+			goto f25
+		}
+		goto find
+	}
+f24:
+	if r.Null() {
+		v.init.Tools = nil
+	} else if v.init.Tools != nil {
+		r.Fail()
+	} else {
+		v.init.Tools = r.KeepStrings(&v.init.tools)
+	}
+	if !r.Follows(`,"mcp_se`, `rvers":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"model"`, `:`) {
+			goto f26
+		}
+		goto find
+	}
+f25:
+	if r.Null() {
+		v.init.MCPServers = nil
+	} else if r.Array() {
+		s0 := v.init.MCPServers[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if r.Null() {
+				s0[len(s0)-1] = nil
+			} else {
+				jsontext.ReadAny(r, &s0[len(s0)-1])
+			}
+		}
+		v.init.MCPServers = jsontext.NotNil(s0)
+	}
+	if !r.Follows(`,"model"`, `:`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Word(0) == 0x73696d726570222c && r.Word(8) == 0x65646f4d6e6f6973 && r.Word(10) == 0x3a2265646f4d6e6f {
+			r.Advance(18)
+			goto f27
+		}
+		goto find
+	}
+f26:
+	if !r.Null() {
+		v.init.Model = r.KeepString(&v.init.model)
+	}
+	// ,"permissionMode":, word by word:
+	if !(r.Word(0) == 0x73696d726570222c && r.Word(8) == 0x65646f4d6e6f6973 && r.Word(10) == 0x3a2265646f4d6e6f) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Word(0) == 0x5f6873616c73222c && r.Word(8) == 0x73646e616d6d6f63 && r.Word(10) == 0x3a2273646e616d6d {
+			r.Advance(18)
+			goto f28
+		}
+		goto find
+	}
+	r.Advance(18)
+f27:
+	if !r.Null() {
+		v.init.PermissionMode = r.KeepString(&v.init.permissionMode)
+	}
+	// ,"slash_commands":, word by word:
+	if !(r.Word(0) == 0x5f6873616c73222c && r.Word(8) == 0x73646e616d6d6f63 && r.Word(10) == 0x3a2273646e616d6d) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"apiKey`, `Source":`) {
+			goto f29
+		}
+		goto find
+	}
+	r.Advance(18)
+f28:
+	if r.Null() {
+		v.init.SlashCommands = nil
+	} else if v.init.SlashCommands != nil {
+		r.Fail()
+	} else {
+		v.init.SlashCommands = r.KeepStrings(&v.init.slashCommands)
+	}
+	if !r.Follows(`,"apiKey`, `Source":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Word(0) == 0x656475616c63222c && r.Word(8) == 0x65765f65646f635f && r.Word(15) == 0x3a226e6f69737265 {
+			r.Advance(23)
+			goto f30
+		}
+		goto find
+	}
+f29:
+	if !r.Null() {
+		v.init.APIKeySource = r.KeepString(&v.init.apiKeySource)
+	}
+	// ,"claude_code_version":, word by word:
+	if !(r.Word(0) == 0x656475616c63222c && r.Word(8) == 0x65765f65646f635f && r.Word(15) == 0x3a226e6f69737265) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"output`, `_style":`) {
+			goto f31
+		}
+		goto find
+	}
+	r.Advance(23)
+f30:
+	if !r.Null() {
+		v.init.ClaudeCodeVersion = r.KeepString(&v.init.version)
+	}
+	if !r.Follows(`,"output`, `_style":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"agents`, `":`) {
+			goto f32
+		}
+		goto find
+	}
+f31:
+	if !r.Null() {
+		v.init.OutputStyle = r.KeepString(&v.init.outputStyle)
+	}
+	if !r.Follows(`,"agents`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"skills`, `":`) {
+			goto f33
+		}
+		goto find
+	}
+f32:
+	if r.Null() {
+		v.init.Agents = nil
+	} else if v.init.Agents != nil {
+		r.Fail()
+	} else {
+		v.init.Agents = r.KeepStrings(&v.init.agents)
+	}
+	if !r.Follows(`,"skills`, `":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		if r.Follows(`,"plugin`, `s":`) {
+			goto f34
+		}
+		goto find
+	}
+f33:
+	if r.Null() {
+		v.init.Skills = nil
+	} else if v.init.Skills != nil {
+		r.Fail()
+	} else {
+		v.init.Skills = r.KeepStrings(&v.init.skills)
+	}
+	if !r.Follows(`,"plugin`, `s":`) {
+		if r.ObjectEnd() {
+			return
+		}
+		goto find
+	}
+f34:
+	if r.Null() {
+		v.init.Plugins = nil
+	} else if r.Array() {
+		s0 := v.init.Plugins[:0]
+		for r.More() {
+			s0 = jsontext.Extend(s0)
+			if r.Null() {
+				s0[len(s0)-1] = nil
+			} else {
+				jsontext.ReadAny(r, &s0[len(s0)-1])
+			}
+		}
+		v.init.Plugins = jsontext.NotNil(s0)
+	}
 	if r.ObjectEnd() {
 		return
 	}
@@ -1216,9 +1423,33 @@ find:
 		goto f21
 	case "aborted":
 		goto f22
+	case "cwd":
+		goto f23
+	case "tools":
+		goto f24
+	case "mcp_servers":
+		goto f25
+	case "model":
+		goto f26
+	case "permissionMode":
+		goto f27
+	case "slash_commands":
+		goto f28
+	case "apiKeySource":
+		goto f29
+	case "claude_code_version":
+		goto f30
+	case "output_style":
+		goto f31
+	case "agents":
+		goto f32
+	case "skills":
+		goto f33
+	case "plugins":
+		goto f34
 	}
 	switch string(key) {
-	case "modelusage":
+	case "modelusage", "permissionmode", "apikeysource":
 		r.Fail()
 		return
 	}
@@ -1229,7 +1460,7 @@ find:
 // foldedStreamLine reports whether a lower-cased key is one of StreamLine's, lower-cased.
 func foldedStreamLine(key string) bool {
 	switch key {
-	case "type", "subtype", "message", "event", "parent_tool_use_id", "session_id", "uuid", "error", "tool_use_result", "subagent_type", "task_description", "is_error", "duration_ms", "duration_api_ms", "num_turns", "result", "stop_reason", "total_cost_usd", "usage", "modelusage", "permission_denials", "errors", "aborted":
+	case "type", "subtype", "message", "event", "parent_tool_use_id", "session_id", "uuid", "error", "tool_use_result", "subagent_type", "task_description", "is_error", "duration_ms", "duration_api_ms", "num_turns", "result", "stop_reason", "total_cost_usd", "usage", "modelusage", "permission_denials", "errors", "aborted", "cwd", "tools", "mcp_servers", "model", "permissionmode", "slash_commands", "apikeysource", "claude_code_version", "output_style", "agents", "skills", "plugins":
 		return true
 	}
 	return false

@@ -79,18 +79,25 @@ func UnmarshalKind(raw []byte) (typ, subtype string, err error) {
 }
 
 // StreamLine is a line as parse/claude reads it, in one pass: Line, the
-// fields of a result line (Result), which a line of another type lacks,
-// and agentstream's mark of an assistant line (Mark). The reader fails
-// where json.Unmarshal of the line into a Line, a Result or a Mark does.
+// fields of a result line (Result) and of an init line (Init), which a
+// line of another type lacks, and agentstream's mark of an assistant line
+// (Mark). The reader fails where json.Unmarshal of the line into a Line,
+// a Result, an Init or a Mark does.
 type StreamLine struct {
 	Line
 	result Result `wire:"also"`
 	mark   Mark   `wire:"also"`
+	init   Init   `wire:"also"`
 }
 
 // Result returns the line as json.Unmarshal into a Result decodes it (but
 // for its uuid, which nothing reads).
 func (l *StreamLine) Result() *Result { return &l.result }
+
+// Init returns the line as json.Unmarshal into an Init decodes it (but
+// for its uuid), its lists those of the last init read when they repeat,
+// as InitReader shares them: a caller that keeps a list copies it.
+func (l *StreamLine) Init() *Init { return &l.init }
 
 // Aborted reports whether the line is marked "aborted": true.
 func (l *StreamLine) Aborted() bool { return l.mark.Aborted }
