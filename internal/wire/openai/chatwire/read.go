@@ -131,12 +131,18 @@ func readRest(r *jsontext.Reader, c *Chunk) bool {
 	return r.End()
 }
 
+// maxHead bounds the members before the choices that learn keeps (twice:
+// the memo and the header it decodes): a chunk with more has them read
+// in full, as a chunk that does not repeat its header always is.
+const maxHead = 4 << 10
+
 // learn finds the members before the choices of the chunk Decode reads
 // and decodes them alone, as the chunk's head with no choices, into the
 // memo, for sameHead. It leaves the memo as it was when the chunk has no
 // choices, when a key before them is one that encoding/json could match
 // to a field case-insensitively (Key fails on it), when the one-pass
-// reader gives up on them, or when they set the usage or the error.
+// reader gives up on them, when they set the usage or the error, or
+// when they are longer than maxHead.
 func (cr *Reader) learn() {
 	r := &cr.jr
 	r.Reset(cr.data)
@@ -151,7 +157,7 @@ func (cr *Reader) learn() {
 		}
 		r.Skip()
 	}
-	if end < 0 || r.Failed() {
+	if end < 0 || r.Failed() || end > maxHead {
 		return
 	}
 	cr.head = append(append(cr.head[:0], cr.data[:end]...), "[]}"...)

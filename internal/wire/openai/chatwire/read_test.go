@@ -217,9 +217,10 @@ var memoPairs = [][2]string{
 }
 
 // TestDecodeAfterEvery: every chunk decoded after every other one by one
-// Reader (whose memo of the members before the choices the first sets
-// and the second may use) gives what a new Reader gives: the same chunk
-// or the same error.
+// Reader (whose memo of the members before the choices, and templates of
+// the text around the choice's one string, the first sets and the second
+// may use) gives what json.Unmarshal gives: the same chunk, or an error
+// where it gives one.
 func TestDecodeAfterEvery(t *testing.T) {
 	t.Parallel()
 	s := seeds(t)
@@ -227,11 +228,9 @@ func TestDecodeAfterEvery(t *testing.T) {
 		s = append(s, []byte(pair[0]), []byte(pair[1]))
 	}
 	wants := make([]Chunk, len(s))
-	errs := make([]error, len(s))
+	bad := make([]bool, len(s))
 	for i := range s {
-		var cr Reader
-		errs[i] = cr.Decode(s[i], &wants[i])
-		wants[i].Choices = slices.Clone(wants[i].Choices)
+		bad[i] = json.Unmarshal(s[i], &wants[i]) != nil
 	}
 	var cr Reader
 	var got Chunk
@@ -240,45 +239,68 @@ func TestDecodeAfterEvery(t *testing.T) {
 			first := slices.Clone(s[i])
 			cr.Decode(first, &got)
 			clear(first) // the caller's to reuse
-			err := cr.Decode(s[j], &got)
-			if fmt.Sprint(err) != fmt.Sprint(errs[j]) {
-				t.Fatalf("%s after %s: error %v, want %v", s[j], s[i], err, errs[j])
+			next := slices.Clone(s[j])
+			err := cr.Decode(next, &got)
+			clear(next) // read nothing of it after Decode
+			if (err != nil) != bad[j] {
+				t.Fatalf("%s after %s: error %v, json.Unmarshal's error: %v", s[j], s[i], err, bad[j])
 			}
 			if err != nil {
 				continue
 			}
 			if diff := cmp.Diff(wants[j], got, unexported()); diff != "" {
-				t.Fatalf("%s after %s (-new Reader +Decode):\n%s", s[j], s[i], diff)
+				t.Fatalf("%s after %s (-json.Unmarshal +Decode):\n%s", s[j], s[i], diff)
 			}
 		}
 	}
 }
 
-// FuzzDecodeMemo: a chunk decoded after another by one Reader gives
-// what a new Reader gives, the same chunk or the same error.
+// FuzzDecodeMemo: the chunks decoded one after another by one Reader
+// give what json.Unmarshal gives, each the same chunk, or an error where
+// it gives one; the caller's bytes are cleared after each Decode.
 func FuzzDecodeMemo(f *testing.F) {
 	s := seeds(f)
 	for i := range s {
-		f.Add(s[i], s[(i+1)%len(s)])
+		f.Add(s[i], s[(i+1)%len(s)], s[(i+2)%len(s)])
 	}
 	for _, pair := range memoPairs {
-		f.Add([]byte(pair[0]), []byte(pair[1]))
+		f.Add([]byte(pair[0]), []byte(pair[1]), []byte(pair[1]))
 	}
-	f.Fuzz(func(t *testing.T, a, b []byte) {
-		var cr, fresh Reader
-		var got, want Chunk
-		a = slices.Clone(a)
-		cr.Decode(a, &got)
-		clear(a) // the caller's to reuse
-		err := cr.Decode(b, &got)
-		werr := fresh.Decode(b, &want)
-		if fmt.Sprint(err) != fmt.Sprint(werr) {
-			t.Fatalf("%s after %s: error %v, want %v", b, a, err, werr)
-		}
-		if diff := cmp.Diff(want, got, unexported()); err == nil && diff != "" {
-			t.Errorf("%s after %s (-new Reader +Decode):\n%s", b, a, diff)
+	f.Fuzz(func(t *testing.T, a, b, c []byte) {
+		var cr Reader
+		var got Chunk
+		for _, in := range [][]byte{a, b, c} {
+			var want Chunk
+			jerr := json.Unmarshal(in, &want)
+			data := slices.Clone(in)
+			err := cr.Decode(data, &got)
+			clear(data) // the caller's to reuse
+			if (err != nil) != (jerr != nil) {
+				t.Fatalf("%s after %s: error %v, json.Unmarshal's %v", in, a, err, jerr)
+			}
+			if diff := cmp.Diff(want, got, unexported()); err == nil && diff != "" {
+				t.Fatalf("%s after %s (-json.Unmarshal +Decode):\n%s", in, a, diff)
+			}
 		}
 	})
+}
+
+// TestHeadBounded: a chunk whose members before the choices are longer
+// than maxHead is read in full, and not kept.
+func TestHeadBounded(t *testing.T) {
+	t.Parallel()
+	var cr Reader
+	var c Chunk
+	id := strings.Repeat("x", 2*maxHead)
+	chunk := []byte(`{"id":"` + id + `","choices":[{"index":0,"delta":{"content":"y"}}]}`)
+	for range 2 {
+		if err := cr.Decode(chunk, &c); err != nil || c.ID != id {
+			t.Fatalf("error %v, id of %d bytes; want the chunk's", err, len(c.ID))
+		}
+	}
+	if len(cr.head) > maxHead || len(cr.memo) > maxHead {
+		t.Errorf("kept %d and %d bytes of the chunk's head, want at most %d", len(cr.head), len(cr.memo), maxHead)
+	}
 }
 
 // TestTextUsed: a chunk whose choices are the text of the last one's
