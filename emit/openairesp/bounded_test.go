@@ -39,6 +39,12 @@ func TestBoundedState(t *testing.T) {
 			t.Fatalf("%d output items (%d bytes, %d in memory) kept, over the cap of %d", len(e.output), e.outBytes, cap(e.kept), maxOutput)
 		}
 	}
+	// A call's arguments past reuseMax are not kept for the next call.
+	big := json.RawMessage(`{"text":"` + strings.Repeat("x", 2*reuseMax) + `"}`)
+	enc(&event.ToolCall{Agent: "m", ID: "big", Name: "f", Input: big})
+	if cap(e.call.args) > reuseMax || cap(e.scratch) > reuseMax {
+		t.Errorf("kept %d and %d bytes of a large call's arguments, want at most %d", cap(e.call.args), cap(e.scratch), reuseMax)
+	}
 	if peak > openset.DefaultMax {
 		t.Errorf("held %d agents or calls at once, want at most %d", peak, openset.DefaultMax)
 	}

@@ -265,7 +265,8 @@ func (e *Encoder) doneItem(idx int, raw []byte) {
 
 // reuseMax is the memory kept for reuse at most: of a turn's items for
 // the next turn's (dropOutput), of a block's parts for the next block's
-// (freeBlock).
+// (freeBlock), of a function call's arguments for the next call's
+// (functionCall).
 const reuseMax = 1 << 20
 
 // dropOutput forgets the turn's items, when its final event is written
@@ -880,6 +881,9 @@ func (e *Encoder) functionCall(id string, ev *event.ToolCall, args string) {
 	}
 	e.scratch = c.appendItem(e.scratch[:0], openai.StatusCompleted, c.args)
 	e.doneItem(idx, e.scratch)
+	if cap(c.args) > reuseMax || cap(e.scratch) > reuseMax {
+		c.args, e.scratch = nil, nil // a large call's memory is not kept for the next
+	}
 }
 
 // callText is what the events of a function call share, escaped once
