@@ -19,6 +19,7 @@ import (
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/internal/openset"
+	"github.com/agentstream/agentstream/internal/slab"
 	wire "github.com/agentstream/agentstream/internal/wire/jsonenv"
 )
 
@@ -522,14 +523,7 @@ const (
 
 // same reports whether k is {a, b}: two string compares inline, where
 // k == [2]string{a, b} calls the generic array equality (type:.eq).
-func same(k *[2]string, a, b string) bool { return equal(k[0], a) && equal(k[1], b) }
-
-// equal is a == b, without memequal's call when the two share their
-// bytes: an event's agent and type are mostly the very strings of the
-// event before (a decoder's agent id, a kind's constant).
-func equal(a, b string) bool {
-	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
-}
+func same(k *[2]string, a, b string) bool { return slab.Equal(k[0], a) && slab.Equal(k[1], b) }
 
 // appendExtras appends an envelope's extras.
 func appendExtras(b []byte, extras []extra) []byte {

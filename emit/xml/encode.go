@@ -7,12 +7,12 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/agentstream/agentstream/emit/internal/lost"
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/internal/agentmeta"
 	"github.com/agentstream/agentstream/internal/openset"
+	"github.com/agentstream/agentstream/internal/slab"
 	wire "github.com/agentstream/agentstream/parse/xmlstream"
 )
 
@@ -110,7 +110,7 @@ func (e *Encoder) Encode(ev event.Event) error {
 		if agent == "" {
 			agent = e.cfg.Agent
 		}
-		if e.started && equal(agent, e.cur) && e.open.kind == d.Kind && equal(agent, e.open.agent) {
+		if e.started && slab.Equal(agent, e.cur) && e.open.kind == d.Kind && slab.Equal(agent, e.open.agent) {
 			e.deltaText(d.Text)
 			return e.err
 		}
@@ -826,13 +826,6 @@ func compactLines(raw []byte) []byte {
 		return bytes.ReplaceAll(bytes.ReplaceAll(raw, []byte("\r"), nil), []byte("\n"), []byte(" "))
 	}
 	return buf.Bytes()
-}
-
-// equal is a == b, without memequal's call when the two share their
-// bytes: an event's agent is mostly the very string of the event before
-// (a decoder's agent id).
-func equal(a, b string) bool {
-	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 // deltaText writes the text of a delta of the open block, as formatter

@@ -73,7 +73,6 @@ func appendString(b []byte, s string, lineSeparators bool) []byte {
 
 // appendEscaped appends s escaped, without quotes. Its first i bytes
 // are known to be written as they are.
-
 func appendEscaped(b []byte, s string, i int, lineSeparators bool) []byte {
 	const hex = "0123456789abcdef"
 	start := 0

@@ -77,3 +77,12 @@ func (s *Bytes) Copy(parts ...[]byte) []byte {
 	}
 	return s.b[start:len(s.b):len(s.b)]
 }
+
+// Equal reports whether a == b, testing first whether the two share
+// their bytes, without the call of the runtime's comparison then: the
+// strings an encoder or a decoder compares with the last ones (an event's
+// agent, its type) are mostly the very strings they were, a decoder's
+// kept ids and a kind's constants.
+func Equal(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+}

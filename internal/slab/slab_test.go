@@ -70,3 +70,25 @@ func TestBytes(t *testing.T) {
 		t.Error("short copies do not share a slab")
 	}
 }
+
+// TestEqual: Equal is ==, on strings that share their bytes, strings
+// that share a prefix of them, and equal strings that do not.
+func TestEqual(t *testing.T) {
+	t.Parallel()
+	s := "agent-1agent-2"
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{s[:7], s[:7], true},
+		{s[:7], s[:6], false},
+		{s[:7], s[7:], false},
+		{s[:7], strings.Clone(s[:7]), true},
+		{"", "", true},
+		{"", s[:1], false},
+	} {
+		if got := Equal(tc.a, tc.b); got != tc.want || got != (tc.a == tc.b) {
+			t.Errorf("Equal(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/format"
@@ -107,12 +106,7 @@ type key struct {
 // bytes: an envelope's agent and type are mostly the very strings of the
 // one before (plain keeps the last of each).
 func (k key) is(o key) bool {
-	return equal(k.agent, o.agent) && equal(k.typ, o.typ)
-}
-
-// equal is a == b, testing first whether the two share their bytes.
-func equal(a, b string) bool {
-	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+	return slab.Equal(k.agent, o.agent) && slab.Equal(k.typ, o.typ)
 }
 
 type buffer struct {
