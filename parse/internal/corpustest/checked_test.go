@@ -59,7 +59,7 @@ func TestPayloadNotes(t *testing.T) {
 				}
 			}
 			switch f.Name {
-			case "aisdk", "gemini", "acp", "opencode", "claude":
+			case "aisdk", "gemini", "acp", "opencode", "claude", "codex":
 				if n == 0 {
 					t.Error("no payload noted")
 				}
