@@ -99,7 +99,7 @@ func (e *Encoder) appendInit(b []byte, cwd, model string, tools []string) []byte
 		// A log of many runs of one agent has the same in each: all
 		// but the session id and the uuid is made once.
 		c.cwd, c.model, c.tools = strings.Clone(cwd), strings.Clone(model), slices.Clone(tools)
-		c.head = append(jsontext.AppendMarshalString(append(c.head[:0], `{"type":"system","subtype":"init","cwd":`...), cwd), `,"session_id":`...)
+		c.head = append(jsontext.AppendMarshalString(append(c.head[:0], `{"type":"`+wire.TypeSystem+`","subtype":"`+wire.SubtypeInit+`","cwd":`...), cwd), `,"session_id":`...)
 		t := append(c.tail[:0], `,"tools":`...)
 		if tools == nil {
 			t = append(t, "null"...)

@@ -247,14 +247,14 @@ func (d *Decoder) decode(line []byte) error {
 
 // turnStartedLine is a turn.started line as Codex writes it, which decode
 // takes as it is, without reading it: the line has nothing else to read.
-const turnStartedLine = `{"type":"turn.started"}`
+const turnStartedLine = `{"type":"` + wire.TypeTurnStarted + `"}`
 
 // threadPrefix and errorPrefix are how Codex starts a thread.started
 // line and an error line: a string follows, the thread id or the
 // message, and then the line's end.
 const (
-	threadPrefix = `{"type":"thread.started","thread_id":`
-	errorPrefix  = `{"type":"error","message":`
+	threadPrefix = `{"type":"` + wire.TypeThreadStarted + `","thread_id":`
+	errorPrefix  = `{"type":"` + wire.TypeError + `","message":`
 )
 
 // stringEnd reports whether line ends as one whose last member is a
