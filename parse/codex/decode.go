@@ -331,8 +331,8 @@ func (d *Decoder) failed(msg string) {
 // line's, whose type it left as it was, and one the turn.failed line's
 // error object skips.)
 const (
-	errorShape  = `{"type":"error","message":"`
-	failedShape = `{"type":"turn.failed","error":{"message":"`
+	errorShape  = errorPrefix + `"`
+	failedShape = `{"type":"` + wire.TypeTurnFailed + `","error":{"message":"`
 )
 
 // noteError keeps msg, the message of the error line line, and the
