@@ -446,23 +446,12 @@ func TestCompactNotes(t *testing.T) {
 		}
 		notes := 0
 		for _, ev := range evs {
-			var p []byte
-			var c event.Checked
-			switch e := ev.(type) {
-			case *event.ToolCall:
-				p, c = e.Input, e.Checked
-			case *event.ToolResult:
-				p, c = e.Structured, e.Checked
-			case *event.Notice:
-				p, c = e.Raw, e.Checked
-			case *event.RunEnd:
-				p, c = e.Meta, e.Checked
-			case *event.Unknown:
-				p, c = e.Raw, e.Checked
-			case *event.SessionStart:
+			if e, ok := ev.(*event.SessionStart); ok {
 				metas = append(metas, string(e.Meta))
 				continue
-			default:
+			}
+			p, c, ok := eventtest.Noted(ev)
+			if !ok {
 				continue
 			}
 			if notes++; !c.Valid(p) || c.Compact(p) == spaced {

@@ -579,20 +579,8 @@ func TestCompactNotes(t *testing.T) {
 		}
 		notes := 0
 		for _, ev := range evs {
-			var p []byte
-			var c event.Checked
-			switch e := ev.(type) {
-			case *event.SessionStart:
-				p, c = e.Meta, e.Checked
-			case *event.Notice:
-				p, c = e.Raw, e.Checked
-			case *event.ToolResult:
-				p, c = e.Structured, e.Checked
-			case *event.Unknown:
-				p, c = e.Raw, e.Checked
-			case *event.RunEnd:
-				p, c = e.Meta, e.Checked
-			default:
+			p, c, ok := eventtest.Noted(ev)
+			if _, call := ev.(*event.ToolCall); !ok || call { // the assistant line's, not noted
 				continue
 			}
 			if notes >= len(spaced) {

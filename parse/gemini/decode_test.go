@@ -487,20 +487,8 @@ func TestCompactNotes(t *testing.T) {
 		}
 		notes := 0
 		for _, ev := range evs {
-			var p []byte
-			var c event.Checked
-			switch e := ev.(type) {
-			case *event.SessionStart:
-				p, c = e.Meta, e.Checked
-			case *event.ToolCall:
-				p, c = e.Input, e.Checked
-			case *event.Error:
-				p, c = e.Raw, e.Checked
-			case *event.Unknown:
-				p, c = e.Raw, e.Checked
-			case *event.RunEnd:
-				p, c = e.Meta, e.Checked
-			default:
+			p, c, ok := eventtest.Noted(ev)
+			if !ok {
 				continue
 			}
 			if notes++; !c.Valid(p) || c.Compact(p) == spaced {

@@ -313,18 +313,8 @@ func TestCompactNotes(t *testing.T) {
 		}
 		notes := 0
 		for _, ev := range evs {
-			var p []byte
-			var c event.Checked
-			switch e := ev.(type) {
-			case *event.ToolCall:
-				p, c = e.Input, e.Checked
-			case *event.ToolResult:
-				p, c = e.Structured, e.Checked
-			case *event.Error:
-				p, c = e.Raw, e.Checked
-			case *event.Unknown:
-				p, c = e.Raw, e.Checked
-			default:
+			p, c, ok := eventtest.Noted(ev)
+			if !ok {
 				continue
 			}
 			if notes++; !c.Valid(p) || c.Compact(p) == spaced {
