@@ -98,16 +98,8 @@ func TestInputFragments(t *testing.T) {
 			t.Parallel()
 			var got []string
 			s := &Streamer{Event: func(typ string, data []byte) error {
-				var d struct {
-					Delta struct {
-						PartialJSON *string `json:"partial_json"`
-					} `json:"delta"`
-				}
-				if err := json.Unmarshal(data, &d); err != nil {
-					t.Fatal(err)
-				}
-				if typ == anthropic.EventContentBlockDelta && d.Delta.PartialJSON != nil {
-					got = append(got, *d.Delta.PartialJSON)
+				if p, ok := partialJSON(t, typ, data); ok {
+					got = append(got, p)
 				}
 				return nil
 			}}
@@ -393,16 +385,8 @@ func TestToolBlockInput(t *testing.T) {
 			var block, streamed string
 			s := &Streamer{
 				Event: func(typ string, data []byte) error {
-					var d struct {
-						Delta struct {
-							PartialJSON *string `json:"partial_json"`
-						} `json:"delta"`
-					}
-					if err := json.Unmarshal(data, &d); err != nil {
-						t.Fatal(err)
-					}
-					if typ == anthropic.EventContentBlockDelta && d.Delta.PartialJSON != nil {
-						streamed += *d.Delta.PartialJSON
+					if p, ok := partialJSON(t, typ, data); ok {
+						streamed += p
 					}
 					return nil
 				},
@@ -427,4 +411,22 @@ func TestToolBlockInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// partialJSON returns the partial_json of an input_json_delta event, and
+// whether the event is one.
+func partialJSON(t *testing.T, typ string, data []byte) (string, bool) {
+	t.Helper()
+	var d struct {
+		Delta struct {
+			PartialJSON *string `json:"partial_json"`
+		} `json:"delta"`
+	}
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatal(err)
+	}
+	if typ != anthropic.EventContentBlockDelta || d.Delta.PartialJSON == nil {
+		return "", false
+	}
+	return *d.Delta.PartialJSON, true
 }
