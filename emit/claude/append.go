@@ -20,13 +20,13 @@ import (
 
 // compactJSON returns raw as json.Compact writes it, and whether raw is
 // valid JSON (as json.Valid has it), checked in one pass where a
-// jsontext.Reader can (messages.CompactJSON). A payload its decoder
+// jsontext.Reader can (jsontext.Compacted). A payload its decoder
 // noted compact (note, event.Checked) is raw itself, not read again.
 func (e *Encoder) compactJSON(raw []byte, note event.Checked) ([]byte, bool) {
 	if note.Compact(raw) {
 		return raw, true
 	}
-	return messages.CompactJSON(&e.jr, raw)
+	return jsontext.Compacted(&e.jr, raw)
 }
 
 // appendFloat appends f as encoding/json writes a float64, or reports

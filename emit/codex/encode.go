@@ -835,20 +835,17 @@ func (e *Encoder) Close() error {
 
 // compact returns v as compact JSON text for one line: v without
 // insignificant space when it is valid JSON, v as a JSON string otherwise.
-// It checks v with a jsontext.Reader and drops the space with
-// jsontext.CompactValid (json.Compact's scanner costs some 5 times as much
-// per byte); what the Reader does not read goes to compactSlow.
+// jsontext.Compacted checks and compacts it in one pass where it can
+// (json.Compact's scanner costs some 5 times as much per byte); what is
+// not valid JSON goes to compactSlow, which quotes it.
 func (e *Encoder) compact(v []byte) []byte {
 	if len(v) == 0 {
 		return []byte("null")
 	}
-	r := &e.in.r
-	r.Reset(v)
-	r.Skip()
-	if !r.End() {
-		return compactSlow(v)
+	if c, ok := jsontext.Compacted(&e.in.r, v); ok {
+		return c
 	}
-	return jsontext.CompactValid(v)
+	return compactSlow(v)
 }
 
 // compactSlow is compact with encoding/json, for any input.

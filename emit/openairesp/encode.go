@@ -901,13 +901,13 @@ func (c *callText) appendItem(b []byte, status string, args []byte) []byte {
 }
 
 // compact returns raw without insignificant white space, or raw itself
-// when it is not valid JSON, as jsontext.Compact does: checked by e's
-// reader, then compacted.
+// when it is not valid JSON, as jsontext.Compact does, in one pass by
+// e's reader where it can (jsontext.Compacted).
 func (e *Encoder) compact(raw []byte) []byte {
-	if !jsontext.Valid(&e.jr, raw) {
-		return raw
+	if c, ok := jsontext.Compacted(&e.jr, raw); ok {
+		return c
 	}
-	return jsontext.CompactValid(raw)
+	return raw
 }
 
 func (e *Encoder) argDeltas(typ, id string, idx int, s string) {

@@ -1,6 +1,29 @@
 package jsontext
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Compacted returns raw as json.Compact writes it, and whether raw is
+// valid JSON (as json.Valid has it), read in one pass by r (reset to
+// raw) where it can, encoding/json the judge of what r refuses. A value
+// r read with no white space outside its strings (Spaced) is compact
+// already: raw itself, not scanned again by CompactValid. On false the
+// bytes returned are nil.
+func Compacted(r *Reader, raw []byte) ([]byte, bool) {
+	r.Reset(raw)
+	r.Skip()
+	switch {
+	case r.End():
+		if !r.Spaced() {
+			return raw, true
+		}
+	case !json.Valid(raw):
+		return nil, false
+	}
+	return CompactValid(raw), true
+}
 
 // CompactValid returns raw, valid JSON, without insignificant white
 // space as json.Compact writes it: raw itself when it has none (the

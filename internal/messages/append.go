@@ -188,25 +188,6 @@ func AppendUsage(b []byte, u *event.Usage) []byte {
 	return append(b, '}')
 }
 
-// CompactJSON returns raw as json.Compact writes it, and whether raw is
-// valid JSON (as json.Valid has it), read in one pass by r (reset to
-// raw) where it can, encoding/json the judge of what r refuses. A value
-// r read with no white space outside its strings (Spaced) is compact
-// already: raw itself, not scanned again by jsontext.CompactValid.
-func CompactJSON(r *jsontext.Reader, raw []byte) ([]byte, bool) {
-	r.Reset(raw)
-	r.Skip()
-	switch {
-	case r.End():
-		if !r.Spaced() {
-			return raw, true
-		}
-	case !json.Valid(raw):
-		return nil, false
-	}
-	return jsontext.CompactValid(raw), true
-}
-
 // appendToolBlock appends a tool use block of type typ (one of the
 // Messages API's tool use block types, which need no escape), as
 // Marshal writes toolBlock, its input being compact, valid JSON,

@@ -1065,7 +1065,7 @@ func (s *Streamer) toolCall(ev *event.ToolCall) {
 		// The decoder vouches for it: valid and compact.
 	default:
 		var ok bool
-		compact, ok = CompactJSON(&s.jr, input)
+		compact, ok = jsontext.Compacted(&s.jr, input)
 		s.jr.Reset(nil)
 		if !ok {
 			// A library caller's input that is no JSON: written as a
