@@ -178,17 +178,10 @@ func (e *Encoder) Encode(ev event.Event) error {
 		// The most frequent event, which none of what follows concerns.
 		return e.st.Delta(d)
 	}
-	var u *event.Usage
-	switch x := ev.(type) {
-	case *event.TurnStart:
-		u = x.Usage
-	case *event.TurnEnd:
-		u = x.Usage
-	case *event.RunEnd:
+	if x, ok := ev.(*event.RunEnd); ok {
 		e.lateSignatures(x)
-		u = x.Usage
 	}
-	if u != nil && u.ReasoningTokens != 0 {
+	if lost.ReasoningTokens(ev) {
 		e.warn("reasoning token counts")
 	}
 	if e.held != nil {

@@ -1091,16 +1091,7 @@ func (e *Encoder) errorLine(a *agent, ev *event.Error) {
 
 // noteUsage reports the usage counts stream-json has no field for.
 func (e *Encoder) noteUsage(ev event.Event) {
-	var u *event.Usage
-	switch ev := ev.(type) {
-	case *event.TurnStart:
-		u = ev.Usage
-	case *event.TurnEnd:
-		u = ev.Usage
-	case *event.RunEnd:
-		u = ev.Usage
-	}
-	if u != nil && u.ReasoningTokens != 0 {
+	if lost.ReasoningTokens(ev) {
 		e.warn("reasoning token counts")
 	}
 }

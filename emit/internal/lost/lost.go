@@ -1,5 +1,5 @@
-// Package lost names, for an encoder's event.Losses report, the events
-// of a kind its format cannot carry.
+// Package lost names, for an encoder's event.Losses report, what its
+// format cannot carry: events of a kind, reasoning token counts.
 package lost
 
 import (
@@ -25,4 +25,21 @@ func Kind(ev event.Event) string {
 		return "todo lists"
 	}
 	return fmt.Sprintf("events of type %T", ev)
+}
+
+// ReasoningTokens reports whether ev carries a usage (a turn's start or
+// end, a run's end) that counts reasoning tokens: the count a target
+// whose usage has no field for it (the Messages API's, stream-json's)
+// loses.
+func ReasoningTokens(ev event.Event) bool {
+	var u *event.Usage
+	switch ev := ev.(type) {
+	case *event.TurnStart:
+		u = ev.Usage
+	case *event.TurnEnd:
+		u = ev.Usage
+	case *event.RunEnd:
+		u = ev.Usage
+	}
+	return u != nil && u.ReasoningTokens != 0
 }
