@@ -209,12 +209,7 @@ func (d *Decoder) read() {
 	if len(line) == 0 {
 		return
 	}
-	// Most lines are ASCII: one look at their words, where Fix checks
-	// them for UTF-8.
-	i, warn := 0, false
-	if !jsontext.IsASCII(line) {
-		line, i, warn = d.bad.Fix(line)
-	}
+	line, i, warn := d.bad.Fix(line)
 	if !d.started {
 		d.started = true
 		if string(line) == "{" {

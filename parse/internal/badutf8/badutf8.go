@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentstream/agentstream/event"
+	"github.com/agentstream/agentstream/internal/jsontext"
 )
 
 // Once remembers whether the warning was given. The zero value is ready.
@@ -39,7 +40,17 @@ func Warning(source string, line, col int, off int64) *event.ParseError {
 // (the warning is given now) and i is the index of the first byte
 // replaced. A decoder passes each unit of its input through Fix before
 // decoding it, so that what it keeps verbatim (raw JSON) is valid too.
+// Most units are ASCII: one look at their words (jsontext.IsASCII,
+// inlined here) answers for them.
 func (o *Once) Fix(b []byte) (out []byte, i int, warn bool) {
+	if jsontext.IsASCII(b) {
+		return b, 0, false
+	}
+	return o.fix(b)
+}
+
+// fix is Fix for b with a byte outside ASCII.
+func (o *Once) fix(b []byte) (out []byte, i int, warn bool) {
 	if Valid(b) {
 		return b, 0, false
 	}

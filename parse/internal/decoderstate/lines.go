@@ -7,7 +7,6 @@ import (
 
 	"github.com/agentstream/agentstream/event"
 	"github.com/agentstream/agentstream/frame"
-	"github.com/agentstream/agentstream/internal/jsontext"
 	"github.com/agentstream/agentstream/parse/internal/badutf8"
 )
 
@@ -42,11 +41,7 @@ func (l *Lines) Read(st *State, decode func(line []byte) error) {
 	if len(line) == 0 || line[0] != '{' && len(bytes.TrimSpace(line)) == 0 {
 		return // blank (a line that opens an object is not)
 	}
-	var i int
-	var warn bool
-	if !jsontext.IsASCII(line) { // ASCII is valid UTF-8: nothing to fix
-		line, i, warn = l.bad.Fix(line)
-	}
+	line, i, warn := l.bad.Fix(line)
 	st.Problem(decode(line))
 	if warn {
 		st.Problem(badutf8.Warning(l.source, num, i+1, off+int64(i)))
